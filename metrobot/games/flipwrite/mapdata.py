@@ -1,0 +1,174 @@
+"""City maps of the flip-and-write game: loading and validation.
+
+A map is data (one JSON file per city in `maps/`); this module turns it into frozen
+objects and refuses anything the rules cannot play: lines that name unknown stations,
+one real interchange split into two stations, windows or values out of range.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ..protocol import BadInput
+
+MAPS_DIR = Path(__file__).with_name("maps")
+LINE_IDS = "ABCDEFGHIJ"
+_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+# Schematic drawing coordinates live in this box (the renderer scales it).
+COORD_MAX = 1000.0
+
+
+@dataclass(frozen=True)
+class Station:
+    id: str
+    name: str
+    x: float
+    y: float
+    special: bool = False
+
+
+@dataclass(frozen=True)
+class Line:
+    id: str
+    name: str
+    colour: str
+    stations: tuple[str, ...]
+    windows: int
+    high: int
+    low: int
+    ring: bool = False
+
+
+@dataclass(frozen=True)
+class MetroMap:
+    id: str
+    name: str
+    lines: tuple[Line, ...]
+    stations: dict[str, Station] = field(hash=False)
+    # station id -> ids of the lines serving it, in line order
+    served_by: dict[str, tuple[str, ...]] = field(hash=False, repr=False)
+
+    def line(self, line_id: str) -> Line:
+        for line in self.lines:
+            if line.id == line_id:
+                return line
+        raise BadInput(f"map {self.name} has no line {line_id!r}; lines: {', '.join(l.id for l in self.lines)}")
+
+    def lines_at(self, station_id: str) -> tuple[str, ...]:
+        return self.served_by[station_id]
+
+    def to_json(self) -> dict[str, Any]:
+        """The map's full data, in the same shape as its file."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "lines": [
+                {"id": l.id, "name": l.name, "colour": l.colour, "stations": list(l.stations),
+                 "windows": l.windows, "high": l.high, "low": l.low, "ring": l.ring}
+                for l in self.lines
+            ],
+            "stations": [
+                {"id": s.id, "name": s.name, "x": s.x, "y": s.y, "special": s.special}
+                for s in self.stations.values()
+            ],
+        }
+
+
+def _require(cond: bool, message: str) -> None:
+    if not cond:
+        raise BadInput(message)
+
+
+def parse_map(data: Any, *, strict: bool = True) -> MetroMap:
+    """Validate map JSON and build a MetroMap.
+
+    `strict` applies the sheet-design bounds of the rules (9-10 lines A-J, 1-4 windows,
+    18-28 windows in all); tests build small maps with strict=False, which keeps every
+    check that the engine itself relies on.
+    """
+    _require(isinstance(data, dict), "a map must be a JSON object")
+    map_id = data.get("id")
+    _require(isinstance(map_id, str) and map_id, "map needs a non-empty string 'id'")
+    name = data.get("name", map_id)
+    raw_stations = data.get("stations")
+    raw_lines = data.get("lines")
+    _require(isinstance(raw_stations, list) and raw_stations, f"map {map_id}: 'stations' must be a non-empty list")
+    _require(isinstance(raw_lines, list) and raw_lines, f"map {map_id}: 'lines' must be a non-empty list")
+
+    stations: dict[str, Station] = {}
+    names: dict[str, str] = {}
+    for raw in raw_stations:
+        _require(isinstance(raw, dict), f"map {map_id}: every station must be an object")
+        sid, sname = raw.get("id"), raw.get("name")
+        _require(isinstance(sid, str) and sid, f"map {map_id}: a station has no id")
+        _require(sid not in stations, f"map {map_id}: station id {sid!r} appears twice")
+        _require(isinstance(sname, str) and sname.strip(), f"map {map_id}: station {sid} has no name")
+        key = sname.strip().casefold()
+        # One real interchange must be one station, shared by its lines, not two look-alikes.
+        _require(key not in names, f"map {map_id}: stations {names.get(key)} and {sid} have the same name {sname!r}; "
+                                   "an interchange must be one shared station")
+        names[key] = sid
+        x, y = raw.get("x"), raw.get("y")
+        _require(isinstance(x, (int, float)) and isinstance(y, (int, float)) and 0 <= x <= COORD_MAX
+                 and 0 <= y <= COORD_MAX, f"map {map_id}: station {sid} needs x and y in 0..{COORD_MAX:g}")
+        special = raw.get("special", False)
+        _require(isinstance(special, bool), f"map {map_id}: station {sid}: 'special' must be true or false")
+        stations[sid] = Station(sid, sname.strip(), float(x), float(y), special)
+
+    lines: list[Line] = []
+    served: dict[str, list[str]] = {sid: [] for sid in stations}
+    if strict:
+        _require(9 <= len(raw_lines) <= 10, f"map {map_id}: a sheet has 9-10 lines, not {len(raw_lines)}")
+    for index, raw in enumerate(raw_lines):
+        _require(isinstance(raw, dict), f"map {map_id}: every line must be an object")
+        lid = raw.get("id")
+        expected = LINE_IDS[index] if index < len(LINE_IDS) else None
+        _require(lid == expected, f"map {map_id}: line {index + 1} must have id {expected!r}, not {lid!r}")
+        order = raw.get("stations")
+        _require(isinstance(order, list) and len(order) >= 2, f"map {map_id}: line {lid} needs at least 2 stations")
+        for sid in order:
+            _require(sid in stations, f"map {map_id}: line {lid} names unknown station {sid!r}")
+        _require(len(set(order)) == len(order), f"map {map_id}: line {lid} visits a station twice")
+        windows, high, low = raw.get("windows"), raw.get("high"), raw.get("low")
+        max_windows = 4 if strict else 20
+        _require(isinstance(windows, int) and 1 <= windows <= max_windows,
+                 f"map {map_id}: line {lid} needs 1-{max_windows} windows")
+        _require(isinstance(high, int) and isinstance(low, int) and 0 <= low <= high <= 20,
+                 f"map {map_id}: line {lid} needs values 0 <= low <= high <= 20")
+        ring = raw.get("ring", False)
+        _require(isinstance(ring, bool), f"map {map_id}: line {lid}: 'ring' must be true or false")
+        if ring:
+            _require(len(order) >= 3, f"map {map_id}: ring line {lid} needs at least 3 stations")
+        colour = raw.get("colour", "#808080")
+        _require(isinstance(colour, str) and bool(_COLOUR.match(colour)),
+                 f"map {map_id}: line {lid} colour must look like #rrggbb")
+        lines.append(Line(lid, str(raw.get("name", lid)), colour.lower(), tuple(order), windows, high, low, ring))
+        for sid in order:
+            served[sid].append(lid)
+
+    unused = [sid for sid, lids in served.items() if not lids]
+    _require(not unused, f"map {map_id}: stations on no line: {', '.join(unused[:5])}")
+    if strict:
+        total = sum(l.windows for l in lines)
+        _require(18 <= total <= 28, f"map {map_id}: {total} windows in all; a sheet has about 20-25 (18-28 allowed)")
+    return MetroMap(map_id, str(name), tuple(lines), stations, {k: tuple(v) for k, v in served.items()})
+
+
+def map_names() -> list[str]:
+    return sorted(p.stem for p in MAPS_DIR.glob("*.json"))
+
+
+@lru_cache(maxsize=None)
+def load_map(name: str) -> MetroMap:
+    path = MAPS_DIR / f"{name.lower()}.json"
+    if not path.is_file():
+        raise BadInput(f"unknown map {name!r}; maps: {', '.join(map_names())}")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise BadInput(f"map file {path.name} is not valid JSON: {exc}") from None
+    return parse_map(data)

@@ -1,0 +1,102 @@
+"""The protocol every game engine follows.
+
+An engine is a pure object: it holds no per-game data itself, does no I/O and never
+imports `discord`. A game's whole situation is a state object that the engine turns
+into JSON and back; every random choice comes from a seeded generator stored *inside*
+the state (see `rng.py`), so replaying the logged actions from the same seed reproduces
+the state exactly.
+
+Actions and events are plain JSON-ready dicts with a "type" key, so they can be logged,
+sent to a front end and compared in tests without any class knowledge.
+
+Turn-based and simultaneous games share one shape: `to_move` returns the set of players
+who owe a decision now. A turn-based game returns one player; a simultaneous round
+returns everyone who has not yet sealed a decision, and the round resolves inside
+`apply` when the last one does.
+"""
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from typing import Any
+
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+
+class RuleError(Exception):
+    """An action refused by a rule. The state it was applied to is left untouched.
+
+    `rule` is a short stable id of the rule (for tests and logs); the message is written
+    for players: what forbids the move and, where possible, what to do instead.
+    """
+
+    def __init__(self, message: str, rule: str = "illegal", hint: str | None = None):
+        super().__init__(message)
+        self.rule = rule
+        self.hint = hint
+
+    def __str__(self) -> str:
+        text = self.args[0]
+        return f"{text} {self.hint}" if self.hint else text
+
+
+class BadInput(ValueError):
+    """Malformed input (unknown id, wrong JSON shape): not a rule, a mistake in the request."""
+
+
+class Game(ABC):
+    """A game kind. Subclasses are stateless; all game data lives in the state object."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    simultaneous: bool = False
+
+    @abstractmethod
+    def new_game(self, players: list[str], options: dict[str, Any], seed: int) -> Any:
+        """A fresh state for these player ids (seat order), validated options and seed."""
+
+    @abstractmethod
+    def to_move(self, state: Any) -> frozenset[str]:
+        """Players who owe a decision now; empty when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, state: Any, player: str) -> list[Action]:
+        """Every action `player` may take now (empty when it is not their move)."""
+
+    @abstractmethod
+    def apply(self, state: Any, player: str, action: Action) -> tuple[Any, list[Event]]:
+        """Return (new state, events). Raise RuleError/BadInput and leave `state` unchanged."""
+
+    @abstractmethod
+    def view(self, state: Any, viewer: str | None) -> dict[str, Any]:
+        """The state as `viewer` may see it (None: a spectator), as JSON."""
+
+    @abstractmethod
+    def is_over(self, state: Any) -> bool:
+        ...
+
+    @abstractmethod
+    def to_json(self, state: Any) -> dict[str, Any]:
+        """The canonical JSON of the state (complete: from_json(to_json(s)) == s)."""
+
+    @abstractmethod
+    def from_json(self, data: dict[str, Any]) -> Any:
+        """Rebuild a state; raise BadInput on malformed data."""
+
+    @abstractmethod
+    def auto_action(self, state: Any, player: str, rnd: random.Random) -> Action:
+        """The automatic player's choice for `player` (used for self-play and absent players).
+
+        The caller logs the returned action like any other, so `rnd` need not be the
+        state's own generator.
+        """
+
+    def validate_options(self, options: dict[str, Any], n_players: int) -> dict[str, Any]:
+        """Complete and check options for a game of `n_players`; raise BadInput if wrong."""
+        return dict(options)
+
+    def player_count_ok(self, n: int) -> bool:
+        return self.min_players <= n <= self.max_players
