@@ -1,0 +1,194 @@
+"""The scoring phase: line adjustment, the six test trips, the park-lake trip, the winner.
+
+Trips are shortest paths in a graph whose nodes are (station, line) pairs: riding from one
+station of a line to the next costs 1 minute however many tunnels lie between, changing
+line at a station costs 3 (also between two lines of one company), boarding is free.
+A line counts as ridden on a trip when a fastest route uses one of its hops; all tied
+fastest routes count.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import networkx as nx
+
+from .board import CORNERS, Cell, Vertex
+from .markers import LETTERS
+from .state import State
+
+HOP, CHANGE = 1, 3
+PENALTY = 6
+ON_ROUTE_PLACER, ON_ROUTE_OTHER, SUNDAY = 6, 3, 5
+
+
+def trip_graph(s: State) -> nx.Graph:
+    g = nx.Graph()
+    for li, line in enumerate(s.lines):
+        stops = [v for v in line.vertices if v in s.station_set]
+        for v in stops:
+            g.add_node((v, li))
+        for a, b in zip(stops, stops[1:]):
+            g.add_edge((a, li), (b, li), weight=HOP, line=li)
+    by_station: dict[Vertex, list[int]] = {}
+    for v, li in g.nodes:
+        by_station.setdefault(v, []).append(li)
+    for v, lis in by_station.items():
+        for i, a in enumerate(lis):
+            for b in lis[i + 1:]:
+                g.add_edge((v, a), (v, b), weight=CHANGE, line=None)
+    return g
+
+
+def _nodes_at(g: nx.Graph, stations: Iterable[Vertex], by_vertex: dict[Vertex, list]) -> set:
+    return {n for v in stations for n in by_vertex.get(v, ())}
+
+
+def stations_touching(s: State, cells: Iterable[Cell]) -> set[Vertex]:
+    return {v for c in cells for v in CORNERS[c] if v in s.station_set}
+
+
+def fastest(g: nx.Graph, sources: set, targets: set, lines: set[int] | None = None) -> tuple[int | None, set[int]]:
+    """(minutes of the fastest route, lines ridden on some fastest route); (None, {}) if
+    no route. `lines` restricts the ride to those lines (the 2-player rule)."""
+    if lines is not None:
+        g = g.subgraph(n for n in g.nodes if n[1] in lines)
+        sources = {n for n in sources if n[1] in lines}
+        targets = {n for n in targets if n[1] in lines}
+    if not sources or not targets:
+        return None, set()
+    d_from = nx.multi_source_dijkstra_path_length(g, sources)
+    best = min((d_from[t] for t in targets if t in d_from), default=None)
+    if best is None:
+        return None, set()
+    d_to = nx.multi_source_dijkstra_path_length(g, targets, cutoff=best)
+    ridden: set[int] = set()
+    for u, v, data in g.edges(data=True):
+        if data["line"] is None or data["line"] in ridden:
+            continue
+        w = data["weight"]
+        if (u in d_from and v in d_to and d_from[u] + w + d_to[v] == best) or \
+                (v in d_from and u in d_to and d_from[v] + w + d_to[u] == best):
+            ridden.add(data["line"])
+    return int(best), ridden
+
+
+class Trip:
+    """One test trip between two sets of stations, scored on the trip graph."""
+
+    def __init__(self, g: nx.Graph, by_vertex: dict[Vertex, list], a: set[Vertex], b: set[Vertex]):
+        self.g = g
+        self.sources = _nodes_at(g, a, by_vertex)
+        self.targets = _nodes_at(g, b, by_vertex)
+        self.minutes, self.lines = fastest(g, self.sources, self.targets)
+
+    def alone(self, lines: set[int]) -> set[int]:
+        """Lines ridden on fastest routes that use only `lines` (empty if those are slower)."""
+        minutes, ridden = fastest(self.g, self.sources, self.targets, lines)
+        return ridden if minutes is not None and minutes == self.minutes else set()
+
+
+def score(s: State) -> dict[str, Any]:
+    """Run the scoring phase on s (in place): returns breakdown, trips and winners."""
+    seats = list(s.players)
+    two_people = len(set(s.owners.values())) == 2
+    person_lines: dict[str, set[int]] = {}
+    for li, line in enumerate(s.lines):
+        person_lines.setdefault(s.owners[line.player], set()).add(li)
+
+    breakdown: dict[str, dict[str, int]] = {}
+    finished = {p: sum(1 for line in s.lines if line.player == p and line.status == "finished") for p in seats}
+    for p in seats:
+        base = s.scores.get(p, 0)
+        adjusted = base if finished[p] == 2 else base // 2 if finished[p] == 1 else 0
+        breakdown[p] = {"stations": base, "after_lines": adjusted, "trips": 0, "total": 0}
+
+    g = trip_graph(s)
+    by_vertex: dict[Vertex, list] = {}
+    for n in g.nodes:
+        by_vertex.setdefault(n[0], []).append(n)
+
+    trips: list[dict[str, Any]] = []
+    for letter in LETTERS:
+        pair = [m for m in s.markers if m.letter == letter]
+        points: dict[str, int] = {}
+        guilty: list[str] = []
+        for m in pair:
+            if m.cell is None or not stations_touching(s, [m.cell]):
+                guilty.append(m.holder)
+        minutes = None
+        if not guilty:
+            trip = Trip(g, by_vertex, stations_touching(s, [pair[0].cell]), stations_touching(s, [pair[1].cell]))
+            minutes = trip.minutes
+            if minutes is None:
+                guilty = [m.holder for m in pair]
+            else:
+                placers = {m.holder for m in pair}
+                for p in _riders(s, trip, two_people, person_lines):
+                    points[p] = ON_ROUTE_PLACER if p in placers else ON_ROUTE_OTHER
+        if guilty:
+            people = {s.owners[p] for p in guilty}
+            # Two players: if both are guilty, neither is penalised.
+            if not (two_people and len(people) == 2):
+                for p in dict.fromkeys(guilty):
+                    points[p] = points.get(p, 0) - PENALTY
+        trips.append({"name": letter, "minutes": minutes, "impossible": bool(guilty),
+                      "points": {p: v for p, v in points.items() if v}})
+
+    park = [c for c, k in s.cells.items() if k == "park"]
+    lake = [c for c, k in s.cells.items() if k == "lake"]
+    sunday = Trip(g, by_vertex, stations_touching(s, park), stations_touching(s, lake))
+    sunday_points = {p: SUNDAY for p in _riders(s, sunday, two_people, person_lines)} if sunday.minutes is not None else {}
+    trips.append({"name": "park-lake", "minutes": sunday.minutes, "impossible": sunday.minutes is None,
+                  "points": sunday_points})
+
+    for trip in trips:
+        for p, v in trip["points"].items():
+            breakdown[p]["trips"] += v
+    for p in seats:
+        b = breakdown[p]
+        b["total"] = b["after_lines"] + b["trips"]
+        s.scores[p] = b["total"]
+
+    tunnels = {p: sum(len(line.cells) for line in s.lines if line.player == p) for p in seats}
+    # Tie-breaks: most points, then most finished lines, then most tunnels; else shared.
+    # The advanced 2-player variant ranks people by the sum of their companies.
+    people: dict[str, tuple[int, int, int]] = {}
+    for p in seats:
+        owner = s.owners[p]
+        t, f, n = people.get(owner, (0, 0, 0))
+        people[owner] = (t + breakdown[p]["total"], f + finished[p], n + tunnels[p])
+    best = max(people.values())
+    winners = [p for p, key in people.items() if key == best]
+    return {"breakdown": breakdown, "trips": trips, "winners": winners}
+
+
+def _riders(s: State, trip: Trip, two_people: bool, person_lines: dict[str, set[int]]) -> list[str]:
+    """Companies scoring a trip: owners of lines ridden on a fastest route. With two
+    players (Decision) only routes riding one person's lines alone count."""
+    if two_people:
+        lines: set[int] = set()
+        for person_set in person_lines.values():
+            lines |= trip.alone(person_set)
+    else:
+        lines = trip.lines
+    return list(dict.fromkeys(s.lines[li].player for li in sorted(lines)))
+
+
+def score_state(data: Any) -> dict[str, Any]:
+    """The `score` tool: run the whole scoring phase on a canonical state.
+
+    `scores` are taken as the building-phase points; a state that is already finished is
+    re-scored from its breakdown's building-phase points, so scoring is idempotent.
+    """
+    from .state import from_json, to_json
+
+    s = from_json(data)
+    if isinstance(data.get("breakdown"), dict) and data.get("phase") == "finished":
+        for p in s.players:
+            points = data["breakdown"].get(p, {}).get("stations")
+            if isinstance(points, int):
+                s.scores[p] = points
+    s.result = score(s)
+    s.phase = "finished"
+    s.remaining = []
+    return to_json(s)
