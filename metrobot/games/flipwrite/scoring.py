@@ -1,0 +1,53 @@
+"""Scoring: line completion values, the final sheet total, winners and the solo rating.
+
+Score = completion points + 2 x (sum of boxed transfer numbers) - floor(empty stations / 2);
+in solo the empty stations are not halved. Ties: fewer empty stations, then shared.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from .mapdata import Line, MetroMap
+from .sheet import Sheet
+
+
+def completion_value(line: Line, claimed: bool, solo: bool) -> int:
+    """High value for the first finisher(s) (all in the same round) and always in solo."""
+    return line.high if solo or not claimed else line.low
+
+
+def breakdown(metro_map: MetroMap, sheet: Sheet, solo: bool) -> dict[str, int]:
+    """The score sheet's boxes. `empty_penalty` is the number subtracted (>= 0)."""
+    completion = sum(points for _, points in sheet.completed.values())
+    transfers = 2 * sum(v for v in sheet.marks.values() if isinstance(v, int))
+    empty = sum(1 for sid in metro_map.stations if sid not in sheet.marks)
+    penalty = empty if solo else empty // 2
+    return {"completion": completion, "transfers": transfers, "empty_penalty": penalty,
+            "total": completion + transfers - penalty, "empty": empty}
+
+
+def winners(players: Iterable[str], scores: dict[str, dict[str, int]]) -> list[str]:
+    """Most points; tie: fewer empty stations; still tied: all of them share (seat order)."""
+    players = list(players)
+    best = max((scores[p]["total"], -scores[p]["empty"]) for p in players)
+    return [p for p in players if (scores[p]["total"], -scores[p]["empty"]) == best]
+
+
+# The rule book's solo table (translated from the Dutch edition).
+SOLO_BANDS: tuple[tuple[int, str, str], ...] = (
+    (50, "50+", "WOW, you are a genius or you had incredible luck!"),
+    (40, "40-49", "Respect, you are a professional planning talent!"),
+    (30, "30-39", "Congratulations, the plan worked!"),
+    (20, "20-29", "Well done, you can do more than just make plans."),
+    (10, "10-19", "The plan did not quite work out."),
+    (5, "5-9", "Making plans already went reasonably well."),
+    (1, "1-4", "Did you read the rules properly?"),
+)
+SOLO_BOTTOM = ("below 1", "You could sink through the (street) map.")
+
+
+def solo_rating(total: int) -> dict[str, Any]:
+    for floor, band, text in SOLO_BANDS:
+        if total >= floor:
+            return {"band": band, "text": text}
+    return {"band": SOLO_BOTTOM[0], "text": SOLO_BOTTOM[1]}

@@ -1,0 +1,129 @@
+"""One player's sheet: marked stations, filled wagon windows, completed lines.
+
+A Sheet is a value: every change returns a new Sheet and never touches the old one, so a
+game state can share sheets between its versions and `apply` never mutates its input.
+
+Movement along a line always starts at the wagon (the line's first station). On a ring line
+the player picks a direction each time: the ring is followed once round from the wagon, so
+every station of the ring is on the path and there is no end station.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .mapdata import Line, MetroMap
+
+CROSS = "x"
+CW, CCW = "cw", "ccw"
+DIRECTIONS = (CW, CCW)
+
+
+@dataclass(frozen=True)
+class Sheet:
+    # station id -> "x" (a cross) or a boxed transfer number (int >= 1)
+    marks: dict[str, Any]
+    # line id -> one entry per window: a card code or None when still empty
+    windows: dict[str, tuple[str | None, ...]]
+    # line id -> (round it was completed, points it scores)
+    completed: dict[str, tuple[int, int]]
+
+    __hash__ = None  # type: ignore[assignment]  # holds dicts; compared, never hashed
+
+    @classmethod
+    def blank(cls, metro_map: MetroMap) -> "Sheet":
+        return cls({}, {l.id: (None,) * l.windows for l in metro_map.lines}, {})
+
+    # --- questions -------------------------------------------------------------------------
+    def free_windows(self, line_id: str) -> int:
+        return sum(1 for w in self.windows[line_id] if w is None)
+
+    def has_free_window(self) -> bool:
+        return any(w is None for ws in self.windows.values() for w in ws)
+
+    def open_lines(self) -> list[str]:
+        """Lines that still have an empty window, in map order."""
+        return [lid for lid, ws in self.windows.items() if None in ws]
+
+    def is_marked(self, station_id: str) -> bool:
+        return station_id in self.marks
+
+    def empty_stations(self, metro_map: MetroMap) -> list[str]:
+        return [sid for sid in metro_map.stations if sid not in self.marks]
+
+    def line_full(self, line: Line) -> bool:
+        """All stations of the line marked (crosses or numbers alike)."""
+        return all(sid in self.marks for sid in line.stations)
+
+    # --- changes (each returns a new Sheet) -----------------------------------------------
+    def with_marks(self, new: dict[str, Any]) -> "Sheet":
+        if not new:
+            return self
+        marks = dict(self.marks)
+        marks.update(new)
+        return Sheet(marks, self.windows, self.completed)
+
+    def with_window(self, line_id: str, code: str) -> "Sheet":
+        slots = list(self.windows[line_id])
+        slots[slots.index(None)] = code  # windows fill left to right; which one is immaterial
+        windows = dict(self.windows)
+        windows[line_id] = tuple(slots)
+        return Sheet(self.marks, windows, self.completed)
+
+    def with_completed(self, done: dict[str, tuple[int, int]]) -> "Sheet":
+        if not done:
+            return self
+        completed = dict(self.completed)
+        completed.update(done)
+        return Sheet(self.marks, self.windows, completed)
+
+    # --- JSON ------------------------------------------------------------------------------
+    def to_json(self, metro_map: MetroMap) -> dict[str, Any]:
+        # Map order, so the same sheet always serialises to the same text.
+        return {
+            "marks": {sid: self.marks[sid] for sid in metro_map.stations if sid in self.marks},
+            "windows": {l.id: list(self.windows[l.id]) for l in metro_map.lines},
+            "completed": {l.id: {"round": self.completed[l.id][0], "points": self.completed[l.id][1]}
+                          for l in metro_map.lines if l.id in self.completed},
+        }
+
+
+def ring_forward_is_clockwise(metro_map: MetroMap, line: Line) -> bool:
+    """Whether list order runs clockwise on the drawn map, so "cw" means what players see.
+
+    Shoelace sum on screen coordinates (y grows downwards): positive means clockwise.
+    A degenerate drawing (all on one line) falls back to list order = clockwise.
+    """
+    pts = [(metro_map.stations[s].x, metro_map.stations[s].y) for s in line.stations]
+    area2 = sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(pts, pts[1:] + pts[:1]))
+    return area2 >= 0
+
+
+def path(metro_map: MetroMap, line: Line, direction: str | None) -> tuple[str, ...]:
+    """Stations in the order a ride visits them, starting at the wagon."""
+    if not line.ring:
+        return line.stations
+    forward = (direction == CW) == ring_forward_is_clockwise(metro_map, line)
+    first, rest = line.stations[0], line.stations[1:]
+    return (first,) + (rest if forward else rest[::-1])
+
+
+def first_run(sheet: Sheet, stations: tuple[str, ...]) -> list[str]:
+    """Stations a normal card can cross: from the first empty one up to the next marked one."""
+    run: list[str] = []
+    for sid in stations:
+        if sid in sheet.marks:
+            if run:
+                break
+            continue  # marked stations before the first empty one are passed over
+        run.append(sid)
+    return run
+
+
+def express_targets(sheet: Sheet, stations: tuple[str, ...]) -> list[str]:
+    """Stations an express can cross, in order: every empty one, hopping over marked ones."""
+    return [sid for sid in stations if sid not in sheet.marks]
+
+
+def first_empty(sheet: Sheet, stations: tuple[str, ...]) -> str | None:
+    return next((sid for sid in stations if sid not in sheet.marks), None)
