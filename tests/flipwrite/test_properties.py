@@ -46,7 +46,6 @@ def play(map_name, n, seed, special, policy, order_seed, check_views):
     deck = Counter(state.deck)
     rnd = random.Random(order_seed)
     log = []
-    windows_filled_at_round_start = None
     while not GAME.is_over(state):
         owing = sorted(GAME.to_move(state))
         assert owing, "a game in play always owes somebody a decision"
@@ -54,7 +53,6 @@ def play(map_name, n, seed, special, policy, order_seed, check_views):
         if not state.pending and not special:
             filled = {sum(w is not None for ws in state.sheets[p].windows.values() for w in ws) for p in players}
             assert len(filled) == 1, "without the variant everybody has filled the same number of windows"
-            windows_filled_at_round_start = filled
         player = rnd.choice(owing)
         legal = GAME.legal_actions(state, player)
         assert legal
