@@ -31,7 +31,7 @@ def dist(v: Vertex) -> int:
 
 
 def in_city(v: Vertex) -> bool:
-    return dist(v) <= N
+    return v in VERTEX_SET
 
 
 def corners(cell: Cell) -> tuple[Vertex, Vertex, Vertex]:
@@ -65,7 +65,12 @@ def turn(a_dir: int, b_dir: int) -> int:
 
 
 def flanks(a: Vertex, b: Vertex) -> tuple[Cell, Cell]:
-    """The two cells that contain the edge a-b (city or not)."""
+    """The two cells that contain the edge a-b (city or not): (left, right) seen from a."""
+    cached = _FLANKS.get((a, b))
+    return cached if cached is not None else _flanks(a, b)
+
+
+def _flanks(a: Vertex, b: Vertex) -> tuple[Cell, Cell]:
     i = direction(a, b)
     left = (a[0] + DIRS[(i + 1) % 6][0], a[1] + DIRS[(i + 1) % 6][1])
     right = (a[0] + DIRS[(i - 1) % 6][0], a[1] + DIRS[(i - 1) % 6][1])
@@ -82,9 +87,12 @@ def rotate60(v: Vertex, k: int = 1) -> Vertex:
 
 # ---------------------------------------------------------------- static geometry
 VERTICES: tuple[Vertex, ...] = tuple(
-    (q, r) for r in range(-N, N + 1) for q in range(-N, N + 1) if in_city((q, r))
+    (q, r) for r in range(-N, N + 1) for q in range(-N, N + 1) if dist((q, r)) <= N
 )
 VERTEX_SET = frozenset(VERTICES)
+_NEAR = frozenset((q, r) for q in range(-N - 2, N + 3) for r in range(-N - 2, N + 3))
+# Every edge the rules can ask about (city and frame), computed once: digging asks often.
+_FLANKS: dict[tuple[Vertex, Vertex], tuple[Cell, Cell]] = {}
 CITY_CELLS: tuple[Cell, ...] = tuple(
     (q, r, up)
     for r in range(-N - 1, N + 1)
@@ -114,6 +122,12 @@ def _touching() -> dict[Cell, frozenset[Cell]]:
 
 TOUCHING: dict[Cell, frozenset[Cell]] = _touching()
 """Cells sharing at least one vertex with a cell (itself included)."""
+
+for _a in (v for v in _NEAR if dist(v) <= N + 1):
+    for _d in DIRS:
+        _b = (_a[0] + _d[0], _a[1] + _d[1])
+        if dist(_b) <= N + 1:
+            _FLANKS[(_a, _b)] = _flanks(_a, _b)
 
 HEX_CORNERS: tuple[Vertex, ...] = tuple((N * d[0], N * d[1]) for d in DIRS)
 

@@ -382,8 +382,7 @@ def _end_turn(s: State, events: list[Event]) -> None:
 
 
 def _finish(s: State, events: list[Event]) -> None:
-    s.result = scoring.score(s)
-    s.phase = "finished"
+    scoring.finish(s)
     events.append({"type": "game_over", "winners": s.result["winners"], "scores": dict(s.scores)})
 
 

@@ -132,8 +132,6 @@ def tunnel_problem(s: State, li: int, cell: Cell, to: Vertex, *, per_turn: bool)
         return "line_finished", []
     if len(line.cells) >= TUNNELS_PER_LINE:
         return "no_tunnels", []
-    if cell in s.occupied:
-        return "cell_taken", []
     if not line.vertices:
         arrow = ARROW_BY_CELL.get(cell)
         if arrow is None or arrow.kind != "start":
@@ -142,6 +140,8 @@ def tunnel_problem(s: State, li: int, cell: Cell, to: Vertex, *, per_turn: bool)
             return "start_edge", []
         if per_turn and s.turn.started and s.turns_taken[s.current] == 0:
             return "first_turn_one_line", []
+        if cell in s.occupied:
+            return "cell_taken", []
         if arrow not in allowed_arrows(s, li, "start"):
             return "start_side", []
         frm = arrow.apex
@@ -157,6 +157,8 @@ def tunnel_problem(s: State, li: int, cell: Cell, to: Vertex, *, per_turn: bool)
         if len(line.vertices) >= 2 and turn(direction(line.vertices[-2], frm), d_new) == 2 \
                 and frm not in s.station_set:
             return "acute_turn", []
+        if cell in s.occupied:
+            return "cell_taken", []
         arrow = ARROW_BY_APEX.get(to)
         if arrow is not None:
             if arrow.kind != "end" or cell != arrow.cell:

@@ -88,7 +88,8 @@ class Trip:
 
 
 def score(s: State) -> dict[str, Any]:
-    """Run the scoring phase on s (in place): returns breakdown, trips and winners."""
+    """The scoring phase of s: breakdown, trips and winners (s itself is not changed;
+    `finish` applies the result)."""
     seats = list(s.players)
     two_people = len(set(s.owners.values())) == 2
     person_lines: dict[str, set[int]] = {}
@@ -147,7 +148,6 @@ def score(s: State) -> dict[str, Any]:
     for p in seats:
         b = breakdown[p]
         b["total"] = b["after_lines"] + b["trips"]
-        s.scores[p] = b["total"]
 
     tunnels = {p: sum(len(line.cells) for line in s.lines if line.player == p) for p in seats}
     # Tie-breaks: most points, then most finished lines, then most tunnels; else shared.
@@ -188,7 +188,14 @@ def score_state(data: Any) -> dict[str, Any]:
             points = data["breakdown"].get(p, {}).get("stations")
             if isinstance(points, int):
                 s.scores[p] = points
+    finish(s)
+    return to_json(s)
+
+
+def finish(s: State) -> dict[str, Any]:
+    """Score s and record the result in it: the state becomes finished."""
     s.result = score(s)
+    s.scores = {p: b["total"] for p, b in s.result["breakdown"].items()}
     s.phase = "finished"
     s.remaining = []
-    return to_json(s)
+    return s.result

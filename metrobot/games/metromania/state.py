@@ -56,7 +56,8 @@ class Line:
 
     @property
     def start_side(self) -> int | None:
-        return ARROW_BY_CELL[self.cells[0]].side if self.cells else None
+        arrow = ARROW_BY_CELL.get(self.cells[0]) if self.cells else None
+        return arrow.side if arrow else None
 
 
 @dataclass

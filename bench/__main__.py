@@ -1,0 +1,9 @@
+"""`python -m bench`: run every benchmark script and print its figures."""
+import importlib
+import sys
+
+SCRIPTS = ["bench.metromania_engine"]
+
+for name in SCRIPTS + sys.argv[1:]:
+    print(f"== {name}")
+    importlib.import_module(name).main()
