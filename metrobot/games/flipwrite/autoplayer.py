@@ -60,5 +60,5 @@ def _estimate(metro_map: MetroMap, sheet: Sheet, card: Card, action: Action, cla
         # A crossing is worth more later as a boxed transfer number than as a plain cross.
         value -= sum(0.5 * (len(metro_map.lines_at(sid)) - 1) for sid in marked)
     elif card.value:
-        value -= 0.3 * (card.value - len(marked))
+        value -= 0.8 * (card.value - len(marked))
     return value
