@@ -26,9 +26,10 @@ test: $(VENV)/.dev-installed
 bench: $(VENV)/.dev-installed
 	$(BIN)/python -m bench
 
+# The example board shown in the README, from a seeded self-play game.
 example-image: $(VENV)/.run-installed
-	$(BIN)/python -m metrobot selfplay --game metromania --players 4 --seed 7 --out docs/example-game
-	$(BIN)/python -m metrobot render docs/example-game/log.json --out docs/example-board.png
+	$(BIN)/python -m metrobot selfplay --game metromania --players 4 --seed 7 --out docs/example
+	$(BIN)/python -m metrobot render docs/example/log.json --out docs/example/board.png --final
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

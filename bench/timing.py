@@ -28,3 +28,26 @@ def summary(name: str, samples: list[float], target: str = "") -> str:
     p95 = samples[min(len(samples) - 1, int(round(0.95 * (len(samples) - 1))))]
     line = f"{name:<48} median {statistics.median(samples):8.3f} ms   p95 {p95:8.3f} ms   n={len(samples)}"
     return line + (f"   target {target}" if target else "")
+
+
+def measure_pair(a: Callable[[], object], b: Callable[[], object], *, runs: int = 30,
+                 warmup: int = 2) -> tuple[list[float], list[float]]:
+    """Time two operations alternately, so that load from other processes on a shared
+    machine falls on both alike and their ratio stays meaningful."""
+    for _ in range(warmup):
+        a()
+        b()
+    first, second = [], []
+    gc.disable()
+    try:
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            a()
+            t1 = time.perf_counter()
+            b()
+            t2 = time.perf_counter()
+            first.append((t1 - t0) * 1000)
+            second.append((t2 - t1) * 1000)
+    finally:
+        gc.enable()
+    return first, second

@@ -82,12 +82,19 @@ def load_state(path: str) -> tuple[Any, Any]:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    from render import render_png
+    from render import final_images, render_png
 
     game, state = load_state(args.input)
+    if args.viewer is not None and not game.seats_of(state, args.viewer):
+        raise BadInput(f"--viewer {args.viewer!r} is not a player of this game")
     png = render_png(game, state, viewer=args.viewer)
     Path(args.out).write_bytes(png)
     print(f"wrote {args.out} ({len(png) // 1024} KiB)")
+    if args.final:
+        for name, data in final_images(game, state):
+            path = Path(args.out).with_name(name)
+            path.write_bytes(data)
+            print(f"wrote {path} ({len(data) // 1024} KiB)")
     return 0
 
 
@@ -116,6 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("input", help="canonical state JSON or game log JSON")
     p.add_argument("--out", required=True)
     p.add_argument("--viewer", help="player id whose secret hand is shown")
+    p.add_argument("--final", action="store_true", help="also write the end-of-game images next to --out")
     p.set_defaults(func=cmd_render)
     return parser
 

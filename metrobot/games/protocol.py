@@ -94,6 +94,18 @@ class Game(ABC):
         state's own generator.
         """
 
+    def seats(self, state: Any) -> list[str]:
+        """Seat ids in turn order (what `to_move` and `apply` speak of)."""
+        return list(self.to_json(state)["players"])
+
+    def owner(self, state: Any, seat: str) -> str:
+        """The person playing a seat; a seat is its person except in variants where one
+        person runs several companies."""
+        return seat
+
+    def seats_of(self, state: Any, person: str) -> list[str]:
+        return [seat for seat in self.seats(state) if self.owner(state, seat) == person]
+
     def validate_options(self, options: dict[str, Any], n_players: int) -> dict[str, Any]:
         """Complete and check options for a game of `n_players`; raise BadInput if wrong."""
         return dict(options)

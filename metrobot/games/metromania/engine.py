@@ -100,6 +100,9 @@ class MetrOmania(Game):
     def is_over(self, s: State) -> bool:
         return s.phase == "finished"
 
+    def seats(self, s: State) -> list[str]:
+        return list(s.players)
+
     def owner(self, s: State, seat: str) -> str:
         return s.owners.get(seat, seat)
 

@@ -19,6 +19,7 @@ from .state import State
 HOP, CHANGE = 1, 3
 PENALTY = 6
 ON_ROUTE_PLACER, ON_ROUTE_OTHER, SUNDAY = 6, 3, 5
+Hop = tuple[tuple[Vertex, int], tuple[Vertex, int], int]
 
 
 def trip_graph(s: State) -> nx.Graph:
@@ -39,52 +40,62 @@ def trip_graph(s: State) -> nx.Graph:
     return g
 
 
-def _nodes_at(g: nx.Graph, stations: Iterable[Vertex], by_vertex: dict[Vertex, list]) -> set:
-    return {n for v in stations for n in by_vertex.get(v, ())}
-
-
 def stations_touching(s: State, cells: Iterable[Cell]) -> set[Vertex]:
     return {v for c in cells for v in CORNERS[c] if v in s.station_set}
 
 
-def fastest(g: nx.Graph, sources: set, targets: set, lines: set[int] | None = None) -> tuple[int | None, set[int]]:
-    """(minutes of the fastest route, lines ridden on some fastest route); (None, {}) if
-    no route. `lines` restricts the ride to those lines (the 2-player rule)."""
+def fastest(g: nx.Graph, sources: set, targets: set, lines: set[int] | None = None) -> tuple[int | None, list[Hop]]:
+    """(minutes of the fastest route, every hop lying on some fastest route), or (None, [])
+    when there is no route. `lines` restricts the ride to those lines (2-player rule)."""
     if lines is not None:
         g = g.subgraph(n for n in g.nodes if n[1] in lines)
         sources = {n for n in sources if n[1] in lines}
         targets = {n for n in targets if n[1] in lines}
     if not sources or not targets:
-        return None, set()
+        return None, []
     d_from = nx.multi_source_dijkstra_path_length(g, sources)
     best = min((d_from[t] for t in targets if t in d_from), default=None)
     if best is None:
-        return None, set()
+        return None, []
     d_to = nx.multi_source_dijkstra_path_length(g, targets, cutoff=best)
-    ridden: set[int] = set()
+    hops = []
     for u, v, data in g.edges(data=True):
-        if data["line"] is None or data["line"] in ridden:
+        if data["line"] is None:
             continue
         w = data["weight"]
         if (u in d_from and v in d_to and d_from[u] + w + d_to[v] == best) or \
                 (v in d_from and u in d_to and d_from[v] + w + d_to[u] == best):
-            ridden.add(data["line"])
-    return int(best), ridden
+            hops.append((u, v, data["line"]))
+    return int(best), hops
 
 
-class Trip:
-    """One test trip between two sets of stations, scored on the trip graph."""
+class Trips:
+    """The trip graph of a finished city and the questions the scoring asks of it."""
 
-    def __init__(self, g: nx.Graph, by_vertex: dict[Vertex, list], a: set[Vertex], b: set[Vertex]):
-        self.g = g
-        self.sources = _nodes_at(g, a, by_vertex)
-        self.targets = _nodes_at(g, b, by_vertex)
-        self.minutes, self.lines = fastest(g, self.sources, self.targets)
+    def __init__(self, s: State):
+        self.s = s
+        self.g = trip_graph(s)
+        self.by_vertex: dict[Vertex, list] = {}
+        for n in self.g.nodes:
+            self.by_vertex.setdefault(n[0], []).append(n)
 
-    def alone(self, lines: set[int]) -> set[int]:
-        """Lines ridden on fastest routes that use only `lines` (empty if those are slower)."""
-        minutes, ridden = fastest(self.g, self.sources, self.targets, lines)
-        return ridden if minutes is not None and minutes == self.minutes else set()
+    def ends(self, name: str) -> tuple[set, set] | None:
+        """Graph nodes at either end of a trip (None if a marker is not on the board)."""
+        s = self.s
+        if name == "park-lake":
+            cells = ([c for c, k in s.cells.items() if k == "park"], [c for c, k in s.cells.items() if k == "lake"])
+        else:
+            pair = [m.cell for m in s.markers if m.letter == name]
+            if None in pair:
+                return None
+            cells = ([pair[0]], [pair[1]])
+        a, b = (stations_touching(s, c) for c in cells)
+        return ({n for v in a for n in self.by_vertex.get(v, ())},
+                {n for v in b for n in self.by_vertex.get(v, ())})
+
+    def fastest(self, name: str, lines: set[int] | None = None) -> tuple[int | None, list[Hop]]:
+        ends = self.ends(name)
+        return (None, []) if ends is None else fastest(self.g, ends[0], ends[1], lines)
 
 
 def score(s: State) -> dict[str, Any]:
@@ -103,28 +114,34 @@ def score(s: State) -> dict[str, Any]:
         adjusted = base if finished[p] == 2 else base // 2 if finished[p] == 1 else 0
         breakdown[p] = {"stations": base, "after_lines": adjusted, "trips": 0, "total": 0}
 
-    g = trip_graph(s)
-    by_vertex: dict[Vertex, list] = {}
-    for n in g.nodes:
-        by_vertex.setdefault(n[0], []).append(n)
+    trips = Trips(s)
 
-    trips: list[dict[str, Any]] = []
+    def riders(name: str, hops: list[Hop]) -> list[str]:
+        """Owners of lines ridden on a fastest route. With two players (Decision) only
+        routes riding one person's lines alone count."""
+        lines = {line for _, _, line in hops}
+        if two_people:
+            minutes = trips.fastest(name)[0]
+            lines = set()
+            for own in person_lines.values():
+                alone, alone_hops = trips.fastest(name, own)
+                if alone is not None and alone == minutes:
+                    lines |= {line for _, _, line in alone_hops}
+        return list(dict.fromkeys(s.lines[li].player for li in sorted(lines)))
+
+    results: list[dict[str, Any]] = []
     for letter in LETTERS:
         pair = [m for m in s.markers if m.letter == letter]
         points: dict[str, int] = {}
-        guilty: list[str] = []
-        for m in pair:
-            if m.cell is None or not stations_touching(s, [m.cell]):
-                guilty.append(m.holder)
+        guilty = [m.holder for m in pair if m.cell is None or not stations_touching(s, [m.cell])]
         minutes = None
         if not guilty:
-            trip = Trip(g, by_vertex, stations_touching(s, [pair[0].cell]), stations_touching(s, [pair[1].cell]))
-            minutes = trip.minutes
+            minutes, hops = trips.fastest(letter)
             if minutes is None:
                 guilty = [m.holder for m in pair]
             else:
                 placers = {m.holder for m in pair}
-                for p in _riders(s, trip, two_people, person_lines):
+                for p in riders(letter, hops):
                     points[p] = ON_ROUTE_PLACER if p in placers else ON_ROUTE_OTHER
         if guilty:
             people = {s.owners[p] for p in guilty}
@@ -132,17 +149,14 @@ def score(s: State) -> dict[str, Any]:
             if not (two_people and len(people) == 2):
                 for p in dict.fromkeys(guilty):
                     points[p] = points.get(p, 0) - PENALTY
-        trips.append({"name": letter, "minutes": minutes, "impossible": bool(guilty),
-                      "points": {p: v for p, v in points.items() if v}})
+        results.append({"name": letter, "minutes": minutes, "impossible": bool(guilty),
+                        "points": {p: v for p, v in points.items() if v}})
 
-    park = [c for c, k in s.cells.items() if k == "park"]
-    lake = [c for c, k in s.cells.items() if k == "lake"]
-    sunday = Trip(g, by_vertex, stations_touching(s, park), stations_touching(s, lake))
-    sunday_points = {p: SUNDAY for p in _riders(s, sunday, two_people, person_lines)} if sunday.minutes is not None else {}
-    trips.append({"name": "park-lake", "minutes": sunday.minutes, "impossible": sunday.minutes is None,
-                  "points": sunday_points})
+    minutes, hops = trips.fastest("park-lake")
+    sunday = {p: SUNDAY for p in riders("park-lake", hops)} if minutes is not None else {}
+    results.append({"name": "park-lake", "minutes": minutes, "impossible": minutes is None, "points": sunday})
 
-    for trip in trips:
+    for trip in results:
         for p, v in trip["points"].items():
             breakdown[p]["trips"] += v
     for p in seats:
@@ -159,19 +173,23 @@ def score(s: State) -> dict[str, Any]:
         people[owner] = (t + breakdown[p]["total"], f + finished[p], n + tunnels[p])
     best = max(people.values())
     winners = [p for p, key in people.items() if key == best]
-    return {"breakdown": breakdown, "trips": trips, "winners": winners}
+    return {"breakdown": breakdown, "trips": results, "winners": winners}
 
 
-def _riders(s: State, trip: Trip, two_people: bool, person_lines: dict[str, set[int]]) -> list[str]:
-    """Companies scoring a trip: owners of lines ridden on a fastest route. With two
-    players (Decision) only routes riding one person's lines alone count."""
-    if two_people:
-        lines: set[int] = set()
-        for person_set in person_lines.values():
-            lines |= trip.alone(person_set)
-    else:
-        lines = trip.lines
-    return list(dict.fromkeys(s.lines[li].player for li in sorted(lines)))
+def route_hops(s: State) -> dict[str, list[tuple[Vertex, Vertex, int]]]:
+    """For drawing: per trip name, the station-to-station hops of all its fastest routes."""
+    trips = Trips(s)
+    return {name: [(u[0], v[0], line) for u, v, line in trips.fastest(name)[1]]
+            for name in list(LETTERS) + ["park-lake"]}
+
+
+def finish(s: State) -> dict[str, Any]:
+    """Score s and record the result in it: the state becomes finished."""
+    s.result = score(s)
+    s.scores = {p: b["total"] for p, b in s.result["breakdown"].items()}
+    s.phase = "finished"
+    s.remaining = []
+    return s.result
 
 
 def score_state(data: Any) -> dict[str, Any]:
@@ -190,12 +208,3 @@ def score_state(data: Any) -> dict[str, Any]:
                 s.scores[p] = points
     finish(s)
     return to_json(s)
-
-
-def finish(s: State) -> dict[str, Any]:
-    """Score s and record the result in it: the state becomes finished."""
-    s.result = score(s)
-    s.scores = {p: b["total"] for p, b in s.result["breakdown"].items()}
-    s.phase = "finished"
-    s.remaining = []
-    return s.result

@@ -1,0 +1,50 @@
+"""MetrOmania image speed: a late-game 4-player board.
+
+(a) full render + PNG encode, (b) PNG encode alone of the same final image, both medians
+of repeated runs in one process. Target: (a) / (b) <= 2.0, i.e. drawing a turn costs no
+more than encoding it, thanks to the cached static layer.
+"""
+from __future__ import annotations
+
+import statistics
+
+from metrobot.gamelog import self_play
+from metrobot.games.metromania import GAME
+from render import render_image
+from render.style import encode_png
+
+from .timing import measure, measure_pair, summary
+
+
+def late_game():
+    log, _ = self_play(GAME, ["p1", "p2", "p3", "p4"], {}, 7)
+    state = GAME.new_game(log.players, log.options, log.seed)
+    for entry in log.actions[: int(len(log.actions) * 0.9)]:
+        state, _ = GAME.apply(state, entry["player"], entry["action"])
+    return state
+
+
+def main() -> None:
+    state = late_game()
+    viewer = state.players[0]
+    image = render_image(GAME, state, viewer)  # warms the static-layer cache, as a running bot has
+    png = encode_png(image)
+    full, encode = measure_pair(lambda: encode_png(render_image(GAME, state, viewer)), lambda: encode_png(image),
+                                runs=30)
+    draw = measure(lambda: render_image(GAME, state, viewer), runs=30)
+    print(f"late-game board: {len(state.stations)} stations, image {image.size[0]}x{image.size[1]}, "
+          f"PNG {len(png) // 1024} KiB")
+    print(summary("(a) full render + PNG encode", full))
+    print(summary("(b) PNG encode alone", encode))
+    print(summary("    drawing alone (for reference)", draw))
+    ratio = statistics.median(full) / statistics.median(encode)
+    print(f"{'ratio (a)/(b) of medians':<48} {ratio:8.2f}        target <= 2.0")
+    from render.metromania_board import _CACHE
+
+    _CACHE.clear()
+    cold = measure(lambda: (_CACHE.clear(), render_image(GAME, state, viewer)), runs=5, warmup=0)
+    print(summary("first render of a new board (static layer drawn)", cold))
+
+
+if __name__ == "__main__":
+    main()
