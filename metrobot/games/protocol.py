@@ -94,6 +94,11 @@ class Game(ABC):
         state's own generator.
         """
 
+    def turn_number(self, state: Any) -> int:
+        """A counter that goes up whenever a new turn (or round) begins: turn clocks and
+        reminders restart when it changes, not on every step of a turn."""
+        return 0
+
     def seats(self, state: Any) -> list[str]:
         """Seat ids in turn order (what `to_move` and `apply` speak of)."""
         return list(self.to_json(state)["players"])

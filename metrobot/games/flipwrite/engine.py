@@ -133,6 +133,12 @@ class FlipWrite(Game):
     def to_move(self, state: FlipState) -> frozenset[str]:
         return frozenset(p for p in state.players if state.owes(p))
 
+    def seats(self, state: FlipState) -> list[str]:
+        return list(state.players)
+
+    def turn_number(self, state: FlipState) -> int:
+        return state.rounds
+
     def is_over(self, state: FlipState) -> bool:
         return state.phase == FINISHED
 

@@ -103,6 +103,9 @@ class MetrOmania(Game):
     def seats(self, s: State) -> list[str]:
         return list(s.players)
 
+    def turn_number(self, s: State) -> int:
+        return sum(s.turns_taken)
+
     def owner(self, s: State, seat: str) -> str:
         return s.owners.get(seat, seat)
 

@@ -1,0 +1,170 @@
+"""MetrOmania moves as players type and read them, using the image's coordinates.
+
+A step's code is short (it travels in Discord custom ids and autocomplete values):
+  s:G9:L        solid line to G9, tunnel on the cell left of the direction of travel
+  d:G9:R:A      dashed line to G9 on the right-hand cell, dropping marker A there
+  s:S4:F24      start the solid line at arrow S4, running to F24
+  d:T5          finish the dashed line on end arrow T5
+  st:G9         intermediate station at G9        b:G9  bonus station    nb  no bonus
+Typed text is forgiving: "solid G9 left", "dashed T5", "station G9" parse too, and a side
+or marker that only one legal move fits may be left out.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..protocol import BadInput
+from .board import ARROW_BY_APEX, ARROW_BY_CELL, ARROW_BY_NAME, flanks, parse_vertex, vertex_name
+from .markers import KIND_NAMES
+from .state import State
+
+LINE_CODES = {"s": "solid", "d": "dashed"}
+STYLE_CODES = {v: k for k, v in LINE_CODES.items()}
+
+
+@dataclass(frozen=True)
+class Choice:
+    code: str
+    label: str
+    group: str
+
+
+def code(s: State, action: dict) -> str:
+    kind = action["type"]
+    if kind == "decline_bonus":
+        return "nb"
+    if kind in ("station", "bonus"):
+        return f"{'st' if kind == 'station' else 'b'}:{vertex_name(tuple(action['at']))}"
+    line = STYLE_CODES[action["line"]]
+    cell, to = tuple(action["cell"]), tuple(action["to"])
+    arrow = ARROW_BY_CELL.get(cell)
+    if arrow is not None and arrow.kind == "start":
+        return f"{line}:{arrow.name}:{vertex_name(to)}"
+    if to in ARROW_BY_APEX:
+        return f"{line}:{ARROW_BY_APEX[to].name}"
+    li = s.line_of(s.current, action["line"])
+    left, _ = flanks(s.lines[li].tip, to)
+    side = "L" if cell == left else "R"
+    marker = f":{action['marker']}" if action.get("marker") else ""
+    return f"{line}:{vertex_name(to)}:{side}{marker}"
+
+
+def describe(s: State, action: dict) -> str:
+    """A short English label of a step, as shown in menus."""
+    kind = action["type"]
+    if kind == "decline_bonus":
+        return "no bonus station"
+    if kind in ("station", "bonus"):
+        from .rules import station_points
+
+        v = tuple(action["at"])
+        points = station_points(s, v)
+        what = "intermediate station" if kind == "station" else "bonus station"
+        return f"{what} at {vertex_name(v)}" + (f" (+{points})" if points else "")
+    style = action["line"]
+    cell, to = tuple(action["cell"]), tuple(action["to"])
+    arrow = ARROW_BY_CELL.get(cell)
+    if arrow is not None and arrow.kind == "start":
+        return f"start {style} at {arrow.name} → {vertex_name(to)}"
+    if to in ARROW_BY_APEX:
+        return f"finish {style} at {ARROW_BY_APEX[to].name}"
+    li = s.line_of(s.current, style)
+    left, _ = flanks(s.lines[li].tip, to)
+    side = "left" if cell == left else "right"
+    text = f"{style} → {vertex_name(to)}, {side} cell"
+    kind_name = s.cells.get(cell)
+    if action.get("marker"):
+        text += f" ({KIND_NAMES[kind_name]}: drop {action['marker']})"
+    return text
+
+
+def group(action: dict) -> str:
+    return action["line"] if action["type"] == "tunnel" else "stations"
+
+
+def choices(game, s: State, seat: str) -> list[Choice]:
+    return [Choice(code(s, a), describe(s, a), group(a)) for a in game.legal_actions(s, seat)]
+
+
+_HEADS = {"solid": "s", "s": "s", "dashed": "d", "d": "d", "station": "st", "st": "st", "bonus": "b", "b": "b",
+          "nb": "nb", "no": "nb", "decline": "nb"}
+_SIDES = {"left": "L", "l": "L", "right": "R", "r": "R"}
+
+
+def normalise(text: str) -> list[str]:
+    """Typed text -> code tokens ('solid G9 left' -> ['s', 'G9', 'L']). Only the first
+    word names the kind of step: later ones are places, sides and marker letters."""
+    tokens = [t for t in re.split(r"[\s:>,→]+", text.strip()) if t]
+    if not tokens:
+        return []
+    head = _HEADS.get(tokens[0].lower(), tokens[0].upper())
+    if head == "nb":
+        return ["nb"]
+    return [head] + [_SIDES.get(t.lower(), t.upper()) for t in tokens[1:]]
+
+
+def parse(game, s: State, seat: str, text: str) -> dict:
+    """The legal action a typed or coded step means; BadInput explains when none or several fit."""
+    tokens = normalise(text)
+    if not tokens:
+        raise BadInput("empty move")
+    legal = game.legal_actions(s, seat)
+    coded = [(code(s, a).split(":"), a) for a in legal]
+    matches = [a for parts, a in coded if _fits(tokens, parts)]
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        options = ", ".join(code(s, a) for a in matches[:6])
+        raise BadInput(f"'{text}' fits several moves: {options}; add the side (L/R) or the marker letter")
+    return _best_guess_action(s, tokens, text)
+
+
+def _fits(tokens: list[str], parts: list[str]) -> bool:
+    """Tokens match a code if they agree on every position given (side/marker optional)."""
+    if len(tokens) == 3 and tokens[2] not in ("L", "R") and len(parts) == 4:
+        tokens = tokens[:2] + [parts[2], tokens[2]]  # the side left out, the marker given
+    if len(tokens) > len(parts) or tokens[0] != parts[0]:
+        return False
+    return all(t == p for t, p in zip(tokens, parts))
+
+
+def _best_guess_action(s: State, tokens: list[str], text: str) -> dict:
+    """No legal move fits: build the action the text names so the engine can say which
+    rule forbids it (or explain why the text names nothing)."""
+    head = tokens[0]
+    if head in ("st", "b") and len(tokens) >= 2:
+        v = parse_vertex(tokens[1])
+        if v is None:
+            raise BadInput(f"there is no vertex {tokens[1]} (rows A-M, columns 1-25: e.g. G13)")
+        return {"type": "station" if head == "st" else "bonus", "at": list(v)}
+    if head == "nb":
+        return {"type": "decline_bonus"}
+    if head not in LINE_CODES or len(tokens) < 2:
+        raise BadInput(f"cannot read '{text}'; write e.g. 'solid G9 left', 'dashed S4 F24', 'station G9'")
+    style = LINE_CODES[head]
+    li = s.line_of(s.current, style)
+    line = s.lines[li]
+    target = tokens[1]
+    if target in ARROW_BY_NAME:
+        arrow = ARROW_BY_NAME[target]
+        if arrow.kind == "start":
+            to = parse_vertex(tokens[2]) if len(tokens) > 2 else arrow.inner[0]
+            if to is None:
+                raise BadInput(f"there is no vertex {tokens[2]}")
+            return {"type": "tunnel", "line": style, "cell": list(arrow.cell), "to": list(to)}
+        return {"type": "tunnel", "line": style, "cell": list(arrow.cell), "to": list(arrow.apex)}
+    to = parse_vertex(target)
+    if to is None:
+        raise BadInput(f"there is no vertex {target} (rows A-M, columns 1-25: e.g. G13)")
+    if not line.vertices:
+        raise BadInput(f"your {style} line has not started; start it on a white arrow, e.g. '{head} S4 F24'")
+    try:
+        left, right = flanks(line.tip, to)
+    except KeyError:
+        left = right = (to[0], to[1], True)
+    side = tokens[2] if len(tokens) > 2 and tokens[2] in ("L", "R") else "L"
+    marker = tokens[3] if len(tokens) > 3 else (tokens[2] if len(tokens) > 2 and tokens[2] not in ("L", "R")
+                                                  else None)
+    return {"type": "tunnel", "line": style, "cell": list(left if side == "L" else right), "to": list(to),
+            "marker": marker}

@@ -1,0 +1,62 @@
+"""What the service asks a front end to do: reply to the actor, post, DM.
+
+Plain data, no Discord types: the Discord adapter turns it into messages, a test or a
+CLI reads it directly.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class File:
+    name: str
+    data: bytes
+
+
+@dataclass
+class Controls:
+    """Which buttons the front end attaches to a public message.
+
+    kind: "lobby" (join/leave/start) or "play" (the turn's or round's controls).
+    `moves` pins the game position the controls were made for, so a stale click is refused.
+    """
+
+    kind: str
+    game_id: int
+    game: str
+    moves: int
+
+
+@dataclass
+class Message:
+    text: str
+    files: list[File] = field(default_factory=list)
+    mentions: list[str] = field(default_factory=list)  # user ids to ping
+    controls: Controls | None = None
+
+
+@dataclass
+class Outcome:
+    reply: Message | None = None  # to the person who asked, privately (ephemeral)
+    public: list[Message] = field(default_factory=list)  # to the channel
+    dms: list[tuple[str, Message]] = field(default_factory=list)  # (user id, message)
+
+
+@dataclass
+class Menu:
+    """The next steps a player may take after `prefix`, for step-by-step controls."""
+
+    game: str
+    game_id: int
+    moves: int
+    prefix: list[str]
+    choices: list  # Choice(code, label, group)
+    summary: str  # what the prefix does, in words
+    complete: bool  # the prefix ends the turn (or seals the decision)
+    can_submit: bool  # the prefix may be played as it is
+    preview: File | None = None
+
+
+class Refused(Exception):
+    """A request the service turns down; the message is for the person who asked."""
