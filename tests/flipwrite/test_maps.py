@@ -71,7 +71,8 @@ def test_sheet_bounds(city):
     assert 20 <= total <= 25, f"{city.name}: {total} windows"
     for line in city.lines:
         assert 1 <= line.windows <= 4
-        assert 10 <= len(line.stations) <= 17, f"{city.name} {line.name}: {len(line.stations)} stations"
+        # about 10-16 stations; a few short real lines (Madrid L8, Amsterdam 52) and the rings a bit outside
+        assert 8 <= len(line.stations) <= 17, f"{city.name} {line.name}: {len(line.stations)} stations"
         assert 1 <= line.low < line.high <= 8, f"{city.name} {line.name}: {line.high}/{line.low}"
 
 
