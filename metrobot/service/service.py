@@ -51,8 +51,10 @@ class GameService:
         return self._locks.setdefault(channel_id, asyncio.Lock())
 
     # ------------------------------------------------------------ helpers
-    async def _open(self, channel_id: str, *, active: bool = True) -> GameRow:
+    async def _open(self, channel_id: str, *, active: bool = True, game_id: int | None = None) -> GameRow:
         row = await self.db.open_game(channel_id)
+        if game_id is not None and (row is None or row.id != game_id):
+            raise Refused("These controls belong to an earlier game in this channel.")
         if row is None:
             raise Refused("No game here yet. Start one with `/game new`.")
         if active and row.status != "active":
@@ -144,18 +146,20 @@ class GameService:
             game = get_game(game_name)
         except BadInput as exc:
             raise Refused(str(exc)) from None
+        options = dict(options or {})
+        if options.get("advanced"):  # two people, two companies each
+            if seats not in (None, 2):
+                raise Refused("The advanced variant is for exactly 2 players.")
+            seats = 2
         seats = seats or game.max_players
         if not game.min_players <= seats <= game.max_players:
             raise Refused(f"{game.title} seats {game.min_players}-{game.max_players} players.")
-        options = dict(options or {})
         try:
             # Checked now for the table size; stored as given, since defaults such as solo
             # depend on how many actually join.
-            game.validate_options(options, 2 if options.get("advanced") else seats)
+            game.validate_options(options, seats)
         except BadInput as exc:
             raise Refused(f"Those options don't work: {exc}") from None
-        if options.get("advanced"):
-            seats = 2
         clock = turn_clock or self.default_turn_clock
         async with self._lock(channel_id):
             if await self.db.open_game(channel_id) is not None:
@@ -180,9 +184,9 @@ class GameService:
                 f"Needs {game.min_players}-{row.max_seats} players. Turn clock: {_hours(row.turn_clock)}.")
         return Message(text, controls=Controls("lobby", row.id, row.game, row.moves))
 
-    async def join(self, channel_id: str, user_id: str, user_name: str) -> Outcome:
+    async def join(self, channel_id: str, user_id: str, user_name: str, *, game_id: int | None = None) -> Outcome:
         async with self._lock(channel_id):
-            row = await self._open(channel_id, active=False)
+            row = await self._open(channel_id, active=False, game_id=game_id)
             if row.status == "active":
                 raise Refused("This game has already started; you can follow it with `/board`.")
             if row.seat(user_id):
@@ -193,10 +197,10 @@ class GameService:
         game = get_game(row.game)
         return Outcome(reply=Message("You joined the game."), public=[self._lobby_message(game, row)])
 
-    async def leave(self, channel_id: str, user_id: str) -> Outcome:
+    async def leave(self, channel_id: str, user_id: str, *, game_id: int | None = None) -> Outcome:
         """Leave the lobby, or leave a running game: the automatic player takes the seat."""
         async with self._lock(channel_id):
-            row = await self._open(channel_id, active=False)
+            row = await self._open(channel_id, active=False, game_id=game_id)
             seat = self._seated(row, user_id)
             game = get_game(row.game)
             if row.status == "lobby":
@@ -216,9 +220,9 @@ class GameService:
             return await self._advance(row, game, game.from_json(row.state), [], note=note,
                                        reply="You left the game. Thanks for playing!")
 
-    async def start(self, channel_id: str, user_id: str) -> Outcome:
+    async def start(self, channel_id: str, user_id: str, *, game_id: int | None = None) -> Outcome:
         async with self._lock(channel_id):
-            row = await self._open(channel_id, active=False)
+            row = await self._open(channel_id, active=False, game_id=game_id)
             if row.status == "active":
                 raise Refused("The game is already running.")
             if user_id != row.host_id:
@@ -346,8 +350,8 @@ class GameService:
         return state, actions, events
 
     async def menu(self, channel_id: str, user_id: str, prefix: list[str], *, moves: int | None = None,
-                   preview: bool = False) -> Menu:
-        row = await self._open(channel_id)
+                   game_id: int | None = None, preview: bool = False) -> Menu:
+        row = await self._open(channel_id, game_id=game_id)
         if moves is not None and moves != row.moves:
             raise Refused("The game has moved on since these controls were made; use the newest message.")
         game = get_game(row.game)
@@ -365,14 +369,15 @@ class GameService:
         return Menu(row.game, row.id, row.moves, list(prefix), choices, summary, complete=not owed,
                     can_submit=bool(prefix), preview=image)
 
-    async def play(self, channel_id: str, user_id: str, steps: list[str], *, moves: int | None = None) -> Outcome:
+    async def play(self, channel_id: str, user_id: str, steps: list[str], *, moves: int | None = None,
+                   game_id: int | None = None) -> Outcome:
         """Play steps for the person (typed or coded); all of them or none."""
         if not steps:
             raise Refused("No move given.")
         if len(steps) > MAX_STEPS:
             raise Refused("Too many steps.")
         async with self._lock(channel_id):
-            row = await self._open(channel_id)
+            row = await self._open(channel_id, game_id=game_id)
             if moves is not None and moves != row.moves:
                 raise Refused("Someone moved before you: these controls are out of date. Nothing was played; "
                               "use the newest message.")
@@ -537,4 +542,8 @@ class GameService:
 
 
 def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:] if text else text
+    """A message as a sentence: capital first letter, full stop at the end."""
+    text = text.strip()
+    if text and text[-1] not in ".!?":
+        text += "."
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,56 @@
+"""Start metrobot: `python bot.py` (or `make run`). Settings come from `.env`."""
+from __future__ import annotations
+
+import logging
+import sys
+
+HOW_TO_TOKEN = """No DISCORD_TOKEN is set, so the bot cannot log in.
+
+To get one:
+  1. Open https://discord.com/developers/applications and create an application.
+  2. In "Bot", press "Reset Token" and copy the token.
+  3. Copy .env.example to .env and put the token after DISCORD_TOKEN=.
+  4. Invite the bot (README, "Invite the bot"), then run `make run` again.
+"""
+
+
+def point_at_api(api_base: str | None, gateway_url: str | None) -> None:
+    """Talk to a Discord-API-compatible server instead of Discord (self-hosted or a test stand-in)."""
+    import discord
+    import yarl
+
+    if api_base:
+        discord.http.Route.BASE = api_base.rstrip("/")
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+def main() -> int:
+    from metrobot.settings import load_settings
+
+    settings = load_settings()
+    logging.basicConfig(level=getattr(logging, settings.log_level, logging.INFO),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if not settings.token:
+        print(HOW_TO_TOKEN, file=sys.stderr)
+        return 2
+    import discord
+
+    from metrobot.discord_app.client import MetroBot
+
+    point_at_api(settings.api_base, settings.gateway_url)
+    bot = MetroBot(settings)
+    try:
+        bot.run(settings.token, log_handler=None)
+    except discord.LoginFailure:
+        print("Discord refused the token in DISCORD_TOKEN. Reset it in the developer portal and update .env.",
+              file=sys.stderr)
+        return 2
+    except discord.PrivilegedIntentsRequired:
+        print("Discord asked for privileged intents; metrobot needs none. Check the bot's settings.", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The Discord adapter: thin glue from interactions to the service and back."""

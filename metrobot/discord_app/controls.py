@@ -1,0 +1,286 @@
+"""Buttons and menus. Every one is a DynamicItem whose custom id carries all it needs
+(game id, the position it was made for, the steps chosen so far), so controls keep
+working after a restart and nothing lives only in memory.
+
+  mb:l:<game>:join|leave|start              lobby buttons
+  mb:p:<game>:<moves>:play|hand|board       under a turn/round message
+  mb:s:<game>:<moves>:<steps>               pick the next step (select; value = step code)
+  mb:g:<game>:<moves>:<steps>               pick a group of steps when there are too many for one menu
+  mb:ok|u|x:<game>:<moves>:<steps>          confirm, undo last step, cancel
+Steps are move codes joined by ';'.
+"""
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from ..service import Controls, Menu, Refused
+from .delivery import clip, deliver, files, send_reply
+
+if TYPE_CHECKING:
+    from .client import MetroBot
+
+log = logging.getLogger("metrobot.discord")
+MAX_OPTIONS = 25
+MAX_CUSTOM_ID = 100
+
+
+def _steps(raw: str) -> list[str]:
+    return [s for s in raw.split(";") if s]
+
+
+def _join(steps: list[str]) -> str:
+    return ";".join(steps)
+
+
+def _bot(interaction: discord.Interaction) -> "MetroBot":
+    return interaction.client  # type: ignore[return-value]
+
+
+async def _guarded(interaction: discord.Interaction, coro_fn, *, deferred: bool = True) -> None:
+    """Run a control's work; refusals go back privately, failures are logged, never shown."""
+    try:
+        await coro_fn()
+    except Refused as exc:
+        await send_reply(interaction, _msg(str(exc))) if deferred else \
+            await interaction.response.send_message(str(exc), ephemeral=True)
+    except Exception:
+        log.exception("control %s failed", interaction.data.get("custom_id") if interaction.data else "?")
+        text = "Something went wrong on my side; the game is unchanged and the error was logged."
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+
+def _msg(text: str):
+    from ..service import Message
+
+    return Message(text)
+
+
+# ---------------------------------------------------------------- lobby
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:l:(?P<gid>\d+):(?P<op>join|leave|start)"):
+    STYLES = {"join": (discord.ButtonStyle.success, "Join"), "leave": (discord.ButtonStyle.secondary, "Leave"),
+              "start": (discord.ButtonStyle.primary, "Start")}
+
+    def __init__(self, gid: int, op: str):
+        style, label = self.STYLES[op]
+        super().__init__(discord.ui.Button(style=style, label=label, custom_id=f"mb:l:{gid}:{op}"))
+        self.gid, self.op = gid, op
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(int(match["gid"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+        async def work():
+            bot = _bot(interaction)
+            channel = str(interaction.channel_id)
+            user = interaction.user
+            if self.op == "join":
+                outcome = await bot.service.join(channel, str(user.id), user.display_name, game_id=self.gid)
+            elif self.op == "leave":
+                outcome = await bot.service.leave(channel, str(user.id), game_id=self.gid)
+            else:
+                outcome = await bot.service.start(channel, str(user.id), game_id=self.gid)
+            # The lobby message is updated in place rather than posted again.
+            lobby = [m for m in outcome.public if m.controls and m.controls.kind == "lobby"]
+            if lobby and interaction.message is not None:
+                outcome.public = [m for m in outcome.public if m not in lobby]
+                await interaction.message.edit(content=clip(lobby[0].text), view=controls_view(lobby[0].controls))
+            elif interaction.message is not None and self.op == "start":
+                await interaction.message.edit(view=None)
+            await deliver(bot, channel, outcome, interaction)
+        await _guarded(interaction, work)
+
+
+# ---------------------------------------------------------------- under a turn / round message
+class PlayButton(discord.ui.DynamicItem[discord.ui.Button],
+                 template=r"mb:p:(?P<gid>\d+):(?P<moves>\d+):(?P<op>play|hand|board)"):
+    LABELS = {"play": ("▶ Play", discord.ButtonStyle.primary), "hand": ("My hand", discord.ButtonStyle.secondary),
+              "board": ("Board", discord.ButtonStyle.secondary)}
+
+    def __init__(self, gid: int, moves: int, op: str, label: str | None = None):
+        text, style = self.LABELS[op]
+        super().__init__(discord.ui.Button(style=style, label=label or text, custom_id=f"mb:p:{gid}:{moves}:{op}"))
+        self.gid, self.moves, self.op = gid, moves, op
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(int(match["gid"]), int(match["moves"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+        async def work():
+            bot = _bot(interaction)
+            channel, user = str(interaction.channel_id), str(interaction.user.id)
+            if self.op == "play":
+                # Open the composer on the game as it is now (older messages may carry old
+                # positions; the composer pins the current one).
+                menu = await bot.service.menu(channel, user, [], game_id=self.gid, preview=True)
+                content, view, attachments = composer(menu)
+                await interaction.followup.send(content, view=view, files=attachments, ephemeral=True)
+            elif self.op == "hand":
+                await deliver(bot, channel, await bot.service.hand(channel, user), interaction)
+            else:
+                await deliver(bot, channel, await bot.service.board(channel, user), interaction)
+        await _guarded(interaction, work)
+
+
+def controls_view(controls: Controls) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    if controls.kind == "lobby":
+        for op in ("join", "leave", "start"):
+            view.add_item(LobbyButton(controls.game_id, op))
+    else:
+        view.add_item(PlayButton(controls.game_id, controls.moves, "play",
+                                 "▶ Decide" if controls.game == "flipwrite" else "▶ Play"))
+        view.add_item(PlayButton(controls.game_id, controls.moves, "hand",
+                                 "My sheet" if controls.game == "flipwrite" else "My hand"))
+        view.add_item(PlayButton(controls.game_id, controls.moves, "board"))
+    return view
+
+
+# ---------------------------------------------------------------- the composer (ephemeral)
+def composer(menu: Menu, group: str | None = None) -> tuple[str, discord.ui.View, list[discord.File]]:
+    """The private step-by-step menu: what is chosen so far, a preview, the next steps."""
+    who = "Your decision" if menu.game == "flipwrite" else "Your turn"
+    lines = [f"**{who}**" + (f": {menu.summary}" if menu.summary else " — choose your first step below.")]
+    if menu.complete:
+        lines.append("That completes it: press **Confirm** to play it.")
+    elif menu.prefix:
+        lines.append("Choose the next step, or **Confirm** to play these steps now (your turn then goes on).")
+    view = discord.ui.View(timeout=None)
+    steps = menu.prefix
+    key = f"{menu.game_id}:{menu.moves}:{_join(steps)}"
+    too_long = len(f"mb:ok:{key}") > MAX_CUSTOM_ID
+    if too_long:
+        lines.append("That is as many steps as the buttons can hold: confirm, or use `/play`.")
+    if menu.choices and not too_long:
+        groups: dict[str, list] = {}
+        for choice in menu.choices:
+            groups.setdefault(choice.group, []).append(choice)
+        pages = _pages(groups)
+        if len(menu.choices) <= MAX_OPTIONS:
+            shown = menu.choices
+        else:
+            names = list(pages)
+            view.add_item(GroupSelect(menu.game_id, menu.moves, steps, names, group))
+            shown = pages.get(group or "", [])
+        if shown:
+            view.add_item(StepSelect(menu.game_id, menu.moves, steps, shown))
+    if menu.can_submit:
+        view.add_item(ComposeButton("ok", menu.game_id, menu.moves, steps))
+    if steps:
+        view.add_item(ComposeButton("u", menu.game_id, menu.moves, steps))
+    view.add_item(ComposeButton("x", menu.game_id, menu.moves, steps))
+    return clip("\n".join(lines)), view, files([menu.preview] if menu.preview else [])
+
+
+def _pages(groups: dict[str, list]) -> dict[str, list]:
+    """Groups of at most 25 choices each ('solid', 'solid (2)', ...)."""
+    out: dict[str, list] = {}
+    for name, items in groups.items():
+        chunks = [items[i:i + MAX_OPTIONS] for i in range(0, len(items), MAX_OPTIONS)]
+        for i, chunk in enumerate(chunks):
+            out[name if i == 0 else f"{name} ({i + 1})"] = chunk
+    return out
+
+
+class StepSelect(discord.ui.DynamicItem[discord.ui.Select],
+                 template=r"mb:s:(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)"):
+    def __init__(self, gid: int, moves: int, steps: list[str], choices: list | None = None):
+        options = [discord.SelectOption(label=c.label[:100], value=c.code) for c in (choices or [])]
+        select = discord.ui.Select(custom_id=f"mb:s:{gid}:{moves}:{_join(steps)}", options=options,
+                                   placeholder="Choose the next step…", min_values=1, max_values=1)
+        super().__init__(select, row=1)
+        self.gid, self.moves, self.steps = gid, moves, steps
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(int(match["gid"]), int(match["moves"]), _steps(match["steps"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        value = (interaction.data or {}).get("values", [""])[0]
+        await _recompose(interaction, self.gid, self.moves, self.steps + [value])
+
+
+class GroupSelect(discord.ui.DynamicItem[discord.ui.Select],
+                  template=r"mb:g:(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)"):
+    def __init__(self, gid: int, moves: int, steps: list[str], names: list[str] | None = None,
+                 current: str | None = None):
+        options = [discord.SelectOption(label=n[:100], value=n[:100], default=n == current)
+                   for n in (names or [])[:MAX_OPTIONS]]
+        select = discord.ui.Select(custom_id=f"mb:g:{gid}:{moves}:{_join(steps)}", options=options,
+                                   placeholder="Choose a line first…")
+        super().__init__(select, row=0)
+        self.gid, self.moves, self.steps = gid, moves, steps
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(int(match["gid"]), int(match["moves"]), _steps(match["steps"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        group = (interaction.data or {}).get("values", [""])[0]
+        await _recompose(interaction, self.gid, self.moves, self.steps, group=group, preview=False)
+
+
+class ComposeButton(discord.ui.DynamicItem[discord.ui.Button],
+                    template=r"mb:(?P<op>ok|u|x):(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)"):
+    LOOK = {"ok": ("✔ Confirm", discord.ButtonStyle.success), "u": ("↶ Undo", discord.ButtonStyle.secondary),
+            "x": ("✖ Cancel", discord.ButtonStyle.danger)}
+
+    def __init__(self, op: str, gid: int, moves: int, steps: list[str]):
+        label, style = self.LOOK[op]
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"mb:{op}:{gid}:{moves}:{_join(steps)}"),
+                         row=2)
+        self.op, self.gid, self.moves, self.steps = op, gid, moves, steps
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(match["op"], int(match["gid"]), int(match["moves"]), _steps(match["steps"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if self.op == "u":
+            await _recompose(interaction, self.gid, self.moves, self.steps[:-1])
+            return
+        await interaction.response.defer()
+        if self.op == "x":
+            await interaction.edit_original_response(content="Cancelled: nothing was played.", view=None,
+                                                     attachments=[])
+            return
+
+        async def work():
+            bot = _bot(interaction)
+            channel = str(interaction.channel_id)
+            outcome = await bot.service.play(channel, str(interaction.user.id), self.steps, moves=self.moves,
+                                             game_id=self.gid)
+            await interaction.edit_original_response(content="✔ Played.", view=None, attachments=[])
+            await deliver(bot, channel, outcome, interaction)
+        await _guarded(interaction, work)
+
+
+async def _recompose(interaction: discord.Interaction, gid: int, moves: int, steps: list[str], *,
+                     group: str | None = None, preview: bool = True) -> None:
+    await interaction.response.defer()
+
+    async def work():
+        bot = _bot(interaction)
+        menu = await bot.service.menu(str(interaction.channel_id), str(interaction.user.id), steps, moves=moves,
+                                      game_id=gid, preview=preview)
+        content, view, attachments = composer(menu, group)
+        kwargs: dict[str, Any] = {"content": content, "view": view}
+        if preview:
+            kwargs["attachments"] = attachments
+        await interaction.edit_original_response(**kwargs)
+    await _guarded(interaction, work)
+
+
+DYNAMIC_ITEMS = (LobbyButton, PlayButton, StepSelect, GroupSelect, ComposeButton)

@@ -1,0 +1,46 @@
+"""Running our real bot against the stand-in, in this process or as `python bot.py`."""
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from metrobot.discord_app.client import MetroBot  # noqa: E402
+from metrobot.settings import Settings  # noqa: E402
+
+
+def settings(db_path: str, *, tick: float = 0.2, clock_hours: float = 24.0) -> Settings:
+    return Settings(token="standin-bot-token", db_path=db_path, dev_guild=None, log_level="INFO", api_base=None,
+                    gateway_url=None, tick_seconds=tick, turn_clock_hours=clock_hours)
+
+
+def make_bot(db_path: str, **kwargs) -> MetroBot:
+    return MetroBot(settings(db_path, **kwargs))
+
+
+def start_bot_process(standin, db_path: str, *, tick: float = 0.2, log_path: str | None = None) -> subprocess.Popen:
+    """`python bot.py` itself, configured only through its environment."""
+    env = dict(os.environ)
+    env.update(standin.env())
+    env.update({"METROBOT_DB": db_path, "METROBOT_TICK_SECONDS": str(tick), "LOG_LEVEL": "INFO",
+                "PYTHONUNBUFFERED": "1"})
+    env.pop("DISCORD_DEV_GUILD", None)
+    out = open(log_path, "wb") if log_path else subprocess.DEVNULL
+    return subprocess.Popen([sys.executable, str(ROOT / "bot.py")], cwd=str(ROOT), env=env, stdout=out,
+                            stderr=subprocess.STDOUT)
+
+
+async def stop_process(proc: subprocess.Popen, timeout: float = 10) -> None:
+    proc.terminate()
+    loop = asyncio.get_running_loop()
+    try:
+        await asyncio.wait_for(loop.run_in_executor(None, proc.wait), timeout)
+    except asyncio.TimeoutError:
+        proc.kill()
+        await loop.run_in_executor(None, proc.wait)

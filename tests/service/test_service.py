@@ -1,0 +1,388 @@
+"""The service layer on a real SQLite database in a temp dir (no Discord anywhere)."""
+import asyncio
+import random
+import re
+
+import pytest
+
+from metrobot.games import get_game
+from metrobot.service import GameService, Refused
+from metrobot.storage import Database
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 1_000_000.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+async def db(tmp_path):
+    database = await Database(tmp_path / "games.sqlite3").open()
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def svc(db, clock):
+    return GameService(db, clock=clock, images=False, default_turn_clock=3600)
+
+
+PEOPLE = [("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat"), ("u4", "Dan")]
+
+
+async def started(svc, n=4, game="metromania", options=None, channel="c1"):
+    await svc.new_game(channel, "g", *PEOPLE[0], game, options or {}, n)
+    for uid, name in PEOPLE[1:n]:
+        await svc.join(channel, uid, name)
+    return await svc.start(channel, "u1")
+
+
+async def whose_turn(svc, channel="c1"):
+    row = await svc.db.open_game(channel)
+    game = get_game(row.game)
+    state = game.from_json(row.state)
+    return sorted({game.owner(state, s) for s in game.to_move(state)})
+
+
+async def take_turn(svc, user, rnd, channel="c1"):
+    """Build a whole turn from the menus, as the buttons do, and play it."""
+    prefix = []
+    menu = await svc.menu(channel, user, prefix)
+    while not menu.complete:
+        prefix.append(rnd.choice(menu.choices).code)
+        menu = await svc.menu(channel, user, prefix)
+    return await svc.play(channel, user, prefix)
+
+
+# ------------------------------------------------------------------ lobby
+async def test_lobby_join_leave_start(svc):
+    out = await svc.new_game("c1", "g", "u1", "Ann", "metromania", {}, 3)
+    assert out.public[0].controls.kind == "lobby" and "Ann (host)" in out.public[0].text
+    with pytest.raises(Refused, match="already has a game"):
+        await svc.new_game("c1", "g", "u2", "Bob", "metromania")
+    with pytest.raises(Refused, match="at least 2"):
+        await svc.start("c1", "u1")
+    await svc.join("c1", "u2", "Bob")
+    with pytest.raises(Refused, match="already in"):
+        await svc.join("c1", "u2", "Bob")
+    await svc.join("c1", "u3", "Cat")
+    with pytest.raises(Refused, match="full"):
+        await svc.join("c1", "u4", "Dan")
+    out = await svc.leave("c1", "u3")
+    assert "Cat" not in out.public[0].text
+    with pytest.raises(Refused, match="Only the host"):
+        await svc.start("c1", "u2")
+    out = await svc.start("c1", "u1")
+    assert "begins" in out.public[0].text and out.public[0].controls.kind == "play"
+    assert len(out.dms) == 2  # secret hands by DM
+    with pytest.raises(Refused, match="already started"):
+        await svc.join("c1", "u4", "Dan")
+
+
+async def test_unknown_game_and_bad_options_are_refused(svc):
+    with pytest.raises(Refused, match="unknown game"):
+        await svc.new_game("c1", "g", "u1", "Ann", "chess")
+    with pytest.raises(Refused, match="exactly 2"):
+        await svc.new_game("c1", "g", "u1", "Ann", "metromania", {"advanced": True}, 3)
+    with pytest.raises(Refused, match="options"):
+        await svc.new_game("c1", "g", "u1", "Ann", "metromania", {"colour": "pink"})
+    assert await svc.db.open_game("c1") is None
+
+
+async def test_host_leaving_the_lobby_passes_the_host_on(svc):
+    await svc.new_game("c1", "g", "u1", "Ann", "metromania", {}, 4)
+    await svc.join("c1", "u2", "Bob")
+    await svc.leave("c1", "u1")
+    row = await svc.db.open_game("c1")
+    assert row.host_id == "u2"
+    await svc.leave("c1", "u2")
+    assert await svc.db.open_game("c1") is None  # the empty lobby closed
+
+
+# ------------------------------------------------------------------ playing
+async def test_only_the_player_to_move_acts(svc):
+    await started(svc)
+    current = (await whose_turn(svc))[0]
+    other = next(u for u, _ in PEOPLE if u != current)
+    with pytest.raises(Refused, match="not your turn"):
+        await svc.menu("c1", other, [])
+    with pytest.raises(Refused, match="not playing"):
+        await svc.play("c1", "stranger", ["solid S4 F24"])
+    with pytest.raises(Refused, match="No game"):
+        await svc.play("c2", current, ["solid S4 F24"])
+
+
+async def test_a_whole_turn_is_posted_with_the_next_player_mentioned(svc):
+    await started(svc)
+    current = (await whose_turn(svc))[0]
+    out = await take_turn(svc, current, random.Random(1))
+    nxt = (await whose_turn(svc))[0]
+    post = out.public[0]
+    assert "dug" in post.text and f"<@{nxt}>" in post.text and post.mentions == [nxt]
+    assert post.controls.moves == (await svc.db.open_game("c1")).moves
+
+
+async def test_illegal_move_is_refused_and_changes_nothing(svc, db):
+    await started(svc)
+    current = (await whose_turn(svc))[0]
+    before = await db.open_game("c1")
+    for bad, reason in (("solid G13 L", "has not started"), ("dashed S4 G1", "runs to"),
+                        ("teleport", "(?i)cannot read"), ("station Z99", "no vertex")):
+        with pytest.raises(Refused, match=reason):
+            await svc.play("c1", current, [bad])
+    menu = await svc.menu("c1", current, [])
+    good = menu.choices[0].code
+    with pytest.raises(Refused, match="Step 2"):
+        await svc.play("c1", current, [good, "solid A7 L"])  # all steps or none
+    after = await db.open_game("c1")
+    assert (after.version, after.moves, after.state) == (before.version, before.moves, before.state)
+    assert await db.actions(after.id) == []
+
+
+async def test_a_partial_dig_is_kept_and_answered_privately(svc, db):
+    await started(svc)
+    current = (await whose_turn(svc))[0]
+    menu = await svc.menu("c1", current, [])
+    out = await svc.play("c1", current, [menu.choices[0].code])
+    assert out.public == [] and "dig 2 more" in out.reply.text
+    assert (await whose_turn(svc)) == [current]
+    assert len(await db.actions((await db.open_game("c1")).id)) == 1
+
+
+async def test_stale_controls_are_refused(svc, db):
+    await started(svc)
+    current = (await whose_turn(svc))[0]
+    moves = (await db.open_game("c1")).moves
+    menu = await svc.menu("c1", current, [], moves=moves)
+    await svc.play("c1", current, [menu.choices[0].code], moves=moves)
+    with pytest.raises(Refused, match="out of date"):
+        await svc.play("c1", current, [menu.choices[1].code], moves=moves)
+    with pytest.raises(Refused, match="earlier game"):
+        await svc.play("c1", current, [menu.choices[1].code], game_id=999)
+
+
+async def test_racing_plays_apply_once(svc, db):
+    await started(svc)
+    current = (await whose_turn(svc))[0]
+    row = await db.open_game("c1")
+    rnd = random.Random(3)
+    prefix = []
+    menu = await svc.menu("c1", current, prefix)
+    while not menu.complete:
+        prefix.append(rnd.choice(menu.choices).code)
+        menu = await svc.menu("c1", current, prefix)
+    results = await asyncio.gather(*(svc.play("c1", current, prefix, moves=row.moves) for _ in range(2)),
+                                   return_exceptions=True)
+    assert sum(isinstance(r, Refused) for r in results) == 1
+    assert len(await db.actions(row.id)) == len(prefix)
+
+
+async def test_racing_processes_are_stopped_by_the_version_check(tmp_path):
+    """Two service instances (as two bot processes) on one database file."""
+    path = tmp_path / "shared.sqlite3"
+    a_db, b_db = await Database(path).open(), await Database(path).open()
+    try:
+        a, b = GameService(a_db, images=False), GameService(b_db, images=False)
+        await started(a, 2)
+        current = (await whose_turn(a))[0]
+        menu = await a.menu("c1", current, [])
+        prefix = []
+        while not menu.complete:
+            prefix.append(menu.choices[0].code)
+            menu = await a.menu("c1", current, prefix)
+        results = await asyncio.gather(a.play("c1", current, prefix), b.play("c1", current, prefix),
+                                       return_exceptions=True)
+        assert sum(isinstance(r, Refused) for r in results) == 1, results
+        assert len(await a_db.actions((await a_db.open_game("c1")).id)) == len(prefix)
+    finally:
+        await a_db.close()
+        await b_db.close()
+
+
+async def test_a_game_survives_a_new_service_on_the_same_database(tmp_path):
+    path = tmp_path / "g.sqlite3"
+    db1 = await Database(path).open()
+    svc1 = GameService(db1, images=False)
+    await started(svc1, 2)
+    rnd = random.Random(5)
+    for _ in range(3):
+        await take_turn(svc1, (await whose_turn(svc1))[0], rnd)
+    state_before = (await db1.open_game("c1")).state
+    await db1.close()
+    db2 = await Database(path).open()
+    svc2 = GameService(db2, images=False)
+    row = await db2.open_game("c1")
+    assert row.state == state_before
+    for _ in range(200):
+        row = await db2.open_game("c1")
+        if row is None:
+            break
+        await take_turn(svc2, (await whose_turn(svc2))[0], rnd)
+    last = await db2.last_game("c1")
+    assert last.status == "finished" and last.state["winners"]
+    # the log replays to the stored state
+    from metrobot.gamelog import GameLog
+
+    actions = await db2.actions(last.id)
+    log = GameLog(last.game, last.seed, [s.user_id for s in last.seats], last.options,
+                  [{"player": a["player"], "action": a["action"]} for a in actions])
+    game = get_game(last.game)
+    assert game.to_json(log.replay()) == last.state
+    await db2.close()
+
+
+async def test_full_game_to_the_end_keeps_history(svc, db):
+    await started(svc, 3)
+    rnd = random.Random(8)
+    out = None
+    for _ in range(300):
+        if await db.open_game("c1") is None:
+            break
+        out = await take_turn(svc, (await whose_turn(svc))[0], rnd)
+    assert "Game over" in out.public[0].text and out.public[0].controls is None
+    last = await db.last_game("c1")
+    assert last.status == "finished" and last.deadline is None
+    await svc.new_game("c1", "g", "u1", "Ann", "metromania")  # a new game may follow
+    status = await db.last_game("c1")
+    assert status.id != last.id
+
+
+# ------------------------------------------------------------------ secrets
+async def test_public_messages_never_reveal_hands(svc):
+    out = await started(svc)
+    hands = {}
+    for user, message in out.dms:
+        hands[user] = re.findall(r"\*\*([A-F])\*\* \((\w+)\)", message.text)
+        assert hands[user]
+    rnd = random.Random(2)
+    public = [m.text for m in out.public]
+    for _ in range(8):
+        o = await take_turn(svc, (await whose_turn(svc))[0], rnd)
+        public += [m.text for m in o.public]
+    for text in public:
+        assert "in hand" not in text and "residential)" not in text
+
+
+async def test_hand_is_private_and_changes_are_dmed(svc):
+    await started(svc, 2)
+    out = await svc.hand("c1", "u1")
+    assert "Your destination markers" in out.reply.text
+    with pytest.raises(Refused, match="not playing"):
+        await svc.hand("c1", "u9")
+    rnd = random.Random(11)
+    dm_seen = False
+    for _ in range(40):
+        o = await take_turn(svc, (await whose_turn(svc))[0], rnd)
+        if o.dms:
+            dm_seen = True
+            assert all("Your destination markers" in m.text for _, m in o.dms)
+            break
+    assert dm_seen, "placing a marker changes the hand, which is DMed again"
+
+
+async def test_spectators_see_status_and_board(svc):
+    await started(svc, 2)
+    out = await svc.status("c1", "someone")
+    assert "Scores" in out.reply.text
+    out = await svc.board("c1", "someone")
+    assert "spectator" in out.reply.text
+
+
+# ------------------------------------------------------------------ absent players
+async def test_leaving_player_is_played_automatically(svc, db):
+    await started(svc, 3)
+    current = (await whose_turn(svc))[0]
+    out = await svc.leave("c1", current)
+    assert "automatic player" in out.public[0].text
+    assert current not in await whose_turn(svc)
+    row = await db.open_game("c1")
+    assert any(a["actor"] == "auto" for a in await db.actions(row.id))
+    with pytest.raises(Refused, match="already left"):
+        await svc.leave("c1", current)
+
+
+async def test_turn_clock_reminds_at_half_time_then_plays(svc, db, clock):
+    await started(svc, 2)
+    current = (await whose_turn(svc))[0]
+    assert await svc.tick() == []
+    clock.now += 1801
+    [(channel, reminder)] = await svc.tick()
+    assert channel == "c1" and "half of the turn clock" in reminder.public[0].text
+    assert reminder.public[0].mentions == [current]
+    assert await svc.tick() == []  # reminded once
+    clock.now += 1800
+    [(channel, expired)] = await svc.tick()
+    name = dict(PEOPLE)[current]
+    assert "Time is up for " + name in expired.public[0].text
+    assert (await whose_turn(svc)) != [current]
+    row = await db.open_game("c1")
+    assert row.deadline == clock.now + row.turn_clock and not row.reminded
+
+
+async def test_turn_clock_survives_a_restart(tmp_path, clock):
+    path = tmp_path / "g.sqlite3"
+    db1 = await Database(path).open()
+    await started(GameService(db1, clock=clock, images=False, default_turn_clock=600), 2)
+    await db1.close()
+    clock.now += 601
+    db2 = await Database(path).open()
+    results = await GameService(db2, clock=clock, images=False).tick()
+    assert results and "Time is up" in results[0][1].public[0].text
+    await db2.close()
+
+
+async def test_settings_change_the_clock(svc, db):
+    await started(svc, 2)
+    with pytest.raises(Refused, match="Only the host"):
+        await svc.configure("c1", "u2", manager=False, turn_clock=7200)
+    await svc.configure("c1", "u2", manager=True, turn_clock=7200)
+    row = await db.open_game("c1")
+    assert row.turn_clock == 7200
+    with pytest.raises(Refused, match="between"):
+        await svc.configure("c1", "u1", manager=False, turn_clock=5)
+
+
+async def test_abort_by_host_or_manager(svc, db):
+    await started(svc, 2)
+    with pytest.raises(Refused, match="Only the host"):
+        await svc.abort("c1", "u2", manager=False)
+    await svc.abort("c1", "u2", manager=True)
+    assert await db.open_game("c1") is None
+    assert (await db.last_game("c1")).status == "aborted"
+
+
+# ------------------------------------------------------------------ a simultaneous game
+async def test_flipwrite_round_waits_for_everyone(svc, db):
+    out = await started(svc, 3, "flipwrite", {"map": "berlin"})
+    assert "Round 1" in out.public[0].text and out.dms == []
+    owed = await whose_turn(svc)
+    assert owed == ["u1", "u2", "u3"]
+    first = await svc.menu("c1", "u1", [])
+    out = await svc.play("c1", "u1", [first.choices[0].code])
+    assert "has decided" in out.public[0].text and "Waiting for: Bob, Cat" in out.public[0].text
+    with pytest.raises(Refused, match="already decided"):
+        await svc.play("c1", "u1", [first.choices[0].code])
+    await svc.play("c1", "u2", [(await svc.menu("c1", "u2", [])).choices[0].code])
+    out = await svc.play("c1", "u3", [(await svc.menu("c1", "u3", [])).choices[-1].code])
+    assert "Round 1" in out.public[0].text and "Round 2" in out.public[0].text
+    assert out.public[0].mentions == ["u1", "u2", "u3"]
+
+
+async def test_flipwrite_solo_game_to_the_end(svc, db):
+    await svc.new_game("c9", "g", "u1", "Ann", "flipwrite", {"map": "paris"}, 1)
+    await svc.start("c9", "u1")
+    rnd = random.Random(4)
+    for _ in range(200):
+        if await db.open_game("c9") is None:
+            break
+        await take_turn(svc, "u1", rnd, channel="c9")
+    last = await db.last_game("c9")
+    assert last.status == "finished" and "rating" in last.state
