@@ -2,7 +2,7 @@
 import importlib
 import sys
 
-SCRIPTS = ["bench.metromania_engine", "bench.metromania_render"]
+SCRIPTS = ["bench.metromania_engine", "bench.metromania_render", "bench.flipwrite_render"]
 
 for name in SCRIPTS + sys.argv[1:]:
     print(f"== {name}")
