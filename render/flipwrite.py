@@ -132,17 +132,22 @@ def _sheet_header(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, An
         if player in winners and len(view["players"]) > 1:
             status += " · ★ winner" if len(winners) == 1 else " · ★ shared win"
     else:
-        status = f"Round {view['round']}"
+        total = str(view["scores"].get(player, 0)).replace("-", "−")
+        status = f"Round {view['round']}  ·  {total} points"
     d.text((34, 70), status, font=font(28, True), fill=colour if sum(colour) < 600 else INK)
     sub = []
+    owed = (view.get("pending") or {}).get("owed", 0) if sealed else 0
     if not finished:
         if player in view.get("sitting_out", []):
             sub.append("all windows filled: waiting for the others")
+        elif owed:
+            sub.append(f"special station! use the card again ({owed} more)")
         elif sealed or player in view.get("decided", []):
             sub.append("choice sealed — revealed when everybody has chosen")
         elif player in view.get("waiting", []):
             sub.append("choose a line for this card")
-        sub.append(f"{view.get('draw_pile', 0)} cards in the pile")
+        pile = view.get("draw_pile", 0)
+        sub.append(f"{pile} card{'s' if pile != 1 else ''} in the pile")
     else:
         sc = (view.get("breakdown") or {}).get(player)
         if sc:
@@ -151,8 +156,9 @@ def _sheet_header(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, An
             sub.append(f"rating {view['rating']['band']}: {view['rating']['text']}")
     d.text((34, 110), fit_text(" · ".join(sub), 18, 1000), font=font(18), fill=MUTED)
     if sealed:
-        d.rounded_rectangle([SHEET_W - 430, 104, SHEET_W - 160, 134], radius=8, fill=PENDING)
-        d.text((SHEET_W - 295, 119), "yellow = your sealed choice", font=font(15, True), anchor="mm", fill=INK)
+        d.rounded_rectangle([SHEET_W - 500, 104, SHEET_W - 160, 134], radius=8, fill=PENDING)
+        d.text((SHEET_W - 330, 119), "yellow = your choice (hidden from others)", font=font(15, True), anchor="mm",
+               fill=INK)
     cb = _card_box()
     if not finished:
         d.text((cb[0] - 16, 34), "this round's card", font=font(16), anchor="rm", fill=MUTED)

@@ -10,6 +10,7 @@ Any map is drawn from its own data (`view["map_data"]`: colours and schematic x/
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from collections import OrderedDict, defaultdict
@@ -53,7 +54,7 @@ class StationSpec:
     special: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity: specs are cached per map text
 class MapSpec:
     key: str  # identifies the drawing: every cache is keyed by it
     id: str
@@ -127,7 +128,7 @@ def _spec_from_text(text: str, name: str | None) -> MapSpec:
             colour = next((fl.colour for fl in fallback.lines if fl.id == l["id"]), None)
         lines.append(LineSpec(l["id"], str(l.get("name", l["id"])), rgb(colour or "#808080"), tuple(l["stations"]),
                               bool(l.get("ring", False)), int(l["windows"]), int(l["high"]), int(l["low"])))
-    key = f"{data.get('id', name)}:{hash(text) & 0xFFFFFFFF:08x}"
+    key = f"{data.get('id', name)}:{hashlib.blake2b(text.encode(), digest_size=8).hexdigest()}"
     return MapSpec(key, str(data.get("id", name)), str(data.get("name", data.get("id", name))), tuple(lines),
                    tuple(stations))
 

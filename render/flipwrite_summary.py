@@ -189,7 +189,13 @@ def _panel(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], spe
     d.text((x0 + 42, y0 + 19), name, font=font(22, True), fill=INK)
     d.text((x1 - 14, y0 + 16), total, font=font(34, True), anchor="ra", fill=INK)
     if finished:
-        status, ink = ("★ winner", (170, 110, 0)) if winner else ("", MUTED)
+        if len(view["players"]) == 1:
+            status, ink = "", MUTED
+        elif winner:
+            status, ink = "★ winner", (170, 110, 0)
+        else:
+            place = next(pl for pl, q, _ in places(view, spec) if q == p)
+            status, ink = f"{_ordinal(place)} place", MUTED
     elif p in view.get("sitting_out", []):
         status, ink = "all windows filled", MUTED
     elif p in view.get("decided", []):
@@ -226,18 +232,30 @@ def _dark(colour: tuple[int, int, int]) -> tuple[int, int, int]:
     return int(colour[0] * 0.55), int(colour[1] * 0.55), int(colour[2] * 0.55)
 
 
-def _ranking(d: ImageDraw.ImageDraw, view: dict[str, Any], spec: MapSpec, names, box) -> None:
-    x0, y0, x1, y1 = box
+def places(view: dict[str, Any], spec: MapSpec) -> list[tuple[int, str, dict[str, int]]]:
+    """(place, player, score breakdown), best first: most points, then fewer empty
+    stations; players still tied share the place."""
     breakdown = view.get("breakdown") or {p: sheet_score(view, spec, p) for p in view["players"]}
     order = sorted(view["players"], key=lambda p: (-breakdown[p]["total"], breakdown[p]["empty"],
                                                     view["players"].index(p)))
-    winners = set(view.get("winners") or []) if len(view["players"]) > 1 else set()
-    y = y0 + 52
-    place, prev = 0, None
+    out, place, prev = [], 0, None
     for i, p in enumerate(order):
         b = breakdown[p]
         if (b["total"], b["empty"]) != prev:
             place, prev = i + 1, (b["total"], b["empty"])
+        out.append((place, p, b))
+    return out
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _ranking(d: ImageDraw.ImageDraw, view: dict[str, Any], spec: MapSpec, names, box) -> None:
+    x0, y0, x1, y1 = box
+    winners = set(view.get("winners") or []) if len(view["players"]) > 1 else set()
+    y = y0 + 52
+    for place, p, b in places(view, spec):
         if p in winners:
             d.rounded_rectangle([x0 + 10, y - 3, x1 - 10, y + RANK_ROW - 5], radius=8, fill=(255, 236, 170))
         seat = view["players"].index(p)

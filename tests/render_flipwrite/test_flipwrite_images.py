@@ -264,3 +264,15 @@ def test_the_static_map_is_drawn_once_per_map_and_size():
     one = sheet_image(GAME.view(state, "a"), "a")
     two = sheet_image(GAME.view(state, "a"), "a")
     assert one.tobytes() == two.tobytes()
+
+
+def test_map_data_without_drawing_data_falls_back_to_the_map_file():
+    """A view whose map data lacks colours and x/y (only the rules' keys) draws the same."""
+    view = GAME.view(GAME.new_game(["a", "b"], {"map": MAPS[-1]}, 2), "a")
+    bare = {**view, "map_data": {**view["map_data"],
+                                 "stations": [{k: v for k, v in s.items() if k not in ("x", "y")}
+                                              for s in view["map_data"]["stations"]],
+                                 "lines": [{k: v for k, v in l.items() if k != "colour"}
+                                           for l in view["map_data"]["lines"]]}}
+    assert sheet_image(bare, "a").tobytes() == sheet_image(view, "a").tobytes()
+    assert summary_image(bare).tobytes() == summary_image(view).tobytes()
