@@ -92,7 +92,7 @@ def wrappings(name: str, size: int) -> list[tuple[str, ...]]:
     """The name on one line, and its best two- and three-line splits (at spaces, hyphens
     and slashes; a hyphen or slash stays at the end of its line)."""
     f = font(size)
-    parts = re.findall(r"[^\s\-/]+[\-/]?\s*", name)
+    parts = re.findall(r"[^\s\-/–]+[\-/–]?\s*", name)
     out: list[tuple[str, ...]] = [(name,)]
     if len(parts) < 2:
         return out
