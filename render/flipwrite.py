@@ -21,7 +21,7 @@ from .flipwrite_panel import (PENDING, RULE, card_text, draw_card, draw_line_tab
 from .flipwrite_summary import _Lru, summary_image, summary_layout
 from .style import INK, MUTED, PAPER, fit_text, font, player_colour
 
-__all__ = ["sheet_image", "summary_image", "sheet_geometry", "summary_layout"]
+__all__ = ["sheet_image", "summary_image", "sheet_geometry", "summary_layout", "prewarm"]
 
 SHEET_W = 1400
 HEADER_H = 150
@@ -208,3 +208,20 @@ def _badge_points(spec: MapSpec) -> dict[str, tuple[float, float]]:
     return badge_spots(spec, (SHEET_W, map_h), SHEET_STYLE)
 
 
+
+
+def prewarm(maps: list[str] | None = None, special: tuple[bool, ...] = (False,)) -> None:
+    """Draw the static sheet layers of packaged maps ahead of time (about a second or two
+    each, once per process), e.g. from a background thread when the bot starts, so that the
+    first player to open a sheet does not wait for the label layout."""
+    from metrobot.games.flipwrite.mapdata import load_map, map_names
+
+    for name in maps if maps is not None else map_names():
+        data = load_map(name).to_json()
+        for flag in special:
+            view = {"map": name, "map_data": data, "options": {"special_stations": flag}}
+            spec = map_spec(view)
+            _sheet_base(spec, flag)
+            map_h, _ = _sheet_frame(spec, flag)
+            base, lay = static_map(spec, (SHEET_W, map_h), SHEET_STYLE, flag)
+            marked_layer(("sheet", spec.key, flag), base, lay.points, cross(lay.radius, INK))

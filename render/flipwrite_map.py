@@ -255,25 +255,28 @@ class Style:
 SHEET_STYLE = Style(line_width=9, radius=9, spacing=10, labels=True, label_size=16, pad=(46, 46, 46, 46))
 MINI_STYLE = Style(line_width=3.2, radius=3.6, spacing=3.6, labels=False, badges=False, pad=(10, 10, 10, 10))
 
-_CACHE: "OrderedDict[tuple, tuple[Image.Image, SheetLayout]]" = OrderedDict()
+# Two LRU caches: full sheets with names (big, slow to lay out: one per map and variant in
+# use) and the small unlabelled maps of the summaries (one per map and player count).
+_CACHES: dict[bool, "OrderedDict[tuple, tuple[Image.Image, SheetLayout]]"] = {True: OrderedDict(), False: OrderedDict()}
+CACHE_SIZE = {True: 12, False: 40}
 _CACHE_LOCK = Lock()
-CACHE_SIZE = 16
 
 
 def static_map(spec: MapSpec, size: tuple[int, int], style: Style, special: bool,
                background: tuple[int, int, int] = PAPER) -> tuple[Image.Image, SheetLayout]:
     """The map without marks at `size` (cached per map, size, style and variant)."""
     key = (spec.key, size, style, special, background)
+    cache = _CACHES[style.labels]
     with _CACHE_LOCK:
-        hit = _CACHE.get(key)
+        hit = cache.get(key)
         if hit is not None:
-            _CACHE.move_to_end(key)
+            cache.move_to_end(key)
             return hit
     made = _draw_static(spec, size, style, special, background)
     with _CACHE_LOCK:
-        _CACHE[key] = made
-        while len(_CACHE) > CACHE_SIZE:
-            _CACHE.popitem(last=False)
+        cache[key] = made
+        while len(cache) > CACHE_SIZE[style.labels]:
+            cache.popitem(last=False)
     return made
 
 

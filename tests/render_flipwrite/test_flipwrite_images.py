@@ -276,3 +276,17 @@ def test_map_data_without_drawing_data_falls_back_to_the_map_file():
                                            for l in view["map_data"]["lines"]]}}
     assert sheet_image(bare, "a").tobytes() == sheet_image(view, "a").tobytes()
     assert summary_image(bare).tobytes() == summary_image(view).tobytes()
+
+
+def test_prewarm_draws_the_sheet_layers_ahead(monkeypatch):
+    import render.flipwrite_map as flipwrite_map
+    from render.flipwrite import prewarm
+
+    prewarm([MAPS[0]])
+
+    def no_drawing(*args, **kwargs):
+        raise AssertionError("the static layer was drawn again")
+
+    monkeypatch.setattr(flipwrite_map, "_draw_static", no_drawing)
+    state = GAME.new_game(["a", "b"], {"map": MAPS[0]}, 4)
+    sheet_image(GAME.view(state, "b"), "b")
