@@ -154,11 +154,12 @@ def _sheet_header(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, An
             sub.append(f"final score {sc['total']}".replace("-", "−"))
         if view.get("rating"):
             sub.append(f"rating {view['rating']['band']}: {view['rating']['text']}")
-    d.text((34, 110), fit_text(" · ".join(sub), 18, 1000), font=font(18), fill=MUTED)
+    d.text((34, 110), fit_text(" · ".join(sub), 18, 840 if sealed else 1100), font=font(18), fill=MUTED)
     if sealed:
-        d.rounded_rectangle([SHEET_W - 500, 104, SHEET_W - 160, 134], radius=8, fill=PENDING)
-        d.text((SHEET_W - 330, 119), "yellow = your choice (hidden from others)", font=font(15, True), anchor="mm",
-               fill=INK)
+        note = "yellow = your choice (hidden from others)"
+        w = font(15, True).getlength(note)
+        d.rounded_rectangle([SHEET_W - 176 - w, 104, SHEET_W - 156, 134], radius=8, fill=PENDING)
+        d.text((SHEET_W - 166 - w / 2, 119), note, font=font(15, True), anchor="mm", fill=INK)
     cb = _card_box()
     if not finished:
         d.text((cb[0] - 16, 34), "this round's card", font=font(16), anchor="rm", fill=MUTED)
