@@ -190,7 +190,7 @@ def _flat(sid: str, at: Point, lines: tuple[str, ...], fs: int, text_cost: float
     out = []
     for dx, dy, along, pref in _POSITIONS:
         diag = (0.75 if dx and dy else 1.0) * far
-        pref += (far - 1.0) * FARTHER / 0.8
+        pref += FARTHER if far > 1 else 0.0
         if dx > 0:
             left, align = sx + gap * diag, "l"
         elif dx < 0:
@@ -260,7 +260,9 @@ def place_labels(stations: list[tuple[str, str, Point, float]], segments: list[t
                  line_width: float, size: int, obstacles: list[Rect], bounds: Rect,
                  explain: dict | None = None) -> list[Label]:
     """Names for `stations` [(id, name, dot centre, dot radius)] on a map with these line
-    `segments`; `radius` is the usual dot radius (a special station's star is bigger)."""
+    `segments`; `radius` is the usual dot radius (a special station's star is bigger).
+    `explain`, if given, receives every station's spots with their fixed and overlap costs
+    (for tuning the weights)."""
     segs = [(p, q, min(p[0], q[0]), max(p[0], q[0]), min(p[1], q[1]), max(p[1], q[1])) for p, q in segments]
     pts = {sid: xy for sid, _, xy, _ in stations}
     radii = {sid: r for sid, _, _, r in stations}
