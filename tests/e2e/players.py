@@ -1,0 +1,161 @@
+"""Scripted Discord users for end-to-end tests: they open games, join, and play through
+slash commands (with autocomplete, as a person picks suggestions) or through the buttons
+and menus on the bot's messages. Whose turn it is is read from the bot's database, the
+only thing a test knows that a person would read off the channel."""
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from metrobot.games import get_game  # noqa: E402
+from metrobot.storage import Database  # noqa: E402
+
+
+class Table:
+    def __init__(self, standin, channel: int, db_path: str, seed: int = 0):
+        self.s = standin
+        self.channel = channel
+        self.db_path = db_path
+        self.rnd = random.Random(seed)
+
+    # ------------------------------------------------------------ reading the game
+    async def row(self):
+        db = await Database(self.db_path).open()
+        try:
+            return await db.open_game(str(self.channel)) or await db.last_game(str(self.channel))
+        finally:
+            await db.close()
+
+    async def owed(self) -> list[int]:
+        row = await self.row()
+        if row is None or row.status != "active":
+            return []
+        game = get_game(row.game)
+        state = game.from_json(row.state)
+        return sorted({int(game.owner(state, s)) for s in game.to_move(state)})
+
+    async def actions(self) -> int:
+        row = await self.row()
+        db = await Database(self.db_path).open()
+        try:
+            return len(await db.actions(row.id))
+        finally:
+            await db.close()
+
+    def public(self):
+        return self.s.messages(self.channel)
+
+    def last_play_message(self):
+        for m in reversed(self.public()):
+            if any(c.startswith("mb:p:") for c in m.custom_ids()):
+                return m
+        return None
+
+    # ------------------------------------------------------------ lobby
+    async def open(self, host: int, kind: str, guests: list[int], **options) -> None:
+        h = await self.s.slash(host, self.channel, "game new", {"kind": kind, **options})
+        reply = await h.wait_message()
+        assert "Lobby open" in reply.content, reply.content
+        lobby = await self.s.wait_for_message(self.channel, lambda m: "mb:l:" in " ".join(m.custom_ids()))
+        for guest in guests:
+            h = await self.s.click(guest, lobby, label="Join")
+            await h.wait_message()
+        h = await self.s.slash(host, self.channel, "game start")
+        await h.wait_message()
+        await self.s.wait_for_message(self.channel, lambda m: "begins" in m.content)
+
+    # ------------------------------------------------------------ playing
+    async def choices(self, user: int, command: str, options: dict, focused: str) -> list[dict]:
+        got = await self.s.autocomplete(user, self.channel, command, {**options, focused: ""}, focused=focused)
+        return [c for c in got if c["value"] != "?"]
+
+    async def dig_by_command(self, user: int):
+        """A MetrOmania turn as /dig, each step picked from the autocomplete suggestions."""
+        steps: dict[str, str] = {}
+        for i in range(1, 5):
+            name = f"step{i}"
+            options = await self.choices(user, "dig", steps, name)
+            if not options:
+                break
+            steps[name] = self.rnd.choice(options)["value"]
+        if not steps:
+            station = await self.choices(user, "station", {}, "at")
+            h = await self.s.slash(user, self.channel, "station", {"at": station[0]["value"]})
+            return await h.wait_message()
+        h = await self.s.slash(user, self.channel, "dig", steps)
+        return await h.wait_message()
+
+    async def play_by_command(self, user: int):
+        """One decision as /play, picked from the suggestions."""
+        options = await self.choices(user, "play", {}, "move")
+        h = await self.s.slash(user, self.channel, "play", {"move": self.rnd.choice(options)["value"]})
+        return await h.wait_message()
+
+    async def compose(self, user: int):
+        """Open the composer from the newest turn message and pick steps until the turn is
+        complete; returns the composer message, ready to confirm."""
+        message = self.last_play_message()
+        play = next(c for c in message.custom_ids() if c.endswith(":play"))
+        h = await self.s.click(user, message, custom_id=play)
+        composer = await h.wait_message()
+        for _ in range(12):
+            ids = composer.custom_ids()
+            steps = [c for c in ids if c.startswith("mb:s:")]
+            groups = [c for c in ids if c.startswith("mb:g:")]
+            if steps:
+                await self._pick(user, composer, steps[0])
+            elif groups:
+                await self._pick(user, composer, groups[0])
+            else:
+                return composer
+        raise AssertionError(f"the composer never completed: {composer.content}")
+
+    async def play_by_buttons(self, user: int):
+        composer = await self.compose(user)
+        confirm = next(c for c in composer.custom_ids() if c.startswith("mb:ok:"))
+        h = await self.s.click(user, composer, custom_id=confirm)
+        await h.wait_response()
+        return await h.wait_message(lambda m: "Played" in m.content or m.id != composer.id)
+
+    async def _pick(self, user: int, composer, custom_id: str) -> None:
+        select = composer.component(custom_id)
+        value = self.rnd.choice(select["options"])["value"]
+        before = composer.edits
+        h = await self.s.select(user, composer, custom_id, [value])
+        await h.wait_response()
+        for _ in range(200):  # the composer is edited after the deferred update
+            if composer.edits > before:
+                return
+            await asyncio.sleep(0.02)
+        raise AssertionError(f"composer was not updated after picking {value}")
+
+    async def play_until_over(self, *, command_every: int = 1, max_turns: int = 400) -> int:
+        """Play with whoever is owed a decision until the game ends; returns turns played."""
+        turns = 0
+        row = await self.row()
+        metromania = row.game == "metromania"
+        while turns < max_turns:
+            owed = await self.owed()
+            if not owed:
+                return turns
+            for user in owed:
+                by_buttons = command_every > 1 and turns % command_every == 0
+                if by_buttons:
+                    await self.play_by_buttons(user)
+                elif metromania:
+                    await self.dig_by_command(user)
+                else:
+                    await self.play_by_command(user)
+                turns += 1
+        raise AssertionError("the game did not end")
+
+
+def mentioned(text: str) -> list[int]:
+    return [int(m) for m in re.findall(r"<@(\d+)>", text)]
