@@ -1,12 +1,12 @@
 """Drawing the MetrOmania city: geometry, the cached static layer, and what changes.
 
 The static layer (districts, spots, lake, park, frame and arrows, coordinates) depends
-only on the board's cells, so it is drawn once per board, supersampled for smooth edges,
-and kept in a small LRU cache; a turn only copies it and draws lines, stations, markers
-and the highlight of the last turn on top.
+only on the board's cells, so it is drawn once per board and kept in an LRU cache; a turn
+only copies it and draws lines, stations, markers and the highlight of the last turn on top.
 """
 from __future__ import annotations
 
+import io
 import math
 from collections import OrderedDict
 from threading import Lock
@@ -124,33 +124,70 @@ def draw_spot_icon(d: ImageDraw.ImageDraw, kind: str, c: Point, size: float) -> 
 
 
 # ---------------------------------------------------------------- static layer
-_CACHE: "OrderedDict[tuple, Image.Image]" = OrderedDict()
-_CACHE_LOCK = Lock()
-CACHE_SIZE = 24
-SUPERSAMPLE = 2
+class _LRU:
+    """A small thread-safe LRU map (renders run in worker threads)."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.items: "OrderedDict[tuple, Any]" = OrderedDict()
+        self.lock = Lock()
+
+    def get(self, key: tuple) -> Any:
+        with self.lock:
+            hit = self.items.get(key)
+            if hit is not None:
+                self.items.move_to_end(key)
+            return hit
+
+    def put(self, key: tuple, value: Any) -> None:
+        with self.lock:
+            self.items[key] = value
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+
+
+# Two levels: decoded images for the boards in play right now, and the same images as
+# PNG bytes (about 0.3 MB instead of 4 MB) for the many boards of a busy bot: decoding one
+# costs a few milliseconds, drawing it again a few hundred.
+_IMAGES = _LRU(24)
+_PACKED = _LRU(400)
+
+
+def clear_caches() -> None:
+    _IMAGES.clear()
+    _PACKED.clear()
 
 
 def static_layer(kinds: tuple[str, ...], size: tuple[int, int], geo: Geometry, *, labels: bool = True) -> Image.Image:
     """The board without pieces, for cells' kinds in CITY_CELLS order (cached)."""
     key = (kinds, size, round(geo.edge, 3), round(geo.ox, 2), round(geo.oy, 2), labels)
-    with _CACHE_LOCK:
-        hit = _CACHE.get(key)
-        if hit is not None:
-            _CACHE.move_to_end(key)
-            return hit
-    image = _draw_static(dict(zip(CITY_CELLS, kinds)), size, geo, labels)
-    with _CACHE_LOCK:
-        _CACHE[key] = image
-        while len(_CACHE) > CACHE_SIZE:
-            _CACHE.popitem(last=False)
+    image = _IMAGES.get(key)
+    if image is not None:
+        return image
+    packed = _PACKED.get(key)
+    if packed is not None:
+        image = Image.open(io.BytesIO(packed))
+        image.load()
+    else:
+        image = _draw_static(dict(zip(CITY_CELLS, kinds)), size, geo, labels)
+        buf = io.BytesIO()
+        image.save(buf, "PNG", compress_level=1)
+        _PACKED.put(key, buf.getvalue())
+    _IMAGES.put(key, image)
     return image
 
 
 def _draw_static(cells: dict, size: tuple[int, int], geo: Geometry, labels: bool) -> Image.Image:
-    k = SUPERSAMPLE
-    big = Image.new("RGB", (size[0] * k, size[1] * k), BACKGROUND)
-    g = geo.scaled(k)
-    d = ImageDraw.Draw(big)
+    # Drawn at the final size: supersampling looked no better on these straight edges and
+    # doubled the PNG (every anti-aliased edge adds colours), hence upload time.
+    image = Image.new("RGB", size, BACKGROUND)
+    g = geo
+    d = ImageDraw.Draw(image)
     for tri in frame_triangles():
         d.polygon([g.px(v) for v in tri], fill=FRAME, outline=FRAME)
     for c in CITY_CELLS:
@@ -162,7 +199,7 @@ def _draw_static(cells: dict, size: tuple[int, int], geo: Geometry, labels: bool
             fill = LAKE
         elif kind == "park":
             fill = PARK
-        d.polygon(g.cell(c), fill=fill, outline=GRID, width=k)
+        d.polygon(g.cell(c), fill=fill, outline=GRID, width=1)
     for c in CITY_CELLS:
         kind = cells[c]
         centre = g.centroid(c)
@@ -172,9 +209,9 @@ def _draw_static(cells: dict, size: tuple[int, int], geo: Geometry, labels: bool
             x, y = centre
             for dy in (-0.06, 0.06):
                 d.arc([x - 0.16 * g.edge, y + dy * g.edge - 0.05 * g.edge, x, y + dy * g.edge + 0.05 * g.edge],
-                      200, 340, fill=LAKE_INK, width=2 * k)
+                      200, 340, fill=LAKE_INK, width=2)
                 d.arc([x, y + dy * g.edge - 0.05 * g.edge, x + 0.16 * g.edge, y + dy * g.edge + 0.05 * g.edge],
-                      20, 160, fill=LAKE_INK, width=2 * k)
+                      20, 160, fill=LAKE_INK, width=2)
         elif kind == "park":
             x, y = centre
             r = 0.07 * g.edge
@@ -182,11 +219,11 @@ def _draw_static(cells: dict, size: tuple[int, int], geo: Geometry, labels: bool
             d.rectangle([x - 0.2 * r, y + 0.3 * r, x + 0.2 * r, y + 1.2 * r], fill=(90, 70, 40))
     # sector borders, slightly darker so districts read as districts
     for side in range(6):
-        d.line([g.px((0, 0)), g.px(HEX_CORNERS[side])], fill=(196, 187, 168), width=2 * k)
+        d.line([g.px((0, 0)), g.px(HEX_CORNERS[side])], fill=(196, 187, 168), width=2)
     for arrow in ARROWS:
         pts = g.cell(arrow.cell)
         start = arrow.kind == "start"
-        d.polygon(pts, fill=(255, 255, 255) if start else (25, 25, 25), outline=INK, width=2 * k)
+        d.polygon(pts, fill=(255, 255, 255) if start else (25, 25, 25), outline=INK, width=2)
         if labels:
             cx, cy = sum(p[0] for p in pts) / 3, sum(p[1] for p in pts) / 3
             d.text((cx, cy), arrow.name, font=font(int(0.2 * g.edge), True), anchor="mm",
@@ -194,12 +231,12 @@ def _draw_static(cells: dict, size: tuple[int, int], geo: Geometry, labels: bool
     tiny = font(max(6, int(0.15 * g.edge)))
     for v in VERTICES:
         x, y = g.px(v)
-        d.ellipse([x - 2 * k, y - 2 * k, x + 2 * k, y + 2 * k], fill=(150, 142, 128))
+        d.ellipse([x - 2, y - 2, x + 2, y + 2], fill=(150, 142, 128))
         if labels:  # faint names at every vertex, for players who zoom in to type a move
             d.text((x, y + 0.17 * g.edge), VERTEX_NAMES[v], font=tiny, anchor="mm", fill=(150, 142, 128))
     if labels:
         _draw_labels(d, g)
-    return big.resize(size, Image.Resampling.LANCZOS)
+    return image
 
 
 def _draw_labels(d: ImageDraw.ImageDraw, g: Geometry) -> None:

@@ -2,6 +2,7 @@
 delivers what it says; refusals come back privately with the reason."""
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING, Awaitable, Callable, Optional
 
@@ -46,19 +47,25 @@ def game_options(game: str, variant: str | None, city: str | None) -> dict:
 
 
 async def run(interaction: discord.Interaction, work: Callable[[], Awaitable[Outcome]]) -> None:
-    """Defer privately, do the work, deliver; a refusal or failure is answered privately."""
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    """Defer privately, do the work, deliver; a refusal or failure is answered privately.
+
+    The defer (an HTTP round trip) and the work run side by side: the answer can only
+    follow once both are done, and the 3-second window is met by the defer alone."""
     bot: MetroBot = interaction.client  # type: ignore[assignment]
+    deferring = asyncio.create_task(interaction.response.defer(ephemeral=True, thinking=True))
     try:
         outcome = await work()
     except Refused as exc:
+        await deferring
         await interaction.followup.send(str(exc), ephemeral=True)
         return
     except Exception:
         log.exception("command /%s failed", interaction.command.qualified_name if interaction.command else "?")
+        await deferring
         await interaction.followup.send("Something went wrong on my side; the game is unchanged and the error "
                                         "was logged.", ephemeral=True)
         return
+    await deferring
     await deliver(bot, str(interaction.channel_id), outcome, interaction)
 
 

@@ -1,6 +1,7 @@
 """Turning service outcomes into Discord messages: the private reply, channel posts, DMs."""
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from typing import TYPE_CHECKING
@@ -46,14 +47,21 @@ async def deliver(bot: "MetroBot", channel_id: str, outcome: Outcome,
                   interaction: discord.Interaction | None = None) -> None:
     from .controls import controls_view
 
-    if outcome.reply is not None and interaction is not None:
-        await send_reply(interaction, outcome.reply)
     channel = None
-    for message in outcome.public:
-        channel = channel or await channel_of(bot, channel_id)
-        view = controls_view(message.controls) if message.controls else discord.utils.MISSING
-        await channel.send(clip(message.text), files=files(message.files), view=view,
-                           allowed_mentions=allowed(message))
+
+    async def post_all() -> None:
+        nonlocal channel
+        for message in outcome.public:
+            channel = channel or await channel_of(bot, channel_id)
+            view = controls_view(message.controls) if message.controls else discord.utils.MISSING
+            await channel.send(clip(message.text), files=files(message.files), view=view,
+                               allowed_mentions=allowed(message))
+
+    # The private answer and the public posts go out together: neither waits for the other.
+    if outcome.reply is not None and interaction is not None:
+        await asyncio.gather(send_reply(interaction, outcome.reply), post_all())
+    else:
+        await post_all()
     failed: list[str] = []
     for user_id, message in outcome.dms:
         try:

@@ -11,6 +11,7 @@ from ..games.metromania.board import ARROW_BY_APEX, vertex_name
 from ..games.metromania.markers import KIND_NAMES
 
 Names = Callable[[str], str]
+SECRET_HANDS = {"metromania"}  # games whose players hold something secret (DMed to them)
 
 TRIGGERS = {
     "two_lines_finished": "a company finished both its lines",
@@ -111,6 +112,11 @@ def _flipwrite(state: Any, events: list[dict[str, Any]], name: Names) -> list[st
             won = " & ".join(name(p) for p in e["winners"])
             lines.append(f"🏁 Game over. **{won}** win{'s' if len(e['winners']) == 1 else ''}!")
     return lines
+
+
+def hands_may_change(game_name: str, events: list[dict[str, Any]]) -> bool:
+    """Whether these events can change someone's secret hand (a marker was dropped)."""
+    return game_name in SECRET_HANDS and any(e.get("marker") for e in events)
 
 
 def hand_text(game_name: str, view: dict[str, Any], seats: list[str]) -> str | None:

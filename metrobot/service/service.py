@@ -46,6 +46,23 @@ class GameService:
         self.default_turn_clock = default_turn_clock
         self.images = images
         self._locks: dict[str, asyncio.Lock] = {}
+        self._states: dict[int, tuple[int, Any]] = {}
+
+    def _state(self, game: Game, row: GameRow) -> Any:
+        """The engine state of a stored game. States are immutable, so the one rebuilt for
+        a row version can be reused while the row keeps that version (the database stays
+        the only source of truth: any other writer changes the version)."""
+        cached = self._states.get(row.id)
+        if cached is not None and cached[0] == row.version:
+            return cached[1]
+        state = game.from_json(row.state)
+        self._remember(row, state)
+        return state
+
+    def _remember(self, row: GameRow, state: Any) -> None:
+        if len(self._states) > 4096:
+            self._states.clear()
+        self._states[row.id] = (row.version, state)
 
     def _lock(self, channel_id: str) -> asyncio.Lock:
         return self._locks.setdefault(channel_id, asyncio.Lock())
@@ -77,14 +94,17 @@ class GameService:
         name = self._namer(game, state, row)
         return {seat: name(seat) for seat in game.seats(state)}
 
-    async def _image(self, game: Game, state: Any, row: GameRow, viewer: str | None) -> File | None:
+    async def _image(self, game: Game, state: Any, row: GameRow, viewer: str | None, *,
+                     moves: int | None = None) -> File | None:
+        """The board as `viewer` sees it, drawn in a worker thread (the event loop keeps
+        answering other interactions meanwhile)."""
         if not self.images:
             return None
         from render import render_png
 
         names = self._names_for_images(game, state, row)
         data = await asyncio.to_thread(render_png, game, state, viewer, names)
-        return File(f"{row.game}-{row.id}-{row.moves}.png", data)
+        return File(f"{row.game}-{row.id}-{row.moves if moves is None else moves}.png", data)
 
     async def _final_files(self, game: Game, state: Any, row: GameRow) -> list[File]:
         if not self.images:
@@ -128,7 +148,9 @@ class GameService:
     def _hand_dms(self, game: Game, state: Any, row: GameRow, before: dict[str, str | None] | None = None
                   ) -> tuple[dict[str, str | None], list[tuple[str, Message]]]:
         hands: dict[str, str | None] = {}
-        dms = []
+        dms: list[tuple[str, Message]] = []
+        if row.game not in narrate.SECRET_HANDS:
+            return hands, dms
         for seat in row.seats:
             seats = game.seats_of(state, seat.user_id)
             text = narrate.hand_text(row.game, game.view(state, seat.user_id), seats)
@@ -217,7 +239,7 @@ class GameService:
             seats = [Seat(s.user_id, s.name, s.auto or s.user_id == user_id) for s in row.seats]
             row = await self._save(row, seats=seats)
             note = f"{seat.name} left the game; the automatic player takes over their seat."
-            return await self._advance(row, game, game.from_json(row.state), [], note=note,
+            return await self._advance(row, game, self._state(game, row), [], note=note,
                                        reply="You left the game. Thanks for playing!")
 
     async def start(self, channel_id: str, user_id: str, *, game_id: int | None = None) -> Outcome:
@@ -287,7 +309,7 @@ class GameService:
         game = get_game(row.game)
         if row.status == "lobby":
             return Outcome(reply=self._lobby_message(game, row))
-        state = game.from_json(row.state)
+        state = self._state(game, row)
         name = self._namer(game, state, row)
         viewer = user_id if game.seats_of(state, user_id) else None
         lines = [f"**{game.title}** — {row.status}."]
@@ -308,7 +330,7 @@ class GameService:
         if row is None or row.state is None:
             raise Refused("No game is running in this channel.")
         game = get_game(row.game)
-        state = game.from_json(row.state)
+        state = self._state(game, row)
         viewer = user_id if game.seats_of(state, user_id) else None
         image = await self._image(game, state, row, viewer)
         text = "Your view of the board." if viewer else "The board (spectator view)."
@@ -317,7 +339,7 @@ class GameService:
     async def hand(self, channel_id: str, user_id: str) -> Outcome:
         row = await self._open(channel_id)
         game = get_game(row.game)
-        state = game.from_json(row.state)
+        state = self._state(game, row)
         self._seated(row, user_id)
         text = narrate.hand_text(row.game, game.view(state, user_id), game.seats_of(state, user_id))
         image = await self._image(game, state, row, user_id)
@@ -355,7 +377,7 @@ class GameService:
         if moves is not None and moves != row.moves:
             raise Refused("The game has moved on since these controls were made; use the newest message.")
         game = get_game(row.game)
-        state = game.from_json(row.state)
+        state = self._state(game, row)
         self._seated(row, user_id)
         seat = self._acting_seat(game, state, user_id)
         if len(prefix) > MAX_STEPS:
@@ -382,7 +404,7 @@ class GameService:
                 raise Refused("Someone moved before you: these controls are out of date. Nothing was played; "
                               "use the newest message.")
             game = get_game(row.game)
-            state = game.from_json(row.state)
+            state = self._state(game, row)
             seat_row = self._seated(row, user_id)
             if seat_row.auto:
                 raise Refused("You left this game; the automatic player plays your seat.")
@@ -399,19 +421,27 @@ class GameService:
         save everything in one transaction, and say what to post."""
         before = before if before is not None else state
         events = list(events or [])
-        hands_before, _ = self._hand_dms(game, before, row)
         state, auto_actions, auto_events = self._autoplay(game, state, row)
         events += auto_events
         changes = self._finish_fields(game, state)
-        if game.turn_number(state) != game.turn_number(before) or game.is_over(state):
+        new_turn = game.turn_number(state) != game.turn_number(before) or game.is_over(state)
+        if new_turn:
             changes.setdefault("deadline", None if game.is_over(state) else self.clock() + row.turn_clock)
             changes["reminded"] = False
+        actions = logged + auto_actions
+        # The board image (the slow part) is drawn in a worker thread while the move is saved.
+        drawing = asyncio.create_task(self._image(game, state, row, None, moves=row.moves + len(actions))) \
+            if new_turn or note else None
         try:
-            row = await self._save(row, state=game.to_json(state), actions=logged + auto_actions, **changes)
+            row = await self._save(row, state=game.to_json(state), actions=actions, **changes)
+            self._remember(row, state)
         except Conflict:
+            if drawing:
+                drawing.cancel()
             raise Refused("Someone else moved at the same moment; nothing was played. Look at the board "
                           "and try again.") from None
-        return await self._report(row, game, before, state, events, actor=actor, note=note, reply=reply)
+        return await self._report(row, game, before, state, events, actor=actor, note=note, reply=reply,
+                                  drawing=drawing)
 
     def _autoplay(self, game: Game, state: Any, row: GameRow, *, seats: set[str] | None = None
                   ) -> tuple[Any, list, list]:
@@ -457,10 +487,13 @@ class GameService:
         return f"Next: {who or name(seat)}{last} — `/dig` or the buttons below."
 
     async def _report(self, row: GameRow, game: Game, before: Any, state: Any, events: list, *,
-                      actor: str | None, note: str | None = None, reply: str | None = None) -> Outcome:
+                      actor: str | None, note: str | None = None, reply: str | None = None,
+                      drawing: "asyncio.Task[File | None] | None" = None) -> Outcome:
         name = self._namer(game, state, row)
         story = narrate.narrate(row.game, state, events, name)
-        _, dms = self._hand_dms(game, state, row, self._hand_dms(game, before, row)[0])
+        dms: list[tuple[str, Message]] = []
+        if narrate.hands_may_change(row.game, events):
+            _, dms = self._hand_dms(game, state, row, self._hand_dms(game, before, row)[0])
         out = Outcome(dms=dms)
         new_turn = game.turn_number(state) != game.turn_number(before) or game.is_over(state)
         controls = None if game.is_over(state) else Controls("play", row.id, row.game, row.moves)
@@ -468,7 +501,7 @@ class GameService:
         if new_turn or note:
             text = "\n".join(header + story + ([self._prompt(game, state, row)] if not game.is_over(state) else []))
             files = []
-            image = await self._image(game, state, row, None)
+            image = await (drawing if drawing is not None else self._image(game, state, row, None))
             if image:
                 files.append(image)
             if game.is_over(state):
@@ -515,7 +548,7 @@ class GameService:
             if row is None or row.status != "active" or row.deadline is None:
                 return None
             game = get_game(row.game)
-            state = game.from_json(row.state)
+            state = self._state(game, row)
             owed = self._owed_people(game, state, row)
             if row.deadline <= now:
                 late = [s for s in game.to_move(state)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -235,9 +235,9 @@ class Database:
         sets = ", ".join(f"{k} = ?" for k in encoded)
         async with self._lock:
             await self._write(row, sets, encoded, actions)
-        fresh = await self.game(row.id)
-        assert fresh is not None
-        return fresh
+        # What was just written, without reading it back (the state can be large).
+        return replace(row, **changes, version=row.version + 1, moves=row.moves + len(actions),
+                       updated_at=encoded["updated_at"])
 
     async def _write(self, row: GameRow, sets: str, encoded: dict[str, Any],
                      actions: list[tuple[str, dict[str, Any], str]]) -> None:

@@ -109,6 +109,9 @@ def parse(game, s: State, seat: str, text: str) -> dict:
     tokens = normalise(text)
     if not tokens:
         raise BadInput("empty move")
+    if _complete(tokens):
+        # A full code names exactly one action: build it, the engine checks it.
+        return _best_guess_action(s, tokens, text)
     legal = game.legal_actions(s, seat)
     coded = [(code(s, a).split(":"), a) for a in legal]
     matches = [a for parts, a in coded if _fits(tokens, parts)]
@@ -118,6 +121,20 @@ def parse(game, s: State, seat: str, text: str) -> dict:
         options = ", ".join(code(s, a) for a in matches[:6])
         raise BadInput(f"'{text}' fits several moves: {options}; add the side (L/R) or the marker letter")
     return _best_guess_action(s, tokens, text)
+
+
+def _complete(tokens: list[str]) -> bool:
+    """Whether tokens spell a whole code (nothing left for the legal moves to fill in)."""
+    head, rest = tokens[0], tokens[1:]
+    if head == "nb":
+        return True
+    if head in ("st", "b"):
+        return len(rest) == 1
+    if head not in LINE_CODES or not rest:
+        return False
+    if rest[0] in ARROW_BY_NAME:
+        return len(rest) == (2 if ARROW_BY_NAME[rest[0]].kind == "start" else 1)
+    return len(rest) >= 2 and rest[1] in ("L", "R") and (len(rest) == 3 and len(rest[2]) == 1 or len(rest) == 2)
 
 
 def _fits(tokens: list[str], parts: list[str]) -> bool:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..protocol import BadInput
-from .board import (ARROW_BY_APEX, ARROW_BY_CELL, ARROWS, CITY_CELL_SET, CITY_CELLS, Cell, N, Vertex,
+from .board import (ARROW_BY_APEX, ARROW_BY_CELL, ARROWS, CITY_CELL_SET, CITY_CELLS, DIR_INDEX, Cell, N, Vertex,
                     flanks, in_city)
 from .markers import MARKER_SET
 
@@ -145,18 +145,22 @@ def _cell_json(c: Cell) -> list[Any]:
     return [c[0], c[1], c[2]]
 
 
+_FRAME_JSON = [{"q": a.cell[0], "r": a.cell[1], "up": a.cell[2], "kind": a.kind, "side": a.side, "pos": a.pos,
+                "name": a.name} for a in ARROWS]
+
+
+def _board_json(cells: dict[Cell, str]) -> dict[str, Any]:
+    return {"n": N, "cells": [{"q": c[0], "r": c[1], "up": c[2], "kind": cells[c]} for c in CITY_CELLS],
+            "frame": [dict(f) for f in _FRAME_JSON]}
+
+
 def to_json(s: State) -> dict[str, Any]:
     out: dict[str, Any] = {
         "game": "metromania",
         "seed": s.seed,
         "phase": s.phase,
         "players": list(s.players),
-        "board": {
-            "n": N,
-            "cells": [{"q": c[0], "r": c[1], "up": c[2], "kind": s.cells[c]} for c in CITY_CELLS],
-            "frame": [{"q": a.cell[0], "r": a.cell[1], "up": a.cell[2], "kind": a.kind, "side": a.side,
-                       "pos": a.pos, "name": a.name} for a in ARROWS],
-        },
+        "board": _board_json(s.cells),
         "lines": [{"player": l.player, "style": l.style, "vertices": [list(v) for v in l.vertices],
                    "cells": [_cell_json(c) for c in l.cells], "status": l.status} for l in s.lines],
         "stations": [list(v) for v in s.stations],
@@ -222,12 +226,17 @@ def from_json(data: Any) -> State:
     cells: dict[Cell, str] = {}
     raw_cells = board.get("cells")
     _req(isinstance(raw_cells, list), "board.cells must be a list")
+    # Messages are built only on failure: this loop runs on every load of a game.
     for rc in raw_cells:
-        _req(isinstance(rc, dict), "every board cell must be an object")
-        c = _cell([rc.get("q"), rc.get("r"), rc.get("up")], "board cell")
-        _req(c in CITY_CELL_SET, f"board cell {list(c)} is not a city cell")
-        _req(rc.get("kind") in CELL_KINDS, f"board cell {list(c)} has unknown kind {rc.get('kind')!r}")
-        _req(c not in cells, f"board cell {list(c)} appears twice")
+        if not isinstance(rc, dict):
+            raise BadInput("every board cell must be an object")
+        c = (rc.get("q"), rc.get("r"), rc.get("up"))
+        if c not in CITY_CELL_SET or not isinstance(c[2], bool) or c in cells:
+            c = _cell(list(c), "board cell")
+            _req(c in CITY_CELL_SET, f"board cell {list(c)} is not a city cell")
+            raise BadInput(f"board cell {list(c)} appears twice")
+        if rc.get("kind") not in CELL_KINDS:
+            raise BadInput(f"board cell {list(c)} has unknown kind {rc.get('kind')!r}")
         cells[c] = rc["kind"]
     _req(len(cells) == len(CITY_CELLS), f"board.cells must list all {len(CITY_CELLS)} city cells, got {len(cells)}")
     frame = board.get("frame")
@@ -236,8 +245,8 @@ def from_json(data: Any) -> State:
         _req(isinstance(rf, dict), "every frame entry must be an object")
         c = _cell([rf.get("q"), rf.get("r"), rf.get("up")], "frame cell")
         arrow = ARROW_BY_CELL.get(c)
-        _req(arrow is not None and arrow.kind == rf.get("kind") and arrow.side == rf.get("side")
-             and arrow.pos == rf.get("pos"), f"frame entry {list(c)} does not match the fixed frame")
+        if arrow is None or arrow.kind != rf.get("kind") or arrow.side != rf.get("side") or arrow.pos != rf.get("pos"):
+            raise BadInput(f"frame entry {list(c)} does not match the fixed frame")
 
     owners = data.get("owners") or {p: p for p in players}
     _req(isinstance(owners, dict) and set(owners) == set(players), "owners must map every player to a person")
@@ -324,15 +333,18 @@ def _check_line(i: int, line: Line) -> None:
          f"line {i} must begin at a start arrow's outer apex on that arrow's cell")
     for k in range(1, len(verts)):
         a, b = verts[k - 1], verts[k]
-        _req(abs(a[0] - b[0]) <= 1 and abs(a[1] - b[1]) <= 1 and abs(a[0] + a[1] - b[0] - b[1]) <= 1 and a != b,
-             f"line {i}: {list(a)} and {list(b)} are not neighbours")
-        _req(cells[k - 1] in flanks(a, b), f"line {i}: cell {list(cells[k - 1])} does not flank edge {k - 1}")
+        if (b[0] - a[0], b[1] - a[1]) not in DIR_INDEX:
+            raise BadInput(f"line {i}: {list(a)} and {list(b)} are not neighbours")
+        if cells[k - 1] not in flanks(a, b):
+            raise BadInput(f"line {i}: cell {list(cells[k - 1])} does not flank edge {k - 1}")
     finished = line.status == "finished"
     # Between the start arrow and (if finished) the end arrow, a line stays in the city.
     for k in range(1, len(cells) - (1 if finished else 0)):
-        _req(cells[k] in CITY_CELL_SET, f"line {i}: tunnel {k} is not on a city cell")
+        if cells[k] not in CITY_CELL_SET:
+            raise BadInput(f"line {i}: tunnel {k} is not on a city cell")
     for v in verts[1:len(verts) - (1 if finished else 0)]:
-        _req(in_city(v), f"line {i} leaves the city at {list(v)}")
+        if not in_city(v):
+            raise BadInput(f"line {i} leaves the city at {list(v)}")
     if line.status == "finished":
         end = ARROW_BY_APEX.get(verts[-1])
         _req(end is not None and end.kind == "end" and cells[-1] == end.cell,
