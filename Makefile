@@ -26,10 +26,12 @@ test: $(VENV)/.dev-installed
 bench: $(VENV)/.dev-installed
 	$(BIN)/python -m bench
 
-# The example board shown in the README, from a seeded self-play game.
+# The example images shown in the README, from seeded self-play games.
 example-image: $(VENV)/.run-installed
 	$(BIN)/python -m metrobot selfplay --game metromania --players 4 --seed 7 --out docs/example
 	$(BIN)/python -m metrobot render docs/example/log.json --out docs/example/board.png --final
+	$(BIN)/python -m metrobot selfplay --game flipwrite --map paris --players 4 --seed 7 --out docs/example/flipwrite
+	$(BIN)/python -m metrobot render docs/example/flipwrite/state.json --out docs/example/flipwrite/summary.png
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

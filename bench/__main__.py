@@ -2,7 +2,8 @@
 import importlib
 import sys
 
-SCRIPTS = ["bench.metromania_engine", "bench.metromania_render", "bench.flipwrite_render"]
+SCRIPTS = ["bench.metromania_engine", "bench.metromania_render", "bench.flipwrite_round", "bench.flipwrite_render",
+           "bench.discord_e2e"]
 
 for name in SCRIPTS + sys.argv[1:]:
     print(f"== {name}")

@@ -1,7 +1,9 @@
 """Pillow images of the games, made from a viewer's view of the state.
 
 `render_png(game, state, viewer=None, names=None)` draws what `viewer` may see (None: a
-spectator) and returns PNG bytes. No `discord` import here: the bot attaches the bytes.
+spectator) and returns PNG bytes: the MetrOmania board (with the viewer's hand in the
+panel), or for flip-and-write the viewer's own sheet (spectators: the round summary).
+No `discord` import here: the bot attaches the bytes.
 """
 from __future__ import annotations
 
@@ -17,9 +19,10 @@ def render_image(game: Any, state: Any, viewer: str | None = None, names: dict[s
 
         return board_image(view, names)
     if game.name == "flipwrite":
-        from .flipwrite import summary_image
+        from .flipwrite import sheet_image, summary_image
 
-        return summary_image(view, names)
+        # A player sees their own sheet (with their sealed choice); everyone else the round.
+        return sheet_image(view, viewer, names) if viewer is not None else summary_image(view, names)
     raise ValueError(f"no renderer for {game.name}")
 
 

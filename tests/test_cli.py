@@ -82,3 +82,24 @@ def test_tampered_log_is_refused(game_dir, tmp_path):
     path.write_text(json.dumps(log))
     proc = run("replay", str(path), check=False)
     assert proc.returncode == 2 and "action 4" in proc.stderr
+
+
+def test_render_writes_png_and_final_images(game_dir, tmp_path):
+    out = tmp_path / "board.png"
+    run("render", str(game_dir / "log.json"), "--out", str(out), "--viewer", "p2", "--final")
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (tmp_path / "test-trips.png").exists()
+    run("render", str(game_dir / "state.json"), "--out", str(tmp_path / "from-state.png"))
+    proc = run("render", str(game_dir / "log.json"), "--out", str(out), "--viewer", "nobody", check=False)
+    assert proc.returncode == 2 and "not a player" in proc.stderr
+
+
+def test_flipwrite_selfplay_replay_and_render(tmp_path):
+    out = tmp_path / "fw"
+    run("selfplay", "--game", "flipwrite", "--map", "madrid", "--players", "3", "--seed", "4", "--out", str(out))
+    state = json.loads((out / "state.json").read_text())
+    assert state["game"] == "flipwrite" and state["map"] == "madrid" and state["phase"] == "finished"
+    assert run("replay", str(out / "log.json")).stdout == (out / "state.json").read_text()
+    run("render", str(out / "state.json"), "--out", str(tmp_path / "summary.png"))
+    run("render", str(out / "log.json"), "--out", str(tmp_path / "sheet.png"), "--viewer", "p1")
+    assert (tmp_path / "sheet.png").stat().st_size > 10_000

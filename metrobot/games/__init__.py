@@ -29,13 +29,10 @@ def _load_builtin() -> None:
     # Imported lazily so that importing one engine does not pay for the others.
     if _REGISTRY:
         return
+    from .flipwrite import GAME as flipwrite
     from .metromania import GAME as metromania
 
     register(metromania)
-    try:
-        from .flipwrite import GAME as flipwrite
-    except ImportError:  # the second game lands separately
-        return
     register(flipwrite)
 
 

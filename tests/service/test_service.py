@@ -386,3 +386,10 @@ async def test_flipwrite_solo_game_to_the_end(svc, db):
         await take_turn(svc, "u1", rnd, channel="c9")
     last = await db.last_game("c9")
     assert last.status == "finished" and "rating" in last.state
+
+
+def test_rules_summaries_fit_one_discord_message():
+    from metrobot.service.rules_text import RULES
+
+    for text in RULES.values():
+        assert len(text) <= 2000
