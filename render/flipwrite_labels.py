@@ -361,28 +361,24 @@ def place_labels(stations: list[tuple[str, str, Point, float]], segments: list[t
                 top, top_cost = c.label, cost
         return top
 
+    def settle(rounds: int) -> None:
+        """Move every name to its best spot given the others, until nothing moves."""
+        for _ in range(rounds):
+            changed = False
+            for sid in order:
+                old = chosen.pop(sid)
+                label = best(sid)
+                changed |= label != old
+                chosen[sid] = label
+            if not changed:
+                break
+
     order = sorted(ids, key=lambda sid: (-len(near[sid]), min(c.static for c in cands[sid])))
     for sid in order:
         chosen[sid] = best(sid)
-    for _ in range(4):
-        changed = False
-        for sid in order:
-            old = chosen.pop(sid)
-            label = best(sid)
-            changed |= label != old
-            chosen[sid] = label
-        if not changed:
-            break
+    settle(4)
     _anneal(ids, cands, chosen, cost_of)
-    for _ in range(3):  # polish: every name to its best spot given the others
-        changed = False
-        for sid in order:
-            old = chosen.pop(sid)
-            label = best(sid)
-            changed |= label != old
-            chosen[sid] = label
-        if not changed:
-            break
+    settle(3)  # polish after annealing
     if explain is not None:
         explain.update({sid: [(c.label, c.static, cost_of(sid, c.label) - c.static) for c in cands[sid]] for sid in ids})
     return [chosen[sid] for sid in ids]

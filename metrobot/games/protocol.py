@@ -18,10 +18,21 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from typing import Any
 
 Action = dict[str, Any]
 Event = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A legal move as front ends list it: its code (what is sent back), a label for
+    people, and a group (e.g. the line) for menus too long to show at once."""
+
+    code: str
+    label: str
+    group: str
 
 
 class RuleError(Exception):

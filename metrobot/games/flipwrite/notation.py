@@ -10,19 +10,11 @@ Typed text such as "C 3", "ride C 3 cw", "transfer C" or "free Alexanderplatz" p
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
-from ..protocol import BadInput
+from ..protocol import BadInput, Choice
 
 DIRECTIONS = {"cw": "clockwise", "ccw": "counter-clockwise"}
-
-
-@dataclass(frozen=True)
-class Choice:
-    code: str
-    label: str
-    group: str
 
 
 def code(state: Any, action: dict) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..protocol import BadInput
+from ..protocol import BadInput, Choice
 from .board import ARROW_BY_APEX, ARROW_BY_CELL, ARROW_BY_NAME, flanks, parse_vertex, vertex_name
 from .markers import KIND_NAMES
 from .state import State
@@ -24,58 +24,64 @@ STYLE_CODES = {v: k for k, v in LINE_CODES.items()}
 
 
 @dataclass(frozen=True)
-class Choice:
-    code: str
-    label: str
-    group: str
+class _Step:
+    """What a step is, in the terms both its code and its label use."""
+
+    kind: str  # "nb" | "st" | "b" | "start" | "finish" | "dig"
+    line: str = ""  # solid | dashed
+    at: str = ""  # vertex name (dig target, station) or arrow name (start, finish)
+    first: str = ""  # start: the first vertex
+    side: str = ""  # dig: L | R
+    marker: str = ""
 
 
-def code(s: State, action: dict) -> str:
+def _step(s: State, action: dict) -> _Step:
     kind = action["type"]
     if kind == "decline_bonus":
-        return "nb"
+        return _Step("nb")
     if kind in ("station", "bonus"):
-        return f"{'st' if kind == 'station' else 'b'}:{vertex_name(tuple(action['at']))}"
-    line = STYLE_CODES[action["line"]]
-    cell, to = tuple(action["cell"]), tuple(action["to"])
-    arrow = ARROW_BY_CELL.get(cell)
-    if arrow is not None and arrow.kind == "start":
-        return f"{line}:{arrow.name}:{vertex_name(to)}"
-    if to in ARROW_BY_APEX:
-        return f"{line}:{ARROW_BY_APEX[to].name}"
-    li = s.line_of(s.current, action["line"])
-    left, _ = flanks(s.lines[li].tip, to)
-    side = "L" if cell == left else "R"
-    marker = f":{action['marker']}" if action.get("marker") else ""
-    return f"{line}:{vertex_name(to)}:{side}{marker}"
-
-
-def describe(s: State, action: dict) -> str:
-    """A short English label of a step, as shown in menus."""
-    kind = action["type"]
-    if kind == "decline_bonus":
-        return "no bonus station"
-    if kind in ("station", "bonus"):
-        from .rules import station_points
-
-        v = tuple(action["at"])
-        points = station_points(s, v)
-        what = "intermediate station" if kind == "station" else "bonus station"
-        return f"{what} at {vertex_name(v)}" + (f" (+{points})" if points else "")
+        return _Step("st" if kind == "station" else "b", at=vertex_name(tuple(action["at"])))
     style = action["line"]
     cell, to = tuple(action["cell"]), tuple(action["to"])
     arrow = ARROW_BY_CELL.get(cell)
     if arrow is not None and arrow.kind == "start":
-        return f"start {style} at {arrow.name} → {vertex_name(to)}"
+        return _Step("start", style, arrow.name, vertex_name(to))
     if to in ARROW_BY_APEX:
-        return f"finish {style} at {ARROW_BY_APEX[to].name}"
-    li = s.line_of(s.current, style)
-    left, _ = flanks(s.lines[li].tip, to)
-    side = "left" if cell == left else "right"
-    text = f"{style} → {vertex_name(to)}, {side} cell"
-    kind_name = s.cells.get(cell)
-    if action.get("marker"):
-        text += f" ({KIND_NAMES[kind_name]}: drop {action['marker']})"
+        return _Step("finish", style, ARROW_BY_APEX[to].name)
+    left, _ = flanks(s.lines[s.line_of(s.current, style)].tip, to)
+    return _Step("dig", style, vertex_name(to), side="L" if cell == left else "R", marker=action.get("marker") or "")
+
+
+def code(s: State, action: dict) -> str:
+    step = _step(s, action)
+    if step.kind in ("nb", "st", "b"):
+        return step.kind + (f":{step.at}" if step.at else "")
+    line = STYLE_CODES[step.line]
+    if step.kind == "start":
+        return f"{line}:{step.at}:{step.first}"
+    if step.kind == "finish":
+        return f"{line}:{step.at}"
+    return f"{line}:{step.at}:{step.side}" + (f":{step.marker}" if step.marker else "")
+
+
+def describe(s: State, action: dict) -> str:
+    """A short English label of a step, as shown in menus."""
+    step = _step(s, action)
+    if step.kind == "nb":
+        return "no bonus station"
+    if step.kind in ("st", "b"):
+        from .rules import station_points
+
+        points = station_points(s, tuple(action["at"]))
+        what = "intermediate station" if step.kind == "st" else "bonus station"
+        return f"{what} at {step.at}" + (f" (+{points})" if points else "")
+    if step.kind == "start":
+        return f"start {step.line} at {step.at} → {step.first}"
+    if step.kind == "finish":
+        return f"finish {step.line} at {step.at}"
+    text = f"{step.line} → {step.at}, {'left' if step.side == 'L' else 'right'} cell"
+    if step.marker:
+        text += f" ({KIND_NAMES[s.cells[tuple(action['cell'])]]}: drop {step.marker})"
     return text
 
 
@@ -169,8 +175,8 @@ def _best_guess_action(s: State, tokens: list[str], text: str) -> dict:
             to = parse_vertex(tokens[2]) if len(tokens) > 2 else arrow.inner[0]
             if to is None:
                 raise BadInput(f"there is no vertex {tokens[2]}")
-            return {"type": "tunnel", "line": style, "cell": list(arrow.cell), "to": list(to)}
-        return {"type": "tunnel", "line": style, "cell": list(arrow.cell), "to": list(arrow.apex)}
+            return {"type": "tunnel", "line": style, "cell": list(arrow.cell), "to": list(to), "marker": None}
+        return {"type": "tunnel", "line": style, "cell": list(arrow.cell), "to": list(arrow.apex), "marker": None}
     to = parse_vertex(target)
     if to is None:
         raise BadInput(f"there is no vertex {target} (rows A-M, columns 1-25: e.g. G13)")
