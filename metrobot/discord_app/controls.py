@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 import discord
 
-from ..service import Controls, Menu, Refused
+from ..service import Controls, Menu, Message, Refused
 from .delivery import clip, deliver, files, send_reply
 
 if TYPE_CHECKING:
@@ -40,26 +40,17 @@ def _bot(interaction: discord.Interaction) -> "MetroBot":
     return interaction.client  # type: ignore[return-value]
 
 
-async def _guarded(interaction: discord.Interaction, coro_fn, *, deferred: bool = True) -> None:
-    """Run a control's work; refusals go back privately, failures are logged, never shown."""
+async def _guarded(interaction: discord.Interaction, work: Callable[[], Awaitable[None]]) -> None:
+    """Run a control's work after its deferral; refusals go back privately with the reason,
+    failures are logged for operators and never shown as tracebacks."""
     try:
-        await coro_fn()
+        await work()
     except Refused as exc:
-        await send_reply(interaction, _msg(str(exc))) if deferred else \
-            await interaction.response.send_message(str(exc), ephemeral=True)
+        await send_reply(interaction, Message(str(exc)))
     except Exception:
-        log.exception("control %s failed", interaction.data.get("custom_id") if interaction.data else "?")
-        text = "Something went wrong on my side; the game is unchanged and the error was logged."
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
-
-
-def _msg(text: str):
-    from ..service import Message
-
-    return Message(text)
+        log.exception("control %s failed", (interaction.data or {}).get("custom_id"))
+        await interaction.followup.send("Something went wrong on my side; the game is unchanged and the error "
+                                        "was logged.", ephemeral=True)
 
 
 # ---------------------------------------------------------------- lobby

@@ -13,6 +13,7 @@ import asyncio
 import logging
 import random
 import secrets
+import sqlite3
 import time
 from typing import Any, Callable
 
@@ -191,10 +192,8 @@ class GameService:
                 row = await self.db.create_game(channel_id=channel_id, guild_id=guild_id, game=game.name,
                                                 host=Seat(user_id, user_name), options=options,
                                                 seed=secrets.randbits(48), max_seats=seats, turn_clock=clock)
-            except Exception as exc:  # the unique index: another create won the race
-                if "UNIQUE" in str(exc):
-                    raise Refused("This channel already has a game.") from None
-                raise
+            except sqlite3.IntegrityError:  # the one-open-game index: another create won the race
+                raise Refused("This channel already has a game.") from None
         log.info("game %s created in channel %s: %s %s", row.id, channel_id, game.name, options)
         return Outcome(reply=Message("Lobby open. Others join with the button; you start when ready."),
                        public=[self._lobby_message(game, row)])
@@ -257,21 +256,14 @@ class GameService:
                 state = game.new_game([s.user_id for s in row.seats], row.options, row.seed)
             except BadInput as exc:
                 raise Refused(f"Cannot start: {exc}") from None
-            now = self.clock()
             row = await self._save(row, status="active", state=game.to_json(state),
-                                   deadline=now + row.turn_clock, reminded=False)
-            state, auto_actions, auto_events = self._autoplay(game, state, row)
-            if auto_actions:
-                row = await self._save(row, state=game.to_json(state), actions=auto_actions,
-                                       **self._finish_fields(game, state))
+                                   deadline=self.clock() + row.turn_clock, reminded=False)
         log.info("game %s started with %d players", row.id, len(row.seats))
         _, dms = self._hand_dms(game, state, row)
         name = self._namer(game, state, row)
         order = ", ".join(name(s) for s in game.seats(state))
         owed = self._owed_people(game, state, row)
-        text = (f"**{game.title}** begins! Order: {order}.\n"
-                + ("\n".join(narrate.narrate(row.game, state, auto_events, name)) + "\n" if auto_events else "")
-                + self._prompt(game, state, row))
+        text = f"**{game.title}** begins! Order: {order}.\n" + self._prompt(game, state, row)
         image = await self._image(game, state, row, None)
         public = Message(text, [image] if image else [], owed, Controls("play", row.id, row.game, row.moves))
         return Outcome(reply=Message("Game started."), public=[public], dms=dms)
@@ -551,20 +543,16 @@ class GameService:
             state = self._state(game, row)
             owed = self._owed_people(game, state, row)
             if row.deadline <= now:
-                late = [s for s in game.to_move(state)]
+                # The automatic player completes the turn (or decision) of everyone owed.
                 before = state
-                state, actions, events = self._autoplay(game, state, row, seats=set(late))
+                state, actions, events = self._autoplay(game, state, row, seats=set(game.to_move(state)))
                 names = ", ".join(row.names.get(u, u) for u in owed) or "the absent"
-                note = f"⏰ Time is up for {names}: the automatic player moved for them."
-                changes = self._finish_fields(game, state)
-                changes.setdefault("deadline", None if game.is_over(state) else now + row.turn_clock)
-                changes["reminded"] = False
-                try:
-                    row = await self._save(row, state=game.to_json(state), actions=actions, **changes)
-                except Conflict:
-                    return None
                 log.info("game %s: turn clock expired for %s", row.id, owed)
-                return await self._report(row, game, before, state, events, actor=None, note=note)
+                try:
+                    return await self._advance(row, game, state, actions, events=events, before=before,
+                                               note=f"⏰ Time is up for {names}: the automatic player moved for them.")
+                except Refused:  # someone moved at the last moment: nothing to do
+                    return None
             if not row.reminded:
                 await self._save(row, reminded=True)
                 left = _hours(row.deadline - now)

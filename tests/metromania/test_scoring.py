@@ -189,3 +189,31 @@ def test_tie_breaks_finished_lines_then_tunnels_then_shared():
     s.scores["p1"] = 1  # ... but points come first
     s.lines[0].status = s.lines[1].status = "finished"
     assert score(s)["winners"] == ["p1"]
+
+
+def test_advanced_variant_scores_companies_and_ranks_people():
+    s = _park_all_markers(blank(2, advanced=True))
+    assert s.players == ["p1#1", "p2#1", "p1#2", "p2#2"]
+    # p1's two companies make a trip together: the route rides one person's lines alone
+    route(s, 0, "solid", "G9 G11 G13")  # p1#1
+    route(s, 2, "solid", "G13 G15 G17")  # p1#2
+    stations(s, "G9 G13 G17")
+    place(s, "A", "res", "p1#1", "G9 H8 H10")
+    place(s, "A", "com", "p2#1", "G17 H16 H18")
+    result = score(s)
+    trip = _trip(result, "A")
+    assert trip["minutes"] == 5 and trip["points"] == {"p1#1": 6, "p1#2": 3}
+    totals = {p: b["total"] for p, b in result["breakdown"].items()}
+    people = {"p1": totals["p1#1"] + totals["p1#2"], "p2": totals["p2#1"] + totals["p2#2"]}
+    assert result["winners"] == [max(people, key=people.get)]
+
+
+def test_advanced_variant_ends_when_a_company_finishes_its_second_line():
+    from .helpers import lay, tunnel
+
+    s = blank(2, advanced=True)
+    lay(s, 0, "dashed", "S12 C5 D6 E7 F8 G9 H10 I11 J12 K13 L14 M15 T7")
+    lay(s, 0, "solid", "S10 H2 H4 H6 H8 H10 H12 H14 H16 H18 G19 F20 E21 D22")
+    s, events = tunnel(s, "solid", "T4")
+    assert any(e["type"] == "building_ends" and e["reason"] == "two_lines_finished" for e in events)
+    assert s.remaining == [1, 2, 3]

@@ -277,7 +277,7 @@ def _station(s: State, action: Action, events: list[Event]) -> None:
 
 
 def _station_refusal(s: State, v: Vertex, lines: list[int]) -> str:
-    where = vertex_name(v) if v in rules.CELLS_AT else str(list(v))
+    where = vertex_name(v)
     if s.stations_left <= 0:
         return "no stations are left in the supply."
     if v in s.station_set:
@@ -294,8 +294,7 @@ def _bonus(s: State, action: Action, events: list[Event]) -> None:
         raise RuleError("a bonus station comes only right after you finish a line.", "bonus_timing")
     v = _vertex(action.get("at"), "at")
     if v not in rules.station_spots(s, li, bonus=True):
-        raise RuleError(f"{vertex_name(v) if v in rules.CELLS_AT else list(v)} is not a free vertex of the line "
-                        f"you just finished.", "bonus_place")
+        raise RuleError(f"{vertex_name(v)} is not a free vertex of the line you just finished.", "bonus_place")
     s.turn.bonus = None
     _place_station(s, v, "bonus", events)
     _after_step(s, events)
