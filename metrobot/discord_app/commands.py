@@ -66,7 +66,15 @@ async def run(interaction: discord.Interaction, work: Callable[[], Awaitable[Out
                                         "was logged.", ephemeral=True)
         return
     await deferring
-    await deliver(bot, str(interaction.channel_id), outcome, interaction)
+    try:
+        await deliver(bot, str(interaction.channel_id), outcome, interaction)
+    except discord.Forbidden:
+        log.warning("no permission to post in channel %s", interaction.channel_id)
+        await interaction.followup.send("Done, but I can't post in this channel: please give me Send Messages "
+                                        "and Attach Files here.", ephemeral=True)
+    except Exception:
+        log.exception("delivering the answer to /%s failed",
+                      interaction.command.qualified_name if interaction.command else "?")
 
 
 def _manager(interaction: discord.Interaction) -> bool:
