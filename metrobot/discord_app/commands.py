@@ -144,15 +144,7 @@ class GameCommands(commands.Cog):
     @game.command(name="rules", description="A short summary of the rules")
     @app_commands.choices(kind=GAMES)
     async def rules(self, interaction: discord.Interaction, kind: Optional[app_commands.Choice[str]] = None) -> None:
-        async def work():
-            from ..service import Message
-
-            name = kind.value if kind else None
-            if name is None:
-                row = await self.bot.db.open_game(str(interaction.channel_id))
-                name = row.game if row else "metromania"
-            return Outcome(reply=Message(self.bot.service.rules(name)))
-        await run(interaction, work)
+        await run(interaction, lambda: self.bot.service.rules(str(interaction.channel_id), kind.value if kind else None))
 
     @app_commands.command(name="status", description="Who plays, the scores and whose turn it is")
     @app_commands.guild_only()

@@ -338,10 +338,13 @@ class GameService:
         return Outcome(reply=Message(text or "Nothing is secret in this game: everything is on the board.",
                                      [image] if image else []))
 
-    @staticmethod
-    def rules(game_name: str) -> str:
+    async def rules(self, channel_id: str, game_name: str | None = None) -> Outcome:
+        """The rules summary of the named game, else of this channel's game, else MetrOmania."""
+        if game_name is None:
+            row = await self.db.open_game(channel_id) or await self.db.last_game(channel_id)
+            game_name = row.game if row else "metromania"
         try:
-            return RULES[get_game(game_name).name]
+            return Outcome(reply=Message(RULES[get_game(game_name).name]))
         except BadInput as exc:
             raise Refused(str(exc)) from None
 

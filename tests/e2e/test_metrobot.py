@@ -33,6 +33,10 @@ async def test_commands_are_synced(standin, bot):
     game = standin.command("game")
     subcommands = {o["name"] for o in game["options"]}
     assert {"new", "join", "leave", "start", "abort", "settings", "rules", "resign"} <= subcommands
+    user, = people(standin, "Reader")
+    h = await standin.slash(user, standin.create_channel("rules"), "game rules", {"kind": "flipwrite"})
+    reply = await h.wait_message()
+    assert reply.ephemeral and "flip-and-write" in reply.content
 
 
 async def test_full_four_player_metromania_game(standin, bot, tmp_path):

@@ -393,3 +393,12 @@ def test_rules_summaries_fit_one_discord_message():
 
     for text in RULES.values():
         assert len(text) <= 2000
+
+
+async def test_rules_follow_the_channels_game(svc):
+    assert "MetrOmania" in (await svc.rules("c5")).reply.text
+    await svc.new_game("c5", "g", "u1", "Ann", "flipwrite", {"map": "berlin"}, 2)
+    assert "flip-and-write" in (await svc.rules("c5")).reply.text
+    assert "MetrOmania" in (await svc.rules("c5", "metromania")).reply.text
+    with pytest.raises(Refused, match="unknown game"):
+        await svc.rules("c5", "chess")
