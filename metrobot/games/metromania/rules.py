@@ -16,16 +16,12 @@ SPOTS = frozenset(("res", "com", "ent"))
 NO_TUNNEL = frozenset(("lake", "park"))
 
 
-def name(v: Vertex) -> str:
-    return vertex_name(v)
-
-
 def cell_label(cell: Cell, s: State) -> str:
     """How players see a cell in messages: its kind and the corners' names."""
     if cell in ARROW_BY_CELL:
         return f"arrow {ARROW_BY_CELL[cell].name}"
     kind = s.cells.get(cell, "blank")
-    where = "-".join(name(v) for v in sorted(corners(cell), key=lambda v: (v[1], v[0])))
+    where = "-".join(vertex_name(v) for v in sorted(corners(cell), key=lambda v: (v[1], v[0])))
     return f"{KIND_NAMES.get(kind, kind)} spot {where}" if kind in SPOTS else f"cell {where}"
 
 
@@ -188,9 +184,10 @@ def refusal(s: State, li: int, cell: Cell, to: Vertex, rule: str) -> str:
     frm = line.tip if line.vertices else (arrow.apex if arrow else to)
     kind = s.cells.get(cell, "")
     return REFUSALS[rule].format(
-        style=line.style, max_tunnels=TUNNELS_PER_LINE, cell=cell_label(cell, s), to=name(to), frm=name(frm),
+        style=line.style, max_tunnels=TUNNELS_PER_LINE, cell=cell_label(cell, s), to=vertex_name(to),
+        frm=vertex_name(frm),
         arrow=arrow.name if arrow else "", kind=KIND_NAMES.get(kind, kind),
-        inner=" or ".join(name(v) for v in arrow.inner) if arrow else "",
+        inner=" or ".join(vertex_name(v) for v in arrow.inner) if arrow else "",
         made=len(stations_made(s, li, frm, to)) if rule == "station_supply" else 0, left=s.stations_left,
     )
 
