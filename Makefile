@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test bench example-image clean
+.PHONY: run test test-repeat reliability bench bench-ai example-image clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -17,14 +17,30 @@ $(VENV)/.dev-installed: requirements.txt requirements-dev.txt | $(BIN)/python
 	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements-dev.txt
 	touch $@ $(VENV)/.run-installed
 
+# Restarts the bot if it dies (exit status 2 means a setting is wrong: stop and say so).
 run: $(VENV)/.run-installed
-	$(BIN)/python bot.py
+	@until $(BIN)/python bot.py; do code=$$?; [ $$code -eq 2 ] && exit 2; \
+	  echo "metrobot exited with status $$code; restarting in 5 s (Ctrl-C to stop)" >&2; sleep 5; done
 
 test: $(VENV)/.dev-installed
 	$(BIN)/python -m pytest
 
+# The whole suite ten times in a row: it must pass every time (no test depends on chance).
+test-repeat: $(VENV)/.dev-installed
+	for i in 1 2 3 4 5 6 7 8 9 10; do echo "== run $$i"; $(BIN)/python -m pytest -q || exit 1; done
+
+# The crash, race, bad-input and secrecy suites at full size (minutes); figures to reliability.txt.
+reliability: $(VENV)/.dev-installed
+	rm -f reliability.txt
+	METROBOT_RELIABILITY=full METROBOT_RELIABILITY_REPORT=reliability.txt $(BIN)/python -m pytest -q -s tests/reliability -o timeout=3600
+	cat reliability.txt
+
 bench: $(VENV)/.dev-installed
 	$(BIN)/python -m bench
+
+# The automatic players' win rates over hundreds of seeded games (long: half an hour or more).
+bench-ai: $(VENV)/.dev-installed
+	nice $(BIN)/python -m bench ai_metromania ai_flipwrite ai_underground --jobs 2
 
 # The example images shown in the README, from seeded self-play games.
 example-image: $(VENV)/.run-installed
@@ -32,6 +48,8 @@ example-image: $(VENV)/.run-installed
 	$(BIN)/python -m metrobot render docs/example/log.json --out docs/example/board.png --final
 	$(BIN)/python -m metrobot selfplay --game flipwrite --map paris --players 4 --seed 7 --out docs/example/flipwrite
 	$(BIN)/python -m metrobot render docs/example/flipwrite/state.json --out docs/example/flipwrite/summary.png
+	$(BIN)/python -m metrobot selfplay --game underground --players 4 --seed 7 --out docs/example/underground
+	$(BIN)/python -m render.underground.example docs/example/underground/log.json --out docs/example/underground
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -36,15 +36,19 @@ def main() -> int:
         return 2
     import discord
 
-    from metrobot.discord_app.client import MetroBot
+    from metrobot.discord_app.client import create_bot
+    from metrobot.storage import NewerSchema
 
     point_at_api(settings.api_base, settings.gateway_url)
-    bot = MetroBot(settings)
+    bot = create_bot(settings)
     try:
         bot.run(settings.token, log_handler=None)
     except discord.LoginFailure:
         print("Discord refused the token in DISCORD_TOKEN. Reset it in the developer portal and update .env.",
               file=sys.stderr)
+        return 2
+    except NewerSchema as exc:
+        print(exc, file=sys.stderr)
         return 2
     except discord.PrivilegedIntentsRequired:
         print("Discord asked for privileged intents; metrobot needs none. Check the bot's settings.", file=sys.stderr)

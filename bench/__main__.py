@@ -1,10 +1,29 @@
-"""`python -m bench`: run every benchmark script and print its figures."""
+"""`python -m bench [names...]`: run benchmark scripts and print their figures.
+
+Every module in this folder with a `main()` is a benchmark (a new game adds its own files
+here); without names, all of them run, the end-to-end ones last — except the slow ones
+(`SLOW = True`: the automatic players' hundreds of games), which run when named
+(`make bench-ai`).
+"""
 import importlib
+import pkgutil
 import sys
+from pathlib import Path
 
-SCRIPTS = ["bench.metromania_engine", "bench.metromania_render", "bench.flipwrite_round", "bench.flipwrite_render",
-           "bench.discord_e2e"]
+HELPERS = {"timing"}
 
-for name in SCRIPTS + sys.argv[1:]:
-    print(f"== {name}")
-    importlib.import_module(name).main()
+
+def discover() -> list[str]:
+    names = [m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)]) if m.name not in HELPERS]
+    return sorted(names, key=lambda n: (n.startswith("discord"), n))
+
+
+named = [a for a in sys.argv[1:] if not a.startswith("-")]  # options go to the benchmarks themselves
+for name in named or discover():
+    module = importlib.import_module(f"bench.{name.removeprefix('bench.')}")
+    if not named and getattr(module, "SLOW", False):
+        print(f"== bench.{name}: slow, run it by name (make bench-ai)")
+        continue
+    if hasattr(module, "main"):
+        print(f"== bench.{module.__name__.split('.')[-1]}")
+        module.main()

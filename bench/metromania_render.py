@@ -39,7 +39,7 @@ def main() -> None:
     print(summary("    drawing alone (for reference)", draw))
     ratio = statistics.median(full) / statistics.median(encode)
     print(f"{'ratio (a)/(b) of medians':<48} {ratio:8.2f}        target <= 2.0")
-    from render.metromania_board import _IMAGES, clear_caches
+    from render.metromania.board import _IMAGES, clear_caches
 
     cold = measure(lambda: (clear_caches(), render_image(GAME, state, viewer)), runs=5, warmup=0)
     print(summary("first render of a new board (static layer drawn)", cold))

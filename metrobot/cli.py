@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .gamelog import GameLog, dump, self_play
-from .games import BadInput, RuleError, get_game
+from .games import BadInput, RuleError, all_plugins, get_game, get_plugin
 
 
 def _read_json(path: str) -> Any:
@@ -62,10 +62,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from .games.metromania.scoring import score_state
-
     data = _read_json(args.state)
-    sys.stdout.write(dump(score_state(data)))
+    if not isinstance(data, dict):
+        raise BadInput(f"{args.state}: not a canonical state (a JSON object)")
+    sys.stdout.write(dump(get_plugin(str(data.get("game", all_plugins()[0].name))).score(data)))
     return 0
 
 
@@ -88,6 +88,8 @@ def cmd_render(args: argparse.Namespace) -> int:
     if args.viewer is not None and not game.seats_of(state, args.viewer):
         raise BadInput(f"--viewer {args.viewer!r} is not a player of this game")
     png = render_png(game, state, viewer=args.viewer)
+    if png is None:
+        raise BadInput(f"{game.title} has no images")
     Path(args.out).write_bytes(png)
     print(f"wrote {args.out} ({len(png) // 1024} KiB)")
     if args.final:
@@ -98,12 +100,76 @@ def cmd_render(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_ratings(args: argparse.Namespace) -> int:
+    """Recompute every rating from the stored finished games and say whether they changed."""
+    import asyncio
+
+    from .service import GameService
+    from .settings import load_settings
+    from .storage import Database
+
+    path = args.db or load_settings().db_path
+    if not Path(path).exists():
+        raise BadInput(f"{path}: no such database")
+
+    async def rebuild() -> tuple[int, bool]:
+        db = await Database(path).open()
+        try:
+            return await GameService(db, images=False).rebuild_ratings()
+        finally:
+            await db.close()
+    games, identical = asyncio.run(rebuild())
+    print(f"rebuilt the ratings from {games} finished game{'s' if games != 1 else ''}: "
+          + ("identical to the stored ones" if identical else "they differed from the stored ones, which are now replaced"))
+    return 0 if identical else 1
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    """Copy an SQLite database into PostgreSQL and check the copy."""
+    import asyncio
+
+    from .storage import Database
+    from .storage.transfer import NotEmpty, copy_all, count_rows
+
+    if not Path(args.source).exists():
+        raise BadInput(f"{args.source}: no such database")
+    if not args.to.startswith(("postgresql://", "postgres://")):
+        raise BadInput("--to must be a postgresql:// URL")
+
+    async def migrate() -> int:
+        source, target = await Database(args.source).open(), await Database(args.to).open()
+        try:
+            try:
+                copied = await copy_all(source, target)
+            except NotEmpty as exc:
+                raise BadInput(str(exc)) from None
+            counted = await count_rows(target)
+            bad = [table for table in copied if counted[table] != copied[table]]
+            games = replayed = 0
+            async with target.driver.read() as q:
+                ids = [r[0] for r in await q.fetch("SELECT id FROM games WHERE state IS NOT NULL ORDER BY id")]
+            for game_id in ids:  # every stored state equals the replay of its copied log
+                row, actions = await target.game(game_id), await target.actions(game_id)
+                log = GameLog(row.game, row.seed, [s.user_id for s in row.seats], row.options,
+                              [{"player": a["player"], "action": a["action"]} for a in actions])
+                games += 1
+                replayed += get_game(row.game).to_json(log.replay()) == row.state
+        finally:
+            await source.close()
+            await target.close()
+        print("copied " + ", ".join(f"{n} {t}" for t, n in copied.items()))
+        print(f"checked: {replayed} of {games} games replay to their stored state; "
+              f"row counts {'match' if not bad else 'differ in ' + ', '.join(bad)}")
+        return 0 if not bad and replayed == games else 1
+    return asyncio.run(migrate())
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m metrobot", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("selfplay", help="play a whole game with the automatic player")
-    p.add_argument("--game", default="metromania")
+    p.add_argument("--game", default=all_plugins()[0].name, choices=[g.name for g in all_plugins()])
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--map", help="map name (flip-and-write)")
@@ -115,9 +181,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("log")
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("score", help="run MetrOmania's scoring phase on a canonical state")
+    p = sub.add_parser("score", help="run a game's scoring on a canonical state (MetrOmania's scoring phase)")
     p.add_argument("state")
     p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser("ratings", help="ratings tools: `ratings rebuild` recomputes them from the finished games")
+    p.add_argument("action", choices=["rebuild"])
+    p.add_argument("--db", help="the SQLite file (default: METROBOT_DB, as the bot uses)")
+    p.set_defaults(func=cmd_ratings)
+
+    p = sub.add_parser("migrate", help="copy an SQLite database into PostgreSQL and check the copy")
+    p.add_argument("source", help="the SQLite file")
+    p.add_argument("--to", required=True, help="postgresql://user@host/database (empty; the schema is created)")
+    p.set_defaults(func=cmd_migrate)
 
     p = sub.add_parser("render", help="draw a state or log as PNG")
     p.add_argument("input", help="canonical state JSON or game log JSON")

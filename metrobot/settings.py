@@ -18,6 +18,17 @@ class Settings:
     gateway_url: str | None
     tick_seconds: float
     turn_clock_hours: float
+    seed: int | None = None  # games get fixed seeds from this base (tests); unset: random
+    database_url: str | None = None  # postgresql://… instead of the SQLite file
+    shard_count: int | None = None  # with shard_ids: run these shards of that many (AutoShardedClient)
+    shard_ids: tuple[int, ...] | None = None
+    render_workers: int | None = None  # processes drawing images (None: one per core; 0: threads)
+    ai_seconds: float = 1.0  # how long the automatic player may think about one decision
+
+    @property
+    def database(self) -> str:
+        """Where the games are: the PostgreSQL URL if given, else the SQLite file."""
+        return self.database_url or self.db_path
 
 
 def _number(name: str, default: float) -> float:
@@ -30,6 +41,33 @@ def _number(name: str, default: float) -> float:
         raise SystemExit(f"{name} must be a number, got {raw!r}") from None
 
 
+def _shard_ids(raw: str | None, count: int | None) -> tuple[int, ...] | None:
+    """ "0-3" or "0,2,5" -> (0, 1, 2, 3) / (0, 2, 5), each below the shard count."""
+    if not raw:
+        return None
+    ids: list[int] = []
+    try:
+        for part in raw.split(","):
+            lo, _, hi = part.strip().partition("-")
+            ids += range(int(lo), int(hi or lo) + 1)
+    except ValueError:
+        raise SystemExit(f"METROBOT_SHARD_IDS must look like 0-3 or 0,2,5; got {raw!r}") from None
+    if count is None:
+        raise SystemExit("METROBOT_SHARD_IDS needs METROBOT_SHARD_COUNT (the total number of shards)")
+    if not ids or any(not 0 <= i < count for i in ids) or len(set(ids)) != len(ids):
+        raise SystemExit(f"METROBOT_SHARD_IDS {raw!r} must name distinct shards 0-{count - 1}")
+    return tuple(ids)
+
+
+def _whole(name: str) -> int | None:
+    raw = os.environ.get(name)
+    if raw in (None, ""):
+        return None
+    if not raw.isdigit():
+        raise SystemExit(f"{name} must be a whole number, got {raw!r}")
+    return int(raw)
+
+
 def load_settings(env_file: str | Path | None = None) -> Settings:
     """Read `.env` (next to bot.py unless given) without overriding real environment variables."""
     from dotenv import load_dotenv
@@ -39,6 +77,12 @@ def load_settings(env_file: str | Path | None = None) -> Settings:
     if guild is not None and not guild.isdigit():
         raise SystemExit(f"DISCORD_DEV_GUILD must be a numeric guild id, got {guild!r}")
     db_path = os.environ.get("METROBOT_DB") or str(ROOT / "metrobot.sqlite3")
+    database_url = os.environ.get("METROBOT_DATABASE_URL") or None
+    if database_url and not database_url.startswith(("postgresql://", "postgres://")):
+        raise SystemExit(f"METROBOT_DATABASE_URL must be a postgresql:// URL, got {database_url.split('@')[-1]!r}")
+    shard_count = _whole("METROBOT_SHARD_COUNT")
+    if shard_count == 0:
+        raise SystemExit("METROBOT_SHARD_COUNT must be at least 1")
     return Settings(
         token=os.environ.get("DISCORD_TOKEN") or None,
         db_path=db_path,
@@ -48,4 +92,10 @@ def load_settings(env_file: str | Path | None = None) -> Settings:
         gateway_url=os.environ.get("DISCORD_GATEWAY_URL") or None,
         tick_seconds=_number("METROBOT_TICK_SECONDS", 30.0),
         turn_clock_hours=_number("METROBOT_TURN_CLOCK_HOURS", 24.0),
+        seed=int(_number("METROBOT_SEED", -1)) if os.environ.get("METROBOT_SEED") else None,
+        database_url=database_url,
+        shard_count=shard_count,
+        shard_ids=_shard_ids(os.environ.get("METROBOT_SHARD_IDS"), shard_count),
+        render_workers=_whole("METROBOT_RENDER_WORKERS"),
+        ai_seconds=_number("METROBOT_AI_SECONDS", 1.0),
     )

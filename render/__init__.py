@@ -1,46 +1,77 @@
 """Pillow images of the games, made from a viewer's view of the state.
 
 `render_png(game, state, viewer=None, names=None)` draws what `viewer` may see (None: a
-spectator) and returns PNG bytes: the MetrOmania board (with the viewer's hand in the
-panel), or for flip-and-write the viewer's own sheet (spectators: the round summary).
-No `discord` import here: the bot attaches the bytes.
+spectator) and returns PNG bytes. Each game's images live in its own package here, named
+by the game's plug-in (`GamePlugin.renderer`), and answer `image(view, viewer, names)`
+and `final(view, names)`; shared look (fonts, colours, text fitting, PNG encoding) is in
+`style.py`. No `discord` import here: the bot attaches the bytes.
 """
 from __future__ import annotations
 
+import importlib
+from types import ModuleType
 from typing import Any
+
+from PIL import Image
+
+from metrobot.games import get_plugin
+from metrobot.i18n import lang
 
 from .style import encode_png
 
 
-def render_image(game: Any, state: Any, viewer: str | None = None, names: dict[str, str] | None = None):
-    view = game.view(state, viewer)
-    if game.name == "metromania":
-        from .metromania import board_image
-
-        return board_image(view, names)
-    if game.name == "flipwrite":
-        from .flipwrite import sheet_image, summary_image
-
-        # A player sees their own sheet (with their sealed choice); everyone else the round.
-        return sheet_image(view, viewer, names) if viewer is not None else summary_image(view, names)
-    raise ValueError(f"no renderer for {game.name}")
+def _painter(game: Any) -> ModuleType | None:
+    """The image package of a game (a Game or its plug-in); None if it has no images."""
+    renderer = get_plugin(game.name).renderer
+    return importlib.import_module(renderer) if renderer else None
 
 
-def render_png(game: Any, state: Any, viewer: str | None = None, names: dict[str, str] | None = None) -> bytes:
-    return encode_png(render_image(game, state, viewer, names))
+def render_image(game: Any, state: Any, viewer: str | None = None,
+                 names: dict[str, str] | None = None) -> Image.Image | None:
+    painter = _painter(game)
+    if painter is None:
+        return None
+    engine = get_plugin(game.name).game
+    return painter.image(engine.view(state, viewer), viewer, names)
+
+
+def render_png(game: Any, state: Any, viewer: str | None = None, names: dict[str, str] | None = None) -> bytes | None:
+    image = render_image(game, state, viewer, names)
+    return None if image is None else encode_png(image)
 
 
 def final_images(game: Any, state: Any, names: dict[str, str] | None = None) -> list[tuple[str, bytes]]:
     """Extra images at the end of a game, as (file name, PNG bytes); the state is finished,
     so the public view holds everything."""
-    if not game.is_over(state):
+    engine = get_plugin(game.name).game
+    painter = _painter(game)
+    if painter is None or not engine.is_over(state):
         return []
-    view = game.view(state, None)
-    if game.name == "metromania":
-        from .metromania_trips import trips_image
-
-        return [("test-trips.png", encode_png(trips_image(view, names)))]
-    return []
+    return [(name, encode_png(image)) for name, image in painter.final(engine.view(state, None), names)]
 
 
-__all__ = ["render_image", "render_png", "final_images", "encode_png"]
+# ---------------------------------------------------------------- from views, for worker processes
+# A worker process gets plain data (the renderer's module name, a JSON view, names) and
+# returns PNG bytes: nothing to pickle but dicts, and no game registry needed there.
+
+def png_of_view(renderer: str, view: dict[str, Any], viewer: str | None, names: dict[str, str] | None,
+                language: str = "en") -> bytes:
+    return encode_png(importlib.import_module(renderer).image(view, viewer, names, lang(language)))
+
+
+def finals_of_view(renderer: str, view: dict[str, Any], names: dict[str, str] | None,
+                   language: str = "en") -> list[tuple[str, bytes]]:
+    return [(name, encode_png(image))
+            for name, image in importlib.import_module(renderer).final(view, names, lang(language))]
+
+
+def animation_of_views(renderer: str, views: list[dict[str, Any]], names: dict[str, str] | None,
+                       language: str = "en") -> bytes:
+    from .animation import animate
+
+    painter = importlib.import_module(renderer)
+    return animate([painter.image(view, None, names, lang(language)) for view in views])[0]
+
+
+__all__ = ["render_image", "render_png", "final_images", "encode_png", "png_of_view", "finals_of_view",
+           "animation_of_views"]

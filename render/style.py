@@ -12,6 +12,8 @@ from pathlib import Path
 
 from PIL import Image, ImageFont
 
+from .text import chain_font
+
 FONT_DIR = Path(__file__).with_name("fonts")
 
 # Okabe-Ito, in seat order; picked so that neighbours in the list differ in lightness too.
@@ -31,10 +33,9 @@ def player_colour(seat: int) -> tuple[int, int, int]:
     return rgb(PLAYER_COLOURS[seat % len(PLAYER_COLOURS)])
 
 
-@lru_cache(maxsize=64)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    return ImageFont.truetype(str(FONT_DIR / name), size)
+    """DejaVu Sans, falling back to Noto Sans KR and Symbola for what it lacks (see text.py)."""
+    return chain_font(size, bold)
 
 
 def encode_png(image: Image.Image) -> bytes:

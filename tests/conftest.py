@@ -6,9 +6,27 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+import pytest  # noqa: E402
 from hypothesis import settings  # noqa: E402
+
+from tools import pgserver  # noqa: E402
 
 # CI machines are shared and slow: no per-example deadlines, a fixed example budget.
 settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
 settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+# A PostgreSQL server for the session, from Debian's package (tools/pgserver.py). Under CI
+# (CI=true) the PostgreSQL tests must run: a missing server is a failure there (`.ci/run`
+# installs it). Elsewhere they are skipped with a one-line reason.
+@pytest.fixture(scope="session")
+def pg_server():
+    if not pgserver.available():
+        if os.environ.get("CI"):
+            pytest.fail("PostgreSQL is not installed but CI must run the PostgreSQL tests "
+                        "(.ci/run installs Debian's postgresql)")
+        pytest.skip("PostgreSQL is not installed (apt-get install postgresql): its storage tests are skipped")
+    server = pgserver.PostgresServer().start()
+    yield server
+    server.stop()

@@ -103,3 +103,19 @@ def test_flipwrite_selfplay_replay_and_render(tmp_path):
     run("render", str(out / "state.json"), "--out", str(tmp_path / "summary.png"))
     run("render", str(out / "log.json"), "--out", str(tmp_path / "sheet.png"), "--viewer", "p1")
     assert (tmp_path / "sheet.png").stat().st_size > 10_000
+
+
+def test_underground_selfplay_replay_and_score(tmp_path):
+    out = tmp_path / "ug"
+    run("selfplay", "--game", "underground", "--players", "3", "--seed", "5", "--out", str(out))
+    state = json.loads((out / "state.json").read_text())
+    assert state["game"] == "underground" and state["phase"] == "finished" and state["winners"]
+    assert set(state["breakdown"][state["players"][0]]) >= {"national_rail", "terminus", "connections", "loops",
+                                                            "passenger", "start", "total"}
+    assert all(t["colours"] is not None and t["path"] for t in state["passenger"]["trips"])
+    assert run("replay", str(out / "log.json")).stdout == (out / "state.json").read_text()
+    assert json.loads(run("score", str(out / "state.json")).stdout) == state  # idempotent
+    tampered = dict(state, breakdown={p: {**b, "passenger": 99} for p, b in state["breakdown"].items()})
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(tampered))
+    assert json.loads(run("score", str(path)).stdout)["breakdown"] == state["breakdown"]

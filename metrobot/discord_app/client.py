@@ -1,36 +1,60 @@
 """The Discord client: wires the service, the commands, the persistent controls and the
-turn-clock loop together (RoboDanny-style: a Bot subclass with cogs added in setup_hook)."""
+turn-clock loop together (RoboDanny-style: a Bot subclass that sets everything up in
+setup_hook). Commands are built from the game registry at start-up."""
 from __future__ import annotations
 
+import asyncio
 import logging
+from typing import Any, Callable
 
 import discord
 from discord.ext import commands, tasks
 
-from ..service import GameService
+from ..service import GameService, Outcome, fixed_seeds
 from ..settings import Settings
 from ..storage import Database
-from .commands import GameCommands, PlayCommands
+from .commands import game_group, look_commands
+from .standings import standings_commands
 from .controls import DYNAMIC_ITEMS
 from .delivery import deliver
+from .moves import move_commands
+from .recovery import deliver_owed
+from .tree import MetroTree
 
 log = logging.getLogger("metrobot.discord")
 
 
-class MetroBot(commands.Bot):
-    def __init__(self, settings: Settings):
+class Metro:
+    """The bot's own behaviour, on top of discord.py's Bot or AutoShardedBot (see create_bot)."""
+
+    settings: Settings
+
+    def __init__(self, settings: Settings, **sharding: Any):
         # No privileged intents: slash commands and buttons need neither members nor message content.
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None)
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),  # type: ignore
+                         help_command=None, tree_cls=MetroTree, **sharding)
         self.settings = settings
         self.db: Database | None = None
         self.service: GameService | None = None
+        self._guard_parsers()
+        self._recovery: asyncio.Task | None = None
+
+    def _guard_parsers(self) -> None:
+        """An event Discord sends that discord.py cannot parse (a malformed interaction,
+        say) would otherwise end the connection and `bot.run` with it: log it and go on."""
+        parsers = self._connection.parsers
+        for event, parser in list(parsers.items()):
+            parsers[event] = _guarded(event, parser)
 
     async def setup_hook(self) -> None:
-        self.db = await Database(self.settings.db_path).open()
-        self.service = GameService(self.db, default_turn_clock=int(self.settings.turn_clock_hours * 3600))
-        await self.add_cog(GameCommands(self))
-        await self.add_cog(PlayCommands(self))
+        self.db = await Database(self.settings.database).open()
+        seeds = {} if self.settings.seed is None else {"seeds": fixed_seeds(self.settings.seed)}
+        self.service = GameService(self.db, default_turn_clock=int(self.settings.turn_clock_hours * 3600),
+                                   render_workers=self.settings.render_workers,
+                                   ai_seconds=self.settings.ai_seconds, **seeds)
+        self.tree.add_command(game_group(self))
+        for command in look_commands(self) + move_commands(self) + standings_commands(self):
+            self.tree.add_command(command)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.settings.dev_guild:
             guild = discord.Object(self.settings.dev_guild)
@@ -38,13 +62,24 @@ class MetroBot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+        # What a crash left owed is delivered now, over HTTP, while the gateway connects (and
+        # later at every tick of the turn clock).
+        self._recovery = asyncio.create_task(deliver_owed(self))
         self.turn_clock.change_interval(seconds=self.settings.tick_seconds)
         self.turn_clock.start()
-        log.info("metrobot ready: database %s (schema %d)", self.settings.db_path, self.db.schema_version)
+        log.info("metrobot ready: database %s (schema %d)", self.db.path, self.db.schema_version)
+
+    async def deliver(self, channel_id: str, outcome: Outcome, interaction: discord.Interaction | None = None, *,
+                      ephemeral: bool = True) -> None:
+        await deliver(self, channel_id, outcome, interaction, ephemeral=ephemeral)
 
     async def close(self) -> None:
         self.turn_clock.cancel()
-        await super().close()
+        if self._recovery is not None:
+            self._recovery.cancel()
+        await super().close()  # type: ignore[misc]
+        if self.service is not None:
+            self.service.painter.close()
         if self.db is not None:
             await self.db.close()
             self.db = None
@@ -64,7 +99,34 @@ class MetroBot(commands.Bot):
                 await deliver(self, channel_id, outcome)
             except Exception:
                 log.exception("could not post the turn clock's news to channel %s", channel_id)
+        if self._recovery is not None and self._recovery.done():
+            await deliver_owed(self)
 
     @turn_clock.before_loop
     async def _wait_until_connected(self) -> None:
         await self.wait_until_ready()
+
+
+class MetroBot(Metro, commands.Bot):
+    """One process, one gateway connection (the default)."""
+
+
+class ShardedMetroBot(Metro, commands.AutoShardedBot):
+    """One process running some shards of a sharded bot (METROBOT_SHARD_COUNT / _IDS)."""
+
+
+def create_bot(settings: Settings) -> commands.Bot:
+    if settings.shard_count is None:
+        return MetroBot(settings)
+    return ShardedMetroBot(settings, shard_count=settings.shard_count,
+                           shard_ids=list(settings.shard_ids) if settings.shard_ids else None)
+
+
+def _guarded(event: str, parser: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    def parse(data: Any) -> Any:
+        try:
+            return parser(data)
+        except Exception as exc:
+            log.warning("ignored a %s event that could not be read (%s: %s)", event, type(exc).__name__, exc)
+            return None
+    return parse

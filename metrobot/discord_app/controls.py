@@ -5,6 +5,7 @@ working after a restart and nothing lives only in memory.
   mb:l:<game>:join|leave|start              lobby buttons
   mb:p:<game>:<moves>:play|hand|board       under a turn/round message
   mb:s:<game>:<moves>:<steps>               pick the next step (select; value = step code)
+  mb:b:<game>:<moves>:<steps>               pick the next step by a button (few choices; steps end with it)
   mb:g:<game>:<moves>:<steps>               pick a group of steps when there are too many for one menu
   mb:ok|u|x:<game>:<moves>:<steps>          confirm, undo last step, cancel
 Steps are move codes joined by ';'.
@@ -13,19 +14,19 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from typing import Any
 
 import discord
 
-from ..service import Controls, Menu, Message, Refused
-from .delivery import clip, deliver, files, send_reply
-
-if TYPE_CHECKING:
-    from .client import MetroBot
+from ..service import Controls, Menu, Refused
+from .pages import PAGE_ITEMS, pages_view
+from .messages import bot_of, clip, files, guarded
 
 log = logging.getLogger("metrobot.discord")
 MAX_OPTIONS = 25
 MAX_CUSTOM_ID = 100
+MAX_BUTTONS = 4  # this few next steps are offered as buttons (e.g. the passenger's tied routes)
+MAX_BUTTON_LABEL = 80
 
 
 def _steps(raw: str) -> list[str]:
@@ -36,21 +37,10 @@ def _join(steps: list[str]) -> str:
     return ";".join(steps)
 
 
-def _bot(interaction: discord.Interaction) -> "MetroBot":
-    return interaction.client  # type: ignore[return-value]
-
-
-async def _guarded(interaction: discord.Interaction, work: Callable[[], Awaitable[None]]) -> None:
-    """Run a control's work after its deferral; refusals go back privately with the reason,
-    failures are logged for operators and never shown as tracebacks."""
-    try:
-        await work()
-    except Refused as exc:
-        await send_reply(interaction, Message(str(exc)))
-    except Exception:
-        log.exception("control %s failed", (interaction.data or {}).get("custom_id"))
-        await interaction.followup.send("Something went wrong on my side; the game is unchanged and the error "
-                                        "was logged.", ephemeral=True)
+def _chosen(interaction: discord.Interaction) -> str:
+    """The value picked in a select ("" if none came, which Discord never sends)."""
+    values = (interaction.data or {}).get("values") or [""]
+    return values[0] if isinstance(values, list) and isinstance(values[0], str) else ""
 
 
 # ---------------------------------------------------------------- lobby
@@ -71,7 +61,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:l:(?P
         await interaction.response.defer(ephemeral=True, thinking=True)
 
         async def work():
-            bot = _bot(interaction)
+            bot = bot_of(interaction)
             channel = str(interaction.channel_id)
             user = interaction.user
             if self.op == "join":
@@ -85,10 +75,11 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:l:(?P
             if lobby and interaction.message is not None:
                 outcome.public = [m for m in outcome.public if m not in lobby]
                 await interaction.message.edit(content=clip(lobby[0].text), view=controls_view(lobby[0].controls))
+                await bot.service.delivered(lobby[0])
             elif interaction.message is not None and self.op == "start":
                 await interaction.message.edit(view=None)
-            await deliver(bot, channel, outcome, interaction)
-        await _guarded(interaction, work)
+            await bot.deliver(channel, outcome, interaction)
+        await guarded(interaction, work)
 
 
 # ---------------------------------------------------------------- under a turn / round message
@@ -110,7 +101,7 @@ class PlayButton(discord.ui.DynamicItem[discord.ui.Button],
         await interaction.response.defer(ephemeral=True, thinking=True)
 
         async def work():
-            bot = _bot(interaction)
+            bot = bot_of(interaction)
             channel, user = str(interaction.channel_id), str(interaction.user.id)
             if self.op == "play":
                 # Open the composer on the game as it is now (older messages may carry old
@@ -119,22 +110,22 @@ class PlayButton(discord.ui.DynamicItem[discord.ui.Button],
                 content, view, attachments = composer(menu)
                 await interaction.followup.send(content, view=view, files=attachments, ephemeral=True)
             elif self.op == "hand":
-                await deliver(bot, channel, await bot.service.hand(channel, user), interaction)
+                await bot.deliver(channel, await bot.service.hand(channel, user), interaction)
             else:
-                await deliver(bot, channel, await bot.service.board(channel, user), interaction)
-        await _guarded(interaction, work)
+                await bot.deliver(channel, await bot.service.board(channel, user), interaction)
+        await guarded(interaction, work)
 
 
 def controls_view(controls: Controls) -> discord.ui.View:
+    if controls.kind in ("replay", "leaderboard"):
+        return pages_view(controls)
     view = discord.ui.View(timeout=None)
     if controls.kind == "lobby":
         for op in ("join", "leave", "start"):
             view.add_item(LobbyButton(controls.game_id, op))
     else:
-        view.add_item(PlayButton(controls.game_id, controls.moves, "play",
-                                 "▶ Decide" if controls.game == "flipwrite" else "▶ Play"))
-        view.add_item(PlayButton(controls.game_id, controls.moves, "hand",
-                                 "My sheet" if controls.game == "flipwrite" else "My hand"))
+        view.add_item(PlayButton(controls.game_id, controls.moves, "play", controls.play_label))
+        view.add_item(PlayButton(controls.game_id, controls.moves, "hand", controls.mine_label))
         view.add_item(PlayButton(controls.game_id, controls.moves, "board"))
     return view
 
@@ -142,8 +133,7 @@ def controls_view(controls: Controls) -> discord.ui.View:
 # ---------------------------------------------------------------- the composer (ephemeral)
 def composer(menu: Menu, group: str | None = None) -> tuple[str, discord.ui.View, list[discord.File]]:
     """The private step-by-step menu: what is chosen so far, a preview, the next steps."""
-    who = "Your decision" if menu.game == "flipwrite" else "Your turn"
-    lines = [f"**{who}**" + (f": {menu.summary}" if menu.summary else " — choose your first step below.")]
+    lines = [f"**{menu.heading}**" + (f": {menu.summary}" if menu.summary else " — choose your first step below.")]
     if menu.complete:
         lines.append("That completes it: press **Confirm** to play it.")
     elif menu.prefix:
@@ -159,7 +149,12 @@ def composer(menu: Menu, group: str | None = None) -> tuple[str, discord.ui.View
         for choice in menu.choices:
             groups.setdefault(choice.group, []).append(choice)
         pages = _pages(groups)
-        if len(menu.choices) <= MAX_OPTIONS:
+        buttons = [StepButton(menu.game_id, menu.moves, steps + [c.code], c.label) for c in menu.choices]
+        if len(menu.choices) <= MAX_BUTTONS and all(len(b.item.custom_id) <= MAX_CUSTOM_ID for b in buttons):
+            for button in buttons:
+                view.add_item(button)
+            shown = []
+        elif len(menu.choices) <= MAX_OPTIONS:
             shown = menu.choices
         else:
             names = list(pages)
@@ -199,8 +194,24 @@ class StepSelect(discord.ui.DynamicItem[discord.ui.Select],
         return cls(int(match["gid"]), int(match["moves"]), _steps(match["steps"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        value = (interaction.data or {}).get("values", [""])[0]
+        value = _chosen(interaction)
         await _recompose(interaction, self.gid, self.moves, self.steps + [value])
+
+
+class StepButton(discord.ui.DynamicItem[discord.ui.Button],
+                 template=r"mb:b:(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)"):
+    def __init__(self, gid: int, moves: int, steps: list[str], label: str = "…"):
+        text = label if len(label) <= MAX_BUTTON_LABEL else label[:MAX_BUTTON_LABEL - 1] + "…"
+        super().__init__(discord.ui.Button(style=discord.ButtonStyle.primary, label=text,
+                                           custom_id=f"mb:b:{gid}:{moves}:{_join(steps)}"), row=1)
+        self.gid, self.moves, self.steps = gid, moves, steps
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(int(match["gid"]), int(match["moves"]), _steps(match["steps"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _recompose(interaction, self.gid, self.moves, self.steps)
 
 
 class GroupSelect(discord.ui.DynamicItem[discord.ui.Select],
@@ -219,7 +230,7 @@ class GroupSelect(discord.ui.DynamicItem[discord.ui.Select],
         return cls(int(match["gid"]), int(match["moves"]), _steps(match["steps"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        group = (interaction.data or {}).get("values", [""])[0]
+        group = _chosen(interaction)
         await _recompose(interaction, self.gid, self.moves, self.steps, group=group, preview=False)
 
 
@@ -244,18 +255,23 @@ class ComposeButton(discord.ui.DynamicItem[discord.ui.Button],
             return
         await interaction.response.defer()
         if self.op == "x":
-            await interaction.edit_original_response(content="Cancelled: nothing was played.", view=None,
-                                                     attachments=[])
+            await _show(interaction, "Cancelled: nothing was played.", None, [])
             return
 
         async def work():
-            bot = _bot(interaction)
+            bot = bot_of(interaction)
             channel = str(interaction.channel_id)
-            outcome = await bot.service.play(channel, str(interaction.user.id), self.steps, moves=self.moves,
-                                             game_id=self.gid)
-            await interaction.edit_original_response(content="✔ Played.", view=None, attachments=[])
-            await deliver(bot, channel, outcome, interaction)
-        await _guarded(interaction, work)
+            user = str(interaction.user.id)
+            outcome = await bot.service.play(channel, user, self.steps, moves=self.moves, game_id=self.gid)
+            try:  # the turn goes on (e.g. the passenger's route to choose): compose the rest here
+                menu = await bot.service.menu(channel, user, [], game_id=self.gid, preview=True)
+            except Refused:
+                await _show(interaction, "✔ Played.", None, [])
+            else:
+                content, view, attachments = composer(menu)
+                await _show(interaction, clip("✔ Played. " + content), view, attachments)
+            await bot.deliver(channel, outcome, interaction)
+        await guarded(interaction, work)
 
 
 async def _recompose(interaction: discord.Interaction, gid: int, moves: int, steps: list[str], *,
@@ -263,15 +279,55 @@ async def _recompose(interaction: discord.Interaction, gid: int, moves: int, ste
     await interaction.response.defer()
 
     async def work():
-        bot = _bot(interaction)
+        bot = bot_of(interaction)
         menu = await bot.service.menu(str(interaction.channel_id), str(interaction.user.id), steps, moves=moves,
                                       game_id=gid, preview=preview)
         content, view, attachments = composer(menu, group)
+        await _show(interaction, content, view, attachments if preview else None)
+    await guarded(interaction, work)
+
+
+async def _show(interaction: discord.Interaction, content: str, view: discord.ui.View | None,
+                attachments: list[discord.File] | None) -> None:
+    """The composer's new look, after a deferred update: in place on the composer (a private
+    message); anywhere else (a forged click on a public message) as a new private message,
+    so that a public message is never rewritten by one person's controls."""
+    message = interaction.message
+    if message is not None and message.flags.ephemeral:
         kwargs: dict[str, Any] = {"content": content, "view": view}
-        if preview:
+        if attachments is not None:
             kwargs["attachments"] = attachments
         await interaction.edit_original_response(**kwargs)
-    await _guarded(interaction, work)
+    else:
+        await interaction.followup.send(content, view=view or discord.utils.MISSING,
+                                        files=attachments or discord.utils.MISSING, ephemeral=True)
 
 
-DYNAMIC_ITEMS = (LobbyButton, PlayButton, StepSelect, GroupSelect, ComposeButton)
+OURS = (LobbyButton, PlayButton, StepSelect, StepButton, GroupSelect, ComposeButton, *PAGE_ITEMS)
+
+
+def _none_of(items: tuple[type, ...]) -> str:
+    """A pattern for the custom ids that none of `items` takes."""
+    alternatives = "|".join(re.sub(r"\(\?P<\w+>", "(?:", i.__discord_ui_compiled_template__.pattern) for i in items)
+    return rf"(?s)(?!(?:{alternatives})\Z).*"
+
+
+class UnknownControl(discord.ui.DynamicItem[discord.ui.Button], template=_none_of(OURS)):
+    """A button or menu whose custom id is none of ours (a control of an older version of
+    the bot, or forged): answered privately instead of "This interaction failed"."""
+
+    def __init__(self, custom_id: str):
+        super().__init__(discord.ui.Button(label="?", custom_id=custom_id))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(match.group(0))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        log.info("a control I don't know was used: %r", (interaction.data or {}).get("custom_id"))
+        await interaction.response.send_message("I don't know this button or menu (it may be from an older version "
+                                                "of the bot). Use the newest message, or the slash commands.",
+                                                ephemeral=True)
+
+
+DYNAMIC_ITEMS = (*OURS, UnknownControl)

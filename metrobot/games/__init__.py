@@ -1,17 +1,33 @@
-"""Game engines, looked up by name. Engines are pure: no I/O, no `discord` import."""
+"""Game kinds, looked up by name. Engines are pure: no I/O, no `discord` import.
+
+Every game kind is a plug-in (`plugin.GamePlugin`) registered here; the service, the
+Discord adapter, the CLI and the images reach games only through this registry.
+"""
 from __future__ import annotations
 
+import importlib
+
+from .plugin import GamePlugin
 from .protocol import Action, BadInput, Event, Game, RuleError
 
-_REGISTRY: dict[str, Game] = {}
+# The games that ship with the bot: packages exporting PLUGIN, in the order menus list them.
+BUILTIN = ("metrobot.games.metromania", "metrobot.games.flipwrite", "metrobot.games.underground")
+
+_REGISTRY: dict[str, GamePlugin] = {}
+_loaded = False
 
 
-def register(game: Game) -> Game:
-    _REGISTRY[game.name] = game
-    return game
+def register(plugin: GamePlugin) -> GamePlugin:
+    """Add a game kind (a test's toy game, or a game shipped outside this package)."""
+    _REGISTRY[plugin.name] = plugin
+    return plugin
 
 
-def get_game(name: str) -> Game:
+def unregister(name: str) -> None:
+    _REGISTRY.pop(name, None)
+
+
+def get_plugin(name: str) -> GamePlugin:
     _load_builtin()
     try:
         return _REGISTRY[name]
@@ -20,20 +36,34 @@ def get_game(name: str) -> Game:
         raise BadInput(f"unknown game {name!r}; known games: {known}") from None
 
 
-def all_games() -> list[Game]:
+def get_game(name: str) -> Game:
+    return get_plugin(name).game
+
+
+def all_plugins() -> list[GamePlugin]:
     _load_builtin()
     return list(_REGISTRY.values())
 
 
+def all_games() -> list[Game]:
+    return [p.game for p in all_plugins()]
+
+
 def _load_builtin() -> None:
-    # Imported lazily so that importing one engine does not pay for the others.
-    if _REGISTRY:
+    # Imported on first use so that importing one engine does not pay for the others.
+    global _loaded
+    if _loaded:
         return
-    from .flipwrite import GAME as flipwrite
-    from .metromania import GAME as metromania
+    _loaded = True
+    # Built-in games first (menus list them in this order), then any registered earlier.
+    earlier = dict(_REGISTRY)
+    _REGISTRY.clear()
+    for module in BUILTIN:
+        plugin = importlib.import_module(module).PLUGIN
+        _REGISTRY[plugin.name] = plugin
+    for name, plugin in earlier.items():
+        _REGISTRY.setdefault(name, plugin)
 
-    register(metromania)
-    register(flipwrite)
 
-
-__all__ = ["Action", "BadInput", "Event", "Game", "RuleError", "get_game", "all_games", "register"]
+__all__ = ["Action", "BadInput", "Event", "Game", "GamePlugin", "RuleError", "all_games", "all_plugins",
+           "get_game", "get_plugin", "register", "unregister"]

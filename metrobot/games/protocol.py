@@ -35,25 +35,85 @@ class Choice:
     group: str
 
 
-class RuleError(Exception):
+def N_(text: str) -> str:
+    """Marks a text for the message catalogue without translating it here: engines say what
+    is wrong in English templates; whoever shows it to a player translates it (i18n)."""
+    return text
+
+
+class _Said:
+    """An English template with `{named}` places and the values that fill them, so that the
+    text can be shown in any language: `str()` is English, `in_language(lang)` translates.
+    A value that is itself a `Phrase` (a word like "solid", a piece like "commercial spot
+    G9-G10") is translated too."""
+
+    template: str
+    params: dict[str, Any]
+    hint: str | None = None
+
+    def _values(self, lang: Any) -> dict[str, Any]:
+        return {k: v.in_language(lang) if isinstance(v, _Said) else v for k, v in self.params.items()}
+
+    def in_language(self, lang: Any) -> str:
+        values = self._values(lang)
+        text = lang.t(self.template, **values)
+        return f"{text} {lang.t(self.hint, **values)}" if self.hint else text
+
+    def _english(self) -> str:
+        values = {k: str(v) for k, v in self.params.items()}
+        text = self.template.format(**values) if values else self.template
+        if self.hint:
+            text += " " + (self.hint.format(**values) if values else self.hint)
+        return text
+
+
+class Phrase(_Said):
+    """A piece of text to be translated where it is shown (see `_Said`)."""
+
+    def __init__(self, template: str, **params: Any):
+        self.template, self.params = template, params
+
+    def __str__(self) -> str:
+        return self._english()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Phrase) and (self.template, self.params) == (other.template, other.params)
+
+    def __hash__(self) -> int:
+        return hash(self.template)
+
+
+def Term(word: str) -> Phrase:  # noqa: N802 - reads as a kind of text, like Phrase
+    """One word of the catalogue used as a value in a message (e.g. "solid")."""
+    return Phrase(word)
+
+
+class RuleError(_Said, Exception):
     """An action refused by a rule. The state it was applied to is left untouched.
 
     `rule` is a short stable id of the rule (for tests and logs); the message is written
-    for players: what forbids the move and, where possible, what to do instead.
+    for players: what forbids the move and, where possible, what to do instead — as a
+    template (e.g. "{vertex} is not on your line.", vertex="G9") so it can be translated.
     """
 
-    def __init__(self, message: str, rule: str = "illegal", hint: str | None = None):
-        super().__init__(message)
-        self.rule = rule
-        self.hint = hint
+    def __init__(self, message: str, rule: str = "illegal", hint: str | None = None, **params: Any):
+        self.template, self.rule, self.hint, self.params = message, rule, hint, params
+        super().__init__(self._english())
 
     def __str__(self) -> str:
-        text = self.args[0]
-        return f"{text} {self.hint}" if self.hint else text
+        return self._english()
 
 
-class BadInput(ValueError):
-    """Malformed input (unknown id, wrong JSON shape): not a rule, a mistake in the request."""
+class BadInput(_Said, ValueError):
+    """Malformed input (unknown id, wrong JSON shape): not a rule, a mistake in the request.
+    Its message is a template too (`**params` fill it)."""
+
+    def __init__(self, message: str, **params: Any):
+        self.template, self.params = message, params
+        super().__init__(self._english())
+
+    def __str__(self) -> str:
+        return self._english()
 
 
 class Game(ABC):
@@ -104,6 +164,13 @@ class Game(ABC):
         The caller logs the returned action like any other, so `rnd` need not be the
         state's own generator.
         """
+
+    def determinize(self, view: dict[str, Any], viewer: str, rnd: random.Random) -> Any:
+        """A whole state that `viewer` cannot tell from the real one: everything `view`
+        shows copied, everything it hides (other hands, the order of the deck, the
+        generator) drawn with `rnd` among the possibilities consistent with the view.
+        Automatic players think on such states only (see `autoplay.py`)."""
+        raise BadInput(f"{self.title} cannot rebuild a state from a player's view")
 
     def turn_number(self, state: Any) -> int:
         """A counter that goes up whenever a new turn (or round) begins: turn clocks and

@@ -6,6 +6,7 @@ CLI reads it directly.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass
@@ -18,7 +19,8 @@ class File:
 class Controls:
     """Which buttons the front end attaches to a public message.
 
-    kind: "lobby" (join/leave/start) or "play" (the turn's or round's controls).
+    kind: "lobby" (join/leave/start), "play" (the turn's or round's controls), "replay"
+    (stepping through a finished game) or "leaderboard" (pages; `game` is the kind).
     `moves` pins the game position the controls were made for, so a stale click is refused.
     """
 
@@ -26,6 +28,10 @@ class Controls:
     game_id: int
     game: str
     moves: int
+    play_label: str = "▶ Play"  # the game's own words for its buttons (see GamePlugin.labels)
+    mine_label: str = "My hand"
+    total: int = 0  # replays and pages: the last frame / page (`moves` is the one shown)
+    lobby: tuple[str, str, str] = ("Join", "Leave", "Start")  # the lobby buttons, in the game's language
 
 
 @dataclass
@@ -34,6 +40,10 @@ class Message:
     files: list[File] = field(default_factory=list)
     mentions: list[str] = field(default_factory=list)  # user ids to ping
     controls: Controls | None = None
+    # What images the message carries, described so that they can be drawn again
+    # ({"board": viewer-or-None} or {"final": True}); `files` holds them once drawn.
+    images: list[dict[str, Any]] = field(default_factory=list)
+    owed: Any = None  # the storage outbox item this message delivers (mark it delivered once sent)
 
 
 @dataclass
@@ -56,6 +66,7 @@ class Menu:
     complete: bool  # the prefix ends the turn (or seals the decision)
     can_submit: bool  # the prefix may be played as it is
     preview: File | None = None
+    heading: str = "Your turn"  # the game's word for what is being composed
 
 
 class Refused(Exception):

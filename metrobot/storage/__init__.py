@@ -1,4 +1,9 @@
-"""Persistence: SQLite via aiosqlite (see db.py)."""
-from .db import Conflict, Database, GameRow, Seat
+"""Persistence: SQLite (default) or PostgreSQL behind one interface (see db.py)."""
+from .db import Database
+from .history import Finished, Placing, Record
+from .outbox import Owed
+from .ratings import GameResult, Standing
+from .rows import Conflict, Duplicate, GameRow, NewerSchema, Seat
 
-__all__ = ["Conflict", "Database", "GameRow", "Seat"]
+__all__ = ["Conflict", "Database", "Duplicate", "Finished", "GameResult", "GameRow", "NewerSchema", "Owed",
+           "Placing", "Record", "Seat", "Standing"]

@@ -15,23 +15,31 @@ from metrobot.discord_app.client import MetroBot  # noqa: E402
 from metrobot.settings import Settings  # noqa: E402
 
 
-def settings(db_path: str, *, tick: float = 0.2, clock_hours: float = 24.0) -> Settings:
+TEST_SEED = 20261123  # every game a test makes has a fixed seed
+
+
+def settings(db_path: str, *, tick: float = 0.2, clock_hours: float = 24.0, seed: int = TEST_SEED) -> Settings:
+    # Images drawn in a thread: a worker process per test bot would only slow the suite down
+    # (the bot's default, worker processes, is exercised by the `python bot.py` tests).
     return Settings(token="standin-bot-token", db_path=db_path, dev_guild=None, log_level="INFO", api_base=None,
-                    gateway_url=None, tick_seconds=tick, turn_clock_hours=clock_hours)
+                    gateway_url=None, tick_seconds=tick, turn_clock_hours=clock_hours, seed=seed, render_workers=0)
 
 
 def make_bot(db_path: str, **kwargs) -> MetroBot:
     return MetroBot(settings(db_path, **kwargs))
 
 
-def start_bot_process(standin, db_path: str, *, tick: float = 0.2, log_path: str | None = None) -> subprocess.Popen:
-    """`python bot.py` itself, configured only through its environment."""
+def start_bot_process(standin, db_path: str, *, tick: float = 0.2, log_path: str | None = None,
+                      env: dict[str, str] | None = None) -> subprocess.Popen:
+    """`python bot.py` itself, configured only through its environment (`env` adds to it)."""
+    extra = env or {}
     env = dict(os.environ)
     env.update(standin.env())
     env.update({"METROBOT_DB": db_path, "METROBOT_TICK_SECONDS": str(tick), "LOG_LEVEL": "INFO",
-                "PYTHONUNBUFFERED": "1"})
+                "PYTHONUNBUFFERED": "1", "METROBOT_SEED": str(TEST_SEED)})
     env.pop("DISCORD_DEV_GUILD", None)
-    out = open(log_path, "wb") if log_path else subprocess.DEVNULL
+    env.update(extra)
+    out = open(log_path, "ab") if log_path else subprocess.DEVNULL
     return subprocess.Popen([sys.executable, str(ROOT / "bot.py")], cwd=str(ROOT), env=env, stdout=out,
                             stderr=subprocess.STDOUT)
 

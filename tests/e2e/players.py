@@ -60,16 +60,18 @@ class Table:
 
     # ------------------------------------------------------------ lobby
     async def open(self, host: int, kind: str, guests: list[int], **options) -> None:
+        earlier = self.public()
+        after = earlier[-1] if earlier else None  # an earlier game in this channel posted too
         h = await self.s.slash(host, self.channel, "game new", {"kind": kind, **options})
         reply = await h.wait_message()
         assert "Lobby open" in reply.content, reply.content
-        lobby = await self.s.wait_for_message(self.channel, lambda m: "mb:l:" in " ".join(m.custom_ids()))
+        lobby = await self.s.wait_for_message(self.channel, lambda m: "mb:l:" in " ".join(m.custom_ids()), after=after)
         for guest in guests:
             h = await self.s.click(guest, lobby, label="Join")
             await h.wait_message()
         h = await self.s.slash(host, self.channel, "game start")
         await h.wait_message()
-        await self.s.wait_for_message(self.channel, lambda m: "begins" in m.content)
+        await self.s.wait_for_message(self.channel, lambda m: "begins" in m.content, after=after)
 
     # ------------------------------------------------------------ playing
     async def choices(self, user: int, command: str, options: dict, focused: str) -> list[dict]:
@@ -109,10 +111,13 @@ class Table:
             ids = composer.custom_ids()
             steps = [c for c in ids if c.startswith("mb:s:")]
             groups = [c for c in ids if c.startswith("mb:g:")]
+            buttons = [c for c in ids if c.startswith("mb:b:")]
             if steps:
                 await self._pick(user, composer, steps[0])
             elif groups:
                 await self._pick(user, composer, groups[0])
+            elif buttons:
+                await self._press(user, composer, self.rnd.choice(buttons))
             else:
                 return composer
         raise AssertionError(f"the composer never completed: {composer.content}")
@@ -135,6 +140,16 @@ class Table:
                 return
             await asyncio.sleep(0.02)
         raise AssertionError(f"composer was not updated after picking {value}")
+
+    async def _press(self, user: int, composer, custom_id: str) -> None:
+        before = composer.edits
+        h = await self.s.click(user, composer, custom_id=custom_id)
+        await h.wait_response()
+        for _ in range(200):  # the composer is edited after the deferred update
+            if composer.edits > before:
+                return
+            await asyncio.sleep(0.02)
+        raise AssertionError(f"composer was not updated after pressing {custom_id}")
 
     async def play_until_over(self, *, command_every: int = 1, max_turns: int = 400) -> int:
         """Play with whoever is owed a decision until the game ends; returns turns played."""

@@ -38,6 +38,9 @@ World model (ids are real snowflakes)
   403 ``{"code": 50007}`` (``discord.Forbidden``, ``.code == 50007``); ``s.failed_dms(user_id)``
   lists the refused message bodies.
 * ``s.dm_channel(user_id) -> int``: the bot's DM channel with a user (created if needed).
+* ``s.forbid_posting(channel_id, forbidden=True)``: the bot lacks Send Messages there (its posts
+  answer 403 ``{"code": 50013}``; interaction responses still work).
+* ``s.delete_channel(channel_id)``: a moderator deletes it (CHANNEL_DELETE/THREAD_DELETE dispatched).
 * ``s.user(user_id)``, ``s.channel(channel_id)``: the stored Discord-shaped payloads (dicts).
 * Objects created while a client is connected are dispatched to it (CHANNEL_CREATE, THREAD_CREATE,
   GUILD_MEMBER_ADD, GUILD_CREATE) so its cache stays coherent.
@@ -69,7 +72,14 @@ Driving users (each returns an :class:`InteractionHandle` once the event is on i
   string (text input) or a list of values (selects).
 * ``await s.post_user_message(user_id, channel_id, content) -> Message``: a user's message, sent to
   the bot as MESSAGE_CREATE (content blanked without the message-content intent, as on Discord).
+* ``await s.forge(itype, user_id, channel_id, data, *, message=None, components=None)``: an
+  interaction no Discord client could send (``data`` unchecked: unknown commands, wrong option
+  types, NaN, forged custom ids; also from a deleted channel, or from someone else's ephemeral
+  message); ``s.forged_row(custom_id, component_type=2, options=())`` builds components for it.
+* ``s.interactions()``: every interaction's handle so far, oldest first.
 * Interactions wait (``session_timeout``) for a client to be connected; none -> ``StandInTimeout``.
+* ``s.one_session_per_interaction = True``: with several clients serving a guild, each interaction goes
+  to one of them in turn (as Discord hands an interaction to one connection) instead of to all.
 
 Interaction handle (:class:`InteractionHandle`)
 ----------------------------------------------
@@ -793,6 +803,10 @@ class DiscordStandIn:
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.allow_unknown_endpoints = False
         self.accept_resume = accept_resume
+        # Several clients serving the same guild (processes sharing one bot's work) each get
+        # every event; with this set, each interaction goes to one of them in turn instead.
+        self.one_session_per_interaction = False
+        self._spread = 0
 
         self._last_snowflake = 0
         self._users: Dict[int, dict] = {}
@@ -803,6 +817,8 @@ class DiscordStandIn:
         self._attachments: Dict[int, Attachment] = {}
         self._dm_channels: Dict[int, int] = {}  # user id -> dm channel id
         self._closed_dms: set = set()
+        self._no_posting: set = set()  # channels where the bot's posts answer 403 Missing Permissions
+        self._deleted_channels: Dict[int, dict] = {}  # payloads of deleted channels (for forged interactions)
         self._failed_dms: Dict[int, List[dict]] = collections.defaultdict(list)
         self._thread_members: Dict[int, set] = collections.defaultdict(set)
         self._global_commands: List[dict] = []
@@ -1127,6 +1143,26 @@ class DiscordStandIn:
     def open_dms(self, user_id: int) -> None:
         self._closed_dms.discard(int(user_id))
 
+    def forbid_posting(self, channel_id: int, forbidden: bool = True) -> None:
+        """The bot lacks Send Messages in this channel (as by a channel permission overwrite): its
+        posts there answer 403 ``{"code": 50013}`` and interactions there carry ``app_permissions``
+        without Send Messages. Interaction responses and follow-ups still work, as on Discord."""
+        if forbidden:
+            self._no_posting.add(int(channel_id))
+        else:
+            self._no_posting.discard(int(channel_id))
+
+    def delete_channel(self, channel_id: int) -> dict:
+        """A moderator deletes a channel or thread: CHANNEL_DELETE / THREAD_DELETE is dispatched and
+        REST calls on it answer 404 Unknown Channel. Its payload is kept, so ``forge`` can still send
+        interactions claiming to come from it (a late or forged one)."""
+        channel = self._channels.pop(int(channel_id))
+        self._deleted_channels[int(channel_id)] = channel
+        if channel.get("guild_id"):
+            event = "THREAD_DELETE" if channel["type"] in THREAD_TYPES else "CHANNEL_DELETE"
+            self._dispatch(event, channel, int(channel["guild_id"]), INTENT_GUILDS)
+        return channel
+
     def failed_dms(self, user_id: int) -> List[dict]:
         """Bodies of DMs to this user that were refused because their DMs are closed."""
         return list(self._failed_dms.get(int(user_id), ()))
@@ -1333,14 +1369,20 @@ class DiscordStandIn:
     # -------------------------------------------------------------------------------------------------
     # driving interactions (controller API)
     # -------------------------------------------------------------------------------------------------
-    def _interaction_payload(self, itype: int, user_id: int, channel_id: int, data: dict, message: Optional[Message] = None) -> dict:
+    def _interaction_payload(self, itype: int, user_id: int, channel_id: int, data: dict, message: Optional[Message] = None,
+                             *, allow_deleted: bool = False) -> dict:
         user_id, channel_id = int(user_id), int(channel_id)
         if user_id not in self._users:
             raise ValueError(f"unknown user {user_id}; call add_member/add_user first")
         channel = self._channels.get(channel_id)
+        if channel is None and allow_deleted:
+            channel = self._deleted_channels.get(channel_id)
         if channel is None:
             raise ValueError(f"unknown channel {channel_id}")
         guild_id = int(channel["guild_id"]) if channel.get("guild_id") else None
+        app_permissions = self.member_permissions(self.bot_id, guild_id) if guild_id else ALL_PERMISSIONS
+        if channel_id in self._no_posting:
+            app_permissions &= ~(PERMISSIONS["send_messages"] | PERMISSIONS["send_messages_in_threads"])
         interaction_id = self._snowflake()
         payload: Dict[str, Any] = {
             "id": str(interaction_id),
@@ -1355,7 +1397,7 @@ class DiscordStandIn:
             "entitlement_sku_ids": [],
             "channel_id": str(channel_id),
             "channel": dict(channel, permissions=str(self.member_permissions(user_id, guild_id)) if guild_id else str(ALL_PERMISSIONS)),
-            "app_permissions": str(self.member_permissions(self.bot_id, guild_id) if guild_id else ALL_PERMISSIONS),
+            "app_permissions": str(app_permissions),
         }
         if guild_id is not None:
             if user_id not in self._guilds[guild_id]["members"]:
@@ -1381,7 +1423,12 @@ class DiscordStandIn:
         if source_message is not None:
             source_message._watchers.append(handle)
         self._interactions[handle.id] = handle
-        self._dispatch("INTERACTION_CREATE", payload, guild_id, None)
+        if self.one_session_per_interaction:
+            live = [session for session in self._active_sessions(guild_id) if session.live]
+            live[self._spread % len(live)].dispatch("INTERACTION_CREATE", payload)
+            self._spread += 1
+        else:
+            self._dispatch("INTERACTION_CREATE", payload, guild_id, None)
         return handle
 
     @staticmethod
@@ -1661,6 +1708,50 @@ class DiscordStandIn:
     # -------------------------------------------------------------------------------------------------
     # message storage
     # -------------------------------------------------------------------------------------------------
+    async def forge(
+        self,
+        itype: int,
+        user_id: int,
+        channel_id: int,
+        data: dict,
+        *,
+        message: Union[Message, int, None] = None,
+        components: Optional[List[dict]] = None,
+    ) -> InteractionHandle:
+        """Send an interaction that no Discord client could send: ``data`` goes out as given, with
+        no check against the synced commands, option types, ranges, choices or the message's
+        components (e.g. ``{"name": "game", "type": 1, "options": [...]}`` with a NaN, or
+        ``{"custom_id": "mb:x:1:2:", "component_type": 2}``). ``itype``: 2 command, 3 component,
+        4 autocomplete, 5 modal. The user and channel must be known; the channel may have been
+        deleted (``delete_channel``). A component interaction claims to come from ``message`` (a
+        stored message, also someone else's ephemeral one); ``components`` (component dicts, see
+        ``forged_row``) replace that message's components in the payload only, the stored message
+        is unchanged (discord.py dispatches a custom id only if the message carries it).
+        Returns the handle, like ``slash``."""
+        msg = None
+        if message is not None:
+            msg = self._messages.get(int(getattr(message, "id", message)))
+            if msg is None:
+                raise ValueError(f"unknown message {message!r}")
+        payload = self._interaction_payload(int(itype), user_id, channel_id, data, msg, allow_deleted=True)
+        if msg is not None and components is not None:
+            payload["message"] = dict(payload["message"], components=self._normalize_components(components))
+        return await self._send_interaction(payload, source_message=msg)
+
+    @staticmethod
+    def forged_row(custom_id: str, *, component_type: int = C_BUTTON, options: Sequence[str] = ()) -> List[dict]:
+        """One action row holding a button (or a string select with ``options`` as values) with this custom id."""
+        if component_type == C_BUTTON:
+            item: Dict[str, Any] = {"type": C_BUTTON, "style": 1, "label": "forged", "custom_id": custom_id}
+        else:
+            item = {"type": component_type, "custom_id": custom_id, "min_values": 1, "max_values": 1,
+                    "options": [{"label": str(v)[:100] or "-", "value": str(v)[:100]} for v in (options or ["x"])]}
+        return [{"type": C_ROW, "components": [item]}]
+
+    def interactions(self) -> List[InteractionHandle]:
+        """Every interaction sent so far, oldest first."""
+        return list(self._interactions.values())
+
     def _new_attachment(self, channel_id: int, filename: str, data: bytes, description: Optional[str] = None) -> Attachment:
         att_id = self._snowflake()
         ctype = mimetypes.guess_type(filename)[0] or "application/octet-stream"
@@ -2590,6 +2681,7 @@ class DiscordStandIn:
         if channel["type"] == CH_DM:
             return self._json(channel)
         del self._channels[int(channel_id)]
+        self._deleted_channels[int(channel_id)] = channel
         event = "THREAD_DELETE" if channel["type"] in THREAD_TYPES else "CHANNEL_DELETE"
         self._dispatch(event, channel, int(channel["guild_id"]), INTENT_GUILDS)
         return self._json(channel)
@@ -2629,6 +2721,8 @@ class DiscordStandIn:
 
     async def _r_send_message(self, request, body, uploads, channel_id):
         channel = self._channel(request, channel_id)
+        if int(channel_id) in self._no_posting:
+            raise _ApiError(403, 50013, "Missing Permissions")
         self._check_can_send(channel, body)
         body = body or {}
         if int(body.get("flags") or 0) & FLAG_EPHEMERAL:

@@ -51,7 +51,9 @@ async def test_full_four_player_metromania_game(standin, bot, tmp_path):
         dm = await standin.wait_for_dm(user)
         assert "destination markers" in dm.content
     turns = await table.play_until_over(command_every=5)  # mostly /dig, every 5th turn by buttons
-    assert turns > 20
+    # The rules guarantee every seat a turn before any end trigger can fire (nothing more:
+    # how long a game lasts depends on the moves).
+    assert turns >= 4
     final = await standin.wait_for_message(channel, lambda m: "Game over" in m.content)
     names = {a.filename for a in final.attachments}
     assert any(n.startswith("metromania") for n in names) and "test-trips.png" in names

@@ -13,8 +13,9 @@ from metrobot.games.flipwrite import GAME
 from metrobot.games.flipwrite.mapdata import map_names
 from render import render_image, render_png
 from render.flipwrite import sheet_geometry, sheet_image, summary_image, summary_layout
-from render.flipwrite_map import SHEET_STYLE, map_spec, static_map
-from render.flipwrite_panel import sheet_score
+from render.flipwrite.mapdraw import SHEET_STYLE, static_map
+from render.flipwrite.spec import map_spec
+from render.flipwrite.panel import sheet_score
 from render.style import encode_png, player_colour
 from tests.flipwrite.smallmaps import tiny_data
 
@@ -165,7 +166,7 @@ def test_a_completed_line_shows_its_check(games):
 
 
 def _deep(colour):
-    from render.flipwrite_panel import _deep as deep
+    from render.flipwrite.panel import _deep as deep
 
     return deep(colour)
 
@@ -279,7 +280,7 @@ def test_map_data_without_drawing_data_falls_back_to_the_map_file():
 
 
 def test_prewarm_draws_the_sheet_layers_ahead(monkeypatch):
-    import render.flipwrite_map as flipwrite_map
+    import render.flipwrite.mapdraw as flipwrite_map
     from render.flipwrite import prewarm
 
     prewarm([MAPS[0]])

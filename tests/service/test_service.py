@@ -6,7 +6,7 @@ import re
 import pytest
 
 from metrobot.games import get_game
-from metrobot.service import GameService, Refused
+from metrobot.service import GameService, Refused, fixed_seeds
 from metrobot.storage import Database
 
 
@@ -32,7 +32,7 @@ def clock():
 
 @pytest.fixture
 def svc(db, clock):
-    return GameService(db, clock=clock, images=False, default_turn_clock=3600)
+    return GameService(db, seeds=fixed_seeds(11), clock=clock, images=False, default_turn_clock=3600)
 
 
 PEOPLE = [("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat"), ("u4", "Dan")]
@@ -190,7 +190,7 @@ async def test_racing_processes_are_stopped_by_the_version_check(tmp_path):
     path = tmp_path / "shared.sqlite3"
     a_db, b_db = await Database(path).open(), await Database(path).open()
     try:
-        a, b = GameService(a_db, images=False), GameService(b_db, images=False)
+        a, b = GameService(a_db, seeds=fixed_seeds(11), images=False), GameService(b_db, seeds=fixed_seeds(11), images=False)
         await started(a, 2)
         current = (await whose_turn(a))[0]
         menu = await a.menu("c1", current, [])
@@ -210,7 +210,7 @@ async def test_racing_processes_are_stopped_by_the_version_check(tmp_path):
 async def test_a_game_survives_a_new_service_on_the_same_database(tmp_path):
     path = tmp_path / "g.sqlite3"
     db1 = await Database(path).open()
-    svc1 = GameService(db1, images=False)
+    svc1 = GameService(db1, seeds=fixed_seeds(11), images=False)
     await started(svc1, 2)
     rnd = random.Random(5)
     for _ in range(3):
@@ -218,7 +218,7 @@ async def test_a_game_survives_a_new_service_on_the_same_database(tmp_path):
     state_before = (await db1.open_game("c1")).state
     await db1.close()
     db2 = await Database(path).open()
-    svc2 = GameService(db2, images=False)
+    svc2 = GameService(db2, seeds=fixed_seeds(11), images=False)
     row = await db2.open_game("c1")
     assert row.state == state_before
     for _ in range(200):
@@ -330,11 +330,11 @@ async def test_turn_clock_reminds_at_half_time_then_plays(svc, db, clock):
 async def test_turn_clock_survives_a_restart(tmp_path, clock):
     path = tmp_path / "g.sqlite3"
     db1 = await Database(path).open()
-    await started(GameService(db1, clock=clock, images=False, default_turn_clock=600), 2)
+    await started(GameService(db1, seeds=fixed_seeds(11), clock=clock, images=False, default_turn_clock=600), 2)
     await db1.close()
     clock.now += 601
     db2 = await Database(path).open()
-    results = await GameService(db2, clock=clock, images=False).tick()
+    results = await GameService(db2, seeds=fixed_seeds(11), clock=clock, images=False).tick()
     assert results and "Time is up" in results[0][1].public[0].text
     await db2.close()
 
@@ -389,9 +389,9 @@ async def test_flipwrite_solo_game_to_the_end(svc, db):
 
 
 def test_rules_summaries_fit_one_discord_message():
-    from metrobot.service.rules_text import RULES
+    from metrobot.games import all_plugins
 
-    for text in RULES.values():
+    for text in (p.rules for p in all_plugins()):
         assert len(text) <= 2000
 
 
@@ -402,3 +402,48 @@ async def test_rules_follow_the_channels_game(svc):
     assert "MetrOmania" in (await svc.rules("c5", "metromania")).reply.text
     with pytest.raises(Refused, match="unknown game"):
         await svc.rules("c5", "chess")
+
+
+async def test_a_games_own_command_in_another_games_channel_is_refused(svc):
+    await svc.new_game("c12", "g", "u1", "Ann", "flipwrite", {"map": "berlin"}, 2)
+    await svc.join("c12", "u2", "Bob")
+    await svc.start("c12", "u1")
+    with pytest.raises(Refused, match="`/dig` is for MetrOmania; this channel plays Metro flip-and-write"):
+        await svc.play("c12", "u1", ["solid G9 L"], kind="metromania", command="dig")
+
+
+async def test_a_database_from_a_newer_metrobot_is_refused_clearly(tmp_path):
+    import aiosqlite
+
+    from metrobot.storage import NewerSchema
+
+    path = tmp_path / "newer.sqlite3"
+    async with aiosqlite.connect(path) as conn:
+        await conn.execute("PRAGMA user_version = 999")
+        await conn.commit()
+    with pytest.raises(NewerSchema, match="newer version"):
+        await Database(path).open()
+
+
+async def test_storage_settings(db):
+    async def pragma(name):
+        async with db.driver.read() as q:
+            return (await q.fetchone(f"PRAGMA {name}"))[0]
+    assert await pragma("journal_mode") == "wal"
+    assert await pragma("synchronous") == 2  # FULL
+    assert await pragma("foreign_keys") == 1
+    assert await pragma("busy_timeout") == 5000
+    assert await pragma("user_version") == db.schema_version
+
+
+async def test_host_only_actions_refuse_everyone_else(svc):
+    await svc.new_game("c13", "g", "u1", "Ann", "metromania", {}, 2)
+    await svc.join("c13", "u2", "Bob")
+    with pytest.raises(Refused, match="Only the host starts"):
+        await svc.start("c13", "u2")
+    with pytest.raises(Refused, match="Only the host or someone with Manage Channels changes"):
+        await svc.configure("c13", "u2", manager=False, turn_clock=7200)
+    with pytest.raises(Refused, match="Only the host or someone with Manage Channels can abort"):
+        await svc.abort("c13", "u2", manager=False)
+    await svc.configure("c13", "u3", manager=True, turn_clock=7200)  # a moderator may
+    assert (await svc.db.open_game("c13")).turn_clock == 7200

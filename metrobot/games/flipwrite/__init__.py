@@ -1,6 +1,7 @@
 """Metro flip-and-write (Voll verplant / Metro X family). See engine.py for the formats."""
 from .engine import FlipWrite
+from .plugin import PLUGIN
 
-GAME = FlipWrite()
+GAME = PLUGIN.game
 
-__all__ = ["GAME", "FlipWrite"]
+__all__ = ["GAME", "FlipWrite", "PLUGIN"]

@@ -58,8 +58,10 @@ from typing import Any
 
 from ..protocol import Action, BadInput, Event, Game, RuleError
 from ..rng import Rng
-from . import autoplayer, scoring
+from . import determinize as _determinize
+from . import scoring
 from .actions import legal
+from .ai.greedy import GreedyPlayer
 from .deck import DEFAULT_DECK, Pile, validate_deck
 from .decision import take_step
 from .mapdata import MetroMap, load_map, map_names, parse_map
@@ -250,11 +252,16 @@ class FlipWrite(Game):
             raise BadInput(f"malformed flipwrite state: {type(exc).__name__}: {exc}") from None
 
     # --- automatic player ----------------------------------------------------------------
+    def determinize(self, view: dict[str, Any], viewer: str | None, rnd: random.Random) -> FlipState:
+        return _determinize.determinize(view, viewer, rnd)
+
     def auto_action(self, state: FlipState, player: str, rnd: random.Random) -> Action:
         if player not in state.players:
             raise BadInput(f"{player!r} is not playing this game")
         if not state.owes(player):
             raise RuleError(f"{player} owes no decision now.", rule="not_your_move")
-        claimed = {lid for p in state.players for lid in state.sheets[p].completed}
-        return autoplayer.choose(state.map, state.current_sheet(player), state.card, claimed, rnd,
-                                 state.special, state.solo)
+        # The automatic player sees what the player would see, never the state itself.
+        return _GREEDY.choose(self, self.view(state, player), player, player, rnd)
+
+
+_GREEDY = GreedyPlayer()

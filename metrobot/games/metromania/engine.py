@@ -25,7 +25,9 @@ from typing import Any
 from ..protocol import Action, BadInput, Event, Game, RuleError
 from ..rng import Rng
 from . import rules, scoring
+from .ai.greedy import GREEDY
 from .board import ARROW_BY_APEX, ARROW_BY_CELL, Cell, Vertex, vertex_name
+from .determinize import determinize
 from .markers import deal
 from .state import STYLES, Line, Marker, State, Turn, from_json, to_json
 from .tiles import build_cells, random_layout
@@ -58,9 +60,10 @@ class MetrOmania(Game):
             raise BadInput(f"hands must be one of {', '.join(HANDS)}")
         advanced = bool(options.get("advanced", False))
         if advanced and n_players != 2:
-            raise BadInput("the advanced variant (two companies each) is for exactly 2 players")
+            raise BadInput("the advanced variant (two companies each) is for exactly 2 players.")
         if not self.player_count_ok(n_players):
-            raise BadInput(f"MetrOmania is for {self.min_players}-{self.max_players} players, not {n_players}")
+            raise BadInput("MetrOmania is for {low}-{high} players, not {n}.", low=self.min_players, high=self.max_players,
+                           n=n_players)
         out: dict[str, Any] = {"hands": hands, "advanced": advanced}
         if options.get("first_player") is not None:
             out["first_player"] = options["first_player"]
@@ -148,7 +151,7 @@ class MetrOmania(Game):
         if player not in s.players:
             raise BadInput(f"{player!r} is not a seat of this game")
         if player != s.players[s.current]:
-            raise RuleError(f"it is {s.players[s.current]}'s turn, not yours.", "not_your_turn")
+            raise RuleError("it is not your turn.", "not_your_turn")
         if not isinstance(action, dict):
             raise BadInput("an action must be a JSON object")
         kind = action.get("type")
@@ -173,13 +176,22 @@ class MetrOmania(Game):
                 else {"letter": None, "kind": None, "holder": m["holder"], "cell": None}
                 for m in data["markers"]
             ]
+            # The state lists markers in the deal's order (3 players: by letter), so the place
+            # of a shown marker among its holder's hidden ones would tell which letters are
+            # left: shown markers by letter and kind, then the hidden ones by holder.
+            seats = self.seats(s)
+            data["markers"].sort(key=lambda m: (m["letter"] is None, m["letter"] or "", m["kind"] or "",
+                                                seats.index(m["holder"])))
         data["viewer"] = viewer
         return data
 
-    def auto_action(self, s: State, player: str, rnd: random.Random) -> Action:
-        from .autoplayer import choose
+    def determinize(self, view: dict[str, Any], viewer: str, rnd: random.Random) -> State:
+        return determinize(view, viewer, rnd)
 
-        return choose(self, s, player, rnd)
+    def auto_action(self, s: State, player: str, rnd: random.Random) -> Action:
+        # The automatic player sees what a person in the seat would see, nothing more.
+        person = self.owner(s, player)
+        return GREEDY.choose(self, self.view(s, person), person, player, rnd)
 
 
 # ---------------------------------------------------------------- action handlers
@@ -210,13 +222,13 @@ def _tunnel(s: State, action: Action, events: list[Event]) -> None:
     li = s.line_of(s.current, style)
     rule, letters = rules.tunnel_problem(s, li, cell, to, per_turn=True)
     if rule:
-        raise RuleError(rules.refusal(s, li, cell, to, rule), rule)
+        raise rules.refusal(s, li, cell, to, rule)
     marker = action.get("marker")
     if letters:
         if marker is None and len(letters) == 1:
             marker = letters[0]
         if marker not in letters:
-            raise RuleError(f"drop one of these markers on the spot: {', '.join(letters)}.", "marker_choice")
+            raise RuleError("drop one of these markers on the spot: {letters}.", "marker_choice", letters=", ".join(letters))
     elif marker is not None:
         raise RuleError("this cell is not a spot; no marker goes there.", "marker_not_spot")
 
@@ -270,22 +282,10 @@ def _station(s: State, action: Action, events: list[Event]) -> None:
     v = _vertex(action.get("at"), "at")
     seat_lines = [li for li in s.seat_lines(s.current) if s.lines[li].status != "finished"]
     if not any(v in rules.station_spots(s, li) for li in seat_lines):
-        raise RuleError(_station_refusal(s, v, seat_lines), "intermediate_station")
+        raise rules.station_refusal(s, v, seat_lines)
     _place_station(s, v, "intermediate", events)
     _after_step(s, events)
     _end_turn(s, events)
-
-
-def _station_refusal(s: State, v: Vertex, lines: list[int]) -> str:
-    where = vertex_name(v)
-    if s.stations_left <= 0:
-        return "no stations are left in the supply."
-    if v in s.station_set:
-        return f"{where} already has a station."
-    if not any(v in s.lines[li].index for li in lines):
-        return f"{where} is not on one of your unfinished lines; an intermediate station goes on your own line."
-    return (f"{where} is not between two stations of your line (its start counts as one); "
-            f"place it between your start and a station further along.")
 
 
 def _bonus(s: State, action: Action, events: list[Event]) -> None:
@@ -294,7 +294,8 @@ def _bonus(s: State, action: Action, events: list[Event]) -> None:
         raise RuleError("a bonus station comes only right after you finish a line.", "bonus_timing")
     v = _vertex(action.get("at"), "at")
     if v not in rules.station_spots(s, li, bonus=True):
-        raise RuleError(f"{vertex_name(v)} is not a free vertex of the line you just finished.", "bonus_place")
+        raise RuleError("{vertex} is not a free vertex of the line you just finished.", "bonus_place",
+                        vertex=vertex_name(v))
     s.turn.bonus = None
     _place_station(s, v, "bonus", events)
     _after_step(s, events)

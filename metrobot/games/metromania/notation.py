@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ...i18n import EN, Lang
 from ..protocol import BadInput, Choice
 from .board import ARROW_BY_APEX, ARROW_BY_CELL, ARROW_BY_NAME, flanks, parse_vertex, vertex_name
-from .markers import KIND_NAMES
+from .narration import KINDS, STYLES
 from .state import State
 
 LINE_CODES = {"s": "solid", "d": "dashed"}
@@ -64,33 +65,37 @@ def code(s: State, action: dict) -> str:
     return f"{line}:{step.at}:{step.side}" + (f":{step.marker}" if step.marker else "")
 
 
-def describe(s: State, action: dict) -> str:
-    """A short English label of a step, as shown in menus."""
+def describe(s: State, action: dict, lang: Lang = EN) -> str:
+    """A short label of a step, as shown in menus (in `lang`; the places stay as they are)."""
     step = _step(s, action)
     if step.kind == "nb":
-        return "no bonus station"
+        return lang.t("no bonus station")
     if step.kind in ("st", "b"):
         from .rules import station_points
 
         points = station_points(s, tuple(action["at"]))
-        what = "intermediate station" if step.kind == "st" else "bonus station"
-        return f"{what} at {step.at}" + (f" (+{points})" if points else "")
+        text = (lang.t("intermediate station at {place}", place=step.at) if step.kind == "st"
+                else lang.t("bonus station at {place}", place=step.at))
+        return text + (f" (+{points})" if points else "")
+    line = lang.t(STYLES[step.line])
     if step.kind == "start":
-        return f"start {step.line} at {step.at} → {step.first}"
+        return lang.t("start {line} at {arrow} → {vertex}", line=line, arrow=step.at, vertex=step.first)
     if step.kind == "finish":
-        return f"finish {step.line} at {step.at}"
-    text = f"{step.line} → {step.at}, {'left' if step.side == 'L' else 'right'} cell"
+        return lang.t("finish {line} at {arrow}", line=line, arrow=step.at)
+    text = (lang.t("{line} → {vertex}, left cell", line=line, vertex=step.at) if step.side == "L"
+            else lang.t("{line} → {vertex}, right cell", line=line, vertex=step.at))
     if step.marker:
-        text += f" ({KIND_NAMES[s.cells[tuple(action['cell'])]]}: drop {step.marker})"
+        text += " (" + lang.t("{kind}: drop {letter}", kind=lang.t(KINDS[s.cells[tuple(action["cell"])]]),
+                              letter=step.marker) + ")"
     return text
 
 
-def group(action: dict) -> str:
-    return action["line"] if action["type"] == "tunnel" else "stations"
+def group(action: dict, lang: Lang = EN) -> str:
+    return lang.t(STYLES[action["line"]]) if action["type"] == "tunnel" else lang.t("stations")
 
 
-def choices(game, s: State, seat: str) -> list[Choice]:
-    return [Choice(code(s, a), describe(s, a), group(a)) for a in game.legal_actions(s, seat)]
+def choices(game, s: State, seat: str, lang: Lang = EN) -> list[Choice]:
+    return [Choice(code(s, a), describe(s, a, lang), group(a, lang)) for a in game.legal_actions(s, seat)]
 
 
 _HEADS = {"solid": "s", "s": "s", "dashed": "d", "d": "d", "station": "st", "st": "st", "bonus": "b", "b": "b",
@@ -125,7 +130,8 @@ def parse(game, s: State, seat: str, text: str) -> dict:
         return matches[0]
     if len(matches) > 1:
         options = ", ".join(code(s, a) for a in matches[:6])
-        raise BadInput(f"'{text}' fits several moves: {options}; add the side (L/R) or the marker letter")
+        raise BadInput("“{text}” fits several moves: {options}; add the side (L/R) or the marker letter.", text=text,
+                       options=options)
     return _best_guess_action(s, tokens, text)
 
 
@@ -159,12 +165,12 @@ def _best_guess_action(s: State, tokens: list[str], text: str) -> dict:
     if head in ("st", "b") and len(tokens) >= 2:
         v = parse_vertex(tokens[1])
         if v is None:
-            raise BadInput(f"there is no vertex {tokens[1]} (rows A-M, columns 1-25: e.g. G13)")
+            raise BadInput("there is no vertex {vertex} (rows A-M, columns 1-25: e.g. G13).", vertex=tokens[1])
         return {"type": "station" if head == "st" else "bonus", "at": list(v)}
     if head == "nb":
         return {"type": "decline_bonus"}
     if head not in LINE_CODES or len(tokens) < 2:
-        raise BadInput(f"cannot read '{text}'; write e.g. 'solid G9 left', 'dashed S4 F24', 'station G9'")
+        raise BadInput("cannot read “{text}”; write e.g. `solid G9 left`, `dashed S4 F24`, `station G9`.", text=text)
     style = LINE_CODES[head]
     li = s.line_of(s.current, style)
     line = s.lines[li]
@@ -174,14 +180,15 @@ def _best_guess_action(s: State, tokens: list[str], text: str) -> dict:
         if arrow.kind == "start":
             to = parse_vertex(tokens[2]) if len(tokens) > 2 else arrow.inner[0]
             if to is None:
-                raise BadInput(f"there is no vertex {tokens[2]}")
+                raise BadInput("there is no vertex {vertex} (rows A-M, columns 1-25: e.g. G13).", vertex=tokens[2])
             return {"type": "tunnel", "line": style, "cell": list(arrow.cell), "to": list(to), "marker": None}
         return {"type": "tunnel", "line": style, "cell": list(arrow.cell), "to": list(arrow.apex), "marker": None}
     to = parse_vertex(target)
     if to is None:
-        raise BadInput(f"there is no vertex {target} (rows A-M, columns 1-25: e.g. G13)")
+        raise BadInput("there is no vertex {vertex} (rows A-M, columns 1-25: e.g. G13).", vertex=target)
     if not line.vertices:
-        raise BadInput(f"your {style} line has not started; start it on a white arrow, e.g. '{head} S4 F24'")
+        raise BadInput("your {line} line has not started; start it on a white arrow, e.g. `{example}`.",
+                       line=STYLES[style], example=f"{head} S4 F24")
     try:
         left, right = flanks(line.tip, to)
     except KeyError:

@@ -7,22 +7,29 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ..protocol import N_, Phrase, RuleError, Term
 from .board import (ARROW_BY_APEX, ARROW_BY_CELL, ARROWS, CELLS_AT, CITY_CELL_SET, DIR_INDEX, DIRS, TOUCHING, Cell,
                     Vertex, corners, direction, flanks, in_city, side_distance, turn, vertex_name)
-from .markers import KIND_NAMES
-from .state import STATION_SUPPLY, TUNNELS_PER_LINE, Line, State
+from .state import STATION_SUPPLY, TUNNELS_PER_LINE, State
 
 SPOTS = frozenset(("res", "com", "ent"))
 NO_TUNNEL = frozenset(("lake", "park"))
 
 
-def cell_label(cell: Cell, s: State) -> str:
+KINDS = {"res": N_("residential"), "com": N_("commercial"), "ent": N_("entertainment"), "lake": N_("lake"),
+         "park": N_("park")}
+STYLE_WORDS = {"solid": N_("solid"), "dashed": N_("dashed")}
+
+
+def cell_label(cell: Cell, s: State) -> Phrase:
     """How players see a cell in messages: its kind and the corners' names."""
     if cell in ARROW_BY_CELL:
-        return f"arrow {ARROW_BY_CELL[cell].name}"
+        return Phrase("arrow {arrow}", arrow=ARROW_BY_CELL[cell].name)
     kind = s.cells.get(cell, "blank")
     where = "-".join(vertex_name(v) for v in sorted(corners(cell), key=lambda v: (v[1], v[0])))
-    return f"{KIND_NAMES.get(kind, kind)} spot {where}" if kind in SPOTS else f"cell {where}"
+    if kind in SPOTS:
+        return Phrase("{kind} spot {where}", kind=Term(KINDS[kind]), where=where)
+    return Phrase("cell {where}", where=where)
 
 
 # ---------------------------------------------------------------- stations
@@ -91,28 +98,29 @@ def allowed_arrows(s: State, li: int, kind: str) -> list:
 
 
 REFUSALS = {
-    "line_finished": "your {style} line is finished.",
-    "no_tunnels": "your {style} line has used all {max_tunnels} tunnels.",
-    "cell_taken": "{cell} already holds a tunnel (one tunnel per cell).",
-    "must_start": "your {style} line has not started; start it on a free white arrow (S1-S12).",
-    "start_edge": "a line starting at {arrow} runs to {inner}.",
-    "first_turn_one_line": "in your first turn you may start only one line.",
-    "start_side": "your second line may not start on the side of your first line's start or on a side next to it "
-                  "while a start arrow on another side is free.",
-    "self_touch": "your {style} line already passes {to}; a line never loops or touches itself.",
-    "not_adjacent": "{to} is not next to your {style} line's end at {frm}.",
-    "cell_not_flank": "{cell} is not beside the edge {frm}-{to}.",
-    "acute_turn": "acute turn at {frm} is only allowed at a station.",
-    "start_cell": "start arrows take a tunnel only to start a line.",
-    "end_side": "a line may not end on its start side or a side next to it while an end arrow on another side is free.",
-    "outside": "tunnels stay in the city; {to} or {cell} is outside it.",
-    "arrow_cell": "arrows take a tunnel only to start or finish a line; use the city cell on the other side.",
-    "lake_park": "no tunnel may go on the {kind}.",
-    "one_marker_per_turn": "digging on the {kind} spot needs a destination marker, and you already placed one "
-                           "this turn; dig on the other side of the edge or wait for your next turn.",
-    "marker_needed": "digging on the {kind} spot needs one of your {kind} markers whose twin does not touch it; "
-                     "you have none, so use the cell on the other side of the edge.",
-    "station_supply": "this tunnel would need {made} station(s) but only {left} remain.",
+    "line_finished": N_("your {style} line is finished."),
+    "no_tunnels": N_("your {style} line has used all {max_tunnels} tunnels."),
+    "cell_taken": N_("{cell} already holds a tunnel (one tunnel per cell)."),
+    "must_start": N_("your {style} line has not started; start it on a free white arrow (S1-S12)."),
+    "start_edge": N_("a line starting at {arrow} runs to {inner}."),
+    "first_turn_one_line": N_("in your first turn you may start only one line."),
+    "start_side": N_("your second line may not start on the side of your first line's start or on a side next to "
+                     "it while a start arrow on another side is free."),
+    "self_touch": N_("your {style} line already passes {to}; a line never loops or touches itself."),
+    "not_adjacent": N_("{to} is not next to your {style} line's end at {frm}."),
+    "cell_not_flank": N_("{cell} is not beside the edge {frm}-{to}."),
+    "acute_turn": N_("acute turn at {frm} is only allowed at a station."),
+    "start_cell": N_("start arrows take a tunnel only to start a line."),
+    "end_side": N_("a line may not end on its start side or a side next to it while an end arrow on another side "
+                   "is free."),
+    "outside": N_("tunnels stay in the city; {to} or {cell} is outside it."),
+    "arrow_cell": N_("arrows take a tunnel only to start or finish a line; use the city cell on the other side."),
+    "lake_park": N_("no tunnel may go on the {kind}."),
+    "one_marker_per_turn": N_("digging on the {kind} spot needs a destination marker, and you already placed one "
+                              "this turn; dig on the other side of the edge or wait for your next turn."),
+    "marker_needed": N_("digging on the {kind} spot needs one of your {kind} markers whose twin does not touch it; "
+                        "you have none, so use the cell on the other side of the edge."),
+    "station_supply": N_("this tunnel would need {made} station(s) but only {left} remain."),
 }
 
 
@@ -177,17 +185,18 @@ def tunnel_problem(s: State, li: int, cell: Cell, to: Vertex, *, per_turn: bool)
     return None, letters
 
 
-def refusal(s: State, li: int, cell: Cell, to: Vertex, rule: str) -> str:
-    """The sentence a player reads for a refused tunnel."""
+def refusal(s: State, li: int, cell: Cell, to: Vertex, rule: str) -> RuleError:
+    """What a player reads for a refused tunnel."""
     line = s.lines[li]
     arrow = ARROW_BY_CELL.get(cell)
     frm = line.tip if line.vertices else (arrow.apex if arrow else to)
     kind = s.cells.get(cell, "")
-    return REFUSALS[rule].format(
-        style=line.style, max_tunnels=TUNNELS_PER_LINE, cell=cell_label(cell, s), to=vertex_name(to),
-        frm=vertex_name(frm),
-        arrow=arrow.name if arrow else "", kind=KIND_NAMES.get(kind, kind),
-        inner=" or ".join(vertex_name(v) for v in arrow.inner) if arrow else "",
+    return RuleError(
+        REFUSALS[rule], rule,
+        style=Term(STYLE_WORDS[line.style]), max_tunnels=TUNNELS_PER_LINE, cell=cell_label(cell, s),
+        to=vertex_name(to), frm=vertex_name(frm), arrow=arrow.name if arrow else "",
+        kind=Term(KINDS[kind]) if kind in KINDS else kind,
+        inner=" / ".join(vertex_name(v) for v in arrow.inner) if arrow else "",
         made=len(stations_made(s, li, frm, to)) if rule == "station_supply" else 0, left=s.stations_left,
     )
 
@@ -239,3 +248,17 @@ def station_spots(s: State, li: int, *, bonus: bool = False) -> list[Vertex]:
     last = len(verts) - 1 if line.status == "finished" else max(
         (k for k, v in enumerate(verts) if v in s.station_set), default=0)
     return [v for v in verts[1:last] if v not in s.station_set]
+
+
+def station_refusal(s: State, v: Vertex, lines: list[int]) -> RuleError:
+    """Why an intermediate station may not go on `v`."""
+    rule, where = "intermediate_station", vertex_name(v)
+    if s.stations_left <= 0:
+        return RuleError("no stations are left in the supply.", rule)
+    if v in s.station_set:
+        return RuleError("{vertex} already has a station.", rule, vertex=where)
+    if not any(v in s.lines[li].index for li in lines):
+        return RuleError("{vertex} is not on one of your unfinished lines; an intermediate station goes on your own "
+                         "line.", rule, vertex=where)
+    return RuleError("{vertex} is not between two stations of your line (its start counts as one); place it between "
+                     "your start and a station further along.", rule, vertex=where)

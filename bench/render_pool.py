@@ -1,0 +1,74 @@
+"""Images never hold up other channels: the latency of actions that draw nothing (a player
+opening the move menu) while other channels draw board images without pause — with the
+images drawn in a thread of the bot's process (before) and in worker processes (after).
+"""
+from __future__ import annotations
+
+import asyncio
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+BUSY, QUIET, SAMPLES = 4, 4, 150  # channels drawing images / channels measured / menus timed
+
+
+async def run(workers: int) -> tuple[list[float], int]:
+    from metrobot.service import GameService, fixed_seeds
+    from metrobot.storage import Database
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = await Database(Path(tmp) / "pool.sqlite3").open()
+        svc = GameService(db, seeds=fixed_seeds(2), images=False, render_workers=workers)
+        try:
+            channels = [f"c{i}" for i in range(BUSY + QUIET)]
+            for c in channels:
+                await svc.new_game(c, "g", "a" + c, "A", "metromania", {}, 2)
+                await svc.join(c, "b" + c, "B")
+                await svc.start(c, "a" + c)
+            svc.images = True
+            await svc.board(channels[0], "x")  # start the workers (and warm a cache) before measuring
+            stop, drawn = asyncio.Event(), 0
+
+            async def draw(channel: str) -> None:
+                nonlocal drawn
+                while not stop.is_set():
+                    await svc.board(channel, "spectator")
+                    drawn += 1
+            busy = [asyncio.create_task(draw(c)) for c in channels[:BUSY]]
+            await asyncio.sleep(0.5)
+            latencies, rnd = [], random.Random(1)
+            for _ in range(SAMPLES):
+                channel = rnd.choice(channels[BUSY:])
+                row = await db.open_game(channel)
+                plugin = svc._plugin(row)
+                state = plugin.game.from_json(row.state)
+                user = plugin.game.owner(state, next(iter(plugin.game.to_move(state))))
+                t0 = time.perf_counter()
+                await svc.menu(channel, user, [])
+                latencies.append((time.perf_counter() - t0) * 1000)
+                await asyncio.sleep(0.01)
+            stop.set()
+            await asyncio.gather(*busy)
+            return latencies, drawn
+        finally:
+            svc.painter.close()
+            await db.close()
+
+
+def report(name: str, latencies: list[float], drawn: int, seconds: float) -> None:
+    latencies.sort()
+    p95 = latencies[int(0.95 * (len(latencies) - 1))]
+    print(f"{name:<40} menu median {statistics.median(latencies):7.1f} ms   p95 {p95:7.1f} ms   "
+          f"({drawn / seconds:.1f} boards drawn/s meanwhile)")
+
+
+def main() -> None:
+    from metrobot.service.painter import default_workers
+
+    for name, workers in (("before: images in a thread", 0), (f"after: {default_workers()} worker processes",
+                                                                default_workers())):
+        t0 = time.perf_counter()
+        latencies, drawn = asyncio.run(run(workers))
+        report(name, latencies, drawn, time.perf_counter() - t0)

@@ -1,0 +1,111 @@
+"""Many games at once, no images: moves per second and the latency of a move (p95), on
+SQLite and on PostgreSQL with one and two bot processes (each process its own share of
+the games, as shards would have). 1,000 two-player MetrOmania games, every game a task
+that plays its moves one after the other, all games at once.
+
+The PostgreSQL server here is a real one with fsync and synchronous commits on, like the
+SQLite file (synchronous=FULL): both make every move durable before answering.
+"""
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+GAMES, MOVES = 1000, 6  # moves per game in the measured part
+
+
+async def drive(where: str, channels: list[str], setup: bool) -> tuple[list[float], float]:
+    from metrobot.games.metromania.notation import code as notation_code
+    from metrobot.service import GameService, fixed_seeds
+    from metrobot.storage import Database
+
+    db = await Database(where).open()
+    svc = GameService(db, seeds=fixed_seeds(1), images=False)
+    try:
+        if setup:
+            for channel in channels:
+                await svc.new_game(channel, "g", "a" + channel, "A", "metromania", {}, 2)
+                await svc.join(channel, "b" + channel, "B")
+                await svc.start(channel, "a" + channel)
+        latencies: list[float] = []
+
+        async def play(channel: str) -> None:
+            # The players keep their own copy of the game (the engine is deterministic), so
+            # what is timed is the bot's work, not the benchmark's.
+            rnd = random.Random(channel)
+            row = await db.open_game(channel)
+            plugin = svc._plugin(row)
+            game = plugin.game
+            state = game.from_json(row.state)
+            for _ in range(MOVES):
+                seat = next(iter(game.to_move(state)))
+                action = rnd.choice(game.legal_actions(state, seat))
+                code = notation_code(state, action)
+                t0 = time.perf_counter()
+                await svc.play(channel, game.owner(state, seat), [code])
+                latencies.append((time.perf_counter() - t0) * 1000)
+                state, _ = game.apply(state, seat, action)
+        t0 = time.perf_counter()
+        await asyncio.gather(*(play(c) for c in channels))
+        return latencies, time.perf_counter() - t0
+    finally:
+        await db.close()
+
+
+def _worker(where: str, channels: list[str], out: "multiprocessing.Queue") -> None:
+    out.put(asyncio.run(drive(where, channels, setup=False)))
+
+
+def report(name: str, latencies: list[float], seconds: float) -> None:
+    latencies.sort()
+    p95 = latencies[int(0.95 * (len(latencies) - 1))]
+    print(f"{name:<34} {len(latencies) / seconds:8.0f} moves/s   move median {statistics.median(latencies):7.1f} ms"
+          f"   p95 {p95:7.1f} ms   ({len(latencies)} moves, {GAMES} games at once)")
+
+
+async def setup_only(where: str, channels: list[str]) -> None:
+    global MOVES
+    moves, MOVES = MOVES, 0
+    try:
+        await drive(where, channels, setup=True)
+    finally:
+        MOVES = moves
+
+
+def main() -> None:
+    root = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(root))
+    from tools import pgserver
+
+    channels = [f"c{i}" for i in range(GAMES)]
+    with tempfile.TemporaryDirectory() as tmp:
+        where = str(Path(tmp) / "scale.sqlite3")
+        asyncio.run(setup_only(where, channels))
+        report("SQLite, 1 process", *asyncio.run(drive(where, channels, setup=False)))
+    if not pgserver.available():
+        print("PostgreSQL: not installed (apt-get install postgresql): skipped")
+        return
+    with pgserver.PostgresServer(durable=True) as server:
+        one = server.url("one")
+        asyncio.run(setup_only(one, channels))
+        report("PostgreSQL, 1 process", *asyncio.run(drive(one, channels, setup=False)))
+        two = server.url("two")
+        asyncio.run(setup_only(two, channels))
+        ctx = multiprocessing.get_context("spawn")
+        queue = ctx.Queue()
+        halves = [channels[::2], channels[1::2]]
+        procs = [ctx.Process(target=_worker, args=(two, half, queue)) for half in halves]
+        t0 = time.perf_counter()
+        for p in procs:
+            p.start()
+        results = [queue.get() for _ in procs]
+        wall = time.perf_counter() - t0
+        for p in procs:
+            p.join()
+        report("PostgreSQL, 2 processes", [x for lat, _ in results for x in lat], wall)

@@ -1,0 +1,51 @@
+"""On the Underground image speed: a late-game 4-player board.
+
+(a) full render + PNG encode, (b) PNG encode alone of the same final image, both medians
+of repeated runs in one process. Target: (a) / (b) <= 2.0, i.e. drawing a turn costs no
+more than encoding it, thanks to the cached static layer. Also: the PNG's size and the
+first render of a new board (the static layer drawn: stations, badges, name layout).
+"""
+from __future__ import annotations
+
+import statistics
+
+from metrobot.gamelog import self_play
+from metrobot.games.underground import GAME
+from render import render_image
+from render.style import encode_png
+
+from .timing import measure, measure_pair, summary
+
+
+def late_game():
+    """90% into a seeded 4-player self-play game, in the middle of a turn when possible."""
+    states = []
+    self_play(GAME, ["p1", "p2", "p3", "p4"], {}, 7, each=states.append)
+    start = int(len(states) * 0.9)
+    return next((s for s in states[start:] if s.turn.placements and s.phase != "finished"), states[start])
+
+
+def main() -> None:
+    state = late_game()
+    viewer = state.players[0]
+    image = render_image(GAME, state, viewer)  # warms the static-layer cache, as a running bot has
+    png = encode_png(image)
+    full, encode = measure_pair(lambda: encode_png(render_image(GAME, state, viewer)), lambda: encode_png(image),
+                                runs=20)
+    draw = measure(lambda: render_image(GAME, state, viewer), runs=20)
+    pieces = sum(len(c.track) for c in state.colours.values())
+    print(f"late-game board: turn {state.turn_count + 1}, {pieces} pieces, image {image.size[0]}x{image.size[1]}, "
+          f"PNG {len(png) // 1024} KiB")
+    print(summary("(a) full render + PNG encode", full))
+    print(summary("(b) PNG encode alone", encode))
+    print(summary("    drawing alone (for reference)", draw))
+    ratio = statistics.median(full) / statistics.median(encode)
+    print(f"{'ratio (a)/(b) of medians':<48} {ratio:8.2f}        target <= 2.0")
+    from render.underground.static import clear_cache
+
+    cold = measure(lambda: (clear_cache(), render_image(GAME, state, viewer)), runs=3, warmup=0)
+    print(summary("first render of a new board (static layer drawn)", cold))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+"""Small pieces every part of the adapter uses: clipping text to Discord's limit, files,
+allowed mentions, the private reply, and the shape of the bot the parts talk to."""
+from __future__ import annotations
+
+import io
+import logging
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
+
+import discord
+
+from ..service import File, Message, Outcome, Refused
+
+if TYPE_CHECKING:
+    from ..service import GameService
+
+LIMIT = 2000
+log = logging.getLogger("metrobot.discord")
+
+
+class Bot(Protocol):
+    """What commands, controls and delivery need of the client (without importing it)."""
+
+    service: "GameService"
+    user: discord.ClientUser | None
+
+    def get_channel(self, id: int, /) -> Any: ...
+
+    async def fetch_channel(self, channel_id: int, /) -> Any: ...
+
+    def get_user(self, id: int, /) -> discord.User | None: ...
+
+    async def fetch_user(self, user_id: int, /) -> discord.User: ...
+
+    async def deliver(self, channel_id: str, outcome: Outcome, interaction: discord.Interaction | None = None, *,
+                      ephemeral: bool = True) -> None: ...
+
+
+def bot_of(interaction: discord.Interaction) -> Bot:
+    client: Any = interaction.client
+    return client
+
+
+def clip(text: str) -> str:
+    return text if len(text) <= LIMIT else text[:LIMIT - 1] + "…"
+
+
+def files(items: list[File]) -> list[discord.File]:
+    return [discord.File(io.BytesIO(f.data), filename=f.name) for f in items]
+
+
+def allowed(message: Message) -> discord.AllowedMentions:
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(int(u)) for u in message.mentions if u.isdigit()])
+
+
+async def send_reply(interaction: discord.Interaction, message: Message, *, ephemeral: bool = True, **extra) -> None:
+    """The answer to whoever asked (private unless asked otherwise, e.g. a public replay)."""
+    await interaction.followup.send(clip(message.text), files=files(message.files), ephemeral=ephemeral,
+                                    allowed_mentions=discord.AllowedMentions.none(), **extra)
+
+
+async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable[None]]) -> None:
+    """Run a control's work after its deferral; refusals go back privately with the reason,
+    failures are logged for operators and never shown as tracebacks."""
+    try:
+        await work()
+    except Refused as exc:
+        await send_reply(interaction, Message(str(exc)))
+    except Exception:
+        log.exception("control %s failed", (interaction.data or {}).get("custom_id"))
+        await interaction.followup.send("Something went wrong on my side; the game is unchanged and the error "
+                                        "was logged.", ephemeral=True)

@@ -1,0 +1,91 @@
+"""Buttons that page through something finished: a game's replay (⏮ ◀ ▶ ⏭) and a
+leaderboard (◀ ▶). Like every control, their custom ids carry what they need:
+
+  mb:r:<game>:<frame>:first|prev|next|last      replay of a finished game, showing <frame>
+  mb:lb:<kind>:<page>:prev|next                 a leaderboard of this server, showing <page>
+"""
+from __future__ import annotations
+
+import re
+
+import discord
+
+from ..service import Controls, Outcome
+from .messages import bot_of, clip, files, guarded
+
+REPLAY_OPS = {"first": "⏮", "prev": "◀", "next": "▶", "last": "⏭"}
+PAGE_OPS = {"prev": "◀", "next": "▶"}
+
+
+def _target(op: str, shown: int) -> int | None:
+    """The frame or page a button leads to (None: the last one)."""
+    return {"first": 0, "prev": shown - 1, "next": shown + 1, "last": None}[op]
+
+
+def pages_view(controls: Controls) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    at, total = controls.moves, controls.total
+    if controls.kind == "replay":
+        for op in REPLAY_OPS:
+            disabled = (op in ("first", "prev") and at <= 0) or (op in ("next", "last") and at >= total)
+            view.add_item(ReplayButton(controls.game_id, at, op, disabled))
+    else:
+        for op in PAGE_OPS:
+            disabled = (op == "prev" and at <= 0) or (op == "next" and at >= total)
+            view.add_item(PageButton(controls.game, at, op, disabled))
+    return view
+
+
+async def _show(interaction: discord.Interaction, outcome: Outcome, keep_animation: bool = False) -> None:
+    """Edit the message in place with the new page (a replay keeps its animation)."""
+    reply = outcome.reply
+    assert reply is not None
+    kept = [a for a in (interaction.message.attachments if interaction.message else [])
+            if keep_animation and a.filename.endswith(".gif")]
+    await interaction.edit_original_response(content=clip(reply.text), attachments=[*kept, *files(reply.files)],
+                                             view=pages_view(reply.controls) if reply.controls else None)
+
+
+class ReplayButton(discord.ui.DynamicItem[discord.ui.Button],
+                   template=r"mb:r:(?P<gid>\d+):(?P<frame>\d+):(?P<op>first|prev|next|last)"):
+    def __init__(self, gid: int, frame: int, op: str, disabled: bool = False):
+        super().__init__(discord.ui.Button(style=discord.ButtonStyle.secondary, label=REPLAY_OPS[op],
+                                           custom_id=f"mb:r:{gid}:{frame}:{op}", disabled=disabled))
+        self.gid, self.frame, self.op = gid, frame, op
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(int(match["gid"]), int(match["frame"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+
+        async def work():
+            outcome = await bot_of(interaction).service.replay(str(interaction.channel_id), self.gid,
+                                                              _target(self.op, self.frame))
+            await _show(interaction, outcome, keep_animation=True)
+        await guarded(interaction, work)
+
+
+class PageButton(discord.ui.DynamicItem[discord.ui.Button],
+                 template=r"mb:lb:(?P<kind>[a-z0-9_]+):(?P<page>\d+):(?P<op>prev|next)"):
+    def __init__(self, kind: str, page: int, op: str, disabled: bool = False):
+        super().__init__(discord.ui.Button(style=discord.ButtonStyle.secondary, label=PAGE_OPS[op],
+                                           custom_id=f"mb:lb:{kind}:{page}:{op}", disabled=disabled))
+        self.kind, self.page, self.op = kind, page, op
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(match["kind"], int(match["page"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+
+        async def work():
+            outcome = await bot_of(interaction).service.leaderboard(
+                str(interaction.guild_id), str(interaction.user.id), self.kind, _target(self.op, self.page))
+            await _show(interaction, outcome)
+        await guarded(interaction, work)
+
+
+PAGE_ITEMS = (ReplayButton, PageButton)

@@ -1,0 +1,37 @@
+"""Slash commands about a server's finished games: /history, /leaderboard, /profile."""
+from __future__ import annotations
+
+from typing import Optional
+
+import discord
+from discord import app_commands
+
+from ..games import all_plugins
+from .commands import run
+from .messages import Bot
+
+
+def standings_commands(bot: Bot) -> list[app_commands.Command]:
+    kinds = [app_commands.Choice(name=p.title, value=p.name) for p in all_plugins()]
+
+    @app_commands.command(name="history", description="This channel's finished games, newest first")
+    @app_commands.guild_only()
+    async def history(interaction: discord.Interaction) -> None:
+        await run(interaction, lambda: bot.service.history(str(interaction.channel_id)))
+
+    @app_commands.command(name="leaderboard", description="The best players of this server")
+    @app_commands.describe(kind="Which game (default: the first)")
+    @app_commands.choices(kind=kinds)
+    @app_commands.guild_only()
+    async def leaderboard(interaction: discord.Interaction, kind: Optional[app_commands.Choice[str]] = None) -> None:
+        await run(interaction, lambda: bot.service.leaderboard(str(interaction.guild_id), str(interaction.user.id),
+                                                               kind.value if kind else None))
+
+    @app_commands.command(name="profile", description="Games, wins and rating of a player on this server")
+    @app_commands.describe(user="Whose profile (default: yours)")
+    @app_commands.guild_only()
+    async def profile(interaction: discord.Interaction, user: Optional[discord.User] = None) -> None:
+        who = user or interaction.user
+        await run(interaction, lambda: bot.service.profile(str(interaction.guild_id), str(who.id), who.display_name))
+
+    return [history, leaderboard, profile]

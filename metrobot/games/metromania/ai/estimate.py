@@ -1,0 +1,316 @@
+"""Where the points are: a quick estimate of what a seat will score, for its players.
+
+The score of a MetrOmania company comes from a few places, and each has a term here:
+- finishing lines. Station points are halved with one line unfinished and lost with
+  both, and only a finished line gets a bonus station. A line is worth FINISH when done
+  and less the further it still has to dig to an end arrow it may use (TEMPO a tunnel:
+  the building phase is short, often 8-10 turns); a line that can no longer reach one
+  is worth DEAD.
+- destination markers. An unplaced marker costs 6 at the end. Its estimate is that loss
+  softened by the best spot of its kind one of the seat's lines can still run along on
+  its way to an end arrow: the longer the detour (and the further away: the game may
+  end first), the less it is worth going there. Only one marker goes down a turn, so no
+  more markers count than the turns the seat's lines still need.
+- stations at placed markers. A placed marker no station touches also costs 6; while
+  its line is unfinished, the bonus station (or an intermediate one) can still cure it.
+- the stations already scored (1 point per spot a station touches), weighted by how
+  likely the seat's lines are to finish.
+- trips are left to the end: a finished game is judged by its real score. Routes need
+  several lines to meet where both markers of a letter lie; a one-step estimate could
+  not plan them (the strong player finds them by playing games out).
+
+Distances are counted in tunnels by breadth-first search over city vertices, through
+edges that have a free flanking cell the seat may dig (not lake or park; a spot only of a
+kind the seat still holds a marker of). The search ignores the rules that forbid acute
+turns except on the first tunnel, and a line's own later growth: it is an estimate.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from .. import rules
+from ..board import (ARROWS, CITY_CELLS, CORNERS, DIRS, TOUCHING, VERTICES, Cell, Vertex, direction, flanks, in_city,
+                     side_distance, turn)
+from ..state import TUNNELS_PER_LINE, State
+
+UNPLACED = 6  # what an unplaced or untouched marker costs at the end (rules: impossible trip)
+
+
+@dataclass(frozen=True)
+class Weights:
+    finish: float = 10.0  # a finished line
+    tempo: float = 1.4  # one tunnel still to dig before a line finishes
+    dead: float = -12.0  # a line that can no longer finish
+    detour: float = 1.0  # one tunnel of detour to drop a marker
+    far: float = 0.75  # one tunnel before the line reaches the spot (the game may end first)
+    cure: float = 0.7  # chance that an untouched marker on an unfinished line gets a station
+    cure_finished: float = 0.1  # ... on a finished line (only another line can bring one)
+    pace: bool = True  # one marker a turn: no more markers count than turns are left
+
+
+WEIGHTS = Weights()
+INF = 10 ** 6
+
+
+# ---------------------------------------------------------------- static geometry
+def _city_edges() -> dict[Vertex, tuple[tuple[Vertex, Cell, Cell], ...]]:
+    """For every city vertex, its city neighbours with the edge's two flanking cells."""
+    out = {}
+    for v in VERTICES:
+        out[v] = tuple((w, *flanks(v, w)) for w in ((v[0] + dq, v[1] + dr) for dq, dr in DIRS) if in_city(w))
+    return out
+
+
+EDGES = _city_edges()
+END_ARROWS = tuple(a for a in ARROWS if a.kind == "end")
+SPOT_EDGES: dict[Cell, tuple[tuple[Vertex, Vertex], ...]] = {
+    c: tuple((a, b) for a in CORNERS[c] for b in CORNERS[c] if a != b) for c in CITY_CELLS
+}
+
+
+def diggable(s: State, seat: int) -> frozenset[Cell]:
+    """Free city cells the seat could put a tunnel on (spots: of a kind it still holds)."""
+    player = s.players[seat]
+    kinds = {m.kind for m in s.markers if m.holder == player and m.cell is None}
+    occupied = s.occupied
+    return frozenset(c for c in CITY_CELLS if c not in occupied
+                     and (s.cells[c] == "blank" or s.cells[c] in kinds))
+
+
+def open_graph(free: frozenset[Cell]) -> dict[Vertex, tuple[Vertex, ...]]:
+    """City edges with a flanking cell in `free`: the graph the searches walk."""
+    return {v: tuple(w for w, c1, c2 in edges if c1 in free or c2 in free) for v, edges in EDGES.items()}
+
+
+def bfs(sources: dict[Vertex, int], avoid, graph: dict[Vertex, tuple[Vertex, ...]]) -> dict[Vertex, int]:
+    """Tunnels from the nearest source to every city vertex reachable without `avoid`."""
+    dist = dict(sources)
+    queue = deque(sorted(sources, key=dist.__getitem__))
+    while queue:
+        v = queue.popleft()
+        d = dist[v] + 1
+        for w in graph[v]:
+            if w not in dist and w not in avoid:
+                dist[w] = d
+                queue.append(w)
+    return dist
+
+
+def end_arrows_for(s: State, start_side: int | None) -> list:
+    """Free end arrows a line that started on `start_side` may finish on (side rule)."""
+    free = [a for a in END_ARROWS if a.cell not in s.occupied]
+    if start_side is None:
+        return free
+    preferred = [a for a in free if side_distance(a.side, start_side) >= 2]
+    return preferred or free
+
+
+def end_distances(s: State, start_side: int | None, avoid, graph) -> dict[Vertex, int]:
+    """Tunnels from each city vertex to the end of the line, the finishing tunnel included."""
+    seeds = {v: 1 for a in end_arrows_for(s, start_side) for v in a.inner if v not in avoid}
+    return bfs(seeds, avoid, graph)
+
+
+# ---------------------------------------------------------------- one line, seen from its tip
+class LineOutlook:
+    """What a building line can still reach: tunnels from its tip to every vertex (`near`)
+    and to the end (`to_end`), honouring the no-acute-turn rule on the first tunnel."""
+
+    __slots__ = ("li", "left", "_near", "to_end", "end_map", "tip", "first", "spots", "_avoid", "_graph")
+
+    def __init__(self, s: State, li: int, free: frozenset[Cell], graph, end_map: dict[Vertex, int]):
+        line = s.lines[li]
+        self.li = li
+        self.left = TUNNELS_PER_LINE - len(line.cells)
+        self.end_map = end_map
+        tip = line.tip
+        prev = line.vertices[-2] if len(line.vertices) >= 2 else None
+        sharp_ok = tip in s.station_set or prev is None or not in_city(prev)
+        first: dict[Vertex, int] = {}
+        for w, c1, c2 in EDGES.get(tip, ()):
+            if w in line.index or not ((c1 in free and c1 not in s.occupied) or (c2 in free and c2 not in s.occupied)):
+                continue
+            if not sharp_ok and turn(direction(prev, tip), direction(tip, w)) == 2:
+                continue
+            first[w] = 1
+        self.tip, self.first = tip, first
+        self.spots: dict[Cell, tuple[int, int]] = {}
+        self._near: dict[Vertex, int] | None = None
+        self._avoid, self._graph = line.index, graph
+        best = min((1 + end_map[w] for w in first if w in end_map), default=INF)
+        for a in END_ARROWS:  # finishing right from the tip
+            if tip in a.inner and a.cell not in s.occupied and tip in end_map and end_map[tip] == 1:
+                if sharp_ok or turn(direction(prev, tip), direction(tip, a.apex)) != 2:
+                    best = 1
+        self.to_end = best
+
+    @property
+    def near(self) -> dict[Vertex, int]:
+        """Tunnels from the tip to every vertex (searched only when markers ask)."""
+        if self._near is None:
+            self._near = bfs(self.first, self._avoid, self._graph)
+            self._near[self.tip] = 0
+        return self._near
+
+    def spot(self, cell: Cell) -> tuple[int, int]:
+        """(tunnels to finish by way of `cell`, tunnels to reach it), cached."""
+        found = self.spots.get(cell)
+        if found is None:
+            found = self.spots[cell] = (self.via(cell), min(self.near.get(a, INF) for a in CORNERS[cell]))
+        return found
+
+    def via(self, cell: Cell) -> int:
+        """Tunnels to finish the line running along one edge of `cell` (INF: impossible)."""
+        near, end_map = self.near, self.end_map
+        best = INF
+        for a, b in SPOT_EDGES[cell]:
+            if a == self.tip and b not in self.first:
+                continue  # an acute turn at the tip
+            da = near.get(a)
+            db = end_map.get(b)
+            if da is not None and db is not None and da + 1 + db < best:
+                best = da + 1 + db
+        return best
+
+
+# ---------------------------------------------------------------- the whole seat
+class Estimator:
+    """Estimates for one seat. Distance maps to the end arrows come from the position the
+    estimator was made for and are reused for positions one or a few steps on (digging
+    one tunnel changes them little); the tip's own search is redone and cached per tip."""
+
+    def __init__(self, s: State, seat: int, weights: Weights = WEIGHTS):
+        self.seat = seat
+        self.w = weights
+        self.free = diggable(s, seat)
+        self.graph = open_graph(self.free)
+        self.end_maps: dict[tuple[int, int | None], dict[Vertex, int]] = {}
+        self.outlooks: dict[tuple[int, Vertex, int], LineOutlook] = {}
+        self.spot_lists: dict[tuple[str, Cell | None], list[Cell]] = {}
+        self.base = s
+
+    def end_map(self, s: State, li: int, start_side: int | None) -> dict[Vertex, int]:
+        key = (li, start_side)
+        found = self.end_maps.get(key)
+        if found is None:
+            # The parent position's line: the children only add vertices at its tip.
+            found = end_distances(self.base, start_side, self.base.lines[li].index, self.graph)
+            self.end_maps[key] = found
+        return found
+
+    def outlook(self, s: State, li: int) -> LineOutlook:
+        line = s.lines[li]
+        key = (li, line.tip, len(line.cells))
+        found = self.outlooks.get(key)
+        if found is None:
+            found = LineOutlook(s, li, self.free, self.graph, self.end_map(s, li, line.start_side))
+            self.outlooks[key] = found
+        return found
+
+    def unstarted_to_end(self, s: State, li: int) -> int:
+        """Tunnels for a line not yet started: the best start it may use, then to the end."""
+        best = INF
+        for arrow in rules.allowed_arrows(s, li, "start"):
+            end_map = self.end_map(s, li, arrow.side)
+            for v in arrow.inner:
+                if v in end_map and 1 + end_map[v] < best:
+                    best = 1 + end_map[v]
+        return best
+
+    # ------------------------------------------------------------ the estimate
+    def value(self, s: State, horizon: int | None = None, *, shaping: bool = True) -> float:
+        """Estimated final score of the seat in position s. `horizon` caps the tunnels
+        the seat may still dig (its last turn), None when the game goes on. Without
+        `shaping`, points only: the worth of finishing lines in itself is left out."""
+        w = self.w
+        seat = self.seat
+        player = s.players[seat]
+        if s.phase == "finished":
+            # The real score, with the line terms every other estimate carries.
+            done = sum(1 for li in s.seat_lines(seat) if s.lines[li].status == "finished")
+            return s.scores[player] + (done * w.finish + (2 - done) * w.dead if shaping else 0)
+        total = 0.0
+        shape = 0.0  # the part of `total` that is not points
+        finishing = 0.0  # expected number of finished lines (for station points)
+        to_dig = 0  # tunnels still to dig to finish the lines that can be finished
+        outlooks: list[LineOutlook] = []
+        for li in s.seat_lines(seat):
+            line = s.lines[li]
+            if line.status == "finished":
+                shape += w.finish
+                finishing += 1
+                continue
+            if line.status == "unstarted":
+                d = self.unstarted_to_end(s, li)
+                left = TUNNELS_PER_LINE
+            elif line.status == "blocked":
+                d, left = INF, 0
+            else:
+                o = self.outlook(s, li)
+                outlooks.append(o)
+                d, left = o.to_end, o.left
+            if horizon is not None:
+                left = min(left, horizon)
+            if d <= left:
+                to_dig += d
+                shape += w.finish - w.tempo * d
+                finishing += max(0.3, 1 - 0.04 * d) if horizon is None else 1
+            else:
+                shape += w.dead
+        total += s.scores[player] * finishing / 2
+
+        # Markers still in hand: the best spot of their kind on some line's way, each
+        # spot counted once per kind.
+        taken: set[Cell] = set()
+        gains: list[float] = []
+        placed = {m.letter: m.cell for m in s.markers if m.cell is not None}
+        for m in sorted((m for m in s.markers if m.holder == player), key=lambda m: (m.kind, m.letter)):
+            if m.cell is not None:
+                if not any(v in s.station_set for v in CORNERS[m.cell]):
+                    li = s.occupied.get(m.cell)
+                    open_line = li is not None and s.lines[li].status != "finished" and horizon is None
+                    chance = w.cure if open_line else w.cure_finished if horizon is None else 0.0
+                    total -= UNPLACED * (1 - chance)
+                continue
+            twin = placed.get(m.letter)
+            best, best_cell = 0.0, None
+            for o in outlooks:
+                slack = min(o.left, horizon if horizon is not None else INF)
+                for c in self._spots(s, m.kind, twin):
+                    if c in taken:
+                        continue
+                    via, reach = o.spot(c)
+                    if via > slack:
+                        continue
+                    if horizon is not None and reach + 1 > horizon:
+                        continue
+                    gain = UNPLACED - w.detour * max(0, via - o.to_end) - w.far * reach
+                    if gain > best:
+                        best, best_cell = gain, c
+            if best_cell is not None:
+                taken.add(best_cell)
+            total -= UNPLACED
+            gains.append(best)
+        if gains:
+            if w.pace:
+                # A marker a turn: the turns it takes to finish the lines bound how many
+                # markers can still go down (the seat may of course dig longer lines).
+                mine = s.players[s.current] == player
+                if horizon is not None:
+                    turns = 1 if mine and horizon > 0 and not s.turn.marker else 0
+                else:
+                    turns = max(1, -(-to_dig // 3))
+                gains = sorted(gains, reverse=True)[:turns]
+            total += sum(gains)
+        return total + shape if shaping else total
+
+    def _spots(self, s: State, kind: str, twin: Cell | None) -> list[Cell]:
+        """Free spots of `kind` a marker whose twin lies on `twin` may go on."""
+        key = (kind, twin)
+        found = self.spot_lists.get(key)
+        if found is None:
+            found = [c for c in CITY_CELLS if s.cells[c] == kind and c not in self.base.occupied
+                     and (twin is None or twin not in TOUCHING[c])]
+            self.spot_lists[key] = found
+        return [c for c in found if c not in s.occupied]

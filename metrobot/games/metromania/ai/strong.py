@@ -1,0 +1,180 @@
+"""The strong level: whole turns planned, then tried out by playing the game to its end.
+
+A decision is about a whole turn (up to three tunnels and a bonus station, or one
+station), because the steps of a turn only make sense together:
+1. `turns.candidate_turns` lists a handful of promising turns by a beam search over
+   steps, judged by the estimate (`estimate.py`); the greedy player's own turn is among
+   them.
+2. Each candidate is tried out by rollouts: from a state drawn with `determinize` (so
+   hidden hands are only ever sampled, never read), the candidate's steps are played and
+   then every seat plays greedily to the end of the game; the real scoring phase says
+   who won. A candidate's worth is its mean result (a win, plus the margin as a
+   tie-break). Rollouts go first to every candidate once (the greedy turn first, then
+   by estimate), then to the most promising ones (UCB1), until the budget is spent. A
+   rollout the deadline interrupts is dropped; with no rollout at all (a tiny budget,
+   a slow machine) the greedy turn is played. `depth` can cut rollouts short after so
+   many turns, judged by the estimated points (`projected`); by default they run to
+   the end, which measured better at equal time.
+3. The best turn's first step is returned. The rest is kept as a plan keyed by the view
+   it expects next, so the following steps of the turn are consistent and cost nothing.
+
+`Budget.seconds` caps the wall-clock time of a decision; `Budget.iterations`, if given,
+caps the number of rollouts, so a seeded game plays the same on any machine (as long as
+the clock cap is not reached first).
+"""
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...autoplay import AutoPlayer, Budget
+from ...protocol import Action, Game
+from ..state import State
+from .estimate import Estimator
+from .greedy import rank
+from .turns import candidate_turns
+
+UCB_C = 0.5  # exploration weight (results are in wins, roughly 0..1)
+MARGIN_WEIGHT = 1 / 200  # points of margin, as a tie-break between equal win chances
+LEAD_SCALE = 6.0  # an estimated lead of this many points: a win three times in four
+
+
+@dataclass
+class Candidate:
+    steps: list[Action]
+    prior: float
+    total: float = 0.0
+    n: int = 0
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.n if self.n else -math.inf
+
+
+@dataclass
+class Plan:
+    key: str  # the view (as canonical text) in which `steps[0]` is to be played
+    steps: list[Action] = field(default_factory=list)
+
+
+def view_key(view: dict[str, Any], seat: str) -> str:
+    return seat + json.dumps(view, sort_keys=True, separators=(",", ":"))
+
+
+class StrongPlayer(AutoPlayer):
+    level = "strong"
+
+    def __init__(self, width: int = 6, beam: int = 3, noise: float = 0.3, margin: float = MARGIN_WEIGHT,
+                 depth: int | None = None):
+        self.width = width  # candidate turns kept
+        self.beam = beam  # steps tried from each partial turn
+        self.noise = noise  # randomness of the greedy play in rollouts
+        self.margin = margin  # weight of a point of margin beside a win
+        self.depth = depth  # turns a rollout plays after the candidate's (None: to the end)
+        self._plans: dict[str, Plan] = {}  # per seat: the rest of the turn being played
+        self.last_rollouts = 0  # rollouts spent on the last decision (for benchmarks)
+        self.last_candidates = 0  # whole turns it chose among
+
+    def choose(self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random,
+               budget: Budget = Budget()) -> Action:
+        deadline = budget.deadline()
+        self.last_rollouts = self.last_candidates = 0
+        key = view_key(view, seat)
+        plan = self._plans.pop(seat, None)
+        s = game.determinize(view, viewer, rnd)
+        legal = game.legal_actions(s, seat)
+        if not legal:
+            raise ValueError(f"{seat} has no legal action")
+        if plan is not None and plan.key == key and plan.steps and plan.steps[0] in legal:
+            self._keep(game, s, viewer, seat, plan.steps)
+            return plan.steps[0]
+        if len(legal) == 1:
+            return legal[0]
+
+        turns = candidate_turns(game, s, seat, self.width, self.beam, deadline)
+        cands = [Candidate(steps, prior) for prior, steps in turns]
+        self.last_candidates = len(cands)
+        if len(cands) > 1:
+            self._try_out(game, view, viewer, seat, s, cands, rnd, budget, deadline)
+        best = max(cands, key=lambda c: (c.mean, c.prior)) if any(c.n for c in cands) else cands[0]
+        self._keep(game, s, viewer, seat, best.steps)
+        return best.steps[0]
+
+    # ------------------------------------------------------------ plans
+    def _keep(self, game: Game, s: State, viewer: str, seat: str, steps: list[Action]) -> None:
+        """Remember the rest of the turn, keyed by the view after its first step."""
+        if len(steps) < 2:
+            return
+        after, _ = game.apply(s, seat, steps[0])
+        if game.is_over(after) or seat not in game.to_move(after):
+            return
+        self._plans[seat] = Plan(view_key(game.view(after, viewer), seat), steps[1:])
+
+    # ------------------------------------------------------------ rollouts
+    def _try_out(self, game: Game, view: dict[str, Any], viewer: str, seat: str, s: State,
+                 cands: list[Candidate], rnd: random.Random, budget: Budget, deadline: float) -> None:
+        hidden = any(m.get("letter") is None for m in view["markers"])
+        person = game.owner(s, seat)
+        done = 0
+        while time.perf_counter() < deadline and (budget.iterations is None or done < budget.iterations):
+            if done < len(cands):
+                cand = cands[done]  # everyone once, best estimate first
+            else:
+                log_n = math.log(done)
+                cand = max(cands, key=lambda c: c.mean + UCB_C * math.sqrt(log_n / c.n))
+            world = game.determinize(view, viewer, rnd) if hidden else s
+            outcome = self._rollout(game, world, seat, person, cand.steps, rnd, deadline)
+            if outcome is None:
+                break  # out of time: an unfinished rollout says nothing
+            cand.total += outcome
+            cand.n += 1
+            done += 1
+        self.last_rollouts = done
+
+    def _rollout(self, game: Game, world: State, seat: str, person: str, steps: list[Action],
+                 rnd: random.Random, deadline: float) -> float | None:
+        for action in steps:
+            world, _ = game.apply(world, seat, action)
+        stop = game.turn_number(world) + self.depth if self.depth is not None else math.inf
+        while not game.is_over(world):
+            if time.perf_counter() > deadline:
+                return None
+            if game.turn_number(world) >= stop:
+                return projected(game, world, person, self.margin)
+            mover = world.players[world.current]
+            actions = game.legal_actions(world, mover)
+            if len(actions) == 1:
+                action = actions[0]
+            else:
+                ranked = rank(game, world, mover, actions)
+                action = actions[max(ranked, key=lambda x: x[0] + self.noise * rnd.random())[1]]
+            world, _ = game.apply(world, mover, action)
+        return result(game, world, person, self.margin)
+
+
+def result(game: Game, final: State, person: str, margin: float = MARGIN_WEIGHT) -> float:
+    """A finished game from one person's side: 1 for a win, 1/2 shared, plus the margin
+    over the best other person as a small tie-break."""
+    totals: dict[str, int] = {}
+    for p, points in final.scores.items():
+        owner = game.owner(final, p)
+        totals[owner] = totals.get(owner, 0) + points
+    winners = final.result["winners"] if final.result else []
+    win = (1.0 / len(winners)) if person in winners else 0.0
+    best_other = max((v for p, v in totals.items() if p != person), default=0)
+    return win + margin * (totals[person] - best_other)
+
+
+def projected(game: Game, s: State, person: str, margin: float = MARGIN_WEIGHT) -> float:
+    """An unfinished game from one person's side, as `result` would see it if the
+    estimated points came true: the chance of a win grows smoothly with the margin."""
+    totals: dict[str, float] = {}
+    for i, seat in enumerate(s.players):
+        owner = game.owner(s, seat)
+        totals[owner] = totals.get(owner, 0.0) + Estimator(s, i).value(s, shaping=False)
+    lead = totals[person] - max((v for p, v in totals.items() if p != person), default=0.0)
+    return 1 / (1 + math.exp(-lead / LEAD_SCALE)) + margin * lead

@@ -1,0 +1,95 @@
+"""MetrOmania as a plug-in: what the service, the Discord adapter and the tools need."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ...i18n import EN, Lang
+from ..autoplay import AutoPlayer
+from ..plugin import CommandOption, GamePlugin, MoveCommand, Names, Variant, numbered_steps
+from ..protocol import Action, Choice
+from . import ai, narration, notation
+from .engine import GAME
+from .scoring import score_state
+
+RULES = """**MetrOmania** — build two metro lines (solid and dashed) across the city.
+**Your turn: one action.** Either *dig* 3 tunnels (split between your lines as you like; fewer only if no more is legal) or place one *intermediate station* on your line between two of its stations (its start counts).
+**Digging.** Lines run along triangle edges, the tunnel on one of the two cells beside the edge. Start on a white arrow S1–S12 (only one new line in your first turn; the second line avoids the first one's side and its neighbours). Grow only from the line's end; never touch or cross your own line; no sharp (60°) turn except at a station; one tunnel per cell; never on the lake or park. Digging onto a spot (house = residential, office = commercial, star = entertainment) drops one of your secret markers of that type there — one per turn, never touching the other marker of the same letter. Finish on a black arrow T1–T12 away from your start side; then you may place one bonus station on that line.
+**Stations** appear by themselves where lines meet or split (running alongside makes none) and score 1 point per spot they touch.
+**The end** comes when someone finishes both lines, the 30th station is placed, or enough lines are finished or blocked (5/4/3 for 4/3/2 players); everyone else then plays once more.
+**Scoring.** Points so far: kept with both lines finished, halved with one, lost with none. Then six test trips A–A … F–F between the marker pairs: 1 minute per hop between stations, 3 per change; everyone whose line rides a fastest route scores 6 (if they placed one of its markers) or 3. Impossible trips cost the guilty 6. Sunday: park to lake, 5 to each rider.
+**Coordinates:** row letter + column number (G13 is the centre), as on the margins. E.g. `solid G9 L` (left cell), `dashed S4 F24` (start), `solid T5` (finish), `station G9`.
+Decisions: stations score per touched spot; with two players only a route on one player's lines alone scores."""
+
+_dig_steps, _dig_complete = numbered_steps("step", 4, lambda code: not code.startswith("st:"))
+
+DIG = MoveCommand(
+    name="dig", description="MetrOmania: dig up to three tunnels (and a bonus station)",
+    options=(CommandOption("step1", "First tunnel, e.g. 'solid G9 L' or 'dashed S4 F24'", required=True),
+             CommandOption("step2", "Second tunnel"), CommandOption("step3", "Third tunnel"),
+             CommandOption("step4", "Bonus station after finishing a line, or 'no bonus'")),
+    steps=_dig_steps, complete=_dig_complete)
+
+STATION = MoveCommand(
+    name="station", description="MetrOmania: place an intermediate station (a whole turn)",
+    options=(CommandOption("at", "A vertex of your line between two of its stations, e.g. G9", required=True),),
+    steps=lambda values: [values["at"] if values["at"].startswith("st:") else f"station {values['at']}"],
+    complete=lambda focused, values: ([], lambda code: code.startswith("st:")))
+
+HAND_OPTIONS = {"open": {"hands": "open"}, "strict": {"hands": "strict"}, "advanced": {"advanced": True}}
+
+
+class MetromaniaPlugin(GamePlugin):
+    game = GAME
+    rules = RULES
+    renderer = "render.metromania"
+    commands = (DIG, STATION)
+    variants = (Variant("open", "MetrOmania: open hands"), Variant("strict", "MetrOmania: strict deal"),
+                Variant("advanced", "MetrOmania: advanced 2 players (two companies each)"))
+    secret_hands = True
+
+    def options(self, variant: str | None, city: str | None) -> dict[str, Any]:
+        super().options(variant, city)
+        return dict(HAND_OPTIONS.get(variant or "standard", {}))
+
+    def parse(self, state: Any, seat: str, text: str) -> Action:
+        return notation.parse(self.game, state, seat, text)
+
+    def choices(self, state: Any, seat: str, lang: Lang = EN) -> list[Choice]:
+        return notation.choices(self.game, state, seat, lang)
+
+    def describe(self, state: Any, action: Action, lang: Lang = EN) -> str:
+        return notation.describe(state, action, lang)
+
+    def continuation(self, state: Any, seat: str, lang: Lang = EN) -> str:
+        if state.turn.bonus is not None:
+            return lang.t("You may place a bonus station on the line you finished (or decline it).")
+        if state.turn.tunnels:
+            left = 3 - state.turn.tunnels
+            return lang.n("Your turn goes on: dig {n} more tunnel (`/dig` or the buttons).",
+                          "Your turn goes on: dig {n} more tunnels (`/dig` or the buttons).", left, n=left)
+        return ""
+
+    def narrate(self, state: Any, events: list[dict[str, Any]], name: Names, lang: Lang = EN) -> list[str]:
+        return narration.narrate(events, name, lang)
+
+    def prompt(self, state: Any, who: str, lang: Lang = EN) -> str:
+        if state.phase == "last_round":
+            return lang.t("Next: {who} (last round) — `/dig` or the buttons below.", who=who)
+        return lang.t("Next: {who} — `/dig` or the buttons below.", who=who)
+
+    def hand_text(self, view: dict[str, Any], seats: list[str], lang: Lang = EN) -> str | None:
+        return narration.hand_text(view, seats, lang)
+
+    def hands_may_change(self, events: list[dict[str, Any]]) -> bool:
+        return any(e.get("marker") for e in events)
+
+    def automatic(self) -> dict[str, Callable[[], AutoPlayer]]:
+        return {"greedy": lambda: ai.player("greedy"), "strong": lambda: ai.player("strong")}
+
+    def score(self, data: dict[str, Any]) -> dict[str, Any]:
+        return score_state(data)
+
+
+PLUGIN = MetromaniaPlugin()
+
+__all__ = ["PLUGIN", "MetromaniaPlugin"]

@@ -1,0 +1,198 @@
+"""A game plug-in: everything the shared code (service, Discord adapter, CLI, images,
+benchmarks) needs from one game kind, provided by the game's own package.
+
+The shared code never names a game: it asks the registry (`metrobot.games`) for a plug-in
+and talks to it through this interface, the way boardgame.io's game objects or
+OpenSpiel's registered games work. A new game is one package under `metrobot/games/`
+exporting `PLUGIN`, plus (optionally) one under `render/` for its images.
+
+Nothing here is tied to a front end: labels and commands are plain data that a front end
+turns into buttons and slash commands; text is Markdown-ish, as the service posts it.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .autoplay import DEFAULT_LEVEL, AutoPlayer, Budget, RandomPlayer
+from ..i18n import EN, Lang
+from .protocol import N_, Action, BadInput, Choice, Event, Game
+
+Names = Callable[[str], str]
+
+
+@dataclass(frozen=True)
+class Labels:
+    """What front ends write on a game's controls."""
+
+    play: str = "▶ Play"  # opens the private composer
+    mine: str = "My hand"  # the player's private view
+    composer: str = "Your turn"  # heading of the private composer
+
+
+@dataclass(frozen=True)
+class CommandOption:
+    name: str
+    description: str
+    required: bool = False
+
+
+@dataclass(frozen=True)
+class MoveCommand:
+    """A game's own slash command that plays one move, e.g. MetrOmania's `/dig`.
+
+    `steps(values)` turns the filled-in options into the steps the service plays;
+    `complete(focused, values)` says how to suggest values for the focused option: the
+    steps already chosen before it (the menu is computed after them) and which step
+    codes fit this option.
+    """
+
+    name: str
+    description: str
+    options: tuple[CommandOption, ...]
+    steps: Callable[[dict[str, str]], list[str]]
+    complete: Callable[[str, dict[str, str]], tuple[list[str], Callable[[str], bool]]]
+
+
+def numbered_steps(prefix: str, count: int, first_filter: Callable[[str], bool] = lambda code: True
+                   ) -> tuple[Callable[[dict[str, str]], list[str]],
+                              Callable[[str, dict[str, str]], tuple[list[str], Callable[[str], bool]]]]:
+    """`steps`/`complete` for a command whose options step1..stepN are the steps of a turn
+    in order, each suggested from the legal moves after the ones before it."""
+    names = [f"{prefix}{i}" for i in range(1, count + 1)]
+
+    def steps(values: dict[str, str]) -> list[str]:
+        return [values[n] for n in names if values.get(n)]
+
+    def complete(focused: str, values: dict[str, str]) -> tuple[list[str], Callable[[str], bool]]:
+        k = names.index(focused)
+        before = [values[n] for n in names[:k] if values.get(n)]
+        return before, (first_filter if k == 0 else (lambda code: True))
+    return steps, complete
+
+
+@dataclass(frozen=True)
+class Variant:
+    value: str  # what the front end sends
+    label: str  # what people read
+
+
+class GamePlugin:
+    """One game kind. Subclasses set the class attributes and override what differs."""
+
+    game: Game
+    rules: str = ""  # a short rules summary that fits one Discord message (English: the catalogue's id)
+    renderer: str | None = None  # module (under `render/`) that draws this game's images
+    labels: Labels = Labels()
+    commands: tuple[MoveCommand, ...] = ()
+    variants: tuple[Variant, ...] = ()
+    secret_hands: bool = False  # players hold something secret, sent to them privately
+
+    @property
+    def name(self) -> str:
+        return self.game.name
+
+    @property
+    def title(self) -> str:
+        return self.game.title
+
+    # ------------------------------------------------------------ lobby
+    def cities(self) -> list[str]:
+        """Maps a group may choose from (empty: the game has one board)."""
+        return []
+
+    def options(self, variant: str | None, city: str | None) -> dict[str, Any]:
+        """Engine options for a variant and a city chosen in a front end; BadInput if
+        they don't belong to this game."""
+        if variant not in (None, "standard") and variant not in {v.value for v in self.variants}:
+            raise BadInput(N_("The “{variant}” variant is not a {game} variant."), variant=variant, game=self.title)
+        if city:
+            raise BadInput(N_("{game} is played on its own board; a city is not chosen."), game=self.title)
+        return {}
+
+    def option_summary(self, options: dict[str, Any], lang: Lang = EN) -> str:
+        """How a lobby names a game's options: its variants and map, in words."""
+        def chosen(variant: Variant) -> bool:
+            wanted = {k: v for k, v in self.options(variant.value, None).items() if v}
+            return bool(wanted) and all(options.get(k) == v for k, v in wanted.items())
+        parts = [lang.t(v.label) for v in self.variants if chosen(v)]
+        if options.get("map"):
+            parts.append(str(options["map"]).title())
+        return ", ".join(parts) or lang.t("standard rules")
+
+    def rules_text(self, lang: Lang = EN) -> str:
+        return lang.t(self.rules)
+
+    def game_labels(self, lang: Lang = EN) -> Labels:
+        """The game's words for its buttons, in `lang`."""
+        return Labels(*(lang.t(text) for text in (self.labels.play, self.labels.mine, self.labels.composer)))
+
+    # ------------------------------------------------------------ moves
+    # Every text below is in `lang` (English by default); move codes and typed moves are
+    # the same in every language.
+    def parse(self, state: Any, seat: str, text: str) -> Action:
+        """A typed or coded step -> action (BadInput/RuleError when it is not one)."""
+        raise BadInput(N_("{game} has no move notation."), game=self.title)
+
+    def choices(self, state: Any, seat: str, lang: Lang = EN) -> list[Choice]:
+        """Every legal next step for menus and autocomplete."""
+        return []
+
+    def describe(self, state: Any, action: Action, lang: Lang = EN) -> str:
+        return str(action.get("type", "move"))
+
+    def summarise(self, state: Any, seat: str, steps: list[str], lang: Lang = EN) -> str:
+        """What a sequence of steps does, in words (for the composer)."""
+        parts = []
+        for step in steps:
+            action = self.parse(state, seat, step)
+            parts.append(self.describe(state, action, lang))
+            state, _ = self.game.apply(state, seat, action)
+        return "; ".join(parts)
+
+    def continuation(self, state: Any, seat: str, lang: Lang = EN) -> str:
+        """What a player still owes after the steps they sent, when their turn goes on."""
+        return ""
+
+    # ------------------------------------------------------------ telling
+    def narrate(self, state: Any, events: list[Event], name: Names, lang: Lang = EN) -> list[str]:
+        """Public events as short sentences for the channel."""
+        return []
+
+    def prompt(self, state: Any, who: str, lang: Lang = EN) -> str:
+        """The line that says who is owed a decision now (`who`: their names or mentions)."""
+        return lang.t("Next: {who}.", who=who)
+
+    def hand_text(self, view: dict[str, Any], seats: list[str], lang: Lang = EN) -> str | None:
+        """A person's secret hand from their own view (None: nothing secret)."""
+        return None
+
+    def hands_may_change(self, events: list[Event]) -> bool:
+        return False
+
+    # ------------------------------------------------------------ automatic players
+    def automatic(self) -> dict[str, Callable[[], AutoPlayer]]:
+        """The game's own automatic players by level, weakest first ("random" is shared)."""
+        return {}
+
+    def levels(self) -> list[str]:
+        return ["random", *self.automatic()]
+
+    def player(self, level: str = DEFAULT_LEVEL) -> AutoPlayer:
+        factories = {"random": RandomPlayer, **self.automatic()}
+        if level not in factories:
+            raise BadInput(N_("{game} has no “{level}” automatic player; levels: {levels}."), game=self.title,
+                           level=level, levels=", ".join(factories))
+        return factories[level]()
+
+    def auto_action(self, state: Any, seat: str, rnd: random.Random, level: str = DEFAULT_LEVEL,
+                    budget: Budget = Budget()) -> Action:
+        """The automatic player's move, chosen from the seat's own view only."""
+        viewer = self.game.owner(state, seat)
+        return self.player(level).choose(self.game, self.game.view(state, viewer), viewer, seat, rnd, budget)
+
+    # ------------------------------------------------------------ tools
+    def score(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The CLI's `score` tool: run the scoring on a canonical state, if the game has one."""
+        raise BadInput(f"{self.title} has no separate scoring tool")

@@ -1,0 +1,140 @@
+"""The building rules: which placements a colour may make and what kind each one is.
+
+A placement puts one piece of a colour in a gap. Always: the gap has a free slot (fewer
+colours than slots), the colour is not in it yet, the colour has pieces left. Its kind
+follows from the position, never from the request:
+  start   the colour has no piece anywhere yet: any gap will do;
+  extend  the gap touches an END of the colour (a station where it has exactly one
+          piece); closing a loop from an end back onto the line is an extension too;
+  branch  the gap touches the colour's line only at stations that are not ends (loops
+          have no ends; a join point has three pieces): costs 2 branch tokens.
+A gap touching no station of a started colour is not a placement at all.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..protocol import RuleError
+from .scoring import COLUMN, gains, record
+from .state import State
+
+PLACEMENTS_PER_TURN = 4
+BRANCH_COST = 2
+
+
+def kind_of(s: State, colour: str, gap: int) -> str | None:
+    """start / extend / branch, or None when the gap does not touch the started line."""
+    col = s.colours[colour]
+    if not col.track:
+        return "start"
+    a, b = s.board.ends[gap]
+    da, db = col.deg.get(a, 0), col.deg.get(b, 0)
+    if da == 1 or db == 1:
+        return "extend"
+    if da or db:
+        return "branch"
+    return None
+
+
+def free(s: State, colour: str, gap: int) -> bool:
+    held = s.occ.get(gap, ())
+    return colour not in held and len(held) < s.board.gaps[gap].slots
+
+
+def placements(s: State, player: str) -> list[tuple[str, int, str]]:
+    """Every legal (colour, gap, kind) for `player` now, colours in deal order, gaps by id."""
+    out: list[tuple[str, int, str]] = []
+    board = s.board
+    tokens = s.tokens[player]
+    for colour in s.colours_of(player):
+        if s.pieces_left(colour) <= 0:
+            continue
+        col = s.colours[colour]
+        if not col.track:
+            out += [(colour, g, "start") for g in board.gaps if free(s, colour, g)]
+            continue
+        seen: set[int] = set()
+        found: list[tuple[str, int, str]] = []
+        for st in col.deg:
+            for g, _ in board.adj[st]:
+                if g in seen or not free(s, colour, g):
+                    continue
+                seen.add(g)
+                kind = kind_of(s, colour, g)
+                if kind == "extend" or tokens >= BRANCH_COST:
+                    found.append((colour, g, kind))
+        out += sorted(found, key=lambda t: t[1])
+    return out
+
+
+def check(s: State, player: str, colour: str, gap: int) -> str:
+    """The kind of this placement, or RuleError naming the rule that forbids it (the
+    message says what to do instead)."""
+    board = s.board
+    col = s.colours[colour]
+    mine = s.colours_of(player)
+    if col.owner != player:
+        raise RuleError(f"{colour} belongs to {col.owner}; you build only your own colours "
+                        f"({_and(mine)}).", "not_your_colour")
+    if s.pieces_left(colour) <= 0:
+        others = [c for c in mine if c != colour and s.pieces_left(c) > 0]
+        instead = f"build with {_and(others)} or forgo" if others else "forgo"
+        raise RuleError(f"{colour} has no pieces left; {instead} the placement (a forgone placement earns a "
+                        f"branch token).", "no_pieces")
+    where = board.label(gap)
+    held = s.occ.get(gap, [])
+    if colour in held:
+        raise RuleError(f"{colour} already runs on {where}: a block holds at most one piece of each colour. "
+                        f"Choose another gap.", "colour_in_gap")
+    slots = board.gaps[gap].slots
+    if len(held) >= slots:
+        raise RuleError(f"the block {where} is full ({_and(held)} in its {slots} slot{'s' if slots > 1 else ''}). "
+                        f"Choose another gap.", "gap_full")
+    kind = kind_of(s, colour, gap)
+    ends = sorted(col.ends())
+    if kind is None:
+        at = f"its ends are {_and(ends)}" if ends else "it has no ends (a loop), so only a branch is possible"
+        raise RuleError(f"{colour} does not reach {where}: once started, a line grows only from its own "
+                        f"stations; {at}.", "not_connected")
+    if kind == "branch" and s.tokens[player] < BRANCH_COST:
+        at = f"its ends are {_and(ends)}" if ends else "a loop has no ends"
+        raise RuleError(f"{where} leaves {colour} away from its ends ({at}): that is a branch and costs "
+                        f"{BRANCH_COST} branch tokens; you have {s.tokens[player]}. Extend from an end, or forgo "
+                        f"placements to earn tokens.", "branch_tokens")
+    return kind
+
+
+def place(s: State, player: str, colour: str, gap: int, kind: str) -> list[dict[str, Any]]:
+    """Put the piece (on a state the engine has copied), pay for a branch, score; returns
+    the scored items."""
+    col = s.colours[colour]
+    a, b = s.board.ends[gap]
+    closes = col.deg.get(a, 0) > 0 and col.deg.get(b, 0) > 0
+    if kind == "branch":
+        s.tokens[player] -= BRANCH_COST
+    s.add_piece(colour, gap)
+    items = gains(s.board, s.tiles, s.scored[colour], col.deg, col.track, gap, closes)
+    owner = col.owner
+    for item in items:
+        s.breakdown[owner][COLUMN[item["what"]]] += item["points"]
+        s.tokens[owner] += item.get("tokens", 0)
+        record(s.scored[colour], item)
+    return items
+
+
+def preview(s: State, colour: str, gap: int) -> list[dict[str, Any]]:
+    """What the placement would score, without changing `s` (for the automatic player)."""
+    col = s.colours[colour]
+    a, b = s.board.ends[gap]
+    closes = col.deg.get(a, 0) > 0 and col.deg.get(b, 0) > 0
+    deg = dict(col.deg)
+    deg[a] = deg.get(a, 0) + 1
+    deg[b] = deg.get(b, 0) + 1
+    return gains(s.board, s.tiles, s.scored[colour], deg, col.track + [gap], gap, closes)
+
+
+def _and(items: list[str]) -> str:
+    items = list(items)
+    if not items:
+        return "none"
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

@@ -1,0 +1,327 @@
+"""On the Underground (JKLM Games) under the shared game protocol.
+
+A turn is a sequence of steps by the same seat: four BUILD steps (each a placement or a
+forgone placement), then the PASSENGER moves on its own: first to a face-up express
+destination, then to a standard one. When a leg has several best routes (same walks, same
+number of colours) the turn stops and the active player picks one with a `route` step.
+
+Actions (JSON)
+--------------
+  {"type": "place", "colour": "red", "gap": 17}
+      one piece of your colour in gap 17; the engine decides whether that is a start, an
+      extension or a branch (2 branch tokens) from the position.
+  {"type": "forgo"}  or  {"type": "forgo", "count": k}
+      give up one (or k, at most the placements left this turn) placements for as many
+      branch tokens. Legal actions list `count` only for "forgo the rest" (k = all left,
+      when more than one is left). Forgoing is always legal, even with no placement
+      possible, since the tokens it earns may pay for a branch.
+  {"type": "route", "option": i}
+      the passenger's route when the best ones tie: i indexes turn.pending_route.options.
+
+State JSON (`to_json`, a stable contract)
+-----------------------------------------
+  game "underground"; map (name); map_digest (a state is refused on a map with another
+  digest); seed; players (seat order); options {map, first_player?}; start_player (id);
+  colours {colour: {owner, pieces_left, track [gap ids in placement order]}} (dealt
+  colours only, in the fixed colour order); tokens {player: n}; scores {player: total};
+  breakdown {player: {national_rail, terminus, connections, loops, passenger, start,
+  total}}; scored {colour: {national_rail [stations], terminus [stations], connections
+  [symbols], enclosed [stations]}}; connection_tiles {station: symbol}; deck {draw [top
+  first], row [face up, at most 4], discard}; passenger {at, trips [{turn, player, kind,
+  from, to, path [stations], colours, walks, points {player: n}}], gone (left the board;
+  `at` keeps its last station)}; turn {player, step (build steps taken, 0-4), placements
+  [{colour, gap, kind}] this turn, forgone, build_done, pending_route null | {kind,
+  options [{to, colours, walks, path}]}}; turn_count (turns completed: the first turn is 0);
+  last_turn null | {player, placements [{colour, gap, kind}], forgone} (the turn before
+  the current one); phase "playing" | "last_round" (the deck ran out: building only until
+  the start player would be next) | "finished"; winners (when finished); rng (generator
+  state).
+
+Events
+------
+  placed {player, colour, gap, stations, kind, scored [items], points, tokens}
+      items: {what: national_rail|terminus|enclosed, station, points[, tokens]} or
+      {what: connection, symbol, stations, points}
+  forgo {player, count, tokens}
+  passenger_moved {player, kind, from, to, colours, walks, points {player: n}, path}
+  route_choice_needed {player, kind, options}      leg_skipped {kind}
+  card_visited {station, reason}    cards_drawn {cards, draw_count}    deck_empty {player}
+  turn {player, last_round}         game_over {winners, scores}
+The deck order never appears in an event: only cards as they are turned face up.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..protocol import Action, BadInput, Event, Game, RuleError
+from ..rng import Rng
+from . import building, passenger, setup
+from .board import board_for, get_map, map_known
+from .state import COLOURS, LEGS, Colour, State, Turn, from_json, to_json
+
+START_SCORES = (0, 1, 2, 3, 4)
+
+
+class Underground(Game):
+    name = "underground"
+    title = "On the Underground"
+    min_players = 2
+    max_players = 5
+
+    # ------------------------------------------------------------ set-up
+    def validate_options(self, options: dict[str, Any], n_players: int) -> dict[str, Any]:
+        known = {"map", "first_player"}
+        unknown = set(options) - known
+        if unknown:
+            raise BadInput(f"unknown On the Underground option(s): {', '.join(sorted(unknown))}; "
+                           f"known: {', '.join(sorted(known))}")
+        if not self.player_count_ok(n_players):
+            raise BadInput(f"On the Underground is for {self.min_players}-{self.max_players} players, "
+                           f"not {n_players}")
+        name = options.get("map", "london")
+        if not isinstance(name, str):
+            raise BadInput("map must be the name of a map, e.g. \"london\"")
+        if not map_known(name):
+            get_map(name)  # raises MapError naming the known maps
+        out: dict[str, Any] = {"map": name}
+        if options.get("first_player") is not None:
+            out["first_player"] = options["first_player"]
+        return out
+
+    def new_game(self, players: list[str], options: dict[str, Any], seed: int) -> State:
+        if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
+            raise BadInput("player ids must be distinct and non-empty")
+        options = self.validate_options(options, len(players))
+        board = board_for(get_map(options["map"]))
+        rng = Rng.from_seed(seed)
+        first = options.get("first_player")
+        if first is None:
+            start = rng.below(len(players))
+        elif isinstance(first, int) and not isinstance(first, bool) and 0 <= first < len(players):
+            start = first  # a seat index
+        elif first in players:
+            start = players.index(first)  # a player id, as MetrOmania takes it
+        else:
+            raise BadInput(f"first player {first!r} is neither a player nor a seat index 0-{len(players) - 1}")
+        order = players[start:] + players[:start]
+        owners = setup.deal_colours(rng, order)
+        tiles = setup.deal_tiles(rng, board)
+        draw = setup.shuffled_deck(rng, board)
+        s = State(board=board, seed=seed, rng=0, players=list(players), options=options,
+                  start_player=players[start], colours={c: Colour(o) for c, o in owners.items()},
+                  tokens={p: 0 for p in players},
+                  breakdown={p: {"national_rail": 0, "terminus": 0, "connections": 0, "loops": 0, "passenger": 0,
+                                 "start": START_SCORES[order.index(p)]} for p in players},
+                  scored={c: {"national_rail": [], "terminus": [], "connections": [], "enclosed": []}
+                          for c in owners},
+                  tiles=tiles, draw=draw, row=[], discard=[], at=board.start, trips=[], current=start)
+        s.rng = rng.state
+        if not setup.refill(s, []):
+            _leave(s, [])  # only on a test board with fewer than 4 destinations
+        return s
+
+    # ------------------------------------------------------------ protocol
+    def to_move(self, s: State) -> frozenset[str]:
+        return frozenset() if s.phase == "finished" else frozenset((s.player,))
+
+    def is_over(self, s: State) -> bool:
+        return s.phase == "finished"
+
+    def seats(self, s: State) -> list[str]:
+        return list(s.players)
+
+    def turn_number(self, s: State) -> int:
+        return s.turn_count
+
+    def to_json(self, s: State) -> dict[str, Any]:
+        return to_json(s)
+
+    def from_json(self, data: dict[str, Any]) -> State:
+        return from_json(data)
+
+    def legal_actions(self, s: State, player: str) -> list[Action]:
+        if s.phase == "finished" or player != s.player:
+            return []
+        if s.turn.pending is not None:
+            return [{"type": "route", "option": i} for i in range(len(s.turn.pending["options"]))]
+        out: list[Action] = [{"type": "place", "colour": c, "gap": g} for c, g, _ in building.placements(s, player)]
+        out.append({"type": "forgo"})
+        left = building.PLACEMENTS_PER_TURN - s.turn.step
+        if left > 1:
+            out.append({"type": "forgo", "count": left})
+        return out
+
+    def apply(self, s: State, player: str, action: Action) -> tuple[State, list[Event]]:
+        if s.phase == "finished":
+            raise RuleError("the game is over.", "game_over")
+        if player not in s.players:
+            raise BadInput(f"{player!r} is not a seat of this game")
+        if player != s.player:
+            raise RuleError(f"it is {s.player}'s turn, not yours.", "not_your_turn")
+        if not isinstance(action, dict):
+            raise BadInput("an action must be a JSON object")
+        handler = {"place": _place, "forgo": _forgo, "route": _route}.get(action.get("type"))
+        if handler is None:
+            raise BadInput(f"unknown action type {action.get('type')!r}; On the Underground knows place, forgo, route")
+        new = s.copy()
+        events: list[Event] = []
+        handler(new, action, events)
+        return new, events
+
+    def view(self, s: State, viewer: str | None) -> dict[str, Any]:
+        from .views import view
+
+        return view(s, viewer)
+
+    def determinize(self, view: dict[str, Any], viewer: str, rnd: random.Random) -> State:
+        from .views import determinize
+
+        return determinize(view, rnd)
+
+    def auto_action(self, s: State, player: str, rnd: random.Random) -> Action:
+        """The greedy automatic player, thinking on what `player` can see only."""
+        from .autoplayer import GreedyPlayer
+
+        if player not in s.players:
+            raise BadInput(f"{player!r} is not playing this game")
+        if player not in self.to_move(s):
+            raise RuleError(f"{player} owes no decision now.", "not_your_turn")
+
+        return GreedyPlayer().choose(self, self.view(s, player), player, player, rnd)
+
+
+# ---------------------------------------------------------------- action handlers
+def _building(s: State) -> None:
+    if s.turn.pending is not None:
+        raise RuleError("your placements are done; choose the passenger's route first.", "route_pending")
+
+
+def _place(s: State, action: Action, events: list[Event]) -> None:
+    _building(s)
+    colour = action.get("colour")
+    if colour not in COLOURS:
+        raise BadInput(f"unknown colour {colour!r}; colours: {', '.join(COLOURS)}")
+    player = s.player
+    if colour not in s.colours:
+        raise RuleError(f"nobody builds {colour} in this game; your colours are "
+                        f"{building._and(s.colours_of(player))}.", "colour_not_in_game")
+    gap = s.board.gap(action.get("gap"))
+    kind = building.check(s, player, colour, gap.id)
+    items = building.place(s, player, colour, gap.id, kind)
+    s.turn.step += 1
+    s.turn.placements.append({"colour": colour, "gap": gap.id, "kind": kind})
+    events.append({"type": "placed", "player": player, "colour": colour, "gap": gap.id,
+                   "stations": [gap.a, gap.b], "kind": kind, "scored": items,
+                   "points": sum(i["points"] for i in items), "tokens": s.tokens[player]})
+    _after_step(s, events)
+
+
+def _forgo(s: State, action: Action, events: list[Event]) -> None:
+    _building(s)
+    count = action.get("count", 1)
+    if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+        raise BadInput("count must be a positive number of placements")
+    left = building.PLACEMENTS_PER_TURN - s.turn.step
+    if count > left:
+        raise RuleError(f"you have only {left} placement{'s' if left != 1 else ''} left this turn to forgo.",
+                        "forgo_count")
+    player = s.player
+    s.tokens[player] += count
+    s.turn.step += count
+    s.turn.forgone += count
+    events.append({"type": "forgo", "player": player, "count": count, "tokens": s.tokens[player]})
+    _after_step(s, events)
+
+
+def _route(s: State, action: Action, events: list[Event]) -> None:
+    pending = s.turn.pending
+    if pending is None:
+        raise RuleError("there is no route to choose now; the passenger moves after your 4 placements, and "
+                        "you choose only when its best routes tie.", "no_route_choice")
+    i = action.get("option")
+    n = len(pending["options"])
+    if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < n:
+        raise BadInput(f"option must be a route number 0-{n - 1}")
+    s.turn.pending = None
+    _move(s, pending["kind"], pending["options"][i], events)
+    _legs(s, events, LEGS[LEGS.index(pending["kind"]) + 1:])
+
+
+# ---------------------------------------------------------------- turn flow
+def _after_step(s: State, events: list[Event]) -> None:
+    if s.turn.step < building.PLACEMENTS_PER_TURN:
+        return
+    s.turn.build_done = True
+    if s.gone:
+        _end_turn(s, events)
+    else:
+        _legs(s, events, LEGS)
+
+
+def _legs(s: State, events: list[Event], legs: tuple[str, ...]) -> None:
+    """Run the passenger's remaining legs; stop if the active player must choose a route."""
+    for kind in legs:
+        opts = passenger.options(s, kind)
+        if not opts:
+            events.append({"type": "leg_skipped", "kind": kind})
+            continue
+        if len(opts) > 1:
+            s.turn.pending = {"kind": kind, "options": opts}
+            events.append({"type": "route_choice_needed", "player": s.player, "kind": kind,
+                           "options": [dict(o, colours=list(o["colours"]), path=list(o["path"])) for o in opts]})
+            return
+        _move(s, kind, opts[0], events)
+    # The row is refilled once the passenger's moves are done (rule book: "Nadat de
+    # reiziger z'n verplaatsingen gedaan heeft, worden de ... kaarten ... aangevuld").
+    if not setup.refill(s, events):
+        _leave(s, events)
+    _end_turn(s, events)
+
+
+def _move(s: State, kind: str, option: dict[str, Any], events: list[Event]) -> None:
+    points: dict[str, int] = {}
+    for c in option["colours"]:
+        owner = s.colours[c].owner
+        points[owner] = points.get(owner, 0) + 1
+        s.breakdown[owner]["passenger"] += 1
+    frm = s.at
+    s.row.remove(option["to"])
+    s.discard.append(option["to"])
+    s.at = option["to"]
+    s.trips.append({"turn": s.turn_count, "player": s.player, "kind": kind, "from": frm, "to": option["to"],
+                    "path": list(option["path"]), "colours": list(option["colours"]), "walks": option["walks"],
+                    "points": points})
+    events.append({"type": "passenger_moved", "player": s.player, "kind": kind, "from": frm, "to": option["to"],
+                   "colours": list(option["colours"]), "walks": option["walks"], "points": dict(points),
+                   "path": list(option["path"])})
+
+
+def _leave(s: State, events: list[Event]) -> None:
+    s.gone = True
+    if s.phase == "playing":
+        s.phase = "last_round"
+    events.append({"type": "deck_empty", "player": s.player})
+
+
+def _end_turn(s: State, events: list[Event]) -> None:
+    # Kept for the board posted after the turn: what was just built is highlighted there.
+    s.last_turn = {"player": s.player, "placements": [dict(p) for p in s.turn.placements], "forgone": s.turn.forgone}
+    s.current = (s.current + 1) % len(s.players)
+    s.turn = Turn()
+    s.turn_count += 1
+    if s.phase == "last_round" and s.player == s.start_player:
+        _finish(s, events)
+        return
+    events.append({"type": "turn", "player": s.player, "last_round": s.phase == "last_round"})
+
+
+def _finish(s: State, events: list[Event]) -> None:
+    scores = s.scores()
+    top = max(scores.values())
+    s.winners = [p for p in s.players if scores[p] == top]
+    s.phase = "finished"
+    events.append({"type": "game_over", "winners": list(s.winners), "scores": scores})
+
+
+GAME = Underground()

@@ -1,0 +1,214 @@
+"""On the Underground steps as players type and read them.
+
+Codes are short (they travel in Discord custom ids, at most 12 characters here):
+  p:red:17     place red in gap 17         fg     forgo one placement
+  fg:3         forgo 3 placements          r:2    passenger route option 2
+Typed text is forgiving: "red Euston - Warren Street", "red Euston Warren Street",
+"Red: euston to warren st", "red 17", "forgo", "forgo all", "route 2". Station names are
+compared normalised (case, punctuation and apostrophes ignored, "&" = "and", "St" =
+"Street") and may be shortened to a prefix or any unique part. The colour may be left out
+when only one of the player's colours can go there.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..protocol import BadInput, Choice
+from .board import Board
+from .building import BRANCH_COST, PLACEMENTS_PER_TURN, kind_of, preview
+from .state import COLOURS, State
+
+KIND_ORDER = ("extend", "branch", "start")
+_CODE = re.compile(r"^(?:p:([a-z]+):(\d+)|fg(?::(\d+))?|r:(\d+))$")
+_SEPARATORS = re.compile(r"\s*(?:\s-\s|–|—|->|→|>|,|\bto\b|\s-|-\s)\s*")
+
+
+# ---------------------------------------------------------------- codes and labels
+def code(s: State, action: dict[str, Any]) -> str:
+    kind = action["type"]
+    if kind == "place":
+        return f"p:{action['colour']}:{action['gap']}"
+    if kind == "forgo":
+        count = action.get("count", 1)
+        return "fg" if count == 1 else f"fg:{count}"
+    return f"r:{action['option']}"
+
+
+def describe(s: State, action: dict[str, Any]) -> str:
+    """A short English label: 'red Euston–Warren Street (extend, +2)'."""
+    kind = action["type"]
+    if kind == "forgo":
+        n = action.get("count", 1)
+        if n == 1:
+            return "forgo a placement (+1 branch token)"
+        return f"forgo {n} placements (+{n} branch tokens)"
+    if kind == "route":
+        pending = s.turn.pending or {"options": []}
+        opts = pending["options"]
+        i = action["option"]
+        if not 0 <= i < len(opts):
+            return f"route {i}"
+        return route_label(opts[i])
+    colour, gap = action["colour"], action["gap"]
+    board = s.board
+    if colour not in s.colours or gap not in board.gaps:
+        return f"{colour} in gap {gap}"
+    col = s.colours[colour]
+    how = kind_of(s, colour, gap)
+    a, b = board.ends[gap]
+    first = None  # written from the line's side: its end (extend) or its station (branch) first
+    if col.track and how in ("extend", "branch"):
+        first = a if col.deg.get(a, 0) == 1 else b if col.deg.get(b, 0) == 1 else a if col.deg.get(a) else b
+    note = {"branch": f"branch, {BRANCH_COST} tokens", None: "not connected"}.get(how, how)
+    if how and colour not in s.occ.get(gap, []):
+        points = sum(i["points"] for i in preview(s, colour, gap))
+        if points:
+            note += f", +{points}"
+    return f"{colour} {board.label(gap, first)} ({note})"
+
+
+def route_label(option: dict[str, Any]) -> str:
+    by = " + ".join(option["colours"]) if option["colours"] else "on foot"
+    walks = option["walks"]
+    label = f"{option['to']} by {by}, {walks} walk{'s' if walks != 1 else ''}"
+    via = " › ".join(option["path"][1:-1])
+    if via and len(label) + len(via) + 7 <= 100:
+        label += f" (via {via})"
+    return label if len(label) <= 100 else label[:99] + "…"  # Discord's limit for a menu label
+
+
+def group(s: State, action: dict[str, Any]) -> str:
+    if action["type"] == "place":
+        return f"{action['colour']} · {kind_of(s, action['colour'], action['gap'])}"
+    return "route" if action["type"] == "route" else "forgo"
+
+
+def choices(game, s: State, seat: str) -> list[Choice]:
+    """Legal steps grouped by colour, then extend / branch / start, then forgo."""
+    actions = game.legal_actions(s, seat)
+    colour_rank = {c: i for i, c in enumerate(s.colours)}
+
+    def key(a: dict[str, Any]):
+        if a["type"] != "place":
+            return (len(COLOURS), 0, a.get("count", 1) + a.get("option", 0))
+        return (colour_rank[a["colour"]], KIND_ORDER.index(kind_of(s, a["colour"], a["gap"])),
+                s.board.label(a["gap"]))
+
+    return [Choice(code(s, a), describe(s, a), group(s, a)) for a in sorted(actions, key=key)]
+
+
+# ---------------------------------------------------------------- parsing
+def normalise(text: str) -> str:
+    t = text.lower().replace("&", " and ")
+    t = re.sub(r"['’`´]", "", t)
+    t = re.sub(r"[^a-z0-9]+", " ", t)
+    return " ".join("street" if w == "st" else w for w in t.split())
+
+
+def stations_matching(board: Board, query: str) -> list[str]:
+    """Stations a typed name may mean: an exact name, else those starting with it, else
+    those containing it (as whole words first)."""
+    q = normalise(query)
+    if not q:
+        return []
+    names = {normalise(n): n for n in board.names}
+    if q in names:
+        return [names[q]]
+    for test in (lambda n: n.startswith(q), lambda n: f" {q} " in f" {n} ", lambda n: q in n):
+        found = sorted(names[n] for n in names if test(n))
+        if found:
+            return found
+    return []
+
+
+def parse(game, s: State, seat: str, text: str) -> dict[str, Any]:
+    """The action a typed or coded step means; BadInput explains when none or several fit.
+    A placement the text names unambiguously is returned even if illegal, so that the
+    engine can say which rule forbids it."""
+    raw = text.strip()
+    m = _CODE.match(raw.lower())
+    if m:
+        if m.group(1):
+            return {"type": "place", "colour": m.group(1), "gap": int(m.group(2))}
+        if m.group(4):
+            return {"type": "route", "option": int(m.group(4))}
+        return {"type": "forgo", "count": int(m.group(3))} if m.group(3) else {"type": "forgo"}
+    words = normalise(raw).split()
+    if not words:
+        raise BadInput("empty move")
+    head = words[0]
+    if head in ("forgo", "fg", "pass", "skip"):
+        return _forgo(s, words[1:])
+    if head in ("route", "r", "option"):
+        if len(words) == 2 and words[1].isdigit():
+            return {"type": "route", "option": int(words[1])}
+        raise BadInput("write the route's number, e.g. 'route 1'")
+    return _placement(game, s, seat, raw)
+
+
+def _forgo(s: State, rest: list[str]) -> dict[str, Any]:
+    if not rest or rest == ["1"] or rest == ["one"]:
+        return {"type": "forgo"}
+    if rest[0] in ("all", "rest", "the"):
+        left = PLACEMENTS_PER_TURN - s.turn.step
+        return {"type": "forgo"} if left <= 1 else {"type": "forgo", "count": left}
+    if rest[0].isdigit():
+        n = int(rest[0])
+        return {"type": "forgo"} if n == 1 else {"type": "forgo", "count": n}
+    raise BadInput("write 'forgo', 'forgo 2' or 'forgo all'")
+
+
+def _placement(game, s: State, seat: str, raw: str) -> dict[str, Any]:
+    board = s.board
+    first, _, rest = raw.strip().partition(" ")
+    colour = normalise(first).replace("gray", "grey")
+    if colour in COLOURS:
+        colours = [colour]
+    else:
+        colours, rest = [c for c in s.colours_of(seat)], raw
+    rest = rest.strip().lstrip(":").strip()
+    if not rest:
+        raise BadInput(f"say where: e.g. '{colours[0]} Euston - Warren Street'")
+    if rest.isdigit():
+        return {"type": "place", "colour": colours[0], "gap": int(rest)}
+    gaps = _gaps_named(board, rest)
+    if not gaps:
+        raise BadInput(f"no gap fits '{rest}': name the two stations it joins, e.g. 'Euston - Warren Street'")
+    legal = {(a["colour"], a["gap"]) for a in game.legal_actions(s, seat) if a["type"] == "place"}
+    fits = sorted({(c, g) for c in colours for g in gaps if (c, g) in legal})
+    if len(fits) == 1:
+        return {"type": "place", "colour": fits[0][0], "gap": fits[0][1]}
+    if len(fits) > 1:
+        options = "; ".join(f"{c} {board.label(g)}" for c, g in fits[:6])
+        raise BadInput(f"'{raw}' fits several placements: {options}. Name the colour and both stations.")
+    if len(gaps) == 1 and len(colours) == 1:
+        return {"type": "place", "colour": colours[0], "gap": gaps[0]}  # illegal: the engine says why
+    if len(gaps) == 1:
+        raise BadInput(f"none of your colours can go on {board.label(gaps[0])} now")
+    raise BadInput(f"'{rest}' could be {', '.join(board.label(g) for g in gaps[:5])}: name both stations")
+
+
+def _gaps_named(board: Board, text: str) -> list[int]:
+    """Gaps whose two stations the text names (with or without a separator), or, when it
+    names one station only, every gap at that station."""
+    parts = [p for p in _SEPARATORS.split(text) if p.strip()]
+    splits: list[tuple[str, str]] = []
+    if len(parts) == 2:
+        splits = [(parts[0], parts[1])]
+    else:
+        words = text.split()
+        splits = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
+    found: set[int] = set()
+    for left, right in splits:
+        for a in stations_matching(board, left):
+            for b in stations_matching(board, right):
+                g = board.map.gap_between(a, b)
+                if g is not None:
+                    found.add(g.id)
+    if found:
+        return sorted(found)
+    single = stations_matching(board, text)
+    if len(single) == 1:
+        return sorted(g for g, _ in board.adj[single[0]])
+    return []

@@ -1,0 +1,208 @@
+"""The passenger's route: fewest walking sections, then fewest distinct colours.
+
+A gap with no track is walked (one walking section); a gap with track cannot be walked,
+it is ridden in one of its colours. Among all face-up targets of a kind the passenger
+minimises (walks, distinct colours ridden); remaining ties (another target, or another
+colour set for the same target) are the active player's choice.
+
+Minimising distinct labels on a path is NP-hard in general, but not here: a colour's
+track is always ONE connected piece (a line starts once, then grows from itself), so
+riding a colour at all gives zero-walk access to every station of its track, and riding
+it twice is never better than staying on it. A route is therefore: walk from the start
+to a first colour's track, ride it, walk to a second colour's track, ... walk to the
+target. That is a shortest path, with lexicographic (walks, colours) costs, over a tiny
+graph of {start, one hub per colour, targets}, whose edge weights are walking distances
+between the tracks (one breadth-first search over the empty gaps per colour). About a
+dozen searches over the map in all: a few milliseconds on London, whatever the position.
+"""
+from __future__ import annotations
+
+import heapq
+from collections import deque
+from typing import Any
+
+from .state import COLOURS, State
+
+_CACHE: dict[tuple, list[dict[str, Any]]] = {}
+_CACHE_SIZE = 256
+
+
+def targets(s: State, kind: str) -> list[str]:
+    return [c for c in s.row if s.board.kind[c] == kind and c != s.at]
+
+
+def options(s: State, kind: str) -> list[dict[str, Any]]:
+    """The optimal routes of a leg as {to, colours, walks, path}, one per (target, colour
+    set), sorted; empty when no destination of this kind is face up. Callers must not
+    change the returned dicts (they are cached per position)."""
+    goals = targets(s, kind)
+    if not goals:
+        return []
+    tracks = tuple((c, tuple(col.track)) for c, col in s.colours.items() if col.track)
+    key = (s.board.digest, s.at, tuple(goals), tracks)
+    hit = _CACHE.get(key)
+    if hit is None:
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.clear()
+        hit = _CACHE[key] = _search(s, goals)
+    return hit
+
+
+def _bfs(adj: list[list[int]], sources: list[int], n: int) -> tuple[list[int], list[int]]:
+    """Walking distances from a set of stations (-1: unreachable) and parents toward it."""
+    dist = [-1] * n
+    parent = [-1] * n
+    q: deque[int] = deque()
+    for v in sources:
+        if dist[v] < 0:
+            dist[v] = 0
+            q.append(v)
+    while q:
+        v = q.popleft()
+        d = dist[v] + 1
+        for w in adj[v]:
+            if dist[w] < 0:
+                dist[w] = d
+                parent[w] = v
+                q.append(w)
+    return dist, parent
+
+
+def _search(s: State, goals: list[str]) -> list[dict[str, Any]]:
+    board = s.board
+    n = len(board.names)
+    idx = board.index
+    walk: list[list[int]] = [[] for _ in range(n)]
+    for v, nbrs in enumerate(board.adj_idx):
+        walk[v] = [w for g, w in nbrs if not s.occ.get(g)]
+    hubs = [c for c in COLOURS if c in s.colours and s.colours[c].track]
+    net = {c: [idx[st] for st in s.colours[c].deg] for c in hubs}
+    src = idx[s.at]
+    tgt = {t: idx[t] for t in goals}
+    d_src, p_src = _bfs(walk, [src], n)
+    d_hub, p_hub = {}, {}
+    for c in hubs:
+        d_hub[c], p_hub[c] = _bfs(walk, net[c], n)
+
+    # The small graph: "" is the start, colours are hubs, "@name" are targets.
+    def edges(u: str):
+        if u == "":
+            for c in hubs:
+                if d_hub[c][src] >= 0:
+                    yield c, (d_hub[c][src], 1)
+            for t, v in tgt.items():
+                if d_src[v] >= 0:
+                    yield "@" + t, (d_src[v], 0)
+        else:
+            for c in hubs:
+                if c != u:
+                    best = min((d_hub[u][v] for v in net[c] if d_hub[u][v] >= 0), default=-1)
+                    if best >= 0:
+                        yield c, (best, 1)
+            for t, v in tgt.items():
+                if d_hub[u][v] >= 0:
+                    yield "@" + t, (d_hub[u][v], 0)
+
+    out_edges = {u: dict(edges(u)) for u in [""] + hubs}
+    dist: dict[str, tuple[int, int]] = {"": (0, 0)}
+    heap = [((0, 0), "")]
+    while heap:
+        d, u = heapq.heappop(heap)
+        if d > dist[u] or u.startswith("@"):
+            continue
+        for v, (w, h) in out_edges[u].items():
+            nd = (d[0] + w, d[1] + h)
+            if v not in dist or nd < dist[v]:
+                dist[v] = nd
+                heapq.heappush(heap, (nd, v))
+    reached = [t for t in goals if "@" + t in dist]
+    if not reached:
+        return []
+    best = min(dist["@" + t] for t in reached)
+
+    # Every optimal route: walk the "tight" edges back from each best target.
+    def back(v: str):
+        if v == "":
+            yield []
+            return
+        for u, es in out_edges.items():
+            if u in dist and v in es:
+                w, h = es[v]
+                if (dist[u][0] + w, dist[u][1] + h) == dist[v]:
+                    for seq in back(u):
+                        yield seq + ([u] if u else [])
+
+    found: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+    for t in sorted(reached):
+        if dist["@" + t] != best:
+            continue
+        for seq in back("@" + t):
+            key = (t, tuple(sorted(seq, key=COLOURS.index)))
+            found.setdefault(key, seq)
+    out = []
+    for (t, colours), seq in sorted(found.items(), key=lambda kv: (kv[0][0], [COLOURS.index(c) for c in kv[0][1]])):
+        path = _path(s, seq, src, tgt[t], d_hub, p_hub, p_src, net)
+        out.append({"to": t, "colours": list(colours), "walks": best[0], "path": [board.names[v] for v in path]})
+    return out
+
+
+def _climb(parent: list[int], v: int) -> list[int]:
+    """From v along BFS parents to the search's source set: [v, ..., source]."""
+    out = [v]
+    while parent[out[-1]] >= 0:
+        out.append(parent[out[-1]])
+    return out
+
+
+def _ride(s: State, colour: str, a: int, b: int) -> list[int]:
+    """Stations a..b along the colour's own track (it is connected)."""
+    if a == b:
+        return [a]
+    board = s.board
+    nbrs: dict[int, list[int]] = {}
+    for g in s.colours[colour].track:
+        x, y = board.gap_idx[g]
+        nbrs.setdefault(x, []).append(y)
+        nbrs.setdefault(y, []).append(x)
+    parent = {a: -1}
+    q = deque([a])
+    while q:
+        v = q.popleft()
+        for w in nbrs[v]:
+            if w not in parent:
+                parent[w] = v
+                q.append(w)
+    path = [b]
+    while parent[path[-1]] >= 0:
+        path.append(parent[path[-1]])
+    return path[::-1]
+
+
+def _path(s: State, seq: list[str], src: int, dst: int, d_hub, p_hub, p_src, net) -> list[int]:
+    if not seq:
+        return _climb(p_src, dst)[::-1]
+    path = _climb(p_hub[seq[0]], src)  # src ... first track
+    for here, nxt in zip(seq, seq[1:]):
+        leave = min(net[here], key=lambda v: (d_hub[nxt][v] if d_hub[nxt][v] >= 0 else 1 << 30, v))
+        path += _ride(s, here, path[-1], leave)[1:]
+        path += _climb(p_hub[nxt], leave)[1:]
+    tail = _climb(p_hub[seq[-1]], dst)[::-1]  # last track ... dst
+    path += _ride(s, seq[-1], path[-1], tail[0])[1:]
+    path += tail[1:]
+    return path
+
+
+def walks_and_colours(s: State, path: list[str], colours: list[str]) -> tuple[int, bool]:
+    """Walking sections of a path, and whether every other gap can be ridden in `colours`
+    (for tests and checks)."""
+    walks, ok = 0, True
+    for a, b in zip(path, path[1:]):
+        g = s.board.map.gap_between(a, b)
+        held = s.occ.get(g.id, []) if g is not None else None
+        if held is None:
+            return -1, False
+        if not held:
+            walks += 1
+        elif not set(held) & set(colours):
+            ok = False
+    return walks, ok

@@ -1,0 +1,78 @@
+"""On the Underground as a plug-in: what the service, the Discord adapter and the tools need."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..autoplay import AutoPlayer
+from ...i18n import EN, Lang
+from ..plugin import CommandOption, GamePlugin, Labels, MoveCommand, Names, numbered_steps
+from ..protocol import Action, Choice
+from . import narration, notation
+from .autoplayer import GreedyPlayer
+from .building import PLACEMENTS_PER_TURN
+from .engine import GAME
+from .mapdata import map_names
+from .rescore import score_state
+
+RULES = """**On the Underground** — build London Underground lines in your own colours; a shared passenger rides everyone's track.
+**Your turn: up to 4 placements** in any mix of your colours: *start* a colour that has no track yet (any free slot), *extend* a line at one of its ends, *branch* from any other station of a line (costs 2 branch tokens), or *forgo* a placement for 1 token. A gap holds as many colours as it has slots, one piece of each. Finite pieces per colour.
+**Scoring while building** (each colour once per thing): National Rail station +1; terminus +2 and a token; two connection stations with the same symbol joined by one colour +3; each station strictly inside a loop of one colour +1.
+**Then the passenger** travels to a face-up express destination (yellow), then to a standard one (white): the route with the fewest walks (gaps without track), then the fewest colours; ties are chosen by the active player. Each colour ridden scores 1 for its owner. The row of 4 destinations is refilled.
+**The end:** when the deck runs out the passenger leaves; building goes on until the start player would be next. Most points wins.
+**Moves:** the ▶ Play button, `/build` (suggestions list every legal placement; type a station's name to find it), or `/play` (e.g. `red Euston - Warren Street`, `forgo`, `route 1`)."""
+
+_build_steps, _build_complete = numbered_steps("place", PLACEMENTS_PER_TURN, lambda code: not code.startswith("r:"))
+
+BUILD = MoveCommand(
+    name="build", description="On the Underground: up to four placements (type a station's name)",
+    options=(CommandOption("place1", "First placement, e.g. 'red Euston - Warren Street' or 'forgo'", required=True),
+             CommandOption("place2", "Second placement"), CommandOption("place3", "Third placement"),
+             CommandOption("place4", "Fourth placement")),
+    steps=_build_steps, complete=_build_complete)
+
+
+class UndergroundPlugin(GamePlugin):
+    game = GAME
+    rules = RULES
+    renderer = "render.underground"
+    labels = Labels(play="▶ Play", mine="My lines", composer="Your turn")
+    commands = (BUILD,)
+
+    def cities(self) -> list[str]:
+        return map_names()
+
+    def options(self, variant: str | None, city: str | None) -> dict[str, Any]:
+        super().options(variant, None)
+        return {"map": city} if city else {}
+
+    def parse(self, state: Any, seat: str, text: str) -> Action:
+        return notation.parse(self.game, state, seat, text)
+
+    def choices(self, state: Any, seat: str, lang: Lang = EN) -> list[Choice]:
+        return notation.choices(self.game, state, seat)
+
+    def describe(self, state: Any, action: Action, lang: Lang = EN) -> str:
+        return notation.describe(state, action)
+
+    def continuation(self, state: Any, seat: str, lang: Lang = EN) -> str:
+        if state.turn.pending is not None:
+            return ("The passenger's best routes tie: choose one with ▶ Play or `/play route N` — "
+                    + narration.route_options(state) + ".")
+        left = PLACEMENTS_PER_TURN - state.turn.step
+        return f"Your turn goes on: {left} placement{'s' if left != 1 else ''} left (`/build` or ▶ Play)."
+
+    def narrate(self, state: Any, events: list[dict[str, Any]], name: Names, lang: Lang = EN) -> list[str]:
+        return narration.narrate(state, events, name)
+
+    def prompt(self, state: Any, who: str, lang: Lang = EN) -> str:
+        last = " (last round: the deck is empty)" if state.phase == "last_round" else ""
+        return f"Next: {who}{last} — `/build` or the buttons below."
+
+    def automatic(self) -> dict[str, type[AutoPlayer]]:
+        return {"greedy": GreedyPlayer}
+
+    def score(self, data: dict[str, Any]) -> dict[str, Any]:
+        return score_state(data)
+
+
+PLUGIN = UndergroundPlugin()

@@ -1,0 +1,142 @@
+"""Languages: message catalogues (gettext .po files, managed with Babel) and a `Lang` that
+picks and fills in a text for one reader.
+
+English is the source: a message's id is its English text, with `{named}` places for what
+changes (names, numbers, places on the board). `nl`, `es` and `ko` are translations in
+`locales/<code>.po`. Private replies and DMs go out in the reader's Discord language;
+posts and images in the game's language (by default the server's).
+
+    me = lang(interaction.locale)            # "nl", "es-ES", "es-419", "ko", or anything: English
+    me.t("Only the host starts the game.")
+    me.n("{n} placement left", "{n} placements left", left, n=left)
+    me.p("command name", "game")             # a text with a context (a slash command's name)
+
+`PSEUDO` marks every translated piece ⟦…⟧ and every value filled in ⟪…⟫: a test renders
+everything in it and finds any text that bypassed the catalogue.
+"""
+from __future__ import annotations
+
+import gettext
+import io
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+LOCALES = Path(__file__).with_name("locales")
+LANGUAGES = {"en": "English", "nl": "Nederlands", "es": "Español", "ko": "한국어"}
+DEFAULT = "en"
+
+
+class Lang:
+    """One language's texts."""
+
+    def __init__(self, code: str, catalogue: gettext.NullTranslations):
+        self.code = code
+        self._c = catalogue
+
+    def _fill(self, template: str, params: dict[str, Any]) -> str:
+        return template.format(**params) if params else template
+
+    def t(self, message: str, /, **params: Any) -> str:
+        return self._fill(self._c.gettext(message), params)
+
+    def n(self, singular: str, plural: str, count: int, /, **params: Any) -> str:
+        return self._fill(self._c.ngettext(singular, plural, count), params)
+
+    def p(self, context: str, message: str, /, **params: Any) -> str:
+        return self._fill(self._c.pgettext(context, message), params)
+
+    def __repr__(self) -> str:
+        return f"Lang({self.code!r})"
+
+
+class _Pseudo(Lang):
+    """Every piece of catalogue text ⟦marked⟧, every value filled in ⟪marked⟫."""
+
+    def __init__(self) -> None:
+        super().__init__("qps", gettext.NullTranslations())
+
+    def _fill(self, template: str, params: dict[str, Any]) -> str:
+        marked = {k: f"⟪{v}⟫" for k, v in params.items()}
+        pieces = template.replace("{", "\x00{").replace("}", "}\x00").split("\x00")
+        out = []
+        for piece in pieces:
+            if piece.startswith("{") and piece.endswith("}"):
+                out.append(piece.format(**marked))
+            elif piece:
+                out.append(f"⟦{piece}⟧")
+        return "".join(out)
+
+
+def _catalogue(code: str) -> gettext.NullTranslations:
+    path = LOCALES / f"{code}.po"
+    if code == DEFAULT or not path.exists():
+        return gettext.NullTranslations()
+    with path.open("rb") as f:
+        catalog = read_po(f, locale=code)
+    buf = io.BytesIO()
+    write_mo(buf, catalog)  # compiled in memory: no build step, the .po file is the source
+    buf.seek(0)
+    return gettext.GNUTranslations(buf)
+
+
+@lru_cache(maxsize=None)
+def _lang(code: str) -> Lang:
+    return Lang(code, _catalogue(code))
+
+
+def code_of(locale: Any) -> str:
+    """Our language for a Discord locale ("nl", "es-ES", "es-419", "ko", …); English otherwise."""
+    text = str(getattr(locale, "value", locale) or "").lower()
+    base = text.split("-")[0]
+    return base if base in LANGUAGES else DEFAULT
+
+
+def lang(locale: Any = None) -> Lang:
+    if isinstance(locale, Lang):
+        return locale
+    if locale == "qps":
+        return PSEUDO
+    return _lang(code_of(locale))
+
+
+PSEUDO = _Pseudo()
+EN = lang(DEFAULT)
+
+
+@lru_cache(maxsize=None)
+def every_language(message: str, context: str | None = None) -> frozenset[str]:
+    """A word as it is written in every language we have, lower case: typed moves may use
+    any of them (e.g. "solid", "doorgetrokken", "실선")."""
+    return frozenset((_lang(code).p(context, message) if context else _lang(code).t(message)).lower()
+                     for code in LANGUAGES)
+
+
+
+# ---------------------------------------------------------------- who is reading
+# The language of the person a request comes from, for everything said to them alone
+# (replies, refusals, menus). The front end sets it for the request; code deep in the
+# service reads it without every function carrying it along.
+_READER: ContextVar[Lang] = ContextVar("reader", default=EN)
+
+
+def me() -> Lang:
+    """The language of whoever the current request comes from (English if unknown)."""
+    return _READER.get()
+
+
+@contextmanager
+def reading(language: Any) -> Iterator[Lang]:
+    token = _READER.set(lang(language))
+    try:
+        yield _READER.get()
+    finally:
+        _READER.reset(token)
+
+
+__all__ = ["DEFAULT", "EN", "LANGUAGES", "Lang", "PSEUDO", "code_of", "every_language", "lang", "me", "reading"]

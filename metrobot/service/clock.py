@@ -1,0 +1,54 @@
+"""Turn clocks: a reminder at half time, the automatic player at expiry."""
+from __future__ import annotations
+
+import logging
+
+from .core import ServiceCore, hours
+from .outcome import Message, Outcome, Refused
+
+log = logging.getLogger("metrobot.service")
+
+
+class Clock(ServiceCore):
+    async def tick(self) -> list[tuple[str, Outcome]]:
+        """Half-time reminders and expired turn clocks (the automatic player moves)."""
+        now = self.clock()
+        out = []
+        for due in await self.db.claim_due(now):
+            try:
+                result = await self._tick_game(due.channel_id, now)
+            except Exception:  # one broken game must not stop the clock for the others
+                log.exception("turn clock of game %s failed", due.id)
+                continue
+            if result is not None:
+                out.append((due.channel_id, result))
+        return out
+
+    async def _tick_game(self, channel_id: str, now: float) -> Outcome | None:
+        async with self._lock(channel_id):
+            row = await self.db.open_game(channel_id)
+            if row is None or row.status != "active" or row.deadline is None:
+                return None
+            plugin = self._plugin(row)
+            game = plugin.game
+            state = self._state(plugin, row)
+            owed = self._owed_people(plugin, state, row)
+            if row.deadline <= now:
+                # The automatic player completes the turn (or decision) of everyone owed.
+                before = state
+                state, actions, events = await self._autoplay(plugin, state, row, seats=set(game.to_move(state)))
+                names = ", ".join(row.names.get(u, u) for u in owed) or "the absent"
+                log.info("game %s: turn clock expired for %s", row.id, owed)
+                try:
+                    return await self._advance(row, plugin, state, actions, events=events, before=before,
+                                               note=f"⏰ Time is up for {names}: the automatic player moved for them.")
+                except Refused:  # someone moved at the last moment: nothing to do
+                    return None
+            if not row.reminded:
+                left = hours(row.deadline - now)
+                outcome = Outcome(public=[Message(f"⏳ {self._mention_list(owed)}: half of the turn clock has passed; "
+                                                  f"{left} left before the automatic player moves for you.",
+                                                  mentions=owed)])
+                await self._save(row, reminded=True, says=outcome)
+                return outcome
+        return None

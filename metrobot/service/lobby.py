@@ -1,0 +1,250 @@
+"""Opening, joining, leaving, starting, aborting and configuring a channel's game.
+
+Replies and refusals speak the asker's language (`me()`); what is posted in the channel
+speaks the game's (`self._lang(row)`).
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import replace
+from typing import Any
+
+from ..games import BadInput, get_plugin
+from ..games.autoplay import DEFAULT_LEVEL
+from ..games.plugin import GamePlugin
+from ..games.protocol import N_
+from ..i18n import LANGUAGES, code_of, me
+from ..storage import Duplicate, GameRow, Seat
+from .core import ServiceCore, hours, sentence
+from .outcome import Controls, Message, Outcome, Refused
+
+log = logging.getLogger("metrobot.service")
+
+MIN_TURN_CLOCK, MAX_TURN_CLOCK = 60, 14 * 24 * 3600
+LEVEL_WORDS = {"random": N_("random"), "greedy": N_("greedy"), "strong": N_("strong")}
+
+
+class Lobby(ServiceCore):
+    async def new_game(self, channel_id: str, guild_id: str | None, user_id: str, user_name: str, game_name: str,
+                       options: dict[str, Any] | None = None, seats: int | None = None,
+                       turn_clock: int | None = None, *, variant: str | None = None,
+                       city: str | None = None, bots: int = 0, level: str | None = None,
+                       language: str | None = None) -> Outcome:
+        """`language`: what the game posts in (a code, or a Discord locale such as the
+        server's); English if none of ours."""
+        try:
+            plugin = get_plugin(game_name)
+        except BadInput as exc:
+            raise Refused(exc.in_language(me())) from None
+        level = self._level(plugin, level)
+        try:
+            options = {**plugin.options(variant, city), **(options or {})}
+        except BadInput as exc:
+            raise Refused(sentence(exc.in_language(me()))) from None
+        game = plugin.game
+        if options.get("advanced"):  # two people, two companies each
+            if seats not in (None, 2):
+                raise Refused(me().t("The advanced variant is for exactly 2 players."))
+            seats = 2
+        seats = seats or game.max_players
+        if not game.min_players <= seats <= game.max_players:
+            raise Refused(me().t("{game} seats {low}-{high} players.", game=game.title, low=game.min_players,
+                                 high=game.max_players))
+        try:
+            # Checked now for the table size; stored as given, since defaults such as solo
+            # depend on how many actually join.
+            game.validate_options(options, seats)
+        except BadInput as exc:
+            raise Refused(me().t("Those options don't work: {reason}", reason=exc.in_language(me()))) from None
+        if not 0 <= bots < seats:
+            raise Refused(me().t("Automatic players take seats too: from 0 to {most} at a table of {seats}.",
+                                 most=seats - 1, seats=seats))
+        code = code_of(language)
+        host = Seat(user_id, user_name, locale=me().code)
+        table = [host] + [Seat(f"bot-{i}", f"🤖 {i}", auto=True) for i in range(1, bots + 1)]
+        clock = turn_clock or self.default_turn_clock
+        outcome = Outcome(reply=Message(me().t("Lobby open. Others join with the button; you start when ready.")))
+
+        def announce(row: GameRow) -> list:
+            outcome.public = [self._lobby_message(plugin, row)]
+            return self._owe(outcome, 0)
+        async with self._lock(channel_id):
+            if await self.db.open_game(channel_id) is not None:
+                raise Refused(me().t("This channel already has a game. Finish or abort it first (`/game abort`), "
+                                     "or start a thread for a new one."))
+            try:
+                row = await self.db.create_game(channel_id=channel_id, guild_id=guild_id, game=game.name,
+                                                host=host, options=options, seed=self.seeds(), max_seats=seats,
+                                                turn_clock=clock, announce=announce, seats=table, bot_level=level,
+                                                language=code)
+            except Duplicate:  # the one-open-game index: another create won the race
+                raise Refused(me().t("This channel already has a game.")) from None
+        log.info("game %s created in channel %s: %s %s", row.id, channel_id, game.name, options)
+        return outcome
+
+    @staticmethod
+    def _level(plugin: GamePlugin, level: str | None) -> str:
+        if level is None:
+            return DEFAULT_LEVEL
+        levels = plugin.levels()
+        if level not in levels:
+            raise Refused(me().t("{game}'s automatic player plays at these levels: {levels}.", game=plugin.title,
+                                 levels=", ".join(me().t(LEVEL_WORDS.get(lv, lv)) for lv in levels)))
+        return level
+
+    def _lobby_message(self, plugin: GamePlugin, row: GameRow) -> Message:
+        game, g = plugin.game, self._lang(row)
+        players = []
+        for s in row.seats:
+            if s.auto:
+                players.append("• " + g.t("{bot} automatic player ({level})", bot=s.name,
+                                          level=g.t(LEVEL_WORDS.get(row.bot_level, row.bot_level))))
+            else:
+                players.append(f"• {s.name}" + (" " + g.t("(host)") if s.user_id == row.host_id else ""))
+        text = "\n".join([
+            g.t("**{game}** — new game ({options}).", game=game.title,
+                options=plugin.option_summary(row.options, g)),
+            g.t("Players ({seated}/{seats}):", seated=len(row.seats), seats=row.max_seats),
+            *players,
+            g.t("Needs {low}-{high} players. Turn clock: {clock}. Language: {language}.", low=game.min_players,
+                high=row.max_seats, clock=hours(row.turn_clock, g), language=LANGUAGES[g.code])])
+        labels = (g.t("Join"), g.t("Leave"), g.t("Start"))
+        return Message(text, controls=Controls("lobby", row.id, row.game, row.moves, *labels[:2], lobby=labels))
+
+    async def join(self, channel_id: str, user_id: str, user_name: str, *, game_id: int | None = None) -> Outcome:
+        async with self._lock(channel_id):
+            row = await self._open(channel_id, active=False, game_id=game_id)
+            if row.status == "active":
+                raise Refused(me().t("This game has already started; you can follow it with `/board`."))
+            if row.seat(user_id):
+                raise Refused(me().t("You are already in this game."))
+            if len(row.seats) >= row.max_seats:
+                raise Refused(me().t("The table is full ({seats} players).", seats=row.max_seats))
+            seats = row.seats + [Seat(user_id, user_name, locale=me().code)]
+            outcome = Outcome(reply=Message(me().t("You joined the game.")),
+                              public=[self._lobby_message(self._plugin(row), replace(row, seats=seats))])
+            await self._save(row, seats=seats, says=outcome)
+        return outcome
+
+    async def leave(self, channel_id: str, user_id: str, *, game_id: int | None = None) -> Outcome:
+        """Leave the lobby, or leave a running game: the automatic player takes the seat."""
+        async with self._lock(channel_id):
+            row = await self._open(channel_id, active=False, game_id=game_id)
+            seat = self._seated(row, user_id)
+            plugin, g = self._plugin(row), self._lang(row)
+            if row.status == "lobby":
+                seats = [s for s in row.seats if s.user_id != user_id]
+                if not any(not s.auto for s in seats):  # only bots would be left
+                    outcome = Outcome(reply=Message(me().t("You left; the empty lobby is closed.")),
+                                      public=[Message(g.t("The lobby is closed: everyone left."))])
+                    await self._save(row, status="aborted", seats=seats, says=outcome)
+                    return outcome
+                host = row.host_id if row.host_id != user_id else next(s.user_id for s in seats if not s.auto)
+                outcome = Outcome(reply=Message(me().t("You left the game.")),
+                                  public=[self._lobby_message(plugin, replace(row, seats=seats, host_id=host))])
+                await self._save(row, seats=seats, host_id=host, says=outcome)
+                return outcome
+            if seat.auto:
+                raise Refused(me().t("You have already left this game; the automatic player plays your seat."))
+            seats = [replace(s, auto=s.auto or s.user_id == user_id) for s in row.seats]
+            note = g.t("{name} left the game; the automatic player takes over their seat.", name=seat.name)
+            # The seat changes hands and the automatic player moves for it in one transaction.
+            return await self._advance(replace(row, seats=seats), plugin, self._state(plugin, row), [], note=note,
+                                       reply=me().t("You left the game. Thanks for playing!"),
+                                       changes={"seats": seats})
+
+    async def start(self, channel_id: str, user_id: str, *, game_id: int | None = None) -> Outcome:
+        async with self._lock(channel_id):
+            row = await self._open(channel_id, active=False, game_id=game_id)
+            if row.status == "active":
+                raise Refused(me().t("The game is already running."))
+            if user_id != row.host_id:
+                raise Refused(me().t("Only the host starts the game."))
+            plugin, g = self._plugin(row), self._lang(row)
+            game = plugin.game
+            if len(row.seats) < game.min_players:
+                raise Refused(me().t("{game} needs at least {low} players; {joined} joined so far.", game=game.title,
+                                     low=game.min_players, joined=len(row.seats)))
+            try:
+                state = game.new_game([s.user_id for s in row.seats], row.options, row.seed)
+            except BadInput as exc:
+                raise Refused(me().t("Cannot start: {reason}", reason=exc.in_language(me()))) from None
+            _, dms = self._hand_dms(plugin, state, row)
+            name = self._namer(plugin, state, row)
+            order = ", ".join(name(s) for s in game.seats(state))
+            state, actions, events = await self._autoplay(plugin, state, row)  # bots that play first
+            text = "\n".join([g.t("**{game}** begins! Order: {order}.", game=game.title, order=order)]
+                             + plugin.narrate(state, events, name, g) + [self._prompt(plugin, state, row)])
+            position = row.moves + len(actions)
+            public = Message(text, mentions=self._owed_people(plugin, state, row),
+                             controls=self._play_controls(plugin, replace(row, moves=position)),
+                             images=[{"board": None}])
+            outcome = Outcome(reply=Message(me().t("Game started.")), public=[public], dms=dms)
+            if plugin.secret_hands and plugin.hands_may_change(events):
+                outcome.dms = self._hand_dms(plugin, state, row)[1]
+            drawing = asyncio.create_task(self._draw(public, plugin, state, row, position))
+            try:
+                row = await self._save(row, status="active", state=game.to_json(state), actions=actions,
+                                       position=position, deadline=self.clock() + row.turn_clock, reminded=False,
+                                       says=outcome)
+            finally:
+                await drawing
+            self._remember(row, state)
+        log.info("game %s started with %d players", row.id, len(row.seats))
+        return outcome
+
+    async def abort(self, channel_id: str, user_id: str, *, manager: bool) -> Outcome:
+        async with self._lock(channel_id):
+            row = await self._open(channel_id, active=False)
+            if user_id != row.host_id and not manager:
+                raise Refused(me().t("Only the host or someone with Manage Channels can abort the game."))
+            outcome = Outcome(reply=Message(me().t("Game aborted.")),
+                              public=[Message(self._lang(row).t("The {game} game was aborted by {who}.",
+                                                                game=self._plugin(row).title, who=f"<@{user_id}>"))])
+            await self._save(row, status="aborted", deadline=None, says=outcome)
+        log.info("game %s aborted by %s", row.id, user_id)
+        return outcome
+
+    async def configure(self, channel_id: str, user_id: str, *, manager: bool, turn_clock: int | None = None,
+                        level: str | None = None, language: str | None = None) -> Outcome:
+        if turn_clock is None and level is None and language is None:
+            raise Refused(me().t("Say what to change: `clock_hours` (the turn clock), `level` (the automatic "
+                                 "player) or `language` (what the game posts in)."))
+        if turn_clock is not None and not MIN_TURN_CLOCK <= turn_clock <= MAX_TURN_CLOCK:
+            raise Refused(me().t("The turn clock must be between {low} and {high}.", low=hours(MIN_TURN_CLOCK),
+                                 high=hours(MAX_TURN_CLOCK)))
+        if language is not None and language not in LANGUAGES:
+            raise Refused(me().t("The game can post in: {languages}.", languages=", ".join(LANGUAGES.values())))
+        async with self._lock(channel_id):
+            row = await self._open(channel_id, active=False)
+            if user_id != row.host_id and not manager:
+                raise Refused(me().t("Only the host or someone with Manage Channels changes the settings."))
+            changes: dict[str, Any] = {}
+            if turn_clock is not None:
+                changes["turn_clock"] = turn_clock
+                if row.status == "active" and row.deadline is not None:
+                    changes["deadline"] = row.deadline - row.turn_clock + turn_clock
+                    changes["reminded"] = False
+            if level is not None:
+                changes["bot_level"] = self._level(self._plugin(row), level)
+            if language is not None:
+                changes["language"] = language
+            after = replace(row, **changes)
+
+            def said(lang) -> str:
+                parts = []
+                if turn_clock is not None:
+                    parts.append(lang.t("the turn clock is now {clock}", clock=hours(turn_clock, lang)))
+                if level is not None:
+                    parts.append(lang.t("the automatic player now plays at the {level} level",
+                                        level=lang.t(LEVEL_WORDS.get(after.bot_level, after.bot_level))))
+                if language is not None:
+                    parts.append(lang.t("the game now posts in {language}", language=LANGUAGES[language]))
+                return sentence("; ".join(parts))
+            g = self._lang(after)
+            outcome = Outcome(reply=Message(said(me())),
+                              public=[Message("⏱️ " + g.t("{what} (set by {who})", what=said(g),
+                                                           who=f"<@{user_id}>"))])
+            await self._save(row, **changes, says=outcome)
+        return outcome

@@ -1,0 +1,106 @@
+"""Replays of finished games: the turns, drawn from the action log, and the whole game as
+an animation. A finished game never changes, so its frames are kept for a while."""
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+from ..games import get_plugin
+from ..games.plugin import GamePlugin
+from ..storage import GameRow
+from .core import ServiceCore
+from .outcome import Controls, File, Message, Outcome, Refused
+
+KEEP = 8  # finished games whose frames stay in memory
+
+
+@dataclass(frozen=True)
+class Frame:
+    position: int  # actions played so far
+    state: Any
+    story: list[str]  # what happened since the frame before, as the channel read it
+
+
+class Replays(ServiceCore):
+    async def _finished_row(self, channel_id: str, game_id: int | None) -> GameRow:
+        if game_id is None:
+            games = await self.db.finished_in_channel(channel_id, 1)
+            if not games:
+                raise Refused("No game has finished in this channel yet: there is nothing to replay.")
+            game_id = games[0].id
+        row = await self.db.game(game_id)
+        if row is None or row.channel_id != channel_id:
+            raise Refused(f"There is no game #{game_id} in this channel. `/history` lists the finished ones.")
+        if row.status != "finished":
+            raise Refused("Only finished games can be replayed (until then the board shows the game; "
+                          "secrets stay secret).")
+        return row
+
+    async def frames(self, row: GameRow) -> list[Frame]:
+        """The start, the end of every turn (or round) and the end of the game."""
+        cache = self._frames
+        if row.id in cache:
+            cache.move_to_end(row.id)
+            return cache[row.id]
+        actions = await self.db.actions(row.id)
+        frames = await asyncio.to_thread(self._replay_frames, self._plugin(row), row, actions)
+        cache[row.id] = frames
+        if len(cache) > KEEP:
+            cache.popitem(last=False)
+        return frames
+
+    def _replay_frames(self, plugin: GamePlugin, row: GameRow, actions: list[dict]) -> list[Frame]:
+        game = plugin.game
+        state = game.new_game([s.user_id for s in row.seats], row.options, row.seed)
+        name = self._namer(plugin, state, row)
+        frames = [Frame(0, state, [f"**{game.title}** begins."])]
+        events: list = []
+        for i, entry in enumerate(actions, 1):
+            before = game.turn_number(state)
+            state, evs = game.apply(state, entry["player"], entry["action"])
+            events += evs
+            if game.turn_number(state) != before or game.is_over(state) or i == len(actions):
+                frames.append(Frame(i, state, plugin.narrate(state, events, name)))
+                events = []
+        return frames
+
+    async def replay(self, channel_id: str, game_id: int | None = None, frame: int | None = None, *,
+                     animation: bool = False) -> Outcome:
+        """Turn `frame` of a finished game (default: the end), with the buttons to step."""
+        row = await self._finished_row(channel_id, game_id)
+        frames = await self.frames(row)
+        last = len(frames) - 1
+        k = last if frame is None else frame
+        if k < 0:
+            raise Refused("This is the start of the game already: there is no turn before it.")
+        if k > last:
+            raise Refused("This is the end of the game already: there is no turn after it.")
+        plugin = self._plugin(row)
+        shown = frames[k]
+        what = "the start" if k == 0 else "the end" if k == last else f"turn {k} of {last}"
+        text = "\n".join([f"**Replay** — {plugin.title} #{row.id}, {what}."] + shown.story)
+        files = [f for f in [await self._image(plugin, shown.state, row, None, moves=shown.position)] if f]
+        if animation and self.images:
+            files += [f for f in [await self._animation(plugin, row, frames)] if f]
+        return Outcome(reply=Message(text, files, controls=Controls("replay", row.id, row.game, k, total=last)))
+
+    async def _animation(self, plugin: GamePlugin, row: GameRow, frames: list[Frame]) -> File | None:
+        from render import animation_of_views
+
+        if plugin.renderer is None:
+            return None
+        names = self._names_for_images(plugin, frames[-1].state, row)
+        views = [plugin.game.view(f.state, None) for f in frames]
+        return File(f"{row.game}-{row.id}-replay.gif",
+                    await self.painter.run(animation_of_views, plugin.renderer, views, names))
+
+    async def replay_choices(self, channel_id: str, typed: str = "") -> list[tuple[str, int]]:
+        """This channel's finished games, newest first, as (label, game id) for suggestions."""
+        out = []
+        for g in await self.db.finished_in_channel(channel_id, 25):
+            won = " & ".join(name for _, name, _, won in g.players if won)
+            label = f"#{g.id} {get_plugin(g.game).title} — won by {won or 'nobody'}"
+            if typed.lower() in label.lower():
+                out.append((label[:100], g.id))
+        return out

@@ -1,0 +1,176 @@
+"""Playing: composing steps, playing them, the automatic player, saving and reporting."""
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from typing import Any
+
+from ..games import BadInput, RuleError, get_plugin
+from ..games.plugin import GamePlugin
+from ..storage import Conflict, GameRow
+from .core import ServiceCore, sentence
+from .automatic import next_automatic, play_automatic
+from .rating import game_result, rate
+from .outcome import Menu, Message, Outcome, Refused
+
+MAX_STEPS = 8  # a MetrOmania turn has at most 4 steps; a flip-and-write chain a few more
+
+
+class Turns(ServiceCore):
+    def _apply_steps(self, plugin: GamePlugin, state: Any, seat: str, steps: list[str]) -> tuple[Any, list, list]:
+        """Parse and apply a player's steps; refuse the lot if any is illegal."""
+        game = plugin.game
+        actions, events = [], []
+        for i, step in enumerate(steps):
+            if seat not in game.to_move(state):
+                raise Refused(f"Step {i + 1} ('{step}') comes after your turn ended; nothing was played.")
+            try:
+                action = plugin.parse(state, seat, step)
+                state, evs = game.apply(state, seat, action)
+            except (RuleError, BadInput) as exc:
+                prefix = f"Step {i + 1} ('{step}'): " if len(steps) > 1 else ""
+                raise Refused(f"{prefix}{sentence(str(exc))} Nothing was played.") from None
+            actions.append(action)
+            events.extend(evs)
+        return state, actions, events
+
+    def _check_kind(self, row: GameRow, kind: str | None, command: str | None) -> None:
+        """A game's own command used in a channel playing another game."""
+        if kind is not None and row.game != kind:
+            what = f"`/{command}`" if command else "That command"
+            raise Refused(f"{what} is for {get_plugin(kind).title}; this channel plays "
+                          f"{self._plugin(row).title}. Use `/play` or the buttons.")
+
+    async def menu(self, channel_id: str, user_id: str, prefix: list[str], *, moves: int | None = None,
+                   game_id: int | None = None, preview: bool = False, kind: str | None = None) -> Menu:
+        row = await self._open(channel_id, game_id=game_id)
+        self._check_kind(row, kind, None)
+        if moves is not None and moves != row.moves:
+            raise Refused("The game has moved on since these controls were made; use the newest message.")
+        plugin = self._plugin(row)
+        game = plugin.game
+        state = self._state(plugin, row)
+        self._seated(row, user_id)
+        seat = self._acting_seat(plugin, state, user_id)
+        if len(prefix) > MAX_STEPS:
+            raise Refused("Too many steps.")
+        after, _, events = self._apply_steps(plugin, state, seat, prefix)
+        owed = seat in game.to_move(after) and game.turn_number(after) == game.turn_number(state)
+        choices = plugin.choices(after, seat) if owed else []
+        summary = plugin.summarise(state, seat, prefix) if prefix else ""
+        image = await self._image(plugin, after, row, user_id) if preview else None
+        return Menu(row.game, row.id, row.moves, list(prefix), choices, summary, complete=not owed,
+                    can_submit=bool(prefix), preview=image, heading=plugin.labels.composer)
+
+    async def play(self, channel_id: str, user_id: str, steps: list[str], *, moves: int | None = None,
+                   game_id: int | None = None, kind: str | None = None, command: str | None = None) -> Outcome:
+        """Play steps for the person (typed or coded); all of them or none."""
+        if not steps:
+            raise Refused("No move given.")
+        if len(steps) > MAX_STEPS:
+            raise Refused("Too many steps.")
+        async with self._lock(channel_id):
+            row = await self._open(channel_id, game_id=game_id)
+            self._check_kind(row, kind, command)
+            if moves is not None and moves != row.moves:
+                raise Refused("Someone moved before you: these controls are out of date. Nothing was played; "
+                              "use the newest message.")
+            plugin = self._plugin(row)
+            state = self._state(plugin, row)
+            seat_row = self._seated(row, user_id)
+            if seat_row.auto:
+                raise Refused("You left this game; the automatic player plays your seat.")
+            seat = self._acting_seat(plugin, state, user_id)
+            before = state
+            state, actions, events = self._apply_steps(plugin, state, seat, steps)
+            logged = [(seat, a, user_id) for a in actions]
+            return await self._advance(row, plugin, state, logged, events=events, before=before, actor=user_id)
+
+    async def _advance(self, row: GameRow, plugin: GamePlugin, state: Any, logged: list, *,
+                       events: list | None = None, before: Any = None, actor: str | None = None,
+                       note: str | None = None, reply: str | None = None,
+                       changes: dict[str, Any] | None = None) -> Outcome:
+        """After a person's actions: let the automatic player move for seats that left, then
+        save the state, the actions and what they owe the channel and the players in one
+        transaction, and say what to post."""
+        game = plugin.game
+        before = before if before is not None else state
+        events = list(events or [])
+        state, auto_actions, auto_events = await self._autoplay(plugin, state, row)
+        events += auto_events
+        changes = dict(changes or {})
+        if game.is_over(state):
+            changes.update(status="finished", deadline=None)
+        new_turn = game.turn_number(state) != game.turn_number(before) or game.is_over(state)
+        if new_turn:
+            changes.setdefault("deadline", None if game.is_over(state) else self.clock() + row.turn_clock)
+            changes["reminded"] = False
+        actions = logged + auto_actions
+        position = row.moves + len(actions)
+        out = self._announce(replace(row, moves=position), plugin, before, state, events, actor=actor, note=note,
+                             reply=reply)
+        # The images (the slow part) are drawn in a worker thread while the move is saved.
+        drawing = [asyncio.create_task(self._draw(m, plugin, state, row, position)) for m in out.public if m.images]
+        result = game_result(plugin, state, row) if game.is_over(state) else None
+        try:
+            row = await self._save(row, state=game.to_json(state), actions=actions, says=out, position=position,
+                                   result=result, rate=rate if result else None, **changes)
+            self._remember(row, state)
+        except Conflict:
+            for task in drawing:
+                task.cancel()
+            raise Refused("Someone else moved at the same moment; nothing was played. Look at the board "
+                          "and try again.") from None
+        await asyncio.gather(*drawing)
+        if out.reply is not None and actor is not None and not new_turn:
+            out.reply.files += [f for f in [await self._image(plugin, state, row, actor)] if f]
+        return out
+
+    async def _autoplay(self, plugin: GamePlugin, state: Any, row: GameRow, *, seats: set[str] | None = None
+                        ) -> tuple[Any, list, list]:
+        """Moves of the automatic player (see automatic.py), in a worker: a strong player
+        may think for a second, and the event loop must not wait for it."""
+        game = plugin.game
+        gone = [s.user_id for s in row.seats if s.auto]
+        forced = sorted(seats or ())
+        if next_automatic(game, state, set(gone), set(forced), game.turn_number(state)) is None:
+            return state, [], []
+        state_json, actions, events = await self.painter.run(
+            play_automatic, plugin.name, game.to_json(state), gone, forced, f"{row.seed}:{row.moves}",
+            row.bot_level, self.ai_seconds)
+        return game.from_json(state_json), [tuple(a) for a in actions], events
+
+    def _announce(self, row: GameRow, plugin: GamePlugin, before: Any, state: Any, events: list, *,
+                  actor: str | None, note: str | None = None, reply: str | None = None) -> Outcome:
+        """What a change says: the public post (text, pings, controls, which images), the
+        DMs of changed hands, and the private reply to whoever acted. `row.moves` is the
+        position after the change."""
+        game = plugin.game
+        name = self._namer(plugin, state, row)
+        story = plugin.narrate(state, events, name)
+        dms: list[tuple[str, Message]] = []
+        if plugin.secret_hands and plugin.hands_may_change(events):
+            _, dms = self._hand_dms(plugin, state, row, self._hand_dms(plugin, before, row)[0])
+        out = Outcome(dms=dms)
+        over = game.is_over(state)
+        new_turn = game.turn_number(state) != game.turn_number(before) or over
+        if new_turn or note:
+            text = "\n".join(([note] if note else []) + story + ([self._prompt(plugin, state, row)] if not over else []))
+            images = [{"board": None}] + ([{"final": True}] if over else [])
+            out.public.append(Message(text.strip() or "The game goes on.", mentions=self._owed_people(plugin, state, row),
+                                      controls=None if over else self._play_controls(plugin, row), images=images))
+        elif actor is not None and game.simultaneous:
+            waiting = ", ".join(row.names.get(u, u) for u in self._owed_people(plugin, state, row))
+            # The round's number makes every such notice unique (see recovery's look for copies).
+            out.public.append(Message(f"✅ {row.names.get(actor, actor)} has decided "
+                                      f"(round {game.turn_number(state) + 1}). Waiting for: {waiting}."))
+        if actor is not None:
+            if new_turn:
+                out.reply = Message(reply or "Done.")
+            else:
+                seat = next((s for s in game.seats_of(state, actor) if s in game.to_move(state)), None)
+                more = plugin.continuation(state, seat) if seat else ""
+                out.reply = Message((reply or "Saved.") + (" " + more if more else ""))
+        elif reply:
+            out.reply = Message(reply)
+        return out

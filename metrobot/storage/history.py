@@ -1,0 +1,129 @@
+"""Reading finished games, results and ratings (history, replays, leaderboards, profiles).
+
+A mixin of `Database`: the same connection and lock. Every query names the server it is
+about, so one server's games and players never show up in another's.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import ratings
+from .ratings import GameResult, RateFn
+from .sql import BIGINT, Driver
+
+ORDINAL = "(mu - 3 * sigma)"  # the conservative estimate leaderboards sort by
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A finished game as lists show it."""
+
+    id: int
+    game: str
+    channel_id: str
+    guild_id: str | None
+    finished_at: float
+    players: list[tuple[str, str, int, bool]]  # (user id, name, score, won), best first
+
+
+@dataclass(frozen=True)
+class Placing:
+    position: int
+    user_id: str
+    name: str
+    mu: float
+    sigma: float
+    games: int
+
+
+@dataclass(frozen=True)
+class Record:
+    """One person's record in one game kind on one server."""
+
+    game: str
+    played: int
+    won: int
+    average: float
+    rating: tuple[float, float] | None  # (mu, sigma) if rated
+    position: int | None
+    trend: list[float]  # the conservative rating after each rated game, oldest first
+    recent: list[Finished]
+
+
+class HistoryQueries:
+    driver: Driver
+
+    async def _all(self, sql: str, args: tuple = ()) -> list[tuple[Any, ...]]:
+        async with self.driver.read() as q:
+            return await q.fetch(sql, *args)
+
+    async def _finished(self, where: str, args: tuple, limit: int) -> list[Finished]:
+        games = await self._all(f"SELECT id, game, channel_id, guild_id, finished_at FROM games WHERE status = "
+                                f"'finished' AND {where} ORDER BY finished_at DESC, id DESC LIMIT ?", (*args, limit))
+        if not games:
+            return []
+        ids = [g[0] for g in games]
+        marks = ",".join("?" * len(ids))
+        people: dict[int, list[tuple[str, str, int, bool]]] = {i: [] for i in ids}
+        for gid, user, name, score, won in await self._all(
+                f"SELECT game_id, user_id, name, score, won FROM results WHERE game_id IN ({marks}) "
+                f"ORDER BY game_id, score DESC, name", tuple(ids)):
+            people[gid].append((user, name, score, bool(won)))
+        return [Finished(gid, game, channel, guild, at or 0.0, people[gid]) for gid, game, channel, guild, at in games]
+
+    async def finished_in_channel(self, channel_id: str, limit: int = 25) -> list[Finished]:
+        """This channel's finished games, newest first."""
+        return await self._finished("channel_id = ?", (channel_id,), limit)
+
+    async def leaderboard(self, guild_id: str, game: str, offset: int, limit: int) -> tuple[list[Placing], int]:
+        offset = max(0, min(offset, BIGINT - 1))  # past any board (a forged page number): no rows
+        rows = await self._all(f"SELECT user_id, name, mu, sigma, games FROM ratings WHERE guild_id = ? AND game = ? "
+                               f"ORDER BY {ORDINAL} DESC, user_id LIMIT ? OFFSET ?", (guild_id, game, limit, offset))
+        ((total,),) = await self._all("SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game))
+        return [Placing(offset + i + 1, *r) for i, r in enumerate(rows)], total
+
+    async def position(self, guild_id: str, game: str, user_id: str) -> int | None:
+        """1-based place on the leaderboard (ties broken by user id, as the board is sorted)."""
+        mine = await self._all(f"SELECT {ORDINAL} FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
+                               (guild_id, game, user_id))
+        if not mine:
+            return None
+        ((ahead,),) = await self._all(
+            f"SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ? AND ({ORDINAL} > ? OR "
+            f"({ORDINAL} = ? AND user_id < ?))", (guild_id, game, mine[0][0], mine[0][0], user_id))
+        return ahead + 1
+
+    async def record_of(self, guild_id: str, user_id: str, game: str, recent: int = 5) -> Record | None:
+        ((played, won, average),) = await self._all(
+            "SELECT COUNT(*), COALESCE(SUM(won), 0), COALESCE(AVG(score), 0) FROM results "
+            "WHERE guild_id = ? AND game = ? AND user_id = ?", (guild_id, game, user_id))
+        if not played:
+            return None
+        rating = await self._all("SELECT mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
+                                 (guild_id, game, user_id))
+        trend = [r[0] for r in await self._all(
+            f"SELECT {ORDINAL} FROM results WHERE guild_id = ? AND game = ? AND user_id = ? AND rated = 1 "
+            f"ORDER BY seq", (guild_id, game, user_id))]
+        last = await self._finished(
+            "id IN (SELECT game_id FROM results WHERE guild_id = ? AND game = ? AND user_id = ?)",
+            (guild_id, game, user_id), recent)
+        return Record(game, played, won, average, rating[0] if rating else None,
+                      await self.position(guild_id, game, user_id), trend, last)
+
+    async def kinds_played(self, guild_id: str, user_id: str) -> list[str]:
+        return [r[0] for r in await self._all(
+            "SELECT game FROM results WHERE guild_id = ? AND user_id = ? GROUP BY game ORDER BY MAX(seq) DESC",
+            (guild_id, user_id))]
+
+    async def results_order(self) -> list[int]:
+        """Finished games in the order their results were recorded."""
+        return [r[0] for r in await self._all("SELECT game_id FROM results GROUP BY game_id ORDER BY MIN(seq)")]
+
+    async def stored_ratings(self) -> list[tuple[Any, ...]]:
+        return await self._all("SELECT guild_id, game, user_id, mu, sigma, games FROM ratings "
+                               "ORDER BY guild_id, game, user_id")
+
+    async def rebuild_ratings(self, games: list[tuple[int, GameResult]], rate: RateFn) -> None:
+        async with self.driver.transaction() as tx:
+            await ratings.rebuild(tx, self.driver, games, rate)

@@ -1,0 +1,77 @@
+"""The outbox: what each action owes the channel and the players (posts, pings, DMs).
+
+Written in the same transaction as the action it belongs to, delivered after the commit,
+marked delivered once posted. Whatever a crash left owed is delivered on the next start
+(see the adapter's recovery), so a committed move is always announced — and, because the
+recovery first looks for the post in the channel, announced once. Several processes
+claim owed messages before sending them (a lease), so that one of them sends each.
+
+Payloads are JSON: {"text", "mentions", "controls", "images"}; images are described, not
+stored ({"board": viewer-or-null} / {"final": true} at the row's `position`), and drawn
+again from the action log if they have to be re-sent.
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .sql import Tx
+
+LEASE = 20.0  # seconds a process has to send the (at most LIMIT) messages it claimed
+LIMIT = 20
+# A message is claimed by the process that wrote it for this long: time to send it. Only a
+# message still unsent after that (its process died, or Discord refused) is anyone's.
+SEND_LEASE = 10.0
+
+
+@dataclass
+class Owed:
+    """One message an action owes: `target` is "channel" or "dm:<user id>"; `position` is
+    the game's number of logged actions the message speaks of."""
+
+    target: str
+    position: int
+    payload: dict[str, Any]
+    id: int | None = None  # set when stored
+    game_id: int | None = None
+    channel_id: str | None = None
+    created_at: float = field(default_factory=time.time)
+
+
+async def insert(tx: Tx, game_id: int, channel_id: str, items: list[Owed]) -> None:
+    """Inside the caller's transaction."""
+    for item in items:
+        item.game_id, item.channel_id = game_id, channel_id
+        (item.id,) = await tx.fetchone(
+            "INSERT INTO outbox (game_id, channel_id, target, position, payload, created_at, claim) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            game_id, channel_id, item.target, item.position, json.dumps(item.payload, ensure_ascii=False),
+            item.created_at, item.created_at + SEND_LEASE)
+
+
+async def claim(tx: Tx, lock: str, limit: int = LIMIT) -> list[Owed]:
+    """Messages not delivered whose claim ran out (the process that wrote them died before
+    sending them, or a post failed): claimed for this process, oldest first."""
+    now = time.time()
+    rows = await tx.fetch(
+        "SELECT id, game_id, channel_id, target, position, payload, created_at FROM outbox "
+        f"WHERE delivered_at IS NULL AND (claim IS NULL OR claim < ?) ORDER BY id LIMIT ?{lock}", now, limit)
+    if rows:
+        marks = ",".join("?" * len(rows))
+        await tx.execute(f"UPDATE outbox SET claim = ? WHERE id IN ({marks})", now + LEASE, *(r[0] for r in rows))
+    return [Owed(target, position, json.loads(payload), oid, gid, channel, created)
+            for oid, gid, channel, target, position, payload, created in rows]
+
+
+async def mark(tx: Tx, ids: list[int], message_id: str | None = None) -> None:
+    await tx.executemany("UPDATE outbox SET delivered_at = ?, message_id = ? WHERE id = ? AND delivered_at IS NULL",
+                         [(time.time(), message_id, i) for i in ids])
+
+
+async def last_post(tx: Tx, game_id: int) -> str | None:
+    """The id of the last channel message a game posted (its end, for a finished game)."""
+    row = await tx.fetchone("SELECT message_id FROM outbox WHERE game_id = ? AND target = 'channel' AND "
+                            "message_id IS NOT NULL ORDER BY id DESC LIMIT 1", game_id)
+    return row[0] if row else None

@@ -1,0 +1,94 @@
+"""Results of finished games and the players' ratings, one per game kind per server.
+
+A game's results and the rating updates they cause are written in the same transaction
+that finishes the game (see `Database.update(result=...)`), so a game is never finished
+without its ratings or rated without being finished. `seq` numbers results in the order
+they were recorded: replaying them in that order rebuilds the ratings exactly.
+
+Who is rated (the project's rule): the people still playing their own seat at the end —
+seats the automatic player took over (people who left, or never came back) are not; a
+game rates only when at least two such people remain; aborted games are never recorded.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from .sql import Driver, Tx
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One person's result in a finished game."""
+
+    user_id: str
+    name: str
+    score: int
+    won: bool
+    human: bool  # still playing their own seat at the end (not the automatic player)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    guild_id: str
+    game: str
+    standings: tuple[Standing, ...]
+
+    def rated(self) -> list[Standing]:
+        humans = [s for s in self.standings if s.human]
+        return humans if len(humans) >= 2 else []
+
+
+Rating = tuple[float, float]  # (mu, sigma)
+# New ratings of the rated people, in order, from their results and current ratings (None: new).
+RateFn = Callable[[list[Standing], list[Rating | None]], list[Rating]]
+
+
+def rank(standing: Standing, among: list[Standing]) -> int:
+    """1 + how many scored more (ties share a rank)."""
+    return 1 + sum(other.score > standing.score for other in among)
+
+
+async def record(tx: Tx, driver: Driver, game_id: int, result: GameResult, rate: RateFn,
+                 seq: int | None = None, now: float | None = None) -> None:
+    """Inside the caller's transaction: the game's results and the new ratings."""
+    now = time.time() if now is None else now
+    if seq is None:
+        seq = await driver.next_results_seq(tx)
+    rated = result.rated()
+    current: list[Rating | None] = []
+    for s in rated:
+        row = await tx.fetchone("SELECT mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
+                                result.guild_id, result.game, s.user_id)
+        current.append((row[0], row[1]) if row else None)
+    new = dict(zip((s.user_id for s in rated), rate(rated, current))) if rated else {}
+    humans = [s for s in result.standings if s.human]
+    for s in result.standings:
+        mu, sigma = new.get(s.user_id, (None, None))
+        await tx.execute(
+            "INSERT INTO results (game_id, user_id, seq, guild_id, game, name, score, won, rank, human, rated, mu, "
+            "sigma, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            game_id, s.user_id, seq, result.guild_id, result.game, s.name, s.score, int(s.won),
+            rank(s, humans if s.human else list(result.standings)), int(s.human), int(s.user_id in new), mu, sigma,
+            now)
+    for s in rated:
+        mu, sigma = new[s.user_id]
+        await tx.execute(
+            "INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, games, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, game, user_id) DO UPDATE SET "
+            "name = excluded.name, mu = excluded.mu, sigma = excluded.sigma, games = ratings.games + 1, "
+            "updated_at = excluded.updated_at",
+            result.guild_id, result.game, s.user_id, s.name, mu, sigma, now)
+
+
+async def rebuild(tx: Tx, driver: Driver, games: list[tuple[int, GameResult]], rate: RateFn) -> None:
+    """Inside the caller's transaction: every result and rating recorded again, game by game
+    in the order given (the order they were first recorded)."""
+    first = {gid: (seq, at) for gid, seq, at in
+             await tx.fetch("SELECT game_id, MIN(seq), MIN(finished_at) FROM results GROUP BY game_id")}
+    await tx.execute("DELETE FROM results")
+    await tx.execute("DELETE FROM ratings")
+    for game_id, result in games:
+        seq, at = first.get(game_id, (None, None))
+        await record(tx, driver, game_id, result, rate, seq, at)

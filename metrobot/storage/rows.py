@@ -1,0 +1,87 @@
+"""What storage hands the service: a game row and its seats, and the errors it raises."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+
+@dataclass
+class Seat:
+    """A person at the table: Discord user id, display name, and whether the automatic
+    player plays for them (they left the game)."""
+
+    user_id: str
+    name: str
+    auto: bool = False
+    locale: str | None = None  # the person's language, for what is sent to them alone (DMs)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"user_id": self.user_id, "name": self.name, "auto": self.auto}
+        if self.locale:
+            out["locale"] = self.locale
+        return out
+
+
+@dataclass
+class GameRow:
+    id: int
+    channel_id: str
+    guild_id: str | None
+    game: str
+    status: str
+    host_id: str
+    options: dict[str, Any]
+    seed: int
+    seats: list[Seat]
+    max_seats: int
+    # The game's state as stored: JSON text until first read, then the parsed object (most
+    # requests find the state already rebuilt in the service's cache and never parse it).
+    state_stored: Any
+    version: int  # every change of the row (optimistic locking)
+    moves: int  # actions in the log: what a button's custom id pins, so reminders don't stale it
+    turn_clock: int
+    deadline: float | None
+    reminded: bool
+    lobby_message_id: str | None
+    created_at: float
+    updated_at: float
+    bot_level: str = "greedy"  # the automatic player's level in this game
+    language: str = "en"  # what the game posts in the channel, and its images, are written in
+
+    @property
+    def state(self) -> dict[str, Any] | None:
+        if isinstance(self.state_stored, str):
+            self.state_stored = json.loads(self.state_stored)
+        return self.state_stored
+
+    def seat(self, user_id: str) -> Seat | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {s.user_id: s.name for s in self.seats}
+
+
+COLUMNS = ("id, channel_id, guild_id, game, status, host_id, options, seed, seats, max_seats, state, version, "
+           "moves, turn_clock, deadline, reminded, lobby_message_id, created_at, updated_at, bot_level, language")
+
+
+def game_row(r: Iterable[Any]) -> GameRow:
+    (gid, channel, guild, game, status, host, options, seed, seats, max_seats, state, version, moves, clock,
+     deadline, reminded, lobby, created, updated, bot_level, language) = r
+    return GameRow(gid, channel, guild, game, status, host, json.loads(options), seed,
+                   [Seat(**s) for s in json.loads(seats)], max_seats, state or None, version,
+                   moves, clock, deadline, bool(reminded), lobby, created, updated, bot_level, language)
+
+
+class Conflict(Exception):
+    """The game changed since it was read (another action got there first)."""
+
+
+class Duplicate(Exception):
+    """A unique rule of the schema refused the write (e.g. a second open game in a channel)."""
+
+
+class NewerSchema(RuntimeError):
+    """The database was written by a newer metrobot: refuse rather than guess."""

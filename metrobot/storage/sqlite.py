@@ -1,0 +1,101 @@
+"""SQLite (aiosqlite): the zero-set-up default. One connection serves every coroutine of
+the process; a transaction must not interleave with another coroutine's statements, so
+all access takes one lock. Writers of several processes queue on SQLite's own lock
+(BEGIN IMMEDIATE, busy_timeout)."""
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, AsyncIterator, Sequence
+
+import aiosqlite
+
+from .rows import Duplicate
+from .sql import Driver, Row
+
+
+class _Tx:
+    def __init__(self, conn: aiosqlite.Connection):
+        self.conn = conn
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        try:
+            async with self.conn.execute(sql, args) as cur:
+                return [tuple(r) for r in await cur.fetchall()]
+        except sqlite3.IntegrityError as exc:
+            raise Duplicate(str(exc)) from None
+
+    async def fetchone(self, sql: str, *args: Any) -> Row | None:
+        rows = await self.fetch(sql, *args)
+        return rows[0] if rows else None
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        try:
+            cur = await self.conn.execute(sql, args)
+        except sqlite3.IntegrityError as exc:
+            raise Duplicate(str(exc)) from None
+        return cur.rowcount
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        await self.conn.executemany(sql, rows)
+
+
+class SQLiteDriver(Driver):
+    dialect = "sqlite"
+
+    def __init__(self, path: str | Path):
+        self.path = self.where = str(path)
+        self.conn: aiosqlite.Connection | None = None
+        self._lock = asyncio.Lock()
+
+    async def open(self) -> None:
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self.conn = await aiosqlite.connect(self.path, isolation_level=None)
+        # WAL lets readers go on while a move is written. synchronous=FULL syncs the WAL at
+        # every commit: a move the bot has acknowledged survives a power cut, not only a crash
+        # of the process (NORMAL would only promise the latter). A commit costs one fsync.
+        await self.conn.execute("PRAGMA journal_mode=WAL")
+        await self.conn.execute("PRAGMA synchronous=FULL")
+        await self.conn.execute("PRAGMA foreign_keys=ON")
+        # Another process (a second bot, a CLI) holding the write lock: wait, don't fail.
+        await self.conn.execute("PRAGMA busy_timeout=5000")
+
+    async def close(self) -> None:
+        if self.conn is not None:
+            await self.conn.close()
+            self.conn = None
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[_Tx]:
+        assert self.conn is not None, "the database is not open"
+        async with self._lock:
+            yield _Tx(self.conn)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[_Tx]:
+        assert self.conn is not None, "the database is not open"
+        async with self._lock:
+            await self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield _Tx(self.conn)
+            except BaseException:
+                await self.conn.execute("ROLLBACK")
+                raise
+            await self.conn.execute("COMMIT")
+
+    def migrating(self):
+        return self.transaction()  # BEGIN IMMEDIATE already lets one writer at a time in
+
+    async def schema_version(self, tx: _Tx) -> int:
+        (version,) = await tx.fetchone("PRAGMA user_version")
+        return version
+
+    async def set_schema_version(self, tx: _Tx, version: int) -> None:
+        await tx.execute(f"PRAGMA user_version = {int(version)}")
+
+    async def next_results_seq(self, tx: _Tx) -> int:
+        (seq,) = await tx.fetchone("SELECT COALESCE(MAX(seq), 0) + 1 FROM results")  # writers are serial
+        return seq

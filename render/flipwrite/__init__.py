@@ -1,0 +1,29 @@
+"""Flip-and-write images: a player's own sheet, and the round summary of every sheet.
+
+Every game's image package answers the same two calls (see `render/__init__.py`):
+`image(view, viewer, names)` and `final(view, names)`.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image
+
+from metrobot.i18n import EN, Lang
+
+from .sheet import prewarm, sheet_geometry, sheet_image
+from .summary import summary_image, summary_layout
+
+
+def image(view: dict[str, Any], viewer: str | None, names: dict[str, str] | None = None,
+          lang: Lang = EN) -> Image.Image:
+    # A player sees their own sheet (with their sealed choice); everyone else the round.
+    return sheet_image(view, viewer, names) if viewer is not None else summary_image(view, names)
+
+
+def final(view: dict[str, Any], names: dict[str, str] | None = None,
+          lang: Lang = EN) -> list[tuple[str, Image.Image]]:
+    return []  # the last round's summary, posted with the final turn, already shows the end
+
+
+__all__ = ["final", "image", "prewarm", "sheet_geometry", "sheet_image", "summary_image", "summary_layout"]

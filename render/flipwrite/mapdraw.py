@@ -1,0 +1,333 @@
+"""Drawing a flip-and-write city map: geometry, label placement, cached static layers.
+
+The static layer (lines, stations, wagon badges, special-station stars and the station
+names) depends only on the map, the size and the variant flag, so it is drawn once,
+supersampled for smooth edges, and kept in a small LRU cache. A round pastes it and puts
+the players' marks on top (pre-drawn, anti-aliased sprites; see `marks`).
+
+Any map is drawn from its own data (`view["map_data"]`, see `spec`).
+"""
+from __future__ import annotations
+
+import math
+from collections import OrderedDict, defaultdict
+from dataclasses import dataclass
+from functools import lru_cache
+from threading import Lock
+
+from PIL import Image, ImageDraw
+
+from ..labels import draw_labels, place_labels
+from ..rects import clip_len, grow, overlap
+from ..style import INK, PAPER, font
+from .spec import LineSpec, MapSpec
+
+Point = tuple[float, float]
+Rect = tuple[float, float, float, float]  # left, top, right, bottom
+
+STAR = (255, 196, 0)
+STAR_INK = (150, 100, 0)
+SUPERSAMPLE = 2
+
+
+def text_on(colour: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Black or white, whichever reads better on `colour`."""
+    r, g, b = colour
+    return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else (255, 255, 255)
+
+
+# ---------------------------------------------------------------- geometry
+class Geometry:
+    """Map coordinates -> pixels inside a box (uniform scale, centred)."""
+
+    def __init__(self, spec: MapSpec, box: Rect, pad: tuple[float, float, float, float]):
+        x0, y0, x1, y1 = spec.bbox
+        bw, bh = max(x1 - x0, 1.0), max(y1 - y0, 1.0)
+        left, top, right, bottom = box
+        pl, pt, pr, pb = pad
+        aw, ah = right - left - pl - pr, bottom - top - pt - pb
+        self.scale = min(aw / bw, ah / bh)
+        self.ox = left + pl + (aw - bw * self.scale) / 2 - x0 * self.scale
+        self.oy = top + pt + (ah - bh * self.scale) / 2 - y0 * self.scale
+        self.box = box
+        self._pts = {s.id: (self.ox + s.x * self.scale, self.oy + s.y * self.scale) for s in spec.stations}
+
+    def px(self, sid: str) -> Point:
+        return self._pts[sid]
+
+    @property
+    def points(self) -> dict[str, Point]:
+        return self._pts
+
+
+def fit_height(spec: MapSpec, width: float, pad: tuple[float, float, float, float], lo: float, hi: float) -> int:
+    """The height a map box of `width` needs to show the map at full width (clamped)."""
+    x0, y0, x1, y1 = spec.bbox
+    bw, bh = max(x1 - x0, 1.0), max(y1 - y0, 1.0)
+    scale = (width - pad[0] - pad[2]) / bw
+    return int(round(max(lo, min(hi, bh * scale + pad[1] + pad[3]))))
+
+
+def _unit(dx: float, dy: float) -> Point:
+    n = math.hypot(dx, dy) or 1.0
+    return dx / n, dy / n
+
+
+def line_paths(spec: MapSpec, geo: Geometry, spacing: float) -> dict[str, list[Point]]:
+    """Each line's drawn polyline. Lines sharing a stretch between two stations run side by
+    side, `spacing` apart, in map order from the left of the first of them as it travels:
+    so a bundle of lines keeps its order round a bend. A ring's polyline ends where it started."""
+    users: dict[tuple[str, str], list[str]] = defaultdict(list)
+    ref: dict[tuple[str, str], tuple[str, str]] = {}
+    for line in spec.lines:
+        for a, b in _edges(line):
+            key = (a, b) if a < b else (b, a)
+            if line.id not in users[key]:
+                users[key].append(line.id)
+                ref.setdefault(key, (a, b))
+    paths: dict[str, list[Point]] = {}
+    for line in spec.lines:
+        pts: list[Point] = []
+        for a, b in _edges(line):
+            key = (a, b) if a < b else (b, a)
+            share = users[key]
+            off = (share.index(line.id) - (len(share) - 1) / 2) * spacing
+            (ax, ay), (bx, by) = geo.px(a), geo.px(b)
+            (kx0, ky0), (kx1, ky1) = geo.px(ref[key][0]), geo.px(ref[key][1])
+            ux, uy = _unit(kx1 - kx0, ky1 - ky0)
+            nx, ny = uy * off, -ux * off  # left of the first line's travel (y grows downwards)
+            pa, pb = (ax + nx, ay + ny), (bx + nx, by + ny)
+            if not pts or math.hypot(pts[-1][0] - pa[0], pts[-1][1] - pa[1]) > 0.5:
+                pts.append(pa)
+            pts.append(pb)
+        paths[line.id] = pts
+    return paths
+
+
+def _edges(line: LineSpec) -> list[tuple[str, str]]:
+    seq = list(line.stations) + ([line.stations[0]] if line.ring else [])
+    return list(zip(seq, seq[1:]))
+
+
+def station_spread(spec: MapSpec, geo: "Geometry", spacing: float) -> dict[str, tuple[float, Point]]:
+    """Where lines run side by side through a station: how far they spread from its centre
+    and the direction across them (the station is drawn as a capsule covering them)."""
+    users: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for line in spec.lines:
+        for a, b in _edges(line):
+            users[(a, b) if a < b else (b, a)].add(line.id)
+    out: dict[str, tuple[float, Point]] = {}
+    for (a, b), ids in users.items():
+        half = (len(ids) - 1) / 2 * spacing
+        if half <= 0:
+            continue
+        (ax, ay), (bx, by) = geo.px(a), geo.px(b)
+        ux, uy = _unit(bx - ax, by - ay)
+        for sid in (a, b):
+            if half > out.get(sid, (0.0, (0.0, 0.0)))[0]:
+                out[sid] = (half, (-uy, ux))
+    return out
+
+
+# ---------------------------------------------------------------- the static layers
+@dataclass(frozen=True)
+class SheetLayout:
+    """Everything a round needs to put marks on a cached map: where each dot is drawn."""
+    geo: Geometry
+    radius: float
+    points: dict[str, Point]
+
+
+@dataclass(frozen=True)
+class Style:
+    line_width: float
+    radius: float
+    spacing: float
+    labels: bool
+    label_size: int = 16
+    badges: bool = True
+    pad: tuple[float, float, float, float] = (40, 40, 40, 40)
+
+
+SHEET_STYLE = Style(line_width=9, radius=9, spacing=10, labels=True, label_size=16, pad=(46, 46, 46, 46))
+MINI_STYLE = Style(line_width=3.2, radius=3.6, spacing=3.6, labels=False, badges=False, pad=(10, 10, 10, 10))
+
+# Two LRU caches: full sheets with names (big, slow to lay out: one per map and variant in
+# use) and the small unlabelled maps of the summaries (one per map and player count).
+_CACHES: dict[bool, "OrderedDict[tuple, tuple[Image.Image, SheetLayout]]"] = {True: OrderedDict(), False: OrderedDict()}
+CACHE_SIZE = {True: 12, False: 40}
+_CACHE_LOCK = Lock()
+
+
+def static_map(spec: MapSpec, size: tuple[int, int], style: Style, special: bool,
+               background: tuple[int, int, int] = PAPER) -> tuple[Image.Image, SheetLayout]:
+    """The map without marks at `size` (cached per map, size, style and variant)."""
+    key = (spec.key, size, style, special, background)
+    cache = _CACHES[style.labels]
+    with _CACHE_LOCK:
+        hit = cache.get(key)
+        if hit is not None:
+            cache.move_to_end(key)
+            return hit
+    made = _draw_static(spec, size, style, special, background)
+    with _CACHE_LOCK:
+        cache[key] = made
+        while len(cache) > CACHE_SIZE[style.labels]:
+            cache.popitem(last=False)
+    return made
+
+
+def layout(spec: MapSpec, size: tuple[int, int], style: Style) -> SheetLayout:
+    """Where the dots of a map drawn at `size` in `style` are (cheap; no drawing)."""
+    geo = Geometry(spec, (0, 0, size[0], size[1]), style.pad)
+    return SheetLayout(geo, style.radius, dict(geo.points))
+
+
+BADGE = 30.0
+
+
+@lru_cache(maxsize=32)
+def badge_spots(spec: MapSpec, size: tuple[int, int], style: Style) -> dict[str, Point]:
+    """Centres of the line badges of a map drawn at `size` in `style` (none without badges)."""
+    if not style.badges:
+        return {}
+    geo = Geometry(spec, (0, 0, size[0], size[1]), style.pad)
+    return _badge_spots(spec, geo, line_paths(spec, geo, style.spacing), BADGE, style.radius)
+
+
+def _badge_spots(spec: MapSpec, geo: Geometry, paths: dict[str, list[Point]], size: float,
+                 radius: float) -> dict[str, Point]:
+    """Where each line's letter badge (its wagon) sits: beyond its first station, away from
+    the line; a ring's badge sits outside the ring. Badges at one station stand side by side."""
+    spots: dict[str, Point] = {}
+    taken: list[Rect] = []
+    segs = [(p, q) for path in paths.values() for p, q in zip(path, path[1:])]
+    dots = [(x - radius, y - radius, x + radius, y + radius) for x, y in geo.points.values()]
+    for line in spec.lines:
+        fx, fy = geo.px(line.stations[0])
+        if line.ring:
+            cx = sum(geo.px(s)[0] for s in line.stations) / len(line.stations)
+            cy = sum(geo.px(s)[1] for s in line.stations) / len(line.stations)
+            away = _unit(fx - cx, fy - cy)
+        else:
+            sx, sy = geo.px(line.stations[1])
+            away = _unit(fx - sx, fy - sy)
+        best, best_cost = None, math.inf
+        for k in range(16):
+            ang = math.atan2(away[1], away[0]) + (math.pi / 8) * ((k + 1) // 2) * (1 if k % 2 else -1)
+            for dist in (radius + size * 0.75, radius + size * 1.3):
+                bx, by = fx + math.cos(ang) * dist, fy + math.sin(ang) * dist
+                r = (bx - size / 2, by - size / 2, bx + size / 2, by + size / 2)
+                if r[0] < geo.box[0] + 2 or r[1] < geo.box[1] + 2 or r[2] > geo.box[2] - 2 or r[3] > geo.box[3] - 2:
+                    continue
+                cost = ((k + 1) // 2) * 3.0 + (dist > radius + size) * 2.0
+                cost += 4.0 * sum(clip_len(p, q, r) for p, q in segs)
+                cost += 2.0 * sum(overlap(r, d) for d in dots)
+                flag = (r[0], r[1] - 13, r[2] + 13, r[3])  # with the corner of its check mark
+                cost += 4.0 * sum(overlap(grow(flag, 2), t) for t in taken)
+                if cost < best_cost:
+                    best, best_cost = (bx, by), cost
+        if best is None:
+            best = (fx, fy - radius - size)
+        spots[line.id] = best
+        taken.append((best[0] - size / 2, best[1] - size / 2 - 13, best[0] + size / 2 + 13, best[1] + size / 2))
+    return spots
+
+
+def _draw_static(spec: MapSpec, size: tuple[int, int], style: Style, special: bool,
+                 background: tuple[int, int, int]) -> tuple[Image.Image, SheetLayout]:
+    k = SUPERSAMPLE
+    geo = Geometry(spec, (0, 0, size[0], size[1]), style.pad)
+    paths = line_paths(spec, geo, style.spacing)
+    spread = station_spread(spec, geo, style.spacing)
+    served = spec.served
+    big = Image.new("RGB", (size[0] * k, size[1] * k), background)
+    d = ImageDraw.Draw(big)
+    lw = style.line_width
+    badge = BADGE
+    spots = badge_spots(spec, size, style)
+
+    # lines: white casing then colour, line by line, so crossings read as crossings
+    for line in spec.lines:
+        pts = [(x * k, y * k) for x, y in paths[line.id]]
+        casing = (lw + 4) * k
+        d.line(pts, fill=background, width=int(casing), joint="curve")
+        _caps(d, pts, casing / 2, background, line.ring)
+        d.line(pts, fill=line.colour, width=int(lw * k), joint="curve")
+        _caps(d, pts, lw * k / 2, line.colour, line.ring)
+
+    # badges (the wagons): letter in the line's colour, tied to the first station
+    for line in spec.lines:
+        if line.id not in spots:
+            continue
+        bx, by = spots[line.id]
+        fx, fy = geo.px(line.stations[0])
+        d.line([(fx * k, fy * k), (bx * k, by * k)], fill=line.colour, width=int(3 * k))
+        h = badge / 2
+        d.rounded_rectangle([(bx - h) * k, (by - h) * k, (bx + h) * k, (by + h) * k], radius=6 * k, fill=line.colour,
+                            outline=(255, 255, 255), width=2 * k)
+        d.text((bx * k, (by + 1) * k), line.id, font=font(int(20 * k), True), anchor="mm", fill=text_on(line.colour))
+        if line.ring:
+            _ring_arrows(d, spec, geo, line, k, lw)
+
+    # stations
+    r = style.radius
+    for s in spec.stations:
+        x, y = geo.px(s.id)
+        half, (nx, ny) = spread.get(s.id, (0.0, (0.0, 0.0)))
+        if special and s.special:
+            _star(d, (x * k, y * k), (r + half + 7) * k, STAR, STAR_INK, k)
+        inter = len(served[s.id]) > 1
+        outline = INK if inter else (90, 90, 90)
+        width = max(1, round((2.6 if inter else 1.8) * k * (r / 9 if r < 9 else 1)))
+        if half:  # a capsule across the lines that run side by side here
+            ends = [((x + nx * half * sg) * k, (y + ny * half * sg) * k) for sg in (-1, 1)]
+            for rad, colour in ((r * k, outline), (r * k - width, (255, 255, 255))):
+                d.line(ends, fill=colour, width=int(2 * rad))
+                for ex, ey in ends:
+                    d.ellipse([ex - rad, ey - rad, ex + rad, ey + rad], fill=colour)
+        else:
+            d.ellipse([(x - r) * k, (y - r) * k, (x + r) * k, (y + r) * k], fill=(255, 255, 255), outline=outline,
+                      width=width)
+
+    if style.labels:
+        # each badge, and the corner where a completed line's check mark goes (top right)
+        obstacles = [(bx - badge / 2 - 2, by - badge / 2 - 13, bx + badge / 2 + 13, by + badge / 2 + 2)
+                     for bx, by in spots.values()]
+        stations = [(st.id, st.name, geo.px(st.id), r + spread.get(st.id, (0.0,))[0] + (6 if special and st.special else 0))
+                    for st in spec.stations]
+        segments = [(p, q) for path in paths.values() for p, q in zip(path, path[1:])]
+        labels = place_labels(stations, segments, r, lw, style.label_size, obstacles, (4, 4, size[0] - 4, size[1] - 4))
+        draw_labels(big, labels, k, background)
+    image = big.resize(size, Image.Resampling.LANCZOS)
+    return image, SheetLayout(geo, r, dict(geo.points))
+
+
+def _caps(d: ImageDraw.ImageDraw, pts: list[Point], r: float, colour, ring: bool) -> None:
+    for x, y in (pts[0], pts[-1]) if not ring else (pts[0],):
+        d.ellipse([x - r, y - r, x + r, y + r], fill=colour)
+
+
+def _ring_arrows(d: ImageDraw.ImageDraw, spec: MapSpec, geo: Geometry, line: LineSpec, k: int, lw: float) -> None:
+    """Two arrowheads on the ring beside its first station: the wagon may set off either way."""
+    fx, fy = geo.px(line.stations[0])
+    for other in (line.stations[1], line.stations[-1]):
+        ox, oy = geo.px(other)
+        ux, uy = _unit(ox - fx, oy - fy)
+        dist = min(math.hypot(ox - fx, oy - fy) * 0.5, 34)
+        tx, ty = fx + ux * dist, fy + uy * dist
+        s = lw * 1.25
+        tip = (tx + ux * s, ty + uy * s)
+        a = (tx - ux * s - uy * s, ty - uy * s + ux * s)
+        b = (tx - ux * s + uy * s, ty - uy * s - ux * s)
+        d.polygon([(p[0] * k, p[1] * k) for p in (tip, a, b)], fill=(255, 255, 255), outline=INK, width=k)
+
+
+def _star(d: ImageDraw.ImageDraw, c: Point, r: float, fill, ink, k: int) -> None:
+    x, y = c
+    pts = []
+    for i in range(10):
+        rad = r if i % 2 == 0 else r * 0.55
+        ang = -math.pi / 2 + i * math.pi / 5
+        pts.append((x + rad * math.cos(ang), y + rad * math.sin(ang)))
+    d.polygon(pts, fill=fill, outline=ink, width=k)

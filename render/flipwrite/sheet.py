@@ -1,0 +1,229 @@
+"""Flip-and-write images: one player's sheet, and the round summary of every sheet.
+
+Input is always a viewer's *view* (`GAME.view(state, viewer)`), never the raw state: the
+other players' sealed decisions are not in it, so they cannot be drawn. The viewer's own
+sealed decision (`view["pending"]`) is shown, highlighted, on the viewer's own sheet only.
+
+The maps come from the view's map data; the static layers (lines, stations, names) are
+cached per map and size (see `mapdraw`), so a round draws marks and text only.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from .mapdraw import SHEET_STYLE, SheetLayout, fit_height, layout, static_map
+from .spec import MapSpec, map_spec
+from .marks import CachedDraw, MarkedLayer, boxed, cross, marked_layer, paste_centred, tick
+from .panel import (PENDING, RULE, card_text, draw_card, draw_line_table, draw_score_row, draw_score_static,
+                              draw_table_static, line_rows, line_table_height, sheet_score)
+from .summary import _Lru, summary_image, summary_layout
+from ..style import INK, MUTED, PAPER, fit_text, font, player_colour
+
+__all__ = ["sheet_image", "summary_image", "sheet_geometry", "summary_layout", "prewarm"]
+
+SHEET_W = 1400
+HEADER_H = 150
+SCORE_H = 84
+MAP_MIN_H, MAP_MAX_H = 560, 1150
+
+
+# ---------------------------------------------------------------- one sheet
+@lru_cache(maxsize=32)
+def _sheet_frame(spec: MapSpec, special: bool) -> tuple[int, int]:
+    """(map height, image height) of a sheet of this map."""
+    map_h = fit_height(spec, SHEET_W, SHEET_STYLE.pad, MAP_MIN_H, MAP_MAX_H)
+    return map_h, HEADER_H + map_h + line_table_height(spec) + SCORE_H
+
+
+def sheet_geometry(view: dict[str, Any]) -> dict[str, Any]:
+    """Where things are on `sheet_image` of this view: each station's dot centre, each line's
+    table row (parts: row, badge, windows, values, status) and the card. For tests and for
+    callers that want to point at something."""
+    spec = map_spec(view)
+    map_h, height = _sheet_frame(spec, _special(view))
+    lay = layout(spec, (SHEET_W, map_h), SHEET_STYLE)
+    stations = {sid: (x, y + HEADER_H) for sid, (x, y) in lay.points.items()}
+    rows = line_rows(spec, (0, HEADER_H + map_h, SHEET_W, HEADER_H + map_h + line_table_height(spec)))
+    return {"size": (SHEET_W, height), "stations": stations, "lines": rows, "card": _card_box(),
+            "map": (0, HEADER_H, SHEET_W, HEADER_H + map_h)}
+
+
+def _special(view: dict[str, Any]) -> bool:
+    return bool((view.get("options") or {}).get("special_stations"))
+
+
+def _card_box() -> tuple[int, int, int, int]:
+    return SHEET_W - 128, 14, SHEET_W - 28, 14 + 124
+
+
+def _name(names: dict[str, str] | None, player: str) -> str:
+    return (names or {}).get(player, player)
+
+
+def sheet_image(view: dict[str, Any], player: str, names: dict[str, str] | None = None) -> Image.Image:
+    """One player's sheet: the map with their marks, the line table, the score, the card."""
+    if player not in view["sheets"]:
+        raise ValueError(f"{player!r} has no sheet in this game")
+    spec = map_spec(view)
+    special = _special(view)
+    map_h, height = _sheet_frame(spec, special)
+    base, lay = static_map(spec, (SHEET_W, map_h), SHEET_STYLE, special)
+    image = _sheet_base(spec, special).copy()
+    sheet = view["sheets"][player]
+    pending = view.get("pending") if view.get("you") == player else None
+    pend_sheet = (pending or {}).get("sheet")
+
+    layer = marked_layer(("sheet", spec.key, special), base, lay.points, cross(lay.radius, INK))
+    _draw_marks(image, layer, lay, sheet["marks"], (0, HEADER_H), pend_sheet["marks"] if pend_sheet else None)
+    _draw_completed_on_map(image, spec, sheet, (0, HEADER_H))
+
+    d = CachedDraw(image)
+    colour = player_colour(view["players"].index(player))
+    _sheet_header(image, d, view, spec, player, names, colour, pending is not None)
+    top = HEADER_H + map_h
+    table = (0, top, SHEET_W, top + line_table_height(spec))
+    draw_line_table(image, view, spec, player, table, pend_sheet)
+    solo = bool((view.get("options") or {}).get("solo"))
+    draw_score_row(image, sheet_score(view, spec, player), (0, table[3], SHEET_W, height), solo)
+    return image
+
+
+_SHEET_BASES = _Lru(8)
+
+
+def _sheet_base(spec: MapSpec, special: bool) -> Image.Image:
+    """The sheet without anything of a player or a round: header background, the map, the
+    table's badges, names, empty windows and values, the score boxes, the legend (cached)."""
+    key = (spec.key, special)
+    hit = _SHEET_BASES.get(key)
+    if hit is not None:
+        return hit
+    map_h, height = _sheet_frame(spec, special)
+    image = Image.new("RGB", (SHEET_W, height), PAPER)
+    d = ImageDraw.Draw(image)
+    d.rectangle([0, 0, SHEET_W, HEADER_H], fill=(255, 255, 255))
+    image.paste(static_map(spec, (SHEET_W, map_h), SHEET_STYLE, special)[0], (0, HEADER_H))
+    d.line([(0, HEADER_H), (SHEET_W, HEADER_H)], fill=RULE, width=2)
+    top = HEADER_H + map_h
+    table = (0, top, SHEET_W, top + line_table_height(spec))
+    d.rectangle(table, fill=(255, 255, 255))
+    d.line([(0, top), (SHEET_W, top)], fill=RULE, width=2)
+    draw_table_static(image, spec, table)
+    srow = (0, table[3], SHEET_W, height)
+    d.rectangle(srow, fill=(243, 240, 233))
+    d.line([(0, table[3]), (SHEET_W, table[3])], fill=RULE, width=2)
+    draw_score_static(image, srow)
+    _legend(d, (900, srow[1], SHEET_W - 20, srow[3]), special)
+    _SHEET_BASES.put(key, image)
+    return image
+
+
+def _sheet_header(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], spec: MapSpec, player: str,
+                  names: dict[str, str] | None, colour, sealed: bool) -> None:
+    d.rectangle([0, 0, 12, HEADER_H], fill=colour)
+    finished = view["phase"] == "finished"
+    title = f"{_name(names, player)} · {spec.name}"
+    d.text((34, 18), fit_text(title, 36, 900, True), font=font(36, True), fill=INK)
+    if finished:
+        status = "Game over"
+        winners = view.get("winners") or []
+        if player in winners and len(view["players"]) > 1:
+            status += " · ★ winner" if len(winners) == 1 else " · ★ shared win"
+    else:
+        total = str(view["scores"].get(player, 0)).replace("-", "−")
+        status = f"Round {view['round']}  ·  {total} points"
+    d.text((34, 70), status, font=font(28, True), fill=colour if sum(colour) < 600 else INK)
+    sub = []
+    owed = (view.get("pending") or {}).get("owed", 0) if sealed else 0
+    if not finished:
+        if player in view.get("sitting_out", []):
+            sub.append("all windows filled: waiting for the others")
+        elif owed:
+            sub.append(f"special station! use the card again ({owed} more)")
+        elif sealed or player in view.get("decided", []):
+            sub.append("choice sealed — revealed when everybody has chosen")
+        elif player in view.get("waiting", []):
+            sub.append("choose a line for this card")
+        pile = view.get("draw_pile", 0)
+        sub.append(f"{pile} card{'s' if pile != 1 else ''} in the pile")
+    else:
+        sc = (view.get("breakdown") or {}).get(player)
+        if sc:
+            sub.append(f"final score {sc['total']}".replace("-", "−"))
+        if view.get("rating"):
+            sub.append(f"rating {view['rating']['band']}: {view['rating']['text']}")
+    d.text((34, 110), fit_text(" · ".join(sub), 18, 840 if sealed else 1100), font=font(18), fill=MUTED)
+    if sealed:
+        note = "yellow = your choice (hidden from others)"
+        w = font(15, True).getlength(note)
+        d.rounded_rectangle([SHEET_W - 176 - w, 104, SHEET_W - 156, 134], radius=8, fill=PENDING)
+        d.text((SHEET_W - 166 - w / 2, 119), note, font=font(15, True), anchor="mm", fill=INK)
+    cb = _card_box()
+    if not finished:
+        d.text((cb[0] - 16, 34), "this round's card", font=font(16), anchor="rm", fill=MUTED)
+        d.text((cb[0] - 16, 64), card_text(view.get("card")), font=font(26, True), anchor="rm", fill=INK)
+        draw_card(image, cb, view.get("card"))
+
+
+def _legend(d: ImageDraw.ImageDraw, box, special: bool) -> None:
+    x0, y0, x1, y1 = box
+    d.text((x0 + 10, y0 + 18), "✕ crossed   ▢ transfer (×2)", font=font(15), fill=MUTED)
+    d.text((x0 + 10, y0 + 42), "high / low value per line" + ("   ★ special" if special else ""), font=font(15),
+           fill=MUTED)
+
+
+def _draw_marks(image: Image.Image, layer: MarkedLayer, lay: SheetLayout, marks: dict[str, Any],
+                offset: tuple[int, int], pending_marks: dict[str, Any] | None = None) -> None:
+    """Crosses through the cached all-crossed layer; boxed numbers and the viewer's sealed
+    (pending) marks, highlighted, one by one."""
+    ox, oy = offset
+    r = lay.radius
+    layer.paste(image, offset, [sid for sid, mark in marks.items() if mark == "x"])
+    singles = [(sid, mark, None) for sid, mark in marks.items() if mark != "x"]
+    if pending_marks:
+        singles += [(sid, mark, PENDING) for sid, mark in pending_marks.items() if sid not in marks]
+    for sid, mark, halo in singles:
+        if sid not in lay.points:
+            continue
+        x, y = lay.points[sid]
+        sprite = cross(r, INK, halo) if mark == "x" else boxed(int(mark), r, halo)
+        paste_centred(image, sprite, x + ox, y + oy)
+
+
+def _draw_completed_on_map(image: Image.Image, spec: MapSpec, sheet: dict[str, Any],
+                           offset: tuple[int, int]) -> None:
+    """A check mark beside the wagon badge of every completed line."""
+    spots = _badge_points(spec)
+    for line in spec.lines:
+        if line.id in sheet["completed"] and line.id in spots:
+            x, y = spots[line.id]
+            paste_centred(image, tick(22, (20, 140, 60)), x + offset[0] + 15, y + offset[1] - 15)
+
+
+def _badge_points(spec: MapSpec) -> dict[str, tuple[float, float]]:
+    from .mapdraw import badge_spots
+
+    map_h, _ = _sheet_frame(spec, False)
+    return badge_spots(spec, (SHEET_W, map_h), SHEET_STYLE)
+
+
+
+
+def prewarm(maps: list[str] | None = None, special: tuple[bool, ...] = (False,)) -> None:
+    """Draw the static sheet layers of packaged maps ahead of time (about a second or two
+    each, once per process), e.g. from a background thread when the bot starts, so that the
+    first player to open a sheet does not wait for the label layout."""
+    from metrobot.games.flipwrite.mapdata import load_map, map_names
+
+    for name in maps if maps is not None else map_names():
+        data = load_map(name).to_json()
+        for flag in special:
+            view = {"map": name, "map_data": data, "options": {"special_stations": flag}}
+            spec = map_spec(view)
+            _sheet_base(spec, flag)
+            map_h, _ = _sheet_frame(spec, flag)
+            base, lay = static_map(spec, (SHEET_W, map_h), SHEET_STYLE, flag)
+            marked_layer(("sheet", spec.key, flag), base, lay.points, cross(lay.radius, INK))

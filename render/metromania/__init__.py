@@ -1,0 +1,29 @@
+"""MetrOmania images: the board after every turn and the end-of-game trip summary.
+
+Every game's image package answers the same two calls (see `render/__init__.py`):
+`image(view, viewer, names)` and `final(view, names)`.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image
+
+from metrobot.i18n import EN, Lang
+
+from .image import board_image, geometry
+from .trips import trips_image
+
+
+def image(view: dict[str, Any], viewer: str | None, names: dict[str, str] | None = None,
+          lang: Lang = EN) -> Image.Image:
+    # The viewer's hand is in the view already; the panel shows what the view holds.
+    return board_image(view, names)
+
+
+def final(view: dict[str, Any], names: dict[str, str] | None = None,
+          lang: Lang = EN) -> list[tuple[str, Image.Image]]:
+    return [("test-trips.png", trips_image(view, names))]
+
+
+__all__ = ["board_image", "final", "geometry", "image", "trips_image"]

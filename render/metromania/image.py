@@ -1,0 +1,39 @@
+"""MetrOmania images: the board after every turn and the end-of-game trip summary.
+
+Input is always a player's *view* (the engine's `view(state, viewer)`), never the raw
+state: whatever the viewer may not see is already gone before a pixel is drawn.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from metrobot.games.metromania.board import CITY_CELLS
+
+from .board import Geometry, board_geometry, draw_pieces, static_layer
+from .panel import draw_panel
+
+WIDTH, HEIGHT = 1400, 960
+BOARD_W = 1000
+MARGIN = 10
+
+
+def _kinds(view: dict[str, Any]) -> tuple[str, ...]:
+    by_cell = {(c["q"], c["r"], c["up"]): c["kind"] for c in view["board"]["cells"]}
+    return tuple(by_cell[c] for c in CITY_CELLS)
+
+
+def board_image(view: dict[str, Any], names: dict[str, str] | None = None) -> Image.Image:
+    names = names or {}
+    geo = board_geometry(BOARD_W, HEIGHT, MARGIN)
+    image = Image.new("RGB", (WIDTH, HEIGHT))
+    image.paste(static_layer(_kinds(view), (BOARD_W, HEIGHT), geo), (0, 0))
+    d = ImageDraw.Draw(image)
+    draw_pieces(d, view, geo)
+    draw_panel(d, view, (BOARD_W, 0, WIDTH, HEIGHT), names)
+    return image
+
+
+def geometry() -> Geometry:
+    return board_geometry(BOARD_W, HEIGHT, MARGIN)

@@ -1,0 +1,89 @@
+"""End of a MetrOmania game: the seven test trips as small multiples.
+
+Each panel shows the final city faded, the trip's two ends (marker cells, or the park and
+the lake) outlined, every fastest route drawn in the riders' colours, the minutes, and who
+scored; the last panel is the final ranking.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from metrobot.games.metromania.board import CITY_CELLS
+from metrobot.games.metromania.scoring import route_hops
+from metrobot.games.metromania.state import from_json
+
+from .board import board_geometry, draw_line, draw_pieces, line_points, static_layer
+from ..style import HIGHLIGHT, INK, MUTED, PAPER, fit_text, font, player_colour
+
+COLS, PANEL_W, PANEL_H, HEADER = 4, 350, 372, 64
+MINI_H = 300
+DAYS = {"A": "Monday", "B": "Tuesday", "C": "Wednesday", "D": "Thursday", "E": "Friday", "F": "Saturday",
+        "park-lake": "Sunday"}
+
+
+def trips_image(view: dict[str, Any], names: dict[str, str] | None = None) -> Image.Image:
+    names = names or {}
+    state = from_json(view)
+    hops = route_hops(state)
+    players = view["players"]
+    seat = {p: i for i, p in enumerate(players)}
+    rows = 2
+    image = Image.new("RGB", (COLS * PANEL_W, HEADER + rows * PANEL_H), PAPER)
+    d = ImageDraw.Draw(image)
+    d.text((20, 16), "Test trips", font=font(30, True), fill=INK)
+    geo = board_geometry(PANEL_W, MINI_H, 8)
+    kinds = tuple(state.cells[c] for c in CITY_CELLS)
+    base = static_layer(kinds, (PANEL_W, MINI_H), geo, labels=False)
+    for i, trip in enumerate(view["trips"]):
+        x0, y0 = (i % COLS) * PANEL_W, HEADER + (i // COLS) * PANEL_H
+        image.paste(base, (x0, y0))
+        g = geo.scaled(1, (x0, y0))
+        draw_pieces(d, view, g, highlight=False, width_scale=0.8, fade=True)
+        ends = _ends(view, trip["name"])
+        for cell in ends:
+            d.polygon(g.cell(cell), outline=HIGHLIGHT, width=3)
+        for a, b, li in hops.get(trip["name"], []):
+            line = state.lines[li]
+            i_a, i_b = sorted((line.index[a], line.index[b]))
+            pts = line_points(g, line.vertices[i_a:i_b + 1], line.cells[i_a:i_b], 0.2 * g.edge)
+            draw_line(d, pts, player_colour(seat[line.player]), line.style, 0.2 * g.edge)
+        ty = y0 + MINI_H + 6
+        title = f"{DAYS[trip['name']]} " + ("park–lake" if trip["name"] == "park-lake" else
+                                           f"{trip['name']}–{trip['name']}")
+        d.text((x0 + 12, ty), title, font=font(18, True), fill=INK)
+        verdict = "impossible" if trip["impossible"] else f"{trip['minutes']} min"
+        d.text((x0 + PANEL_W - 14, ty), verdict, font=font(18, True), anchor="ra", fill=INK)
+        points = trip["points"]
+        text = ", ".join(f"{names.get(p, p)} {v:+d}" for p, v in points.items()) or "nobody scores"
+        d.text((x0 + 12, ty + 28), fit_text(text, 16, PANEL_W - 24), font=font(16), fill=MUTED)
+        d.rectangle([x0, y0, x0 + PANEL_W - 1, y0 + PANEL_H - 1], outline=(214, 207, 191))
+    _ranking(d, view, names, seat, (3 * PANEL_W, HEADER + PANEL_H))
+    return image
+
+
+def _ends(view: dict[str, Any], name: str) -> list:
+    if name == "park-lake":
+        return [(c["q"], c["r"], c["up"]) for c in view["board"]["cells"] if c["kind"] in ("park", "lake")]
+    return [tuple(m["cell"]) for m in view["markers"] if m["letter"] == name and m["cell"] is not None]
+
+
+def _ranking(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str], seat: dict[str, int],
+             origin: tuple[int, int]) -> None:
+    x, y = origin[0] + 16, origin[1] + 14
+    d.text((x, y), "Final scores", font=font(22, True), fill=INK)
+    y += 36
+    breakdown = view.get("breakdown", {})
+    order = sorted(view["players"], key=lambda p: -view["scores"].get(p, 0))
+    winners = set(view.get("winners", []))
+    for p in order:
+        b = breakdown.get(p, {})
+        d.ellipse([x, y + 4, x + 16, y + 20], fill=player_colour(seat[p]))
+        crown = " ★" if p in winners or (view.get("owners") or {}).get(p) in winners else ""
+        d.text((x + 24, y), fit_text(names.get(p, p) + crown, 19, 220, True), font=font(19, True), fill=INK)
+        d.text((x + PANEL_W - 40, y), str(view["scores"].get(p, 0)), font=font(20, True), anchor="ra", fill=INK)
+        y += 26
+        detail = f"stations {b.get('stations', 0)} → {b.get('after_lines', 0)} after lines, trips {b.get('trips', 0):+d}"
+        d.text((x + 24, y), fit_text(detail, 14, PANEL_W - 50), font=font(14), fill=MUTED)
+        y += 34

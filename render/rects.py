@@ -1,0 +1,51 @@
+"""Rectangle and segment geometry for placing labels (pixels; y grows downward)."""
+from __future__ import annotations
+
+import math
+
+Point = tuple[float, float]
+Rect = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def clip_len(p: Point, q: Point, r: Rect) -> float:
+    """Length of segment pq inside rectangle r (Liang-Barsky)."""
+    x0, y0 = p
+    dx, dy = q[0] - x0, q[1] - y0
+    t0, t1 = 0.0, 1.0
+    for pk, qk in ((-dx, x0 - r[0]), (dx, r[2] - x0), (-dy, y0 - r[1]), (dy, r[3] - y0)):
+        if pk == 0:
+            if qk < 0:
+                return 0.0
+            continue
+        t = qk / pk
+        if pk < 0:
+            if t > t1:
+                return 0.0
+            t0 = max(t0, t)
+        else:
+            if t < t0:
+                return 0.0
+            t1 = min(t1, t)
+    return (t1 - t0) * math.hypot(dx, dy) if t1 > t0 else 0.0
+
+
+def overlap(a: Rect, b: Rect) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    if w <= 0:
+        return 0.0
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if h > 0 else 0.0
+
+
+def grow(r: Rect, m: float) -> Rect:
+    return r[0] - m, r[1] - m, r[2] + m, r[3] + m
+
+
+def dist_rect(p: Point, r: Rect) -> float:
+    dx = max(r[0] - p[0], 0.0, p[0] - r[2])
+    dy = max(r[1] - p[1], 0.0, p[1] - r[3])
+    return math.hypot(dx, dy)
+
+
+def inside(r: Rect, bounds: Rect) -> bool:
+    return r[0] >= bounds[0] and r[1] >= bounds[1] and r[2] <= bounds[2] and r[3] <= bounds[3]

@@ -1,0 +1,139 @@
+"""Text in any script the players write: one font object that draws each character with the
+first font of a chain that has it — DejaVu Sans (Latin, Greek, Cyrillic), Noto Sans KR
+(Hangul), Symbola (emoji and pictographs) — so a name like "김민준", "Ђорђе" or "🚇 Metro" is
+drawn, not boxed.
+
+`ChainFont` is a Pillow FreeTypeFont (the first font of the chain): anything that draws,
+measures or lays out text with it (`ImageDraw.text`, `getlength`, `getbbox`) goes through
+the chain, so the drawing code stays as it is. Text the first font covers entirely — almost
+all of it — takes Pillow's own path unchanged.
+"""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from fontTools.ttLib import TTFont
+from PIL import Image, ImageFont
+
+FONT_DIR = Path(__file__).with_name("fonts")
+CHAINS = {
+    False: ("DejaVuSans.ttf", "NotoSansKR-Regular-Hangul.otf", "Symbola-Emoji.ttf"),
+    True: ("DejaVuSans-Bold.ttf", "NotoSansKR-Bold-Hangul.otf", "Symbola-Emoji.ttf"),
+}
+# Zero-width joiners and variation selectors: they shape emoji in colour fonts; drawn as
+# outlines, they would only be boxes.
+INVISIBLE = {0x200B, 0x200C, 0x200D, 0x2060, 0xFE0E, 0xFE0F}
+
+
+@lru_cache(maxsize=None)
+def coverage(name: str) -> frozenset[int]:
+    """The characters a font of render/fonts has glyphs for."""
+    with TTFont(FONT_DIR / name, lazy=True) as font:
+        return frozenset(font.getBestCmap())
+
+
+def _clean(text: str) -> str:
+    return "".join(ch for ch in text if ord(ch) not in INVISIBLE)
+
+
+class ChainFont(ImageFont.FreeTypeFont):
+    def __init__(self, size: float, bold: bool = False):
+        names = CHAINS[bold]
+        super().__init__(str(FONT_DIR / names[0]), size)
+        self.bold = bold
+        self._others = [(coverage(n), ImageFont.truetype(str(FONT_DIR / n), size)) for n in names[1:]]
+        self._first = coverage(names[0])
+
+    # ------------------------------------------------------------ splitting
+    def runs(self, text: str) -> list[tuple[ImageFont.FreeTypeFont, str]]:
+        """The text cut where the font must change: [(font, piece), ...]."""
+        out: list[tuple[ImageFont.FreeTypeFont, str]] = []
+        for ch in _clean(text):
+            code = ord(ch)
+            font: ImageFont.FreeTypeFont = self
+            if code not in self._first:
+                font = next((f for cover, f in self._others if code in cover), self)
+            if out and out[-1][0] is font:
+                out[-1] = (font, out[-1][1] + ch)
+            else:
+                out.append((font, ch))
+        return out
+
+    def _single(self, text: str) -> bool:
+        return all(ord(ch) in self._first for ch in text)
+
+    def _parent(self, font: ImageFont.FreeTypeFont) -> Any:
+        return super(ChainFont, self) if font is self else font
+
+    # ------------------------------------------------------------ measuring
+    def getlength(self, text: str, mode: str = "", direction: str | None = None,  # type: ignore[override]
+                  features: list[str] | None = None, language: str | None = None) -> float:
+        if self._single(text):
+            return super().getlength(text, mode, direction, features, language)
+        return sum(self._parent(f).getlength(piece, mode, direction, features, language)
+                   for f, piece in self.runs(text))
+
+    def _layout(self, text: str, mode: str, stroke_width: float) -> tuple[list, tuple[int, int, int, int]]:
+        """Each run's bbox from the common baseline origin (anchor "ls"), and their union."""
+        x, boxes = 0.0, []
+        for font, piece in self.runs(text):
+            box = self._parent(font).getbbox(piece, mode, None, None, None, stroke_width, "ls")
+            boxes.append((font, piece, x, box))
+            x += self._parent(font).getlength(piece, mode)
+        left = min((x0 + b[0] for _, _, x0, b in boxes), default=0)
+        top = min((b[1] for *_, b in boxes), default=0)
+        right = max((x0 + b[2] for _, _, x0, b in boxes), default=0)
+        bottom = max((b[3] for *_, b in boxes), default=0)
+        return boxes, (int(left), int(top), int(right), int(bottom))
+
+    def _anchor_offset(self, text: str, anchor: str | None, mode: str) -> tuple[float, float]:
+        """Where the baseline origin lies for `anchor` (horizontal text)."""
+        anchor = anchor or "la"
+        width = self.getlength(text, mode)
+        ascent, descent = self.getmetrics()
+        _, (_, top, _, bottom) = self._layout(text, mode, 0)
+        dx = {"l": 0.0, "m": -width / 2, "r": -width}[anchor[0]]
+        dy = {"a": ascent, "t": -top, "m": (ascent - descent) / 2, "s": 0.0, "b": -bottom, "d": -descent}[anchor[1]]
+        return dx, dy
+
+    def getbbox(self, text: str, mode: str = "", direction: str | None = None,  # type: ignore[override]
+                features: list[str] | None = None, language: str | None = None, stroke_width: float = 0,
+                anchor: str | None = None) -> tuple[int, int, int, int]:
+        if self._single(text):
+            return super().getbbox(text, mode, direction, features, language, stroke_width, anchor)
+        dx, dy = self._anchor_offset(text, anchor, mode)
+        _, (left, top, right, bottom) = self._layout(text, mode, stroke_width)
+        # Whole pixels, as Pillow's own bboxes are (callers size images with them).
+        return (math.floor(left + dx), math.floor(top + dy), math.ceil(right + dx), math.ceil(bottom + dy))
+
+    # ------------------------------------------------------------ drawing
+    def getmask2(self, text: str, mode: str = "", direction: str | None = None,  # type: ignore[override]
+                 features: list[str] | None = None, language: str | None = None, stroke_width: float = 0,
+                 anchor: str | None = None, ink: int = 0, start: tuple[float, float] | None = None,
+                 *args: Any, **kwargs: Any) -> tuple[Any, tuple[int, int]]:
+        if self._single(text):
+            return super().getmask2(text, mode, direction, features, language, stroke_width, anchor, ink, start,
+                                    *args, **kwargs)
+        boxes, (left, top, right, bottom) = self._layout(text, mode or "L", stroke_width)
+        canvas = Image.new(mode if mode in ("1", "L") else "L", (max(1, right - left), max(1, bottom - top)), 0)
+        for font, piece, x0, _ in boxes:
+            mask, (ox, oy) = self._parent(font).getmask2(piece, mode, None, None, None, stroke_width, "ls", ink,
+                                                          None, *args, **kwargs)
+            if mask.size[0] and mask.size[1]:
+                canvas.paste(Image.Image()._new(mask), (int(x0) + ox - left, oy - top))
+        dx, dy = self._anchor_offset(text, anchor, mode)
+        return canvas.im, (int(left + dx), int(top + dy))
+
+
+@lru_cache(maxsize=64)
+def chain_font(size: int, bold: bool = False) -> ChainFont:
+    return ChainFont(size, bold)
+
+
+def missing_glyphs(text: str) -> list[str]:
+    """Characters no font of the chain can draw (they would come out as boxes)."""
+    fonts = [coverage(n) for n in CHAINS[False]]
+    return [ch for ch in _clean(text) if not ch.isspace() and not any(ord(ch) in cover for cover in fonts)]

@@ -1,0 +1,243 @@
+"""The side panel of the On the Underground board: whose turn, every player with their
+colours (pieces left), score and branch tokens, the face-up destinations and the deck,
+the passenger's last trip, the connection pairs of this game, and a legend.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from ..style import INK, MUTED, fit_text, font
+from .board import last_trips, new_placements
+from .geometry import umap
+from .glyphs import pawn, symbol
+from .palette import (CASING, EXPRESS, EXPRESS_INK, NATIONAL_RAIL, NEW_GLOW, ROUTE, RULE, STATION_INK, line_colour)
+from .static import national_rail_arrows
+
+CURRENT = (255, 240, 186)
+YOU = (0, 114, 178)
+SYMBOL_ORDER = ("suitcase", "umbrella", "bowler", "teapot")
+MAX_OPTIONS = 3  # tied routes listed
+
+
+def _name(names: dict[str, str] | None, p: str) -> str:
+    return (names or {}).get(p, p)
+
+
+def turn_order(view: dict[str, Any]) -> list[str]:
+    players = view["players"]
+    i = players.index(view.get("start_player", players[0])) if view.get("start_player") in players else 0
+    return players[i:] + players[:i]
+
+
+def swatch(d: ImageDraw.ImageDraw, box, colour: str) -> None:
+    """A short piece of track in a colour (cased if light)."""
+    x0, y0, x1, y1 = box
+    if colour in CASING:
+        d.rounded_rectangle(box, radius=3, fill=CASING[colour])
+        d.rounded_rectangle([x0 + 2, y0 + 2, x1 - 2, y1 - 2], radius=2, fill=line_colour(colour))
+    else:
+        d.rounded_rectangle(box, radius=3, fill=line_colour(colour))
+
+
+def draw_panel(image: Image.Image, view: dict[str, Any], viewer: str | None, box, names: dict[str, str] | None) -> None:
+    d = ImageDraw.Draw(image)
+    x0, y0, x1, y1 = box
+    x, w = x0 + 22, x1 - x0 - 40
+    right = x1 - 18
+    y = y0 + 16
+    m = umap(view)
+    d.text((x, y), "On the Underground", font=font(30, True), fill=INK)
+    y += 40
+    phase = view.get("phase")
+    current = (view.get("turn") or {}).get("player")
+    if phase == "finished":
+        won = " & ".join(_name(names, p) for p in view.get("winners") or [])
+        status = f"Game over · {won} win{'s' if len(view.get('winners') or []) == 1 else ''}"
+    else:
+        status = f"Turn {view.get('turn_count', 0) + 1} · {_name(names, current)} to play"
+    d.text((x, y), fit_text(status, 21, w, True), font=font(21, True), fill=INK)
+    y += 30
+    sub = m.title
+    if phase == "last_round":
+        sub = "Last round: the deck is empty"
+    if (view.get("turn") or {}).get("pending_route"):
+        sub = "a route to choose"
+    new = new_placements(view)
+    if new:
+        counts: dict[str, int] = {}
+        for p in new:
+            counts[p["colour"]] = counts.get(p["colour"], 0) + 1
+        sub = "new track: " + ", ".join(f"{c} ×{k}" for c, k in counts.items()) + (" · " + sub if sub != m.title else "")
+    d.text((x, y), fit_text(sub, 17, w), font=font(17), fill=NATIONAL_RAIL if phase == "last_round" else MUTED)
+    y += 32
+
+    colours = view.get("colours") or {}
+    order = turn_order(view)
+    n = len(order)
+    per_row = 2 if n in (2, 5) else 1  # 4 colours each, or 5 players: two colours a row
+    for p in order:
+        mine = [c for c, col in colours.items() if col["owner"] == p]
+        rows = (len(mine) + per_row - 1) // per_row
+        height = 34 + rows * 27 + 8
+        if p == current and phase != "finished":
+            d.rounded_rectangle([x - 12, y - 6, right + 6, y + height], radius=10, fill=CURRENT)
+        if viewer is not None and p == viewer:
+            d.rounded_rectangle([x - 12, y - 6, right + 6, y + height], radius=10, outline=YOU, width=3)
+        mark = "▶ " if p == current and phase != "finished" else ""
+        star = "★ " if phase == "finished" and p in (view.get("winners") or []) else ""
+        tag = "  (you)" if p == viewer else ""
+        score = str(view.get("scores", {}).get(p, 0))
+        d.text((right - 4, y - 2), score, font=font(30, True), anchor="ra", fill=INK)
+        sw = font(30, True).getlength(score)
+        d.text((x, y), fit_text(f"{mark}{star}{_name(names, p)}{tag}", 22, w - sw - 130, True), font=font(22, True),
+               fill=INK)
+        tokens = (view.get("tokens") or {}).get(p, 0)
+        d.text((right - sw - 16, y + 6), f"{tokens} token{'s' if tokens != 1 else ''}", font=font(16), anchor="ra",
+               fill=MUTED)
+        y += 34
+        col_w = (w + 10) // per_row
+        for i, c in enumerate(mine):
+            cx = x + (i % per_row) * col_w
+            cy = y + (i // per_row) * 27
+            swatch(d, (cx, cy + 5, cx + 40, cy + 17), c)
+            left = colours[c]["pieces_left"]
+            d.text((cx + 50, cy), c, font=font(18, True), fill=INK)
+            pieces = f"{left} left" if per_row > 1 else f"{left} piece{'s' if left != 1 else ''} left"
+            d.text((cx + 50 + font(18, True).getlength(c) + 8, cy + 1), pieces, font=font(17),
+                   fill=INK if left else NATIONAL_RAIL)
+        y += rows * 27 + 18
+
+    y = _destinations(d, view, m, x, y, w) + 6
+    y = _passenger(image, d, view, x, y, w) + 6
+    y = _connections(image, d, view, x, y, w) + 6
+    if y <= y1 - 118:  # the key only where it fits (a 5-player tie of routes fills the panel)
+        _legend(image, d, view, x, y1 - 118, w)
+
+
+def _heading(d: ImageDraw.ImageDraw, x: int, y: int, w: int, text: str) -> int:
+    d.line([(x, y), (x + w, y)], fill=RULE, width=2)
+    d.text((x, y + 8), text, font=font(19, True), fill=INK)
+    return y + 36
+
+
+def _destinations(d: ImageDraw.ImageDraw, view: dict[str, Any], m, x: int, y: int, w: int) -> int:
+    deck = view.get("deck") or {}
+    count = deck.get("draw_count", 0)
+    y = _heading(d, x, y, w, "Destinations")
+    d.text((x + w, y - 28), f"deck: {count} card{'s' if count != 1 else ''}", font=font(16), anchor="ra", fill=MUTED)
+    row = deck.get("row") or []
+    if not row:
+        d.text((x, y), "none face up", font=font(17), fill=MUTED)
+        return y + 30
+    cw, ch = (w - 10) // 2, 38
+    for i, station in enumerate(row):
+        cx, cy = x + (i % 2) * (cw + 10), y + (i // 2) * (ch + 8)
+        express = m.stations[station].destination == "express" if station in m.stations else False
+        d.rounded_rectangle([cx, cy, cx + cw, cy + ch], radius=7, fill=EXPRESS if express else (255, 255, 255),
+                            outline=EXPRESS_INK if express else STATION_INK, width=2)
+        d.text((cx + cw / 2, cy + ch / 2), fit_text(station, 17, cw - 12, True), font=font(17, True), anchor="mm",
+               fill=STATION_INK)
+    return y + ((len(row) + 1) // 2) * (ch + 8) + 2
+
+
+def _passenger(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int) -> int:
+    passenger = view.get("passenger") or {}
+    y = _heading(d, x, y, w, "Passenger")
+    sprite = pawn(30)
+    image.paste(sprite, (x + w - sprite.width, y - 36), sprite)
+    if passenger.get("gone"):
+        text = f"has left the board (last at {passenger.get('at')})"
+    else:
+        text = f"at {passenger.get('at')}"
+    d.text((x, y), fit_text(text, 18, w, True), font=font(18, True), fill=INK)
+    y += 28
+    trips = last_trips(view)
+    for t in trips:
+        walks = t.get("walks", 0)
+        line = f"{t['kind']} → {t['to']}" + (f" · {walks} walk{'s' if walks != 1 else ''}" if walks else "")
+        d.rounded_rectangle([x, y + 4, x + 26, y + 16], radius=4, fill=ROUTE)
+        d.text((x + 34, y), fit_text(line, 17, w - 34), font=font(17), fill=INK)
+        y += 24
+        cx = x + 34
+        for c in t.get("colours") or []:
+            if cx + 40 > x + w:
+                break
+            swatch(d, (cx, y + 4, cx + 30, y + 14), c)
+            cx += 38
+        if not t.get("colours"):
+            d.text((cx, y), "no track ridden", font=font(15), fill=MUTED)
+        y += 22
+    if not trips and not passenger.get("gone"):
+        d.text((x, y), "no trip yet this turn" if view.get("turn_count") else "starts here", font=font(16), fill=MUTED)
+        y += 24
+    pending = (view.get("turn") or {}).get("pending_route")
+    if pending:
+        d.text((x, y), f"best {pending['kind']} routes tie; the player picks one:", font=font(16, True), fill=INK)
+        y += 24
+        options = pending.get("options") or []
+        for i, o in enumerate(options[:MAX_OPTIONS]):
+            walks = o.get("walks", 0)
+            line = f"route {i} → {o['to']}" + (f" · {walks} walk{'s' if walks != 1 else ''}" if walks else "")
+            d.text((x + 10, y), fit_text(line, 16, w - 10), font=font(16), fill=INK)
+            cx = x + 20 + int(font(16).getlength(fit_text(line, 16, w - 10)))
+            for c in o.get("colours") or []:
+                if cx + 30 > x + w:
+                    break
+                swatch(d, (cx, y + 5, cx + 24, y + 15), c)
+                cx += 30
+            y += 24
+        if len(options) > MAX_OPTIONS:
+            d.text((x + 10, y), f"… and {len(options) - MAX_OPTIONS} more", font=font(16), fill=MUTED)
+            y += 24
+    return y
+
+
+def _connections(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int) -> int:
+    tiles = view.get("connection_tiles") or {}
+    y = _heading(d, x, y, w, "Connections: +3 per pair joined")
+    pairs: dict[str, list[str]] = {}
+    for station, sym in sorted(tiles.items()):
+        pairs.setdefault(sym, []).append(station)
+    scored = view.get("scored") or {}
+    for sym in sorted(pairs, key=lambda s: SYMBOL_ORDER.index(s) if s in SYMBOL_ORDER else 9):
+        sprite = symbol(sym, 26, True)
+        image.paste(sprite, (x, y - 2), sprite)
+        joined = [c for c in (view.get("colours") or {}) if sym in (scored.get(c) or {}).get("connections", [])]
+        room = w - 34 - 24 * len(joined)
+        text = fit_text(" – ".join(pairs[sym]), 16, room)
+        d.text((x + 34, y + 1), text, font=font(16), fill=INK)
+        cx = x + 42 + int(font(16).getlength(text))
+        for c in joined:  # the colours that joined this pair (scored +3)
+            swatch(d, (cx, y + 6, cx + 18, y + 16), c)
+            cx += 24
+        y += 30
+    return y
+
+
+def _legend(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int) -> None:
+    y = _heading(d, x, y, w, "Key")
+    col = w // 2
+    f = font(15)
+    # new track
+    d.rounded_rectangle([x - 2, y + 1, x + 32, y + 17], radius=8, fill=NEW_GLOW)
+    d.rounded_rectangle([x + 3, y + 6, x + 27, y + 12], radius=3, fill=STATION_INK)
+    d.text((x + 40, y + 1), "new track this turn", font=f, fill=INK)
+    for dx in (0, 17):
+        d.rounded_rectangle([x + col + dx - 2, y + 4, x + col + dx + 12, y + 14], radius=5, fill=(255, 255, 255))
+        d.rounded_rectangle([x + col + dx, y + 6, x + col + dx + 10, y + 12], radius=3, fill=ROUTE)
+    d.text((x + col + 40, y + 1), "passenger's last trip", font=f, fill=INK)
+    y += 26
+    d.ellipse([x + 4, y, x + 22, y + 18], fill=EXPRESS, outline=EXPRESS_INK, width=2)
+    d.ellipse([x + 9, y + 5, x + 17, y + 13], fill=(255, 255, 255), outline=STATION_INK, width=2)
+    d.text((x + 40, y + 1), "express destination", font=f, fill=INK)
+    d.ellipse([x + col + 4, y, x + col + 22, y + 18], fill=(255, 255, 255), outline=STATION_INK, width=2)
+    d.ellipse([x + col + 9, y + 5, x + col + 17, y + 13], fill=(255, 255, 255), outline=STATION_INK, width=2)
+    d.text((x + col + 40, y + 1), "standard destination", font=f, fill=INK)
+    y += 26
+    d.rounded_rectangle([x + 5, y + 1, x + 21, y + 17], radius=2, fill=(255, 255, 255), outline=STATION_INK, width=3)
+    d.text((x + 40, y + 1), "terminus +2, 1 token", font=f, fill=INK)
+    d.rounded_rectangle([x + col + 2, y + 2, x + col + 24, y + 16], radius=3, fill=NATIONAL_RAIL)
+    national_rail_arrows(d, (x + col + 13, y + 9), 7, 3, 1)
+    d.text((x + col + 40, y + 1), "National Rail +1", font=f, fill=INK)

@@ -1,0 +1,107 @@
+"""Anti-aliased strokes as small masks: a track in a slot, its casing, the glow of a new
+piece, the band of the passenger's trip. Each mask is drawn once (4x supersampled) per
+map, size and slot and kept with the static layers; a turn pastes a colour through them,
+a few hundred small pastes.
+"""
+from __future__ import annotations
+
+import math
+
+from PIL import Image, ImageDraw, ImageFilter
+
+from .geometry import LANE_W, Geometry, Point
+from .static import Static
+
+SS = 4
+GLOW_W = LANE_W + 11
+CASED_INNER = LANE_W - 3.2
+Box = tuple[int, int, int, int]
+
+
+def stroke_mask(p: Point, q: Point, width: float, *, blur: float = 0.0, caps: bool = False,
+                strength: float = 1.0) -> tuple[Box, Image.Image]:
+    """The mask of a straight stroke p-q (pixel box, L image)."""
+    m = width / 2 + 3 * blur + 2
+    x0, y0 = int(math.floor(min(p[0], q[0]) - m)), int(math.floor(min(p[1], q[1]) - m))
+    x1, y1 = int(math.ceil(max(p[0], q[0]) + m)), int(math.ceil(max(p[1], q[1]) + m))
+    big = Image.new("L", ((x1 - x0) * SS, (y1 - y0) * SS), 0)
+    d = ImageDraw.Draw(big)
+    a = ((p[0] - x0) * SS, (p[1] - y0) * SS)
+    b = ((q[0] - x0) * SS, (q[1] - y0) * SS)
+    level = int(round(255 * strength))
+    d.line([a, b], fill=level, width=int(round(width * SS)))
+    if caps:
+        r = width * SS / 2
+        for cx, cy in (a, b):
+            d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=level)
+    mask = big.resize((x1 - x0, y1 - y0), Image.Resampling.BOX)
+    if blur:
+        mask = mask.filter(ImageFilter.GaussianBlur(blur))
+    return (x0, y0, x1, y1), mask
+
+
+def lane_mask(st: Static, gap: int, slot: int, kind: str) -> tuple[Box, Image.Image]:
+    """kind: "track" (a whole lane), "inner" (the colour inside a casing), "glow"."""
+    key = ("lane", gap, slot, kind)
+    hit = st.masks.get(key)
+    if hit is None:
+        p, q = st.geo.lane(gap, slot)
+        if kind == "glow":
+            hit = stroke_mask(p, q, GLOW_W, blur=1.4, caps=True)
+        else:
+            hit = stroke_mask(p, q, LANE_W if kind == "track" else CASED_INNER)
+        st.masks[key] = hit
+    return hit
+
+
+DASH, DASH_GAP = 11.0, 7.0
+ROUTE_W, ROUTE_EDGE = 5.0, 2.0
+
+
+def route_mask(st: Static, gap: int, edge: bool) -> tuple[Box, Image.Image]:
+    """The passenger's trip over a gap: dashes along its middle, between the two stations'
+    dots (`edge`: the wider white edge drawn under them)."""
+    key = ("route", gap, edge)
+    hit = st.masks.get(key)
+    if hit is None:
+        geo: Geometry = st.geo
+        a, b, _ = geo.gaps[gap]
+        (ax, ay), (bx, by) = geo.points[a], geo.points[b]
+        length = math.hypot(bx - ax, by - ay) or 1.0
+        ux, uy = (bx - ax) / length, (by - ay) / length
+        start, end = geo.radius[a] + 1, length - geo.radius[b] - 1
+        run = max(end - start, 0.0)
+        n = max(1, int((run + DASH_GAP) // (DASH + DASH_GAP)))
+        dash = min(DASH, run)
+        spare = run - n * dash - (n - 1) * DASH_GAP
+        pieces = []
+        for i in range(n):
+            t0 = start + spare / 2 + i * (dash + DASH_GAP)
+            pieces.append(((ax + ux * t0, ay + uy * t0), (ax + ux * (t0 + dash), ay + uy * (t0 + dash))))
+        width = ROUTE_W + (2 * ROUTE_EDGE if edge else 0)
+        hit = st.masks[key] = dashes_mask(pieces, width)
+    return hit
+
+
+def dashes_mask(pieces: list[tuple[Point, Point]], width: float) -> tuple[Box, Image.Image]:
+    """One mask of several round-capped strokes."""
+    m = width / 2 + 2
+    x0 = int(math.floor(min(min(p[0], q[0]) for p, q in pieces) - m))
+    y0 = int(math.floor(min(min(p[1], q[1]) for p, q in pieces) - m))
+    x1 = int(math.ceil(max(max(p[0], q[0]) for p, q in pieces) + m))
+    y1 = int(math.ceil(max(max(p[1], q[1]) for p, q in pieces) + m))
+    big = Image.new("L", ((x1 - x0) * SS, (y1 - y0) * SS), 0)
+    d = ImageDraw.Draw(big)
+    r = width * SS / 2
+    for p, q in pieces:
+        a = ((p[0] - x0) * SS, (p[1] - y0) * SS)
+        b = ((q[0] - x0) * SS, (q[1] - y0) * SS)
+        d.line([a, b], fill=255, width=int(round(width * SS)))
+        for cx, cy in (a, b):
+            d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=255)
+    return (x0, y0, x1, y1), big.resize((x1 - x0, y1 - y0), Image.Resampling.BOX)
+
+
+def paste(image: Image.Image, colour, box_mask: tuple[Box, Image.Image]) -> None:
+    box, mask = box_mask
+    image.paste(colour, box, mask)

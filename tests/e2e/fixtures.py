@@ -1,0 +1,94 @@
+"""Fixtures for end-to-end tests against the local Discord stand-in (``standin.py`` in this folder).
+
+* ``standin``: a started :class:`standin.DiscordStandIn`, with this process's discord.py pointed at it
+  (``discord.http.Route.BASE`` and the default gateway are restored afterwards). At teardown the
+  test fails if the stand-in saw unknown endpoints or had internal errors (``standin.problems()``);
+  set ``standin.allow_unknown_endpoints = True`` in a test to tolerate unknown endpoints.
+* ``run_client``: ``await run_client(client)`` starts ``client.start(standin.token)`` in a task and
+  returns once the stand-in has sent it READY + GUILD_CREATE (so interactions can be driven; the
+  client's ``on_ready`` comes ``guild_ready_timeout`` seconds later). It fails fast if the client
+  task dies (e.g. an exception in ``setup_hook``). Every client started this way is closed at
+  teardown. ``await run_client.stop(client)`` closes one earlier (e.g. to simulate a restart).
+
+These fixtures know nothing about our bot; tests import their bot themselves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from typing import Any, List, Tuple
+
+import pytest
+import pytest_asyncio
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from standin import DiscordStandIn, StandInTimeout, point_discord_at  # noqa: E402
+
+
+@pytest_asyncio.fixture
+async def standin():
+    server = DiscordStandIn()
+    await server.start()
+    restore = point_discord_at(server.api_base, server.gateway_url)
+    try:
+        yield server
+    finally:
+        restore()
+        await server.stop()
+    problems = server.problems()
+    if problems:
+        pytest.fail("Discord stand-in problems:\n" + "\n".join(problems), pytrace=False)
+
+
+class ClientRunner:
+    """Starts discord.py clients against the stand-in and makes sure they are all closed again."""
+
+    def __init__(self, server: DiscordStandIn) -> None:
+        self.server = server
+        self.started: List[Tuple[Any, asyncio.Task]] = []
+
+    async def __call__(self, client: Any, *, timeout: float = 15.0) -> asyncio.Task:
+        wanted = self.server.identify_count + 1
+        task = asyncio.create_task(client.start(self.server.token), name=f"discord-client-{len(self.started)}")
+        self.started.append((client, task))
+        waiter = asyncio.create_task(self.server.wait_for_identify(wanted, timeout=timeout))
+        done, _ = await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+        if waiter not in done:
+            waiter.cancel()
+            await asyncio.gather(waiter, return_exceptions=True)
+            task.result()  # re-raises the client's exception
+            raise RuntimeError("the discord client stopped before connecting to the stand-in")
+        waiter.result()
+        return task
+
+    async def stop(self, client: Any, *, timeout: float = 10.0) -> None:
+        for started_client, task in self.started:
+            if started_client is client:
+                if not client.is_closed():
+                    await client.close()
+                await asyncio.wait_for(asyncio.shield(task), timeout)
+                task.result()
+
+    async def close_all(self) -> None:
+        for client, task in reversed(self.started):
+            if not client.is_closed():
+                await client.close()
+            try:
+                await asyncio.wait_for(task, 10)
+            except BaseException:  # the test already reported what went wrong with the client
+                pass
+
+
+@pytest_asyncio.fixture
+async def run_client(standin: DiscordStandIn):
+    runner = ClientRunner(standin)
+    try:
+        yield runner
+    finally:
+        await runner.close_all()
+
+
+__all__ = ["standin", "run_client", "ClientRunner", "StandInTimeout"]

@@ -1,0 +1,131 @@
+"""Automatic players of every level: legal moves only, no reading of hidden information,
+reproducible search. Every game is seeded; only guarantees are asserted."""
+import random
+import time
+from dataclasses import replace
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from metrobot.games.autoplay import Budget
+from metrobot.games.flipwrite import GAME
+from metrobot.games.flipwrite.actions import legal
+from metrobot.games.flipwrite.ai import player_for
+from metrobot.games.flipwrite.determinize import sealed_decision
+
+from .smallmaps import small_map_option
+from .test_ai_determinize import position
+
+# Small search budgets: the clock cap is generous so that the work cap decides (reproducible).
+SMALL = Budget(seconds=60, iterations=24)
+LEVELS = ["random", "greedy", "strong"]
+
+
+def choose(level, state, seat, seed, budget=SMALL):
+    return player_for(level).choose(GAME, GAME.view(state, seat), seat, seat, random.Random(seed), budget)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(map_name=st.sampled_from(["amsterdam", "berlin", "paris", "madrid", "tiny"]), n=st.integers(1, 5),
+       special=st.booleans(), seed=st.integers(0, 2**32), steps=st.integers(0, 120))
+def test_every_level_plays_legal_moves(map_name, n, special, seed, steps):
+    state = position(map_name, n, special, seed, steps)
+    if GAME.is_over(state):
+        return
+    for seat in sorted(GAME.to_move(state)):
+        allowed = GAME.legal_actions(state, seat)
+        for level in LEVELS:
+            assert choose(level, state, seat, seed, Budget(60, 10)) in allowed
+
+
+def test_a_whole_game_of_strong_players_is_legal_to_the_end():
+    state = GAME.new_game(["a", "b"], {"map": small_map_option("tiny"), "special_stations": True}, 4)
+    rnd = random.Random(4)
+    strong = player_for("strong")
+    while not GAME.is_over(state):
+        seat = min(GAME.to_move(state))
+        action = strong.choose(GAME, GAME.view(state, seat), seat, seat, rnd, Budget(60, 12))
+        state, _ = GAME.apply(state, seat, action)  # raises on an illegal action
+
+
+def other_than(first):
+    """A decision rule picking any legal move but `first` (a sealed choice that differs)."""
+    def pick(state, player, sheet, rnd):
+        return rnd.choice([a for a in legal(state.map, sheet, state.card) if a != first] or [first])
+    return pick
+
+
+def mid_round(map_name, n, special, seed, rounds):
+    """`rounds` whole rounds into a seeded game, then every seat but the last has sealed."""
+    rnd = random.Random(seed)
+    state = GAME.new_game([f"p{i}" for i in range(n)], {"map": map_name, "special_stations": special}, seed)
+    while state.rounds < rounds or len(GAME.to_move(state)) > 1:
+        player = min(GAME.to_move(state))
+        action = GAME.auto_action(state, player, rnd) if rnd.random() < 0.6 else \
+            rnd.choice(GAME.legal_actions(state, player))
+        state, _ = GAME.apply(state, player, action)
+    return state
+
+
+def hidden_variants(state, viewer, rnd):
+    """States that differ from `state` only in what `viewer` cannot see."""
+    pile = state.pile
+    out = [replace(state, pile=replace(pile, draw=pile.draw[::-1], rng=rnd.getrandbits(64)))]
+    for other, decision in state.pending.items():
+        if other != viewer and decision.sealed:
+            changed = dict(state.pending)
+            changed[other] = sealed_decision(replace(state, pending={}), other, rnd,
+                                             other_than(decision.steps[0]))
+            out.append(replace(state, pending=changed))
+    return [v for v in out if v != state]
+
+
+@pytest.mark.parametrize("map_name,n,special,seed,rounds", [
+    ("berlin", 2, False, 1, 5),
+    ("amsterdam", 3, True, 2, 8),
+    ("madrid", 4, False, 3, 12),
+    ("paris", 2, True, 4, 20),
+])
+@pytest.mark.parametrize("level", ["greedy", "strong"])
+def test_players_never_read_what_their_view_hides(map_name, n, special, seed, rounds, level):
+    state = mid_round(map_name, n, special, seed, rounds)
+    (viewer,) = GAME.to_move(state)
+    assert all(d.sealed for p, d in state.pending.items() if p != viewer) and len(state.pending) >= n - 1
+    expected = choose(level, state, viewer, seed)
+    variants = hidden_variants(state, viewer, random.Random(seed))
+    assert len(variants) == n  # the deck order, and each other seat's sealed choice
+    for variant in variants:
+        assert GAME.view(variant, viewer) == GAME.view(state, viewer)
+        assert choose(level, variant, viewer, seed) == expected
+
+
+def test_strong_with_a_work_budget_is_deterministic():
+    state = position("madrid", 2, True, 9, 2 * 7 + 1)
+    seat = sorted(GAME.to_move(state))[0]
+    strong = player_for("strong")
+    picks = set()
+    for _ in range(3):
+        view = GAME.view(state, seat)
+        picks.add(repr(strong.choose(GAME, view, seat, seat, random.Random(17), Budget(60, 40))))
+        assert 0 < strong.last_rollouts <= 40
+    assert len(picks) == 1
+
+
+def test_strong_honours_its_clock():
+    state = position("berlin", 2, False, 6, 0)
+    t0 = time.perf_counter()
+    choose("strong", state, "p0", 1, Budget(seconds=0.05))
+    assert time.perf_counter() - t0 < 1.0  # generous: the machine is shared
+
+
+def test_greedy_is_the_engines_automatic_player():
+    for seed in range(3):
+        state = position("paris", 3, seed == 1, seed, 3 * 6 + seed)
+        for seat in sorted(GAME.to_move(state)):
+            assert choose("greedy", state, seat, seed) == GAME.auto_action(state, seat, random.Random(seed))
+
+
+def test_unknown_level():
+    with pytest.raises(Exception):
+        player_for("grandmaster")

@@ -1,0 +1,383 @@
+"""The world the bad-input suite pokes at: the Discord stand-in and our real bot (the real
+discord.py client, in this process) on an event loop in a thread of their own, so that a
+synchronous hypothesis test can drive them one interaction at a time; a set of live games
+in several channels, made first through the bot itself; and the measurements.
+
+Channels (all with fixed seeds): a full lobby, an active MetrOmania game (one player's DMs
+closed), one between players with odd and overlong names, an active advanced MetrOmania game (one person, two companies), an active
+flip-and-write game with one decision already sealed, a solo flip-and-write game in a thread,
+an active On the Underground game with a seat the automatic player took over,
+a finished game of each kind, an aborted game, a game whose channel was deleted, a game in a
+channel where the bot may not post, an empty channel, a channel of another guild and a DM.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable
+
+from fixtures import ClientRunner  # tests/e2e
+from harness import make_bot
+from players import Table
+from standin import DiscordStandIn, point_discord_at
+
+from metrobot.games import get_plugin
+
+REPLY_TIMEOUT = 10.0
+GENERIC_FAILURE = "Something went wrong on my side"
+
+
+class LogCapture(logging.Handler):
+    """Every record of the bot's process (not the stand-in's own diagnostics)."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+        self._lock = threading.Lock()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.name == "standin" or record.name.startswith("standin."):
+            return
+        with self._lock:
+            self.records.append(record)
+
+    def since(self, start: int) -> list[logging.LogRecord]:
+        with self._lock:
+            return self.records[start:]
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self.records)
+
+
+def is_traceback(record: logging.LogRecord) -> bool:
+    text = record.getMessage()
+    return bool(record.exc_info) or bool(record.exc_text) or "Traceback" in text or bool(record.stack_info)
+
+
+def describe_record(record: logging.LogRecord) -> str:
+    exc = ""
+    if record.exc_info and record.exc_info[1] is not None:
+        exc = f" [{type(record.exc_info[1]).__name__}: {record.exc_info[1]}]"
+    return f"{record.levelname} {record.name}: {record.getMessage()[:300]}{exc}"
+
+
+@dataclass
+class Tally:
+    """What the suite measured."""
+
+    tried: int = 0
+    by_kind: dict[str, int] = field(default_factory=dict)
+    skipped_legit: int = 0  # drawn interactions that could legitimately change a game (not sent)
+    public_by_design: int = 0  # sent, and allowed to answer in public (a replay for everyone, paging)
+    tracebacks: int = 0
+    unanswered: int = 0  # no response at all, or no reply message/choices after the response
+    public_replies: int = 0  # a non-ephemeral reply, or a public post/edit/DM, for input that changed nothing
+    generic_replies: int = 0  # "something went wrong" instead of a clear reason
+    games_changed: int = 0  # stored games changed by input that must change nothing
+    problems: list[str] = field(default_factory=list)
+
+    def note(self, what: str) -> None:
+        if len(self.problems) < 50:
+            self.problems.append(what)
+
+    @property
+    def failures(self) -> int:
+        return self.tracebacks + self.unanswered + self.public_replies + self.generic_replies + self.games_changed
+
+
+class World:
+    """The stand-in + bot on a private loop; `call` runs a coroutine there and waits."""
+
+    def __init__(self, db_path: str):
+        self.db_path = db_path
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self._run_loop, name="badinput-world", daemon=True)
+        self.capture = LogCapture()
+        self.standin: DiscordStandIn | None = None
+        self.bot = None
+        self.runner: ClientRunner | None = None
+        self._restore: Callable[[], None] | None = None
+        self.users: dict[str, int] = {}
+        self.channels: dict[str, int] = {}
+        self.guild2 = 0
+        self.games: dict[str, int] = {}  # channel name -> game id made there
+        self.composers: list[Any] = []  # ephemeral composer messages (Message) of owed players
+        self._root_level = logging.getLogger().level
+        self._metrobot_level = logging.getLogger("metrobot").level
+
+    # ------------------------------------------------------------ the loop
+    def _run_loop(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.loop.run_forever()
+
+    def call(self, coro: Awaitable[Any], timeout: float = 120.0) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def __enter__(self) -> "World":
+        root = logging.getLogger()
+        root.addHandler(self.capture)
+        root.setLevel(logging.INFO)
+        logging.getLogger("metrobot").setLevel(logging.DEBUG)
+        self.thread.start()
+        try:
+            self.call(self._start(), timeout=180)
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        try:
+            if self.standin is not None:
+                self.call(self._stop(), timeout=60)
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(10)
+            root = logging.getLogger()
+            root.removeHandler(self.capture)
+            root.setLevel(self._root_level)
+            logging.getLogger("metrobot").setLevel(self._metrobot_level)
+
+    async def _start(self) -> None:
+        self.standin = DiscordStandIn()
+        await self.standin.start()
+        self._restore = point_discord_at(self.standin.api_base, self.standin.gateway_url)
+        self.bot = make_bot(self.db_path)
+        self.runner = ClientRunner(self.standin)
+        await self.runner(self.bot)
+        await self.standin.wait_for_commands("game", "dig", "station", "play", "status", "board", "hand")
+        await self._make_games()
+
+    async def _stop(self) -> None:
+        try:
+            if self.runner is not None:
+                await self.runner.close_all()
+        finally:
+            if self._restore is not None:
+                self._restore()
+            await self.standin.stop()
+            rest = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for task in rest:
+                task.cancel()
+            await asyncio.gather(*rest, return_exceptions=True)
+
+    def standin_problems(self) -> list[str]:
+        return self.standin.problems() if self.standin else []
+
+    # ------------------------------------------------------------ the games
+    async def _make_games(self) -> None:
+        s = self.standin
+        for name in ("ann", "bob", "cat", "dan", "eve", "fay"):
+            self.users[name] = s.add_member(name=name.title())
+        self.users["mod"] = s.add_member(name="Mod", manage_channels=True)
+        # Names Discord would allow (32 characters, any script, bidi overrides, combining marks,
+        # markdown, a mention) and one it would not (100 characters): they play in #names.
+        self.users["odd"] = s.add_member(name="\u202e@everyone **Ⅻ**\u200b🚇" + "e\u0301" * 8 + "<@1>")
+        self.users["long"] = s.add_member(name="L" * 99 + "\U0001F687")
+        self.guild2 = s.add_guild("Elsewhere")
+        self.users["zed"] = s.add_member(name="Zed", guild_id=self.guild2)
+        for name in ("lobby", "metro", "advanced", "flip", "tube", "names", "finished-mm", "finished-fw", "aborted",
+                     "gone", "locked", "empty"):
+            self.channels[name] = s.create_channel(name)
+        self.channels["thread"] = s.create_thread(self.channels["flip"], "solo side game")
+        self.channels["elsewhere"] = s.create_channel("elsewhere", self.guild2)
+        ann, bob, cat, dan = (self.users[n] for n in ("ann", "bob", "cat", "dan"))
+        self.channels["dm"] = s.dm_channel(ann)
+        u = self.users  # eve never plays: the spectator
+
+        # A full lobby (2 of 2 seats).
+        h = await s.slash(ann, self.channels["lobby"], "game new", {"kind": "metromania", "players": 2})
+        await h.wait_message()
+        lobby = await s.wait_for_message(self.channels["lobby"], lambda m: "mb:l:" in " ".join(m.custom_ids()))
+        await (await s.click(bob, lobby, label="Join")).wait_message()
+
+        s.close_dms(bob)  # the game start tells the channel, not the hand
+        await self._table("metro").open(ann, "metromania", [bob, cat], players=3)
+        await self._table("advanced").open(cat, "metromania", [dan], variant="advanced")
+        flip = self._table("flip")
+        await flip.open(bob, "flipwrite", [ann, dan], players=3, city="paris", variant="special")
+        await flip.play_by_command(ann)  # one decision sealed, two owed
+        await self._table("thread").open(dan, "flipwrite", [], players=1, city="madrid")
+        await self._table("names").open(u["odd"], "metromania", [u["long"]], players=2)
+        if drawable("underground"):
+            tube = self._table("tube")
+            await tube.open(dan, "underground", [ann, u["fay"]], players=3)
+            await tube.play_by_buttons((await tube.owed())[0])
+            left = await s.slash(u["fay"], self.channels["tube"], "game resign")  # the automatic player's seat now
+            await left.wait_message()
+
+        for channel, kind, guests, opts in (("finished-mm", "metromania", [bob], {"players": 2}),
+                                            ("finished-fw", "flipwrite", [cat], {"players": 2, "city": "berlin"})):
+            table = self._table(channel)
+            await table.open(ann, kind, guests, **opts)
+            await table.play_by_buttons((await table.owed())[0])  # leaves stale composer/turn messages
+            for user in [ann] + guests:  # everyone resigns: the automatic player finishes the game
+                h = await s.slash(user, self.channels[channel], "game resign")
+                await h.wait_message()
+            assert (await table.row()).status == "finished"
+
+        await self._table("aborted").open(dan, "metromania", [cat], players=2)
+        await (await s.slash(dan, self.channels["aborted"], "game abort")).wait_message()
+
+        await self._table("gone").open(ann, "metromania", [dan], players=2)
+        await self._table("locked").open(cat, "flipwrite", [dan], players=2, city="berlin")
+        replay = await s.slash(u["eve"], self.channels["finished-mm"], "game replay", {"public": True})
+        await replay.wait_message()
+        await (await s.slash(bob, self.channels["metro"], "leaderboard")).wait_message()
+        await (await s.slash(u["eve"], self.channels["empty"], "game rules")).wait_message()
+        await (await s.slash(u["zed"], self.channels["elsewhere"], "game rules")).wait_message()
+        await (await s.slash(ann, self.channels["dm"], "status")).wait_message()
+
+        # Composers (ephemeral) of the players owed now, for others to press.
+        for channel in ("metro", "advanced", "flip", "tube", "names", "locked", "gone"):
+            if await self._table(channel).row() is None:
+                continue
+            table = self._table(channel)
+            for user in await table.owed():
+                self.composers.append(await table.compose(user))
+        s.delete_channel(self.channels["gone"])
+        s.forbid_posting(self.channels["locked"])
+        for name, channel in self.channels.items():
+            row = await self._table(name).row()
+            if row is not None:
+                self.games[name] = row.id
+        await asyncio.sleep(0.3)  # the last deliveries settle
+
+    def _table(self, channel: str) -> Table:
+        return Table(self.standin, self.channels[channel], self.db_path, seed=len(channel))
+
+    # ------------------------------------------------------------ what is stored
+    def read_db(self) -> tuple[dict[int, dict[str, Any]], dict[int, list[tuple]]]:
+        """Every game row and its action log, straight from the SQLite file."""
+        con = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=10)
+        try:
+            con.row_factory = sqlite3.Row
+            games = {r["id"]: dict(r) for r in con.execute("SELECT * FROM games")}
+            actions: dict[int, list[tuple]] = {}
+            for r in con.execute("SELECT game_id, seq, seat, action, actor FROM actions ORDER BY game_id, seq"):
+                actions.setdefault(r[0], []).append(tuple(r[1:]))
+            return games, actions
+        finally:
+            con.close()
+
+    def fingerprint(self) -> tuple:
+        """Cheap: every game's id, version, moves and status, and the number of logged actions."""
+        con = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=10)
+        try:
+            games = tuple(con.execute("SELECT id, version, moves, status FROM games ORDER BY id"))
+            actions = con.execute("SELECT count(*) FROM actions").fetchone()[0]
+            return games, actions
+        finally:
+            con.close()
+
+    def model(self) -> dict[int, "Seen"]:
+        """What the oracle needs to know per channel: its open game (or None)."""
+        games, _ = self.read_db()
+        out: dict[int, Seen] = {}
+        for row in sorted(games.values(), key=lambda r: r["id"]):
+            channel = int(row["channel_id"])
+            if row["status"] in ("lobby", "active"):
+                out[channel] = Seen.of(row)
+        return out
+
+    def public_footprint(self) -> tuple[int, int]:
+        """Messages and edits anyone can see (channel posts, DMs): refusals must add none."""
+        s = self.standin
+        count = edits = 0
+        for msg in s._messages.values():  # noqa: SLF001 (test infrastructure of our own)
+            if msg.ephemeral or msg.author_id != s.bot_id:
+                continue
+            count += 1
+            edits += msg.edits
+        return count, edits
+
+
+@dataclass
+class Seen:
+    """A channel's open game as the oracle sees it."""
+
+    id: int
+    game: str
+    status: str
+    host: str
+    seats: list[dict[str, Any]]
+    max_seats: int
+    moves: int
+    state: Any
+
+    @classmethod
+    def of(cls, row: dict[str, Any]) -> "Seen":
+        import json
+
+        plugin = get_plugin(row["game"])
+        state = plugin.game.from_json(json.loads(row["state"])) if row["state"] else None
+        return cls(row["id"], row["game"], row["status"], row["host_id"], json.loads(row["seats"]), row["max_seats"],
+                   row["moves"], state)
+
+    def seated(self, user: str) -> dict[str, Any] | None:
+        return next((s for s in self.seats if s["user_id"] == user), None)
+
+
+def drawable(game: str) -> bool:
+    """The game's images exist in this tree (a game may join the registry before them)."""
+    import importlib.util
+
+    renderer = get_plugin(game).renderer
+    try:
+        return renderer is None or importlib.util.find_spec(renderer) is not None
+    except ModuleNotFoundError:
+        return False
+
+
+# ---------------------------------------------------------------- sending one interaction
+async def send(world: World, attempt: Any, tally: Tally, baseline: dict[str, Any], *, public: bool = False) -> None:
+    """Send one interaction that must change nothing; check and count what the bot did
+    (`public`: it may answer in public by design, e.g. a replay for the whole channel)."""
+    from standin import StandInTimeout
+
+    s = world.standin
+    log_start = len(world.capture)
+    handle = await s.forge(attempt.itype, world.users[attempt.user], world.channels[attempt.channel], attempt.data,
+                           message=attempt.message, components=attempt.components)
+    tally.tried += 1
+    tally.by_kind[attempt.family] = tally.by_kind.get(attempt.family, 0) + 1
+    label = attempt.label()
+    try:
+        await handle.wait_response(timeout=REPLY_TIMEOUT)
+        if attempt.family == "autocomplete":
+            await handle.wait_choices(timeout=REPLY_TIMEOUT)
+        else:
+            await handle.wait_message(timeout=REPLY_TIMEOUT)
+    except StandInTimeout:
+        tally.unanswered += 1
+        tally.note(f"no answer: {label}")
+    for msg in handle.messages:
+        if not msg.ephemeral and not public:
+            tally.public_replies += 1
+            tally.note(f"public reply {msg.content[:80]!r}: {label}")
+        if GENERIC_FAILURE in msg.content:
+            tally.generic_replies += 1
+            tally.note(f"generic reply: {label}")
+    await asyncio.sleep(0)
+    fingerprint = world.fingerprint()
+    if fingerprint != baseline["fingerprint"]:
+        tally.games_changed += 1
+        tally.note(f"stored games changed: {label}")
+        baseline["fingerprint"] = fingerprint
+        baseline["changed"] = True
+    footprint = world.public_footprint()
+    if public:
+        baseline["footprint"] = footprint
+        tally.public_by_design += 1
+    if footprint != baseline["footprint"]:
+        tally.public_replies += 1
+        tally.note(f"public post/edit/DM {baseline['footprint']} -> {footprint}: {label}")
+        baseline["footprint"] = footprint
+    for record in world.capture.since(log_start):
+        if is_traceback(record):
+            tally.tracebacks += 1
+            tally.note(f"traceback {describe_record(record)}: {label}")

@@ -1,0 +1,34 @@
+"""The reliability suites: crash, race, bad input, secrecy (README "Reliability").
+
+Each suite runs at two sizes: a short one in `make test` (and CI), the full one with
+`make reliability` (METROBOT_RELIABILITY=full). Every suite also has a test that injects
+the fault it exists to catch and checks that the suite sees it.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+E2E = ROOT / "tests" / "e2e"
+for path in (ROOT, E2E):
+    if str(path) not in sys.path:
+        sys.path.insert(0, str(path))
+
+from fixtures import run_client, standin  # noqa: E402,F401  (the e2e fixtures)
+
+@pytest.fixture
+def report(request):
+    """Figures a suite measured, printed at the end (make reliability copies them to the README)."""
+    figures: dict[str, object] = {}
+    yield figures
+    if figures:
+        line = ", ".join(f"{k}={v}" for k, v in figures.items())
+        print(f"\nRELIABILITY {request.node.name}: {line}")
+        out = os.environ.get("METROBOT_RELIABILITY_REPORT")
+        if out:
+            with open(out, "a", encoding="utf-8") as f:
+                f.write(f"{request.node.name}\t{line}\n")

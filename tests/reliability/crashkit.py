@@ -1,0 +1,278 @@
+"""What the crash suite needs: a real bot process to kill, players who keep playing through
+the Discord stand-in, and an audit of the database file and of everything the stand-in saw.
+
+The audit trusts neither the bot's own bookkeeping nor the outbox: what was acknowledged is
+counted by the players as the replies arrive; what had to be announced is derived by
+replaying each game's action log from its seed.
+"""
+from __future__ import annotations
+
+import asyncio
+import collections
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness import start_bot_process
+from standin import StandInTimeout
+
+from metrobot.gamelog import GameLog
+from metrobot.games import get_game, get_plugin
+
+FAULTS_DIR = Path(__file__).with_name("faults")
+ROOT = Path(__file__).resolve().parents[2]
+ACTION_TIMEOUT = 4.0
+
+
+# ---------------------------------------------------------------- the bot process
+class BotProcess:
+    def __init__(self, standin, db_path: str, log_path: str, *, faults: str = "", tick: float = 0.2):
+        self.standin, self.db_path, self.log_path = standin, db_path, log_path
+        self.faults, self.tick = faults, tick
+        self.proc: subprocess.Popen | None = None
+        self.starts = 0
+        self.kills = 0
+
+    async def start(self) -> None:
+        self.starts += 1
+        env = {"PYTHONPATH": f"{FAULTS_DIR}{os.pathsep}{ROOT}", "METROBOT_TEST_FAULTS": self.faults,
+               "METROBOT_TEST_FAULT_SEED": str(self.starts)}
+        wanted = self.standin.identify_count + 1
+        self.proc = start_bot_process(self.standin, self.db_path, tick=self.tick, log_path=self.log_path, env=env)
+        waiter = asyncio.create_task(self.standin.wait_for_identify(wanted, timeout=60))
+        while not waiter.done():
+            if self.proc.poll() is not None:  # died while starting (a fault may kill it that early)
+                waiter.cancel()
+                await asyncio.gather(waiter, return_exceptions=True)
+                return
+            await asyncio.sleep(0.05)
+        waiter.result()
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    async def kill(self) -> None:
+        """SIGKILL now (if a fault has not killed it already); counts every death by SIGKILL."""
+        if self.alive():
+            os.kill(self.proc.pid, signal.SIGKILL)
+        if self.proc is not None:
+            await asyncio.get_running_loop().run_in_executor(None, self.proc.wait)
+            self.kills += self.proc.returncode == -signal.SIGKILL
+            self.proc = None
+
+    async def stop(self) -> None:
+        if self.alive():
+            self.proc.terminate()
+            await asyncio.get_running_loop().run_in_executor(None, self.proc.wait)
+        self.proc = None
+
+
+# ---------------------------------------------------------------- reading the database file
+def read_db(db_path: str) -> tuple[list[dict], dict[int, list[dict]], list[dict]]:
+    """(games, actions by game, outbox) straight from the SQLite file."""
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10)
+    conn.row_factory = sqlite3.Row
+    try:
+        games = [dict(r) for r in conn.execute("SELECT * FROM games ORDER BY id")]
+        actions: dict[int, list[dict]] = collections.defaultdict(list)
+        for r in conn.execute("SELECT game_id, seq, seat, action, actor FROM actions ORDER BY game_id, seq"):
+            actions[r["game_id"]].append({"player": r["seat"], "action": json.loads(r["action"]), "actor": r["actor"]})
+        outbox = [dict(r) for r in conn.execute("SELECT * FROM outbox ORDER BY id")]
+    finally:
+        conn.close()
+    for g in games:
+        g["seats"] = json.loads(g["seats"])
+        g["options"] = json.loads(g["options"])
+        g["state"] = json.loads(g["state"]) if g["state"] else None
+    return games, actions, outbox
+
+
+def turns_played(row: dict, actions: list[dict]) -> int:
+    """How many times the turn passed in a game's log (replayed from its seed)."""
+    game = get_game(row["game"])
+    state = game.new_game([s["user_id"] for s in row["seats"]], row["options"], row["seed"])
+    turns = 0
+    for a in actions:
+        before = game.turn_number(state)
+        state, _ = game.apply(state, a["player"], a["action"])
+        turns += game.turn_number(state) != before
+    return turns
+
+
+def force_clock_expiry(db_path: str, game_id: int) -> None:
+    """Make a game's turn clock due now (as if the hours had passed while the bot was down)."""
+    conn = sqlite3.connect(db_path, timeout=10)
+    try:
+        conn.execute("UPDATE games SET deadline = ?, version = version + 1 WHERE id = ?", (time.time() - 1, game_id))
+        conn.commit()
+    finally:
+        conn.close()
+
+
+# ---------------------------------------------------------------- players
+@dataclass
+class Channel:
+    id: int
+    kind: str
+    people: list[int]
+    acked: collections.Counter = field(default_factory=collections.Counter)  # user -> actions acknowledged
+
+
+class Players:
+    """Plays whatever is owed in every channel, by slash commands picked from autocomplete."""
+
+    def __init__(self, standin, db_path: str, seed: int):
+        self.s, self.db_path = standin, db_path
+        self.rnd = random.Random(seed)
+        self.acks = 0
+        self.tries = 0
+
+    def owed(self, channel: Channel, games: list[dict]) -> list[int]:
+        row = next((g for g in reversed(games) if g["channel_id"] == str(channel.id)), None)
+        if row is None or row["status"] != "active" or row["state"] is None:
+            return []
+        game = get_game(row["game"])
+        state = game.from_json(row["state"])
+        seats = {s["user_id"]: s for s in row["seats"]}
+        return sorted({int(game.owner(state, s)) for s in game.to_move(state)
+                       if not seats.get(game.owner(state, s), {}).get("auto")})
+
+    async def act(self, channel: Channel, user: int) -> bool:
+        """One move by `user`; True if the bot acknowledged it."""
+        self.tries += 1
+        command, option = ("dig", "step1") if channel.kind == "metromania" else ("play", "move")
+        try:
+            choices = await self.s.autocomplete(user, channel.id, command, {option: ""}, focused=option,
+                                                timeout=ACTION_TIMEOUT)
+            choices = [c for c in choices if c["value"] != "?"]
+            if not choices:
+                return False
+            if command == "dig":
+                steps = {"step1": self.rnd.choice(choices)["value"]}
+                more = await self.s.autocomplete(user, channel.id, "dig", {**steps, "step2": ""}, focused="step2",
+                                                 timeout=ACTION_TIMEOUT)
+                more = [c for c in more if c["value"] != "?"]
+                if more and self.rnd.random() < 0.7:
+                    steps["step2"] = self.rnd.choice(more)["value"]
+                h = await self.s.slash(user, channel.id, "dig", steps)
+                count = len(steps)
+            else:
+                h = await self.s.slash(user, channel.id, "play", {"move": self.rnd.choice(choices)["value"]})
+                count = 1
+            reply = await h.wait_message(timeout=ACTION_TIMEOUT)
+        except (StandInTimeout, asyncio.TimeoutError, ValueError):
+            return False
+        if reply.content.startswith(("Done", "Saved")):
+            channel.acked[user] += count
+            self.acks += count
+            return True
+        return False
+
+
+# ---------------------------------------------------------------- the audit
+@dataclass
+class Audit:
+    games: int = 0
+    actions: int = 0
+    acknowledged: int = 0
+    lost: int = 0
+    corrupt: int = 0
+    owed_posts: int = 0
+    never_announced: int = 0
+    announced_twice: int = 0
+    stale_hands: int = 0
+    undelivered: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    def figures(self) -> dict[str, int]:
+        return {k: v for k, v in self.__dict__.items() if k != "problems"}
+
+
+def audit_storage(db_path: str, channels: list[Channel], audit: Audit) -> None:
+    """Acknowledged actions all there; every stored state equals the replay of its log."""
+    games, actions, _ = read_db(db_path)
+    for channel in channels:
+        for user, count in channel.acked.items():
+            stored = sum(1 for g in games if g["channel_id"] == str(channel.id)
+                         for a in actions[g["id"]] if a["actor"] == str(user))
+            if stored < count:
+                audit.lost += count - stored
+                audit.problems.append(f"channel {channel.id}: user {user} was acknowledged {count} actions, "
+                                      f"{stored} stored")
+    for g in games:
+        if g["state"] is None:
+            continue
+        log = GameLog(g["game"], g["seed"], [s["user_id"] for s in g["seats"]], g["options"],
+                      [{"player": a["player"], "action": a["action"]} for a in actions[g["id"]]])
+        try:
+            replayed = get_game(g["game"]).to_json(log.replay())
+        except Exception as exc:  # noqa: BLE001 - a log that does not replay is corrupt
+            replayed = f"replay failed: {exc}"
+        if replayed != g["state"] or len(actions[g["id"]]) != g["moves"]:
+            audit.corrupt += 1
+            audit.problems.append(f"game {g['id']}: stored state differs from the replay of its log")
+
+
+def audit_announcements(standin, db_path: str, audit: Audit) -> None:
+    """Every position that had to be announced was, exactly once; secret hands are current."""
+    games, actions, outbox = read_db(db_path)
+    audit.undelivered = sum(1 for o in outbox if o["delivered_at"] is None)
+    audit.games = sum(1 for g in games if g["state"] is not None)
+    audit.actions = sum(len(v) for v in actions.values())
+    for g in games:
+        if g["state"] is None:
+            continue
+        channel = int(g["channel_id"])
+        posts = [m for m in standin.messages(channel) if m.author_id == standin.bot_id]
+        by_position = collections.Counter()
+        for m in posts:
+            for cid in m.custom_ids():
+                parts = cid.split(":")
+                if parts[:2] == ["mb", "p"] and parts[2] == str(g["id"]) and parts[4] == "play":
+                    by_position[int(parts[3])] += 1
+        game = get_game(g["game"])
+        names = {s["user_id"]: s["name"] for s in g["seats"]}
+        state = game.new_game([s["user_id"] for s in g["seats"]], g["options"], g["seed"])
+        expected = {0}
+        decided = collections.Counter()
+        for i, a in enumerate(actions[g["id"]], 1):
+            before = game.turn_number(state)
+            state, _ = game.apply(state, a["player"], a["action"])
+            if game.is_over(state):
+                continue
+            if game.turn_number(state) != before:
+                expected.add(i)
+            elif game.simultaneous and a["actor"] != "auto":
+                decided[names.get(a["actor"], a["actor"])] += 1
+        for position in expected:
+            audit.owed_posts += 1
+            n = by_position.get(position, 0)
+            if n == 0:
+                audit.never_announced += 1
+                audit.problems.append(f"game {g['id']}: position {position} was never announced")
+            elif n > 1:
+                audit.announced_twice += n - 1
+                audit.problems.append(f"game {g['id']}: position {position} announced {n} times")
+        owed = [("the end", int(game.is_over(state)), sum("Game over" in m.content for m in posts))]
+        owed += [(f"{name}'s decisions", count, sum(m.content.startswith(f"✅ {name} has decided") for m in posts))
+                 for name, count in decided.items()]
+        for what, count, n in owed:
+            audit.owed_posts += count
+            audit.never_announced += max(0, count - n)
+            audit.announced_twice += max(0, n - count)
+            if n != count:
+                audit.problems.append(f"game {g['id']}: {what}: {count} owed, {n} posted")
+        plugin = get_plugin(g["game"])
+        if plugin.secret_hands and not game.is_over(state):
+            for seat in g["seats"]:
+                text = plugin.hand_text(game.view(state, seat["user_id"]), game.seats_of(state, seat["user_id"]))
+                dms = [m.content for m in standin.dms(int(seat["user_id"])) if f"<#{channel}>" in m.content]
+                if text and (not dms or not dms[-1].endswith(text)):
+                    audit.stale_hands += 1
+                    audit.problems.append(f"game {g['id']}: {seat['name']}'s last DM is not their hand")

@@ -1,0 +1,66 @@
+"""Faults injected into a `python bot.py` started by the reliability suites.
+
+Python imports this file at start-up when its folder is on PYTHONPATH; METROBOT_TEST_FAULTS
+lists what to break (comma-separated, `name` or `name:probability`):
+
+  kill_after_commit:P   after a write transaction commits, die at once (SIGKILL) with
+                        probability P: the worst moment, the move saved, nothing posted yet
+  skip_commit           roll back instead of committing while answering as if saved
+  no_outbox             store nothing of what a change owes the channel and the players
+  no_dedup              never mark a message delivered and never look for an earlier copy
+                        before re-sending what is owed
+
+Only tests use this; the bot knows nothing of it.
+"""
+from __future__ import annotations
+
+import os
+import random
+import signal
+
+
+def _faults() -> dict[str, float]:
+    out = {}
+    for item in filter(None, os.environ.get("METROBOT_TEST_FAULTS", "").split(",")):
+        name, _, p = item.partition(":")
+        out[name.strip()] = float(p) if p else 1.0
+    return out
+
+
+FAULTS = _faults()
+RND = random.Random(os.environ.get("METROBOT_TEST_FAULT_SEED", "0"))
+
+if FAULTS:
+    import aiosqlite
+
+    from metrobot.discord_app import recovery
+    from metrobot.service.core import ServiceCore
+    from metrobot.storage.db import Database
+
+    if "kill_after_commit" in FAULTS:
+        original_write = Database._write
+
+        async def _write(self, *args, **kwargs):
+            await original_write(self, *args, **kwargs)
+            if RND.random() < FAULTS["kill_after_commit"]:
+                os.kill(os.getpid(), signal.SIGKILL)
+        Database._write = _write
+
+    if "skip_commit" in FAULTS:
+        original_execute = aiosqlite.Connection.execute
+
+        def execute(self, sql, *args, **kwargs):
+            return original_execute(self, "ROLLBACK" if sql == "COMMIT" else sql, *args, **kwargs)
+        aiosqlite.Connection.execute = execute
+
+    if "no_outbox" in FAULTS:
+        ServiceCore._owe = staticmethod(lambda outcome, position: [])
+
+    if "no_dedup" in FAULTS:
+        async def delivered(self, message):
+            return None
+
+        async def already_sent(*args, **kwargs):
+            return False
+        ServiceCore.delivered = delivered
+        recovery._already_sent = already_sent

@@ -1,0 +1,429 @@
+"""The secrecy suite's players and watcher.
+
+Whole seeded games are played through the service (`GameService` on SQLite, as the Discord
+adapter uses it) by scripted people who use everything a person can: menus step by step,
+whole turns at once, /status, /board, /hand, moves out of turn, resigning, turn clocks that
+run out. A `Watcher` checks everything the service says to anyone:
+
+* every public message, every DM (and its addressee), every private reply and refusal (and
+  its addressee), every menu (and its addressee), every log record at INFO and above: no
+  secret in the forms the game's own texts use, except to the one person it belongs to
+  (log lines: to nobody);
+* after every change, for a spectator and for one player: the view (the public JSON), the
+  hand text, the menu and the prompt are the same for the state and for its twin that
+  differs only in what that viewer may not see (`secrecy_model`), and the view holds no
+  secret by its keys;
+* now and then, the read-only requests (/status, /board, /hand, a menu with its preview)
+  of one person, answered by two services whose games differ only in what that person may
+  not see: the answers must be identical (texts, and with images on, the images byte for
+  byte).
+"""
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable
+
+from metrobot.games import get_plugin
+from metrobot.service import GameService, Menu, Outcome, Refused, fixed_seeds
+from metrobot.storage import Database, GameRow, Seat
+
+from .secrecy_model import Secret, model
+
+PEOPLE = [(str(880000000000000000 + 11 * i), name)
+          for i, name in enumerate(["Ann", "Bob", "Cat", "Dan", "Eli", "Fay", "Gus", "Hal", "Ivy"], 1)]
+SPECTATOR = ("880000000000009999", "Sid")
+
+# (players, variant, city) per game kind, taken in turn.
+CONFIGS: dict[str, list[tuple[int, str | None, str | None]]] = {
+    "metromania": [(3, None, None), (4, None, None), (2, None, None), (3, "open", None), (4, None, None),
+                   (3, None, None), (2, "advanced", None), (4, "strict", None)],
+    "flipwrite": [(3, None, "paris"), (2, "special", "berlin"), (1, None, "amsterdam"), (4, "special", "madrid"),
+                  (5, None, "berlin"), (8, "special", "paris"), (2, None, "madrid"), (3, "special", "amsterdam")],
+}
+DEFAULT_CONFIGS = [(2, None, None), (3, None, None), (4, None, None)]
+ASKS = ("status", "board", "hand", "menu")
+
+
+def configs(kind: str) -> list[tuple[int, str | None, str | None]]:
+    game = get_plugin(kind).game
+    return CONFIGS.get(kind) or [c for c in DEFAULT_CONFIGS + [(game.max_players, None, None)]
+                                 if game.min_players <= c[0] <= game.max_players]
+
+
+class Records(logging.Handler):
+    """Log records at INFO and above of everything but the Discord stand-in."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.INFO)
+        self.records: list[logging.LogRecord] = []
+        self._lock = threading.Lock()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if not record.name.startswith("standin"):
+            with self._lock:
+                self.records.append(record)
+
+    def take(self) -> list[logging.LogRecord]:
+        with self._lock:
+            out, self.records = self.records, []
+        return out
+
+
+@dataclass
+class Watch:
+    """What the suite counted."""
+
+    games: dict[str, int] = field(default_factory=dict)
+    outputs: dict[str, int] = field(default_factory=dict)  # public, dm, reply, menu, log, autocomplete
+    leaks: int = 0
+    view_checks: int = 0  # twin comparisons of views, hands, menus and prompts
+    twins_changed: int = 0  # of those, twins that differed in more than the generator
+    service_twins: int = 0  # read-only requests answered for a state and its twin
+    image_checks: int = 0  # images (and CLI outputs) drawn for a state and its twin
+    problems: list[str] = field(default_factory=list)
+
+    def leak(self, what: str) -> None:
+        self.leaks += 1
+        if len(self.problems) < 40:
+            self.problems.append(what)
+
+    def count(self, channel: str, n: int = 1) -> None:
+        self.outputs[channel] = self.outputs.get(channel, 0) + n
+
+
+class Watcher:
+    """Checks what is said about one game against what is secret in it now."""
+
+    def __init__(self, kind: str, watch: Watch, label: str, rnd: random.Random):
+        self.kind, self.watch, self.label, self.rnd = kind, watch, label, rnd
+        self.plugin = get_plugin(kind)
+        self.game = self.plugin.game
+        self.model = model(kind)
+        self.row: GameRow | None = None
+        self.state: Any = None
+        self.secrets: list[Secret] = []
+        self.revealed: list[str] = []
+        self._version: int | None = None
+        self._logged = 0
+        self._worded: list[str] = []
+
+    async def look(self, db: Database, channel: str) -> bool:
+        """Read the game again; True if it changed since the last look."""
+        row = await db.open_game(channel) or await db.last_game(channel)
+        changed = row is not None and row.version != self._version
+        self.row, self._version = row, (row.version if row else None)
+        if changed and row.state is not None:
+            self.state = self.game.from_json(row.state)
+        self.secrets = self.model.secrets(self.state) if self.state is not None else []
+        self.revealed = await self._revealed(db) if changed and self.state is not None else []
+        return changed and self.state is not None
+
+    async def _revealed(self, db: Database) -> list[str]:
+        """What a change made public in the words of the game's descriptions: the forms that
+        were secret before it and the descriptions of the actions it logged, less what is
+        still secret (a round that resolves reveals its decisions; the automatic player may
+        already have decided the next one). Only secrets written as descriptions need it."""
+        worded = [f for s in self.secrets if not s.in_menus for f in s.forms]
+        if not worded and not self._worded:
+            self._logged = self.row.moves
+            return []
+        actions = await db.actions(self.row.id)
+        new, self._logged = actions[self._logged:], len(actions)
+        out, self._worded = list(self._worded), worded
+        for a in new:
+            try:
+                out.append(self.plugin.describe(self.state, a["action"]))
+            except Exception:  # noqa: BLE001 - then nothing of it is allowed
+                continue
+        for form in worded:
+            if form in out:
+                out.remove(form)
+        return out
+
+    def check(self, text: str, channel: str, to: str | None, *, public: bool = False) -> None:
+        """No secret in `text` unless it is `to`'s own (log lines: nobody's); in public, forms
+        the last change revealed may appear as often as it revealed them."""
+        self.watch.count(channel)
+        revealed = self.revealed if public else []
+        for secret in self.secrets:
+            if to is not None and secret.owner == to and channel != "log":
+                continue
+            if channel in ("menu", "autocomplete") and not secret.in_menus:
+                continue  # others' menus use the same words: the twin comparisons cover them
+            for form in secret.forms:
+                if form and text.count(form) > sum(r.count(form) for r in revealed):
+                    self.watch.leak(f"{self.label}: {secret.what} in a {channel} message to {to}: {text[:300]!r}")
+                    break
+
+    def check_records(self, records: list[logging.LogRecord]) -> None:
+        for record in records:
+            self.check(record.getMessage() + (f"\n{record.exc_text}" if record.exc_text else ""), "log", None)
+
+    def check_result(self, who: str | None, result: Any) -> None:
+        if isinstance(result, Refused):
+            self.check(str(result), "reply", who)
+        elif isinstance(result, Menu):
+            texts = [result.summary, result.heading] + [f"{c.code} {c.label} {c.group}" for c in result.choices]
+            self.check("\n".join(texts), "menu", who)
+        elif isinstance(result, Outcome):
+            if result.reply is not None:
+                self.check(result.reply.text, "reply", who)
+            for message in result.public:
+                self.check(message.text, "public", None, public=True)
+            for user, message in result.dms:
+                self.check(message.text, "dm", user)
+
+    def compare_views(self, people: list[str]) -> None:
+        """The state and its twin look the same to a spectator and to one player."""
+        state, game, plugin = self.state, self.game, self.plugin
+        for viewer in (None, self.rnd.choice(people)):
+            twin, changed = self.model.twin(state, viewer, self.rnd)
+            self.watch.view_checks += 1
+            self.watch.twins_changed += changed
+            view = game.view(state, viewer)
+            for problem in self.model.structure(state, view, viewer):
+                self.watch.leak(f"{self.label}: view for {viewer}: {problem}")
+            other = game.view(twin, viewer)
+            if view != other:
+                self.watch.leak(f"{self.label}: the view for {viewer} depends on what they may not see: "
+                                f"{diff(view, other)}")
+            if plugin.prompt(state, "<who>") != plugin.prompt(twin, "<who>"):
+                self.watch.leak(f"{self.label}: the prompt depends on secrets")
+            if viewer is None:
+                continue
+            seats = game.seats_of(state, viewer)
+            if plugin.hand_text(view, seats) != plugin.hand_text(other, seats):
+                self.watch.leak(f"{self.label}: {viewer}'s hand text depends on others' secrets")
+            for seat in seats:
+                if seat in game.to_move(state) and plugin.choices(state, seat) != plugin.choices(twin, seat):
+                    self.watch.leak(f"{self.label}: {viewer}'s menu depends on others' secrets")
+
+    async def compare_answers(self, who: str, images: bool) -> None:
+        """/status, /board, /hand and a menu of one person, for the game and for its twin
+        that differs only in what that person may not see."""
+        if self.row is None or self.state is None or self.row.status != "active":
+            return
+        keep = who if self.game.seats_of(self.state, who) else None
+        twin, _ = self.model.twin(self.state, keep, self.rnd)
+        mine = await answers(self.row, self.state, who, images)
+        theirs = await answers(self.row, twin, who, images)
+        for ask, a, b in zip(ASKS, mine, theirs):
+            self.watch.service_twins += 1
+            if a != b:
+                self.watch.leak(f"{self.label}: /{ask} for {who} depends on what they may not see: "
+                                f"{str(a)[:200]!r} vs {str(b)[:200]!r}")
+
+
+async def answers(row: GameRow, state: Any, who: str, images: bool) -> list[Any]:
+    """The read-only requests' answers of a service holding this game in this state, as
+    comparable data (texts, image bytes, menu choices)."""
+    game = get_plugin(row.game).game
+    db = await Database(":memory:").open()
+    try:
+        service = GameService(db, images=images, seeds=lambda: 1, clock=lambda: 1_800_000_000.0)
+        made = await db.create_game(channel_id=row.channel_id, guild_id=row.guild_id, game=row.game,
+                                    host=row.seats[0], options=row.options, seed=1, max_seats=row.max_seats,
+                                    turn_clock=row.turn_clock)
+        await db.update(made, status=row.status, host_id=row.host_id, seats=list(row.seats),
+                        state=game.to_json(state), deadline=row.deadline, reminded=row.reminded)
+        return [await _ask(service, ask, row.channel_id, who) for ask in ASKS]
+    finally:
+        await db.close()
+
+
+async def _ask(service: GameService, ask: str, channel: str, who: str) -> Any:
+    try:
+        if ask == "menu":
+            m = await service.menu(channel, who, [], preview=True)
+            return ("menu", m.choices, m.summary, m.complete, m.can_submit, m.preview.data if m.preview else None)
+        outcome = await getattr(service, ask)(channel, who)
+    except Refused as exc:
+        return ("refused", str(exc))
+    reply = outcome.reply
+    return ("reply", reply.text if reply else None, [f.data for f in (reply.files if reply else [])])
+
+
+def diff(a: Any, b: Any, path: str = "$") -> str:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b), key=str):
+            if a.get(k) != b.get(k):
+                return diff(a.get(k), b.get(k), f"{path}.{k}")
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                return diff(x, y, f"{path}[{i}]")
+    return f"{path}: {str(a)[:120]} vs {str(b)[:120]}"
+
+
+# ---------------------------------------------------------------- a whole game through the service
+class Table:
+    """One seeded game through the service, with everything it says checked."""
+
+    def __init__(self, kind: str, number: int, watch: Watch, records: Records, *, twin_every: float = 0.03):
+        self.kind, self.number, self.watch, self.records = kind, number, watch, records
+        self.rnd = random.Random(f"secrecy:{kind}:{number}")
+        self.w = Watcher(kind, watch, f"{kind} game {number}", self.rnd)
+        self.plugin, self.game = self.w.plugin, self.w.game
+        choices = configs(kind)
+        self.players, self.variant, self.city = choices[number % len(choices)]
+        self.people = PEOPLE[:2 if self.variant == "advanced" else self.players]
+        self.everyone = [u for u, _ in self.people]
+        self.channel = f"77{number:016d}"
+        self.twin_every = twin_every
+        self.now = [1_800_000_000.0]
+        self.db: Database | None = None
+        self.service: GameService | None = None
+
+    async def play(self, max_calls: int = 4000) -> None:
+        self.db = await Database(":memory:").open()
+        try:
+            self.service = GameService(self.db, images=False, seeds=fixed_seeds(7_000_000 + self.number),
+                                       clock=lambda: self.now[0])
+            await self._run(max_calls)
+        finally:
+            await self.db.close()
+
+    async def _run(self, max_calls: int) -> None:
+        svc, ch = self.service, self.channel
+        host, host_name = self.people[0]
+        await self.call(host, lambda: svc.new_game(ch, "g", host, host_name, self.kind,
+                                                   seats=self.players if self.variant != "advanced" else None,
+                                                   variant=self.variant, city=self.city))
+        for user, name in self.people[1:]:
+            await self.call(user, lambda: svc.join(ch, user, name))
+        await self.call(SPECTATOR[0], lambda: svc.join(ch, SPECTATOR[0], SPECTATOR[1]))  # the table is full
+        await self.call(host, lambda: svc.start(ch, host))
+        self.watch.games[self.kind] = self.watch.games.get(self.kind, 0) + 1
+        for _ in range(max_calls):
+            if self.w.row.status != "active":
+                await self._afterwards(host, host_name)
+                return
+            await self._turn()
+        raise AssertionError(f"{self.kind} game {self.number} did not end")
+
+    async def _afterwards(self, host: str, host_name: str) -> None:
+        """The finished game looked at again: history, replays, standings."""
+        svc, ch, who = self.service, self.channel, SPECTATOR[0]
+        await self.call(who, lambda: svc.history(ch))
+        for frame in (0, 1, None):
+            await self.call(who, lambda: svc.replay(ch, None, frame))
+        await self.call(host, lambda: svc.leaderboard("g", host, self.kind))
+        await self.call(host, lambda: svc.profile("g", host, host_name))
+
+    async def _turn(self) -> None:
+        svc, rnd, ch = self.service, self.rnd, self.channel
+        owed = self._owed()
+        roll = rnd.random()
+        if roll < 0.05:
+            who = rnd.choice(self.everyone + [SPECTATOR[0]])
+            ask = rnd.choice([svc.status, svc.board, svc.hand, lambda c, w: svc.replay(c), lambda c, w: svc.history(c)])
+            await self.call(who, lambda: ask(ch, who))
+        elif roll < 0.08:
+            who = rnd.choice([u for u in self.everyone if u not in owed] + [SPECTATOR[0]])
+            await self.call(who, lambda: svc.menu(ch, who, []))
+        elif roll < 0.10 and owed:
+            await self._out_of_turn(owed)
+        elif roll < 0.103:
+            who = rnd.choice([u for u in self.everyone if not self.w.row.seat(u).auto] or self.everyone)
+            await self.call(who, lambda: svc.leave(ch, who))
+            return
+        elif roll < 0.113:
+            await self._clock(expire=rnd.random() < 0.5)
+            return
+        if rnd.random() < self.twin_every:
+            await self.w.compare_answers(rnd.choice(self.everyone + [SPECTATOR[0]]), images=False)
+        owed = self._owed()
+        if owed:
+            await self._move(rnd.choice(owed))
+
+    async def _move(self, person: str) -> None:
+        """A person's whole turn (or decision): step by step through the menu, each step the
+        automatic player's choice or a random legal one; played at once or step by step."""
+        svc, ch = self.service, self.channel
+        at_once = self.rnd.random() < 0.5
+        prefix: list[str] = []
+        for _ in range(8):
+            menu = await self.call(person, lambda: svc.menu(ch, person, prefix))
+            if not isinstance(menu, Menu) or menu.complete or not menu.choices:
+                break
+            code = self._pick(person, prefix, menu)
+            if at_once:
+                prefix.append(code)
+            else:
+                await self.call(person, lambda: svc.play(ch, person, [code]))
+                if person not in self._owed():
+                    return
+        if prefix:
+            await self.call(person, lambda: svc.play(ch, person, list(prefix)))
+
+    def _pick(self, person: str, prefix: list[str], menu: Menu) -> str:
+        if self.rnd.random() < 0.5:
+            return self.rnd.choice(menu.choices).code
+        state = self.w.state
+        seat = next(s for s in self.game.seats(state) if s in self.game.to_move(state)
+                    and self.game.owner(state, s) == person)
+        for step in prefix:
+            state, _ = self.game.apply(state, seat, self.plugin.parse(state, seat, step))
+        action = self.plugin.auto_action(state, seat, self.rnd)
+        named = [c for c in menu.choices if c.label == self.plugin.describe(state, action)]
+        if len(named) == 1:
+            return named[0].code
+        for choice in named or menu.choices:
+            if self.plugin.parse(state, seat, choice.code) == action:
+                return choice.code
+        return self.rnd.choice(menu.choices).code
+
+    async def _out_of_turn(self, owed: list[str]) -> None:
+        """Someone else sends a move the owed person could make (refused, saying why)."""
+        svc, ch = self.service, self.channel
+        person = self.rnd.choice(owed)
+        menu = await self.call(person, lambda: svc.menu(ch, person, []))
+        if isinstance(menu, Menu) and menu.choices:
+            who = self.rnd.choice([u for u in self.everyone if u != person] + [SPECTATOR[0]])
+            code = self.rnd.choice(menu.choices).code
+            await self.call(who, lambda: svc.play(ch, who, [code]))
+
+    async def _clock(self, *, expire: bool) -> None:
+        row = self.w.row
+        if row.deadline is None:
+            return
+        self.now[0] = row.deadline + 1 if expire else row.deadline - row.turn_clock / 2 + 1
+        earlier = self.records.take()
+        results = await self.service.tick()
+        await self._after(None, Outcome(public=[m for _, o in results for m in o.public],
+                                        dms=[d for _, o in results for d in o.dms]), earlier)
+
+    async def call(self, who: str, request: Callable[[], Awaitable[Any]]) -> Any:
+        earlier = self.records.take()
+        try:
+            result = await request()
+        except Refused as exc:
+            result = exc
+        await self._after(who, result, earlier)
+        return result
+
+    async def _after(self, who: str | None, result: Any, earlier: list[logging.LogRecord]) -> None:
+        changed = await self.w.look(self.db, self.channel)
+        self.w.check_records(earlier + self.records.take())
+        self.w.check_result(who, result)
+        if changed:
+            self.w.compare_views(self.everyone)
+
+    def _owed(self) -> list[str]:
+        row, state, game = self.w.row, self.w.state, self.game
+        if row is None or row.status != "active" or state is None:
+            return []
+        people = [game.owner(state, s) for s in game.seats(state) if s in game.to_move(state)]
+        return [p for p in dict.fromkeys(people) if not row.seat(p).auto]
+
+
+def row_for(kind: str, state: Any, people: list[tuple[str, str]]) -> GameRow:
+    """A stored game as the service would hold it, for a state made without the service."""
+    now = time.time()
+    seats = [Seat(u, n) for u, n in people]
+    return GameRow(1, "770000000000000001", "g", kind, "active", seats[0].user_id, {}, 1, seats, len(seats),
+                   None, 1, 0, 24 * 3600, now + 3600, False, None, now, now)

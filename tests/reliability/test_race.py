@@ -1,0 +1,177 @@
+"""Race suite: many clicks and commands at once on the same turn — from the player whose
+turn it is and from others, in one bot process and in two processes sharing the database
+file. Exactly one is applied; every other gets a clear private refusal; the turn is posted
+once."""
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+
+import pytest
+
+from harness import make_bot, start_bot_process, stop_process
+from players import Table
+
+from metrobot.service.core import ServiceCore
+from metrobot.storage.db import Database
+
+from .sizes import scale
+
+pytestmark = pytest.mark.timeout(600)
+
+REFUSALS = ("not your turn", "out of date", "moved before you", "same moment", "already decided",
+            "earlier game", "moved on")
+
+
+def log_length(db_path: str, channel: int) -> int:
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10)
+    try:
+        (n,) = conn.execute("SELECT moves FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+                            (str(channel),)).fetchone()
+        return n
+    finally:
+        conn.close()
+
+
+async def race(standin, table: Table, db_path: str, n: int, seed: int) -> dict:
+    """`n` interactions at once on the current MetrOmania turn: the player's own Confirm on
+    a composed turn and the same turn as /dig, and /dig by two players who are not next."""
+    rnd = random.Random(seed)
+    current = (await table.owed())[0]
+    row = await table.row()
+    order = [int(s.user_id) for s in row.seats]
+    others = [u for u in order if u != current and u != order[(order.index(current) + 1) % len(order)]]
+    composer = await table.compose(current)
+    confirm = next(c for c in composer.custom_ids() if c.startswith("mb:ok:"))
+    steps = confirm.split(":", 4)[4].split(";")
+    dig = {f"step{i + 1}": step for i, step in enumerate(steps)}
+    before, posts_before = log_length(db_path, table.channel), len(standin.messages(table.channel))
+    sends = []
+    for i in range(n):
+        kind = rnd.random()
+        if kind < 0.5:
+            sends.append(standin.click(current, composer, custom_id=confirm))
+        elif kind < 0.75:
+            sends.append(standin.slash(current, table.channel, "dig", dig))
+        else:
+            sends.append(standin.slash(rnd.choice(others), table.channel, "dig", dig))
+    handles = await asyncio.gather(*sends)
+    await asyncio.gather(*(h.wait_response(timeout=30) for h in handles))
+    applied = refused = unclear = 0
+    for h in handles:
+        reply = await h.wait_message(lambda m: m.ephemeral and not m.loading and m.id != composer.id, timeout=30)
+        text = reply.content
+        if text.startswith("Done"):
+            applied += 1
+        elif any(r in text for r in REFUSALS):
+            refused += 1
+        else:
+            unclear += 1
+    await asyncio.sleep(0.5)
+    after = log_length(db_path, table.channel)
+    posts = standin.messages(table.channel)[posts_before:]
+    turn_posts = [m for m in posts if any(c.startswith(f"mb:p:{row.id}:{after}:") for c in m.custom_ids())]
+    return {"tried": n, "applied": applied, "refused": refused, "unclear": unclear, "actions_added": after - before,
+            "steps": len(steps), "turn_posts": len(turn_posts), "other_posts": len(posts) - len(turn_posts)}
+
+
+async def four_player_table(standin, db_path: str, name: str, seed: int) -> Table:
+    ann, bob, cat, dan = (standin.add_member(name=n) for n in ("Ann", "Bob", "Cat", "Dan"))
+    table = Table(standin, standin.create_channel(name), db_path, seed=seed)
+    await table.open(ann, "metromania", [bob, cat, dan], players=4)
+    return table
+
+
+def check(result: dict) -> None:
+    assert result["applied"] == 1, result
+    assert result["actions_added"] == result["steps"], result
+    assert result["refused"] == result["tried"] - 1 and result["unclear"] == 0, result
+    assert result["turn_posts"] == 1 and result["other_posts"] == 0, result
+
+
+async def test_one_process(standin, run_client, tmp_path, report):
+    bot = make_bot(str(tmp_path / "race.sqlite3"))
+    await run_client(bot)
+    await standin.wait_for_commands("game", "dig")
+    table = await four_player_table(standin, bot.settings.db_path, "race-1", seed=3)
+    results = [await race(standin, table, bot.settings.db_path, scale(100, 100), seed=i) for i in range(scale(2, 5))]
+    report.update(rounds=len(results), interactions=sum(r["tried"] for r in results),
+                  applied_more_than_once=sum(r["applied"] > 1 for r in results),
+                  unclear_replies=sum(r["unclear"] for r in results),
+                  duplicate_posts=sum(r["turn_posts"] - 1 for r in results))
+    for result in results:
+        check(result)
+
+
+async def test_two_processes_on_one_database(standin, tmp_path, report):
+    db_path = str(tmp_path / "shared.sqlite3")
+    standin.one_session_per_interaction = True
+    procs = [start_bot_process(standin, db_path, log_path=str(tmp_path / f"bot{i}.log")) for i in range(2)]
+    try:
+        await standin.wait_for_identify(2, timeout=60)
+        await standin.wait_for_commands("game", "dig")
+        table = await four_player_table(standin, db_path, "race-2", seed=4)
+        results = [await race(standin, table, db_path, scale(100, 100), seed=10 + i) for i in range(scale(2, 5))]
+    finally:
+        for proc in procs:
+            await stop_process(proc)
+    report.update(rounds=len(results), interactions=sum(r["tried"] for r in results),
+                  applied_more_than_once=sum(r["applied"] > 1 for r in results),
+                  unclear_replies=sum(r["unclear"] for r in results),
+                  duplicate_posts=sum(r["turn_posts"] - 1 for r in results))
+    for result in results:
+        check(result)
+    for i in range(2):
+        assert "Traceback" not in (tmp_path / f"bot{i}.log").read_text()
+
+
+async def test_one_decision_per_round_in_flip_and_write(standin, run_client, tmp_path):
+    bot = make_bot(str(tmp_path / "race-fw.sqlite3"))
+    await run_client(bot)
+    await standin.wait_for_commands("game", "play")
+    ann, bob, cat = (standin.add_member(name=n) for n in ("Ann", "Bob", "Cat"))
+    table = Table(standin, standin.create_channel("race-fw"), bot.settings.db_path, seed=5)
+    await table.open(ann, "flipwrite", [bob, cat], players=3, city="berlin")
+    options = await table.choices(ann, "play", {}, "move")
+    before = log_length(bot.settings.db_path, table.channel)
+    handles = await asyncio.gather(*(standin.slash(ann, table.channel, "play", {"move": options[i % len(options)]["value"]})
+                                     for i in range(scale(50, 100))))
+    replies = [await h.wait_message(timeout=30) for h in handles]
+    assert sum(r.content.startswith("Saved") for r in replies) == 1  # sealed; the round waits for the others
+    assert all(r.content.startswith("Saved") or "already decided" in r.content for r in replies)
+    assert log_length(bot.settings.db_path, table.channel) == before + 1
+    await asyncio.sleep(0.3)
+    assert sum("Ann has decided" in m.content for m in standin.messages(table.channel)) == 1
+
+
+async def test_the_race_suite_catches_a_double_apply(standin, run_client, tmp_path, monkeypatch):
+    """Without the per-game lock and the version check, racing clicks apply more than once."""
+    import asyncio as aio
+
+    monkeypatch.setattr(ServiceCore, "_lock", lambda self, channel_id: aio.Lock())
+    original = Database.update
+    waiting: list[aio.Event] = []
+
+    async def last_writer_wins(self, row, **kwargs):
+        # Hold each write until a second one comes (or 2 s pass): both were computed from
+        # the same stored game, as two clicks would be with a slow disk.
+        arrived = aio.Event()
+        waiting.append(arrived)
+        if len(waiting) % 2:
+            try:
+                await aio.wait_for(arrived.wait(), 2)
+            except aio.TimeoutError:
+                pass
+        else:
+            for event in waiting:
+                event.set()
+        stored = await self.game(row.id)
+        return await original(self, row.__class__(**{**row.__dict__, "version": stored.version}), **kwargs)
+    monkeypatch.setattr(Database, "update", last_writer_wins)
+    bot = make_bot(str(tmp_path / "race-broken.sqlite3"))
+    await run_client(bot)
+    await standin.wait_for_commands("game", "dig")
+    table = await four_player_table(standin, bot.settings.db_path, "race-broken", seed=3)
+    result = await race(standin, table, bot.settings.db_path, 30, seed=1)
+    assert result["applied"] > 1 or result["actions_added"] > result["steps"] or result["turn_posts"] > 1, result

@@ -1,0 +1,345 @@
+"""Secrecy suite (reliability issue, item 5): over many seeded games of every kind, no secret
+(hidden hands, sealed decisions, the undealt pile, the generator) reaches anyone it does not
+belong to before the game reveals it: not in a public message, a DM or private reply to
+someone else, a menu or autocomplete list, a log line at INFO, the public JSON (a view), the
+public images or the CLI's output. `secrecy_model` says what is secret when; `secrecy_play`
+plays and watches the games.
+
+* `test_no_secret_reaches_anyone_it_does_not_belong_to`: whole games through the service,
+  `scale(10, 1000)` per kind;
+* `test_images_and_cli_output_do_not_depend_on_secrets`: images (and `python -m metrobot
+  render`) of states that differ only in secrets, byte for byte, and the read-only requests
+  with their images; `scale(2, 12)` games per kind;
+* `test_secrets_stay_secret_through_discord`: our bot against the Discord stand-in, where
+  messages also carry embeds, attachment descriptions, button labels and autocomplete lists;
+* fault-injection tests: the suite sees a secret that is let out on purpose.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import json
+import logging
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from metrobot import cli
+from metrobot.games import all_plugins, get_plugin
+from metrobot.storage import Database
+from metrobot.i18n import EN
+
+from .badinput_world import drawable
+from .secrecy_play import PEOPLE, SPECTATOR, Records, Table, Watch, Watcher, configs, row_for
+from .sizes import FULL, scale
+
+pytestmark = pytest.mark.timeout(14400 if FULL else 300)
+
+KINDS = [p.name for p in all_plugins()]
+DRAWN = [k for k in KINDS if drawable(k)]
+
+
+async def play_games(kind: str, n: int, *, first: int = 0, **table) -> Watch:
+    watch, records = Watch(), Records()
+    root = logging.getLogger()
+    level = root.level
+    root.addHandler(records)
+    root.setLevel(logging.INFO)
+    try:
+        for number in range(first, first + n):
+            await Table(kind, number, watch, records, **table).play()
+    finally:
+        root.removeHandler(records)
+        root.setLevel(level)
+    return watch
+
+
+def _figures(watch: Watch, kind: str, started: float) -> dict:
+    return dict(games=watch.games.get(kind, 0), **{f"{k}_checked": v for k, v in sorted(watch.outputs.items())},
+                view_twins=watch.view_checks, twins_with_other_secrets=watch.twins_changed,
+                request_twins=watch.service_twins, image_twins=watch.image_checks, secrets_leaked=watch.leaks,
+                seconds=round(time.perf_counter() - started, 1))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_no_secret_reaches_anyone_it_does_not_belong_to(kind, report):
+    n = scale(10, 1000)
+    started = time.perf_counter()
+    watch = await play_games(kind, n)
+    report.update(_figures(watch, kind, started))
+    assert watch.leaks == 0, "\n".join(watch.problems)
+    assert watch.games.get(kind) == n
+    assert watch.view_checks > 0 and watch.twins_changed > 0  # the twins did differ in secrets
+
+
+# ---------------------------------------------------------------- images and the command line
+def _self_play(kind: str, number: int, rnd: random.Random):
+    """A seeded game by the automatic player: three states from its course, and its end."""
+    plugin = get_plugin(kind)
+    game = plugin.game
+    players, variant, city = configs(kind)[number % len(configs(kind))]
+    people = PEOPLE[:2 if variant == "advanced" else players]
+    state = game.new_game([u for u, _ in people], plugin.options(variant, city), 9_000_000 + number)
+    states = [state]
+    while not game.is_over(state):
+        seat = min(game.to_move(state), key=game.seats(state).index)
+        state, _ = game.apply(state, seat, plugin.auto_action(state, seat, rnd))
+        states.append(state)
+    picks = sorted(rnd.sample(range(1, len(states) - 1), 3))
+    return people, [states[i] for i in picks], state
+
+
+async def check_images(kind: str, n: int, tmp_path: Path) -> Watch:
+    """Images, `render` output and read-only answers (with images) of states from `n`
+    seeded games, each compared with a twin that differs only in what the viewer may not see."""
+    from render import final_images, render_png
+
+    plugin = get_plugin(kind)
+    game = plugin.game
+    watch = Watch()
+    for number in range(n):
+        rnd = random.Random(f"images:{kind}:{number}")
+        w = Watcher(kind, watch, f"{kind} image game {number}", rnd)
+        people, states, end = _self_play(kind, number, rnd)
+        names = {seat: dict(people).get(game.owner(end, seat), seat) for seat in game.seats(end)}
+        for i, state in enumerate(states):
+            person = rnd.choice(people)[0]
+            for viewer in (None, person):
+                twin, changed = w.model.twin(state, viewer, rnd)
+                watch.image_checks += 1
+                watch.twins_changed += changed
+                if render_png(plugin, state, viewer, names) != render_png(plugin, twin, viewer, names):
+                    watch.leak(f"{kind} game {number}: the image for {viewer} depends on what they may not see")
+                if viewer is None or i == 0:  # the command line, from canonical state files
+                    outs = []
+                    for name, s in (("state", state), ("twin", twin)):
+                        path = tmp_path / f"{name}.json"
+                        path.write_text(json.dumps(game.to_json(s)))
+                        args = ["render", str(path), "--out", str(tmp_path / f"{name}.png")]
+                        with contextlib.redirect_stdout(io.StringIO()):
+                            assert cli.main(args + (["--viewer", viewer] if viewer else [])) == 0
+                        outs.append((tmp_path / f"{name}.png").read_bytes())
+                    if outs[0] != outs[1]:
+                        watch.leak(f"{kind} game {number}: `render` for {viewer} depends on what they may not see")
+            w.row, w.state = row_for(kind, state, people), state
+            await w.compare_answers(rnd.choice([person, SPECTATOR[0]]), images=True)
+        twin, _ = w.model.twin(end, None, rnd)
+        if final_images(plugin, end, names) != final_images(plugin, twin, names):
+            watch.leak(f"{kind} game {number}: the final images depend on the generator")
+        watch.games[kind] = watch.games.get(kind, 0) + 1
+    return watch
+
+
+@pytest.mark.parametrize("kind", DRAWN)
+async def test_images_and_cli_output_do_not_depend_on_secrets(kind, report, tmp_path):
+    started = time.perf_counter()
+    watch = await check_images(kind, scale(2, 12), tmp_path)
+    report.update(_figures(watch, kind, started))
+    assert watch.leaks == 0, "\n".join(watch.problems)
+    assert watch.image_checks > 0 and watch.service_twins > 0
+
+
+# ---------------------------------------------------------------- through Discord
+E2E = {"metromania": ("metromania", {"players": 3}),
+       "flipwrite": ("flipwrite", {"players": 3, "city": "berlin", "variant": "special"}),
+       "underground": ("underground", {"players": 3})}
+
+
+@pytest.mark.parametrize("kind", [k for k in E2E if k in DRAWN])
+async def test_secrets_stay_secret_through_discord(standin, run_client, tmp_path, kind, report):
+    """Our bot against the stand-in: every message anyone can see (text, embeds, attachment
+    descriptions and names, button and menu labels and values), every DM, every private
+    reply and every autocomplete list, checked after each interaction against the game's
+    secrets at that moment; a spectator looks around too."""
+    from harness import make_bot
+    from players import Table as Players
+
+    db_path = str(tmp_path / "secrecy.sqlite3")
+    bot = make_bot(db_path)
+    await run_client(bot)
+    await standin.wait_for_commands("game", "play", "status")
+    watch, records = Watch(), Records()
+    root = logging.getLogger()
+    level = root.level
+    root.addHandler(records)
+    root.setLevel(logging.INFO)
+    started = time.perf_counter()
+    try:
+        for number in range(scale(1, 2)):
+            await _discord_game(standin, db_path, kind, number, watch, records, Players)
+    finally:
+        root.removeHandler(records)
+        root.setLevel(level)
+    report.update(_figures(watch, kind, started))
+    assert watch.leaks == 0, "\n".join(watch.problems)
+
+
+async def _discord_game(standin, db_path, kind, number, watch, records, Players, turns: int | None = None) -> None:
+    name, options = E2E[kind]
+    rnd = random.Random(f"discord:{kind}:{number}")
+    users = [standin.add_member(name=n) for n in ("Ann", "Bob", "Cat")]
+    spectator = standin.add_member(name="Sid")
+    channel = standin.create_channel(f"secret-{kind}-{number}")
+    table = Players(standin, channel, db_path, seed=number)
+    w = Watcher(kind, watch, f"{kind} Discord game {number}", rnd)
+    seen: set = set()
+    db = await Database(db_path).open()
+
+    async def sweep():
+        await asyncio.sleep(0.15)
+        await w.look(db, str(channel))
+        w.check_records(records.take())
+        for msg in standin.messages(channel, include_ephemeral=True):
+            if (msg.id, msg.edits) in seen or msg.author_id != standin.bot_id:
+                continue
+            seen.add((msg.id, msg.edits))
+            text = "\n".join([msg.text] + [str(c.get(k, "")) for c in msg.all_components()
+                                           for k in ("label", "placeholder")]
+                             + [f"{o.get('label')} {o.get('value')} {o.get('description', '')}"
+                                for c in msg.selects() for o in c.get("options", [])]
+                             + [f"{a.filename} {a.description or ''}" for a in msg.attachments])
+            if msg.ephemeral:
+                w.check(text, "reply", str(msg.interaction.user_id) if msg.interaction else None)
+            else:
+                w.check(text, "public", None, public=True)
+        for user in users + [spectator]:
+            for msg in standin.dms(user):
+                if (msg.id, msg.edits) not in seen:
+                    seen.add((msg.id, msg.edits))
+                    w.check(msg.text, "dm", str(user))
+        for h in standin.interactions():
+            if h.choices is not None and ("choices", h.id) not in seen:
+                seen.add(("choices", h.id))
+                w.check("\n".join(f"{c['name']} {c['value']}" for c in h.choices), "autocomplete", str(h.user_id))
+
+    try:
+        await table.open(users[0], name, users[1:], **options)
+        await sweep()
+        played, limit = 0, turns or (None if FULL else 9)
+        while (owed := await table.owed()) and (limit is None or played < limit):
+            for user in owed:
+                if played % 3 == 2:
+                    await table.play_by_buttons(user)
+                elif kind == "metromania":
+                    await table.dig_by_command(user)
+                else:
+                    await table.play_by_command(user)
+                played += 1
+                await sweep()
+                if rnd.random() < 0.3:  # the spectator and the others look around
+                    who = rnd.choice(users + [spectator])
+                    h = await standin.slash(who, channel, rnd.choice(["status", "board", "hand"]))
+                    await h.wait_message()
+                    await standin.autocomplete(who, channel, "play", {"move": ""}, focused="move")
+                    await sweep()
+        watch.games[kind] = watch.games.get(kind, 0) + 1
+    finally:
+        await db.close()
+
+
+# ---------------------------------------------------------------- the suite sees a secret let out
+FAULT_GAMES = 3
+
+
+async def test_fault_a_hand_in_the_narration_is_caught(monkeypatch):
+    """The MetrOmania plug-in's narration tells the channel the next player's hand."""
+    plugin = get_plugin("metromania")
+    real = type(plugin).narrate
+
+    def narrate(self, state, events, name, lang=EN):
+        game = self.game
+        seat = min(game.to_move(state), key=game.seats(state).index) if game.to_move(state) else None
+        person = game.owner(state, seat) if seat else None
+        hand = self.hand_text(game.view(state, person), game.seats_of(state, person), lang) if person else None
+        return real(self, state, events, name, lang) + ([hand] if hand else [])
+    monkeypatch.setattr(type(plugin), "narrate", narrate)
+    watch = await play_games("metromania", FAULT_GAMES)
+    assert watch.leaks > 0 and any("public" in p for p in watch.problems)
+
+
+async def test_fault_a_decision_in_the_prompt_is_caught(monkeypatch):
+    """The flip-and-write prompt mentions a decision already sealed this round."""
+    plugin = get_plugin("flipwrite")
+    real = type(plugin).prompt
+
+    def prompt(self, state, who, lang=EN):
+        sealed = [a for p in state.pending.values() for a in p.steps]
+        return real(self, state, who, lang) + (f" (someone chose {self.describe(state, sealed[0])})" if sealed else "")
+    monkeypatch.setattr(type(plugin), "prompt", prompt)
+    watch = await play_games("flipwrite", FAULT_GAMES)
+    assert watch.leaks > 0
+
+
+async def test_fault_a_view_showing_hands_is_caught(monkeypatch):
+    """A MetrOmania view that forgets to hide the other hands (the public JSON)."""
+    game = get_plugin("metromania").game
+    real = type(game).view
+
+    def view(self, state, viewer):
+        data = real(self, state, viewer)
+        data["markers"] = self.to_json(state)["markers"]
+        return data
+    monkeypatch.setattr(type(game), "view", view)
+    watch = await play_games("metromania", 1)
+    assert watch.leaks > 0 and any("view" in p for p in watch.problems)
+
+
+async def test_fault_the_seed_in_a_menu_and_a_hand_in_the_log_are_caught(monkeypatch):
+    """A service that shows the game's seed in its menus and logs the mover's hand at INFO."""
+    from metrobot.service import GameService
+
+    real_menu, real_play = GameService.menu, GameService.play
+
+    async def menu(self, channel_id, user_id, prefix, **kwargs):
+        out = await real_menu(self, channel_id, user_id, prefix, **kwargs)
+        row = await self.db.open_game(channel_id)
+        out.summary += f" (game {row.seed})"
+        return out
+
+    async def play(self, channel_id, user_id, steps, **kwargs):
+        hand = await self.hand(channel_id, user_id)
+        logging.getLogger("metrobot.service").info("%s plays holding %s", user_id, hand.reply.text)
+        return await real_play(self, channel_id, user_id, steps, **kwargs)
+    monkeypatch.setattr(GameService, "menu", menu)
+    monkeypatch.setattr(GameService, "play", play)
+    watch = await play_games("metromania", 1)
+    assert any("the seed in a menu" in p for p in watch.problems)
+    assert any("in a log message" in p for p in watch.problems)
+
+
+async def test_fault_a_player_hand_on_the_public_image_is_caught(monkeypatch, tmp_path):
+    """The public image drawn from the first player's view (their hand on the board)."""
+    import render
+
+    real = render.render_image
+
+    def leaky(game, state, viewer=None, names=None):
+        return real(game, state, viewer if viewer is not None else get_plugin(game.name).game.seats(state)[0], names)
+    monkeypatch.setattr(render, "render_image", leaky)
+    watch = await check_images("metromania", 1, tmp_path)
+    assert any("image for None" in p for p in watch.problems)
+    assert any("`render` for None" in p for p in watch.problems)
+
+
+async def test_fault_a_hand_posted_through_discord_is_caught(standin, run_client, tmp_path, monkeypatch):
+    """The same leaky narration, seen through the stand-in as people would see it."""
+    from harness import make_bot
+    from players import Table as Players
+
+    plugin = get_plugin("metromania")
+    real = type(plugin).narrate
+
+    def narrate(self, state, events, name, lang=EN):
+        hands = [self.hand_text(self.game.view(state, p), self.game.seats_of(state, p), lang)
+                 for p in self.game.seats(state)]
+        return real(self, state, events, name, lang) + [h for h in hands[:1] if h]
+    monkeypatch.setattr(type(plugin), "narrate", narrate)
+    db_path = str(tmp_path / "leaky.sqlite3")
+    await run_client(make_bot(db_path))
+    await standin.wait_for_commands("game", "dig")
+    watch, records = Watch(), Records()
+    await _discord_game(standin, db_path, "metromania", 0, watch, records, Players, turns=3)
+    assert any("public" in p for p in watch.problems)

@@ -1,0 +1,63 @@
+"""Automatic players at the table: bots seated at creation, the level chosen for a game,
+their moves announced like anyone's; they are never pinged, DMed or rated."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from metrobot.games import get_game
+from metrobot.service import GameService, Refused, fixed_seeds
+from metrobot.storage import Database
+
+
+@pytest.fixture
+async def svc(tmp_path):
+    db = await Database(tmp_path / "bots.sqlite3").open()
+    yield GameService(db, seeds=fixed_seeds(6), images=False, ai_seconds=0.2)
+    await db.close()
+
+
+async def test_bots_take_seats_and_play_their_turns(svc):
+    out = await svc.new_game("c1", "g1", "u1", "Ann", "metromania", {}, 3, bots=2)
+    lobby = out.public[0].text
+    assert "Players (3/3)" in lobby and lobby.count("automatic player (greedy)") == 2
+    with pytest.raises(Refused, match="table is full"):
+        await svc.join("c1", "u2", "Bob")
+    started = await svc.start("c1", "u1")
+    assert [u for u, _ in started.dms] == ["u1"]  # no DM for a bot
+    rnd, turns = random.Random(1), 0
+    while (row := await svc.db.open_game("c1")) is not None:
+        game = get_game("metromania")
+        state = game.from_json(row.state)
+        assert {game.owner(state, s) for s in game.to_move(state)} == {"u1"}  # bots never keep a person waiting
+        prefix = []
+        menu = await svc.menu("c1", "u1", prefix)
+        while not menu.complete:
+            prefix.append(rnd.choice(menu.choices).code)
+            menu = await svc.menu("c1", "u1", prefix)
+        out = await svc.play("c1", "u1", prefix)
+        turns += 1
+        for message in out.public:
+            assert not [m for m in message.mentions if m.startswith("bot-")]
+    assert turns >= 1
+    actions = await svc.db.actions(row.id if row else (await svc.db.last_game("c1")).id)
+    assert any(a["actor"] == "auto" for a in actions) and any(a["actor"] == "u1" for a in actions)
+    finished = await svc.db.last_game("c1")
+    assert finished.status == "finished"
+    assert await svc.db.stored_ratings() == []  # one person against bots: nobody is rated
+
+
+async def test_levels_are_checked_and_can_be_changed(svc):
+    with pytest.raises(Refused, match="plays at these levels"):
+        await svc.new_game("c1", "g1", "u1", "Ann", "flipwrite", {"map": "paris"}, 2, level="genius")
+    with pytest.raises(Refused, match="from 0 to 1"):
+        await svc.new_game("c1", "g1", "u1", "Ann", "flipwrite", {"map": "paris"}, 2, bots=2)
+    await svc.new_game("c1", "g1", "u1", "Ann", "flipwrite", {"map": "paris"}, 2, bots=1, level="strong")
+    assert (await svc.db.open_game("c1")).bot_level == "strong"
+    out = await svc.configure("c1", "u1", manager=False, level="random")
+    assert "random level" in out.public[0].text and (await svc.db.open_game("c1")).bot_level == "random"
+    await svc.configure("c1", "u1", manager=False, level="strong")
+    await svc.start("c1", "u1")
+    out = await svc.play("c1", "u1", [(await svc.menu("c1", "u1", [])).choices[0].code])
+    assert "Round 1" in out.public[0].text  # the strong bot decided at once: the round resolved
