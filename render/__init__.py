@@ -1,10 +1,12 @@
 """Pillow images of the games, made from a viewer's view of the state.
 
-`render_png(game, state, viewer=None, names=None)` draws what `viewer` may see (None: a
-spectator) and returns PNG bytes. Each game's images live in its own package here, named
-by the game's plug-in (`GamePlugin.renderer`), and answer `image(view, viewer, names)`
-and `final(view, names)`; shared look (fonts, colours, text fitting, PNG encoding) is in
-`style.py`. No `discord` import here: the bot attaches the bytes.
+`render_png(game, state, viewer=None, names=None, lang=EN)` draws what `viewer` may see
+(None: a spectator) and returns PNG bytes; every word in it is in `lang` (a `Lang` or a
+language code; the service passes the game's). Each game's images live in its own package
+here, named by the game's plug-in (`GamePlugin.renderer`), and answer
+`image(view, viewer, names, lang)` and `final(view, names, lang)`; shared look (fonts,
+colours, text fitting, PNG encoding) is in `style.py`. No `discord` import here: the bot
+attaches the bytes.
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from typing import Any
 from PIL import Image
 
 from metrobot.games import get_plugin
-from metrobot.i18n import lang
+from metrobot.i18n import EN, Lang, lang
 
 from .style import encode_png
 
@@ -26,36 +28,47 @@ def _painter(game: Any) -> ModuleType | None:
     return importlib.import_module(renderer) if renderer else None
 
 
-def render_image(game: Any, state: Any, viewer: str | None = None,
-                 names: dict[str, str] | None = None) -> Image.Image | None:
+def render_image(game: Any, state: Any, viewer: str | None = None, names: dict[str, str] | None = None,
+                 lang: Lang | str = EN) -> Image.Image | None:
     painter = _painter(game)
     if painter is None:
         return None
     engine = get_plugin(game.name).game
-    return painter.image(engine.view(state, viewer), viewer, names)
+    return painter.image(engine.view(state, viewer), viewer, names, _language(lang))
 
 
-def render_png(game: Any, state: Any, viewer: str | None = None, names: dict[str, str] | None = None) -> bytes | None:
-    image = render_image(game, state, viewer, names)
+def render_png(game: Any, state: Any, viewer: str | None = None, names: dict[str, str] | None = None,
+               lang: Lang | str = EN) -> bytes | None:
+    image = render_image(game, state, viewer, names, lang)
     return None if image is None else encode_png(image)
 
 
-def final_images(game: Any, state: Any, names: dict[str, str] | None = None) -> list[tuple[str, bytes]]:
+def final_images(game: Any, state: Any, names: dict[str, str] | None = None,
+                 lang: Lang | str = EN) -> list[tuple[str, bytes]]:
     """Extra images at the end of a game, as (file name, PNG bytes); the state is finished,
     so the public view holds everything."""
     engine = get_plugin(game.name).game
     painter = _painter(game)
     if painter is None or not engine.is_over(state):
         return []
-    return [(name, encode_png(image)) for name, image in painter.final(engine.view(state, None), names)]
+    return [(name, encode_png(image))
+            for name, image in painter.final(engine.view(state, None), names, _language(lang))]
+
+
+def _language(language: Lang | str | None) -> Lang:
+    """A `Lang` from a `Lang` or a code ("nl", "qps", a Discord locale)."""
+    return lang(language)
 
 
 # ---------------------------------------------------------------- from views, for worker processes
-# A worker process gets plain data (the renderer's module name, a JSON view, names) and
-# returns PNG bytes: nothing to pickle but dicts, and no game registry needed there.
+# A worker process gets plain data (the renderer's module name, a JSON view, names, the
+# language's code) and returns PNG bytes: nothing to pickle but dicts, and no game
+# registry needed there.
 
 def png_of_view(renderer: str, view: dict[str, Any], viewer: str | None, names: dict[str, str] | None,
                 language: str = "en") -> bytes:
+    """`language`: a code, not a `Lang` (a worker process gets plain data; it loads the
+    catalogue itself, once)."""
     return encode_png(importlib.import_module(renderer).image(view, viewer, names, lang(language)))
 
 

@@ -19,6 +19,7 @@ from .controls import DYNAMIC_ITEMS
 from .delivery import deliver
 from .moves import move_commands
 from .recovery import deliver_owed
+from .speech import CatalogueTranslator
 from .tree import MetroTree
 
 log = logging.getLogger("metrobot.discord")
@@ -52,9 +53,10 @@ class Metro:
         self.service = GameService(self.db, default_turn_clock=int(self.settings.turn_clock_hours * 3600),
                                    render_workers=self.settings.render_workers,
                                    ai_seconds=self.settings.ai_seconds, **seeds)
-        self.tree.add_command(game_group(self))
-        for command in look_commands(self) + move_commands(self) + standings_commands(self):
+        for command in slash_commands(self):
             self.tree.add_command(command)
+        # Names and descriptions in the users' languages, from the message catalogues.
+        await self.tree.set_translator(CatalogueTranslator())
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.settings.dev_guild:
             guild = discord.Object(self.settings.dev_guild)
@@ -113,6 +115,11 @@ class MetroBot(Metro, commands.Bot):
 
 class ShardedMetroBot(Metro, commands.AutoShardedBot):
     """One process running some shards of a sharded bot (METROBOT_SHARD_COUNT / _IDS)."""
+
+
+def slash_commands(bot: Any) -> list[Any]:
+    """Every slash command of the bot (built from the game registry)."""
+    return [game_group(bot), *look_commands(bot), *move_commands(bot), *standings_commands(bot)]
 
 
 def create_bot(settings: Settings) -> commands.Bot:

@@ -17,8 +17,10 @@ from discord import app_commands
 
 from ..games import all_plugins
 from ..games.autoplay import LEVELS
+from ..i18n import LANGUAGES, me
 from ..service import Outcome, Refused
-from .messages import Bot, bot_of
+from .messages import Bot, bot_of, went_wrong
+from .speech import as_asker, speaker
 
 log = logging.getLogger("metrobot.discord")
 
@@ -32,7 +34,8 @@ def clock_seconds(hours: float | None) -> int | None:
         return None
     if not isinstance(hours, (int, float)) or not math.isfinite(hours) \
             or not MIN_CLOCK_HOURS <= hours <= MAX_CLOCK_HOURS:
-        raise Refused(f"The turn clock is given in hours, between {MIN_CLOCK_HOURS} and {MAX_CLOCK_HOURS:g}.")
+        raise Refused(me().t("The turn clock is given in hours, between {low} and {high}.",
+                             low=f"{MIN_CLOCK_HOURS:g}", high=f"{MAX_CLOCK_HOURS:g}"))
     return int(hours * 3600)
 
 
@@ -41,7 +44,7 @@ def whole(value: object) -> int | None:
     if value is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or not -2**31 <= value < 2**31:
-        raise Refused("That number is not one this command takes.")
+        raise Refused(me().t("That number is not one this command takes."))
     return value
 
 
@@ -59,7 +62,8 @@ async def run(interaction: discord.Interaction, work: Callable[[], Awaitable[Out
     bot = bot_of(interaction)
     deferring = asyncio.create_task(interaction.response.defer(ephemeral=ephemeral, thinking=True))
     try:
-        outcome = await work()
+        with as_asker(interaction):
+            outcome = await work()
     except Refused as exc:
         await deferring
         await interaction.followup.send(str(exc), ephemeral=True)
@@ -67,8 +71,7 @@ async def run(interaction: discord.Interaction, work: Callable[[], Awaitable[Out
     except Exception:
         log.exception("command /%s failed", command_name(interaction))
         await deferring
-        await interaction.followup.send("Something went wrong on my side; the game is unchanged and the error "
-                                        "was logged.", ephemeral=True)
+        await interaction.followup.send(went_wrong(interaction), ephemeral=True)
         return
     await deferring
     try:
@@ -76,6 +79,13 @@ async def run(interaction: discord.Interaction, work: Callable[[], Awaitable[Out
         await bot.deliver(str(interaction.channel_id), outcome, interaction, ephemeral=ephemeral)
     except Exception:
         log.exception("delivering the answer to /%s failed", command_name(interaction))
+
+
+def server_language(interaction: discord.Interaction) -> str | None:
+    """The server's language (Discord's community setting), which a new game posts in
+    unless its host chooses another."""
+    locale = getattr(interaction, "guild_locale", None)
+    return getattr(locale, "value", None) if locale is not None else None
 
 
 def _manager(interaction: discord.Interaction) -> bool:
@@ -94,6 +104,8 @@ def game_group(bot: Bot) -> app_commands.Group:
         app_commands.Choice(name=v.label, value=v.value) for p in plugins for v in p.variants]
     cities = sorted({c for p in plugins for c in p.cities()})
     levels = [app_commands.Choice(name=level, value=level) for level in LEVELS]
+    # Each language named in itself, as people look for it (not translated).
+    languages = [app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()]
     group = app_commands.Group(name="game", description="Create and manage the game in this channel",
                                guild_only=True)
 
@@ -102,25 +114,28 @@ def game_group(bot: Bot) -> app_commands.Group:
                            variant="Rules variant", city="Map, for games played on several maps",
                            clock_hours="Hours each turn may take before the automatic player moves (default 24)",
                            bots="Seats filled by automatic players from the start (default 0)",
-                           level="How well the automatic player plays (bots and absent players; default greedy)")
-    @app_commands.choices(kind=kinds, variant=variants, level=levels)
+                           level="How well the automatic player plays (bots and absent players; default greedy)",
+                           language="What the game posts in the channel (default: this server's language)")
+    @app_commands.choices(kind=kinds, variant=variants, level=levels, language=languages)
     async def new(interaction: discord.Interaction, kind: app_commands.Choice[str],
                   players: Optional[app_commands.Range[int, 1, 8]] = None,
                   variant: Optional[app_commands.Choice[str]] = None, city: Optional[str] = None,
                   clock_hours: Optional[app_commands.Range[float, 0.02, 336.0]] = None,
                   bots: Optional[app_commands.Range[int, 0, 7]] = None,
-                  level: Optional[app_commands.Choice[str]] = None) -> None:
+                  level: Optional[app_commands.Choice[str]] = None,
+                  language: Optional[app_commands.Choice[str]] = None) -> None:
         async def work():
             channel, user = _ids(interaction)
             return await bot.service.new_game(channel, str(interaction.guild_id), user, interaction.user.display_name,
                                               kind.value, None, whole(players), clock_seconds(clock_hours),
                                               variant=variant.value if variant else None, city=city,
-                                              bots=whole(bots) or 0, level=level.value if level else None)
+                                              bots=whole(bots) or 0, level=level.value if level else None,
+                                              language=language.value if language else server_language(interaction))
         await run(interaction, work)
 
     @new.autocomplete("city")
     async def city_autocomplete(interaction: discord.Interaction, current: str):
-        return [app_commands.Choice(name=c.title(), value=c) for c in cities if current.lower() in c][:25]
+        return [app_commands.Choice(name=c.title(), value=c) for c in cities if str(current).lower() in c][:25]
 
     @group.command(name="join", description="Take a seat in this channel's lobby")
     async def join(interaction: discord.Interaction) -> None:
@@ -143,17 +158,21 @@ def game_group(bot: Bot) -> app_commands.Group:
     async def abort(interaction: discord.Interaction) -> None:
         await run(interaction, lambda: bot.service.abort(*_ids(interaction), manager=_manager(interaction)))
 
-    @group.command(name="settings", description="Change the turn clock or the automatic player (host or Manage Channels)")
+    @group.command(name="settings",
+                   description="Change the turn clock, the automatic player or the language (host or Manage Channels)")
     @app_commands.describe(clock_hours="Hours each turn may take before the automatic player moves",
-                           level="How well the automatic player plays (bots and absent players)")
-    @app_commands.choices(level=levels)
+                           level="How well the automatic player plays (bots and absent players)",
+                           language="What the game posts in the channel")
+    @app_commands.choices(level=levels, language=languages)
     async def settings(interaction: discord.Interaction,
                        clock_hours: Optional[app_commands.Range[float, 0.02, 336.0]] = None,
-                       level: Optional[app_commands.Choice[str]] = None) -> None:
+                       level: Optional[app_commands.Choice[str]] = None,
+                       language: Optional[app_commands.Choice[str]] = None) -> None:
         async def work():
             return await bot.service.configure(*_ids(interaction), manager=_manager(interaction),
                                                turn_clock=clock_seconds(clock_hours),
-                                               level=level.value if level else None)
+                                               level=level.value if level else None,
+                                               language=language.value if language else None)
         await run(interaction, work)
 
     @group.command(name="replay", description="Watch a finished game of this channel again, turn by turn")
@@ -166,7 +185,8 @@ def game_group(bot: Bot) -> app_commands.Group:
 
     @replay.autocomplete("game")
     async def replay_autocomplete(interaction: discord.Interaction, current: str):
-        choices = await bot.service.replay_choices(str(interaction.channel_id), str(current or ""))
+        with as_asker(interaction):
+            choices = await bot.service.replay_choices(str(interaction.channel_id), str(current or ""))
         return [app_commands.Choice(name=label, value=gid) for label, gid in choices]
 
     @group.command(name="rules", description="A short summary of the rules")

@@ -18,9 +18,11 @@ from typing import Any
 
 import discord
 
+from ..i18n import EN, N_, Lang
 from ..service import Controls, Menu, Refused
-from .pages import PAGE_ITEMS, pages_view
 from .messages import bot_of, clip, files, guarded
+from .pages import PAGE_ITEMS, pages_view
+from .speech import speaker
 
 log = logging.getLogger("metrobot.discord")
 MAX_OPTIONS = 25
@@ -45,12 +47,12 @@ def _chosen(interaction: discord.Interaction) -> str:
 
 # ---------------------------------------------------------------- lobby
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:l:(?P<gid>\d+):(?P<op>join|leave|start)"):
-    STYLES = {"join": (discord.ButtonStyle.success, "Join"), "leave": (discord.ButtonStyle.secondary, "Leave"),
-              "start": (discord.ButtonStyle.primary, "Start")}
+    STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
+              "start": discord.ButtonStyle.primary}
 
-    def __init__(self, gid: int, op: str):
-        style, label = self.STYLES[op]
-        super().__init__(discord.ui.Button(style=style, label=label, custom_id=f"mb:l:{gid}:{op}"))
+    def __init__(self, gid: int, op: str, label: str = "…"):
+        # (the label is the game's word, in its language: see Controls.lobby)
+        super().__init__(discord.ui.Button(style=self.STYLES[op], label=label, custom_id=f"mb:l:{gid}:{op}"))
         self.gid, self.op = gid, op
 
     @classmethod
@@ -85,12 +87,12 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:l:(?P
 # ---------------------------------------------------------------- under a turn / round message
 class PlayButton(discord.ui.DynamicItem[discord.ui.Button],
                  template=r"mb:p:(?P<gid>\d+):(?P<moves>\d+):(?P<op>play|hand|board)"):
-    LABELS = {"play": ("▶ Play", discord.ButtonStyle.primary), "hand": ("My hand", discord.ButtonStyle.secondary),
-              "board": ("Board", discord.ButtonStyle.secondary)}
+    STYLES = {"play": discord.ButtonStyle.primary, "hand": discord.ButtonStyle.secondary,
+              "board": discord.ButtonStyle.secondary}
 
-    def __init__(self, gid: int, moves: int, op: str, label: str | None = None):
-        text, style = self.LABELS[op]
-        super().__init__(discord.ui.Button(style=style, label=label or text, custom_id=f"mb:p:{gid}:{moves}:{op}"))
+    def __init__(self, gid: int, moves: int, op: str, label: str = "…"):
+        # (the label is the game's word, in its language: see Controls)
+        super().__init__(discord.ui.Button(style=self.STYLES[op], label=label, custom_id=f"mb:p:{gid}:{moves}:{op}"))
         self.gid, self.moves, self.op = gid, moves, op
 
     @classmethod
@@ -107,7 +109,7 @@ class PlayButton(discord.ui.DynamicItem[discord.ui.Button],
                 # Open the composer on the game as it is now (older messages may carry old
                 # positions; the composer pins the current one).
                 menu = await bot.service.menu(channel, user, [], game_id=self.gid, preview=True)
-                content, view, attachments = composer(menu)
+                content, view, attachments = composer(menu, speaker(interaction))
                 await interaction.followup.send(content, view=view, files=attachments, ephemeral=True)
             elif self.op == "hand":
                 await bot.deliver(channel, await bot.service.hand(channel, user), interaction)
@@ -121,29 +123,35 @@ def controls_view(controls: Controls) -> discord.ui.View:
         return pages_view(controls)
     view = discord.ui.View(timeout=None)
     if controls.kind == "lobby":
-        for op in ("join", "leave", "start"):
-            view.add_item(LobbyButton(controls.game_id, op))
+        for op, label in zip(("join", "leave", "start"), controls.lobby):
+            view.add_item(LobbyButton(controls.game_id, op, label))
     else:
         view.add_item(PlayButton(controls.game_id, controls.moves, "play", controls.play_label))
         view.add_item(PlayButton(controls.game_id, controls.moves, "hand", controls.mine_label))
-        view.add_item(PlayButton(controls.game_id, controls.moves, "board"))
+        view.add_item(PlayButton(controls.game_id, controls.moves, "board", controls.board_label))
     return view
 
 
 # ---------------------------------------------------------------- the composer (ephemeral)
-def composer(menu: Menu, group: str | None = None) -> tuple[str, discord.ui.View, list[discord.File]]:
-    """The private step-by-step menu: what is chosen so far, a preview, the next steps."""
-    lines = [f"**{menu.heading}**" + (f": {menu.summary}" if menu.summary else " — choose your first step below.")]
+def composer(menu: Menu, language: Lang = EN, group: str | None = None
+             ) -> tuple[str, discord.ui.View, list[discord.File]]:
+    """The private step-by-step menu: what is chosen so far, a preview, the next steps,
+    in the language of the person composing (the menu's texts already are)."""
+    t = language.t
+    if menu.summary:
+        lines = [t("**{heading}**: {summary}", heading=menu.heading, summary=menu.summary)]
+    else:
+        lines = [t("**{heading}** — choose your first step below.", heading=menu.heading)]
     if menu.complete:
-        lines.append("That completes it: press **Confirm** to play it.")
+        lines.append(t("That completes it: press **Confirm** to play it."))
     elif menu.prefix:
-        lines.append("Choose the next step, or **Confirm** to play these steps now (your turn then goes on).")
+        lines.append(t("Choose the next step, or **Confirm** to play these steps now (your turn then goes on)."))
     view = discord.ui.View(timeout=None)
     steps = menu.prefix
     key = f"{menu.game_id}:{menu.moves}:{_join(steps)}"
     too_long = len(f"mb:ok:{key}") > MAX_CUSTOM_ID
     if too_long:
-        lines.append("That is as many steps as the buttons can hold: confirm, or use `/play`.")
+        lines.append(t("That is as many steps as the buttons can hold: confirm, or use `/play`."))
     if menu.choices and not too_long:
         groups: dict[str, list] = {}
         for choice in menu.choices:
@@ -158,15 +166,15 @@ def composer(menu: Menu, group: str | None = None) -> tuple[str, discord.ui.View
             shown = menu.choices
         else:
             names = list(pages)
-            view.add_item(GroupSelect(menu.game_id, menu.moves, steps, names, group))
+            view.add_item(GroupSelect(menu.game_id, menu.moves, steps, names, group, t(GroupSelect.PLACEHOLDER)))
             shown = pages.get(group or "", [])
         if shown:
-            view.add_item(StepSelect(menu.game_id, menu.moves, steps, shown))
+            view.add_item(StepSelect(menu.game_id, menu.moves, steps, shown, t(StepSelect.PLACEHOLDER)))
     if menu.can_submit:
-        view.add_item(ComposeButton("ok", menu.game_id, menu.moves, steps))
+        view.add_item(ComposeButton("ok", menu.game_id, menu.moves, steps, language))
     if steps:
-        view.add_item(ComposeButton("u", menu.game_id, menu.moves, steps))
-    view.add_item(ComposeButton("x", menu.game_id, menu.moves, steps))
+        view.add_item(ComposeButton("u", menu.game_id, menu.moves, steps, language))
+    view.add_item(ComposeButton("x", menu.game_id, menu.moves, steps, language))
     return clip("\n".join(lines)), view, files([menu.preview] if menu.preview else [])
 
 
@@ -182,10 +190,13 @@ def _pages(groups: dict[str, list]) -> dict[str, list]:
 
 class StepSelect(discord.ui.DynamicItem[discord.ui.Select],
                  template=r"mb:s:(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)"):
-    def __init__(self, gid: int, moves: int, steps: list[str], choices: list | None = None):
+    PLACEHOLDER = N_("Choose the next step…")
+
+    def __init__(self, gid: int, moves: int, steps: list[str], choices: list | None = None,
+                 placeholder: str | None = None):
         options = [discord.SelectOption(label=c.label[:100], value=c.code) for c in (choices or [])]
         select = discord.ui.Select(custom_id=f"mb:s:{gid}:{moves}:{_join(steps)}", options=options,
-                                   placeholder="Choose the next step…", min_values=1, max_values=1)
+                                   placeholder=placeholder, min_values=1, max_values=1)
         super().__init__(select, row=1)
         self.gid, self.moves, self.steps = gid, moves, steps
 
@@ -216,12 +227,14 @@ class StepButton(discord.ui.DynamicItem[discord.ui.Button],
 
 class GroupSelect(discord.ui.DynamicItem[discord.ui.Select],
                   template=r"mb:g:(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)"):
+    PLACEHOLDER = N_("Choose a line first…")
+
     def __init__(self, gid: int, moves: int, steps: list[str], names: list[str] | None = None,
-                 current: str | None = None):
+                 current: str | None = None, placeholder: str | None = None):
         options = [discord.SelectOption(label=n[:100], value=n[:100], default=n == current)
                    for n in (names or [])[:MAX_OPTIONS]]
         select = discord.ui.Select(custom_id=f"mb:g:{gid}:{moves}:{_join(steps)}", options=options,
-                                   placeholder="Choose a line first…")
+                                   placeholder=placeholder)
         super().__init__(select, row=0)
         self.gid, self.moves, self.steps = gid, moves, steps
 
@@ -236,13 +249,13 @@ class GroupSelect(discord.ui.DynamicItem[discord.ui.Select],
 
 class ComposeButton(discord.ui.DynamicItem[discord.ui.Button],
                     template=r"mb:(?P<op>ok|u|x):(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)"):
-    LOOK = {"ok": ("✔ Confirm", discord.ButtonStyle.success), "u": ("↶ Undo", discord.ButtonStyle.secondary),
-            "x": ("✖ Cancel", discord.ButtonStyle.danger)}
+    LOOK = {"ok": (N_("✔ Confirm"), discord.ButtonStyle.success), "u": (N_("↶ Undo"), discord.ButtonStyle.secondary),
+            "x": (N_("✖ Cancel"), discord.ButtonStyle.danger)}
 
-    def __init__(self, op: str, gid: int, moves: int, steps: list[str]):
+    def __init__(self, op: str, gid: int, moves: int, steps: list[str], language: Lang = EN):
         label, style = self.LOOK[op]
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"mb:{op}:{gid}:{moves}:{_join(steps)}"),
-                         row=2)
+        super().__init__(discord.ui.Button(label=language.t(label), style=style,
+                                           custom_id=f"mb:{op}:{gid}:{moves}:{_join(steps)}"), row=2)
         self.op, self.gid, self.moves, self.steps = op, gid, moves, steps
 
     @classmethod
@@ -255,7 +268,7 @@ class ComposeButton(discord.ui.DynamicItem[discord.ui.Button],
             return
         await interaction.response.defer()
         if self.op == "x":
-            await _show(interaction, "Cancelled: nothing was played.", None, [])
+            await _show(interaction, speaker(interaction).t("Cancelled: nothing was played."), None, [])
             return
 
         async def work():
@@ -266,10 +279,11 @@ class ComposeButton(discord.ui.DynamicItem[discord.ui.Button],
             try:  # the turn goes on (e.g. the passenger's route to choose): compose the rest here
                 menu = await bot.service.menu(channel, user, [], game_id=self.gid, preview=True)
             except Refused:
-                await _show(interaction, "✔ Played.", None, [])
+                await _show(interaction, speaker(interaction).t("✔ Played."), None, [])
             else:
-                content, view, attachments = composer(menu)
-                await _show(interaction, clip("✔ Played. " + content), view, attachments)
+                content, view, attachments = composer(menu, speaker(interaction))
+                await _show(interaction, clip(speaker(interaction).t("✔ Played. {next}", next=content)), view,
+                            attachments)
             await bot.deliver(channel, outcome, interaction)
         await guarded(interaction, work)
 
@@ -282,7 +296,7 @@ async def _recompose(interaction: discord.Interaction, gid: int, moves: int, ste
         bot = bot_of(interaction)
         menu = await bot.service.menu(str(interaction.channel_id), str(interaction.user.id), steps, moves=moves,
                                       game_id=gid, preview=preview)
-        content, view, attachments = composer(menu, group)
+        content, view, attachments = composer(menu, speaker(interaction), group)
         await _show(interaction, content, view, attachments if preview else None)
     await guarded(interaction, work)
 
@@ -325,9 +339,9 @@ class UnknownControl(discord.ui.DynamicItem[discord.ui.Button], template=_none_o
 
     async def callback(self, interaction: discord.Interaction) -> None:
         log.info("a control I don't know was used: %r", (interaction.data or {}).get("custom_id"))
-        await interaction.response.send_message("I don't know this button or menu (it may be from an older version "
-                                                "of the bot). Use the newest message, or the slash commands.",
-                                                ephemeral=True)
+        await interaction.response.send_message(speaker(interaction).t(
+            "I don't know this button or menu (it may be from an older version of the bot). Use the newest "
+            "message, or the slash commands."), ephemeral=True)
 
 
 DYNAMIC_ITEMS = (*OURS, UnknownControl)

@@ -9,6 +9,7 @@ import discord
 from ..service import Message, Outcome
 from .controls import controls_view
 from .messages import Bot, allowed, clip, files, send_reply
+from .speech import speaker
 
 log = logging.getLogger("metrobot.discord")
 
@@ -53,12 +54,15 @@ async def deliver(client: Bot, channel_id: str, outcome: Outcome,
     else:
         await post_all()
     if unreachable is not None and interaction is not None:
-        why = ("this channel no longer exists" if isinstance(unreachable, discord.NotFound)
-               else "please give me Send Messages and Attach Files here")
-        await interaction.followup.send(f"Done, but I can't post in this channel: {why}.", ephemeral=True)
+        t = speaker(interaction).t
+        if isinstance(unreachable, discord.NotFound):
+            text = t("Done, but I can't post in this channel: it no longer exists.")
+        else:
+            text = t("Done, but I can't post in this channel: please give me Send Messages and Attach Files here.")
+        await interaction.followup.send(text, ephemeral=True)
     failed = [user_id for user_id, message in outcome.dms if not await send_dm(client, user_id, message)]
     if failed and unreachable is None:
-        await dms_closed(client, channel or await channel_of(client, channel_id), failed)
+        await dms_closed(client, channel_id, channel or await channel_of(client, channel_id), failed)
 
 
 async def send_dm(client: Bot, user_id: str, message: Message) -> bool:
@@ -76,9 +80,7 @@ async def send_dm(client: Bot, user_id: str, message: Message) -> bool:
     return sent
 
 
-async def dms_closed(client: Bot, channel: discord.abc.Messageable, failed: list[str]) -> None:
+async def dms_closed(client: Bot, channel_id: str, channel: discord.abc.Messageable, failed: list[str]) -> None:
     """Say so without revealing anything, and point to the private command."""
-    who = ", ".join(f"<@{u}>" for u in failed)
-    await channel.send(f"📭 I couldn't send {who} a direct message (DMs closed?). Use `/hand` here to see "
-                       f"your secret hand privately.",
-                       allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(u)) for u in failed]))
+    notice = await client.service.dms_closed_notice(channel_id, failed)
+    await channel.send(clip(notice.text), allowed_mentions=allowed(notice))

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
 import discord
 
 from ..service import File, Message, Outcome, Refused
+from .speech import as_asker, speaker
 
 if TYPE_CHECKING:
     from ..service import GameService
@@ -63,10 +64,15 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
     """Run a control's work after its deferral; refusals go back privately with the reason,
     failures are logged for operators and never shown as tracebacks."""
     try:
-        await work()
+        with as_asker(interaction):
+            await work()
     except Refused as exc:
         await send_reply(interaction, Message(str(exc)))
     except Exception:
         log.exception("control %s failed", (interaction.data or {}).get("custom_id"))
-        await interaction.followup.send("Something went wrong on my side; the game is unchanged and the error "
-                                        "was logged.", ephemeral=True)
+        await interaction.followup.send(went_wrong(interaction), ephemeral=True)
+
+
+def went_wrong(interaction: discord.Interaction) -> str:
+    """What a person is told when a bug stopped their request (the traceback goes to the log)."""
+    return speaker(interaction).t("Something went wrong on my side; the game is unchanged and the error was logged.")

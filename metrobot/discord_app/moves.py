@@ -12,9 +12,11 @@ from discord import app_commands
 
 from ..games import all_plugins
 from ..games.plugin import GamePlugin, MoveCommand
+from ..i18n import me
 from ..service import Refused
 from .commands import _ids, run
 from .messages import Bot
+from .speech import as_asker
 
 log = logging.getLogger("metrobot.discord")
 MAX_CHOICES = 25
@@ -25,13 +27,14 @@ async def suggestions(bot: Bot, interaction: discord.Interaction, prefix: list[s
                       ) -> list[app_commands.Choice[str]]:
     """The legal next steps after `prefix` whose label or code contains what was typed."""
     try:
-        menu = await bot.service.menu(*_ids(interaction), prefix, kind=kind)
+        with as_asker(interaction):
+            menu = await bot.service.menu(*_ids(interaction), prefix, kind=kind)
     except Refused as exc:
         return [app_commands.Choice(name=str(exc)[:100], value="?")]
     except Exception:
         log.exception("autocomplete failed")
         return []
-    needle = current.strip().lower()
+    needle = str(current or "").strip().lower()
     out = [app_commands.Choice(name=c.label[:100], value=c.code) for c in menu.choices
            if keep(c.code) and (not needle or needle in c.label.lower() or needle in c.code.lower())]
     return out[:MAX_CHOICES]
@@ -66,7 +69,8 @@ def game_command(bot: Bot, plugin: GamePlugin, spec: MoveCommand) -> app_command
             typed = {k: v for k, v in values.items() if v}
             empty = [o.name for o in spec.options if o.required and o.name not in typed]
             if empty:
-                raise Refused(f"`/{spec.name}` needs {', '.join(empty)}: nothing was played.")
+                raise Refused(me().t("`/{command}` needs {options}: nothing was played.", command=spec.name,
+                                     options=", ".join(empty)))
             return await bot.service.play(*_ids(interaction), spec.steps(typed), kind=plugin.name,
                                           command=spec.name)
         await run(interaction, work)

@@ -64,7 +64,7 @@ async def _settle(client: Bot, item: Owed, message: Message) -> None:
     except discord.HTTPException:
         pass  # can't look: send it
     if not await send_dm(client, user_id, message):
-        await dms_closed(client, await channel_of(client, item.channel_id), [user_id])
+        await dms_closed(client, item.channel_id, await channel_of(client, item.channel_id), [user_id])
 
 
 async def _already_sent(client: Bot, channel: discord.abc.Messageable, message: Message,

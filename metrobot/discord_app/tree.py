@@ -17,11 +17,17 @@ import discord
 from discord import app_commands
 from discord.enums import AppCommandOptionType as T
 
+from ..i18n import N_
+from .messages import went_wrong
+from .speech import speaker
+
 log = logging.getLogger("metrobot.discord")
 
 MAX_TEXT = 6000  # Discord's longest string option
 MAX_NUMBER = 2 ** 53  # Discord's integer and number options stay within ±2^53
-NOT_AS_SENT = "That command did not arrive the way Discord sends it ({}); nothing was done."
+# The reason stays in English: a diagnostic of a payload no Discord client sends, quoted
+# for whoever forged or garbled it (and in the log).
+NOT_AS_SENT = N_("That command did not arrive the way Discord sends it ({reason}); nothing was done.")
 
 
 def _value_problem(param: app_commands.Parameter, value: Any, *, typed_so_far: bool = False) -> str | None:
@@ -118,7 +124,7 @@ class MetroTree(app_commands.CommandTree):
             return True
         log.warning("refused a malformed %s interaction from user %s: %s", interaction.type.name,
                     interaction.user.id, problem)
-        await _answer(interaction, NOT_AS_SENT.format(problem))
+        await _answer(interaction, speaker(interaction).t(NOT_AS_SENT, reason=problem))
         return False
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError, /) -> None:
@@ -129,11 +135,11 @@ class MetroTree(app_commands.CommandTree):
                               app_commands.CommandSignatureMismatch, app_commands.CheckFailure)):
             log.warning("refused a %s interaction from user %s: %s", interaction.type.name, interaction.user.id,
                         error)
-            await _answer(interaction, NOT_AS_SENT.format(type(error).__name__))
+            await _answer(interaction, speaker(interaction).t(NOT_AS_SENT, reason=type(error).__name__))
             return
         log.error("command %s failed", interaction.command.qualified_name if interaction.command else "?",
                   exc_info=error)
-        await _answer(interaction, "Something went wrong on my side; the error was logged.")
+        await _answer(interaction, went_wrong(interaction))
 
 
 async def _answer(interaction: discord.Interaction, text: str) -> None:

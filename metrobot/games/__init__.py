@@ -33,7 +33,7 @@ def get_plugin(name: str) -> GamePlugin:
         return _REGISTRY[name]
     except KeyError:
         known = ", ".join(sorted(_REGISTRY))
-        raise BadInput(f"unknown game {name!r}; known games: {known}") from None
+        raise BadInput("unknown game {name}; known games: {known}", name=repr(name), known=known) from None
 
 
 def get_game(name: str) -> Game:

@@ -26,9 +26,9 @@ Names = Callable[[str], str]
 class Labels:
     """What front ends write on a game's controls."""
 
-    play: str = "▶ Play"  # opens the private composer
-    mine: str = "My hand"  # the player's private view
-    composer: str = "Your turn"  # heading of the private composer
+    play: str = N_("▶ Play")  # opens the private composer
+    mine: str = N_("My hand")  # the player's private view
+    composer: str = N_("Your turn")  # heading of the private composer
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class MoveCommand:
     """
 
     name: str
-    description: str
+    description: str  # marked N_(...): the front end translates it
     options: tuple[CommandOption, ...]
     steps: Callable[[dict[str, str]], list[str]]
     complete: Callable[[str, dict[str, str]], tuple[list[str], Callable[[str], bool]]]
@@ -75,7 +75,7 @@ def numbered_steps(prefix: str, count: int, first_filter: Callable[[str], bool] 
 @dataclass(frozen=True)
 class Variant:
     value: str  # what the front end sends
-    label: str  # what people read
+    label: str  # what people read (marked N_(...): translated where shown)
 
 
 class GamePlugin:
@@ -122,7 +122,7 @@ class GamePlugin:
         return ", ".join(parts) or lang.t("standard rules")
 
     def rules_text(self, lang: Lang = EN) -> str:
-        return lang.t(self.rules)
+        return lang.t(self.rules) if self.rules else ""  # gettext("") would be the catalogue's header
 
     def game_labels(self, lang: Lang = EN) -> Labels:
         """The game's words for its buttons, in `lang`."""
@@ -195,4 +195,4 @@ class GamePlugin:
     # ------------------------------------------------------------ tools
     def score(self, data: dict[str, Any]) -> dict[str, Any]:
         """The CLI's `score` tool: run the scoring on a canonical state, if the game has one."""
-        raise BadInput(f"{self.title} has no separate scoring tool")
+        raise BadInput("{game} has no separate scoring tool", game=self.title)

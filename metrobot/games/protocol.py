@@ -21,6 +21,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any
 
+from ..i18n import EN, N_  # noqa: F401 - engines mark their texts with N_
+
 Action = dict[str, Any]
 Event = dict[str, Any]
 
@@ -33,12 +35,6 @@ class Choice:
     code: str
     label: str
     group: str
-
-
-def N_(text: str) -> str:
-    """Marks a text for the message catalogue without translating it here: engines say what
-    is wrong in English templates; whoever shows it to a player translates it (i18n)."""
-    return text
 
 
 class _Said:
@@ -86,6 +82,31 @@ class Phrase(_Said):
 def Term(word: str) -> Phrase:  # noqa: N802 - reads as a kind of text, like Phrase
     """One word of the catalogue used as a value in a message (e.g. "solid")."""
     return Phrase(word)
+
+
+class Listing(_Said):
+    """Values said as a list, "a, b and c", in the reader's language; each item a plain
+    value (a station's name) or a `Phrase`/`Term` (a colour). No items: "none"."""
+
+    def __init__(self, items: list[Any]):
+        self.items = list(items)
+
+    def in_language(self, lang: Any) -> str:
+        parts = [v.in_language(lang) if isinstance(v, _Said) else str(v) for v in self.items]
+        if not parts:
+            return lang.t("none")
+        if len(parts) == 1:
+            return parts[0]
+        return lang.t("{items} and {last}", items=", ".join(parts[:-1]), last=parts[-1])
+
+    def __str__(self) -> str:
+        return self.in_language(EN)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Listing) and self.items == other.items
+
+    def __hash__(self) -> int:
+        return hash(len(self.items))
 
 
 class RuleError(_Said, Exception):
@@ -170,7 +191,7 @@ class Game(ABC):
         shows copied, everything it hides (other hands, the order of the deck, the
         generator) drawn with `rnd` among the possibilities consistent with the view.
         Automatic players think on such states only (see `autoplay.py`)."""
-        raise BadInput(f"{self.title} cannot rebuild a state from a player's view")
+        raise BadInput("{game} cannot rebuild a state from a player's view", game=self.title)
 
     def turn_number(self, state: Any) -> int:
         """A counter that goes up whenever a new turn (or round) begins: turn clocks and

@@ -1,4 +1,5 @@
-"""Turn clocks: a reminder at half time, the automatic player at expiry."""
+"""Turn clocks: a reminder at half time, the automatic player at expiry (both posted in
+the channel, in the game's language)."""
 from __future__ import annotations
 
 import logging
@@ -33,22 +34,23 @@ class Clock(ServiceCore):
             game = plugin.game
             state = self._state(plugin, row)
             owed = self._owed_people(plugin, state, row)
+            g = self._lang(row)
             if row.deadline <= now:
                 # The automatic player completes the turn (or decision) of everyone owed.
                 before = state
                 state, actions, events = await self._autoplay(plugin, state, row, seats=set(game.to_move(state)))
-                names = ", ".join(row.names.get(u, u) for u in owed) or "the absent"
+                names = ", ".join(row.names.get(u, u) for u in owed)
+                note = (g.t("⏰ Time is up for {names}: the automatic player moved for them.", names=names) if names
+                        else g.t("⏰ Time is up for the absent: the automatic player moved for them."))
                 log.info("game %s: turn clock expired for %s", row.id, owed)
                 try:
-                    return await self._advance(row, plugin, state, actions, events=events, before=before,
-                                               note=f"⏰ Time is up for {names}: the automatic player moved for them.")
+                    return await self._advance(row, plugin, state, actions, events=events, before=before, note=note)
                 except Refused:  # someone moved at the last moment: nothing to do
                     return None
             if not row.reminded:
-                left = hours(row.deadline - now)
-                outcome = Outcome(public=[Message(f"⏳ {self._mention_list(owed)}: half of the turn clock has passed; "
-                                                  f"{left} left before the automatic player moves for you.",
-                                                  mentions=owed)])
+                text = g.t("⏳ {who}: half of the turn clock has passed; {left} left before the automatic player "
+                           "moves for you.", who=self._mention_list(owed), left=hours(row.deadline - now, g))
+                outcome = Outcome(public=[Message(text, mentions=owed)])
                 await self._save(row, reminded=True, says=outcome)
                 return outcome
         return None

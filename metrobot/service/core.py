@@ -38,6 +38,12 @@ def hours(seconds: float, language: Lang | None = None) -> str:
     return language.t("{minutes} min", minutes=max(1, round(seconds / 60)))
 
 
+def title(plugin: GamePlugin, language: Lang | None = None) -> str:
+    """A game's name as people of `language` read it (a title may be in the catalogue:
+    "Metro flip-and-write"; a brand such as "MetrOmania" stays as it is)."""
+    return (language or me()).t(plugin.title)
+
+
 def random_seed() -> int:
     return secrets.randbits(48)
 
@@ -160,8 +166,10 @@ class ServiceCore:
 
     @staticmethod
     def _play_controls(plugin: GamePlugin, row: GameRow) -> Controls:
-        labels = plugin.game_labels(lang(row.language))
-        return Controls("play", row.id, row.game, row.moves, labels.play, labels.mine)
+        language = lang(row.language)
+        labels = plugin.game_labels(language)
+        return Controls("play", row.id, row.game, row.moves, labels.play, labels.mine,
+                        board_label=language.p("button", "Board"))
 
     # ------------------------------------------------------------ people
     def _namer(self, plugin: GamePlugin, state: Any, row: GameRow, language: Lang | None = None
@@ -258,9 +266,10 @@ class ServiceCore:
             return []
         from render import finals_of_view
 
-        names = self._names_for_images(plugin, state, row)
+        language = self._lang(row)  # posted with the last turn: the game's language
+        names = self._names_for_images(plugin, state, row, language)
         finals = await self.painter.run(finals_of_view, plugin.renderer, plugin.game.view(state, None), names,
-                                        row.language)
+                                        language.code)
         return [File(n, d) for n, d in finals]
 
     def _hand_dms(self, plugin: GamePlugin, state: Any, row: GameRow, before: dict[str, str | None] | None = None
@@ -275,7 +284,7 @@ class ServiceCore:
             text = plugin.hand_text(game.view(state, seat.user_id), game.seats_of(state, seat.user_id), reader)
             hands[seat.user_id] = text
             if text and (before is None or before.get(seat.user_id) != text) and not seat.auto:
-                dms.append((seat.user_id, Message(reader.t("{game} in {channel}: {hand}", game=game.title,
+                dms.append((seat.user_id, Message(reader.t("{game} in {channel}: {hand}", game=title(plugin, reader),
                                                            channel=f"<#{row.channel_id}>", hand=text))))
         return hands, dms
 

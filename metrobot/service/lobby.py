@@ -14,9 +14,9 @@ from ..games import BadInput, get_plugin
 from ..games.autoplay import DEFAULT_LEVEL
 from ..games.plugin import GamePlugin
 from ..games.protocol import N_
-from ..i18n import LANGUAGES, code_of, me
+from ..i18n import LANGUAGES, Lang, code_of, me
 from ..storage import Duplicate, GameRow, Seat
-from .core import ServiceCore, hours, sentence
+from .core import ServiceCore, hours, sentence, title
 from .outcome import Controls, Message, Outcome, Refused
 
 log = logging.getLogger("metrobot.service")
@@ -49,7 +49,7 @@ class Lobby(ServiceCore):
             seats = 2
         seats = seats or game.max_players
         if not game.min_players <= seats <= game.max_players:
-            raise Refused(me().t("{game} seats {low}-{high} players.", game=game.title, low=game.min_players,
+            raise Refused(me().t("{game} seats {low}-{high} players.", game=title(plugin), low=game.min_players,
                                  high=game.max_players))
         try:
             # Checked now for the table size; stored as given, since defaults such as solo
@@ -89,12 +89,13 @@ class Lobby(ServiceCore):
             return DEFAULT_LEVEL
         levels = plugin.levels()
         if level not in levels:
-            raise Refused(me().t("{game}'s automatic player plays at these levels: {levels}.", game=plugin.title,
+            raise Refused(me().t("{game}'s automatic player plays at these levels: {levels}.", game=title(plugin),
                                  levels=", ".join(me().t(LEVEL_WORDS.get(lv, lv)) for lv in levels)))
         return level
 
-    def _lobby_message(self, plugin: GamePlugin, row: GameRow) -> Message:
-        game, g = plugin.game, self._lang(row)
+    def _lobby_message(self, plugin: GamePlugin, row: GameRow, language: Lang | None = None) -> Message:
+        """The lobby as the channel reads it (`language`: another reader's, e.g. `/status`)."""
+        game, g = plugin.game, language or self._lang(row)
         players = []
         for s in row.seats:
             if s.auto:
@@ -103,12 +104,13 @@ class Lobby(ServiceCore):
             else:
                 players.append(f"• {s.name}" + (" " + g.t("(host)") if s.user_id == row.host_id else ""))
         text = "\n".join([
-            g.t("**{game}** — new game ({options}).", game=game.title,
+            g.t("**{game}** — new game ({options}).", game=title(plugin, g),
                 options=plugin.option_summary(row.options, g)),
             g.t("Players ({seated}/{seats}):", seated=len(row.seats), seats=row.max_seats),
             *players,
             g.t("Needs {low}-{high} players. Turn clock: {clock}. Language: {language}.", low=game.min_players,
-                high=row.max_seats, clock=hours(row.turn_clock, g), language=LANGUAGES[g.code])])
+                high=row.max_seats, clock=hours(row.turn_clock, g),
+                language=LANGUAGES.get(code_of(row.language), row.language))])
         labels = (g.t("Join"), g.t("Leave"), g.t("Start"))
         return Message(text, controls=Controls("lobby", row.id, row.game, row.moves, *labels[:2], lobby=labels))
 
@@ -164,7 +166,7 @@ class Lobby(ServiceCore):
             plugin, g = self._plugin(row), self._lang(row)
             game = plugin.game
             if len(row.seats) < game.min_players:
-                raise Refused(me().t("{game} needs at least {low} players; {joined} joined so far.", game=game.title,
+                raise Refused(me().t("{game} needs at least {low} players; {joined} joined so far.", game=title(plugin),
                                      low=game.min_players, joined=len(row.seats)))
             try:
                 state = game.new_game([s.user_id for s in row.seats], row.options, row.seed)
@@ -174,7 +176,7 @@ class Lobby(ServiceCore):
             name = self._namer(plugin, state, row)
             order = ", ".join(name(s) for s in game.seats(state))
             state, actions, events = await self._autoplay(plugin, state, row)  # bots that play first
-            text = "\n".join([g.t("**{game}** begins! Order: {order}.", game=game.title, order=order)]
+            text = "\n".join([g.t("**{game}** begins! Order: {order}.", game=title(plugin, g), order=order)]
                              + plugin.narrate(state, events, name, g) + [self._prompt(plugin, state, row)])
             position = row.moves + len(actions)
             public = Message(text, mentions=self._owed_people(plugin, state, row),
@@ -201,7 +203,8 @@ class Lobby(ServiceCore):
                 raise Refused(me().t("Only the host or someone with Manage Channels can abort the game."))
             outcome = Outcome(reply=Message(me().t("Game aborted.")),
                               public=[Message(self._lang(row).t("The {game} game was aborted by {who}.",
-                                                                game=self._plugin(row).title, who=f"<@{user_id}>"))])
+                                                                game=title(self._plugin(row), self._lang(row)),
+                                                                who=f"<@{user_id}>"))])
             await self._save(row, status="aborted", deadline=None, says=outcome)
         log.info("game %s aborted by %s", row.id, user_id)
         return outcome

@@ -30,6 +30,7 @@ class Controls:
     moves: int
     play_label: str = "▶ Play"  # the game's own words for its buttons (see GamePlugin.labels)
     mine_label: str = "My hand"
+    board_label: str = "Board"
     total: int = 0  # replays and pages: the last frame / page (`moves` is the one shown)
     lobby: tuple[str, str, str] = ("Join", "Leave", "Start")  # the lobby buttons, in the game's language
 

@@ -2,9 +2,10 @@
 holds up another channel's interaction (drawing is Python and Pillow work that a thread
 would share with the event loop under the GIL).
 
-The workers get plain data — the game's image module, its JSON view, the names — and send
-back PNG bytes. `workers=0` draws in a thread instead (tests, tiny machines). Each worker
-keeps its own caches of static board layers, warmed by the first images it draws.
+The workers get plain data — the game's image module, its JSON view, the names, the code
+of the language its words are drawn in — and send back PNG bytes. `workers=0` draws in a
+thread instead (tests, tiny machines). Each worker keeps its own caches of static board
+layers, warmed by the first images it draws (per language where a layer holds words).
 """
 from __future__ import annotations
 

@@ -1,15 +1,17 @@
 """Replays of finished games: the turns, drawn from the action log, and the whole game as
-an animation. A finished game never changes, so its frames are kept for a while."""
+an animation. A finished game never changes, so its frames are kept for a while (with
+their events: what happened is told, and drawn, in the language of whoever asks)."""
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from ..games import get_plugin
 from ..games.plugin import GamePlugin
+from ..i18n import Lang, me
 from ..storage import GameRow
-from .core import ServiceCore
+from .core import ServiceCore, title
 from .outcome import Controls, File, Message, Outcome, Refused
 
 KEEP = 8  # finished games whose frames stay in memory
@@ -19,7 +21,13 @@ KEEP = 8  # finished games whose frames stay in memory
 class Frame:
     position: int  # actions played so far
     state: Any
-    story: list[str]  # what happened since the frame before, as the channel read it
+    events: list  # what happened since the frame before (none for the start)
+
+    def story(self, plugin: GamePlugin, name: Callable[[str], str], language: Lang) -> list[str]:
+        """What happened since the frame before, as the channel read it, in `language`."""
+        if self.position == 0:
+            return [language.t("**{game}** begins.", game=title(plugin, language))]
+        return plugin.narrate(self.state, self.events, name, language)
 
 
 class Replays(ServiceCore):
@@ -27,14 +35,15 @@ class Replays(ServiceCore):
         if game_id is None:
             games = await self.db.finished_in_channel(channel_id, 1)
             if not games:
-                raise Refused("No game has finished in this channel yet: there is nothing to replay.")
+                raise Refused(me().t("No game has finished in this channel yet: there is nothing to replay."))
             game_id = games[0].id
         row = await self.db.game(game_id)
         if row is None or row.channel_id != channel_id:
-            raise Refused(f"There is no game #{game_id} in this channel. `/history` lists the finished ones.")
+            raise Refused(me().t("There is no game #{id} in this channel. `/history` lists the finished ones.",
+                                 id=game_id))
         if row.status != "finished":
-            raise Refused("Only finished games can be replayed (until then the board shows the game; "
-                          "secrets stay secret).")
+            raise Refused(me().t("Only finished games can be replayed (until then the board shows the game; "
+                                 "secrets stay secret)."))
         return row
 
     async def frames(self, row: GameRow) -> list[Frame]:
@@ -53,15 +62,14 @@ class Replays(ServiceCore):
     def _replay_frames(self, plugin: GamePlugin, row: GameRow, actions: list[dict]) -> list[Frame]:
         game = plugin.game
         state = game.new_game([s.user_id for s in row.seats], row.options, row.seed)
-        name = self._namer(plugin, state, row)
-        frames = [Frame(0, state, [f"**{game.title}** begins."])]
+        frames = [Frame(0, state, [])]
         events: list = []
         for i, entry in enumerate(actions, 1):
             before = game.turn_number(state)
             state, evs = game.apply(state, entry["player"], entry["action"])
             events += evs
             if game.turn_number(state) != before or game.is_over(state) or i == len(actions):
-                frames.append(Frame(i, state, plugin.narrate(state, events, name)))
+                frames.append(Frame(i, state, events))
                 events = []
         return frames
 
@@ -72,35 +80,48 @@ class Replays(ServiceCore):
         frames = await self.frames(row)
         last = len(frames) - 1
         k = last if frame is None else frame
+        mine = me()
         if k < 0:
-            raise Refused("This is the start of the game already: there is no turn before it.")
+            raise Refused(mine.t("This is the start of the game already: there is no turn before it."))
         if k > last:
-            raise Refused("This is the end of the game already: there is no turn after it.")
+            raise Refused(mine.t("This is the end of the game already: there is no turn after it."))
         plugin = self._plugin(row)
         shown = frames[k]
-        what = "the start" if k == 0 else "the end" if k == last else f"turn {k} of {last}"
-        text = "\n".join([f"**Replay** — {plugin.title} #{row.id}, {what}."] + shown.story)
-        files = [f for f in [await self._image(plugin, shown.state, row, None, moves=shown.position)] if f]
+        game = title(plugin, mine)
+        if k == 0:
+            heading = mine.t("**Replay** — {game} #{id}, the start.", game=game, id=row.id)
+        elif k == last:
+            heading = mine.t("**Replay** — {game} #{id}, the end.", game=game, id=row.id)
+        else:
+            heading = mine.t("**Replay** — {game} #{id}, turn {turn} of {last}.", game=game, id=row.id, turn=k,
+                             last=last)
+        story = shown.story(plugin, self._namer(plugin, shown.state, row, mine), mine)
+        text = "\n".join([heading] + story)
+        files = [f for f in [await self._image(plugin, shown.state, row, None, moves=shown.position,
+                                               language=mine)] if f]
         if animation and self.images:
-            files += [f for f in [await self._animation(plugin, row, frames)] if f]
+            files += [f for f in [await self._animation(plugin, row, frames, mine)] if f]
         return Outcome(reply=Message(text, files, controls=Controls("replay", row.id, row.game, k, total=last)))
 
-    async def _animation(self, plugin: GamePlugin, row: GameRow, frames: list[Frame]) -> File | None:
+    async def _animation(self, plugin: GamePlugin, row: GameRow, frames: list[Frame], language: Lang
+                         ) -> File | None:
         from render import animation_of_views
 
         if plugin.renderer is None:
             return None
-        names = self._names_for_images(plugin, frames[-1].state, row)
+        names = self._names_for_images(plugin, frames[-1].state, row, language)
         views = [plugin.game.view(f.state, None) for f in frames]
         return File(f"{row.game}-{row.id}-replay.gif",
-                    await self.painter.run(animation_of_views, plugin.renderer, views, names))
+                    await self.painter.run(animation_of_views, plugin.renderer, views, names, language.code))
 
     async def replay_choices(self, channel_id: str, typed: str = "") -> list[tuple[str, int]]:
         """This channel's finished games, newest first, as (label, game id) for suggestions."""
-        out = []
+        out, mine = [], me()
         for g in await self.db.finished_in_channel(channel_id, 25):
             won = " & ".join(name for _, name, _, won in g.players if won)
-            label = f"#{g.id} {get_plugin(g.game).title} — won by {won or 'nobody'}"
+            game = title(get_plugin(g.game), mine)
+            label = (mine.t("#{id} {game} — won by {names}", id=g.id, game=game, names=won) if won
+                     else mine.t("#{id} {game} — won by nobody", id=g.id, game=game))
             if typed.lower() in label.lower():
                 out.append((label[:100], g.id))
         return out

@@ -1,12 +1,14 @@
 """A server's standings: this channel's finished games, the leaderboard, a player's profile,
-and rebuilding every rating from the stored finished games."""
+and rebuilding every rating from the stored finished games. All private replies, in the
+asker's language (`me()`), the profile's image included."""
 from __future__ import annotations
 
 import asyncio
 
 from ..games import all_plugins, get_plugin
+from ..i18n import Lang, me
 from ..storage import Finished, Record
-from .core import ServiceCore
+from .core import ServiceCore, title
 from .outcome import Controls, File, Message, Outcome, Refused
 from .rating import game_result, rate
 
@@ -18,18 +20,20 @@ def _when(at: float) -> str:
     return f"<t:{int(at)}:d>"
 
 
-def _line(g: Finished) -> str:
+def _line(g: Finished, language: Lang) -> str:
     people = ", ".join(f"{'🏆 ' if won else ''}{name} {score}" for _, name, score, won in g.players)
-    return f"#{g.id} {get_plugin(g.game).title} · {_when(g.finished_at)} · {people}"
+    return f"#{g.id} {title(get_plugin(g.game), language)} · {_when(g.finished_at)} · {people}"
 
 
 class Standings(ServiceCore):
     async def history(self, channel_id: str) -> Outcome:
         games = await self.db.finished_in_channel(channel_id, 15)
+        mine = me()
         if not games:
-            raise Refused("No game has finished in this channel yet.")
-        lines = ["**Finished games in this channel** (newest first; `/game replay game:#` to watch one again):"]
-        lines += [_line(g) for g in games]
+            raise Refused(mine.t("No game has finished in this channel yet."))
+        lines = [mine.t("**Finished games in this channel** (newest first; `/game replay game:#` to watch one "
+                        "again):")]
+        lines += [_line(g, mine) for g in games]
         return Outcome(reply=Message("\n".join(lines)))
 
     def _kind(self, kind: str | None) -> str:
@@ -38,73 +42,97 @@ class Standings(ServiceCore):
         try:
             return get_plugin(kind).name
         except Exception:
-            raise Refused(f"There is no game called {kind!r}.") from None
+            raise Refused(me().t("There is no game called {name}.", name=repr(kind))) from None
 
     async def leaderboard(self, guild_id: str, user_id: str, kind: str | None = None, page: int = 0) -> Outcome:
         kind = self._kind(kind)
-        title = get_plugin(kind).title
+        mine = me()
+        game = title(get_plugin(kind), mine)
         placings, total = await self.db.leaderboard(guild_id, kind, page * PAGE, PAGE)
         pages = max(1, -(-total // PAGE))
         if not 0 <= page < pages:
-            raise Refused(f"The {title} leaderboard has {pages} page{'s' if pages != 1 else ''}; "
-                          f"there is no page {page + 1}.")
+            raise Refused(mine.n("The {game} leaderboard has {pages} page; there is no page {page}.",
+                                 "The {game} leaderboard has {pages} pages; there is no page {page}.", pages,
+                                 game=game, pages=pages, page=page + 1))
         if not placings:
-            return Outcome(reply=Message(f"No {title} game has been rated on this server yet: a game counts once "
-                                         f"at least two people finish it without the automatic player."))
-        lines = [f"**{title} leaderboard** — page {page + 1} of {pages} (rating = μ − 3σ, the cautious estimate)"]
+            return Outcome(reply=Message(mine.t("No {game} game has been rated on this server yet: a game counts "
+                                                "once at least two people finish it without the automatic player.",
+                                                game=game)))
+        lines = [mine.t("**{game} leaderboard** — page {page} of {pages} (rating = μ − 3σ, the cautious "
+                        "estimate)", game=game, page=page + 1, pages=pages)]
         for p in placings:
             mark = MEDALS.get(p.position, f"{p.position}.")
-            row = f"{mark} {p.name} — **{p.mu - 3 * p.sigma:.1f}** (μ {p.mu:.1f} ± {p.sigma:.1f}, {p.games} games)"
-            lines.append(f"__{row}__ ← you" if p.user_id == user_id else row)
+            row = mine.n("{mark} {name} — **{rating}** (μ {mu} ± {sigma}, {games} game)",
+                         "{mark} {name} — **{rating}** (μ {mu} ± {sigma}, {games} games)", p.games, mark=mark,
+                         name=p.name, rating=f"{p.mu - 3 * p.sigma:.1f}", mu=f"{p.mu:.1f}", sigma=f"{p.sigma:.1f}",
+                         games=p.games)
+            lines.append(mine.t("__{row}__ ← you", row=row) if p.user_id == user_id else row)
         if all(p.user_id != user_id for p in placings):
-            mine = await self.db.position(guild_id, kind, user_id)
-            lines.append(f"You are number {mine} of {total}." if mine else "You have no rating here yet.")
+            place = await self.db.position(guild_id, kind, user_id)
+            lines.append(mine.t("You are number {place} of {total}.", place=place, total=total) if place
+                         else mine.t("You have no rating here yet."))
         return Outcome(reply=Message("\n".join(lines), controls=Controls("leaderboard", 0, kind, page,
                                                                           total=pages - 1)))
 
     async def profile(self, guild_id: str, target_id: str, target_name: str) -> Outcome:
         kinds = await self.db.kinds_played(guild_id, target_id)
+        mine = me()
         if not kinds:
-            raise Refused(f"{target_name} has not finished a game on this server yet.")
-        lines = [f"**{target_name}** on this server:"]
+            raise Refused(mine.t("{name} has not finished a game on this server yet.", name=target_name))
+        lines = [mine.t("**{name}** on this server:", name=target_name)]
         trends: dict[str, list[float]] = {}
         for kind in kinds:
             record = await self.db.record_of(guild_id, target_id, kind)
             if record is None:
                 continue
-            lines.append(self._record_line(record))
+            lines.append(self._record_line(record, mine))
             if record.trend:
-                trends[get_plugin(kind).title] = record.trend
+                trends[title(get_plugin(kind), mine)] = record.trend
             for g in record.recent:
-                lines.append(f"  · {_line(g)}{await self._link(guild_id, g)}")
+                lines.append(f"  · {_line(g, mine)}{await self._link(guild_id, g, mine)}")
         files = []
         if self.images:
             from render.sparkline import sparkline
             from render.style import encode_png
 
-            image = await asyncio.to_thread(lambda: encode_png(sparkline(trends, f"{target_name}: rating over time")))
+            heading = mine.t("{name}: rating over time", name=target_name)
+            image = await asyncio.to_thread(lambda: encode_png(sparkline(trends, heading, mine)))
             files.append(File(f"profile-{target_id}.png", image))
         return Outcome(reply=Message("\n".join(lines), files))
 
     @staticmethod
-    def _record_line(r: Record) -> str:
-        title = get_plugin(r.game).title
-        text = f"**{title}**: {r.played} game{'s' if r.played != 1 else ''}, {r.won} won, average score {r.average:.1f}"
+    def _record_line(r: Record, language: Lang | None = None) -> str:
+        """A game kind on a profile: "**Game**: played, won, average; rating, place, trend."
+        (each clause a whole text; the clauses are a list)."""
+        language = language or me()
+        text = language.n("**{game}**: {played} game, {won} won, average score {average}",
+                          "**{game}**: {played} games, {won} won, average score {average}", r.played,
+                          game=title(get_plugin(r.game), language), played=r.played, won=r.won,
+                          average=f"{r.average:.1f}")
         if r.rating:
             mu, sigma = r.rating
-            text += f"; rating **{mu - 3 * sigma:.1f}** (μ {mu:.1f} ± {sigma:.1f})"
+            clauses = [language.t("rating **{rating}** (μ {mu} ± {sigma})", rating=f"{mu - 3 * sigma:.1f}",
+                                  mu=f"{mu:.1f}", sigma=f"{sigma:.1f}")]
             if r.position:
-                text += f", number {r.position} here"
+                clauses.append(language.t("number {place} here", place=r.position))
             if len(r.trend) >= 2:
                 change = r.trend[-1] - r.trend[max(0, len(r.trend) - 6)]
                 arrow = "↗" if change > 0.05 else "↘" if change < -0.05 else "→"
-                text += f", trend {arrow} {change:+.1f} over the last {min(5, len(r.trend) - 1)} games"
+                over = min(5, len(r.trend) - 1)
+                clauses.append(language.n("trend {arrow} {change} over the last game",
+                                          "trend {arrow} {change} over the last {n} games", over, arrow=arrow,
+                                          change=f"{change:+.1f}", n=over))
+            text += "; " + ", ".join(clauses)
         return text + "."
 
-    async def _link(self, guild_id: str, g: Finished) -> str:
+    async def _link(self, guild_id: str, g: Finished, language: Lang | None = None) -> str:
+        language = language or me()
         message = await self.db.last_post(g.id)
-        where = f" — [the end](https://discord.com/channels/{guild_id}/{g.channel_id}/{message})" if message else ""
-        return f"{where} · replay: `/game replay game:{g.id}` in <#{g.channel_id}>"
+        replay = language.t("replay: `/game replay game:{id}` in {channel}", id=g.id, channel=f"<#{g.channel_id}>")
+        if not message:
+            return " · " + replay
+        end = language.t("[the end]({link})", link=f"https://discord.com/channels/{guild_id}/{g.channel_id}/{message}")
+        return f" — {end} · {replay}"
 
     async def rebuild_ratings(self) -> tuple[int, bool]:
         """Every rating recomputed from the stored finished games, in the order they were

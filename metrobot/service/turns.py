@@ -1,4 +1,8 @@
-"""Playing: composing steps, playing them, the automatic player, saving and reporting."""
+"""Playing: composing steps, playing them, the automatic player, saving and reporting.
+
+Replies, refusals, menus and the images in them speak the asker's language (`me()`);
+what is posted in the channel speaks the game's (`self._lang(row)`).
+"""
 from __future__ import annotations
 
 import asyncio
@@ -7,8 +11,9 @@ from typing import Any
 
 from ..games import BadInput, RuleError, get_plugin
 from ..games.plugin import GamePlugin
+from ..i18n import me
 from ..storage import Conflict, GameRow
-from .core import ServiceCore, sentence
+from .core import ServiceCore, sentence, title
 from .automatic import next_automatic, play_automatic
 from .rating import game_result, rate
 from .outcome import Menu, Message, Outcome, Refused
@@ -23,13 +28,17 @@ class Turns(ServiceCore):
         actions, events = [], []
         for i, step in enumerate(steps):
             if seat not in game.to_move(state):
-                raise Refused(f"Step {i + 1} ('{step}') comes after your turn ended; nothing was played.")
+                raise Refused(me().t("Step {number} ('{step}') comes after your turn ended; nothing was played.",
+                                     number=i + 1, step=step))
             try:
                 action = plugin.parse(state, seat, step)
                 state, evs = game.apply(state, seat, action)
             except (RuleError, BadInput) as exc:
-                prefix = f"Step {i + 1} ('{step}'): " if len(steps) > 1 else ""
-                raise Refused(f"{prefix}{sentence(str(exc))} Nothing was played.") from None
+                reason = sentence(exc.in_language(me()))
+                if len(steps) > 1:
+                    raise Refused(me().t("Step {number} ('{step}'): {reason} Nothing was played.", number=i + 1,
+                                         step=step, reason=reason)) from None
+                raise Refused(me().t("{reason} Nothing was played.", reason=reason)) from None
             actions.append(action)
             events.extend(evs)
         return state, actions, events
@@ -37,49 +46,52 @@ class Turns(ServiceCore):
     def _check_kind(self, row: GameRow, kind: str | None, command: str | None) -> None:
         """A game's own command used in a channel playing another game."""
         if kind is not None and row.game != kind:
-            what = f"`/{command}`" if command else "That command"
-            raise Refused(f"{what} is for {get_plugin(kind).title}; this channel plays "
-                          f"{self._plugin(row).title}. Use `/play` or the buttons.")
+            mine, theirs = title(get_plugin(kind), me()), title(self._plugin(row), me())
+            if command:
+                raise Refused(me().t("{command} is for {game}; this channel plays {other}. Use `/play` or the buttons.",
+                                     command=f"`/{command}`", game=mine, other=theirs))
+            raise Refused(me().t("That command is for {game}; this channel plays {other}. Use `/play` or the buttons.",
+                                 game=mine, other=theirs))
 
     async def menu(self, channel_id: str, user_id: str, prefix: list[str], *, moves: int | None = None,
                    game_id: int | None = None, preview: bool = False, kind: str | None = None) -> Menu:
         row = await self._open(channel_id, game_id=game_id)
         self._check_kind(row, kind, None)
         if moves is not None and moves != row.moves:
-            raise Refused("The game has moved on since these controls were made; use the newest message.")
+            raise Refused(me().t("The game has moved on since these controls were made; use the newest message."))
         plugin = self._plugin(row)
         game = plugin.game
         state = self._state(plugin, row)
         self._seated(row, user_id)
         seat = self._acting_seat(plugin, state, user_id)
         if len(prefix) > MAX_STEPS:
-            raise Refused("Too many steps.")
+            raise Refused(me().t("Too many steps."))
         after, _, events = self._apply_steps(plugin, state, seat, prefix)
         owed = seat in game.to_move(after) and game.turn_number(after) == game.turn_number(state)
-        choices = plugin.choices(after, seat) if owed else []
-        summary = plugin.summarise(state, seat, prefix) if prefix else ""
-        image = await self._image(plugin, after, row, user_id) if preview else None
+        choices = plugin.choices(after, seat, me()) if owed else []
+        summary = plugin.summarise(state, seat, prefix, me()) if prefix else ""
+        image = await self._image(plugin, after, row, user_id, language=me()) if preview else None
         return Menu(row.game, row.id, row.moves, list(prefix), choices, summary, complete=not owed,
-                    can_submit=bool(prefix), preview=image, heading=plugin.labels.composer)
+                    can_submit=bool(prefix), preview=image, heading=plugin.game_labels(me()).composer)
 
     async def play(self, channel_id: str, user_id: str, steps: list[str], *, moves: int | None = None,
                    game_id: int | None = None, kind: str | None = None, command: str | None = None) -> Outcome:
         """Play steps for the person (typed or coded); all of them or none."""
         if not steps:
-            raise Refused("No move given.")
+            raise Refused(me().t("No move given."))
         if len(steps) > MAX_STEPS:
-            raise Refused("Too many steps.")
+            raise Refused(me().t("Too many steps."))
         async with self._lock(channel_id):
             row = await self._open(channel_id, game_id=game_id)
             self._check_kind(row, kind, command)
             if moves is not None and moves != row.moves:
-                raise Refused("Someone moved before you: these controls are out of date. Nothing was played; "
-                              "use the newest message.")
+                raise Refused(me().t("Someone moved before you: these controls are out of date. Nothing was played; "
+                                     "use the newest message."))
             plugin = self._plugin(row)
             state = self._state(plugin, row)
             seat_row = self._seated(row, user_id)
             if seat_row.auto:
-                raise Refused("You left this game; the automatic player plays your seat.")
+                raise Refused(me().t("You left this game; the automatic player plays your seat."))
             seat = self._acting_seat(plugin, state, user_id)
             before = state
             state, actions, events = self._apply_steps(plugin, state, seat, steps)
@@ -119,11 +131,11 @@ class Turns(ServiceCore):
         except Conflict:
             for task in drawing:
                 task.cancel()
-            raise Refused("Someone else moved at the same moment; nothing was played. Look at the board "
-                          "and try again.") from None
+            raise Refused(me().t("Someone else moved at the same moment; nothing was played. Look at the board "
+                                 "and try again.")) from None
         await asyncio.gather(*drawing)
         if out.reply is not None and actor is not None and not new_turn:
-            out.reply.files += [f for f in [await self._image(plugin, state, row, actor)] if f]
+            out.reply.files += [f for f in [await self._image(plugin, state, row, actor, language=me())] if f]
         return out
 
     async def _autoplay(self, plugin: GamePlugin, state: Any, row: GameRow, *, seats: set[str] | None = None
@@ -145,9 +157,9 @@ class Turns(ServiceCore):
         """What a change says: the public post (text, pings, controls, which images), the
         DMs of changed hands, and the private reply to whoever acted. `row.moves` is the
         position after the change."""
-        game = plugin.game
+        game, g = plugin.game, self._lang(row)
         name = self._namer(plugin, state, row)
-        story = plugin.narrate(state, events, name)
+        story = plugin.narrate(state, events, name, g)
         dms: list[tuple[str, Message]] = []
         if plugin.secret_hands and plugin.hands_may_change(events):
             _, dms = self._hand_dms(plugin, state, row, self._hand_dms(plugin, before, row)[0])
@@ -155,22 +167,25 @@ class Turns(ServiceCore):
         over = game.is_over(state)
         new_turn = game.turn_number(state) != game.turn_number(before) or over
         if new_turn or note:
-            text = "\n".join(([note] if note else []) + story + ([self._prompt(plugin, state, row)] if not over else []))
+            prompt = [] if over else [self._prompt(plugin, state, row)]
+            text = "\n".join(([note] if note else []) + story + prompt)
             images = [{"board": None}] + ([{"final": True}] if over else [])
-            out.public.append(Message(text.strip() or "The game goes on.", mentions=self._owed_people(plugin, state, row),
+            out.public.append(Message(text.strip() or g.t("The game goes on."),
+                                      mentions=self._owed_people(plugin, state, row),
                                       controls=None if over else self._play_controls(plugin, row), images=images))
         elif actor is not None and game.simultaneous:
             waiting = ", ".join(row.names.get(u, u) for u in self._owed_people(plugin, state, row))
             # The round's number makes every such notice unique (see recovery's look for copies).
-            out.public.append(Message(f"✅ {row.names.get(actor, actor)} has decided "
-                                      f"(round {game.turn_number(state) + 1}). Waiting for: {waiting}."))
+            out.public.append(Message(g.t("✅ {name} has decided (round {round}). Waiting for: {waiting}.",
+                                          name=row.names.get(actor, actor), round=game.turn_number(state) + 1,
+                                          waiting=waiting)))
         if actor is not None:
             if new_turn:
-                out.reply = Message(reply or "Done.")
+                out.reply = Message(reply or me().t("Done."))
             else:
                 seat = next((s for s in game.seats_of(state, actor) if s in game.to_move(state)), None)
-                more = plugin.continuation(state, seat) if seat else ""
-                out.reply = Message((reply or "Saved.") + (" " + more if more else ""))
+                more = plugin.continuation(state, seat, me()) if seat else ""
+                out.reply = Message((reply or me().t("Saved.")) + (" " + more if more else ""))
         elif reply:
             out.reply = Message(reply)
         return out

@@ -1,7 +1,8 @@
 """Flip-and-write images: a player's own sheet, and the round summary of every sheet.
 
 Every game's image package answers the same two calls (see `render/__init__.py`):
-`image(view, viewer, names)` and `final(view, names)`.
+`image(view, viewer, names, lang)` and `final(view, names, lang)`; every word drawn is in
+`lang` (station, line and map names are data).
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from .summary import summary_image, summary_layout
 def image(view: dict[str, Any], viewer: str | None, names: dict[str, str] | None = None,
           lang: Lang = EN) -> Image.Image:
     # A player sees their own sheet (with their sealed choice); everyone else the round.
-    return sheet_image(view, viewer, names) if viewer is not None else summary_image(view, names)
+    return sheet_image(view, viewer, names, lang) if viewer is not None else summary_image(view, names, lang)
 
 
 def final(view: dict[str, Any], names: dict[str, str] | None = None,

@@ -10,6 +10,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from metrobot.i18n import EN, Lang, lang as language
+
 from .mapdraw import text_on
 from .spec import LineSpec, MapSpec
 from .marks import CachedDraw, paste_centred, tick
@@ -21,12 +23,13 @@ RULE = (214, 208, 196)
 EMPTY_BOX = (246, 244, 238)
 PENDING = (255, 226, 110)
 
-CARD_STYLE = {  # kind -> (fill, word under the glyph)
-    "number": ((32, 84, 160), "stations"),
-    "express": ((196, 48, 40), "EXPRESS"),
-    "transfer": ((16, 128, 84), "TRANSFER"),
-    "free": ((112, 64, 160), "FREE RIDE"),
-}
+CARD_FILL = {"number": (32, 84, 160), "express": (196, 48, 40), "transfer": (16, 128, 84), "free": (112, 64, 160)}
+
+
+def card_word(kind: str, lang: Lang = EN) -> str:
+    """The word printed under a card's glyph."""
+    return {"number": lang.p("card face", "stations"), "express": lang.p("card face", "EXPRESS"),
+            "transfer": lang.p("card face", "TRANSFER"), "free": lang.p("card face", "FREE RIDE")}[kind]
 
 
 def card_kind(code: str) -> str:
@@ -37,15 +40,25 @@ def card_kind(code: str) -> str:
     return "express" if code.startswith("E") else "number"
 
 
-def draw_card(image: Image.Image, box: tuple[float, float, float, float], code: str | None) -> None:
+def draw_card(image: Image.Image, box: tuple[float, float, float, float], code: str | None,
+              lang: Lang = EN) -> None:
     """The face-up card, big: a coloured card with its value and kind (a cached sprite)."""
     x0, y0, x1, y1 = (int(round(v)) for v in box)
-    sprite = card_sprite(code, x1 - x0, y1 - y0)
+    sprite = card_sprite(code, x1 - x0, y1 - y0, lang.code)
     image.paste(sprite, (x0, y0), sprite)
 
 
+def _fitting(text: str, size: int, room: float, least: int = 8) -> int:
+    """The largest font size up to `size` at which the bold `text` fits `room`."""
+    while size > least and font(size, True).getlength(text) > room:
+        size -= 1
+    return size
+
+
 @lru_cache(maxsize=64)
-def card_sprite(code: str | None, w: int, h: int) -> Image.Image:
+def card_sprite(code: str | None, w: int, h: int, language_code: str = "en") -> Image.Image:
+    """Cached per card, size and language (the card's words are drawn on it)."""
+    lang = language(language_code)
     k = 2
     big = Image.new("RGBA", ((w + 6) * k, (h + 7) * k), (0, 0, 0, 0))
     d = ImageDraw.Draw(big)
@@ -56,7 +69,7 @@ def card_sprite(code: str | None, w: int, h: int) -> Image.Image:
         d.text((W / 2, H / 2), "—", font=font(int(H * 0.3), True), anchor="mm", fill=MUTED)
         return big.resize((w + 6, h + 7), Image.Resampling.LANCZOS)
     kind = card_kind(code)
-    fill, word = CARD_STYLE[kind]
+    fill, word = CARD_FILL[kind], card_word(kind, lang)
     white = (255, 255, 255)
     d.rounded_rectangle([4 * k, 5 * k, W + 4 * k, H + 5 * k], radius=W * 0.12, fill=(200, 195, 185, 255))  # shadow
     d.rounded_rectangle(box, radius=W * 0.12, fill=fill, outline=white, width=max(3 * k, int(W * 0.04)))
@@ -71,24 +84,28 @@ def card_sprite(code: str | None, w: int, h: int) -> Image.Image:
     elif kind == "transfer":
         glyph, size = "+", 0.58
     else:
-        glyph, size = "FREE", 0.2
-    d.text((cx, H * (0.44 if kind != "free" else 0.42)), glyph, font=font(int(H * size), True), anchor="mm",
-           fill=white)
-    wsize = int(H * 0.1)
-    while wsize > 8 and font(wsize, True).getlength(word) > W - 2 * inner - 6 * k:
-        wsize -= 1
-    d.text((cx, H * 0.8), word, font=font(wsize, True), anchor="mm", fill=white)
+        glyph, size = lang.p("card face", "FREE"), 0.2
+    room = W - 2 * inner - 6 * k
+    d.text((cx, H * (0.44 if kind != "free" else 0.42)), glyph, font=font(_fitting(glyph, int(H * size), room), True),
+           anchor="mm", fill=white)
+    d.text((cx, H * 0.8), word, font=font(_fitting(word, int(H * 0.1), room), True), anchor="mm", fill=white)
     if kind == "free":
-        d.text((cx, H * 0.6), "any 1 station", font=font(max(8, int(H * 0.075))), anchor="mm", fill=white)
+        any_one = lang.p("card face", "any 1 station")
+        d.text((cx, H * 0.6), fit_text(any_one, max(8, int(H * 0.075)), room), font=font(max(8, int(H * 0.075))),
+               anchor="mm", fill=white)
     return big.resize((w + 6, h + 7), Image.Resampling.LANCZOS)
 
 
-def card_text(code: str | None) -> str:
+def card_text(code: str | None, lang: Lang = EN) -> str:
+    """The card's name, as the narration calls it."""
     if code is None:
-        return "no card"
+        return lang.t("no card")
     kind = card_kind(code)
-    return {"number": f"{code} stations", "express": f"Express {code[1:]}", "transfer": "Transfer (+)",
-            "free": "Free ride"}[kind]
+    if kind == "number":
+        return lang.n("{n} station", "{n} stations", int(code), n=code)
+    if kind == "express":
+        return lang.t("Express {value}", value=code[1:])
+    return lang.t("Transfer (+)") if kind == "transfer" else lang.t("Free ride")
 
 
 # ---------------------------------------------------------------- score from a view
@@ -160,7 +177,8 @@ def draw_table_static(image: Image.Image, spec: MapSpec, box: tuple[int, int, in
 
 
 def draw_line_table(image: Image.Image, view: dict[str, Any], spec: MapSpec, player: str,
-                    box: tuple[int, int, int, int], pending: dict[str, Any] | None = None) -> None:
+                    box: tuple[int, int, int, int], pending: dict[str, Any] | None = None,
+                    lang: Lang = EN) -> None:
     """This round's part of the table, over `draw_table_static`: written windows (the
     viewer's sealed ones highlighted), progress, lost high values, completions."""
     d = CachedDraw(image)
@@ -188,16 +206,20 @@ def draw_line_table(image: Image.Image, view: dict[str, Any], spec: MapSpec, pla
         bx1 = parts["badge"][2]
         room = parts["windows"][0] - bx1 - 18
         n_marked = sum(1 for s in line.stations if s in marks)
-        kind = " · ring" if line.ring else ""
-        d.text((bx1 + 10, parts["badge"][1] + 26), fit_text(f"{n_marked}/{len(line.stations)} stations{kind}", 13, room),
-               font=font(13), fill=MUTED)
+        if line.ring:
+            count = lang.t("{marked}/{total} stations · ring", marked=n_marked, total=len(line.stations))
+        else:
+            count = lang.t("{marked}/{total} stations", marked=n_marked, total=len(line.stations))
+        d.text((bx1 + 10, parts["badge"][1] + 26), fit_text(count, 13, room), font=font(13), fill=MUTED)
         sx0, sy0, sx1, sy1 = parts["status"]
         if done:
             paste_centred(image, tick(34, _deep(line.colour)), sx0 + 19, (sy0 + sy1) / 2)
             d.text((sx0 + 44, sy0 + 2), f"+{done['points']}", font=font(22, True), fill=INK)
-            d.text((sx0 + 44, sy0 + 27), f"round {done['round']}", font=font(14), fill=MUTED)
+            d.text((sx0 + 44, sy0 + 27), fit_text(lang.t("round {round}", round=done["round"]), 14, sx1 - sx0 - 44),
+                   font=font(14), fill=MUTED)
         else:
-            d.text((sx0 + 4, (sy0 + sy1) / 2), f"{len(line.stations) - n_marked} to go", font=font(15), anchor="lm",
+            to_go = lang.t("{n} to go", n=len(line.stations) - n_marked)
+            d.text((sx0 + 4, (sy0 + sy1) / 2), fit_text(to_go, 15, sx1 - sx0 - 4), font=font(15), anchor="lm",
                    fill=MUTED)
 
 
@@ -257,37 +279,45 @@ def _values(d: ImageDraw.ImageDraw, box, line: LineSpec, high_gone: bool) -> Non
     d.text(((mid + x1) / 2, (y0 + y1) / 2 + 1), str(line.low), font=font(17), anchor="mm", fill=MUTED)
 
 
-SCORE_ITEMS = (("Lines", 200), ("Transfers", 200), ("Empty", 200))
+SCORE_WIDTHS = (200, 200, 200)
 
 
-def draw_score_static(image: Image.Image, box: tuple[int, int, int, int]) -> None:
+def score_titles(lang: Lang = EN) -> tuple[str, str, str]:
+    return lang.p("score box", "Lines"), lang.p("score box", "Transfers"), lang.p("score box", "Empty")
+
+
+def draw_score_static(image: Image.Image, box: tuple[int, int, int, int], lang: Lang = EN) -> None:
     """The score boxes and their titles (the same every round)."""
     d = ImageDraw.Draw(image)
     x0, y0, x1, y1 = box
     x = x0 + 16
     cy = (y0 + y1) / 2
-    for title, w in SCORE_ITEMS:
+    for title, w in zip(score_titles(lang), SCORE_WIDTHS):
         d.rounded_rectangle([x, y0 + 8, x + w, y1 - 8], radius=10, fill=(255, 255, 255), outline=RULE, width=2)
-        d.text((x + 14, y0 + 16), title, font=font(15, True), fill=MUTED)
+        d.text((x + 14, y0 + 16), fit_text(title, 15, w - 28, True), font=font(15, True), fill=MUTED)
         x += w + 12
     d.text((x + 8, cy), "=", font=font(30, True), anchor="lm", fill=MUTED)
     x += 40
     d.rounded_rectangle([x, y0 + 6, x + 170, y1 - 6], radius=12, fill=INK)
-    d.text((x + 16, y0 + 16), "Score", font=font(16, True), fill=(255, 255, 255))
+    d.text((x + 16, y0 + 16), fit_text(lang.p("score box", "Score"), 16, 140, True), font=font(16, True),
+           fill=(255, 255, 255))
 
 
-def draw_score_row(image: Image.Image, score: dict[str, int], box: tuple[int, int, int, int], solo: bool) -> None:
+def draw_score_row(image: Image.Image, score: dict[str, int], box: tuple[int, int, int, int], solo: bool,
+                   lang: Lang = EN) -> None:
     """completion + transfers − empty penalty = total, into the boxes of `draw_score_static`."""
     d = CachedDraw(image)
     x0, y0, x1, y1 = box
-    half = "" if solo else " ÷ 2"
-    values = [(f"{score['completion']}", f"{score['lines_done']} completed"),
-              (f"+{score['transfers']}", f"2 × boxed ({score['boxes']})"),
-              (f"−{score['empty_penalty']}", f"{score['empty']} stations{half}")]
+    empty = score["empty"]
+    values = [(f"{score['completion']}", lang.t("{n} completed", n=score["lines_done"])),
+              (f"+{score['transfers']}", lang.t("2 × boxed ({n})", n=score["boxes"])),
+              (f"−{score['empty_penalty']}", lang.n("{n} station", "{n} stations", empty, n=empty) if solo
+               else lang.n("{n} station ÷ 2", "{n} stations ÷ 2", empty, n=empty))]
     x = x0 + 16
     cy = (y0 + y1) / 2
-    for (_, w), (big, small) in zip(SCORE_ITEMS, values):
-        d.text((x + 14, y0 + 36), small, font=font(13), fill=MUTED)
+    for w, (big, small) in zip(SCORE_WIDTHS, values):
+        room = w - 34 - font(28, True).getlength(big)
+        d.text((x + 14, y0 + 36), fit_text(small, 13, room), font=font(13), fill=MUTED)
         d.text((x + w - 14, cy), big, font=font(28, True), anchor="rm", fill=INK)
         x += w + 12
     x += 40

@@ -14,6 +14,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from metrobot.i18n import EN, Lang
+
 from .mapdraw import SHEET_STYLE, SheetLayout, fit_height, layout, static_map
 from .spec import MapSpec, map_spec
 from .marks import CachedDraw, MarkedLayer, boxed, cross, marked_layer, paste_centred, tick
@@ -63,15 +65,17 @@ def _name(names: dict[str, str] | None, player: str) -> str:
     return (names or {}).get(player, player)
 
 
-def sheet_image(view: dict[str, Any], player: str, names: dict[str, str] | None = None) -> Image.Image:
-    """One player's sheet: the map with their marks, the line table, the score, the card."""
+def sheet_image(view: dict[str, Any], player: str, names: dict[str, str] | None = None,
+                lang: Lang = EN) -> Image.Image:
+    """One player's sheet: the map with their marks, the line table, the score, the card;
+    its words in `lang` (station, line and map names are data)."""
     if player not in view["sheets"]:
         raise ValueError(f"{player!r} has no sheet in this game")
     spec = map_spec(view)
     special = _special(view)
     map_h, height = _sheet_frame(spec, special)
     base, lay = static_map(spec, (SHEET_W, map_h), SHEET_STYLE, special)
-    image = _sheet_base(spec, special).copy()
+    image = _sheet_base(spec, special, lang).copy()
     sheet = view["sheets"][player]
     pending = view.get("pending") if view.get("you") == player else None
     pend_sheet = (pending or {}).get("sheet")
@@ -82,22 +86,23 @@ def sheet_image(view: dict[str, Any], player: str, names: dict[str, str] | None 
 
     d = CachedDraw(image)
     colour = player_colour(view["players"].index(player))
-    _sheet_header(image, d, view, spec, player, names, colour, pending is not None)
+    _sheet_header(image, d, view, spec, player, names, colour, pending is not None, lang)
     top = HEADER_H + map_h
     table = (0, top, SHEET_W, top + line_table_height(spec))
-    draw_line_table(image, view, spec, player, table, pend_sheet)
+    draw_line_table(image, view, spec, player, table, pend_sheet, lang)
     solo = bool((view.get("options") or {}).get("solo"))
-    draw_score_row(image, sheet_score(view, spec, player), (0, table[3], SHEET_W, height), solo)
+    draw_score_row(image, sheet_score(view, spec, player), (0, table[3], SHEET_W, height), solo, lang)
     return image
 
 
 _SHEET_BASES = _Lru(8)
 
 
-def _sheet_base(spec: MapSpec, special: bool) -> Image.Image:
+def _sheet_base(spec: MapSpec, special: bool, lang: Lang = EN) -> Image.Image:
     """The sheet without anything of a player or a round: header background, the map, the
-    table's badges, names, empty windows and values, the score boxes, the legend (cached)."""
-    key = (spec.key, special)
+    table's badges, names, empty windows and values, the score boxes, the legend (cached
+    per map, variant and language: the score boxes and the legend are words)."""
+    key = (spec.key, special, lang.code)
     hit = _SHEET_BASES.get(key)
     if hit is not None:
         return hit
@@ -115,64 +120,77 @@ def _sheet_base(spec: MapSpec, special: bool) -> Image.Image:
     srow = (0, table[3], SHEET_W, height)
     d.rectangle(srow, fill=(243, 240, 233))
     d.line([(0, table[3]), (SHEET_W, table[3])], fill=RULE, width=2)
-    draw_score_static(image, srow)
-    _legend(d, (900, srow[1], SHEET_W - 20, srow[3]), special)
+    draw_score_static(image, srow, lang)
+    _legend(d, (900, srow[1], SHEET_W - 20, srow[3]), special, lang)
     _SHEET_BASES.put(key, image)
     return image
 
 
 def _sheet_header(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], spec: MapSpec, player: str,
-                  names: dict[str, str] | None, colour, sealed: bool) -> None:
+                  names: dict[str, str] | None, colour, sealed: bool, lang: Lang = EN) -> None:
     d.rectangle([0, 0, 12, HEADER_H], fill=colour)
     finished = view["phase"] == "finished"
     title = f"{_name(names, player)} · {spec.name}"
     d.text((34, 18), fit_text(title, 36, 900, True), font=font(36, True), fill=INK)
     if finished:
-        status = "Game over"
+        status = lang.t("Game over")
         winners = view.get("winners") or []
         if player in winners and len(view["players"]) > 1:
-            status += " · ★ winner" if len(winners) == 1 else " · ★ shared win"
+            status = lang.t("Game over · ★ winner") if len(winners) == 1 else lang.t("Game over · ★ shared win")
     else:
-        total = str(view["scores"].get(player, 0)).replace("-", "−")
-        status = f"Round {view['round']}  ·  {total} points"
-    d.text((34, 70), status, font=font(28, True), fill=colour if sum(colour) < 600 else INK)
+        points = view["scores"].get(player, 0)
+        total = str(points).replace("-", "−")
+        status = lang.n("Round {round}  ·  {total} point", "Round {round}  ·  {total} points", abs(points),
+                        round=view["round"], total=total)
+    cb = _card_box()
+    card = card_text(view.get("card"), lang)
+    card_w = 0.0 if finished else font(26, True).getlength(card)
+    d.text((34, 70), fit_text(status, 28, cb[0] - 16 - 34 - card_w - 24, True), font=font(28, True),
+           fill=colour if sum(colour) < 600 else INK)
     sub = []
     owed = (view.get("pending") or {}).get("owed", 0) if sealed else 0
     if not finished:
         if player in view.get("sitting_out", []):
-            sub.append("all windows filled: waiting for the others")
+            sub.append(lang.t("all windows filled: waiting for the others"))
         elif owed:
-            sub.append(f"special station! use the card again ({owed} more)")
+            sub.append(lang.t("special station! use the card again ({n} more)", n=owed))
         elif sealed or player in view.get("decided", []):
-            sub.append("choice sealed — revealed when everybody has chosen")
+            sub.append(lang.t("choice sealed — revealed when everybody has chosen"))
         elif player in view.get("waiting", []):
-            sub.append("choose a line for this card")
+            sub.append(lang.t("choose a line for this card"))
         pile = view.get("draw_pile", 0)
-        sub.append(f"{pile} card{'s' if pile != 1 else ''} in the pile")
+        sub.append(lang.n("{n} card in the pile", "{n} cards in the pile", pile, n=pile))
     else:
         sc = (view.get("breakdown") or {}).get(player)
         if sc:
-            sub.append(f"final score {sc['total']}".replace("-", "−"))
+            sub.append(lang.t("final score {total}", total=str(sc["total"]).replace("-", "−")))
         if view.get("rating"):
-            sub.append(f"rating {view['rating']['band']}: {view['rating']['text']}")
-    d.text((34, 110), fit_text(" · ".join(sub), 18, 840 if sealed else 1100), font=font(18), fill=MUTED)
+            rating = view["rating"]
+            sub.append(lang.t("rating {band}: {text}", band=lang.t(rating["band"]), text=lang.t(rating["text"])))
+    note = lang.t("yellow = your choice (hidden from others)")
+    w = font(15, True).getlength(note)
     if sealed:
-        note = "yellow = your choice (hidden from others)"
-        w = font(15, True).getlength(note)
+        w = min(w, SHEET_W - 176 - 34 - 360)  # the note never pushes the line before it under 360 px
+        note = fit_text(note, 15, w, True)
+    # the line ends where the note begins (840 px beside the English note)
+    d.text((34, 110), fit_text(" · ".join(sub), 18, SHEET_W - 203 - w if sealed else 1100), font=font(18), fill=MUTED)
+    if sealed:
         d.rounded_rectangle([SHEET_W - 176 - w, 104, SHEET_W - 156, 134], radius=8, fill=PENDING)
         d.text((SHEET_W - 166 - w / 2, 119), note, font=font(15, True), anchor="mm", fill=INK)
-    cb = _card_box()
     if not finished:
-        d.text((cb[0] - 16, 34), "this round's card", font=font(16), anchor="rm", fill=MUTED)
-        d.text((cb[0] - 16, 64), card_text(view.get("card")), font=font(26, True), anchor="rm", fill=INK)
-        draw_card(image, cb, view.get("card"))
+        d.text((cb[0] - 16, 34), fit_text(lang.t("this round's card"), 16, 420), font=font(16), anchor="rm",
+               fill=MUTED)
+        d.text((cb[0] - 16, 64), card, font=font(26, True), anchor="rm", fill=INK)
+        draw_card(image, cb, view.get("card"), lang)
 
 
-def _legend(d: ImageDraw.ImageDraw, box, special: bool) -> None:
+def _legend(d: ImageDraw.ImageDraw, box, special: bool, lang: Lang = EN) -> None:
     x0, y0, x1, y1 = box
-    d.text((x0 + 10, y0 + 18), "✕ crossed   ▢ transfer (×2)", font=font(15), fill=MUTED)
-    d.text((x0 + 10, y0 + 42), "high / low value per line" + ("   ★ special" if special else ""), font=font(15),
-           fill=MUTED)
+    room = x1 - x0 - 10
+    marks = lang.t("✕ crossed   ▢ transfer (×2)")
+    d.text((x0 + 10, y0 + 18), fit_text(marks, 15, room), font=font(15), fill=MUTED)
+    values = lang.t("high / low value per line   ★ special") if special else lang.t("high / low value per line")
+    d.text((x0 + 10, y0 + 42), fit_text(values, 15, room), font=font(15), fill=MUTED)
 
 
 def _draw_marks(image: Image.Image, layer: MarkedLayer, lay: SheetLayout, marks: dict[str, Any],
@@ -212,18 +230,22 @@ def _badge_points(spec: MapSpec) -> dict[str, tuple[float, float]]:
 
 
 
-def prewarm(maps: list[str] | None = None, special: tuple[bool, ...] = (False,)) -> None:
+def prewarm(maps: list[str] | None = None, special: tuple[bool, ...] = (False,),
+            languages: tuple[str, ...] = ("en",)) -> None:
     """Draw the static sheet layers of packaged maps ahead of time (about a second or two
     each, once per process), e.g. from a background thread when the bot starts, so that the
-    first player to open a sheet does not wait for the label layout."""
+    first player to open a sheet does not wait for the label layout. The map layer holds
+    no words (station names are data); the sheet's frame is drawn per language."""
     from metrobot.games.flipwrite.mapdata import load_map, map_names
+    from metrobot.i18n import lang
 
     for name in maps if maps is not None else map_names():
         data = load_map(name).to_json()
         for flag in special:
             view = {"map": name, "map_data": data, "options": {"special_stations": flag}}
             spec = map_spec(view)
-            _sheet_base(spec, flag)
+            for code in languages:
+                _sheet_base(spec, flag, lang(code))
             map_h, _ = _sheet_frame(spec, flag)
             base, lay = static_map(spec, (SHEET_W, map_h), SHEET_STYLE, flag)
             marked_layer(("sheet", spec.key, flag), base, lay.points, cross(lay.radius, INK))

@@ -16,6 +16,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from metrobot.i18n import EN, Lang
+
 from .mapdraw import SheetLayout, Style, fit_height, static_map
 from .spec import MapSpec, map_spec
 from .marks import CachedDraw, disc, marked_layer, paste_centred, square, tick
@@ -98,9 +100,10 @@ class _Lru:
 _BASES = _Lru(12)
 
 
-def _base(spec: MapSpec, lay: dict[str, Any], n: int, special: bool) -> Image.Image:
-    """Backdrop, header, panels with their small maps, unfilled chips, captions (cached)."""
-    key = (spec.key, lay["size"], n, special, lay["ranking"])
+def _base(spec: MapSpec, lay: dict[str, Any], n: int, special: bool, lang: Lang = EN) -> Image.Image:
+    """Backdrop, header, panels with their small maps, unfilled chips, captions (cached per
+    map, size, variant and language: the captions are words)."""
+    key = (spec.key, lay["size"], n, special, lay["ranking"], lang.code)
     hit = _BASES.get(key)
     if hit is not None:
         return hit
@@ -118,7 +121,7 @@ def _base(spec: MapSpec, lay: dict[str, Any], n: int, special: bool) -> Image.Im
         d.rounded_rectangle([x0, y0, x1, y0 + 10], radius=5, fill=colour)
         d.rectangle([x0, y0 + 5, x1, y0 + 10], fill=colour)
         d.ellipse([x0 + 12, y0 + 22, x0 + 34, y0 + 44], fill=colour, outline=INK, width=1)
-        d.text((x1 - 14, y0 + 56), "points", font=font(13), anchor="ra", fill=MUTED)
+        d.text((x1 - 14, y0 + 56), fit_text(lang.t("points"), 13, 120), font=font(13), anchor="ra", fill=MUTED)
         base.paste(mini, boxes["map"][:2])
         for line in spec.lines:
             r = boxes["chips"][line.id]
@@ -128,57 +131,66 @@ def _base(spec: MapSpec, lay: dict[str, Any], n: int, special: bool) -> Image.Im
     if lay["ranking"] is not None:
         d.rounded_rectangle(lay["ranking"], radius=12, fill=WHITE, outline=RULE, width=2)
         x0, y0 = lay["ranking"][:2]
-        d.text((x0 + 20, y0 + 14), "Final ranking", font=font(24, True), fill=INK)
+        d.text((x0 + 20, y0 + 14), fit_text(lang.t("Final ranking"), 24, 560, True), font=font(24, True), fill=INK)
     _BASES.put(key, base)
     return base
 
 
-def summary_image(view: dict[str, Any], names: dict[str, str] | None = None) -> Image.Image:
-    """Every player's sheet as a small multiple, the card and the round; the ranking at the end."""
+def summary_image(view: dict[str, Any], names: dict[str, str] | None = None, lang: Lang = EN) -> Image.Image:
+    """Every player's sheet as a small multiple, the card and the round; the ranking at the
+    end; its words in `lang`."""
     spec = map_spec(view)
     special = bool((view.get("options") or {}).get("special_stations"))
     lay = summary_layout(view)
-    image = _base(spec, lay, len(view["players"]), special).copy()
+    image = _base(spec, lay, len(view["players"]), special, lang).copy()
     d = CachedDraw(image)
-    _header(image, d, view, spec, names, lay["size"][0])
+    _header(image, d, view, spec, names, lay["size"][0], lang)
     mini_map, mini = static_map(spec, lay["map_size"], lay["style"], special, background=WHITE)
     finished = view["phase"] == "finished"
     winners = set(view.get("winners") or []) if len(view["players"]) > 1 else set()
     for seat, p in enumerate(view["players"]):
-        _panel(image, d, view, spec, p, seat, lay, mini_map, mini, names, finished, p in winners)
+        _panel(image, d, view, spec, p, seat, lay, mini_map, mini, names, finished, p in winners, lang)
     if lay["ranking"] is not None:
-        _ranking(d, view, spec, names, lay["ranking"])
+        _ranking(d, view, spec, names, lay["ranking"], lang)
     return image
 
 
 def _header(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], spec: MapSpec,
-            names: dict[str, str] | None, width: int) -> None:
+            names: dict[str, str] | None, width: int, lang: Lang = EN) -> None:
     finished = view["phase"] == "finished"
-    d.text((24, 16), f"Metro flip-and-write · {spec.name}", font=font(24, True), fill=MUTED)
+    heading = lang.t("{game} · {map}", game=lang.t("Metro flip-and-write"), map=spec.name)
+    d.text((24, 16), fit_text(heading, 24, width - 48, True), font=font(24, True), fill=MUTED)
     if finished:
-        d.text((24, 50), "Game over", font=font(44, True), fill=INK)
+        d.text((24, 50), fit_text(lang.t("Game over"), 44, width - 48, True), font=font(44, True), fill=INK)
         winners = view.get("winners") or []
         who = ", ".join(_name(names, w) for w in winners)
         if len(view["players"]) == 1:
             total = (view.get("breakdown") or {}).get(winners[0], {}).get("total", view["scores"].get(winners[0], 0))
-            text = f"{who}: {total} points".replace("-", "−")
+            text = lang.n("{name}: {total} point", "{name}: {total} points", abs(total), name=who,
+                          total=str(total).replace("-", "−"))
         else:
-            text = f"★ {who} wins" if len(winners) == 1 else f"★ shared win: {who}"
-        text += f" · {view['rounds']} rounds"
+            text = lang.t("★ {names} wins", names=who) if len(winners) == 1 else lang.t("★ shared win: {names}",
+                                                                                        names=who)
+        text += " · " + lang.n("{n} round", "{n} rounds", view["rounds"], n=view["rounds"])
         d.text((24, 106), fit_text(text, 22, width - 60, True), font=font(22, True), fill=INK)
         return
-    d.text((24, 50), f"Round {view['round']}", font=font(44, True), fill=INK)
-    waiting = list(view.get("waiting", []))
-    text = ("waiting for " + ", ".join(_name(names, p) for p in waiting)) if waiting else "everybody has chosen"
-    d.text((24, 108), fit_text(text, 20, width - 420), font=font(20), fill=MUTED)
     card = (width - 124, 12, width - 24, 138)
-    d.text((card[0] - 18, 44), "card of the round", font=font(18), anchor="rm", fill=MUTED)
-    d.text((card[0] - 18, 80), card_text(view.get("card")), font=font(32, True), anchor="rm", fill=INK)
-    draw_card(image, card, view.get("card"))
+    name = card_text(view.get("card"), lang)
+    room = card[0] - 18 - 24 - max(font(32, True).getlength(name), font(18).getlength(lang.t("card of the round")))
+    d.text((24, 50), fit_text(lang.t("Round {round}", round=view["round"]), 44, room - 24, True), font=font(44, True),
+           fill=INK)
+    waiting = list(view.get("waiting", []))
+    text = (lang.t("waiting for {names}", names=", ".join(_name(names, p) for p in waiting)) if waiting
+            else lang.t("everybody has chosen"))
+    d.text((24, 108), fit_text(text, 20, width - 420), font=font(20), fill=MUTED)
+    d.text((card[0] - 18, 44), fit_text(lang.t("card of the round"), 18, 360), font=font(18), anchor="rm", fill=MUTED)
+    d.text((card[0] - 18, 80), name, font=font(32, True), anchor="rm", fill=INK)
+    draw_card(image, card, view.get("card"), lang)
 
 
 def _panel(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], spec: MapSpec, p: str, seat: int,
-           lay: dict[str, Any], mini_map: Image.Image, mini: SheetLayout, names, finished: bool, winner: bool) -> None:
+           lay: dict[str, Any], mini_map: Image.Image, mini: SheetLayout, names, finished: bool, winner: bool,
+           lang: Lang = EN) -> None:
     boxes = lay["panels"][p]
     x0, y0, x1, y1 = boxes["panel"]
     colour = player_colour(seat)
@@ -193,18 +205,19 @@ def _panel(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], spe
         if len(view["players"]) == 1:
             status, ink = "", MUTED
         elif winner:
-            status, ink = "★ winner", (170, 110, 0)
+            status, ink = lang.t("★ winner"), (170, 110, 0)
         else:
             place = next(pl for pl, q, _ in places(view, spec) if q == p)
-            status, ink = f"{_ordinal(place)} place", MUTED
+            status, ink = ordinal_place(place, lang), MUTED
     elif p in view.get("sitting_out", []):
-        status, ink = "all windows filled", MUTED
+        status, ink = lang.t("all windows filled"), MUTED
     elif p in view.get("decided", []):
-        status, ink = "✓ has chosen", (20, 130, 60)
+        status, ink = lang.t("✓ has chosen"), (20, 130, 60)
     else:
-        status, ink = "choosing…", (180, 90, 0)
-    if status:
-        d.text((x0 + 42, y0 + 48), status, font=font(15, True), fill=ink)
+        status, ink = lang.t("choosing…"), (180, 90, 0)
+    if status:  # beside it, the caption "points" under the score
+        room = x1 - x0 - 42 - 14 - font(13).getlength(lang.t("points")) - 8
+        d.text((x0 + 42, y0 + 48), fit_text(status, 15, room, True), font=font(15, True), fill=ink)
     # marks on the small map: crosses through one mask, boxed numbers one by one
     mx, my = boxes["map"][:2]
     special = bool((view.get("options") or {}).get("special_stations"))
@@ -225,7 +238,8 @@ def _panel(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], spe
         paste_centred(image, tick(int(chip * 0.8), _dark(line.colour)), (r[0] + r[2]) / 2, (r[1] + r[3]) / 2)
         d.text(((r[0] + r[2]) / 2, r[3] + 3), f"+{done['points']}", font=font(max(11, int(chip * 0.42)), True),
                anchor="ma", fill=INK)
-    stats = f"windows {score['windows']}/{score['windows_total']} · lines {score['lines_done']} · empty {score['empty']}"
+    stats = lang.t("windows {filled}/{windows} · lines {lines} · empty {empty}", filled=score["windows"],
+                   windows=score["windows_total"], lines=score["lines_done"], empty=score["empty"])
     d.text((x0 + 12, y1 - 24), fit_text(stats, 15, x1 - x0 - 24), font=font(15), fill=MUTED)
 
 
@@ -248,11 +262,17 @@ def places(view: dict[str, Any], spec: MapSpec) -> list[tuple[int, str, dict[str
     return out
 
 
-def _ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+def ordinal_place(n: int, lang: Lang = EN) -> str:
+    """"1st place", "2nd place", ...: one text per English ending (a translation may use
+    the same words for all four)."""
+    if 10 <= n % 100 <= 20 or n % 10 not in (1, 2, 3):
+        return lang.t("{n}th place", n=n)
+    if n % 10 == 1:
+        return lang.t("{n}st place", n=n)
+    return lang.t("{n}nd place", n=n) if n % 10 == 2 else lang.t("{n}rd place", n=n)
 
 
-def _ranking(d: ImageDraw.ImageDraw, view: dict[str, Any], spec: MapSpec, names, box) -> None:
+def _ranking(d: ImageDraw.ImageDraw, view: dict[str, Any], spec: MapSpec, names, box, lang: Lang = EN) -> None:
     x0, y0, x1, y1 = box
     winners = set(view.get("winners") or []) if len(view["players"]) > 1 else set()
     y = y0 + 52
@@ -265,14 +285,18 @@ def _ranking(d: ImageDraw.ImageDraw, view: dict[str, Any], spec: MapSpec, names,
         label = ("★ " if p in winners else "") + _name(names, p)
         d.text((x0 + 100, y + 16), fit_text(label, 21, 400, True), font=font(21, True), anchor="lm", fill=INK)
         d.text((x0 + 560, y + 16), str(b["total"]).replace("-", "−"), font=font(24, True), anchor="rm", fill=INK)
-        detail = f"lines {b['completion']}  ·  transfers +{b['transfers']}  ·  empty −{b['empty_penalty']}"
-        more = f" ({b['empty']} stations)"
+        values = {"lines": b["completion"], "transfers": f"+{b['transfers']}", "empty": f"−{b['empty_penalty']}"}
+        detail = lang.t("lines {lines}  ·  transfers {transfers}  ·  empty {empty}", **values)
+        more = lang.n("lines {lines}  ·  transfers {transfers}  ·  empty {empty} ({n} station)",
+                      "lines {lines}  ·  transfers {transfers}  ·  empty {empty} ({n} stations)", b["empty"],
+                      n=b["empty"], **values)
         room = x1 - x0 - 620
-        if font(17).getlength(detail + more) <= room:
-            detail += more
+        if font(17).getlength(more) <= room:
+            detail = more
         d.text((x0 + 600, y + 16), fit_text(detail, 17, room), font=font(17), anchor="lm", fill=MUTED)
         y += RANK_ROW
     if view.get("rating"):
         r = view["rating"]
-        d.text((x0 + 28, y + 12), fit_text(f"Solo rating {r['band']}: {r['text']}", 20, x1 - x0 - 56),
+        d.text((x0 + 28, y + 12), fit_text(lang.t("Solo rating {band}: {text}", band=lang.t(r["band"]),
+                                                  text=lang.t(r["text"])), 20, x1 - x0 - 56),
                font=font(20, True), anchor="lm", fill=INK)

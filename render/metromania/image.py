@@ -10,6 +10,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from metrobot.games.metromania.board import CITY_CELLS
+from metrobot.i18n import EN, Lang
 
 from .board import Geometry, board_geometry, draw_pieces, static_layer
 from .panel import draw_panel
@@ -24,14 +25,16 @@ def _kinds(view: dict[str, Any]) -> tuple[str, ...]:
     return tuple(by_cell[c] for c in CITY_CELLS)
 
 
-def board_image(view: dict[str, Any], names: dict[str, str] | None = None) -> Image.Image:
+def board_image(view: dict[str, Any], names: dict[str, str] | None = None, lang: Lang = EN) -> Image.Image:
+    """The board (its static layer holds no words: coordinates and arrow names are the
+    same in every language) and the side panel, in `lang`."""
     names = names or {}
     geo = board_geometry(BOARD_W, HEIGHT, MARGIN)
     image = Image.new("RGB", (WIDTH, HEIGHT))
     image.paste(static_layer(_kinds(view), (BOARD_W, HEIGHT), geo), (0, 0))
     d = ImageDraw.Draw(image)
     draw_pieces(d, view, geo)
-    draw_panel(d, view, (BOARD_W, 0, WIDTH, HEIGHT), names)
+    draw_panel(d, view, (BOARD_W, 0, WIDTH, HEIGHT), names, lang)
     return image
 
 

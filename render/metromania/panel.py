@@ -1,4 +1,8 @@
-"""The side panel of the MetrOmania image: who plays, scores, what is left, the trips."""
+"""The side panel of the MetrOmania image: who plays, scores, what is left, the trips.
+
+Every word is in the `lang` the image is drawn in; marker letters, arrow names and names
+are data. Texts that may run long in another language are fitted to their room.
+"""
 from __future__ import annotations
 
 from typing import Any
@@ -6,18 +10,44 @@ from typing import Any
 from PIL import ImageDraw
 
 from metrobot.games.metromania.markers import LETTERS, MARKER_SET
+from metrobot.i18n import EN, Lang, N_
 
 from .board import SPOT_FILL, dashed, draw_spot_icon
 from ..style import INK, MUTED, fit_text, font, player_colour
 
-PHASES = {"building": "Building", "last_round": "Last round", "finished": "Game over"}
-DAYS = dict(zip(LETTERS, ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat")))
+PHASES = {"building": N_("Building"), "last_round": N_("Last round"), "finished": N_("Game over")}
+STYLES = {"solid": N_("solid"), "dashed": N_("dashed")}
+KINDS = {"res": N_("residential"), "com": N_("commercial"), "ent": N_("entertainment")}
 TUNNELS = 18
 STATIONS = 30
 
 
+def day_short(letter: str, lang: Lang = EN) -> str:
+    """The weekday of a test trip, short (Monday's trip is A–A, ... Saturday's F–F)."""
+    return {"A": lang.p("weekday, short", "Mon"), "B": lang.p("weekday, short", "Tue"),
+            "C": lang.p("weekday, short", "Wed"), "D": lang.p("weekday, short", "Thu"),
+            "E": lang.p("weekday, short", "Fri"), "F": lang.p("weekday, short", "Sat")}[letter]
+
+
+def kind_short(kind: str, lang: Lang = EN) -> str:
+    """A destination marker's kind, short, as in a hand "A-res"."""
+    return {"res": lang.p("marker kind, short", "res"), "com": lang.p("marker kind, short", "com"),
+            "ent": lang.p("marker kind, short", "ent")}.get(kind, kind)
+
+
+def _line_state(line: dict[str, Any], left: int, lang: Lang) -> str:
+    status = line["status"]
+    if status == "finished":
+        return lang.t("finished ✓")
+    if status == "blocked":
+        return lang.t("blocked ✗")
+    if status == "unstarted":
+        return lang.t("not started")
+    return lang.n("{n} tunnel left", "{n} tunnels left", left, n=left)
+
+
 def draw_panel(d: ImageDraw.ImageDraw, view: dict[str, Any], box: tuple[int, int, int, int],
-               names: dict[str, str]) -> None:
+               names: dict[str, str], lang: Lang = EN) -> None:
     x0, y0, x1, y1 = box
     d.rectangle(box, fill=(250, 248, 243))
     d.line([(x0, y0), (x0, y1)], fill=(205, 198, 184), width=2)
@@ -27,15 +57,16 @@ def draw_panel(d: ImageDraw.ImageDraw, view: dict[str, Any], box: tuple[int, int
     players = view["players"]
     seat = {p: i for i, p in enumerate(players)}
     phase = view["phase"]
-    d.text((x, y), "MetrOmania", font=font(30, True), fill=INK)
+    d.text((x, y), fit_text(lang.t("MetrOmania"), 30, w, True), font=font(30, True), fill=INK)
     y += 42
     current = players[view.get("current", 0)] if phase != "finished" else None
-    status = PHASES.get(phase, phase)
+    status = lang.t(PHASES[phase]) if phase in PHASES else phase
     if current is not None:
-        status += f" · {names.get(current, current)} to play"
+        status = lang.t("{phase} · {name} to play", phase=status, name=names.get(current, current))
     elif view.get("winners"):
         won = " & ".join(names.get(p, p) for p in view["winners"])
-        status += f" · {won} win{'s' if len(view['winners']) == 1 else ''}"
+        status = lang.n("{phase} · {names} wins", "{phase} · {names} win", len(view["winners"]), phase=status,
+                        names=won)
     d.text((x, y), fit_text(status, 18, w), font=font(18), fill=MUTED)
     y += 34
 
@@ -58,27 +89,31 @@ def draw_panel(d: ImageDraw.ImageDraw, view: dict[str, Any], box: tuple[int, int
             pieces = [sample] if line["style"] == "solid" else list(dashed(sample, 8, 5))
             for piece in pieces:
                 d.line(piece, fill=colour, width=6)
-            state = {"finished": "finished ✓", "blocked": "blocked ✗", "unstarted": "not started"}.get(
-                line["status"], f"{left} tunnels left")
-            d.text((x + 54, y), f"{line['style']}: {state}", font=font(16), fill=INK)
+            style = lang.t(STYLES[line["style"]]) if line["style"] in STYLES else line["style"]
+            text = lang.t("{line}: {state}", line=style, state=_line_state(line, left, lang))
+            d.text((x + 54, y), fit_text(text, 16, w - 54), font=font(16), fill=INK)
             y += 22
         hand = [m for m in markers if m["holder"] == p and m["cell"] is None]
         if viewer is not None and owners.get(p) == viewer or all(m["letter"] for m in hand):
-            text = "hand: " + (", ".join(f"{m['letter']}-{m['kind']}" for m in hand) or "empty")
+            held = ", ".join(f"{m['letter']}-{kind_short(m['kind'], lang)}" for m in hand)
+            text = lang.t("hand: {markers}", markers=held) if held else lang.t("hand: empty")
         else:
-            text = f"hand: {len(hand)} marker{'s' if len(hand) != 1 else ''} (hidden)"
+            text = lang.n("hand: {n} marker (hidden)", "hand: {n} markers (hidden)", len(hand), n=len(hand))
         d.text((x + 2, y), fit_text(text, 15, w), font=font(15), fill=MUTED)
         y = max(y + 30, top + 100)
 
     left = STATIONS - len(view["stations"])
-    d.text((x, y), f"Stations left: {left} of {STATIONS}", font=font(18, True), fill=INK)
+    d.text((x, y), fit_text(lang.t("Stations left: {left} of {total}", left=left, total=STATIONS), 18, w, True),
+           font=font(18, True), fill=INK)
     y += 36
-    d.text((x, y), "Test trips", font=font(20, True), fill=INK)
+    d.text((x, y), fit_text(lang.t("Test trips"), 20, w, True), font=font(20, True), fill=INK)
     y += 30
     placed = {(m["letter"], m["kind"]) for m in markers if m["cell"] is not None}
     trips = {t["name"]: t for t in view.get("trips", [])}
     for letter in LETTERS:
-        d.text((x, y), f"{DAYS[letter]}  {letter}–{letter}", font=font(17, True), fill=INK)
+        trip = f"  {letter}–{letter}"  # the day shortened if need be, never the trip's letters
+        day = fit_text(day_short(letter, lang), 17, 100 - font(17, True).getlength(trip), True)
+        d.text((x, y), day + trip, font=font(17, True), fill=INK)
         kinds = [k for k, letters in MARKER_SET.items() if letter in letters]
         cx = x + 108
         for kind in kinds:
@@ -86,20 +121,21 @@ def draw_panel(d: ImageDraw.ImageDraw, view: dict[str, Any], box: tuple[int, int
             d.rounded_rectangle([cx, y, cx + 26, y + 22], radius=5, fill=SPOT_FILL[kind] if ok else (236, 233, 226),
                                 outline=(150, 142, 128))
             draw_spot_icon(d, kind, (cx + 13, y + 11), 7)
-            d.text((cx + 31, y + 2), "placed" if ok else "in hand", font=font(14), fill=INK if ok else MUTED)
+            where = lang.t("placed") if ok else lang.t("in hand")
+            d.text((cx + 31, y + 2), fit_text(where, 14, 56), font=font(14), fill=INK if ok else MUTED)
             cx += 90
         if letter in trips:
             t = trips[letter]
-            d.text((x1 - 24, y + 2), "✗" if t["impossible"] else f"{t['minutes']} min", font=font(14, True),
-                   anchor="ra", fill=INK)
+            d.text((x1 - 24, y + 2), "✗" if t["impossible"] else lang.t("{minutes} min", minutes=t["minutes"]),
+                   font=font(14, True), anchor="ra", fill=INK)
         y += 28
     y += 10
-    d.text((x, y), "Legend", font=font(17, True), fill=INK)
+    d.text((x, y), fit_text(lang.t("Legend"), 17, w, True), font=font(17, True), fill=INK)
     y += 26
-    for kind, label in (("res", "residential"), ("com", "commercial"), ("ent", "entertainment")):
+    for kind, label in KINDS.items():
         d.rounded_rectangle([x, y, x + 24, y + 22], radius=5, fill=SPOT_FILL[kind])
         draw_spot_icon(d, kind, (x + 12, y + 11), 7)
-        d.text((x + 32, y + 2), label, font=font(15), fill=INK)
+        d.text((x + 32, y + 2), fit_text(lang.t(label), 15, w - 32), font=font(15), fill=INK)
         y += 26
     d.ellipse([x + 4, y + 2, x + 20, y + 18], fill=(255, 255, 255), outline=INK, width=3)
-    d.text((x + 32, y + 1), "station   S = start   T = end", font=font(15), fill=INK)
+    d.text((x + 32, y + 1), fit_text(lang.t("station   S = start   T = end"), 15, w - 32), font=font(15), fill=INK)

@@ -13,17 +13,18 @@ from PIL import Image, ImageDraw
 from metrobot.games.metromania.board import CITY_CELLS
 from metrobot.games.metromania.scoring import route_hops
 from metrobot.games.metromania.state import from_json
+from metrobot.i18n import EN, Lang, N_
 
 from .board import board_geometry, draw_line, draw_pieces, line_points, static_layer
 from ..style import HIGHLIGHT, INK, MUTED, PAPER, fit_text, font, player_colour
 
 COLS, PANEL_W, PANEL_H, HEADER = 4, 350, 372, 64
 MINI_H = 300
-DAYS = {"A": "Monday", "B": "Tuesday", "C": "Wednesday", "D": "Thursday", "E": "Friday", "F": "Saturday",
-        "park-lake": "Sunday"}
+DAYS = {"A": N_("Monday"), "B": N_("Tuesday"), "C": N_("Wednesday"), "D": N_("Thursday"), "E": N_("Friday"),
+        "F": N_("Saturday"), "park-lake": N_("Sunday")}
 
 
-def trips_image(view: dict[str, Any], names: dict[str, str] | None = None) -> Image.Image:
+def trips_image(view: dict[str, Any], names: dict[str, str] | None = None, lang: Lang = EN) -> Image.Image:
     names = names or {}
     state = from_json(view)
     hops = route_hops(state)
@@ -32,7 +33,7 @@ def trips_image(view: dict[str, Any], names: dict[str, str] | None = None) -> Im
     rows = 2
     image = Image.new("RGB", (COLS * PANEL_W, HEADER + rows * PANEL_H), PAPER)
     d = ImageDraw.Draw(image)
-    d.text((20, 16), "Test trips", font=font(30, True), fill=INK)
+    d.text((20, 16), fit_text(lang.t("Test trips"), 30, COLS * PANEL_W - 40, True), font=font(30, True), fill=INK)
     geo = board_geometry(PANEL_W, MINI_H, 8)
     kinds = tuple(state.cells[c] for c in CITY_CELLS)
     base = static_layer(kinds, (PANEL_W, MINI_H), geo, labels=False)
@@ -50,16 +51,22 @@ def trips_image(view: dict[str, Any], names: dict[str, str] | None = None) -> Im
             pts = line_points(g, line.vertices[i_a:i_b + 1], line.cells[i_a:i_b], 0.2 * g.edge)
             draw_line(d, pts, player_colour(seat[line.player]), line.style, 0.2 * g.edge)
         ty = y0 + MINI_H + 6
-        title = f"{DAYS[trip['name']]} " + ("park–lake" if trip["name"] == "park-lake" else
-                                           f"{trip['name']}–{trip['name']}")
-        d.text((x0 + 12, ty), title, font=font(18, True), fill=INK)
-        verdict = "impossible" if trip["impossible"] else f"{trip['minutes']} min"
+        day = lang.t(DAYS[trip["name"]])
+        verdict = lang.t("impossible") if trip["impossible"] else lang.t("{minutes} min", minutes=trip["minutes"])
+        room = PANEL_W - 26 - font(18, True).getlength(verdict) - 10
+        if trip["name"] == "park-lake":
+            title = lang.t("{day} park–lake", day=day)
+        else:  # a long day's name is shortened, never the trip's letters
+            ends = f"{trip['name']}–{trip['name']}"
+            day = fit_text(day, 18, room - font(18, True).getlength(" " + ends), True)
+            title = lang.t("{day} {trip}", day=day, trip=ends)
+        d.text((x0 + 12, ty), fit_text(title, 18, room, True), font=font(18, True), fill=INK)
         d.text((x0 + PANEL_W - 14, ty), verdict, font=font(18, True), anchor="ra", fill=INK)
         points = trip["points"]
-        text = ", ".join(f"{names.get(p, p)} {v:+d}" for p, v in points.items()) or "nobody scores"
+        text = ", ".join(f"{names.get(p, p)} {v:+d}" for p, v in points.items()) or lang.t("nobody scores")
         d.text((x0 + 12, ty + 28), fit_text(text, 16, PANEL_W - 24), font=font(16), fill=MUTED)
         d.rectangle([x0, y0, x0 + PANEL_W - 1, y0 + PANEL_H - 1], outline=(214, 207, 191))
-    _ranking(d, view, names, seat, (3 * PANEL_W, HEADER + PANEL_H))
+    _ranking(d, view, names, seat, (3 * PANEL_W, HEADER + PANEL_H), lang)
     return image
 
 
@@ -70,9 +77,9 @@ def _ends(view: dict[str, Any], name: str) -> list:
 
 
 def _ranking(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str], seat: dict[str, int],
-             origin: tuple[int, int]) -> None:
+             origin: tuple[int, int], lang: Lang = EN) -> None:
     x, y = origin[0] + 16, origin[1] + 14
-    d.text((x, y), "Final scores", font=font(22, True), fill=INK)
+    d.text((x, y), fit_text(lang.t("Final scores"), 22, PANEL_W - 32, True), font=font(22, True), fill=INK)
     y += 36
     breakdown = view.get("breakdown", {})
     order = sorted(view["players"], key=lambda p: -view["scores"].get(p, 0))
@@ -84,6 +91,7 @@ def _ranking(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str]
         d.text((x + 24, y), fit_text(names.get(p, p) + crown, 19, 220, True), font=font(19, True), fill=INK)
         d.text((x + PANEL_W - 40, y), str(view["scores"].get(p, 0)), font=font(20, True), anchor="ra", fill=INK)
         y += 26
-        detail = f"stations {b.get('stations', 0)} → {b.get('after_lines', 0)} after lines, trips {b.get('trips', 0):+d}"
+        detail = lang.t("stations {stations} → {after} after lines, trips {trips}", stations=b.get("stations", 0),
+                        after=b.get("after_lines", 0), trips=f"{b.get('trips', 0):+d}")
         d.text((x + 24, y), fit_text(detail, 14, PANEL_W - 50), font=font(14), fill=MUTED)
         y += 34

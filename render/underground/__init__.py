@@ -1,7 +1,8 @@
 """On the Underground images: the board after every turn and the end-of-game summary.
 
 Every game's image package answers the same two calls (see `render/__init__.py`):
-`image(view, viewer, names)` and `final(view, names)`.
+`image(view, viewer, names, lang)` and `final(view, names, lang)`; every word drawn is in
+`lang` (names, station names, the map's title and colour names are data).
 """
 from __future__ import annotations
 
@@ -17,14 +18,14 @@ from .boardimage import SIZE, board_image, prewarm
 def image(view: dict[str, Any], viewer: str | None, names: dict[str, str] | None = None,
           lang: Lang = EN) -> Image.Image:
     # Nothing is secret: every viewer sees the same board; a player's own entry is outlined.
-    return board_image(view, viewer, names)
+    return board_image(view, viewer, names, lang)
 
 
 def final(view: dict[str, Any], names: dict[str, str] | None = None,
           lang: Lang = EN) -> list[tuple[str, Image.Image]]:
     from .summary import summary_image
 
-    return [("summary.png", summary_image(view, names))]
+    return [("summary.png", summary_image(view, names, lang))]
 
 
 __all__ = ["SIZE", "board_image", "final", "image", "prewarm"]

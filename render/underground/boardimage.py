@@ -7,6 +7,8 @@ from typing import Any
 
 from PIL import Image
 
+from metrobot.i18n import EN, Lang
+
 from .board import draw_map
 from .panel import draw_panel
 from .static import Static, static_layers
@@ -21,10 +23,13 @@ def static(view: dict[str, Any]) -> Static:
     return static_layers(view, SIZE, MAP_BOX, PAD)
 
 
-def board_image(view: dict[str, Any], viewer: str | None = None, names: dict[str, str] | None = None) -> Image.Image:
+def board_image(view: dict[str, Any], viewer: str | None = None, names: dict[str, str] | None = None,
+                lang: Lang = EN) -> Image.Image:
+    """The map (its static layers hold station names only: data, the same in every
+    language, so they are cached per map and size) and the panel, in `lang`."""
     st = static(view)
     image, _ = draw_map(view, st)
-    draw_panel(image, view, viewer, (MAP_W, 0, SIZE[0], HEIGHT), names)
+    draw_panel(image, view, viewer, (MAP_W, 0, SIZE[0], HEIGHT), names, lang)
     return image
 
 

@@ -1,12 +1,17 @@
 """The side panel of the On the Underground board: whose turn, every player with their
 colours (pieces left), score and branch tokens, the face-up destinations and the deck,
 the passenger's last trip, the connection pairs of this game, and a legend.
+
+Every word is in the `lang` the image is drawn in; names, station names, the map's title
+and colour names (they are move words, typed the same in every language) are data.
 """
 from __future__ import annotations
 
 from typing import Any
 
 from PIL import Image, ImageDraw
+
+from metrobot.i18n import EN, Lang, N_
 
 from ..style import INK, MUTED, fit_text, font
 from .board import last_trips, new_placements
@@ -19,6 +24,25 @@ CURRENT = (255, 240, 186)
 YOU = (0, 114, 178)
 SYMBOL_ORDER = ("suitcase", "umbrella", "bowler", "teapot")
 MAX_OPTIONS = 3  # tied routes listed
+DESTINATION_KINDS = {"express": N_("express"), "standard": N_("standard")}
+
+
+def destination_kind(kind: str, lang: Lang = EN) -> str:
+    return lang.t(DESTINATION_KINDS[kind]) if kind in DESTINATION_KINDS else kind
+
+
+def _trip(kind: str, to: str, walks: int, lang: Lang) -> str:
+    if walks:
+        return lang.n("{kind} → {station} · {n} walk", "{kind} → {station} · {n} walks", walks, n=walks,
+                      kind=destination_kind(kind, lang), station=to)
+    return lang.t("{kind} → {station}", kind=destination_kind(kind, lang), station=to)
+
+
+def _route(number: int, to: str, walks: int, lang: Lang) -> str:
+    if walks:
+        return lang.n("route {number} → {station} · {n} walk", "route {number} → {station} · {n} walks", walks,
+                      number=number, station=to, n=walks)
+    return lang.t("route {number} → {station}", number=number, station=to)
 
 
 def _name(names: dict[str, str] | None, p: str) -> str:
@@ -41,35 +65,39 @@ def swatch(d: ImageDraw.ImageDraw, box, colour: str) -> None:
         d.rounded_rectangle(box, radius=3, fill=line_colour(colour))
 
 
-def draw_panel(image: Image.Image, view: dict[str, Any], viewer: str | None, box, names: dict[str, str] | None) -> None:
+def draw_panel(image: Image.Image, view: dict[str, Any], viewer: str | None, box, names: dict[str, str] | None,
+               lang: Lang = EN) -> None:
     d = ImageDraw.Draw(image)
     x0, y0, x1, y1 = box
     x, w = x0 + 22, x1 - x0 - 40
     right = x1 - 18
     y = y0 + 16
     m = umap(view)
-    d.text((x, y), "On the Underground", font=font(30, True), fill=INK)
+    d.text((x, y), fit_text(lang.t("On the Underground"), 30, w, True), font=font(30, True), fill=INK)
     y += 40
     phase = view.get("phase")
     current = (view.get("turn") or {}).get("player")
     if phase == "finished":
         won = " & ".join(_name(names, p) for p in view.get("winners") or [])
-        status = f"Game over · {won} win{'s' if len(view.get('winners') or []) == 1 else ''}"
+        status = lang.n("Game over · {names} wins", "Game over · {names} win", len(view.get("winners") or []),
+                        names=won)
     else:
-        status = f"Turn {view.get('turn_count', 0) + 1} · {_name(names, current)} to play"
+        status = lang.t("Turn {turn} · {name} to play", turn=view.get("turn_count", 0) + 1,
+                        name=_name(names, current))
     d.text((x, y), fit_text(status, 21, w, True), font=font(21, True), fill=INK)
     y += 30
     sub = m.title
     if phase == "last_round":
-        sub = "Last round: the deck is empty"
+        sub = lang.t("Last round: the deck is empty")
     if (view.get("turn") or {}).get("pending_route"):
-        sub = "a route to choose"
+        sub = lang.t("a route to choose")
     new = new_placements(view)
     if new:
         counts: dict[str, int] = {}
         for p in new:
             counts[p["colour"]] = counts.get(p["colour"], 0) + 1
-        sub = "new track: " + ", ".join(f"{c} ×{k}" for c, k in counts.items()) + (" · " + sub if sub != m.title else "")
+        track = lang.t("new track: {pieces}", pieces=", ".join(f"{c} ×{k}" for c, k in counts.items()))
+        sub = track + (" · " + sub if sub != m.title else "")
     d.text((x, y), fit_text(sub, 17, w), font=font(17), fill=NATIONAL_RAIL if phase == "last_round" else MUTED)
     y += 32
 
@@ -87,15 +115,15 @@ def draw_panel(image: Image.Image, view: dict[str, Any], viewer: str | None, box
             d.rounded_rectangle([x - 12, y - 6, right + 6, y + height], radius=10, outline=YOU, width=3)
         mark = "▶ " if p == current and phase != "finished" else ""
         star = "★ " if phase == "finished" and p in (view.get("winners") or []) else ""
-        tag = "  (you)" if p == viewer else ""
+        who = lang.t("{name}  (you)", name=_name(names, p)) if p == viewer else _name(names, p)
         score = str(view.get("scores", {}).get(p, 0))
         d.text((right - 4, y - 2), score, font=font(30, True), anchor="ra", fill=INK)
         sw = font(30, True).getlength(score)
-        d.text((x, y), fit_text(f"{mark}{star}{_name(names, p)}{tag}", 22, w - sw - 130, True), font=font(22, True),
-               fill=INK)
         tokens = (view.get("tokens") or {}).get(p, 0)
-        d.text((right - sw - 16, y + 6), f"{tokens} token{'s' if tokens != 1 else ''}", font=font(16), anchor="ra",
-               fill=MUTED)
+        token_text = lang.n("{n} token", "{n} tokens", tokens, n=tokens)
+        tw = max(114.0, font(16).getlength(token_text))  # the English "12 tokens" fits the 130 px kept for it
+        d.text((x, y), fit_text(f"{mark}{star}{who}", 22, w - sw - tw - 16, True), font=font(22, True), fill=INK)
+        d.text((right - sw - 16, y + 6), token_text, font=font(16), anchor="ra", fill=MUTED)
         y += 34
         col_w = (w + 10) // per_row
         for i, c in enumerate(mine):
@@ -104,32 +132,36 @@ def draw_panel(image: Image.Image, view: dict[str, Any], viewer: str | None, box
             swatch(d, (cx, cy + 5, cx + 40, cy + 17), c)
             left = colours[c]["pieces_left"]
             d.text((cx + 50, cy), c, font=font(18, True), fill=INK)
-            pieces = f"{left} left" if per_row > 1 else f"{left} piece{'s' if left != 1 else ''} left"
-            d.text((cx + 50 + font(18, True).getlength(c) + 8, cy + 1), pieces, font=font(17),
+            pieces = (lang.n("{n} left", "{n} left", left, n=left) if per_row > 1
+                      else lang.n("{n} piece left", "{n} pieces left", left, n=left))
+            px = cx + 50 + font(18, True).getlength(c) + 8
+            d.text((px, cy + 1), fit_text(pieces, 17, cx + col_w - 6 - px), font=font(17),
                    fill=INK if left else NATIONAL_RAIL)
         y += rows * 27 + 18
 
-    y = _destinations(d, view, m, x, y, w) + 6
-    y = _passenger(image, d, view, x, y, w) + 6
-    y = _connections(image, d, view, x, y, w) + 6
+    y = _destinations(d, view, m, x, y, w, lang) + 6
+    y = _passenger(image, d, view, x, y, w, lang) + 6
+    y = _connections(image, d, view, x, y, w, lang) + 6
     if y <= y1 - 118:  # the key only where it fits (a 5-player tie of routes fills the panel)
-        _legend(image, d, view, x, y1 - 118, w)
+        _legend(image, d, view, x, y1 - 118, w, lang)
 
 
-def _heading(d: ImageDraw.ImageDraw, x: int, y: int, w: int, text: str) -> int:
+def _heading(d: ImageDraw.ImageDraw, x: int, y: int, w: int, text: str, beside: float = 0.0) -> int:
+    """A rule and a heading (`beside`: the width kept at the right for a note)."""
     d.line([(x, y), (x + w, y)], fill=RULE, width=2)
-    d.text((x, y + 8), text, font=font(19, True), fill=INK)
+    d.text((x, y + 8), fit_text(text, 19, w - beside, True), font=font(19, True), fill=INK)
     return y + 36
 
 
-def _destinations(d: ImageDraw.ImageDraw, view: dict[str, Any], m, x: int, y: int, w: int) -> int:
+def _destinations(d: ImageDraw.ImageDraw, view: dict[str, Any], m, x: int, y: int, w: int, lang: Lang = EN) -> int:
     deck = view.get("deck") or {}
     count = deck.get("draw_count", 0)
-    y = _heading(d, x, y, w, "Destinations")
-    d.text((x + w, y - 28), f"deck: {count} card{'s' if count != 1 else ''}", font=font(16), anchor="ra", fill=MUTED)
+    note = lang.n("deck: {n} card", "deck: {n} cards", count, n=count)
+    y = _heading(d, x, y, w, lang.t("Destinations"), font(16).getlength(note) + 12)
+    d.text((x + w, y - 28), note, font=font(16), anchor="ra", fill=MUTED)
     row = deck.get("row") or []
     if not row:
-        d.text((x, y), "none face up", font=font(17), fill=MUTED)
+        d.text((x, y), fit_text(lang.t("none face up"), 17, w), font=font(17), fill=MUTED)
         return y + 30
     cw, ch = (w - 10) // 2, 38
     for i, station in enumerate(row):
@@ -142,21 +174,21 @@ def _destinations(d: ImageDraw.ImageDraw, view: dict[str, Any], m, x: int, y: in
     return y + ((len(row) + 1) // 2) * (ch + 8) + 2
 
 
-def _passenger(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int) -> int:
+def _passenger(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int,
+               lang: Lang = EN) -> int:
     passenger = view.get("passenger") or {}
-    y = _heading(d, x, y, w, "Passenger")
     sprite = pawn(30)
+    y = _heading(d, x, y, w, lang.t("Passenger"), sprite.width + 8)
     image.paste(sprite, (x + w - sprite.width, y - 36), sprite)
     if passenger.get("gone"):
-        text = f"has left the board (last at {passenger.get('at')})"
+        text = lang.t("has left the board (last at {station})", station=passenger.get("at"))
     else:
-        text = f"at {passenger.get('at')}"
+        text = lang.t("at {station}", station=passenger.get("at"))
     d.text((x, y), fit_text(text, 18, w, True), font=font(18, True), fill=INK)
     y += 28
     trips = last_trips(view)
     for t in trips:
-        walks = t.get("walks", 0)
-        line = f"{t['kind']} → {t['to']}" + (f" · {walks} walk{'s' if walks != 1 else ''}" if walks else "")
+        line = _trip(t["kind"], t["to"], t.get("walks", 0), lang)
         d.rounded_rectangle([x, y + 4, x + 26, y + 16], radius=4, fill=ROUTE)
         d.text((x + 34, y), fit_text(line, 17, w - 34), font=font(17), fill=INK)
         y += 24
@@ -167,19 +199,20 @@ def _passenger(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any],
             swatch(d, (cx, y + 4, cx + 30, y + 14), c)
             cx += 38
         if not t.get("colours"):
-            d.text((cx, y), "no track ridden", font=font(15), fill=MUTED)
+            d.text((cx, y), fit_text(lang.t("no track ridden"), 15, x + w - cx), font=font(15), fill=MUTED)
         y += 22
     if not trips and not passenger.get("gone"):
-        d.text((x, y), "no trip yet this turn" if view.get("turn_count") else "starts here", font=font(16), fill=MUTED)
+        text = lang.t("no trip yet this turn") if view.get("turn_count") else lang.t("starts here")
+        d.text((x, y), fit_text(text, 16, w), font=font(16), fill=MUTED)
         y += 24
     pending = (view.get("turn") or {}).get("pending_route")
     if pending:
-        d.text((x, y), f"best {pending['kind']} routes tie; the player picks one:", font=font(16, True), fill=INK)
+        tie = lang.t("best {kind} routes tie; the player picks one:", kind=destination_kind(pending["kind"], lang))
+        d.text((x, y), fit_text(tie, 16, w, True), font=font(16, True), fill=INK)
         y += 24
         options = pending.get("options") or []
         for i, o in enumerate(options[:MAX_OPTIONS]):
-            walks = o.get("walks", 0)
-            line = f"route {i} → {o['to']}" + (f" · {walks} walk{'s' if walks != 1 else ''}" if walks else "")
+            line = _route(i, o["to"], o.get("walks", 0), lang)
             d.text((x + 10, y), fit_text(line, 16, w - 10), font=font(16), fill=INK)
             cx = x + 20 + int(font(16).getlength(fit_text(line, 16, w - 10)))
             for c in o.get("colours") or []:
@@ -189,14 +222,16 @@ def _passenger(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any],
                 cx += 30
             y += 24
         if len(options) > MAX_OPTIONS:
-            d.text((x + 10, y), f"… and {len(options) - MAX_OPTIONS} more", font=font(16), fill=MUTED)
+            d.text((x + 10, y), fit_text(lang.t("… and {n} more", n=len(options) - MAX_OPTIONS), 16, w - 10),
+                   font=font(16), fill=MUTED)
             y += 24
     return y
 
 
-def _connections(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int) -> int:
+def _connections(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int,
+                 lang: Lang = EN) -> int:
     tiles = view.get("connection_tiles") or {}
-    y = _heading(d, x, y, w, "Connections: +3 per pair joined")
+    y = _heading(d, x, y, w, lang.t("Connections: +3 per pair joined"))
     pairs: dict[str, list[str]] = {}
     for station, sym in sorted(tiles.items()):
         pairs.setdefault(sym, []).append(station)
@@ -216,28 +251,32 @@ def _connections(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any
     return y
 
 
-def _legend(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int) -> None:
-    y = _heading(d, x, y, w, "Key")
+def _legend(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int,
+            lang: Lang = EN) -> None:
+    y = _heading(d, x, y, w, lang.t("Key"))
     col = w // 2
     f = font(15)
+
+    def key(left: float, top: float, text: str, room: float) -> None:
+        d.text((left, top), fit_text(text, 15, room), font=f, fill=INK)
     # new track
     d.rounded_rectangle([x - 2, y + 1, x + 32, y + 17], radius=8, fill=NEW_GLOW)
     d.rounded_rectangle([x + 3, y + 6, x + 27, y + 12], radius=3, fill=STATION_INK)
-    d.text((x + 40, y + 1), "new track this turn", font=f, fill=INK)
+    key(x + 40, y + 1, lang.t("new track this turn"), col - 44)
     for dx in (0, 17):
         d.rounded_rectangle([x + col + dx - 2, y + 4, x + col + dx + 12, y + 14], radius=5, fill=(255, 255, 255))
         d.rounded_rectangle([x + col + dx, y + 6, x + col + dx + 10, y + 12], radius=3, fill=ROUTE)
-    d.text((x + col + 40, y + 1), "passenger's last trip", font=f, fill=INK)
+    key(x + col + 40, y + 1, lang.t("passenger's last trip"), w - col - 40)
     y += 26
     d.ellipse([x + 4, y, x + 22, y + 18], fill=EXPRESS, outline=EXPRESS_INK, width=2)
     d.ellipse([x + 9, y + 5, x + 17, y + 13], fill=(255, 255, 255), outline=STATION_INK, width=2)
-    d.text((x + 40, y + 1), "express destination", font=f, fill=INK)
+    key(x + 40, y + 1, lang.t("express destination"), col - 44)
     d.ellipse([x + col + 4, y, x + col + 22, y + 18], fill=(255, 255, 255), outline=STATION_INK, width=2)
     d.ellipse([x + col + 9, y + 5, x + col + 17, y + 13], fill=(255, 255, 255), outline=STATION_INK, width=2)
-    d.text((x + col + 40, y + 1), "standard destination", font=f, fill=INK)
+    key(x + col + 40, y + 1, lang.t("standard destination"), w - col - 40)
     y += 26
     d.rounded_rectangle([x + 5, y + 1, x + 21, y + 17], radius=2, fill=(255, 255, 255), outline=STATION_INK, width=3)
-    d.text((x + 40, y + 1), "terminus +2, 1 token", font=f, fill=INK)
+    key(x + 40, y + 1, lang.t("terminus +2, 1 token"), col - 44)
     d.rounded_rectangle([x + col + 2, y + 2, x + col + 24, y + 16], radius=3, fill=NATIONAL_RAIL)
     national_rail_arrows(d, (x + col + 13, y + 9), 7, 3, 1)
-    d.text((x + col + 40, y + 1), "National Rail +1", font=f, fill=INK)
+    key(x + col + 40, y + 1, lang.t("National Rail +1"), w - col - 40)

@@ -7,20 +7,35 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from metrobot.i18n import EN, Lang
+
 from ..style import INK, MUTED, PAPER, fit_text, font
 from .geometry import umap
 from .palette import NATIONAL_RAIL, ROUTE, RULE, text_on
 from .panel import swatch, turn_order
 
-KINDS = (("start", "Start", (150, 150, 150)), ("national_rail", "Nat. Rail", NATIONAL_RAIL),
-         ("terminus", "Termini", (40, 40, 40)), ("connections", "Connect.", (0, 150, 110)),
-         ("loops", "Loops", (230, 150, 0)), ("passenger", "Passenger", ROUTE))
+KINDS = (("start", (150, 150, 150)), ("national_rail", NATIONAL_RAIL), ("terminus", (40, 40, 40)),
+         ("connections", (0, 150, 110)), ("loops", (230, 150, 0)), ("passenger", ROUTE))
 WIDTH = 1240
 HEADER = 150
 ROW = 104
 FOOT = 70
 WIN = (255, 240, 186)
 NAME_X, COL0, COL_W, TOTAL_X = 90, 468, 104, WIDTH - 44
+
+
+def kind_labels(lang: Lang = EN) -> dict[str, str]:
+    """The column headings: each kind of points, short (a column is 104 px wide)."""
+    return {"start": lang.p("score column", "Start"), "national_rail": lang.p("score column", "Nat. Rail"),
+            "terminus": lang.p("score column", "Termini"), "connections": lang.p("score column", "Connect."),
+            "loops": lang.p("score column", "Loops"), "passenger": lang.p("score column", "Passenger")}
+
+
+def _shrunk(text: str, size: int, room: float, bold: bool = False, least: int = 10) -> tuple[str, int]:
+    """The text at the largest size up to `size` that fits `room` (at `least`, shortened)."""
+    while size > least and font(size, bold).getlength(text) > room:
+        size -= 1
+    return fit_text(text, size, room, bold), size
 
 
 def _name(names: dict[str, str] | None, p: str) -> str:
@@ -43,7 +58,7 @@ def summary_size(view: dict[str, Any]) -> tuple[int, int]:
     return WIDTH, HEADER + ROW * len(view["players"]) + FOOT
 
 
-def summary_image(view: dict[str, Any], names: dict[str, str] | None = None) -> Image.Image:
+def summary_image(view: dict[str, Any], names: dict[str, str] | None = None, lang: Lang = EN) -> Image.Image:
     if view.get("phase") != "finished":
         raise ValueError("the summary is drawn for a finished game only")
     size = summary_size(view)
@@ -52,18 +67,26 @@ def summary_image(view: dict[str, Any], names: dict[str, str] | None = None) -> 
     winners = view.get("winners") or []
     breakdown = view.get("breakdown") or {}
     colours = view.get("colours") or {}
-    d.text((40, 26), "On the Underground · final scores", font=font(36, True), fill=INK)
+    d.text((40, 26), fit_text(lang.t("On the Underground · final scores"), 36, WIDTH - 80, True), font=font(36, True),
+           fill=INK)
     won = " & ".join(_name(names, p) for p in winners)
-    sub = f"{umap(view).title} · {len(view['players'])} players · {view.get('turn_count', 0)} turns"
-    d.text((40, 76), fit_text(f"★ {won} win{'s' if len(winners) == 1 else ''}", 24, WIDTH - 80, True),
+    players, turns = len(view["players"]), view.get("turn_count", 0)
+    sub = " · ".join([umap(view).title, lang.n("{n} player", "{n} players", players, n=players),
+                      lang.n("{n} turn", "{n} turns", turns, n=turns)])
+    sub = fit_text(sub, 17, (WIDTH - 80) / 2)
+    room = WIDTH - 80 - font(17).getlength(sub) - 20  # the winners, beside the game's facts
+    d.text((40, 76), fit_text(lang.n("★ {names} wins", "★ {names} win", len(winners), names=won), 24, room, True),
            font=font(24, True), fill=INK)
     d.text((WIDTH - 40, 84), sub, font=font(17), anchor="ra", fill=MUTED)
     y = HEADER - 24
-    for i, (_, label, colour) in enumerate(KINDS):
+    labels = kind_labels(lang)
+    for i, (key, colour) in enumerate(KINDS):
         cx = COL0 + i * COL_W + COL_W / 2
         d.rounded_rectangle([cx - COL_W / 2 + 6, y - 12, cx + COL_W / 2 - 6, y + 12], radius=6, fill=colour)
-        d.text((cx, y), label, font=font(15, True), anchor="mm", fill=text_on(colour))
-    d.text((TOTAL_X, y), "Total", font=font(18, True), anchor="rm", fill=INK)
+        label, label_size = _shrunk(labels[key], 15, COL_W - 16, True)
+        d.text((cx, y), label, font=font(label_size, True), anchor="mm", fill=text_on(colour))
+    total, label_size = _shrunk(lang.p("score column", "Total"), 18, TOTAL_X - (COL0 + len(KINDS) * COL_W) - 4, True)
+    d.text((TOTAL_X, y), total, font=font(label_size, True), anchor="rm", fill=INK)
     top = max(view.get("scores", {}).values() or [1]) or 1
     bar_x0, bar_x1 = NAME_X, TOTAL_X
     for row, (rank, p) in enumerate(ranking(view)):
@@ -81,7 +104,7 @@ def summary_image(view: dict[str, Any], names: dict[str, str] | None = None) -> 
             d.text((cx + 36, y0 + 54), c, font=font(16), anchor="lm", fill=INK)
             cx += 44 + font(16).getlength(c)
         b = breakdown.get(p) or {}
-        for i, (key, _, _) in enumerate(KINDS):
+        for i, (key, _) in enumerate(KINDS):
             value = b.get(key, 0)
             d.text((COL0 + i * COL_W + COL_W / 2, y0 + 30), str(value), font=font(24, value > 0), anchor="mm",
                    fill=INK if value else MUTED)
@@ -90,7 +113,7 @@ def summary_image(view: dict[str, Any], names: dict[str, str] | None = None) -> 
         # the stacked bar: every kind's points on one scale for all players
         x = bar_x0
         by0, by1 = y0 + ROW - 32, y0 + ROW - 14
-        for key, _, colour in KINDS:
+        for key, colour in KINDS:
             value = max(0, b.get(key, 0))
             w = (bar_x1 - bar_x0) * value / top
             if w >= 1:
@@ -101,6 +124,7 @@ def summary_image(view: dict[str, Any], names: dict[str, str] | None = None) -> 
                 x += w
         d.rectangle([bar_x0, by0, bar_x1, by1], outline=RULE)
     y = size[1] - FOOT + 22
-    d.text((40, y), "Start 0-4 by seat · National Rail +1 · terminus +2 · connection pair +3 · station inside "
-                    "a loop +1 · passenger +1 per colour ridden", font=font(15), fill=MUTED)
+    rules, rules_size = _shrunk(lang.t("Start 0-4 by seat · National Rail +1 · terminus +2 · connection pair +3 · "
+                                       "station inside a loop +1 · passenger +1 per colour ridden"), 15, WIDTH - 80)
+    d.text((40, y), rules, font=font(rules_size), fill=MUTED)
     return image

@@ -66,8 +66,9 @@ class Table:
         reply = await h.wait_message()
         assert "Lobby open" in reply.content, reply.content
         lobby = await self.s.wait_for_message(self.channel, lambda m: "mb:l:" in " ".join(m.custom_ids()), after=after)
+        join = next(c for c in lobby.custom_ids() if c.endswith(":join"))  # (its label is in the game's language)
         for guest in guests:
-            h = await self.s.click(guest, lobby, label="Join")
+            h = await self.s.click(guest, lobby, custom_id=join)
             await h.wait_message()
         h = await self.s.slash(host, self.channel, "game start")
         await h.wait_message()

@@ -810,6 +810,7 @@ class DiscordStandIn:
 
         self._last_snowflake = 0
         self._users: Dict[int, dict] = {}
+        self._user_locales: Dict[int, str] = {}
         self._guilds: Dict[int, dict] = {}  # guild_id -> {"guild": base payload, "roles": {id: role}, "members": {uid: member}}
         self._channels: Dict[int, dict] = {}
         self._channel_messages: Dict[int, List[Message]] = collections.defaultdict(list)
@@ -997,6 +998,15 @@ class DiscordStandIn:
         if user_id not in self._users:
             self._users[user_id] = self._user_payload(user_id, name or f"user{user_id % 100000}", bot=bot)
         return user_id
+
+    def set_locale(self, user_id: int, locale: str) -> None:
+        """The language this user's Discord client is set to (sent as the interaction's `locale`)."""
+        self._user_locales[int(user_id)] = locale
+
+    def set_guild_locale(self, guild_id: int, locale: str) -> None:
+        """A server's language (its `preferred_locale`, sent as the interaction's `guild_locale`)."""
+        self._guilds[int(guild_id)]["preferred_locale"] = locale
+        self._guilds[int(guild_id)]["guild"]["preferred_locale"] = locale
 
     def add_guild(self, name: str = "Another Guild") -> int:
         guild_id = self._snowflake()
@@ -1391,7 +1401,7 @@ class DiscordStandIn:
             "data": data,
             "token": f"standin.{interaction_id}.{secrets.token_urlsafe(18)}",
             "version": 1,
-            "locale": "en-US",
+            "locale": self._user_locales.get(user_id, "en-US"),
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
             "entitlements": [],
             "entitlement_sku_ids": [],
@@ -1404,8 +1414,9 @@ class DiscordStandIn:
                 raise ValueError(f"user {user_id} is not a member of guild {guild_id}; call add_member first")
             payload.update(
                 guild_id=str(guild_id),
-                guild={"id": str(guild_id), "locale": "en-US", "features": []},
-                guild_locale="en-US",
+                guild={"id": str(guild_id), "locale": self._guilds[guild_id].get("preferred_locale", "en-US"),
+                       "features": []},
+                guild_locale=self._guilds[guild_id].get("preferred_locale", "en-US"),
                 member=self._member_payload(guild_id, user_id, with_permissions=True),
                 context=0,
                 authorizing_integration_owners={"0": str(guild_id)},
@@ -2145,7 +2156,13 @@ class DiscordStandIn:
                     auth = request.headers.get("Authorization", "")
                     if auth != f"Bot {self.token}":
                         raise _ApiError(401, 0, "401: Unauthorized")
-                body, uploads = await self._read_body(request)
+                try:
+                    body, uploads = await self._read_body(request)
+                except ConnectionResetError:
+                    # The client went away mid-request (a test killed the bot process):
+                    # nothing arrived, as on Discord; not a fault of the stand-in.
+                    log.info("Discord stand-in: %s %s: the client went away while sending", method, path)
+                    return web.Response(status=499)
                 return await handler(request, body, uploads, **match.groupdict())
             line = f"{method} {API_PREFIX}{path}" + (f"?{request.query_string}" if request.query_string else "")
             self.unknown_requests.append(line)

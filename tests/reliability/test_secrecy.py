@@ -316,8 +316,9 @@ async def test_fault_a_player_hand_on_the_public_image_is_caught(monkeypatch, tm
 
     real = render.render_image
 
-    def leaky(game, state, viewer=None, names=None):
-        return real(game, state, viewer if viewer is not None else get_plugin(game.name).game.seats(state)[0], names)
+    def leaky(game, state, viewer=None, names=None, lang=EN):
+        return real(game, state, viewer if viewer is not None else get_plugin(game.name).game.seats(state)[0], names,
+                    lang)
     monkeypatch.setattr(render, "render_image", leaky)
     watch = await check_images("metromania", 1, tmp_path)
     assert any("image for None" in p for p in watch.problems)

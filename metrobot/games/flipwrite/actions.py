@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..protocol import Action, BadInput, RuleError
+from ..protocol import N_, Action, BadInput, Phrase, RuleError, Term
 from .deck import EXPRESS, FREE, NUMBER, TRANSFER, Card
 from .mapdata import Line, MetroMap
 from .sheet import CROSS, DIRECTIONS, Sheet, express_targets, first_empty, first_run, path
@@ -17,11 +17,21 @@ from .sheet import CROSS, DIRECTIONS, Sheet, express_targets, first_empty, first
 RIDE = "ride"
 ACTION_FOR_KIND = {NUMBER: RIDE, EXPRESS: RIDE, TRANSFER: "transfer", FREE: "free"}
 _KEYS = {RIDE: {"type", "line", "dir", "count", "use"}, "transfer": {"type", "line", "dir"}, "free": {"type", "station"}}
+# What each action looks like, for refusals (the JSON is notation; the words around it are not).
 _HOW = {
-    RIDE: '{"type": "ride", "line": "A", "count": 2} (add "dir": "cw"/"ccw" on a ring line)',
-    "transfer": '{"type": "transfer", "line": "A"} (add "dir" on a ring line)',
-    "free": '{"type": "free", "station": "<station id>"} (or "station": null to let it go)',
+    RIDE: Phrase("{example} (add {key} on a ring line)", example='{"type": "ride", "line": "A", "count": 2}',
+                 key='"dir": "cw"/"ccw"'),
+    "transfer": Phrase("{example} (add {key} on a ring line)", example='{"type": "transfer", "line": "A"}',
+                       key='"dir"'),
+    "free": Phrase("{example} (or {key} to let it go)", example='{"type": "free", "station": "<station id>"}',
+                   key='"station": null'),
 }
+# The action types as words in messages ("played as a ride action").
+KIND_WORDS = {RIDE: N_("ride"), "transfer": N_("transfer"), "free": N_("free")}
+
+
+def _kind(kind: str) -> Phrase:
+    return Term(KIND_WORDS[kind])
 
 
 @dataclass(frozen=True)
@@ -37,10 +47,11 @@ def normalise(action: Any) -> Action:
         raise BadInput("an action must be a JSON object with a 'type'")
     kind = action.get("type")
     if kind not in _KEYS:
-        raise BadInput(f"unknown action type {kind!r}; use 'ride', 'transfer' or 'free'")
+        raise BadInput("unknown action type {kind}; use 'ride', 'transfer' or 'free'", kind=repr(kind))
     extra = set(action) - _KEYS[kind]
     if extra:
-        raise BadInput(f"unknown key(s) {', '.join(sorted(extra))} in a {kind} action; expected {_HOW[kind]}")
+        raise BadInput("unknown key(s) {keys} in a {kind} action; expected {how}", keys=", ".join(sorted(extra)),
+                       kind=_kind(kind), how=_HOW[kind])
     out: Action = {"type": kind}
     if kind == "free":
         station = action.get("station")
@@ -50,36 +61,42 @@ def normalise(action: Any) -> Action:
         return out
     line = action.get("line")
     if not isinstance(line, str):
-        raise BadInput(f"a {kind} action needs 'line', a line letter; expected {_HOW[kind]}")
+        raise BadInput("a {kind} action needs 'line', a line letter; expected {how}", kind=_kind(kind), how=_HOW[kind])
     out["line"] = line
     if "dir" in action:
         if action["dir"] not in DIRECTIONS:
-            raise BadInput(f"'dir' must be 'cw' or 'ccw', not {action['dir']!r}")
+            raise BadInput("'dir' must be 'cw' or 'ccw', not {value}", value=repr(action["dir"]))
         out["dir"] = action["dir"]
     if kind == RIDE:
         count = action.get("count")
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise BadInput(f"a ride needs 'count', the number of stations to cross (0 or more); expected {_HOW[kind]}")
+            raise BadInput("a ride needs 'count', the number of stations to cross (0 or more); expected {how}",
+                           how=_HOW[kind])
         out["count"] = count
         if "use" in action:
             if action["use"] not in ("express", "normal"):
-                raise BadInput(f"'use' must be 'express' or 'normal', not {action['use']!r}")
+                raise BadInput("'use' must be 'express' or 'normal', not {value}", value=repr(action["use"]))
             out["use"] = action["use"]
     return out
 
 
 def _open_line(metro_map: MetroMap, sheet: Sheet, action: Action) -> Line:
-    line = metro_map.line(action["line"])  # BadInput for an unknown letter
+    if all(line.id != action["line"] for line in metro_map.lines):  # a typed letter may name no line
+        raise BadInput("map {map} has no line {line}; lines: {lines}", map=metro_map.name, line=repr(action["line"]),
+                       lines=", ".join(line.id for line in metro_map.lines))
+    line = metro_map.line(action["line"])
     if sheet.free_windows(line.id) == 0:
-        others = [lid for lid in sheet.open_lines()]
-        raise RuleError(f"line {line.id} has no empty window left.", rule="line_full",
-                        hint=f"Choose another line: {', '.join(others)}." if others else None)
+        others = sheet.open_lines()
+        if others:
+            raise RuleError("line {line} has no empty window left.", "line_full",
+                            hint="Choose another line: {lines}.", line=line.id, lines=", ".join(others))
+        raise RuleError("line {line} has no empty window left.", "line_full", line=line.id)
     if line.ring and "dir" not in action:
-        raise RuleError(f"line {line.id} is a ring line: say which way to ride from the wagon.", rule="ring_direction",
-                        hint='Add "dir": "cw" or "ccw".')
+        raise RuleError("line {line} is a ring line: say which way to ride from the wagon.", "ring_direction",
+                        hint='Add "dir": "cw" or "ccw".', line=line.id)
     if not line.ring and "dir" in action:
-        raise RuleError(f"line {line.id} is not a ring line, so it has one direction only.", rule="not_ring",
-                        hint='Leave out "dir".')
+        raise RuleError("line {line} is not a ring line, so it has one direction only.", "not_ring",
+                        hint='Leave out "dir".', line=line.id)
     return line
 
 
@@ -92,20 +109,25 @@ def reach(metro_map: MetroMap, sheet: Sheet, card: Card, line: Line, direction: 
 
 
 def _why_short(metro_map: MetroMap, sheet: Sheet, card: Card, line: Line, direction: str | None,
-               normal: bool, n: int) -> str:
+               normal: bool, n: int) -> Phrase:
     if n == card.value:
-        return f"the card's value is {card.value}"
+        return Phrase("the card's value is {value}", value=card.value)
     stations = path(metro_map, line, direction)
     if card.kind == EXPRESS and not normal:
-        return f"only {n} empty station{'s' if n != 1 else ''} left on line {line.id}"
+        # one/other by n == 1: right for every language we have (a Phrase has no plural forms)
+        if n == 1:
+            return Phrase("only {n} empty station left on line {line}", n=n, line=line.id)
+        return Phrase("only {n} empty stations left on line {line}", n=n, line=line.id)
     run = first_run(sheet, stations)
     if not run:
-        return f"every station of line {line.id} is already marked"
+        return Phrase("every station of line {line} is already marked", line=line.id)
     after = stations.index(run[-1]) + 1
     if after < len(stations):
-        return f"the ride stops at {metro_map.stations[stations[after]].name}, already marked"
-    return f"line {line.id} ends at {metro_map.stations[run[-1]].name}" if not line.ring else \
-        f"the ring is back at the wagon after {metro_map.stations[run[-1]].name}"
+        return Phrase("the ride stops at {station}, already marked", station=metro_map.stations[stations[after]].name)
+    last = metro_map.stations[run[-1]].name
+    if line.ring:
+        return Phrase("the ring is back at the wagon after {station}", station=last)
+    return Phrase("line {line} ends at {station}", line=line.id, station=last)
 
 
 def perform(metro_map: MetroMap, sheet: Sheet, card: Card, action: Any) -> Step:
@@ -113,17 +135,18 @@ def perform(metro_map: MetroMap, sheet: Sheet, card: Card, action: Any) -> Step:
     act = normalise(action)
     expected = ACTION_FOR_KIND[card.kind]
     if act["type"] != expected:
-        raise RuleError(f"the flipped card is {card.label}, which is played as a {expected} action, "
-                        f"not a {act['type']} action.", rule="wrong_card", hint=f"Send {_HOW[expected]}.")
+        raise RuleError("the flipped card is {card}, which is played as a {expected} action, not a {kind} action.",
+                        "wrong_card", hint="Send {how}.", card=card.name, expected=_kind(expected),
+                        kind=_kind(act["type"]), how=_HOW[expected])
     if expected == "free":
         sid = act["station"]
         if sid is None:  # letting a free ride go is allowed, like crossing 0 stations with a number
             return Step(act, sheet, ())
         if sid not in metro_map.stations:
-            raise BadInput(f"map {metro_map.name} has no station {sid!r}")
+            raise BadInput("map {map} has no station {station}", map=metro_map.name, station=repr(sid))
         if sheet.is_marked(sid):
-            raise RuleError(f"{metro_map.stations[sid].name} is already marked; a free ride crosses an empty station.",
-                            rule="station_marked", hint="Choose any empty station.")
+            raise RuleError("{station} is already marked; a free ride crosses an empty station.", "station_marked",
+                            hint="Choose any empty station.", station=metro_map.stations[sid].name)
         return Step(act, sheet.with_marks({sid: CROSS}), (sid,))
 
     line = _open_line(metro_map, sheet, act)
@@ -136,18 +159,23 @@ def perform(metro_map: MetroMap, sheet: Sheet, card: Card, action: Any) -> Step:
         return Step(act, after.with_marks({target: len(metro_map.lines_at(target))}), (target,))
 
     if "use" in act and card.kind != EXPRESS:
-        raise RuleError(f"the {card.label} card is not an express card; it has no express or normal use.",
-                        rule="not_express", hint='Leave out "use".')
+        raise RuleError("the {card} card is not an express card; it has no express or normal use.",
+                        "not_express", hint='Leave out "use".', card=card.name)
     normal = act.get("use") == "normal"
     crossable = reach(metro_map, sheet, card, line, direction, normal)
     count = act["count"]
     if count > len(crossable):
-        why = _why_short(metro_map, sheet, card, line, direction, normal, len(crossable))
-        raise RuleError(f"the {card.label} card can cross at most {len(crossable)} station"
-                        f"{'s' if len(crossable) != 1 else ''} on line {line.id} now: {why}.",
-                        rule="count", hint=f"Choose a count of 0-{len(crossable)}.")
+        most = len(crossable)
+        why = _why_short(metro_map, sheet, card, line, direction, normal, most)
+        raise RuleError(_AT_MOST[most != 1], "count", hint="Choose a count of 0-{n}.", card=card.name,
+                        n=most, line=line.id, why=why)
     marked = tuple(crossable[:count])
     return Step(act, sheet.with_window(line.id, card.code).with_marks({s: CROSS for s in marked}), marked)
+
+
+# one/other by n == 1 (see `_why_short`)
+_AT_MOST = (N_("the {card} card can cross at most {n} station on line {line} now: {why}."),
+            N_("the {card} card can cross at most {n} stations on line {line} now: {why}."))
 
 
 def legal(metro_map: MetroMap, sheet: Sheet, card: Card) -> list[Action]:

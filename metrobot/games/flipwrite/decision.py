@@ -34,7 +34,7 @@ def take_step(metro_map: MetroMap, card: Card, special_variant: bool, resolved: 
               pending: Pending | None, action: Any) -> Pending:
     """Add one action to a player's decision; RuleError if it is illegal or already sealed."""
     if pending is not None and pending.sealed:
-        raise RuleError("you have already decided this round.", rule="already_decided",
+        raise RuleError("you have already decided this round.", "already_decided",
                         hint="Wait for the other players; the round resolves when everyone has decided.")
     sheet = pending.sheet if pending else resolved
     step = perform(metro_map, sheet, card, action)

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Iterable
 
-from ..protocol import BadInput
+from ..protocol import N_, BadInput, Phrase, Term
 from ..rng import Rng
 
 NUMBER, EXPRESS, TRANSFER, FREE = "number", "express", "transfer", "free"
@@ -41,12 +41,22 @@ class Card:
         return self.kind != FREE
 
     @property
-    def label(self) -> str:
+    def name(self) -> str | Phrase:
+        """How players read the card: a number card is its value; the others are words,
+        translated where they are shown (`Phrase.in_language`)."""
         if self.kind == NUMBER:
             return self.code
         if self.kind == EXPRESS:
-            return f"Express {self.value}"
-        return "Transfer (+)" if self.kind == TRANSFER else "Free ride"
+            return Phrase("Express {value}", value=self.value)
+        return Term(CARD_NAMES[self.kind])
+
+    @property
+    def label(self) -> str:
+        """The card's name in English (the view's "card_label")."""
+        return str(self.name)
+
+
+CARD_NAMES = {TRANSFER: N_("Transfer (+)"), FREE: N_("Free ride")}
 
 
 def parse_card(code: Any) -> Card:
@@ -56,7 +66,8 @@ def parse_card(code: Any) -> Card:
         return Card("free", FREE)
     match = _CODE.match(code) if isinstance(code, str) else None
     if not match:
-        raise BadInput(f"unknown card {code!r}; cards are 1-9, E1-E9 (express), '+' (transfer) or 'free'")
+        raise BadInput("unknown card {code}; cards are 1-9, E1-E9 (express), '+' (transfer) or 'free'",
+                       code=repr(code))
     return Card(code, EXPRESS if match.group(1) else NUMBER, int(match.group(2)))
 
 

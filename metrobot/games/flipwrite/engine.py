@@ -56,7 +56,7 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from ..protocol import Action, BadInput, Event, Game, RuleError
+from ..protocol import N_, Action, BadInput, Event, Game, RuleError, Term
 from ..rng import Rng
 from . import determinize as _determinize
 from . import scoring
@@ -82,7 +82,7 @@ def _map_option(value: Any) -> MetroMap:
 
 class FlipWrite(Game):
     name = "flipwrite"
-    title = "Metro flip-and-write"
+    title = N_("Metro flip-and-write")
     min_players = 1
     max_players = 8
     simultaneous = True
@@ -93,10 +93,11 @@ class FlipWrite(Game):
             raise BadInput("options must be an object")
         unknown = set(options) - OPTION_KEYS
         if unknown:
-            raise BadInput(f"unknown option(s) {', '.join(sorted(unknown))}; "
-                           f"options: {', '.join(sorted(OPTION_KEYS))}")
+            raise BadInput("unknown option(s) {unknown}; options: {options}", unknown=", ".join(sorted(unknown)),
+                           options=", ".join(sorted(OPTION_KEYS)))
         if not self.player_count_ok(n_players):
-            raise BadInput(f"{self.title} takes {self.min_players}-{self.max_players} players, not {n_players}")
+            raise BadInput("{game} takes {low}-{high} players, not {n}", game=Term(self.title), low=self.min_players,
+                           high=self.max_players, n=n_players)
         out: dict[str, Any] = {}
         if "map" in options:
             out["map"] = options["map"]
@@ -152,11 +153,11 @@ class FlipWrite(Game):
     # --- playing ---------------------------------------------------------------------------
     def apply(self, state: FlipState, player: str, action: Action) -> tuple[FlipState, list[Event]]:
         if player not in state.players:
-            raise BadInput(f"{player!r} is not playing this game")
+            raise BadInput("{player} is not playing this game", player=repr(player))
         if state.phase == FINISHED:
-            raise RuleError("the game is over.", rule="game_over")
+            raise RuleError("the game is over.", "game_over")
         if not state.active(player):
-            raise RuleError("all your wagon windows are filled, so your game is over.", rule="sitting_out",
+            raise RuleError("all your wagon windows are filled, so your game is over.", "sitting_out",
                             hint="The others play on until theirs are filled too.")
         decision = take_step(state.map, state.card, state.special, state.sheets[player],
                              state.pending.get(player), action)
@@ -216,7 +217,7 @@ class FlipWrite(Game):
     # --- what each player sees ---------------------------------------------------------
     def view(self, state: FlipState, viewer: str | None) -> dict[str, Any]:
         if viewer is not None and viewer not in state.players:
-            raise BadInput(f"{viewer!r} is not playing this game; use None for a spectator")
+            raise BadInput("{player} is not playing this game; use None for a spectator", player=repr(viewer))
         full = to_json(state)
         card = state.card
         out: dict[str, Any] = {
@@ -249,7 +250,7 @@ class FlipWrite(Game):
         except BadInput:
             raise
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-            raise BadInput(f"malformed flipwrite state: {type(exc).__name__}: {exc}") from None
+            raise BadInput("malformed flipwrite state: {error}", error=f"{type(exc).__name__}: {exc}") from None
 
     # --- automatic player ----------------------------------------------------------------
     def determinize(self, view: dict[str, Any], viewer: str | None, rnd: random.Random) -> FlipState:
@@ -257,9 +258,9 @@ class FlipWrite(Game):
 
     def auto_action(self, state: FlipState, player: str, rnd: random.Random) -> Action:
         if player not in state.players:
-            raise BadInput(f"{player!r} is not playing this game")
+            raise BadInput("{player} is not playing this game", player=repr(player))
         if not state.owes(player):
-            raise RuleError(f"{player} owes no decision now.", rule="not_your_move")
+            raise RuleError("{player} owes no decision now.", "not_your_move", player=player)
         # The automatic player sees what the player would see, never the state itself.
         return _GREEDY.choose(self, self.view(state, player), player, player, rnd)
 

@@ -1,32 +1,43 @@
-"""What the channel reads when a flip-and-write round resolves."""
+"""What the channel reads when a flip-and-write round resolves, in the language asked for."""
 from __future__ import annotations
 
 from typing import Any, Callable
 
+from ...i18n import EN, Lang
 from .notation import describe
 
 Names = Callable[[str], str]
 
 
-def narrate(state: Any, events: list[dict[str, Any]], name: Names) -> list[str]:
+def card_code(code: str, lang: Lang = EN) -> str:
+    """A card as written in a window ("3", "E2", "+"); the free ride's code is a word."""
+    return lang.p("card", "free") if code == "free" else code
+
+
+def narrate(state: Any, events: list[dict[str, Any]], name: Names, lang: Lang = EN) -> list[str]:
     lines: list[str] = []
     for e in events:
         if "visible_to" in e:  # private to one player (e.g. an extra action): never public
             continue
         kind = e["type"]
         if kind == "round_resolved":
-            lines.append(f"**Round {e['round']}** (card {e['card']}) is played:")
+            lines.append(lang.t("**Round {round}** (card {card}) is played:", round=e["round"],
+                                card=card_code(e["card"], lang)))
             for p, steps in e["decisions"].items():
-                said = "; ".join(describe(state, a) for a in steps) or "nothing"
+                said = "; ".join(describe(state, a, lang) for a in steps) or lang.t("nothing")
                 lines.append(f"• {name(p)}: {said}")
         elif kind == "line_completed":
-            first = " — first!" if e.get("first") else ""
-            lines.append(f"✓ {name(e['player'])} completed line {e['line']} (+{e['points']}{first})")
+            who, line, points = name(e["player"]), e["line"], e["points"]
+            text = (lang.t("{name} completed line {line} (+{points} — first!)", name=who, line=line, points=points)
+                    if e.get("first") else
+                    lang.t("{name} completed line {line} (+{points})", name=who, line=line, points=points))
+            lines.append("✓ " + text)
         elif kind == "reshuffle":
-            lines.append("🔀 The deck is reshuffled.")
+            lines.append("🔀 " + lang.t("The deck is reshuffled."))
         elif kind == "player_done":
-            lines.append(f"{name(e['player'])} has filled every window.")
+            lines.append(lang.t("{name} has filled every window.", name=name(e["player"])))
         elif kind == "game_over":
             won = " & ".join(name(p) for p in e["winners"])
-            lines.append(f"🏁 Game over. **{won}** win{'s' if len(e['winners']) == 1 else ''}!")
+            lines.append("🏁 " + lang.n("Game over. **{winners}** wins!", "Game over. **{winners}** win!",
+                                        len(e["winners"]), winners=won))
     return lines

@@ -5,16 +5,20 @@ Codes (short: they travel in Discord custom ids and autocomplete values):
   r:A:2:cw     ride ring line A clockwise, cross 2
   t:C          transfer on line C (t:A:ccw on a ring)
   f:<station>  free ride on that station;  f:-  let the free ride go
-Typed text such as "C 3", "ride C 3 cw", "transfer C" or "free Alexanderplatz" parses too.
+Typed text such as "C 3", "ride C 3 cw", "transfer C" or "free Alexanderplatz" parses too;
+the words "ride", "transfer" and "free" in any of our languages. Line letters, station
+names and cw/ccw are the same in every language.
 """
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from ..protocol import BadInput, Choice
+from ...i18n import EN, Lang, every_language
+from ..protocol import N_, BadInput, Choice, Phrase
+from .actions import KIND_WORDS
 
-DIRECTIONS = {"cw": "clockwise", "ccw": "counter-clockwise"}
+DIRECTIONS = {"cw": N_("clockwise"), "ccw": N_("counter-clockwise")}
 
 
 def code(state: Any, action: dict) -> str:
@@ -35,30 +39,47 @@ def _line_label(state: Any, line_id: str) -> str:
     return f"{line_id} ({line.name})" if line.name and line.name != line_id else line_id
 
 
-def describe(state: Any, action: dict) -> str:
+def said(value: str | Phrase, lang: Lang = EN) -> str:
+    """A value that may be a word to translate (a card's name) as text in `lang`."""
+    return value.in_language(lang) if isinstance(value, Phrase) else str(value)
+
+
+def describe(state: Any, action: dict, lang: Lang = EN) -> str:
+    """A decision in words, as menus and the round's report show it (in `lang`)."""
     kind = action["type"]
     if kind == "free":
         sid = action.get("station")
         if not sid:
-            return "let the free ride go"
-        return f"free ride: cross {state.map.stations[sid].name}"
+            return lang.t("let the free ride go")
+        return lang.t("free ride: cross {station}", station=state.map.stations[sid].name)
     line = _line_label(state, action["line"])
-    way = f" {DIRECTIONS[action['dir']]}" if action.get("dir") else ""
+    way = lang.t(DIRECTIONS[action["dir"]]) if action.get("dir") else None
     if kind == "transfer":
-        return f"transfer on line {line}{way}"
+        if way:
+            return lang.t("transfer on line {line} {direction}", line=line, direction=way)
+        return lang.t("transfer on line {line}", line=line)
     n = action["count"]
-    return f"line {line}{way}: cross {n} station{'s' if n != 1 else ''}"
+    if way:
+        return lang.n("line {line} {direction}: cross {n} station", "line {line} {direction}: cross {n} stations", n,
+                      line=line, direction=way, n=n)
+    return lang.n("line {line}: cross {n} station", "line {line}: cross {n} stations", n, line=line, n=n)
 
 
-def group(state: Any, action: dict) -> str:
+def group(state: Any, action: dict, lang: Lang = EN) -> str:
     if action["type"] == "free":
         sid = action.get("station")
-        return f"line {state.map.lines_at(sid)[0]}" if sid else "pass"
-    return f"line {action['line']}"
+        return lang.t("line {line}", line=state.map.lines_at(sid)[0]) if sid else lang.p("menu group", "pass")
+    return lang.t("line {line}", line=action["line"])
 
 
-def choices(game: Any, state: Any, seat: str) -> list[Choice]:
-    return [Choice(code(state, a), describe(state, a), group(state, a)) for a in game.legal_actions(state, seat)]
+def choices(game: Any, state: Any, seat: str, lang: Lang = EN) -> list[Choice]:
+    return [Choice(code(state, a), describe(state, a, lang), group(state, a, lang))
+            for a in game.legal_actions(state, seat)]
+
+
+def _says(word: str, kind: str, short: str) -> bool:
+    """Whether a typed word names a kind of decision: its short code or its word in any language."""
+    return word == short or word in every_language(KIND_WORDS[kind])
 
 
 def parse(game: Any, state: Any, seat: str, text: str) -> dict:
@@ -74,16 +95,16 @@ def parse(game: Any, state: Any, seat: str, text: str) -> dict:
     if not tokens:
         raise BadInput("empty move")
     head = tokens[0].lower()
-    if head in ("free", "f"):
+    if _says(head, "free", "f"):
         name = " ".join(tokens[1:]).casefold()
         for a in legal:
             sid = a.get("station")
             if a["type"] == "free" and sid and (sid.casefold() == name or
                                                 state.map.stations[sid].name.casefold() == name):
                 return a
-        raise BadInput(f"no empty station called '{' '.join(tokens[1:])}' for the free ride")
-    if head in ("ride", "r", "transfer", "t"):
-        kind = "transfer" if head in ("transfer", "t") else "ride"
+        raise BadInput("no empty station called '{name}' for the free ride", name=" ".join(tokens[1:]))
+    if _says(head, "ride", "r") or _says(head, "transfer", "t"):
+        kind = "transfer" if _says(head, "transfer", "t") else "ride"
         tokens = tokens[1:]
     else:
         kind = "transfer" if any(a["type"] == "transfer" for a in legal) else "ride"
@@ -101,5 +122,6 @@ def parse(game: Any, state: Any, seat: str, text: str) -> dict:
     if not matches:
         return wanted  # the engine will say which rule forbids it
     if kind == "ride" and "count" not in wanted:
-        raise BadInput(f"how many stations on line {wanted['line']}? e.g. '{wanted['line']} 3'")
+        raise BadInput("how many stations on line {line}? e.g. '{example}'", line=wanted["line"],
+                       example=f"{wanted['line']} 3")
     raise BadInput("add the direction: cw or ccw")

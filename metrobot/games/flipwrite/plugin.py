@@ -6,32 +6,33 @@ from typing import Any, Callable
 from ..autoplay import AutoPlayer
 from ...i18n import EN, Lang
 from ..plugin import GamePlugin, Labels, Names, Variant
-from ..protocol import Action, BadInput, Choice
+from ..protocol import N_, Action, BadInput, Choice, Term
 from . import narration, notation
 from .ai import player_for
 from .engine import FlipWrite
 from .mapdata import map_names
 
-RULES = """**Metro flip-and-write** — everyone plays at once on their own copy of the city's metro map.
+RULES = N_("""**Metro flip-and-write** — everyone plays at once on their own copy of the city's metro map.
 **Each round** a card is flipped. Choose a line with an empty wagon window, write the card in it and cross stations from the line's wagon: a *number* crosses up to that many empty stations in a row (stop at a marked station or the end; fewer is allowed); an *express* may hop over marked stations; a *transfer (+)* boxes the first empty station with the number of lines serving it; a *free ride* crosses any one empty station and fills no window. Ring lines: pick a direction.
 **Completing a line** (all its stations marked) scores its high value if you are first (ties in the same round share it), otherwise the low value.
 **The end:** when every window is filled. Score = completions + 2 × boxed transfer numbers − half the empty stations (rounded down). Solo: completions always score high and every empty station costs 1.
-**Deciding:** use the buttons under the round message, or `/play` (e.g. `C 3`, `A 2 cw`, `transfer C`, `free Alexanderplatz`). Nobody sees your choice before the round resolves."""
+**Deciding:** use the buttons under the round message, or `/play` (e.g. `C 3`, `A 2 cw`, `transfer C`, `free Alexanderplatz`). Nobody sees your choice before the round resolves.""")
 
 
 class FlipwritePlugin(GamePlugin):
     game = FlipWrite()
     rules = RULES
     renderer = "render.flipwrite"
-    labels = Labels(play="▶ Decide", mine="My sheet", composer="Your decision")
-    variants = (Variant("special", "Flip-and-write: special stations"),)
+    labels = Labels(play=N_("▶ Decide"), mine=N_("My sheet"), composer=N_("Your decision"))
+    variants = (Variant("special", N_("Flip-and-write: special stations")),)
 
     def cities(self) -> list[str]:
         return map_names()
 
     def options(self, variant: str | None, city: str | None) -> dict[str, Any]:
         if variant not in (None, "standard", "special"):
-            raise BadInput(f"the {variant!r} variant is not a {self.title} variant")
+            raise BadInput("the {variant} variant is not a {game} variant", variant=repr(variant),
+                           game=Term(self.title))
         options: dict[str, Any] = {"special_stations": variant == "special"}
         if city:
             options["map"] = city
@@ -41,21 +42,22 @@ class FlipwritePlugin(GamePlugin):
         return notation.parse(self.game, state, seat, text)
 
     def choices(self, state: Any, seat: str, lang: Lang = EN) -> list[Choice]:
-        return notation.choices(self.game, state, seat)
+        return notation.choices(self.game, state, seat, lang)
 
     def describe(self, state: Any, action: Action, lang: Lang = EN) -> str:
-        return notation.describe(state, action)
+        return notation.describe(state, action, lang)
 
     def continuation(self, state: Any, seat: str, lang: Lang = EN) -> str:
-        return "You marked a special station: play the same card once more (extra action)."
+        return lang.t("You marked a special station: play the same card once more (extra action).")
 
     def narrate(self, state: Any, events: list[dict[str, Any]], name: Names, lang: Lang = EN) -> list[str]:
-        return narration.narrate(state, events, name)
+        return narration.narrate(state, events, name, lang)
 
     def prompt(self, state: Any, who: str, lang: Lang = EN) -> str:
         data = self.game.view(state, None)
-        card = data.get("card_label") or data.get("card")
-        return f"Round {data.get('round')}: the card is **{card}**. Waiting for: {who}."
+        card = notation.said(state.card.name, lang) if state.card else data.get("card")
+        return lang.t("Round {round}: the card is **{card}**. Waiting for: {who}.", round=data.get("round"), card=card,
+                      who=who)
 
     def automatic(self) -> dict[str, Callable[[], AutoPlayer]]:
         return {"greedy": lambda: player_for("greedy"), "strong": lambda: player_for("strong")}

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from ..protocol import N_
 from .mapdata import Line, MetroMap
 from .sheet import Sheet
 
@@ -33,17 +34,18 @@ def winners(players: Iterable[str], scores: dict[str, dict[str, int]]) -> list[s
     return [p for p in players if (scores[p]["total"], -scores[p]["empty"]) == best]
 
 
-# The rule book's solo table (translated from the Dutch edition).
+# The rule book's solo table (translated from the Dutch edition). The state keeps the English
+# texts; whoever shows them translates them (`lang.t(rating["text"])`, `lang.t(rating["band"])`).
 SOLO_BANDS: tuple[tuple[int, str, str], ...] = (
-    (50, "50+", "WOW, you are a genius or you had incredible luck!"),
-    (40, "40-49", "Respect, you are a professional planning talent!"),
-    (30, "30-39", "Congratulations, the plan worked!"),
-    (20, "20-29", "Well done, you can do more than just make plans."),
-    (10, "10-19", "The plan did not quite work out."),
-    (5, "5-9", "Making plans already went reasonably well."),
-    (1, "1-4", "Did you read the rules properly?"),
+    (50, "50+", N_("WOW, you are a genius or you had incredible luck!")),
+    (40, "40-49", N_("Respect, you are a professional planning talent!")),
+    (30, "30-39", N_("Congratulations, the plan worked!")),
+    (20, "20-29", N_("Well done, you can do more than just make plans.")),
+    (10, "10-19", N_("The plan did not quite work out.")),
+    (5, "5-9", N_("Making plans already went reasonably well.")),
+    (1, "1-4", N_("Did you read the rules properly?")),
 )
-SOLO_BOTTOM = ("below 1", "You could sink through the (street) map.")
+SOLO_BOTTOM = (N_("below 1"), N_("You could sink through the (street) map."))
 
 
 def solo_rating(total: int) -> dict[str, Any]:

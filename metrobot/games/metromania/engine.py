@@ -54,10 +54,11 @@ class MetrOmania(Game):
         known = {"hands", "advanced", "first_player"}
         unknown = set(options) - known
         if unknown:
-            raise BadInput(f"unknown MetrOmania option(s): {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
+            raise BadInput("unknown MetrOmania option(s): {unknown}; known: {known}",
+                           unknown=", ".join(sorted(unknown)), known=", ".join(sorted(known)))
         hands = options.get("hands", "hidden")
         if hands not in HANDS:
-            raise BadInput(f"hands must be one of {', '.join(HANDS)}")
+            raise BadInput("hands must be one of {hands}", hands=", ".join(HANDS))
         advanced = bool(options.get("advanced", False))
         if advanced and n_players != 2:
             raise BadInput("the advanced variant (two companies each) is for exactly 2 players.")
@@ -79,7 +80,7 @@ class MetrOmania(Game):
         people = list(players)
         first = options.get("first_player")
         if first is not None and first not in people:
-            raise BadInput(f"first player {first!r} is not in the game")
+            raise BadInput("first player {first} is not in the game", first=repr(first))
         start = people.index(first) if first is not None else rng.below(len(people))
         people = people[start:] + people[:start]
         if options["advanced"]:
@@ -149,7 +150,7 @@ class MetrOmania(Game):
         if s.phase == "finished":
             raise RuleError("the game is over.", "game_over")
         if player not in s.players:
-            raise BadInput(f"{player!r} is not a seat of this game")
+            raise BadInput("{player} is not a seat of this game", player=repr(player))
         if player != s.players[s.current]:
             raise RuleError("it is not your turn.", "not_your_turn")
         if not isinstance(action, dict):
@@ -157,7 +158,8 @@ class MetrOmania(Game):
         kind = action.get("type")
         handler = {"tunnel": _tunnel, "station": _station, "bonus": _bonus, "decline_bonus": _decline}.get(kind)
         if handler is None:
-            raise BadInput(f"unknown action type {kind!r}; MetrOmania knows tunnel, station, bonus, decline_bonus")
+            raise BadInput("unknown action type {kind}; MetrOmania knows tunnel, station, bonus, decline_bonus",
+                           kind=repr(kind))
         new = s.copy()
         events: list[Event] = []
         handler(new, action, events)
@@ -197,7 +199,7 @@ class MetrOmania(Game):
 # ---------------------------------------------------------------- action handlers
 def _vertex(x: Any, what: str) -> Vertex:
     if not (isinstance(x, (list, tuple)) and len(x) == 2 and all(isinstance(i, int) for i in x)):
-        raise BadInput(f"{what} must be [q, r]")
+        raise BadInput("{what} must be [q, r]", what=what)
     return (x[0], x[1])
 
 

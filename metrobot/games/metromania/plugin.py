@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ...i18n import EN, Lang
+from ...i18n import EN, N_, Lang
 from ..autoplay import AutoPlayer
 from ..plugin import CommandOption, GamePlugin, MoveCommand, Names, Variant, numbered_steps
 from ..protocol import Action, Choice
@@ -11,14 +11,14 @@ from . import ai, narration, notation
 from .engine import GAME
 from .scoring import score_state
 
-RULES = """**MetrOmania** — build two metro lines (solid and dashed) across the city.
+RULES = N_("""**MetrOmania** — build two metro lines (solid and dashed) across the city.
 **Your turn: one action.** Either *dig* 3 tunnels (split between your lines as you like; fewer only if no more is legal) or place one *intermediate station* on your line between two of its stations (its start counts).
 **Digging.** Lines run along triangle edges, the tunnel on one of the two cells beside the edge. Start on a white arrow S1–S12 (only one new line in your first turn; the second line avoids the first one's side and its neighbours). Grow only from the line's end; never touch or cross your own line; no sharp (60°) turn except at a station; one tunnel per cell; never on the lake or park. Digging onto a spot (house = residential, office = commercial, star = entertainment) drops one of your secret markers of that type there — one per turn, never touching the other marker of the same letter. Finish on a black arrow T1–T12 away from your start side; then you may place one bonus station on that line.
 **Stations** appear by themselves where lines meet or split (running alongside makes none) and score 1 point per spot they touch.
 **The end** comes when someone finishes both lines, the 30th station is placed, or enough lines are finished or blocked (5/4/3 for 4/3/2 players); everyone else then plays once more.
 **Scoring.** Points so far: kept with both lines finished, halved with one, lost with none. Then six test trips A–A … F–F between the marker pairs: 1 minute per hop between stations, 3 per change; everyone whose line rides a fastest route scores 6 (if they placed one of its markers) or 3. Impossible trips cost the guilty 6. Sunday: park to lake, 5 to each rider.
 **Coordinates:** row letter + column number (G13 is the centre), as on the margins. E.g. `solid G9 L` (left cell), `dashed S4 F24` (start), `solid T5` (finish), `station G9`.
-Decisions: stations score per touched spot; with two players only a route on one player's lines alone scores."""
+Decisions: stations score per touched spot; with two players only a route on one player's lines alone scores.""")
 
 _dig_steps, _dig_complete = numbered_steps("step", 4, lambda code: not code.startswith("st:"))
 
@@ -43,8 +43,8 @@ class MetromaniaPlugin(GamePlugin):
     rules = RULES
     renderer = "render.metromania"
     commands = (DIG, STATION)
-    variants = (Variant("open", "MetrOmania: open hands"), Variant("strict", "MetrOmania: strict deal"),
-                Variant("advanced", "MetrOmania: advanced 2 players (two companies each)"))
+    variants = (Variant("open", N_("MetrOmania: open hands")), Variant("strict", N_("MetrOmania: strict deal")),
+                Variant("advanced", N_("MetrOmania: advanced 2 players (two companies each)")))
     secret_hands = True
 
     def options(self, variant: str | None, city: str | None) -> dict[str, Any]:

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..protocol import RuleError
+from ..protocol import Listing, RuleError
 from .scoring import COLUMN, gains, record
 from .state import State
+from .words import colour_list, colour_term
 
 PLACEMENTS_PER_TURN = 4
 BRANCH_COST = 2
@@ -73,34 +74,47 @@ def check(s: State, player: str, colour: str, gap: int) -> str:
     board = s.board
     col = s.colours[colour]
     mine = s.colours_of(player)
+    name = colour_term(colour)
     if col.owner != player:
-        raise RuleError(f"{colour} belongs to {col.owner}; you build only your own colours "
-                        f"({_and(mine)}).", "not_your_colour")
+        raise RuleError("{colour} belongs to {owner}; you build only your own colours ({colours}).",
+                        "not_your_colour", colour=name, owner=col.owner, colours=colour_list(mine))
     if s.pieces_left(colour) <= 0:
         others = [c for c in mine if c != colour and s.pieces_left(c) > 0]
-        instead = f"build with {_and(others)} or forgo" if others else "forgo"
-        raise RuleError(f"{colour} has no pieces left; {instead} the placement (a forgone placement earns a "
-                        f"branch token).", "no_pieces")
+        if others:
+            raise RuleError("{colour} has no pieces left; build with {colours} or forgo the placement (a forgone "
+                            "placement earns a branch token).", "no_pieces", colour=name, colours=colour_list(others))
+        raise RuleError("{colour} has no pieces left; forgo the placement (a forgone placement earns a branch token).",
+                        "no_pieces", colour=name)
     where = board.label(gap)
     held = s.occ.get(gap, [])
     if colour in held:
-        raise RuleError(f"{colour} already runs on {where}: a block holds at most one piece of each colour. "
-                        f"Choose another gap.", "colour_in_gap")
+        raise RuleError("{colour} already runs on {gap}: a block holds at most one piece of each colour.",
+                        "colour_in_gap", hint="Choose another gap.", colour=name, gap=where)
     slots = board.gaps[gap].slots
     if len(held) >= slots:
-        raise RuleError(f"the block {where} is full ({_and(held)} in its {slots} slot{'s' if slots > 1 else ''}). "
-                        f"Choose another gap.", "gap_full")
+        said = dict(gap=where, colours=colour_list(held), slots=slots)
+        if slots > 1:
+            raise RuleError("the block {gap} is full ({colours} in its {slots} slots).", "gap_full",
+                            hint="Choose another gap.", **said)
+        raise RuleError("the block {gap} is full ({colours} in its {slots} slot).", "gap_full",
+                        hint="Choose another gap.", **said)
     kind = kind_of(s, colour, gap)
-    ends = sorted(col.ends())
+    ends = Listing(sorted(col.ends()))
     if kind is None:
-        at = f"its ends are {_and(ends)}" if ends else "it has no ends (a loop), so only a branch is possible"
-        raise RuleError(f"{colour} does not reach {where}: once started, a line grows only from its own "
-                        f"stations; {at}.", "not_connected")
+        if ends.items:
+            raise RuleError("{colour} does not reach {gap}: once started, a line grows only from its own stations; "
+                            "its ends are {ends}.", "not_connected", colour=name, gap=where, ends=ends)
+        raise RuleError("{colour} does not reach {gap}: once started, a line grows only from its own stations; it "
+                        "has no ends (a loop), so only a branch is possible.", "not_connected", colour=name, gap=where)
     if kind == "branch" and s.tokens[player] < BRANCH_COST:
-        at = f"its ends are {_and(ends)}" if ends else "a loop has no ends"
-        raise RuleError(f"{where} leaves {colour} away from its ends ({at}): that is a branch and costs "
-                        f"{BRANCH_COST} branch tokens; you have {s.tokens[player]}. Extend from an end, or forgo "
-                        f"placements to earn tokens.", "branch_tokens")
+        said = dict(colour=name, gap=where, ends=ends, cost=BRANCH_COST, tokens=s.tokens[player])
+        if ends.items:
+            raise RuleError("{gap} leaves {colour} away from its ends (its ends are {ends}): that is a branch and "
+                            "costs {cost} branch tokens; you have {tokens}.", "branch_tokens",
+                            hint="Extend from an end, or forgo placements to earn tokens.", **said)
+        raise RuleError("{gap} leaves {colour} away from its ends (a loop has no ends): that is a branch and costs "
+                        "{cost} branch tokens; you have {tokens}.", "branch_tokens",
+                        hint="Extend from an end, or forgo placements to earn tokens.", **said)
     return kind
 
 
@@ -132,9 +146,3 @@ def preview(s: State, colour: str, gap: int) -> list[dict[str, Any]]:
     deg[b] = deg.get(b, 0) + 1
     return gains(s.board, s.tiles, s.scored[colour], deg, col.track + [gap], gap, closes)
 
-
-def _and(items: list[str]) -> str:
-    items = list(items)
-    if not items:
-        return "none"
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

@@ -59,6 +59,7 @@ from ..rng import Rng
 from . import building, passenger, setup
 from .board import board_for, get_map, map_known
 from .state import COLOURS, LEGS, Colour, State, Turn, from_json, to_json
+from .words import colour_list, colour_term
 
 START_SCORES = (0, 1, 2, 3, 4)
 
@@ -74,11 +75,11 @@ class Underground(Game):
         known = {"map", "first_player"}
         unknown = set(options) - known
         if unknown:
-            raise BadInput(f"unknown On the Underground option(s): {', '.join(sorted(unknown))}; "
-                           f"known: {', '.join(sorted(known))}")
+            raise BadInput("unknown On the Underground option(s): {unknown}; known: {known}",
+                           unknown=", ".join(sorted(unknown)), known=", ".join(sorted(known)))
         if not self.player_count_ok(n_players):
-            raise BadInput(f"On the Underground is for {self.min_players}-{self.max_players} players, "
-                           f"not {n_players}")
+            raise BadInput("On the Underground is for {low}-{high} players, not {n}", low=self.min_players,
+                           high=self.max_players, n=n_players)
         name = options.get("map", "london")
         if not isinstance(name, str):
             raise BadInput("map must be the name of a map, e.g. \"london\"")
@@ -103,7 +104,8 @@ class Underground(Game):
         elif first in players:
             start = players.index(first)  # a player id, as MetrOmania takes it
         else:
-            raise BadInput(f"first player {first!r} is neither a player nor a seat index 0-{len(players) - 1}")
+            raise BadInput("first player {first} is neither a player nor a seat index 0-{last}", first=repr(first),
+                           last=len(players) - 1)
         order = players[start:] + players[:start]
         owners = setup.deal_colours(rng, order)
         tiles = setup.deal_tiles(rng, board)
@@ -156,14 +158,15 @@ class Underground(Game):
         if s.phase == "finished":
             raise RuleError("the game is over.", "game_over")
         if player not in s.players:
-            raise BadInput(f"{player!r} is not a seat of this game")
+            raise BadInput("{player} is not a seat of this game", player=repr(player))
         if player != s.player:
-            raise RuleError(f"it is {s.player}'s turn, not yours.", "not_your_turn")
+            raise RuleError("it is {player}'s turn, not yours.", "not_your_turn", player=s.player)
         if not isinstance(action, dict):
             raise BadInput("an action must be a JSON object")
         handler = {"place": _place, "forgo": _forgo, "route": _route}.get(action.get("type"))
         if handler is None:
-            raise BadInput(f"unknown action type {action.get('type')!r}; On the Underground knows place, forgo, route")
+            raise BadInput("unknown action type {kind}; On the Underground knows place, forgo, route",
+                           kind=repr(action.get("type")))
         new = s.copy()
         events: list[Event] = []
         handler(new, action, events)
@@ -181,12 +184,12 @@ class Underground(Game):
 
     def auto_action(self, s: State, player: str, rnd: random.Random) -> Action:
         """The greedy automatic player, thinking on what `player` can see only."""
-        from .autoplayer import GreedyPlayer
+        from .ai import GreedyPlayer
 
         if player not in s.players:
-            raise BadInput(f"{player!r} is not playing this game")
+            raise BadInput("{player} is not playing this game", player=repr(player))
         if player not in self.to_move(s):
-            raise RuleError(f"{player} owes no decision now.", "not_your_turn")
+            raise RuleError("{player} owes no decision now.", "not_your_turn", player=player)
 
         return GreedyPlayer().choose(self, self.view(s, player), player, player, rnd)
 
@@ -201,11 +204,11 @@ def _place(s: State, action: Action, events: list[Event]) -> None:
     _building(s)
     colour = action.get("colour")
     if colour not in COLOURS:
-        raise BadInput(f"unknown colour {colour!r}; colours: {', '.join(COLOURS)}")
+        raise BadInput("unknown colour {colour}; colours: {colours}", colour=repr(colour), colours=", ".join(COLOURS))
     player = s.player
     if colour not in s.colours:
-        raise RuleError(f"nobody builds {colour} in this game; your colours are "
-                        f"{building._and(s.colours_of(player))}.", "colour_not_in_game")
+        raise RuleError("nobody builds {colour} in this game; your colours are {colours}.", "colour_not_in_game",
+                        colour=colour_term(colour), colours=colour_list(s.colours_of(player)))
     gap = s.board.gap(action.get("gap"))
     kind = building.check(s, player, colour, gap.id)
     items = building.place(s, player, colour, gap.id, kind)
@@ -224,8 +227,9 @@ def _forgo(s: State, action: Action, events: list[Event]) -> None:
         raise BadInput("count must be a positive number of placements")
     left = building.PLACEMENTS_PER_TURN - s.turn.step
     if count > left:
-        raise RuleError(f"you have only {left} placement{'s' if left != 1 else ''} left this turn to forgo.",
-                        "forgo_count")
+        if left == 1:
+            raise RuleError("you have only {n} placement left this turn to forgo.", "forgo_count", n=left)
+        raise RuleError("you have only {n} placements left this turn to forgo.", "forgo_count", n=left)
     player = s.player
     s.tokens[player] += count
     s.turn.step += count
@@ -242,7 +246,7 @@ def _route(s: State, action: Action, events: list[Event]) -> None:
     i = action.get("option")
     n = len(pending["options"])
     if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < n:
-        raise BadInput(f"option must be a route number 0-{n - 1}")
+        raise BadInput("option must be a route number 0-{last}", last=n - 1)
     s.turn.pending = None
     _move(s, pending["kind"], pending["options"][i], events)
     _legs(s, events, LEGS[LEGS.index(pending["kind"]) + 1:])

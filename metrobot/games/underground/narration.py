@@ -1,71 +1,96 @@
-"""What the channel reads after an On the Underground turn."""
+"""What the channel reads after an On the Underground turn, in the language asked for.
+Station names and players' names stay as they are."""
 from __future__ import annotations
 
 from typing import Any, Callable
 
+from ...i18n import EN, Lang
+from ..protocol import N_
+from . import words
 from .notation import route_label
 
 Names = Callable[[str], str]
-ITEM_WORDS = {"national_rail": "National Rail at {station}", "terminus": "terminus {station}",
-              "enclosed": "{station} enclosed"}
+ITEM_WORDS = {"national_rail": N_("National Rail at {station}"), "terminus": N_("terminus {station}"),
+              "enclosed": N_("{station} enclosed")}
 
 
-def _scored(item: dict[str, Any]) -> str:
+def _scored(item: dict[str, Any], lang: Lang) -> str:
     if item["what"] == "connection":
-        return f"{item['symbol']} connection {' & '.join(item['stations'])} +{item['points']}"
-    return ITEM_WORDS[item["what"]].format(station=item["station"]) + f" +{item['points']}"
+        text = lang.t("{symbol} connection {stations}", symbol=words.symbol(item["symbol"], lang),
+                      stations=" & ".join(item["stations"]))
+    else:
+        text = lang.t(ITEM_WORDS[item["what"]], station=item["station"])
+    return text + f" +{item['points']}"
 
 
-def narrate(state: Any, events: list[dict[str, Any]], name: Names) -> list[str]:
+def _placed(e: dict[str, Any], lang: Lang) -> str:
+    a, b = e["stations"]
+    text = f"{words.colour(e['colour'], lang)} {a}–{b}"
+    if e["kind"] == "branch":
+        text += f" ({words.placement_kind('branch', lang)})"
+    if e["scored"]:
+        text += " · " + ", ".join(_scored(i, lang) for i in e["scored"])
+    return text
+
+
+def _passenger(e: dict[str, Any], name: Names, lang: Lang) -> str:
+    scored = ", ".join(f"{name(p)} +{n}" for p, n in e["points"].items() if n) or lang.t("nobody scores")
+    by = " + ".join(words.colour(c, lang) for c in e["colours"]) if e["colours"] else lang.t("on foot")
+    walks = e["walks"]
+    return "🚶 " + lang.n("The passenger goes to **{to}** ({kind}) by {by}, {walks} walk: {scored}.",
+                          "The passenger goes to **{to}** ({kind}) by {by}, {walks} walks: {scored}.", walks,
+                          to=e["to"], kind=words.destination_kind(e["kind"], lang), by=by, walks=walks, scored=scored)
+
+
+def narrate(state: Any, events: list[dict[str, Any]], name: Names, lang: Lang = EN) -> list[str]:
     lines: list[str] = []
     built: list[str] = []
     actor = None
 
     def flush() -> None:
         if built:
-            lines.append(f"**{name(actor)}** built " + "; ".join(built) + ".")
+            lines.append(lang.t("**{name}** built {placements}.", name=name(actor), placements="; ".join(built)))
             built.clear()
 
     for e in events:
         kind = e["type"]
         if kind == "placed":
             actor = e["player"]
-            a, b = e["stations"]
-            text = f"{e['colour']} {a}–{b}" + (" (branch)" if e["kind"] == "branch" else "")
-            if e["scored"]:
-                text += " · " + ", ".join(_scored(i) for i in e["scored"])
-            built.append(text)
+            built.append(_placed(e, lang))
         elif kind == "forgo":
             actor = e["player"]
             n = e["count"]
-            built.append(f"forwent {n} placement{'s' if n != 1 else ''} (+{n} token{'s' if n != 1 else ''})")
+            built.append(lang.n("forwent {n} placement (+{n} token)", "forwent {n} placements (+{n} tokens)", n, n=n))
         elif kind == "passenger_moved":
             flush()
-            scored = ", ".join(f"{name(p)} +{n}" for p, n in e["points"].items() if n) or "nobody scores"
-            by = " + ".join(e["colours"]) if e["colours"] else "on foot"
-            walks = e["walks"]
-            lines.append(f"🚶 The passenger goes to **{e['to']}** ({e['kind']}) by {by}, {walks} walk"
-                         f"{'s' if walks != 1 else ''}: {scored}.")
+            lines.append(_passenger(e, name, lang))
         elif kind == "route_choice_needed":
             flush()
-            lines.append(f"{name(e['player'])} chooses the passenger's route to a {e['kind']} destination.")
+            who = name(e["player"])
+            lines.append(lang.t("{name} chooses the passenger's route to an express destination.", name=who)
+                         if e["kind"] == "express" else
+                         lang.t("{name} chooses the passenger's route to a standard destination.", name=who))
         elif kind == "leg_skipped":
-            lines.append(f"No {e['kind']} destination is face up: the passenger skips that leg.")
+            lines.append(lang.t("No express destination is face up: the passenger skips that leg.")
+                         if e["kind"] == "express" else
+                         lang.t("No standard destination is face up: the passenger skips that leg."))
         elif kind == "card_visited":
-            lines.append(f"The passenger is already at {e['station']}: that card is discarded.")
+            lines.append(lang.t("The passenger is already at {station}: that card is discarded.",
+                                station=e["station"]))
         elif kind == "deck_empty":
             flush()
-            lines.append("🚇 The destination deck is empty: the passenger leaves the board. "
-                         "Building goes on until the start player would be next.")
+            lines.append("🚇 " + lang.t("The destination deck is empty: the passenger leaves the board. "
+                                        "Building goes on until the start player would be next."))
         elif kind == "game_over":
             flush()
             won = " & ".join(name(p) for p in e["winners"])
-            lines.append(f"🏁 Game over. **{won}** win{'s' if len(e['winners']) == 1 else ''}!")
+            lines.append("🏁 " + lang.n("Game over. **{winners}** wins!", "Game over. **{winners}** win!",
+                                        len(e["winners"]), winners=won))
     flush()
     return lines
 
 
-def route_options(state: Any) -> str:
+def route_options(state: Any, lang: Lang = EN) -> str:
     """The tied routes the active player chooses between, numbered as `/play route N` takes them."""
     pending = state.turn.pending or {"options": []}
-    return "; ".join(f"{i}: {route_label(o)}" for i, o in enumerate(pending["options"]))
+    return "; ".join(f"{i}: {route_label(o, lang)}" for i, o in enumerate(pending["options"]))

@@ -7,14 +7,18 @@ Typed text is forgiving: "red Euston - Warren Street", "red Euston Warren Street
 "Red: euston to warren st", "red 17", "forgo", "forgo all", "route 2". Station names are
 compared normalised (case, punctuation and apostrophes ignored, "&" = "and", "St" =
 "Street") and may be shortened to a prefix or any unique part. The colour may be left out
-when only one of the player's colours can go there.
+when only one of the player's colours can go there, and may be written in any of our
+languages ("rood Euston - Warren Street"). Labels are in the reader's language (`lang`);
+codes, station names and typed moves are the same in every language.
 """
 from __future__ import annotations
 
 import re
 from typing import Any
 
+from ...i18n import EN, Lang
 from ..protocol import BadInput, Choice
+from . import words
 from .board import Board
 from .building import BRANCH_COST, PLACEMENTS_PER_TURN, kind_of, preview
 from .state import COLOURS, State
@@ -35,56 +39,64 @@ def code(s: State, action: dict[str, Any]) -> str:
     return f"r:{action['option']}"
 
 
-def describe(s: State, action: dict[str, Any]) -> str:
-    """A short English label: 'red Euston–Warren Street (extend, +2)'."""
+def describe(s: State, action: dict[str, Any], lang: Lang = EN) -> str:
+    """A short label in `lang`: 'red Euston–Warren Street (extend, +2)' (stations as they are)."""
     kind = action["type"]
     if kind == "forgo":
         n = action.get("count", 1)
         if n == 1:
-            return "forgo a placement (+1 branch token)"
-        return f"forgo {n} placements (+{n} branch tokens)"
+            return lang.t("forgo a placement (+1 branch token)")
+        return lang.n("forgo {n} placement (+{n} branch token)", "forgo {n} placements (+{n} branch tokens)", n, n=n)
     if kind == "route":
         pending = s.turn.pending or {"options": []}
         opts = pending["options"]
         i = action["option"]
         if not 0 <= i < len(opts):
-            return f"route {i}"
-        return route_label(opts[i])
+            return lang.t("route {n}", n=i)
+        return route_label(opts[i], lang)
     colour, gap = action["colour"], action["gap"]
     board = s.board
     if colour not in s.colours or gap not in board.gaps:
-        return f"{colour} in gap {gap}"
+        return lang.t("{colour} in gap {gap}", colour=words.colour(colour, lang), gap=gap)
     col = s.colours[colour]
     how = kind_of(s, colour, gap)
     a, b = board.ends[gap]
     first = None  # written from the line's side: its end (extend) or its station (branch) first
     if col.track and how in ("extend", "branch"):
         first = a if col.deg.get(a, 0) == 1 else b if col.deg.get(b, 0) == 1 else a if col.deg.get(a) else b
-    note = {"branch": f"branch, {BRANCH_COST} tokens", None: "not connected"}.get(how, how)
+    if how == "branch":
+        note = lang.n("branch, {n} token", "branch, {n} tokens", BRANCH_COST, n=BRANCH_COST)
+    else:
+        note = words.placement_kind(how, lang) if how else lang.t("not connected")
     if how and colour not in s.occ.get(gap, []):
         points = sum(i["points"] for i in preview(s, colour, gap))
         if points:
             note += f", +{points}"
-    return f"{colour} {board.label(gap, first)} ({note})"
+    return f"{words.colour(colour, lang)} {board.label(gap, first)} ({note})"
 
 
-def route_label(option: dict[str, Any]) -> str:
-    by = " + ".join(option["colours"]) if option["colours"] else "on foot"
+def route_label(option: dict[str, Any], lang: Lang = EN) -> str:
+    """A tied route as a menu shows it: where to, in which colours, how many walks, via where."""
+    by = " + ".join(words.colour(c, lang) for c in option["colours"]) if option["colours"] else lang.t("on foot")
     walks = option["walks"]
-    label = f"{option['to']} by {by}, {walks} walk{'s' if walks != 1 else ''}"
+    label = lang.n("{to} by {by}, {walks} walk", "{to} by {by}, {walks} walks", walks, to=option["to"], by=by,
+                   walks=walks)
     via = " › ".join(option["path"][1:-1])
-    if via and len(label) + len(via) + 7 <= 100:
-        label += f" (via {via})"
+    if via:
+        more = " " + lang.t("(via {stations})", stations=via)
+        if len(label) + len(more) <= 100:
+            label += more
     return label if len(label) <= 100 else label[:99] + "…"  # Discord's limit for a menu label
 
 
-def group(s: State, action: dict[str, Any]) -> str:
+def group(s: State, action: dict[str, Any], lang: Lang = EN) -> str:
     if action["type"] == "place":
-        return f"{action['colour']} · {kind_of(s, action['colour'], action['gap'])}"
-    return "route" if action["type"] == "route" else "forgo"
+        colour = action["colour"]
+        return f"{words.colour(colour, lang)} · {words.placement_kind(kind_of(s, colour, action['gap']), lang)}"
+    return lang.p("menu", "route") if action["type"] == "route" else lang.p("menu", "forgo")
 
 
-def choices(game, s: State, seat: str) -> list[Choice]:
+def choices(game, s: State, seat: str, lang: Lang = EN) -> list[Choice]:
     """Legal steps grouped by colour, then extend / branch / start, then forgo."""
     actions = game.legal_actions(s, seat)
     colour_rank = {c: i for i, c in enumerate(s.colours)}
@@ -95,7 +107,7 @@ def choices(game, s: State, seat: str) -> list[Choice]:
         return (colour_rank[a["colour"]], KIND_ORDER.index(kind_of(s, a["colour"], a["gap"])),
                 s.board.label(a["gap"]))
 
-    return [Choice(code(s, a), describe(s, a), group(s, a)) for a in sorted(actions, key=key)]
+    return [Choice(code(s, a), describe(s, a, lang), group(s, a, lang)) for a in sorted(actions, key=key)]
 
 
 # ---------------------------------------------------------------- parsing
@@ -163,30 +175,33 @@ def _placement(game, s: State, seat: str, raw: str) -> dict[str, Any]:
     board = s.board
     first, _, rest = raw.strip().partition(" ")
     colour = normalise(first).replace("gray", "grey")
-    if colour in COLOURS:
+    colour = colour if colour in COLOURS else words.colour_named(first)
+    if colour:
         colours = [colour]
     else:
         colours, rest = [c for c in s.colours_of(seat)], raw
     rest = rest.strip().lstrip(":").strip()
     if not rest:
-        raise BadInput(f"say where: e.g. '{colours[0]} Euston - Warren Street'")
+        raise BadInput("say where: e.g. '{example}'", example=f"{colours[0]} Euston - Warren Street")
     if rest.isdigit():
         return {"type": "place", "colour": colours[0], "gap": int(rest)}
     gaps = _gaps_named(board, rest)
     if not gaps:
-        raise BadInput(f"no gap fits '{rest}': name the two stations it joins, e.g. 'Euston - Warren Street'")
+        raise BadInput("no gap fits '{text}': name the two stations it joins, e.g. 'Euston - Warren Street'", text=rest)
     legal = {(a["colour"], a["gap"]) for a in game.legal_actions(s, seat) if a["type"] == "place"}
     fits = sorted({(c, g) for c in colours for g in gaps if (c, g) in legal})
     if len(fits) == 1:
         return {"type": "place", "colour": fits[0][0], "gap": fits[0][1]}
     if len(fits) > 1:
         options = "; ".join(f"{c} {board.label(g)}" for c, g in fits[:6])
-        raise BadInput(f"'{raw}' fits several placements: {options}. Name the colour and both stations.")
+        raise BadInput("'{text}' fits several placements: {options}. Name the colour and both stations.", text=raw,
+                       options=options)
     if len(gaps) == 1 and len(colours) == 1:
         return {"type": "place", "colour": colours[0], "gap": gaps[0]}  # illegal: the engine says why
     if len(gaps) == 1:
-        raise BadInput(f"none of your colours can go on {board.label(gaps[0])} now")
-    raise BadInput(f"'{rest}' could be {', '.join(board.label(g) for g in gaps[:5])}: name both stations")
+        raise BadInput("none of your colours can go on {gap} now", gap=board.label(gaps[0]))
+    raise BadInput("'{text}' could be {gaps}: name both stations", text=rest,
+                   gaps=", ".join(board.label(g) for g in gaps[:5]))
 
 
 def _gaps_named(board: Board, text: str) -> list[int]:

@@ -6,7 +6,7 @@ from typing import Any
 from ..autoplay import AutoPlayer
 from ...i18n import EN, Lang
 from ..plugin import CommandOption, GamePlugin, Labels, MoveCommand, Names, numbered_steps
-from ..protocol import Action, Choice
+from ..protocol import N_, Action, Choice
 from . import narration, notation
 from .autoplayer import GreedyPlayer
 from .building import PLACEMENTS_PER_TURN
@@ -14,20 +14,21 @@ from .engine import GAME
 from .mapdata import map_names
 from .rescore import score_state
 
-RULES = """**On the Underground** — build London Underground lines in your own colours; a shared passenger rides everyone's track.
+RULES = N_("""**On the Underground** — build London Underground lines in your own colours; a shared passenger rides everyone's track.
 **Your turn: up to 4 placements** in any mix of your colours: *start* a colour that has no track yet (any free slot), *extend* a line at one of its ends, *branch* from any other station of a line (costs 2 branch tokens), or *forgo* a placement for 1 token. A gap holds as many colours as it has slots, one piece of each. Finite pieces per colour.
 **Scoring while building** (each colour once per thing): National Rail station +1; terminus +2 and a token; two connection stations with the same symbol joined by one colour +3; each station strictly inside a loop of one colour +1.
 **Then the passenger** travels to a face-up express destination (yellow), then to a standard one (white): the route with the fewest walks (gaps without track), then the fewest colours; ties are chosen by the active player. Each colour ridden scores 1 for its owner. The row of 4 destinations is refilled.
 **The end:** when the deck runs out the passenger leaves; building goes on until the start player would be next. Most points wins.
-**Moves:** the ▶ Play button, `/build` (suggestions list every legal placement; type a station's name to find it), or `/play` (e.g. `red Euston - Warren Street`, `forgo`, `route 1`)."""
+**Moves:** the ▶ Play button, `/build` (suggestions list every legal placement; type a station's name to find it), or `/play` (e.g. `red Euston - Warren Street`, `forgo`, `route 1`).""")
 
 _build_steps, _build_complete = numbered_steps("place", PLACEMENTS_PER_TURN, lambda code: not code.startswith("r:"))
 
 BUILD = MoveCommand(
-    name="build", description="On the Underground: up to four placements (type a station's name)",
-    options=(CommandOption("place1", "First placement, e.g. 'red Euston - Warren Street' or 'forgo'", required=True),
-             CommandOption("place2", "Second placement"), CommandOption("place3", "Third placement"),
-             CommandOption("place4", "Fourth placement")),
+    name="build", description=N_("On the Underground: up to four placements (type a station's name)"),
+    options=(CommandOption("place1", N_("First placement, e.g. 'red Euston - Warren Street' or 'forgo'"),
+                           required=True),
+             CommandOption("place2", N_("Second placement")), CommandOption("place3", N_("Third placement")),
+             CommandOption("place4", N_("Fourth placement"))),
     steps=_build_steps, complete=_build_complete)
 
 
@@ -35,7 +36,7 @@ class UndergroundPlugin(GamePlugin):
     game = GAME
     rules = RULES
     renderer = "render.underground"
-    labels = Labels(play="▶ Play", mine="My lines", composer="Your turn")
+    labels = Labels(play=N_("▶ Play"), mine=N_("My lines"), composer=N_("Your turn"))
     commands = (BUILD,)
 
     def cities(self) -> list[str]:
@@ -49,27 +50,31 @@ class UndergroundPlugin(GamePlugin):
         return notation.parse(self.game, state, seat, text)
 
     def choices(self, state: Any, seat: str, lang: Lang = EN) -> list[Choice]:
-        return notation.choices(self.game, state, seat)
+        return notation.choices(self.game, state, seat, lang)
 
     def describe(self, state: Any, action: Action, lang: Lang = EN) -> str:
-        return notation.describe(state, action)
+        return notation.describe(state, action, lang)
 
     def continuation(self, state: Any, seat: str, lang: Lang = EN) -> str:
         if state.turn.pending is not None:
-            return ("The passenger's best routes tie: choose one with ▶ Play or `/play route N` — "
-                    + narration.route_options(state) + ".")
+            return lang.t("The passenger's best routes tie: choose one with ▶ Play or `/play route N` — {options}.",
+                          options=narration.route_options(state, lang))
         left = PLACEMENTS_PER_TURN - state.turn.step
-        return f"Your turn goes on: {left} placement{'s' if left != 1 else ''} left (`/build` or ▶ Play)."
+        return lang.n("Your turn goes on: {n} placement left (`/build` or ▶ Play).",
+                      "Your turn goes on: {n} placements left (`/build` or ▶ Play).", left, n=left)
 
     def narrate(self, state: Any, events: list[dict[str, Any]], name: Names, lang: Lang = EN) -> list[str]:
-        return narration.narrate(state, events, name)
+        return narration.narrate(state, events, name, lang)
 
     def prompt(self, state: Any, who: str, lang: Lang = EN) -> str:
-        last = " (last round: the deck is empty)" if state.phase == "last_round" else ""
-        return f"Next: {who}{last} — `/build` or the buttons below."
+        if state.phase == "last_round":
+            return lang.t("Next: {who} (last round: the deck is empty) — `/build` or the buttons below.", who=who)
+        return lang.t("Next: {who} — `/build` or the buttons below.", who=who)
 
     def automatic(self) -> dict[str, type[AutoPlayer]]:
-        return {"greedy": GreedyPlayer}
+        from .ai.strong import StrongPlayer  # the search is only loaded where it is used
+
+        return {"greedy": GreedyPlayer, "strong": StrongPlayer}
 
     def score(self, data: dict[str, Any]) -> dict[str, Any]:
         return score_state(data)

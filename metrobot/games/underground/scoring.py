@@ -53,11 +53,23 @@ def gains(board: Board, tiles: dict[str, str], scored: dict[str, list[str]], deg
     return items
 
 
-def symbol_pairs(tiles: dict[str, str]) -> list[tuple[str, tuple[str, str]]]:
-    by_symbol: dict[str, list[str]] = {}
-    for st, sym in sorted(tiles.items()):
-        by_symbol.setdefault(sym, []).append(st)
-    return [(sym, (sts[0], sts[1])) for sym, sts in sorted(by_symbol.items()) if len(sts) == 2]
+def symbol_pairs(tiles: dict[str, str]) -> tuple[tuple[str, tuple[str, str]], ...]:
+    # Asked for on every placement (and every candidate the automatic players weigh), for
+    # a deal that never changes in a game: remembered per deal.
+    key = tuple(tiles.items())
+    found = _PAIRS.get(key)
+    if found is None:
+        by_symbol: dict[str, list[str]] = {}
+        for st, sym in sorted(tiles.items()):
+            by_symbol.setdefault(sym, []).append(st)
+        found = tuple((sym, (sts[0], sts[1])) for sym, sts in sorted(by_symbol.items()) if len(sts) == 2)
+        if len(_PAIRS) >= 256:
+            _PAIRS.clear()
+        _PAIRS[key] = found
+    return found
+
+
+_PAIRS: dict[tuple, tuple] = {}
 
 
 def record(scored: dict[str, list[str]], item: Item) -> None:

@@ -1,0 +1,94 @@
+"""Which language the adapter speaks, and the slash commands in every language.
+
+A person's own Discord language (`interaction.locale`) is used for everything said to
+them alone: the adapter sets it for the request (`reading`), so the service's replies,
+refusals and menus come out in it. What the channel reads is in the game's language,
+which the service knows.
+
+Discord shows a command's name, description, options and choices in each user's language
+when the bot sends `name_localizations` / `description_localizations`; discord.py asks a
+`Translator` for each of them when the tree is synced. Ours reads the same catalogues as
+everything else: names with the context "command name" (Discord wants them lower case,
+without spaces), the rest as plain texts.
+"""
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+import discord
+from discord import app_commands
+from discord.app_commands import TranslationContextLocation as Where
+
+from ..i18n import DEFAULT, Lang, code_of, lang, reading
+
+NAME_CONTEXT = "command name"
+NAMES = {Where.command_name, Where.group_name, Where.parameter_name}
+# What Discord accepts as a command or option name (its own rule, for the scripts we use).
+VALID_NAME = re.compile(r"^[-_\w]{1,32}$")
+MAX_DESCRIPTION = 100  # descriptions and choice names
+
+
+def speaker(interaction: discord.Interaction) -> Lang:
+    """The language of the person behind an interaction (English if Discord doesn't say)."""
+    return lang(getattr(interaction, "locale", None))
+
+
+@contextmanager
+def as_asker(interaction: discord.Interaction) -> Iterator[Lang]:
+    """Everything the service says during this request speaks the asker's language."""
+    with reading(speaker(interaction)) as language:
+        yield language
+
+
+def valid_name(text: str) -> bool:
+    return bool(VALID_NAME.match(text)) and text == text.lower()
+
+
+def command_text(language: Lang, text: str, name: bool) -> str | None:
+    """A command's name or description in `language`; None where Discord should show the
+    English (no translation, or one Discord would refuse)."""
+    out = language.p(NAME_CONTEXT, text) if name else language.t(text)
+    if out == text:
+        return None
+    if name:
+        return out if valid_name(out) else None
+    return out if len(out) <= MAX_DESCRIPTION else None
+
+
+class CatalogueTranslator(app_commands.Translator):
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        code = code_of(locale)
+        if code == DEFAULT:
+            return None
+        return command_text(lang(code), string.message, context.location in NAMES)
+
+
+def command_texts(commands: list[Any]) -> list[tuple[str | None, str]]:
+    """Every name (with its context) and description of these slash commands, their
+    options and choices: what the catalogue must hold for the command tree."""
+    out: list[tuple[str | None, str]] = []
+
+    def walk(command: Any) -> None:
+        out.append((NAME_CONTEXT, command.name))
+        out.append((None, command.description))
+        if isinstance(command, app_commands.Group):
+            for sub in command.commands:
+                walk(sub)
+            return
+        for param in command.parameters:
+            out.append((NAME_CONTEXT, param.display_name))
+            if param.description and param.description != "…":
+                out.append((None, param.description))
+            if param.name != "language":  # languages are named in themselves
+                for choice in param.choices:
+                    out.append((None, choice.name))
+    for command in commands:
+        walk(command)
+    return out
+
+
+__all__ = ["CatalogueTranslator", "NAME_CONTEXT", "as_asker", "command_text", "command_texts", "speaker",
+           "valid_name"]

@@ -1,0 +1,64 @@
+"""The words of On the Underground that players read translated: colours, connection
+symbols, destination and placement kinds.
+
+Colour names typed in moves ("red Euston - Warren Street") are notation and keep working
+in English; sentences show them in the reader's language (`lang.t(COLOUR_WORDS[c])`), and
+typed moves accept them in any of our languages too (`colour_named`).
+"""
+from __future__ import annotations
+
+from ...i18n import Lang, every_language
+from ..protocol import N_, Listing, Phrase, Term
+from .state import COLOURS
+
+COLOUR_WORDS = {"red": N_("red"), "black": N_("black"), "yellow": N_("yellow"), "blue": N_("blue"),
+                "purple": N_("purple"), "pink": N_("pink"), "orange": N_("orange"), "green": N_("green"),
+                "brown": N_("brown"), "white": N_("white"), "grey": N_("grey")}
+SYMBOL_WORDS = {"suitcase": N_("suitcase"), "umbrella": N_("umbrella"), "bowler": N_("bowler"),
+                "teapot": N_("teapot")}
+assert tuple(COLOUR_WORDS) == COLOURS
+
+
+def colour(c: str, lang: Lang) -> str:
+    """A colour as a word in `lang` (anything that is not one of ours as it is)."""
+    return lang.t(COLOUR_WORDS[c]) if c in COLOUR_WORDS else c
+
+
+def colour_term(c: str) -> Phrase | str:
+    """A colour as a value of an error message, translated where it is shown."""
+    return Term(COLOUR_WORDS[c]) if c in COLOUR_WORDS else c
+
+
+def colour_list(colours: list[str]) -> Listing:
+    """'red, blue and green' for an error message."""
+    return Listing([colour_term(c) for c in colours])
+
+
+def colour_named(word: str) -> str | None:
+    """The colour a typed word names in any of our languages ("rood", "rojo", "빨강"…)."""
+    word = word.strip().strip(":,").strip().lower()
+    return next((c for c, text in COLOUR_WORDS.items() if word and word in every_language(text)), None)
+
+
+def symbol(s: str, lang: Lang) -> str:
+    return lang.t(SYMBOL_WORDS[s]) if s in SYMBOL_WORDS else s
+
+
+def placement_kind(kind: str, lang: Lang) -> str:
+    """start / extend / branch as a menu shows it."""
+    if kind == "start":
+        return lang.p("placement", "start")
+    if kind == "extend":
+        return lang.p("placement", "extend")
+    if kind == "branch":
+        return lang.p("placement", "branch")
+    return kind
+
+
+def destination_kind(kind: str, lang: Lang) -> str:
+    """express / standard, the two kinds of destination cards."""
+    if kind == "express":
+        return lang.p("destination", "express")
+    if kind == "standard":
+        return lang.p("destination", "standard")
+    return kind

@@ -1,0 +1,216 @@
+"""Languages end to end, through the real discord.py client and the stand-in:
+
+- the synced command tree carries names and descriptions in Dutch, Spanish and Korean;
+- a Korean-locale and a Dutch-locale player share a MetrOmania game in a Spanish server:
+  each reads their private replies, menus and DMs in their own language, while the channel
+  reads the game's language (the server's by default, changed with `/game settings`);
+- every text the bot shows (posts, replies, DMs, buttons, menus, suggestions), with every
+  person and the server on the pseudo-language, comes from the catalogue: nothing is left
+  that is not a translated piece or a value filled in.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from harness import make_bot
+from players import Table
+
+from metrobot.games import get_plugin
+from metrobot.i18n import lang
+
+pytestmark = pytest.mark.timeout(300)
+
+KO, NL, ES = lang("ko"), lang("nl"), lang("es")
+DISCORD_LOCALES = ("nl", "es-ES", "es-419", "ko")
+
+
+@pytest_asyncio.fixture
+async def bot(standin, run_client, tmp_path):
+    client = make_bot(str(tmp_path / "languages.sqlite3"))
+    await run_client(client)
+    await standin.wait_for_commands("game", "dig", "play", "build")
+    return client
+
+
+def _walk(command: dict):
+    yield command
+    for option in command.get("options") or ():
+        if option.get("type") in (1, 2):  # subcommand (group)
+            yield from _walk(option)
+        else:
+            yield option
+
+
+async def test_the_command_tree_is_sent_in_every_language(standin, bot):
+    commands = standin.commands()
+    assert commands
+    for command in commands:
+        for item in _walk(command):
+            names, descriptions = item.get("name_localizations") or {}, item.get("description_localizations") or {}
+            for locale in DISCORD_LOCALES:
+                assert locale in names and locale in descriptions, (item["name"], locale, names, descriptions)
+                assert re.fullmatch(r"[-_\w]{1,32}", names[locale]) and names[locale] == names[locale].lower()
+    game = next(c for c in commands if c["name"] == "game")
+    assert game["name_localizations"]["ko"] == KO.p("command name", "game")
+    assert game["description_localizations"]["nl"] == NL.t("Create and manage the game in this channel")
+
+
+async def _open_lobby(standin, channel: int, host: int, options: dict):
+    h = await standin.slash(host, channel, "game new", options)
+    reply = await h.wait_message()
+    lobby = await standin.wait_for_message(channel, lambda m: any(c.startswith("mb:l:") for c in m.custom_ids()))
+    return reply, lobby
+
+
+def says(reader, template: str, text: str, **values) -> bool:
+    """`text` holds `template` in the `reader`'s language, whatever the values filled in:
+    every fixed piece of the translated sentence is there (and there is something to find)."""
+    pieces = [p.strip() for p in reader.t(template, **{k: "\0" for k in values}).split("\0")]
+    return sum(map(len, pieces)) >= 3 and all(p in text for p in pieces if p)
+
+
+async def _dms(standin, user: int) -> list:
+    for _ in range(200):
+        if standin.dms(user):
+            return standin.dms(user)
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"no DM for {user}")
+
+
+async def test_korean_and_dutch_players_each_read_their_own_language(standin, bot):
+    standin.set_guild_locale(standin.guild_id, "es-ES")  # the game posts in the server's language
+    minjun, daan = standin.add_member(name="김민준"), standin.add_member(name="Daan")
+    standin.set_locale(minjun, "ko")
+    standin.set_locale(daan, "nl")
+    channel = standin.create_channel("metro")
+
+    reply, lobby = await _open_lobby(standin, channel, minjun, {"kind": "metromania", "players": 2})
+    assert reply.ephemeral and reply.content == KO.t("Lobby open. Others join with the button; you start when ready.")
+    assert says(ES, "Players ({seated}/{seats}):", lobby.content, seated=1, seats=2), lobby.content
+    assert [b["label"] for b in lobby.buttons()] == [ES.t("Join"), ES.t("Leave"), ES.t("Start")]
+    join = next(c for c in lobby.custom_ids() if c.endswith(":join"))
+    h = await standin.click(daan, lobby, custom_id=join)
+    assert (await h.wait_message(lambda m: m.ephemeral)).content == NL.t("You joined the game.")
+
+    h = await standin.slash(minjun, channel, "game start")
+    await h.wait_message()
+    start = await standin.wait_for_message(channel, lambda m: any(c.endswith(":play") for c in m.custom_ids()))
+    assert says(ES, "**{game}** begins! Order: {order}.", start.content, game="", order=""), start.content
+    labels = get_plugin("metromania").game_labels(ES)
+    assert [b["label"] for b in start.buttons()] == [labels.play, labels.mine, ES.p("button", "Board")]
+    for user, language in ((minjun, KO), (daan, NL)):  # secret hands by DM, in the reader's language
+        hand = (await _dms(standin, user))[-1].content
+        assert says(language, "Your destination markers in hand: {markers}.", hand, markers=""), hand
+
+    table = Table(standin, channel, bot.settings.db_path, seed=3)
+    owed = (await table.owed())[0]
+    other, mine, theirs = (daan, KO, NL) if owed == minjun else (minjun, NL, KO)
+    h = await standin.slash(other, channel, "play", {"move": "solid G9 L"})
+    refusal = await h.wait_message()
+    assert refusal.ephemeral and says(theirs, "It is not your turn. Waiting for: {who}.", refusal.content, who="")
+    composer = await table.compose(owed)
+    assert mine.t("Your turn") in composer.content
+    confirm = next(b for b in composer.buttons() if b["custom_id"].startswith("mb:ok:"))
+    assert confirm["label"] == mine.t("✔ Confirm")
+    h = await standin.click(owed, composer, custom_id=confirm["custom_id"])
+    await h.wait_response()
+    news = await standin.wait_for_message(channel, lambda m: any(c.endswith(":play") for c in m.custom_ids()),
+                                          after=start)
+    assert says(ES, "Next: {who} — `/dig` or the buttons below.", news.content, who=""), news.content
+
+    # the host moves the channel to Dutch: told privately in Korean, announced in Dutch
+    h = await standin.slash(minjun, channel, "game settings", {"language": "nl"})
+    said = await h.wait_message()
+    assert said.ephemeral and says(KO, "the game now posts in {language}", said.content.lower(), language="")
+    await standin.wait_for_message(channel, lambda m: says(NL, "the game now posts in {language}", m.content.lower(),
+                                                           language=""), after=news)
+    owed = (await table.owed())[0]
+    await table.dig_by_command(owed)
+    await standin.wait_for_message(channel, lambda m: says(NL, "Next: {who} — `/dig` or the buttons below.",
+                                                           m.content, who=""), after=news)
+    h = await standin.slash(minjun, channel, "status")
+    status = await h.wait_message()
+    assert status.ephemeral and says(KO, "Scores: {scores}", status.content, scores=""), status.content
+
+
+MARKED = re.compile(r"⟦[^⟦⟧]*⟧|⟪[^⟪⟫]*⟫")
+LETTERS = re.compile(r"[^\W\d_]{2,}")
+PEOPLE = ("Ann", "Bob", "Cat", "Dee")
+
+
+def _names_in(data) -> set[str]:
+    if isinstance(data, dict):
+        return {w for k, v in data.items() for w in ({v} if k == "name" and isinstance(v, str) else _names_in(v))}
+    if isinstance(data, list):
+        return {w for v in data for w in _names_in(v)}
+    return set()
+
+
+# Data, not text: people's names and the maps' station and city names.
+DATA_WORDS = set(PEOPLE) | {w for path in (Path(__file__).parents[2] / "metrobot" / "games").glob("*/maps/*.json")
+                            for name in _names_in(json.loads(path.read_text())) for w in LETTERS.findall(name)}
+
+
+def unmarked(text: str) -> list[str]:
+    """What is left of a text once every catalogue piece, every value and every piece of
+    data (names) is taken out."""
+    before = None
+    while before != text:
+        before, text = text, MARKED.sub(" ", text)
+    return [w for w in LETTERS.findall(text) if w not in DATA_WORDS]
+
+
+def _texts(message) -> list[str]:
+    out = [message.text]
+    for c in message.all_components():
+        out += [c.get("label") or "", c.get("placeholder") or ""]
+        out += [o.get("label", "") for o in c.get("options") or ()]
+    return out
+
+
+async def test_every_text_comes_from_the_catalogue(standin, bot, monkeypatch):
+    # every version of every message (composers are edited in place), DMs included
+    shown: list[str] = []
+    notify = standin._notify_message
+
+    def spy(message):
+        shown.extend(_texts(message))
+        notify(message)
+    monkeypatch.setattr(standin, "_notify_message", spy)
+    standin.set_guild_locale(standin.guild_id, "qps")
+    people = [standin.add_member(name=n) for n in ("Ann", "Bob", "Cat")]
+    for person in people:
+        standin.set_locale(person, "qps")
+    spectator = standin.add_member(name="Dee")
+    standin.set_locale(spectator, "qps")
+    suggestions: list[str] = []
+    for kind, players in (("metromania", 2), ("flipwrite", 2), ("underground", 3)):
+        channel = standin.create_channel(kind)
+        table = Table(standin, channel, bot.settings.db_path, seed=5)
+        await table.open(people[0], kind, people[1:players], players=players)
+        for turn in range(4):
+            owed = await table.owed()
+            if not owed:
+                break
+            if turn % 2:
+                await table.play_by_buttons(owed[0])
+            else:
+                got = await table.choices(owed[0], "play", {}, "move")
+                suggestions += [c["name"] for c in got]
+                h = await standin.slash(owed[0], channel, "play", {"move": got[0]["value"]})
+                await h.wait_message()
+        for user, command, options in ((spectator, "hand", {}), (spectator, "play", {"move": "x"}),
+                                       (people[0], "status", {}), (people[0], "board", {}),
+                                       (people[0], "hand", {}), (people[0], "game rules", {}),
+                                       (people[1], "game abort", {}), (people[0], "game abort", {})):
+            h = await standin.slash(user, channel, command, options)
+            await h.wait_message()
+    left = {text[:120]: unmarked(text) for text in shown + suggestions if unmarked(text)}
+    assert not left, left
+    assert len(shown) > 200 and suggestions and any(standin.dms(p) for p in people)

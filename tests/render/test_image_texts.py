@@ -1,0 +1,247 @@
+"""Every word drawn in an image goes through the message catalogue, in the language the
+image is drawn in.
+
+Each game's images (the board for a spectator and for players, mid-game and at the end,
+the end-of-game images) and the rating sparkline are drawn in the pseudo-language, which
+marks every translated piece ⟦…⟧ and every value filled in ⟪…⟫, while every string given
+to `ImageDraw.text` is recorded. What is left of a string once the marked pieces are gone
+may only be data: the players' names, the map's station, line and map names, colour
+names (move words), numbers and codes such as "G13", "S4", "E2". Then: an image in another
+language differs from the English one only where words are, and every language we have
+draws (texts that grow still fit inside the image).
+"""
+from __future__ import annotations
+
+import random
+import re
+from typing import Any, Callable
+
+import pytest
+from PIL import Image, ImageChops, ImageDraw
+
+from metrobot.games import get_plugin
+from metrobot.i18n import EN, LANGUAGES, PSEUDO, Lang, lang
+from render.labels import abbreviate
+
+NAMES = ["Ann", "Bob", "Cat", "Dan"]
+LETTERS = re.compile(r"[^\W\d_]{2,}")
+CODE = re.compile(r"\b[A-Z]{1,3}\d+\b")  # coordinates and codes: G13, S4, E2, T12
+
+
+# ---------------------------------------------------------------- games played to the end
+def play(kind: str, players: int, seed: int, options: dict[str, Any] | None = None) -> list:
+    """Every state of a game the automatic player plays to the end (fixed seed)."""
+    plugin = get_plugin(kind)
+    game = plugin.game
+    state = game.new_game([f"p{i + 1}" for i in range(players)], options or {}, seed)
+    rnd, states = random.Random(seed), [state]
+    while not game.is_over(state):
+        seat = sorted(game.to_move(state), key=game.seats(state).index)[0]
+        state, _ = game.apply(state, seat, plugin.auto_action(state, seat, rnd))
+        states.append(state)
+    return states
+
+
+def names_of(kind: str, state: Any) -> dict[str, str]:
+    seats = get_plugin(kind).game.seats(state)
+    return {seat: f"{NAMES[i % len(NAMES)]}{'' if i < len(NAMES) else i}" for i, seat in enumerate(seats)}
+
+
+def positions(kind: str, states: list) -> list:
+    """Early, middle, late, the end, and what shows only sometimes: a tie of routes and the
+    last round (underground), decisions sealed while others choose (flip-and-write)."""
+    game = get_plugin(kind).game
+    views = [(s, game.view(s, None)) for s in states]
+    picked = [states[1], states[len(states) // 2], states[-3], states[-1]]
+    if kind == "underground":
+        picked += [s for s, v in views if (v.get("turn") or {}).get("pending_route")][:1]
+        picked += [s for s, v in views if v.get("phase") == "last_round"][:1]
+    if kind == "flipwrite":
+        picked += [s for s, v in views if v.get("decided") and v.get("phase") != "finished"][:2]
+    return picked
+
+
+GAMES = [("metromania", 3, 3, {}), ("metromania", 2, 5, {"advanced": True}),
+         ("flipwrite", 3, 4, {"map": "berlin", "special_stations": True}), ("flipwrite", 1, 6, {"map": "paris"}),
+         ("underground", 3, 2, {})]
+
+
+@pytest.fixture(scope="module")
+def played() -> dict:
+    return {(kind, n, seed): play(kind, n, seed, options) for kind, n, seed, options in GAMES}
+
+
+def images(kind: str, states: list, language: Lang) -> list[Image.Image]:
+    """The boards of a few positions, for a spectator and each player, and the final images."""
+    plugin = get_plugin(kind)
+    painter = __import__(plugin.renderer, fromlist=["image"])
+    game = plugin.game
+    out = []
+    for state in positions(kind, states):
+        names = names_of(kind, state)
+        people = sorted({game.owner(state, seat) for seat in game.seats(state)})
+        for viewer in [None, *people]:
+            out.append(painter.image(game.view(state, viewer), viewer, names, language))
+    last = states[-1]
+    out += [image for _, image in painter.final(game.view(last, None), names_of(kind, last), language)]
+    return out
+
+
+# ---------------------------------------------------------------- recording what is drawn
+@pytest.fixture
+def drawn(monkeypatch) -> list[str]:
+    """Every string given to ImageDraw.text (caches of drawn words emptied first, so that
+    nothing drawn earlier hides from the recording)."""
+    from render.flipwrite import marks, panel, sheet, summary
+
+    marks._text_mask.cache_clear()
+    panel.card_sprite.cache_clear()
+    sheet._SHEET_BASES.data.clear()
+    summary._BASES.data.clear()
+    seen: list[str] = []
+    original = ImageDraw.ImageDraw.text
+
+    def text(self, xy, text, *args, **kwargs):
+        seen.append(text)
+        return original(self, xy, text, *args, **kwargs)
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
+    return seen
+
+
+def data_words(kind: str, states: list) -> set[str]:
+    """Words that are data: names, the map's names (and their abbreviations), colours."""
+    view = get_plugin(kind).game.view(states[-1], None)
+    texts = list(names_of(kind, states[-1]).values())
+    if kind == "flipwrite":
+        data = view["map_data"]
+        texts += [data.get("name", ""), data.get("id", "")]
+        texts += [s.get("name", s["id"]) for s in data["stations"]] + [l.get("name", l["id"]) for l in data["lines"]]
+    if kind == "underground":
+        from metrobot.games.underground.board import board_named
+        from metrobot.games.underground.state import COLOURS
+
+        board = board_named(view["map"], view.get("map_digest")).map
+        texts += [board.title, board.name, *COLOURS, *board.stations]
+    texts += [abbreviate(t) for t in texts]
+    return {w for t in texts for w in LETTERS.findall(t)}
+
+
+def unmarked(text: str, data: set[str]) -> list[str]:
+    """The words of a drawn string that are neither marked as the catalogue's nor data.
+
+    Translated pieces go (a fitted text may have lost its closing mark); values stay, so a
+    value that is a word must be translated too; what is left must be data."""
+    rest = re.sub(r"⟦[^⟦⟧]*(⟧|(?=…?$))", " ", text).replace("⟪", " ").replace("⟫", " ")
+    rest = CODE.sub(" ", rest)
+    out = []
+    for m in LETTERS.finditer(rest):
+        word = m.group()
+        if word in data or (rest[m.end():].startswith("…") and any(d.startswith(word) for d in data)):
+            continue
+        out.append(word)
+    return out
+
+
+def check(strings: list[str], data: set[str]) -> None:
+    leaks = {s: unmarked(s, data) for s in strings}
+    leaks = {s: words for s, words in leaks.items() if words}
+    assert not leaks, "drawn without the catalogue: " + "; ".join(f"{s!r} ({', '.join(w)})" for s, w in leaks.items())
+
+
+# ---------------------------------------------------------------- every word through the catalogue
+@pytest.mark.parametrize("kind, n, seed, options", GAMES, ids=[f"{g[0]}-{g[1]}" for g in GAMES])
+def test_every_word_of_the_images_is_the_catalogues(played, drawn, kind, n, seed, options):
+    states = played[(kind, n, seed)]
+    images(kind, states, PSEUDO)
+    assert any("⟦" in s for s in drawn)
+    check(drawn, data_words(kind, states))
+
+
+def test_the_rating_sparkline_words_are_the_catalogues(drawn):
+    from render.sparkline import sparkline
+
+    title = PSEUDO.t("{name}: rating over time", name="Ann")
+    sparkline({PSEUDO.t("MetrOmania"): [1.0, 3.5, 2.0], PSEUDO.t("On the Underground"): [0.5]}, title, PSEUDO)
+    sparkline({}, title, PSEUDO)
+    assert any("⟦No rated games yet.⟧" in s for s in drawn)
+    check(drawn, {"Ann"})
+
+
+def test_the_check_finds_a_word_drawn_past_the_catalogue():
+    data = {"Ann", "Alexanderplatz"}
+    assert unmarked("⟦Turn ⟧⟪30⟫⟦ · ⟧⟪Ann⟫⟦ to play⟧", data) == []
+    assert unmarked("Turn 30 · Ann to play", data) == ["Turn", "to", "play"]
+    assert unmarked("⟦Legend⟧ G13 S4 E2 Alexanderpl…", data) == []
+    assert unmarked("⟦A long heading that was fitt…", data) == []
+    assert unmarked("⟪solid⟫", data) == ["solid"]  # a value that is a word must be translated
+
+
+# ---------------------------------------------------------------- other languages: where words are, and they fit
+def regions(kind: str) -> Callable[[Image.Image, Any], list[tuple[int, int, int, int]]]:
+    """Parts of a board image that hold no words (the map: names there are data)."""
+    if kind == "metromania":
+        from render.metromania.image import BOARD_W
+
+        return lambda image, view: [(0, 0, BOARD_W, image.height)]
+    if kind == "underground":
+        from render.underground.boardimage import MAP_W
+
+        return lambda image, view: [(0, 0, MAP_W, image.height)]
+    from render.flipwrite import sheet_geometry
+
+    return lambda image, view: [sheet_geometry(view)["map"]] if view.get("you") else []
+
+
+@pytest.mark.parametrize("kind, n, seed", [(g[0], g[1], g[2]) for g in GAMES[::2]])
+def test_another_language_changes_only_the_words(played, kind, n, seed):
+    plugin = get_plugin(kind)
+    painter = __import__(plugin.renderer, fromlist=["image"])
+    state = played[(kind, n, seed)][-3]
+    names = names_of(kind, state)
+    viewer = next(iter(names)) if kind == "flipwrite" else None
+    view = plugin.game.view(state, viewer)
+    english, marked = (painter.image(view, viewer, names, language) for language in (EN, PSEUDO))
+    assert english.size == marked.size
+    difference = ImageChops.difference(english.convert("RGB"), marked.convert("RGB"))
+    assert difference.getbbox() is not None  # the words changed
+    for box in regions(kind)(english, view):
+        assert difference.crop(box).getbbox() is None, f"{kind}: the map changed with the language"
+
+
+class Longer(Lang):
+    """Every word of the catalogue half as long again and partly Hangul (other fonts of the
+    chain), as a translation may be: texts must still fit inside the image."""
+
+    def __init__(self) -> None:
+        super().__init__("long", EN._c)
+
+    def _fill(self, template: str, params: dict[str, Any]) -> str:
+        def grow(word: re.Match) -> str:
+            return word.group() + "한글" * (len(word.group()) // 4 + 1)
+        pieces = re.split(r"(\{\w+\})", template)
+        grown = "".join(p if p.startswith("{") else LETTERS.sub(grow, p) for p in pieces)
+        return grown.format(**params) if params else grown
+
+
+@pytest.mark.parametrize("code", [*LANGUAGES, "long"])
+def test_every_language_draws_and_its_words_stay_inside(played, monkeypatch, code):
+    language = Longer() if code == "long" else lang(code)
+    outside = []
+    original = ImageDraw.ImageDraw.text
+
+    def text(self, xy, text, *args, **kwargs):
+        font = kwargs.get("font") or (args[1] if len(args) > 1 else None)
+        if font is not None and text and not kwargs.get("stroke_width"):  # station names have their own layout
+            left, top, right, bottom = self.textbbox(xy, text, font=font, anchor=kwargs.get("anchor"))
+            width, height = self.im.size
+            if left < -1 or top < -1 or right > width + 1 or bottom > height + 1:
+                outside.append(text)
+        return original(self, xy, text, *args, **kwargs)
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
+    for kind, n, seed, _ in GAMES:
+        for image in images(kind, played[(kind, n, seed)], language):
+            assert image.width > 0
+    from render.sparkline import sparkline
+
+    sparkline({language.t("MetrOmania"): [1.0, 2.0]}, language.t("{name}: rating over time", name="Ann"), language)
+    assert not outside, f"drawn past the image's edge in {code}: {outside}"

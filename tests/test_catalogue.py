@@ -1,0 +1,56 @@
+"""The message catalogues: in step with the code, complete, and with intact placeholders.
+
+What a user can read is found by `tools/messages.py` (every text handed to the catalogue,
+and the slash commands' names, descriptions and choices). These tests fail when code gives
+the catalogue a text put together in code (which no translator would see whole), when the
+committed template lags behind the code (run `python -m tools.messages extract`), and when
+a language misses a text, marks one fuzzy, or breaks a `{placeholder}` or a command name.
+Texts that bypass the catalogue altogether are caught by the pseudo-language tests
+(tests/e2e/test_languages.py, tests/service/test_service_languages.py, tests/render/test_image_texts.py).
+"""
+from __future__ import annotations
+
+import pytest
+from babel.messages.pofile import read_po
+
+from metrobot.i18n import LANGUAGES, PSEUDO, lang
+from tools import messages
+
+
+@pytest.fixture(scope="module")
+def found():
+    return messages.scan()
+
+
+def test_every_catalogue_call_is_given_a_whole_text(found):
+    assert not found.problems, "\n".join(found.problems)
+
+
+def test_the_template_is_up_to_date(found):
+    with messages.TEMPLATE.open("rb") as f:
+        template = read_po(f)
+    committed = {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in template if m.id}
+    assert set(found.messages) - committed == set(), "new texts: run `python -m tools.messages extract`"
+    assert committed - set(found.messages) == set(), "texts no longer used: run `python -m tools.messages extract`"
+
+
+@pytest.mark.parametrize("code", messages.TRANSLATED)
+def test_every_language_has_every_text(found, code):
+    problems = messages.check_language(code, messages.template(found))
+    assert not problems, "\n".join(problems[:40]) + (f"\n… and {len(problems) - 40} more" if len(problems) > 40 else "")
+
+
+def test_every_language_we_offer_has_a_catalogue():
+    assert set(LANGUAGES) == {"en", *messages.TRANSLATED}
+
+
+@pytest.mark.parametrize("code", messages.TRANSLATED)
+def test_a_translation_is_used_and_filled_in(code):
+    language = lang(code)
+    said = language.t("You joined the game.")
+    assert said and said != "You joined the game."
+    assert lang(f"{code}-XX").code == code and lang("fr").code == "en"  # regional and unknown locales
+
+
+def test_the_pseudo_language_marks_pieces_and_values():
+    assert PSEUDO.t("It is {who}'s turn.", who="Ann") == "⟦It is ⟧⟪Ann⟫⟦'s turn.⟧"

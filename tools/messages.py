@@ -1,0 +1,233 @@
+"""The message catalogue's tool: finds every text the bot can show, keeps the catalogue in
+step with the code, and checks the translations.
+
+    python -m tools.messages extract   # writes metrobot/i18n/locales/messages.pot and merges it
+                                       # into nl.po, es.po, ko.po (new texts empty, old ones kept)
+    python -m tools.messages check [nl|es|ko]   # what is missing or broken (exit 1 if any)
+    python -m tools.messages scan [PATH...]   # only the calls that give the catalogue no literal
+
+A text is in the catalogue when the code hands it, as a literal, to one of the catalogue's
+calls: `lang.t(text)`, `lang.n(singular, plural, count)`, `lang.p(context, text)`, or marks it
+for later with `N_(text)`, `Term(text)`, `Phrase(text)`, `RuleError(text, rule, hint)` /
+`hint=text`, `BadInput(text)`, `locale_str(text)`. Babel reads and writes the .po files
+(`Catalog.update` merges the template into each language the way `pybabel update` does).
+"""
+from __future__ import annotations
+
+import ast
+import fnmatch
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parents[1]
+LOCALES = ROOT / "metrobot" / "i18n" / "locales"
+TEMPLATE = LOCALES / "messages.pot"
+TRANSLATED = ("nl", "es", "ko")
+SOURCES = ("metrobot", "render")
+
+# callee name -> which positional arguments are texts ("c" marks a context)
+MARKERS: dict[str, tuple[str, ...]] = {
+    "N_": ("m",), "Term": ("m",), "Phrase": ("m",), "BadInput": ("m",), "locale_str": ("m",),
+    "RuleError": ("m", "", "m"),
+}
+METHODS: dict[str, tuple[str, ...]] = {"t": ("m",), "n": ("m", "m"), "p": ("c", "m")}
+# Texts only operators and tools read (the CLI, JSON loaders, map data checks, the automatic
+# players' own sanity checks): English, not in the catalogue. Everything a Discord user can
+# see is elsewhere.
+ENGLISH_ONLY = ("metrobot/cli.py", "metrobot/gamelog.py", "metrobot/games/*/state.py", "metrobot/games/*/mapdata.py",
+                "metrobot/games/*/ai/*.py", "metrobot/games/*/determinize.py", "metrobot/games/*/views.py",
+                "metrobot/games/*/board.py", "metrobot/games/*/markers.py")
+PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}")
+
+
+@dataclass
+class Found:
+    messages: dict[tuple[str | None, str], dict] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)  # a catalogue call given something else than a literal
+
+    def add(self, context: str | None, msgid: str, plural: str | None, where: str) -> None:
+        entry = self.messages.setdefault((context, msgid), {"plural": plural, "where": []})
+        entry["where"].append(where)
+        if plural and not entry["plural"]:
+            entry["plural"] = plural
+
+
+def _name(func: ast.expr) -> tuple[str | None, str | None]:
+    if isinstance(func, ast.Name):
+        return func.id, None
+    if isinstance(func, ast.Attribute):
+        return (func.attr, None) if func.attr in MARKERS else (None, func.attr)
+    return None, None
+
+
+def _literal(node: ast.expr) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _composed(node: ast.expr) -> bool:
+    """Text put together in code (f-string, +, %, .format, str()): its pieces can't be in
+    the catalogue, so a translator never sees the whole sentence."""
+    if isinstance(node, (ast.JoinedStr, ast.BinOp)):
+        return True
+    if isinstance(node, ast.Call):
+        func = node.func
+        return (isinstance(func, ast.Attribute) and func.attr in ("format", "join")) or \
+            (isinstance(func, ast.Name) and func.id in ("str", "repr"))
+    return False
+
+
+def scan_file(path: Path, found: Found) -> None:
+    rel = path.relative_to(ROOT).as_posix()
+    if any(fnmatch.fnmatch(rel, pattern) for pattern in ENGLISH_ONLY):
+        return
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=rel)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        marker, method = _name(node.func)
+        shape = MARKERS.get(marker) if marker else METHODS.get(method or "")
+        if shape is None:
+            continue
+        where = f"{rel}:{node.lineno}"
+        # `.t(...)`/`.n(...)`/`.p(...)` on something that is not a language (e.g. a str's
+        # translate) would not reach here: no such call in our code takes a literal first.
+        args = list(node.args[:len(shape)])
+        if marker == "RuleError":
+            hint = next((k.value for k in node.keywords if k.arg == "hint"), None)
+            if hint is not None:
+                args = (args + [ast.Constant(None)] * 2)[:2] + [hint]
+        texts: list[str | None] = []
+        context = None
+        for kind, arg in zip(shape, args):
+            if not kind:
+                continue
+            value = _literal(arg)
+            if value is None:
+                if isinstance(arg, ast.Constant) and arg.value is None:
+                    continue
+                if not _composed(arg):
+                    continue  # a value looked up from a table of N_() texts: extracted there
+                found.problems.append(f"{where}: the catalogue is given {ast.unparse(arg)[:60]}, not a literal text")
+                continue
+            if kind == "c":
+                context = value
+            else:
+                texts.append(value)
+        if not texts:
+            continue
+        if method == "n" and len(texts) == 2:
+            found.add(context, texts[0], texts[1], where)
+        elif marker == "RuleError":
+            for text in texts:
+                found.add(None, text, None, where)
+        else:
+            found.add(context, texts[0], None, where)
+
+
+def scan(roots: tuple[str, ...] = SOURCES) -> Found:
+    found = Found()
+    for root in roots:
+        for path in sorted((ROOT / root).rglob("*.py")):
+            scan_file(path, found)
+    # The slash commands' names, options, descriptions and choices: read from the command
+    # tree itself (built from the game registry), as Discord will be sent them.
+    from metrobot.discord_app.client import slash_commands
+    from metrobot.discord_app.speech import command_texts
+
+    for context, text in command_texts(slash_commands(None)):
+        found.add(context, text, None, "slash commands:0")
+    return found
+
+
+def template(found: Found) -> Catalog:
+    cat = Catalog(project="metrobot", msgid_bugs_address="", copyright_holder="metrobot", fuzzy=False)
+    for (context, msgid), entry in sorted(found.messages.items(), key=lambda kv: (kv[0][1], kv[0][0] or "")):
+        ident = (msgid, entry["plural"]) if entry["plural"] else msgid
+        cat.add(ident, context=context, locations=[(w.rsplit(":", 1)[0], int(w.rsplit(":", 1)[1]))
+                                                   for w in entry["where"][:3]],
+                flags=("python-brace-format",) if PLACEHOLDER.search(msgid) else ())
+    return cat
+
+
+def placeholders(text: str) -> set[str]:
+    return {m.group(1) for m in PLACEHOLDER.finditer(text)}
+
+
+def check_language(code: str, expected: Catalog) -> list[str]:
+    path = LOCALES / f"{code}.po"
+    if not path.exists():
+        return [f"{code}: {path.name} is missing"]
+    with path.open("rb") as f:
+        cat = read_po(f, locale=code)
+    problems = []
+    for message in expected:
+        if not message.id:
+            continue
+        ours = cat.get(message.id, context=message.context)
+        label = f"{code}: {message.id if isinstance(message.id, str) else message.id[0]!r}" + (
+            f" [{message.context}]" if message.context else "")
+        if ours is None or not ours.string or (isinstance(ours.string, tuple) and not all(ours.string)):
+            problems.append(f"{label}: not translated")
+            continue
+        if ours.fuzzy:
+            problems.append(f"{label}: marked fuzzy (the English changed): check it")
+        if message.context == "command name" and not re.fullmatch(r"[-_\w]{1,32}", ours.string) \
+                or message.context == "command name" and ours.string != ours.string.lower():
+            problems.append(f"{label}: {ours.string!r} is no Discord command name (lower case, no spaces, <= 32)")
+        if any(path == "slash commands" for path, _ in message.locations) and len(ours.string) > 100:
+            problems.append(f"{label}: longer than Discord's 100 characters")
+        wanted = placeholders(message.id if isinstance(message.id, str) else message.id[1])
+        for text in (ours.string if isinstance(ours.string, tuple) else (ours.string,)):
+            if placeholders(text) - wanted or (not isinstance(message.id, tuple) and placeholders(text) != wanted):
+                problems.append(f"{label}: places {sorted(placeholders(text))} should be {sorted(wanted)}")
+    return problems
+
+
+def merge(code: str, tmpl: Catalog) -> None:
+    path = LOCALES / f"{code}.po"
+    if path.exists():
+        with path.open("rb") as f:
+            cat = read_po(f, locale=code)
+    else:
+        cat = Catalog(locale=code, project="metrobot", fuzzy=False)
+    cat.update(tmpl, no_fuzzy_matching=True)
+    cat.obsolete.clear()
+    with path.open("wb") as f:
+        write_po(f, cat, width=100, omit_header=False, sort_output=False, include_previous=False)
+
+
+def main(argv: list[str]) -> int:
+    command = argv[0] if argv else "check"
+    if command == "scan":
+        found = Found()
+        for arg in argv[1:] or SOURCES:
+            path = (ROOT / arg).resolve()
+            for file in sorted(path.rglob("*.py")) if path.is_dir() else [path]:
+                scan_file(file, found)
+        print("\n".join(found.problems) or f"{len(found.messages)} texts, every call given a literal")
+        return 1 if found.problems else 0
+    found = scan()
+    if found.problems:
+        print("\n".join(found.problems))
+    tmpl = template(found)
+    if command == "extract":
+        LOCALES.mkdir(exist_ok=True)
+        with TEMPLATE.open("wb") as f:
+            write_po(f, tmpl, width=100, omit_header=False)
+        for code in TRANSLATED:
+            merge(code, tmpl)
+        print(f"{len(found.messages)} texts in {TEMPLATE.relative_to(ROOT)}")
+        return 1 if found.problems else 0
+    codes = [a for a in argv[1:] if a in TRANSLATED] or TRANSLATED
+    problems = [p for code in codes for p in check_language(code, tmpl)]
+    print("\n".join(problems) if problems else f"{len(found.messages)} texts, all translated")
+    return 1 if problems or found.problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
