@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -129,6 +130,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    import sys
-
     main(sys.argv[1:])

@@ -13,6 +13,7 @@ from typing import Any, Sequence
 
 from .gamelog import GameLog, dump, self_play
 from .games import BadInput, RuleError, all_plugins, get_game, get_plugin
+from .i18n import LANGUAGES
 
 
 def _read_json(path: str) -> Any:
@@ -87,13 +88,22 @@ def cmd_render(args: argparse.Namespace) -> int:
     game, state = load_state(args.input)
     if args.viewer is not None and not game.seats_of(state, args.viewer):
         raise BadInput(f"--viewer {args.viewer!r} is not a player of this game")
-    png = render_png(game, state, viewer=args.viewer)
+    if args.language not in LANGUAGES:
+        raise BadInput(f"--language must be one of {', '.join(LANGUAGES)}")
+    names = {}
+    for pair in args.name:
+        seat, sep, name = pair.partition("=")
+        if not sep or not game.seats_of(state, seat):
+            raise BadInput(f"--name wants SEAT=NAME for a seat of this game, got {pair!r}")
+        names[seat] = name
+    png = render_png(game, state, viewer=args.viewer, names=names or None, lang=args.language)
     if png is None:
         raise BadInput(f"{game.title} has no images")
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_bytes(png)
     print(f"wrote {args.out} ({len(png) // 1024} KiB)")
     if args.final:
-        for name, data in final_images(game, state):
+        for name, data in final_images(game, state, names or None, lang=args.language):
             path = Path(args.out).with_name(name)
             path.write_bytes(data)
             print(f"wrote {path} ({len(data) // 1024} KiB)")
@@ -172,7 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", default=all_plugins()[0].name, choices=[g.name for g in all_plugins()])
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--map", help="map name (flip-and-write)")
+    p.add_argument("--map", help="map name (games played on several maps)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="game option, repeatable")
     p.add_argument("--out", required=True, help="directory for log.json and state.json")
     p.set_defaults(func=cmd_selfplay)
@@ -181,7 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("log")
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("score", help="run a game's scoring on a canonical state (MetrOmania's scoring phase)")
+    p = sub.add_parser("score", help="run a game's scoring on a canonical state (a finished one is re-scored)")
     p.add_argument("state")
     p.set_defaults(func=cmd_score)
 
@@ -200,6 +210,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True)
     p.add_argument("--viewer", help="player id whose secret hand is shown")
     p.add_argument("--final", action="store_true", help="also write the end-of-game images next to --out")
+    p.add_argument("--language", default="en", help="language of the words in the image: en, nl, es or ko")
+    p.add_argument("--name", action="append", default=[], metavar="SEAT=NAME",
+                   help="a player's name as drawn (default: the seat id), repeatable")
     p.set_defaults(func=cmd_render)
     return parser
 

@@ -7,7 +7,6 @@ style (solid/dashed) is a second cue that never depends on colour.
 from __future__ import annotations
 
 import io
-from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageFont

@@ -52,5 +52,7 @@ def test_a_translation_is_used_and_filled_in(code):
     assert lang(f"{code}-XX").code == code and lang("fr").code == "en"  # regional and unknown locales
 
 
-def test_the_pseudo_language_marks_pieces_and_values():
-    assert PSEUDO.t("It is {who}'s turn.", who="Ann") == "⟦It is ⟧⟪Ann⟫⟦'s turn.⟧"
+def test_the_pseudo_language_marks_pieces_and_values_of_catalogue_texts_only():
+    assert PSEUDO.t("Scores: {scores}", scores="Ann 3") == "⟦Scores: ⟧⟪Ann 3⟫"
+    # a text the catalogue lacks reaches no translator: it comes out unmarked, and is caught
+    assert PSEUDO.t("A text nobody extracted, {who}.", who="Ann") == "A text nobody extracted, Ann."

@@ -20,7 +20,7 @@ from ..games.autoplay import LEVELS
 from ..i18n import LANGUAGES, me
 from ..service import Outcome, Refused
 from .messages import Bot, bot_of, went_wrong
-from .speech import as_asker, speaker
+from .speech import as_asker
 
 log = logging.getLogger("metrobot.discord")
 
@@ -190,6 +190,7 @@ def game_group(bot: Bot) -> app_commands.Group:
         return [app_commands.Choice(name=label, value=gid) for label, gid in choices]
 
     @group.command(name="rules", description="A short summary of the rules")
+    @app_commands.describe(kind="Which game (default: this channel's)")
     @app_commands.choices(kind=kinds)
     async def rules(interaction: discord.Interaction, kind: Optional[app_commands.Choice[str]] = None) -> None:
         await run(interaction, lambda: bot.service.rules(str(interaction.channel_id), kind.value if kind else None))

@@ -137,21 +137,21 @@ def composer(menu: Menu, language: Lang = EN, group: str | None = None
              ) -> tuple[str, discord.ui.View, list[discord.File]]:
     """The private step-by-step menu: what is chosen so far, a preview, the next steps,
     in the language of the person composing (the menu's texts already are)."""
-    t = language.t
     if menu.summary:
-        lines = [t("**{heading}**: {summary}", heading=menu.heading, summary=menu.summary)]
+        lines = [language.t("**{heading}**: {summary}", heading=menu.heading, summary=menu.summary)]
     else:
-        lines = [t("**{heading}** — choose your first step below.", heading=menu.heading)]
+        lines = [language.t("**{heading}** — choose your first step below.", heading=menu.heading)]
     if menu.complete:
-        lines.append(t("That completes it: press **Confirm** to play it."))
+        lines.append(language.t("That completes it: press **Confirm** to play it."))
     elif menu.prefix:
-        lines.append(t("Choose the next step, or **Confirm** to play these steps now (your turn then goes on)."))
+        lines.append(language.t("Choose the next step, or **Confirm** to play these steps now (your turn then "
+                                "goes on)."))
     view = discord.ui.View(timeout=None)
     steps = menu.prefix
     key = f"{menu.game_id}:{menu.moves}:{_join(steps)}"
     too_long = len(f"mb:ok:{key}") > MAX_CUSTOM_ID
     if too_long:
-        lines.append(t("That is as many steps as the buttons can hold: confirm, or use `/play`."))
+        lines.append(language.t("That is as many steps as the buttons can hold: confirm, or use `/play`."))
     if menu.choices and not too_long:
         groups: dict[str, list] = {}
         for choice in menu.choices:
@@ -166,10 +166,10 @@ def composer(menu: Menu, language: Lang = EN, group: str | None = None
             shown = menu.choices
         else:
             names = list(pages)
-            view.add_item(GroupSelect(menu.game_id, menu.moves, steps, names, group, t(GroupSelect.PLACEHOLDER)))
+            view.add_item(GroupSelect(menu.game_id, menu.moves, steps, names, group, menu.group_hint))
             shown = pages.get(group or "", [])
         if shown:
-            view.add_item(StepSelect(menu.game_id, menu.moves, steps, shown, t(StepSelect.PLACEHOLDER)))
+            view.add_item(StepSelect(menu.game_id, menu.moves, steps, shown, language.t(StepSelect.PLACEHOLDER)))
     if menu.can_submit:
         view.add_item(ComposeButton("ok", menu.game_id, menu.moves, steps, language))
     if steps:
@@ -227,8 +227,6 @@ class StepButton(discord.ui.DynamicItem[discord.ui.Button],
 
 class GroupSelect(discord.ui.DynamicItem[discord.ui.Select],
                   template=r"mb:g:(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)"):
-    PLACEHOLDER = N_("Choose a line first…")
-
     def __init__(self, gid: int, moves: int, steps: list[str], names: list[str] | None = None,
                  current: str | None = None, placeholder: str | None = None):
         options = [discord.SelectOption(label=n[:100], value=n[:100], default=n == current)

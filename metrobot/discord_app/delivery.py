@@ -54,11 +54,12 @@ async def deliver(client: Bot, channel_id: str, outcome: Outcome,
     else:
         await post_all()
     if unreachable is not None and interaction is not None:
-        t = speaker(interaction).t
+        reader = speaker(interaction)
         if isinstance(unreachable, discord.NotFound):
-            text = t("Done, but I can't post in this channel: it no longer exists.")
+            text = reader.t("Done, but I can't post in this channel: it no longer exists.")
         else:
-            text = t("Done, but I can't post in this channel: please give me Send Messages and Attach Files here.")
+            text = reader.t("Done, but I can't post in this channel: please give me Send Messages and Attach Files "
+                            "here.")
         await interaction.followup.send(text, ephemeral=True)
     failed = [user_id for user_id, message in outcome.dms if not await send_dm(client, user_id, message)]
     if failed and unreachable is None:

@@ -69,8 +69,10 @@ def game_command(bot: Bot, plugin: GamePlugin, spec: MoveCommand) -> app_command
             typed = {k: v for k, v in values.items() if v}
             empty = [o.name for o in spec.options if o.required and o.name not in typed]
             if empty:
-                raise Refused(me().t("`/{command}` needs {options}: nothing was played.", command=spec.name,
-                                     options=", ".join(empty)))
+                # (named as the person's Discord shows them)
+                raise Refused(me().t("`/{command}` needs {options}: nothing was played.",
+                                     command=me().p("command name", spec.name),
+                                     options=", ".join(me().p("command name", o) for o in empty)))
             return await bot.service.play(*_ids(interaction), spec.steps(typed), kind=plugin.name,
                                           command=spec.name)
         await run(interaction, work)

@@ -47,11 +47,11 @@ def valid_name(text: str) -> bool:
 
 
 def command_text(language: Lang, text: str, name: bool) -> str | None:
-    """A command's name or description in `language`; None where Discord should show the
-    English (no translation, or one Discord would refuse)."""
+    """A command's name or description in `language` (the English where the catalogue has
+    no other); None where Discord would refuse it, so that it shows the English."""
+    if not language.knows(text, NAME_CONTEXT if name else None):
+        return None  # (a text from outside our catalogues, e.g. a game registered by a test)
     out = language.p(NAME_CONTEXT, text) if name else language.t(text)
-    if out == text:
-        return None
     if name:
         return out if valid_name(out) else None
     return out if len(out) <= MAX_DESCRIPTION else None

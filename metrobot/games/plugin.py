@@ -29,6 +29,7 @@ class Labels:
     play: str = N_("▶ Play")  # opens the private composer
     mine: str = N_("My hand")  # the player's private view
     composer: str = N_("Your turn")  # heading of the private composer
+    groups: str = N_("Choose a line first…")  # a menu of the composer's groups, when one list is too long
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,9 @@ class GamePlugin:
     commands: tuple[MoveCommand, ...] = ()
     variants: tuple[Variant, ...] = ()
     secret_hands: bool = False  # players hold something secret, sent to them privately
+    # The game's move notation: a module with parse(game, state, seat, text),
+    # choices(game, state, seat, lang) and describe(state, action, lang).
+    notation: Any = None
 
     @property
     def name(self) -> str:
@@ -126,21 +130,26 @@ class GamePlugin:
 
     def game_labels(self, lang: Lang = EN) -> Labels:
         """The game's words for its buttons, in `lang`."""
-        return Labels(*(lang.t(text) for text in (self.labels.play, self.labels.mine, self.labels.composer)))
+        labels = self.labels
+        return Labels(*(lang.t(text) for text in (labels.play, labels.mine, labels.composer, labels.groups)))
 
     # ------------------------------------------------------------ moves
     # Every text below is in `lang` (English by default); move codes and typed moves are
     # the same in every language.
     def parse(self, state: Any, seat: str, text: str) -> Action:
         """A typed or coded step -> action (BadInput/RuleError when it is not one)."""
-        raise BadInput(N_("{game} has no move notation."), game=self.title)
+        if self.notation is None:
+            raise BadInput(N_("{game} has no move notation."), game=self.title)
+        return self.notation.parse(self.game, state, seat, text)
 
     def choices(self, state: Any, seat: str, lang: Lang = EN) -> list[Choice]:
         """Every legal next step for menus and autocomplete."""
-        return []
+        return self.notation.choices(self.game, state, seat, lang) if self.notation else []
 
     def describe(self, state: Any, action: Action, lang: Lang = EN) -> str:
-        return str(action.get("type", "move"))
+        if self.notation is None:
+            return str(action.get("type", "move"))
+        return self.notation.describe(state, action, lang)
 
     def summarise(self, state: Any, seat: str, steps: list[str], lang: Lang = EN) -> str:
         """What a sequence of steps does, in words (for the composer)."""

@@ -52,15 +52,36 @@ class Lang:
     def p(self, context: str, message: str, /, **params: Any) -> str:
         return self._fill(self._c.pgettext(context, message), params)
 
+    def knows(self, message: str, context: str | None = None) -> bool:
+        """Whether this language's catalogue has the text (perhaps written the same as in English)."""
+        key = f"{context}\x04{message}" if context else message
+        return key in getattr(self._c, "_catalog", {})
+
     def __repr__(self) -> str:
         return f"Lang({self.code!r})"
 
 
 class _Pseudo(Lang):
-    """Every piece of catalogue text ⟦marked⟧, every value filled in ⟪marked⟫."""
+    """Every piece of catalogue text ⟦marked⟧, every value filled in ⟪marked⟫ — but only
+    texts the catalogue holds (`messages.pot`): one it lacks would reach no translator, so
+    it comes out unmarked, like a text that bypassed the catalogue."""
 
     def __init__(self) -> None:
         super().__init__("qps", gettext.NullTranslations())
+
+    def t(self, message: str, /, **params: Any) -> str:
+        return self._known(None, message, params)
+
+    def n(self, singular: str, plural: str, count: int, /, **params: Any) -> str:
+        return self._known(None, singular if count == 1 else plural, params, singular)
+
+    def p(self, context: str, message: str, /, **params: Any) -> str:
+        return self._known(context, message, params)
+
+    def _known(self, context: str | None, text: str, params: dict[str, Any], msgid: str | None = None) -> str:
+        if (context, msgid or text) in _template_ids():
+            return self._fill(text, params)
+        return text.format(**params) if params else text
 
     def _fill(self, template: str, params: dict[str, Any]) -> str:
         marked = {k: f"⟪{v}⟫" for k, v in params.items()}
@@ -84,6 +105,13 @@ def _catalogue(code: str) -> gettext.NullTranslations:
     write_mo(buf, catalog)  # compiled in memory: no build step, the .po file is the source
     buf.seek(0)
     return gettext.GNUTranslations(buf)
+
+
+@lru_cache(maxsize=None)
+def _template_ids() -> frozenset[tuple[str | None, str]]:
+    with (LOCALES / "messages.pot").open("rb") as f:
+        template = read_po(f)
+    return frozenset((m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in template if m.id)
 
 
 @lru_cache(maxsize=None)

@@ -111,7 +111,7 @@ class Lobby(ServiceCore):
             g.t("Needs {low}-{high} players. Turn clock: {clock}. Language: {language}.", low=game.min_players,
                 high=row.max_seats, clock=hours(row.turn_clock, g),
                 language=LANGUAGES.get(code_of(row.language), row.language))])
-        labels = (g.t("Join"), g.t("Leave"), g.t("Start"))
+        labels = (g.p("button", "Join"), g.p("button", "Leave"), g.p("button", "Start"))
         return Message(text, controls=Controls("lobby", row.id, row.game, row.moves, *labels[:2], lobby=labels))
 
     async def join(self, channel_id: str, user_id: str, user_name: str, *, game_id: int | None = None) -> Outcome:

@@ -68,6 +68,7 @@ class Menu:
     can_submit: bool  # the prefix may be played as it is
     preview: File | None = None
     heading: str = "Your turn"  # the game's word for what is being composed
+    group_hint: str = "Choose a line first…"  # the menu of groups, when the choices are too many for one
 
 
 class Refused(Exception):

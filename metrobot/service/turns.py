@@ -49,7 +49,7 @@ class Turns(ServiceCore):
             mine, theirs = title(get_plugin(kind), me()), title(self._plugin(row), me())
             if command:
                 raise Refused(me().t("{command} is for {game}; this channel plays {other}. Use `/play` or the buttons.",
-                                     command=f"`/{command}`", game=mine, other=theirs))
+                                     command=f"`/{me().p('command name', command)}`", game=mine, other=theirs))
             raise Refused(me().t("That command is for {game}; this channel plays {other}. Use `/play` or the buttons.",
                                  game=mine, other=theirs))
 
@@ -71,8 +71,9 @@ class Turns(ServiceCore):
         choices = plugin.choices(after, seat, me()) if owed else []
         summary = plugin.summarise(state, seat, prefix, me()) if prefix else ""
         image = await self._image(plugin, after, row, user_id, language=me()) if preview else None
+        labels = plugin.game_labels(me())
         return Menu(row.game, row.id, row.moves, list(prefix), choices, summary, complete=not owed,
-                    can_submit=bool(prefix), preview=image, heading=plugin.game_labels(me()).composer)
+                    can_submit=bool(prefix), preview=image, heading=labels.composer, group_hint=labels.groups)
 
     async def play(self, channel_id: str, user_id: str, steps: list[str], *, moves: int | None = None,
                    game_id: int | None = None, kind: str | None = None, command: str | None = None) -> Outcome:

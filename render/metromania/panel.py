@@ -130,7 +130,7 @@ def draw_panel(d: ImageDraw.ImageDraw, view: dict[str, Any], box: tuple[int, int
                    font=font(14, True), anchor="ra", fill=INK)
         y += 28
     y += 10
-    d.text((x, y), fit_text(lang.t("Legend"), 17, w, True), font=font(17, True), fill=INK)
+    d.text((x, y), fit_text(lang.t("Key"), 17, w, True), font=font(17, True), fill=INK)
     y += 26
     for kind, label in KINDS.items():
         d.rounded_rectangle([x, y, x + 24, y + 22], radius=5, fill=SPOT_FILL[kind])

@@ -2,8 +2,8 @@
 colours (pieces left), score and branch tokens, the face-up destinations and the deck,
 the passenger's last trip, the connection pairs of this game, and a legend.
 
-Every word is in the `lang` the image is drawn in; names, station names, the map's title
-and colour names (they are move words, typed the same in every language) are data.
+Every word is in the `lang` the image is drawn in, colour names included (moves accept
+them in any of our languages); people's names, station names and the map's title are data.
 """
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from metrobot.i18n import EN, Lang, N_
+from metrobot.games.underground.words import colour as colour_word, destination_kind
+from metrobot.i18n import EN, Lang
 
 from ..style import INK, MUTED, fit_text, font
 from .board import last_trips, new_placements
@@ -24,11 +25,6 @@ CURRENT = (255, 240, 186)
 YOU = (0, 114, 178)
 SYMBOL_ORDER = ("suitcase", "umbrella", "bowler", "teapot")
 MAX_OPTIONS = 3  # tied routes listed
-DESTINATION_KINDS = {"express": N_("express"), "standard": N_("standard")}
-
-
-def destination_kind(kind: str, lang: Lang = EN) -> str:
-    return lang.t(DESTINATION_KINDS[kind]) if kind in DESTINATION_KINDS else kind
 
 
 def _trip(kind: str, to: str, walks: int, lang: Lang) -> str:
@@ -96,7 +92,7 @@ def draw_panel(image: Image.Image, view: dict[str, Any], viewer: str | None, box
         counts: dict[str, int] = {}
         for p in new:
             counts[p["colour"]] = counts.get(p["colour"], 0) + 1
-        track = lang.t("new track: {pieces}", pieces=", ".join(f"{c} ×{k}" for c, k in counts.items()))
+        track = lang.t("new track: {pieces}", pieces=", ".join(f"{colour_word(c, lang)} ×{k}" for c, k in counts.items()))
         sub = track + (" · " + sub if sub != m.title else "")
     d.text((x, y), fit_text(sub, 17, w), font=font(17), fill=NATIONAL_RAIL if phase == "last_round" else MUTED)
     y += 32
@@ -131,10 +127,11 @@ def draw_panel(image: Image.Image, view: dict[str, Any], viewer: str | None, box
             cy = y + (i // per_row) * 27
             swatch(d, (cx, cy + 5, cx + 40, cy + 17), c)
             left = colours[c]["pieces_left"]
-            d.text((cx + 50, cy), c, font=font(18, True), fill=INK)
+            word = colour_word(c, lang)
+            d.text((cx + 50, cy), word, font=font(18, True), fill=INK)
             pieces = (lang.n("{n} left", "{n} left", left, n=left) if per_row > 1
                       else lang.n("{n} piece left", "{n} pieces left", left, n=left))
-            px = cx + 50 + font(18, True).getlength(c) + 8
+            px = cx + 50 + font(18, True).getlength(word) + 8
             d.text((px, cy + 1), fit_text(pieces, 17, cx + col_w - 6 - px), font=font(17),
                    fill=INK if left else NATIONAL_RAIL)
         y += rows * 27 + 18

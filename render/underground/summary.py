@@ -7,6 +7,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from metrobot.games.underground.words import colour as colour_word
 from metrobot.i18n import EN, Lang
 
 from ..style import INK, MUTED, PAPER, fit_text, font
@@ -101,8 +102,9 @@ def summary_image(view: dict[str, Any], names: dict[str, str] | None = None, lan
         cx = NAME_X
         for c in (c for c, col in colours.items() if col["owner"] == p):
             swatch(d, (cx, y0 + 47, cx + 30, y0 + 61), c)
-            d.text((cx + 36, y0 + 54), c, font=font(16), anchor="lm", fill=INK)
-            cx += 44 + font(16).getlength(c)
+            word = colour_word(c, lang)
+            d.text((cx + 36, y0 + 54), word, font=font(16), anchor="lm", fill=INK)
+            cx += 44 + font(16).getlength(word)
         b = breakdown.get(p) or {}
         for i, (key, _) in enumerate(KINDS):
             value = b.get(key, 0)

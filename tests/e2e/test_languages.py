@@ -93,7 +93,8 @@ async def test_korean_and_dutch_players_each_read_their_own_language(standin, bo
     reply, lobby = await _open_lobby(standin, channel, minjun, {"kind": "metromania", "players": 2})
     assert reply.ephemeral and reply.content == KO.t("Lobby open. Others join with the button; you start when ready.")
     assert says(ES, "Players ({seated}/{seats}):", lobby.content, seated=1, seats=2), lobby.content
-    assert [b["label"] for b in lobby.buttons()] == [ES.t("Join"), ES.t("Leave"), ES.t("Start")]
+    assert [b["label"] for b in lobby.buttons()] == [ES.p("button", "Join"), ES.p("button", "Leave"),
+                                                     ES.p("button", "Start")]
     join = next(c for c in lobby.custom_ids() if c.endswith(":join"))
     h = await standin.click(daan, lobby, custom_id=join)
     assert (await h.wait_message(lambda m: m.ephemeral)).content == NL.t("You joined the game.")

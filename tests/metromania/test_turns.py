@@ -8,7 +8,7 @@ from metrobot.games.metromania import GAME
 from metrobot.games.metromania import rules
 from metrobot.games.metromania.board import CELLS_AT, cell_of
 
-from .helpers import V, add_station, at_turn, blank, lay, refused, surround, tunnel
+from .helpers import V, add_station, blank, lay, refused, surround, tunnel
 
 _DASHED_DONE = "S12 C5 D6 E7 F8 G9 H10 I11 J12 K13 L14 M15 T7"
 

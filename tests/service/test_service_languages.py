@@ -13,6 +13,7 @@ import re
 import pytest
 
 from metrobot import games
+from metrobot import i18n
 from metrobot.i18n import PSEUDO, reading
 from metrobot.service import GameService, Refused, fixed_seeds
 from metrobot.service import lobby as lobby_module
@@ -148,7 +149,24 @@ class Said:
         self.texts.append(str(caught.value))
 
 
+def _race_texts() -> set[tuple[None, str]]:
+    """The test game's own texts, as if its package were in the catalogue (the service's
+    texts are what this test is about)."""
+    from pathlib import Path
+
+    from tools import messages
+
+    found = messages.Found()
+    messages.scan_file(Path(__file__), found)
+    plugin = MarkedRace()
+    texts = {plugin.game.title, plugin.rules, plugin.labels.play, plugin.labels.mine, plugin.labels.composer,
+             plugin.labels.groups}
+    return {(None, t) for t in texts} | set(found.messages)
+
+
 async def test_every_text_the_service_composes_is_the_catalogues(db, race, monkeypatch):
+    known = i18n._template_ids() | _race_texts()
+    monkeypatch.setattr(i18n, "_template_ids", lambda: known)
     real = lobby_module.code_of
     monkeypatch.setattr(lobby_module, "code_of", lambda language: "qps" if language == "qps" else real(language))
     svc = GameService(db, seeds=fixed_seeds(4), images=False)

@@ -130,7 +130,7 @@ def test_only_forgo_when_nothing_can_be_placed():
 def test_not_your_colour_and_not_in_game():
     s = pos()
     msg = refused(s, place("green", GRID, "a1", "b1"), "not_your_colour")
-    assert "belongs to bob" in msg and "red and blue" in msg
+    assert "another player's colour" in msg and "red and blue" in msg
     refused(s, place("pink", GRID, "a1", "b1"), "colour_not_in_game")
     with pytest.raises(BadInput):
         GAME.apply(s, "ann", {"type": "place", "colour": "mauve", "gap": 1})

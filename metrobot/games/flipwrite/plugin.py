@@ -6,7 +6,7 @@ from typing import Any, Callable
 from ..autoplay import AutoPlayer
 from ...i18n import EN, Lang
 from ..plugin import GamePlugin, Labels, Names, Variant
-from ..protocol import N_, Action, BadInput, Choice, Term
+from ..protocol import N_, BadInput, Term
 from . import narration, notation
 from .ai import player_for
 from .engine import FlipWrite
@@ -23,6 +23,7 @@ class FlipwritePlugin(GamePlugin):
     game = FlipWrite()
     rules = RULES
     renderer = "render.flipwrite"
+    notation = notation
     labels = Labels(play=N_("▶ Decide"), mine=N_("My sheet"), composer=N_("Your decision"))
     variants = (Variant("special", N_("Flip-and-write: special stations")),)
 
@@ -31,21 +32,11 @@ class FlipwritePlugin(GamePlugin):
 
     def options(self, variant: str | None, city: str | None) -> dict[str, Any]:
         if variant not in (None, "standard", "special"):
-            raise BadInput("the {variant} variant is not a {game} variant", variant=repr(variant),
-                           game=Term(self.title))
+            raise BadInput("The “{variant}” variant is not a {game} variant.", variant=variant, game=Term(self.title))
         options: dict[str, Any] = {"special_stations": variant == "special"}
         if city:
             options["map"] = city
         return options
-
-    def parse(self, state: Any, seat: str, text: str) -> Action:
-        return notation.parse(self.game, state, seat, text)
-
-    def choices(self, state: Any, seat: str, lang: Lang = EN) -> list[Choice]:
-        return notation.choices(self.game, state, seat, lang)
-
-    def describe(self, state: Any, action: Action, lang: Lang = EN) -> str:
-        return notation.describe(state, action, lang)
 
     def continuation(self, state: Any, seat: str, lang: Lang = EN) -> str:
         return lang.t("You marked a special station: play the same card once more (extra action).")

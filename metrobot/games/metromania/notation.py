@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...i18n import EN, Lang
-from ..protocol import BadInput, Choice
+from ...i18n import EN, Lang, every_language
+from ..protocol import BadInput, Choice, Term
 from .board import ARROW_BY_APEX, ARROW_BY_CELL, ARROW_BY_NAME, flanks, parse_vertex, vertex_name
 from .narration import KINDS, STYLES
 from .state import State
@@ -103,13 +103,22 @@ _HEADS = {"solid": "s", "s": "s", "dashed": "d", "d": "d", "station": "st", "st"
 _SIDES = {"left": "L", "l": "L", "right": "R", "r": "R"}
 
 
+def _translated_head(word: str) -> str | None:
+    """The step a word names in any of our languages ("doorgetrokken", "실선", "estación")."""
+    word = word.lower()
+    for english, head in (("solid", "s"), ("dashed", "d"), ("station", "st")):
+        if word in every_language(english):
+            return head
+    return None
+
+
 def normalise(text: str) -> list[str]:
     """Typed text -> code tokens ('solid G9 left' -> ['s', 'G9', 'L']). Only the first
     word names the kind of step: later ones are places, sides and marker letters."""
     tokens = [t for t in re.split(r"[\s:>,→]+", text.strip()) if t]
     if not tokens:
         return []
-    head = _HEADS.get(tokens[0].lower(), tokens[0].upper())
+    head = _HEADS.get(tokens[0].lower()) or _translated_head(tokens[0]) or tokens[0].upper()
     if head == "nb":
         return ["nb"]
     return [head] + [_SIDES.get(t.lower(), t.upper()) for t in tokens[1:]]
@@ -188,7 +197,7 @@ def _best_guess_action(s: State, tokens: list[str], text: str) -> dict:
         raise BadInput("there is no vertex {vertex} (rows A-M, columns 1-25: e.g. G13).", vertex=target)
     if not line.vertices:
         raise BadInput("your {line} line has not started; start it on a white arrow, e.g. `{example}`.",
-                       line=STYLES[style], example=f"{head} S4 F24")
+                       line=Term(STYLES[style]), example=f"{style} S4 F24")
     try:
         left, right = flanks(line.tip, to)
     except KeyError:

@@ -6,7 +6,7 @@ from typing import Any, Callable
 from ...i18n import EN, N_, Lang
 from ..autoplay import AutoPlayer
 from ..plugin import CommandOption, GamePlugin, MoveCommand, Names, Variant, numbered_steps
-from ..protocol import Action, Choice
+
 from . import ai, narration, notation
 from .engine import GAME
 from .scoring import score_state
@@ -42,6 +42,7 @@ class MetromaniaPlugin(GamePlugin):
     game = GAME
     rules = RULES
     renderer = "render.metromania"
+    notation = notation
     commands = (DIG, STATION)
     variants = (Variant("open", N_("MetrOmania: open hands")), Variant("strict", N_("MetrOmania: strict deal")),
                 Variant("advanced", N_("MetrOmania: advanced 2 players (two companies each)")))
@@ -50,15 +51,6 @@ class MetromaniaPlugin(GamePlugin):
     def options(self, variant: str | None, city: str | None) -> dict[str, Any]:
         super().options(variant, city)
         return dict(HAND_OPTIONS.get(variant or "standard", {}))
-
-    def parse(self, state: Any, seat: str, text: str) -> Action:
-        return notation.parse(self.game, state, seat, text)
-
-    def choices(self, state: Any, seat: str, lang: Lang = EN) -> list[Choice]:
-        return notation.choices(self.game, state, seat, lang)
-
-    def describe(self, state: Any, action: Action, lang: Lang = EN) -> str:
-        return notation.describe(state, action, lang)
 
     def continuation(self, state: Any, seat: str, lang: Lang = EN) -> str:
         if state.turn.bonus is not None:

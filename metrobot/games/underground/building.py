@@ -76,8 +76,8 @@ def check(s: State, player: str, colour: str, gap: int) -> str:
     mine = s.colours_of(player)
     name = colour_term(colour)
     if col.owner != player:
-        raise RuleError("{colour} belongs to {owner}; you build only your own colours ({colours}).",
-                        "not_your_colour", colour=name, owner=col.owner, colours=colour_list(mine))
+        raise RuleError("{colour} is another player's colour; you build only your own colours ({colours}).",
+                        "not_your_colour", colour=name, colours=colour_list(mine))
     if s.pieces_left(colour) <= 0:
         others = [c for c in mine if c != colour and s.pieces_left(c) > 0]
         if others:

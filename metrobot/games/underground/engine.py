@@ -160,7 +160,7 @@ class Underground(Game):
         if player not in s.players:
             raise BadInput("{player} is not a seat of this game", player=repr(player))
         if player != s.player:
-            raise RuleError("it is {player}'s turn, not yours.", "not_your_turn", player=s.player)
+            raise RuleError("it is not your turn.", "not_your_turn")
         if not isinstance(action, dict):
             raise BadInput("an action must be a JSON object")
         handler = {"place": _place, "forgo": _forgo, "route": _route}.get(action.get("type"))

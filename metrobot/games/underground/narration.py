@@ -35,11 +35,15 @@ def _placed(e: dict[str, Any], lang: Lang) -> str:
 
 def _passenger(e: dict[str, Any], name: Names, lang: Lang) -> str:
     scored = ", ".join(f"{name(p)} +{n}" for p, n in e["points"].items() if n) or lang.t("nobody scores")
-    by = " + ".join(words.colour(c, lang) for c in e["colours"]) if e["colours"] else lang.t("on foot")
-    walks = e["walks"]
+    walks, kind = e["walks"], words.destination_kind(e["kind"], lang)
+    if not e["colours"]:
+        return "🚶 " + lang.n("The passenger walks all the way to **{to}** ({kind}), {walks} walk: {scored}.",
+                              "The passenger walks all the way to **{to}** ({kind}), {walks} walks: {scored}.", walks,
+                              to=e["to"], kind=kind, walks=walks, scored=scored)
+    by = " + ".join(words.colour(c, lang) for c in e["colours"])
     return "🚶 " + lang.n("The passenger goes to **{to}** ({kind}) by {by}, {walks} walk: {scored}.",
                           "The passenger goes to **{to}** ({kind}) by {by}, {walks} walks: {scored}.", walks,
-                          to=e["to"], kind=words.destination_kind(e["kind"], lang), by=by, walks=walks, scored=scored)
+                          to=e["to"], kind=kind, by=by, walks=walks, scored=scored)
 
 
 def narrate(state: Any, events: list[dict[str, Any]], name: Names, lang: Lang = EN) -> list[str]:
@@ -47,10 +51,18 @@ def narrate(state: Any, events: list[dict[str, Any]], name: Names, lang: Lang = 
     built: list[str] = []
     actor = None
 
+    forgone = 0
+
     def flush() -> None:
+        nonlocal forgone
         if built:
             lines.append(lang.t("**{name}** built {placements}.", name=name(actor), placements="; ".join(built)))
-            built.clear()
+        if forgone:
+            lines.append(lang.n("**{name}** forwent {n} placement (+{n} token).",
+                                "**{name}** forwent {n} placements (+{n} tokens).", forgone, name=name(actor),
+                                n=forgone))
+        built.clear()
+        forgone = 0
 
     for e in events:
         kind = e["type"]
@@ -59,17 +71,16 @@ def narrate(state: Any, events: list[dict[str, Any]], name: Names, lang: Lang = 
             built.append(_placed(e, lang))
         elif kind == "forgo":
             actor = e["player"]
-            n = e["count"]
-            built.append(lang.n("forwent {n} placement (+{n} token)", "forwent {n} placements (+{n} tokens)", n, n=n))
+            forgone += e["count"]
         elif kind == "passenger_moved":
             flush()
             lines.append(_passenger(e, name, lang))
         elif kind == "route_choice_needed":
             flush()
             who = name(e["player"])
-            lines.append(lang.t("{name} chooses the passenger's route to an express destination.", name=who)
+            lines.append(lang.t("{name} must choose the passenger's route to an express destination.", name=who)
                          if e["kind"] == "express" else
-                         lang.t("{name} chooses the passenger's route to a standard destination.", name=who))
+                         lang.t("{name} must choose the passenger's route to a standard destination.", name=who))
         elif kind == "leg_skipped":
             lines.append(lang.t("No express destination is face up: the passenger skips that leg.")
                          if e["kind"] == "express" else

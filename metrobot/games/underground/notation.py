@@ -77,10 +77,14 @@ def describe(s: State, action: dict[str, Any], lang: Lang = EN) -> str:
 
 def route_label(option: dict[str, Any], lang: Lang = EN) -> str:
     """A tied route as a menu shows it: where to, in which colours, how many walks, via where."""
-    by = " + ".join(words.colour(c, lang) for c in option["colours"]) if option["colours"] else lang.t("on foot")
     walks = option["walks"]
-    label = lang.n("{to} by {by}, {walks} walk", "{to} by {by}, {walks} walks", walks, to=option["to"], by=by,
-                   walks=walks)
+    if option["colours"]:
+        by = " + ".join(words.colour(c, lang) for c in option["colours"])
+        label = lang.n("{to} by {by}, {walks} walk", "{to} by {by}, {walks} walks", walks, to=option["to"], by=by,
+                       walks=walks)
+    else:
+        label = lang.n("{to} on foot, {walks} walk", "{to} on foot, {walks} walks", walks, to=option["to"],
+                       walks=walks)
     via = " › ".join(option["path"][1:-1])
     if via:
         more = " " + lang.t("(via {stations})", stations=via)
@@ -193,7 +197,8 @@ def _placement(game, s: State, seat: str, raw: str) -> dict[str, Any]:
     if len(fits) == 1:
         return {"type": "place", "colour": fits[0][0], "gap": fits[0][1]}
     if len(fits) > 1:
-        options = "; ".join(f"{c} {board.label(g)}" for c, g in fits[:6])
+        # (colour ids here: they are what to type, in every language)
+        options = "; ".join(f"`{c} {board.label(g)}`" for c, g in fits[:6])
         raise BadInput("'{text}' fits several placements: {options}. Name the colour and both stations.", text=raw,
                        options=options)
     if len(gaps) == 1 and len(colours) == 1:

@@ -6,7 +6,7 @@ from typing import Any
 from ..autoplay import AutoPlayer
 from ...i18n import EN, Lang
 from ..plugin import CommandOption, GamePlugin, Labels, MoveCommand, Names, numbered_steps
-from ..protocol import N_, Action, Choice
+from ..protocol import N_
 from . import narration, notation
 from .autoplayer import GreedyPlayer
 from .building import PLACEMENTS_PER_TURN
@@ -36,7 +36,9 @@ class UndergroundPlugin(GamePlugin):
     game = GAME
     rules = RULES
     renderer = "render.underground"
-    labels = Labels(play=N_("▶ Play"), mine=N_("My lines"), composer=N_("Your turn"))
+    notation = notation
+    labels = Labels(play=N_("▶ Play"), mine=N_("My lines"), composer=N_("Your turn"),
+                    groups=N_("Choose a colour first…"))
     commands = (BUILD,)
 
     def cities(self) -> list[str]:
@@ -45,15 +47,6 @@ class UndergroundPlugin(GamePlugin):
     def options(self, variant: str | None, city: str | None) -> dict[str, Any]:
         super().options(variant, None)
         return {"map": city} if city else {}
-
-    def parse(self, state: Any, seat: str, text: str) -> Action:
-        return notation.parse(self.game, state, seat, text)
-
-    def choices(self, state: Any, seat: str, lang: Lang = EN) -> list[Choice]:
-        return notation.choices(self.game, state, seat, lang)
-
-    def describe(self, state: Any, action: Action, lang: Lang = EN) -> str:
-        return notation.describe(state, action, lang)
 
     def continuation(self, state: Any, seat: str, lang: Lang = EN) -> str:
         if state.turn.pending is not None:
