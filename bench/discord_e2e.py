@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "tests" / "e2e"))
 
 from harness import start_bot_process, stop_process  # noqa: E402
 from players import Table  # noqa: E402
-from standin import DiscordStandIn, point_discord_at  # noqa: E402
+from standin import DiscordStandIn  # noqa: E402
 
 from metrobot.games import get_game  # noqa: E402
 from metrobot.storage import Database  # noqa: E402
