@@ -46,6 +46,8 @@ bench-ai: $(VENV)/.dev-installed
 example-image: $(VENV)/.run-installed
 	$(BIN)/python -m metrobot selfplay --game metromania --players 4 --seed 7 --out docs/example
 	$(BIN)/python -m metrobot render docs/example/log.json --out docs/example/board.png --final
+	$(BIN)/python -m metrobot render docs/example/log.json --out docs/example/ko/board.png --final --language ko \
+	  --name p1=김민준 --name p2=Zoë --name p3=Ђорђе --name "p4=🚇 Metro"
 	$(BIN)/python -m metrobot selfplay --game flipwrite --map paris --players 4 --seed 7 --out docs/example/flipwrite
 	$(BIN)/python -m metrobot render docs/example/flipwrite/state.json --out docs/example/flipwrite/summary.png
 	$(BIN)/python -m metrobot selfplay --game underground --players 4 --seed 7 --out docs/example/underground

@@ -46,6 +46,10 @@ class ChainFont(ImageFont.FreeTypeFont):
         self.bold = bold
         self._others = [(coverage(n), ImageFont.truetype(str(FONT_DIR / n), size)) for n in names[1:]]
         self._first = coverage(names[0])
+        # Text in several fonts is laid out run by run, which costs; a board draws the same
+        # names and words every turn, so their layouts and widths are kept (bounded).
+        self._layouts: dict[tuple[str, str, float], tuple[list, tuple[int, int, int, int]]] = {}
+        self._lengths: dict[tuple[str, str], float] = {}
 
     # ------------------------------------------------------------ splitting
     def runs(self, text: str) -> list[tuple[ImageFont.FreeTypeFont, str]]:
@@ -73,11 +77,24 @@ class ChainFont(ImageFont.FreeTypeFont):
                   features: list[str] | None = None, language: str | None = None) -> float:
         if self._single(text):
             return super().getlength(text, mode, direction, features, language)
-        return sum(self._parent(f).getlength(piece, mode, direction, features, language)
-                   for f, piece in self.runs(text))
+        if direction or features or language:
+            return sum(self._parent(f).getlength(piece, mode, direction, features, language)
+                       for f, piece in self.runs(text))
+        key = (text, mode)
+        if key not in self._lengths:
+            _keep_small(self._lengths)
+            self._lengths[key] = sum(self._parent(f).getlength(piece, mode) for f, piece in self.runs(text))
+        return self._lengths[key]
 
     def _layout(self, text: str, mode: str, stroke_width: float) -> tuple[list, tuple[int, int, int, int]]:
         """Each run's bbox from the common baseline origin (anchor "ls"), and their union."""
+        key = (text, mode, stroke_width)
+        if key not in self._layouts:
+            _keep_small(self._layouts)
+            self._layouts[key] = self._lay_out(text, mode, stroke_width)
+        return self._layouts[key]
+
+    def _lay_out(self, text: str, mode: str, stroke_width: float) -> tuple[list, tuple[int, int, int, int]]:
         x, boxes = 0.0, []
         for font, piece in self.runs(text):
             box = self._parent(font).getbbox(piece, mode, None, None, None, stroke_width, "ls")
@@ -126,6 +143,11 @@ class ChainFont(ImageFont.FreeTypeFont):
                 canvas.paste(Image.Image()._new(mask), (int(x0) + ox - left, oy - top))
         dx, dy = self._anchor_offset(text, anchor, mode)
         return canvas.im, (int(left + dx), int(top + dy))
+
+
+def _keep_small(cache: dict, most: int = 4096) -> None:
+    if len(cache) >= most:
+        cache.clear()
 
 
 @lru_cache(maxsize=64)

@@ -7,6 +7,8 @@ import pytest
 from metrobot.games.protocol import BadInput, RuleError
 from metrobot.games.underground import GAME
 
+from metrobot.games.underground.building import line_ends
+
 from .helpers import FORGO, place, play, position
 from .smallmaps import GRID, gid
 
@@ -75,17 +77,35 @@ def test_closing_a_loop_is_an_extension_and_the_join_point_then_branches():
     assert kinds(s, "red")[gid(GRID, "b2", "b1")] == "extend"  # from the end b2 back onto b1
     s2, ev = play(s, place("red", GRID, "b2", "b1"))
     assert ev[0]["kind"] == "extend"
-    assert sorted(s2.colours["red"].ends()) == ["a1"]
+    assert sorted(line_ends(s2, "red")) == ["a1"]
     # b1 now joins three pieces: building out of it is a branch
     s3 = pos(tracks={"red": [("a1", "b1"), ("b1", "c1"), ("c1", "c2"), ("c2", "b2"), ("b2", "b1")]},
              tokens={"ann": 0})
     refused(s3, place("red", GRID, "b1", "North End"), "branch_tokens")
 
 
+LOOP_WITH_INNER_SPUR = [("a1", "b1"), ("b1", "c1"), ("c1", "c2"), ("c2", "c3"), ("c3", "b3"), ("b3", "a3"),
+                        ("a3", "a2"), ("a2", "a1"), ("a2", "b2")]
+
+
+def test_a_spur_inside_its_own_loop_has_no_end():
+    """b2 holds one red piece but lies inside red's loop: not an end (the rules), so growing
+    from it is a branch."""
+    s = pos(tracks={"red": LOOP_WITH_INNER_SPUR}, tokens={"ann": 2})
+    assert line_ends(s, "red") == set()
+    assert kinds(s, "red")[gid(GRID, "b2", "c2")] == "branch"
+    poor = pos(tracks={"red": LOOP_WITH_INNER_SPUR}, tokens={"ann": 0})
+    refused(poor, place("red", GRID, "b2", "c2"), "branch_tokens")
+    # the same spur outside a loop is an end
+    open_line = pos(tracks={"red": [("a1", "b1"), ("b1", "c1"), ("a2", "a1"), ("a2", "b2")]}, tokens={"ann": 0})
+    assert line_ends(open_line, "red") == {"c1", "b2"}
+    assert kinds(open_line, "red")[gid(GRID, "b2", "c2")] == "extend"
+
+
 def test_a_closed_loop_has_no_ends():
     s = pos(tracks={"red": [("a1", "b1"), ("b1", "b2"), ("b2", "a2")]})
     s2, ev = play(s, place("red", GRID, "a2", "a1"))
-    assert ev[0]["kind"] == "extend" and s2.colours["red"].ends() == []
+    assert ev[0]["kind"] == "extend" and line_ends(s2, "red") == set()
     assert set(kinds(s2, "red").values()) <= {"branch"}
     assert kinds(s2, "red") == {}  # no tokens: nothing at all for red
     msg = refused(s2, place("red", GRID, "b1", "c1"), "branch_tokens")

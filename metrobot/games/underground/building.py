@@ -5,7 +5,9 @@ colours than slots), the colour is not in it yet, the colour has pieces left. It
 follows from the position, never from the request:
   start   the colour has no piece anywhere yet: any gap will do;
   extend  the gap touches an END of the colour (a station where it has exactly one
-          piece); closing a loop from an end back onto the line is an extension too;
+          piece and which is not inside one of the colour's own loops: a spur built into
+          a loop grows on by branching); closing a loop from an end back onto the line is
+          an extension too;
   branch  the gap touches the colour's line only at stations that are not ends (loops
           have no ends; a join point has three pieces): costs 2 branch tokens.
 A gap touching no station of a started colour is not a placement at all.
@@ -15,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..protocol import Listing, RuleError
-from .scoring import COLUMN, gains, record
+from .scoring import COLUMN, enclosed, gains, record
 from .state import State
 from .words import colour_list, colour_term
 
@@ -23,16 +25,29 @@ PLACEMENTS_PER_TURN = 4
 BRANCH_COST = 2
 
 
-def kind_of(s: State, colour: str, gap: int) -> str | None:
-    """start / extend / branch, or None when the gap does not touch the started line."""
+def line_ends(s: State, colour: str) -> set[str]:
+    """The colour's ends: stations with exactly one of its pieces, not inside one of its
+    own closed loops (the rules' definition)."""
+    col = s.colours[colour]
+    tips = {st for st, n in col.deg.items() if n == 1}
+    # The track is one connected piece: it holds a loop only with as many gaps as stations.
+    if tips and len(col.track) >= len(col.deg):
+        tips -= enclosed(s.board, col.track)
+    return tips
+
+
+def kind_of(s: State, colour: str, gap: int, ends: set[str] | None = None) -> str | None:
+    """start / extend / branch, or None when the gap does not touch the started line
+    (`ends`: the colour's `line_ends`, when the caller has them already)."""
     col = s.colours[colour]
     if not col.track:
         return "start"
     a, b = s.board.ends[gap]
-    da, db = col.deg.get(a, 0), col.deg.get(b, 0)
-    if da == 1 or db == 1:
+    if ends is None:
+        ends = line_ends(s, colour)
+    if a in ends or b in ends:
         return "extend"
-    if da or db:
+    if a in col.deg or b in col.deg:
         return "branch"
     return None
 
@@ -56,12 +71,13 @@ def placements(s: State, player: str) -> list[tuple[str, int, str]]:
             continue
         seen: set[int] = set()
         found: list[tuple[str, int, str]] = []
+        ends = line_ends(s, colour)
         for st in col.deg:
             for g, _ in board.adj[st]:
                 if g in seen or not free(s, colour, g):
                     continue
                 seen.add(g)
-                kind = kind_of(s, colour, g)
+                kind = kind_of(s, colour, g, ends)
                 if kind == "extend" or tokens >= BRANCH_COST:
                     found.append((colour, g, kind))
         out += sorted(found, key=lambda t: t[1])
@@ -98,8 +114,9 @@ def check(s: State, player: str, colour: str, gap: int) -> str:
                             hint="Choose another gap.", **said)
         raise RuleError("the block {gap} is full ({colours} in its {slots} slot).", "gap_full",
                         hint="Choose another gap.", **said)
-    kind = kind_of(s, colour, gap)
-    ends = Listing(sorted(col.ends()))
+    tips = line_ends(s, colour)
+    kind = kind_of(s, colour, gap, tips)
+    ends = Listing(sorted(tips))
     if kind is None:
         if ends.items:
             raise RuleError("{colour} does not reach {gap}: once started, a line grows only from its own stations; "

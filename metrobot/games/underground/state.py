@@ -30,10 +30,6 @@ class Colour:
     def copy(self) -> "Colour":
         return Colour(self.owner, self.track.copy(), self.deg.copy())
 
-    def ends(self) -> list[str]:
-        """Stations where the line may be extended: exactly one piece of it there."""
-        return [st for st, n in self.deg.items() if n == 1]
-
 
 @dataclass
 class Turn:
