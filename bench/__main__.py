@@ -10,7 +10,7 @@ import pkgutil
 import sys
 from pathlib import Path
 
-HELPERS = {"timing"}
+HELPERS = {"timing", "aiplay"}
 
 
 def discover() -> list[str]:

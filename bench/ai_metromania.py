@@ -1,133 +1,23 @@
 """MetrOmania automatic players: how often each level wins, and how long it thinks.
 
   python -m bench.ai_metromania [--games N] [--seconds S] [--iterations K] [--workers W]
+                                [--first-seed F] [--only a|b]
 
-(a) 4 players, one greedy player against three uniformly random ones; target: greedy
-    wins >= 90 % (a win: being among the winners; shared wins are counted apart).
-(b) 2 players, strong against greedy, the strong player thinking S seconds a decision
-    (whole turns: later steps of a turn follow its plan at once), and at most K rollouts
-    if given: on a busy machine a clock budget buys fewer rollouts, a rollout budget
-    plays the same games anywhere; target >= 60 %.
-Every game is seeded (game g uses seed g); the automatic player's seat goes round
-(game g: seat g mod n, and p1 always starts), so nobody always starts. Decision times
-are per step, as the engine asks for them. Figures only, no assertions: the machine is
-shared. `--workers 2` plays games in two processes (only on an otherwise idle machine).
+The two settings and how games are seeded: see `bench/aiplay.py`. The strong player
+thinks a quarter of the interactive default (1 s) a decision here, so that 200 games take
+about a quarter of an hour, not an hour.
 """
 from __future__ import annotations
 
-import argparse
-import random
-import statistics
-import sys
-import time
-from concurrent.futures import ProcessPoolExecutor
-from typing import Any
-
-from metrobot.games.autoplay import Budget, RandomPlayer
-from metrobot.games.metromania import GAME
-from metrobot.games.metromania.ai import GreedyPlayer
-from metrobot.games.metromania.ai.strong import StrongPlayer
+from . import aiplay
 
 SLOW = True  # hundreds of games: `make bench-ai`, or by name
-DEFAULT_GAMES = 200
-# The strong player's budget in this benchmark: a quarter of the interactive default
-# (1 s), so that 200 games take about a quarter of an hour, not an hour.
-DEFAULT_SECONDS = 0.25
-
-
-def play(n: int, seed: int, levels: dict[int, str], budget: Budget) -> dict[str, Any]:
-    """One seeded game; `levels` gives the level of each seat index (others: random)."""
-    seats = [f"p{i + 1}" for i in range(n)]
-    s = GAME.new_game(seats, {"first_player": "p1"}, seed)
-    rnd = random.Random(seed)
-    players = {seat: {"random": RandomPlayer, "greedy": GreedyPlayer, "strong": StrongPlayer}[levels.get(i, "random")]()
-               for i, seat in enumerate(seats)}
-    times: dict[str, list[float]] = {}
-    rollouts: list[int] = []  # per strong decision among several whole turns
-    while not GAME.is_over(s):
-        seat = s.players[s.current]
-        auto = players[seat]
-        t0 = time.perf_counter()
-        action = auto.choose(GAME, GAME.view(s, seat), seat, seat, rnd, budget)
-        times.setdefault(auto.level, []).append(time.perf_counter() - t0)
-        if getattr(auto, "last_candidates", 0) > 1:
-            rollouts.append(auto.last_rollouts)
-        s, _ = GAME.apply(s, seat, action)
-    level_of = {seat: players[seat].level for seat in seats}
-    return {"scores": _scores(s, level_of), "winners": s.result["winners"],
-            "level_of": level_of, "times": times, "rollouts": rollouts}
-
-
-def _scores(s, level_of: dict[str, str]) -> dict[str, list[int]]:
-    out: dict[str, list[int]] = {}
-    for seat, points in s.scores.items():
-        out.setdefault(level_of[seat], []).append(points)
-    return out
-
-
-def _job(args: tuple) -> dict[str, Any]:
-    return play(*args)
-
-
-def run(n: int, hero: str, games: int, budget: Budget, workers: int) -> dict[str, Any]:
-    jobs = [(n, seed, {seed % n: hero} | ({(seed + 1) % n: "greedy"} if hero == "strong" else {}), budget)
-            for seed in range(games)]
-    if workers > 1:
-        with ProcessPoolExecutor(max_workers=min(workers, 2)) as pool:
-            results = list(pool.map(_job, jobs, chunksize=4))
-    else:
-        results = [_job(job) for job in jobs]
-    wins = shared = 0
-    scores: dict[str, list[int]] = {}
-    times: dict[str, list[float]] = {}
-    rollouts: list[int] = []
-    for r in results:
-        rollouts += r["rollouts"]
-        hero_seat = next(seat for seat, level in r["level_of"].items() if level == hero)
-        if hero_seat in r["winners"]:
-            wins += 1
-            shared += len(r["winners"]) > 1
-        for level, pts in r["scores"].items():
-            scores.setdefault(level, []).extend(pts)
-        for level, ts in r["times"].items():
-            times.setdefault(level, []).extend(ts)
-    return {"wins": wins, "shared": shared, "games": games, "scores": scores, "times": times, "rollouts": rollouts}
-
-
-def report(title: str, hero: str, r: dict[str, Any]) -> None:
-    g = r["games"]
-    print(f"{title}: {g} games")
-    print(f"  {hero} wins {r['wins']}/{g} = {100 * r['wins'] / g:.1f} %  (of which shared {r['shared']}); "
-          f"sole wins {100 * (r['wins'] - r['shared']) / g:.1f} %")
-    print(f"  {'level':<8}{'mean score':>12}{'decisions':>11}{'median ms':>11}{'max ms':>10}")
-    for level in sorted(r["scores"], key=lambda x: ("random", "greedy", "strong").index(x)):
-        ts = r["times"].get(level, [0.0])
-        print(f"  {level:<8}{statistics.mean(r['scores'][level]):>12.2f}{len(ts):>11}"
-              f"{1000 * statistics.median(ts):>11.2f}{1000 * max(ts):>10.1f}")
-    if r["rollouts"]:
-        ro = r["rollouts"]
-        print(f"  strong: {len(ro)} decisions among several whole turns (other steps follow the turn's plan "
-              f"or are forced); rollouts a decision: median {statistics.median(ro):g}, max {max(ro)}, "
-              f"none finished in time {sum(1 for x in ro if x == 0)}")
+SECONDS = 0.25
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench.ai_metromania")
-    parser.add_argument("--games", type=int, default=DEFAULT_GAMES, help="games per setting")
-    parser.add_argument("--seconds", type=float, default=DEFAULT_SECONDS, help="strong player's budget a decision")
-    parser.add_argument("--iterations", type=int, default=None, help="strong player's rollouts a decision")
-    parser.add_argument("--workers", type=int, default=1, help="processes (at most 2)")
-    args, _ = parser.parse_known_args(argv if argv is not None else sys.argv[1:])
-    t0 = time.perf_counter()
-    report("(a) 4 players, greedy vs 3 random", "greedy", run(4, "greedy", args.games, Budget(), args.workers))
-    print(f"  ({time.perf_counter() - t0:.0f} s)")
-    t1 = time.perf_counter()
-    budget = Budget(seconds=args.seconds, iterations=args.iterations)
-    per = f"{args.seconds:g} s" + (f", at most {args.iterations} rollouts" if args.iterations else "")
-    report(f"(b) 2 players, strong ({per} a decision) vs greedy", "strong",
-           run(2, "strong", args.games, budget, args.workers))
-    print(f"  ({time.perf_counter() - t1:.0f} s)")
+    aiplay.main("metromania", {}, SECONDS, argv)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()

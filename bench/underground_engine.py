@@ -11,7 +11,7 @@ import random
 
 from metrobot.gamelog import self_play
 from metrobot.games.underground import GAME, passenger
-from metrobot.games.underground.autoplayer import GreedyPlayer
+from metrobot.games.underground.ai import GreedyPlayer
 
 from .timing import measure, summary
 

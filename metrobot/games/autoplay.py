@@ -16,13 +16,14 @@ a given generator) independent of the machine's speed.
 """
 from __future__ import annotations
 
+import importlib
 import random
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
-from .protocol import Action, Game
+from .protocol import Action, BadInput, Game
 
 LEVELS = ("random", "greedy", "strong")
 DEFAULT_LEVEL = "greedy"
@@ -57,3 +58,20 @@ class RandomPlayer(AutoPlayer):
                budget: Budget = Budget()) -> Action:
         state = game.determinize(view, viewer, rnd)
         return rnd.choice(game.legal_actions(state, seat))
+
+
+def lazy(module: str, name: str) -> Callable[[], AutoPlayer]:
+    """A factory that imports its player's module only when a player is made (a search is
+    heavy to load, and most processes never need one)."""
+    def make() -> AutoPlayer:
+        return getattr(importlib.import_module(module), name)()
+    return make
+
+
+def by_level(level: str, factories: dict[str, Callable[[], AutoPlayer]]) -> AutoPlayer:
+    """A fresh player of `level`, from a game's own players by level ("random" is shared)."""
+    make = {"random": RandomPlayer, **factories}.get(level)
+    if make is None:
+        raise BadInput("There is no “{level}” automatic player; levels: {levels}.", level=level,
+                       levels=", ".join(["random", *factories]))
+    return make()

@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .autoplay import DEFAULT_LEVEL, AutoPlayer, Budget, RandomPlayer
+from .autoplay import DEFAULT_LEVEL, AutoPlayer, Budget, by_level
 from ..i18n import EN, Lang
 from .protocol import N_, Action, BadInput, Choice, Event, Game
 
@@ -189,11 +189,7 @@ class GamePlugin:
         return ["random", *self.automatic()]
 
     def player(self, level: str = DEFAULT_LEVEL) -> AutoPlayer:
-        factories = {"random": RandomPlayer, **self.automatic()}
-        if level not in factories:
-            raise BadInput(N_("{game} has no “{level}” automatic player; levels: {levels}."), game=self.title,
-                           level=level, levels=", ".join(factories))
-        return factories[level]()
+        return by_level(level, self.automatic())
 
     def auto_action(self, state: Any, seat: str, rnd: random.Random, level: str = DEFAULT_LEVEL,
                     budget: Budget = Budget()) -> Action:

@@ -5,7 +5,7 @@ import random
 
 from metrobot.games.autoplay import RandomPlayer
 from metrobot.games.underground import GAME
-from metrobot.games.underground.autoplayer import GreedyPlayer
+from metrobot.games.underground.ai import GreedyPlayer
 
 from .helpers import play
 from .test_passenger import example

@@ -8,7 +8,7 @@ from ...i18n import EN, Lang
 from ..plugin import GamePlugin, Labels, Names, Variant
 from ..protocol import N_, BadInput, Term
 from . import narration, notation
-from .ai import player_for
+from .ai import AUTOMATIC
 from .engine import FlipWrite
 from .mapdata import map_names
 
@@ -51,7 +51,7 @@ class FlipwritePlugin(GamePlugin):
                       who=who)
 
     def automatic(self) -> dict[str, Callable[[], AutoPlayer]]:
-        return {"greedy": lambda: player_for("greedy"), "strong": lambda: player_for("strong")}
+        return AUTOMATIC
 
 
 PLUGIN = FlipwritePlugin()

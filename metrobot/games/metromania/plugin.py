@@ -76,7 +76,7 @@ class MetromaniaPlugin(GamePlugin):
         return any(e.get("marker") for e in events)
 
     def automatic(self) -> dict[str, Callable[[], AutoPlayer]]:
-        return {"greedy": lambda: ai.player("greedy"), "strong": lambda: ai.player("strong")}
+        return ai.AUTOMATIC
 
     def score(self, data: dict[str, Any]) -> dict[str, Any]:
         return score_state(data)

@@ -1,14 +1,14 @@
 """On the Underground as a plug-in: what the service, the Discord adapter and the tools need."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from ..autoplay import AutoPlayer
 from ...i18n import EN, Lang
 from ..plugin import CommandOption, GamePlugin, Labels, MoveCommand, Names, numbered_steps
 from ..protocol import N_
 from . import narration, notation
-from .autoplayer import GreedyPlayer
+from .ai import AUTOMATIC
 from .building import PLACEMENTS_PER_TURN
 from .engine import GAME
 from .mapdata import map_names
@@ -64,10 +64,8 @@ class UndergroundPlugin(GamePlugin):
             return lang.t("Next: {who} (last round: the deck is empty) — `/build` or the buttons below.", who=who)
         return lang.t("Next: {who} — `/build` or the buttons below.", who=who)
 
-    def automatic(self) -> dict[str, type[AutoPlayer]]:
-        from .ai.strong import StrongPlayer  # the search is only loaded where it is used
-
-        return {"greedy": GreedyPlayer, "strong": StrongPlayer}
+    def automatic(self) -> dict[str, Callable[[], AutoPlayer]]:
+        return AUTOMATIC
 
     def score(self, data: dict[str, Any]) -> dict[str, Any]:
         return score_state(data)

@@ -8,21 +8,20 @@ Nothing here imports the engine: players receive the Game object and a view.
 """
 from __future__ import annotations
 
-from ...autoplay import DEFAULT_LEVEL, LEVELS, AutoPlayer, RandomPlayer
-from ...protocol import BadInput
+from typing import Callable
+
+from ...autoplay import DEFAULT_LEVEL, AutoPlayer, RandomPlayer, by_level, lazy
 from .greedy import GreedyPlayer
 
 
+# The game's own players by level (the plug-in offers them; "random" is shared).
+AUTOMATIC: dict[str, Callable[[], AutoPlayer]] = {"greedy": GreedyPlayer,
+                                                    "strong": lazy(f"{__name__}.strong", "StrongPlayer")}
+
+
 def player_for(level: str = DEFAULT_LEVEL) -> AutoPlayer:
-    """A fresh automatic player of this level."""
-    if level == "random":
-        return RandomPlayer()
-    if level == "greedy":
-        return GreedyPlayer()
-    if level == "strong":
-        from .strong import StrongPlayer  # the search is only loaded where it is used
-        return StrongPlayer()
-    raise BadInput(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
+    """A fresh automatic player of this level ("random", "greedy", "strong")."""
+    return by_level(level, AUTOMATIC)
 
 
-__all__ = ["GreedyPlayer", "RandomPlayer", "player_for"]
+__all__ = ["AUTOMATIC", "GreedyPlayer", "RandomPlayer", "player_for"]

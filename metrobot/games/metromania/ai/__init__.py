@@ -5,21 +5,20 @@ these modules imports the engine (it imports them): the Game object is a paramet
 """
 from __future__ import annotations
 
-from ...autoplay import AutoPlayer, RandomPlayer
+from typing import Callable
+
+from ...autoplay import DEFAULT_LEVEL, AutoPlayer, by_level, lazy
 from .greedy import GREEDY, GreedyPlayer
 
 
-def player(level: str) -> AutoPlayer:
+# The game's own players by level (the plug-in offers them; "random" is shared).
+AUTOMATIC: dict[str, Callable[[], AutoPlayer]] = {"greedy": GreedyPlayer,
+                                                    "strong": lazy(f"{__name__}.strong", "StrongPlayer")}
+
+
+def player(level: str = DEFAULT_LEVEL) -> AutoPlayer:
     """A fresh automatic player of this level ("random", "greedy", "strong")."""
-    if level == "random":
-        return RandomPlayer()
-    if level == "greedy":
-        return GreedyPlayer()
-    if level == "strong":
-        from .strong import StrongPlayer
-
-        return StrongPlayer()
-    raise ValueError(f"unknown level {level!r}")
+    return by_level(level, AUTOMATIC)
 
 
-__all__ = ["GREEDY", "GreedyPlayer", "player"]
+__all__ = ["AUTOMATIC", "GREEDY", "GreedyPlayer", "player"]

@@ -10,7 +10,11 @@ and once the passenger has left only points now count. Route ties go to the opti
 pays this player most against the best-paid opponent.
 
 Distances are all-pairs over the board (ignoring which gaps are full), computed once per
-board; the potential of a fresh colour on each gap once per board and tile deal.
+board; the potential of a fresh colour on each gap once per board and tile deal. The
+strong player's rollouts make this valuation their inner loop, so it is computed
+incrementally (the same sums, to rounding; a test holds it to the plain formula): a
+colour's side of it is cached by its track, and so is what each station next to the
+track would add.
 """
 from __future__ import annotations
 
@@ -18,12 +22,12 @@ import random
 from collections import deque
 from typing import Any
 
-from ..autoplay import AutoPlayer, Budget
-from ..protocol import Action, Game
-from .board import Board
-from .building import BRANCH_COST, placements, preview
-from .scoring import symbol_pairs
-from .state import State
+from ...autoplay import AutoPlayer, Budget
+from ...protocol import Action, Game
+from ..board import Board
+from ..building import BRANCH_COST, placements, preview
+from ..scoring import symbol_pairs
+from ..state import State
 
 GAMMA = 0.55
 TOKEN = 0.6  # a branch token's worth while building goes on
@@ -32,6 +36,8 @@ COVER = {"express": 0.9, "standard": 0.6}  # a destination on the track, for the
 NOISE = 0.05
 
 _DIST: dict[str, list[list[int]]] = {}
+_POW: list[float] = []  # GAMMA ** d
+_SIDES: dict[tuple, "_Side"] = {}
 _FRESH: dict[tuple, dict[int, float]] = {}
 
 
@@ -47,15 +53,24 @@ class GreedyPlayer(AutoPlayer):
 def decide(s: State, seat: str, rnd: random.Random) -> Action:
     if s.turn.pending is not None:
         return {"type": "route", "option": _best_route(s, seat)}
-    end_game = s.gone
     best: Action = {"type": "forgo"}
-    best_value = 0.0 if end_game else FORGO + rnd.random() * NOISE
-    context: dict[str, tuple] = {}
-    for colour, gap, kind in placements(s, seat):
-        value = _value(s, colour, gap, kind, end_game, context) + rnd.random() * NOISE
+    best_value = -1.0
+    for value, action in rated(s, seat):
+        value += 0.0 if s.gone and action["type"] == "forgo" else rnd.random() * NOISE
         if value > best_value:
-            best, best_value = {"type": "place", "colour": colour, "gap": gap}, value
+            best, best_value = action, value
     return best
+
+
+def rated(s: State, seat: str) -> list[tuple[float, Action]]:
+    """(value, action) of forgoing one placement (first) and of every legal placement,
+    without noise: the same valuation the strong player's turn search uses."""
+    end_game = s.gone
+    out: list[tuple[float, Action]] = [(0.0 if end_game else FORGO, {"type": "forgo"})]
+    context: dict[str, _Side] = {}
+    for colour, gap, kind in placements(s, seat):
+        out.append((_value(s, colour, gap, kind, end_game, context), {"type": "place", "colour": colour, "gap": gap}))
+    return out
 
 
 def _best_route(s: State, seat: str) -> int:
@@ -90,6 +105,8 @@ def distances(board: Board) -> list[list[int]]:
                         q.append(w)
             table.append(dist)
         _DIST[board.digest] = table
+        if len(_POW) <= n:
+            _POW.extend(GAMMA ** d for d in range(len(_POW), n + 1))
     return table
 
 
@@ -130,7 +147,48 @@ def _potential(dist: list[list[int]], stations: list[int], targets: dict[int, fl
     return total
 
 
-def _value(s: State, colour: str, gap: int, kind: str, end_game: bool, context: dict[str, tuple]) -> float:
+class _Side:
+    """A colour's side of the sum, shared by all its candidates: its stations, its gaps to
+    every station (`near`), its targets and their potential. What a colour has scored
+    follows from its track (and the tile deal), so sides are cached by track: in
+    rollouts most colours are the same from one decision to the next."""
+
+    __slots__ = ("on", "near", "targets", "before", "gains")
+
+    def __init__(self, s: State, colour: str, end_game: bool):
+        board = s.board
+        self.on = set(s.colours[colour].deg)
+        dist = distances(board)
+        self.near = list(map(min, zip(*(dist[board.index[st]] for st in self.on))))
+        self.targets = _targets(s, colour, self.on, end_game)
+        self.before = sum(v * _POW[self.near[t]] for t, v in self.targets.items())
+        self.gains: dict[int, float] = {}
+
+    def gain(self, x: int, row: list[int]) -> float:
+        """What the targets gain from station x joining the line (`row`: gaps from x):
+        the ones nearer to x than to the track lose less to the discount."""
+        found = self.gains.get(x)
+        if found is None:
+            near = self.near
+            found = 0.0
+            for t, v in self.targets.items():
+                if row[t] < near[t]:
+                    found += v * (_POW[row[t]] - _POW[near[t]])
+            self.gains[x] = found
+        return found
+
+
+def _side(s: State, colour: str, end_game: bool) -> _Side:
+    key = (s.board.digest, tuple(s.tiles.items()), frozenset(s.colours[colour].track), end_game)
+    side = _SIDES.get(key)
+    if side is None:
+        if len(_SIDES) >= 1024:
+            _SIDES.clear()
+        side = _SIDES[key] = _Side(s, colour, end_game)
+    return side
+
+
+def _value(s: State, colour: str, gap: int, kind: str, end_game: bool, context: dict[str, _Side]) -> float:
     board = s.board
     items = preview(s, colour, gap)
     points = sum(i["points"] for i in items) + (0 if end_game else TOKEN * sum(i.get("tokens", 0) for i in items))
@@ -138,34 +196,46 @@ def _value(s: State, colour: str, gap: int, kind: str, end_game: bool, context: 
         points -= BRANCH_COST * (0 if end_game else TOKEN)
     if kind == "start":
         return points + _fresh(s, end_game).get(gap, 0.0) - _scored_now(items, s, end_game)
-    dist = distances(board)
-    if colour not in context:  # the colour's side of the sum, shared by all its candidates
-        on = set(s.colours[colour].deg)
-        here = [board.index[st] for st in on]
-        context[colour] = (on, here, _potential(dist, here, _targets(s, colour, on, end_game)))
-    on, here, before = context[colour]
+    side = context.get(colour)
+    if side is None:
+        side = context[colour] = _side(s, colour, end_game)
     a, b = board.ends[gap]
-    new = [board.index[st] for st in (a, b) if st not in on]
-    if not new:
+    if a in side.on and b in side.on:
         return points  # closing a loop: its points are all there is
-    after_targets = _targets_after(s, colour, on | {a, b}, items, end_game)
-    after = _potential(dist, here + new, after_targets)
-    return points + after - before
+    # A placement touches the line, so it brings exactly one new station.
+    x = board.index[b if a in side.on else a]
+    row = distances(board)[x]
+    near = side.near
+    total = side.gain(x, row)
+    for t, change in _changes(s, colour, side, (a, b), items, end_game).items():
+        total += change * _POW[min(near[t], row[t])]
+    return points + total
 
 
-def _targets_after(s: State, colour: str, on: set[str], items: list[dict[str, Any]], end_game: bool):
-    """The targets once the items just scored are off the list (they are in `points`)."""
-    targets = _targets(s, colour, on, end_game)
-    board = s.board
+def _changes(s: State, colour: str, side: _Side, reached: tuple[str, str], items: list[dict[str, Any]],
+             end_game: bool) -> dict[int, float]:
+    """How the colour's targets change once it reaches `reached`, the items just scored
+    taken off (they are in `points`): what `_targets` of the longer line would differ by."""
+    board, on = s.board, side.on
+    out: dict[int, float] = {}
+    for sym, (a, b) in symbol_pairs(s.tiles):
+        if sym in s.scored[colour]["connections"] or a in on or b in on or not (a in reached or b in reached):
+            continue
+        ia, ib = board.index[a], board.index[b]
+        out[ia] = out.get(ia, 0.0) - 1.2
+        out[ib] = out.get(ib, 0.0) - 1.2
+        partner = ib if a in reached else ia  # the other end is now worth the whole symbol
+        out[partner] += 3.0
     for item in items:
         if item["what"] in ("national_rail", "terminus"):
             v = 1.0 if item["what"] == "national_rail" else 2.0 + (0 if end_game else TOKEN)
             i = board.index[item["station"]]
-            targets[i] = targets.get(i, 0.0) - v
+            out[i] = out.get(i, 0.0) - v
         elif item["what"] == "connection":
             for st in item["stations"]:
-                targets.pop(board.index[st], None)
-    return targets
+                i = board.index[st]
+                out[i] = -side.targets.get(i, 0.0)  # nothing left to reach there
+    return out
 
 
 def _fresh(s: State, end_game: bool) -> dict[int, float]:
