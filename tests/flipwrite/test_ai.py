@@ -1,7 +1,6 @@
 """Automatic players of every level: legal moves only, no reading of hidden information,
 reproducible search. Every game is seeded; only guarantees are asserted."""
 import random
-import time
 from dataclasses import replace
 
 import pytest
@@ -112,11 +111,41 @@ def test_strong_with_a_work_budget_is_deterministic():
     assert len(picks) == 1
 
 
-def test_strong_honours_its_clock():
+class TickingClock:
+    """A stand-in for `time` whose clock moves 1 ms at every reading: the player's budget
+    in seconds becomes a count of clock readings, the same on any machine."""
+
+    TICK = 0.001
+
+    def __init__(self) -> None:
+        self.reads = 0
+
+    def perf_counter(self) -> float:
+        self.reads += 1
+        return 1000.0 + self.reads * self.TICK
+
+
+def test_strong_honours_its_clock(monkeypatch):
+    """Past its deadline the player starts no rollout (timing itself is for the
+    benchmarks: here the clock is a counter)."""
+    from metrobot.games import autoplay
+    from metrobot.games.flipwrite.ai import strong as strong_module
+
+    clock = TickingClock()
+    monkeypatch.setattr(autoplay, "time", clock)
+    monkeypatch.setattr(strong_module, "time", clock)
     state = position("berlin", 2, False, 6, 0)
-    t0 = time.perf_counter()
-    choose("strong", state, "p0", 1, Budget(seconds=0.05))
-    assert time.perf_counter() - t0 < 1.0  # generous: the machine is shared
+    view = GAME.view(state, "p0")
+    strong = player_for("strong")
+    action = strong.choose(GAME, view, "p0", "p0", random.Random(1), Budget(seconds=0.05))
+    assert action in GAME.legal_actions(state, "p0")
+    readings = round(0.05 / clock.TICK)
+    assert 0 < strong.last_rollouts <= readings  # each rollout reads the clock before it starts
+    # The same position with a budget the clock never reaches takes more rollouts: the
+    # bound above is the clock's doing.
+    unbounded = player_for("strong")
+    unbounded.choose(GAME, view, "p0", "p0", random.Random(1), Budget(seconds=10 ** 6, iterations=4 * readings))
+    assert unbounded.last_rollouts > readings
 
 
 def test_greedy_is_the_engines_automatic_player():

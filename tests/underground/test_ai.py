@@ -3,7 +3,6 @@ search budgets kept. Every game is seeded; only guarantees are asserted."""
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -108,11 +107,42 @@ def test_strong_without_time_plays_the_greedy_turn_legally():
     assert action in GAME.legal_actions(s, seat) and auto.last_rollouts == 0
 
 
-def test_strong_honours_its_clock():
+class TickingClock:
+    """A stand-in for `time` whose clock moves 1 ms at every reading: the player's budget
+    in seconds becomes a count of clock readings, the same on any machine."""
+
+    TICK = 0.001
+
+    def __init__(self) -> None:
+        self.reads = 0
+
+    def perf_counter(self) -> float:
+        self.reads += 1
+        return 1000.0 + self.reads * self.TICK
+
+
+def test_strong_honours_its_clock(monkeypatch):
+    """Past its deadline the player starts no rollout and soon stops reading the clock
+    (timing itself is for the benchmarks: here the clock is a counter)."""
+    from metrobot.games import autoplay
+    from metrobot.games.underground.ai import strong, turns
+
+    clock = TickingClock()
+    for module in (autoplay, strong, turns):
+        monkeypatch.setattr(module, "time", clock)
     s = position(2, 10, 0)  # the first turn: rollouts to the end are at their longest
-    t0 = time.perf_counter()
-    StrongPlayer().choose(GAME, GAME.view(s, s.player), s.player, s.player, random.Random(1), Budget(seconds=0.05))
-    assert time.perf_counter() - t0 < 1.0  # generous: the machine is shared
+    auto = StrongPlayer()
+    action = auto.choose(GAME, GAME.view(s, s.player), s.player, s.player, random.Random(1), Budget(seconds=0.05))
+    assert action in GAME.legal_actions(s, s.player)
+    readings = round(0.05 / clock.TICK)
+    assert auto.last_rollouts <= readings  # each rollout reads the clock before it starts
+    assert clock.reads <= readings + 20  # a few readings past the deadline, then done
+    # Unbounded by the clock (the same fake clock, a budget it never reaches), the same
+    # position takes more work: the bound above is the clock's doing.
+    unbounded, clock.reads = StrongPlayer(), 0
+    unbounded.choose(GAME, GAME.view(s, s.player), s.player, s.player, random.Random(1),
+                     Budget(seconds=10 ** 6, iterations=4 * readings))
+    assert clock.reads > readings + 20
 
 
 def test_strong_follows_its_plan_for_the_rest_of_the_turn():
