@@ -8,7 +8,7 @@ step with the code, and checks the translations.
 
 A text is in the catalogue when the code hands it, as a literal, to one of the catalogue's
 calls: `lang.t(text)`, `lang.n(singular, plural, count)`, `lang.p(context, text)`, or marks it
-for later with `N_(text)`, `Term(text)`, `Phrase(text)`, `RuleError(text, rule, hint)` /
+for later with `N_(text)`, `NP_(context, text)`, `Term(text)`, `Phrase(text)`, `RuleError(text, rule, hint)` /
 `hint=text`, `BadInput(text)`, `locale_str(text)`. Babel reads and writes the .po files
 (`Catalog.update` merges the template into each language the way `pybabel update` does).
 """
@@ -32,7 +32,7 @@ SOURCES = ("metrobot", "render")
 
 # callee name -> which positional arguments are texts ("c" marks a context)
 MARKERS: dict[str, tuple[str, ...]] = {
-    "N_": ("m",), "Term": ("m",), "Phrase": ("m",), "BadInput": ("m",), "locale_str": ("m",),
+    "N_": ("m",), "NP_": ("c", "m"), "Term": ("m",), "Phrase": ("m",), "BadInput": ("m",), "locale_str": ("m",),
     "RuleError": ("m", "", "m"),
 }
 METHODS: dict[str, tuple[str, ...]] = {"t": ("m",), "n": ("m", "m"), "p": ("c", "m")}
@@ -43,6 +43,9 @@ ENGLISH_ONLY = ("metrobot/cli.py", "metrobot/gamelog.py", "metrobot/games/*/stat
                 "metrobot/games/*/ai/*.py", "metrobot/games/*/determinize.py", "metrobot/games/*/views.py",
                 "metrobot/games/*/board.py", "metrobot/games/*/markers.py")
 PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}")
+# What translators are told about the texts of a context (a comment in the .po files).
+NOTES = {"typed word": "Words a player may type for this in a move, in this language: the words the game shows "
+                       "(menus, narration). Several forms may be listed, separated by commas."}
 
 
 @dataclass
@@ -150,7 +153,8 @@ def template(found: Found) -> Catalog:
         ident = (msgid, entry["plural"]) if entry["plural"] else msgid
         cat.add(ident, context=context, locations=[(w.rsplit(":", 1)[0], int(w.rsplit(":", 1)[1]))
                                                    for w in entry["where"][:3]],
-                flags=("python-brace-format",) if PLACEHOLDER.search(msgid) else ())
+                flags=("python-brace-format",) if PLACEHOLDER.search(msgid) else (),
+                auto_comments=[NOTES[context]] if context in NOTES else ())
     return cat
 
 

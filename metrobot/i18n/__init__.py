@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import unicodedata
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
@@ -145,12 +146,33 @@ PSEUDO = _Pseudo()
 EN = lang(DEFAULT)
 
 
+def NP_(context: str, text: str) -> tuple[str, str]:  # noqa: N802 - like N_
+    """Marks a text with a context for the catalogue where it is written; returns
+    (context, text) for `lang.p(*...)` or `typed_forms(...)` where it is used."""
+    return context, text
+
+
 @lru_cache(maxsize=None)
 def every_language(message: str, context: str | None = None) -> frozenset[str]:
     """A word as it is written in every language we have, lower case: typed moves may use
     any of them (e.g. "solid", "doorgetrokken", "실선")."""
     return frozenset((_lang(code).p(context, message) if context else _lang(code).t(message)).lower()
                      for code in LANGUAGES)
+
+
+def fold(text: str) -> str:
+    """A typed word as it is compared: lower case, accents off ("Estación" = "estacion"),
+    spaces single; Hangul stays as it is."""
+    bare = "".join(ch for ch in unicodedata.normalize("NFKD", text) if unicodedata.category(ch) != "Mn")
+    return " ".join(unicodedata.normalize("NFC", bare).casefold().split())
+
+
+@lru_cache(maxsize=None)
+def typed_forms(message: str, context: str | None = None) -> frozenset[str]:
+    """Every way a word may be typed, in every language we have, folded: its translations,
+    each of which may list several forms separated by commas ("halte, tussenhalte")."""
+    return frozenset(fold(form) for text in every_language(message, context) for form in text.split(",")
+                     if fold(form))
 
 
 
@@ -175,4 +197,5 @@ def reading(language: Any) -> Iterator[Lang]:
         _READER.reset(token)
 
 
-__all__ = ["DEFAULT", "EN", "LANGUAGES", "Lang", "N_", "PSEUDO", "code_of", "every_language", "lang", "me", "reading"]
+__all__ = ["DEFAULT", "EN", "LANGUAGES", "Lang", "NP_", "N_", "PSEUDO", "code_of", "every_language", "fold", "lang",
+           "me", "reading", "typed_forms"]

@@ -7,14 +7,18 @@ A step's code is short (it travels in Discord custom ids and autocomplete values
   d:T5          finish the dashed line on end arrow T5
   st:G9         intermediate station at G9        b:G9  bonus station    nb  no bonus
 Typed text is forgiving: "solid G9 left", "dashed T5", "station G9" parse too, and a side
-or marker that only one legal move fits may be left out.
+or marker that only one legal move fits may be left out. The words may be typed in any of
+our languages, as the game shows them there ("doorgetrokken G9 links", "halte G9", "llena
+G9 izquierda", "estación G9", "실선 G9 왼쪽", "역 G9", "geen bonus"); places, arrows and
+marker letters are the same in every language.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
-from ...i18n import EN, Lang, every_language
+from ...i18n import EN, NP_, Lang, fold, typed_forms
 from ..protocol import BadInput, Choice, Term
 from .board import ARROW_BY_APEX, ARROW_BY_CELL, ARROW_BY_NAME, flanks, parse_vertex, vertex_name
 from .narration import KINDS, STYLES
@@ -101,27 +105,59 @@ def choices(game, s: State, seat: str, lang: Lang = EN) -> list[Choice]:
 _HEADS = {"solid": "s", "s": "s", "dashed": "d", "d": "d", "station": "st", "st": "st", "bonus": "b", "b": "b",
           "nb": "nb", "no": "nb", "decline": "nb"}
 _SIDES = {"left": "L", "l": "L", "right": "R", "r": "R"}
+# What a typed word means, in every language: the catalogue's words for it (a translation
+# may list several forms, separated by commas). They are the words the game itself shows
+# there: the lines' styles, the /station command, the menus' "left cell" and "bonus station".
+_WORDS: dict[str, tuple[tuple[str | None, str], ...]] = {
+    "s": ((None, STYLES["solid"]),),
+    "d": ((None, STYLES["dashed"]),),
+    "st": (NP_("typed word", "station, intermediate station"), ("command name", "station")),
+    "b": (NP_("typed word", "bonus, bonus station"),),
+    "nb": (NP_("typed word", "no bonus, no bonus station"), (None, "no bonus station")),
+}
+_SIDE_WORDS: dict[str, tuple[tuple[str | None, str], ...]] = {
+    "L": (NP_("typed word", "left, left cell"),),
+    "R": (NP_("typed word", "right, right cell"),),
+}
+_LONGEST = 4  # words in the longest form ("sin estación extra")
 
 
-def _translated_head(word: str) -> str | None:
-    """The step a word names in any of our languages ("doorgetrokken", "실선", "estación")."""
-    word = word.lower()
-    for english, head in (("solid", "s"), ("dashed", "d"), ("station", "st")):
-        if word in every_language(english):
-            return head
-    return None
+@lru_cache(maxsize=None)
+def _table(kind: str) -> dict[str, str]:
+    """Every form of the words of `kind` ("heads" or "sides"), folded -> its code."""
+    words = _WORDS if kind == "heads" else _SIDE_WORDS
+    return {form: code for code, keys in words.items() for context, text in keys
+            for form in typed_forms(text, context)}
+
+
+def _phrase(tokens: list[str], table: dict[str, str]) -> tuple[str | None, int]:
+    """The code the first words of `tokens` name (the longest form that fits), and how many."""
+    for n in range(min(_LONGEST, len(tokens)), 0, -1):
+        code = table.get(fold(" ".join(tokens[:n])))
+        if code:
+            return code, n
+    return None, 0
 
 
 def normalise(text: str) -> list[str]:
     """Typed text -> code tokens ('solid G9 left' -> ['s', 'G9', 'L']). Only the first
-    word names the kind of step: later ones are places, sides and marker letters."""
+    word(s) name the kind of step: later ones are places, sides and marker letters."""
     tokens = [t for t in re.split(r"[\s:>,→]+", text.strip()) if t]
     if not tokens:
         return []
-    head = _HEADS.get(tokens[0].lower()) or _translated_head(tokens[0]) or tokens[0].upper()
+    head, used = _phrase(tokens, _table("heads"))
+    if head is None:
+        head, used = _HEADS.get(tokens[0].lower()) or tokens[0].upper(), 1
     if head == "nb":
         return ["nb"]
-    return [head] + [_SIDES.get(t.lower(), t.upper()) for t in tokens[1:]]
+    rest, out = tokens[used:], [head]
+    while rest:
+        side, n = _phrase(rest, _table("sides"))
+        if side is None:
+            side, n = _SIDES.get(rest[0].lower()) or rest[0].upper(), 1
+        out.append(side)
+        rest = rest[n:]
+    return out
 
 
 def parse(game, s: State, seat: str, text: str) -> dict:

@@ -19,6 +19,7 @@ from typing import Any
 from ...i18n import EN, Lang
 from ..protocol import BadInput, Choice
 from . import words
+from .words import step_named
 from .board import Board
 from .building import BRANCH_COST, PLACEMENTS_PER_TURN, kind_of, preview
 from .state import COLOURS, State
@@ -143,6 +144,10 @@ def parse(game, s: State, seat: str, text: str) -> dict[str, Any]:
     A placement the text names unambiguously is returned even if illegal, so that the
     engine can say which rule forbids it."""
     raw = text.strip()
+    first, _, after = raw.partition(" ")
+    step = step_named(first)
+    if step:  # "afzien 2", "ruta 1", "포기": the step's word in any of our languages
+        raw = f"{step} {after}".strip()
     m = _CODE.match(raw.lower())
     if m:
         if m.group(1):

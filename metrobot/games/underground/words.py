@@ -7,7 +7,7 @@ typed moves accept them in any of our languages too (`colour_named`).
 """
 from __future__ import annotations
 
-from ...i18n import Lang, every_language
+from ...i18n import Lang, every_language, fold, typed_forms
 from ..protocol import N_, Listing, Phrase, Term
 from .state import COLOURS
 
@@ -17,6 +17,8 @@ COLOUR_WORDS = {"red": N_("red"), "black": N_("black"), "yellow": N_("yellow"), 
 SYMBOL_WORDS = {"suitcase": N_("suitcase"), "umbrella": N_("umbrella"), "bowler": N_("bowler"),
                 "teapot": N_("teapot")}
 assert tuple(COLOUR_WORDS) == COLOURS
+# The kinds of step a typed move may begin with, as the menus show them in each language.
+STEP_WORDS = {"forgo": ("menu", "forgo"), "route": ("menu", "route")}
 
 
 def colour(c: str, lang: Lang) -> str:
@@ -38,6 +40,14 @@ def colour_named(word: str) -> str | None:
     """The colour a typed word names in any of our languages ("rood", "rojo", "빨강"…)."""
     word = word.strip().strip(":,").strip().lower()
     return next((c for c, text in COLOUR_WORDS.items() if word and word in every_language(text)), None)
+
+
+def step_named(word: str) -> str | None:
+    """The kind of step a typed word names in any of our languages ("afzien", "renunciar",
+    "포기"; "ruta", "경로"), in English as the notation reads it."""
+    word = fold(word.strip(":,"))
+    return next((step for step, (context, text) in STEP_WORDS.items() if word and word in typed_forms(text, context)),
+                None)
 
 
 def symbol(s: str, lang: Lang) -> str:

@@ -1,0 +1,154 @@
+"""Typed moves in every language: each legal step of seeded games, typed with the words
+the game shows in Dutch, Spanish and Korean (and English), means that very step.
+
+MetrOmania: "doorgetrokken G21 links", "estación G9", "보너스 없음"…; flip-and-write:
+"rit C 3", "transbordo A", "무료 Alexanderplatz"; On the Underground: "rood Euston –
+Warren Street", "afzien", "ruta 1". Places, arrows, lines, station names and numbers are
+the same in every language. The words themselves come from the catalogue, and are the
+ones each language's menus show.
+"""
+from __future__ import annotations
+
+import pytest
+
+from metrobot.gamelog import self_play
+from metrobot.games import get_plugin
+from metrobot.games.metromania import notation as metromania_notation
+from metrobot.games.underground import words as underground_words
+from metrobot.i18n import LANGUAGES, fold, lang
+
+CODES = list(LANGUAGES)  # en, nl, es, ko
+
+
+def forms(code: str, context: str | None, text: str) -> list[str]:
+    """The ways `text` is typed in one language (a translation may list several)."""
+    said = lang(code).p(context, text) if context else lang(code).t(text)
+    return [f.strip() for f in said.split(",") if f.strip()]
+
+
+def positions(kind: str, players: int, options: dict, seed: int, every: int) -> list:
+    """Every `every`-th state of a seeded game, each step of it (a turn's middle included)."""
+    plugin = get_plugin(kind)
+    log, _ = self_play(plugin, [f"p{i}" for i in range(players)], options, seed, level="greedy")
+    states: list = []
+    log.replay(each=states.append)
+    return [s for i, s in enumerate(states) if i % every == 0 and not plugin.game.is_over(s)]
+
+
+def legal(kind: str, state) -> list[tuple[str, dict]]:
+    game = get_plugin(kind).game
+    return [(seat, a) for seat in sorted(game.to_move(state)) for a in game.legal_actions(state, seat)]
+
+
+# ---------------------------------------------------------------- MetrOmania
+def metromania_typed(code: str, step: str, pick: int) -> str:
+    """A MetrOmania step code ("s:G21:L:A", "st:G9", "nb"…) typed in words of `code`'s language."""
+    words = {key: forms(code, *metromania_notation._WORDS[key][0]) for key in ("st", "b", "nb")}
+    words |= {"s": forms(code, None, "solid"), "d": forms(code, None, "dashed")}
+    words |= {key: forms(code, *metromania_notation._SIDE_WORDS[key][0]) for key in ("L", "R")}
+
+    def word(key: str) -> str:
+        return words[key][pick % len(words[key])]
+    head, *rest = step.split(":")
+    return " ".join([word(head)] + [word(part) if part in ("L", "R") else part for part in rest])
+
+
+@pytest.fixture(scope="module")
+def metromania_positions():
+    return positions("metromania", 2, {}, 3, 1)
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_metromania_steps_typed_in_every_language(metromania_positions, code):
+    plugin = get_plugin("metromania")
+    kinds = set()
+    for i, state in enumerate(metromania_positions):
+        for j, (seat, action) in enumerate(legal("metromania", state)):
+            step = metromania_notation.code(state, action)
+            typed = metromania_typed(code, step, i + j)
+            assert plugin.parse(state, seat, typed) == action, (typed, step)
+            kinds.add(step.split(":")[0] if step.count(":") < 3 else "marker")
+    assert kinds == {"s", "d", "st", "b", "nb", "marker"}  # every kind of step was typed
+
+
+@pytest.mark.parametrize("code", ["nl", "es", "ko"])
+def test_metromania_words_are_the_ones_the_game_shows(code):
+    """Each typed word is one the game writes in that language: its menus' labels, the
+    line styles and the /station command."""
+    language = lang(code)
+    shown = {"st": [language.t("intermediate station at {place}", place=""), language.p("command name", "station")],
+             "b": [language.t("bonus station at {place}", place="")],
+             "nb": [language.t("no bonus station")],
+             "L": [language.t("{line} → {vertex}, left cell", line="", vertex="")],
+             "R": [language.t("{line} → {vertex}, right cell", line="", vertex="")]}
+    tables = {**metromania_notation._WORDS, **metromania_notation._SIDE_WORDS}
+    for key, texts in shown.items():
+        typed = forms(code, *tables[key][0])
+        labels = [fold(t) for t in texts]
+        assert any(fold(f) in label for f in typed for label in labels), (code, key, typed, texts)
+
+
+def test_metromania_typed_words_in_other_languages_read_as_english():
+    N = metromania_notation
+    assert N.normalise("halte G9") == N.normalise("estación G9") == N.normalise("역 G9") == ["st", "G9"]
+    assert N.normalise("Estacion g9") == ["st", "G9"]  # accents and case do not matter
+    assert N.normalise("doorgetrokken G21 links") == N.normalise("실선 G21 왼쪽") == ["s", "G21", "L"]
+    assert N.normalise("llena G21 casilla derecha B") == ["s", "G21", "R", "B"]
+    assert N.normalise("geen bonus") == N.normalise("sin extra") == N.normalise("보너스 없음") == ["nb"]
+    assert N.normalise("bonushalte G9") == N.normalise("보너스 역 G9") == ["b", "G9"]
+
+
+# ---------------------------------------------------------------- flip-and-write
+def flipwrite_typed(code: str, state, step: str) -> str | None:
+    kind, *rest = step.split(":")
+    word = {"r": "ride", "t": "transfer", "f": "free"}[kind]
+    said = forms(code, None, word)[0]
+    if kind == "f":
+        return None if rest == ["-"] else f"{said} {state.map.stations[rest[0]].name}"
+    return " ".join([said] + rest)
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_flipwrite_decisions_typed_in_every_language(code):
+    plugin = get_plugin("flipwrite")
+    from metrobot.games.flipwrite import notation
+
+    typed_kinds = set()
+    for state in positions("flipwrite", 2, {"map": "berlin", "special_stations": True}, 5, 1):
+        for seat, action in legal("flipwrite", state):
+            typed = flipwrite_typed(code, state, notation.code(state, action))
+            if typed is None:
+                continue
+            assert plugin.parse(state, seat, typed) == action, typed
+            typed_kinds.add(action["type"])
+    assert typed_kinds == {"ride", "transfer", "free"}
+
+
+# ---------------------------------------------------------------- On the Underground
+def underground_typed(code: str, state, action: dict, pick: int) -> str:
+    if action["type"] == "forgo":
+        n = action.get("count", 1)
+        return forms(code, "menu", "forgo")[0] + ("" if n == 1 else f" {n}")
+    if action["type"] == "route":
+        return f"{forms(code, 'menu', 'route')[0]} {action['option']}"
+    colour = forms(code, None, underground_words.COLOUR_WORDS[action["colour"]])[0]
+    a, b = state.board.ends[action["gap"]]
+    return f"{colour} {a} - {b}" if pick % 2 else f"{colour} {action['gap']}"
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_underground_steps_typed_in_every_language(code):
+    plugin = get_plugin("underground")
+    kinds = set()
+    for i, state in enumerate(positions("underground", 3, {}, 2, 3)):
+        for j, (seat, action) in enumerate(legal("underground", state)):
+            typed = underground_typed(code, state, action, i + j)
+            assert plugin.parse(state, seat, typed) == action, typed
+            kinds.add(action["type"])
+    assert {"place", "forgo"} <= kinds
+
+
+@pytest.mark.parametrize("word, step", [("afzien", "forgo"), ("Renunciar", "forgo"), ("포기", "forgo"),
+                                        ("ruta", "route"), ("경로", "route"), ("Euston", None)])
+def test_underground_step_words(word, step):
+    assert underground_words.step_named(word) == step
