@@ -56,3 +56,29 @@ def test_the_pseudo_language_marks_pieces_and_values_of_catalogue_texts_only():
     assert PSEUDO.t("Scores: {scores}", scores="Ann 3") == "⟦Scores: ⟧⟪Ann 3⟫"
     # a text the catalogue lacks reaches no translator: it comes out unmarked, and is caught
     assert PSEUDO.t("A text nobody extracted, {who}.", who="Ann") == "A text nobody extracted, Ann."
+
+
+def test_only_files_no_player_reads_are_left_out_of_the_scan():
+    import fnmatch
+
+    files = [p.relative_to(messages.ROOT).as_posix() for root in messages.SOURCES
+             for p in (messages.ROOT / root).rglob("*.py")]
+    for pattern, why in messages.ENGLISH_ONLY.items():
+        assert why and any(fnmatch.fnmatch(f, pattern) for f in files), pattern  # no stale or unexplained entry
+    player_facing = [f for f in files if f.startswith("metrobot/games/") and f.rsplit("/", 1)[-1] in
+                     ("board.py", "mapdata.py", "markers.py", "engine.py", "rules.py", "notation.py", "plugin.py")]
+    assert player_facing
+    for f in player_facing:
+        assert not any(fnmatch.fnmatch(f, pattern) for pattern in messages.ENGLISH_ONLY), f
+
+
+def test_a_map_error_a_player_meets_is_translated():
+    from metrobot.games import BadInput, get_plugin
+
+    plugin = get_plugin("underground")
+    state = plugin.game.new_game(["a", "b", "c"], {}, 1)
+    seat = sorted(plugin.game.to_move(state))[0]
+    with pytest.raises(BadInput) as err:
+        plugin.game.apply(state, seat, plugin.parse(state, seat, "p:red:999"))
+    assert err.value.in_language(PSEUDO).startswith("⟦there is no gap ⟧⟪999⟫")
+    assert err.value.in_language(lang("nl")) != str(err.value)

@@ -33,15 +33,24 @@ SOURCES = ("metrobot", "render")
 # callee name -> which positional arguments are texts ("c" marks a context)
 MARKERS: dict[str, tuple[str, ...]] = {
     "N_": ("m",), "NP_": ("c", "m"), "Term": ("m",), "Phrase": ("m",), "BadInput": ("m",), "locale_str": ("m",),
-    "RuleError": ("m", "", "m"),
+    "RuleError": ("m", "", "m"), "MapError": ("m",),
 }
 METHODS: dict[str, tuple[str, ...]] = {"t": ("m",), "n": ("m", "m"), "p": ("c", "m")}
-# Texts only operators and tools read (the CLI, JSON loaders, map data checks, the automatic
-# players' own sanity checks): English, not in the catalogue. Everything a Discord user can
-# see is elsewhere.
-ENGLISH_ONLY = ("metrobot/cli.py", "metrobot/gamelog.py", "metrobot/games/*/state.py", "metrobot/games/*/mapdata.py",
-                "metrobot/games/*/ai/*.py", "metrobot/games/*/determinize.py", "metrobot/games/*/views.py",
-                "metrobot/games/*/board.py", "metrobot/games/*/markers.py")
+# Files whose texts no player ever reads, and why: English, not in the catalogue. Every other
+# file is scanned, the games' boards, maps and markers included (what a player can meet there,
+# such as "there is no gap 999", is a catalogue template). A map file's own checks (`parse_map`,
+# messages handed along as values) are for whoever edits the map, and stay English too.
+ENGLISH_ONLY = {
+    "metrobot/cli.py": "the command-line tool's diagnostics, for developers and operators",
+    "metrobot/gamelog.py": "game-log files: read by the CLI, and replayed from storage by the service, where a log "
+                           "that does not replay is a bug (an internal error), not a player's mistake",
+    "metrobot/games/*/state.py": "from_json's checks of state JSON from storage or the CLI: a state that does not "
+                                 "load is a bug or a broken file (an internal error), never a player's mistake",
+    "metrobot/games/*/ai/*.py": "the automatic players' sanity checks: the service asks them only for seats that "
+                                "owe a decision, on views it builds itself",
+    "metrobot/games/*/determinize.py": "the automatic players' guesses of hidden cards, from views the service builds",
+    "metrobot/games/*/views.py": "the automatic players' views, built by the service",
+}
 PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}")
 # What translators are told about the texts of a context (a comment in the .po files).
 NOTES = {"typed word": "Words a player may type for this in a move, in this language: the words the game shows "

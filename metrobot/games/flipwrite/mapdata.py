@@ -56,7 +56,8 @@ class MetroMap:
         for line in self.lines:
             if line.id == line_id:
                 return line
-        raise BadInput(f"map {self.name} has no line {line_id!r}; lines: {', '.join(l.id for l in self.lines)}")
+        raise BadInput("map {map} has no line {line}; lines: {lines}", map=self.name, line=repr(line_id),
+                       lines=", ".join(l.id for l in self.lines))
 
     def lines_at(self, station_id: str) -> tuple[str, ...]:
         return self.served_by[station_id]
@@ -166,9 +167,9 @@ def map_names() -> list[str]:
 def load_map(name: str) -> MetroMap:
     path = MAPS_DIR / f"{name.lower()}.json"
     if not path.is_file():
-        raise BadInput(f"unknown map {name!r}; maps: {', '.join(map_names())}")
+        raise BadInput("unknown map {name}; maps: {maps}", name=repr(name), maps=", ".join(map_names()))
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
-        raise BadInput(f"map file {path.name} is not valid JSON: {exc}") from None
+        raise BadInput("map file {file} is not valid JSON: {error}", file=path.name, error=str(exc)) from None
     return parse_map(data)

@@ -48,7 +48,7 @@ def deal(n_seats: int, rng: Rng, *, strict: bool = False, advanced: bool = False
         return [list(TWO_PLAYER[0]), list(TWO_PLAYER[1])]
     if strict:
         if n_seats not in STRICT:
-            raise BadInput(f"the strict deal exists for 2-4 players, not {n_seats}")
+            raise BadInput("the strict deal exists for 2-4 players, not {n}", n=n_seats)
         return [list(h) for h in STRICT[n_seats]]
     if n_seats == 4:
         while True:
@@ -65,4 +65,4 @@ def deal(n_seats: int, rng: Rng, *, strict: bool = False, advanced: bool = False
             hands = [pool[i * 4:(i + 1) * 4] for i in range(3)]
             if all(len({l for l, _ in h}) == 4 and len({k for _, k in h}) == 3 for h in hands):
                 return [sorted(h, key=lambda m: m[0]) for h in hands]
-    raise BadInput(f"MetrOmania is for 2-4 players, not {n_seats}")
+    raise BadInput("MetrOmania is for {low}-{high} players, not {n}.", low=2, high=4, n=n_seats)

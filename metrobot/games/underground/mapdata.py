@@ -108,7 +108,7 @@ class UndergroundMap:
         try:
             return self._at[station]
         except KeyError:
-            raise MapError(f"map {self.name} has no station {station!r}") from None
+            raise MapError("map {map} has no station {station}", map=self.name, station=repr(station)) from None
 
     def gap_between(self, a: str, b: str) -> Gap | None:
         return self._pairs.get(frozenset((a, b)))
@@ -118,14 +118,15 @@ class UndergroundMap:
             return gap.b
         if station == gap.b:
             return gap.a
-        raise MapError(f"{station!r} is not an end of {gap}")
+        raise MapError("{station} is not an end of {gap}", station=repr(station), gap=str(gap))
 
     def connection_stations(self) -> list[str]:
         return [s.name for s in self.stations.values() if s.connection]
 
     def destinations(self, kind: str) -> list[str]:
         if kind not in DESTINATION_KINDS:
-            raise MapError(f"destination kind must be one of {', '.join(DESTINATION_KINDS)}, not {kind!r}")
+            raise MapError("destination kind must be one of {kinds}, not {kind}", kinds=", ".join(DESTINATION_KINDS),
+                           kind=repr(kind))
         return [s.name for s in self.stations.values() if s.destination == kind]
 
     def termini(self) -> list[str]:
@@ -362,9 +363,9 @@ def load_map(name: str = "london") -> UndergroundMap:
 def _load(name: str) -> UndergroundMap:
     path = MAPS_DIR / f"{name}.json"
     if not path.is_file():
-        raise MapError(f"unknown map {name!r}; maps: {', '.join(map_names()) or 'none'}")
+        raise MapError("unknown map {name}; maps: {maps}", name=repr(name), maps=", ".join(map_names()) or "-")
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
-        raise MapError(f"map file {path.name} is not valid JSON: {exc}") from None
+        raise MapError("map file {file} is not valid JSON: {error}", file=path.name, error=str(exc)) from None
     return parse_map(data)
