@@ -118,8 +118,9 @@ def cmd_ratings(args: argparse.Namespace) -> int:
     from .settings import load_settings
     from .storage import Database
 
-    path = args.db or load_settings().db_path
-    if not Path(path).exists():
+    # The database the bot uses (METROBOT_DATABASE_URL, else METROBOT_DB) unless --db says.
+    path = args.db or load_settings().database
+    if not path.startswith(("postgresql://", "postgres://")) and not Path(path).exists():
         raise BadInput(f"{path}: no such database")
 
     async def rebuild() -> tuple[int, bool]:
@@ -197,7 +198,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("ratings", help="ratings tools: `ratings rebuild` recomputes them from the finished games")
     p.add_argument("action", choices=["rebuild"])
-    p.add_argument("--db", help="the SQLite file (default: METROBOT_DB, as the bot uses)")
+    p.add_argument("--db", help="an SQLite file or a postgresql:// URL (default: the bot's database, "
+                                "METROBOT_DATABASE_URL or else METROBOT_DB)")
     p.set_defaults(func=cmd_ratings)
 
     p = sub.add_parser("migrate", help="copy an SQLite database into PostgreSQL and check the copy")

@@ -197,7 +197,22 @@ class GamePlugin:
         viewer = self.game.owner(state, seat)
         return self.player(level).choose(self.game, self.game.view(state, viewer), viewer, seat, rnd, budget)
 
+    # ------------------------------------------------------------ results
+    def final_ranking(self, state: Any) -> dict[str, int]:
+        """Each person's place in a finished game by the game's own rules, tie-breaks
+        included (1: the winners; people the rules cannot separate share a place). Ratings
+        follow it. Default: by the total score of the person's seats."""
+        scores = self.game.view(state, None).get("scores", {})
+        game = self.game
+        return places({person: sum(scores.get(seat, 0) for seat in game.seats_of(state, person))
+                       for person in dict.fromkeys(game.owner(state, seat) for seat in game.seats(state))})
+
     # ------------------------------------------------------------ tools
     def score(self, data: dict[str, Any]) -> dict[str, Any]:
         """The CLI's `score` tool: run the scoring on a canonical state, if the game has one."""
         raise BadInput("{game} has no separate scoring tool", game=self.title)
+
+
+def places(keys: dict[str, Any]) -> dict[str, int]:
+    """Places from comparable keys (larger is better): 1 + how many have a better key."""
+    return {who: 1 + sum(other > key for other in keys.values()) for who, key in keys.items()}

@@ -1,8 +1,10 @@
 """Rating finished games with openskill (Plackett–Luce: many players, ties shared).
 
 One rating per game kind per server. A person's result is their total score over the
-seats they ran (one seat, except in variants where a person runs several); ranks follow
-the scores, equal scores share a rank. Leaderboards sort by the conservative estimate
+seats they ran (one seat, except in variants where a person runs several) and their place
+in the game's own final ranking (`GamePlugin.final_ranking`: tie-breaks included, so a
+tie-break winner is rated ahead of the loser, not as a draw); people the game cannot
+separate share a rank. Leaderboards sort by the conservative estimate
 mu − 3σ (openskill's "ordinal"), so a newcomer starts at 0 and rises as games confirm them.
 """
 from __future__ import annotations
@@ -28,11 +30,12 @@ def rate(standings: list[Standing], current: list[Rating | None]) -> list[Rating
 def game_result(plugin: GamePlugin, state: Any, row: GameRow) -> GameResult:
     """Who scored what in a finished game, person by person."""
     game = plugin.game
-    data = game.view(state, None)
-    scores, winners = data.get("scores", {}), set(data.get("winners", []))
+    scores = game.view(state, None).get("scores", {})
+    places = plugin.final_ranking(state)
     standings = []
     for seat in row.seats:
         seats = game.seats_of(state, seat.user_id)
-        standings.append(Standing(seat.user_id, seat.name, int(sum(scores.get(s, 0) for s in seats)),
-                                  any(s in winners for s in seats), not seat.auto))
+        place = places[seat.user_id]
+        standings.append(Standing(seat.user_id, seat.name, int(sum(scores.get(s, 0) for s in seats)), place == 1,
+                                  not seat.auto, place))
     return GameResult(row.guild_id or "", row.game, tuple(standings))

@@ -106,13 +106,16 @@ class Replays(ServiceCore):
     async def _animation(self, plugin: GamePlugin, row: GameRow, frames: list[Frame], language: Lang
                          ) -> File | None:
         from render import animation_of_views
+        from render.animation import DISCORD_LIMIT
 
         if plugin.renderer is None:
             return None
         names = self._names_for_images(plugin, frames[-1].state, row, language)
         views = [plugin.game.view(f.state, None) for f in frames]
-        return File(f"{row.game}-{row.id}-replay.gif",
-                    await self.painter.run(animation_of_views, plugin.renderer, views, names, language.code))
+        data = await self.painter.run(animation_of_views, plugin.renderer, views, names, language.code)
+        if len(data) > DISCORD_LIMIT:  # even the smallest animation would be refused: the board alone
+            return None
+        return File(f"{row.game}-{row.id}-replay.gif", data)
 
     async def replay_choices(self, channel_id: str, typed: str = "") -> list[tuple[str, int]]:
         """This channel's finished games, newest first, as (label, game id) for suggestions."""

@@ -4,10 +4,12 @@ asker's language (`me()`), the profile's image included."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from ..games import all_plugins, get_plugin
+from ..games.plugin import GamePlugin
 from ..i18n import Lang, me
-from ..storage import Finished, Record
+from ..storage import Finished, GameRow, Record
 from .core import ServiceCore, title
 from .outcome import Controls, File, Message, Outcome, Refused
 from .rating import game_result, rate
@@ -136,14 +138,29 @@ class Standings(ServiceCore):
 
     async def rebuild_ratings(self) -> tuple[int, bool]:
         """Every rating recomputed from the stored finished games, in the order they were
-        first rated; returns (games, whether the result equals what was stored)."""
+        first rated; games that finished before results were kept get theirs (from their
+        final state, or their log replayed). Returns (games, whether the ratings equal what
+        was stored)."""
         before = await self.db.stored_ratings()
         games = []
-        for game_id in await self.db.results_order():
+        for game_id in await self.db.rating_order():
             row = await self.db.game(game_id)
-            if row is None or row.state is None:
+            if row is None:
                 continue
             plugin = self._plugin(row)
-            games.append((row.id, game_result(plugin, self._state(plugin, row), row)))
+            if row.state is not None:
+                state = self._state(plugin, row)
+            else:  # no stored state: the log tells the end
+                state = await self._replayed(plugin, row)
+            if not plugin.game.is_over(state):
+                continue
+            games.append((row.id, game_result(plugin, state, row)))
         await self.db.rebuild_ratings(games, rate)
         return len(games), before == await self.db.stored_ratings()
+
+    async def _replayed(self, plugin: GamePlugin, row: GameRow) -> Any:
+        game = plugin.game
+        state = game.new_game([s.user_id for s in row.seats], row.options, row.seed)
+        for entry in await self.db.actions(row.id):
+            state, _ = game.apply(state, entry["player"], entry["action"])
+        return state

@@ -68,7 +68,7 @@ class HistoryQueries:
         people: dict[int, list[tuple[str, str, int, bool]]] = {i: [] for i in ids}
         for gid, user, name, score, won in await self._all(
                 f"SELECT game_id, user_id, name, score, won FROM results WHERE game_id IN ({marks}) "
-                f"ORDER BY game_id, score DESC, name", tuple(ids)):
+                f"ORDER BY game_id, rank, score DESC, name", tuple(ids)):
             people[gid].append((user, name, score, bool(won)))
         return [Finished(gid, game, channel, guild, at or 0.0, people[gid]) for gid, game, channel, guild, at in games]
 
@@ -119,6 +119,15 @@ class HistoryQueries:
     async def results_order(self) -> list[int]:
         """Finished games in the order their results were recorded."""
         return [r[0] for r in await self._all("SELECT game_id FROM results GROUP BY game_id ORDER BY MIN(seq)")]
+
+    async def rating_order(self) -> list[int]:
+        """Every finished game, in the order ratings take them: games that finished before
+        results were kept (they have none) first, by when they finished; then the others in
+        the order their results were recorded."""
+        return [r[0] for r in await self._all(
+            "SELECT g.id FROM games g LEFT JOIN (SELECT game_id, MIN(seq) AS first FROM results GROUP BY game_id) r "
+            "ON r.game_id = g.id WHERE g.status = 'finished' ORDER BY CASE WHEN r.first IS NULL THEN 0 ELSE 1 END, "
+            "r.first, COALESCE(g.finished_at, g.updated_at), g.id")]
 
     async def stored_ratings(self) -> list[tuple[Any, ...]]:
         return await self._all("SELECT guild_id, game, user_id, mu, sigma, games FROM ratings "

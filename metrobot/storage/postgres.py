@@ -94,3 +94,6 @@ class PostgresDriver(Driver):
     async def next_results_seq(self, tx: _Tx) -> int:
         (seq,) = await tx.fetchone("SELECT nextval('results_seq')")
         return seq
+
+    async def results_renumbered(self, tx: _Tx, last: int) -> None:
+        await tx.execute("SELECT setval('results_seq', GREATEST((SELECT last_value FROM results_seq), ?))", last)

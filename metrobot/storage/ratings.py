@@ -27,6 +27,7 @@ class Standing:
     score: int
     won: bool
     human: bool  # still playing their own seat at the end (not the automatic player)
+    place: int  # in the game's own final ranking, tie-breaks included (1: the winners)
 
 
 @dataclass(frozen=True)
@@ -46,8 +47,9 @@ RateFn = Callable[[list[Standing], list[Rating | None]], list[Rating]]
 
 
 def rank(standing: Standing, among: list[Standing]) -> int:
-    """1 + how many scored more (ties share a rank)."""
-    return 1 + sum(other.score > standing.score for other in among)
+    """1 + how many of `among` the game placed ahead (people it could not separate share
+    a rank): the game's own order with its tie-breaks, not the scores alone."""
+    return 1 + sum(other.place < standing.place for other in among)
 
 
 async def record(tx: Tx, driver: Driver, game_id: int, result: GameResult, rate: RateFn,
@@ -63,15 +65,13 @@ async def record(tx: Tx, driver: Driver, game_id: int, result: GameResult, rate:
                                 result.guild_id, result.game, s.user_id)
         current.append((row[0], row[1]) if row else None)
     new = dict(zip((s.user_id for s in rated), rate(rated, current))) if rated else {}
-    humans = [s for s in result.standings if s.human]
     for s in result.standings:
         mu, sigma = new.get(s.user_id, (None, None))
         await tx.execute(
             "INSERT INTO results (game_id, user_id, seq, guild_id, game, name, score, won, rank, human, rated, mu, "
             "sigma, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             game_id, s.user_id, seq, result.guild_id, result.game, s.name, s.score, int(s.won),
-            rank(s, humans if s.human else list(result.standings)), int(s.human), int(s.user_id in new), mu, sigma,
-            now)
+            s.place, int(s.human), int(s.user_id in new), mu, sigma, now)
     for s in rated:
         mu, sigma = new[s.user_id]
         await tx.execute(
@@ -84,11 +84,15 @@ async def record(tx: Tx, driver: Driver, game_id: int, result: GameResult, rate:
 
 async def rebuild(tx: Tx, driver: Driver, games: list[tuple[int, GameResult]], rate: RateFn) -> None:
     """Inside the caller's transaction: every result and rating recorded again, game by game
-    in the order given (the order they were first recorded)."""
-    first = {gid: (seq, at) for gid, seq, at in
-             await tx.fetch("SELECT game_id, MIN(seq), MIN(finished_at) FROM results GROUP BY game_id")}
+    in the order given, numbered 1, 2, ... in that order (the order they were first
+    recorded, see `HistoryQueries.rating_order`). A game that finished before results were
+    kept (schema version 3) gets its results now, dated when it finished."""
+    first = {gid: at for gid, at in await tx.fetch("SELECT game_id, MIN(finished_at) FROM results GROUP BY game_id")}
+    ended = {gid: at for gid, at in await tx.fetch(
+        "SELECT id, COALESCE(finished_at, updated_at) FROM games WHERE status = 'finished'")}
+    await tx.execute("UPDATE games SET finished_at = updated_at WHERE status = 'finished' AND finished_at IS NULL")
     await tx.execute("DELETE FROM results")
     await tx.execute("DELETE FROM ratings")
-    for game_id, result in games:
-        seq, at = first.get(game_id, (None, None))
-        await record(tx, driver, game_id, result, rate, seq, at)
+    for seq, (game_id, result) in enumerate(games, 1):
+        await record(tx, driver, game_id, result, rate, seq, first.get(game_id, ended.get(game_id)))
+    await driver.results_renumbered(tx, len(games))

@@ -56,6 +56,9 @@ class Driver(ABC):
     async def next_results_seq(self, tx: Tx) -> int:
         """The next number in the order results are recorded (unique across processes)."""
 
+    async def results_renumbered(self, tx: Tx, last: int) -> None:
+        """Results were numbered 1..`last` again (a rebuild): the next number follows."""
+
 
 _PLACEHOLDER = re.compile(r"\?")
 

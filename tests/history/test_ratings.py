@@ -64,13 +64,13 @@ async def test_rebuild_gives_the_same_numbers(svc, db, toy):
     # and they are what openskill gives, game after game in the order they finished
     model, expected = PlackettLuce(), {}
     for (game_id,) in table(db.path, "SELECT game_id FROM results GROUP BY game_id ORDER BY MIN(seq)"):
-        rows = table(db.path, "SELECT guild_id, game, user_id, score FROM results WHERE game_id = ? AND rated = 1 "
+        rows = table(db.path, "SELECT guild_id, game, user_id, rank FROM results WHERE game_id = ? AND rated = 1 "
                               "ORDER BY rowid", (game_id,))
         if not rows:
             continue
         teams = [[model.rating(mu=expected[(g, k, u)][0], sigma=expected[(g, k, u)][1])]
                  if (g, k, u) in expected else [model.rating()] for g, k, u, _ in rows]
-        ranks = [1 + sum(o[3] > r[3] for o in rows) for r in rows]
+        ranks = [1 + sum(o[3] < r[3] for o in rows) for r in rows]  # the game's places, among the rated
         for (g, k, u, _), team in zip(rows, model.rate(teams, ranks=ranks)):
             expected[(g, k, u)] = (team[0].mu, team[0].sigma)
     assert {(g, k, u): (mu, sigma) for g, k, u, mu, sigma, _ in stored} == expected

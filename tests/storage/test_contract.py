@@ -114,14 +114,23 @@ async def test_due_clocks_are_claimed_by_one_and_released_by_a_change(where):
         await b.close()
 
 
-async def test_results_and_ratings_with_the_end_and_the_board(db):
+def two_player(winner):
+    """Ann scores 10, Bob 5; the winner is placed first (a tie-break may beat the score)."""
+    return GameResult("g1", "metromania", (Standing("u1", "Ann", 10, winner == "u1", True, 1 + (winner != "u1")),
+                                           Standing("u2", "Bob", 5, winner == "u2", True, 1 + (winner != "u2"))))
+
+
+async def finished_games(db, winners):
     rows = []
-    for channel, winner in (("c1", "u1"), ("c2", "u1"), ("c3", "u2")):
-        row = await lobby(db, channel=channel)
+    for i, winner in enumerate(winners):
+        row = await lobby(db, channel=f"c{i + 1}")
         row = await db.update(row, seats=[ANN, BOB], status="active", state={})
-        result = GameResult("g1", "metromania", (Standing("u1", "Ann", 10, winner == "u1", True),
-                                                 Standing("u2", "Bob", 5, winner == "u2", True)))
-        rows.append(await db.update(row, status="finished", result=result, rate=rate))
+        rows.append(await db.update(row, status="finished", result=two_player(winner), rate=rate))
+    return rows
+
+
+async def test_results_and_ratings_with_the_end_and_the_board(db):
+    rows = await finished_games(db, ["u1", "u1", "u2"])
     board, total = await db.leaderboard("g1", "metromania", 0, 10)
     assert total == 2 and [p.user_id for p in board] == ["u1", "u2"]
     assert board[0].games == 3 and board[0].mu == 26.0  # +1, +1, -1
@@ -129,10 +138,29 @@ async def test_results_and_ratings_with_the_end_and_the_board(db):
     record = await db.record_of("g1", "u1", "metromania")
     assert (record.played, record.won, record.average) == (3, 2, 10) and len(record.trend) == 3
     assert [g.id for g in await db.finished_in_channel("c3")] == [rows[2].id]
-    assert await db.results_order() == [r.id for r in rows]
+    assert [p[0] for p in (await db.finished_in_channel("c3"))[0].players] == ["u2", "u1"]  # by place
+    assert await db.results_order() == await db.rating_order() == [r.id for r in rows]
     before = await db.stored_ratings()
-    await db.rebuild_ratings([(r.id, GameResult("g1", "metromania", (
-        Standing("u1", "Ann", 10, i < 2, True), Standing("u2", "Bob", 5, i == 2, True)))) for i, r in enumerate(rows)],
-                             rate)
+    await db.rebuild_ratings([(r.id, two_player(w)) for r, w in zip(rows, ["u1", "u1", "u2"])], rate)
     assert await db.stored_ratings() == before
     assert (await db.leaderboard("g2", "metromania", 0, 10)) == ([], 0)  # other servers see nothing
+
+
+async def test_games_finished_before_results_were_kept_are_rated_first(db):
+    """Games finished before schema version 3 have no results and no finishing time: the
+    rebuild takes them first (by when they finished), gives them results, and numbers all
+    results again so that later games and later rebuilds keep that order."""
+    rows = await finished_games(db, ["u1", "u2", "u2", "u1"])
+    before = await db.stored_ratings()
+    async with db.driver.transaction() as tx:  # the first two, as an old version left them
+        await tx.execute("DELETE FROM results WHERE game_id IN (?, ?)", rows[0].id, rows[1].id)
+        await tx.execute("UPDATE games SET finished_at = NULL WHERE id IN (?, ?)", rows[0].id, rows[1].id)
+        await tx.execute("DELETE FROM ratings")
+    assert [g.players for g in await db.finished_in_channel("c1")] == [[]]
+    assert await db.rating_order() == [r.id for r in rows]
+    await db.rebuild_ratings([(r.id, two_player(w)) for r, w in zip(rows, ["u1", "u2", "u2", "u1"])], rate)
+    assert await db.stored_ratings() == before
+    assert [p[0] for p in (await db.finished_in_channel("c1"))[0].players] == ["u1", "u2"]
+    assert (await db.finished_in_channel("c1"))[0].finished_at == (await db.game(rows[0].id)).updated_at
+    later = await finished_games(db, ["u1"])  # numbered after the renumbered ones
+    assert await db.results_order() == await db.rating_order() == [r.id for r in rows] + [later[0].id]

@@ -5,12 +5,13 @@ from typing import Any, Callable
 
 from ..autoplay import AutoPlayer
 from ...i18n import EN, Lang
-from ..plugin import GamePlugin, Labels, Names, Variant
+from ..plugin import GamePlugin, Labels, Names, Variant, places
 from ..protocol import N_, BadInput, Term
 from . import narration, notation
 from .ai import AUTOMATIC
 from .engine import FlipWrite
 from .mapdata import map_names
+from .scoring import ranking_key
 
 RULES = N_("""**Metro flip-and-write** — everyone plays at once on their own copy of the city's metro map.
 **Each round** a card is flipped. Choose a line with an empty wagon window, write the card in it and cross stations from the line's wagon: a *number* crosses up to that many empty stations in a row (stop at a marked station or the end; fewer is allowed); an *express* may hop over marked stations; a *transfer (+)* boxes the first empty station with the number of lines serving it; a *free ride* crosses any one empty station and fills no window. Ring lines: pick a direction.
@@ -52,6 +53,9 @@ class FlipwritePlugin(GamePlugin):
 
     def automatic(self) -> dict[str, Callable[[], AutoPlayer]]:
         return AUTOMATIC
+
+    def final_ranking(self, state: Any) -> dict[str, int]:
+        return places({p: ranking_key(score) for p, score in state.breakdowns().items()})
 
 
 PLUGIN = FlipwritePlugin()

@@ -27,11 +27,16 @@ def breakdown(metro_map: MetroMap, sheet: Sheet, solo: bool) -> dict[str, int]:
             "total": completion + transfers - penalty, "empty": empty}
 
 
+def ranking_key(score: dict[str, int]) -> tuple[int, int]:
+    """Larger ranks first: most points; tie: fewer empty stations; still tied: shared."""
+    return score["total"], -score["empty"]
+
+
 def winners(players: Iterable[str], scores: dict[str, dict[str, int]]) -> list[str]:
-    """Most points; tie: fewer empty stations; still tied: all of them share (seat order)."""
+    """The best `ranking_key`; all of those tied on it share (seat order)."""
     players = list(players)
-    best = max((scores[p]["total"], -scores[p]["empty"]) for p in players)
-    return [p for p in players if (scores[p]["total"], -scores[p]["empty"]) == best]
+    best = max(ranking_key(scores[p]) for p in players)
+    return [p for p in players if ranking_key(scores[p]) == best]
 
 
 # The rule book's solo table (translated from the Dutch edition). The state keeps the English

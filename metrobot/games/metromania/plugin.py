@@ -5,11 +5,11 @@ from typing import Any, Callable
 
 from ...i18n import EN, N_, Lang
 from ..autoplay import AutoPlayer
-from ..plugin import CommandOption, GamePlugin, MoveCommand, Names, Variant, numbered_steps
+from ..plugin import CommandOption, GamePlugin, MoveCommand, Names, Variant, numbered_steps, places
 
 from . import ai, narration, notation
 from .engine import GAME
-from .scoring import score_state
+from .scoring import ranking_keys, score_state
 
 RULES = N_("""**MetrOmania** — build two metro lines (solid and dashed) across the city.
 **Your turn: one action.** Either *dig* 3 tunnels (split between your lines as you like; fewer only if no more is legal) or place one *intermediate station* on your line between two of its stations (its start counts).
@@ -77,6 +77,10 @@ class MetromaniaPlugin(GamePlugin):
 
     def automatic(self) -> dict[str, Callable[[], AutoPlayer]]:
         return ai.AUTOMATIC
+
+    def final_ranking(self, state: Any) -> dict[str, int]:
+        totals = {p: b["total"] for p, b in state.result["breakdown"].items()}
+        return places(ranking_keys(state, totals))
 
     def score(self, data: dict[str, Any]) -> dict[str, Any]:
         return score_state(data)

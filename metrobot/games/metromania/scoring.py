@@ -163,17 +163,23 @@ def score(s: State) -> dict[str, Any]:
         b = breakdown[p]
         b["total"] = b["after_lines"] + b["trips"]
 
-    tunnels = {p: sum(len(line.cells) for line in s.lines if line.player == p) for p in seats}
-    # Tie-breaks: most points, then most finished lines, then most tunnels; else shared.
-    # The advanced 2-player variant ranks people by the sum of their companies.
-    people: dict[str, tuple[int, int, int]] = {}
-    for p in seats:
-        owner = s.owners[p]
-        t, f, n = people.get(owner, (0, 0, 0))
-        people[owner] = (t + breakdown[p]["total"], f + finished[p], n + tunnels[p])
+    people = ranking_keys(s, {p: breakdown[p]["total"] for p in seats})
     best = max(people.values())
     winners = [p for p, key in people.items() if key == best]
     return {"breakdown": breakdown, "trips": results, "winners": winners}
+
+
+def ranking_keys(s: State, totals: dict[str, int]) -> dict[str, tuple[int, int, int]]:
+    """What ranks people at the end, larger first: points, then finished lines, then
+    tunnels (equal keys share a place). The advanced 2-player variant ranks people by
+    the sum of their companies."""
+    people: dict[str, tuple[int, int, int]] = {}
+    for p in s.players:
+        finished = sum(1 for line in s.lines if line.player == p and line.status == "finished")
+        tunnels = sum(len(line.cells) for line in s.lines if line.player == p)
+        t, f, n = people.get(s.owners[p], (0, 0, 0))
+        people[s.owners[p]] = (t + totals[p], f + finished, n + tunnels)
+    return people
 
 
 def route_hops(s: State) -> dict[str, list[tuple[Vertex, Vertex, int]]]:
