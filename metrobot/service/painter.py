@@ -6,16 +6,24 @@ The workers get plain data — the game's image module, its JSON view, the names
 of the language its words are drawn in — and send back PNG bytes. `workers=0` draws in a
 thread instead (tests, tiny machines). Each worker keeps its own caches of static board
 layers, warmed by the first images it draws (per language where a layer holds words).
+
+A worker that dies (killed, out of memory) breaks a process pool for good: every later
+call would fail. The painter then starts a new pool and runs the call once more; a call
+that kills its worker again fails, and the pool after it is new again.
 """
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import os
 import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable
+
+log = logging.getLogger("metrobot.painter")
 
 
 def default_workers() -> int:
@@ -38,12 +46,28 @@ class Painter:
         return self._pool
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(self._executor(), fn, *args)
+        try:
+            return await self._once(fn, args)
+        except BrokenProcessPool:
+            return await self._once(fn, args)  # on new workers; failing again, the call itself is at fault
 
-    def close(self) -> None:
+    async def _once(self, fn: Callable[..., Any], args: tuple) -> Any:
+        pool = self._executor()
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+        except BrokenProcessPool:
+            if self._pool is pool:  # not already replaced after another call that failed with this one
+                log.warning("a drawing worker died; starting new workers")
+                self._discard()
+            raise
+
+    def _discard(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+    def close(self) -> None:
+        self._discard()
 
 
 def _follow(bot_pid: int) -> None:

@@ -1,0 +1,72 @@
+"""The worker pool that draws images and thinks for the automatic player survives a worker
+that dies: the pool is replaced and the call runs again, so later images and automatic
+moves keep working. (A call that kills its worker every time fails by itself.)"""
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import time
+from concurrent.futures.process import BrokenProcessPool
+
+import pytest
+
+from metrobot.service import GameService, fixed_seeds
+from metrobot.service.painter import Painter
+from metrobot.storage import Database
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture
+async def painter():
+    p = Painter(1)
+    yield p
+    p.close()
+
+
+async def test_a_killed_worker_is_replaced(painter):
+    first = await painter.run(os.getpid)
+    os.kill(first, signal.SIGKILL)
+    second = await painter.run(os.getpid)  # whether or not the pool noticed the death yet
+    assert second not in (first, os.getpid())
+    assert await painter.run(os.getpid) == second  # and the new pool stays
+
+
+async def test_calls_in_flight_when_a_worker_dies_are_run_again(painter):
+    first = await painter.run(os.getpid)
+    calls = [asyncio.ensure_future(painter.run(time.sleep, 0.2)) for _ in range(4)]
+    await asyncio.sleep(0.05)  # (the kill may land before or while they run: both are covered)
+    os.kill(first, signal.SIGKILL)
+    assert await asyncio.gather(*calls) == [None] * 4
+    assert await painter.run(os.getpid) != first
+
+
+async def test_a_call_that_kills_its_worker_fails_alone(painter):
+    with pytest.raises(BrokenProcessPool):
+        await painter.run(os._exit, 3)  # tried twice, on two pools: it is the call, not the pool
+    assert await painter.run(sum, [1, 2, 3]) == 6
+
+
+async def test_images_and_automatic_moves_go_on_after_a_worker_dies(tmp_path):
+    db = await Database(tmp_path / "painter.sqlite3").open()
+    svc = GameService(db, seeds=fixed_seeds(2), render_workers=1, ai_seconds=0.1)
+    try:
+        await svc.new_game("c1", "g1", "u1", "Ann", "metromania", {}, 2, bots=1)
+        await svc.start("c1", "u1")
+        os.kill(await svc.painter.run(os.getpid), signal.SIGKILL)
+        rnd, prefix = random.Random(1), []
+        menu = await svc.menu("c1", "u1", prefix)
+        while not menu.complete:
+            prefix.append(rnd.choice(menu.choices).code)
+            menu = await svc.menu("c1", "u1", prefix)
+        before = (await db.open_game("c1")).moves
+        out = await svc.play("c1", "u1", prefix)
+        actions = (await db.actions((await db.open_game("c1")).id))[before:]
+        assert [a["actor"] for a in actions][:len(prefix)] == ["u1"] * len(prefix)
+        assert "auto" in [a["actor"] for a in actions]  # the automatic player answered, in a new worker
+        assert out.public and out.public[0].files and out.public[0].files[0].data.startswith(b"\x89PNG")
+    finally:
+        svc.painter.close()
+        await db.close()
