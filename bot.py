@@ -28,7 +28,11 @@ def point_at_api(api_base: str | None, gateway_url: str | None) -> None:
 def main() -> int:
     from metrobot.settings import load_settings
 
-    settings = load_settings()
+    try:
+        settings = load_settings()
+    except SystemExit as exc:  # a setting is wrong: say which; status 2, as restarting would not help
+        print(exc.code, file=sys.stderr)
+        return 2
     logging.basicConfig(level=getattr(logging, settings.log_level, logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if not settings.token:
