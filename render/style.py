@@ -33,7 +33,7 @@ def player_colour(seat: int) -> tuple[int, int, int]:
 
 
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """DejaVu Sans, falling back to Noto Sans KR and Symbola for what it lacks (see text.py)."""
+    """DejaVu Sans, falling back to Noto Sans KR, Noto Emoji and Symbola for what it lacks (see text.py)."""
     return chain_font(size, bold)
 
 

@@ -1,7 +1,7 @@
 """Text in any script the players write: one font object that draws each character with the
 first font of a chain that has it — DejaVu Sans (Latin, Greek, Cyrillic), Noto Sans KR
-(Hangul), Symbola (emoji and pictographs) — so a name like "김민준", "Ђорђе" or "🚇 Metro" is
-drawn, not boxed.
+(Hangul), Noto Emoji (every emoji, as outlines), Symbola (older pictographs and dingbats) —
+so a name like "김민준", "Ђорђе", "🚇 Metro" or "🟢 Zoë 🫶" is drawn, not boxed.
 
 `ChainFont` is a Pillow FreeTypeFont (the first font of the chain): anything that draws,
 measures or lays out text with it (`ImageDraw.text`, `getlength`, `getbbox`) goes through
@@ -20,12 +20,12 @@ from PIL import Image, ImageFont
 
 FONT_DIR = Path(__file__).with_name("fonts")
 CHAINS = {
-    False: ("DejaVuSans.ttf", "NotoSansKR-Regular-Hangul.otf", "Symbola-Emoji.ttf"),
-    True: ("DejaVuSans-Bold.ttf", "NotoSansKR-Bold-Hangul.otf", "Symbola-Emoji.ttf"),
+    False: ("DejaVuSans.ttf", "NotoSansKR-Regular-Hangul.otf", "NotoEmoji-Regular.ttf", "Symbola-Emoji.ttf"),
+    True: ("DejaVuSans-Bold.ttf", "NotoSansKR-Bold-Hangul.otf", "NotoEmoji-Bold.ttf", "Symbola-Emoji.ttf"),
 }
-# Zero-width joiners and variation selectors: they shape emoji in colour fonts; drawn as
-# outlines, they would only be boxes.
-INVISIBLE = {0x200B, 0x200C, 0x200D, 0x2060, 0xFE0E, 0xFE0F}
+# Zero-width joiners, variation selectors and skin-tone modifiers: they shape emoji in
+# colour fonts; drawn one by one as outlines, they would only be boxes and swatches.
+INVISIBLE = {0x200B, 0x200C, 0x200D, 0x2060, 0xFE0E, 0xFE0F, *range(0x1F3FB, 0x1F400)}
 
 
 @lru_cache(maxsize=None)

@@ -1,15 +1,26 @@
-"""Builds the fonts shipped in render/fonts that DejaVu Sans does not cover: Hangul (from
-Noto Sans CJK KR, SIL Open Font License) and emoji and pictographs (from Symbola, "free for
-any use"), cut down to the characters the bot may draw so the repository stays small.
+"""Builds the fonts shipped in render/fonts that DejaVu Sans does not cover, cut down to the
+characters the bot may draw so the repository stays small:
 
-    apt-get install fonts-noto-cjk fonts-symbola     # Debian's packages, once
-    python tools/fonts.py                            # writes render/fonts/*.ttf
+- Hangul, from Noto Sans CJK KR (SIL Open Font License; Debian's fonts-noto-cjk);
+- emoji, from Noto Emoji, the monochrome outline font (SIL Open Font License; npm's
+  @expo-google-fonts/noto-emoji carries its TTF files): every emoji of Unicode 15, in a
+  regular and a bold weight — outlines, which Pillow draws at any size (colour bitmap
+  emoji fonts come in one size and need scaling);
+- the pictographs, arrows and dingbats that neither has, from Symbola ("free for any
+  use"; Debian's fonts-symbola).
+
+    apt-get install fonts-noto-cjk fonts-symbola    # Debian's packages, once
+    python tools/fonts.py                           # fetches Noto Emoji with npm, writes render/fonts/*
+    python tools/fonts.py emoji                     # only the emoji fonts (fonts-symbola and npm needed)
 
 The outputs are committed: `make run` needs nothing but Python.
 """
 from __future__ import annotations
 
+import subprocess
 import sys
+import tarfile
+import tempfile
 from pathlib import Path
 
 from fontTools import subset
@@ -18,13 +29,18 @@ from fontTools.ttLib import TTCollection, TTFont
 OUT = Path(__file__).resolve().parents[1] / "render" / "fonts"
 NOTO = {"Regular": "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
         "Bold": "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc"}
+NOTO_EMOJI_PACKAGE = "@expo-google-fonts/noto-emoji@0.4.7"
+NOTO_EMOJI = {"Regular": "package/400Regular/NotoEmoji_400Regular.ttf", "Bold": "package/700Bold/NotoEmoji_700Bold.ttf"}
 SYMBOLA = "/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf"
 
 HANGUL = [(0x1100, 0x11FF), (0x3000, 0x303F), (0x3130, 0x318F), (0xA960, 0xA97F), (0xAC00, 0xD7A3),
           (0xD7B0, 0xD7FF), (0xFF01, 0xFF60)]
-EMOJI = [(0x2190, 0x21FF), (0x2300, 0x23FF), (0x2460, 0x24FF), (0x25A0, 0x27BF), (0x2900, 0x297F),
-         (0x2B00, 0x2BFF), (0x1F000, 0x1F0FF), (0x1F100, 0x1F1FF), (0x1F300, 0x1F6FF), (0x1F900, 0x1F9FF),
-         (0x1FA70, 0x1FAFF)]
+# Emoji and pictographs: the blocks emoji come from, and symbols people put in names.
+EMOJI = [(0x00A9, 0x00A9), (0x00AE, 0x00AE), (0x203C, 0x203C), (0x2049, 0x2049), (0x20E3, 0x20E3),
+         (0x2122, 0x2122), (0x2139, 0x2139), (0x2190, 0x21FF), (0x2300, 0x23FF), (0x2460, 0x24FF),
+         (0x25A0, 0x27BF), (0x2900, 0x297F), (0x2B00, 0x2BFF), (0x3030, 0x3030), (0x303D, 0x303D),
+         (0x3297, 0x3297), (0x3299, 0x3299), (0x1F000, 0x1F0FF), (0x1F100, 0x1F1FF), (0x1F200, 0x1F2FF),
+         (0x1F300, 0x1F6FF), (0x1F700, 0x1F7FF), (0x1F800, 0x1F8FF), (0x1F900, 0x1F9FF), (0x1FA00, 0x1FAFF)]
 
 
 def codepoints(ranges: list[tuple[int, int]]) -> list[int]:
@@ -38,31 +54,58 @@ def korean_face(path: str) -> TTFont:
     raise SystemExit(f"{path}: no KR face")
 
 
-def cut(font: TTFont, ranges: list[tuple[int, int]], out: Path) -> None:
+def cut(font: TTFont, wanted: list[int], out: Path, *, layout: bool = True) -> None:
     options = subset.Options()
-    options.layout_features = ["*"]
+    options.layout_features = ["*"] if layout else []
     options.name_IDs = ["*"]
     options.notdef_outline = True
     options.hinting = False  # small files; Pillow's FreeType renders them unhinted well enough
     subsetter = subset.Subsetter(options)
-    subsetter.populate(unicodes=codepoints(ranges))
+    subsetter.populate(unicodes=wanted)
     subsetter.subset(font)
     font.flavor = None
     font.save(out)
-    print(f"wrote {out.name}: {out.stat().st_size // 1024} KiB")
+    print(f"wrote {out.name}: {out.stat().st_size // 1024} KiB, {len(font.getBestCmap())} characters")
 
 
-def main() -> int:
-    missing = [p for p in [*NOTO.values(), SYMBOLA] if not Path(p).exists()]
+def noto_emoji(where: Path) -> dict[str, Path]:
+    """Noto Emoji's TTF files, from its npm package (fetched with npm, unpacked in `where`)."""
+    done = subprocess.run(["npm", "pack", NOTO_EMOJI_PACKAGE, "--pack-destination", str(where)], capture_output=True,
+                          text=True, check=True)
+    with tarfile.open(where / done.stdout.strip().splitlines()[-1]) as archive:
+        archive.extractall(where, filter="data")
+    return {style: where / path for style, path in NOTO_EMOJI.items()}
+
+
+def main(argv: list[str]) -> int:
+    parts = argv or ["hangul", "emoji"]
+    needed = ([*NOTO.values()] if "hangul" in parts else []) + ([SYMBOLA] if "emoji" in parts else [])
+    missing = [p for p in needed if not Path(p).exists()]
     if missing:
         print("missing: " + ", ".join(missing) + "\ninstall: apt-get install fonts-noto-cjk fonts-symbola",
               file=sys.stderr)
         return 2
-    for style, path in NOTO.items():
-        cut(korean_face(path), HANGUL, OUT / f"NotoSansKR-{style}-Hangul.otf")
-    cut(TTFont(SYMBOLA), EMOJI, OUT / "Symbola-Emoji.ttf")
+    if "hangul" in parts:
+        for style, path in NOTO.items():
+            cut(korean_face(path), codepoints(HANGUL), OUT / f"NotoSansKR-{style}-Hangul.otf")
+    if "emoji" in parts:
+        emoji_fonts(codepoints(EMOJI))
     return 0
 
 
+def emoji_fonts(emoji: list[int]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        faces = noto_emoji(Path(tmp))
+        covered = set(TTFont(faces["Regular"]).getBestCmap())
+        for style, path in faces.items():
+            # Its layout tables (flags, keycaps, joined sequences) go: the chain draws
+            # character by character, and they would only add size.
+            cut(TTFont(path), [c for c in emoji if c in covered], OUT / f"NotoEmoji-{style}.ttf", layout=False)
+        license_text = (Path(tmp) / "package" / "LICENSE_FONT").read_text(encoding="utf-8")
+    (OUT / "LICENSE-NotoEmoji.txt").write_text(license_text, encoding="utf-8")
+    # Symbola only for what Noto Emoji lacks (older pictographs, arrows, dingbats).
+    cut(TTFont(SYMBOLA), [c for c in emoji if c not in covered], OUT / "Symbola-Emoji.ttf")
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -2,6 +2,8 @@
 common emoji go through the font chain (render/text.py) on every game's images."""
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
@@ -9,7 +11,7 @@ from metrobot.gamelog import self_play
 from metrobot.games import get_game
 from render import render_image
 from render.style import font
-from render.text import missing_glyphs
+from render.text import INVISIBLE, missing_glyphs
 
 NAMES = ["김민준", "Zoë", "Ђорђе", "🚇 Metro", "Αλέξης"]
 TOFU = "\U0010FFFD"  # a private-use character no font here has: drawn as the empty box
@@ -26,6 +28,40 @@ def test_every_character_has_a_glyph(name):
     assert missing_glyphs(name) == []
     for ch in name.replace(" ", ""):  # and each draws as itself, not as the box
         assert ImageChops.difference(drawn(ch), drawn(TOFU)).getbbox() is not None, ch
+
+
+# Emoji people put in their names, the newer ones (Unicode 12-14) among them: coloured
+# circles and squares, faces, hands, people (joined and with skin tones), flags, keycaps.
+COMMON_EMOJI = ("🟢 🟥 🟠 🟡 🟣 🟤 🟦 🟧 🟨 🟩 🟪 🟫 🥲 🫶 🫠 🫡 🫣 🥹 🪩 🪐 🧋 🦩 😀 😂 🤣 😍 🥰 😎 🤔 😭 😡 🤯 🥳 "
+                "🤖 👻 💀 🙏 👍 👍🏽 👋🏿 💪 🫱🏼‍🫲🏾 ❤️ 🧡 💚 💙 💜 🖤 🤍 💯 ✨ 🔥 ⭐ 🌟 ⚡ ☀️ 🌈 ❄️ ☕ 🍕 🍺 🎉 🎲 🏆 "
+                "⚽ 🎮 🚇 🚆 🚉 🚊 🚝 🚄 🚌 🚲 🛴 🗺️ 🧭 🌍 🏙️ 🏠 🐱 🐶 🦊 🐼 🦄 🐍 🌵 🍀 ✅ ❌ ⛔ ⚠️ ♻️ ✈️ ☎️ "
+                "👨‍👩‍👧 🧑‍💻 🏳️‍🌈 🇳🇱 🇪🇸 🇰🇷 1️⃣ #️⃣ ©️ ™️").split()
+# The main emoji blocks, as the issue lists them: every character Unicode assigns there.
+EMOJI_BLOCKS = [(0x1F300, 0x1F5FF), (0x1F600, 0x1F64F), (0x1F680, 0x1F6FF), (0x1F7E0, 0x1F7EB), (0x1F900, 0x1F9FF),
+                (0x1FA70, 0x1FAFF), (0x2600, 0x27BF)]
+
+
+@pytest.mark.parametrize("emoji", COMMON_EMOJI)
+def test_common_emoji_have_glyphs_and_are_drawn(emoji):
+    assert missing_glyphs(emoji) == []
+    box = drawn(TOFU)
+    for size, bold in ((13, False), (24, True)):
+        im = Image.new("L", (60 * len(emoji) + 20, 2 * size), 0)
+        ImageDraw.Draw(im).text((10, size // 2), emoji, fill=255, font=font(size, bold))
+        assert im.getbbox() is not None, emoji
+    for ch in emoji:
+        if missing_glyphs(ch) == [] and unicodedata.category(ch) == "So":
+            assert ImageChops.difference(drawn(ch), box).getbbox() is not None, f"{emoji}: U+{ord(ch):04X}"
+
+
+@pytest.mark.parametrize("low, high", EMOJI_BLOCKS, ids=[f"{lo:X}-{hi:X}" for lo, hi in EMOJI_BLOCKS])
+def test_every_character_of_the_emoji_blocks_is_drawn(low, high):
+    chars = [chr(c) for c in range(low, high + 1) if unicodedata.name(chr(c), None) and c not in INVISIBLE]
+    assert chars and missing_glyphs("".join(chars)) == []
+    box = drawn(TOFU, 16)
+    blank = [f"U+{ord(ch):04X}" for ch in chars if drawn(ch, 16).getbbox() is None]
+    boxed = [f"U+{ord(ch):04X}" for ch in chars if ImageChops.difference(drawn(ch, 16), box).getbbox() is None]
+    assert not blank and not boxed, (blank, boxed)
 
 
 def test_the_box_is_what_a_missing_glyph_looks_like():
