@@ -19,6 +19,7 @@ Three families, each with forged payloads no Discord client could send (the stan
 """
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -28,7 +29,6 @@ from hypothesis import strategies as st
 from metrobot.discord_app.commands import MAX_CLOCK_HOURS, MIN_CLOCK_HOURS
 from metrobot.discord_app.controls import DYNAMIC_ITEMS
 from metrobot.games import BadInput, RuleError, all_plugins, get_plugin
-from metrobot.service.turns import MAX_STEPS
 
 IT_COMMAND, IT_COMPONENT, IT_AUTOCOMPLETE = 2, 3, 4
 BUTTON, STRING_SELECT = 2, 3
@@ -64,6 +64,57 @@ def odd_text(max_size: int = 60) -> st.SearchStrategy[str]:
 
 def odd_number() -> st.SearchStrategy[Any]:
     return st.one_of(st.sampled_from(ODD_NUMBERS), st.integers(), st.floats(), st.text(max_size=8))
+
+
+def json_values() -> st.SearchStrategy[Any]:
+    """Any JSON value (what a forged payload can put anywhere)."""
+    leaves = st.one_of(st.none(), st.booleans(), st.integers(-(2 ** 70), 2 ** 70), st.floats(),
+                       st.text(max_size=12), st.sampled_from(["new", "settings", "move", "clock_hours", "1", ""]))
+    return st.recursive(leaves, lambda kids: st.one_of(st.lists(kids, max_size=3),
+                                                       st.dictionaries(st.text(max_size=8), kids, max_size=3)),
+                        max_leaves=6)
+
+
+# What a forged payload puts where Discord puts a name, a type or an object: the right
+# thing in the wrong JSON type first (the bug these found: a name that is a list).
+WRONG_NAMES: list[Any] = [["new"], {"name": "new"}, 1, 1.5, True, None, ["move", "move"]]
+WRONG_TYPES: list[Any] = ["1", "3", 3.0, 1.0, True, False, None, [3], {"type": 3}, -1, 2 ** 64]
+WRONG_OBJECTS: list[Any] = [None, "", "x", 0, 1, True, [], [[]], {}, {"name": "move"}]
+
+
+def _nodes(data: dict[str, Any]) -> list[tuple[Any, Any, str]]:
+    """Every place of a command payload a forger could garble: (container, key, what)."""
+    out: list[tuple[Any, Any, str]] = [(data, k, k) for k in ("name", "type", "options", "guild_id", "resolved")]
+
+    def walk(options: Any) -> None:
+        if not isinstance(options, list):
+            return
+        for i, o in enumerate(options):
+            out.append((options, i, "option"))
+            if isinstance(o, dict):
+                out.extend((o, k, k) for k in ("name", "type", "value", "options", "focused"))
+                walk(o.get("options"))
+    walk(data.get("options"))
+    return out
+
+
+@st.composite
+def garbled(draw, data: dict[str, Any]) -> dict[str, Any]:
+    """`data` with one to three places replaced by JSON of another type (names, types,
+    values, sub-options, whole options, the options list, resolved objects, ids)."""
+    data = copy.deepcopy(data)
+    for _ in range(draw(st.integers(1, 3))):
+        container, key, what = draw(st.sampled_from(_nodes(data)))
+        if what == "name":
+            value = draw(st.one_of(st.sampled_from(WRONG_NAMES), json_values()))
+        elif what == "type":
+            value = draw(st.one_of(st.sampled_from(WRONG_TYPES), json_values()))
+        elif what in ("options", "option", "resolved"):
+            value = draw(st.one_of(st.sampled_from(WRONG_OBJECTS), json_values()))
+        else:
+            value = draw(json_values())
+        container[key] = value
+    return data
 
 
 @dataclass
@@ -186,6 +237,8 @@ class Draw:
                   and int(o["value"]) in self.w.standin._users]  # noqa: SLF001
         if people and draw(st.floats(0, 1)) < 0.8:
             data["resolved"] = {"users": {p: self.w.standin.user(int(p)) for p in people}}
+        if draw(st.floats(0, 1)) < 0.12:  # JSON of the wrong type somewhere in the payload
+            data = draw(garbled(data))
         return data
 
     @st.composite
@@ -329,11 +382,12 @@ class Oracle:
             cid = a.data.get("custom_id")
             return isinstance(cid, str) and any(TEMPLATES[t].fullmatch(cid) for t in ("ReplayButton", "PageButton"))
         if a.family == "slash" and a.data.get("name") == "game":
-            options = a.data.get("options") or []
-            sub = options[0] if options and isinstance(options[0], dict) else {}
-            if sub.get("name") == "replay":
+            options = a.data.get("options")
+            sub = options[0] if isinstance(options, list) and options and isinstance(options[0], dict) else {}
+            sub_options = sub.get("options")
+            if sub.get("name") == "replay" and isinstance(sub_options, list):
                 return any(isinstance(o, dict) and o.get("name") == "public" and o.get("value") is True
-                           for o in sub.get("options") or [])
+                           for o in sub_options)
         return False
 
     def could_change(self, a: Attempt) -> bool:
@@ -352,12 +406,21 @@ class Oracle:
     def _slash(self, a: Attempt, seen: Any, user: str) -> bool:
         data = a.data
         name = data.get("name")
-        options = data.get("options") or []
+        options = data.get("options", [])
+        if not _json_int(data.get("type", 1), 1) or not isinstance(options, list):
+            return False  # no slash command of ours (a context menu), or options that are no list
+        guild = data.get("guild_id")
+        if guild is not None and not (isinstance(guild, str) and guild.isascii() and guild.isdigit()):
+            return False
         if name == "game":
-            if not options or options[0].get("type") not in (1, 2):
+            if len(options) != 1 or not isinstance(options[0], dict) or not _json_int(options[0].get("type"), 1, 2) \
+                    or not isinstance(options[0].get("name"), str):
                 return False
-            sub = options[0].get("name")
-            values = _values(options[0].get("options") or [])
+            sub = options[0]["name"]
+            sub_options = options[0].get("options", [])
+            if not isinstance(sub_options, list):
+                return False
+            values = _values(sub_options)
             return self._game(sub, values, seen, user, a)
         values = _values(options)
         if name in ("status", "board", "hand"):
@@ -395,7 +458,11 @@ class Oracle:
         if sub == "abort":
             return user == seen.host or manager
         if sub == "settings":
-            return (user == seen.host or manager) and _clock_ok(values.get("clock_hours"), required=True)
+            # Any of the three settings, given by the host or a Manage Channels member, is a
+            # change (even to the value it has: the game is saved again). A bad clock refuses all.
+            given = [values.get(k) for k in ("clock_hours", "level", "language")]
+            return (user == seen.host or manager) and any(v is not None for v in given) \
+                and _clock_ok(values.get("clock_hours"), required=False)
         return False
 
     def _valid_new(self, values: dict[str, Any]) -> bool:
@@ -438,7 +505,7 @@ class Oracle:
         seat_row = seen.seated(user)
         if seat_row is None or seat_row.get("auto"):
             return False
-        if not steps or len(steps) > MAX_STEPS or not all(isinstance(s, str) for s in steps):
+        if not steps or len(steps) > get_plugin(seen.game).max_steps or not all(isinstance(s, str) for s in steps):
             return False
         plugin = get_plugin(seen.game)
         game = plugin.game
@@ -485,7 +552,8 @@ def _values(options: list[Any]) -> dict[str, Any]:
     of a name wins); Unreadable when it cannot."""
     out: dict[str, Any] = {}
     for o in options:
-        if not isinstance(o, dict) or "name" not in o or "type" not in o:
+        if not isinstance(o, dict) or not isinstance(o.get("name"), str) or type(o.get("type")) is not int \
+                or not isinstance(o.get("focused", False), bool):
             raise Unreadable(o)
         otype = o["type"]
         if otype in (1, 2):
@@ -505,6 +573,11 @@ def _values(options: list[Any]) -> dict[str, Any]:
             continue
         out[o["name"]] = value
     return out
+
+
+def _json_int(value: Any, *allowed: int) -> bool:
+    """A JSON integer (not true or false) among `allowed`."""
+    return type(value) is int and value in allowed
 
 
 def _is_int(value: Any) -> bool:
