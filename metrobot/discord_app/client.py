@@ -18,7 +18,7 @@ from .standings import standings_commands
 from .controls import DYNAMIC_ITEMS
 from .delivery import deliver
 from .moves import move_commands
-from .recovery import deliver_owed
+from .recovery import deliver_on_start, deliver_owed
 from .speech import CatalogueTranslator
 from .tree import MetroTree
 
@@ -64,9 +64,9 @@ class Metro:
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
-        # What a crash left owed is delivered now, over HTTP, while the gateway connects (and
-        # later at every tick of the turn clock).
-        self._recovery = asyncio.create_task(deliver_owed(self))
+        # What a crash left owed is delivered now, over HTTP, while the gateway connects, and
+        # as soon as the claims a dead process held run out (later at every tick of the turn clock).
+        self._recovery = asyncio.create_task(deliver_on_start(self))
         self.turn_clock.change_interval(seconds=self.settings.tick_seconds)
         self.turn_clock.start()
         log.info("metrobot ready: database %s (schema %d)", self.db.path, self.db.schema_version)
@@ -89,20 +89,25 @@ class Metro:
     @tasks.loop(seconds=30)
     async def turn_clock(self) -> None:
         """Reminders at half time and the automatic player at expiry; timers live in the
-        database, so a restart simply picks them up here."""
+        database, so a restart simply picks them up here. Then what is still owed. Nothing
+        that fails here ends the loop: it is logged (with its traceback) and the next tick
+        tries again."""
         assert self.service is not None
         try:
             results = await self.service.tick()
         except Exception:
             log.exception("turn clock tick failed")
-            return
+            results = []
         for channel_id, outcome in results:
             try:
                 await deliver(self, channel_id, outcome)
             except Exception:
                 log.exception("could not post the turn clock's news to channel %s", channel_id)
         if self._recovery is not None and self._recovery.done():
-            await deliver_owed(self)
+            try:
+                await deliver_owed(self)
+            except Exception:
+                log.exception("could not deliver what is owed; trying again at the next tick")
 
     @turn_clock.before_loop
     async def _wait_until_connected(self) -> None:

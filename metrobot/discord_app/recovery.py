@@ -5,39 +5,76 @@ turn-clock tick, by whichever process gets to it first.
 
 Before posting again, the channel (or DM) is searched for the same message sent since the
 item was owed, so a crash between posting and marking never posts twice.
+
+A game's messages reach each place (its channel, each person's DMs) in the order they were
+committed. One that was overtaken while it
+waited (a newer turn already posted by a live process, or the game or lobby over) is not
+posted as if current: a turn post or lobby goes out as history — the same text and board,
+its buttons shown disabled, nobody pinged — and an older hand DM is dropped (the later one
+carries the hand as it is now).
+
+On start, what a dead process still held is picked up as soon as its claim runs out (a
+sweep every second until every claim a dead process could hold has run out), not at the
+turn clock's next tick.
 """
 from __future__ import annotations
 
+import asyncio
 import datetime
 import logging
+import time
 
 import discord
 
 from ..service import Message
-from ..storage import Owed
-from ..storage.outbox import LIMIT as OUTBOX_BATCH
+from ..storage import Owed, outbox
 from .controls import controls_view
 from .delivery import channel_of, dms_closed, post, send_dm
-from .messages import Bot, clip
+from .messages import Bot, clip, files
 
 log = logging.getLogger("metrobot.discord")
 HISTORY = 50  # messages looked through for an earlier copy
 SLACK = 5.0  # seconds of clock difference between us and Discord
+START_SWEEP = 1.0  # seconds between the sweeps of the start-up delivery
+
+
+async def deliver_on_start(client: Bot) -> None:
+    """What a crash left owed, now and then every START_SWEEP seconds until every claim a
+    dead process could still hold (a send lease, or a sweep's lease) has run out (more
+    often if the turn clock ticks more often)."""
+    every = min(START_SWEEP, getattr(getattr(client, "settings", None), "tick_seconds", START_SWEEP))
+    until = time.monotonic() + max(outbox.SEND_LEASE, outbox.LEASE) + every
+    while True:
+        await deliver_owed(client)
+        if time.monotonic() >= until:
+            return
+        await asyncio.sleep(every)
 
 
 async def deliver_owed(client: Bot) -> int:
-    """Send every message still owed (a batch at a time); returns how many were settled."""
+    """Send every message still owed (a batch at a time); returns how many were settled.
+    Never raises: what cannot be read or sent now stays owed for a later sweep."""
     settled = 0
     while True:
-        batch = 0
-        async for item, message in client.service.undelivered():
-            batch += 1
-            try:
-                await _settle(client, item, message)
-                settled += 1
-            except Exception:  # keep it owed: a later sweep tries again, once its claim runs out
-                log.exception("could not deliver owed message %s (game %s)", item.id, item.game_id)
-        if batch < OUTBOX_BATCH:
+        batch, failed = 0, False
+        stuck: set[tuple] = set()  # (game, place) whose earlier message failed: their later ones wait
+        try:
+            async for item, message in client.service.undelivered():
+                batch += 1
+                if (item.game_id, item.target) in stuck:
+                    continue  # still claimed: it goes out after the one before it, in a later sweep
+                try:
+                    await _settle(client, item, message)
+                    settled += 1
+                except Exception:  # keep it owed: a later sweep tries again, once its claim runs out
+                    stuck.add((item.game_id, item.target))
+                    log.exception("could not deliver owed message %s (game %s)", item.id, item.game_id)
+        except Exception:  # reading what is owed failed (a locked database, an image that cannot be drawn)
+            failed = True
+            log.exception("could not read the messages owed; trying again later")
+        # Go on while batches come full, or after a failure that still let some through (the
+        # item that failed stays claimed, so the next batch starts after it).
+        if batch == 0 or (batch < outbox.LIMIT and not failed):
             break
     if settled:
         log.info("delivered %d owed message(s)", settled)
@@ -49,10 +86,14 @@ async def _settle(client: Bot, item: Owed, message: Message) -> None:
         sent = None
         try:
             channel = await channel_of(client, item.channel_id)
-            sent = await _already_sent(client, channel, message, item.created_at) or await post(channel, message)
+            sent = await _already_sent(client, channel, message, item.created_at) or \
+                await (_post_as_history(channel, message) if item.superseded else post(channel, message))
         except (discord.NotFound, discord.Forbidden):
             log.warning("channel %s is gone or closed to the bot; dropping owed message %s", item.channel_id, item.id)
         await client.service.delivered(message, str(sent.id) if sent else None)
+        return
+    if item.superseded:  # an older hand: the later DM has the hand as it is now
+        await client.service.delivered(message)
         return
     user_id = item.target.removeprefix("dm:")
     user = client.get_user(int(user_id)) or await client.fetch_user(int(user_id))
@@ -65,6 +106,17 @@ async def _settle(client: Bot, item: Owed, message: Message) -> None:
         pass  # can't look: send it
     if not await send_dm(client, user_id, message):
         await dms_closed(client, item.channel_id, await channel_of(client, item.channel_id), [user_id])
+
+
+async def _post_as_history(channel: discord.abc.Messageable, message: Message) -> discord.Message:
+    """A message overtaken while it was owed: what it said and showed, its buttons disabled
+    (their custom ids kept: an earlier copy is recognised by them), nobody pinged."""
+    view = controls_view(message.controls) if message.controls else discord.utils.MISSING
+    if message.controls:
+        for child in view.children:
+            getattr(child, "item", child).disabled = True
+    return await channel.send(clip(message.text), files=files(message.files), view=view,
+                              allowed_mentions=discord.AllowedMentions.none())
 
 
 async def _already_sent(client: Bot, channel: discord.abc.Messageable, message: Message,

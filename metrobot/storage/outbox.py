@@ -9,6 +9,12 @@ claim owed messages before sending them (a lease), so that one of them sends eac
 Payloads are JSON: {"text", "mentions", "controls", "images"}; images are described, not
 stored ({"board": viewer-or-null} / {"final": true} at the row's `position`), and drawn
 again from the action log if they have to be re-sent.
+
+Order: what one game owes is claimed oldest first, and never past an older message of the
+same game to the same place (its channel, or one person's DMs) that someone still holds,
+so a game's messages reach each place in the order they were committed. A message claimed late may have been overtaken meanwhile (a new
+turn posted by a live process): `Owed.superseded` says so, and the adapter then posts a
+turn as history (its buttons disabled, no pings) or drops an older hand (see `claim`).
 """
 from __future__ import annotations
 
@@ -38,6 +44,9 @@ class Owed:
     game_id: int | None = None
     channel_id: str | None = None
     created_at: float = field(default_factory=time.time)
+    # Set when claimed: a later turn post, the end of the lobby or game, or a later hand of
+    # the same person has made this message history.
+    superseded: bool = False
 
 
 async def insert(tx: Tx, game_id: int, channel_id: str, items: list[Owed]) -> None:
@@ -53,16 +62,52 @@ async def insert(tx: Tx, game_id: int, channel_id: str, items: list[Owed]) -> No
 
 async def claim(tx: Tx, lock: str, limit: int = LIMIT) -> list[Owed]:
     """Messages not delivered whose claim ran out (the process that wrote them died before
-    sending them, or a post failed): claimed for this process, oldest first."""
+    sending them, or a post failed): claimed for this process, oldest first, none past an
+    older message of its game to the same place that is still held (by a live sender, or by this process
+    after a failed attempt), each marked if it has been superseded."""
     now = time.time()
     rows = await tx.fetch(
-        "SELECT id, game_id, channel_id, target, position, payload, created_at FROM outbox "
-        f"WHERE delivered_at IS NULL AND (claim IS NULL OR claim < ?) ORDER BY id LIMIT ?{lock}", now, limit)
+        "SELECT id, game_id, channel_id, target, position, payload, created_at FROM outbox o "
+        "WHERE delivered_at IS NULL AND (claim IS NULL OR claim < ?) AND NOT EXISTS ("
+        "SELECT 1 FROM outbox e WHERE e.game_id = o.game_id AND e.target = o.target AND e.delivered_at IS NULL "
+        "AND e.id < o.id "
+        f"AND e.claim >= ?) ORDER BY id LIMIT ?{lock}", now, now, limit)
     if rows:
         marks = ",".join("?" * len(rows))
         await tx.execute(f"UPDATE outbox SET claim = ? WHERE id IN ({marks})", now + LEASE, *(r[0] for r in rows))
-    return [Owed(target, position, json.loads(payload), oid, gid, channel, created)
-            for oid, gid, channel, target, position, payload, created in rows]
+    items = [Owed(target, position, json.loads(payload), oid, gid, channel, created)
+             for oid, gid, channel, target, position, payload, created in rows]
+    if items:
+        await _mark_superseded(tx, items)
+    return items
+
+
+def _controls(payload: dict[str, Any]) -> str | None:
+    controls = payload.get("controls")
+    return controls.get("kind") if isinstance(controls, dict) else None
+
+
+async def _mark_superseded(tx: Tx, items: list[Owed]) -> None:
+    """A turn post is superseded by a later turn post of its game (delivered or owed) or by
+    the game's end; a lobby post by the lobby's end; a hand DM by a later hand DM to the
+    same person about the same game. Other messages (news) never are."""
+    games = sorted({i.game_id for i in items})
+    marks = ",".join("?" * len(games))
+    first = min(i.id for i in items)
+    later = await tx.fetch(f"SELECT id, game_id, target, payload FROM outbox WHERE game_id IN ({marks}) AND id > ? "
+                           "ORDER BY id", *games, first)
+    status = {r[0]: r[1] for r in await tx.fetch(f"SELECT id, status FROM games WHERE id IN ({marks})", *games)}
+    after = [(oid, gid, target, target == "channel" and _controls(json.loads(payload)) == "play")
+             for oid, gid, target, payload in later]
+    for item in items:
+        kind = _controls(item.payload)
+        newer = [(target, turn) for oid, gid, target, turn in after if gid == item.game_id and oid > item.id]
+        if item.target == "channel" and kind == "play":
+            item.superseded = status.get(item.game_id) != "active" or any(turn for _, turn in newer)
+        elif item.target == "channel" and kind == "lobby":
+            item.superseded = status.get(item.game_id) != "lobby"
+        elif item.target.startswith("dm:"):
+            item.superseded = any(target == item.target for target, _ in newer)
 
 
 async def mark(tx: Tx, ids: list[int], message_id: str | None = None) -> None:
