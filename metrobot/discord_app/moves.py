@@ -1,6 +1,7 @@
 """Moves typed as slash commands, with autocomplete of the legal ones: `/play` for every
-game, and each game's own commands (e.g. MetrOmania's `/dig`), built from the plug-ins'
-`MoveCommand` descriptions when the bot starts."""
+game, and each game's own commands, built from the plug-ins' `MoveCommand` descriptions
+when the bot starts. What was typed is matched with the legal moves by the game's plug-in
+(`matching`: its own normalisation of names), not here."""
 from __future__ import annotations
 
 import inspect
@@ -10,7 +11,7 @@ from typing import Any, Callable, Optional
 import discord
 from discord import app_commands
 
-from ..games import all_plugins
+from ..games import all_plugins, get_plugin
 from ..games.plugin import GamePlugin, MoveCommand
 from ..i18n import me
 from ..service import Refused
@@ -25,7 +26,7 @@ MAX_CHOICES = 25
 async def suggestions(bot: Bot, interaction: discord.Interaction, prefix: list[str], current: str,
                       keep: Callable[[str], bool] = lambda code: True, *, kind: str | None = None
                       ) -> list[app_commands.Choice[str]]:
-    """The legal next steps after `prefix` whose label or code contains what was typed."""
+    """The legal next steps after `prefix` that fit what was typed, as the game reads it."""
     try:
         with as_asker(interaction):
             menu = await bot.service.menu(*_ids(interaction), prefix, kind=kind)
@@ -34,10 +35,8 @@ async def suggestions(bot: Bot, interaction: discord.Interaction, prefix: list[s
     except Exception:
         log.exception("autocomplete failed")
         return []
-    needle = str(current or "").strip().lower()
-    out = [app_commands.Choice(name=c.label[:100], value=c.code) for c in menu.choices
-           if keep(c.code) and (not needle or needle in c.label.lower() or needle in c.code.lower())]
-    return out[:MAX_CHOICES]
+    found = get_plugin(menu.game).matching(str(current or ""), [c for c in menu.choices if keep(c.code)])
+    return [app_commands.Choice(name=c.label[:100], value=c.code) for c in found[:MAX_CHOICES]]
 
 
 def play_command(bot: Bot) -> app_commands.Command:

@@ -41,7 +41,7 @@ class CommandOption:
 
 @dataclass(frozen=True)
 class MoveCommand:
-    """A game's own slash command that plays one move, e.g. MetrOmania's `/dig`.
+    """A game's own slash command that plays one move, its options the move's parts.
 
     `steps(values)` turns the filled-in options into the steps the service plays;
     `complete(focused, values)` says how to suggest values for the focused option: the
@@ -163,6 +163,27 @@ class GamePlugin:
     def continuation(self, state: Any, seat: str, lang: Lang = EN) -> str:
         """What a player still owes after the steps they sent, when their turn goes on."""
         return ""
+
+    # ------------------------------------------------------------ finding a move by typing
+    def search_key(self, text: str) -> str:
+        """Text as typed words are compared with move labels (autocomplete): lower case,
+        single spaces. A game whose labels hold names may normalise more (punctuation,
+        abbreviations), the way its notation reads typed moves."""
+        return " ".join(str(text).lower().split())
+
+    def matching(self, typed: str, choices: list[Choice]) -> list[Choice]:
+        """The choices whose label or code holds every word typed, in any order (compared
+        through `search_key`), in menu order; all of them when nothing is typed."""
+        words = self.search_key(typed).split()
+        if not words:
+            return list(choices)
+        found = []
+        for choice in choices:
+            text = f"{self.search_key(choice.label)} {self.search_key(choice.code)}"
+            if all(word in text for word in words):
+                found.append(choice)
+        return found
+
 
     # ------------------------------------------------------------ telling
     def narrate(self, state: Any, events: list[Event], name: Names, lang: Lang = EN) -> list[str]:

@@ -39,8 +39,8 @@ def hours(seconds: float, language: Lang | None = None) -> str:
 
 
 def title(plugin: GamePlugin, language: Lang | None = None) -> str:
-    """A game's name as people of `language` read it (a title may be in the catalogue:
-    "Metro flip-and-write"; a brand such as "MetrOmania" stays as it is)."""
+    """A game's name as people of `language` read it (a descriptive title may be in the
+    catalogue; a brand name is left as it is)."""
     return (language or me()).t(plugin.title)
 
 

@@ -127,6 +127,38 @@ async def test_non_player_and_spectator(standin, bot):
     assert "not your turn" in (await h.wait_message()).content
 
 
+async def test_undo_in_the_composer_removes_the_last_step(standin, bot):
+    ann, bob = people(standin, "Ann", "Bob")
+    channel = standin.create_channel("metro-undo")
+    table = Table(standin, channel, bot.settings.db_path, seed=3)
+    await table.open(ann, "metromania", [bob], players=2)
+    user = (await table.owed())[0]
+    message = table.last_play_message()
+    h = await standin.click(user, message, custom_id=next(c for c in message.custom_ids() if c.endswith(":play")))
+    composer = await h.wait_message()
+
+    def steps():  # the steps the composer holds (Cancel's custom id carries them)
+        cancel = next(c for c in composer.custom_ids() if c.startswith("mb:x:"))
+        return [s for s in cancel.split(":", 4)[4].split(";") if s]
+
+    async def one_more_step():  # a group first when the menu has them, then a step
+        want = len(steps()) + 1
+        while len(steps()) < want:
+            ids = composer.custom_ids()
+            step = next((c for c in ids if c.startswith("mb:s:")), None) or next(c for c in ids if c.startswith("mb:g:"))
+            await table._pick(user, composer, step)
+
+    await one_more_step()
+    one = (steps(), composer.content)
+    await one_more_step()
+    assert len(steps()) == 2 and composer.content != one[1]
+    await table._press(user, composer, next(c for c in composer.custom_ids() if c.startswith("mb:u:")))
+    assert (steps(), composer.content) == one  # the second step is gone, the first kept
+    await table._press(user, composer, next(c for c in composer.custom_ids() if c.startswith("mb:u:")))
+    assert steps() == [] and not any(c.startswith(("mb:u:", "mb:ok:")) for c in composer.custom_ids())
+    assert await table.actions() == 0  # nothing was played
+
+
 async def test_two_racing_clicks_apply_once(standin, bot):
     ann, bob = people(standin, "Ann", "Bob")
     channel = standin.create_channel("metro-race")

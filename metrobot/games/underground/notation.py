@@ -117,9 +117,11 @@ def choices(game, s: State, seat: str, lang: Lang = EN) -> list[Choice]:
 
 # ---------------------------------------------------------------- parsing
 def normalise(text: str) -> str:
+    """Text as names are compared: lower case; apostrophes dropped, other punctuation a
+    space; "&" = "and", "st" = "street" (letters of other scripts kept, for colours)."""
     t = text.lower().replace("&", " and ")
     t = re.sub(r"['’`´]", "", t)
-    t = re.sub(r"[^a-z0-9]+", " ", t)
+    t = re.sub(r"[\W_]+", " ", t)
     return " ".join("street" if w == "st" else w for w in t.split())
 
 

@@ -56,6 +56,9 @@ class UndergroundPlugin(GamePlugin):
         return lang.n("Your turn goes on: {n} placement left (`/build` or ▶ Play).",
                       "Your turn goes on: {n} placements left (`/build` or ▶ Play).", left, n=left)
 
+    def search_key(self, text: str) -> str:
+        return notation.normalise(text)  # "kings cross" finds King's Cross St. Pancras, "st" is "street"
+
     def narrate(self, state: Any, events: list[dict[str, Any]], name: Names, lang: Lang = EN) -> list[str]:
         return narration.narrate(state, events, name, lang)
 
