@@ -2,11 +2,19 @@
 
 Engines import nothing above them and never discord; images never import the adapter;
 the adapter sits on the service and the service on storage; shared code reaches games
-only through the registry and the plug-in interface; no import cycles. Plus two rules
-import-linter cannot express: no shared module names a game, no module over 400 lines.
+only through the registry and the plug-in interface (never a game's package, nor a
+module in one); games, and their images, know nothing of one another; no import cycles.
+Plus rules import-linter cannot express: no shared module names a game, the contract
+lists every game, shared benchmarks import no game, no module over 400 lines.
+
+Shared code, by rule: every module of `metrobot/` and `render/` outside a game's own
+packages (`metrobot/games/<game>/`, `render/<game>/`), and `bot.py`; the registry's list
+of built-in games (`BUILTIN`) is the one place that names them.
 """
 from __future__ import annotations
 
+import ast
+import configparser
 import re
 import shutil
 import subprocess
@@ -17,9 +25,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 LINT = Path(sys.executable).with_name("lint-imports")
-SHARED = ["metrobot/service", "metrobot/discord_app", "metrobot/storage", "metrobot/cli.py",
-          "metrobot/gamelog.py", "metrobot/settings.py", "render/__init__.py", "render/style.py",
-          "render/labels.py", "render/rects.py", "bot.py"]
 
 
 def lint(where: Path) -> subprocess.CompletedProcess:
@@ -47,6 +52,16 @@ def copy(tmp_path_factory) -> Path:
     ("metrobot/games/metromania/rules.py", "from metrobot.service import outcome", "Engines import nothing above them"),
     ("render/style.py", "from metrobot.discord_app import messages", "Images never import"),
     ("metrobot/service/core.py", "from metrobot.games.metromania import board", "Shared code reaches a game only"),
+    # a game's package itself, not only a module in it
+    ("metrobot/service/core.py", "import metrobot.games.metromania", "Shared code reaches a game only"),
+    ("metrobot/discord_app/moves.py", "from metrobot.games import underground", "Shared code reaches a game only"),
+    ("metrobot/games/plugin.py", "from metrobot.games.flipwrite import plugin", "Shared code reaches a game only"),
+    ("metrobot/i18n/__init__.py", "import metrobot.games.underground.words", "Shared code reaches a game only"),
+    ("render/text.py", "from render import metromania", "Shared code reaches a game only"),
+    ("render/__init__.py", "import render.underground", "Root modules reach a game only"),
+    ("render/__init__.py", "from metrobot.games.flipwrite import engine", "Root modules reach a game only"),
+    ("metrobot/games/underground/engine.py", "from metrobot.games.metromania import rules", "Games know nothing"),
+    ("render/flipwrite/sheet.py", "from render.underground import palette", "Each game's images know nothing"),
     ("metrobot/storage/db.py", "from metrobot.service import outcome", "The adapter sits on the service"),
     ("metrobot/games/metromania/board.py", "from metrobot.games.metromania import engine", "No import cycles"),
 ])
@@ -63,20 +78,102 @@ def test_a_forbidden_import_breaks_the_contract(copy, path, line, contract):
     assert any(l.startswith(contract) for l in broken), result.stdout
 
 
-def _shared_sources():
-    for entry in SHARED:
-        path = ROOT / entry
-        yield from (sorted(path.rglob("*.py")) if path.is_dir() else [path])
+def _builtin_packages() -> list[str]:
+    from metrobot.games import BUILTIN
+
+    return [module.rsplit(".", 1)[1] for module in BUILTIN]
+
+
+def _game_folders() -> list[Path]:
+    """Every game's own packages: the packages inside `metrobot/games/` and `render/`."""
+    return [d for base in ("metrobot/games", "render") for d in sorted((ROOT / base).iterdir())
+            if d.is_dir() and (d / "__init__.py").exists()]
+
+
+def test_every_game_folder_belongs_to_a_registered_game():
+    """So that "outside the game folders" is exactly the shared code: a package there is a
+    built-in game's engine or images, nothing else."""
+    from metrobot.games import all_plugins
+
+    names = set(_builtin_packages())
+    renderers = {p.renderer.rsplit(".", 1)[1] for p in all_plugins() if p.renderer and p.renderer.startswith("render.")}
+    folders = _game_folders()
+    assert {d.name for d in folders if d.parent.name == "games"} == names
+    assert {d.name for d in folders if d.parent.name == "render"} <= renderers
+
+
+def test_the_contract_lists_every_game():
+    """A new game adds its packages to the contract; this says so when one is missing."""
+    from metrobot.games import BUILTIN, all_plugins
+
+    config = configparser.ConfigParser()
+    config.read(ROOT / ".importlinter")
+
+    def listed(contract: str, key: str) -> set[str]:
+        return set(config[f"importlinter:contract:{contract}"][key].split())
+
+    engines = set(BUILTIN)
+    images = {p.renderer for p in all_plugins() if p.renderer and p.renderer.startswith("render.")}
+    for contract in ("no-game-internals", "no-game-internals-roots"):
+        assert engines | images <= listed(contract, "forbidden_modules"), contract
+    assert listed("games-independent", "modules") == engines
+    assert listed("images-independent", "modules") == images
+
+
+def shared_sources() -> list[Path]:
+    games = _game_folders()
+    found = [p for base in ("metrobot", "render") for p in sorted((ROOT / base).rglob("*.py"))
+             if not any(d in p.parents for d in games)]
+    return found + [ROOT / "bot.py"]
+
+
+def _without_builtin_list(path: Path) -> list[str]:
+    """The file's lines, with the registry's `BUILTIN = (...)` blanked out."""
+    text = path.read_text()
+    lines = text.splitlines()
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "BUILTIN" for t in node.targets):
+            for i in range(node.lineno - 1, node.end_lineno):
+                lines[i] = ""
+    return lines
+
+
+def test_shared_sources_are_found_by_rule():
+    names = {str(p.relative_to(ROOT)) for p in shared_sources()}
+    assert {"metrobot/games/__init__.py", "metrobot/games/plugin.py", "metrobot/games/protocol.py",
+            "metrobot/i18n/__init__.py", "render/text.py", "render/animation.py", "render/sparkline.py",
+            "metrobot/service/turns.py", "metrobot/discord_app/moves.py", "bot.py"} <= names
+    assert not any("/metromania/" in n or "/underground/" in n for n in names)
 
 
 def test_no_shared_module_names_a_game():
+    """Neither a game's id nor its title, in any case ("MetrOmania" in a docstring too)."""
+    from metrobot.games import all_plugins
+
+    words = [p.name for p in all_plugins()] + [p.title for p in all_plugins()]
+    pattern = re.compile("|".join(re.escape(w) for w in words), re.IGNORECASE)
+    offenders = [f"{path.relative_to(ROOT)}:{n}: {line.strip()}" for path in shared_sources()
+                 for n, line in enumerate(_without_builtin_list(path), 1) if pattern.search(line)]
+    assert not offenders, "\n".join(offenders)
+
+
+def test_shared_benchmarks_reach_games_through_the_registry():
+    """A benchmark whose file name names no game imports no game's package (nor its images)."""
     from metrobot.games import all_plugins
 
     names = [p.name for p in all_plugins()]
-    pattern = re.compile("|".join(names))
-    offenders = [f"{path.relative_to(ROOT)}:{n}: {line.strip()}" for path in _shared_sources()
-                 for n, line in enumerate(path.read_text().splitlines(), 1) if pattern.search(line)]
-    assert not offenders, "\n".join(offenders)
+    games = {f"{base}.{d.name}" for d in _game_folders() for base in ("metrobot.games", "render")
+             if d.parent.name == base.rsplit(".", 1)[-1]}
+    offenders = []
+    for path in sorted((ROOT / "bench").glob("*.py")):
+        if any(name in path.stem for name in names):
+            continue  # the game's own benchmark
+        for node in ast.walk(ast.parse(path.read_text())):
+            modules = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [f"{node.module}.{a.name}" for a in node.names] if isinstance(node, ast.ImportFrom) and node.module \
+                else []
+            offenders += [f"{path.name}: {m}" for m in modules if any(m == g or m.startswith(g + ".") for g in games)]
+    assert not offenders, offenders
 
 
 def test_no_module_over_400_lines():
