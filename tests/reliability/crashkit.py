@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness import start_bot_process
+from players import Table
 from standin import StandInTimeout
 
 from metrobot.gamelog import GameLog
@@ -28,6 +29,7 @@ from metrobot.games import get_game, get_plugin
 FAULTS_DIR = Path(__file__).with_name("faults")
 ROOT = Path(__file__).resolve().parents[2]
 ACTION_TIMEOUT = 4.0
+BY_BUTTONS = 0.3  # the share of moves made through the buttons (Play, the composer, Confirm)
 
 
 # ---------------------------------------------------------------- the bot process
@@ -125,13 +127,16 @@ class Channel:
 
 
 class Players:
-    """Plays whatever is owed in every channel, by slash commands picked from autocomplete."""
+    """Plays whatever is owed in every channel: by slash commands picked from autocomplete,
+    or through the buttons (Play on the newest turn post, the composer, Confirm)."""
 
     def __init__(self, standin, db_path: str, seed: int):
         self.s, self.db_path = standin, db_path
         self.rnd = random.Random(seed)
         self.acks = 0
         self.tries = 0
+        self.button_tries = 0
+        self.button_acks = 0
 
     def owed(self, channel: Channel, games: list[dict]) -> list[int]:
         row = next((g for g in reversed(games) if g["channel_id"] == str(channel.id)), None)
@@ -146,6 +151,8 @@ class Players:
     async def act(self, channel: Channel, user: int) -> bool:
         """One move by `user`; True if the bot acknowledged it."""
         self.tries += 1
+        if self.rnd.random() < BY_BUTTONS:
+            return await self.act_by_buttons(channel, user)
         command, option = ("dig", "step1") if channel.kind == "metromania" else ("play", "move")
         try:
             choices = await self.s.autocomplete(user, channel.id, command, {option: ""}, focused=option,
@@ -174,6 +181,30 @@ class Players:
             return True
         return False
 
+    async def act_by_buttons(self, channel: Channel, user: int) -> bool:
+        """A whole turn (or decision) through the buttons; acknowledged when the composer
+        says it was played (the bot edits it after the commit)."""
+        self.button_tries += 1
+        table = Table(self.s, channel.id, self.db_path, seed=self.rnd.randrange(1 << 30))
+        try:
+            composer = await asyncio.wait_for(table.compose(user), 3 * ACTION_TIMEOUT)
+            confirm = next(c for c in composer.custom_ids() if c.startswith("mb:ok:"))
+            h = await self.s.click(user, composer, custom_id=confirm)
+            await h.wait_response(timeout=ACTION_TIMEOUT)
+            for _ in range(int(ACTION_TIMEOUT / 0.02)):
+                if composer.content.startswith("✔ Played"):
+                    break
+                await asyncio.sleep(0.02)
+            else:
+                return False
+        except Exception:  # noqa: BLE001 - killed mid-turn, a stale post, a refusal: not acknowledged
+            return False
+        count = len([step for step in confirm.split(":", 4)[4].split(";") if step])
+        channel.acked[user] += count
+        self.acks += count
+        self.button_acks += count
+        return True
+
 
 # ---------------------------------------------------------------- the audit
 @dataclass
@@ -188,6 +219,9 @@ class Audit:
     announced_twice: int = 0
     stale_hands: int = 0
     undelivered: int = 0
+    lobby_posts_twice: int = 0  # (counted in announced_twice too)
+    dms_twice: int = 0  # the same hand DMed twice in a row (counted in announced_twice too)
+    stale_turn_posts: int = 0  # a turn post with live buttons after a later turn's post
     problems: list[str] = field(default_factory=list)
 
     def figures(self) -> dict[str, int]:
@@ -226,16 +260,23 @@ def audit_announcements(standin, db_path: str, audit: Audit) -> None:
     audit.games = sum(1 for g in games if g["state"] is not None)
     audit.actions = sum(len(v) for v in actions.values())
     for g in games:
-        if g["state"] is None:
-            continue
         channel = int(g["channel_id"])
         posts = [m for m in standin.messages(channel) if m.author_id == standin.bot_id]
+        _audit_lobby_post(g, posts, audit)
+        if g["state"] is None:
+            continue
         by_position = collections.Counter()
+        latest = -1
         for m in posts:
-            for cid in m.custom_ids():
-                parts = cid.split(":")
-                if parts[:2] == ["mb", "p"] and parts[2] == str(g["id"]) and parts[4] == "play":
-                    by_position[int(parts[3])] += 1
+            for c in m.all_components():
+                parts = str(c.get("custom_id", "")).split(":")
+                if parts[:3] == ["mb", "p", str(g["id"])] and len(parts) == 5 and parts[4] == "play":
+                    position = int(parts[3])
+                    by_position[position] += 1
+                    if not c.get("disabled") and position < latest:
+                        audit.stale_turn_posts += 1
+                        audit.problems.append(f"game {g['id']}: turn {position} posted live after turn {latest}")
+                    latest = max(latest, position)
         game = get_game(g["game"])
         names = {s["user_id"]: s["name"] for s in g["seats"]}
         state = game.new_game([s["user_id"] for s in g["seats"]], g["options"], g["seed"])
@@ -269,10 +310,32 @@ def audit_announcements(standin, db_path: str, audit: Audit) -> None:
             if n != count:
                 audit.problems.append(f"game {g['id']}: {what}: {count} owed, {n} posted")
         plugin = get_plugin(g["game"])
-        if plugin.secret_hands and not game.is_over(state):
+        if plugin.secret_hands:
             for seat in g["seats"]:
-                text = plugin.hand_text(game.view(state, seat["user_id"]), game.seats_of(state, seat["user_id"]))
                 dms = [m.content for m in standin.dms(int(seat["user_id"])) if f"<#{channel}>" in m.content]
+                # A hand is DMed when it changes: the same hand twice in a row was sent twice.
+                twice = sum(a == b for a, b in zip(dms, dms[1:]))
+                audit.dms_twice += twice
+                audit.announced_twice += twice
+                if twice:
+                    audit.problems.append(f"game {g['id']}: {seat['name']} got the same hand DM twice in a row")
+                if game.is_over(state):
+                    continue
+                text = plugin.hand_text(game.view(state, seat["user_id"]), game.seats_of(state, seat["user_id"]))
                 if text and (not dms or not dms[-1].endswith(text)):
                     audit.stale_hands += 1
                     audit.problems.append(f"game {g['id']}: {seat['name']}'s last DM is not their hand")
+
+
+def _audit_lobby_post(g: dict, posts: list, audit: Audit) -> None:
+    """Every game opened a lobby: posted once (its Join button names the game)."""
+    join = f"mb:l:{g['id']}:join"
+    n = sum(join in m.custom_ids() for m in posts)
+    audit.owed_posts += 1
+    if n == 0:
+        audit.never_announced += 1
+        audit.problems.append(f"game {g['id']}: the lobby was never posted")
+    elif n > 1:
+        audit.lobby_posts_twice += n - 1
+        audit.announced_twice += n - 1
+        audit.problems.append(f"game {g['id']}: the lobby was posted {n} times")
