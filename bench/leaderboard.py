@@ -1,6 +1,6 @@
 """Leaderboards and profiles on a big server history: 10,000 finished games (4 players each,
-from 400 people over 4 servers and the three games), then the queries `/leaderboard` and
-`/profile` make, timed."""
+from 400 people over 4 servers and every registered game), then the queries `/leaderboard`
+and `/profile` make, timed (on the first game's board)."""
 from __future__ import annotations
 
 import asyncio
@@ -9,14 +9,15 @@ import tempfile
 import time
 from pathlib import Path
 
+from metrobot.games import all_plugins
 from metrobot.storage import Database
 
 from .timing import summary
 
-GAMES, PEOPLE, GUILDS, KINDS = 10_000, 400, 4, ("metromania", "flipwrite", "underground")
+GAMES, PEOPLE, GUILDS = 10_000, 400, 4
 
 
-def fill(path: Path) -> None:
+def fill(path: Path, kinds: list[str]) -> None:
     """Stored games, results and ratings written straight to the file (the shape the bot writes)."""
     import sqlite3
 
@@ -25,7 +26,7 @@ def fill(path: Path) -> None:
     now = time.time() - GAMES * 60
     games, results, ratings = [], [], {}
     for gid in range(1, GAMES + 1):
-        guild, kind = f"g{rnd.randrange(GUILDS)}", rnd.choice(KINDS)
+        guild, kind = f"g{rnd.randrange(GUILDS)}", rnd.choice(kinds)
         at = now + gid * 60
         games.append((gid, f"c{gid % 50}", guild, kind, "finished", "u0", "{}", 1, "[]", 4, "{}", 1, 1, 3600, None,
                       0, None, at, at, at))
@@ -61,15 +62,18 @@ async def run() -> None:
         path = Path(tmp) / "big.sqlite3"
         db = await Database(path).open()
         await db.close()
-        fill(path)
+        plugins = all_plugins()
+        fill(path, [p.name for p in plugins])
+        kind = plugins[0].name
         db = await Database(path).open()
         try:
-            _, total = await db.leaderboard("g1", "metromania", 0, 10)
-            print(f"{GAMES} finished games, {total} rated people on one server's MetrOmania board")
-            print(summary("leaderboard, first page", await timed(lambda: db.leaderboard("g1", "metromania", 0, 10))))
-            print(summary("leaderboard, a middle page", await timed(lambda: db.leaderboard("g1", "metromania", 40, 10))))
-            print(summary("one person's place", await timed(lambda: db.position("g1", "metromania", "u7"))))
-            print(summary("one person's record (profile)", await timed(lambda: db.record_of("g1", "u7", "metromania"))))
+            _, total = await db.leaderboard("g1", kind, 0, 10)
+            print(f"{GAMES} finished games of {len(plugins)} games, {total} rated people on one server's "
+                  f"{plugins[0].title} board")
+            print(summary("leaderboard, first page", await timed(lambda: db.leaderboard("g1", kind, 0, 10))))
+            print(summary("leaderboard, a middle page", await timed(lambda: db.leaderboard("g1", kind, 40, 10))))
+            print(summary("one person's place", await timed(lambda: db.position("g1", kind, "u7"))))
+            print(summary("one person's record (profile)", await timed(lambda: db.record_of("g1", "u7", kind))))
             print(summary("a channel's finished games (history)", await timed(lambda: db.finished_in_channel("c7"))))
         finally:
             await db.close()

@@ -1,10 +1,16 @@
-"""Images in four languages cost what images in English cost before languages came.
+"""Images in four languages, with names in any script, cost what English images with plain
+names cost before languages came (target: at most +10 %).
 
-The same positions (the seeded example games of the commit before languages landed) are
-drawn by that commit's code, checked out from git into a temporary folder, and by today's,
-alternately in separate processes, so both meet the same machine: render + PNG encode
-medians, today's change in per cent (target: at most +10 %), and today's figure in each
-language (words, fonts with Hangul and emoji fallbacks, per-language cached layers).
+Each game's example position (its seeded example game, 90 % played, from the oldest commit
+of this history that has one: before the message catalogues for MetrOmania and
+flip-and-write; On the Underground came with the first catalogue) is drawn for a player
+by that commit's code, checked out from git into a temporary folder, and by today's,
+alternately in separate processes, so both meet the same machine in the same run. Each
+image is drawn with plain Latin names ("Player 1"…) and with names in Hangul, Cyrillic and
+emoji ("김민준", "Ђорђе", "🚇 Metro", "Zoë 🫶"); today's in English and in Korean (the old
+code knows English only: its figure is the baseline of both). Figures: medians of the
+CPU time of render + PNG encode (the machine may be shared: waiting for a core is not the
+image's cost), and today's ratio to the baseline.
 """
 from __future__ import annotations
 
@@ -14,69 +20,129 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-BASELINE = "934bbd6"  # the last commit before the message catalogues
-ROUNDS = 3
+from metrobot.games import all_plugins, get_plugin
 
-# Runs inside either tree (cwd): prints {"metromania": ms, "flipwrite": ms} for one language.
+ROOT = Path(__file__).resolve().parents[1]
+# The oldest commits with example games: before the message catalogues (934bbd6), and the
+# first with On the Underground (b29596f, which brought the first catalogue too).
+BASELINES = ("934bbd6", "b29596f")
+ROUNDS = 5
+IMAGES = 15
+TARGET = 0.10
+NAMES = {"Latin": ["Player 1", "Player 2", "Player 3", "Player 4", "Player 5"],
+         "Hangul, Cyrillic, emoji": ["김민준", "Ђорђе", "🚇 Metro", "Zoë 🫶", "이서연 🟢"]}
+LANGUAGES = ("en", "ko")
+
+# Runs inside either tree (cwd): prints {"game|names|language": ms} for the example logs
+# given (paths under the examples folder; each log names its game).
 PROBE = r'''
 import json, statistics, sys, time, inspect
 sys.path.insert(0, ".")
 from metrobot.games import get_game
 import render
 from render.style import encode_png
-examples, language = sys.argv[1], sys.argv[2]
+examples, paths, name_sets, languages, images = sys.argv[1], *map(json.loads, sys.argv[2:5]), int(sys.argv[5])
+multilingual = "lang" in inspect.signature(render.render_image).parameters
 out = {}
-for name, path in (("metromania", "log.json"), ("flipwrite", "flipwrite/log.json")):
+for path in paths:
     log = json.load(open(f"{examples}/{path}"))
-    game = get_game(name)
+    game = get_game(log["game"])
     state = game.new_game(log["players"], log["options"], log["seed"])
     for e in log["actions"][: int(len(log["actions"]) * 0.9)]:
         state, _ = game.apply(state, e["player"], e["action"])
-    kwargs = {"lang": language} if "lang" in inspect.signature(render.render_image).parameters else {}
     viewer = log["players"][0]
-    encode_png(render.render_image(game, state, viewer, **kwargs))  # a running bot has its caches warm
-    times = []
-    for _ in range(25):
-        t0 = time.perf_counter()
-        encode_png(render.render_image(game, state, viewer, **kwargs))
-        times.append(time.perf_counter() - t0)
-    out[name] = 1000 * statistics.median(times)
+    combos = [(label, people, language) for label, people in name_sets.items()
+              for language in (languages if multilingual else ["en"])]
+    def draw(people, language):
+        kwargs = {"lang": language} if multilingual else {}
+        return encode_png(render.render_image(game, state, viewer, dict(zip(log["players"], people)), **kwargs))
+    for _, people, language in combos:
+        draw(people, language)  # a running bot's caches are warm
+    times = {(label, language): [] for label, _, language in combos}
+    for _ in range(images):  # interleaved, so that a busy moment hits every combination alike
+        for label, people, language in combos:
+            t0 = time.process_time()
+            draw(people, language)
+            times[(label, language)].append(time.process_time() - t0)
+    for (label, language), ts in times.items():
+        out[f"{log['game']}|{label}|{language}"] = 1000 * statistics.median(ts)
 print(json.dumps(out))
 '''
 
 
-def probe(tree: Path, examples: Path, language: str = "en") -> dict[str, float]:
-    done = subprocess.run([sys.executable, "-c", PROBE, str(examples), language], cwd=tree, capture_output=True,
-                          text=True, check=True)
+def example_logs(examples: Path) -> dict[str, str]:
+    """A tree's example game logs by game name (whatever games it had examples of)."""
+    found = {}
+    for path in sorted(examples.rglob("log.json")):
+        game = json.loads(path.read_text(encoding="utf-8")).get("game")
+        if isinstance(game, str):
+            found.setdefault(game, str(path.relative_to(examples)))
+    return found
+
+
+def probe(tree: Path, examples: Path, paths: list[str], languages: tuple[str, ...]) -> dict[str, float]:
+    done = subprocess.run([sys.executable, "-c", PROBE, str(examples), json.dumps(paths), json.dumps(NAMES),
+                           json.dumps(list(languages)), str(IMAGES)], cwd=tree, capture_output=True, text=True,
+                          check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def checkout(commit: str, into: Path) -> bool:
+    try:
+        archive = subprocess.run(["git", "archive", commit], cwd=ROOT, capture_output=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return False
+    into.mkdir()
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    return True
+
+
+def median(values: list[float]) -> float:
+    return sorted(values)[len(values) // 2]
 
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        base = Path(tmp) / "baseline"
-        base.mkdir()
-        try:
-            archive = subprocess.run(["git", "archive", BASELINE], cwd=ROOT, capture_output=True, check=True)
-        except (OSError, subprocess.CalledProcessError):
-            print(f"skipped: commit {BASELINE} is not in this checkout's git history")
+        # each game's baseline: the first commit of BASELINES that has an example of it
+        plan: dict[str, tuple[Path, str]] = {}
+        for commit in BASELINES:
+            tree = Path(tmp) / commit
+            if not checkout(commit, tree):
+                print(f"  (commit {commit} is not in this checkout's git history)")
+                continue
+            for game, path in example_logs(tree / "docs" / "example").items():
+                plan.setdefault(game, (tree, path))
+        games = [p.name for p in all_plugins() if p.name in plan]  # the registry's order
+        if not games:
+            print("skipped: no baseline commit in this checkout's git history")
             return
-        subprocess.run(["tar", "-x", "-C", str(base)], input=archive.stdout, check=True)
-        examples = base / "docs" / "example"
-        rounds: dict[str, list[dict[str, float]]] = {"before": [], "now": []}
+        trees = {tree for tree, _ in plan.values()}
+        before: dict[str, list[float]] = {}
+        now: dict[str, list[float]] = {}
         for _ in range(ROUNDS):
-            rounds["before"].append(probe(base, examples))
-            rounds["now"].append(probe(ROOT, examples))
-        print(f"render + PNG encode of the same late-game positions, median of {ROUNDS} processes × 25 images")
-        print(f"  {'image':<26}{'before':>10}{'now':>10}{'change':>9}   target <= +10 %")
-        for game in ("metromania", "flipwrite"):
-            before = sorted(r[game] for r in rounds["before"])[ROUNDS // 2]
-            now = sorted(r[game] for r in rounds["now"])[ROUNDS // 2]
-            label = "MetrOmania board" if game == "metromania" else "flip-and-write sheet"
-            print(f"  {label:<26}{before:>8.1f} ms{now:>7.1f} ms{100 * (now / before - 1):>+8.1f} %")
-        by_language = {code: probe(ROOT, examples, code) for code in ("en", "nl", "es", "ko")}
-        print("  today, by language:       " + "   ".join(
-            f"{code} {v['metromania']:.1f} / {v['flipwrite']:.1f} ms" for code, v in by_language.items()))
+            for tree in sorted(trees):
+                paths = [path for game in games for t, path in [plan[game]] if t == tree]
+                examples = tree / "docs" / "example"
+                for key, ms in probe(tree, examples, paths, LANGUAGES).items():
+                    before.setdefault(key, []).append(ms)
+                for key, ms in probe(ROOT, examples, paths, LANGUAGES).items():
+                    now.setdefault(key, []).append(ms)
+        print(f"CPU ms to render + PNG-encode a player's late-game image, median of {ROUNDS} processes × {IMAGES} images;")
+        print(f"before = the baseline commit's code (English), now = today's in en and ko; target <= +{TARGET:.0%}")
+        print(f"  {'image':<22}{'names':<25}{'base':>6}{'before':>9}{'now en':>9}{'now ko':>9}"
+              f"{'en':>9}{'ko':>9}   within")
+        worst = 0.0
+        for game in games:
+            commit = plan[game][0].name
+            for label in NAMES:
+                base = median(before[f"{game}|{label}|en"])
+                figures = [median(now[f"{game}|{label}|{code}"]) for code in LANGUAGES]
+                ratios = [f / base - 1 for f in figures]
+                worst = max(worst, *ratios)
+                print(f"  {get_plugin(game).title:<22}{label:<25}{commit:>8}{base:>7.1f}"
+                      + "".join(f"{f:>9.1f}" for f in figures) + "".join(f"{100 * r:>+8.1f}%" for r in ratios)
+                      + "   " + " / ".join("yes" if r <= TARGET else "NO" for r in ratios))
+        print(f"  worst change: {100 * worst:+.1f} % ({'within' if worst <= TARGET else 'OVER'} the +{TARGET:.0%} target)")
 
 
 if __name__ == "__main__":

@@ -1,12 +1,15 @@
 """Images never hold up other channels: the latency of actions that draw nothing (a player
 opening the move menu) while other channels draw board images without pause — with the
 images drawn in a thread of the bot's process (before) and in worker processes (after).
+Two-player games of the registry's first game (`--game NAME` for another).
 """
 from __future__ import annotations
 
+import argparse
 import asyncio
 import random
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -14,7 +17,8 @@ from pathlib import Path
 BUSY, QUIET, SAMPLES = 4, 4, 150  # channels drawing images / channels measured / menus timed
 
 
-async def run(workers: int) -> tuple[list[float], int]:
+async def run(workers: int, kind: str, samples: int = SAMPLES) -> tuple[list[float], int]:
+    from metrobot.games import get_plugin
     from metrobot.service import GameService, fixed_seeds
     from metrobot.storage import Database
 
@@ -24,7 +28,7 @@ async def run(workers: int) -> tuple[list[float], int]:
         try:
             channels = [f"c{i}" for i in range(BUSY + QUIET)]
             for c in channels:
-                await svc.new_game(c, "g", "a" + c, "A", "metromania", {}, 2)
+                await svc.new_game(c, "g", "a" + c, "A", kind, {}, 2)
                 await svc.join(c, "b" + c, "B")
                 await svc.start(c, "a" + c)
             svc.images = True
@@ -39,10 +43,10 @@ async def run(workers: int) -> tuple[list[float], int]:
             busy = [asyncio.create_task(draw(c)) for c in channels[:BUSY]]
             await asyncio.sleep(0.5)
             latencies, rnd = [], random.Random(1)
-            for _ in range(SAMPLES):
+            for _ in range(samples):
                 channel = rnd.choice(channels[BUSY:])
                 row = await db.open_game(channel)
-                plugin = svc._plugin(row)
+                plugin = get_plugin(row.game)
                 state = plugin.game.from_json(row.state)
                 user = plugin.game.owner(state, next(iter(plugin.game.to_move(state))))
                 t0 = time.perf_counter()
@@ -64,11 +68,17 @@ def report(name: str, latencies: list[float], drawn: int, seconds: float) -> Non
           f"({drawn / seconds:.1f} boards drawn/s meanwhile)")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    from metrobot.games import all_plugins
     from metrobot.service.painter import default_workers
 
+    parser = argparse.ArgumentParser(prog="python -m bench.render_pool")
+    parser.add_argument("--game", default=all_plugins()[0].name, help="the game played (default: the first one)")
+    parser.add_argument("--samples", type=int, default=SAMPLES, help="menus timed")
+    args, _ = parser.parse_known_args(argv if argv is not None else sys.argv[1:])
+    print(f"{args.game}: {BUSY} channels drawing, {QUIET} measured")
     for name, workers in (("before: images in a thread", 0), (f"after: {default_workers()} worker processes",
                                                                 default_workers())):
         t0 = time.perf_counter()
-        latencies, drawn = asyncio.run(run(workers))
+        latencies, drawn = asyncio.run(run(workers, args.game, args.samples))
         report(name, latencies, drawn, time.perf_counter() - t0)

@@ -1,39 +1,45 @@
-"""Replays: the animated GIF of a long 4-player MetrOmania game, as `/game replay` builds it
-(every turn replayed from the log, drawn, scaled, one palette, frame differences)."""
+"""Replays: the animated GIF of a long game (4 players, or the most the game seats), as
+`/game replay` builds it (every turn replayed from the log, drawn, scaled, one palette,
+frame differences). The registry's first game, or `--game NAME`."""
 from __future__ import annotations
 
+import argparse
 import asyncio
 import random
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from metrobot.games import get_game
+from metrobot.games import GamePlugin, all_plugins, get_plugin
 from metrobot.service import GameService, fixed_seeds
 from metrobot.storage import Database
 
 PEOPLE = [("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat"), ("u4", "Dan")]
 
 
-async def long_game(svc: GameService) -> None:
+async def long_game(svc: GameService, plugin: GamePlugin) -> int:
+    """A game played to the end with random legal steps; returns how many people played."""
     rnd = random.Random(8)
-    await svc.new_game("c", "g", *PEOPLE[0], "metromania", {}, 4)
-    for uid, name in PEOPLE[1:]:
+    people = PEOPLE[:min(len(PEOPLE), plugin.game.max_players)]
+    await svc.new_game("c", "g", *people[0], plugin.name, {}, len(people))
+    for uid, name in people[1:]:
         await svc.join("c", uid, name)
     await svc.start("c", "u1")
+    game = plugin.game
     while (row := await svc.db.open_game("c")) is not None:
-        game = get_game(row.game)
         state = game.from_json(row.state)
-        seat = next(iter(game.to_move(state)))
-        await svc.play("c", game.owner(state, seat), [rnd.choice(svc._plugin(row).choices(state, seat)).code])
+        seat = sorted(game.to_move(state))[0]
+        await svc.play("c", game.owner(state, seat), [rnd.choice(plugin.choices(state, seat)).code])
+    return len(people)
 
 
-async def run() -> None:
+async def run(plugin: GamePlugin) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = await Database(Path(tmp) / "bench.sqlite3").open()
         try:
             svc = GameService(db, seeds=fixed_seeds(8), images=False)
-            await long_game(svc)
+            people = await long_game(svc, plugin)
             svc.images = True
             timings = []
             for _ in range(3):
@@ -46,9 +52,12 @@ async def run() -> None:
         finally:
             await db.close()
     timings.sort()
-    print(f"replay GIF of a 4-player MetrOmania game, {frames} turns: median {timings[1]:.2f} s "
+    print(f"replay GIF of a {people}-player {plugin.title} game, {frames} turns: median {timings[1]:.2f} s "
           f"(min {timings[0]:.2f}, max {timings[2]:.2f}), {len(gif.data) / 1024 / 1024:.2f} MiB (limit 8 MiB)")
 
 
-def main() -> None:
-    asyncio.run(run())
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.replay_gif")
+    parser.add_argument("--game", default=all_plugins()[0].name, help="the game played (default: the first one)")
+    args, _ = parser.parse_known_args(argv if argv is not None else sys.argv[1:])
+    asyncio.run(run(get_plugin(args.game)))

@@ -1,13 +1,15 @@
 """Many games at once, no images: moves per second and the latency of a move (p95), on
 SQLite and on PostgreSQL with one and two bot processes (each process its own share of
-the games, as shards would have). 1,000 two-player MetrOmania games, every game a task
-that plays its moves one after the other, all games at once.
+the games, as shards would have). 1,000 two-player games of the registry's first game
+(or `--game NAME`; `--games N` for fewer), every game a task that plays its moves one after
+the other, all games at once; the moves are random legal ones, sent as their step codes.
 
 The PostgreSQL server here is a real one with fsync and synchronous commits on, like the
 SQLite file (synchronous=FULL): both make every move durable before answering.
 """
 from __future__ import annotations
 
+import argparse
 import asyncio
 import multiprocessing
 import random
@@ -18,10 +20,11 @@ import time
 from pathlib import Path
 
 GAMES, MOVES = 1000, 6  # moves per game in the measured part
+KIND = ""  # the game played (set by main; the worker processes only play games set up already)
 
 
 async def drive(where: str, channels: list[str], setup: bool) -> tuple[list[float], float]:
-    from metrobot.games.metromania.notation import code as notation_code
+    from metrobot.games import get_plugin
     from metrobot.service import GameService, fixed_seeds
     from metrobot.storage import Database
 
@@ -30,7 +33,7 @@ async def drive(where: str, channels: list[str], setup: bool) -> tuple[list[floa
     try:
         if setup:
             for channel in channels:
-                await svc.new_game(channel, "g", "a" + channel, "A", "metromania", {}, 2)
+                await svc.new_game(channel, "g", "a" + channel, "A", KIND, {}, 2)
                 await svc.join(channel, "b" + channel, "B")
                 await svc.start(channel, "a" + channel)
         latencies: list[float] = []
@@ -40,13 +43,13 @@ async def drive(where: str, channels: list[str], setup: bool) -> tuple[list[floa
             # what is timed is the bot's work, not the benchmark's.
             rnd = random.Random(channel)
             row = await db.open_game(channel)
-            plugin = svc._plugin(row)
+            plugin = get_plugin(row.game)
             game = plugin.game
             state = game.from_json(row.state)
             for _ in range(MOVES):
                 seat = next(iter(game.to_move(state)))
                 action = rnd.choice(game.legal_actions(state, seat))
-                code = notation_code(state, action)
+                code = plugin.code(state, seat, action)
                 t0 = time.perf_counter()
                 await svc.play(channel, game.owner(state, seat), [code])
                 latencies.append((time.perf_counter() - t0) * 1000)
@@ -78,11 +81,19 @@ async def setup_only(where: str, channels: list[str]) -> None:
         MOVES = moves
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    global GAMES, KIND
     root = Path(__file__).resolve().parents[1]
     sys.path.insert(0, str(root))
+    from metrobot.games import all_plugins
     from tools import pgserver
 
+    parser = argparse.ArgumentParser(prog="python -m bench.scale")
+    parser.add_argument("--game", default=all_plugins()[0].name, help="the game played (default: the first one)")
+    parser.add_argument("--games", type=int, default=GAMES, help="games at once")
+    args, _ = parser.parse_known_args(argv if argv is not None else sys.argv[1:])
+    GAMES, KIND = args.games, args.game
+    print(f"{GAMES} two-player games of {KIND} at once")
     channels = [f"c{i}" for i in range(GAMES)]
     with tempfile.TemporaryDirectory() as tmp:
         where = str(Path(tmp) / "scale.sqlite3")

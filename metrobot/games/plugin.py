@@ -164,6 +164,16 @@ class GamePlugin:
         """What a player still owes after the steps they sent, when their turn goes on."""
         return ""
 
+    def code(self, state: Any, seat: str, action: Action) -> str:
+        """The step code of one of `seat`'s legal actions (what menus send back; the
+        inverse of `parse`). Default: the notation's `code`, else the choice that means it."""
+        if self.notation is not None and hasattr(self.notation, "code"):
+            return self.notation.code(state, action)
+        for choice in self.choices(state, seat):
+            if self.parse(state, seat, choice.code) == action:
+                return choice.code
+        raise ValueError(f"{action!r} is not a legal step of {seat} now")  # a caller's mistake, not a player's
+
     # ------------------------------------------------------------ finding a move by typing
     def search_key(self, text: str) -> str:
         """Text as typed words are compared with move labels (autocomplete): lower case,
@@ -217,6 +227,12 @@ class GamePlugin:
         """The automatic player's move, chosen from the seat's own view only."""
         viewer = self.game.owner(state, seat)
         return self.player(level).choose(self.game, self.game.view(state, viewer), viewer, seat, rnd, budget)
+
+    # ------------------------------------------------------------ self-play and benchmarks
+    def new_game(self, players: list[str], options: dict[str, Any] | None = None, seed: int = 0) -> Any:
+        """A fresh game outside the service (self-play, benchmarks, tests); the engine
+        checks the options."""
+        return self.game.new_game(list(players), dict(options or {}), seed)
 
     # ------------------------------------------------------------ results
     def final_ranking(self, state: Any) -> dict[str, int]:
