@@ -52,7 +52,8 @@ async def run(plugin: GamePlugin) -> None:
         finally:
             await db.close()
     timings.sort()
-    print(f"replay GIF of a {people}-player {plugin.title} game, {frames} turns: median {timings[1]:.2f} s "
+    print(f"replay GIF of a {people}-player {plugin.title} game, {frames - 1} turns ({frames} frames): "
+          f"median {timings[1]:.2f} s "
           f"(min {timings[0]:.2f}, max {timings[2]:.2f}), {len(gif.data) / 1024 / 1024:.2f} MiB (limit 8 MiB)")
 
 
