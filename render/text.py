@@ -50,6 +50,7 @@ class ChainFont(ImageFont.FreeTypeFont):
         # names and words every turn, so their layouts and widths are kept (bounded).
         self._layouts: dict[tuple[str, str, float], tuple[list, tuple[int, int, int, int]]] = {}
         self._lengths: dict[tuple[str, str], float] = {}
+        self._masks: dict[tuple, tuple[Any, tuple[int, int]]] = {}
 
     # ------------------------------------------------------------ splitting
     def runs(self, text: str) -> list[tuple[ImageFont.FreeTypeFont, str]]:
@@ -67,7 +68,7 @@ class ChainFont(ImageFont.FreeTypeFont):
         return out
 
     def _single(self, text: str) -> bool:
-        return all(ord(ch) in self._first for ch in text)
+        return self._first.issuperset(map(ord, text))
 
     def _parent(self, font: ImageFont.FreeTypeFont) -> Any:
         return super(ChainFont, self) if font is self else font
@@ -131,9 +132,26 @@ class ChainFont(ImageFont.FreeTypeFont):
                  features: list[str] | None = None, language: str | None = None, stroke_width: float = 0,
                  anchor: str | None = None, ink: int = 0, start: tuple[float, float] | None = None,
                  *args: Any, **kwargs: Any) -> tuple[Any, tuple[int, int]]:
-        if self._single(text):
-            return super().getmask2(text, mode, direction, features, language, stroke_width, anchor, ink, start,
-                                    *args, **kwargs)
+        # A board draws the same words every turn: their masks are kept (drawing code only
+        # reads a mask, except an RGBA one, which is never kept).
+        single = self._single(text)
+        keep = not args and not direction and not features and not language and mode in ("", "1", "L")
+        # (several fonts: the fractional start is not used, each run is drawn from whole pixels)
+        key = (text, mode, stroke_width, anchor, ink, start if single else None, tuple(sorted(kwargs.items())))
+        if keep and key in self._masks:
+            return self._masks[key]
+        if single:
+            drawn = super().getmask2(text, mode, direction, features, language, stroke_width, anchor, ink, start,
+                                     *args, **kwargs)
+        else:
+            drawn = self._draw_runs(text, mode, stroke_width, anchor, ink, *args, **kwargs)
+        if keep:
+            _keep_small(self._masks, 512)
+            self._masks[key] = drawn
+        return drawn
+
+    def _draw_runs(self, text: str, mode: str, stroke_width: float, anchor: str | None, ink: int, *args: Any,
+                   **kwargs: Any) -> tuple[Any, tuple[int, int]]:
         boxes, (left, top, right, bottom) = self._layout(text, mode or "L", stroke_width)
         canvas = Image.new(mode if mode in ("1", "L") else "L", (max(1, right - left), max(1, bottom - top)), 0)
         for font, piece, x0, _ in boxes:
