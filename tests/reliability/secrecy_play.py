@@ -25,6 +25,7 @@ import random
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from metrobot.games import get_plugin
@@ -83,8 +84,18 @@ class Watch:
     view_checks: int = 0  # twin comparisons of views, hands, menus and prompts
     twins_changed: int = 0  # of those, twins that differed in more than the generator
     service_twins: int = 0  # read-only requests answered for a state and its twin
-    image_checks: int = 0  # images (and CLI outputs) drawn for a state and its twin
+    image_checks: int = 0  # images drawn for a state and its twin
+    cli_checks: int = 0  # `python -m metrobot render` outputs for a state and its twin
     problems: list[str] = field(default_factory=list)
+
+    def merge(self, other: "Watch") -> None:
+        """Add another watch's counts (games played elsewhere, e.g. in a worker process)."""
+        for name in ("leaks", "view_checks", "twins_changed", "service_twins", "image_checks", "cli_checks"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for mine, theirs in ((self.games, other.games), (self.outputs, other.outputs)):
+            for key, value in theirs.items():
+                mine[key] = mine.get(key, 0) + value
+        self.problems += other.problems[:max(0, 40 - len(self.problems))]
 
     def leak(self, what: str) -> None:
         self.leaks += 1
@@ -152,7 +163,7 @@ class Watcher:
         for secret in self.secrets:
             if to is not None and secret.owner == to and channel != "log":
                 continue
-            if channel in ("menu", "autocomplete") and not secret.in_menus:
+            if channel in ("menu", "composer", "autocomplete") and not secret.in_menus:
                 continue  # others' menus use the same words: the twin comparisons cover them
             for form in secret.forms:
                 if form and text.count(form) > sum(r.count(form) for r in revealed):
@@ -263,7 +274,8 @@ def diff(a: Any, b: Any, path: str = "$") -> str:
 class Table:
     """One seeded game through the service, with everything it says checked."""
 
-    def __init__(self, kind: str, number: int, watch: Watch, records: Records, *, twin_every: float = 0.03):
+    def __init__(self, kind: str, number: int, watch: Watch, records: Records, *, twin_every: float = 0.03,
+                 images: Path | None = None):
         self.kind, self.number, self.watch, self.records = kind, number, watch, records
         self.rnd = random.Random(f"secrecy:{kind}:{number}")
         self.w = Watcher(kind, watch, f"{kind} game {number}", self.rnd)
@@ -274,6 +286,8 @@ class Table:
         self.everyone = [u for u, _ in self.people]
         self.channel = f"77{number:016d}"
         self.twin_every = twin_every
+        self.images = images  # a folder for the command line's files: images are checked too
+        self.states: list[Any] = []  # the game's states, one per change while it runs
         self.now = [1_800_000_000.0]
         self.db: Database | None = None
         self.service: GameService | None = None
@@ -301,6 +315,10 @@ class Table:
         for _ in range(max_calls):
             if self.w.row.status != "active":
                 await self._afterwards(host, host_name)
+                if self.images is not None and self.states:
+                    from .secrecy_output import check_images
+                    await check_images(self.w, self.rnd.choice(self.states), self.w.state, self.people, self.rnd,
+                                       self.images)
                 return
             await self._turn()
         raise AssertionError(f"{self.kind} game {self.number} did not end")
@@ -336,6 +354,11 @@ class Table:
             return
         if rnd.random() < self.twin_every:
             await self.w.compare_answers(rnd.choice(self.everyone + [SPECTATOR[0]]), images=False)
+        if rnd.random() < 0.1:  # someone types into /play: the adapter's suggestions
+            from .secrecy_output import check_autocomplete
+            owed = self._owed()  # the person owed a move gets suggestions; others get why not
+            who = rnd.choice(owed) if owed and rnd.random() < 0.5 else rnd.choice(self.everyone + [SPECTATOR[0]])
+            await check_autocomplete(self.w, svc, ch, who, rnd.choice(["", "", "a", "1", "s", "C"]))
         owed = self._owed()
         if owed:
             await self._move(rnd.choice(owed))
@@ -407,11 +430,16 @@ class Table:
         return result
 
     async def _after(self, who: str | None, result: Any, earlier: list[logging.LogRecord]) -> None:
+        from .secrecy_output import check_adapter
+
         changed = await self.w.look(self.db, self.channel)
         self.w.check_records(earlier + self.records.take())
         self.w.check_result(who, result)
+        check_adapter(self.w, who, result)
         if changed:
             self.w.compare_views(self.everyone)
+            if self.w.row.status == "active":
+                self.states.append(self.w.state)
 
     def _owed(self) -> list[str]:
         row, state, game = self.w.row, self.w.state, self.game

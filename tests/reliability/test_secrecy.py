@@ -1,39 +1,38 @@
 """Secrecy suite (reliability issue, item 5): over many seeded games of every kind, no secret
 (hidden hands, sealed decisions, the undealt pile, the generator) reaches anyone it does not
 belong to before the game reveals it: not in a public message, a DM or private reply to
-someone else, a menu or autocomplete list, a log line at INFO, the public JSON (a view), the
-public images or the CLI's output. `secrecy_model` says what is secret when; `secrecy_play`
-plays and watches the games.
+someone else, a menu or autocomplete list, the attachments (file names, alt text) and
+components of a message, a log line at INFO, the public JSON (a view), the public images or
+the CLI's output. `secrecy_model` says what is secret when; `secrecy_play` plays and
+watches the games; `secrecy_output` checks what the front ends make of it.
 
 * `test_no_secret_reaches_anyone_it_does_not_belong_to`: whole games through the service,
-  `scale(10, 1000)` per kind;
-* `test_images_and_cli_output_do_not_depend_on_secrets`: images (and `python -m metrobot
-  render`) of states that differ only in secrets, byte for byte, and the read-only requests
-  with their images; `scale(2, 12)` games per kind;
+  `scale(10, 1000)` per kind, every check in every game: texts, logs, views and their
+  twins, the Discord adapter's attachments, components, composer and autocomplete
+  suggestions, and at a sampled position the images and `python -m metrobot render` for a
+  spectator and a player against twins that differ only in secrets, the final images, and
+  the read-only requests with their images (full size: in worker processes);
 * `test_secrets_stay_secret_through_discord`: our bot against the Discord stand-in, where
-  messages also carry embeds, attachment descriptions, button labels and autocomplete lists;
+  messages also carry embeds, attachment descriptions, button labels and autocomplete
+  lists, `scale(1, 2)` whole games per kind (the first nine moves in the everyday run);
 * fault-injection tests: the suite sees a secret that is let out on purpose.
 """
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import io
-import json
 import logging
 import random
 import time
-from pathlib import Path
 
 import pytest
 
-from metrobot import cli
 from metrobot.games import all_plugins, get_plugin
 from metrobot.storage import Database
 from metrobot.i18n import EN
 
 from .badinput_world import drawable
-from .secrecy_play import PEOPLE, SPECTATOR, Records, Table, Watch, Watcher, configs, row_for
+from .secrecy_play import Records, Watch, Watcher
+from .secrecy_run import jobs, play_games, play_many
 from .sizes import FULL, scale
 
 pytestmark = pytest.mark.timeout(14400 if FULL else 300)
@@ -42,104 +41,26 @@ KINDS = [p.name for p in all_plugins()]
 DRAWN = [k for k in KINDS if drawable(k)]
 
 
-async def play_games(kind: str, n: int, *, first: int = 0, **table) -> Watch:
-    watch, records = Watch(), Records()
-    root = logging.getLogger()
-    level = root.level
-    root.addHandler(records)
-    root.setLevel(logging.INFO)
-    try:
-        for number in range(first, first + n):
-            await Table(kind, number, watch, records, **table).play()
-    finally:
-        root.removeHandler(records)
-        root.setLevel(level)
-    return watch
-
-
 def _figures(watch: Watch, kind: str, started: float) -> dict:
     return dict(games=watch.games.get(kind, 0), **{f"{k}_checked": v for k, v in sorted(watch.outputs.items())},
                 view_twins=watch.view_checks, twins_with_other_secrets=watch.twins_changed,
-                request_twins=watch.service_twins, image_twins=watch.image_checks, secrets_leaked=watch.leaks,
-                seconds=round(time.perf_counter() - started, 1))
+                request_twins=watch.service_twins, image_twins=watch.image_checks, cli_twins=watch.cli_checks,
+                secrets_leaked=watch.leaks, seconds=round(time.perf_counter() - started, 1))
 
 
 @pytest.mark.parametrize("kind", KINDS)
 async def test_no_secret_reaches_anyone_it_does_not_belong_to(kind, report):
     n = scale(10, 1000)
     started = time.perf_counter()
-    watch = await play_games(kind, n)
+    watch = await play_many(kind, n, images=kind in DRAWN, workers=jobs() if FULL else 1)
     report.update(_figures(watch, kind, started))
     assert watch.leaks == 0, "\n".join(watch.problems)
     assert watch.games.get(kind) == n
     assert watch.view_checks > 0 and watch.twins_changed > 0  # the twins did differ in secrets
-
-
-# ---------------------------------------------------------------- images and the command line
-def _self_play(kind: str, number: int, rnd: random.Random):
-    """A seeded game by the automatic player: three states from its course, and its end."""
-    plugin = get_plugin(kind)
-    game = plugin.game
-    players, variant, city = configs(kind)[number % len(configs(kind))]
-    people = PEOPLE[:2 if variant == "advanced" else players]
-    state = game.new_game([u for u, _ in people], plugin.options(variant, city), 9_000_000 + number)
-    states = [state]
-    while not game.is_over(state):
-        seat = min(game.to_move(state), key=game.seats(state).index)
-        state, _ = game.apply(state, seat, plugin.auto_action(state, seat, rnd))
-        states.append(state)
-    picks = sorted(rnd.sample(range(1, len(states) - 1), 3))
-    return people, [states[i] for i in picks], state
-
-
-async def check_images(kind: str, n: int, tmp_path: Path) -> Watch:
-    """Images, `render` output and read-only answers (with images) of states from `n`
-    seeded games, each compared with a twin that differs only in what the viewer may not see."""
-    from render import final_images, render_png
-
-    plugin = get_plugin(kind)
-    game = plugin.game
-    watch = Watch()
-    for number in range(n):
-        rnd = random.Random(f"images:{kind}:{number}")
-        w = Watcher(kind, watch, f"{kind} image game {number}", rnd)
-        people, states, end = _self_play(kind, number, rnd)
-        names = {seat: dict(people).get(game.owner(end, seat), seat) for seat in game.seats(end)}
-        for i, state in enumerate(states):
-            person = rnd.choice(people)[0]
-            for viewer in (None, person):
-                twin, changed = w.model.twin(state, viewer, rnd)
-                watch.image_checks += 1
-                watch.twins_changed += changed
-                if render_png(plugin, state, viewer, names) != render_png(plugin, twin, viewer, names):
-                    watch.leak(f"{kind} game {number}: the image for {viewer} depends on what they may not see")
-                if viewer is None or i == 0:  # the command line, from canonical state files
-                    outs = []
-                    for name, s in (("state", state), ("twin", twin)):
-                        path = tmp_path / f"{name}.json"
-                        path.write_text(json.dumps(game.to_json(s)))
-                        args = ["render", str(path), "--out", str(tmp_path / f"{name}.png")]
-                        with contextlib.redirect_stdout(io.StringIO()):
-                            assert cli.main(args + (["--viewer", viewer] if viewer else [])) == 0
-                        outs.append((tmp_path / f"{name}.png").read_bytes())
-                    if outs[0] != outs[1]:
-                        watch.leak(f"{kind} game {number}: `render` for {viewer} depends on what they may not see")
-            w.row, w.state = row_for(kind, state, people), state
-            await w.compare_answers(rnd.choice([person, SPECTATOR[0]]), images=True)
-        twin, _ = w.model.twin(end, None, rnd)
-        if final_images(plugin, end, names) != final_images(plugin, twin, names):
-            watch.leak(f"{kind} game {number}: the final images depend on the generator")
-        watch.games[kind] = watch.games.get(kind, 0) + 1
-    return watch
-
-
-@pytest.mark.parametrize("kind", DRAWN)
-async def test_images_and_cli_output_do_not_depend_on_secrets(kind, report, tmp_path):
-    started = time.perf_counter()
-    watch = await check_images(kind, scale(2, 12), tmp_path)
-    report.update(_figures(watch, kind, started))
-    assert watch.leaks == 0, "\n".join(watch.problems)
-    assert watch.image_checks > 0 and watch.service_twins > 0
+    for channel in ("public", "reply", "menu", "composer", "autocomplete", "attachments_and_components"):
+        assert watch.outputs.get(channel, 0) > 0, channel  # every way out was looked at
+    if kind in DRAWN:  # every game's images and command-line output
+        assert watch.image_checks >= 2 * n and watch.cli_checks == 2 * n and watch.service_twins > 0
 
 
 # ---------------------------------------------------------------- through Discord
@@ -310,7 +231,7 @@ async def test_fault_the_seed_in_a_menu_and_a_hand_in_the_log_are_caught(monkeyp
     assert any("in a log message" in p for p in watch.problems)
 
 
-async def test_fault_a_player_hand_on_the_public_image_is_caught(monkeypatch, tmp_path):
+async def test_fault_a_player_hand_on_the_public_image_is_caught(monkeypatch):
     """The public image drawn from the first player's view (their hand on the board)."""
     import render
 
@@ -320,9 +241,64 @@ async def test_fault_a_player_hand_on_the_public_image_is_caught(monkeypatch, tm
         return real(game, state, viewer if viewer is not None else get_plugin(game.name).game.seats(state)[0], names,
                     lang)
     monkeypatch.setattr(render, "render_image", leaky)
-    watch = await check_images("metromania", 1, tmp_path)
+    watch = await play_games("metromania", 1, images=True)
     assert any("image for None" in p for p in watch.problems)
     assert any("`render` for None" in p for p in watch.problems)
+
+
+def _hand_of_seat(now: dict):
+    """The hand of the person at seat `index` in the state last narrated (`now`)."""
+    plugin = get_plugin("metromania")
+    game = plugin.game
+
+    def hand(index: int) -> str:
+        state = now.get("state")
+        if state is None or game.is_over(state):
+            return ""
+        person = game.owner(state, game.seats(state)[index])
+        return plugin.hand_text(game.view(state, person), game.seats_of(state, person))
+    return hand
+
+
+def _remember_state(monkeypatch) -> dict:
+    plugin = get_plugin("metromania")
+    now: dict = {}
+    real = type(plugin).narrate
+
+    def narrate(self, state, events, name, lang=EN):
+        now["state"] = state
+        return real(self, state, events, name, lang)
+    monkeypatch.setattr(type(plugin), "narrate", narrate)
+    return now
+
+
+async def test_fault_an_alt_text_showing_a_hand_is_caught(monkeypatch):
+    """The adapter gives every message an image whose alt text is the first player's hand."""
+    import io
+
+    import discord
+
+    from metrobot.discord_app import messages
+
+    hand, real = _hand_of_seat(_remember_state(monkeypatch)), messages.files
+
+    def files(items):
+        return real(items) + [discord.File(io.BytesIO(b""), filename="board.png", description=hand(0))]
+    monkeypatch.setattr(messages, "files", files)
+    watch = await play_games("metromania", 1)
+    assert any("attachments_and_components message" in p for p in watch.problems), watch.problems
+
+
+async def test_fault_a_suggestion_showing_a_hand_is_caught(monkeypatch):
+    """The game's suggestions carry the second player's hand in their labels."""
+    plugin = get_plugin("metromania")
+    hand, real = _hand_of_seat(_remember_state(monkeypatch)), type(plugin).matching
+
+    def matching(self, typed, choices):
+        return [type(c)(c.code, f"{c.label} {hand(1)}", c.group) for c in real(self, typed, choices)]
+    monkeypatch.setattr(type(plugin), "matching", matching)
+    watch = await play_games("metromania", 2)
+    assert any("autocomplete message" in p for p in watch.problems), watch.problems
 
 
 async def test_fault_a_hand_posted_through_discord_is_caught(standin, run_client, tmp_path, monkeypatch):
