@@ -13,6 +13,7 @@ from typing import Any, Sequence
 
 from .gamelog import GameLog, dump, self_play
 from .games import BadInput, RuleError, all_plugins, get_game, get_plugin
+from .games.autoplay import DEFAULT_LEVEL, Budget
 from .i18n import LANGUAGES
 
 
@@ -41,17 +42,21 @@ def _options(pairs: Sequence[str]) -> dict[str, Any]:
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
-    game = get_game(args.game)
+    plugin = get_plugin(args.game)
+    if args.level not in plugin.levels():
+        raise BadInput(f"--level must be one of {', '.join(plugin.levels())} for {plugin.title}")
     options = _options(args.option)
     if args.map:
         options["map"] = args.map
     players = [f"p{i + 1}" for i in range(args.players)]
-    log, state = self_play(game, players, options, args.seed)
+    budget = Budget(seconds=args.seconds, iterations=args.iterations) if args.iterations else None
+    log, state = self_play(plugin, players, options, args.seed, level=args.level, seconds=args.seconds,
+                           budget=budget)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "log.json").write_text(dump(log.to_json()), encoding="utf-8")
-    (out / "state.json").write_text(dump(game.to_json(state)), encoding="utf-8")
-    print(f"{game.title}: {len(log.actions)} actions; wrote {out / 'log.json'} and {out / 'state.json'}")
+    (out / "state.json").write_text(dump(plugin.game.to_json(state)), encoding="utf-8")
+    print(f"{plugin.title}: {len(log.actions)} actions; wrote {out / 'log.json'} and {out / 'state.json'}")
     return 0
 
 
@@ -185,6 +190,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--map", help="map name (games played on several maps)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="game option, repeatable")
+    p.add_argument("--level", default=DEFAULT_LEVEL,
+                   help=f"the automatic players' level: random, or one of the game's own (default {DEFAULT_LEVEL})")
+    p.add_argument("--seconds", type=float, default=1.0, help="a searching level's time a decision")
+    p.add_argument("--iterations", type=int,
+                   help="a searching level's work a decision (the same game on any machine, unless the clock cuts)")
     p.add_argument("--out", required=True, help="directory for log.json and state.json")
     p.set_defaults(func=cmd_selfplay)
 

@@ -7,11 +7,11 @@ Log JSON (a contract read by `replay`, `render` and tests):
 from __future__ import annotations
 
 import json
-import random
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .games import BadInput, RuleError, get_game
+from .games import BadInput, GamePlugin, RuleError, get_game, get_plugin
+from .games.autoplay import DEFAULT_LEVEL, Budget
 from .games.protocol import Game
 
 
@@ -63,21 +63,12 @@ class GameLog:
         return state
 
 
-def self_play(game: Game, players: list[str], options: dict[str, Any], seed: int,
-              *, each: Callable[[Any], None] | None = None) -> tuple[GameLog, Any]:
-    """Play a whole game with the automatic player; returns the log and the final state."""
-    state = game.new_game(players, options, seed)
-    log = GameLog(game.name, seed, list(players), dict(options))
-    rnd = random.Random(seed)
-    if each:
-        each(state)
-    while not game.is_over(state):
-        for player in sorted(game.to_move(state)):
-            action = game.auto_action(state, player, rnd)
-            state, _ = game.apply(state, player, action)
-            log.actions.append({"player": player, "action": action})
-            if each:
-                each(state)
-            if game.is_over(state):
-                break
-    return log, state
+def self_play(game: Game | GamePlugin, players: list[str], options: dict[str, Any], seed: int, *,
+              level: str = DEFAULT_LEVEL, seconds: float = 1.0, budget: Budget | None = None,
+              each: Callable[[Any], None] | None = None) -> tuple[GameLog, Any]:
+    """Play a whole game with automatic players of `level`, through the game's plug-in
+    (`GamePlugin.self_play`); returns the log and the final state."""
+    plugin = game if isinstance(game, GamePlugin) else get_plugin(game.name)
+    actions, state = plugin.self_play(players, options, seed, level=level, seconds=seconds, budget=budget,
+                                      each=each)
+    return GameLog(plugin.name, seed, list(players), dict(options), actions), state

@@ -194,7 +194,6 @@ class GamePlugin:
                 found.append(choice)
         return found
 
-
     # ------------------------------------------------------------ telling
     def narrate(self, state: Any, events: list[Event], name: Names, lang: Lang = EN) -> list[str]:
         """Public events as short sentences for the channel."""
@@ -233,6 +232,37 @@ class GamePlugin:
         """A fresh game outside the service (self-play, benchmarks, tests); the engine
         checks the options."""
         return self.game.new_game(list(players), dict(options or {}), seed)
+
+    def self_play(self, players: list[str], options: dict[str, Any] | None = None, seed: int = 0, *,
+                  level: str = DEFAULT_LEVEL, seconds: float = 1.0, budget: Budget | None = None,
+                  each: Callable[[Any], None] | None = None) -> tuple[list[dict[str, Any]], Any]:
+        """A whole game between automatic players of `level`, one per seat, each choosing
+        from its seat's own view within `budget` (default: `seconds` on the clock; give
+        `iterations` to play the same game on any machine); their generator is seeded with
+        `seed`. Returns the logged actions [{player, action}] and the final state; `each`
+        sees every state, the first included."""
+        game = self.game
+        state = self.new_game(players, options, seed)
+        rnd = random.Random(seed)
+        budget = budget or Budget(seconds)
+        autos: dict[str, AutoPlayer] = {}
+        actions: list[dict[str, Any]] = []
+        if each:
+            each(state)
+        while not game.is_over(state):
+            for seat in sorted(game.to_move(state)):
+                auto = autos.get(seat)
+                if auto is None:
+                    auto = autos[seat] = self.player(level)
+                viewer = game.owner(state, seat)
+                action = auto.choose(game, game.view(state, viewer), viewer, seat, rnd, budget)
+                state, _ = game.apply(state, seat, action)
+                actions.append({"player": seat, "action": action})
+                if each:
+                    each(state)
+                if game.is_over(state):
+                    break
+        return actions, state
 
     # ------------------------------------------------------------ results
     def final_ranking(self, state: Any) -> dict[str, int]:
