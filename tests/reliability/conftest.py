@@ -20,15 +20,36 @@ for path in (ROOT, E2E):
 
 from fixtures import run_client, standin  # noqa: E402,F401  (the e2e fixtures)
 
+from .figures import markdown, summary  # noqa: E402
+
+REPORTED: dict[str, dict[str, object]] = {}  # test name -> the figures it reported
+
+
 @pytest.fixture
 def report(request):
     """Figures a suite measured, printed at the end (make reliability copies them to the README)."""
     figures: dict[str, object] = {}
     yield figures
     if figures:
+        REPORTED[request.node.name] = dict(figures)
         line = ", ".join(f"{k}={v}" for k, v in figures.items())
         print(f"\nRELIABILITY {request.node.name}: {line}")
         out = os.environ.get("METROBOT_RELIABILITY_REPORT")
         if out:
             with open(out, "a", encoding="utf-8") as f:
                 f.write(f"{request.node.name}\t{line}\n")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def reliability_table():
+    """At the end of a run, the README's table from what the suites reported (in the report
+    file, after the figures of each test)."""
+    yield
+    if not REPORTED:
+        return
+    table = markdown(summary(REPORTED))
+    print(f"\n{table}")
+    out = os.environ.get("METROBOT_RELIABILITY_REPORT")
+    if out:
+        with open(out, "a", encoding="utf-8") as f:
+            f.write(f"\n{table}\n")

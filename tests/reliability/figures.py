@@ -1,0 +1,72 @@
+"""The README's reliability table, from the figures the suites reported (test name ->
+figures, see conftest's `report`). A suite that did not run shows as "not run"."""
+from __future__ import annotations
+
+from typing import Any
+
+CRASH = "test_crash_suite"
+RACES = ("test_one_process", "test_two_processes_on_one_database", "test_one_decision_per_round_in_flip_and_write")
+BAD_INPUT = "test_bad_input_changes_nothing_and_is_answered_privately"
+SECRECY = "test_no_secret_reaches_anyone_it_does_not_belong_to["
+THROUGH_DISCORD = "test_secrets_stay_secret_through_discord["
+
+
+def _kinds(figures: dict[str, dict[str, Any]], prefix: str, key: str) -> dict[str, Any]:
+    return {name[len(prefix):-1]: f.get(key, 0) for name, f in sorted(figures.items()) if name.startswith(prefix)}
+
+
+def summary(figures: dict[str, dict[str, Any]]) -> list[tuple[str, str, str]]:
+    """(what is measured, what was tried, the result) rows; results are 0 where they must be."""
+    rows: list[tuple[str, str, str]] = []
+    crash = figures.get(CRASH)
+    if crash:
+        rows += [
+            ("Kills survived (SIGKILL at random moments, also right after a commit)",
+             f"{crash['kills']} kills; {crash['games']} games of {crash['kinds']} kinds", f"{crash['kills']} survived"),
+            ("Acknowledged actions lost", f"{crash['actions_acknowledged']} actions acknowledged",
+             str(crash["actions_lost"])),
+            ("Corrupt games (stored state ≠ replay of its log)", f"{crash['games']} games", str(crash["corrupt_games"])),
+            ("Committed actions never announced", f"{crash['posts_owed']} announcements owed",
+             str(crash["never_announced"])),
+            ("Announced twice (turn posts, lobby posts, hand DMs)", f"{crash['posts_owed']} announcements owed",
+             str(crash["announced_twice"])),
+        ]
+    else:
+        rows.append(("Crash suite", "not run", "—"))
+    races = [figures[name] for name in RACES if name in figures]
+    if races:
+        rows.append(("Racing clicks and commands applied more than once",
+                     f"{sum(r['racing_clicks_tried'] for r in races)} racing clicks",
+                     str(sum(r["applied_more_than_once"] for r in races))))
+    else:
+        rows.append(("Race suite", "not run", "—"))
+    bad = figures.get(BAD_INPUT)
+    if bad:
+        rows.append(("Fuzzed inputs that changed a game or were not answered privately",
+                     f"{bad['interactions']} fuzzed interactions",
+                     str(bad["games_changed"] + bad["refusals_without_reply"] + bad["public_output"]
+                         + bad["generic_error_replies"])))
+    else:
+        rows.append(("Bad-input suite", "not run", "—"))
+    tracebacks = sum(f.get("tracebacks", 0) for f in figures.values())
+    rows.append(("Tracebacks in the logs", "crash, race and bad-input suites", str(tracebacks)))
+    games = _kinds(figures, SECRECY, "games")
+    if games:
+        leaked = sum(_kinds(figures, SECRECY, "secrets_leaked").values()) + \
+            sum(_kinds(figures, THROUGH_DISCORD, "secrets_leaked").values())
+        images = _kinds(figures, SECRECY, "cli_twins")
+        discord = _kinds(figures, THROUGH_DISCORD, "games")
+        tried = ", ".join(f"{kind} {n}" for kind, n in games.items()) + " games (every check, images and "
+        tried += "command line included" + (f"; {sum(discord.values())} more through Discord" if discord else "") + ")"
+        if any(images.get(kind, 0) == 0 for kind in games):
+            tried += "; no images for " + ", ".join(kind for kind in games if not images.get(kind))
+        rows.append(("Secrets leaked", tried, str(leaked)))
+    else:
+        rows.append(("Secrecy suite", "not run", "—"))
+    return rows
+
+
+def markdown(rows: list[tuple[str, str, str]]) -> str:
+    lines = ["| Promise measured | Tried | Result |", "|---|---|---|"]
+    lines += [f"| {what} | {tried} | {result} |" for what, tried, result in rows]
+    return "\n".join(lines)
