@@ -1,9 +1,11 @@
 """Languages end to end, through the real discord.py client and the stand-in:
 
 - the synced command tree carries names and descriptions in Dutch, Spanish and Korean;
-- a Korean-locale and a Dutch-locale player share a MetrOmania game in a Spanish server:
-  each reads their private replies, menus and DMs in their own language, while the channel
-  reads the game's language (the server's by default, changed with `/game settings`);
+- a Korean-locale and a Dutch-locale player play a whole MetrOmania game in a Spanish
+  server, by buttons, by /dig and by typing moves in their own words ("doorgetrokken G9
+  links", "역 G9"): each reads every private reply, menu and DM in their own language, while
+  every channel post is in the game's language (the server's by default, changed with
+  `/game settings` during the game), to the last narration and the final images;
 - every text the bot shows (posts, replies, DMs, buttons, menus, suggestions), with every
   person and the server on the pseudo-language, comes from the catalogue: nothing is left
   that is not a translated piece or a value filled in.
@@ -83,11 +85,25 @@ async def _dms(standin, user: int) -> list:
     raise AssertionError(f"no DM for {user}")
 
 
-async def test_korean_and_dutch_players_each_read_their_own_language(standin, bot):
+GAME_OVER = ("Game over. The test trips are run. **{winners}** wins!",
+             "Game over. The test trips are run. **{winners}** win!")
+NEXT = ("Next: {who} — `/dig` or the buttons below.", "Next: {who} (last round) — `/dig` or the buttons below.")
+
+
+def typed_in(code: str, step: str, pick: int) -> str:
+    """A MetrOmania step code typed as a person writes it in their language ("doorgetrokken
+    G9 links", "역 G9")."""
+    from tests.test_typed_words import metromania_typed
+
+    return metromania_typed(code, step, pick)
+
+
+async def test_korean_and_dutch_players_play_a_whole_game_each_in_their_own_language(standin, bot):
     standin.set_guild_locale(standin.guild_id, "es-ES")  # the game posts in the server's language
     minjun, daan = standin.add_member(name="김민준"), standin.add_member(name="Daan")
     standin.set_locale(minjun, "ko")
     standin.set_locale(daan, "nl")
+    reader = {minjun: KO, daan: NL}
     channel = standin.create_channel("metro")
 
     reply, lobby = await _open_lobby(standin, channel, minjun, {"kind": "metromania", "players": 2})
@@ -100,44 +116,90 @@ async def test_korean_and_dutch_players_each_read_their_own_language(standin, bo
     assert (await h.wait_message(lambda m: m.ephemeral)).content == NL.t("You joined the game.")
 
     h = await standin.slash(minjun, channel, "game start")
-    await h.wait_message()
+    assert (await h.wait_message()).content == KO.t("Game started.")
     start = await standin.wait_for_message(channel, lambda m: any(c.endswith(":play") for c in m.custom_ids()))
     assert says(ES, "**{game}** begins! Order: {order}.", start.content, game="", order=""), start.content
     labels = get_plugin("metromania").game_labels(ES)
     assert [b["label"] for b in start.buttons()] == [labels.play, labels.mine, ES.p("button", "Board")]
-    for user, language in ((minjun, KO), (daan, NL)):  # secret hands by DM, in the reader's language
+
+    for user, language in reader.items():  # secret hands by DM, in the reader's language
         hand = (await _dms(standin, user))[-1].content
         assert says(language, "Your destination markers in hand: {markers}.", hand, markers=""), hand
 
     table = Table(standin, channel, bot.settings.db_path, seed=3)
-    owed = (await table.owed())[0]
-    other, mine, theirs = (daan, KO, NL) if owed == minjun else (minjun, NL, KO)
-    h = await standin.slash(other, channel, "play", {"move": "solid G9 L"})
-    refusal = await h.wait_message()
-    assert refusal.ephemeral and says(theirs, "It is not your turn. Waiting for: {who}.", refusal.content, who="")
-    composer = await table.compose(owed)
-    assert mine.t("Your turn") in composer.content
-    confirm = next(b for b in composer.buttons() if b["custom_id"].startswith("mb:ok:"))
-    assert confirm["label"] == mine.t("✔ Confirm")
-    h = await standin.click(owed, composer, custom_id=confirm["custom_id"])
-    await h.wait_response()
-    news = await standin.wait_for_message(channel, lambda m: any(c.endswith(":play") for c in m.custom_ids()),
-                                          after=start)
-    assert says(ES, "Next: {who} — `/dig` or the buttons below.", news.content, who=""), news.content
+    game, last, turn, ways = ES, start, 0, set()
+    while owed := await table.owed():
+        user = owed[0]
+        mine, other = reader[user], next(u for u in reader if u != user)
+        turn += 1
+        if turn == 1:  # out of turn: refused in the reader's own language
+            h = await standin.slash(other, channel, "play", {"move": "solid G9 L"})
+            refusal = await h.wait_message()
+            assert refusal.ephemeral and says(reader[other], "It is not your turn. Waiting for: {who}.",
+                                              refusal.content, who="")
+        if turn == 3:  # the host moves the channel to Dutch: told privately in Korean, announced in Dutch
+            h = await standin.slash(minjun, channel, "game settings", {"language": "nl"})
+            said = await h.wait_message()
+            assert said.ephemeral and says(KO, "the game now posts in {language}", said.content.lower(), language="")
+            last = await standin.wait_for_message(
+                channel, lambda m: says(NL, "the game now posts in {language}", m.content.lower(), language=""),
+                after=last)
+            game = NL
+        if turn == 5:  # a private question, answered in the asker's language
+            h = await standin.slash(other, channel, "status")
+            status = await h.wait_message()
+            assert status.ephemeral and says(reader[other], "Scores: {scores}", status.content, scores="")
+        way = ("buttons", "dig", "typed")[turn % 3]
+        ways.add(way)
+        if way == "buttons":  # the composer, in the player's language
+            composer = await table.compose(user)
+            assert mine.t("Your turn") in composer.content
+            confirm = next(b for b in composer.buttons() if b["custom_id"].startswith("mb:ok:"))
+            assert confirm["label"] == mine.t("✔ Confirm")
+            h = await standin.click(user, composer, custom_id=confirm["custom_id"])
+            await h.wait_response()
+            done = await h.wait_message(lambda m: m.content.startswith(mine.t("✔ Played.")[:-1]))
+            assert done.ephemeral
+        elif way == "dig":  # /dig, each step picked from the suggestions
+            done = await table.dig_by_command(user)
+            assert done.ephemeral and (done.content == mine.t("Done.") or done.content.startswith(mine.t("Saved.")))
+        else:  # /play, each step typed in the player's own words
+            for pick in range(6):
+                choices = await table.choices(user, "play", {}, "move")
+                typed = typed_in(mine.code, table.rnd.choice(choices)["value"], pick)
+                h = await standin.slash(user, channel, "play", {"move": typed})
+                done = await h.wait_message()
+                assert done.ephemeral and (done.content == mine.t("Done.")
+                                           or done.content.startswith(mine.t("Saved."))), (typed, done.content)
+                if done.content == mine.t("Done."):
+                    break
+        post = await standin.wait_for_message(channel, lambda m: not m.ephemeral and m.author_id == standin.bot_id,
+                                              after=last)
+        if await table.owed():  # the channel, in the game's language, says who is next
+            post = await standin.wait_for_message(channel, lambda m: any(c.endswith(":play") for c in m.custom_ids()),
+                                                  after=last)
+            assert any(says(game, template, post.content, who="") for template in NEXT), (game.code, post.content)
+        last = post
+        for person in reader:  # secret hands by DM, each in the reader's language
+            for dm in standin.dms(person):
+                assert says(reader[person], "Your destination markers in hand: {markers}.", dm.content,
+                            markers=""), dm.content
 
-    # the host moves the channel to Dutch: told privately in Korean, announced in Dutch
-    h = await standin.slash(minjun, channel, "game settings", {"language": "nl"})
-    said = await h.wait_message()
-    assert said.ephemeral and says(KO, "the game now posts in {language}", said.content.lower(), language="")
-    await standin.wait_for_message(channel, lambda m: says(NL, "the game now posts in {language}", m.content.lower(),
-                                                           language=""), after=news)
-    owed = (await table.owed())[0]
-    await table.dig_by_command(owed)
-    await standin.wait_for_message(channel, lambda m: says(NL, "Next: {who} — `/dig` or the buttons below.",
-                                                           m.content, who=""), after=news)
-    h = await standin.slash(minjun, channel, "status")
-    status = await h.wait_message()
-    assert status.ephemeral and says(KO, "Scores: {scores}", status.content, scores=""), status.content
+    assert turn >= 4 and ways == {"buttons", "dig", "typed"}
+    # the end, in the game's language: the test trips' narration and the final images
+    final = await standin.wait_for_message(channel, lambda m: "🏁" in m.content)
+    assert any(says(_Plural(NL, n), GAME_OVER[n > 1], final.content, winners="") for n in (1, 2)), final.content
+    assert "test-trips.png" in {a.filename for a in final.attachments} and not final.custom_ids()
+
+
+class _Plural:
+    """`reader` whose `t` gives a plural text's form for `n` (so `says` can check it)."""
+
+    def __init__(self, reader, n: int):
+        self.reader, self.n = reader, n
+
+    def t(self, template: str, **values) -> str:
+        return self.reader.n(GAME_OVER[0], GAME_OVER[1], self.n, **values)
 
 
 MARKED = re.compile(r"⟦[^⟦⟧]*⟧|⟪[^⟪⟫]*⟫")
