@@ -8,7 +8,9 @@ Three families, each with forged payloads no Discord client could send (the stan
 * slash commands: every synced command and subcommand (and unknown ones), with wrong, odd,
   overlong, empty or missing arguments: strings where numbers go, 1e308, NaN, infinities,
   negative and huge integers, booleans, lists and objects, values that are not among the
-  choices, overlong and odd Unicode text, options that don't exist;
+  choices, overlong and odd Unicode text, options that don't exist; and (`garbled`) JSON
+  of the wrong type anywhere in the payload: option names, types and values, sub-options,
+  whole options, the options list, the resolved objects, the server id;
 * autocomplete: junk typed into every autocompleted option (and into options that have no
   autocomplete), with odd values in the other options;
 * components: forged custom ids (the bot's templates with other games' ids, other channels,
