@@ -18,7 +18,10 @@ def discover() -> list[str]:
     return sorted(names, key=lambda n: (n.startswith("discord"), n))
 
 
-named = [a for a in sys.argv[1:] if not a.startswith("-")]  # options go to the benchmarks themselves
+args = sys.argv[1:]
+# Options (and their values: `--jobs 2`) go to the benchmarks themselves.
+named = [a for i, a in enumerate(args) if not a.startswith("-") and not (i and args[i - 1].startswith("--")
+                                                                         and "=" not in args[i - 1])]
 for name in named or discover():
     module = importlib.import_module(f"bench.{name.removeprefix('bench.')}")
     if not named and getattr(module, "SLOW", False):

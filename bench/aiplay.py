@@ -1,131 +1,206 @@
-"""What the win-rate benchmarks of turn-based games share (`ai_metromania`, `ai_underground`):
-seeded games between automatic players of given levels, through the plug-in interface only.
+"""What the automatic players' win-rate benchmarks share (the games' `ai_<game>` modules):
+seeded games between automatic players, played through the plug-in
+interface exactly as the bot plays them. Every decision is `autoplay.decide` on the
+seat's own view, with the budget the bot gives (`AutoPlayer.budget(seconds)`: a work
+bound, so the games are the same on any machine, and a cap of `seconds`), a generator
+seeded by the game and its position, and its steps played at once (a strong player's
+whole turn is one decision). One difference: the bot reads its cap on the wall clock,
+the benchmark on the process's own CPU time (`--clock wall`: as the bot), so that the others
+sharing the machine cannot cut a search short and change the games.
 
-(a) n players, one greedy player against uniformly random ones; target: greedy wins >= 90 %
-    (a win: being among the winners; shared wins are counted apart).
-(b) 2 players, strong against greedy, the strong player thinking S seconds a decision (whole
-    turns: the later steps of a turn follow its plan at once), and at most K rollouts if
-    given: on a busy machine a clock budget buys fewer rollouts, a rollout budget plays the
-    same games anywhere; target >= 60 %.
-Game g uses seed F + g (F = 0 unless `--first-seed`: tune on other seeds than the report's);
-the automatic player's seat goes round (game g: seat g mod n, and p1 always starts), so
-nobody always starts. Decision times are per step, as the engine asks for them. Figures
-only, no assertions: the machine is shared. `--workers 2` plays games in two processes
-(only on an otherwise idle machine).
+Settings (issue 14's targets; at least 200 games each):
+(a) n players (4), one greedy against random players: greedy wins >= 90 %.
+(b) 2 players, strong against greedy: strong wins >= 60 %.
+Games come in deals: deal d is seed F + d (F = 0 unless `--first-seed`: tune on other
+seeds than the report's) and, in a game with maps, map d mod the number of maps; each
+deal is played n times, the measured player in each seat in turn (game g: deal g // n,
+seat g mod n), so every seat and every deal are played by it equally. In turn-based
+games p1 starts. In a simultaneous game the same rotation applies: the
+seats decide one after another, but a sealed decision is hidden, so order gives nobody
+anything.
+
+Ties: a win shared by k players counts 1/k of a win (two players level: half a win
+each); wins among the winners and shared wins are printed too. The rate's 95 % interval
+is Wilson's score interval over the games (with those fractional counts).
+Decision times are per decision (one call of `plan`), per level, in CPU time and in
+wall time (which includes waiting for the CPU on a shared machine); the strong level's
+search decisions (two or more candidates compared) apart from its trivial ones (a forced
+step, or a single candidate), with the steps a decision plays, its work (simulated
+steps) and how often the cap cut a search short. Figures only, no assertions: the
+machine is shared. `--jobs 2` plays games in two processes (use nice).
 """
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import Any, Callable
 
 from metrobot.games import get_plugin
-from metrobot.games.autoplay import Budget
+from metrobot.games.autoplay import Budget, decide, play_steps
 
 ORDER = ("random", "greedy", "strong")
+Options = Callable[[int], dict[str, Any]]  # deal number -> engine options
 
 
-def play(name: str, options: dict[str, Any], n: int, seed: int, levels: dict[int, str],
-         budget: Budget) -> dict[str, Any]:
-    """One seeded game; `levels` gives the level of each seat index (others: random)."""
+def play(name: str, options: dict[str, Any], n: int, seed: int, levels: dict[int, str], other: str,
+         seconds: float, iterations: int | None, wall: bool = False) -> dict[str, Any]:
+    """One seeded game; `levels` gives the level of some seat indexes, `other` the rest."""
     plugin = get_plugin(name)
     game = plugin.game
     seats = [f"p{i + 1}" for i in range(n)]
-    s = game.new_game(seats, {**options, "first_player": "p1"}, seed)
-    rnd = random.Random(seed)
-    players = {seat: plugin.player(levels.get(i, "random")) for i, seat in enumerate(seats)}
-    times: dict[str, list[float]] = {}
-    rollouts: list[int] = []  # per strong decision among several whole turns
+    s = game.new_game(seats, dict(options), seed)
+    players = {seat: plugin.player(levels.get(i, other)) for i, seat in enumerate(seats)}
+    decisions: list[tuple] = []  # (level, CPU s, steps, candidates, work, rollouts, capped, wall s)
+    clock = time.perf_counter if wall else time.process_time
+    moves = 0
     while not game.is_over(s):
-        (seat,) = game.to_move(s)
-        auto = players[seat]
-        t0 = time.perf_counter()
-        action = auto.choose(game, game.view(s, seat), seat, seat, rnd, budget)
-        times.setdefault(auto.level, []).append(time.perf_counter() - t0)
-        if getattr(auto, "last_candidates", 0) > 1:
-            rollouts.append(auto.last_rollouts)
-        s, _ = game.apply(s, seat, action)
+        for seat in seats:  # turn-based: the one seat to move; simultaneous: every seat owed, in order
+            if game.is_over(s) or seat not in game.to_move(s):
+                continue
+            auto = players[seat]
+            rnd = random.Random(f"{seed}:{moves}")  # as the bot: by the game and its position
+            budget = auto.budget(seconds, clock) if iterations is None else Budget(seconds, iterations or None, clock)
+            t0, c0 = time.perf_counter(), time.process_time()
+            steps = decide(game, auto, s, seat, rnd, seconds, budget)
+            took, cpu = time.perf_counter() - t0, time.process_time() - c0
+            s, played, _ = play_steps(game, s, seat, steps)
+            moves += len(played)
+            last = auto.last
+            decisions.append((auto.level, cpu, len(played), last.candidates, last.work, last.rollouts, last.capped,
+                              took))
     final = game.view(s, None)
     level_of = {seat: players[seat].level for seat in seats}
-    scores: dict[str, list[int]] = {}
-    for seat, points in final["scores"].items():
-        scores.setdefault(level_of[seat], []).append(points)
-    return {"scores": scores, "winners": list(final["winners"]), "level_of": level_of, "times": times,
-            "rollouts": rollouts}
+    return {"scores": dict(final["scores"]), "winners": list(final["winners"]), "level_of": level_of,
+            "decisions": decisions}
 
 
 def _job(args: tuple) -> dict[str, Any]:
     return play(*args)
 
 
-def run(name: str, options: dict[str, Any], n: int, hero: str, games: int, budget: Budget, workers: int,
-        first_seed: int = 0) -> dict[str, Any]:
-    jobs = []
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, mid - half), min(1.0, mid + half)
+
+
+def run(name: str, options_for: Options, n: int, hero: str, other: str, games: int, seconds: float,
+        iterations: int | None, jobs: int, first_seed: int = 0, wall: bool = False) -> dict[str, Any]:
+    jobs_list = []
     for g in range(games):
-        levels = {g % n: hero} | ({(g + 1) % n: "greedy"} if hero == "strong" else {})
-        jobs.append((name, options, n, first_seed + g, levels, budget))
-    if workers > 1:
-        with ProcessPoolExecutor(max_workers=min(workers, 2)) as pool:
-            results = list(pool.map(_job, jobs, chunksize=2))
+        deal = g // n
+        jobs_list.append((name, options_for(deal), n, first_seed + deal, {g % n: hero}, other, seconds, iterations,
+                          wall))
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            results = list(pool.map(_job, jobs_list, chunksize=1))
     else:
-        results = [_job(job) for job in jobs]
-    wins = shared = 0
-    scores: dict[str, list[int]] = {}
-    times: dict[str, list[float]] = {}
-    rollouts: list[int] = []
-    for r in results:
-        rollouts += r["rollouts"]
-        hero_seat = next(seat for seat, level in r["level_of"].items() if level == hero)
-        if hero_seat in r["winners"]:
-            wins += 1
-            shared += len(r["winners"]) > 1
-        for level, pts in r["scores"].items():
-            scores.setdefault(level, []).extend(pts)
-        for level, ts in r["times"].items():
-            times.setdefault(level, []).extend(ts)
-    return {"wins": wins, "shared": shared, "games": games, "scores": scores, "times": times, "rollouts": rollouts}
+        results = [_job(job) for job in jobs_list]
+    return {"results": results, "jobs": jobs_list, "hero": hero, "other": other, "n": n}
 
 
-def report(title: str, hero: str, r: dict[str, Any]) -> None:
-    g = r["games"]
-    print(f"{title}: {g} games")
-    print(f"  {hero} wins {r['wins']}/{g} = {100 * r['wins'] / g:.1f} %  (of which shared {r['shared']}); "
-          f"sole wins {100 * (r['wins'] - r['shared']) / g:.1f} %")
-    print(f"  {'level':<8}{'mean score':>12}{'decisions':>11}{'median ms':>11}{'max ms':>10}")
-    for level in sorted(r["scores"], key=ORDER.index):
-        ts = r["times"].get(level, [0.0])
-        print(f"  {level:<8}{statistics.mean(r['scores'][level]):>12.2f}{len(ts):>11}"
-              f"{1000 * statistics.median(ts):>11.2f}{1000 * max(ts):>10.1f}")
-    if r["rollouts"]:
-        ro = r["rollouts"]
-        print(f"  strong: {len(ro)} decisions among several whole turns (other steps follow the turn's plan "
-              f"or are forced); rollouts a decision: median {statistics.median(ro):g}, max {max(ro)}, "
-              f"none finished in time {sum(1 for x in ro if x == 0)}")
+def summary(r: dict[str, Any]) -> dict[str, Any]:
+    n = r["n"]
+    share = among = shared = 0.0
+    mine: list[int] = []
+    theirs: list[int] = []
+    by_seat = [[0.0, 0] for _ in range(n)]
+    by_map: dict[str, list[float]] = {}
+    for g, (job, res) in enumerate(zip(r["jobs"], r["results"])):
+        seat = f"p{g % n + 1}"
+        winners = res["winners"]
+        won = 1 / len(winners) if seat in winners else 0.0
+        share += won
+        among += seat in winners
+        shared += seat in winners and len(winners) > 1
+        by_seat[g % n][0] += won
+        by_seat[g % n][1] += 1
+        where = job[1].get("map")
+        if where:
+            by_map.setdefault(where, [0.0, 0])
+            by_map[where][0] += won
+            by_map[where][1] += 1
+        mine.append(res["scores"][seat])
+        theirs += [v for k, v in res["scores"].items() if k != seat]
+    return {"share": share, "among": among, "shared": shared, "games": len(r["results"]), "mine": mine,
+            "theirs": theirs, "by_seat": by_seat, "by_map": by_map}
 
 
-def main(name: str, options: dict[str, Any], seconds: float, argv: list[str] | None = None,
-         games: int = 200) -> None:
+def _ms(values: list[float]) -> str:
+    return f"{1000 * statistics.median(values):>8.0f}{1000 * max(values):>8.0f}" if values else f"{'-':>8}{'-':>8}"
+
+
+def report(title: str, r: dict[str, Any]) -> None:
+    hero, other = r["hero"], r["other"]
+    s = summary(r)
+    g = s["games"]
+    lo, hi = wilson(s["share"], g)
+    print(f"{title}: {g} games ({g // r['n']} deals x {r['n']} seats)")
+    print(f"  {hero} win rate {100 * s['share'] / g:.1f} %  95 % CI [{100 * lo:.1f}, {100 * hi:.1f}]  "
+          f"(a win shared by k counts 1/k; among the winners {s['among']:.0f}/{g}, of them shared {s['shared']:.0f})")
+    print("  by seat: " + ", ".join(f"p{i + 1} {100 * w / k:.0f} %" for i, (w, k) in enumerate(s["by_seat"]) if k)
+          + ("; by map: " + ", ".join(f"{m} {100 * w / k:.0f} %" for m, (w, k) in s["by_map"].items())
+             if s["by_map"] else ""))
+    print(f"  mean score: {hero} {statistics.mean(s['mine']):.2f}, {other} {statistics.mean(s['theirs']):.2f}")
+    decisions = [d for res in r["results"] for d in res["decisions"]]
+    print(f"  {'decisions':<38}{'count':>7}{'steps':>7}   CPU ms: median  max   wall ms: median  max")
+    for level in ORDER:
+        mine = [d for d in decisions if d[0] == level]
+        if not mine:
+            continue
+        rows = [(level, mine)]
+        if level == "strong":
+            rows += [("  strong, searches (>= 2 candidates)", [d for d in mine if d[3] >= 2]),
+                     ("  strong, trivial (forced, 1 candidate)", [d for d in mine if d[3] < 2])]
+        for label, ds in rows:
+            print(f"  {label:<38}{len(ds):>7}{sum(d[2] for d in ds):>7}{'':>8}{_ms([d[1] for d in ds])}"
+                  f"{'':>11}{_ms([d[7] for d in ds])}")
+        if level == "strong":
+            searches = [d for d in mine if d[3] >= 2]
+            if searches:
+                capped = sum(1 for d in searches if d[6])
+                work = [d[4] for d in searches]
+                print(f"  strong searches: work (simulated steps) median {statistics.median(work):g}, "
+                      f"max {max(work)}; rollouts median {statistics.median([d[5] for d in searches]):g}; "
+                      f"the cap cut {capped} of {len(searches)} short ({100 * capped / len(searches):.1f} %)")
+
+
+def main(name: str, options_for: Options, argv: list[str] | None = None, games: int = 200, n: int = 4) -> None:
     parser = argparse.ArgumentParser(prog=f"python -m bench.ai_{name}")
     parser.add_argument("--games", type=int, default=games, help="games per setting")
-    parser.add_argument("--seconds", type=float, default=seconds, help="strong player's budget a decision")
-    parser.add_argument("--iterations", type=int, default=None, help="strong player's rollouts a decision")
-    parser.add_argument("--workers", "--jobs", type=int, default=1, help="processes (at most 2)")
-    parser.add_argument("--first-seed", type=int, default=0, help="seed of the first game (tune on others)")
+    parser.add_argument("--seconds", type=float, default=1.0, help="cap on a decision (the bot's default: 1)")
+    parser.add_argument("--iterations", type=int, default=None,
+                        help="strong player's work a decision instead of its own rate (0: the clock alone)")
+    parser.add_argument("--workers", "--jobs", type=int, default=1, help="processes")
+    parser.add_argument("--first-seed", type=int, default=0, help="seed of the first deal (tune on others)")
     parser.add_argument("--only", choices=("a", "b"), help="run one setting only")
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                        help="what the cap is read on (wall: as the bot does)")
     args, _ = parser.parse_known_args(argv if argv is not None else sys.argv[1:])
+    strong = get_plugin(name).player("strong")
+    budget = strong.budget(args.seconds) if args.iterations is None else Budget(args.seconds, args.iterations or None)
+    print(f"{name}: {args.games} games a setting; strong budget: "
+          + (f"{budget.iterations} simulated steps, " if budget.iterations else "")
+          + f"capped at {args.seconds:g} s a decision ({args.clock} time); "
+          + f"{args.workers} process(es)")
     if args.only in (None, "a"):
         t0 = time.perf_counter()
-        report("(a) 4 players, greedy vs 3 random", "greedy",
-               run(name, options, 4, "greedy", args.games, Budget(), args.workers, args.first_seed))
+        report(f"(a) {n} players, one greedy vs {n - 1} random",
+               run(name, options_for, n, "greedy", "random", args.games, args.seconds, args.iterations,
+                   args.workers, args.first_seed, args.clock == "wall"))
         print(f"  ({time.perf_counter() - t0:.0f} s)")
     if args.only in (None, "b"):
         t1 = time.perf_counter()
-        budget = Budget(seconds=args.seconds, iterations=args.iterations)
-        per = f"{args.seconds:g} s" + (f", at most {args.iterations} rollouts" if args.iterations else "")
-        report(f"(b) 2 players, strong ({per} a decision) vs greedy", "strong",
-               run(name, options, 2, "strong", args.games, budget, args.workers, args.first_seed))
+        report("(b) 2 players, strong vs greedy",
+               run(name, options_for, 2, "strong", "greedy", args.games, args.seconds, args.iterations,
+                   args.workers, args.first_seed, args.clock == "wall"))
         print(f"  ({time.perf_counter() - t1:.0f} s)")
+    sys.stdout.flush()

@@ -4,15 +4,30 @@ An automatic player sees exactly what a person in its seat would see: the engine
 per-player *view* (JSON), never the state. Where it needs a whole state to think with
 (to list legal actions, or to search ahead), it asks the engine for one with
 `Game.determinize(view, viewer, rnd)`: the visible parts copied, the hidden parts (other
-hands, the deck order) drawn at random among those consistent with the view. So a player
-cannot peek, by construction, and a test can check it: two states that look the same
-from a seat get the same choice from the same random generator.
+hands, the deck order, other players' sealed choices) drawn at random among those
+consistent with the view. So a player cannot peek, by construction, and a test can check
+it: two states that look the same from a seat get the same choice from the same random
+generator.
 
 Levels, weakest first: "random" (uniform over legal actions, the benchmarks' baseline),
 "greedy" (fast heuristic, the default for absent players) and "strong" (search over the
-engine's pure API). `Budget` bounds a decision: `seconds` is a wall-clock cap that is
-always honoured; `iterations`, when given, makes a search's work (and so its choice, for
-a given generator) independent of the machine's speed.
+engine's pure API).
+
+One decision, several steps: `plan` returns the steps a player commits to from one view:
+the whole rest of its turn for a player that decides whole turns (a strong player of a
+game whose turns are several steps with nothing hidden revealed in between), one step
+otherwise. `take_turn` is how the bot (`service/automatic`)
+and the benchmarks alike play: one decision, its steps applied at once, nothing kept in
+memory from one call to the next.
+
+`Budget` bounds a decision: `seconds` is a wall-clock cap that is always honoured;
+`iterations`, when given, bounds the search's work (each searching player says what it
+counts; all count simulated steps of their rollouts), so a decision depends only on the
+view and the generator, not on the machine's speed. `AutoPlayer.budget(seconds)` is the
+budget the bot and the benchmarks give a player: `work_rate` iterations for each second
+allowed, a rate chosen so that the work fits well within the seconds on the reference
+machine (2 shared cores); the clock is then only a safety net, and `Search.capped` says
+when it had to act.
 """
 from __future__ import annotations
 
@@ -23,7 +38,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .protocol import Action, BadInput, Game
+from .protocol import Action, BadInput, Event, Game
 
 LEVELS = ("random", "greedy", "strong")
 DEFAULT_LEVEL = "greedy"
@@ -33,13 +48,36 @@ DEFAULT_LEVEL = "greedy"
 class Budget:
     seconds: float = 1.0
     iterations: int | None = None
+    # What the cap is read on: wall time for the bot (a promise to the people waiting). The
+    # benchmarks read the process's own CPU time, so that other load on a shared machine
+    # cannot cut a search short and change a game.
+    clock: Callable[[], float] = time.perf_counter
 
     def deadline(self) -> float:
-        return time.perf_counter() + self.seconds
+        return self.clock() + self.seconds
+
+
+@dataclass
+class Search:
+    """What a player's last decision did (for benchmarks and tests)."""
+
+    candidates: int = 0  # whole turns or moves compared (below 2: nothing was searched)
+    rollouts: int = 0  # games played out
+    work: int = 0  # iterations spent (steps simulated in rollouts)
+    capped: bool = False  # the clock cut the search short before its iterations were spent
 
 
 class AutoPlayer(ABC):
     level: str = "greedy"
+    # Iterations of search a second of budget buys (None: the level does not search).
+    work_rate: int | None = None
+    last: Search = Search()  # searching players replace it at every decision
+
+    def budget(self, seconds: float, clock: Callable[[], float] = time.perf_counter) -> Budget:
+        """Work-bounded (reproducible), with `seconds` on `clock` as the cap."""
+        if self.work_rate is None:
+            return Budget(seconds, clock=clock)
+        return Budget(seconds, max(1, round(self.work_rate * seconds)), clock)
 
     @abstractmethod
     def choose(self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random,
@@ -47,6 +85,12 @@ class AutoPlayer(ABC):
         """One legal action for `seat`, from `view` = `game.view(state, viewer)`, where
         `viewer` is the person playing `seat` (a seat is its person except in variants
         where one person runs several seats)."""
+
+    def plan(self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random,
+             budget: Budget = Budget()) -> list[Action]:
+        """The steps the player commits to now, each legal after the ones before it: one
+        step unless the player decides whole turns."""
+        return [self.choose(game, view, viewer, seat, rnd, budget)]
 
 
 class RandomPlayer(AutoPlayer):
@@ -58,6 +102,37 @@ class RandomPlayer(AutoPlayer):
                budget: Budget = Budget()) -> Action:
         state = game.determinize(view, viewer, rnd)
         return rnd.choice(game.legal_actions(state, seat))
+
+
+def decide(game: Game, auto: AutoPlayer, state: Any, seat: str, rnd: random.Random, seconds: float = 1.0,
+           budget: Budget | None = None) -> list[Action]:
+    """`auto`'s next steps for `seat`, decided once from the seat's own view, within
+    `auto.budget(seconds)` (or `budget`, to try other work bounds)."""
+    viewer = game.owner(state, seat)
+    return auto.plan(game, game.view(state, viewer), viewer, seat, rnd, budget or auto.budget(seconds))
+
+
+def play_steps(game: Game, state: Any, seat: str, steps: list[Action]) -> tuple[Any, list[Action], list[Event]]:
+    """Apply planned steps: the first always (it was decided for this very position), the
+    others while `seat` still owes a decision and each is legal. A plan is made on a view,
+    and a game reveals nothing hidden within a turn, so every step passes; if one did not,
+    the rest is dropped and the next call decides afresh."""
+    played: list[Action] = []
+    events: list[Event] = []
+    for action in steps:
+        if played and (game.is_over(state) or seat not in game.to_move(state)
+                       or action not in game.legal_actions(state, seat)):
+            break
+        state, evs = game.apply(state, seat, action)
+        played.append(action)
+        events.extend(evs)
+    return state, played, events
+
+
+def take_turn(game: Game, auto: AutoPlayer, state: Any, seat: str, rnd: random.Random, seconds: float = 1.0,
+              budget: Budget | None = None) -> tuple[Any, list[Action], list[Event]]:
+    """One decision of `auto` for `seat`, and its steps played: (state, steps, events)."""
+    return play_steps(game, state, seat, decide(game, auto, state, seat, rnd, seconds, budget))
 
 
 def lazy(module: str, name: str) -> Callable[[], AutoPlayer]:

@@ -92,6 +92,9 @@ class GamePlugin:
     # The game's move notation: a module with parse(game, state, seat, text),
     # choices(game, state, seat, lang) and describe(state, action, lang).
     notation: Any = None
+    # Most steps one person may send at once (a turn, or a decision with its chain); a
+    # longer list is refused unread. A game with longer turns sets its own.
+    max_steps: int = 8
 
     @property
     def name(self) -> str:

@@ -18,8 +18,6 @@ from .automatic import next_automatic, play_automatic
 from .rating import game_result, rate
 from .outcome import Menu, Message, Outcome, Refused
 
-MAX_STEPS = 8  # a MetrOmania turn has at most 4 steps; a flip-and-write chain a few more
-
 
 class Turns(ServiceCore):
     def _apply_steps(self, plugin: GamePlugin, state: Any, seat: str, steps: list[str]) -> tuple[Any, list, list]:
@@ -64,7 +62,7 @@ class Turns(ServiceCore):
         state = self._state(plugin, row)
         self._seated(row, user_id)
         seat = self._acting_seat(plugin, state, user_id)
-        if len(prefix) > MAX_STEPS:
+        if len(prefix) > plugin.max_steps:
             raise Refused(me().t("Too many steps."))
         after, _, events = self._apply_steps(plugin, state, seat, prefix)
         owed = seat in game.to_move(after) and game.turn_number(after) == game.turn_number(state)
@@ -80,8 +78,6 @@ class Turns(ServiceCore):
         """Play steps for the person (typed or coded); all of them or none."""
         if not steps:
             raise Refused(me().t("No move given."))
-        if len(steps) > MAX_STEPS:
-            raise Refused(me().t("Too many steps."))
         async with self._lock(channel_id):
             row = await self._open(channel_id, game_id=game_id)
             self._check_kind(row, kind, command)
@@ -89,6 +85,8 @@ class Turns(ServiceCore):
                 raise Refused(me().t("Someone moved before you: these controls are out of date. Nothing was played; "
                                      "use the newest message."))
             plugin = self._plugin(row)
+            if len(steps) > plugin.max_steps:
+                raise Refused(me().t("Too many steps."))
             state = self._state(plugin, row)
             seat_row = self._seated(row, user_id)
             if seat_row.auto:

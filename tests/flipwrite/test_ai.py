@@ -7,17 +7,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from metrobot.games.autoplay import Budget
+from metrobot.games.autoplay import Budget, take_turn
 from metrobot.games.flipwrite import GAME
 from metrobot.games.flipwrite.actions import legal
 from metrobot.games.flipwrite.ai import player_for
+from metrobot.games.flipwrite.ai import strong as strong_module
 from metrobot.games.flipwrite.determinize import sealed_decision
+from tests.metromania.ai_helpers import FakeClock, peeking
 
 from .smallmaps import small_map_option
 from .test_ai_determinize import position
 
-# Small search budgets: the clock cap is generous so that the work cap decides (reproducible).
-SMALL = Budget(seconds=60, iterations=24)
+# Small search budgets (simulated steps: a round of deals or two): the clock cap is
+# generous so that the work bound decides (reproducible).
+SMALL = Budget(seconds=60, iterations=300)
 LEVELS = ["random", "greedy", "strong"]
 
 
@@ -68,7 +71,9 @@ def mid_round(map_name, n, special, seed, rounds):
 
 
 def hidden_variants(state, viewer, rnd):
-    """States that differ from `state` only in what `viewer` cannot see."""
+    """States that differ from `state` only in what `viewer` cannot see, one for each
+    hidden thing: the order of the draw pile (and the pile's generator), and each other
+    seat's sealed choice."""
     pile = state.pile
     out = [replace(state, pile=replace(pile, draw=pile.draw[::-1], rng=rnd.getrandbits(64)))]
     for other, decision in state.pending.items():
@@ -99,53 +104,68 @@ def test_players_never_read_what_their_view_hides(map_name, n, special, seed, ro
         assert choose(level, variant, viewer, seed) == expected
 
 
+@pytest.mark.parametrize("map_name,n,special,seed,rounds", [
+    ("berlin", 2, False, 1, 5),
+    ("amsterdam", 3, True, 2, 8),
+])
+def test_a_player_that_peeks_is_caught_by_the_same_check(monkeypatch, map_name, n, special, seed, rounds):
+    """Fault injection: the strong player made to think on the real state (a determinize
+    that hands back the state the view was made from: the real pile, the others' real
+    sealed choices) is caught by the check above; without the fault the same pass."""
+    state = mid_round(map_name, n, special, seed, rounds)
+    (viewer,) = GAME.to_move(state)
+    states = [state, *hidden_variants(state, viewer, random.Random(seed))]
+    budget = Budget(60, 3000)
+
+    def picks():
+        return [repr(choose("strong", x, viewer, seed, budget)) for x in states]
+    assert len(set(picks())) == 1
+    with peeking(monkeypatch, GAME):
+        assert len(set(picks())) > 1
+
+
 def test_strong_with_a_work_budget_is_deterministic():
     state = position("madrid", 2, True, 9, 2 * 7 + 1)
     seat = sorted(GAME.to_move(state))[0]
     strong = player_for("strong")
-    picks = set()
+    picks, work = set(), set()
     for _ in range(3):
         view = GAME.view(state, seat)
-        picks.add(repr(strong.choose(GAME, view, seat, seat, random.Random(17), Budget(60, 40))))
-        assert 0 < strong.last_rollouts <= 40
-    assert len(picks) == 1
+        picks.add(repr(strong.choose(GAME, view, seat, seat, random.Random(17), Budget(60, 400))))
+        assert strong.last.rollouts > 0 and strong.last.work >= 400 and not strong.last.capped
+        work.add(strong.last.work)
+    assert len(picks) == 1 and len(work) == 1
 
 
-class TickingClock:
-    """A stand-in for `time` whose clock moves 1 ms at every reading: the player's budget
-    in seconds becomes a count of clock readings, the same on any machine."""
-
-    TICK = 0.001
-
-    def __init__(self) -> None:
-        self.reads = 0
-
-    def perf_counter(self) -> float:
-        self.reads += 1
-        return 1000.0 + self.reads * self.TICK
+def test_the_bots_budget_is_work_bounded():
+    strong = player_for("strong")
+    assert strong.budget(1.0) == Budget(1.0, strong_module.WORK_RATE)
+    assert player_for("greedy").budget(1.0) == Budget(1.0)
 
 
-def test_strong_honours_its_clock(monkeypatch):
-    """Past its deadline the player starts no rollout (timing itself is for the
-    benchmarks: here the clock is a counter)."""
-    from metrobot.games import autoplay
-    from metrobot.games.flipwrite.ai import strong as strong_module
+def test_a_decision_is_one_step():
+    state = position("paris", 2, True, 3, 4)
+    seat = sorted(GAME.to_move(state))[0]
+    after, steps, _ = take_turn(GAME, player_for("strong"), state, seat, random.Random(1), budget=SMALL)
+    assert len(steps) == 1 and GAME.apply(state, seat, steps[0])[0] == after
 
-    clock = TickingClock()
-    monkeypatch.setattr(autoplay, "time", clock)
-    monkeypatch.setattr(strong_module, "time", clock)
+
+def test_strong_honours_its_clock():
+    """Past its deadline the player starts no rollout and soon stops reading the clock
+    (timing itself is for the benchmarks: here the clock moves 1 ms at every reading)."""
+    clock = FakeClock(step=0.001)
     state = position("berlin", 2, False, 6, 0)
     view = GAME.view(state, "p0")
     strong = player_for("strong")
-    action = strong.choose(GAME, view, "p0", "p0", random.Random(1), Budget(seconds=0.05))
-    assert action in GAME.legal_actions(state, "p0")
-    readings = round(0.05 / clock.TICK)
-    assert 0 < strong.last_rollouts <= readings  # each rollout reads the clock before it starts
-    # The same position with a budget the clock never reaches takes more rollouts: the
-    # bound above is the clock's doing.
-    unbounded = player_for("strong")
-    unbounded.choose(GAME, view, "p0", "p0", random.Random(1), Budget(seconds=10 ** 6, iterations=4 * readings))
-    assert unbounded.last_rollouts > readings
+    action = strong.choose(GAME, view, "p0", "p0", random.Random(1), Budget(0.05, 10 ** 9, clock))
+    assert action in GAME.legal_actions(state, "p0") and strong.last.capped
+    readings = 50
+    assert 0 < strong.last.rollouts <= readings and clock.readings <= readings + 5
+    # Unbounded by the clock (the same fake clock, a cap it never reaches), the same
+    # position takes more work: the bound above is the clock's doing.
+    unbounded, clock.readings = player_for("strong"), 0
+    unbounded.choose(GAME, view, "p0", "p0", random.Random(1), Budget(10 ** 6, 2 * strong.last.work, clock))
+    assert unbounded.last.rollouts > readings and not unbounded.last.capped
 
 
 def test_greedy_is_the_engines_automatic_player():

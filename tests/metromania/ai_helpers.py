@@ -1,7 +1,9 @@
-"""Seeded MetrOmania positions of every variant, for the automatic players' tests."""
+"""Seeded MetrOmania positions of every variant, for the automatic players' tests; and two
+tools the other games' automatic-player tests use too: a peeking fault and a fake clock."""
 from __future__ import annotations
 
 import random
+from contextlib import contextmanager
 
 from metrobot.games.metromania import GAME
 
@@ -27,3 +29,41 @@ def position(n: int, options: dict, seed: int, steps: int):
         p = s.players[s.current]
         s, _ = GAME.apply(s, p, rnd.choice(GAME.legal_actions(s, p)))
     return s
+
+
+@contextmanager
+def peeking(monkeypatch, game):
+    """A deliberate fault, to show the hidden-information tests would catch it: while
+    active, `game.view` remembers the state each view was made from, and
+    `game.determinize` hands that very state back (hidden hands, deck order and generator
+    included) instead of drawing one, so every player thinks on the real state."""
+    cls = type(game)
+    made_from: dict[int, object] = {}
+    real_view = cls.view
+
+    def view(self, state, viewer):
+        out = real_view(self, state, viewer)
+        made_from[id(out)] = state
+        return out
+
+    def determinize(self, view, viewer, rnd):
+        state = made_from[id(view)]
+        return self.from_json(self.to_json(state))
+
+    with monkeypatch.context() as patch:
+        patch.setattr(cls, "view", view)
+        patch.setattr(cls, "determinize", determinize)
+        yield
+
+
+class FakeClock:
+    """A clock that moves `step` seconds at every reading (`Budget(clock=...)`), so a test
+    can check that a search stops at its deadline without measuring time."""
+
+    def __init__(self, step: float):
+        self.now, self.step, self.readings = 0.0, step, 0
+
+    def __call__(self) -> float:
+        self.readings += 1
+        self.now += self.step
+        return self.now

@@ -5,14 +5,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrobot.games.autoplay import Budget, RandomPlayer
+from metrobot.games.autoplay import Budget, RandomPlayer, take_turn
 from metrobot.games.metromania import GAME
 from metrobot.games.metromania.ai import GreedyPlayer, player
+from metrobot.games.metromania.ai import strong as strong_module
 from metrobot.games.metromania.ai.strong import StrongPlayer
 
-from .ai_helpers import VARIANTS, position
+from .ai_helpers import VARIANTS, FakeClock, peeking, position
 
-SMALL = Budget(seconds=30, iterations=2)  # work-bounded: the same choice on any machine
+SMALL = Budget(seconds=60, iterations=2)  # work-bounded (one rollout or two): the same choice on any machine
 
 
 def play_turn(auto, s, budget, rnd):
@@ -44,49 +45,111 @@ def test_random_and_greedy_play_only_legal_actions(n, options, seed, steps, draw
 @settings(max_examples=7)
 @given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 2 ** 31), steps=st.integers(0, 60),
        draw=st.integers(0, 2 ** 31))
-def test_strong_plays_only_legal_actions_through_whole_turns(variant, seed, steps, draw):
+def test_strong_plans_only_legal_whole_turns(variant, seed, steps, draw):
     n, options = variant
     s = position(n, options, seed, steps)
-    if not GAME.is_over(s):
-        play_turn(StrongPlayer(), s, Budget(seconds=30, iterations=1), random.Random(draw))
+    if GAME.is_over(s):
+        return
+    seat = s.players[s.current]
+    person = GAME.owner(s, seat)
+    plan = StrongPlayer().plan(GAME, GAME.view(s, person), person, seat, random.Random(draw), SMALL)
+    start = GAME.turn_number(s)
+    for action in plan:  # each step legal where it is played, and the plan ends with the turn
+        assert not GAME.is_over(s) and GAME.turn_number(s) == start and action in GAME.legal_actions(s, seat)
+        s, _ = GAME.apply(s, seat, action)
+    assert len(plan) == 1 or GAME.is_over(s) or GAME.turn_number(s) != start or seat not in GAME.to_move(s)
 
 
-def hidden_twin(s):
-    """s with two opponents' unplaced markers swapped (letters and kinds): a different
-    deal that the viewer p1 cannot see."""
-    t = GAME.from_json(GAME.to_json(s))
+def test_one_decision_plays_the_strong_players_whole_turn():
+    s = start_of_p1_turn(2)
+    auto = StrongPlayer()
+    after, steps, events = take_turn(GAME, auto, s, "p1", random.Random(2), budget=SMALL)
+    assert auto.last.candidates > 1 and len(steps) > 1 and len(events) >= len(steps)
+    assert GAME.turn_number(after) != GAME.turn_number(s)
+
+
+# ---------------------------------------------------------------- hidden information
+def start_of_p1_turn(seed):
+    """A 4-player game with hidden hands, p1 to move at the start of its turn."""
+    s = position(4, {"hands": "hidden"}, seed, 12)
+    while s.players[s.current] != "p1":
+        p = s.players[s.current]
+        s, _ = GAME.apply(s, p, GAME.auto_action(s, p, random.Random(0)))
+    return s
+
+
+def hidden_twins(s):
+    """States that p1 cannot tell from s, one for each thing its view hides: another deal
+    (two opponents' unplaced markers swapped, letters and kinds) and another generator
+    (seed and state)."""
+    data = GAME.to_json(s)
+    t = GAME.from_json(data)
     others = [m for m in t.markers if m.cell is None and m.holder != "p1"]
     a = others[0]
     b = next(m for m in others if m.holder != a.holder and (m.letter, m.kind) != (a.letter, a.kind))
     a.letter, a.kind, b.letter, b.kind = b.letter, b.kind, a.letter, a.kind
-    return t
+    u = GAME.from_json({**data, "seed": data["seed"] ^ 0x5A5A, "rng": data["rng"] ^ 0x123456789})
+    return [t, u]
+
+
+def twin_plans(make, states, seed, budget):
+    """What a fresh player plans for p1 from each state's view, with the same generator."""
+    return [make().plan(GAME, GAME.view(x, "p1"), "p1", "p1", random.Random(seed), budget) for x in states]
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_players_never_read_what_their_view_hides(seed):
-    s = position(4, {"hands": "hidden"}, seed, 12)
-    while s.players[s.current] != "p1":  # p1 to move, at the start of its turn
-        p = s.players[s.current]
-        s, _ = GAME.apply(s, p, GAME.auto_action(s, p, random.Random(0)))
-    t = hidden_twin(s)
-    assert GAME.to_json(s)["markers"] != GAME.to_json(t)["markers"]
+@pytest.mark.parametrize("make,budget", [(GreedyPlayer, Budget()), (StrongPlayer, SMALL)], ids=["greedy", "strong"])
+def test_players_never_read_what_their_view_hides(seed, make, budget):
+    s = start_of_p1_turn(seed)
+    twins = hidden_twins(s)
     view = GAME.view(s, "p1")
-    assert GAME.view(t, "p1") == view
-    for auto, budget in ((GreedyPlayer(), Budget()), (StrongPlayer(), SMALL)):
-        choices = [auto.choose(GAME, GAME.view(x, "p1"), "p1", "p1", random.Random(seed), budget) for x in (s, t)]
-        assert choices[0] == choices[1]
-    assert GAME.auto_action(s, "p1", random.Random(seed)) == GAME.auto_action(t, "p1", random.Random(seed))
+    for t in twins:
+        assert GAME.to_json(t) != GAME.to_json(s) and GAME.view(t, "p1") == view
+    plans = twin_plans(make, [s, *twins], seed, budget)
+    assert all(p == plans[0] for p in plans)
 
 
-def test_strong_with_an_iteration_budget_is_reproducible():
+def test_the_engines_automatic_player_reads_only_the_view():
+    for seed in (1, 2, 3):
+        s = start_of_p1_turn(seed)
+        choices = {repr(GAME.auto_action(x, "p1", random.Random(seed))) for x in [s, *hidden_twins(s)]}
+        assert len(choices) == 1
+
+
+@pytest.mark.parametrize("seed", [1, 4])
+def test_a_player_that_peeks_is_caught_by_the_same_check(monkeypatch, seed):
+    """Fault injection: the strong player made to think on the real state (a determinize
+    that hands back the state the view was made from) plans by the hidden hands, and the
+    twin check above sees it: a twin gets another plan. Without the fault, the same
+    states and budget pass."""
+    s = start_of_p1_turn(seed)
+    states = [s, *hidden_twins(s)]
+    budget = Budget(seconds=60, iterations=100)  # enough rollouts for the hands to matter
+    honest = twin_plans(StrongPlayer, states, seed, budget)
+    assert all(p == honest[0] for p in honest)
+    with peeking(monkeypatch, GAME):
+        cheating = twin_plans(StrongPlayer, states, seed, budget)
+    assert any(p != cheating[0] for p in cheating)
+
+
+# ---------------------------------------------------------------- budgets
+def test_strong_with_a_work_budget_is_reproducible():
     s = position(2, {}, 4, 20)
     seat = s.players[s.current]
     view = GAME.view(s, seat)
     first, second = StrongPlayer(), StrongPlayer()
-    a = first.choose(GAME, view, seat, seat, random.Random(9), Budget(seconds=30, iterations=4))
-    b = second.choose(GAME, view, seat, seat, random.Random(9), Budget(seconds=30, iterations=4))
+    a = first.plan(GAME, view, seat, seat, random.Random(9), Budget(seconds=60, iterations=120))
+    b = second.plan(GAME, view, seat, seat, random.Random(9), Budget(seconds=60, iterations=120))
     assert a == b
-    assert first.last_rollouts == second.last_rollouts == 4
+    assert first.last.work == second.last.work >= 120 and first.last.rollouts == second.last.rollouts > 1
+    assert not first.last.capped
+
+
+def test_the_bots_budget_is_work_bounded():
+    auto = StrongPlayer()
+    assert auto.budget(1.0) == Budget(1.0, strong_module.WORK_RATE)
+    assert auto.budget(0.2).iterations == round(0.2 * strong_module.WORK_RATE)
+    assert GreedyPlayer().budget(1.0) == Budget(1.0)
 
 
 def test_strong_without_time_still_answers_legally():
@@ -94,7 +157,19 @@ def test_strong_without_time_still_answers_legally():
     seat = s.players[s.current]
     auto = StrongPlayer()
     action = auto.choose(GAME, GAME.view(s, seat), seat, seat, random.Random(1), Budget(seconds=0))
-    assert action in GAME.legal_actions(s, seat) and auto.last_rollouts == 0
+    assert action in GAME.legal_actions(s, seat) and auto.last.rollouts == 0 and auto.last.capped
+
+
+def test_strong_stops_at_its_deadline():
+    """Against a clock that moves 1 ms a reading (no real time is measured): a 50 ms cap
+    ends the search a few readings after the deadline, however much work was allowed."""
+    clock = FakeClock(step=0.001)
+    s = position(2, {}, 5, 10)
+    seat = s.players[s.current]
+    auto = StrongPlayer()
+    action = auto.choose(GAME, GAME.view(s, seat), seat, seat, random.Random(1), Budget(0.05, 10 ** 6, clock))
+    assert action in GAME.legal_actions(s, seat) and auto.last.capped
+    assert clock.readings <= 50 + 10
 
 
 def test_levels():

@@ -61,3 +61,29 @@ async def test_levels_are_checked_and_can_be_changed(svc):
     await svc.start("c1", "u1")
     out = await svc.play("c1", "u1", [(await svc.menu("c1", "u1", [])).choices[0].code])
     assert "Round 1" in out.public[0].text  # the strong bot decided at once: the round resolved
+
+
+def test_the_bot_decides_a_whole_turn_at_once_and_the_same_each_time(monkeypatch):
+    """The worker the service runs: one search for the strong player's whole turn, its
+    steps all played, and — the search bounded by work, far from its cap — the same moves
+    for the same game and position."""
+    from metrobot.games.metromania.ai.strong import StrongPlayer
+    from metrobot.service.automatic import play_automatic
+
+    monkeypatch.setattr(StrongPlayer, "work_rate", 2)  # 2 simulated steps a second: 120 in the 60 s cap
+    searches = []
+    plan = StrongPlayer.plan
+
+    def counted(self, *args, **kwargs):
+        steps = plan(self, *args, **kwargs)
+        searches.append(self.last.candidates)
+        return steps
+    monkeypatch.setattr(StrongPlayer, "plan", counted)
+    game = get_game("metromania")
+    state = game.to_json(game.new_game(["u1", "bot-1"], {"first_player": "bot-1"}, 3))
+    first = play_automatic("metromania", state, ["bot-1"], [], "7:0", "strong", 60)
+    assert searches == [searches[0]] and searches[0] > 1  # one decision, among several turns
+    assert len(first[1]) > 1 and {seat for seat, _, _ in first[1]} == {"bot-1"}
+    after = game.from_json(first[0])
+    assert game.to_move(after) == {"u1"}
+    assert play_automatic("metromania", state, ["bot-1"], [], "7:0", "strong", 60) == first

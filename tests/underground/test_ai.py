@@ -8,15 +8,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from metrobot.games.autoplay import Budget
+from metrobot.games.autoplay import Budget, take_turn
 from metrobot.games.protocol import BadInput
 from metrobot.games.underground import GAME, PLUGIN
 from metrobot.games.underground.ai import greedy, player_for
+from metrobot.games.underground.ai import strong as strong_module
 from metrobot.games.underground.ai.strong import StrongPlayer
 from metrobot.games.underground.building import placements
+from tests.metromania.ai_helpers import FakeClock, peeking
 
-# Work-bounded (the same choice on any machine): two deals for two candidates.
-SMALL = Budget(seconds=60, iterations=4)
+# Work-bounded (the same choice on any machine): one simulated step, so one deal for
+# the two candidates kept.
+SMALL = Budget(seconds=60, iterations=1)
 
 
 def position(n: int, seed: int, steps: int):
@@ -64,11 +67,17 @@ def test_a_whole_game_with_a_strong_player_is_legal_to_the_end():
 
 
 def hidden_twin(s):
-    """s with another draw order and generator: a different future that no seat can see."""
+    """s with another draw order and generator: a different future that no seat can see
+    (the deck is all a view hides)."""
     t = s.copy()
     t.draw = s.draw[1:] + s.draw[:1]
     t.rng ^= 12345
     return t
+
+
+def twin_plans(make, states, seat, seed, budget):
+    """What a fresh player plans for `seat` from each state's view, with the same generator."""
+    return [make().plan(GAME, GAME.view(x, seat), seat, seat, random.Random(seed), budget) for x in states]
 
 
 @pytest.mark.parametrize("n,seed,steps", [(2, 1, 9), (2, 2, 70), (3, 3, 60), (4, 5, 90)])
@@ -79,24 +88,40 @@ def test_players_never_read_what_their_view_hides(n, seed, steps, level):
     seat = s.player
     assert t.draw != s.draw and GAME.view(t, seat) == GAME.view(s, seat)
     for draw in (seed, seed + 1)[:1 if level == "strong" else 2]:
-        players = [player_for(level), player_for(level)]
-        choices = [auto.choose(GAME, GAME.view(x, seat), seat, seat, random.Random(draw), SMALL)
-                   for auto, x in zip(players, (s, t))]
-        assert choices[0] == choices[1]
-        if level == "strong":
-            assert players[0].last_rollouts > 0  # the rollouts did draw decks
+        plans = twin_plans(lambda: player_for(level), (s, t), seat, draw, SMALL)
+        assert plans[0] == plans[1]
 
 
-def test_strong_keeps_its_iteration_budget_and_is_reproducible():
+@pytest.mark.parametrize("n,seed,steps", [(2, 1, 9), (4, 5, 90)])
+def test_a_player_that_peeks_is_caught_by_the_same_check(monkeypatch, n, seed, steps):
+    """Fault injection: the strong player made to think on the real state (a determinize
+    that hands back the state the view was made from, the real deck order) plans by the
+    cards to come, and the twin check above sees it; without the fault the same pass."""
+    s = position(n, seed, steps)
+    states = [s, hidden_twin(s), hidden_twin(hidden_twin(s))]
+    budget = Budget(seconds=60, iterations=1500)
+    honest = twin_plans(StrongPlayer, states, s.player, seed, budget)
+    assert all(p == honest[0] for p in honest)
+    with peeking(monkeypatch, GAME):
+        cheating = twin_plans(StrongPlayer, states, s.player, seed, budget)
+    assert any(p != cheating[0] for p in cheating)
+
+
+def test_strong_keeps_its_work_budget_and_is_reproducible():
     s = position(2, 7, 81)
     seat = s.player
     view = GAME.view(s, seat)
     first, second = StrongPlayer(), StrongPlayer()
-    a = first.choose(GAME, view, seat, seat, random.Random(9), Budget(seconds=60, iterations=8))
-    b = second.choose(GAME, view, seat, seat, random.Random(9), Budget(seconds=60, iterations=8))
+    a = first.plan(GAME, view, seat, seat, random.Random(9), Budget(seconds=60, iterations=300))
+    b = second.plan(GAME, view, seat, seat, random.Random(9), Budget(seconds=60, iterations=300))
     assert a == b
-    assert first.last_candidates > 1
-    assert 0 < first.last_rollouts == second.last_rollouts <= 8
+    assert first.last.candidates > 1 and not first.last.capped
+    assert 0 < first.last.rollouts == second.last.rollouts and first.last.work == second.last.work >= 300
+
+
+def test_the_bots_budget_is_work_bounded():
+    assert StrongPlayer().budget(1.0) == Budget(1.0, strong_module.WORK_RATE)
+    assert player_for("greedy").budget(1.0) == Budget(1.0)
 
 
 def test_strong_without_time_plays_the_greedy_turn_legally():
@@ -104,58 +129,37 @@ def test_strong_without_time_plays_the_greedy_turn_legally():
     seat = s.player
     auto = StrongPlayer()
     action = auto.choose(GAME, GAME.view(s, seat), seat, seat, random.Random(1), Budget(seconds=0))
-    assert action in GAME.legal_actions(s, seat) and auto.last_rollouts == 0
+    assert action in GAME.legal_actions(s, seat) and auto.last.rollouts == 0 and auto.last.capped
 
 
-class TickingClock:
-    """A stand-in for `time` whose clock moves 1 ms at every reading: the player's budget
-    in seconds becomes a count of clock readings, the same on any machine."""
-
-    TICK = 0.001
-
-    def __init__(self) -> None:
-        self.reads = 0
-
-    def perf_counter(self) -> float:
-        self.reads += 1
-        return 1000.0 + self.reads * self.TICK
-
-
-def test_strong_honours_its_clock(monkeypatch):
+def test_strong_honours_its_clock():
     """Past its deadline the player starts no rollout and soon stops reading the clock
-    (timing itself is for the benchmarks: here the clock is a counter)."""
-    from metrobot.games import autoplay
-    from metrobot.games.underground.ai import strong, turns
-
-    clock = TickingClock()
-    for module in (autoplay, strong, turns):
-        monkeypatch.setattr(module, "time", clock)
+    (timing itself is for the benchmarks: here the clock moves 1 ms at every reading)."""
+    clock = FakeClock(step=0.001)
     s = position(2, 10, 0)  # the first turn: rollouts to the end are at their longest
     auto = StrongPlayer()
-    action = auto.choose(GAME, GAME.view(s, s.player), s.player, s.player, random.Random(1), Budget(seconds=0.05))
-    assert action in GAME.legal_actions(s, s.player)
-    readings = round(0.05 / clock.TICK)
-    assert auto.last_rollouts <= readings  # each rollout reads the clock before it starts
-    assert clock.reads <= readings + 20  # a few readings past the deadline, then done
-    # Unbounded by the clock (the same fake clock, a budget it never reaches), the same
+    action = auto.choose(GAME, GAME.view(s, s.player), s.player, s.player, random.Random(1),
+                         Budget(0.05, 10 ** 9, clock))
+    assert action in GAME.legal_actions(s, s.player) and auto.last.capped
+    readings = round(0.05 / clock.step)
+    assert auto.last.rollouts <= readings  # each rollout reads the clock before it starts
+    assert clock.readings <= readings + 20  # a few readings past the deadline, then done
+    # Unbounded by the clock (the same fake clock, a cap it never reaches), the same
     # position takes more work: the bound above is the clock's doing.
-    unbounded, clock.reads = StrongPlayer(), 0
+    unbounded, clock.readings = StrongPlayer(), 0
     unbounded.choose(GAME, GAME.view(s, s.player), s.player, s.player, random.Random(1),
-                     Budget(seconds=10 ** 6, iterations=4 * readings))
-    assert clock.reads > readings + 20
+                     Budget(10 ** 6, 4 * readings, clock))
+    assert clock.readings > readings + 20 and not unbounded.last.capped
 
 
-def test_strong_follows_its_plan_for_the_rest_of_the_turn():
+def test_one_decision_plays_the_strong_players_whole_turn():
     s = position(2, 8, 20)
     while s.turn.step or s.turn.pending is not None:  # the start of a turn
         s, _ = GAME.apply(s, s.player, GAME.auto_action(s, s.player, random.Random(0)))
-    auto, rnd, seat = StrongPlayer(), random.Random(3), s.player
-    decided = []
-    while s.player == seat and not GAME.is_over(s):
-        action = auto.choose(GAME, GAME.view(s, seat), seat, seat, rnd, SMALL)
-        decided.append(auto.last_candidates > 0)
-        s, _ = GAME.apply(s, seat, action)
-    assert decided[0] and not any(decided[1:])  # one search a turn; the other steps are the plan's
+    auto, seat = StrongPlayer(), s.player
+    after, steps, _ = take_turn(GAME, auto, s, seat, random.Random(3), budget=SMALL)
+    assert auto.last.candidates > 1  # one search for the turn: its steps are the plan's
+    assert len(steps) >= 4 and after.turn_count == s.turn_count + 1
 
 
 def test_the_quick_greedy_valuation_is_the_plain_one():

@@ -103,15 +103,22 @@ def greedy_move(sim: Sim, i: int, rnd: random.Random) -> tuple[int, int]:
     return best[0] if len(best) == 1 else rnd.choice(best)
 
 
-def play_round(sim: Sim, rnd: random.Random) -> None:
-    """Every seat that owes a decision makes it (whole chains), then the round resolves."""
+def play_round(sim: Sim, rnd: random.Random) -> int:
+    """Every seat that owes a decision makes it (whole chains), then the round resolves;
+    returns the steps played."""
+    steps = 0
     for i, seat in enumerate(sim.seats):
         while seat.owes:
             sim.act(i, greedy_move(sim, i, rnd))
+            steps += 1
     sim.resolve(rnd)
+    return steps
 
 
-def play_out(sim: Sim, rnd: random.Random) -> None:
-    """Finish the round under way and the rest of the game with the greedy for everyone."""
+def play_out(sim: Sim, rnd: random.Random) -> int:
+    """Finish the round under way and the rest of the game with the greedy for everyone;
+    returns the steps played (the search's unit of work)."""
+    steps = 0
     while not sim.over:
-        play_round(sim, rnd)
+        steps += play_round(sim, rnd)
+    return steps

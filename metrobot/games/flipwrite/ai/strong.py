@@ -19,17 +19,20 @@ to the close calls, and the search stops early once one candidate is left.
 
 This is one step of policy improvement over the greedy: it plays what would be best if
 everybody played greedily afterwards. Work is bounded by `budget.seconds` (checked
-between rollouts) and, when given, `budget.iterations` = the number of rollouts, which
-makes a seeded decision the same on any machine (unless the clock runs out first).
+between rollouts) and, when given, `budget.iterations` = simulated steps (one seat's
+move in a rollout; no new round of deals starts once they are spent), which makes a
+seeded decision the same on any machine unless the clock runs out first
+(`Search.capped`). Steps, not rollouts: a rollout in the first round plays the whole
+game and one in the last round a step or two. A decision is one step of a chain (a
+special station's extra action is decided when it is owed, seeing the marks just made).
 """
 from __future__ import annotations
 
 import math
 import random
-import time
 from typing import Any
 
-from ...autoplay import AutoPlayer, Budget
+from ...autoplay import AutoPlayer, Budget, Search
 from ...protocol import Action, Game, RuleError
 from .policy import estimate, play_out
 from .sim import Sim, board_for
@@ -44,23 +47,25 @@ WIN_BONUS = 4.0  # points a win is worth beyond the margin: ties are common on s
 # after 8 at z = 2.5); at 150 rollouts both settings won 37-39 of 40.
 PRUNE_AFTER = 4
 PRUNE_Z = 2.0
+WORK_RATE = 6000  # simulated steps a second of budget (see bench/ai_flipwrite.py)
 
 
 class StrongPlayer(AutoPlayer):
     level = "strong"
+    work_rate = WORK_RATE
 
     def __init__(self, width: int = WIDTH, win_bonus: float = WIN_BONUS, prune_z: float = PRUNE_Z):
         self.width = width
         self.win_bonus = win_bonus
         self.prune_z = prune_z
-        self.last_rollouts = 0  # work done by the last decision (for benchmarks)
+        self.last = Search()
 
     def choose(self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random,
                budget: Budget = Budget()) -> Action:
         # 3 % of the budget is kept back for the moments a shared machine hands the CPU to
         # others: a late answer can cost a player their round clock.
         deadline = budget.deadline() - 0.03 * budget.seconds
-        self.last_rollouts = 0
+        self.last = last = Search()
         if seat not in view.get("waiting", ()):
             raise RuleError(f"{seat} owes no decision now.", rule="not_your_move")
         # Own legal moves only depend on what the view shows; any determinization lists them.
@@ -71,15 +76,17 @@ class StrongPlayer(AutoPlayer):
         root = Sim.from_state(board, base)
         ranked = sorted(range(len(legal)), key=lambda k: -estimate(root, me, board.to_move(legal[k])))
         candidates = [legal[k] for k in ranked[:self.width]]
+        last.candidates = len(candidates)
         if len(candidates) == 1:
             return candidates[0]
         moves = [board.to_move(a) for a in candidates]
         outcomes: list[list[float]] = [[] for _ in candidates]
         alive = list(range(len(candidates)))
         limit = budget.iterations
-        began = time.perf_counter()
+        clock = budget.clock
+        began = clock()
         while len(alive) > 1:
-            if limit is not None and self.last_rollouts + len(alive) > limit:
+            if limit is not None and last.work >= limit:
                 break  # whole rounds of candidates only, so every survivor has played the same deals
             state = game.determinize(view, viewer, rnd)
             start = Sim.from_state(board, state)
@@ -87,14 +94,15 @@ class StrongPlayer(AutoPlayer):
             for c in alive:
                 # Stop before a rollout that might end past the deadline (twice the mean
                 # rollout time left over): the cap is a promise to the caller, not a target.
-                now = time.perf_counter()
-                if self.last_rollouts and now + 2 * (now - began) / self.last_rollouts > deadline or now >= deadline:
+                now = clock()
+                if last.rollouts and now + 2 * (now - began) / last.rollouts > deadline or now >= deadline:
+                    last.capped = True
                     return candidates[self._best(alive, outcomes)]
                 sim = start.copy()
                 sim.act(me, moves[c])
-                play_out(sim, random.Random(seed))
+                last.work += play_out(sim, random.Random(seed))
                 outcomes[c].append(self._value(sim, me))
-                self.last_rollouts += 1
+                last.rollouts += 1
             alive = self._survivors(alive, outcomes)
         return candidates[self._best(alive, outcomes)]
 

@@ -15,23 +15,25 @@ station), because the steps of a turn only make sense together:
    a slow machine) the greedy turn is played. `depth` can cut rollouts short after so
    many turns, judged by the estimated points (`projected`); by default they run to
    the end, which measured better at equal time.
-3. The best turn's first step is returned. The rest is kept as a plan keyed by the view
-   it expects next, so the following steps of the turn are consistent and cost nothing.
+3. `plan` returns the best turn's steps, all of them: the caller plays the whole turn
+   at once (`autoplay.take_turn`), so a turn costs one search. Nothing hidden is
+   revealed within a turn, so every step stays legal. `choose` is the plan's first step.
 
-`Budget.seconds` caps the wall-clock time of a decision; `Budget.iterations`, if given,
-caps the number of rollouts, so a seeded game plays the same on any machine (as long as
-the clock cap is not reached first).
+The work of a search (`Budget.iterations`) is counted in simulated steps: a rollout
+early in the game plays a hundred steps and late in it a handful, so counting rollouts
+would either overrun the clock early or waste it late. A step costs about the same
+everywhere (the greedy ranks a seat's legal steps), so `WORK_RATE` steps a second keep
+a decision well within its seconds, and a seeded decision is the same on any machine as
+long as the clock cap is not reached first (`Search.capped`).
 """
 from __future__ import annotations
 
-import json
 import math
 import random
-import time
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable
 
-from ...autoplay import AutoPlayer, Budget
+from ...autoplay import AutoPlayer, Budget, Search
 from ...protocol import Action, Game
 from ..state import State
 from .estimate import Estimator
@@ -41,6 +43,7 @@ from .turns import candidate_turns
 UCB_C = 0.5  # exploration weight (results are in wins, roughly 0..1)
 MARGIN_WEIGHT = 1 / 200  # points of margin, as a tie-break between equal win chances
 LEAD_SCALE = 6.0  # an estimated lead of this many points: a win three times in four
+WORK_RATE = 100  # simulated steps a second of budget (see bench/ai_metromania.py)
 
 
 @dataclass
@@ -55,18 +58,9 @@ class Candidate:
         return self.total / self.n if self.n else -math.inf
 
 
-@dataclass
-class Plan:
-    key: str  # the view (as canonical text) in which `steps[0]` is to be played
-    steps: list[Action] = field(default_factory=list)
-
-
-def view_key(view: dict[str, Any], seat: str) -> str:
-    return seat + json.dumps(view, sort_keys=True, separators=(",", ":"))
-
-
 class StrongPlayer(AutoPlayer):
     level = "strong"
+    work_rate = WORK_RATE
 
     def __init__(self, width: int = 6, beam: int = 3, noise: float = 0.3, margin: float = MARGIN_WEIGHT,
                  depth: int | None = None):
@@ -75,73 +69,63 @@ class StrongPlayer(AutoPlayer):
         self.noise = noise  # randomness of the greedy play in rollouts
         self.margin = margin  # weight of a point of margin beside a win
         self.depth = depth  # turns a rollout plays after the candidate's (None: to the end)
-        self._plans: dict[str, Plan] = {}  # per seat: the rest of the turn being played
-        self.last_rollouts = 0  # rollouts spent on the last decision (for benchmarks)
-        self.last_candidates = 0  # whole turns it chose among
+        self.last = Search()
 
     def choose(self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random,
                budget: Budget = Budget()) -> Action:
+        return self.plan(game, view, viewer, seat, rnd, budget)[0]
+
+    def plan(self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random,
+             budget: Budget = Budget()) -> list[Action]:
         deadline = budget.deadline()
-        self.last_rollouts = self.last_candidates = 0
-        key = view_key(view, seat)
-        plan = self._plans.pop(seat, None)
+        self.last = Search()
         s = game.determinize(view, viewer, rnd)
         legal = game.legal_actions(s, seat)
         if not legal:
             raise ValueError(f"{seat} has no legal action")
-        if plan is not None and plan.key == key and plan.steps and plan.steps[0] in legal:
-            self._keep(game, s, viewer, seat, plan.steps)
-            return plan.steps[0]
         if len(legal) == 1:
-            return legal[0]
-
-        turns = candidate_turns(game, s, seat, self.width, self.beam, deadline)
+            return legal[:1]  # forced; the next decision sees what follows
+        turns = candidate_turns(game, s, seat, self.width, self.beam, deadline, budget.clock)
         cands = [Candidate(steps, prior) for prior, steps in turns]
-        self.last_candidates = len(cands)
+        self.last.candidates = len(cands)
         if len(cands) > 1:
             self._try_out(game, view, viewer, seat, s, cands, rnd, budget, deadline)
+        self.last.capped = self.last.capped or budget.clock() > deadline
         best = max(cands, key=lambda c: (c.mean, c.prior)) if any(c.n for c in cands) else cands[0]
-        self._keep(game, s, viewer, seat, best.steps)
-        return best.steps[0]
-
-    # ------------------------------------------------------------ plans
-    def _keep(self, game: Game, s: State, viewer: str, seat: str, steps: list[Action]) -> None:
-        """Remember the rest of the turn, keyed by the view after its first step."""
-        if len(steps) < 2:
-            return
-        after, _ = game.apply(s, seat, steps[0])
-        if game.is_over(after) or seat not in game.to_move(after):
-            return
-        self._plans[seat] = Plan(view_key(game.view(after, viewer), seat), steps[1:])
+        return list(best.steps)
 
     # ------------------------------------------------------------ rollouts
     def _try_out(self, game: Game, view: dict[str, Any], viewer: str, seat: str, s: State,
                  cands: list[Candidate], rnd: random.Random, budget: Budget, deadline: float) -> None:
         hidden = any(m.get("letter") is None for m in view["markers"])
         person = game.owner(s, seat)
-        done = 0
-        while time.perf_counter() < deadline and (budget.iterations is None or done < budget.iterations):
+        last = self.last
+        while budget.iterations is None or last.work < budget.iterations:
+            if budget.clock() >= deadline:
+                last.capped = True
+                break
+            done = last.rollouts
             if done < len(cands):
                 cand = cands[done]  # everyone once, best estimate first
             else:
                 log_n = math.log(done)
                 cand = max(cands, key=lambda c: c.mean + UCB_C * math.sqrt(log_n / c.n))
             world = game.determinize(view, viewer, rnd) if hidden else s
-            outcome = self._rollout(game, world, seat, person, cand.steps, rnd, deadline)
+            outcome = self._rollout(game, world, seat, person, cand.steps, rnd, deadline, budget.clock)
             if outcome is None:
+                last.capped = True
                 break  # out of time: an unfinished rollout says nothing
             cand.total += outcome
             cand.n += 1
-            done += 1
-        self.last_rollouts = done
+            last.rollouts += 1
 
     def _rollout(self, game: Game, world: State, seat: str, person: str, steps: list[Action],
-                 rnd: random.Random, deadline: float) -> float | None:
+                 rnd: random.Random, deadline: float, clock: Callable[[], float]) -> float | None:
         for action in steps:
             world, _ = game.apply(world, seat, action)
         stop = game.turn_number(world) + self.depth if self.depth is not None else math.inf
         while not game.is_over(world):
-            if time.perf_counter() > deadline:
+            if clock() > deadline:
                 return None
             if game.turn_number(world) >= stop:
                 return projected(game, world, person, self.margin)
@@ -153,6 +137,7 @@ class StrongPlayer(AutoPlayer):
                 ranked = rank(game, world, mover, actions)
                 action = actions[max(ranked, key=lambda x: x[0] + self.noise * rnd.random())[1]]
             world, _ = game.apply(world, mover, action)
+            self.last.work += 1
         return result(game, world, person, self.margin)
 
 

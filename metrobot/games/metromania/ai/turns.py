@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import time
+from typing import Callable
 
 from ...protocol import Action, Game
 from ..state import State
@@ -29,13 +30,14 @@ def turn_over(game: Game, s: State, seat: str, start_turn: int) -> bool:
     return game.is_over(s) or game.turn_number(s) != start_turn or seat not in game.to_move(s)
 
 
-def greedy_turn(game: Game, s: State, seat: str, deadline: float = math.inf) -> tuple[float, list[Action]]:
+def greedy_turn(game: Game, s: State, seat: str, deadline: float = math.inf,
+                clock: Callable[[], float] = time.perf_counter) -> tuple[float, list[Action]]:
     """The turn the greedy player would play (without its random tie-breaks); past the
     deadline, only its first steps (at least one)."""
     start_turn = game.turn_number(s)
     steps: list[Action] = []
     value = 0.0
-    while not turn_over(game, s, seat, start_turn) and (not steps or time.perf_counter() < deadline):
+    while not turn_over(game, s, seat, start_turn) and (not steps or clock() < deadline):
         actions = game.legal_actions(s, seat)
         value, i = rank(game, s, seat, actions)[0]
         steps.append(actions[i])
@@ -43,18 +45,18 @@ def greedy_turn(game: Game, s: State, seat: str, deadline: float = math.inf) -> 
     return value, steps
 
 
-def candidate_turns(game: Game, s: State, seat: str, width: int = 6, beam: int = 3,
-                    deadline: float = math.inf) -> list[tuple[float, list[Action]]]:
+def candidate_turns(game: Game, s: State, seat: str, width: int = 6, beam: int = 3, deadline: float = math.inf,
+                    clock: Callable[[], float] = time.perf_counter) -> list[tuple[float, list[Action]]]:
     """Up to `width` (estimate, steps) of whole turns for `seat`: the greedy turn first,
     then the others, best estimate first. Past `deadline`, only the greedy turn."""
-    greedy = greedy_turn(game, s, seat, deadline)
+    greedy = greedy_turn(game, s, seat, deadline, clock)
     start_turn = game.turn_number(s)
     frontier: list[tuple[float, list[Action], State]] = [(0.0, [], s)]
     complete: dict[tuple, tuple[float, list[Action]]] = {}
-    while frontier and time.perf_counter() < deadline:
+    while frontier and clock() < deadline:
         grown: dict[tuple, tuple[float, list[Action], State]] = {}
         for _, steps, st in frontier:
-            if time.perf_counter() > deadline:
+            if clock() > deadline:
                 break
             actions = game.legal_actions(st, seat)
             for value, i in rank(game, st, seat, actions)[:beam]:

@@ -11,9 +11,10 @@
    paired results trail the leader's by more than PRUNE_Z standard errors is dropped,
    so the work goes to the close calls. Early in the game a rollout is long, so only
    as many candidates (best first) as can each get MIN_DEALS deals are kept.
-3. The best turn's first step is returned. The rest is kept as a plan keyed by the view
-   it expects next (nothing hidden is revealed within a turn), so the following steps
-   are consistent and cost nothing.
+3. `plan` returns the best turn's steps, all of them: the caller plays the whole turn
+   at once (`autoplay.take_turn`), so a turn costs one search. Nothing hidden is
+   revealed within a turn (the row is refilled after the passenger's trip), so every
+   step stays legal. `choose` is the plan's first step.
 
 Why to the end: the points of a position lie mostly in the passenger's future trips,
 which only playing on reveals. Against greedy, 2 players, 0.5 s a decision, on 40-60
@@ -24,20 +25,19 @@ played to the end +22 to +24, with 87-95 % of wins. Comparing 4, 6 or 8 candidat
 made no difference beyond noise (+21 to +24).
 
 `Budget.seconds` caps the wall-clock time of a decision (a rollout the deadline
-overtakes is abandoned); `Budget.iterations`, when given, caps the number of rollouts,
-so a seeded decision is the same on any machine (as long as the clock cap is not
-reached first).
+overtakes is abandoned). `Budget.iterations`, when given, bounds the work in simulated
+steps (a rollout early in the game plays some 150 steps, late in it a few): no new
+round of deals starts once it is spent, and how many candidates are kept is worked out
+from the first rollout's length, not from the clock. So a seeded decision is the same
+on any machine as long as the clock cap is not reached first (`Search.capped`).
 """
 from __future__ import annotations
 
-import json
 import math
 import random
-import time
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
-from ...autoplay import AutoPlayer, Budget
+from ...autoplay import AutoPlayer, Budget, Search
 from ...protocol import Action, Game, RuleError
 from ..state import State
 from .greedy import decide
@@ -52,20 +52,12 @@ MIN_DEALS = 3  # deals each candidate should get at least (fewer candidates othe
 PRUNE_AFTER = 4
 PRUNE_Z = 2.0
 RESERVE = 0.03  # share of the budget kept back: a shared machine may be slow to hand the CPU back
-
-
-@dataclass
-class Plan:
-    key: str  # the view (as canonical text) in which `steps[0]` is to be played
-    steps: list[Action]
-
-
-def view_key(view: dict[str, Any], seat: str) -> str:
-    return seat + json.dumps(view, sort_keys=True, separators=(",", ":"))
+WORK_RATE = 800  # simulated steps a second of budget (see bench/ai_underground.py)
 
 
 class StrongPlayer(AutoPlayer):
     level = "strong"
+    work_rate = WORK_RATE
 
     def __init__(self, width: int = WIDTH, beam: int = BEAM, rounds: int | None = ROUNDS,
                  win_bonus: float = WIN_BONUS, token_worth: float = TOKEN_WORTH, prune_z: float = PRUNE_Z):
@@ -75,76 +67,80 @@ class StrongPlayer(AutoPlayer):
         self.win_bonus = win_bonus
         self.token_worth = token_worth
         self.prune_z = prune_z
-        self._plans: dict[str, Plan] = {}  # per seat: the rest of the turn being played
-        self.last_rollouts = 0  # rollouts spent on the last decision (for benchmarks)
-        self.last_candidates = 0  # whole turns it chose among
+        self.last = Search()
 
     def choose(self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random,
                budget: Budget = Budget()) -> Action:
+        return self.plan(game, view, viewer, seat, rnd, budget)[0]
+
+    def plan(self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random,
+             budget: Budget = Budget()) -> list[Action]:
         deadline = budget.deadline() - RESERVE * budget.seconds
-        self.last_rollouts = self.last_candidates = 0
+        self.last = Search()
         s = game.determinize(view, viewer, rnd)
         legal = game.legal_actions(s, seat)
         if not legal:
             raise RuleError(f"{seat} owes no decision now.", "not_your_turn")
-        plan = self._plans.pop(seat, None)
-        if plan is not None and plan.key == view_key(view, seat) and plan.steps[0] in legal:
-            self._keep(game, s, viewer, seat, plan.steps)
-            return plan.steps[0]
-        cands = candidate_turns(game, s, seat, self.width, self.beam, deadline, rnd)
-        self.last_candidates = len(cands)
+        cands = candidate_turns(game, s, seat, self.width, self.beam, deadline, rnd, budget.clock)
+        self.last.candidates = len(cands)
         best = cands[self._search(game, view, viewer, seat, cands, rnd, budget, deadline)] if len(cands) > 1 \
             else cands[0]
-        self._keep(game, s, viewer, seat, best)
-        return best[0]
-
-    def _keep(self, game: Game, s: State, viewer: str, seat: str, steps: list[Action]) -> None:
-        """Remember the rest of the turn, keyed by the view after its first step."""
-        if len(steps) < 2:
-            return
-        after, _ = game.apply(s, seat, steps[0])
-        self._plans[seat] = Plan(view_key(game.view(after, viewer), seat), steps[1:])
+        self.last.capped = self.last.capped or budget.clock() > deadline
+        return list(best)
 
     # ------------------------------------------------------------ rollouts
     def _search(self, game: Game, view: dict[str, Any], viewer: str, seat: str, cands: list[list[Action]],
                 rnd: random.Random, budget: Budget, deadline: float) -> int:
         outcomes: list[list[float]] = [[] for _ in cands]
-        alive = _fewer(list(range(len(cands))), budget.iterations)
-        began = time.perf_counter()
+        alive = list(range(len(cands)))
+        last = self.last
+        clock = budget.clock
+        began = clock()
         while len(alive) > 1:
-            if budget.iterations is not None and self.last_rollouts + len(alive) > budget.iterations:
+            if budget.iterations is not None and last.work >= budget.iterations:
                 break  # whole rounds only, so every survivor has played the same deals
             world = game.determinize(view, viewer, rnd)
             seed = rnd.getrandbits(64)
             for c in list(alive):
                 if c not in alive:
-                    break  # cut by `_affordable` (the candidates kept come first)
+                    break  # cut after the first rollout (the candidates kept come first)
                 # A rollout unlikely to finish in time is not started, and one the deadline
                 # overtakes is abandoned: the cap is a promise to the caller.
-                now = time.perf_counter()
-                if now >= deadline or self.last_rollouts and now + (now - began) / self.last_rollouts > deadline:
+                now = clock()
+                if now >= deadline or last.rollouts and now + (now - began) / last.rollouts > deadline:
+                    last.capped = True
                     return _best(alive, outcomes)
-                outcome = self._rollout(game, world, seat, cands[c], random.Random(seed), deadline)
+                outcome = self._rollout(game, world, seat, cands[c], random.Random(seed), deadline, clock)
                 if outcome is None:
+                    last.capped = True
                     return _best(alive, outcomes)  # out of time: an unfinished rollout says nothing
                 outcomes[c].append(outcome)
-                self.last_rollouts += 1
-                if self.last_rollouts == 1:  # now the clock can be read in rollouts
-                    took = time.perf_counter() - began
-                    alive = _fewer(alive, int(max(0.0, deadline - time.perf_counter()) / max(took, 1e-6)) + 1)
+                last.rollouts += 1
+                if last.rollouts == 1:  # now the budget can be read in rollouts
+                    alive = _fewer(alive, self._affordable(last.work, budget, deadline, began))
             alive = self._survivors(alive, outcomes)
         return _best(alive, outcomes)
 
+    @staticmethod
+    def _affordable(length: int, budget: Budget, deadline: float, began: float) -> int:
+        """Rollouts the budget buys, judged by the first one (`length` steps): by the
+        work bound when there is one (the same on any machine), else by the clock."""
+        if budget.iterations is not None:
+            return budget.iterations // max(length, 1) + 1
+        took = budget.clock() - began
+        return int(max(0.0, deadline - budget.clock()) / max(took, 1e-6)) + 1
+
     def _rollout(self, game: Game, world: State, seat: str, steps: list[Action], rnd: random.Random,
-                 deadline: float) -> float | None:
+                 deadline: float, clock: Callable[[], float]) -> float | None:
         for action in steps:
             world, _ = game.apply(world, seat, action)
         stop = world.turn_count + self.rounds * len(world.players) if self.rounds is not None else math.inf
         while world.phase != "finished" and world.turn_count < stop:
-            if time.perf_counter() > deadline:
+            if clock() > deadline:
                 return None
             mover = world.player
             world, _ = game.apply(world, mover, decide(world, mover, rnd))
+            self.last.work += 1
         return self._value(world, seat)
 
     def _value(self, s: State, seat: str) -> float:
@@ -173,11 +169,9 @@ class StrongPlayer(AutoPlayer):
         return keep
 
 
-def _fewer(alive: list[int], rollouts: int | None) -> list[int]:
+def _fewer(alive: list[int], rollouts: int) -> list[int]:
     """The candidates (best prior first) that `rollouts` can give MIN_DEALS deals each:
     one deal each tells little, and early in the game a rollout to the end is long."""
-    if rollouts is None:
-        return alive
     return alive[:max(2, min(len(alive), rollouts // MIN_DEALS))]
 
 

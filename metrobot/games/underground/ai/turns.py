@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import Callable
 
 from ...protocol import Action, Game
 from ..state import State
@@ -51,7 +52,8 @@ def greedy_turn(game: Game, s: State, seat: str, rnd: random.Random) -> tuple[li
 
 
 def candidate_turns(game: Game, s: State, seat: str, width: int = 6, beam: int = 3,
-                    deadline: float = math.inf, rnd: random.Random | None = None) -> list[list[Action]]:
+                    deadline: float = math.inf, rnd: random.Random | None = None,
+                    clock: Callable[[], float] = time.perf_counter) -> list[list[Action]]:
     """Up to `width` whole turns for `seat` (whose turn it is in `s`): the greedy turn
     first, then the others, best first. Past `deadline`, only the greedy turn."""
     greedy, greedy_key = greedy_turn(game, s, seat, rnd or random.Random(0))
@@ -59,10 +61,10 @@ def candidate_turns(game: Game, s: State, seat: str, width: int = 6, beam: int =
     before = trip_margin(s, seat)
     frontier: list[tuple[float, list[Action], State]] = [(0.0, [], s)]
     complete: dict[tuple, tuple[float, list[Action]]] = {}
-    while frontier and time.perf_counter() < deadline:
+    while frontier and clock() < deadline:
         grown: dict[tuple, tuple[float, list[Action], State]] = {}
         for acc, steps, st in frontier:
-            if time.perf_counter() > deadline:
+            if clock() > deadline:
                 break
             if st.turn.pending is not None:
                 moves = [(0.0, {"type": "route", "option": i}) for i in range(len(st.turn.pending["options"]))]
