@@ -25,9 +25,12 @@ run: $(VENV)/.run-installed
 test: $(VENV)/.dev-installed
 	$(BIN)/python -m pytest
 
-# The whole suite ten times in a row: it must pass every time (no test depends on chance).
+# The whole suite ten times in a row, each run in another order (pytest-randomly, seeds 1
+# to 10, shown as "Using --randomly-seed=N"): it must pass every time — no test depends on
+# chance or on another test. `make test` itself runs in file order.
 test-repeat: $(VENV)/.dev-installed
-	for i in 1 2 3 4 5 6 7 8 9 10; do echo "== run $$i"; $(BIN)/python -m pytest -q || exit 1; done
+	for i in 1 2 3 4 5 6 7 8 9 10; do echo "== run $$i (order: --randomly-seed=$$i)"; \
+	  $(BIN)/python -m pytest -q -p randomly -p no:cacheprovider --randomly-seed=$$i || exit 1; done
 
 # The crash, race, bad-input and secrecy suites at full size (minutes); figures to reliability.txt.
 reliability: $(VENV)/.dev-installed
