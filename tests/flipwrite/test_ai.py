@@ -104,6 +104,30 @@ def test_players_never_read_what_their_view_hides(map_name, n, special, seed, ro
         assert choose(level, variant, viewer, seed) == expected
 
 
+def begun_chain(seed):
+    """Paris with special stations, 3 players: a round start, and the same round after p1
+    has begun a chain (marked a special station and owes another step, not yet sealed).
+    p0 sees neither."""
+    rnd = random.Random(seed)
+    state = GAME.new_game(["p0", "p1", "p2"], {"map": "paris", "special_stations": True}, seed)
+    while True:
+        for action in GAME.legal_actions(state, "p1"):
+            after, _ = GAME.apply(state, "p1", action)
+            if "p1" in GAME.to_move(after):
+                return state, after
+        for seat in ["p0", "p1", "p2"]:  # a whole round, greedily
+            while seat in GAME.to_move(state):
+                state, _ = GAME.apply(state, seat, GAME.auto_action(state, seat, rnd))
+
+
+@pytest.mark.parametrize("seed", [1, 5])
+@pytest.mark.parametrize("level", ["greedy", "strong"])
+def test_a_chain_another_seat_has_begun_is_not_read(seed, level):
+    state, begun = begun_chain(seed)
+    assert begun != state and GAME.view(begun, "p0") == GAME.view(state, "p0")
+    assert choose(level, state, "p0", seed) == choose(level, begun, "p0", seed)
+
+
 @pytest.mark.parametrize("map_name,n,special,seed,rounds", [
     ("berlin", 2, False, 1, 5),
     ("amsterdam", 3, True, 2, 8),

@@ -87,3 +87,41 @@ def test_the_bot_decides_a_whole_turn_at_once_and_the_same_each_time(monkeypatch
     after = game.from_json(first[0])
     assert game.to_move(after) == {"u1"}
     assert play_automatic("metromania", state, ["bot-1"], [], "7:0", "strong", 60) == first
+
+
+@pytest.mark.parametrize("name,options", [("metromania", {"first_player": "p2"}), ("flipwrite", {"map": "paris"}),
+                                          ("underground", {"map": "london", "first_player": "p2"})])
+@pytest.mark.parametrize("level", ["random", "greedy", "strong"])
+def test_the_bots_players_get_only_their_seats_view(monkeypatch, name, options, level):
+    """Whatever the level, a player is handed a view the engine made for the person of the
+    seat it plays, never the state, and plays only legal steps."""
+    from metrobot.games import get_plugin
+    from metrobot.games.autoplay import AutoPlayer
+    from metrobot.service.automatic import play_automatic
+
+    plugin = get_plugin(name)
+    game = plugin.game
+    auto = plugin.player(level)
+    monkeypatch.setattr(type(auto), "work_rate", 1 if auto.work_rate else None)  # tiny searches
+    made: dict[int, str | None] = {}  # id of each view the engine made -> its viewer
+    real_view = type(game).view
+
+    def view(self, state, viewer):
+        out = real_view(self, state, viewer)
+        made[id(out)] = viewer
+        return out
+    handed = []
+    real_plan = type(auto).plan if "plan" in vars(type(auto)) else AutoPlayer.plan
+
+    def plan(self, game_, view_, viewer, seat, rnd, budget):
+        handed.append((made.get(id(view_), "not a view"), viewer, seat))
+        return real_plan(self, game_, view_, viewer, seat, rnd, budget)
+    monkeypatch.setattr(type(game), "view", view)
+    monkeypatch.setattr(type(auto), "plan", plan)
+    state = game.new_game(["p1", "p2", "p3"], dict(options), 5)
+    state_json, actions, _ = play_automatic(name, game.to_json(state), ["p2", "p3"], [], "5:0", level, 30)
+    assert handed and all(made_for == viewer == game.owner(state, seat) for made_for, viewer, seat in handed)
+    for seat, action, _ in actions:  # every step legal where it was played
+        assert action in game.legal_actions(state, seat)
+        state, _ = game.apply(state, seat, action)
+    assert game.to_json(state) == state_json
