@@ -108,10 +108,12 @@ def turns_played(row: dict, actions: list[dict]) -> int:
 
 
 def force_clock_expiry(db_path: str, game_id: int) -> None:
-    """Make a game's turn clock due now (as if the hours had passed while the bot was down)."""
+    """Make a game's turn clock due now (as if the hours had passed while the bot was down:
+    a claim on the clock by a process that died has long run out too)."""
     conn = sqlite3.connect(db_path, timeout=10)
     try:
-        conn.execute("UPDATE games SET deadline = ?, version = version + 1 WHERE id = ?", (time.time() - 1, game_id))
+        conn.execute("UPDATE games SET deadline = ?, clock_claim = NULL, version = version + 1 WHERE id = ?",
+                     (time.time() - 1, game_id))
         conn.commit()
     finally:
         conn.close()

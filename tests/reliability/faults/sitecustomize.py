@@ -9,6 +9,9 @@ lists what to break (comma-separated, `name` or `name:probability`):
   no_outbox             store nothing of what a change owes the channel and the players
   no_dedup              never mark a message delivered and never look for an earlier copy
                         before re-sending what is owed
+  leases:S              (no fault: a setting) the outbox's send and sweep leases are S
+                        seconds instead of 10 and 20, so that short lives see what a dead
+                        process left owed delivered
 
 Only tests use this; the bot knows nothing of it.
 """
@@ -55,6 +58,11 @@ if FAULTS:
 
     if "no_outbox" in FAULTS:
         ServiceCore._owe = staticmethod(lambda outcome, position: [])
+
+    if "leases" in FAULTS:
+        from metrobot.storage import outbox
+
+        outbox.SEND_LEASE = outbox.LEASE = FAULTS["leases"]
 
     if "no_dedup" in FAULTS:
         async def delivered(self, message):
