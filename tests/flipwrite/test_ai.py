@@ -130,7 +130,7 @@ def test_a_chain_another_seat_has_begun_is_not_read(seed, level):
 
 @pytest.mark.parametrize("map_name,n,special,seed,rounds", [
     ("berlin", 2, False, 1, 5),
-    ("amsterdam", 3, True, 2, 8),
+    ("madrid", 4, False, 3, 12),
 ])
 def test_a_player_that_peeks_is_caught_by_the_same_check(monkeypatch, map_name, n, special, seed, rounds):
     """Fault injection: the strong player made to think on the real state (a determinize

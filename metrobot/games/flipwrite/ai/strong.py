@@ -100,7 +100,7 @@ class StrongPlayer(AutoPlayer):
                     return candidates[self._best(alive, outcomes)]
                 sim = start.copy()
                 sim.act(me, moves[c])
-                last.work += play_out(sim, random.Random(seed))
+                last.work += 1 + play_out(sim, random.Random(seed))  # the candidate's step counts too
                 outcomes[c].append(self._value(sim, me))
                 last.rollouts += 1
             alive = self._survivors(alive, outcomes)
@@ -125,6 +125,8 @@ class StrongPlayer(AutoPlayer):
         if n < PRUNE_AFTER:
             return alive
         leader = max(alive, key=lambda c: sum(outcomes[c][:n]))
+        if all(outcomes[c][:n] == outcomes[leader][:n] for c in alive):
+            return [leader]  # the same on every deal (the last rounds): more deals will not part them
         keep = []
         for c in alive:
             if c == leader:

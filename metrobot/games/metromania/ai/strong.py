@@ -19,7 +19,8 @@ station), because the steps of a turn only make sense together:
    at once (`autoplay.take_turn`), so a turn costs one search. Nothing hidden is
    revealed within a turn, so every step stays legal. `choose` is the plan's first step.
 
-The work of a search (`Budget.iterations`) is counted in simulated steps: a rollout
+The work of a search (`Budget.iterations`) is counted in simulated steps (the
+candidate's own included, so a turn that ends the game still costs work): a rollout
 early in the game plays a hundred steps and late in it a handful, so counting rollouts
 would either overrun the clock early or waste it late. A step costs about the same
 everywhere (the greedy ranks a seat's legal steps), so `WORK_RATE` steps a second keep
@@ -123,6 +124,7 @@ class StrongPlayer(AutoPlayer):
                  rnd: random.Random, deadline: float, clock: Callable[[], float]) -> float | None:
         for action in steps:
             world, _ = game.apply(world, seat, action)
+        self.last.work += len(steps)  # a turn that ends the game still costs work (and its scoring)
         stop = game.turn_number(world) + self.depth if self.depth is not None else math.inf
         while not game.is_over(world):
             if clock() > deadline:

@@ -26,7 +26,8 @@ made no difference beyond noise (+21 to +24).
 
 `Budget.seconds` caps the wall-clock time of a decision (a rollout the deadline
 overtakes is abandoned). `Budget.iterations`, when given, bounds the work in simulated
-steps (a rollout early in the game plays some 150 steps, late in it a few): no new
+steps, the candidate's own included (a rollout early in the game plays some 150 steps,
+late in it a few): no new
 round of deals starts once it is spent, and how many candidates are kept is worked out
 from the first rollout's length, not from the clock. So a seeded decision is the same
 on any machine as long as the clock cap is not reached first (`Search.capped`).
@@ -134,6 +135,7 @@ class StrongPlayer(AutoPlayer):
                  deadline: float, clock: Callable[[], float]) -> float | None:
         for action in steps:
             world, _ = game.apply(world, seat, action)
+        self.last.work += len(steps)  # a turn that ends the game still costs work
         stop = world.turn_count + self.rounds * len(world.players) if self.rounds is not None else math.inf
         while world.phase != "finished" and world.turn_count < stop:
             if clock() > deadline:
