@@ -86,8 +86,7 @@ async def _settle(client: Bot, item: Owed, message: Message) -> None:
         sent = None
         try:
             channel = await channel_of(client, item.channel_id)
-            sent = await _already_sent(client, channel, message, item.created_at) or \
-                await (_post_as_history(channel, message) if item.superseded else post(channel, message))
+            sent = await _settle_post(client, channel, item, message)
         except (discord.NotFound, discord.Forbidden):
             log.warning("channel %s is gone or closed to the bot; dropping owed message %s", item.channel_id, item.id)
         await client.service.delivered(message, str(sent.id) if sent else None)
@@ -108,30 +107,67 @@ async def _settle(client: Bot, item: Owed, message: Message) -> None:
         await dms_closed(client, item.channel_id, await channel_of(client, item.channel_id), [user_id])
 
 
+async def _settle_post(client: Bot, channel: discord.abc.Messageable, item: Owed,
+                       message: Message) -> discord.Message | None:
+    """Post what the channel is owed once: not again if a copy is there (a lobby copy is
+    brought up to date), as history if it was overtaken, and turned into history at once if
+    it was overtaken while it was being posted. None: nothing to post (an old lobby)."""
+    kind = message.controls.kind if message.controls else None
+    earlier = await _already_sent(client, channel, message, item.created_at)
+    if earlier is not None:
+        if kind == "lobby" and not item.superseded and earlier.content != clip(message.text):
+            await earlier.edit(content=clip(message.text), view=controls_view(message.controls))
+        return earlier
+    if kind in ("play", "lobby") and not item.superseded:
+        await outbox.overtaken(client.service.db, item)
+    if item.superseded:
+        # A lobby only shows who sits where (a newer one, or the game, tells it now); a turn
+        # post also tells what happened: it goes out as history.
+        return None if kind == "lobby" else await _post_as_history(channel, message)
+    sent = await post(channel, message)
+    if kind in ("play", "lobby") and await outbox.overtaken(client.service.db, item):
+        await sent.edit(view=_disabled(controls_view(message.controls)))  # a newer turn came first
+    return sent
+
+
+def _disabled(view: discord.ui.View) -> discord.ui.View:
+    for child in view.children:
+        getattr(child, "item", child).disabled = True
+    return view
+
+
 async def _post_as_history(channel: discord.abc.Messageable, message: Message) -> discord.Message:
     """A message overtaken while it was owed: what it said and showed, its buttons disabled
     (their custom ids kept: an earlier copy is recognised by them), nobody pinged."""
-    view = controls_view(message.controls) if message.controls else discord.utils.MISSING
-    if message.controls:
-        for child in view.children:
-            getattr(child, "item", child).disabled = True
+    view = _disabled(controls_view(message.controls)) if message.controls else discord.utils.MISSING
     return await channel.send(clip(message.text), files=files(message.files), view=view,
                               allowed_mentions=discord.AllowedMentions.none())
 
 
 async def _already_sent(client: Bot, channel: discord.abc.Messageable, message: Message,
                         since: float) -> discord.Message | None:
-    after = discord.Object(discord.utils.time_snowflake(
-        datetime.datetime.fromtimestamp(since - SLACK, datetime.timezone.utc)))
-    text = clip(message.text)
+    """An earlier copy of the message by the bot. A message with buttons is known by them
+    alone (they name the game and its position, or its lobby; the bot edits a lobby as
+    people join, and a lobby may be older than what it owes now); any other by its words,
+    among what was posted since it was owed."""
     me = client.user.id if client.user else None
-    # Buttons carry the game and its position, so a turn post is told apart from an
-    # earlier one with the same words.
-    ids = sorted(item.custom_id for item in controls_view(message.controls).children) if message.controls else []
-    async for earlier in channel.history(limit=HISTORY, after=after):
-        if earlier.author.id == me and earlier.content == text and _custom_ids(earlier) == ids:
+    if message.controls:
+        ids = sorted(item.custom_id for item in controls_view(message.controls).children)
+        lobby = message.controls.kind == "lobby"
+        async for earlier in channel.history(limit=HISTORY, after=None if lobby else _snowflake(since)):
+            if earlier.author.id == me and _custom_ids(earlier) == ids:
+                return earlier
+        return None
+    text = clip(message.text)
+    async for earlier in channel.history(limit=HISTORY, after=_snowflake(since)):
+        if earlier.author.id == me and earlier.content == text and not earlier.components:
             return earlier
     return None
+
+
+def _snowflake(since: float) -> discord.Object:
+    return discord.Object(discord.utils.time_snowflake(
+        datetime.datetime.fromtimestamp(since - SLACK, datetime.timezone.utc)))
 
 
 def _custom_ids(message: discord.Message) -> list[str]:

@@ -12,9 +12,11 @@ again from the action log if they have to be re-sent.
 
 Order: what one game owes is claimed oldest first, and never past an older message of the
 same game to the same place (its channel, or one person's DMs) that someone still holds,
-so a game's messages reach each place in the order they were committed. A message claimed late may have been overtaken meanwhile (a new
-turn posted by a live process): `Owed.superseded` says so, and the adapter then posts a
-turn as history (its buttons disabled, no pings) or drops an older hand (see `claim`).
+so a game's messages reach each place in the order they were committed. A message
+claimed late may have been overtaken meanwhile (a new turn posted by a live process):
+`Owed.superseded` says so, and the adapter then posts a turn as history (its buttons
+disabled, no pings) or drops an older lobby or hand (see `claim`; `overtaken` asks again
+just before and after a post).
 """
 from __future__ import annotations
 
@@ -89,25 +91,33 @@ def _controls(payload: dict[str, Any]) -> str | None:
 
 async def _mark_superseded(tx: Tx, items: list[Owed]) -> None:
     """A turn post is superseded by a later turn post of its game (delivered or owed) or by
-    the game's end; a lobby post by the lobby's end; a hand DM by a later hand DM to the
-    same person about the same game. Other messages (news) never are."""
+    the game's end; a lobby post by a later one or the lobby's end; a hand DM by a later
+    hand DM to the same person about the same game. Other messages (news) never are."""
     games = sorted({i.game_id for i in items})
     marks = ",".join("?" * len(games))
     first = min(i.id for i in items)
     later = await tx.fetch(f"SELECT id, game_id, target, payload FROM outbox WHERE game_id IN ({marks}) AND id > ? "
                            "ORDER BY id", *games, first)
     status = {r[0]: r[1] for r in await tx.fetch(f"SELECT id, status FROM games WHERE id IN ({marks})", *games)}
-    after = [(oid, gid, target, target == "channel" and _controls(json.loads(payload)) == "play")
+    after = [(oid, gid, target, _controls(json.loads(payload)) if target == "channel" else None)
              for oid, gid, target, payload in later]
     for item in items:
         kind = _controls(item.payload)
-        newer = [(target, turn) for oid, gid, target, turn in after if gid == item.game_id and oid > item.id]
+        newer = [(target, controls) for oid, gid, target, controls in after if gid == item.game_id and oid > item.id]
         if item.target == "channel" and kind == "play":
-            item.superseded = status.get(item.game_id) != "active" or any(turn for _, turn in newer)
+            item.superseded = status.get(item.game_id) != "active" or any(c == "play" for _, c in newer)
         elif item.target == "channel" and kind == "lobby":
-            item.superseded = status.get(item.game_id) != "lobby"
+            item.superseded = status.get(item.game_id) != "lobby" or any(c == "lobby" for _, c in newer)
         elif item.target.startswith("dm:"):
             item.superseded = any(target == item.target for target, _ in newer)
+
+
+async def overtaken(db: Any, item: Owed) -> bool:
+    """Whether a claimed message has been superseded since (a newer turn committed while it
+    was being sent): read from `db` (a Database) at once."""
+    async with db.driver.read() as q:
+        await _mark_superseded(q, [item])
+    return item.superseded
 
 
 async def mark(tx: Tx, ids: list[int], message_id: str | None = None) -> None:

@@ -99,6 +99,20 @@ async def test_an_older_message_still_held_keeps_the_later_ones_of_its_place_wai
         await db.close()
 
 
+async def test_a_newer_lobby_makes_an_older_one_history(where, monkeypatch):
+    db = await Database(where).open()
+    try:
+        monkeypatch.setattr(outbox, "SEND_LEASE", -1.0)
+        first = Owed("channel", 0, {"text": "lobby: Ann", "controls": {"kind": "lobby"}})
+        row = await db.create_game(channel_id="c3", guild_id="g1", game="metromania", host=Seat("u1", "Ann"),
+                                   options={}, seed=1, max_seats=2, turn_clock=3600, announce=lambda row: [first])
+        await db.update(row, owed=[Owed("channel", 0, {"text": "lobby: Ann, Bob", "controls": {"kind": "lobby"}})])
+        assert [(o.payload["text"], o.superseded) for o in await db.owed()] == [
+            ("lobby: Ann", True), ("lobby: Ann, Bob", False)]
+    finally:
+        await db.close()
+
+
 # ---------------------------------------------------------------- through the stand-in
 async def _commit_a_turn(bot, channel: int, user: int) -> None:
     """A whole turn through the service, committed with what it owes and never posted (as
@@ -208,6 +222,48 @@ async def test_a_restart_delivers_what_is_owed_promptly_in_order_and_never_stale
         now = plugin.hand_text(plugin.game.view(state, str(user)), plugin.game.seats_of(state, str(user)))
         if hands:
             assert hands[-1].endswith(now), (hands, now)
+
+
+async def test_a_turn_overtaken_while_it_is_posted_becomes_history(standin, run_client, tmp_path, monkeypatch):
+    """The race the full crash suite found: a restarted process posts an owed turn while a
+    newer turn is committed and posted live; the old post lands last. It is turned into
+    history at once (its buttons disabled), so no turn stays live after a later one."""
+    from metrobot.discord_app import recovery
+
+    db_path = str(tmp_path / "overtaken.sqlite3")
+    first = make_bot(db_path, tick=3600.0)
+    await run_client(first)
+    await standin.wait_for_commands("game", "dig")
+    ann, bob = standin.add_member(name="Ann"), standin.add_member(name="Bob")
+    channel = standin.create_channel("overtaken")
+    table = Table(standin, channel, db_path, seed=3)
+    await table.open(ann, "metromania", [bob], players=2)
+    await _wait(lambda: _owed_left(db_path) == 0)
+    game_id = (await table.row()).id
+    monkeypatch.setattr(outbox, "SEND_LEASE", 1.0)
+    await _commit_a_turn(first, channel, (await table.owed())[0])  # never posted: the process dies
+    await run_client.stop(first)
+    old = (await table.row()).moves
+
+    second = make_bot(db_path, tick=3600.0)
+    real_post, raced = recovery.post, []
+
+    async def racing_post(where, message):
+        if not raced:  # between the last look and the post, a newer turn is committed and posted
+            raced.append(True)
+            user = (await table.owed())[0]
+            steps: list[str] = []
+            while not (menu := await second.service.menu(str(channel), str(user), steps)).complete and menu.choices:
+                steps.append(menu.choices[0].code)
+            await second.deliver(str(channel), await second.service.play(str(channel), str(user), steps))
+        return await real_post(where, message)
+    monkeypatch.setattr(recovery, "post", racing_post)
+    await run_client(second)
+    await _wait(lambda: _owed_left(db_path) == 0 and raced)
+    await asyncio.sleep(0.3)
+    posts = _turn_posts(standin, channel, game_id)
+    newest = (await table.row()).moves
+    assert [(pos, live) for pos, live, _ in posts[-2:]] == [(newest, True), (old, False)], posts
 
 
 async def test_the_turn_clock_survives_a_failure_to_deliver(standin, run_client, tmp_path, monkeypatch, caplog):
