@@ -160,8 +160,8 @@ class Players:
             choices = await self.s.autocomplete(user, channel.id, command, {option: ""}, focused=option,
                                                 timeout=ACTION_TIMEOUT)
             choices = [c for c in choices if c["value"] != "?"]
-            if not choices:
-                return False
+            if not choices:  # nothing this command can play now (e.g. only a station): the buttons can
+                return await self.act_by_buttons(channel, user)
             if command == "dig":
                 steps = {"step1": self.rnd.choice(choices)["value"]}
                 more = await self.s.autocomplete(user, channel.id, "dig", {**steps, "step2": ""}, focused="step2",
