@@ -4,14 +4,15 @@ claim); a message still unsent after that is picked up here, on start and at eve
 turn-clock tick, by whichever process gets to it first.
 
 Before posting again, the channel (or DM) is searched for the same message sent since the
-item was owed, so a crash between posting and marking never posts twice.
+item was owed (a message with buttons is known by them), so a crash between posting and
+marking never posts twice; an owed update of a lobby is made on the lobby message itself.
 
 A game's messages reach each place (its channel, each person's DMs) in the order they were
-committed. One that was overtaken while it
-waited (a newer turn already posted by a live process, or the game or lobby over) is not
-posted as if current: a turn post or lobby goes out as history — the same text and board,
-its buttons shown disabled, nobody pinged — and an older hand DM is dropped (the later one
-carries the hand as it is now).
+committed. One that was overtaken while it waited (a newer turn already posted by a live
+process, or the game over) is not posted as if current: a turn post goes out as history —
+the same text and board, its buttons shown disabled, nobody pinged — and one overtaken
+while it was being posted is made history at once; an older lobby or hand DM is dropped
+(what they show, a newer one or the game shows as it is now).
 
 On start, what a dead process still held is picked up as soon as its claim runs out (a
 sweep every second until every claim a dead process could hold has run out), not at the
