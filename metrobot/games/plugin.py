@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .autoplay import DEFAULT_LEVEL, AutoPlayer, Budget, by_level
+from .autoplay import DEFAULT_LEVEL, AutoPlayer, Budget, by_level, decide
 from ..i18n import EN, Lang
 from .protocol import N_, Action, BadInput, Choice, Event, Game
 
@@ -225,10 +225,13 @@ class GamePlugin:
         return by_level(level, self.automatic())
 
     def auto_action(self, state: Any, seat: str, rnd: random.Random, level: str = DEFAULT_LEVEL,
-                    budget: Budget = Budget()) -> Action:
-        """The automatic player's move, chosen from the seat's own view only."""
+                    budget: Budget | None = None) -> Action:
+        """One step of the automatic player, chosen from the seat's own view only (tests and
+        tools that walk a game step by step; the bot and self-play decide whole turns with
+        `autoplay.take_turn`). Default budget: one second's work, the clock as a cap."""
         viewer = self.game.owner(state, seat)
-        return self.player(level).choose(self.game, self.game.view(state, viewer), viewer, seat, rnd, budget)
+        auto = self.player(level)
+        return auto.choose(self.game, self.game.view(state, viewer), viewer, seat, rnd, budget or auto.budget(1.0))
 
     # ------------------------------------------------------------ self-play and benchmarks
     def new_game(self, players: list[str], options: dict[str, Any] | None = None, seed: int = 0) -> Any:
@@ -239,15 +242,14 @@ class GamePlugin:
     def self_play(self, players: list[str], options: dict[str, Any] | None = None, seed: int = 0, *,
                   level: str = DEFAULT_LEVEL, seconds: float = 1.0, budget: Budget | None = None,
                   each: Callable[[Any], None] | None = None) -> tuple[list[dict[str, Any]], Any]:
-        """A whole game between automatic players of `level`, one per seat, each choosing
-        from its seat's own view within `budget` (default: `seconds` on the clock; give
-        `iterations` to play the same game on any machine); their generator is seeded with
-        `seed`. Returns the logged actions [{player, action}] and the final state; `each`
-        sees every state, the first included."""
+        """A whole game between automatic players of `level`, one per seat, each deciding
+        from its seat's own view as the bot does (`autoplay.take_turn`: a whole turn at once
+        for players that plan turns) within `budget` (default: `seconds`' worth of work, the
+        clock as a cap); their generator is seeded with `seed`. Returns the logged actions
+        [{player, action}] and the final state; `each` sees every state, the first included."""
         game = self.game
         state = self.new_game(players, options, seed)
         rnd = random.Random(seed)
-        budget = budget or Budget(seconds)
         autos: dict[str, AutoPlayer] = {}
         actions: list[dict[str, Any]] = []
         if each:
@@ -257,12 +259,15 @@ class GamePlugin:
                 auto = autos.get(seat)
                 if auto is None:
                     auto = autos[seat] = self.player(level)
-                viewer = game.owner(state, seat)
-                action = auto.choose(game, game.view(state, viewer), viewer, seat, rnd, budget)
-                state, _ = game.apply(state, seat, action)
-                actions.append({"player": seat, "action": action})
-                if each:
-                    each(state)
+                for n, action in enumerate(decide(game, auto, state, seat, rnd, seconds, budget)):
+                    # Step by step (as play_steps does) so that `each` sees every state.
+                    if n and (game.is_over(state) or seat not in game.to_move(state)
+                                    or action not in game.legal_actions(state, seat)):
+                        break
+                    state, _ = game.apply(state, seat, action)
+                    actions.append({"player": seat, "action": action})
+                    if each:
+                        each(state)
                 if game.is_over(state):
                     break
         return actions, state
