@@ -152,3 +152,17 @@ def test_underground_steps_typed_in_every_language(code):
                                         ("ruta", "route"), ("경로", "route"), ("Euston", None)])
 def test_underground_step_words(word, step):
     assert underground_words.step_named(word) == step
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_underground_forgo_all_in_every_language(code):
+    """'forgo all' forgoes the rest of the turn, with each language's own words for both."""
+    plugin = get_plugin("underground")
+    state = next(iter(positions("underground", 3, {}, 2, 3)))
+    seat = sorted(plugin.game.to_move(state))[0]
+    left = 4 - state.turn.step
+    expected = {"type": "forgo"} if left == 1 else {"type": "forgo", "count": left}
+    forgo = forms(code, "menu", "forgo")[0]
+    for everything in forms(code, "typed word", "all, rest"):
+        assert plugin.parse(state, seat, f"{forgo} {everything}") == expected
+    assert not underground_words.means_all("Euston")

@@ -19,7 +19,7 @@ from typing import Any
 from ...i18n import EN, Lang
 from ..protocol import BadInput, Choice
 from . import words
-from .words import step_named
+from .words import means_all, step_named
 from .board import Board
 from .building import BRANCH_COST, PLACEMENTS_PER_TURN, kind_of, preview
 from .state import COLOURS, State
@@ -173,7 +173,7 @@ def parse(game, s: State, seat: str, text: str) -> dict[str, Any]:
 def _forgo(s: State, rest: list[str]) -> dict[str, Any]:
     if not rest or rest == ["1"] or rest == ["one"]:
         return {"type": "forgo"}
-    if rest[0] in ("all", "rest", "the"):
+    if rest[0] == "the" or means_all(rest[0]):  # "forgo all", "forgo the rest", "afzien alle", "포기 모두"
         left = PLACEMENTS_PER_TURN - s.turn.step
         return {"type": "forgo"} if left <= 1 else {"type": "forgo", "count": left}
     if rest[0].isdigit():

@@ -7,7 +7,7 @@ typed moves accept them in any of our languages too (`colour_named`).
 """
 from __future__ import annotations
 
-from ...i18n import Lang, every_language, fold, typed_forms
+from ...i18n import NP_, Lang, every_language, fold, typed_forms
 from ..protocol import N_, Listing, Phrase, Term
 from .state import COLOURS
 
@@ -19,6 +19,8 @@ SYMBOL_WORDS = {"suitcase": N_("suitcase"), "umbrella": N_("umbrella"), "bowler"
 assert tuple(COLOUR_WORDS) == COLOURS
 # The kinds of step a typed move may begin with, as the menus show them in each language.
 STEP_WORDS = {"forgo": ("menu", "forgo"), "route": ("menu", "route")}
+# "forgo all": the rest of the turn's placements, in any of our languages.
+ALL_WORD = NP_("typed word", "all, rest")
 
 
 def colour(c: str, lang: Lang) -> str:
@@ -48,6 +50,12 @@ def step_named(word: str) -> str | None:
     word = fold(word.strip(":,"))
     return next((step for step, (context, text) in STEP_WORDS.items() if word and word in typed_forms(text, context)),
                 None)
+
+
+def means_all(word: str) -> bool:
+    """Whether a typed word says "all the rest" in any of our languages ("alle", "todo", "모두")."""
+    context, text = ALL_WORD
+    return fold(word.strip(":,")) in typed_forms(text, context)
 
 
 def symbol(s: str, lang: Lang) -> str:
