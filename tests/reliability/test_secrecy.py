@@ -7,7 +7,7 @@ the CLI's output. `secrecy_model` says what is secret when; `secrecy_play` plays
 watches the games; `secrecy_output` checks what the front ends make of it.
 
 * `test_no_secret_reaches_anyone_it_does_not_belong_to`: whole games through the service,
-  `scale(6, 1000)` per kind, every check in every game: texts, logs, views and their
+  `scale(4, 1000)` per kind, every check in every game: texts, logs, views and their
   twins, the Discord adapter's attachments, components, composer and autocomplete
   suggestions, and at a sampled position the images and `python -m metrobot render` for a
   spectator and a player against twins that differ only in secrets, the final images, and
@@ -50,7 +50,7 @@ def _figures(watch: Watch, kind: str, started: float) -> dict:
 
 @pytest.mark.parametrize("kind", KINDS)
 async def test_no_secret_reaches_anyone_it_does_not_belong_to(kind, report):
-    n = scale(6, 1000)
+    n = scale(4, 1000)
     started = time.perf_counter()
     watch = await play_many(kind, n, images=kind in DRAWN, workers=jobs() if FULL else 1)
     report.update(_figures(watch, kind, started))

@@ -12,6 +12,8 @@ lists what to break (comma-separated, `name` or `name:probability`):
   leases:S              (no fault: a setting) the outbox's send and sweep leases are S
                         seconds instead of 10 and 20, so that short lives see what a dead
                         process left owed delivered
+  clock_lease:S         (no fault: a setting) a turn clock claimed by a process that died
+                        is free again after S seconds instead of 60
 
 Only tests use this; the bot knows nothing of it.
 """
@@ -63,6 +65,11 @@ if FAULTS:
         from metrobot.storage import outbox
 
         outbox.SEND_LEASE = outbox.LEASE = FAULTS["leases"]
+
+    if "clock_lease" in FAULTS:
+        from metrobot.storage import db
+
+        db.CLOCK_LEASE = FAULTS["clock_lease"]
 
     if "no_dedup" in FAULTS:
         async def delivered(self, message):
