@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, AsyncIterator, Sequence
@@ -14,6 +15,8 @@ import aiosqlite
 
 from .rows import Duplicate
 from .sql import Driver, Row
+
+BUSY_TIMEOUT_MS = 5000
 
 
 class _Tx:
@@ -54,14 +57,42 @@ class SQLiteDriver(Driver):
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self.conn = await aiosqlite.connect(self.path, isolation_level=None)
-        # WAL lets readers go on while a move is written. synchronous=FULL syncs the WAL at
-        # every commit: a move the bot has acknowledged survives a power cut, not only a crash
-        # of the process (NORMAL would only promise the latter). A commit costs one fsync.
-        await self.conn.execute("PRAGMA journal_mode=WAL")
-        await self.conn.execute("PRAGMA synchronous=FULL")
-        await self.conn.execute("PRAGMA foreign_keys=ON")
-        # Another process (a second bot, a CLI) holding the write lock: wait, don't fail.
-        await self.conn.execute("PRAGMA busy_timeout=5000")
+        try:
+            # Another process (a second bot, a CLI) holding the write lock: wait, don't fail.
+            await self.conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            # WAL lets readers go on while a move is written. synchronous=FULL syncs the WAL at
+            # every commit: a move the bot has acknowledged survives a power cut, not only a
+            # crash of the process (NORMAL would only promise the latter). A commit costs one fsync.
+            await self._enter_wal()
+            await self.conn.execute("PRAGMA synchronous=FULL")
+            await self.conn.execute("PRAGMA foreign_keys=ON")
+        except BaseException:
+            # aiosqlite's worker thread would otherwise keep a failed process alive (hung,
+            # so that nothing restarts it).
+            await self.close()
+            raise
+
+    async def _enter_wal(self) -> None:
+        """Switch a new file to WAL. SQLite does not wait on its busy handler for this, so
+        two processes creating the same file at once can get "database is locked": try
+        again for as long as a busy wait would."""
+        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        pause = 0.01
+        while True:
+            try:
+                async with self.conn.execute("PRAGMA journal_mode=WAL") as cur:
+                    mode = (await cur.fetchone())[0]
+                if mode == "wal" or self.path == ":memory:":
+                    return
+                problem: Exception = sqlite3.OperationalError(f"journal mode stayed {mode!r}")
+            except sqlite3.OperationalError as e:
+                if "locked" not in str(e) and "busy" not in str(e):
+                    raise
+                problem = e
+            if time.monotonic() > deadline:
+                raise problem
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 0.2)
 
     async def close(self) -> None:
         if self.conn is not None:
