@@ -22,8 +22,9 @@ run: $(VENV)/.run-installed
 	@until $(BIN)/python bot.py; do code=$$?; [ $$code -eq 2 ] && exit 2; \
 	  echo "metrobot exited with status $$code; restarting in 5 s (Ctrl-C to stop)" >&2; sleep 5; done
 
+# One worker per core (pytest-xdist); the slow files (crash, e2e) are shared out as they go.
 test: $(VENV)/.dev-installed
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist worksteal
 
 # The whole suite ten times in a row, each run in another order (pytest-randomly, seeds 1
 # to 10, shown as "Using --randomly-seed=N"): it must pass every time — no test depends on

@@ -115,7 +115,10 @@ def garbled(draw, data: dict[str, Any]) -> dict[str, Any]:
             value = draw(st.one_of(st.sampled_from(WRONG_OBJECTS), json_values()))
         else:
             value = draw(json_values())
-        container[key] = value
+        # A copy: the WRONG_* constants are shared, and a later round may garble inside this
+        # value; mutating them would make later draws depend on earlier ones (hypothesis
+        # refuses a strategy whose choices change with outside state).
+        container[key] = copy.deepcopy(value)
     return data
 
 
@@ -166,6 +169,8 @@ class Draw:
         self.channel_names = sorted(world.channels)
         self.commands = world.standin.commands()
         self.snowflakes = [str(u) for u in world.users.values()] + [str(world.standin.bot_id), "1", "0"]
+        # Who the stand-in knows, as of now: what a draw may depend on must not change later.
+        self.known_users = {str(u): copy.deepcopy(p) for u, p in world.standin._users.items()}  # noqa: SLF001
         self.game_ids = sorted(set(world.games.values()))
         model = world.model()
         self.moves = {gid: 0 for gid in self.game_ids}
@@ -235,10 +240,9 @@ class Draw:
         data = draw(self._command_data(focused))
         # Discord sends what a user option names in `resolved`: mostly there, sometimes not.
         people = [o["value"] for o in _flat(data.get("options") or []) if o.get("type") == 6
-                  and isinstance(o.get("value"), str) and o["value"].isdigit()
-                  and int(o["value"]) in self.w.standin._users]  # noqa: SLF001
+                  and isinstance(o.get("value"), str) and o["value"] in self.known_users]
         if people and draw(st.floats(0, 1)) < 0.8:
-            data["resolved"] = {"users": {p: self.w.standin.user(int(p)) for p in people}}
+            data["resolved"] = {"users": {p: copy.deepcopy(self.known_users[p]) for p in people}}
         if draw(st.floats(0, 1)) < 0.12:  # JSON of the wrong type somewhere in the payload
             data = draw(garbled(data))
         return data
