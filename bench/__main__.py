@@ -6,17 +6,9 @@ here); without names, all of them run, the end-to-end ones last — except the s
 (`make bench-ai`).
 """
 import importlib
-import pkgutil
 import sys
-from pathlib import Path
 
-HELPERS = {"timing", "aiplay"}
-
-
-def discover() -> list[str]:
-    names = [m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)]) if m.name not in HELPERS]
-    return sorted(names, key=lambda n: (n.startswith("discord"), n))
-
+from bench import discover
 
 args = sys.argv[1:]
 # Options (and their values: `--jobs 2`) go to the benchmarks themselves.

@@ -180,3 +180,13 @@ def test_no_module_over_400_lines():
     sources = [p for d in ("metrobot", "render", "bench", "tools") for p in (ROOT / d).rglob("*.py")] + [ROOT / "bot.py"]
     long = {str(p.relative_to(ROOT)): n for p in sources if (n := len(p.read_text().splitlines())) > 400}
     assert not long, long
+
+
+def test_make_bench_runs_each_benchmark_once():
+    """`python -m bench` runs what `discover` lists: every benchmark module, never itself."""
+    from bench import discover
+
+    names = discover()
+    assert "__main__" not in names and len(names) == len(set(names))
+    assert {"scale", "leaderboard", "replay_gif", "render_pool"} <= set(names)
+    assert names[-1].startswith("discord")
