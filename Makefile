@@ -31,7 +31,7 @@ test: $(VENV)/.dev-installed
 # chance or on another test. `make test` itself runs in file order.
 test-repeat: $(VENV)/.dev-installed
 	for i in 1 2 3 4 5 6 7 8 9 10; do echo "== run $$i (order: --randomly-seed=$$i)"; \
-	  $(BIN)/python -m pytest -n auto --dist worksteal -q -p randomly -p no:cacheprovider --randomly-seed=$$i || exit 1; done
+	  $(BIN)/python -m pytest -n auto --dist worksteal -p randomly -p no:cacheprovider --randomly-seed=$$i || exit 1; done
 
 # The crash, race, bad-input and secrecy suites at full size (minutes); figures to reliability.txt.
 reliability: $(VENV)/.dev-installed

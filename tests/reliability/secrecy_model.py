@@ -148,7 +148,9 @@ class Flipwrite(Model):
         out = super().secrets(state)
         plugin = get_plugin(self.name)
         for player, pending in state.pending.items():
-            forms = tuple(dict.fromkeys(plugin.describe(state, a) for a in pending.steps))
+            # Every step's form, repeats kept: a decision that crosses 3 on line H twice reveals
+            # that form twice when its round resolves, and the check counts occurrences.
+            forms = tuple(plugin.describe(state, a) for a in pending.steps)
             if forms:
                 out.append(Secret(player, forms, f"{player}'s decision of round {state.rounds + 1}", in_menus=False))
         return out
