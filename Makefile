@@ -28,7 +28,7 @@ test: $(VENV)/.dev-installed
 
 # The whole suite ten times in a row, each run in another order (pytest-randomly, seeds 1
 # to 10, shown as "Using --randomly-seed=N"): it must pass every time — no test depends on
-# chance or on another test. `make test` itself runs in file order.
+# chance or on another test. `make test` itself does not shuffle.
 test-repeat: $(VENV)/.dev-installed
 	for i in 1 2 3 4 5 6 7 8 9 10; do echo "== run $$i (order: --randomly-seed=$$i)"; \
 	  $(BIN)/python -m pytest -n auto --dist worksteal -p randomly -p no:cacheprovider --randomly-seed=$$i || exit 1; done
