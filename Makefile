@@ -23,15 +23,17 @@ run: $(VENV)/.run-installed
 	  echo "metrobot exited with status $$code; restarting in 5 s (Ctrl-C to stop)" >&2; sleep 5; done
 
 # One worker per core (pytest-xdist); the slow files (crash, e2e) are shared out as they go.
+PARALLEL := -n auto --dist worksteal
+
 test: $(VENV)/.dev-installed
-	$(BIN)/python -m pytest -n auto --dist worksteal
+	$(BIN)/python -m pytest $(PARALLEL)
 
 # The whole suite ten times in a row, each run in another order (pytest-randomly, seeds 1
 # to 10, shown as "Using --randomly-seed=N"): it must pass every time — no test depends on
 # chance or on another test. `make test` itself does not shuffle.
 test-repeat: $(VENV)/.dev-installed
 	for i in 1 2 3 4 5 6 7 8 9 10; do echo "== run $$i (order: --randomly-seed=$$i)"; \
-	  $(BIN)/python -m pytest -n auto --dist worksteal -p randomly -p no:cacheprovider --randomly-seed=$$i || exit 1; done
+	  $(BIN)/python -m pytest $(PARALLEL) -p randomly -p no:cacheprovider --randomly-seed=$$i || exit 1; done
 
 # The crash, race, bad-input and secrecy suites at full size (minutes); figures to reliability.txt.
 reliability: $(VENV)/.dev-installed

@@ -112,11 +112,13 @@ def decide(game: Game, auto: AutoPlayer, state: Any, seat: str, rnd: random.Rand
     return auto.plan(game, game.view(state, viewer), viewer, seat, rnd, budget or auto.budget(seconds))
 
 
-def play_steps(game: Game, state: Any, seat: str, steps: list[Action]) -> tuple[Any, list[Action], list[Event]]:
+def play_steps(game: Game, state: Any, seat: str, steps: list[Action],
+               each: Callable[[Any], None] | None = None) -> tuple[Any, list[Action], list[Event]]:
     """Apply planned steps: the first always (it was decided for this very position), the
     others while `seat` still owes a decision and each is legal. A plan is made on a view,
     and a game reveals nothing hidden within a turn, so every step passes; if one did not,
-    the rest is dropped and the next call decides afresh."""
+    the rest is dropped and the next call decides afresh. `each` sees the state after
+    every step."""
     played: list[Action] = []
     events: list[Event] = []
     for action in steps:
@@ -126,6 +128,8 @@ def play_steps(game: Game, state: Any, seat: str, steps: list[Action]) -> tuple[
         state, evs = game.apply(state, seat, action)
         played.append(action)
         events.extend(evs)
+        if each:
+            each(state)
     return state, played, events
 
 

@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .autoplay import DEFAULT_LEVEL, AutoPlayer, Budget, by_level, decide
+from .autoplay import DEFAULT_LEVEL, AutoPlayer, Budget, by_level, decide, play_steps
 from ..i18n import EN, Lang
 from .protocol import N_, Action, BadInput, Choice, Event, Game
 
@@ -259,15 +259,9 @@ class GamePlugin:
                 auto = autos.get(seat)
                 if auto is None:
                     auto = autos[seat] = self.player(level)
-                for n, action in enumerate(decide(game, auto, state, seat, rnd, seconds, budget)):
-                    # Step by step (as play_steps does) so that `each` sees every state.
-                    if n and (game.is_over(state) or seat not in game.to_move(state)
-                                    or action not in game.legal_actions(state, seat)):
-                        break
-                    state, _ = game.apply(state, seat, action)
-                    actions.append({"player": seat, "action": action})
-                    if each:
-                        each(state)
+                state, played, _ = play_steps(game, state, seat, decide(game, auto, state, seat, rnd, seconds, budget),
+                                              each)
+                actions.extend({"player": seat, "action": action} for action in played)
                 if game.is_over(state):
                     break
         return actions, state
