@@ -317,6 +317,15 @@ async def test_full_three_player_game(standin, bot):
     assert row.state["passenger"]["trips"]  # the passenger travelled
     posts = [m for m in table.public() if "passenger goes to" in m.content]
     assert posts and all(m.attachments for m in posts)
+    # A turn's building is told before the passenger's legs that followed it.
+    for post in table.public():
+        lines = post.content.splitlines()
+        built = [i for i, line in enumerate(lines) if " built " in line or " forwent " in line]
+        legs = [i for i, line in enumerate(lines) if "passenger" in line]
+        assert not built or not legs or max(built) < min(legs), post.content
+    # /leaderboard without a kind: the game just finished here, not the first kind listed.
+    board = await (await standin.slash(bob, channel, "leaderboard")).wait_message()
+    assert "On the Underground leaderboard" in board.content, board.content
     # Played through the bot only: the logged actions replay to the stored state.
     db = await Database(table.db_path).open()
     try:
