@@ -1,4 +1,4 @@
-"""Fixtures for end-to-end tests against the local Discord stand-in (``standin.py`` in this folder).
+"""Fixtures for end-to-end tests against the local Discord stand-in (the ``standin`` package in this folder).
 
 * ``standin``: a started :class:`standin.DiscordStandIn`, with this process's discord.py pointed at it
   (``discord.http.Route.BASE`` and the default gateway are restored afterwards). At teardown the

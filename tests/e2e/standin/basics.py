@@ -1,0 +1,99 @@
+"""Errors, small helpers and the waiting signal the stand-in is built on."""
+from __future__ import annotations
+
+import asyncio
+import datetime
+import json
+import time
+from typing import Any, Callable, Optional, Sequence, Union
+
+import yarl
+
+from .constants import _PENDING
+
+
+class StandInTimeout(TimeoutError):
+    """A wait on the stand-in ran out of time; the message says what was awaited and what happened."""
+
+
+class _ApiError(Exception):
+    """Raised by REST handlers: becomes a Discord-shaped JSON error answer."""
+
+    def __init__(self, status: int, code: int, message: str, errors: Optional[dict] = None):
+        super().__init__(f"{status} {code} {message}")
+        self.status, self.code, self.message, self.errors = status, code, message, errors
+
+
+def _invalid_form(errors: dict) -> _ApiError:
+    return _ApiError(400, 50035, "Invalid Form Body", errors)
+
+
+def _put_error(errors: dict, path: Sequence[Union[str, int]], code: str, message: str) -> None:
+    node = errors
+    for part in path:
+        node = node.setdefault(str(part), {})
+    node.setdefault("_errors", []).append({"code": code, "message": message})
+
+
+def _iso(ts: Optional[float] = None) -> str:
+    return datetime.datetime.fromtimestamp(time.time() if ts is None else ts, datetime.timezone.utc).isoformat()
+
+
+def _json_dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def point_discord_at(api_base: str, gateway_url: str) -> Callable[[], None]:
+    """Point this process's discord.py at a stand-in; returns a function restoring the old values.
+
+    Sets ``discord.http.Route.BASE`` (REST, e.g. ``http://127.0.0.1:PORT/api/v10``) and
+    ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY`` (``ws://127.0.0.1:PORT/``). A bot running as
+    a subprocess does the same from ``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL``.
+    """
+    import discord.gateway
+    import discord.http
+
+    old_base = discord.http.Route.BASE
+    old_gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    discord.http.Route.BASE = api_base.rstrip("/")
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+    def restore() -> None:
+        discord.http.Route.BASE = old_base
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
+
+    return restore
+
+
+class _Signal:
+    """Level-triggered change notification: waiters re-check their condition after every change.
+
+    ``notify()`` wakes everybody currently waiting; nothing is polled and nothing sleeps."""
+
+    __slots__ = ("_event",)
+
+    def __init__(self) -> None:
+        self._event = asyncio.Event()
+
+    def notify(self) -> None:
+        event, self._event = self._event, asyncio.Event()
+        event.set()
+
+    async def wait_for(self, check: Callable[[], Any], timeout: float, describe: Callable[[], str]) -> Any:
+        """Return the first value of ``check()`` that is not ``_PENDING`` (checked now and on every notify)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            result = check()
+            if result is not _PENDING:
+                return result
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise StandInTimeout(describe())
+            event = self._event
+            try:
+                await asyncio.wait_for(event.wait(), remaining)
+            except asyncio.TimeoutError:
+                pass
+
+

@@ -1,0 +1,402 @@
+"""Driving users: slash commands, autocomplete, clicks, selects, modals and forged interactions."""
+from __future__ import annotations
+
+import secrets
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+from .constants import (
+    ALL_PERMISSIONS, ATTACHMENT_SIZE_LIMIT, C_BUTTON, C_CHANNEL_SELECT, C_LABEL, C_MENTIONABLE_SELECT,
+    C_ROLE_SELECT, C_ROW, C_STRING_SELECT, C_TEXT_INPUT, C_USER_SELECT, IT_AUTOCOMPLETE, IT_COMMAND,
+    IT_COMPONENT, IT_MODAL, OPT_ATTACHMENT, OPT_BOOL, OPT_CHANNEL, OPT_GROUP, OPT_INT, OPT_MENTIONABLE,
+    OPT_NUMBER, OPT_ROLE, OPT_STRING, OPT_SUB, OPT_USER, PERMISSIONS, SELECT_TYPES,
+)
+from .model import Attachment, InteractionHandle, Message
+
+
+class DrivingMixin:
+    """Part of DiscordStandIn (see standin/__init__.py)."""
+
+    # driving interactions (controller API)
+    def _interaction_payload(self, itype: int, user_id: int, channel_id: int, data: dict, message: Optional[Message] = None,
+                             *, allow_deleted: bool = False) -> dict:
+        user_id, channel_id = int(user_id), int(channel_id)
+        if user_id not in self._users:
+            raise ValueError(f"unknown user {user_id}; call add_member/add_user first")
+        channel = self._channels.get(channel_id)
+        if channel is None and allow_deleted:
+            channel = self._deleted_channels.get(channel_id)
+        if channel is None:
+            raise ValueError(f"unknown channel {channel_id}")
+        guild_id = int(channel["guild_id"]) if channel.get("guild_id") else None
+        app_permissions = self.member_permissions(self.bot_id, guild_id) if guild_id else ALL_PERMISSIONS
+        if channel_id in self._no_posting:
+            app_permissions &= ~(PERMISSIONS["send_messages"] | PERMISSIONS["send_messages_in_threads"])
+        interaction_id = self._snowflake()
+        payload: Dict[str, Any] = {
+            "id": str(interaction_id),
+            "application_id": str(self.application_id),
+            "type": itype,
+            "data": data,
+            "token": f"standin.{interaction_id}.{secrets.token_urlsafe(18)}",
+            "version": 1,
+            "locale": self._user_locales.get(user_id, "en-US"),
+            "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+            "entitlements": [],
+            "entitlement_sku_ids": [],
+            "channel_id": str(channel_id),
+            "channel": dict(channel, permissions=str(self.member_permissions(user_id, guild_id)) if guild_id else str(ALL_PERMISSIONS)),
+            "app_permissions": str(app_permissions),
+        }
+        if guild_id is not None:
+            if user_id not in self._guilds[guild_id]["members"]:
+                raise ValueError(f"user {user_id} is not a member of guild {guild_id}; call add_member first")
+            payload.update(
+                guild_id=str(guild_id),
+                guild={"id": str(guild_id), "locale": self._guilds[guild_id].get("preferred_locale", "en-US"),
+                       "features": []},
+                guild_locale=self._guilds[guild_id].get("preferred_locale", "en-US"),
+                member=self._member_payload(guild_id, user_id, with_permissions=True),
+                context=0,
+                authorizing_integration_owners={"0": str(guild_id)},
+            )
+        else:
+            payload.update(user=self._users[user_id], context=1, authorizing_integration_owners={"0": str(user_id)})
+        if message is not None:
+            payload["message"] = message.to_payload()
+        return payload
+
+    async def _send_interaction(self, payload: dict, source_message: Optional[Message] = None) -> InteractionHandle:
+        guild_id = int(payload["guild_id"]) if payload.get("guild_id") else None
+        await self._wait_for_session(guild_id)
+        handle = InteractionHandle(self, payload, source_message=source_message)
+        if source_message is not None:
+            source_message._watchers.append(handle)
+        self._interactions[handle.id] = handle
+        if self.one_session_per_interaction:
+            live = [session for session in self._active_sessions(guild_id) if session.live]
+            live[self._spread % len(live)].dispatch("INTERACTION_CREATE", payload)
+            self._spread += 1
+        else:
+            self._dispatch("INTERACTION_CREATE", payload, guild_id, None)
+        return handle
+
+    @staticmethod
+    def _split_name(name: str, subcommand: Optional[str], group: Optional[str]) -> Tuple[str, Optional[str], Optional[str]]:
+        parts = name.split()
+        if len(parts) == 2 and subcommand is None:
+            return parts[0], parts[1], group
+        if len(parts) == 3 and subcommand is None and group is None:
+            return parts[0], parts[2], parts[1]
+        if len(parts) != 1:
+            raise ValueError(f"cannot parse command name {name!r}")
+        return name, subcommand, group
+
+    def _command_data(
+        self,
+        name: str,
+        options: Optional[Dict[str, Any]],
+        subcommand: Optional[str],
+        group: Optional[str],
+        guild_id: Optional[int],
+        focused: Optional[str] = None,
+    ) -> dict:
+        name, subcommand, group = self._split_name(name, subcommand, group)
+        command = self._find_command(name, guild_id)
+        defs = command.get("options") or []
+        if group is not None:
+            grp = next((o for o in defs if o["type"] == OPT_GROUP and o["name"] == group), None)
+            if grp is None:
+                raise ValueError(f"/{name} has no subcommand group {group!r}")
+            defs = grp.get("options") or []
+        if subcommand is not None:
+            sub = next((o for o in defs if o["type"] == OPT_SUB and o["name"] == subcommand), None)
+            if sub is None:
+                raise ValueError(f"/{name} has no subcommand {subcommand!r}; it has {[o['name'] for o in defs if o['type'] in (1, 2)]}")
+            defs = sub.get("options") or []
+        elif any(o["type"] in (OPT_SUB, OPT_GROUP) for o in defs):
+            raise ValueError(f"/{name} needs a subcommand: {[o['name'] for o in defs if o['type'] in (1, 2)]}")
+
+        built, resolved = self._build_options(name, defs, dict(options or {}), guild_id, focused)
+        if subcommand is not None:
+            built = [{"name": subcommand, "type": OPT_SUB, "options": built}]
+            if group is not None:
+                built = [{"name": group, "type": OPT_GROUP, "options": built}]
+        data: Dict[str, Any] = {"id": command["id"], "name": command["name"], "type": 1}
+        if built:
+            data["options"] = built
+        if resolved:
+            data["resolved"] = resolved
+        if command.get("guild_id"):
+            data["guild_id"] = command["guild_id"]
+        return data
+
+    def _build_options(
+        self, cmd: str, defs: List[dict], options: Dict[str, Any], guild_id: Optional[int], focused: Optional[str]
+    ) -> Tuple[List[dict], dict]:
+        by_name = {d["name"]: d for d in defs}
+        unknown = set(options) - set(by_name)
+        if focused is not None and focused not in by_name:
+            unknown.add(focused)
+        if unknown:
+            raise ValueError(f"/{cmd} has no option(s) {sorted(unknown)}; it has {list(by_name)}")
+        if focused is not None and focused not in options:
+            options[focused] = ""
+        built: List[dict] = []
+        resolved: Dict[str, Dict[str, Any]] = {}
+        for definition in defs:
+            oname, otype = definition["name"], definition["type"]
+            if oname not in options:
+                if definition.get("required") and focused is None:
+                    raise ValueError(f"/{cmd}: option {oname!r} is required")
+                continue
+            value = options[oname]
+            entry: Dict[str, Any] = {"name": oname, "type": otype}
+            if oname == focused:
+                if not definition.get("autocomplete"):
+                    raise ValueError(f"/{cmd}: option {oname!r} has no autocomplete")
+                entry["value"] = str(value)
+                entry["focused"] = True
+                built.append(entry)
+                continue
+            entry["value"] = self._option_value(cmd, definition, value, guild_id, resolved)
+            built.append(entry)
+        return built, resolved
+
+    def _option_value(self, cmd: str, d: dict, value: Any, guild_id: Optional[int], resolved: dict) -> Any:
+        oname, otype = d["name"], d["type"]
+        where = f"/{cmd} option {oname!r}"
+        if otype == OPT_STRING:
+            if not isinstance(value, str):
+                raise ValueError(f"{where} expects a string, got {value!r}")
+            if "min_length" in d and len(value) < d["min_length"] or "max_length" in d and len(value) > d["max_length"]:
+                raise ValueError(f"{where}: length of {value!r} outside [{d.get('min_length')}, {d.get('max_length')}]")
+        elif otype == OPT_INT:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"{where} expects an integer, got {value!r}")
+        elif otype == OPT_NUMBER:
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ValueError(f"{where} expects a number, got {value!r}")
+        elif otype == OPT_BOOL:
+            if not isinstance(value, bool):
+                raise ValueError(f"{where} expects a bool, got {value!r}")
+        elif otype in (OPT_USER, OPT_CHANNEL, OPT_ROLE, OPT_MENTIONABLE):
+            snowflake = int(getattr(value, "id", value))
+            self._resolve_entity(where, otype, snowflake, guild_id, resolved)
+            return str(snowflake)
+        elif otype == OPT_ATTACHMENT:
+            if isinstance(value, Attachment):
+                att = value
+            else:
+                filename, data = value
+                att = self._new_attachment(0, filename, bytes(data))
+            resolved.setdefault("attachments", {})[str(att.id)] = att.to_payload()
+            return str(att.id)
+        else:
+            raise ValueError(f"{where}: unsupported option type {otype}")
+        if otype in (OPT_INT, OPT_NUMBER):
+            if "min_value" in d and value < d["min_value"] or "max_value" in d and value > d["max_value"]:
+                raise ValueError(f"{where}: {value!r} outside [{d.get('min_value')}, {d.get('max_value')}]")
+        if d.get("choices") and value not in [c["value"] for c in d["choices"]]:
+            raise ValueError(f"{where}: {value!r} is not one of the choices {[c['value'] for c in d['choices']]}")
+        return value
+
+    def _resolve_entity(self, where: str, otype: int, snowflake: int, guild_id: Optional[int], resolved: dict) -> None:
+        roles = self._guilds[guild_id]["roles"] if guild_id else {}
+        if otype in (OPT_USER, OPT_MENTIONABLE) and snowflake in self._users:
+            resolved.setdefault("users", {})[str(snowflake)] = self._users[snowflake]
+            if guild_id and snowflake in self._guilds[guild_id]["members"]:
+                member = self._member_payload(guild_id, snowflake, with_user=False, with_permissions=True)
+                resolved.setdefault("members", {})[str(snowflake)] = member
+        elif otype in (OPT_ROLE, OPT_MENTIONABLE) and snowflake in roles:
+            resolved.setdefault("roles", {})[str(snowflake)] = roles[snowflake]
+        elif otype == OPT_CHANNEL and snowflake in self._channels:
+            ch = self._channels[snowflake]
+            entry = {k: ch[k] for k in ("id", "name", "type", "parent_id", "thread_metadata", "guild_id") if k in ch}
+            entry["permissions"] = str(ALL_PERMISSIONS)
+            resolved.setdefault("channels", {})[str(snowflake)] = entry
+        else:
+            raise ValueError(f"{where}: {snowflake} is not a known {'user' if otype == OPT_USER else 'entity'}")
+
+    async def slash(
+        self,
+        user_id: int,
+        channel_id: int,
+        name: str,
+        options: Optional[Dict[str, Any]] = None,
+        *,
+        subcommand: Optional[str] = None,
+        group: Optional[str] = None,
+    ) -> InteractionHandle:
+        """A user runs a slash command; returns the interaction's handle."""
+        guild_id = self._channel_guild(int(channel_id))
+        data = self._command_data(name, options, subcommand, group, guild_id)
+        return await self._send_interaction(self._interaction_payload(IT_COMMAND, user_id, channel_id, data))
+
+    async def autocomplete(
+        self,
+        user_id: int,
+        channel_id: int,
+        name: str,
+        options: Optional[Dict[str, Any]] = None,
+        *,
+        focused: str,
+        subcommand: Optional[str] = None,
+        group: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> List[dict]:
+        """A user types in an autocomplete option; returns the bot's choices (``[{"name", "value"}]``)."""
+        guild_id = self._channel_guild(int(channel_id))
+        data = self._command_data(name, options, subcommand, group, guild_id, focused=focused)
+        handle = await self._send_interaction(self._interaction_payload(IT_AUTOCOMPLETE, user_id, channel_id, data))
+        return await handle.wait_choices(timeout)
+
+    def _interactive_message(self, user_id: int, message: Union[Message, int]) -> Message:
+        msg = self._messages.get(int(getattr(message, "id", message)))
+        if msg is None:
+            raise ValueError(f"unknown message {message!r}")
+        if msg.deleted:
+            raise ValueError(f"message {msg.id} was deleted")
+        if msg.ephemeral and msg.interaction is not None and msg.interaction.user_id != int(user_id):
+            raise ValueError(f"message {msg.id} is ephemeral: only user {msg.interaction.user_id} can see it")
+        return msg
+
+    async def click(
+        self, user_id: int, message: Union[Message, int], custom_id: Optional[str] = None, *, label: Optional[str] = None
+    ) -> InteractionHandle:
+        """A user clicks a button (by ``custom_id`` or ``label``) on a stored message."""
+        msg = self._interactive_message(user_id, message)
+        if custom_id is None:
+            if label is None:
+                raise ValueError("click needs custom_id or label")
+            found = msg.button(label)
+            if found is None:
+                raise ValueError(f"no button labelled {label!r} on {msg!r}; buttons: {[b.get('label') for b in msg.buttons()]}")
+            custom_id = found.get("custom_id")
+        component = msg.component(custom_id) if custom_id else None
+        if component is None or component.get("type") != C_BUTTON:
+            raise ValueError(f"no button {custom_id!r} on {msg!r}; custom ids: {msg.custom_ids()}")
+        if component.get("disabled"):
+            raise ValueError(f"button {custom_id!r} on message {msg.id} is disabled")
+        if component.get("style") in (5, 6):
+            raise ValueError(f"button {custom_id!r} is a link/premium button and sends no interaction")
+        data = {"custom_id": custom_id, "component_type": C_BUTTON, "id": component.get("id")}
+        payload = self._interaction_payload(IT_COMPONENT, user_id, msg.channel_id, data, message=msg)
+        return await self._send_interaction(payload, source_message=msg)
+
+    async def select(self, user_id: int, message: Union[Message, int], custom_id: str, values: Sequence[Any]) -> InteractionHandle:
+        """A user picks ``values`` in a select menu on a stored message."""
+        msg = self._interactive_message(user_id, message)
+        component = msg.component(custom_id)
+        if component is None or component.get("type") not in SELECT_TYPES:
+            raise ValueError(f"no select menu {custom_id!r} on {msg!r}; custom ids: {msg.custom_ids()}")
+        if component.get("disabled"):
+            raise ValueError(f"select {custom_id!r} on message {msg.id} is disabled")
+        ctype = component["type"]
+        str_values = [str(getattr(v, "id", v)) for v in values]
+        lo, hi = component.get("min_values", 1), component.get("max_values", 1)
+        if not lo <= len(str_values) <= hi:
+            raise ValueError(f"select {custom_id!r} takes {lo}..{hi} values, got {len(str_values)}")
+        data: Dict[str, Any] = {"custom_id": custom_id, "component_type": ctype, "values": str_values, "id": component.get("id")}
+        guild_id = self._channel_guild(msg.channel_id)
+        if ctype == C_STRING_SELECT:
+            allowed = [o["value"] for o in component.get("options", [])]
+            bad = [v for v in str_values if v not in allowed]
+            if bad:
+                raise ValueError(f"select {custom_id!r}: {bad} not among options {allowed}")
+        else:
+            otype = {C_USER_SELECT: OPT_USER, C_ROLE_SELECT: OPT_ROLE, C_MENTIONABLE_SELECT: OPT_MENTIONABLE, C_CHANNEL_SELECT: OPT_CHANNEL}[ctype]
+            resolved: dict = {}
+            for v in str_values:
+                self._resolve_entity(f"select {custom_id!r}", otype, int(v), guild_id, resolved)
+            data["resolved"] = resolved
+        payload = self._interaction_payload(IT_COMPONENT, user_id, msg.channel_id, data, message=msg)
+        return await self._send_interaction(payload, source_message=msg)
+
+    async def submit_modal(self, user_id: int, channel_id: int, custom_id: str, fields: Dict[str, Any]) -> InteractionHandle:
+        """A user submits the modal ``custom_id`` that the bot showed them; ``fields``: input custom id -> value."""
+        origin = self._modals.get((int(user_id), custom_id))
+        if origin is None:
+            shown = [cid for (uid, cid) in self._modals if uid == int(user_id)]
+            raise ValueError(f"no modal {custom_id!r} was shown to user {user_id} (shown: {shown})")
+        modal = origin.modal or {}
+        fields = dict(fields)
+        components: List[dict] = []
+
+        def submitted(component: dict) -> Optional[dict]:
+            ctype, cid = component.get("type"), component.get("custom_id")
+            if ctype == C_TEXT_INPUT:
+                value = fields.pop(cid, component.get("value") or "")
+                if not isinstance(value, str):
+                    raise ValueError(f"modal {custom_id!r}: text input {cid!r} takes a string")
+                if component.get("required", True) and not value:
+                    raise ValueError(f"modal {custom_id!r}: text input {cid!r} is required")
+                lo, hi = component.get("min_length", 0), component.get("max_length", 4000)
+                if value and not lo <= len(value) <= hi:
+                    raise ValueError(f"modal {custom_id!r}: {cid!r} length {len(value)} outside [{lo}, {hi}]")
+                return {"type": C_TEXT_INPUT, "id": component.get("id"), "custom_id": cid, "value": value}
+            if ctype in SELECT_TYPES:
+                values = [str(getattr(v, "id", v)) for v in fields.pop(cid, [])]
+                return {"type": ctype, "id": component.get("id"), "custom_id": cid, "values": values}
+            return None
+
+        for top in modal.get("components", []):
+            if top.get("type") == C_ROW:
+                inner = [s for s in (submitted(c) for c in top.get("components", [])) if s]
+                components.append({"type": C_ROW, "id": top.get("id"), "components": inner})
+            elif top.get("type") == C_LABEL and isinstance(top.get("component"), dict):
+                inner_one = submitted(top["component"])
+                if inner_one:
+                    components.append({"type": C_LABEL, "id": top.get("id"), "component": inner_one})
+        if fields:
+            raise ValueError(f"modal {custom_id!r} has no input(s) {sorted(fields)}")
+        data = {"custom_id": custom_id, "components": components}
+        message = origin.source_message
+        payload = self._interaction_payload(IT_MODAL, user_id, channel_id, data, message=message)
+        return await self._send_interaction(payload, source_message=message)
+
+    # -------------------------------------------------------------------------------------------------
+    # message storage
+    async def forge(
+        self,
+        itype: int,
+        user_id: int,
+        channel_id: int,
+        data: dict,
+        *,
+        message: Union[Message, int, None] = None,
+        components: Optional[List[dict]] = None,
+    ) -> InteractionHandle:
+        """Send an interaction that no Discord client could send: ``data`` goes out as given, with
+        no check against the synced commands, option types, ranges, choices or the message's
+        components (e.g. ``{"name": "game", "type": 1, "options": [...]}`` with a NaN, or
+        ``{"custom_id": "mb:x:1:2:", "component_type": 2}``). ``itype``: 2 command, 3 component,
+        4 autocomplete, 5 modal. The user and channel must be known; the channel may have been
+        deleted (``delete_channel``). A component interaction claims to come from ``message`` (a
+        stored message, also someone else's ephemeral one); ``components`` (component dicts, see
+        ``forged_row``) replace that message's components in the payload only, the stored message
+        is unchanged (discord.py dispatches a custom id only if the message carries it).
+        Returns the handle, like ``slash``."""
+        msg = None
+        if message is not None:
+            msg = self._messages.get(int(getattr(message, "id", message)))
+            if msg is None:
+                raise ValueError(f"unknown message {message!r}")
+        payload = self._interaction_payload(int(itype), user_id, channel_id, data, msg, allow_deleted=True)
+        if msg is not None and components is not None:
+            payload["message"] = dict(payload["message"], components=self._normalize_components(components))
+        return await self._send_interaction(payload, source_message=msg)
+
+    @staticmethod
+    def forged_row(custom_id: str, *, component_type: int = C_BUTTON, options: Sequence[str] = ()) -> List[dict]:
+        """One action row holding a button (or a string select with ``options`` as values) with this custom id."""
+        if component_type == C_BUTTON:
+            item: Dict[str, Any] = {"type": C_BUTTON, "style": 1, "label": "forged", "custom_id": custom_id}
+        else:
+            item = {"type": component_type, "custom_id": custom_id, "min_values": 1, "max_values": 1,
+                    "options": [{"label": str(v)[:100] or "-", "value": str(v)[:100]} for v in (options or ["x"])]}
+        return [{"type": C_ROW, "components": [item]}]
+
+    def interactions(self) -> List[InteractionHandle]:
+        """Every interaction sent so far, oldest first."""
+        return list(self._interactions.values())
+

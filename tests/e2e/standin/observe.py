@@ -1,0 +1,199 @@
+"""What a test reads back: messages, DMs, synced commands and gateway sessions."""
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, List, Optional, Union
+
+from .constants import _PENDING
+from .model import Message
+from .connections import _Session
+
+
+class ObserveMixin:
+    """Part of DiscordStandIn (see standin/__init__.py)."""
+
+    # messages (controller API)
+    def message(self, message_id: int) -> Message:
+        return self._messages[int(message_id)]
+
+    def messages(
+        self, channel_id: int, *, include_ephemeral: bool = False, include_loading: bool = False, include_deleted: bool = False
+    ) -> List[Message]:
+        """Messages of a channel in order (by default: not ephemeral, not loading, not deleted)."""
+        return [
+            m
+            for m in self._channel_messages.get(int(channel_id), ())
+            if (include_ephemeral or not m.ephemeral) and (include_loading or not m.loading) and (include_deleted or not m.deleted)
+        ]
+
+    def dms(self, user_id: int) -> List[Message]:
+        """Messages the bot sent to this user by DM."""
+        channel_id = self._dm_channels.get(int(user_id))
+        return [] if channel_id is None else [m for m in self.messages(channel_id) if m.author_id == self.bot_id]
+
+    async def wait_for_message(
+        self,
+        channel_id: int,
+        predicate: Optional[Callable[[Message], bool]] = None,
+        timeout: Optional[float] = None,
+        *,
+        after: Optional[Union[int, Message]] = None,
+    ) -> Message:
+        """First message in the channel matching ``predicate`` (existing ones too, or ids > ``after``)."""
+        channel_id = int(channel_id)
+        after_id = 0 if after is None else int(getattr(after, "id", after))
+
+        def check() -> Any:
+            for msg in self.messages(channel_id):
+                if msg.id > after_id and (predicate is None or predicate(msg)):
+                    return msg
+            return _PENDING
+
+        def describe() -> str:
+            lines = [f"timed out waiting for a message in channel {channel_id}; its messages:"]
+            lines += [f"  {m!r}" for m in self.messages(channel_id, include_ephemeral=True, include_loading=True)[-10:]]
+            lines += [f"  refused: {r}" for r in self.rejections if r.channel_id == channel_id][-5:]
+            return "\n".join(lines + self._diagnostics())
+
+        return await self._channel_signals[channel_id].wait_for(check, self._timeout(timeout), describe)
+
+    async def wait_for_dm(
+        self,
+        user_id: int,
+        predicate: Optional[Callable[[Message], bool]] = None,
+        timeout: Optional[float] = None,
+        *,
+        after: Optional[Union[int, Message]] = None,
+    ) -> Message:
+        """First DM from the bot to ``user_id`` matching ``predicate``."""
+
+        def from_bot(msg: Message) -> bool:
+            return msg.author_id == self.bot_id and (predicate is None or predicate(msg))
+
+        return await self.wait_for_message(self._create_dm_channel(int(user_id)), from_bot, timeout, after=after)
+
+    def _notify_message(self, msg: Message) -> None:
+        self._channel_signals[msg.channel_id].notify()
+        if msg.interaction is not None:
+            msg.interaction._signal.notify()
+        for handle in msg._watchers:
+            handle._signal.notify()
+
+    async def post_user_message(self, user_id: int, channel_id: int, content: str) -> Message:
+        """A user writes ``content`` in a channel; the bot receives MESSAGE_CREATE."""
+        user_id, channel_id = int(user_id), int(channel_id)
+        guild_id = self._channel_guild(channel_id)
+        if guild_id is not None and user_id not in self._guilds[guild_id]["members"]:
+            raise ValueError(f"user {user_id} is not a member of guild {guild_id}")
+        await self._wait_for_session(guild_id)
+        msg = Message(self, id=self._snowflake(), channel_id=channel_id, author=self._users[user_id])
+        msg.content = content
+        self._store_message(msg)
+        return msg
+
+    # -------------------------------------------------------------------------------------------------
+    # commands (controller API)
+    def commands(self, guild_id: Optional[int] = None) -> List[dict]:
+        """Registered commands visible in a guild (its guild commands first, then global ones)."""
+        guild_id = guild_id or self.guild_id
+        return list(self._guild_commands.get(guild_id, [])) + list(self._global_commands)
+
+    def command(self, name: str, guild_id: Optional[int] = None, *, type: int = 1) -> Optional[dict]:
+        return next((c for c in self.commands(guild_id) if c["name"] == name and c.get("type", 1) == type), None)
+
+    async def wait_for_commands(self, *names: str, guild_id: Optional[int] = None, timeout: Optional[float] = None) -> Dict[str, dict]:
+        """Wait until the named commands (or, with no names, any command) are registered."""
+
+        def check() -> Any:
+            available = {c["name"]: c for c in self.commands(guild_id)}
+            if names:
+                return available if all(n in available for n in names) else _PENDING
+            return available if available else _PENDING
+
+        def describe() -> str:
+            have = sorted(c["name"] for c in self.commands(guild_id))
+            return f"timed out waiting for commands {list(names) or '(any)'}; registered: {have}\n" + "\n".join(self._diagnostics())
+
+        return await self._commands_signal.wait_for(check, self._timeout(timeout), describe)
+
+    def _find_command(self, name: str, guild_id: Optional[int]) -> dict:
+        command = self.command(name, guild_id) if guild_id else next(
+            (c for c in self._global_commands if c["name"] == name and c.get("type", 1) == 1), None
+        )
+        if command is None:
+            have = sorted(c["name"] for c in (self.commands(guild_id) if guild_id else self._global_commands))
+            raise ValueError(f"no slash command {name!r} is registered (registered: {have}); did the bot sync?")
+        return command
+
+    # -------------------------------------------------------------------------------------------------
+    # gateway sessions (controller API)
+    # -------------------------------------------------------------------------------------------------
+    @property
+    def connected(self) -> int:
+        """Number of live gateway connections with a session (identified or resumed)."""
+        return sum(1 for session in self._sessions if session.live)
+
+    def _active_sessions(self, guild_id: Optional[int], intent: Optional[int] = None) -> List[_Session]:
+        """Sessions that get events: live ones, and resumable ones whose client dropped (replayed on RESUME)."""
+        return [
+            session
+            for session in self._sessions
+            if session.serves_guild(guild_id) and (intent is None or session.intents & intent)
+        ]
+
+    async def wait_for_identify(self, count: Optional[int] = None, timeout: Optional[float] = None) -> int:
+        """Wait until ``identify_count >= count`` (default 1) with a live connection; returns the count.
+
+        READY and GUILD_CREATE are already sent when this returns, so interactions can be driven.
+        (discord.py fires ``on_ready`` only ``guild_ready_timeout`` seconds later.)"""
+        wanted = 1 if count is None else count
+        return await self._session_signal.wait_for(
+            lambda: self.identify_count if self.identify_count >= wanted and self.connected else _PENDING,
+            self._timeout(timeout),
+            lambda: f"timed out waiting for IDENTIFY #{wanted} (seen {self.identify_count}, connected {self.connected})",
+        )
+
+    async def wait_for_resume(self, count: Optional[int] = None, timeout: Optional[float] = None) -> int:
+        """Wait until ``resume_count >= count`` (default 1); returns the count."""
+        wanted = 1 if count is None else count
+        return await self._session_signal.wait_for(
+            lambda: self.resume_count if self.resume_count >= wanted and self.connected else _PENDING,
+            self._timeout(timeout),
+            lambda: f"timed out waiting for RESUME #{wanted} (seen {self.resume_count}, connected {self.connected})",
+        )
+
+    async def wait_for_disconnect(self, timeout: Optional[float] = None) -> None:
+        """Wait until no client is connected to the gateway (e.g. after a bot process exited)."""
+        await self._session_signal.wait_for(
+            lambda: True if self.connected == 0 else _PENDING,
+            self._timeout(timeout),
+            lambda: f"timed out waiting for clients to disconnect ({self.connected} still connected)",
+        )
+
+    async def _wait_for_session(self, guild_id: Optional[int]) -> None:
+        await self._session_signal.wait_for(
+            lambda: True if any(session.live for session in self._active_sessions(guild_id)) else _PENDING,
+            self.session_timeout,
+            lambda: f"no discord client is connected to the stand-in gateway (waited {self.session_timeout}s)",
+        )
+
+    def force_reconnect(self) -> None:
+        """Send op 7 RECONNECT to every client: they reconnect and RESUME (or, with ``accept_resume``
+        False, get INVALID_SESSION and IDENTIFY again, which discord.py delays by 5 s)."""
+        for conn in self._connections:
+            conn.send({"op": 7, "d": None})
+
+    async def disconnect_clients(self, code: int = 4000) -> None:
+        """Close every gateway connection with ``code`` (4000: clients reconnect)."""
+        conns = [c for c in self._connections if not c.closed]
+        for conn in conns:
+            conn.close(code)
+        await self._session_signal.wait_for(
+            lambda: True if all(c.closed for c in conns) else _PENDING, self.default_timeout, lambda: "connections did not close"
+        )
+
+    def _dispatch(self, event: str, data: Any, guild_id: Optional[int], intent: Optional[int]) -> int:
+        sessions = self._active_sessions(guild_id, intent)
+        for session in sessions:
+            session.dispatch(event, data)
+        return len(sessions)
+

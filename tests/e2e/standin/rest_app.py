@@ -1,0 +1,129 @@
+"""REST handlers: users, the application and its commands."""
+from __future__ import annotations
+
+from typing import List, Optional, Tuple
+
+from .basics import _ApiError, _invalid_form
+
+
+class AppRoutesMixin:
+    """Part of DiscordStandIn (see standin/__init__.py)."""
+
+    # REST handlers: users, application, commands
+    async def _r_gateway(self, request, body, uploads):
+        return self._json({"url": self.gateway_url.rstrip("/")})
+
+    async def _r_gateway_bot(self, request, body, uploads):
+        return self._json(
+            {
+                "url": self.gateway_url.rstrip("/"),
+                "shards": 1,
+                "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
+            }
+        )
+
+    async def _r_me(self, request, body, uploads):
+        return self._json(dict(self._users[self.bot_id], verified=True, mfa_enabled=False, email=None, locale="en-US"))
+
+    async def _r_my_guilds(self, request, body, uploads):
+        return self._json(
+            [
+                {"id": str(g), "name": info["guild"]["name"], "icon": None, "banner": None, "owner": False,
+                 "permissions": str(self.member_permissions(self.bot_id, g)), "features": []}
+                for g, info in self._guilds.items()
+            ]
+        )
+
+    async def _r_user(self, request, body, uploads, user_id):
+        user = self._users.get(int(user_id)) if user_id.isdigit() else None
+        if user is None:
+            raise _ApiError(404, 10013, "Unknown User")
+        return self._json(user)
+
+    async def _r_application(self, request, body, uploads):
+        return self._json(
+            {
+                "id": str(self.application_id), "name": self._users[self.bot_id]["username"], "icon": None, "description": "",
+                "summary": "", "type": None, "rpc_origins": [], "bot_public": True, "bot_require_code_grant": False,
+                "owner": self._users[self.owner_id], "verify_key": "0" * 64, "team": None, "flags": 0, "hook": True,
+                "bot": self._users[self.bot_id], "tags": [], "interactions_endpoint_url": None, "redirect_uris": [],
+                "approximate_guild_count": len(self._guilds), "integration_types_config": {"0": {}},
+            }
+        )
+
+    def _command_list(self, guild_id: Optional[str]) -> List[dict]:
+        if guild_id is None:
+            return self._global_commands
+        gid = int(guild_id)
+        if gid not in self._guilds:
+            raise _ApiError(404, 10004, "Unknown Guild")
+        return self._guild_commands[gid]
+
+    def _normalize_command(self, spec: dict, guild_id: Optional[str]) -> dict:
+        if not isinstance(spec, dict) or not spec.get("name"):
+            raise _invalid_form({"name": {"_errors": [{"code": "BASE_TYPE_REQUIRED", "message": "This field is required"}]}})
+        ctype = int(spec.get("type", 1))
+        key = (int(guild_id) if guild_id else None, spec["name"], ctype)
+        if key not in self._command_ids:
+            self._command_ids[key] = self._snowflake()
+        command = {
+            "id": str(self._command_ids[key]), "application_id": str(self.application_id), "version": str(self._snowflake()),
+            "type": ctype, "name": spec["name"], "description": spec.get("description", ""), "options": spec.get("options") or [],
+            "default_member_permissions": spec.get("default_member_permissions"), "dm_permission": spec.get("dm_permission", True),
+            "nsfw": spec.get("nsfw", False), "contexts": spec.get("contexts"), "integration_types": spec.get("integration_types", [0]),
+            "name_localizations": spec.get("name_localizations"), "description_localizations": spec.get("description_localizations"),
+        }
+        if guild_id:
+            command["guild_id"] = str(guild_id)
+        return command
+
+    def _check_app(self, app_id: str) -> None:
+        if app_id != str(self.application_id):
+            raise _ApiError(403, 50001, "Missing Access")
+
+    async def _r_list_commands(self, request, body, uploads, app_id, guild_id=None):
+        self._check_app(app_id)
+        return self._json(self._command_list(guild_id))
+
+    async def _r_put_commands(self, request, body, uploads, app_id, guild_id=None):
+        self._check_app(app_id)
+        commands = [self._normalize_command(spec, guild_id) for spec in (body or [])]
+        names = [(c["name"], c["type"]) for c in commands]
+        if len(names) != len(set(names)):
+            raise _invalid_form({"_errors": [{"code": "APPLICATION_COMMANDS_DUPLICATE_NAME", "message": "Application command names must be unique"}]})
+        target = self._command_list(guild_id)
+        target[:] = commands
+        self._commands_signal.notify()
+        return self._json(commands)
+
+    async def _r_post_command(self, request, body, uploads, app_id, guild_id=None):
+        self._check_app(app_id)
+        command = self._normalize_command(body, guild_id)
+        target = self._command_list(guild_id)
+        target[:] = [c for c in target if c["id"] != command["id"]] + [command]
+        self._commands_signal.notify()
+        return self._json(command, status=201)
+
+    def _find_command_by_id(self, guild_id: Optional[str], command_id: str) -> Tuple[List[dict], dict]:
+        target = self._command_list(guild_id)
+        command = next((c for c in target if c["id"] == command_id), None)
+        if command is None:
+            raise _ApiError(404, 10063, "Unknown application command")
+        return target, command
+
+    async def _r_get_command(self, request, body, uploads, app_id, command_id, guild_id=None):
+        return self._json(self._find_command_by_id(guild_id, command_id)[1])
+
+    async def _r_patch_command(self, request, body, uploads, app_id, command_id, guild_id=None):
+        target, command = self._find_command_by_id(guild_id, command_id)
+        command.update({k: v for k, v in (body or {}).items() if k not in ("id", "application_id")})
+        command["version"] = str(self._snowflake())
+        self._commands_signal.notify()
+        return self._json(command)
+
+    async def _r_delete_command(self, request, body, uploads, app_id, command_id, guild_id=None):
+        target, command = self._find_command_by_id(guild_id, command_id)
+        target.remove(command)
+        self._commands_signal.notify()
+        return self._no_content()
+

@@ -1,0 +1,211 @@
+"""The world model a test sets up: users, guilds, roles, members, channels, threads, DMs."""
+from __future__ import annotations
+
+from typing import List, Optional, Sequence
+
+from .constants import (
+    ALL_PERMISSIONS, CH_PRIVATE_THREAD, CH_PUBLIC_THREAD, CH_TEXT, EVERYONE_PERMISSIONS, INTENT_GUILDS,
+    INTENT_GUILD_MEMBERS, PERMISSIONS, THREAD_TYPES,
+)
+from .basics import _iso
+
+
+class WorldMixin:
+    """Part of DiscordStandIn (see standin/__init__.py)."""
+
+    # world set-up (controller API)
+    def add_user(self, user_id: Optional[int] = None, name: Optional[str] = None, *, bot: bool = False) -> int:
+        """Create (or return) a user known to Discord but not necessarily in a guild."""
+        user_id = int(user_id) if user_id is not None else self._snowflake()
+        if user_id not in self._users:
+            self._users[user_id] = self._user_payload(user_id, name or f"user{user_id % 100000}", bot=bot)
+        return user_id
+
+    def set_locale(self, user_id: int, locale: str) -> None:
+        """The language this user's Discord client is set to (sent as the interaction's `locale`)."""
+        self._user_locales[int(user_id)] = locale
+
+    def set_guild_locale(self, guild_id: int, locale: str) -> None:
+        """A server's language (its `preferred_locale`, sent as the interaction's `guild_locale`)."""
+        self._guilds[int(guild_id)]["preferred_locale"] = locale
+        self._guilds[int(guild_id)]["guild"]["preferred_locale"] = locale
+
+    def add_guild(self, name: str = "Another Guild") -> int:
+        guild_id = self._snowflake()
+        everyone = {
+            "id": str(guild_id), "name": "@everyone", "color": 0, "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+            "hoist": False, "icon": None, "unicode_emoji": None, "position": 0, "permissions": str(EVERYONE_PERMISSIONS),
+            "managed": False, "mentionable": False, "flags": 0,
+        }
+        guild = {
+            "id": str(guild_id), "name": name, "icon": None, "icon_hash": None, "splash": None, "discovery_splash": None,
+            "owner_id": str(self.owner_id), "afk_channel_id": None, "afk_timeout": 300, "widget_enabled": False,
+            "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0, "emojis": [],
+            "stickers": [], "features": [], "mfa_level": 0, "application_id": None, "system_channel_id": None,
+            "system_channel_flags": 0, "rules_channel_id": None, "max_members": 500000, "vanity_url_code": None,
+            "description": None, "banner": None, "premium_tier": 0, "premium_subscription_count": 0,
+            "preferred_locale": "en-US", "public_updates_channel_id": None, "max_video_channel_users": 25,
+            "max_stage_video_channel_users": 50, "nsfw_level": 0, "premium_progress_bar_enabled": False,
+            "safety_alerts_channel_id": None, "nsfw": False,
+        }
+        self._guilds[guild_id] = {"guild": guild, "roles": {guild_id: everyone}, "members": {}, "joined_at": _iso()}
+        bot_role = self.create_role(f"{self._users[self.bot_id]['username']}", self._bot_permissions, guild_id, managed=True)
+        self._add_member_record(guild_id, self.bot_id, [bot_role])
+        for session in self._active_sessions(guild_id, INTENT_GUILDS):
+            session.dispatch("GUILD_CREATE", self._guild_create_payload(guild_id, all_members=bool(session.intents & INTENT_GUILD_MEMBERS)))
+        return guild_id
+
+    def create_role(self, name: str, permissions: int = 0, guild_id: Optional[int] = None, *, managed: bool = False) -> int:
+        guild_id = guild_id or self.guild_id
+        roles = self._guilds[guild_id]["roles"]
+        role_id = self._snowflake()
+        role = {
+            "id": str(role_id), "name": name, "color": 0, "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+            "hoist": False, "icon": None, "unicode_emoji": None, "position": len(roles), "permissions": str(permissions),
+            "managed": managed, "mentionable": False, "flags": 0,
+        }
+        if managed:
+            role["tags"] = {"bot_id": str(self.bot_id)}
+        roles[role_id] = role
+        for session in self._active_sessions(guild_id, INTENT_GUILDS):
+            session.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(guild_id), "role": role})
+        return role_id
+
+    def _add_member_record(self, guild_id: int, user_id: int, roles: Sequence[int]) -> dict:
+        member = {
+            "nick": None, "avatar": None, "banner": None, "roles": [str(r) for r in roles], "joined_at": _iso(),
+            "premium_since": None, "deaf": False, "mute": False, "flags": 0, "pending": False,
+            "communication_disabled_until": None, "avatar_decoration_data": None,
+        }
+        self._guilds[guild_id]["members"][user_id] = member
+        return member
+
+    def add_member(
+        self,
+        user_id: Optional[int] = None,
+        name: Optional[str] = None,
+        manage_channels: bool = False,
+        *,
+        administrator: bool = False,
+        roles: Sequence[int] = (),
+        guild_id: Optional[int] = None,
+        bot: bool = False,
+    ) -> int:
+        """Add a user to a guild (default guild unless ``guild_id``); returns the user id."""
+        guild_id = guild_id or self.guild_id
+        user_id = self.add_user(user_id, name, bot=bot)
+        role_ids = list(roles)
+        info = self._guilds[guild_id]
+        for flag, perm_name, role_name in (
+            (manage_channels, "manage_channels", "Channel Managers"),
+            (administrator, "administrator", "Administrators"),
+        ):
+            if flag:
+                existing = next((int(r["id"]) for r in info["roles"].values() if r["name"] == role_name), None)
+                role_ids.append(existing or self.create_role(role_name, PERMISSIONS[perm_name], guild_id))
+        self._add_member_record(guild_id, user_id, role_ids)
+        for session in self._active_sessions(guild_id, INTENT_GUILD_MEMBERS):
+            data = self._member_payload(guild_id, user_id)
+            data["guild_id"] = str(guild_id)
+            session.dispatch("GUILD_MEMBER_ADD", data)
+        return user_id
+
+    def member_permissions(self, user_id: int, guild_id: Optional[int] = None) -> int:
+        """Guild-level permissions of a member (owner and administrators get everything)."""
+        guild_id = guild_id or self.guild_id
+        info = self._guilds[guild_id]
+        if user_id == self.owner_id:
+            return ALL_PERMISSIONS
+        member = info["members"].get(user_id)
+        if member is None:
+            raise ValueError(f"user {user_id} is not a member of guild {guild_id}; call add_member first")
+        perms = int(info["roles"][guild_id]["permissions"])
+        for role_id in member["roles"]:
+            role = info["roles"].get(int(role_id))
+            if role is not None:
+                perms |= int(role["permissions"])
+        return ALL_PERMISSIONS if perms & PERMISSIONS["administrator"] else perms
+
+    def create_channel(
+        self, name: str, guild_id: Optional[int] = None, *, type: int = CH_TEXT, parent_id: Optional[int] = None, topic: Optional[str] = None
+    ) -> int:
+        """Create a guild channel (text by default); returns its id."""
+        guild_id = guild_id or self.guild_id
+        channel_id = self._snowflake()
+        position = sum(1 for c in self._channels.values() if c.get("guild_id") == str(guild_id))
+        channel = {
+            "id": str(channel_id), "type": type, "guild_id": str(guild_id), "name": name, "position": position,
+            "permission_overwrites": [], "parent_id": str(parent_id) if parent_id else None, "topic": topic, "nsfw": False,
+            "last_message_id": None, "rate_limit_per_user": 0, "default_auto_archive_duration": 1440, "flags": 0,
+            "default_thread_rate_limit_per_user": 0, "icon_emoji": None, "theme_color": None,
+        }
+        self._channels[channel_id] = channel
+        for session in self._active_sessions(guild_id, INTENT_GUILDS):
+            session.dispatch("CHANNEL_CREATE", channel)
+        return channel_id
+
+    def create_thread(
+        self, parent_id: int, name: str, *, private: bool = False, owner_id: Optional[int] = None, thread_id: Optional[int] = None
+    ) -> int:
+        """Create a thread (a channel of type 11, or 12 when private) under a text channel; returns its id."""
+        parent = self._channels.get(parent_id)
+        if parent is None or parent["type"] not in (CH_TEXT, 5, 15):
+            raise ValueError(f"channel {parent_id} cannot hold threads")
+        thread_id = thread_id or self._snowflake()
+        owner_id = owner_id or self.bot_id
+        now = _iso()
+        thread = {
+            "id": str(thread_id), "type": CH_PRIVATE_THREAD if private else CH_PUBLIC_THREAD, "guild_id": parent["guild_id"],
+            "parent_id": str(parent_id), "owner_id": str(owner_id), "name": name, "last_message_id": None,
+            "rate_limit_per_user": 0, "message_count": 0, "member_count": 1, "total_message_sent": 0, "flags": 0,
+            "applied_tags": [],
+            "thread_metadata": {"archived": False, "auto_archive_duration": 1440, "archive_timestamp": now, "locked": False,
+                                "create_timestamp": now, "invitable": True},
+        }
+        self._channels[thread_id] = thread
+        self._thread_members[thread_id].add(owner_id)
+        for session in self._active_sessions(int(parent["guild_id"]), INTENT_GUILDS):
+            session.dispatch("THREAD_CREATE", dict(thread, newly_created=True))
+        return thread_id
+
+    def close_dms(self, user_id: int) -> None:
+        """The user does not accept DMs: the bot's DMs answer 403 code 50007."""
+        self._closed_dms.add(int(user_id))
+
+    def open_dms(self, user_id: int) -> None:
+        self._closed_dms.discard(int(user_id))
+
+    def forbid_posting(self, channel_id: int, forbidden: bool = True) -> None:
+        """The bot lacks Send Messages in this channel (as by a channel permission overwrite): its
+        posts there answer 403 ``{"code": 50013}`` and interactions there carry ``app_permissions``
+        without Send Messages. Interaction responses and follow-ups still work, as on Discord."""
+        if forbidden:
+            self._no_posting.add(int(channel_id))
+        else:
+            self._no_posting.discard(int(channel_id))
+
+    def delete_channel(self, channel_id: int) -> dict:
+        """A moderator deletes a channel or thread: CHANNEL_DELETE / THREAD_DELETE is dispatched and
+        REST calls on it answer 404 Unknown Channel. Its payload is kept, so ``forge`` can still send
+        interactions claiming to come from it (a late or forged one)."""
+        channel = self._channels.pop(int(channel_id))
+        self._deleted_channels[int(channel_id)] = channel
+        if channel.get("guild_id"):
+            event = "THREAD_DELETE" if channel["type"] in THREAD_TYPES else "CHANNEL_DELETE"
+            self._dispatch(event, channel, int(channel["guild_id"]), INTENT_GUILDS)
+        return channel
+
+    def failed_dms(self, user_id: int) -> List[dict]:
+        """Bodies of DMs to this user that were refused because their DMs are closed."""
+        return list(self._failed_dms.get(int(user_id), ()))
+
+    def user(self, user_id: int) -> dict:
+        return self._users[int(user_id)]
+
+    def channel(self, channel_id: int) -> dict:
+        return self._channels[int(channel_id)]
+
+    def dm_channel(self, user_id: int) -> int:
+        """The id of the DM channel between the bot and a user (created if needed), e.g. for ``slash``."""
+        return self._create_dm_channel(int(user_id))
+
