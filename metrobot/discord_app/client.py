@@ -19,6 +19,7 @@ from .composer import typed_step
 from .controls import DYNAMIC_ITEMS, unknown_control
 from .delivery import deliver
 from .moves import move_commands
+from .people import people_commands
 from .recovery import deliver_on_start, deliver_owed
 from .speech import CatalogueTranslator
 from .tree import MetroTree
@@ -132,7 +133,8 @@ class ShardedMetroBot(Metro, commands.AutoShardedBot):
 
 def slash_commands(bot: Any) -> list[Any]:
     """Every slash command of the bot (built from the game registry)."""
-    return [game_group(bot), *look_commands(bot), *move_commands(bot), *standings_commands(bot)]
+    return [game_group(bot), *look_commands(bot), *move_commands(bot), *standings_commands(bot),
+            *people_commands(bot)]
 
 
 def create_bot(settings: Settings) -> commands.Bot:

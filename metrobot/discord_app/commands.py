@@ -62,7 +62,7 @@ async def run(interaction: discord.Interaction, work: Callable[[], Awaitable[Out
     bot = bot_of(interaction)
     deferring = asyncio.create_task(interaction.response.defer(ephemeral=ephemeral, thinking=True))
     try:
-        with as_asker(interaction):
+        async with as_asker(interaction):
             outcome = await work()
     except Refused as exc:
         await deferring
@@ -97,7 +97,7 @@ def _ids(interaction: discord.Interaction) -> tuple[str, str]:
 
 
 def game_group(bot: Bot) -> app_commands.Group:
-    """/game new|join|leave|start|resign|abort|settings|rules."""
+    """/game new|join|leave|start|resign|abort|settings|nudge|replay|rules."""
     plugins = all_plugins()
     kinds = [app_commands.Choice(name=p.title, value=p.name) for p in plugins]
     variants = [app_commands.Choice(name="standard", value="standard")] + [
@@ -126,11 +126,14 @@ def game_group(bot: Bot) -> app_commands.Group:
                   language: Optional[app_commands.Choice[str]] = None) -> None:
         async def work():
             channel, user = _ids(interaction)
+            parent = getattr(interaction.channel, "parent_id", None)  # a thread's channel
             return await bot.service.new_game(channel, str(interaction.guild_id), user, interaction.user.display_name,
                                               kind.value, None, whole(players), clock_seconds(clock_hours),
                                               variant=variant.value if variant else None, city=city,
                                               bots=whole(bots) or 0, level=level.value if level else None,
-                                              language=language.value if language else server_language(interaction))
+                                              language=language.value if language else None,
+                                              default_language=server_language(interaction),
+                                              parent_id=str(parent) if parent else None)
         await run(interaction, work)
 
     @new.autocomplete("city")
@@ -162,18 +165,23 @@ def game_group(bot: Bot) -> app_commands.Group:
                    description="Change the turn clock, the automatic player or the language (host or Manage Channels)")
     @app_commands.describe(clock_hours="Hours each turn may take before the automatic player moves",
                            level="How well the automatic player plays (bots and absent players)",
-                           language="What the game posts in the channel")
+                           language="What the game posts in the channel",
+                           tidy="Old turn posts lose their buttons (default on)")
     @app_commands.choices(level=levels, language=languages)
     async def settings(interaction: discord.Interaction,
                        clock_hours: Optional[app_commands.Range[float, 0.02, 336.0]] = None,
                        level: Optional[app_commands.Choice[str]] = None,
-                       language: Optional[app_commands.Choice[str]] = None) -> None:
+                       language: Optional[app_commands.Choice[str]] = None, tidy: Optional[bool] = None) -> None:
         async def work():
             return await bot.service.configure(*_ids(interaction), manager=_manager(interaction),
                                                turn_clock=clock_seconds(clock_hours),
                                                level=level.value if level else None,
-                                               language=language.value if language else None)
+                                               language=language.value if language else None, tidy=tidy)
         await run(interaction, work)
+
+    @group.command(name="nudge", description="Remind the people this game waits for (once in 6 hours)")
+    async def nudge(interaction: discord.Interaction) -> None:
+        await run(interaction, lambda: bot.service.nudge(*_ids(interaction)))
 
     @group.command(name="replay", description="Watch a finished game of this channel again, turn by turn")
     @app_commands.describe(game="Which finished game (newest first; default: the last one)",
@@ -185,7 +193,7 @@ def game_group(bot: Bot) -> app_commands.Group:
 
     @replay.autocomplete("game")
     async def replay_autocomplete(interaction: discord.Interaction, current: str):
-        with as_asker(interaction):
+        async with as_asker(interaction):
             choices = await bot.service.replay_choices(str(interaction.channel_id), str(current or ""))
         return [app_commands.Choice(name=label, value=gid) for label, gid in choices]
 

@@ -211,7 +211,8 @@ class ComposeButton(discord.ui.DynamicItem[discord.ui.Button],
             return
         await interaction.response.defer()
         if self.op == "x":
-            await _show(interaction, speaker(interaction).t("Cancelled: nothing was played."), None, [])
+            async with as_asker(interaction) as language:
+                await _show(interaction, language.t("Cancelled: nothing was played."), None, [])
             return
 
         async def work():
@@ -247,9 +248,8 @@ class TypeButton(discord.ui.DynamicItem[discord.ui.Button],
         return cls(int(match["gid"]), int(match["moves"]), _steps(match["steps"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        language = speaker(interaction)
         try:  # (a box opens at once, without a deferral: the example is quick to find)
-            with as_asker(interaction):
+            async with as_asker(interaction) as language:
                 menu = await bot_of(interaction).service.menu(str(interaction.channel_id), str(interaction.user.id),
                                                               self.steps, moves=self.moves, game_id=self.gid)
             example = menu.example

@@ -56,8 +56,6 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:l:(?P
                 outcome.public = [m for m in outcome.public if m not in lobby]
                 await interaction.message.edit(content=clip(lobby[0].text), view=controls_view(lobby[0].controls))
                 await bot.service.delivered(lobby[0])
-            elif interaction.message is not None and self.op == "start":
-                await interaction.message.edit(view=None)
             await bot.deliver(channel, outcome, interaction)
         await guarded(interaction, work)
 
@@ -97,7 +95,7 @@ class PlayButton(discord.ui.DynamicItem[discord.ui.Button],
 
 
 def controls_view(controls: Controls) -> discord.ui.View:
-    if controls.kind in ("replay", "leaderboard"):
+    if controls.kind in ("replay", "leaderboard", "games"):
         return pages_view(controls)
     view = discord.ui.View(timeout=None)
     if controls.kind == "lobby":

@@ -36,11 +36,21 @@ async def deliver(client: Bot, channel_id: str, outcome: Outcome,
 
     async def post_all() -> None:
         nonlocal channel, unreachable
+        # What the same request committed first elsewhere (or here, before: e.g. someone's time
+        # away ended by their move) goes out first.
+        for elsewhere, other in outcome.elsewhere:
+            try:
+                await deliver(client, elsewhere, other)
+            except discord.HTTPException as exc:  # it stays owed: recovery sends it
+                log.warning("could not post in channel %s: %s", elsewhere, exc)
         try:
             for message in outcome.public:
                 channel = channel or await channel_of(client, channel_id)
                 sent = await post(channel, message)
                 await client.service.delivered(message, str(sent.id))
+            for message in outcome.edits:
+                channel = channel or await channel_of(client, channel_id)
+                await edit(client, channel, message)
         except (discord.Forbidden, discord.NotFound) as exc:
             # The change is saved; what it owes the channel stays in the outbox (see recovery).
             unreachable = exc
@@ -64,6 +74,23 @@ async def deliver(client: Bot, channel_id: str, outcome: Outcome,
     failed = [user_id for user_id, message in outcome.dms if not await send_dm(client, user_id, message)]
     if failed and unreachable is None:
         await dms_closed(client, channel_id, channel or await channel_of(client, channel_id), failed)
+
+
+async def edit(client: Bot, channel: discord.abc.Messageable, message: Message) -> None:
+    """Make an owed edit (the status message, tidied turn posts): one request a message, on
+    a partial message (nothing is fetched first). A message deleted meanwhile is skipped."""
+    done = []
+    for message_id, text in await client.service.edits(message):
+        target = channel.get_partial_message(int(message_id))  # type: ignore[attr-defined]
+        try:
+            if text is None:
+                await target.edit(view=None)
+            else:
+                await target.edit(content=clip(text), view=None, allowed_mentions=discord.AllowedMentions.none())
+            done.append(message_id)
+        except discord.NotFound:
+            log.info("message %s to edit is gone", message_id)
+    await client.service.delivered(message, ",".join(done) or None)
 
 
 async def send_dm(client: Bot, user_id: str, message: Message) -> bool:

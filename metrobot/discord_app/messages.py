@@ -50,7 +50,9 @@ def files(items: list[File]) -> list[discord.File]:
 
 
 def allowed(message: Message) -> discord.AllowedMentions:
-    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+    """Ping exactly the people (and roles) the message means to ping, nobody else it names."""
+    return discord.AllowedMentions(everyone=False, replied_user=False,
+                                   roles=[discord.Object(int(r)) for r in message.roles if str(r).isdigit()],
                                    users=[discord.Object(int(u)) for u in message.mentions if u.isdigit()])
 
 
@@ -64,7 +66,7 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
     """Run a control's work after its deferral; refusals go back privately with the reason,
     failures are logged for operators and never shown as tracebacks."""
     try:
-        with as_asker(interaction):
+        async with as_asker(interaction):
             await work()
     except Refused as exc:
         await send_reply(interaction, Message(str(exc)))

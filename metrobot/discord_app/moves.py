@@ -28,7 +28,7 @@ async def suggestions(bot: Bot, interaction: discord.Interaction, prefix: list[s
                       ) -> list[app_commands.Choice[str]]:
     """The legal next steps after `prefix` that fit what was typed, as the game reads it."""
     try:
-        with as_asker(interaction):
+        async with as_asker(interaction):
             menu = await bot.service.menu(*_ids(interaction), prefix, kind=kind)
     except Refused as exc:
         return [app_commands.Choice(name=str(exc)[:100], value="?")]

@@ -3,6 +3,7 @@ leaderboard (◀ ▶). Like every control, their custom ids carry what they need
 
   mb:r:<game>:<frame>:first|prev|next|last      replay of a finished game, showing <frame>
   mb:lb:<kind>:<page>:prev|next                 a leaderboard of this server, showing <page>
+  mb:gp:<page>:prev|next                        the clicker's games (/games), showing <page>
 """
 from __future__ import annotations
 
@@ -32,7 +33,8 @@ def pages_view(controls: Controls) -> discord.ui.View:
     else:
         for op in PAGE_OPS:
             disabled = (op == "prev" and at <= 0) or (op == "next" and at >= total)
-            view.add_item(PageButton(controls.game, at, op, disabled))
+            view.add_item(GamesPageButton(at, op, disabled) if controls.kind == "games"
+                          else PageButton(controls.game, at, op, disabled))
     return view
 
 
@@ -88,4 +90,28 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button],
         await guarded(interaction, work)
 
 
-PAGE_ITEMS = (ReplayButton, PageButton)
+class GamesPageButton(discord.ui.DynamicItem[discord.ui.Button],
+                      template=r"mb:gp:(?P<page>\d+):(?P<op>prev|next)"):
+    """The pages of /games (whose games: the clicker's, on the server it was asked on)."""
+
+    def __init__(self, page: int, op: str, disabled: bool = False):
+        super().__init__(discord.ui.Button(style=discord.ButtonStyle.secondary, label=PAGE_OPS[op],
+                                           custom_id=f"mb:gp:{page}:{op}", disabled=disabled))
+        self.page, self.op = page, op
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(int(match["page"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+
+        async def work():
+            guild = str(interaction.guild_id) if interaction.guild_id else None
+            outcome = await bot_of(interaction).service.my_games(str(interaction.user.id), guild,
+                                                                 _target(self.op, self.page))
+            await _show(interaction, outcome)
+        await guarded(interaction, work)
+
+
+PAGE_ITEMS = (ReplayButton, PageButton, GamesPageButton)

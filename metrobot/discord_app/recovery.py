@@ -7,6 +7,9 @@ Before posting again, the channel (or DM) is searched for the same message sent 
 item was owed (a message with buttons is known by them), so a crash between posting and
 marking never posts twice; an owed update of a lobby is made on the lobby message itself.
 
+An owed edit (a game's status message, the buttons of its old turn posts) is simply made
+again; of several owed edits of a status message only the newest is made.
+
 A game's messages reach each place (its channel, each person's DMs) in the order they were
 committed. One that was overtaken while it waited (a newer turn already posted by a live
 process, or the game over) is not posted as if current: a turn post goes out as history —
@@ -30,7 +33,7 @@ import discord
 from ..service import Message
 from ..storage import Owed, outbox
 from .controls import controls_view
-from .delivery import channel_of, dms_closed, post, send_dm
+from .delivery import channel_of, dms_closed, edit, post, send_dm
 from .messages import Bot, clip, files
 
 log = logging.getLogger("metrobot.discord")
@@ -83,6 +86,15 @@ async def deliver_owed(client: Bot) -> int:
 
 
 async def _settle(client: Bot, item: Owed, message: Message) -> None:
+    if item.kind == "edit":  # made again as it is owed (an edit is the same however often it is made)
+        try:
+            if not item.superseded:  # (an older status: the newer edit says what it says now)
+                await edit(client, await channel_of(client, item.channel_id), message)
+                return
+        except (discord.NotFound, discord.Forbidden):
+            log.warning("channel %s is gone or closed to the bot; dropping owed edit %s", item.channel_id, item.id)
+        await client.service.delivered(message)
+        return
     if item.target == "channel":
         sent = None
         try:

@@ -1,7 +1,7 @@
 """Which language the adapter speaks, and the slash commands in every language.
 
-A person's own Discord language (`interaction.locale`) is used for everything said to
-them alone: the adapter sets it for the request (`reading`), so the service's replies,
+A person's own language — the one they chose with `/me settings`, else their Discord's
+(`interaction.locale`) — is used for everything said to them alone: the adapter sets it for the request (`reading`), so the service's replies,
 refusals and menus come out in it. What the channel reads is in the game's language,
 which the service knows.
 
@@ -14,8 +14,8 @@ without spaces), the rest as plain texts.
 from __future__ import annotations
 
 import re
-from contextlib import contextmanager
-from typing import Any, Iterator
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator
 
 import discord
 from discord import app_commands
@@ -30,14 +30,26 @@ VALID_NAME = re.compile(r"^[-_\w]{1,32}$")
 MAX_DESCRIPTION = 100  # descriptions and choice names
 
 
+CHOSEN = "metrobot_language"  # where an interaction keeps the language its person chose
+
+
 def speaker(interaction: discord.Interaction) -> Lang:
-    """The language of the person behind an interaction (English if Discord doesn't say)."""
-    return lang(getattr(interaction, "locale", None))
+    """The language of the person behind an interaction: the one they chose (`/me settings`,
+    once `as_asker` has looked it up), else their Discord's (English if Discord doesn't say)."""
+    chosen = (getattr(interaction, "extras", None) or {}).get(CHOSEN)
+    return lang(chosen or getattr(interaction, "locale", None))
 
 
-@contextmanager
-def as_asker(interaction: discord.Interaction) -> Iterator[Lang]:
+@asynccontextmanager
+async def as_asker(interaction: discord.Interaction) -> AsyncIterator[Lang]:
     """Everything the service says during this request speaks the asker's language."""
+    extras = getattr(interaction, "extras", None)
+    if isinstance(extras, dict) and CHOSEN not in extras:
+        service = getattr(interaction.client, "service", None)
+        try:
+            extras[CHOSEN] = await service.language_of(str(interaction.user.id)) if service else None
+        except Exception:  # (a database hiccup: their Discord's language will do)
+            extras[CHOSEN] = None
     with reading(speaker(interaction)) as language:
         yield language
 

@@ -4,17 +4,23 @@ from __future__ import annotations
 
 import logging
 
-from .core import ServiceCore, hours
+from .people import People
+from .time_off import quiet_end
 from .outcome import Message, Outcome, Refused
 
 log = logging.getLogger("metrobot.service")
 
 
-class Clock(ServiceCore):
+class Clock(People):
     async def tick(self) -> list[tuple[str, Outcome]]:
-        """Half-time reminders and expired turn clocks (the automatic player moves)."""
+        """Half-time reminders and expired turn clocks (the automatic player moves); the
+        clocks of people whose time away ran out run again."""
         now = self.clock()
         out = []
+        try:
+            out += await self.back_from_away()
+        except Exception:  # the clocks of the others must go on
+            log.exception("bringing people back from time away failed")
         for due in await self.db.claim_due(now):
             try:
                 result = await self._tick_game(due.channel_id, now)
@@ -48,9 +54,11 @@ class Clock(ServiceCore):
                 except Refused:  # someone moved at the last moment: nothing to do
                     return None
             if not row.reminded:
-                text = g.t("⏳ {who}: half of the turn clock has passed; {left} left before the automatic player "
-                           "moves for you.", who=self._mention_list(owed), left=hours(row.deadline - now, g))
-                outcome = Outcome(public=[Message(text, mentions=owed)])
+                # Someone in their quiet hours is reminded when they end (if the turn is still theirs).
+                text = g.t("⏳ {who}: half of the turn clock has passed; time is up {when}.",
+                           who=self._mention_list(owed), when=f"<t:{int(row.deadline)}:R>")
+                held = quiet_end(list((await self.db.people(owed)).values()), now)
+                outcome = Outcome(public=[Message(text, mentions=owed, hold_until=held)])
                 await self._save(row, reminded=True, says=outcome)
                 return outcome
         return None

@@ -22,9 +22,10 @@ from ..gamelog import GameLog
 from ..games import get_plugin
 from ..games.plugin import GamePlugin
 from ..i18n import Lang, lang, me
-from ..storage import Database, GameRow, Owed, Seat
+from ..storage import Database, GameRow, Owed, Person, Seat
 from .outcome import Controls, File, Message, Outcome, Refused
 from .painter import Painter
+from .time_off import quiet_until
 
 DEFAULT_TURN_CLOCK = 24 * 3600
 
@@ -111,25 +112,41 @@ class ServiceCore:
         return lang(row.language)
 
     @staticmethod
-    def _lang_of(row: GameRow, user_id: str) -> Lang:
-        """A player's own language (for what only they receive), else the game's."""
+    def _lang_of(row: GameRow, user_id: str, people: dict[str, Person] | None = None) -> Lang:
+        """A player's own language (for what only they receive: the one they chose, else their
+        Discord's when they joined), else the game's."""
+        chosen = people[user_id].settings.get("language") if people and user_id in people else None
         seat = row.seat(user_id)
-        return lang(seat.locale if seat and seat.locale else row.language)
+        return lang(chosen or (seat.locale if seat and seat.locale else row.language))
+
+    async def _people(self, row: GameRow) -> dict[str, Person]:
+        """The settings of the people playing their own seats."""
+        return await self.db.people([s.user_id for s in row.seats if not s.auto])
 
     async def _save(self, row: GameRow, *, says: Outcome | None = None, position: int | None = None,
                     **changes: Any) -> GameRow:
         """Save changes to a game together with what they owe the channel and the players
-        (`says`: its public messages and DMs go to the outbox in the same transaction)."""
+        (`says`: its public messages and DMs go to the outbox in the same transaction; those
+        held for later are taken out of it: the outbox sends them when their time comes)."""
         owed = self._owe(says, row.moves if position is None else position) if says else []
-        return await self.db.update(row, owed=owed, **changes)
+        saved = await self.db.update(row, owed=owed, **changes)
+        if says:
+            says.public = [m for m in says.public if m.hold_until is None]
+            says.dms = [(u, m) for u, m in says.dms if m.hold_until is None]
+        return saved
 
     @staticmethod
     def _owe(outcome: Outcome, position: int) -> list[Owed]:
         items = []
-        for target, message in [("channel", m) for m in outcome.public] + [(f"dm:{u}", m) for u, m in outcome.dms]:
+        for target, message in [("channel", m) for m in outcome.public + outcome.edits] + \
+                [(f"dm:{u}", m) for u, m in outcome.dms]:
             controls = asdict(message.controls) if message.controls else None
-            message.owed = Owed(target, position, {"text": message.text, "mentions": message.mentions,
-                                                   "controls": controls, "images": message.images})
+            payload = {"text": message.text, "mentions": message.mentions, "controls": controls,
+                       "images": message.images}
+            payload.update({key: value for key, value in (("roles", message.roles), ("edit", message.edit),
+                                                          ("topic", message.topic)) if value})
+            message.owed = Owed(target, position, payload, kind="edit" if message.edit else "post",
+                                not_before=message.hold_until)
             items.append(message.owed)
         return items
 
@@ -142,11 +159,12 @@ class ServiceCore:
     async def undelivered(self) -> AsyncIterator[tuple[Owed, Message]]:
         """What was committed but not delivered in time (a crash, a failed post), oldest
         first, each with its images drawn again from the log just before it is yielded."""
-        for item in await self.db.owed():
+        for item in await self.db.owed(self.clock()):
             p = item.payload
             controls = Controls(**p["controls"]) if p.get("controls") else None
             message = Message(p["text"], mentions=list(p.get("mentions") or []), controls=controls,
-                              images=list(p.get("images") or []), owed=item)
+                              images=list(p.get("images") or []), owed=item, roles=list(p.get("roles") or []),
+                              edit=item.edit, topic=p.get("topic"))
             if message.images:
                 row = await self.db.game(item.game_id)
                 if row is not None and row.state is not None:
@@ -185,6 +203,14 @@ class ServiceCore:
                 return language.t("{name} (company {number})", name=base, number=seat.rsplit("#", 1)[1])
             return base
         return name
+
+    def _waiting(self, row: GameRow) -> list[str]:
+        """The people an active game waits for (kept with each move; worked out from the
+        state for a game saved before that was kept)."""
+        if row.waiting or row.status != "active" or row.state is None:
+            return list(row.waiting)
+        plugin = self._plugin(row)
+        return self._owed_people(plugin, self._state(plugin, row), row)
 
     def _owed_people(self, plugin: GamePlugin, state: Any, row: GameRow) -> list[str]:
         game = plugin.game
@@ -232,6 +258,20 @@ class ServiceCore:
             who = self._namer(plugin, state, row, language)(next(iter(game.to_move(state))))
         return plugin.prompt(state, who, language)
 
+    def _turn_dms(self, plugin: GamePlugin, row: GameRow, owed: list[str], people: dict[str, Person]
+                  ) -> list[tuple[str, Message]]:
+        """"Your turn" DMs to the people owed a move who asked for them (held during their
+        quiet hours), each in their language."""
+        now, out = self.clock(), []
+        for user_id in owed:
+            person = people.get(user_id)
+            if person is not None and person.settings.get("turn_dms"):
+                reader = self._lang_of(row, user_id, people)
+                out.append((user_id, Message(reader.t("🔔 Your turn in {game} in {channel}.", game=title(plugin, reader),
+                                                      channel=f"<#{row.channel_id}>"),
+                                             hold_until=quiet_until(person, now), topic="turn")))
+        return out
+
     # ------------------------------------------------------------ images and hands
     def _names_for_images(self, plugin: GamePlugin, state: Any, row: GameRow,
                           language: Lang | None = None) -> dict[str, str]:
@@ -272,20 +312,26 @@ class ServiceCore:
                                         language.code)
         return [File(n, d) for n, d in finals]
 
-    def _hand_dms(self, plugin: GamePlugin, state: Any, row: GameRow, before: dict[str, str | None] | None = None
-                  ) -> tuple[dict[str, str | None], list[tuple[str, Message]]]:
+    def _hand_dms(self, plugin: GamePlugin, state: Any, row: GameRow, before: dict[str, str | None] | None = None,
+                  people: dict[str, Person] | None = None) -> tuple[dict[str, str | None], list[tuple[str, Message]]]:
+        """Each seat's hand as text, and the DMs of those that changed (in each person's
+        language; held until the end of their quiet hours)."""
         hands: dict[str, str | None] = {}
         dms: list[tuple[str, Message]] = []
         if not plugin.secret_hands:
             return hands, dms
         game = plugin.game
+        now = self.clock()
         for seat in row.seats:
-            reader = self._lang_of(row, seat.user_id)
+            reader = self._lang_of(row, seat.user_id, people)
             text = plugin.hand_text(game.view(state, seat.user_id), game.seats_of(state, seat.user_id), reader)
             hands[seat.user_id] = text
             if text and (before is None or before.get(seat.user_id) != text) and not seat.auto:
+                person = (people or {}).get(seat.user_id)
                 dms.append((seat.user_id, Message(reader.t("{game} in {channel}: {hand}", game=title(plugin, reader),
-                                                           channel=f"<#{row.channel_id}>", hand=text))))
+                                                           channel=f"<#{row.channel_id}>", hand=text),
+                                                  hold_until=quiet_until(person, now) if person else None,
+                                                  topic="hand")))
         return hands, dms
 
 

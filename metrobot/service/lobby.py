@@ -16,7 +16,10 @@ from ..games.plugin import GamePlugin
 from ..games.protocol import N_
 from ..i18n import LANGUAGES, Lang, code_of, me
 from ..storage import Duplicate, GameRow, Seat
-from .core import ServiceCore, hours, sentence, title
+from .server import ServerSettings
+from .status import Status
+from .core import hours, sentence, title
+from .time_off import is_away, quiet_until
 from .outcome import Controls, Message, Outcome, Refused
 
 log = logging.getLogger("metrobot.service")
@@ -25,19 +28,25 @@ MIN_TURN_CLOCK, MAX_TURN_CLOCK = 60, 14 * 24 * 3600
 LEVEL_WORDS = {"random": N_("random"), "greedy": N_("greedy"), "strong": N_("strong")}
 
 
-class Lobby(ServiceCore):
+class Lobby(Status, ServerSettings):
     async def new_game(self, channel_id: str, guild_id: str | None, user_id: str, user_name: str, game_name: str,
                        options: dict[str, Any] | None = None, seats: int | None = None,
                        turn_clock: int | None = None, *, variant: str | None = None,
                        city: str | None = None, bots: int = 0, level: str | None = None,
-                       language: str | None = None) -> Outcome:
-        """`language`: what the game posts in (a code, or a Discord locale such as the
-        server's); English if none of ours."""
+                       language: str | None = None, default_language: str | None = None,
+                       parent_id: str | None = None) -> Outcome:
+        """`language`: what the game posts in (a code, or a Discord locale); if not given, the
+        server's setting, else `default_language` (the server's Discord language); English if
+        none of ours. The server's settings may limit where games are created (`parent_id`: the
+        channel of a thread) and how many one person hosts, and give the other defaults."""
         try:
             plugin = get_plugin(game_name)
         except BadInput as exc:
             raise Refused(exc.in_language(me())) from None
-        level = self._level(plugin, level)
+        server = await self._new_game_rules(guild_id, channel_id, parent_id, user_id)
+        level = self._level(plugin, level or server.get("bot_level"))
+        language = language or server.get("language") or default_language
+        turn_clock = turn_clock or server.get("turn_clock")
         try:
             options = {**plugin.options(variant, city), **(options or {})}
         except BadInput as exc:
@@ -67,7 +76,7 @@ class Lobby(ServiceCore):
         outcome = Outcome(reply=Message(me().t("Lobby open. Others join with the button; you start when ready.")))
 
         def announce(row: GameRow) -> list:
-            outcome.public = [self._lobby_message(plugin, row)]
+            outcome.public = [self._lobby_message(plugin, row, role=server.get("lfp_role"))]
             return self._owe(outcome, 0)
         async with self._lock(channel_id):
             if await self.db.open_game(channel_id) is not None:
@@ -93,8 +102,10 @@ class Lobby(ServiceCore):
                                  levels=", ".join(me().t(LEVEL_WORDS.get(lv, lv)) for lv in levels)))
         return level
 
-    def _lobby_message(self, plugin: GamePlugin, row: GameRow, language: Lang | None = None) -> Message:
-        """The lobby as the channel reads it (`language`: another reader's, e.g. `/status`)."""
+    def _lobby_message(self, plugin: GamePlugin, row: GameRow, language: Lang | None = None,
+                       role: str | None = None) -> Message:
+        """The lobby as the channel reads it (`language`: another reader's, e.g. `/status`;
+        `role`: the server's looking-for-players role, pinged when the lobby opens)."""
         game, g = plugin.game, language or self._lang(row)
         players = []
         for s in row.seats:
@@ -112,7 +123,10 @@ class Lobby(ServiceCore):
                 high=row.max_seats, clock=hours(row.turn_clock, g),
                 language=LANGUAGES.get(code_of(row.language), row.language))])
         labels = (g.p("button", "Join"), g.p("button", "Leave"), g.p("button", "Start"))
-        return Message(text, controls=Controls("lobby", row.id, row.game, row.moves, *labels[:2], lobby=labels))
+        if role:
+            text += "\n" + g.t("📣 {role}: looking for players!", role=f"<@&{role}>")
+        return Message(text, controls=Controls("lobby", row.id, row.game, row.moves, *labels[:2], lobby=labels),
+                       roles=[role] if role else [])
 
     async def join(self, channel_id: str, user_id: str, user_name: str, *, game_id: int | None = None) -> Outcome:
         async with self._lock(channel_id):
@@ -172,24 +186,33 @@ class Lobby(ServiceCore):
                 state = game.new_game([s.user_id for s in row.seats], row.options, row.seed)
             except BadInput as exc:
                 raise Refused(me().t("Cannot start: {reason}", reason=exc.in_language(me()))) from None
-            _, dms = self._hand_dms(plugin, state, row)
+            people = await self._people(row)
+            _, dms = self._hand_dms(plugin, state, row, people=people)
             name = self._namer(plugin, state, row)
             order = ", ".join(name(s) for s in game.seats(state))
             state, actions, events = await self._autoplay(plugin, state, row)  # bots that play first
             text = "\n".join([g.t("**{game}** begins! Order: {order}.", game=title(plugin, g), order=order)]
                              + plugin.narrate(state, events, name, g) + [self._prompt(plugin, state, row)])
             position = row.moves + len(actions)
-            public = Message(text, mentions=self._owed_people(plugin, state, row),
+            now = self.clock()
+            waiting = self._owed_people(plugin, state, row)
+            quiet = {u for u in waiting if u in people and quiet_until(people[u], now) is not None}
+            public = Message(text, mentions=[u for u in waiting if u not in quiet],
                              controls=self._play_controls(plugin, replace(row, moves=position)),
                              images=[{"board": None}])
-            outcome = Outcome(reply=Message(me().t("Game started.")), public=[public], dms=dms)
             if plugin.secret_hands and plugin.hands_may_change(events):
-                outcome.dms = self._hand_dms(plugin, state, row)[1]
+                dms = self._hand_dms(plugin, state, row, people=people)[1]
+            dms = dms + self._turn_dms(plugin, row, waiting, people)
+            clock: dict[str, Any] = {"deadline": now + row.turn_clock, "paused": None}
+            if any(is_away(people[u], now) for u in waiting if u in people):
+                clock = {"deadline": None, "paused": row.turn_clock}
+            after = replace(row, status="active", moves=position, waiting=waiting, **clock)
+            outcome = Outcome(reply=Message(me().t("Game started.")), public=[public], dms=dms,
+                              edits=[await self._status(plugin, state, after)])
             drawing = asyncio.create_task(self._draw(public, plugin, state, row, position))
             try:
                 row = await self._save(row, status="active", state=game.to_json(state), actions=actions,
-                                       position=position, deadline=self.clock() + row.turn_clock, reminded=False,
-                                       says=outcome)
+                                       position=position, reminded=False, waiting=waiting, says=outcome, **clock)
             finally:
                 await drawing
             self._remember(row, state)
@@ -205,15 +228,20 @@ class Lobby(ServiceCore):
                               public=[Message(self._lang(row).t("The {game} game was aborted by {who}.",
                                                                 game=title(self._plugin(row), self._lang(row)),
                                                                 who=f"<@{user_id}>"))])
-            await self._save(row, status="aborted", deadline=None, says=outcome)
+            if row.status == "active":
+                plugin = self._plugin(row)
+                outcome.edits += self._tidy(row, everything=True) + [
+                    await self._status(plugin, self._state(plugin, row), replace(row, status="aborted"))]
+            await self._save(row, status="aborted", deadline=None, paused=None, says=outcome)
         log.info("game %s aborted by %s", row.id, user_id)
         return outcome
 
     async def configure(self, channel_id: str, user_id: str, *, manager: bool, turn_clock: int | None = None,
-                        level: str | None = None, language: str | None = None) -> Outcome:
-        if turn_clock is None and level is None and language is None:
+                        level: str | None = None, language: str | None = None, tidy: bool | None = None) -> Outcome:
+        if turn_clock is None and level is None and language is None and tidy is None:
             raise Refused(me().t("Say what to change: `clock_hours` (the turn clock), `level` (the automatic "
-                                 "player) or `language` (what the game posts in)."))
+                                 "player), `language` (what the game posts in) or `tidy` (old turn posts lose "
+                                 "their buttons)."))
         if turn_clock is not None and not MIN_TURN_CLOCK <= turn_clock <= MAX_TURN_CLOCK:
             raise Refused(me().t("The turn clock must be between {low} and {high}.", low=hours(MIN_TURN_CLOCK),
                                  high=hours(MAX_TURN_CLOCK)))
@@ -233,6 +261,11 @@ class Lobby(ServiceCore):
                 changes["bot_level"] = self._level(self._plugin(row), level)
             if language is not None:
                 changes["language"] = language
+            if tidy is not None:
+                changes["settings"] = {**row.settings, "tidy": bool(tidy)}
+            if turn_clock is not None and row.status == "active" and row.paused is not None:
+                # A stopped clock stays stopped, with what is left of the new length.
+                changes["paused"] = max(0.0, row.paused - row.turn_clock + turn_clock)
             after = replace(row, **changes)
 
             def said(lang) -> str:
@@ -244,10 +277,16 @@ class Lobby(ServiceCore):
                                         level=lang.t(LEVEL_WORDS.get(after.bot_level, after.bot_level))))
                 if language is not None:
                     parts.append(lang.t("the game now posts in {language}", language=LANGUAGES[language]))
+                if tidy is not None:
+                    parts.append(lang.t("old turn posts now lose their buttons") if tidy
+                                 else lang.t("old turn posts now keep their buttons"))
                 return sentence("; ".join(parts))
             g = self._lang(after)
             outcome = Outcome(reply=Message(said(me())),
                               public=[Message("⏱️ " + g.t("{what} (set by {who})", what=said(g),
                                                            who=f"<@{user_id}>"))])
+            if row.status == "active":
+                plugin = self._plugin(row)
+                outcome.edits.append(await self._status(plugin, self._state(plugin, row), after))
             await self._save(row, **changes, says=outcome)
         return outcome

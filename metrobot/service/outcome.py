@@ -45,6 +45,12 @@ class Message:
     # ({"board": viewer-or-None} or {"final": True}); `files` holds them once drawn.
     images: list[dict[str, Any]] = field(default_factory=list)
     owed: Any = None  # the storage outbox item this message delivers (mark it delivered once sent)
+    roles: list[str] = field(default_factory=list)  # role ids to ping (a server's looking-for-players role)
+    # Not a new message but an edit of messages already posted: "status" (the game's status
+    # message gets `text`) or "tidy" (the game's earlier turn posts lose their buttons).
+    edit: str | None = None
+    hold_until: float | None = None  # sent no earlier than this (someone's quiet hours)
+    topic: str | None = None  # what a DM is about ("hand", "turn"): a newer one of the same makes it history
 
 
 @dataclass
@@ -52,6 +58,9 @@ class Outcome:
     reply: Message | None = None  # to the person who asked, privately (ephemeral)
     public: list[Message] = field(default_factory=list)  # to the channel
     dms: list[tuple[str, Message]] = field(default_factory=list)  # (user id, message)
+    edits: list[Message] = field(default_factory=list)  # of messages the channel has (Message.edit), after `public`
+    # What other channels are owed by the same request (e.g. someone going away: each of their games)
+    elsewhere: list[tuple[str, "Outcome"]] = field(default_factory=list)
 
 
 @dataclass

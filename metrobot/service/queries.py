@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..games import BadInput, all_plugins, get_plugin
 from ..i18n import N_, lang, me
 from .core import ServiceCore, hours, title
+from .time_off import is_away
 from .outcome import Message, Outcome, Refused
 
 STATUS_WORDS = {"lobby": N_("lobby"), "active": N_("active"), "finished": N_("finished"), "aborted": N_("aborted")}
@@ -33,6 +34,13 @@ class Queries(ServiceCore):
             if row.deadline:
                 lines.append(mine.t("Turn clock: {clock}; time is up {when}.", clock=hours(row.turn_clock, mine),
                                     when=f"<t:{int(row.deadline)}:R>"))
+        now = self.clock()
+        away = [p for p in (await self._people(row)).values() if is_away(p, now)]
+        if away and row.status == "active":
+            lines.append(mine.t("Away: {who}.", who=", ".join(mine.t("{name} until {when}", name=row.names.get(
+                p.user_id, p.user_id), when=f"<t:{int(p.away_until)}:f>") for p in away)))
+            if row.paused is not None:
+                lines.append(mine.t("The turn clock is stopped while the game waits for someone away."))
         left = [s.name for s in row.seats if s.auto]
         if left:
             lines.append(mine.t("Played by the automatic player: {names}.", names=", ".join(left)))

@@ -4,11 +4,14 @@ Put together from one part per concern (see core.py for the request path):
 lobby (open, join, leave, start, abort, settings), turns (compose, play, the automatic
 player, save and report), clock (reminders and expiry), queries (status, board, hand,
 rules), replays (finished games turn by turn, and animated), standings (history,
-leaderboards, profiles, rebuilding ratings).
+leaderboards, profiles, rebuilding ratings), people (a person's settings and time away),
+server (a server's settings), status (a game's status message, tidy channels), listing
+(/games, nudges).
 """
 from __future__ import annotations
 
 from .clock import Clock
+from .listing import Listing
 from .lobby import Lobby
 from .queries import Queries
 from .replays import Replays
@@ -16,5 +19,5 @@ from .standings import Standings
 from .turns import Turns
 
 
-class GameService(Lobby, Turns, Clock, Queries, Replays, Standings):
+class GameService(Lobby, Turns, Clock, Queries, Replays, Standings, Listing):
     """The one object front ends talk to."""

@@ -12,14 +12,16 @@ from typing import Any
 from ..games import BadInput, RuleError, get_plugin
 from ..games.plugin import GamePlugin
 from ..i18n import me
-from ..storage import Conflict, GameRow
-from .core import ServiceCore, sentence, title
+from ..storage import Conflict, GameRow, Person
+from .people import People
+from .core import sentence, title
+from .time_off import is_away, quiet_until
 from .automatic import next_automatic, play_automatic
 from .rating import game_result, rate
 from .outcome import Menu, Message, Outcome, Refused
 
 
-class Turns(ServiceCore):
+class Turns(People):
     def _apply_steps(self, plugin: GamePlugin, state: Any, seat: str, steps: list[str]) -> tuple[Any, list, list]:
         """Parse and apply a player's steps; refuse the lot if any is illegal."""
         game = plugin.game
@@ -93,9 +95,12 @@ class Turns(ServiceCore):
 
     async def play(self, channel_id: str, user_id: str, steps: list[str], *, moves: int | None = None,
                    game_id: int | None = None, kind: str | None = None, command: str | None = None) -> Outcome:
-        """Play steps for the person (typed or coded); all of them or none."""
+        """Play steps for the person (typed or coded); all of them or none. A move of someone
+        away ends their time away."""
         if not steps:
             raise Refused(me().t("No move given."))
+        person = await self.db.person(user_id)
+        back = await self._end_away(person) if is_away(person, self.clock()) else []
         async with self._lock(channel_id):
             row = await self._open(channel_id, game_id=game_id)
             self._check_kind(row, kind, command)
@@ -113,7 +118,9 @@ class Turns(ServiceCore):
             before = state
             state, actions, events = self._apply_steps(plugin, state, seat, steps)
             logged = [(seat, a, user_id) for a in actions]
-            return await self._advance(row, plugin, state, logged, events=events, before=before, actor=user_id)
+            outcome = await self._advance(row, plugin, state, logged, events=events, before=before, actor=user_id)
+        outcome.elsewhere = back + outcome.elsewhere  # (committed before the move)
+        return outcome
 
     async def _advance(self, row: GameRow, plugin: GamePlugin, state: Any, logged: list, *,
                        events: list | None = None, before: Any = None, actor: str | None = None,
@@ -128,16 +135,24 @@ class Turns(ServiceCore):
         state, auto_actions, auto_events = await self._autoplay(plugin, state, row)
         events += auto_events
         changes = dict(changes or {})
+        people = await self._people(replace(row, seats=changes.get("seats", row.seats)))
+        now = self.clock()
         if game.is_over(state):
-            changes.update(status="finished", deadline=None)
+            changes.update(status="finished", deadline=None, paused=None)
         new_turn = game.turn_number(state) != game.turn_number(before) or game.is_over(state)
+        changes["waiting"] = self._owed_people(plugin, state, replace(row, seats=changes.get("seats", row.seats)))
         if new_turn:
-            changes.setdefault("deadline", None if game.is_over(state) else self.clock() + row.turn_clock)
             changes["reminded"] = False
+            if not game.is_over(state):  # the clock stops while someone it waits for is away
+                away = any(is_away(people[u], now) for u in changes["waiting"] if u in people)
+                changes.update(deadline=None, paused=row.turn_clock) if away else \
+                    changes.update(deadline=now + row.turn_clock, paused=None)
         actions = logged + auto_actions
         position = row.moves + len(actions)
-        out = self._announce(replace(row, moves=position), plugin, before, state, events, actor=actor, note=note,
-                             reply=reply)
+        after = replace(row, moves=position, **{k: v for k, v in changes.items() if k != "state"})
+        out = self._announce(after, plugin, before, state, events, actor=actor, note=note, reply=reply, people=people)
+        if new_turn:  # the earlier turn posts lose their buttons; the status message follows
+            out.edits += self._tidy(after) + [await self._status(plugin, state, after)]
         # The images (the slow part) are drawn in a worker thread while the move is saved.
         drawing = [asyncio.create_task(self._draw(m, plugin, state, row, position)) for m in out.public if m.images]
         result = game_result(plugin, state, row) if game.is_over(state) else None
@@ -170,26 +185,34 @@ class Turns(ServiceCore):
         return game.from_json(state_json), [tuple(a) for a in actions], events
 
     def _announce(self, row: GameRow, plugin: GamePlugin, before: Any, state: Any, events: list, *,
-                  actor: str | None, note: str | None = None, reply: str | None = None) -> Outcome:
+                  actor: str | None, note: str | None = None, reply: str | None = None,
+                  people: dict[str, Person] | None = None) -> Outcome:
         """What a change says: the public post (text, pings, controls, which images), the
-        DMs of changed hands, and the private reply to whoever acted. `row.moves` is the
-        position after the change."""
+        DMs of changed hands and of turns to those who want them, and the private reply to
+        whoever acted. `row.moves` is the position after the change. People in their quiet
+        hours are named, not pinged, and their DMs wait."""
         game, g = plugin.game, self._lang(row)
+        people = people or {}
         name = self._namer(plugin, state, row)
         story = plugin.narrate(state, events, name, g)
         dms: list[tuple[str, Message]] = []
         if plugin.secret_hands and plugin.hands_may_change(events):
-            _, dms = self._hand_dms(plugin, state, row, self._hand_dms(plugin, before, row)[0])
+            _, dms = self._hand_dms(plugin, state, row, self._hand_dms(plugin, before, row, people=people)[0], people)
         out = Outcome(dms=dms)
         over = game.is_over(state)
         new_turn = game.turn_number(state) != game.turn_number(before) or over
+        now = self.clock()
+        quiet = {u: t for u, t in ((u, quiet_until(p, now)) for u, p in people.items()) if t is not None}
         if new_turn or note:
             prompt = [] if over else [self._prompt(plugin, state, row)]
             text = "\n".join(([note] if note else []) + story + prompt)
             images = [{"board": None}] + ([{"final": True}] if over else [])
+            owed = self._owed_people(plugin, state, row)
             out.public.append(Message(text.strip() or g.t("The game goes on."),
-                                      mentions=self._owed_people(plugin, state, row),
+                                      mentions=[u for u in owed if u not in quiet],
                                       controls=None if over else self._play_controls(plugin, row), images=images))
+            if new_turn and not over:
+                out.dms += self._turn_dms(plugin, row, owed, people)
         elif actor is not None and game.simultaneous:
             waiting = ", ".join(row.names.get(u, u) for u in self._owed_people(plugin, state, row))
             # The round's number makes every such notice unique (see recovery's look for copies).

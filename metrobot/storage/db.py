@@ -19,9 +19,10 @@ from typing import Any, Callable
 
 from . import outbox, ratings
 from .history import HistoryQueries
+from .people import PeopleQueries
 from .outbox import Owed
 from .ratings import GameResult, RateFn
-from .rows import COLUMNS, Conflict, Duplicate, GameRow, NewerSchema, Seat, game_row
+from .rows import COLUMNS, JSON_COLUMNS, Conflict, Duplicate, GameRow, NewerSchema, Seat, game_row
 from .schema import MIGRATIONS, statements
 from .sql import BIGINT, Driver, Tx
 
@@ -40,7 +41,7 @@ def driver_for(where: str | Path) -> Driver:
     return SQLiteDriver(text)
 
 
-class Database(HistoryQueries):
+class Database(HistoryQueries, PeopleQueries):
     def __init__(self, where: str | Path):
         self.driver = driver_for(where)
         self.path = self.driver.where
@@ -121,11 +122,11 @@ class Database(HistoryQueries):
         return [{"seq": seq, "player": seat, "action": json.loads(a), "actor": actor, "at": at}
                 for seq, seat, a, actor, at in rows]
 
-    async def owed(self) -> list[Owed]:
-        """Messages owed and not delivered, whose sender's claim ran out: claimed for this
-        process, oldest first."""
+    async def owed(self, due: float | None = None) -> list[Owed]:
+        """Messages owed and not delivered, whose sender's claim ran out (and those held until
+        a time `due` has reached): claimed for this process, oldest first."""
         async with self.driver.transaction() as tx:
-            return await outbox.claim(tx, self._skip_locked)
+            return await outbox.claim(tx, self._skip_locked, due=due)
 
     async def delivered(self, ids: list[int], message_id: str | None = None) -> None:
         async with self.driver.read() as q:
@@ -140,17 +141,18 @@ class Database(HistoryQueries):
                           options: dict[str, Any], seed: int, max_seats: int, turn_clock: int,
                           announce: Callable[[GameRow], list[Owed]] = lambda row: [],
                           seats: list[Seat] | None = None, bot_level: str = "greedy",
-                          language: str = "en") -> GameRow:
+                          language: str = "en", settings: dict[str, Any] | None = None) -> GameRow:
         """A new lobby, and what it owes the channel (`announce` sees the new row), in one
         transaction. Raises Duplicate if the channel already has an open game."""
         now = time.time()
         async with self.driver.transaction() as tx:
             row = game_row(await tx.fetchone(
                 "INSERT INTO games (channel_id, guild_id, game, status, host_id, options, seed, seats, max_seats, "
-                "turn_clock, created_at, updated_at, bot_level, language) VALUES "
-                f"(?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {COLUMNS}", channel_id, guild_id, game,
-                host.user_id, json.dumps(options), seed, json.dumps([s.to_json() for s in (seats or [host])]),
-                max_seats, turn_clock, now, now, bot_level, language))
+                "turn_clock, created_at, updated_at, bot_level, language, settings) VALUES "
+                f"(?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {COLUMNS}", channel_id, guild_id,
+                game, host.user_id, json.dumps(options), seed, json.dumps([s.to_json() for s in (seats or [host])]),
+                max_seats, turn_clock, now, now, bot_level, language, json.dumps(settings or {})))
+            await _seat(tx, row.id, row.seats)
             await outbox.insert(tx, row.id, channel_id, announce(row))
         return row
 
@@ -167,7 +169,7 @@ class Database(HistoryQueries):
         """
         encoded = {}
         for key, value in changes.items():
-            if key in ("options", "state"):
+            if key in JSON_COLUMNS:
                 value = None if value is None else json.dumps(value, separators=(",", ":"))
             elif key == "seats":
                 value = json.dumps([s.to_json() for s in value])
@@ -177,7 +179,7 @@ class Database(HistoryQueries):
         encoded["updated_at"] = time.time()
         if changes.get("status") == "finished":
             encoded["finished_at"] = encoded["updated_at"]
-        await self._write(row, encoded, actions, list(owed), result, rate)
+        await self._write(row, encoded, actions, list(owed), result, rate, changes.get("seats"))
         # What was just written, without reading it back (the state can be large).
         if "state" in changes:
             changes["state_stored"] = changes.pop("state")
@@ -185,7 +187,8 @@ class Database(HistoryQueries):
                        updated_at=encoded["updated_at"])
 
     async def _write(self, row: GameRow, encoded: dict[str, Any], actions: list[tuple[str, dict[str, Any], str]],
-                     owed: list[Owed], result: GameResult | None = None, rate: RateFn | None = None) -> None:
+                     owed: list[Owed], result: GameResult | None = None, rate: RateFn | None = None,
+                     seats: list[Seat] | None = None) -> None:
         sets = ", ".join(f"{k} = ?" for k in encoded)
         async with self.driver.transaction() as tx:
             # Any change of the game ends a turn-clock claim on it: the next due time is new.
@@ -196,6 +199,9 @@ class Database(HistoryQueries):
                 raise Conflict(f"game {row.id} changed since version {row.version}")
             if actions:
                 await self._append(tx, row.id, actions)
+            if seats is not None:
+                await tx.execute("DELETE FROM seats WHERE game_id = ?", row.id)
+                await _seat(tx, row.id, seats)
             await outbox.insert(tx, row.id, row.channel_id, owed)
             if result is not None and rate is not None:
                 await ratings.record(tx, self.driver, row.id, result, rate)
@@ -208,6 +214,12 @@ class Database(HistoryQueries):
                              "VALUES (?, ?, ?, ?, ?, ?)",
                              [(game_id, seq + i + 1, seat, json.dumps(action), actor, now)
                               for i, (seat, action, actor) in enumerate(actions)])
+
+
+async def _seat(tx: Tx, game_id: int, seats: list[Seat]) -> None:
+    """Who sits at a game's table (the people playing their own seat): what /games looks up."""
+    await tx.executemany("INSERT INTO seats (user_id, game_id) VALUES (?, ?)",
+                         [(s.user_id, game_id) for s in {s.user_id: s for s in seats}.values() if not s.auto])
 
 
 __all__ = ["Conflict", "Database", "Duplicate", "GameRow", "NewerSchema", "Seat"]

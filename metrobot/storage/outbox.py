@@ -10,6 +10,12 @@ Payloads are JSON: {"text", "mentions", "controls", "images"}; images are descri
 stored ({"board": viewer-or-null} / {"final": true} at the row's `position`), and drawn
 again from the action log if they have to be re-sent.
 
+Besides posts, an action may owe edits of messages already posted (`kind` "edit"; the payload
+says which: {"edit": "status"} the game's status message, {"edit": "tidy"} the buttons of its
+earlier turn posts, "tidy-all" those of all of them), and a message may be held until a time
+(`not_before`: a DM, a reminder or a nudge during someone's quiet hours); a held message is
+nobody's until then.
+
 Order: what one game owes is claimed oldest first, and never past an older message of the
 same game to the same place (its channel, or one person's DMs) that someone still holds,
 so a game's messages reach each place in the order they were committed. A message
@@ -49,36 +55,48 @@ class Owed:
     # Set when claimed: a later turn post, the end of the lobby or game, or a later hand of
     # the same person has made this message history.
     superseded: bool = False
+    kind: str = "post"  # "post" | "edit"
+    not_before: float | None = None  # held until then
+
+    @property
+    def edit(self) -> str | None:
+        """Which message an owed edit changes ("status" | "tidy"), None for a post."""
+        return self.payload.get("edit") if self.kind == "edit" else None
 
 
 async def insert(tx: Tx, game_id: int, channel_id: str, items: list[Owed]) -> None:
     """Inside the caller's transaction."""
     for item in items:
         item.game_id, item.channel_id = game_id, channel_id
+        held = item.not_before is not None
         (item.id,) = await tx.fetchone(
-            "INSERT INTO outbox (game_id, channel_id, target, position, payload, created_at, claim) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            "INSERT INTO outbox (game_id, channel_id, target, position, payload, created_at, claim, kind, not_before) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             game_id, channel_id, item.target, item.position, json.dumps(item.payload, ensure_ascii=False),
-            item.created_at, item.created_at + SEND_LEASE)
+            item.created_at, None if held else item.created_at + SEND_LEASE, item.kind,
+            item.not_before if held else None)
 
 
-async def claim(tx: Tx, lock: str, limit: int = LIMIT) -> list[Owed]:
+async def claim(tx: Tx, lock: str, limit: int = LIMIT, due: float | None = None) -> list[Owed]:
     """Messages not delivered whose claim ran out (the process that wrote them died before
     sending them, or a post failed): claimed for this process, oldest first, none past an
     older message of its game to the same place that is still held (by a live sender, or by this process
-    after a failed attempt), each marked if it has been superseded."""
+    after a failed attempt), each marked if it has been superseded. A message held until a
+    time is claimed once `due` (the service's clock; default now) reaches it."""
     now = time.time()
+    due = now if due is None else due
     rows = await tx.fetch(
-        "SELECT id, game_id, channel_id, target, position, payload, created_at FROM outbox o "
-        "WHERE delivered_at IS NULL AND (claim IS NULL OR claim < ?) AND NOT EXISTS ("
+        "SELECT id, game_id, channel_id, target, position, payload, created_at, kind, not_before FROM outbox o "
+        "WHERE delivered_at IS NULL AND (claim IS NULL OR claim < ?) AND (not_before IS NULL OR not_before <= ?) "
+        "AND NOT EXISTS ("
         "SELECT 1 FROM outbox e WHERE e.game_id = o.game_id AND e.target = o.target AND e.delivered_at IS NULL "
         "AND e.id < o.id "
-        f"AND e.claim >= ?) ORDER BY id LIMIT ?{lock}", now, now, limit)
+        f"AND e.claim >= ?) ORDER BY id LIMIT ?{lock}", now, due, now, limit)
     if rows:
         marks = ",".join("?" * len(rows))
         await tx.execute(f"UPDATE outbox SET claim = ? WHERE id IN ({marks})", now + LEASE, *(r[0] for r in rows))
-    items = [Owed(target, position, json.loads(payload), oid, gid, channel, created)
-             for oid, gid, channel, target, position, payload, created in rows]
+    items = [Owed(target, position, json.loads(payload), oid, gid, channel, created, kind=kind, not_before=held)
+             for oid, gid, channel, target, position, payload, created, kind, held in rows]
     if items:
         await _mark_superseded(tx, items)
     return items
@@ -89,27 +107,39 @@ def _controls(payload: dict[str, Any]) -> str | None:
     return controls.get("kind") if isinstance(controls, dict) else None
 
 
+def _what(kind: str, payload: dict[str, Any], held: bool = False) -> str | None:
+    """What a channel item is, for superseding: its controls' kind ("play", "lobby"), the
+    edit it makes ("status", "tidy"), "held" (a reminder or a nudge that waited for someone's
+    quiet hours to end: about a turn that may be over), or None (news)."""
+    if kind == "edit":
+        return payload.get("edit")
+    return "held" if held else _controls(payload)
+
+
 async def _mark_superseded(tx: Tx, items: list[Owed]) -> None:
     """A turn post is superseded by a later turn post of its game (delivered or owed) or by
-    the game's end; a lobby post by a later one or the lobby's end; a hand DM by a later
-    hand DM to the same person about the same game. Other messages (news) never are."""
+    the game's end, and so is a held reminder or nudge; a lobby post by a later one or the lobby's end;
+    an edit of the status message by a later one; a DM by a later DM to the same person about
+    the same game and the same thing (a hand, a turn). Other messages (news, tidying) never are."""
     games = sorted({i.game_id for i in items})
     marks = ",".join("?" * len(games))
     first = min(i.id for i in items)
-    later = await tx.fetch(f"SELECT id, game_id, target, payload FROM outbox WHERE game_id IN ({marks}) AND id > ? "
-                           "ORDER BY id", *games, first)
+    later = await tx.fetch(f"SELECT id, game_id, target, payload, kind FROM outbox WHERE game_id IN ({marks}) "
+                           "AND id > ? ORDER BY id", *games, first)
     status = {r[0]: r[1] for r in await tx.fetch(f"SELECT id, status FROM games WHERE id IN ({marks})", *games)}
-    after = [(oid, gid, target, _controls(json.loads(payload)) if target == "channel" else None)
-             for oid, gid, target, payload in later]
+    after = [(oid, gid, target, _what(kind, json.loads(payload)) if target == "channel" else
+              json.loads(payload).get("topic")) for oid, gid, target, payload, kind in later]
     for item in items:
-        kind = _controls(item.payload)
-        newer = [(target, controls) for oid, gid, target, controls in after if gid == item.game_id and oid > item.id]
-        if item.target == "channel" and kind == "play":
-            item.superseded = status.get(item.game_id) != "active" or any(c == "play" for _, c in newer)
-        elif item.target == "channel" and kind == "lobby":
-            item.superseded = status.get(item.game_id) != "lobby" or any(c == "lobby" for _, c in newer)
-        elif item.target.startswith("dm:"):
-            item.superseded = any(target == item.target for target, _ in newer)
+        what = _what(item.kind, item.payload, item.not_before is not None)
+        newer = [(target, w) for oid, gid, target, w in after if gid == item.game_id and oid > item.id]
+        if item.target == "channel" and what in ("play", "held"):
+            item.superseded = status.get(item.game_id) != "active" or any(w == "play" for _, w in newer)
+        elif item.target == "channel" and what == "lobby":
+            item.superseded = status.get(item.game_id) != "lobby" or any(w == "lobby" for _, w in newer)
+        elif item.target == "channel" and what == "status":
+            item.superseded = any(w == "status" for _, w in newer)
+        elif item.target.startswith("dm:"):  # (about the same: a hand, a turn)
+            item.superseded = any(target == item.target and w == item.payload.get("topic") for target, w in newer)
 
 
 async def overtaken(db: Any, item: Owed) -> bool:
@@ -128,5 +158,35 @@ async def mark(tx: Tx, ids: list[int], message_id: str | None = None) -> None:
 async def last_post(tx: Tx, game_id: int) -> str | None:
     """The id of the last channel message a game posted (its end, for a finished game)."""
     row = await tx.fetchone("SELECT message_id FROM outbox WHERE game_id = ? AND target = 'channel' AND "
-                            "message_id IS NOT NULL ORDER BY id DESC LIMIT 1", game_id)
+                            "kind = 'post' AND message_id IS NOT NULL ORDER BY id DESC LIMIT 1", game_id)
     return row[0] if row else None
+
+
+async def last_boards(tx: Tx, game_ids: list[int]) -> dict[int, str]:
+    """Each game's latest channel post with a board (its turn post, or its end), by message id."""
+    if not game_ids:
+        return {}
+    marks = ",".join("?" * len(game_ids))
+    rows = await tx.fetch(f"SELECT game_id, message_id, payload FROM outbox WHERE game_id IN ({marks}) AND "
+                          "target = 'channel' AND kind = 'post' AND message_id IS NOT NULL ORDER BY id", *game_ids)
+    return {gid: mid for gid, mid, payload in rows if json.loads(payload).get("images")}
+
+
+async def status_message(tx: Tx, game_id: int) -> str | None:
+    """Where a game's status message is: its lobby post (the first thing a game posts)."""
+    row = await tx.fetchone("SELECT message_id FROM outbox WHERE game_id = ? AND target = 'channel' AND "
+                            "kind = 'post' ORDER BY id LIMIT 1", game_id)
+    return row[0] if row else None
+
+
+async def untidied(tx: Tx, item: Owed) -> list[str]:
+    """The turn posts of a game whose buttons a tidy edit removes: those of the positions
+    before its own (the turn post it follows stays live), not tidied yet (a delivered tidy
+    records the messages it tidied, comma-separated)."""
+    rows = await tx.fetch("SELECT message_id, payload, kind, position FROM outbox WHERE game_id = ? AND "
+                          "target = 'channel' AND id < ? AND message_id IS NOT NULL", item.game_id, item.id)
+    done = {mid for ids, payload, kind, _ in rows
+            if kind == "edit" and str(json.loads(payload).get("edit")).startswith("tidy") for mid in ids.split(",")}
+    everything = item.payload.get("edit") == "tidy-all"
+    return [mid for mid, payload, kind, position in rows if kind == "post" and (position < item.position or everything)
+            and _controls(json.loads(payload)) == "play" and mid not in done]

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 
@@ -48,6 +48,10 @@ class GameRow:
     updated_at: float
     bot_level: str = "greedy"  # the automatic player's level in this game
     language: str = "en"  # what the game posts in the channel, and its images, are written in
+    settings: dict[str, Any] = field(default_factory=dict)  # the game's own settings (e.g. tidy channel)
+    waiting: list[str] = field(default_factory=list)  # the people it waits for (kept with the state)
+    paused: float | None = None  # seconds left on a turn clock stopped while someone is away
+    nudged_at: float | None = None  # when someone last nudged the people it waits for
 
     @property
     def state(self) -> dict[str, Any] | None:
@@ -64,15 +68,18 @@ class GameRow:
 
 
 COLUMNS = ("id, channel_id, guild_id, game, status, host_id, options, seed, seats, max_seats, state, version, "
-           "moves, turn_clock, deadline, reminded, lobby_message_id, created_at, updated_at, bot_level, language")
+           "moves, turn_clock, deadline, reminded, lobby_message_id, created_at, updated_at, bot_level, language, "
+           "settings, waiting, paused, nudged_at")
+JSON_COLUMNS = ("options", "state", "settings", "waiting")
 
 
 def game_row(r: Iterable[Any]) -> GameRow:
     (gid, channel, guild, game, status, host, options, seed, seats, max_seats, state, version, moves, clock,
-     deadline, reminded, lobby, created, updated, bot_level, language) = r
+     deadline, reminded, lobby, created, updated, bot_level, language, settings, waiting, paused, nudged) = r
     return GameRow(gid, channel, guild, game, status, host, json.loads(options), seed,
                    [Seat(**s) for s in json.loads(seats)], max_seats, state or None, version,
-                   moves, clock, deadline, bool(reminded), lobby, created, updated, bot_level, language)
+                   moves, clock, deadline, bool(reminded), lobby, created, updated, bot_level, language,
+                   json.loads(settings or "{}"), json.loads(waiting or "[]"), paused, nudged)
 
 
 class Conflict(Exception):

@@ -103,6 +103,38 @@ SQLITE: list[str] = [
     """
     ALTER TABLE games ADD COLUMN language TEXT NOT NULL DEFAULT 'en'
     """,
+    # 7: life on a busy server: people's and servers' settings, who sits where (for /games),
+    # a game's own settings, whom it waits for, its stopped clock and last nudge; owed edits
+    # (the status message, tidied turn posts) and messages held until a time (quiet hours)
+    """
+    CREATE TABLE people (
+        user_id TEXT PRIMARY KEY,
+        settings TEXT NOT NULL DEFAULT '{}',
+        away_until REAL,
+        updated_at REAL NOT NULL
+    );
+    CREATE INDEX people_away ON people(away_until) WHERE away_until IS NOT NULL;
+    CREATE TABLE servers (
+        guild_id TEXT PRIMARY KEY,
+        settings TEXT NOT NULL DEFAULT '{}',
+        updated_at REAL NOT NULL
+    );
+    CREATE TABLE seats (
+        user_id TEXT NOT NULL,
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        PRIMARY KEY (user_id, game_id)
+    );
+    INSERT OR IGNORE INTO seats (user_id, game_id)
+        SELECT json_extract(s.value, '$.user_id'), g.id FROM games g, json_each(g.seats) s
+        WHERE NOT COALESCE(json_extract(s.value, '$.auto'), 0);
+    CREATE INDEX games_guild_open ON games(guild_id, status) WHERE status IN ('lobby', 'active');
+    ALTER TABLE games ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE games ADD COLUMN waiting TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE games ADD COLUMN paused REAL;
+    ALTER TABLE games ADD COLUMN nudged_at REAL;
+    ALTER TABLE outbox ADD COLUMN kind TEXT NOT NULL DEFAULT 'post';
+    ALTER TABLE outbox ADD COLUMN not_before REAL
+    """,
 ]
 
 POSTGRES: list[str] = [
@@ -198,6 +230,35 @@ POSTGRES: list[str] = [
     """,
     """
     ALTER TABLE games ADD COLUMN language TEXT NOT NULL DEFAULT 'en'
+    """,
+    """
+    CREATE TABLE people (
+        user_id TEXT PRIMARY KEY,
+        settings TEXT NOT NULL DEFAULT '{}',
+        away_until DOUBLE PRECISION,
+        updated_at DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX people_away ON people(away_until) WHERE away_until IS NOT NULL;
+    CREATE TABLE servers (
+        guild_id TEXT PRIMARY KEY,
+        settings TEXT NOT NULL DEFAULT '{}',
+        updated_at DOUBLE PRECISION NOT NULL
+    );
+    CREATE TABLE seats (
+        user_id TEXT NOT NULL,
+        game_id BIGINT NOT NULL REFERENCES games(id),
+        PRIMARY KEY (user_id, game_id)
+    );
+    INSERT INTO seats (user_id, game_id)
+        SELECT DISTINCT s ->> 'user_id', g.id FROM games g, jsonb_array_elements(g.seats::jsonb) s
+        WHERE NOT COALESCE((s ->> 'auto')::boolean, false) ON CONFLICT DO NOTHING;
+    CREATE INDEX games_guild_open ON games(guild_id, status) WHERE status IN ('lobby', 'active');
+    ALTER TABLE games ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE games ADD COLUMN waiting TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE games ADD COLUMN paused DOUBLE PRECISION;
+    ALTER TABLE games ADD COLUMN nudged_at DOUBLE PRECISION;
+    ALTER TABLE outbox ADD COLUMN kind TEXT NOT NULL DEFAULT 'post';
+    ALTER TABLE outbox ADD COLUMN not_before DOUBLE PRECISION
     """,
 ]
 

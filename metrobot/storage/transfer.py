@@ -10,13 +10,17 @@ from .db import Database
 TABLES: dict[str, list[str]] = {
     "games": ["id", "channel_id", "guild_id", "game", "status", "host_id", "options", "seed", "seats", "max_seats",
               "state", "version", "moves", "turn_clock", "deadline", "reminded", "lobby_message_id", "created_at",
-              "updated_at", "finished_at", "clock_claim", "bot_level", "language"],
+              "updated_at", "finished_at", "clock_claim", "bot_level", "language", "settings", "waiting", "paused",
+              "nudged_at"],
+    "seats": ["user_id", "game_id"],
     "actions": ["game_id", "seq", "seat", "action", "actor", "created_at"],
     "outbox": ["id", "game_id", "channel_id", "target", "position", "payload", "created_at", "delivered_at",
-               "message_id", "claim"],
+               "message_id", "claim", "kind", "not_before"],
     "results": ["game_id", "user_id", "seq", "guild_id", "game", "name", "score", "won", "rank", "human", "rated",
                 "mu", "sigma", "finished_at"],
     "ratings": ["guild_id", "game", "user_id", "name", "mu", "sigma", "games", "updated_at"],
+    "people": ["user_id", "settings", "away_until", "updated_at"],
+    "servers": ["guild_id", "settings", "updated_at"],
 }
 BATCH = 1000
 

@@ -16,6 +16,7 @@ import signal
 import sqlite3
 import subprocess
 import time
+import types
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -224,6 +225,8 @@ class Audit:
     lobby_posts_twice: int = 0  # (counted in announced_twice too)
     dms_twice: int = 0  # the same hand DMed twice in a row (counted in announced_twice too)
     stale_turn_posts: int = 0  # a turn post with live buttons after a later turn's post
+    status_messages: int = 0  # started games, each with a status message
+    stale_status: int = 0  # a status message that does not say what the game's newest status says
     problems: list[str] = field(default_factory=list)
 
     def figures(self) -> dict[str, int]:
@@ -269,8 +272,8 @@ def audit_announcements(standin, db_path: str, audit: Audit) -> None:
             continue
         by_position = collections.Counter()
         latest = -1
-        for m in posts:
-            for c in m.all_components():
+        for m in posts:  # (turn posts are known by the buttons they were posted with: a tidy channel takes them off)
+            for c in m.posted_all_components():
                 parts = str(c.get("custom_id", "")).split(":")
                 if parts[:3] == ["mb", "p", str(g["id"])] and len(parts) == 5 and parts[4] == "play":
                     position = int(parts[3])
@@ -329,10 +332,33 @@ def audit_announcements(standin, db_path: str, audit: Audit) -> None:
                     audit.problems.append(f"game {g['id']}: {seat['name']}'s last DM is not their hand")
 
 
+def audit_status_messages(standin, db_path: str, audit: Audit) -> None:
+    """A started game's status message (its lobby post, edited) says what the newest status
+    it owes says, linking to its latest board: current after every crash, never posted again."""
+    from metrobot.discord_app.messages import clip
+    from metrobot.service.status import BOARD, jump_link
+
+    games, _, outbox = read_db(db_path)
+    for g in games:
+        rows = [o for o in outbox if o["game_id"] == g["id"] and o["target"] == "channel"]
+        status = [o for o in rows if o["kind"] == "edit" and json.loads(o["payload"]).get("edit") == "status"]
+        if not status:
+            continue
+        audit.status_messages += 1
+        posts = [o for o in rows if o["kind"] == "post" and o["message_id"]]
+        boards = [o["message_id"] for o in posts if json.loads(o["payload"]).get("images")]
+        place = types.SimpleNamespace(guild_id=g["guild_id"], channel_id=g["channel_id"])
+        want = clip(json.loads(status[-1]["payload"])["text"].replace(BOARD, jump_link(place, (boards or [None])[-1])))
+        got = standin.message(int(posts[0]["message_id"])).content if posts else None
+        if got != want:
+            audit.stale_status += 1
+            audit.problems.append(f"game {g['id']}: its status message says {got!r}, not {want!r}")
+
+
 def _audit_lobby_post(g: dict, posts: list, audit: Audit) -> None:
     """Every game opened a lobby: posted once (its Join button names the game)."""
     join = f"mb:l:{g['id']}:join"
-    n = sum(join in m.custom_ids() for m in posts)
+    n = sum(join in m.posted_custom_ids() for m in posts)  # (a started game's status message has none now)
     audit.owed_posts += 1
     if n == 0:
         audit.never_announced += 1

@@ -16,8 +16,8 @@ import time
 
 import pytest
 
-from .crashkit import (Audit, BotProcess, Channel, Players, audit_announcements, audit_storage, force_clock_expiry,
-                       read_db, turns_played)
+from .crashkit import (Audit, BotProcess, Channel, Players, audit_announcements, audit_status_messages, audit_storage,
+                       force_clock_expiry, read_db, turns_played)
 from players import Table
 
 from .sizes import FULL, scale
@@ -134,6 +134,7 @@ async def crash_session(standin, tmp_path, *, kills: int, faults: str, seed: int
     audit_storage(db, channels, audit)
     audit.acknowledged = players.acks
     audit_announcements(standin, db, audit)
+    audit_status_messages(standin, db, audit)
     games, actions, _ = read_db(db)
     lobby_row = next(g for g in games if g["channel_id"] == str(lobby_channel))
     seated = {int(s["user_id"]) for s in lobby_row["seats"]}
@@ -165,7 +166,8 @@ async def _wait_for_delivery(log: str, *, after: int, timeout: float = 60.0) -> 
 
 async def test_crash_suite(standin, tmp_path, report):
     # The everyday size frees a turn clock a killed process had claimed after 5 s, not 60.
-    faults = "kill_after_commit:0.15" + ("" if FULL else ",clock_lease:5")
+    # Deaths right after commits and right after an owed edit (a status message) is made.
+    faults = "kill_after_commit:0.15,kill_while_editing:0.05" + ("" if FULL else ",clock_lease:5")
     audit, extra = await crash_session(standin, tmp_path, kills=scale(6, 100), faults=faults)
     report.update(kills=extra["kills"], games=audit.games, kinds=len({k for k, _ in KINDS}),
                   moves_tried=extra["moves_tried"], button_moves_tried=extra["button_moves_tried"],
@@ -174,6 +176,7 @@ async def test_crash_suite(standin, tmp_path, report):
                   never_announced=audit.never_announced, announced_twice=audit.announced_twice,
                   lobby_posts_twice=audit.lobby_posts_twice, dms_twice=audit.dms_twice,
                   stale_turn_posts=audit.stale_turn_posts, stale_hands=audit.stale_hands,
+                  status_messages=audit.status_messages, stale_status_messages=audit.stale_status,
                   clock_expiries=extra["clock_expiries"], clock_turns=extra["clock_turns"],
                   lobby_joins_lost=extra["lobby_joins_lost"], tracebacks=extra["tracebacks"])
     assert extra["kills"] >= scale(6, 100)
@@ -181,6 +184,7 @@ async def test_crash_suite(standin, tmp_path, report):
     assert audit.lost == 0 and audit.corrupt == 0, audit.problems
     assert audit.never_announced == 0 and audit.announced_twice == 0, audit.problems
     assert audit.stale_turn_posts == 0, audit.problems
+    assert audit.status_messages > 0 and audit.stale_status == 0, audit.problems
     assert audit.stale_hands == 0 and audit.undelivered == 0, audit.problems
     assert extra["clock_turns"] == extra["clock_expiries"] == extra["time_is_up_posts"], extra
     assert extra["lobby_joins_lost"] == 0 and extra["lobby_started"]
@@ -194,6 +198,7 @@ async def test_crash_suite(standin, tmp_path, report):
     # Re-sends without looking for a copy (which kinds of message show it depends on when the
     # kills fall: each kind is counted, see the audit's own test below).
     ("no_dedup", ["announced_twice"]),
+    ("no_edits", ["stale_status"]),  # status messages never brought up to date
 ])
 async def test_the_crash_suite_catches_a_broken_promise(standin, tmp_path, fault, figures):
     # Each life long enough for the start-up delivery of what is owed to run (short leases).
@@ -210,10 +215,10 @@ class _Post:
     def __init__(self, author: int, content: str = "", ids: list[tuple[str, bool]] = ()):
         self.author_id, self.content, self._ids = author, content, list(ids)
 
-    def custom_ids(self) -> list[str]:
+    def posted_custom_ids(self) -> list[str]:
         return [cid for cid, _ in self._ids]
 
-    def all_components(self) -> list[dict]:
+    def posted_all_components(self) -> list[dict]:
         return [{"custom_id": cid, "disabled": disabled} for cid, disabled in self._ids]
 
 

@@ -107,7 +107,10 @@ Messages (:class:`Message`, live objects updated by edits)
 ``description``, ``size``, ``url``), ``flags``, ``ephemeral`` (flags & 64), ``loading`` (flags &
 128), ``deleted``, ``edits``, ``interaction`` (its handle or ``None``), ``reactions``, ``raw``
 (the payload Discord would send), helpers ``text`` (content + embed texts), ``buttons()``,
-``selects()``, ``custom_ids()``, ``component(custom_id)``.
+``selects()``, ``custom_ids()``, ``component(custom_id)``; ``posted_components`` and
+``posted_all_components()``, ``posted_custom_ids()`` (what it was posted with: later edits may take components off),
+``allowed_mentions`` (as the bot sent them when posting) and ``pinged() -> (users, roles)``
+(whom the post pinged: the mentions in its content that its allowed_mentions allow).
 
 * ``s.messages(channel_id, *, include_ephemeral=False, include_loading=False,
   include_deleted=False) -> list[Message]`` in order; ``s.dms(user_id)`` (the bot's DMs to a

@@ -93,5 +93,6 @@ _KEY_CHANNEL: "web.RequestKey[int]" = web.RequestKey("standin_channel", int)
 _KEY_TOKEN: "web.RequestKey[str]" = web.RequestKey("standin_token", str)
 _PENDING = object()
 _MENTION_RE = re.compile(r"<@!?(\d+)>")
+_ROLE_RE = re.compile(r"<@&(\d+)>")
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from .constants import (
+    _ROLE_RE,
     CB_DEFERRED, CB_DEFERRED_UPDATE, CB_MODAL, C_BUTTON, FLAG_EPHEMERAL, FLAG_LOADING, SELECT_TYPES,
     _MENTION_RE, _PENDING,
 )
@@ -92,6 +93,8 @@ class Message:
         self.reactions: List[str] = []
         self.thread_id: Optional[int] = None
         self._watchers: List["InteractionHandle"] = []  # component interactions sent from this message
+        self.posted_components: List[dict] = []  # the components it was posted with (edits may take them off)
+        self.allowed_mentions: Optional[dict] = None  # as the bot last sent them (None: Discord's default)
 
     # -- convenience for tests ------------------------------------------------------------------------
     @property
@@ -134,6 +137,26 @@ class Message:
 
     def custom_ids(self) -> List[str]:
         return [c["custom_id"] for c in self.all_components() if "custom_id" in c]
+
+    def posted_all_components(self) -> List[dict]:
+        """The components the message was posted with, rows opened."""
+        return list(_walk_components(self.posted_components))
+
+    def posted_custom_ids(self) -> List[str]:
+        return [c["custom_id"] for c in self.posted_all_components() if "custom_id" in c]
+
+    def pinged(self) -> Tuple[List[int], List[int]]:
+        """(users, roles) the message pinged when posted, as Discord decides: those it mentions
+        that its allowed_mentions allow (all of them when it sent none)."""
+        users = [int(u) for u in dict.fromkeys(_MENTION_RE.findall(self.content or ""))]
+        roles = [int(r) for r in dict.fromkeys(_ROLE_RE.findall(self.content or ""))]
+        allowed = self.allowed_mentions
+        if allowed is None:
+            return users, roles
+        parse = allowed.get("parse") or []
+        ok_users = users if "users" in parse else [u for u in users if str(u) in {str(x) for x in allowed.get("users") or []}]
+        ok_roles = roles if "roles" in parse else [r for r in roles if str(r) in {str(x) for x in allowed.get("roles") or []}]
+        return ok_users, ok_roles
 
     def component(self, custom_id: str) -> Optional[dict]:
         return next((c for c in self.all_components() if c.get("custom_id") == custom_id), None)

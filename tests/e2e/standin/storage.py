@@ -233,6 +233,8 @@ class StorageMixin:
         new = self._message_changes(body, uploads, None, channel_id)
         msg = Message(self, id=self._snowflake(), channel_id=channel_id, author=self._users[self.bot_id])
         self._apply(msg, new)
+        msg.posted_components = [dict(c) for c in msg.components]
+        msg.allowed_mentions = body.get("allowed_mentions")
         if flags is not None:
             msg.flags = flags | (msg.flags & ~(FLAG_EPHEMERAL | FLAG_LOADING))
         msg.tts = bool(body.get("tts"))

@@ -14,6 +14,10 @@ lists what to break (comma-separated, `name` or `name:probability`):
                         process left owed delivered
   clock_lease:S         (no fault: a setting) a turn clock claimed by a process that died
                         is free again after S seconds instead of 60
+  kill_while_editing:P  when an owed edit (a status message, old turn posts' buttons) has
+                        been made but not yet marked done, die at once with probability P
+  no_edits              owed edits (status messages, tidied turn posts) are marked done
+                        without being made
 
 Only tests use this; the bot knows nothing of it.
 """
@@ -70,6 +74,22 @@ if FAULTS:
         from metrobot.storage import db
 
         db.CLOCK_LEASE = FAULTS["clock_lease"]
+
+    if "kill_while_editing" in FAULTS:
+        original_delivered = ServiceCore.delivered
+
+        async def delivered_then_maybe_die(self, message, message_id=None):
+            if message.edit and RND.random() < FAULTS["kill_while_editing"]:
+                os.kill(os.getpid(), signal.SIGKILL)
+            await original_delivered(self, message, message_id)
+        ServiceCore.delivered = delivered_then_maybe_die
+
+    if "no_edits" in FAULTS:
+        from metrobot.service.status import Status
+
+        async def nothing_to_edit(self, message):
+            return []
+        Status.edits = nothing_to_edit
 
     if "no_dedup" in FAULTS:
         async def delivered(self, message):

@@ -1,0 +1,192 @@
+"""A person's own settings (turn DMs, quiet hours, language) and time away, across all the
+games they sit at. Replies speak the asker's language; what a game's channel is told speaks
+the game's."""
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import Any
+
+from ..i18n import LANGUAGES, Lang, lang, me
+from ..storage import Conflict, GameRow, Person
+from .status import Status
+from .outcome import Message, Outcome, Refused
+from .time_off import (AWAY_BUDGET, DAY, away_log_after, away_used, clock_text, is_away, parse_quiet, quiet_until,
+                       zone_named)
+
+log = logging.getLogger("metrobot.service")
+MAX_AWAY_DAYS = AWAY_BUDGET // DAY
+OFF_WORDS = ("off", "none", "no", "-")
+
+
+class People(Status):
+    async def language_of(self, user_id: str) -> str | None:
+        """The language a person chose for what they alone read (None: their Discord's)."""
+        return (await self.db.person(user_id)).settings.get("language")
+
+    async def my_settings(self, user_id: str, *, turn_dms: bool | None = None, quiet: str | None = None,
+                          time_zone: str | None = None, language: str | None = None) -> Outcome:
+        """Change (any of) a person's settings; with none given, show them."""
+        person = await self.db.person(user_id)
+        settings = dict(person.settings)
+        if turn_dms is not None:
+            settings["turn_dms"] = bool(turn_dms)
+        if language is not None:
+            if language in OFF_WORDS or language == "discord":
+                settings.pop("language", None)
+            elif language in LANGUAGES:
+                settings["language"] = language
+            else:
+                raise Refused(me().t("I speak: {languages}.", languages=", ".join(LANGUAGES.values())))
+        zone = settings.get("quiet", {}).get("tz") if settings.get("quiet") else settings.get("tz")
+        if time_zone is not None:
+            zone = zone_named(time_zone)
+            if zone is None:
+                raise Refused(me().t("I don't know the time zone “{zone}”: pick one of the suggestions, such as "
+                                     "Europe/Amsterdam or Asia/Seoul.", zone=str(time_zone)[:60]))
+            settings["tz"] = zone
+        if quiet is not None:
+            if quiet.strip().lower() in OFF_WORDS:
+                settings.pop("quiet", None)
+            else:
+                span = parse_quiet(quiet)
+                if span is None:
+                    raise Refused(me().t("Quiet hours are a span of the day such as `22:00-07:00`, or `off`."))
+                if zone is None:
+                    raise Refused(me().t("Quiet hours need your time zone: add `time_zone`, e.g. Europe/Amsterdam."))
+                settings["quiet"] = {"start": span[0], "end": span[1], "tz": zone}
+        elif time_zone is not None and settings.get("quiet"):
+            settings["quiet"] = dict(settings["quiet"], tz=zone)
+        person.settings = settings
+        if any(v is not None for v in (turn_dms, quiet, time_zone, language)):
+            await self.db.save_person(person)
+        return Outcome(reply=Message(self._settings_text(person, lang(settings.get("language")) if language
+                                                         else me())))
+
+    def _settings_text(self, person: Person, language: Lang) -> str:
+        s = person.settings
+        quiet = s.get("quiet")
+        lines = [language.t("**Your settings**"),
+                 language.t("DM when it is my turn: {value}.",
+                            value=language.t("on") if s.get("turn_dms") else language.t("off")),
+                 language.t("Quiet hours: {start}–{end} ({zone}).", start=clock_text(quiet["start"]),
+                            end=clock_text(quiet["end"]), zone=quiet["tz"]) if quiet
+                 else language.t("Quiet hours: none."),
+                 language.t("My language: {language}.", language=LANGUAGES[s["language"]]) if s.get("language")
+                 else language.t("My language: Discord's.")]
+        now = self.clock()
+        if is_away(person, now):
+            lines.append(language.t("Away until {when}.", when=f"<t:{int(person.away_until)}:f>"))
+        left = max(0, AWAY_BUDGET - away_used(person, now)) / DAY
+        lines.append(language.t("Time away left in these 30 days: {days} days.", days=f"{left:.1f}".rstrip("0")
+                                .rstrip(".")))
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------ away
+    async def away(self, user_id: str, days: int, note: str | None = None) -> Outcome:
+        """Away for `days`: the turn clocks of the person's games stop while they wait for
+        them; each game's channel is told."""
+        if not isinstance(days, int) or isinstance(days, bool) or not 1 <= days <= MAX_AWAY_DAYS:
+            raise Refused(me().t("Away is from 1 to {most} days.", most=MAX_AWAY_DAYS))
+        now = self.clock()
+        person = await self.db.person(user_id)
+        left = AWAY_BUDGET - away_used(person, now)
+        if days * DAY > left + 1:
+            raise Refused(me().t("You can be away at most {most} days in any 30; you have {left} left now.",
+                                 most=MAX_AWAY_DAYS, left=f"{max(0, left) / DAY:.1f}".rstrip("0").rstrip(".")))
+        note = " ".join(str(note or "").split())[:200] or None
+        person.settings = dict(person.settings, away_log=away_log_after(person, now), away_since=now,
+                               away_note=note)
+        person.away_until = now + days * DAY
+        await self.db.save_person(person)
+        elsewhere = []
+        for row in await self.db.games_of(user_id):
+            if row.status == "active":
+                told = await self._update_game(row.id, lambda r, p=person: self._away_changes(r, p, now))
+                if told is not None:
+                    elsewhere.append((row.channel_id, told))
+        return Outcome(reply=Message(me().t("You are away until {when}. Your turn clocks stop while your games wait "
+                                            "for you; a move of yours or `/me back` ends it.",
+                                            when=f"<t:{int(person.away_until)}:f>")), elsewhere=elsewhere)
+
+    async def back(self, user_id: str) -> Outcome:
+        person = await self.db.person(user_id)
+        if not is_away(person, self.clock()):
+            raise Refused(me().t("You are not away."))
+        return Outcome(reply=Message(me().t("Welcome back! Your turn clocks run again.")),
+                       elsewhere=await self._end_away(person))
+
+    async def _end_away(self, person: Person) -> list[tuple[str, Outcome]]:
+        """Time away over (back, a move, or its end): the clocks stopped for the person run
+        again with the time they had left, unless someone else the game waits for is away."""
+        now = self.clock()
+        person.settings = dict(person.settings, away_log=away_log_after(person, now))
+        for key in ("away_since", "away_note"):
+            person.settings.pop(key, None)
+        person.away_until = None
+        await self.db.save_person(person)
+        out = []
+        for row in await self.db.games_of(person.user_id):
+            if row.status == "active" and row.paused is not None:
+                told = await self._update_game(row.id, lambda r: self._resume_changes(r, now))
+                if told is not None:
+                    out.append((row.channel_id, told))
+        return out
+
+    async def back_from_away(self) -> list[tuple[str, Outcome]]:
+        """Everyone whose time away ran out (the turn clock's tick)."""
+        out = []
+        for user_id in await self.db.back_from_away(self.clock()):
+            out += await self._end_away(await self.db.person(user_id))
+        return out
+
+    async def _away_changes(self, row: GameRow, person: Person, now: float) -> tuple[dict[str, Any], Outcome]:
+        g = self._lang(row)
+        seat = row.seat(person.user_id)
+        note = person.settings.get("away_note")
+        text = g.t("🏖️ {name} is away until {when}: the turn clock stops while the game waits for them.",
+                   name=seat.name if seat else person.user_id, when=f"<t:{int(person.away_until)}:f>")
+        outcome = Outcome(public=[Message(text + (f" “{note}”" if note else ""))])
+        changes: dict[str, Any] = {}
+        if person.user_id in row.waiting and row.deadline is not None:
+            changes = {"paused": max(0.0, row.deadline - now), "deadline": None}
+        return changes, outcome
+
+    async def _resume_changes(self, row: GameRow, now: float) -> tuple[dict[str, Any], Outcome] | None:
+        people = await self.db.people(row.waiting)
+        if row.paused is None or any(is_away(p, now) for p in people.values()):
+            return None
+        return {"deadline": now + row.paused, "paused": None}, Outcome()
+
+    async def _update_game(self, game_id: int, change) -> Outcome | None:
+        """Apply `change(row) -> (columns, outcome) | None` to a game under its channel's lock,
+        with what the channel is owed and its status message brought up to date."""
+        row = await self.db.game(game_id)
+        if row is None:
+            return None
+        async with self._lock(row.channel_id):
+            for _ in range(3):  # another process may change the game meanwhile: read it again
+                row = await self.db.game(game_id)
+                if row is None or row.status != "active":
+                    return None
+                found = await change(row)
+                if found is None:
+                    return None
+                changes, outcome = found
+                plugin = self._plugin(row)
+                state = self._state(plugin, row)
+                after = replace(row, **changes)
+                outcome.edits.append(await self._status(plugin, state, after))
+                try:
+                    await self._save(row, says=outcome, **changes)
+                    return outcome
+                except Conflict:
+                    continue
+        log.warning("game %s kept changing; its clock was not updated", game_id)
+        return None
+
+    async def quiet_now(self, user_ids: list[str]) -> dict[str, float]:
+        """Who of these people is in quiet hours now, and until when."""
+        now = self.clock()
+        people = await self.db.people(user_ids)
+        return {u: t for u, t in ((u, quiet_until(p, now)) for u, p in people.items()) if t is not None}

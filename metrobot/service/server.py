@@ -1,0 +1,92 @@
+"""A server's own settings, set by those who may manage it: what new games start with
+(language, turn clock, automatic player's level), a looking-for-players role pinged when a
+lobby opens, the channels where games may be created, and how many open games one person
+may host."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..games.autoplay import LEVELS
+from ..i18n import LANGUAGES, me
+from .core import ServiceCore, hours
+from .outcome import Message, Outcome, Refused
+
+MAX_HOSTED = 10  # open games one person may host, unless the server says otherwise
+MAX_CHANNELS = 25
+
+
+class ServerSettings(ServiceCore):
+    async def server_settings(self, guild_id: str, user_id: str, *, manager: bool, language: str | None = None,
+                              turn_clock: int | None = None, level: str | None = None, role: str | None = None,
+                              no_role: bool = False, allow_channel: str | None = None,
+                              disallow_channel: str | None = None, any_channel: bool = False,
+                              max_hosted: int | None = None) -> Outcome:
+        """Change (any of) a server's settings — only for people who may manage the server;
+        with none given, show them."""
+        if not manager:
+            raise Refused(me().t("Only people with the Manage Server permission change the server's settings."))
+        settings = dict(await self.db.server(guild_id))
+        changes: dict[str, Any] = {}
+        if language is not None:
+            if language not in LANGUAGES:
+                raise Refused(me().t("The game can post in: {languages}.", languages=", ".join(LANGUAGES.values())))
+            changes["language"] = language
+        if turn_clock is not None:
+            changes["turn_clock"] = turn_clock
+        if level is not None:
+            if level not in LEVELS:
+                raise Refused(me().t("The automatic player's levels are: {levels}.", levels=", ".join(LEVELS)))
+            changes["bot_level"] = level
+        if role is not None:
+            changes["lfp_role"] = role
+        if no_role:
+            changes["lfp_role"] = None
+        channels = list(settings.get("channels", []))
+        if allow_channel is not None and allow_channel not in channels:
+            if len(channels) >= MAX_CHANNELS:
+                raise Refused(me().t("Games may be limited to at most {most} channels.", most=MAX_CHANNELS))
+            changes["channels"] = channels = channels + [allow_channel]
+        if disallow_channel is not None:
+            changes["channels"] = channels = [c for c in channels if c != disallow_channel]
+        if any_channel:
+            changes["channels"] = []
+        if max_hosted is not None:
+            if not isinstance(max_hosted, int) or isinstance(max_hosted, bool) or not 1 <= max_hosted <= 100:
+                raise Refused(me().t("The most open games one person may host is from 1 to 100."))
+            changes["max_hosted"] = max_hosted
+        if changes:
+            settings.update(changes)
+            await self.db.save_server(guild_id, settings)
+        return Outcome(reply=Message(self._server_text(settings)))
+
+    def _server_text(self, s: dict[str, Any]) -> str:
+        t = me()
+        lines = [t.t("**This server's settings**"),
+                 t.t("New games post in: {language}.", language=LANGUAGES[s["language"]]) if s.get("language")
+                 else t.t("New games post in: the server's language."),
+                 t.t("Turn clock of new games: {clock}.", clock=hours(s.get("turn_clock") or self.default_turn_clock,
+                                                                      t)),
+                 t.t("Automatic player of new games: {level}.", level=s.get("bot_level") or "greedy"),
+                 t.t("Looking-for-players role, pinged when a lobby opens: {role}.", role=f"<@&{s['lfp_role']}>")
+                 if s.get("lfp_role") else t.t("Looking-for-players role: none."),
+                 t.t("Games may be created in: {channels}.", channels=", ".join(f"<#{c}>" for c in s["channels"]))
+                 if s.get("channels") else t.t("Games may be created in: any channel."),
+                 t.t("Open games one person may host: {most}.", most=s.get("max_hosted", MAX_HOSTED))]
+        return "\n".join(lines)
+
+    async def _new_game_rules(self, guild_id: str | None, channel_id: str, parent_id: str | None,
+                              user_id: str) -> dict[str, Any]:
+        """A server's settings for a new game, after checking it may be created here by this
+        person (refused clearly otherwise)."""
+        settings = await self.db.server(guild_id)
+        channels = settings.get("channels") or []
+        if channels and channel_id not in channels and parent_id not in channels:
+            raise Refused(me().t("On this server games are created in {channels} (a server setting).",
+                                 channels=", ".join(f"<#{c}>" for c in channels)))
+        most = settings.get("max_hosted", MAX_HOSTED)
+        if guild_id is not None and await self.db.hosted(guild_id, user_id) >= most:
+            raise Refused(me().n("You already host {most} open game on this server, the most one person may: "
+                                 "finish or abort one first.",
+                                 "You already host {most} open games on this server, the most one person may: "
+                                 "finish or abort one first.", most, most=most))
+        return settings

@@ -1,0 +1,87 @@
+"""A game's status message and its tidy channel.
+
+The lobby post becomes the game's status message: once the game starts, every change that
+alters what it says (a new turn, the clock, someone away, the end) owes an edit of it —
+whose turn, the scores, the clock's deadline, a link to the latest board. Edits go through
+the outbox like posts (an older owed edit is superseded by a newer one), so after a crash
+the message is brought up to date, never posted again.
+
+Tidy channel (a game setting, on by default): each new turn post owes an edit that takes
+the buttons off the turn posts before it, so only the current turn has live controls.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..games.plugin import GamePlugin
+from ..storage import GameRow
+from .core import ServiceCore, title
+from .outcome import Message
+from .time_off import is_away
+
+BOARD = "{board}"  # where the link to the latest board goes (filled in when the edit is made)
+
+
+def jump_link(row: GameRow, message_id: str | None) -> str:
+    """A link to a message of a game's channel (the channel itself before there is one)."""
+    if not message_id:
+        return f"<#{row.channel_id}>"
+    return f"https://discord.com/channels/{row.guild_id or '@me'}/{row.channel_id}/{message_id}"
+
+
+class Status(ServiceCore):
+    async def _status(self, plugin: GamePlugin, state: Any, row: GameRow) -> Message:
+        """The status message as it should read after a change (`row`: the game as saved)."""
+        g, game = self._lang(row), plugin.game
+        name = self._namer(plugin, state, row)
+        lines = []
+        if row.status == "aborted":
+            lines.append(g.t("📋 **{game}** — aborted.", game=title(plugin, g)))
+        elif state is not None and game.is_over(state):
+            ranking = plugin.final_ranking(state)
+            won = ", ".join(row.names.get(p, p) for p, place in ranking.items() if place == 1)
+            lines.append(g.t("📋 **{game}** — finished: {winners} won.", game=title(plugin, g), winners=won))
+        else:
+            lines.append(g.t("📋 **{game}** — in progress.", game=title(plugin, g)))
+            who = ", ".join(row.names.get(u, u) for u in row.waiting) or \
+                name(sorted(game.to_move(state), key=game.seats(state).index)[0])
+            if row.paused is not None:
+                people = await self.db.people(row.waiting)
+                away = [p for p in people.values() if is_away(p, self.clock())]
+                until = max((p.away_until for p in away), default=self.clock())
+                lines.append(g.t("Waiting for {who}; the turn clock is stopped until {away} is back ({when}).",
+                                 who=who, away=", ".join(row.names.get(p.user_id, p.user_id) for p in away) or who,
+                                 when=f"<t:{int(until)}:R>"))
+            elif row.deadline is not None:
+                lines.append(g.t("Waiting for {who}; time is up {when}.", who=who, when=f"<t:{int(row.deadline)}:R>"))
+            else:
+                lines.append(g.t("Waiting for {who}.", who=who))
+        if state is not None:
+            scores = game.view(state, None).get("scores", {})
+            lines.append(g.t("Scores: {scores}", scores=", ".join(f"{name(s)} {scores.get(s, 0)}"
+                                                                  for s in game.seats(state))))
+        lines.append(g.t("Latest board: {board}", board=BOARD))
+        return Message("\n".join(lines), edit="status")
+
+    @staticmethod
+    def _tidy(row: GameRow, *, everything: bool = False) -> list[Message]:
+        """The edit that takes the buttons off the turn posts before the one just owed (with
+        `everything`, off the last one too: the game was stopped); none if the game keeps them."""
+        return [Message("", edit="tidy-all" if everything else "tidy")] if row.settings.get("tidy", True) else []
+
+    async def edits(self, message: Message) -> list[tuple[str, str | None]]:
+        """What an owed edit changes now: (message id, its new text, or None to only take its
+        buttons off), for the front end to make."""
+        item = message.owed
+        if item is None or item.game_id is None:
+            return []
+        if message.edit == "status":
+            where = await self.db.status_message(item.game_id)
+            row = await self.db.game(item.game_id)
+            if where is None or row is None:
+                return []
+            board = (await self.db.last_boards([item.game_id])).get(item.game_id)
+            return [(where, message.text.replace(BOARD, jump_link(row, board)))]
+        if message.edit in ("tidy", "tidy-all"):
+            return [(mid, None) for mid in await self.db.untidied(item)]
+        return []
