@@ -40,7 +40,7 @@ import json, statistics, sys, time, inspect
 sys.path.insert(0, ".")
 from metrobot.games import get_game
 import render
-from render.style import encode_png
+from render.png import encode_png
 examples, paths, name_sets, languages, images = sys.argv[1], *map(json.loads, sys.argv[2:5]), int(sys.argv[5])
 multilingual = "lang" in inspect.signature(render.render_image).parameters
 out = {}
