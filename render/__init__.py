@@ -5,16 +5,17 @@
 language code; the service passes the game's). Each game's images live in its own package
 here, named by the game's plug-in (`GamePlugin.renderer`), and answer
 `image(view, viewer, names, lang)` and `final(view, names, lang)`; shared look (fonts,
-colours, text fitting) is in `style.py`. Every PNG is indexed colour, its palette made
-from the image (`png.py`: about a quarter of the bytes, no visible change); `lossless=True`
-gives truecolour, for comparison and for tests of exact pixels. No `discord` import here:
-the bot attaches the bytes.
+colours, text fitting) is in `style.py`. A package may also answer `prewarm_steps()`:
+what it can draw ahead when a worker starts (see `prewarm_steps` below). Every PNG is
+indexed colour, its palette made from the image (`png.py`: under a third of the bytes,
+no visible change); `lossless=True` gives truecolour, for comparison and for tests of exact
+pixels. No `discord` import here: the bot attaches the bytes.
 """
 from __future__ import annotations
 
 import importlib
 from types import ModuleType
-from typing import Any
+from typing import Any, Callable
 
 from PIL import Image
 
@@ -80,6 +81,15 @@ def finals_of_view(renderer: str, view: dict[str, Any], names: dict[str, str] | 
             for name, image in importlib.import_module(renderer).final(view, names, lang(language))]
 
 
+def prewarm_steps(renderer: str) -> list[Callable[[], None]]:
+    """What a game's images can draw ahead (the static layers of its packaged maps), as
+    steps of a second or so, so that a worker drawing them in the background can pause
+    between two for its real work; a package without `prewarm_steps()` has none (a board
+    made anew for each game, say)."""
+    steps = getattr(importlib.import_module(renderer), "prewarm_steps", None)
+    return list(steps()) if steps is not None else []
+
+
 def animation_of_views(renderer: str, views: list[dict[str, Any]], names: dict[str, str] | None,
                        language: str = "en") -> bytes:
     from .animation import animate
@@ -89,4 +99,4 @@ def animation_of_views(renderer: str, views: list[dict[str, Any]], names: dict[s
 
 
 __all__ = ["render_image", "render_png", "final_images", "encode_png", "png_of_view", "finals_of_view",
-           "animation_of_views"]
+           "animation_of_views", "prewarm_steps"]
