@@ -15,7 +15,8 @@ from ..settings import Settings
 from ..storage import Database
 from .commands import game_group, look_commands
 from .standings import standings_commands
-from .controls import DYNAMIC_ITEMS
+from .composer import typed_step
+from .controls import DYNAMIC_ITEMS, unknown_control
 from .delivery import deliver
 from .moves import move_commands
 from .recovery import deliver_on_start, deliver_owed
@@ -73,6 +74,13 @@ class Metro:
         self.turn_clock.change_interval(seconds=self.settings.tick_seconds)
         self.turn_clock.start()
         log.info("metrobot ready: database %s (schema %d)", self.db.path, self.db.schema_version)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A box a person typed into comes back as a modal submit, which discord.py routes
+        only to modals it still holds in memory: ours are read from their custom id instead,
+        so they work after a restart too."""
+        if interaction.type is discord.InteractionType.modal_submit and not await typed_step(interaction):
+            await unknown_control(interaction)
 
     async def deliver(self, channel_id: str, outcome: Outcome, interaction: discord.Interaction | None = None, *,
                       ephemeral: bool = True) -> None:

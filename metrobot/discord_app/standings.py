@@ -20,12 +20,13 @@ def standings_commands(bot: Bot) -> list[app_commands.Command]:
         await run(interaction, lambda: bot.service.history(str(interaction.channel_id)))
 
     @app_commands.command(name="leaderboard", description="The best players of this server")
-    @app_commands.describe(kind="Which game (default: the first)")
+    @app_commands.describe(kind="Which game (default: the last finished here, else the most played)")
     @app_commands.choices(kind=kinds)
     @app_commands.guild_only()
     async def leaderboard(interaction: discord.Interaction, kind: Optional[app_commands.Choice[str]] = None) -> None:
         await run(interaction, lambda: bot.service.leaderboard(str(interaction.guild_id), str(interaction.user.id),
-                                                               kind.value if kind else None))
+                                                               kind.value if kind else None,
+                                                               channel_id=str(interaction.channel_id)))
 
     @app_commands.command(name="profile", description="Games, wins and rating of a player on this server")
     @app_commands.describe(user="Whose profile (default: yours)")

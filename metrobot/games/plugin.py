@@ -149,6 +149,28 @@ class GamePlugin:
         """Every legal next step for menus and autocomplete."""
         return self.notation.choices(self.game, state, seat, lang) if self.notation else []
 
+    def menu(self, state: Any, seat: str, choices: list[Choice], lang: Lang = EN
+             ) -> list[tuple[tuple[str, ...], Choice]]:
+        """The composer's menus: every choice with the names of the groups that lead to it,
+        outermost first (e.g. colour, kind of placement, part of the map; empty: at the top,
+        for short lists such as forgoing), in the order menus list them. Front ends show a
+        group's steps at once when they fit, and split a group still too long into named
+        ranges, so a game only says how its choices nest. Default: by `Choice.group`."""
+        return [((choice.group,) if choice.group else (), choice) for choice in choices]
+
+    def typing_example(self, state: Any, seat: str, lang: Lang = EN) -> str:
+        """One of the legal next steps as a person would type it in `lang` (the example in the
+        box where a step is typed): the notation's `typed(state, action, lang)` if it has one,
+        else the step's code (which `parse` always reads). The middle one of the legal steps:
+        the first is often the least telling (e.g. crossing no station)."""
+        actions = self.game.legal_actions(state, seat)
+        if not actions:
+            return ""
+        action = actions[len(actions) // 2]
+        if self.notation is not None and hasattr(self.notation, "typed"):
+            return self.notation.typed(state, action, lang)
+        return self.code(state, seat, action)
+
     def describe(self, state: Any, action: Action, lang: Lang = EN) -> str:
         if self.notation is None:
             return str(action.get("type", "move"))

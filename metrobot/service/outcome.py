@@ -62,13 +62,15 @@ class Menu:
     game_id: int
     moves: int
     prefix: list[str]
-    choices: list  # Choice(code, label, group)
+    choices: list  # Choice(code, label, group), in the order menus list them
     summary: str  # what the prefix does, in words
     complete: bool  # the prefix ends the turn (or seals the decision)
     can_submit: bool  # the prefix may be played as it is
     preview: File | None = None
     heading: str = "Your turn"  # the game's word for what is being composed
     group_hint: str = "Choose a line first…"  # the menu of groups, when the choices are too many for one
+    paths: list = field(default_factory=list)  # where each choice sits in the menus (GamePlugin.menu)
+    example: str = ""  # a legal next step as a person types it
 
 
 class Refused(Exception):

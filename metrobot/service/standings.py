@@ -46,7 +46,14 @@ class Standings(ServiceCore):
         except Exception:
             raise Refused(me().t("There is no game called {name}.", name=repr(kind))) from None
 
-    async def leaderboard(self, guild_id: str, user_id: str, kind: str | None = None, page: int = 0) -> Outcome:
+    async def leaderboard(self, guild_id: str, user_id: str, kind: str | None = None, page: int = 0, *,
+                          channel_id: str | None = None) -> Outcome:
+        """Without a kind: the kind last finished in the asker's channel, else the server's
+        most played (a game just finished here is what people ask about)."""
+        if kind is None:
+            kind = await self.db.usual_kind(guild_id, channel_id)
+            if kind is not None and kind not in {p.name for p in all_plugins()}:
+                kind = None  # a kind no longer installed
         kind = self._kind(kind)
         mine = me()
         game = title(get_plugin(kind), mine)

@@ -52,7 +52,10 @@ class Turns(ServiceCore):
                                  game=mine, other=theirs))
 
     async def menu(self, channel_id: str, user_id: str, prefix: list[str], *, moves: int | None = None,
-                   game_id: int | None = None, preview: bool = False, kind: str | None = None) -> Menu:
+                   game_id: int | None = None, preview: bool = False, kind: str | None = None,
+                   typed: str | None = None) -> Menu:
+        """The next steps after `prefix`; with `typed`, a step written as `/play` takes it
+        (in any of the bot's languages) is added to the prefix first, or refused with its rule."""
         row = await self._open(channel_id, game_id=game_id)
         self._check_kind(row, kind, None)
         if moves is not None and moves != row.moves:
@@ -66,12 +69,27 @@ class Turns(ServiceCore):
             raise Refused(me().t("Too many steps."))
         after, _, events = self._apply_steps(plugin, state, seat, prefix)
         owed = seat in game.to_move(after) and game.turn_number(after) == game.turn_number(state)
-        choices = plugin.choices(after, seat, me()) if owed else []
+        if typed is not None:
+            if not owed:
+                raise Refused(me().t("Your steps so far end your turn: confirm them, or undo one first."))
+            step = self._typed_step(plugin, after, seat, typed)
+            return await self.menu(channel_id, user_id, [*prefix, step], moves=moves, game_id=game_id,
+                                   preview=preview, kind=kind)
+        entries = plugin.menu(after, seat, plugin.choices(after, seat, me()), me()) if owed else []
         summary = plugin.summarise(state, seat, prefix, me()) if prefix else ""
         image = await self._image(plugin, after, row, user_id, language=me()) if preview else None
         labels = plugin.game_labels(me())
-        return Menu(row.game, row.id, row.moves, list(prefix), choices, summary, complete=not owed,
-                    can_submit=bool(prefix), preview=image, heading=labels.composer, group_hint=labels.groups)
+        return Menu(row.game, row.id, row.moves, list(prefix), [c for _, c in entries], summary, complete=not owed,
+                    can_submit=bool(prefix), preview=image, heading=labels.composer, group_hint=labels.groups,
+                    paths=[p for p, _ in entries], example=plugin.typing_example(after, seat, me()) if owed else "")
+
+    def _typed_step(self, plugin: GamePlugin, state: Any, seat: str, typed: str) -> str:
+        """The code of the step a person typed, if it is legal now (else the rule against it)."""
+        text = " ".join(str(typed).split())[:200]
+        if not text:
+            raise Refused(me().t("No move given."))
+        self._apply_steps(plugin, state, seat, [text])  # refused with its rule when it is not legal
+        return plugin.code(state, seat, plugin.parse(state, seat, text))
 
     async def play(self, channel_id: str, user_id: str, steps: list[str], *, moves: int | None = None,
                    game_id: int | None = None, kind: str | None = None, command: str | None = None) -> Outcome:

@@ -76,6 +76,18 @@ class HistoryQueries:
         """This channel's finished games, newest first."""
         return await self._finished("channel_id = ?", (channel_id,), limit)
 
+    async def usual_kind(self, guild_id: str, channel_id: str | None) -> str | None:
+        """The game kind a question about "the" leaderboard most likely means: the kind last
+        finished in this channel, else the one most finished on this server (None: none yet)."""
+        if channel_id is not None:
+            last = await self._all("SELECT game FROM games WHERE status = 'finished' AND channel_id = ? "
+                                   "ORDER BY finished_at DESC, id DESC LIMIT 1", (channel_id,))
+            if last:
+                return last[0][0]
+        most = await self._all("SELECT game FROM games WHERE status = 'finished' AND guild_id = ? GROUP BY game "
+                               "ORDER BY COUNT(*) DESC, MAX(finished_at) DESC LIMIT 1", (guild_id,))
+        return most[0][0] if most else None
+
     async def leaderboard(self, guild_id: str, game: str, offset: int, limit: int) -> tuple[list[Placing], int]:
         offset = max(0, min(offset, BIGINT - 1))  # past any board (a forged page number): no rows
         rows = await self._all(f"SELECT user_id, name, mu, sigma, games FROM ratings WHERE guild_id = ? AND game = ? "

@@ -4,7 +4,6 @@ and menus on the bot's messages. Whose turn it is is read from the bot's databas
 only thing a test knows that a person would read off the channel."""
 from __future__ import annotations
 
-import asyncio
 import random
 import re
 import sys
@@ -14,6 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from composing import choose, press  # noqa: E402
 from metrobot.games import get_game  # noqa: E402
 from metrobot.storage import Database  # noqa: E402
 
@@ -108,15 +108,13 @@ class Table:
         play = next(c for c in message.custom_ids() if c.endswith(":play"))
         h = await self.s.click(user, message, custom_id=play)
         composer = await h.wait_message()
-        for _ in range(12):
+        for _ in range(40):
             ids = composer.custom_ids()
             steps = [c for c in ids if c.startswith("mb:s:")]
             groups = [c for c in ids if c.startswith("mb:g:")]
             buttons = [c for c in ids if c.startswith("mb:b:")]
-            if steps:
-                await self._pick(user, composer, steps[0])
-            elif groups:
-                await self._pick(user, composer, groups[0])
+            if steps or groups:  # a step, or a group of them (menus are a tree)
+                await self._pick(user, composer, self.rnd.choice(steps + groups))
             elif buttons:
                 await self._press(user, composer, self.rnd.choice(buttons))
             else:
@@ -133,24 +131,10 @@ class Table:
     async def _pick(self, user: int, composer, custom_id: str) -> None:
         select = composer.component(custom_id)
         value = self.rnd.choice(select["options"])["value"]
-        before = composer.edits
-        h = await self.s.select(user, composer, custom_id, [value])
-        await h.wait_response()
-        for _ in range(200):  # the composer is edited after the deferred update
-            if composer.edits > before:
-                return
-            await asyncio.sleep(0.02)
-        raise AssertionError(f"composer was not updated after picking {value}")
+        await choose(self.s, user, composer, custom_id, value)
 
     async def _press(self, user: int, composer, custom_id: str) -> None:
-        before = composer.edits
-        h = await self.s.click(user, composer, custom_id=custom_id)
-        await h.wait_response()
-        for _ in range(200):  # the composer is edited after the deferred update
-            if composer.edits > before:
-                return
-            await asyncio.sleep(0.02)
-        raise AssertionError(f"composer was not updated after pressing {custom_id}")
+        await press(self.s, user, composer, custom_id)
 
     async def play_until_over(self, *, command_every: int = 1, max_turns: int = 400) -> int:
         """Play with whoever is owed a decision until the game ends; returns turns played."""

@@ -14,12 +14,12 @@ play on with random legal moves (the table's seeded generator) until the game en
 """
 from __future__ import annotations
 
-import asyncio
 import random
 
 import pytest
 import pytest_asyncio
 
+from composing import choose, control, group_labels, press, step_options, steps_of, take_step
 from harness import TEST_SEED, make_bot
 from players import Table
 
@@ -27,7 +27,7 @@ from metrobot.gamelog import GameLog
 from metrobot.games import get_plugin
 from metrobot.games.underground.notation import KIND_ORDER, route_label
 from metrobot.i18n import EN
-from metrobot.service import fixed_seeds
+from metrobot.service import fixed_seeds, menutree
 from metrobot.storage import Database
 
 pytestmark = pytest.mark.timeout(300)
@@ -58,29 +58,15 @@ async def bot(standin, run_client, tmp_path):
 
 
 # ---------------------------------------------------------------- reading the composer
-def steps_of(composer) -> list[str]:
-    """The steps a composer holds (every composer has Cancel; its custom id carries them)."""
-    cancel = next(c for c in composer.custom_ids() if c.startswith("mb:x:"))
-    return [s for s in cancel.split(":", 4)[4].split(";") if s]
-
-
-def group_names(composer) -> list[str]:
-    select = next((c for c in composer.selects() if c["custom_id"].startswith("mb:g:")), None)
-    return [o["value"] for o in select["options"]] if select else []
-
-
 def assert_grouped_by_colour_then_kind(composer, seat_colours: list[str]) -> None:
-    """Menus list a player's colours in the game's colour order, each extend, branch, start;
-    forgoing (and nothing else) after them; a group too long for one menu comes in pages."""
-    keys = []
-    for name in group_names(composer):
-        base = name.split(" (")[0]
-        if base == "forgo":
-            keys.append((len(seat_colours), 0))
-            continue
-        colour, kind = base.split(" · ")
-        keys.append((seat_colours.index(colour), KIND_ORDER.index(kind)))
-    assert keys == sorted(keys), group_names(composer)
+    """The top level lists a player's colours in the game's colour order (a colour with only
+    one kind of placement as 'colour · kind'), forgoing beside them as steps."""
+    labels = group_labels(composer)
+    keys = [(seat_colours.index(label.split(" · ")[0]),
+             KIND_ORDER.index(label.split(" · ")[1]) if " · " in label else -1) for label in labels]
+    assert keys == sorted(keys), labels
+    if labels:
+        assert {o["value"] for o in step_options(composer)} >= {"fg"}
 
 
 async def row_and_state(table: Table):
@@ -94,38 +80,14 @@ def after(state, seat: str, steps: list[str]):
     return state
 
 
-def page_of(choices, code: str) -> str:
-    """The group menu entry whose page lists `code` (groups of more than 25 come in pages)."""
-    groups: dict[str, list] = {}
-    for c in choices:
-        groups.setdefault(c.group, []).append(c.code)
-    for name, codes in groups.items():
-        if code in codes:
-            page = codes.index(code) // 25
-            return name if page == 0 else f"{name} ({page + 1})"
-    raise AssertionError(f"{code} is not a legal step now")
+def path_to(state, seat: str, code: str) -> tuple[int, ...]:
+    """The groups to open to reach a step: the menus the adapter builds from the plug-in's."""
+    entries = PLUGIN.menu(state, seat, PLUGIN.choices(state, seat, EN), EN)
+    root = menutree.build([c for _, c in entries], [p for p, _ in entries])
+    return next(path for path, node in menutree.walk(root) if code in {c.code for c in node.leaves})
 
 
 # ---------------------------------------------------------------- using the composer
-async def edited(standin, handle, composer, before: int) -> None:
-    await handle.wait_response()
-    for _ in range(250):  # the composer is edited after the deferred update
-        if composer.edits > before:
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"the composer was not updated: {composer.content}")
-
-
-async def press(standin, user: int, composer, custom_id: str) -> None:
-    before = composer.edits
-    await edited(standin, await standin.click(user, composer, custom_id=custom_id), composer, before)
-
-
-async def choose(standin, user: int, composer, custom_id: str, value: str) -> None:
-    before = composer.edits
-    await edited(standin, await standin.select(user, composer, custom_id, [value]), composer, before)
-
-
 async def open_composer(standin, table: Table, user: int, seat_colours: list[str]):
     message = table.last_play_message()
     h = await standin.click(user, message, custom_id=next(c for c in message.custom_ids() if c.endswith(":play")))
@@ -136,23 +98,14 @@ async def open_composer(standin, table: Table, user: int, seat_colours: list[str
 
 
 async def pick(standin, table: Table, user: int, composer, code: str) -> None:
-    """Choose one step in the composer as a person does: its button when the next steps are
-    few, else in the menu, first choosing its group's page when they are many."""
+    """Choose one step in the composer as a person does: its button or its menu entry at the
+    level shown, else through the groups that lead to it."""
     steps = steps_of(composer)
-    button = next((b for b in composer.buttons() if b["custom_id"].startswith("mb:b:")
-                   and b["custom_id"].split(":", 4)[4].split(";")[-1] == code), None)
-    if button is not None:
-        await press(standin, user, composer, button["custom_id"])
-    else:
-        step_select = next((s for s in composer.selects() if s["custom_id"].startswith("mb:s:")), None)
-        if step_select is None or code not in {o["value"] for o in step_select["options"]}:
-            _, state = await row_and_state(table)
-            seat = str(user)
-            group = page_of(PLUGIN.choices(after(state, seat, steps), seat, EN), code)
-            group_select = next(s["custom_id"] for s in composer.selects() if s["custom_id"].startswith("mb:g:"))
-            await choose(standin, user, composer, group_select, group)
-            step_select = next(s for s in composer.selects() if s["custom_id"].startswith("mb:s:"))
-        await choose(standin, user, composer, step_select["custom_id"], code)
+    if code not in {o["value"] for o in step_options(composer)}:
+        _, state = await row_and_state(table)
+        for index in path_to(after(state, str(user), steps), str(user), code):
+            await choose(standin, user, composer, control(composer, "mb:g:")["custom_id"], str(index))
+    await take_step(standin, user, composer, code)
     assert steps_of(composer) == steps + [code]
     assert composer.attachments  # the preview follows every step
 
@@ -317,6 +270,15 @@ async def test_full_three_player_game(standin, bot):
     assert row.state["passenger"]["trips"]  # the passenger travelled
     posts = [m for m in table.public() if "passenger goes to" in m.content]
     assert posts and all(m.attachments for m in posts)
+    # A turn's building is told before the passenger's legs that followed it.
+    for post in table.public():
+        lines = post.content.splitlines()
+        built = [i for i, line in enumerate(lines) if " built " in line or " forwent " in line]
+        legs = [i for i, line in enumerate(lines) if "passenger" in line]
+        assert not built or not legs or max(built) < min(legs), post.content
+    # /leaderboard without a kind: the game just finished here, not the first kind listed.
+    board = await (await standin.slash(bob, channel, "leaderboard")).wait_message()
+    assert "On the Underground leaderboard" in board.content, board.content
     # Played through the bot only: the logged actions replay to the stored state.
     db = await Database(table.db_path).open()
     try:

@@ -33,3 +33,14 @@ def test_typed_decisions():
     assert N.parse(GAME, s, "a", "ride a 1")["count"] == 1
     with pytest.raises(BadInput, match="how many"):
         N.parse(GAME, s, "a", "A")
+    # A line named like a short code ('f' is a free ride) is the line when a count follows.
+    assert N.parse(GAME, s, "a", "F 2") == {"type": "ride", "line": "F", "count": 2}
+    assert N.parse(GAME, s, "a", "f 1")["line"] == "F"
+
+
+def test_a_typed_form_of_every_decision_reads_back_as_it():
+    s = GAME.new_game(["a"], {"map": "paris", "deck": ["3"]}, 1)
+    for language in ("en", "nl", "es", "ko"):
+        from metrobot.i18n import lang
+        for action in GAME.legal_actions(s, "a"):
+            assert N.parse(GAME, s, "a", N.typed(s, action, lang(language))) == action

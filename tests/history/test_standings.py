@@ -54,3 +54,15 @@ async def test_history_and_profile(svc, toy):
     assert profile.count("/game replay game:") == 3 and "#4" not in profile  # g2's game is not here
     with pytest.raises(Refused, match="not finished a game on this server"):
         await svc.profile("g3", "u1", "Ann")
+
+
+async def test_leaderboard_without_a_kind_shows_the_kind_played_here(svc, toy):
+    # No game finished anywhere: the first kind, as before.
+    assert "MetrOmania" in (await svc.leaderboard("g1", "u1", channel_id="c1")).reply.text
+    await play_game(svc, "c1", "g1", PEOPLE)
+    # The kind last finished in the channel, not the registry's first kind...
+    assert "Race to 10 leaderboard" in (await svc.leaderboard("g1", "u1", channel_id="c1")).reply.text
+    # ...and in a channel with no finished game, the server's most played kind.
+    assert "Race to 10 leaderboard" in (await svc.leaderboard("g1", "u1", channel_id="c7")).reply.text
+    # Another server knows nothing of it.
+    assert "MetrOmania" in (await svc.leaderboard("g2", "u1", channel_id="c9")).reply.text

@@ -32,7 +32,7 @@ from metrobot.discord_app.commands import MAX_CLOCK_HOURS, MIN_CLOCK_HOURS
 from metrobot.discord_app.controls import DYNAMIC_ITEMS
 from metrobot.games import BadInput, RuleError, all_plugins, get_plugin
 
-IT_COMMAND, IT_COMPONENT, IT_AUTOCOMPLETE = 2, 3, 4
+IT_COMMAND, IT_COMPONENT, IT_AUTOCOMPLETE, IT_MODAL = 2, 3, 4, 5
 BUTTON, STRING_SELECT = 2, 3
 
 ODD_TEXT = [
@@ -124,7 +124,7 @@ def garbled(draw, data: dict[str, Any]) -> dict[str, Any]:
 
 @dataclass
 class Attempt:
-    """One interaction to send: `family` slash | autocomplete | component."""
+    """One interaction to send: `family` slash | autocomplete | component | modal (a ⌨ box sent)."""
 
     family: str
     user: str  # a name of World.users
@@ -135,11 +135,14 @@ class Attempt:
 
     @property
     def itype(self) -> int:
-        return {"slash": IT_COMMAND, "component": IT_COMPONENT, "autocomplete": IT_AUTOCOMPLETE}[self.family]
+        return {"slash": IT_COMMAND, "component": IT_COMPONENT, "autocomplete": IT_AUTOCOMPLETE,
+                "modal": IT_MODAL}[self.family]
 
     def label(self) -> str:
         if self.family == "component":
             what = f"{self.data.get('custom_id')!r} values={self.data.get('values')!r}"
+        elif self.family == "modal":
+            what = _short(self.data)
         else:
             what = _short(self.data)
         return f"{self.family} by {self.user} in #{self.channel}: {what}"[:400]
@@ -290,7 +293,8 @@ class Draw:
     @st.composite
     def custom_id(draw, self) -> tuple[str, int]:
         """A custom id and the component type it is put on."""
-        family = draw(st.sampled_from(["l", "p", "s", "b", "g", "ok", "u", "x", "r", "lb", "junk", "other"]))
+        family = draw(st.sampled_from(["l", "p", "s", "b", "g", "up", "t", "ok", "u", "x", "r", "lb", "junk",
+                                       "other"]))
         if family == "junk":
             return draw(st.one_of(odd_text(100), st.text(min_size=100, max_size=100))), draw(
                 st.sampled_from([BUTTON, STRING_SELECT]))
@@ -316,11 +320,35 @@ class Draw:
         kind = STRING_SELECT if family in ("s", "g") else BUTTON
         if draw(st.floats(0, 1)) < 0.05:
             kind = BUTTON if kind == STRING_SELECT else STRING_SELECT
+        if family in ("g", "up"):  # a group of the composer's menus: the path of indices to it
+            return f"mb:{family}:{gid}:{moves}:{draw(self.menu_path())}:{steps}", kind
         return f"mb:{family}:{gid}:{moves}:{steps}", kind
+
+    def menu_path(self) -> st.SearchStrategy[str]:
+        return st.one_of(st.sampled_from(["", "0", "1", "0.0", "3.8", "0.0.0", "24", "25", "99.99.99", str(2 ** 64),
+                                          "1..2", ".", "-1"]), st.lists(st.integers(0, 40), max_size=5).map(
+            lambda path: ".".join(map(str, path))))
+
+    @st.composite
+    def typed_box(draw, self) -> dict[str, Any]:
+        """What a ⌨ box sends back: its custom id (the composer's game, position and steps, or
+        nonsense) and the text typed, in the shapes Discord uses (an action row, a label) or
+        others."""
+        gid = draw(self.game_id())
+        custom_id = draw(st.one_of(
+            st.builds(lambda moves, steps: f"mb:tm:{gid}:{moves}:{steps}", self.moves_for(gid), self.steps()),
+            st.sampled_from(["mb:tm:", "mb:tm:1", "mb:tm:1:2", "mb:t:1:2:", "modal", "MB:TM:1:0:"]), odd_text(100)))
+        text = draw(st.one_of(self.step_text(), odd_text(200), st.sampled_from(["", " ", "route 99", "forgo 9"])))
+        field = {"type": 4, "custom_id": draw(st.sampled_from(["step", "step", "other"])), "value": text}
+        shape = draw(st.sampled_from(["row", "label", "none", "junk"]))
+        components: Any = {"row": [{"type": 1, "components": [field]}], "label": [{"type": 18, "component": field}],
+                           "none": [], "junk": draw(json_values())}[shape]
+        return {"custom_id": custom_id, "components": components}
 
     @st.composite
     def attempt(draw, self) -> Attempt:
-        family = draw(st.sampled_from(["slash", "slash", "autocomplete", "component", "component", "component"]))
+        family = draw(st.sampled_from(["slash", "slash", "autocomplete", "component", "component", "component",
+                                       "modal"]))
         user = draw(st.sampled_from(self.user_names))
         channel = draw(st.sampled_from(self.channel_names))
         if channel != "dm" and (channel == "elsewhere") != (user == "zed"):  # members of that guild only
@@ -332,6 +360,8 @@ class Draw:
         if not self.carriers[channel]:
             channel = "metro"
         message, real = draw(st.sampled_from(self.carriers[channel]))
+        if family == "modal":  # sent from a message (a composer's ⌨), or from none
+            return Attempt("modal", user, channel, draw(self.typed_box()), message if draw(st.booleans()) else None)
         if real and draw(st.floats(0, 1)) < 0.3:  # a real control of that message (stale, foreign, …)
             component = draw(st.sampled_from(real))
             data: dict[str, Any] = {"custom_id": component["custom_id"], "component_type": component["type"]}
@@ -397,7 +427,7 @@ class Oracle:
         return False
 
     def could_change(self, a: Attempt) -> bool:
-        if a.family == "autocomplete":
+        if a.family in ("autocomplete", "modal"):  # a typed step only composes; Confirm plays
             return False
         seen = self.model.get(self.w.channels[a.channel])
         user = str(self.w.users[a.user])
@@ -546,7 +576,7 @@ class Oracle:
         if m and m["op"] == "ok":
             steps = [s for s in m["steps"].split(";") if s]
             return self._move(seen, user, steps, kind=None, moves=int(m["moves"]), gid=int(m["gid"]))
-        return False  # PlayButton, StepSelect, StepButton, GroupSelect, undo, cancel only look
+        return False  # PlayButton, the composer's menus, Back, ⌨, undo, cancel only look
 
 
 class Unreadable(Exception):

@@ -4,7 +4,7 @@ the secrecy suite (at service level: cheap enough for a thousand games of each k
 * The Discord adapter's own builders, on every outcome and menu: the attachments as
   `discord.File`s (file names and alt text), the buttons and menus of a message
   (`controls_view`: labels and custom ids, as the components JSON Discord gets) and of the
-  private composer (`composer`). The adapter sends no embeds: a message is its text, its
+  private composer (`composer`: every level of its menus, and the example of its ⌨ box). The adapter sends no embeds: a message is its text, its
   files and its components (the through-Discord sample checks embeds as Discord has them).
 * Autocomplete: the adapter's `suggestions` (what `/play` and the games' own commands
   offer as the person types), for the person owed a move, another player and a spectator.
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from metrobot import cli
-from metrobot.service import Menu, Message, Outcome
+from metrobot.service import Menu, Message, Outcome, menutree
 
 from .secrecy_play import SPECTATOR, Watcher, row_for
 
@@ -44,14 +44,17 @@ def _adapter_text(message: Message) -> str:
 def check_adapter(w: Watcher, who: str | None, result: Any) -> None:
     """The adapter's output for a service answer: attachments (names, alt text) and
     components of every message, and the composer it makes of a menu."""
-    from metrobot.discord_app.controls import composer
+    from metrobot.discord_app.composer import composer
     from metrobot.i18n import EN
 
-    if isinstance(result, Menu):
-        content, view, attachments = composer(result, EN)
-        text = "\n".join([content, json.dumps(view.to_components(), ensure_ascii=False)]
-                         + [f"{a.filename} {getattr(a, 'description', None) or ''}" for a in attachments])
-        w.check(text, "composer", who)
+    if isinstance(result, Menu):  # every level of its menus, and the ⌨ box's example
+        root = menutree.build(result.choices, result.paths)
+        texts = [result.example]
+        for path, _ in menutree.walk(root) if result.choices else [((), root)]:
+            content, view, attachments = composer(result, EN, list(path))
+            texts += [content, json.dumps(view.to_components(), ensure_ascii=False)]
+            texts += [f"{a.filename} {getattr(a, 'description', None) or ''}" for a in attachments]
+        w.check("\n".join(texts), "composer", who)
         return
     if not isinstance(result, Outcome):
         return

@@ -183,7 +183,7 @@ def test_fault_a_public_refusal_is_caught(world, monkeypatch):
 
 def test_fault_an_unanswered_refusal_is_caught(world, monkeypatch):
     """An adapter that swallows refusals of buttons without a word."""
-    from metrobot.discord_app import controls
+    from metrobot.discord_app import composer, controls
 
     from . import badinput_world
 
@@ -193,6 +193,7 @@ def test_fault_an_unanswered_refusal_is_caught(world, monkeypatch):
         except Exception:  # noqa: BLE001 - the injected fault
             pass
     monkeypatch.setattr(controls, "guarded", silent)
+    monkeypatch.setattr(composer, "guarded", silent)
     monkeypatch.setattr(badinput_world, "REPLY_TIMEOUT", 0.5)
     tally = run_suite(world, 40)
     assert tally.unanswered > 0

@@ -34,6 +34,20 @@ def code(state: Any, action: dict) -> str:
     return ":".join(parts)
 
 
+def typed(state: Any, action: dict, lang: Lang = EN) -> str:
+    """A decision as a person types it in `lang`: `A 2`, `A 2 cw`, `transfer B`, `free Opéra`."""
+    kind = action["type"]
+    if kind == "free":
+        station = action.get("station")
+        return f"{lang.t(KIND_WORDS['free'])} {state.map.stations[station].name if station else ''}".strip()
+    parts = [action["line"]] if kind == "ride" else [lang.t(KIND_WORDS["transfer"]), action["line"]]
+    if kind == "ride":
+        parts.append(str(action["count"]))
+    if action.get("dir"):
+        parts.append(action["dir"])
+    return " ".join(parts)
+
+
 def _line_label(state: Any, line_id: str) -> str:
     line = state.map.line(line_id)
     return f"{line_id} ({line.name})" if line.name and line.name != line_id else line_id
@@ -95,6 +109,11 @@ def parse(game: Any, state: Any, seat: str, text: str) -> dict:
     if not tokens:
         raise BadInput("empty move")
     head = tokens[0].lower()
+    # A line named like a short code ("F 2": line F, not a free ride) is the line when a
+    # number or a direction follows and the map has such a line.
+    if len(head) == 1 and len(tokens) > 1 and (tokens[1].isdigit() or tokens[1].lower() in DIRECTIONS) \
+            and any(a.get("line") == head.upper() for a in legal):
+        head = ""
     if _says(head, "free", "f"):
         name = " ".join(tokens[1:]).casefold()
         for a in legal:

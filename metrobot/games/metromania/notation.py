@@ -69,6 +69,19 @@ def code(s: State, action: dict) -> str:
     return f"{line}:{step.at}:{step.side}" + (f":{step.marker}" if step.marker else "")
 
 
+def typed(s: State, action: dict, lang: Lang = EN) -> str:
+    """A step as a person types it in `lang` (`solid G9 L`, `gestreept S4 F24`, `station G9`):
+    the code's parts, its head as a word `parse` reads in any language."""
+    head, *rest = code(s, action).split(":")
+    word = lang.t(STYLES[STYLE_CODES[head]]) if head in STYLE_CODES else _typed_word(head, lang)
+    return " ".join([word, *rest])
+
+
+def _typed_word(head: str, lang: Lang) -> str:
+    context, text = _WORDS[head][0]
+    return (lang.p(context, text) if context else lang.t(text)).split(",")[0].strip()
+
+
 def describe(s: State, action: dict, lang: Lang = EN) -> str:
     """A short label of a step, as shown in menus (in `lang`; the places stay as they are)."""
     step = _step(s, action)

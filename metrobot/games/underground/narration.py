@@ -66,6 +66,8 @@ def narrate(state: Any, events: list[dict[str, Any]], name: Names, lang: Lang = 
 
     for e in events:
         kind = e["type"]
+        if kind not in ("placed", "forgo"):
+            flush()  # told in the order it happened: the turn's building came first
         if kind == "placed":
             actor = e["player"]
             built.append(_placed(e, lang))
@@ -73,10 +75,8 @@ def narrate(state: Any, events: list[dict[str, Any]], name: Names, lang: Lang = 
             actor = e["player"]
             forgone += e["count"]
         elif kind == "passenger_moved":
-            flush()
             lines.append(_passenger(e, name, lang))
         elif kind == "route_choice_needed":
-            flush()
             who = name(e["player"])
             lines.append(lang.t("{name} must choose the passenger's route to an express destination.", name=who)
                          if e["kind"] == "express" else
@@ -89,11 +89,9 @@ def narrate(state: Any, events: list[dict[str, Any]], name: Names, lang: Lang = 
             lines.append(lang.t("The passenger is already at {station}: that card is discarded.",
                                 station=e["station"]))
         elif kind == "deck_empty":
-            flush()
             lines.append("🚇 " + lang.t("The destination deck is empty: the passenger leaves the board. "
                                         "Building goes on until the start player would be next."))
         elif kind == "game_over":
-            flush()
             won = " & ".join(name(p) for p in e["winners"])
             lines.append("🏁 " + lang.n("Game over. **{winners}** wins!", "Game over. **{winners}** win!",
                                         len(e["winners"]), winners=won))

@@ -94,6 +94,17 @@ def route_label(option: dict[str, Any], lang: Lang = EN) -> str:
     return label if len(label) <= 100 else label[:99] + "…"  # Discord's limit for a menu label
 
 
+def typed(s: State, action: dict[str, Any], lang: Lang = EN) -> str:
+    """A step as a person types it in `lang`: `red Euston - Warren Street`, `forgo 2`, `route 1`."""
+    if action["type"] == "place":
+        a, b = s.board.ends[action["gap"]]
+        return f"{words.colour(action['colour'], lang)} {a} - {b}"
+    if action["type"] == "forgo":
+        count = action.get("count", 1)
+        return lang.p("menu", "forgo") + (f" {count}" if count > 1 else "")
+    return f"{lang.p('menu', 'route')} {action['option']}"
+
+
 def group(s: State, action: dict[str, Any], lang: Lang = EN) -> str:
     if action["type"] == "place":
         colour = action["colour"]

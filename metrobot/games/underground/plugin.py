@@ -6,10 +6,11 @@ from typing import Any, Callable
 from ..autoplay import AutoPlayer
 from ...i18n import EN, Lang
 from ..plugin import CommandOption, GamePlugin, Labels, MoveCommand, Names, numbered_steps
-from ..protocol import N_
-from . import narration, notation
+from ..protocol import N_, Choice
+from . import narration, notation, words
+from .areas import area_name, area_of
 from .ai import AUTOMATIC
-from .building import PLACEMENTS_PER_TURN
+from .building import PLACEMENTS_PER_TURN, kind_of
 from .engine import GAME
 from .mapdata import map_names
 from .rescore import score_state
@@ -55,6 +56,24 @@ class UndergroundPlugin(GamePlugin):
         left = PLACEMENTS_PER_TURN - state.turn.step
         return lang.n("Your turn goes on: {n} placement left (`/build` or ▶ Play).",
                       "Your turn goes on: {n} placements left (`/build` or ▶ Play).", left, n=left)
+
+    def menu(self, state: Any, seat: str, choices: list[Choice], lang: Lang = EN
+             ) -> list[tuple[tuple[str, ...], Choice]]:
+        """Colour, then start / extend / branch, then the part of the map (in compass order;
+        a start may be anywhere, so its list is long); forgoing and tied routes at the top."""
+        entries = []
+        colour_rank = {c: i for i, c in enumerate(state.colours)}
+        for rank, choice in enumerate(choices):
+            action = self.parse(state, seat, choice.code)
+            if action["type"] != "place":
+                entries.append(((len(state.colours), 0, 0, rank), (), choice))
+                continue
+            colour, gap = action["colour"], action["gap"]
+            kind = kind_of(state, colour, gap)
+            area = area_of(state.board, gap)
+            path = (words.colour(colour, lang), words.placement_kind(kind, lang), area_name(area, lang))
+            entries.append(((colour_rank[colour], notation.KIND_ORDER.index(kind), area, rank), path, choice))
+        return [(path, choice) for _, path, choice in sorted(entries, key=lambda e: e[0])]
 
     def search_key(self, text: str) -> str:
         return notation.normalise(text)  # "kings cross" finds King's Cross St. Pancras, "st" is "street"

@@ -1,0 +1,332 @@
+"""The private composer: a player builds a turn step by step from menus that list only
+legal steps, sees a preview, and confirms. Its menus form a tree (`service.menutree`): at
+every level a menu of groups (≤ 25) and a menu or buttons of steps (≤ 25), so every legal
+step is reachable by buttons alone; ⌨ takes a step typed as `/play` takes it.
+
+Every control is a DynamicItem whose custom id carries the game, the position it was made
+for, the steps chosen so far and, inside a group, the path of indices to it, so a composer
+keeps working after a restart and a stale one is refused:
+
+  mb:g:<game>:<moves>:<path>:<steps>      open a group (select; value = its index)
+  mb:s:<game>:<moves>:<steps>             add a step (select; value = step code)
+  mb:b:<game>:<moves>:<steps>             add a step by a button (few steps; steps end with it)
+  mb:up:<game>:<moves>:<path>:<steps>     back to the level above
+  mb:t:<game>:<moves>:<steps>             open the ⌨ box; it comes back as a modal mb:tm:...
+  mb:ok|u|x:<game>:<moves>:<steps>        confirm, undo the last step, cancel
+Steps are move codes joined by ';', a path is indices joined by '.'.
+"""
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+import discord
+
+from ..i18n import EN, N_, Lang
+from ..service import Menu, Refused, menutree
+from .messages import bot_of, clip, files, guarded, went_wrong
+from .speech import as_asker, speaker
+
+log = logging.getLogger("metrobot.discord")
+
+MAX_CUSTOM_ID = 100
+MAX_BUTTONS = 4  # this few next steps are offered as buttons (e.g. the passenger's tied routes)
+MAX_LABEL = 100  # a select option's label and description
+MAX_BUTTON_LABEL = 80
+MODAL_PREFIX = "mb:tm:"
+
+
+def _steps(raw: str) -> list[str]:
+    return [s for s in raw.split(";") if s]
+
+
+def _join(steps: list[str]) -> str:
+    return ";".join(steps)
+
+
+def _path(raw: str) -> list[int]:
+    return [int(i) for i in raw.split(".") if i]
+
+
+def _chosen(interaction: discord.Interaction) -> str:
+    """The value picked in a select ("" if none came, which Discord never sends)."""
+    values = (interaction.data or {}).get("values") or [""]
+    return values[0] if isinstance(values, list) and isinstance(values[0], str) else ""
+
+
+def _short(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def composer(menu: Menu, language: Lang = EN, path: list[int] | None = None
+             ) -> tuple[str, discord.ui.View, list[discord.File]]:
+    """The composer at the level `path` leads to (the top by default), in the language of the
+    person composing (the menu's texts already are)."""
+    if menu.summary:
+        lines = [language.t("**{heading}**: {summary}", heading=menu.heading, summary=menu.summary)]
+    else:
+        lines = [language.t("**{heading}** — choose your first step below.", heading=menu.heading)]
+    if menu.complete:
+        lines.append(language.t("That completes it: press **Confirm** to play it."))
+    elif menu.prefix:
+        lines.append(language.t("Choose the next step, or **Confirm** to play these steps now (your turn then "
+                                "goes on)."))
+    view = discord.ui.View(timeout=None)
+    steps = menu.prefix
+    path = list(path or [])
+    level: list[discord.ui.Item] = []
+    if menu.choices:
+        root = menutree.build(menu.choices, menu.paths or [(c.group,) if c.group else () for c in menu.choices])
+        node = menutree.at(root, path)
+        if node is None:  # a path from other menus (a forged id): the top level
+            node, path = root, []
+        level = _level(menu, node, path, language)
+        if any(len(item.custom_id) > MAX_CUSTOM_ID for item in level):
+            level = []
+            lines.append(language.t("That is as many steps as the buttons can hold: confirm, or use `/play`."))
+        elif path:
+            lines.append(language.t("In **{group}**.", group=node.name))
+    for item in level:
+        view.add_item(item)
+    if menu.can_submit:
+        view.add_item(ComposeButton("ok", menu.game_id, menu.moves, steps, language))
+    if steps:
+        view.add_item(ComposeButton("u", menu.game_id, menu.moves, steps, language))
+    view.add_item(ComposeButton("x", menu.game_id, menu.moves, steps, language))
+    if level:
+        view.add_item(TypeButton(menu.game_id, menu.moves, steps, language))
+    return clip("\n".join(lines)), view, files([menu.preview] if menu.preview else [])
+
+
+def _level(menu: Menu, node: menutree.Node, path: list[int], language: Lang) -> list[discord.ui.Item]:
+    """One level of the menus: its groups in a menu, its steps in a menu (as buttons when
+    they are few and alone), and the way back up."""
+    steps, items = menu.prefix, []
+    if node.groups:
+        hint = node.name if path else menu.group_hint
+        items.append(GroupSelect(menu.game_id, menu.moves, path, steps, node, language, _short(hint, 150)))
+    if node.leaves and not node.groups and len(node.leaves) <= MAX_BUTTONS:
+        items += [StepButton(menu.game_id, menu.moves, steps + [c.code], c.label) for c in node.leaves]
+    elif node.leaves:
+        items.append(StepSelect(menu.game_id, menu.moves, steps, node.leaves, language.t(StepSelect.PLACEHOLDER)))
+    if path:
+        items.append(BackButton(menu.game_id, menu.moves, path, steps, language))
+    return items
+
+
+class GroupSelect(discord.ui.DynamicItem[discord.ui.Select],
+                  template=r"mb:g:(?P<gid>\d+):(?P<moves>\d+):(?P<path>[\d.]*):(?P<steps>[^\n]*)"):
+    def __init__(self, gid: int, moves: int, path: list[int], steps: list[str], node: menutree.Node | None = None,
+                 language: Lang = EN, placeholder: str | None = None):
+        options = []
+        for i, group in enumerate(node.groups if node else []):
+            options.append(discord.SelectOption(
+                label=_short("▸ " + group.own_name(node), MAX_LABEL), value=str(i),
+                description=_short(language.n("{n} choice", "{n} choices", group.size, n=group.size), MAX_LABEL)))
+        select = discord.ui.Select(custom_id=f"mb:g:{gid}:{moves}:{'.'.join(map(str, path))}:{_join(steps)}",
+                                   options=options, placeholder=placeholder)
+        super().__init__(select, row=0)
+        self.gid, self.moves, self.path, self.steps = gid, moves, path, steps
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(int(match["gid"]), int(match["moves"]), _path(match["path"]), _steps(match["steps"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        chosen = _chosen(interaction)
+        path = self.path + [int(chosen)] if chosen.isdigit() else self.path
+        await _recompose(interaction, self.gid, self.moves, self.steps, path=path, preview=False)
+
+
+class StepSelect(discord.ui.DynamicItem[discord.ui.Select],
+                 template=r"mb:s:(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)"):
+    PLACEHOLDER = N_("Choose the next step…")
+
+    def __init__(self, gid: int, moves: int, steps: list[str], choices: list | None = None,
+                 placeholder: str | None = None):
+        options = [discord.SelectOption(label=_short(c.label, MAX_LABEL), value=c.code) for c in (choices or [])]
+        select = discord.ui.Select(custom_id=f"mb:s:{gid}:{moves}:{_join(steps)}", options=options,
+                                   placeholder=placeholder, min_values=1, max_values=1)
+        super().__init__(select, row=1)
+        self.gid, self.moves, self.steps = gid, moves, steps
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(int(match["gid"]), int(match["moves"]), _steps(match["steps"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _recompose(interaction, self.gid, self.moves, self.steps + [_chosen(interaction)])
+
+
+class StepButton(discord.ui.DynamicItem[discord.ui.Button],
+                 template=r"mb:b:(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)"):
+    def __init__(self, gid: int, moves: int, steps: list[str], label: str = "…"):
+        super().__init__(discord.ui.Button(style=discord.ButtonStyle.primary, label=_short(label, MAX_BUTTON_LABEL),
+                                           custom_id=f"mb:b:{gid}:{moves}:{_join(steps)}"), row=1)
+        self.gid, self.moves, self.steps = gid, moves, steps
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(int(match["gid"]), int(match["moves"]), _steps(match["steps"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _recompose(interaction, self.gid, self.moves, self.steps)
+
+
+class BackButton(discord.ui.DynamicItem[discord.ui.Button],
+                 template=r"mb:up:(?P<gid>\d+):(?P<moves>\d+):(?P<path>[\d.]*):(?P<steps>[^\n]*)"):
+    def __init__(self, gid: int, moves: int, path: list[int], steps: list[str], language: Lang = EN):
+        super().__init__(discord.ui.Button(style=discord.ButtonStyle.secondary, label=language.t("◂ Back"),
+                                           custom_id=f"mb:up:{gid}:{moves}:{'.'.join(map(str, path))}:"
+                                                     f"{_join(steps)}"), row=3)
+        self.gid, self.moves, self.path, self.steps = gid, moves, path, steps
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(int(match["gid"]), int(match["moves"]), _path(match["path"]), _steps(match["steps"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _recompose(interaction, self.gid, self.moves, self.steps, path=self.path[:-1], preview=False)
+
+
+class ComposeButton(discord.ui.DynamicItem[discord.ui.Button],
+                    template=r"mb:(?P<op>ok|u|x):(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)"):
+    LOOK = {"ok": (N_("✔ Confirm"), discord.ButtonStyle.success), "u": (N_("↶ Undo"), discord.ButtonStyle.secondary),
+            "x": (N_("✖ Cancel"), discord.ButtonStyle.danger)}
+
+    def __init__(self, op: str, gid: int, moves: int, steps: list[str], language: Lang = EN):
+        label, style = self.LOOK[op]
+        super().__init__(discord.ui.Button(label=language.t(label), style=style,
+                                           custom_id=f"mb:{op}:{gid}:{moves}:{_join(steps)}"), row=2)
+        self.op, self.gid, self.moves, self.steps = op, gid, moves, steps
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(match["op"], int(match["gid"]), int(match["moves"]), _steps(match["steps"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if self.op == "u":
+            await _recompose(interaction, self.gid, self.moves, self.steps[:-1])
+            return
+        await interaction.response.defer()
+        if self.op == "x":
+            await _show(interaction, speaker(interaction).t("Cancelled: nothing was played."), None, [])
+            return
+
+        async def work():
+            bot = bot_of(interaction)
+            channel = str(interaction.channel_id)
+            user = str(interaction.user.id)
+            outcome = await bot.service.play(channel, user, self.steps, moves=self.moves, game_id=self.gid)
+            try:  # the turn goes on (e.g. the passenger's route to choose): compose the rest here
+                menu = await bot.service.menu(channel, user, [], game_id=self.gid, preview=True)
+            except Refused:
+                await _show(interaction, speaker(interaction).t("✔ Played."), None, [])
+            else:
+                content, view, attachments = composer(menu, speaker(interaction))
+                await _show(interaction, clip(speaker(interaction).t("✔ Played. {next}", next=content)), view,
+                            attachments)
+            await bot.deliver(channel, outcome, interaction)
+        await guarded(interaction, work)
+
+
+# ---------------------------------------------------------------- ⌨: a step typed in a box
+class TypeButton(discord.ui.DynamicItem[discord.ui.Button],
+                 template=r"mb:t:(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)"):
+    """Opens a box where a step is typed as `/play` takes it; the box's custom id carries the
+    same game, position and steps, so its answer is understood after a restart too."""
+
+    def __init__(self, gid: int, moves: int, steps: list[str], language: Lang = EN):
+        super().__init__(discord.ui.Button(style=discord.ButtonStyle.secondary, label=language.t("⌨ Type it"),
+                                           custom_id=f"mb:t:{gid}:{moves}:{_join(steps)}"), row=3)
+        self.gid, self.moves, self.steps = gid, moves, steps
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(int(match["gid"]), int(match["moves"]), _steps(match["steps"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        language = speaker(interaction)
+        try:  # (a box opens at once, without a deferral: the example is quick to find)
+            with as_asker(interaction):
+                menu = await bot_of(interaction).service.menu(str(interaction.channel_id), str(interaction.user.id),
+                                                              self.steps, moves=self.moves, game_id=self.gid)
+            example = menu.example
+        except Refused as exc:  # out of date or not theirs: say so instead of opening the box
+            await interaction.response.send_message(clip(str(exc)), ephemeral=True)
+            return
+        except Exception:
+            log.exception("control %s failed", (interaction.data or {}).get("custom_id"))
+            await interaction.response.send_message(went_wrong(interaction), ephemeral=True)
+            return
+        modal = discord.ui.Modal(title=_short(language.t("Type your next step"), 45),
+                                 custom_id=f"{MODAL_PREFIX}{self.gid}:{self.moves}:{_join(self.steps)}", timeout=None)
+        modal.add_item(discord.ui.TextInput(label=_short(language.t("Your step, as /play takes it"), 45),
+                                            placeholder=_short(language.t("e.g. {example}", example=example), 100)
+                                            if example else None, max_length=200, custom_id="step"))
+        await interaction.response.send_modal(modal)
+        # The answer is read from its custom id (see `typed_step`), also after a restart:
+        # nothing is kept in memory for it.
+        modal.stop()
+
+
+MODAL = re.compile(r"mb:tm:(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)")
+
+
+def typed_text(interaction: discord.Interaction) -> str:
+    """The text of a submitted ⌨ box ("" when the payload holds none)."""
+    def texts(components: Any):
+        for c in components if isinstance(components, list) else []:
+            if not isinstance(c, dict):
+                continue
+            if c.get("custom_id") == "step" and isinstance(c.get("value"), str):
+                yield c["value"]
+            yield from texts(c.get("components"))
+            yield from texts([c["component"]] if isinstance(c.get("component"), dict) else [])
+    return next(texts((interaction.data or {}).get("components")), "")
+
+
+async def typed_step(interaction: discord.Interaction) -> bool:
+    """A submitted ⌨ box: the composer with the typed step added, or the rule against it.
+    False if the interaction is not one of ours."""
+    custom_id = str((interaction.data or {}).get("custom_id", ""))
+    match = MODAL.fullmatch(custom_id)
+    if match is None:
+        return False
+    gid, moves, steps = int(match["gid"]), int(match["moves"]), _steps(match["steps"])
+    await _recompose(interaction, gid, moves, steps, typed=typed_text(interaction))
+    return True
+
+
+# ---------------------------------------------------------------- showing it
+async def _recompose(interaction: discord.Interaction, gid: int, moves: int, steps: list[str], *,
+                     path: list[int] | None = None, preview: bool = True, typed: str | None = None) -> None:
+    await interaction.response.defer()
+
+    async def work():
+        bot = bot_of(interaction)
+        menu = await bot.service.menu(str(interaction.channel_id), str(interaction.user.id), steps, moves=moves,
+                                      game_id=gid, preview=preview, typed=typed)
+        content, view, attachments = composer(menu, speaker(interaction), path)
+        await _show(interaction, content, view, attachments if preview else None)
+    await guarded(interaction, work)
+
+
+async def _show(interaction: discord.Interaction, content: str, view: discord.ui.View | None,
+                attachments: list[discord.File] | None) -> None:
+    """The composer's new look, after a deferred update: in place on the composer (a private
+    message); anywhere else (a forged click on a public message) as a new private message,
+    so that a public message is never rewritten by one person's controls."""
+    message = interaction.message
+    if message is not None and message.flags.ephemeral:
+        kwargs: dict[str, Any] = {"content": content, "view": view}
+        if attachments is not None:
+            kwargs["attachments"] = attachments
+        await interaction.edit_original_response(**kwargs)
+    else:
+        await interaction.followup.send(content, view=view or discord.utils.MISSING,
+                                        files=attachments or discord.utils.MISSING, ephemeral=True)
+
+
+COMPOSER_ITEMS = (GroupSelect, StepSelect, StepButton, BackButton, ComposeButton, TypeButton)
