@@ -14,7 +14,7 @@ import statistics
 
 from metrobot.games.flipwrite import GAME
 from render.flipwrite import sheet_image, summary_image
-from render.style import encode_png
+from render.png import encode_png
 
 from .timing import measure, summary
 

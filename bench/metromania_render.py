@@ -11,7 +11,7 @@ import statistics
 from metrobot.gamelog import self_play
 from metrobot.games.metromania import GAME
 from render import render_image
-from render.style import encode_png
+from render.png import encode_png
 
 from .timing import measure, measure_pair, summary
 

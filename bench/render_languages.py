@@ -9,8 +9,9 @@ alternately in separate processes, so both meet the same machine in the same run
 image is drawn with plain Latin names ("Player 1"…) and with names in Hangul, Cyrillic and
 emoji ("김민준", "Ђорђе", "🚇 Metro", "Zoë 🫶"); today's in English and in Korean (the old
 code knows English only: its figure is the baseline of both). Figures: medians of the
-CPU time of render + PNG encode (the machine may be shared: waiting for a core is not the
-image's cost), and today's ratio to the baseline.
+CPU time of render + PNG encode (truecolour in both trees: this compares drawing; the
+machine may be shared: waiting for a core is not the image's cost), and today's ratio to
+the baseline.
 """
 from __future__ import annotations
 
@@ -40,7 +41,11 @@ import json, statistics, sys, time, inspect
 sys.path.insert(0, ".")
 from metrobot.games import get_game
 import render
-from render.style import encode_png
+try:  # the same truecolour PNG in every tree: this compares drawing, not encoders
+    from render.png import encode_png as indexed_or_not
+    def encode_png(image): return indexed_or_not(image, lossless=True)
+except ImportError:  # a tree from before indexed colour
+    from render.style import encode_png
 examples, paths, name_sets, languages, images = sys.argv[1], *map(json.loads, sys.argv[2:5]), int(sys.argv[5])
 multilingual = "lang" in inspect.signature(render.render_image).parameters
 out = {}

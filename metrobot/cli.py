@@ -101,14 +101,14 @@ def cmd_render(args: argparse.Namespace) -> int:
         if not sep or not game.seats_of(state, seat):
             raise BadInput(f"--name wants SEAT=NAME for a seat of this game, got {pair!r}")
         names[seat] = name
-    png = render_png(game, state, viewer=args.viewer, names=names or None, lang=args.language)
+    png = render_png(game, state, viewer=args.viewer, names=names or None, lang=args.language, lossless=args.lossless)
     if png is None:
         raise BadInput(f"{game.title} has no images")
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_bytes(png)
     print(f"wrote {args.out} ({len(png) // 1024} KiB)")
     if args.final:
-        for name, data in final_images(game, state, names or None, lang=args.language):
+        for name, data in final_images(game, state, names or None, lang=args.language, lossless=args.lossless):
             path = Path(args.out).with_name(name)
             path.write_bytes(data)
             print(f"wrote {path} ({len(data) // 1024} KiB)")
@@ -225,6 +225,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--language", default="en", help="language of the words in the image: en, nl, es or ko")
     p.add_argument("--name", action="append", default=[], metavar="SEAT=NAME",
                    help="a player's name as drawn (default: the seat id), repeatable")
+    p.add_argument("--lossless", action="store_true",
+                   help="truecolour PNG, every pixel as drawn (default: indexed colour, as the bot posts)")
     p.set_defaults(func=cmd_render)
     return parser
 

@@ -24,6 +24,7 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None
     render_workers: int | None = None  # processes drawing images (None: one per core; 0: threads)
     ai_seconds: float = 1.0  # how long the automatic player may think about one decision
+    draw_ahead: bool = True  # workers draw every game's static layers when they start
 
     @property
     def database(self) -> str:
@@ -68,6 +69,15 @@ def _whole(name: str) -> int | None:
     return int(raw)
 
 
+def _switch(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw in (None, ""):
+        return default
+    if raw not in ("0", "1"):
+        raise SystemExit(f"{name} must be 0 or 1, got {raw!r}")
+    return raw == "1"
+
+
 def load_settings(env_file: str | Path | None = None) -> Settings:
     """Read `.env` (next to bot.py unless given) without overriding real environment variables."""
     from dotenv import load_dotenv
@@ -98,4 +108,5 @@ def load_settings(env_file: str | Path | None = None) -> Settings:
         shard_ids=_shard_ids(os.environ.get("METROBOT_SHARD_IDS"), shard_count),
         render_workers=_whole("METROBOT_RENDER_WORKERS"),
         ai_seconds=_number("METROBOT_AI_SECONDS", 1.0),
+        draw_ahead=_switch("METROBOT_DRAW_AHEAD", True),
     )

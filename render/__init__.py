@@ -5,21 +5,24 @@
 language code; the service passes the game's). Each game's images live in its own package
 here, named by the game's plug-in (`GamePlugin.renderer`), and answer
 `image(view, viewer, names, lang)` and `final(view, names, lang)`; shared look (fonts,
-colours, text fitting, PNG encoding) is in `style.py`. No `discord` import here: the bot
-attaches the bytes.
+colours, text fitting) is in `style.py`. A package may also answer `prewarm_steps()`:
+what it can draw ahead when a worker starts (see `prewarm_steps` below). Every PNG is
+indexed colour, its palette made from the image (`png.py`: under a third of the bytes,
+no visible change); `lossless=True` gives truecolour, for comparison and for tests of exact
+pixels. No `discord` import here: the bot attaches the bytes.
 """
 from __future__ import annotations
 
 import importlib
 from types import ModuleType
-from typing import Any
+from typing import Any, Callable
 
 from PIL import Image
 
 from metrobot.games import get_plugin
 from metrobot.i18n import EN, Lang, lang
 
-from .style import encode_png
+from .png import encode_png
 
 
 def _painter(game: Any) -> ModuleType | None:
@@ -38,20 +41,20 @@ def render_image(game: Any, state: Any, viewer: str | None = None, names: dict[s
 
 
 def render_png(game: Any, state: Any, viewer: str | None = None, names: dict[str, str] | None = None,
-               lang: Lang | str = EN) -> bytes | None:
+               lang: Lang | str = EN, *, lossless: bool = False) -> bytes | None:
     image = render_image(game, state, viewer, names, lang)
-    return None if image is None else encode_png(image)
+    return None if image is None else encode_png(image, lossless=lossless)
 
 
 def final_images(game: Any, state: Any, names: dict[str, str] | None = None,
-                 lang: Lang | str = EN) -> list[tuple[str, bytes]]:
+                 lang: Lang | str = EN, *, lossless: bool = False) -> list[tuple[str, bytes]]:
     """Extra images at the end of a game, as (file name, PNG bytes); the state is finished,
     so the public view holds everything."""
     engine = get_plugin(game.name).game
     painter = _painter(game)
     if painter is None or not engine.is_over(state):
         return []
-    return [(name, encode_png(image))
+    return [(name, encode_png(image, lossless=lossless))
             for name, image in painter.final(engine.view(state, None), names, _language(lang))]
 
 
@@ -78,6 +81,15 @@ def finals_of_view(renderer: str, view: dict[str, Any], names: dict[str, str] | 
             for name, image in importlib.import_module(renderer).final(view, names, lang(language))]
 
 
+def prewarm_steps(renderer: str) -> list[Callable[[], None]]:
+    """What a game's images can draw ahead (the static layers of its packaged maps), as
+    steps of a second or so, so that a worker drawing them in the background can pause
+    between two for its real work; a package without `prewarm_steps()` has none (a board
+    made anew for each game, say)."""
+    steps = getattr(importlib.import_module(renderer), "prewarm_steps", None)
+    return list(steps()) if steps is not None else []
+
+
 def animation_of_views(renderer: str, views: list[dict[str, Any]], names: dict[str, str] | None,
                        language: str = "en") -> bytes:
     from .animation import animate
@@ -87,4 +99,4 @@ def animation_of_views(renderer: str, views: list[dict[str, Any]], names: dict[s
 
 
 __all__ = ["render_image", "render_png", "final_images", "encode_png", "png_of_view", "finals_of_view",
-           "animation_of_views"]
+           "animation_of_views", "prewarm_steps"]

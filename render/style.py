@@ -1,15 +1,14 @@
-"""Shared look of every image: fonts shipped with the repo, a colour-blind-safe palette,
-and the PNG encoding settings.
+"""Shared look of every image: fonts shipped with the repo and a colour-blind-safe palette
+(the PNG encoding is in `png.py`).
 
 Player colours are Okabe-Ito (safe for the common colour-vision deficiencies); the line
 style (solid/dashed) is a second cue that never depends on colour.
 """
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
-from PIL import Image, ImageFont
+from PIL import ImageFont
 
 from .text import chain_font
 
@@ -35,14 +34,6 @@ def player_colour(seat: int) -> tuple[int, int, int]:
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """DejaVu Sans, falling back to Noto Sans KR, Noto Emoji and Symbola for what it lacks (see text.py)."""
     return chain_font(size, bold)
-
-
-def encode_png(image: Image.Image) -> bytes:
-    """PNG bytes. Level 1 is several times faster than the default and, on these
-    flat-coloured boards, only a few per cent larger; files stay far below 1 MB."""
-    buf = io.BytesIO()
-    image.save(buf, "PNG", compress_level=1)
-    return buf.getvalue()
 
 
 def text_width(text: str, size: int, bold: bool = False) -> float:

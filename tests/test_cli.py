@@ -89,6 +89,11 @@ def test_render_writes_png_and_final_images(game_dir, tmp_path):
     run("render", str(game_dir / "log.json"), "--out", str(out), "--viewer", "p2", "--final")
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert (tmp_path / "test-trips.png").exists()
+    truecolour = tmp_path / "lossless.png"
+    run("render", str(game_dir / "log.json"), "--out", str(truecolour), "--viewer", "p2", "--lossless")
+    # IHDR's colour type: 3 indexed (as the bot posts), 2 truecolour (every pixel as drawn)
+    assert out.read_bytes()[25] == 3 and truecolour.read_bytes()[25] == 2
+    assert truecolour.stat().st_size > out.stat().st_size
     run("render", str(game_dir / "state.json"), "--out", str(tmp_path / "from-state.png"))
     proc = run("render", str(game_dir / "log.json"), "--out", str(out), "--viewer", "nobody", check=False)
     assert proc.returncode == 2 and "not a player" in proc.stderr

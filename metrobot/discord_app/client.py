@@ -55,6 +55,9 @@ class Metro:
         self.service = GameService(self.db, default_turn_clock=int(self.settings.turn_clock_hours * 3600),
                                    render_workers=self.settings.render_workers,
                                    ai_seconds=self.settings.ai_seconds, **seeds)
+        # The drawing workers start now, in the background, and draw every board's static
+        # layers before anyone asks (start-up does not wait for them).
+        self.service.painter.start(warm=self.settings.draw_ahead)
         for command in slash_commands(self):
             self.tree.add_command(command)
         # Names and descriptions in the users' languages, from the message catalogues.

@@ -5,7 +5,11 @@ would share with the event loop under the GIL).
 The workers get plain data — the game's image module, its JSON view, the names, the code
 of the language its words are drawn in — and send back PNG bytes. `workers=0` draws in a
 thread instead (tests, tiny machines). Each worker keeps its own caches of static board
-layers, warmed by the first images it draws (per language where a layer holds words).
+layers. `start()` (the bot calls it at start-up) starts the workers at once, in the
+background, and each draws ahead the static layers of every game's packaged maps
+(`worker.py`: a few seconds in all, in a thread of the worker, which takes work meanwhile;
+a call that needs a layer being drawn waits for it rather than drawing it twice). So no
+user's command pays for them, and start-up does not wait for them.
 
 A worker that dies (killed, out of memory) breaks a process pool for good: every later
 call would fail. The painter then starts a new pool and runs the call once more; a call
@@ -18,10 +22,11 @@ import logging
 import multiprocessing
 import os
 import threading
-import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable
+
+from .worker import call, start_worker
 
 log = logging.getLogger("metrobot.painter")
 
@@ -34,6 +39,22 @@ class Painter:
     def __init__(self, workers: int | None = None):
         self.workers = default_workers() if workers is None else workers
         self._pool: Executor | None = None
+        self._warm: tuple[str, ...] = ()  # the games whose images workers draw ahead
+
+    def start(self, *, warm: bool | tuple[str, ...] = True) -> None:
+        """Start the worker processes now, from a background thread (this returns at once),
+        each drawing ahead the images of every game (`warm` True), of the games named, or
+        nothing (False). Without `start`, workers start with the first calls, and each
+        draws a layer when a board first needs it."""
+        if self.workers == 0:
+            return  # no drawing ahead in the bot's own process: it would share the event loop's time
+        if warm is True:
+            from metrobot.games import all_plugins
+
+            warm = tuple(p.name for p in all_plugins() if p.renderer)
+        self._warm = tuple(warm or ())
+        pool = self._executor()
+        threading.Thread(target=_spawn, args=(pool, self.workers), name="start-drawing-workers", daemon=True).start()
 
     def _executor(self) -> Executor | None:
         if self.workers == 0:
@@ -42,7 +63,7 @@ class Painter:
             # forkserver: a fresh interpreter per worker, never a fork of a running event
             # loop with its threads (the database's among them).
             self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("forkserver"),
-                                             initializer=_follow, initargs=(os.getpid(),))
+                                             initializer=start_worker, initargs=(os.getpid(), self._warm))
         return self._pool
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
@@ -54,7 +75,9 @@ class Painter:
     async def _once(self, fn: Callable[..., Any], args: tuple) -> Any:
         pool = self._executor()
         try:
-            return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+            if pool is None:
+                return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
+            return await asyncio.get_running_loop().run_in_executor(pool, call, fn, *args)
         except BrokenProcessPool:
             if self._pool is pool:  # not already replaced after another call that failed with this one
                 log.warning("a drawing worker died; starting new workers")
@@ -70,14 +93,10 @@ class Painter:
         self._discard()
 
 
-def _follow(bot_pid: int) -> None:
-    """In each worker: end with the bot. A worker's parent is the fork server, not the bot,
-    and a bot killed outright (SIGKILL, out of memory) cannot tell its workers to stop."""
-    def watch() -> None:
-        while True:
-            time.sleep(1.0)
-            try:
-                os.kill(bot_pid, 0)
-            except ProcessLookupError:
-                os._exit(0)
-    threading.Thread(target=watch, name="follow-the-bot", daemon=True).start()
+def _spawn(pool: Executor, workers: int) -> None:
+    """Start every worker: a process pool starts one for each call that finds none idle."""
+    try:
+        for _ in range(workers):
+            pool.submit(call, int)
+    except RuntimeError:
+        pass  # the painter closed meanwhile

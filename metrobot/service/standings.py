@@ -102,7 +102,7 @@ class Standings(ServiceCore):
         files = []
         if self.images:
             from render.sparkline import sparkline
-            from render.style import encode_png
+            from render.png import encode_png
 
             heading = mine.t("{name}: rating over time", name=target_name)
             image = await asyncio.to_thread(lambda: encode_png(sparkline(trends, heading, mine)))

@@ -6,7 +6,8 @@ Every game's image package answers the same two calls (see `render/__init__.py`)
 """
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
+from typing import Any, Callable
 
 from PIL import Image
 
@@ -27,4 +28,12 @@ def final(view: dict[str, Any], names: dict[str, str] | None = None,
     return []  # the last round's summary, posted with the final turn, already shows the end
 
 
-__all__ = ["final", "image", "prewarm", "sheet_geometry", "sheet_image", "summary_image", "summary_layout"]
+def prewarm_steps() -> list[Callable[[], None]]:
+    """The sheet layers of every packaged map, one step each (see `render.prewarm_steps`)."""
+    from metrobot.games.flipwrite.mapdata import map_names
+
+    return [partial(prewarm, [name]) for name in map_names()]
+
+
+__all__ = ["final", "image", "prewarm", "prewarm_steps", "sheet_geometry", "sheet_image", "summary_image",
+           "summary_layout"]

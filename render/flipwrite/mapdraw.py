@@ -10,14 +10,14 @@ Any map is drawn from its own data (`view["map_data"]`, see `spec`).
 from __future__ import annotations
 
 import math
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
-from threading import Lock
 
 from PIL import Image, ImageDraw
 
 from ..labels import draw_labels, place_labels
+from ..layers import Layers
 from ..rects import clip_len, grow, overlap
 from ..style import INK, PAPER, font
 from .spec import LineSpec, MapSpec
@@ -154,27 +154,14 @@ MINI_STYLE = Style(line_width=3.2, radius=3.6, spacing=3.6, labels=False, badges
 
 # Two LRU caches: full sheets with names (big, slow to lay out: one per map and variant in
 # use) and the small unlabelled maps of the summaries (one per map and player count).
-_CACHES: dict[bool, "OrderedDict[tuple, tuple[Image.Image, SheetLayout]]"] = {True: OrderedDict(), False: OrderedDict()}
-CACHE_SIZE = {True: 12, False: 40}
-_CACHE_LOCK = Lock()
+_CACHES: dict[bool, Layers[tuple[Image.Image, SheetLayout]]] = {True: Layers(12), False: Layers(40)}
 
 
 def static_map(spec: MapSpec, size: tuple[int, int], style: Style, special: bool,
                background: tuple[int, int, int] = PAPER) -> tuple[Image.Image, SheetLayout]:
     """The map without marks at `size` (cached per map, size, style and variant)."""
     key = (spec.key, size, style, special, background)
-    cache = _CACHES[style.labels]
-    with _CACHE_LOCK:
-        hit = cache.get(key)
-        if hit is not None:
-            cache.move_to_end(key)
-            return hit
-    made = _draw_static(spec, size, style, special, background)
-    with _CACHE_LOCK:
-        cache[key] = made
-        while len(cache) > CACHE_SIZE[style.labels]:
-            cache.popitem(last=False)
-    return made
+    return _CACHES[style.labels].get(key, lambda: _draw_static(spec, size, style, special, background))
 
 
 def layout(spec: MapSpec, size: tuple[int, int], style: Style) -> SheetLayout:

@@ -6,7 +6,8 @@ Every game's image package answers the same two calls (see `render/__init__.py`)
 """
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
+from typing import Any, Callable
 
 from PIL import Image
 
@@ -28,4 +29,11 @@ def final(view: dict[str, Any], names: dict[str, str] | None = None,
     return [("summary.png", summary_image(view, names, lang))]
 
 
-__all__ = ["SIZE", "board_image", "final", "image", "prewarm"]
+def prewarm_steps() -> list[Callable[[], None]]:
+    """The static layer of every packaged map, one step each (see `render.prewarm_steps`)."""
+    from metrobot.games.underground.mapdata import map_names
+
+    return [partial(prewarm, [name]) for name in map_names()]
+
+
+__all__ = ["SIZE", "board_image", "final", "image", "prewarm", "prewarm_steps"]

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 from metrobot.gamelog import GameLog
 from metrobot.games import get_game
 
-from ..style import encode_png
+from ..png import encode_png
 from . import board_image, final
 
 

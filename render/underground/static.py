@@ -11,14 +11,13 @@ on first use (the name layout is most of it), and kept in a small LRU cache.
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 from dataclasses import dataclass, field
-from threading import Lock
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from ..labels import HINTS, Label, draw_labels, place_labels
+from ..layers import Layers
 from ..rects import clip_len, grow, overlap
 from .geometry import LANE_W, Geometry, Point, Rect, geometry, umap
 from .palette import (BACKGROUND, EMPTY_LANE, EXPRESS, EXPRESS_INK, NATIONAL_RAIL, PANEL, RULE, STANDARD,
@@ -44,34 +43,19 @@ class Static:
     masks: dict[tuple, tuple[tuple[int, int, int, int], Image.Image]] = field(default_factory=dict)
 
 
-_CACHE: "OrderedDict[tuple, Static]" = OrderedDict()
-CACHE_SIZE = 4
-_LOCK = Lock()
-stats = {"hits": 0, "misses": 0}
+_CACHE: Layers[Static] = Layers(4)
+stats = _CACHE.stats
 
 
 def clear_cache() -> None:
-    with _LOCK:
-        _CACHE.clear()
+    _CACHE.clear()
 
 
 def static_layers(view: dict[str, Any], size: tuple[int, int], map_box: Rect,
                   pad: tuple[float, float, float, float]) -> Static:
     """The static layers of the view's map drawn into `map_box` of an image of `size`."""
     key = (view["map"], view.get("map_digest"), size, map_box, pad)
-    with _LOCK:
-        hit = _CACHE.get(key)
-        if hit is not None:
-            _CACHE.move_to_end(key)
-            stats["hits"] += 1
-            return hit
-    made = _draw(view, size, map_box, pad)
-    with _LOCK:
-        stats["misses"] += 1
-        _CACHE[key] = made
-        while len(_CACHE) > CACHE_SIZE:
-            _CACHE.popitem(last=False)
-    return made
+    return _CACHE.get(key, lambda: _draw(view, size, map_box, pad))
 
 
 def ring_radius(geo: Geometry, station: str) -> float:

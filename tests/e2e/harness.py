@@ -35,8 +35,10 @@ def start_bot_process(standin, db_path: str, *, tick: float = 0.2, log_path: str
     extra = env or {}
     env = dict(os.environ)
     env.update(standin.env())
+    # METROBOT_DRAW_AHEAD=0: every start of a bot would have its workers draw all maps (seconds
+    # of CPU) while the suite's other tests want the cores; the tests that need it turn it on.
     env.update({"METROBOT_DB": db_path, "METROBOT_TICK_SECONDS": str(tick), "LOG_LEVEL": "INFO",
-                "PYTHONUNBUFFERED": "1", "METROBOT_SEED": str(TEST_SEED)})
+                "PYTHONUNBUFFERED": "1", "METROBOT_SEED": str(TEST_SEED), "METROBOT_DRAW_AHEAD": "0"})
     env.pop("DISCORD_DEV_GUILD", None)
     env.update(extra)
     out = open(log_path, "ab") if log_path else subprocess.DEVNULL

@@ -16,7 +16,8 @@ from render.flipwrite import sheet_geometry, sheet_image, summary_image, summary
 from render.flipwrite.mapdraw import SHEET_STYLE, static_map
 from render.flipwrite.spec import map_spec
 from render.flipwrite.panel import sheet_score
-from render.style import encode_png, player_colour
+from render.png import encode_png
+from render.style import player_colour
 from tests.flipwrite.smallmaps import tiny_data
 
 MAPS = map_names()

@@ -20,7 +20,7 @@ from render.underground.geometry import LANE_W, assign_lanes, occupancy
 from render.underground.palette import CASING, NEW_GLOW, line_colour
 from render.underground.static import clear_cache, stats
 from render.underground.summary import ranking, summary_image, summary_size
-from render.style import encode_png
+from render.png import encode_png
 
 MAX_PNG = 1024 * 1024
 NAMES = {"p1": "Alice", "p2": "Bartholomew Maximilian the Third", "p3": "Chen", "p4": "Dörte", "p5": "Emeka"}
