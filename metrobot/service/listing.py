@@ -19,7 +19,7 @@ class Listing(ServiceCore):
         asked in a DM) and the lobbies here they could join, a page at a time."""
         mine = me()
         rows = await self.db.games_of(user_id, guild_id)
-        waiting = {r.id: self._waiting(r) for r in rows}
+        waiting = {r.id: r.waiting or await self._waiting_of(r) for r in rows}
         yours = [r for r in rows if r.status == "active" and user_id in waiting[r.id]]
         others = [r for r in rows if r not in yours]
         joinable = [] if guild_id is None else [r for r in await self.db.lobbies(guild_id)
@@ -35,13 +35,20 @@ class Listing(ServiceCore):
                                  page=page + 1))
         shown = entries[page * PAGE:(page + 1) * PAGE]
         boards = await self.db.last_boards([r.id for r in shown if r.status == "active"])
-        starts = {r.id: await self.db.status_message(r.id) for r in shown if r.status == "lobby"}
+        starts = await self.db.first_posts([r.id for r in shown if r.status == "lobby"])
         lines = [mine.t("**Your games** — page {page} of {pages}", page=page + 1, pages=pages)]
         for row in shown:
             link = jump_link(row, boards.get(row.id) or starts.get(row.id))
             lines.append(self._entry(row, user_id, link, row in joinable, waiting.get(row.id, [])))
         return Outcome(reply=Message("\n".join(lines), controls=Controls("games", 0, guild_id or "", page,
                                                                          total=pages - 1)))
+
+    async def _waiting_of(self, row: GameRow) -> list[str]:
+        """Whom a game listed without its state waits for (a game saved before that was kept)."""
+        if row.status != "active":
+            return []
+        full = await self.db.game(row.id)
+        return self._waiting(full) if full is not None else []
 
     def _entry(self, row: GameRow, user_id: str, link: str, joinable: bool, waiting: list[str]) -> str:
         mine = me()

@@ -172,11 +172,15 @@ async def last_boards(tx: Tx, game_ids: list[int]) -> dict[int, str]:
     return {gid: mid for gid, mid, payload in rows if json.loads(payload).get("images")}
 
 
-async def status_message(tx: Tx, game_id: int) -> str | None:
-    """Where a game's status message is: its lobby post (the first thing a game posts)."""
-    row = await tx.fetchone("SELECT message_id FROM outbox WHERE game_id = ? AND target = 'channel' AND "
-                            "kind = 'post' ORDER BY id LIMIT 1", game_id)
-    return row[0] if row else None
+async def first_posts(tx: Tx, game_ids: list[int]) -> dict[int, str]:
+    """Where each game's status message is: its lobby post (the first thing a game posts),
+    once it is posted."""
+    if not game_ids:
+        return {}
+    marks = ",".join("?" * len(game_ids))
+    rows = await tx.fetch(f"SELECT game_id, message_id FROM outbox WHERE id IN (SELECT MIN(id) FROM outbox WHERE "
+                          f"game_id IN ({marks}) AND target = 'channel' AND kind = 'post' GROUP BY game_id)", *game_ids)
+    return {gid: mid for gid, mid in rows if mid}
 
 
 async def untidied(tx: Tx, item: Owed) -> list[str]:

@@ -25,7 +25,8 @@ class Person:
 
 
 OPEN = "('lobby', 'active')"
-GAME_COLUMNS = ", ".join(f"g.{c.strip()}" for c in COLUMNS.split(","))
+# A listing's columns: all but the state (tens of kilobytes a game, and not needed to list it).
+LISTED = ", ".join("NULL" if c.strip() == "state" else f"g.{c.strip()}" for c in COLUMNS.split(","))
 
 
 class PeopleQueries:
@@ -76,10 +77,10 @@ class PeopleQueries:
     # ------------------------------------------------------------ games
     async def games_of(self, user_id: str, guild_id: str | None = None) -> list[GameRow]:
         """The lobbies and running games a person sits at (playing their own seat), on one
-        server or (None) on every one, newest first."""
+        server or (None) on every one, newest first; without their states (`game` has them)."""
         where = "" if guild_id is None else " AND g.guild_id = ?"
         async with self.driver.read() as q:
-            rows = await q.fetch(f"SELECT {GAME_COLUMNS} FROM seats s JOIN games g ON g.id = s.game_id "
+            rows = await q.fetch(f"SELECT {LISTED} FROM seats s JOIN games g ON g.id = s.game_id "
                                  f"WHERE s.user_id = ? AND g.status IN {OPEN}{where} ORDER BY g.id DESC",
                                  user_id, *([] if guild_id is None else [guild_id]))
         return [game_row(r) for r in rows]
@@ -87,7 +88,7 @@ class PeopleQueries:
     async def lobbies(self, guild_id: str) -> list[GameRow]:
         """A server's open lobbies, oldest first."""
         async with self.driver.read() as q:
-            rows = await q.fetch(f"SELECT {COLUMNS} FROM games WHERE guild_id = ? AND status = 'lobby' ORDER BY id",
+            rows = await q.fetch(f"SELECT {LISTED} FROM games g WHERE guild_id = ? AND status = 'lobby' ORDER BY id",
                                  guild_id)
         return [game_row(r) for r in rows]
 
@@ -105,7 +106,11 @@ class PeopleQueries:
 
     async def status_message(self, game_id: int) -> str | None:
         async with self.driver.read() as q:
-            return await outbox.status_message(q, game_id)
+            return (await outbox.first_posts(q, [game_id])).get(game_id)
+
+    async def first_posts(self, game_ids: list[int]) -> dict[int, str]:
+        async with self.driver.read() as q:
+            return await outbox.first_posts(q, game_ids)
 
     async def untidied(self, item: Owed) -> list[str]:
         async with self.driver.read() as q:

@@ -127,13 +127,14 @@ SQLITE: list[str] = [
     INSERT OR IGNORE INTO seats (user_id, game_id)
         SELECT json_extract(s.value, '$.user_id'), g.id FROM games g, json_each(g.seats) s
         WHERE NOT COALESCE(json_extract(s.value, '$.auto'), 0);
-    CREATE INDEX games_guild_open ON games(guild_id, status) WHERE status IN ('lobby', 'active');
+    CREATE INDEX games_guild_status ON games(guild_id, status);
     ALTER TABLE games ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
     ALTER TABLE games ADD COLUMN waiting TEXT NOT NULL DEFAULT '[]';
     ALTER TABLE games ADD COLUMN paused REAL;
     ALTER TABLE games ADD COLUMN nudged_at REAL;
     ALTER TABLE outbox ADD COLUMN kind TEXT NOT NULL DEFAULT 'post';
-    ALTER TABLE outbox ADD COLUMN not_before REAL
+    ALTER TABLE outbox ADD COLUMN not_before REAL;
+    CREATE INDEX outbox_game ON outbox(game_id, target, kind)
     """,
 ]
 
@@ -252,13 +253,14 @@ POSTGRES: list[str] = [
     INSERT INTO seats (user_id, game_id)
         SELECT DISTINCT s ->> 'user_id', g.id FROM games g, jsonb_array_elements(g.seats::jsonb) s
         WHERE NOT COALESCE((s ->> 'auto')::boolean, false) ON CONFLICT DO NOTHING;
-    CREATE INDEX games_guild_open ON games(guild_id, status) WHERE status IN ('lobby', 'active');
+    CREATE INDEX games_guild_status ON games(guild_id, status);
     ALTER TABLE games ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
     ALTER TABLE games ADD COLUMN waiting TEXT NOT NULL DEFAULT '[]';
     ALTER TABLE games ADD COLUMN paused DOUBLE PRECISION;
     ALTER TABLE games ADD COLUMN nudged_at DOUBLE PRECISION;
     ALTER TABLE outbox ADD COLUMN kind TEXT NOT NULL DEFAULT 'post';
-    ALTER TABLE outbox ADD COLUMN not_before DOUBLE PRECISION
+    ALTER TABLE outbox ADD COLUMN not_before DOUBLE PRECISION;
+    CREATE INDEX outbox_game ON outbox(game_id, target, kind)
     """,
 ]
 

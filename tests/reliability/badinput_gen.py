@@ -458,8 +458,11 @@ class Oracle:
                 return False
             values = _values(sub_options)
             return self._game(sub, values, seen, user, a)
+        if name == "me":  # time away (and back from it) stops and restarts the clocks of a person's games
+            sub = options[0] if len(options) == 1 and isinstance(options[0], dict) else {}
+            return sub.get("name") in ("away", "back")
         values = _values(options)
-        if name in ("status", "board", "hand"):
+        if name in ("status", "board", "hand", "games", "server"):  # (a server's settings are not a game's)
             return False
         if name == "play":
             return self._move(seen, user, [values.get("move")], kind=None)
@@ -494,11 +497,13 @@ class Oracle:
         if sub == "abort":
             return user == seen.host or manager
         if sub == "settings":
-            # Any of the three settings, given by the host or a Manage Channels member, is a
-            # change (even to the value it has: the game is saved again). A bad clock refuses all.
-            given = [values.get(k) for k in ("clock_hours", "level", "language")]
+            # Any of the settings, given by the host or a Manage Channels member, is a change
+            # (even to the value it has: the game is saved again). A bad clock refuses all.
+            given = [values.get(k) for k in ("clock_hours", "level", "language", "tidy")]
             return (user == seen.host or manager) and any(v is not None for v in given) \
                 and _clock_ok(values.get("clock_hours"), required=False)
+        if sub == "nudge":  # anyone playing may nudge (when in doubt: it may post)
+            return seen.status == "active" and seated is not None
         return False
 
     def _valid_new(self, values: dict[str, Any]) -> bool:

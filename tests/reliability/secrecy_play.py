@@ -20,6 +20,7 @@ run out. A `Watcher` checks everything the service says to anyone:
 """
 from __future__ import annotations
 
+import json
 import logging
 import random
 import threading
@@ -121,6 +122,7 @@ class Watcher:
         self._version: int | None = None
         self._logged = 0
         self._worded: list[str] = []
+        self._held = 0  # the last held message checked
 
     async def look(self, db: Database, channel: str) -> bool:
         """Read the game again; True if it changed since the last look."""
@@ -183,10 +185,26 @@ class Watcher:
         elif isinstance(result, Outcome):
             if result.reply is not None:
                 self.check(result.reply.text, "reply", who)
-            for message in result.public:
+            for message in result.public + result.edits:  # (the status message is edited in public)
                 self.check(message.text, "public", None, public=True)
             for user, message in result.dms:
                 self.check(message.text, "dm", user)
+            for _, other in result.elsewhere:
+                self.check_result(None, Outcome(public=other.public, dms=other.dms, edits=other.edits))
+
+    async def check_held(self, db: Database) -> None:
+        """What waits for someone's quiet hours (a DM, a reminder, a nudge) is owed, not in the
+        outcome: read it where it waits."""
+        async with db.driver.read() as q:
+            rows = await q.fetch("SELECT id, target, payload FROM outbox WHERE not_before IS NOT NULL AND id > ? "
+                                 "ORDER BY id", self._held)
+        for oid, target, payload in rows:
+            self._held = oid
+            text = json.loads(payload)["text"]
+            if target.startswith("dm:"):
+                self.check(text, "dm", target.removeprefix("dm:"))
+            else:
+                self.check(text, "public", None, public=True)
 
     def compare_views(self, people: list[str]) -> None:
         """The state and its twin look the same to a spectator and to one player."""
@@ -352,6 +370,8 @@ class Table:
         elif roll < 0.113:
             await self._clock(expire=rnd.random() < 0.5)
             return
+        elif roll < 0.123:
+            await self._away_or_quiet()
         if rnd.random() < self.twin_every:
             await self.w.compare_answers(rnd.choice(self.everyone + [SPECTATOR[0]]), images=False)
         if rnd.random() < 0.1:  # someone types into /play: the adapter's suggestions
@@ -400,6 +420,25 @@ class Table:
                 return choice.code
         return self.rnd.choice(menu.choices).code
 
+    async def _away_or_quiet(self) -> None:
+        """Someone steps away or comes back, sets quiet hours that hold their DMs (and the
+        reminders and nudges for them), nudges, or lists their games: all that is said then
+        is checked like the rest."""
+        svc, rnd, ch = self.service, self.rnd, self.channel
+        who = rnd.choice(self.everyone)
+        what = rnd.choice(["away", "back", "quiet", "loud", "nudge", "games"])
+        if what == "away":
+            await self.call(who, lambda: svc.away(who, rnd.randint(1, 3), rnd.choice([None, "holiday"])))
+        elif what == "back":
+            await self.call(who, lambda: svc.back(who))
+        elif what in ("quiet", "loud"):
+            span = f"{rnd.randrange(24)}:00-{rnd.randrange(24)}:30" if what == "quiet" else "off"
+            await self.call(who, lambda: svc.my_settings(who, quiet=span, time_zone="Asia/Seoul", turn_dms=True))
+        elif what == "nudge":
+            await self.call(who, lambda: svc.nudge(ch, who))
+        else:
+            await self.call(who, lambda: svc.my_games(who, "g"))
+
     async def _out_of_turn(self, owed: list[str]) -> None:
         """Someone else sends a move the owed person could make (refused, saying why)."""
         svc, ch = self.service, self.channel
@@ -418,7 +457,8 @@ class Table:
         earlier = self.records.take()
         results = await self.service.tick()
         await self._after(None, Outcome(public=[m for _, o in results for m in o.public],
-                                        dms=[d for _, o in results for d in o.dms]), earlier)
+                                        dms=[d for _, o in results for d in o.dms],
+                                        edits=[m for _, o in results for m in o.edits]), earlier)
 
     async def call(self, who: str, request: Callable[[], Awaitable[Any]]) -> Any:
         earlier = self.records.take()
@@ -435,6 +475,7 @@ class Table:
         changed = await self.w.look(self.db, self.channel)
         self.w.check_records(earlier + self.records.take())
         self.w.check_result(who, result)
+        await self.w.check_held(self.db)
         check_adapter(self.w, who, result)
         if changed:
             self.w.compare_views(self.everyone)

@@ -197,3 +197,41 @@ def test_fault_an_unanswered_refusal_is_caught(world, monkeypatch):
     monkeypatch.setattr(badinput_world, "REPLY_TIMEOUT", 0.5)
     tally = run_suite(world, 40)
     assert tally.unanswered > 0
+
+
+# ---------------------------------------------------------------- settings, time away, nudges, listings
+def _slash(world: World, user: str, channel: str, name: str, sub: str | None, options: list[dict]) -> Any:
+    from .badinput_gen import Attempt
+
+    command = world.standin.command(name)
+    data: dict[str, Any] = {"id": command["id"], "name": name, "type": 1,
+                            "options": [{"name": sub, "type": 1, "options": options}] if sub else options}
+    return Attempt("slash", user, channel, data)
+
+
+@pytest.mark.parametrize("user, channel, name, sub, options", [
+    ("ann", "metro", "me", "settings", [{"name": "time_zone", "type": 3, "value": "Mars/Olympus_Mons"}]),
+    ("ann", "dm", "me", "settings", [{"name": "quiet_hours", "type": 3, "value": "25:99-xx"}]),
+    ("ann", "metro", "me", "settings", [{"name": "quiet_hours", "type": 3, "value": "22:00-07:00"}]),  # no zone
+    ("ann", "dm", "me", "away", [{"name": "days", "type": 4, "value": 0}]),
+    ("ann", "metro", "me", "away", [{"name": "days", "type": 4, "value": 15}]),
+    ("ann", "metro", "me", "away", [{"name": "days", "type": 4, "value": 2 ** 40}]),
+    ("bob", "metro", "me", "away", [{"name": "days", "type": 4, "value": "7"}]),
+    ("bob", "metro", "me", "back", []),  # not away
+    ("eve", "metro", "game", "nudge", []),  # a spectator
+    ("ann", "empty", "game", "nudge", []),  # no game here
+    ("fay", "tube", "game", "nudge", []),  # left: the automatic player plays the seat
+    ("ann", "lobby", "game", "nudge", []),  # not started
+    ("bob", "metro", "server", "settings", [{"name": "max_hosted", "type": 4, "value": 3}]),  # no Manage Server
+    ("mod", "metro", "server", "settings", [{"name": "max_hosted", "type": 4, "value": 1000}]),
+    ("zed", "dm", "server", "settings", []),  # in a DM
+    ("eve", "dm", "games", None, []),
+    ("eve", "metro", "games", None, [{"name": "page", "type": 4, "value": 3}]),
+])
+def test_bad_settings_time_away_and_nudges_change_nothing(world, user, channel, name, sub, options):
+    """What people and servers set, and nudges, refused as Discord would never send them or as
+    the rules forbid: answered privately, nothing changed, nothing posted."""
+    tally = Tally()
+    baseline = {"fingerprint": world.fingerprint(), "footprint": world.call(_footprint(world))}
+    world.call(send(world, _slash(world, user, channel, name, sub, options), tally, baseline))
+    assert tally.failures == 0, tally.problems
