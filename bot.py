@@ -1,7 +1,9 @@
 """Start metrobot: `python bot.py` (or `make run`). Settings come from `.env`."""
 from __future__ import annotations
 
+import asyncio
 import logging
+import signal
 import sys
 
 HOW_TO_TOKEN = """No DISCORD_TOKEN is set, so the bot cannot log in.
@@ -25,6 +27,16 @@ def point_at_api(api_base: str | None, gateway_url: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
+async def serve(bot, token: str) -> None:
+    """Run until closed. SIGTERM (a service manager's stop) and SIGINT (Ctrl-C) stop the bot
+    gracefully: what is in flight finishes, what is owed is delivered, then exit status 0."""
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, bot.request_stop)
+    async with bot:
+        await bot.start(token)
+
+
 def main() -> int:
     from metrobot.settings import load_settings
 
@@ -46,7 +58,9 @@ def main() -> int:
     point_at_api(settings.api_base, settings.gateway_url)
     bot = create_bot(settings)
     try:
-        bot.run(settings.token, log_handler=None)
+        asyncio.run(serve(bot, settings.token))
+    except KeyboardInterrupt:  # (a Ctrl-C before the signal handlers were in place)
+        return 0
     except discord.LoginFailure:
         print("Discord refused the token in DISCORD_TOKEN. Reset it in the developer portal and update .env.",
               file=sys.stderr)

@@ -25,6 +25,10 @@ class Settings:
     render_workers: int | None = None  # processes drawing images (None: one per core; 0: threads)
     ai_seconds: float = 1.0  # how long the automatic player may think about one decision
     draw_ahead: bool = True  # workers draw every game's static layers when they start
+    metrics_port: int | None = None  # /metrics and /healthz on this port (None: off; 0: any free port)
+    metrics_host: str = "127.0.0.1"
+    rate_burst: int = 10  # interactions one person may send at once…
+    rate_per_second: float = 1.0  # …and then this many a second (0: no limit)
 
     @property
     def database(self) -> str:
@@ -69,6 +73,13 @@ def _whole(name: str) -> int | None:
     return int(raw)
 
 
+def _port(name: str) -> int | None:
+    port = _whole(name)
+    if port is not None and port > 65535:
+        raise SystemExit(f"{name} must be a port number (0-65535), got {port}")
+    return port
+
+
 def _switch(name: str, default: bool) -> bool:
     raw = os.environ.get(name)
     if raw in (None, ""):
@@ -109,4 +120,8 @@ def load_settings(env_file: str | Path | None = None) -> Settings:
         render_workers=_whole("METROBOT_RENDER_WORKERS"),
         ai_seconds=_number("METROBOT_AI_SECONDS", 1.0),
         draw_ahead=_switch("METROBOT_DRAW_AHEAD", True),
+        metrics_port=_port("METROBOT_METRICS_PORT"),
+        metrics_host=os.environ.get("METROBOT_METRICS_HOST") or "127.0.0.1",
+        rate_burst=_whole("METROBOT_RATE_BURST") or 10,
+        rate_per_second=_number("METROBOT_RATE_PER_SECOND", 1.0),
     )

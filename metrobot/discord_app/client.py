@@ -18,6 +18,8 @@ from .standings import standings_commands
 from .composer import typed_step
 from .controls import DYNAMIC_ITEMS, unknown_control
 from .delivery import deliver
+from .gate import Gate, TokenBuckets
+from .operate import Operations
 from .moves import move_commands
 from .people import people_commands
 from .recovery import deliver_on_start, deliver_owed
@@ -25,6 +27,8 @@ from .speech import CatalogueTranslator
 from .tree import MetroTree
 
 log = logging.getLogger("metrobot.discord")
+
+STOP_SECONDS = 8.0  # a graceful stop's budget: under the 10 s a stop is promised in
 
 
 class Metro:
@@ -40,7 +44,13 @@ class Metro:
         self.db: Database | None = None
         self.service: GameService | None = None
         self._guard_parsers()
+        self.gate = Gate(self, TokenBuckets(settings.rate_per_second, settings.rate_burst))
+        self.gate.install(self._connection.parsers)
         self._recovery: asyncio.Task | None = None
+        self._ticking = asyncio.Lock()  # held while the turn clock acts (a stop waits for it)
+        self._stopping: asyncio.Task | None = None
+        self.operations: Operations | None = None
+        self._closed = False
 
     def _guard_parsers(self) -> None:
         """An event Discord sends that discord.py cannot parse (a malformed interaction,
@@ -74,6 +84,9 @@ class Metro:
         self._recovery = asyncio.create_task(deliver_on_start(self))
         self.turn_clock.change_interval(seconds=self.settings.tick_seconds)
         self.turn_clock.start()
+        if self.settings.metrics_port is not None:
+            self.operations = Operations(self, self.settings.metrics_host, self.settings.metrics_port)
+            await self.operations.start()
         log.info("metrobot ready: database %s (schema %d)", self.db.path, self.db.schema_version)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -87,10 +100,52 @@ class Metro:
                       ephemeral: bool = True) -> None:
         await deliver(self, channel_id, outcome, interaction, ephemeral=ephemeral)
 
+    @property
+    def stopping(self) -> bool:
+        return self.gate.stopping
+
+    def request_stop(self) -> None:
+        """SIGTERM or SIGINT: stop gracefully (see `stop_gracefully`); a second signal closes at once."""
+        if self._stopping is None:
+            self._stopping = asyncio.create_task(self.stop_gracefully())
+        else:
+            log.warning("asked again to stop: closing now")
+            asyncio.create_task(self.close())
+
+    async def stop_gracefully(self, within: float = STOP_SECONDS) -> None:
+        """Take no new interactions (they are told to try again in a minute), let those in
+        flight and the turn clock's current tick finish, deliver what is owed, then close the
+        gateway, the workers and the database — all within `within` seconds, so that a
+        service manager's stop timeout (15 s in deploy/) is never reached."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + within
+        self.gate.stopping = True
+        log.info("stopping: taking no new interactions, finishing %d in flight", self.gate.in_flight)
+        if not await self.gate.drain(timeout=within * 0.5):
+            log.warning("stopping: %d interactions still running after %.1f s", self.gate.in_flight, within * 0.5)
+        try:
+            async with asyncio.timeout(max(0.1, deadline - loop.time() - 1.5)):
+                async with self._ticking:  # (the turn clock's tick in progress ends first)
+                    self.turn_clock.cancel()
+                if self._recovery is not None and not self._recovery.done():
+                    await self._recovery
+                await deliver_owed(self)
+        except TimeoutError:
+            log.warning("stopping: out of time; what is still owed is delivered at the next start")
+        except Exception:
+            log.exception("stopping: could not deliver what is owed; it is delivered at the next start")
+        await self.close()
+        log.info("stopped")
+
     async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
         self.turn_clock.cancel()
         if self._recovery is not None:
             self._recovery.cancel()
+        if self.operations is not None:
+            await self.operations.stop()
         await super().close()  # type: ignore[misc]
         if self.service is not None:
             self.service.painter.close()
@@ -104,6 +159,11 @@ class Metro:
         database, so a restart simply picks them up here. Then what is still owed. Nothing
         that fails here ends the loop: it is logged (with its traceback) and the next tick
         tries again."""
+        assert self.service is not None
+        async with self._ticking:
+            await self._tick()
+
+    async def _tick(self) -> None:
         assert self.service is not None
         try:
             results = await self.service.tick()

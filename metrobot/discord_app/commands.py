@@ -19,6 +19,7 @@ from ..games import all_plugins
 from ..games.autoplay import LEVELS
 from ..i18n import LANGUAGES, me
 from ..service import Outcome, Refused
+from .accounting import mark
 from .messages import Bot, bot_of, went_wrong
 from .speech import as_asker
 
@@ -65,10 +66,12 @@ async def run(interaction: discord.Interaction, work: Callable[[], Awaitable[Out
         async with as_asker(interaction):
             outcome = await work()
     except Refused as exc:
+        mark("refused")
         await deferring
         await interaction.followup.send(str(exc), ephemeral=True)
         return
     except Exception:
+        mark("failed")
         log.exception("command /%s failed", command_name(interaction))
         await deferring
         await interaction.followup.send(went_wrong(interaction), ephemeral=True)

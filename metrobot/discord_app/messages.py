@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
 import discord
 
 from ..service import File, Message, Outcome, Refused
+from .accounting import mark
 from .speech import as_asker, speaker
 
 if TYPE_CHECKING:
@@ -69,8 +70,10 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
         async with as_asker(interaction):
             await work()
     except Refused as exc:
+        mark("refused")
         await send_reply(interaction, Message(str(exc)))
     except Exception:
+        mark("failed")
         log.exception("control %s failed", (interaction.data or {}).get("custom_id"))
         await interaction.followup.send(went_wrong(interaction), ephemeral=True)
 

@@ -17,6 +17,7 @@ from ..i18n import me
 from ..service import Refused
 from .commands import _ids, run
 from .messages import Bot
+from .accounting import mark
 from .speech import as_asker
 
 log = logging.getLogger("metrobot.discord")
@@ -31,8 +32,10 @@ async def suggestions(bot: Bot, interaction: discord.Interaction, prefix: list[s
         async with as_asker(interaction):
             menu = await bot.service.menu(*_ids(interaction), prefix, kind=kind)
     except Refused as exc:
+        mark("refused")
         return [app_commands.Choice(name=str(exc)[:100], value="?")]
     except Exception:
+        mark("failed")
         log.exception("autocomplete failed")
         return []
     found = get_plugin(menu.game).matching(str(current or ""), [c for c in menu.choices if keep(c.code)])

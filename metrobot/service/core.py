@@ -22,6 +22,7 @@ from ..gamelog import GameLog
 from ..games import get_plugin
 from ..games.plugin import GamePlugin
 from ..i18n import Lang, lang, me
+from ..metrics import RENDER_SECONDS, TURN_POST_SECONDS, timed
 from ..storage import Database, GameRow, Owed, Person, Seat
 from .outcome import Controls, File, Message, Outcome, Refused
 from .painter import Painter
@@ -153,8 +154,11 @@ class ServiceCore:
     async def delivered(self, message: Message, message_id: str | None = None) -> None:
         """A message the front end has sent (`message_id`: where it is now), or could never
         send (e.g. closed DMs)."""
-        if message.owed is not None and message.owed.id is not None:
-            await self.db.delivered([message.owed.id], message_id)
+        owed = message.owed
+        if owed is not None and owed.id is not None:
+            await self.db.delivered([owed.id], message_id)
+            if message_id and owed.target == "channel" and owed.kind == "post" and owed.not_before is None:
+                TURN_POST_SECONDS.observe(max(0.0, time.time() - owed.created_at))
 
     async def undelivered(self) -> AsyncIterator[tuple[Owed, Message]]:
         """What was committed but not delivered in time (a crash, a failed post), oldest
@@ -288,8 +292,9 @@ class ServiceCore:
 
         language = language or self._lang(row)
         names = self._names_for_images(plugin, state, row, language)
-        data = await self.painter.run(png_of_view, plugin.renderer, plugin.game.view(state, viewer), viewer, names,
-                                      language.code)
+        with timed(RENDER_SECONDS, plugin.name):
+            data = await self.painter.run(png_of_view, plugin.renderer, plugin.game.view(state, viewer), viewer,
+                                          names, language.code)
         return File(f"{row.game}-{row.id}-{row.moves if moves is None else moves}.png", data)
 
     async def _draw(self, message: Message, plugin: GamePlugin, state: Any, row: GameRow, position: int) -> None:
@@ -308,8 +313,9 @@ class ServiceCore:
 
         language = self._lang(row)  # posted with the last turn: the game's language
         names = self._names_for_images(plugin, state, row, language)
-        finals = await self.painter.run(finals_of_view, plugin.renderer, plugin.game.view(state, None), names,
-                                        language.code)
+        with timed(RENDER_SECONDS, plugin.name):
+            finals = await self.painter.run(finals_of_view, plugin.renderer, plugin.game.view(state, None), names,
+                                            language.code)
         return [File(n, d) for n, d in finals]
 
     def _hand_dms(self, plugin: GamePlugin, state: Any, row: GameRow, before: dict[str, str | None] | None = None,

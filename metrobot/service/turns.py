@@ -12,6 +12,7 @@ from typing import Any
 from ..games import BadInput, RuleError, get_plugin
 from ..games.plugin import GamePlugin
 from ..i18n import me
+from ..metrics import AI_DECISIONS, AI_SECONDS, timed
 from ..storage import Conflict, GameRow, Person
 from .people import People
 from .core import sentence, title
@@ -179,9 +180,13 @@ class Turns(People):
         forced = sorted(seats or ())
         if next_automatic(game, state, set(gone), set(forced), game.turn_number(state)) is None:
             return state, [], []
-        state_json, actions, events = await self.painter.run(
-            play_automatic, plugin.name, game.to_json(state), gone, forced, f"{row.seed}:{row.moves}",
-            row.bot_level, self.ai_seconds)
+        with timed(AI_SECONDS, plugin.name):
+            state_json, actions, events = await self.painter.run(
+                play_automatic, plugin.name, game.to_json(state), gone, forced, f"{row.seed}:{row.moves}",
+                row.bot_level, self.ai_seconds)
+        # one decision per run of steps by the same seat (a whole turn, or a seat's round decision)
+        turns = sum(1 for i, a in enumerate(actions) if i == 0 or a[0] != actions[i - 1][0])
+        AI_DECISIONS.labels(plugin.name, row.bot_level).inc(turns)
         return game.from_json(state_json), [tuple(a) for a in actions], events
 
     def _announce(self, row: GameRow, plugin: GamePlugin, before: Any, state: Any, events: list, *,

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import outbox, ratings
+from .health import HealthQueries
 from .history import HistoryQueries
 from .people import PeopleQueries
 from .outbox import Owed
@@ -41,7 +42,7 @@ def driver_for(where: str | Path) -> Driver:
     return SQLiteDriver(text)
 
 
-class Database(HistoryQueries, PeopleQueries):
+class Database(HistoryQueries, PeopleQueries, HealthQueries):
     def __init__(self, where: str | Path):
         self.driver = driver_for(where)
         self.path = self.driver.where

@@ -10,8 +10,8 @@ from __future__ import annotations
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator, Sequence
 
-from .rows import Duplicate
-from .sql import Driver, Row, numbered
+from .rows import DatabaseClosed, Duplicate
+from .sql import Driver, Row, counted_errors, numbered
 
 MIGRATION_LOCK = 0x6D6574726F  # an arbitrary advisory-lock key: "metro"
 
@@ -67,12 +67,16 @@ class PostgresDriver(Driver):
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[_Tx]:
-        async with self.pool.acquire() as conn:
+        if self.pool is None:
+            raise DatabaseClosed("the database is not open")
+        async with counted_errors(*_errors()), self.pool.acquire() as conn:
             yield _Tx(conn)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[_Tx]:
-        async with self.pool.acquire() as conn:
+        if self.pool is None:
+            raise DatabaseClosed("the database is not open")
+        async with counted_errors(*_errors()), self.pool.acquire() as conn:
             async with conn.transaction():
                 yield _Tx(conn)
 
@@ -97,3 +101,10 @@ class PostgresDriver(Driver):
 
     async def results_renumbered(self, tx: _Tx, last: int) -> None:
         await tx.execute("SELECT setval('results_seq', GREATEST((SELECT last_value FROM results_seq), ?))", last)
+
+
+def _errors() -> tuple[type[BaseException], ...]:
+    """What a failing server or a lost connection raises (counted as database errors)."""
+    import asyncpg
+
+    return asyncpg.PostgresError, asyncpg.InterfaceError, OSError

@@ -90,5 +90,9 @@ class Duplicate(Exception):
     """A unique rule of the schema refused the write (e.g. a second open game in a channel)."""
 
 
+class DatabaseClosed(RuntimeError):
+    """The database was asked for something after it was closed (the bot is stopping)."""
+
+
 class NewerSchema(RuntimeError):
     """The database was written by a newer metrobot: refuse rather than guess."""

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from typing import Any, AsyncContextManager, Protocol, Sequence
+from contextlib import asynccontextmanager
+from typing import Any, AsyncContextManager, AsyncIterator, Protocol, Sequence
+
+from ..metrics import DATABASE_ERRORS
 
 Row = tuple[Any, ...]
 BIGINT = 2 ** 63  # integers both engines store lie in [-BIGINT, BIGINT)
@@ -72,3 +75,13 @@ def numbered(sql: str) -> str:
         count += 1
         return f"${count}"
     return _PLACEHOLDER.sub(number, sql)
+
+
+@asynccontextmanager
+async def counted_errors(*kinds: type[BaseException]) -> AsyncIterator[None]:
+    """Count the errors of these kinds that leave the block (the metric operators watch)."""
+    try:
+        yield
+    except kinds:
+        DATABASE_ERRORS.inc()
+        raise

@@ -13,8 +13,8 @@ from typing import Any, AsyncIterator, Sequence
 
 import aiosqlite
 
-from .rows import Duplicate
-from .sql import Driver, Row
+from .rows import DatabaseClosed, Duplicate
+from .sql import Driver, Row, counted_errors
 
 BUSY_TIMEOUT_MS = 5000
 
@@ -101,14 +101,16 @@ class SQLiteDriver(Driver):
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[_Tx]:
-        assert self.conn is not None, "the database is not open"
-        async with self._lock:
+        if self.conn is None:
+            raise DatabaseClosed("the database is not open")
+        async with self._lock, counted_errors(sqlite3.Error, ValueError):
             yield _Tx(self.conn)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[_Tx]:
-        assert self.conn is not None, "the database is not open"
-        async with self._lock:
+        if self.conn is None:
+            raise DatabaseClosed("the database is not open")
+        async with self._lock, counted_errors(sqlite3.Error, ValueError):
             await self.conn.execute("BEGIN IMMEDIATE")
             try:
                 yield _Tx(self.conn)

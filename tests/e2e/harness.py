@@ -18,11 +18,14 @@ from metrobot.settings import Settings  # noqa: E402
 TEST_SEED = 20261123  # every game a test makes has a fixed seed
 
 
-def settings(db_path: str, *, tick: float = 0.2, clock_hours: float = 24.0, seed: int = TEST_SEED) -> Settings:
-    # Images drawn in a thread: a worker process per test bot would only slow the suite down
+def settings(db_path: str, *, tick: float = 0.2, clock_hours: float = 24.0, seed: int = TEST_SEED,
+             rate: float = 0) -> Settings:
+    # No rate limit (rate 0): scripted players press faster than people can; the limit has its
+    # own tests. Images drawn in a thread: a worker process per test bot would only slow the suite down
     # (the bot's default, worker processes, is exercised by the `python bot.py` tests).
     return Settings(token="standin-bot-token", db_path=db_path, dev_guild=None, log_level="INFO", api_base=None,
-                    gateway_url=None, tick_seconds=tick, turn_clock_hours=clock_hours, seed=seed, render_workers=0)
+                    gateway_url=None, tick_seconds=tick, turn_clock_hours=clock_hours, seed=seed, render_workers=0,
+                    rate_per_second=rate)
 
 
 def make_bot(db_path: str, **kwargs) -> MetroBot:
@@ -38,7 +41,8 @@ def start_bot_process(standin, db_path: str, *, tick: float = 0.2, log_path: str
     # METROBOT_DRAW_AHEAD=0: every start of a bot would have its workers draw all maps (seconds
     # of CPU) while the suite's other tests want the cores; the tests that need it turn it on.
     env.update({"METROBOT_DB": db_path, "METROBOT_TICK_SECONDS": str(tick), "LOG_LEVEL": "INFO",
-                "PYTHONUNBUFFERED": "1", "METROBOT_SEED": str(TEST_SEED), "METROBOT_DRAW_AHEAD": "0"})
+                "PYTHONUNBUFFERED": "1", "METROBOT_SEED": str(TEST_SEED), "METROBOT_DRAW_AHEAD": "0",
+                "METROBOT_RATE_PER_SECOND": "0"})
     env.pop("DISCORD_DEV_GUILD", None)
     env.update(extra)
     out = open(log_path, "ab") if log_path else subprocess.DEVNULL

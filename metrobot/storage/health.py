@@ -1,0 +1,32 @@
+"""What an operator asks of the database: does it answer, how much is owed, what is being played.
+
+Read when Prometheus scrapes `/metrics` and when `/healthz` is asked: small aggregate queries
+on indexed columns (the outbox's owed rows have a partial index; games by status are few)."""
+from __future__ import annotations
+
+from .sql import Driver
+
+
+class HealthQueries:
+    driver: Driver
+
+    async def ping(self) -> bool:
+        """True when the database answers a trivial query (raises when it cannot)."""
+        async with self.driver.read() as q:
+            return (await q.fetchone("SELECT 1")) == (1,)
+
+    async def backlog(self, now: float) -> tuple[int, float | None]:
+        """(messages owed and due at `now`, when the oldest of them became due) — messages
+        held for someone's quiet hours are not yet due and not counted."""
+        async with self.driver.read() as q:
+            count, oldest = await q.fetchone(
+                "SELECT COUNT(*), MIN(COALESCE(not_before, created_at)) FROM outbox "
+                "WHERE delivered_at IS NULL AND (not_before IS NULL OR not_before <= ?)", now)
+        return int(count), oldest
+
+    async def games_by_status(self) -> dict[tuple[str, str], int]:
+        """(status, kind) -> how many games, for the lobbies and the games being played."""
+        async with self.driver.read() as q:
+            rows = await q.fetch("SELECT status, game, COUNT(*) FROM games WHERE status IN ('lobby', 'active') "
+                                 "GROUP BY status, game")
+        return {(status, game): int(n) for status, game, n in rows}
