@@ -1,4 +1,4 @@
-"""Command-line tools: `python -m metrobot selfplay|replay|score|render ...`.
+"""Command-line tools: `python -m metrobot selfplay|replay|score|render|ratings|migrate|backup ...`.
 
 Used by tests, by people debugging games and by the Makefile. Output files and printed
 states are canonical JSON (see README). Bad input: a one-line error on stderr, exit 2.
@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
+from .backup import replay_all
 from .gamelog import GameLog, dump, self_play
 from .games import BadInput, RuleError, all_plugins, get_game, get_plugin
 from .games.autoplay import DEFAULT_LEVEL, Budget
@@ -161,23 +162,37 @@ def cmd_migrate(args: argparse.Namespace) -> int:
                 raise BadInput(str(exc)) from None
             counted = await count_rows(target)
             bad = [table for table in copied if counted[table] != copied[table]]
-            games = replayed = 0
-            async with target.driver.read() as q:
-                ids = [r[0] for r in await q.fetch("SELECT id FROM games WHERE state IS NOT NULL ORDER BY id")]
-            for game_id in ids:  # every stored state equals the replay of its copied log
-                row, actions = await target.game(game_id), await target.actions(game_id)
-                log = GameLog(row.game, row.seed, [s.user_id for s in row.seats], row.options,
-                              [{"player": a["player"], "action": a["action"]} for a in actions])
-                games += 1
-                replayed += get_game(row.game).to_json(log.replay()) == row.state
+            checked = await replay_all(target)  # every stored state equals the replay of its copied log
         finally:
             await source.close()
             await target.close()
         print("copied " + ", ".join(f"{n} {t}" for t, n in copied.items()))
-        print(f"checked: {replayed} of {games} games replay to their stored state; "
+        print(f"checked: {checked.replayed} of {checked.games} games replay to their stored state; "
               f"row counts {'match' if not bad else 'differ in ' + ', '.join(bad)}")
-        return 0 if not bad and replayed == games else 1
+        return 0 if not bad and checked.good else 1
     return asyncio.run(migrate())
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    """A checked copy of the bot's SQLite database, safe while the bot runs (see backup.py)."""
+    import asyncio
+
+    from .backup import backup
+    from .settings import load_settings
+
+    source = args.db or load_settings().database
+    if source.startswith(("postgresql://", "postgres://")):
+        raise BadInput("PostgreSQL is backed up with pg_dump (README, \"Operating\"): "
+                       "pg_dump --format=custom --file=metrobot.dump DATABASE_URL")
+    if not Path(source).exists():
+        raise BadInput(f"{source}: no such database")
+    if Path(args.to).resolve() == Path(source).resolve():
+        raise BadInput("--to must be another file than the database itself")
+    checked, verdict = asyncio.run(backup(source, args.to))
+    print(f"copied {source} to {args.to if checked.good and verdict == 'ok' else args.to + '.bad'}; "
+          f"integrity {verdict}; {checked.replayed} of {checked.games} games replay to their stored state"
+          + (f"; wrong: {', '.join(map(str, checked.wrong))}" if checked.wrong else ""))
+    return 0 if checked.good and verdict == "ok" else 1
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -216,6 +231,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("source", help="the SQLite file")
     p.add_argument("--to", required=True, help="postgresql://user@host/database (empty; the schema is created)")
     p.set_defaults(func=cmd_migrate)
+
+    p = sub.add_parser("backup", help="a consistent, checked copy of the SQLite database (safe while the bot runs)")
+    p.add_argument("--to", required=True, help="the backup file (written only once the copy is checked)")
+    p.add_argument("--db", help="the SQLite file (default: the bot's database, METROBOT_DB)")
+    p.set_defaults(func=cmd_backup)
 
     p = sub.add_parser("render", help="draw a state or log as PNG")
     p.add_argument("input", help="canonical state JSON or game log JSON")

@@ -18,6 +18,7 @@ from .standings import standings_commands
 from .composer import typed_step
 from .controls import DYNAMIC_ITEMS, unknown_control
 from .delivery import deliver
+from .messages import log_failure
 from .gate import Gate, TokenBuckets
 from .operate import Operations
 from .moves import move_commands
@@ -133,7 +134,7 @@ class Metro:
         except TimeoutError:
             log.warning("stopping: out of time; what is still owed is delivered at the next start")
         except Exception:
-            log.exception("stopping: could not deliver what is owed; it is delivered at the next start")
+            log_failure("stopping: could not deliver what is owed; it is delivered at the next start")
         await self.close()
         log.info("stopped")
 
@@ -168,18 +169,18 @@ class Metro:
         try:
             results = await self.service.tick()
         except Exception:
-            log.exception("turn clock tick failed")
+            log_failure("turn clock tick failed")
             results = []
         for channel_id, outcome in results:
             try:
                 await deliver(self, channel_id, outcome)
             except Exception:
-                log.exception("could not post the turn clock's news to channel %s", channel_id)
+                log_failure("could not post the turn clock's news to channel %s", channel_id)
         if self._recovery is not None and self._recovery.done():
             try:
                 await deliver_owed(self)
             except Exception:
-                log.exception("could not deliver what is owed; trying again at the next tick")
+                log_failure("could not deliver what is owed; trying again at the next tick")
 
     @turn_clock.before_loop
     async def _wait_until_connected(self) -> None:

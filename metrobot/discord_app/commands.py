@@ -20,7 +20,7 @@ from ..games.autoplay import LEVELS
 from ..i18n import LANGUAGES, me
 from ..service import Outcome, Refused
 from .accounting import mark
-from .messages import Bot, bot_of, went_wrong
+from .messages import Bot, bot_of, log_failure, went_wrong
 from .speech import as_asker
 
 log = logging.getLogger("metrobot.discord")
@@ -72,7 +72,7 @@ async def run(interaction: discord.Interaction, work: Callable[[], Awaitable[Out
         return
     except Exception:
         mark("failed")
-        log.exception("command /%s failed", command_name(interaction))
+        log_failure("command /%s failed", command_name(interaction))
         await deferring
         await interaction.followup.send(went_wrong(interaction), ephemeral=True)
         return
@@ -81,7 +81,7 @@ async def run(interaction: discord.Interaction, work: Callable[[], Awaitable[Out
         # (delivery tells the person privately when it can't post in the channel)
         await bot.deliver(str(interaction.channel_id), outcome, interaction, ephemeral=ephemeral)
     except Exception:
-        log.exception("delivering the answer to /%s failed", command_name(interaction))
+        log_failure("delivering the answer to /%s failed", command_name(interaction))
 
 
 def server_language(interaction: discord.Interaction) -> str | None:

@@ -25,7 +25,7 @@ import discord
 
 from ..i18n import EN, N_, Lang
 from ..service import Menu, Refused, menutree
-from .messages import bot_of, clip, files, guarded, went_wrong
+from .messages import bot_of, clip, files, guarded, log_failure, went_wrong
 from .speech import as_asker, speaker
 
 log = logging.getLogger("metrobot.discord")
@@ -257,7 +257,7 @@ class TypeButton(discord.ui.DynamicItem[discord.ui.Button],
             await interaction.response.send_message(clip(str(exc)), ephemeral=True)
             return
         except Exception:
-            log.exception("control %s failed", (interaction.data or {}).get("custom_id"))
+            log_failure("control %s failed", (interaction.data or {}).get("custom_id"))
             await interaction.response.send_message(went_wrong(interaction), ephemeral=True)
             return
         modal = discord.ui.Modal(title=_short(language.t("Type your next step"), 45),

@@ -8,7 +8,7 @@ import discord
 
 from ..service import Message, Outcome
 from .controls import controls_view
-from .messages import Bot, allowed, clip, files, send_reply
+from .messages import Bot, allowed, clip, files, log_failure, send_reply
 from .speech import speaker
 
 log = logging.getLogger("metrobot.discord")
@@ -102,7 +102,7 @@ async def send_dm(client: Bot, user_id: str, message: Message) -> bool:
     except discord.Forbidden:
         sent = False
     except discord.HTTPException:
-        log.warning("DM to %s failed", user_id, exc_info=True)
+        log_failure("DM to %s failed", user_id)
         sent = False
     await client.service.delivered(message)
     return sent

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import logging
+import sys
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
 
 import discord
@@ -74,10 +75,30 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
         await send_reply(interaction, Message(str(exc)))
     except Exception:
         mark("failed")
-        log.exception("control %s failed", (interaction.data or {}).get("custom_id"))
+        log_failure("control %s failed", (interaction.data or {}).get("custom_id"))
         await interaction.followup.send(went_wrong(interaction), ephemeral=True)
 
 
 def went_wrong(interaction: discord.Interaction) -> str:
     """What a person is told when a bug stopped their request (the traceback goes to the log)."""
     return speaker(interaction).t("Something went wrong on my side; the game is unchanged and the error was logged.")
+
+
+def transient(exc: BaseException) -> bool:
+    """A failure that is Discord's weather, not our bug: its servers (5xx), its rate limits
+    (429), a permission the bot lacks (403), or the connection dropping."""
+    if isinstance(exc, discord.HTTPException):
+        return exc.status >= 500 or exc.status in (403, 429)
+    return isinstance(exc, (discord.GatewayNotFound, discord.ConnectionClosed, ConnectionError, TimeoutError))
+
+
+def log_failure(message: str, *args: Any) -> None:
+    """Log the exception being handled: one line for a transient Discord failure (operators
+    see it, nothing to debug), the traceback for anything else."""
+    exc = sys.exc_info()[1]
+    if exc is not None and transient(exc):
+        status = getattr(exc, "status", None)
+        log.warning(message + ": %s%s", *args, f"{status} " if status else "", str(exc).splitlines()[0][:200]
+                    if str(exc) else type(exc).__name__)
+    else:
+        log.exception(message, *args)

@@ -34,7 +34,7 @@ from ..service import Message
 from ..storage import Owed, outbox
 from .controls import controls_view
 from .delivery import channel_of, dms_closed, edit, post, send_dm
-from .messages import Bot, clip, files
+from .messages import Bot, clip, files, log_failure
 
 log = logging.getLogger("metrobot.discord")
 HISTORY = 50  # messages looked through for an earlier copy
@@ -72,10 +72,10 @@ async def deliver_owed(client: Bot) -> int:
                     settled += 1
                 except Exception:  # keep it owed: a later sweep tries again, once its claim runs out
                     stuck.add((item.game_id, item.target))
-                    log.exception("could not deliver owed message %s (game %s)", item.id, item.game_id)
+                    log_failure("could not deliver owed message %s (game %s)", item.id, item.game_id)
         except Exception:  # reading what is owed failed (a locked database, an image that cannot be drawn)
             failed = True
-            log.exception("could not read the messages owed; trying again later")
+            log_failure("could not read the messages owed; trying again later")
         # Go on while batches come full, or after a failure that still let some through (the
         # item that failed stays claimed, so the next batch starts after it).
         if batch == 0 or (batch < outbox.LIMIT and not failed):

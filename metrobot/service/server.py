@@ -13,6 +13,9 @@ from .outcome import Message, Outcome, Refused
 
 MAX_HOSTED = 10  # open games one person may host, unless the server says otherwise
 MAX_CHANNELS = 25
+# Open lobbies on one server: past this, a flood of /game new (or a forgetful crowd) would
+# bury the real ones in /games; people are pointed at the lobbies there are.
+MAX_LOBBIES = 50
 
 
 class ServerSettings(ServiceCore):
@@ -89,4 +92,7 @@ class ServerSettings(ServiceCore):
                                  "finish or abort one first.",
                                  "You already host {most} open games on this server, the most one person may: "
                                  "finish or abort one first.", most, most=most))
+        if guild_id is not None and await self.db.open_lobbies(guild_id) >= MAX_LOBBIES:
+            raise Refused(me().t("This server already has {most} lobbies waiting for players, the most it may have: "
+                                 "join one of them (`/games` lists them) or wait until one starts.", most=MAX_LOBBIES))
         return settings

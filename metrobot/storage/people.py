@@ -99,6 +99,11 @@ class PeopleQueries:
                                     f"status IN {OPEN}", guild_id, user_id)
         return n
 
+    async def open_lobbies(self, guild_id: str) -> int:
+        async with self.driver.read() as q:
+            (n,) = await q.fetchone("SELECT COUNT(*) FROM games WHERE guild_id = ? AND status = 'lobby'", guild_id)
+        return n
+
     # ------------------------------------------------------------ messages already posted
     async def last_boards(self, game_ids: list[int]) -> dict[int, str]:
         async with self.driver.read() as q:
