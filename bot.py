@@ -35,6 +35,7 @@ async def serve(bot, token: str) -> None:
         loop.add_signal_handler(sig, bot.request_stop)
     async with bot:
         await bot.start(token)
+    logging.getLogger("metrobot").info("stopped")
 
 
 def main() -> int:

@@ -18,3 +18,25 @@ def test_a_wrong_value_is_refused(monkeypatch, tmp_path):
     monkeypatch.setenv("METROBOT_DRAW_AHEAD", "yes")
     with pytest.raises(SystemExit, match="METROBOT_DRAW_AHEAD must be 0 or 1"):
         load_settings(tmp_path / "none.env")
+
+
+def test_metrics_are_off_unless_a_port_is_given(monkeypatch, tmp_path):
+    for name in ("METROBOT_METRICS_PORT", "METROBOT_METRICS_HOST", "METROBOT_RATE_BURST", "METROBOT_RATE_PER_SECOND"):
+        monkeypatch.delenv(name, raising=False)
+    settings = load_settings(tmp_path / "none.env")
+    assert (settings.metrics_port, settings.metrics_host) == (None, "127.0.0.1")
+    assert (settings.rate_burst, settings.rate_per_second) == (10, 1.0)
+    monkeypatch.setenv("METROBOT_METRICS_PORT", "9464")
+    monkeypatch.setenv("METROBOT_METRICS_HOST", "0.0.0.0")
+    monkeypatch.setenv("METROBOT_RATE_PER_SECOND", "0")
+    settings = load_settings(tmp_path / "none.env")
+    assert (settings.metrics_port, settings.metrics_host, settings.rate_per_second) == (9464, "0.0.0.0", 0.0)
+
+
+@pytest.mark.parametrize(("name", "raw", "says"), [("METROBOT_METRICS_PORT", "http", "must be a whole number"),
+                                                   ("METROBOT_METRICS_PORT", "70000", "must be a port number"),
+                                                   ("METROBOT_RATE_PER_SECOND", "fast", "must be a number")])
+def test_wrong_operating_settings_are_refused(monkeypatch, tmp_path, name, raw, says):
+    monkeypatch.setenv(name, raw)
+    with pytest.raises(SystemExit, match=says):
+        load_settings(tmp_path / "none.env")

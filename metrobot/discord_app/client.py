@@ -129,14 +129,16 @@ class Metro:
                 async with self._ticking:  # (the turn clock's tick in progress ends first)
                     self.turn_clock.cancel()
                 if self._recovery is not None and not self._recovery.done():
-                    await self._recovery
+                    # (its later sweeps wait for dead processes' claims: one sweep now does;
+                    # a post it was making is found in the channel by the next start, not sent twice)
+                    self._recovery.cancel()
                 await deliver_owed(self)
         except TimeoutError:
             log.warning("stopping: out of time; what is still owed is delivered at the next start")
         except Exception:
             log_failure("stopping: could not deliver what is owed; it is delivered at the next start")
+        log.info("stopping: closing the connection, the workers and the database")
         await self.close()
-        log.info("stopped")
 
     async def close(self) -> None:
         if self._closed:

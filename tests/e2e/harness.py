@@ -19,13 +19,13 @@ TEST_SEED = 20261123  # every game a test makes has a fixed seed
 
 
 def settings(db_path: str, *, tick: float = 0.2, clock_hours: float = 24.0, seed: int = TEST_SEED,
-             rate: float = 0) -> Settings:
+             rate: float = 0, **extra) -> Settings:
     # No rate limit (rate 0): scripted players press faster than people can; the limit has its
     # own tests. Images drawn in a thread: a worker process per test bot would only slow the suite down
     # (the bot's default, worker processes, is exercised by the `python bot.py` tests).
     return Settings(token="standin-bot-token", db_path=db_path, dev_guild=None, log_level="INFO", api_base=None,
                     gateway_url=None, tick_seconds=tick, turn_clock_hours=clock_hours, seed=seed, render_workers=0,
-                    rate_per_second=rate)
+                    rate_per_second=rate, **extra)
 
 
 def make_bot(db_path: str, **kwargs) -> MetroBot:

@@ -1,0 +1,83 @@
+"""The per-person token bucket and how Discord failures are logged (the rest of the gate is
+exercised through the stand-in in tests/e2e/test_operating.py)."""
+from __future__ import annotations
+
+import logging
+from types import SimpleNamespace
+
+import discord
+from hypothesis import given, strategies as st
+
+from metrobot.discord_app.gate import TokenBuckets
+from metrobot.discord_app.messages import log_failure, transient
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_burst_then_one_a_second_and_each_person_apart():
+    clock = Clock()
+    buckets = TokenBuckets(rate=1.0, burst=3, clock=clock)
+    assert [buckets.take("ann") for _ in range(4)] == [0, 0, 0, 1.0]
+    assert buckets.take("bob") == 0  # somebody else has a full bucket
+    clock.now += 0.5
+    assert buckets.take("ann") == 0.5  # half a token back: half a second to wait
+    clock.now += 0.5
+    assert buckets.take("ann") == 0 and buckets.take("ann") == 1.0
+    clock.now += 60
+    assert [buckets.take("ann") for _ in range(4)] == [0, 0, 0, 1.0]  # never more than the burst
+
+
+def test_no_limit_at_rate_zero():
+    buckets = TokenBuckets(rate=0, burst=1)
+    assert all(buckets.take("ann") == 0 for _ in range(100))
+
+
+def test_quiet_people_are_forgotten():
+    clock = Clock()
+    buckets = TokenBuckets(rate=1.0, burst=2, clock=clock)
+    for n in range(999):
+        buckets.take(n)
+    clock.now += 10
+    buckets.take("last")  # the 1000th take sweeps the buckets that are full again
+    assert len(buckets) == 1
+
+
+@given(st.lists(st.floats(min_value=0, max_value=5, allow_nan=False), min_size=1, max_size=60))
+def test_never_more_served_than_the_burst_plus_what_time_gave_back(gaps):
+    clock = Clock()
+    buckets = TokenBuckets(rate=2.0, burst=4, clock=clock)
+    served = 0
+    for gap in gaps:
+        clock.now += gap
+        served += buckets.take("ann") == 0
+    assert served <= 4 + int(sum(gaps) * 2.0) + 1
+    assert served >= min(len(gaps), 4)
+
+
+def http_error(cls, status: int):
+    return cls(SimpleNamespace(status=status, reason="x"), {"message": "Service Unavailable", "code": 0})
+
+
+def test_transient_discord_failures_are_one_line_and_bugs_keep_their_traceback(caplog):
+    assert transient(http_error(discord.DiscordServerError, 503)) and transient(http_error(discord.Forbidden, 403))
+    assert transient(http_error(discord.HTTPException, 429)) and not transient(http_error(discord.NotFound, 404))
+    assert not transient(ValueError("a bug"))
+    with caplog.at_level(logging.WARNING, logger="metrobot.discord"):
+        try:
+            raise http_error(discord.DiscordServerError, 503)
+        except discord.HTTPException:
+            log_failure("could not post in channel %s", 42)
+        try:
+            raise ValueError("a bug")
+        except ValueError:
+            log_failure("command /%s failed", "dig")
+    weather, bug = caplog.records[-2:]
+    assert weather.levelno == logging.WARNING and weather.exc_info is None
+    assert weather.getMessage().startswith("could not post in channel 42: 503 ")
+    assert bug.levelno == logging.ERROR and bug.exc_info is not None
