@@ -35,6 +35,8 @@ log = logging.getLogger("metrobot.discord")
 RATE = 1.0  # tokens a second: one interaction a second, sustained
 BURST = 10  # a full bucket: ten at once
 _PRUNE_EVERY = 1000  # takes between sweeps of the buckets of people gone quiet
+REFUSALS_AT_ONCE = 8  # refusals being answered at a time
+ANSWER_WINDOW = 2.8  # seconds Discord gives an interaction's first answer (3 s, less the way there)
 
 COMMAND, COMPONENT, AUTOCOMPLETE, MODAL = 2, 3, 4, 5
 KINDS = {COMMAND: "command", COMPONENT: "control", AUTOCOMPLETE: "autocomplete", MODAL: "modal"}
@@ -80,6 +82,7 @@ class Gate:
         self.buckets = buckets if buckets is not None else TokenBuckets()
         self.stopping = False
         self._in_flight: set[asyncio.Task] = set()
+        self._answering = asyncio.Semaphore(REFUSALS_AT_ONCE)
 
     def install(self, parsers: dict[str, Callable[[Any], Any]]) -> None:
         parse = parsers["INTERACTION_CREATE"]
@@ -121,9 +124,22 @@ class Gate:
         except Exception as exc:  # (what discord.py could not read, the guarded parser logs)
             log.warning("ignored an interaction that could not be read (%s: %s)", type(exc).__name__, exc)
             return None
-        reply = interaction.response.send_message(text(speaker(interaction)), ephemeral=True)
-        self._follow(account, {asyncio.get_running_loop().create_task(_quietly(reply))})
+        reply = self._refuse(interaction, text(speaker(interaction)), account, time.monotonic())
+        self._follow(account, {asyncio.get_running_loop().create_task(reply)})
         return None
+
+    async def _refuse(self, interaction: discord.Interaction, text: str, account: Account, arrived: float) -> None:
+        """Answer a refused interaction, a few at a time: a flood's answers take their turn
+        behind everybody else's work instead of all at once before it. One that waited past
+        Discord's answer window can no longer be answered and is dropped."""
+        async with self._answering:
+            if time.monotonic() - arrived > ANSWER_WINDOW:
+                account.outcome = "expired"
+                return
+            try:
+                await interaction.response.send_message(text, ephemeral=True)
+            except discord.HTTPException as exc:  # (the interaction expired, or Discord had a hiccup)
+                log.warning("could not answer an interaction: %s", exc)
 
     def _follow(self, account: Account, tasks: set[asyncio.Task]) -> None:
         account.tasks = len(tasks)
@@ -174,10 +190,3 @@ def _user_id(data: dict) -> str:
     """Who sent it: the member in a server, the user in a DM."""
     who = (data.get("member") or {}).get("user") or data.get("user") or {}
     return str(who.get("id", "?")) if isinstance(who, dict) else "?"
-
-
-async def _quietly(reply: Any) -> None:
-    try:
-        await reply
-    except discord.HTTPException as exc:  # (the interaction expired, or Discord had a hiccup)
-        log.warning("could not answer an interaction: %s", exc)

@@ -1,0 +1,164 @@
+"""A simulated day of a busy server: the bot (in this process, on SQLite, images in threads) and the
+Discord stand-in, with the service's clock moved by hand an hour at a time.
+
+200 channels play two-player games of every registered kind (in turn); each hour about a
+third of them make a move (`/play` with its autocomplete), someone asks for a replay and the
+leaderboards, then the clock moves on an hour and the turn clock ticks (3-hour clocks: the
+channels that did not move lately are played by the automatic player); finished games are
+followed by new ones. Measured: the process's resident memory after a warm-up hour and at the
+end (garbage collected first), what the outbox still owes at the end, and the moves' latency
+(p95) in the first and the last hour. The stand-in is a test double: each hour it forgets the
+image bytes and old messages it was sent, so that its memory is not counted as the bot's.
+Targets: memory growth after warm-up <= 10 %, backlog 0 at the end, last-hour p95 within
+1.5x the first hour's.
+
+Run: `python -m bench soak [--channels 200] [--hours 24] [--share 0.33]`.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import logging
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+
+from harness import make_bot  # noqa: E402
+from players import Table  # noqa: E402
+from standin import DiscordStandIn, point_discord_at  # noqa: E402
+
+from metrobot.discord_app.recovery import deliver_owed  # noqa: E402
+from metrobot.games import all_plugins  # noqa: E402
+
+from .flood import p95  # noqa: E402
+from .timing import summary  # noqa: E402
+
+HOUR = 3600.0
+KEEP = 12  # messages the stand-in keeps a channel (the newest)
+
+
+def rss_mib() -> float:
+    gc.collect()
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def trim(s: DiscordStandIn) -> None:
+    """Let the stand-in forget what a real Discord would keep on its own servers."""
+    for attachment in s._attachments.values():
+        attachment.data = b""
+    s._attachments.clear()
+    for channel_id, messages in s._channel_messages.items():
+        for old in messages[:-KEEP]:
+            s._messages.pop(old.id, None)
+        del messages[:-KEEP]
+    done = [i for i, h in s._interactions.items() if time.monotonic() - h.created_at > 60]
+    for i in done:
+        del s._interactions[i]
+
+
+async def tick(bot) -> None:
+    for channel, outcome in await bot.service.tick():
+        await bot.deliver(channel, outcome)
+    await deliver_owed(bot)
+
+
+async def run(args: argparse.Namespace) -> None:
+    logging.basicConfig(level=logging.ERROR)
+    s = DiscordStandIn(default_timeout=300, session_timeout=300)
+    await s.start()
+    restore = point_discord_at(s.api_base, s.gateway_url)
+    db_path = str(Path(tempfile.mkdtemp(prefix="metrobot-soak-")) / "soak.sqlite3")
+    bot = make_bot(db_path, tick=HOUR, clock_hours=3)  # the turn clock is ticked by hand
+    task = asyncio.create_task(bot.start(s.token))
+    rnd = random.Random(7)
+    try:
+        await s.wait_for_identify(1, timeout=60)
+        await s.wait_for_commands("game", "play", "leaderboard", timeout=60)
+        bot.now = 1_790_000_000.0
+        bot.service.clock = lambda: bot.now
+        kinds = [p.name for p in all_plugins()]
+        people = [s.add_member(name=f"P{i}") for i in range(2 * args.channels)]
+        tables = [Table(s, s.create_channel(f"soak-{i}"), db_path, seed=i) for i in range(args.channels)]
+        started = [0]
+
+        async def new_game(i: int) -> None:
+            await tables[i].open(people[2 * i], kinds[(i + started[0]) % len(kinds)], [people[2 * i + 1]], players=2)
+            started[0] += 1
+        for i in range(args.channels):
+            await new_game(i)
+        finished: list[int] = []
+        lanes = asyncio.Semaphore(8)
+        hours: list[list[float]] = []
+        errors = 0
+
+        async def move(i: int, out: list[float]) -> None:
+            nonlocal errors
+            async with lanes:
+                owed = await tables[i].owed()
+                if not owed:  # over: a replay now and then, and a new game
+                    finished.append(i)
+                    await new_game(i)
+                    return
+                t0 = time.perf_counter()
+                reply = await tables[i].play_by_command(owed[0])
+                out.append((time.perf_counter() - t0) * 1000)
+                errors += not reply.content.startswith(("Done", "Saved"))
+
+        warm = None
+        for hour in range(args.hours + 1):  # hour 0 is the warm-up
+            out: list[float] = []
+            chosen = rnd.sample(range(args.channels), int(args.channels * args.share))
+            await asyncio.gather(*(move(i, out) for i in chosen))
+            asker = people[rnd.randrange(len(people))]
+            if finished:
+                i = rnd.choice(finished)
+                await (await s.slash(asker, tables[i].channel, "game replay")).wait_message(timeout=120)
+            for _ in range(2):
+                i = rnd.randrange(args.channels)
+                await (await s.slash(asker, tables[i].channel, "leaderboard")).wait_message()
+            bot.now += HOUR
+            await tick(bot)
+            trim(s)
+            hours.append(out)
+            if hour == 0:
+                warm = rss_mib()
+                print(f"after the warm-up hour: {warm:.0f} MiB resident")
+        end = rss_mib()
+        backlog, _ = await bot.db.backlog(bot.service.clock())
+        games = await bot.db.games_by_status()
+    finally:
+        await bot.close()
+        await asyncio.gather(task, return_exceptions=True)
+        restore()
+        await s.stop()
+    first, last = hours[1], hours[-1]
+    print(f"{args.channels} channels, {args.hours} simulated hours: {sum(map(len, hours))} moves, "
+          f"{started[0]} games started, {len(finished)} finished while playing, "
+          f"{sum(n for (st, _), n in games.items() if st == 'active')} active at the end; refused replies {errors}")
+    print(f"memory: {warm:.0f} MiB after warm-up, {end:.0f} MiB at the end: {100 * (end - warm) / warm:+.1f} % "
+          f"(target <= +10 %)")
+    print(f"outbox backlog at the end: {backlog} (target 0)")
+    print(summary("a move (/play + autocomplete), first hour", first))
+    print(summary("a move (/play + autocomplete), last hour", last))
+    print(f"p95 last / first hour: {p95(last) / p95(first):.2f} (target <= 1.5)")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--channels", type=int, default=200)
+    parser.add_argument("--hours", type=int, default=24)
+    parser.add_argument("--share", type=float, default=0.33, help="share of the channels that move each hour")
+    asyncio.run(run(parser.parse_args(argv if argv is not None else [])))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
