@@ -81,3 +81,18 @@ def test_transient_discord_failures_are_one_line_and_bugs_keep_their_traceback(c
     assert weather.levelno == logging.WARNING and weather.exc_info is None
     assert weather.getMessage().startswith("could not post in channel 42: 503 ")
     assert bug.levelno == logging.ERROR and bug.exc_info is not None
+
+
+async def test_payloads_discord_would_never_send_pass_through_the_gate_untouched():
+    """The gate never raises on a payload: what it cannot read goes on to discord.py's guarded
+    parser (which logs and drops it), so a forged interaction cannot end the connection."""
+    from metrobot.discord_app.gate import Gate
+
+    bot = SimpleNamespace(tree=SimpleNamespace(get_command=lambda name: None))
+    gate = Gate(bot, TokenBuckets(rate=0, burst=1))
+    seen = []
+    junk = [[], "x", None, {}, {"type": "2"}, {"type": 2, "member": []}, {"type": 3, "data": "mb:p"},
+            {"type": 3, "user": {"id": []}, "data": {"custom_id": 5}}, {"type": 99}, {"type": True}]
+    for payload in junk:
+        gate.admit(payload, seen.append)
+    assert seen == junk

@@ -89,25 +89,37 @@ class Gate:
         parsers["INTERACTION_CREATE"] = lambda data: self.admit(data, parse)
 
     def admit(self, data: Any, parse: Callable[[Any], Any]) -> Any:
+        try:
+            return self._admit(data, parse)
+        except _Unreadable as exc:  # (a payload Discord would never send: discord.py's guarded parser says so)
+            log.warning("gate: could not read an interaction (%s); passed on as it came", exc)
+            return parse(data)
+
+    def _admit(self, data: Any, parse: Callable[[Any], Any]) -> Any:
         """Let the interaction through to discord.py, or answer it here."""
         kind_code = data.get("type") if isinstance(data, dict) else None
-        kind = KINDS.get(kind_code, "other")
+        kind = KINDS.get(kind_code, "other") if isinstance(kind_code, int) else "other"
+        if kind != "other":
+            try:
+                name, user = self._name(data), _user_id(data)
+            except Exception as exc:
+                raise _Unreadable(f"{type(exc).__name__}: {exc}") from None
         if kind == "autocomplete":
-            return None if self.stopping else self._through(data, parse, Account(kind, self._name(data)))
+            return None if self.stopping else self._through(data, parse, Account(kind, name))
         if kind == "other":  # (a ping, or nothing Discord sends)
             return parse(data)
         if self.stopping:
-            return self._answer(data, Account(kind, self._name(data), outcome="stopping"),
+            return self._answer(data, Account(kind, name, outcome="stopping"),
                                 lambda lang: lang.t("The bot is restarting; try again in a minute."))
-        wait = self.buckets.take(_user_id(data))
+        wait = self.buckets.take(user)
         if wait:
             RATE_LIMITED.inc()
             seconds = max(1, math.ceil(wait))
-            return self._answer(data, Account(kind, self._name(data), outcome="limited"), lambda lang: lang.n(
+            return self._answer(data, Account(kind, name, outcome="limited"), lambda lang: lang.n(
                 "That is more than the bot takes from one person at once: try again in {n} second.",
                 "That is more than the bot takes from one person at once: try again in {n} seconds.",
                 seconds, n=seconds))
-        return self._through(data, parse, Account(kind, self._name(data)))
+        return self._through(data, parse, Account(kind, name))
 
     def _through(self, data: Any, parse: Callable[[Any], Any], account: Account) -> Any:
         before = asyncio.all_tasks()
@@ -184,6 +196,10 @@ class Gate:
             if item.__discord_ui_compiled_template__.fullmatch(custom_id):
                 return item.__name__
         return "other"
+
+
+class _Unreadable(Exception):
+    pass
 
 
 def _user_id(data: dict) -> str:
