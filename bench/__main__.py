@@ -14,6 +14,7 @@ args = sys.argv[1:]
 # Options (and their values: `--jobs 2`) go to the benchmarks themselves.
 named = [a for i, a in enumerate(args) if not a.startswith("-") and not (i and args[i - 1].startswith("--")
                                                                          and "=" not in args[i - 1])]
+sys.argv = [sys.argv[0], *(a for a in args if a not in named)]  # what each benchmark's own parser reads
 for name in named or discover():
     module = importlib.import_module(f"bench.{name.removeprefix('bench.')}")
     if not named and getattr(module, "SLOW", False):

@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--flood", type=int, default=1000)
     parser.add_argument("--samples", type=int, default=40)
     parser.add_argument("--pace", type=float, default=20.0, help="commands a second (0: as fast as possible)")
-    asyncio.run(run(parser.parse_args(argv if argv is not None else [])))
+    asyncio.run(run(parser.parse_args(argv if argv is not None else sys.argv[1:])))
 
 
 if __name__ == "__main__":

@@ -1,18 +1,22 @@
 """A simulated day of a busy server: the bot (in this process, on SQLite, images in threads) and the
 Discord stand-in, with the service's clock moved by hand an hour at a time.
 
-200 channels play two-player games of every registered kind (in turn); each hour about a
-third of them make a move (`/play` with its autocomplete), someone asks for a replay and the
-leaderboards, then the clock moves on an hour and the turn clock ticks (3-hour clocks: the
-channels that did not move lately are played by the automatic player); finished games are
-followed by new ones. Measured: the process's resident memory after a warm-up hour and at the
-end (garbage collected first), what the outbox still owes at the end, and the moves' latency
-(p95) in the first and the last hour. The stand-in is a test double: each hour it forgets the
-image bytes and old messages it was sent, so that its memory is not counted as the bot's.
+200 channels play two-player games of every registered kind (in turn). Each hour a tenth of
+them play live (12 decisions by `/play` with its autocomplete, so their games end, are
+replayed and followed by new ones) and a third of the others make two; someone asks for the
+replay of a finished game and two leaderboards; then the clock moves on an hour and the turn
+clock ticks (3-hour clocks: channels that did not move lately are played by the automatic
+player). The warm-up hour visits every channel once, so that what grows afterwards is what a
+day adds rather than caches filling for the first time. Measured: the process's resident
+memory after the warm-up and at the end (garbage collected first), what the outbox still
+owes at the end, and the decisions' latency (p95) in the first and the last hour. The
+stand-in is a test double: each hour it forgets the image bytes and old messages it was sent,
+so that its memory is not counted as the bot's.
 Targets: memory growth after warm-up <= 10 %, backlog 0 at the end, last-hour p95 within
 1.5x the first hour's.
 
-Run: `python -m bench soak [--channels 200] [--hours 24] [--share 0.33]`.
+Run: `python -m bench soak [--channels 200] [--hours 24] [--share 0.33] [--turns 2] [--quick 0.1]
+[--quick-turns 12]`.
 """
 from __future__ import annotations
 
@@ -33,7 +37,7 @@ from harness import make_bot  # noqa: E402
 from players import Table  # noqa: E402
 from standin import DiscordStandIn, point_discord_at  # noqa: E402
 
-from metrobot.discord_app.recovery import deliver_owed  # noqa: E402
+from metrobot import memory  # noqa: E402
 from metrobot.games import all_plugins  # noqa: E402
 
 from .flood import p95  # noqa: E402
@@ -66,9 +70,10 @@ def trim(s: DiscordStandIn) -> None:
 
 
 async def tick(bot) -> None:
-    for channel, outcome in await bot.service.tick():
-        await bot.deliver(channel, outcome)
-    await deliver_owed(bot)
+    """What the turn clock does each tick (the loop's own interval is real time, an hour here)."""
+    memory._last = float("-inf")  # the trim's own pacing is real time too: an hour has passed
+    async with bot._ticking:
+        await bot._tick()
 
 
 async def run(args: argparse.Namespace) -> None:
@@ -100,26 +105,32 @@ async def run(args: argparse.Namespace) -> None:
         hours: list[list[float]] = []
         errors = 0
 
-        async def move(i: int, out: list[float]) -> None:
+        quick = int(args.channels * args.quick)  # tables that play live, so games end and are replayed
+
+        async def visit(i: int, out: list[float]) -> None:
+            """A channel's visit: a few decisions by whoever is owed one."""
             nonlocal errors
             async with lanes:
-                owed = await tables[i].owed()
-                if not owed:  # over: a replay now and then, and a new game
-                    finished.append(i)
-                    await new_game(i)
-                    return
-                t0 = time.perf_counter()
-                reply = await tables[i].play_by_command(owed[0])
-                out.append((time.perf_counter() - t0) * 1000)
-                errors += not reply.content.startswith(("Done", "Saved"))
+                for _ in range(args.quick_turns if i < quick else args.turns):
+                    owed = await tables[i].owed()
+                    if not owed:  # over: its replay is asked for later, and a new game begins
+                        finished.append(i)
+                        await new_game(i)
+                        return
+                    t0 = time.perf_counter()
+                    reply = await tables[i].play_by_command(owed[0])
+                    out.append((time.perf_counter() - t0) * 1000)
+                    errors += not reply.content.startswith(("Done", "Saved"))
 
-        warm = None
+        warm, replays = None, 0
         for hour in range(args.hours + 1):  # hour 0 is the warm-up
             out: list[float] = []
-            chosen = rnd.sample(range(args.channels), int(args.channels * args.share))
-            await asyncio.gather(*(move(i, out) for i in chosen))
+            share = 1.0 if hour == 0 else args.share
+            chosen = [*range(quick), *rnd.sample(range(quick, args.channels), int((args.channels - quick) * share))]
+            await asyncio.gather(*(visit(i, out) for i in chosen))
             asker = people[rnd.randrange(len(people))]
             if finished:
+                replays += 1
                 i = rnd.choice(finished)
                 await (await s.slash(asker, tables[i].channel, "game replay")).wait_message(timeout=120)
             for _ in range(2):
@@ -132,6 +143,8 @@ async def run(args: argparse.Namespace) -> None:
             if hour == 0:
                 warm = rss_mib()
                 print(f"after the warm-up hour: {warm:.0f} MiB resident")
+            elif hour % 4 == 0:
+                print(f"after hour {hour}: {rss_mib():.0f} MiB resident", flush=True)
         end = rss_mib()
         backlog, _ = await bot.db.backlog(bot.service.clock())
         games = await bot.db.games_by_status()
@@ -142,7 +155,7 @@ async def run(args: argparse.Namespace) -> None:
         await s.stop()
     first, last = hours[1], hours[-1]
     print(f"{args.channels} channels, {args.hours} simulated hours: {sum(map(len, hours))} moves, "
-          f"{started[0]} games started, {len(finished)} finished while playing, "
+          f"{started[0]} games started, {len(finished)} finished while playing (replays asked: {replays}), "
           f"{sum(n for (st, _), n in games.items() if st == 'active')} active at the end; refused replies {errors}")
     print(f"memory: {warm:.0f} MiB after warm-up, {end:.0f} MiB at the end: {100 * (end - warm) / warm:+.1f} % "
           f"(target <= +10 %)")
@@ -156,8 +169,11 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--channels", type=int, default=200)
     parser.add_argument("--hours", type=int, default=24)
-    parser.add_argument("--share", type=float, default=0.33, help="share of the channels that move each hour")
-    asyncio.run(run(parser.parse_args(argv if argv is not None else [])))
+    parser.add_argument("--share", type=float, default=0.33, help="share of the channels visited each hour")
+    parser.add_argument("--turns", type=int, default=2, help="decisions made in a visited channel")
+    parser.add_argument("--quick", type=float, default=0.1, help="share of the channels that play live, every hour")
+    parser.add_argument("--quick-turns", type=int, default=12, help="decisions made each hour in those")
+    asyncio.run(run(parser.parse_args(argv if argv is not None else sys.argv[1:])))
 
 
 if __name__ == "__main__":

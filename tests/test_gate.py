@@ -96,3 +96,36 @@ async def test_payloads_discord_would_never_send_pass_through_the_gate_untouched
     for payload in junk:
         gate.admit(payload, seen.append)
     assert seen == junk
+
+
+async def test_a_refusal_that_waited_past_discords_answer_window_is_dropped(monkeypatch):
+    """Refusals are answered a few at a time; one that queued behind the others until Discord's
+    three seconds were over cannot be answered any more: it is counted as expired and nothing
+    is sent (a send would only fail with 'Unknown interaction')."""
+    import asyncio
+
+    from metrobot.discord_app import gate as gate_module
+    from metrobot.discord_app.accounting import Account
+
+    clock = Clock()
+    monkeypatch.setattr(gate_module, "time", SimpleNamespace(monotonic=clock))
+    release, sent = asyncio.Event(), []
+
+    class Interaction:
+        def __init__(self, n: int) -> None:
+            self.response = SimpleNamespace(send_message=lambda text, ephemeral: self._send(n, text))
+
+        async def _send(self, n: int, text: str) -> None:
+            await release.wait()  # Discord is slow to take the answers
+            sent.append(n)
+
+    gate = gate_module.Gate(SimpleNamespace(), TokenBuckets(rate=0, burst=1))
+    accounts = [Account("component", "PlayButton") for _ in range(gate_module.REFUSALS_AT_ONCE + 2)]
+    answering = [asyncio.create_task(gate._refuse(Interaction(n), "wait", a, clock.now)) for n, a in enumerate(accounts)]
+    await asyncio.sleep(0)  # all queued; the first few are being sent
+    clock.now += gate_module.ANSWER_WINDOW + 0.1
+    release.set()
+    await asyncio.gather(*answering)
+    first = gate_module.REFUSALS_AT_ONCE
+    assert sorted(sent) == list(range(first))
+    assert [a.outcome for a in accounts] == ["ok"] * first + ["expired"] * 2

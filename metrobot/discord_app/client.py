@@ -10,6 +10,7 @@ from typing import Any, Callable
 import discord
 from discord.ext import commands, tasks
 
+from .. import memory
 from ..service import GameService, Outcome, fixed_seeds
 from ..settings import Settings
 from ..storage import Database
@@ -39,8 +40,11 @@ class Metro:
 
     def __init__(self, settings: Settings, **sharding: Any):
         # No privileged intents: slash commands and buttons need neither members nor message content.
+        # No message cache either: the bot never looks back at a message it saw (its posts are
+        # found by id), and a cache of 1,000 messages with their attachments and components is
+        # memory a busy server fills for nothing.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),  # type: ignore
-                         help_command=None, tree_cls=MetroTree, **sharding)
+                         help_command=None, tree_cls=MetroTree, max_messages=None, **sharding)
         self.settings = settings
         self.db: Database | None = None
         self.service: GameService | None = None
@@ -183,6 +187,7 @@ class Metro:
                 await deliver_owed(self)
             except Exception:
                 log_failure("could not deliver what is owed; trying again at the next tick")
+        await asyncio.to_thread(memory.give_back)
 
     @turn_clock.before_loop
     async def _wait_until_connected(self) -> None:
