@@ -121,7 +121,8 @@ async def test_a_refusal_that_waited_past_discords_answer_window_is_dropped(monk
 
     gate = gate_module.Gate(SimpleNamespace(), TokenBuckets(rate=0, burst=1))
     accounts = [Account("component", "PlayButton") for _ in range(gate_module.REFUSALS_AT_ONCE + 2)]
-    answering = [asyncio.create_task(gate._refuse(Interaction(n), "wait", a, clock.now)) for n, a in enumerate(accounts)]
+    answering = [asyncio.create_task(gate._refuse(Interaction(n), "wait", a, clock.now))
+                 for n, a in enumerate(accounts)]
     await asyncio.sleep(0)  # all queued; the first few are being sent
     clock.now += gate_module.ANSWER_WINDOW + 0.1
     release.set()

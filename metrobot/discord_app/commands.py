@@ -22,6 +22,7 @@ from ..service import Outcome, Refused
 from .accounting import mark
 from .messages import Bot, bot_of, log_failure, went_wrong
 from .speech import as_asker
+from .tutorial import start_tutorial
 
 log = logging.getLogger("metrobot.discord")
 
@@ -100,7 +101,7 @@ def _ids(interaction: discord.Interaction) -> tuple[str, str]:
 
 
 def game_group(bot: Bot) -> app_commands.Group:
-    """/game new|join|leave|start|resign|abort|settings|nudge|replay|rules."""
+    """/game new|join|leave|start|resign|abort|settings|nudge|replay|tutorial|rules."""
     plugins = all_plugins()
     kinds = [app_commands.Choice(name=p.title, value=p.name) for p in plugins]
     variants = [app_commands.Choice(name="standard", value="standard")] + [
@@ -169,17 +170,20 @@ def game_group(bot: Bot) -> app_commands.Group:
     @app_commands.describe(clock_hours="Hours each turn may take before the automatic player moves",
                            level="How well the automatic player plays (bots and absent players)",
                            language="What the game posts in the channel",
-                           tidy="Old turn posts lose their buttons (default on)")
+                           tidy="Old turn posts lose their buttons (default on)",
+                           hints="💡 suggestions for everyone (default off); the game is then not rated")
     @app_commands.choices(level=levels, language=languages)
     async def settings(interaction: discord.Interaction,
                        clock_hours: Optional[app_commands.Range[float, 0.02, 336.0]] = None,
                        level: Optional[app_commands.Choice[str]] = None,
-                       language: Optional[app_commands.Choice[str]] = None, tidy: Optional[bool] = None) -> None:
+                       language: Optional[app_commands.Choice[str]] = None, tidy: Optional[bool] = None,
+                       hints: Optional[bool] = None) -> None:
         async def work():
             return await bot.service.configure(*_ids(interaction), manager=_manager(interaction),
                                                turn_clock=clock_seconds(clock_hours),
                                                level=level.value if level else None,
-                                               language=language.value if language else None, tidy=tidy)
+                                               language=language.value if language else None, tidy=tidy,
+                                               hints=hints)
         await run(interaction, work)
 
     @group.command(name="nudge", description="Remind the people this game waits for (once in 6 hours)")
@@ -200,6 +204,12 @@ def game_group(bot: Bot) -> app_commands.Group:
             choices = await bot.service.replay_choices(str(interaction.channel_id), str(current or ""))
         return [app_commands.Choice(name=label, value=gid) for label, gid in choices]
 
+    @group.command(name="tutorial", description="Learn a game: a solo, unrated game with a coach and hints")
+    @app_commands.describe(kind="Which game to learn")
+    @app_commands.choices(kind=kinds)
+    async def tutorial(interaction: discord.Interaction, kind: app_commands.Choice[str]) -> None:
+        await start_tutorial(bot, interaction, kind.value)
+
     @group.command(name="rules", description="A short summary of the rules")
     @app_commands.describe(kind="Which game (default: this channel's)")
     @app_commands.choices(kind=kinds)
@@ -210,7 +220,7 @@ def game_group(bot: Bot) -> app_commands.Group:
 
 
 def look_commands(bot: Bot) -> list[app_commands.Command]:
-    """/status, /board, /hand: anyone may look; a player sees their own view."""
+    """/status, /board, /hand, /hint: anyone may look; a player sees their own view."""
 
     @app_commands.command(name="status", description="Who plays, the scores and whose turn it is")
     @app_commands.guild_only()
@@ -227,4 +237,9 @@ def look_commands(bot: Bot) -> list[app_commands.Command]:
     async def hand(interaction: discord.Interaction) -> None:
         await run(interaction, lambda: bot.service.hand(*_ids(interaction)))
 
-    return [status, board, hand]
+    @app_commands.command(name="hint", description="A suggestion for your turn (tutorials and games with hints on)")
+    @app_commands.guild_only()
+    async def hint(interaction: discord.Interaction) -> None:
+        await run(interaction, lambda: bot.service.hint(*_ids(interaction)))
+
+    return [status, board, hand, hint]

@@ -12,6 +12,7 @@ keeps working after a restart and a stale one is refused:
   mb:b:<game>:<moves>:<steps>             add a step by a button (few steps; steps end with it)
   mb:up:<game>:<moves>:<path>:<steps>     back to the level above
   mb:t:<game>:<moves>:<steps>             open the ⌨ box; it comes back as a modal mb:tm:...
+  mb:h:<game>:<moves>:<steps>             💡 add the suggested rest of the turn (games with hints on)
   mb:ok|u|x:<game>:<moves>:<steps>        confirm, undo the last step, cancel
 Steps are move codes joined by ';', a path is indices joined by '.'.
 """
@@ -63,10 +64,11 @@ def composer(menu: Menu, language: Lang = EN, path: list[int] | None = None
              ) -> tuple[str, discord.ui.View, list[discord.File]]:
     """The composer at the level `path` leads to (the top by default), in the language of the
     person composing (the menu's texts already are)."""
+    lines = [menu.note] if menu.note else []
     if menu.summary:
-        lines = [language.t("**{heading}**: {summary}", heading=menu.heading, summary=menu.summary)]
+        lines += [language.t("**{heading}**: {summary}", heading=menu.heading, summary=menu.summary)]
     else:
-        lines = [language.t("**{heading}** — choose your first step below.", heading=menu.heading)]
+        lines += [language.t("**{heading}** — choose your first step below.", heading=menu.heading)]
     if menu.complete:
         lines.append(language.t("That completes it: press **Confirm** to play it."))
     elif menu.prefix:
@@ -96,6 +98,8 @@ def composer(menu: Menu, language: Lang = EN, path: list[int] | None = None
     view.add_item(ComposeButton("x", menu.game_id, menu.moves, steps, language))
     if level:
         view.add_item(TypeButton(menu.game_id, menu.moves, steps, language))
+    if menu.hints and not menu.complete:
+        view.add_item(HintButton(menu.game_id, menu.moves, steps, language))
     return clip("\n".join(lines)), view, files([menu.preview] if menu.preview else [])
 
 
@@ -271,6 +275,23 @@ class TypeButton(discord.ui.DynamicItem[discord.ui.Button],
         modal.stop()
 
 
+class HintButton(discord.ui.DynamicItem[discord.ui.Button],
+                 template=r"mb:h:(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)"):
+    """💡: the composer with the greedy player's suggestion for the rest of the turn added."""
+
+    def __init__(self, gid: int, moves: int, steps: list[str], language: Lang = EN):
+        super().__init__(discord.ui.Button(style=discord.ButtonStyle.success, label=language.p("button", "💡 Hint"),
+                                           custom_id=f"mb:h:{gid}:{moves}:{_join(steps)}"), row=3)
+        self.gid, self.moves, self.steps = gid, moves, steps
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(int(match["gid"]), int(match["moves"]), _steps(match["steps"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _recompose(interaction, self.gid, self.moves, self.steps, hint=True)
+
+
 MODAL = re.compile(r"mb:tm:(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)")
 
 
@@ -301,13 +322,15 @@ async def typed_step(interaction: discord.Interaction) -> bool:
 
 # ---------------------------------------------------------------- showing it
 async def _recompose(interaction: discord.Interaction, gid: int, moves: int, steps: list[str], *,
-                     path: list[int] | None = None, preview: bool = True, typed: str | None = None) -> None:
+                     path: list[int] | None = None, preview: bool = True, typed: str | None = None,
+                     hint: bool = False) -> None:
     await interaction.response.defer()
 
     async def work():
         bot = bot_of(interaction)
-        menu = await bot.service.menu(str(interaction.channel_id), str(interaction.user.id), steps, moves=moves,
-                                      game_id=gid, preview=preview, typed=typed)
+        channel, user = str(interaction.channel_id), str(interaction.user.id)
+        menu = await (bot.service.hint_menu(channel, user, steps, moves=moves, game_id=gid) if hint else
+                      bot.service.menu(channel, user, steps, moves=moves, game_id=gid, preview=preview, typed=typed))
         content, view, attachments = composer(menu, speaker(interaction), path)
         await _show(interaction, content, view, attachments if preview else None)
     await guarded(interaction, work)
@@ -329,4 +352,4 @@ async def _show(interaction: discord.Interaction, content: str, view: discord.ui
                                         files=attachments or discord.utils.MISSING, ephemeral=True)
 
 
-COMPOSER_ITEMS = (GroupSelect, StepSelect, StepButton, BackButton, ComposeButton, TypeButton)
+COMPOSER_ITEMS = (GroupSelect, StepSelect, StepButton, BackButton, ComposeButton, TypeButton, HintButton)

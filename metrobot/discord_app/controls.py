@@ -62,9 +62,9 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:l:(?P
 
 # ---------------------------------------------------------------- under a turn / round message
 class PlayButton(discord.ui.DynamicItem[discord.ui.Button],
-                 template=r"mb:p:(?P<gid>\d+):(?P<moves>\d+):(?P<op>play|hand|board)"):
-    STYLES = {"play": discord.ButtonStyle.primary, "hand": discord.ButtonStyle.secondary,
-              "board": discord.ButtonStyle.secondary}
+                 template=r"mb:p:(?P<gid>\d+):(?P<moves>\d+):(?P<op>play|hint|hand|board)"):
+    STYLES = {"play": discord.ButtonStyle.primary, "hint": discord.ButtonStyle.success,
+              "hand": discord.ButtonStyle.secondary, "board": discord.ButtonStyle.secondary}
 
     def __init__(self, gid: int, moves: int, op: str, label: str = "…"):
         # (the label is the game's word, in its language: see Controls)
@@ -81,10 +81,11 @@ class PlayButton(discord.ui.DynamicItem[discord.ui.Button],
         async def work():
             bot = bot_of(interaction)
             channel, user = str(interaction.channel_id), str(interaction.user.id)
-            if self.op == "play":
+            if self.op in ("play", "hint"):
                 # Open the composer on the game as it is now (older messages may carry old
-                # positions; the composer pins the current one).
-                menu = await bot.service.menu(channel, user, [], game_id=self.gid, preview=True)
+                # positions; the composer pins the current one); 💡 opens it with the hint's steps.
+                menu = await (bot.service.hint_menu(channel, user, [], game_id=self.gid) if self.op == "hint" else
+                              bot.service.menu(channel, user, [], game_id=self.gid, preview=True))
                 content, view, attachments = composer(menu, speaker(interaction))
                 await interaction.followup.send(content, view=view, files=attachments, ephemeral=True)
             elif self.op == "hand":
@@ -103,6 +104,8 @@ def controls_view(controls: Controls) -> discord.ui.View:
             view.add_item(LobbyButton(controls.game_id, op, label))
     else:
         view.add_item(PlayButton(controls.game_id, controls.moves, "play", controls.play_label))
+        if controls.hint_label:
+            view.add_item(PlayButton(controls.game_id, controls.moves, "hint", controls.hint_label))
         view.add_item(PlayButton(controls.game_id, controls.moves, "hand", controls.mine_label))
         view.add_item(PlayButton(controls.game_id, controls.moves, "board", controls.board_label))
     return view

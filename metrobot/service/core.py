@@ -24,6 +24,7 @@ from ..games.plugin import GamePlugin
 from ..i18n import Lang, lang, me
 from ..metrics import RENDER_SECONDS, TURN_POST_SECONDS, timed
 from ..storage import Database, GameRow, Owed, Person, Seat
+from .unrated import hints_on
 from .outcome import Controls, File, Message, Outcome, Refused
 from .painter import Painter
 from .time_off import quiet_until
@@ -191,7 +192,8 @@ class ServiceCore:
         language = lang(row.language)
         labels = plugin.game_labels(language)
         return Controls("play", row.id, row.game, row.moves, labels.play, labels.mine,
-                        board_label=language.p("button", "Board"))
+                        board_label=language.p("button", "Board"),
+                        hint_label=language.p("button", "💡 Hint") if hints_on(row) else None)
 
     # ------------------------------------------------------------ people
     def _namer(self, plugin: GamePlugin, state: Any, row: GameRow, language: Lang | None = None

@@ -20,6 +20,8 @@ from .server import ServerSettings
 from .status import Status
 from .core import hours, sentence, title
 from .time_off import is_away, quiet_until
+from .unrated import hints_on
+from .coach import coach
 from .outcome import Controls, Message, Outcome, Refused
 
 log = logging.getLogger("metrobot.service")
@@ -34,7 +36,8 @@ class Lobby(Status, ServerSettings):
                        turn_clock: int | None = None, *, variant: str | None = None,
                        city: str | None = None, bots: int = 0, level: str | None = None,
                        language: str | None = None, default_language: str | None = None,
-                       parent_id: str | None = None) -> Outcome:
+                       parent_id: str | None = None, settings: dict[str, Any] | None = None,
+                       intro: str | None = None) -> Outcome:
         """`language`: what the game posts in (a code, or a Discord locale); if not given, the
         server's setting, else `default_language` (the server's Discord language); English if
         none of ours. The server's settings may limit where games are created (`parent_id`: the
@@ -76,7 +79,9 @@ class Lobby(Status, ServerSettings):
         outcome = Outcome(reply=Message(me().t("Lobby open. Others join with the button; you start when ready.")))
 
         def announce(row: GameRow) -> list:
-            outcome.public = [self._lobby_message(plugin, row, role=server.get("lfp_role"))]
+            # (the first post later shows the game's status; a tutorial's says what it is instead
+            # of inviting people to join)
+            outcome.public = [Message(intro) if intro else self._lobby_message(plugin, row, role=server.get("lfp_role"))]
             return self._owe(outcome, 0)
         async with self._lock(channel_id):
             if await self.db.open_game(channel_id) is not None:
@@ -86,7 +91,7 @@ class Lobby(Status, ServerSettings):
                 row = await self.db.create_game(channel_id=channel_id, guild_id=guild_id, game=game.name,
                                                 host=host, options=options, seed=self.seeds(), max_seats=seats,
                                                 turn_clock=clock, announce=announce, seats=table, bot_level=level,
-                                                language=code)
+                                                language=code, settings=settings)
             except Duplicate:  # the one-open-game index: another create won the race
                 raise Refused(me().t("This channel already has a game.")) from None
         log.info("game %s created in channel %s: %s %s", row.id, channel_id, game.name, options)
@@ -123,6 +128,8 @@ class Lobby(Status, ServerSettings):
                 high=row.max_seats, clock=hours(row.turn_clock, g),
                 language=LANGUAGES.get(code_of(row.language), row.language))])
         labels = (g.p("button", "Join"), g.p("button", "Leave"), g.p("button", "Start"))
+        if hints_on(row):
+            text += "\n" + g.t("💡 Hints are on: anyone may ask for a suggestion, and this game will not be rated.")
         if role:
             text += "\n" + g.t("📣 {role}: looking for players!", role=f"<@&{role}>")
         return Message(text, controls=Controls("lobby", row.id, row.game, row.moves, *labels[:2], lobby=labels),
@@ -191,8 +198,9 @@ class Lobby(Status, ServerSettings):
             name = self._namer(plugin, state, row)
             order = ", ".join(name(s) for s in game.seats(state))
             state, actions, events = await self._autoplay(plugin, state, row)  # bots that play first
+            coached = coach(plugin, row, state, state, g, first=True) if row.settings.get("tutorial") else []
             text = "\n".join([g.t("**{game}** begins! Order: {order}.", game=title(plugin, g), order=order)]
-                             + plugin.narrate(state, events, name, g) + [self._prompt(plugin, state, row)])
+                             + plugin.narrate(state, events, name, g) + [self._prompt(plugin, state, row)] + coached)
             position = row.moves + len(actions)
             now = self.clock()
             waiting = self._owed_people(plugin, state, row)
@@ -237,11 +245,12 @@ class Lobby(Status, ServerSettings):
         return outcome
 
     async def configure(self, channel_id: str, user_id: str, *, manager: bool, turn_clock: int | None = None,
-                        level: str | None = None, language: str | None = None, tidy: bool | None = None) -> Outcome:
-        if turn_clock is None and level is None and language is None and tidy is None:
+                        level: str | None = None, language: str | None = None, tidy: bool | None = None,
+                        hints: bool | None = None) -> Outcome:
+        if turn_clock is None and level is None and language is None and tidy is None and hints is None:
             raise Refused(me().t("Say what to change: `clock_hours` (the turn clock), `level` (the automatic "
-                                 "player), `language` (what the game posts in) or `tidy` (old turn posts lose "
-                                 "their buttons)."))
+                                 "player), `language` (what the game posts in), `tidy` (old turn posts lose "
+                                 "their buttons) or `hints` (💡 suggestions; the game is then not rated)."))
         if turn_clock is not None and not MIN_TURN_CLOCK <= turn_clock <= MAX_TURN_CLOCK:
             raise Refused(me().t("The turn clock must be between {low} and {high}.", low=hours(MIN_TURN_CLOCK),
                                  high=hours(MAX_TURN_CLOCK)))
@@ -263,6 +272,12 @@ class Lobby(Status, ServerSettings):
                 changes["language"] = language
             if tidy is not None:
                 changes["settings"] = {**row.settings, "tidy": bool(tidy)}
+            if hints is not None:
+                if row.settings.get("tutorial"):
+                    raise Refused(me().t("A tutorial always has hints."))
+                # Once on, the game stays unrated ("hinted"), even if they are turned off again.
+                changes["settings"] = {**changes.get("settings", row.settings), "hints": bool(hints),
+                                       "hinted": bool(hints or row.settings.get("hinted"))}
             if turn_clock is not None and row.status == "active" and row.paused is not None:
                 # A stopped clock stays stopped, with what is left of the new length.
                 changes["paused"] = max(0.0, row.paused - row.turn_clock + turn_clock)
@@ -280,6 +295,10 @@ class Lobby(Status, ServerSettings):
                 if tidy is not None:
                     parts.append(lang.t("old turn posts now lose their buttons") if tidy
                                  else lang.t("old turn posts now keep their buttons"))
+                if hints is not None:
+                    parts.append(lang.t("hints (💡) are now on: this game will not be rated") if hints
+                                 else lang.t("hints are now off (the game stays unrated: they were on)")
+                                 if after.settings.get("hinted") else lang.t("hints are now off"))
                 return sentence("; ".join(parts))
             g = self._lang(after)
             outcome = Outcome(reply=Message(said(me())),
@@ -288,5 +307,10 @@ class Lobby(Status, ServerSettings):
             if row.status == "active":
                 plugin = self._plugin(row)
                 outcome.edits.append(await self._status(plugin, self._state(plugin, row), after))
+                if hints is not None:  # the turn post's 💡 comes and goes with them
+                    outcome.public.append(Message(self._prompt(plugin, self._state(plugin, row), after, mention=False),
+                                                  controls=self._play_controls(plugin, after)))
+            elif hints is not None:  # the lobby says it before anyone starts
+                outcome.public.append(self._lobby_message(self._plugin(row), after))
             await self._save(row, **changes, says=outcome)
         return outcome

@@ -33,6 +33,7 @@ class Controls:
     board_label: str = "Board"
     total: int = 0  # replays and pages: the last frame / page (`moves` is the one shown)
     lobby: tuple[str, str, str] = ("Join", "Leave", "Start")  # the lobby buttons, in the game's language
+    hint_label: str | None = None  # 💡 next to ▶ Play, where hints are on
 
 
 @dataclass
@@ -80,6 +81,8 @@ class Menu:
     group_hint: str = "Choose a line first…"  # the menu of groups, when the choices are too many for one
     paths: list = field(default_factory=list)  # where each choice sits in the menus (GamePlugin.menu)
     example: str = ""  # a legal next step as a person types it
+    hints: bool = False  # 💡 is offered (hints are on in this game)
+    note: str = ""  # said above the composer (what 💡 suggested)
 
 
 class Refused(Exception):

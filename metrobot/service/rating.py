@@ -16,6 +16,7 @@ from openskill.models import PlackettLuce
 from ..games.plugin import GamePlugin
 from ..storage import GameResult, GameRow, Standing
 from ..storage.ratings import Rating, rank
+from .unrated import unrated
 
 MODEL = PlackettLuce()
 
@@ -38,4 +39,4 @@ def game_result(plugin: GamePlugin, state: Any, row: GameRow) -> GameResult:
         place = places[seat.user_id]
         standings.append(Standing(seat.user_id, seat.name, int(sum(scores.get(s, 0) for s in seats)), place == 1,
                                   not seat.auto, place))
-    return GameResult(row.guild_id or "", row.game, tuple(standings))
+    return GameResult(row.guild_id or "", row.game, tuple(standings), unrated=unrated(row))

@@ -1,8 +1,9 @@
 """The game service: everything a front end asks of a game, without knowing the front end.
 
 Put together from one part per concern (see core.py for the request path):
-lobby (open, join, leave, start, abort, settings), turns (compose, play, the automatic
-player, save and report), clock (reminders and expiry), queries (status, board, hand,
+lobby (open, join, leave, start, abort, settings), tutorial (a newcomer's solo game),
+turns (compose, play, the automatic player, save and report), hints (the greedy player's
+suggestion, in unrated games), clock (reminders and expiry), queries (status, board, hand,
 rules), replays (finished games turn by turn, and animated), standings (history,
 leaderboards, profiles, rebuilding ratings), people (a person's settings and time away),
 server (a server's settings), status (a game's status message, tidy channels), listing
@@ -11,13 +12,13 @@ server (a server's settings), status (a game's status message, tidy channels), l
 from __future__ import annotations
 
 from .clock import Clock
+from .hints import Hints
 from .listing import Listing
-from .lobby import Lobby
 from .queries import Queries
 from .replays import Replays
 from .standings import Standings
-from .turns import Turns
+from .tutorial import Tutorial
 
 
-class GameService(Lobby, Turns, Clock, Queries, Replays, Standings, Listing):
+class GameService(Tutorial, Hints, Clock, Queries, Replays, Standings, Listing):
     """The one object front ends talk to."""

@@ -20,6 +20,8 @@ from .time_off import is_away, quiet_until
 from .automatic import next_automatic, play_automatic
 from .rating import game_result, rate
 from .outcome import Menu, Message, Outcome, Refused
+from .unrated import hints_on
+from .coach import coach
 
 
 class Turns(People):
@@ -84,7 +86,8 @@ class Turns(People):
         labels = plugin.game_labels(me())
         return Menu(row.game, row.id, row.moves, list(prefix), [c for _, c in entries], summary, complete=not owed,
                     can_submit=bool(prefix), preview=image, heading=labels.composer, group_hint=labels.groups,
-                    paths=[p for p, _ in entries], example=plugin.typing_example(after, seat, me()) if owed else "")
+                    paths=[p for p, _ in entries], example=plugin.typing_example(after, seat, me()) if owed else "",
+                    hints=hints_on(row) and owed)
 
     def _typed_step(self, plugin: GamePlugin, state: Any, seat: str, typed: str) -> str:
         """The code of the step a person typed, if it is legal now (else the rule against it)."""
@@ -210,7 +213,8 @@ class Turns(People):
         quiet = {u: t for u, t in ((u, quiet_until(p, now)) for u, p in people.items()) if t is not None}
         if new_turn or note:
             prompt = [] if over else [self._prompt(plugin, state, row)]
-            text = "\n".join(([note] if note else []) + story + prompt)
+            coached = coach(plugin, row, before, state, g) if row.settings.get("tutorial") and new_turn else []
+            text = "\n".join(([note] if note else []) + story + prompt + coached)
             images = [{"board": None}] + ([{"final": True}] if over else [])
             owed = self._owed_people(plugin, state, row)
             out.public.append(Message(text.strip() or g.t("The game goes on."),

@@ -7,7 +7,8 @@ they were recorded: replaying them in that order rebuilds the ratings exactly.
 
 Who is rated (the project's rule): the people still playing their own seat at the end —
 seats the automatic player took over (people who left, or never came back) are not; a
-game rates only when at least two such people remain; aborted games are never recorded.
+game rates only when at least two such people remain, and never when it was a tutorial or
+played with hints; aborted games are never recorded.
 """
 from __future__ import annotations
 
@@ -35,10 +36,11 @@ class GameResult:
     guild_id: str
     game: str
     standings: tuple[Standing, ...]
+    unrated: bool = False  # a tutorial, or a game played with hints: kept in the history, not rated
 
     def rated(self) -> list[Standing]:
         humans = [s for s in self.standings if s.human]
-        return humans if len(humans) >= 2 else []
+        return humans if len(humans) >= 2 and not self.unrated else []
 
 
 Rating = tuple[float, float]  # (mu, sigma)
