@@ -18,6 +18,12 @@ from .autoplay import DEFAULT_LEVEL, play_steps
 HINT_SECONDS = 1.0  # a greedy decision takes milliseconds; the budget is only a cap
 
 
+def asker_view(game: Any, state: Any, seat: str) -> tuple[dict[str, Any], str]:
+    """(the view of the person playing `seat`, that person): all a hint may know of `state`."""
+    viewer = game.owner(state, seat)
+    return game.view(state, viewer), viewer
+
+
 def suggest(game_name: str, view: dict[str, Any], viewer: str, seat: str, prefix: list[str], key: str
             ) -> dict[str, Any]:
     """The greedy player's next steps after `prefix` for `seat`, from `view` (= the game's view

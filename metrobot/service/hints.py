@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..games.hints import suggest
+from ..games.hints import asker_view, suggest
 from ..games.plugin import GamePlugin
 from ..i18n import me
 from ..storage import GameRow
@@ -28,8 +28,7 @@ class Hints(Turns):
                                  "host turned them on with `/game settings hints:on` (that game is then not rated)."))
         game = plugin.game
         seat = self._acting_seat(plugin, state, user_id)
-        viewer = game.owner(state, seat)
-        view = game.view(state, viewer)  # (all a hint may know)
+        view, viewer = asker_view(game, state, seat)
         steps, gained, found = list(prefix), 0, {"total": 0}
         while len(steps) < plugin.max_steps:  # (the greedy player may plan one step at a time)
             found = await self.painter.run(suggest, plugin.name, view, viewer, seat, steps, f"{row.id}:{row.moves}")

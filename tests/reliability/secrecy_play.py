@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from metrobot.games import get_plugin
+from metrobot.games.hints import asker_view, suggest
 from metrobot.service import GameService, Menu, Outcome, Refused, fixed_seeds
 from metrobot.storage import Database, GameRow, Seat
 
@@ -87,11 +88,13 @@ class Watch:
     service_twins: int = 0  # read-only requests answered for a state and its twin
     image_checks: int = 0  # images drawn for a state and its twin
     cli_checks: int = 0  # `python -m metrobot render` outputs for a state and its twin
+    hint_checks: int = 0  # hints (the greedy player's suggestion) for a state and its twin
     problems: list[str] = field(default_factory=list)
 
     def merge(self, other: "Watch") -> None:
         """Add another watch's counts (games played elsewhere, e.g. in a worker process)."""
-        for name in ("leaks", "view_checks", "twins_changed", "service_twins", "image_checks", "cli_checks"):
+        for name in ("leaks", "view_checks", "twins_changed", "service_twins", "image_checks", "cli_checks",
+                     "hint_checks"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for mine, theirs in ((self.games, other.games), (self.outputs, other.outputs)):
             for key, value in theirs.items():
@@ -230,6 +233,13 @@ class Watcher:
             for seat in seats:
                 if seat in game.to_move(state) and plugin.choices(state, seat) != plugin.choices(twin, seat):
                     self.watch.leak(f"{self.label}: {viewer}'s menu depends on others' secrets")
+                if seat in game.to_move(state) and not game.is_over(state):
+                    # A hint (💡, /hint) is made from what the service hands it: the same for the twin.
+                    key = f"{self.label}:{game.turn_number(state)}"
+                    hints = [suggest(plugin.name, *asker_view(game, s, seat), seat, [], key) for s in (state, twin)]
+                    self.watch.hint_checks += 1
+                    if hints[0] != hints[1]:
+                        self.watch.leak(f"{self.label}: {viewer}'s hint depends on others' secrets: {hints}")
 
     async def compare_answers(self, who: str, images: bool) -> None:
         """/status, /board, /hand and a menu of one person, for the game and for its twin

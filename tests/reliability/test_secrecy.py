@@ -8,7 +8,7 @@ watches the games; `secrecy_output` checks what the front ends make of it.
 
 * `test_no_secret_reaches_anyone_it_does_not_belong_to`: whole games through the service,
   `scale(4, 1000)` per kind, every check in every game: texts, logs, views and their
-  twins, the Discord adapter's attachments, components, composer and autocomplete
+  twins, the hints (💡) for a player and their twin, the Discord adapter's attachments, components, composer and autocomplete
   suggestions, and at a sampled position the images and `python -m metrobot render` for a
   spectator and a player against twins that differ only in secrets, the final images, and
   the read-only requests with their images (full size: in worker processes);
@@ -45,6 +45,7 @@ def _figures(watch: Watch, kind: str, started: float) -> dict:
     return dict(games=watch.games.get(kind, 0), **{f"{k}_checked": v for k, v in sorted(watch.outputs.items())},
                 view_twins=watch.view_checks, twins_with_other_secrets=watch.twins_changed,
                 request_twins=watch.service_twins, image_twins=watch.image_checks, cli_twins=watch.cli_checks,
+                hint_twins=watch.hint_checks,
                 secrets_leaked=watch.leaks, seconds=round(time.perf_counter() - started, 1))
 
 
@@ -57,6 +58,7 @@ async def test_no_secret_reaches_anyone_it_does_not_belong_to(kind, report):
     assert watch.leaks == 0, "\n".join(watch.problems)
     assert watch.games.get(kind) == n
     assert watch.view_checks > 0 and watch.twins_changed > 0  # the twins did differ in secrets
+    assert watch.hint_checks > 0
     for channel in ("public", "reply", "menu", "composer", "autocomplete", "attachments_and_components"):
         assert watch.outputs.get(channel, 0) > 0, channel  # every way out was looked at
     if kind in DRAWN:  # every game's images and command-line output
