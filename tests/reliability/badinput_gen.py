@@ -293,7 +293,7 @@ class Draw:
     @st.composite
     def custom_id(draw, self) -> tuple[str, int]:
         """A custom id and the component type it is put on."""
-        family = draw(st.sampled_from(["l", "p", "s", "b", "g", "up", "t", "ok", "u", "x", "r", "lb", "junk",
+        family = draw(st.sampled_from(["l", "p", "s", "b", "g", "up", "t", "h", "ok", "u", "x", "r", "lb", "junk",
                                        "other"]))
         if family == "junk":
             return draw(st.one_of(odd_text(100), st.text(min_size=100, max_size=100))), draw(
@@ -315,7 +315,7 @@ class Draw:
             return f"mb:l:{gid}:{op}", BUTTON
         moves = draw(self.moves_for(gid))
         if family == "p":
-            return f"mb:p:{gid}:{moves}:{draw(st.sampled_from(['play', 'hand', 'board']))}", BUTTON
+            return f"mb:p:{gid}:{moves}:{draw(st.sampled_from(['play', 'hint', 'hand', 'board']))}", BUTTON
         steps = draw(self.steps())
         kind = STRING_SELECT if family in ("s", "g") else BUTTON
         if draw(st.floats(0, 1)) < 0.05:
@@ -462,7 +462,7 @@ class Oracle:
             sub = options[0] if len(options) == 1 and isinstance(options[0], dict) else {}
             return sub.get("name") in ("away", "back")
         values = _values(options)
-        if name in ("status", "board", "hand", "games", "server"):  # (a server's settings are not a game's)
+        if name in ("status", "board", "hand", "hint", "games", "server"):  # (a server's settings are not a game's)
             return False
         if name == "play":
             return self._move(seen, user, [values.get("move")], kind=None)
@@ -485,6 +485,8 @@ class Oracle:
         manager = int(user) in self.managers
         if sub == "new":
             return seen is None and self._valid_new(values)
+        if sub == "tutorial":  # a new game in a thread of its own, whatever this channel holds
+            return isinstance(values.get("kind"), str) and values["kind"] in {p.name for p in all_plugins()}
         if seen is None:
             return False
         seated = seen.seated(user)
@@ -499,7 +501,7 @@ class Oracle:
         if sub == "settings":
             # Any of the settings, given by the host or a Manage Channels member, is a change
             # (even to the value it has: the game is saved again). A bad clock refuses all.
-            given = [values.get(k) for k in ("clock_hours", "level", "language", "tidy")]
+            given = [values.get(k) for k in ("clock_hours", "level", "language", "tidy", "hints")]
             return (user == seen.host or manager) and any(v is not None for v in given) \
                 and _clock_ok(values.get("clock_hours"), required=False)
         if sub == "nudge":  # anyone playing may nudge (when in doubt: it may post)
@@ -581,7 +583,7 @@ class Oracle:
         if m and m["op"] == "ok":
             steps = [s for s in m["steps"].split(";") if s]
             return self._move(seen, user, steps, kind=None, moves=int(m["moves"]), gid=int(m["gid"]))
-        return False  # PlayButton, the composer's menus, Back, ⌨, undo, cancel only look
+        return False  # PlayButton (💡 too), the composer's menus, Back, ⌨, 💡, undo, cancel only look
 
 
 class Unreadable(Exception):
