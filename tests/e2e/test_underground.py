@@ -289,3 +289,41 @@ async def test_full_three_player_game(standin, bot):
                   [{"player": a["player"], "action": a["action"]} for a in actions])
     assert GAME.to_json(log.replay()) == row.state
 
+
+
+# ---------------------------------------------------------------- a game in Berlin
+async def test_a_two_player_game_in_berlin(standin, bot):
+    """`/game new underground city:berlin` (the city found by autocomplete), German station
+    names found when typed without ß and umlauts, then a whole game by /play to the end."""
+    ann, bob = (standin.add_member(name=n) for n in ("Ann", "Bob"))
+    channel = standin.create_channel("u-bahn")
+    cities = await standin.autocomplete(ann, channel, "game new", {"kind": "underground", "city": "ber"},
+                                        focused="city")
+    assert "berlin" in [c["value"] for c in cities], cities
+    table = Table(standin, channel, bot.settings.db_path, seed=27)
+    await table.open(ann, "underground", [bob], players=2, city="berlin")
+    start = table.last_play_message()
+    assert "On the Underground** begins" in start.content and start.attachments
+    row, state = await row_and_state(table)
+    assert row.options["map"] == "berlin" and state.board.name == "berlin" and state.at == "Alexanderplatz"
+
+    first = next(u for u in (ann, bob) if str(u) == state.player)
+    found = await standin.autocomplete(first, channel, "build", {"place1": "weinmeisterstrasse"}, focused="place1")
+    assert found and all("Weinmeisterstraße" in c["name"] for c in found), found
+    found = await standin.autocomplete(first, channel, "play", {"move": "schoenleinstr"}, focused="move")
+    assert found and all("Schönleinstraße" in c["name"] for c in found), found
+
+    while owed := await table.owed():
+        await table.play_by_command(owed[0])
+    final = await standin.wait_for_message(channel, lambda m: "Game over" in m.content, after=start)
+    assert "summary.png" in {a.filename for a in final.attachments}
+    row = await table.row()
+    assert row.status == "finished" and row.state["map"] == "berlin" and row.state["passenger"]["trips"]
+    db = await Database(table.db_path).open()
+    try:
+        actions = await db.actions(row.id)
+    finally:
+        await db.close()
+    log = GameLog(row.game, row.seed, [s.user_id for s in row.seats], row.options,
+                  [{"player": a["player"], "action": a["action"]} for a in actions])
+    assert GAME.to_json(log.replay()) == row.state

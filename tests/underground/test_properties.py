@@ -15,6 +15,7 @@ from .helpers import brute_route, recompute_building
 from .smallmaps import EXAMPLE, GRID
 
 LONDON = load_map("london")
+BERLIN = load_map("berlin")
 NAMES = ["ann", "bob", "cat", "dan", "eve"]
 
 
@@ -38,6 +39,16 @@ def random_game(umap, n: int, seed: int, each=None):
 @settings(max_examples=25)
 @given(seed=st.integers(0, 2**32), n=st.integers(2, 5))
 def test_random_london_games_keep_every_invariant(seed, n):
+    check_random_game(LONDON, n, seed)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32), n=st.integers(2, 5))
+def test_random_berlin_games_keep_every_invariant(seed, n):
+    check_random_game(BERLIN, n, seed)
+
+
+def check_random_game(umap, n: int, seed: int) -> None:
     step = [0]
 
     def each(s, a, new, events):
@@ -45,7 +56,7 @@ def test_random_london_games_keep_every_invariant(seed, n):
         for c, col in new.colours.items():
             assert 0 <= new.pieces_left(c) <= SUPPLY[c] and len(set(col.track)) == len(col.track)
         for g, cs in new.occ.items():
-            assert len(cs) <= LONDON.gaps[g].slots
+            assert len(cs) <= umap.gaps[g].slots
         assert all(t >= 0 for t in new.tokens.values())
         assert not any("draw" in e for e in events)  # the deck order never shows
         if step[0] % 17 == 0:
@@ -59,10 +70,10 @@ def test_random_london_games_keep_every_invariant(seed, n):
             d = GAME.determinize(v, new.players[0], random.Random(step[0]))
             assert GAME.view(d, new.players[0]) == v
 
-    log, final = random_game(LONDON, n, seed, each)
+    log, final = random_game(umap, n, seed, each)
     data = GAME.to_json(final)
     # the building scores, recomputed from the tracks alone
-    again = recompute_building(data, LONDON)
+    again = recompute_building(data, umap)
     for p in final.players:
         assert {k: data["breakdown"][p][k] for k in again[p]} == again[p]
     # passenger points from the trips, start scores from the seat order

@@ -5,8 +5,8 @@ Codes are short (they travel in Discord custom ids, at most 12 characters here):
   fg:3         forgo 3 placements          r:2    passenger route option 2
 Typed text is forgiving: "red Euston - Warren Street", "red Euston Warren Street",
 "Red: euston to warren st", "red 17", "forgo", "forgo all", "route 2". Station names are
-compared normalised (case, punctuation and apostrophes ignored, "&" = "and", "St" =
-"Street") and may be shortened to a prefix or any unique part. The colour may be left out
+compared normalised (case, punctuation, accents and apostrophes ignored, "&" = "and",
+"St" = "Street", "ß" = "ss", "ü" = "ue" = "u": see `name_key`) and may be shortened to a prefix or any unique part. The colour may be left out
 when only one of the player's colours can go there, and may be written in any of our
 languages ("rood Euston - Warren Street"). Labels are in the reader's language (`lang`);
 codes, station names and typed moves are the same in every language.
@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...i18n import EN, Lang
+from ...i18n import EN, Lang, fold
 from ..protocol import BadInput, Choice
 from . import words
 from .words import means_all, step_named
@@ -136,13 +136,25 @@ def normalise(text: str) -> str:
     return " ".join("street" if w == "st" else w for w in t.split())
 
 
+_UMLAUT_SPELLED = re.compile(r"([aou])e")
+
+
+def name_key(text: str) -> str:
+    """A station name as it is compared: `normalise`d, accents off and German spelled
+    plainly, so that a keyboard without them finds the name: "ß" = "ss" ("Weinmeisterstrasse"
+    finds Weinmeisterstraße), "ä" = "ae" = "a" ("Schoenleinstrasse" and "Schonleinstrasse"
+    find Schönleinstraße). Both sides go through this, so a name with a real "ae" in it is
+    folded the same way and still found."""
+    return _UMLAUT_SPELLED.sub(r"\1", fold(normalise(text)))
+
+
 def stations_matching(board: Board, query: str) -> list[str]:
     """Stations a typed name may mean: an exact name, else those starting with it, else
     those containing it (as whole words first)."""
-    q = normalise(query)
+    q = name_key(query)
     if not q:
         return []
-    names = {normalise(n): n for n in board.names}
+    names = {name_key(n): n for n in board.names}
     if q in names:
         return [names[q]]
     for test in (lambda n: n.startswith(q), lambda n: f" {q} " in f" {n} ", lambda n: q in n):

@@ -76,7 +76,8 @@ class UndergroundPlugin(GamePlugin):
         return [(path, choice) for _, path, choice in sorted(entries, key=lambda e: e[0])]
 
     def search_key(self, text: str) -> str:
-        return notation.normalise(text)  # "kings cross" finds King's Cross St. Pancras, "st" is "street"
+        # "kings cross" finds King's Cross St. Pancras, "st" is "street", "strasse" is "straße"
+        return notation.name_key(text)
 
     def narrate(self, state: Any, events: list[dict[str, Any]], name: Names, lang: Lang = EN) -> list[str]:
         return narration.narrate(state, events, name, lang)

@@ -1,9 +1,12 @@
 """The facts the London board of On the Underground is made from, kept by hand (see
-`tools/london_map.py`, which builds the board from them): every Tube line's real station
-sequences, the interchanges shown as one station, the stations kept with their schematic
-coordinates, and the flags of the rules (termini, National Rail, connections,
-destinations)."""
+`tools/citymap.py`, which builds the board from them: `python -m tools.citymap london`):
+every Tube line's real station sequences, the interchanges shown as one station, the
+stations left out, the stations kept with their schematic coordinates, and the flags of the
+rules (termini, National Rail, connections, destinations)."""
 from __future__ import annotations
+
+TITLE = "London Underground"
+START = "Euston"
 
 # --- the real network -------------------------------------------------------------------
 
@@ -131,6 +134,28 @@ SAME = {
     "Heathrow Terminal 5": "Heathrow",
 }
 
+# Stations of ROUTES not on the board: intermediate stations of outer stretches, and the
+# Kensington (Olympia) shuttle (weekends and exhibitions only).
+LEFT_OUT = {
+    "Alperton", "Arsenal", "Barkingside", "Becontree", "Belsize Park", "Boston Manor",
+    "Bounds Green", "Brent Cross", "Bromley-by-Bow", "Buckhurst Hill", "Burnt Oak", "Canons Park",
+    "Chigwell", "Chiswick Park", "Chorleywood", "Clapham North", "Clapham South", "Colindale",
+    "Colliers Wood", "Croxley", "Dagenham Heathway", "Debden", "Dollis Hill", "East Acton",
+    "East Putney", "Eastcote", "Elm Park", "Fairlop", "Grange Hill", "Harlesden", "Hatton Cross",
+    "Hillingdon", "Holloway Road", "Hornchurch", "Hounslow Central", "Hounslow East", "Ickenham",
+    "Kensal Green", "Kensington (Olympia)", "Kenton", "Kilburn", "Kilburn Park", "Kingsbury",
+    "Leyton", "Manor House", "Neasden", "Nine Elms", "North Ealing", "North Harrow",
+    "North Wembley", "Northolt", "Northwick Park", "Northwood", "Northwood Hills", "Oakwood",
+    "Osterley", "Park Royal", "Parsons Green", "Perivale", "Pinner", "Plaistow", "Preston Road",
+    "Queensbury", "Ravenscourt Park", "Redbridge", "Rickmansworth", "Roding Valley", "Royal Oak",
+    "Ruislip Gardens", "Ruislip Manor", "Snaresbrook", "South Ealing", "South Kenton",
+    "South Ruislip", "South Wimbledon", "South Woodford", "Southfields", "Southgate",
+    "Stamford Brook", "Stepney Green", "Stonebridge Park", "Sudbury Hill", "Sudbury Town",
+    "Theydon Bois", "Tooting Bec", "Totteridge & Whetstone", "Tufnell Park", "Turnpike Lane",
+    "Upminster Bridge", "Upney", "Upton Park", "Wanstead", "West Acton", "West Finchley",
+    "West Harrow", "West Kensington", "Wimbledon Park", "Wood Lane", "Woodside Park",
+}
+
 # --- the board: kept stations and where they are drawn (x right, y down) ---------------
 
 POS: dict[str, tuple[float, float]] = {
@@ -232,6 +257,3 @@ STANDARD = [
 
 # Where a name is drawn, when the automatic choice (see place_labels) is poor.
 LABEL: dict[str, str] = {}
-
-DIRECTIONS = {"e": (1, 0), "ne": (1, -1), "n": (0, -1), "nw": (-1, -1),
-              "w": (-1, 0), "sw": (-1, 1), "s": (0, 1), "se": (1, 1)}
