@@ -83,6 +83,7 @@ def test_the_advanced_variant_ranks_people_not_companies():
     class Row:
         guild_id, game = "g1", "metromania"
         seats = [Seat("u1", "Ann"), Seat("u2", "Bob")]
+        settings: dict = {}
     result = game_result(plugin, state, Row())
     scores = person_scores(plugin, state)
     assert [(s.user_id, s.score, s.won, s.place) for s in result.standings] == [
