@@ -210,11 +210,13 @@ def game_group(bot: Bot) -> app_commands.Group:
     async def tutorial(interaction: discord.Interaction, kind: app_commands.Choice[str]) -> None:
         await start_tutorial(bot, interaction, kind.value)
 
-    @group.command(name="rules", description="A short summary of the rules")
-    @app_commands.describe(kind="Which game (default: this channel's)")
+    @group.command(name="rules", description="The rules, illustrated, page by page")
+    @app_commands.describe(kind="Which game (default: this channel's)", page="Which page (default: the first)")
     @app_commands.choices(kind=kinds)
-    async def rules(interaction: discord.Interaction, kind: Optional[app_commands.Choice[str]] = None) -> None:
-        await run(interaction, lambda: bot.service.rules(str(interaction.channel_id), kind.value if kind else None))
+    async def rules(interaction: discord.Interaction, kind: Optional[app_commands.Choice[str]] = None,
+                    page: Optional[app_commands.Range[int, 1, 99]] = None) -> None:
+        await run(interaction, lambda: bot.service.rules(str(interaction.channel_id), kind.value if kind else None,
+                                                         page - 1 if page else None))
 
     return group
 

@@ -96,7 +96,7 @@ class PlayButton(discord.ui.DynamicItem[discord.ui.Button],
 
 
 def controls_view(controls: Controls) -> discord.ui.View:
-    if controls.kind in ("replay", "leaderboard", "games"):
+    if controls.kind in ("replay", "leaderboard", "games", "rules"):
         return pages_view(controls)
     view = discord.ui.View(timeout=None)
     if controls.kind == "lobby":

@@ -4,6 +4,7 @@ leaderboard (◀ ▶). Like every control, their custom ids carry what they need
   mb:r:<game>:<frame>:first|prev|next|last      replay of a finished game, showing <frame>
   mb:lb:<kind>:<page>:prev|next                 a leaderboard of this server, showing <page>
   mb:gp:<page>:prev|next                        the clicker's games (/games), showing <page>
+  mb:rp:<game>:<page>:prev|next                 a game's illustrated rules, showing <page>
 """
 from __future__ import annotations
 
@@ -33,8 +34,12 @@ def pages_view(controls: Controls) -> discord.ui.View:
     else:
         for op in PAGE_OPS:
             disabled = (op == "prev" and at <= 0) or (op == "next" and at >= total)
-            view.add_item(GamesPageButton(at, op, disabled) if controls.kind == "games"
-                          else PageButton(controls.game, at, op, disabled))
+            if controls.kind == "games":
+                view.add_item(GamesPageButton(at, op, disabled))
+            elif controls.kind == "rules":
+                view.add_item(RulesPageButton(controls.game, at, op, disabled))
+            else:
+                view.add_item(PageButton(controls.game, at, op, disabled))
     return view
 
 
@@ -114,4 +119,27 @@ class GamesPageButton(discord.ui.DynamicItem[discord.ui.Button],
         await guarded(interaction, work)
 
 
-PAGE_ITEMS = (ReplayButton, PageButton, GamesPageButton)
+class RulesPageButton(discord.ui.DynamicItem[discord.ui.Button],
+                      template=r"mb:rp:(?P<kind>[a-z0-9_]+):(?P<page>\d+):(?P<op>prev|next)"):
+    """The pages of /game rules (anyone may turn them: the message is the clicker's own)."""
+
+    def __init__(self, kind: str, page: int, op: str, disabled: bool = False):
+        super().__init__(discord.ui.Button(style=discord.ButtonStyle.secondary, label=PAGE_OPS[op],
+                                           custom_id=f"mb:rp:{kind}:{page}:{op}", disabled=disabled))
+        self.kind, self.page, self.op = kind, page, op
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(match["kind"], int(match["page"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+
+        async def work():
+            outcome = await bot_of(interaction).service.rules(str(interaction.channel_id), self.kind,
+                                                              _target(self.op, self.page))
+            await _show(interaction, outcome)
+        await guarded(interaction, work)
+
+
+PAGE_ITEMS = (ReplayButton, PageButton, GamesPageButton, RulesPageButton)

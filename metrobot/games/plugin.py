@@ -18,6 +18,7 @@ from typing import Any, Callable
 from .autoplay import DEFAULT_LEVEL, AutoPlayer, Budget, by_level, decide, play_steps
 from ..i18n import EN, Lang
 from .protocol import N_, Action, BadInput, Choice, Event, Game
+from .rulebook import RulesPage, covering
 
 Names = Callable[[str], str]
 
@@ -130,6 +131,15 @@ class GamePlugin:
 
     def rules_text(self, lang: Lang = EN) -> str:
         return lang.t(self.rules) if self.rules else ""  # gettext("") would be the catalogue's header
+
+    def rules_pages(self) -> list[RulesPage]:
+        """The illustrated rules, in reading order (see `rulebook.py`). Default: the
+        summary alone, as one page of text."""
+        return [RulesPage("summary", N_("In short"), self.rules)] if self.rules else []
+
+    def rules_page_of(self, rule: str) -> int | None:
+        """The page (index into `rules_pages`) that explains a refused move's rule."""
+        return covering(self.rules_pages(), rule)
 
     def game_labels(self, lang: Lang = EN) -> Labels:
         """The game's words for its buttons, in `lang`."""

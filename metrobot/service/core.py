@@ -74,6 +74,8 @@ class ServiceCore:
         self._locks: dict[str, asyncio.Lock] = {}
         self._states: dict[int, tuple[int, Any]] = {}
         self._frames: OrderedDict[int, list[Any]] = OrderedDict()  # replays of finished games (immutable)
+        # pictures of the rules pages (game, page, language) -> PNG: they never change
+        self._rules_pictures: OrderedDict[tuple[str, int, str], bytes | None] = OrderedDict()
 
     def _state(self, plugin: GamePlugin, row: GameRow) -> Any:
         """The engine state of a stored game. States are immutable, so the one rebuilt for

@@ -20,7 +20,8 @@ class Controls:
     """Which buttons the front end attaches to a public message.
 
     kind: "lobby" (join/leave/start), "play" (the turn's or round's controls), "replay"
-    (stepping through a finished game) or "leaderboard" (pages; `game` is the kind).
+    (stepping through a finished game), "leaderboard" or "rules" (pages; `game` is the kind)
+    or "games" (pages of a person's games).
     `moves` pins the game position the controls were made for, so a stale click is refused.
     """
 

@@ -1,8 +1,7 @@
-"""Looking at a game: status, the board, a player's hand, the rules. Each is a private
+"""Looking at a game: status, the board, a player's hand. Each is a private
 reply, in the asker's language (`me()`), images included."""
 from __future__ import annotations
 
-from ..games import BadInput, all_plugins, get_plugin
 from ..i18n import N_, lang, me
 from .core import ServiceCore, hours, title
 from .time_off import is_away
@@ -68,17 +67,6 @@ class Queries(ServiceCore):
         image = await self._image(plugin, state, row, user_id, language=me())
         return Outcome(reply=Message(text or me().t("Nothing is secret in this game: everything is on the board."),
                                      [image] if image else []))
-
-    async def rules(self, channel_id: str, game_name: str | None = None) -> Outcome:
-        """The rules summary of the named game, else of this channel's game, else of the
-        first game the bot offers."""
-        if game_name is None:
-            row = await self.db.open_game(channel_id) or await self.db.last_game(channel_id)
-            game_name = row.game if row else all_plugins()[0].name
-        try:
-            return Outcome(reply=Message(get_plugin(game_name).rules_text(me())))
-        except BadInput as exc:
-            raise Refused(exc.in_language(me())) from None
 
     async def dms_closed_notice(self, channel_id: str, user_ids: list[str]) -> Message:
         """What the channel is told when DMs to these players failed: nothing secret, in

@@ -3,8 +3,8 @@
 Put together from one part per concern (see core.py for the request path):
 lobby (open, join, leave, start, abort, settings), tutorial (a newcomer's solo game),
 turns (compose, play, the automatic player, save and report), hints (the greedy player's
-suggestion, in unrated games), clock (reminders and expiry), queries (status, board, hand,
-rules), replays (finished games turn by turn, and animated), standings (history,
+suggestion, in unrated games), clock (reminders and expiry), queries (status, board, hand),
+rules pages (the illustrated rules), replays (finished games turn by turn, and animated), standings (history,
 leaderboards, profiles, rebuilding ratings), people (a person's settings and time away),
 server (a server's settings), status (a game's status message, tidy channels), listing
 (/games, nudges).
@@ -16,9 +16,10 @@ from .hints import Hints
 from .listing import Listing
 from .queries import Queries
 from .replays import Replays
+from .rulespages import RulesPages
 from .standings import Standings
 from .tutorial import Tutorial
 
 
-class GameService(Tutorial, Hints, Clock, Queries, Replays, Standings, Listing):
+class GameService(Tutorial, Hints, Clock, Queries, RulesPages, Replays, Standings, Listing):
     """The one object front ends talk to."""

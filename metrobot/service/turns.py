@@ -22,6 +22,7 @@ from .rating import game_result, rate
 from .outcome import Menu, Message, Outcome, Refused
 from .unrated import hints_on
 from .coach import coach
+from .rulespages import rules_pointer
 
 
 class Turns(People):
@@ -39,9 +40,12 @@ class Turns(People):
             except (RuleError, BadInput) as exc:
                 reason = sentence(exc.in_language(me()))
                 if len(steps) > 1:
-                    raise Refused(me().t("Step {number} ('{step}'): {reason} Nothing was played.", number=i + 1,
-                                         step=step, reason=reason)) from None
-                raise Refused(me().t("{reason} Nothing was played.", reason=reason)) from None
+                    said = me().t("Step {number} ('{step}'): {reason} Nothing was played.", number=i + 1,
+                                  step=step, reason=reason)
+                else:
+                    said = me().t("{reason} Nothing was played.", reason=reason)
+                pointer = rules_pointer(plugin, exc, me())
+                raise Refused(f"{said}\n{pointer}" if pointer else said) from None
             actions.append(action)
             events.extend(evs)
         return state, actions, events

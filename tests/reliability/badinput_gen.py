@@ -293,8 +293,8 @@ class Draw:
     @st.composite
     def custom_id(draw, self) -> tuple[str, int]:
         """A custom id and the component type it is put on."""
-        family = draw(st.sampled_from(["l", "p", "s", "b", "g", "up", "t", "h", "ok", "u", "x", "r", "lb", "junk",
-                                       "other"]))
+        family = draw(st.sampled_from(["l", "p", "s", "b", "g", "up", "t", "h", "ok", "u", "x", "r", "lb", "rp",
+                                       "junk", "other"]))
         if family == "junk":
             return draw(st.one_of(odd_text(100), st.text(min_size=100, max_size=100))), draw(
                 st.sampled_from([BUTTON, STRING_SELECT]))
@@ -302,10 +302,10 @@ class Draw:
             return draw(st.sampled_from(["confirm", "button:accept:123", "ticket_close", "mb", "mb:", "mb:p",
                                          "mb:p:1", "mb:p:1:2", "mb:p:1:2:play:extra", "mb:l:1:explode",
                                          "mb:q:1:2:", "MB:P:1:0:PLAY", "mb:p:1:2:play\n", "role-menu:7"])), BUTTON
-        if family == "lb":
+        if family in ("lb", "rp"):  # a leaderboard's or a rules book's pages
             kind = draw(st.one_of(st.sampled_from([p.name for p in all_plugins()]), st.sampled_from(["chess", "x"])))
-            page = draw(st.sampled_from(["0", "1", "7", str(2 ** 63), "9" * 30]))
-            return f"mb:lb:{kind}:{page}:{draw(st.sampled_from(['prev', 'next']))}", BUTTON
+            page = draw(st.sampled_from(["0", "1", "5", "6", "7", str(2 ** 63), "9" * 30]))
+            return f"mb:{family}:{kind}:{page}:{draw(st.sampled_from(['prev', 'next']))}", BUTTON
         gid = draw(self.game_id())
         if family == "r":
             frame = draw(st.sampled_from(["0", "1", "3", "40", str(2 ** 63), "9" * 30]))
@@ -412,11 +412,12 @@ class Oracle:
     @staticmethod
     def public_by_design(a: Attempt) -> bool:
         """Input that may answer in public without changing a game: a replay asked for the
-        whole channel, and the paging buttons of replays and leaderboards (they turn the page
+        whole channel, and the paging buttons of replays, leaderboards and rules (they turn the page
         of the message they are on, for everyone)."""
         if a.family == "component":
             cid = a.data.get("custom_id")
-            return isinstance(cid, str) and any(TEMPLATES[t].fullmatch(cid) for t in ("ReplayButton", "PageButton"))
+            return isinstance(cid, str) and any(TEMPLATES[t].fullmatch(cid) for t in ("ReplayButton", "PageButton",
+                                                                                       "RulesPageButton"))
         if a.family == "slash" and a.data.get("name") == "game":
             options = a.data.get("options")
             sub = options[0] if isinstance(options, list) and options and isinstance(options[0], dict) else {}

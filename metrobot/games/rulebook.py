@@ -1,0 +1,73 @@
+"""Illustrated rules: a game's rules as a few pages, each a short text and a position that
+the game's own renderer draws (`render/rulebook.py`).
+
+A position is built through the engine — a new game, then real actions applied to it —
+so a picture can never show something the rules would not allow, and it follows the
+engine when the engine changes. Building is deterministic (fixed seeds), so a built
+position is kept for the life of the process (`position`).
+
+A page also names the rules it explains (`covers`: `RuleError.rule` ids), so that a
+refused move can point to the page that explains why (`GamePlugin.rules_page_of`).
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..i18n import Lang, lang
+
+
+@dataclass(frozen=True)
+class Position:
+    """What a page's picture shows: a state, whose view of it (None: a spectator's), the
+    names drawn for its seats (catalogue ids, marked N_(...); None: the renderer's own)
+    and the values the page's text names ({placeholder} -> number or plain text)."""
+
+    state: Any
+    viewer: str | None = None
+    names: dict[str, str] | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RulesPage:
+    key: str  # stable id: file names of the CLI, tests
+    title: str  # marked N_(...)
+    text: str  # marked N_(...): Markdown, {placeholders} filled from the position's params
+    build: Callable[[], Position] | None = None  # None: a page of text only
+    covers: tuple[str, ...] = ()  # the RuleError.rule ids this page explains
+
+    def heading(self, lang: Lang) -> str:
+        return lang.t(self.title)
+
+    def body(self, lang: Lang, params: dict[str, Any] | None = None) -> str:
+        return lang.t(self.text, **(params or {}))
+
+
+_built: dict[tuple[str, str], Position] = {}
+_lock = threading.Lock()  # two threads drawing the same page build it once
+
+
+def position(game: str, page: RulesPage) -> Position | None:
+    """The page's position, built once per process."""
+    if page.build is None:
+        return None
+    key = (game, page.key)
+    with _lock:
+        if key not in _built:
+            _built[key] = page.build()
+        return _built[key]
+
+
+def covering(pages: list[RulesPage], rule: str) -> int | None:
+    """The first page that explains `rule` (its index), if any."""
+    return next((i for i, page in enumerate(pages) if rule in page.covers), None)
+
+
+def page_texts(plugin: Any, index: int, language: Lang | str) -> tuple[str, str]:
+    """(title, body) of page `index` of a game plug-in's rules, in `language`."""
+    page = plugin.rules_pages()[index]
+    words = lang(language)
+    shown = position(plugin.name, page)
+    return page.heading(words), page.body(words, shown.params if shown else None)

@@ -1,0 +1,73 @@
+"""The illustrated rules as the service gives them: a page of a game's rules (its text and
+its picture, in the asker's language) with ◀ ▶ controls, and the pointer a refused move
+gets to the page that explains the rule against it.
+
+Pictures are drawn by a drawing worker the first time a page is asked for in a language,
+then kept (`RULES_CACHE` pages, least recently shown dropped first): they never change
+while the bot runs.
+"""
+from __future__ import annotations
+
+from ..games import BadInput, RuleError, all_plugins, get_plugin
+from ..games.plugin import GamePlugin
+from ..games.rulebook import page_texts
+from ..i18n import Lang, me
+from ..metrics import RENDER_SECONDS, timed
+from .core import ServiceCore, title
+from .outcome import Controls, File, Message, Outcome, Refused
+
+RULES_CACHE = 64  # pictures kept: every page of every game in about two languages
+
+
+def rules_pointer(plugin: GamePlugin, exc: RuleError | BadInput, language: Lang) -> str:
+    """Where the rules explain a refusal (empty: nowhere, or not a rule)."""
+    index = plugin.rules_page_of(exc.rule) if isinstance(exc, RuleError) else None
+    if index is None:
+        return ""
+    page = plugin.rules_pages()[index]
+    return language.t("📖 The rules explain this on page {page} ({title}): `/game rules kind:{game} page:{page}`.",
+                      page=index + 1, title=page.heading(language), game=plugin.name)
+
+
+class RulesPages(ServiceCore):
+    async def rules(self, channel_id: str, game_name: str | None = None, page: int | None = None) -> Outcome:
+        """Page `page` (from 0) of the named game's rules, else of this channel's game,
+        else of the first game the bot offers."""
+        if game_name is None:
+            row = await self.db.open_game(channel_id) or await self.db.last_game(channel_id)
+            game_name = row.game if row else all_plugins()[0].name
+        mine = me()
+        try:
+            plugin = get_plugin(game_name)
+        except BadInput as exc:
+            raise Refused(exc.in_language(mine)) from None
+        pages = plugin.rules_pages()
+        index = page or 0
+        if not 0 <= index < len(pages):
+            raise Refused(mine.n("The {game} rules have {pages} page; there is no page {page}.",
+                                 "The {game} rules have {pages} pages; there is no page {page}.", len(pages),
+                                 game=title(plugin, mine), pages=len(pages), page=index + 1))
+        heading, body = page_texts(plugin, index, mine)
+        text = "\n".join([mine.t("📖 **{game} rules** — {title} ({page}/{pages})", game=title(plugin, mine),
+                                 title=heading, page=index + 1, pages=len(pages)), "", body])
+        picture = await self._rules_picture(plugin, index, mine)
+        files = [File(f"rules-{plugin.name}-{index + 1}.png", picture)] if picture else []
+        return Outcome(reply=Message(text, files, controls=Controls("rules", 0, plugin.name, index,
+                                                                    total=len(pages) - 1)))
+
+    async def _rules_picture(self, plugin: GamePlugin, index: int, language: Lang) -> bytes | None:
+        if not self.images or plugin.renderer is None:
+            return None
+        cache = self._rules_pictures
+        key = (plugin.name, index, language.code)
+        if key in cache:
+            cache.move_to_end(key)
+            return cache[key]
+        from render.rulebook import page_png
+
+        with timed(RENDER_SECONDS, plugin.name):
+            data = await self.painter.run(page_png, plugin.name, index, language.code)
+        cache[key] = data
+        while len(cache) > RULES_CACHE:
+            cache.popitem(last=False)
+        return data

@@ -1,0 +1,27 @@
+"""The pictures of the illustrated rules: each page's position (`metrobot.games.rulebook`),
+drawn by the game's own image package as a player would see it, in a language.
+
+`page_png(game, index, language)` takes plain data and returns PNG bytes, so the service
+can run it in a drawing worker; the position is built once per process.
+"""
+from __future__ import annotations
+
+from metrobot.games import get_plugin
+from metrobot.games.rulebook import position
+from metrobot.i18n import lang
+
+from . import render_image
+from .png import encode_png
+
+
+def page_png(game: str, index: int, language: str = "en", *, lossless: bool = False) -> bytes | None:
+    """The picture of page `index` of `game`'s rules (None: a page of text only)."""
+    plugin = get_plugin(game)
+    page = plugin.rules_pages()[index]
+    shown = position(plugin.name, page)
+    if shown is None or plugin.renderer is None:
+        return None
+    words = lang(language)
+    names = {seat: words.t(name) for seat, name in shown.names.items()} if shown.names else None
+    image = render_image(plugin.game, shown.state, shown.viewer, names, words)
+    return None if image is None else encode_png(image, lossless=lossless)
