@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test test-repeat reliability bench bench-ai example-image clean
+.PHONY: run test test-repeat reliability bench bench-ai example-image rules-pages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,11 @@ example-image: $(VENV)/.run-installed
 	  --out docs/example/underground/berlin
 	$(BIN)/python -m render.underground.example docs/example/underground/berlin/log.json \
 	  --out docs/example/underground/berlin
+
+# The illustrated rules of every game, in English, as /game rules shows them (docs/rules/GAME).
+rules-pages: $(VENV)/.run-installed
+	for game in $$($(BIN)/python -c "from metrobot.games import all_plugins; print(*(p.name for p in all_plugins()))"); do \
+	  rm -rf docs/rules/$$game; $(BIN)/python -m metrobot rules --game $$game --out docs/rules/$$game || exit 1; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

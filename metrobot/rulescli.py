@@ -16,7 +16,7 @@ import argparse
 import json
 from pathlib import Path
 
-from .games import BadInput, get_plugin
+from .games import BadInput, all_plugins, get_plugin
 from .games.rulebook import page_texts
 from .i18n import LANGUAGES
 
@@ -47,7 +47,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("rules", help="write a game's illustrated rules: one PNG and one text per page")
-    p.add_argument("--game", required=True, help="the game's name (metromania, underground, flipwrite)")
+    p.add_argument("--game", required=True, help=f"the game's name: {', '.join(p.name for p in all_plugins())}")
     p.add_argument("--language", default="en", help=f"one of {', '.join(LANGUAGES)} (default: en)")
     p.add_argument("--out", required=True, help="folder for the pages")
     p.set_defaults(func=cmd_rules)
