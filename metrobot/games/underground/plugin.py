@@ -93,5 +93,9 @@ class UndergroundPlugin(GamePlugin):
     def score(self, data: dict[str, Any]) -> dict[str, Any]:
         return score_state(data)
 
+    def rules_pages(self):
+        from .rulebook import PAGES
+        return PAGES
+
 
 PLUGIN = UndergroundPlugin()
