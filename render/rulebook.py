@@ -6,6 +6,8 @@ can run it in a drawing worker; the position is built once per process.
 """
 from __future__ import annotations
 
+import importlib
+
 from metrobot.games import get_plugin
 from metrobot.games.rulebook import position
 from metrobot.i18n import lang
@@ -23,5 +25,9 @@ def page_png(game: str, index: int, language: str = "en", *, lossless: bool = Fa
         return None
     words = lang(language)
     names = {seat: words.t(name) for seat, name in shown.names.items()} if shown.names else None
-    image = render_image(plugin.game, shown.state, shown.viewer, names, words)
+    if shown.picture.startswith("final:"):
+        finals = importlib.import_module(plugin.renderer).final(plugin.game.view(shown.state, None), names, words)
+        image = finals[int(shown.picture.partition(":")[2])][1]
+    else:
+        image = render_image(plugin.game, shown.state, shown.viewer, names, words)
     return None if image is None else encode_png(image, lossless=lossless)

@@ -21,13 +21,16 @@ from ..i18n import Lang, lang
 @dataclass(frozen=True)
 class Position:
     """What a page's picture shows: a state, whose view of it (None: a spectator's), the
-    names drawn for its seats (catalogue ids, marked N_(...); None: the renderer's own)
-    and the values the page's text names ({placeholder} -> number or plain text)."""
+    names drawn for its seats (catalogue ids, marked N_(...); None: the renderer's own),
+    the values the page's text names ({placeholder} -> number or plain text), and which
+    picture: the board ("board") or, of a finished game, its n-th end-of-game image
+    ("final:n", e.g. MetrOmania's test trips)."""
 
     state: Any
     viewer: str | None = None
     names: dict[str, str] | None = None
     params: dict[str, Any] = field(default_factory=dict)
+    picture: str = "board"
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,10 @@ class MetromaniaPlugin(GamePlugin):
                 Variant("advanced", N_("MetrOmania: advanced 2 players (two companies each)")))
     secret_hands = True
 
+    def rules_pages(self):
+        from .rulebook import PAGES  # on demand: the pages' positions come from the registry's plug-in
+        return PAGES
+
     def options(self, variant: str | None, city: str | None) -> dict[str, Any]:
         super().options(variant, city)
         return dict(HAND_OPTIONS.get(variant or "standard", {}))
