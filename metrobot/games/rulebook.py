@@ -24,7 +24,7 @@ class Position:
     names drawn for its seats (catalogue ids, marked N_(...); None: the renderer's own),
     the values the page's text names ({placeholder} -> number or plain text), and which
     picture: the board ("board") or, of a finished game, its n-th end-of-game image
-    ("final:n", e.g. MetrOmania's test trips)."""
+    ("final:n", e.g. a summary of the final scoring)."""
 
     state: Any
     viewer: str | None = None

@@ -25,8 +25,9 @@ def rules_pointer(plugin: GamePlugin, exc: RuleError | BadInput, language: Lang)
     if index is None:
         return ""
     page = plugin.rules_pages()[index]
-    return language.t("📖 The rules explain this on page {page} ({title}): `/game rules kind:{game} page:{page}`.",
-                      page=index + 1, title=page.heading(language), game=plugin.name)
+    # Without a kind, /game rules shows the channel's game: the one the refusal is about.
+    return language.t("📖 The rules explain this on page {page} ({title}): `/game rules page:{page}`.",
+                      page=index + 1, title=page.heading(language))
 
 
 class RulesPages(ServiceCore):

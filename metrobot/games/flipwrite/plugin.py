@@ -28,6 +28,11 @@ class FlipwritePlugin(GamePlugin):
     labels = Labels(play=N_("▶ Decide"), mine=N_("My sheet"), composer=N_("Your decision"))
     variants = (Variant("special", N_("Flip-and-write: special stations")),)
 
+
+    def rules_pages(self):
+        from .rulebook import PAGES  # on demand: the pages' positions come from the registry's plug-in
+        return PAGES
+
     def cities(self) -> list[str]:
         return map_names()
 
