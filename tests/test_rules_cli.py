@@ -43,7 +43,9 @@ def test_every_game_in_every_language(tmp_path, kind, language):
             with Image.open(tmp_path / p["image"]) as image:
                 assert image.format == "PNG" and min(image.size) >= 300
     assert len(files) == 1 + len(pages) + sum(p["image"] is not None for p in pages), "nothing else"
-    if language != "en":
+    if language == "en":  # the docs show these pages: `make rules-pages` writes them again when they change
+        assert json.loads((ROOT / "docs" / "rules" / kind / "pages.json").read_text(encoding="utf-8")) == listed
+    else:
         english = written(kind, "en", tmp_path / "en")["pages"]
         assert all(p["text"] != e["text"] and p["title"] != e["title"] for p, e in zip(pages, english)), \
             "every page translated"
