@@ -31,6 +31,18 @@ def _painter(game: Any) -> ModuleType | None:
     return importlib.import_module(renderer) if renderer else None
 
 
+def clear_caches() -> None:
+    """Every game's image package forgets what it keeps of drawn layers and words (its
+    `clear_caches()`, where it has one), so the next image is drawn whole: for tests that
+    record every text drawn, never needed by the bot."""
+    from metrobot.games import all_plugins
+
+    for plugin in all_plugins():
+        painter = importlib.import_module(plugin.renderer) if plugin.renderer else None
+        if painter is not None and hasattr(painter, "clear_caches"):
+            painter.clear_caches()
+
+
 def render_image(game: Any, state: Any, viewer: str | None = None, names: dict[str, str] | None = None,
                  lang: Lang | str = EN) -> Image.Image | None:
     painter = _painter(game)

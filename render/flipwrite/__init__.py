@@ -28,6 +28,16 @@ def final(view: dict[str, Any], names: dict[str, str] | None = None,
     return []  # the last round's summary, posted with the final turn, already shows the end
 
 
+def clear_caches() -> None:
+    """Forget every drawn word and layer kept (see `render.clear_caches`)."""
+    from . import marks, panel, sheet, summary
+
+    marks._text_mask.cache_clear()
+    panel.card_sprite.cache_clear()
+    sheet._SHEET_BASES.data.clear()
+    summary._BASES.data.clear()
+
+
 def prewarm_steps() -> list[Callable[[], None]]:
     """The sheet layers of every packaged map, one step each (see `render.prewarm_steps`)."""
     from metrobot.games.flipwrite.mapdata import map_names
@@ -35,5 +45,5 @@ def prewarm_steps() -> list[Callable[[], None]]:
     return [partial(prewarm, [name]) for name in map_names()]
 
 
-__all__ = ["final", "image", "prewarm", "prewarm_steps", "sheet_geometry", "sheet_image", "summary_image",
+__all__ = ["clear_caches", "final", "image", "prewarm", "prewarm_steps", "sheet_geometry", "sheet_image", "summary_image",
            "summary_layout"]

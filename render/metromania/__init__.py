@@ -12,6 +12,7 @@ from PIL import Image
 
 from metrobot.i18n import EN, Lang
 
+from .board import clear_caches  # the board's static layers and packed images
 from .image import board_image, geometry
 from .trips import trips_image
 
@@ -27,4 +28,4 @@ def final(view: dict[str, Any], names: dict[str, str] | None = None,
     return [("test-trips.png", trips_image(view, names, lang))]
 
 
-__all__ = ["board_image", "final", "geometry", "image", "trips_image"]
+__all__ = ["board_image", "clear_caches", "final", "geometry", "image", "trips_image"]

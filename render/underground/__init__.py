@@ -14,6 +14,7 @@ from PIL import Image
 from metrobot.i18n import EN, Lang
 
 from .boardimage import SIZE, board_image, prewarm
+from .static import clear_cache as clear_caches  # the board's static layers: its station names
 
 
 def image(view: dict[str, Any], viewer: str | None, names: dict[str, str] | None = None,
@@ -36,4 +37,4 @@ def prewarm_steps() -> list[Callable[[], None]]:
     return [partial(prewarm, [name]) for name in map_names()]
 
 
-__all__ = ["SIZE", "board_image", "final", "image", "prewarm", "prewarm_steps"]
+__all__ = ["SIZE", "board_image", "clear_caches", "final", "image", "prewarm", "prewarm_steps"]

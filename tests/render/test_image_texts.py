@@ -92,12 +92,9 @@ def images(kind: str, states: list, language: Lang) -> list[Image.Image]:
 def drawn(monkeypatch) -> list[str]:
     """Every string given to ImageDraw.text (caches of drawn words emptied first, so that
     nothing drawn earlier hides from the recording)."""
-    from render.flipwrite import marks, panel, sheet, summary
+    from render import clear_caches
 
-    marks._text_mask.cache_clear()
-    panel.card_sprite.cache_clear()
-    sheet._SHEET_BASES.data.clear()
-    summary._BASES.data.clear()
+    clear_caches()
     seen: list[str] = []
     original = ImageDraw.ImageDraw.text
 

@@ -5,8 +5,9 @@
     def test_korean_pages_have_no_tofu():
         assert_no_tofu(lambda: [page_png("underground", i, "ko") for i in range(n)])
 
-`assert_no_tofu(draw)` calls `draw()` (anything that draws images with PIL) while every
-call of `PIL.ImageDraw.ImageDraw.text` is recorded as (font, text); then it asserts that
+`assert_no_tofu(draw)` empties the image packages' caches (`render.clear_caches`), then
+calls `draw()` (anything that draws images with PIL) while every call of
+`PIL.ImageDraw.ImageDraw.text` is recorded as (font, text); then it asserts that
 every non-space character of every recorded text has a glyph in its font, and returns the
 recorded pairs (so a test can also check that something was drawn at all).
 
@@ -73,7 +74,11 @@ def missing(font: Any, text: str) -> list[str]:
 
 def assert_no_tofu(draw: Callable[[], Any]) -> list[tuple[Any, str]]:
     """Run `draw()`, record every (font, text) given to ImageDraw.text, assert no character
-    of them lacks a glyph in its font; returns the recorded pairs."""
+    of them lacks a glyph in its font; returns the recorded pairs. The image packages'
+    caches are emptied first: a word drawn earlier into a kept layer would not be recorded."""
+    from render import clear_caches
+
+    clear_caches()
     recorded: list[tuple[Any, str]] = []
     original = ImageDraw.ImageDraw.text
 
