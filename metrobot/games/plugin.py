@@ -238,6 +238,12 @@ class GamePlugin:
         """The line that says who is owed a decision now (`who`: their names or mentions)."""
         return lang.t("Next: {who}.", who=who)
 
+    def board_brief(self, state: Any, seat: str, lang: Lang = EN) -> str | None:
+        """What the board shows now, as `seat` would want it told, in a sentence: the tutorial's
+        coach says it to the whole thread, so it is read from the public view only (None:
+        nothing to add to the picture)."""
+        return None
+
     def hand_text(self, view: dict[str, Any], seats: list[str], lang: Lang = EN) -> str | None:
         """A person's secret hand from their own view (None: nothing secret)."""
         return None

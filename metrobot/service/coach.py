@@ -45,10 +45,18 @@ def choices_line(plugin: GamePlugin, state: Any, seat: str, g: Lang) -> str:
     entries = plugin.menu(state, seat, plugin.choices(state, seat, g), g)
     root = menutree.build([c for _, c in entries], [p for p, _ in entries])
     n = root.size
-    if not root.groups:
+    if root.groups:
+        sizes = [(node.own_name(root), node.size) for node in root.groups] + [(c.label, 1) for c in root.leaves]
+    else:  # one menu holds them all: name the game's own groups (the first two levels of its paths)
+        counted: dict[str, int] = {}
+        for path, choice in entries:
+            key = menutree.SEP.join(path[:2]) if path else choice.label
+            counted[key] = counted.get(key, 0) + 1
+        sizes = list(counted.items())
+    if not sizes:
         return g.n("You have {n} possible step now.", "You have {n} possible steps now.", n, n=n)
-    groups = sorted(root.groups, key=lambda node: -node.size)[:FEW_GROUPS]
-    named = ", ".join(g.t("{group} ({n})", group=node.own_name(root), n=node.size) for node in groups)
+    groups = sorted(sizes, key=lambda named: -named[1])[:FEW_GROUPS]
+    named = ", ".join(g.t("{group} ({n})", group=group, n=size) for group, size in groups)
     return g.n("You have {n} possible first step now, by group: {groups}.",
                "You have {n} possible first steps now, by group: {groups}.", n, n=n, groups=named)
 
@@ -77,6 +85,9 @@ def coach(plugin: GamePlugin, row: GameRow, before: Any, state: Any, g: Lang, *,
     others = [f"{name}: {_score(plugin, state, s)}" for s, name in _names(plugin, state, row) if s != seat]
     if others:
         lines.append(g.t("🎓 Scores now: you {mine}; {others}.", mine=now, others=", ".join(others)))
+    brief = plugin.board_brief(state, seat, g)
+    if brief:
+        lines.append(brief)
     lines.append("🎓 " + choices_line(plugin, state, seat, g))
     if first:
         lines += walkthrough(plugin, g)

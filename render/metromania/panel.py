@@ -10,6 +10,8 @@ from typing import Any
 from PIL import ImageDraw
 
 from metrobot.games.metromania.markers import LETTERS, MARKER_SET
+from metrobot.games.metromania.narration import line_state
+from metrobot.games.metromania.state import STATION_SUPPLY as STATIONS
 from metrobot.i18n import EN, Lang, N_
 
 from .board import SPOT_FILL, dashed, draw_spot_icon
@@ -18,8 +20,6 @@ from ..style import INK, MUTED, fit_text, font, player_colour
 PHASES = {"building": N_("Building"), "last_round": N_("Last round"), "finished": N_("Game over")}
 STYLES = {"solid": N_("solid"), "dashed": N_("dashed")}
 KINDS = {"res": N_("residential"), "com": N_("commercial"), "ent": N_("entertainment")}
-TUNNELS = 18
-STATIONS = 30
 
 
 def day_short(letter: str, lang: Lang = EN) -> str:
@@ -33,17 +33,6 @@ def kind_short(kind: str, lang: Lang = EN) -> str:
     """A destination marker's kind, short, as in a hand "A-res"."""
     return {"res": lang.p("marker kind, short", "res"), "com": lang.p("marker kind, short", "com"),
             "ent": lang.p("marker kind, short", "ent")}.get(kind, kind)
-
-
-def _line_state(line: dict[str, Any], left: int, lang: Lang) -> str:
-    status = line["status"]
-    if status == "finished":
-        return lang.t("finished ✓")
-    if status == "blocked":
-        return lang.t("blocked ✗")
-    if status == "unstarted":
-        return lang.t("not started")
-    return lang.n("{n} tunnel left", "{n} tunnels left", left, n=left)
 
 
 def draw_panel(d: ImageDraw.ImageDraw, view: dict[str, Any], box: tuple[int, int, int, int],
@@ -84,13 +73,12 @@ def draw_panel(d: ImageDraw.ImageDraw, view: dict[str, Any], box: tuple[int, int
         d.text((x1 - 24, y), str(score), font=font(24, True), anchor="ra", fill=INK)
         y += 30
         for line in (l for l in view["lines"] if l["player"] == p):
-            left = TUNNELS - len(line["cells"])
             sample = [(x + 2, y + 10), (x + 44, y + 10)]
             pieces = [sample] if line["style"] == "solid" else list(dashed(sample, 8, 5))
             for piece in pieces:
                 d.line(piece, fill=colour, width=6)
             style = lang.t(STYLES[line["style"]]) if line["style"] in STYLES else line["style"]
-            text = lang.t("{line}: {state}", line=style, state=_line_state(line, left, lang))
+            text = lang.t("{line}: {state}", line=style, state=line_state(line, lang))
             d.text((x + 54, y), fit_text(text, 16, w - 54), font=font(16), fill=INK)
             y += 22
         hand = [m for m in markers if m["holder"] == p and m["cell"] is None]

@@ -89,12 +89,13 @@ class Watch:
     image_checks: int = 0  # images drawn for a state and its twin
     cli_checks: int = 0  # `python -m metrobot render` outputs for a state and its twin
     hint_checks: int = 0  # hints (the greedy player's suggestion) for a state and its twin
+    brief_checks: int = 0  # the tutorial coach's word on the board, for a state and its twin
     problems: list[str] = field(default_factory=list)
 
     def merge(self, other: "Watch") -> None:
         """Add another watch's counts (games played elsewhere, e.g. in a worker process)."""
         for name in ("leaks", "view_checks", "twins_changed", "service_twins", "image_checks", "cli_checks",
-                     "hint_checks"):
+                     "hint_checks", "brief_checks"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for mine, theirs in ((self.games, other.games), (self.outputs, other.outputs)):
             for key, value in theirs.items():
@@ -225,6 +226,10 @@ class Watcher:
                                 f"{diff(view, other)}")
             if plugin.prompt(state, "<who>") != plugin.prompt(twin, "<who>"):
                 self.watch.leak(f"{self.label}: the prompt depends on secrets")
+            for seat in game.seats(state):  # the tutorial's coach says it to the whole thread
+                self.watch.brief_checks += 1
+                if plugin.board_brief(state, seat) != plugin.board_brief(twin, seat):
+                    self.watch.leak(f"{self.label}: the coach's word on the board for {seat} depends on secrets")
             if viewer is None:
                 continue
             seats = game.seats_of(state, viewer)

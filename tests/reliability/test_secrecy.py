@@ -45,7 +45,7 @@ def _figures(watch: Watch, kind: str, started: float) -> dict:
     return dict(games=watch.games.get(kind, 0), **{f"{k}_checked": v for k, v in sorted(watch.outputs.items())},
                 view_twins=watch.view_checks, twins_with_other_secrets=watch.twins_changed,
                 request_twins=watch.service_twins, image_twins=watch.image_checks, cli_twins=watch.cli_checks,
-                hint_twins=watch.hint_checks,
+                hint_twins=watch.hint_checks, brief_twins=watch.brief_checks,
                 secrets_leaked=watch.leaks, seconds=round(time.perf_counter() - started, 1))
 
 
@@ -58,7 +58,7 @@ async def test_no_secret_reaches_anyone_it_does_not_belong_to(kind, report):
     assert watch.leaks == 0, "\n".join(watch.problems)
     assert watch.games.get(kind) == n
     assert watch.view_checks > 0 and watch.twins_changed > 0  # the twins did differ in secrets
-    assert watch.hint_checks > 0
+    assert watch.hint_checks > 0 and watch.brief_checks > 0
     for channel in ("public", "reply", "menu", "composer", "autocomplete", "attachments_and_components"):
         assert watch.outputs.get(channel, 0) > 0, channel  # every way out was looked at
     if kind in DRAWN:  # every game's images and command-line output
@@ -194,6 +194,19 @@ async def test_fault_a_decision_in_the_prompt_is_caught(monkeypatch):
     monkeypatch.setattr(type(plugin), "prompt", prompt)
     watch = await play_games("flipwrite", FAULT_GAMES)
     assert watch.leaks > 0
+
+
+async def test_fault_a_coach_telling_a_hand_is_caught(monkeypatch):
+    """The tutorial coach's word on a MetrOmania board names the seat's secret marker letters."""
+    plugin = get_plugin("metromania")
+    real = type(plugin).board_brief
+
+    def board_brief(self, state, seat, lang=EN):
+        held = "".join(m["letter"] or "" for m in self.game.to_json(state)["markers"] if m["holder"] == seat)
+        return f"{real(self, state, seat, lang)} (you hold {held})"
+    monkeypatch.setattr(type(plugin), "board_brief", board_brief)
+    watch = await play_games("metromania", 1)
+    assert watch.leaks > 0 and any("coach" in p for p in watch.problems)
 
 
 async def test_fault_a_view_showing_hands_is_caught(monkeypatch):

@@ -41,3 +41,16 @@ def narrate(state: Any, events: list[dict[str, Any]], name: Names, lang: Lang = 
             lines.append("🏁 " + lang.n("Game over. **{winners}** wins!", "Game over. **{winners}** win!",
                                         len(e["winners"]), winners=won))
     return lines
+
+
+def board_brief(view: dict[str, Any], seat: str, lang: Lang = EN) -> str:
+    """The coach's word on a sheet (a public view: the sheets as of the last resolved round):
+    which lines can still take a card, which are complete, how many stations are empty."""
+    sheet = view["sheets"][seat]
+    open_lines = [line for line, windows in sheet["windows"].items() if None in windows]
+    done = sorted(sheet["completed"])
+    empty = len(view["map_data"]["stations"]) - len(sheet["marks"])
+    return "🗺 " + lang.n(
+        "Your sheet: lines with an empty window {open}; completed {done}; {n} station still empty.",
+        "Your sheet: lines with an empty window {open}; completed {done}; {n} stations still empty.", empty,
+        open=", ".join(open_lines) or lang.t("none"), done=", ".join(done) or lang.t("none"), n=empty)

@@ -56,6 +56,9 @@ class FlipwritePlugin(GamePlugin):
         return lang.t("Round {round}: the card is **{card}**. Waiting for: {who}.", round=data.get("round"), card=card,
                       who=who)
 
+    def board_brief(self, state: Any, seat: str, lang: Lang = EN) -> str | None:
+        return narration.board_brief(self.game.view(state, None), seat, lang)
+
     def automatic(self) -> dict[str, Callable[[], AutoPlayer]]:
         return AUTOMATIC
 

@@ -10,6 +10,7 @@ from typing import Any, Callable
 from ...i18n import EN, Lang
 from ..protocol import N_
 from .board import ARROW_BY_APEX, vertex_name
+from .state import STATION_SUPPLY, TUNNELS_PER_LINE
 
 Names = Callable[[str], str]
 
@@ -104,3 +105,33 @@ def hand_text(view: dict[str, Any], seats: list[str], lang: Lang = EN) -> str | 
         out += " " + lang.t("Placed: {markers}.", markers=", ".join(
             f"{m['letter']} ({lang.t(KINDS[m['kind']])})" for m in placed))
     return out
+
+
+def line_state(line: dict[str, Any], lang: Lang = EN) -> str:
+    """Where a line stands, as the panel and the coach say it: not started, n tunnels left,
+    finished, blocked."""
+    status = line["status"]
+    if status == "finished":
+        return lang.t("finished ✓")
+    if status == "blocked":
+        return lang.t("blocked ✗")
+    if status == "unstarted":
+        return lang.t("not started")
+    left = TUNNELS_PER_LINE - len(line["cells"])
+    return lang.n("{n} tunnel left", "{n} tunnels left", left, n=left)
+
+
+def board_brief(view: dict[str, Any], seat: str, lang: Lang = EN) -> str:
+    """The coach's word on the board (a public view): where the seat's lines stand and the
+    stations left. Markers stay out: their letters are secret."""
+    lines = []
+    for line in (l for l in view["lines"] if l["player"] == seat):
+        style = lang.t(STYLES[line["style"]])
+        if line["status"] == "building" and line["vertices"]:
+            lines.append(lang.t("{line} ends at {vertex} ({state})", line=style, vertex=_v(line["vertices"][-1]),
+                                state=line_state(line, lang)))
+        else:
+            lines.append(lang.t("{line}: {state}", line=style, state=line_state(line, lang)))
+    left = STATION_SUPPLY - len(view["stations"])
+    return "🗺 " + lang.t("Your lines: {lines}. Stations left: {left} of {total}.", lines="; ".join(lines), left=left,
+                          total=STATION_SUPPLY)

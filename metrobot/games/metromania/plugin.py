@@ -73,6 +73,9 @@ class MetromaniaPlugin(GamePlugin):
             return lang.t("Next: {who} (last round) — `/dig` or the buttons below.", who=who)
         return lang.t("Next: {who} — `/dig` or the buttons below.", who=who)
 
+    def board_brief(self, state: Any, seat: str, lang: Lang = EN) -> str | None:
+        return narration.board_brief(self.game.view(state, None), seat, lang)
+
     def hand_text(self, view: dict[str, Any], seats: list[str], lang: Lang = EN) -> str | None:
         return narration.hand_text(view, seats, lang)
 

@@ -103,3 +103,23 @@ def route_options(state: Any, lang: Lang = EN) -> str:
     """The tied routes the active player chooses between, numbered as `/play route N` takes them."""
     pending = state.turn.pending or {"options": []}
     return "; ".join(f"{i}: {route_label(o, lang)}" for i, o in enumerate(pending["options"]))
+
+
+def board_brief(view: dict[str, Any], destination_kind: Callable[[str], str], seat: str, lang: Lang = EN) -> str:
+    """The coach's word on the board (a public view): the passenger, the face-up
+    destinations (`destination_kind`: a station's card, express or standard), the seat's
+    colours with the pieces they have left, and its branch tokens."""
+    passenger = view["passenger"]
+    said = [lang.t("The passenger has left the board.") if passenger["gone"] else
+            lang.t("The passenger is at **{station}**.", station=passenger["at"])]
+    row = view["deck"]["row"]
+    said.append(lang.t("Face-up destinations: {cards}.", cards=", ".join(
+        f"{station} ({words.destination_kind(destination_kind(station), lang)})" for station in row))
+        if row else lang.t("No destination is face up."))
+    mine = [lang.n("{colour} ({n} piece left)", "{colour} ({n} pieces left)", c["pieces_left"],
+                   colour=words.colour(colour, lang), n=c["pieces_left"])
+            for colour, c in view["colours"].items() if c["owner"] == seat]
+    tokens = view["tokens"].get(seat, 0)
+    said.append(lang.n("Your colours: {colours}; {n} branch token.", "Your colours: {colours}; {n} branch tokens.",
+                       tokens, colours=", ".join(mine), n=tokens))
+    return "🗺 " + " ".join(said)
