@@ -16,6 +16,17 @@ from ..storage import GameRow
 from . import menutree
 
 FEW_GROUPS = 6  # the groups named when the coach lists the choices
+POST_LIMIT = 2000  # a chat post's length (Discord's): past it a front end cuts the end off
+
+
+def fitting(post: list[str], coached: list[str], limit: int = POST_LIMIT) -> list[str]:
+    """The coach's lines that fit under a post's own lines. The post comes first (what
+    happened, who is owed the move); the coach's last lines give way first."""
+    room = limit - len("\n".join(post))
+    kept = list(coached)
+    while kept and len("\n".join(kept)) + 1 > room:
+        kept.pop()
+    return kept
 
 
 def _score(plugin: GamePlugin, state: Any, seat: str) -> int:

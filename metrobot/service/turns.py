@@ -21,7 +21,7 @@ from .automatic import next_automatic, play_automatic
 from .rating import game_result, rate
 from .outcome import Menu, Message, Outcome, Refused
 from .unrated import hints_on
-from .coach import coach
+from .coach import coach, fitting
 from .rulespages import rules_pointer
 
 
@@ -217,8 +217,10 @@ class Turns(People):
         quiet = {u: t for u, t in ((u, quiet_until(p, now)) for u, p in people.items()) if t is not None}
         if new_turn or note:
             prompt = [] if over else [self._prompt(plugin, state, row)]
-            coached = coach(plugin, row, before, state, g) if row.settings.get("tutorial") and new_turn else []
-            text = "\n".join(([note] if note else []) + story + prompt + coached)
+            post = ([note] if note else []) + story + prompt
+            coached = fitting(post, coach(plugin, row, before, state, g)) \
+                if row.settings.get("tutorial") and new_turn else []
+            text = "\n".join(post + coached)
             images = [{"board": None}] + ([{"final": True}] if over else [])
             owed = self._owed_people(plugin, state, row)
             out.public.append(Message(text.strip() or g.t("The game goes on."),

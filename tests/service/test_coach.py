@@ -12,7 +12,7 @@ import pytest
 from metrobot.games import get_plugin
 from metrobot.games.metromania.board import ARROW_BY_APEX, vertex_name
 from metrobot.i18n import EN, lang
-from metrobot.service.coach import FEW_GROUPS, choices_line
+from metrobot.service.coach import FEW_GROUPS, POST_LIMIT, choices_line, fitting
 
 OPTIONS = {"underground": {}, "metromania": {}, "flipwrite": {"map": "paris"}}
 
@@ -87,3 +87,12 @@ def test_the_word_on_the_board_is_in_the_readers_language(kind):
     plugin, state = new(kind)
     english, korean = plugin.board_brief(state, "Ann", EN), plugin.board_brief(state, "Ann", lang("ko"))
     assert english != korean and any("\uac00" <= ch <= "\ud7a3" for ch in korean)
+
+
+def test_a_long_post_keeps_its_own_lines_and_the_coach_gives_way_from_its_end():
+    coached = ["🎓 score", "🗺 board", "🎓 choices"]
+    assert fitting(["x" * 100], coached) == coached
+    post = ["x" * (POST_LIMIT - len("\n🎓 score\n🗺 board"))]  # room for exactly the first two
+    assert fitting(post, coached) == ["🎓 score", "🗺 board"]
+    assert len("\n".join(post + fitting(post, coached))) == POST_LIMIT
+    assert fitting(["x" * POST_LIMIT], coached) == []
