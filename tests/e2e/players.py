@@ -4,8 +4,10 @@ and menus on the bot's messages. Whose turn it is is read from the bot's databas
 only thing a test knows that a person would read off the channel."""
 from __future__ import annotations
 
+import asyncio
 import random
 import re
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -51,6 +53,22 @@ class Table:
 
     def public(self):
         return self.s.messages(self.channel)
+
+    async def posted(self, timeout: float = 30.0) -> None:
+        """Until every post the bot owes this channel is in it: a person reads the newest turn
+        post off the channel, and the bot posts it after the move is saved (under load, later)."""
+        query = ("SELECT COUNT(*) FROM outbox WHERE channel_id = ? AND target = 'channel' AND kind = 'post' "
+                 "AND delivered_at IS NULL AND not_before IS NULL")
+        for _ in range(int(timeout / 0.05)):
+            conn = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=10)
+            try:
+                (owed,) = conn.execute(query, (str(self.channel),)).fetchone()
+            finally:
+                conn.close()
+            if not owed:
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"posts owed to channel {self.channel} were not delivered in {timeout} s")
 
     def last_play_message(self):
         for m in reversed(self.public()):
@@ -104,6 +122,7 @@ class Table:
     async def compose(self, user: int):
         """Open the composer from the newest turn message and pick steps until the turn is
         complete; returns the composer message, ready to confirm."""
+        await self.posted()
         message = self.last_play_message()
         play = next(c for c in message.custom_ids() if c.endswith(":play"))
         h = await self.s.click(user, message, custom_id=play)
@@ -123,7 +142,8 @@ class Table:
 
     async def play_by_buttons(self, user: int):
         composer = await self.compose(user)
-        confirm = next(c for c in composer.custom_ids() if c.startswith("mb:ok:"))
+        confirm = next((c for c in composer.custom_ids() if c.startswith("mb:ok:")), None)
+        assert confirm, f"a composer without ✔ Confirm: {composer.content!r} {composer.custom_ids()}"
         h = await self.s.click(user, composer, custom_id=confirm)
         await h.wait_response()
         return await h.wait_message(lambda m: "Played" in m.content or m.id != composer.id)
