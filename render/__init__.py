@@ -38,7 +38,7 @@ def clear_caches() -> None:
     from metrobot.games import all_plugins
 
     for plugin in all_plugins():
-        painter = importlib.import_module(plugin.renderer) if plugin.renderer else None
+        painter = _painter(plugin)
         if painter is not None and hasattr(painter, "clear_caches"):
             painter.clear_caches()
 

@@ -45,5 +45,5 @@ def prewarm_steps() -> list[Callable[[], None]]:
     return [partial(prewarm, [name]) for name in map_names()]
 
 
-__all__ = ["clear_caches", "final", "image", "prewarm", "prewarm_steps", "sheet_geometry", "sheet_image", "summary_image",
-           "summary_layout"]
+__all__ = ["clear_caches", "final", "image", "prewarm", "prewarm_steps", "sheet_geometry", "sheet_image",
+           "summary_image", "summary_layout"]
