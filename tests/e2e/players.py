@@ -70,6 +70,13 @@ class Table:
             await asyncio.sleep(0.05)
         raise AssertionError(f"posts owed to channel {self.channel} were not delivered in {timeout} s")
 
+    async def open_composer(self, user: int):
+        """▶ Play on the newest turn post, once the channel shows it; returns the composer."""
+        await self.posted()
+        message = self.last_play_message()
+        h = await self.s.click(user, message, custom_id=next(c for c in message.custom_ids() if c.endswith(":play")))
+        return await h.wait_message()
+
     def last_play_message(self):
         for m in reversed(self.public()):
             if any(c.startswith("mb:p:") for c in m.custom_ids()):
@@ -122,11 +129,7 @@ class Table:
     async def compose(self, user: int):
         """Open the composer from the newest turn message and pick steps until the turn is
         complete; returns the composer message, ready to confirm."""
-        await self.posted()
-        message = self.last_play_message()
-        play = next(c for c in message.custom_ids() if c.endswith(":play"))
-        h = await self.s.click(user, message, custom_id=play)
-        composer = await h.wait_message()
+        composer = await self.open_composer(user)
         for _ in range(40):
             ids = composer.custom_ids()
             steps = [c for c in ids if c.startswith("mb:s:")]

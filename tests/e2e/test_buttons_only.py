@@ -36,10 +36,7 @@ async def state_of(table: Table):
 
 
 async def open_composer(standin, table: Table, user: int):
-    await table.posted()  # the newest turn post, as the channel shows it
-    message = table.last_play_message()
-    h = await standin.click(user, message, custom_id=next(c for c in message.custom_ids() if c.endswith(":play")))
-    return await h.wait_message()
+    return await table.open_composer(user)
 
 
 async def start_colour(standin, table: Table, user: int, composer, word: str) -> None:

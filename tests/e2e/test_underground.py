@@ -89,10 +89,7 @@ def path_to(state, seat: str, code: str) -> tuple[int, ...]:
 
 # ---------------------------------------------------------------- using the composer
 async def open_composer(standin, table: Table, user: int, seat_colours: list[str]):
-    await table.posted()  # the newest turn post, as the channel shows it
-    message = table.last_play_message()
-    h = await standin.click(user, message, custom_id=next(c for c in message.custom_ids() if c.endswith(":play")))
-    composer = await h.wait_message()
+    composer = await table.open_composer(user)
     assert composer.ephemeral and composer.attachments  # the preview image
     assert_grouped_by_colour_then_kind(composer, seat_colours)
     return composer
