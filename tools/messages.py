@@ -5,6 +5,8 @@ step with the code, and checks the translations.
                                        # into nl.po, es.po, ko.po (new texts empty, old ones kept)
     python -m tools.messages check [nl|es|ko]   # what is missing or broken (exit 1 if any)
     python -m tools.messages scan [PATH...]   # only the calls that give the catalogue no literal
+    python -m tools.messages fill REV [REV...]   # after a merge: translations the catalogue lacks,
+                                       # taken from the .po files of those git revisions
 
 A text is in the catalogue when the code hands it, as a literal, to one of the catalogue's
 calls: `lang.t(text)`, `lang.n(singular, plural, count)`, `lang.p(context, text)`, or marks it
@@ -215,8 +217,44 @@ def merge(code: str, tmpl: Catalog) -> None:
         write_po(f, cat, width=100, omit_header=False, sort_output=False, include_previous=False)
 
 
+def fill(code: str, revisions: list[str]) -> int:
+    """Translations this language's catalogue lacks, copied from the same catalogue as it is in
+    other git revisions (e.g. both sides of a merge, whose .po files conflict line by line
+    although their entries rarely do). Returns how many were filled."""
+    import io
+    import subprocess
+
+    path = LOCALES / f"{code}.po"
+    with path.open("rb") as f:
+        cat = read_po(f, locale=code)
+    filled = 0
+    for revision in revisions:
+        shown = subprocess.run(["git", "show", f"{revision}:{path.relative_to(ROOT).as_posix()}"], cwd=ROOT,
+                               capture_output=True, check=False)
+        if shown.returncode != 0:
+            continue
+        other = read_po(io.BytesIO(shown.stdout), locale=code)
+        for message in cat:
+            if not message.id or (message.string and not message.fuzzy and
+                                  (not isinstance(message.string, tuple) or all(message.string))):
+                continue
+            theirs = other.get(message.id, context=message.context)
+            if theirs is not None and theirs.string and not theirs.fuzzy and \
+                    (not isinstance(theirs.string, tuple) or all(theirs.string)):
+                message.string = theirs.string
+                message.flags.discard("fuzzy")
+                filled += 1
+    with path.open("wb") as f:
+        write_po(f, cat, width=100, omit_header=False, sort_output=False, include_previous=False)
+    return filled
+
+
 def main(argv: list[str]) -> int:
     command = argv[0] if argv else "check"
+    if command == "fill":
+        for code in TRANSLATED:
+            print(f"{code}: {fill(code, argv[1:])} translations filled")
+        return 0
     if command == "scan":
         found = Found()
         for arg in argv[1:] or SOURCES:

@@ -1,8 +1,10 @@
 """The schema, as numbered migrations applied at start (each in its own transaction, the
 version recorded with it). SQLite and PostgreSQL get the same tables, columns, keys and
 indexes; only the spelling of types differs (ids and seeds are 64-bit, times are double
-precision in PostgreSQL, where REAL would be single)."""
+precision in PostgreSQL, where REAL would be single). Migrations from 8 on are modules of their own in `migrations/`."""
 from __future__ import annotations
+
+from .migrations import later
 
 SQLITE: list[str] = [
     # 1: games and their action logs
@@ -264,8 +266,12 @@ POSTGRES: list[str] = [
     """,
 ]
 
-MIGRATIONS = {"sqlite": SQLITE, "postgres": POSTGRES}
 assert len(SQLITE) == len(POSTGRES), "every migration exists for both databases"
+for _number, _sqlite, _postgres in later(len(SQLITE) + 1):
+    SQLITE.append(_sqlite)
+    POSTGRES.append(_postgres)
+
+MIGRATIONS = {"sqlite": SQLITE, "postgres": POSTGRES}
 
 
 def statements(script: str) -> list[str]:
