@@ -6,11 +6,13 @@ style (solid/dashed) is a second cue that never depends on colour.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 from PIL import ImageFont
 
 from .text import chain_font
+from .vision import colours, palette_key
 
 FONT_DIR = Path(__file__).with_name("fonts")
 
@@ -27,8 +29,21 @@ def rgb(colour: str) -> tuple[int, int, int]:
     return int(colour[0:2], 16), int(colour[2:4], 16), int(colour[4:6], 16)
 
 
-def player_colour(seat: int) -> tuple[int, int, int]:
-    return rgb(PLAYER_COLOURS[seat % len(PLAYER_COLOURS)])
+def player_colours(vision: str = "off") -> list[tuple[int, int, int]]:
+    """The players' colours in seat order, in the palette of `vision` (render/vision.py)."""
+    return _player_colours(palette_key(vision))
+
+
+@lru_cache(maxsize=16)
+def _player_colours(key: str) -> list[tuple[int, int, int]]:
+    originals = {str(i): rgb(c) for i, c in enumerate(PLAYER_COLOURS)}
+    chosen = colours("players", key, originals) or originals
+    return [chosen[str(i)] for i in range(len(PLAYER_COLOURS))]
+
+
+def player_colour(seat: int, vision: str = "off") -> tuple[int, int, int]:
+    shown = player_colours(vision)
+    return shown[seat % len(shown)]
 
 
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:

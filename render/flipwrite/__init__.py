@@ -1,8 +1,8 @@
 """Flip-and-write images: a player's own sheet, and the round summary of every sheet.
 
 Every game's image package answers the same two calls (see `render/__init__.py`):
-`image(view, viewer, names, lang)` and `final(view, names, lang)`; every word drawn is in
-`lang` (station, line and map names are data).
+`image(view, viewer, names, lang, vision)` and `final(view, names, lang, vision)`; every
+word drawn is in `lang` (station, line and map names are data).
 """
 from __future__ import annotations
 
@@ -18,13 +18,15 @@ from .summary import summary_image, summary_layout
 
 
 def image(view: dict[str, Any], viewer: str | None, names: dict[str, str] | None = None,
-          lang: Lang = EN) -> Image.Image:
+          lang: Lang = EN, vision: str = "off") -> Image.Image:
     # A player sees their own sheet (with their sealed choice); everyone else the round.
-    return sheet_image(view, viewer, names, lang) if viewer is not None else summary_image(view, names, lang)
+    if viewer is not None:
+        return sheet_image(view, viewer, names, lang, vision)
+    return summary_image(view, names, lang, vision)
 
 
 def final(view: dict[str, Any], names: dict[str, str] | None = None,
-          lang: Lang = EN) -> list[tuple[str, Image.Image]]:
+          lang: Lang = EN, vision: str = "off") -> list[tuple[str, Image.Image]]:
     return []  # the last round's summary, posted with the final turn, already shows the end
 
 

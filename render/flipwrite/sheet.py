@@ -66,12 +66,13 @@ def _name(names: dict[str, str] | None, player: str) -> str:
 
 
 def sheet_image(view: dict[str, Any], player: str, names: dict[str, str] | None = None,
-                lang: Lang = EN) -> Image.Image:
+                lang: Lang = EN, vision: str = "off") -> Image.Image:
     """One player's sheet: the map with their marks, the line table, the score, the card;
-    its words in `lang` (station, line and map names are data)."""
+    its words in `lang` (station, line and map names are data), its colours in the palette
+    of `vision` (see `render/vision.py`)."""
     if player not in view["sheets"]:
         raise ValueError(f"{player!r} has no sheet in this game")
-    spec = map_spec(view)
+    spec = map_spec(view, vision)
     special = _special(view)
     map_h, height = _sheet_frame(spec, special)
     base, lay = static_map(spec, (SHEET_W, map_h), SHEET_STYLE, special)
@@ -85,7 +86,7 @@ def sheet_image(view: dict[str, Any], player: str, names: dict[str, str] | None 
     _draw_completed_on_map(image, spec, sheet, (0, HEADER_H))
 
     d = CachedDraw(image)
-    colour = player_colour(view["players"].index(player))
+    colour = player_colour(view["players"].index(player), vision)
     _sheet_header(image, d, view, spec, player, names, colour, pending is not None, lang)
     top = HEADER_H + map_h
     table = (0, top, SHEET_W, top + line_table_height(spec))

@@ -324,7 +324,7 @@ def draw_line(d: ImageDraw.ImageDraw, pts: list[Point], colour, style: str, widt
 
 
 def draw_pieces(d: ImageDraw.ImageDraw, view: dict[str, Any], geo: Geometry, *, highlight: bool = True,
-                width_scale: float = 1.0, fade: bool = False) -> None:
+                width_scale: float = 1.0, fade: bool = False, vision: str = "off") -> None:
     """Lines, start/end markers, stations, placed destination markers, last-turn highlight."""
     seat = {p: i for i, p in enumerate(view["players"])}
     e = geo.edge
@@ -340,7 +340,7 @@ def draw_pieces(d: ImageDraw.ImageDraw, view: dict[str, Any], geo: Geometry, *, 
     for li, line in enumerate(lines):
         if not line["cells"]:
             continue
-        colour = player_colour(seat[line["player"]])
+        colour = player_colour(seat[line["player"]], vision)
         if fade:
             colour = tuple(int(c * 0.45 + 235 * 0.55) for c in colour)
         pts = line_points(geo, line["vertices"], line["cells"], offset)
@@ -363,7 +363,7 @@ def draw_pieces(d: ImageDraw.ImageDraw, view: dict[str, Any], geo: Geometry, *, 
         if m["cell"] is None:
             continue
         cx, cy = geo.centroid(tuple(m["cell"]))
-        colour = player_colour(seat[m["holder"]])
+        colour = player_colour(seat[m["holder"]], vision)
         s = 0.15 * e
         d.rounded_rectangle([cx - s, cy - s, cx + s, cy + s], radius=s * 0.35, fill=(255, 255, 255),
                             outline=colour, width=max(2, int(0.05 * e)))

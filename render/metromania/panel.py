@@ -36,7 +36,7 @@ def kind_short(kind: str, lang: Lang = EN) -> str:
 
 
 def draw_panel(d: ImageDraw.ImageDraw, view: dict[str, Any], box: tuple[int, int, int, int],
-               names: dict[str, str], lang: Lang = EN) -> None:
+               names: dict[str, str], lang: Lang = EN, vision: str = "off") -> None:
     x0, y0, x1, y1 = box
     d.rectangle(box, fill=(250, 248, 243))
     d.line([(x0, y0), (x0, y1)], fill=(205, 198, 184), width=2)
@@ -63,7 +63,7 @@ def draw_panel(d: ImageDraw.ImageDraw, view: dict[str, Any], box: tuple[int, int
     viewer = view.get("viewer")
     owners = view.get("owners") or {p: p for p in players}
     for p in players:
-        colour = player_colour(seat[p])
+        colour = player_colour(seat[p], vision)
         top = y
         if p == current:
             d.rounded_rectangle([x - 10, y - 6, x1 - 12, y + 92], radius=10, fill=(255, 243, 196))

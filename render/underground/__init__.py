@@ -1,8 +1,8 @@
 """On the Underground images: the board after every turn and the end-of-game summary.
 
 Every game's image package answers the same two calls (see `render/__init__.py`):
-`image(view, viewer, names, lang)` and `final(view, names, lang)`; every word drawn is in
-`lang` (names, station names, the map's title and colour names are data).
+`image(view, viewer, names, lang, vision)` and `final(view, names, lang, vision)`; every
+word drawn is in `lang` (names, station names, the map's title and colour names are data).
 """
 from __future__ import annotations
 
@@ -18,16 +18,16 @@ from .static import clear_cache as clear_caches  # the board's static layers: it
 
 
 def image(view: dict[str, Any], viewer: str | None, names: dict[str, str] | None = None,
-          lang: Lang = EN) -> Image.Image:
+          lang: Lang = EN, vision: str = "off") -> Image.Image:
     # Nothing is secret: every viewer sees the same board; a player's own entry is outlined.
-    return board_image(view, viewer, names, lang)
+    return board_image(view, viewer, names, lang, vision)
 
 
 def final(view: dict[str, Any], names: dict[str, str] | None = None,
-          lang: Lang = EN) -> list[tuple[str, Image.Image]]:
+          lang: Lang = EN, vision: str = "off") -> list[tuple[str, Image.Image]]:
     from .summary import summary_image
 
-    return [("summary.png", summary_image(view, names, lang))]
+    return [("summary.png", summary_image(view, names, lang, vision))]
 
 
 def prewarm_steps() -> list[Callable[[], None]]:

@@ -13,7 +13,7 @@ from ..rects import overlap
 from ..style import font
 from .geometry import assign_lanes, occupancy, umap
 from .glyphs import pawn, symbol
-from .palette import CASING, EXPRESS, EXPRESS_INK, NEW_GLOW, ROUTE, STATION_INK, line_colour
+from .palette import CASING, EXPRESS, EXPRESS_INK, STATION_INK, Palette, palette
 from .static import CONN_R, Static, ring_radius
 from .strokes import lane_mask, paste, route_mask
 
@@ -43,9 +43,10 @@ def _gaps_of(m, path: list[str]) -> list:
     return [g for g in (m.gap_between(a, b) for a, b in zip(path, path[1:])) if g is not None]
 
 
-def draw_map(view: dict[str, Any], st: Static) -> tuple[Image.Image, dict[tuple[int, str], int]]:
+def draw_map(view: dict[str, Any], st: Static, pal: Palette | None = None) -> tuple[Image.Image, dict[tuple[int, str], int]]:
     """The board with this view's pieces (the panel area left as the static layer has it);
     returns the image and the slot of every (gap, colour)."""
+    pal = pal or palette()
     geo = st.geo
     m = umap(view)
     image = st.under.copy()
@@ -55,9 +56,9 @@ def draw_map(view: dict[str, Any], st: Static) -> tuple[Image.Image, dict[tuple[
     for p in new_placements(view):
         slot = slots.get((p["gap"], p["colour"]))
         if slot is not None:
-            paste(image, NEW_GLOW, lane_mask(st, p["gap"], slot, "glow"))
+            paste(image, pal.new_glow, lane_mask(st, p["gap"], slot, "glow"))
     for (gap, colour), slot in slots.items():
-        fill = line_colour(colour)
+        fill = pal.line(colour)
         if colour in CASING:
             paste(image, CASING[colour], lane_mask(st, gap, slot, "track"))
             paste(image, fill, lane_mask(st, gap, slot, "inner"))
@@ -65,7 +66,7 @@ def draw_map(view: dict[str, Any], st: Static) -> tuple[Image.Image, dict[tuple[
             paste(image, fill, lane_mask(st, gap, slot, "track"))
 
     route = sorted({gap.id for trip in last_trips(view) for gap in _gaps_of(m, trip.get("path") or [])})
-    for edge, colour in ((True, (255, 255, 255)), (False, ROUTE)):
+    for edge, colour in ((True, (255, 255, 255)), (False, pal.route)):
         for gap in route:
             paste(image, colour, route_mask(st, gap, edge))
     image.paste(st.full, (0, 0), st.over)
@@ -79,7 +80,7 @@ def draw_map(view: dict[str, Any], st: Static) -> tuple[Image.Image, dict[tuple[
                         sprite)
     passenger = view.get("passenger") or {}
     if not passenger.get("gone") and passenger.get("at") in geo.points:
-        sprite = pawn(PAWN_H)
+        sprite = pawn(PAWN_H, pal.route)
         image.paste(sprite, pawn_spot(st, passenger["at"]), sprite)
     return image, slots
 

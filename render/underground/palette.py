@@ -7,6 +7,11 @@ passenger's trip) use hues no line has: cyan and magenta.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..vision import colours as vision_colours
+
 Colour = tuple[int, int, int]
 
 LINE_COLOURS: dict[str, Colour] = {
@@ -40,6 +45,29 @@ RULE = (205, 198, 184)
 
 def line_colour(name: str) -> Colour:
     return LINE_COLOURS.get(name, (128, 128, 128))
+
+
+@dataclass(frozen=True)
+class Palette:
+    """The colours that change with colour vision: the lines and the two highlights."""
+    lines: dict[str, Colour]
+    new_glow: Colour
+    route: Colour
+
+    def line(self, name: str) -> Colour:
+        return self.lines.get(name, (128, 128, 128))
+
+
+def originals() -> dict[str, Colour]:
+    """The set of colours a palette replaces ("off"), by name (see `render/vision.py`)."""
+    return {**LINE_COLOURS, "new_glow": NEW_GLOW, "route": ROUTE}
+
+
+@lru_cache(maxsize=16)
+def palette(vision: str = "off") -> Palette:
+    """The palette of a vision key (unknown keys and "off": the colours above)."""
+    chosen = vision_colours("underground", vision, originals()) or originals()
+    return Palette({c: chosen[c] for c in LINE_COLOURS}, chosen["new_glow"], chosen["route"])
 
 
 def text_on(colour: Colour) -> Colour:
