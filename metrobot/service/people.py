@@ -43,7 +43,8 @@ class People(Status):
             settings["turn_dms"] = bool(turn_dms)
         if colour_vision is not None:
             if colour_vision not in pictures.VISIONS:
-                raise Refused(me().t("Colour vision is one of: {choices}.", choices=", ".join(pictures.VISIONS)))
+                raise Refused(me().t("Colour vision is one of: {choices}.", choices="; ".join(
+                    vision_word(v, me()) for v in pictures.VISIONS)))
             settings.pop(pictures.SETTING, None)
             if colour_vision != "off":
                 settings[pictures.SETTING] = colour_vision
