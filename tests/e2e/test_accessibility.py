@@ -13,7 +13,7 @@ import types
 import pytest
 import pytest_asyncio
 
-from conftest import undescribed
+from alttext_check import undescribed
 from harness import make_bot
 from players import Table
 
