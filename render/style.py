@@ -12,7 +12,7 @@ from pathlib import Path
 from PIL import ImageFont
 
 from .text import chain_font
-from .vision import colours, palette_key
+from .vision import PaletteSet, colours, palette_key
 
 FONT_DIR = Path(__file__).with_name("fonts")
 
@@ -39,6 +39,12 @@ def _player_colours(key: str) -> list[tuple[int, int, int]]:
     originals = {str(i): rgb(c) for i, c in enumerate(PLAYER_COLOURS)}
     chosen = colours("players", key, originals) or originals
     return [chosen[str(i)] for i in range(len(PLAYER_COLOURS))]
+
+
+def palette_sets() -> dict[str, PaletteSet]:
+    """The players' colours, for `tools/palettes.py`: up to eight share an image."""
+    return {"players": PaletteSet({str(i): rgb(c) for i, c in enumerate(PLAYER_COLOURS)}, fixed=("7",),
+                                  background=PAPER)}
 
 
 def player_colour(seat: int, vision: str = "off") -> tuple[int, int, int]:

@@ -13,6 +13,7 @@ from PIL import Image
 
 from metrobot.i18n import EN, Lang
 
+from ..vision import PaletteSet
 from .sheet import prewarm, sheet_geometry, sheet_image
 from .summary import summary_image, summary_layout
 
@@ -40,6 +41,16 @@ def clear_caches() -> None:
     summary._BASES.data.clear()
 
 
+def palette_sets() -> dict[str, PaletteSet]:
+    """Each packaged map's lines, for `tools/palettes.py` (a custom map keeps its colours)."""
+    from metrobot.games.flipwrite.mapdata import load_map, map_names
+
+    from ..style import PAPER, rgb
+
+    return {f"flipwrite:{name}": PaletteSet({line.id: rgb(line.colour) for line in load_map(name).lines},
+                                            background=PAPER) for name in map_names()}
+
+
 def prewarm_steps() -> list[Callable[[], None]]:
     """The sheet layers of every packaged map, one step each (see `render.prewarm_steps`)."""
     from metrobot.games.flipwrite.mapdata import map_names
@@ -47,5 +58,5 @@ def prewarm_steps() -> list[Callable[[], None]]:
     return [partial(prewarm, [name]) for name in map_names()]
 
 
-__all__ = ["clear_caches", "final", "image", "prewarm", "prewarm_steps", "sheet_geometry", "sheet_image",
+__all__ = ["clear_caches", "final", "image", "palette_sets", "prewarm", "prewarm_steps", "sheet_geometry", "sheet_image",
            "summary_image", "summary_layout"]
