@@ -16,22 +16,19 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from metrobot.i18n import EN, NP_, Lang
 
 from ..rects import overlap
-from ..style import INK, font
+from ..pill import paste_pill, pill
 from .palette import CASING, Palette
 from .static import Static
 
 MARKS = True  # False only for the benchmark's "before" (bench/underground_render.py)
-TAG_H = 19  # px; the code at TAG_SIZE bold fits 2 Latin letters or a Hangul syllable
-TAG_SIZE = 13
-SS = 4
+TAG_H = 19  # px: the code (13 px bold) fits 2 Latin letters or a Hangul syllable
 STEP = 7.0  # px between the spots tried along a lane
 CELL = 64  # the index of names and dots: square cells of this size
 LONG = 4  # a section with a gap this many gaps from all its ends gets a tag there too
@@ -62,17 +59,9 @@ class Tag:
     box: Rect
 
 
-@lru_cache(maxsize=256)
 def sprite(text: str, ring: tuple[int, int, int], height: int = TAG_H) -> Image.Image:
-    """The pill: white, ringed in the line's colour (or its casing), the code in ink."""
-    f = font(TAG_SIZE * SS * height // TAG_H, True)
-    w = max(height, int(math.ceil(f.getlength(text) / SS)) + 8)
-    big = Image.new("RGBA", (w * SS, height * SS), (0, 0, 0, 0))
-    d = ImageDraw.Draw(big)
-    d.rounded_rectangle([0, 0, w * SS - 1, height * SS - 1], radius=height * SS // 2, fill=(255, 255, 255, 255),
-                        outline=ring + (255,), width=int(2.2 * SS))
-    d.text((w * SS / 2, height * SS / 2 + SS // 2), text, font=f, anchor="mm", fill=INK + (255,))
-    return big.resize((w, height), Image.Resampling.LANCZOS)
+    """The pill (`render/pill.py`): white, ringed in the line's colour (or its casing)."""
+    return pill(text, ring, height)
 
 
 def ring_of(colour: str, pal: Palette) -> tuple[int, int, int]:
@@ -83,9 +72,7 @@ def ring_of(colour: str, pal: Palette) -> tuple[int, int, int]:
 def draw_tag(image: Image.Image, centre: tuple[float, float], colour: str, pal: Palette, lang: Lang = EN,
              height: int = TAG_H) -> tuple[int, int]:
     """A tag centred at `centre`; returns its size."""
-    tag = sprite(code(colour, lang), ring_of(colour, pal), height)
-    image.paste(tag, (int(round(centre[0] - tag.width / 2)), int(round(centre[1] - tag.height / 2))), tag)
-    return tag.size
+    return paste_pill(image, centre, code(colour, lang), ring_of(colour, pal), height)
 
 
 # ---------------------------------------------------------------- where the tags go
