@@ -33,12 +33,16 @@ def final(view: dict[str, Any], names: dict[str, str] | None = None,
 
 def clear_caches() -> None:
     """Forget every drawn word and layer kept (see `render.clear_caches`)."""
-    from . import marks, panel, sheet, summary
+    from . import mapdraw, marks, panel, sheet, summary
 
     marks._text_mask.cache_clear()
     panel.card_sprite.cache_clear()
     sheet._SHEET_BASES.data.clear()
     summary._BASES.data.clear()
+    for layers in mapdraw._CACHES.values():  # the maps with their station names
+        layers.clear()
+    with marks._LAYERS_LOCK:
+        marks._LAYERS.clear()
 
 
 def palette_sets() -> dict[str, PaletteSet]:

@@ -1,7 +1,7 @@
 """What a turn draws on the cached board: the passenger's last trip, the glow of the new
 track, every colour's track in its slot (new pieces striped), then (over the stations and
-names) the line codes at the ends of every built section (`tags.py`), the face-up
-destinations, the connection symbols of this game and the passenger's pawn.
+names) the face-up destinations, the connection symbols of this game, the passenger's pawn
+and, on top of all, the line codes at the ends of every built section (`tags.py`).
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from .glyphs import pawn, symbol
 from .palette import CASING, EXPRESS, EXPRESS_INK, STATION_INK, Palette, palette, text_on
 from .static import CONN_R, Static, ring_radius
 from .strokes import lane_mask, paste, route_mask
-from .tags import draw_tags
+from .tags import draw_tags, tags_of
 
 PAWN_H = 52
 
@@ -87,7 +87,6 @@ def draw_map(view: dict[str, Any], st: Static, pal: Palette | None = None,
         for gap, forward in route:
             paste(image, colour, route_mask(st, gap, edge, forward))
     image.paste(st.full, (0, 0), st.over)
-    draw_tags(image, view, st, slots, pal, lang)
     d = ImageDraw.Draw(image)
     _destinations(image, d, view, st)
     for station, name in sorted((view.get("connection_tiles") or {}).items()):
@@ -100,7 +99,23 @@ def draw_map(view: dict[str, Any], st: Static, pal: Palette | None = None,
     if not passenger.get("gone") and passenger.get("at") in geo.points:
         sprite = pawn(PAWN_H, pal.route)
         image.paste(sprite, pawn_spot(st, passenger["at"]), sprite)
+    draw_tags(image, view, st, slots, pal, lang, drawn_over(view, st))  # on top: never hidden
     return image, slots
+
+
+def drawn_over(view: dict[str, Any], st: Static) -> list[tuple[float, float, float, float]]:
+    """What a turn draws over the map that the line codes keep clear of: the pawn."""
+    passenger = view.get("passenger") or {}
+    if passenger.get("gone") or passenger.get("at") not in st.geo.points:
+        return []
+    x, y = pawn_spot(st, passenger["at"])
+    return [(x + 4, y, x + int(PAWN_H * 0.72) - 4, y + PAWN_H)]
+
+
+def map_tags(view: dict[str, Any], st: Static, slots: dict[tuple[int, str], int], pal: Palette | None = None,
+             lang: Lang = EN) -> list:
+    """The line codes `draw_map` draws for this view (where, which colour, which end)."""
+    return tags_of(view, st, slots, pal or palette(), lang, drawn_over(view, st))
 
 
 def pawn_spot(st: Static, station: str) -> tuple[int, int]:

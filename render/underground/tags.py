@@ -25,7 +25,7 @@ from metrobot.i18n import EN, NP_, Lang
 from ..rects import overlap
 from ..pill import paste_pill, pill
 from .palette import CASING, Palette
-from .static import Static
+from .static import CONN_R, NR_H, NR_W, Static
 
 MARKS = True  # False only for the benchmark's "before" (bench/underground_render.py)
 TAG_H = 19  # px: the code (13 px bold) fits 2 Latin letters or a Hangul syllable
@@ -127,12 +127,14 @@ def _middle(part: list[int], ends: list[str], gaps: dict[int, tuple[str, str, in
 
 
 def _index(st: Static) -> dict[tuple[int, int], list[Rect]]:
-    """Name boxes and station dots by cell (kept with the static layers)."""
+    """Name boxes, station dots and badges by cell (kept with the static layers)."""
     hit = st.masks.get(("tag index",))
     if hit is None:
         rects = [b for lab in st.labels.values() for b in lab.boxes]
         rects += [(x - st.geo.radius[s], y - st.geo.radius[s], x + st.geo.radius[s], y + st.geo.radius[s])
                   for s, (x, y) in st.geo.points.items()]
+        rects += [(x - NR_W / 2, y - NR_H / 2, x + NR_W / 2, y + NR_H / 2) for x, y in st.nr_spots.values()]
+        rects += [(x - CONN_R, y - CONN_R, x + CONN_R, y + CONN_R) for x, y in st.conn_spots.values()]
         hit = {}
         for r in rects:
             for cx in range(int(r[0] // CELL), int(r[2] // CELL) + 1):
@@ -148,11 +150,14 @@ def _covered(index, box: Rect) -> float:
     return sum(overlap(box, r) for r in near)
 
 
-def place_tags(view: dict[str, Any], st: Static, slots: dict[tuple[int, str], int], widths: dict[str, int]) -> list[Tag]:
-    """Every tag of this view's track (`widths`: each colour's tag width)."""
+def place_tags(view: dict[str, Any], st: Static, slots: dict[tuple[int, str], int], widths: dict[str, int],
+               avoid: list[Rect] | None = None) -> list[Tag]:
+    """Every tag of this view's track (`widths`: each colour's tag width; `avoid`: what
+    this turn draws that a tag should not cover, the pawn)."""
     geo = st.geo
     index = _index(st)
-    placed: list[Tag] = []
+    placed: list[Tag] = [Tag("", -1, None, ((r[0] + r[2]) / 2, (r[1] + r[3]) / 2), r) for r in avoid or []]
+    first = len(placed)
     h = TAG_H
     for colour, col in (view.get("colours") or {}).items():
         track = [g for g in col.get("track") or [] if (g, colour) in slots]
@@ -173,7 +178,7 @@ def place_tags(view: dict[str, Any], st: Static, slots: dict[tuple[int, str], in
                 wanted.append((middle if middle is not None else part[0], None))
             for gap, station in wanted:
                 placed.append(_place(geo, index, placed, colour, gap, slots[(gap, colour)], station, w, h))
-    return placed
+    return placed[first:]
 
 
 def _place(geo, index, placed: list[Tag], colour: str, gap: int, slot: int, station: str | None, w: int,
@@ -207,18 +212,18 @@ def _place(geo, index, placed: list[Tag], colour: str, gap: int, slot: int, stat
 
 
 def tags_of(view: dict[str, Any], st: Static, slots: dict[tuple[int, str], int], pal: Palette,
-            lang: Lang = EN) -> list[Tag]:
+            lang: Lang = EN, avoid: list[Rect] | None = None) -> list[Tag]:
     """Where the tags of this view go, drawn in `pal` and `lang` (their widths vary)."""
     widths = {c: sprite(code(c, lang), ring_of(c, pal)).width for c in (view.get("colours") or {})}
-    return place_tags(view, st, slots, widths)
+    return place_tags(view, st, slots, widths, avoid)
 
 
 def draw_tags(image: Image.Image, view: dict[str, Any], st: Static, slots: dict[tuple[int, str], int],
-              pal: Palette, lang: Lang = EN) -> list[Tag]:
+              pal: Palette, lang: Lang = EN, avoid: list[Rect] | None = None) -> list[Tag]:
     """Place and draw every tag; returns them."""
     if not MARKS:
         return []
-    tags = tags_of(view, st, slots, pal, lang)
+    tags = tags_of(view, st, slots, pal, lang, avoid)
     for tag in tags:
         draw_tag(image, tag.centre, tag.colour, pal, lang)
     return tags

@@ -196,13 +196,12 @@ def word_marks(kind: str, view: dict[str, Any], languages) -> list[tuple[float, 
         return []
     from render.underground.boardimage import static
     from render.underground.geometry import assign_lanes, occupancy
-    from render.underground.palette import palette
-    from render.underground.tags import tags_of
+    from render.underground.board import map_tags
 
     st = static(view)
     slots = assign_lanes(st.geo, occupancy(view))
     return [(b[0] - 1, b[1] - 1, b[2] + 2, b[3] + 2) for language in languages
-            for b in (t.box for t in tags_of(view, st, slots, palette(), language))]
+            for b in (t.box for t in map_tags(view, st, slots, None, language))]
 
 
 @pytest.mark.parametrize("kind, n, seed", [(g[0], g[1], g[2]) for g in GAMES[::2]])

@@ -14,11 +14,10 @@ from metrobot.gamelog import self_play
 from metrobot.games.underground import GAME
 from render import final_images, render_image, render_png
 from render.underground import SIZE, board_image, final
-from render.underground.board import draw_map, pawn_spot
+from render.underground.board import draw_map, map_tags, pawn_spot
 from render.underground.boardimage import MAP_W, static
 from render.underground.geometry import LANE_W, assign_lanes, occupancy
-from render.underground.palette import CASING, NEW_GLOW, line_colour, palette
-from render.underground.tags import tags_of
+from render.underground.palette import CASING, NEW_GLOW, line_colour
 from render.underground.static import clear_cache, stats
 from render.underground.summary import ranking, summary_image, summary_size
 from render.png import encode_png
@@ -89,7 +88,7 @@ def test_shared_gaps_hold_each_colour_in_its_own_slot(games):
         view["turn"]["placements"], view["last_turn"] = [], None  # no new track: no stripes
         st = static(view)
         image, slots = draw_map(view, st)
-        tagged = [t.box for t in tags_of(view, st, slots, palette())]
+        tagged = [t.box for t in map_tags(view, st, slots)]
         occ = occupancy(view)
         for gap, colours in occ.items():
             if len(colours) < 2:
