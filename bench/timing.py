@@ -51,3 +51,29 @@ def measure_pair(a: Callable[[], object], b: Callable[[], object], *, runs: int 
     finally:
         gc.enable()
     return first, second
+
+
+def with_and_without(fn: Callable[[], object], switch: Callable[[bool], None], *, rounds: int = 5,
+                     runs: int = 6) -> tuple[list[float], list[float]]:
+    """Milliseconds of `fn` with something switched on and off (`switch(flag)` sets it and
+    empties what was drawn and cached under the other setting), in alternating rounds of
+    `runs` calls after one warm-up call, so that load from other processes falls on both
+    alike. Leaves it switched on."""
+    on: list[float] = []
+    off: list[float] = []
+    try:
+        for _ in range(rounds):
+            for flag, into in ((True, on), (False, off)):
+                switch(flag)
+                into += measure(fn, runs=runs, warmup=1)
+    finally:
+        switch(True)
+    return on, off
+
+
+def ratio_line(label: str, after: list[float], before: list[float], target: str) -> str:
+    """"label  ratio x.xx  target ..." of the medians after / before."""
+    import statistics
+
+    ratio = statistics.median(after) / statistics.median(before)
+    return f"{label:<48} ratio {ratio:8.2f}        target {target}"

@@ -21,7 +21,7 @@ import json
 from functools import lru_cache
 from itertools import combinations
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 Colour = tuple[int, int, int]
 
@@ -57,6 +57,15 @@ def deficiencies(vision: str | None) -> tuple[str, ...]:
     return () if key == "off" else tuple(key.split("+"))
 
 
+class PaletteSet(NamedTuple):
+    """Colours that can share one image, as an image package lists them for
+    `tools/palettes.py` (its `palette_sets()`): by name, as drawn with "off"."""
+    originals: dict[str, Colour]
+    fixed: tuple[str, ...] = ()  # kept as they are in every palette (white, black)
+    background: Colour = (250, 248, 243)  # what they are drawn on
+    cased: tuple[str, ...] = ()  # drawn with a dark edge: they need not stand off the background
+
+
 def hex_colour(colour: str) -> Colour:
     colour = colour.lstrip("#")
     return int(colour[0:2], 16), int(colour[2:4], 16), int(colour[4:6], 16)
@@ -86,4 +95,4 @@ def colours(name: str, vision: str | None, originals: dict[str, Colour] | None =
     return {k: hex_colour(v) for k, v in entry["palettes"][key].items()}
 
 
-__all__ = ["DEFICIENCIES", "KEYS", "VISIONS", "colours", "deficiencies", "for_people", "palette_key"]
+__all__ = ["DEFICIENCIES", "KEYS", "VISIONS", "PaletteSet", "colours", "deficiencies", "for_people", "palette_key"]

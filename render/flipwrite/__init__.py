@@ -13,6 +13,7 @@ from PIL import Image
 
 from metrobot.i18n import EN, Lang
 
+from ..vision import PaletteSet
 from .sheet import prewarm, sheet_geometry, sheet_image
 from .summary import summary_image, summary_layout
 
@@ -32,12 +33,26 @@ def final(view: dict[str, Any], names: dict[str, str] | None = None,
 
 def clear_caches() -> None:
     """Forget every drawn word and layer kept (see `render.clear_caches`)."""
-    from . import marks, panel, sheet, summary
+    from . import mapdraw, marks, panel, sheet, summary
 
     marks._text_mask.cache_clear()
     panel.card_sprite.cache_clear()
     sheet._SHEET_BASES.data.clear()
     summary._BASES.data.clear()
+    for layers in mapdraw._CACHES.values():  # the maps with their station names
+        layers.clear()
+    with marks._LAYERS_LOCK:
+        marks._LAYERS.clear()
+
+
+def palette_sets() -> dict[str, PaletteSet]:
+    """Each packaged map's lines, for `tools/palettes.py` (a custom map keeps its colours)."""
+    from metrobot.games.flipwrite.mapdata import load_map, map_names
+
+    from ..style import PAPER, rgb
+
+    return {f"flipwrite:{name}": PaletteSet({line.id: rgb(line.colour) for line in load_map(name).lines},
+                                            background=PAPER) for name in map_names()}
 
 
 def prewarm_steps() -> list[Callable[[], None]]:
@@ -47,5 +62,5 @@ def prewarm_steps() -> list[Callable[[], None]]:
     return [partial(prewarm, [name]) for name in map_names()]
 
 
-__all__ = ["clear_caches", "final", "image", "prewarm", "prewarm_steps", "sheet_geometry", "sheet_image",
+__all__ = ["clear_caches", "final", "image", "palette_sets", "prewarm", "prewarm_steps", "sheet_geometry", "sheet_image",
            "summary_image", "summary_layout"]

@@ -22,7 +22,7 @@ from .marks import CachedDraw, MarkedLayer, boxed, cross, marked_layer, paste_ce
 from .panel import (PENDING, RULE, card_text, draw_card, draw_line_table, draw_score_row, draw_score_static,
                               draw_table_static, line_rows, line_table_height, sheet_score)
 from .summary import _Lru, summary_image, summary_layout
-from ..style import INK, MUTED, PAPER, fit_text, font, player_colour
+from ..style import INK, MUTED, PAPER, contrast, fit_text, font, player_colour
 
 __all__ = ["sheet_image", "summary_image", "sheet_geometry", "summary_layout", "prewarm"]
 
@@ -147,7 +147,7 @@ def _sheet_header(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, An
     card = card_text(view.get("card"), lang)
     card_w = 0.0 if finished else font(26, True).getlength(card)
     d.text((34, 70), fit_text(status, 28, cb[0] - 16 - 34 - card_w - 24, True), font=font(28, True),
-           fill=colour if sum(colour) < 600 else INK)
+           fill=colour if contrast(colour, (255, 255, 255)) >= 3 else INK)  # large text: 3:1 (WCAG AA)
     sub = []
     owed = (view.get("pending") or {}).get("owed", 0) if sealed else 0
     if not finished:

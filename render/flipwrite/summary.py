@@ -208,7 +208,7 @@ def _panel(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], spe
         if len(view["players"]) == 1:
             status, ink = "", MUTED
         elif winner:
-            status, ink = lang.t("★ winner"), (170, 110, 0)
+            status, ink = lang.t("★ winner"), (150, 95, 0)
         else:
             place = next(pl for pl, q, _ in places(view, spec) if q == p)
             status, ink = ordinal_place(place, lang), MUTED

@@ -12,7 +12,8 @@ from PIL import Image, ImageDraw
 from metrobot.games.metromania.board import CITY_CELLS
 from metrobot.i18n import EN, Lang
 
-from .board import Geometry, board_geometry, draw_pieces, static_layer
+from .board import Geometry, board_geometry, static_layer
+from .pieces import draw_pieces
 from .panel import draw_panel
 
 WIDTH, HEIGHT = 1400, 960

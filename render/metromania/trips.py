@@ -15,8 +15,9 @@ from metrobot.games.metromania.scoring import route_hops
 from metrobot.games.metromania.state import from_json
 from metrobot.i18n import EN, Lang, N_
 
-from .board import board_geometry, draw_line, draw_pieces, line_points, static_layer
-from ..style import HIGHLIGHT, INK, MUTED, PAPER, fit_text, font, player_colour
+from .board import board_geometry, static_layer
+from .pieces import draw_line, draw_pieces, line_points
+from ..style import HIGHLIGHT, INK, MUTED, PAPER, fit_text, font, ink_on, player_colour
 
 COLS, PANEL_W, PANEL_H, HEADER = 4, 350, 372, 64
 MINI_H = 300
@@ -87,7 +88,9 @@ def _ranking(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str]
     winners = set(view.get("winners", []))
     for p in order:
         b = breakdown.get(p, {})
-        d.ellipse([x, y + 4, x + 16, y + 20], fill=player_colour(seat[p], vision))
+        colour = player_colour(seat[p], vision)
+        d.ellipse([x - 2, y + 2, x + 18, y + 22], fill=colour)
+        d.text((x + 8, y + 12.5), str(seat[p] + 1), font=font(14, True), anchor="mm", fill=ink_on(colour))
         crown = " ★" if p in winners or (view.get("owners") or {}).get(p) in winners else ""
         d.text((x + 24, y), fit_text(names.get(p, p) + crown, 19, 220, True), font=font(19, True), fill=INK)
         d.text((x + PANEL_W - 40, y), str(view["scores"].get(p, 0)), font=font(20, True), anchor="ra", fill=INK)

@@ -13,7 +13,9 @@ from PIL import Image
 
 from metrobot.i18n import EN, Lang
 
+from ..vision import PaletteSet
 from .boardimage import SIZE, board_image, prewarm
+from .palette import BACKGROUND, CASING, originals
 from .static import clear_cache as clear_caches  # the board's static layers: its station names
 
 
@@ -30,6 +32,13 @@ def final(view: dict[str, Any], names: dict[str, str] | None = None,
     return [("summary.png", summary_image(view, names, lang, vision))]
 
 
+def palette_sets() -> dict[str, PaletteSet]:
+    """The colours that share a board, for `tools/palettes.py`: the eleven lines (up to ten
+    in one game, any ten) and the two highlights."""
+    return {"underground": PaletteSet(originals(), fixed=("white", "black"), background=BACKGROUND,
+                                      cased=tuple(CASING))}
+
+
 def prewarm_steps() -> list[Callable[[], None]]:
     """The static layer of every packaged map, one step each (see `render.prewarm_steps`)."""
     from metrobot.games.underground.mapdata import map_names
@@ -37,4 +46,4 @@ def prewarm_steps() -> list[Callable[[], None]]:
     return [partial(prewarm, [name]) for name in map_names()]
 
 
-__all__ = ["SIZE", "board_image", "clear_caches", "final", "image", "prewarm", "prewarm_steps"]
+__all__ = ["SIZE", "board_image", "clear_caches", "final", "image", "palette_sets", "prewarm", "prewarm_steps"]

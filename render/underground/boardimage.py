@@ -31,7 +31,7 @@ def board_image(view: dict[str, Any], viewer: str | None = None, names: dict[str
     the lines in the palette of `vision` (see `render/vision.py`)."""
     st = static(view)
     pal = palette(vision)
-    image, _ = draw_map(view, st, pal)
+    image, _ = draw_map(view, st, pal, lang)
     draw_panel(image, view, viewer, (MAP_W, 0, SIZE[0], HEIGHT), names, lang, pal)
     return image
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..style import ink_on
 from ..vision import colours as vision_colours
 
 Colour = tuple[int, int, int]
@@ -71,6 +72,5 @@ def palette(vision: str = "off") -> Palette:
 
 
 def text_on(colour: Colour) -> Colour:
-    """Black or white, whichever reads better on `colour`."""
-    r, g, b = colour
-    return (24, 24, 24) if 0.299 * r + 0.587 * g + 0.114 * b > 150 else (255, 255, 255)
+    """Black or white, whichever contrasts more with `colour` (WCAG AA on any colour)."""
+    return ink_on(colour)

@@ -13,7 +13,7 @@ from metrobot.i18n import EN, Lang
 from ..style import INK, MUTED, PAPER, fit_text, font
 from .geometry import umap
 from .palette import NATIONAL_RAIL, ROUTE, RULE, palette, text_on
-from .panel import swatch, turn_order
+from .panel import tagged_swatch, turn_order
 
 KINDS = (("start", (150, 150, 150)), ("national_rail", NATIONAL_RAIL), ("terminus", (40, 40, 40)),
          ("connections", (0, 150, 110)), ("loops", (230, 150, 0)), ("passenger", ROUTE))
@@ -103,7 +103,7 @@ def summary_image(view: dict[str, Any], names: dict[str, str] | None = None, lan
                fill=INK)
         cx = NAME_X
         for c in (c for c, col in colours.items() if col["owner"] == p):
-            swatch(d, (cx, y0 + 47, cx + 30, y0 + 61), c, pal)
+            tagged_swatch(image, (cx, y0 + 47, cx + 30, y0 + 61), c, pal, lang)
             word = colour_word(c, lang)
             d.text((cx + 36, y0 + 54), word, font=font(16), anchor="lm", fill=INK)
             cx += 44 + font(16).getlength(word)
