@@ -82,8 +82,8 @@ def marks_cost(view, me) -> None:
         encode_png(sheet_image(me, PLAYERS[0], NAMES, vision="deutan"))
 
     after, before = with_and_without(both, switch, runs=4)
-    print(summary("with letters (deutan): summary + sheet, render + encode", after))
-    print(summary("without letters: summary + sheet, render + encode", before))
+    print(summary("letters (deutan): summary+sheet, CPU", after))
+    print(summary("no letters: summary+sheet, CPU", before))
     print(ratio_line("letters: with / without", after, before, "<= 1.10"))
 
     def cold() -> None:

@@ -58,8 +58,8 @@ def marks_cost(state, viewer) -> None:
         pieces.MARKS = flag
 
     after, before = with_and_without(lambda: encode_png(render_image(GAME, state, viewer, vision="tritan")), switch)
-    print(summary("with numbers (tritan palette): render + encode", after))
-    print(summary("without numbers: render + encode", before))
+    print(summary("numbers (tritan): render + encode, CPU", after))
+    print(summary("no numbers: render + encode, CPU", before))
     print(ratio_line("numbers: with / without", after, before, "<= 1.10"))
 
 

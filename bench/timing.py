@@ -55,17 +55,25 @@ def measure_pair(a: Callable[[], object], b: Callable[[], object], *, runs: int 
 
 def with_and_without(fn: Callable[[], object], switch: Callable[[bool], None], *, rounds: int = 5,
                      runs: int = 6) -> tuple[list[float], list[float]]:
-    """Milliseconds of `fn` with something switched on and off (`switch(flag)` sets it and
+    """CPU milliseconds of `fn` (this process's, so that other processes on a shared
+    machine do not count) with something switched on and off (`switch(flag)` sets it and
     empties what was drawn and cached under the other setting), in alternating rounds of
-    `runs` calls after one warm-up call, so that load from other processes falls on both
-    alike. Leaves it switched on."""
+    `runs` calls after one warm-up call. Leaves it switched on."""
     on: list[float] = []
     off: list[float] = []
     try:
         for _ in range(rounds):
             for flag, into in ((True, on), (False, off)):
                 switch(flag)
-                into += measure(fn, runs=runs, warmup=1)
+                fn()
+                gc.disable()
+                try:
+                    for _ in range(runs):
+                        t0 = time.process_time()
+                        fn()
+                        into.append((time.process_time() - t0) * 1000)
+                finally:
+                    gc.enable()
     finally:
         switch(True)
     return on, off

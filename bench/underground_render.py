@@ -57,8 +57,8 @@ def marks_cost(state, viewer) -> None:
         tags.MARKS = flag
 
     after, before = with_and_without(lambda: encode_png(render_image(GAME, state, viewer, vision="deutan")), switch)
-    print(summary("with line codes (deutan palette): render + encode", after))
-    print(summary("without line codes: render + encode", before))
+    print(summary("line codes (deutan): render + encode, CPU", after))
+    print(summary("no line codes: render + encode, CPU", before))
     print(ratio_line("line codes: with / without", after, before, "<= 1.10"))
 
 

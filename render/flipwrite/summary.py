@@ -22,7 +22,7 @@ from .mapdraw import SheetLayout, Style, fit_height, static_map
 from .spec import MapSpec, map_spec
 from .marks import CachedDraw, disc, marked_layer, paste_centred, square, tick
 from .panel import RULE, card_text, draw_card, sheet_score
-from ..style import INK, MUTED, fit_text, font, player_colour
+from ..style import INK, MUTED, fit_text, font, ink_on, player_colour
 from ..vision import palette_key
 
 COLUMNS = {1: 1, 2: 2, 3: 3, 4: 2, 5: 3, 6: 3, 7: 4, 8: 4}
@@ -237,8 +237,11 @@ def _panel(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], spe
         if not done:
             continue
         r = boxes["chips"][line.id]
+        # filled, its letter kept (colour is never the only cue), a check mark in its corner
         d.rounded_rectangle(r, radius=5, fill=line.colour)
-        paste_centred(image, tick(int(chip * 0.8), _dark(line.colour)), (r[0] + r[2]) / 2, (r[1] + r[3]) / 2)
+        d.text((r[0] + chip * 0.38, (r[1] + r[3]) / 2 + 1), line.id, font=font(int(chip * 0.5), True), anchor="mm",
+               fill=ink_on(line.colour))
+        paste_centred(image, tick(max(12, int(chip * 0.5)), _dark(line.colour)), r[2] - chip * 0.2, r[1] + chip * 0.22)
         d.text(((r[0] + r[2]) / 2, r[3] + 3), f"+{done['points']}", font=font(max(11, int(chip * 0.42)), True),
                anchor="ma", fill=INK)
     stats = lang.t("windows {filled}/{windows} · lines {lines} · empty {empty}", filled=score["windows"],
