@@ -16,7 +16,7 @@ from metrobot.games.flipwrite import GAME
 from render.flipwrite import sheet_image, summary_image
 from render.png import encode_png
 
-from .timing import measure, summary
+from .timing import measure, ratio_line, summary, with_and_without
 
 PLAYERS = [f"p{i}" for i in range(1, 9)]
 NAMES = {p: n for p, n in zip(PLAYERS, ["Alice", "Bartholomew", "Chen", "Dörte", "Emeka", "Fatima", "Gustav",
@@ -63,6 +63,35 @@ def main() -> None:
     print(f"sheet {sheet.size[0]}x{sheet.size[1]}, PNG {len(sheet_png) / 1024:.0f} KiB")
     print(summary("sheet: render + encode", measure(lambda: encode_png(sheet_image(me, PLAYERS[0], NAMES)), runs=20)))
     print(summary("sheet: encode alone", measure(lambda: encode_png(sheet), runs=20)))
+    marks_cost(view, me)
+
+
+def marks_cost(view, me) -> None:
+    """The lines' letters at their far ends (issue 35) are in the cached map layer: a round
+    costs the same with them (in a colour-vision palette) as without; drawing a new map's
+    layer costs a little more."""
+    import render
+    from render.flipwrite import mapdraw
+
+    def switch(flag: bool) -> None:
+        mapdraw.MARKS = flag
+        render.clear_caches()
+
+    def both() -> None:
+        encode_png(summary_image(view, NAMES, vision="deutan"))
+        encode_png(sheet_image(me, PLAYERS[0], NAMES, vision="deutan"))
+
+    after, before = with_and_without(both, switch, runs=4)
+    print(summary("letters (deutan): summary+sheet, CPU", after))
+    print(summary("no letters: summary+sheet, CPU", before))
+    print(ratio_line("letters: with / without", after, before, "<= 1.10"))
+
+    def cold() -> None:
+        render.clear_caches()
+        sheet_image(me, PLAYERS[0], NAMES, vision="deutan")
+
+    after, before = with_and_without(cold, switch, rounds=3, runs=2)
+    print(ratio_line("a new map's sheet layers: with / without", after, before, "(drawn once per map)"))
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from metrobot.games.metromania import GAME
 from render import render_image
 from render.png import encode_png
 
-from .timing import measure, measure_pair, summary
+from .timing import measure, measure_pair, ratio_line, summary, with_and_without
 
 
 def late_game():
@@ -46,6 +46,21 @@ def main() -> None:
     render_image(GAME, state, viewer)
     packed = measure(lambda: (_IMAGES.clear(), render_image(GAME, state, viewer)), runs=10, warmup=1)
     print(summary("render of a board evicted to the packed cache", packed))
+    marks_cost(state, viewer)
+
+
+def marks_cost(state, viewer) -> None:
+    """The players' numbers on their lines and markers (issue 35): render + encode with
+    them (in a colour-vision palette) against without them."""
+    from render.metromania import pieces
+
+    def switch(flag: bool) -> None:
+        pieces.MARKS = flag
+
+    after, before = with_and_without(lambda: encode_png(render_image(GAME, state, viewer, vision="tritan")), switch)
+    print(summary("numbers (tritan): render + encode, CPU", after))
+    print(summary("no numbers: render + encode, CPU", before))
+    print(ratio_line("numbers: with / without", after, before, "<= 1.10"))
 
 
 if __name__ == "__main__":

@@ -51,3 +51,37 @@ def measure_pair(a: Callable[[], object], b: Callable[[], object], *, runs: int 
     finally:
         gc.enable()
     return first, second
+
+
+def with_and_without(fn: Callable[[], object], switch: Callable[[bool], None], *, rounds: int = 5,
+                     runs: int = 6) -> tuple[list[float], list[float]]:
+    """CPU milliseconds of `fn` (this process's, so that other processes on a shared
+    machine do not count) with something switched on and off (`switch(flag)` sets it and
+    empties what was drawn and cached under the other setting), in alternating rounds of
+    `runs` calls after one warm-up call. Leaves it switched on."""
+    on: list[float] = []
+    off: list[float] = []
+    try:
+        for _ in range(rounds):
+            for flag, into in ((True, on), (False, off)):
+                switch(flag)
+                fn()
+                gc.disable()
+                try:
+                    for _ in range(runs):
+                        t0 = time.process_time()
+                        fn()
+                        into.append((time.process_time() - t0) * 1000)
+                finally:
+                    gc.enable()
+    finally:
+        switch(True)
+    return on, off
+
+
+def ratio_line(label: str, after: list[float], before: list[float], target: str) -> str:
+    """"label  ratio x.xx  target ..." of the medians after / before."""
+    import statistics
+
+    ratio = statistics.median(after) / statistics.median(before)
+    return f"{label:<48} ratio {ratio:8.2f}        target {target}"

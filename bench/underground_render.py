@@ -14,7 +14,7 @@ from metrobot.games.underground import GAME
 from render import render_image
 from render.png import encode_png
 
-from .timing import measure, measure_pair, summary
+from .timing import measure, measure_pair, ratio_line, summary, with_and_without
 
 
 def late_game():
@@ -45,6 +45,21 @@ def main() -> None:
 
     cold = measure(lambda: (clear_cache(), render_image(GAME, state, viewer)), runs=3, warmup=0)
     print(summary("first render of a new board (static layer drawn)", cold))
+    marks_cost(state, viewer)
+
+
+def marks_cost(state, viewer) -> None:
+    """The line codes (issue 35) cost: render + encode with them (in a colour-vision
+    palette: its colours are looked up, never computed) against without them."""
+    from render.underground import tags
+
+    def switch(flag: bool) -> None:
+        tags.MARKS = flag
+
+    after, before = with_and_without(lambda: encode_png(render_image(GAME, state, viewer, vision="deutan")), switch)
+    print(summary("line codes (deutan): render + encode, CPU", after))
+    print(summary("no line codes: render + encode, CPU", before))
+    print(ratio_line("line codes: with / without", after, before, "<= 1.10"))
 
 
 if __name__ == "__main__":

@@ -6,20 +6,44 @@ style (solid/dashed) is a second cue that never depends on colour.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 from PIL import ImageFont
 
 from .text import chain_font
+from .vision import PaletteSet, colours, palette_key
 
 FONT_DIR = Path(__file__).with_name("fonts")
 
 # Okabe-Ito, in seat order; picked so that neighbours in the list differ in lightness too.
 PLAYER_COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000"]
 INK = (33, 33, 33)
-MUTED = (110, 104, 96)
+MUTED = (100, 94, 86)  # 4.5:1 (WCAG AA) on every light ground the images use
 PAPER = (250, 248, 243)
 HIGHLIGHT = (255, 214, 10)
+
+
+def luminance(colour: tuple[int, int, int]) -> float:
+    """WCAG 2 relative luminance of an sRGB colour (0-255 channels)."""
+    def linear(v: int) -> float:
+        c = v / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (linear(v) for v in colour[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    """WCAG 2 contrast ratio of two colours (1 to 21); AA asks 4.5 of text, 3 of large text."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def ink_on(colour: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Black or white, whichever contrasts more with `colour`: at least 4.58:1 on any
+    colour (WCAG AA for text of any size)."""
+    black, white = (0, 0, 0), (255, 255, 255)
+    return black if contrast(colour, black) >= contrast(colour, white) else white
 
 
 def rgb(colour: str) -> tuple[int, int, int]:
@@ -27,8 +51,27 @@ def rgb(colour: str) -> tuple[int, int, int]:
     return int(colour[0:2], 16), int(colour[2:4], 16), int(colour[4:6], 16)
 
 
-def player_colour(seat: int) -> tuple[int, int, int]:
-    return rgb(PLAYER_COLOURS[seat % len(PLAYER_COLOURS)])
+def player_colours(vision: str = "off") -> list[tuple[int, int, int]]:
+    """The players' colours in seat order, in the palette of `vision` (render/vision.py)."""
+    return _player_colours(palette_key(vision))
+
+
+@lru_cache(maxsize=16)
+def _player_colours(key: str) -> list[tuple[int, int, int]]:
+    originals = {str(i): rgb(c) for i, c in enumerate(PLAYER_COLOURS)}
+    chosen = colours("players", key, originals) or originals
+    return [chosen[str(i)] for i in range(len(PLAYER_COLOURS))]
+
+
+def palette_sets() -> dict[str, PaletteSet]:
+    """The players' colours, for `tools/palettes.py`: up to eight share an image."""
+    return {"players": PaletteSet({str(i): rgb(c) for i, c in enumerate(PLAYER_COLOURS)}, fixed=("7",),
+                                  background=PAPER)}
+
+
+def player_colour(seat: int, vision: str = "off") -> tuple[int, int, int]:
+    shown = player_colours(vision)
+    return shown[seat % len(shown)]
 
 
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:

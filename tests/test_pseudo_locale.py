@@ -69,15 +69,20 @@ class Heard:
         for message in [out.reply] + out.public + [m for _, m in out.dms]:
             if message is not None:
                 self.texts.append(message.text)
+                self.texts += [f.description for f in message.files]  # the alt texts, and a text board's file
+                self.texts += [f.data.decode() for f in message.files if f.name.endswith(".txt")]
                 controls = message.controls
                 if controls is not None and controls.kind == "lobby":
                     self.texts += list(controls.lobby)
                 elif controls is not None and controls.kind == "play":  # (replays and pages: the adapter's)
                     self.texts += [controls.play_label, controls.mine_label, controls.board_label]
+                elif controls is not None and controls.kind == "astext":  # 📄 under a private board
+                    self.texts.append(controls.board_label)
         return out
 
     def menu(self, menu):
         self.texts += [menu.summary, menu.heading, menu.group_hint] + [c.label for c in menu.choices]
+        self.texts += [menu.preview.description] if menu.preview else []
         self.texts += [c.group for c in menu.choices]
 
     async def refused(self, call, typed: str = ""):
@@ -126,11 +131,15 @@ async def _play_to_the_end(svc, heard: Heard, channel: str, kind: str, now: list
                     heard.typed |= {w for word in WORD.findall(typed) for w in (word, word.upper())}
             if others and not plugin.game.to_move(state) >= {s for s in game.seats(state)}:
                 await heard.refused(svc.play(channel, others[0], ["nb"]), "nb")
-            heard.menu(await svc.menu(channel, person, []))
+            heard.menu(await svc.menu(channel, person, [], preview=True))
             for user in (person, *others):
                 heard.outcome(await svc.status(channel, user))
                 heard.outcome(await svc.board(channel, user))
+                heard.outcome(await svc.board_text(channel, user))  # the board for a screen reader
                 heard.outcome(await svc.hand(channel, user))
+            heard.outcome(await svc.board_text(channel, "u9"))  # a spectator's
+            heard.outcome(await svc.my_settings(person, colour_vision="deutan"))
+            await heard.refused(svc.my_settings(person, colour_vision="purple"))
             heard.outcome(await svc.rules(channel))
             continue
         if turn in (4, 9):  # the turn clock: the reminder at half time, the automatic player at expiry

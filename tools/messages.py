@@ -57,7 +57,11 @@ ENGLISH_ONLY = {
 PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}")
 # What translators are told about the texts of a context (a comment in the .po files).
 NOTES = {"typed word": "Words a player may type for this in a move, in this language: the words the game shows "
-                       "(menus, narration). Several forms may be listed, separated by commas."}
+                       "(menus, narration). Several forms may be listed, separated by commas.",
+         "line code": "A colour's code on the board's lines, beside its name in the key: a letter or two of the "
+                      "colour's name (R red, Bk black, Y yellow, Bl blue, Pu purple, Pk pink, O orange, G green, "
+                      "Br brown, W white, Gy grey), each colour's different from the others'; one Hangul syllable "
+                      "fits."}
 
 
 @dataclass

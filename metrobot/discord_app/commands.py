@@ -195,7 +195,8 @@ def game_group(bot: Bot) -> app_commands.Group:
                            public="Show it to the whole channel (default: only you)")
     async def replay(interaction: discord.Interaction, game: Optional[int] = None,
                      public: Optional[bool] = False) -> None:
-        await run(interaction, lambda: bot.service.replay(str(interaction.channel_id), game, animation=True),
+        await run(interaction, lambda: bot.service.replay(str(interaction.channel_id), game, animation=True,
+                                                          user_id=str(interaction.user.id), public=bool(public)),
                   ephemeral=not public)
 
     @replay.autocomplete("game")
@@ -216,7 +217,7 @@ def game_group(bot: Bot) -> app_commands.Group:
     async def rules(interaction: discord.Interaction, kind: Optional[app_commands.Choice[str]] = None,
                     page: Optional[app_commands.Range[int, 1, 99]] = None) -> None:
         await run(interaction, lambda: bot.service.rules(str(interaction.channel_id), kind.value if kind else None,
-                                                         page - 1 if page else None))
+                                                         page - 1 if page else None, user_id=str(interaction.user.id)))
 
     return group
 
@@ -230,9 +231,15 @@ def look_commands(bot: Bot) -> list[app_commands.Command]:
         await run(interaction, lambda: bot.service.status(*_ids(interaction)))
 
     @app_commands.command(name="board", description="Show the board (your own view if you play)")
+    @app_commands.describe(format="A picture (default), or text for a screen reader")
+    @app_commands.choices(format=[app_commands.Choice(name="picture", value="picture"),
+                                  app_commands.Choice(name="text (for screen readers)", value="text")])
     @app_commands.guild_only()
-    async def board(interaction: discord.Interaction) -> None:
-        await run(interaction, lambda: bot.service.board(*_ids(interaction)))
+    async def board(interaction: discord.Interaction, format: Optional[app_commands.Choice[str]] = None) -> None:
+        if format is not None and format.value == "text":
+            await run(interaction, lambda: bot.service.board_text(*_ids(interaction)))
+        else:
+            await run(interaction, lambda: bot.service.board(*_ids(interaction)))
 
     @app_commands.command(name="hand", description="Your secret hand, privately")
     @app_commands.guild_only()

@@ -6,6 +6,7 @@ working after a restart and nothing lives only in memory.
   mb:p:<game>:<moves>:play|hand|board       under a turn/round message
   mb:g|s|b|up|t|ok|u|x:…                    the private composer (see composer.py)
   mb:r:…, mb:lb:…                           pages (see pages.py)
+  mb:bt:…, mb:tp:…                          the board as text (see textboard.py)
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from ..service import Controls
 from .composer import COMPOSER_ITEMS, composer
 from .messages import bot_of, clip, guarded
 from .pages import PAGE_ITEMS, pages_view
+from .textboard import TEXT_ITEMS, text_view
 from .speech import speaker
 
 log = logging.getLogger("metrobot.discord")
@@ -98,6 +100,8 @@ class PlayButton(discord.ui.DynamicItem[discord.ui.Button],
 def controls_view(controls: Controls) -> discord.ui.View:
     if controls.kind in ("replay", "leaderboard", "games", "rules"):
         return pages_view(controls)
+    if controls.kind in ("text", "astext"):
+        return text_view(controls)
     view = discord.ui.View(timeout=None)
     if controls.kind == "lobby":
         for op, label in zip(("join", "leave", "start"), controls.lobby):
@@ -111,7 +115,7 @@ def controls_view(controls: Controls) -> discord.ui.View:
     return view
 
 
-OURS = (LobbyButton, PlayButton, *COMPOSER_ITEMS, *PAGE_ITEMS)
+OURS = (LobbyButton, PlayButton, *COMPOSER_ITEMS, *PAGE_ITEMS, *TEXT_ITEMS)
 
 
 def _none_of(items: tuple[type, ...]) -> str:

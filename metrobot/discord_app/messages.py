@@ -48,7 +48,8 @@ def clip(text: str) -> str:
 
 
 def files(items: list[File]) -> list[discord.File]:
-    return [discord.File(io.BytesIO(f.data), filename=f.name) for f in items]
+    """The attachments, each with its alt text (Discord's `description`)."""
+    return [discord.File(io.BytesIO(f.data), filename=f.name, description=f.description or None) for f in items]
 
 
 def allowed(message: Message) -> discord.AllowedMentions:

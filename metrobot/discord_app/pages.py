@@ -68,8 +68,10 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button],
         await interaction.response.defer()
 
         async def work():
-            outcome = await bot_of(interaction).service.replay(str(interaction.channel_id), self.gid,
-                                                              _target(self.op, self.frame))
+            shown = interaction.message
+            outcome = await bot_of(interaction).service.replay(
+                str(interaction.channel_id), self.gid, _target(self.op, self.frame), user_id=str(interaction.user.id),
+                public=shown is not None and not shown.flags.ephemeral)
             await _show(interaction, outcome, keep_animation=True)
         await guarded(interaction, work)
 
@@ -137,7 +139,8 @@ class RulesPageButton(discord.ui.DynamicItem[discord.ui.Button],
 
         async def work():
             outcome = await bot_of(interaction).service.rules(str(interaction.channel_id), self.kind,
-                                                              _target(self.op, self.page))
+                                                              _target(self.op, self.page),
+                                                              user_id=str(interaction.user.id))
             await _show(interaction, outcome)
         await guarded(interaction, work)
 

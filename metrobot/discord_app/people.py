@@ -11,6 +11,7 @@ from discord import app_commands
 
 from ..games.autoplay import LEVELS
 from ..i18n import LANGUAGES
+from ..service.people import VISION_WORDS
 from ..service.time_off import AWAY_BUDGET, DAY, zones_matching
 from .commands import clock_seconds, run, whole
 from .messages import Bot
@@ -21,19 +22,25 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
     languages = [app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()] + [
         app_commands.Choice(name="Discord", value="discord")]
 
-    @me_group.command(name="settings", description="Turn DMs, quiet hours and your language (none given: show them)")
+    visions = [app_commands.Choice(name=name, value=value) for value, name in VISION_WORDS.items()]
+
+    @me_group.command(name="settings",
+                      description="Turn DMs, quiet hours, your language, colour vision (none given: show them)")
     @app_commands.describe(turn_dms="DM me when it is my turn (default off)",
                            quiet_hours="When not to ping or DM you, e.g. 22:00-07:00, or 'off'",
                            time_zone="Your time zone, e.g. Europe/Amsterdam (for quiet hours)",
-                           language="The language of what only you read (default: your Discord's)")
-    @app_commands.choices(language=languages)
+                           language="The language of what only you read (default: your Discord's)",
+                           colour_vision="Colours the boards are drawn in for you (default: the games' own)")
+    @app_commands.choices(language=languages, colour_vision=visions)
     async def settings(interaction: discord.Interaction, turn_dms: Optional[bool] = None,
                        quiet_hours: Optional[app_commands.Range[str, 1, 40]] = None,
                        time_zone: Optional[app_commands.Range[str, 1, 60]] = None,
-                       language: Optional[app_commands.Choice[str]] = None) -> None:
+                       language: Optional[app_commands.Choice[str]] = None,
+                       colour_vision: Optional[app_commands.Choice[str]] = None) -> None:
         await run(interaction, lambda: bot.service.my_settings(
             str(interaction.user.id), turn_dms=turn_dms, quiet=quiet_hours, time_zone=time_zone,
-            language=language.value if language else None))
+            language=language.value if language else None,
+            colour_vision=colour_vision.value if colour_vision else None))
 
     @settings.autocomplete("time_zone")
     async def zone_autocomplete(interaction: discord.Interaction, current: str):

@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from .alttext import fit, scores_sentence
 from .autoplay import DEFAULT_LEVEL, AutoPlayer, Budget, by_level, decide, play_steps
 from ..i18n import EN, Lang
 from .protocol import N_, Action, BadInput, Choice, Event, Game
@@ -244,6 +245,29 @@ class GamePlugin:
         nothing to add to the picture)."""
         return None
 
+    def alt_text(self, view: dict[str, Any], viewer: str | None, names: dict[str, str] | None, lang: Lang = EN, *,
+                 picture: str = "board", waiting: tuple[str, ...] = ()) -> str:
+        """The alt text of one of the game's pictures, for screen readers: made from the same
+        view as the picture (so it holds nothing the picture does not), in `lang`, a few
+        sentences by importance (`alttext.fit` keeps what fits Discord's 1,024 characters).
+        `picture`: "board" (the image of `image(view, viewer, …)`), or "final:<file name>" (an
+        end-of-game image); `waiting`: the seats owed a decision, as the prompt names them.
+        Default: the game, whose turn and the scores."""
+        who = [(names or {}).get(seat, seat) for seat in waiting]
+        said = [lang.t("{game}: the board.", game=lang.t(self.title)) if picture == "board"
+                else lang.t("{game}: the end of the game.", game=lang.t(self.title))]
+        if who:
+            said.append(lang.t("Next: {who}.", who=", ".join(who)))
+        said.append(scores_sentence(view, names, lang))
+        return fit(said)
+
+    def text_board(self, view: dict[str, Any], viewer: str | None, names: dict[str, str] | None,
+                   lang: Lang = EN, *, waiting: tuple[str, ...] = ()) -> list[str]:
+        """The position for a screen reader (`/board text`), from `viewer`'s view only, as
+        lines (a blank line ends a section; the service pages them). Default: the alt text
+        of the board."""
+        return [self.alt_text(view, viewer, names, lang, waiting=waiting)]
+
     def hand_text(self, view: dict[str, Any], seats: list[str], lang: Lang = EN) -> str | None:
         """A person's secret hand from their own view (None: nothing secret)."""
         return None
@@ -323,3 +347,4 @@ class GamePlugin:
 def places(keys: dict[str, Any]) -> dict[str, int]:
     """Places from comparable keys (larger is better): 1 + how many have a better key."""
     return {who: 1 + sum(other > key for other in keys.values()) for who, key in keys.items()}
+

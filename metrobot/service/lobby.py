@@ -207,7 +207,7 @@ class Lobby(Status, ServerSettings):
             quiet = {u for u in waiting if u in people and quiet_until(people[u], now) is not None}
             public = Message(text, mentions=[u for u in waiting if u not in quiet],
                              controls=self._play_controls(plugin, replace(row, moves=position)),
-                             images=[{"board": None}])
+                             images=self._channel_images(people, {"board": None}))
             if plugin.secret_hands and plugin.hands_may_change(events):
                 dms = self._hand_dms(plugin, state, row, people=people)[1]
             dms = dms + self._turn_dms(plugin, row, waiting, people)

@@ -13,6 +13,7 @@ from typing import Any
 class File:
     name: str
     data: bytes
+    description: str = ""  # the alt text screen readers read (Discord: at most 1,024 characters)
 
 
 @dataclass
@@ -20,8 +21,9 @@ class Controls:
     """Which buttons the front end attaches to a public message.
 
     kind: "lobby" (join/leave/start), "play" (the turn's or round's controls), "replay"
-    (stepping through a finished game), "leaderboard" or "rules" (pages; `game` is the kind)
-    or "games" (pages of a person's games).
+    (stepping through a finished game), "leaderboard" or "rules" (pages; `game` is the kind),
+    "games" (pages of a person's games), "text" (pages of the board as text) or "astext"
+    (the 📄 button under a private board picture; its label is `board_label`).
     `moves` pins the game position the controls were made for, so a stale click is refused.
     """
 
@@ -44,7 +46,8 @@ class Message:
     mentions: list[str] = field(default_factory=list)  # user ids to ping
     controls: Controls | None = None
     # What images the message carries, described so that they can be drawn again
-    # ({"board": viewer-or-None} or {"final": True}); `files` holds them once drawn.
+    # ({"board": viewer-or-None} or {"final": True}, with "vision": the palette key when not
+    # "off"); `files` holds them once drawn, each with its alt text.
     images: list[dict[str, Any]] = field(default_factory=list)
     owed: Any = None  # the storage outbox item this message delivers (mark it delivered once sent)
     roles: list[str] = field(default_factory=list)  # role ids to ping (a server's looking-for-players role)

@@ -7,8 +7,9 @@ import logging
 from dataclasses import replace
 from typing import Any
 
-from ..i18n import LANGUAGES, Lang, lang, me
+from ..i18n import LANGUAGES, N_, Lang, lang, me
 from ..storage import Conflict, GameRow, Person
+from . import pictures
 from .status import Status
 from .outcome import Message, Outcome, Refused
 from .time_off import (AWAY_BUDGET, DAY, away_log_after, away_used, clock_text, is_away, parse_quiet, quiet_until,
@@ -17,6 +18,14 @@ from .time_off import (AWAY_BUDGET, DAY, away_log_after, away_used, clock_text, 
 log = logging.getLogger("metrobot.service")
 MAX_AWAY_DAYS = AWAY_BUDGET // DAY
 OFF_WORDS = ("off", "none", "no", "-")
+VISION_WORDS = {"off": N_("off: the games' own colours"), "protan": N_("protan: colours for red-weak or red-blind eyes"),
+                "deutan": N_("deutan: colours for green-weak or green-blind eyes"),
+                "tritan": N_("tritan: colours for blue-weak or blue-blind eyes")}
+
+
+def vision_word(vision: str, language: Lang) -> str:
+    """A colour-vision setting as /me settings shows it."""
+    return language.t(VISION_WORDS[vision]) if vision in VISION_WORDS else vision
 
 
 class People(Status):
@@ -25,12 +34,20 @@ class People(Status):
         return (await self.db.person(user_id)).settings.get("language")
 
     async def my_settings(self, user_id: str, *, turn_dms: bool | None = None, quiet: str | None = None,
-                          time_zone: str | None = None, language: str | None = None) -> Outcome:
+                          time_zone: str | None = None, language: str | None = None,
+                          colour_vision: str | None = None) -> Outcome:
         """Change (any of) a person's settings; with none given, show them."""
         person = await self.db.person(user_id)
         settings = dict(person.settings)
         if turn_dms is not None:
             settings["turn_dms"] = bool(turn_dms)
+        if colour_vision is not None:
+            if colour_vision not in pictures.VISIONS:
+                raise Refused(me().t("Colour vision is one of: {choices}.", choices="; ".join(
+                    vision_word(v, me()) for v in pictures.VISIONS)))
+            settings.pop(pictures.SETTING, None)
+            if colour_vision != "off":
+                settings[pictures.SETTING] = colour_vision
         if language is not None:
             if language in OFF_WORDS or language == "discord":
                 settings.pop("language", None)
@@ -58,7 +75,7 @@ class People(Status):
         elif time_zone is not None and settings.get("quiet"):
             settings["quiet"] = dict(settings["quiet"], tz=zone)
         person.settings = settings
-        if any(v is not None for v in (turn_dms, quiet, time_zone, language)):
+        if any(v is not None for v in (turn_dms, quiet, time_zone, language, colour_vision)):
             await self.db.save_person(person)
         return Outcome(reply=Message(self._settings_text(person, lang(settings.get("language")) if language
                                                          else me())))
@@ -73,7 +90,8 @@ class People(Status):
                             end=clock_text(quiet["end"]), zone=quiet["tz"]) if quiet
                  else language.t("Quiet hours: none."),
                  language.t("My language: {language}.", language=LANGUAGES[s["language"]]) if s.get("language")
-                 else language.t("My language: Discord's.")]
+                 else language.t("My language: Discord's."),
+                 language.t("Colour vision: {value}.", value=vision_word(pictures.own_vision(person), language))]
         now = self.clock()
         if is_away(person, now):
             lines.append(language.t("Away until {when}.", when=f"<t:{int(person.away_until)}:f>"))

@@ -2,11 +2,13 @@
 reply, in the asker's language (`me()`), images included."""
 from __future__ import annotations
 
+from ..games.alttext import pages as text_pages
 from ..i18n import N_, lang, me
 from .core import ServiceCore, hours, title
 from .time_off import is_away
-from .outcome import Message, Outcome, Refused
+from .outcome import Controls, File, Message, Outcome, Refused
 
+TEXT_PAGE = 1900  # a text board's page: a message's 2,000 characters less its heading
 STATUS_WORDS = {"lobby": N_("lobby"), "active": N_("active"), "finished": N_("finished"), "aborted": N_("aborted")}
 
 
@@ -43,7 +45,7 @@ class Queries(ServiceCore):
         left = [s.name for s in row.seats if s.auto]
         if left:
             lines.append(mine.t("Played by the automatic player: {names}.", names=", ".join(left)))
-        image = await self._image(plugin, state, row, viewer, language=mine)
+        image = await self._image(plugin, state, row, viewer, language=mine, vision=await self._vision_of(user_id))
         return Outcome(reply=Message("\n".join(lines), [image] if image else []))
 
     async def board(self, channel_id: str, user_id: str) -> Outcome:
@@ -53,9 +55,39 @@ class Queries(ServiceCore):
         plugin = self._plugin(row)
         state = self._state(plugin, row)
         viewer = user_id if plugin.game.seats_of(state, user_id) else None
-        image = await self._image(plugin, state, row, viewer, language=me())
+        image = await self._image(plugin, state, row, viewer, language=me(), vision=await self._vision_of(user_id))
         text = me().t("Your view of the board.") if viewer else me().t("The board (spectator view).")
-        return Outcome(reply=Message(text, [image] if image else []))
+        # 📄 next to the picture: the same position as text, for a screen reader
+        controls = Controls("astext", row.id, row.game, 0, board_label=me().p("button", "📄 As text"))
+        return Outcome(reply=Message(text, [image] if image else [], controls=controls))
+
+    async def board_text(self, channel_id: str, user_id: str, page: int | None = None, *,
+                         game_id: int | None = None) -> Outcome:
+        """`/board format:text`: the position in words for a screen reader, from the asker's
+        view (a player's own, else a spectator's), privately: page `page` (from 0) of it with
+        ◀ ▶ when it runs past one message, and the whole of it as a .txt file."""
+        row = await self.db.open_game(channel_id) or await self.db.last_game(channel_id)
+        if row is None or row.state is None:
+            raise Refused(me().t("No game is running in this channel."))
+        if game_id is not None and row.id != game_id:
+            raise Refused(me().t("These controls belong to an earlier game in this channel."))
+        plugin = self._plugin(row)
+        game, mine = plugin.game, me()
+        state = self._state(plugin, row)
+        viewer = user_id if game.seats_of(state, user_id) else None
+        names = self._names_for_images(plugin, state, row, mine)
+        waiting = tuple(s for s in game.seats(state) if s in game.to_move(state))
+        lines = plugin.text_board(game.view(state, viewer), viewer, names, mine, waiting=waiting)
+        pages = text_pages(lines, TEXT_PAGE)
+        k = min(max(page or 0, 0), len(pages) - 1)
+        heading = (mine.t("📄 The board as text (page {page} of {pages}):", page=k + 1, pages=len(pages))
+                   if len(pages) > 1 else mine.t("📄 The board as text:"))
+        whole = "\n".join(lines).strip() + "\n"
+        attached = File(f"{row.game}-{row.id}-{row.moves}.txt", whole.encode(), mine.n(
+            "The same position as a text file: {n} line.", "The same position as a text file: {n} lines.",
+            whole.count("\n"), n=whole.count("\n")))
+        controls = Controls("text", row.id, row.game, k, total=len(pages) - 1) if len(pages) > 1 else None
+        return Outcome(reply=Message(f"{heading}\n{pages[k]}", [attached], controls=controls))
 
     async def hand(self, channel_id: str, user_id: str) -> Outcome:
         row = await self._open(channel_id)
@@ -64,7 +96,7 @@ class Queries(ServiceCore):
         state = self._state(plugin, row)
         self._seated(row, user_id)
         text = plugin.hand_text(game.view(state, user_id), game.seats_of(state, user_id), me())
-        image = await self._image(plugin, state, row, user_id, language=me())
+        image = await self._image(plugin, state, row, user_id, language=me(), vision=await self._vision_of(user_id))
         return Outcome(reply=Message(text or me().t("Nothing is secret in this game: everything is on the board."),
                                      [image] if image else []))
 

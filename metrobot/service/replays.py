@@ -12,6 +12,7 @@ from ..games.plugin import GamePlugin
 from ..i18n import Lang, me
 from ..storage import GameRow
 from .core import ServiceCore, title
+from . import pictures
 from .outcome import Controls, File, Message, Outcome, Refused
 
 KEEP = 8  # finished games whose frames stay in memory
@@ -74,8 +75,10 @@ class Replays(ServiceCore):
         return frames
 
     async def replay(self, channel_id: str, game_id: int | None = None, frame: int | None = None, *,
-                     animation: bool = False) -> Outcome:
-        """Turn `frame` of a finished game (default: the end), with the buttons to step."""
+                     animation: bool = False, user_id: str | None = None, public: bool = False) -> Outcome:
+        """Turn `frame` of a finished game (default: the end), with the buttons to step; its
+        pictures in the palette of who asked (`user_id`), or of the game's players when it
+        is shown to the channel (`public`)."""
         row = await self._finished_row(channel_id, game_id)
         frames = await self.frames(row)
         last = len(frames) - 1
@@ -97,14 +100,16 @@ class Replays(ServiceCore):
                              last=last)
         story = shown.story(plugin, self._namer(plugin, shown.state, row, mine), mine)
         text = "\n".join([heading] + story)
-        files = [f for f in [await self._image(plugin, shown.state, row, None, moves=shown.position,
-                                               language=mine)] if f]
+        vision = (pictures.shared_vision((await self._people(row)).values()) if public
+                  else await self._vision_of(user_id) if user_id else "off")
+        files = [f for f in [await self._image(plugin, shown.state, row, None, moves=shown.position, language=mine,
+                                               vision=vision, heading=heading.replace("**", ""))] if f]
         if animation and self.images:
-            files += [f for f in [await self._animation(plugin, row, frames, mine)] if f]
+            files += [f for f in [await self._animation(plugin, row, frames, mine, vision)] if f]
         return Outcome(reply=Message(text, files, controls=Controls("replay", row.id, row.game, k, total=last)))
 
-    async def _animation(self, plugin: GamePlugin, row: GameRow, frames: list[Frame], language: Lang
-                         ) -> File | None:
+    async def _animation(self, plugin: GamePlugin, row: GameRow, frames: list[Frame], language: Lang,
+                         vision: str = "off") -> File | None:
         from render import animation_of_views
         from render.animation import DISCORD_LIMIT
 
@@ -112,10 +117,14 @@ class Replays(ServiceCore):
             return None
         names = self._names_for_images(plugin, frames[-1].state, row, language)
         views = [plugin.game.view(f.state, None) for f in frames]
-        data = await self.painter.run(animation_of_views, plugin.renderer, views, names, language.code)
+        data = await self.painter.run(animation_of_views, plugin.renderer, views, names, language.code, vision)
         if len(data) > DISCORD_LIMIT:  # even the smallest animation would be refused: the board alone
             return None
-        return File(f"{row.game}-{row.id}-replay.gif", data)
+        heading = language.n("The whole game #{id} animated, {n} frame from the start to the end; the last one:",
+                             "The whole game #{id} animated, {n} frames from the start to the end; the last one:",
+                             len(views), id=row.id, n=len(views))
+        return File(f"{row.game}-{row.id}-replay.gif", data,
+                    pictures.alt_text(plugin, views[-1], None, names, language, heading=heading))
 
     async def replay_choices(self, channel_id: str, typed: str = "") -> list[tuple[str, int]]:
         """This channel's finished games, newest first, as (label, game id) for suggestions."""

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from ..games import BadInput, RuleError, all_plugins, get_plugin
 from ..games.plugin import GamePlugin
-from ..games.rulebook import page_texts
+from ..games.rulebook import page_texts, position
 from ..i18n import Lang, me
 from ..metrics import RENDER_SECONDS, timed
 from .core import ServiceCore, title
+from . import pictures
 from .outcome import Controls, File, Message, Outcome, Refused
 
 RULES_CACHE = 72  # pictures kept: all 18 of the games' pages in all 4 languages (about 10 MB of PNG)
@@ -31,9 +32,10 @@ def rules_pointer(plugin: GamePlugin, exc: RuleError | BadInput, language: Lang)
 
 
 class RulesPages(ServiceCore):
-    async def rules(self, channel_id: str, game_name: str | None = None, page: int | None = None) -> Outcome:
+    async def rules(self, channel_id: str, game_name: str | None = None, page: int | None = None, *,
+                    user_id: str | None = None) -> Outcome:
         """Page `page` (from 0) of the named game's rules, else of this channel's game,
-        else of the first game the bot offers."""
+        else of the first game the bot offers; its picture in the palette of who asks."""
         if game_name is None:
             row = await self.db.open_game(channel_id) or await self.db.last_game(channel_id)
             game_name = row.game if row else all_plugins()[0].name
@@ -51,23 +53,39 @@ class RulesPages(ServiceCore):
         heading, body = page_texts(plugin, index, mine)
         text = "\n".join([mine.t("📖 **{game} rules** — {title} ({page}/{pages})", game=title(plugin, mine),
                                  title=heading, page=index + 1, pages=len(pages)), "", body])
-        picture = await self._rules_picture(plugin, index, mine)
-        files = [File(f"rules-{plugin.name}-{index + 1}.png", picture)] if picture else []
+        vision = await self._vision_of(user_id) if user_id else "off"
+        picture = await self._rules_picture(plugin, index, mine, vision)
+        files = [File(f"rules-{plugin.name}-{index + 1}.png", picture, self._rules_alt(plugin, index, mine))
+                 ] if picture else []
         return Outcome(reply=Message(text, files, controls=Controls("rules", 0, plugin.name, index,
                                                                     total=len(pages) - 1)))
 
-    async def _rules_picture(self, plugin: GamePlugin, index: int, language: Lang) -> bytes | None:
+    @staticmethod
+    def _rules_alt(plugin: GamePlugin, index: int, language: Lang) -> str:
+        """A rules picture's alt text: the page, then the game's words for the position it
+        shows (the same position, names and viewer as the picture)."""
+        page = plugin.rules_pages()[index]
+        shown = position(plugin.name, page)
+        heading = language.t("Rules, page {page}: {title}.", page=index + 1, title=page.heading(language))
+        if shown is None:
+            return heading
+        names = {seat: language.t(name) for seat, name in shown.names.items()} if shown.names else None
+        return pictures.alt_text(plugin, plugin.game.view(shown.state, shown.viewer), shown.viewer, names, language,
+                                 picture=shown.picture, heading=heading)
+
+    async def _rules_picture(self, plugin: GamePlugin, index: int, language: Lang, vision: str = "off"
+                             ) -> bytes | None:
         if not self.images or plugin.renderer is None:
             return None
         cache = self._rules_pictures
-        key = (plugin.name, index, language.code)
+        key = (plugin.name, index, language.code, vision)
         if key in cache:
             cache.move_to_end(key)
             return cache[key]
         from render.rulebook import page_png
 
         with timed(RENDER_SECONDS, plugin.name):
-            data = await self.painter.run(page_png, plugin.name, index, language.code)
+            data = await self.painter.run(page_png, plugin.name, index, language.code, vision)
         cache[key] = data
         while len(cache) > RULES_CACHE:
             cache.popitem(last=False)

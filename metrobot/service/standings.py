@@ -11,6 +11,7 @@ from ..games.plugin import GamePlugin
 from ..i18n import Lang, me
 from ..storage import Finished, GameRow, Record
 from .core import ServiceCore, title
+from . import pictures
 from .outcome import Controls, File, Message, Outcome, Refused
 from .rating import game_result, rate
 
@@ -106,7 +107,7 @@ class Standings(ServiceCore):
 
             heading = mine.t("{name}: rating over time", name=target_name)
             image = await asyncio.to_thread(lambda: encode_png(sparkline(trends, heading, mine)))
-            files.append(File(f"profile-{target_id}.png", image))
+            files.append(File(f"profile-{target_id}.png", image, pictures.chart_alt(heading, trends, mine)))
         return Outcome(reply=Message("\n".join(lines), files))
 
     @staticmethod

@@ -86,7 +86,8 @@ class Turns(People):
                                    preview=preview, kind=kind)
         entries = plugin.menu(after, seat, plugin.choices(after, seat, me()), me()) if owed else []
         summary = plugin.summarise(state, seat, prefix, me()) if prefix else ""
-        image = await self._image(plugin, after, row, user_id, language=me()) if preview else None
+        image = await self._image(plugin, after, row, user_id, language=me(),
+                                  vision=await self._vision_of(user_id)) if preview else None
         labels = plugin.game_labels(me())
         return Menu(row.game, row.id, row.moves, list(prefix), [c for _, c in entries], summary, complete=not owed,
                     can_submit=bool(prefix), preview=image, heading=labels.composer, group_hint=labels.groups,
@@ -175,7 +176,8 @@ class Turns(People):
                                  "and try again.")) from None
         await asyncio.gather(*drawing)
         if out.reply is not None and actor is not None and not new_turn:
-            out.reply.files += [f for f in [await self._image(plugin, state, row, actor, language=me())] if f]
+            out.reply.files += [f for f in [await self._image(plugin, state, row, actor, language=me(),
+                                                              vision=await self._vision_of(actor))] if f]
         return out
 
     async def _autoplay(self, plugin: GamePlugin, state: Any, row: GameRow, *, seats: set[str] | None = None
@@ -221,7 +223,7 @@ class Turns(People):
             coached = fitting(post, coach(plugin, row, before, state, g)) \
                 if row.settings.get("tutorial") and new_turn else []
             text = "\n".join(post + coached)
-            images = [{"board": None}] + ([{"final": True}] if over else [])
+            images = self._channel_images(people, {"board": None}, *([{"final": True}] if over else []))
             owed = self._owed_people(plugin, state, row)
             out.public.append(Message(text.strip() or g.t("The game goes on."),
                                       mentions=[u for u in owed if u not in quiet],

@@ -1,8 +1,8 @@
 """Flip-and-write images: a player's own sheet, and the round summary of every sheet.
 
 Every game's image package answers the same two calls (see `render/__init__.py`):
-`image(view, viewer, names, lang)` and `final(view, names, lang)`; every word drawn is in
-`lang` (station, line and map names are data).
+`image(view, viewer, names, lang, vision)` and `final(view, names, lang, vision)`; every
+word drawn is in `lang` (station, line and map names are data).
 """
 from __future__ import annotations
 
@@ -13,29 +13,46 @@ from PIL import Image
 
 from metrobot.i18n import EN, Lang
 
+from ..vision import PaletteSet
 from .sheet import prewarm, sheet_geometry, sheet_image
 from .summary import summary_image, summary_layout
 
 
 def image(view: dict[str, Any], viewer: str | None, names: dict[str, str] | None = None,
-          lang: Lang = EN) -> Image.Image:
+          lang: Lang = EN, vision: str = "off") -> Image.Image:
     # A player sees their own sheet (with their sealed choice); everyone else the round.
-    return sheet_image(view, viewer, names, lang) if viewer is not None else summary_image(view, names, lang)
+    if viewer is not None:
+        return sheet_image(view, viewer, names, lang, vision)
+    return summary_image(view, names, lang, vision)
 
 
 def final(view: dict[str, Any], names: dict[str, str] | None = None,
-          lang: Lang = EN) -> list[tuple[str, Image.Image]]:
+          lang: Lang = EN, vision: str = "off") -> list[tuple[str, Image.Image]]:
     return []  # the last round's summary, posted with the final turn, already shows the end
 
 
 def clear_caches() -> None:
     """Forget every drawn word and layer kept (see `render.clear_caches`)."""
-    from . import marks, panel, sheet, summary
+    from . import mapdraw, marks, panel, sheet, summary
 
     marks._text_mask.cache_clear()
     panel.card_sprite.cache_clear()
     sheet._SHEET_BASES.data.clear()
     summary._BASES.data.clear()
+    for layers in mapdraw._CACHES.values():  # the maps with their station names
+        layers.clear()
+    with marks._LAYERS_LOCK:
+        marks._LAYERS.clear()
+
+
+def palette_sets() -> dict[str, PaletteSet]:
+    """Each packaged map's lines, for `tools/palettes.py` (a custom map keeps its colours)."""
+    from metrobot.games.flipwrite.mapdata import load_map, map_names
+
+    from ..style import PAPER, rgb
+
+    return {f"flipwrite:{name}": PaletteSet({line.id: rgb(line.colour) for line in load_map(name).lines},
+                                            background=PAPER) for name in map_names()}
 
 
 def prewarm_steps() -> list[Callable[[], None]]:
@@ -45,5 +62,5 @@ def prewarm_steps() -> list[Callable[[], None]]:
     return [partial(prewarm, [name]) for name in map_names()]
 
 
-__all__ = ["clear_caches", "final", "image", "prewarm", "prewarm_steps", "sheet_geometry", "sheet_image",
+__all__ = ["clear_caches", "final", "image", "palette_sets", "prewarm", "prewarm_steps", "sheet_geometry", "sheet_image",
            "summary_image", "summary_layout"]

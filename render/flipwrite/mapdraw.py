@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 from ..labels import draw_labels, place_labels
 from ..layers import Layers
 from ..rects import clip_len, grow, overlap
-from ..style import INK, PAPER, font
+from ..style import INK, PAPER, font, ink_on
 from .spec import LineSpec, MapSpec
 
 Point = tuple[float, float]
@@ -31,9 +31,8 @@ SUPERSAMPLE = 2
 
 
 def text_on(colour: tuple[int, int, int]) -> tuple[int, int, int]:
-    """Black or white, whichever reads better on `colour`."""
-    r, g, b = colour
-    return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else (255, 255, 255)
+    """Black or white, whichever contrasts more with `colour` (WCAG AA on any colour)."""
+    return ink_on(colour)
 
 
 # ---------------------------------------------------------------- geometry
@@ -277,10 +276,19 @@ def _draw_static(spec: MapSpec, size: tuple[int, int], style: Style, special: bo
             d.ellipse([(x - r) * k, (y - r) * k, (x + r) * k, (y + r) * k], fill=(255, 255, 255), outline=outline,
                       width=width)
 
+    tags = end_tags(spec, paths, r, spots) if style.badges and MARKS else []
+    for line, (tx, ty) in tags:
+        h, w = END_TAG / 2, max(END_TAG, font(END_TAG_SIZE, True).getlength(line.id) + 8) / 2
+        d.rounded_rectangle([(tx - w) * k, (ty - h) * k, (tx + w) * k, (ty + h) * k], radius=h * k,
+                            fill=(255, 255, 255), outline=line.colour, width=int(2.5 * k))
+        d.text((tx * k, (ty + 0.5) * k), line.id, font=font(END_TAG_SIZE * k, True), anchor="mm", fill=INK)
+
     if style.labels:
         # each badge, and the corner where a completed line's check mark goes (top right)
         obstacles = [(bx - badge / 2 - 2, by - badge / 2 - 13, bx + badge / 2 + 13, by + badge / 2 + 2)
                      for bx, by in spots.values()]
+        obstacles += [(x - END_TAG / 2 - 2, y - END_TAG / 2 - 1, x + END_TAG / 2 + 2, y + END_TAG / 2 + 1)
+                      for _, (x, y) in tags]
         stations = [(st.id, st.name, geo.px(st.id), r + spread.get(st.id, (0.0,))[0] + (6 if special and st.special else 0))
                     for st in spec.stations]
         segments = [(p, q) for path in paths.values() for p, q in zip(path, path[1:])]
@@ -288,6 +296,47 @@ def _draw_static(spec: MapSpec, size: tuple[int, int], style: Style, special: bo
         draw_labels(big, labels, k, background)
     image = big.resize(size, Image.Resampling.LANCZOS)
     return image, SheetLayout(geo, r, dict(geo.points))
+
+
+END_TAG, END_TAG_SIZE = 20, 14  # the letter's pill at a line's far end: height, font size
+MARKS = True  # the letters at the lines' far ends; False only for the benchmark's "before"
+
+
+def end_tags(spec: MapSpec, paths: dict[str, list[Point]], radius: float,
+             badges: dict[str, Point]) -> list[tuple[LineSpec, Point]]:
+    """Where each line's letter goes besides its wagon badge, so that colour is never the
+    only cue: on the line beside its last station (a ring has no end: half way round), and
+    in the middle of a long line; each spot the first along the line clear of the others."""
+    placed: list[tuple[LineSpec, Point]] = []
+    taken: list[Rect] = [(x - BADGE / 2, y - BADGE / 2, x + BADGE / 2, y + BADGE / 2) for x, y in badges.values()]
+    half = END_TAG / 2 + 2
+    for line in spec.lines:
+        pts = paths[line.id]
+        if len(pts) < 2:
+            continue
+        segments = list(zip(pts, pts[1:]))
+        wanted = [list(reversed(segments))] if not line.ring else []
+        if line.ring or len(line.stations) >= LONG:
+            middle = len(segments) // 2
+            wanted.append(segments[middle:] + segments[:middle])
+        for order in wanted:
+            for i, (p, q) in enumerate(order[:4]):
+                if i == 0 and not line.ring and order is wanted[0]:
+                    p, q = q, p  # from the last station back along the line
+                    along = min(radius + half + 3, math.dist(p, q) / 2)
+                else:
+                    along = math.dist(p, q) / 2
+                ux, uy = _unit(q[0] - p[0], q[1] - p[1])
+                c = (p[0] + ux * along, p[1] + uy * along)
+                box = (c[0] - half, c[1] - half, c[0] + half, c[1] + half)
+                if math.dist(p, q) >= 2 * half and not any(overlap(box, t) for t in taken):
+                    placed.append((line, c))
+                    taken.append(box)
+                    break
+    return placed
+
+
+LONG = 12  # stations from which a line carries its letter in its middle too
 
 
 def _caps(d: ImageDraw.ImageDraw, pts: list[Point], r: float, colour, ring: bool) -> None:

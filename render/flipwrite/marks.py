@@ -10,7 +10,7 @@ from threading import Lock
 
 from PIL import Image, ImageDraw
 
-from ..style import INK, font
+from ..style import INK, font, ink_on
 
 _K = 4  # sprite supersampling
 Colour = tuple[int, int, int]
@@ -79,7 +79,7 @@ def square(radius: float, colour: Colour, number: int) -> Image.Image:
     c = size * _K / 2
     h = radius * 1.55 * _K
     d.rectangle([c - h, c - h, c + h, c + h], fill=colour + (255,), outline=INK + (255,), width=int(_K * 1.2))
-    ink = INK if sum(colour) > 420 else (255, 255, 255)
+    ink = ink_on(colour)
     d.text((c, c + 0.05 * h), str(number), font=font(int(h * 1.55), True), anchor="mm", fill=ink + (255,))
     return _finish(big, size)
 

@@ -261,7 +261,8 @@ def _windows(d: ImageDraw.ImageDraw, box, codes: list, pending_codes: list | Non
         d.rounded_rectangle(r, radius=6, fill=fill, outline=INK if shown is not None else (170, 164, 152), width=2)
         if shown is not None:
             size = 22 if len(shown) == 1 else 18
-            colour = (196, 48, 40) if shown.startswith("E") else ((16, 128, 84) if shown == "+" else INK)
+            # the cards' hues, deep enough for 4.5:1 on white and on the yellow of a sealed choice
+            colour = (180, 40, 34) if shown.startswith("E") else ((14, 116, 76) if shown == "+" else INK)
             d.text((x + 20, (y0 + y1) / 2 + 1), shown, font=font(size, True), anchor="mm", fill=colour)
         x += 46
 
@@ -273,7 +274,7 @@ def _values(d: ImageDraw.ImageDraw, box, line: LineSpec, high_gone: bool) -> Non
     d.line([(mid, y0 + 6), (mid, y1 - 6)], fill=(200, 194, 182), width=2)
     hx = (x0 + mid) / 2
     d.text((hx, (y0 + y1) / 2 + 1), str(line.high), font=font(22, True), anchor="mm",
-           fill=(170, 164, 152) if high_gone else INK)
+           fill=MUTED if high_gone else INK)  # struck through in red when gone
     if high_gone:  # somebody completed it first: only the low value is left
         d.line([(hx - 12, y1 - 12), (hx + 12, y0 + 12)], fill=(196, 48, 40), width=3)
     d.text(((mid + x1) / 2, (y0 + y1) / 2 + 1), str(line.low), font=font(17), anchor="mm", fill=MUTED)

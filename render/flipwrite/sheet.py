@@ -22,7 +22,7 @@ from .marks import CachedDraw, MarkedLayer, boxed, cross, marked_layer, paste_ce
 from .panel import (PENDING, RULE, card_text, draw_card, draw_line_table, draw_score_row, draw_score_static,
                               draw_table_static, line_rows, line_table_height, sheet_score)
 from .summary import _Lru, summary_image, summary_layout
-from ..style import INK, MUTED, PAPER, fit_text, font, player_colour
+from ..style import INK, MUTED, PAPER, contrast, fit_text, font, player_colour
 
 __all__ = ["sheet_image", "summary_image", "sheet_geometry", "summary_layout", "prewarm"]
 
@@ -66,12 +66,13 @@ def _name(names: dict[str, str] | None, player: str) -> str:
 
 
 def sheet_image(view: dict[str, Any], player: str, names: dict[str, str] | None = None,
-                lang: Lang = EN) -> Image.Image:
+                lang: Lang = EN, vision: str = "off") -> Image.Image:
     """One player's sheet: the map with their marks, the line table, the score, the card;
-    its words in `lang` (station, line and map names are data)."""
+    its words in `lang` (station, line and map names are data), its colours in the palette
+    of `vision` (see `render/vision.py`)."""
     if player not in view["sheets"]:
         raise ValueError(f"{player!r} has no sheet in this game")
-    spec = map_spec(view)
+    spec = map_spec(view, vision)
     special = _special(view)
     map_h, height = _sheet_frame(spec, special)
     base, lay = static_map(spec, (SHEET_W, map_h), SHEET_STYLE, special)
@@ -85,7 +86,7 @@ def sheet_image(view: dict[str, Any], player: str, names: dict[str, str] | None 
     _draw_completed_on_map(image, spec, sheet, (0, HEADER_H))
 
     d = CachedDraw(image)
-    colour = player_colour(view["players"].index(player))
+    colour = player_colour(view["players"].index(player), vision)
     _sheet_header(image, d, view, spec, player, names, colour, pending is not None, lang)
     top = HEADER_H + map_h
     table = (0, top, SHEET_W, top + line_table_height(spec))
@@ -146,7 +147,7 @@ def _sheet_header(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, An
     card = card_text(view.get("card"), lang)
     card_w = 0.0 if finished else font(26, True).getlength(card)
     d.text((34, 70), fit_text(status, 28, cb[0] - 16 - 34 - card_w - 24, True), font=font(28, True),
-           fill=colour if sum(colour) < 600 else INK)
+           fill=colour if contrast(colour, (255, 255, 255)) >= 3 else INK)  # large text: 3:1 (WCAG AA)
     sub = []
     owed = (view.get("pending") or {}).get("owed", 0) if sealed else 0
     if not finished:

@@ -8,12 +8,13 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
 from ..rects import Rect
 from ..style import rgb
+from ..vision import colours, palette_key
 
 
 @dataclass(frozen=True)
@@ -74,11 +75,25 @@ def _served(spec: MapSpec) -> dict[str, tuple[str, ...]]:
     return {k: tuple(v) for k, v in out.items()}
 
 
-def map_spec(view: dict[str, Any]) -> MapSpec:
-    """The drawable map of a view (cached on the map data's text)."""
+def map_spec(view: dict[str, Any], vision: str = "off") -> MapSpec:
+    """The drawable map of a view (cached on the map data's text), its lines in the
+    palette of `vision` (see `render/vision.py`; its key then names the palette too)."""
     data = view["map_data"]
     text = json.dumps(data, sort_keys=True, ensure_ascii=False)
-    return _spec_from_text(text, view.get("map"))
+    spec = _spec_from_text(text, view.get("map"))
+    key = palette_key(vision)
+    return spec if key == "off" else _recoloured(spec, key)
+
+
+@lru_cache(maxsize=64)
+def _recoloured(spec: MapSpec, key: str) -> MapSpec:
+    """The map with its lines in a palette: a packaged map's palettes serve only its own
+    colours (a custom map under its name keeps its colours; its letters tell lines apart)."""
+    chosen = colours(f"flipwrite:{spec.id}", key, {line.id: line.colour for line in spec.lines})
+    if chosen is None:
+        return spec
+    lines = tuple(replace(line, colour=chosen[line.id]) for line in spec.lines)
+    return MapSpec(f"{spec.key}|{key}", spec.id, spec.name, lines, spec.stations)
 
 
 @lru_cache(maxsize=32)

@@ -22,7 +22,8 @@ from .mapdraw import SheetLayout, Style, fit_height, static_map
 from .spec import MapSpec, map_spec
 from .marks import CachedDraw, disc, marked_layer, paste_centred, square, tick
 from .panel import RULE, card_text, draw_card, sheet_score
-from ..style import INK, MUTED, fit_text, font, player_colour
+from ..style import INK, MUTED, fit_text, font, ink_on, player_colour
+from ..vision import palette_key
 
 COLUMNS = {1: 1, 2: 2, 3: 3, 4: 2, 5: 3, 6: 3, 7: 4, 8: 4}
 WIDTHS = {1: 1000, 2: 1400, 3: 1500, 4: 1400, 5: 1500, 6: 1500, 7: 1600, 8: 1600}
@@ -100,10 +101,11 @@ class _Lru:
 _BASES = _Lru(12)
 
 
-def _base(spec: MapSpec, lay: dict[str, Any], n: int, special: bool, lang: Lang = EN) -> Image.Image:
+def _base(spec: MapSpec, lay: dict[str, Any], n: int, special: bool, lang: Lang = EN,
+          vision: str = "off") -> Image.Image:
     """Backdrop, header, panels with their small maps, unfilled chips, captions (cached per
-    map, size, variant and language: the captions are words)."""
-    key = (spec.key, lay["size"], n, special, lay["ranking"], lang.code)
+    map, size, variant, language and palette: the captions are words, panels coloured)."""
+    key = (spec.key, lay["size"], n, special, lay["ranking"], lang.code, palette_key(vision))
     hit = _BASES.get(key)
     if hit is not None:
         return hit
@@ -116,7 +118,7 @@ def _base(spec: MapSpec, lay: dict[str, Any], n: int, special: bool, lang: Lang 
     chip = lay["chip"]
     for seat, boxes in enumerate(lay["panels"].values()):
         x0, y0, x1, y1 = boxes["panel"]
-        colour = player_colour(seat)
+        colour = player_colour(seat, vision)
         d.rounded_rectangle(boxes["panel"], radius=12, fill=WHITE, outline=RULE, width=2)
         d.rounded_rectangle([x0, y0, x1, y0 + 10], radius=5, fill=colour)
         d.rectangle([x0, y0 + 5, x1, y0 + 10], fill=colour)
@@ -136,22 +138,23 @@ def _base(spec: MapSpec, lay: dict[str, Any], n: int, special: bool, lang: Lang 
     return base
 
 
-def summary_image(view: dict[str, Any], names: dict[str, str] | None = None, lang: Lang = EN) -> Image.Image:
+def summary_image(view: dict[str, Any], names: dict[str, str] | None = None, lang: Lang = EN,
+                  vision: str = "off") -> Image.Image:
     """Every player's sheet as a small multiple, the card and the round; the ranking at the
-    end; its words in `lang`."""
-    spec = map_spec(view)
+    end; its words in `lang`, its colours in the palette of `vision`."""
+    spec = map_spec(view, vision)
     special = bool((view.get("options") or {}).get("special_stations"))
     lay = summary_layout(view)
-    image = _base(spec, lay, len(view["players"]), special, lang).copy()
+    image = _base(spec, lay, len(view["players"]), special, lang, vision).copy()
     d = CachedDraw(image)
     _header(image, d, view, spec, names, lay["size"][0], lang)
     mini_map, mini = static_map(spec, lay["map_size"], lay["style"], special, background=WHITE)
     finished = view["phase"] == "finished"
     winners = set(view.get("winners") or []) if len(view["players"]) > 1 else set()
     for seat, p in enumerate(view["players"]):
-        _panel(image, d, view, spec, p, seat, lay, mini_map, mini, names, finished, p in winners, lang)
+        _panel(image, d, view, spec, p, seat, lay, mini_map, mini, names, finished, p in winners, lang, vision)
     if lay["ranking"] is not None:
-        _ranking(d, view, spec, names, lay["ranking"], lang)
+        _ranking(d, view, spec, names, lay["ranking"], lang, vision)
     return image
 
 
@@ -190,10 +193,10 @@ def _header(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], sp
 
 def _panel(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], spec: MapSpec, p: str, seat: int,
            lay: dict[str, Any], mini_map: Image.Image, mini: SheetLayout, names, finished: bool, winner: bool,
-           lang: Lang = EN) -> None:
+           lang: Lang = EN, vision: str = "off") -> None:
     boxes = lay["panels"][p]
     x0, y0, x1, y1 = boxes["panel"]
-    colour = player_colour(seat)
+    colour = player_colour(seat, vision)
     sheet = view["sheets"][p]
     score = sheet_score(view, spec, p)
     total = str(score["total"]).replace("-", "−")
@@ -205,7 +208,7 @@ def _panel(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], spe
         if len(view["players"]) == 1:
             status, ink = "", MUTED
         elif winner:
-            status, ink = lang.t("★ winner"), (170, 110, 0)
+            status, ink = lang.t("★ winner"), (150, 95, 0)
         else:
             place = next(pl for pl, q, _ in places(view, spec) if q == p)
             status, ink = ordinal_place(place, lang), MUTED
@@ -234,8 +237,11 @@ def _panel(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], spe
         if not done:
             continue
         r = boxes["chips"][line.id]
+        # filled, its letter kept (colour is never the only cue), a check mark in its corner
         d.rounded_rectangle(r, radius=5, fill=line.colour)
-        paste_centred(image, tick(int(chip * 0.8), _dark(line.colour)), (r[0] + r[2]) / 2, (r[1] + r[3]) / 2)
+        d.text((r[0] + chip * 0.38, (r[1] + r[3]) / 2 + 1), line.id, font=font(int(chip * 0.5), True), anchor="mm",
+               fill=ink_on(line.colour))
+        paste_centred(image, tick(max(12, int(chip * 0.5)), _dark(line.colour)), r[2] - chip * 0.2, r[1] + chip * 0.22)
         d.text(((r[0] + r[2]) / 2, r[3] + 3), f"+{done['points']}", font=font(max(11, int(chip * 0.42)), True),
                anchor="ma", fill=INK)
     stats = lang.t("windows {filled}/{windows} · lines {lines} · empty {empty}", filled=score["windows"],
@@ -272,7 +278,8 @@ def ordinal_place(n: int, lang: Lang = EN) -> str:
     return lang.t("{n}nd place", n=n) if n % 10 == 2 else lang.t("{n}rd place", n=n)
 
 
-def _ranking(d: ImageDraw.ImageDraw, view: dict[str, Any], spec: MapSpec, names, box, lang: Lang = EN) -> None:
+def _ranking(d: ImageDraw.ImageDraw, view: dict[str, Any], spec: MapSpec, names, box, lang: Lang = EN,
+             vision: str = "off") -> None:
     x0, y0, x1, y1 = box
     winners = set(view.get("winners") or []) if len(view["players"]) > 1 else set()
     y = y0 + 52
@@ -281,7 +288,7 @@ def _ranking(d: ImageDraw.ImageDraw, view: dict[str, Any], spec: MapSpec, names,
             d.rounded_rectangle([x0 + 10, y - 3, x1 - 10, y + RANK_ROW - 5], radius=8, fill=(255, 236, 170))
         seat = view["players"].index(p)
         d.text((x0 + 28, y + 16), f"{place}.", font=font(22, True), anchor="lm", fill=INK)
-        d.ellipse([x0 + 70, y + 6, x0 + 90, y + 26], fill=player_colour(seat), outline=INK, width=1)
+        d.ellipse([x0 + 70, y + 6, x0 + 90, y + 26], fill=player_colour(seat, vision), outline=INK, width=1)
         label = ("★ " if p in winners else "") + _name(names, p)
         d.text((x0 + 100, y + 16), fit_text(label, 21, 400, True), font=font(21, True), anchor="lm", fill=INK)
         d.text((x0 + 560, y + 16), str(b["total"]).replace("-", "−"), font=font(24, True), anchor="rm", fill=INK)

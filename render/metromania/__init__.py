@@ -1,8 +1,8 @@
 """MetrOmania images: the board after every turn and the end-of-game trip summary.
 
 Every game's image package answers the same two calls (see `render/__init__.py`):
-`image(view, viewer, names, lang)` and `final(view, names, lang)`; every word drawn is in
-`lang` (names, coordinates and arrow names are data, the same in every language).
+`image(view, viewer, names, lang, vision)` and `final(view, names, lang, vision)`; every
+word drawn is in `lang` (names, coordinates and arrow names are data, the same in every language).
 """
 from __future__ import annotations
 
@@ -18,14 +18,14 @@ from .trips import trips_image
 
 
 def image(view: dict[str, Any], viewer: str | None, names: dict[str, str] | None = None,
-          lang: Lang = EN) -> Image.Image:
+          lang: Lang = EN, vision: str = "off") -> Image.Image:
     # The viewer's hand is in the view already; the panel shows what the view holds.
-    return board_image(view, names, lang)
+    return board_image(view, names, lang, vision)
 
 
 def final(view: dict[str, Any], names: dict[str, str] | None = None,
-          lang: Lang = EN) -> list[tuple[str, Image.Image]]:
-    return [("test-trips.png", trips_image(view, names, lang))]
+          lang: Lang = EN, vision: str = "off") -> list[tuple[str, Image.Image]]:
+    return [("test-trips.png", trips_image(view, names, lang, vision))]
 
 
 __all__ = ["board_image", "clear_caches", "final", "geometry", "image", "trips_image"]

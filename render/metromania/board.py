@@ -1,4 +1,5 @@
-"""Drawing the MetrOmania city: geometry, the cached static layer, and what changes.
+"""Drawing the MetrOmania city: geometry and the cached static layer (what changes is
+drawn by `pieces.py`).
 
 The static layer (districts, spots, lake, park, frame and arrows, coordinates) depends
 only on the board's cells, so it is drawn once per board and kept in an LRU cache; a turn
@@ -10,14 +11,14 @@ import io
 import math
 from collections import OrderedDict
 from threading import Lock
-from typing import Any, Iterable
+from typing import Any
 
 from PIL import Image, ImageDraw
 
 from metrobot.games.metromania.board import (ARROWS, CITY_CELLS, HEX_CORNERS, N, ROWS, SECTOR, VERTEX_NAMES, VERTICES,
                                              corners, dist)
 
-from ..style import INK, MUTED, font, player_colour
+from ..style import INK, MUTED, font
 
 ARROW_CELLS = frozenset(a.cell for a in ARROWS)
 
@@ -232,8 +233,10 @@ def _draw_static(cells: dict, size: tuple[int, int], geo: Geometry, labels: bool
     for v in VERTICES:
         x, y = g.px(v)
         d.ellipse([x - 2, y - 2, x + 2, y + 2], fill=(150, 142, 128))
-        if labels:  # faint names at every vertex, for players who zoom in to type a move
-            d.text((x, y + 0.17 * g.edge), VERTEX_NAMES[v], font=tiny, anchor="mm", fill=(150, 142, 128))
+        if labels:  # small names at every vertex, for players who zoom in to type a move (a
+            # white edge keeps them readable, WCAG AA, on every cell's tint)
+            d.text((x, y + 0.17 * g.edge), VERTEX_NAMES[v], font=tiny, anchor="mm", fill=MUTED, stroke_width=1,
+                   stroke_fill=(255, 255, 255))
     if labels:
         _draw_labels(d, g)
     return image
@@ -259,121 +262,3 @@ def _draw_labels(d: ImageDraw.ImageDraw, g: Geometry) -> None:
         x = g.col_x(col)
         for y in (top, bottom):
             d.text((x, y), str(col), font=small, anchor="mm", fill=MUTED)
-
-
-# ---------------------------------------------------------------- pieces
-def _unit(dx: float, dy: float) -> Point:
-    n = math.hypot(dx, dy) or 1.0
-    return dx / n, dy / n
-
-
-def line_points(geo: Geometry, vertices: list, cells: list, offset: float) -> list[Point]:
-    """The drawn path of a line: each edge shifted toward the cell that holds its tunnel,
-    so two lines along one edge (one on each side) stay apart."""
-    pts: list[Point] = []
-    for i, c in enumerate(cells):
-        a, b = geo.px(tuple(vertices[i])), geo.px(tuple(vertices[i + 1]))
-        cx, cy = geo.centroid(tuple(c))
-        mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
-        ux, uy = _unit(cx - mx, cy - my)
-        # On an arrow cell (start or end) the line hugs the edge: the arrow's name stays readable.
-        k = offset * (0.25 if tuple(c) in ARROW_CELLS else 1.0)
-        pts.append((a[0] + ux * k, a[1] + uy * k))
-        pts.append((b[0] + ux * k, b[1] + uy * k))
-    return pts
-
-
-def dashed(points: list[Point], dash: float, gap: float) -> Iterable[list[Point]]:
-    """Split a polyline into dashes (the pattern runs on across corners)."""
-    on, left = True, dash
-    current: list[Point] = [points[0]]
-    for (x0, y0), (x1, y1) in zip(points, points[1:]):
-        seg = math.hypot(x1 - x0, y1 - y0)
-        pos = 0.0
-        while seg - pos > 1e-6:
-            step = min(left, seg - pos)
-            pos += step
-            t = pos / seg
-            p = (x0 + (x1 - x0) * t, y0 + (y1 - y0) * t)
-            if on:
-                current.append(p)
-            left -= step
-            if left <= 1e-6:
-                if on and len(current) > 1:
-                    yield current
-                on = not on
-                left = dash if on else gap
-                current = [p]
-    if on and len(current) > 1:
-        yield current
-
-
-def draw_line(d: ImageDraw.ImageDraw, pts: list[Point], colour, style: str, width: float,
-              casing=(255, 255, 255)) -> None:
-    w = max(2, int(round(width)))
-    if style == "solid":
-        d.line(pts, fill=casing, width=w + 4, joint="curve")
-        d.line(pts, fill=colour, width=w, joint="curve")
-    else:
-        pieces = list(dashed(pts, dash=width * 2.2, gap=width * 1.3))
-        # dashes are short: round joints (costly in Pillow) only where a dash turns a corner
-        for piece in pieces:
-            d.line(piece, fill=casing, width=w + 4, joint="curve" if len(piece) > 2 else None)
-        for piece in pieces:
-            d.line(piece, fill=colour, width=w, joint="curve" if len(piece) > 2 else None)
-
-
-def draw_pieces(d: ImageDraw.ImageDraw, view: dict[str, Any], geo: Geometry, *, highlight: bool = True,
-                width_scale: float = 1.0, fade: bool = False) -> None:
-    """Lines, start/end markers, stations, placed destination markers, last-turn highlight."""
-    seat = {p: i for i, p in enumerate(view["players"])}
-    e = geo.edge
-    width = 0.13 * e * width_scale
-    offset = 0.2 * e
-    recent = _recent(view) if highlight else {"tunnels": set(), "stations": set()}
-    lines = view["lines"]
-    for li, line in enumerate(lines):
-        for k in range(len(line["cells"])):
-            if (li, k) in recent["tunnels"]:
-                pts = line_points(geo, line["vertices"][k:k + 2], [line["cells"][k]], offset)
-                d.line(pts, fill=(255, 214, 10), width=int(width * 2.6))
-    for li, line in enumerate(lines):
-        if not line["cells"]:
-            continue
-        colour = player_colour(seat[line["player"]])
-        if fade:
-            colour = tuple(int(c * 0.45 + 235 * 0.55) for c in colour)
-        pts = line_points(geo, line["vertices"], line["cells"], offset)
-        draw_line(d, pts, colour, line["style"], width)
-        # start marker: a disc at the start apex; end marker: a square at the end apex
-        sx, sy = geo.px(tuple(line["vertices"][0]))
-        r = 0.16 * e
-        d.ellipse([sx - r, sy - r, sx + r, sy + r], fill=colour, outline=(255, 255, 255), width=2)
-        if line["status"] == "finished":
-            ex, ey = geo.px(tuple(line["vertices"][-1]))
-            d.rectangle([ex - r, ey - r, ex + r, ey + r], fill=colour, outline=(255, 255, 255), width=2)
-    r = 0.17 * e
-    for v in view["stations"]:
-        x, y = geo.px(tuple(v))
-        if tuple(v) in recent["stations"]:
-            R = r + 0.1 * e
-            d.ellipse([x - R, y - R, x + R, y + R], fill=(255, 214, 10))
-        d.ellipse([x - r, y - r, x + r, y + r], fill=(255, 255, 255), outline=INK, width=max(2, int(0.06 * e)))
-    for m in view["markers"]:
-        if m["cell"] is None:
-            continue
-        cx, cy = geo.centroid(tuple(m["cell"]))
-        colour = player_colour(seat[m["holder"]])
-        s = 0.15 * e
-        d.rounded_rectangle([cx - s, cy - s, cx + s, cy + s], radius=s * 0.35, fill=(255, 255, 255),
-                            outline=colour, width=max(2, int(0.05 * e)))
-        d.text((cx, cy + 0.01 * e), m["letter"], font=font(max(8, int(0.2 * e)), True), anchor="mm", fill=INK)
-
-
-def _recent(view: dict[str, Any]) -> dict[str, set]:
-    """What the last (or the current, unfinished) turn built."""
-    record = (view.get("turn") or {}).get("record") or {}
-    if not record.get("tunnels") and not record.get("stations"):
-        record = view.get("last_turn") or {}
-    return {"tunnels": {tuple(t) for t in record.get("tunnels", [])},
-            "stations": {tuple(v) for v in record.get("stations", [])}}

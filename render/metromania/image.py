@@ -12,7 +12,8 @@ from PIL import Image, ImageDraw
 from metrobot.games.metromania.board import CITY_CELLS
 from metrobot.i18n import EN, Lang
 
-from .board import Geometry, board_geometry, draw_pieces, static_layer
+from .board import Geometry, board_geometry, static_layer
+from .pieces import draw_pieces
 from .panel import draw_panel
 
 WIDTH, HEIGHT = 1400, 960
@@ -25,16 +26,18 @@ def _kinds(view: dict[str, Any]) -> tuple[str, ...]:
     return tuple(by_cell[c] for c in CITY_CELLS)
 
 
-def board_image(view: dict[str, Any], names: dict[str, str] | None = None, lang: Lang = EN) -> Image.Image:
+def board_image(view: dict[str, Any], names: dict[str, str] | None = None, lang: Lang = EN,
+                vision: str = "off") -> Image.Image:
     """The board (its static layer holds no words: coordinates and arrow names are the
-    same in every language) and the side panel, in `lang`."""
+    same in every language and palette) and the side panel, in `lang`; the players'
+    colours in the palette of `vision` (see `render/vision.py`)."""
     names = names or {}
     geo = board_geometry(BOARD_W, HEIGHT, MARGIN)
     image = Image.new("RGB", (WIDTH, HEIGHT))
     image.paste(static_layer(_kinds(view), (BOARD_W, HEIGHT), geo), (0, 0))
     d = ImageDraw.Draw(image)
-    draw_pieces(d, view, geo)
-    draw_panel(d, view, (BOARD_W, 0, WIDTH, HEIGHT), names, lang)
+    draw_pieces(d, view, geo, vision=vision)
+    draw_panel(d, view, (BOARD_W, 0, WIDTH, HEIGHT), names, lang, vision)
     return image
 
 

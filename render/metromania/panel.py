@@ -14,8 +14,9 @@ from metrobot.games.metromania.narration import line_state
 from metrobot.games.metromania.state import STATION_SUPPLY as STATIONS
 from metrobot.i18n import EN, Lang, N_
 
-from .board import SPOT_FILL, dashed, draw_spot_icon
-from ..style import INK, MUTED, fit_text, font, player_colour
+from .board import SPOT_FILL, draw_spot_icon
+from .pieces import dashed
+from ..style import INK, MUTED, fit_text, font, ink_on, player_colour
 
 PHASES = {"building": N_("Building"), "last_round": N_("Last round"), "finished": N_("Game over")}
 STYLES = {"solid": N_("solid"), "dashed": N_("dashed")}
@@ -36,7 +37,7 @@ def kind_short(kind: str, lang: Lang = EN) -> str:
 
 
 def draw_panel(d: ImageDraw.ImageDraw, view: dict[str, Any], box: tuple[int, int, int, int],
-               names: dict[str, str], lang: Lang = EN) -> None:
+               names: dict[str, str], lang: Lang = EN, vision: str = "off") -> None:
     x0, y0, x1, y1 = box
     d.rectangle(box, fill=(250, 248, 243))
     d.line([(x0, y0), (x0, y1)], fill=(205, 198, 184), width=2)
@@ -63,11 +64,12 @@ def draw_panel(d: ImageDraw.ImageDraw, view: dict[str, Any], box: tuple[int, int
     viewer = view.get("viewer")
     owners = view.get("owners") or {p: p for p in players}
     for p in players:
-        colour = player_colour(seat[p])
+        colour = player_colour(seat[p], vision)
         top = y
         if p == current:
             d.rounded_rectangle([x - 10, y - 6, x1 - 12, y + 92], radius=10, fill=(255, 243, 196))
-        d.ellipse([x, y + 3, x + 18, y + 21], fill=colour)
+        d.ellipse([x - 1, y + 1, x + 21, y + 23], fill=colour)  # the number the board's lines carry
+        d.text((x + 10, y + 12.5), str(seat[p] + 1), font=font(15, True), anchor="mm", fill=ink_on(colour))
         d.text((x + 28, y), fit_text(names.get(p, p), 21, w - 110, True), font=font(21, True), fill=INK)
         score = view["scores"].get(p, 0)
         d.text((x1 - 24, y), str(score), font=font(24, True), anchor="ra", fill=INK)

@@ -15,8 +15,9 @@ from metrobot.games.metromania.scoring import route_hops
 from metrobot.games.metromania.state import from_json
 from metrobot.i18n import EN, Lang, N_
 
-from .board import board_geometry, draw_line, draw_pieces, line_points, static_layer
-from ..style import HIGHLIGHT, INK, MUTED, PAPER, fit_text, font, player_colour
+from .board import board_geometry, static_layer
+from .pieces import draw_line, draw_pieces, line_points
+from ..style import HIGHLIGHT, INK, MUTED, PAPER, fit_text, font, ink_on, player_colour
 
 COLS, PANEL_W, PANEL_H, HEADER = 4, 350, 372, 64
 MINI_H = 300
@@ -24,7 +25,8 @@ DAYS = {"A": N_("Monday"), "B": N_("Tuesday"), "C": N_("Wednesday"), "D": N_("Th
         "F": N_("Saturday"), "park-lake": N_("Sunday")}
 
 
-def trips_image(view: dict[str, Any], names: dict[str, str] | None = None, lang: Lang = EN) -> Image.Image:
+def trips_image(view: dict[str, Any], names: dict[str, str] | None = None, lang: Lang = EN,
+                vision: str = "off") -> Image.Image:
     names = names or {}
     state = from_json(view)
     hops = route_hops(state)
@@ -41,7 +43,7 @@ def trips_image(view: dict[str, Any], names: dict[str, str] | None = None, lang:
         x0, y0 = (i % COLS) * PANEL_W, HEADER + (i // COLS) * PANEL_H
         image.paste(base, (x0, y0))
         g = geo.scaled(1, (x0, y0))
-        draw_pieces(d, view, g, highlight=False, width_scale=0.8, fade=True)
+        draw_pieces(d, view, g, highlight=False, width_scale=0.8, fade=True, vision=vision)
         ends = _ends(view, trip["name"])
         for cell in ends:
             d.polygon(g.cell(cell), outline=HIGHLIGHT, width=3)
@@ -49,7 +51,7 @@ def trips_image(view: dict[str, Any], names: dict[str, str] | None = None, lang:
             line = state.lines[li]
             i_a, i_b = sorted((line.index[a], line.index[b]))
             pts = line_points(g, line.vertices[i_a:i_b + 1], line.cells[i_a:i_b], 0.2 * g.edge)
-            draw_line(d, pts, player_colour(seat[line.player]), line.style, 0.2 * g.edge)
+            draw_line(d, pts, player_colour(seat[line.player], vision), line.style, 0.2 * g.edge)
         ty = y0 + MINI_H + 6
         day = lang.t(DAYS[trip["name"]])
         verdict = lang.t("impossible") if trip["impossible"] else lang.t("{minutes} min", minutes=trip["minutes"])
@@ -66,7 +68,7 @@ def trips_image(view: dict[str, Any], names: dict[str, str] | None = None, lang:
         text = ", ".join(f"{names.get(p, p)} {v:+d}" for p, v in points.items()) or lang.t("nobody scores")
         d.text((x0 + 12, ty + 28), fit_text(text, 16, PANEL_W - 24), font=font(16), fill=MUTED)
         d.rectangle([x0, y0, x0 + PANEL_W - 1, y0 + PANEL_H - 1], outline=(214, 207, 191))
-    _ranking(d, view, names, seat, (3 * PANEL_W, HEADER + PANEL_H), lang)
+    _ranking(d, view, names, seat, (3 * PANEL_W, HEADER + PANEL_H), lang, vision)
     return image
 
 
@@ -77,7 +79,7 @@ def _ends(view: dict[str, Any], name: str) -> list:
 
 
 def _ranking(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str], seat: dict[str, int],
-             origin: tuple[int, int], lang: Lang = EN) -> None:
+             origin: tuple[int, int], lang: Lang = EN, vision: str = "off") -> None:
     x, y = origin[0] + 16, origin[1] + 14
     d.text((x, y), fit_text(lang.t("Final scores"), 22, PANEL_W - 32, True), font=font(22, True), fill=INK)
     y += 36
@@ -86,7 +88,9 @@ def _ranking(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str]
     winners = set(view.get("winners", []))
     for p in order:
         b = breakdown.get(p, {})
-        d.ellipse([x, y + 4, x + 16, y + 20], fill=player_colour(seat[p]))
+        colour = player_colour(seat[p], vision)
+        d.ellipse([x - 2, y + 2, x + 18, y + 22], fill=colour)
+        d.text((x + 8, y + 12.5), str(seat[p] + 1), font=font(14, True), anchor="mm", fill=ink_on(colour))
         crown = " ★" if p in winners or (view.get("owners") or {}).get(p) in winners else ""
         d.text((x + 24, y), fit_text(names.get(p, p) + crown, 19, 220, True), font=font(19, True), fill=INK)
         d.text((x + PANEL_W - 40, y), str(view["scores"].get(p, 0)), font=font(20, True), anchor="ra", fill=INK)

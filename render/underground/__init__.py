@@ -1,8 +1,8 @@
 """On the Underground images: the board after every turn and the end-of-game summary.
 
 Every game's image package answers the same two calls (see `render/__init__.py`):
-`image(view, viewer, names, lang)` and `final(view, names, lang)`; every word drawn is in
-`lang` (names, station names, the map's title and colour names are data).
+`image(view, viewer, names, lang, vision)` and `final(view, names, lang, vision)`; every
+word drawn is in `lang` (names, station names, the map's title and colour names are data).
 """
 from __future__ import annotations
 
@@ -13,21 +13,30 @@ from PIL import Image
 
 from metrobot.i18n import EN, Lang
 
+from ..vision import PaletteSet
 from .boardimage import SIZE, board_image, prewarm
+from .palette import BACKGROUND, CASING, originals
 from .static import clear_cache as clear_caches  # the board's static layers: its station names
 
 
 def image(view: dict[str, Any], viewer: str | None, names: dict[str, str] | None = None,
-          lang: Lang = EN) -> Image.Image:
+          lang: Lang = EN, vision: str = "off") -> Image.Image:
     # Nothing is secret: every viewer sees the same board; a player's own entry is outlined.
-    return board_image(view, viewer, names, lang)
+    return board_image(view, viewer, names, lang, vision)
 
 
 def final(view: dict[str, Any], names: dict[str, str] | None = None,
-          lang: Lang = EN) -> list[tuple[str, Image.Image]]:
+          lang: Lang = EN, vision: str = "off") -> list[tuple[str, Image.Image]]:
     from .summary import summary_image
 
-    return [("summary.png", summary_image(view, names, lang))]
+    return [("summary.png", summary_image(view, names, lang, vision))]
+
+
+def palette_sets() -> dict[str, PaletteSet]:
+    """The colours that share a board, for `tools/palettes.py`: the eleven lines (up to ten
+    in one game, any ten) and the two highlights."""
+    return {"underground": PaletteSet(originals(), fixed=("white", "black"), background=BACKGROUND,
+                                      cased=tuple(CASING))}
 
 
 def prewarm_steps() -> list[Callable[[], None]]:
@@ -37,4 +46,4 @@ def prewarm_steps() -> list[Callable[[], None]]:
     return [partial(prewarm, [name]) for name in map_names()]
 
 
-__all__ = ["SIZE", "board_image", "clear_caches", "final", "image", "prewarm", "prewarm_steps"]
+__all__ = ["SIZE", "board_image", "clear_caches", "final", "image", "palette_sets", "prewarm", "prewarm_steps"]

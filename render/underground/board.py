@@ -1,6 +1,7 @@
 """What a turn draws on the cached board: the passenger's last trip, the glow of the new
-track, every colour's track in its slot, then (over the stations and names) the face-up
-destinations, the connection symbols of this game and the passenger's pawn.
+track, every colour's track in its slot (new pieces striped), then (over the stations and
+names) the face-up destinations, the connection symbols of this game, the passenger's pawn
+and, on top of all, the line codes at the ends of every built section (`tags.py`).
 """
 from __future__ import annotations
 
@@ -8,14 +9,17 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from metrobot.i18n import EN, Lang
+
 from ..labels import LINE_HEIGHT, Label
 from ..rects import overlap
 from ..style import font
 from .geometry import assign_lanes, occupancy, umap
 from .glyphs import pawn, symbol
-from .palette import CASING, EXPRESS, EXPRESS_INK, NEW_GLOW, ROUTE, STATION_INK, line_colour
+from .palette import CASING, EXPRESS, EXPRESS_INK, STATION_INK, Palette, palette, text_on
 from .static import CONN_R, Static, ring_radius
 from .strokes import lane_mask, paste, route_mask
+from .tags import draw_tags, tags_of
 
 PAWN_H = 52
 
@@ -39,35 +43,49 @@ def new_placements(view: dict[str, Any]) -> list[dict[str, Any]]:
     return list((view.get("last_turn") or {}).get("placements") or [])
 
 
-def _gaps_of(m, path: list[str]) -> list:
-    return [g for g in (m.gap_between(a, b) for a, b in zip(path, path[1:])) if g is not None]
+def trip_directions(m, trips: list[dict[str, Any]]) -> list[tuple[int, bool]]:
+    """(gap, forward) of every gap the trips crossed, in gap order: forward when the
+    passenger went from the gap's first station to its second (the first crossing counts)."""
+    out: dict[int, bool] = {}
+    for trip in trips:
+        path = trip.get("path") or []
+        for a, b in zip(path, path[1:]):
+            gap = m.gap_between(a, b)
+            if gap is not None and gap.id not in out:
+                out[gap.id] = gap.a == a
+    return sorted(out.items())
 
 
-def draw_map(view: dict[str, Any], st: Static) -> tuple[Image.Image, dict[tuple[int, str], int]]:
+def draw_map(view: dict[str, Any], st: Static, pal: Palette | None = None,
+             lang: Lang = EN) -> tuple[Image.Image, dict[tuple[int, str], int]]:
     """The board with this view's pieces (the panel area left as the static layer has it);
     returns the image and the slot of every (gap, colour)."""
+    pal = pal or palette()
     geo = st.geo
     m = umap(view)
     image = st.under.copy()
     occ = occupancy(view)
     slots = assign_lanes(geo, occ)
 
-    for p in new_placements(view):
-        slot = slots.get((p["gap"], p["colour"]))
+    new = {(p["gap"], p["colour"]) for p in new_placements(view)}
+    for gap, colour in sorted(new):
+        slot = slots.get((gap, colour))
         if slot is not None:
-            paste(image, NEW_GLOW, lane_mask(st, p["gap"], slot, "glow"))
+            paste(image, pal.new_glow, lane_mask(st, gap, slot, "glow"))
     for (gap, colour), slot in slots.items():
-        fill = line_colour(colour)
+        fill = pal.line(colour)
         if colour in CASING:
             paste(image, CASING[colour], lane_mask(st, gap, slot, "track"))
             paste(image, fill, lane_mask(st, gap, slot, "inner"))
         else:
             paste(image, fill, lane_mask(st, gap, slot, "track"))
+        if (gap, colour) in new:
+            paste(image, text_on(fill), lane_mask(st, gap, slot, "stripe"))
 
-    route = sorted({gap.id for trip in last_trips(view) for gap in _gaps_of(m, trip.get("path") or [])})
-    for edge, colour in ((True, (255, 255, 255)), (False, ROUTE)):
-        for gap in route:
-            paste(image, colour, route_mask(st, gap, edge))
+    route = trip_directions(m, last_trips(view))
+    for edge, colour in ((True, (255, 255, 255)), (False, pal.route)):
+        for gap, forward in route:
+            paste(image, colour, route_mask(st, gap, edge, forward))
     image.paste(st.full, (0, 0), st.over)
     d = ImageDraw.Draw(image)
     _destinations(image, d, view, st)
@@ -79,9 +97,25 @@ def draw_map(view: dict[str, Any], st: Static) -> tuple[Image.Image, dict[tuple[
                         sprite)
     passenger = view.get("passenger") or {}
     if not passenger.get("gone") and passenger.get("at") in geo.points:
-        sprite = pawn(PAWN_H)
+        sprite = pawn(PAWN_H, pal.route)
         image.paste(sprite, pawn_spot(st, passenger["at"]), sprite)
+    draw_tags(image, view, st, slots, pal, lang, drawn_over(view, st))  # on top: never hidden
     return image, slots
+
+
+def drawn_over(view: dict[str, Any], st: Static) -> list[tuple[float, float, float, float]]:
+    """What a turn draws over the map that the line codes keep clear of: the pawn."""
+    passenger = view.get("passenger") or {}
+    if passenger.get("gone") or passenger.get("at") not in st.geo.points:
+        return []
+    x, y = pawn_spot(st, passenger["at"])
+    return [(x + 4, y, x + int(PAWN_H * 0.72) - 4, y + PAWN_H)]
+
+
+def map_tags(view: dict[str, Any], st: Static, slots: dict[tuple[int, str], int], pal: Palette | None = None,
+             lang: Lang = EN) -> list:
+    """The line codes `draw_map` draws for this view (where, which colour, which end)."""
+    return tags_of(view, st, slots, pal or palette(), lang, drawn_over(view, st))
 
 
 def pawn_spot(st: Static, station: str) -> tuple[int, int]:

@@ -10,6 +10,7 @@ from PIL import Image
 from metrobot.i18n import EN, Lang
 
 from .board import draw_map
+from .palette import palette
 from .panel import draw_panel
 from .static import Static, static_layers
 
@@ -24,12 +25,14 @@ def static(view: dict[str, Any]) -> Static:
 
 
 def board_image(view: dict[str, Any], viewer: str | None = None, names: dict[str, str] | None = None,
-                lang: Lang = EN) -> Image.Image:
+                lang: Lang = EN, vision: str = "off") -> Image.Image:
     """The map (its static layers hold station names only: data, the same in every
-    language, so they are cached per map and size) and the panel, in `lang`."""
+    language and palette, so they are cached per map and size) and the panel, in `lang`,
+    the lines in the palette of `vision` (see `render/vision.py`)."""
     st = static(view)
-    image, _ = draw_map(view, st)
-    draw_panel(image, view, viewer, (MAP_W, 0, SIZE[0], HEIGHT), names, lang)
+    pal = palette(vision)
+    image, _ = draw_map(view, st, pal, lang)
+    draw_panel(image, view, viewer, (MAP_W, 0, SIZE[0], HEIGHT), names, lang, pal)
     return image
 
 

@@ -7,6 +7,12 @@ passenger's trip) use hues no line has: cyan and magenta.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..style import ink_on
+from ..vision import colours as vision_colours
+
 Colour = tuple[int, int, int]
 
 LINE_COLOURS: dict[str, Colour] = {
@@ -42,7 +48,29 @@ def line_colour(name: str) -> Colour:
     return LINE_COLOURS.get(name, (128, 128, 128))
 
 
+@dataclass(frozen=True)
+class Palette:
+    """The colours that change with colour vision: the lines and the two highlights."""
+    lines: dict[str, Colour]
+    new_glow: Colour
+    route: Colour
+
+    def line(self, name: str) -> Colour:
+        return self.lines.get(name, (128, 128, 128))
+
+
+def originals() -> dict[str, Colour]:
+    """The set of colours a palette replaces ("off"), by name (see `render/vision.py`)."""
+    return {**LINE_COLOURS, "new_glow": NEW_GLOW, "route": ROUTE}
+
+
+@lru_cache(maxsize=16)
+def palette(vision: str = "off") -> Palette:
+    """The palette of a vision key (unknown keys and "off": the colours above)."""
+    chosen = vision_colours("underground", vision, originals()) or originals()
+    return Palette({c: chosen[c] for c in LINE_COLOURS}, chosen["new_glow"], chosen["route"])
+
+
 def text_on(colour: Colour) -> Colour:
-    """Black or white, whichever reads better on `colour`."""
-    r, g, b = colour
-    return (24, 24, 24) if 0.299 * r + 0.587 * g + 0.114 * b > 150 else (255, 255, 255)
+    """Black or white, whichever contrasts more with `colour` (WCAG AA on any colour)."""
+    return ink_on(colour)

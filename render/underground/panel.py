@@ -18,8 +18,10 @@ from ..style import INK, MUTED, fit_text, font
 from .board import last_trips, new_placements
 from .geometry import umap
 from .glyphs import pawn, symbol
-from .palette import (CASING, EXPRESS, EXPRESS_INK, NATIONAL_RAIL, NEW_GLOW, ROUTE, RULE, STATION_INK, line_colour)
+from .palette import CASING, EXPRESS, EXPRESS_INK, NATIONAL_RAIL, RULE, STATION_INK, Palette, palette
 from .static import national_rail_arrows
+from .strokes import CHEVRON
+from .tags import code, draw_tag, ring_of, sprite as tag_sprite
 
 CURRENT = (255, 240, 186)
 YOU = (0, 114, 178)
@@ -51,18 +53,39 @@ def turn_order(view: dict[str, Any]) -> list[str]:
     return players[i:] + players[:i]
 
 
-def swatch(d: ImageDraw.ImageDraw, box, colour: str) -> None:
+def swatch(d: ImageDraw.ImageDraw, box, colour: str, pal: Palette | None = None) -> None:
     """A short piece of track in a colour (cased if light)."""
+    pal = pal or palette()
     x0, y0, x1, y1 = box
     if colour in CASING:
         d.rounded_rectangle(box, radius=3, fill=CASING[colour])
-        d.rounded_rectangle([x0 + 2, y0 + 2, x1 - 2, y1 - 2], radius=2, fill=line_colour(colour))
+        d.rounded_rectangle([x0 + 2, y0 + 2, x1 - 2, y1 - 2], radius=2, fill=pal.line(colour))
     else:
-        d.rounded_rectangle(box, radius=3, fill=line_colour(colour))
+        d.rounded_rectangle(box, radius=3, fill=pal.line(colour))
+
+
+def tagged_swatch(image: Image.Image, box, colour: str, pal: Palette, lang: Lang = EN) -> None:
+    """A piece of track with the colour's code on it, as the map shows its sections' ends."""
+    swatch(ImageDraw.Draw(image), box, colour, pal)
+    draw_tag(image, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), colour, pal, lang)
+
+
+def tags_in_a_row(image: Image.Image, x: float, y: float, right: float, colours: list[str], pal: Palette,
+                  lang: Lang = EN, height: int = 15) -> float:
+    """Small tags of `colours` from (x, middle y) on, as many as fit before `right`;
+    returns where the next thing may go."""
+    for c in colours:
+        w = tag_sprite(code(c, lang), ring_of(c, pal), height).width
+        if x + w > right:
+            break
+        draw_tag(image, (x + w / 2, y), c, pal, lang, height)
+        x += w + 5
+    return x
 
 
 def draw_panel(image: Image.Image, view: dict[str, Any], viewer: str | None, box, names: dict[str, str] | None,
-               lang: Lang = EN) -> None:
+               lang: Lang = EN, pal: Palette | None = None) -> None:
+    pal = pal or palette()
     d = ImageDraw.Draw(image)
     x0, y0, x1, y1 = box
     x, w = x0 + 22, x1 - x0 - 40
@@ -125,7 +148,7 @@ def draw_panel(image: Image.Image, view: dict[str, Any], viewer: str | None, box
         for i, c in enumerate(mine):
             cx = x + (i % per_row) * col_w
             cy = y + (i // per_row) * 27
-            swatch(d, (cx, cy + 5, cx + 40, cy + 17), c)
+            tagged_swatch(image, (cx, cy + 5, cx + 40, cy + 17), c, pal, lang)
             left = colours[c]["pieces_left"]
             word = colour_word(c, lang)
             d.text((cx + 50, cy), word, font=font(18, True), fill=INK)
@@ -137,10 +160,18 @@ def draw_panel(image: Image.Image, view: dict[str, Any], viewer: str | None, box
         y += rows * 27 + 18
 
     y = _destinations(d, view, m, x, y, w, lang) + 6
-    y = _passenger(image, d, view, x, y, w, lang) + 6
-    y = _connections(image, d, view, x, y, w, lang) + 6
+    y = _passenger(image, d, view, x, y, w, lang, pal) + 6
+    y = _connections(image, d, view, x, y, w, lang, pal) + 6
     if y <= y1 - 118:  # the key only where it fits (a 5-player tie of routes fills the panel)
-        _legend(image, d, view, x, y1 - 118, w, lang)
+        _legend(image, d, view, x, y1 - 118, w, lang, pal)
+
+
+def chevrons(d: ImageDraw.ImageDraw, x: float, y: float, colour) -> None:
+    """Two arrows pointing right from (x, middle y), as the trip is drawn on the map."""
+    for dx in (0, 14):
+        tip, base = x + dx + 12, x + dx + 12 - CHEVRON
+        for edge, fill in ((7, (255, 255, 255)), (4, colour)):
+            d.line([(base, y - 6), (tip, y), (base, y + 6)], fill=fill, width=edge, joint="curve")
 
 
 def _heading(d: ImageDraw.ImageDraw, x: int, y: int, w: int, text: str, beside: float = 0.0) -> int:
@@ -172,9 +203,10 @@ def _destinations(d: ImageDraw.ImageDraw, view: dict[str, Any], m, x: int, y: in
 
 
 def _passenger(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int,
-               lang: Lang = EN) -> int:
+               lang: Lang = EN, pal: Palette | None = None) -> int:
+    pal = pal or palette()
     passenger = view.get("passenger") or {}
-    sprite = pawn(30)
+    sprite = pawn(30, pal.route)
     y = _heading(d, x, y, w, lang.t("Passenger"), sprite.width + 8)
     image.paste(sprite, (x + w - sprite.width, y - 36), sprite)
     if passenger.get("gone"):
@@ -186,15 +218,11 @@ def _passenger(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any],
     trips = last_trips(view)
     for t in trips:
         line = _trip(t["kind"], t["to"], t.get("walks", 0), lang)
-        d.rounded_rectangle([x, y + 4, x + 26, y + 16], radius=4, fill=ROUTE)
+        chevrons(d, x + 2, y + 10, pal.route)
         d.text((x + 34, y), fit_text(line, 17, w - 34), font=font(17), fill=INK)
         y += 24
         cx = x + 34
-        for c in t.get("colours") or []:
-            if cx + 40 > x + w:
-                break
-            swatch(d, (cx, y + 4, cx + 30, y + 14), c)
-            cx += 38
+        tags_in_a_row(image, cx, y + 9, x + w, t.get("colours") or [], pal, lang)
         if not t.get("colours"):
             d.text((cx, y), fit_text(lang.t("no track ridden"), 15, x + w - cx), font=font(15), fill=MUTED)
         y += 22
@@ -212,11 +240,7 @@ def _passenger(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any],
             line = _route(i, o["to"], o.get("walks", 0), lang)
             d.text((x + 10, y), fit_text(line, 16, w - 10), font=font(16), fill=INK)
             cx = x + 20 + int(font(16).getlength(fit_text(line, 16, w - 10)))
-            for c in o.get("colours") or []:
-                if cx + 30 > x + w:
-                    break
-                swatch(d, (cx, y + 5, cx + 24, y + 15), c)
-                cx += 30
+            tags_in_a_row(image, cx, y + 10, x + w, o.get("colours") or [], pal, lang)
             y += 24
         if len(options) > MAX_OPTIONS:
             d.text((x + 10, y), fit_text(lang.t("… and {n} more", n=len(options) - MAX_OPTIONS), 16, w - 10),
@@ -226,7 +250,7 @@ def _passenger(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any],
 
 
 def _connections(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int,
-                 lang: Lang = EN) -> int:
+                 lang: Lang = EN, pal: Palette | None = None) -> int:
     tiles = view.get("connection_tiles") or {}
     y = _heading(d, x, y, w, lang.t("Connections: +3 per pair joined"))
     pairs: dict[str, list[str]] = {}
@@ -237,32 +261,31 @@ def _connections(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any
         sprite = symbol(sym, 26, True)
         image.paste(sprite, (x, y - 2), sprite)
         joined = [c for c in (view.get("colours") or {}) if sym in (scored.get(c) or {}).get("connections", [])]
-        room = w - 34 - 24 * len(joined)
+        room = w - 34 - sum(tag_sprite(code(c, lang), ring_of(c, pal), 15).width + 5 for c in joined) - 8
         text = fit_text(" – ".join(pairs[sym]), 16, room)
         d.text((x + 34, y + 1), text, font=font(16), fill=INK)
         cx = x + 42 + int(font(16).getlength(text))
-        for c in joined:  # the colours that joined this pair (scored +3)
-            swatch(d, (cx, y + 6, cx + 18, y + 16), c)
-            cx += 24
+        tags_in_a_row(image, cx, y + 11, x + w, joined, pal, lang)  # the colours that joined it (+3)
         y += 30
     return y
 
 
 def _legend(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int,
-            lang: Lang = EN) -> None:
+            lang: Lang = EN, pal: Palette | None = None) -> None:
+    pal = pal or palette()
     y = _heading(d, x, y, w, lang.t("Key"))
     col = w // 2
     f = font(15)
 
     def key(left: float, top: float, text: str, room: float) -> None:
         d.text((left, top), fit_text(text, 15, room), font=f, fill=INK)
-    # new track
-    d.rounded_rectangle([x - 2, y + 1, x + 32, y + 17], radius=8, fill=NEW_GLOW)
+    # new track: glowing, a dashed stripe along its middle
+    d.rounded_rectangle([x - 2, y + 1, x + 32, y + 17], radius=8, fill=pal.new_glow)
     d.rounded_rectangle([x + 3, y + 6, x + 27, y + 12], radius=3, fill=STATION_INK)
+    for dx in (6, 15):
+        d.line([(x + dx, y + 9), (x + dx + 4, y + 9)], fill=(255, 255, 255), width=2)
     key(x + 40, y + 1, lang.t("new track this turn"), col - 44)
-    for dx in (0, 17):
-        d.rounded_rectangle([x + col + dx - 2, y + 4, x + col + dx + 12, y + 14], radius=5, fill=(255, 255, 255))
-        d.rounded_rectangle([x + col + dx, y + 6, x + col + dx + 10, y + 12], radius=3, fill=ROUTE)
+    chevrons(d, x + col, y + 9, pal.route)  # the trip: arrows the way the passenger went
     key(x + col + 40, y + 1, lang.t("passenger's last trip"), w - col - 40)
     y += 26
     d.ellipse([x + 4, y, x + 22, y + 18], fill=EXPRESS, outline=EXPRESS_INK, width=2)

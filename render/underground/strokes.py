@@ -1,5 +1,5 @@
 """Anti-aliased strokes as small masks: a track in a slot, its casing, the glow of a new
-piece, the band of the passenger's trip. Each mask is drawn once (4x supersampled) per
+piece and the dashes along its middle, the arrows of the passenger's trip. Each mask is drawn once (4x supersampled) per
 map, size and slot and kept with the static layers; a turn pastes a colour through them,
 a few hundred small pastes.
 """
@@ -41,43 +41,68 @@ def stroke_mask(p: Point, q: Point, width: float, *, blur: float = 0.0, caps: bo
 
 
 def lane_mask(st: Static, gap: int, slot: int, kind: str) -> tuple[Box, Image.Image]:
-    """kind: "track" (a whole lane), "inner" (the colour inside a casing), "glow"."""
+    """kind: "track" (a whole lane), "inner" (the colour inside a casing), "glow",
+    "stripe" (short dashes along the middle of a new piece: new track is told by shape
+    too, not only by the glow's hue)."""
     key = ("lane", gap, slot, kind)
     hit = st.masks.get(key)
     if hit is None:
         p, q = st.geo.lane(gap, slot)
         if kind == "glow":
             hit = stroke_mask(p, q, GLOW_W, blur=1.4, caps=True)
+        elif kind == "stripe":
+            a, b, _ = st.geo.gaps[gap]
+            hit = dashes_mask(_dashes(p, q, st.geo.radius[a] + 2, st.geo.radius[b] + 2, STRIPE, STRIPE_GAP),
+                              STRIPE_W)
         else:
             hit = stroke_mask(p, q, LANE_W if kind == "track" else CASED_INNER)
         st.masks[key] = hit
     return hit
 
 
-DASH, DASH_GAP = 11.0, 7.0
-ROUTE_W, ROUTE_EDGE = 5.0, 2.0
+STRIPE, STRIPE_GAP, STRIPE_W = 5.0, 4.0, 2.2
+CHEVRON, CHEVRON_GAP = 9.0, 7.0  # an arrow's length along the trip, and the space between two
+ROUTE_W, ROUTE_EDGE = 3.6, 2.0
 
 
-def route_mask(st: Static, gap: int, edge: bool) -> tuple[Box, Image.Image]:
-    """The passenger's trip over a gap: dashes along its middle, between the two stations'
-    dots (`edge`: the wider white edge drawn under them)."""
-    key = ("route", gap, edge)
+def _dashes(p: Point, q: Point, skip_p: float, skip_q: float, dash: float, gap: float) -> list[tuple[Point, Point]]:
+    """Dashes of `dash` px `gap` apart from p to q, centred between `skip_p` px after p
+    and `skip_q` px before q (at least one, shortened to fit)."""
+    length = math.hypot(q[0] - p[0], q[1] - p[1]) or 1.0
+    ux, uy = (q[0] - p[0]) / length, (q[1] - p[1]) / length
+    run = max(length - skip_p - skip_q, 0.0)
+    n = max(1, int((run + gap) // (dash + gap)))
+    dash = min(dash, run)
+    spare = run - n * dash - (n - 1) * gap
+    out = []
+    for i in range(n):
+        t0 = skip_p + spare / 2 + i * (dash + gap)
+        out.append(((p[0] + ux * t0, p[1] + uy * t0), (p[0] + ux * (t0 + dash), p[1] + uy * (t0 + dash))))
+    return out
+
+
+def route_mask(st: Static, gap: int, edge: bool, forward: bool = True) -> tuple[Box, Image.Image]:
+    """The passenger's trip over a gap: arrows along its middle pointing the way the
+    passenger went (`forward`: from the gap's first station to its second), between the
+    two stations' dots (`edge`: the wider white edge drawn under them)."""
+    key = ("route", gap, edge, forward)
     hit = st.masks.get(key)
     if hit is None:
         geo: Geometry = st.geo
         a, b, _ = geo.gaps[gap]
-        (ax, ay), (bx, by) = geo.points[a], geo.points[b]
-        length = math.hypot(bx - ax, by - ay) or 1.0
-        ux, uy = (bx - ax) / length, (by - ay) / length
-        start, end = geo.radius[a] + 1, length - geo.radius[b] - 1
-        run = max(end - start, 0.0)
-        n = max(1, int((run + DASH_GAP) // (DASH + DASH_GAP)))
-        dash = min(DASH, run)
-        spare = run - n * dash - (n - 1) * DASH_GAP
+        if not forward:
+            a, b = b, a
+        p, q = geo.points[a], geo.points[b]
+        length = math.hypot(q[0] - p[0], q[1] - p[1]) or 1.0
+        nx, ny = -(q[1] - p[1]) / length, (q[0] - p[0]) / length
+        spread = CHEVRON * 0.62
         pieces = []
-        for i in range(n):
-            t0 = start + spare / 2 + i * (dash + DASH_GAP)
-            pieces.append(((ax + ux * t0, ay + uy * t0), (ax + ux * (t0 + dash), ay + uy * (t0 + dash))))
+        for s, t in _dashes(p, q, geo.radius[a] + 1, geo.radius[b] + 1, CHEVRON, CHEVRON_GAP):
+            if math.dist(s, t) < CHEVRON * 0.6:  # no room for an arrow: a dash
+                pieces.append((s, t))
+                continue
+            for side in (1, -1):  # ">" : both arms end at the tip
+                pieces.append(((s[0] + side * nx * spread, s[1] + side * ny * spread), t))
         width = ROUTE_W + (2 * ROUTE_EDGE if edge else 0)
         hit = st.masks[key] = dashes_mask(pieces, width)
     return hit

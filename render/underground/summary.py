@@ -12,8 +12,8 @@ from metrobot.i18n import EN, Lang
 
 from ..style import INK, MUTED, PAPER, fit_text, font
 from .geometry import umap
-from .palette import NATIONAL_RAIL, ROUTE, RULE, text_on
-from .panel import swatch, turn_order
+from .palette import NATIONAL_RAIL, ROUTE, RULE, palette, text_on
+from .panel import tagged_swatch, turn_order
 
 KINDS = (("start", (150, 150, 150)), ("national_rail", NATIONAL_RAIL), ("terminus", (40, 40, 40)),
          ("connections", (0, 150, 110)), ("loops", (230, 150, 0)), ("passenger", ROUTE))
@@ -59,10 +59,12 @@ def summary_size(view: dict[str, Any]) -> tuple[int, int]:
     return WIDTH, HEADER + ROW * len(view["players"]) + FOOT
 
 
-def summary_image(view: dict[str, Any], names: dict[str, str] | None = None, lang: Lang = EN) -> Image.Image:
+def summary_image(view: dict[str, Any], names: dict[str, str] | None = None, lang: Lang = EN,
+                  vision: str = "off") -> Image.Image:
     if view.get("phase") != "finished":
         raise ValueError("the summary is drawn for a finished game only")
     size = summary_size(view)
+    pal = palette(vision)
     image = Image.new("RGB", size, PAPER)
     d = ImageDraw.Draw(image)
     winners = view.get("winners") or []
@@ -101,7 +103,7 @@ def summary_image(view: dict[str, Any], names: dict[str, str] | None = None, lan
                fill=INK)
         cx = NAME_X
         for c in (c for c, col in colours.items() if col["owner"] == p):
-            swatch(d, (cx, y0 + 47, cx + 30, y0 + 61), c)
+            tagged_swatch(image, (cx, y0 + 47, cx + 30, y0 + 61), c, pal, lang)
             word = colour_word(c, lang)
             d.text((cx + 36, y0 + 54), word, font=font(16), anchor="lm", fill=INK)
             cx += 44 + font(16).getlength(word)

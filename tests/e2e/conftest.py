@@ -1,8 +1,10 @@
 """The end-to-end fixtures (``standin``, ``run_client``) live in ``fixtures.py`` so that other
-suites (tests/reliability) can use them too."""
+suites (tests/reliability) can use them too; so does the check that every file the bot
+uploads carries alt text (``alttext_check.py``, autouse)."""
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from alttext_check import every_upload_has_alt_text  # noqa: E402,F401
 from fixtures import ClientRunner, StandInTimeout, run_client, standin  # noqa: E402,F401

@@ -294,7 +294,7 @@ class Draw:
     def custom_id(draw, self) -> tuple[str, int]:
         """A custom id and the component type it is put on."""
         family = draw(st.sampled_from(["l", "p", "s", "b", "g", "up", "t", "h", "ok", "u", "x", "r", "lb", "rp",
-                                       "junk", "other"]))
+                                       "bt", "tp", "junk", "other"]))
         if family == "junk":
             return draw(st.one_of(odd_text(100), st.text(min_size=100, max_size=100))), draw(
                 st.sampled_from([BUTTON, STRING_SELECT]))
@@ -313,6 +313,11 @@ class Draw:
         if family == "l":
             op = draw(st.sampled_from(["join", "leave", "start"]))
             return f"mb:l:{gid}:{op}", BUTTON
+        if family == "bt":  # 📄 the board as text
+            return f"mb:bt:{gid}", BUTTON
+        if family == "tp":  # the text board's pages
+            page = draw(st.sampled_from(["0", "1", "3", "40", str(2 ** 63), "9" * 30]))
+            return f"mb:tp:{gid}:{page}:{draw(st.sampled_from(['prev', 'next']))}", BUTTON
         moves = draw(self.moves_for(gid))
         if family == "p":
             return f"mb:p:{gid}:{moves}:{draw(st.sampled_from(['play', 'hint', 'hand', 'board']))}", BUTTON

@@ -10,10 +10,12 @@ run out. A `Watcher` checks everything the service says to anyone:
   secret in the forms the game's own texts use, except to the one person it belongs to
   (log lines: to nobody);
 * after every change, for a spectator and for one player: the view (the public JSON), the
-  hand text, the menu and the prompt are the same for the state and for its twin that
+  hand text, the menu, the prompt, the alt text of their picture and their text board are
+  the same for the state and for its twin that
   differs only in what that viewer may not see (`secrecy_model`), and the view holds no
   secret by its keys;
-* now and then, the read-only requests (/status, /board, /hand, a menu with its preview)
+* now and then, the read-only requests (/status, /board, /hand, a menu with its preview,
+  /board format:text)
   of one person, answered by two services whose games differ only in what that person may
   not see: the answers must be identical (texts, and with images on, the images byte for
   byte).
@@ -48,7 +50,7 @@ CONFIGS: dict[str, list[tuple[int, str | None, str | None]]] = {
                   (5, None, "berlin"), (8, "special", "paris"), (2, None, "madrid"), (3, "special", "amsterdam")],
 }
 DEFAULT_CONFIGS = [(2, None, None), (3, None, None), (4, None, None)]
-ASKS = ("status", "board", "hand", "menu")
+ASKS = ("status", "board", "hand", "menu", "board_text")
 
 
 def configs(kind: str) -> list[tuple[int, str | None, str | None]]:
@@ -90,12 +92,13 @@ class Watch:
     cli_checks: int = 0  # `python -m metrobot render` outputs for a state and its twin
     hint_checks: int = 0  # hints (the greedy player's suggestion) for a state and its twin
     brief_checks: int = 0  # the tutorial coach's word on the board, for a state and its twin
+    alt_checks: int = 0  # an image's alt text and the text board, for a state and its twin
     problems: list[str] = field(default_factory=list)
 
     def merge(self, other: "Watch") -> None:
         """Add another watch's counts (games played elsewhere, e.g. in a worker process)."""
         for name in ("leaks", "view_checks", "twins_changed", "service_twins", "image_checks", "cli_checks",
-                     "hint_checks", "brief_checks"):
+                     "hint_checks", "brief_checks", "alt_checks"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for mine, theirs in ((self.games, other.games), (self.outputs, other.outputs)):
             for key, value in theirs.items():
@@ -163,9 +166,13 @@ class Watcher:
 
     def check(self, text: str, channel: str, to: str | None, *, public: bool = False) -> None:
         """No secret in `text` unless it is `to`'s own (log lines: nobody's); in public, forms
-        the last change revealed may appear as often as it revealed them."""
+        the last change revealed may appear as often as it revealed them; to a person, forms
+        of their own secrets as often as they hold them (their sealed decision told back to
+        them reads the same as someone else's same decision)."""
         self.watch.count(channel)
-        revealed = self.revealed if public else []
+        revealed = list(self.revealed) if public else []
+        if to is not None and channel != "log":
+            revealed += [f for s in self.secrets if s.owner == to for f in s.forms]
         for secret in self.secrets:
             if to is not None and secret.owner == to and channel != "log":
                 continue
@@ -230,6 +237,7 @@ class Watcher:
                 self.watch.brief_checks += 1
                 if plugin.board_brief(state, seat) != plugin.board_brief(twin, seat):
                     self.watch.leak(f"{self.label}: the coach's word on the board for {seat} depends on secrets")
+            self.compare_words(state, twin, viewer)
             if viewer is None:
                 continue
             seats = game.seats_of(state, viewer)
@@ -245,6 +253,30 @@ class Watcher:
                     self.watch.hint_checks += 1
                     if hints[0] != hints[1]:
                         self.watch.leak(f"{self.label}: {viewer}'s hint depends on others' secrets: {hints}")
+
+    def compare_words(self, state: Any, twin: Any, viewer: str | None) -> None:
+        """What a screen reader hears of the picture `viewer` gets (its alt text, as the
+        service makes it) and of `/board format:text`: the same for the state and its twin,
+        and no secret of anyone else in it."""
+        from metrobot.i18n import EN
+        from metrobot.service.pictures import alt_text
+
+        game, plugin = self.game, self.plugin
+        said = []
+        for s in (state, twin):
+            view = game.view(s, viewer)
+            waiting = [seat for seat in game.seats(s) if seat in game.to_move(s)]
+            pictures = [alt_text(plugin, view, viewer, None, EN, waiting=waiting)]
+            if game.is_over(s):
+                pictures.append(alt_text(plugin, view, viewer, None, EN, picture="final:end.png"))
+            said.append((pictures, plugin.text_board(view, viewer, None, EN, waiting=tuple(waiting))))
+        self.watch.alt_checks += 1
+        if said[0][0] != said[1][0]:
+            self.watch.leak(f"{self.label}: the alt text for {viewer} depends on what they may not see")
+        if said[0][1] != said[1][1]:
+            self.watch.leak(f"{self.label}: the text board for {viewer} depends on what they may not see")
+        self.check("\n".join(said[0][0]), "alt_text", viewer)
+        self.check("\n".join(said[0][1]), "text_board", viewer)
 
     async def compare_answers(self, who: str, images: bool) -> None:
         """/status, /board, /hand and a menu of one person, for the game and for its twin
@@ -283,12 +315,13 @@ async def _ask(service: GameService, ask: str, channel: str, who: str) -> Any:
     try:
         if ask == "menu":
             m = await service.menu(channel, who, [], preview=True)
-            return ("menu", m.choices, m.summary, m.complete, m.can_submit, m.preview.data if m.preview else None)
+            return ("menu", m.choices, m.summary, m.complete, m.can_submit,
+                    (m.preview.data, m.preview.description) if m.preview else None)
         outcome = await getattr(service, ask)(channel, who)
     except Refused as exc:
         return ("refused", str(exc))
     reply = outcome.reply
-    return ("reply", reply.text if reply else None, [f.data for f in (reply.files if reply else [])])
+    return ("reply", reply.text if reply else None, [(f.data, f.description) for f in (reply.files if reply else [])])
 
 
 def diff(a: Any, b: Any, path: str = "$") -> str:

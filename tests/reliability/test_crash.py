@@ -35,6 +35,12 @@ async def crash_session(standin, tmp_path, *, kills: int, faults: str, seed: int
     await bot.start()
     await standin.wait_for_commands("game", "dig", "play")
     people = [standin.add_member(name=n) for n in ("Ann", "Bob", "Cat", "Dan", "Eve")]
+    # Bob sees colours as a deuteranope: the posts of his games carry that palette in the
+    # outbox, and a post drawn again after a kill is drawn in it (and described: the
+    # suite's check that every upload carries alt text covers what a restart posts).
+    h = await standin.slash(people[1], standin.create_channel("crash-settings"), "me settings",
+                            {"colour_vision": "deutan"})
+    assert "deutan" in (await h.wait_message()).content
     channels: list[Channel] = []
     for i, (kind, n) in enumerate(KINDS):
         channel = Channel(standin.create_channel(f"crash-{i}"), kind, people[i:i + n])

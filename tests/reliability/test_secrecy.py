@@ -8,7 +8,8 @@ watches the games; `secrecy_output` checks what the front ends make of it.
 
 * `test_no_secret_reaches_anyone_it_does_not_belong_to`: whole games through the service,
   `scale(4, 1000)` per kind, every check in every game: texts, logs, views and their
-  twins, the hints (💡) for a player and their twin, the Discord adapter's attachments, components, composer and autocomplete
+  twins, the hints (💡) for a player and their twin, the alt text of the pictures and the
+  text board (`/board format:text`) for a spectator and a player and their twins, the Discord adapter's attachments, components, composer and autocomplete
   suggestions, and at a sampled position the images and `python -m metrobot render` for a
   spectator and a player against twins that differ only in secrets, the final images, and
   the read-only requests with their images (full size: in worker processes);
@@ -45,7 +46,7 @@ def _figures(watch: Watch, kind: str, started: float) -> dict:
     return dict(games=watch.games.get(kind, 0), **{f"{k}_checked": v for k, v in sorted(watch.outputs.items())},
                 view_twins=watch.view_checks, twins_with_other_secrets=watch.twins_changed,
                 request_twins=watch.service_twins, image_twins=watch.image_checks, cli_twins=watch.cli_checks,
-                hint_twins=watch.hint_checks, brief_twins=watch.brief_checks,
+                hint_twins=watch.hint_checks, brief_twins=watch.brief_checks, alt_text_twins=watch.alt_checks,
                 secrets_leaked=watch.leaks, seconds=round(time.perf_counter() - started, 1))
 
 
@@ -58,8 +59,9 @@ async def test_no_secret_reaches_anyone_it_does_not_belong_to(kind, report):
     assert watch.leaks == 0, "\n".join(watch.problems)
     assert watch.games.get(kind) == n
     assert watch.view_checks > 0 and watch.twins_changed > 0  # the twins did differ in secrets
-    assert watch.hint_checks > 0 and watch.brief_checks > 0
-    for channel in ("public", "reply", "menu", "composer", "autocomplete", "attachments_and_components"):
+    assert watch.hint_checks > 0 and watch.brief_checks > 0 and watch.alt_checks > 0
+    for channel in ("public", "reply", "menu", "composer", "autocomplete", "attachments_and_components", "alt_text",
+                    "text_board"):
         assert watch.outputs.get(channel, 0) > 0, channel  # every way out was looked at
     if kind in DRAWN:  # every game's images and command-line output
         assert watch.image_checks >= 2 * n and watch.cli_checks == 2 * n and watch.service_twins > 0
@@ -252,9 +254,9 @@ async def test_fault_a_player_hand_on_the_public_image_is_caught(monkeypatch):
 
     real = render.render_image
 
-    def leaky(game, state, viewer=None, names=None, lang=EN):
+    def leaky(game, state, viewer=None, names=None, lang=EN, *more, **options):  # (the palette passes through)
         return real(game, state, viewer if viewer is not None else get_plugin(game.name).game.seats(state)[0], names,
-                    lang)
+                    lang, *more, **options)
     monkeypatch.setattr(render, "render_image", leaky)
     watch = await play_games("metromania", 1, images=True)
     assert any("image for None" in p for p in watch.problems)
@@ -302,6 +304,25 @@ async def test_fault_an_alt_text_showing_a_hand_is_caught(monkeypatch):
     monkeypatch.setattr(messages, "files", files)
     watch = await play_games("metromania", 1)
     assert any("attachments_and_components message" in p for p in watch.problems), watch.problems
+
+
+async def test_fault_a_hook_telling_a_hand_to_a_screen_reader_is_caught(monkeypatch):
+    """MetrOmania's alt text names the first player's hand and its text board the second's
+    (hooks that read more than the view they are given)."""
+    plugin = get_plugin("metromania")
+    hand = _hand_of_seat(_remember_state(monkeypatch))
+    real_alt, real_text = type(plugin).alt_text, type(plugin).text_board
+
+    def alt_text(self, view, viewer, names, lang=EN, **kwargs):
+        return f"{real_alt(self, view, viewer, names, lang, **kwargs)} {hand(0)}"
+
+    def text_board(self, view, viewer, names, lang=EN, **kwargs):
+        return real_text(self, view, viewer, names, lang, **kwargs) + [hand(1)]
+    monkeypatch.setattr(type(plugin), "alt_text", alt_text)
+    monkeypatch.setattr(type(plugin), "text_board", text_board)
+    watch = await play_games("metromania", FAULT_GAMES)
+    assert any("alt_text message" in p for p in watch.problems), watch.problems
+    assert any("text_board message" in p for p in watch.problems), watch.problems
 
 
 async def test_fault_a_suggestion_showing_a_hand_is_caught(monkeypatch):

@@ -9,7 +9,7 @@ from metrobot.gamelog import GameLog, self_play
 from metrobot.games.metromania import GAME
 from render import final_images, render_image, render_png
 from render.metromania import geometry
-from render.metromania.board import line_points
+from render.metromania.pieces import line_points
 from render.style import player_colour
 
 

@@ -48,7 +48,8 @@ async def test_pages_are_in_the_askers_language_and_drawn_once(svc, monkeypatch)
     assert page_texts(plugin, 0, lang("ko"))[1] in first.text and "규칙" in first.text
     assert first.files[0].data == again.files[0].data
     english = (await svc.rules("c1", "underground", 0)).reply
-    assert drawn == [("underground", 0, "ko"), ("underground", 0, "en")], "a picture per page and language, once"
+    assert drawn == [("underground", 0, "ko", "off"), ("underground", 0, "en", "off")], \
+        "a picture per page, language and palette, once"
     assert english.text != first.text
 
 

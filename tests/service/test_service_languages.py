@@ -61,8 +61,8 @@ async def db(tmp_path):
 
 
 class Drawn:
-    """The painter's drawing calls (the language each image is drawn in); the automatic
-    player's thinking runs as it would."""
+    """The painter's drawing calls (the language each image is drawn in, the argument before
+    the palette); the automatic player's thinking runs as it would."""
 
     def __init__(self, svc: GameService):
         self.calls: list[tuple[str, str]] = []
@@ -70,7 +70,7 @@ class Drawn:
 
         async def fake(fn, *args):
             if fn.__name__ in ("png_of_view", "finals_of_view", "animation_of_views"):
-                self.calls.append((fn.__name__, args[-1]))
+                self.calls.append((fn.__name__, args[-2]))
                 return [("final.png", b"png")] if fn.__name__ == "finals_of_view" else b"png"
             return await run(fn, *args)
         svc.painter.run = fake

@@ -6,7 +6,7 @@ from PIL import Image, ImageDraw
 from render.style import INK, PAPER, font
 
 
-def image(view, viewer, names=None, lang=None):
+def image(view, viewer, names=None, lang=None, vision="off"):
     im = Image.new("RGB", (400, 80), PAPER)
     d = ImageDraw.Draw(im)
     d.rectangle((10, 30, 10 + 38 * view["count"], 60), fill=(0, 114, 178))
@@ -14,5 +14,5 @@ def image(view, viewer, names=None, lang=None):
     return im
 
 
-def final(view, names=None, lang=None):
-    return [("race-final.png", image(view, None, names, lang))]
+def final(view, names=None, lang=None, vision="off"):
+    return [("race-final.png", image(view, None, names, lang, vision))]

@@ -7,7 +7,7 @@ from ..autoplay import AutoPlayer
 from ...i18n import EN, Lang
 from ..plugin import GamePlugin, Labels, Names, Variant, places
 from ..protocol import N_, BadInput, Term
-from . import narration, notation
+from . import alttext, narration, notation, textboard
 from .ai import AUTOMATIC
 from .engine import FlipWrite
 from .mapdata import map_names
@@ -58,6 +58,14 @@ class FlipwritePlugin(GamePlugin):
 
     def board_brief(self, state: Any, seat: str, lang: Lang = EN) -> str | None:
         return narration.board_brief(self.game.view(state, None), seat, lang)
+
+    def alt_text(self, view: dict[str, Any], viewer: str | None, names: dict[str, str] | None, lang: Lang = EN, *,
+                 picture: str = "board", waiting: tuple[str, ...] = ()) -> str:
+        return alttext.alt_text(view, viewer, names, lang, picture=picture)
+
+    def text_board(self, view: dict[str, Any], viewer: str | None, names: dict[str, str] | None,
+                   lang: Lang = EN, *, waiting: tuple[str, ...] = ()) -> list[str]:
+        return textboard.text_board(view, viewer, names, lang)
 
     def automatic(self) -> dict[str, Callable[[], AutoPlayer]]:
         return AUTOMATIC

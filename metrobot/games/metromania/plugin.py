@@ -7,7 +7,7 @@ from ...i18n import EN, N_, Lang
 from ..autoplay import AutoPlayer
 from ..plugin import CommandOption, GamePlugin, MoveCommand, Names, Variant, numbered_steps, places
 
-from . import ai, narration, notation
+from . import ai, alttext, narration, notation, textboard
 from .engine import GAME
 from .scoring import ranking_keys, score_state
 
@@ -75,6 +75,14 @@ class MetromaniaPlugin(GamePlugin):
 
     def board_brief(self, state: Any, seat: str, lang: Lang = EN) -> str | None:
         return narration.board_brief(self.game.view(state, None), seat, lang)
+
+    def alt_text(self, view: dict[str, Any], viewer: str | None, names: dict[str, str] | None, lang: Lang = EN, *,
+                 picture: str = "board", waiting: tuple[str, ...] = ()) -> str:
+        return alttext.alt_text(view, viewer, names, lang, picture=picture)
+
+    def text_board(self, view: dict[str, Any], viewer: str | None, names: dict[str, str] | None,
+                   lang: Lang = EN, *, waiting: tuple[str, ...] = ()) -> list[str]:
+        return textboard.text_board(view, viewer, names, lang)
 
     def hand_text(self, view: dict[str, Any], seats: list[str], lang: Lang = EN) -> str | None:
         return narration.hand_text(view, seats, lang)

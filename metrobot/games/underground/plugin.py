@@ -7,7 +7,7 @@ from ..autoplay import AutoPlayer
 from ...i18n import EN, Lang
 from ..plugin import CommandOption, GamePlugin, Labels, MoveCommand, Names, numbered_steps
 from ..protocol import N_, Choice
-from . import narration, notation, words
+from . import alttext, narration, notation, textboard, words
 from .areas import area_name, area_of
 from .ai import AUTOMATIC
 from .building import PLACEMENTS_PER_TURN, kind_of
@@ -90,6 +90,14 @@ class UndergroundPlugin(GamePlugin):
     def board_brief(self, state: Any, seat: str, lang: Lang = EN) -> str | None:
         stations = state.board.map.stations
         return narration.board_brief(self.game.view(state, None), lambda s: stations[s].destination, seat, lang)
+
+    def alt_text(self, view: dict[str, Any], viewer: str | None, names: dict[str, str] | None, lang: Lang = EN, *,
+                 picture: str = "board", waiting: tuple[str, ...] = ()) -> str:
+        return alttext.alt_text(view, viewer, names, lang, picture=picture)
+
+    def text_board(self, view: dict[str, Any], viewer: str | None, names: dict[str, str] | None,
+                   lang: Lang = EN, *, waiting: tuple[str, ...] = ()) -> list[str]:
+        return textboard.text_board(view, viewer, names, lang)
 
     def automatic(self) -> dict[str, Callable[[], AutoPlayer]]:
         return AUTOMATIC

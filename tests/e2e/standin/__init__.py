@@ -115,6 +115,9 @@ Messages (:class:`Message`, live objects updated by edits)
 * ``s.messages(channel_id, *, include_ephemeral=False, include_loading=False,
   include_deleted=False) -> list[Message]`` in order; ``s.dms(user_id)`` (the bot's DMs to a
   user); ``s.message(message_id)``.
+* ``s.uploads() -> list[Attachment]``: every file the bot uploaded (posts, edits, interaction
+  responses, DMs), oldest first, with the ``description`` (alt text) it was sent with; a
+  description over 1,024 characters is refused with 400, as Discord does.
 * ``await s.wait_for_message(channel_id, predicate=None, timeout=None, *, after=None) -> Message``
   and ``await s.wait_for_dm(user_id, predicate=None, timeout=None, *, after=None)``: the first
   matching message (existing ones included, or only ids greater than ``after``), re-checked on

@@ -87,6 +87,7 @@ C_LABEL = 18
 SELECT_TYPES = (C_STRING_SELECT, C_USER_SELECT, C_ROLE_SELECT, C_MENTIONABLE_SELECT, C_CHANNEL_SELECT)
 
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+ATTACHMENT_DESCRIPTION_LIMIT = 1024  # an attachment's alt text
 # what a REST handler learnt about the request, for diagnostics of refused requests
 _KEY_HANDLE: "web.RequestKey[Any]" = web.RequestKey("standin_handle", object)
 _KEY_CHANNEL: "web.RequestKey[int]" = web.RequestKey("standin_channel", int)

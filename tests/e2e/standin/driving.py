@@ -188,7 +188,7 @@ class DrivingMixin:
                 att = value
             else:
                 filename, data = value
-                att = self._new_attachment(0, filename, bytes(data))
+                att = self._new_attachment(0, filename, bytes(data), by_user=True)
             resolved.setdefault("attachments", {})[str(att.id)] = att.to_payload()
             return str(att.id)
         else:

@@ -67,6 +67,7 @@ class DiscordStandIn(PayloadsMixin, WorldMixin, ObserveMixin, DrivingMixin, Stor
         self._channel_messages: Dict[int, List[Message]] = collections.defaultdict(list)
         self._messages: Dict[int, Message] = {}
         self._attachments: Dict[int, Attachment] = {}
+        self._uploads: List[Attachment] = []  # what the bot uploaded, in order (`uploads()`)
         self._dm_channels: Dict[int, int] = {}  # user id -> dm channel id
         self._closed_dms: set = set()
         self._no_posting: set = set()  # channels where the bot's posts answer 403 Missing Permissions

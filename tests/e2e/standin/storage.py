@@ -8,7 +8,7 @@ import urllib.parse
 from typing import Any, Dict, List, Optional, Tuple
 
 from .constants import (
-    ATTACHMENT_SIZE_LIMIT, CH_DM, C_BUTTON, C_ROW, C_STRING_SELECT, FLAG_COMPONENTS_V2, FLAG_EPHEMERAL,
+    ATTACHMENT_DESCRIPTION_LIMIT, ATTACHMENT_SIZE_LIMIT, CH_DM, C_BUTTON, C_ROW, C_STRING_SELECT, FLAG_COMPONENTS_V2, FLAG_EPHEMERAL,
     FLAG_LOADING, INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES, INTENT_MESSAGE_CONTENT, IT_COMMAND,
     SELECT_TYPES, THREAD_TYPES, _MENTION_RE,
 )
@@ -19,13 +19,21 @@ from .model import Attachment, InteractionHandle, Message, _walk_components
 class StorageMixin:
     """Part of DiscordStandIn (see standin/__init__.py)."""
 
-    def _new_attachment(self, channel_id: int, filename: str, data: bytes, description: Optional[str] = None) -> Attachment:
+    def _new_attachment(self, channel_id: int, filename: str, data: bytes, description: Optional[str] = None,
+                        *, by_user: bool = False) -> Attachment:
         att_id = self._snowflake()
         ctype = mimetypes.guess_type(filename)[0] or "application/octet-stream"
         url = f"{self.base_url}/attachments/{channel_id}/{att_id}/{urllib.parse.quote(filename)}"
         attachment = Attachment(att_id, filename, data, ctype, url, description)
         self._attachments[att_id] = attachment
+        if not by_user:
+            self._uploads.append(attachment)
         return attachment
+
+    def uploads(self) -> List[Attachment]:
+        """Every file the bot has uploaded (posts, edits, interaction responses, DMs), oldest
+        first, as Discord stored it: with the description it was given, if any."""
+        return list(self._uploads)
 
     def _store_message(self, msg: Message) -> None:
         self._messages[msg.id] = msg
@@ -210,9 +218,12 @@ class StorageMixin:
                         _put_error(errors, ["components", "options"], "BASE_TYPE_MAX_LENGTH", "Select option label/value must be 100 or fewer in length.")
                 if component.get("max_values", 1) > max(len(opts), 1):
                     _put_error(errors, ["components", "max_values"], "BASE_TYPE_MAX", "max_values exceeds the number of options")
-        for att in new["attachments"]:
+        for i, att in enumerate(new["attachments"]):
             if att.size > ATTACHMENT_SIZE_LIMIT:
                 raise _ApiError(413, 40005, "Request entity too large")
+            if att.description is not None and len(att.description) > ATTACHMENT_DESCRIPTION_LIMIT:
+                _put_error(errors, ["attachments", i, "description"], "BASE_TYPE_MAX_LENGTH",
+                           f"Must be {ATTACHMENT_DESCRIPTION_LIMIT} or fewer in length.")
         if errors:
             raise _invalid_form(errors)
         if not (new["content"] or embeds or components or new["attachments"] or new["poll"] or body.get("sticker_ids")):

@@ -1,0 +1,80 @@
+"""What the games' words for screen readers share: an image's alt text fitted to Discord's
+limit, and a long text cut into messages that fit one each.
+
+Discord shows an attachment's `description` as its alt text and takes at most 1,024
+characters; a message holds at most 2,000. Alt texts are a few sentences in the order of
+importance (what the picture is, whose turn, the scores, what changed, the rest), so what
+does not fit is dropped a whole sentence at a time from the end, never cut mid-word.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from ..i18n import EN, Lang
+
+ALT_LIMIT = 1024  # Discord's longest attachment description
+PAGE_LIMIT = 2000  # Discord's longest message
+
+
+def fit(sentences: Iterable[str], limit: int = ALT_LIMIT) -> str:
+    """The sentences joined with spaces, as many as fit in `limit` characters (in order; a
+    first one too long on its own is cut at a word and ends with "…")."""
+    out = ""
+    for sentence in (" ".join(s.split()) for s in sentences):
+        if not sentence:
+            continue
+        joined = f"{out} {sentence}" if out else sentence
+        if len(joined) <= limit:
+            out = joined
+        elif not out:
+            return cut(sentence, limit)
+        else:
+            break
+    return out
+
+
+def cut(text: str, limit: int) -> str:
+    """`text` in at most `limit` characters: whole if it fits, else up to a word and "…"."""
+    if len(text) <= limit:
+        return text
+    head = text[:limit - 1]
+    space = head.rfind(" ")
+    return (head[:space] if space > limit // 2 else head).rstrip(" ,;:") + "…"
+
+
+def listing(items: Iterable[str], separator: str = ", ") -> str:
+    return separator.join(i for i in items if i)
+
+
+def pages(lines: Iterable[str], limit: int = PAGE_LIMIT) -> list[str]:
+    """Lines grouped into pages of at most `limit` characters each, never splitting a line
+    (a line longer than a page is cut at a word); a blank line, which ends a section, is
+    where a page prefers to end once it is more than half full."""
+    out: list[str] = []
+    page: list[str] = []
+    size = 0
+    for line in lines:
+        line = cut(line, limit)
+        extra = len(line) + (1 if page else 0)
+        if page and (size + extra > limit or (not line and size > limit // 2)):
+            out.append("\n".join(page).strip("\n"))
+            page, size = [], 0
+            if not line:
+                continue
+            extra = len(line)
+        page.append(line)
+        size += extra
+    if any(page):
+        out.append("\n".join(page).strip("\n"))
+    return [p for p in out if p] or [""]
+
+
+def scores_sentence(view: dict[str, Any], names: dict[str, str] | None, lang: Lang = EN) -> str:
+    """"Scores: Ann 12, Bob 9." from a view's `scores` (empty when it has none), in the
+    order of its seats."""
+    scores = view.get("scores") or {}
+    seats = [s for s in view.get("players") or [] if s in scores] or list(scores)
+    if not seats:
+        return ""
+    return lang.t("Scores: {scores}.", scores=", ".join(f"{(names or {}).get(s, s)} {scores[s]}" for s in seats))
+
