@@ -252,9 +252,9 @@ async def test_fault_a_player_hand_on_the_public_image_is_caught(monkeypatch):
 
     real = render.render_image
 
-    def leaky(game, state, viewer=None, names=None, lang=EN):
+    def leaky(game, state, viewer=None, names=None, lang=EN, *more, **options):  # (the palette passes through)
         return real(game, state, viewer if viewer is not None else get_plugin(game.name).game.seats(state)[0], names,
-                    lang)
+                    lang, *more, **options)
     monkeypatch.setattr(render, "render_image", leaky)
     watch = await play_games("metromania", 1, images=True)
     assert any("image for None" in p for p in watch.problems)
