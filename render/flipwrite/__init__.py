@@ -39,7 +39,7 @@ def clear_caches() -> None:
     panel.card_sprite.cache_clear()
     sheet._SHEET_BASES.data.clear()
     summary._BASES.data.clear()
-    for layers in mapdraw._CACHES.values():  # the maps with their station names
+    for layers in (*mapdraw._CACHES.values(), mapdraw._LABELS):  # the maps with their station names
         layers.clear()
     with marks._LAYERS_LOCK:
         marks._LAYERS.clear()

@@ -154,6 +154,7 @@ MINI_STYLE = Style(line_width=3.2, radius=3.6, spacing=3.6, labels=False, badges
 # Two LRU caches: full sheets with names (big, slow to lay out: one per map and variant in
 # use) and the small unlabelled maps of the summaries (one per map and player count).
 _CACHES: dict[bool, Layers[tuple[Image.Image, SheetLayout]]] = {True: Layers(12), False: Layers(40)}
+_LABELS: Layers[list] = Layers(12)  # the names' layout of a labelled map, shared by its palettes
 
 
 def static_map(spec: MapSpec, size: tuple[int, int], style: Style, special: bool,
@@ -292,7 +293,11 @@ def _draw_static(spec: MapSpec, size: tuple[int, int], style: Style, special: bo
         stations = [(st.id, st.name, geo.px(st.id), r + spread.get(st.id, (0.0,))[0] + (6 if special and st.special else 0))
                     for st in spec.stations]
         segments = [(p, q) for path in paths.values() for p, q in zip(path, path[1:])]
-        labels = place_labels(stations, segments, r, lw, style.label_size, obstacles, (4, 4, size[0] - 4, size[1] - 4))
+        # the layout of names is the same in every palette: laid out once per map (the base
+        # of its key), size, style, variant and marks
+        layout_key = (spec.key.split("|")[0], size, style, special, MARKS)
+        labels = _LABELS.get(layout_key, lambda: place_labels(stations, segments, r, lw, style.label_size, obstacles,
+                                                              (4, 4, size[0] - 4, size[1] - 4)))
         draw_labels(big, labels, k, background)
     image = big.resize(size, Image.Resampling.LANCZOS)
     return image, SheetLayout(geo, r, dict(geo.points))
