@@ -26,12 +26,12 @@ from aiohttp import web
 
 from ..i18n import lang
 from . import images, pages
+from .pages import SERVICE
 from .reader import chosen, helpers
 
 log = logging.getLogger("metrobot.web")
 
 HERE = Path(__file__).parent
-SERVICE: web.AppKey[Any] = web.AppKey("service", object)
 CSP = ("default-src 'self'; img-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; "
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'; object-src 'none'")
 HEADERS = {

@@ -9,14 +9,13 @@ stops showing even the images it once did.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import OrderedDict
 
 from aiohttp import web
 
 from ..i18n import LANGUAGES, lang
 from ..service.webgame import names_tag
-from .pages import number, opened_game, service_of
+from .pages import chart_tag, number, opened_game, service_of
 
 KEEP = 128  # images kept in memory (a London board is about 190 KiB)
 FOREVER = "private, max-age=31536000, immutable"
@@ -64,11 +63,6 @@ async def board(request: web.Request) -> web.StreamResponse:
             raise web.HTTPNotFound()
         _remember(request, key, data)
     return _png(request, key, data)
-
-
-def chart_tag(page) -> str:
-    """What a person's chart shows, in short: a new rated game or name makes a new address."""
-    return hashlib.blake2b(json.dumps([page.name, page.trends], sort_keys=True).encode(), digest_size=4).hexdigest()
 
 
 async def chart(request: web.Request) -> web.StreamResponse:

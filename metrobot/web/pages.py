@@ -1,6 +1,8 @@
 """The pages: a game, a server, a person — each opened only by its signed link."""
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -13,9 +15,10 @@ from .reader import chosen, helpers
 MAX_ID = 2 ** 63 - 1  # ids both databases can hold: anything larger opens nothing
 
 
-def service_of(request: web.Request) -> Any:
-    from .app import SERVICE
+SERVICE: web.AppKey[Any] = web.AppKey("service", object)
 
+
+def service_of(request: web.Request) -> Any:
     return request.app[SERVICE]
 
 
@@ -90,6 +93,9 @@ async def person(request: web.Request) -> web.StreamResponse:
     page = await service.person_page(guild, user, language)
     if page is None:
         raise web.HTTPNotFound()
-    from .images import chart_tag
-
     return render(request, "person.html", language, page=page, chart=f"chart-{language.code}-{chart_tag(page)}.png")
+
+
+def chart_tag(page: Any) -> str:
+    """What a person's chart shows, in short: a new rated game or name makes a new address."""
+    return hashlib.blake2b(json.dumps([page.name, page.trends], sort_keys=True).encode(), digest_size=4).hexdigest()
