@@ -149,7 +149,7 @@ class WebGame(Replays):
         scores = ", ".join(f"{s.name} {s.score}" for s in page.standings)
         text = language.t("The {game} board now, at turn {turn}. Scores: {scores}.", game=page.title,
                           turn=len(page.turns) - 1, scores=scores)
-        return f"{text} {page.prompt}".replace("**", "").strip()
+        return f"{text} {page.prompt}".replace("**", "").replace("`", "").strip()
 
     @staticmethod
     def turn_description(page: GamePage, turn: Turn, language: Lang) -> str:

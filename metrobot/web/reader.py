@@ -20,6 +20,7 @@ from ..i18n import LANGUAGES, Lang, lang
 _ACCEPT = re.compile(r"\s*([A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*|\*)\s*(?:;\s*q\s*=\s*([0-9.]{1,5}))?\s*$")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _UNDERLINE = re.compile(r"__(.+?)__")
+_CODE = re.compile(r"`([^`]+)`")
 _STAMP = re.compile(r"&lt;t:(\d{1,12}):[a-zA-Z]&gt;")
 _MENTION = re.compile(r"&lt;[@#][!&]?\d{1,20}&gt;")
 
@@ -72,6 +73,7 @@ def rich(text: str, language: Lang) -> Markup:
     html = str(escape(text))
     html = _BOLD.sub(r"<strong>\1</strong>", html)
     html = _UNDERLINE.sub(r"<strong>\1</strong>", html)
+    html = _CODE.sub(r"<code>\1</code>", html)
     html = _STAMP.sub(lambda m: str(escape(when(float(m.group(1)), language))), html)
     html = _MENTION.sub("", html)
     return Markup(html)
