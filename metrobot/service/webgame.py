@@ -84,11 +84,10 @@ class WebGame(Replays):
         return cache
 
     async def web_turns(self, row: GameRow) -> tuple[list[Frame], Any]:
-        """A game's whole turns so far (the start first) and its state now."""
+        """A game's whole turns so far (the start first), replayed from its log, and its state now."""
         plugin = self._plugin(row)
         if row.status == "finished":
-            frames = await self.frames(row)
-            return frames, frames[-1].state
+            return await self.frames(row), self._state(plugin, row)
         cache = self._progress_cache()
         known = cache.get(row.id)
         if known is None or known.moves > row.moves:
@@ -101,7 +100,9 @@ class WebGame(Replays):
         cache.move_to_end(row.id)
         if len(cache) > KEEP_RUNNING:
             cache.popitem(last=False)
-        return known.frames, known.state
+        # The game now is the stored state (the truth the rest of the service reads); the log
+        # gives the turns before it.
+        return known.frames, self._state(plugin, row)
 
     @staticmethod
     def _extend(plugin: GamePlugin, known: Progress, actions: list[dict]) -> Progress:
