@@ -206,3 +206,38 @@ async def test_the_server_and_person_pages(site, browser):
         assert (await page.goto(person.replace(ANN, "800000000000000009"))).status == 404
     finally:
         await ctx.close()
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+async def test_a_london_board_on_a_phone(site, browser, shots, language):
+    """The case the pages are for: On the Underground's 165 stations on a 360 px screen, zoomed
+    in to read the names (the README's screenshots)."""
+    url = await site.game_url("london") + f"?lang={language}"
+    ctx, w, _ = await visit(browser, url, viewport={"width": 360, "height": 740}, device_scale_factor=2,
+                            is_mobile=True, has_touch=True)
+    page = w.page
+    try:
+        await page.wait_for_function(LOADED)
+        await page.locator("#h-board").scroll_into_view_if_needed()
+        await page.screenshot(path=str(shots / f"london-phone-{language}.png"))
+        await page.get_by_role("button", name="확대" if language == "ko" else "Zoom in").click()
+        await page.get_by_role("button", name="확대" if language == "ko" else "Zoom in").click()
+        await page.locator("#viewport").focus()
+        for key in ("ArrowRight", "ArrowRight", "ArrowDown"):
+            await page.keyboard.press(key)
+        await page.screenshot(path=str(shots / f"london-phone-zoomed-{language}.png"))
+        assert "scale(2.25)" in await page.locator("#board").evaluate("i => i.style.transform")
+        await checked(w)
+    finally:
+        await ctx.close()
+
+
+async def test_the_server_page_on_a_phone(site, browser, shots):
+    ctx, w, _ = await visit(browser, site.base + await site.service.server_path(GUILD),
+                            viewport={"width": 360, "height": 740}, device_scale_factor=2, is_mobile=True)
+    try:
+        assert await w.page.evaluate("document.documentElement.scrollWidth") <= 360
+        await w.page.screenshot(path=str(shots / "server-phone.png"), full_page=True)
+        await checked(w)
+    finally:
+        await ctx.close()

@@ -38,12 +38,15 @@ async def new_game(svc: GameService, channel: str, kind: str = "metromania", opt
 
 
 async def make_world(svc: GameService) -> dict[str, int]:
-    """A finished MetrOmania game, a running one, a running flip-and-write game, and a lobby."""
+    """A finished MetrOmania game, a running one, running flip-and-write and On the Underground
+    games, and a lobby."""
     finished = await new_game(svc, "900000000000000001")
     await play_turns(svc, "900000000000000001", None, seed=2)
     running = await new_game(svc, "900000000000000002")
     await play_turns(svc, "900000000000000002", 3, seed=3)
     flip = await new_game(svc, "900000000000000003", "flipwrite", {"map": "paris"})
     await play_turns(svc, "900000000000000003", 2, seed=4)
+    london = await new_game(svc, "900000000000000005", "underground")
+    await play_turns(svc, "900000000000000005", 8, seed=5)
     await svc.new_game("900000000000000004", GUILD, CY, "Cy", "underground", {}, 3)
-    return {"finished": finished, "running": running, "flip": flip}
+    return {"finished": finished, "running": running, "flip": flip, "london": london}
