@@ -116,3 +116,44 @@ def test_settings_of_the_web_pages(monkeypatch):
     monkeypatch.setenv("METROBOT_WEB_BASE_URL", "metro.example.org")
     with pytest.raises(SystemExit, match="METROBOT_WEB_BASE_URL"):
         load_settings("/nonexistent.env")
+
+
+async def test_python_m_metrobot_web_serves_the_pages_alone(tmp_path):
+    """The pages in a process of their own, against the bot's database; SIGTERM stops it (exit 0)."""
+    import asyncio
+    import os
+    import re
+    import signal
+    import sys
+    from pathlib import Path
+
+    import aiohttp
+
+    root = Path(__file__).resolve().parents[2]
+    db = await Database(tmp_path / "alone.sqlite3").open()
+    service = GameService(db, seeds=fixed_seeds(9), images=False)
+    await service.new_game(CHANNEL, GUILD, ANN, "Ann", "metromania", {}, 2)
+    await service.join(CHANNEL, BOB, "Bob")
+    await service.start(CHANNEL, ANN)
+    path = await service.game_path(await db.open_game(CHANNEL))
+    await db.close()
+    env = dict(os.environ, METROBOT_DB=str(tmp_path / "alone.sqlite3"), METROBOT_RENDER_WORKERS="0",
+               METROBOT_WEB_BASE_URL="https://metro.example.org", LOG_LEVEL="INFO")
+    env.pop("METROBOT_DATABASE_URL", None)
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "metrobot", "web", "--port", "0", cwd=root,
+                                                env=env, stderr=asyncio.subprocess.PIPE)
+    try:
+        line = ""
+        while "web pages on" not in line:
+            line = (await asyncio.wait_for(proc.stderr.readline(), 60)).decode()
+            assert line, "the web process ended before serving"
+        port = int(re.search(r"127\.0\.0\.1:(\d+)/", line).group(1))
+        assert "links to https://metro.example.org" in line
+        async with aiohttp.ClientSession() as session:
+            async with session.get(f"http://127.0.0.1:{port}{path}") as answer:
+                assert answer.status == 200 and "MetrOmania" in await answer.text()
+            async with session.get(f"http://127.0.0.1:{port}/favicon.ico") as answer:
+                assert answer.status == 200
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(proc.wait(), 30) == 0
