@@ -147,7 +147,7 @@
     let version = holder.getAttribute("data-version");
     let busy = false;
     async function poll() {
-      if (busy || document.hidden) return;
+      if (busy || document.hidden || !holder.hasAttribute("data-live")) return; // (a finished game stays as it is)
       busy = true;
       try {
         const answer = await fetch("live", { cache: "no-cache", credentials: "omit" });
