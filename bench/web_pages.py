@@ -8,7 +8,8 @@ skipped if it is not installed). Target: p95 <= 50 ms for each page.
 Figures: the game page of a running 4-player MetrOmania game 30 turns in (a reader reloading
 it, or the live page fetching it after a move: its turns are kept replayed), the same page the
 first time after a start (its log replayed: no cache), the server page, and a turn's board
-image (drawn once, then served from memory with its ETag).
+image (drawn once, then served from memory with its ETag); each also as this process's CPU
+time, which other work on a shared machine hardly changes.
 
 Run: `python -m bench web_pages`.
 """
@@ -95,15 +96,23 @@ async def played(service: GameService, turns: int) -> int:
     return (await service.db.open_game(channel)).id
 
 
-async def get(client: TestClient, path: str, runs: int) -> list[float]:
+async def get(client: TestClient, path: str, runs: int, cpu: list[float] | None = None) -> list[float]:
+    """Wall-clock milliseconds of `runs` requests; `cpu` gets this process's CPU milliseconds for
+    each (server and client both run here): a figure the machine's other work hardly changes."""
     samples = []
     for _ in range(runs):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         answer = await client.get(path)
         await answer.read()
         assert answer.status == 200, (path, answer.status)
         samples.append((time.perf_counter() - t0) * 1000)
+        if cpu is not None:
+            cpu.append((time.process_time() - c0) * 1000)
     return samples
+
+
+def both(name: str, wall: list[float], cpu: list[float], target: str = "") -> str:
+    return summary(name, wall, target) + "\n" + summary("  (CPU time of the same)", cpu)
 
 
 async def time_pages(where: str, label: str) -> None:
@@ -120,16 +129,19 @@ async def time_pages(where: str, label: str) -> None:
             html = await (await client.get(page)).text()
             board = html.split('id="board" src="', 1)[1].split('"', 1)[0]
             await client.get(page + board)
-            print(summary(f"game page, 30 turns in ({label})", await get(client, page, 200), "50 ms"))
-            cold = []
+            cpu: list[float] = []
+            print(both(f"game page, 30 turns in ({label})", await get(client, page, 200, cpu), cpu, "50 ms"))
+            cold, cpu = [], []
             for _ in range(30):
                 service.__dict__.pop("_web_progress", None)  # as after a start: the log is replayed
                 service._states.clear()
-                cold += await get(client, page, 1)
-            print(summary(f"game page, first view after a start ({label})", cold, "50 ms"))
-            server = await service.server_path(GUILD)
-            print(summary(f"server page, 7,500 of 10,000 games ({label})", await get(client, server, 200), "50 ms"))
-            print(summary(f"a turn's board image, kept ({label})", await get(client, page + board, 200)))
+                cold += await get(client, page, 1, cpu)
+            print(both(f"game page, first view after a start ({label})", cold, cpu, "50 ms"))
+            server, cpu = await service.server_path(GUILD), []
+            print(both(f"server page, 7,500 of 10,000 games ({label})", await get(client, server, 200, cpu), cpu,
+                       "50 ms"))
+            cpu = []
+            print(both(f"a turn's board image, kept ({label})", await get(client, page + board, 200, cpu), cpu))
     finally:
         await db.close()
 
