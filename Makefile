@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test test-repeat reliability bench bench-ai example-image rules-pages clean
+.PHONY: run test test-repeat reliability bench bench-ai example-image rules-pages browser web-screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,8 +25,19 @@ run: $(VENV)/.run-installed
 # One worker per core (pytest-xdist); the slow files (crash, e2e) are shared out as they go.
 PARALLEL := -n auto --dist worksteal
 
-test: $(VENV)/.dev-installed
+test: $(VENV)/.dev-installed browser
 	$(BIN)/python -m pytest $(PARALLEL)
+
+# Debian's headless Chromium for the web pages' browser tests (tests/web), when it is missing
+# and we may install it (root); otherwise those tests say how to install it and skip.
+browser:
+	@[ -x /usr/lib/chromium/chromium-headless-shell ] || [ -n "$$CHROMIUM_PATH" ] || [ "$$(id -u)" -ne 0 ] || \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	   chromium-headless-shell >/dev/null) || echo "could not install chromium-headless-shell: the browser tests will skip"
+
+# The README's screenshots of the web pages (docs/web), taken by the browser tests.
+web-screenshots: $(VENV)/.dev-installed browser
+	METROBOT_WEB_SHOTS=docs/web $(BIN)/python -m pytest -q -n 0 tests/web/test_pages_in_browser.py
 
 # The whole suite ten times in a row, each run in another order (pytest-randomly, seeds 1
 # to 10, shown as "Using --randomly-seed=N"): it must pass every time — no test depends on

@@ -250,8 +250,31 @@ def build_parser() -> argparse.ArgumentParser:
                    help="truecolour PNG, every pixel as drawn (default: indexed colour, as the bot posts)")
     p.set_defaults(func=cmd_render)
 
+    p = sub.add_parser("web", help="serve the web pages alone, against the bot's database (METROBOT_WEB_* settings)")
+    p.add_argument("--port", type=int, help="the port (default METROBOT_WEB_PORT, else 8080)")
+    p.add_argument("--host", help="the address to listen on (default METROBOT_WEB_HOST, else 127.0.0.1)")
+    p.set_defaults(func=cmd_web)
+
     rulescli.add_parser(sub)
     return parser
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    import asyncio
+    import dataclasses
+    import logging
+
+    from .settings import load_settings
+    from .web.serve import serve_alone
+
+    settings = load_settings()
+    if args.port is not None and not 0 <= args.port <= 65535:
+        raise BadInput("--port must be a port number (0-65535)")
+    settings = dataclasses.replace(settings, web_port=args.port if args.port is not None else settings.web_port,
+                                   web_host=args.host or settings.web_host)
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    asyncio.run(serve_alone(settings))
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -29,6 +29,9 @@ class Settings:
     metrics_host: str = "127.0.0.1"
     rate_burst: int = 10  # interactions one person may send at once…
     rate_per_second: float = 1.0  # …and then this many a second (0: no limit)
+    web_port: int | None = None  # the web pages on this port (None: off; 0: any free port)
+    web_host: str = "127.0.0.1"
+    web_base_url: str | None = None  # the pages' address as readers reach them (a reverse proxy's)
 
     @property
     def database(self) -> str:
@@ -124,4 +127,15 @@ def load_settings(env_file: str | Path | None = None) -> Settings:
         metrics_host=os.environ.get("METROBOT_METRICS_HOST") or "127.0.0.1",
         rate_burst=_whole("METROBOT_RATE_BURST") or 10,
         rate_per_second=_number("METROBOT_RATE_PER_SECOND", 1.0),
+        web_port=_port("METROBOT_WEB_PORT"),
+        web_host=os.environ.get("METROBOT_WEB_HOST") or "127.0.0.1",
+        web_base_url=_base_url(os.environ.get("METROBOT_WEB_BASE_URL") or None),
     )
+
+
+def _base_url(raw: str | None) -> str | None:
+    if raw is None:
+        return None
+    if not raw.startswith(("http://", "https://")) or "?" in raw or "#" in raw:
+        raise SystemExit(f"METROBOT_WEB_BASE_URL must be an http(s):// address without ? or #, got {raw!r}")
+    return raw.rstrip("/")

@@ -29,7 +29,7 @@ LINT = Path(sys.executable).with_name("lint-imports")
 
 def lint(where: Path) -> subprocess.CompletedProcess:
     return subprocess.run([str(LINT), "--config", str(where / ".importlinter"), "--no-cache"], cwd=where,
-                          capture_output=True, text=True, timeout=120, env={"PYTHONPATH": str(where), "PATH": ""})
+                          capture_output=True, text=True, timeout=120, env={"PYTHONPATH": str(where), "PATH": "", "COLUMNS": "200"})
 
 
 def test_the_contract_is_kept():
@@ -63,6 +63,11 @@ def copy(tmp_path_factory) -> Path:
     ("metrobot/games/underground/engine.py", "from metrobot.games.metromania import rules", "Games know nothing"),
     ("render/flipwrite/sheet.py", "from render.underground import palette", "Each game's images know nothing"),
     ("metrobot/storage/db.py", "from metrobot.service import outcome", "The adapter sits on the service"),
+    # the two front ends know nothing of each other (but the bot's process starting the web server)
+    ("metrobot/web/pages.py", "from metrobot.discord_app import messages", "The adapter sits on the service"),
+    ("metrobot/discord_app/commands.py", "from metrobot.web import pages", "The adapter sits on the service"),
+    ("metrobot/service/core.py", "from metrobot.web import reader", "The adapter sits on the service"),
+    ("render/png.py", "from metrobot.web import images", "Images never import"),
     ("metrobot/games/metromania/board.py", "from metrobot.games.metromania import engine", "No import cycles"),
 ])
 def test_a_forbidden_import_breaks_the_contract(copy, path, line, contract):
@@ -74,7 +79,8 @@ def test_a_forbidden_import_breaks_the_contract(copy, path, line, contract):
     finally:
         target.write_text(original)
     assert result.returncode != 0, result.stdout
-    broken = [l for l in result.stdout.splitlines() if l.endswith("BROKEN")]
+    # (a contract with ignored imports ends "BROKEN (1 ignored import)")
+    broken = [l for l in result.stdout.splitlines() if l.endswith("BROKEN") or " BROKEN (" in l]
     assert any(l.startswith(contract) for l in broken), result.stdout
 
 

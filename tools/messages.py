@@ -11,7 +11,8 @@ step with the code, and checks the translations.
 A text is in the catalogue when the code hands it, as a literal, to one of the catalogue's
 calls: `lang.t(text)`, `lang.n(singular, plural, count)`, `lang.p(context, text)`, or marks it
 for later with `N_(text)`, `NP_(context, text)`, `Term(text)`, `Phrase(text)`, `RuleError(text, rule, hint)` /
-`hint=text`, `BadInput(text)`, `locale_str(text)`. Babel reads and writes the .po files
+`hint=text`, `BadInput(text)`, `locale_str(text)`; the web pages' templates
+(`metrobot/web/templates/*.html`) call `t(text)`, `n(…)` and `p(…)` the same way. Babel reads and writes the .po files
 (`Catalog.update` merges the template into each language the way `pybabel update` does).
 """
 from __future__ import annotations
@@ -148,11 +149,40 @@ def scan_file(path: Path, found: Found) -> None:
             found.add(context, texts[0], None, where)
 
 
+def scan_template(path: Path, found: Found) -> None:
+    """A web page's template: its `t("…")`, `n("…", "…", count)` and `p("context", "…")` calls,
+    read from Jinja2's own parse of it (the same calls, with literals, as in the code)."""
+    import jinja2
+    from jinja2 import nodes
+
+    rel = path.relative_to(ROOT).as_posix()
+    tree = jinja2.Environment().parse(path.read_text(encoding="utf-8"))
+    for call in tree.find_all(nodes.Call):
+        name = call.node.name if isinstance(call.node, nodes.Name) else None
+        shape = METHODS.get(name or "")
+        if shape is None:
+            continue
+        where = f"{rel}:{call.lineno}"
+        args = call.args[:len(shape)]
+        if not all(isinstance(a, nodes.Const) and isinstance(a.value, str) for a in args) or len(args) < len(shape):
+            found.problems.append(f"{where}: the catalogue is given something else than a literal text")
+            continue
+        values = [a.value for a in args]
+        if name == "n":
+            found.add(None, values[0], values[1], where)
+        elif name == "p":
+            found.add(values[0], values[1], None, where)
+        else:
+            found.add(None, values[0], None, where)
+
+
 def scan(roots: tuple[str, ...] = SOURCES) -> Found:
     found = Found()
     for root in roots:
         for path in sorted((ROOT / root).rglob("*.py")):
             scan_file(path, found)
+        for path in sorted((ROOT / root).rglob("templates/*.html")):
+            scan_template(path, found)
     # The slash commands' names, options, descriptions and choices: read from the command
     # tree itself (built from the game registry), as Discord will be sent them.
     from metrobot.discord_app.client import slash_commands

@@ -55,6 +55,7 @@ class Metro:
         self._ticking = asyncio.Lock()  # held while the turn clock acts (a stop waits for it)
         self._stopping: asyncio.Task | None = None
         self.operations: Operations | None = None
+        self.web: Any = None  # the web pages' server, when this process serves them
         self._closed = False
 
     def _guard_parsers(self) -> None:
@@ -92,7 +93,21 @@ class Metro:
         if self.settings.metrics_port is not None:
             self.operations = Operations(self, self.settings.metrics_host, self.settings.metrics_port)
             await self.operations.start()
+        await self._start_web()
         log.info("metrobot ready: database %s (schema %d)", self.db.path, self.db.schema_version)
+
+    async def _start_web(self) -> None:
+        """The web pages in this process (METROBOT_WEB_PORT), or links to where another process
+        serves them (METROBOT_WEB_BASE_URL alone)."""
+        assert self.service is not None
+        if self.settings.web_port is not None:
+            from ..web.serve import WebServer
+
+            self.web = WebServer(self.service, self.settings.web_host, self.settings.web_port,
+                                 self.settings.web_base_url)
+            await self.web.start()
+        elif self.settings.web_base_url:
+            self.service.web_base = self.settings.web_base_url
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A box a person typed into comes back as a modal submit, which discord.py routes
@@ -153,6 +168,8 @@ class Metro:
             self._recovery.cancel()
         if self.operations is not None:
             await self.operations.stop()
+        if self.web is not None:
+            await self.web.stop()
         await super().close()  # type: ignore[misc]
         if self.service is not None:
             self.service.painter.close()

@@ -219,6 +219,10 @@ def game_group(bot: Bot) -> app_commands.Group:
         await run(interaction, lambda: bot.service.rules(str(interaction.channel_id), kind.value if kind else None,
                                                          page - 1 if page else None, user_id=str(interaction.user.id)))
 
+    @group.command(name="web", description="This channel's game in a browser: a link to share")
+    async def web(interaction: discord.Interaction) -> None:
+        await run(interaction, lambda: bot.service.web_link(str(interaction.channel_id)))
+
     return group
 
 

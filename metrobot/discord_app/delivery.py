@@ -80,17 +80,28 @@ async def edit(client: Bot, channel: discord.abc.Messageable, message: Message) 
     """Make an owed edit (the status message, tidied turn posts): one request a message, on
     a partial message (nothing is fetched first). A message deleted meanwhile is skipped."""
     done = []
+    # The status message carries the game's "🌐 Open in browser" link (a link button: no custom
+    # id, so nothing to route after a restart), made again with every edit of it.
+    link = await client.service.status_link(message.owed.game_id) \
+        if message.edit == "status" and message.owed is not None and message.owed.game_id is not None else None
     for message_id, text in await client.service.edits(message):
         target = channel.get_partial_message(int(message_id))  # type: ignore[attr-defined]
         try:
             if text is None:
                 await target.edit(view=None)
             else:
-                await target.edit(content=clip(text), view=None, allowed_mentions=discord.AllowedMentions.none())
+                await target.edit(content=clip(text), view=link_view(*link) if link else None,
+                                  allowed_mentions=discord.AllowedMentions.none())
             done.append(message_id)
         except discord.NotFound:
             log.info("message %s to edit is gone", message_id)
     await client.service.delivered(message, ",".join(done) or None)
+
+
+def link_view(label: str, url: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=label[:80], url=url))
+    return view
 
 
 async def send_dm(client: Bot, user_id: str, message: Message) -> bool:

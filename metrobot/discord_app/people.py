@@ -75,7 +75,9 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
                            allow_channel="Games may be created in this channel (added to the list)",
                            disallow_channel="Take this channel off the list",
                            any_channel="Games may be created in any channel again",
-                           max_hosted="The most open games one person may host (default 10)")
+                           max_hosted="The most open games one person may host (default 10)",
+                           web_public="The server's web page open to anyone with its address (default: by link only)",
+                           web_new_key="Revoke every web link of this server handed out so far")
     @app_commands.choices(language=languages[:-1], level=levels)
     async def server_settings(interaction: discord.Interaction, language: Optional[app_commands.Choice[str]] = None,
                               clock_hours: Optional[app_commands.Range[float, 0.02, 336.0]] = None,
@@ -84,9 +86,13 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
                               allow_channel: Optional[discord.TextChannel] = None,
                               disallow_channel: Optional[discord.TextChannel] = None,
                               any_channel: Optional[bool] = None,
-                              max_hosted: Optional[app_commands.Range[int, 1, 100]] = None) -> None:
+                              max_hosted: Optional[app_commands.Range[int, 1, 100]] = None,
+                              web_public: Optional[bool] = None, web_new_key: Optional[bool] = None) -> None:
         async def work():
-            return await bot.service.server_settings(
+            manager = bool(interaction.permissions.manage_guild)
+            web = await bot.service.web_settings(str(interaction.guild_id), manager=manager, public=web_public,
+                                                 rotate=bool(web_new_key))
+            outcome = await bot.service.server_settings(
                 str(interaction.guild_id), str(interaction.user.id),
                 manager=bool(interaction.permissions.manage_guild), language=language.value if language else None,
                 turn_clock=clock_seconds(clock_hours), level=level.value if level else None,
@@ -94,6 +100,12 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
                 allow_channel=str(allow_channel.id) if allow_channel else None,
                 disallow_channel=str(disallow_channel.id) if disallow_channel else None,
                 any_channel=bool(any_channel), max_hosted=whole(max_hosted))
+            if web and outcome.reply is not None:
+                outcome.reply.text = web + "\n\n" + outcome.reply.text
+            link = await bot.service.leaderboard_link(str(interaction.guild_id)) if manager else None
+            if link and outcome.reply is not None:
+                outcome.reply.text += "\n" + link
+            return outcome
         await run(interaction, work)
 
     return [me_group, games, server]

@@ -24,9 +24,14 @@ def standings_commands(bot: Bot) -> list[app_commands.Command]:
     @app_commands.choices(kind=kinds)
     @app_commands.guild_only()
     async def leaderboard(interaction: discord.Interaction, kind: Optional[app_commands.Choice[str]] = None) -> None:
-        await run(interaction, lambda: bot.service.leaderboard(str(interaction.guild_id), str(interaction.user.id),
-                                                               kind.value if kind else None,
-                                                               channel_id=str(interaction.channel_id)))
+        async def work():
+            outcome = await bot.service.leaderboard(str(interaction.guild_id), str(interaction.user.id),
+                                                    kind.value if kind else None, channel_id=str(interaction.channel_id))
+            link = await bot.service.leaderboard_link(str(interaction.guild_id))  # every board, on the web
+            if link and outcome.reply is not None:
+                outcome.reply.text += "\n" + link
+            return outcome
+        await run(interaction, work)
 
     @app_commands.command(name="profile", description="Games, wins and rating of a player on this server")
     @app_commands.describe(user="Whose profile (default: yours)")

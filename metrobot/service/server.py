@@ -75,6 +75,9 @@ class ServerSettings(ServiceCore):
                  t.t("Games may be created in: {channels}.", channels=", ".join(f"<#{c}>" for c in s["channels"]))
                  if s.get("channels") else t.t("Games may be created in: any channel."),
                  t.t("Open games one person may host: {most}.", most=s.get("max_hosted", MAX_HOSTED))]
+        if getattr(self, "web_base", None):  # (the web pages are on)
+            lines.append(t.t("Web page: public.") if (s.get("web") or {}).get("public")
+                         else t.t("Web page: only through links the bot hands out."))
         return "\n".join(lines)
 
     async def _new_game_rules(self, guild_id: str | None, channel_id: str, parent_id: str | None,

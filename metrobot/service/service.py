@@ -7,7 +7,8 @@ suggestion, in unrated games), clock (reminders and expiry), queries (status, bo
 rules pages (the illustrated rules), replays (finished games turn by turn, and animated), standings (history,
 leaderboards, profiles, rebuilding ratings), people (a person's settings and time away),
 server (a server's settings), status (a game's status message, tidy channels), listing
-(/games, nudges).
+(/games, nudges), web links and pages (weblinks: signed links; webgame, webindex: what the
+web pages show).
 """
 from __future__ import annotations
 
@@ -19,7 +20,9 @@ from .replays import Replays
 from .rulespages import RulesPages
 from .standings import Standings
 from .tutorial import Tutorial
+from .webgame import WebGame
+from .webindex import WebIndex
 
 
-class GameService(Tutorial, Hints, Clock, Queries, RulesPages, Replays, Standings, Listing):
+class GameService(Tutorial, Hints, Clock, Queries, RulesPages, WebGame, WebIndex, Replays, Standings, Listing):
     """The one object front ends talk to."""

@@ -26,6 +26,7 @@ from .ratings import GameResult, RateFn
 from .rows import COLUMNS, JSON_COLUMNS, Conflict, Duplicate, GameRow, NewerSchema, Seat, game_row
 from .schema import MIGRATIONS, statements
 from .sql import BIGINT, Driver, Tx
+from .web import WebQueries
 
 CLOCK_LEASE = 60.0  # seconds a process has to act on a turn clock it claimed
 
@@ -42,7 +43,7 @@ def driver_for(where: str | Path) -> Driver:
     return SQLiteDriver(text)
 
 
-class Database(HistoryQueries, PeopleQueries, HealthQueries):
+class Database(HistoryQueries, PeopleQueries, HealthQueries, WebQueries):
     def __init__(self, where: str | Path):
         self.driver = driver_for(where)
         self.path = self.driver.where

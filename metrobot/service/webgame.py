@@ -1,0 +1,174 @@
+"""A game as its web page shows it: the public view only — what the channel sees.
+
+The page has the scores, whose turn it is and the clock, the narrated log and a replay
+scrubber with the board after every turn (or round), all from the stored log. A running
+game's turns are replayed once and then extended as moves come in (states are immutable, so
+the last one replayed is where the next replay starts). Only whole turns are frames: actions
+inside a turn or a round not yet resolved (sealed decisions) are never narrated, and their
+board is the spectators' view of the game as it is now, the same as `/board` shows.
+"""
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..games.plugin import GamePlugin
+from ..i18n import Lang
+from ..storage import GameRow
+from .core import title
+from .queries import STATUS_WORDS
+from .replays import Frame, Replays
+
+KEEP_RUNNING = 64  # running games whose replayed turns stay in memory
+
+
+@dataclass
+class Progress:
+    """A running game's turns replayed so far, to be extended."""
+
+    moves: int
+    state: Any
+    frames: list[Frame]
+    pending: list  # events since the last whole turn
+
+
+@dataclass
+class Turn:
+    number: int  # 0: the start
+    position: int  # actions played by then (its board's address)
+    lines: list[str]  # what happened, as the channel was told
+    current: bool = False
+
+
+@dataclass
+class Standing:
+    name: str
+    score: int
+    waiting: bool  # the game waits for them now
+    won: bool = False
+
+
+@dataclass
+class GamePage:
+    id: int
+    guild_id: str | None
+    kind: str
+    title: str
+    status: str  # "active", "finished", "aborted"
+    status_word: str
+    language: str  # the language the page is written in
+    version: int  # changes with every move: what the live page watches
+    names_tag: str  # changes when a name changes (boards have names drawn on them)
+    standings: list[Standing]
+    prompt: str  # whose turn, in words ("" once over)
+    deadline: float | None
+    paused: bool
+    turns: list[Turn]
+    description: str  # the board in words (its alt text)
+    winners: list[str] = field(default_factory=list)
+
+
+def names_tag(row: GameRow) -> str:
+    return hashlib.blake2b(json.dumps(row.names, sort_keys=True).encode(), digest_size=4).hexdigest()
+
+
+class WebGame(Replays):
+    def _progress_cache(self) -> OrderedDict[int, Progress]:
+        cache = self.__dict__.get("_web_progress")
+        if cache is None:
+            cache = self.__dict__["_web_progress"] = OrderedDict()
+        return cache
+
+    async def web_turns(self, row: GameRow) -> tuple[list[Frame], Any]:
+        """A game's whole turns so far (the start first), replayed from its log, and its state now."""
+        plugin = self._plugin(row)
+        if row.status == "finished":
+            return await self.frames(row), self._state(plugin, row)
+        cache = self._progress_cache()
+        known = cache.get(row.id)
+        if known is None or known.moves > row.moves:
+            start = plugin.game.new_game([s.user_id for s in row.seats], row.options, row.seed)
+            known = Progress(0, start, [Frame(0, start, [])], [])
+        if known.moves < row.moves:
+            actions = (await self.db.actions(row.id))[known.moves:row.moves]
+            known = await asyncio.to_thread(self._extend, plugin, known, actions)
+        cache[row.id] = known
+        cache.move_to_end(row.id)
+        if len(cache) > KEEP_RUNNING:
+            cache.popitem(last=False)
+        # The game now is the stored state (the truth the rest of the service reads); the log
+        # gives the turns before it.
+        return known.frames, self._state(plugin, row)
+
+    @staticmethod
+    def _extend(plugin: GamePlugin, known: Progress, actions: list[dict]) -> Progress:
+        game = plugin.game
+        state, frames, pending = known.state, list(known.frames), list(known.pending)
+        for i, entry in enumerate(actions, known.moves + 1):
+            before = game.turn_number(state)
+            state, events = game.apply(state, entry["player"], entry["action"])
+            pending += events
+            if game.turn_number(state) != before or game.is_over(state):
+                frames.append(Frame(i, state, pending))
+                pending = []
+        return Progress(known.moves + len(actions), state, frames, pending)
+
+    async def game_page(self, row: GameRow, language: Lang) -> GamePage:
+        plugin = self._plugin(row)
+        game = plugin.game
+        frames, state = await self.web_turns(row)
+        name = self._namer(plugin, state, row, language)
+        scores = game.view(state, None).get("scores", {})
+        waiting = set(self._owed_people(plugin, state, row)) if row.status == "active" else set()
+        over = game.is_over(state)
+        ranking = plugin.final_ranking(state) if over else {}
+        standings = [Standing(name(s), int(scores.get(s, 0)), game.owner(state, s) in waiting,
+                              ranking.get(s) == 1) for s in game.seats(state)]
+        turns = [Turn(k, f.position, f.story(plugin, self._namer(plugin, f.state, row, language), language))
+                 for k, f in enumerate(frames)]
+        if frames[-1].position != row.moves:  # inside a turn or an unresolved round: the board as it is now
+            turns.append(Turn(len(frames), row.moves, [language.t("The turn is under way.")]))
+        turns[-1].current = True
+        prompt = self._prompt(plugin, state, row, mention=False, language=language) \
+            if row.status == "active" and not over else ""
+        status = "finished" if over else row.status
+        page = GamePage(row.id, row.guild_id, row.game, title(plugin, language), status,
+                        language.t(STATUS_WORDS[status]) if status in STATUS_WORDS else status, language.code,
+                        row.version, names_tag(row), standings, prompt, row.deadline if not over else None,
+                        row.paused is not None and not over, turns, "", [s.name for s in standings if s.won])
+        page.description = self._described(page, language)
+        return page
+
+    @staticmethod
+    def _described(page: GamePage, language: Lang) -> str:
+        """The board in plain words: what the picture is of, the scores and whose turn. (A
+        game's own description of its board can replace it once games have one.)"""
+        scores = ", ".join(f"{s.name} {s.score}" for s in page.standings)
+        text = language.t("The {game} board now, at turn {turn}. Scores: {scores}.", game=page.title,
+                          turn=len(page.turns) - 1, scores=scores)
+        return f"{text} {page.prompt}".replace("**", "").replace("`", "").strip()
+
+    @staticmethod
+    def turn_description(page: GamePage, turn: Turn, language: Lang) -> str:
+        """A past board in plain words (the scrubber's alt text)."""
+        if turn.number == 0:
+            return language.t("The {game} board at the start.", game=page.title)
+        return language.t("The {game} board after turn {turn} of {turns}.", game=page.title, turn=turn.number,
+                          turns=len(page.turns) - 1)
+
+    async def board_at(self, row: GameRow, position: int, language: Lang) -> bytes | None:
+        """The board, as spectators see it, after `position` actions: a whole turn's end or the
+        game now (None: no board there, or no images)."""
+        frames, state = await self.web_turns(row)
+        if position == row.moves:
+            shown = state
+        else:
+            shown = next((f.state for f in frames if f.position == position), None)
+            if shown is None:
+                return None
+        image = await self._image(self._plugin(row), shown, row, None, moves=position, language=language)
+        return image.data if image else None

@@ -1,0 +1,118 @@
+"""Links to the web pages: capability URLs, signed with a key of each server.
+
+A link names what it opens ("game:42", "server:123", "person:123:456") and carries an HMAC
+of that name made with the server's own key (kept in the database, never shown). Nothing is
+listed and nothing can be guessed: a page opens only through a link the bot handed out (or,
+for a server's index page, when its managers made it public). A forged or altered link, or
+one signed with a key that has since been rotated, opens nothing and says nothing (404).
+The key is per server, so rotating it revokes every link of that server and no other.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+
+from ..i18n import me
+from ..storage import GameRow
+from .core import ServiceCore
+from .outcome import Message, Outcome, Refused
+
+NO_SERVER = "@me"  # the key of games played outside any server (kept like a server's)
+SIGNATURE_BYTES = 18  # 144 bits: 24 characters in a URL
+
+
+def signature(key: bytes, what: str) -> str:
+    mac = hmac.new(key, what.encode(), hashlib.sha256).digest()[:SIGNATURE_BYTES]
+    return base64.urlsafe_b64encode(mac).decode()
+
+
+def valid(key: bytes, what: str, given: str) -> bool:
+    return hmac.compare_digest(signature(key, what), given.encode("ascii", "replace").decode())
+
+
+class WebLinks(ServiceCore):
+    # Where the pages are served (e.g. "https://metro.example.org"); None: no web pages, no links.
+    web_base: str | None = None
+
+    def _url(self, path: str) -> str:
+        assert self.web_base is not None
+        return self.web_base.rstrip("/") + path
+
+    async def _sign(self, guild_id: str | None, what: str) -> str:
+        key, _ = await self.db.web_access(guild_id or NO_SERVER, make=True)
+        return signature(key, what)
+
+    async def game_path(self, row: GameRow) -> str:
+        return f"/g/{row.id}/{await self._sign(row.guild_id, f'game:{row.id}')}/"
+
+    async def server_path(self, guild_id: str) -> str:
+        return f"/s/{guild_id}/{await self._sign(guild_id, f'server:{guild_id}')}/"
+
+    async def person_path(self, guild_id: str, user_id: str) -> str:
+        return f"/p/{guild_id}/{user_id}/{await self._sign(guild_id, f'person:{guild_id}:{user_id}')}/"
+
+    async def _checked(self, guild_id: str | None, what: str, given: str) -> bool:
+        access = await self.db.web_access(guild_id or NO_SERVER)
+        return access is not None and valid(access[0], what, given)
+
+    async def opened_game(self, game_id: int, given: str) -> GameRow | None:
+        """The game a link opens, or None (no such game, a lobby, a wrong or revoked signature)."""
+        row = await self.db.game(game_id)
+        if row is None or row.status == "lobby" or row.state is None:
+            return None
+        return row if await self._checked(row.guild_id, f"game:{row.id}", given) else None
+
+    async def opened_server(self, guild_id: str, given: str | None) -> bool:
+        """Whether a link opens a server's index page (without a signature: only a public one)."""
+        access = await self.db.web_access(guild_id)
+        if access is None:
+            return False
+        key, public = access
+        return valid(key, f"server:{guild_id}", given) if given is not None else public
+
+    async def opened_person(self, guild_id: str, user_id: str, given: str) -> bool:
+        return await self._checked(guild_id, f"person:{guild_id}:{user_id}", given)
+
+    # ------------------------------------------------------------ what the bot hands out
+    async def status_link(self, game_id: int) -> tuple[str, str] | None:
+        """The status message's link button (its label in the game's language, the URL), once
+        the game has started; None when there are no web pages."""
+        if self.web_base is None:
+            return None
+        row = await self.db.game(game_id)
+        if row is None or row.state is None:
+            return None
+        return self._lang(row).p("button", "🌐 Open in browser"), self._url(await self.game_path(row))
+
+    async def web_link(self, channel_id: str) -> Outcome:
+        """`/game web`: the link to this channel's game (the one running, else the last one)."""
+        mine = me()
+        if self.web_base is None:
+            raise Refused(mine.t("This bot has no web pages: its operator can turn them on (METROBOT_WEB_PORT)."))
+        row = await self.db.open_game(channel_id) or await self.db.last_game(channel_id)
+        if row is None or row.state is None:
+            raise Refused(mine.t("No game has started in this channel yet: a game's page exists once it starts."))
+        return Outcome(reply=Message(mine.t("🌐 This game in a browser (anyone with the link can follow it; "
+                                            "never a secret hand): {link}", link=self._url(await self.game_path(row)))))
+
+    async def leaderboard_link(self, guild_id: str) -> str | None:
+        """The server's page, its leaderboards included (for `/leaderboard`), in the asker's language."""
+        if self.web_base is None:
+            return None
+        return me().t("🌐 Every leaderboard, game and lobby of this server: {link}",
+                      link=self._url(await self.server_path(guild_id)))
+
+    async def web_settings(self, guild_id: str, *, manager: bool, public: bool | None, rotate: bool) -> str | None:
+        """`/server settings web_public / web_new_key`: what changed, in words (None: nothing asked)."""
+        if public is None and not rotate:
+            return None
+        if not manager:
+            raise Refused(me().t("Only people with the Manage Server permission change the server's settings."))
+        _, now_public = await self.db.change_web(guild_id, public=public, rotate=rotate)
+        said = [me().t("Every web link of this server handed out so far no longer works; the bot hands out new "
+                       "ones.")] if rotate else []
+        said.append(me().t("The server's web page is public: anyone with its address sees its games and "
+                           "leaderboards.") if now_public else
+                    me().t("The server's web page opens only through a link the bot hands out."))
+        return "\n".join(said)

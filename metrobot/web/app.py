@@ -1,0 +1,118 @@
+"""The web application: routes, templates, security headers, and answers that reveal nothing.
+
+Every address but the static files and the icon is a capability link (see
+`metrobot/service/weblinks.py`); anything that does not open — no such game, a forged, altered
+or revoked signature, a number too large, junk — gets the same plain 404 page. A bad language
+is a 400. No traceback ever reaches a reader: a bug is logged and answered with a 500 page.
+
+Routes (a tournament's page will be `/t/{id}/{sig}/`, as a game's):
+    /g/{id}/{sig}/                         a game
+    /g/{id}/{sig}/live                     its version, for the page's live updates (ETag)
+    /g/{id}/{sig}/board/{pos}-{lang}-{tag}.png   its board after `pos` actions (immutable)
+    /s/{guild}/{sig}/   (/s/{guild}/ when public)   a server
+    /p/{guild}/{user}/{sig}/               a person on a server
+    /p/{guild}/{user}/{sig}/chart-{lang}-{tag}.png   their rating chart
+"""
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+import aiohttp_jinja2
+import jinja2
+from aiohttp import web
+
+from ..i18n import lang
+from . import images, pages
+from .pages import SERVICE
+from .reader import chosen, helpers
+
+log = logging.getLogger("metrobot.web")
+
+HERE = Path(__file__).parent
+CSP = ("default-src 'self'; img-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; "
+       "base-uri 'none'; form-action 'none'; frame-ancestors 'none'; object-src 'none'")
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "Referrer-Policy": "no-referrer",  # the link is the key: it never goes to another site
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "X-Robots-Tag": "noindex, nofollow",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), interest-cohort=()",
+}
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+@web.middleware
+async def guarded(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Security headers on every answer; a plain page for what does not open."""
+    try:
+        response = await handler(request)
+    except web.HTTPNotModified as exc:
+        response = exc
+    except (web.HTTPNotFound, web.HTTPMethodNotAllowed):
+        response = _plain(request, 404)
+    except web.HTTPBadRequest:
+        response = _plain(request, 400)
+    except web.HTTPRedirection as exc:
+        response = exc
+    except Exception:
+        log.exception("web page %s failed", request.path[:80].split("/")[1:2])
+        response = _plain(request, 500)
+    response.headers.update(HEADERS)
+    response.headers.setdefault("Cache-Control", "no-store")
+    return response
+
+
+def _plain(request: web.Request, status: int) -> web.Response:
+    try:
+        language = chosen(request)
+    except web.HTTPBadRequest:
+        language = lang(None)
+    from .pages import root
+
+    context = helpers(language) | {"status": status, "root": root(request)}
+    response = aiohttp_jinja2.render_template("plain.html", request, context, status=status)
+    return response
+
+
+async def favicon(request: web.Request) -> web.StreamResponse:
+    return web.FileResponse(HERE / "static" / "favicon.ico", headers={"Cache-Control": "public, max-age=86400"})
+
+
+async def static(request: web.Request) -> web.StreamResponse:
+    name = request.match_info["name"]
+    path = HERE / "static" / name
+    if "/" in name or name.startswith(".") or not path.is_file():
+        raise web.HTTPNotFound()
+    return web.FileResponse(path, headers={"Cache-Control": "public, max-age=3600"})
+
+
+def make_app(service: Any) -> web.Application:
+    """The web pages of `service` (a GameService whose `web_base` says where they are served)."""
+    app = web.Application(middlewares=[guarded], client_max_size=4096)
+    app[SERVICE] = service
+    app[images.KEPT] = OrderedDict()
+    aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
+                         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    number = r"{%s:[0-9]{1,18}}"
+    sig = r"{sig:[A-Za-z0-9_-]{24}}"
+    game = f"/g/{number % 'id'}/{sig}"
+    app.router.add_get("/favicon.ico", favicon)
+    app.router.add_get("/static/{name}", static)
+    app.router.add_get(game, pages.slash)
+    app.router.add_get(game + "/", pages.game)
+    app.router.add_get(game + "/live", pages.live)
+    app.router.add_get(game + "/board/" + number % "pos" + "-{lang:[a-z]{2,3}}-{tag:[0-9a-f]{8}}.png", images.board)
+    server = f"/s/{number % 'guild'}"
+    app.router.add_get(server + "/", pages.server)
+    app.router.add_get(server + f"/{sig}", pages.slash)
+    app.router.add_get(server + f"/{sig}/", pages.server)
+    person = f"/p/{number % 'guild'}/{number % 'user'}/{sig}"
+    app.router.add_get(person, pages.slash)
+    app.router.add_get(person + "/", pages.person)
+    app.router.add_get(person + "/chart-{lang:[a-z]{2,3}}-{tag:[0-9a-f]{8}}.png", images.chart)
+    return app

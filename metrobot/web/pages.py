@@ -1,0 +1,101 @@
+"""The pages: a game, a server, a person — each opened only by its signed link."""
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+from urllib.parse import urlsplit
+
+import aiohttp_jinja2
+from aiohttp import web
+
+from ..i18n import Lang, reading
+from .reader import chosen, helpers
+
+MAX_ID = 2 ** 63 - 1  # ids both databases can hold: anything larger opens nothing
+
+
+SERVICE: web.AppKey[Any] = web.AppKey("service", object)
+
+
+def service_of(request: web.Request) -> Any:
+    return request.app[SERVICE]
+
+
+def number(request: web.Request, key: str) -> int:
+    value = int(request.match_info[key])
+    if value > MAX_ID:
+        raise web.HTTPNotFound()
+    return value
+
+
+async def opened_game(request: web.Request) -> Any:
+    row = await service_of(request).opened_game(number(request, "id"), request.match_info["sig"])
+    if row is None:
+        raise web.HTTPNotFound()
+    return row
+
+
+async def slash(request: web.Request) -> web.StreamResponse:
+    """A link without its last slash: the same page (its images are relative to it)."""
+    raise web.HTTPFound(request.path + "/" + (f"?{request.query_string}" if request.query_string else ""))
+
+
+def root(request: web.Request) -> str:
+    """Where the pages are below the site's root, behind a reverse proxy (METROBOT_WEB_BASE_URL's path)."""
+    return urlsplit(service_of(request).web_base or "").path.rstrip("/")
+
+
+def render(request: web.Request, template: str, language: Lang, **context: Any) -> web.Response:
+    with reading(language):
+        response = aiohttp_jinja2.render_template(template, request, helpers(language) | {"root": root(request)}
+                                                  | context)
+    response.headers["Content-Language"] = language.code
+    response.headers["Vary"] = "Accept-Language"
+    return response
+
+
+async def game(request: web.Request) -> web.StreamResponse:
+    row = await opened_game(request)
+    language = chosen(request, row.language)
+    service = service_of(request)
+    page = await service.game_page(row, language)
+    alts = {turn.number: service.turn_description(page, turn, language) for turn in page.turns}
+    return render(request, "game.html", language, page=page, alts=alts, live=page.status == "active")
+
+
+async def live(request: web.Request) -> web.StreamResponse:
+    """What the page watches: the game's version (nothing else), revalidated with its ETag."""
+    row = await opened_game(request)
+    tag = f'"v{row.version}"'
+    if request.headers.get("If-None-Match") == tag:
+        raise web.HTTPNotModified(headers={"ETag": tag, "Cache-Control": "no-cache"})
+    return web.json_response({"version": row.version, "active": row.status == "active"},
+                             headers={"ETag": tag, "Cache-Control": "no-cache"})
+
+
+async def server(request: web.Request) -> web.StreamResponse:
+    guild = str(number(request, "guild"))
+    service = service_of(request)
+    if not await service.opened_server(guild, request.match_info.get("sig")):
+        raise web.HTTPNotFound()
+    language = chosen(request)
+    page = await service.server_page(guild, language)
+    return render(request, "server.html", language, page=page)
+
+
+async def person(request: web.Request) -> web.StreamResponse:
+    guild, user = str(number(request, "guild")), str(number(request, "user"))
+    service = service_of(request)
+    if not await service.opened_person(guild, user, request.match_info["sig"]):
+        raise web.HTTPNotFound()
+    language = chosen(request)
+    page = await service.person_page(guild, user, language)
+    if page is None:
+        raise web.HTTPNotFound()
+    return render(request, "person.html", language, page=page, chart=f"chart-{language.code}-{chart_tag(page)}.png")
+
+
+def chart_tag(page: Any) -> str:
+    """What a person's chart shows, in short: a new rated game or name makes a new address."""
+    return hashlib.blake2b(json.dumps([page.name, page.trends], sort_keys=True).encode(), digest_size=4).hexdigest()

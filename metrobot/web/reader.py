@@ -1,0 +1,101 @@
+"""Who reads a page, and in which language; the helpers every template gets.
+
+The language is the one the reader picked with the switch (`?lang=ko`), else the first of
+their browser's (`Accept-Language`) that the bot speaks, else the game's. Every word on a
+page comes from the catalogue: templates call `t(…)`, `n(…)` and `p(…)` like the code does,
+and `tools/messages.py` reads them there.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from functools import lru_cache
+from typing import Any
+
+from aiohttp import web
+from babel import Locale
+from babel.dates import format_datetime
+from markupsafe import Markup, escape
+
+from ..i18n import LANGUAGES, Lang, lang
+
+_ACCEPT = re.compile(r"\s*([A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*|\*)\s*(?:;\s*q\s*=\s*([0-9.]{1,5}))?\s*$")
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+_UNDERLINE = re.compile(r"__(.+?)__")
+_CODE = re.compile(r"`([^`]+)`")
+_STAMP = re.compile(r"&lt;t:(\d{1,12}):[a-zA-Z]&gt;")
+_MENTION = re.compile(r"&lt;[@#][!&]?\d{1,20}&gt;")
+
+
+def accepted(header: str | None) -> list[str]:
+    """The bot's languages a browser accepts, most wanted first (junk in the header is skipped)."""
+    wanted: list[tuple[float, int, str]] = []
+    for i, part in enumerate((header or "")[:500].split(",")[:20]):
+        match = _ACCEPT.match(part)
+        if not match:
+            continue
+        try:
+            q = float(match.group(2)) if match.group(2) else 1.0
+        except ValueError:
+            continue
+        code = match.group(1).split("-")[0].lower()
+        if code in LANGUAGES and q > 0:
+            wanted.append((-q, i, code))
+    return [code for _, _, code in sorted(wanted)]
+
+
+def chosen(request: web.Request, default: str | None = None) -> Lang:
+    """The reader's language (see above); an unknown `?lang=` is refused (400)."""
+    asked = request.query.get("lang")
+    if asked is not None:
+        if asked not in LANGUAGES:
+            raise web.HTTPBadRequest()
+        return lang(asked)
+    for code in accepted(request.headers.get("Accept-Language")):
+        return lang(code)
+    return lang(default if default in LANGUAGES else None)
+
+
+def when(at: float | None, language: Lang) -> str:
+    """A moment as the reader's language writes it, in UTC (the page's script shows it in the
+    reader's own time zone)."""
+    if at is None:
+        return ""
+    # (a naive datetime already in UTC: Babel's time-zone handling costs ten times the rest)
+    moment = dt.datetime.fromtimestamp(at, dt.timezone.utc).replace(tzinfo=None)
+    return format_datetime(moment, "medium", locale=_locale(language.code)) + " UTC"
+
+
+@lru_cache(maxsize=None)
+def _locale(code: str) -> Locale:
+    return Locale.parse(code if code in LANGUAGES else "en")
+
+
+def stamp(at: float | None) -> str:
+    """A moment in a list, written the same in every language (the page's script then writes it
+    as the reader's language and time zone do): Babel for a hundred times a page costs more
+    than all the rest of the page."""
+    return dt.datetime.fromtimestamp(at or 0, dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def iso(at: float | None) -> str:
+    return dt.datetime.fromtimestamp(at or 0, dt.timezone.utc).isoformat(timespec="seconds")
+
+
+def rich(text: str, language: Lang) -> Markup:
+    """A text the channel reads (with its **bold**, __underline__ and Discord timestamps) as
+    HTML: escaped first, then only those marks turned into markup."""
+    html = str(escape(text))
+    html = _BOLD.sub(r"<strong>\1</strong>", html)
+    html = _UNDERLINE.sub(r"<strong>\1</strong>", html)
+    html = _CODE.sub(r"<code>\1</code>", html)
+    html = _STAMP.sub(lambda m: str(escape(when(float(m.group(1)), language))), html)
+    html = _MENTION.sub("", html)
+    return Markup(html)
+
+
+def helpers(language: Lang) -> dict[str, Any]:
+    """What every template may call, in the reader's language."""
+    return {"t": language.t, "n": language.n, "p": language.p, "language": language.code,
+            "languages": list(LANGUAGES.items()), "when": lambda at: when(at, language), "iso": iso, "stamp": stamp,
+            "rich": lambda text: rich(text, language)}

@@ -1,0 +1,93 @@
+"""The web companion end to end: our bot (METROBOT_WEB_PORT=0: the pages in its own process)
+against the Discord stand-in. The game's status message carries a "🌐 Open in browser" link
+button; Chromium opens that link, sees the board, and watches the page follow a move made
+through the stand-in without reloading; `/game web` hands out the same link, `/leaderboard`
+the server's page; `/server settings web_new_key` (Manage Server) revokes them all."""
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+
+import pytest
+import pytest_asyncio
+
+from harness import make_bot
+from players import Table
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "web"))
+from browser import Watched, axe_problems, launch  # noqa: E402
+
+pytestmark = pytest.mark.timeout(300)
+MANAGE_GUILD = 1 << 5
+LOADED = "() => { const i = document.getElementById('board'); return i && i.complete && i.naturalWidth > 0; }"
+
+
+@pytest_asyncio.fixture
+async def bot(standin, run_client, tmp_path):
+    client = make_bot(str(tmp_path / "web.sqlite3"), web_port=0)
+    await run_client(client)
+    await standin.wait_for_commands("game", "leaderboard", "server")
+    return client
+
+
+def link_button(message) -> dict | None:
+    return next((c for c in message.all_components() if c.get("url")), None)
+
+
+async def ask(standin, user: int, channel: int, command: str, options: dict | None = None) -> str:
+    reply = await (await standin.slash(user, channel, command, options or {})).wait_message()
+    assert reply.ephemeral, reply.content
+    return reply.content
+
+
+async def test_the_status_message_links_to_a_live_page(standin, bot):
+    from playwright.async_api import async_playwright
+
+    boss = standin.add_member(name="Boss", roles=[standin.create_role("Admins", MANAGE_GUILD)])
+    ann, bob = standin.add_member(name="Ann"), standin.add_member(name="Bob")
+    table = Table(standin, standin.create_channel("web"), bot.settings.db_path, seed=5)
+    await table.open(ann, "metromania", [bob], players=2)
+    await table.posted()
+    status = next(m for m in table.public() if m.posted_custom_ids() and "mb:l:" in m.posted_custom_ids()[0])
+    for _ in range(200):  # (the status edit follows the start's posts)
+        if link_button(status):
+            break
+        await asyncio.sleep(0.05)
+    button = link_button(status)
+    assert button["label"] == "🌐 Open in browser" and button["style"] == 5 and "custom_id" not in button
+    url = button["url"]
+    assert url.startswith(f"http://127.0.0.1:{bot.web.port}/g/")
+    assert url in await ask(standin, bob, table.channel, "game web")
+
+    async with async_playwright() as playwright:
+        chromium = await launch(playwright)
+        try:
+            page = await chromium.new_page()
+            watched = Watched(page)
+            assert (await page.goto(url)).status == 200
+            await page.wait_for_function(LOADED)
+            assert "Ann" in await page.locator("table.scores").inner_text()
+            version = await page.locator("#live").get_attribute("data-version")
+            turns = int(await page.locator("#turn").get_attribute("max"))
+            await page.evaluate("window.notReloaded = true")
+            (mover,) = await table.owed()
+            await table.dig_by_command(mover)  # a move through Discord
+            await page.wait_for_function(f"() => document.getElementById('live').dataset.version !== '{version}'",
+                                         timeout=15000)
+            assert await page.evaluate("window.notReloaded") is True
+            assert int(await page.locator("#turn").get_attribute("max")) == turns + 1
+            await page.wait_for_function(LOADED)
+            assert await axe_problems(page) == [] and watched.errors == []
+
+            # revoking: only Manage Server may; then the old link opens nothing, and the bot hands out a new one
+            refused = await ask(standin, bob, table.channel, "server settings", {"web_new_key": True})
+            assert "Manage Server" in refused
+            said = await ask(standin, boss, table.channel, "server settings", {"web_new_key": True})
+            assert "no longer works" in said
+            assert (await page.goto(url)).status == 404
+            assert "Ann" not in await page.locator("body").inner_text()
+            fresh = (await ask(standin, bob, table.channel, "game web")).rsplit(" ", 1)[1]
+            assert fresh != url and (await page.goto(fresh)).status == 200
+        finally:
+            await chromium.close()

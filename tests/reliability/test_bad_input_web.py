@@ -1,0 +1,92 @@
+"""Bad input to the web pages (issue 37): forged paths, junk and altered signatures, huge
+numbers, odd Unicode, unknown languages, junk Accept-Language and If-None-Match headers.
+Whatever comes in, the answer is a 404 (or a 400 for an unknown language on a page that
+opens, a redirect to the same address with its last slash), never a 500, never a traceback,
+never a word of a game to a link that does not open it; nothing in the database changes."""
+from __future__ import annotations
+
+import logging
+from urllib.parse import quote
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from metrobot.service import GameService, fixed_seeds
+from metrobot.storage import Database
+from metrobot.web import make_app
+
+from .sizes import scale
+
+pytestmark = pytest.mark.timeout(1800)
+GUILD = "720000000000000001"
+ANN, BOB = "820000000000000001", "820000000000000002"
+SIGNATURE = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", min_size=24,
+                    max_size=24)
+NUMBER = st.one_of(st.integers(0, 50), st.integers(0, 10 ** 30), st.just(2 ** 63), st.just(2 ** 63 - 1))
+JUNK = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
+
+
+def paths(good_sig: str, game_id: int) -> st.SearchStrategy[str]:
+    sig = st.one_of(SIGNATURE, st.just(good_sig), JUNK)
+    lang = st.one_of(st.sampled_from(["en", "ko", "xx", "zz", "EN", "qps"]), JUNK)
+    tail = st.one_of(st.just(""), st.just("live"), st.builds(lambda p, la, t: f"board/{p}-{la}-{t}.png", NUMBER, lang,
+                                                              st.text("0123456789abcdef", min_size=8, max_size=8)),
+                     JUNK)
+    game = st.builds(lambda n, s, t: f"/g/{n}/{quote(s, safe='')}/{quote(t, safe='/.-')}",
+                     st.one_of(NUMBER, st.just(game_id)), sig, tail)
+    server = st.builds(lambda n, s: f"/s/{n}/{quote(s, safe='')}/", st.one_of(NUMBER, st.just(int(GUILD))), sig)
+    person = st.builds(lambda g, u, s, t: f"/p/{g}/{u}/{quote(s, safe='')}/{quote(t, safe='')}", NUMBER, NUMBER, sig,
+                       st.one_of(st.just(""), JUNK))
+    other = st.builds(lambda j: "/" + quote(j, safe="/"), JUNK)
+    return st.one_of(game, server, person, other)
+
+
+async def test_junk_addresses_and_headers_open_nothing_and_break_nothing(caplog):
+    db = await Database(":memory:").open()
+    service = GameService(db, seeds=fixed_seeds(3), images=False)
+    service.web_base = "http://127.0.0.1"
+    await service.new_game("920000000000000001", GUILD, ANN, "Ann", "metromania", {}, 2)
+    await service.join("920000000000000001", BOB, "Bob")
+    await service.start("920000000000000001", ANN)
+    row = await db.open_game("920000000000000001")
+    good = await service.game_path(row)
+    sig = good.rstrip("/").rsplit("/", 1)[1]
+    before = (row.version, await db.server(GUILD))
+    tried = {"requests": 0, "opened": 0}
+    caplog.set_level(logging.INFO)
+    try:
+        async with TestClient(TestServer(make_app(service))) as client:
+            @settings(max_examples=scale(300, 5000), deadline=None, derandomize=True,
+                      suppress_health_check=list(HealthCheck))
+            @given(path=paths(sig, row.id), query=st.one_of(st.just(""), st.builds(lambda j: "?lang=" + quote(j), JUNK)),
+                   accept=st.one_of(st.none(), JUNK), etag=st.one_of(st.none(), JUNK))
+            def check(path, query, accept, etag):
+                tried["requests"] += 1
+                headers = {k: v for k, v in (("Accept-Language", accept), ("If-None-Match", etag)) if v is not None
+                           and v.isprintable() and v.isascii()}
+                runs.append((path + query, headers))
+
+            runs: list = []
+            check()
+            for address, headers in runs:
+                response = await client.get(address, headers=headers, allow_redirects=False)
+                body = await response.read()
+                opened = address.startswith(good) and not address[len(good):].split("?")[0].strip("/") \
+                    or address.startswith(good + "live")
+                assert response.status in (200, 302, 304, 400, 404), (address, response.status)
+                if response.status == 200:
+                    tried["opened"] += 1
+                    assert opened or address.startswith(good + "board/"), address
+                elif response.status != 302:
+                    assert b"Ann" not in body and b"MetrOmania" not in body, address
+                assert response.headers.get("Content-Security-Policy") or response.status == 304
+            assert (await client.get(good)).status == 200 and (await client.get(good + "live")).status == 200
+        assert (await db.game(row.id)).version == before[0] and await db.server(GUILD) == before[1]
+        async with db.driver.read() as q:  # no junk address made a key (or a row) for a server
+            assert (await q.fetchone("SELECT COUNT(*) FROM servers"))[0] == 1
+        assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+        assert tried["requests"] >= scale(300, 5000) * 0.9
+    finally:
+        await db.close()

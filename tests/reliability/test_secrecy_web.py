@@ -1,0 +1,170 @@
+"""Secrecy of the web pages (issue 37): everything a page shows — its HTML, its live JSON, its
+board images — is what a spectator may see, and nothing more.
+
+* Seeded games of every kind are played through the service to the end; after every few
+  moves the game's page (in English and Korean), its live JSON and its current board are
+  fetched from the web application, and every line the page tells of a past turn must be one
+  the channel was told (the channel's posts are checked by the main secrecy suite).
+* At the same moments the page is rendered for the game as it is and for a twin that differs
+  only in secrets (`secrecy_model`: other hands, sealed decisions, the pile, the generator):
+  the HTML, the JSON and the image bytes must be the same.
+* The server's and the players' pages are fetched at the end (finished games reveal what
+  the rules reveal at the end), and checked for the forms of secrets still held in the
+  running games.
+* A fault test lets a secret through on purpose and sees the comparison catch it.
+"""
+from __future__ import annotations
+
+import random
+import re
+from html import unescape
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from metrobot.games import all_plugins, get_plugin
+from metrobot.service import GameService, fixed_seeds
+from metrobot.storage import Database
+from metrobot.web import make_app
+
+from .badinput_world import drawable
+from .secrecy_model import model
+from .sizes import scale
+
+pytestmark = pytest.mark.timeout(3600)
+GUILD = "710000000000000001"
+PEOPLE = [("810000000000000001", "Ann"), ("810000000000000002", "Bob"), ("810000000000000003", "Cy")]
+KINDS = [p.name for p in all_plugins()]
+OPTIONS = {"flipwrite": {"map": "berlin"}}
+TAGS = re.compile(r"<[^>]+>")
+
+
+def page_lines(html: str) -> list[str]:
+    """The narrated lines of a page's log (each a <p> of a turn; the start only says the game
+    began), unescaped."""
+    log = html.split('<ol class="turns"', 1)[1].split("</ol>", 1)[0]
+    turns = [t for t in log.split("<li ")[1:] if not t.startswith('id="turn-0"')]
+    return [unescape(TAGS.sub("", p)).strip() for t in turns for p in re.findall(r"<p>(.*?)</p>", t, re.S)]
+
+
+def told(text: str) -> list[str]:
+    """A channel post's lines as the page writes them (no Markdown marks)."""
+    return [line.replace("**", "").replace("__", "").replace("`", "").strip() for line in text.splitlines()]
+
+
+async def fetch_page(client: TestClient, path: str, language: str) -> tuple[str, str, bytes]:
+    html = await (await client.get(f"{path}?lang={language}")).text()
+    live = await (await client.get(f"{path}live")).text()
+    board = re.search(r'id="board" src="([^"]+)"', html)
+    image = await (await client.get(path + board.group(1))).read() if board else b""
+    return html, live, image
+
+
+async def twin_pages(kind: str, row, state, images: bool) -> str | tuple:
+    """The current page of a game held in `state`, by a service holding only that (no log)."""
+    db = await Database(":memory:").open()
+    try:
+        service = GameService(db, images=images, seeds=lambda: 1, clock=lambda: 1_800_000_000.0)
+        made = await db.create_game(channel_id=row.channel_id, guild_id=GUILD, game=kind, host=row.seats[0],
+                                    options=row.options, seed=1, max_seats=row.max_seats,
+                                    turn_clock=row.turn_clock)
+        game = get_plugin(kind).game
+        await db.update(made, status="active", seats=list(row.seats), state=game.to_json(state),
+                        deadline=1_800_003_600.0, waiting=row.waiting)
+        service.web_base = "http://127.0.0.1"
+        async with TestClient(TestServer(make_app(service))) as client:
+            path = await service.game_path(await db.game(made.id))
+            return tuple([await fetch_page(client, path, "en")])
+    finally:
+        await db.close()
+
+
+async def play_and_watch(kind: str, number: int, images: bool, leak=None) -> dict[str, int]:
+    """One seeded game to its end, its pages checked along the way; returns what was checked."""
+    counts = {"pages": 0, "lines": 0, "twins": 0, "twins_differing": 0}
+    rnd = random.Random(f"{kind}:{number}")
+    db = await Database(":memory:").open()
+    service = GameService(db, seeds=fixed_seeds(number), images=False, clock=lambda: 1_800_000_000.0)
+    service.web_base = "http://127.0.0.1"
+    secrets = model(kind)
+    channel = f"92000000000000{number:04d}"
+    players = 3 if kind != "flipwrite" else 2
+    await service.new_game(channel, GUILD, PEOPLE[0][0], PEOPLE[0][1], kind, OPTIONS.get(kind, {}), players)
+    for user, name in PEOPLE[1:players]:
+        await service.join(channel, user, name)
+    said: set[str] = {"The turn is under way."}  # (the page's own word for a round not resolved yet)
+    started = await service.start(channel, PEOPLE[0][0])
+    for message in started.public:
+        said.update(told(message.text))
+    try:
+        async with TestClient(TestServer(make_app(service))) as client:
+            moves = 0
+            while (row := await db.open_game(channel)) is not None and row.status == "active":
+                for user in list(row.waiting)[:1]:
+                    prefix: list[str] = []
+                    menu = await service.menu(channel, user, prefix)
+                    while not menu.complete:
+                        prefix.append(rnd.choice(menu.choices).code)
+                        menu = await service.menu(channel, user, prefix)
+                    out = await service.play(channel, user, prefix)
+                    for message in out.public:
+                        said.update(told(message.text))
+                moves += 1
+                row = await db.game(row.id)
+                if moves % 3 and row.status == "active":
+                    continue
+                service.images = images and moves % 9 == 0
+                path = await service.game_path(row)
+                for language in ("en", "ko"):
+                    html, live, _ = await fetch_page(client, path, language)
+                    counts["pages"] += 1
+                    assert "<h1>" in html and '"version"' in live
+                    if language == "en":
+                        for line in page_lines(html):
+                            counts["lines"] += 1
+                            assert line in said, f"{kind} #{number}: the page tells what the channel was not told: " \
+                                                 f"{line!r}"
+                if row.status != "active":
+                    continue
+                state = service._state(get_plugin(kind), row)
+                twin, changed = secrets.twin(state, None, rnd)
+                mine = await twin_pages(kind, row, leak(state) if leak else state, service.images)
+                theirs = await twin_pages(kind, row, twin, service.images)
+                counts["twins"] += 1
+                counts["twins_differing"] += changed
+                assert mine == theirs, f"{kind} #{number}: the page depends on a secret"
+            service.images = False
+            html = await (await client.get(await service.server_path(GUILD))).text()
+            for user, _ in PEOPLE[:players]:
+                html += await (await client.get(await service.person_path(GUILD, user))).text()
+            counts["pages"] += 1 + players
+    finally:
+        service.painter.close()
+        await db.close()
+    return counts
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_the_web_pages_show_no_secret(kind, report):
+    n = scale(2, 100)
+    totals: dict[str, int] = {}
+    for number in range(n):
+        for key, value in (await play_and_watch(kind, number, drawable(kind))).items():
+            totals[key] = totals.get(key, 0) + value
+    report.update(games=n, **totals)
+    assert totals["pages"] > 0 and totals["lines"] > 0 and totals["twins"] > 0
+    if kind != "underground":  # (its only secret is the pile's order: a twin always differs there)
+        assert totals["twins_differing"] > 0
+
+
+async def test_the_twin_comparison_sees_a_secret_let_out():
+    """A page made from a state whose secret shows (the seed, put into the scores) differs from
+    its twin's: the comparison above would catch a page that shows it."""
+    def leak(state):
+        game = get_plugin("metromania").game
+        data = game.to_json(state)
+        data["scores"] = {seat: data["seed"] % 97 for seat in data["scores"]}
+        return game.from_json(data)
+
+    with pytest.raises(AssertionError, match="depends on a secret"):
+        await play_and_watch("metromania", 0, False, leak=leak)

@@ -1,0 +1,66 @@
+"""Session-wide fixtures of the web pages' tests: seeded games on one server (through the
+service), their pages served on 127.0.0.1 (a free port), and one headless Chromium."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from aiohttp import web
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from browser import launch  # noqa: E402
+from world import make_world  # noqa: E402
+
+from metrobot.service import GameService, fixed_seeds  # noqa: E402
+from metrobot.storage import Database  # noqa: E402
+from metrobot.web import make_app  # noqa: E402
+
+
+class Site:
+    """The games, the service and the address the pages are served at."""
+
+    def __init__(self, service: GameService, games: dict[str, int], base: str):
+        self.service, self.games, self.base = service, games, base
+
+    async def game_url(self, key: str) -> str:
+        row = await self.service.db.game(self.games[key])
+        return self.base + await self.service.game_path(row)
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def site(tmp_path_factory):
+    db = await Database(tmp_path_factory.mktemp("web") / "web.sqlite3").open()
+    service = GameService(db, seeds=fixed_seeds(37), images=False)
+    games = await make_world(service)
+    service.images = True  # (the games were played without drawing their posts: the pages draw)
+    runner = web.AppRunner(make_app(service), access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    port = runner.addresses[0][1]
+    service.web_base = f"http://127.0.0.1:{port}"
+    yield Site(service, games, service.web_base)
+    await runner.cleanup()
+    service.painter.close()
+    await db.close()
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def browser():
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as playwright:
+        chromium = await launch(playwright)
+        yield chromium
+        await chromium.close()
+
+
+@pytest.fixture(scope="session")
+def shots(tmp_path_factory) -> Path:
+    """Where screenshots go: METROBOT_WEB_SHOTS (e.g. docs/web) or a temporary folder."""
+    where = Path(os.environ.get("METROBOT_WEB_SHOTS") or tmp_path_factory.mktemp("shots"))
+    where.mkdir(parents=True, exist_ok=True)
+    return where

@@ -1,0 +1,52 @@
+"""Games for the web pages' tests, made through the service: a running game, a finished one
+(rated: two people), a lobby, on one server; all with fixed seeds."""
+from __future__ import annotations
+
+import random
+
+from metrobot.service import GameService
+
+GUILD = "700000000000000001"
+ANN, BOB, CY = "800000000000000001", "800000000000000002", "800000000000000003"
+
+
+async def play_turns(svc: GameService, channel: str, turns: int | None, seed: int = 1) -> None:
+    """Whoever is owed a move plays random legal steps, `turns` times (None: to the end)."""
+    rnd = random.Random(seed)
+    done = 0
+    while turns is None or done < turns:
+        row = await svc.db.open_game(channel)
+        if row is None or row.status != "active":
+            return
+        for user in list(row.waiting):
+            prefix: list[str] = []
+            menu = await svc.menu(channel, user, prefix)
+            while not menu.complete:
+                prefix.append(rnd.choice(menu.choices).code)
+                menu = await svc.menu(channel, user, prefix)
+            await svc.play(channel, user, prefix)
+        done += 1
+
+
+async def new_game(svc: GameService, channel: str, kind: str = "metromania", options: dict | None = None,
+                   language: str | None = None) -> int:
+    await svc.new_game(channel, GUILD, ANN, "Ann", kind, options or {}, 2, **({"language": language} if language
+                                                                                else {}))
+    await svc.join(channel, BOB, "Bob")
+    await svc.start(channel, ANN)
+    return (await svc.db.open_game(channel)).id
+
+
+async def make_world(svc: GameService) -> dict[str, int]:
+    """A finished MetrOmania game, a running one, running flip-and-write and On the Underground
+    games, and a lobby."""
+    finished = await new_game(svc, "900000000000000001")
+    await play_turns(svc, "900000000000000001", None, seed=2)
+    running = await new_game(svc, "900000000000000002")
+    await play_turns(svc, "900000000000000002", 3, seed=3)
+    flip = await new_game(svc, "900000000000000003", "flipwrite", {"map": "paris"})
+    await play_turns(svc, "900000000000000003", 2, seed=4)
+    london = await new_game(svc, "900000000000000005", "underground")
+    await play_turns(svc, "900000000000000005", 8, seed=5)
+    await svc.new_game("900000000000000004", GUILD, CY, "Cy", "underground", {}, 3)
+    return {"finished": finished, "running": running, "flip": flip, "london": london}
