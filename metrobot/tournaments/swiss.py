@@ -1,0 +1,132 @@
+"""Swiss rounds for tables of 2 to 5.
+
+Round 1 is a seeded shuffle. Later rounds split the people by the search in `search`
+(fewest repeat meetings, then the look-ahead, then score groups: consecutive points top
+tables first, floaters where repeats force them), exact for small fields, then the local
+search in `polish`; seats are ordered by `seating`. Tables are numbered from the top: the
+highest average points first.
+
+Byes (only when the table-size rule needs them): to people who have had the fewest byes,
+so nobody gets a second before everyone active has had one; among those, the lowest in the
+standings.
+"""
+from __future__ import annotations
+
+import random
+
+from .history import History, history
+from .model import Entrant, PairingError, Round, Rules, Table, TableResult
+from .polish import polish
+from .scoring import standings
+from .search import EXACT_PEOPLE, Costs, Exact, feasible
+from .seating import order_tables
+from .tables import sizes_for, split
+
+
+def active_people(entrants: list[Entrant], number: int) -> list[str]:
+    return sorted({e.id for e in entrants if e.active(number)})
+
+
+def choose_byes(people: list[str], count: int, hist: History, order: dict[str, int]) -> list[str]:
+    """`count` byes: fewest byes had first, then the lowest in the standings."""
+    if count <= 0:
+        return []
+    ranked = sorted(people, key=lambda p: (hist.byes[p], -order.get(p, len(order))))
+    return ranked[:count]
+
+
+def build_costs(people: list[str], points: dict[str, float], hist: History) -> Costs:
+    n = len(people)
+    repeats = [[0] * n for _ in range(n)]
+    spread = [[0.0] * n for _ in range(n)]
+    for i, a in enumerate(people):
+        pa = points.get(a, 0.0)
+        for j in range(i + 1, n):
+            b = people[j]
+            m = hist.meetings(a, b)
+            repeats[i][j] = repeats[j][i] = m * m
+            d = (pa - points.get(b, 0.0)) ** 2
+            spread[i][j] = spread[j][i] = d
+    return Costs(repeats, spread)
+
+
+def lookahead_check(people: list[str], byes: list[str], hist: History, rules: Rules):
+    """For a candidate split of `people`: can the next round (same people, byes included) be
+    paired without a repeat? (approximately: anyone may take the next round's byes)."""
+    everyone = people + byes
+    n = len(everyone)
+    base = []
+    for i, a in enumerate(everyone):
+        mask = 0
+        for j, b in enumerate(everyone):
+            if i != j and hist.meetings(a, b) == 0:
+                mask |= 1 << j
+        base.append(mask)
+    sizes, nbyes = split(n, rules)
+
+    def check(groups: list[list[int]]) -> bool | None:
+        allowed = list(base)
+        for g in groups:
+            bits = 0
+            for i in g:
+                bits |= 1 << i
+            for i in g:
+                allowed[i] &= ~bits
+        return feasible(allowed, sizes, nbyes)
+    return check
+
+
+def split_people(people: list[str], sizes: list[int], points: dict[str, float], hist: History,
+                 rng: random.Random, lookahead=None) -> list[list[str]]:
+    """People (best first) split into tables of `sizes` by the search (see `search`)."""
+    costs = build_costs(people, points, hist)
+    groups = None
+    if len(people) <= EXACT_PEOPLE:
+        exact = Exact(costs, sizes, lookahead)
+        groups = exact.run()
+        if groups is not None and exact.finished:
+            return [[people[i] for i in g] for g in groups]
+    if groups is None:
+        groups, at = [], 0
+        for size in sorted(sizes, reverse=True):
+            groups.append(list(range(at, at + size)))
+            at += size
+    groups = polish(costs, groups, rng)
+    return [[people[i] for i in g] for g in groups]
+
+
+def numbered(groups: list[list[str]], points: dict[str, float], order: dict[str, int]) -> list[list[str]]:
+    """Top table first: the highest average points, then the best-placed member."""
+    return sorted(groups, key=lambda g: (-sum(points.get(p, 0.0) for p in g) / len(g),
+                                         min(order.get(p, len(order)) for p in g)))
+
+
+def pair_swiss(rules: Rules, entrants: list[Entrant], rounds: list[Round], results: list[TableResult],
+               seed: int | str) -> Round:
+    number = len(rounds) + 1
+    if rules.rounds is not None and number > rules.rounds:
+        raise PairingError(f"the Swiss is over: all {rules.rounds} rounds are paired")
+    people = active_people(entrants, number)
+    sizes, nbyes = split(len(people), rules)
+    if not sizes:
+        raise PairingError(f"{len(people)} people left: too few for a table of {rules.min_seats}")
+    hist = history(rounds)
+    table = standings(rules, entrants, rounds, results, seed)
+    order = {s.person: i for i, s in enumerate(table)}
+    points = {s.person: s.points for s in table}
+    byes = choose_byes(people, nbyes, hist, order)
+    seated = sorted((p for p in people if p not in byes), key=lambda p: order.get(p, len(order)))
+    rng = random.Random(f"{seed}:swiss:{number}")
+    if not rounds:
+        shuffled = sorted(seated)
+        rng.shuffle(shuffled)
+        groups, at = [], 0
+        for size in sizes_for(len(shuffled), len(sizes)):
+            groups.append(shuffled[at:at + size])
+            at += size
+    else:
+        more = rules.rounds is None or number < rules.rounds
+        look = lookahead_check(seated, byes, hist, rules) if more and len(seated) <= EXACT_PEOPLE else None
+        groups = numbered(split_people(seated, sizes, points, hist, rng, look), points, order)
+    seats = order_tables(groups, hist, rng)
+    return Round(number, tuple(Table(i + 1, s) for i, s in enumerate(seats)), tuple(sorted(byes)))
