@@ -195,7 +195,8 @@ class TournamentQueries(TournamentOutbox):
         await tx.execute("INSERT INTO tournament_results (tournament_id, round, number, game_id, result, finished_at) "
                          "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (tournament_id, round, number) DO NOTHING",
                          tid, rnd, number, game_id, json.dumps(data), now)
-        await tx.execute("UPDATE tournaments SET due = ? WHERE id = ? AND (due IS NULL OR due > ?)", now, tid, now)
+        # Due at once, whatever the service's clock says (0: before any time it can read).
+        await tx.execute("UPDATE tournaments SET due = 0 WHERE id = ?", tid)
         if thread:
             await insert_owed(tx, tid, thread, [TOwed("archive", "table", {"game_id": game_id}, thread)])
         self.tournament_news = True  # (the adapter looks at once rather than at its next tick)
