@@ -6,6 +6,7 @@ working after a restart and nothing lives only in memory.
   mb:p:<game>:<moves>:play|hand|board       under a turn/round message
   mb:g|s|b|up|t|ok|u|x:…                    the private composer (see composer.py)
   mb:r:…, mb:lb:…                           pages (see pages.py)
+  mb:tn:<tournament>:<stage>:join|leave|start   a tournament's sign-up (see tourney_buttons.py)
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from .composer import COMPOSER_ITEMS, composer
 from .messages import bot_of, clip, guarded
 from .pages import PAGE_ITEMS, pages_view
 from .speech import speaker
+from .tourney_buttons import TournamentButton
 
 log = logging.getLogger("metrobot.discord")
 
@@ -111,7 +113,7 @@ def controls_view(controls: Controls) -> discord.ui.View:
     return view
 
 
-OURS = (LobbyButton, PlayButton, *COMPOSER_ITEMS, *PAGE_ITEMS)
+OURS = (LobbyButton, PlayButton, TournamentButton, *COMPOSER_ITEMS, *PAGE_ITEMS)
 
 
 def _none_of(items: tuple[type, ...]) -> str:

@@ -68,7 +68,9 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
                            allow_channel="Games may be created in this channel (added to the list)",
                            disallow_channel="Take this channel off the list",
                            any_channel="Games may be created in any channel again",
-                           max_hosted="The most open games one person may host (default 10)")
+                           max_hosted="The most open games one person may host (default 10)",
+                           tournament_role="A role whose members may create and run tournaments",
+                           remove_tournament_role="Only Manage Server creates tournaments again")
     @app_commands.choices(language=languages[:-1], level=levels)
     async def server_settings(interaction: discord.Interaction, language: Optional[app_commands.Choice[str]] = None,
                               clock_hours: Optional[app_commands.Range[float, 0.02, 336.0]] = None,
@@ -77,7 +79,9 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
                               allow_channel: Optional[discord.TextChannel] = None,
                               disallow_channel: Optional[discord.TextChannel] = None,
                               any_channel: Optional[bool] = None,
-                              max_hosted: Optional[app_commands.Range[int, 1, 100]] = None) -> None:
+                              max_hosted: Optional[app_commands.Range[int, 1, 100]] = None,
+                              tournament_role: Optional[discord.Role] = None,
+                              remove_tournament_role: Optional[bool] = None) -> None:
         async def work():
             return await bot.service.server_settings(
                 str(interaction.guild_id), str(interaction.user.id),
@@ -86,7 +90,9 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
                 role=str(looking_for_players.id) if looking_for_players else None, no_role=bool(remove_role),
                 allow_channel=str(allow_channel.id) if allow_channel else None,
                 disallow_channel=str(disallow_channel.id) if disallow_channel else None,
-                any_channel=bool(any_channel), max_hosted=whole(max_hosted))
+                any_channel=bool(any_channel), max_hosted=whole(max_hosted),
+                tournament_role=str(tournament_role.id) if tournament_role else None,
+                no_tournament_role=bool(remove_tournament_role))
         await run(interaction, work)
 
     return [me_group, games, server]

@@ -167,8 +167,7 @@ class Director(Rounds):
     # ------------------------------------------------------------ starting
     async def tournament_start(self, hall_id: str, guild_id: str | None, user_id: str, *, manager: bool,
                                roles: list[str] = (), missing: list[str] | None = None,
-                               tournament_id: int | None = None, stage: int | None = None
-                               ) -> tuple[Outcome, list[tuple[str, Outcome]]]:
+                               tournament_id: int | None = None, stage: int | None = None) -> Outcome:
         found = await self._find(hall_id, guild_id, tournament_id)
         async with self._t_lock(found.id):
             snap = await self._snap(found.id)
@@ -182,8 +181,9 @@ class Director(Rounds):
                 number = await self._start_locked(snap)
             except Conflict:  # (another process started it meanwhile)
                 raise Refused(me().t("The tournament has already started.")) from None
-        return (Outcome(reply=Message(me().t("The tournament has begun: round 1 is paired ({tables} tables).",
-                                             tables=number))), await self._open_tables(found.id))
+        return Outcome(reply=Message(me().n("The tournament has begun: round 1 is paired ({tables} table).",
+                                            "The tournament has begun: round 1 is paired ({tables} tables).", number,
+                                            tables=number)))
 
     async def _start_locked(self, snap: Snapshot) -> int:
         """Freeze everyone's rating, pair round 1 and save it with what it owes (threads,

@@ -64,8 +64,11 @@ class Rounds(TableGames):
     def _signup_owed(self, row: Any, snap: Snapshot) -> TOwed:
         """The sign-up post brought up to date (who signed up, what stage it is at)."""
         from .texts import signup_text
-        return TOwed("edit", "signup", {"text": signup_text(row, self._tplugin(row), self._tlang(row), snap),
-                                        "stage": row.stage, "status": row.status, "format": row.rules["format"]})
+        g = self._tlang(row)
+        return TOwed("edit", "signup", {"text": signup_text(row, self._tplugin(row), g, snap), "stage": row.stage,
+                                        "status": row.status, "format": row.rules["format"],
+                                        "labels": [g.p("button", "Join"), g.p("button", "Leave"),
+                                                   g.p("button", "Start")]})
 
     def _finish_owed(self, row: Any, snap: Snapshot, entrants: list[Entrant], rounds: list[Round], results: list,
                      settings: dict[str, Any]) -> list[TOwed]:
@@ -175,7 +178,8 @@ class Rounds(TableGames):
             return self._held(snap, number, missing, settings, owed, stored, now)
         tables, more = self._round_owed(row, rnd, names)
         settings.pop("next_at", None)
-        owed += more
+        paired = replace(row, round=rnd.number)
+        owed += more + [self._signup_owed(paired, replace(snap, row=paired))]
         return {"owed": owed, "entrants": stored, "rounds": [RoundRow(rnd.number, rnd.to_json())], "tables": tables,
                 "changes": {"round": rnd.number}}
 

@@ -82,8 +82,8 @@ async def test_sign_up_and_who_may_run_it(svc):
 async def test_a_nine_person_swiss_is_played_to_its_final_standings(svc, clock):
     await signed(svc, 9)
     hall = Hall()
-    reply, opened = await svc.tournament_start("hall", "g", "host", manager=False)
-    assert "3 tables" in reply.reply.text
+    started = await svc.tournament_start("hall", "g", "host", manager=False)
+    assert "3 tables" in started.reply.text
     await settle(svc, hall)
     tid = (await svc.db.open_tournament("hall")).id
     snap = await svc.db.snapshot(tid)

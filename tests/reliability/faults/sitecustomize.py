@@ -18,6 +18,11 @@ lists what to break (comma-separated, `name` or `name:probability`):
                         been made but not yet marked done, die at once with probability P
   no_edits              owed edits (status messages, tidied turn posts) are marked done
                         without being made
+  kill_mid_pairing:N    when a tournament table's thread has been made on Discord but not yet
+                        recorded, die at once — the N-th time in this process's life (a
+                        round's pairing cut off half-way through its threads)
+  toy                   (no fault) the toy game of tests/toygame is registered, as a game
+                        shipped outside the package would be
 
 Only tests use this; the bot knows nothing of it.
 """
@@ -66,9 +71,30 @@ if FAULTS:
         ServiceCore._owe = staticmethod(lambda outcome, position: [])
 
     if "leases" in FAULTS:
-        from metrobot.storage import outbox
+        from metrobot.storage import outbox, tourney_outbox, tournaments
 
         outbox.SEND_LEASE = outbox.LEASE = FAULTS["leases"]
+        tourney_outbox.LEASE = tournaments.DUE_LEASE = FAULTS["leases"]
+
+    if "toy" in FAULTS:
+        from metrobot import games
+        from tests.toygame import PLUGIN
+
+        games.register(PLUGIN)
+
+    if "kill_mid_pairing" in FAULTS:
+        from metrobot.discord_app import halls
+
+        original_thread = halls._thread
+        made = [0]
+
+        async def thread_then_maybe_die(client, hall, item):
+            thread = await original_thread(client, hall, item)
+            made[0] += 1
+            if made[0] == int(FAULTS["kill_mid_pairing"]):
+                os.kill(os.getpid(), signal.SIGKILL)
+            return thread
+        halls._thread = thread_then_maybe_die
 
     if "clock_lease" in FAULTS:
         from metrobot.storage import db
