@@ -41,7 +41,7 @@ class Costs:
     def __post_init__(self) -> None:
         n = len(self.repeats)
         widest = max((max(row) for row in self.spread), default=0.0)
-        self.big = 1.0 + widest * n * 5  # above any round's spread: n people, at most 4 mates each
+        self.big = 1.0 + widest * n * (n - 1) / 2  # above any round's spread, whatever the table sizes
         self.total = [[self.repeats[i][j] * self.big + self.spread[i][j] for j in range(n)] for i in range(n)]
 
     def table(self, members: list[int]) -> float:
@@ -129,7 +129,7 @@ class Exact:
         ok = True
         if self.lookahead is not None and self.checks < LOOKAHEADS:
             self.checks += 1
-            ok = self.lookahead(snapshot) is not False
+            ok = self.lookahead(snapshot) is not False  # a check that ran out of steps does not count against
         if ok:
             if self.best_pass is None or cost < self.best_pass[0]:
                 self.best_pass = (cost, snapshot)
