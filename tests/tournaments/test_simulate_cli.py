@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from metrobot.cli import main
 from metrobot.tournaments.model import Round, Rules
 from metrobot.tournaments.scoring import TIEBREAKS
 
@@ -61,12 +62,12 @@ def test_the_same_arguments_print_the_same_json(swiss):
     assert other != swiss
 
 
-def test_every_format_runs():
+def test_every_format_runs(capsys):
     for fmt in ("round_robin", "knockout", "league"):
-        done = run("--kind", "metromania", "--format", fmt, "--players", "8", "--table-size", "2", "--rounds", "3",
-                   "--advance", "1", "--best-of", "2")
-        assert done.returncode == 0, done.stderr
-        assert json.loads(done.stdout)["rounds"]
+        assert main(["tournament", "simulate", "--kind", "metromania", "--format", fmt, "--players", "8",
+                     "--table-size", "2", "--rounds", "3", "--advance", "1", "--best-of", "2", "--duplicate"]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data["rounds"] and data["rules"]["format"] == fmt and data["rules"]["duplicate"]
 
 
 @pytest.mark.parametrize("args, says", [
@@ -78,7 +79,12 @@ def test_every_format_runs():
     (("--kind", "metromania", "--format", "knockout", "--players", "8", "--table-size", "2", "--advance", "2"),
      "cannot send"),
 ])
-def test_bad_input_is_one_line_and_exit_2(args, says):
-    done = run(*args)
-    assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.startswith("error: ") and says in done.stderr and done.stderr.count("\n") == 1
+def test_bad_input_is_one_line_and_exit_2(args, says, capsys):
+    assert main(["tournament", "simulate", *args]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("error: ") and says in err and err.count("\n") == 1
+
+
+def test_bad_input_exits_2_from_the_command_line():
+    done = run("--kind", "chess", "--format", "swiss", "--players", "8", "--rounds", "3")
+    assert done.returncode == 2 and done.stdout == "" and done.stderr.startswith("error: unknown game")
