@@ -15,7 +15,7 @@ import math
 from collections import Counter, defaultdict
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from metrobot.tournaments import polish, search
@@ -120,8 +120,20 @@ CHECKS = {"swiss": [check_swiss, check_seats], "round_robin": [check_round_robin
           "knockout": [check_knockout], "league": [check_league]}
 
 
+def _case(fmt, size, count, rounds, low=2, high=5, advance=1, drops=None, seed=1):
+    return (Rules(fmt, table_size=size, min_seats=low, max_seats=high, rounds=rounds, advance=advance),
+            count, seed, drops or {})
+
+
 @settings(max_examples=scale(40, 400), suppress_health_check=[HealthCheck.too_slow])
 @given(tournaments())
+@example(_case("swiss", 4, 64, 7, drops={"p07": 3, "p40": 5}))
+@example(_case("swiss", 5, 37, 7, low=3))
+@example(_case("swiss", 3, 23, 7, high=3, drops={"p01": 2}))
+@example(_case("swiss", 2, 31, 7, high=2))
+@example(_case("round_robin", 4, 30, None))
+@example(_case("knockout", 4, 50, None, advance=2))
+@example(_case("league", 3, 40, 7))
 def test_every_round_seats_everyone_once_within_the_limits(case):
     rules, count, seed, drops = case
     game = play(rules, count, seed, drops=drops, max_rounds=7)
