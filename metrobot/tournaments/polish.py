@@ -17,11 +17,14 @@ than the start.
 """
 from __future__ import annotations
 
+import math
 import random
 
 from .search import Costs
 
 KICKS = 40
+ANNEAL_STEPS = 300  # per person
+NEAR = 12  # an annealing swap pairs people at most this many places apart in the points order
 WINDOW = 3
 SWEEPS = 30
 
@@ -105,6 +108,34 @@ def _spread(costs: Costs, groups: list[list[int]], where: list[int], rng: random
             return
 
 
+def _anneal(costs: Costs, groups: list[list[int]], where: list[int], rng: random.Random) -> list[list[int]]:
+    """Simulated annealing over swaps of people close in the points order (people are
+    numbered best first), from a temperature of one point squared down to 1/200 of it; a
+    swap that adds a repeat costs BIG and is never taken. Returns the best split seen."""
+    n = len(where)
+    steps = ANNEAL_STEPS * n
+    cost = best = costs.split(groups)
+    kept = [list(g) for g in groups], list(where)
+    hot, cold = 1.0, 0.005
+    for k in range(steps):
+        a = rng.randrange(n)
+        b = min(n - 1, max(0, a + rng.randint(-NEAR, NEAR)))
+        if where[a] == where[b]:
+            continue
+        delta = _gain(costs, groups, where, a, b, where[b])
+        if delta > 0:
+            heat = hot * (cold / hot) ** (k / steps)
+            if delta > 50 * heat or rng.random() >= math.exp(-delta / heat):
+                continue
+        _apply(groups, where, a, b, where[b])
+        cost += delta
+        if cost < best - 1e-9:
+            best = cost
+            kept = [list(g) for g in groups], list(where)
+    groups[:], where[:] = kept
+    return groups
+
+
 def polish(costs: Costs, groups: list[list[int]], rng: random.Random) -> list[list[int]]:
     groups = [list(g) for g in groups]
     where = [0] * len(costs.total)
@@ -127,5 +158,6 @@ def polish(costs: Costs, groups: list[list[int]], rng: random.Random) -> list[li
         _fix_repeats(costs, groups, where, rng)
         if costs.split(groups) >= before - 1e-9:
             groups, where = saved
+    _anneal(costs, groups, where, rng)
     _spread(costs, groups, where, rng)
     return [sorted(g) for g in groups]

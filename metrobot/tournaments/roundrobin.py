@@ -2,10 +2,10 @@
 
 Tables of 2: the circle method (Berger tables). Everyone active at the start is placed in a
 seeded order; with an odd count an empty place is added, and whoever meets it has a bye.
-Everyone meets everyone once in n - 1 rounds (n even). The first place of each pairing
-moves first, except the fixed player's, who moves first in odd rounds: everyone moves first
-n/2 - 1 or n/2 times, so first-seat counts differ by at most 1 (2 with an odd count, where
-the bye takes the place of a game either side).
+Everyone meets everyone once in n - 1 rounds (n even). Who moves first is chosen round by
+round: the one of the two who has moved first less often than second, so nobody's firsts
+and seconds drift apart by more than a game or two, and, checked for every field of 2 to
+60, the first-seat counts of people with as many games differ by at most 2 after any round.
 
 Tables of 3 to 5: groups of the table size (the table-size rule of `tables`: sizes differ
 by at most 1), dealt snake-wise by rating so the groups are even (equal ratings by a seeded
@@ -46,22 +46,36 @@ def total_rounds(rules: Rules, entrants: list[Entrant]) -> int:
     return max(sizes, default=0)
 
 
-def circle(entrants: list[Entrant], seed: int | str, number: int) -> list[tuple[str | None, str | None]]:
-    """Round `number`'s pairings (first mover first; None: the empty place)."""
-    people: list[str | None] = list(starting_order(entrants, seed))
-    if len(people) % 2:
-        people.append(None)
+def _circle_pairs(people: list[str | None], number: int) -> list[tuple[str | None, str | None]]:
     n = len(people)
     fixed, rest = people[0], people[1:]
     shift = (number - 1) % (n - 1)
     rest = rest[shift:] + rest[:shift]
     line = [fixed, *rest]
-    pairs = []
-    for i in range(n // 2):
-        a, b = line[i], line[n - 1 - i]
-        if i == 0 and number % 2 == 0:
-            a, b = b, a
-        pairs.append((a, b))
+    pairs = [(line[i], line[n - 1 - i]) for i in range(n // 2)]
+    return [(b, a) for a, b in pairs] if number % 2 == 0 else pairs
+
+
+def circle(entrants: list[Entrant], seed: int | str, number: int) -> list[tuple[str | None, str | None]]:
+    """Round `number`'s pairings, first mover first (None: the empty place). Who moves first
+    is decided round by round from the schedule so far: the one who moved first less often
+    than second (then who moved first less often; then by the round's parity)."""
+    people: list[str | None] = list(starting_order(entrants, seed))
+    if len(people) % 2:
+        people.append(None)
+    firsts: dict[str | None, int] = dict.fromkeys(people, 0)
+    balance: dict[str | None, int] = dict.fromkeys(people, 0)  # firsts - seconds
+    pairs: list[tuple[str | None, str | None]] = []
+    for r in range(1, number + 1):
+        pairs = []
+        for a, b in _circle_pairs(people, r):
+            if a is not None and b is not None:
+                if (balance[b], firsts[b]) < (balance[a], firsts[a]):
+                    a, b = b, a
+                firsts[a] += 1
+                balance[a] += 1
+                balance[b] -= 1
+            pairs.append((a, b))
     return pairs
 
 

@@ -15,8 +15,8 @@ Points and tie-breaks of a dropped person's opponents keep counting everything t
 person played. People level on points and every tie-break share a rank (only possible
 without the coin, which always separates).
 
-Knockout: ranked by the round reached (still in first), then the place at the last table
-they sat at, then the tie-breaks. League: points are each person's best `best_of` results.
+Knockout: ranked by the round reached (still in first, unless they dropped), then the
+place at the last table they sat at, then the tie-breaks. League: points are each person's best `best_of` results.
 """
 from __future__ import annotations
 
@@ -115,6 +115,8 @@ def standings(rules: Rules, entrants: list[Entrant], rounds: list[Round], result
         level = (-breaks[person][0], -breaks[person][1], -breaks[person][2], breaks[person][3])
         if rules.format == "knockout":
             reached, place = knock.get(person, (0, 0))
+            if place == 0 and person in dropped:
+                place = 10 ** 6  # dropped while still in: out, below those who played on
             return (-reached, place, -round(points[person], 9), *level)
         return (-round(points[person], 9), *level)
 

@@ -15,17 +15,16 @@ first free person (best points first) opens a table, its mates are tried cheapes
 and a partial split that already costs as much as the best complete one is abandoned.
 Complete splits are checked by the look-ahead; the search keeps the cheapest split that
 passes it and the cheapest that fails, and the fewest repeats win before the look-ahead
-does. The work is capped (`NODES`, `LOOKAHEADS`) so a round always returns; within the
+does. The work is capped (`WORK`, `LOOKAHEADS`) so a round always returns; within the
 caps the result is exact. Larger fields, and anything the cap left unfinished, go to the
 seeded local search in `polish`.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import combinations
 
 EXACT_PEOPLE = 24
-NODES = 60_000  # tables placed, in one exact search
+WORK = 300_000  # people tried at a table, in one exact search
 LOOKAHEADS = 400  # complete splits checked by the look-ahead, in one exact search
 FEASIBLE_NODES = 20_000  # steps of one look-ahead check
 
@@ -42,7 +41,7 @@ class Costs:
     def __post_init__(self) -> None:
         n = len(self.repeats)
         widest = max((max(row) for row in self.spread), default=0.0)
-        self.big = 1.0 + widest * n * 5  # above any round's spread: n people, at most 4 mates each
+        self.big = 1.0 + widest * n * (n - 1) / 2  # above any round's spread, whatever the table sizes
         self.total = [[self.repeats[i][j] * self.big + self.spread[i][j] for j in range(n)] for i in range(n)]
 
     def table(self, members: list[int]) -> float:
@@ -111,7 +110,7 @@ class Exact:
 
     def __init__(self, costs: Costs, sizes: list[int], lookahead=None) -> None:
         self.costs, self.sizes, self.lookahead = costs, sorted(sizes, reverse=True), lookahead
-        self.nodes, self.checks = 0, 0
+        self.work, self.checks = 0, 0
         self.best_pass: tuple[float, list[list[int]]] | None = None
         self.best_fail: tuple[float, list[list[int]]] | None = None
         self.finished = True
@@ -130,7 +129,7 @@ class Exact:
         ok = True
         if self.lookahead is not None and self.checks < LOOKAHEADS:
             self.checks += 1
-            ok = self.lookahead(snapshot) is not False
+            ok = self.lookahead(snapshot) is not False  # a check that ran out of steps does not count against
         if ok:
             if self.best_pass is None or cost < self.best_pass[0]:
                 self.best_pass = (cost, snapshot)
@@ -147,29 +146,44 @@ class Exact:
         # fewest repeats first, then passing the look-ahead, then the spread
         return min(options, key=lambda b: (int(b[0] // big), b is not self.best_pass, b[0]))[1]
 
+    def _options(self, first: int, others: list[int], sizes: tuple[int, ...], room: float) -> list:
+        """The tables `first` can open (cost, members, sizes left) costing less than `room`."""
+        w = self.costs.total
+        out: list = []
+        for size in sorted(set(sizes), reverse=True):
+            k = sizes.index(size)
+            rest_sizes = sizes[:k] + sizes[k + 1:]
+            need, last = size - 1, len(others)
+
+            def grow(start: int, members: list[int], cost: float) -> None:
+                if len(members) > need:
+                    out.append((cost, tuple(members), rest_sizes))
+                    return
+                for idx in range(start, last - (need - len(members))):
+                    j = others[idx]
+                    self.work += 1
+                    wj = w[j]
+                    add = cost + sum(wj[m] for m in members)
+                    if add < room:
+                        members.append(j)
+                        grow(idx + 1, members, add)
+                        members.pop()
+            grow(0, [first], 0.0)
+        out.sort(key=lambda o: o[0])
+        return out
+
     def _dfs(self, free: list[int], sizes: tuple[int, ...], cost: float, groups: list[list[int]]) -> None:
         if not free:
             self.leaf(cost, groups)
             return
-        if self.nodes >= NODES:
+        if self.work >= WORK:
             self.finished = False
             return
         first, others = free[0], free[1:]
-        row = self.costs.total[first]
-        options = []
-        for size in sorted(set(sizes), reverse=True):
-            k = sizes.index(size)
-            rest_sizes = sizes[:k] + sizes[k + 1:]
-            for mates in combinations(others, size - 1):
-                members = (first, *mates)
-                extra = self.costs.table(list(members)) if size > 2 else row[mates[0]] if size == 2 else 0.0
-                options.append((extra, members, rest_sizes))
-        options.sort(key=lambda o: o[0])
-        for extra, members, rest_sizes in options:
+        for extra, members, rest_sizes in self._options(first, others, sizes, self.bound() - cost):
             if cost + extra >= self.bound():
                 break
-            self.nodes += 1
-            if self.nodes >= NODES:
+            if self.work >= WORK:
                 self.finished = False
                 return
             taken = set(members)

@@ -78,21 +78,32 @@ def lookahead_check(people: list[str], byes: list[str], hist: History, rules: Ru
 
 def split_people(people: list[str], sizes: list[int], points: dict[str, float], hist: History,
                  rng: random.Random, lookahead=None) -> list[list[str]]:
-    """People (best first) split into tables of `sizes` by the search (see `search`)."""
+    """People (best first) split into tables of `sizes` by the search (see `search`): exact
+    when it finishes within its cap; else the local search from the exact search's best and
+    from consecutive score groups, the better of the two (fewest repeats, then passing the
+    look-ahead, then the spread)."""
     costs = build_costs(people, points, hist)
-    groups = None
+    starts = []
     if len(people) <= EXACT_PEOPLE:
         exact = Exact(costs, sizes, lookahead)
-        groups = exact.run()
-        if groups is not None and exact.finished:
-            return [[people[i] for i in g] for g in groups]
-    if groups is None:
-        groups, at = [], 0
-        for size in sorted(sizes, reverse=True):
-            groups.append(list(range(at, at + size)))
-            at += size
-    groups = polish(costs, groups, rng)
-    return [[people[i] for i in g] for g in groups]
+        found = exact.run()
+        if found is not None and exact.finished:
+            return [[people[i] for i in g] for g in found]
+        if found is not None:
+            starts.append(found)
+    groups, at = [], 0
+    for size in sorted(sizes, reverse=True):
+        groups.append(list(range(at, at + size)))
+        at += size
+    starts.append(groups)
+    done = [polish(costs, start, rng) for start in starts]
+
+    def key(split: list[list[int]]) -> tuple:
+        cost = costs.split(split)
+        fails = lookahead is not None and len(done) > 1 and lookahead(split) is False
+        return int(cost // costs.big), fails, cost
+    best = min(done, key=key)
+    return [[people[i] for i in g] for g in best]
 
 
 def numbered(groups: list[list[str]], points: dict[str, float], order: dict[str, int]) -> list[list[str]]:
