@@ -42,9 +42,10 @@ def standings_image(title: str, subtitle: str, rows: list[dict[str, Any]], g: La
     _podium(d, rows, PAD + 70, podium_h)
     top = PAD + 70 + podium_h + 40
     columns = [(PAD, g.t("Rank")), (PAD + 70, g.t("Name")), (PAD + 420, g.t("Points")), (PAD + 510, g.t("Games")),
-               (PAD + 590, g.t("Opp.")), (PAD + 670, g.t("S-B")), (PAD + 750, g.t("Rating"))]
+               (PAD + 590, g.t("Opp. pts")), (PAD + 670, g.t("S-B")), (PAD + 750, g.t("Opp. rating"))]
     for x, head in columns:
-        d.text((x, top), fit_text(head, 14, 80 if x > PAD + 400 else 300, True), fill=MUTED, font=font(14, bold=True))
+        d.text((x, top), fit_text(head, 14, 100 if x > PAD + 700 else 78 if x > PAD + 400 else 300, True), fill=MUTED,
+               font=font(14, bold=True))
     for i, r in enumerate(shown):
         y = top + ROW * (i + 1)
         if i % 2 == 0:
