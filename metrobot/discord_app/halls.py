@@ -28,7 +28,7 @@ import discord
 
 from ..service import Message
 from ..storage import TOwed
-from ..tournaments.core import PERMISSIONS
+from ..tournaments.core import PERMISSIONS, PRIVATE
 from .delivery import channel_of, deliver
 from .messages import allowed, clip, files, log_failure
 from .tourney_buttons import signup_view
@@ -46,7 +46,7 @@ def missing_in(channel: Any) -> list[str]:
     if guild is None or me is None or not hasattr(channel, "permissions_for"):
         return []
     perms = channel.permissions_for(me)
-    return [p for p in ("send_messages", *PERMISSIONS) if not getattr(perms, p, True)]
+    return [p for p in ("send_messages", *PERMISSIONS, PRIVATE) if not getattr(perms, p, True)]
 
 
 async def run_tournaments(client: Any) -> None:
@@ -152,9 +152,17 @@ async def _thread(client: Any, hall: Any, item: TOwed) -> Any:
         found = await _find_thread(hall, name, item.created_at)
         if found is not None:
             log.info("tournament %s: found thread %s (%s) made before", item.tournament_id, found.id, name)
+            for person in item.payload.get("seats", ()) if item.payload.get("private") else ():
+                await found.add_user(discord.Object(int(person)))
             return found
-    return await hall.create_thread(name=name, type=discord.ChannelType.public_thread,
-                                    auto_archive_duration=THREAD_MINUTES)
+    if not item.payload.get("private"):
+        return await hall.create_thread(name=name, type=discord.ChannelType.public_thread,
+                                        auto_archive_duration=THREAD_MINUTES)
+    thread = await hall.create_thread(name=name, type=discord.ChannelType.private_thread, invitable=False,
+                                      auto_archive_duration=THREAD_MINUTES)
+    for person in item.payload.get("seats", ()):  # (a private thread's people are added; found again, re-added)
+        await thread.add_user(discord.Object(int(person)))
+    return thread
 
 
 async def _find_thread(hall: Any, name: str, since: float) -> Any:

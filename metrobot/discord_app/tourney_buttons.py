@@ -9,7 +9,7 @@ import re
 import discord
 
 from ..storage import TOwed
-from ..tournaments.core import PERMISSIONS
+from ..tournaments.core import PERMISSIONS, PRIVATE
 from .messages import bot_of, guarded
 
 OPS = ("join", "leave", "start")
@@ -22,7 +22,7 @@ def missing_from(permissions: discord.Permissions | None) -> list[str]:
     interaction's `app_permissions`)."""
     if permissions is None:
         return []
-    return [p for p in ("send_messages", *PERMISSIONS) if not getattr(permissions, p, True)]
+    return [p for p in ("send_messages", *PERMISSIONS, PRIVATE) if not getattr(permissions, p, True)]
 
 
 def signup_view(item: TOwed) -> discord.ui.View | None:

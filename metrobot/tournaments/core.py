@@ -21,6 +21,7 @@ from .model import Entrant, PairingError, Round, Rules, TableResult
 from .pairing import open_tables, pair
 
 PERMISSIONS = ("create_public_threads", "send_messages_in_threads", "manage_threads")
+PRIVATE = "create_private_threads"  # duplicate rounds: each table in a private thread
 
 
 def derived_seed(*parts: Any) -> int:
@@ -110,6 +111,7 @@ class TournamentCore(GameService):
         """Refuse, naming them, if the bot lacks what a round's threads need in the hall."""
         if missing:
             words = {"create_public_threads": me().t("Create Public Threads"),
+                     "create_private_threads": me().t("Create Private Threads"),
                      "send_messages_in_threads": me().t("Send Messages in Threads"),
                      "manage_threads": me().t("Manage Threads"), "send_messages": me().t("Send Messages")}
             raise Refused(me().t("I can't run a round here: I need these permissions in this channel: {missing}. "

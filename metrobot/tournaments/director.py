@@ -176,7 +176,7 @@ class Director(Rounds):
                 raise Refused(me().t("The tournament has already started."))
             if not await self._may_run(snap.row, guild_id, user_id, manager, list(roles)):
                 raise Refused(me().t("Only the host (or someone with Manage Server) starts the tournament."))
-            self._missing(missing)
+            self._missing(self._needed(snap.row, missing))
             try:
                 number = await self._start_locked(snap)
             except Conflict:  # (another process started it meanwhile)

@@ -29,6 +29,12 @@ RETRY = 60.0  # seconds before a round held up by missing permissions is tried a
 
 
 class Rounds(TableGames):
+    @staticmethod
+    def _needed(row: Any, missing: list[str] | None) -> list[str]:
+        """Of the permissions the bot lacks in the hall, those this tournament's rounds need."""
+        from .core import PRIVATE
+        return [m for m in missing or [] if m != PRIVATE or row.rules.get("duplicate")]
+
     def _thread_name(self, row: Any, round_number: int, table: int) -> str:
         return self._tlang(row).t("{name} · round {round} · table {table}", name=clean(row.name),
                                   round=round_number, table=table)[:100]
@@ -39,7 +45,12 @@ class Rounds(TableGames):
         threads, which it links)."""
         tables = [TableRow(rnd.number, t.number, list(t.seats), self._thread_name(row, rnd.number, t.number))
                   for t in rnd.tables]
-        owed = [TOwed("thread", "table", {"round": t.round, "table": t.number, "name": t.thread_name}) for t in tables]
+        # A duplicate round's tables share one deal: a table that is further on would show the
+        # others what comes, so each plays in a private thread of its own people.
+        private = bool(row.rules.get("duplicate"))
+        owed = [TOwed("thread", "table", {"round": t.round, "table": t.number, "name": t.thread_name,
+                                          **({"private": True, "seats": t.seats} if private else {})})
+                for t in tables]
         owed.append(TOwed("post", "pairings", {"text": pairings_text(row, rnd, names, self._tlang(row),
                                                                         league=league)}))
         return tables, owed
@@ -94,7 +105,7 @@ class Rounds(TableGames):
                 return []
             try:
                 if snap.row.open:
-                    await self._step(snap, list(missing or []))
+                    await self._step(snap, self._needed(snap.row, missing))
                 elif snap.row.due is not None:
                     await self.db.save_tournament(snap.row, due=None)
             except Conflict:  # another process moved it on meanwhile; it is due again if needed
@@ -214,6 +225,7 @@ class Rounds(TableGames):
         if settings.get("warned") != number:
             settings["warned"] = number
             words = {"create_public_threads": g.t("Create Public Threads"),
+                     "create_private_threads": g.t("Create Private Threads"),
                      "send_messages_in_threads": g.t("Send Messages in Threads"),
                      "manage_threads": g.t("Manage Threads"), "send_messages": g.t("Send Messages")}
             owed.append(TOwed("post", "news", {"text": g.t(

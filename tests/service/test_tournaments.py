@@ -231,3 +231,23 @@ async def test_a_league_opens_tables_as_people_are_free_and_takes_late_joiners(s
         await play_table(svc, table.thread_id, clock=clock)
     await run_director(svc, hall)
     assert (await svc.db.tournament(tid)).status == "finished"
+
+
+async def test_a_duplicate_round_deals_every_table_alike_in_private_threads(svc, clock):
+    await svc.tournament_new("hall", "g", "host", "flipwrite", "swiss", manager=True, table_size=2, rounds=2,
+                             duplicate=True)
+    for uid, name in PEOPLE[:6]:
+        await svc.tournament_join("hall", "g", uid, name)
+    with pytest.raises(Refused, match="Create Private Threads"):
+        await svc.tournament_start("hall", "g", "host", manager=True, missing=["create_private_threads"])
+    await svc.tournament_start("hall", "g", "host", manager=True)
+    hall = Hall()
+    await settle(svc, hall)
+    snap = await svc.db.snapshot((await svc.db.open_tournament("hall")).id)
+    games = [await svc.db.game(t.game_id) for t in snap.tables]
+    assert len(games) == 3 and len({g.seed for g in games}) == 1  # one deal for the whole round
+    assert len({str((g.state["deck"], g.state["card"])) for g in games}) == 1
+    # each table plays where only its own people see the cards to come
+    assert sorted(map(sorted, hall.private.values())) == sorted(sorted(t.seats) for t in snap.tables)
+    said = "\n".join(hall.said("hall").splitlines() + hall.standings + hall.signup)
+    assert str(snap.row.seed) not in said and str(games[0].seed) not in said  # no seed is ever shown

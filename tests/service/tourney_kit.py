@@ -50,6 +50,7 @@ class Hall:
     threads: dict[str, str] = field(default_factory=dict)
     archived: set[str] = field(default_factory=set)
     made: int = 0
+    private: dict[str, list[str]] = field(default_factory=dict)  # private threads -> the people added
 
     def said(self, channel: str) -> str:
         return "\n".join(self.posts.get(channel, []))
@@ -99,6 +100,8 @@ async def settle(svc: TournamentService, hall: Hall) -> None:
                 if name not in hall.threads:
                     hall.made += 1
                     hall.threads[name] = f"th{item.tournament_id}-{item.payload['round']}-{item.payload['table']}"
+                    if item.payload.get("private"):
+                        hall.private[hall.threads[name]] = list(item.payload["seats"])
                 await svc.table_thread_made(item, hall.threads[name])
             elif item.kind == "archive":
                 if await svc.db.channel_settled(item.payload["game_id"]):
