@@ -66,7 +66,9 @@ class TournamentCore(GameService):
         table's thread, that table's tournament."""
         if tournament_id is not None:
             row = await self.db.tournament(tournament_id)
-            if row is None or row.guild_id != str(guild_id):
+            if row is None:
+                raise Refused(me().t("There is no such tournament."))
+            if row.guild_id != str(guild_id):
                 raise Refused(me().t("This tournament belongs to another server."))
             if row.hall_id != str(hall_id):
                 raise Refused(me().t("These buttons belong to a tournament of another channel."))
