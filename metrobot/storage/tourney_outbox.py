@@ -74,8 +74,9 @@ class TournamentOutbox:
         return r is not None
 
     async def table_thread(self, item: TOwed, thread_id: str) -> str:
-        """A table's thread exists: recorded (the first one recorded stays) and the owed
-        creation settled, in one transaction; returns the table's thread."""
+        """A table's thread exists: recorded (the first one recorded stays), the owed creation
+        settled and the tournament due for its director, in one transaction; returns the
+        table's thread."""
         p = item.payload
         async with self.driver.transaction() as tx:
             await tx.execute("UPDATE tournament_tables SET thread_id = ? WHERE tournament_id = ? AND round = ? AND "
@@ -84,6 +85,8 @@ class TournamentOutbox:
                                           "round = ? AND number = ?", item.tournament_id, p["round"], p["table"])
             await tx.execute("UPDATE tournament_outbox SET delivered_at = ?, message_id = ? WHERE id = ? AND "
                              "delivered_at IS NULL", time.time(), stored, item.id)
+            # The table's game is owed next: should this process die first, the director makes it.
+            await tx.execute("UPDATE tournaments SET due = 0 WHERE id = ?", item.tournament_id)
         return stored
 
     async def channel_settled(self, game_id: int) -> bool:

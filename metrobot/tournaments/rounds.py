@@ -143,6 +143,8 @@ class Rounds(TableGames):
             owed += plan.pop("owed", [])
             owed = standings_now() + owed
             changes.update(plan.pop("changes", {}))
+            if await self._unopened(snap):  # (made and started right after this step)
+                changes["due"] = 0
             await self.db.save_tournament(row, settings=settings, closed=closed, owed=owed, **changes, **plan)
             return
         await self.db.save_tournament(row, settings=settings, owed=standings_now() + owed, **changes)

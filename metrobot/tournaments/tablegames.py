@@ -51,6 +51,20 @@ class TableGames(TournamentCore):
                 out.append((table.thread_id, outcome))
         return out
 
+    async def _unopened(self, snap: Snapshot) -> bool:
+        """Whether a table whose thread exists has no running game yet (a crash came between):
+        the tournament stays due until the director has made and started it."""
+        ended = {(r["round"], r["table"]) for r in snap.results}
+        for table in snap.tables:
+            if table.thread_id is None or (table.round, table.number) in ended:
+                continue
+            if table.game_id is None:
+                return True
+            game = await self.db.game(table.game_id)
+            if game is not None and game.status == "lobby":
+                return True
+        return False
+
     async def _table_game(self, snap: Snapshot, table: TableRow) -> Outcome | None:
         row = snap.row
         plugin, g = self._tplugin(row), self._tlang(row)

@@ -5,6 +5,9 @@ lists what to break (comma-separated, `name` or `name:probability`):
 
   kill_after_commit:P   after a write transaction commits, die at once (SIGKILL) with
                         probability P: the worst moment, the move saved, nothing posted yet
+  kill_in_tournament:P  the same after a tournament's own commits: a change of it (a round
+                        closed and the next paired, a sign-up, a drop), a table's thread
+                        recorded, a table's game created (and not yet started)
   skip_commit           roll back instead of committing while answering as if saved
   no_outbox             store nothing of what a change owes the channel and the players
   no_dedup              never mark a message delivered and never look for an earlier copy
@@ -59,6 +62,18 @@ if FAULTS:
             if RND.random() < FAULTS["kill_after_commit"]:
                 os.kill(os.getpid(), signal.SIGKILL)
         Database._write = _write
+
+    if "kill_in_tournament" in FAULTS:
+        def dying(original, only_linked=False):
+            async def write_then_maybe_die(self, *args, **kwargs):
+                out = await original(self, *args, **kwargs)
+                if (not only_linked or kwargs.get("linked")) and RND.random() < FAULTS["kill_in_tournament"]:
+                    os.kill(os.getpid(), signal.SIGKILL)
+                return out
+            return write_then_maybe_die
+        for name in ("save_tournament", "table_thread"):
+            setattr(Database, name, dying(getattr(Database, name)))
+        Database.create_game = dying(Database.create_game, only_linked=True)
 
     if "skip_commit" in FAULTS:
         original_execute = aiosqlite.Connection.execute
