@@ -195,8 +195,10 @@ class TournamentQueries(TournamentOutbox):
         await tx.execute("INSERT INTO tournament_results (tournament_id, round, number, game_id, result, finished_at) "
                          "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (tournament_id, round, number) DO NOTHING",
                          tid, rnd, number, game_id, json.dumps(data), now)
-        # Due at once, whatever the service's clock says (0: before any time it can read).
-        await tx.execute("UPDATE tournaments SET due = 0 WHERE id = ?", tid)
+        # Due at once, whatever the service's clock says (0: before any time it can read); a
+        # new version, so that a director working from what it read before this result
+        # cannot save over it (it gets Conflict, and the tournament stays due).
+        await tx.execute("UPDATE tournaments SET due = 0, version = version + 1 WHERE id = ?", tid)
         if thread:
             await insert_owed(tx, tid, thread, [TOwed("archive", "table", {"game_id": game_id}, thread)])
         self.tournament_news = True  # (the adapter looks at once rather than at its next tick)

@@ -86,7 +86,7 @@ class TournamentOutbox:
             await tx.execute("UPDATE tournament_outbox SET delivered_at = ?, message_id = ? WHERE id = ? AND "
                              "delivered_at IS NULL", time.time(), stored, item.id)
             # The table's game is owed next: should this process die first, the director makes it.
-            await tx.execute("UPDATE tournaments SET due = 0 WHERE id = ?", item.tournament_id)
+            await tx.execute("UPDATE tournaments SET due = 0, version = version + 1 WHERE id = ?", item.tournament_id)
         return stored
 
     async def channel_settled(self, game_id: int) -> bool:

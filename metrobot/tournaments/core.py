@@ -9,6 +9,7 @@ answer privately. Everything public goes out from the outbox after the commit.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 from typing import Any
 
@@ -16,7 +17,7 @@ from ..games import get_plugin
 from ..games.plugin import GamePlugin
 from ..i18n import Lang, lang, me
 from ..service import GameService, Refused
-from ..storage import Snapshot, TournamentRow
+from ..storage import Conflict, Snapshot, TournamentRow
 from .model import Entrant, PairingError, Round, Rules, TableResult
 from .pairing import open_tables, pair
 
@@ -27,6 +28,20 @@ PRIVATE = "create_private_threads"  # duplicate rounds: each table in a private 
 def derived_seed(*parts: Any) -> int:
     """A 48-bit seed that follows from the tournament's seed and a position in it."""
     return int.from_bytes(hashlib.blake2b(":".join(map(str, parts)).encode(), digest_size=6).digest(), "big")
+
+
+def retried(method):
+    """A request that met a concurrent change of its tournament (a table's result recorded
+    meanwhile, another process): done again from what is stored now, then refused."""
+    @functools.wraps(method)
+    async def run(self, *args: Any, **kwargs: Any) -> Any:
+        for _ in range(3):
+            try:
+                return await method(self, *args, **kwargs)
+            except Conflict:
+                continue
+        raise Refused(me().t("The tournament changed at the same moment; nothing was done. Try again."))
+    return run
 
 
 def model(snap: Snapshot) -> tuple[Rules, list[Entrant], list[Round], list[TableResult]]:
@@ -121,4 +136,4 @@ class TournamentCore(GameService):
                                  missing=", ".join(words.get(m, m) for m in missing)))
 
 
-__all__ = ["PERMISSIONS", "PairingError", "TournamentCore", "derived_seed", "model", "pair_in_worker"]
+__all__ = ["PERMISSIONS", "PairingError", "TournamentCore", "derived_seed", "model", "pair_in_worker", "retried"]

@@ -15,8 +15,8 @@ from ..games import BadInput, get_plugin
 from ..i18n import code_of, me
 from ..service import Message, Outcome, Refused
 from ..service.core import title
-from ..storage import Conflict, Duplicate, EntrantRow, RoundRow, Snapshot, TOwed
-from .core import PairingError, model
+from ..storage import Duplicate, EntrantRow, RoundRow, Snapshot, TOwed
+from .core import PairingError, model, retried
 from .model import FORMATS, Rules
 from .rounds import Rounds
 from .tables import check_rules
@@ -110,6 +110,7 @@ class Director(Rounds):
         return TOwed("post", "signup", item.payload)
 
     # ------------------------------------------------------------ sign-up
+    @retried
     async def tournament_join(self, hall_id: str, guild_id: str | None, user_id: str, user_name: str, *,
                               tournament_id: int | None = None, stage: int | None = None) -> Outcome:
         found = await self._find(hall_id, guild_id, tournament_id)
@@ -142,6 +143,7 @@ class Director(Rounds):
             await self.db.save_tournament(row, entrants=[entrant], owed=[self._signup_owed(row, after)], **changes)
         return Outcome(reply=Message(me().t("You are signed up for **{name}**.", name=row.name)))
 
+    @retried
     async def tournament_leave(self, hall_id: str, guild_id: str | None, user_id: str, *,
                                tournament_id: int | None = None, stage: int | None = None) -> Outcome:
         found = await self._find(hall_id, guild_id, tournament_id)
@@ -165,6 +167,7 @@ class Director(Rounds):
                                  "or `/tournament standings`."))
 
     # ------------------------------------------------------------ starting
+    @retried
     async def tournament_start(self, hall_id: str, guild_id: str | None, user_id: str, *, manager: bool,
                                roles: list[str] = (), missing: list[str] | None = None,
                                tournament_id: int | None = None, stage: int | None = None) -> Outcome:
@@ -177,10 +180,7 @@ class Director(Rounds):
             if not await self._may_run(snap.row, guild_id, user_id, manager, list(roles)):
                 raise Refused(me().t("Only the host (or someone with Manage Server) starts the tournament."))
             self._missing(self._needed(snap.row, missing))
-            try:
-                number = await self._start_locked(snap)
-            except Conflict:  # (another process started it meanwhile)
-                raise Refused(me().t("The tournament has already started.")) from None
+            number = await self._start_locked(snap)  # (Conflict: another process started it; done again)
         return Outcome(reply=Message(me().n("The tournament has begun: round 1 is paired ({tables} table).",
                                             "The tournament has begun: round 1 is paired ({tables} tables).", number,
                                             tables=number)))
@@ -239,6 +239,7 @@ class Director(Rounds):
                                       owed=[TOwed("post", "news", {"text": text, "mentions": [row.host_id]})])
 
     # ------------------------------------------------------------ during
+    @retried
     async def tournament_drop(self, hall_id: str, guild_id: str | None, user_id: str, *,
                               tournament_id: int | None = None, stage: int | None = None,
                               by: str | None = None, manager: bool = False, roles: list[str] = ()) -> Outcome:
@@ -285,6 +286,7 @@ class Director(Rounds):
                                                                "finishes your current game. Thanks for playing!")
         return Outcome(reply=Message(reply), elsewhere=elsewhere)
 
+    @retried
     async def tournament_pause(self, hall_id: str, guild_id: str | None, user_id: str, *, manager: bool,
                                roles: list[str] = (), resume: bool = False) -> Outcome:
         found = await self._find(hall_id, guild_id)
@@ -307,6 +309,7 @@ class Director(Rounds):
                                                 self._signup_owed(after, replace(snap, row=after))])
         return Outcome(reply=Message(me().t("Resumed.") if resume else me().t("Paused.")))
 
+    @retried
     async def tournament_abort(self, hall_id: str, guild_id: str | None, user_id: str, *, manager: bool,
                                roles: list[str] = ()) -> Outcome:
         found = await self._find(hall_id, guild_id)
@@ -319,13 +322,9 @@ class Director(Rounds):
             archive = [TOwed("archive", "table", {"game_id": t.game_id}, t.thread_id) for t in snap.tables
                        if t.thread_id and t.game_id and (t.round, t.number) not in
                        {(r["round"], r["table"]) for r in snap.results}]
-            try:
-                await self.db.save_tournament(row, status="aborted", stage=after.stage, due=None, owed=[
-                    TOwed("post", "news", {"text": g.t("🛑 The tournament was aborted by {who}.", who=f"<@{user_id}>")}),
-                    self._signup_owed(after, replace(snap, row=after))] + archive)
-            except Conflict:
-                raise Refused(me().t("The tournament changed at the same moment; nothing was done. Try again.")) \
-                    from None
+            await self.db.save_tournament(row, status="aborted", stage=after.stage, due=None, owed=[
+                TOwed("post", "news", {"text": g.t("🛑 The tournament was aborted by {who}.", who=f"<@{user_id}>")}),
+                self._signup_owed(after, replace(snap, row=after))] + archive)
         elsewhere = await self._stop_tables(snap, g.t("🛑 The tournament was aborted: this table stops here."))
         log.info("tournament %s aborted by %s", row.id, user_id)
         return Outcome(reply=Message(me().t("Tournament aborted.")), elsewhere=elsewhere)

@@ -119,3 +119,31 @@ async def said(h) -> str:
 
 def _hall_posts(standin, hall, text):
     return [m for m in standin.messages(hall) if text in m.content]
+
+
+async def test_a_duplicate_round_plays_in_private_threads_of_each_tables_people(standin, run_client, tmp_path):
+    from harness import make_bot
+
+    db_path = str(tmp_path / "duplicate.sqlite3")
+    bot = make_bot(db_path)
+    await run_client(bot)
+    await standin.wait_for_commands("tournament")
+    hall = standin.create_channel("duplicate")
+    host = standin.add_member(name="Host", roles=[standin.create_role("Organisers", PERMISSIONS["manage_guild"])])
+    people = [standin.add_member(name=n) for n in NAMES[:4]]
+    h = await standin.slash(host, hall, "tournament new", {"kind": "flipwrite", "format": "swiss", "table_size": 2,
+                                                            "rounds": 2, "duplicate": True})
+    assert "open for sign-up" in await said(h)
+    for person in people:
+        assert "signed up" in await said(await standin.slash(person, hall, "tournament join"))
+    assert "has begun" in await said(await standin.slash(host, hall, "tournament start"))
+    first = await round_ready(db_path, 1)
+    threads = standin.threads_under(hall)
+    assert len(threads) == 2 and all(t["type"] == 12 for t in threads)  # private threads
+    for table in first:
+        members = standin._thread_members[int(table["thread"])]  # noqa: SLF001 (our own stand-in)
+        assert {int(p) for p in table["seats"]} <= set(members)
+        others = {p for p in people if str(p) not in table["seats"]}
+        assert not others & set(members)
+    seeds = {s for (s,) in query(db_path, "SELECT seed FROM games")}
+    assert len(seeds) == 1  # one deal for the round
