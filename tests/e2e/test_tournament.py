@@ -21,14 +21,24 @@ pytestmark = pytest.mark.timeout(900)
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "김민준"]
 
 
-async def test_a_nine_person_swiss_is_played_to_the_end_through_restarts(standin, tmp_path):
+
+@pytest.fixture
+async def processes():
+    """Bot processes a test starts are killed at its end, whatever happened."""
+    made = []
+    yield lambda bot: made.append(bot) or bot
+    for bot in made:
+        await bot.kill()
+
+
+async def test_a_nine_person_swiss_is_played_to_the_end_through_restarts(standin, processes, tmp_path):
     db_path = str(tmp_path / "tournament.sqlite3")
     hall = standin.create_channel("tournaments")
     organisers = standin.create_role("Organisers", PERMISSIONS["manage_guild"])
     host = standin.add_member(name="Host", roles=[organisers])
     people = [standin.add_member(name=n) for n in NAMES]
     no_show, dropper = people[8], people[7]
-    bot = BotProcess(standin, db_path, str(tmp_path / "bot.log"), faults="toy,leases:2")
+    bot = processes(BotProcess(standin, db_path, str(tmp_path / "bot.log"), faults="toy,leases:2"))
     await bot.start()
     await standin.wait_for_commands("tournament", "add")
 

@@ -32,6 +32,15 @@ FAULTS = "toy,leases:2,kill_after_commit:0.06,kill_in_tournament:0.25"
 ACTION = 4.0
 
 
+@pytest.fixture
+async def processes():
+    """Bot processes a test starts are killed at its end, whatever happened."""
+    made = []
+    yield lambda bot: made.append(bot) or bot
+    for bot in made:
+        await bot.kill()
+
+
 async def answered(h, timeout: float = ACTION) -> str | None:
     try:
         return (await h.wait_message(lambda m: m.ephemeral, timeout=timeout)).content
@@ -48,13 +57,13 @@ def toy():
         games.unregister(PLUGIN.name)
 
 
-async def test_a_tournament_survives_kills_after_its_commits(standin, tmp_path, toy):
+async def test_a_tournament_survives_kills_after_its_commits(standin, processes, tmp_path, toy):
     db_path = str(tmp_path / "crash.sqlite3")
     log_path = str(tmp_path / "bot.log")
     hall = standin.create_channel("cup")
     host = standin.add_member(name="Host", roles=[standin.create_role("Organisers", PERMISSIONS["manage_guild"])])
     people = [standin.add_member(name=f"P{i}") for i in range(6)]
-    bot = BotProcess(standin, db_path, log_path, faults="toy,leases:2")
+    bot = processes(BotProcess(standin, db_path, log_path, faults="toy,leases:2"))
     await bot.start()
     await standin.wait_for_commands("tournament", "add")
     h = await standin.slash(host, hall, "tournament new", {"kind": "race", "format": "swiss", "table_size": 3,
