@@ -1,7 +1,7 @@
-"""`python -m metrobot.tournaments.example --out DIR [--language L]`: the README's picture of
-final standings, from a seeded run — a 12-person Swiss of On the Underground at tables of 4
-over 4 rounds, paired and scored by the bot's own code with results drawn from hidden
-strengths (the simulation tool's `rating` mode), drawn as the bot posts it."""
+"""`python -m metrobot.tournaments.example --game G --out DIR [--language L]`: the README's
+picture of final standings, from a seeded run — a 12-person Swiss of a game at tables of 4
+(or its most) over 4 rounds, paired and scored by the bot's own code with results drawn from
+hidden strengths (the simulation tool's `rating` mode), drawn as the bot posts it."""
 from __future__ import annotations
 
 import argparse
@@ -19,12 +19,12 @@ NAMES = ["Ann", "김민준", "Zoë", "Ђорђе", "🚇 Metro", "Bob", "Cat", "
 SEED = 34
 
 
-def picture(language: str = "en") -> bytes:
+def picture(kind: str, language: str = "en") -> bytes:
     from render.standings import standings_png
 
-    plugin = get_plugin("underground")
+    plugin = get_plugin(kind)
     game = plugin.game
-    rules = Rules("swiss", 4, game.min_players, game.max_players, rounds=4)
+    rules = Rules("swiss", min(4, game.max_players), game.min_players, game.max_players, rounds=4)
     run = simulate(rules, len(NAMES), SEED, "rating")
     from .model import Round, TableResult
 
@@ -46,13 +46,14 @@ def picture(language: str = "en") -> bytes:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m metrobot.tournaments.example")
+    parser.add_argument("--game", required=True)
     parser.add_argument("--out", required=True)
     parser.add_argument("--language", default="en")
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     name = "standings.png" if args.language == "en" else f"standings-{args.language}.png"
-    (out / name).write_bytes(picture(args.language))
+    (out / name).write_bytes(picture(args.game, args.language))
     return 0
 
 

@@ -45,4 +45,4 @@ def test_a_big_field_is_summed_up_and_the_png_is_indexed():
 
 
 def test_the_readme_example_is_what_the_seeded_run_draws():
-    assert (ROOT / "docs/example/tournament/standings.png").read_bytes() == picture("en")
+    assert (ROOT / "docs/example/tournament/standings.png").read_bytes() == picture("underground", "en")
