@@ -251,3 +251,58 @@ async def test_a_duplicate_round_deals_every_table_alike_in_private_threads(svc,
     assert sorted(map(sorted, hall.private.values())) == sorted(sorted(t.seats) for t in snap.tables)
     said = "\n".join(hall.said("hall").splitlines() + hall.standings + hall.signup)
     assert str(snap.row.seed) not in said and str(games[0].seed) not in said  # no seed is ever shown
+
+
+async def play_out(svc, clock, hall, tid, most=12):
+    """Every round played until the tournament ends; returns the rounds played."""
+    for number in range(1, most + 1):
+        await play_round(svc, tid, number, clock)
+        await run_director(svc, hall)
+        if (await svc.db.tournament(tid)).status == "finished":
+            return number
+    raise AssertionError("the tournament did not end")
+
+
+async def test_a_round_robin_and_a_knockout_are_played_to_their_end(svc, clock):
+    await signed(svc, 6, fmt="round_robin")  # two groups of 3 meet every round, seats rotated
+    hall = Hall()
+    await svc.tournament_start("hall", "g", "host", manager=True)
+    await settle(svc, hall)
+    tid = (await svc.db.open_tournament("hall")).id
+    assert await play_out(svc, clock, hall, tid) == 3
+    snap = await svc.db.snapshot(tid)
+    firsts = [t.seats[0] for t in snap.tables]
+    assert sorted(firsts) == sorted(u for u, _ in PEOPLE[:6])  # everyone moved first once
+    await svc.tournament_new("cup", "g", "host", "race", "knockout", manager=True, table_size=3)
+    for uid, name in PEOPLE:
+        await svc.tournament_join("cup", "g", uid, name)
+    await svc.tournament_start("cup", "g", "host", manager=True)
+    await settle(svc, hall)
+    ko = (await svc.db.open_tournament("cup")).id
+    assert await play_out(svc, clock, hall, ko) == 2  # 9 at tables of 3: three tables, then the final
+    table = (await svc.tournament_standings("cup", "g")).reply.text
+    assert "reached round 2" in table
+
+
+async def test_a_sign_up_deadline_starts_it_and_a_break_holds_the_next_round(svc, clock):
+    await signed(svc, 1, signup_hours=2, break_hours=3)
+    hall = Hall()
+    clock.now += 2 * 3600 + 1  # the deadline, with one person: it cannot start; the host is told
+    await run_director(svc, hall)
+    row = await svc.db.open_tournament("hall")
+    assert row.status == "signup" and "could not start it" in hall.said("hall")
+    for uid, name in PEOPLE[1:6]:
+        await svc.tournament_join("hall", "g", uid, name)
+    await svc.db.save_tournament(row := await svc.db.open_tournament("hall"),
+                                 settings={**row.settings, "signup_until": clock.now + 60}, due=clock.now + 60)
+    clock.now += 61
+    await run_director(svc, hall)
+    row = await svc.db.open_tournament("hall")
+    assert row.status == "running" and row.round == 1  # started by itself
+    await play_round(svc, row.id, 1, clock)
+    await run_director(svc, hall)
+    assert (await svc.db.tournament(row.id)).round == 1 and "Round 2 is paired" in hall.said("hall")
+    clock.now += 3 * 3600 + 1
+    await run_director(svc, hall)
+    assert (await svc.db.tournament(row.id)).round == 2
+    assert "Your tournaments" in (await svc.my_games("u1", "g")).reply.text  # (in /games)
