@@ -156,6 +156,10 @@ class TournamentQueries(TournamentOutbox):
     async def claim_due_tournaments(self, now: float) -> list[TournamentRow]:
         """Tournaments whose director has work due (a table finished, a deadline came),
         claimed for this process for a while so that, of several processes, one acts."""
+        async with self.driver.read() as q:  # (mostly none: then no write transaction at all)
+            if await q.fetchone("SELECT 1 FROM tournaments WHERE due IS NOT NULL AND due <= ? AND "
+                                "(claim IS NULL OR claim < ?) LIMIT 1", now, now) is None:
+                return []
         async with self.driver.transaction() as tx:
             rows = [tournament_row(r) for r in await tx.fetch(
                 f"SELECT {T_COLUMNS} FROM tournaments WHERE due IS NOT NULL AND due <= ? AND "

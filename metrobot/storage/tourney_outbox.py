@@ -37,6 +37,10 @@ class TournamentOutbox:
     async def owed_tournament_items(self, limit: int = LIMIT) -> list[TOwed]:
         """What tournaments owe and nobody holds, claimed for this process, oldest first."""
         now = time.time()
+        async with self.driver.read() as q:  # (mostly nothing: then no write transaction at all)
+            if await q.fetchone("SELECT 1 FROM tournament_outbox WHERE delivered_at IS NULL AND "
+                                "(claim IS NULL OR claim < ?) LIMIT 1", now) is None:
+                return []
         async with self.driver.transaction() as tx:
             rows = await tx.fetch(
                 f"SELECT {O_COLUMNS} FROM tournament_outbox o WHERE delivered_at IS NULL AND "
