@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 EXACT_PEOPLE = 24
+MATCHING_PEOPLE = 64  # tables of 2 up to this many people: an exact minimum-cost matching
 WORK = 300_000  # people tried at a table, in one exact search
 LOOKAHEADS = 400  # complete splits checked by the look-ahead, in one exact search
 FEASIBLE_NODES = 20_000  # steps of one look-ahead check
@@ -105,6 +106,21 @@ def feasible(allowed: list[int], sizes: list[int], byes: int, limit: int = FEASI
     return place((1 << n) - 1, tuple(sorted(sizes, reverse=True)), byes)
 
 
+def matching(costs: Costs) -> list[list[int]]:
+    """Tables of 2 for people 0..n-1 (n even) at the least total cost: Edmonds' blossom
+    algorithm (networkx), on integer weights so that it is exact."""
+    import networkx as nx
+
+    n = len(costs.total)
+    scaled = [[round(c * 1_000_000) for c in row] for row in costs.total]
+    top = 1 + max((max(row) for row in scaled), default=0)
+    graph = nx.Graph()
+    graph.add_nodes_from(range(n))
+    graph.add_weighted_edges_from((i, j, top - scaled[i][j]) for i in range(n) for j in range(i + 1, n))
+    pairs = nx.max_weight_matching(graph, maxcardinality=True)
+    return sorted(sorted(p) for p in pairs)
+
+
 class Exact:
     """Branch and bound over splits of people 0..n-1 into tables of `sizes`."""
 
@@ -173,6 +189,7 @@ class Exact:
         return out
 
     def _dfs(self, free: list[int], sizes: tuple[int, ...], cost: float, groups: list[list[int]]) -> None:
+        self.work += 4  # a node costs about as much as trying four people
         if not free:
             self.leaf(cost, groups)
             return
