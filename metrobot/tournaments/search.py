@@ -10,7 +10,8 @@ table has the same points; with no history to avoid, it is least for consecutive
 groups, top tables first). Repeats and spread are one number, repeats × BIG + spread, with
 BIG above any spread a round can have.
 
-Small fields (`EXACT_PEOPLE` or fewer) are searched exactly by branch and bound: the
+Tables of 2 (up to `MATCHING_PEOPLE`) are a minimum-cost perfect matching, exact in
+polynomial time (`matching`). Other small fields (`EXACT_PEOPLE` or fewer) are searched exactly by branch and bound: the
 first free person (best points first) opens a table, its mates are tried cheapest first,
 and a partial split that already costs as much as the best complete one is abandoned.
 Complete splits are checked by the look-ahead; the search keeps the cheapest split that
