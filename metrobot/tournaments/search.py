@@ -11,8 +11,8 @@ groups, top tables first). Repeats and spread are one number, repeats × BIG + s
 BIG above any spread a round can have.
 
 Tables of 2 (up to `MATCHING_PEOPLE`) are a minimum-cost perfect matching, exact in
-polynomial time (`matching`). Other small fields (`EXACT_PEOPLE` or fewer) are searched exactly by branch and bound: the
-first free person (best points first) opens a table, its mates are tried cheapest first,
+polynomial time (`matching`). Other small fields (`EXACT_PEOPLE` or fewer) are searched
+exactly by branch and bound: the first free person (best points first) opens a table, its mates are tried cheapest first,
 and a partial split that already costs as much as the best complete one is abandoned.
 Complete splits are checked by the look-ahead; the search keeps the cheapest split that
 passes it and the cheapest that fails, and the fewest repeats win before the look-ahead
@@ -52,10 +52,6 @@ class Costs:
 
     def split(self, groups: list[list[int]]) -> float:
         return sum(self.table(g) for g in groups)
-
-    def repeat_count(self, groups: list[list[int]]) -> int:
-        r = self.repeats
-        return sum(r[a][b] for g in groups for i, a in enumerate(g) for b in g[i + 1:])
 
 
 def feasible(allowed: list[int], sizes: list[int], byes: int, limit: int = FEASIBLE_NODES) -> bool | None:
