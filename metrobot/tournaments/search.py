@@ -10,8 +10,9 @@ table has the same points; with no history to avoid, it is least for consecutive
 groups, top tables first). Repeats and spread are one number, repeats × BIG + spread, with
 BIG above any spread a round can have.
 
-Small fields (`EXACT_PEOPLE` or fewer) are searched exactly by branch and bound: the
-first free person (best points first) opens a table, its mates are tried cheapest first,
+Tables of 2 (up to `MATCHING_PEOPLE`) are a minimum-cost perfect matching, exact in
+polynomial time (`matching`). Other small fields (`EXACT_PEOPLE` or fewer) are searched
+exactly by branch and bound: the first free person (best points first) opens a table, its mates are tried cheapest first,
 and a partial split that already costs as much as the best complete one is abandoned.
 Complete splits are checked by the look-ahead; the search keeps the cheapest split that
 passes it and the cheapest that fails, and the fewest repeats win before the look-ahead
@@ -24,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 EXACT_PEOPLE = 24
+MATCHING_PEOPLE = 64  # tables of 2 up to this many people: an exact minimum-cost matching
 WORK = 300_000  # people tried at a table, in one exact search
 LOOKAHEADS = 400  # complete splits checked by the look-ahead, in one exact search
 FEASIBLE_NODES = 20_000  # steps of one look-ahead check
@@ -50,10 +52,6 @@ class Costs:
 
     def split(self, groups: list[list[int]]) -> float:
         return sum(self.table(g) for g in groups)
-
-    def repeat_count(self, groups: list[list[int]]) -> int:
-        r = self.repeats
-        return sum(r[a][b] for g in groups for i, a in enumerate(g) for b in g[i + 1:])
 
 
 def feasible(allowed: list[int], sizes: list[int], byes: int, limit: int = FEASIBLE_NODES) -> bool | None:
@@ -103,6 +101,21 @@ def feasible(allowed: list[int], sizes: list[int], byes: int, limit: int = FEASI
     if sum(sizes) + byes != n:
         return False
     return place((1 << n) - 1, tuple(sorted(sizes, reverse=True)), byes)
+
+
+def matching(costs: Costs) -> list[list[int]]:
+    """Tables of 2 for people 0..n-1 (n even) at the least total cost: Edmonds' blossom
+    algorithm (networkx), on integer weights so that it is exact."""
+    import networkx as nx
+
+    n = len(costs.total)
+    scaled = [[round(c * 1_000_000) for c in row] for row in costs.total]
+    top = 1 + max((max(row) for row in scaled), default=0)
+    graph = nx.Graph()
+    graph.add_nodes_from(range(n))
+    graph.add_weighted_edges_from((i, j, top - scaled[i][j]) for i in range(n) for j in range(i + 1, n))
+    pairs = nx.max_weight_matching(graph, maxcardinality=True)
+    return sorted(sorted(p) for p in pairs)
 
 
 class Exact:
@@ -173,6 +186,7 @@ class Exact:
         return out
 
     def _dfs(self, free: list[int], sizes: tuple[int, ...], cost: float, groups: list[list[int]]) -> None:
+        self.work += 4  # a node costs about as much as trying four people
         if not free:
             self.leaf(cost, groups)
             return

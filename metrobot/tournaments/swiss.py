@@ -18,7 +18,7 @@ from .history import History, history
 from .model import Entrant, PairingError, Round, Rules, Table, TableResult
 from .polish import polish
 from .scoring import standings
-from .search import EXACT_PEOPLE, Costs, Exact, feasible
+from .search import EXACT_PEOPLE, MATCHING_PEOPLE, Costs, Exact, feasible, matching
 from .seating import order_tables
 from .tables import sizes_for, split
 
@@ -35,17 +35,37 @@ def choose_byes(people: list[str], count: int, hist: History, order: dict[str, i
     return ranked[:count]
 
 
-def build_costs(people: list[str], points: dict[str, float], hist: History) -> Costs:
+SEAT_WEIGHT = 0.001  # below any difference in points² the spread can have, so it only breaks ties
+SEAT_LIMIT = 0.5  # two people both 2 or more first seats ahead of the least: worth a half-point float
+
+
+def build_costs(people: list[str], points: dict[str, float], hist: History, two_player: bool = False) -> Costs:
+    """Pair costs. The spread also carries the seats: two people who have both moved first
+    more often than the least in the field cost SEAT_WEIGHT × the smaller excess² (a tie-break),
+    and SEAT_LIMIT more when both are 2 or more ahead (only one at a table moves first, so a
+    table of people all owed a later seat would push someone's first-seat count 3 ahead).
+
+    2-player tables weigh seats as chess Swiss weighs colours, above score groups (below
+    repeats): two people both a whole first seat ahead of their fair share (or both behind)
+    are a seat conflict, one of whom would drift further; the repeats matrix holds
+    m² × (4n + 1) + conflicts, so no number of conflicts outweighs one repeat."""
     n = len(people)
     repeats = [[0] * n for _ in range(n)]
     spread = [[0.0] * n for _ in range(n)]
+    firsts = [hist.firsts(p) for p in people]
+    least = min(firsts, default=0)
+    excess = [f - least for f in firsts]
+    owed = [hist.first_excess(p) for p in people]
+    scale = 4 * n + 1 if two_player else 1
     for i, a in enumerate(people):
         pa = points.get(a, 0.0)
         for j in range(i + 1, n):
             b = people[j]
             m = hist.meetings(a, b)
-            repeats[i][j] = repeats[j][i] = m * m
-            d = (pa - points.get(b, 0.0)) ** 2
+            conflict = two_player and ((owed[i] >= 1 and owed[j] >= 1) or (owed[i] <= -1 and owed[j] <= -1))
+            repeats[i][j] = repeats[j][i] = m * m * scale + int(conflict)
+            ahead = min(excess[i], excess[j])
+            d = (pa - points.get(b, 0.0)) ** 2 + SEAT_WEIGHT * ahead ** 2 + (SEAT_LIMIT if ahead >= 2 else 0.0)
             spread[i][j] = spread[j][i] = d
     return Costs(repeats, spread)
 
@@ -78,11 +98,14 @@ def lookahead_check(people: list[str], byes: list[str], hist: History, rules: Ru
 
 def split_people(people: list[str], sizes: list[int], points: dict[str, float], hist: History,
                  rng: random.Random, lookahead=None) -> list[list[str]]:
-    """People (best first) split into tables of `sizes` by the search (see `search`): exact
-    when it finishes within its cap; else the local search from the exact search's best and
+    """People (best first) split into tables of `sizes` by the search (see `search`): tables
+    of 2 by an exact minimum-cost matching (no look-ahead: the next round's matching almost
+    always exists); else exact when the branch and bound finishes within its cap; else the local search from the exact search's best and
     from consecutive score groups, the better of the two (fewest repeats, then passing the
     look-ahead, then the spread)."""
-    costs = build_costs(people, points, hist)
+    costs = build_costs(people, points, hist, two_player=max(sizes, default=0) == 2)
+    if set(sizes) == {2} and len(people) <= MATCHING_PEOPLE:
+        return [[people[i] for i in g] for g in matching(costs)]
     starts = []
     if len(people) <= EXACT_PEOPLE:
         exact = Exact(costs, sizes, lookahead)
