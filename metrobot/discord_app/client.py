@@ -59,6 +59,7 @@ class Metro:
         self._stopping: asyncio.Task | None = None
         self.operations: Operations | None = None
         self._closed = False
+        self._background: set[asyncio.Task] = set()
 
     def _guard_parsers(self) -> None:
         """An event Discord sends that discord.py cannot parse (a malformed interaction,
@@ -109,7 +110,9 @@ class Metro:
         await deliver(self, channel_id, outcome, interaction, ephemeral=ephemeral)
         if self.db is not None and self.db.tournament_news:  # a tournament's table ended: its director runs now
             self.db.tournament_news = False
-            asyncio.create_task(self.run_tournaments())
+            task = asyncio.create_task(self.run_tournaments())
+            self._background.add(task)  # (a task nobody holds may be collected before it ends)
+            task.add_done_callback(self._background.discard)
 
     async def run_tournaments(self) -> None:
         """Tournaments' directors and what tournaments owe the halls (see halls.py)."""
