@@ -46,10 +46,11 @@ test-repeat: $(VENV)/.dev-installed
 	for i in 1 2 3 4 5 6 7 8 9 10; do echo "== run $$i (order: --randomly-seed=$$i)"; \
 	  $(BIN)/python -m pytest $(PARALLEL) -p randomly -p no:cacheprovider --randomly-seed=$$i || exit 1; done
 
-# The crash, race, bad-input and secrecy suites at full size (minutes); figures to reliability.txt.
+# The crash, race, bad-input and secrecy suites at full size (minutes), and the tournament pairing
+# properties over many more tournaments; figures to reliability.txt.
 reliability: $(VENV)/.dev-installed
 	rm -f reliability.txt
-	METROBOT_RELIABILITY=full METROBOT_RELIABILITY_REPORT=reliability.txt $(BIN)/python -m pytest -q -s tests/reliability -o timeout=3600
+	METROBOT_RELIABILITY=full METROBOT_RELIABILITY_REPORT=reliability.txt $(BIN)/python -m pytest -q -s tests/reliability tests/tournaments -o timeout=3600
 	cat reliability.txt
 
 bench: $(VENV)/.dev-installed
@@ -70,6 +71,7 @@ example-image: $(VENV)/.run-installed
 	$(BIN)/python -m metrobot render docs/example/flipwrite/state.json --out docs/example/flipwrite/summary.png
 	$(BIN)/python -m metrobot selfplay --game underground --players 4 --seed 7 --out docs/example/underground
 	$(BIN)/python -m render.underground.example docs/example/underground/log.json --out docs/example/underground
+	$(BIN)/python -m metrobot.tournaments.example --game underground --out docs/example/tournament
 	$(BIN)/python -m metrobot selfplay --game underground --map berlin --players 4 --seed 7 \
 	  --out docs/example/underground/berlin
 	$(BIN)/python -m render.underground.example docs/example/underground/berlin/log.json \

@@ -1,4 +1,4 @@
-"""Command-line tools: `python -m metrobot selfplay|replay|score|render|rules|ratings|migrate|backup ...`.
+"""Command-line tools: `python -m metrobot selfplay|replay|score|render|rules|ratings|migrate|backup|tournament ...`.
 
 Used by tests, by people debugging games and by the Makefile. Output files and printed
 states are canonical JSON (see README). Bad input: a one-line error on stderr, exit 2.
@@ -17,6 +17,7 @@ from .gamelog import GameLog, dump, self_play
 from .games import BadInput, RuleError, all_plugins, get_game, get_plugin
 from .games.autoplay import DEFAULT_LEVEL, Budget
 from .i18n import LANGUAGES
+from .tournaments import simulate as tournament_tools
 
 
 def _read_json(path: str) -> Any:
@@ -256,6 +257,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_web)
 
     rulescli.add_parser(sub)
+    tournament_tools.add_parser(sub)
     return parser
 
 

@@ -11,9 +11,10 @@ import discord
 from discord.ext import commands, tasks
 
 from .. import memory
-from ..service import GameService, Outcome, fixed_seeds
+from ..service import Outcome, fixed_seeds
 from ..settings import Settings
 from ..storage import Database
+from ..tournaments.service import TournamentService
 from .commands import game_group, look_commands
 from .standings import standings_commands
 from .composer import typed_step
@@ -21,11 +22,13 @@ from .controls import DYNAMIC_ITEMS, unknown_control
 from .delivery import deliver
 from .messages import log_failure
 from .gate import Gate, TokenBuckets
+from .halls import run_tournaments
 from .operate import Operations
 from .moves import move_commands
 from .people import people_commands
 from .recovery import deliver_on_start, deliver_owed
 from .speech import CatalogueTranslator
+from .tournaments import tournament_group
 from .tree import MetroTree
 
 log = logging.getLogger("metrobot.discord")
@@ -47,7 +50,7 @@ class Metro:
                          help_command=None, tree_cls=MetroTree, max_messages=None, **sharding)
         self.settings = settings
         self.db: Database | None = None
-        self.service: GameService | None = None
+        self.service: TournamentService | None = None
         self._guard_parsers()
         self.gate = Gate(self, TokenBuckets(settings.rate_per_second, settings.rate_burst))
         self.gate.install(self._connection.parsers)
@@ -57,6 +60,7 @@ class Metro:
         self.operations: Operations | None = None
         self.web: Any = None  # the web pages' server, when this process serves them
         self._closed = False
+        self._background: set[asyncio.Task] = set()
 
     def _guard_parsers(self) -> None:
         """An event Discord sends that discord.py cannot parse (a malformed interaction,
@@ -68,7 +72,7 @@ class Metro:
     async def setup_hook(self) -> None:
         self.db = await Database(self.settings.database).open()
         seeds = {} if self.settings.seed is None else {"seeds": fixed_seeds(self.settings.seed)}
-        self.service = GameService(self.db, default_turn_clock=int(self.settings.turn_clock_hours * 3600),
+        self.service = TournamentService(self.db, default_turn_clock=int(self.settings.turn_clock_hours * 3600),
                                    render_workers=self.settings.render_workers,
                                    ai_seconds=self.settings.ai_seconds, **seeds)
         # The drawing workers start now, in the background, and draw every board's static
@@ -119,6 +123,16 @@ class Metro:
     async def deliver(self, channel_id: str, outcome: Outcome, interaction: discord.Interaction | None = None, *,
                       ephemeral: bool = True) -> None:
         await deliver(self, channel_id, outcome, interaction, ephemeral=ephemeral)
+        if self.db is not None and self.db.tournament_news:  # a tournament's table ended: its director runs now
+            self.db.tournament_news = False
+            task = asyncio.create_task(self.run_tournaments())
+            self._background.add(task)  # (a task nobody holds may be collected before it ends)
+            task.add_done_callback(self._background.discard)
+
+    async def run_tournaments(self) -> None:
+        """Tournaments' directors and what tournaments owe the halls (see halls.py)."""
+        if self.service is not None and not self._closed:
+            await run_tournaments(self)
 
     @property
     def stopping(self) -> bool:
@@ -204,6 +218,7 @@ class Metro:
                 await deliver_owed(self)
             except Exception:
                 log_failure("could not deliver what is owed; trying again at the next tick")
+        await self.run_tournaments()  # (never raises: each tournament's trouble is logged)
         await asyncio.to_thread(memory.give_back)
 
     @turn_clock.before_loop
@@ -222,7 +237,7 @@ class ShardedMetroBot(Metro, commands.AutoShardedBot):
 def slash_commands(bot: Any) -> list[Any]:
     """Every slash command of the bot (built from the game registry)."""
     return [game_group(bot), *look_commands(bot), *move_commands(bot), *standings_commands(bot),
-            *people_commands(bot)]
+            *people_commands(bot), tournament_group(bot)]
 
 
 def create_bot(settings: Settings) -> commands.Bot:

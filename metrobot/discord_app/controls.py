@@ -7,6 +7,7 @@ working after a restart and nothing lives only in memory.
   mb:g|s|b|up|t|ok|u|x:…                    the private composer (see composer.py)
   mb:r:…, mb:lb:…                           pages (see pages.py)
   mb:bt:…, mb:tp:…                          the board as text (see textboard.py)
+  mb:tn:<tournament>:<stage>:join|leave|start   a tournament's sign-up (see tourney_buttons.py)
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from .messages import bot_of, clip, guarded
 from .pages import PAGE_ITEMS, pages_view
 from .textboard import TEXT_ITEMS, text_view
 from .speech import speaker
+from .tourney_buttons import TournamentButton
 
 log = logging.getLogger("metrobot.discord")
 
@@ -115,7 +117,7 @@ def controls_view(controls: Controls) -> discord.ui.View:
     return view
 
 
-OURS = (LobbyButton, PlayButton, *COMPOSER_ITEMS, *PAGE_ITEMS, *TEXT_ITEMS)
+OURS = (LobbyButton, PlayButton, TournamentButton, *COMPOSER_ITEMS, *PAGE_ITEMS, *TEXT_ITEMS)
 
 
 def _none_of(items: tuple[type, ...]) -> str:

@@ -37,6 +37,8 @@ class Bot(Protocol):
     async def deliver(self, channel_id: str, outcome: Outcome, interaction: discord.Interaction | None = None, *,
                       ephemeral: bool = True) -> None: ...
 
+    async def run_tournaments(self) -> None: ...
+
 
 def bot_of(interaction: discord.Interaction) -> Bot:
     client: Any = interaction.client

@@ -77,7 +77,9 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
                            any_channel="Games may be created in any channel again",
                            max_hosted="The most open games one person may host (default 10)",
                            web_public="The server's web page open to anyone with its address (default: by link only)",
-                           web_new_key="Revoke every web link of this server handed out so far")
+                           web_new_key="Revoke every web link of this server handed out so far",
+                           tournament_role="A role whose members may create and run tournaments",
+                           remove_tournament_role="Only Manage Server creates tournaments again")
     @app_commands.choices(language=languages[:-1], level=levels)
     async def server_settings(interaction: discord.Interaction, language: Optional[app_commands.Choice[str]] = None,
                               clock_hours: Optional[app_commands.Range[float, 0.02, 336.0]] = None,
@@ -87,7 +89,9 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
                               disallow_channel: Optional[discord.TextChannel] = None,
                               any_channel: Optional[bool] = None,
                               max_hosted: Optional[app_commands.Range[int, 1, 100]] = None,
-                              web_public: Optional[bool] = None, web_new_key: Optional[bool] = None) -> None:
+                              web_public: Optional[bool] = None, web_new_key: Optional[bool] = None,
+                              tournament_role: Optional[discord.Role] = None,
+                              remove_tournament_role: Optional[bool] = None) -> None:
         async def work():
             manager = bool(interaction.permissions.manage_guild)
             web = await bot.service.web_settings(str(interaction.guild_id), manager=manager, public=web_public,
@@ -99,7 +103,9 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
                 role=str(looking_for_players.id) if looking_for_players else None, no_role=bool(remove_role),
                 allow_channel=str(allow_channel.id) if allow_channel else None,
                 disallow_channel=str(disallow_channel.id) if disallow_channel else None,
-                any_channel=bool(any_channel), max_hosted=whole(max_hosted))
+                any_channel=bool(any_channel), max_hosted=whole(max_hosted),
+                tournament_role=str(tournament_role.id) if tournament_role else None,
+                no_tournament_role=bool(remove_tournament_role))
             if web and outcome.reply is not None:
                 outcome.reply.text = web + "\n\n" + outcome.reply.text
             link = await bot.service.leaderboard_link(str(interaction.guild_id)) if manager else None

@@ -97,6 +97,10 @@ class GamePlugin:
     # Most steps one person may send at once (a turn, or a decision with its chain); a
     # longer list is refused unread. A game with longer turns sets its own.
     max_steps: int = 8
+    # Tournaments may give every table of a round the same deal (a "duplicate" round, ranked
+    # across the whole field): for a game whose deal follows from the seed alone and whose
+    # players all face the same cards.
+    duplicate_deals: bool = False
 
     @property
     def name(self) -> str:
@@ -118,6 +122,12 @@ class GamePlugin:
             raise BadInput(N_("The “{variant}” variant is not a {game} variant."), variant=variant, game=self.title)
         if city:
             raise BadInput(N_("{game} is played on its own board; a city is not chosen."), game=self.title)
+        return {}
+
+    def seat_order(self, players: list[str]) -> dict[str, Any]:
+        """Options that make `players[0]` move first and the others follow in the order
+        given (a tournament balances who sits first); {} for a game that keeps the order
+        given, or where everyone decides at once."""
         return {}
 
     def option_summary(self, options: dict[str, Any], lang: Lang = EN) -> str:

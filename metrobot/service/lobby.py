@@ -230,6 +230,9 @@ class Lobby(Status, ServerSettings):
     async def abort(self, channel_id: str, user_id: str, *, manager: bool) -> Outcome:
         async with self._lock(channel_id):
             row = await self._open(channel_id, active=False)
+            if row.settings.get("tournament"):  # (a table stops with its tournament, never alone)
+                raise Refused(me().t("This game is a table of a tournament: it stops only with the tournament "
+                                     "(`/tournament abort`, by its host)."))
             if user_id != row.host_id and not manager:
                 raise Refused(me().t("Only the host or someone with Manage Channels can abort the game."))
             outcome = Outcome(reply=Message(me().t("Game aborted.")),
@@ -258,6 +261,8 @@ class Lobby(Status, ServerSettings):
             raise Refused(me().t("The game can post in: {languages}.", languages=", ".join(LANGUAGES.values())))
         async with self._lock(channel_id):
             row = await self._open(channel_id, active=False)
+            if row.settings.get("tournament"):
+                raise Refused(me().t("This game is a table of a tournament: its settings are the tournament's."))
             if user_id != row.host_id and not manager:
                 raise Refused(me().t("Only the host or someone with Manage Channels changes the settings."))
             changes: dict[str, Any] = {}

@@ -23,7 +23,8 @@ class ServerSettings(ServiceCore):
                               turn_clock: int | None = None, level: str | None = None, role: str | None = None,
                               no_role: bool = False, allow_channel: str | None = None,
                               disallow_channel: str | None = None, any_channel: bool = False,
-                              max_hosted: int | None = None) -> Outcome:
+                              max_hosted: int | None = None, tournament_role: str | None = None,
+                              no_tournament_role: bool = False) -> Outcome:
         """Change (any of) a server's settings — only for people who may manage the server;
         with none given, show them."""
         if not manager:
@@ -57,6 +58,10 @@ class ServerSettings(ServiceCore):
             if not isinstance(max_hosted, int) or isinstance(max_hosted, bool) or not 1 <= max_hosted <= 100:
                 raise Refused(me().t("The most open games one person may host is from 1 to 100."))
             changes["max_hosted"] = max_hosted
+        if tournament_role is not None:
+            changes["tournament_role"] = tournament_role
+        if no_tournament_role:
+            changes["tournament_role"] = None
         if changes:
             settings.update(changes)
             await self.db.save_server(guild_id, settings)
@@ -74,7 +79,9 @@ class ServerSettings(ServiceCore):
                  if s.get("lfp_role") else t.t("Looking-for-players role: none."),
                  t.t("Games may be created in: {channels}.", channels=", ".join(f"<#{c}>" for c in s["channels"]))
                  if s.get("channels") else t.t("Games may be created in: any channel."),
-                 t.t("Open games one person may host: {most}.", most=s.get("max_hosted", MAX_HOSTED))]
+                 t.t("Open games one person may host: {most}.", most=s.get("max_hosted", MAX_HOSTED)),
+                 t.t("Who may create tournaments besides Manage Server: {role}.", role=f"<@&{s['tournament_role']}>")
+                 if s.get("tournament_role") else t.t("Who may create tournaments: people with Manage Server.")]
         if getattr(self, "web_base", None):  # (the web pages are on)
             lines.append(t.t("Web page: public.") if (s.get("web") or {}).get("public")
                          else t.t("Web page: only through links the bot hands out."))

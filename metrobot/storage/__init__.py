@@ -5,6 +5,8 @@ from .outbox import Owed
 from .people import Person
 from .ratings import GameResult, Standing
 from .rows import Conflict, Duplicate, GameRow, NewerSchema, Seat
+from .tourney_rows import EntrantRow, RoundRow, Snapshot, TableRow, TournamentRow, TOwed
 
-__all__ = ["Conflict", "Database", "Duplicate", "Finished", "GameResult", "GameRow", "NewerSchema", "Owed",
-           "Person", "Placing", "Record", "Seat", "Standing"]
+__all__ = ["Conflict", "Database", "Duplicate", "EntrantRow", "Finished", "GameResult", "GameRow", "NewerSchema",
+           "Owed", "Person", "Placing", "Record", "RoundRow", "Seat", "Snapshot", "Standing", "TableRow", "TOwed",
+           "TournamentRow"]

@@ -15,7 +15,7 @@ import json
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 from . import outbox, ratings
 from .health import HealthQueries
@@ -26,6 +26,7 @@ from .ratings import GameResult, RateFn
 from .rows import COLUMNS, JSON_COLUMNS, Conflict, Duplicate, GameRow, NewerSchema, Seat, game_row
 from .schema import MIGRATIONS, statements
 from .sql import BIGINT, Driver, Tx
+from .tournaments import TournamentQueries
 from .web import WebQueries
 
 CLOCK_LEASE = 60.0  # seconds a process has to act on a turn clock it claimed
@@ -43,12 +44,15 @@ def driver_for(where: str | Path) -> Driver:
     return SQLiteDriver(text)
 
 
-class Database(HistoryQueries, PeopleQueries, HealthQueries, WebQueries):
+class Database(HistoryQueries, PeopleQueries, HealthQueries, WebQueries, TournamentQueries):
     def __init__(self, where: str | Path):
         self.driver = driver_for(where)
         self.path = self.driver.where
         # PostgreSQL may skip rows another process has locked; SQLite has one writer at a time.
         self._skip_locked = " FOR UPDATE SKIP LOCKED" if self.driver.dialect == "postgres" else ""
+        # Called inside the transaction that finishes a game, with its id and result: what
+        # else a finished game settles at once (a tournament table's result).
+        self.finish_hooks: list[Callable[[Tx, int, GameResult], Awaitable[None]]] = [self.record_table]
 
     async def open(self) -> "Database":
         await self.driver.open()
@@ -143,9 +147,11 @@ class Database(HistoryQueries, PeopleQueries, HealthQueries, WebQueries):
                           options: dict[str, Any], seed: int, max_seats: int, turn_clock: int,
                           announce: Callable[[GameRow], list[Owed]] = lambda row: [],
                           seats: list[Seat] | None = None, bot_level: str = "greedy",
-                          language: str = "en", settings: dict[str, Any] | None = None) -> GameRow:
+                          language: str = "en", settings: dict[str, Any] | None = None,
+                          linked: Callable[[Tx, GameRow], Awaitable[None]] | None = None) -> GameRow:
         """A new lobby, and what it owes the channel (`announce` sees the new row), in one
-        transaction. Raises Duplicate if the channel already has an open game."""
+        transaction. Raises Duplicate if the channel already has an open game. `linked`
+        records, in the same transaction, what the game belongs to (a tournament's table)."""
         now = time.time()
         async with self.driver.transaction() as tx:
             row = game_row(await tx.fetchone(
@@ -156,6 +162,8 @@ class Database(HistoryQueries, PeopleQueries, HealthQueries, WebQueries):
                 max_seats, turn_clock, now, now, bot_level, language, json.dumps(settings or {})))
             await _seat(tx, row.id, row.seats)
             await outbox.insert(tx, row.id, channel_id, announce(row))
+            if linked is not None:
+                await linked(tx, row)
         return row
 
     async def update(self, row: GameRow, *, actions: list[tuple[str, dict[str, Any], str]] = (),
@@ -207,6 +215,8 @@ class Database(HistoryQueries, PeopleQueries, HealthQueries, WebQueries):
             await outbox.insert(tx, row.id, row.channel_id, owed)
             if result is not None and rate is not None:
                 await ratings.record(tx, self.driver, row.id, result, rate)
+                for hook in self.finish_hooks:
+                    await hook(tx, row.id, result)
 
     @staticmethod
     async def _append(tx: Tx, game_id: int, actions: list[tuple[str, dict[str, Any], str]]) -> None:

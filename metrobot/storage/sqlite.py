@@ -111,13 +111,26 @@ class SQLiteDriver(Driver):
         if self.conn is None:
             raise DatabaseClosed("the database is not open")
         async with self._lock, counted_errors(sqlite3.Error, ValueError):
-            await self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                await self.conn.execute("BEGIN IMMEDIATE")
+            except asyncio.CancelledError:
+                # Cancelled (a stop) while SQLite began: the BEGIN still runs on aiosqlite's
+                # thread, and the one connection every coroutine shares would stay inside a
+                # transaction. Statements run there in order: a ROLLBACK after it ends it.
+                await asyncio.shield(self._roll_back())
+                raise
             try:
                 yield _Tx(self.conn)
             except BaseException:
-                await self.conn.execute("ROLLBACK")
+                await asyncio.shield(self._roll_back())
                 raise
             await self.conn.execute("COMMIT")
+
+    async def _roll_back(self) -> None:
+        try:
+            await self.conn.execute("ROLLBACK")
+        except sqlite3.OperationalError:  # (the BEGIN had failed: nothing to roll back)
+            pass
 
     def migrating(self):
         return self.transaction()  # BEGIN IMMEDIATE already lets one writer at a time in

@@ -101,21 +101,27 @@ class Round:
 @dataclass(frozen=True)
 class TableResult:
     """How one table ended: each person's place by the game's own ranking (1 = best; people
-    the game cannot separate share a place)."""
+    the game cannot separate share a place). `scores` (optional) holds each person's game
+    score: a duplicate round ranks everyone of the round by it across the whole field, and a
+    knockout breaks a tie at the cut with it."""
 
     round: int
     table: int
     places: dict[str, int]
     skipped: frozenset[str] = frozenset()  # seats the automatic player played all game
+    scores: dict[str, float] = field(default_factory=dict)  # person -> the game's score (optional)
 
     def to_json(self) -> dict[str, Any]:
-        return {"round": self.round, "table": self.table, "places": dict(self.places),
-                "skipped": sorted(self.skipped)}
+        data: dict[str, Any] = {"round": self.round, "table": self.table, "places": dict(self.places),
+                                "skipped": sorted(self.skipped)}
+        if self.scores:
+            data["scores"] = dict(self.scores)
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "TableResult":
         return cls(int(data["round"]), int(data["table"]), {k: int(v) for k, v in data["places"].items()},
-                   frozenset(data.get("skipped", ())))
+                   frozenset(data.get("skipped", ())), {k: float(v) for k, v in data.get("scores", {}).items()})
 
 
 @dataclass(frozen=True)

@@ -175,6 +175,7 @@ class Draw:
         # Who the stand-in knows, as of now: what a draw may depend on must not change later.
         self.known_users = {str(u): copy.deepcopy(p) for u, p in world.standin._users.items()}  # noqa: SLF001
         self.game_ids = sorted(set(world.games.values()))
+        self.tournament_ids = sorted(t["id"] for t in world.tournaments().values())
         model = world.model()
         self.moves = {gid: 0 for gid in self.game_ids}
         games, _ = world.read_db()
@@ -294,7 +295,7 @@ class Draw:
     def custom_id(draw, self) -> tuple[str, int]:
         """A custom id and the component type it is put on."""
         family = draw(st.sampled_from(["l", "p", "s", "b", "g", "up", "t", "h", "ok", "u", "x", "r", "lb", "rp",
-                                       "bt", "tp", "junk", "other"]))
+                                       "bt", "tp", "tn", "junk", "other"]))
         if family == "junk":
             return draw(st.one_of(odd_text(100), st.text(min_size=100, max_size=100))), draw(
                 st.sampled_from([BUTTON, STRING_SELECT]))
@@ -302,6 +303,11 @@ class Draw:
             return draw(st.sampled_from(["confirm", "button:accept:123", "ticket_close", "mb", "mb:", "mb:p",
                                          "mb:p:1", "mb:p:1:2", "mb:p:1:2:play:extra", "mb:l:1:explode",
                                          "mb:q:1:2:", "MB:P:1:0:PLAY", "mb:p:1:2:play\n", "role-menu:7"])), BUTTON
+        if family == "tn":  # a tournament's sign-up: this one, another server's, none, a stale stage
+            tid = draw(st.one_of(st.sampled_from([str(t) for t in self.tournament_ids] or ["1"]),
+                                 st.sampled_from(["0", "999999", str(2 ** 63), "9" * 19, "01"])))
+            stage = draw(st.sampled_from(["0", "1", "2", "9999"]))
+            return f"mb:tn:{tid}:{stage}:{draw(st.sampled_from(['join', 'leave', 'start', 'start', 'drop']))}", BUTTON
         if family in ("lb", "rp"):  # a leaderboard's or a rules book's pages
             kind = draw(st.one_of(st.sampled_from([p.name for p in all_plugins()]), st.sampled_from(["chess", "x"])))
             page = draw(st.sampled_from(["0", "1", "5", "6", "7", str(2 ** 63), "9" * 30]))
@@ -410,9 +416,12 @@ class Oracle:
         self.w = world
         self.model = world.model()
         self.managers = {world.users["mod"]}
+        self.organisers = {str(world.users["org"]), str(world.users["zed"])}  # Manage Server
+        self.cups = world.tournaments()
 
     def refresh(self) -> None:
         self.model = self.w.model()
+        self.cups = self.w.tournaments()
 
     @staticmethod
     def public_by_design(a: Attempt) -> bool:
@@ -464,6 +473,12 @@ class Oracle:
                 return False
             values = _values(sub_options)
             return self._game(sub, values, seen, user, a)
+        if name == "tournament":
+            sub = options[0] if len(options) == 1 and isinstance(options[0], dict) else {}
+            sub_options = sub.get("options", [])
+            if not isinstance(sub.get("name"), str) or not isinstance(sub_options, list):
+                return False
+            return self._tournament(sub["name"], _values(sub_options), a, user)
         if name == "me":  # time away (and back from it) stops and restarts the clocks of a person's games
             sub = options[0] if len(options) == 1 and isinstance(options[0], dict) else {}
             return sub.get("name") in ("away", "back")
@@ -513,6 +528,25 @@ class Oracle:
         if sub == "nudge":  # anyone playing may nudge (when in doubt: it may post)
             return seen.status == "active" and seated is not None
         return False
+
+    def _tournament(self, sub: str, values: dict[str, Any], a: Attempt, user: str) -> bool:
+        """Could this tournament request change one (conservatively)? Looking never does."""
+        if sub in ("standings", "pairings", "list"):
+            return False
+        runs = user in self.organisers
+        cup = self.cups.get(self.w.channels[a.channel])
+        if sub == "new":
+            return runs and cup is None
+        if cup is None:
+            return False
+        runs = runs or user == cup["host"]
+        if sub == "join":
+            return user not in cup["entrants"] and (cup["status"] == "signup" or cup["rules"]["format"] == "league")
+        if sub in ("leave", "drop"):
+            return user in cup["entrants"]
+        if sub == "remove":
+            return runs
+        return runs  # start, pause, resume, abort
 
     def _valid_new(self, values: dict[str, Any]) -> bool:
         kind, players = values.get("kind"), values.get("players")
@@ -585,6 +619,12 @@ class Oracle:
             if seen is None or seen.id != gid:
                 return False
             return self._game(m["op"], {}, seen, user, a)
+        m = TEMPLATES["TournamentButton"].fullmatch(cid)
+        if m:
+            cup = self.cups.get(self.w.channels[a.channel])
+            if cup is None or cup["id"] != int(m["tid"]) or cup["stage"] != int(m["stage"]):
+                return False
+            return self._tournament(m["op"], {}, a, user)
         m = TEMPLATES["ComposeButton"].fullmatch(cid)
         if m and m["op"] == "ok":
             steps = [s for s in m["steps"].split(";") if s]

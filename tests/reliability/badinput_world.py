@@ -23,6 +23,7 @@ from fixtures import ClientRunner  # tests/e2e
 from harness import make_bot
 from players import Table
 from standin import DiscordStandIn, point_discord_at
+from standin.constants import PERMISSIONS
 
 from metrobot.games import get_plugin
 
@@ -179,9 +180,12 @@ class World:
         self.users["odd"] = s.add_member(name="\u202e@everyone **Ⅻ**\u200b🚇" + "e\u0301" * 8 + "<@1>")
         self.users["long"] = s.add_member(name="L" * 99 + "\U0001F687")
         self.guild2 = s.add_guild("Elsewhere")
-        self.users["zed"] = s.add_member(name="Zed", guild_id=self.guild2)
+        # Zed may run tournaments on that other server; Org on this one (Manage Server).
+        self.users["zed"] = s.add_member(name="Zed", guild_id=self.guild2, roles=[
+            s.create_role("Organisers", PERMISSIONS["manage_guild"], self.guild2)])
+        self.users["org"] = s.add_member(name="Org", roles=[s.create_role("Organisers", PERMISSIONS["manage_guild"])])
         for name in ("lobby", "metro", "advanced", "flip", "tube", "names", "finished-mm", "finished-fw", "aborted",
-                     "gone", "locked", "empty"):
+                     "gone", "locked", "empty", "cup"):
             self.channels[name] = s.create_channel(name)
         self.channels["thread"] = s.create_thread(self.channels["flip"], "solo side game")
         self.channels["elsewhere"] = s.create_channel("elsewhere", self.guild2)
@@ -219,6 +223,16 @@ class World:
                 h = await s.slash(user, self.channels[channel], "game resign")
                 await h.wait_message()
             assert (await table.row()).status == "finished"
+
+        # A tournament open for sign-up here (Ann and Bob signed up), and one on the other server.
+        for user, channel in ((u["org"], "cup"), (u["zed"], "elsewhere")):
+            h = await s.slash(user, self.channels[channel], "tournament new",
+                              {"kind": "metromania", "format": "swiss", "table_size": 2, "rounds": 2})
+            await h.wait_message()
+        signup = await s.wait_for_message(self.channels["cup"], lambda m: "mb:tn:" in " ".join(m.custom_ids()))
+        for user in (ann, bob):
+            await (await s.click(user, signup, custom_id=next(c for c in signup.custom_ids()
+                                                              if c.endswith(":join")))).wait_message()
 
         await self._table("aborted").open(dan, "metromania", [cat], players=2)
         await (await s.slash(dan, self.channels["aborted"], "game abort")).wait_message()
@@ -265,14 +279,35 @@ class World:
             con.close()
 
     def fingerprint(self) -> tuple:
-        """Cheap: every game's id, version, moves and status, and the number of logged actions."""
+        """Cheap: every game's id, version, moves and status, the number of logged actions, and
+        every tournament's version, status and entrants."""
         con = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=10)
         try:
             games = tuple(con.execute("SELECT id, version, moves, status FROM games ORDER BY id"))
             actions = con.execute("SELECT count(*) FROM actions").fetchone()[0]
-            return games, actions
+            tournaments = tuple(con.execute("SELECT id, version, status FROM tournaments ORDER BY id"))
+            entrants = tuple(con.execute("SELECT tournament_id, user_id, dropped FROM tournament_entrants "
+                                         "ORDER BY tournament_id, user_id"))
+            return games, actions, tournaments, entrants
         finally:
             con.close()
+
+    def tournaments(self) -> dict[int, dict[str, Any]]:
+        """The open tournaments by hall channel: id, guild, host, stage, status and who is in."""
+        con = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=10)
+        try:
+            rows = con.execute("SELECT id, hall_id, guild_id, host_id, stage, status, rules FROM tournaments "
+                               "WHERE status IN ('signup', 'running', 'paused')").fetchall()
+            people = con.execute("SELECT tournament_id, user_id FROM tournament_entrants WHERE dropped IS NULL")
+            entrants: dict[int, set[str]] = {}
+            for tid, user in people:
+                entrants.setdefault(tid, set()).add(user)
+        finally:
+            con.close()
+        import json
+        return {int(hall): {"id": tid, "guild": guild, "host": host, "stage": stage, "status": status,
+                            "rules": json.loads(rules), "entrants": entrants.get(tid, set())}
+                for tid, hall, guild, host, stage, status, rules in rows}
 
     def model(self) -> dict[int, "Seen"]:
         """What the oracle needs to know per channel: its open game (or None)."""

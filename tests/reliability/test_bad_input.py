@@ -82,6 +82,69 @@ def test_bad_input_changes_nothing_and_is_answered_privately(world, report):
     assert tally.tried >= n
 
 
+# ---------------------------------------------------------------- tournaments
+def test_tournament_input_from_the_wrong_people_changes_nothing(world):
+    """Forged tournament ids, a stale sign-up, someone not signed up pressing its buttons, the
+    host of another server pressing them (from there, with a forged id, or here), and host
+    commands by others: each answered privately with its reason; nothing stored or posted."""
+    from .badinput_gen import Attempt
+
+    cups = world.tournaments()
+    here, there = cups[world.channels["cup"]], cups[world.channels["elsewhere"]]
+    signup = next(m for m in world.standin.messages(world.channels["cup"])
+                  if any(c.startswith("mb:tn:") for c in m.custom_ids()))
+    away = next(m for m in world.standin.messages(world.channels["elsewhere"])
+                if any(c.startswith("mb:tn:") for c in m.custom_ids()))
+
+    def button(user, channel, message, tid, stage, op):
+        cid = f"mb:tn:{tid}:{stage}:{op}"
+        return Attempt("component", user, channel, {"custom_id": cid, "component_type": 2}, message.id,
+                       world.standin.forged_row(cid))
+
+    def command(user, channel, sub, options=()):
+        spec = world.standin.command("tournament")
+        people = {o["value"]: world.standin.user(int(o["value"])) for o in options if o["type"] == 6}
+        return Attempt("slash", user, channel, {"id": spec["id"], "name": "tournament", "type": 1, "options": [
+            {"name": sub, "type": 1, "options": list(options)}], **({"resolved": {"users": people}} if people else {})})
+    cases = {
+        "a forged id": (button("ann", "cup", signup, 999999, 0, "join"), "no such tournament"),
+        "an id too big for any row": (button("ann", "cup", signup, 2 ** 63, 0, "join"), "no such tournament"),
+        "a stale stage": (button("cat", "cup", signup, here["id"], here["stage"] + 1, "join"), "out of date"),
+        "leave, not signed up": (button("eve", "cup", signup, here["id"], here["stage"], "leave"), "not signed up"),
+        "start, not the host": (button("cat", "cup", signup, here["id"], here["stage"], "start"), "Only the host"),
+        "another server's host, from there": (button("zed", "elsewhere", away, here["id"], 0, "start"),
+                                              "another server"),
+        "another server's tournament, here": (button("org", "cup", signup, there["id"], 0, "start"),
+                                              "another server"),
+        "/tournament start by someone else": (command("eve", "cup", "start"), "Only the host"),
+        "/tournament remove by a player": (command("ann", "cup", "remove", [
+            {"name": "person", "type": 6, "value": str(world.users["bob"])}]), "Only the host"),
+        "/tournament drop, not signed up": (command("dan", "cup", "drop"), "not signed up"),
+        "/tournament abort in an empty channel": (command("org", "empty", "abort"), "No tournament here"),
+        "/tournament new without Manage Server": (command("ann", "empty", "new", [
+            {"name": "kind", "type": 3, "value": "metromania"}, {"name": "format", "type": 3, "value": "swiss"}]),
+            "Manage Server"),
+    }
+    before = (world.fingerprint(), world.public_footprint(), len(world.capture))
+    tally, baseline = Tally(), {"fingerprint": before[0], "footprint": before[1]}
+    for name, (attempt, reason) in cases.items():
+        start = len(world.capture)
+        world.call(send(world, attempt, tally, baseline))
+        handle_texts = [r.getMessage() for r in world.capture.since(start)]
+        assert not any("Traceback" in t for t in handle_texts), name
+    assert tally.failures == 0, "\n".join(tally.problems)
+    answers = world.call(_last_answers(world, len(cases)))
+    for (name, (_, reason)), answer in zip(cases.items(), answers):
+        assert reason in answer, (name, answer)
+    assert world.fingerprint() == before[0] and world.public_footprint() == before[1]
+
+
+async def _last_answers(world: World, n: int) -> list[str]:
+    """The private answers of the last `n` interactions, oldest first."""
+    handles = sorted(world.standin._interactions.values(), key=lambda h: h.id)[-n:]  # noqa: SLF001 (ours)
+    return [" ".join(m.content for m in h.messages) for h in handles]
+
+
 # ---------------------------------------------------------------- input that is accepted where the bot can't post
 async def _legit_move(world: World, channel: str, how: str) -> Any:
     """A legal move by the first person owed in a channel's game: a whole turn by the Confirm

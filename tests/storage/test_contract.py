@@ -24,7 +24,7 @@ def rate(standings, current):
 async def test_migrations_are_applied_once_even_from_two_processes_at_once(where):
     first, second = Database(where), Database(where)
     await asyncio.gather(first.open(), second.open())
-    assert first.schema_version == second.schema_version == 7
+    assert first.schema_version == second.schema_version == 8
     await first.close()
     await second.close()
     again = await Database(where).open()  # nothing left to do

@@ -35,7 +35,8 @@ class Race(Game):
     max_players = 3
 
     def new_game(self, players, options, seed):
-        return State(tuple(players), seed, current=seed % len(players))
+        first = (options or {}).get("first_player")
+        return State(tuple(players), seed, current=players.index(first) if first in players else seed % len(players))
 
     def to_move(self, s):
         return frozenset() if s.winner else frozenset({s.players[s.current]})
@@ -110,6 +111,9 @@ class RacePlugin(GamePlugin):
     renderer = "tests.toygame.render"
     labels = Labels(play="▶ Add", mine="My counter", composer="Your addition")
     commands = (ADD,)
+
+    def seat_order(self, players):
+        return {"first_player": players[0]} if players else {}
 
     def parse(self, state: Any, seat: str, text: str):
         digits = "".join(ch for ch in text if ch.isdigit())

@@ -27,6 +27,7 @@ class FlipwritePlugin(GamePlugin):
     notation = notation
     labels = Labels(play=N_("▶ Decide"), mine=N_("My sheet"), composer=N_("Your decision"))
     variants = (Variant("special", N_("Flip-and-write: special stations")),)
+    duplicate_deals = True  # the deck follows from the seed alone, and everyone plays each card
 
 
     def rules_pages(self):

@@ -48,6 +48,9 @@ class MetromaniaPlugin(GamePlugin):
                 Variant("advanced", N_("MetrOmania: advanced 2 players (two companies each)")))
     secret_hands = True
 
+    def seat_order(self, players: list[str]) -> dict[str, Any]:
+        return {"first_player": players[0]} if players else {}
+
     def rules_pages(self):
         from .rulebook import PAGES  # on demand: the pages' positions come from the registry's plug-in
         return PAGES

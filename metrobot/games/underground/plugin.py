@@ -42,6 +42,9 @@ class UndergroundPlugin(GamePlugin):
                     groups=N_("Choose a colour first…"))
     commands = (BUILD,)
 
+    def seat_order(self, players: list[str]) -> dict[str, Any]:
+        return {"first_player": players[0]} if players else {}
+
     def cities(self) -> list[str]:
         return map_names()
 

@@ -7,7 +7,7 @@ import yarl
 from aiohttp import web
 
 from .constants import (
-    CH_CATEGORY, CH_DM, CH_PRIVATE_THREAD, CH_TEXT, FLAG_EPHEMERAL, INTENT_GUILDS, THREAD_TYPES,
+    CH_CATEGORY, CH_DM, CH_PRIVATE_THREAD, CH_TEXT, FLAG_EPHEMERAL, INTENT_GUILDS, PERMISSIONS, THREAD_TYPES,
     _KEY_CHANNEL,
 )
 from .basics import _ApiError, _iso
@@ -191,8 +191,11 @@ class ChannelRoutesMixin:
         return self._json(self._channels[thread_id], status=201)
 
     async def _r_create_thread(self, request, body, uploads, channel_id):
-        self._channel(request, channel_id)
+        channel = self._channel(request, channel_id)
         body = body or {}
+        if channel.get("guild_id") and not self.member_permissions(self.bot_id, int(channel["guild_id"])) & (
+                PERMISSIONS["create_public_threads"]):
+            raise _ApiError(403, 50013, "Missing Permissions")
         private = int(body.get("type", CH_PRIVATE_THREAD)) == CH_PRIVATE_THREAD
         thread_id = self.create_thread(int(channel_id), body.get("name", "thread"), private=private)
         if body.get("auto_archive_duration"):

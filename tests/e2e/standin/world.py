@@ -168,6 +168,10 @@ class WorldMixin:
             session.dispatch("THREAD_CREATE", dict(thread, newly_created=True))
         return thread_id
 
+    def threads_under(self, parent_id: int) -> List[dict]:
+        """Every thread made under a channel (archived ones too), oldest first."""
+        return [c for c in self._channels.values() if c["type"] in THREAD_TYPES and c.get("parent_id") == str(parent_id)]
+
     def close_dms(self, user_id: int) -> None:
         """The user does not accept DMs: the bot's DMs answer 403 code 50007."""
         self._closed_dms.add(int(user_id))

@@ -5,6 +5,9 @@ lists what to break (comma-separated, `name` or `name:probability`):
 
   kill_after_commit:P   after a write transaction commits, die at once (SIGKILL) with
                         probability P: the worst moment, the move saved, nothing posted yet
+  kill_in_tournament:P  the same after a tournament's own commits: a change of it (a round
+                        closed and the next paired, a sign-up, a drop), a table's thread
+                        recorded, a table's game created (and not yet started)
   skip_commit           roll back instead of committing while answering as if saved
   no_outbox             store nothing of what a change owes the channel and the players
   no_dedup              never mark a message delivered and never look for an earlier copy
@@ -18,6 +21,11 @@ lists what to break (comma-separated, `name` or `name:probability`):
                         been made but not yet marked done, die at once with probability P
   no_edits              owed edits (status messages, tidied turn posts) are marked done
                         without being made
+  kill_mid_pairing:N    when a tournament table's thread has been made on Discord but not yet
+                        recorded, die at once — the N-th time in this process's life (a
+                        round's pairing cut off half-way through its threads)
+  toy                   (no fault) the toy game of tests/toygame is registered, as a game
+                        shipped outside the package would be
 
 Only tests use this; the bot knows nothing of it.
 """
@@ -55,6 +63,18 @@ if FAULTS:
                 os.kill(os.getpid(), signal.SIGKILL)
         Database._write = _write
 
+    if "kill_in_tournament" in FAULTS:
+        def dying(original, only_linked=False):
+            async def write_then_maybe_die(self, *args, **kwargs):
+                out = await original(self, *args, **kwargs)
+                if (not only_linked or kwargs.get("linked")) and RND.random() < FAULTS["kill_in_tournament"]:
+                    os.kill(os.getpid(), signal.SIGKILL)
+                return out
+            return write_then_maybe_die
+        for name in ("save_tournament", "table_thread"):
+            setattr(Database, name, dying(getattr(Database, name)))
+        Database.create_game = dying(Database.create_game, only_linked=True)
+
     if "skip_commit" in FAULTS:
         original_execute = aiosqlite.Connection.execute
 
@@ -66,9 +86,30 @@ if FAULTS:
         ServiceCore._owe = staticmethod(lambda outcome, position: [])
 
     if "leases" in FAULTS:
-        from metrobot.storage import outbox
+        from metrobot.storage import outbox, tourney_outbox, tournaments
 
         outbox.SEND_LEASE = outbox.LEASE = FAULTS["leases"]
+        tourney_outbox.LEASE = tournaments.DUE_LEASE = FAULTS["leases"]
+
+    if "toy" in FAULTS:
+        from metrobot import games
+        from tests.toygame import PLUGIN
+
+        games.register(PLUGIN)
+
+    if "kill_mid_pairing" in FAULTS:
+        from metrobot.discord_app import halls
+
+        original_thread = halls._thread
+        made = [0]
+
+        async def thread_then_maybe_die(client, hall, item):
+            thread = await original_thread(client, hall, item)
+            made[0] += 1
+            if made[0] == int(FAULTS["kill_mid_pairing"]):
+                os.kill(os.getpid(), signal.SIGKILL)
+            return thread
+        halls._thread = thread_then_maybe_die
 
     if "clock_lease" in FAULTS:
         from metrobot.storage import db

@@ -1,0 +1,127 @@
+"""Looking at tournaments: `/tournament standings`, `pairings [round]`, `list`, the
+tournaments a person is in (in `/games`), and what an owed hall post says when it goes out
+(its tables' threads linked, the final standings drawn)."""
+from __future__ import annotations
+
+import re
+
+from ..games.protocol import N_
+from ..i18n import me
+from ..service import File, Message, Outcome, Refused
+from ..service.core import title
+from ..storage import TOwed
+from .core import model
+from .director import Director
+from .model import Round
+from .scoring import standings
+from .texts import FORMAT_WORDS, clean, number, pairings_text, standings_text
+
+MARK = re.compile(r"⟦(\d+):(\d+)⟧")
+STATUS_WORDS = {"signup": N_("open for sign-up"), "running": N_("under way"), "paused": N_("paused"),
+                "finished": N_("finished"), "aborted": N_("aborted")}
+
+
+class Looks(Director):
+    async def tournament_standings(self, hall_id: str, guild_id: str | None) -> Outcome:
+        row = await self._find(hall_id, guild_id, any_status=True)
+        snap = await self._snap(row.id)
+        rules, entrants, rounds, results = model(snap)
+        table = standings(rules, entrants, rounds, results, row.seed)
+        text = standings_text(row, table, self._names(snap), me(), len(results), final=row.status == "finished",
+                              shown=60)
+        return Outcome(reply=Message(text))
+
+    async def tournament_pairings(self, hall_id: str, guild_id: str | None, round_number: int | None = None
+                                  ) -> Outcome:
+        row = await self._find(hall_id, guild_id, any_status=True)
+        snap = await self._snap(row.id)
+        if not snap.rounds:
+            raise Refused(me().t("No round has been paired yet."))
+        wanted = round_number or snap.rounds[-1].number
+        found = next((r for r in snap.rounds if r.number == wanted), None)
+        if found is None:
+            raise Refused(me().t("There is no round {round}: rounds 1 to {last} are paired.", round=wanted,
+                                 last=snap.rounds[-1].number))
+        rnd = Round.from_json(found.pairing)
+        text = pairings_text(row, rnd, self._names(snap), me(), league=row.rules["format"] == "league")
+        done = {(r["round"], r["table"]): r for r in snap.results}
+        lines = [self._link_threads(text, snap.tables)]
+        for t in rnd.tables:
+            res = done.get((rnd.number, t.number))
+            if res:
+                order = sorted(res["places"], key=lambda p: res["places"][p])
+                lines.append(me().t("Table {table} ended: {order}", table=t.number, order=", ".join(
+                    f"{res['places'][p]}. {clean(self._names(snap).get(p, p))}" for p in order)))
+        return Outcome(reply=Message("\n".join(lines)[:1990]))
+
+    async def tournament_list(self, guild_id: str | None) -> Outcome:
+        rows = await self.db.tournaments_in(str(guild_id)) if guild_id else []
+        if not rows:
+            return Outcome(reply=Message(me().t("No tournament on this server yet. Create one with `/tournament new`.")))
+        lines = [me().t("**Tournaments on this server**")]
+        for row in rows:
+            lines.append(me().t("• **{name}** ({game}, {format}) in {hall}: {status}", name=clean(row.name),
+                                game=title(self._tplugin(row), me()), format=me().t(FORMAT_WORDS[row.rules["format"]]),
+                                hall=f"<#{row.hall_id}>", status=me().t(STATUS_WORDS[row.status])))
+        return Outcome(reply=Message("\n".join(lines)[:1990]))
+
+    async def my_games(self, user_id: str, guild_id: str | None, page: int = 0) -> Outcome:
+        """`/games`, with the tournaments the person is in after their games."""
+        outcome = await super().my_games(user_id, guild_id, page)
+        if page != 0 or outcome.reply is None:
+            return outcome
+        mine = await self.db.tournaments_of(user_id, guild_id)
+        if mine:
+            lines = [me().t("**Your tournaments**")]
+            for row in mine[:8]:
+                rules = row.rules
+                lines.append(me().t("• 🏆 **{name}** ({format}) in {hall}: {status}", name=clean(row.name),
+                                    format=me().t(FORMAT_WORDS[rules["format"]]), hall=f"<#{row.hall_id}>",
+                                    status=me().t("round {round}", round=row.round) if row.round else
+                                    me().t(STATUS_WORDS[row.status])))
+            outcome.reply.text = "\n".join([outcome.reply.text, *lines])[:1990]
+        return outcome
+
+    # ------------------------------------------------------------ what an owed hall post says
+    @staticmethod
+    def _link_threads(text: str, tables) -> str:
+        threads = {(t.round, t.number): t.thread_id for t in tables}
+
+        def link(m: re.Match) -> str:
+            thread = threads.get((int(m.group(1)), int(m.group(2))))
+            return f"<#{thread}>" if thread else "—"
+        return MARK.sub(link, text)
+
+    async def tournament_message(self, item: TOwed) -> Message:
+        """What an owed post or edit says as it goes out: its text with the tables' threads
+        linked, and the final standings drawn (in a worker) if it shows them."""
+        p = item.payload
+        message = Message(p.get("text", ""), mentions=list(p.get("mentions") or []))
+        if not MARK.search(message.text) and not p.get("images"):
+            return message
+        snap = await self.db.snapshot(item.tournament_id)
+        if snap is None:
+            return message
+        message.text = self._link_threads(message.text, snap.tables)
+        if any(spec.get("standings") for spec in p.get("images", ())) and self.images:
+            message.files.append(await self._standings_file(snap))
+        return message
+
+    async def _standings_file(self, snap) -> File:
+        from render.standings import standings_png
+
+        row, g = snap.row, self._tlang(snap.row)
+        rules, entrants, rounds, results = model(snap)
+        names = self._names(snap)
+        rows = [{"rank": s.rank, "name": names.get(s.person, s.person), "points": s.points,
+                 "tiebreaks": list(s.tiebreaks[:3]), "played": s.played, "byes": s.byes, "skipped": s.skipped,
+                 "dropped": s.dropped} for s in standings(rules, entrants, rounds, results, row.seed)]
+        heading = g.t("{name} — final standings", name=clean(row.name))
+        sub = g.n("{game} · {format} · {count} player · {rounds} rounds", "{game} · {format} · {count} players · "
+                  "{rounds} rounds", len(entrants), game=title(self._tplugin(row), g),
+                  format=g.t(FORMAT_WORDS[rules.format]), count=len(entrants), rounds=len(rounds))
+        data = await self.painter.run(standings_png, heading, sub, rows, g.code)
+        return File(f"tournament-{row.id}-standings.png", data)
+
+
+__all__ = ["Looks", "number"]

@@ -1,0 +1,21 @@
+"""The game service with tournaments: what the bot's front end talks to. The director's
+parts, one concern each: `core` (loading, who may run it, pairing in a worker), `tablegames`
+(a table's game in its thread), `rounds` (pairing, closing, standings, the end), `director`
+(sign-up, start, drop, pause, abort), `looks` (standings, pairings, lists, owed posts)."""
+from __future__ import annotations
+
+from ..storage import TOwed
+from .looks import Looks
+
+
+class TournamentService(Looks):
+    async def tournaments_due(self) -> list[int]:
+        """Tournaments whose director has work now, claimed for this process."""
+        return [row.id for row in await self.db.claim_due_tournaments(self.clock())]
+
+    async def tournament_items(self) -> list[TOwed]:
+        """What tournaments owe Discord and nobody holds, claimed for this process."""
+        return await self.db.owed_tournament_items()
+
+    async def tournament_sent(self, item: TOwed, message_id: str | None = None) -> None:
+        await self.db.tournament_delivered(item, message_id)

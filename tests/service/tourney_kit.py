@@ -1,0 +1,148 @@
+"""What the director's service tests share: a tournament service on a real SQLite file with
+a fake clock, the toy game (Race to 10) registered, and a stand-in for the Discord side that
+makes what tournaments owe (threads, hall posts and edits, archiving) the way the adapter
+does, recording it."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import pytest
+
+from metrobot import games
+from metrobot.service import fixed_seeds
+from metrobot.storage import Database
+from metrobot.tournaments.service import TournamentService
+from tests.toygame import PLUGIN, Race, RacePlugin
+
+
+class Duel(Race):
+    """Race to 10 for exactly two: a field of odd size cannot be seated without a bye."""
+
+    name = "duel"
+    title = "Duel to 10"
+    max_players = 2
+
+
+class DuelPlugin(RacePlugin):
+    game = Duel()
+
+
+DUEL = DuelPlugin()
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 1_000_000.0
+
+    def __call__(self):
+        return self.now
+
+
+@dataclass
+class Hall:
+    """What Discord would show: posts per channel (text), edits of the sign-up and standings
+    messages, threads made (name -> id) and archived."""
+
+    posts: dict[str, list[str]] = field(default_factory=dict)
+    signup: list[str] = field(default_factory=list)
+    standings: list[str] = field(default_factory=list)
+    threads: dict[str, str] = field(default_factory=dict)
+    archived: set[str] = field(default_factory=set)
+    made: int = 0
+    private: dict[str, list[str]] = field(default_factory=dict)  # private threads -> the people added
+
+    def said(self, channel: str) -> str:
+        return "\n".join(self.posts.get(channel, []))
+
+
+@pytest.fixture
+def toy():
+    games.register(PLUGIN)
+    games.register(DUEL)
+    try:
+        yield PLUGIN
+    finally:
+        games.unregister(PLUGIN.name)
+        games.unregister(DUEL.name)
+
+
+@pytest.fixture
+async def db(tmp_path):
+    database = await Database(tmp_path / "tourney.sqlite3").open()
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def svc(db, clock, toy):
+    return TournamentService(db, seeds=fixed_seeds(34), clock=clock, images=False, default_turn_clock=3600)
+
+
+async def settle(svc: TournamentService, hall: Hall) -> None:
+    """Deliver everything owed, as the adapter does: games' channel posts are taken as
+    delivered; threads are made (once per name), hall posts and edits recorded, finished
+    threads archived once their game's posts are out."""
+    for _ in range(20):
+        async with svc.db.driver.read() as q:  # every game post counts as delivered
+            await q.execute("UPDATE outbox SET delivered_at = ? WHERE delivered_at IS NULL", time.time())
+        items = await svc.tournament_items()
+        if not items:
+            return
+        for item in items:
+            if item.kind == "thread":
+                name = item.payload["name"]
+                if name not in hall.threads:
+                    hall.made += 1
+                    hall.threads[name] = f"th{item.tournament_id}-{item.payload['round']}-{item.payload['table']}"
+                    if item.payload.get("private"):
+                        hall.private[hall.threads[name]] = list(item.payload["seats"])
+                await svc.table_thread_made(item, hall.threads[name])
+            elif item.kind == "archive":
+                if await svc.db.channel_settled(item.payload["game_id"]):
+                    hall.archived.add(item.channel_id)
+                    await svc.tournament_sent(item)
+                else:
+                    await svc.db.tournament_release(item)
+            else:
+                message = await svc.tournament_message(item)
+                if item.kind == "edit":
+                    getattr(hall, item.what).append(message.text)
+                else:
+                    hall.posts.setdefault(item.channel_id, []).append(message.text)
+                    if item.what in ("signup", "standings"):
+                        getattr(hall, item.what).append(message.text)
+                await svc.tournament_sent(item, f"m{item.id}")
+
+
+async def run_director(svc: TournamentService, hall: Hall) -> None:
+    """The bot's clock: every due tournament's director runs, then what it owes goes out."""
+    for _ in range(10):
+        await settle(svc, hall)
+        due = await svc.tournaments_due()
+        if not due:
+            return
+        for tid in due:
+            await svc.advance_tournament(tid)
+    await settle(svc, hall)
+
+
+async def play_table(svc: TournamentService, thread: str, *, absent: frozenset = frozenset(), clock=None) -> None:
+    """Play a toy game to its end: everyone adds the most they may, except `absent` people,
+    whose turns the turn clock hands to the automatic player."""
+    while True:
+        row = await svc.db.open_game(thread)
+        if row is None or row.status != "active":
+            return
+        state = row.state
+        person = state["players"][state["current"]]
+        if person in absent:
+            clock.now = row.deadline + 1
+            await svc._tick_game(thread, clock.now)
+            continue
+        await svc.play(thread, person, [str(min(3, 10 - state["count"]))])
