@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .model import PairingError, Rules
+from .model import FORMATS, PairingError, Rules
 
 
 def sizes_for(count: int, tables: int) -> list[int]:
@@ -54,8 +54,6 @@ def split(count: int, rules: Rules, size: int | None = None) -> tuple[list[int],
 
 def check_rules(rules: Rules) -> None:
     """Rules a pairing can work with, else PairingError saying what is wrong."""
-    from .model import FORMATS
-
     if rules.format not in FORMATS:
         raise PairingError(f"unknown format {rules.format!r} (one of {', '.join(FORMATS)})")
     if not 1 <= rules.min_seats <= rules.max_seats:
