@@ -29,6 +29,9 @@ class Settings:
     metrics_host: str = "127.0.0.1"
     rate_burst: int = 10  # interactions one person may send at once…
     rate_per_second: float = 1.0  # …and then this many a second (0: no limit)
+    retention_days: float = 30.0  # a server that removed the bot keeps its data this long
+    operator_contact: str | None = None  # how people reach whoever runs the bot (/privacy, PRIVACY.md)
+    privacy_url: str | None = None  # where the full privacy policy is published
 
     @property
     def database(self) -> str:
@@ -124,4 +127,14 @@ def load_settings(env_file: str | Path | None = None) -> Settings:
         metrics_host=os.environ.get("METROBOT_METRICS_HOST") or "127.0.0.1",
         rate_burst=_whole("METROBOT_RATE_BURST") or 10,
         rate_per_second=_number("METROBOT_RATE_PER_SECOND", 1.0),
+        retention_days=_retention(),
+        operator_contact=(os.environ.get("METROBOT_OPERATOR_CONTACT") or "").strip() or None,
+        privacy_url=(os.environ.get("METROBOT_PRIVACY_URL") or "").strip() or None,
     )
+
+
+def _retention() -> float:
+    days = _number("METROBOT_RETENTION_DAYS", 30.0)
+    if not 0 <= days <= 3650:
+        raise SystemExit(f"METROBOT_RETENTION_DAYS must be between 0 and 3650 days, got {days:g}")
+    return days

@@ -6,6 +6,7 @@ working after a restart and nothing lives only in memory.
   mb:p:<game>:<moves>:play|hand|board       under a turn/round message
   mb:g|s|b|up|t|ok|u|x:…                    the private composer (see composer.py)
   mb:r:…, mb:lb:…                           pages (see pages.py)
+  mb:fg:<user>:<issued>                     /me forget's confirmation (see privacy.py)
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from ..service import Controls
 from .composer import COMPOSER_ITEMS, composer
 from .messages import bot_of, clip, guarded
 from .pages import PAGE_ITEMS, pages_view
+from .privacy import PRIVACY_ITEMS
 from .speech import speaker
 
 log = logging.getLogger("metrobot.discord")
@@ -111,7 +113,7 @@ def controls_view(controls: Controls) -> discord.ui.View:
     return view
 
 
-OURS = (LobbyButton, PlayButton, *COMPOSER_ITEMS, *PAGE_ITEMS)
+OURS = (LobbyButton, PlayButton, *COMPOSER_ITEMS, *PAGE_ITEMS, *PRIVACY_ITEMS)
 
 
 def _none_of(items: tuple[type, ...]) -> str:

@@ -42,8 +42,8 @@ class Departures:
     async def guild_back(self, guild_id: str) -> bool:
         """The bot is on a server again (added back, or found there at start): if it had
         been removed, the clocks run again with the time they had left. True if it had."""
-        if not await self.db.returned(guild_id):
-            return False
+        if await self.db.departed(guild_id) is None or not await self.db.returned(guild_id):
+            return False  # (the usual case, at every start: a read only)
         for row in await self.db.guild_games(guild_id):
             people = await self.db.people(row.waiting)
             now = self.service.clock()
