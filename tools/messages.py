@@ -45,6 +45,7 @@ METHODS: dict[str, tuple[str, ...]] = {"t": ("m",), "n": ("m", "m"), "p": ("c", 
 ENGLISH_ONLY = {
     "metrobot/cli.py": "the command-line tool's diagnostics, for developers and operators",
     "metrobot/rulescli.py": "the rules tool's diagnostics (the pages it writes come from the catalogue)",
+    "metrobot/privacycli.py": "the operators' export, forget and purge tools' diagnostics",
     "metrobot/gamelog.py": "game-log files: read by the CLI, and replayed from storage by the service, where a log "
                            "that does not replay is a bug (an internal error), not a player's mistake",
     "metrobot/games/*/state.py": "from_json's checks of state JSON from storage or the CLI: a state that does not "
