@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
 from .sql import Tx
@@ -35,8 +35,20 @@ GHOST_PREFIX = "deleted-"
 GHOST_NAME = "Deleted player"  # the name stored for a ghost (shown in the reader's language)
 
 Ghosts = dict[str, str]  # guild id ("" for none) -> the ghost id that replaces the person there
+
+
+@dataclass
+class Erasure:
+    """An erasure in progress (the `erasures` row): the ghost ids made so far, and the games
+    and names of the person when it began."""
+
+    ghosts: Ghosts = field(default_factory=dict)
+    games: list[int] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+
+
 Reader = Callable[[Tx, str], Awaitable[Any]]
-Eraser = Callable[[Tx, str, Ghosts], Awaitable[None]]
+Eraser = Callable[[Tx, str, Erasure], Awaitable[None]]
 Purger = Callable[[Tx, str], Awaitable[None]]
 # (game kind, JSON data, old id, new id) -> the data with the id replaced (the game's own hook)
 Rename = Callable[[str, Any, str, str], Any]
@@ -107,36 +119,39 @@ async def _ratings(tx: Tx, user_id: str) -> list[dict[str, Any]]:
 
 
 # ---------------------------------------------------------------- erasing the rest
-async def _erase_person(tx: Tx, user_id: str, ghosts: Ghosts) -> None:
+async def _erase_person(tx: Tx, user_id: str, job: Erasure) -> None:
     await tx.execute("DELETE FROM people WHERE user_id = ?", user_id)
 
 
-async def _erase_seats(tx: Tx, user_id: str, ghosts: Ghosts) -> None:
+async def _erase_seats(tx: Tx, user_id: str, job: Erasure) -> None:
     await tx.execute("DELETE FROM seats WHERE user_id = ?", user_id)
 
 
-async def _erase_results(tx: Tx, user_id: str, ghosts: Ghosts) -> None:
+async def _erase_results(tx: Tx, user_id: str, job: Erasure) -> None:
     """Results left over from games no longer stored whole (renamed per server)."""
     for (guild,) in await tx.fetch("SELECT DISTINCT guild_id FROM results WHERE user_id = ?", user_id):
         await tx.execute("UPDATE results SET user_id = ?, name = ? WHERE user_id = ? AND guild_id = ?",
-                         ghosts.get(guild) or new_ghost(), GHOST_NAME, user_id, guild)
+                         job.ghosts.get(guild) or new_ghost(), GHOST_NAME, user_id, guild)
 
 
-async def _erase_ratings(tx: Tx, user_id: str, ghosts: Ghosts) -> None:
+async def _erase_ratings(tx: Tx, user_id: str, job: Erasure) -> None:
     await tx.execute("DELETE FROM ratings WHERE user_id = ?", user_id)
 
 
-async def _erase_outbox(tx: Tx, user_id: str, ghosts: Ghosts) -> None:
+async def _erase_outbox(tx: Tx, user_id: str, job: Erasure) -> None:
     """DMs to the person go; other messages that name them (delivered: the text is no longer
-    needed; owed: it still has to be said) lose their id and names."""
-    names = {n for (n,) in await tx.fetch(
+    needed; owed: it still has to be said) lose their id and names: any message that mentions
+    them, and those of the games they were in when the erasure began (a lobby they left)."""
+    names = set(job.names) | {n for (n,) in await tx.fetch(
         "SELECT name FROM results WHERE user_id = ? UNION SELECT name FROM ratings WHERE user_id = ?",
         user_id, user_id) if n}
     await tx.execute("DELETE FROM outbox WHERE target = ?", f"dm:{user_id}")
     await scrub_messages(tx, "payload LIKE ?", [f"%{user_id}%"], user_id, names, GHOST_NAME)
+    for game_id in job.games:
+        await scrub_messages(tx, "game_id = ?", [game_id], user_id, names, GHOST_NAME)
 
 
-async def _erase_job(tx: Tx, user_id: str, ghosts: Ghosts) -> None:
+async def _erase_job(tx: Tx, user_id: str, job: Erasure) -> None:
     await tx.execute("DELETE FROM erasures WHERE user_id = ?", user_id)
 
 
@@ -179,7 +194,7 @@ HOLDERS: tuple[Holder, ...] = (
            "player ids); renamed as a whole", export=_games, purge=_purge_by_guild("games")),
     Holder("servers", "a server's settings (roles and channels, no people)", purge=_purge_by_guild("servers")),
     Holder("departures", "when the bot was removed from a server", purge=_purge_by_guild("departures")),
-    Holder("erasures", "a forget in progress: the person's id and the ghost ids, until it is done",
+    Holder("erasures", "a forget in progress: the person's id, names, games and ghost ids, until it is done",
            erase=_erase_job),
 )
 
@@ -188,10 +203,10 @@ async def export_rows(tx: Tx, user_id: str) -> dict[str, Any]:
     return {h.table: await h.export(tx, user_id) for h in HOLDERS if h.export is not None}
 
 
-async def erase_rest(tx: Tx, user_id: str, ghosts: Ghosts) -> None:
+async def erase_rest(tx: Tx, user_id: str, job: Erasure) -> None:
     for holder in HOLDERS:
         if holder.erase is not None:
-            await holder.erase(tx, user_id, ghosts)
+            await holder.erase(tx, user_id, job)
 
 
 async def purge_guild(tx: Tx, guild_id: str) -> None:

@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 from . import personal
-from .personal import Ghosts, Rename
+from .personal import Erasure, Ghosts, Rename
 from .rows import COLUMNS, GameRow, game_row
 from .sql import Driver
 
@@ -39,9 +39,14 @@ class PrivacyQueries:
 
     # ------------------------------------------------------------ erasure, a resumable job
     async def begin_erasure(self, user_id: str) -> None:
+        """Record that a person is to be forgotten, with their games and names as they are now
+        (asked again while it runs: the same job)."""
+        games = await self.games_holding(user_id)
+        names = sorted(await self.names_of(user_id))
         async with self.driver.transaction() as tx:
-            await tx.execute("INSERT INTO erasures (user_id, ghosts, requested_at) VALUES (?, '{}', ?) "
-                             "ON CONFLICT (user_id) DO NOTHING", user_id, time.time())
+            await tx.execute("INSERT INTO erasures (user_id, ghosts, games, names, requested_at) VALUES "
+                             "(?, '{}', ?, ?, ?) ON CONFLICT (user_id) DO NOTHING", user_id, json.dumps(games),
+                             json.dumps(names, ensure_ascii=False), time.time())
 
     async def erasures(self) -> list[str]:
         """People whose erasure was asked for and is not finished (a crash, a conflict)."""
@@ -71,8 +76,9 @@ class PrivacyQueries:
         """The last transaction: what remains of the person is deleted or renamed, and the
         job (with the ghost ids, the only link to them) ends."""
         async with self.driver.transaction() as tx:
-            row = await tx.fetchone("SELECT ghosts FROM erasures WHERE user_id = ?", user_id)
-            await personal.erase_rest(tx, user_id, json.loads(row[0]) if row else {})
+            row = await tx.fetchone("SELECT ghosts, games, names FROM erasures WHERE user_id = ?", user_id)
+            job = Erasure(*(json.loads(column) for column in row)) if row else Erasure()
+            await personal.erase_rest(tx, user_id, job)
 
     # ------------------------------------------------------------ servers the bot left
     async def depart(self, guild_id: str, now: float) -> bool:

@@ -1,9 +1,10 @@
 """9: people own their data (issue 36).
 
 `erasures`: a person's `/me forget` (or an operator's `forget --user`) while it is being
-carried out — a resumable job: the random ids that replace theirs, one per server, are kept
-here only until the job is done (then the row, and with it the only link, is deleted), so a
-kill half-way is completed at the next start with the same ids.
+carried out — a resumable job: the random ids that replace theirs, one per server, and the
+games and names it started from (a lobby they leave no longer names them, but its messages
+do) are kept here only until the job is done (then the row, and with it the only link, is
+deleted), so a kill half-way is completed at the next start with the same ids.
 `departures`: servers the bot was removed from, and when: their games' clocks are paused,
 and everything of the server is deleted once the retention period has passed.
 `results_user`: a person's results are found without knowing the server (export, erasure)."""
@@ -12,6 +13,8 @@ SQLITE = """
 CREATE TABLE erasures (
     user_id TEXT PRIMARY KEY,
     ghosts TEXT NOT NULL DEFAULT '{}',
+    games TEXT NOT NULL DEFAULT '[]',
+    names TEXT NOT NULL DEFAULT '[]',
     requested_at REAL NOT NULL
 );
 CREATE TABLE departures (
@@ -25,6 +28,8 @@ POSTGRES = """
 CREATE TABLE erasures (
     user_id TEXT PRIMARY KEY,
     ghosts TEXT NOT NULL DEFAULT '{}',
+    games TEXT NOT NULL DEFAULT '[]',
+    names TEXT NOT NULL DEFAULT '[]',
     requested_at DOUBLE PRECISION NOT NULL
 );
 CREATE TABLE departures (
