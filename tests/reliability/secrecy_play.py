@@ -16,7 +16,9 @@ run out. A `Watcher` checks everything the service says to anyone:
 * now and then, the read-only requests (/status, /board, /hand, a menu with its preview)
   of one person, answered by two services whose games differ only in what that person may
   not see: the answers must be identical (texts, and with images on, the images byte for
-  byte).
+  byte) — `/me data`'s file among them;
+* now and then, a person's `/me data` file from the game's own database (with its log): no
+  secret of anyone else in it.
 """
 from __future__ import annotations
 
@@ -48,7 +50,7 @@ CONFIGS: dict[str, list[tuple[int, str | None, str | None]]] = {
                   (5, None, "berlin"), (8, "special", "paris"), (2, None, "madrid"), (3, "special", "amsterdam")],
 }
 DEFAULT_CONFIGS = [(2, None, None), (3, None, None), (4, None, None)]
-ASKS = ("status", "board", "hand", "menu")
+ASKS = ("status", "board", "hand", "menu", "data")
 
 
 def configs(kind: str) -> list[tuple[int, str | None, str | None]]:
@@ -90,12 +92,13 @@ class Watch:
     cli_checks: int = 0  # `python -m metrobot render` outputs for a state and its twin
     hint_checks: int = 0  # hints (the greedy player's suggestion) for a state and its twin
     brief_checks: int = 0  # the tutorial coach's word on the board, for a state and its twin
+    data_checks: int = 0  # /me data files read for secrets
     problems: list[str] = field(default_factory=list)
 
     def merge(self, other: "Watch") -> None:
         """Add another watch's counts (games played elsewhere, e.g. in a worker process)."""
         for name in ("leaks", "view_checks", "twins_changed", "service_twins", "image_checks", "cli_checks",
-                     "hint_checks", "brief_checks"):
+                     "hint_checks", "brief_checks", "data_checks"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for mine, theirs in ((self.games, other.games), (self.outputs, other.outputs)):
             for key, value in theirs.items():
@@ -281,6 +284,11 @@ async def answers(row: GameRow, state: Any, who: str, images: bool) -> list[Any]
 
 async def _ask(service: GameService, ask: str, channel: str, who: str) -> Any:
     try:
+        if ask == "data":  # /me data's file
+            from metrobot.privacy import Privacy
+
+            document = _timeless(await Privacy(service).export(who))  # (the two services' rows differ in when)
+            return ("data", json.dumps(document, sort_keys=True, ensure_ascii=False))
         if ask == "menu":
             m = await service.menu(channel, who, [], preview=True)
             return ("menu", m.choices, m.summary, m.complete, m.can_submit, m.preview.data if m.preview else None)
@@ -289,6 +297,15 @@ async def _ask(service: GameService, ask: str, channel: str, who: str) -> Any:
         return ("refused", str(exc))
     reply = outcome.reply
     return ("reply", reply.text if reply else None, [f.data for f in (reply.files if reply else [])])
+
+
+def _timeless(value: Any) -> Any:
+    """A `/me data` file without its times (when the rows were written is not a secret)."""
+    if isinstance(value, dict):
+        return {k: _timeless(v) for k, v in value.items() if k != "at" and not k.endswith("_at")}
+    if isinstance(value, list):
+        return [_timeless(v) for v in value]
+    return value
 
 
 def diff(a: Any, b: Any, path: str = "$") -> str:
@@ -389,6 +406,8 @@ class Table:
             await self._away_or_quiet()
         if rnd.random() < self.twin_every:
             await self.w.compare_answers(rnd.choice(self.everyone + [SPECTATOR[0]]), images=False)
+        if rnd.random() < 0.05:  # someone asks for their data (/me data)
+            await self.ask_data(rnd.choice(self.everyone + [SPECTATOR[0]]))
         if rnd.random() < 0.1:  # someone types into /play: the adapter's suggestions
             from .secrecy_output import check_autocomplete
             owed = self._owed()  # the person owed a move gets suggestions; others get why not
@@ -397,6 +416,14 @@ class Table:
         owed = self._owed()
         if owed:
             await self._move(rnd.choice(owed))
+
+    async def ask_data(self, who: str) -> None:
+        """A person's `/me data` file, from this game's database with its log: nobody else's secret."""
+        from metrobot.privacy import Privacy
+
+        document = await Privacy(self.service).export(who)
+        self.w.check(json.dumps(document, ensure_ascii=False), "data", who)
+        self.watch.data_checks += 1
 
     async def _move(self, person: str) -> None:
         """A person's whole turn (or decision): step by step through the menu, each step the
