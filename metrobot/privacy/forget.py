@@ -38,6 +38,11 @@ def valid_user(user_id: Any) -> bool:
     return isinstance(user_id, str) and user_id.isascii() and user_id.isdigit() and 0 < len(user_id) <= 20
 
 
+def _names(row: GameRow, user_id: str) -> bool:
+    """Whether a game row still names the person."""
+    return row.host_id == user_id or row.seat(user_id) is not None or user_id in row.waiting
+
+
 def _rename(kind: str, data: Any, old: str, new: str) -> Any:
     return get_plugin(kind).rename_player(data, old, new)
 
@@ -122,8 +127,8 @@ class Forget:
         async with self.service._lock(row.channel_id):
             for _ in range(ATTEMPTS):
                 row = await self.db.game(game_id)
-                if row is None:
-                    return []
+                if row is None or not _names(row, user_id):
+                    return []  # (gone, or renamed meanwhile by another erasure of the same person)
                 columns = self._renamed(row, user_id, ghost)
                 named = names | ({seat.name} if seat is not None and seat.name else set())
                 if await self.db.rename_game(row, columns, user_id, ghost, _rename, named,
