@@ -119,6 +119,21 @@ class Metro:
     async def on_guild_available(self, guild: discord.Guild) -> None:
         await self._server_news("guild_back", guild)
 
+    async def _missed_departures(self) -> None:
+        """Servers that removed the bot while it was not connected are not announced: once
+        connected, the ones the database knows and Discord no longer lists (for this
+        process's shards) are taken as gone."""
+        if self.privacy is None:
+            return
+        count = getattr(self, "shard_count", None) or 1
+        mine = set(getattr(self, "shard_ids", None) or range(count))
+        try:
+            gone = await self.privacy.missed_departures({str(g.id) for g in self.guilds},
+                                                        lambda guild: (guild >> 22) % count in mine)
+            if gone:
+                log.info("removed from %d server(s) while away: their games are paused", len(gone))
+        except Exception:
+            log_failure("could not look for servers that removed the bot meanwhile")
     async def _server_news(self, what: str, guild: discord.Guild) -> None:
         if self.privacy is None:
             return
@@ -223,6 +238,7 @@ class Metro:
     @turn_clock.before_loop
     async def _wait_until_connected(self) -> None:
         await self.wait_until_ready()
+        await self._missed_departures()
 
 
 class MetroBot(Metro, commands.Bot):

@@ -39,6 +39,16 @@ class Departures:
         await self._change(row, lambda r, now: {"paused": max(0.0, r.deadline - now), "deadline": None}
                            if r.deadline is not None else None)
 
+    async def missed_departures(self, present: set[str], serves: Any) -> list[str]:
+        """When the bot connects: servers it has data of that Discord no longer lists among
+        its own (`present`, for the shards `serves(guild id)` says this process runs) — it
+        was removed while it was not connected, and Discord tells no one afterwards."""
+        gone = [g for g in await self.db.known_guilds() if g.isascii() and g.isdigit() and serves(int(g))
+                and g not in present and await self.db.departed(g) is None]
+        for guild_id in gone:
+            await self.guild_removed(guild_id)
+        return gone
+
     async def guild_back(self, guild_id: str) -> bool:
         """The bot is on a server again (added back, or found there at start): if it had
         been removed, the clocks run again with the time they had left. True if it had."""

@@ -105,6 +105,13 @@ class PrivacyQueries:
             return [r[0] for r in await q.fetch("SELECT guild_id FROM departures WHERE left_at <= ? ORDER BY left_at",
                                                 when)]
 
+    async def known_guilds(self) -> list[str]:
+        """Every server the database holds something of."""
+        async with self.driver.read() as q:
+            rows = await q.fetch("SELECT guild_id FROM games WHERE guild_id IS NOT NULL UNION SELECT guild_id FROM "
+                                 "servers UNION SELECT guild_id FROM ratings")
+        return sorted(r[0] for r in rows)
+
     async def guild_games(self, guild_id: str, status: str = "active") -> list[GameRow]:
         async with self.driver.read() as q:
             rows = await q.fetch(f"SELECT {COLUMNS} FROM games WHERE guild_id = ? AND status = ? ORDER BY id",

@@ -158,6 +158,28 @@ async def test_a_server_that_removes_the_bot_gets_its_games_back_within_the_peri
     await here.dig_by_command((await here.owed())[0])  # the other server's game is untouched
 
 
+async def test_a_server_that_removed_the_bot_while_it_was_down_is_noticed_at_start(standin, run_client, bot):
+    """Discord tells no one of a removal while the bot is not connected: at the next start the
+    servers the database knows and READY no longer lists are taken as gone."""
+    ann, bob = standin.add_member(name="Ann"), standin.add_member(name="Bob")
+    other = standin.add_guild("Elsewhere")
+    for user in (ann, bob):
+        standin.add_member(user, guild_id=other)
+    there = Table(standin, standin.create_channel("leaves", guild_id=other), bot.settings.db_path, seed=2)
+    await there.open(ann, "metromania", [bob], players=2)
+    here = Table(standin, standin.create_channel("stays"), bot.settings.db_path, seed=1)
+    await here.open(ann, "metromania", [bob], players=2)
+    await run_client.stop(bot)
+    standin.remove_bot(other)  # (nobody connected: nothing is sent)
+    again = make_bot(bot.settings.db_path, tick=3600.0)
+    await run_client(again)
+    game = (await there.row()).id
+    paused = await _until(lambda: _game(bot, game), lambda g: g["deadline"] is None, timeout=20)
+    assert paused["paused"] is not None and [d["guild_id"] for d in rows(bot.settings.db_path)["departures"]] == [
+        str(other)]
+    assert (await here.row()).deadline is not None  # a server still there goes on
+
+
 async def test_privacy_is_said_in_the_readers_language_with_the_operators_contact(standin, bot):
     bot.privacy.contact = "privacy@example.org"
     ann = standin.add_member(name="Ann")
