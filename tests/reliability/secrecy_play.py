@@ -328,6 +328,7 @@ class Table:
                  images: Path | None = None):
         self.kind, self.number, self.watch, self.records = kind, number, watch, records
         self.rnd = random.Random(f"secrecy:{kind}:{number}")
+        self.asks = random.Random(f"secrecy:data:{kind}:{number}")
         self.w = Watcher(kind, watch, f"{kind} game {number}", self.rnd)
         self.plugin, self.game = self.w.plugin, self.w.game
         choices = configs(kind)
@@ -406,8 +407,8 @@ class Table:
             await self._away_or_quiet()
         if rnd.random() < self.twin_every:
             await self.w.compare_answers(rnd.choice(self.everyone + [SPECTATOR[0]]), images=False)
-        if rnd.random() < 0.05:  # someone asks for their data (/me data)
-            await self.ask_data(rnd.choice(self.everyone + [SPECTATOR[0]]))
+        if self.asks.random() < 0.05:  # someone's /me data (drawn apart: the games play as before)
+            await self.ask_data(self.asks.choice(self.everyone + [SPECTATOR[0]]))
         if rnd.random() < 0.1:  # someone types into /play: the adapter's suggestions
             from .secrecy_output import check_autocomplete
             owed = self._owed()  # the person owed a move gets suggestions; others get why not
