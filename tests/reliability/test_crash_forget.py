@@ -27,40 +27,43 @@ TAKES_OVER = "the automatic player takes over"
 async def test_a_kill_in_the_middle_of_forgetting_is_completed_after_restart(standin, tmp_path, step):
     db_path, log = str(tmp_path / "forget.sqlite3"), str(tmp_path / "bot.log")
     bot = BotProcess(standin, db_path, log)
-    await bot.start()
-    await standin.wait_for_commands("game", "me", "play")
-    zoe = standin.add_member(name=NAME)
-    bob, cat = standin.add_member(name="Bob"), standin.add_member(name="Cat")
-    tables = await history(standin, db_path, zoe, bob, cat)
-    for table in tables.values():
-        await table.posted()
-    before = ratings(db_path)
+    try:
+        await bot.start()
+        await standin.wait_for_commands("game", "me", "play")
+        zoe = standin.add_member(name=NAME)
+        bob, cat = standin.add_member(name="Bob"), standin.add_member(name="Cat")
+        tables = await history(standin, db_path, zoe, bob, cat)
+        for table in tables.values():
+            await table.posted()
+        before = ratings(db_path)
 
-    await bot.kill()
-    bot.faults = f"kill_in_forget:{step}"
-    await bot.start()
-    reply = await (await standin.slash(zoe, tables["running"].channel, "me forget")).wait_message(timeout=20)
-    code = CODE.search(reply.content).group(1)
-    clicked = await standin.click(zoe, reply, custom_id=next(c for c in reply.custom_ids() if c.startswith("mb:fg:")))
-    await clicked.wait_response()
-    await clicked.submit_modal({"code": code})
-    for _ in range(600):  # the fault kills it at the chosen step
-        if not bot.alive():
-            break
-        await asyncio.sleep(0.05)
-    await bot.kill()
-    assert bot.kills == 2
-    assert [e["user_id"] for e in rows(db_path)["erasures"]] == [str(zoe)]  # cut short, recorded
-    assert holding(db_path, str(zoe))  # (not done yet)
+        await bot.kill()
+        bot.faults = f"kill_in_forget:{step}"
+        await bot.start()
+        reply = await (await standin.slash(zoe, tables["running"].channel, "me forget")).wait_message(timeout=20)
+        code = CODE.search(reply.content).group(1)
+        clicked = await standin.click(zoe, reply, custom_id=next(c for c in reply.custom_ids() if c.startswith("mb:fg:")))
+        await clicked.wait_response()
+        await clicked.submit_modal({"code": code})
+        for _ in range(600):  # the fault kills it at the chosen step
+            if not bot.alive():
+                break
+            await asyncio.sleep(0.05)
+        await bot.kill()
+        assert bot.kills == 2
+        assert [e["user_id"] for e in rows(db_path)["erasures"]] == [str(zoe)]  # cut short, recorded
+        assert holding(db_path, str(zoe))  # (not done yet)
 
-    bot.faults = ""
-    await bot.start()
-    for _ in range(600):  # the turn clock's tick completes it
-        if not rows(db_path)["erasures"]:
-            break
-        await asyncio.sleep(0.05)
-    await tables["running"].posted()
-    await bot.stop()
+        bot.faults = ""
+        await bot.start()
+        for _ in range(600):  # the turn clock's tick completes it
+            if not rows(db_path)["erasures"]:
+                break
+            await asyncio.sleep(0.05)
+        await tables["running"].posted()
+        await bot.stop()
+    finally:
+        await bot.kill()  # (whatever happened, no process is left behind)
 
     assert rows(db_path)["erasures"] == []
     assert holding(db_path, str(zoe), NAME, "on a boat") == []
