@@ -1,4 +1,4 @@
-"""Command-line tools: `python -m metrobot selfplay|replay|score|render|rules|ratings|migrate|backup|tournament ...`.
+"""Command-line tools: `python -m metrobot selfplay|replay|score|render|rules|ratings|migrate|backup|tournament|export|forget|purge ...`.
 
 Used by tests, by people debugging games and by the Makefile. Output files and printed
 states are canonical JSON (see README). Bad input: a one-line error on stderr, exit 2.
@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-from . import rulescli
+from . import privacycli, rulescli
 from .backup import replay_all
 from .gamelog import GameLog, dump, self_play
 from .games import BadInput, RuleError, all_plugins, get_game, get_plugin
@@ -258,6 +258,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     rulescli.add_parser(sub)
     tournament_tools.add_parser(sub)
+    privacycli.add_parsers(sub)
     return parser
 
 

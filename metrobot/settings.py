@@ -32,6 +32,9 @@ class Settings:
     web_port: int | None = None  # the web pages on this port (None: off; 0: any free port)
     web_host: str = "127.0.0.1"
     web_base_url: str | None = None  # the pages' address as readers reach them (a reverse proxy's)
+    retention_days: float = 30.0  # a server that removed the bot keeps its data this long
+    operator_contact: str | None = None  # how people reach whoever runs the bot (/privacy, PRIVACY.md)
+    privacy_url: str | None = None  # where the full privacy policy is published
 
     @property
     def database(self) -> str:
@@ -130,6 +133,9 @@ def load_settings(env_file: str | Path | None = None) -> Settings:
         web_port=_port("METROBOT_WEB_PORT"),
         web_host=os.environ.get("METROBOT_WEB_HOST") or "127.0.0.1",
         web_base_url=_base_url(os.environ.get("METROBOT_WEB_BASE_URL") or None),
+        retention_days=_retention(),
+        operator_contact=(os.environ.get("METROBOT_OPERATOR_CONTACT") or "").strip() or None,
+        privacy_url=(os.environ.get("METROBOT_PRIVACY_URL") or "").strip() or None,
     )
 
 
@@ -139,3 +145,10 @@ def _base_url(raw: str | None) -> str | None:
     if not raw.startswith(("http://", "https://")) or "?" in raw or "#" in raw:
         raise SystemExit(f"METROBOT_WEB_BASE_URL must be an http(s):// address without ? or #, got {raw!r}")
     return raw.rstrip("/")
+
+
+def _retention() -> float:
+    days = _number("METROBOT_RETENTION_DAYS", 30.0)
+    if not 0 <= days <= 3650:
+        raise SystemExit(f"METROBOT_RETENTION_DAYS must be between 0 and 3650 days, got {days:g}")
+    return days

@@ -40,3 +40,21 @@ def test_wrong_operating_settings_are_refused(monkeypatch, tmp_path, name, raw, 
     monkeypatch.setenv(name, raw)
     with pytest.raises(SystemExit, match=says):
         load_settings(tmp_path / "none.env")
+
+
+def test_privacy_settings(monkeypatch, tmp_path):
+    """A departed server's data is kept 30 days unless said otherwise; the operator's contact and
+    the policy's address are optional; a retention out of range stops the bot."""
+    for name in ("METROBOT_RETENTION_DAYS", "METROBOT_OPERATOR_CONTACT", "METROBOT_PRIVACY_URL"):
+        monkeypatch.delenv(name, raising=False)
+    settings = load_settings(tmp_path / "none.env")
+    assert (settings.retention_days, settings.operator_contact, settings.privacy_url) == (30.0, None, None)
+    monkeypatch.setenv("METROBOT_RETENTION_DAYS", "7.5")
+    monkeypatch.setenv("METROBOT_OPERATOR_CONTACT", " privacy@example.org ")
+    monkeypatch.setenv("METROBOT_PRIVACY_URL", "https://example.org/privacy")
+    settings = load_settings(tmp_path / "none.env")
+    assert (settings.retention_days, settings.operator_contact, settings.privacy_url) == (
+        7.5, "privacy@example.org", "https://example.org/privacy")
+    monkeypatch.setenv("METROBOT_RETENTION_DAYS", "-1")
+    with pytest.raises(SystemExit, match="METROBOT_RETENTION_DAYS must be between 0 and 3650"):
+        load_settings(tmp_path / "none.env")

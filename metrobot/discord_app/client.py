@@ -11,6 +11,7 @@ import discord
 from discord.ext import commands, tasks
 
 from .. import memory
+from ..privacy import Privacy
 from ..service import Outcome, fixed_seeds
 from ..settings import Settings
 from ..storage import Database
@@ -26,6 +27,7 @@ from .halls import run_tournaments
 from .operate import Operations
 from .moves import move_commands
 from .people import people_commands
+from .privacy import forget_submitted, privacy_command
 from .recovery import deliver_on_start, deliver_owed
 from .speech import CatalogueTranslator
 from .tournaments import tournament_group
@@ -51,6 +53,7 @@ class Metro:
         self.settings = settings
         self.db: Database | None = None
         self.service: TournamentService | None = None
+        self.privacy: Privacy | None = None
         self._guard_parsers()
         self.gate = Gate(self, TokenBuckets(settings.rate_per_second, settings.rate_burst))
         self.gate.install(self._connection.parsers)
@@ -75,6 +78,8 @@ class Metro:
         self.service = TournamentService(self.db, default_turn_clock=int(self.settings.turn_clock_hours * 3600),
                                    render_workers=self.settings.render_workers,
                                    ai_seconds=self.settings.ai_seconds, **seeds)
+        self.privacy = Privacy(self.service, retention_days=self.settings.retention_days,
+                               contact=self.settings.operator_contact, policy_url=self.settings.privacy_url)
         # The drawing workers start now, in the background, and draw every board's static
         # layers before anyone asks (start-up does not wait for them).
         self.service.painter.start(warm=self.settings.draw_ahead)
@@ -117,8 +122,44 @@ class Metro:
         """A box a person typed into comes back as a modal submit, which discord.py routes
         only to modals it still holds in memory: ours are read from their custom id instead,
         so they work after a restart too."""
-        if interaction.type is discord.InteractionType.modal_submit and not await typed_step(interaction):
+        if interaction.type is discord.InteractionType.modal_submit and not await typed_step(interaction) \
+                and not await forget_submitted(interaction):
             await unknown_control(interaction)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """Removed from a server (discord.py calls this for GUILD_DELETE only when the server is
+        not merely unavailable): its games stop, and its data goes after the retention period."""
+        await self._server_news("guild_removed", guild)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """Added to a server, perhaps again within the retention period: everything goes on."""
+        await self._server_news("guild_back", guild)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        await self._server_news("guild_back", guild)
+
+    async def _missed_departures(self) -> None:
+        """Servers that removed the bot while it was not connected are not announced: once
+        connected, the ones the database knows and Discord no longer lists (for this
+        process's shards) are taken as gone."""
+        if self.privacy is None:
+            return
+        count = getattr(self, "shard_count", None) or 1
+        mine = set(getattr(self, "shard_ids", None) or range(count))
+        try:
+            gone = await self.privacy.missed_departures({str(g.id) for g in self.guilds},
+                                                        lambda guild: (guild >> 22) % count in mine)
+            if gone:
+                log.info("removed from %d server(s) while away: their games are paused", len(gone))
+        except Exception:
+            log_failure("could not look for servers that removed the bot meanwhile")
+    async def _server_news(self, what: str, guild: discord.Guild) -> None:
+        if self.privacy is None:
+            return
+        try:
+            await getattr(self.privacy, what)(str(guild.id))
+        except Exception:
+            log_failure("%s for server %s failed", what, guild.id)
 
     async def deliver(self, channel_id: str, outcome: Outcome, interaction: discord.Interaction | None = None, *,
                       ephemeral: bool = True) -> None:
@@ -208,6 +249,11 @@ class Metro:
         except Exception:
             log_failure("turn clock tick failed")
             results = []
+        if self.privacy is not None:  # interrupted erasures, servers past the retention period
+            try:
+                results += await self.privacy.tick()
+            except Exception:
+                log_failure("the privacy tick failed")
         for channel_id, outcome in results:
             try:
                 await deliver(self, channel_id, outcome)
@@ -224,6 +270,7 @@ class Metro:
     @turn_clock.before_loop
     async def _wait_until_connected(self) -> None:
         await self.wait_until_ready()
+        await self._missed_departures()
 
 
 class MetroBot(Metro, commands.Bot):
@@ -237,7 +284,7 @@ class ShardedMetroBot(Metro, commands.AutoShardedBot):
 def slash_commands(bot: Any) -> list[Any]:
     """Every slash command of the bot (built from the game registry)."""
     return [game_group(bot), *look_commands(bot), *move_commands(bot), *standings_commands(bot),
-            *people_commands(bot), tournament_group(bot)]
+            *people_commands(bot), tournament_group(bot), privacy_command(bot)]
 
 
 def create_bot(settings: Settings) -> commands.Bot:

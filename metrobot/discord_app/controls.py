@@ -8,6 +8,7 @@ working after a restart and nothing lives only in memory.
   mb:r:…, mb:lb:…                           pages (see pages.py)
   mb:bt:…, mb:tp:…                          the board as text (see textboard.py)
   mb:tn:<tournament>:<stage>:join|leave|start   a tournament's sign-up (see tourney_buttons.py)
+  mb:fg:<user>:<issued>                     /me forget's confirmation (see privacy.py)
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from .composer import COMPOSER_ITEMS, composer
 from .messages import bot_of, clip, guarded
 from .pages import PAGE_ITEMS, pages_view
 from .textboard import TEXT_ITEMS, text_view
+from .privacy import PRIVACY_ITEMS
 from .speech import speaker
 from .tourney_buttons import TournamentButton
 
@@ -117,7 +119,7 @@ def controls_view(controls: Controls) -> discord.ui.View:
     return view
 
 
-OURS = (LobbyButton, PlayButton, TournamentButton, *COMPOSER_ITEMS, *PAGE_ITEMS, *TEXT_ITEMS)
+OURS = (LobbyButton, PlayButton, TournamentButton, *COMPOSER_ITEMS, *PAGE_ITEMS, *TEXT_ITEMS, *PRIVACY_ITEMS)
 
 
 def _none_of(items: tuple[type, ...]) -> str:

@@ -15,6 +15,7 @@ from ..service.people import VISION_WORDS
 from ..service.time_off import AWAY_BUDGET, DAY, zones_matching
 from .commands import clock_seconds, run, whole
 from .messages import Bot
+from .privacy import me_privacy_commands
 
 
 def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]:
@@ -56,6 +57,9 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
     @me_group.command(name="back", description="End your time away: your turn clocks run again")
     async def back(interaction: discord.Interaction) -> None:
         await run(interaction, lambda: bot.service.back(str(interaction.user.id)))
+
+    for command in me_privacy_commands(bot):  # /me data, /me forget
+        me_group.add_command(command)
 
     @app_commands.command(name="games", description="Your games and the lobbies you could join, with links")
     async def games(interaction: discord.Interaction) -> None:

@@ -348,6 +348,27 @@ class GamePlugin:
         return places({person: sum(scores.get(seat, 0) for seat in game.seats_of(state, person))
                        for person in dict.fromkeys(game.owner(state, seat) for seat in game.seats(state))})
 
+    def rename_player(self, data: Any, old: str, new: str) -> Any:
+        """`data` (a canonical state, an action, options or a seat id, as JSON) with the person
+        `old` replaced by `new` everywhere they appear — used when someone asks to be
+        forgotten, so a finished game's log still replays to its state. Default: every JSON
+        string and key equal to `old`, or a seat of theirs `old#n`. A game that keeps a
+        player's id in another shape overrides it."""
+        def renamed(text: str) -> str:
+            if text == old:
+                return new
+            return new + text[len(old):] if text.startswith(old + "#") else text
+
+        def walk(value: Any) -> Any:
+            if isinstance(value, str):
+                return renamed(value)
+            if isinstance(value, list):
+                return [walk(v) for v in value]
+            if isinstance(value, dict):
+                return {renamed(k) if isinstance(k, str) else k: walk(v) for k, v in value.items()}
+            return value
+        return walk(data)
+
     # ------------------------------------------------------------ tools
     def score(self, data: dict[str, Any]) -> dict[str, Any]:
         """The CLI's `score` tool: run the scoring on a canonical state, if the game has one."""

@@ -21,9 +21,10 @@ from typing import Any, AsyncIterator, Callable
 from ..gamelog import GameLog
 from ..games import get_plugin
 from ..games.plugin import GamePlugin
-from ..i18n import Lang, lang, me
+from ..i18n import N_, Lang, lang, me
 from ..metrics import RENDER_SECONDS, TURN_POST_SECONDS, timed
 from ..storage import Database, GameRow, Owed, Person, Seat
+from ..storage.personal import is_ghost
 from .unrated import hints_on
 from . import pictures
 from .outcome import Controls, File, Message, Outcome, Refused
@@ -46,6 +47,14 @@ def title(plugin: GamePlugin, language: Lang | None = None) -> str:
     """A game's name as people of `language` read it (a descriptive title may be in the
     catalogue; a brand name is left as it is)."""
     return (language or me()).t(plugin.title)
+
+
+GHOST = N_("Deleted player")  # someone who asked to be forgotten, wherever their name was
+
+
+def shown(user_id: str, name: str, language: Lang | None = None) -> str:
+    """A player's name as people read it: a forgotten person's is "Deleted player"."""
+    return (language or me()).t(GHOST) if is_ghost(user_id) else name
 
 
 def random_seed() -> int:
@@ -207,7 +216,7 @@ class ServiceCore:
 
         def name(seat: str) -> str:
             person = game.owner(state, seat) if state is not None else seat
-            base = names.get(person, person)
+            base = shown(person, names.get(person, person), language)
             if person != seat and "#" in seat:
                 return language.t("{name} (company {number})", name=base, number=seat.rsplit("#", 1)[1])
             return base

@@ -174,6 +174,8 @@ class People(Status):
         people = await self.db.people(row.waiting)
         if row.paused is None or any(is_away(p, now) for p in people.values()):
             return None
+        if await self.db.departed(row.guild_id) is not None:  # the bot was removed from the server: it stays stopped
+            return None
         return {"deadline": now + row.paused, "paused": None}, Outcome()
 
     async def _update_game(self, game_id: int, change) -> Outcome | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..games.alttext import pages as text_pages
 from ..i18n import N_, lang, me
-from .core import ServiceCore, hours, title
+from .core import ServiceCore, hours, shown, title
 from .time_off import is_away
 from .outcome import Controls, File, Message, Outcome, Refused
 
@@ -42,7 +42,7 @@ class Queries(ServiceCore):
                 p.user_id, p.user_id), when=f"<t:{int(p.away_until)}:f>") for p in away)))
             if row.paused is not None:
                 lines.append(mine.t("The turn clock is stopped while the game waits for someone away."))
-        left = [s.name for s in row.seats if s.auto]
+        left = [shown(s.user_id, s.name, mine) for s in row.seats if s.auto]
         if left:
             lines.append(mine.t("Played by the automatic player: {names}.", names=", ".join(left)))
         image = await self._image(plugin, state, row, viewer, language=mine, vision=await self._vision_of(user_id))

@@ -11,7 +11,7 @@ from ..games import get_plugin
 from ..games.plugin import GamePlugin
 from ..i18n import Lang, me
 from ..storage import GameRow
-from .core import ServiceCore, title
+from .core import ServiceCore, shown, title
 from . import pictures
 from .outcome import Controls, File, Message, Outcome, Refused
 
@@ -130,7 +130,7 @@ class Replays(ServiceCore):
         """This channel's finished games, newest first, as (label, game id) for suggestions."""
         out, mine = [], me()
         for g in await self.db.finished_in_channel(channel_id, 25):
-            won = " & ".join(name for _, name, _, won in g.players if won)
+            won = " & ".join(shown(user, name, mine) for user, name, _, won in g.players if won)
             game = title(get_plugin(g.game), mine)
             label = (mine.t("#{id} {game} — won by {names}", id=g.id, game=game, names=won) if won
                      else mine.t("#{id} {game} — won by nobody", id=g.id, game=game))

@@ -10,7 +10,7 @@ from ..games import all_plugins, get_plugin
 from ..games.plugin import GamePlugin
 from ..i18n import Lang, me
 from ..storage import Finished, GameRow, Record
-from .core import ServiceCore, title
+from .core import ServiceCore, shown, title
 from . import pictures
 from .outcome import Controls, File, Message, Outcome, Refused
 from .rating import game_result, rate
@@ -24,7 +24,8 @@ def _when(at: float) -> str:
 
 
 def _line(g: Finished, language: Lang) -> str:
-    people = ", ".join(f"{'🏆 ' if won else ''}{name} {score}" for _, name, score, won in g.players)
+    people = ", ".join(f"{'🏆 ' if won else ''}{shown(user, name, language)} {score}"
+                       for user, name, score, won in g.players)
     return f"#{g.id} {title(get_plugin(g.game), language)} · {_when(g.finished_at)} · {people}"
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..games.plugin import GamePlugin
 from ..storage import GameRow
-from .core import ServiceCore, title
+from .core import ServiceCore, shown, title
 from .outcome import Message
 from .time_off import is_away
 
@@ -39,7 +39,7 @@ class Status(ServiceCore):
             lines.append(g.t("📋 **{game}** — aborted.", game=title(plugin, g)))
         elif state is not None and game.is_over(state):
             ranking = plugin.final_ranking(state)
-            won = ", ".join(row.names.get(p, p) for p, place in ranking.items() if place == 1)
+            won = ", ".join(shown(p, row.names.get(p, p), g) for p, place in ranking.items() if place == 1)
             lines.append(g.t("📋 **{game}** — finished: {winners} won.", game=title(plugin, g), winners=won))
         else:
             lines.append(g.t("📋 **{game}** — in progress.", game=title(plugin, g)))

@@ -21,6 +21,7 @@ from . import outbox, ratings
 from .health import HealthQueries
 from .history import HistoryQueries
 from .people import PeopleQueries
+from .privacy import PrivacyQueries
 from .outbox import Owed
 from .ratings import GameResult, RateFn
 from .rows import COLUMNS, JSON_COLUMNS, Conflict, Duplicate, GameRow, NewerSchema, Seat, game_row
@@ -44,7 +45,7 @@ def driver_for(where: str | Path) -> Driver:
     return SQLiteDriver(text)
 
 
-class Database(HistoryQueries, PeopleQueries, HealthQueries, WebQueries, TournamentQueries):
+class Database(HistoryQueries, PeopleQueries, HealthQueries, WebQueries, TournamentQueries, PrivacyQueries):
     def __init__(self, where: str | Path):
         self.driver = driver_for(where)
         self.path = self.driver.where

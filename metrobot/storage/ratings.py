@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
+from .personal import GHOST_PREFIX
 from .sql import Driver, Tx
 
 
@@ -97,4 +98,7 @@ async def rebuild(tx: Tx, driver: Driver, games: list[tuple[int, GameResult]], r
     await tx.execute("DELETE FROM ratings")
     for seq, (game_id, result) in enumerate(games, 1):
         await record(tx, driver, game_id, result, rate, seq, first.get(game_id, ended.get(game_id)))
+    # People who asked to be forgotten are rated along (so everyone else's ratings come out the
+    # same) but kept on no leaderboard.
+    await tx.execute("DELETE FROM ratings WHERE user_id LIKE ?", GHOST_PREFIX + "%")
     await driver.results_renumbered(tx, len(games))

@@ -21,6 +21,8 @@ TABLES: dict[str, list[str]] = {
     "ratings": ["guild_id", "game", "user_id", "name", "mu", "sigma", "games", "updated_at"],
     "people": ["user_id", "settings", "away_until", "updated_at"],
     "servers": ["guild_id", "settings", "updated_at"],
+    "erasures": ["user_id", "ghosts", "games", "names", "requested_at"],
+    "departures": ["guild_id", "left_at"],
 }
 BATCH = 1000
 

@@ -17,12 +17,14 @@ Three families, each with forged payloads no Discord client could send (the stan
   finished games, huge numbers, stale positions, wrong step codes, 100-character junk, other
   bots' formats) and real ones on stale messages, pressed by non-players, spectators, players
   on someone else's ephemeral composer, members without Manage Channels, in deleted channels,
-  in channels the bot may not post in, in DMs and in another guild.
+  in channels the bot may not post in, in DMs and in another guild; `/me forget`'s button and
+  its box (someone else's, stale, from the future, with wrong codes or the right one).
 """
 from __future__ import annotations
 
 import copy
 import math
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +32,7 @@ from hypothesis import strategies as st
 
 from metrobot.discord_app.commands import MAX_CLOCK_HOURS, MIN_CLOCK_HOURS
 from metrobot.discord_app.controls import DYNAMIC_ITEMS
+from metrobot.discord_app.privacy import BOX, CONFIRM_SECONDS, _typed, confirmation_code
 from metrobot.games import BadInput, RuleError, all_plugins, get_plugin
 
 IT_COMMAND, IT_COMPONENT, IT_AUTOCOMPLETE, IT_MODAL = 2, 3, 4, 5
@@ -172,6 +175,9 @@ class Draw:
         self.channel_names = sorted(world.channels)
         self.commands = world.standin.commands()
         self.snowflakes = [str(u) for u in world.users.values()] + [str(world.standin.bot_id), "1", "0"]
+        # When `/me forget` confirmations were made: just now, long ago, in the future, nonsense.
+        now = int(time.time())
+        self.issued = [now - 30, now - 100_000, now + 100_000, 0, 10 ** 12 - 1]
         # Who the stand-in knows, as of now: what a draw may depend on must not change later.
         self.known_users = {str(u): copy.deepcopy(p) for u, p in world.standin._users.items()}  # noqa: SLF001
         self.game_ids = sorted(set(world.games.values()))
@@ -295,7 +301,10 @@ class Draw:
     def custom_id(draw, self) -> tuple[str, int]:
         """A custom id and the component type it is put on."""
         family = draw(st.sampled_from(["l", "p", "s", "b", "g", "up", "t", "h", "ok", "u", "x", "r", "lb", "rp",
-                                       "bt", "tp", "tn", "junk", "other"]))
+                                       "bt", "tp", "tn", "fg", "junk", "other"]))
+        if family == "fg":  # /me forget's button: someone's, made some time
+            uid = draw(st.sampled_from(self.snowflakes + ["9" * 20]))
+            return f"mb:fg:{uid}:{draw(st.sampled_from(self.issued))}", BUTTON
         if family == "junk":
             return draw(st.one_of(odd_text(100), st.text(min_size=100, max_size=100))), draw(
                 st.sampled_from([BUTTON, STRING_SELECT]))
@@ -357,6 +366,19 @@ class Draw:
         return {"custom_id": custom_id, "components": components}
 
     @st.composite
+    def forget_box(draw, self) -> dict[str, Any]:
+        """`/me forget`'s box sent back: someone's, made some time, with the right code or not."""
+        uid = draw(st.sampled_from(self.snowflakes + ["9" * 20]))
+        issued = draw(st.sampled_from(self.issued))
+        code = confirmation_code(uid, issued)
+        typed = draw(st.one_of(st.sampled_from([code, code.lower(), f" {code[:3]}-{code[3:]} ", "AAAAAA", ""]),
+                               odd_text(20)))
+        field = {"type": 4, "custom_id": draw(st.sampled_from(["code", "code", "step"])), "value": typed}
+        custom_id = draw(st.sampled_from([f"mb:fgm:{uid}:{issued}", f"mb:fgm:{uid}:", "mb:fgm:x:1",
+                                          f"mb:fg:{uid}:{issued}"]))
+        return {"custom_id": custom_id, "components": [{"type": 1, "components": [field]}]}
+
+    @st.composite
     def attempt(draw, self) -> Attempt:
         family = draw(st.sampled_from(["slash", "slash", "autocomplete", "component", "component", "component",
                                        "modal"]))
@@ -372,7 +394,8 @@ class Draw:
             channel = "metro"
         message, real = draw(st.sampled_from(self.carriers[channel]))
         if family == "modal":  # sent from a message (a composer's ⌨), or from none
-            return Attempt("modal", user, channel, draw(self.typed_box()), message if draw(st.booleans()) else None)
+            box = draw(st.one_of(self.typed_box(), self.forget_box()))
+            return Attempt("modal", user, channel, box, message if draw(st.booleans()) else None)
         if real and draw(st.floats(0, 1)) < 0.3:  # a real control of that message (stale, foreign, …)
             component = draw(st.sampled_from(real))
             data: dict[str, Any] = {"custom_id": component["custom_id"], "component_type": component["type"]}
@@ -432,6 +455,9 @@ class Oracle:
             cid = a.data.get("custom_id")
             return isinstance(cid, str) and any(TEMPLATES[t].fullmatch(cid) for t in ("ReplayButton", "PageButton",
                                                                                        "RulesPageButton"))
+        if a.family == "slash" and a.data.get("name") == "me":  # /me data: the asker's own file, by DM
+            options = a.data.get("options")
+            return isinstance(options, list) and any(isinstance(o, dict) and o.get("name") == "data" for o in options)
         if a.family == "slash" and a.data.get("name") == "game":
             options = a.data.get("options")
             sub = options[0] if isinstance(options, list) and options and isinstance(options[0], dict) else {}
@@ -442,7 +468,9 @@ class Oracle:
         return False
 
     def could_change(self, a: Attempt) -> bool:
-        if a.family in ("autocomplete", "modal"):  # a typed step only composes; Confirm plays
+        if a.family == "modal":  # a typed step only composes (Confirm plays); /me forget's box forgets
+            return self._forgets(a)
+        if a.family == "autocomplete":
             return False
         seen = self.model.get(self.w.channels[a.channel])
         user = str(self.w.users[a.user])
@@ -625,11 +653,41 @@ class Oracle:
             if cup is None or cup["id"] != int(m["tid"]) or cup["stage"] != int(m["stage"]):
                 return False
             return self._tournament(m["op"], {}, a, user)
+        m = TEMPLATES["ForgetButton"].fullmatch(cid)
+        if m:  # its person's own, fresh: opens the box (that is not a refusal)
+            return m["uid"] == user and _maybe_fresh(int(m["issued"]))
         m = TEMPLATES["ComposeButton"].fullmatch(cid)
         if m and m["op"] == "ok":
             steps = [s for s in m["steps"].split(";") if s]
             return self._move(seen, user, steps, kind=None, moves=int(m["moves"]), gid=int(m["gid"]))
         return False  # PlayButton (💡 too), the composer's menus, Back, ⌨, 💡, undo, cancel only look
+
+
+    def _forgets(self, a: Attempt) -> bool:
+        """`/me forget`'s box, sent by its person in time with the right code (erring on the side of yes)."""
+        m = BOX.fullmatch(str(a.data.get("custom_id", "")))
+        if m is None or m["uid"] != str(self.w.users[a.user]) or not _maybe_fresh(int(m["issued"])):
+            return False
+        code = confirmation_code(m["uid"], int(m["issued"]))
+        return any(_typed(v) == code for v in _values_typed(a.data.get("components")))
+
+
+def _values_typed(components: Any) -> list[str]:
+    """Every text a box carries, wherever it sits (any field: erring on the side of yes)."""
+    out: list[str] = []
+    for c in components if isinstance(components, list) else []:
+        if isinstance(c, dict):
+            if isinstance(c.get("value"), str):
+                out.append(c["value"])
+            out += _values_typed(c.get("components"))
+            out += _values_typed([c["component"]] if isinstance(c.get("component"), dict) else [])
+    return out
+
+
+def _maybe_fresh(issued: int) -> bool:
+    """A confirmation the bot might still take (a margin either side of its limits)."""
+    now = time.time()
+    return now - CONFIRM_SECONDS - 30 <= issued <= now + 90
 
 
 class Unreadable(Exception):

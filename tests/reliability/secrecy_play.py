@@ -18,7 +18,9 @@ run out. A `Watcher` checks everything the service says to anyone:
   /board format:text)
   of one person, answered by two services whose games differ only in what that person may
   not see: the answers must be identical (texts, and with images on, the images byte for
-  byte).
+  byte) — `/me data`'s file among them;
+* now and then, a person's `/me data` file from the game's own database (with its log): no
+  secret of anyone else in it.
 """
 from __future__ import annotations
 
@@ -50,7 +52,7 @@ CONFIGS: dict[str, list[tuple[int, str | None, str | None]]] = {
                   (5, None, "berlin"), (8, "special", "paris"), (2, None, "madrid"), (3, "special", "amsterdam")],
 }
 DEFAULT_CONFIGS = [(2, None, None), (3, None, None), (4, None, None)]
-ASKS = ("status", "board", "hand", "menu", "board_text")
+ASKS = ("status", "board", "hand", "menu", "board_text", "data")
 
 
 def configs(kind: str) -> list[tuple[int, str | None, str | None]]:
@@ -93,12 +95,13 @@ class Watch:
     hint_checks: int = 0  # hints (the greedy player's suggestion) for a state and its twin
     brief_checks: int = 0  # the tutorial coach's word on the board, for a state and its twin
     alt_checks: int = 0  # an image's alt text and the text board, for a state and its twin
+    data_checks: int = 0  # /me data files read for secrets
     problems: list[str] = field(default_factory=list)
 
     def merge(self, other: "Watch") -> None:
         """Add another watch's counts (games played elsewhere, e.g. in a worker process)."""
         for name in ("leaks", "view_checks", "twins_changed", "service_twins", "image_checks", "cli_checks",
-                     "hint_checks", "brief_checks", "alt_checks"):
+                     "hint_checks", "brief_checks", "alt_checks", "data_checks"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for mine, theirs in ((self.games, other.games), (self.outputs, other.outputs)):
             for key, value in theirs.items():
@@ -313,6 +316,11 @@ async def answers(row: GameRow, state: Any, who: str, images: bool) -> list[Any]
 
 async def _ask(service: GameService, ask: str, channel: str, who: str) -> Any:
     try:
+        if ask == "data":  # /me data's file
+            from metrobot.privacy import Privacy
+
+            document = _timeless(await Privacy(service).export(who))  # (the two services' rows differ in when)
+            return ("data", json.dumps(document, sort_keys=True, ensure_ascii=False))
         if ask == "menu":
             m = await service.menu(channel, who, [], preview=True)
             return ("menu", m.choices, m.summary, m.complete, m.can_submit,
@@ -322,6 +330,15 @@ async def _ask(service: GameService, ask: str, channel: str, who: str) -> Any:
         return ("refused", str(exc))
     reply = outcome.reply
     return ("reply", reply.text if reply else None, [(f.data, f.description) for f in (reply.files if reply else [])])
+
+
+def _timeless(value: Any) -> Any:
+    """A `/me data` file without its times (when the rows were written is not a secret)."""
+    if isinstance(value, dict):
+        return {k: _timeless(v) for k, v in value.items() if k != "at" and not k.endswith("_at")}
+    if isinstance(value, list):
+        return [_timeless(v) for v in value]
+    return value
 
 
 def diff(a: Any, b: Any, path: str = "$") -> str:
@@ -344,6 +361,7 @@ class Table:
                  images: Path | None = None):
         self.kind, self.number, self.watch, self.records = kind, number, watch, records
         self.rnd = random.Random(f"secrecy:{kind}:{number}")
+        self.asks = random.Random(f"secrecy:data:{kind}:{number}")
         self.w = Watcher(kind, watch, f"{kind} game {number}", self.rnd)
         self.plugin, self.game = self.w.plugin, self.w.game
         choices = configs(kind)
@@ -422,6 +440,8 @@ class Table:
             await self._away_or_quiet()
         if rnd.random() < self.twin_every:
             await self.w.compare_answers(rnd.choice(self.everyone + [SPECTATOR[0]]), images=False)
+        if self.asks.random() < 0.05:  # someone's /me data (drawn apart: the games play as before)
+            await self.ask_data(self.asks.choice(self.everyone + [SPECTATOR[0]]))
         if rnd.random() < 0.1:  # someone types into /play: the adapter's suggestions
             from .secrecy_output import check_autocomplete
             owed = self._owed()  # the person owed a move gets suggestions; others get why not
@@ -430,6 +450,14 @@ class Table:
         owed = self._owed()
         if owed:
             await self._move(rnd.choice(owed))
+
+    async def ask_data(self, who: str) -> None:
+        """A person's `/me data` file, from this game's database with its log: nobody else's secret."""
+        from metrobot.privacy import Privacy
+
+        document = await Privacy(self.service).export(who)
+        self.w.check(json.dumps(document, ensure_ascii=False), "data", who)
+        self.watch.data_checks += 1
 
     async def _move(self, person: str) -> None:
         """A person's whole turn (or decision): step by step through the menu, each step the

@@ -298,3 +298,50 @@ def test_bad_settings_time_away_and_nudges_change_nothing(world, user, channel, 
     baseline = {"fingerprint": world.fingerprint(), "footprint": world.call(_footprint(world))}
     world.call(send(world, _slash(world, user, channel, name, sub, options), tally, baseline))
     assert tally.failures == 0, tally.problems
+
+
+# ---------------------------------------------------------------- /me forget's confirmation
+def _forget(world: World, case: str) -> Any:
+    """A confirmation of `/me forget` that must forget nobody, sent by Ann."""
+    from metrobot.discord_app.privacy import confirmation_code
+
+    from .badinput_gen import Attempt
+
+    ann, bob = str(world.users["ann"]), str(world.users["bob"])
+    now = int(time.time())
+    uid, issued, code = {"wrong code": (ann, now - 30, "WRONG2"),
+                         "someone else's box": (bob, now - 30, None),
+                         "stale box": (ann, now - 3600, None),
+                         "box from the future": (ann, now + 3600, None),
+                         "someone else's button": (bob, now - 30, None),
+                         "stale button": (ann, now - 3600, None)}[case]
+    if "button" in case:  # (pressed on a message of the channel: the real one is private)
+        cid = f"mb:fg:{uid}:{issued}"
+        message = world.standin.messages(world.channels["metro"])[-1]
+        return Attempt("component", "ann", "metro", {"custom_id": cid, "component_type": 2}, message.id,
+                       message.raw["components"] + world.standin.forged_row(cid))
+    typed = code or confirmation_code(uid, issued)  # (the right code for that box)
+    return Attempt("modal", "ann", "metro", {"custom_id": f"mb:fgm:{uid}:{issued}", "components": [
+        {"type": 1, "components": [{"type": 4, "custom_id": "code", "value": typed}]}]})
+
+
+@pytest.mark.parametrize("case", ["wrong code", "someone else's box", "stale box", "box from the future",
+                                  "someone else's button", "stale button"])
+def test_a_forget_confirmation_that_is_not_right_forgets_nobody(world, case):
+    """A wrong code, someone else's button or box (forged: the real ones are private), a stale
+    one: refused privately; no game, no setting and no rating changes."""
+    import sqlite3
+
+    def people() -> tuple:
+        con = sqlite3.connect(f"file:{world.db_path}?mode=ro", uri=True, timeout=10)
+        try:
+            return tuple(tuple(con.execute(f"SELECT * FROM {t} ORDER BY 1")) for t in
+                         ("people", "ratings", "results", "erasures"))
+        finally:
+            con.close()
+    tally = Tally()
+    before = people()
+    baseline = {"fingerprint": world.fingerprint(), "footprint": world.call(_footprint(world))}
+    world.call(send(world, _forget(world, case), tally, baseline))
+    assert tally.failures == 0, tally.problems
+    assert people() == before

@@ -9,7 +9,8 @@ watches the games; `secrecy_output` checks what the front ends make of it.
 * `test_no_secret_reaches_anyone_it_does_not_belong_to`: whole games through the service,
   `scale(4, 1000)` per kind, every check in every game: texts, logs, views and their
   twins, the hints (💡) for a player and their twin, the alt text of the pictures and the
-  text board (`/board format:text`) for a spectator and a player and their twins, the Discord adapter's attachments, components, composer and autocomplete
+  text board (`/board format:text`) for a spectator and a player and their twins, `/me data`
+  files (and their twins), the Discord adapter's attachments, components, composer and autocomplete
   suggestions, and at a sampled position the images and `python -m metrobot render` for a
   spectator and a player against twins that differ only in secrets, the final images, and
   the read-only requests with their images (full size: in worker processes);
@@ -47,6 +48,7 @@ def _figures(watch: Watch, kind: str, started: float) -> dict:
                 view_twins=watch.view_checks, twins_with_other_secrets=watch.twins_changed,
                 request_twins=watch.service_twins, image_twins=watch.image_checks, cli_twins=watch.cli_checks,
                 hint_twins=watch.hint_checks, brief_twins=watch.brief_checks, alt_text_twins=watch.alt_checks,
+                data_files=watch.data_checks,
                 secrets_leaked=watch.leaks, seconds=round(time.perf_counter() - started, 1))
 
 
@@ -59,7 +61,7 @@ async def test_no_secret_reaches_anyone_it_does_not_belong_to(kind, report):
     assert watch.leaks == 0, "\n".join(watch.problems)
     assert watch.games.get(kind) == n
     assert watch.view_checks > 0 and watch.twins_changed > 0  # the twins did differ in secrets
-    assert watch.hint_checks > 0 and watch.brief_checks > 0 and watch.alt_checks > 0
+    assert watch.hint_checks > 0 and watch.brief_checks > 0 and watch.alt_checks > 0 and watch.data_checks > 0
     for channel in ("public", "reply", "menu", "composer", "autocomplete", "attachments_and_components", "alt_text",
                     "text_board"):
         assert watch.outputs.get(channel, 0) > 0, channel  # every way out was looked at
@@ -209,6 +211,27 @@ async def test_fault_a_coach_telling_a_hand_is_caught(monkeypatch):
     monkeypatch.setattr(type(plugin), "board_brief", board_brief)
     watch = await play_games("metromania", 1)
     assert watch.leaks > 0 and any("coach" in p for p in watch.problems)
+
+
+async def test_fault_a_data_file_with_another_players_hand_is_caught(monkeypatch):
+    """`/me data` that puts the other players' hands of a running MetrOmania game in the file."""
+    from metrobot.privacy.export import Export
+
+    real = Export.export
+
+    async def export(self, user_id):
+        document = await real(self, user_id)
+        for entry in document["games"]:
+            row = await self.db.game(entry["id"])
+            plugin = get_plugin(row.game)
+            game = plugin.game
+            state = game.from_json(row.state)
+            people = {game.owner(state, s) for s in game.seats(state)} - {user_id}
+            entry["others"] = [plugin.hand_text(game.view(state, p), game.seats_of(state, p), EN) for p in people]
+        return document
+    monkeypatch.setattr(Export, "export", export)
+    watch = await play_games("metromania", FAULT_GAMES)
+    assert watch.leaks > 0 and any("data" in p for p in watch.problems)
 
 
 async def test_fault_a_view_showing_hands_is_caught(monkeypatch):

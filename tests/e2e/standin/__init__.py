@@ -41,6 +41,8 @@ World model (ids are real snowflakes)
 * ``s.forbid_posting(channel_id, forbidden=True)``: the bot lacks Send Messages there (its posts
   answer 403 ``{"code": 50013}``; interaction responses still work).
 * ``s.delete_channel(channel_id)``: a moderator deletes it (CHANNEL_DELETE/THREAD_DELETE dispatched).
+* ``s.remove_bot(guild_id=None)``: the bot is removed from the guild (GUILD_DELETE without ``unavailable``;
+  READY stops listing it); ``s.add_bot(guild_id=None)``: added back (GUILD_CREATE without ``unavailable``).
 * ``s.user(user_id)``, ``s.channel(channel_id)``: the stored Discord-shaped payloads (dicts).
 * Objects created while a client is connected are dispatched to it (CHANNEL_CREATE, THREAD_CREATE,
   GUILD_MEMBER_ADD, GUILD_CREATE) so its cache stays coherent.

@@ -109,7 +109,7 @@ class GatewayMixin:
         self._session_signal.notify()
 
     def _send_ready(self, session: _Session) -> None:
-        guild_ids = [g for g in self._guilds if session.serves_guild(g)]
+        guild_ids = [g for g in self._guilds if session.serves_guild(g) and g not in self._bot_removed]
         session.dispatch(
             "READY",
             {

@@ -71,6 +71,7 @@ class DiscordStandIn(PayloadsMixin, WorldMixin, ObserveMixin, DrivingMixin, Stor
         self._dm_channels: Dict[int, int] = {}  # user id -> dm channel id
         self._closed_dms: set = set()
         self._no_posting: set = set()  # channels where the bot's posts answer 403 Missing Permissions
+        self._bot_removed: set = set()  # guilds the bot was removed from (`remove_bot`)
         self._deleted_channels: Dict[int, dict] = {}  # payloads of deleted channels (for forged interactions)
         self._failed_dms: Dict[int, List[dict]] = collections.defaultdict(list)
         self._thread_members: Dict[int, set] = collections.defaultdict(set)

@@ -172,6 +172,24 @@ class WorldMixin:
         """Every thread made under a channel (archived ones too), oldest first."""
         return [c for c in self._channels.values() if c["type"] in THREAD_TYPES and c.get("parent_id") == str(parent_id)]
 
+    def remove_bot(self, guild_id: Optional[int] = None) -> None:
+        """The bot is removed from a guild (kicked, or its application taken off): GUILD_DELETE
+        without ``unavailable`` is dispatched (discord.py's ``on_guild_remove``), and READY no
+        longer lists the guild. The guild's channels and messages stay, as on Discord."""
+        guild_id = guild_id or self.guild_id
+        self._bot_removed.add(guild_id)
+        self._dispatch("GUILD_DELETE", {"id": str(guild_id)}, guild_id, INTENT_GUILDS)
+
+    def add_bot(self, guild_id: Optional[int] = None) -> None:
+        """The bot is added back to a guild it was removed from: GUILD_CREATE without
+        ``unavailable`` (a new join: discord.py's ``on_guild_join``)."""
+        guild_id = guild_id or self.guild_id
+        self._bot_removed.discard(guild_id)
+        for session in self._active_sessions(guild_id, INTENT_GUILDS):
+            payload = self._guild_create_payload(guild_id, all_members=bool(session.intents & INTENT_GUILD_MEMBERS))
+            payload.pop("unavailable", None)
+            session.dispatch("GUILD_CREATE", payload)
+
     def close_dms(self, user_id: int) -> None:
         """The user does not accept DMs: the bot's DMs answer 403 code 50007."""
         self._closed_dms.add(int(user_id))

@@ -26,6 +26,8 @@ lists what to break (comma-separated, `name` or `name:probability`):
                         round's pairing cut off half-way through its threads)
   toy                   (no fault) the toy game of tests/toygame is registered, as a game
                         shipped outside the package would be
+  kill_in_forget:N      die at once when an erasure (/me forget) has committed its N-th
+                        step: a seat handed to the automatic player, or a game renamed
 
 Only tests use this; the bot knows nothing of it.
 """
@@ -140,3 +142,30 @@ if FAULTS:
             return False
         ServiceCore.delivered = delivered
         recovery._already_sent = already_sent
+
+    if "kill_in_forget" in FAULTS:
+        from metrobot.privacy.forget import Forget
+        from metrobot.storage.privacy import PrivacyQueries
+
+        steps = [0]
+
+        def step_done():
+            steps[0] += 1
+            if steps[0] >= FAULTS["kill_in_forget"]:
+                os.kill(os.getpid(), signal.SIGKILL)
+
+        original_leave, original_rename = Forget._leave, PrivacyQueries.rename_game
+
+        async def leave_then_maybe_die(self, *args, **kwargs):
+            out = await original_leave(self, *args, **kwargs)
+            if out:
+                step_done()
+            return out
+
+        async def rename_then_maybe_die(self, *args, **kwargs):
+            done = await original_rename(self, *args, **kwargs)
+            if done:
+                step_done()
+            return done
+        Forget._leave = leave_then_maybe_die
+        PrivacyQueries.rename_game = rename_then_maybe_die

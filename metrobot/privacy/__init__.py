@@ -1,0 +1,48 @@
+"""People own their data (issue 36): a capability on top of the game service.
+
+* `export`: everything stored of a person, as a documented, versioned JSON document
+  (`/me data`, `python -m metrobot export --user ID`);
+* `forget`: a person erased — their seats in open games handed to the automatic player, their
+  id replaced by a random one in every game, result and message that others' history needs,
+  everything else of theirs deleted; a resumable job, completed at the next start if a crash
+  interrupts it (`/me forget`, `python -m metrobot forget --user ID`);
+* `departures`: a server that removed the bot — its games' clocks stop; it comes back within
+  the retention period and everything goes on, or everything of it is deleted by the turn
+  clock (`python -m metrobot purge --guild ID` at once);
+* `policy`: `/privacy`, what is kept and why, in the reader's language.
+
+Which tables hold a person is known in one place, `metrobot/storage/personal.py`.
+"""
+from __future__ import annotations
+
+from ..service import GameService, Outcome
+from .departures import Departures
+from .export import FORMAT, VERSION, Export
+from .forget import Forget
+from .policy import Policy
+
+DEFAULT_RETENTION_DAYS = 30.0
+
+
+class Privacy(Export, Forget, Departures, Policy):
+    """What the Discord adapter and the command line ask about people's and servers' data."""
+
+    def __init__(self, service: GameService, *, retention_days: float = DEFAULT_RETENTION_DAYS,
+                 contact: str | None = None, policy_url: str | None = None):
+        self.service = service
+        self.db = service.db
+        self.retention_days = retention_days
+        self.contact = contact
+        self.policy_url = policy_url
+        self._erasing: set[str] = set()  # erasures this process is carrying out now
+
+    async def tick(self) -> list[tuple[str, Outcome]]:
+        """The turn clock's share: erasures a crash interrupted are completed, servers that
+        stayed away past the retention period are deleted. What the erasures owe channels
+        (the automatic player taking over) is returned to be delivered."""
+        out = await self.resume_erasures()
+        await self.purge_departed()
+        return out
+
+
+__all__ = ["DEFAULT_RETENTION_DAYS", "FORMAT", "Privacy", "VERSION"]

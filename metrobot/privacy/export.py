@@ -1,0 +1,100 @@
+"""A person's data as one JSON document (`/me data`, `python -m metrobot export --user ID`).
+
+The format is a contract, versioned (`VERSION`; README "Privacy" and PRIVACY.md describe it):
+
+  {"format": "metrobot-personal-data", "version": 1, "exported_at": ISO time, "user_id": str,
+   "settings": {...} (as stored: turn_dms, quiet {start, end, tz} in minutes, tz, language,
+               away_since, away_note, away_log [[from, to]...] as Unix times, and any setting added later),
+   "away_until": ISO time | null,
+   "games": [{"id", "game", "server", "channel", "status", "created_at", "finished_at", "name" (your
+              display name at that table), "language" (of your DMs there), "host", "left" (the
+              automatic player took your seat), "seats" (your seat ids), "moves" [{"number", "at",
+              "seat", "action" (as logged), "by": "you" | "automatic player"}], "hand" (finished
+              games with secret hands: what you held at the end, as the bot words it)}],
+   "results": [{"game_id", "server", "game", "name", "score", "won", "place",
+                "played_to_the_end", "rated", "rating_after" {"mu", "sigma"} | null, "finished_at"}],
+   "ratings": [{"server", "game", "name", "mu", "sigma", "games", "updated_at"}],
+   "tournaments": []}
+
+Nothing of anyone else: no other player's name, seat, move or hand, no seed or deck order. In
+a game still running, only the moves you made yourself are listed and no hand (what you hold is
+`/hand`'s; a file you keep or pass on must not tell what a running game hides); once a game is
+over its secrets are everyone's, and your own hand is in the file.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from ..games import get_plugin
+from ..i18n import me
+from ..storage import Database
+
+FORMAT = "metrobot-personal-data"
+VERSION = 1
+ENDED = ("finished", "aborted")
+
+
+def when(at: float | None) -> str | None:
+    """A stored time as ISO 8601 in UTC."""
+    if at is None:
+        return None
+    return dt.datetime.fromtimestamp(at, dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+class Export:
+    db: Database
+    service: Any
+
+    async def export(self, user_id: str) -> dict[str, Any]:
+        """Everything stored of a person (see the module's description)."""
+        rows = await self.db.export_rows(user_id)
+        person = rows["people"] or {}
+        moves: dict[int, list[dict[str, Any]]] = {}
+        for action in rows["actions"]:
+            moves.setdefault(action["game_id"], []).append(action)
+        games = [await self._game(user_id, g, moves.get(g["id"], [])) for g in rows["games"]]
+        return {
+            "format": FORMAT, "version": VERSION, "exported_at": when(self.service.clock()), "user_id": user_id,
+            "settings": person.get("settings", {}),
+            "away_until": when(person.get("away_until")),
+            "games": games,
+            "results": [{"game_id": r["game_id"], "server": r["guild_id"], "game": r["game"], "name": r["name"],
+                         "score": r["score"], "won": r["won"], "place": r["place"],
+                         "played_to_the_end": r["played_to_the_end"], "rated": r["rated"],
+                         "rating_after": r["rating_after"], "finished_at": when(r["finished_at"])}
+                        for r in rows["results"]],
+            "ratings": [{"server": r["guild_id"], "game": r["game"], "name": r["name"], "mu": r["mu"],
+                         "sigma": r["sigma"], "games": r["games"], "updated_at": when(r["updated_at"])}
+                        for r in rows["ratings"]],
+            "tournaments": [],
+        }
+
+    async def _game(self, user_id: str, g: dict[str, Any], actions: list[dict[str, Any]]) -> dict[str, Any]:
+        seat = g["seat"] or {}
+        entry: dict[str, Any] = {
+            "id": g["id"], "game": g["game"], "server": g["guild_id"], "channel": g["channel_id"],
+            "status": g["status"], "created_at": when(g["created_at"]), "finished_at": when(g["finished_at"]),
+            "name": seat.get("name"), "language": seat.get("locale"), "host": g["host"],
+            "left": bool(seat.get("auto")), "seats": [], "moves": []}
+        row = await self.db.game(g["id"])
+        plugin = _plugin(g["game"])
+        state = None
+        if row is not None and row.state is not None and plugin is not None:
+            state = plugin.game.from_json(row.state)
+            entry["seats"] = plugin.game.seats_of(state, user_id)
+        elif seat:
+            entry["seats"] = [user_id]
+        over = g["status"] in ENDED
+        entry["moves"] = [{"number": a["seq"], "at": when(a["at"]), "seat": a["seat"], "action": a["action"],
+                           "by": a["by"]} for a in actions if over or a["by"] == "you"]
+        if g["status"] == "finished" and state is not None and plugin.secret_hands and entry["seats"]:
+            entry["hand"] = plugin.hand_text(plugin.game.view(state, user_id), entry["seats"], me())
+        return entry
+
+
+def _plugin(kind: str):
+    try:
+        return get_plugin(kind)
+    except Exception:  # a game kind no longer installed: its rows are still theirs
+        return None

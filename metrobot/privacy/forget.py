@@ -1,0 +1,156 @@
+"""Forgetting a person (`/me forget`, `python -m metrobot forget --user ID`), as game sites do
+with a closed account (Lichess's ghosts, OGS): other people's games stay whole, without them.
+
+A job in three steps, each safe to run again, recorded in the database before it starts
+(`erasures`), so that a kill half-way is completed at the next start (`resume_erasures`):
+
+1. in every lobby and running game where they still play their own seat, they leave as with
+   `/game resign` (the same code): the automatic player takes the seat and moves at once if
+   it is owed; the channel is told;
+2. every game that names them is renamed as a whole, one version-checked transaction each:
+   their id becomes a random "ghost" id (one per server, kept with the job until it ends) in
+   the state, the options, the log, the seats, the results and the messages; their display
+   name becomes "Deleted player"; a finished game still replays to its stored state and
+   everyone's results and ratings stand;
+3. one transaction deletes the rest (settings, away periods and notes, their own rating rows,
+   DMs owed to them, names in texts already sent) and ends the job, which drops the ghost ids:
+   no link between them and the ghosts is left.
+"""
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from ..games import get_plugin
+from ..i18n import lang, me
+from ..service import GameService, Message, Outcome, Refused
+from ..service.core import GHOST
+from ..storage import Conflict, Database, GameRow, Seat
+from ..storage.personal import GHOST_NAME
+
+log = logging.getLogger("metrobot.privacy")
+ATTEMPTS = 5  # a game that keeps changing under the renaming is tried again (then the next pass)
+
+
+def valid_user(user_id: Any) -> bool:
+    """A Discord user id (a snowflake): what the command line and the controls accept."""
+    return isinstance(user_id, str) and user_id.isascii() and user_id.isdigit() and 0 < len(user_id) <= 20
+
+
+def _names(row: GameRow, user_id: str) -> bool:
+    """Whether a game row still names the person."""
+    return row.host_id == user_id or row.seat(user_id) is not None or user_id in row.waiting
+
+
+def _rename(kind: str, data: Any, old: str, new: str) -> Any:
+    return get_plugin(kind).rename_player(data, old, new)
+
+
+class Forget:
+    db: Database
+    service: GameService
+    _erasing: set[str]
+
+    async def forget(self, user_id: str) -> Outcome:
+        """Erase a person; the reply says what was done and what stays (posts in channels)."""
+        if not valid_user(user_id):
+            raise Refused(me().t("That is not a Discord user id."))
+        await self.db.begin_erasure(user_id)
+        elsewhere = await self.complete_erasure(user_id)
+        return Outcome(reply=Message(me().t(
+            "Done: I have forgotten you. Your settings, time away, notes and ratings are deleted; in games "
+            "others played with you, your name and id are replaced by “Deleted player”, and the automatic "
+            "player has taken over your seats in running games. Messages already posted in channels stay "
+            "there (Discord keeps them, not me).")), elsewhere=elsewhere)
+
+    async def resume_erasures(self) -> list[tuple[str, Outcome]]:
+        """Erasures a crash (or a conflict) left unfinished, completed now."""
+        out: list[tuple[str, Outcome]] = []
+        for user_id in await self.db.erasures():
+            if user_id in self._erasing:
+                continue
+            try:
+                out += await self.complete_erasure(user_id)
+                log.info("completed an interrupted erasure")
+            except Exception:  # the next tick tries again; the others go on
+                log.exception("could not complete an interrupted erasure")
+        return out
+
+    async def complete_erasure(self, user_id: str) -> list[tuple[str, Outcome]]:
+        self._erasing.add(user_id)
+        try:
+            elsewhere = await self._leave_all(user_id)
+            for _ in range(ATTEMPTS):
+                left = await self.db.games_holding(user_id)
+                if not left:
+                    break
+                names = await self.db.names_of(user_id)
+                for game_id in left:
+                    elsewhere += await self._rename_game(user_id, game_id, names)
+            else:
+                raise RuntimeError(f"games {left} kept changing; the erasure is completed later")
+            await self.db.finish_erasure(user_id)
+            return elsewhere
+        finally:
+            self._erasing.discard(user_id)
+
+    async def _leave_all(self, user_id: str) -> list[tuple[str, Outcome]]:
+        out = []
+        for row in await self.db.games_of(user_id):
+            out += await self._leave(row, user_id)
+        return out
+
+    async def _leave(self, row: GameRow, user_id: str) -> list[tuple[str, Outcome]]:
+        """Step 1 for one game: leave it as `/game resign` does (a lobby: the seat is freed)."""
+        seat = row.seat(user_id)
+        if row.status not in ("lobby", "active") or seat is None or (seat.auto and row.status == "active"):
+            return []
+        try:
+            outcome = await self.service.leave(row.channel_id, user_id, game_id=row.id)
+        except Refused as exc:  # (it changed meanwhile: the next pass looks again)
+            log.info("game %s: leaving for an erasure was refused: %s", row.id, exc)
+            return []
+        outcome.reply = None
+        await self.still_away(row)  # (a game of a server the bot left stays stopped)
+        return [(row.channel_id, outcome)]
+
+    async def _rename_game(self, user_id: str, game_id: int, names: set[str]) -> list[tuple[str, Outcome]]:
+        """Step 2 for one game (step 1 first if they still play in it)."""
+        row = await self.db.game(game_id)
+        if row is None:
+            return []
+        seat = row.seat(user_id)
+        if row.status in ("lobby", "active") and seat is not None and not (seat.auto and row.status == "active"):
+            return await self._leave(row, user_id)  # (renamed at the next pass)
+        ghost = await self.db.ghost_of(user_id, row.guild_id)
+        async with self.service._lock(row.channel_id):
+            for _ in range(ATTEMPTS):
+                row = await self.db.game(game_id)
+                if row is None or not _names(row, user_id):
+                    return []  # (gone, or renamed meanwhile by another erasure of the same person)
+                columns = self._renamed(row, user_id, ghost)
+                named = names | ({seat.name} if seat is not None and seat.name else set())
+                if await self.db.rename_game(row, columns, user_id, ghost, _rename, named,
+                                             lang(row.language).t(GHOST)):
+                    return []
+        raise Conflict(f"game {game_id} kept changing")
+
+    @staticmethod
+    def _renamed(row: GameRow, user_id: str, ghost: str) -> dict[str, Any]:
+        """The game row's columns with the person replaced by the ghost (as stored: JSON text)."""
+        plugin = get_plugin(row.game)
+        seats = [Seat(ghost, GHOST_NAME, auto=s.auto) if s.user_id == user_id else s for s in row.seats]
+        host = row.host_id
+        if host == user_id:  # an open game passes to someone still playing; an ended one keeps a ghost
+            playing = [s.user_id for s in seats if not s.auto] if row.status in ("lobby", "active") else []
+            host = playing[0] if playing else ghost
+        state = None
+        if row.state is not None:
+            renamed = plugin.rename_player(row.state, user_id, ghost)
+            state = plugin.game.to_json(plugin.game.from_json(renamed))  # canonical, as the engine writes it
+        compact = {"separators": (",", ":")}
+        return {"host_id": host, "seats": json.dumps([s.to_json() for s in seats]),
+                "options": json.dumps(plugin.rename_player(row.options, user_id, ghost), **compact),
+                "state": None if state is None else json.dumps(state, **compact),
+                "waiting": json.dumps([ghost if u == user_id else u for u in row.waiting], **compact)}

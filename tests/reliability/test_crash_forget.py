@@ -1,0 +1,80 @@
+"""Crash suite, `/me forget` (issue 36): a real `python bot.py` is killed with SIGKILL in the
+middle of forgetting someone — right after the first step it committed (their seat in the
+running game handed to the automatic player), or after the second game was renamed — and
+started again. The erasure was recorded before it began, so the new process completes it: no
+row holds their id or name, every game replays to its stored state, the others' ratings are
+unchanged, and the channel of the running game is told once that the automatic player took
+the seat."""
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from privacy_world import CODE, NAME, history, holding, ratings, rows
+
+from metrobot.backup import replay_all
+from metrobot.storage import Database
+
+from .crashkit import BotProcess
+
+pytestmark = pytest.mark.timeout(600)
+TAKES_OVER = "the automatic player takes over"
+
+
+@pytest.mark.parametrize("step", [1, 3])
+async def test_a_kill_in_the_middle_of_forgetting_is_completed_after_restart(standin, tmp_path, step):
+    db_path, log = str(tmp_path / "forget.sqlite3"), str(tmp_path / "bot.log")
+    bot = BotProcess(standin, db_path, log)
+    try:
+        await bot.start()
+        await standin.wait_for_commands("game", "me", "play")
+        zoe = standin.add_member(name=NAME)
+        bob, cat = standin.add_member(name="Bob"), standin.add_member(name="Cat")
+        tables = await history(standin, db_path, zoe, bob, cat)
+        for table in tables.values():
+            await table.posted()
+        before = ratings(db_path)
+
+        await bot.kill()
+        bot.faults = f"kill_in_forget:{step}"
+        await bot.start()
+        reply = await (await standin.slash(zoe, tables["running"].channel, "me forget")).wait_message(timeout=20)
+        code = CODE.search(reply.content).group(1)
+        clicked = await standin.click(zoe, reply, custom_id=next(c for c in reply.custom_ids() if c.startswith("mb:fg:")))
+        await clicked.wait_response()
+        await clicked.submit_modal({"code": code})
+        for _ in range(600):  # the fault kills it at the chosen step
+            if not bot.alive():
+                break
+            await asyncio.sleep(0.05)
+        await bot.kill()
+        assert bot.kills == 2
+        assert [e["user_id"] for e in rows(db_path)["erasures"]] == [str(zoe)]  # cut short, recorded
+        assert holding(db_path, str(zoe))  # (not done yet)
+
+        bot.faults = ""
+        await bot.start()
+        for _ in range(600):  # the turn clock's tick completes it
+            if not rows(db_path)["erasures"]:
+                break
+            await asyncio.sleep(0.05)
+        await tables["running"].posted()
+        await bot.stop()
+    finally:
+        await bot.kill()  # (whatever happened, no process is left behind)
+
+    assert rows(db_path)["erasures"] == []
+    assert holding(db_path, str(zoe), NAME, "on a boat") == []
+    db = await Database(db_path).open()
+    try:
+        checked = await replay_all(db)
+    finally:
+        await db.close()
+    assert checked.good and checked.games == 3
+    assert {k: v for k, v in before.items() if k[2] != str(zoe)} == ratings(db_path)
+    running = next(g for g in rows(db_path)["games"] if g["channel_id"] == str(tables["running"].channel))
+    assert [s["auto"] for s in json.loads(running["seats"]) if s["name"] == "Deleted player"] == [True]
+    told = [m for m in tables["running"].public() if TAKES_OVER in m.content]
+    assert len(told) == 1, [m.content for m in told]
