@@ -1,7 +1,12 @@
 """SQLite (aiosqlite): the zero-set-up default. One connection serves every coroutine of
 the process; a transaction must not interleave with another coroutine's statements, so
 all access takes one lock. Writers of several processes queue on SQLite's own lock
-(BEGIN IMMEDIATE, busy_timeout)."""
+(BEGIN IMMEDIATE, busy_timeout).
+
+A full disk, a file (or file system) that became read-only, a disk I/O error or a lock
+held past the busy timeout become `DatabaseUnavailable` (see `faults.py`): the transaction
+is rolled back whole (SQLite's own guarantee; we only make sure the connection is left
+outside any transaction), and the next one works again once the cause is gone."""
 from __future__ import annotations
 
 import asyncio
@@ -13,6 +18,8 @@ from typing import Any, AsyncIterator, Sequence
 
 import aiosqlite
 
+from .faults import IO_ERROR, DatabaseUnavailable, committed, kind_of
+from .outage import Outage
 from .rows import DatabaseClosed, Duplicate
 from .sql import Driver, Row, counted_errors
 
@@ -52,6 +59,7 @@ class SQLiteDriver(Driver):
         self.path = self.where = str(path)
         self.conn: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
+        self.outage = Outage(self.path)
 
     async def open(self) -> None:
         if self.path != ":memory:":
@@ -103,21 +111,55 @@ class SQLiteDriver(Driver):
     async def read(self) -> AsyncIterator[_Tx]:
         if self.conn is None:
             raise DatabaseClosed("the database is not open")
-        async with self._lock, counted_errors(sqlite3.Error, ValueError):
-            yield _Tx(self.conn)
+        async with self._lock, counted_errors(sqlite3.Error, ValueError, DatabaseUnavailable):
+            try:
+                yield _Tx(self.conn)
+            except Exception as exc:
+                self._failed(exc)
+        self.outage.ok()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[_Tx]:
         if self.conn is None:
             raise DatabaseClosed("the database is not open")
-        async with self._lock, counted_errors(sqlite3.Error, ValueError):
-            await self.conn.execute("BEGIN IMMEDIATE")
+        async with self._lock, counted_errors(sqlite3.Error, ValueError, DatabaseUnavailable):
+            try:
+                await self.conn.execute("BEGIN IMMEDIATE")
+            except Exception as exc:
+                self._failed(exc)
             try:
                 yield _Tx(self.conn)
-            except BaseException:
-                await self.conn.execute("ROLLBACK")
+            except BaseException as exc:
+                await self._rollback()
+                if isinstance(exc, Exception):
+                    self._failed(exc)
                 raise
-            await self.conn.execute("COMMIT")
+            try:
+                await self.conn.execute("COMMIT")
+            except Exception as exc:
+                await self._rollback()
+                # An I/O error may strike after the commit's frames were written: then the
+                # transaction may be there at the next start. Any other error: it was not.
+                self._failed(exc, unsure=kind_of(exc) == IO_ERROR)
+        committed()
+        self.outage.ok()
+
+    async def _rollback(self) -> None:
+        """Leave the connection outside any transaction (SQLite may have rolled back already,
+        e.g. after a full disk)."""
+        if self.conn is not None and self.conn.in_transaction:
+            try:
+                await self.conn.execute("ROLLBACK")
+            except sqlite3.Error:  # (what failed the transaction may fail this too: SQLite rolls back at once)
+                pass
+
+    def _failed(self, exc: Exception, *, unsure: bool = False) -> None:
+        kind = kind_of(exc)
+        if kind is None:
+            raise exc
+        fault = DatabaseUnavailable(kind, unsure=unsure)
+        self.outage.gave_up(fault)
+        raise fault from None
 
     def migrating(self):
         return self.transaction()  # BEGIN IMMEDIATE already lets one writer at a time in
