@@ -23,8 +23,9 @@ import asyncio
 import collections
 import logging
 import time
+from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Awaitable, Callable, TypeVar
+from typing import Awaitable, Callable, Iterator, TypeVar
 
 from ..metrics import DATABASE_AVAILABLE, DATABASE_RETRIES, DATABASE_UNAVAILABLE
 from .faults import ADVICE, SHORT_LIVED, DatabaseUnavailable
@@ -38,6 +39,27 @@ REPORT_EVERY = 60.0  # seconds between the "still unavailable" lines of a long o
 
 # Set while `patiently` runs an operation: the failures inside it are its to count.
 _PATIENT: ContextVar[bool] = ContextVar("metrobot_patient", default=False)
+# When a request's answer can't wait any longer for the database (see `answer_within`).
+_DEADLINE: ContextVar[float | None] = ContextVar("metrobot_db_deadline", default=None)
+
+
+@contextmanager
+def answer_within(seconds: float) -> Iterator[None]:
+    """The database may keep this request waiting for at most `seconds` in all (getting a
+    connection, trying again, each statement): for the answers that cannot be deferred (a
+    box that opens, autocomplete). Past it, the operation fails as a `timeout` fault. Only
+    the waiting for the database is limited, not the work done with what it answered."""
+    token = _DEADLINE.set(time.monotonic() + seconds)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def time_left(longest: float) -> float:
+    """How long the next wait for the database may be: `longest`, or less near the deadline."""
+    deadline = _DEADLINE.get()
+    return longest if deadline is None else max(0.01, min(longest, deadline - time.monotonic()))
 
 
 class Outage:
@@ -94,7 +116,7 @@ class Outage:
         """`attempt()` (a whole read, or a whole transaction), run again while it fails with a
         short-lived fault that `safe` says may be run again (by default: any fault before
         COMMIT), for up to RETRY_SECONDS."""
-        deadline = self.clock() + RETRY_SECONDS
+        deadline = self.clock() + time_left(RETRY_SECONDS)
         pause = FIRST_PAUSE
         outermost = not _PATIENT.get()
         token = _PATIENT.set(True)

@@ -19,7 +19,7 @@ from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator, Awaitable, Sequence, TypeVar
 
 from .faults import DEADLOCK, READ_ONLY_SERVER, SERIALIZATION, DatabaseUnavailable, committed, kind_of
-from .outage import Outage
+from .outage import Outage, time_left
 from .rows import DatabaseClosed, Duplicate
 from .sql import Driver, Row, counted_errors, numbered
 
@@ -52,19 +52,23 @@ class _Tx:
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
         writes = sql.lstrip()[:6].upper() != "SELECT"
-        return [tuple(r) for r in await self._run(writes, self.conn.fetch(numbered(sql), *args))]
+        return [tuple(r) for r in await self._run(writes, self.conn.fetch(numbered(sql), *args, timeout=_timeout()))]
 
     async def fetchone(self, sql: str, *args: Any) -> Row | None:
         rows = await self.fetch(sql, *args)
         return rows[0] if rows else None
 
     async def execute(self, sql: str, *args: Any) -> int:
-        status = await self._run(True, self.conn.execute(numbered(sql), *args))
+        status = await self._run(True, self.conn.execute(numbered(sql), *args, timeout=_timeout()))
         last = status.rsplit(" ", 1)[-1]
         return int(last) if last.isdigit() else 0
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        await self._run(True, self.conn.executemany(numbered(sql), rows))
+        await self._run(True, self.conn.executemany(numbered(sql), rows, timeout=_timeout()))
+
+
+def _timeout() -> float:
+    return time_left(COMMAND_TIMEOUT)
 
 
 class PostgresDriver(Driver):
@@ -98,7 +102,7 @@ class PostgresDriver(Driver):
             if self.pool is None:
                 raise DatabaseClosed("the database is not open")
             try:
-                conn = await self.pool.acquire(timeout=ACQUIRE_TIMEOUT)
+                conn = await self.pool.acquire(timeout=time_left(ACQUIRE_TIMEOUT))
             except Exception as exc:
                 raise await self._fault(exc) or exc
             try:
