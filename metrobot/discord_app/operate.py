@@ -46,9 +46,7 @@ async def database_fault(bot: Any) -> str | None:
     if bot.db is None:
         return "closed"
     try:
-        return None if await asyncio.wait_for(bot.db.ping(), DATABASE_TIMEOUT) else "wrong answer"
-    except DatabaseUnavailable as exc:  # (storage's outage log says it, once)
-        return exc.kind
+        return await asyncio.wait_for(bot.db.fault(), DATABASE_TIMEOUT)
     except TimeoutError:
         return "timeout"
     except Exception as exc:  # (closed, or something unforeseen: "no" all the same)

@@ -37,12 +37,17 @@ FULL = "disk full"
 READ_ONLY_FILE = "read-only file"
 IO_ERROR = "disk I/O error"
 CANNOT_OPEN = "cannot open file"
+NO_PRIMARY = "no writable server"
 
 # Faults that usually pass within a second or two (a restart, a failover, a busy server):
 # worth trying again at once. The others (a full disk, a read-only file, a lock already
 # waited for) need an operator, or have already waited as long as is reasonable.
-SHORT_LIVED = frozenset({REFUSED, LOST, SHUTTING_DOWN, STARTING_UP, TOO_MANY, READ_ONLY_SERVER, SERIALIZATION,
-                         DEADLOCK, NETWORK})
+SHORT_LIVED = frozenset({REFUSED, LOST, SHUTTING_DOWN, STARTING_UP, TOO_MANY, READ_ONLY_SERVER, NO_PRIMARY,
+                         SERIALIZATION, DEADLOCK, NETWORK})
+
+# Faults that stop writes while reads go on (a full disk, a standby): an outage of these
+# is over only when a write succeeds again, not at the next read.
+WRITES_ONLY = frozenset({FULL, READ_ONLY_FILE, IO_ERROR, LOCKED, READ_ONLY_SERVER, NO_PRIMARY})
 
 # What the operator can do about a fault, said once when it starts.
 ADVICE = {
@@ -52,6 +57,7 @@ ADVICE = {
     CANNOT_OPEN: "the database file cannot be opened: check that its folder exists and can be written",
     READ_ONLY_SERVER: "the server is a standby: list the primary in METROBOT_DATABASE_URL with "
                       "target_session_attrs=read-write",
+    NO_PRIMARY: "of the servers in METROBOT_DATABASE_URL, none accepts writes (a standby not yet promoted?)",
     LOCKED: "another process held the database's write lock past the busy timeout",
     TOO_MANY: "the server refuses more connections: raise max_connections or run fewer bot processes",
 }
@@ -111,6 +117,12 @@ def _postgres_kind(exc: BaseException) -> str | None:
     if isinstance(exc, errors.DeadlockDetectedError):
         return DEADLOCK
     if isinstance(exc, (errors.ConnectionDoesNotExistError, errors.PostgresConnectionError)):
+        return LOST
+    if isinstance(exc, errors.TargetServerAttributeNotMatched):
+        return NO_PRIMARY
+    if isinstance(exc, errors.InternalClientError):
+        # The client found its connection in a state a live one is never in: the server sent
+        # an error unasked (e.g. "terminating connection" while it shuts down) and hung up.
         return LOST
     if isinstance(exc, asyncpg.InterfaceError) and any(
             words in str(exc) for words in ("connection is closed", "connection was closed", "pool is closing",

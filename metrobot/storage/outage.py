@@ -10,8 +10,9 @@ get their answer quickly instead of each waiting out the retries.
 
 **The log.** The first fault of each kind says so in one line (with what the operator can
 do about it); while the outage lasts, one line a minute says how many operations failed so
-far; the first success after it says how long it lasted and what failed. No tracebacks:
-these faults are expected, not bugs.
+far; the first success after it says how long it lasted and what failed (after a fault
+that stops only writes — a full disk, a standby — the first successful write). No
+tracebacks: these faults are expected, not bugs.
 
 **Metrics.** `metrobot_database_unavailable_total{kind}` counts operations given up,
 `metrobot_database_retries_total{kind}` faults absorbed by trying again, and
@@ -28,7 +29,7 @@ from contextvars import ContextVar
 from typing import Awaitable, Callable, Iterator, TypeVar
 
 from ..metrics import DATABASE_AVAILABLE, DATABASE_RETRIES, DATABASE_UNAVAILABLE
-from .faults import ADVICE, SHORT_LIVED, DatabaseUnavailable
+from .faults import ADVICE, SHORT_LIVED, WRITES_ONLY, DatabaseUnavailable
 
 log = logging.getLogger("metrobot.storage")
 T = TypeVar("T")
@@ -93,9 +94,22 @@ class Outage:
             log.warning("database still unavailable after %.0f s (%s); %d operations failed so far",
                         now - self.since, _kinds(self.failed), sum(self.failed.values()))
 
-    def ok(self) -> None:
-        """An operation succeeded: an outage, if there was one, is over."""
+    @property
+    def current(self) -> str | None:
+        """The fault of the outage going on (the one that failed most operations), or None."""
         if self.since is None:
+            return None
+        return (self.failed or self.retried).most_common(1)[0][0]
+
+    @property
+    def writes_failing(self) -> bool:
+        """An outage of a kind that stops writes only (reads say nothing about its end)."""
+        return self.since is not None and any(kind in WRITES_ONLY for kind in self.failed | self.retried)
+
+    def ok(self, wrote: bool) -> None:
+        """An operation succeeded (`wrote`: and it stored something): an outage, if there
+        was one, is over."""
+        if self.since is None or (self.writes_failing and not wrote):
             return
         took = self.clock() - self.since
         failed, retried = sum(self.failed.values()), sum(self.retried.values())

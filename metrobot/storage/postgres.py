@@ -18,7 +18,7 @@ from __future__ import annotations
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator, Awaitable, Sequence, TypeVar
 
-from .faults import DEADLOCK, READ_ONLY_SERVER, SERIALIZATION, DatabaseUnavailable, committed, kind_of
+from .faults import DEADLOCK, LOST, READ_ONLY_SERVER, SERIALIZATION, DatabaseUnavailable, committed, kind_of
 from .outage import Outage, time_left
 from .rows import DatabaseClosed, Duplicate
 from .sql import Driver, Row, counted_errors, numbered
@@ -38,12 +38,15 @@ class _Tx:
     def __init__(self, conn: Any):
         self.conn = conn
         self.lost_writing = False  # a statement that changes rows failed (it may have committed by itself)
+        self.wrote = False  # a statement that changes rows succeeded
 
     async def _run(self, writes: bool, statement: Awaitable[T]) -> T:
         import asyncpg
 
         try:
-            return await statement
+            result = await statement
+            self.wrote |= writes
+            return result
         except asyncpg.UniqueViolationError as exc:
             raise Duplicate(str(exc)) from None
         except Exception:
@@ -134,10 +137,12 @@ class PostgresDriver(Driver):
             await self.pool.expire_connections()
         return DatabaseUnavailable(kind, unsure=(committing or writing) and kind not in ROLLED_BACK)
 
-    async def _failed(self, exc: BaseException, *, committing: bool = False, writing: bool = False) -> None:
+    async def _failed(self, exc: BaseException, conn: Any, *, committing: bool = False, writing: bool = False) -> None:
         fault = await self._fault(exc, committing=committing, writing=writing)
         if fault is None:
             raise exc
+        if fault.kind == LOST and not conn.is_closed():
+            conn.terminate()  # (not back into the pool: it is in no state to be used again)
         self.outage.gave_up(fault)
         raise fault from None
 
@@ -150,31 +155,41 @@ class PostgresDriver(Driver):
                 yield tx
             except Exception as exc:
                 # (each statement commits by itself here: one lost while writing may have)
-                await self._failed(exc, writing=tx.lost_writing)
+                await self._failed(exc, conn, writing=tx.lost_writing)
             finally:
                 await self._release(conn)
-        self.outage.ok()
+        self.outage.ok(wrote=tx.wrote)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[_Tx]:
         async with counted_errors(*_errors()):
             conn, transaction = await self._connection(begin=True)
+            tx = _Tx(conn)
             try:
                 try:
-                    yield _Tx(conn)
+                    yield tx
                 except BaseException as exc:
                     await _rollback(transaction)
                     if isinstance(exc, Exception):
-                        await self._failed(exc)  # (before COMMIT: nothing was stored)
+                        await self._failed(exc, conn)  # (before COMMIT: nothing was stored)
                     raise
                 try:
                     await transaction.commit()
                 except Exception as exc:
-                    await self._failed(exc, committing=True)
+                    await self._failed(exc, conn, committing=True)
             finally:
                 await self._release(conn)
         committed()
-        self.outage.ok()
+        self.outage.ok(wrote=tx.wrote)
+
+    async def probe_write(self) -> None:
+        async with self.read() as q:
+            (read_only,) = await q.fetchone("SHOW transaction_read_only")
+        if read_only == "on":  # (a standby: the pool connects again, to whichever server takes writes)
+            fault = await self._fault(_ReadOnly())
+            self.outage.gave_up(fault)
+            raise fault
+        self.outage.ok(wrote=True)
 
     @asynccontextmanager
     async def migrating(self) -> AsyncIterator[_Tx]:
@@ -197,6 +212,12 @@ class PostgresDriver(Driver):
 
     async def results_renumbered(self, tx: _Tx, last: int) -> None:
         await tx.execute("SELECT setval('results_seq', GREATEST((SELECT last_value FROM results_seq), ?))", last)
+
+
+def _ReadOnly() -> Exception:
+    import asyncpg
+
+    return asyncpg.ReadOnlySQLTransactionError("the server accepts no writes")
 
 
 async def _rollback(transaction: Any) -> None:

@@ -63,6 +63,11 @@ class Driver(ABC):
     async def next_results_seq(self, tx: Tx) -> int:
         """The next number in the order results are recorded (unique across processes)."""
 
+    @abstractmethod
+    async def probe_write(self) -> None:
+        """Show that the database takes writes again (after a fault that stopped only writes),
+        changing nothing; raises DatabaseUnavailable when it does not."""
+
     async def results_renumbered(self, tx: Tx, last: int) -> None:
         """Results were numbered 1..`last` again (a rebuild): the next number follows."""
 

@@ -24,18 +24,22 @@ from .rows import DatabaseClosed, Duplicate
 from .sql import Driver, Row, counted_errors
 
 BUSY_TIMEOUT_MS = 5000
+SQLITE_IOERR_WRITE = 10 | 3 << 8
 
 
 class _Tx:
     def __init__(self, conn: aiosqlite.Connection):
         self.conn = conn
+        self.wrote = False  # a statement that changes something succeeded
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
         try:
             async with self.conn.execute(sql, args) as cur:
-                return [tuple(r) for r in await cur.fetchall()]
+                rows = [tuple(r) for r in await cur.fetchall()]
         except sqlite3.IntegrityError as exc:
             raise Duplicate(str(exc)) from None
+        self.wrote |= sql.lstrip()[:6].upper() not in ("SELECT", "PRAGMA")
+        return rows
 
     async def fetchone(self, sql: str, *args: Any) -> Row | None:
         rows = await self.fetch(sql, *args)
@@ -46,10 +50,12 @@ class _Tx:
             cur = await self.conn.execute(sql, args)
         except sqlite3.IntegrityError as exc:
             raise Duplicate(str(exc)) from None
+        self.wrote = True
         return cur.rowcount
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         await self.conn.executemany(sql, rows)
+        self.wrote = True
 
 
 class SQLiteDriver(Driver):
@@ -112,11 +118,12 @@ class SQLiteDriver(Driver):
         if self.conn is None:
             raise DatabaseClosed("the database is not open")
         async with self._lock, counted_errors(sqlite3.Error, ValueError, DatabaseUnavailable):
+            tx = _Tx(self.conn)
             try:
-                yield _Tx(self.conn)
+                yield tx
             except Exception as exc:
                 self._failed(exc)
-        self.outage.ok()
+        self.outage.ok(wrote=tx.wrote)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[_Tx]:
@@ -127,8 +134,9 @@ class SQLiteDriver(Driver):
                 await self.conn.execute("BEGIN IMMEDIATE")
             except Exception as exc:
                 self._failed(exc)
+            tx = _Tx(self.conn)
             try:
-                yield _Tx(self.conn)
+                yield tx
             except BaseException as exc:
                 await self._rollback()
                 if isinstance(exc, Exception):
@@ -138,11 +146,17 @@ class SQLiteDriver(Driver):
                 await self.conn.execute("COMMIT")
             except Exception as exc:
                 await self._rollback()
-                # An I/O error may strike after the commit's frames were written: then the
-                # transaction may be there at the next start. Any other error: it was not.
-                self._failed(exc, unsure=kind_of(exc) == IO_ERROR)
+                # An I/O error after the commit's frames were written (syncing them) may leave
+                # the transaction there at the next start. A write that failed, or any other
+                # error: it is not (the commit's last frame marks it, and was never written).
+                self._failed(exc, unsure=kind_of(exc) == IO_ERROR and getattr(exc, "sqlite_errorcode", 0)
+                             != SQLITE_IOERR_WRITE)
         committed()
-        self.outage.ok()
+        self.outage.ok(wrote=tx.wrote)
+
+    async def probe_write(self) -> None:
+        async with self.transaction() as tx:  # (the same value: a page written, nothing changed)
+            await tx.execute(f"PRAGMA user_version = {await self.schema_version(tx)}")
 
     async def _rollback(self) -> None:
         """Leave the connection outside any transaction (SQLite may have rolled back already,
