@@ -18,6 +18,8 @@ lists what to break (comma-separated, `name` or `name:probability`):
                         been made but not yet marked done, die at once with probability P
   no_edits              owed edits (status messages, tidied turn posts) are marked done
                         without being made
+  db_faults_unknown     the database's transient faults are not recognised (storage takes
+                        every one for a bug, as before issue 39)
 
 Only tests use this; the bot knows nothing of it.
 """
@@ -90,6 +92,12 @@ if FAULTS:
         async def nothing_to_edit(self, message):
             return []
         Status.edits = nothing_to_edit
+
+    if "db_faults_unknown" in FAULTS:
+        from metrobot.storage import outage, postgres, sqlite
+
+        postgres.kind_of = sqlite.kind_of = lambda exc: None
+        outage.SHORT_LIVED = frozenset()
 
     if "no_dedup" in FAULTS:
         async def delivered(self, message):
