@@ -175,11 +175,10 @@ def _mount(*args: str) -> None:
 
 def _fill(filler: Path) -> None:
     """A file that takes the rest of its disk."""
-    with open(filler, "wb") as f:
+    with open(filler, "wb", buffering=0) as f:  # (unbuffered: nothing left to write when it is closed)
         try:
             while True:
                 f.write(b"\0" * 65536)
-                f.flush()
         except OSError:
             pass
 
