@@ -19,8 +19,9 @@ if TYPE_CHECKING:
 
 LIMIT = 2000
 # Seconds the work before an interaction's first answer may take where it cannot be deferred
-# (a box that opens, autocomplete): Discord waits 3 s, less the way there and back.
-BEFORE_ANSWER = 2.0
+# (a box that opens, autocomplete): Discord waits 3 s, less the way there and back and the
+# work done with what the database answered.
+BEFORE_ANSWER = 1.5
 log = logging.getLogger("metrobot.discord")
 
 

@@ -120,7 +120,9 @@ class PostgresDriver(Driver):
 
     async def _release(self, conn: Any) -> None:
         try:
-            await self.pool.release(conn)
+            # (a connection whose statement timed out first waits for its cancellation: not
+            # longer than the request may wait, else it is closed instead)
+            await self.pool.release(conn, timeout=time_left(ACQUIRE_TIMEOUT))
         except Exception as exc:  # (a connection lost meanwhile: the pool has dropped it)
             if kind_of(exc) is None:
                 raise
@@ -141,8 +143,8 @@ class PostgresDriver(Driver):
         fault = await self._fault(exc, committing=committing, writing=writing)
         if fault is None:
             raise exc
-        if fault.kind == LOST and not conn.is_closed():
-            conn.terminate()  # (not back into the pool: it is in no state to be used again)
+        if fault.kind == LOST:
+            _terminate(conn)
         self.outage.gave_up(fault)
         raise fault from None
 
@@ -212,6 +214,17 @@ class PostgresDriver(Driver):
 
     async def results_renumbered(self, tx: _Tx, last: int) -> None:
         await tx.execute("SELECT setval('results_seq', GREATEST((SELECT last_value FROM results_seq), ?))", last)
+
+
+def _terminate(conn: Any) -> None:
+    """Close a connection found broken, rather than give it back to the pool."""
+    import asyncpg
+
+    try:
+        if not conn.is_closed():
+            conn.terminate()
+    except asyncpg.InterfaceError:  # (closed already: asyncpg has handed it back to the pool itself)
+        pass
 
 
 def _ReadOnly() -> Exception:

@@ -101,9 +101,13 @@ class Game:
         await self.table.open(self.people[0], "metromania", self.people[1:], players=2)
 
     async def move(self) -> bool:
-        """One move by whoever is owed one; True if it was acknowledged."""
+        """One move by whoever is owed one (after a game that ended, in a new game in the same
+        channel); True if it was acknowledged."""
         owed = await self.table.owed()
-        assert owed, "the game is over or not started"
+        if not owed:
+            await self.table.posted()  # (the last turn's posts, then the new lobby's)
+            await self.open()
+            owed = await self.table.owed()
         user = owed[0]
         self.tries += 1
         try:
@@ -197,6 +201,29 @@ class Probes:
             choices = await s.autocomplete(self.mover, g.channel_id, "dig", {"step1": ""}, focused="step1",
                                            timeout=15)
             self.answers.append(Answer("autocomplete", time.monotonic() - start, " | ".join(c["name"] for c in choices)))
+
+    async def while_hung(self, thaw, seconds: float) -> None:
+        """The reads, all at once, while the database hangs; `thaw()` after `seconds`. The
+        commands wait (deferred) for it; autocomplete can't, and must answer in time anyway."""
+        s, g = self.game.s, self.game
+        post = g.table.last_play_message()
+
+        async def ask(what: str, send) -> None:
+            h = await send()
+            text = (await h.wait_message(timeout=60)).content
+            self.answers.append(Answer(what, h.response_latency, text))
+
+        async def complete() -> None:
+            start = time.monotonic()
+            choices = await s.autocomplete(self.mover, g.channel_id, "dig", {"step1": ""}, focused="step1", timeout=60)
+            self.answers.append(Answer("autocomplete", time.monotonic() - start, " | ".join(c["name"] for c in choices)))
+        asking = [asyncio.create_task(ask("/status", lambda: s.slash(self.other, g.channel_id, "status"))),
+                  asyncio.create_task(ask("board button", lambda: s.click(self.other, post,
+                                                                          custom_id=_button(post, "board")))),
+                  asyncio.create_task(complete())]
+        await asyncio.sleep(seconds)
+        await thaw()
+        await asyncio.gather(*asking)
 
     def wrong(self, expected: dict[str, str], *, clear_ok: bool = False) -> list[Answer]:
         """The answers that were too slow or not as expected: the text `expected` says for

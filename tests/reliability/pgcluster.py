@@ -76,6 +76,19 @@ class Server:
             assert time.monotonic() < until, "the killed server's processes did not die"
             time.sleep(0.02)
 
+    def freeze(self) -> list[int]:
+        """SIGSTOP the server and all its processes: it hangs (connections open, nothing answers)."""
+        postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
+        frozen = [postmaster] + _children(postmaster)
+        for pid in frozen:
+            os.kill(pid, signal.SIGSTOP)
+        return frozen
+
+    @staticmethod
+    def thaw(frozen: list[int]) -> None:
+        for pid in frozen:
+            os.kill(pid, signal.SIGCONT)
+
     def promote(self) -> None:
         self.run("pg_ctl", "-D", str(self.data), "-w", "promote")
 

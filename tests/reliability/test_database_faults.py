@@ -21,7 +21,7 @@ import pytest
 
 from tools import pgserver
 
-from .outagekit import (ALL_CLEAR, WENT_WRONG, WRITES_CLEAR, Game, OutageBot, Probes, audit, log_lines, settled,
+from .outagekit import (ALL_CLEAR, CLEAR_SHORT, WENT_WRONG, WRITES_CLEAR, Game, OutageBot, Probes, audit, log_lines, settled,
                         slow_answers, warnings)
 from .pgcluster import Cluster
 from .sizes import scale
@@ -29,6 +29,7 @@ from .sizes import scale
 pytestmark = pytest.mark.timeout(900)
 
 OUTAGE = 15.0  # seconds the database is stopped
+HANG = 4.0  # seconds it hangs
 FAILOVER_GAP = 3.0  # seconds between the primary's death and the standby's promotion
 MOVES = scale(3, 12)  # moves between two faults
 
@@ -122,13 +123,23 @@ async def test_postgres_restart_and_outage(standin, tmp_path, cluster, report):
     assert up == {"discord": True, "database": True, "stopping": False}, up
     assert await game.move(), "the first move after the outage was not accepted"
 
+    # Hung (every server process stopped, connections open): commands are deferred and answered
+    # when it is back; autocomplete, which can't wait, is answered in time with the clear word.
+    hang = probes.fresh()
+    frozen = await asyncio.to_thread(primary.freeze)
+    await hang.while_hung(lambda: asyncio.to_thread(primary.thaw, frozen), HANG)
+    wrong += hang.wrong({"autocomplete": CLEAR_SHORT})
+    assert wrong == [], wrong
+    assert await game.move(), "the first move after the hang was not accepted"
+
     figures = await _finish(standin, bot, game, url)
     text = bot.log_text()
     said = log_lines(text, r"database unavailable \(")
     assert 1 <= len(said) <= 8, said  # (one line per kind of fault, per outage)
     assert len(log_lines(text, r"database answering again after")) >= 2
     assert sum(warnings(text).values()) <= 20, warnings(text)  # (no line a second while it is away)
-    report.update(figures, asked_while_away=during_restarts + len(outage.answers), wrong_answers=len(wrong),
+    report.update(figures, asked_while_away=during_restarts + len(outage.answers) + len(hang.answers),
+                  wrong_answers=len(wrong),
                   answers_during_restarts=during_restarts, rounds_while_stopped=rounds, stopped_seconds=round(back, 1),
                   slowest_answer_while_stopped=round(max(a.latency for a in outage.answers), 2),
                   health_while_stopped=f"503 {down['database_fault']}", outage_log_lines=len(said))
