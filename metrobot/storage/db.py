@@ -27,7 +27,7 @@ from . import outbox, ratings
 from .health import HealthQueries
 from .history import HistoryQueries
 from .people import PeopleQueries
-from .faults import DatabaseUnavailable
+from .faults import DatabaseUnavailable, kind_of
 from .outbox import Owed
 from .ratings import GameResult, RateFn
 from .rows import COLUMNS, JSON_COLUMNS, Conflict, Duplicate, GameRow, NewerSchema, Seat, game_row
@@ -57,11 +57,14 @@ class Database(HistoryQueries, PeopleQueries, HealthQueries):
         self._skip_locked = " FOR UPDATE SKIP LOCKED" if self.driver.dialect == "postgres" else ""
 
     async def open(self) -> "Database":
-        await self.driver.open()
         try:
+            await self.driver.open()
             await self._migrate()
-        except BaseException:
+        except BaseException as exc:
             await self.close()
+            kind = kind_of(exc) if isinstance(exc, Exception) else None
+            if kind is not None:  # (the bot says so in one line, and exits to be started again)
+                raise DatabaseUnavailable(kind) from exc
             raise
         return self
 

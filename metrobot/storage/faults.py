@@ -18,6 +18,8 @@ transaction was rolled back, so nothing of it was stored.
 from __future__ import annotations
 
 import asyncio
+import errno
+import socket
 import sqlite3
 from contextvars import ContextVar
 
@@ -87,9 +89,12 @@ def kind_of(exc: BaseException) -> str | None:
         return REFUSED
     if isinstance(exc, (ConnectionError, EOFError)):
         return LOST
-    if isinstance(exc, OSError):  # unreachable network, unknown host name (DNS), …
-        return NETWORK
+    if isinstance(exc, socket.gaierror) or (isinstance(exc, OSError) and exc.errno in _NETWORK):
+        return NETWORK  # (an unknown host name, an unreachable network)
     return _postgres_kind(exc)
+
+
+_NETWORK = {errno.ENETUNREACH, errno.EHOSTUNREACH, errno.ENETDOWN, errno.EHOSTDOWN, errno.ETIMEDOUT}
 
 
 def _sqlite_kind(exc: sqlite3.Error) -> str | None:

@@ -80,3 +80,21 @@ async def test_people_are_told_in_their_language_that_the_database_is_not_answer
     assert unavailable_count() - before == 6
     for text in (CLEAR, SHORT, MAYBE):  # (translated, not the English)
         assert lang("ko").t(text) != text and lang("nl").t(text) != text
+
+
+async def test_a_bot_started_while_the_database_is_away_says_so_and_exits_to_be_started_again(standin, tmp_path):
+    import socket
+
+    from harness import start_bot_process
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    log = tmp_path / "bot.log"
+    proc = start_bot_process(standin, str(tmp_path / "unused.sqlite3"), log_path=str(log),
+                             env={"METROBOT_DATABASE_URL": f"postgresql://metrobot:secret@127.0.0.1:{port}/metrobot"})
+    code = await asyncio.get_running_loop().run_in_executor(None, proc.wait, 60)
+    text = log.read_text()
+    assert code == 1, text  # (not 2: starting again may well work; `make run` and systemd do)
+    assert f"The database is not answering (connection refused) at 127.0.0.1:{port}/metrobot" in text
+    assert "Traceback" not in text and "secret" not in text

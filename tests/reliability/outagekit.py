@@ -59,6 +59,11 @@ class OutageBot:
         await stop_process(self.proc, timeout=20)
         return self.proc.returncode
 
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
     async def health(self) -> tuple[int | None, dict]:
         try:
             async with aiohttp.ClientSession() as http:
@@ -88,24 +93,30 @@ class Game:
     the suggestions, or (every third) through ▶ Play, the composer and ✔ Confirm."""
 
     def __init__(self, standin, database: str, name: str = "db-faults", seed: int = 3):
-        self.s, self.database = standin, database
+        self.s, self.database, self.name, self.seed = standin, database, name, seed
         self.people = [standin.add_member(name="Ann"), standin.add_member(name="Bob")]
-        self.channel_id = standin.create_channel(name)
-        self.table = Table(standin, self.channel_id, database, seed=seed)
-        self.channel = Channel(self.channel_id, "metromania", self.people)
+        self.channels: list[Channel] = []
+        self._new_channel()
         self.tries = 0
         self.acked = 0  # steps acknowledged
         self.unclear = 0  # moves answered with neither an acknowledgement nor a refusal
+
+    def _new_channel(self) -> None:
+        self.channel_id = self.s.create_channel(f"{self.name}-{len(self.channels) + 1}")
+        self.table = Table(self.s, self.channel_id, self.database, seed=self.seed + len(self.channels))
+        self.channel = Channel(self.channel_id, "metromania", self.people)
+        self.channels.append(self.channel)
 
     async def open(self) -> None:
         await self.table.open(self.people[0], "metromania", self.people[1:], players=2)
 
     async def move(self) -> bool:
-        """One move by whoever is owed one (after a game that ended, in a new game in the same
-        channel); True if it was acknowledged."""
+        """One move by whoever is owed one (after a game that ended, in a new game in a channel
+        of its own); True if it was acknowledged."""
         owed = await self.table.owed()
         if not owed:
-            await self.table.posted()  # (the last turn's posts, then the new lobby's)
+            await self.table.posted()
+            self._new_channel()
             await self.open()
             owed = await self.table.owed()
         user = owed[0]
@@ -269,7 +280,7 @@ def audit(standin, database: str, game: Game) -> tuple[Audit, int]:
     """The storage and announcement audits of the crash suite, and how many moves of people
     the log holds."""
     result = Audit()
-    audit_storage(database, [game.channel], result)
+    audit_storage(database, game.channels, result)
     result.acknowledged = game.acked
     audit_announcements(standin, database, result)
     _, actions, _ = read_db(database)

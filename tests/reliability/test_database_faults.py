@@ -44,8 +44,19 @@ def cluster():
         yield made
 
 
-async def _started(standin, database: str, folder: Path, faults: str = "") -> tuple[OutageBot, Game]:
+@pytest.fixture
+def bots():
+    """The bot processes a test starts: killed at its end whatever happened (a failed test
+    must not leave one running)."""
+    started: list[OutageBot] = []
+    yield started
+    for bot in started:
+        bot.kill()
+
+
+async def _started(standin, database: str, folder: Path, bots: list, faults: str = "") -> tuple[OutageBot, Game]:
     bot = OutageBot(standin, database, folder, faults)
+    bots.append(bot)
     await bot.start()
     await standin.wait_for_commands("game", "dig", "status")
     game = Game(standin, database)
@@ -88,11 +99,11 @@ async def _probe_until(probes: Probes, until: float, **kinds: bool) -> int:
     return rounds
 
 
-async def test_postgres_restart_and_outage(standin, tmp_path, cluster, report):
+async def test_postgres_restart_and_outage(standin, tmp_path, bots, cluster, report):
     primary = cluster.primary()
     primary.create_database("metrobot")
     url = primary.url("metrobot")
-    bot, game = await _started(standin, url, tmp_path)
+    bot, game = await _started(standin, url, tmp_path, bots)
     probes = Probes(game)
     await probes.prepare()
 
@@ -145,14 +156,14 @@ async def test_postgres_restart_and_outage(standin, tmp_path, cluster, report):
                   health_while_stopped=f"503 {down['database_fault']}", outage_log_lines=len(said))
 
 
-async def test_postgres_failover_to_a_synchronous_standby(standin, tmp_path, cluster, report):
+async def test_postgres_failover_to_a_synchronous_standby(standin, tmp_path, bots, cluster, report):
     primary = cluster.primary()
     primary.create_database("metrobot")
     standby = cluster.standby_of(primary)
     await asyncio.to_thread(primary.synchronous)
     url = (f"postgresql://postgres@127.0.0.1:{primary.port},127.0.0.1:{standby.port}/metrobot"
            "?target_session_attrs=read-write")
-    bot, game = await _started(standin, url, tmp_path)
+    bot, game = await _started(standin, url, tmp_path, bots)
     probes = Probes(game)
     await probes.prepare()
 
@@ -198,13 +209,13 @@ def _umount(where: Path) -> None:
     subprocess.run(["umount", "-l", str(where)], capture_output=True)
 
 
-async def test_sqlite_disk_full(standin, tmp_path, report):
+async def test_sqlite_disk_full(standin, tmp_path, bots, report):
     disk = tmp_path / "disk"
     disk.mkdir()
     _mount("-t", "tmpfs", "-o", "size=16m", "tmpfs", str(disk))
     try:
         database = str(disk / "bot.sqlite3")
-        bot, game = await _started(standin, database, tmp_path)
+        bot, game = await _started(standin, database, tmp_path, bots)
         probes = Probes(game)
         await probes.prepare()
         filler = disk / "filler"
@@ -226,7 +237,7 @@ async def test_sqlite_disk_full(standin, tmp_path, report):
     report.update(figures, asked_while_away=len(probes.answers), wrong_answers=len(wrong), health_while_full="503 disk full")
 
 
-async def test_sqlite_file_system_turns_read_only(standin, tmp_path, report):
+async def test_sqlite_file_system_turns_read_only(standin, tmp_path, bots, report):
     """ext4 with errors=remount-ro (Debian's default) after an error: the file system turns
     read-only under the running bot. The operator stops the bot, checks the file system
     (e2fsck), mounts it again and starts the bot: the game goes on, nothing lost."""
@@ -238,7 +249,7 @@ async def test_sqlite_file_system_turns_read_only(standin, tmp_path, report):
     _mount("-o", "loop,errors=remount-ro", str(image), str(disk))
     try:
         database = str(disk / "bot.sqlite3")
-        bot, game = await _started(standin, database, tmp_path)
+        bot, game = await _started(standin, database, tmp_path, bots)
         probes = Probes(game)
         await probes.prepare()
         device = Path(subprocess.run(["findmnt", "-n", "-o", "SOURCE", str(disk)], capture_output=True,
@@ -267,14 +278,14 @@ async def test_sqlite_file_system_turns_read_only(standin, tmp_path, report):
 
 
 # ---------------------------------------------------------------- the suite catches what it exists to catch
-async def test_the_suite_notices_faults_taken_for_bugs(standin, tmp_path):
+async def test_the_suite_notices_faults_taken_for_bugs(standin, tmp_path, bots):
     """With the database's faults not recognised (as before): people are told of a bug, and
     the log holds tracebacks."""
     disk = tmp_path / "disk"
     disk.mkdir()
     _mount("-t", "tmpfs", "-o", "size=16m", "tmpfs", str(disk))
     try:
-        bot, game = await _started(standin, str(disk / "bot.sqlite3"), tmp_path, faults="db_faults_unknown")
+        bot, game = await _started(standin, str(disk / "bot.sqlite3"), tmp_path, bots, faults="db_faults_unknown")
         probes = Probes(game)
         await probes.prepare()
         _fill(disk / "filler")
@@ -288,7 +299,7 @@ async def test_the_suite_notices_faults_taken_for_bugs(standin, tmp_path):
     assert any(WENT_WRONG in a.text for a in wrong) and bot.log_text().count("Traceback") > 0
 
 
-async def test_the_suite_notices_moves_lost_in_an_asynchronous_failover(standin, tmp_path, cluster, report):
+async def test_the_suite_notices_moves_lost_in_an_asynchronous_failover(standin, tmp_path, bots, cluster, report):
     """Asynchronous replication, and a standby that was away (stopped) while the last moves
     were made, when the primary dies: those acknowledged moves are gone after the failover,
     and the audit says so (why the README asks for a synchronous standby: with one, those
@@ -298,7 +309,7 @@ async def test_the_suite_notices_moves_lost_in_an_asynchronous_failover(standin,
     standby = cluster.standby_of(primary)
     url = (f"postgresql://postgres@127.0.0.1:{primary.port},127.0.0.1:{standby.port}/metrobot"
            "?target_session_attrs=read-write")
-    bot, game = await _started(standin, url, tmp_path)
+    bot, game = await _started(standin, url, tmp_path, bots)
     await asyncio.to_thread(standby.stop)
     late = await game.play(2)  # acknowledged by the primary alone
     await asyncio.to_thread(primary.kill)
