@@ -223,10 +223,11 @@ class Database(HistoryQueries, PeopleQueries, HealthQueries):
         try:
             await self.driver.outage.patiently(write)
         except DatabaseUnavailable as exc:
-            # The connection was lost during the COMMIT: stored or not? A replay could apply
-            # the move twice only if it was stored and the game were still at its version —
-            # which it then is not (the version check refuses it); still, it is looked at
-            # first, and written again only if the game has not changed.
+            # The connection was lost during the COMMIT: stored or not? Written again blindly it
+            # could never be stored twice (if the first made it, the version check refuses the
+            # second), but the person would hear that someone else moved first. So the game is
+            # looked at: the version after ours with our time of change -> it was saved; the
+            # version unchanged -> nothing was, write it again; else (or no answer) -> unsure.
             if not exc.unsure:
                 raise
             landed = await self._landed(row, encoded["updated_at"])

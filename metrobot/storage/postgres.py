@@ -171,7 +171,7 @@ class PostgresDriver(Driver):
                 try:
                     yield tx
                 except BaseException as exc:
-                    await _rollback(transaction)
+                    await _rollback(transaction, conn)
                     if isinstance(exc, Exception):
                         await self._failed(exc, conn)  # (before COMMIT: nothing was stored)
                     raise
@@ -233,12 +233,14 @@ def _ReadOnly() -> Exception:
     return asyncpg.ReadOnlySQLTransactionError("the server accepts no writes")
 
 
-async def _rollback(transaction: Any) -> None:
+async def _rollback(transaction: Any, conn: Any) -> None:
+    """Roll back after a failure. If even that fails (the connection is gone, or in no state to
+    go on), the connection is closed: the server rolls back what it had, and the failure that
+    matters is the one being handled."""
     try:
         await transaction.rollback()
-    except Exception as exc:  # (the connection is gone: the server rolled it back)
-        if kind_of(exc) is None:
-            raise
+    except Exception:
+        _terminate(conn)
 
 
 def _errors() -> tuple[type[BaseException], ...]:

@@ -193,12 +193,11 @@ class Probes:
         """Each kind of request once: the reads (/status, 🗺 Board, ▶ Play, autocomplete) and
         the writes (/dig, /game new, /me settings)."""
         s, g = self.game.s, self.game
-        post = g.table.last_play_message()
         asks = []
         if reads:
             asks += [("/status", lambda: s.slash(self.other, g.channel_id, "status")),
-                     ("board button", lambda: s.click(self.other, post, custom_id=_button(post, "board"))),
-                     ("play button", lambda: s.click(self.mover, post, custom_id=_button(post, "play")))]
+                     ("board button", lambda: self._press(self.other, "board")),
+                     ("play button", lambda: self._press(self.mover, "play"))]
         if writes:
             asks += [("/dig", lambda: s.slash(self.mover, g.channel_id, "dig", {"step1": self.step})),
                      ("/game new", lambda: s.slash(self.other, self.elsewhere, "game new", {"kind": "metromania"})),
@@ -217,7 +216,6 @@ class Probes:
         """The reads, all at once, while the database hangs; `thaw()` after `seconds`. The
         commands wait (deferred) for it; autocomplete can't, and must answer in time anyway."""
         s, g = self.game.s, self.game
-        post = g.table.last_play_message()
 
         async def ask(what: str, send) -> None:
             h = await send()
@@ -229,12 +227,17 @@ class Probes:
             choices = await s.autocomplete(self.mover, g.channel_id, "dig", {"step1": ""}, focused="step1", timeout=60)
             self.answers.append(Answer("autocomplete", time.monotonic() - start, " | ".join(c["name"] for c in choices)))
         asking = [asyncio.create_task(ask("/status", lambda: s.slash(self.other, g.channel_id, "status"))),
-                  asyncio.create_task(ask("board button", lambda: s.click(self.other, post,
-                                                                          custom_id=_button(post, "board")))),
+                  asyncio.create_task(ask("board button", lambda: self._press(self.other, "board"))),
                   asyncio.create_task(complete())]
         await asyncio.sleep(seconds)
         await thaw()
         await asyncio.gather(*asking)
+
+    async def _press(self, user: int, op: str):
+        """`op` (play, board) on the newest turn post that has it now (earlier posts lose
+        their buttons as the game goes on)."""
+        post = _turn_post(self.game.table, op)
+        return await self.game.s.click(user, post, custom_id=_button(post, op))
 
     def wrong(self, expected: dict[str, str], *, clear_ok: bool = False) -> list[Answer]:
         """The answers that were too slow or not as expected: the text `expected` says for
@@ -256,6 +259,14 @@ class Probes:
 ALL_CLEAR = {"/status": CLEAR, "board button": CLEAR, "play button": CLEAR, "autocomplete": CLEAR_SHORT, "/dig": CLEAR,
              "/game new": CLEAR, "/me settings": CLEAR}
 WRITES_CLEAR = {k: v for k, v in ALL_CLEAR.items() if k in ("/dig", "/game new", "/me settings")}
+
+
+def _turn_post(table: Table, op: str):
+    """The newest post with a turn's button `op`."""
+    for message in reversed(table.public()):
+        if any(c.startswith("mb:p:") and c.endswith(f":{op}") for c in message.custom_ids()):
+            return message
+    raise AssertionError(f"no turn post with its {op} button in the channel")
 
 
 def _button(message, op: str) -> str:

@@ -108,7 +108,8 @@ async def test_postgres_restart_and_outage(standin, tmp_path, bots, cluster, rep
     await probes.prepare()
 
     # Restarted between two moves (and while people look at the game): answered, at worst with the clear word.
-    for _ in range(scale(1, 5)):
+    restarts = scale(1, 5)
+    for _ in range(restarts):
         restarting = asyncio.create_task(asyncio.to_thread(primary.restart))
         while not restarting.done():
             await probes.round(writes=False)
@@ -145,10 +146,11 @@ async def test_postgres_restart_and_outage(standin, tmp_path, bots, cluster, rep
 
     figures = await _finish(standin, bot, game, url)
     text = bot.log_text()
-    said = log_lines(text, r"database unavailable \(")
-    assert 1 <= len(said) <= 8, said  # (one line per kind of fault, per outage)
-    assert len(log_lines(text, r"database answering again after")) >= 2
-    assert sum(warnings(text).values()) <= 20, warnings(text)  # (no line a second while it is away)
+    said, again = log_lines(text, r"database unavailable \("), log_lines(text, r"database answering again after")
+    # One line per kind of fault and one at the end, per outage (a restart may show as two: it
+    # answers, then is briefly "starting up" again); no line a second while it is away.
+    assert 3 <= len(again) <= 2 * (restarts + 2) and len(again) <= len(said) <= 4 * len(again), (said, again)
+    assert sum(warnings(text).values()) <= len(said) + len(again) + 4, warnings(text)
     report.update(figures, asked_while_away=during_restarts + len(outage.answers) + len(hang.answers),
                   wrong_answers=len(wrong),
                   answers_during_restarts=during_restarts, rounds_while_stopped=rounds, stopped_seconds=round(back, 1),
