@@ -54,7 +54,7 @@ def main() -> int:
     import discord
 
     from metrobot.discord_app.client import create_bot
-    from metrobot.storage import NewerSchema
+    from metrobot.storage import DatabaseUnavailable, NewerSchema
 
     point_at_api(settings.api_base, settings.gateway_url)
     bot = create_bot(settings)
@@ -69,6 +69,10 @@ def main() -> int:
     except NewerSchema as exc:
         print(exc, file=sys.stderr)
         return 2
+    except DatabaseUnavailable as exc:  # (status 1: starting again later may well work)
+        print(f"The database is not answering ({exc.kind}) at {bot.settings.database.split('@')[-1]}; "
+              "exiting so that the service manager starts the bot again.", file=sys.stderr)
+        return 1
     except discord.PrivilegedIntentsRequired:
         print("Discord asked for privileged intents; metrobot needs none. Check the bot's settings.", file=sys.stderr)
         return 2

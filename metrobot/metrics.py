@@ -35,6 +35,13 @@ AI_DECISIONS = Counter("metrobot_ai_decisions_total", "Decisions of automatic pl
 AI_SECONDS = Histogram("metrobot_ai_seconds", "Seconds an automatic player took to decide, by game", ["game"],
                        buckets=_DRAWING)
 DATABASE_ERRORS = Counter("metrobot_database_errors_total", "Errors the database returned (or a lost connection)")
+DATABASE_UNAVAILABLE = Counter("metrobot_database_unavailable_total",
+                               "Operations given up because the database was not answering, by kind of fault",
+                               ["kind"])
+DATABASE_RETRIES = Counter("metrobot_database_retries_total",
+                           "Database faults absorbed by trying again, by kind of fault", ["kind"])
+DATABASE_AVAILABLE = Gauge("metrobot_database_available", "0 while the database is not answering (an outage), else 1")
+DATABASE_AVAILABLE.set(1)
 OUTBOX_BACKLOG = Gauge("metrobot_outbox_backlog", "Messages owed and due, not yet delivered")
 OUTBOX_OLDEST = Gauge("metrobot_outbox_oldest_seconds", "Age of the oldest owed, due message (0 when none)")
 ACTIVE_GAMES = Gauge("metrobot_active_games", "Games being played, by kind", ["game"])

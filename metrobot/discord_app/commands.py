@@ -19,8 +19,9 @@ from ..games import all_plugins
 from ..games.autoplay import LEVELS
 from ..i18n import LANGUAGES, me
 from ..service import Outcome, Refused
+from ..storage import Commits, DatabaseUnavailable
 from .accounting import mark
-from .messages import Bot, bot_of, log_failure, went_wrong
+from .messages import Bot, bot_of, log_failure, unavailable, went_wrong
 from .speech import as_asker
 from .tutorial import start_tutorial
 
@@ -64,12 +65,18 @@ async def run(interaction: discord.Interaction, work: Callable[[], Awaitable[Out
     bot = bot_of(interaction)
     deferring = asyncio.create_task(interaction.response.defer(ephemeral=ephemeral, thinking=True))
     try:
-        async with as_asker(interaction):
-            outcome = await work()
+        with Commits() as commits:
+            async with as_asker(interaction):
+                outcome = await work()
     except Refused as exc:
         mark("refused")
         await deferring
         await interaction.followup.send(str(exc), ephemeral=True)
+        return
+    except DatabaseUnavailable as exc:
+        mark("unavailable")
+        await deferring
+        await interaction.followup.send(unavailable(interaction, exc, commits.count), ephemeral=True)
         return
     except Exception:
         mark("failed")

@@ -26,7 +26,9 @@ import discord
 
 from ..i18n import EN, N_, Lang
 from ..service import Menu, Refused, menutree
-from .messages import bot_of, clip, files, guarded, log_failure, went_wrong
+from ..storage import DatabaseUnavailable, answer_within
+from .accounting import mark
+from .messages import BEFORE_ANSWER, bot_of, clip, files, guarded, log_failure, unavailable, went_wrong
 from .speech import as_asker, speaker
 
 log = logging.getLogger("metrobot.discord")
@@ -253,12 +255,17 @@ class TypeButton(discord.ui.DynamicItem[discord.ui.Button],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:  # (a box opens at once, without a deferral: the example is quick to find)
-            async with as_asker(interaction) as language:
-                menu = await bot_of(interaction).service.menu(str(interaction.channel_id), str(interaction.user.id),
-                                                              self.steps, moves=self.moves, game_id=self.gid)
+            with answer_within(BEFORE_ANSWER):
+                async with as_asker(interaction) as language:
+                    menu = await bot_of(interaction).service.menu(str(interaction.channel_id), str(interaction.user.id),
+                                                                  self.steps, moves=self.moves, game_id=self.gid)
             example = menu.example
         except Refused as exc:  # out of date or not theirs: say so instead of opening the box
             await interaction.response.send_message(clip(str(exc)), ephemeral=True)
+            return
+        except DatabaseUnavailable as exc:  # (the box can't wait for the database)
+            mark("unavailable")
+            await interaction.response.send_message(unavailable(interaction, exc), ephemeral=True)
             return
         except Exception:
             log_failure("control %s failed", (interaction.data or {}).get("custom_id"))

@@ -7,6 +7,7 @@ import logging
 import discord
 
 from ..service import Message, Outcome
+from ..storage import DatabaseUnavailable
 from .controls import controls_view
 from .messages import Bot, allowed, clip, files, log_failure, send_reply
 from .speech import speaker
@@ -55,6 +56,8 @@ async def deliver(client: Bot, channel_id: str, outcome: Outcome,
             # The change is saved; what it owes the channel stays in the outbox (see recovery).
             unreachable = exc
             log.warning("cannot post in channel %s: %s", channel_id, exc)
+        except DatabaseUnavailable:  # (an edit's targets could not be read: it stays owed, see recovery)
+            pass
 
     # The answer and the public posts go out together: neither waits for the other.
     if outcome.reply is not None and interaction is not None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
 import discord
 
 from ..service import File, Message, Outcome, Refused
+from ..storage import Commits, DatabaseUnavailable
 from .accounting import mark
 from .speech import as_asker, speaker
 
@@ -17,6 +18,10 @@ if TYPE_CHECKING:
     from ..service import GameService
 
 LIMIT = 2000
+# Seconds the work before an interaction's first answer may take where it cannot be deferred
+# (a box that opens, autocomplete): Discord waits 3 s, less the way there and back and the
+# work done with what the database answered.
+BEFORE_ANSWER = 1.5
 log = logging.getLogger("metrobot.discord")
 
 
@@ -71,11 +76,15 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
     """Run a control's work after its deferral; refusals go back privately with the reason,
     failures are logged for operators and never shown as tracebacks."""
     try:
-        async with as_asker(interaction):
-            await work()
+        with Commits() as commits:
+            async with as_asker(interaction):
+                await work()
     except Refused as exc:
         mark("refused")
         await send_reply(interaction, Message(str(exc)))
+    except DatabaseUnavailable as exc:
+        mark("unavailable")
+        await interaction.followup.send(unavailable(interaction, exc, commits.count), ephemeral=True)
     except Exception:
         mark("failed")
         log_failure("control %s failed", (interaction.data or {}).get("custom_id"))
@@ -85,6 +94,16 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
 def went_wrong(interaction: discord.Interaction) -> str:
     """What a person is told when a bug stopped their request (the traceback goes to the log)."""
     return speaker(interaction).t("Something went wrong on my side; the game is unchanged and the error was logged.")
+
+
+def unavailable(interaction: discord.Interaction, exc: DatabaseUnavailable, commits: int = 0) -> str:
+    """What a person is told when the database did not answer (it will be back in a minute):
+    never the words for a bug. Whether something was saved is said as it is known."""
+    reader = speaker(interaction)
+    if exc.unsure or commits:
+        return reader.t("The game's database stopped answering while I was saving: your change may have been saved. "
+                        "Look at the channel in a minute before you try again.")
+    return reader.t("The game's database is not answering; nothing was changed — try again in a minute.")
 
 
 def transient(exc: BaseException) -> bool:
@@ -97,9 +116,12 @@ def transient(exc: BaseException) -> bool:
 
 def log_failure(message: str, *args: Any) -> None:
     """Log the exception being handled: one line for a transient Discord failure (operators
-    see it, nothing to debug), the traceback for anything else."""
+    see it, nothing to debug), nothing for a database that is not answering (storage logs an
+    outage once, see storage/outage.py), the traceback for anything else."""
     exc = sys.exc_info()[1]
-    if exc is not None and transient(exc):
+    if isinstance(exc, DatabaseUnavailable):  # (storage's outage log says it, once per kind of fault)
+        log.debug(message + ": %s", *args, exc)
+    elif exc is not None and transient(exc):
         status = getattr(exc, "status", None)
         log.warning(message + ": %s%s", *args, f"{status} " if status else "", str(exc).splitlines()[0][:200]
                     if str(exc) else type(exc).__name__)

@@ -15,10 +15,11 @@ from ..games import all_plugins, get_plugin
 from ..games.plugin import GamePlugin, MoveCommand
 from ..i18n import me
 from ..service import Refused
+from ..storage import DatabaseUnavailable, answer_within
 from .commands import _ids, run
-from .messages import Bot
+from .messages import BEFORE_ANSWER, Bot
 from .accounting import mark
-from .speech import as_asker
+from .speech import as_asker, speaker
 
 log = logging.getLogger("metrobot.discord")
 MAX_CHOICES = 25
@@ -29,11 +30,16 @@ async def suggestions(bot: Bot, interaction: discord.Interaction, prefix: list[s
                       ) -> list[app_commands.Choice[str]]:
     """The legal next steps after `prefix` that fit what was typed, as the game reads it."""
     try:
-        async with as_asker(interaction):
-            menu = await bot.service.menu(*_ids(interaction), prefix, kind=kind)
+        with answer_within(BEFORE_ANSWER):
+            async with as_asker(interaction):
+                menu = await bot.service.menu(*_ids(interaction), prefix, kind=kind)
     except Refused as exc:
         mark("refused")
         return [app_commands.Choice(name=str(exc)[:100], value="?")]
+    except DatabaseUnavailable:  # (suggestions can't wait for the database)
+        mark("unavailable")
+        return [app_commands.Choice(name=speaker(interaction).t("The game's database is not answering; try again in "
+                                                                "a minute.")[:100], value="?")]
     except Exception:
         mark("failed")
         log.exception("autocomplete failed")

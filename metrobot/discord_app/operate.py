@@ -5,7 +5,8 @@ Served by aiohttp (already there for discord.py) in the bot's own event loop: a 
 the gauges that describe the database and the gateway at that moment, then prometheus_client
 writes every metric out. `/healthz` is 200 while the bot is connected to Discord (every shard
 of this process) and the database answers within 2 s, 503 otherwise (and while stopping), with
-a small JSON body saying which part is down.
+a small JSON body saying which part is down (and, for the database, what fault: "connection
+refused", "disk full", …; see storage/faults.py).
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
 from ..games import all_plugins
 from ..metrics import ACTIVE_GAMES, GATEWAY_LATENCY, LOBBIES, OUTBOX_BACKLOG, OUTBOX_OLDEST, SHARD_UP
+from ..storage import DatabaseUnavailable
 
 log = logging.getLogger("metrobot.operate")
 
@@ -39,14 +41,17 @@ def connected(bot: Any) -> bool:
     return bot.is_ready() and not bot.is_closed() and all(up for _, up in shards(bot).values())
 
 
-async def database_answers(bot: Any) -> bool:
+async def database_fault(bot: Any) -> str | None:
+    """None while the database answers, else what is wrong with it."""
     if bot.db is None:
-        return False
+        return "closed"
     try:
-        return await asyncio.wait_for(bot.db.ping(), DATABASE_TIMEOUT)
-    except Exception as exc:  # (closed, locked for too long, the server gone: all mean "no")
+        return await asyncio.wait_for(bot.db.fault(), DATABASE_TIMEOUT)
+    except TimeoutError:
+        return "timeout"
+    except Exception as exc:  # (closed, or something unforeseen: "no" all the same)
         log.warning("health check: the database does not answer (%s: %s)", type(exc).__name__, exc)
-        return False
+        return type(exc).__name__
 
 
 async def read_gauges(bot: Any) -> None:
@@ -59,6 +64,8 @@ async def read_gauges(bot: Any) -> None:
     try:
         count, oldest = await asyncio.wait_for(bot.db.backlog(bot.service.clock()), DATABASE_TIMEOUT)
         games = await asyncio.wait_for(bot.db.games_by_status(), DATABASE_TIMEOUT)
+    except (DatabaseUnavailable, TimeoutError):  # (storage's outage log says it; /healthz tells it)
+        return
     except Exception as exc:
         log.warning("metrics: could not read the database (%s: %s)", type(exc).__name__, exc)
         return
@@ -99,7 +106,9 @@ class Operations:
 
     async def healthz(self, request: web.Request) -> web.Response:
         stopping = bool(getattr(self.bot, "stopping", False))
-        parts = {"discord": connected(self.bot), "database": await database_answers(self.bot),
-                 "stopping": stopping}
+        fault = await database_fault(self.bot)
+        parts: dict[str, Any] = {"discord": connected(self.bot), "database": fault is None, "stopping": stopping}
+        if fault is not None:
+            parts["database_fault"] = fault
         healthy = parts["discord"] and parts["database"] and not stopping
         return web.json_response(parts, status=200 if healthy else 503)

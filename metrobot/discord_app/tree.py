@@ -18,7 +18,8 @@ from discord import app_commands
 from discord.enums import AppCommandOptionType as T
 
 from ..i18n import N_
-from .messages import went_wrong
+from ..storage import DatabaseUnavailable
+from .messages import unavailable, went_wrong
 from .speech import speaker
 
 log = logging.getLogger("metrobot.discord")
@@ -194,6 +195,10 @@ class MetroTree(app_commands.CommandTree):
             log.warning("refused a %s interaction from user %s: %s", interaction.type.name, _user(interaction),
                         error)
             await _answer(interaction, speaker(interaction).t(NOT_AS_SENT, reason=type(error).__name__))
+            return
+        original = getattr(error, "original", None)
+        if isinstance(original, DatabaseUnavailable):  # (storage's outage log says it)
+            await _answer(interaction, unavailable(interaction, original))
             return
         log.error("command %s failed", interaction.command.qualified_name if interaction.command else "?",
                   exc_info=error)

@@ -9,8 +9,9 @@ import logging
 import discord
 
 from ..service import Refused
+from ..storage import Commits, DatabaseUnavailable
 from .accounting import mark
-from .messages import Bot, bot_of, log_failure, went_wrong
+from .messages import Bot, bot_of, log_failure, unavailable, went_wrong
 from .speech import as_asker
 
 log = logging.getLogger("metrobot.discord")
@@ -34,19 +35,27 @@ async def start_tutorial(bot: Bot, interaction: discord.Interaction, kind: str) 
     deferring = asyncio.create_task(interaction.response.defer(ephemeral=True, thinking=True))
     thread = None
     try:
-        async with as_asker(interaction) as language:
-            thread = await _thread(interaction, language.t("Tutorial: {name}", name=interaction.user.display_name))
-            where = thread.id if thread else interaction.channel_id
-            parent = thread.parent_id if thread else getattr(interaction.channel, "parent_id", None)
-            outcome = await bot.service.tutorial(str(where), str(interaction.guild_id), str(interaction.user.id),
-                                                 interaction.user.display_name, kind,
-                                                 parent_id=str(parent) if parent else None,
-                                                 in_thread=thread is not None)
+        with Commits() as commits:
+            async with as_asker(interaction) as language:
+                thread = await _thread(interaction, language.t("Tutorial: {name}", name=interaction.user.display_name))
+                where = thread.id if thread else interaction.channel_id
+                parent = thread.parent_id if thread else getattr(interaction.channel, "parent_id", None)
+                outcome = await bot.service.tutorial(str(where), str(interaction.guild_id), str(interaction.user.id),
+                                                     interaction.user.display_name, kind,
+                                                     parent_id=str(parent) if parent else None,
+                                                     in_thread=thread is not None)
     except Refused as exc:
         mark("refused")
         await _forget(thread)
         await deferring
         await interaction.followup.send(str(exc), ephemeral=True)
+        return
+    except DatabaseUnavailable as exc:
+        mark("unavailable")
+        if not commits.count:  # (the game was opened in the thread: the thread stays)
+            await _forget(thread)
+        await deferring
+        await interaction.followup.send(unavailable(interaction, exc, commits.count), ephemeral=True)
         return
     except Exception:
         mark("failed")

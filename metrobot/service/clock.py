@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+from ..storage import DatabaseUnavailable
 from .people import People
 from .time_off import quiet_end
 from .outcome import Message, Outcome, Refused
@@ -19,11 +20,15 @@ class Clock(People):
         out = []
         try:
             out += await self.back_from_away()
+        except DatabaseUnavailable:  # (the clocks wait for it too: at a later tick)
+            raise
         except Exception:  # the clocks of the others must go on
             log.exception("bringing people back from time away failed")
         for due in await self.db.claim_due(now):
             try:
                 result = await self._tick_game(due.channel_id, now)
+            except DatabaseUnavailable:  # (its claim runs out: a later tick acts on it)
+                break
             except Exception:  # one broken game must not stop the clock for the others
                 log.exception("turn clock of game %s failed", due.id)
                 continue

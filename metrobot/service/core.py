@@ -23,7 +23,7 @@ from ..games import get_plugin
 from ..games.plugin import GamePlugin
 from ..i18n import N_, Lang, lang, me
 from ..metrics import RENDER_SECONDS, TURN_POST_SECONDS, timed
-from ..storage import Database, GameRow, Owed, Person, Seat
+from ..storage import Database, DatabaseUnavailable, GameRow, Owed, Person, Seat
 from ..storage.personal import is_ghost
 from .unrated import hints_on
 from . import pictures
@@ -166,10 +166,14 @@ class ServiceCore:
 
     async def delivered(self, message: Message, message_id: str | None = None) -> None:
         """A message the front end has sent (`message_id`: where it is now), or could never
-        send (e.g. closed DMs)."""
+        send (e.g. closed DMs). If the database can't note it now, the message stays owed:
+        the recovery finds it in the channel before it would send it again."""
         owed = message.owed
         if owed is not None and owed.id is not None:
-            await self.db.delivered([owed.id], message_id)
+            try:
+                await self.db.delivered([owed.id], message_id)
+            except DatabaseUnavailable:  # (storage's outage log says it)
+                return
             if message_id and owed.target == "channel" and owed.kind == "post" and owed.not_before is None:
                 TURN_POST_SECONDS.observe(max(0.0, time.time() - owed.created_at))
 

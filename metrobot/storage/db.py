@@ -8,6 +8,12 @@ one process or in several — can never both apply. What the action owes the cha
 the players (the outbox) and, when a game ends, its results and ratings are written in
 the same transaction. The schema is upgraded at start by the numbered migrations in
 `schema.py`; finished games stay for history.
+
+When the database is briefly away (see `faults.py`, `outage.py`), the reads and writes
+here are run again as long as that is safe: a read, or a transaction that failed before its
+COMMIT. A move whose COMMIT lost its connection is never simply written again: `_write`
+first looks whether it was stored (the game's version and time of change are the move's
+own), and writes it again only if the game is still as it was.
 """
 from __future__ import annotations
 
@@ -22,6 +28,7 @@ from .health import HealthQueries
 from .history import HistoryQueries
 from .people import PeopleQueries
 from .privacy import PrivacyQueries
+from .faults import DatabaseUnavailable, kind_of
 from .outbox import Owed
 from .ratings import GameResult, RateFn
 from .rows import COLUMNS, JSON_COLUMNS, Conflict, Duplicate, GameRow, NewerSchema, Seat, game_row
@@ -56,11 +63,14 @@ class Database(HistoryQueries, PeopleQueries, HealthQueries, WebQueries, Tournam
         self.finish_hooks: list[Callable[[Tx, int, GameResult], Awaitable[None]]] = [self.record_table]
 
     async def open(self) -> "Database":
-        await self.driver.open()
         try:
+            await self.driver.open()
             await self._migrate()
-        except BaseException:
+        except BaseException as exc:
             await self.close()
+            kind = kind_of(exc) if isinstance(exc, Exception) else None
+            if kind is not None:  # (the bot says so in one line, and exits to be started again)
+                raise DatabaseUnavailable(kind) from exc
             raise
         return self
 
@@ -88,9 +98,14 @@ class Database(HistoryQueries, PeopleQueries, HealthQueries, WebQueries, Tournam
         return len(MIGRATIONS[self.driver.dialect])
 
     # ------------------------------------------------------------ reads
+    async def _row(self, sql: str, *args: Any) -> Any:
+        async def read() -> Any:
+            async with self.driver.read() as q:
+                return await q.fetchone(sql, *args)
+        return await self.driver.outage.patiently(read)
+
     async def _one(self, sql: str, *args: Any) -> GameRow | None:
-        async with self.driver.read() as q:
-            r = await q.fetchone(sql, *args)
+        r = await self._row(sql, *args)
         return game_row(r) if r else None
 
     async def open_game(self, channel_id: str) -> GameRow | None:
@@ -111,6 +126,9 @@ class Database(HistoryQueries, PeopleQueries, HealthQueries, WebQueries, Tournam
         """Active games whose reminder or deadline has come, claimed for this process for a
         while so that, of several processes, one acts on each (the claim ends with the
         next change of the game, or after CLOCK_LEASE)."""
+        return await self.driver.outage.patiently(lambda: self._claim_due(now))
+
+    async def _claim_due(self, now: float) -> list[GameRow]:
         async with self.driver.transaction() as tx:
             rows = [game_row(r) for r in await tx.fetch(
                 f"SELECT {COLUMNS} FROM games WHERE status = 'active' AND deadline IS NOT NULL AND "
@@ -123,21 +141,28 @@ class Database(HistoryQueries, PeopleQueries, HealthQueries, WebQueries, Tournam
         return rows
 
     async def actions(self, game_id: int) -> list[dict[str, Any]]:
-        async with self.driver.read() as q:
-            rows = await q.fetch("SELECT seq, seat, action, actor, created_at FROM actions WHERE game_id = ? "
-                                 "ORDER BY seq", game_id)
+        async def read() -> list[Any]:
+            async with self.driver.read() as q:
+                return await q.fetch("SELECT seq, seat, action, actor, created_at FROM actions WHERE game_id = ? "
+                                     "ORDER BY seq", game_id)
+        rows = await self.driver.outage.patiently(read)
         return [{"seq": seq, "player": seat, "action": json.loads(a), "actor": actor, "at": at}
                 for seq, seat, a, actor, at in rows]
 
     async def owed(self, due: float | None = None) -> list[Owed]:
         """Messages owed and not delivered, whose sender's claim ran out (and those held until
         a time `due` has reached): claimed for this process, oldest first."""
-        async with self.driver.transaction() as tx:
-            return await outbox.claim(tx, self._skip_locked, due=due)
+        async def claim() -> list[Owed]:
+            async with self.driver.transaction() as tx:
+                return await outbox.claim(tx, self._skip_locked, due=due)
+        return await self.driver.outage.patiently(claim)
 
     async def delivered(self, ids: list[int], message_id: str | None = None) -> None:
-        async with self.driver.read() as q:
-            await outbox.mark(q, ids, message_id)
+        async def mark() -> None:
+            async with self.driver.read() as q:
+                await outbox.mark(q, ids, message_id)
+        # (marking again what may have been marked says the same: always safe to try again)
+        await self.driver.outage.patiently(mark, safe=lambda exc: True)
 
     async def last_post(self, game_id: int) -> str | None:
         async with self.driver.read() as q:
@@ -154,18 +179,21 @@ class Database(HistoryQueries, PeopleQueries, HealthQueries, WebQueries, Tournam
         transaction. Raises Duplicate if the channel already has an open game. `linked`
         records, in the same transaction, what the game belongs to (a tournament's table)."""
         now = time.time()
-        async with self.driver.transaction() as tx:
-            row = game_row(await tx.fetchone(
-                "INSERT INTO games (channel_id, guild_id, game, status, host_id, options, seed, seats, max_seats, "
-                "turn_clock, created_at, updated_at, bot_level, language, settings) VALUES "
-                f"(?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {COLUMNS}", channel_id, guild_id,
-                game, host.user_id, json.dumps(options), seed, json.dumps([s.to_json() for s in (seats or [host])]),
-                max_seats, turn_clock, now, now, bot_level, language, json.dumps(settings or {})))
-            await _seat(tx, row.id, row.seats)
-            await outbox.insert(tx, row.id, channel_id, announce(row))
-            if linked is not None:
-                await linked(tx, row)
-        return row
+
+        async def create() -> GameRow:
+            async with self.driver.transaction() as tx:
+                row = game_row(await tx.fetchone(
+                    "INSERT INTO games (channel_id, guild_id, game, status, host_id, options, seed, seats, max_seats, "
+                    "turn_clock, created_at, updated_at, bot_level, language, settings) VALUES "
+                    f"(?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {COLUMNS}", channel_id, guild_id,
+                    game, host.user_id, json.dumps(options), seed, json.dumps([s.to_json() for s in (seats or [host])]),
+                    max_seats, turn_clock, now, now, bot_level, language, json.dumps(settings or {})))
+                await _seat(tx, row.id, row.seats)
+                await outbox.insert(tx, row.id, channel_id, announce(row))
+                if linked is not None:
+                    await linked(tx, row)
+            return row
+        return await self.driver.outage.patiently(create)
 
     async def update(self, row: GameRow, *, actions: list[tuple[str, dict[str, Any], str]] = (),
                      owed: list[Owed] = (), result: GameResult | None = None, rate: RateFn | None = None,
@@ -200,6 +228,40 @@ class Database(HistoryQueries, PeopleQueries, HealthQueries, WebQueries, Tournam
     async def _write(self, row: GameRow, encoded: dict[str, Any], actions: list[tuple[str, dict[str, Any], str]],
                      owed: list[Owed], result: GameResult | None = None, rate: RateFn | None = None,
                      seats: list[Seat] | None = None) -> None:
+        async def write() -> None:
+            await self._write_once(row, encoded, actions, owed, result, rate, seats)
+        try:
+            await self.driver.outage.patiently(write)
+        except DatabaseUnavailable as exc:
+            # The connection was lost during the COMMIT: stored or not? Written again blindly it
+            # could never be stored twice (if the first made it, the version check refuses the
+            # second), but the person would hear that someone else moved first. So the game is
+            # looked at: the version after ours with our time of change -> it was saved; the
+            # version unchanged -> nothing was, write it again; else (or no answer) -> unsure.
+            if not exc.unsure:
+                raise
+            landed = await self._landed(row, encoded["updated_at"])
+            if landed is None:
+                raise
+            if not landed:
+                await self.driver.outage.patiently(write)
+
+    async def _landed(self, row: GameRow, updated_at: float) -> bool | None:
+        """Whether a change of `row` made at `updated_at` is stored (None: can't tell now)."""
+        try:
+            found = await self._row("SELECT version, updated_at FROM games WHERE id = ?", row.id)
+        except DatabaseUnavailable:
+            return None
+        if found is None:
+            return None
+        version, at = found
+        if version == row.version:
+            return False
+        return True if (version, at) == (row.version + 1, updated_at) else None
+
+    async def _write_once(self, row: GameRow, encoded: dict[str, Any], actions: list[tuple[str, dict[str, Any], str]],
+                          owed: list[Owed], result: GameResult | None, rate: RateFn | None,
+                          seats: list[Seat] | None) -> None:
         sets = ", ".join(f"{k} = ?" for k in encoded)
         async with self.driver.transaction() as tx:
             # Any change of the game ends a turn-clock claim on it: the next due time is new.

@@ -4,6 +4,7 @@ Read when Prometheus scrapes `/metrics` and when `/healthz` is asked: small aggr
 on indexed columns (the outbox's owed rows have a partial index; games by status are few)."""
 from __future__ import annotations
 
+from .faults import DatabaseUnavailable
 from .sql import Driver
 
 
@@ -14,6 +15,17 @@ class HealthQueries:
         """True when the database answers a trivial query (raises when it cannot)."""
         async with self.driver.read() as q:
             return (await q.fetchone("SELECT 1")) == (1,)
+
+    async def fault(self) -> str | None:
+        """What is wrong with the database (the kind of fault, see faults.py), or None: it
+        answers, and takes writes (tried only after writes failed: a full disk, a standby)."""
+        try:
+            await self.ping()
+            if self.driver.outage.writes_failing:
+                await self.driver.probe_write()
+        except DatabaseUnavailable as exc:
+            return exc.kind
+        return None
 
     async def backlog(self, now: float) -> tuple[int, float | None]:
         """(messages owed and due at `now`, when the oldest of them became due) — messages

@@ -10,9 +10,12 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from contextlib import asynccontextmanager
-from typing import Any, AsyncContextManager, AsyncIterator, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, AsyncContextManager, AsyncIterator, Protocol, Sequence
 
 from ..metrics import DATABASE_ERRORS
+
+if TYPE_CHECKING:
+    from .outage import Outage
 
 Row = tuple[Any, ...]
 BIGINT = 2 ** 63  # integers both engines store lie in [-BIGINT, BIGINT)
@@ -32,6 +35,7 @@ class Tx(Protocol):
 class Driver(ABC):
     dialect: str  # "sqlite" | "postgres": which schema script to run
     where: str  # for messages: the file or the server
+    outage: "Outage"  # how the database is doing, as this process sees it (faults, retries, the log)
 
     @abstractmethod
     async def open(self) -> None: ...
@@ -58,6 +62,11 @@ class Driver(ABC):
     @abstractmethod
     async def next_results_seq(self, tx: Tx) -> int:
         """The next number in the order results are recorded (unique across processes)."""
+
+    @abstractmethod
+    async def probe_write(self) -> None:
+        """Show that the database takes writes again (after a fault that stopped only writes),
+        changing nothing; raises DatabaseUnavailable when it does not."""
 
     async def results_renumbered(self, tx: Tx, last: int) -> None:
         """Results were numbered 1..`last` again (a rebuild): the next number follows."""

@@ -1,7 +1,12 @@
 """SQLite (aiosqlite): the zero-set-up default. One connection serves every coroutine of
 the process; a transaction must not interleave with another coroutine's statements, so
 all access takes one lock. Writers of several processes queue on SQLite's own lock
-(BEGIN IMMEDIATE, busy_timeout)."""
+(BEGIN IMMEDIATE, busy_timeout).
+
+A full disk, a file (or file system) that became read-only, a disk I/O error or a lock
+held past the busy timeout become `DatabaseUnavailable` (see `faults.py`): the transaction
+is rolled back whole (SQLite's own guarantee; we only make sure the connection is left
+outside any transaction), and the next one works again once the cause is gone."""
 from __future__ import annotations
 
 import asyncio
@@ -13,22 +18,28 @@ from typing import Any, AsyncIterator, Sequence
 
 import aiosqlite
 
+from .faults import IO_ERROR, DatabaseUnavailable, committed, kind_of
+from .outage import Outage
 from .rows import DatabaseClosed, Duplicate
 from .sql import Driver, Row, counted_errors
 
 BUSY_TIMEOUT_MS = 5000
+SQLITE_IOERR_WRITE = 10 | 3 << 8
 
 
 class _Tx:
     def __init__(self, conn: aiosqlite.Connection):
         self.conn = conn
+        self.wrote = False  # a statement that changes something succeeded
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
         try:
             async with self.conn.execute(sql, args) as cur:
-                return [tuple(r) for r in await cur.fetchall()]
+                rows = [tuple(r) for r in await cur.fetchall()]
         except sqlite3.IntegrityError as exc:
             raise Duplicate(str(exc)) from None
+        self.wrote |= sql.lstrip()[:6].upper() not in ("SELECT", "PRAGMA")
+        return rows
 
     async def fetchone(self, sql: str, *args: Any) -> Row | None:
         rows = await self.fetch(sql, *args)
@@ -39,10 +50,12 @@ class _Tx:
             cur = await self.conn.execute(sql, args)
         except sqlite3.IntegrityError as exc:
             raise Duplicate(str(exc)) from None
+        self.wrote = True
         return cur.rowcount
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         await self.conn.executemany(sql, rows)
+        self.wrote = True
 
 
 class SQLiteDriver(Driver):
@@ -52,6 +65,7 @@ class SQLiteDriver(Driver):
         self.path = self.where = str(path)
         self.conn: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
+        self.outage = Outage(self.path)
 
     async def open(self) -> None:
         if self.path != ":memory:":
@@ -103,34 +117,70 @@ class SQLiteDriver(Driver):
     async def read(self) -> AsyncIterator[_Tx]:
         if self.conn is None:
             raise DatabaseClosed("the database is not open")
-        async with self._lock, counted_errors(sqlite3.Error, ValueError):
-            yield _Tx(self.conn)
+        async with self._lock, counted_errors(sqlite3.Error, ValueError, DatabaseUnavailable):
+            tx = _Tx(self.conn)
+            try:
+                yield tx
+            except Exception as exc:
+                self._failed(exc)
+        self.outage.ok(wrote=tx.wrote)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[_Tx]:
         if self.conn is None:
             raise DatabaseClosed("the database is not open")
-        async with self._lock, counted_errors(sqlite3.Error, ValueError):
+        async with self._lock, counted_errors(sqlite3.Error, ValueError, DatabaseUnavailable):
             try:
                 await self.conn.execute("BEGIN IMMEDIATE")
             except asyncio.CancelledError:
                 # Cancelled (a stop) while SQLite began: the BEGIN still runs on aiosqlite's
                 # thread, and the one connection every coroutine shares would stay inside a
-                # transaction. Statements run there in order: a ROLLBACK after it ends it.
-                await asyncio.shield(self._roll_back())
+                # transaction. Statements run there in order: a ROLLBACK queued after it ends it.
+                await asyncio.shield(self._rollback(queued=True))
+                raise
+            except Exception as exc:
+                self._failed(exc)
+            tx = _Tx(self.conn)
+            try:
+                yield tx
+            except BaseException as exc:
+                await asyncio.shield(self._rollback())
+                if isinstance(exc, Exception):
+                    self._failed(exc)
                 raise
             try:
-                yield _Tx(self.conn)
-            except BaseException:
-                await asyncio.shield(self._roll_back())
-                raise
-            await self.conn.execute("COMMIT")
+                await self.conn.execute("COMMIT")
+            except Exception as exc:
+                await self._rollback()
+                # An I/O error after the commit's frames were written (syncing them) may leave
+                # the transaction there at the next start. A write that failed, or any other
+                # error: it is not (the commit's last frame marks it, and was never written).
+                self._failed(exc, unsure=kind_of(exc) == IO_ERROR and getattr(exc, "sqlite_errorcode", 0)
+                             != SQLITE_IOERR_WRITE)
+        committed()
+        self.outage.ok(wrote=tx.wrote)
 
-    async def _roll_back(self) -> None:
-        try:
-            await self.conn.execute("ROLLBACK")
-        except sqlite3.OperationalError:  # (the BEGIN had failed: nothing to roll back)
-            pass
+    async def probe_write(self) -> None:
+        async with self.transaction() as tx:  # (the same value: a page written, nothing changed)
+            await tx.execute(f"PRAGMA user_version = {await self.schema_version(tx)}")
+
+    async def _rollback(self, *, queued: bool = False) -> None:
+        """Leave the connection outside any transaction (SQLite may have rolled back already,
+        e.g. after a full disk; `queued`: a BEGIN may still be waiting on aiosqlite's thread,
+        so roll back whatever the connection says now)."""
+        if self.conn is not None and (queued or self.conn.in_transaction):
+            try:
+                await self.conn.execute("ROLLBACK")
+            except sqlite3.Error:  # (what failed the transaction may fail this too: SQLite rolls back at once)
+                pass
+
+    def _failed(self, exc: Exception, *, unsure: bool = False) -> None:
+        kind = kind_of(exc)
+        if kind is None:
+            raise exc
+        fault = DatabaseUnavailable(kind, unsure=unsure)
+        self.outage.gave_up(fault)
+        raise fault from None
 
     def migrating(self):
         return self.transaction()  # BEGIN IMMEDIATE already lets one writer at a time in

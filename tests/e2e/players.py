@@ -60,11 +60,20 @@ class Table:
         query = ("SELECT COUNT(*) FROM outbox WHERE channel_id = ? AND target = 'channel' AND kind = 'post' "
                  "AND delivered_at IS NULL AND not_before IS NULL")
         for _ in range(int(timeout / 0.05)):
-            conn = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=10)
-            try:
-                (owed,) = conn.execute(query, (str(self.channel),)).fetchone()
-            finally:
-                conn.close()
+            if self.db_path.startswith("postgresql://"):  # (the database-fault suite)
+                import asyncpg
+
+                conn = await asyncpg.connect(self.db_path)
+                try:
+                    owed = await conn.fetchval(query.replace("?", "$1"), str(self.channel))
+                finally:
+                    await conn.close()
+            else:
+                conn = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=10)
+                try:
+                    (owed,) = conn.execute(query, (str(self.channel),)).fetchone()
+                finally:
+                    conn.close()
             if not owed:
                 return
             await asyncio.sleep(0.05)

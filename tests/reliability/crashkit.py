@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import concurrent.futures
 import json
 import os
 import random
@@ -77,23 +78,45 @@ class BotProcess:
 
 
 # ---------------------------------------------------------------- reading the database file
+GAMES, ACTIONS, OUTBOX = ("SELECT * FROM games ORDER BY id",
+                          "SELECT game_id, seq, seat, action, actor FROM actions ORDER BY game_id, seq",
+                          "SELECT * FROM outbox ORDER BY id")
+
+
 def read_db(db_path: str) -> tuple[list[dict], dict[int, list[dict]], list[dict]]:
-    """(games, actions by game, outbox) straight from the SQLite file."""
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10)
-    conn.row_factory = sqlite3.Row
-    try:
-        games = [dict(r) for r in conn.execute("SELECT * FROM games ORDER BY id")]
-        actions: dict[int, list[dict]] = collections.defaultdict(list)
-        for r in conn.execute("SELECT game_id, seq, seat, action, actor FROM actions ORDER BY game_id, seq"):
-            actions[r["game_id"]].append({"player": r["seat"], "action": json.loads(r["action"]), "actor": r["actor"]})
-        outbox = [dict(r) for r in conn.execute("SELECT * FROM outbox ORDER BY id")]
-    finally:
-        conn.close()
+    """(games, actions by game, outbox) straight from the SQLite file (or the PostgreSQL
+    database, given its URL)."""
+    if db_path.startswith("postgresql://"):
+        games, logged, outbox = _read_postgres(db_path)
+    else:
+        conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10)
+        conn.row_factory = sqlite3.Row
+        try:
+            games, logged, outbox = ([dict(r) for r in conn.execute(sql)] for sql in (GAMES, ACTIONS, OUTBOX))
+        finally:
+            conn.close()
+    actions: dict[int, list[dict]] = collections.defaultdict(list)
+    for r in logged:
+        actions[r["game_id"]].append({"player": r["seat"], "action": json.loads(r["action"]), "actor": r["actor"]})
     for g in games:
         g["seats"] = json.loads(g["seats"])
         g["options"] = json.loads(g["options"])
         g["state"] = json.loads(g["state"]) if g["state"] else None
     return games, actions, outbox
+
+
+def _read_postgres(url: str) -> tuple[list[dict], ...]:
+    """The same three queries on PostgreSQL (in a thread of its own: callers are not async)."""
+    import asyncpg
+
+    async def read() -> tuple[list[dict], ...]:
+        conn = await asyncpg.connect(url)
+        try:
+            return tuple([[dict(r) for r in await conn.fetch(sql)] for sql in (GAMES, ACTIONS, OUTBOX)])
+        finally:
+            await conn.close()
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, read()).result()
 
 
 def turns_played(row: dict, actions: list[dict]) -> int:

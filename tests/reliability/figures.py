@@ -9,6 +9,8 @@ RACES = ("test_one_process", "test_two_processes_on_one_database", "test_one_dec
 BAD_INPUT = "test_bad_input_changes_nothing_and_is_answered_privately"
 SECRECY = "test_no_secret_reaches_anyone_it_does_not_belong_to["
 THROUGH_DISCORD = "test_secrets_stay_secret_through_discord["
+DB_FAULTS = ("test_postgres_restart_and_outage", "test_postgres_failover_to_a_synchronous_standby",
+             "test_sqlite_disk_full", "test_sqlite_file_system_turns_read_only")
 
 
 def _kinds(figures: dict[str, dict[str, Any]], prefix: str, key: str) -> dict[str, Any]:
@@ -48,8 +50,22 @@ def summary(figures: dict[str, dict[str, Any]]) -> list[tuple[str, str, str]]:
                          + bad["generic_error_replies"])))
     else:
         rows.append(("Bad-input suite", "not run", "—"))
+    faults = [figures[name] for name in DB_FAULTS if name in figures]
+    if faults:
+        acked = sum(f["moves_acknowledged"] for f in faults)
+        rows += [
+            ("Acknowledged moves lost or stored twice when the database went away (PostgreSQL restarted, stopped "
+             "15 s, failed over to a synchronous standby; SQLite disk full, file system read-only)",
+             f"{len(faults)} kinds of fault; {acked} moves acknowledged",
+             str(sum(abs(f["moves_stored"] - f["moves_acknowledged"]) + f["corrupt"] for f in faults))),
+            ("Requests while the database was away not answered within 3 s, or not with the clear word",
+             f"{sum(f['asked_while_away'] for f in faults)} requests",
+             str(sum(f["slow_answers"] + f["wrong_answers"] for f in faults))),
+        ]
+    else:
+        rows.append(("Database-fault suite", "not run", "—"))
     tracebacks = sum(f.get("tracebacks", 0) for f in figures.values())
-    rows.append(("Tracebacks in the logs", "crash, race and bad-input suites", str(tracebacks)))
+    rows.append(("Tracebacks in the logs", "crash, race, bad-input and database-fault suites", str(tracebacks)))
     games = _kinds(figures, SECRECY, "games")
     if games:
         leaked = sum(_kinds(figures, SECRECY, "secrets_leaked").values()) + \

@@ -20,6 +20,10 @@ def test_the_table_carries_every_figure_the_readme_shows():
         "test_no_secret_reaches_anyone_it_does_not_belong_to[flipwrite]": dict(games=1000, secrets_leaked=1,
                                                                               cli_twins=2000),
         "test_secrets_stay_secret_through_discord[flipwrite]": dict(games=2, secrets_leaked=0),
+        "test_postgres_restart_and_outage": dict(moves_acknowledged=15, moves_stored=15, corrupt=0, slow_answers=0,
+                                                 wrong_answers=0, asked_while_away=300, tracebacks=0),
+        "test_sqlite_disk_full": dict(moves_acknowledged=14, moves_stored=14, corrupt=0, slow_answers=0,
+                                      wrong_answers=1, asked_while_away=14),
     }
     rows = {what: (tried, result) for what, tried, result in summary(reported)}
     assert rows["Kills survived (SIGKILL at random moments, also right after a commit)"][0].startswith("100 kills")
@@ -32,4 +36,7 @@ def test_the_table_carries_every_figure_the_readme_shows():
     assert rows["Tracebacks in the logs"][1] == "3"
     tried, leaked = rows["Secrets leaked"]
     assert leaked == "1" and "metromania 1000" in tried and "flipwrite 1000" in tried and "2 more through Discord" in tried
-    assert markdown(summary({})).count("not run") == 4
+    faults = next(tried for what, (tried, _) in rows.items() if what.startswith("Acknowledged moves lost or stored"))
+    assert faults == "2 kinds of fault; 29 moves acknowledged"
+    assert next(result for what, (_, result) in rows.items() if what.startswith("Requests while")) == "1"
+    assert markdown(summary({})).count("not run") == 5
