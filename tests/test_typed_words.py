@@ -97,6 +97,12 @@ def test_metromania_typed_words_in_other_languages_read_as_english():
     assert N.normalise("llena G21 casilla derecha B") == ["s", "G21", "R", "B"]
     assert N.normalise("geen bonus") == N.normalise("sin extra") == N.normalise("보너스 없음") == ["nb"]
     assert N.normalise("bonushalte G9") == N.normalise("보너스 역 G9") == ["b", "G9"]
+    # German and Japanese: the glossary's words, kana readings, and as Japanese keyboards type them
+    assert N.normalise("Volllinie G21 links") == N.normalise(typed_text("実線G21左")) == ["s", "G21", "L"]
+    assert N.normalise("strichlinie g21 rechtes feld") == N.normalise(typed_text("破線 Ｇ２１ みぎ")) == ["d", "G21", "R"]
+    assert N.normalise("Haltestelle G9") == N.normalise("駅 G9") == N.normalise(typed_text("えきＧ９")) == ["st", "G9"]
+    assert N.normalise("kein Bonus") == N.normalise("ボーナスなし") == N.normalise("ぼーなすなし") == ["nb"]
+    assert N.normalise("Bonushaltestelle G9") == N.normalise(typed_text("ボーナス駅G9")) == ["b", "G9"]
 
 
 # ---------------------------------------------------------------- flip-and-write
@@ -150,7 +156,8 @@ def test_underground_steps_typed_in_every_language(code):
 
 
 @pytest.mark.parametrize("word, step", [("afzien", "forgo"), ("Renunciar", "forgo"), ("포기", "forgo"),
-                                        ("ruta", "route"), ("경로", "route"), ("Euston", None)])
+                                        ("verzichten", "forgo"), ("見送り", "forgo"), ("ruta", "route"), ("경로", "route"),
+                                        ("Route", "route"), ("ルート", "route"), ("るーと", "route"), ("Euston", None)])
 def test_underground_step_words(word, step):
     assert underground_words.step_named(word) == step
 
@@ -180,3 +187,15 @@ def test_how_typed_words_are_compared():
     assert typed_text("실선G9 L") == "실선 G9 L" and typed_text("駅Ｇ９") == "駅 G9"
     for unchanged in ("red Euston - Warren Street", "s:G21:L:A", "f:Opéra", "ride C 3 cw"):
         assert typed_text(unchanged) == unchanged
+
+
+def test_colours_and_card_words_in_german_and_japanese():
+    from metrobot.games.flipwrite import notation as flipwrite_notation
+
+    assert underground_words.colour_named("Rot") == underground_words.colour_named("赤") == "red"
+    assert underground_words.colour_named("grün") == underground_words.colour_named("緑") == "green"
+    assert underground_words.means_all("alle") and underground_words.means_all("全部") and \
+        underground_words.means_all("のこり")
+    for word, kind in (("Umsteigen", "transfer"), ("乗り換え", "transfer"), ("Freifahrt", "free"), ("フリー", "free"),
+                       ("Fahrt", "ride"), ("乗車", "ride")):
+        assert flipwrite_notation._says(word, kind, kind[0])
