@@ -16,7 +16,7 @@ from .backup import replay_all
 from .gamelog import GameLog, dump, self_play
 from .games import BadInput, RuleError, all_plugins, get_game, get_plugin
 from .games.autoplay import DEFAULT_LEVEL, Budget
-from .i18n import LANGUAGES
+from .i18n import LANGUAGES, known
 from .tournaments import simulate as tournament_tools
 
 
@@ -96,8 +96,9 @@ def cmd_render(args: argparse.Namespace) -> int:
     game, state = load_state(args.input)
     if args.viewer is not None and not game.seats_of(state, args.viewer):
         raise BadInput(f"--viewer {args.viewer!r} is not a player of this game")
-    if args.language not in LANGUAGES:
+    if known(args.language) is None:
         raise BadInput(f"--language must be one of {', '.join(LANGUAGES)}")
+    args.language = known(args.language)
     names = {}
     for pair in args.name:
         seat, sep, name = pair.partition("=")

@@ -18,15 +18,16 @@ from pathlib import Path
 
 from .games import BadInput, all_plugins, get_plugin
 from .games.rulebook import page_texts
-from .i18n import LANGUAGES
+from .i18n import LANGUAGES, known
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
     from render.rulebook import page_png  # drawing only here: the other tools need no Pillow
 
     plugin = get_plugin(args.game)
-    if args.language not in LANGUAGES:
+    if known(args.language) is None:
         raise BadInput(f"--language must be one of {', '.join(LANGUAGES)}")
+    args.language = known(args.language)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     listed = []

@@ -6,9 +6,8 @@ along the dot, a little further out, on one to three lines, abbreviated ("Straß
 crowded horizontal line). Each spot has a cost: overlapping another name, a dot, a badge,
 running over a line, leaving the map, sitting nearer to another dot than to its own (whose
 name is it?), plus a small preference order. Names are placed greedily, most crowded
-first, then each is re-placed against all the others until nothing improves.
-
-This runs once per map and size (the static layer is cached), in well under a second.
+first, then each is re-placed against all the others until nothing improves. This runs
+once per map and size (the static layer is cached), in well under a second.
 """
 from __future__ import annotations
 
@@ -20,6 +19,7 @@ from typing import Iterable
 
 from PIL import Image, ImageDraw
 
+from .breaking import pieces
 from .rects import Point, Rect, clip_len, dist_rect, grow, inside, overlap
 from .style import INK, font
 
@@ -46,10 +46,10 @@ def abbreviate(name: str) -> str:
 
 
 def wrappings(name: str, size: int) -> list[tuple[str, ...]]:
-    """The name on one line, and its best two- and three-line splits (at spaces, hyphens
-    and slashes; a hyphen or slash stays at the end of its line)."""
+    """The name on one line, and its best two- and three-line splits, where lines may break
+    in any script (`breaking.py`: never inside a word; a hyphen stays at the line's end)."""
     f = font(size)
-    parts = re.findall(r"[^\s\-/–]+[\-/–]?\s*", name)
+    parts = pieces(name)
     out: list[tuple[str, ...]] = [(name,)]
     if len(parts) < 2:
         return out

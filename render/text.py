@@ -1,7 +1,8 @@
 """Text in any script the players write: one font object that draws each character with the
-first font of a chain that has it — DejaVu Sans (Latin, Greek, Cyrillic), Noto Sans KR
-(Hangul), Noto Emoji (every emoji, as outlines), Symbola (older pictographs and dingbats) —
-so a name like "김민준", "Ђорђе", "🚇 Metro" or "🟢 Zoë 🫶" is drawn, not boxed.
+first font of a chain that has it — DejaVu Sans (Latin, Greek, Cyrillic), Noto Sans JP (kana,
+kanji, CJK punctuation and full-width forms, drawn the Japanese way), Noto Sans KR (Hangul),
+Noto Emoji (every emoji, as outlines), Symbola (older pictographs and dingbats) — so a name
+like "김민준", "山田太郎", "Ђорђе", "🚇 Metro" or "🟢 Zoë 🫶" is drawn, not boxed.
 
 `ChainFont` is a Pillow FreeTypeFont (the first font of the chain): anything that draws,
 measures or lays out text with it (`ImageDraw.text`, `getlength`, `getbbox`) goes through
@@ -20,8 +21,10 @@ from PIL import Image, ImageFont
 
 FONT_DIR = Path(__file__).with_name("fonts")
 CHAINS = {
-    False: ("DejaVuSans.ttf", "NotoSansKR-Regular-Hangul.otf", "NotoEmoji-Regular.ttf", "Symbola-Emoji.ttf"),
-    True: ("DejaVuSans-Bold.ttf", "NotoSansKR-Bold-Hangul.otf", "NotoEmoji-Bold.ttf", "Symbola-Emoji.ttf"),
+    False: ("DejaVuSans.ttf", "NotoSansJP-Regular-Japanese.otf", "NotoSansKR-Regular-Hangul.otf",
+            "NotoEmoji-Regular.ttf", "Symbola-Emoji.ttf"),
+    True: ("DejaVuSans-Bold.ttf", "NotoSansJP-Bold-Japanese.otf", "NotoSansKR-Bold-Hangul.otf",
+           "NotoEmoji-Bold.ttf", "Symbola-Emoji.ttf"),
 }
 # Zero-width joiners, variation selectors and skin-tone modifiers: they shape emoji in
 # colour fonts; drawn one by one as outlines, they would only be boxes and swatches.

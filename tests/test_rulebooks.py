@@ -88,8 +88,14 @@ def test_titles_and_texts_are_marked_for_the_catalogue(game):
         assert page.title in marked and page.text in marked, page.key
 
 
+# Each script the chain's fonts serve, and a character range only it has.
+SCRIPTS = {"ko": ("\uac00", "\ud7a3"), "ja": ("\u3041", "\u30ff")}
+
+
+@pytest.mark.parametrize("code", SCRIPTS)
 @pytest.mark.parametrize("game", PLUGINS)
-def test_korean_pictures_have_no_tofu(game):
+def test_korean_and_japanese_pictures_have_no_tofu(game, code):
     pages = PLUGINS[game].rules_pages()
-    drawn = assert_no_tofu(lambda: [page_png(game, i, "ko") for i, p in enumerate(pages) if p.build])
-    assert any("\uac00" <= ch <= "\ud7a3" for _, text in drawn for ch in text), "Korean was drawn"
+    drawn = assert_no_tofu(lambda: [page_png(game, i, code) for i, p in enumerate(pages) if p.build])
+    low, high = SCRIPTS[code]
+    assert any(low <= ch <= high for _, text in drawn for ch in text), f"{code} was drawn"

@@ -1,6 +1,7 @@
 """`python -m metrobot rules` is a contract (see metrobot/rulescli.py): for every game and
 language, 5 to 8 pages, each a Markdown text with its title, a picture where the page has
-a position, and pages.json listing them; the texts are in the language asked for."""
+a position, and pages.json listing them; the texts are in the language asked for (all eight,
+given as our codes or Discord's: `pt_BR`, `pt-BR`)."""
 import json
 import subprocess
 import sys
@@ -11,7 +12,7 @@ from PIL import Image
 
 from metrobot.cli import main
 from metrobot.games import all_plugins, get_plugin
-from metrobot.i18n import LANGUAGES
+from metrobot.i18n import IN_PROGRESS, LANGUAGES
 
 ROOT = Path(__file__).resolve().parents[1]
 KINDS = [p.name for p in all_plugins()]
@@ -45,7 +46,7 @@ def test_every_game_in_every_language(tmp_path, kind, language):
     assert len(files) == 1 + len(pages) + sum(p["image"] is not None for p in pages), "nothing else"
     if language == "en":  # the docs show these pages: `make rules-pages` writes them again when they change
         assert json.loads((ROOT / "docs" / "rules" / kind / "pages.json").read_text(encoding="utf-8")) == listed
-    else:
+    elif language not in IN_PROGRESS:  # (a language being translated shows English where it has no text yet)
         english = written(kind, "en", tmp_path / "en")["pages"]
         assert all(p["text"] != e["text"] and p["title"] != e["title"] for p, e in zip(pages, english)), \
             "every page translated"
@@ -58,8 +59,9 @@ def test_the_module_runs_and_refuses_bad_input(tmp_path):
     done = run("--game", KINDS[0], "--language", "ko", "--out", str(tmp_path))
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "pages.json").exists()
+    assert written(KINDS[0], "pt-BR", tmp_path / "pt")["language"] == "pt_BR"  # Discord's spelling of our code
     for bad in (["--game", "chess", "--out", str(tmp_path / "x")],
-                ["--game", KINDS[0], "--language", "fr", "--out", str(tmp_path / "y")]):
+                ["--game", KINDS[0], "--language", "tr", "--out", str(tmp_path / "y")]):
         refused = run(*bad)
         assert refused.returncode == 2 and refused.stderr.startswith("error:") and "Traceback" not in refused.stderr
     assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()

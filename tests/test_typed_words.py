@@ -1,5 +1,6 @@
 """Typed moves in every language: each legal step of seeded games, typed with the words
-the game shows in Dutch, Spanish and Korean (and English), means that very step.
+the game shows in each of our languages (Dutch, Spanish, Korean, German, Japanese…, and
+English), means that very step.
 
 MetrOmania: "doorgetrokken G21 links", "estación G9", "보너스 없음"…; flip-and-write:
 "rit C 3", "transbordo A", "무료 Alexanderplatz"; On the Underground: "rood Euston –
@@ -15,9 +16,9 @@ from metrobot.gamelog import self_play
 from metrobot.games import get_plugin
 from metrobot.games.metromania import notation as metromania_notation
 from metrobot.games.underground import words as underground_words
-from metrobot.i18n import LANGUAGES, fold, lang
+from metrobot.i18n import LANGUAGES, fold, lang, typed_text
 
-CODES = list(LANGUAGES)  # en, nl, es, ko
+CODES = list(LANGUAGES)  # en, nl, es, ko, de, fr, pt_BR, ja
 
 
 def forms(code: str, context: str | None, text: str) -> list[str]:
@@ -71,7 +72,7 @@ def test_metromania_steps_typed_in_every_language(metromania_positions, code):
     assert kinds == {"s", "d", "st", "b", "nb", "marker"}  # every kind of step was typed
 
 
-@pytest.mark.parametrize("code", ["nl", "es", "ko"])
+@pytest.mark.parametrize("code", [c for c in LANGUAGES if c != "en"])
 def test_metromania_words_are_the_ones_the_game_shows(code):
     """Each typed word is one the game writes in that language: its menus' labels, the
     line styles and the /station command."""
@@ -96,6 +97,12 @@ def test_metromania_typed_words_in_other_languages_read_as_english():
     assert N.normalise("llena G21 casilla derecha B") == ["s", "G21", "R", "B"]
     assert N.normalise("geen bonus") == N.normalise("sin extra") == N.normalise("보너스 없음") == ["nb"]
     assert N.normalise("bonushalte G9") == N.normalise("보너스 역 G9") == ["b", "G9"]
+    # German and Japanese: the glossary's words, kana readings, and as Japanese keyboards type them
+    assert N.normalise("Volllinie G21 links") == N.normalise(typed_text("実線G21左")) == ["s", "G21", "L"]
+    assert N.normalise("strichlinie g21 rechtes feld") == N.normalise(typed_text("破線 Ｇ２１ みぎ")) == ["d", "G21", "R"]
+    assert N.normalise("Haltestelle G9") == N.normalise("駅 G9") == N.normalise(typed_text("えきＧ９")) == ["st", "G9"]
+    assert N.normalise("kein Bonus") == N.normalise("ボーナスなし") == N.normalise("ぼーなすなし") == ["nb"]
+    assert N.normalise("Bonushaltestelle G9") == N.normalise(typed_text("ボーナス駅G9")) == ["b", "G9"]
 
 
 # ---------------------------------------------------------------- flip-and-write
@@ -149,7 +156,8 @@ def test_underground_steps_typed_in_every_language(code):
 
 
 @pytest.mark.parametrize("word, step", [("afzien", "forgo"), ("Renunciar", "forgo"), ("포기", "forgo"),
-                                        ("ruta", "route"), ("경로", "route"), ("Euston", None)])
+                                        ("verzichten", "forgo"), ("見送り", "forgo"), ("ruta", "route"), ("경로", "route"),
+                                        ("Route", "route"), ("ルート", "route"), ("るーと", "route"), ("Euston", None)])
 def test_underground_step_words(word, step):
     assert underground_words.step_named(word) == step
 
@@ -166,3 +174,28 @@ def test_underground_forgo_all_in_every_language(code):
     for everything in forms(code, "typed word", "all, rest"):
         assert plugin.parse(state, seat, f"{forgo} {everything}") == expected
     assert not underground_words.means_all("Euston")
+
+
+def test_how_typed_words_are_compared():
+    """Accents, case and width do not matter, nor katakana against hiragana; kana's voicing
+    marks do (か is not が). Typed moves get a space where kana, kanji or Hangul meet letters
+    or digits, as a Japanese or Korean keyboard types them without one."""
+    assert fold("Estación") == "estacion" and fold("ＳＴＡＴＩＯＮ") == "station" and fold("Straße") == "strasse"
+    assert fold("ジッセン") == fold("じっせん") == fold("ｼﾞｯｾﾝ") == "じっせん"
+    assert fold("が") != fold("か") and fold("実線") == "実線" and fold("실선") == "실선"
+    assert typed_text("実線G9左") == "実線 G9 左" and typed_text("Ｇ９、左") == "G9,左"
+    assert typed_text("실선G9 L") == "실선 G9 L" and typed_text("駅Ｇ９") == "駅 G9"
+    for unchanged in ("red Euston - Warren Street", "s:G21:L:A", "f:Opéra", "ride C 3 cw"):
+        assert typed_text(unchanged) == unchanged
+
+
+def test_colours_and_card_words_in_german_and_japanese():
+    from metrobot.games.flipwrite import notation as flipwrite_notation
+
+    assert underground_words.colour_named("Rot") == underground_words.colour_named("赤") == "red"
+    assert underground_words.colour_named("grün") == underground_words.colour_named("緑") == "green"
+    assert underground_words.means_all("alle") and underground_words.means_all("全部") and \
+        underground_words.means_all("のこり")
+    for word, kind in (("Umsteigen", "transfer"), ("乗り換え", "transfer"), ("Freifahrt", "free"), ("フリー", "free"),
+                       ("Fahrt", "ride"), ("乗車", "ride")):
+        assert flipwrite_notation._says(word, kind, kind[0])

@@ -2,6 +2,10 @@
 characters the bot may draw so the repository stays small:
 
 - Hangul, from Noto Sans CJK KR (SIL Open Font License; Debian's fonts-noto-cjk);
+- Japanese, from Noto Sans CJK JP (the same files): kana, CJK punctuation, full-width forms and
+  the kanji of JIS X 0208 (levels 1 and 2, the 6,355 of Japan's standard character set, in which
+  nearly every Japanese name is written) with the NEC/IBM extensions Windows adds (髙, 﨑), plus
+  any other kanji the Japanese catalogue uses;
 - emoji, from Noto Emoji, the monochrome outline font (SIL Open Font License; npm's
   @expo-google-fonts/noto-emoji carries its TTF files): every emoji of Unicode 15, in a
   regular and a bold weight — outlines, which Pillow draws at any size (colour bitmap
@@ -12,6 +16,7 @@ characters the bot may draw so the repository stays small:
     apt-get install fonts-noto-cjk fonts-symbola    # Debian's packages, once
     python tools/fonts.py                           # fetches Noto Emoji with npm, writes render/fonts/*
     python tools/fonts.py emoji                     # only the emoji fonts (fonts-symbola and npm needed)
+    python tools/fonts.py japanese                  # only the Japanese fonts (fonts-noto-cjk needed)
 
 The outputs are committed: `make run` needs nothing but Python.
 """
@@ -33,6 +38,7 @@ NOTO_EMOJI_PACKAGE = "@expo-google-fonts/noto-emoji@0.4.7"
 NOTO_EMOJI = {"Regular": "package/400Regular/NotoEmoji_400Regular.ttf", "Bold": "package/700Bold/NotoEmoji_700Bold.ttf"}
 SYMBOLA = "/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf"
 
+JAPANESE = [(0x3000, 0x30FF), (0x31F0, 0x31FF), (0xFF01, 0xFF9F), (0xFFE0, 0xFFEF)]
 HANGUL = [(0x1100, 0x11FF), (0x3000, 0x303F), (0x3130, 0x318F), (0xA960, 0xA97F), (0xAC00, 0xD7A3),
           (0xD7B0, 0xD7FF), (0xFF01, 0xFF60)]
 # Emoji and pictographs: the blocks emoji come from, and symbols people put in names.
@@ -47,11 +53,34 @@ def codepoints(ranges: list[tuple[int, int]]) -> list[int]:
     return [c for lo, hi in ranges for c in range(lo, hi + 1)]
 
 
-def korean_face(path: str) -> TTFont:
+def cjk_face(path: str, region: str) -> TTFont:
+    """One region's face of a Noto Sans CJK collection ("KR", "JP"): the same characters are
+    drawn the way that region writes them."""
     for font in TTCollection(path).fonts:
-        if "KR" in font["name"].getDebugName(1):
+        if font["name"].getDebugName(1) == f"Noto Sans CJK {region}":
             return font
-    raise SystemExit(f"{path}: no KR face")
+    raise SystemExit(f"{path}: no {region} face")
+
+
+def jis_kanji() -> set[int]:
+    """The kanji of JIS X 0208 and of the NEC and IBM extensions that Windows' Shift JIS adds
+    (髙, 﨑: common in names), read from Python's cp932 codec (every two-byte code)."""
+    out = set()
+    for high in [*range(0x81, 0xA0), *range(0xE0, 0xFD)]:
+        for low in [*range(0x40, 0x7F), *range(0x80, 0xFD)]:
+            try:
+                ch = bytes([high, low]).decode("cp932")
+            except UnicodeDecodeError:
+                continue
+            if len(ch) == 1 and (0x3400 <= ord(ch) <= 0x9FFF or 0xF900 <= ord(ch) <= 0xFAFF):
+                out.add(ord(ch))
+    return out
+
+
+def catalogue_kanji() -> set[int]:
+    """The ideographs the Japanese catalogue writes (whatever JIS X 0208 lacks is added)."""
+    po = Path(__file__).resolve().parents[1] / "metrobot" / "i18n" / "locales" / "ja.po"
+    return {ord(ch) for ch in po.read_text(encoding="utf-8") if 0x3400 <= ord(ch) <= 0x9FFF or 0xF900 <= ord(ch) <= 0xFAFF}
 
 
 def cut(font: TTFont, wanted: list[int], out: Path, *, layout: bool = True) -> None:
@@ -78,8 +107,8 @@ def noto_emoji(where: Path) -> dict[str, Path]:
 
 
 def main(argv: list[str]) -> int:
-    parts = argv or ["hangul", "emoji"]
-    needed = ([*NOTO.values()] if "hangul" in parts else []) + ([SYMBOLA] if "emoji" in parts else [])
+    parts = argv or ["hangul", "japanese", "emoji"]
+    needed = ([*NOTO.values()] if {"hangul", "japanese"} & set(parts) else []) + ([SYMBOLA] if "emoji" in parts else [])
     missing = [p for p in needed if not Path(p).exists()]
     if missing:
         print("missing: " + ", ".join(missing) + "\ninstall: apt-get install fonts-noto-cjk fonts-symbola",
@@ -87,7 +116,11 @@ def main(argv: list[str]) -> int:
         return 2
     if "hangul" in parts:
         for style, path in NOTO.items():
-            cut(korean_face(path), codepoints(HANGUL), OUT / f"NotoSansKR-{style}-Hangul.otf")
+            cut(cjk_face(path, "KR"), codepoints(HANGUL), OUT / f"NotoSansKR-{style}-Hangul.otf")
+    if "japanese" in parts:
+        wanted = sorted(set(codepoints(JAPANESE)) | jis_kanji() | catalogue_kanji())
+        for style, path in NOTO.items():
+            cut(cjk_face(path, "JP"), wanted, OUT / f"NotoSansJP-{style}-Japanese.otf")
     if "emoji" in parts:
         emoji_fonts(codepoints(EMOJI))
     return 0

@@ -2,8 +2,10 @@
 step with the code, and checks the translations.
 
     python -m tools.messages extract   # writes metrobot/i18n/locales/messages.pot and merges it
-                                       # into nl.po, es.po, ko.po (new texts empty, old ones kept)
-    python -m tools.messages check [nl|es|ko]   # what is missing or broken (exit 1 if any)
+                                       # into every language's .po (new texts empty, old ones kept)
+    python -m tools.messages check     # what is missing or broken in the finished languages (exit 1 if
+                                       # any), and how far the ones in progress (fr, pt_BR) have come
+    python -m tools.messages check de ja pt_BR   # those languages in full, finished or not
     python -m tools.messages scan [PATH...]   # only the calls that give the catalogue no literal
     python -m tools.messages fill REV [REV...]   # after a merge: translations the catalogue lacks,
                                        # taken from the .po files of those git revisions
@@ -27,10 +29,14 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
+from metrobot.i18n import DEFAULT, IN_PROGRESS, LANGUAGES, known
+
 ROOT = Path(__file__).resolve().parents[1]
 LOCALES = ROOT / "metrobot" / "i18n" / "locales"
 TEMPLATE = LOCALES / "messages.pot"
-TRANSLATED = ("nl", "es", "ko")
+# Every language but the source; those still being translated are checked only when named.
+TRANSLATED = tuple(code for code in LANGUAGES if code != DEFAULT)
+FINISHED = tuple(code for code in TRANSLATED if code not in IN_PROGRESS)
 SOURCES = ("metrobot", "render")
 
 # callee name -> which positional arguments are texts ("c" marks a context)
@@ -211,6 +217,8 @@ def placeholders(text: str) -> set[str]:
 
 
 def check_language(code: str, expected: Catalog) -> list[str]:
+    from metrobot.discord_app.speech import valid_name
+
     path = LOCALES / f"{code}.po"
     if not path.exists():
         return [f"{code}: {path.name} is missing"]
@@ -228,8 +236,7 @@ def check_language(code: str, expected: Catalog) -> list[str]:
             continue
         if ours.fuzzy:
             problems.append(f"{label}: marked fuzzy (the English changed): check it")
-        if message.context == "command name" and not re.fullmatch(r"[-_\w]{1,32}", ours.string) \
-                or message.context == "command name" and ours.string != ours.string.lower():
+        if message.context == "command name" and not valid_name(ours.string):
             problems.append(f"{label}: {ours.string!r} is no Discord command name (lower case, no spaces, <= 32)")
         if any(path == "slash commands" for path, _ in message.locations) and len(ours.string) > 100:
             problems.append(f"{label}: longer than Discord's 100 characters")
@@ -311,9 +318,18 @@ def main(argv: list[str]) -> int:
             merge(code, tmpl)
         print(f"{len(found.messages)} texts in {TEMPLATE.relative_to(ROOT)}")
         return 1 if found.problems else 0
-    codes = [a for a in argv[1:] if a in TRANSLATED] or TRANSLATED
+    named = [known(a) for a in argv[1:]]
+    if None in named or DEFAULT in named:
+        print(f"check takes language codes: {', '.join(TRANSLATED)}")
+        return 2
+    codes = named or FINISHED
     problems = [p for code in codes for p in check_language(code, tmpl)]
-    print("\n".join(problems) if problems else f"{len(found.messages)} texts, all translated")
+    print("\n".join(problems) if problems else
+          f"{len(found.messages)} texts, all translated in {', '.join(codes)}")
+    if not named:
+        for code in IN_PROGRESS:
+            left = sum(p.endswith(": not translated") for p in check_language(code, tmpl))
+            print(f"{code} (in progress): {len(found.messages) - left} of {len(found.messages)} texts translated")
     return 1 if problems or found.problems else 0
 
 

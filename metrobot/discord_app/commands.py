@@ -17,7 +17,7 @@ from discord import app_commands
 
 from ..games import all_plugins
 from ..games.autoplay import LEVELS
-from ..i18n import LANGUAGES, me
+from ..i18n import OFFERED, me
 from ..service import Outcome, Refused
 from ..storage import Commits, DatabaseUnavailable
 from .accounting import mark
@@ -116,7 +116,7 @@ def game_group(bot: Bot) -> app_commands.Group:
     cities = sorted({c for p in plugins for c in p.cities()})
     levels = [app_commands.Choice(name=level, value=level) for level in LEVELS]
     # Each language named in itself, as people look for it (not translated).
-    languages = [app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()]
+    languages = [app_commands.Choice(name=name, value=code) for code, name in OFFERED.items()]
     group = app_commands.Group(name="game", description="Create and manage the game in this channel",
                                guild_only=True)
 

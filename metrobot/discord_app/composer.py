@@ -271,15 +271,21 @@ class TypeButton(discord.ui.DynamicItem[discord.ui.Button],
             log_failure("control %s failed", (interaction.data or {}).get("custom_id"))
             await interaction.response.send_message(went_wrong(interaction), ephemeral=True)
             return
-        modal = discord.ui.Modal(title=_short(language.t("Type your next step"), 45),
-                                 custom_id=f"{MODAL_PREFIX}{self.gid}:{self.moves}:{_join(self.steps)}", timeout=None)
-        modal.add_item(discord.ui.TextInput(label=_short(language.t("Your step, as /play takes it"), 45),
-                                            placeholder=_short(language.t("e.g. {example}", example=example), 100)
-                                            if example else None, max_length=200, custom_id="step"))
+        modal = type_box(self.gid, self.moves, self.steps, example, language)
         await interaction.response.send_modal(modal)
         # The answer is read from its custom id (see `typed_step`), also after a restart:
         # nothing is kept in memory for it.
         modal.stop()
+
+
+def type_box(gid: int, moves: int, steps: list[str], example: str, language: Lang = EN) -> discord.ui.Modal:
+    """The ⌨ box: a title, a field for the step and an example (Discord's limits: 45, 45, 100)."""
+    modal = discord.ui.Modal(title=_short(language.t("Type your next step"), 45),
+                             custom_id=f"{MODAL_PREFIX}{gid}:{moves}:{_join(steps)}", timeout=None)
+    modal.add_item(discord.ui.TextInput(label=_short(language.t("Your step, as /play takes it"), 45),
+                                        placeholder=_short(language.t("e.g. {example}", example=example), 100)
+                                        if example else None, max_length=200, custom_id="step"))
+    return modal
 
 
 class HintButton(discord.ui.DynamicItem[discord.ui.Button],

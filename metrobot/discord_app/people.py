@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from ..games.autoplay import LEVELS
-from ..i18n import LANGUAGES
+from ..i18n import LANGUAGES, OFFERED
 from ..service.people import VISION_WORDS
 from ..service.time_off import AWAY_BUDGET, DAY, zones_matching
 from .commands import clock_seconds, run, whole
@@ -20,7 +20,7 @@ from .privacy import me_privacy_commands
 
 def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]:
     me_group = app_commands.Group(name="me", description="Your own settings and time away")
-    languages = [app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()] + [
+    languages = [app_commands.Choice(name=name, value=code) for code, name in OFFERED.items()] + [
         app_commands.Choice(name="Discord", value="discord")]
 
     visions = [app_commands.Choice(name=name, value=value) for value, name in VISION_WORDS.items()]

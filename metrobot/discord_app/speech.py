@@ -13,7 +13,7 @@ without spaces), the rest as plain texts.
 """
 from __future__ import annotations
 
-import re
+import unicodedata
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator
 
@@ -25,8 +25,11 @@ from ..i18n import DEFAULT, Lang, code_of, lang, reading
 
 NAME_CONTEXT = "command name"
 NAMES = {Where.command_name, Where.group_name, Where.parameter_name}
-# What Discord accepts as a command or option name (its own rule, for the scripts we use).
-VALID_NAME = re.compile(r"^[-_\w]{1,32}$")
+# What Discord accepts as a command or option name: `^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$`,
+# lower case where a letter has a lower case (kana and kanji have none). Letters and numbers
+# are told by their Unicode category (Python's `re` has no \p{…}); Devanagari and Thai
+# marks are not needed by any of our languages, and refused.
+MAX_NAME = 32
 MAX_DESCRIPTION = 100  # descriptions and choice names
 
 
@@ -55,7 +58,8 @@ async def as_asker(interaction: discord.Interaction) -> AsyncIterator[Lang]:
 
 
 def valid_name(text: str) -> bool:
-    return bool(VALID_NAME.match(text)) and text == text.lower()
+    return 1 <= len(text) <= MAX_NAME and text == text.lower() and \
+        all(ch in "-_" or unicodedata.category(ch)[0] in "LN" for ch in text)
 
 
 def command_text(language: Lang, text: str, name: bool) -> str | None:

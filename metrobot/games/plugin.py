@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from .alttext import fit, scores_sentence
 from .autoplay import DEFAULT_LEVEL, AutoPlayer, Budget, by_level, decide, play_steps
-from ..i18n import EN, Lang
+from ..i18n import EN, Lang, typed_text
 from .protocol import N_, Action, BadInput, Choice, Event, Game
 from .rulebook import RulesPage, covering
 
@@ -164,7 +164,7 @@ class GamePlugin:
         """A typed or coded step -> action (BadInput/RuleError when it is not one)."""
         if self.notation is None:
             raise BadInput(N_("{game} has no move notation."), game=self.title)
-        return self.notation.parse(self.game, state, seat, text)
+        return self.notation.parse(self.game, state, seat, typed_text(text))
 
     def choices(self, state: Any, seat: str, lang: Lang = EN) -> list[Choice]:
         """Every legal next step for menus and autocomplete."""

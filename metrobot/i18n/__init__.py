@@ -2,11 +2,12 @@
 picks and fills in a text for one reader.
 
 English is the source: a message's id is its English text, with `{named}` places for what
-changes (names, numbers, places on the board). `nl`, `es` and `ko` are translations in
-`locales/<code>.po`. Private replies and DMs go out in the reader's Discord language;
+changes (names, numbers, places on the board). The other languages (`LANGUAGES`) are
+translations in `locales/<code>.po` (the code is Babel's locale: `pt_BR`, and Discord's
+`pt-BR` maps to it); the words of the games in each are in `glossary/<code>.md`. Private replies and DMs go out in the reader's Discord language;
 posts and images in the game's language (by default the server's).
 
-    me = lang(interaction.locale)            # "nl", "es-ES", "es-419", "ko", or anything: English
+    me = lang(interaction.locale)            # "nl", "es-ES", "pt-BR", "ja", or anything else: English
     me.t("Only the host starts the game.")
     me.n("{n} placement left", "{n} placements left", left, n=left)
     me.p("command name", "game")             # a text with a context (a slash command's name)
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import re
 import unicodedata
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -29,7 +31,14 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 LOCALES = Path(__file__).with_name("locales")
-LANGUAGES = {"en": "English", "nl": "Nederlands", "es": "Español", "ko": "한국어"}
+# Every language we have a catalogue for, named in itself (as people look for it in a list).
+LANGUAGES = {"en": "English", "nl": "Nederlands", "es": "Español", "ko": "한국어", "de": "Deutsch", "fr": "Français",
+             "pt_BR": "Português (Brasil)", "ja": "日本語"}
+# Catalogues still being translated: a reader whose Discord speaks one gets what is translated
+# so far (English for the rest), but nobody is offered it as a setting until it is complete
+# (`python -m tools.messages check <code>`); then it leaves this set.
+IN_PROGRESS = frozenset({"fr", "pt_BR"})
+OFFERED = {code: name for code, name in LANGUAGES.items() if code not in IN_PROGRESS}
 DEFAULT = "en"
 PSEUDO_CODE = "qps"
 
@@ -120,13 +129,25 @@ def _lang(code: str) -> Lang:
     return Lang(code, _catalogue(code))
 
 
+# Our code for a locale, by the locale written as Discord and BCP 47 write it ("pt-br"), and
+# by its language alone ("es-419" -> "es"; Portuguese is Brazil's, the one Discord offers).
+_BY_LOCALE = {code.lower().replace("_", "-"): code for code in LANGUAGES}
+_BY_BASE = {code.split("_")[0]: code for code in LANGUAGES}
+
+
 def code_of(locale: Any) -> str:
-    """Our language for a Discord locale ("nl", "es-ES", "es-419", "ko", …); English otherwise."""
-    text = str(getattr(locale, "value", locale) or "").lower()
+    """Our language for a Discord locale ("nl", "es-ES", "es-419", "pt-BR", "ja", …) or one of
+    our codes ("pt_BR"); English otherwise."""
+    text = str(getattr(locale, "value", locale) or "").lower().replace("_", "-")
     if text == PSEUDO_CODE:
         return PSEUDO_CODE  # the tests' pseudo-language (Discord never sends it)
-    base = text.split("-")[0]
-    return base if base in LANGUAGES else DEFAULT
+    return _BY_LOCALE.get(text) or _BY_BASE.get(text.split("-")[0], DEFAULT)
+
+
+def known(code: Any) -> str | None:
+    """One of our language codes as typed by a person or a tool ("pt-BR", "PT_br", "ja"), or None."""
+    text = str(code or "").lower().replace("_", "-")
+    return _BY_LOCALE.get(text)
 
 
 def lang(locale: Any = None) -> Lang:
@@ -160,11 +181,34 @@ def every_language(message: str, context: str | None = None) -> frozenset[str]:
                      for code in LANGUAGES)
 
 
+# Kana's voicing marks (゛゜ as NFKD splits them off): they change the word (か/が), unlike accents.
+_KANA_MARKS = {"\u3099", "\u309a"}
+# Katakana as hiragana: a word may be typed in either (ジッセン = じっせん).
+_HIRAGANA = {code: code - 0x60 for code in range(0x30A1, 0x30F7)}
+
+
 def fold(text: str) -> str:
     """A typed word as it is compared: lower case, accents off ("Estación" = "estacion"),
-    spaces single; Hangul stays as it is."""
-    bare = "".join(ch for ch in unicodedata.normalize("NFKD", text) if unicodedata.category(ch) != "Mn")
-    return " ".join(unicodedata.normalize("NFC", bare).casefold().split())
+    full-width letters and digits as ASCII, katakana as hiragana, spaces single; Hangul and
+    kanji stay as they are."""
+    bare = "".join(ch for ch in unicodedata.normalize("NFKD", text)
+                   if unicodedata.category(ch) != "Mn" or ch in _KANA_MARKS)
+    return " ".join(unicodedata.normalize("NFC", bare).casefold().translate(_HIRAGANA).split())
+
+
+# Where a typed move changes between a script written without spaces (kana, kanji, Hangul)
+# and letters or digits: "実線G9左" is read as "実線 G9 左".
+_CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff"
+_SCRIPT_CHANGE = re.compile(rf"(?<=[{_CJK}])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[{_CJK}])")
+# Full-width ASCII (as a Japanese or Korean keyboard types it) and the ideographic space and comma.
+_NARROW = {**{code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}, 0x3000: " ", 0x3001: ","}
+
+
+def typed_text(text: str) -> str:
+    """A typed move as the notations read it: full-width letters, digits and punctuation as
+    ASCII ("Ｇ９" = "G9", "、" = ","), and a space where a word written without spaces meets
+    letters or digits ("実線G9左" = "実線 G9 左")."""
+    return _SCRIPT_CHANGE.sub(" ", str(text).translate(_NARROW))
 
 
 @lru_cache(maxsize=None)
@@ -197,5 +241,5 @@ def reading(language: Any) -> Iterator[Lang]:
         _READER.reset(token)
 
 
-__all__ = ["DEFAULT", "EN", "LANGUAGES", "Lang", "NP_", "N_", "PSEUDO", "code_of", "every_language", "fold", "lang",
-           "me", "reading", "typed_forms"]
+__all__ = ["DEFAULT", "EN", "IN_PROGRESS", "LANGUAGES", "Lang", "NP_", "N_", "OFFERED", "PSEUDO", "code_of",
+           "every_language", "fold", "known", "lang", "me", "reading", "typed_forms", "typed_text"]

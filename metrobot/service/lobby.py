@@ -14,7 +14,7 @@ from ..games import BadInput, get_plugin
 from ..games.autoplay import DEFAULT_LEVEL
 from ..games.plugin import GamePlugin
 from ..games.protocol import N_
-from ..i18n import LANGUAGES, Lang, code_of, me
+from ..i18n import LANGUAGES, OFFERED, Lang, code_of, known, me
 from ..storage import Duplicate, GameRow, Seat
 from .server import ServerSettings
 from .status import Status
@@ -257,8 +257,9 @@ class Lobby(Status, ServerSettings):
         if turn_clock is not None and not MIN_TURN_CLOCK <= turn_clock <= MAX_TURN_CLOCK:
             raise Refused(me().t("The turn clock must be between {low} and {high}.", low=hours(MIN_TURN_CLOCK),
                                  high=hours(MAX_TURN_CLOCK)))
-        if language is not None and language not in LANGUAGES:
-            raise Refused(me().t("The game can post in: {languages}.", languages=", ".join(LANGUAGES.values())))
+        if language is not None and known(language) not in OFFERED:
+            raise Refused(me().t("The game can post in: {languages}.", languages=", ".join(OFFERED.values())))
+        language = known(language) if language is not None else None
         async with self._lock(channel_id):
             row = await self._open(channel_id, active=False)
             if row.settings.get("tournament"):

@@ -7,7 +7,7 @@ import logging
 from dataclasses import replace
 from typing import Any
 
-from ..i18n import LANGUAGES, N_, Lang, lang, me
+from ..i18n import LANGUAGES, N_, OFFERED, Lang, known, lang, me
 from ..storage import Conflict, GameRow, Person
 from . import pictures
 from .status import Status
@@ -51,10 +51,10 @@ class People(Status):
         if language is not None:
             if language in OFF_WORDS or language == "discord":
                 settings.pop("language", None)
-            elif language in LANGUAGES:
-                settings["language"] = language
+            elif known(language) in OFFERED:
+                settings["language"] = known(language)
             else:
-                raise Refused(me().t("I speak: {languages}.", languages=", ".join(LANGUAGES.values())))
+                raise Refused(me().t("I speak: {languages}.", languages=", ".join(OFFERED.values())))
         zone = settings.get("quiet", {}).get("tz") if settings.get("quiet") else settings.get("tz")
         if time_zone is not None:
             zone = zone_named(time_zone)

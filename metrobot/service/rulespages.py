@@ -31,6 +31,13 @@ def rules_pointer(plugin: GamePlugin, exc: RuleError | BadInput, language: Lang)
                       page=index + 1, title=page.heading(language))
 
 
+def page_message(plugin: GamePlugin, index: int, language: Lang) -> str:
+    """The text posted with page `index` of a game's rules: a heading line, then the page."""
+    heading, body = page_texts(plugin, index, language)
+    return "\n".join([language.t("📖 **{game} rules** — {title} ({page}/{pages})", game=title(plugin, language),
+                                 title=heading, page=index + 1, pages=len(plugin.rules_pages())), "", body])
+
+
 class RulesPages(ServiceCore):
     async def rules(self, channel_id: str, game_name: str | None = None, page: int | None = None, *,
                     user_id: str | None = None) -> Outcome:
@@ -50,9 +57,7 @@ class RulesPages(ServiceCore):
             raise Refused(mine.n("The {game} rules have {pages} page; there is no page {page}.",
                                  "The {game} rules have {pages} pages; there is no page {page}.", len(pages),
                                  game=title(plugin, mine), pages=len(pages), page=index + 1))
-        heading, body = page_texts(plugin, index, mine)
-        text = "\n".join([mine.t("📖 **{game} rules** — {title} ({page}/{pages})", game=title(plugin, mine),
-                                 title=heading, page=index + 1, pages=len(pages)), "", body])
+        text = page_message(plugin, index, mine)
         vision = await self._vision_of(user_id) if user_id else "off"
         picture = await self._rules_picture(plugin, index, mine, vision)
         files = [File(f"rules-{plugin.name}-{index + 1}.png", picture, self._rules_alt(plugin, index, mine))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..games.autoplay import LEVELS
-from ..i18n import LANGUAGES, me
+from ..i18n import LANGUAGES, OFFERED, known, me
 from .core import ServiceCore, hours
 from .outcome import Message, Outcome, Refused
 
@@ -32,9 +32,9 @@ class ServerSettings(ServiceCore):
         settings = dict(await self.db.server(guild_id))
         changes: dict[str, Any] = {}
         if language is not None:
-            if language not in LANGUAGES:
-                raise Refused(me().t("The game can post in: {languages}.", languages=", ".join(LANGUAGES.values())))
-            changes["language"] = language
+            if known(language) not in OFFERED:
+                raise Refused(me().t("The game can post in: {languages}.", languages=", ".join(OFFERED.values())))
+            changes["language"] = known(language)
         if turn_clock is not None:
             changes["turn_clock"] = turn_clock
         if level is not None:

@@ -24,12 +24,14 @@ from harness import make_bot
 from players import Table
 
 from metrobot.games import get_plugin
-from metrobot.i18n import lang
+from metrobot.i18n import OFFERED, lang
 
 pytestmark = pytest.mark.timeout(300)
 
 KO, NL, ES = lang("ko"), lang("nl"), lang("es")
-DISCORD_LOCALES = ("nl", "es-ES", "es-419", "ko")
+# Discord's locales for every language we offer (a language still being translated sends
+# what it has so far, and is checked once it is offered).
+DISCORD_LOCALES = ("es-ES", "es-419", *(code.replace("_", "-") for code in OFFERED if code not in ("en", "es")))
 
 
 @pytest_asyncio.fixture

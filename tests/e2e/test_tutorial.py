@@ -1,8 +1,9 @@
 """`/game tutorial` end to end, as a newcomer on a phone plays it: they ask for the tutorial,
 find it in its own thread, and press only 💡 (on the turn post, and in the composer while
-the turn goes on) and ✔ Confirm, until the game is over. In English and in Korean: the
-coach (the walkthrough on the first turn, a word under every turn, the ending with how to
-start a real game) speaks the newcomer's language, and the game is not rated."""
+the turn goes on) and ✔ Confirm, until the game is over. In English, Korean and French (once
+the French catalogue is complete: until then the French runs are skipped): the coach (the
+walkthrough on the first turn, a word under every turn, the ending with how to start a real
+game) speaks the newcomer's language, and the game is not rated."""
 from __future__ import annotations
 
 import re
@@ -14,7 +15,7 @@ from composing import press
 from harness import make_bot
 from players import Table
 
-from metrobot.i18n import lang
+from metrobot.i18n import IN_PROGRESS, lang
 from metrobot.storage import Database
 
 pytestmark = pytest.mark.timeout(300)
@@ -63,7 +64,11 @@ async def play_from(standin, newcomer: int, post, hint_id: str) -> None:
     raise AssertionError("the composer never stopped")
 
 
-@pytest.mark.parametrize("locale", ["en-US", "ko"])
+FRENCH = pytest.param("fr", marks=pytest.mark.skipif("fr" in IN_PROGRESS, reason="the French catalogue is being "
+                                                                                   "translated (IN_PROGRESS)"))
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ko", FRENCH])
 @pytest.mark.parametrize("kind", ["metromania", "flipwrite", "underground"])
 async def test_a_newcomer_finishes_the_tutorial_pressing_only_hint_and_confirm(standin, bot, kind, locale):
     reader = lang(locale)

@@ -40,7 +40,8 @@ def test_typed_decisions():
 
 def test_a_typed_form_of_every_decision_reads_back_as_it():
     s = GAME.new_game(["a"], {"map": "paris", "deck": ["3"]}, 1)
-    for language in ("en", "nl", "es", "ko"):
-        from metrobot.i18n import lang
+    from metrobot.i18n import LANGUAGES, lang
+
+    for language in LANGUAGES:
         for action in GAME.legal_actions(s, "a"):
             assert N.parse(GAME, s, "a", N.typed(s, action, lang(language))) == action

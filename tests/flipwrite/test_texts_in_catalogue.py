@@ -115,7 +115,7 @@ def test_english_is_unchanged_and_typed_words_still_work():
 
 def test_typed_words_are_accepted_in_every_language(monkeypatch):
     words = {"free": {"free", "gratis"}, "transfer": {"transfer", "overstap"}, "ride": {"ride", "rit"}}
-    monkeypatch.setattr(notation, "every_language", lambda word: frozenset(words[word]))
+    monkeypatch.setattr(notation, "typed_forms", lambda word: frozenset(words[word]))
     state = GAME.new_game(["ann"], {"map": "berlin"}, 3)
     assert PLUGIN.parse(set_card(state, "+"), "ann", "Overstap A") == {"type": "transfer", "line": "A"}
     assert PLUGIN.parse(set_card(state, "3"), "ann", "rit A 2") == {"type": "ride", "line": "A", "count": 2}

@@ -1,5 +1,6 @@
-"""Names in any script are drawn, not boxed: Hangul, Latin with accents, Cyrillic, Greek and
-common emoji go through the font chain (render/text.py) on every game's images."""
+"""Names in any script are drawn, not boxed: Hangul, kanji and kana, Latin with accents,
+Cyrillic, Greek and common emoji go through the font chain (render/text.py) on every game's
+images."""
 from __future__ import annotations
 
 import unicodedata
@@ -13,7 +14,7 @@ from render import render_image
 from render.style import font
 from render.text import INVISIBLE, missing_glyphs
 
-NAMES = ["김민준", "Zoë", "Ђорђе", "🚇 Metro", "Αλέξης"]
+NAMES = ["김민준", "Zoë", "Ђорђе", "🚇 Metro", "Αλέξης", "山田太郎", "髙橋さくら", "ミナ・ヨシダ"]
 TOFU = "\U0010FFFD"  # a private-use character no font here has: drawn as the empty box
 
 
@@ -78,3 +79,21 @@ def test_boards_with_names_in_every_script(kind, players):
     plain = render_image(game, state, None, {s: f"Player {i}" for i, s in enumerate(seats)})
     named = render_image(game, state, None, names)
     assert plain.size == named.size and ImageChops.difference(plain, named).getbbox() is not None
+
+
+def test_japanese_names_and_texts_have_every_glyph():
+    """Kana, and every kanji of JIS X 0208 with Windows' NEC/IBM extensions (the characters
+    Japanese names are written in), are drawn by Noto Sans JP; so is every character of the
+    Japanese catalogue (kanji outside that set would need `tools/fonts.py japanese` again)."""
+    from babel.messages.pofile import read_po
+
+    from tools import messages
+
+    kana = [chr(c) for c in range(0x3041, 0x3097)] + [chr(c) for c in range(0x30A1, 0x30FB)]
+    codes = (bytes([hi, lo]).decode("cp932", "ignore") for hi in [*range(0x88, 0xA0), *range(0xE0, 0xEF),
+                                                                   *range(0xFA, 0xFD)] for lo in range(0x40, 0xFD))
+    kanji = {ch for ch in codes if len(ch) == 1 and ("\u4e00" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff")}
+    assert len(kanji) > 6000 and missing_glyphs("".join(kana) + "".join(sorted(kanji))) == []
+    with (messages.LOCALES / "ja.po").open("rb") as f:
+        texts = [t for m in read_po(f, locale="ja") for t in (m.string if isinstance(m.string, tuple) else (m.string,))]
+    assert missing_glyphs("".join(texts)) == []

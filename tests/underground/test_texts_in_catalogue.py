@@ -118,10 +118,10 @@ def test_colour_words_in_every_language_are_read_as_colours():
 
 def test_a_colour_typed_in_another_language(monkeypatch):
     forms = {"red": frozenset({"red", "rood", "빨강"})}
-    monkeypatch.setattr(words, "every_language", lambda text, context=None: forms.get(text, frozenset({text})))
+    monkeypatch.setattr(words, "typed_forms", lambda text, context=None: forms.get(text, frozenset({text})))
     london = load_map("london")
     s = position(london, owners={"red": "ann", "blue": "ann", "green": "bob"})
     red = {"type": "place", "colour": "red", "gap": london.gap_between("Euston", "Warren Street").id}
     for text in ("rood Euston - Warren Street", "Rood: euston warren st", "빨강 Euston - Warren Street",
-                 "red Euston - Warren Street"):
+                 "빨강Euston - Warren Street", "red Euston - Warren Street"):
         assert PLUGIN.parse(s, "ann", text) == red, text

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...i18n import EN, Lang, every_language
+from ...i18n import EN, Lang, fold, typed_forms
 from ..protocol import N_, BadInput, Choice, Phrase
 from .actions import KIND_WORDS
 
@@ -93,7 +93,7 @@ def choices(game: Any, state: Any, seat: str, lang: Lang = EN) -> list[Choice]:
 
 def _says(word: str, kind: str, short: str) -> bool:
     """Whether a typed word names a kind of decision: its short code or its word in any language."""
-    return word == short or word in every_language(KIND_WORDS[kind])
+    return word == short or fold(word) in typed_forms(KIND_WORDS[kind])
 
 
 def parse(game: Any, state: Any, seat: str, text: str) -> dict:

@@ -7,7 +7,7 @@ typed moves accept them in any of our languages too (`colour_named`).
 """
 from __future__ import annotations
 
-from ...i18n import NP_, Lang, every_language, fold, typed_forms
+from ...i18n import NP_, Lang, fold, typed_forms
 from ..protocol import N_, Listing, Phrase, Term
 from .state import COLOURS
 
@@ -39,9 +39,10 @@ def colour_list(colours: list[str]) -> Listing:
 
 
 def colour_named(word: str) -> str | None:
-    """The colour a typed word names in any of our languages ("rood", "rojo", "빨강"…)."""
-    word = word.strip().strip(":,").strip().lower()
-    return next((c for c, text in COLOUR_WORDS.items() if word and word in every_language(text)), None)
+    """The colour a typed word names in any of our languages ("rood", "rojo", "빨강", "赤"…;
+    accents and case ignored)."""
+    word = fold(word.strip().strip(":,"))
+    return next((c for c, text in COLOUR_WORDS.items() if word and word in typed_forms(text)), None)
 
 
 def step_named(word: str) -> str | None:
