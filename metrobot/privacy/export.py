@@ -67,7 +67,9 @@ class Export:
             "ratings": [{"server": r["guild_id"], "game": r["game"], "name": r["name"], "mu": r["mu"],
                          "sigma": r["sigma"], "games": r["games"], "updated_at": when(r["updated_at"])}
                         for r in rows["ratings"]],
-            "tournaments": [],
+            "tournaments": [{"id": t["id"], "server": t["guild_id"], "name": t["name"], "game": t["game"],
+                             "status": t["status"], "host": t["host"], "entry": _entry(t["entry"])}
+                            for t in rows["tournaments"]],
         }
 
     async def _game(self, user_id: str, g: dict[str, Any], actions: list[dict[str, Any]]) -> dict[str, Any]:
@@ -98,3 +100,10 @@ def _plugin(kind: str):
         return get_plugin(kind)
     except Exception:  # a game kind no longer installed: its rows are still theirs
         return None
+
+
+def _entry(entry: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A person's entry in a tournament, its times as the file writes them."""
+    if entry is None:
+        return None
+    return {**entry, "signed_up_at": when(entry["signed_up_at"])}

@@ -19,6 +19,7 @@ from typing import Any
 from ..games.plugin import GamePlugin
 from ..i18n import Lang
 from ..storage import GameRow
+from . import pictures
 from .core import title
 from .queries import STATUS_WORDS
 from .replays import Frame, Replays
@@ -140,16 +141,17 @@ class WebGame(Replays):
                         language.t(STATUS_WORDS[status]) if status in STATUS_WORDS else status, language.code,
                         row.version, names_tag(row), standings, prompt, row.deadline if not over else None,
                         row.paused is not None and not over, turns, "", [s.name for s in standings if s.won])
-        page.description = self._described(page, language)
+        page.description = self._described(page, plugin, state, row, language)
         return page
 
-    @staticmethod
-    def _described(page: GamePage, language: Lang) -> str:
-        """The board in plain words: what the picture is of, the scores and whose turn. (A
-        game's own description of its board can replace it once games have one.)"""
-        scores = ", ".join(f"{s.name} {s.score}" for s in page.standings)
-        text = language.t("The {game} board now, at turn {turn}. Scores: {scores}.", game=page.title,
-                          turn=len(page.turns) - 1, scores=scores)
+    def _described(self, page: GamePage, plugin: GamePlugin, state: Any, row: GameRow, language: Lang) -> str:
+        """The board in plain words, as the bot's own board picture says it (the game's alt
+        text of the spectators' view), after which turn it is, and whose turn."""
+        names = self._names_for_images(plugin, state, row, language)
+        waiting = [s for s in plugin.game.seats(state) if s in plugin.game.to_move(state)]
+        heading = language.t("The {game} board now, at turn {turn}.", game=page.title, turn=len(page.turns) - 1)
+        text = pictures.alt_text(plugin, plugin.game.view(state, None), None, names, language, waiting=waiting,
+                                 heading=heading)
         return f"{text} {page.prompt}".replace("**", "").replace("`", "").strip()
 
     @staticmethod

@@ -177,6 +177,30 @@ class Holder:
     purge: Purger | None = None  # a server's rows; holders are purged in this order (references first)
 
 
+def _tournament_holders() -> tuple[Holder, ...]:
+    from . import tourney_personal as tp  # (it builds on this module's helpers)
+
+    def children(table: str) -> Purger:
+        async def purge(tx: Tx, guild_id: str) -> None:
+            await tx.execute(f"DELETE FROM {table} WHERE tournament_id IN (SELECT id FROM tournaments WHERE "
+                             f"{_in_guild()})", guild_id)
+        return purge
+    return (
+        Holder("tournament_outbox", "what a tournament owes Discord: texts with names and mentions",
+               purge=children("tournament_outbox")),
+        Holder("tournament_results", "each table's places and scores by person id; renamed with the tournament",
+               purge=children("tournament_results")),
+        Holder("tournament_tables", "who sits at each table of each round (person ids); renamed with the tournament",
+               purge=children("tournament_tables")),
+        Holder("tournament_rounds", "each round's pairing and byes (person ids); renamed with the tournament",
+               purge=children("tournament_rounds")),
+        Holder("tournament_entrants", "who signed up: id, display name, rating when seeded, language, when they "
+               "joined and dropped", purge=children("tournament_entrants")),
+        Holder("tournaments", "a tournament's host (a person id), hall channel, rules and settings; everything above "
+               "renamed to a ghost in one step", export=tp.export, erase=tp.erase, purge=_purge_by_guild("tournaments")),
+    )
+
+
 HOLDERS: tuple[Holder, ...] = (
     Holder("people", "settings (turn DMs, quiet hours, time zone, language), time away and its note",
            export=_person, erase=_erase_person),
@@ -190,6 +214,8 @@ HOLDERS: tuple[Holder, ...] = (
            export=_results, erase=_erase_results, purge=_purge_by_guild("results")),
     Holder("ratings", "a person's rating per game kind per server, with their display name",
            export=_ratings, erase=_erase_ratings, purge=_purge_by_guild("ratings")),
+    # (tournaments before the games their tables reference)
+    *_tournament_holders(),
     Holder("games", "host, seats (user ids, display names, languages), state and options (user ids as "
            "player ids); renamed as a whole", export=_games, purge=_purge_by_guild("games")),
     Holder("servers", "a server's settings (roles and channels, no people)", purge=_purge_by_guild("servers")),
@@ -224,10 +250,15 @@ def _named(text: str, user_id: str, names: set[str], ghost: str) -> str:
 
 
 async def scrub_messages(tx: Tx, where: str, args: list[Any], user_id: str, names: set[str], ghost: str) -> None:
-    """Messages (`where` picks them) that mention the person or carry their names: a delivered
-    one keeps no text (it has been said; nothing reads it again), an owed one says the ghost's
-    name instead; neither pings them any more."""
-    rows = await tx.fetch(f"SELECT id, payload, delivered_at FROM outbox WHERE {where}", *args)
+    await scrub_texts(tx, "outbox", where, args, user_id, names, ghost)
+
+
+async def scrub_texts(tx: Tx, table: str, where: str, args: list[Any], user_id: str, names: set[str],
+                      ghost: str) -> None:
+    """Messages of an outbox `table` (`where` picks them) that mention the person or carry
+    their names: a delivered one keeps no text (it has been said; nothing reads it again), an
+    owed one says the ghost's name instead; neither pings them any more."""
+    rows = await tx.fetch(f"SELECT id, payload, delivered_at FROM {table} WHERE {where}", *args)
     for oid, payload, delivered in rows:
         data = json.loads(payload)
         text, mentions = str(data.get("text") or ""), list(data.get("mentions") or [])
@@ -237,7 +268,7 @@ async def scrub_messages(tx: Tx, where: str, args: list[Any], user_id: str, name
         if named:
             data["text"] = "" if delivered is not None else _named(text, user_id, names, ghost)
         data["mentions"] = [m for m in mentions if m != user_id]
-        await tx.execute("UPDATE outbox SET payload = ? WHERE id = ?", json.dumps(data, ensure_ascii=False), oid)
+        await tx.execute(f"UPDATE {table} SET payload = ? WHERE id = ?", json.dumps(data, ensure_ascii=False), oid)
 
 
 # ---------------------------------------------------------------- a whole game, renamed

@@ -106,7 +106,7 @@ def make_app(service: Any) -> web.Application:
     app.router.add_get(game, pages.slash)
     app.router.add_get(game + "/", pages.game)
     app.router.add_get(game + "/live", pages.live)
-    app.router.add_get(game + "/board/" + number % "pos" + "-{lang:[a-z]{2,3}}-{tag:[0-9a-f]{8}}.png", images.board)
+    app.router.add_get(game + "/board/" + number % "pos" + "-{lang:[a-z]{2,3}(?:_[A-Z]{2})?}-{tag:[0-9a-f]{8}}.png", images.board)
     server = f"/s/{number % 'guild'}"
     app.router.add_get(server + "/", pages.server)
     app.router.add_get(server + f"/{sig}", pages.slash)
@@ -114,5 +114,5 @@ def make_app(service: Any) -> web.Application:
     person = f"/p/{number % 'guild'}/{number % 'user'}/{sig}"
     app.router.add_get(person, pages.slash)
     app.router.add_get(person + "/", pages.person)
-    app.router.add_get(person + "/chart-{lang:[a-z]{2,3}}-{tag:[0-9a-f]{8}}.png", images.chart)
+    app.router.add_get(person + "/chart-{lang:[a-z]{2,3}(?:_[A-Z]{2})?}-{tag:[0-9a-f]{8}}.png", images.chart)
     return app

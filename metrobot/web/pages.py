@@ -10,7 +10,7 @@ import aiohttp_jinja2
 from aiohttp import web
 
 from ..i18n import Lang, reading
-from .reader import chosen, helpers
+from .reader import chosen, helpers, tag
 
 MAX_ID = 2 ** 63 - 1  # ids both databases can hold: anything larger opens nothing
 
@@ -50,7 +50,7 @@ def render(request: web.Request, template: str, language: Lang, **context: Any) 
     with reading(language):
         response = aiohttp_jinja2.render_template(template, request, helpers(language) | {"root": root(request)}
                                                   | context)
-    response.headers["Content-Language"] = language.code
+    response.headers["Content-Language"] = tag(language.code)
     response.headers["Vary"] = "Accept-Language"
     return response
 

@@ -17,7 +17,9 @@ from babel import Locale
 from babel.dates import format_datetime
 from markupsafe import Markup, escape
 
-from ..i18n import LANGUAGES, Lang, lang
+from ..i18n import LANGUAGES, Lang, known, lang
+
+_BY_BASE = {code.split("_")[0]: code for code in LANGUAGES}  # ("pt" is Brazil's: the one we have)
 
 _ACCEPT = re.compile(r"\s*([A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*|\*)\s*(?:;\s*q\s*=\s*([0-9.]{1,5}))?\s*$")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
@@ -38,8 +40,8 @@ def accepted(header: str | None) -> list[str]:
             q = float(match.group(2)) if match.group(2) else 1.0
         except ValueError:
             continue
-        code = match.group(1).split("-")[0].lower()
-        if code in LANGUAGES and q > 0:
+        code = known(match.group(1)) or _BY_BASE.get(match.group(1).split("-")[0].lower())
+        if code is not None and q > 0:
             wanted.append((-q, i, code))
     return [code for _, _, code in sorted(wanted)]
 
@@ -94,8 +96,13 @@ def rich(text: str, language: Lang) -> Markup:
     return Markup(html)
 
 
+def tag(code: str) -> str:
+    """A language code as HTML and HTTP write it (BCP 47: "pt-BR", not gettext's "pt_BR")."""
+    return code.replace("_", "-")
+
+
 def helpers(language: Lang) -> dict[str, Any]:
     """What every template may call, in the reader's language."""
-    return {"t": language.t, "n": language.n, "p": language.p, "language": language.code,
+    return {"t": language.t, "n": language.n, "p": language.p, "language": language.code, "tag": tag(language.code),
             "languages": list(LANGUAGES.items()), "when": lambda at: when(at, language), "iso": iso, "stamp": stamp,
             "rich": lambda text: rich(text, language)}

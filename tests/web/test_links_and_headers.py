@@ -57,11 +57,15 @@ async def test_the_page_speaks_the_readers_language_else_the_games(served):
     service, client = served
     path = await service.game_path(await service.db.open_game(CHANNEL))
     assert (await client.get(path)).headers["Content-Language"] == "nl"  # the game's
-    answer = await client.get(path, headers={"Accept-Language": "fr-FR, es;q=0.8, ko;q=0.9"})
+    answer = await client.get(path, headers={"Accept-Language": "it-IT, es;q=0.8, ko;q=0.9"})
     assert answer.headers["Content-Language"] == "ko" and "메트로매니아" in await answer.text()
     assert (await client.get(path + "?lang=es", headers={"Accept-Language": "ko"})).headers["Content-Language"] == "es"
-    assert (await client.get(path + "?lang=fr")).status == 400
+    assert (await client.get(path + "?lang=it")).status == 400
+    assert (await client.get(path + "?lang=ja")).headers["Content-Language"] == "ja"
+    portuguese = await client.get(path, headers={"Accept-Language": "pt-BR, en;q=0.5"})
+    assert portuguese.headers["Content-Language"] == "pt-BR" and '<html lang="pt-BR">' in await portuguese.text()
     assert accepted("nl-BE;q=0.5, en;q=0.7, *;q=0.1, xx, ko;q=0") == ["en", "nl"]
+    assert accepted("pt-PT, ja-JP;q=0.9, de;q=0.8") == ["pt_BR", "ja", "de"]
     assert accepted("é" * 900) == [] and accepted(None) == []
 
 

@@ -1,0 +1,67 @@
+"""A person forgotten in the middle of a tournament (issue 36 meets issue 34): no row keeps
+their id or name, everyone else's points and tie-breaks stand, they are not paired again, and
+the tournament plays on to its final standings; `/me data` lists their tournaments."""
+from __future__ import annotations
+
+import json
+
+from metrobot.privacy import Privacy
+from metrobot.storage.personal import GHOST_NAME, is_ghost
+from metrobot.tournaments.core import model
+from metrobot.tournaments.scoring import standings
+from tests.service.test_tournaments import new, play_round
+from tests.service.tourney_kit import Hall, run_director
+
+PEOPLE = [(f"70000000000000000{i}", name) for i, name in
+          enumerate(["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"], 1)]
+ANN = PEOPLE[0][0]
+
+
+async def _rows(db) -> list[str]:
+    async with db.driver.read() as q:
+        tables = [n for (n,) in await q.fetch("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return [f"{t}: {json.dumps(list(r), default=str, ensure_ascii=False)}" for t in tables
+                for r in await q.fetch(f"SELECT * FROM {t}")]
+
+
+async def _table(svc, tid):
+    snap = await svc.db.snapshot(tid)
+    rules, entrants, rounds, results = model(snap)
+    return {s.person: (s.points, s.tiebreaks[:3], s.played) for s in standings(rules, entrants, rounds, results,
+                                                                                  snap.row.seed)}
+
+
+async def test_a_person_forgotten_mid_tournament_leaves_no_trace_and_the_others_keep_their_standings(svc, clock):
+    await new(svc)
+    for uid, name in PEOPLE:
+        await svc.tournament_join("hall", "g", uid, name)
+    await svc.tournament_start("hall", "g", "host", manager=True)
+    hall = Hall()
+    await run_director(svc, hall)
+    tid = (await svc.db.open_tournament("hall")).id
+    await play_round(svc, tid, 1, clock, hall=hall)
+    assert (await svc.db.snapshot(tid)).row.round == 2
+
+    data = await Privacy(svc).export(ANN)
+    [mine] = data["tournaments"]
+    assert mine["id"] == tid and mine["host"] is False and mine["entry"]["name"] == "Ann"
+    assert [t["round"] for t in mine["entry"]["tables"]] == [1, 2]
+    before = await _table(svc, tid)
+
+    await Privacy(svc).forget(ANN)
+    rows = await _rows(svc.db)
+    assert [r for r in rows if f'"{ANN}"' in r or "Ann" in r] == []
+    after = await _table(svc, tid)
+    [ghost] = [p for p in after if is_ghost(p)]
+    assert {p: v for p, v in after.items() if p != ghost} == {p: v for p, v in before.items() if p != ANN}
+    assert after[ghost] == before[ANN]
+    snap = await svc.db.snapshot(tid)
+    [entry] = [e for e in snap.entrants if e.user_id == ghost]
+    assert (entry.name, entry.dropped) == (GHOST_NAME, 3)
+    assert (await Privacy(svc).export(ANN))["tournaments"] == []
+
+    for number in (2, 3):  # the ghost's round-2 seat is played by the automatic player
+        await play_round(svc, tid, number, clock, hall=hall, absent=frozenset({ghost}))
+    snap = await svc.db.snapshot(tid)
+    assert snap.row.status == "finished"
+    assert all(ghost not in t.seats for t in snap.tables if t.round == 3)
