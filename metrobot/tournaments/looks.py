@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from ..games.alttext import ALT_LIMIT, cut
 from ..games.protocol import N_
 from ..i18n import me
 from ..service import File, Message, Outcome, Refused
@@ -121,7 +122,16 @@ class Looks(Director):
                   "{rounds} rounds", len(entrants), game=title(self._tplugin(row), g),
                   format=g.t(FORMAT_WORDS[rules.format]), count=len(entrants), rounds=len(rounds))
         data = await self.painter.run(standings_png, heading, sub, rows, g.code)
-        return File(f"tournament-{row.id}-standings.png", data)
+        return File(f"tournament-{row.id}-standings.png", data, standings_alt(heading, sub, rows, g))
 
 
-__all__ = ["Looks", "number"]
+def standings_alt(heading: str, sub: str, rows: list[dict], language) -> str:
+    """The final standings picture in words, for screen readers: what it is, then each place
+    with its points (the picture's table, best first, as far as Discord's limit allows)."""
+    places = [language.n("{rank}. {name}, {points} point", "{rank}. {name}, {points} points",
+                         int(r["points"]) if float(r["points"]).is_integer() else 2, rank=r["rank"], name=r["name"], points=number(r["points"]))
+              for r in rows]
+    return cut(f"{heading}. {sub}. " + "; ".join(places) + ".", ALT_LIMIT)
+
+
+__all__ = ["Looks", "number", "standings_alt"]

@@ -87,6 +87,8 @@ async def test_a_nine_person_swiss_is_played_to_the_end_through_restarts(standin
         await play_table(standin, db_path, table)
     final = await standin.wait_for_message(hall, lambda m: "is over!" in m.content, timeout=60)
     assert final.attachments and final.attachments[0].filename.endswith("standings.png")
+    alt = final.attachments[0].description or ""  # the picture in words, for screen readers
+    assert "final standings" in alt and "1. " in alt and "9. " in alt, alt
 
     # nothing lost
     assert tournament(db_path)["status"] == "finished"
