@@ -6,8 +6,7 @@ from __future__ import annotations
 import re
 
 from ..games.alttext import ALT_LIMIT, cut
-from ..games.protocol import N_
-from ..i18n import me
+from ..i18n import NP_, me
 from ..service import File, Message, Outcome, Refused
 from ..service.core import title
 from ..storage import TOwed
@@ -18,8 +17,10 @@ from .scoring import standings
 from .texts import FORMAT_WORDS, clean, number, pairings_text, standings_text
 
 MARK = re.compile(r"⟦(\d+):(\d+)⟧")
-STATUS_WORDS = {"signup": N_("open for sign-up"), "running": N_("under way"), "paused": N_("paused"),
-                "finished": N_("finished"), "aborted": N_("aborted")}
+# (a context of their own: in some languages a tournament's "finished" is not a game's)
+STATUS_WORDS = {"signup": NP_("tournament status", "open for sign-up"),
+                "running": NP_("tournament status", "under way"), "paused": NP_("tournament status", "paused"),
+                "finished": NP_("tournament status", "finished"), "aborted": NP_("tournament status", "aborted")}
 
 
 class Looks(Director):
@@ -63,7 +64,7 @@ class Looks(Director):
         for row in rows:
             lines.append(me().t("• **{name}** ({game}, {format}) in {hall}: {status}", name=clean(row.name),
                                 game=title(self._tplugin(row), me()), format=me().t(FORMAT_WORDS[row.rules["format"]]),
-                                hall=f"<#{row.hall_id}>", status=me().t(STATUS_WORDS[row.status])))
+                                hall=f"<#{row.hall_id}>", status=me().p(*STATUS_WORDS[row.status])))
         return Outcome(reply=Message("\n".join(lines)[:1990]))
 
     async def my_games(self, user_id: str, guild_id: str | None, page: int = 0) -> Outcome:
@@ -79,7 +80,7 @@ class Looks(Director):
                 lines.append(me().t("• 🏆 **{name}** ({format}) in {hall}: {status}", name=clean(row.name),
                                     format=me().t(FORMAT_WORDS[rules["format"]]), hall=f"<#{row.hall_id}>",
                                     status=me().t("round {round}", round=row.round) if row.round else
-                                    me().t(STATUS_WORDS[row.status])))
+                                    me().p(*STATUS_WORDS[row.status])))
             outcome.reply.text = "\n".join([outcome.reply.text, *lines])[:1990]
         return outcome
 
