@@ -12,7 +12,11 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from metrobot.service import Refused
 from metrobot.web import make_app
-from tests.service.tourney_kit import Hall, clock, db, play_table, run_director, settle, svc, toy  # noqa: F401
+from tests.service import tourney_kit
+from tests.service.tourney_kit import Hall, play_table, run_director, settle
+
+# the tournament tests' fixtures: the toy games registered, a SQLite file, a fake clock, the service
+toy, db, clock, svc = tourney_kit.toy, tourney_kit.db, tourney_kit.clock, tourney_kit.svc
 
 GUILD = "730000000000000001"
 HALL = "930000000000000001"
@@ -49,7 +53,7 @@ async def served(svc):
 
 async def test_the_link_opens_the_page_and_nothing_else(served, clock):
     svc, client = served
-    row, hall = await swiss(svc)
+    row, _ = await swiss(svc)
     path = await svc.tournament_path(row)
     assert re.fullmatch(rf"/t/{row.id}/[A-Za-z0-9_-]{{24}}/", path)
     reply = (await svc.tournament_web(HALL, GUILD)).reply.text
@@ -128,7 +132,7 @@ async def test_the_server_page_lists_tournaments_and_the_command_refuses_clearly
 
 async def test_a_running_duplicate_rounds_games_are_not_linked(served, clock):
     svc, client = served
-    row, hall = await swiss(svc, 4, kind="flipwrite", duplicate=True)
+    row, _ = await swiss(svc, 4, kind="flipwrite", duplicate=True)
     path = await svc.tournament_path(row)
     html = await (await client.get(path)).text()
     snap = await svc.db.snapshot(row.id)
