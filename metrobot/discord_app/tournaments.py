@@ -152,6 +152,11 @@ def tournament_group(bot: Bot) -> app_commands.Group:
         hall, guild, _ = ids(interaction)
         await run(interaction, lambda: bot.service.tournament_pairings(hall, guild, whole(round)))
 
+    @group.command(name="web", description="This channel's tournament in a browser: a link to share")
+    async def web(interaction: discord.Interaction) -> None:
+        hall, guild, _ = ids(interaction)
+        await run(interaction, lambda: bot.service.tournament_web(hall, guild))
+
     @group.command(name="list", description="This server's tournaments")
     async def list_(interaction: discord.Interaction) -> None:
         await run(interaction, lambda: bot.service.tournament_list(ids(interaction)[1]))

@@ -56,6 +56,7 @@ class ServerPage:
     lobbies: list[Listed]
     finished: list[Listed]
     boards: list[Board]
+    tournaments: list[Listed] = field(default_factory=list)  # filled in by the tournaments' service
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Links to the web pages: capability URLs, signed with a key of each server.
 
-A link names what it opens ("game:42", "server:123", "person:123:456") and carries an HMAC
+A link names what it opens ("game:42", "t:7" for a tournament, "server:123", "person:123:456") and carries an HMAC
 of that name made with the server's own key (kept in the database, never shown). Nothing is
 listed and nothing can be guessed: a page opens only through a link the bot handed out (or,
 for a server's index page, when its managers made it public). A forged or altered link, or
@@ -14,7 +14,7 @@ import hashlib
 import hmac
 
 from ..i18n import me
-from ..storage import GameRow
+from ..storage import GameRow, TournamentRow
 from .core import ServiceCore
 from .outcome import Message, Outcome, Refused
 
@@ -46,6 +46,9 @@ class WebLinks(ServiceCore):
     async def game_path(self, row: GameRow) -> str:
         return f"/g/{row.id}/{await self._sign(row.guild_id, f'game:{row.id}')}/"
 
+    async def tournament_path(self, row: TournamentRow) -> str:
+        return f"/t/{row.id}/{await self._sign(row.guild_id, f't:{row.id}')}/"
+
     async def server_path(self, guild_id: str) -> str:
         return f"/s/{guild_id}/{await self._sign(guild_id, f'server:{guild_id}')}/"
 
@@ -62,6 +65,13 @@ class WebLinks(ServiceCore):
         if row is None or row.status == "lobby" or row.state is None:
             return None
         return row if await self._checked(row.guild_id, f"game:{row.id}", given) else None
+
+    async def opened_tournament(self, tournament_id: int, given: str) -> TournamentRow | None:
+        """The tournament a link opens, or None (no such tournament, a wrong or revoked signature)."""
+        row = await self.db.tournament(tournament_id)
+        if row is None:
+            return None
+        return row if await self._checked(row.guild_id, f"t:{row.id}", given) else None
 
     async def opened_server(self, guild_id: str, given: str | None) -> bool:
         """Whether a link opens a server's index page (without a signature: only a public one)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from ..games.alttext import ALT_LIMIT, cut
-from ..i18n import NP_, me
+from ..i18n import NP_, Lang, me
 from ..service import File, Message, Outcome, Refused
 from ..service.core import title
 from ..storage import TOwed
@@ -109,10 +109,11 @@ class Looks(Director):
             message.files.append(await self._standings_file(snap))
         return message
 
-    async def _standings_file(self, snap) -> File:
+    async def _standings_file(self, snap, g: Lang | None = None) -> File:
+        """The final standings picture, in the tournament's language (or `g`: a web page's reader's)."""
         from render.standings import standings_png
 
-        row, g = snap.row, self._tlang(snap.row)
+        row, g = snap.row, g or self._tlang(snap.row)
         rules, entrants, rounds, results = model(snap)
         names = self._names(snap)
         rows = [{"rank": s.rank, "name": names.get(s.person, s.person), "points": s.points,

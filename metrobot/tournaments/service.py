@@ -1,14 +1,15 @@
 """The game service with tournaments: what the bot's front end talks to. The director's
 parts, one concern each: `core` (loading, who may run it, pairing in a worker), `tablegames`
 (a table's game in its thread), `rounds` (pairing, closing, standings, the end), `director`
-(sign-up, start, drop, pause, abort), `looks` (standings, pairings, lists, owed posts)."""
+(sign-up, start, drop, pause, abort), `looks` (standings, pairings, lists, owed posts),
+`webpage` (its web page, its link, the server page's tournaments)."""
 from __future__ import annotations
 
 from ..storage import TOwed
-from .looks import Looks
+from .webpage import TournamentPages
 
 
-class TournamentService(Looks):
+class TournamentService(TournamentPages):
     async def tournaments_due(self) -> list[int]:
         """Tournaments whose director has work now, claimed for this process."""
         return [row.id for row in await self.db.claim_due_tournaments(self.clock())]

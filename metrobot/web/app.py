@@ -5,10 +5,12 @@ Every address but the static files and the icon is a capability link (see
 or revoked signature, a number too large, junk — gets the same plain 404 page. A bad language
 is a 400. No traceback ever reaches a reader: a bug is logged and answered with a 500 page.
 
-Routes (a tournament's page will be `/t/{id}/{sig}/`, as a game's):
+Routes:
     /g/{id}/{sig}/                         a game
     /g/{id}/{sig}/live                     its version, for the page's live updates (ETag)
     /g/{id}/{sig}/board/{pos}-{lang}-{tag}.png   its board after `pos` actions (immutable)
+    /t/{id}/{sig}/                         a tournament
+    /t/{id}/{sig}/standings-{lang}-{tag}.png   its final standings (immutable)
     /s/{guild}/{sig}/   (/s/{guild}/ when public)   a server
     /p/{guild}/{user}/{sig}/               a person on a server
     /p/{guild}/{user}/{sig}/chart-{lang}-{tag}.png   their rating chart
@@ -106,7 +108,12 @@ def make_app(service: Any) -> web.Application:
     app.router.add_get(game, pages.slash)
     app.router.add_get(game + "/", pages.game)
     app.router.add_get(game + "/live", pages.live)
-    app.router.add_get(game + "/board/" + number % "pos" + "-{lang:[a-z]{2,3}(?:_[A-Z]{2})?}-{tag:[0-9a-f]{8}}.png", images.board)
+    language = "{lang:[a-z]{2,3}(?:_[A-Z]{2})?}"
+    app.router.add_get(game + "/board/" + number % "pos" + "-" + language + "-{tag:[0-9a-f]{8}}.png", images.board)
+    tournament = f"/t/{number % 'id'}/{sig}"
+    app.router.add_get(tournament, pages.slash)
+    app.router.add_get(tournament + "/", pages.tournament)
+    app.router.add_get(tournament + "/standings-" + language + "-{tag:[0-9a-f]{8}}.png", images.standings)
     server = f"/s/{number % 'guild'}"
     app.router.add_get(server + "/", pages.server)
     app.router.add_get(server + f"/{sig}", pages.slash)
@@ -114,5 +121,5 @@ def make_app(service: Any) -> web.Application:
     person = f"/p/{number % 'guild'}/{number % 'user'}/{sig}"
     app.router.add_get(person, pages.slash)
     app.router.add_get(person + "/", pages.person)
-    app.router.add_get(person + "/chart-{lang:[a-z]{2,3}(?:_[A-Z]{2})?}-{tag:[0-9a-f]{8}}.png", images.chart)
+    app.router.add_get(person + "/chart-" + language + "-{tag:[0-9a-f]{8}}.png", images.chart)
     return app

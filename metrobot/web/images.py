@@ -1,4 +1,5 @@
-"""Images of the pages: a game's board after any whole turn, a person's rating chart.
+"""Images of the pages: a game's board after any whole turn, a person's rating chart, a
+finished tournament's final standings.
 
 A turn's board never changes (the log only grows), so its address names everything it
 depends on — the game, the position, the language and the players' names (a name can change:
@@ -15,7 +16,7 @@ from aiohttp import web
 
 from ..i18n import LANGUAGES, lang
 from ..service.webgame import names_tag
-from .pages import chart_tag, number, opened_game, service_of
+from .pages import chart_tag, number, opened_game, opened_tournament, service_of
 
 KEEP = 128  # images kept in memory (a London board is about 190 KiB)
 FOREVER = "private, max-age=31536000, immutable"
@@ -79,4 +80,19 @@ async def chart(request: web.Request) -> web.StreamResponse:
     if data is None:
         raise web.HTTPNotFound()
     _remember(request, key, data)
+    return _png(request, key, data)
+
+
+async def standings(request: web.Request) -> web.StreamResponse:
+    """A finished tournament's final standings picture (the address names what it shows)."""
+    row = await opened_tournament(request)
+    language = _language(request)
+    tag = request.match_info["tag"]
+    key = f"standings:{row.id}:{language.code}:{tag}"
+    data = _kept(request, key)
+    if data is None:
+        data = await service_of(request).tournament_picture(row, language, tag)
+        if data is None:
+            raise web.HTTPNotFound()
+        _remember(request, key, data)
     return _png(request, key, data)

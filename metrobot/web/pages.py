@@ -1,4 +1,4 @@
-"""The pages: a game, a server, a person — each opened only by its signed link."""
+"""The pages: a game, a tournament, a server, a person — each opened only by its signed link."""
 from __future__ import annotations
 
 import hashlib
@@ -82,6 +82,24 @@ async def server(request: web.Request) -> web.StreamResponse:
     language = chosen(request)
     page = await service.server_page(guild, language)
     return render(request, "server.html", language, page=page)
+
+
+async def opened_tournament(request: web.Request) -> Any:
+    service = service_of(request)
+    opened = getattr(service, "opened_tournament", None)
+    row = await opened(number(request, "id"), request.match_info["sig"]) if opened else None
+    if row is None or not hasattr(service, "tournament_page"):
+        raise web.HTTPNotFound()
+    return row
+
+
+async def tournament(request: web.Request) -> web.StreamResponse:
+    row = await opened_tournament(request)
+    language = chosen(request, row.settings.get("language"))
+    page = await service_of(request).tournament_page(row, language)
+    if page is None:
+        raise web.HTTPNotFound()
+    return render(request, "tournament.html", language, page=page)
 
 
 async def person(request: web.Request) -> web.StreamResponse:

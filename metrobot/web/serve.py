@@ -44,11 +44,11 @@ class WebServer:
 
 async def serve_alone(settings: Any) -> None:
     """`python -m metrobot web`: the pages only, until SIGTERM or SIGINT."""
-    from ..service import GameService
     from ..storage import Database
+    from ..tournaments.service import TournamentService
 
     db = await Database(settings.database).open()
-    service = GameService(db, render_workers=settings.render_workers)
+    service = TournamentService(db, render_workers=settings.render_workers)  # (games' pages and tournaments')
     service.painter.start(warm=False)
     server = WebServer(service, settings.web_host, settings.web_port if settings.web_port is not None else 8080,
                        settings.web_base_url)

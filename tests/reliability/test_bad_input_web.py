@@ -1,4 +1,4 @@
-"""Bad input to the web pages (issue 37): forged paths, junk and altered signatures, huge
+"""Bad input to the web pages (issue 37): forged paths (games', tournaments', servers', people's), junk and altered signatures, huge
 numbers, odd Unicode, unknown languages, junk Accept-Language and If-None-Match headers.
 Whatever comes in, the answer is a 404 (or a 400 for an unknown language on a page that
 opens, a redirect to the same address with its last slash), never a 500, never a traceback,
@@ -13,8 +13,9 @@ from aiohttp.test_utils import TestClient, TestServer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from metrobot.service import GameService, fixed_seeds
+from metrobot.service import fixed_seeds
 from metrobot.storage import Database
+from metrobot.tournaments.service import TournamentService
 from metrobot.web import make_app
 
 from .sizes import scale
@@ -28,8 +29,8 @@ NUMBER = st.one_of(st.integers(0, 50), st.integers(0, 10 ** 30), st.just(2 ** 63
 JUNK = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
 
 
-def paths(good_sig: str, game_id: int) -> st.SearchStrategy[str]:
-    sig = st.one_of(SIGNATURE, st.just(good_sig), JUNK)
+def paths(good_sig: str, game_id: int, t_sig: str, t_id: int) -> st.SearchStrategy[str]:
+    sig = st.one_of(SIGNATURE, st.just(good_sig), st.just(t_sig), JUNK)
     lang = st.one_of(st.sampled_from(["en", "ko", "xx", "zz", "EN", "qps"]), JUNK)
     tail = st.one_of(st.just(""), st.just("live"), st.builds(lambda p, la, t: f"board/{p}-{la}-{t}.png", NUMBER, lang,
                                                               st.text("0123456789abcdef", min_size=8, max_size=8)),
@@ -39,13 +40,18 @@ def paths(good_sig: str, game_id: int) -> st.SearchStrategy[str]:
     server = st.builds(lambda n, s: f"/s/{n}/{quote(s, safe='')}/", st.one_of(NUMBER, st.just(int(GUILD))), sig)
     person = st.builds(lambda g, u, s, t: f"/p/{g}/{u}/{quote(s, safe='')}/{quote(t, safe='')}", NUMBER, NUMBER, sig,
                        st.one_of(st.just(""), JUNK))
+    picture = st.builds(lambda la, t: f"standings-{la}-{t}.png", lang, st.text("0123456789abcdef", min_size=8,
+                                                                                 max_size=8))
+    tourney = st.builds(lambda n, s, t: f"/t/{n}/{quote(s, safe='')}/{quote(t, safe='/.-')}",
+                        st.one_of(NUMBER, st.just(t_id), st.just(game_id)), sig,
+                        st.one_of(st.just(""), st.just("live"), picture, JUNK))
     other = st.builds(lambda j: "/" + quote(j, safe="/"), JUNK)
-    return st.one_of(game, server, person, other)
+    return st.one_of(game, tourney, server, person, other)
 
 
 async def test_junk_addresses_and_headers_open_nothing_and_break_nothing(caplog):
     db = await Database(":memory:").open()
-    service = GameService(db, seeds=fixed_seeds(3), images=False)
+    service = TournamentService(db, seeds=fixed_seeds(3), images=False)
     service.web_base = "http://127.0.0.1"
     await service.new_game("920000000000000001", GUILD, ANN, "Ann", "metromania", {}, 2)
     await service.join("920000000000000001", BOB, "Bob")
@@ -53,14 +59,20 @@ async def test_junk_addresses_and_headers_open_nothing_and_break_nothing(caplog)
     row = await db.open_game("920000000000000001")
     good = await service.game_path(row)
     sig = good.rstrip("/").rsplit("/", 1)[1]
-    before = (row.version, await db.server(GUILD))
+    await service.tournament_new("920000000000000002", GUILD, BOB, "metromania", "swiss", manager=True, table_size=2,
+                                 rounds=1, name="Zebra Cup")
+    await service.tournament_join("920000000000000002", GUILD, ANN, "Ann")
+    cup = await db.open_tournament("920000000000000002")
+    t_good = await service.tournament_path(cup)
+    t_sig = t_good.rstrip("/").rsplit("/", 1)[1]
+    before = (row.version, await db.server(GUILD), cup.version)
     tried = {"requests": 0, "opened": 0}
     caplog.set_level(logging.INFO)
     try:
         async with TestClient(TestServer(make_app(service))) as client:
             @settings(max_examples=scale(300, 5000), deadline=None, derandomize=True,
                       suppress_health_check=list(HealthCheck))
-            @given(path=paths(sig, row.id), query=st.one_of(st.just(""), st.builds(lambda j: "?lang=" + quote(j), JUNK)),
+            @given(path=paths(sig, row.id, t_sig, cup.id), query=st.one_of(st.just(""), st.builds(lambda j: "?lang=" + quote(j), JUNK)),
                    accept=st.one_of(st.none(), JUNK), etag=st.one_of(st.none(), JUNK))
             def check(path, query, accept, etag):
                 tried["requests"] += 1
@@ -73,17 +85,19 @@ async def test_junk_addresses_and_headers_open_nothing_and_break_nothing(caplog)
             for address, headers in runs:
                 response = await client.get(address, headers=headers, allow_redirects=False)
                 body = await response.read()
-                opened = address.startswith(good) and not address[len(good):].split("?")[0].strip("/") \
-                    or address.startswith(good + "live")
+                opened = any(address.startswith(page) and not address[len(page):].split("?")[0].strip("/")
+                             for page in (good, t_good)) or address.startswith(good + "live")
                 assert response.status in (200, 302, 304, 400, 404), (address, response.status)
                 if response.status == 200:
                     tried["opened"] += 1
                     assert opened or address.startswith(good + "board/"), address
                 elif response.status != 302:
-                    assert b"Ann" not in body and b"MetrOmania" not in body, address
+                    assert b"Ann" not in body and b"MetrOmania" not in body and b"Zebra" not in body, address
                 assert response.headers.get("Content-Security-Policy") or response.status == 304
             assert (await client.get(good)).status == 200 and (await client.get(good + "live")).status == 200
+            assert "Zebra Cup" in await (await client.get(t_good)).text()
         assert (await db.game(row.id)).version == before[0] and await db.server(GUILD) == before[1]
+        assert (await db.tournament(cup.id)).version == before[2]
         async with db.driver.read() as q:  # no junk address made a key (or a row) for a server
             assert (await q.fetchone("SELECT COUNT(*) FROM servers"))[0] == 1
         assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]

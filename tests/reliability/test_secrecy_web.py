@@ -11,7 +11,10 @@ board images — is what a spectator may see, and nothing more.
 * The server's and the players' pages are fetched at the end (finished games reveal what
   the rules reveal at the end), and checked for the forms of secrets still held in the
   running games.
-* A fault test lets a secret through on purpose and sees the comparison catch it.
+* A seeded tournament (a MetrOmania Swiss, its seats played by the automatic player): its page
+  in two languages, its final standings picture and the server's page, at sign-up, half-way
+  through each round and after it, show no seed (the tournament's, any table's) and no hand.
+* Fault tests let a secret through on purpose and see the checks catch it.
 """
 from __future__ import annotations
 
@@ -168,3 +171,85 @@ async def test_the_twin_comparison_sees_a_secret_let_out():
 
     with pytest.raises(AssertionError, match="depends on a secret"):
         await play_and_watch("metromania", 0, False, leak=leak)
+
+
+async def tournament_pages() -> tuple[list[str], set[str]]:
+    """A seeded MetrOmania Swiss of 4 at tables of 2 over 2 rounds, played by the automatic
+    player (every turn clock runs out), its page (English and Korean), its final standings
+    picture and the server's page fetched at sign-up, half-way through each round, after each
+    round; returns everything fetched and the secrets (every seed, every hand dealt)."""
+    from tests.reliability.test_tournament_secrecy import PEOPLE as ENTRANTS, expire_all, hands
+    from tests.service.tourney_kit import FakeClock, Hall, settle
+
+    from metrobot.tournaments.service import TournamentService
+
+    db = await Database(":memory:").open()
+    clock = FakeClock()
+    svc = TournamentService(db, seeds=fixed_seeds(36), clock=clock, images=False, default_turn_clock=3600)
+    svc.web_base = "http://127.0.0.1"
+    fetched: list[str] = []
+    try:
+        async with TestClient(TestServer(make_app(svc))) as client:
+            async def look(row) -> None:
+                path = await svc.tournament_path(row)
+                for language in ("en", "ko"):
+                    answer = await client.get(f"{path}?lang={language}")
+                    assert answer.status == 200
+                    html = await answer.text()
+                    fetched.append(html)
+                    picture = re.search(r'src="(standings-[^"]+\.png)"', html)
+                    if picture:
+                        fetched.append(repr(await (await client.get(path + picture.group(1))).read()))
+                fetched.append(await (await client.get(await svc.server_path(GUILD))).text())
+
+            await svc.tournament_new("hall", GUILD, "host", "metromania", "swiss", manager=True, table_size=2,
+                                     rounds=2)
+            for uid, name in ENTRANTS:
+                await svc.tournament_join("hall", GUILD, uid, name)
+            row = await db.open_tournament("hall")
+            await look(row)
+            await svc.tournament_start("hall", GUILD, "host", manager=True)
+            hall = Hall()
+            await settle(svc, hall)
+            for number in (1, 2):
+                tables = [t for t in (await db.snapshot(row.id)).tables if t.round == number]
+                for table in tables:  # half-way: the hands are secret now
+                    await expire_all(svc, clock, table.thread_id, turns=4)
+                await look(await db.tournament(row.id))
+                for table in tables:
+                    await expire_all(svc, clock, table.thread_id)
+                for tid in await svc.tournaments_due():
+                    await svc.advance_tournament(tid)
+                await settle(svc, hall)
+                svc.images = number == 2
+                await look(await db.tournament(row.id))
+            snap = await db.snapshot(row.id)
+            assert snap.row.status == "finished" and "standings-ko-" in fetched[-3]
+            seeds = {str(snap.row.seed)} | {str((await db.game(t.game_id)).seed) for t in snap.tables}
+            secrets = {h for h in await hands(svc) if len(h) >= 4}
+            assert secrets
+            return fetched, seeds | secrets
+    finally:
+        svc.painter.close()
+        await db.close()
+
+
+async def test_a_tournaments_page_shows_no_seed_and_no_hand():
+    fetched, secrets = await tournament_pages()
+    assert len(fetched) >= 15
+    assert not [s for s in secrets if any(s in text for text in fetched)]
+
+
+async def test_the_tournament_check_sees_a_seed_let_out(monkeypatch):
+    """Broken on purpose: the page's rules line names the tournament's seed; the check sees it."""
+    from metrobot.tournaments.webpage import TournamentPages
+
+    original = TournamentPages.tournament_page
+
+    async def leaking(self, row, language):
+        page = await original(self, row, language)
+        page.rules += f" {row.seed}"
+        return page
+    monkeypatch.setattr(TournamentPages, "tournament_page", leaking)
+    fetched, secrets = await tournament_pages()
+    assert [s for s in secrets if any(s in text for text in fetched)]

@@ -1,5 +1,5 @@
-"""Session-wide fixtures of the web pages' tests: seeded games on one server (through the
-service), their pages served on 127.0.0.1 (a free port), and one headless Chromium."""
+"""Session-wide fixtures of the web pages' tests: seeded games and a tournament on one server
+(through the service), their pages served on 127.0.0.1 (a free port), and one headless Chromium."""
 from __future__ import annotations
 
 import os
@@ -13,36 +13,41 @@ from aiohttp import web
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from browser import launch  # noqa: E402
-from world import make_world  # noqa: E402
+from world import make_tournament, make_world  # noqa: E402
 
 from metrobot.service import GameService, fixed_seeds  # noqa: E402
 from metrobot.storage import Database  # noqa: E402
+from metrobot.tournaments.service import TournamentService  # noqa: E402
 from metrobot.web import make_app  # noqa: E402
 
 
 class Site:
     """The games, the service and the address the pages are served at."""
 
-    def __init__(self, service: GameService, games: dict[str, int], base: str):
-        self.service, self.games, self.base = service, games, base
+    def __init__(self, service: GameService, games: dict[str, int], base: str, tournament: int):
+        self.service, self.games, self.base, self.tournament = service, games, base, tournament
 
     async def game_url(self, key: str) -> str:
         row = await self.service.db.game(self.games[key])
         return self.base + await self.service.game_path(row)
 
+    async def tournament_url(self) -> str:
+        return self.base + await self.service.tournament_path(await self.service.db.tournament(self.tournament))
+
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def site(tmp_path_factory):
     db = await Database(tmp_path_factory.mktemp("web") / "web.sqlite3").open()
-    service = GameService(db, seeds=fixed_seeds(37), images=False)
+    service = TournamentService(db, seeds=fixed_seeds(37), images=False)
     games = await make_world(service)
+    tournament = await make_tournament(service)
     service.images = True  # (the games were played without drawing their posts: the pages draw)
     runner = web.AppRunner(make_app(service), access_log=None)
     await runner.setup()
     await web.TCPSite(runner, "127.0.0.1", 0).start()
     port = runner.addresses[0][1]
     service.web_base = f"http://127.0.0.1:{port}"
-    yield Site(service, games, service.web_base)
+    yield Site(service, games, service.web_base, tournament)
     await runner.cleanup()
     service.painter.close()
     await db.close()

@@ -241,3 +241,38 @@ async def test_the_server_page_on_a_phone(site, browser, shots):
         await checked(w)
     finally:
         await ctx.close()
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+async def test_a_tournament_on_a_phone(site, browser, shots, language):
+    """A tournament's page at 360 × 740: its standings table scrolls sideways inside its own
+    box (not the page), every round's tables list everyone in seat order and link to their
+    games, and the server's page links to it. (Byes: tests/web/test_tournament_page.py.)"""
+    url = await site.tournament_url()
+    ctx, w, response = await visit(browser, url + f"?lang={language}", viewport={"width": 360, "height": 740},
+                                   device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = w.page
+    try:
+        assert response.status == 200 and response.headers["referrer-policy"] == "no-referrer"
+        assert "Autumn Cup" in await page.locator("h1").inner_text()
+        assert ("Round 2 of 2" if language == "en" else "2/2라운드") in await page.locator(".facts").inner_text()
+        assert await page.locator("table.standings tbody tr").count() == 5
+        assert await page.evaluate("document.documentElement.scrollWidth") <= 360
+        box = page.locator(".scroll")
+        assert await box.evaluate("b => b.scrollWidth > b.clientWidth")  # it scrolls, inside its box
+        assert await page.locator(".round").count() == 2  # (5 at tables of 2 of a 2-5 player game: 3 + 2)
+        assert [await page.locator(".round").nth(i).locator(".seats li").count() for i in (0, 1)] == [5, 5]
+        await page.screenshot(path=str(shots / ("tournament-phone.png" if language == "en" else
+                                                "tournament-phone-ko.png")), full_page=True)
+        await checked(w)
+        await page.locator(".tables a").first.click()  # a table's game (round 2's, the newest first)
+        await page.wait_for_function(LOADED)
+        assert "MetrOmania" in await page.locator("h1").inner_text() or language == "ko"
+        await checked(w)
+        server = site.base + await site.service.server_path(GUILD)
+        await page.goto(server)
+        await page.locator("#tournaments + ul a", has_text="Autumn Cup").click()
+        await page.wait_for_load_state()
+        assert page.url.split("?")[0] == url
+    finally:
+        await ctx.close()

@@ -50,3 +50,30 @@ async def make_world(svc: GameService) -> dict[str, int]:
     await play_turns(svc, "900000000000000005", 8, seed=5)
     await svc.new_game("900000000000000004", GUILD, CY, "Cy", "underground", {}, 3)
     return {"finished": finished, "running": running, "flip": flip, "london": london}
+
+
+TOURNEY_HALL = "900000000000000006"
+ENTRANTS = [("800000000000000011", "Dee"), ("800000000000000012", "Eli"), ("800000000000000013", "Fox"),
+            ("800000000000000014", "Gil"), ("800000000000000015", "하나")]
+
+
+async def make_tournament(svc) -> int:
+    """A MetrOmania Swiss of five at tables of 2 over 2 rounds (tables of 3 and 2: no bye) on
+    the same server: round 1 played out, round 2 paired with one table finished and one under way.
+    Its threads are made as the bot's adapter would (the tournament tests' stand-in)."""
+    from tests.service.tourney_kit import Hall, run_director, settle
+
+    await svc.tournament_new(TOURNEY_HALL, GUILD, ANN, "metromania", "swiss", manager=True, table_size=2, rounds=2,
+                             name="Autumn Cup")
+    for uid, name in ENTRANTS:
+        await svc.tournament_join(TOURNEY_HALL, GUILD, uid, name)
+    await svc.tournament_start(TOURNEY_HALL, GUILD, ANN, manager=True)
+    hall = Hall()
+    await settle(svc, hall)
+    tid = (await svc.db.open_tournament(TOURNEY_HALL)).id
+    for number, seed in ((1, 21), (2, 23)):
+        tables = [t for t in (await svc.db.snapshot(tid)).tables if t.round == number]
+        for i, table in enumerate(tables):
+            await play_turns(svc, table.thread_id, 3 if number == 2 and i == len(tables) - 1 else None, seed=seed + i)
+            await run_director(svc, hall)
+    return tid
