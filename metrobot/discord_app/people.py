@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from ..games.autoplay import LEVELS
-from ..i18n import LANGUAGES, OFFERED
+from ..i18n import OFFERED
 from ..service.people import VISION_WORDS
 from ..service.time_off import AWAY_BUDGET, DAY, zones_matching
 from .commands import clock_seconds, run, whole

@@ -4,7 +4,7 @@
 read out a person's rows (`/me data`), to erase them (`/me forget`: delete what is theirs
 alone, replace their id where other people's history needs the row) and to delete a
 server's rows (the bot removed from it). A capability that adds a table that names people
-(tournaments: entrants, results of tournament tables) adds one `Holder` here.
+(tournaments: `tourney_personal.py`) adds its `Holder`s here, built on `personal_base.py`.
 
 A person's id sits in a game in several places: the game row (`host_id`, the `seats` JSON with
 their display name, `waiting`, the engine `state` and `options`, whose player ids *are* user
@@ -24,52 +24,12 @@ DMs owed to them, names in texts already delivered) goes in the erasure's last t
 from __future__ import annotations
 
 import json
-import re
-import secrets
-from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Any
 
+from . import tourney_personal
+from .personal_base import (GHOST_NAME, GHOST_PREFIX, Erasure, Ghosts, Holder, Purger, Rename, in_guild, is_ghost,
+                            like, new_ghost, scrub_texts)
 from .sql import Tx
-
-GHOST_PREFIX = "deleted-"
-GHOST_NAME = "Deleted player"  # the name stored for a ghost (shown in the reader's language)
-
-Ghosts = dict[str, str]  # guild id ("" for none) -> the ghost id that replaces the person there
-
-
-@dataclass
-class Erasure:
-    """An erasure in progress (the `erasures` row): the ghost ids made so far, and the games
-    and names of the person when it began."""
-
-    ghosts: Ghosts = field(default_factory=dict)
-    games: list[int] = field(default_factory=list)
-    names: list[str] = field(default_factory=list)
-
-
-Reader = Callable[[Tx, str], Awaitable[Any]]
-Eraser = Callable[[Tx, str, Erasure], Awaitable[None]]
-Purger = Callable[[Tx, str], Awaitable[None]]
-# (game kind, JSON data, old id, new id) -> the data with the id replaced (the game's own hook)
-Rename = Callable[[str, Any, str, str], Any]
-
-
-def is_ghost(user_id: str | None) -> bool:
-    return bool(user_id) and str(user_id).startswith(GHOST_PREFIX)
-
-
-def new_ghost() -> str:
-    return GHOST_PREFIX + secrets.token_hex(8)
-
-
-def like(user_id: str) -> str:
-    """A LIKE pattern for the id as a JSON string (ids are digits: nothing to escape)."""
-    return f'%"{user_id}%'
-
-
-def _in_guild(column: str = "guild_id") -> str:
-    return f"COALESCE({column}, '') = ?"
-
 
 # ---------------------------------------------------------------- reading a person out
 async def _person(tx: Tx, user_id: str) -> dict[str, Any] | None:
@@ -158,47 +118,14 @@ async def _erase_job(tx: Tx, user_id: str, job: Erasure) -> None:
 # ---------------------------------------------------------------- a server's rows
 def _purge_children(table: str) -> Purger:
     async def purge(tx: Tx, guild_id: str) -> None:
-        await tx.execute(f"DELETE FROM {table} WHERE game_id IN (SELECT id FROM games WHERE {_in_guild()})", guild_id)
+        await tx.execute(f"DELETE FROM {table} WHERE game_id IN (SELECT id FROM games WHERE {in_guild()})", guild_id)
     return purge
 
 
 def _purge_by_guild(table: str) -> Purger:
     async def purge(tx: Tx, guild_id: str) -> None:
-        await tx.execute(f"DELETE FROM {table} WHERE {_in_guild()}", guild_id)
+        await tx.execute(f"DELETE FROM {table} WHERE {in_guild()}", guild_id)
     return purge
-
-
-@dataclass(frozen=True)
-class Holder:
-    table: str
-    holds: str  # what it holds of a person or a server (for people reading the code, and PRIVACY.md)
-    export: Reader | None = None  # the person's rows, JSON-ready (`/me data`)
-    erase: Eraser | None = None  # in the erasure's last transaction (games are renamed before it)
-    purge: Purger | None = None  # a server's rows; holders are purged in this order (references first)
-
-
-def _tournament_holders() -> tuple[Holder, ...]:
-    from . import tourney_personal as tp  # (it builds on this module's helpers)
-
-    def children(table: str) -> Purger:
-        async def purge(tx: Tx, guild_id: str) -> None:
-            await tx.execute(f"DELETE FROM {table} WHERE tournament_id IN (SELECT id FROM tournaments WHERE "
-                             f"{_in_guild()})", guild_id)
-        return purge
-    return (
-        Holder("tournament_outbox", "what a tournament owes Discord: texts with names and mentions",
-               purge=children("tournament_outbox")),
-        Holder("tournament_results", "each table's places and scores by person id; renamed with the tournament",
-               purge=children("tournament_results")),
-        Holder("tournament_tables", "who sits at each table of each round (person ids); renamed with the tournament",
-               purge=children("tournament_tables")),
-        Holder("tournament_rounds", "each round's pairing and byes (person ids); renamed with the tournament",
-               purge=children("tournament_rounds")),
-        Holder("tournament_entrants", "who signed up: id, display name, rating when seeded, language, when they "
-               "joined and dropped", purge=children("tournament_entrants")),
-        Holder("tournaments", "a tournament's host (a person id), hall channel, rules and settings; everything above "
-               "renamed to a ghost in one step", export=tp.export, erase=tp.erase, purge=_purge_by_guild("tournaments")),
-    )
 
 
 HOLDERS: tuple[Holder, ...] = (
@@ -215,7 +142,7 @@ HOLDERS: tuple[Holder, ...] = (
     Holder("ratings", "a person's rating per game kind per server, with their display name",
            export=_ratings, erase=_erase_ratings, purge=_purge_by_guild("ratings")),
     # (tournaments before the games their tables reference)
-    *_tournament_holders(),
+    *tourney_personal.HOLDERS,
     Holder("games", "host, seats (user ids, display names, languages), state and options (user ids as "
            "player ids); renamed as a whole", export=_games, purge=_purge_by_guild("games")),
     Holder("servers", "a server's settings (roles and channels, no people)", purge=_purge_by_guild("servers")),
@@ -242,33 +169,8 @@ async def purge_guild(tx: Tx, guild_id: str) -> None:
 
 
 # ---------------------------------------------------------------- texts that name a person
-def _named(text: str, user_id: str, names: set[str], ghost: str) -> str:
-    text = text.replace(f"<@{user_id}>", ghost).replace(f"<@!{user_id}>", ghost)
-    for name in sorted(names, key=len, reverse=True):
-        text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", ghost, text)
-    return text
-
-
 async def scrub_messages(tx: Tx, where: str, args: list[Any], user_id: str, names: set[str], ghost: str) -> None:
     await scrub_texts(tx, "outbox", where, args, user_id, names, ghost)
-
-
-async def scrub_texts(tx: Tx, table: str, where: str, args: list[Any], user_id: str, names: set[str],
-                      ghost: str) -> None:
-    """Messages of an outbox `table` (`where` picks them) that mention the person or carry
-    their names: a delivered one keeps no text (it has been said; nothing reads it again), an
-    owed one says the ghost's name instead; neither pings them any more."""
-    rows = await tx.fetch(f"SELECT id, payload, delivered_at FROM {table} WHERE {where}", *args)
-    for oid, payload, delivered in rows:
-        data = json.loads(payload)
-        text, mentions = str(data.get("text") or ""), list(data.get("mentions") or [])
-        named = user_id in text or any(name in text for name in names)
-        if not named and user_id not in mentions:
-            continue
-        if named:
-            data["text"] = "" if delivered is not None else _named(text, user_id, names, ghost)
-        data["mentions"] = [m for m in mentions if m != user_id]
-        await tx.execute(f"UPDATE {table} SET payload = ? WHERE id = ?", json.dumps(data, ensure_ascii=False), oid)
 
 
 # ---------------------------------------------------------------- a whole game, renamed
@@ -304,3 +206,8 @@ async def rename_game(tx: Tx, game_id: int, version: int, columns: dict[str, Any
     await tx.execute("DELETE FROM outbox WHERE game_id = ? AND target = ?", game_id, f"dm:{user_id}")
     await scrub_messages(tx, "game_id = ?", [game_id], user_id, names, ghost_name)
     return True
+
+
+__all__ = ["GHOST_NAME", "GHOST_PREFIX", "HOLDERS", "Erasure", "Ghosts", "Holder", "Rename", "erase_rest",
+           "export_rows", "games_holding", "is_ghost", "like", "new_ghost", "purge_guild", "rename_game",
+           "scrub_messages"]

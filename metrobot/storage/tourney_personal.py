@@ -15,8 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import personal
-from .personal import GHOST_NAME, Erasure, new_ghost
+from .personal_base import GHOST_NAME, Erasure, Holder, Purger, in_guild, new_ghost, scrub_texts
 from .sql import Tx
 
 OPEN = "('signup', 'running', 'paused')"
@@ -84,13 +83,32 @@ async def erase(tx: Tx, user_id: str, job: Erasure) -> None:
                     where = " AND ".join(f"{k} = ?" for k in keys)
                     await tx.execute(f"UPDATE {table} SET {column} = ? WHERE tournament_id = ? AND {where}", renamed,
                                      tid, *key)
-        await personal.scrub_texts(tx, "tournament_outbox", "tournament_id = ?", [tid], user_id, names, GHOST_NAME)
+        await scrub_texts(tx, "tournament_outbox", "tournament_id = ?", [tid], user_id, names, GHOST_NAME)
 
 
-async def purge(tx: Tx, guild_id: str) -> None:
-    """A server's tournaments, children first (their tables reference its games)."""
-    ids = "SELECT id FROM tournaments WHERE guild_id = ?"
-    for table in ("tournament_outbox", "tournament_results", "tournament_tables", "tournament_rounds",
-                  "tournament_entrants"):
-        await tx.execute(f"DELETE FROM {table} WHERE tournament_id IN ({ids})", guild_id)
-    await tx.execute("DELETE FROM tournaments WHERE guild_id = ?", guild_id)
+def _children(table: str) -> Purger:
+    async def purge(tx: Tx, guild_id: str) -> None:
+        await tx.execute(f"DELETE FROM {table} WHERE tournament_id IN (SELECT id FROM tournaments WHERE "
+                         f"{in_guild()})", guild_id)
+    return purge
+
+
+async def _purge_tournaments(tx: Tx, guild_id: str) -> None:
+    await tx.execute(f"DELETE FROM tournaments WHERE {in_guild()}", guild_id)
+
+
+# Children first: a server's rows are purged in this order, and tables reference its games.
+HOLDERS: tuple[Holder, ...] = (
+    Holder("tournament_outbox", "what a tournament owes Discord: texts with names and mentions",
+           purge=_children("tournament_outbox")),
+    Holder("tournament_results", "each table's places and scores by person id; renamed with the tournament",
+           purge=_children("tournament_results")),
+    Holder("tournament_tables", "who sits at each table of each round (person ids); renamed with the tournament",
+           purge=_children("tournament_tables")),
+    Holder("tournament_rounds", "each round's pairing and byes (person ids); renamed with the tournament",
+           purge=_children("tournament_rounds")),
+    Holder("tournament_entrants", "who signed up: id, display name, rating when seeded, language, when they "
+           "joined and dropped", purge=_children("tournament_entrants")),
+    Holder("tournaments", "a tournament's host (a person id), hall channel, rules and settings; everything above "
+           "renamed to a ghost in one step", export=export, erase=erase, purge=_purge_tournaments),
+)
