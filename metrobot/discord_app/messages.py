@@ -7,6 +7,7 @@ import logging
 import sys
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
 
+import aiohttp
 import discord
 
 from ..service import File, Message, Outcome, Refused
@@ -111,7 +112,8 @@ def transient(exc: BaseException) -> bool:
     (429), a permission the bot lacks (403), or the connection dropping."""
     if isinstance(exc, discord.HTTPException):
         return exc.status >= 500 or exc.status in (403, 429)
-    return isinstance(exc, (discord.GatewayNotFound, discord.ConnectionClosed, ConnectionError, TimeoutError))
+    return isinstance(exc, (discord.GatewayNotFound, discord.ConnectionClosed, ConnectionError, TimeoutError,
+                            aiohttp.ClientConnectionError))
 
 
 def log_failure(message: str, *args: Any) -> None:
