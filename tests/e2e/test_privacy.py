@@ -185,7 +185,8 @@ async def test_privacy_is_said_in_the_readers_language_with_the_operators_contac
     ann = standin.add_member(name="Ann")
     standin.set_locale(ann, "ko")
     reply = await (await standin.slash(ann, standin.create_channel("hall"), "privacy")).wait_message()
-    assert reply.ephemeral and "privacy@example.org" in reply.content and "/me forget" in reply.content
+    # (the command as the reader's Discord shows it: /me forget is /나 잊기 in Korean)
+    assert reply.ephemeral and "privacy@example.org" in reply.content and "/나 잊기" in reply.content
     assert "30" in reply.content and any("\uac00" <= ch <= "\ud7a3" for ch in reply.content)  # Hangul
 
 
