@@ -18,12 +18,15 @@ from metrobot.backup import replay_all
 from metrobot.storage import Database
 
 from .crashkit import BotProcess
+from .sizes import FULL
 
 pytestmark = pytest.mark.timeout(600)
 TAKES_OVER = "the automatic player takes over"
 
 
-@pytest.mark.parametrize("step", [1, 3])
+# Killed after the seat went to the automatic player (1) and after a game was renamed (3);
+# the everyday size (make test) kills at the later step, which leaves the more to complete.
+@pytest.mark.parametrize("step", [1, 3] if FULL else [3])
 async def test_a_kill_in_the_middle_of_forgetting_is_completed_after_restart(standin, tmp_path, step):
     db_path, log = str(tmp_path / "forget.sqlite3"), str(tmp_path / "bot.log")
     bot = BotProcess(standin, db_path, log)
