@@ -131,12 +131,15 @@ async def send_data(bot: Bot, interaction: discord.Interaction) -> None:
                 data, name = gzip.compress(data), name + ".gz"
             text = t.t("Your data as metrobot keeps it: a JSON file (format version {version}, described in the "
                        "bot's PRIVACY.md). `/me forget` deletes it.", version=document["version"])
+            # (a screen reader says what the attachment is, as for every file the bot sends)
+            about = t.t("Everything metrobot keeps about you, as JSON (format version {version}).",
+                        version=document["version"])
             try:
-                await interaction.user.send(text, file=discord.File(io.BytesIO(data), filename=name))
+                await interaction.user.send(text, file=discord.File(io.BytesIO(data), filename=name, description=about))
                 await interaction.followup.send(t.t("I have sent you your data by direct message."), ephemeral=True)
             except discord.Forbidden:  # closed DMs: privately, here
                 await interaction.followup.send(clip(t.t("Your DMs are closed, so here it is, only for you.") + "\n"
-                                                     + text), file=discord.File(io.BytesIO(data), filename=name),
+                                                     + text), file=discord.File(io.BytesIO(data), filename=name, description=about),
                                                 ephemeral=True)
     except Exception:
         log_failure("/me data failed")
