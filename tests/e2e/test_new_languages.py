@@ -1,4 +1,5 @@
-"""German and Japanese end to end, through the real discord.py client and the stand-in:
+"""German and Japanese end to end (and moves typed in French and Portuguese), through the real
+discord.py client and the stand-in:
 
 - a German server where two people with German Discord play a whole game of flip-and-write
   (Voll verplant's own game) on the Berlin map, deciding by the composer's buttons and by
@@ -175,3 +176,32 @@ async def test_a_whole_metromania_game_in_japanese(standin, bot):
         for dm in standin.dms(user):
             assert says(JA, "Your destination markers in hand: {markers}.", dm.content, markers="") or \
                 "🔔" in dm.content, dm.content
+
+
+@pytest.mark.parametrize("locale", ["fr", "pt-BR"])
+async def test_moves_typed_in_french_and_portuguese(standin, bot, locale):
+    """People with French or Brazilian Discord type their MetrOmania steps in their own words
+    (`/play`, the game's French or Portuguese names of lines, stations and sides)."""
+    reader = lang(locale)
+    standin.set_guild_locale(standin.guild_id, locale)
+    host, guest = standin.add_member(name="Zoé"), standin.add_member(name="João")
+    for person in (host, guest):
+        standin.set_locale(person, locale)
+    channel = standin.create_channel("metro")
+    await open_game(standin, channel, host, guest, reader, {"kind": "metromania", "players": 2})
+    table = Table(standin, channel, bot.settings.db_path, seed=11)
+    turns = 0
+    while turns < 4 and (owed := await table.owed()):
+        user = owed[0]
+        for pick in range(6):
+            await table.posted()
+            choices = await table.choices(user, "play", {}, "move")
+            typed = metromania_typed(reader.code, table.rnd.choice(choices)["value"], pick)
+            done = await (await standin.slash(user, channel, "play", {"move": typed})).wait_message()
+            assert done.ephemeral and done_in(reader, done.content), (typed, done.content)
+            if done.content == reader.t("Done."):
+                break
+        else:
+            pytest.fail(f"six typed steps did not end a turn in {locale}")
+        turns += 1
+    assert turns == 4
