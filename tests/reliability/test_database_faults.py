@@ -21,7 +21,7 @@ import pytest
 
 from tools import pgserver
 
-from .outagekit import (ALL_CLEAR, CLEAR_SHORT, WENT_WRONG, WRITES_CLEAR, Game, OutageBot, Probes, audit, log_lines, settled,
+from .outagekit import (ALL_CLEAR, WENT_WRONG, WRITES_CLEAR, Game, OutageBot, Probes, audit, log_lines, settled,
                         slow_answers, warnings)
 from .pgcluster import Cluster
 from .sizes import scale
@@ -136,11 +136,13 @@ async def test_postgres_restart_and_outage(standin, tmp_path, bots, cluster, rep
     assert await game.move(), "the first move after the outage was not accepted"
 
     # Hung (every server process stopped, connections open): commands are deferred and answered
-    # when it is back; autocomplete, which can't wait, is answered in time with the clear word.
+    # when it is back; autocomplete, which can't wait, is answered in time — with the clear word,
+    # or with the game's own answer when the reads it needed were served before the freeze
+    # landed (seen once in a random-order run: "It is not your turn", 1.5 s).
     hang = probes.fresh()
     frozen = await asyncio.to_thread(primary.freeze)
     await hang.while_hung(lambda: asyncio.to_thread(primary.thaw, frozen), HANG)
-    wrong += hang.wrong({"autocomplete": CLEAR_SHORT})
+    wrong += hang.wrong({}, clear_ok=True)
     assert wrong == [], wrong
     assert await game.move(), "the first move after the hang was not accepted"
 
