@@ -84,6 +84,11 @@ async def erase(tx: Tx, user_id: str, job: Erasure) -> None:
                     await tx.execute(f"UPDATE {table} SET {column} = ? WHERE tournament_id = ? AND {where}", renamed,
                                      tid, *key)
         await scrub_texts(tx, "tournament_outbox", "tournament_id = ?", [tid], user_id, names, GHOST_NAME)
+        for oid, payload in await tx.fetch("SELECT id, payload FROM tournament_outbox WHERE tournament_id = ? AND "
+                                           "payload LIKE ?", tid, f"%{user_id}%"):
+            # (ids outside texts: the people to add to a duplicate round's private thread)
+            await tx.execute("UPDATE tournament_outbox SET payload = ? WHERE id = ?",
+                             json.dumps(swapped(json.loads(payload), user_id, ghost), ensure_ascii=False), oid)
 
 
 def _children(table: str) -> Purger:

@@ -65,3 +65,11 @@ async def test_a_person_forgotten_mid_tournament_leaves_no_trace_and_the_others_
     snap = await svc.db.snapshot(tid)
     assert snap.row.status == "finished"
     assert all(ghost not in t.seats for t in snap.tables if t.round == 3)
+
+
+def test_ids_are_swapped_wherever_json_holds_them():
+    from metrobot.storage.tourney_personal import swapped
+
+    data = {"seats": ["7", "8"], "places": {"7": 1, "8": 2}, "text": "7 won", "round": 7, "byes": [["7"]]}
+    assert swapped(data, "7", "ghost") == {"seats": ["ghost", "8"], "places": {"ghost": 1, "8": 2},
+                                           "text": "7 won", "round": 7, "byes": [["ghost"]]}
