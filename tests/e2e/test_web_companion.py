@@ -2,7 +2,8 @@
 against the Discord stand-in. The game's status message carries a "🌐 Open in browser" link
 button; Chromium opens that link, sees the board, and watches the page follow a move made
 through the stand-in without reloading; `/game web` hands out the same link, `/leaderboard`
-the server's page; `/server settings web_new_key` (Manage Server) revokes them all."""
+the server's page, `/tournament web` a tournament's; `/server settings web_new_key` (Manage
+Server) revokes them all."""
 from __future__ import annotations
 
 import asyncio
@@ -91,3 +92,26 @@ async def test_the_status_message_links_to_a_live_page(standin, bot):
             assert fresh != url and (await page.goto(fresh)).status == 200
         finally:
             await chromium.close()
+
+
+async def test_tournament_web_hands_out_the_tournaments_page(standin, bot):
+    """`/tournament web` through Discord: a link to the hall's tournament page, which names its
+    people; refused clearly where there is no tournament; revoked with the server's key."""
+    import aiohttp
+
+    boss = standin.add_member(name="Boss", roles=[standin.create_role("Admins", MANAGE_GUILD)])
+    ann = standin.add_member(name="Ann")
+    hall, elsewhere = standin.create_channel("cup"), standin.create_channel("chat")
+    assert "no tournament" in (await ask(standin, ann, elsewhere, "tournament web")).lower()
+    said = await ask(standin, boss, hall, "tournament new", {"kind": "metromania", "format": "swiss",
+                                                              "table_size": 2, "rounds": 2, "name": "Winter Cup"})
+    assert "open for sign-up" in said, said
+    assert "signed up" in await ask(standin, ann, hall, "tournament join")
+    url = (await ask(standin, ann, hall, "tournament web")).rsplit(" ", 1)[1]
+    assert url.startswith(f"http://127.0.0.1:{bot.web.port}/t/"), url
+    async with aiohttp.ClientSession() as http:
+        async with http.get(url) as page:
+            assert page.status == 200 and "Winter Cup" in (text := await page.text()) and "Ann" in text
+        await ask(standin, boss, hall, "server settings", {"web_new_key": True})
+        async with http.get(url) as page:
+            assert page.status == 404 and "Winter Cup" not in await page.text()
