@@ -259,7 +259,27 @@ class World:
             row = await self._table(name).row()
             if row is not None:
                 self.games[name] = row.id
-        await asyncio.sleep(0.3)  # the last deliveries settle
+        await self._settled()
+
+    async def _settled(self, timeout: float = 30.0) -> None:
+        """Until the bot owes nothing (games' and tournaments' outboxes delivered) and the
+        public footprint holds still: the set-up's last posts and edits (a sign-up post
+        edited for each person who joined) must not land during the fuzzing, on a loaded
+        machine least of all."""
+        until = asyncio.get_running_loop().time() + timeout
+        last = None
+        while asyncio.get_running_loop().time() < until:
+            con = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=10)
+            try:
+                owed = sum(con.execute(f"SELECT COUNT(*) FROM {table} WHERE delivered_at IS NULL").fetchone()[0]
+                           for table in ("outbox", "tournament_outbox"))
+            finally:
+                con.close()
+            footprint = self.public_footprint()
+            if owed == 0 and footprint == last:
+                return
+            last = footprint
+            await asyncio.sleep(0.3)
 
     def _table(self, channel: str) -> Table:
         return Table(self.standin, self.channels[channel], self.db_path, seed=len(channel))
