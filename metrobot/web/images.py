@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
+from typing import Awaitable, Callable
 
 from aiohttp import web
 
@@ -56,14 +57,8 @@ async def board(request: web.Request) -> web.StreamResponse:
     position = number(request, "pos")
     if request.match_info["tag"] != names_tag(row) or position > row.moves:
         raise web.HTTPNotFound()
-    key = f"board:{row.id}:{position}:{language.code}:{names_tag(row)}"
-    data = _kept(request, key)
-    if data is None:
-        data = await service_of(request).board_at(row, position, language)
-        if data is None:
-            raise web.HTTPNotFound()
-        _remember(request, key, data)
-    return _png(request, key, data)
+    return await _served(request, f"board:{row.id}:{position}:{language.code}:{names_tag(row)}",
+                         lambda: service_of(request).board_at(row, position, language))
 
 
 async def chart(request: web.Request) -> web.StreamResponse:
@@ -75,12 +70,8 @@ async def chart(request: web.Request) -> web.StreamResponse:
     page = await service.person_page(guild, user, language)
     if page is None or request.match_info["tag"] != chart_tag(page):
         raise web.HTTPNotFound()
-    key = f"chart:{guild}:{user}:{language.code}:{chart_tag(page)}"
-    data = _kept(request, key) or await service.rating_chart(page, language)
-    if data is None:
-        raise web.HTTPNotFound()
-    _remember(request, key, data)
-    return _png(request, key, data)
+    return await _served(request, f"chart:{guild}:{user}:{language.code}:{chart_tag(page)}",
+                         lambda: service.rating_chart(page, language))
 
 
 async def standings(request: web.Request) -> web.StreamResponse:
@@ -88,10 +79,16 @@ async def standings(request: web.Request) -> web.StreamResponse:
     row = await opened_tournament(request)
     language = _language(request)
     tag = request.match_info["tag"]
-    key = f"standings:{row.id}:{language.code}:{tag}"
+    return await _served(request, f"standings:{row.id}:{language.code}:{tag}",
+                         lambda: service_of(request).tournament_picture(row, language, tag))
+
+
+async def _served(request: web.Request, key: str, draw: Callable[[], Awaitable[bytes | None]]) -> web.StreamResponse:
+    """The picture `key` names: kept from an earlier request, else drawn now and kept (404 when
+    there is nothing to draw)."""
     data = _kept(request, key)
     if data is None:
-        data = await service_of(request).tournament_picture(row, language, tag)
+        data = await draw()
         if data is None:
             raise web.HTTPNotFound()
         _remember(request, key, data)
