@@ -426,6 +426,14 @@ async def send(world: World, attempt: Any, tally: Tally, baseline: dict[str, Any
         baseline["changed"] = True
     footprint = world.public_footprint()
     if public:
+        # An answer allowed in public (a replay or rules page turned for everyone) may edit its
+        # message after the response: the baseline is what it shows once it holds still, so a
+        # late edit is not counted against the inputs after it.
+        for _ in range(50):
+            await asyncio.sleep(0.1)
+            if (now := world.public_footprint()) == footprint:
+                break
+            footprint = now
         baseline["footprint"] = footprint
         tally.public_by_design += 1
     if footprint != baseline["footprint"]:
