@@ -61,8 +61,9 @@ async def erase(tx: Tx, user_id: str, job: Erasure) -> None:
         user_id, user_id, user_id)
     names = set(job.names) | {n for (n,) in await tx.fetch(
         "SELECT name FROM tournament_entrants WHERE user_id = ?", user_id) if n}
+    ghosts = dict(job.ghosts)  # (one ghost per server, as for games: the one they got, else a new one)
     for tid, guild, status, rnd in touched:
-        ghost = job.ghosts.get(guild or "") or new_ghost()
+        ghost = ghosts.setdefault(guild or "", new_ghost())
         if status == "signup":
             await tx.execute("DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?", tid, user_id)
         else:

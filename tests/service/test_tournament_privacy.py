@@ -3,9 +3,13 @@ their id or name, everyone else's points and tie-breaks stand, they are not pair
 the tournament plays on to its final standings; `/me data` lists their tournaments."""
 from __future__ import annotations
 
+import itertools
 import json
 
+import pytest
+
 from metrobot.privacy import Privacy
+from metrobot.storage import Database
 from metrobot.storage.personal import GHOST_NAME, is_ghost
 from metrobot.tournaments.core import model
 from metrobot.tournaments.scoring import standings
@@ -15,11 +19,26 @@ from tests.service.tourney_kit import Hall, run_director
 PEOPLE = [(f"70000000000000000{i}", name) for i, name in
           enumerate(["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"], 1)]
 ANN = PEOPLE[0][0]
+_names = itertools.count()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def db(request, tmp_path):
+    """Both backends (the erasure's SQL is the same for both)."""
+    where = str(tmp_path / "tourney.sqlite3") if request.param == "sqlite" else \
+        request.getfixturevalue("pg_server").url(f"tourney_privacy_{next(_names)}")
+    database = await Database(where).open()
+    yield database
+    await database.close()
 
 
 async def _rows(db) -> list[str]:
     async with db.driver.read() as q:
-        tables = [n for (n,) in await q.fetch("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        if db.driver.dialect == "sqlite":
+            tables = [n for (n,) in await q.fetch("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        else:
+            tables = [n for (n,) in await q.fetch("SELECT table_name FROM information_schema.tables "
+                                                  "WHERE table_schema = 'public'")]
         return [f"{t}: {json.dumps(list(r), default=str, ensure_ascii=False)}" for t in tables
                 for r in await q.fetch(f"SELECT * FROM {t}")]
 
