@@ -259,9 +259,9 @@ class World:
             row = await self._table(name).row()
             if row is not None:
                 self.games[name] = row.id
-        await self._settled()
+        await self.settled()
 
-    async def _settled(self, timeout: float = 30.0) -> None:
+    async def settled(self, timeout: float = 30.0) -> None:
         """Until the bot owes nothing (games' and tournaments' outboxes delivered) and the
         public footprint holds still: the set-up's last posts and edits (a sign-up post
         edited for each person who joined) must not land during the fuzzing, on a loaded

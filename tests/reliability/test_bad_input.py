@@ -60,6 +60,9 @@ def run_suite(world: World, n: int, tally: Tally | None = None) -> Tally:
 
 
 async def _footprint(world: World):
+    """What anyone can see, once what earlier tests set going has landed (a replay page turned
+    for everyone edits its message after the answer; the tests share one world, in any order)."""
+    await world.settled()
     return world.public_footprint()
 
 
@@ -125,7 +128,7 @@ def test_tournament_input_from_the_wrong_people_changes_nothing(world):
             {"name": "kind", "type": 3, "value": "metromania"}, {"name": "format", "type": 3, "value": "swiss"}]),
             "Manage Server"),
     }
-    before = (world.fingerprint(), world.public_footprint(), len(world.capture))
+    before = (world.fingerprint(), world.call(_footprint(world)), len(world.capture))
     tally, baseline = Tally(), {"fingerprint": before[0], "footprint": before[1]}
     for name, (attempt, reason) in cases.items():
         start = len(world.capture)
