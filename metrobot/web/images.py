@@ -17,7 +17,7 @@ from aiohttp import web
 
 from ..i18n import LANGUAGES, lang
 from ..service.webgame import names_tag
-from .pages import chart_tag, number, opened_game, opened_tournament, service_of
+from .pages import chart_tag, number, opened_game, opened_person, opened_tournament, service_of
 
 KEEP = 128  # images kept in memory (a London board is about 190 KiB)
 FOREVER = "private, max-age=31536000, immutable"
@@ -62,10 +62,8 @@ async def board(request: web.Request) -> web.StreamResponse:
 
 
 async def chart(request: web.Request) -> web.StreamResponse:
-    guild, user = str(number(request, "guild")), str(number(request, "user"))
+    guild, user = await opened_person(request)
     service = service_of(request)
-    if not await service.opened_person(guild, user, request.match_info["sig"]):
-        raise web.HTTPNotFound()
     language = _language(request)
     page = await service.person_page(guild, user, language)
     if page is None or request.match_info["tag"] != chart_tag(page):

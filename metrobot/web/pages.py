@@ -102,13 +102,18 @@ async def tournament(request: web.Request) -> web.StreamResponse:
     return render(request, "tournament.html", language, page=page)
 
 
-async def person(request: web.Request) -> web.StreamResponse:
+async def opened_person(request: web.Request) -> tuple[str, str]:
+    """The server and person a person's link names (404 unless its signature is right)."""
     guild, user = str(number(request, "guild")), str(number(request, "user"))
-    service = service_of(request)
-    if not await service.opened_person(guild, user, request.match_info["sig"]):
+    if not await service_of(request).opened_person(guild, user, request.match_info["sig"]):
         raise web.HTTPNotFound()
+    return guild, user
+
+
+async def person(request: web.Request) -> web.StreamResponse:
+    guild, user = await opened_person(request)
     language = chosen(request)
-    page = await service.person_page(guild, user, language)
+    page = await service_of(request).person_page(guild, user, language)
     if page is None:
         raise web.HTTPNotFound()
     return render(request, "person.html", language, page=page, chart=f"chart-{language.code}-{chart_tag(page)}.png")
