@@ -315,9 +315,8 @@ class ServiceCore:
         view = plugin.game.view(state, viewer)
         with timed(RENDER_SECONDS, plugin.name):
             data = await self.painter.run(png_of_view, plugin.renderer, view, viewer, names, language.code, vision)
-        waiting = [s for s in plugin.game.seats(state) if s in plugin.game.to_move(state)]
         return File(f"{row.game}-{row.id}-{row.moves if moves is None else moves}.png", data,
-                    pictures.alt_text(plugin, view, viewer, names, language, waiting=waiting, heading=heading))
+                    pictures.board_alt(plugin, state, view, viewer, names, language, heading=heading))
 
     async def _draw(self, message: Message, plugin: GamePlugin, state: Any, row: GameRow, position: int) -> None:
         """Draw the images a message describes (each in the palette its spec names)."""

@@ -44,6 +44,13 @@ def alt_text(plugin: GamePlugin, view: dict[str, Any], viewer: str | None, names
     return cut(text, ALT_LIMIT) or language.t("A picture of the game.")
 
 
+def board_alt(plugin: GamePlugin, state: Any, view: dict[str, Any], viewer: str | None,
+              names: dict[str, str] | None, language: Lang, *, heading: str = "") -> str:
+    """A board picture's alt text: `alt_text` told whose move it is in `state`."""
+    waiting = [s for s in plugin.game.seats(state) if s in plugin.game.to_move(state)]
+    return alt_text(plugin, view, viewer, names, language, waiting=waiting, heading=heading)
+
+
 def own_vision(person: Person | None) -> str:
     """A person's palette key (their setting; "off" when they set none)."""
     value = (person.settings.get(SETTING) if person is not None else None) or "off"

@@ -148,10 +148,8 @@ class WebGame(Replays):
         """The board in plain words, as the bot's own board picture says it (the game's alt
         text of the spectators' view), after which turn it is, and whose turn."""
         names = self._names_for_images(plugin, state, row, language)
-        waiting = [s for s in plugin.game.seats(state) if s in plugin.game.to_move(state)]
         heading = language.t("The {game} board now, at turn {turn}.", game=page.title, turn=len(page.turns) - 1)
-        text = pictures.alt_text(plugin, plugin.game.view(state, None), None, names, language, waiting=waiting,
-                                 heading=heading)
+        text = pictures.board_alt(plugin, state, plugin.game.view(state, None), None, names, language, heading=heading)
         return f"{text} {page.prompt}".replace("**", "").replace("`", "").strip()
 
     @staticmethod
