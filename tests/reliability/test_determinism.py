@@ -3,8 +3,8 @@ profile derandomized, no example database between runs), `make test` runs in fil
 and `make test-repeat` runs the suite in ten other orders (pytest-randomly, seeds 1-10)."""
 from __future__ import annotations
 
-import configparser
 import re
+import tomllib
 from pathlib import Path
 
 from hypothesis import settings
@@ -20,9 +20,8 @@ def test_hypothesis_draws_the_same_examples_every_run():
 
 
 def test_make_test_runs_in_file_order_and_test_repeat_in_ten_seeded_orders():
-    ini = configparser.ConfigParser()
-    ini.read(ROOT / "pytest.ini")
-    assert "-p no:randomly" in ini["pytest"]["addopts"]
+    pytest_settings = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
+    assert "-p no:randomly" in pytest_settings["addopts"]
     makefile = (ROOT / "Makefile").read_text()
     repeat = makefile[makefile.index("\ntest-repeat:"):].split("\n\n")[0]
     assert re.search(r"for i in 1 2 3 4 5 6 7 8 9 10;", repeat)
