@@ -1,5 +1,6 @@
 """What every part of the service shares: the game of a channel, who may act, names,
-images, secret hands and saving.
+secret hands and saving; its images (drawing.py) and what it owes the front ends
+(owing.py) are mixins of its own.
 
 For every request the service loads the channel's game, checks who may do it, applies it
 with the pure engine, saves it (one transaction, version-checked), then says what to
@@ -15,19 +16,17 @@ import itertools
 import secrets
 import time
 from collections import OrderedDict
-from dataclasses import asdict
-from typing import Any, AsyncIterator, Callable
+from typing import Any, Callable
 
-from ..gamelog import GameLog
 from ..games import get_plugin
 from ..games.plugin import GamePlugin
 from ..i18n import N_, Lang, lang, me
-from ..metrics import RENDER_SECONDS, TURN_POST_SECONDS, timed
-from ..storage import Database, DatabaseUnavailable, GameRow, Owed, Person, Seat
+from ..storage import Database, GameRow, Person, Seat
 from ..storage.personal import is_ghost
 from .unrated import hints_on
-from . import pictures
-from .outcome import Controls, File, Message, Outcome, Refused
+from .drawing import Drawing
+from .owing import Owing
+from .outcome import Controls, Message, Outcome, Refused
 from .painter import Painter
 from .time_off import quiet_until
 
@@ -68,7 +67,7 @@ def fixed_seeds(base: int) -> Callable[[], int]:
     return lambda: int.from_bytes(hashlib.blake2b(f"{base}:{next(count)}".encode(), digest_size=6).digest(), "big")
 
 
-class ServiceCore:
+class ServiceCore(Owing, Drawing):
     def __init__(self, db: Database, *, clock: Callable[[], float] = time.time,
                  default_turn_clock: int = DEFAULT_TURN_CLOCK, images: bool = True,
                  seeds: Callable[[], int] = random_seed, render_workers: int | None = 0, ai_seconds: float = 1.0):
@@ -148,60 +147,6 @@ class ServiceCore:
             says.public = [m for m in says.public if m.hold_until is None]
             says.dms = [(u, m) for u, m in says.dms if m.hold_until is None]
         return saved
-
-    @staticmethod
-    def _owe(outcome: Outcome, position: int) -> list[Owed]:
-        items = []
-        for target, message in [("channel", m) for m in outcome.public + outcome.edits] + \
-                [(f"dm:{u}", m) for u, m in outcome.dms]:
-            controls = asdict(message.controls) if message.controls else None
-            payload = {"text": message.text, "mentions": message.mentions, "controls": controls,
-                       "images": message.images}
-            payload.update({key: value for key, value in (("roles", message.roles), ("edit", message.edit),
-                                                          ("topic", message.topic)) if value})
-            message.owed = Owed(target, position, payload, kind="edit" if message.edit else "post",
-                                not_before=message.hold_until)
-            items.append(message.owed)
-        return items
-
-    async def delivered(self, message: Message, message_id: str | None = None) -> None:
-        """A message the front end has sent (`message_id`: where it is now), or could never
-        send (e.g. closed DMs). If the database can't note it now, the message stays owed:
-        the recovery finds it in the channel before it would send it again."""
-        owed = message.owed
-        if owed is not None and owed.id is not None:
-            try:
-                await self.db.delivered([owed.id], message_id)
-            except DatabaseUnavailable:  # (storage's outage log says it)
-                return
-            if message_id and owed.target == "channel" and owed.kind == "post" and owed.not_before is None:
-                TURN_POST_SECONDS.observe(max(0.0, time.time() - owed.created_at))
-
-    async def undelivered(self) -> AsyncIterator[tuple[Owed, Message]]:
-        """What was committed but not delivered in time (a crash, a failed post), oldest
-        first, each with its images drawn again from the log just before it is yielded."""
-        for item in await self.db.owed(self.clock()):
-            p = item.payload
-            controls = Controls(**p["controls"]) if p.get("controls") else None
-            message = Message(p["text"], mentions=list(p.get("mentions") or []), controls=controls,
-                              images=list(p.get("images") or []), owed=item, roles=list(p.get("roles") or []),
-                              edit=item.edit, topic=p.get("topic"))
-            if message.images:
-                row = await self.db.game(item.game_id)
-                if row is not None and row.state is not None:
-                    plugin = self._plugin(row)
-                    await self._draw(message, plugin, await self._state_at(plugin, row, item.position), row,
-                                     item.position)
-            yield item, message
-
-    async def _state_at(self, plugin: GamePlugin, row: GameRow, position: int) -> Any:
-        """The game's state after `position` logged actions (replayed from the seed)."""
-        if position == row.moves:
-            return self._state(plugin, row)
-        actions = (await self.db.actions(row.id))[:position]
-        log = GameLog(row.game, row.seed, [s.user_id for s in row.seats], row.options,
-                      [{"player": a["player"], "action": a["action"]} for a in actions])
-        return await asyncio.to_thread(log.replay)
 
     @staticmethod
     def _play_controls(plugin: GamePlugin, row: GameRow) -> Controls:
@@ -294,64 +239,7 @@ class ServiceCore:
                                              hold_until=quiet_until(person, now), topic="turn")))
         return out
 
-    # ------------------------------------------------------------ images and hands
-    def _names_for_images(self, plugin: GamePlugin, state: Any, row: GameRow,
-                          language: Lang | None = None) -> dict[str, str]:
-        name = self._namer(plugin, state, row, language)
-        return {seat: name(seat) for seat in plugin.game.seats(state)}
-
-    async def _image(self, plugin: GamePlugin, state: Any, row: GameRow, viewer: str | None, *,
-                     moves: int | None = None, language: Lang | None = None, vision: str = "off",
-                     heading: str = "") -> File | None:
-        """The board as `viewer` sees it, in `language` (default: the game's) and the palette
-        `vision`, drawn by a worker (the event loop keeps answering other interactions
-        meanwhile), with its alt text from the same view (`heading`: what it is in its message)."""
-        if not self.images or plugin.renderer is None:
-            return None
-        from render import png_of_view
-
-        language = language or self._lang(row)
-        names = self._names_for_images(plugin, state, row, language)
-        view = plugin.game.view(state, viewer)
-        with timed(RENDER_SECONDS, plugin.name):
-            data = await self.painter.run(png_of_view, plugin.renderer, view, viewer, names, language.code, vision)
-        return File(f"{row.game}-{row.id}-{row.moves if moves is None else moves}.png", data,
-                    pictures.board_alt(plugin, state, view, viewer, names, language, heading=heading))
-
-    async def _draw(self, message: Message, plugin: GamePlugin, state: Any, row: GameRow, position: int) -> None:
-        """Draw the images a message describes (each in the palette its spec names)."""
-        for spec in message.images:
-            vision = spec.get("vision", "off")
-            if "board" in spec:
-                image = await self._image(plugin, state, row, spec["board"], moves=position, vision=vision)
-                message.files += [image] if image else []
-            elif spec.get("final"):
-                message.files += await self._final_files(plugin, state, row, vision=vision)
-
-    async def _final_files(self, plugin: GamePlugin, state: Any, row: GameRow, *, vision: str = "off") -> list[File]:
-        if not self.images or plugin.renderer is None or not plugin.game.is_over(state):
-            return []
-        from render import finals_of_view
-
-        language = self._lang(row)  # posted with the last turn: the game's language
-        names = self._names_for_images(plugin, state, row, language)
-        view = plugin.game.view(state, None)
-        with timed(RENDER_SECONDS, plugin.name):
-            finals = await self.painter.run(finals_of_view, plugin.renderer, view, names, language.code, vision)
-        return [File(n, d, pictures.alt_text(plugin, view, None, names, language, picture=f"final:{n}"))
-                for n, d in finals]
-
-    async def _vision_of(self, user_id: str) -> str:
-        """The palette of what only this person sees: their own colour-vision setting."""
-        return pictures.own_vision(await self.db.person(user_id))
-
-    @staticmethod
-    def _channel_images(people: dict[str, Person], *specs: dict[str, Any]) -> list[dict[str, Any]]:
-        """A channel message's image specs, with the palette that serves its seated people
-        (kept with the spec in the outbox: an image drawn again is drawn the same way)."""
-        vision = pictures.shared_vision(people.values())
-        return [dict(spec, vision=vision) if vision != "off" else dict(spec) for spec in specs]
-
+    # ------------------------------------------------------------ secret hands
     def _hand_dms(self, plugin: GamePlugin, state: Any, row: GameRow, before: dict[str, str | None] | None = None,
                   people: dict[str, Person] | None = None) -> tuple[dict[str, str | None], list[tuple[str, Message]]]:
         """Each seat's hand as text, and the DMs of those that changed (in each person's

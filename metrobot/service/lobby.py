@@ -1,4 +1,5 @@
-"""Opening, joining, leaving, starting, aborting and configuring a channel's game.
+"""Opening, joining, leaving, starting and aborting a channel's game (changing its settings:
+gamesettings.py, the base of `Lobby`).
 
 Replies and refusals speak the asker's language (`me()`); what is posted in the channel
 speaks the game's (`self._lang(row)`).
@@ -11,13 +12,10 @@ from dataclasses import replace
 from typing import Any
 
 from ..games import BadInput, get_plugin
-from ..games.autoplay import DEFAULT_LEVEL
 from ..games.plugin import GamePlugin
-from ..games.protocol import N_
-from ..i18n import LANGUAGES, OFFERED, Lang, code_of, known, me
+from ..i18n import LANGUAGES, Lang, code_of, me
 from ..storage import Duplicate, GameRow, Seat
-from .server import ServerSettings
-from .status import Status
+from .gamesettings import LEVEL_WORDS, GameSettings
 from .core import hours, sentence, title
 from .time_off import is_away, quiet_until
 from .unrated import hints_on
@@ -26,11 +24,8 @@ from .outcome import Controls, Message, Outcome, Refused
 
 log = logging.getLogger("metrobot.service")
 
-MIN_TURN_CLOCK, MAX_TURN_CLOCK = 60, 14 * 24 * 3600
-LEVEL_WORDS = {"random": N_("random"), "greedy": N_("greedy"), "strong": N_("strong")}
 
-
-class Lobby(Status, ServerSettings):
+class Lobby(GameSettings):
     async def new_game(self, channel_id: str, guild_id: str | None, user_id: str, user_name: str, game_name: str,
                        options: dict[str, Any] | None = None, seats: int | None = None,
                        turn_clock: int | None = None, *, variant: str | None = None,
@@ -96,16 +91,6 @@ class Lobby(Status, ServerSettings):
                 raise Refused(me().t("This channel already has a game.")) from None
         log.info("game %s created in channel %s: %s %s", row.id, channel_id, game.name, options)
         return outcome
-
-    @staticmethod
-    def _level(plugin: GamePlugin, level: str | None) -> str:
-        if level is None:
-            return DEFAULT_LEVEL
-        levels = plugin.levels()
-        if level not in levels:
-            raise Refused(me().t("{game}'s automatic player plays at these levels: {levels}.", game=title(plugin),
-                                 levels=", ".join(me().t(LEVEL_WORDS.get(lv, lv)) for lv in levels)))
-        return level
 
     def _lobby_message(self, plugin: GamePlugin, row: GameRow, language: Lang | None = None,
                        role: str | None = None) -> Message:
@@ -245,78 +230,4 @@ class Lobby(Status, ServerSettings):
                     await self._status(plugin, self._state(plugin, row), replace(row, status="aborted"))]
             await self._save(row, status="aborted", deadline=None, paused=None, says=outcome)
         log.info("game %s aborted by %s", row.id, user_id)
-        return outcome
-
-    async def configure(self, channel_id: str, user_id: str, *, manager: bool, turn_clock: int | None = None,
-                        level: str | None = None, language: str | None = None, tidy: bool | None = None,
-                        hints: bool | None = None) -> Outcome:
-        if turn_clock is None and level is None and language is None and tidy is None and hints is None:
-            raise Refused(me().t("Say what to change: `clock_hours` (the turn clock), `level` (the automatic "
-                                 "player), `language` (what the game posts in), `tidy` (old turn posts lose "
-                                 "their buttons) or `hints` (💡 suggestions; the game is then not rated)."))
-        if turn_clock is not None and not MIN_TURN_CLOCK <= turn_clock <= MAX_TURN_CLOCK:
-            raise Refused(me().t("The turn clock must be between {low} and {high}.", low=hours(MIN_TURN_CLOCK),
-                                 high=hours(MAX_TURN_CLOCK)))
-        if language is not None and known(language) not in OFFERED:
-            raise Refused(me().t("The game can post in: {languages}.", languages=", ".join(OFFERED.values())))
-        language = known(language) if language is not None else None
-        async with self._lock(channel_id):
-            row = await self._open(channel_id, active=False)
-            if row.settings.get("tournament"):
-                raise Refused(me().t("This game is a table of a tournament: its settings are the tournament's."))
-            if user_id != row.host_id and not manager:
-                raise Refused(me().t("Only the host or someone with Manage Channels changes the settings."))
-            changes: dict[str, Any] = {}
-            if turn_clock is not None:
-                changes["turn_clock"] = turn_clock
-                if row.status == "active" and row.deadline is not None:
-                    changes["deadline"] = row.deadline - row.turn_clock + turn_clock
-                    changes["reminded"] = False
-            if level is not None:
-                changes["bot_level"] = self._level(self._plugin(row), level)
-            if language is not None:
-                changes["language"] = language
-            if tidy is not None:
-                changes["settings"] = {**row.settings, "tidy": bool(tidy)}
-            if hints is not None:
-                if row.settings.get("tutorial"):
-                    raise Refused(me().t("A tutorial always has hints."))
-                # Once on, the game stays unrated ("hinted"), even if they are turned off again.
-                changes["settings"] = {**changes.get("settings", row.settings), "hints": bool(hints),
-                                       "hinted": bool(hints or row.settings.get("hinted"))}
-            if turn_clock is not None and row.status == "active" and row.paused is not None:
-                # A stopped clock stays stopped, with what is left of the new length.
-                changes["paused"] = max(0.0, row.paused - row.turn_clock + turn_clock)
-            after = replace(row, **changes)
-
-            def said(lang) -> str:
-                parts = []
-                if turn_clock is not None:
-                    parts.append(lang.t("the turn clock is now {clock}", clock=hours(turn_clock, lang)))
-                if level is not None:
-                    parts.append(lang.t("the automatic player now plays at the {level} level",
-                                        level=lang.t(LEVEL_WORDS.get(after.bot_level, after.bot_level))))
-                if language is not None:
-                    parts.append(lang.t("the game now posts in {language}", language=LANGUAGES[language]))
-                if tidy is not None:
-                    parts.append(lang.t("old turn posts now lose their buttons") if tidy
-                                 else lang.t("old turn posts now keep their buttons"))
-                if hints is not None:
-                    parts.append(lang.t("hints (💡) are now on: this game will not be rated") if hints
-                                 else lang.t("hints are now off (the game stays unrated: they were on)")
-                                 if after.settings.get("hinted") else lang.t("hints are now off"))
-                return sentence("; ".join(parts))
-            g = self._lang(after)
-            outcome = Outcome(reply=Message(said(me())),
-                              public=[Message("⏱️ " + g.t("{what} (set by {who})", what=said(g),
-                                                           who=f"<@{user_id}>"))])
-            if row.status == "active":
-                plugin = self._plugin(row)
-                outcome.edits.append(await self._status(plugin, self._state(plugin, row), after))
-                if hints is not None:  # the turn post's 💡 comes and goes with them
-                    outcome.public.append(Message(self._prompt(plugin, self._state(plugin, row), after, mention=False),
-                                                  controls=self._play_controls(plugin, after)))
-            elif hints is not None:  # the lobby says it before anyone starts
-                outcome.public.append(self._lobby_message(self._plugin(row), after))
-            await self._save(row, **changes, says=outcome)
         return outcome

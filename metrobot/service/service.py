@@ -1,7 +1,7 @@
 """The game service: everything a front end asks of a game, without knowing the front end.
 
 Put together from one part per concern (see core.py for the request path):
-lobby (open, join, leave, start, abort, settings), tutorial (a newcomer's solo game),
+lobby (open, join, leave, start, abort; gamesettings: a game's settings), tutorial (a newcomer's solo game),
 turns (compose, play, the automatic player, save and report), hints (the greedy player's
 suggestion, in unrated games), clock (reminders and expiry), queries (status, board, hand),
 rules pages (the illustrated rules), replays (finished games turn by turn, and animated), standings (history,

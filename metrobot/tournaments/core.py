@@ -1,6 +1,6 @@
 """What every part of the director shares: a tournament loaded and turned into the pure
-model, its lock, who may run it, its language, the seeds of its tables, and pairing in the
-worker processes.
+model, its lock, who may run it, whether a button is out of date, its language, the seeds
+of its tables, and pairing in the worker processes.
 
 Requests follow the game service's path: lock the tournament, load it, check who asks,
 work out the change with the pure pairing and scoring, save it in one version-checked
@@ -122,6 +122,12 @@ class TournamentCore(GameService):
     @staticmethod
     def _names(snap: Snapshot) -> dict[str, str]:
         return {e.user_id: e.name for e in snap.entrants}
+
+    @staticmethod
+    def _stage(row, stage: int | None) -> None:
+        if stage is not None and stage != row.stage:
+            raise Refused(me().t("These buttons are out of date: the tournament has moved on. Use the newest message, "
+                                 "or `/tournament standings`."))
 
     @staticmethod
     def _missing(missing: list[str] | None) -> None:

@@ -1,8 +1,8 @@
 """The game service with tournaments: what the bot's front end talks to. The director's
 parts, one concern each: `core` (loading, who may run it, pairing in a worker), `tablegames`
-(a table's game in its thread), `rounds` (pairing, closing, standings, the end), `director`
-(sign-up, start, drop, pause, abort), `looks` (standings, pairings, lists, owed posts),
-`webpage` (its web page, its link, the server page's tournaments)."""
+(a table's game in its thread), `rounds` (pairing, closing, standings, the end), `running`
+(drop, pause, abort), `director` (creating, sign-up, start), `looks` (standings, pairings,
+lists, owed posts), `webpage` (its web page, its link, the server page's tournaments)."""
 from __future__ import annotations
 
 from ..storage import TOwed

@@ -55,7 +55,7 @@ if FAULTS:
     import aiosqlite
 
     from metrobot.discord_app import recovery
-    from metrobot.service.core import ServiceCore
+    from metrobot.service.owing import Owing
     from metrobot.storage.db import Database
 
     if "kill_after_commit" in FAULTS:
@@ -87,7 +87,7 @@ if FAULTS:
         aiosqlite.Connection.execute = execute
 
     if "no_outbox" in FAULTS:
-        ServiceCore._owe = staticmethod(lambda outcome, position: [])
+        Owing._owe = staticmethod(lambda outcome, position: [])
 
     if "leases" in FAULTS:
         from metrobot.storage import outbox, tourney_outbox, tournaments
@@ -121,13 +121,13 @@ if FAULTS:
         db.CLOCK_LEASE = FAULTS["clock_lease"]
 
     if "kill_while_editing" in FAULTS:
-        original_delivered = ServiceCore.delivered
+        original_delivered = Owing.delivered
 
         async def delivered_then_maybe_die(self, message, message_id=None):
             if message.edit and RND.random() < FAULTS["kill_while_editing"]:
                 os.kill(os.getpid(), signal.SIGKILL)
             await original_delivered(self, message, message_id)
-        ServiceCore.delivered = delivered_then_maybe_die
+        Owing.delivered = delivered_then_maybe_die
 
     if "no_edits" in FAULTS:
         from metrobot.service.status import Status
@@ -148,7 +148,7 @@ if FAULTS:
 
         async def already_sent(*args, **kwargs):
             return False
-        ServiceCore.delivered = delivered
+        Owing.delivered = delivered
         recovery._already_sent = already_sent
 
     if "kill_in_forget" in FAULTS:

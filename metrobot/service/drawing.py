@@ -1,0 +1,76 @@
+"""The images a message attaches: the board as one viewer sees it and the final pictures,
+each with its alt text and in the palette that serves its readers, drawn by the painter's
+workers.
+
+A mixin of `ServiceCore`, which gives it the painter, the `images` switch, the database and
+the seats' names (`_namer`); kept apart from core.py, which holds the request path.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..games.plugin import GamePlugin
+from ..i18n import Lang
+from ..metrics import RENDER_SECONDS, timed
+from ..storage import GameRow, Person
+from . import pictures
+from .outcome import File, Message
+
+
+class Drawing:
+    def _names_for_images(self, plugin: GamePlugin, state: Any, row: GameRow,
+                          language: Lang | None = None) -> dict[str, str]:
+        name = self._namer(plugin, state, row, language)
+        return {seat: name(seat) for seat in plugin.game.seats(state)}
+
+    async def _image(self, plugin: GamePlugin, state: Any, row: GameRow, viewer: str | None, *,
+                     moves: int | None = None, language: Lang | None = None, vision: str = "off",
+                     heading: str = "") -> File | None:
+        """The board as `viewer` sees it, in `language` (default: the game's) and the palette
+        `vision`, drawn by a worker (the event loop keeps answering other interactions
+        meanwhile), with its alt text from the same view (`heading`: what it is in its message)."""
+        if not self.images or plugin.renderer is None:
+            return None
+        from render import png_of_view
+
+        language = language or self._lang(row)
+        names = self._names_for_images(plugin, state, row, language)
+        view = plugin.game.view(state, viewer)
+        with timed(RENDER_SECONDS, plugin.name):
+            data = await self.painter.run(png_of_view, plugin.renderer, view, viewer, names, language.code, vision)
+        return File(f"{row.game}-{row.id}-{row.moves if moves is None else moves}.png", data,
+                    pictures.board_alt(plugin, state, view, viewer, names, language, heading=heading))
+
+    async def _draw(self, message: Message, plugin: GamePlugin, state: Any, row: GameRow, position: int) -> None:
+        """Draw the images a message describes (each in the palette its spec names)."""
+        for spec in message.images:
+            vision = spec.get("vision", "off")
+            if "board" in spec:
+                image = await self._image(plugin, state, row, spec["board"], moves=position, vision=vision)
+                message.files += [image] if image else []
+            elif spec.get("final"):
+                message.files += await self._final_files(plugin, state, row, vision=vision)
+
+    async def _final_files(self, plugin: GamePlugin, state: Any, row: GameRow, *, vision: str = "off") -> list[File]:
+        if not self.images or plugin.renderer is None or not plugin.game.is_over(state):
+            return []
+        from render import finals_of_view
+
+        language = self._lang(row)  # posted with the last turn: the game's language
+        names = self._names_for_images(plugin, state, row, language)
+        view = plugin.game.view(state, None)
+        with timed(RENDER_SECONDS, plugin.name):
+            finals = await self.painter.run(finals_of_view, plugin.renderer, view, names, language.code, vision)
+        return [File(n, d, pictures.alt_text(plugin, view, None, names, language, picture=f"final:{n}"))
+                for n, d in finals]
+
+    async def _vision_of(self, user_id: str) -> str:
+        """The palette of what only this person sees: their own colour-vision setting."""
+        return pictures.own_vision(await self.db.person(user_id))
+
+    @staticmethod
+    def _channel_images(people: dict[str, Person], *specs: dict[str, Any]) -> list[dict[str, Any]]:
+        """A channel message's image specs, with the palette that serves its seated people
+        (kept with the spec in the outbox: an image drawn again is drawn the same way)."""
+        vision = pictures.shared_vision(people.values())
+        return [dict(spec, vision=vision) if vision != "off" else dict(spec) for spec in specs]

@@ -1,0 +1,75 @@
+"""What the service owes the front ends, and what they delivered: a message's outbox items
+(saved in the transaction that says it), noting a delivery, and the messages committed but
+never delivered, their images drawn again from the game's log.
+
+A mixin of `ServiceCore`, which gives it the database, the clock and the loaded states (and
+`Drawing` the images); kept apart from core.py, which holds the request path.
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import asdict
+from typing import Any, AsyncIterator
+
+from ..gamelog import GameLog
+from ..games.plugin import GamePlugin
+from ..metrics import TURN_POST_SECONDS
+from ..storage import DatabaseUnavailable, GameRow, Owed
+from .outcome import Controls, Message, Outcome
+
+
+class Owing:
+    @staticmethod
+    def _owe(outcome: Outcome, position: int) -> list[Owed]:
+        items = []
+        for target, message in [("channel", m) for m in outcome.public + outcome.edits] + \
+                [(f"dm:{u}", m) for u, m in outcome.dms]:
+            controls = asdict(message.controls) if message.controls else None
+            payload = {"text": message.text, "mentions": message.mentions, "controls": controls,
+                       "images": message.images}
+            payload.update({key: value for key, value in (("roles", message.roles), ("edit", message.edit),
+                                                          ("topic", message.topic)) if value})
+            message.owed = Owed(target, position, payload, kind="edit" if message.edit else "post",
+                                not_before=message.hold_until)
+            items.append(message.owed)
+        return items
+
+    async def delivered(self, message: Message, message_id: str | None = None) -> None:
+        """A message the front end has sent (`message_id`: where it is now), or could never
+        send (e.g. closed DMs). If the database can't note it now, the message stays owed:
+        the recovery finds it in the channel before it would send it again."""
+        owed = message.owed
+        if owed is not None and owed.id is not None:
+            try:
+                await self.db.delivered([owed.id], message_id)
+            except DatabaseUnavailable:  # (storage's outage log says it)
+                return
+            if message_id and owed.target == "channel" and owed.kind == "post" and owed.not_before is None:
+                TURN_POST_SECONDS.observe(max(0.0, time.time() - owed.created_at))
+
+    async def undelivered(self) -> AsyncIterator[tuple[Owed, Message]]:
+        """What was committed but not delivered in time (a crash, a failed post), oldest
+        first, each with its images drawn again from the log just before it is yielded."""
+        for item in await self.db.owed(self.clock()):
+            p = item.payload
+            controls = Controls(**p["controls"]) if p.get("controls") else None
+            message = Message(p["text"], mentions=list(p.get("mentions") or []), controls=controls,
+                              images=list(p.get("images") or []), owed=item, roles=list(p.get("roles") or []),
+                              edit=item.edit, topic=p.get("topic"))
+            if message.images:
+                row = await self.db.game(item.game_id)
+                if row is not None and row.state is not None:
+                    plugin = self._plugin(row)
+                    await self._draw(message, plugin, await self._state_at(plugin, row, item.position), row,
+                                     item.position)
+            yield item, message
+
+    async def _state_at(self, plugin: GamePlugin, row: GameRow, position: int) -> Any:
+        """The game's state after `position` logged actions (replayed from the seed)."""
+        if position == row.moves:
+            return self._state(plugin, row)
+        actions = (await self.db.actions(row.id))[:position]
+        log = GameLog(row.game, row.seed, [s.user_id for s in row.seats], row.options,
+                      [{"player": a["player"], "action": a["action"]} for a in actions])
+        return await asyncio.to_thread(log.replay)
