@@ -7,7 +7,7 @@ with the same name in one language.
 Each component is made by the code that makes it for Discord (the composer at seeded positions
 of every game with every level of its menus opened, the ⌨ box, the lobby's and the turn post's
 buttons from the service's own labels, every rules page's message), in each language. The
-adapter shortens a text that would not fit with "…" (`composer._short`): a translation must
+adapter shortens a text that would not fit with "…" (`composer_ids._short`): a translation must
 never need it, so every shortening is recorded and must not happen.
 """
 from __future__ import annotations
@@ -19,8 +19,10 @@ import pytest
 from discord import app_commands
 
 from metrobot.discord_app import composer as composer_module
+from metrobot.discord_app import composer_box, composer_ids
 from metrobot.discord_app.client import slash_commands
-from metrobot.discord_app.composer import composer, type_box
+from metrobot.discord_app.composer import composer
+from metrobot.discord_app.composer_box import type_box
 from metrobot.discord_app.controls import controls_view
 from metrobot.discord_app.speech import MAX_NAME, NAME_CONTEXT, command_text
 from metrobot.games import all_plugins, get_plugin
@@ -45,13 +47,14 @@ CODES = list(LANGUAGES)
 def shortened(monkeypatch) -> list[tuple[str, int]]:
     """Every text the adapter had to shorten to fit a limit (there should be none)."""
     cut: list[tuple[str, int]] = []
-    real = composer_module._short
+    real = composer_ids._short
 
     def spy(text: str, limit: int) -> str:
         if len(text) > limit:
             cut.append((text, limit))
         return real(text, limit)
-    monkeypatch.setattr(composer_module, "_short", spy)
+    for module in (composer_module, composer_box):  # every module that shortens a text
+        monkeypatch.setattr(module, "_short", spy)
     return cut
 
 

@@ -14,7 +14,8 @@ keeps working after a restart and a stale one is refused:
   mb:t:<game>:<moves>:<steps>             open the ⌨ box; it comes back as a modal mb:tm:...
   mb:h:<game>:<moves>:<steps>             💡 add the suggested rest of the turn (games with hints on)
   mb:ok|u|x:<game>:<moves>:<steps>        confirm, undo the last step, cancel
-Steps are move codes joined by ';', a path is indices joined by '.'.
+Steps are move codes joined by ';', a path is indices joined by '.' (`composer_ids.py`
+reads and writes them); the ⌨ box is in `composer_box.py`.
 """
 from __future__ import annotations
 
@@ -26,9 +27,9 @@ import discord
 
 from ..i18n import EN, N_, Lang
 from ..service import Menu, Refused, menutree
-from ..storage import DatabaseUnavailable, answer_within
-from .accounting import mark
-from .messages import BEFORE_ANSWER, bot_of, clip, files, guarded, log_failure, unavailable, went_wrong
+from .composer_box import MODAL, TypeButton, typed_text
+from .composer_ids import _chosen, _join, _path, _short, _steps
+from .messages import bot_of, clip, files, guarded
 from .speech import as_asker, speaker
 
 log = logging.getLogger("metrobot.discord")
@@ -37,29 +38,6 @@ MAX_CUSTOM_ID = 100
 MAX_BUTTONS = 4  # this few next steps are offered as buttons (e.g. the passenger's tied routes)
 MAX_LABEL = 100  # a select option's label and description
 MAX_BUTTON_LABEL = 80
-MODAL_PREFIX = "mb:tm:"
-
-
-def _steps(raw: str) -> list[str]:
-    return [s for s in raw.split(";") if s]
-
-
-def _join(steps: list[str]) -> str:
-    return ";".join(steps)
-
-
-def _path(raw: str) -> list[int]:
-    return [int(i) for i in raw.split(".") if i]
-
-
-def _chosen(interaction: discord.Interaction) -> str:
-    """The value picked in a select ("" if none came, which Discord never sends)."""
-    values = (interaction.data or {}).get("values") or [""]
-    return values[0] if isinstance(values, list) and isinstance(values[0], str) else ""
-
-
-def _short(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def composer(menu: Menu, language: Lang = EN, path: list[int] | None = None
@@ -238,56 +216,6 @@ class ComposeButton(discord.ui.DynamicItem[discord.ui.Button],
         await guarded(interaction, work)
 
 
-# ---------------------------------------------------------------- ⌨: a step typed in a box
-class TypeButton(discord.ui.DynamicItem[discord.ui.Button],
-                 template=r"mb:t:(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)"):
-    """Opens a box where a step is typed as `/play` takes it; the box's custom id carries the
-    same game, position and steps, so its answer is understood after a restart too."""
-
-    def __init__(self, gid: int, moves: int, steps: list[str], language: Lang = EN):
-        super().__init__(discord.ui.Button(style=discord.ButtonStyle.secondary, label=language.t("⌨ Type it"),
-                                           custom_id=f"mb:t:{gid}:{moves}:{_join(steps)}"), row=3)
-        self.gid, self.moves, self.steps = gid, moves, steps
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
-        return cls(int(match["gid"]), int(match["moves"]), _steps(match["steps"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:  # (a box opens at once, without a deferral: the example is quick to find)
-            with answer_within(BEFORE_ANSWER):
-                async with as_asker(interaction) as language:
-                    menu = await bot_of(interaction).service.menu(str(interaction.channel_id), str(interaction.user.id),
-                                                                  self.steps, moves=self.moves, game_id=self.gid)
-            example = menu.example
-        except Refused as exc:  # out of date or not theirs: say so instead of opening the box
-            await interaction.response.send_message(clip(str(exc)), ephemeral=True)
-            return
-        except DatabaseUnavailable as exc:  # (the box can't wait for the database)
-            mark("unavailable")
-            await interaction.response.send_message(unavailable(interaction, exc), ephemeral=True)
-            return
-        except Exception:
-            log_failure("control %s failed", (interaction.data or {}).get("custom_id"))
-            await interaction.response.send_message(went_wrong(interaction), ephemeral=True)
-            return
-        modal = type_box(self.gid, self.moves, self.steps, example, language)
-        await interaction.response.send_modal(modal)
-        # The answer is read from its custom id (see `typed_step`), also after a restart:
-        # nothing is kept in memory for it.
-        modal.stop()
-
-
-def type_box(gid: int, moves: int, steps: list[str], example: str, language: Lang = EN) -> discord.ui.Modal:
-    """The ⌨ box: a title, a field for the step and an example (Discord's limits: 45, 45, 100)."""
-    modal = discord.ui.Modal(title=_short(language.t("Type your next step"), 45),
-                             custom_id=f"{MODAL_PREFIX}{gid}:{moves}:{_join(steps)}", timeout=None)
-    modal.add_item(discord.ui.TextInput(label=_short(language.t("Your step, as /play takes it"), 45),
-                                        placeholder=_short(language.t("e.g. {example}", example=example), 100)
-                                        if example else None, max_length=200, custom_id="step"))
-    return modal
-
-
 class HintButton(discord.ui.DynamicItem[discord.ui.Button],
                  template=r"mb:h:(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)"):
     """💡: the composer with the greedy player's suggestion for the rest of the turn added."""
@@ -305,22 +233,7 @@ class HintButton(discord.ui.DynamicItem[discord.ui.Button],
         await _recompose(interaction, self.gid, self.moves, self.steps, hint=True)
 
 
-MODAL = re.compile(r"mb:tm:(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)")
-
-
-def typed_text(interaction: discord.Interaction) -> str:
-    """The text of a submitted ⌨ box ("" when the payload holds none)."""
-    def texts(components: Any):
-        for c in components if isinstance(components, list) else []:
-            if not isinstance(c, dict):
-                continue
-            if c.get("custom_id") == "step" and isinstance(c.get("value"), str):
-                yield c["value"]
-            yield from texts(c.get("components"))
-            yield from texts([c["component"]] if isinstance(c.get("component"), dict) else [])
-    return next(texts((interaction.data or {}).get("components")), "")
-
-
+# ---------------------------------------------------------------- ⌨: a step typed in a box
 async def typed_step(interaction: discord.Interaction) -> bool:
     """A submitted ⌨ box: the composer with the typed step added, or the rule against it.
     False if the interaction is not one of ours."""

@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 
 from metrobot.i18n import EN, Lang
 
-from ..labels import LINE_HEIGHT, Label
+from ..labelspots import LINE_HEIGHT, Label
 from ..rects import overlap
 from ..style import font
 from .geometry import assign_lanes, occupancy, umap

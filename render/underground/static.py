@@ -16,7 +16,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from ..labels import HINTS, Label, draw_labels, place_labels
+from ..labels import draw_labels, place_labels
+from ..labelspots import HINTS, Label
 from ..layers import Layers
 from ..rects import clip_len, grow, overlap
 from .geometry import LANE_W, Geometry, Point, Rect, geometry, umap

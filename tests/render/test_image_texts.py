@@ -21,7 +21,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 from metrobot.games import get_plugin
 from metrobot.i18n import EN, LANGUAGES, PSEUDO, Lang, lang
-from render.labels import abbreviate
+from render.labeltext import abbreviate
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 LETTERS = re.compile(r"[^\W\d_]{2,}")

@@ -17,6 +17,8 @@ START = "Alexanderplatz"
 
 # --- the real network -------------------------------------------------------------------
 
+# Hand-laid tables (stations in route order, a few a line, as on the map): not for the formatter.
+# fmt: off
 ROUTES: dict[str, list[list[str]]] = {
     "U1": [[
         "Uhlandstraße", "Kurfürstendamm", "Wittenbergplatz", "Nollendorfplatz", "Kurfürstenstraße",
@@ -190,3 +192,4 @@ STANDARD = [
 
 # Where a name is drawn, when the automatic choice is poor.
 LABEL: dict[str, str] = {"Museumsinsel": "sw"}
+# fmt: on

@@ -10,6 +10,8 @@ START = "Euston"
 
 # --- the real network -------------------------------------------------------------------
 
+# Hand-laid tables (stations in route order, a few a line, as on the map): not for the formatter.
+# fmt: off
 ROUTES: dict[str, list[list[str]]] = {
     "Bakerloo": [[
         "Harrow & Wealdstone", "Kenton", "South Kenton", "North Wembley", "Wembley Central",
@@ -257,3 +259,4 @@ STANDARD = [
 
 # Where a name is drawn, when the automatic choice (see place_labels) is poor.
 LABEL: dict[str, str] = {}
+# fmt: on
