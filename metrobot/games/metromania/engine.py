@@ -29,7 +29,8 @@ from .ai.greedy import GREEDY
 from .board import ARROW_BY_APEX, ARROW_BY_CELL, Cell, Vertex, vertex_name
 from .determinize import determinize
 from .markers import deal
-from .state import STYLES, Line, Marker, State, Turn, from_json, to_json
+from .canonical import from_json, to_json
+from .state import STYLES, Line, Marker, State, Turn
 from .tiles import build_cells, random_layout
 
 HANDS = ("hidden", "open", "strict")
