@@ -18,8 +18,8 @@ Actions (JSON)
   {"type": "route", "option": i}
       the passenger's route when the best ones tie: i indexes turn.pending_route.options.
 
-State JSON (`to_json`, a stable contract)
------------------------------------------
+State JSON (`canonical.to_json`, a stable contract)
+---------------------------------------------------
   game "underground"; map (name); map_digest (a state is refused on a map with another
   digest); seed; players (seat order); options {map, first_player?}; start_player (id);
   colours {colour: {owner, pieces_left, track [gap ids in placement order]}} (dealt
@@ -58,7 +58,8 @@ from ..protocol import Action, BadInput, Event, Game, RuleError
 from ..rng import Rng
 from . import building, passenger, setup
 from .board import board_for, get_map, map_known
-from .state import COLOURS, LEGS, Colour, State, Turn, from_json, to_json
+from .canonical import from_json, to_json
+from .state import COLOURS, LEGS, Colour, State, Turn
 from .words import colour_list, colour_term
 
 START_SCORES = (0, 1, 2, 3, 4)
