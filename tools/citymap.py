@@ -35,9 +35,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from metrobot.games.underground.mapdata import (  # noqa: E402
-    CONNECTION_COUNT, DESTINATION_COUNTS, MapError, parse_map,
-)
+from metrobot.games.underground.mapdata import CONNECTION_COUNT, DESTINATION_COUNTS, parse_map  # noqa: E402
+from metrobot.games.underground.mapmodel import MapError  # noqa: E402
 from metrobot.games.underground.notation import name_key  # noqa: E402
 from tools.labels import label_overlaps, place_labels  # noqa: E402
 

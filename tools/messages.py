@@ -58,6 +58,8 @@ ENGLISH_ONLY = {
                            "that does not replay is a bug (an internal error), not a player's mistake",
     "metrobot/games/*/state.py": "from_json's checks of state JSON from storage or the CLI: a state that does not "
                                  "load is a bug or a broken file (an internal error), never a player's mistake",
+    "metrobot/games/*/canonical.py": "from_json's checks of state JSON from storage or the CLI (a game whose "
+                                     "state JSON has a module of its own): never a player's mistake either",
     "metrobot/games/*/ai/*.py": "the automatic players' sanity checks: the service asks them only for seats that "
                                 "owe a decision, on views it builds itself",
     "metrobot/games/*/determinize.py": "the automatic players' guesses of hidden cards, from views the service builds",

@@ -12,7 +12,8 @@ import discord
 from discord import app_commands
 
 from ..games import all_plugins, get_plugin
-from ..games.plugin import GamePlugin, MoveCommand
+from ..games.controls import MoveCommand
+from ..games.plugin import GamePlugin
 from ..i18n import me
 from ..service import Refused
 from ..storage import DatabaseUnavailable, answer_within

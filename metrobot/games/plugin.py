@@ -6,79 +6,22 @@ and talks to it through this interface, the way boardgame.io's game objects or
 OpenSpiel's registered games work. A new game is one package under `metrobot/games/`
 exporting `PLUGIN`, plus (optionally) one under `render/` for its images.
 
-Nothing here is tied to a front end: labels and commands are plain data that a front end
-turns into buttons and slash commands; text is Markdown-ish, as the service posts it.
+Nothing here is tied to a front end: labels and commands (`controls.py`) are plain data that a
+front end turns into buttons and slash commands; text is Markdown-ish, as the service posts it.
 """
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Any, Callable
 
 from .alttext import fit, scores_sentence
 from .autoplay import DEFAULT_LEVEL, AutoPlayer, Budget, by_level, decide, play_steps
+from .controls import Labels, MoveCommand, Variant
 from ..i18n import EN, Lang, typed_text
 from .protocol import N_, Action, BadInput, Choice, Event, Game
 from .rulebook import RulesPage, covering
 
 Names = Callable[[str], str]
-
-
-@dataclass(frozen=True)
-class Labels:
-    """What front ends write on a game's controls."""
-
-    play: str = N_("▶ Play")  # opens the private composer
-    mine: str = N_("My hand")  # the player's private view
-    composer: str = N_("Your turn")  # heading of the private composer
-    groups: str = N_("Choose a line first…")  # a menu of the composer's groups, when one list is too long
-
-
-@dataclass(frozen=True)
-class CommandOption:
-    name: str
-    description: str
-    required: bool = False
-
-
-@dataclass(frozen=True)
-class MoveCommand:
-    """A game's own slash command that plays one move, its options the move's parts.
-
-    `steps(values)` turns the filled-in options into the steps the service plays;
-    `complete(focused, values)` says how to suggest values for the focused option: the
-    steps already chosen before it (the menu is computed after them) and which step
-    codes fit this option.
-    """
-
-    name: str
-    description: str  # marked N_(...): the front end translates it
-    options: tuple[CommandOption, ...]
-    steps: Callable[[dict[str, str]], list[str]]
-    complete: Callable[[str, dict[str, str]], tuple[list[str], Callable[[str], bool]]]
-
-
-def numbered_steps(prefix: str, count: int, first_filter: Callable[[str], bool] = lambda code: True
-                   ) -> tuple[Callable[[dict[str, str]], list[str]],
-                              Callable[[str, dict[str, str]], tuple[list[str], Callable[[str], bool]]]]:
-    """`steps`/`complete` for a command whose options step1..stepN are the steps of a turn
-    in order, each suggested from the legal moves after the ones before it."""
-    names = [f"{prefix}{i}" for i in range(1, count + 1)]
-
-    def steps(values: dict[str, str]) -> list[str]:
-        return [values[n] for n in names if values.get(n)]
-
-    def complete(focused: str, values: dict[str, str]) -> tuple[list[str], Callable[[str], bool]]:
-        k = names.index(focused)
-        before = [values[n] for n in names[:k] if values.get(n)]
-        return before, (first_filter if k == 0 else (lambda code: True))
-    return steps, complete
-
-
-@dataclass(frozen=True)
-class Variant:
-    value: str  # what the front end sends
-    label: str  # what people read (marked N_(...): translated where shown)
 
 
 class GamePlugin:

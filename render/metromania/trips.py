@@ -11,8 +11,8 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from metrobot.games.metromania.board import CITY_CELLS
+from metrobot.games.metromania.canonical import from_json
 from metrobot.games.metromania.scoring import route_hops
-from metrobot.games.metromania.state import from_json
 from metrobot.i18n import EN, Lang, N_
 
 from .board import board_geometry, static_layer

@@ -12,7 +12,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from metrobot.games.autoplay import AutoPlayer, Budget
-from metrobot.games.plugin import CommandOption, GamePlugin, Labels, MoveCommand
+from metrobot.games.controls import CommandOption, Labels, MoveCommand
+from metrobot.games.plugin import GamePlugin
 from metrobot.games.protocol import BadInput, Choice, Game, RuleError
 
 TARGET = 10

@@ -9,7 +9,7 @@ import networkx as nx
 
 from metrobot.games.underground import GAME
 from metrobot.games.underground.board import board_for
-from metrobot.games.underground.mapdata import UndergroundMap
+from metrobot.games.underground.mapmodel import UndergroundMap
 from metrobot.games.underground.state import State
 
 from .smallmaps import GRID, gid

@@ -16,7 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 from metrobot.games.underground.board import register_map
-from metrobot.games.underground.mapdata import UndergroundMap, parse_map
+from metrobot.games.underground.mapdata import parse_map
+from metrobot.games.underground.mapmodel import UndergroundMap
 
 
 def _station(name, x, y, *, terminus=False, nr=False, conn=False, dest=None) -> dict[str, Any]:

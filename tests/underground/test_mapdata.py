@@ -7,9 +7,8 @@ import pytest
 
 from metrobot.games.protocol import BadInput
 from metrobot.games.underground import mapdata
-from metrobot.games.underground.mapdata import (
-    MapError, UndergroundMap, load_map, map_names, parse_map, segments_intersect,
-)
+from metrobot.games.underground.mapdata import load_map, map_names, parse_map, segments_intersect
+from metrobot.games.underground.mapmodel import MapError, UndergroundMap
 
 # The rule book's connection stations on the London board.
 CONNECTION_STATIONS = frozenset({

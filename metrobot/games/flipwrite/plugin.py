@@ -5,7 +5,8 @@ from typing import Any, Callable
 
 from ..autoplay import AutoPlayer
 from ...i18n import EN, Lang
-from ..plugin import GamePlugin, Labels, Names, Variant, places
+from ..controls import Labels, Variant
+from ..plugin import GamePlugin, Names, places
 from ..protocol import N_, BadInput, Term
 from . import alttext, narration, notation, textboard
 from .ai import AUTOMATIC

@@ -23,8 +23,9 @@ import random
 from functools import lru_cache
 from typing import Any
 
+from .canonical import from_json
 from .markers import ALL_MARKERS, MARKER_SET, STRICT, TWO_PLAYER
-from .state import State, from_json
+from .state import State
 
 Marker = tuple[str, str]  # (letter, kind)
 

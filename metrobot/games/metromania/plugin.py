@@ -5,7 +5,8 @@ from typing import Any, Callable
 
 from ...i18n import EN, N_, Lang
 from ..autoplay import AutoPlayer
-from ..plugin import CommandOption, GamePlugin, MoveCommand, Names, Variant, numbered_steps, places
+from ..controls import CommandOption, MoveCommand, Variant, numbered_steps
+from ..plugin import GamePlugin, Names, places
 
 from . import ai, alttext, narration, notation, textboard
 from .engine import GAME

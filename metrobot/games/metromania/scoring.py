@@ -204,7 +204,7 @@ def score_state(data: Any) -> dict[str, Any]:
     `scores` are taken as the building-phase points; a state that is already finished is
     re-scored from its breakdown's building-phase points, so scoring is idempotent.
     """
-    from .state import from_json, to_json
+    from .canonical import from_json, to_json
 
     s = from_json(data)
     if isinstance(data.get("breakdown"), dict) and data.get("phase") == "finished":

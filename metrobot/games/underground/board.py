@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from ..protocol import BadInput
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .mapdata import Gap, UndergroundMap
+    from .mapmodel import Gap, UndergroundMap
 
 _REGISTERED: dict[str, "UndergroundMap"] = {}
 _BOARDS: dict[str, "Board"] = {}  # by digest

@@ -4,6 +4,7 @@ A turn is a sequence of steps by the same seat: four BUILD steps (each a placeme
 forgone placement), then the PASSENGER moves on its own: first to a face-up express
 destination, then to a standard one. When a leg has several best routes (same walks, same
 number of colours) the turn stops and the active player picks one with a `route` step.
+What each step does is in `steps.py`.
 
 Actions (JSON)
 --------------
@@ -18,8 +19,8 @@ Actions (JSON)
   {"type": "route", "option": i}
       the passenger's route when the best ones tie: i indexes turn.pending_route.options.
 
-State JSON (`to_json`, a stable contract)
------------------------------------------
+State JSON (`canonical.to_json`, a stable contract)
+---------------------------------------------------
   game "underground"; map (name); map_digest (a state is refused on a map with another
   digest); seed; players (seat order); options {map, first_player?}; start_player (id);
   colours {colour: {owner, pieces_left, track [gap ids in placement order]}} (dealt
@@ -56,10 +57,11 @@ from typing import Any
 
 from ..protocol import Action, BadInput, Event, Game, RuleError
 from ..rng import Rng
-from . import building, passenger, setup
+from . import building, setup
 from .board import board_for, get_map, map_known
-from .state import COLOURS, LEGS, Colour, State, Turn, from_json, to_json
-from .words import colour_list, colour_term
+from .canonical import from_json, to_json
+from .state import Colour, State
+from .steps import STEPS, leave
 
 START_SCORES = (0, 1, 2, 3, 4)
 
@@ -120,7 +122,7 @@ class Underground(Game):
                   tiles=tiles, draw=draw, row=[], discard=[], at=board.start, trips=[], current=start)
         s.rng = rng.state
         if not setup.refill(s, []):
-            _leave(s, [])  # only on a test board with fewer than 4 destinations
+            leave(s, [])  # only on a test board with fewer than 4 destinations
         return s
 
     # ------------------------------------------------------------ protocol
@@ -163,7 +165,7 @@ class Underground(Game):
             raise RuleError("it is not your turn.", "not_your_turn")
         if not isinstance(action, dict):
             raise BadInput("an action must be a JSON object")
-        handler = {"place": _place, "forgo": _forgo, "route": _route}.get(action.get("type"))
+        handler = STEPS.get(action.get("type"))
         if handler is None:
             raise BadInput("unknown action type {kind}; On the Underground knows place, forgo, route",
                            kind=repr(action.get("type")))
@@ -192,140 +194,6 @@ class Underground(Game):
             raise RuleError("{player} owes no decision now.", "not_your_turn", player=player)
 
         return GreedyPlayer().choose(self, self.view(s, player), player, player, rnd)
-
-
-# ---------------------------------------------------------------- action handlers
-def _building(s: State) -> None:
-    if s.turn.pending is not None:
-        raise RuleError("your placements are done; choose the passenger's route first.", "route_pending")
-
-
-def _place(s: State, action: Action, events: list[Event]) -> None:
-    _building(s)
-    colour = action.get("colour")
-    if colour not in COLOURS:
-        raise BadInput("unknown colour {colour}; colours: {colours}", colour=repr(colour), colours=", ".join(COLOURS))
-    player = s.player
-    if colour not in s.colours:
-        raise RuleError("nobody builds {colour} in this game; your colours are {colours}.", "colour_not_in_game",
-                        colour=colour_term(colour), colours=colour_list(s.colours_of(player)))
-    gap = s.board.gap(action.get("gap"))
-    kind = building.check(s, player, colour, gap.id)
-    items = building.place(s, player, colour, gap.id, kind)
-    s.turn.step += 1
-    s.turn.placements.append({"colour": colour, "gap": gap.id, "kind": kind})
-    events.append({"type": "placed", "player": player, "colour": colour, "gap": gap.id,
-                   "stations": [gap.a, gap.b], "kind": kind, "scored": items,
-                   "points": sum(i["points"] for i in items), "tokens": s.tokens[player]})
-    _after_step(s, events)
-
-
-def _forgo(s: State, action: Action, events: list[Event]) -> None:
-    _building(s)
-    count = action.get("count", 1)
-    if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-        raise BadInput("count must be a positive number of placements")
-    left = building.PLACEMENTS_PER_TURN - s.turn.step
-    if count > left:
-        if left == 1:
-            raise RuleError("you have only {n} placement left this turn to forgo.", "forgo_count", n=left)
-        raise RuleError("you have only {n} placements left this turn to forgo.", "forgo_count", n=left)
-    player = s.player
-    s.tokens[player] += count
-    s.turn.step += count
-    s.turn.forgone += count
-    events.append({"type": "forgo", "player": player, "count": count, "tokens": s.tokens[player]})
-    _after_step(s, events)
-
-
-def _route(s: State, action: Action, events: list[Event]) -> None:
-    pending = s.turn.pending
-    if pending is None:
-        raise RuleError("there is no route to choose now; the passenger moves after your 4 placements, and "
-                        "you choose only when its best routes tie.", "no_route_choice")
-    i = action.get("option")
-    n = len(pending["options"])
-    if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < n:
-        raise BadInput("option must be a route number 0-{last}", last=n - 1)
-    s.turn.pending = None
-    _move(s, pending["kind"], pending["options"][i], events)
-    _legs(s, events, LEGS[LEGS.index(pending["kind"]) + 1:])
-
-
-# ---------------------------------------------------------------- turn flow
-def _after_step(s: State, events: list[Event]) -> None:
-    if s.turn.step < building.PLACEMENTS_PER_TURN:
-        return
-    s.turn.build_done = True
-    if s.gone:
-        _end_turn(s, events)
-    else:
-        _legs(s, events, LEGS)
-
-
-def _legs(s: State, events: list[Event], legs: tuple[str, ...]) -> None:
-    """Run the passenger's remaining legs; stop if the active player must choose a route."""
-    for kind in legs:
-        opts = passenger.options(s, kind)
-        if not opts:
-            events.append({"type": "leg_skipped", "kind": kind})
-            continue
-        if len(opts) > 1:
-            s.turn.pending = {"kind": kind, "options": opts}
-            events.append({"type": "route_choice_needed", "player": s.player, "kind": kind,
-                           "options": [dict(o, colours=list(o["colours"]), path=list(o["path"])) for o in opts]})
-            return
-        _move(s, kind, opts[0], events)
-    # The row is refilled once the passenger's moves are done (rule book: "Nadat de
-    # reiziger z'n verplaatsingen gedaan heeft, worden de ... kaarten ... aangevuld").
-    if not setup.refill(s, events):
-        _leave(s, events)
-    _end_turn(s, events)
-
-
-def _move(s: State, kind: str, option: dict[str, Any], events: list[Event]) -> None:
-    points: dict[str, int] = {}
-    for c in option["colours"]:
-        owner = s.colours[c].owner
-        points[owner] = points.get(owner, 0) + 1
-        s.breakdown[owner]["passenger"] += 1
-    frm = s.at
-    s.row.remove(option["to"])
-    s.discard.append(option["to"])
-    s.at = option["to"]
-    s.trips.append({"turn": s.turn_count, "player": s.player, "kind": kind, "from": frm, "to": option["to"],
-                    "path": list(option["path"]), "colours": list(option["colours"]), "walks": option["walks"],
-                    "points": points})
-    events.append({"type": "passenger_moved", "player": s.player, "kind": kind, "from": frm, "to": option["to"],
-                   "colours": list(option["colours"]), "walks": option["walks"], "points": dict(points),
-                   "path": list(option["path"])})
-
-
-def _leave(s: State, events: list[Event]) -> None:
-    s.gone = True
-    if s.phase == "playing":
-        s.phase = "last_round"
-    events.append({"type": "deck_empty", "player": s.player})
-
-
-def _end_turn(s: State, events: list[Event]) -> None:
-    # Kept for the board posted after the turn: what was just built is highlighted there.
-    s.last_turn = {"player": s.player, "placements": [dict(p) for p in s.turn.placements], "forgone": s.turn.forgone}
-    s.current = (s.current + 1) % len(s.players)
-    s.turn = Turn()
-    s.turn_count += 1
-    if s.phase == "last_round" and s.player == s.start_player:
-        _finish(s, events)
-        return
-    events.append({"type": "turn", "player": s.player, "last_round": s.phase == "last_round"})
-
-
-def _finish(s: State, events: list[Event]) -> None:
-    scores = s.scores()
-    top = max(scores.values())
-    s.winners = [p for p in s.players if scores[p] == top]
-    s.phase = "finished"
-    events.append({"type": "game_over", "winners": list(s.winners), "scores": scores})
 
 
 GAME = Underground()

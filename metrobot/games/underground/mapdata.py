@@ -1,7 +1,7 @@
 """The board of On the Underground: loading and validation.
 
 A board is data (one JSON file per city in `maps/`); this module turns it into frozen
-objects and refuses anything the rules cannot play or the renderer cannot draw:
+objects (`mapmodel.py`) and refuses anything the rules cannot play or the renderer cannot draw:
 
 * stations with unique names, flags and a label direction;
 * gaps (the track blocks between two adjacent stations) naming known stations, one gap
@@ -22,16 +22,12 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..protocol import BadInput
 from .geometry import on_segment, orientation, point_segment_distance, segments_intersect
-
-if TYPE_CHECKING:  # pragma: no cover
-    import networkx
+from .mapmodel import DESTINATION_KINDS, Gap, MapError, Station, UndergroundMap
 
 MAPS_DIR = Path(__file__).with_name("maps")
 
@@ -44,124 +40,10 @@ STATION_CLEARANCE = 1.0
 
 MAX_SLOTS = 4
 LABELS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
-DESTINATION_KINDS = ("express", "standard")
 DESTINATION_COUNTS = {"express": 22, "standard": 33}
 # The rules' 8 connection tiles (two of each symbol); which stations carry them is the
 # board's choice (London's are the rule book's), so only their number is fixed here.
 CONNECTION_COUNT = 8
-
-
-class MapError(BadInput):
-    """A board file that breaks a rule of the board; the message names what is at fault."""
-
-
-@dataclass(frozen=True)
-class Station:
-    name: str
-    x: float
-    y: float
-    terminus: bool
-    national_rail: bool
-    connection: bool
-    destination: str | None  # "express" | "standard" | None
-    label: str  # where the name is drawn: one of LABELS
-
-
-@dataclass(frozen=True)
-class Gap:
-    id: int  # index in the file's gap list
-    a: str
-    b: str
-    slots: int
-    lines: tuple[str, ...]
-
-    def __str__(self) -> str:
-        return f"gap #{self.id} {self.a}–{self.b}"
-
-
-@dataclass(frozen=True)
-class UndergroundMap:
-    name: str
-    title: str
-    start: str
-    stations: dict[str, Station] = field(hash=False, compare=False)
-    gaps: tuple[Gap, ...]
-    digest: str  # sha256 hex of the canonical JSON, first 16 characters
-    _at: dict[str, tuple[Gap, ...]] = field(init=False, repr=False, hash=False, compare=False)
-    _pairs: dict[frozenset[str], Gap] = field(init=False, repr=False, hash=False, compare=False)
-    _graph: list = field(init=False, repr=False, hash=False, compare=False)
-
-    def __post_init__(self) -> None:
-        at: dict[str, list[Gap]] = {s: [] for s in self.stations}
-        pairs: dict[frozenset[str], Gap] = {}
-        for gap in self.gaps:
-            at[gap.a].append(gap)
-            at[gap.b].append(gap)
-            pairs[frozenset((gap.a, gap.b))] = gap
-        object.__setattr__(self, "_at", {s: tuple(g) for s, g in at.items()})
-        object.__setattr__(self, "_pairs", pairs)
-        object.__setattr__(self, "_graph", [])
-
-    def gaps_at(self, station: str) -> tuple[Gap, ...]:
-        """The gaps touching a station, in file order."""
-        try:
-            return self._at[station]
-        except KeyError:
-            raise MapError("map {map} has no station {station}", map=self.name, station=repr(station)) from None
-
-    def gap_between(self, a: str, b: str) -> Gap | None:
-        return self._pairs.get(frozenset((a, b)))
-
-    def other_end(self, gap: Gap, station: str) -> str:
-        if station == gap.a:
-            return gap.b
-        if station == gap.b:
-            return gap.a
-        raise MapError("{station} is not an end of {gap}", station=repr(station), gap=str(gap))
-
-    def connection_stations(self) -> list[str]:
-        return [s.name for s in self.stations.values() if s.connection]
-
-    def destinations(self, kind: str) -> list[str]:
-        if kind not in DESTINATION_KINDS:
-            raise MapError("destination kind must be one of {kinds}, not {kind}", kinds=", ".join(DESTINATION_KINDS),
-                           kind=repr(kind))
-        return [s.name for s in self.stations.values() if s.destination == kind]
-
-    def termini(self) -> list[str]:
-        return [s.name for s in self.stations.values() if s.terminus]
-
-    def national_rail_stations(self) -> list[str]:
-        return [s.name for s in self.stations.values() if s.national_rail]
-
-    def graph(self) -> "networkx.Graph":
-        """Stations as nodes (with x, y), one edge per gap carrying `gap` (its id), `slots`
-        and `lines`. Built once and frozen: copy it (`nx.Graph(g)`) before changing it."""
-        if not self._graph:
-            import networkx as nx
-
-            g = nx.Graph()
-            for s in self.stations.values():
-                g.add_node(s.name, x=s.x, y=s.y)
-            for gap in self.gaps:
-                g.add_edge(gap.a, gap.b, gap=gap.id, slots=gap.slots, lines=gap.lines)
-            self._graph.append(nx.freeze(g))
-        return self._graph[0]
-
-    def to_json(self) -> dict[str, Any]:
-        """The map's data in the shape of its file (the canonical form the digest is taken of)."""
-        return {
-            "name": self.name,
-            "title": self.title,
-            "start": self.start,
-            "stations": [
-                {"name": s.name, "x": s.x, "y": s.y, "terminus": s.terminus,
-                 "national_rail": s.national_rail, "connection": s.connection,
-                 "destination": s.destination, "label": s.label}
-                for s in self.stations.values()
-            ],
-            "gaps": [{"a": g.a, "b": g.b, "slots": g.slots, "lines": list(g.lines)} for g in self.gaps],
-        }
 
 
 # --- parsing and validation ---

@@ -5,7 +5,8 @@ from typing import Any, Callable
 
 from ..autoplay import AutoPlayer
 from ...i18n import EN, Lang
-from ..plugin import CommandOption, GamePlugin, Labels, MoveCommand, Names, numbered_steps
+from ..controls import CommandOption, Labels, MoveCommand, numbered_steps
+from ..plugin import GamePlugin, Names
 from ..protocol import N_, Choice
 from . import alttext, narration, notation, textboard, words
 from .areas import area_name, area_of

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .canonical import from_json, to_json
 from .engine import START_SCORES
 from .scoring import COLUMN, POINTS, RECORD
-from .state import from_json, to_json
 
 
 def score_state(data: Any) -> dict[str, Any]:

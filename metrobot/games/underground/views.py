@@ -13,7 +13,8 @@ from typing import Any
 
 from ..protocol import BadInput
 from .board import board_named
-from .state import State, from_json, to_json
+from .canonical import from_json, to_json
+from .state import State
 
 
 def view(s: State, viewer: str | None) -> dict[str, Any]:

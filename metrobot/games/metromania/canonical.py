@@ -1,0 +1,230 @@
+"""The canonical JSON of a MetrOmania state: `to_json` writes it, `from_json` reads it back
+and checks that it is consistent.
+
+The JSON (keys documented in the README, "Canonical MetrOmania state") is a contract read
+by the CLI tools, the renderer and tests: `game`, `seed`, `phase`, `players`, `board`,
+`lines`, `stations`, `markers`, `scores`, and when finished `breakdown`, `trips`,
+`winners`. Everything else (`rng`, `turn`, `current`, ...) is extra bookkeeping that makes
+the JSON a complete state. Kept apart from the state's classes (`state.py`): the checks of
+JSON from storage or the CLI are most of it, and the rules never need them.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..protocol import BadInput
+from .board import (ARROW_BY_APEX, ARROW_BY_CELL, ARROWS, CITY_CELL_SET, CITY_CELLS, DIR_INDEX, Cell, N, Vertex,
+                    flanks, in_city)
+from .markers import MARKER_SET
+from .state import (CELL_KINDS, PHASES, STATION_SUPPLY, STATUSES, STYLES, TUNNELS_PER_LINE, Line, Marker, State,
+                    Turn)
+
+
+def _cell_json(c: Cell) -> list[Any]:
+    return [c[0], c[1], c[2]]
+
+
+_FRAME_JSON = [{"q": a.cell[0], "r": a.cell[1], "up": a.cell[2], "kind": a.kind, "side": a.side, "pos": a.pos,
+                "name": a.name} for a in ARROWS]
+
+
+def _board_json(cells: dict[Cell, str]) -> dict[str, Any]:
+    return {"n": N, "cells": [{"q": c[0], "r": c[1], "up": c[2], "kind": cells[c]} for c in CITY_CELLS],
+            "frame": [dict(f) for f in _FRAME_JSON]}
+
+
+def to_json(s: State) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "game": "metromania",
+        "seed": s.seed,
+        "phase": s.phase,
+        "players": list(s.players),
+        "board": _board_json(s.cells),
+        "lines": [{"player": l.player, "style": l.style, "vertices": [list(v) for v in l.vertices],
+                   "cells": [_cell_json(c) for c in l.cells], "status": l.status} for l in s.lines],
+        "stations": [list(v) for v in s.stations],
+        "markers": [{"letter": m.letter, "kind": m.kind, "holder": m.holder,
+                     "cell": _cell_json(m.cell) if m.cell else None} for m in s.markers],
+        "scores": dict(s.scores),
+        # Extra keys: everything else a complete state needs.
+        "options": dict(s.options),
+        "rng": s.rng,
+        "current": s.current,
+        "turn": {"tunnels": s.turn.tunnels, "marker": s.turn.marker, "started": s.turn.started,
+                 "bonus": s.turn.bonus, "ending": s.turn.ending, "record": s.turn.record},
+        "turns_taken": list(s.turns_taken),
+        "last_round": list(s.remaining),
+        "trigger": s.trigger,
+        "last_turn": s.last_turn,
+        "stations_left": s.stations_left,
+    }
+    if s.layout is not None:
+        out["board"]["layout"] = [dict(p) for p in s.layout]
+    if any(k != v for k, v in s.owners.items()):
+        out["owners"] = dict(s.owners)
+    if s.result is not None:
+        out.update(s.result)
+    return out
+
+
+def _req(cond: bool, msg: str) -> None:
+    if not cond:
+        raise BadInput(msg)
+
+
+def _vertex(x: Any, what: str) -> Vertex:
+    _req(isinstance(x, list) and len(x) == 2 and all(isinstance(i, int) and not isinstance(i, bool) for i in x),
+         f"{what} must be [q, r] integers, got {x!r}")
+    return (x[0], x[1])
+
+
+def _cell(x: Any, what: str) -> Cell:
+    _req(isinstance(x, list) and len(x) == 3 and isinstance(x[0], int) and isinstance(x[1], int)
+         and isinstance(x[2], bool), f"{what} must be [q, r, up], got {x!r}")
+    return (x[0], x[1], x[2])
+
+
+def from_json(data: Any) -> State:
+    """Rebuild a state from canonical JSON, checking that it is consistent.
+
+    Only the canonical keys are required: a hand-made finished board (for `score`) needs no
+    turn bookkeeping. Raises BadInput with a one-line reason on anything malformed.
+    """
+    _req(isinstance(data, dict), "a MetrOmania state must be a JSON object")
+    _req(data.get("game") == "metromania", f"not a MetrOmania state (game = {data.get('game')!r})")
+    players = data.get("players")
+    _req(isinstance(players, list) and 2 <= len(players) <= 4 and all(isinstance(p, str) and p for p in players)
+         and len(set(players)) == len(players), "players must be 2-4 distinct non-empty ids")
+    phase = data.get("phase", "building")
+    _req(phase in PHASES, f"phase must be one of {', '.join(PHASES)}")
+    seed = data.get("seed", 0)
+    _req(isinstance(seed, int), "seed must be an integer")
+
+    board = data.get("board")
+    _req(isinstance(board, dict) and board.get("n") == N, f"board must be an object with n = {N}")
+    cells: dict[Cell, str] = {}
+    raw_cells = board.get("cells")
+    _req(isinstance(raw_cells, list), "board.cells must be a list")
+    # Messages are built only on failure: this loop runs on every load of a game.
+    for rc in raw_cells:
+        if not isinstance(rc, dict):
+            raise BadInput("every board cell must be an object")
+        c = (rc.get("q"), rc.get("r"), rc.get("up"))
+        if c not in CITY_CELL_SET or not isinstance(c[2], bool) or c in cells:
+            c = _cell(list(c), "board cell")
+            _req(c in CITY_CELL_SET, f"board cell {list(c)} is not a city cell")
+            raise BadInput(f"board cell {list(c)} appears twice")
+        if rc.get("kind") not in CELL_KINDS:
+            raise BadInput(f"board cell {list(c)} has unknown kind {rc.get('kind')!r}")
+        cells[c] = rc["kind"]
+    _req(len(cells) == len(CITY_CELLS), f"board.cells must list all {len(CITY_CELLS)} city cells, got {len(cells)}")
+    frame = board.get("frame")
+    _req(isinstance(frame, list) and len(frame) == len(ARROWS), f"board.frame must list the {len(ARROWS)} arrow cells")
+    for rf in frame:
+        _req(isinstance(rf, dict), "every frame entry must be an object")
+        c = _cell([rf.get("q"), rf.get("r"), rf.get("up")], "frame cell")
+        arrow = ARROW_BY_CELL.get(c)
+        if arrow is None or arrow.kind != rf.get("kind") or arrow.side != rf.get("side") or arrow.pos != rf.get("pos"):
+            raise BadInput(f"frame entry {list(c)} does not match the fixed frame")
+
+    owners = data.get("owners") or {p: p for p in players}
+    _req(isinstance(owners, dict) and set(owners) == set(players), "owners must map every player to a person")
+
+    raw_lines = data.get("lines")
+    _req(isinstance(raw_lines, list) and len(raw_lines) == 2 * len(players),
+         f"lines must hold {2 * len(players)} entries (two per player)")
+    lines: list[Line] = []
+    occupied: dict[Cell, int] = {}
+    for i, rl in enumerate(raw_lines):
+        _req(isinstance(rl, dict), "every line must be an object")
+        player, style = players[i // 2], STYLES[i % 2]
+        _req(rl.get("player") == player and rl.get("style") == style,
+             f"line {i} must be {player}'s {style} line (lines go in seat order, solid then dashed)")
+        verts = [_vertex(v, f"line {i} vertex") for v in rl.get("vertices") or []]
+        lcells = [_cell(c, f"line {i} cell") for c in rl.get("cells") or []]
+        status = rl.get("status", "unstarted")
+        _req(status in STATUSES, f"line {i} status must be one of {', '.join(STATUSES)}")
+        line = Line(player, style, verts, lcells, status)
+        _check_line(i, line)
+        for c in lcells:
+            _req(c not in occupied, f"cell {list(c)} holds two tunnels")
+            occupied[c] = i
+        line.index = {v: k for k, v in enumerate(verts)}
+        lines.append(line)
+
+    stations = [_vertex(v, "station") for v in data.get("stations") or []]
+    _req(len(set(stations)) == len(stations), "a vertex holds two stations")
+    _req(len(stations) <= STATION_SUPPLY, f"at most {STATION_SUPPLY} stations exist")
+    for v in stations:
+        _req(in_city(v), f"station {list(v)} is outside the city")
+
+    raw_markers = data.get("markers")
+    _req(isinstance(raw_markers, list) and len(raw_markers) == 12, "markers must list all 12 destination markers")
+    markers: list[Marker] = []
+    seen = set()
+    for rm in raw_markers:
+        _req(isinstance(rm, dict), "every marker must be an object")
+        letter, kind, holder = rm.get("letter"), rm.get("kind"), rm.get("holder")
+        _req(kind in MARKER_SET and letter in MARKER_SET[kind], f"there is no {kind}-{letter} marker")
+        _req((letter, kind) not in seen, f"marker {letter}-{kind} appears twice")
+        seen.add((letter, kind))
+        _req(holder in players, f"marker {letter}-{kind} holder {holder!r} is not a player")
+        cell = None if rm.get("cell") is None else _cell(rm["cell"], f"marker {letter}-{kind} cell")
+        if cell is not None:
+            _req(cells.get(cell) == kind, f"marker {letter}-{kind} lies on a cell that is not a {kind} spot")
+        markers.append(Marker(letter, kind, holder, cell))
+
+    scores = data.get("scores") or {}
+    _req(isinstance(scores, dict) and set(scores) <= set(players)
+         and all(isinstance(v, int) for v in scores.values()), "scores must map player ids to integers")
+    scores = {p: scores.get(p, 0) for p in players}
+
+    turn_data = data.get("turn") or {}
+    turn = Turn(turn_data.get("tunnels", 0), turn_data.get("marker", False), turn_data.get("started", False),
+                turn_data.get("bonus"), turn_data.get("ending", False),
+                turn_data.get("record") or {"tunnels": [], "stations": [], "markers": []})
+    current = data.get("current", 0)
+    _req(isinstance(current, int) and 0 <= current < len(players), "current must be a seat index")
+    result = None
+    if phase == "finished" and "breakdown" in data:
+        result = {k: data[k] for k in ("breakdown", "trips", "winners") if k in data}
+    layout = board.get("layout")
+    return State(
+        seed=seed, rng=data.get("rng", 0), options=dict(data.get("options") or {}), players=list(players),
+        owners=dict(owners), layout=layout, cells=cells, lines=lines, stations=stations, markers=markers,
+        scores=scores, phase=phase, current=current, turn=turn,
+        turns_taken=list(data.get("turns_taken") or [0] * len(players)),
+        remaining=list(data.get("last_round") or []), trigger=data.get("trigger"),
+        last_turn=data.get("last_turn"), result=result, occupied=occupied, station_set=set(stations),
+    )
+
+
+def _check_line(i: int, line: Line) -> None:
+    verts, cells = line.vertices, line.cells
+    if not verts:
+        _req(not cells and line.status in ("unstarted", "blocked"), f"line {i} has no vertices but is {line.status}")
+        return
+    _req(len(cells) == len(verts) - 1, f"line {i} needs one cell per edge ({len(verts) - 1}), got {len(cells)}")
+    _req(len(cells) <= TUNNELS_PER_LINE, f"line {i} has more than {TUNNELS_PER_LINE} tunnels")
+    _req(len(set(verts)) == len(verts), f"line {i} visits a vertex twice")
+    start = ARROW_BY_APEX.get(verts[0])
+    _req(start is not None and start.kind == "start" and cells[0] == start.cell,
+         f"line {i} must begin at a start arrow's outer apex on that arrow's cell")
+    for k in range(1, len(verts)):
+        a, b = verts[k - 1], verts[k]
+        if (b[0] - a[0], b[1] - a[1]) not in DIR_INDEX:
+            raise BadInput(f"line {i}: {list(a)} and {list(b)} are not neighbours")
+        if cells[k - 1] not in flanks(a, b):
+            raise BadInput(f"line {i}: cell {list(cells[k - 1])} does not flank edge {k - 1}")
+    finished = line.status == "finished"
+    # Between the start arrow and (if finished) the end arrow, a line stays in the city.
+    for k in range(1, len(cells) - (1 if finished else 0)):
+        if cells[k] not in CITY_CELL_SET:
+            raise BadInput(f"line {i}: tunnel {k} is not on a city cell")
+    for v in verts[1:len(verts) - (1 if finished else 0)]:
+        if not in_city(v):
+            raise BadInput(f"line {i} leaves the city at {list(v)}")
+    if line.status == "finished":
+        end = ARROW_BY_APEX.get(verts[-1])
+        _req(end is not None and end.kind == "end" and cells[-1] == end.cell,
+             f"line {i} is finished but does not end on an end arrow")
