@@ -1,4 +1,5 @@
 """Start metrobot: `python bot.py` (or `make run`). Settings come from `.env`."""
+
 from __future__ import annotations
 
 import asyncio
@@ -46,8 +47,10 @@ def main() -> int:
     except SystemExit as exc:  # a setting is wrong: say which; status 2, as restarting would not help
         print(exc.code, file=sys.stderr)
         return 2
-    logging.basicConfig(level=getattr(logging, settings.log_level, logging.INFO),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=getattr(logging, settings.log_level, logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
     if not settings.token:
         print(HOW_TO_TOKEN, file=sys.stderr)
         return 2
@@ -63,15 +66,20 @@ def main() -> int:
     except KeyboardInterrupt:  # (a Ctrl-C before the signal handlers were in place)
         return 0
     except discord.LoginFailure:
-        print("Discord refused the token in DISCORD_TOKEN. Reset it in the developer portal and update .env.",
-              file=sys.stderr)
+        print(
+            "Discord refused the token in DISCORD_TOKEN. Reset it in the developer portal and update .env.",
+            file=sys.stderr,
+        )
         return 2
     except NewerSchema as exc:
         print(exc, file=sys.stderr)
         return 2
     except DatabaseUnavailable as exc:  # (status 1: starting again later may well work)
-        print(f"The database is not answering ({exc.kind}) at {bot.settings.database.split('@')[-1]}; "
-              "exiting so that the service manager starts the bot again.", file=sys.stderr)
+        print(
+            f"The database is not answering ({exc.kind}) at {bot.settings.database.split('@')[-1]}; "
+            "exiting so that the service manager starts the bot again.",
+            file=sys.stderr,
+        )
         return 1
     except discord.PrivilegedIntentsRequired:
         print("Discord asked for privileged intents; metrobot needs none. Check the bot's settings.", file=sys.stderr)

@@ -12,6 +12,7 @@ the round resolves, so the order gives nobody anything. A shared win (equal scor
 equal empty stations) counts 1/k. The strong player plays as the bot does by default: at
 most 1 s a decision, its search bounded by work.
 """
+
 from __future__ import annotations
 
 from . import aiplay

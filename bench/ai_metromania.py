@@ -7,6 +7,7 @@ The two settings, how games are seeded and seats rotated, how ties count: see
 `bench/aiplay.py`. The strong player plays as the bot does by default: at most 1 s a
 decision, its search bounded by work (`StrongPlayer.work_rate` simulated steps a second).
 """
+
 from __future__ import annotations
 
 from . import aiplay

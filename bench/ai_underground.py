@@ -8,6 +8,7 @@ The two settings, how games are seeded and seats rotated, how ties count: see
 why the measured player's seat goes round). The strong player plays as the bot does by
 default: at most 1 s a decision, its search bounded by work.
 """
+
 from __future__ import annotations
 
 from . import aiplay

@@ -29,6 +29,7 @@ step, or a single candidate), with the steps a decision plays, its work (simulat
 steps) and how often the cap cut a search short. Figures only, no assertions: the
 machine is shared. `--jobs 2` plays games in two processes (use nice).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -47,8 +48,17 @@ ORDER = ("random", "greedy", "strong")
 Options = Callable[[int], dict[str, Any]]  # deal number -> engine options
 
 
-def play(name: str, options: dict[str, Any], n: int, seed: int, levels: dict[int, str], other: str,
-         seconds: float, iterations: int | None, wall: bool = False) -> dict[str, Any]:
+def play(
+    name: str,
+    options: dict[str, Any],
+    n: int,
+    seed: int,
+    levels: dict[int, str],
+    other: str,
+    seconds: float,
+    iterations: int | None,
+    wall: bool = False,
+) -> dict[str, Any]:
     """One seeded game; `levels` gives the level of some seat indexes, `other` the rest."""
     plugin = get_plugin(name)
     game = plugin.game
@@ -71,12 +81,17 @@ def play(name: str, options: dict[str, Any], n: int, seed: int, levels: dict[int
             s, played, _ = play_steps(game, s, seat, steps)
             moves += len(played)
             last = auto.last
-            decisions.append((auto.level, cpu, len(played), last.candidates, last.work, last.rollouts, last.capped,
-                              took))
+            decisions.append(
+                (auto.level, cpu, len(played), last.candidates, last.work, last.rollouts, last.capped, took)
+            )
     final = game.view(s, None)
     level_of = {seat: players[seat].level for seat in seats}
-    return {"scores": dict(final["scores"]), "winners": list(final["winners"]), "level_of": level_of,
-            "decisions": decisions}
+    return {
+        "scores": dict(final["scores"]),
+        "winners": list(final["winners"]),
+        "level_of": level_of,
+        "decisions": decisions,
+    }
 
 
 def _job(args: tuple) -> dict[str, Any]:
@@ -92,13 +107,25 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, mid - half), min(1.0, mid + half)
 
 
-def run(name: str, options_for: Options, n: int, hero: str, other: str, games: int, seconds: float,
-        iterations: int | None, jobs: int, first_seed: int = 0, wall: bool = False) -> dict[str, Any]:
+def run(
+    name: str,
+    options_for: Options,
+    n: int,
+    hero: str,
+    other: str,
+    games: int,
+    seconds: float,
+    iterations: int | None,
+    jobs: int,
+    first_seed: int = 0,
+    wall: bool = False,
+) -> dict[str, Any]:
     jobs_list = []
     for g in range(games):
         deal = g // n
-        jobs_list.append((name, options_for(deal), n, first_seed + deal, {g % n: hero}, other, seconds, iterations,
-                          wall))
+        jobs_list.append(
+            (name, options_for(deal), n, first_seed + deal, {g % n: hero}, other, seconds, iterations, wall)
+        )
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             results = list(pool.map(_job, jobs_list, chunksize=1))
@@ -130,8 +157,16 @@ def summary(r: dict[str, Any]) -> dict[str, Any]:
             by_map[where][1] += 1
         mine.append(res["scores"][seat])
         theirs += [v for k, v in res["scores"].items() if k != seat]
-    return {"share": share, "among": among, "shared": shared, "games": len(r["results"]), "mine": mine,
-            "theirs": theirs, "by_seat": by_seat, "by_map": by_map}
+    return {
+        "share": share,
+        "among": among,
+        "shared": shared,
+        "games": len(r["results"]),
+        "mine": mine,
+        "theirs": theirs,
+        "by_seat": by_seat,
+        "by_map": by_map,
+    }
 
 
 def _ms(values: list[float]) -> str:
@@ -144,11 +179,19 @@ def report(title: str, r: dict[str, Any]) -> None:
     g = s["games"]
     lo, hi = wilson(s["share"], g)
     print(f"{title}: {g} games ({g // r['n']} deals x {r['n']} seats)")
-    print(f"  {hero} win rate {100 * s['share'] / g:.1f} %  95 % CI [{100 * lo:.1f}, {100 * hi:.1f}]  "
-          f"(a win shared by k counts 1/k; among the winners {s['among']:.0f}/{g}, of them shared {s['shared']:.0f})")
-    print("  by seat: " + ", ".join(f"p{i + 1} {100 * w / k:.0f} %" for i, (w, k) in enumerate(s["by_seat"]) if k)
-          + ("; by map: " + ", ".join(f"{m} {100 * w / k:.0f} %" for m, (w, k) in s["by_map"].items())
-             if s["by_map"] else ""))
+    print(
+        f"  {hero} win rate {100 * s['share'] / g:.1f} %  95 % CI [{100 * lo:.1f}, {100 * hi:.1f}]  "
+        f"(a win shared by k counts 1/k; among the winners {s['among']:.0f}/{g}, of them shared {s['shared']:.0f})"
+    )
+    print(
+        "  by seat: "
+        + ", ".join(f"p{i + 1} {100 * w / k:.0f} %" for i, (w, k) in enumerate(s["by_seat"]) if k)
+        + (
+            "; by map: " + ", ".join(f"{m} {100 * w / k:.0f} %" for m, (w, k) in s["by_map"].items())
+            if s["by_map"]
+            else ""
+        )
+    )
     print(f"  mean score: {hero} {statistics.mean(s['mine']):.2f}, {other} {statistics.mean(s['theirs']):.2f}")
     decisions = [d for res in r["results"] for d in res["decisions"]]
     print(f"  {'decisions':<38}{'count':>7}{'steps':>7}   CPU ms: median  max   wall ms: median  max")
@@ -158,49 +201,88 @@ def report(title: str, r: dict[str, Any]) -> None:
             continue
         rows = [(level, mine)]
         if level == "strong":
-            rows += [("  strong, searches (>= 2 candidates)", [d for d in mine if d[3] >= 2]),
-                     ("  strong, trivial (forced, 1 candidate)", [d for d in mine if d[3] < 2])]
+            rows += [
+                ("  strong, searches (>= 2 candidates)", [d for d in mine if d[3] >= 2]),
+                ("  strong, trivial (forced, 1 candidate)", [d for d in mine if d[3] < 2]),
+            ]
         for label, ds in rows:
-            print(f"  {label:<38}{len(ds):>7}{sum(d[2] for d in ds):>7}{'':>8}{_ms([d[1] for d in ds])}"
-                  f"{'':>11}{_ms([d[7] for d in ds])}")
+            print(
+                f"  {label:<38}{len(ds):>7}{sum(d[2] for d in ds):>7}{'':>8}{_ms([d[1] for d in ds])}"
+                f"{'':>11}{_ms([d[7] for d in ds])}"
+            )
         if level == "strong":
             searches = [d for d in mine if d[3] >= 2]
             if searches:
                 capped = sum(1 for d in searches if d[6])
                 work = [d[4] for d in searches]
-                print(f"  strong searches: work (simulated steps) median {statistics.median(work):g}, "
-                      f"max {max(work)}; rollouts median {statistics.median([d[5] for d in searches]):g}; "
-                      f"the cap cut {capped} of {len(searches)} short ({100 * capped / len(searches):.1f} %)")
+                print(
+                    f"  strong searches: work (simulated steps) median {statistics.median(work):g}, "
+                    f"max {max(work)}; rollouts median {statistics.median([d[5] for d in searches]):g}; "
+                    f"the cap cut {capped} of {len(searches)} short ({100 * capped / len(searches):.1f} %)"
+                )
 
 
 def main(name: str, options_for: Options, argv: list[str] | None = None, games: int = 200, n: int = 4) -> None:
     parser = argparse.ArgumentParser(prog=f"python -m bench.ai_{name}")
     parser.add_argument("--games", type=int, default=games, help="games per setting")
     parser.add_argument("--seconds", type=float, default=1.0, help="cap on a decision (the bot's default: 1)")
-    parser.add_argument("--iterations", type=int, default=None,
-                        help="strong player's work a decision instead of its own rate (0: the clock alone)")
+    parser.add_argument(
+        "--iterations",
+        type=int,
+        default=None,
+        help="strong player's work a decision instead of its own rate (0: the clock alone)",
+    )
     parser.add_argument("--workers", "--jobs", type=int, default=1, help="processes")
     parser.add_argument("--first-seed", type=int, default=0, help="seed of the first deal (tune on others)")
     parser.add_argument("--only", choices=("a", "b"), help="run one setting only")
-    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
-                        help="what the cap is read on (wall: as the bot does)")
+    parser.add_argument(
+        "--clock", choices=("cpu", "wall"), default="cpu", help="what the cap is read on (wall: as the bot does)"
+    )
     args, _ = parser.parse_known_args(argv if argv is not None else sys.argv[1:])
     strong = get_plugin(name).player("strong")
     budget = strong.budget(args.seconds) if args.iterations is None else Budget(args.seconds, args.iterations or None)
-    print(f"{name}: {args.games} games a setting; strong budget: "
-          + (f"{budget.iterations} simulated steps, " if budget.iterations else "")
-          + f"capped at {args.seconds:g} s a decision ({args.clock} time); "
-          + f"{args.workers} process(es)")
+    print(
+        f"{name}: {args.games} games a setting; strong budget: "
+        + (f"{budget.iterations} simulated steps, " if budget.iterations else "")
+        + f"capped at {args.seconds:g} s a decision ({args.clock} time); "
+        + f"{args.workers} process(es)"
+    )
     if args.only in (None, "a"):
         t0 = time.perf_counter()
-        report(f"(a) {n} players, one greedy vs {n - 1} random",
-               run(name, options_for, n, "greedy", "random", args.games, args.seconds, args.iterations,
-                   args.workers, args.first_seed, args.clock == "wall"))
+        report(
+            f"(a) {n} players, one greedy vs {n - 1} random",
+            run(
+                name,
+                options_for,
+                n,
+                "greedy",
+                "random",
+                args.games,
+                args.seconds,
+                args.iterations,
+                args.workers,
+                args.first_seed,
+                args.clock == "wall",
+            ),
+        )
         print(f"  ({time.perf_counter() - t0:.0f} s)")
     if args.only in (None, "b"):
         t1 = time.perf_counter()
-        report("(b) 2 players, strong vs greedy",
-               run(name, options_for, 2, "strong", "greedy", args.games, args.seconds, args.iterations,
-                   args.workers, args.first_seed, args.clock == "wall"))
+        report(
+            "(b) 2 players, strong vs greedy",
+            run(
+                name,
+                options_for,
+                2,
+                "strong",
+                "greedy",
+                args.games,
+                args.seconds,
+                args.iterations,
+                args.workers,
+                args.first_seed,
+                args.clock == "wall",
+            ),
+        )
         print(f"  ({time.perf_counter() - t1:.0f} s)")
     sys.stdout.flush()

@@ -14,6 +14,7 @@ The game is the registry's first one unless `--game NAME` says (the bot plays ev
 
 Run: `python -m bench.discord_e2e [--game NAME] [--channels 200] [--turns 4] [--samples 30]`.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -87,8 +88,14 @@ async def latency(s: DiscordStandIn, db_path: str, samples: int, plugin: GamePlu
             h = await s.slash(user, channel, command_of(plugin), steps)
             await h.wait_message()
             # (a simultaneous round posts its board after the last decision; before that, a line)
-            await s.wait_for_message(channel, lambda m: (m.attachments or simultaneous)
-                                     and len(s.messages(channel)) > seen and m.id == s.messages(channel)[-1].id)
+            await s.wait_for_message(
+                channel,
+                lambda m: (
+                    (m.attachments or simultaneous)
+                    and len(s.messages(channel)) > seen
+                    and m.id == s.messages(channel)[-1].id
+                ),
+            )
             moved.append((time.perf_counter() - t0) * 1000)
             row = await table.row()
             game = get_game(row.game)
@@ -101,8 +108,10 @@ async def latency(s: DiscordStandIn, db_path: str, samples: int, plugin: GamePlu
     print(summary(f"/{command} that renders and posts the board, end to end", moved))
     print(summary("render + encode of that board alone", render))
     bound = 3 * statistics.median(noop) + statistics.median(render)
-    print(f"{'target: move median <= 3 x no-op + render':<48} {statistics.median(moved):8.1f} ms <= {bound:.1f} ms: "
-          f"{'met' if statistics.median(moved) <= bound else 'NOT met'}; slowest move {max(moved):.0f} ms (< 3000)")
+    print(
+        f"{'target: move median <= 3 x no-op + render':<48} {statistics.median(moved):8.1f} ms <= {bound:.1f} ms: "
+        f"{'met' if statistics.median(moved) <= bound else 'NOT met'}; slowest move {max(moved):.0f} ms (< 3000)"
+    )
 
 
 async def load(s: DiscordStandIn, db_path: str, channels: int, turns: int, plugin: GamePlugin) -> None:
@@ -145,11 +154,15 @@ async def load(s: DiscordStandIn, db_path: str, channels: int, turns: int, plugi
         logged += sum(1 for a in await db.actions(game_id) if a["actor"] != "auto")
     await db.close()
     turns_played = channels * turns
-    print(f"load: {channels} channels x {turns} turns at once, one bot process: {elapsed:.1f} s in all "
-          f"(incl. lobbies and starts)")
-    print(f"  moves sent {sent_moves}, actions logged {logged} "
-          f"({'none lost' if logged >= sent_moves else 'LOST ' + str(sent_moves - logged)}), "
-          f"task failures {len(failures)}, refused replies {len(errors)}")
+    print(
+        f"load: {channels} channels x {turns} turns at once, one bot process: {elapsed:.1f} s in all "
+        f"(incl. lobbies and starts)"
+    )
+    print(
+        f"  moves sent {sent_moves}, actions logged {logged} "
+        f"({'none lost' if logged >= sent_moves else 'LOST ' + str(sent_moves - logged)}), "
+        f"task failures {len(failures)}, refused replies {len(errors)}"
+    )
     print(f"  {turns_played / elapsed:.1f} turns/s, {sent_moves / elapsed:.1f} moves/s")
     for f in failures[:3]:
         print("  failure:", repr(f)[:200])
@@ -178,8 +191,10 @@ async def run(args: argparse.Namespace) -> None:
         await stop_process(proc)
         await s.stop()
     text = log_path.read_text(errors="replace")
-    print(f"bot log: {text.count(' ERROR ')} errors, {text.count('Traceback')} tracebacks; "
-          f"stand-in problems: {len(s.problems())}")
+    print(
+        f"bot log: {text.count(' ERROR ')} errors, {text.count('Traceback')} tracebacks; "
+        f"stand-in problems: {len(s.problems())}"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -7,6 +7,7 @@ The sheet image of one player is timed too.
 
     .venv/bin/python -m bench.flipwrite_render
 """
+
 from __future__ import annotations
 
 import random
@@ -19,8 +20,9 @@ from render.png import encode_png
 from .timing import measure, ratio_line, summary, with_and_without
 
 PLAYERS = [f"p{i}" for i in range(1, 9)]
-NAMES = {p: n for p, n in zip(PLAYERS, ["Alice", "Bartholomew", "Chen", "Dörte", "Emeka", "Fatima", "Gustav",
-                                         "Hiroko"])}
+NAMES = {
+    p: n for p, n in zip(PLAYERS, ["Alice", "Bartholomew", "Chen", "Dörte", "Emeka", "Fatima", "Gustav", "Hiroko"])
+}
 
 
 def late_state(seed: int = 7, left: int = 3):
@@ -46,8 +48,10 @@ def main() -> None:
     marks = sum(len(s["marks"]) for s in view["sheets"].values())
     image = summary_image(view, NAMES)  # warms the static-layer caches
     png = encode_png(image)
-    print(f"late 8-player Berlin game, round {view['round']}, {marks} marks; summary {image.size[0]}x{image.size[1]}, "
-          f"PNG {len(png) / 1024:.0f} KiB (target < 1024 KiB)")
+    print(
+        f"late 8-player Berlin game, round {view['round']}, {marks} marks; summary {image.size[0]}x{image.size[1]}, "
+        f"PNG {len(png) / 1024:.0f} KiB (target < 1024 KiB)"
+    )
     both: list[float] = []
     alone: list[float] = []
     for _ in range(5):  # interleaved, so that both see the same machine load

@@ -6,6 +6,7 @@ i.e. to apply 8 sealed decisions, the last of which resolves the round.
 Decisions are chosen by the automatic player beforehand and are not timed. Each run starts
 from a different seed and a different point of the game (rounds 1-15).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,6 +35,7 @@ def pick_map(wanted: str | None):
     # No packaged map yet: fall back to the tests' synthetic sheet of real size.
     sys.path.insert(0, str(ROOT))
     from tests.flipwrite.smallmaps import synth_data
+
     return synth_data(), "synth (no real map installed yet)"
 
 
@@ -68,8 +70,10 @@ def main() -> None:
     rounds = sorted(r for r, _ in results)
     autos = sorted(a for _, a in results)
     print(f"flipwrite, map {label}, 8 players, {len(results)} runs")
-    print(f"resolve a round (apply 8 decisions): median {statistics.median(rounds) * 1e3:.3f} ms, "
-          f"p90 {rounds[int(len(rounds) * 0.9)] * 1e3:.3f} ms")
+    print(
+        f"resolve a round (apply 8 decisions): median {statistics.median(rounds) * 1e3:.3f} ms, "
+        f"p90 {rounds[int(len(rounds) * 0.9)] * 1e3:.3f} ms"
+    )
     print(f"automatic player, 8 decisions:       median {statistics.median(autos) * 1e3:.3f} ms")
 
 

@@ -12,6 +12,7 @@ Target: during the flood, the other channel's p95 stays within 2x its baseline p
 
 Run: `python -m bench flood [--flood 1000] [--pace 20] [--samples 40]`.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -40,8 +41,14 @@ def p95(samples: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
 
 
-async def status_latency(s: DiscordStandIn, users: list[int], channel: int, samples: int, pause: float = 0.1,
-                         until: asyncio.Future | None = None) -> list[float]:
+async def status_latency(
+    s: DiscordStandIn,
+    users: list[int],
+    channel: int,
+    samples: int,
+    pause: float = 0.1,
+    until: asyncio.Future | None = None,
+) -> list[float]:
     """Milliseconds from sending `/status` to its answer, `samples` times (or until `until` is
     done), by people taking turns: each of them asks once a second, within the limit."""
     out: list[float] = []
@@ -59,8 +66,7 @@ async def one_run(limit: str, flood: int, samples: int, pace: float) -> dict:
     await s.start()
     tmp = Path(tempfile.mkdtemp(prefix="metrobot-flood-"))
     db_path = str(tmp / "flood.sqlite3")
-    proc = start_bot_process(s, db_path, tick=5, log_path=str(tmp / "bot.log"),
-                             env={"METROBOT_RATE_PER_SECOND": limit})
+    proc = start_bot_process(s, db_path, tick=5, log_path=str(tmp / "bot.log"), env={"METROBOT_RATE_PER_SECOND": limit})
     try:
         await s.wait_for_identify(1, timeout=60)
         await s.wait_for_commands("game", "status", "board", timeout=60)
@@ -82,6 +88,7 @@ async def one_run(limit: str, flood: int, samples: int, pace: float) -> dict:
                     await asyncio.sleep(max(0.0, start + n / pace - time.perf_counter()))
                 handles.append(await s.slash(flooder, loud, "board"))
             return [(await h.wait_message(timeout=300)).content for h in handles]
+
         t0 = time.perf_counter()
         flooding = asyncio.ensure_future(flood_all())
         during = await status_latency(s, calm_people, quiet, 10_000, until=flooding)
@@ -91,21 +98,31 @@ async def one_run(limit: str, flood: int, samples: int, pace: float) -> dict:
         await stop_process(proc)
         await s.stop()
     waited = sum("try again in" in a for a in answers)
-    return {"baseline": baseline, "during": during, "answers": len(answers), "waited": waited,
-            "served": len(answers) - waited, "took": took}
+    return {
+        "baseline": baseline,
+        "during": during,
+        "answers": len(answers),
+        "waited": waited,
+        "served": len(answers) - waited,
+        "took": took,
+    }
 
 
 async def run(args: argparse.Namespace) -> None:
     logging.basicConfig(level=logging.WARNING)
     for label, limit in (("without a rate limit (before)", "0"), ("with the rate limit (default)", "1")):
         r = await one_run(limit, args.flood, args.samples, args.pace)
-        print(f"{label}: {args.flood} /board from one person in {r['took']:.1f} s; answered {r['answers']}: "
-              f"{r['served']} served, {r['waited']} told when to try again")
+        print(
+            f"{label}: {args.flood} /board from one person in {r['took']:.1f} s; answered {r['answers']}: "
+            f"{r['served']} served, {r['waited']} told when to try again"
+        )
         print("  " + summary("/status in another channel, before the flood", r["baseline"]))
         print("  " + summary("/status in another channel, during the flood", r["during"]))
         ratio = p95(r["during"]) / p95(r["baseline"])
-        print(f"  p95 during / before: {ratio:.2f} (target <= 2: {'met' if ratio <= 2 else 'NOT met'}); "
-              f"median {statistics.median(r['during']) / statistics.median(r['baseline']):.2f}")
+        print(
+            f"  p95 during / before: {ratio:.2f} (target <= 2: {'met' if ratio <= 2 else 'NOT met'}); "
+            f"median {statistics.median(r['during']) / statistics.median(r['baseline']):.2f}"
+        )
 
 
 def main(argv: list[str] | None = None) -> None:

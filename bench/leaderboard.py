@@ -1,6 +1,7 @@
 """Leaderboards and profiles on a big server history: 10,000 finished games (4 players each,
 from 400 people over 4 servers and every registered game), then the queries `/leaderboard`
 and `/profile` make, timed (on the first game's board)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -28,22 +29,65 @@ def fill(path: Path, kinds: list[str]) -> None:
     for gid in range(1, GAMES + 1):
         guild, kind = f"g{rnd.randrange(GUILDS)}", rnd.choice(kinds)
         at = now + gid * 60
-        games.append((gid, f"c{gid % 50}", guild, kind, "finished", "u0", "{}", 1, "[]", 4, "{}", 1, 1, 3600, None,
-                      0, None, at, at, at))
+        games.append(
+            (
+                gid,
+                f"c{gid % 50}",
+                guild,
+                kind,
+                "finished",
+                "u0",
+                "{}",
+                1,
+                "[]",
+                4,
+                "{}",
+                1,
+                1,
+                3600,
+                None,
+                0,
+                None,
+                at,
+                at,
+                at,
+            )
+        )
         players = rnd.sample(range(PEOPLE), 4)
         for rank, person in enumerate(players, 1):
             key = (guild, kind, f"u{person}")
             mu, sigma, n = ratings.get(key, (25.0, 8.333, 0))
             mu, sigma = mu + (2.5 - rank) * sigma / 10, max(1.5, sigma * 0.97)
             ratings[key] = (mu, sigma, n + 1)
-            results.append((gid, f"u{person}", gid, guild, kind, f"Person {person}", 100 - 10 * rank, int(rank == 1),
-                            rank, 1, 1, mu, sigma, at))
-    conn.executemany("INSERT INTO games (id, channel_id, guild_id, game, status, host_id, options, seed, seats, "
-                     "max_seats, state, version, moves, turn_clock, deadline, reminded, lobby_message_id, created_at, "
-                     "updated_at, finished_at) VALUES (" + ",".join("?" * 20) + ")", games)
+            results.append(
+                (
+                    gid,
+                    f"u{person}",
+                    gid,
+                    guild,
+                    kind,
+                    f"Person {person}",
+                    100 - 10 * rank,
+                    int(rank == 1),
+                    rank,
+                    1,
+                    1,
+                    mu,
+                    sigma,
+                    at,
+                )
+            )
+    conn.executemany(
+        "INSERT INTO games (id, channel_id, guild_id, game, status, host_id, options, seed, seats, "
+        "max_seats, state, version, moves, turn_clock, deadline, reminded, lobby_message_id, created_at, "
+        "updated_at, finished_at) VALUES (" + ",".join("?" * 20) + ")",
+        games,
+    )
     conn.executemany("INSERT INTO results VALUES (" + ",".join("?" * 14) + ")", results)
-    conn.executemany("INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                     [(g, k, u, f"Person {u}", mu, s, n, now) for (g, k, u), (mu, s, n) in ratings.items()])
+    conn.executemany(
+        "INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [(g, k, u, f"Person {u}", mu, s, n, now) for (g, k, u), (mu, s, n) in ratings.items()],
+    )
     conn.commit()
     conn.close()
 
@@ -68,8 +112,10 @@ async def run() -> None:
         db = await Database(path).open()
         try:
             _, total = await db.leaderboard("g1", kind, 0, 10)
-            print(f"{GAMES} finished games of {len(plugins)} games, {total} rated people on one server's "
-                  f"{plugins[0].title} board")
+            print(
+                f"{GAMES} finished games of {len(plugins)} games, {total} rated people on one server's "
+                f"{plugins[0].title} board"
+            )
             print(summary("leaderboard, first page", await timed(lambda: db.leaderboard("g1", kind, 0, 10))))
             print(summary("leaderboard, a middle page", await timed(lambda: db.leaderboard("g1", kind, 40, 10))))
             print(summary("one person's place", await timed(lambda: db.position("g1", kind, "u7"))))

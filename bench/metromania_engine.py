@@ -3,6 +3,7 @@
 Targets on the 2-core CI machine: move generation and apply <= 1 ms median, scoring of a
 finished 4-player game <= 20 ms.
 """
+
 from __future__ import annotations
 
 import random
@@ -33,13 +34,25 @@ def main() -> None:
     player = state.players[state.current]
     actions = GAME.legal_actions(state, player)
     digs = [a for a in actions if a["type"] == "tunnel"]
-    print(f"mid-game position: {len(state.stations)} stations, {sum(len(l.cells) for l in state.lines)} tunnels, "
-          f"{len(actions)} legal actions for {player}")
-    print(summary("legal-move generation (all actions of a seat)", measure(lambda: GAME.legal_actions(state, player),
-                                                                          runs=200), "<= 1 ms"))
+    print(
+        f"mid-game position: {len(state.stations)} stations, {sum(len(l.cells) for l in state.lines)} tunnels, "
+        f"{len(actions)} legal actions for {player}"
+    )
+    print(
+        summary(
+            "legal-move generation (all actions of a seat)",
+            measure(lambda: GAME.legal_actions(state, player), runs=200),
+            "<= 1 ms",
+        )
+    )
     rnd = random.Random(1)
-    print(summary("apply one dig step (tunnel)", measure(lambda: GAME.apply(state, player, rnd.choice(digs)),
-                                                         runs=200), "<= 1 ms"))
+    print(
+        summary(
+            "apply one dig step (tunnel)",
+            measure(lambda: GAME.apply(state, player, rnd.choice(digs)), runs=200),
+            "<= 1 ms",
+        )
+    )
 
     def whole_dig():
         s = state
@@ -48,12 +61,12 @@ def main() -> None:
             if not options:
                 break
             s, _ = GAME.apply(s, player, options[0])
+
     print(summary("a whole 3-tunnel dig turn incl. move generation", measure(whole_dig, runs=100)))
 
     _, finished = self_play(GAME, ["p1", "p2", "p3", "p4"], {}, 11)
     print(f"finished 4-player game: {len(finished.stations)} stations")
-    print(summary("scoring phase (6 trips + park-lake, winner)", measure(lambda: score(finished), runs=50),
-                  "<= 20 ms"))
+    print(summary("scoring phase (6 trips + park-lake, winner)", measure(lambda: score(finished), runs=50), "<= 20 ms"))
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@
 of repeated runs in one process. Target: (a) / (b) <= 2.0, i.e. drawing a turn costs no
 more than encoding it, thanks to the cached static layer.
 """
+
 from __future__ import annotations
 
 import statistics
@@ -29,11 +30,14 @@ def main() -> None:
     viewer = state.players[0]
     image = render_image(GAME, state, viewer)  # warms the static-layer cache, as a running bot has
     png = encode_png(image)
-    full, encode = measure_pair(lambda: encode_png(render_image(GAME, state, viewer)), lambda: encode_png(image),
-                                runs=30)
+    full, encode = measure_pair(
+        lambda: encode_png(render_image(GAME, state, viewer)), lambda: encode_png(image), runs=30
+    )
     draw = measure(lambda: render_image(GAME, state, viewer), runs=30)
-    print(f"late-game board: {len(state.stations)} stations, image {image.size[0]}x{image.size[1]}, "
-          f"PNG {len(png) // 1024} KiB")
+    print(
+        f"late-game board: {len(state.stations)} stations, image {image.size[0]}x{image.size[1]}, "
+        f"PNG {len(png) // 1024} KiB"
+    )
     print(summary("(a) full render + PNG encode", full))
     print(summary("(b) PNG encode alone", encode))
     print(summary("    drawing alone (for reference)", draw))

@@ -10,6 +10,7 @@
 
 Run: `python -m bench.my_games`.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -43,21 +44,50 @@ async def fill(db: Database, kinds: list[str]) -> None:
         table = [{"user_id": f"u{p}", "name": f"Person {p}", "auto": False} for p in people]
         waiting = json.dumps([f"u{rnd.choice(people)}"] if status == "active" else [])
         state = json.dumps({"blob": "x" * 20_000}) if status != "lobby" else None  # (states are this big)
-        games.append((gid, f"c{gid}", f"g{gid % 4 if gid not in mine else 1}", rnd.choice(kinds), status,
-                      f"u{people[0]}", "{}", gid, json.dumps(table), 4, state, 1, 30, 86400,
-                      now + 3600 if status == "active" else None, 0, now - 3600, now, waiting))
+        games.append(
+            (
+                gid,
+                f"c{gid}",
+                f"g{gid % 4 if gid not in mine else 1}",
+                rnd.choice(kinds),
+                status,
+                f"u{people[0]}",
+                "{}",
+                gid,
+                json.dumps(table),
+                4,
+                state,
+                1,
+                30,
+                86400,
+                now + 3600 if status == "active" else None,
+                0,
+                now - 3600,
+                now,
+                waiting,
+            )
+        )
         seats += [(f"u{p}", gid) for p in people]
         for n in range(3):
-            payload = {"text": "…", "controls": {"kind": "lobby" if n == 0 else "play"},
-                       "images": [] if n == 0 else [{"board": None}]}
+            payload = {
+                "text": "…",
+                "controls": {"kind": "lobby" if n == 0 else "play"},
+                "images": [] if n == 0 else [{"board": None}],
+            }
             posts.append((gid, f"c{gid}", "channel", n, json.dumps(payload), now, now, str(gid * 10 + n)))
     async with db.driver.transaction() as tx:
-        await tx.executemany("INSERT INTO games (id, channel_id, guild_id, game, status, host_id, options, seed, seats, "
-                             "max_seats, state, version, moves, turn_clock, deadline, reminded, created_at, "
-                             "updated_at, waiting) VALUES (" + ",".join("?" * 19) + ")", games)
+        await tx.executemany(
+            "INSERT INTO games (id, channel_id, guild_id, game, status, host_id, options, seed, seats, "
+            "max_seats, state, version, moves, turn_clock, deadline, reminded, created_at, "
+            "updated_at, waiting) VALUES (" + ",".join("?" * 19) + ")",
+            games,
+        )
         await tx.executemany("INSERT INTO seats (user_id, game_id) VALUES (?, ?)", seats)
-        await tx.executemany("INSERT INTO outbox (game_id, channel_id, target, position, payload, created_at, "
-                             "delivered_at, message_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", posts)
+        await tx.executemany(
+            "INSERT INTO outbox (game_id, channel_id, target, position, payload, created_at, "
+            "delivered_at, message_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            posts,
+        )
     if db.driver.dialect == "postgres":
         async with db.driver.transaction() as tx:
             await tx.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), 20000)")
@@ -107,9 +137,11 @@ async def requests_per_turn(turns: int = 8) -> None:
                 await asyncio.sleep(1.0)
                 posts = [m for m in table.public() if any("mb:p:" in c for c in m.posted_custom_ids())]
                 tidy = sum(m.edits for m in posts) + status.edits - edits_before - (status.edits - before_status)
-                print(f"{turns} turns by /dig: status message edited {status.edits - before_status} times "
-                      f"({(status.edits - before_status) / turns:.2f} requests a turn, target <= 1); "
-                      f"old turn posts' buttons taken off {tidy} times ({tidy / turns:.2f} a turn, the tidy channel)")
+                print(
+                    f"{turns} turns by /dig: status message edited {status.edits - before_status} times "
+                    f"({(status.edits - before_status) / turns:.2f} requests a turn, target <= 1); "
+                    f"old turn posts' buttons taken off {tidy} times ({tidy / turns:.2f} a turn, the tidy channel)"
+                )
             finally:
                 await bot.close()
                 runner.cancel()

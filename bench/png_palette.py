@@ -12,6 +12,7 @@ render + encode after <= before.
 
     python -m bench png_palette [--runs 15]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,10 +27,12 @@ from PIL import Image, ImageChops, ImageStat
 
 SEED = 7
 # (label, game, players, options, viewer): the issue's four images
-CASES = [("On the Underground, 4 players", "underground", 4, {}, None),
-         ("MetrOmania, 4 players", "metromania", 4, {}, None),
-         ("flip-and-write summary, 8 on Paris", "flipwrite", 8, {"map": "paris"}, None),
-         ("flip-and-write sheet of p1", "flipwrite", 8, {"map": "paris"}, "p1")]
+CASES = [
+    ("On the Underground, 4 players", "underground", 4, {}, None),
+    ("MetrOmania, 4 players", "metromania", 4, {}, None),
+    ("flip-and-write summary, 8 on Paris", "flipwrite", 8, {"map": "paris"}, None),
+    ("flip-and-write sheet of p1", "flipwrite", 8, {"map": "paris"}, "p1"),
+]
 
 
 def seed7_images() -> list[tuple[str, Image.Image, Callable[[], Image.Image]]]:
@@ -51,6 +54,7 @@ def seed7_images() -> list[tuple[str, Image.Image, Callable[[], Image.Image]]]:
 
         def draw(plugin=plugin, state=state, viewer=viewer) -> Image.Image:
             return render_image(plugin.game, state, viewer)
+
         out.append((label, draw(), draw))
     return out
 
@@ -75,8 +79,10 @@ def main(argv: list[str] | None = None) -> None:
     args, _ = parser.parse_known_args(argv if argv is not None else sys.argv[1:])
     images = seed7_images()
     print(f"seed-{SEED} images; times: medians of {args.runs} interleaved runs, static layers cached")
-    print(f"  {'image':<36}{'truecolour':>11}{'indexed':>9}{'ratio':>7}  {'difference R, G, B':<19}"
-          f"{'render+encode before':>21}{'after':>8}{'ratio':>7}   {'encode alone before':>19}{'after':>8}")
+    print(
+        f"  {'image':<36}{'truecolour':>11}{'indexed':>9}{'ratio':>7}  {'difference R, G, B':<19}"
+        f"{'render+encode before':>21}{'after':>8}{'ratio':>7}   {'encode alone before':>19}{'after':>8}"
+    )
     total_before = total_after = 0
     worst = 0.0
     slower = []
@@ -103,18 +109,24 @@ def main(argv: list[str] | None = None) -> None:
         worst = max(worst, *diff)
         if a > b:
             slower.append(label)
-        print(f"  {label:<36}{len(lossless) / 1024:>7.0f} KiB{len(indexed) / 1024:>5.0f} KiB{len(indexed) / len(lossless):>7.1%}"
-              f"  {', '.join(f'{d:.2f}' for d in diff):<19}{b:>18.1f} ms{a:>5.1f} ms{a / b:>7.2f}"
-              f"   {statistics.median(enc_before):>16.1f} ms{statistics.median(enc_after):>5.1f} ms")
+        print(
+            f"  {label:<36}{len(lossless) / 1024:>7.0f} KiB{len(indexed) / 1024:>5.0f} KiB{len(indexed) / len(lossless):>7.1%}"
+            f"  {', '.join(f'{d:.2f}' for d in diff):<19}{b:>18.1f} ms{a:>5.1f} ms{a / b:>7.2f}"
+            f"   {statistics.median(enc_before):>16.1f} ms{statistics.median(enc_after):>5.1f} ms"
+        )
     if not images:
         print("  no registered game draws these images")
         return
     ratio = total_after / total_before
-    print(f"  {'all ' + str(len(images)):<36}{total_before / 1024:>7.0f} KiB{total_after / 1024:>5.0f} KiB{ratio:>7.1%}"
-          f"  worst {worst:.2f}")
-    print(f"targets: bytes <= 40 % ({'met' if ratio <= 0.40 else 'NOT met'}), difference <= 1.0 per channel "
-          f"({'met' if worst <= 1.0 else 'NOT met'}), render + encode no slower "
-          f"({'met' if not slower else 'NOT met: ' + ', '.join(slower)})")
+    print(
+        f"  {'all ' + str(len(images)):<36}{total_before / 1024:>7.0f} KiB{total_after / 1024:>5.0f} KiB{ratio:>7.1%}"
+        f"  worst {worst:.2f}"
+    )
+    print(
+        f"targets: bytes <= 40 % ({'met' if ratio <= 0.40 else 'NOT met'}), difference <= 1.0 per channel "
+        f"({'met' if worst <= 1.0 else 'NOT met'}), render + encode no slower "
+        f"({'met' if not slower else 'NOT met: ' + ', '.join(slower)})"
+    )
 
 
 if __name__ == "__main__":

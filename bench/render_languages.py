@@ -15,6 +15,7 @@ CPU time of render + PNG encode (truecolour in both trees: this compares drawing
 machine may be shared: waiting for a core is not the image's cost), and today's ratio to
 the baseline.
 """
+
 from __future__ import annotations
 
 import json
@@ -32,14 +33,16 @@ BASELINES = ("934bbd6", "b29596f")
 ROUNDS = 5
 IMAGES = 15
 TARGET = 0.10
-NAMES = {"Latin": ["Player 1", "Player 2", "Player 3", "Player 4", "Player 5"],
-         "Hangul, Cyrillic, emoji": ["김민준", "Ђорђе", "🚇 Metro", "Zoë 🫶", "이서연 🟢"],
-         "Japanese": ["山田太郎", "佐藤 花子", "たなか", "髙橋 🚇", "Zoë"]}
+NAMES = {
+    "Latin": ["Player 1", "Player 2", "Player 3", "Player 4", "Player 5"],
+    "Hangul, Cyrillic, emoji": ["김민준", "Ђорђе", "🚇 Metro", "Zoë 🫶", "이서연 🟢"],
+    "Japanese": ["山田太郎", "佐藤 花子", "たなか", "髙橋 🚇", "Zoë"],
+}
 LANGUAGES = ("en", "ko", "ja")
 
 # Runs inside either tree (cwd): prints {"game|names|language": ms} for the example logs
 # given (paths under the examples folder; each log names its game).
-PROBE = r'''
+PROBE = r"""
 import json, statistics, sys, time, inspect
 sys.path.insert(0, ".")
 from metrobot.games import get_game
@@ -75,7 +78,7 @@ for path in paths:
     for (label, language), ts in times.items():
         out[f"{log['game']}|{label}|{language}"] = 1000 * statistics.median(ts)
 print(json.dumps(out))
-'''
+"""
 
 
 def example_logs(examples: Path) -> dict[str, str]:
@@ -89,9 +92,22 @@ def example_logs(examples: Path) -> dict[str, str]:
 
 
 def probe(tree: Path, examples: Path, paths: list[str], languages: tuple[str, ...]) -> dict[str, float]:
-    done = subprocess.run([sys.executable, "-c", PROBE, str(examples), json.dumps(paths), json.dumps(NAMES),
-                           json.dumps(list(languages)), str(IMAGES)], cwd=tree, capture_output=True, text=True,
-                          check=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            PROBE,
+            str(examples),
+            json.dumps(paths),
+            json.dumps(NAMES),
+            json.dumps(list(languages)),
+            str(IMAGES),
+        ],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -135,11 +151,19 @@ def main() -> None:
                     before.setdefault(key, []).append(ms)
                 for key, ms in probe(ROOT, examples, paths, LANGUAGES).items():
                     now.setdefault(key, []).append(ms)
-        print(f"CPU ms to render + PNG-encode a player's late-game image, median of {ROUNDS} processes × {IMAGES} images;")
-        print(f"before = the baseline commit's code (English), now = today's in {', '.join(LANGUAGES)}; "
-              f"target <= +{TARGET:.0%}; ja/en = today's Japanese against today's English, same names")
-        print(f"  {'image':<22}{'names':<25}{'base':>6}{'before':>9}" + "".join(f"{'now ' + c:>9}" for c in LANGUAGES)
-              + "".join(f"{c:>9}" for c in LANGUAGES) + f"{'ja/en':>9}   within")
+        print(
+            f"CPU ms to render + PNG-encode a player's late-game image, median of {ROUNDS} processes × {IMAGES} images;"
+        )
+        print(
+            f"before = the baseline commit's code (English), now = today's in {', '.join(LANGUAGES)}; "
+            f"target <= +{TARGET:.0%}; ja/en = today's Japanese against today's English, same names"
+        )
+        print(
+            f"  {'image':<22}{'names':<25}{'base':>6}{'before':>9}"
+            + "".join(f"{'now ' + c:>9}" for c in LANGUAGES)
+            + "".join(f"{c:>9}" for c in LANGUAGES)
+            + f"{'ja/en':>9}   within"
+        )
         worst = worst_ja = 0.0
         for game in games:
             commit = plan[game][0].name
@@ -149,12 +173,20 @@ def main() -> None:
                 ratios = [f / base - 1 for f in figures]
                 ja_en = figures[LANGUAGES.index("ja")] / figures[LANGUAGES.index("en")] - 1
                 worst, worst_ja = max(worst, *ratios), max(worst_ja, ja_en)
-                print(f"  {get_plugin(game).title:<22}{label:<25}{commit:>8}{base:>7.1f}"
-                      + "".join(f"{f:>9.1f}" for f in figures) + "".join(f"{100 * r:>+8.1f}%" for r in ratios)
-                      + f"{100 * ja_en:>+8.1f}%   " + " / ".join("yes" if r <= TARGET else "NO" for r in [*ratios, ja_en]))
-        print(f"  worst change: {100 * worst:+.1f} % ({'within' if worst <= TARGET else 'OVER'} the +{TARGET:.0%} target)")
-        print(f"  worst Japanese against English: {100 * worst_ja:+.1f} % "
-              f"({'within' if worst_ja <= TARGET else 'OVER'} the +{TARGET:.0%} target)")
+                print(
+                    f"  {get_plugin(game).title:<22}{label:<25}{commit:>8}{base:>7.1f}"
+                    + "".join(f"{f:>9.1f}" for f in figures)
+                    + "".join(f"{100 * r:>+8.1f}%" for r in ratios)
+                    + f"{100 * ja_en:>+8.1f}%   "
+                    + " / ".join("yes" if r <= TARGET else "NO" for r in [*ratios, ja_en])
+                )
+        print(
+            f"  worst change: {100 * worst:+.1f} % ({'within' if worst <= TARGET else 'OVER'} the +{TARGET:.0%} target)"
+        )
+        print(
+            f"  worst Japanese against English: {100 * worst_ja:+.1f} % "
+            f"({'within' if worst_ja <= TARGET else 'OVER'} the +{TARGET:.0%} target)"
+        )
 
 
 if __name__ == "__main__":

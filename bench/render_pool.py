@@ -3,6 +3,7 @@ opening the move menu) while other channels draw board images without pause — 
 images drawn in a thread of the bot's process (before) and in worker processes (after).
 Two-player games of the registry's first game (`--game NAME` for another).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -40,6 +41,7 @@ async def run(workers: int, kind: str, samples: int = SAMPLES) -> tuple[list[flo
                 while not stop.is_set():
                     await svc.board(channel, "spectator")
                     drawn += 1
+
             started = time.perf_counter()
             busy = [asyncio.create_task(draw(c)) for c in channels[:BUSY]]
             await asyncio.sleep(0.5)
@@ -65,8 +67,10 @@ async def run(workers: int, kind: str, samples: int = SAMPLES) -> tuple[list[flo
 def report(name: str, latencies: list[float], drawn: int, seconds: float) -> None:
     latencies.sort()
     p95 = latencies[int(0.95 * (len(latencies) - 1))]
-    print(f"{name:<40} menu median {statistics.median(latencies):7.1f} ms   p95 {p95:7.1f} ms   "
-          f"({drawn / seconds:.1f} boards drawn/s meanwhile)")
+    print(
+        f"{name:<40} menu median {statistics.median(latencies):7.1f} ms   p95 {p95:7.1f} ms   "
+        f"({drawn / seconds:.1f} boards drawn/s meanwhile)"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -78,6 +82,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--samples", type=int, default=SAMPLES, help="menus timed")
     args, _ = parser.parse_known_args(argv if argv is not None else sys.argv[1:])
     print(f"{args.game}: {BUSY} channels drawing, {QUIET} measured")
-    for name, workers in (("before: images in a thread", 0), (f"after: {default_workers()} worker processes",
-                                                                default_workers())):
+    for name, workers in (
+        ("before: images in a thread", 0),
+        (f"after: {default_workers()} worker processes", default_workers()),
+    ):
         report(name, *asyncio.run(run(workers, args.game, args.samples)))

@@ -1,6 +1,7 @@
 """Replays: the animated GIF of a long game (4 players, or the most the game seats), as
 `/game replay` builds it (every turn replayed from the log, drawn, scaled, one palette,
 frame differences). The registry's first game, or `--game NAME`."""
+
 from __future__ import annotations
 
 import argparse
@@ -21,7 +22,7 @@ PEOPLE = [("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat"), ("u4", "Dan")]
 async def long_game(svc: GameService, plugin: GamePlugin) -> int:
     """A game played to the end with random legal steps; returns how many people played."""
     rnd = random.Random(8)
-    people = PEOPLE[:min(len(PEOPLE), plugin.game.max_players)]
+    people = PEOPLE[: min(len(PEOPLE), plugin.game.max_players)]
     await svc.new_game("c", "g", *people[0], plugin.name, {}, len(people))
     for uid, name in people[1:]:
         await svc.join("c", uid, name)
@@ -52,9 +53,11 @@ async def run(plugin: GamePlugin) -> None:
         finally:
             await db.close()
     timings.sort()
-    print(f"replay GIF of a {people}-player {plugin.title} game, {frames - 1} turns ({frames} frames): "
-          f"median {timings[1]:.2f} s "
-          f"(min {timings[0]:.2f}, max {timings[2]:.2f}), {len(gif.data) / 1024 / 1024:.2f} MiB (limit 8 MiB)")
+    print(
+        f"replay GIF of a {people}-player {plugin.title} game, {frames - 1} turns ({frames} frames): "
+        f"median {timings[1]:.2f} s "
+        f"(min {timings[0]:.2f}, max {timings[2]:.2f}), {len(gif.data) / 1024 / 1024:.2f} MiB (limit 8 MiB)"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -13,6 +13,7 @@ and the number of processes change. "2 processes" are two Python processes, each
 service and connection pool on half of the games; they start playing together (a barrier,
 after their set-up) and the figure is all their moves over the longer of their two runs.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -62,6 +63,7 @@ async def drive(where: str, channels: list[str], setup: bool, barrier: Any = Non
                 await svc.play(channel, game.owner(state, seat), [code])
                 latencies.append((time.perf_counter() - t0) * 1000)
                 state, _ = game.apply(state, seat, action)
+
         if barrier is not None:  # the other process is ready too
             await asyncio.get_running_loop().run_in_executor(None, barrier.wait)
         t0 = time.perf_counter()
@@ -78,8 +80,10 @@ def _worker(where: str, channels: list[str], out: "multiprocessing.Queue", barri
 def report(name: str, latencies: list[float], seconds: float) -> None:
     latencies.sort()
     p95 = latencies[int(0.95 * (len(latencies) - 1))]
-    print(f"{name:<34} {len(latencies) / seconds:8.0f} moves/s   move median {statistics.median(latencies):7.1f} ms"
-          f"   p95 {p95:7.1f} ms   ({len(latencies)} moves, {GAMES} games at once)")
+    print(
+        f"{name:<34} {len(latencies) / seconds:8.0f} moves/s   move median {statistics.median(latencies):7.1f} ms"
+        f"   p95 {p95:7.1f} ms   ({len(latencies)} moves, {GAMES} games at once)"
+    )
 
 
 async def setup_only(where: str, channels: list[str]) -> None:

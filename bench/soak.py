@@ -18,6 +18,7 @@ Targets: memory growth after warm-up <= 10 %, backlog 0 at the end, last-hour p9
 Run: `python -m bench soak [--channels 200] [--hours 24] [--share 0.33] [--turns 2] [--quick 0.1]
 [--quick-turns 12]`.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -98,6 +99,7 @@ async def run(args: argparse.Namespace) -> None:
         async def new_game(i: int) -> None:
             await tables[i].open(people[2 * i], kinds[(i + started[0]) % len(kinds)], [people[2 * i + 1]], players=2)
             started[0] += 1
+
         for i in range(args.channels):
             await new_game(i)
         finished: list[int] = []
@@ -154,11 +156,15 @@ async def run(args: argparse.Namespace) -> None:
         restore()
         await s.stop()
     first, last = hours[1], hours[-1]
-    print(f"{args.channels} channels, {args.hours} simulated hours: {sum(map(len, hours))} moves, "
-          f"{started[0]} games started, {len(finished)} finished while playing (replays asked: {replays}), "
-          f"{sum(n for (st, _), n in games.items() if st == 'active')} active at the end; refused replies {errors}")
-    print(f"memory: {warm:.0f} MiB after warm-up, {end:.0f} MiB at the end: {100 * (end - warm) / warm:+.1f} % "
-          f"(target <= +10 %)")
+    print(
+        f"{args.channels} channels, {args.hours} simulated hours: {sum(map(len, hours))} moves, "
+        f"{started[0]} games started, {len(finished)} finished while playing (replays asked: {replays}), "
+        f"{sum(n for (st, _), n in games.items() if st == 'active')} active at the end; refused replies {errors}"
+    )
+    print(
+        f"memory: {warm:.0f} MiB after warm-up, {end:.0f} MiB at the end: {100 * (end - warm) / warm:+.1f} % "
+        f"(target <= +10 %)"
+    )
     print(f"outbox backlog at the end: {backlog} (target 0)")
     print(summary("a move (/play + autocomplete), first hour", first))
     print(summary("a move (/play + autocomplete), last hour", last))

@@ -1,4 +1,5 @@
 """Timing helpers shared by the benchmark scripts."""
+
 from __future__ import annotations
 
 import gc
@@ -30,8 +31,9 @@ def summary(name: str, samples: list[float], target: str = "") -> str:
     return line + (f"   target {target}" if target else "")
 
 
-def measure_pair(a: Callable[[], object], b: Callable[[], object], *, runs: int = 30,
-                 warmup: int = 2) -> tuple[list[float], list[float]]:
+def measure_pair(
+    a: Callable[[], object], b: Callable[[], object], *, runs: int = 30, warmup: int = 2
+) -> tuple[list[float], list[float]]:
     """Time two operations alternately, so that load from other processes on a shared
     machine falls on both alike and their ratio stays meaningful."""
     for _ in range(warmup):
@@ -53,8 +55,9 @@ def measure_pair(a: Callable[[], object], b: Callable[[], object], *, runs: int 
     return first, second
 
 
-def with_and_without(fn: Callable[[], object], switch: Callable[[bool], None], *, rounds: int = 5,
-                     runs: int = 6) -> tuple[list[float], list[float]]:
+def with_and_without(
+    fn: Callable[[], object], switch: Callable[[bool], None], *, rounds: int = 5, runs: int = 6
+) -> tuple[list[float], list[float]]:
     """CPU milliseconds of `fn` (this process's, so that other processes on a shared
     machine do not count) with something switched on and off (`switch(flag)` sets it and
     empties what was drawn and cached under the other setting), in alternating rounds of
@@ -80,7 +83,7 @@ def with_and_without(fn: Callable[[], object], switch: Callable[[bool], None], *
 
 
 def ratio_line(label: str, after: list[float], before: list[float], target: str) -> str:
-    """"label  ratio x.xx  target ..." of the medians after / before."""
+    """ "label  ratio x.xx  target ..." of the medians after / before."""
     import statistics
 
     ratio = statistics.median(after) / statistics.median(before)

@@ -8,6 +8,7 @@
 
 Run: `python -m bench.tournament_pairing` (or `python -m bench tournament_pairing`).
 """
+
 from __future__ import annotations
 
 import random
@@ -51,8 +52,10 @@ def pairing(count: int, target: str) -> None:
         cpu.append((time.process_time() - c0) * 1000)
         extra += repeats([*rounds, nxt]) - repeats(rounds)
     # CPU time too: on the shared machine other processes stretch the wall clock
-    print(summary(f"pair round 6 of a {count}-person Swiss (tables of 4)", samples, target)
-          + f"   CPU median {statistics.median(cpu):.0f} ms   repeat meetings in round 6: {extra} over 5 fields")
+    print(
+        summary(f"pair round 6 of a {count}-person Swiss (tables of 4)", samples, target)
+        + f"   CPU median {statistics.median(cpu):.0f} ms   repeat meetings in round 6: {extra} over 5 fields"
+    )
 
 
 def main() -> None:
@@ -62,8 +65,10 @@ def main() -> None:
     rules, entrants, rounds, results = field(256, 7, 1)
     c0 = time.process_time()
     wall = measure(lambda: standings(rules, entrants, rounds, results, 1), runs=30)
-    print(summary("standings of a 256-person Swiss after 7 rounds", wall, "50 ms")
-          + f"   CPU mean {(time.process_time() - c0) * 1000 / 33:.1f} ms")
+    print(
+        summary("standings of a 256-person Swiss after 7 rounds", wall, "50 ms")
+        + f"   CPU mean {(time.process_time() - c0) * 1000 / 33:.1f} ms"
+    )
 
     rules = Rules("swiss", table_size=4, min_seats=2, max_seats=5, rounds=4)
     times, cpu, bad = [], [], 0
@@ -73,9 +78,11 @@ def main() -> None:
         times.append((time.perf_counter() - t0) * 1000)
         cpu.append((time.process_time() - c0) * 1000)
         bad += out["summary"]["repeat_meetings"] > 0
-    print(f"{'16 people, tables of 4, 4 rounds, 100 seeds':<48} tournaments with a repeat meeting: {bad} of 100 "
-          f"(target 0); a whole tournament: median {statistics.median(times):.1f} ms, "
-          f"max {max(times):.1f} ms; CPU median {statistics.median(cpu):.1f} ms")
+    print(
+        f"{'16 people, tables of 4, 4 rounds, 100 seeds':<48} tournaments with a repeat meeting: {bad} of 100 "
+        f"(target 0); a whole tournament: median {statistics.median(times):.1f} ms, "
+        f"max {max(times):.1f} ms; CPU median {statistics.median(cpu):.1f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ Targets on the 2-core CI machine: move generation and apply <= 1 ms median, rout
 (both legs, from scratch) <= 20 ms, a greedy decision (incl. rebuilding the state from the
 view) <= 50 ms.
 """
+
 from __future__ import annotations
 
 import random
@@ -34,30 +35,47 @@ def main() -> None:
     actions = GAME.legal_actions(state, player)
     places = [a for a in actions if a["type"] == "place"]
     pieces = sum(len(c.track) for c in state.colours.values())
-    print(f"late 4-player London position: {pieces} pieces, {len(state.discard)} cards visited, "
-          f"{len(actions)} legal actions for {player}")
-    print(summary("legal-move generation (all steps of a seat)",
-                  measure(lambda: GAME.legal_actions(state, player), runs=200), "<= 1 ms"))
+    print(
+        f"late 4-player London position: {pieces} pieces, {len(state.discard)} cards visited, "
+        f"{len(actions)} legal actions for {player}"
+    )
+    print(
+        summary(
+            "legal-move generation (all steps of a seat)",
+            measure(lambda: GAME.legal_actions(state, player), runs=200),
+            "<= 1 ms",
+        )
+    )
     rnd = random.Random(1)
-    print(summary("apply one placement", measure(lambda: GAME.apply(state, player, rnd.choice(places)), runs=200),
-                  "<= 1 ms"))
+    print(
+        summary(
+            "apply one placement", measure(lambda: GAME.apply(state, player, rnd.choice(places)), runs=200), "<= 1 ms"
+        )
+    )
 
     def routes():
         passenger._CACHE.clear()
         passenger.options(state, "express")
         passenger.options(state, "standard")
+
     print(summary("passenger route search, both legs, no cache", measure(routes, runs=100), "<= 20 ms"))
 
     def whole_turn():
         s = state
         while s.player == player and not GAME.is_over(s):
             s, _ = GAME.apply(s, player, GAME.legal_actions(s, player)[0])
+
     print(summary("a whole turn (4 steps + passenger) incl. moves", measure(whole_turn, runs=50)))
 
     greedy = GreedyPlayer()
     view = GAME.view(state, player)
-    print(summary("greedy decision from the view (determinize)",
-                  measure(lambda: greedy.choose(GAME, view, player, player, rnd), runs=50), "<= 50 ms"))
+    print(
+        summary(
+            "greedy decision from the view (determinize)",
+            measure(lambda: greedy.choose(GAME, view, player, player, rnd), runs=50),
+            "<= 50 ms",
+        )
+    )
 
 
 if __name__ == "__main__":

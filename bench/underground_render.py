@@ -5,6 +5,7 @@ of repeated runs in one process. Target: (a) / (b) <= 2.0, i.e. drawing a turn c
 more than encoding it, thanks to the cached static layer. Also: the PNG's size and the
 first render of a new board (the static layer drawn: stations, badges, name layout).
 """
+
 from __future__ import annotations
 
 import statistics
@@ -30,12 +31,15 @@ def main() -> None:
     viewer = state.players[0]
     image = render_image(GAME, state, viewer)  # warms the static-layer cache, as a running bot has
     png = encode_png(image)
-    full, encode = measure_pair(lambda: encode_png(render_image(GAME, state, viewer)), lambda: encode_png(image),
-                                runs=20)
+    full, encode = measure_pair(
+        lambda: encode_png(render_image(GAME, state, viewer)), lambda: encode_png(image), runs=20
+    )
     draw = measure(lambda: render_image(GAME, state, viewer), runs=20)
     pieces = sum(len(c.track) for c in state.colours.values())
-    print(f"late-game board: turn {state.turn_count + 1}, {pieces} pieces, image {image.size[0]}x{image.size[1]}, "
-          f"PNG {len(png) // 1024} KiB")
+    print(
+        f"late-game board: turn {state.turn_count + 1}, {pieces} pieces, image {image.size[0]}x{image.size[1]}, "
+        f"PNG {len(png) // 1024} KiB"
+    )
     print(summary("(a) full render + PNG encode", full))
     print(summary("(b) PNG encode alone", encode))
     print(summary("    drawing alone (for reference)", draw))

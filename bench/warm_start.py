@@ -11,6 +11,7 @@ the workers are still drawing ahead: what a command sent that early waits.
 
     python -m bench warm_start [--rounds 3] [--settle 8]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -71,12 +72,16 @@ def main(argv: list[str] | None = None) -> None:
                 starting.append(took)
                 for game, ms in got.items():
                     times[warm].setdefault(game, []).append(ms)
-        print(f"first /game start of each game, {settle:g} s after start-up "
-              f"(Painter.start returned in {statistics.median(starting):.1f} ms):")
+        print(
+            f"first /game start of each game, {settle:g} s after start-up "
+            f"(Painter.start returned in {statistics.median(starting):.1f} ms):"
+        )
         for game in times[False]:
             cold, warm = statistics.median(times[False][game]), statistics.median(times[True][game])
-            print(f"  {get_plugin(game).title:<24} without warm-up {cold:7.0f} ms   with {warm:7.0f} ms   "
-                  f"saved {cold - warm:6.0f} ms")
+            print(
+                f"  {get_plugin(game).title:<24} without warm-up {cold:7.0f} ms   with {warm:7.0f} ms   "
+                f"saved {cold - warm:6.0f} ms"
+            )
 
 
 if __name__ == "__main__":

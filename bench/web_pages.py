@@ -13,6 +13,7 @@ time, which other work on a shared machine hardly changes.
 
 Run: `python -m bench web_pages`.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -50,9 +51,30 @@ async def fill(db: Database, kinds: list[str]) -> None:
         people = rnd.sample(range(PEOPLE), 4)
         seats = json.dumps([{"user_id": f"u{p}", "name": f"Person {p}", "auto": False} for p in people])
         state = json.dumps({"blob": "x" * 20_000}) if status != "lobby" else None
-        games.append((gid, f"c{gid}", guild, kind, status, f"u{people[0]}", "{}", gid, seats, 4, state, 1, 30, 86400,
-                      at + 86400 if status == "active" else None, 0, at, at, at if status == "finished" else None,
-                      json.dumps([f"u{people[1]}"] if status == "active" else [])))
+        games.append(
+            (
+                gid,
+                f"c{gid}",
+                guild,
+                kind,
+                status,
+                f"u{people[0]}",
+                "{}",
+                gid,
+                seats,
+                4,
+                state,
+                1,
+                30,
+                86400,
+                at + 86400 if status == "active" else None,
+                0,
+                at,
+                at,
+                at if status == "finished" else None,
+                json.dumps([f"u{people[1]}"] if status == "active" else []),
+            )
+        )
         if status != "finished":
             continue
         for rank, person in enumerate(people, 1):
@@ -60,15 +82,36 @@ async def fill(db: Database, kinds: list[str]) -> None:
             mu, sigma, n = ratings.get(key, (25.0, 8.333, 0))
             mu, sigma = mu + (2.5 - rank) * sigma / 10, max(1.5, sigma * 0.97)
             ratings[key] = (mu, sigma, n + 1)
-            results.append((gid, f"u{person}", gid, guild, kind, f"Person {person}", 100 - 10 * rank, int(rank == 1),
-                            rank, 1, 1, mu, sigma, at))
+            results.append(
+                (
+                    gid,
+                    f"u{person}",
+                    gid,
+                    guild,
+                    kind,
+                    f"Person {person}",
+                    100 - 10 * rank,
+                    int(rank == 1),
+                    rank,
+                    1,
+                    1,
+                    mu,
+                    sigma,
+                    at,
+                )
+            )
     async with db.driver.transaction() as tx:
-        await tx.executemany("INSERT INTO games (id, channel_id, guild_id, game, status, host_id, options, seed, seats, "
-                             "max_seats, state, version, moves, turn_clock, deadline, reminded, created_at, updated_at, "
-                             "finished_at, waiting) VALUES (" + ",".join("?" * 20) + ")", games)
+        await tx.executemany(
+            "INSERT INTO games (id, channel_id, guild_id, game, status, host_id, options, seed, seats, "
+            "max_seats, state, version, moves, turn_clock, deadline, reminded, created_at, updated_at, "
+            "finished_at, waiting) VALUES (" + ",".join("?" * 20) + ")",
+            games,
+        )
         await tx.executemany("INSERT INTO results VALUES (" + ",".join("?" * 14) + ")", results)
-        await tx.executemany("INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                             [(g, k, u, f"Person {u}", mu, s, n, now) for (g, k, u), (mu, s, n) in ratings.items()])
+        await tx.executemany(
+            "INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(g, k, u, f"Person {u}", mu, s, n, now) for (g, k, u), (mu, s, n) in ratings.items()],
+        )
     if db.driver.dialect == "postgres":
         async with db.driver.transaction() as tx:
             await tx.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), 20000)")
@@ -138,8 +181,9 @@ async def time_pages(where: str, label: str) -> None:
                 cold += await get(client, page, 1, cpu)
             print(both(f"game page, first view after a start ({label})", cold, cpu, "50 ms"))
             server, cpu = await service.server_path(GUILD), []
-            print(both(f"server page, 7,500 of 10,000 games ({label})", await get(client, server, 200, cpu), cpu,
-                       "50 ms"))
+            print(
+                both(f"server page, 7,500 of 10,000 games ({label})", await get(client, server, 200, cpu), cpu, "50 ms")
+            )
             cpu = []
             print(both(f"a turn's board image, kept ({label})", await get(client, page + board, 200, cpu), cpu))
     finally:

@@ -7,6 +7,7 @@ log replayed through its engine must give the state stored with it — and only 
 FILE, as a single self-contained file (rollback journal mode). Nothing about the live database
 is changed. PostgreSQL is backed up with its own tools (`pg_dump`; see the README).
 """
+
 from __future__ import annotations
 
 import os
@@ -38,8 +39,13 @@ async def replay_all(db) -> Checked:
         ids = [r[0] for r in await q.fetch("SELECT id FROM games WHERE state IS NOT NULL ORDER BY id")]
     for game_id in ids:
         row, actions = await db.game(game_id), await db.actions(game_id)
-        log = GameLog(row.game, row.seed, [s.user_id for s in row.seats], row.options,
-                      [{"player": a["player"], "action": a["action"]} for a in actions])
+        log = GameLog(
+            row.game,
+            row.seed,
+            [s.user_id for s in row.seats],
+            row.options,
+            [{"player": a["player"], "action": a["action"]} for a in actions],
+        )
         checked.games += 1
         try:
             same = get_game(row.game).to_json(log.replay()) == row.state

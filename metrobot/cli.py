@@ -3,6 +3,7 @@
 Used by tests, by people debugging games and by the Makefile. Output files and printed
 states are canonical JSON (see README). Bad input: a one-line error on stderr, exit 2.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -53,8 +54,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         options["map"] = args.map
     players = [f"p{i + 1}" for i in range(args.players)]
     budget = Budget(seconds=args.seconds, iterations=args.iterations) if args.iterations else None
-    log, state = self_play(plugin, players, options, args.seed, level=args.level, seconds=args.seconds,
-                           budget=budget)
+    log, state = self_play(plugin, players, options, args.seed, level=args.level, seconds=args.seconds, budget=budget)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "log.json").write_text(dump(log.to_json()), encoding="utf-8")
@@ -138,9 +138,16 @@ def cmd_ratings(args: argparse.Namespace) -> int:
             return await GameService(db, images=False).rebuild_ratings()
         finally:
             await db.close()
+
     games, identical = asyncio.run(rebuild())
-    print(f"rebuilt the ratings from {games} finished game{'s' if games != 1 else ''}: "
-          + ("identical to the stored ones" if identical else "they differed from the stored ones, which are now replaced"))
+    print(
+        f"rebuilt the ratings from {games} finished game{'s' if games != 1 else ''}: "
+        + (
+            "identical to the stored ones"
+            if identical
+            else "they differed from the stored ones, which are now replaced"
+        )
+    )
     return 0 if identical else 1
 
 
@@ -170,9 +177,12 @@ def cmd_migrate(args: argparse.Namespace) -> int:
             await source.close()
             await target.close()
         print("copied " + ", ".join(f"{n} {t}" for t, n in copied.items()))
-        print(f"checked: {checked.replayed} of {checked.games} games replay to their stored state; "
-              f"row counts {'match' if not bad else 'differ in ' + ', '.join(bad)}")
+        print(
+            f"checked: {checked.replayed} of {checked.games} games replay to their stored state; "
+            f"row counts {'match' if not bad else 'differ in ' + ', '.join(bad)}"
+        )
         return 0 if not bad and checked.good else 1
+
     return asyncio.run(migrate())
 
 
@@ -185,16 +195,20 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
     source = args.db or load_settings().database
     if source.startswith(("postgresql://", "postgres://")):
-        raise BadInput("PostgreSQL is backed up with pg_dump (README, \"Operating\"): "
-                       "pg_dump --format=custom --file=metrobot.dump DATABASE_URL")
+        raise BadInput(
+            'PostgreSQL is backed up with pg_dump (README, "Operating"): '
+            "pg_dump --format=custom --file=metrobot.dump DATABASE_URL"
+        )
     if not Path(source).exists():
         raise BadInput(f"{source}: no such database")
     if Path(args.to).resolve() == Path(source).resolve():
         raise BadInput("--to must be another file than the database itself")
     checked, verdict = asyncio.run(backup(source, args.to))
-    print(f"copied {source} to {args.to if checked.good and verdict == 'ok' else args.to + '.bad'}; "
-          f"integrity {verdict}; {checked.replayed} of {checked.games} games replay to their stored state"
-          + (f"; wrong: {', '.join(map(str, checked.wrong))}" if checked.wrong else ""))
+    print(
+        f"copied {source} to {args.to if checked.good and verdict == 'ok' else args.to + '.bad'}; "
+        f"integrity {verdict}; {checked.replayed} of {checked.games} games replay to their stored state"
+        + (f"; wrong: {', '.join(map(str, checked.wrong))}" if checked.wrong else "")
+    )
     return 0 if checked.good and verdict == "ok" else 1
 
 
@@ -208,11 +222,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--map", help="map name (games played on several maps)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="game option, repeatable")
-    p.add_argument("--level", default=DEFAULT_LEVEL,
-                   help=f"the automatic players' level: random, or one of the game's own (default {DEFAULT_LEVEL})")
+    p.add_argument(
+        "--level",
+        default=DEFAULT_LEVEL,
+        help=f"the automatic players' level: random, or one of the game's own (default {DEFAULT_LEVEL})",
+    )
     p.add_argument("--seconds", type=float, default=1.0, help="a searching level's time a decision")
-    p.add_argument("--iterations", type=int,
-                   help="a searching level's work a decision (the same game on any machine, unless the clock cuts)")
+    p.add_argument(
+        "--iterations",
+        type=int,
+        help="a searching level's work a decision (the same game on any machine, unless the clock cuts)",
+    )
     p.add_argument("--out", required=True, help="directory for log.json and state.json")
     p.set_defaults(func=cmd_selfplay)
 
@@ -226,8 +246,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("ratings", help="ratings tools: `ratings rebuild` recomputes them from the finished games")
     p.add_argument("action", choices=["rebuild"])
-    p.add_argument("--db", help="an SQLite file or a postgresql:// URL (default: the bot's database, "
-                                "METROBOT_DATABASE_URL or else METROBOT_DB)")
+    p.add_argument(
+        "--db",
+        help="an SQLite file or a postgresql:// URL (default: the bot's database, "
+        "METROBOT_DATABASE_URL or else METROBOT_DB)",
+    )
     p.set_defaults(func=cmd_ratings)
 
     p = sub.add_parser("migrate", help="copy an SQLite database into PostgreSQL and check the copy")
@@ -246,10 +269,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--viewer", help="player id whose secret hand is shown")
     p.add_argument("--final", action="store_true", help="also write the end-of-game images next to --out")
     p.add_argument("--language", default="en", help="language of the words in the image: en, nl, es or ko")
-    p.add_argument("--name", action="append", default=[], metavar="SEAT=NAME",
-                   help="a player's name as drawn (default: the seat id), repeatable")
-    p.add_argument("--lossless", action="store_true",
-                   help="truecolour PNG, every pixel as drawn (default: indexed colour, as the bot posts)")
+    p.add_argument(
+        "--name",
+        action="append",
+        default=[],
+        metavar="SEAT=NAME",
+        help="a player's name as drawn (default: the seat id), repeatable",
+    )
+    p.add_argument(
+        "--lossless",
+        action="store_true",
+        help="truecolour PNG, every pixel as drawn (default: indexed colour, as the bot posts)",
+    )
     p.set_defaults(func=cmd_render)
 
     p = sub.add_parser("web", help="serve the web pages alone, against the bot's database (METROBOT_WEB_* settings)")
@@ -274,8 +305,11 @@ def cmd_web(args: argparse.Namespace) -> int:
     settings = load_settings()
     if args.port is not None and not 0 <= args.port <= 65535:
         raise BadInput("--port must be a port number (0-65535)")
-    settings = dataclasses.replace(settings, web_port=args.port if args.port is not None else settings.web_port,
-                                   web_host=args.host or settings.web_host)
+    settings = dataclasses.replace(
+        settings,
+        web_port=args.port if args.port is not None else settings.web_port,
+        web_host=args.host or settings.web_host,
+    )
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     asyncio.run(serve_alone(settings))
     return 0

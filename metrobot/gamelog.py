@@ -4,6 +4,7 @@ Log JSON (a contract read by `replay`, `render` and tests):
   {"game": str, "seed": int, "players": [ids], "options": {...},
    "actions": [{"player": id, "action": {...}}, ...]}
 """
+
 from __future__ import annotations
 
 import json
@@ -29,8 +30,13 @@ class GameLog:
     actions: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {"game": self.game, "seed": self.seed, "players": self.players, "options": self.options,
-                "actions": self.actions}
+        return {
+            "game": self.game,
+            "seed": self.seed,
+            "players": self.players,
+            "options": self.options,
+            "actions": self.actions,
+        }
 
     @classmethod
     def from_json(cls, data: Any) -> "GameLog":
@@ -40,12 +46,18 @@ class GameLog:
         if missing:
             raise BadInput(f"a game log needs {', '.join(missing)}")
         if not isinstance(data["actions"], list) or not all(
-                isinstance(a, dict) and "player" in a and isinstance(a.get("action"), dict) for a in data["actions"]):
+            isinstance(a, dict) and "player" in a and isinstance(a.get("action"), dict) for a in data["actions"]
+        ):
             raise BadInput("log actions must be objects with 'player' and 'action'")
         if not isinstance(data["seed"], int) or not isinstance(data["players"], list):
             raise BadInput("log seed must be an integer and players a list")
-        return cls(str(data["game"]), data["seed"], list(data["players"]), dict(data.get("options") or {}),
-                   list(data["actions"]))
+        return cls(
+            str(data["game"]),
+            data["seed"],
+            list(data["players"]),
+            dict(data.get("options") or {}),
+            list(data["actions"]),
+        )
 
     def replay(self, *, each: Callable[[Any], None] | None = None) -> Any:
         """Apply every action from the seed; `each` sees every state, the first included."""
@@ -63,12 +75,19 @@ class GameLog:
         return state
 
 
-def self_play(game: Game | GamePlugin, players: list[str], options: dict[str, Any], seed: int, *,
-              level: str = DEFAULT_LEVEL, seconds: float = 1.0, budget: Budget | None = None,
-              each: Callable[[Any], None] | None = None) -> tuple[GameLog, Any]:
+def self_play(
+    game: Game | GamePlugin,
+    players: list[str],
+    options: dict[str, Any],
+    seed: int,
+    *,
+    level: str = DEFAULT_LEVEL,
+    seconds: float = 1.0,
+    budget: Budget | None = None,
+    each: Callable[[Any], None] | None = None,
+) -> tuple[GameLog, Any]:
     """Play a whole game with automatic players of `level`, through the game's plug-in
     (`GamePlugin.self_play`); returns the log and the final state."""
     plugin = game if isinstance(game, GamePlugin) else get_plugin(game.name)
-    actions, state = plugin.self_play(players, options, seed, level=level, seconds=seconds, budget=budget,
-                                      each=each)
+    actions, state = plugin.self_play(players, options, seed, level=level, seconds=seconds, budget=budget, each=each)
     return GameLog(plugin.name, seed, list(players), dict(options), actions), state

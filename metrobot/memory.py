@@ -8,6 +8,7 @@ free. `malloc_trim(0)` returns those free pages; it is cheap next to drawing a b
 asked for at most every `EVERY` seconds, from the turn clock. On a C library without it
 (macOS, musl) this does nothing.
 """
+
 from __future__ import annotations
 
 import ctypes

@@ -8,6 +8,7 @@ read when Prometheus scrapes, by `metrobot.discord_app.operate`. Names follow Pr
 conventions: `metrobot_` prefix, seconds, `_total` on counters. Label values come from a small,
 fixed set (command names, control kinds, game kinds), never from users' input.
 """
+
 from __future__ import annotations
 
 import time
@@ -20,26 +21,38 @@ from prometheus_client import Counter, Gauge, Histogram
 _ANSWER = (0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30)
 _DRAWING = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5)
 
-INTERACTIONS = Counter("metrobot_interactions_total",
-                       "Interactions by kind (command, control, modal), name and outcome "
-                       "(ok, refused, failed, limited, stopping)", ["kind", "name", "outcome"])
-ANSWER_SECONDS = Histogram("metrobot_answer_seconds",
-                           "From an interaction's arrival until its handler has answered and delivered", ["kind"],
-                           buckets=_ANSWER)
-TURN_POST_SECONDS = Histogram("metrobot_turn_post_seconds",
-                              "From the commit of a move until its channel post was delivered", buckets=_ANSWER)
-RENDER_SECONDS = Histogram("metrobot_render_seconds", "Drawing and encoding one image, by game", ["game"],
-                           buckets=_DRAWING)
-AI_DECISIONS = Counter("metrobot_ai_decisions_total", "Decisions of automatic players, by game and level",
-                       ["game", "level"])
-AI_SECONDS = Histogram("metrobot_ai_seconds", "Seconds an automatic player took to decide, by game", ["game"],
-                       buckets=_DRAWING)
+INTERACTIONS = Counter(
+    "metrobot_interactions_total",
+    "Interactions by kind (command, control, modal), name and outcome (ok, refused, failed, limited, stopping)",
+    ["kind", "name", "outcome"],
+)
+ANSWER_SECONDS = Histogram(
+    "metrobot_answer_seconds",
+    "From an interaction's arrival until its handler has answered and delivered",
+    ["kind"],
+    buckets=_ANSWER,
+)
+TURN_POST_SECONDS = Histogram(
+    "metrobot_turn_post_seconds", "From the commit of a move until its channel post was delivered", buckets=_ANSWER
+)
+RENDER_SECONDS = Histogram(
+    "metrobot_render_seconds", "Drawing and encoding one image, by game", ["game"], buckets=_DRAWING
+)
+AI_DECISIONS = Counter(
+    "metrobot_ai_decisions_total", "Decisions of automatic players, by game and level", ["game", "level"]
+)
+AI_SECONDS = Histogram(
+    "metrobot_ai_seconds", "Seconds an automatic player took to decide, by game", ["game"], buckets=_DRAWING
+)
 DATABASE_ERRORS = Counter("metrobot_database_errors_total", "Errors the database returned (or a lost connection)")
-DATABASE_UNAVAILABLE = Counter("metrobot_database_unavailable_total",
-                               "Operations given up because the database was not answering, by kind of fault",
-                               ["kind"])
-DATABASE_RETRIES = Counter("metrobot_database_retries_total",
-                           "Database faults absorbed by trying again, by kind of fault", ["kind"])
+DATABASE_UNAVAILABLE = Counter(
+    "metrobot_database_unavailable_total",
+    "Operations given up because the database was not answering, by kind of fault",
+    ["kind"],
+)
+DATABASE_RETRIES = Counter(
+    "metrobot_database_retries_total", "Database faults absorbed by trying again, by kind of fault", ["kind"]
+)
 DATABASE_AVAILABLE = Gauge("metrobot_database_available", "0 while the database is not answering (an outage), else 1")
 DATABASE_AVAILABLE.set(1)
 OUTBOX_BACKLOG = Gauge("metrobot_outbox_backlog", "Messages owed and due, not yet delivered")

@@ -9,6 +9,7 @@ account) rather than the bot. They may run while the bot runs: a forget's posts 
 player taking over a seat) are left owed, and the bot delivers them within seconds (or at its
 next start). Malformed input: `error: ...` and exit status 2, as the other tools.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -47,10 +48,17 @@ def _with_privacy(args: argparse.Namespace, work: Callable[[Any], Awaitable[int]
         db = await Database(path).open()
         try:
             settings = load_settings()
-            return await work(Privacy(GameService(db, images=False), retention_days=settings.retention_days,
-                                      contact=settings.operator_contact, policy_url=settings.privacy_url))
+            return await work(
+                Privacy(
+                    GameService(db, images=False),
+                    retention_days=settings.retention_days,
+                    contact=settings.operator_contact,
+                    policy_url=settings.privacy_url,
+                )
+            )
         finally:
             await db.close()
+
     return asyncio.run(run())
 
 
@@ -66,6 +74,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         else:
             print(text, end="")
         return 0
+
     return _with_privacy(args, work)
 
 
@@ -75,10 +84,13 @@ def cmd_forget(args: argparse.Namespace) -> int:
     async def work(privacy) -> int:
         held = len(await privacy.db.games_holding(user))
         outcome = await privacy.forget(user)
-        print(f"forgot user {user}: {held} game{'s' if held != 1 else ''} renamed, "
-              f"{len(outcome.elsewhere)} seat{'s' if len(outcome.elsewhere) != 1 else ''} handed to the automatic "
-              "player (the bot posts that in their channels), settings and ratings deleted")
+        print(
+            f"forgot user {user}: {held} game{'s' if held != 1 else ''} renamed, "
+            f"{len(outcome.elsewhere)} seat{'s' if len(outcome.elsewhere) != 1 else ''} handed to the automatic "
+            "player (the bot posts that in their channels), settings and ratings deleted"
+        )
         return 0
+
     return _with_privacy(args, work)
 
 
@@ -89,28 +101,37 @@ def cmd_purge(args: argparse.Namespace) -> int:
         async with privacy.db.driver.read() as q:
             (games,) = await q.fetchone("SELECT COUNT(*) FROM games WHERE guild_id = ?", guild)
         await privacy.purge(guild)
-        print(f"deleted everything of server {guild}: {games} game{'s' if games != 1 else ''} with their logs and "
-              "messages, its results, ratings and settings")
+        print(
+            f"deleted everything of server {guild}: {games} game{'s' if games != 1 else ''} with their logs and "
+            "messages, its results, ratings and settings"
+        )
         return 0
+
     return _with_privacy(args, work)
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
-    where = "an SQLite file or a postgresql:// URL (default: the bot's database, METROBOT_DATABASE_URL or else METROBOT_DB)"
+    where = (
+        "an SQLite file or a postgresql:// URL (default: the bot's database, METROBOT_DATABASE_URL or else METROBOT_DB)"
+    )
     p = sub.add_parser("export", help="a person's data as JSON, as /me data sends it")
     p.add_argument("--user", required=True, help="the person's Discord user id")
     p.add_argument("--out", help="the file to write (default: standard output)")
     p.add_argument("--db", help=where)
     p.set_defaults(func=cmd_export)
 
-    p = sub.add_parser("forget", help="erase a person, as /me forget does (their seats to the automatic player, "
-                                      "their id and name replaced in others' games, the rest deleted)")
+    p = sub.add_parser(
+        "forget",
+        help="erase a person, as /me forget does (their seats to the automatic player, "
+        "their id and name replaced in others' games, the rest deleted)",
+    )
     p.add_argument("--user", required=True, help="the person's Discord user id")
     p.add_argument("--db", help=where)
     p.set_defaults(func=cmd_forget)
 
-    p = sub.add_parser("purge", help="delete everything of a server now: games, logs, messages, results, ratings, "
-                                     "settings")
+    p = sub.add_parser(
+        "purge", help="delete everything of a server now: games, logs, messages, results, ratings, settings"
+    )
     p.add_argument("--guild", required=True, help="the server's (guild's) id")
     p.add_argument("--db", help=where)
     p.set_defaults(func=cmd_purge)

@@ -10,6 +10,7 @@ A contract (tests and `docs/` read it; keep the names and keys stable):
 
 NN counts from 01. The texts are in the language asked for; so are the words drawn.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -38,10 +39,21 @@ def cmd_rules(args: argparse.Namespace) -> int:
         png = page_png(plugin.name, i, args.language)
         if png is not None:
             (out / f"{stem}.png").write_bytes(png)
-        listed.append({"number": i + 1, "key": page.key, "title": title, "text": body,
-                       "image": f"{stem}.png" if png is not None else None, "covers": list(page.covers)})
-    (out / "pages.json").write_text(json.dumps({"game": plugin.name, "language": args.language, "pages": listed},
-                                               ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        listed.append(
+            {
+                "number": i + 1,
+                "key": page.key,
+                "title": title,
+                "text": body,
+                "image": f"{stem}.png" if png is not None else None,
+                "covers": list(page.covers),
+            }
+        )
+    (out / "pages.json").write_text(
+        json.dumps({"game": plugin.name, "language": args.language, "pages": listed}, ensure_ascii=False, indent=2)
+        + "\n",
+        encoding="utf-8",
+    )
     print(f"{plugin.title}: {len(listed)} pages in {args.language}; wrote {out}")
     return 0
 

@@ -1,4 +1,5 @@
 """Settings from the environment and an optional `.env` file (see `.env.example`)."""
+
 from __future__ import annotations
 
 import os

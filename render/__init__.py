@@ -13,6 +13,7 @@ indexed colour, its palette made from the image (`png.py`: under a third of the 
 no visible change); `lossless=True` gives truecolour, for comparison and for tests of exact
 pixels. No `discord` import here: the bot attaches the bytes.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -46,8 +47,14 @@ def clear_caches() -> None:
             painter.clear_caches()
 
 
-def render_image(game: Any, state: Any, viewer: str | None = None, names: dict[str, str] | None = None,
-                 lang: Lang | str = EN, vision: str = "off") -> Image.Image | None:
+def render_image(
+    game: Any,
+    state: Any,
+    viewer: str | None = None,
+    names: dict[str, str] | None = None,
+    lang: Lang | str = EN,
+    vision: str = "off",
+) -> Image.Image | None:
     painter = _painter(game)
     if painter is None:
         return None
@@ -55,23 +62,39 @@ def render_image(game: Any, state: Any, viewer: str | None = None, names: dict[s
     return painter.image(engine.view(state, viewer), viewer, names, _language(lang), vision=palette_key(vision))
 
 
-def render_png(game: Any, state: Any, viewer: str | None = None, names: dict[str, str] | None = None,
-               lang: Lang | str = EN, vision: str = "off", *, lossless: bool = False) -> bytes | None:
+def render_png(
+    game: Any,
+    state: Any,
+    viewer: str | None = None,
+    names: dict[str, str] | None = None,
+    lang: Lang | str = EN,
+    vision: str = "off",
+    *,
+    lossless: bool = False,
+) -> bytes | None:
     image = render_image(game, state, viewer, names, lang, vision)
     return None if image is None else encode_png(image, lossless=lossless)
 
 
-def final_images(game: Any, state: Any, names: dict[str, str] | None = None,
-                 lang: Lang | str = EN, vision: str = "off", *, lossless: bool = False) -> list[tuple[str, bytes]]:
+def final_images(
+    game: Any,
+    state: Any,
+    names: dict[str, str] | None = None,
+    lang: Lang | str = EN,
+    vision: str = "off",
+    *,
+    lossless: bool = False,
+) -> list[tuple[str, bytes]]:
     """Extra images at the end of a game, as (file name, PNG bytes); the state is finished,
     so the public view holds everything."""
     engine = get_plugin(game.name).game
     painter = _painter(game)
     if painter is None or not engine.is_over(state):
         return []
-    return [(name, encode_png(image, lossless=lossless))
-            for name, image in painter.final(engine.view(state, None), names, _language(lang),
-                                             vision=palette_key(vision))]
+    return [
+        (name, encode_png(image, lossless=lossless))
+        for name, image in painter.final(engine.view(state, None), names, _language(lang), vision=palette_key(vision))
+    ]
 
 
 def _language(language: Lang | str | None) -> Lang:
@@ -84,19 +107,29 @@ def _language(language: Lang | str | None) -> Lang:
 # language's code) and returns PNG bytes: nothing to pickle but dicts, and no game
 # registry needed there.
 
-def png_of_view(renderer: str, view: dict[str, Any], viewer: str | None, names: dict[str, str] | None,
-                language: str = "en", vision: str = "off") -> bytes:
+
+def png_of_view(
+    renderer: str,
+    view: dict[str, Any],
+    viewer: str | None,
+    names: dict[str, str] | None,
+    language: str = "en",
+    vision: str = "off",
+) -> bytes:
     """`language`: a code, not a `Lang` (a worker process gets plain data; it loads the
     catalogue itself, once); `vision`: a palette key (`vision.py`; unknown: "off")."""
     painter = importlib.import_module(renderer)
     return encode_png(painter.image(view, viewer, names, lang(language), vision=palette_key(vision)))
 
 
-def finals_of_view(renderer: str, view: dict[str, Any], names: dict[str, str] | None,
-                   language: str = "en", vision: str = "off") -> list[tuple[str, bytes]]:
+def finals_of_view(
+    renderer: str, view: dict[str, Any], names: dict[str, str] | None, language: str = "en", vision: str = "off"
+) -> list[tuple[str, bytes]]:
     painter = importlib.import_module(renderer)
-    return [(name, encode_png(image))
-            for name, image in painter.final(view, names, lang(language), vision=palette_key(vision))]
+    return [
+        (name, encode_png(image))
+        for name, image in painter.final(view, names, lang(language), vision=palette_key(vision))
+    ]
 
 
 def prewarm_steps(renderer: str) -> list[Callable[[], None]]:
@@ -108,8 +141,9 @@ def prewarm_steps(renderer: str) -> list[Callable[[], None]]:
     return list(steps()) if steps is not None else []
 
 
-def animation_of_views(renderer: str, views: list[dict[str, Any]], names: dict[str, str] | None,
-                       language: str = "en", vision: str = "off") -> bytes:
+def animation_of_views(
+    renderer: str, views: list[dict[str, Any]], names: dict[str, str] | None, language: str = "en", vision: str = "off"
+) -> bytes:
     from .animation import animate
 
     painter = importlib.import_module(renderer)
@@ -117,5 +151,13 @@ def animation_of_views(renderer: str, views: list[dict[str, Any]], names: dict[s
     return animate([painter.image(view, None, names, lang(language), vision=key) for view in views])[0]
 
 
-__all__ = ["render_image", "render_png", "final_images", "encode_png", "png_of_view", "finals_of_view",
-           "animation_of_views", "prewarm_steps"]
+__all__ = [
+    "render_image",
+    "render_png",
+    "final_images",
+    "encode_png",
+    "png_of_view",
+    "finals_of_view",
+    "animation_of_views",
+    "prewarm_steps",
+]

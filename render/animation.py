@@ -8,6 +8,7 @@ kept (the first and last always are). Every round makes the width or the number 
 strictly smaller, so the search ends; if even two frames at `min_width` are over the budget
 that smallest file is returned, and the caller checks its size.
 """
+
 from __future__ import annotations
 
 import io
@@ -18,8 +19,14 @@ DISCORD_LIMIT = 8 * 1024 * 1024
 FRAME_MS, LAST_MS = 700, 4000
 
 
-def animate(frames: list[Image.Image], *, budget: int = DISCORD_LIMIT - 512 * 1024, width: int = 800,
-            max_frames: int = 150, min_width: int = 400) -> tuple[bytes, int]:
+def animate(
+    frames: list[Image.Image],
+    *,
+    budget: int = DISCORD_LIMIT - 512 * 1024,
+    width: int = 800,
+    max_frames: int = 150,
+    min_width: int = 400,
+) -> tuple[bytes, int]:
     """(GIF bytes, frames kept)."""
     if not frames:
         raise ValueError("no frames to animate")
@@ -54,6 +61,7 @@ def _encode(frames: list[Image.Image], width: int) -> bytes:
     quantised = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in small]
     buf = io.BytesIO()
     durations = [FRAME_MS] * (len(quantised) - 1) + [LAST_MS]
-    quantised[0].save(buf, "GIF", save_all=True, append_images=quantised[1:], duration=durations, loop=0,
-                      optimize=False, disposal=1)
+    quantised[0].save(
+        buf, "GIF", save_all=True, append_images=quantised[1:], duration=durations, loop=0, optimize=False, disposal=1
+    )
     return buf.getvalue()

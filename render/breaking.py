@@ -12,13 +12,16 @@ may break too ("G9に駅" breaks before "に", not inside "G9").
 `breaks(text)` gives the places; `wrap(text, fits)` fills lines greedily; `pieces(text)` cuts a
 text at every place, for a caller that chooses its own split (station names, `labels.py`).
 """
+
 from __future__ import annotations
 
 from typing import Callable
 
 # Characters that may not begin a line (closing brackets, stops, small kana, marks).
-NO_START = frozenset("、。，．,.・：；？！!?:;゛゜ヽヾゝゞ々〻ー－）］｝〕〉》」』】〙〗〟’”»)]}"
-                     "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ…‥〜～%‰℃")
+NO_START = frozenset(
+    "、。，．,.・：；？！!?:;゛゜ヽヾゝゞ々〻ー－）］｝〕〉》」』】〙〗〟’”»)]}"
+    "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ…‥〜～%‰℃"
+)
 # Characters that may not end a line (opening brackets).
 NO_END = frozenset("（［｛〔〈《「『【〘〖〝‘“«([{")
 # Pairs written as one (an ellipsis or dash of two).
@@ -30,8 +33,14 @@ def cjk(ch: str) -> bool:
     """A character of a script written without spaces, where lines may break between any two:
     kana, kanji, CJK punctuation and full-width forms (not Hangul, which is written in words)."""
     code = ord(ch)
-    return (0x3000 <= code <= 0x30FF or 0x31F0 <= code <= 0x31FF or 0x3400 <= code <= 0x4DBF
-            or 0x4E00 <= code <= 0x9FFF or 0xF900 <= code <= 0xFAFF or 0xFF00 <= code <= 0xFFEF)
+    return (
+        0x3000 <= code <= 0x30FF
+        or 0x31F0 <= code <= 0x31FF
+        or 0x3400 <= code <= 0x4DBF
+        or 0x4E00 <= code <= 0x9FFF
+        or 0xF900 <= code <= 0xFAFF
+        or 0xFF00 <= code <= 0xFFEF
+    )
 
 
 def breaks(text: str) -> list[int]:
@@ -45,8 +54,12 @@ def breaks(text: str) -> list[int]:
             out.append(i)
         elif before in WORD_END and i >= 2 and not text[i - 2].isspace():
             out.append(i)
-        elif (cjk(before) or cjk(after)) and after not in NO_START and before not in NO_END \
-                and not (before == after and before in WHOLE):
+        elif (
+            (cjk(before) or cjk(after))
+            and after not in NO_START
+            and before not in NO_END
+            and not (before == after and before in WHOLE)
+        ):
             out.append(i)
     return out
 

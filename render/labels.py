@@ -12,6 +12,7 @@ once per map and size (the static layer is cached), in well under a second.
 The spots and their costs are in `labelspots.py`, a name's text (abbreviations, line breaks)
 in `labeltext.py`; here is the search among the spots, and the drawing of the names chosen.
 """
+
 from __future__ import annotations
 
 import math
@@ -19,16 +20,35 @@ import random
 
 from PIL import Image, ImageDraw
 
-from .labelspots import (ABBREVIATED, HINTS, LINE_HEIGHT, SMALLER, W_NAME, WRAPPED, Label, _Cand, _diagonal, _flat,
-                         _Surroundings)
+from .labelspots import (
+    ABBREVIATED,
+    HINTS,
+    LINE_HEIGHT,
+    SMALLER,
+    W_NAME,
+    WRAPPED,
+    Label,
+    _Cand,
+    _diagonal,
+    _flat,
+    _Surroundings,
+)
 from .labeltext import abbreviate, wrappings
 from .rects import Point, Rect, grow, overlap
 from .style import INK, font
 
 
-def place_labels(stations: list[tuple[str, str, Point, float]], segments: list[tuple[Point, Point]], radius: float,
-                 line_width: float, size: int, obstacles: list[Rect], bounds: Rect,
-                 explain: dict | None = None, hints: dict[str, str] | None = None) -> list[Label]:
+def place_labels(
+    stations: list[tuple[str, str, Point, float]],
+    segments: list[tuple[Point, Point]],
+    radius: float,
+    line_width: float,
+    size: int,
+    obstacles: list[Rect],
+    bounds: Rect,
+    explain: dict | None = None,
+    hints: dict[str, str] | None = None,
+) -> list[Label]:
     """Names for `stations` [(id, name, dot centre, dot radius)] on a map with these line `segments`; `radius`
     is the usual dot radius (a special station's star is bigger). `explain`, if given, receives every station's
     spots with their fixed and overlap costs (for tuning the weights). `hints` {id: a side of HINTS}: the
@@ -40,12 +60,21 @@ def place_labels(stations: list[tuple[str, str, Point, float]], segments: list[t
     cands: dict[str, list[_Cand]] = {}
     for sid, name, (sx, sy), own_r in stations:
         env = _Surroundings(
-            dots=[(x - radii[o] - 1, y - radii[o] - 1, x + radii[o] + 1, y + radii[o] + 1) for o, (x, y) in pts.items()
-                  if o != sid and abs(x - sx) < reach and abs(y - sy) < reach],
-            segs=[g for g in segs if g[2] < sx + reach and g[3] > sx - reach and g[4] < sy + reach and g[5] > sy - reach],
-            obstacles=[r for r in obstacles if r[0] < sx + reach and r[2] > sx - reach and r[1] < sy + reach
-                       and r[3] > sy - reach],
-            points=[(x, y) for o, (x, y) in pts.items() if o != sid and abs(x - sx) < reach and abs(y - sy) < reach])
+            dots=[
+                (x - radii[o] - 1, y - radii[o] - 1, x + radii[o] + 1, y + radii[o] + 1)
+                for o, (x, y) in pts.items()
+                if o != sid and abs(x - sx) < reach and abs(y - sy) < reach
+            ],
+            segs=[
+                g for g in segs if g[2] < sx + reach and g[3] > sx - reach and g[4] < sy + reach and g[5] > sy - reach
+            ],
+            obstacles=[
+                r
+                for r in obstacles
+                if r[0] < sx + reach and r[2] > sx - reach and r[1] < sy + reach and r[3] > sy - reach
+            ],
+            points=[(x, y) for o, (x, y) in pts.items() if o != sid and abs(x - sx) < reach and abs(y - sy) < reach],
+        )
         short = abbreviate(name)
         hint = HINTS.get((hints or {}).get(sid, ""))
         out: list[_Cand] = []
@@ -72,15 +101,21 @@ def place_labels(stations: list[tuple[str, str, Point, float]], segments: list[t
             left = min(max(bounds[0], sx - w / 2), bounds[2] - w)
             top = min(sy + own_r + 4, bounds[3] - h)
             rect = (left, top, left + w, top + h)
-            out.append(_Cand(Label(sid, (name,), rect, "m", fs, 0.0, ((rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2),
-                                   (rect,)), 1e6))
+            out.append(
+                _Cand(
+                    Label(
+                        sid, (name,), rect, "m", fs, 0.0, ((rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2), (rect,)
+                    ),
+                    1e6,
+                )
+            )
         cands[sid] = out
 
     ids = [sid for sid, _, _, _ in stations]
     near: dict[str, list[str]] = {sid: [] for sid in ids}
     for i, a in enumerate(ids):
         ax, ay = pts[a]
-        for b in ids[i + 1:]:
+        for b in ids[i + 1 :]:
             bx, by = pts[b]
             if abs(ax - bx) < 2 * reach and abs(ay - by) < 2 * reach:
                 near[a].append(b)
@@ -88,9 +123,15 @@ def place_labels(stations: list[tuple[str, str, Point, float]], segments: list[t
     for sid in cands:  # the 60 cheapest spots are plenty to choose from
         cands[sid] = sorted(cands[sid], key=lambda c: c.static)[:60]
     static = {c.label: c.static for cl in cands.values() for c in cl}
-    reach_box = {sid: (min(c.label.rect[0] for c in cl) - 2, min(c.label.rect[1] for c in cl) - 2,
-                       max(c.label.rect[2] for c in cl) + 2, max(c.label.rect[3] for c in cl) + 2)
-                 for sid, cl in cands.items()}
+    reach_box = {
+        sid: (
+            min(c.label.rect[0] for c in cl) - 2,
+            min(c.label.rect[1] for c in cl) - 2,
+            max(c.label.rect[2] for c in cl) + 2,
+            max(c.label.rect[3] for c in cl) + 2,
+        )
+        for sid, cl in cands.items()
+    }
     chosen: dict[str, Label] = {}
 
     def clash(a: Label, o: Label) -> float:
@@ -151,12 +192,15 @@ def place_labels(stations: list[tuple[str, str, Point, float]], segments: list[t
     _anneal(ids, cands, chosen, cost_of)
     settle(3)  # polish after annealing
     if explain is not None:
-        explain.update({sid: [(c.label, c.static, cost_of(sid, c.label) - c.static) for c in cands[sid]] for sid in ids})
+        explain.update(
+            {sid: [(c.label, c.static, cost_of(sid, c.label) - c.static) for c in cands[sid]] for sid in ids}
+        )
     return [chosen[sid] for sid in ids]
 
 
-def _anneal(ids: list[str], cands: dict[str, list[_Cand]], chosen: dict[str, Label], cost_of,
-            moves_per_name: int = 120) -> None:
+def _anneal(
+    ids: list[str], cands: dict[str, list[_Cand]], chosen: dict[str, Label], cost_of, moves_per_name: int = 120
+) -> None:
     """Simulated annealing over the spots (deterministic): lets a crowded corner rearrange
     several names at once, which one-name-at-a-time improvement cannot."""
     rnd = random.Random(0)
@@ -190,8 +234,9 @@ def draw_labels(image: Image.Image, labels: list[Label], k: int, halo: tuple[int
             w = int(f.getlength(text)) + 4 * stroke
             h = int(lh) + 4 * stroke
             tile = Image.new("L", (w, h), 0)
-            ImageDraw.Draw(tile).text((w / 2, h / 2), text, font=f, anchor="mm", fill=255, stroke_width=stroke,
-                                      stroke_fill=255)
+            ImageDraw.Draw(tile).text(
+                (w / 2, h / 2), text, font=f, anchor="mm", fill=255, stroke_width=stroke, stroke_fill=255
+            )
             glyphs = Image.new("L", (w, h), 0)
             ImageDraw.Draw(glyphs).text((w / 2, h / 2), text, font=f, anchor="mm", fill=255)
             tile, glyphs = (t.rotate(lab.angle, resample=Image.Resampling.BICUBIC, expand=True) for t in (tile, glyphs))

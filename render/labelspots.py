@@ -9,6 +9,7 @@ The weights of every cost are here, those of the search too (two names overlappi
 smaller, abbreviated or wrapped text). Kept apart from the search among the spots of all
 names (`labels.py`), which weighs them against one another.
 """
+
 from __future__ import annotations
 
 import math
@@ -36,15 +37,38 @@ class Label:
 
 # (dx sign, dy sign, along, preference cost). `along` slides a name above/below the dot to
 # start (1) or end (-1) at it, or a side name up (-1) / down (1).
-_POSITIONS = ((1, 0, 0, 0.0), (-1, 0, 0, 4.0), (0, -1, 0, 6.0), (0, 1, 0, 6.0),
-              (1, -1, 0, 10.0), (1, 1, 0, 10.0), (-1, -1, 0, 12.0), (-1, 1, 0, 12.0),
-              (0, -1, 1, 9.0), (0, -1, -1, 10.0), (0, 1, 1, 9.0), (0, 1, -1, 10.0),
-              (1, 0, 1, 8.0), (1, 0, -1, 8.0), (-1, 0, 1, 11.0), (-1, 0, -1, 11.0))
+_POSITIONS = (
+    (1, 0, 0, 0.0),
+    (-1, 0, 0, 4.0),
+    (0, -1, 0, 6.0),
+    (0, 1, 0, 6.0),
+    (1, -1, 0, 10.0),
+    (1, 1, 0, 10.0),
+    (-1, -1, 0, 12.0),
+    (-1, 1, 0, 12.0),
+    (0, -1, 1, 9.0),
+    (0, -1, -1, 10.0),
+    (0, 1, 1, 9.0),
+    (0, 1, -1, 10.0),
+    (1, 0, 1, 8.0),
+    (1, 0, -1, 8.0),
+    (-1, 0, 1, 11.0),
+    (-1, 0, -1, 11.0),
+)
 # diagonal names: (direction of reading from the dot's side, sign) -> start at the dot or end there
 _DIAGONALS = (("NE", 0.0), ("SE", 2.0), ("SW", 4.0), ("NW", 6.0))
 
 # a station's preferred side (where the map's author would put its name), and the cost of another side
-HINTS = {"e": (1, 0), "w": (-1, 0), "n": (0, -1), "s": (0, 1), "ne": (1, -1), "se": (1, 1), "nw": (-1, -1), "sw": (-1, 1)}
+HINTS = {
+    "e": (1, 0),
+    "w": (-1, 0),
+    "n": (0, -1),
+    "s": (0, 1),
+    "ne": (1, -1),
+    "se": (1, 1),
+    "nw": (-1, -1),
+    "sw": (-1, 1),
+}
 HINT_MISS = 7.0
 
 W_DOT = 6.0  # per px² of a name over a dot or badge
@@ -92,8 +116,19 @@ def _static_cost(boxes: Iterable[Rect], env: _Surroundings, line_width: float) -
     return cost
 
 
-def _flat(sid: str, at: Point, lines: tuple[str, ...], fs: int, text_cost: float, far: float, radius: float,
-          line_width: float, env: _Surroundings, bounds: Rect, hint: tuple[int, int] | None = None) -> list[_Cand]:
+def _flat(
+    sid: str,
+    at: Point,
+    lines: tuple[str, ...],
+    fs: int,
+    text_cost: float,
+    far: float,
+    radius: float,
+    line_width: float,
+    env: _Surroundings,
+    bounds: Rect,
+    hint: tuple[int, int] | None = None,
+) -> list[_Cand]:
     """Every horizontal spot around the dot for this text, with its static cost (off the `hint` side: more)."""
     sx, sy = at
     f = font(fs)
@@ -132,15 +167,27 @@ def _flat(sid: str, at: Point, lines: tuple[str, ...], fs: int, text_cost: float
         cx, cy = (rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2
         own = dist_rect(at, rect) + AMBIG_MID * math.hypot(sx - cx, sy - cy) + AMBIG_MARGIN
         for p in env.points:
-            if rect[0] - own < p[0] < rect[2] + own and rect[1] - own < p[1] < rect[3] + own \
-                    and dist_rect(p, rect) + AMBIG_MID * math.hypot(p[0] - cx, p[1] - cy) < own:
+            if (
+                rect[0] - own < p[0] < rect[2] + own
+                and rect[1] - own < p[1] < rect[3] + own
+                and dist_rect(p, rect) + AMBIG_MID * math.hypot(p[0] - cx, p[1] - cy) < own
+            ):
                 cost += W_AMBIGUOUS
         out.append(_Cand(Label(sid, lines, rect, align, fs, 0.0, (cx, cy), (rect,)), cost))
     return out
 
 
-def _diagonal(sid: str, at: Point, text: str, fs: int, text_cost: float, radius: float, line_width: float,
-              env: _Surroundings, bounds: Rect) -> list[_Cand]:
+def _diagonal(
+    sid: str,
+    at: Point,
+    text: str,
+    fs: int,
+    text_cost: float,
+    radius: float,
+    line_width: float,
+    env: _Surroundings,
+    bounds: Rect,
+) -> list[_Cand]:
     """The name at 45 degrees, starting (NE, SE) or ending (SW, NW) beside the dot."""
     sx, sy = at
     length = font(fs).getlength(text)
@@ -161,8 +208,7 @@ def _diagonal(sid: str, at: Point, text: str, fs: int, text_cost: float, radius:
             t = (i + 0.5) / n * length
             px, py = start[0] + ux * t, start[1] + uy * t
             boxes.append((px - side / 2, py - side / 2, px + side / 2, py + side / 2))
-        bbox = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
-                max(b[3] for b in boxes))
+        bbox = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
         if not inside(bbox, bounds):
             continue
         angle = 45.0 if uy * ux < 0 else -45.0  # reading left to right, rising or falling

@@ -3,6 +3,7 @@ safe across threads, that draws each layer once: a caller wanting a layer that a
 thread is drawing waits for it instead of drawing it again. That matters when a worker
 draws the static layers ahead in the background (`prewarm`) and the first user's board
 wants the same one meanwhile: two drawings at once would each take twice as long."""
+
 from __future__ import annotations
 
 from collections import OrderedDict

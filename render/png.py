@@ -19,6 +19,7 @@ Measured on the seed-7 images of every game (`python -m bench png_palette`): abo
 the truecolour bytes, a mean difference of 0.05-0.25 per channel (of 255), and in less
 time than the truecolour encoding alone.
 """
+
 from __future__ import annotations
 
 import io
@@ -87,8 +88,11 @@ def palette_of(image: Image.Image) -> tuple[list[Colour], list[Colour]]:
                 values[i].add(colour[i])
         else:
             taking_main = False
-            if any((r - p[0]) ** 2 + (g - p[1]) ** 2 + (b - p[2]) ** 2 <= near
-                   for dr, dg, db in _AROUND for p in grid.get((cell[0] + dr, cell[1] + dg, cell[2] + db), ())):
+            if any(
+                (r - p[0]) ** 2 + (g - p[1]) ** 2 + (b - p[2]) ** 2 <= near
+                for dr, dg, db in _AROUND
+                for p in grid.get((cell[0] + dr, cell[1] + dg, cell[2] + db), ())
+            ):
                 continue
             edges.append(colour)
         grid.setdefault(cell, []).append(colour)

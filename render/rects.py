@@ -1,4 +1,5 @@
 """Rectangle and segment geometry for placing labels (pixels; y grows downward)."""
+
 from __future__ import annotations
 
 import math

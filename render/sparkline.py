@@ -3,6 +3,7 @@
 The caller gives the title and the series' labels in the reader's language; the only
 word drawn here (no rated games yet) is in `lang`; the axis labels are numbers.
 """
+
 from __future__ import annotations
 
 from PIL import Image, ImageDraw
@@ -21,8 +22,9 @@ def sparkline(series: dict[str, list[float]], title: str, lang: Lang = EN) -> Im
     d.text((PAD, 8), fit_text(title, 16, WIDTH - 2 * PAD, True), fill=INK, font=font(16, bold=True))
     values = [v for vs in series.values() for v in vs]
     if not values:
-        d.text((PAD, HEIGHT // 2), fit_text(lang.t("No rated games yet."), 14, WIDTH - 2 * PAD), fill=MUTED,
-               font=font(14))
+        d.text(
+            (PAD, HEIGHT // 2), fit_text(lang.t("No rated games yet."), 14, WIDTH - 2 * PAD), fill=MUTED, font=font(14)
+        )
         return im
     lo, hi = min(values + [0.0]), max(values + [0.0])
     hi = hi if hi > lo else lo + 1
@@ -30,6 +32,7 @@ def sparkline(series: dict[str, list[float]], title: str, lang: Lang = EN) -> Im
 
     def y(v: float) -> float:
         return box[3] - (v - lo) / (hi - lo) * (box[3] - box[1])
+
     d.line((box[0], y(0), box[2], y(0)), fill=(215, 210, 200), width=1)
     d.text((PAD - 4, y(hi) - 8), f"{hi:.0f}", fill=MUTED, font=font(12))
     d.text((PAD - 4, y(lo) - 8), f"{lo:.0f}", fill=MUTED, font=font(12))

@@ -7,6 +7,7 @@ PNG bytes out, in the worker processes like every image; the only words drawn ar
 column heads and the title the caller gives, in the tournament's language. Names in any
 script are drawn through `text.py`'s font chain (Hangul, Cyrillic, emoji).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -41,11 +42,22 @@ def standings_image(title: str, subtitle: str, rows: list[dict[str, Any]], g: La
     d.text((PAD, PAD + 40), fit_text(subtitle, 16, WIDTH - 2 * PAD), fill=MUTED, font=font(16))
     _podium(d, rows, PAD + 70, podium_h)
     top = PAD + 70 + podium_h + 40
-    columns = [(PAD, g.t("Rank")), (PAD + 70, g.t("Name")), (PAD + 420, g.t("Points")), (PAD + 510, g.t("Games")),
-               (PAD + 590, g.t("Opp. pts")), (PAD + 670, g.t("S-B")), (PAD + 750, g.t("Opp. rating"))]
+    columns = [
+        (PAD, g.t("Rank")),
+        (PAD + 70, g.t("Name")),
+        (PAD + 420, g.t("Points")),
+        (PAD + 510, g.t("Games")),
+        (PAD + 590, g.t("Opp. pts")),
+        (PAD + 670, g.t("S-B")),
+        (PAD + 750, g.t("Opp. rating")),
+    ]
     for x, head in columns:
-        d.text((x, top), fit_text(head, 14, 100 if x > PAD + 700 else 78 if x > PAD + 400 else 300, True), fill=MUTED,
-               font=font(14, bold=True))
+        d.text(
+            (x, top),
+            fit_text(head, 14, 100 if x > PAD + 700 else 78 if x > PAD + 400 else 300, True),
+            fill=MUTED,
+            font=font(14, bold=True),
+        )
     for i, r in enumerate(shown):
         y = top + ROW * (i + 1)
         if i % 2 == 0:
@@ -53,15 +65,25 @@ def standings_image(title: str, subtitle: str, rows: list[dict[str, Any]], g: La
         colour = MUTED if r.get("dropped") else INK
         breaks = list(r.get("tiebreaks", ())) + [0.0, 0.0, 0.0]
         name = r["name"] + (" †" if r.get("dropped") else "")
-        cells = [(PAD, str(r["rank"])), (PAD + 70, fit_text(name, 16, 340)), (PAD + 420, _points(r["points"])),
-                 (PAD + 510, str(r.get("played", 0))), (PAD + 590, f"{breaks[0]:.2f}"),
-                 (PAD + 670, f"{breaks[1]:.2f}"), (PAD + 750, f"{breaks[2]:.1f}")]
+        cells = [
+            (PAD, str(r["rank"])),
+            (PAD + 70, fit_text(name, 16, 340)),
+            (PAD + 420, _points(r["points"])),
+            (PAD + 510, str(r.get("played", 0))),
+            (PAD + 590, f"{breaks[0]:.2f}"),
+            (PAD + 670, f"{breaks[1]:.2f}"),
+            (PAD + 750, f"{breaks[2]:.1f}"),
+        ]
         for x, text in cells:
             d.text((x, y), text, fill=colour, font=font(16, bold=x == PAD + 420))
     if len(rows) > MOST:
         y = top + ROW * (len(shown) + 1)
-        d.text((PAD + 70, y), g.n("… and {count} more", "… and {count} more", len(rows) - MOST, count=len(rows) - MOST),
-               fill=MUTED, font=font(16))
+        d.text(
+            (PAD + 70, y),
+            g.n("… and {count} more", "… and {count} more", len(rows) - MOST, count=len(rows) - MOST),
+            fill=MUTED,
+            font=font(16),
+        )
     return im
 
 
@@ -81,8 +103,13 @@ def _podium(d: ImageDraw.ImageDraw, rows: list[dict[str, Any]], top: int, height
         people = by_place.get(place, [])
         for j, r in enumerate(people[:2]):
             y = base - step - 54 + j * 0 - (len(people[:2]) - 1 - j) * 44
-            d.text((x0 + width // 2, y), fit_text(r["name"], 18, width - 16, True), fill=INK,
-                   font=font(18, bold=True), anchor="mm")
+            d.text(
+                (x0 + width // 2, y),
+                fit_text(r["name"], 18, width - 16, True),
+                fill=INK,
+                font=font(18, bold=True),
+                anchor="mm",
+            )
             d.text((x0 + width // 2, y + 22), _points(r["points"]), fill=MUTED, font=font(15), anchor="mm")
         if len(people) > 2:
             d.text((x0 + width // 2, base - step - 10), f"+{len(people) - 2}", fill=MUTED, font=font(14), anchor="mm")

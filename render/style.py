@@ -4,6 +4,7 @@
 Player colours are Okabe-Ito (safe for the common colour-vision deficiencies); the line
 style (solid/dashed) is a second cue that never depends on colour.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -26,9 +27,11 @@ HIGHLIGHT = (255, 214, 10)
 
 def luminance(colour: tuple[int, int, int]) -> float:
     """WCAG 2 relative luminance of an sRGB colour (0-255 channels)."""
+
     def linear(v: int) -> float:
         c = v / 255
         return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
     r, g, b = (linear(v) for v in colour[:3])
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
@@ -65,8 +68,9 @@ def _player_colours(key: str) -> list[tuple[int, int, int]]:
 
 def palette_sets() -> dict[str, PaletteSet]:
     """The players' colours, for `tools/palettes.py`: up to eight share an image."""
-    return {"players": PaletteSet({str(i): rgb(c) for i, c in enumerate(PLAYER_COLOURS)}, fixed=("7",),
-                                  background=PAPER)}
+    return {
+        "players": PaletteSet({str(i): rgb(c) for i, c in enumerate(PLAYER_COLOURS)}, fixed=("7",), background=PAPER)
+    }
 
 
 def player_colour(seat: int, vision: str = "off") -> tuple[int, int, int]:

@@ -9,6 +9,7 @@ measures or lays out text with it (`ImageDraw.text`, `getlength`, `getbbox`) goe
 the chain, so the drawing code stays as it is. Text the first font covers entirely — almost
 all of it — takes Pillow's own path unchanged.
 """
+
 from __future__ import annotations
 
 import math
@@ -21,10 +22,20 @@ from PIL import Image, ImageFont
 
 FONT_DIR = Path(__file__).with_name("fonts")
 CHAINS = {
-    False: ("DejaVuSans.ttf", "NotoSansJP-Regular-Japanese.otf", "NotoSansKR-Regular-Hangul.otf",
-            "NotoEmoji-Regular.ttf", "Symbola-Emoji.ttf"),
-    True: ("DejaVuSans-Bold.ttf", "NotoSansJP-Bold-Japanese.otf", "NotoSansKR-Bold-Hangul.otf",
-           "NotoEmoji-Bold.ttf", "Symbola-Emoji.ttf"),
+    False: (
+        "DejaVuSans.ttf",
+        "NotoSansJP-Regular-Japanese.otf",
+        "NotoSansKR-Regular-Hangul.otf",
+        "NotoEmoji-Regular.ttf",
+        "Symbola-Emoji.ttf",
+    ),
+    True: (
+        "DejaVuSans-Bold.ttf",
+        "NotoSansJP-Bold-Japanese.otf",
+        "NotoSansKR-Bold-Hangul.otf",
+        "NotoEmoji-Bold.ttf",
+        "Symbola-Emoji.ttf",
+    ),
 }
 # Zero-width joiners, variation selectors and skin-tone modifiers: they shape emoji in
 # colour fonts; drawn one by one as outlines, they would only be boxes and swatches.
@@ -77,13 +88,20 @@ class ChainFont(ImageFont.FreeTypeFont):
         return super(ChainFont, self) if font is self else font
 
     # ------------------------------------------------------------ measuring
-    def getlength(self, text: str, mode: str = "", direction: str | None = None,  # type: ignore[override]
-                  features: list[str] | None = None, language: str | None = None) -> float:
+    def getlength(
+        self,
+        text: str,
+        mode: str = "",
+        direction: str | None = None,  # type: ignore[override]
+        features: list[str] | None = None,
+        language: str | None = None,
+    ) -> float:
         if self._single(text):
             return super().getlength(text, mode, direction, features, language)
         if direction or features or language:
-            return sum(self._parent(f).getlength(piece, mode, direction, features, language)
-                       for f, piece in self.runs(text))
+            return sum(
+                self._parent(f).getlength(piece, mode, direction, features, language) for f, piece in self.runs(text)
+            )
         key = (text, mode)
         if key not in self._lengths:
             _keep_small(self._lengths)
@@ -120,9 +138,16 @@ class ChainFont(ImageFont.FreeTypeFont):
         dy = {"a": ascent, "t": -top, "m": (ascent - descent) / 2, "s": 0.0, "b": -bottom, "d": -descent}[anchor[1]]
         return dx, dy
 
-    def getbbox(self, text: str, mode: str = "", direction: str | None = None,  # type: ignore[override]
-                features: list[str] | None = None, language: str | None = None, stroke_width: float = 0,
-                anchor: str | None = None) -> tuple[int, int, int, int]:
+    def getbbox(
+        self,
+        text: str,
+        mode: str = "",
+        direction: str | None = None,  # type: ignore[override]
+        features: list[str] | None = None,
+        language: str | None = None,
+        stroke_width: float = 0,
+        anchor: str | None = None,
+    ) -> tuple[int, int, int, int]:
         if self._single(text):
             return super().getbbox(text, mode, direction, features, language, stroke_width, anchor)
         dx, dy = self._anchor_offset(text, anchor, mode)
@@ -131,10 +156,20 @@ class ChainFont(ImageFont.FreeTypeFont):
         return (math.floor(left + dx), math.floor(top + dy), math.ceil(right + dx), math.ceil(bottom + dy))
 
     # ------------------------------------------------------------ drawing
-    def getmask2(self, text: str, mode: str = "", direction: str | None = None,  # type: ignore[override]
-                 features: list[str] | None = None, language: str | None = None, stroke_width: float = 0,
-                 anchor: str | None = None, ink: int = 0, start: tuple[float, float] | None = None,
-                 *args: Any, **kwargs: Any) -> tuple[Any, tuple[int, int]]:
+    def getmask2(
+        self,
+        text: str,
+        mode: str = "",
+        direction: str | None = None,  # type: ignore[override]
+        features: list[str] | None = None,
+        language: str | None = None,
+        stroke_width: float = 0,
+        anchor: str | None = None,
+        ink: int = 0,
+        start: tuple[float, float] | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> tuple[Any, tuple[int, int]]:
         # A board draws the same words every turn: their masks are kept (drawing code only
         # reads a mask, except an RGBA one, which is never kept).
         single = self._single(text)
@@ -144,8 +179,9 @@ class ChainFont(ImageFont.FreeTypeFont):
         if keep and key in self._masks:
             return self._masks[key]
         if single:
-            drawn = super().getmask2(text, mode, direction, features, language, stroke_width, anchor, ink, start,
-                                     *args, **kwargs)
+            drawn = super().getmask2(
+                text, mode, direction, features, language, stroke_width, anchor, ink, start, *args, **kwargs
+            )
         else:
             drawn = self._draw_runs(text, mode, stroke_width, anchor, ink, *args, **kwargs)
         if keep:
@@ -153,13 +189,15 @@ class ChainFont(ImageFont.FreeTypeFont):
             self._masks[key] = drawn
         return drawn
 
-    def _draw_runs(self, text: str, mode: str, stroke_width: float, anchor: str | None, ink: int, *args: Any,
-                   **kwargs: Any) -> tuple[Any, tuple[int, int]]:
+    def _draw_runs(
+        self, text: str, mode: str, stroke_width: float, anchor: str | None, ink: int, *args: Any, **kwargs: Any
+    ) -> tuple[Any, tuple[int, int]]:
         boxes, (left, top, right, bottom) = self._layout(text, mode or "L", stroke_width)
         canvas = Image.new(mode if mode in ("1", "L") else "L", (max(1, right - left), max(1, bottom - top)), 0)
         for font, piece, x0, _ in boxes:
-            mask, (ox, oy) = self._parent(font).getmask2(piece, mode, None, None, None, stroke_width, "ls", ink,
-                                                          None, *args, **kwargs)
+            mask, (ox, oy) = self._parent(font).getmask2(
+                piece, mode, None, None, None, stroke_width, "ls", ink, None, *args, **kwargs
+            )
             if mask.size[0] and mask.size[1]:
                 canvas.paste(Image.Image()._new(mask), (int(x0) + ox - left, oy - top))
         dx, dy = self._anchor_offset(text, anchor, mode)

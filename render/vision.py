@@ -15,6 +15,7 @@ full severity, is farthest apart (so a mix has its own palette, not one of its m
 Runtime needs no colour science: it only looks colours up. The marks (letters, dashes)
 are drawn whatever the palette, so colour is never the only cue.
 """
+
 from __future__ import annotations
 
 import json
@@ -60,6 +61,7 @@ def deficiencies(vision: str | None) -> tuple[str, ...]:
 class PaletteSet(NamedTuple):
     """Colours that can share one image, as an image package lists them for
     `tools/palettes.py` (its `palette_sets()`): by name, as drawn with "off"."""
+
     originals: dict[str, Colour]
     fixed: tuple[str, ...] = ()  # kept as they are in every palette (white, black)
     background: Colour = (250, 248, 243)  # what they are drawn on

@@ -28,8 +28,10 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.enviro
 def pg_server():
     if not pgserver.available():
         if os.environ.get("CI"):
-            pytest.fail("PostgreSQL is not installed but CI must run the PostgreSQL tests "
-                        "(.ci/run installs Debian's postgresql)")
+            pytest.fail(
+                "PostgreSQL is not installed but CI must run the PostgreSQL tests "
+                "(.ci/run installs Debian's postgresql)"
+            )
         pytest.skip("PostgreSQL is not installed (apt-get install postgresql): its storage tests are skipped")
     server = pgserver.PostgresServer().start()
     yield server

@@ -11,6 +11,7 @@ Shared code, by rule: every module of `metrobot/` and `render/` outside a game's
 packages (`metrobot/games/<game>/`, `render/<game>/`), and `bot.py`; the registry's list
 of built-in games (`BUILTIN`) is the one place that names them.
 """
+
 from __future__ import annotations
 
 import ast
@@ -28,8 +29,14 @@ LINT = Path(sys.executable).with_name("lint-imports")
 
 
 def lint(where: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([str(LINT), "--config", str(where / ".importlinter"), "--no-cache"], cwd=where,
-                          capture_output=True, text=True, timeout=120, env={"PYTHONPATH": str(where), "PATH": "", "COLUMNS": "200"})
+    return subprocess.run(
+        [str(LINT), "--config", str(where / ".importlinter"), "--no-cache"],
+        cwd=where,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PYTHONPATH": str(where), "PATH": "", "COLUMNS": "200"},
+    )
 
 
 def test_the_contract_is_kept():
@@ -47,29 +54,36 @@ def copy(tmp_path_factory) -> Path:
     return where
 
 
-@pytest.mark.parametrize("path, line, contract", [
-    ("metrobot/games/protocol.py", "import discord", "Engines import nothing above them"),
-    ("metrobot/games/metromania/rules.py", "from metrobot.service import outcome", "Engines import nothing above them"),
-    ("render/style.py", "from metrobot.discord_app import messages", "Images never import"),
-    ("metrobot/service/core.py", "from metrobot.games.metromania import board", "Shared code reaches a game only"),
-    # a game's package itself, not only a module in it
-    ("metrobot/service/core.py", "import metrobot.games.metromania", "Shared code reaches a game only"),
-    ("metrobot/discord_app/moves.py", "from metrobot.games import underground", "Shared code reaches a game only"),
-    ("metrobot/games/plugin.py", "from metrobot.games.flipwrite import plugin", "Shared code reaches a game only"),
-    ("metrobot/i18n/__init__.py", "import metrobot.games.underground.words", "Shared code reaches a game only"),
-    ("render/text.py", "from render import metromania", "Shared code reaches a game only"),
-    ("render/__init__.py", "import render.underground", "Root modules reach a game only"),
-    ("render/__init__.py", "from metrobot.games.flipwrite import engine", "Root modules reach a game only"),
-    ("metrobot/games/underground/engine.py", "from metrobot.games.metromania import rules", "Games know nothing"),
-    ("render/flipwrite/sheet.py", "from render.underground import palette", "Each game's images know nothing"),
-    ("metrobot/storage/db.py", "from metrobot.service import outcome", "The adapter sits on the service"),
-    # the two front ends know nothing of each other (but the bot's process starting the web server)
-    ("metrobot/web/pages.py", "from metrobot.discord_app import messages", "The adapter sits on the service"),
-    ("metrobot/discord_app/commands.py", "from metrobot.web import pages", "The adapter sits on the service"),
-    ("metrobot/service/core.py", "from metrobot.web import reader", "The adapter sits on the service"),
-    ("render/png.py", "from metrobot.web import images", "Images never import"),
-    ("metrobot/games/metromania/board.py", "from metrobot.games.metromania import engine", "No import cycles"),
-])
+@pytest.mark.parametrize(
+    "path, line, contract",
+    [
+        ("metrobot/games/protocol.py", "import discord", "Engines import nothing above them"),
+        (
+            "metrobot/games/metromania/rules.py",
+            "from metrobot.service import outcome",
+            "Engines import nothing above them",
+        ),
+        ("render/style.py", "from metrobot.discord_app import messages", "Images never import"),
+        ("metrobot/service/core.py", "from metrobot.games.metromania import board", "Shared code reaches a game only"),
+        # a game's package itself, not only a module in it
+        ("metrobot/service/core.py", "import metrobot.games.metromania", "Shared code reaches a game only"),
+        ("metrobot/discord_app/moves.py", "from metrobot.games import underground", "Shared code reaches a game only"),
+        ("metrobot/games/plugin.py", "from metrobot.games.flipwrite import plugin", "Shared code reaches a game only"),
+        ("metrobot/i18n/__init__.py", "import metrobot.games.underground.words", "Shared code reaches a game only"),
+        ("render/text.py", "from render import metromania", "Shared code reaches a game only"),
+        ("render/__init__.py", "import render.underground", "Root modules reach a game only"),
+        ("render/__init__.py", "from metrobot.games.flipwrite import engine", "Root modules reach a game only"),
+        ("metrobot/games/underground/engine.py", "from metrobot.games.metromania import rules", "Games know nothing"),
+        ("render/flipwrite/sheet.py", "from render.underground import palette", "Each game's images know nothing"),
+        ("metrobot/storage/db.py", "from metrobot.service import outcome", "The adapter sits on the service"),
+        # the two front ends know nothing of each other (but the bot's process starting the web server)
+        ("metrobot/web/pages.py", "from metrobot.discord_app import messages", "The adapter sits on the service"),
+        ("metrobot/discord_app/commands.py", "from metrobot.web import pages", "The adapter sits on the service"),
+        ("metrobot/service/core.py", "from metrobot.web import reader", "The adapter sits on the service"),
+        ("render/png.py", "from metrobot.web import images", "Images never import"),
+        ("metrobot/games/metromania/board.py", "from metrobot.games.metromania import engine", "No import cycles"),
+    ],
+)
 def test_a_forbidden_import_breaks_the_contract(copy, path, line, contract):
     target = copy / path
     original = target.read_text()
@@ -92,8 +106,12 @@ def _builtin_packages() -> list[str]:
 
 def _game_folders() -> list[Path]:
     """Every game's own packages: the packages inside `metrobot/games/` and `render/`."""
-    return [d for base in ("metrobot/games", "render") for d in sorted((ROOT / base).iterdir())
-            if d.is_dir() and (d / "__init__.py").exists()]
+    return [
+        d
+        for base in ("metrobot/games", "render")
+        for d in sorted((ROOT / base).iterdir())
+        if d.is_dir() and (d / "__init__.py").exists()
+    ]
 
 
 def test_every_game_folder_belongs_to_a_registered_game():
@@ -128,8 +146,12 @@ def test_the_contract_lists_every_game():
 
 def shared_sources() -> list[Path]:
     games = _game_folders()
-    found = [p for base in ("metrobot", "render") for p in sorted((ROOT / base).rglob("*.py"))
-             if not any(d in p.parents for d in games)]
+    found = [
+        p
+        for base in ("metrobot", "render")
+        for p in sorted((ROOT / base).rglob("*.py"))
+        if not any(d in p.parents for d in games)
+    ]
     return found + [ROOT / "bot.py"]
 
 
@@ -146,9 +168,18 @@ def _without_builtin_list(path: Path) -> list[str]:
 
 def test_shared_sources_are_found_by_rule():
     names = {str(p.relative_to(ROOT)) for p in shared_sources()}
-    assert {"metrobot/games/__init__.py", "metrobot/games/plugin.py", "metrobot/games/protocol.py",
-            "metrobot/i18n/__init__.py", "render/text.py", "render/animation.py", "render/sparkline.py",
-            "metrobot/service/turns.py", "metrobot/discord_app/moves.py", "bot.py"} <= names
+    assert {
+        "metrobot/games/__init__.py",
+        "metrobot/games/plugin.py",
+        "metrobot/games/protocol.py",
+        "metrobot/i18n/__init__.py",
+        "render/text.py",
+        "render/animation.py",
+        "render/sparkline.py",
+        "metrobot/service/turns.py",
+        "metrobot/discord_app/moves.py",
+        "bot.py",
+    } <= names
     assert not any("/metromania/" in n or "/underground/" in n for n in names)
 
 
@@ -158,8 +189,12 @@ def test_no_shared_module_names_a_game():
 
     words = [p.name for p in all_plugins()] + [p.title for p in all_plugins()]
     pattern = re.compile("|".join(re.escape(w) for w in words), re.IGNORECASE)
-    offenders = [f"{path.relative_to(ROOT)}:{n}: {line.strip()}" for path in shared_sources()
-                 for n, line in enumerate(_without_builtin_list(path), 1) if pattern.search(line)]
+    offenders = [
+        f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
+        for path in shared_sources()
+        for n, line in enumerate(_without_builtin_list(path), 1)
+        if pattern.search(line)
+    ]
     assert not offenders, "\n".join(offenders)
 
 
@@ -168,22 +203,32 @@ def test_shared_benchmarks_reach_games_through_the_registry():
     from metrobot.games import all_plugins
 
     names = [p.name for p in all_plugins()]
-    games = {f"{base}.{d.name}" for d in _game_folders() for base in ("metrobot.games", "render")
-             if d.parent.name == base.rsplit(".", 1)[-1]}
+    games = {
+        f"{base}.{d.name}"
+        for d in _game_folders()
+        for base in ("metrobot.games", "render")
+        if d.parent.name == base.rsplit(".", 1)[-1]
+    }
     offenders = []
     for path in sorted((ROOT / "bench").glob("*.py")):
         if any(name in path.stem for name in names):
             continue  # the game's own benchmark
         for node in ast.walk(ast.parse(path.read_text())):
-            modules = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                [f"{node.module}.{a.name}" for a in node.names] if isinstance(node, ast.ImportFrom) and node.module \
+            modules = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [f"{node.module}.{a.name}" for a in node.names]
+                if isinstance(node, ast.ImportFrom) and node.module
                 else []
+            )
             offenders += [f"{path.name}: {m}" for m in modules if any(m == g or m.startswith(g + ".") for g in games)]
     assert not offenders, offenders
 
 
 def test_no_module_over_400_lines():
-    sources = [p for d in ("metrobot", "render", "bench", "tools") for p in (ROOT / d).rglob("*.py")] + [ROOT / "bot.py"]
+    sources = [p for d in ("metrobot", "render", "bench", "tools") for p in (ROOT / d).rglob("*.py")] + [
+        ROOT / "bot.py"
+    ]
     long = {str(p.relative_to(ROOT)): n for p in sources if (n := len(p.read_text().splitlines())) > 400}
     assert not long, long
 

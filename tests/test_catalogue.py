@@ -8,6 +8,7 @@ a language misses a text, marks one fuzzy, or breaks a `{placeholder}` or a comm
 Texts that bypass the catalogue altogether are caught by the pseudo-language tests
 (tests/e2e/test_languages.py, tests/service/test_service_languages.py, tests/render/test_image_texts.py).
 """
+
 from __future__ import annotations
 
 import pytest
@@ -36,8 +37,13 @@ def test_the_template_is_up_to_date(found):
 
 # A language still being translated fails until it is complete: then this test passes
 # unexpectedly (strict), which says to take it out of `IN_PROGRESS` and offer it.
-@pytest.mark.parametrize("code", [pytest.param(code, marks=pytest.mark.xfail(
-    code in IN_PROGRESS, strict=True, reason="being translated")) for code in messages.TRANSLATED])
+@pytest.mark.parametrize(
+    "code",
+    [
+        pytest.param(code, marks=pytest.mark.xfail(code in IN_PROGRESS, strict=True, reason="being translated"))
+        for code in messages.TRANSLATED
+    ],
+)
 def test_every_language_has_every_text(found, code):
     problems = messages.check_language(code, messages.template(found))
     assert not problems, "\n".join(problems[:40]) + (f"\n… and {len(problems) - 40} more" if len(problems) > 40 else "")
@@ -57,9 +63,23 @@ def test_a_translation_is_used_and_filled_in(code):
     assert lang(f"{code}-XX").code == code and lang("tr").code == "en"  # regional and unknown locales
 
 
-@pytest.mark.parametrize("locale, code", [("pt-BR", "pt_BR"), ("pt_BR", "pt_BR"), ("PT-br", "pt_BR"), ("pt", "pt_BR"),
-                                          ("pt-PT", "pt_BR"), ("ja", "ja"), ("de-AT", "de"), ("fr-CA", "fr"),
-                                          ("es-419", "es"), ("zh-CN", "en"), ("", "en"), (None, "en")])
+@pytest.mark.parametrize(
+    "locale, code",
+    [
+        ("pt-BR", "pt_BR"),
+        ("pt_BR", "pt_BR"),
+        ("PT-br", "pt_BR"),
+        ("pt", "pt_BR"),
+        ("pt-PT", "pt_BR"),
+        ("ja", "ja"),
+        ("de-AT", "de"),
+        ("fr-CA", "fr"),
+        ("es-419", "es"),
+        ("zh-CN", "en"),
+        ("", "en"),
+        (None, "en"),
+    ],
+)
 def test_discord_locales_and_our_codes(locale, code):
     assert code_of(locale) == code
     assert known("pt-BR") == known("pt_br") == "pt_BR" and known("ja") == "ja" and known("pt") is None
@@ -74,12 +94,20 @@ def test_the_pseudo_language_marks_pieces_and_values_of_catalogue_texts_only():
 def test_only_files_no_player_reads_are_left_out_of_the_scan():
     import fnmatch
 
-    files = [p.relative_to(messages.ROOT).as_posix() for root in messages.SOURCES
-             for p in (messages.ROOT / root).rglob("*.py")]
+    files = [
+        p.relative_to(messages.ROOT).as_posix()
+        for root in messages.SOURCES
+        for p in (messages.ROOT / root).rglob("*.py")
+    ]
     for pattern, why in messages.ENGLISH_ONLY.items():
         assert why and any(fnmatch.fnmatch(f, pattern) for f in files), pattern  # no stale or unexplained entry
-    player_facing = [f for f in files if f.startswith("metrobot/games/") and f.rsplit("/", 1)[-1] in
-                     ("board.py", "mapdata.py", "markers.py", "engine.py", "rules.py", "notation.py", "plugin.py")]
+    player_facing = [
+        f
+        for f in files
+        if f.startswith("metrobot/games/")
+        and f.rsplit("/", 1)[-1]
+        in ("board.py", "mapdata.py", "markers.py", "engine.py", "rules.py", "notation.py", "plugin.py")
+    ]
     assert player_facing
     for f in player_facing:
         assert not any(fnmatch.fnmatch(f, pattern) for pattern in messages.ENGLISH_ONLY), f

@@ -1,4 +1,5 @@
 """The command-line tools are contracts: selfplay, replay, score (and render, with its issue)."""
+
 import json
 import subprocess
 import sys
@@ -10,8 +11,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run(*args, check=True):
-    proc = subprocess.run([sys.executable, "-m", "metrobot", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "metrobot", *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     if check:
         assert proc.returncode == 0, proc.stderr
     return proc
@@ -115,8 +117,15 @@ def test_underground_selfplay_replay_and_score(tmp_path):
     run("selfplay", "--game", "underground", "--players", "3", "--seed", "5", "--out", str(out))
     state = json.loads((out / "state.json").read_text())
     assert state["game"] == "underground" and state["phase"] == "finished" and state["winners"]
-    assert set(state["breakdown"][state["players"][0]]) >= {"national_rail", "terminus", "connections", "loops",
-                                                            "passenger", "start", "total"}
+    assert set(state["breakdown"][state["players"][0]]) >= {
+        "national_rail",
+        "terminus",
+        "connections",
+        "loops",
+        "passenger",
+        "start",
+        "total",
+    }
     assert all(t["colours"] is not None and t["path"] for t in state["passenger"]["trips"])
     assert run("replay", str(out / "log.json")).stdout == (out / "state.json").read_text()
     assert json.loads(run("score", str(out / "state.json")).stdout) == state  # idempotent

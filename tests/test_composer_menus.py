@@ -2,6 +2,7 @@
 player walks them (every entry of every level, through each game's plug-in and the
 adapter's own menu code), find every legal next step exactly once, with no menu over
 Discord's 25 entries and no custom id over its 100 characters."""
+
 from __future__ import annotations
 
 import random
@@ -50,9 +51,18 @@ def position(kind: str, players: int, seed: int, moves: int, steps: int):
 def menu_at(plugin, state, seat: str, prefix: list[str], language) -> Menu:
     """The menu as the service builds it (`Turns.menu`): the plug-in's choices, in its menus."""
     entries = plugin.menu(state, seat, plugin.choices(state, seat, language), language)
-    return Menu(plugin.name, 123456789012, 4321, prefix, [c for _, c in entries], "…", complete=False,
-                can_submit=bool(prefix), paths=[p for p, _ in entries], example=plugin.typing_example(state, seat,
-                                                                                                      language))
+    return Menu(
+        plugin.name,
+        123456789012,
+        4321,
+        prefix,
+        [c for _, c in entries],
+        "…",
+        complete=False,
+        can_submit=bool(prefix),
+        paths=[p for p, _ in entries],
+        example=plugin.typing_example(state, seat, language),
+    )
 
 
 def parts(view: discord.ui.View) -> list[discord.ui.Item]:
@@ -91,8 +101,14 @@ def walk(menu: Menu, language) -> list[str]:
 
 
 @settings(max_examples=30)
-@given(kind=st.sampled_from(sorted(GAMES)), seed=st.integers(0, 2**32), moves=st.integers(0, 400),
-       steps=st.integers(0, 4), players=st.integers(0, 2), language=st.sampled_from(list(LANGUAGES)))
+@given(
+    kind=st.sampled_from(sorted(GAMES)),
+    seed=st.integers(0, 2**32),
+    moves=st.integers(0, 400),
+    steps=st.integers(0, 4),
+    players=st.integers(0, 2),
+    language=st.sampled_from(list(LANGUAGES)),
+)
 def test_every_legal_step_is_reached_once_by_the_menus(kind, seed, moves, steps, players, language):
     plugin, state, seat, prefix = position(kind, GAMES[kind][1][players % len(GAMES[kind][1])], seed, moves, steps)
     reader = lang(language)

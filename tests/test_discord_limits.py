@@ -10,6 +10,7 @@ buttons from the service's own labels, every rules page's message), in each lang
 adapter shortens a text that would not fit with "…" (`composer_ids._short`): a translation must
 never need it, so every shortening is recorded and must not happen.
 """
+
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -36,9 +37,11 @@ from .test_composer_menus import menu_at, parts, position
 
 BUTTON, OPTION, PLACEHOLDER, TITLE, FIELD, MESSAGE = 80, 100, 150, 45, 45, 2000
 # Seeded positions of each game: early, middle, late; with steps already chosen, hints on.
-POSITIONS = {"underground": [(3, 1, 0, 0), (3, 2, 60, 2), (5, 3, 200, 3)],
-             "metromania": [(2, 1, 0, 0), (4, 2, 30, 2), (2, 3, 120, 1)],
-             "flipwrite": [(2, 1, 0, 0), (8, 2, 20, 1), (1, 3, 60, 0)]}
+POSITIONS = {
+    "underground": [(3, 1, 0, 0), (3, 2, 60, 2), (5, 3, 200, 3)],
+    "metromania": [(2, 1, 0, 0), (4, 2, 30, 2), (2, 3, 120, 1)],
+    "flipwrite": [(2, 1, 0, 0), (8, 2, 20, 1), (1, 3, 60, 0)],
+}
 LONG_NAME = "Wolfgang Amadeus Mozartstraße 🚇"[:32]  # Discord display names are at most 32 characters
 CODES = list(LANGUAGES)
 
@@ -53,6 +56,7 @@ def shortened(monkeypatch) -> list[tuple[str, int]]:
         if len(text) > limit:
             cut.append((text, limit))
         return real(text, limit)
+
     for module in (composer_module, composer_box):  # every module that shortens a text
         monkeypatch.setattr(module, "_short", spy)
     return cut
@@ -105,10 +109,29 @@ def test_the_composer_and_the_typing_box_fit(shortened, kind, code):
 def _row(kind: str, code: str, seats: int, hints: bool) -> GameRow:
     plugin = get_plugin(kind)
     people = [Seat(f"u{i}", LONG_NAME, auto=i == seats - 1) for i in range(seats)]
-    return GameRow(id=123456789012, channel_id="1", guild_id="2", game=kind, status="lobby", host_id="u0",
-                   options={}, seed=1, seats=people, max_seats=plugin.game.max_players, state_stored=None, version=1,
-                   moves=4321, turn_clock=86400, deadline=None, reminded=False, lobby_message_id=None, created_at=0.0,
-                   updated_at=0.0, language=code, settings={"hints": hints})
+    return GameRow(
+        id=123456789012,
+        channel_id="1",
+        guild_id="2",
+        game=kind,
+        status="lobby",
+        host_id="u0",
+        options={},
+        seed=1,
+        seats=people,
+        max_seats=plugin.game.max_players,
+        state_stored=None,
+        version=1,
+        moves=4321,
+        turn_clock=86400,
+        deadline=None,
+        reminded=False,
+        lobby_message_id=None,
+        created_at=0.0,
+        updated_at=0.0,
+        language=code,
+        settings={"hints": hints},
+    )
 
 
 @pytest.mark.parametrize("code", CODES)
@@ -167,5 +190,6 @@ def test_slash_commands_fit_and_siblings_differ(code):
                 check(list(s.parameters))
                 for p in s.parameters:
                     assert all(len(command_text(language, c.name, False) or c.name) <= OPTION for c in p.choices)
+
     check(slash_commands(None))
     assert NAME_CONTEXT == "command name"

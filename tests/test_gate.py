@@ -1,5 +1,6 @@
 """The per-person token bucket and how Discord failures are logged (the rest of the gate is
 exercised through the stand-in in tests/e2e/test_operating.py)."""
+
 from __future__ import annotations
 
 import logging
@@ -91,8 +92,18 @@ async def test_payloads_discord_would_never_send_pass_through_the_gate_untouched
     bot = SimpleNamespace(tree=SimpleNamespace(get_command=lambda name: None))
     gate = Gate(bot, TokenBuckets(rate=0, burst=1))
     seen = []
-    junk = [[], "x", None, {}, {"type": "2"}, {"type": 2, "member": []}, {"type": 3, "data": "mb:p"},
-            {"type": 3, "user": {"id": []}, "data": {"custom_id": 5}}, {"type": 99}, {"type": True}]
+    junk = [
+        [],
+        "x",
+        None,
+        {},
+        {"type": "2"},
+        {"type": 2, "member": []},
+        {"type": 3, "data": "mb:p"},
+        {"type": 3, "user": {"id": []}, "data": {"custom_id": 5}},
+        {"type": 99},
+        {"type": True},
+    ]
     for payload in junk:
         gate.admit(payload, seen.append)
     assert seen == junk
@@ -121,8 +132,9 @@ async def test_a_refusal_that_waited_past_discords_answer_window_is_dropped(monk
 
     gate = gate_module.Gate(SimpleNamespace(), TokenBuckets(rate=0, burst=1))
     accounts = [Account("component", "PlayButton") for _ in range(gate_module.REFUSALS_AT_ONCE + 2)]
-    answering = [asyncio.create_task(gate._refuse(Interaction(n), "wait", a, clock.now))
-                 for n, a in enumerate(accounts)]
+    answering = [
+        asyncio.create_task(gate._refuse(Interaction(n), "wait", a, clock.now)) for n, a in enumerate(accounts)
+    ]
     await asyncio.sleep(0)  # all queued; the first few are being sent
     clock.now += gate_module.ANSWER_WINDOW + 0.1
     release.set()

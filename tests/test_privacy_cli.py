@@ -1,6 +1,7 @@
 """The operators' privacy tools are the bot's own code behind a command line: `export --user`
 writes what `/me data` sends, `forget --user` does what `/me forget` does, `purge --guild`
 deletes a server's data now; malformed input is `error: ...` and exit status 2."""
+
 from __future__ import annotations
 
 import asyncio
@@ -24,8 +25,14 @@ pytestmark = pytest.mark.timeout(180)
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "metrobot", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120, env={"PATH": "", "METROBOT_DB": "/nonexistent/metrobot.sqlite3"})
+    return subprocess.run(
+        [sys.executable, "-m", "metrobot", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "", "METROBOT_DB": "/nonexistent/metrobot.sqlite3"},
+    )
 
 
 @pytest.fixture(scope="module")
@@ -42,6 +49,7 @@ def made(tmp_path_factory) -> tuple[str, dict]:
             return await Privacy(svc).export(ANN[0])
         finally:
             await db.close()
+
     return path, asyncio.run(make())
 
 
@@ -59,8 +67,9 @@ def test_export_writes_what_me_data_sends(made, database, tmp_path):
     assert proc.returncode == 0, proc.stderr
     written = json.loads(out.read_text())
     expected = made[1]
-    assert {k: v for k, v in written.items() if k != "exported_at"} == \
-        {k: v for k, v in expected.items() if k != "exported_at"}
+    assert {k: v for k, v in written.items() if k != "exported_at"} == {
+        k: v for k, v in expected.items() if k != "exported_at"
+    }
     printed = run("export", "--user", ANN[0], "--db", database)
     assert json.loads(printed.stdout)["games"] == written["games"]
 
@@ -89,12 +98,15 @@ def test_purge_deletes_one_server_and_forget_one_person(database):
         con.close()
 
 
-@pytest.mark.parametrize("args, says", [
-    (["forget", "--user", "ann"], "--user must be a Discord id"),
-    (["export", "--user", "1" * 21], "--user must be a Discord id"),
-    (["purge", "--guild", "-5"], "--guild must be a Discord id"),
-    (["forget", "--user", "1"], "no such database"),  # METROBOT_DB names no file
-])
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["forget", "--user", "ann"], "--user must be a Discord id"),
+        (["export", "--user", "1" * 21], "--user must be a Discord id"),
+        (["purge", "--guild", "-5"], "--guild must be a Discord id"),
+        (["forget", "--user", "1"], "no such database"),  # METROBOT_DB names no file
+    ],
+)
 def test_malformed_input_is_an_error_and_status_2(args, says):
     proc = run(*args)
     assert proc.returncode == 2 and proc.stderr.startswith("error: ") and says in proc.stderr, proc.stderr

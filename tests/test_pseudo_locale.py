@@ -10,6 +10,7 @@ an aborted game. Every word of every text — messages, buttons, menus, and ever
 drawn in every image — must be a marked piece of the catalogue, or data: people's names,
 the maps' station, line and city names, coordinates and codes, and what the player typed.
 """
+
 from __future__ import annotations
 
 import random
@@ -27,8 +28,26 @@ from tests.render.test_image_texts import data_words as image_data_words
 PEOPLE = [("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat")]
 GAMES = [("metromania", 2, {}), ("flipwrite", 2, {"city": "berlin"}), ("underground", 3, {})]
 # Typed moves that mean nothing or break a rule, in every game (echoed back as values).
-BAD_MOVES = ["", "fly away", "Q99", "solid Q99", "halte Q99", "dashed G9", "nb", "p:red:999", "p:black:0", "fg:9",
-             "r:9", "ride Z 3", "r:C:99", "transfer", "free Nowhere", "rood Atlantis - Euston", "🚇" * 5, "x" * 120]
+BAD_MOVES = [
+    "",
+    "fly away",
+    "Q99",
+    "solid Q99",
+    "halte Q99",
+    "dashed G9",
+    "nb",
+    "p:red:999",
+    "p:black:0",
+    "fg:9",
+    "r:9",
+    "ride Z 3",
+    "r:C:99",
+    "transfer",
+    "free Nowhere",
+    "rood Atlantis - Euston",
+    "🚇" * 5,
+    "x" * 120,
+]
 PIECE = re.compile(r"⟦[^⟦⟧⟪⟫]*⟧")
 VALUE = re.compile(r"⟪([^⟦⟧⟪⟫]*)⟫")
 WORD = re.compile(r"[^\W\d_]{2,}")
@@ -38,9 +57,11 @@ CODE = re.compile(r"\b[A-Za-z]{1,3}\d+\b|\b[a-z]{1,2}(?::[\w-]+)+")  # G13, S4, 
 def leftover(text: str, data: set[str]) -> list[str]:
     """Words of a message outside the catalogue: pieces removed, values opened up (a value
     composed of English words in code is caught too), then data and codes removed."""
+
     def opened(value: re.Match) -> str:  # a JSON example or a quoted code is notation
         inner = value.group(1)
         return " " if inner[:1] in ("{", '"', "'") else f" {inner} "
+
     before = None
     while before != text:
         before, text = text, VALUE.sub(opened, PIECE.sub(" ", text))
@@ -63,6 +84,7 @@ class Heard:
         def text(draw, xy, text, *args, **kwargs):
             self.drawn.append(text)
             return original(draw, xy, text, *args, **kwargs)
+
         monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
 
     def outcome(self, out):
@@ -120,7 +142,7 @@ async def _play_to_the_end(svc, heard: Heard, channel: str, kind: str, now: list
         game = plugin.game
         seat = sorted(game.to_move(state), key=game.seats(state).index)[0]
         person = game.owner(state, seat)
-        others = [u for u, _ in PEOPLE[:len(row.seats)] if u != person]
+        others = [u for u, _ in PEOPLE[: len(row.seats)] if u != person]
         turn += 1
         if turn == 2:  # mistakes, refused in the reader's language
             for typed in BAD_MOVES:
@@ -165,23 +187,23 @@ async def _play_to_the_end(svc, heard: Heard, channel: str, kind: str, now: list
 
 
 @pytest.mark.parametrize("kind, players, options", GAMES, ids=[g[0] for g in GAMES])
-async def test_a_whole_game_in_the_pseudo_language_leaves_nothing_untranslated(db, monkeypatch, kind, players,
-                                                                               options):
+async def test_a_whole_game_in_the_pseudo_language_leaves_nothing_untranslated(db, monkeypatch, kind, players, options):
     now = [1_000_000.0]
-    svc = GameService(db, clock=lambda: now[0], seeds=fixed_seeds(5), images=True, render_workers=0,
-                      ai_seconds=0.05)
+    svc = GameService(db, clock=lambda: now[0], seeds=fixed_seeds(5), images=True, render_workers=0, ai_seconds=0.05)
     heard = Heard(monkeypatch)
     run = svc.painter.run
 
     async def paint(fn, *args):
         heard.painted.append(fn.__name__)
         return await run(fn, *args)
+
     svc.painter.run = paint
     channel = f"c-{kind}"
     people = PEOPLE[:players]
     with reading(PSEUDO):
-        heard.outcome(await svc.new_game(channel, "g1", *people[0], kind, None, players, city=options.get("city"),
-                                         language="qps"))
+        heard.outcome(
+            await svc.new_game(channel, "g1", *people[0], kind, None, players, city=options.get("city"), language="qps")
+        )
         await heard.refused(svc.start(channel, people[1][0]))  # only the host starts
         for person in people[1:]:
             heard.outcome(await svc.join(channel, *person))

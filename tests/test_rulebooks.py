@@ -3,6 +3,7 @@ game alike: 5 to 8 pages ending with the summary, unique keys, pages that cover 
 ids of the game, positions built the same way every time, texts whose placeholders are all
 given, marked for the catalogue, and no tofu in the Korean pictures. Each game's own tests
 check that its pictures show what its texts say."""
+
 from __future__ import annotations
 
 import ast
@@ -25,8 +26,8 @@ NOT_RULES = {"game_over", "not_your_turn", "not_your_move"}  # whose turn it is 
 
 def rule_ids(game: str) -> set[str]:
     """Every rule id the game's package gives a `RuleError` (its second argument or `rule=`),
-    the keys of tables of refusals handed to it (`REFUSALS[rule], rule`) and ids named first
-(`rule, where = "an_id", ...`)."""
+        the keys of tables of refusals handed to it (`REFUSALS[rule], rule`) and ids named first
+    (`rule, where = "an_id", ...`)."""
     ids = set()
     for path in (ROOT / "metrobot" / "games" / game).rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -36,10 +37,16 @@ def rule_ids(game: str) -> set[str]:
                 ids |= {a.value for a in args if isinstance(a, ast.Constant) and isinstance(a.value, str)}
             if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "REFUSALS" for t in node.targets):
                 ids |= {k.value for k in node.value.keys if isinstance(k, ast.Constant)}
-            if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Tuple) \
-                    and isinstance(node.value, ast.Tuple):  # rule, where = "an_id", ...
-                ids |= {v.value for t, v in zip(node.targets[0].elts, node.value.elts)
-                        if getattr(t, "id", "") == "rule" and isinstance(v, ast.Constant)}
+            if (
+                isinstance(node, ast.Assign)
+                and isinstance(node.targets[0], ast.Tuple)
+                and isinstance(node.value, ast.Tuple)
+            ):  # rule, where = "an_id", ...
+                ids |= {
+                    v.value
+                    for t, v in zip(node.targets[0].elts, node.value.elts)
+                    if getattr(t, "id", "") == "rule" and isinstance(v, ast.Constant)
+                }
     return ids
 
 
@@ -67,8 +74,9 @@ def test_positions_are_built_the_same_way_every_time_with_all_their_params(game)
         if page.build is None:
             continue
         first, second = page.build(), page.build()
-        assert json.dumps(plugin.game.to_json(first.state), sort_keys=True) == \
-            json.dumps(plugin.game.to_json(second.state), sort_keys=True)
+        assert json.dumps(plugin.game.to_json(first.state), sort_keys=True) == json.dumps(
+            plugin.game.to_json(second.state), sort_keys=True
+        )
         assert first.params == second.params and (first.viewer, first.picture) == (second.viewer, second.picture)
         assert all(isinstance(v, (str, int)) for v in first.params.values())
         wanted = {f for _, f, _, _ in string.Formatter().parse(page.text) if f}
@@ -82,8 +90,11 @@ def test_positions_are_built_the_same_way_every_time_with_all_their_params(game)
 @pytest.mark.parametrize("game", PLUGINS)
 def test_titles_and_texts_are_marked_for_the_catalogue(game):
     source = (ROOT / "metrobot" / "games" / game / "rulebook.py").read_text(encoding="utf-8")
-    marked = {ast.literal_eval(ast.unparse(n.args[0])) for n in ast.walk(ast.parse(source))
-              if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "N_"}
+    marked = {
+        ast.literal_eval(ast.unparse(n.args[0]))
+        for n in ast.walk(ast.parse(source))
+        if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "N_"
+    }
     for page in PLUGINS[game].rules_pages()[:-1]:
         assert page.title in marked and page.text in marked, page.key
 

@@ -2,6 +2,7 @@
 language, 5 to 8 pages, each a Markdown text with its title, a picture where the page has
 a position, and pages.json listing them; the texts are in the language asked for (all eight,
 given as our codes or Discord's: `pt_BR`, `pt-BR`)."""
+
 import json
 import subprocess
 import sys
@@ -48,20 +49,25 @@ def test_every_game_in_every_language(tmp_path, kind, language):
         assert json.loads((ROOT / "docs" / "rules" / kind / "pages.json").read_text(encoding="utf-8")) == listed
     elif language not in IN_PROGRESS:  # (a language being translated shows English where it has no text yet)
         english = written(kind, "en", tmp_path / "en")["pages"]
-        assert all(p["text"] != e["text"] and p["title"] != e["title"] for p, e in zip(pages, english)), \
+        assert all(p["text"] != e["text"] and p["title"] != e["title"] for p, e in zip(pages, english)), (
             "every page translated"
+        )
 
 
 def test_the_module_runs_and_refuses_bad_input(tmp_path):
     def run(*args):
-        return subprocess.run([sys.executable, "-m", "metrobot", "rules", *args], cwd=ROOT, capture_output=True,
-                              text=True, timeout=120)
+        return subprocess.run(
+            [sys.executable, "-m", "metrobot", "rules", *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+        )
+
     done = run("--game", KINDS[0], "--language", "ko", "--out", str(tmp_path))
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "pages.json").exists()
     assert written(KINDS[0], "pt-BR", tmp_path / "pt")["language"] == "pt_BR"  # Discord's spelling of our code
-    for bad in (["--game", "chess", "--out", str(tmp_path / "x")],
-                ["--game", KINDS[0], "--language", "tr", "--out", str(tmp_path / "y")]):
+    for bad in (
+        ["--game", "chess", "--out", str(tmp_path / "x")],
+        ["--game", KINDS[0], "--language", "tr", "--out", str(tmp_path / "y")],
+    ):
         refused = run(*bad)
         assert refused.returncode == 2 and refused.stderr.startswith("error:") and "Traceback" not in refused.stderr
     assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()

@@ -1,5 +1,6 @@
 """Settings from the environment: METROBOT_DRAW_AHEAD is on unless set to 0; anything but 0 or 1
 stops the bot with a clear message."""
+
 import pytest
 
 from metrobot.settings import load_settings
@@ -33,9 +34,14 @@ def test_metrics_are_off_unless_a_port_is_given(monkeypatch, tmp_path):
     assert (settings.metrics_port, settings.metrics_host, settings.rate_per_second) == (9464, "0.0.0.0", 0.0)
 
 
-@pytest.mark.parametrize(("name", "raw", "says"), [("METROBOT_METRICS_PORT", "http", "must be a whole number"),
-                                                   ("METROBOT_METRICS_PORT", "70000", "must be a port number"),
-                                                   ("METROBOT_RATE_PER_SECOND", "fast", "must be a number")])
+@pytest.mark.parametrize(
+    ("name", "raw", "says"),
+    [
+        ("METROBOT_METRICS_PORT", "http", "must be a whole number"),
+        ("METROBOT_METRICS_PORT", "70000", "must be a port number"),
+        ("METROBOT_RATE_PER_SECOND", "fast", "must be a number"),
+    ],
+)
 def test_wrong_operating_settings_are_refused(monkeypatch, tmp_path, name, raw, says):
     monkeypatch.setenv(name, raw)
     with pytest.raises(SystemExit, match=says):
@@ -54,7 +60,10 @@ def test_privacy_settings(monkeypatch, tmp_path):
     monkeypatch.setenv("METROBOT_PRIVACY_URL", "https://example.org/privacy")
     settings = load_settings(tmp_path / "none.env")
     assert (settings.retention_days, settings.operator_contact, settings.privacy_url) == (
-        7.5, "privacy@example.org", "https://example.org/privacy")
+        7.5,
+        "privacy@example.org",
+        "https://example.org/privacy",
+    )
     monkeypatch.setenv("METROBOT_RETENTION_DAYS", "-1")
     with pytest.raises(SystemExit, match="METROBOT_RETENTION_DAYS must be between 0 and 3650"):
         load_settings(tmp_path / "none.env")

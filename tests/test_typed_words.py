@@ -8,6 +8,7 @@ Warren Street", "afzien", "ruta 1". Places, arrows, lines, station names and num
 the same in every language. The words themselves come from the catalogue, and are the
 ones each language's menus show.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -50,6 +51,7 @@ def metromania_typed(code: str, step: str, pick: int) -> str:
 
     def word(key: str) -> str:
         return words[key][pick % len(words[key])]
+
     head, *rest = step.split(":")
     return " ".join([word(head)] + [word(part) if part in ("L", "R") else part for part in rest])
 
@@ -77,11 +79,13 @@ def test_metromania_words_are_the_ones_the_game_shows(code):
     """Each typed word is one the game writes in that language: its menus' labels, the
     line styles and the /station command."""
     language = lang(code)
-    shown = {"st": [language.t("intermediate station at {place}", place=""), language.p("command name", "station")],
-             "b": [language.t("bonus station at {place}", place="")],
-             "nb": [language.t("no bonus station")],
-             "L": [language.t("{line} → {vertex}, left cell", line="", vertex="")],
-             "R": [language.t("{line} → {vertex}, right cell", line="", vertex="")]}
+    shown = {
+        "st": [language.t("intermediate station at {place}", place=""), language.p("command name", "station")],
+        "b": [language.t("bonus station at {place}", place="")],
+        "nb": [language.t("no bonus station")],
+        "L": [language.t("{line} → {vertex}, left cell", line="", vertex="")],
+        "R": [language.t("{line} → {vertex}, right cell", line="", vertex="")],
+    }
     tables = {**metromania_notation._WORDS, **metromania_notation._SIDE_WORDS}
     for key, texts in shown.items():
         typed = forms(code, *tables[key][0])
@@ -99,7 +103,9 @@ def test_metromania_typed_words_in_other_languages_read_as_english():
     assert N.normalise("bonushalte G9") == N.normalise("보너스 역 G9") == ["b", "G9"]
     # German and Japanese: the glossary's words, kana readings, and as Japanese keyboards type them
     assert N.normalise("Volllinie G21 links") == N.normalise(typed_text("実線G21左")) == ["s", "G21", "L"]
-    assert N.normalise("strichlinie g21 rechtes feld") == N.normalise(typed_text("破線 Ｇ２１ みぎ")) == ["d", "G21", "R"]
+    assert (
+        N.normalise("strichlinie g21 rechtes feld") == N.normalise(typed_text("破線 Ｇ２１ みぎ")) == ["d", "G21", "R"]
+    )
     assert N.normalise("Haltestelle G9") == N.normalise("駅 G9") == N.normalise(typed_text("えきＧ９")) == ["st", "G9"]
     assert N.normalise("kein Bonus") == N.normalise("ボーナスなし") == N.normalise("ぼーなすなし") == ["nb"]
     assert N.normalise("Bonushaltestelle G9") == N.normalise(typed_text("ボーナス駅G9")) == ["b", "G9"]
@@ -155,9 +161,22 @@ def test_underground_steps_typed_in_every_language(code):
     assert {"place", "forgo"} <= kinds
 
 
-@pytest.mark.parametrize("word, step", [("afzien", "forgo"), ("Renunciar", "forgo"), ("포기", "forgo"),
-                                        ("verzichten", "forgo"), ("見送り", "forgo"), ("ruta", "route"), ("경로", "route"),
-                                        ("Route", "route"), ("ルート", "route"), ("るーと", "route"), ("Euston", None)])
+@pytest.mark.parametrize(
+    "word, step",
+    [
+        ("afzien", "forgo"),
+        ("Renunciar", "forgo"),
+        ("포기", "forgo"),
+        ("verzichten", "forgo"),
+        ("見送り", "forgo"),
+        ("ruta", "route"),
+        ("경로", "route"),
+        ("Route", "route"),
+        ("ルート", "route"),
+        ("るーと", "route"),
+        ("Euston", None),
+    ],
+)
 def test_underground_step_words(word, step):
     assert underground_words.step_named(word) == step
 
@@ -194,8 +213,17 @@ def test_colours_and_card_words_in_german_and_japanese():
 
     assert underground_words.colour_named("Rot") == underground_words.colour_named("赤") == "red"
     assert underground_words.colour_named("grün") == underground_words.colour_named("緑") == "green"
-    assert underground_words.means_all("alle") and underground_words.means_all("全部") and \
-        underground_words.means_all("のこり")
-    for word, kind in (("Umsteigen", "transfer"), ("乗り換え", "transfer"), ("Freifahrt", "free"), ("フリー", "free"),
-                       ("Fahrt", "ride"), ("乗車", "ride")):
+    assert (
+        underground_words.means_all("alle")
+        and underground_words.means_all("全部")
+        and underground_words.means_all("のこり")
+    )
+    for word, kind in (
+        ("Umsteigen", "transfer"),
+        ("乗り換え", "transfer"),
+        ("Freifahrt", "free"),
+        ("フリー", "free"),
+        ("Fahrt", "ride"),
+        ("乗車", "ride"),
+    ):
         assert flipwrite_notation._says(word, kind, kind[0])

@@ -21,6 +21,7 @@ through left-out stations), its slots their number capped at 4. Every mistake is
 `CityMapError` naming the stations at fault; the result then passes the loader's own
 validation (`parse_map`: planarity, spacing, counts), whose messages name stations too.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -42,8 +43,20 @@ from tools.labels import label_overlaps, place_labels  # noqa: E402
 
 MAPS_DIR = ROOT / "metrobot" / "games" / "underground" / "maps"
 CITIES_DIR = Path(__file__).with_name("cities")
-FIELDS = ("TITLE", "START", "ROUTES", "SAME", "LEFT_OUT", "POS", "TERMINI", "NATIONAL_RAIL", "CONNECTIONS",
-          "EXPRESS", "STANDARD", "LABEL")
+FIELDS = (
+    "TITLE",
+    "START",
+    "ROUTES",
+    "SAME",
+    "LEFT_OUT",
+    "POS",
+    "TERMINI",
+    "NATIONAL_RAIL",
+    "CONNECTIONS",
+    "EXPRESS",
+    "STANDARD",
+    "LABEL",
+)
 
 
 class CityMapError(Exception):
@@ -66,6 +79,7 @@ def _names(items) -> str:
 
 # --- checking the data ---------------------------------------------------------------
 
+
 def check_stations(city: Any) -> None:
     """Every station a route names is either kept (with coordinates) or left out, once."""
     pos, left, same = city.POS, set(city.LEFT_OUT), city.SAME
@@ -84,8 +98,9 @@ def check_stations(city: Any) -> None:
                 shown = same.get(station, station)
                 served.add(shown)
                 if shown not in pos and shown not in left:
-                    raise CityMapError(f"line {line}: station {station} has no coordinates in POS "
-                                       f"and is not in LEFT_OUT")
+                    raise CityMapError(
+                        f"line {line}: station {station} has no coordinates in POS and is not in LEFT_OUT"
+                    )
     for kind, group in (("kept", set(pos)), ("left out", left)):
         idle = group - served
         if idle:
@@ -101,9 +116,15 @@ def check_stations(city: Any) -> None:
 def check_flags(city: Any) -> None:
     """Flags go on kept stations, in the numbers the game's components have."""
     pos, left = set(city.POS), set(city.LEFT_OUT)
-    groups = {"START": {city.START}, "TERMINI": set(city.TERMINI), "NATIONAL_RAIL": set(city.NATIONAL_RAIL),
-              "CONNECTIONS": set(city.CONNECTIONS), "EXPRESS": set(city.EXPRESS),
-              "STANDARD": set(city.STANDARD), "LABEL": set(city.LABEL)}
+    groups = {
+        "START": {city.START},
+        "TERMINI": set(city.TERMINI),
+        "NATIONAL_RAIL": set(city.NATIONAL_RAIL),
+        "CONNECTIONS": set(city.CONNECTIONS),
+        "EXPRESS": set(city.EXPRESS),
+        "STANDARD": set(city.STANDARD),
+        "LABEL": set(city.LABEL),
+    }
     for flag, group in groups.items():
         if group & left:
             raise CityMapError(f"{flag} names left-out station(s): {_names(group & left)}")
@@ -119,8 +140,10 @@ def check_flags(city: Any) -> None:
     if city.START in set(city.EXPRESS) | set(city.STANDARD):
         raise CityMapError(f"the start station {city.START} may not be a destination")
     if len(city.CONNECTIONS) != CONNECTION_COUNT:
-        raise CityMapError(f"{len(city.CONNECTIONS)} connection stations ({_names(city.CONNECTIONS)}); "
-                           f"the rules have tiles for {CONNECTION_COUNT}")
+        raise CityMapError(
+            f"{len(city.CONNECTIONS)} connection stations ({_names(city.CONNECTIONS)}); "
+            f"the rules have tiles for {CONNECTION_COUNT}"
+        )
     for kind, listed in (("express", city.EXPRESS), ("standard", city.STANDARD)):
         if len(listed) != DESTINATION_COUNTS[kind]:
             raise CityMapError(f"{len(listed)} {kind} destinations; the deck has {DESTINATION_COUNTS[kind]}")
@@ -130,6 +153,7 @@ def check_flags(city: Any) -> None:
 
 
 # --- making the board ----------------------------------------------------------------
+
 
 def board_gaps(city: Any) -> list[tuple[str, str, list[str]]]:
     """(a, b, lines) for every pair of consecutive kept stations of some line, in line order."""
@@ -172,17 +196,31 @@ def build(city: Any, name: str) -> dict:
     gaps = board_gaps(city)
     termini, expected = line_ends(city, gaps), set(city.TERMINI)
     if termini != expected:
-        raise CityMapError(f"termini differ from TERMINI: line ends not listed {sorted(termini - expected)}, "
-                           f"listed but not line ends {sorted(expected - termini)}")
+        raise CityMapError(
+            f"termini differ from TERMINI: line ends not listed {sorted(termini - expected)}, "
+            f"listed but not line ends {sorted(expected - termini)}"
+        )
     labels = place_labels(city.POS, gaps, city.LABEL)
-    stations = [{
-        "name": station, "x": float(x), "y": float(y), "terminus": station in termini,
-        "national_rail": station in city.NATIONAL_RAIL, "connection": station in city.CONNECTIONS,
-        "destination": "express" if station in city.EXPRESS else "standard" if station in city.STANDARD else None,
-        "label": labels[station],
-    } for station, (x, y) in city.POS.items()]
-    data = {"name": name, "title": city.TITLE, "start": city.START, "stations": stations,
-            "gaps": [{"a": a, "b": b, "slots": min(4, len(lines)), "lines": lines} for a, b, lines in gaps]}
+    stations = [
+        {
+            "name": station,
+            "x": float(x),
+            "y": float(y),
+            "terminus": station in termini,
+            "national_rail": station in city.NATIONAL_RAIL,
+            "connection": station in city.CONNECTIONS,
+            "destination": "express" if station in city.EXPRESS else "standard" if station in city.STANDARD else None,
+            "label": labels[station],
+        }
+        for station, (x, y) in city.POS.items()
+    ]
+    data = {
+        "name": name,
+        "title": city.TITLE,
+        "start": city.START,
+        "stations": stations,
+        "gaps": [{"a": a, "b": b, "slots": min(4, len(lines)), "lines": lines} for a, b, lines in gaps],
+    }
     try:
         parse_map(data)
     except MapError as exc:
@@ -194,8 +232,7 @@ def check_labels(city: Any, data: dict) -> None:
     """No name drawn over another name (as the label boxes estimate them)."""
     clashes = label_overlaps(city.POS, {s["name"]: s["label"] for s in data["stations"]})
     if clashes:
-        raise CityMapError("names drawn over each other: "
-                           + "; ".join(f"{a} / {b}" for a, b in clashes[:8]))
+        raise CityMapError("names drawn over each other: " + "; ".join(f"{a} / {b}" for a, b in clashes[:8]))
 
 
 def dumps(data: dict) -> str:
@@ -243,8 +280,10 @@ def main(argv: list[str] | None = None) -> int:
             continue
         out.write_text(text, encoding="utf-8")
         data = json.loads(text)
-        print(f"wrote {out.relative_to(ROOT)}: {len(data['stations'])} stations, {len(data['gaps'])} gaps, "
-              f"digest {digest}")
+        print(
+            f"wrote {out.relative_to(ROOT)}: {len(data['stations'])} stations, {len(data['gaps'])} gaps, "
+            f"digest {digest}"
+        )
     return 0
 
 

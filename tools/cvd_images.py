@@ -14,6 +14,7 @@ Machado 2009, full severity):
 
 Each picture is a phone-sized part of the board at the size it is posted (CROP).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -30,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from render.png import encode_png  # noqa: E402
+
 OUT = ROOT / "docs" / "accessibility"
 CROP = (560, 300, 1360, 820)  # central London: 800 x 520 px of the 2190 x 1120 board
 SEED, PLAYERS, FRACTION = 7, 3, 0.85
@@ -53,8 +55,12 @@ def draw(root: Path, vision: str | None) -> Image.Image:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "board.png"
         code = DRAW.format(players=PLAYERS, seed=SEED, fraction=FRACTION)
-        subprocess.run([sys.executable, "-c", code, str(out), vision or "-"], cwd=root, check=True,
-                       env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"})
+        subprocess.run(
+            [sys.executable, "-c", code, str(out), vision or "-"],
+            cwd=root,
+            check=True,
+            env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
+        )
         return Image.open(out).convert("RGB").crop(CROP)
 
 

@@ -20,6 +20,7 @@ characters the bot may draw so the repository stays small:
 
 The outputs are committed: `make run` needs nothing but Python.
 """
+
 from __future__ import annotations
 
 import subprocess
@@ -32,21 +33,52 @@ from fontTools import subset
 from fontTools.ttLib import TTCollection, TTFont
 
 OUT = Path(__file__).resolve().parents[1] / "render" / "fonts"
-NOTO = {"Regular": "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
-        "Bold": "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc"}
+NOTO = {
+    "Regular": "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "Bold": "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
+}
 NOTO_EMOJI_PACKAGE = "@expo-google-fonts/noto-emoji@0.4.7"
 NOTO_EMOJI = {"Regular": "package/400Regular/NotoEmoji_400Regular.ttf", "Bold": "package/700Bold/NotoEmoji_700Bold.ttf"}
 SYMBOLA = "/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf"
 
 JAPANESE = [(0x3000, 0x30FF), (0x31F0, 0x31FF), (0xFF01, 0xFF9F), (0xFFE0, 0xFFEF)]
-HANGUL = [(0x1100, 0x11FF), (0x3000, 0x303F), (0x3130, 0x318F), (0xA960, 0xA97F), (0xAC00, 0xD7A3),
-          (0xD7B0, 0xD7FF), (0xFF01, 0xFF60)]
+HANGUL = [
+    (0x1100, 0x11FF),
+    (0x3000, 0x303F),
+    (0x3130, 0x318F),
+    (0xA960, 0xA97F),
+    (0xAC00, 0xD7A3),
+    (0xD7B0, 0xD7FF),
+    (0xFF01, 0xFF60),
+]
 # Emoji and pictographs: the blocks emoji come from, and symbols people put in names.
-EMOJI = [(0x00A9, 0x00A9), (0x00AE, 0x00AE), (0x203C, 0x203C), (0x2049, 0x2049), (0x20E3, 0x20E3),
-         (0x2122, 0x2122), (0x2139, 0x2139), (0x2190, 0x21FF), (0x2300, 0x23FF), (0x2460, 0x24FF),
-         (0x25A0, 0x27BF), (0x2900, 0x297F), (0x2B00, 0x2BFF), (0x3030, 0x3030), (0x303D, 0x303D),
-         (0x3297, 0x3297), (0x3299, 0x3299), (0x1F000, 0x1F0FF), (0x1F100, 0x1F1FF), (0x1F200, 0x1F2FF),
-         (0x1F300, 0x1F6FF), (0x1F700, 0x1F7FF), (0x1F800, 0x1F8FF), (0x1F900, 0x1F9FF), (0x1FA00, 0x1FAFF)]
+EMOJI = [
+    (0x00A9, 0x00A9),
+    (0x00AE, 0x00AE),
+    (0x203C, 0x203C),
+    (0x2049, 0x2049),
+    (0x20E3, 0x20E3),
+    (0x2122, 0x2122),
+    (0x2139, 0x2139),
+    (0x2190, 0x21FF),
+    (0x2300, 0x23FF),
+    (0x2460, 0x24FF),
+    (0x25A0, 0x27BF),
+    (0x2900, 0x297F),
+    (0x2B00, 0x2BFF),
+    (0x3030, 0x3030),
+    (0x303D, 0x303D),
+    (0x3297, 0x3297),
+    (0x3299, 0x3299),
+    (0x1F000, 0x1F0FF),
+    (0x1F100, 0x1F1FF),
+    (0x1F200, 0x1F2FF),
+    (0x1F300, 0x1F6FF),
+    (0x1F700, 0x1F7FF),
+    (0x1F800, 0x1F8FF),
+    (0x1F900, 0x1F9FF),
+    (0x1FA00, 0x1FAFF),
+]
 
 
 def codepoints(ranges: list[tuple[int, int]]) -> list[int]:
@@ -80,7 +112,9 @@ def jis_kanji() -> set[int]:
 def catalogue_kanji() -> set[int]:
     """The ideographs the Japanese catalogue writes (whatever JIS X 0208 lacks is added)."""
     po = Path(__file__).resolve().parents[1] / "metrobot" / "i18n" / "locales" / "ja.po"
-    return {ord(ch) for ch in po.read_text(encoding="utf-8") if 0x3400 <= ord(ch) <= 0x9FFF or 0xF900 <= ord(ch) <= 0xFAFF}
+    return {
+        ord(ch) for ch in po.read_text(encoding="utf-8") if 0x3400 <= ord(ch) <= 0x9FFF or 0xF900 <= ord(ch) <= 0xFAFF
+    }
 
 
 def cut(font: TTFont, wanted: list[int], out: Path, *, layout: bool = True) -> None:
@@ -99,8 +133,12 @@ def cut(font: TTFont, wanted: list[int], out: Path, *, layout: bool = True) -> N
 
 def noto_emoji(where: Path) -> dict[str, Path]:
     """Noto Emoji's TTF files, from its npm package (fetched with npm, unpacked in `where`)."""
-    done = subprocess.run(["npm", "pack", NOTO_EMOJI_PACKAGE, "--pack-destination", str(where)], capture_output=True,
-                          text=True, check=True)
+    done = subprocess.run(
+        ["npm", "pack", NOTO_EMOJI_PACKAGE, "--pack-destination", str(where)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     with tarfile.open(where / done.stdout.strip().splitlines()[-1]) as archive:
         archive.extractall(where, filter="data")
     return {style: where / path for style, path in NOTO_EMOJI.items()}
@@ -111,8 +149,10 @@ def main(argv: list[str]) -> int:
     needed = ([*NOTO.values()] if {"hangul", "japanese"} & set(parts) else []) + ([SYMBOLA] if "emoji" in parts else [])
     missing = [p for p in needed if not Path(p).exists()]
     if missing:
-        print("missing: " + ", ".join(missing) + "\ninstall: apt-get install fonts-noto-cjk fonts-symbola",
-              file=sys.stderr)
+        print(
+            "missing: " + ", ".join(missing) + "\ninstall: apt-get install fonts-noto-cjk fonts-symbola",
+            file=sys.stderr,
+        )
         return 2
     if "hangul" in parts:
         for style, path in NOTO.items():

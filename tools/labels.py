@@ -5,13 +5,22 @@ A name is taken to be about LABEL_CHAR units wide per character and LABEL_HEIGHT
 renderer's intended size) and starts LABEL_GAP from the station. The greedy choice below is
 what made London's file: changing it changes London's digest.
 """
+
 from __future__ import annotations
 
 import math
 
 LABEL_CHAR, LABEL_HEIGHT, LABEL_GAP = 0.5, 1.2, 0.8
-DIRECTIONS = {"e": (1, 0), "ne": (1, -1), "n": (0, -1), "nw": (-1, -1),
-              "w": (-1, 0), "sw": (-1, 1), "s": (0, 1), "se": (1, 1)}
+DIRECTIONS = {
+    "e": (1, 0),
+    "ne": (1, -1),
+    "n": (0, -1),
+    "nw": (-1, -1),
+    "w": (-1, 0),
+    "sw": (-1, 1),
+    "s": (0, 1),
+    "se": (1, 1),
+}
 Box = tuple[float, float, float, float]
 
 
@@ -44,8 +53,9 @@ def _segment_hits_box(p: tuple[float, float], q: tuple[float, float], box: Box) 
     return True
 
 
-def place_labels(pos: dict[str, tuple[float, float]], gaps: list[tuple[str, str, list[str]]],
-                 fixed: dict[str, str]) -> dict[str, str]:
+def place_labels(
+    pos: dict[str, tuple[float, float]], gaps: list[tuple[str, str, list[str]]], fixed: dict[str, str]
+) -> dict[str, str]:
     """Greedy: the busiest stations choose first; each takes the direction whose name box
     overlaps the fewest names already placed, stations and pieces of track (`fixed` names
     the side of a station outright)."""
@@ -89,7 +99,7 @@ def label_overlaps(pos: dict[str, tuple[float, float]], sides: dict[str, str]) -
     found = []
     for i, a in enumerate(names):
         ax0, ay0, ax1, ay1 = boxes[a]
-        for b in names[i + 1:]:
+        for b in names[i + 1 :]:
             bx0, by0, bx1, by1 = boxes[b]
             if min(ax1, bx1) > max(ax0, bx0) and min(ay1, by1) > max(ay0, by0):
                 found.append((a, b))

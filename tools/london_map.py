@@ -6,6 +6,7 @@
 
 The board itself is built by the general tool, `tools/citymap.py`, from `tools/cities/london.py`.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -22,6 +23,7 @@ from tools.cities.london import ROUTES, SAME  # noqa: E402
 
 # --- checking the routes against a public data set -------------------------------------
 
+
 def same(name: str) -> str:
     return SAME.get(name, name)
 
@@ -31,11 +33,16 @@ def compare_with_tubemaps(folder: Path) -> list[str]:
     datasets/london.*.csv, about 2009). Its names differ a little; its network predates
     the Circle line's Hammersmith branch, Wood Lane, Heathrow Terminal 5 and the Northern
     line's Battersea branch, so those show up here as expected differences."""
-    rename = {"Picadilly Circus": "Piccadilly Circus", "Harrow & Wealdston": "Harrow & Wealdstone",
-              "Bromley-By-Bow": "Bromley-by-Bow", "Edgware Road (B)": "Edgware Road (Bakerloo)",
-              "Edgware Road (C)": "Edgware Road", "Shepherd's Bush (C)": "Shepherd's Bush",
-              "Shepherd's Bush (H)": "Shepherd's Bush Market",
-              "Heathrow Terminals 1, 2 & 3": "Heathrow Terminals 2 & 3"}
+    rename = {
+        "Picadilly Circus": "Piccadilly Circus",
+        "Harrow & Wealdston": "Harrow & Wealdstone",
+        "Bromley-By-Bow": "Bromley-by-Bow",
+        "Edgware Road (B)": "Edgware Road (Bakerloo)",
+        "Edgware Road (C)": "Edgware Road",
+        "Shepherd's Bush (C)": "Shepherd's Bush",
+        "Shepherd's Bush (H)": "Shepherd's Bush Market",
+        "Heathrow Terminals 1, 2 & 3": "Heathrow Terminals 2 & 3",
+    }
     with open(folder / "london.stations.csv", newline="") as f:
         names = {r["id"]: same(rename.get(r["name"], r["name"])) for r in csv.DictReader(f)}
     with open(folder / "london.lines.csv", newline="") as f:

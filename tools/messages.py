@@ -17,6 +17,7 @@ for later with `N_(text)`, `NP_(context, text)`, `Term(text)`, `Phrase(text)`, `
 (`metrobot/web/templates/*.html`) call `t(text)`, `n(…)` and `p(…)` the same way. Babel reads and writes the .po files
 (`Catalog.update` merges the template into each language the way `pybabel update` does).
 """
+
 from __future__ import annotations
 
 import ast
@@ -41,8 +42,14 @@ SOURCES = ("metrobot", "render")
 
 # callee name -> which positional arguments are texts ("c" marks a context)
 MARKERS: dict[str, tuple[str, ...]] = {
-    "N_": ("m",), "NP_": ("c", "m"), "Term": ("m",), "Phrase": ("m",), "BadInput": ("m",), "locale_str": ("m",),
-    "RuleError": ("m", "", "m"), "MapError": ("m",),
+    "N_": ("m",),
+    "NP_": ("c", "m"),
+    "Term": ("m",),
+    "Phrase": ("m",),
+    "BadInput": ("m",),
+    "locale_str": ("m",),
+    "RuleError": ("m", "", "m"),
+    "MapError": ("m",),
 }
 METHODS: dict[str, tuple[str, ...]] = {"t": ("m",), "n": ("m", "m"), "p": ("c", "m")}
 # Files whose texts no player ever reads, and why: English, not in the catalogue. Every other
@@ -55,24 +62,26 @@ ENGLISH_ONLY = {
     "metrobot/tournaments/simulate.py": "the tournament simulation tool's diagnostics, for developers (it prints JSON)",
     "metrobot/privacycli.py": "the operators' export, forget and purge tools' diagnostics",
     "metrobot/gamelog.py": "game-log files: read by the CLI, and replayed from storage by the service, where a log "
-                           "that does not replay is a bug (an internal error), not a player's mistake",
+    "that does not replay is a bug (an internal error), not a player's mistake",
     "metrobot/games/*/state.py": "from_json's checks of state JSON from storage or the CLI: a state that does not "
-                                 "load is a bug or a broken file (an internal error), never a player's mistake",
+    "load is a bug or a broken file (an internal error), never a player's mistake",
     "metrobot/games/*/canonical.py": "from_json's checks of state JSON from storage or the CLI (a game whose "
-                                     "state JSON has a module of its own): never a player's mistake either",
+    "state JSON has a module of its own): never a player's mistake either",
     "metrobot/games/*/ai/*.py": "the automatic players' sanity checks: the service asks them only for seats that "
-                                "owe a decision, on views it builds itself",
+    "owe a decision, on views it builds itself",
     "metrobot/games/*/determinize.py": "the automatic players' guesses of hidden cards, from views the service builds",
     "metrobot/games/*/views.py": "the automatic players' views, built by the service",
 }
 PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}")
 # What translators are told about the texts of a context (a comment in the .po files).
-NOTES = {"typed word": "Words a player may type for this in a move, in this language: the words the game shows "
-                       "(menus, narration). Several forms may be listed, separated by commas.",
-         "line code": "A colour's code on the board's lines, beside its name in the key: a letter or two of the "
-                      "colour's name (R red, Bk black, Y yellow, Bl blue, Pu purple, Pk pink, O orange, G green, "
-                      "Br brown, W white, Gy grey), each colour's different from the others'; one Hangul syllable "
-                      "fits."}
+NOTES = {
+    "typed word": "Words a player may type for this in a move, in this language: the words the game shows "
+    "(menus, narration). Several forms may be listed, separated by commas.",
+    "line code": "A colour's code on the board's lines, beside its name in the key: a letter or two of the "
+    "colour's name (R red, Bk black, Y yellow, Bl blue, Pu purple, Pk pink, O orange, G green, "
+    "Br brown, W white, Gy grey), each colour's different from the others'; one Hangul syllable "
+    "fits.",
+}
 
 
 @dataclass
@@ -106,8 +115,9 @@ def _composed(node: ast.expr) -> bool:
         return True
     if isinstance(node, ast.Call):
         func = node.func
-        return (isinstance(func, ast.Attribute) and func.attr in ("format", "join")) or \
-            (isinstance(func, ast.Name) and func.id in ("str", "repr"))
+        return (isinstance(func, ast.Attribute) and func.attr in ("format", "join")) or (
+            isinstance(func, ast.Name) and func.id in ("str", "repr")
+        )
     return False
 
 
@@ -126,7 +136,7 @@ def scan_file(path: Path, found: Found) -> None:
         where = f"{rel}:{node.lineno}"
         # `.t(...)`/`.n(...)`/`.p(...)` on something that is not a language (e.g. a str's
         # translate) would not reach here: no such call in our code takes a literal first.
-        args = list(node.args[:len(shape)])
+        args = list(node.args[: len(shape)])
         if marker == "RuleError":
             hint = next((k.value for k in node.keywords if k.arg == "hint"), None)
             if hint is not None:
@@ -173,7 +183,7 @@ def scan_template(path: Path, found: Found) -> None:
         if shape is None:
             continue
         where = f"{rel}:{call.lineno}"
-        args = call.args[:len(shape)]
+        args = call.args[: len(shape)]
         if not all(isinstance(a, nodes.Const) and isinstance(a.value, str) for a in args) or len(args) < len(shape):
             found.problems.append(f"{where}: the catalogue is given something else than a literal text")
             continue
@@ -207,10 +217,13 @@ def template(found: Found) -> Catalog:
     cat = Catalog(project="metrobot", msgid_bugs_address="", copyright_holder="metrobot", fuzzy=False)
     for (context, msgid), entry in sorted(found.messages.items(), key=lambda kv: (kv[0][1], kv[0][0] or "")):
         ident = (msgid, entry["plural"]) if entry["plural"] else msgid
-        cat.add(ident, context=context, locations=[(w.rsplit(":", 1)[0], int(w.rsplit(":", 1)[1]))
-                                                   for w in entry["where"][:3]],
-                flags=("python-brace-format",) if PLACEHOLDER.search(msgid) else (),
-                auto_comments=[NOTES[context]] if context in NOTES else ())
+        cat.add(
+            ident,
+            context=context,
+            locations=[(w.rsplit(":", 1)[0], int(w.rsplit(":", 1)[1])) for w in entry["where"][:3]],
+            flags=("python-brace-format",) if PLACEHOLDER.search(msgid) else (),
+            auto_comments=[NOTES[context]] if context in NOTES else (),
+        )
     return cat
 
 
@@ -232,7 +245,8 @@ def check_language(code: str, expected: Catalog) -> list[str]:
             continue
         ours = cat.get(message.id, context=message.context)
         label = f"{code}: {message.id if isinstance(message.id, str) else message.id[0]!r}" + (
-            f" [{message.context}]" if message.context else "")
+            f" [{message.context}]" if message.context else ""
+        )
         if ours is None or not ours.string or (isinstance(ours.string, tuple) and not all(ours.string)):
             problems.append(f"{label}: not translated")
             continue
@@ -243,7 +257,7 @@ def check_language(code: str, expected: Catalog) -> list[str]:
         if any(path == "slash commands" for path, _ in message.locations) and len(ours.string) > 100:
             problems.append(f"{label}: longer than Discord's 100 characters")
         wanted = placeholders(message.id if isinstance(message.id, str) else message.id[1])
-        for text in (ours.string if isinstance(ours.string, tuple) else (ours.string,)):
+        for text in ours.string if isinstance(ours.string, tuple) else (ours.string,):
             if placeholders(text) - wanted or (not isinstance(message.id, tuple) and placeholders(text) != wanted):
                 problems.append(f"{label}: places {sorted(placeholders(text))} should be {sorted(wanted)}")
     return problems
@@ -274,18 +288,27 @@ def fill(code: str, revisions: list[str]) -> int:
         cat = read_po(f, locale=code)
     filled = 0
     for revision in revisions:
-        shown = subprocess.run(["git", "show", f"{revision}:{path.relative_to(ROOT).as_posix()}"], cwd=ROOT,
-                               capture_output=True, check=False)
+        shown = subprocess.run(
+            ["git", "show", f"{revision}:{path.relative_to(ROOT).as_posix()}"],
+            cwd=ROOT,
+            capture_output=True,
+            check=False,
+        )
         if shown.returncode != 0:
             continue
         other = read_po(io.BytesIO(shown.stdout), locale=code)
         for message in cat:
-            if not message.id or (message.string and not message.fuzzy and
-                                  (not isinstance(message.string, tuple) or all(message.string))):
+            if not message.id or (
+                message.string and not message.fuzzy and (not isinstance(message.string, tuple) or all(message.string))
+            ):
                 continue
             theirs = other.get(message.id, context=message.context)
-            if theirs is not None and theirs.string and not theirs.fuzzy and \
-                    (not isinstance(theirs.string, tuple) or all(theirs.string)):
+            if (
+                theirs is not None
+                and theirs.string
+                and not theirs.fuzzy
+                and (not isinstance(theirs.string, tuple) or all(theirs.string))
+            ):
                 message.string = theirs.string
                 message.flags.discard("fuzzy")
                 filled += 1
@@ -326,8 +349,7 @@ def main(argv: list[str]) -> int:
         return 2
     codes = named or FINISHED
     problems = [p for code in codes for p in check_language(code, tmpl)]
-    print("\n".join(problems) if problems else
-          f"{len(found.messages)} texts, all translated in {', '.join(codes)}")
+    print("\n".join(problems) if problems else f"{len(found.messages)} texts, all translated in {', '.join(codes)}")
     if not named:
         for code in IN_PROGRESS:
             left = sum(p.endswith(": not translated") for p in check_language(code, tmpl))

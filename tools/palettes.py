@@ -22,6 +22,7 @@ the original colours (`DRIFT_WEIGHT`).
 
 The output is data: the bot needs no colour science at run time.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -140,15 +141,18 @@ def optimise(problem: Problem, seed: int, steps: int = STEPS) -> dict[str, Colou
 
     def total(dist: dict, colours: dict) -> float:
         worst = min(dist.values())
-        return (60.0 * max(0.0, CAP - worst) + sum(pair_cost(v) for v in dist.values())
-                + sum(problem.own_cost(n, colours[n]) for n in problem.names))
+        return (
+            60.0 * max(0.0, CAP - worst)
+            + sum(pair_cost(v) for v in dist.values())
+            + sum(problem.own_cost(n, colours[n]) for n in problem.names)
+        )
 
     cost = total(d, cur)
     best, best_cost = dict(cur), cost
     for step in range(steps):
         heat = 1.0 - step / steps
         sigma = 4 + 36 * heat
-        temperature = 0.02 + 3.0 * heat ** 2
+        temperature = 0.02 + 3.0 * heat**2
         name = rng.choice(movable)
         old = cur[name]
         new = tuple(min(255, max(0, int(round(v + rng.gauss(0, sigma))))) for v in old)
@@ -172,13 +176,21 @@ def worst_pair(colours: dict[str, Colour], key: str, pairs: list[tuple[str, str]
 
 
 def choose(name: str, pset: PaletteSet, key: str) -> dict[str, Colour]:
-    problem = Problem(list(pset.originals), dict(pset.originals), set(pset.fixed), pset.background,
-                      set(pset.cased), conditions_of(key), list(itertools.combinations(pset.originals, 2)))
+    problem = Problem(
+        list(pset.originals),
+        dict(pset.originals),
+        set(pset.fixed),
+        pset.background,
+        set(pset.cased),
+        conditions_of(key),
+        list(itertools.combinations(pset.originals, 2)),
+    )
     tries = [optimise(problem, seed=zlib.crc32(f"{SEED}/{name}/{key}/{r}".encode())) for r in range(RESTARTS)]
 
     def rank(colours):
         w = worst_pair(colours, key, problem.pairs)[0]
         return (min(w, CAP), -sum(problem.own_cost(n, colours[n]) for n in problem.names))
+
     return max(tries, key=rank)
 
 
@@ -208,10 +220,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             for key, worst in entry["worst"].items():
                 print(f"{name:24} {key:22} {worst[0]:5.1f}  {worst[1]} / {worst[2]}")
         return 0
-    out = {"about": "Written by tools/palettes.py (see its docstring): do not edit by hand.",
-           "method": {"distance": "CIEDE2000", "severity": 1.0, "simulation": METHODS, "target": TARGET,
-                      "drift": DRIFT, "hue": HUE, "seed": SEED},
-           "sets": {}}
+    out = {
+        "about": "Written by tools/palettes.py (see its docstring): do not edit by hand.",
+        "method": {
+            "distance": "CIEDE2000",
+            "severity": 1.0,
+            "simulation": METHODS,
+            "target": TARGET,
+            "drift": DRIFT,
+            "hue": HUE,
+            "seed": SEED,
+        },
+        "sets": {},
+    }
     for name, pset in sets.items():
         if args.only and name != args.only and name in stored["sets"]:
             out["sets"][name] = stored["sets"][name]
@@ -225,8 +246,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             before = worst_pair(pset.originals, key, pairs)
             entry["palettes"][key] = {k: _hex(v) for k, v in chosen.items()}
             entry["worst"][key] = [round(worst[0], 2), worst[1], worst[2], round(before[0], 2)]
-            print(f"{name:24} {key:22} {before[0]:5.1f} -> {worst[0]:5.1f} ({worst[1]} / {worst[2]}) "
-                  f"{time.monotonic() - started:.0f} s", flush=True)
+            print(
+                f"{name:24} {key:22} {before[0]:5.1f} -> {worst[0]:5.1f} ({worst[1]} / {worst[2]}) "
+                f"{time.monotonic() - started:.0f} s",
+                flush=True,
+            )
         out["sets"][name] = entry
     DATA.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {DATA.relative_to(ROOT)}")

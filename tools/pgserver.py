@@ -9,6 +9,7 @@ printing its URL — handy for trying the bot on PostgreSQL by hand.
 `available()` says whether the server programs are installed (`apt-get install
 postgresql`; `.ci/run` does it when they are missing).
 """
+
 from __future__ import annotations
 
 import glob

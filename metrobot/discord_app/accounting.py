@@ -1,6 +1,7 @@
 """What one interaction is, and how it ended, for the metrics: set by the gate as the
 interaction comes in (a context variable the handlers' tasks inherit) and marked by the code
 that answers a refusal or a failure."""
+
 from __future__ import annotations
 
 import contextvars
@@ -13,6 +14,7 @@ from ..metrics import ANSWER_SECONDS, INTERACTIONS
 @dataclass
 class Account:
     """One interaction on its way: what it is, when it came, how it ended (see `mark`)."""
+
     kind: str
     name: str
     start: float = field(default_factory=time.perf_counter)

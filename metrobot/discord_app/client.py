@@ -1,6 +1,7 @@
 """The Discord client: wires the service, the commands, the persistent controls and the
 turn-clock loop together (RoboDanny-style: a Bot subclass that sets everything up in
 setup_hook). Commands are built from the game registry at start-up."""
+
 from __future__ import annotations
 
 import asyncio
@@ -48,8 +49,14 @@ class Metro:
         # No message cache either: the bot never looks back at a message it saw (its posts are
         # found by id), and a cache of 1,000 messages with their attachments and components is
         # memory a busy server fills for nothing.
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),  # type: ignore
-                         help_command=None, tree_cls=MetroTree, max_messages=None, **sharding)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),  # type: ignore
+            help_command=None,
+            tree_cls=MetroTree,
+            max_messages=None,
+            **sharding,
+        )
         self.settings = settings
         self.db: Database | None = None
         self.service: TournamentService | None = None
@@ -75,11 +82,19 @@ class Metro:
     async def setup_hook(self) -> None:
         self.db = await Database(self.settings.database).open()
         seeds = {} if self.settings.seed is None else {"seeds": fixed_seeds(self.settings.seed)}
-        self.service = TournamentService(self.db, default_turn_clock=int(self.settings.turn_clock_hours * 3600),
-                                   render_workers=self.settings.render_workers,
-                                   ai_seconds=self.settings.ai_seconds, **seeds)
-        self.privacy = Privacy(self.service, retention_days=self.settings.retention_days,
-                               contact=self.settings.operator_contact, policy_url=self.settings.privacy_url)
+        self.service = TournamentService(
+            self.db,
+            default_turn_clock=int(self.settings.turn_clock_hours * 3600),
+            render_workers=self.settings.render_workers,
+            ai_seconds=self.settings.ai_seconds,
+            **seeds,
+        )
+        self.privacy = Privacy(
+            self.service,
+            retention_days=self.settings.retention_days,
+            contact=self.settings.operator_contact,
+            policy_url=self.settings.privacy_url,
+        )
         # The drawing workers start now, in the background, and draw every board's static
         # layers before anyone asks (start-up does not wait for them).
         self.service.painter.start(warm=self.settings.draw_ahead)
@@ -112,8 +127,9 @@ class Metro:
         if self.settings.web_port is not None:
             from ..web.serve import WebServer
 
-            self.web = WebServer(self.service, self.settings.web_host, self.settings.web_port,
-                                 self.settings.web_base_url)
+            self.web = WebServer(
+                self.service, self.settings.web_host, self.settings.web_port, self.settings.web_base_url
+            )
             await self.web.start()
         elif self.settings.web_base_url:
             self.service.web_base = self.settings.web_base_url
@@ -122,8 +138,11 @@ class Metro:
         """A box a person typed into comes back as a modal submit, which discord.py routes
         only to modals it still holds in memory: ours are read from their custom id instead,
         so they work after a restart too."""
-        if interaction.type is discord.InteractionType.modal_submit and not await typed_step(interaction) \
-                and not await forget_submitted(interaction):
+        if (
+            interaction.type is discord.InteractionType.modal_submit
+            and not await typed_step(interaction)
+            and not await forget_submitted(interaction)
+        ):
             await unknown_control(interaction)
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
@@ -147,12 +166,14 @@ class Metro:
         count = getattr(self, "shard_count", None) or 1
         mine = set(getattr(self, "shard_ids", None) or range(count))
         try:
-            gone = await self.privacy.missed_departures({str(g.id) for g in self.guilds},
-                                                        lambda guild: (guild >> 22) % count in mine)
+            gone = await self.privacy.missed_departures(
+                {str(g.id) for g in self.guilds}, lambda guild: (guild >> 22) % count in mine
+            )
             if gone:
                 log.info("removed from %d server(s) while away: their games are paused", len(gone))
         except Exception:
             log_failure("could not look for servers that removed the bot meanwhile")
+
     async def _server_news(self, what: str, guild: discord.Guild) -> None:
         if self.privacy is None:
             return
@@ -161,8 +182,14 @@ class Metro:
         except Exception:
             log_failure("%s for server %s failed", what, guild.id)
 
-    async def deliver(self, channel_id: str, outcome: Outcome, interaction: discord.Interaction | None = None, *,
-                      ephemeral: bool = True) -> None:
+    async def deliver(
+        self,
+        channel_id: str,
+        outcome: Outcome,
+        interaction: discord.Interaction | None = None,
+        *,
+        ephemeral: bool = True,
+    ) -> None:
         await deliver(self, channel_id, outcome, interaction, ephemeral=ephemeral)
         if self.db is not None and self.db.tournament_news:  # a tournament's table ended: its director runs now
             self.db.tournament_news = False
@@ -283,15 +310,23 @@ class ShardedMetroBot(Metro, commands.AutoShardedBot):
 
 def slash_commands(bot: Any) -> list[Any]:
     """Every slash command of the bot (built from the game registry)."""
-    return [game_group(bot), *look_commands(bot), *move_commands(bot), *standings_commands(bot),
-            *people_commands(bot), tournament_group(bot), privacy_command(bot)]
+    return [
+        game_group(bot),
+        *look_commands(bot),
+        *move_commands(bot),
+        *standings_commands(bot),
+        *people_commands(bot),
+        tournament_group(bot),
+        privacy_command(bot),
+    ]
 
 
 def create_bot(settings: Settings) -> commands.Bot:
     if settings.shard_count is None:
         return MetroBot(settings)
-    return ShardedMetroBot(settings, shard_count=settings.shard_count,
-                           shard_ids=list(settings.shard_ids) if settings.shard_ids else None)
+    return ShardedMetroBot(
+        settings, shard_count=settings.shard_count, shard_ids=list(settings.shard_ids) if settings.shard_ids else None
+    )
 
 
 def _guarded(event: str, parser: Callable[[Any], Any]) -> Callable[[Any], Any]:
@@ -301,4 +336,5 @@ def _guarded(event: str, parser: Callable[[Any], Any]) -> Callable[[Any], Any]:
         except Exception as exc:
             log.warning("ignored a %s event that could not be read (%s: %s)", event, type(exc).__name__, exc)
             return None
+
     return parse

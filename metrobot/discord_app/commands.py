@@ -5,6 +5,7 @@ privately with the reason.
 Commands are built from the game registry when the bot starts, so the game kinds, their
 variants and cities in the menus are whatever games are registered.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -35,10 +36,18 @@ def clock_seconds(hours: float | None) -> int | None:
     refused (a forged interaction can carry anything, e.g. 1e308 or NaN)."""
     if hours is None:
         return None
-    if not isinstance(hours, (int, float)) or not math.isfinite(hours) \
-            or not MIN_CLOCK_HOURS <= hours <= MAX_CLOCK_HOURS:
-        raise Refused(me().t("The turn clock is given in hours, between {low} and {high}.",
-                             low=f"{MIN_CLOCK_HOURS:g}", high=f"{MAX_CLOCK_HOURS:g}"))
+    if (
+        not isinstance(hours, (int, float))
+        or not math.isfinite(hours)
+        or not MIN_CLOCK_HOURS <= hours <= MAX_CLOCK_HOURS
+    ):
+        raise Refused(
+            me().t(
+                "The turn clock is given in hours, between {low} and {high}.",
+                low=f"{MIN_CLOCK_HOURS:g}",
+                high=f"{MAX_CLOCK_HOURS:g}",
+            )
+        )
     return int(hours * 3600)
 
 
@@ -46,7 +55,7 @@ def whole(value: object) -> int | None:
     """A whole-number option as Discord should have sent it (a forged one may be anything)."""
     if value is None:
         return None
-    if not isinstance(value, int) or isinstance(value, bool) or not -2**31 <= value < 2**31:
+    if not isinstance(value, int) or isinstance(value, bool) or not -(2**31) <= value < 2**31:
         raise Refused(me().t("That number is not one this command takes."))
     return value
 
@@ -55,8 +64,9 @@ def command_name(interaction: discord.Interaction) -> str:
     return interaction.command.qualified_name if interaction.command else "?"
 
 
-async def run(interaction: discord.Interaction, work: Callable[[], Awaitable[Outcome]], *,
-              ephemeral: bool = True) -> None:
+async def run(
+    interaction: discord.Interaction, work: Callable[[], Awaitable[Outcome]], *, ephemeral: bool = True
+) -> None:
     """Defer (privately unless asked), do the work, deliver; a refusal or failure is
     answered privately.
 
@@ -112,39 +122,58 @@ def game_group(bot: Bot) -> app_commands.Group:
     plugins = all_plugins()
     kinds = [app_commands.Choice(name=p.title, value=p.name) for p in plugins]
     variants = [app_commands.Choice(name="standard", value="standard")] + [
-        app_commands.Choice(name=v.label, value=v.value) for p in plugins for v in p.variants]
+        app_commands.Choice(name=v.label, value=v.value) for p in plugins for v in p.variants
+    ]
     cities = sorted({c for p in plugins for c in p.cities()})
     levels = [app_commands.Choice(name=level, value=level) for level in LEVELS]
     # Each language named in itself, as people look for it (not translated).
     languages = [app_commands.Choice(name=name, value=code) for code, name in OFFERED.items()]
-    group = app_commands.Group(name="game", description="Create and manage the game in this channel",
-                               guild_only=True)
+    group = app_commands.Group(name="game", description="Create and manage the game in this channel", guild_only=True)
 
     @group.command(name="new", description="Open a lobby for a new game in this channel")
-    @app_commands.describe(kind="Which game", players="Seats at the table (default: the game's maximum)",
-                           variant="Rules variant", city="Map, for games played on several maps",
-                           clock_hours="Hours each turn may take before the automatic player moves (default 24)",
-                           bots="Seats filled by automatic players from the start (default 0)",
-                           level="How well the automatic player plays (bots and absent players; default greedy)",
-                           language="What the game posts in the channel (default: this server's language)")
+    @app_commands.describe(
+        kind="Which game",
+        players="Seats at the table (default: the game's maximum)",
+        variant="Rules variant",
+        city="Map, for games played on several maps",
+        clock_hours="Hours each turn may take before the automatic player moves (default 24)",
+        bots="Seats filled by automatic players from the start (default 0)",
+        level="How well the automatic player plays (bots and absent players; default greedy)",
+        language="What the game posts in the channel (default: this server's language)",
+    )
     @app_commands.choices(kind=kinds, variant=variants, level=levels, language=languages)
-    async def new(interaction: discord.Interaction, kind: app_commands.Choice[str],
-                  players: Optional[app_commands.Range[int, 1, 8]] = None,
-                  variant: Optional[app_commands.Choice[str]] = None, city: Optional[str] = None,
-                  clock_hours: Optional[app_commands.Range[float, 0.02, 336.0]] = None,
-                  bots: Optional[app_commands.Range[int, 0, 7]] = None,
-                  level: Optional[app_commands.Choice[str]] = None,
-                  language: Optional[app_commands.Choice[str]] = None) -> None:
+    async def new(
+        interaction: discord.Interaction,
+        kind: app_commands.Choice[str],
+        players: Optional[app_commands.Range[int, 1, 8]] = None,
+        variant: Optional[app_commands.Choice[str]] = None,
+        city: Optional[str] = None,
+        clock_hours: Optional[app_commands.Range[float, 0.02, 336.0]] = None,
+        bots: Optional[app_commands.Range[int, 0, 7]] = None,
+        level: Optional[app_commands.Choice[str]] = None,
+        language: Optional[app_commands.Choice[str]] = None,
+    ) -> None:
         async def work():
             channel, user = _ids(interaction)
             parent = getattr(interaction.channel, "parent_id", None)  # a thread's channel
-            return await bot.service.new_game(channel, str(interaction.guild_id), user, interaction.user.display_name,
-                                              kind.value, None, whole(players), clock_seconds(clock_hours),
-                                              variant=variant.value if variant else None, city=city,
-                                              bots=whole(bots) or 0, level=level.value if level else None,
-                                              language=language.value if language else None,
-                                              default_language=server_language(interaction),
-                                              parent_id=str(parent) if parent else None)
+            return await bot.service.new_game(
+                channel,
+                str(interaction.guild_id),
+                user,
+                interaction.user.display_name,
+                kind.value,
+                None,
+                whole(players),
+                clock_seconds(clock_hours),
+                variant=variant.value if variant else None,
+                city=city,
+                bots=whole(bots) or 0,
+                level=level.value if level else None,
+                language=language.value if language else None,
+                default_language=server_language(interaction),
+                parent_id=str(parent) if parent else None,
+            )
+
         await run(interaction, work)
 
     @new.autocomplete("city")
@@ -172,25 +201,37 @@ def game_group(bot: Bot) -> app_commands.Group:
     async def abort(interaction: discord.Interaction) -> None:
         await run(interaction, lambda: bot.service.abort(*_ids(interaction), manager=_manager(interaction)))
 
-    @group.command(name="settings",
-                   description="Change the turn clock, the automatic player or the language (host or Manage Channels)")
-    @app_commands.describe(clock_hours="Hours each turn may take before the automatic player moves",
-                           level="How well the automatic player plays (bots and absent players)",
-                           language="What the game posts in the channel",
-                           tidy="Old turn posts lose their buttons (default on)",
-                           hints="💡 suggestions for everyone (default off); the game is then not rated")
+    @group.command(
+        name="settings",
+        description="Change the turn clock, the automatic player or the language (host or Manage Channels)",
+    )
+    @app_commands.describe(
+        clock_hours="Hours each turn may take before the automatic player moves",
+        level="How well the automatic player plays (bots and absent players)",
+        language="What the game posts in the channel",
+        tidy="Old turn posts lose their buttons (default on)",
+        hints="💡 suggestions for everyone (default off); the game is then not rated",
+    )
     @app_commands.choices(level=levels, language=languages)
-    async def settings(interaction: discord.Interaction,
-                       clock_hours: Optional[app_commands.Range[float, 0.02, 336.0]] = None,
-                       level: Optional[app_commands.Choice[str]] = None,
-                       language: Optional[app_commands.Choice[str]] = None, tidy: Optional[bool] = None,
-                       hints: Optional[bool] = None) -> None:
+    async def settings(
+        interaction: discord.Interaction,
+        clock_hours: Optional[app_commands.Range[float, 0.02, 336.0]] = None,
+        level: Optional[app_commands.Choice[str]] = None,
+        language: Optional[app_commands.Choice[str]] = None,
+        tidy: Optional[bool] = None,
+        hints: Optional[bool] = None,
+    ) -> None:
         async def work():
-            return await bot.service.configure(*_ids(interaction), manager=_manager(interaction),
-                                               turn_clock=clock_seconds(clock_hours),
-                                               level=level.value if level else None,
-                                               language=language.value if language else None, tidy=tidy,
-                                               hints=hints)
+            return await bot.service.configure(
+                *_ids(interaction),
+                manager=_manager(interaction),
+                turn_clock=clock_seconds(clock_hours),
+                level=level.value if level else None,
+                language=language.value if language else None,
+                tidy=tidy,
+                hints=hints,
+            )
+
         await run(interaction, work)
 
     @group.command(name="nudge", description="Remind the people this game waits for (once in 6 hours)")
@@ -198,13 +239,20 @@ def game_group(bot: Bot) -> app_commands.Group:
         await run(interaction, lambda: bot.service.nudge(*_ids(interaction)))
 
     @group.command(name="replay", description="Watch a finished game of this channel again, turn by turn")
-    @app_commands.describe(game="Which finished game (newest first; default: the last one)",
-                           public="Show it to the whole channel (default: only you)")
-    async def replay(interaction: discord.Interaction, game: Optional[int] = None,
-                     public: Optional[bool] = False) -> None:
-        await run(interaction, lambda: bot.service.replay(str(interaction.channel_id), game, animation=True,
-                                                          user_id=str(interaction.user.id), public=bool(public)),
-                  ephemeral=not public)
+    @app_commands.describe(
+        game="Which finished game (newest first; default: the last one)",
+        public="Show it to the whole channel (default: only you)",
+    )
+    async def replay(
+        interaction: discord.Interaction, game: Optional[int] = None, public: Optional[bool] = False
+    ) -> None:
+        await run(
+            interaction,
+            lambda: bot.service.replay(
+                str(interaction.channel_id), game, animation=True, user_id=str(interaction.user.id), public=bool(public)
+            ),
+            ephemeral=not public,
+        )
 
     @replay.autocomplete("game")
     async def replay_autocomplete(interaction: discord.Interaction, current: str):
@@ -221,10 +269,20 @@ def game_group(bot: Bot) -> app_commands.Group:
     @group.command(name="rules", description="The rules, illustrated, page by page")
     @app_commands.describe(kind="Which game (default: this channel's)", page="Which page (default: the first)")
     @app_commands.choices(kind=kinds)
-    async def rules(interaction: discord.Interaction, kind: Optional[app_commands.Choice[str]] = None,
-                    page: Optional[app_commands.Range[int, 1, 99]] = None) -> None:
-        await run(interaction, lambda: bot.service.rules(str(interaction.channel_id), kind.value if kind else None,
-                                                         page - 1 if page else None, user_id=str(interaction.user.id)))
+    async def rules(
+        interaction: discord.Interaction,
+        kind: Optional[app_commands.Choice[str]] = None,
+        page: Optional[app_commands.Range[int, 1, 99]] = None,
+    ) -> None:
+        await run(
+            interaction,
+            lambda: bot.service.rules(
+                str(interaction.channel_id),
+                kind.value if kind else None,
+                page - 1 if page else None,
+                user_id=str(interaction.user.id),
+            ),
+        )
 
     @group.command(name="web", description="This channel's game in a browser: a link to share")
     async def web(interaction: discord.Interaction) -> None:
@@ -243,8 +301,12 @@ def look_commands(bot: Bot) -> list[app_commands.Command]:
 
     @app_commands.command(name="board", description="Show the board (your own view if you play)")
     @app_commands.describe(format="A picture (default), or text for a screen reader")
-    @app_commands.choices(format=[app_commands.Choice(name="picture", value="picture"),
-                                  app_commands.Choice(name="text (for screen readers)", value="text")])
+    @app_commands.choices(
+        format=[
+            app_commands.Choice(name="picture", value="picture"),
+            app_commands.Choice(name="text (for screen readers)", value="text"),
+        ]
+    )
     @app_commands.guild_only()
     async def board(interaction: discord.Interaction, format: Optional[app_commands.Choice[str]] = None) -> None:
         if format is not None and format.value == "text":

@@ -17,6 +17,7 @@ keeps working after a restart and a stale one is refused:
 Steps are move codes joined by ';', a path is indices joined by '.' (`composer_ids.py`
 reads and writes them); the ⌨ box is in `composer_box.py`.
 """
+
 from __future__ import annotations
 
 import logging
@@ -40,8 +41,9 @@ MAX_LABEL = 100  # a select option's label and description
 MAX_BUTTON_LABEL = 80
 
 
-def composer(menu: Menu, language: Lang = EN, path: list[int] | None = None
-             ) -> tuple[str, discord.ui.View, list[discord.File]]:
+def composer(
+    menu: Menu, language: Lang = EN, path: list[int] | None = None
+) -> tuple[str, discord.ui.View, list[discord.File]]:
     """The composer at the level `path` leads to (the top by default), in the language of the
     person composing (the menu's texts already are)."""
     lines = [menu.note] if menu.note else []
@@ -52,8 +54,9 @@ def composer(menu: Menu, language: Lang = EN, path: list[int] | None = None
     if menu.complete:
         lines.append(language.t("That completes it: press **Confirm** to play it."))
     elif menu.prefix:
-        lines.append(language.t("Choose the next step, or **Confirm** to play these steps now (your turn then "
-                                "goes on)."))
+        lines.append(
+            language.t("Choose the next step, or **Confirm** to play these steps now (your turn then goes on).")
+        )
     view = discord.ui.View(timeout=None)
     steps = menu.prefix
     path = list(path or [])
@@ -99,17 +102,34 @@ def _level(menu: Menu, node: menutree.Node, path: list[int], language: Lang) -> 
     return items
 
 
-class GroupSelect(discord.ui.DynamicItem[discord.ui.Select],
-                  template=r"mb:g:(?P<gid>\d+):(?P<moves>\d+):(?P<path>[\d.]*):(?P<steps>[^\n]*)"):
-    def __init__(self, gid: int, moves: int, path: list[int], steps: list[str], node: menutree.Node | None = None,
-                 language: Lang = EN, placeholder: str | None = None):
+class GroupSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"mb:g:(?P<gid>\d+):(?P<moves>\d+):(?P<path>[\d.]*):(?P<steps>[^\n]*)",
+):
+    def __init__(
+        self,
+        gid: int,
+        moves: int,
+        path: list[int],
+        steps: list[str],
+        node: menutree.Node | None = None,
+        language: Lang = EN,
+        placeholder: str | None = None,
+    ):
         options = []
         for i, group in enumerate(node.groups if node else []):
-            options.append(discord.SelectOption(
-                label=_short("▸ " + group.own_name(node), MAX_LABEL), value=str(i),
-                description=_short(language.n("{n} choice", "{n} choices", group.size, n=group.size), MAX_LABEL)))
-        select = discord.ui.Select(custom_id=f"mb:g:{gid}:{moves}:{'.'.join(map(str, path))}:{_join(steps)}",
-                                   options=options, placeholder=placeholder)
+            options.append(
+                discord.SelectOption(
+                    label=_short("▸ " + group.own_name(node), MAX_LABEL),
+                    value=str(i),
+                    description=_short(language.n("{n} choice", "{n} choices", group.size, n=group.size), MAX_LABEL),
+                )
+            )
+        select = discord.ui.Select(
+            custom_id=f"mb:g:{gid}:{moves}:{'.'.join(map(str, path))}:{_join(steps)}",
+            options=options,
+            placeholder=placeholder,
+        )
         super().__init__(select, row=0)
         self.gid, self.moves, self.path, self.steps = gid, moves, path, steps
 
@@ -123,15 +143,22 @@ class GroupSelect(discord.ui.DynamicItem[discord.ui.Select],
         await _recompose(interaction, self.gid, self.moves, self.steps, path=path, preview=False)
 
 
-class StepSelect(discord.ui.DynamicItem[discord.ui.Select],
-                 template=r"mb:s:(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)"):
+class StepSelect(
+    discord.ui.DynamicItem[discord.ui.Select], template=r"mb:s:(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)"
+):
     PLACEHOLDER = N_("Choose the next step…")
 
-    def __init__(self, gid: int, moves: int, steps: list[str], choices: list | None = None,
-                 placeholder: str | None = None):
+    def __init__(
+        self, gid: int, moves: int, steps: list[str], choices: list | None = None, placeholder: str | None = None
+    ):
         options = [discord.SelectOption(label=_short(c.label, MAX_LABEL), value=c.code) for c in (choices or [])]
-        select = discord.ui.Select(custom_id=f"mb:s:{gid}:{moves}:{_join(steps)}", options=options,
-                                   placeholder=placeholder, min_values=1, max_values=1)
+        select = discord.ui.Select(
+            custom_id=f"mb:s:{gid}:{moves}:{_join(steps)}",
+            options=options,
+            placeholder=placeholder,
+            min_values=1,
+            max_values=1,
+        )
         super().__init__(select, row=1)
         self.gid, self.moves, self.steps = gid, moves, steps
 
@@ -143,11 +170,18 @@ class StepSelect(discord.ui.DynamicItem[discord.ui.Select],
         await _recompose(interaction, self.gid, self.moves, self.steps + [_chosen(interaction)])
 
 
-class StepButton(discord.ui.DynamicItem[discord.ui.Button],
-                 template=r"mb:b:(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)"):
+class StepButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"mb:b:(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)"
+):
     def __init__(self, gid: int, moves: int, steps: list[str], label: str = "…"):
-        super().__init__(discord.ui.Button(style=discord.ButtonStyle.primary, label=_short(label, MAX_BUTTON_LABEL),
-                                           custom_id=f"mb:b:{gid}:{moves}:{_join(steps)}"), row=1)
+        super().__init__(
+            discord.ui.Button(
+                style=discord.ButtonStyle.primary,
+                label=_short(label, MAX_BUTTON_LABEL),
+                custom_id=f"mb:b:{gid}:{moves}:{_join(steps)}",
+            ),
+            row=1,
+        )
         self.gid, self.moves, self.steps = gid, moves, steps
 
     @classmethod
@@ -158,12 +192,19 @@ class StepButton(discord.ui.DynamicItem[discord.ui.Button],
         await _recompose(interaction, self.gid, self.moves, self.steps)
 
 
-class BackButton(discord.ui.DynamicItem[discord.ui.Button],
-                 template=r"mb:up:(?P<gid>\d+):(?P<moves>\d+):(?P<path>[\d.]*):(?P<steps>[^\n]*)"):
+class BackButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"mb:up:(?P<gid>\d+):(?P<moves>\d+):(?P<path>[\d.]*):(?P<steps>[^\n]*)",
+):
     def __init__(self, gid: int, moves: int, path: list[int], steps: list[str], language: Lang = EN):
-        super().__init__(discord.ui.Button(style=discord.ButtonStyle.secondary, label=language.t("◂ Back"),
-                                           custom_id=f"mb:up:{gid}:{moves}:{'.'.join(map(str, path))}:"
-                                                     f"{_join(steps)}"), row=3)
+        super().__init__(
+            discord.ui.Button(
+                style=discord.ButtonStyle.secondary,
+                label=language.t("◂ Back"),
+                custom_id=f"mb:up:{gid}:{moves}:{'.'.join(map(str, path))}:{_join(steps)}",
+            ),
+            row=3,
+        )
         self.gid, self.moves, self.path, self.steps = gid, moves, path, steps
 
     @classmethod
@@ -174,15 +215,22 @@ class BackButton(discord.ui.DynamicItem[discord.ui.Button],
         await _recompose(interaction, self.gid, self.moves, self.steps, path=self.path[:-1], preview=False)
 
 
-class ComposeButton(discord.ui.DynamicItem[discord.ui.Button],
-                    template=r"mb:(?P<op>ok|u|x):(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)"):
-    LOOK = {"ok": (N_("✔ Confirm"), discord.ButtonStyle.success), "u": (N_("↶ Undo"), discord.ButtonStyle.secondary),
-            "x": (N_("✖ Cancel"), discord.ButtonStyle.danger)}
+class ComposeButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"mb:(?P<op>ok|u|x):(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)",
+):
+    LOOK = {
+        "ok": (N_("✔ Confirm"), discord.ButtonStyle.success),
+        "u": (N_("↶ Undo"), discord.ButtonStyle.secondary),
+        "x": (N_("✖ Cancel"), discord.ButtonStyle.danger),
+    }
 
     def __init__(self, op: str, gid: int, moves: int, steps: list[str], language: Lang = EN):
         label, style = self.LOOK[op]
-        super().__init__(discord.ui.Button(label=language.t(label), style=style,
-                                           custom_id=f"mb:{op}:{gid}:{moves}:{_join(steps)}"), row=2)
+        super().__init__(
+            discord.ui.Button(label=language.t(label), style=style, custom_id=f"mb:{op}:{gid}:{moves}:{_join(steps)}"),
+            row=2,
+        )
         self.op, self.gid, self.moves, self.steps = op, gid, moves, steps
 
     @classmethod
@@ -210,19 +258,28 @@ class ComposeButton(discord.ui.DynamicItem[discord.ui.Button],
                 await _show(interaction, speaker(interaction).t("✔ Played."), None, [])
             else:
                 content, view, attachments = composer(menu, speaker(interaction))
-                await _show(interaction, clip(speaker(interaction).t("✔ Played. {next}", next=content)), view,
-                            attachments)
+                await _show(
+                    interaction, clip(speaker(interaction).t("✔ Played. {next}", next=content)), view, attachments
+                )
             await bot.deliver(channel, outcome, interaction)
+
         await guarded(interaction, work)
 
 
-class HintButton(discord.ui.DynamicItem[discord.ui.Button],
-                 template=r"mb:h:(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)"):
+class HintButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"mb:h:(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)"
+):
     """💡: the composer with the greedy player's suggestion for the rest of the turn added."""
 
     def __init__(self, gid: int, moves: int, steps: list[str], language: Lang = EN):
-        super().__init__(discord.ui.Button(style=discord.ButtonStyle.success, label=language.p("button", "💡 Hint"),
-                                           custom_id=f"mb:h:{gid}:{moves}:{_join(steps)}"), row=3)
+        super().__init__(
+            discord.ui.Button(
+                style=discord.ButtonStyle.success,
+                label=language.p("button", "💡 Hint"),
+                custom_id=f"mb:h:{gid}:{moves}:{_join(steps)}",
+            ),
+            row=3,
+        )
         self.gid, self.moves, self.steps = gid, moves, steps
 
     @classmethod
@@ -247,23 +304,36 @@ async def typed_step(interaction: discord.Interaction) -> bool:
 
 
 # ---------------------------------------------------------------- showing it
-async def _recompose(interaction: discord.Interaction, gid: int, moves: int, steps: list[str], *,
-                     path: list[int] | None = None, preview: bool = True, typed: str | None = None,
-                     hint: bool = False) -> None:
+async def _recompose(
+    interaction: discord.Interaction,
+    gid: int,
+    moves: int,
+    steps: list[str],
+    *,
+    path: list[int] | None = None,
+    preview: bool = True,
+    typed: str | None = None,
+    hint: bool = False,
+) -> None:
     await interaction.response.defer()
 
     async def work():
         bot = bot_of(interaction)
         channel, user = str(interaction.channel_id), str(interaction.user.id)
-        menu = await (bot.service.hint_menu(channel, user, steps, moves=moves, game_id=gid) if hint else
-                      bot.service.menu(channel, user, steps, moves=moves, game_id=gid, preview=preview, typed=typed))
+        menu = await (
+            bot.service.hint_menu(channel, user, steps, moves=moves, game_id=gid)
+            if hint
+            else bot.service.menu(channel, user, steps, moves=moves, game_id=gid, preview=preview, typed=typed)
+        )
         content, view, attachments = composer(menu, speaker(interaction), path)
         await _show(interaction, content, view, attachments if preview else None)
+
     await guarded(interaction, work)
 
 
-async def _show(interaction: discord.Interaction, content: str, view: discord.ui.View | None,
-                attachments: list[discord.File] | None) -> None:
+async def _show(
+    interaction: discord.Interaction, content: str, view: discord.ui.View | None, attachments: list[discord.File] | None
+) -> None:
     """The composer's new look, after a deferred update: in place on the composer (a private
     message); anywhere else (a forged click on a public message) as a new private message,
     so that a public message is never rewritten by one person's controls."""
@@ -274,8 +344,9 @@ async def _show(interaction: discord.Interaction, content: str, view: discord.ui
             kwargs["attachments"] = attachments
         await interaction.edit_original_response(**kwargs)
     else:
-        await interaction.followup.send(content, view=view or discord.utils.MISSING,
-                                        files=attachments or discord.utils.MISSING, ephemeral=True)
+        await interaction.followup.send(
+            content, view=view or discord.utils.MISSING, files=attachments or discord.utils.MISSING, ephemeral=True
+        )
 
 
 COMPOSER_ITEMS = (GroupSelect, StepSelect, StepButton, BackButton, ComposeButton, TypeButton, HintButton)

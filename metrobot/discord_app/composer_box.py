@@ -4,6 +4,7 @@
 so its answer is understood after a restart too; the composer (`composer.py`, `typed_step`)
 adds the typed step. Kept apart from the menus and buttons that build a turn step by step.
 """
+
 from __future__ import annotations
 
 import re
@@ -22,14 +23,21 @@ from .speech import as_asker
 MODAL_PREFIX = "mb:tm:"
 
 
-class TypeButton(discord.ui.DynamicItem[discord.ui.Button],
-                 template=r"mb:t:(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)"):
+class TypeButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"mb:t:(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)"
+):
     """Opens a box where a step is typed as `/play` takes it; the box's custom id carries the
     same game, position and steps, so its answer is understood after a restart too."""
 
     def __init__(self, gid: int, moves: int, steps: list[str], language: Lang = EN):
-        super().__init__(discord.ui.Button(style=discord.ButtonStyle.secondary, label=language.t("⌨ Type it"),
-                                           custom_id=f"mb:t:{gid}:{moves}:{_join(steps)}"), row=3)
+        super().__init__(
+            discord.ui.Button(
+                style=discord.ButtonStyle.secondary,
+                label=language.t("⌨ Type it"),
+                custom_id=f"mb:t:{gid}:{moves}:{_join(steps)}",
+            ),
+            row=3,
+        )
         self.gid, self.moves, self.steps = gid, moves, steps
 
     @classmethod
@@ -40,8 +48,13 @@ class TypeButton(discord.ui.DynamicItem[discord.ui.Button],
         try:  # (a box opens at once, without a deferral: the example is quick to find)
             with answer_within(BEFORE_ANSWER):
                 async with as_asker(interaction) as language:
-                    menu = await bot_of(interaction).service.menu(str(interaction.channel_id), str(interaction.user.id),
-                                                                  self.steps, moves=self.moves, game_id=self.gid)
+                    menu = await bot_of(interaction).service.menu(
+                        str(interaction.channel_id),
+                        str(interaction.user.id),
+                        self.steps,
+                        moves=self.moves,
+                        game_id=self.gid,
+                    )
             example = menu.example
         except Refused as exc:  # out of date or not theirs: say so instead of opening the box
             await interaction.response.send_message(clip(str(exc)), ephemeral=True)
@@ -63,11 +76,19 @@ class TypeButton(discord.ui.DynamicItem[discord.ui.Button],
 
 def type_box(gid: int, moves: int, steps: list[str], example: str, language: Lang = EN) -> discord.ui.Modal:
     """The ⌨ box: a title, a field for the step and an example (Discord's limits: 45, 45, 100)."""
-    modal = discord.ui.Modal(title=_short(language.t("Type your next step"), 45),
-                             custom_id=f"{MODAL_PREFIX}{gid}:{moves}:{_join(steps)}", timeout=None)
-    modal.add_item(discord.ui.TextInput(label=_short(language.t("Your step, as /play takes it"), 45),
-                                        placeholder=_short(language.t("e.g. {example}", example=example), 100)
-                                        if example else None, max_length=200, custom_id="step"))
+    modal = discord.ui.Modal(
+        title=_short(language.t("Type your next step"), 45),
+        custom_id=f"{MODAL_PREFIX}{gid}:{moves}:{_join(steps)}",
+        timeout=None,
+    )
+    modal.add_item(
+        discord.ui.TextInput(
+            label=_short(language.t("Your step, as /play takes it"), 45),
+            placeholder=_short(language.t("e.g. {example}", example=example), 100) if example else None,
+            max_length=200,
+            custom_id="step",
+        )
+    )
     return modal
 
 
@@ -76,6 +97,7 @@ MODAL = re.compile(r"mb:tm:(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)")
 
 def typed_text(interaction: discord.Interaction) -> str:
     """The text of a submitted ⌨ box ("" when the payload holds none)."""
+
     def texts(components: Any):
         for c in components if isinstance(components, list) else []:
             if not isinstance(c, dict):
@@ -84,4 +106,5 @@ def typed_text(interaction: discord.Interaction) -> str:
                 yield c["value"]
             yield from texts(c.get("components"))
             yield from texts([c["component"]] if isinstance(c.get("component"), dict) else [])
+
     return next(texts((interaction.data or {}).get("components")), "")

@@ -4,6 +4,7 @@ select sends back, and a text cut to one of Discord's limits. Shared by the comp
 and buttons (`composer.py`) and its ⌨ box (`composer_box.py`); kept apart so that the box
 needs nothing of the composer, which opens it.
 """
+
 from __future__ import annotations
 
 import discord
@@ -28,4 +29,4 @@ def _chosen(interaction: discord.Interaction) -> str:
 
 
 def _short(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -10,6 +10,7 @@ working after a restart and nothing lives only in memory.
   mb:tn:<tournament>:<stage>:join|leave|start   a tournament's sign-up (see tourney_buttons.py)
   mb:fg:<user>:<issued>                     /me forget's confirmation (see privacy.py)
 """
+
 from __future__ import annotations
 
 import logging
@@ -31,8 +32,11 @@ log = logging.getLogger("metrobot.discord")
 
 # ---------------------------------------------------------------- lobby
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:l:(?P<gid>\d+):(?P<op>join|leave|start)"):
-    STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
-              "start": discord.ButtonStyle.primary}
+    STYLES = {
+        "join": discord.ButtonStyle.success,
+        "leave": discord.ButtonStyle.secondary,
+        "start": discord.ButtonStyle.primary,
+    }
 
     def __init__(self, gid: int, op: str, label: str = "…"):
         # (the label is the game's word, in its language: see Controls.lobby)
@@ -63,14 +67,20 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:l:(?P
                 await interaction.message.edit(content=clip(lobby[0].text), view=controls_view(lobby[0].controls))
                 await bot.service.delivered(lobby[0])
             await bot.deliver(channel, outcome, interaction)
+
         await guarded(interaction, work)
 
 
 # ---------------------------------------------------------------- under a turn / round message
-class PlayButton(discord.ui.DynamicItem[discord.ui.Button],
-                 template=r"mb:p:(?P<gid>\d+):(?P<moves>\d+):(?P<op>play|hint|hand|board)"):
-    STYLES = {"play": discord.ButtonStyle.primary, "hint": discord.ButtonStyle.success,
-              "hand": discord.ButtonStyle.secondary, "board": discord.ButtonStyle.secondary}
+class PlayButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"mb:p:(?P<gid>\d+):(?P<moves>\d+):(?P<op>play|hint|hand|board)"
+):
+    STYLES = {
+        "play": discord.ButtonStyle.primary,
+        "hint": discord.ButtonStyle.success,
+        "hand": discord.ButtonStyle.secondary,
+        "board": discord.ButtonStyle.secondary,
+    }
 
     def __init__(self, gid: int, moves: int, op: str, label: str = "…"):
         # (the label is the game's word, in its language: see Controls)
@@ -90,14 +100,18 @@ class PlayButton(discord.ui.DynamicItem[discord.ui.Button],
             if self.op in ("play", "hint"):
                 # Open the composer on the game as it is now (older messages may carry old
                 # positions; the composer pins the current one); 💡 opens it with the hint's steps.
-                menu = await (bot.service.hint_menu(channel, user, [], game_id=self.gid) if self.op == "hint" else
-                              bot.service.menu(channel, user, [], game_id=self.gid, preview=True))
+                menu = await (
+                    bot.service.hint_menu(channel, user, [], game_id=self.gid)
+                    if self.op == "hint"
+                    else bot.service.menu(channel, user, [], game_id=self.gid, preview=True)
+                )
                 content, view, attachments = composer(menu, speaker(interaction))
                 await interaction.followup.send(content, view=view, files=attachments, ephemeral=True)
             elif self.op == "hand":
                 await bot.deliver(channel, await bot.service.hand(channel, user), interaction)
             else:
                 await bot.deliver(channel, await bot.service.board(channel, user), interaction)
+
         await guarded(interaction, work)
 
 
@@ -145,9 +159,13 @@ class UnknownControl(discord.ui.DynamicItem[discord.ui.Button], template=_none_o
 
 async def unknown_control(interaction: discord.Interaction) -> None:
     log.info("a control I don't know was used: %r", (interaction.data or {}).get("custom_id"))
-    await interaction.response.send_message(speaker(interaction).t(
-        "I don't know this button or menu (it may be from an older version of the bot). Use the newest "
-        "message, or the slash commands."), ephemeral=True)
+    await interaction.response.send_message(
+        speaker(interaction).t(
+            "I don't know this button or menu (it may be from an older version of the bot). Use the newest "
+            "message, or the slash commands."
+        ),
+        ephemeral=True,
+    )
 
 
 DYNAMIC_ITEMS = (*OURS, UnknownControl)

@@ -1,4 +1,5 @@
 """Turning service outcomes into Discord messages: the private reply, channel posts, DMs."""
+
 from __future__ import annotations
 
 import asyncio
@@ -24,12 +25,19 @@ async def channel_of(client: Bot, channel_id: str) -> discord.abc.Messageable:
 
 async def post(channel: discord.abc.Messageable, message: Message) -> discord.Message:
     view = controls_view(message.controls) if message.controls else discord.utils.MISSING
-    return await channel.send(clip(message.text), files=files(message.files), view=view,
-                              allowed_mentions=allowed(message))
+    return await channel.send(
+        clip(message.text), files=files(message.files), view=view, allowed_mentions=allowed(message)
+    )
 
 
-async def deliver(client: Bot, channel_id: str, outcome: Outcome,
-                  interaction: discord.Interaction | None = None, *, ephemeral: bool = True) -> None:
+async def deliver(
+    client: Bot,
+    channel_id: str,
+    outcome: Outcome,
+    interaction: discord.Interaction | None = None,
+    *,
+    ephemeral: bool = True,
+) -> None:
     """Send what an outcome says; every public message and DM is marked delivered in the
     outbox as soon as it is out (what is not gets sent again by `recovery`)."""
     channel = None
@@ -71,8 +79,9 @@ async def deliver(client: Bot, channel_id: str, outcome: Outcome,
         if isinstance(unreachable, discord.NotFound):
             text = reader.t("Done, but I can't post in this channel: it no longer exists.")
         else:
-            text = reader.t("Done, but I can't post in this channel: please give me Send Messages and Attach Files "
-                            "here.")
+            text = reader.t(
+                "Done, but I can't post in this channel: please give me Send Messages and Attach Files here."
+            )
         await interaction.followup.send(text, ephemeral=True)
     failed = [user_id for user_id, message in outcome.dms if not await send_dm(client, user_id, message)]
     if failed and unreachable is None:
@@ -85,16 +94,22 @@ async def edit(client: Bot, channel: discord.abc.Messageable, message: Message) 
     done = []
     # The status message carries the game's "🌐 Open in browser" link (a link button: no custom
     # id, so nothing to route after a restart), made again with every edit of it.
-    link = await client.service.status_link(message.owed.game_id) \
-        if message.edit == "status" and message.owed is not None and message.owed.game_id is not None else None
+    link = (
+        await client.service.status_link(message.owed.game_id)
+        if message.edit == "status" and message.owed is not None and message.owed.game_id is not None
+        else None
+    )
     for message_id, text in await client.service.edits(message):
         target = channel.get_partial_message(int(message_id))  # type: ignore[attr-defined]
         try:
             if text is None:
                 await target.edit(view=None)
             else:
-                await target.edit(content=clip(text), view=link_view(*link) if link else None,
-                                  allowed_mentions=discord.AllowedMentions.none())
+                await target.edit(
+                    content=clip(text),
+                    view=link_view(*link) if link else None,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
             done.append(message_id)
         except discord.NotFound:
             log.info("message %s to edit is gone", message_id)

@@ -15,6 +15,7 @@ Autocomplete is not limited (Discord sends one per keystroke) and not answered w
 The buckets live in this process: a person's interactions reach the process of their server's
 shard, so a flood is limited where it lands.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -109,16 +110,25 @@ class Gate:
         if kind == "other":  # (a ping, or nothing Discord sends)
             return parse(data)
         if self.stopping:
-            return self._answer(data, Account(kind, name, outcome="stopping"),
-                                lambda lang: lang.t("The bot is restarting; try again in a minute."))
+            return self._answer(
+                data,
+                Account(kind, name, outcome="stopping"),
+                lambda lang: lang.t("The bot is restarting; try again in a minute."),
+            )
         wait = self.buckets.take(user)
         if wait:
             RATE_LIMITED.inc()
             seconds = max(1, math.ceil(wait))
-            return self._answer(data, Account(kind, name, outcome="limited"), lambda lang: lang.n(
-                "That is more than the bot takes from one person at once: try again in {n} second.",
-                "That is more than the bot takes from one person at once: try again in {n} seconds.",
-                seconds, n=seconds))
+            return self._answer(
+                data,
+                Account(kind, name, outcome="limited"),
+                lambda lang: lang.n(
+                    "That is more than the bot takes from one person at once: try again in {n} second.",
+                    "That is more than the bot takes from one person at once: try again in {n} seconds.",
+                    seconds,
+                    n=seconds,
+                ),
+            )
         return self._through(data, parse, Account(kind, name))
 
     def _through(self, data: Any, parse: Callable[[Any], Any], account: Account) -> Any:

@@ -17,6 +17,7 @@ The director runs here too, at every tick of the turn clock and as soon as a tab
 ends: it is told which thread permissions the bot lacks in the hall, so that a round is
 paired only when its threads can be made.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -116,8 +117,9 @@ async def _settle(client: Any, item: TOwed) -> bool:
     try:
         channel = await channel_of(client, item.channel_id)
     except (discord.NotFound, discord.Forbidden):
-        log.warning("tournament %s: channel %s is gone; dropping owed %s", item.tournament_id, item.channel_id,
-                    item.kind)
+        log.warning(
+            "tournament %s: channel %s is gone; dropping owed %s", item.tournament_id, item.channel_id, item.kind
+        )
         await service.tournament_sent(item)
         return True
     if item.kind == "thread":
@@ -131,8 +133,12 @@ async def _settle(client: Any, item: TOwed) -> bool:
     view = signup_view(item) if item.what == "signup" else None
     sent = await _earlier(client, channel, message, view, item) if item.tries else None
     if sent is None:
-        sent = await channel.send(clip(message.text), files=files(message.files),
-                                  view=view or discord.utils.MISSING, allowed_mentions=allowed(message))
+        sent = await channel.send(
+            clip(message.text),
+            files=files(message.files),
+            view=view or discord.utils.MISSING,
+            allowed_mentions=allowed(message),
+        )
     await service.tournament_sent(item, str(sent.id))
     return True
 
@@ -156,10 +162,12 @@ async def _thread(client: Any, hall: Any, item: TOwed) -> Any:
                 await found.add_user(discord.Object(int(person)))
             return found
     if not item.payload.get("private"):
-        return await hall.create_thread(name=name, type=discord.ChannelType.public_thread,
-                                        auto_archive_duration=THREAD_MINUTES)
-    thread = await hall.create_thread(name=name, type=discord.ChannelType.private_thread, invitable=False,
-                                      auto_archive_duration=THREAD_MINUTES)
+        return await hall.create_thread(
+            name=name, type=discord.ChannelType.public_thread, auto_archive_duration=THREAD_MINUTES
+        )
+    thread = await hall.create_thread(
+        name=name, type=discord.ChannelType.private_thread, invitable=False, auto_archive_duration=THREAD_MINUTES
+    )
     for person in item.payload.get("seats", ()):  # (a private thread's people are added; found again, re-added)
         await thread.add_user(discord.Object(int(person)))
     return thread
@@ -173,19 +181,25 @@ async def _find_thread(hall: Any, name: str, since: float) -> Any:
     return None
 
 
-async def _earlier(client: Any, channel: Any, message: Message, view: discord.ui.View | None,
-                   item: TOwed) -> discord.Message | None:
+async def _earlier(
+    client: Any, channel: Any, message: Message, view: discord.ui.View | None, item: TOwed
+) -> discord.Message | None:
     """A copy of the post already in the channel (by its buttons, or by its words)."""
     me = client.user.id if client.user else None
-    after = discord.Object(discord.utils.time_snowflake(
-        datetime.datetime.fromtimestamp(item.created_at - SLACK, datetime.timezone.utc)))
+    after = discord.Object(
+        discord.utils.time_snowflake(datetime.datetime.fromtimestamp(item.created_at - SLACK, datetime.timezone.utc))
+    )
     ids = sorted(c.custom_id for c in view.children) if view else None
     text = clip(message.text)
     async for earlier in channel.history(limit=HISTORY, after=after):
         if earlier.author.id != me:
             continue
-        mine = sorted(c.custom_id for row in earlier.components for c in getattr(row, "children", [])
-                      if getattr(c, "custom_id", None))
+        mine = sorted(
+            c.custom_id
+            for row in earlier.components
+            for c in getattr(row, "children", [])
+            if getattr(c, "custom_id", None)
+        )
         if (ids and mine == ids) or (not ids and not mine and earlier.content == text):
             return earlier
     return None
@@ -202,7 +216,8 @@ async def _edit(client: Any, channel: Any, item: TOwed, message: Message) -> Non
         view = signup_view(item) if item.what == "signup" else None
         try:
             await channel.get_partial_message(int(target)).edit(
-                content=clip(message.text), view=view, allowed_mentions=discord.AllowedMentions.none())
+                content=clip(message.text), view=view, allowed_mentions=discord.AllowedMentions.none()
+            )
         except discord.NotFound:
             log.info("tournament %s: the %s message to edit is gone", item.tournament_id, item.what)
     await service.tournament_sent(item, target)

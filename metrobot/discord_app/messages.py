@@ -1,5 +1,6 @@
 """Small pieces every part of the adapter uses: clipping text to Discord's limit, files,
 allowed mentions, the private reply, and the shape of the bot the parts talk to."""
+
 from __future__ import annotations
 
 import io
@@ -40,8 +41,14 @@ class Bot(Protocol):
 
     async def fetch_user(self, user_id: int, /) -> discord.User: ...
 
-    async def deliver(self, channel_id: str, outcome: Outcome, interaction: discord.Interaction | None = None, *,
-                      ephemeral: bool = True) -> None: ...
+    async def deliver(
+        self,
+        channel_id: str,
+        outcome: Outcome,
+        interaction: discord.Interaction | None = None,
+        *,
+        ephemeral: bool = True,
+    ) -> None: ...
 
     async def run_tournaments(self) -> None: ...
 
@@ -52,7 +59,7 @@ def bot_of(interaction: discord.Interaction) -> Bot:
 
 
 def clip(text: str) -> str:
-    return text if len(text) <= LIMIT else text[:LIMIT - 1] + "…"
+    return text if len(text) <= LIMIT else text[: LIMIT - 1] + "…"
 
 
 def files(items: list[File]) -> list[discord.File]:
@@ -62,15 +69,23 @@ def files(items: list[File]) -> list[discord.File]:
 
 def allowed(message: Message) -> discord.AllowedMentions:
     """Ping exactly the people (and roles) the message means to ping, nobody else it names."""
-    return discord.AllowedMentions(everyone=False, replied_user=False,
-                                   roles=[discord.Object(int(r)) for r in message.roles if str(r).isdigit()],
-                                   users=[discord.Object(int(u)) for u in message.mentions if u.isdigit()])
+    return discord.AllowedMentions(
+        everyone=False,
+        replied_user=False,
+        roles=[discord.Object(int(r)) for r in message.roles if str(r).isdigit()],
+        users=[discord.Object(int(u)) for u in message.mentions if u.isdigit()],
+    )
 
 
 async def send_reply(interaction: discord.Interaction, message: Message, *, ephemeral: bool = True, **extra) -> None:
     """The answer to whoever asked (private unless asked otherwise, e.g. a public replay)."""
-    await interaction.followup.send(clip(message.text), files=files(message.files), ephemeral=ephemeral,
-                                    allowed_mentions=discord.AllowedMentions.none(), **extra)
+    await interaction.followup.send(
+        clip(message.text),
+        files=files(message.files),
+        ephemeral=ephemeral,
+        allowed_mentions=discord.AllowedMentions.none(),
+        **extra,
+    )
 
 
 async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable[None]]) -> None:
@@ -102,8 +117,10 @@ def unavailable(interaction: discord.Interaction, exc: DatabaseUnavailable, comm
     never the words for a bug. Whether something was saved is said as it is known."""
     reader = speaker(interaction)
     if exc.unsure or commits:
-        return reader.t("The game's database stopped answering while I was saving: your change may have been saved. "
-                        "Look at the channel in a minute before you try again.")
+        return reader.t(
+            "The game's database stopped answering while I was saving: your change may have been saved. "
+            "Look at the channel in a minute before you try again."
+        )
     return reader.t("The game's database is not answering; nothing was changed — try again in a minute.")
 
 
@@ -112,8 +129,16 @@ def transient(exc: BaseException) -> bool:
     (429), a permission the bot lacks (403), or the connection dropping."""
     if isinstance(exc, discord.HTTPException):
         return exc.status >= 500 or exc.status in (403, 429)
-    return isinstance(exc, (discord.GatewayNotFound, discord.ConnectionClosed, ConnectionError, TimeoutError,
-                            aiohttp.ClientConnectionError))
+    return isinstance(
+        exc,
+        (
+            discord.GatewayNotFound,
+            discord.ConnectionClosed,
+            ConnectionError,
+            TimeoutError,
+            aiohttp.ClientConnectionError,
+        ),
+    )
 
 
 def log_failure(message: str, *args: Any) -> None:
@@ -125,7 +150,11 @@ def log_failure(message: str, *args: Any) -> None:
         log.debug(message + ": %s", *args, exc)
     elif exc is not None and transient(exc):
         status = getattr(exc, "status", None)
-        log.warning(message + ": %s%s", *args, f"{status} " if status else "", str(exc).splitlines()[0][:200]
-                    if str(exc) else type(exc).__name__)
+        log.warning(
+            message + ": %s%s",
+            *args,
+            f"{status} " if status else "",
+            str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__,
+        )
     else:
         log.exception(message, *args)

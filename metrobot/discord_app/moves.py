@@ -2,6 +2,7 @@
 game, and each game's own commands, built from the plug-ins' `MoveCommand` descriptions
 when the bot starts. What was typed is matched with the legal moves by the game's plug-in
 (`matching`: its own normalisation of names), not here."""
+
 from __future__ import annotations
 
 import inspect
@@ -26,9 +27,15 @@ log = logging.getLogger("metrobot.discord")
 MAX_CHOICES = 25
 
 
-async def suggestions(bot: Bot, interaction: discord.Interaction, prefix: list[str], current: str,
-                      keep: Callable[[str], bool] = lambda code: True, *, kind: str | None = None
-                      ) -> list[app_commands.Choice[str]]:
+async def suggestions(
+    bot: Bot,
+    interaction: discord.Interaction,
+    prefix: list[str],
+    current: str,
+    keep: Callable[[str], bool] = lambda code: True,
+    *,
+    kind: str | None = None,
+) -> list[app_commands.Choice[str]]:
     """The legal next steps after `prefix` that fit what was typed, as the game reads it."""
     try:
         with answer_within(BEFORE_ANSWER):
@@ -39,8 +46,12 @@ async def suggestions(bot: Bot, interaction: discord.Interaction, prefix: list[s
         return [app_commands.Choice(name=str(exc)[:100], value="?")]
     except DatabaseUnavailable:  # (suggestions can't wait for the database)
         mark("unavailable")
-        return [app_commands.Choice(name=speaker(interaction).t("The game's database is not answering; try again in "
-                                                                "a minute.")[:100], value="?")]
+        return [
+            app_commands.Choice(
+                name=speaker(interaction).t("The game's database is not answering; try again in a minute.")[:100],
+                value="?",
+            )
+        ]
     except Exception:
         mark("failed")
         log.exception("autocomplete failed")
@@ -66,12 +77,18 @@ def play_command(bot: Bot) -> app_commands.Command:
 def game_command(bot: Bot, plugin: GamePlugin, spec: MoveCommand) -> app_commands.Command:
     """A slash command from a game's description of it: string options in the order
     given, each suggested from the legal steps after the ones before it."""
-    parameters = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                    annotation=discord.Interaction)]
+    parameters = [
+        inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction)
+    ]
     for option in spec.options:
-        parameters.append(inspect.Parameter(
-            option.name, inspect.Parameter.KEYWORD_ONLY, annotation=str if option.required else Optional[str],
-            default=inspect.Parameter.empty if option.required else None))
+        parameters.append(
+            inspect.Parameter(
+                option.name,
+                inspect.Parameter.KEYWORD_ONLY,
+                annotation=str if option.required else Optional[str],
+                default=inspect.Parameter.empty if option.required else None,
+            )
+        )
 
     async def callback(interaction: discord.Interaction, **values: Any) -> None:
         async def work():
@@ -79,11 +96,15 @@ def game_command(bot: Bot, plugin: GamePlugin, spec: MoveCommand) -> app_command
             empty = [o.name for o in spec.options if o.required and o.name not in typed]
             if empty:
                 # (named as the person's Discord shows them)
-                raise Refused(me().t("`/{command}` needs {options}: nothing was played.",
-                                     command=me().p("command name", spec.name),
-                                     options=", ".join(me().p("command name", o) for o in empty)))
-            return await bot.service.play(*_ids(interaction), spec.steps(typed), kind=plugin.name,
-                                          command=spec.name)
+                raise Refused(
+                    me().t(
+                        "`/{command}` needs {options}: nothing was played.",
+                        command=me().p("command name", spec.name),
+                        options=", ".join(me().p("command name", o) for o in empty),
+                    )
+                )
+            return await bot.service.play(*_ids(interaction), spec.steps(typed), kind=plugin.name, command=spec.name)
+
         await run(interaction, work)
 
     callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
@@ -92,12 +113,15 @@ def game_command(bot: Bot, plugin: GamePlugin, spec: MoveCommand) -> app_command
     command = app_commands.Command(name=spec.name, description=spec.description, callback=callback)
 
     for option in spec.options:
+
         def completer(focused: str = option.name):
             async def complete(interaction: discord.Interaction, current: str):
                 typed = {o.name: getattr(interaction.namespace, o.name, None) for o in spec.options}
                 prefix, keep = spec.complete(focused, {k: v for k, v in typed.items() if v and k != focused})
                 return await suggestions(bot, interaction, prefix, current, keep, kind=plugin.name)
+
             return complete
+
         command.autocomplete(option.name)(completer())
     return command
 

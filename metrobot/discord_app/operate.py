@@ -8,6 +8,7 @@ of this process) and the database answers within 2 s, 503 otherwise (and while s
 a small JSON body saying which part is down (and, for the database, what fault: "connection
 refused", "disk full", …; see storage/faults.py).
 """
+
 from __future__ import annotations
 
 import asyncio

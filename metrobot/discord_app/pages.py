@@ -6,6 +6,7 @@ leaderboard (◀ ▶). Like every control, their custom ids carry what they need
   mb:gp:<page>:prev|next                        the clicker's games (/games), showing <page>
   mb:rp:<game>:<page>:prev|next                 a game's illustrated rules, showing <page>
 """
+
 from __future__ import annotations
 
 import re
@@ -47,17 +48,30 @@ async def _show(interaction: discord.Interaction, outcome: Outcome, keep_animati
     """Edit the message in place with the new page (a replay keeps its animation)."""
     reply = outcome.reply
     assert reply is not None
-    kept = [a for a in (interaction.message.attachments if interaction.message else [])
-            if keep_animation and a.filename.endswith(".gif")]
-    await interaction.edit_original_response(content=clip(reply.text), attachments=[*kept, *files(reply.files)],
-                                             view=pages_view(reply.controls) if reply.controls else None)
+    kept = [
+        a
+        for a in (interaction.message.attachments if interaction.message else [])
+        if keep_animation and a.filename.endswith(".gif")
+    ]
+    await interaction.edit_original_response(
+        content=clip(reply.text),
+        attachments=[*kept, *files(reply.files)],
+        view=pages_view(reply.controls) if reply.controls else None,
+    )
 
 
-class ReplayButton(discord.ui.DynamicItem[discord.ui.Button],
-                   template=r"mb:r:(?P<gid>\d+):(?P<frame>\d+):(?P<op>first|prev|next|last)"):
+class ReplayButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"mb:r:(?P<gid>\d+):(?P<frame>\d+):(?P<op>first|prev|next|last)"
+):
     def __init__(self, gid: int, frame: int, op: str, disabled: bool = False):
-        super().__init__(discord.ui.Button(style=discord.ButtonStyle.secondary, label=REPLAY_OPS[op],
-                                           custom_id=f"mb:r:{gid}:{frame}:{op}", disabled=disabled))
+        super().__init__(
+            discord.ui.Button(
+                style=discord.ButtonStyle.secondary,
+                label=REPLAY_OPS[op],
+                custom_id=f"mb:r:{gid}:{frame}:{op}",
+                disabled=disabled,
+            )
+        )
         self.gid, self.frame, self.op = gid, frame, op
 
     @classmethod
@@ -70,17 +84,29 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button],
         async def work():
             shown = interaction.message
             outcome = await bot_of(interaction).service.replay(
-                str(interaction.channel_id), self.gid, _target(self.op, self.frame), user_id=str(interaction.user.id),
-                public=shown is not None and not shown.flags.ephemeral)
+                str(interaction.channel_id),
+                self.gid,
+                _target(self.op, self.frame),
+                user_id=str(interaction.user.id),
+                public=shown is not None and not shown.flags.ephemeral,
+            )
             await _show(interaction, outcome, keep_animation=True)
+
         await guarded(interaction, work)
 
 
-class PageButton(discord.ui.DynamicItem[discord.ui.Button],
-                 template=r"mb:lb:(?P<kind>[a-z0-9_]+):(?P<page>\d+):(?P<op>prev|next)"):
+class PageButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"mb:lb:(?P<kind>[a-z0-9_]+):(?P<page>\d+):(?P<op>prev|next)"
+):
     def __init__(self, kind: str, page: int, op: str, disabled: bool = False):
-        super().__init__(discord.ui.Button(style=discord.ButtonStyle.secondary, label=PAGE_OPS[op],
-                                           custom_id=f"mb:lb:{kind}:{page}:{op}", disabled=disabled))
+        super().__init__(
+            discord.ui.Button(
+                style=discord.ButtonStyle.secondary,
+                label=PAGE_OPS[op],
+                custom_id=f"mb:lb:{kind}:{page}:{op}",
+                disabled=disabled,
+            )
+        )
         self.kind, self.page, self.op = kind, page, op
 
     @classmethod
@@ -92,18 +118,25 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button],
 
         async def work():
             outcome = await bot_of(interaction).service.leaderboard(
-                str(interaction.guild_id), str(interaction.user.id), self.kind, _target(self.op, self.page))
+                str(interaction.guild_id), str(interaction.user.id), self.kind, _target(self.op, self.page)
+            )
             await _show(interaction, outcome)
+
         await guarded(interaction, work)
 
 
-class GamesPageButton(discord.ui.DynamicItem[discord.ui.Button],
-                      template=r"mb:gp:(?P<page>\d+):(?P<op>prev|next)"):
+class GamesPageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:gp:(?P<page>\d+):(?P<op>prev|next)"):
     """The pages of /games (whose games: the clicker's, on the server it was asked on)."""
 
     def __init__(self, page: int, op: str, disabled: bool = False):
-        super().__init__(discord.ui.Button(style=discord.ButtonStyle.secondary, label=PAGE_OPS[op],
-                                           custom_id=f"mb:gp:{page}:{op}", disabled=disabled))
+        super().__init__(
+            discord.ui.Button(
+                style=discord.ButtonStyle.secondary,
+                label=PAGE_OPS[op],
+                custom_id=f"mb:gp:{page}:{op}",
+                disabled=disabled,
+            )
+        )
         self.page, self.op = page, op
 
     @classmethod
@@ -115,19 +148,28 @@ class GamesPageButton(discord.ui.DynamicItem[discord.ui.Button],
 
         async def work():
             guild = str(interaction.guild_id) if interaction.guild_id else None
-            outcome = await bot_of(interaction).service.my_games(str(interaction.user.id), guild,
-                                                                 _target(self.op, self.page))
+            outcome = await bot_of(interaction).service.my_games(
+                str(interaction.user.id), guild, _target(self.op, self.page)
+            )
             await _show(interaction, outcome)
+
         await guarded(interaction, work)
 
 
-class RulesPageButton(discord.ui.DynamicItem[discord.ui.Button],
-                      template=r"mb:rp:(?P<kind>[a-z0-9_]+):(?P<page>\d+):(?P<op>prev|next)"):
+class RulesPageButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"mb:rp:(?P<kind>[a-z0-9_]+):(?P<page>\d+):(?P<op>prev|next)"
+):
     """The pages of /game rules (anyone may turn them: the message is the clicker's own)."""
 
     def __init__(self, kind: str, page: int, op: str, disabled: bool = False):
-        super().__init__(discord.ui.Button(style=discord.ButtonStyle.secondary, label=PAGE_OPS[op],
-                                           custom_id=f"mb:rp:{kind}:{page}:{op}", disabled=disabled))
+        super().__init__(
+            discord.ui.Button(
+                style=discord.ButtonStyle.secondary,
+                label=PAGE_OPS[op],
+                custom_id=f"mb:rp:{kind}:{page}:{op}",
+                disabled=disabled,
+            )
+        )
         self.kind, self.page, self.op = kind, page, op
 
     @classmethod
@@ -138,10 +180,11 @@ class RulesPageButton(discord.ui.DynamicItem[discord.ui.Button],
         await interaction.response.defer()
 
         async def work():
-            outcome = await bot_of(interaction).service.rules(str(interaction.channel_id), self.kind,
-                                                              _target(self.op, self.page),
-                                                              user_id=str(interaction.user.id))
+            outcome = await bot_of(interaction).service.rules(
+                str(interaction.channel_id), self.kind, _target(self.op, self.page), user_id=str(interaction.user.id)
+            )
             await _show(interaction, outcome)
+
         await guarded(interaction, work)
 
 

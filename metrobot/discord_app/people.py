@@ -2,6 +2,7 @@
 (a person's own settings and time away, also in a DM with the bot), `/games` (the asker's
 games: on this server, or on every server when asked in a DM) and `/server settings`
 (Manage Server)."""
+
 from __future__ import annotations
 
 from typing import Optional
@@ -21,37 +22,55 @@ from .privacy import me_privacy_commands
 def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]:
     me_group = app_commands.Group(name="me", description="Your own settings and time away")
     languages = [app_commands.Choice(name=name, value=code) for code, name in OFFERED.items()] + [
-        app_commands.Choice(name="Discord", value="discord")]
+        app_commands.Choice(name="Discord", value="discord")
+    ]
 
     visions = [app_commands.Choice(name=name, value=value) for value, name in VISION_WORDS.items()]
 
-    @me_group.command(name="settings",
-                      description="Turn DMs, quiet hours, your language, colour vision (none given: show them)")
-    @app_commands.describe(turn_dms="DM me when it is my turn (default off)",
-                           quiet_hours="When not to ping or DM you, e.g. 22:00-07:00, or 'off'",
-                           time_zone="Your time zone, e.g. Europe/Amsterdam (for quiet hours)",
-                           language="The language of what only you read (default: your Discord's)",
-                           colour_vision="Colours the boards are drawn in for you (default: the games' own)")
+    @me_group.command(
+        name="settings", description="Turn DMs, quiet hours, your language, colour vision (none given: show them)"
+    )
+    @app_commands.describe(
+        turn_dms="DM me when it is my turn (default off)",
+        quiet_hours="When not to ping or DM you, e.g. 22:00-07:00, or 'off'",
+        time_zone="Your time zone, e.g. Europe/Amsterdam (for quiet hours)",
+        language="The language of what only you read (default: your Discord's)",
+        colour_vision="Colours the boards are drawn in for you (default: the games' own)",
+    )
     @app_commands.choices(language=languages, colour_vision=visions)
-    async def settings(interaction: discord.Interaction, turn_dms: Optional[bool] = None,
-                       quiet_hours: Optional[app_commands.Range[str, 1, 40]] = None,
-                       time_zone: Optional[app_commands.Range[str, 1, 60]] = None,
-                       language: Optional[app_commands.Choice[str]] = None,
-                       colour_vision: Optional[app_commands.Choice[str]] = None) -> None:
-        await run(interaction, lambda: bot.service.my_settings(
-            str(interaction.user.id), turn_dms=turn_dms, quiet=quiet_hours, time_zone=time_zone,
-            language=language.value if language else None,
-            colour_vision=colour_vision.value if colour_vision else None))
+    async def settings(
+        interaction: discord.Interaction,
+        turn_dms: Optional[bool] = None,
+        quiet_hours: Optional[app_commands.Range[str, 1, 40]] = None,
+        time_zone: Optional[app_commands.Range[str, 1, 60]] = None,
+        language: Optional[app_commands.Choice[str]] = None,
+        colour_vision: Optional[app_commands.Choice[str]] = None,
+    ) -> None:
+        await run(
+            interaction,
+            lambda: bot.service.my_settings(
+                str(interaction.user.id),
+                turn_dms=turn_dms,
+                quiet=quiet_hours,
+                time_zone=time_zone,
+                language=language.value if language else None,
+                colour_vision=colour_vision.value if colour_vision else None,
+            ),
+        )
 
     @settings.autocomplete("time_zone")
     async def zone_autocomplete(interaction: discord.Interaction, current: str):
         return [app_commands.Choice(name=z, value=z) for z in zones_matching(str(current or ""))]
 
     @me_group.command(name="away", description="Stop your turn clocks in all your games while you are away")
-    @app_commands.describe(days=f"How many days (at most {AWAY_BUDGET // DAY} in any 30)",
-                           note="A word for the other players (optional)")
-    async def away(interaction: discord.Interaction, days: app_commands.Range[int, 1, AWAY_BUDGET // DAY],
-                   note: Optional[app_commands.Range[str, 1, 200]] = None) -> None:
+    @app_commands.describe(
+        days=f"How many days (at most {AWAY_BUDGET // DAY} in any 30)", note="A word for the other players (optional)"
+    )
+    async def away(
+        interaction: discord.Interaction,
+        days: app_commands.Range[int, 1, AWAY_BUDGET // DAY],
+        note: Optional[app_commands.Range[str, 1, 200]] = None,
+    ) -> None:
         await run(interaction, lambda: bot.service.away(str(interaction.user.id), whole(days), note))
 
     @me_group.command(name="back", description="End your time away: your turn clocks run again")
@@ -66,56 +85,75 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
         guild = str(interaction.guild_id) if interaction.guild_id else None
         await run(interaction, lambda: bot.service.my_games(str(interaction.user.id), guild))
 
-    server = app_commands.Group(name="server", description="This server's settings for metrobot", guild_only=True,
-                                default_permissions=discord.Permissions(manage_guild=True))
+    server = app_commands.Group(
+        name="server",
+        description="This server's settings for metrobot",
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
     levels = [app_commands.Choice(name=level, value=level) for level in LEVELS]
 
     @server.command(name="settings", description="Defaults of new games, where they may be created, who is pinged")
-    @app_commands.describe(language="What new games post in (default: the server's language)",
-                           clock_hours="The turn clock of new games, in hours",
-                           level="How well the automatic player of new games plays",
-                           looking_for_players="A role pinged when a lobby opens",
-                           remove_role="Ping no role when a lobby opens",
-                           allow_channel="Games may be created in this channel (added to the list)",
-                           disallow_channel="Take this channel off the list",
-                           any_channel="Games may be created in any channel again",
-                           max_hosted="The most open games one person may host (default 10)",
-                           web_public="The server's web page open to anyone with its address (default: by link only)",
-                           web_new_key="Revoke every web link of this server handed out so far",
-                           tournament_role="A role whose members may create and run tournaments",
-                           remove_tournament_role="Only Manage Server creates tournaments again")
+    @app_commands.describe(
+        language="What new games post in (default: the server's language)",
+        clock_hours="The turn clock of new games, in hours",
+        level="How well the automatic player of new games plays",
+        looking_for_players="A role pinged when a lobby opens",
+        remove_role="Ping no role when a lobby opens",
+        allow_channel="Games may be created in this channel (added to the list)",
+        disallow_channel="Take this channel off the list",
+        any_channel="Games may be created in any channel again",
+        max_hosted="The most open games one person may host (default 10)",
+        web_public="The server's web page open to anyone with its address (default: by link only)",
+        web_new_key="Revoke every web link of this server handed out so far",
+        tournament_role="A role whose members may create and run tournaments",
+        remove_tournament_role="Only Manage Server creates tournaments again",
+    )
     @app_commands.choices(language=languages[:-1], level=levels)
-    async def server_settings(interaction: discord.Interaction, language: Optional[app_commands.Choice[str]] = None,
-                              clock_hours: Optional[app_commands.Range[float, 0.02, 336.0]] = None,
-                              level: Optional[app_commands.Choice[str]] = None,
-                              looking_for_players: Optional[discord.Role] = None, remove_role: Optional[bool] = None,
-                              allow_channel: Optional[discord.TextChannel] = None,
-                              disallow_channel: Optional[discord.TextChannel] = None,
-                              any_channel: Optional[bool] = None,
-                              max_hosted: Optional[app_commands.Range[int, 1, 100]] = None,
-                              web_public: Optional[bool] = None, web_new_key: Optional[bool] = None,
-                              tournament_role: Optional[discord.Role] = None,
-                              remove_tournament_role: Optional[bool] = None) -> None:
+    async def server_settings(
+        interaction: discord.Interaction,
+        language: Optional[app_commands.Choice[str]] = None,
+        clock_hours: Optional[app_commands.Range[float, 0.02, 336.0]] = None,
+        level: Optional[app_commands.Choice[str]] = None,
+        looking_for_players: Optional[discord.Role] = None,
+        remove_role: Optional[bool] = None,
+        allow_channel: Optional[discord.TextChannel] = None,
+        disallow_channel: Optional[discord.TextChannel] = None,
+        any_channel: Optional[bool] = None,
+        max_hosted: Optional[app_commands.Range[int, 1, 100]] = None,
+        web_public: Optional[bool] = None,
+        web_new_key: Optional[bool] = None,
+        tournament_role: Optional[discord.Role] = None,
+        remove_tournament_role: Optional[bool] = None,
+    ) -> None:
         async def work():
             manager = bool(interaction.permissions.manage_guild)
-            web = await bot.service.web_settings(str(interaction.guild_id), manager=manager, public=web_public,
-                                                 rotate=bool(web_new_key))
+            web = await bot.service.web_settings(
+                str(interaction.guild_id), manager=manager, public=web_public, rotate=bool(web_new_key)
+            )
             outcome = await bot.service.server_settings(
-                str(interaction.guild_id), str(interaction.user.id),
-                manager=bool(interaction.permissions.manage_guild), language=language.value if language else None,
-                turn_clock=clock_seconds(clock_hours), level=level.value if level else None,
-                role=str(looking_for_players.id) if looking_for_players else None, no_role=bool(remove_role),
+                str(interaction.guild_id),
+                str(interaction.user.id),
+                manager=bool(interaction.permissions.manage_guild),
+                language=language.value if language else None,
+                turn_clock=clock_seconds(clock_hours),
+                level=level.value if level else None,
+                role=str(looking_for_players.id) if looking_for_players else None,
+                no_role=bool(remove_role),
                 allow_channel=str(allow_channel.id) if allow_channel else None,
                 disallow_channel=str(disallow_channel.id) if disallow_channel else None,
-                any_channel=bool(any_channel), max_hosted=whole(max_hosted),
+                any_channel=bool(any_channel),
+                max_hosted=whole(max_hosted),
                 tournament_role=str(tournament_role.id) if tournament_role else None,
-                no_tournament_role=bool(remove_tournament_role))
+                no_tournament_role=bool(remove_tournament_role),
+            )
             if web and outcome.reply is not None:
                 outcome.reply.text = web + "\n\n" + outcome.reply.text
             link = await bot.service.leaderboard_link(str(interaction.guild_id)) if manager else None
             if link and outcome.reply is not None:
                 outcome.reply.text += "\n" + link
             return outcome
+
         await run(interaction, work)
 
     return [me_group, games, server]

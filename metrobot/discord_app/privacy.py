@@ -8,6 +8,7 @@ is derived from both, so a forged id only ever lets a person forget themselves �
 what the confirmation guards against doing by accident, not against anyone else: the button
 is refused to anyone but its person, after CONFIRM_SECONDS, and with a wrong code.
 """
+
 from __future__ import annotations
 
 import base64
@@ -46,20 +47,26 @@ def _check(interaction: discord.Interaction, uid: str, issued: int) -> None:
     """Refuse a confirmation that is not the asker's own, or too old (or from the future)."""
     t = speaker(interaction)
     if str(interaction.user.id) != uid:
-        raise Refused(t.t("This confirmation belongs to someone else; nothing was deleted. To delete your own data, "
-                          "use `/me forget`."))
+        raise Refused(
+            t.t(
+                "This confirmation belongs to someone else; nothing was deleted. To delete your own data, "
+                "use `/me forget`."
+            )
+        )
     now = time.time()
     if not now - CONFIRM_SECONDS <= issued <= now + 60:
-        raise Refused(t.t("This confirmation has expired (it lasts 10 minutes); nothing was deleted. Use `/me forget` "
-                          "again."))
+        raise Refused(
+            t.t("This confirmation has expired (it lasts 10 minutes); nothing was deleted. Use `/me forget` again.")
+        )
 
 
 class ForgetButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:fg:(?P<uid>\d{1,20}):(?P<issued>\d{1,12})"):
-    """"Forget me…" under `/me forget`'s private answer: opens the box for the code."""
+    """ "Forget me…" under `/me forget`'s private answer: opens the box for the code."""
 
     def __init__(self, uid: str, issued: int, label: str = "…"):
-        super().__init__(discord.ui.Button(style=discord.ButtonStyle.danger, label=label,
-                                           custom_id=f"mb:fg:{uid}:{issued}"))
+        super().__init__(
+            discord.ui.Button(style=discord.ButtonStyle.danger, label=label, custom_id=f"mb:fg:{uid}:{issued}")
+        )
         self.uid, self.issued = uid, issued
 
     @classmethod
@@ -72,10 +79,14 @@ class ForgetButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:fg:(
             async with as_asker(interaction) as t:
                 _check(interaction, self.uid, self.issued)
                 code = confirmation_code(self.uid, self.issued)
-                modal = discord.ui.Modal(title=t.t("Forget me")[:45], custom_id=f"mb:fgm:{self.uid}:{self.issued}",
-                                         timeout=None)
-                modal.add_item(discord.ui.TextInput(label=t.t("Type {code} to confirm", code=code)[:45],
-                                                    max_length=20, custom_id="code"))
+                modal = discord.ui.Modal(
+                    title=t.t("Forget me")[:45], custom_id=f"mb:fgm:{self.uid}:{self.issued}", timeout=None
+                )
+                modal.add_item(
+                    discord.ui.TextInput(
+                        label=t.t("Type {code} to confirm", code=code)[:45], max_length=20, custom_id="code"
+                    )
+                )
         except Refused as exc:
             await interaction.response.send_message(clip(str(exc)), ephemeral=True)
             return
@@ -96,6 +107,7 @@ def _box_text(interaction: discord.Interaction) -> str:
                 yield c["value"]
             yield from texts(c.get("components"))
             yield from texts([c["component"]] if isinstance(c.get("component"), dict) else [])
+
     return next(texts((interaction.data or {}).get("components")), "")
 
 
@@ -111,9 +123,11 @@ async def forget_submitted(interaction: discord.Interaction) -> bool:
     async def work():
         _check(interaction, uid, issued)
         if _typed(_box_text(interaction)) != confirmation_code(uid, issued):
-            raise Refused(speaker(interaction).t("The code does not match; nothing was deleted. Use `/me forget` to "
-                                                 "start again."))
+            raise Refused(
+                speaker(interaction).t("The code does not match; nothing was deleted. Use `/me forget` to start again.")
+            )
         return await bot.privacy.forget(uid)  # type: ignore[attr-defined]
+
     await run(interaction, work)
     return True
 
@@ -129,18 +143,24 @@ async def send_data(bot: Bot, interaction: discord.Interaction) -> None:
             name = f"metrobot-data-{user}.json"
             if len(data) > FILE_LIMIT:
                 data, name = gzip.compress(data), name + ".gz"
-            text = t.t("Your data as metrobot keeps it: a JSON file (format version {version}, described in the "
-                       "bot's PRIVACY.md). `/me forget` deletes it.", version=document["version"])
+            text = t.t(
+                "Your data as metrobot keeps it: a JSON file (format version {version}, described in the "
+                "bot's PRIVACY.md). `/me forget` deletes it.",
+                version=document["version"],
+            )
             # (a screen reader says what the attachment is, as for every file the bot sends)
-            about = t.t("Everything metrobot keeps about you, as JSON (format version {version}).",
-                        version=document["version"])
+            about = t.t(
+                "Everything metrobot keeps about you, as JSON (format version {version}).", version=document["version"]
+            )
             try:
                 await interaction.user.send(text, file=discord.File(io.BytesIO(data), filename=name, description=about))
                 await interaction.followup.send(t.t("I have sent you your data by direct message."), ephemeral=True)
             except discord.Forbidden:  # closed DMs: privately, here
-                await interaction.followup.send(clip(t.t("Your DMs are closed, so here it is, only for you.") + "\n"
-                                                     + text), file=discord.File(io.BytesIO(data), filename=name, description=about),
-                                                ephemeral=True)
+                await interaction.followup.send(
+                    clip(t.t("Your DMs are closed, so here it is, only for you.") + "\n" + text),
+                    file=discord.File(io.BytesIO(data), filename=name, description=about),
+                    ephemeral=True,
+                )
     except Exception:
         log_failure("/me data failed")
         await interaction.followup.send(went_wrong(interaction), ephemeral=True)
@@ -158,11 +178,13 @@ def me_privacy_commands(bot: Bot) -> list[app_commands.Command]:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with as_asker(interaction) as t:
             uid, issued = str(interaction.user.id), int(time.time())
-            text = t.t("**Forget me** deletes your settings, time away, notes and ratings, and puts “Deleted player” "
-                       "in place of your name and id in every game: the others keep their games, and the automatic "
-                       "player takes your seats in running games. It cannot be undone. Messages already posted in "
-                       "channels stay. To go on, press the button and type **{code}** (within 10 minutes).",
-                       code=confirmation_code(uid, issued))
+            text = t.t(
+                "**Forget me** deletes your settings, time away, notes and ratings, and puts “Deleted player” "
+                "in place of your name and id in every game: the others keep their games, and the automatic "
+                "player takes your seats in running games. It cannot be undone. Messages already posted in "
+                "channels stay. To go on, press the button and type **{code}** (within 10 minutes).",
+                code=confirmation_code(uid, issued),
+            )
             view = discord.ui.View(timeout=None)
             view.add_item(ForgetButton(uid, issued, t.p("button", "Forget me…")))
         await interaction.followup.send(clip(text), view=view, ephemeral=True)

@@ -21,6 +21,7 @@ On start, what a dead process still held is picked up as soon as its claim runs 
 sweep every second until every claim a dead process could hold has run out), not at the
 turn clock's next tick.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -120,8 +121,9 @@ async def _settle(client: Bot, item: Owed, message: Message) -> None:
         await dms_closed(client, item.channel_id, await channel_of(client, item.channel_id), [user_id])
 
 
-async def _settle_post(client: Bot, channel: discord.abc.Messageable, item: Owed,
-                       message: Message) -> discord.Message | None:
+async def _settle_post(
+    client: Bot, channel: discord.abc.Messageable, item: Owed, message: Message
+) -> discord.Message | None:
     """Post what the channel is owed once: not again if a copy is there (a lobby copy is
     brought up to date), as history if it was overtaken, and turned into history at once if
     it was overtaken while it was being posted. None: nothing to post (an old lobby)."""
@@ -153,12 +155,14 @@ async def _post_as_history(channel: discord.abc.Messageable, message: Message) -
     """A message overtaken while it was owed: what it said and showed, its buttons disabled
     (their custom ids kept: an earlier copy is recognised by them), nobody pinged."""
     view = _disabled(controls_view(message.controls)) if message.controls else discord.utils.MISSING
-    return await channel.send(clip(message.text), files=files(message.files), view=view,
-                              allowed_mentions=discord.AllowedMentions.none())
+    return await channel.send(
+        clip(message.text), files=files(message.files), view=view, allowed_mentions=discord.AllowedMentions.none()
+    )
 
 
-async def _already_sent(client: Bot, channel: discord.abc.Messageable, message: Message,
-                        since: float) -> discord.Message | None:
+async def _already_sent(
+    client: Bot, channel: discord.abc.Messageable, message: Message, since: float
+) -> discord.Message | None:
     """An earlier copy of the message by the bot. A message with buttons is known by them
     alone (they name the game and its position, or its lobby; the bot edits a lobby as
     people join, and a lobby may be older than what it owes now); any other by its words,
@@ -179,10 +183,15 @@ async def _already_sent(client: Bot, channel: discord.abc.Messageable, message: 
 
 
 def _snowflake(since: float) -> discord.Object:
-    return discord.Object(discord.utils.time_snowflake(
-        datetime.datetime.fromtimestamp(since - SLACK, datetime.timezone.utc)))
+    return discord.Object(
+        discord.utils.time_snowflake(datetime.datetime.fromtimestamp(since - SLACK, datetime.timezone.utc))
+    )
 
 
 def _custom_ids(message: discord.Message) -> list[str]:
-    return sorted(child.custom_id for row in message.components for child in getattr(row, "children", [])
-                  if getattr(child, "custom_id", None))
+    return sorted(
+        child.custom_id
+        for row in message.components
+        for child in getattr(row, "children", [])
+        if getattr(child, "custom_id", None)
+    )

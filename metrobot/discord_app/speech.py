@@ -11,6 +11,7 @@ when the bot sends `name_localizations` / `description_localizations`; discord.p
 everything else: names with the context "command name" (Discord wants them lower case,
 without spaces), the rest as plain texts.
 """
+
 from __future__ import annotations
 
 import unicodedata
@@ -58,8 +59,11 @@ async def as_asker(interaction: discord.Interaction) -> AsyncIterator[Lang]:
 
 
 def valid_name(text: str) -> bool:
-    return 1 <= len(text) <= MAX_NAME and text == text.lower() and \
-        all(ch in "-_" or unicodedata.category(ch)[0] in "LN" for ch in text)
+    return (
+        1 <= len(text) <= MAX_NAME
+        and text == text.lower()
+        and all(ch in "-_" or unicodedata.category(ch)[0] in "LN" for ch in text)
+    )
 
 
 def command_text(language: Lang, text: str, name: bool) -> str | None:
@@ -74,8 +78,9 @@ def command_text(language: Lang, text: str, name: bool) -> str | None:
 
 
 class CatalogueTranslator(app_commands.Translator):
-    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
-                        context: app_commands.TranslationContextTypes) -> str | None:
+    async def translate(
+        self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContextTypes
+    ) -> str | None:
         code = code_of(locale)
         if code == DEFAULT:
             return None
@@ -101,10 +106,10 @@ def command_texts(commands: list[Any]) -> list[tuple[str | None, str]]:
             if param.name != "language":  # languages are named in themselves
                 for choice in param.choices:
                     out.append((None, choice.name))
+
     for command in commands:
         walk(command)
     return out
 
 
-__all__ = ["CatalogueTranslator", "NAME_CONTEXT", "as_asker", "command_text", "command_texts", "speaker",
-           "valid_name"]
+__all__ = ["CatalogueTranslator", "NAME_CONTEXT", "as_asker", "command_text", "command_texts", "speaker", "valid_name"]

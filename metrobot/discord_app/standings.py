@@ -1,4 +1,5 @@
 """Slash commands about a server's finished games: /history, /leaderboard, /profile."""
+
 from __future__ import annotations
 
 from typing import Optional
@@ -25,12 +26,17 @@ def standings_commands(bot: Bot) -> list[app_commands.Command]:
     @app_commands.guild_only()
     async def leaderboard(interaction: discord.Interaction, kind: Optional[app_commands.Choice[str]] = None) -> None:
         async def work():
-            outcome = await bot.service.leaderboard(str(interaction.guild_id), str(interaction.user.id),
-                                                    kind.value if kind else None, channel_id=str(interaction.channel_id))
+            outcome = await bot.service.leaderboard(
+                str(interaction.guild_id),
+                str(interaction.user.id),
+                kind.value if kind else None,
+                channel_id=str(interaction.channel_id),
+            )
             link = await bot.service.leaderboard_link(str(interaction.guild_id))  # every board, on the web
             if link and outcome.reply is not None:
                 outcome.reply.text += "\n" + link
             return outcome
+
         await run(interaction, work)
 
     @app_commands.command(name="profile", description="Games, wins and rating of a player on this server")

@@ -5,6 +5,7 @@ control, their custom ids carry what they need:
   mb:bt:<game>                       the board of <game> as text (page 1), privately
   mb:tp:<game>:<page>:prev|next      a text board, showing <page>
 """
+
 from __future__ import annotations
 
 import re
@@ -33,14 +34,22 @@ class AsTextButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:bt:(
             bot = bot_of(interaction)
             channel, user = str(interaction.channel_id), str(interaction.user.id)
             await bot.deliver(channel, await bot.service.board_text(channel, user, game_id=self.gid), interaction)
+
         await guarded(interaction, work)
 
 
-class TextPageButton(discord.ui.DynamicItem[discord.ui.Button],
-                     template=r"mb:tp:(?P<gid>\d+):(?P<page>\d+):(?P<op>prev|next)"):
+class TextPageButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"mb:tp:(?P<gid>\d+):(?P<page>\d+):(?P<op>prev|next)"
+):
     def __init__(self, gid: int, page: int, op: str, disabled: bool = False):
-        super().__init__(discord.ui.Button(style=discord.ButtonStyle.secondary, label=PAGE_OPS[op],
-                                           custom_id=f"mb:tp:{gid}:{page}:{op}", disabled=disabled))
+        super().__init__(
+            discord.ui.Button(
+                style=discord.ButtonStyle.secondary,
+                label=PAGE_OPS[op],
+                custom_id=f"mb:tp:{gid}:{page}:{op}",
+                disabled=disabled,
+            )
+        )
         self.gid, self.page, self.op = gid, page, op
 
     @classmethod
@@ -52,11 +61,16 @@ class TextPageButton(discord.ui.DynamicItem[discord.ui.Button],
 
         async def work():
             outcome = await bot_of(interaction).service.board_text(
-                str(interaction.channel_id), str(interaction.user.id), _target(self.op, self.page), game_id=self.gid)
+                str(interaction.channel_id), str(interaction.user.id), _target(self.op, self.page), game_id=self.gid
+            )
             reply = outcome.reply
             assert reply is not None
-            await interaction.edit_original_response(content=clip(reply.text), attachments=files(reply.files),
-                                                     view=text_view(reply.controls) if reply.controls else None)
+            await interaction.edit_original_response(
+                content=clip(reply.text),
+                attachments=files(reply.files),
+                view=text_view(reply.controls) if reply.controls else None,
+            )
+
         await guarded(interaction, work)
 
 

@@ -1,6 +1,7 @@
 """`/tournament new|join|leave|start|drop|remove|pause|resume|abort|standings|pairings|list`:
 thin — each defers, asks the tournament director, delivers the private answer, then lets
 the hall have what the change owes it (see `halls.py`)."""
+
 from __future__ import annotations
 
 import math
@@ -28,8 +29,12 @@ def _hours(value: object, most: float) -> float | None:
     """Hours or days as typed; a forged interaction may carry anything."""
     if value is None:
         return None
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value) \
-            or not 0 <= value <= most:
+    if (
+        not isinstance(value, (int, float))
+        or isinstance(value, bool)
+        or not math.isfinite(value)
+        or not 0 <= value <= most
+    ):
         raise Refused(me().t("That number is not one this command takes."))
     return float(value)
 
@@ -39,10 +44,12 @@ def tournament_group(bot: Bot) -> app_commands.Group:
     kinds = [app_commands.Choice(name=p.title, value=p.name) for p in plugins]
     formats = [app_commands.Choice(name=FORMAT_WORDS[f], value=f) for f in FORMATS]
     variants = [app_commands.Choice(name="standard", value="standard")] + [
-        app_commands.Choice(name=v.label, value=v.value) for p in plugins for v in p.variants]
+        app_commands.Choice(name=v.label, value=v.value) for p in plugins for v in p.variants
+    ]
     cities = sorted({c for p in plugins for c in p.cities()})
-    group = app_commands.Group(name="tournament", description="Tournaments and leagues in this channel",
-                               guild_only=True)
+    group = app_commands.Group(
+        name="tournament", description="Tournaments and leagues in this channel", guild_only=True
+    )
 
     async def then_hall(interaction: discord.Interaction, work: Callable[[], Awaitable[Outcome]]) -> None:
         await run(interaction, work)
@@ -56,42 +63,69 @@ def tournament_group(bot: Bot) -> app_commands.Group:
         return bool(interaction.permissions.manage_guild)
 
     @group.command(name="new", description="Create a tournament here, open for sign-up (Manage Server or its role)")
-    @app_commands.describe(kind="Which game", format="Swiss, round robin, knockout or league",
-                           table_size="Seats at each table (default: 4, or the game's limit)",
-                           rounds="Swiss: how many rounds (default 3)",
-                           clock_hours="Hours each turn may take before the automatic player moves",
-                           variant="Rules variant", city="Map, for games played on several maps",
-                           name="The tournament's name", max_players="The most people who may sign up",
-                           signup_deadline="Hours until sign-up closes and the tournament starts by itself",
-                           break_hours="Hours between the end of a round and the next pairing (default 0)",
-                           best_of="League: each person's best results that count",
-                           season_days="League: days until it closes (default 28)",
-                           advance="Knockout: how many of each table go through (default 1)",
-                           duplicate="Every table of a round gets the same deal (games that allow it)")
+    @app_commands.describe(
+        kind="Which game",
+        format="Swiss, round robin, knockout or league",
+        table_size="Seats at each table (default: 4, or the game's limit)",
+        rounds="Swiss: how many rounds (default 3)",
+        clock_hours="Hours each turn may take before the automatic player moves",
+        variant="Rules variant",
+        city="Map, for games played on several maps",
+        name="The tournament's name",
+        max_players="The most people who may sign up",
+        signup_deadline="Hours until sign-up closes and the tournament starts by itself",
+        break_hours="Hours between the end of a round and the next pairing (default 0)",
+        best_of="League: each person's best results that count",
+        season_days="League: days until it closes (default 28)",
+        advance="Knockout: how many of each table go through (default 1)",
+        duplicate="Every table of a round gets the same deal (games that allow it)",
+    )
     @app_commands.choices(kind=kinds, format=formats, variant=variants)
-    async def new(interaction: discord.Interaction, kind: app_commands.Choice[str],
-                  format: app_commands.Choice[str], table_size: Optional[app_commands.Range[int, 1, 8]] = None,
-                  rounds: Optional[app_commands.Range[int, 1, 12]] = None,
-                  clock_hours: Optional[app_commands.Range[float, 0.02, 336.0]] = None,
-                  variant: Optional[app_commands.Choice[str]] = None, city: Optional[str] = None,
-                  name: Optional[app_commands.Range[str, 1, 60]] = None,
-                  max_players: Optional[app_commands.Range[int, 2, 256]] = None,
-                  signup_deadline: Optional[app_commands.Range[float, 0.1, 720.0]] = None,
-                  break_hours: Optional[app_commands.Range[float, 0.0, 168.0]] = None,
-                  best_of: Optional[app_commands.Range[int, 1, 50]] = None,
-                  season_days: Optional[app_commands.Range[float, 1.0, 90.0]] = None,
-                  advance: Optional[app_commands.Range[int, 1, 4]] = None,
-                  duplicate: Optional[bool] = None) -> None:
+    async def new(
+        interaction: discord.Interaction,
+        kind: app_commands.Choice[str],
+        format: app_commands.Choice[str],
+        table_size: Optional[app_commands.Range[int, 1, 8]] = None,
+        rounds: Optional[app_commands.Range[int, 1, 12]] = None,
+        clock_hours: Optional[app_commands.Range[float, 0.02, 336.0]] = None,
+        variant: Optional[app_commands.Choice[str]] = None,
+        city: Optional[str] = None,
+        name: Optional[app_commands.Range[str, 1, 60]] = None,
+        max_players: Optional[app_commands.Range[int, 2, 256]] = None,
+        signup_deadline: Optional[app_commands.Range[float, 0.1, 720.0]] = None,
+        break_hours: Optional[app_commands.Range[float, 0.0, 168.0]] = None,
+        best_of: Optional[app_commands.Range[int, 1, 50]] = None,
+        season_days: Optional[app_commands.Range[float, 1.0, 90.0]] = None,
+        advance: Optional[app_commands.Range[int, 1, 4]] = None,
+        duplicate: Optional[bool] = None,
+    ) -> None:
         async def work():
             hall, guild, user = ids(interaction)
             return await bot.service.tournament_new(
-                hall, guild, user, kind.value, format.value, manager=manager(interaction), roles=_roles(interaction),
-                in_thread=isinstance(interaction.channel, discord.Thread), table_size=whole(table_size),
-                rounds=whole(rounds), turn_clock=clock_seconds(clock_hours),
-                variant=variant.value if variant else None, city=city, name=str(name) if name else None,
-                max_players=whole(max_players), signup_hours=_hours(signup_deadline, 720),
-                break_hours=_hours(break_hours, 168), best_of=whole(best_of), season_days=_hours(season_days, 90),
-                advance=whole(advance), duplicate=bool(duplicate), default_language=server_language(interaction))
+                hall,
+                guild,
+                user,
+                kind.value,
+                format.value,
+                manager=manager(interaction),
+                roles=_roles(interaction),
+                in_thread=isinstance(interaction.channel, discord.Thread),
+                table_size=whole(table_size),
+                rounds=whole(rounds),
+                turn_clock=clock_seconds(clock_hours),
+                variant=variant.value if variant else None,
+                city=city,
+                name=str(name) if name else None,
+                max_players=whole(max_players),
+                signup_hours=_hours(signup_deadline, 720),
+                break_hours=_hours(break_hours, 168),
+                best_of=whole(best_of),
+                season_days=_hours(season_days, 90),
+                advance=whole(advance),
+                duplicate=bool(duplicate),
+                default_language=server_language(interaction),
+            )
+
         await then_hall(interaction, work)
 
     @new.autocomplete("city")
@@ -101,8 +135,9 @@ def tournament_group(bot: Bot) -> app_commands.Group:
     @group.command(name="join", description="Sign up for this channel's tournament")
     async def join(interaction: discord.Interaction) -> None:
         hall, guild, user = ids(interaction)
-        await then_hall(interaction, lambda: bot.service.tournament_join(hall, guild, user,
-                                                                         interaction.user.display_name))
+        await then_hall(
+            interaction, lambda: bot.service.tournament_join(hall, guild, user, interaction.user.display_name)
+        )
 
     @group.command(name="leave", description="Take your name off the sign-up (once it runs: drop out)")
     async def leave(interaction: discord.Interaction) -> None:
@@ -110,9 +145,15 @@ def tournament_group(bot: Bot) -> app_commands.Group:
 
     @group.command(name="start", description="Start the tournament: round 1 is paired (host)")
     async def start(interaction: discord.Interaction) -> None:
-        await then_hall(interaction, lambda: bot.service.tournament_start(
-            *ids(interaction), manager=manager(interaction), roles=_roles(interaction),
-            missing=missing_from(interaction.app_permissions)))
+        await then_hall(
+            interaction,
+            lambda: bot.service.tournament_start(
+                *ids(interaction),
+                manager=manager(interaction),
+                roles=_roles(interaction),
+                missing=missing_from(interaction.app_permissions),
+            ),
+        )
 
     @group.command(name="drop", description="Leave the tournament: the automatic player finishes your game")
     async def drop(interaction: discord.Interaction) -> None:
@@ -122,23 +163,39 @@ def tournament_group(bot: Bot) -> app_commands.Group:
     @app_commands.describe(person="Who to take out")
     async def remove(interaction: discord.Interaction, person: discord.User) -> None:
         hall, guild, user = ids(interaction)
-        await then_hall(interaction, lambda: bot.service.tournament_drop(
-            hall, guild, str(person.id), by=user, manager=manager(interaction), roles=_roles(interaction)))
+        await then_hall(
+            interaction,
+            lambda: bot.service.tournament_drop(
+                hall, guild, str(person.id), by=user, manager=manager(interaction), roles=_roles(interaction)
+            ),
+        )
 
     @group.command(name="pause", description="Pair no new round until it resumes (host)")
     async def pause(interaction: discord.Interaction) -> None:
-        await then_hall(interaction, lambda: bot.service.tournament_pause(
-            *ids(interaction), manager=manager(interaction), roles=_roles(interaction)))
+        await then_hall(
+            interaction,
+            lambda: bot.service.tournament_pause(
+                *ids(interaction), manager=manager(interaction), roles=_roles(interaction)
+            ),
+        )
 
     @group.command(name="resume", description="Go on with a paused tournament (host)")
     async def resume(interaction: discord.Interaction) -> None:
-        await then_hall(interaction, lambda: bot.service.tournament_pause(
-            *ids(interaction), manager=manager(interaction), roles=_roles(interaction), resume=True))
+        await then_hall(
+            interaction,
+            lambda: bot.service.tournament_pause(
+                *ids(interaction), manager=manager(interaction), roles=_roles(interaction), resume=True
+            ),
+        )
 
     @group.command(name="abort", description="Stop the tournament and its games (host)")
     async def abort(interaction: discord.Interaction) -> None:
-        await then_hall(interaction, lambda: bot.service.tournament_abort(
-            *ids(interaction), manager=manager(interaction), roles=_roles(interaction)))
+        await then_hall(
+            interaction,
+            lambda: bot.service.tournament_abort(
+                *ids(interaction), manager=manager(interaction), roles=_roles(interaction)
+            ),
+        )
 
     @group.command(name="standings", description="The tournament's standings, with its tie-breaks")
     async def standings(interaction: discord.Interaction) -> None:
@@ -147,8 +204,9 @@ def tournament_group(bot: Bot) -> app_commands.Group:
 
     @group.command(name="pairings", description="A round's tables and results (default: the latest)")
     @app_commands.describe(round="Which round")
-    async def pairings(interaction: discord.Interaction, round: Optional[app_commands.Range[int, 1, 99]] = None
-                       ) -> None:
+    async def pairings(
+        interaction: discord.Interaction, round: Optional[app_commands.Range[int, 1, 99]] = None
+    ) -> None:
         hall, guild, _ = ids(interaction)
         await run(interaction, lambda: bot.service.tournament_pairings(hall, guild, whole(round)))
 

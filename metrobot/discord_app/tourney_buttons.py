@@ -2,6 +2,7 @@
 custom id carries the tournament and its stage (`mb:tn:<tournament>:<stage>:<op>`), so they
 work after a restart, and a click from before the tournament moved on (it started, ended,
 was aborted) is refused as stale. A league keeps Join and Leave while it runs."""
+
 from __future__ import annotations
 
 import re
@@ -13,8 +14,11 @@ from ..tournaments.core import PERMISSIONS, PRIVATE
 from .messages import bot_of, guarded
 
 OPS = ("join", "leave", "start")
-STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
-          "start": discord.ButtonStyle.primary}
+STYLES = {
+    "join": discord.ButtonStyle.success,
+    "leave": discord.ButtonStyle.secondary,
+    "start": discord.ButtonStyle.primary,
+}
 
 
 def missing_from(permissions: discord.Permissions | None) -> list[str]:
@@ -41,8 +45,10 @@ def signup_view(item: TOwed) -> discord.ui.View | None:
     return view
 
 
-class TournamentButton(discord.ui.DynamicItem[discord.ui.Button],
-                       template=r"mb:tn:(?P<tid>\d{1,19}):(?P<stage>\d{1,4}):(?P<op>join|leave|start)"):
+class TournamentButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"mb:tn:(?P<tid>\d{1,19}):(?P<stage>\d{1,4}):(?P<op>join|leave|start)",
+):
     def __init__(self, tid: int, stage: int, op: str, label: str = "…"):
         super().__init__(discord.ui.Button(style=STYLES[op], label=label[:80], custom_id=f"mb:tn:{tid}:{stage}:{op}"))
         self.tid, self.stage, self.op = tid, stage, op
@@ -65,9 +71,15 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button],
                 outcome = await bot.service.tournament_leave(hall, guild, str(user.id), **where)
             else:
                 outcome = await bot.service.tournament_start(
-                    hall, guild, str(user.id), manager=bool(interaction.permissions.manage_guild),
+                    hall,
+                    guild,
+                    str(user.id),
+                    manager=bool(interaction.permissions.manage_guild),
                     roles=[str(r.id) for r in getattr(user, "roles", [])],
-                    missing=missing_from(interaction.app_permissions), **where)
+                    missing=missing_from(interaction.app_permissions),
+                    **where,
+                )
             await bot.deliver(hall, outcome, interaction)
             await bot.run_tournaments()  # (what the change owes the hall)
+
         await guarded(interaction, work)

@@ -7,6 +7,7 @@ forged or garbled interaction can carry any of them, and discord.py would then f
 its own machinery (a traceback in the log, no answer). Here such an interaction is answered
 privately and logged as a warning; nothing is done.
 """
+
 from __future__ import annotations
 
 import logging
@@ -25,7 +26,7 @@ from .speech import speaker
 log = logging.getLogger("metrobot.discord")
 
 MAX_TEXT = 6000  # Discord's longest string option
-MAX_NUMBER = 2 ** 53  # Discord's integer and number options stay within ±2^53
+MAX_NUMBER = 2**53  # Discord's integer and number options stay within ±2^53
 # The reason stays in English: a diagnostic of a payload no Discord client sends, quoted
 # for whoever forged or garbled it (and in the log).
 NOT_AS_SENT = N_("That command did not arrive the way Discord sends it ({reason}); nothing was done.")
@@ -41,14 +42,23 @@ def _value_problem(param: app_commands.Parameter, value: Any, *, typed_so_far: b
         if len(value) > MAX_TEXT:
             return "text too long"
     elif kind in (T.integer, T.number):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or kind is T.integer and isinstance(value, float):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or kind is T.integer
+            and isinstance(value, float)
+        ):
             return "a number expected"
         if not math.isfinite(value) or abs(value) > MAX_NUMBER:
             return "number out of range"
         if typed_so_far:
             return None
-        if param.min_value is not None and value < param.min_value or \
-                param.max_value is not None and value > param.max_value:
+        if (
+            param.min_value is not None
+            and value < param.min_value
+            or param.max_value is not None
+            and value > param.max_value
+        ):
             return "number out of range"
     elif kind is T.boolean:
         if not isinstance(value, bool):
@@ -61,14 +71,20 @@ def _value_problem(param: app_commands.Parameter, value: Any, *, typed_so_far: b
 
 
 # Options Discord sends with the object they name in `resolved` (where discord.py looks them up).
-RESOLVED = {T.user: ("users",), T.channel: ("channels",), T.role: ("roles",), T.mentionable: ("users", "roles"),
-            T.attachment: ("attachments",)}
+RESOLVED = {
+    T.user: ("users",),
+    T.channel: ("channels",),
+    T.role: ("roles",),
+    T.mentionable: ("users", "roles"),
+    T.attachment: ("attachments",),
+}
 
 
 def _resolved(data: Any, kinds: tuple[str, ...], snowflake: str) -> bool:
     resolved = data.get("resolved")
-    return isinstance(resolved, dict) and any(isinstance(resolved.get(k), dict) and snowflake in resolved[k]
-                                              for k in kinds)
+    return isinstance(resolved, dict) and any(
+        isinstance(resolved.get(k), dict) and snowflake in resolved[k] for k in kinds
+    )
 
 
 def _int(value: Any) -> bool:
@@ -117,8 +133,7 @@ def payload_problem(tree: app_commands.CommandTree, interaction: discord.Interac
         return "unknown command"
     options = _options(data)
     while isinstance(command, app_commands.Group):
-        if options is None or len(options) != 1 or _option_problem(options[0]) \
-                or options[0]["type"] not in (1, 2):
+        if options is None or len(options) != 1 or _option_problem(options[0]) or options[0]["type"] not in (1, 2):
             return "a subcommand is missing"
         sub = options[0]
         command = command.get_command(sub["name"])
@@ -142,8 +157,9 @@ def payload_problem(tree: app_commands.CommandTree, interaction: discord.Interac
     return problem
 
 
-def _arguments_problem(command: Any, options: list[dict[str, Any]], data: dict[str, Any],
-                       autocomplete: bool) -> str | None:
+def _arguments_problem(
+    command: Any, options: list[dict[str, Any]], data: dict[str, Any], autocomplete: bool
+) -> str | None:
     """Options (each already an object with a text name and an integer type) against the
     command's parameters."""
     params = {p.display_name: p for p in command.parameters}
@@ -181,8 +197,9 @@ class MetroTree(app_commands.CommandTree):
             problem = "unreadable"
         if problem is None:
             return True
-        log.warning("refused a malformed %s interaction from user %s: %s", interaction.type.name,
-                    _user(interaction), problem)
+        log.warning(
+            "refused a malformed %s interaction from user %s: %s", interaction.type.name, _user(interaction), problem
+        )
         await _answer(interaction, speaker(interaction).t(NOT_AS_SENT, reason=problem))
         return False
 
@@ -190,18 +207,25 @@ class MetroTree(app_commands.CommandTree):
         """What discord.py could not hand to a command. Our commands answer their own failures
         (see commands.run), so anything here is either input the checks above let through
         (answered, logged as a warning) or a real bug (logged with its traceback)."""
-        if isinstance(error, (app_commands.TransformerError, app_commands.CommandNotFound,
-                              app_commands.CommandSignatureMismatch, app_commands.CheckFailure)):
-            log.warning("refused a %s interaction from user %s: %s", interaction.type.name, _user(interaction),
-                        error)
+        if isinstance(
+            error,
+            (
+                app_commands.TransformerError,
+                app_commands.CommandNotFound,
+                app_commands.CommandSignatureMismatch,
+                app_commands.CheckFailure,
+            ),
+        ):
+            log.warning("refused a %s interaction from user %s: %s", interaction.type.name, _user(interaction), error)
             await _answer(interaction, speaker(interaction).t(NOT_AS_SENT, reason=type(error).__name__))
             return
         original = getattr(error, "original", None)
         if isinstance(original, DatabaseUnavailable):  # (storage's outage log says it)
             await _answer(interaction, unavailable(interaction, original))
             return
-        log.error("command %s failed", interaction.command.qualified_name if interaction.command else "?",
-                  exc_info=error)
+        log.error(
+            "command %s failed", interaction.command.qualified_name if interaction.command else "?", exc_info=error
+        )
         await _answer(interaction, went_wrong(interaction))
 
 

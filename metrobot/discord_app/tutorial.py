@@ -1,6 +1,7 @@
 """`/game tutorial`: the newcomer's game gets a thread of its own under the channel where they
 asked (or the channel itself where a thread can't be made: inside a thread, in a forum, or
 without the permission), so that a server's channels are not filled with first games."""
+
 from __future__ import annotations
 
 import asyncio
@@ -24,8 +25,9 @@ async def _thread(interaction: discord.Interaction, name: str) -> discord.Thread
     if not isinstance(channel, discord.TextChannel):
         return None
     try:
-        return await channel.create_thread(name=name[:100], type=discord.ChannelType.public_thread,
-                                           auto_archive_duration=THREAD_MINUTES)
+        return await channel.create_thread(
+            name=name[:100], type=discord.ChannelType.public_thread, auto_archive_duration=THREAD_MINUTES
+        )
     except discord.HTTPException as exc:  # (no permission to make threads, or Discord said no)
         log.info("no thread for a tutorial in channel %s: %s", channel.id, exc)
         return None
@@ -40,10 +42,15 @@ async def start_tutorial(bot: Bot, interaction: discord.Interaction, kind: str) 
                 thread = await _thread(interaction, language.t("Tutorial: {name}", name=interaction.user.display_name))
                 where = thread.id if thread else interaction.channel_id
                 parent = thread.parent_id if thread else getattr(interaction.channel, "parent_id", None)
-                outcome = await bot.service.tutorial(str(where), str(interaction.guild_id), str(interaction.user.id),
-                                                     interaction.user.display_name, kind,
-                                                     parent_id=str(parent) if parent else None,
-                                                     in_thread=thread is not None)
+                outcome = await bot.service.tutorial(
+                    str(where),
+                    str(interaction.guild_id),
+                    str(interaction.user.id),
+                    interaction.user.display_name,
+                    kind,
+                    parent_id=str(parent) if parent else None,
+                    in_thread=thread is not None,
+                )
     except Refused as exc:
         mark("refused")
         await _forget(thread)

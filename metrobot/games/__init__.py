@@ -3,6 +3,7 @@
 Every game kind is a plug-in (`plugin.GamePlugin`) registered here; the service, the
 Discord adapter, the CLI and the images reach games only through this registry.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -65,5 +66,17 @@ def _load_builtin() -> None:
         _REGISTRY.setdefault(name, plugin)
 
 
-__all__ = ["Action", "BadInput", "Event", "Game", "GamePlugin", "RuleError", "all_games", "all_plugins",
-           "get_game", "get_plugin", "register", "unregister"]
+__all__ = [
+    "Action",
+    "BadInput",
+    "Event",
+    "Game",
+    "GamePlugin",
+    "RuleError",
+    "all_games",
+    "all_plugins",
+    "get_game",
+    "get_plugin",
+    "register",
+    "unregister",
+]

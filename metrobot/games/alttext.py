@@ -6,6 +6,7 @@ characters; a message holds at most 2,000. Alt texts are a few sentences in the 
 importance (what the picture is, whose turn, the scores, what changed, the rest), so what
 does not fit is dropped a whole sentence at a time from the end, never cut mid-word.
 """
+
 from __future__ import annotations
 
 from typing import Any, Iterable
@@ -37,7 +38,7 @@ def cut(text: str, limit: int) -> str:
     """`text` in at most `limit` characters: whole if it fits, else up to a word and "…"."""
     if len(text) <= limit:
         return text
-    head = text[:limit - 1]
+    head = text[: limit - 1]
     space = head.rfind(" ")
     return (head[:space] if space > limit // 2 else head).rstrip(" ,;:") + "…"
 
@@ -70,11 +71,10 @@ def pages(lines: Iterable[str], limit: int = PAGE_LIMIT) -> list[str]:
 
 
 def scores_sentence(view: dict[str, Any], names: dict[str, str] | None, lang: Lang = EN) -> str:
-    """"Scores: Ann 12, Bob 9." from a view's `scores` (empty when it has none), in the
+    """ "Scores: Ann 12, Bob 9." from a view's `scores` (empty when it has none), in the
     order of its seats."""
     scores = view.get("scores") or {}
     seats = [s for s in view.get("players") or [] if s in scores] or list(scores)
     if not seats:
         return ""
     return lang.t("Scores: {scores}.", scores=", ".join(f"{(names or {}).get(s, s)} {scores[s]}" for s in seats))
-

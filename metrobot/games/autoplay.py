@@ -29,6 +29,7 @@ allowed, a rate chosen so that the work fits well within the seconds on the refe
 machine (2 shared cores); the clock is then only a safety net, and `Search.capped` says
 when it had to act.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -80,14 +81,16 @@ class AutoPlayer(ABC):
         return Budget(seconds, max(1, round(self.work_rate * seconds)), clock)
 
     @abstractmethod
-    def choose(self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random,
-               budget: Budget = Budget()) -> Action:
+    def choose(
+        self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random, budget: Budget = Budget()
+    ) -> Action:
         """One legal action for `seat`, from `view` = `game.view(state, viewer)`, where
         `viewer` is the person playing `seat` (a seat is its person except in variants
         where one person runs several seats)."""
 
-    def plan(self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random,
-             budget: Budget = Budget()) -> list[Action]:
+    def plan(
+        self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random, budget: Budget = Budget()
+    ) -> list[Action]:
         """The steps the player commits to now, each legal after the ones before it: one
         step unless the player decides whole turns."""
         return [self.choose(game, view, viewer, seat, rnd, budget)]
@@ -98,22 +101,31 @@ class RandomPlayer(AutoPlayer):
 
     level = "random"
 
-    def choose(self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random,
-               budget: Budget = Budget()) -> Action:
+    def choose(
+        self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random, budget: Budget = Budget()
+    ) -> Action:
         state = game.determinize(view, viewer, rnd)
         return rnd.choice(game.legal_actions(state, seat))
 
 
-def decide(game: Game, auto: AutoPlayer, state: Any, seat: str, rnd: random.Random, seconds: float = 1.0,
-           budget: Budget | None = None) -> list[Action]:
+def decide(
+    game: Game,
+    auto: AutoPlayer,
+    state: Any,
+    seat: str,
+    rnd: random.Random,
+    seconds: float = 1.0,
+    budget: Budget | None = None,
+) -> list[Action]:
     """`auto`'s next steps for `seat`, decided once from the seat's own view, within
     `auto.budget(seconds)` (or `budget`, to try other work bounds)."""
     viewer = game.owner(state, seat)
     return auto.plan(game, game.view(state, viewer), viewer, seat, rnd, budget or auto.budget(seconds))
 
 
-def play_steps(game: Game, state: Any, seat: str, steps: list[Action],
-               each: Callable[[Any], None] | None = None) -> tuple[Any, list[Action], list[Event]]:
+def play_steps(
+    game: Game, state: Any, seat: str, steps: list[Action], each: Callable[[Any], None] | None = None
+) -> tuple[Any, list[Action], list[Event]]:
     """Apply planned steps: the first always (it was decided for this very position), the
     others while `seat` still owes a decision and each is legal. A plan is made on a view,
     and a game reveals nothing hidden within a turn, so every step passes; if one did not,
@@ -122,8 +134,9 @@ def play_steps(game: Game, state: Any, seat: str, steps: list[Action],
     played: list[Action] = []
     events: list[Event] = []
     for action in steps:
-        if played and (game.is_over(state) or seat not in game.to_move(state)
-                       or action not in game.legal_actions(state, seat)):
+        if played and (
+            game.is_over(state) or seat not in game.to_move(state) or action not in game.legal_actions(state, seat)
+        ):
             break
         state, evs = game.apply(state, seat, action)
         played.append(action)
@@ -133,8 +146,15 @@ def play_steps(game: Game, state: Any, seat: str, steps: list[Action],
     return state, played, events
 
 
-def take_turn(game: Game, auto: AutoPlayer, state: Any, seat: str, rnd: random.Random, seconds: float = 1.0,
-              budget: Budget | None = None) -> tuple[Any, list[Action], list[Event]]:
+def take_turn(
+    game: Game,
+    auto: AutoPlayer,
+    state: Any,
+    seat: str,
+    rnd: random.Random,
+    seconds: float = 1.0,
+    budget: Budget | None = None,
+) -> tuple[Any, list[Action], list[Event]]:
     """One decision of `auto` for `seat`, and its steps played: (state, steps, events)."""
     return play_steps(game, state, seat, decide(game, auto, state, seat, rnd, seconds, budget))
 
@@ -142,8 +162,10 @@ def take_turn(game: Game, auto: AutoPlayer, state: Any, seat: str, rnd: random.R
 def lazy(module: str, name: str) -> Callable[[], AutoPlayer]:
     """A factory that imports its player's module only when a player is made (a search is
     heavy to load, and most processes never need one)."""
+
     def make() -> AutoPlayer:
         return getattr(importlib.import_module(module), name)()
+
     return make
 
 
@@ -151,6 +173,9 @@ def by_level(level: str, factories: dict[str, Callable[[], AutoPlayer]]) -> Auto
     """A fresh player of `level`, from a game's own players by level ("random" is shared)."""
     make = {"random": RandomPlayer, **factories}.get(level)
     if make is None:
-        raise BadInput("There is no “{level}” automatic player; levels: {levels}.", level=level,
-                       levels=", ".join(["random", *factories]))
+        raise BadInput(
+            "There is no “{level}” automatic player; levels: {levels}.",
+            level=level,
+            levels=", ".join(["random", *factories]),
+        )
     return make()

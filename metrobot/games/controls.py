@@ -7,6 +7,7 @@ A plug-in (`plugin.GamePlugin`) declares them; a front end turns them into butto
 and slash commands. They are kept apart from the plug-in interface (what a game does) as
 the declarations a front end reads, and so that `plugin.py` stays short.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -49,9 +50,11 @@ class MoveCommand:
     complete: Callable[[str, dict[str, str]], tuple[list[str], Callable[[str], bool]]]
 
 
-def numbered_steps(prefix: str, count: int, first_filter: Callable[[str], bool] = lambda code: True
-                   ) -> tuple[Callable[[dict[str, str]], list[str]],
-                              Callable[[str, dict[str, str]], tuple[list[str], Callable[[str], bool]]]]:
+def numbered_steps(
+    prefix: str, count: int, first_filter: Callable[[str], bool] = lambda code: True
+) -> tuple[
+    Callable[[dict[str, str]], list[str]], Callable[[str, dict[str, str]], tuple[list[str], Callable[[str], bool]]]
+]:
     """`steps`/`complete` for a command whose options step1..stepN are the steps of a turn
     in order, each suggested from the legal moves after the ones before it."""
     names = [f"{prefix}{i}" for i in range(1, count + 1)]
@@ -63,6 +66,7 @@ def numbered_steps(prefix: str, count: int, first_filter: Callable[[str], bool] 
         k = names.index(focused)
         before = [values[n] for n in names[:k] if values.get(n)]
         return before, (first_filter if k == 0 else (lambda code: True))
+
     return steps, complete
 
 

@@ -7,6 +7,7 @@ from the view after them. The generator is seeded by public facts only (the game
 position, the seat, the steps so far), never by the game's own seed, so two games that look
 the same from the seat get the same hint (the secrecy suite checks it with twin states).
 """
+
 from __future__ import annotations
 
 import random
@@ -24,8 +25,9 @@ def asker_view(game: Any, state: Any, seat: str) -> tuple[dict[str, Any], str]:
     return game.view(state, viewer), viewer
 
 
-def suggest(game_name: str, view: dict[str, Any], viewer: str, seat: str, prefix: list[str], key: str
-            ) -> dict[str, Any]:
+def suggest(
+    game_name: str, view: dict[str, Any], viewer: str, seat: str, prefix: list[str], key: str
+) -> dict[str, Any]:
     """The greedy player's next steps after `prefix` for `seat`, from `view` (= the game's view
     for `viewer`), as plain data (it runs in a worker): {"steps": step codes as the composer and
     /play take them, "scores_now": what the asker's total changes by once they are played (0

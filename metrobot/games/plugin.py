@@ -9,6 +9,7 @@ exporting `PLUGIN`, plus (optionally) one under `render/` for its images.
 Nothing here is tied to a front end: labels and commands (`controls.py`) are plain data that a
 front end turns into buttons and slash commands; text is Markdown-ish, as the service posts it.
 """
+
 from __future__ import annotations
 
 import random
@@ -75,9 +76,11 @@ class GamePlugin:
 
     def option_summary(self, options: dict[str, Any], lang: Lang = EN) -> str:
         """How a lobby names a game's options: its variants and map, in words."""
+
         def chosen(variant: Variant) -> bool:
             wanted = {k: v for k, v in self.options(variant.value, None).items() if v}
             return bool(wanted) and all(options.get(k) == v for k, v in wanted.items())
+
         parts = [lang.t(v.label) for v in self.variants if chosen(v)]
         if options.get("map"):
             parts.append(str(options["map"]).title())
@@ -113,8 +116,9 @@ class GamePlugin:
         """Every legal next step for menus and autocomplete."""
         return self.notation.choices(self.game, state, seat, lang) if self.notation else []
 
-    def menu(self, state: Any, seat: str, choices: list[Choice], lang: Lang = EN
-             ) -> list[tuple[tuple[str, ...], Choice]]:
+    def menu(
+        self, state: Any, seat: str, choices: list[Choice], lang: Lang = EN
+    ) -> list[tuple[tuple[str, ...], Choice]]:
         """The composer's menus: every choice with the names of the groups that lead to it,
         outermost first (e.g. colour, kind of placement, part of the map; empty: at the top,
         for short lists such as forgoing), in the order menus list them. Front ends show a
@@ -198,8 +202,16 @@ class GamePlugin:
         nothing to add to the picture)."""
         return None
 
-    def alt_text(self, view: dict[str, Any], viewer: str | None, names: dict[str, str] | None, lang: Lang = EN, *,
-                 picture: str = "board", waiting: tuple[str, ...] = ()) -> str:
+    def alt_text(
+        self,
+        view: dict[str, Any],
+        viewer: str | None,
+        names: dict[str, str] | None,
+        lang: Lang = EN,
+        *,
+        picture: str = "board",
+        waiting: tuple[str, ...] = (),
+    ) -> str:
         """The alt text of one of the game's pictures, for screen readers: made from the same
         view as the picture (so it holds nothing the picture does not), in `lang`, a few
         sentences by importance (`alttext.fit` keeps what fits Discord's 1,024 characters).
@@ -207,15 +219,25 @@ class GamePlugin:
         end-of-game image); `waiting`: the seats owed a decision, as the prompt names them.
         Default: the game, whose turn and the scores."""
         who = [(names or {}).get(seat, seat) for seat in waiting]
-        said = [lang.t("{game}: the board.", game=lang.t(self.title)) if picture == "board"
-                else lang.t("{game}: the end of the game.", game=lang.t(self.title))]
+        said = [
+            lang.t("{game}: the board.", game=lang.t(self.title))
+            if picture == "board"
+            else lang.t("{game}: the end of the game.", game=lang.t(self.title))
+        ]
         if who:
             said.append(lang.t("Next: {who}.", who=", ".join(who)))
         said.append(scores_sentence(view, names, lang))
         return fit(said)
 
-    def text_board(self, view: dict[str, Any], viewer: str | None, names: dict[str, str] | None,
-                   lang: Lang = EN, *, waiting: tuple[str, ...] = ()) -> list[str]:
+    def text_board(
+        self,
+        view: dict[str, Any],
+        viewer: str | None,
+        names: dict[str, str] | None,
+        lang: Lang = EN,
+        *,
+        waiting: tuple[str, ...] = (),
+    ) -> list[str]:
         """The position for a screen reader (`/board text`), from `viewer`'s view only, as
         lines (a blank line ends a section; the service pages them). Default: the alt text
         of the board."""
@@ -239,8 +261,9 @@ class GamePlugin:
     def player(self, level: str = DEFAULT_LEVEL) -> AutoPlayer:
         return by_level(level, self.automatic())
 
-    def auto_action(self, state: Any, seat: str, rnd: random.Random, level: str = DEFAULT_LEVEL,
-                    budget: Budget | None = None) -> Action:
+    def auto_action(
+        self, state: Any, seat: str, rnd: random.Random, level: str = DEFAULT_LEVEL, budget: Budget | None = None
+    ) -> Action:
         """One step of the automatic player, chosen from the seat's own view only (tests and
         tools that walk a game step by step; the bot and self-play decide whole turns with
         `autoplay.take_turn`). Default budget: one second's work, the clock as a cap."""
@@ -254,9 +277,17 @@ class GamePlugin:
         checks the options."""
         return self.game.new_game(list(players), dict(options or {}), seed)
 
-    def self_play(self, players: list[str], options: dict[str, Any] | None = None, seed: int = 0, *,
-                  level: str = DEFAULT_LEVEL, seconds: float = 1.0, budget: Budget | None = None,
-                  each: Callable[[Any], None] | None = None) -> tuple[list[dict[str, Any]], Any]:
+    def self_play(
+        self,
+        players: list[str],
+        options: dict[str, Any] | None = None,
+        seed: int = 0,
+        *,
+        level: str = DEFAULT_LEVEL,
+        seconds: float = 1.0,
+        budget: Budget | None = None,
+        each: Callable[[Any], None] | None = None,
+    ) -> tuple[list[dict[str, Any]], Any]:
         """A whole game between automatic players of `level`, one per seat, each deciding
         from its seat's own view as the bot does (`autoplay.take_turn`: a whole turn at once
         for players that plan turns) within `budget` (default: `seconds`' worth of work, the
@@ -274,8 +305,9 @@ class GamePlugin:
                 auto = autos.get(seat)
                 if auto is None:
                     auto = autos[seat] = self.player(level)
-                state, played, _ = play_steps(game, state, seat, decide(game, auto, state, seat, rnd, seconds, budget),
-                                              each)
+                state, played, _ = play_steps(
+                    game, state, seat, decide(game, auto, state, seat, rnd, seconds, budget), each
+                )
                 actions.extend({"player": seat, "action": action} for action in played)
                 if game.is_over(state):
                     break
@@ -288,8 +320,12 @@ class GamePlugin:
         follow it. Default: by the total score of the person's seats."""
         scores = self.game.view(state, None).get("scores", {})
         game = self.game
-        return places({person: sum(scores.get(seat, 0) for seat in game.seats_of(state, person))
-                       for person in dict.fromkeys(game.owner(state, seat) for seat in game.seats(state))})
+        return places(
+            {
+                person: sum(scores.get(seat, 0) for seat in game.seats_of(state, person))
+                for person in dict.fromkeys(game.owner(state, seat) for seat in game.seats(state))
+            }
+        )
 
     def rename_player(self, data: Any, old: str, new: str) -> Any:
         """`data` (a canonical state, an action, options or a seat id, as JSON) with the person
@@ -297,10 +333,11 @@ class GamePlugin:
         forgotten, so a finished game's log still replays to its state. Default: every JSON
         string and key equal to `old`, or a seat of theirs `old#n`. A game that keeps a
         player's id in another shape overrides it."""
+
         def renamed(text: str) -> str:
             if text == old:
                 return new
-            return new + text[len(old):] if text.startswith(old + "#") else text
+            return new + text[len(old) :] if text.startswith(old + "#") else text
 
         def walk(value: Any) -> Any:
             if isinstance(value, str):
@@ -310,6 +347,7 @@ class GamePlugin:
             if isinstance(value, dict):
                 return {renamed(k) if isinstance(k, str) else k: walk(v) for k, v in value.items()}
             return value
+
         return walk(data)
 
     # ------------------------------------------------------------ tools
@@ -321,4 +359,3 @@ class GamePlugin:
 def places(keys: dict[str, Any]) -> dict[str, int]:
     """Places from comparable keys (larger is better): 1 + how many have a better key."""
     return {who: 1 + sum(other > key for other in keys.values()) for who, key in keys.items()}
-

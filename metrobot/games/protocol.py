@@ -14,6 +14,7 @@ who owe a decision now. A turn-based game returns one player; a simultaneous rou
 returns everyone who has not yet sealed a decision, and the round resolves inside
 `apply` when the last one does.
 """
+
 from __future__ import annotations
 
 import random
@@ -167,8 +168,7 @@ class Game(ABC):
         """The state as `viewer` may see it (None: a spectator), as JSON."""
 
     @abstractmethod
-    def is_over(self, state: Any) -> bool:
-        ...
+    def is_over(self, state: Any) -> bool: ...
 
     @abstractmethod
     def to_json(self, state: Any) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 SplitMix64: tiny, well-distributed, and the same on every Python version and platform,
 unlike relying on `random.Random`'s internal algorithms for shuffles.
 """
+
 from __future__ import annotations
 
 from typing import Sequence, TypeVar

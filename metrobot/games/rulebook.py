@@ -9,6 +9,7 @@ position is kept for the life of the process (`position`).
 A page also names the rules it explains (`covers`: `RuleError.rule` ids), so that a
 refused move can point to the page that explains why (`GamePlugin.rules_page_of`).
 """
+
 from __future__ import annotations
 
 import threading

@@ -15,6 +15,7 @@ posts and images in the game's language (by default the server's).
 `PSEUDO` marks every translated piece ⟦…⟧ and every value filled in ⟪…⟫: a test renders
 everything in it and finds any text that bypassed the catalogue.
 """
+
 from __future__ import annotations
 
 import gettext
@@ -32,8 +33,16 @@ from babel.messages.pofile import read_po
 
 LOCALES = Path(__file__).with_name("locales")
 # Every language we have a catalogue for, named in itself (as people look for it in a list).
-LANGUAGES = {"en": "English", "nl": "Nederlands", "es": "Español", "ko": "한국어", "de": "Deutsch", "fr": "Français",
-             "pt_BR": "Português (Brasil)", "ja": "日本語"}
+LANGUAGES = {
+    "en": "English",
+    "nl": "Nederlands",
+    "es": "Español",
+    "ko": "한국어",
+    "de": "Deutsch",
+    "fr": "Français",
+    "pt_BR": "Português (Brasil)",
+    "ja": "日本語",
+}
 # Catalogues still being translated: a reader whose Discord speaks one gets what is translated
 # so far (English for the rest), but nobody is offered it as a setting until it is complete
 # (`python -m tools.messages check <code>`); then it leaves this set.
@@ -177,8 +186,9 @@ def NP_(context: str, text: str) -> tuple[str, str]:  # noqa: N802 - like N_
 def every_language(message: str, context: str | None = None) -> frozenset[str]:
     """A word as it is written in every language we have, lower case: typed moves may use
     any of them (e.g. "solid", "doorgetrokken", "실선")."""
-    return frozenset((_lang(code).p(context, message) if context else _lang(code).t(message)).lower()
-                     for code in LANGUAGES)
+    return frozenset(
+        (_lang(code).p(context, message) if context else _lang(code).t(message)).lower() for code in LANGUAGES
+    )
 
 
 # Kana's voicing marks (゛゜ as NFKD splits them off): they change the word (か/が), unlike accents.
@@ -191,8 +201,9 @@ def fold(text: str) -> str:
     """A typed word as it is compared: lower case, accents off ("Estación" = "estacion"),
     full-width letters and digits as ASCII, katakana as hiragana, spaces single; Hangul and
     kanji stay as they are."""
-    bare = "".join(ch for ch in unicodedata.normalize("NFKD", text)
-                   if unicodedata.category(ch) != "Mn" or ch in _KANA_MARKS)
+    bare = "".join(
+        ch for ch in unicodedata.normalize("NFKD", text) if unicodedata.category(ch) != "Mn" or ch in _KANA_MARKS
+    )
     return " ".join(unicodedata.normalize("NFC", bare).casefold().translate(_HIRAGANA).split())
 
 
@@ -215,9 +226,7 @@ def typed_text(text: str) -> str:
 def typed_forms(message: str, context: str | None = None) -> frozenset[str]:
     """Every way a word may be typed, in every language we have, folded: its translations,
     each of which may list several forms separated by commas ("halte, tussenhalte")."""
-    return frozenset(fold(form) for text in every_language(message, context) for form in text.split(",")
-                     if fold(form))
-
+    return frozenset(fold(form) for text in every_language(message, context) for form in text.split(",") if fold(form))
 
 
 # ---------------------------------------------------------------- who is reading
@@ -241,5 +250,23 @@ def reading(language: Any) -> Iterator[Lang]:
         _READER.reset(token)
 
 
-__all__ = ["DEFAULT", "EN", "IN_PROGRESS", "LANGUAGES", "Lang", "NP_", "N_", "OFFERED", "PSEUDO", "code_of",
-           "every_language", "fold", "known", "lang", "me", "reading", "typed_forms", "typed_text"]
+__all__ = [
+    "DEFAULT",
+    "EN",
+    "IN_PROGRESS",
+    "LANGUAGES",
+    "Lang",
+    "NP_",
+    "N_",
+    "OFFERED",
+    "PSEUDO",
+    "code_of",
+    "every_language",
+    "fold",
+    "known",
+    "lang",
+    "me",
+    "reading",
+    "typed_forms",
+    "typed_text",
+]

@@ -13,6 +13,7 @@
 
 Which tables hold a person is known in one place, `metrobot/storage/personal.py`.
 """
+
 from __future__ import annotations
 
 from ..service import GameService, Outcome
@@ -27,8 +28,14 @@ DEFAULT_RETENTION_DAYS = 30.0
 class Privacy(Export, Forget, Departures, Policy):
     """What the Discord adapter and the command line ask about people's and servers' data."""
 
-    def __init__(self, service: GameService, *, retention_days: float = DEFAULT_RETENTION_DAYS,
-                 contact: str | None = None, policy_url: str | None = None):
+    def __init__(
+        self,
+        service: GameService,
+        *,
+        retention_days: float = DEFAULT_RETENTION_DAYS,
+        contact: str | None = None,
+        policy_url: str | None = None,
+    ):
         self.service = service
         self.db = service.db
         self.retention_days = retention_days

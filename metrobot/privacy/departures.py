@@ -5,6 +5,7 @@ and the time is recorded. If the bot is added back within the retention period
 with the time they had left (unless someone the game waits for is away). Otherwise the turn
 clock deletes everything of the server: its games with their logs and messages, its results
 and ratings, its settings (`python -m metrobot purge --guild ID` does it at once)."""
+
 from __future__ import annotations
 
 import logging
@@ -27,8 +28,12 @@ class Departures:
         """The bot was removed from a server: stop its games' clocks and note when."""
         now = self.service.clock()
         if await self.db.depart(guild_id, now):
-            log.info("removed from server %s: its games are paused; its data is deleted in %g days unless the bot "
-                     "comes back", guild_id, self.retention_days)
+            log.info(
+                "removed from server %s: its games are paused; its data is deleted in %g days unless the bot "
+                "comes back",
+                guild_id,
+                self.retention_days,
+            )
         for row in await self.db.guild_games(guild_id):
             await self.still_away(row)
 
@@ -36,15 +41,20 @@ class Departures:
         """A running game of a server the bot left: its clock stays stopped."""
         if await self.db.departed(row.guild_id) is None:
             return
-        await self._change(row, lambda r, now: {"paused": max(0.0, r.deadline - now), "deadline": None}
-                           if r.deadline is not None else None)
+        await self._change(
+            row,
+            lambda r, now: {"paused": max(0.0, r.deadline - now), "deadline": None} if r.deadline is not None else None,
+        )
 
     async def missed_departures(self, present: set[str], serves: Any) -> list[str]:
         """When the bot connects: servers it has data of that Discord no longer lists among
         its own (`present`, for the shards `serves(guild id)` says this process runs) — it
         was removed while it was not connected, and Discord tells no one afterwards."""
-        gone = [g for g in await self.db.known_guilds() if g.isascii() and g.isdigit() and serves(int(g))
-                and g not in present and await self.db.departed(g) is None]
+        gone = [
+            g
+            for g in await self.db.known_guilds()
+            if g.isascii() and g.isdigit() and serves(int(g)) and g not in present and await self.db.departed(g) is None
+        ]
         for guild_id in gone:
             await self.guild_removed(guild_id)
         return gone
@@ -59,8 +69,14 @@ class Departures:
             now = self.service.clock()
             if any(is_away(p, now) for p in people.values()):
                 continue  # (the end of their time away starts it)
-            await self._change(row, lambda r, now: {"deadline": now + r.paused, "paused": None}
-                               if r.paused is not None and r.deadline is None else None)
+            await self._change(
+                row,
+                lambda r, now: (
+                    {"deadline": now + r.paused, "paused": None}
+                    if r.paused is not None and r.deadline is None
+                    else None
+                ),
+            )
         log.info("back on server %s: its games go on", guild_id)
         return True
 

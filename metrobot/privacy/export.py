@@ -21,6 +21,7 @@ a game still running, only the moves you made yourself are listed and no hand (w
 `/hand`'s; a file you keep or pass on must not tell what a running game hides); once a game is
 over its secrets are everyone's, and your own hand is in the file.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -55,30 +56,72 @@ class Export:
             moves.setdefault(action["game_id"], []).append(action)
         games = [await self._game(user_id, g, moves.get(g["id"], [])) for g in rows["games"]]
         return {
-            "format": FORMAT, "version": VERSION, "exported_at": when(self.service.clock()), "user_id": user_id,
+            "format": FORMAT,
+            "version": VERSION,
+            "exported_at": when(self.service.clock()),
+            "user_id": user_id,
             "settings": person.get("settings", {}),
             "away_until": when(person.get("away_until")),
             "games": games,
-            "results": [{"game_id": r["game_id"], "server": r["guild_id"], "game": r["game"], "name": r["name"],
-                         "score": r["score"], "won": r["won"], "place": r["place"],
-                         "played_to_the_end": r["played_to_the_end"], "rated": r["rated"],
-                         "rating_after": r["rating_after"], "finished_at": when(r["finished_at"])}
-                        for r in rows["results"]],
-            "ratings": [{"server": r["guild_id"], "game": r["game"], "name": r["name"], "mu": r["mu"],
-                         "sigma": r["sigma"], "games": r["games"], "updated_at": when(r["updated_at"])}
-                        for r in rows["ratings"]],
-            "tournaments": [{"id": t["id"], "server": t["guild_id"], "name": t["name"], "game": t["game"],
-                             "status": t["status"], "host": t["host"], "entry": _entry(t["entry"])}
-                            for t in rows["tournaments"]],
+            "results": [
+                {
+                    "game_id": r["game_id"],
+                    "server": r["guild_id"],
+                    "game": r["game"],
+                    "name": r["name"],
+                    "score": r["score"],
+                    "won": r["won"],
+                    "place": r["place"],
+                    "played_to_the_end": r["played_to_the_end"],
+                    "rated": r["rated"],
+                    "rating_after": r["rating_after"],
+                    "finished_at": when(r["finished_at"]),
+                }
+                for r in rows["results"]
+            ],
+            "ratings": [
+                {
+                    "server": r["guild_id"],
+                    "game": r["game"],
+                    "name": r["name"],
+                    "mu": r["mu"],
+                    "sigma": r["sigma"],
+                    "games": r["games"],
+                    "updated_at": when(r["updated_at"]),
+                }
+                for r in rows["ratings"]
+            ],
+            "tournaments": [
+                {
+                    "id": t["id"],
+                    "server": t["guild_id"],
+                    "name": t["name"],
+                    "game": t["game"],
+                    "status": t["status"],
+                    "host": t["host"],
+                    "entry": _entry(t["entry"]),
+                }
+                for t in rows["tournaments"]
+            ],
         }
 
     async def _game(self, user_id: str, g: dict[str, Any], actions: list[dict[str, Any]]) -> dict[str, Any]:
         seat = g["seat"] or {}
         entry: dict[str, Any] = {
-            "id": g["id"], "game": g["game"], "server": g["guild_id"], "channel": g["channel_id"],
-            "status": g["status"], "created_at": when(g["created_at"]), "finished_at": when(g["finished_at"]),
-            "name": seat.get("name"), "language": seat.get("locale"), "host": g["host"],
-            "left": bool(seat.get("auto")), "seats": [], "moves": []}
+            "id": g["id"],
+            "game": g["game"],
+            "server": g["guild_id"],
+            "channel": g["channel_id"],
+            "status": g["status"],
+            "created_at": when(g["created_at"]),
+            "finished_at": when(g["finished_at"]),
+            "name": seat.get("name"),
+            "language": seat.get("locale"),
+            "host": g["host"],
+            "left": bool(seat.get("auto")),
+            "seats": [],
+            "moves": [],
+        }
         row = await self.db.game(g["id"])
         plugin = _plugin(g["game"])
         state = None
@@ -88,8 +131,11 @@ class Export:
         elif seat:
             entry["seats"] = [user_id]
         over = g["status"] in ENDED
-        entry["moves"] = [{"number": a["seq"], "at": when(a["at"]), "seat": a["seat"], "action": a["action"],
-                           "by": a["by"]} for a in actions if over or a["by"] == "you"]
+        entry["moves"] = [
+            {"number": a["seq"], "at": when(a["at"]), "seat": a["seat"], "action": a["action"], "by": a["by"]}
+            for a in actions
+            if over or a["by"] == "you"
+        ]
         if g["status"] == "finished" and state is not None and plugin.secret_hands and entry["seats"]:
             entry["hand"] = plugin.hand_text(plugin.game.view(state, user_id), entry["seats"], me())
         return entry

@@ -16,6 +16,7 @@ A job in three steps, each safe to run again, recorded in the database before it
    DMs owed to them, names in texts already sent) and ends the job, which drops the ghost ids:
    no link between them and the ghosts is left.
 """
+
 from __future__ import annotations
 
 import json
@@ -58,11 +59,17 @@ class Forget:
             raise Refused(me().t("That is not a Discord user id."))
         await self.db.begin_erasure(user_id)
         elsewhere = await self.complete_erasure(user_id)
-        return Outcome(reply=Message(me().t(
-            "Done: I have forgotten you. Your settings, time away, notes and ratings are deleted; in games "
-            "others played with you, your name and id are replaced by “Deleted player”, and the automatic "
-            "player has taken over your seats in running games. Messages already posted in channels stay "
-            "there (Discord keeps them, not me).")), elsewhere=elsewhere)
+        return Outcome(
+            reply=Message(
+                me().t(
+                    "Done: I have forgotten you. Your settings, time away, notes and ratings are deleted; in games "
+                    "others played with you, your name and id are replaced by “Deleted player”, and the automatic "
+                    "player has taken over your seats in running games. Messages already posted in channels stay "
+                    "there (Discord keeps them, not me)."
+                )
+            ),
+            elsewhere=elsewhere,
+        )
 
     async def resume_erasures(self) -> list[tuple[str, Outcome]]:
         """Erasures a crash (or a conflict) left unfinished, completed now."""
@@ -131,8 +138,7 @@ class Forget:
                     return []  # (gone, or renamed meanwhile by another erasure of the same person)
                 columns = self._renamed(row, user_id, ghost)
                 named = names | ({seat.name} if seat is not None and seat.name else set())
-                if await self.db.rename_game(row, columns, user_id, ghost, _rename, named,
-                                             lang(row.language).t(GHOST)):
+                if await self.db.rename_game(row, columns, user_id, ghost, _rename, named, lang(row.language).t(GHOST)):
                     return []
         raise Conflict(f"game {game_id} kept changing")
 
@@ -150,7 +156,10 @@ class Forget:
             renamed = plugin.rename_player(row.state, user_id, ghost)
             state = plugin.game.to_json(plugin.game.from_json(renamed))  # canonical, as the engine writes it
         compact = {"separators": (",", ":")}
-        return {"host_id": host, "seats": json.dumps([s.to_json() for s in seats]),
-                "options": json.dumps(plugin.rename_player(row.options, user_id, ghost), **compact),
-                "state": None if state is None else json.dumps(state, **compact),
-                "waiting": json.dumps([ghost if u == user_id else u for u in row.waiting], **compact)}
+        return {
+            "host_id": host,
+            "seats": json.dumps([s.to_json() for s in seats]),
+            "options": json.dumps(plugin.rename_player(row.options, user_id, ghost), **compact),
+            "state": None if state is None else json.dumps(state, **compact),
+            "waiting": json.dumps([ghost if u == user_id else u for u in row.waiting], **compact),
+        }

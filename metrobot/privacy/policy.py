@@ -1,6 +1,7 @@
 """`/privacy`: the privacy policy in short, in the reader's language, with the operator's
 contact (`METROBOT_OPERATOR_CONTACT`) and where the full policy is (`METROBOT_PRIVACY_URL`,
 else PRIVACY.md, which ships with the bot). PRIVACY.md says the same at length."""
+
 from __future__ import annotations
 
 from ..i18n import me
@@ -15,22 +16,36 @@ class Policy:
     async def policy(self) -> Outcome:
         t = me()
         contact = self.contact or t.t("not given; ask the people who run this server")
-        full = (t.t("The full policy: {url}", url=self.policy_url) if self.policy_url
-                else t.t("The full policy is PRIVACY.md, which comes with the bot's code."))
+        full = (
+            t.t("The full policy: {url}", url=self.policy_url)
+            if self.policy_url
+            else t.t("The full policy is PRIVACY.md, which comes with the bot's code.")
+        )
         lines = [
             t.t("**Privacy** — what metrobot keeps, and your say over it"),
-            t.t("• **What**: your Discord id; the display name you had at each table; your settings (turn DMs, "
+            t.t(
+                "• **What**: your Discord id; the display name you had at each table; your settings (turn DMs, "
                 "quiet hours, time zone, language) and time away with its note; every move of your games; your "
-                "results and ratings. Not your messages, not the server's member list."),
-            t.t("• **Why**: to run the games (turns, clocks, secret hands by DM) and to show replays, histories, "
-                "leaderboards and profiles."),
-            t.t("• **How long**: as long as the games are kept. When the bot is removed from a server, that "
-                "server's games, ratings and settings are deleted after {days} days.", days=f"{self.retention_days:g}"),
-            t.t("• **Who sees it**: everyone in a game's channel sees what the bot posts there; your settings and "
-                "hands only you; the bot's operator keeps the database. Nothing is sold or shared."),
-            t.t("• **Your data**: `/me data` sends you all of it as a file; `/me forget` deletes it (in games "
+                "results and ratings. Not your messages, not the server's member list."
+            ),
+            t.t(
+                "• **Why**: to run the games (turns, clocks, secret hands by DM) and to show replays, histories, "
+                "leaderboards and profiles."
+            ),
+            t.t(
+                "• **How long**: as long as the games are kept. When the bot is removed from a server, that "
+                "server's games, ratings and settings are deleted after {days} days.",
+                days=f"{self.retention_days:g}",
+            ),
+            t.t(
+                "• **Who sees it**: everyone in a game's channel sees what the bot posts there; your settings and "
+                "hands only you; the bot's operator keeps the database. Nothing is sold or shared."
+            ),
+            t.t(
+                "• **Your data**: `/me data` sends you all of it as a file; `/me forget` deletes it (in games "
                 "others played with you, you become “Deleted player”). Posts already in channels stay: they are "
-                "Discord's messages, and others replied to them."),
+                "Discord's messages, and others replied to them."
+            ),
             t.t("• **Operator**: {contact}.", contact=contact),
             full,
         ]

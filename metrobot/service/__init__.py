@@ -1,4 +1,5 @@
 """The service layer between the pure engines and any front end (Discord, tests, CLI)."""
+
 from .outcome import Controls, File, Menu, Message, Outcome, Refused
 from .core import fixed_seeds
 from .service import GameService

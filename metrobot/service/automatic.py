@@ -12,6 +12,7 @@ position, and a search is bounded by its work (`AutoPlayer.budget`), with `secon
 cap that only a slow or overloaded machine reaches — then a search is cut short and may
 choose differently.
 """
+
 from __future__ import annotations
 
 import random
@@ -21,8 +22,15 @@ from ..games import get_plugin
 from ..games.autoplay import take_turn
 
 
-def play_automatic(game_name: str, state_json: dict[str, Any], gone: list[str], forced: list[str], seed: str,
-                   level: str, seconds: float) -> tuple[dict[str, Any], list[tuple[str, dict, str]], list[dict]]:
+def play_automatic(
+    game_name: str,
+    state_json: dict[str, Any],
+    gone: list[str],
+    forced: list[str],
+    seed: str,
+    level: str,
+    seconds: float,
+) -> tuple[dict[str, Any], list[tuple[str, dict, str]], list[dict]]:
     """(new state JSON, actions as (seat, action, "auto"), events)."""
     plugin = get_plugin(game_name)
     game = plugin.game
@@ -46,7 +54,8 @@ def next_automatic(game: Any, state: Any, gone: set[str], forced: set[str], star
     if game.is_over(state):
         return None
     for seat in game.seats(state):
-        if seat in game.to_move(state) and (game.owner(state, seat) in gone
-                                            or (seat in forced and game.turn_number(state) == start_turn)):
+        if seat in game.to_move(state) and (
+            game.owner(state, seat) in gone or (seat in forced and game.turn_number(state) == start_turn)
+        ):
             return seat
     return None

@@ -1,5 +1,6 @@
 """Turn clocks: a reminder at half time, the automatic player at expiry (both posted in
 the channel, in the game's language)."""
+
 from __future__ import annotations
 
 import logging
@@ -51,8 +52,11 @@ class Clock(People):
                 before = state
                 state, actions, events = await self._autoplay(plugin, state, row, seats=set(game.to_move(state)))
                 names = ", ".join(row.names.get(u, u) for u in owed)
-                note = (g.t("⏰ Time is up for {names}: the automatic player moved for them.", names=names) if names
-                        else g.t("⏰ Time is up for the absent: the automatic player moved for them."))
+                note = (
+                    g.t("⏰ Time is up for {names}: the automatic player moved for them.", names=names)
+                    if names
+                    else g.t("⏰ Time is up for the absent: the automatic player moved for them.")
+                )
                 log.info("game %s: turn clock expired for %s", row.id, owed)
                 try:
                     return await self._advance(row, plugin, state, actions, events=events, before=before, note=note)
@@ -60,8 +64,11 @@ class Clock(People):
                     return None
             if not row.reminded:
                 # Someone in their quiet hours is reminded when they end (if the turn is still theirs).
-                text = g.t("⏳ {who}: half of the turn clock has passed; time is up {when}.",
-                           who=self._mention_list(owed), when=f"<t:{int(row.deadline)}:R>")
+                text = g.t(
+                    "⏳ {who}: half of the turn clock has passed; time is up {when}.",
+                    who=self._mention_list(owed),
+                    when=f"<t:{int(row.deadline)}:R>",
+                )
                 held = quiet_end(list((await self.db.people(owed)).values()), now)
                 outcome = Outcome(public=[Message(text, mentions=owed, hold_until=held)])
                 await self._save(row, reminded=True, says=outcome)

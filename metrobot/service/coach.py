@@ -6,6 +6,7 @@ script, so it is true in any position of any game: a new game kind gets a coach 
 It speaks only of what the whole thread may see: the newcomer's secret hand stays behind
 their own button.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -41,14 +42,19 @@ def _seat(plugin: GamePlugin, state: Any, row: GameRow) -> str | None:
 def walkthrough(plugin: GamePlugin, g: Lang) -> list[str]:
     """How a turn is played with the buttons, once, on the first turn."""
     labels = plugin.game_labels(g)
-    return [g.t("🎓 **How to play a turn here**"),
-            g.t("1. Press **{play}** under this post: a composer opens that only you see.", play=labels.play),
-            g.t("2. Its menus list only legal steps, in groups: open a group, pick a step, then the next one. "
-                "The picture shows your move before you commit."),
-            g.t("3. **↶ Undo** takes a step back, **⌨ Type it** takes a step written as `/play` takes it."),
-            g.t("4. When the composer says the turn is complete, press **✔ Confirm**."),
-            g.t("Stuck? Press **💡 Hint**: the composer fills in what the automatic player would do, and "
-                "you only confirm.")]
+    return [
+        g.t("🎓 **How to play a turn here**"),
+        g.t("1. Press **{play}** under this post: a composer opens that only you see.", play=labels.play),
+        g.t(
+            "2. Its menus list only legal steps, in groups: open a group, pick a step, then the next one. "
+            "The picture shows your move before you commit."
+        ),
+        g.t("3. **↶ Undo** takes a step back, **⌨ Type it** takes a step written as `/play` takes it."),
+        g.t("4. When the composer says the turn is complete, press **✔ Confirm**."),
+        g.t(
+            "Stuck? Press **💡 Hint**: the composer fills in what the automatic player would do, and you only confirm."
+        ),
+    ]
 
 
 def choices_line(plugin: GamePlugin, state: Any, seat: str, g: Lang) -> str:
@@ -68,8 +74,13 @@ def choices_line(plugin: GamePlugin, state: Any, seat: str, g: Lang) -> str:
         return g.n("You have {n} possible step now.", "You have {n} possible steps now.", n, n=n)
     groups = sorted(sizes, key=lambda named: -named[1])[:FEW_GROUPS]
     named = ", ".join(g.t("{group} ({n})", group=group, n=size) for group, size in groups)
-    return g.n("You have {n} possible first step now, by group: {groups}.",
-               "You have {n} possible first steps now, by group: {groups}.", n, n=n, groups=named)
+    return g.n(
+        "You have {n} possible first step now, by group: {groups}.",
+        "You have {n} possible first steps now, by group: {groups}.",
+        n,
+        n=n,
+        groups=named,
+    )
 
 
 def coach(plugin: GamePlugin, row: GameRow, before: Any, state: Any, g: Lang, *, first: bool = False) -> list[str]:
@@ -83,12 +94,23 @@ def coach(plugin: GamePlugin, row: GameRow, before: Any, state: Any, g: Lang, *,
     now = _score(plugin, state, seat)
     if not first:
         gained = now - _score(plugin, before, seat)
-        lines.append(g.n("🎓 Since your last decision your score changed by {n} point (now {total}): the lines "
-                         "above say what scored.",
-                         "🎓 Since your last decision your score changed by {n} points (now {total}): the lines "
-                         "above say what scored.", gained, n=gained, total=now) if gained else
-                     g.t("🎓 Nothing scored for you since your last decision (you have {total}); in this game "
-                         "points often come later, when a line is finished or the round is counted.", total=now))
+        lines.append(
+            g.n(
+                "🎓 Since your last decision your score changed by {n} point (now {total}): the lines "
+                "above say what scored.",
+                "🎓 Since your last decision your score changed by {n} points (now {total}): the lines "
+                "above say what scored.",
+                gained,
+                n=gained,
+                total=now,
+            )
+            if gained
+            else g.t(
+                "🎓 Nothing scored for you since your last decision (you have {total}); in this game "
+                "points often come later, when a line is finished or the round is counted.",
+                total=now,
+            )
+        )
     if game.is_over(state):
         return lines + ending(plugin, row, state, g)
     if seat not in game.to_move(state):
@@ -115,8 +137,14 @@ def ending(plugin: GamePlugin, row: GameRow, state: Any, g: Lang) -> list[str]:
     place = places.get(row.host_id, 0)
     seat = _seat(plugin, state, row)
     score = _score(plugin, state, seat) if seat else 0
-    return [g.t("🎓 **The tutorial is over**: you finished in place {place} with {score} points.", place=place,
-                score=score),
-            g.t("To play a real game: in a channel, `/game new kind:{game}`; friends press **Join**, you press "
-                "**Start**. `/game rules` explains every rule with pictures; a host who wants 💡 for everyone "
-                "uses `/game settings hints:on` (that game is then not rated).", game=plugin.name)]
+    return [
+        g.t(
+            "🎓 **The tutorial is over**: you finished in place {place} with {score} points.", place=place, score=score
+        ),
+        g.t(
+            "To play a real game: in a channel, `/game new kind:{game}`; friends press **Join**, you press "
+            "**Start**. `/game rules` explains every rule with pictures; a host who wants 💡 for everyone "
+            "uses `/game settings hints:on` (that game is then not rated).",
+            game=plugin.name,
+        ),
+    ]

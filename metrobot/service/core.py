@@ -8,6 +8,7 @@ answer privately, what to post in the channel, what to DM to whom and which imag
 attach. Turn-based and simultaneous games go through the same path: `to_move` names the
 seats owing a decision; a person acts for the seats they own that are owed.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -68,9 +69,17 @@ def fixed_seeds(base: int) -> Callable[[], int]:
 
 
 class ServiceCore(Owing, Drawing):
-    def __init__(self, db: Database, *, clock: Callable[[], float] = time.time,
-                 default_turn_clock: int = DEFAULT_TURN_CLOCK, images: bool = True,
-                 seeds: Callable[[], int] = random_seed, render_workers: int | None = 0, ai_seconds: float = 1.0):
+    def __init__(
+        self,
+        db: Database,
+        *,
+        clock: Callable[[], float] = time.time,
+        default_turn_clock: int = DEFAULT_TURN_CLOCK,
+        images: bool = True,
+        seeds: Callable[[], int] = random_seed,
+        render_workers: int | None = 0,
+        ai_seconds: float = 1.0,
+    ):
         self.db = db
         # Images and the automatic player's thinking run here: worker processes in the bot;
         # 0, the default of the service alone (tests, tools), means a thread.
@@ -136,8 +145,9 @@ class ServiceCore(Owing, Drawing):
         """The settings of the people playing their own seats."""
         return await self.db.people([s.user_id for s in row.seats if not s.auto])
 
-    async def _save(self, row: GameRow, *, says: Outcome | None = None, position: int | None = None,
-                    **changes: Any) -> GameRow:
+    async def _save(
+        self, row: GameRow, *, says: Outcome | None = None, position: int | None = None, **changes: Any
+    ) -> GameRow:
         """Save changes to a game together with what they owe the channel and the players
         (`says`: its public messages and DMs go to the outbox in the same transaction; those
         held for later are taken out of it: the outbox sends them when their time comes)."""
@@ -152,13 +162,21 @@ class ServiceCore(Owing, Drawing):
     def _play_controls(plugin: GamePlugin, row: GameRow) -> Controls:
         language = lang(row.language)
         labels = plugin.game_labels(language)
-        return Controls("play", row.id, row.game, row.moves, labels.play, labels.mine,
-                        board_label=language.p("button", "Board"),
-                        hint_label=language.p("button", "💡 Hint") if hints_on(row) else None)
+        return Controls(
+            "play",
+            row.id,
+            row.game,
+            row.moves,
+            labels.play,
+            labels.mine,
+            board_label=language.p("button", "Board"),
+            hint_label=language.p("button", "💡 Hint") if hints_on(row) else None,
+        )
 
     # ------------------------------------------------------------ people
-    def _namer(self, plugin: GamePlugin, state: Any, row: GameRow, language: Lang | None = None
-               ) -> Callable[[str], str]:
+    def _namer(
+        self, plugin: GamePlugin, state: Any, row: GameRow, language: Lang | None = None
+    ) -> Callable[[str], str]:
         names = row.names
         game = plugin.game
         language = language or self._lang(row)
@@ -169,6 +187,7 @@ class ServiceCore(Owing, Drawing):
             if person != seat and "#" in seat:
                 return language.t("{name} (company {number})", name=base, number=seat.rsplit("#", 1)[1])
             return base
+
         return name
 
     def _waiting(self, row: GameRow) -> list[str]:
@@ -209,12 +228,12 @@ class ServiceCore(Owing, Drawing):
     def _seated(self, row: GameRow, user_id: str) -> Seat:
         seat = row.seat(user_id)
         if seat is None:
-            raise Refused(me().t("You are not playing in this game. Anyone can follow it with `/status` and "
-                                 "`/board`."))
+            raise Refused(me().t("You are not playing in this game. Anyone can follow it with `/status` and `/board`."))
         return seat
 
-    def _prompt(self, plugin: GamePlugin, state: Any, row: GameRow, *, mention: bool = True,
-                language: Lang | None = None) -> str:
+    def _prompt(
+        self, plugin: GamePlugin, state: Any, row: GameRow, *, mention: bool = True, language: Lang | None = None
+    ) -> str:
         game = plugin.game
         if game.is_over(state):
             return ""
@@ -225,23 +244,41 @@ class ServiceCore(Owing, Drawing):
             who = self._namer(plugin, state, row, language)(next(iter(game.to_move(state))))
         return plugin.prompt(state, who, language)
 
-    def _turn_dms(self, plugin: GamePlugin, row: GameRow, owed: list[str], people: dict[str, Person]
-                  ) -> list[tuple[str, Message]]:
-        """"Your turn" DMs to the people owed a move who asked for them (held during their
+    def _turn_dms(
+        self, plugin: GamePlugin, row: GameRow, owed: list[str], people: dict[str, Person]
+    ) -> list[tuple[str, Message]]:
+        """ "Your turn" DMs to the people owed a move who asked for them (held during their
         quiet hours), each in their language."""
         now, out = self.clock(), []
         for user_id in owed:
             person = people.get(user_id)
             if person is not None and person.settings.get("turn_dms"):
                 reader = self._lang_of(row, user_id, people)
-                out.append((user_id, Message(reader.t("🔔 Your turn in {game} in {channel}.", game=title(plugin, reader),
-                                                      channel=f"<#{row.channel_id}>"),
-                                             hold_until=quiet_until(person, now), topic="turn")))
+                out.append(
+                    (
+                        user_id,
+                        Message(
+                            reader.t(
+                                "🔔 Your turn in {game} in {channel}.",
+                                game=title(plugin, reader),
+                                channel=f"<#{row.channel_id}>",
+                            ),
+                            hold_until=quiet_until(person, now),
+                            topic="turn",
+                        ),
+                    )
+                )
         return out
 
     # ------------------------------------------------------------ secret hands
-    def _hand_dms(self, plugin: GamePlugin, state: Any, row: GameRow, before: dict[str, str | None] | None = None,
-                  people: dict[str, Person] | None = None) -> tuple[dict[str, str | None], list[tuple[str, Message]]]:
+    def _hand_dms(
+        self,
+        plugin: GamePlugin,
+        state: Any,
+        row: GameRow,
+        before: dict[str, str | None] | None = None,
+        people: dict[str, Person] | None = None,
+    ) -> tuple[dict[str, str | None], list[tuple[str, Message]]]:
         """Each seat's hand as text, and the DMs of those that changed (in each person's
         language; held until the end of their quiet hours)."""
         hands: dict[str, str | None] = {}
@@ -256,10 +293,21 @@ class ServiceCore(Owing, Drawing):
             hands[seat.user_id] = text
             if text and (before is None or before.get(seat.user_id) != text) and not seat.auto:
                 person = (people or {}).get(seat.user_id)
-                dms.append((seat.user_id, Message(reader.t("{game} in {channel}: {hand}", game=title(plugin, reader),
-                                                           channel=f"<#{row.channel_id}>", hand=text),
-                                                  hold_until=quiet_until(person, now) if person else None,
-                                                  topic="hand")))
+                dms.append(
+                    (
+                        seat.user_id,
+                        Message(
+                            reader.t(
+                                "{game} in {channel}: {hand}",
+                                game=title(plugin, reader),
+                                channel=f"<#{row.channel_id}>",
+                                hand=text,
+                            ),
+                            hold_until=quiet_until(person, now) if person else None,
+                            topic="hand",
+                        ),
+                    )
+                )
         return hands, dms
 
 

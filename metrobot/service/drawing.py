@@ -5,6 +5,7 @@ workers.
 A mixin of `ServiceCore`, which gives it the painter, the `images` switch, the database and
 the seats' names (`_namer`); kept apart from core.py, which holds the request path.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -18,14 +19,24 @@ from .outcome import File, Message
 
 
 class Drawing:
-    def _names_for_images(self, plugin: GamePlugin, state: Any, row: GameRow,
-                          language: Lang | None = None) -> dict[str, str]:
+    def _names_for_images(
+        self, plugin: GamePlugin, state: Any, row: GameRow, language: Lang | None = None
+    ) -> dict[str, str]:
         name = self._namer(plugin, state, row, language)
         return {seat: name(seat) for seat in plugin.game.seats(state)}
 
-    async def _image(self, plugin: GamePlugin, state: Any, row: GameRow, viewer: str | None, *,
-                     moves: int | None = None, language: Lang | None = None, vision: str = "off",
-                     heading: str = "") -> File | None:
+    async def _image(
+        self,
+        plugin: GamePlugin,
+        state: Any,
+        row: GameRow,
+        viewer: str | None,
+        *,
+        moves: int | None = None,
+        language: Lang | None = None,
+        vision: str = "off",
+        heading: str = "",
+    ) -> File | None:
         """The board as `viewer` sees it, in `language` (default: the game's) and the palette
         `vision`, drawn by a worker (the event loop keeps answering other interactions
         meanwhile), with its alt text from the same view (`heading`: what it is in its message)."""
@@ -38,8 +49,11 @@ class Drawing:
         view = plugin.game.view(state, viewer)
         with timed(RENDER_SECONDS, plugin.name):
             data = await self.painter.run(png_of_view, plugin.renderer, view, viewer, names, language.code, vision)
-        return File(f"{row.game}-{row.id}-{row.moves if moves is None else moves}.png", data,
-                    pictures.board_alt(plugin, state, view, viewer, names, language, heading=heading))
+        return File(
+            f"{row.game}-{row.id}-{row.moves if moves is None else moves}.png",
+            data,
+            pictures.board_alt(plugin, state, view, viewer, names, language, heading=heading),
+        )
 
     async def _draw(self, message: Message, plugin: GamePlugin, state: Any, row: GameRow, position: int) -> None:
         """Draw the images a message describes (each in the palette its spec names)."""
@@ -61,8 +75,9 @@ class Drawing:
         view = plugin.game.view(state, None)
         with timed(RENDER_SECONDS, plugin.name):
             finals = await self.painter.run(finals_of_view, plugin.renderer, view, names, language.code, vision)
-        return [File(n, d, pictures.alt_text(plugin, view, None, names, language, picture=f"final:{n}"))
-                for n, d in finals]
+        return [
+            File(n, d, pictures.alt_text(plugin, view, None, names, language, picture=f"final:{n}")) for n, d in finals
+        ]
 
     async def _vision_of(self, user_id: str) -> str:
         """The palette of what only this person sees: their own colour-vision setting."""

@@ -4,6 +4,7 @@ levels an automatic player plays at, which a new game's lobby checks too.
 
 The base of `Lobby`: a lobby whose hints change posts its message again (`_lobby_message`).
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -29,20 +30,43 @@ class GameSettings(Status, ServerSettings):
             return DEFAULT_LEVEL
         levels = plugin.levels()
         if level not in levels:
-            raise Refused(me().t("{game}'s automatic player plays at these levels: {levels}.", game=title(plugin),
-                                 levels=", ".join(me().t(LEVEL_WORDS.get(lv, lv)) for lv in levels)))
+            raise Refused(
+                me().t(
+                    "{game}'s automatic player plays at these levels: {levels}.",
+                    game=title(plugin),
+                    levels=", ".join(me().t(LEVEL_WORDS.get(lv, lv)) for lv in levels),
+                )
+            )
         return level
 
-    async def configure(self, channel_id: str, user_id: str, *, manager: bool, turn_clock: int | None = None,
-                        level: str | None = None, language: str | None = None, tidy: bool | None = None,
-                        hints: bool | None = None) -> Outcome:
+    async def configure(
+        self,
+        channel_id: str,
+        user_id: str,
+        *,
+        manager: bool,
+        turn_clock: int | None = None,
+        level: str | None = None,
+        language: str | None = None,
+        tidy: bool | None = None,
+        hints: bool | None = None,
+    ) -> Outcome:
         if turn_clock is None and level is None and language is None and tidy is None and hints is None:
-            raise Refused(me().t("Say what to change: `clock_hours` (the turn clock), `level` (the automatic "
-                                 "player), `language` (what the game posts in), `tidy` (old turn posts lose "
-                                 "their buttons) or `hints` (💡 suggestions; the game is then not rated)."))
+            raise Refused(
+                me().t(
+                    "Say what to change: `clock_hours` (the turn clock), `level` (the automatic "
+                    "player), `language` (what the game posts in), `tidy` (old turn posts lose "
+                    "their buttons) or `hints` (💡 suggestions; the game is then not rated)."
+                )
+            )
         if turn_clock is not None and not MIN_TURN_CLOCK <= turn_clock <= MAX_TURN_CLOCK:
-            raise Refused(me().t("The turn clock must be between {low} and {high}.", low=hours(MIN_TURN_CLOCK),
-                                 high=hours(MAX_TURN_CLOCK)))
+            raise Refused(
+                me().t(
+                    "The turn clock must be between {low} and {high}.",
+                    low=hours(MIN_TURN_CLOCK),
+                    high=hours(MAX_TURN_CLOCK),
+                )
+            )
         if language is not None and known(language) not in OFFERED:
             raise Refused(me().t("The game can post in: {languages}.", languages=", ".join(OFFERED.values())))
         language = known(language) if language is not None else None
@@ -68,8 +92,11 @@ class GameSettings(Status, ServerSettings):
                 if row.settings.get("tutorial"):
                     raise Refused(me().t("A tutorial always has hints."))
                 # Once on, the game stays unrated ("hinted"), even if they are turned off again.
-                changes["settings"] = {**changes.get("settings", row.settings), "hints": bool(hints),
-                                       "hinted": bool(hints or row.settings.get("hinted"))}
+                changes["settings"] = {
+                    **changes.get("settings", row.settings),
+                    "hints": bool(hints),
+                    "hinted": bool(hints or row.settings.get("hinted")),
+                }
             if turn_clock is not None and row.status == "active" and row.paused is not None:
                 # A stopped clock stays stopped, with what is left of the new length.
                 changes["paused"] = max(0.0, row.paused - row.turn_clock + turn_clock)
@@ -80,28 +107,45 @@ class GameSettings(Status, ServerSettings):
                 if turn_clock is not None:
                     parts.append(lang.t("the turn clock is now {clock}", clock=hours(turn_clock, lang)))
                 if level is not None:
-                    parts.append(lang.t("the automatic player now plays at the {level} level",
-                                        level=lang.t(LEVEL_WORDS.get(after.bot_level, after.bot_level))))
+                    parts.append(
+                        lang.t(
+                            "the automatic player now plays at the {level} level",
+                            level=lang.t(LEVEL_WORDS.get(after.bot_level, after.bot_level)),
+                        )
+                    )
                 if language is not None:
                     parts.append(lang.t("the game now posts in {language}", language=LANGUAGES[language]))
                 if tidy is not None:
-                    parts.append(lang.t("old turn posts now lose their buttons") if tidy
-                                 else lang.t("old turn posts now keep their buttons"))
+                    parts.append(
+                        lang.t("old turn posts now lose their buttons")
+                        if tidy
+                        else lang.t("old turn posts now keep their buttons")
+                    )
                 if hints is not None:
-                    parts.append(lang.t("hints (💡) are now on: this game will not be rated") if hints
-                                 else lang.t("hints are now off (the game stays unrated: they were on)")
-                                 if after.settings.get("hinted") else lang.t("hints are now off"))
+                    parts.append(
+                        lang.t("hints (💡) are now on: this game will not be rated")
+                        if hints
+                        else lang.t("hints are now off (the game stays unrated: they were on)")
+                        if after.settings.get("hinted")
+                        else lang.t("hints are now off")
+                    )
                 return sentence("; ".join(parts))
+
             g = self._lang(after)
-            outcome = Outcome(reply=Message(said(me())),
-                              public=[Message("⏱️ " + g.t("{what} (set by {who})", what=said(g),
-                                                           who=f"<@{user_id}>"))])
+            outcome = Outcome(
+                reply=Message(said(me())),
+                public=[Message("⏱️ " + g.t("{what} (set by {who})", what=said(g), who=f"<@{user_id}>"))],
+            )
             if row.status == "active":
                 plugin = self._plugin(row)
                 outcome.edits.append(await self._status(plugin, self._state(plugin, row), after))
                 if hints is not None:  # the turn post's 💡 comes and goes with them
-                    outcome.public.append(Message(self._prompt(plugin, self._state(plugin, row), after, mention=False),
-                                                  controls=self._play_controls(plugin, after)))
+                    outcome.public.append(
+                        Message(
+                            self._prompt(plugin, self._state(plugin, row), after, mention=False),
+                            controls=self._play_controls(plugin, after),
+                        )
+                    )
             elif hints is not None:  # the lobby says it before anyone starts
                 outcome.public.append(self._lobby_message(self._plugin(row), after))
             await self._save(row, **changes, says=outcome)

@@ -6,6 +6,7 @@ automatic player. The suggestion comes from `games.hints.suggest`, which sees th
 own view and nothing else. A front end shows it two ways: `/hint` says it in words, and 💡
 fills the composer with its steps, ready to confirm.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -20,12 +21,17 @@ from .unrated import hints_on
 
 
 class Hints(Turns):
-    async def _suggestion(self, row: GameRow, plugin: GamePlugin, state: Any, user_id: str, prefix: list[str]
-                          ) -> dict[str, Any]:
+    async def _suggestion(
+        self, row: GameRow, plugin: GamePlugin, state: Any, user_id: str, prefix: list[str]
+    ) -> dict[str, Any]:
         """The rest of the asker's turn after `prefix`, as the greedy player would play it."""
         if not hints_on(row):
-            raise Refused(me().t("Hints are only for unrated games: a tutorial (`/game tutorial`), or a game whose "
-                                 "host turned them on with `/game settings hints:on` (that game is then not rated)."))
+            raise Refused(
+                me().t(
+                    "Hints are only for unrated games: a tutorial (`/game tutorial`), or a game whose "
+                    "host turned them on with `/game settings hints:on` (that game is then not rated)."
+                )
+            )
         game = plugin.game
         seat = self._acting_seat(plugin, state, user_id)
         view, viewer = asker_view(game, state, seat)
@@ -36,10 +42,11 @@ class Hints(Turns):
                 break
             steps += found["steps"]
             gained += found["scores_now"]
-        return {"steps": steps[len(prefix):], "scores_now": gained, "total": found["total"]}
+        return {"steps": steps[len(prefix) :], "scores_now": gained, "total": found["total"]}
 
-    async def _hinting(self, channel_id: str, user_id: str, game_id: int | None, moves: int | None
-                       ) -> tuple[GameRow, GamePlugin, Any]:
+    async def _hinting(
+        self, channel_id: str, user_id: str, game_id: int | None, moves: int | None
+    ) -> tuple[GameRow, GamePlugin, Any]:
         row = await self._open(channel_id, game_id=game_id)
         if moves is not None and moves != row.moves:
             raise Refused(me().t("The game has moved on since these controls were made; use the newest message."))
@@ -51,9 +58,14 @@ class Hints(Turns):
         if not found["steps"]:
             return me().t("💡 Nothing to add: your steps so far complete it. Press **Confirm**.")
         said = plugin.summarise(state, seat, [*prefix, *found["steps"]], me())
-        return me().n("💡 Suggested: {move}. It scores {n} point now (your total: {total}).",
-                      "💡 Suggested: {move}. It scores {n} points now (your total: {total}).",
-                      found["scores_now"], move=said, n=found["scores_now"], total=found["total"])
+        return me().n(
+            "💡 Suggested: {move}. It scores {n} point now (your total: {total}).",
+            "💡 Suggested: {move}. It scores {n} points now (your total: {total}).",
+            found["scores_now"],
+            move=said,
+            n=found["scores_now"],
+            total=found["total"],
+        )
 
     async def hint(self, channel_id: str, user_id: str) -> Outcome:
         """`/hint`: the suggestion for the asker's turn, in words, privately."""
@@ -61,16 +73,21 @@ class Hints(Turns):
         found = await self._suggestion(row, plugin, state, user_id, [])
         seat = self._acting_seat(plugin, state, user_id)
         text = self._hint_words(plugin, state, seat, found, [])
-        return Outcome(reply=Message(text + "\n" + me().t("Press 💡 on the turn post to have it in the composer, "
-                                                          "ready to confirm.")))
+        return Outcome(
+            reply=Message(
+                text + "\n" + me().t("Press 💡 on the turn post to have it in the composer, ready to confirm.")
+            )
+        )
 
-    async def hint_menu(self, channel_id: str, user_id: str, prefix: list[str], *, moves: int | None = None,
-                        game_id: int | None = None) -> Menu:
+    async def hint_menu(
+        self, channel_id: str, user_id: str, prefix: list[str], *, moves: int | None = None, game_id: int | None = None
+    ) -> Menu:
         """💡: the composer with the suggested steps added after the asker's own."""
         row, plugin, state = await self._hinting(channel_id, user_id, game_id, moves)
         found = await self._suggestion(row, plugin, state, user_id, list(prefix))
         seat = self._acting_seat(plugin, state, user_id)
-        menu = await self.menu(channel_id, user_id, [*prefix, *found["steps"]], moves=row.moves, game_id=row.id,
-                               preview=True)
+        menu = await self.menu(
+            channel_id, user_id, [*prefix, *found["steps"]], moves=row.moves, game_id=row.id, preview=True
+        )
         menu.note = self._hint_words(plugin, state, seat, found, list(prefix))
         return menu

@@ -1,5 +1,6 @@
 """/games: the games a person sits at (those waiting for them first) and the open lobbies
 they could join, with links to each; `/game nudge`: reminding those a game waits for."""
+
 from __future__ import annotations
 
 from ..i18n import me
@@ -22,26 +23,41 @@ class Listing(ServiceCore):
         waiting = {r.id: r.waiting or await self._waiting_of(r) for r in rows}
         yours = [r for r in rows if r.status == "active" and user_id in waiting[r.id]]
         others = [r for r in rows if r not in yours]
-        joinable = [] if guild_id is None else [r for r in await self.db.lobbies(guild_id)
-                                                if r.seat(user_id) is None and len(r.seats) < r.max_seats]
+        joinable = (
+            []
+            if guild_id is None
+            else [r for r in await self.db.lobbies(guild_id) if r.seat(user_id) is None and len(r.seats) < r.max_seats]
+        )
         entries = yours + others + joinable
         if not entries:
-            return Outcome(reply=Message(mine.t("You are in no game and there is no lobby to join here. Open one with "
-                                                "`/game new`.") if guild_id else mine.t("You are in no game.")))
+            return Outcome(
+                reply=Message(
+                    mine.t("You are in no game and there is no lobby to join here. Open one with `/game new`.")
+                    if guild_id
+                    else mine.t("You are in no game.")
+                )
+            )
         pages = -(-len(entries) // PAGE)
         if not 0 <= page < pages:
-            raise Refused(mine.n("The list has {pages} page; there is no page {page}.",
-                                 "The list has {pages} pages; there is no page {page}.", pages, pages=pages,
-                                 page=page + 1))
-        shown = entries[page * PAGE:(page + 1) * PAGE]
+            raise Refused(
+                mine.n(
+                    "The list has {pages} page; there is no page {page}.",
+                    "The list has {pages} pages; there is no page {page}.",
+                    pages,
+                    pages=pages,
+                    page=page + 1,
+                )
+            )
+        shown = entries[page * PAGE : (page + 1) * PAGE]
         boards = await self.db.last_boards([r.id for r in shown if r.status == "active"])
         starts = await self.db.first_posts([r.id for r in shown if r.status == "lobby"])
         lines = [mine.t("**Your games** — page {page} of {pages}", page=page + 1, pages=pages)]
         for row in shown:
             link = jump_link(row, boards.get(row.id) or starts.get(row.id))
             lines.append(self._entry(row, user_id, link, row in joinable, waiting.get(row.id, [])))
-        return Outcome(reply=Message("\n".join(lines), controls=Controls("games", 0, guild_id or "", page,
-                                                                         total=pages - 1)))
+        return Outcome(
+            reply=Message("\n".join(lines), controls=Controls("games", 0, guild_id or "", page, total=pages - 1))
+        )
 
     async def _waiting_of(self, row: GameRow) -> list[str]:
         """Whom a game listed without its state waits for (a game saved before that was kept)."""
@@ -55,19 +71,42 @@ class Listing(ServiceCore):
         game = title(self._plugin(row), mine)
         where = f"<#{row.channel_id}>"
         if joinable:
-            return mine.t("• 🚪 **{game}** in {where}: a lobby with {free} free seats — {link}", game=game,
-                          where=where, free=row.max_seats - len(row.seats), link=link)
+            return mine.t(
+                "• 🚪 **{game}** in {where}: a lobby with {free} free seats — {link}",
+                game=game,
+                where=where,
+                free=row.max_seats - len(row.seats),
+                link=link,
+            )
         if row.status == "lobby":
-            return mine.t("• ⏳ **{game}** in {where}: your lobby is waiting for players — {link}", game=game,
-                          where=where, link=link)
-        when = mine.t("the clock is stopped") if row.paused is not None else \
-            (f"<t:{int(row.deadline)}:R>" if row.deadline else "—")
+            return mine.t(
+                "• ⏳ **{game}** in {where}: your lobby is waiting for players — {link}",
+                game=game,
+                where=where,
+                link=link,
+            )
+        when = (
+            mine.t("the clock is stopped")
+            if row.paused is not None
+            else (f"<t:{int(row.deadline)}:R>" if row.deadline else "—")
+        )
         if user_id in waiting:
-            return mine.t("• ▶️ **{game}** in {where}: **your turn**, time is up {when} — {link}", game=game,
-                          where=where, when=when, link=link)
+            return mine.t(
+                "• ▶️ **{game}** in {where}: **your turn**, time is up {when} — {link}",
+                game=game,
+                where=where,
+                when=when,
+                link=link,
+            )
         who = ", ".join(row.names.get(u, u) for u in waiting) or mine.t("the automatic player")
-        return mine.t("• **{game}** in {where}: waiting for {who}, time is up {when} — {link}", game=game,
-                      where=where, who=who, when=when, link=link)
+        return mine.t(
+            "• **{game}** in {where}: waiting for {who}, time is up {when} — {link}",
+            game=game,
+            where=where,
+            who=who,
+            when=when,
+            link=link,
+        )
 
     async def nudge(self, channel_id: str, user_id: str) -> Outcome:
         """Anyone playing pings those the game waits for: once in NUDGE_EVERY per game, and
@@ -80,20 +119,39 @@ class Listing(ServiceCore):
             owed = self._waiting(row)
             waiting = [u for u in owed if u != user_id]
             if not waiting:
-                raise Refused(me().t("The game waits for you only: there is nobody to nudge.") if owed
-                              else me().t("The game waits for nobody: there is nobody to nudge."))
+                raise Refused(
+                    me().t("The game waits for you only: there is nobody to nudge.")
+                    if owed
+                    else me().t("The game waits for nobody: there is nobody to nudge.")
+                )
             now = self.clock()
             if row.nudged_at is not None and now < row.nudged_at + NUDGE_EVERY:
-                raise Refused(me().t("This game was nudged {when}; the next nudge can be sent {next}.",
-                                     when=f"<t:{int(row.nudged_at)}:R>",
-                                     next=f"<t:{int(row.nudged_at + NUDGE_EVERY)}:R>"))
+                raise Refused(
+                    me().t(
+                        "This game was nudged {when}; the next nudge can be sent {next}.",
+                        when=f"<t:{int(row.nudged_at)}:R>",
+                        next=f"<t:{int(row.nudged_at + NUDGE_EVERY)}:R>",
+                    )
+                )
             held = quiet_end(list((await self.db.people(waiting)).values()), now)
             g = self._lang(row)
             # (its time makes each nudge's words its own: the recovery knows a copy by them)
-            text = g.t("👋 {who}: the game is waiting for you — a nudge from {name} ({when}).",
-                       who=self._mention_list(waiting), name=seat.name, when=f"<t:{int(now)}:t>")
-            outcome = Outcome(reply=Message(me().t("Nudged.") if held is None else me().t(
-                "They are in their quiet hours: the nudge is sent when those end ({when}).",
-                when=f"<t:{int(held)}:R>")), public=[Message(text, mentions=waiting, hold_until=held)])
+            text = g.t(
+                "👋 {who}: the game is waiting for you — a nudge from {name} ({when}).",
+                who=self._mention_list(waiting),
+                name=seat.name,
+                when=f"<t:{int(now)}:t>",
+            )
+            outcome = Outcome(
+                reply=Message(
+                    me().t("Nudged.")
+                    if held is None
+                    else me().t(
+                        "They are in their quiet hours: the nudge is sent when those end ({when}).",
+                        when=f"<t:{int(held)}:R>",
+                    )
+                ),
+                public=[Message(text, mentions=waiting, hold_until=held)],
+            )
             await self._save(row, nudged_at=now, says=outcome)
         return outcome

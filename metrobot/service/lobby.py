@@ -4,6 +4,7 @@ gamesettings.py, the base of `Lobby`).
 Replies and refusals speak the asker's language (`me()`); what is posted in the channel
 speaks the game's (`self._lang(row)`).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -26,13 +27,27 @@ log = logging.getLogger("metrobot.service")
 
 
 class Lobby(GameSettings):
-    async def new_game(self, channel_id: str, guild_id: str | None, user_id: str, user_name: str, game_name: str,
-                       options: dict[str, Any] | None = None, seats: int | None = None,
-                       turn_clock: int | None = None, *, variant: str | None = None,
-                       city: str | None = None, bots: int = 0, level: str | None = None,
-                       language: str | None = None, default_language: str | None = None,
-                       parent_id: str | None = None, settings: dict[str, Any] | None = None,
-                       intro: str | None = None) -> Outcome:
+    async def new_game(
+        self,
+        channel_id: str,
+        guild_id: str | None,
+        user_id: str,
+        user_name: str,
+        game_name: str,
+        options: dict[str, Any] | None = None,
+        seats: int | None = None,
+        turn_clock: int | None = None,
+        *,
+        variant: str | None = None,
+        city: str | None = None,
+        bots: int = 0,
+        level: str | None = None,
+        language: str | None = None,
+        default_language: str | None = None,
+        parent_id: str | None = None,
+        settings: dict[str, Any] | None = None,
+        intro: str | None = None,
+    ) -> Outcome:
         """`language`: what the game posts in (a code, or a Discord locale); if not given, the
         server's setting, else `default_language` (the server's Discord language); English if
         none of ours. The server's settings may limit where games are created (`parent_id`: the
@@ -56,8 +71,14 @@ class Lobby(GameSettings):
             seats = 2
         seats = seats or game.max_players
         if not game.min_players <= seats <= game.max_players:
-            raise Refused(me().t("{game} seats {low}-{high} players.", game=title(plugin), low=game.min_players,
-                                 high=game.max_players))
+            raise Refused(
+                me().t(
+                    "{game} seats {low}-{high} players.",
+                    game=title(plugin),
+                    low=game.min_players,
+                    high=game.max_players,
+                )
+            )
         try:
             # Checked now for the table size; stored as given, since defaults such as solo
             # depend on how many actually join.
@@ -65,8 +86,13 @@ class Lobby(GameSettings):
         except BadInput as exc:
             raise Refused(me().t("Those options don't work: {reason}", reason=exc.in_language(me()))) from None
         if not 0 <= bots < seats:
-            raise Refused(me().t("Automatic players take seats too: from 0 to {most} at a table of {seats}.",
-                                 most=seats - 1, seats=seats))
+            raise Refused(
+                me().t(
+                    "Automatic players take seats too: from 0 to {most} at a table of {seats}.",
+                    most=seats - 1,
+                    seats=seats,
+                )
+            )
         code = code_of(language)
         host = Seat(user_id, user_name, locale=me().code)
         table = [host] + [Seat(f"bot-{i}", f"🤖 {i}", auto=True) for i in range(1, bots + 1)]
@@ -76,49 +102,87 @@ class Lobby(GameSettings):
         def announce(row: GameRow) -> list:
             # (the first post later shows the game's status; a tutorial's says what it is instead
             # of inviting people to join)
-            outcome.public = [Message(intro) if intro else self._lobby_message(plugin, row, role=server.get("lfp_role"))]
+            outcome.public = [
+                Message(intro) if intro else self._lobby_message(plugin, row, role=server.get("lfp_role"))
+            ]
             return self._owe(outcome, 0)
+
         async with self._lock(channel_id):
             if await self.db.open_game(channel_id) is not None:
-                raise Refused(me().t("This channel already has a game. Finish or abort it first (`/game abort`), "
-                                     "or start a thread for a new one."))
+                raise Refused(
+                    me().t(
+                        "This channel already has a game. Finish or abort it first (`/game abort`), "
+                        "or start a thread for a new one."
+                    )
+                )
             try:
-                row = await self.db.create_game(channel_id=channel_id, guild_id=guild_id, game=game.name,
-                                                host=host, options=options, seed=self.seeds(), max_seats=seats,
-                                                turn_clock=clock, announce=announce, seats=table, bot_level=level,
-                                                language=code, settings=settings)
+                row = await self.db.create_game(
+                    channel_id=channel_id,
+                    guild_id=guild_id,
+                    game=game.name,
+                    host=host,
+                    options=options,
+                    seed=self.seeds(),
+                    max_seats=seats,
+                    turn_clock=clock,
+                    announce=announce,
+                    seats=table,
+                    bot_level=level,
+                    language=code,
+                    settings=settings,
+                )
             except Duplicate:  # the one-open-game index: another create won the race
                 raise Refused(me().t("This channel already has a game.")) from None
         log.info("game %s created in channel %s: %s %s", row.id, channel_id, game.name, options)
         return outcome
 
-    def _lobby_message(self, plugin: GamePlugin, row: GameRow, language: Lang | None = None,
-                       role: str | None = None) -> Message:
+    def _lobby_message(
+        self, plugin: GamePlugin, row: GameRow, language: Lang | None = None, role: str | None = None
+    ) -> Message:
         """The lobby as the channel reads it (`language`: another reader's, e.g. `/status`;
         `role`: the server's looking-for-players role, pinged when the lobby opens)."""
         game, g = plugin.game, language or self._lang(row)
         players = []
         for s in row.seats:
             if s.auto:
-                players.append("• " + g.t("{bot} automatic player ({level})", bot=s.name,
-                                          level=g.t(LEVEL_WORDS.get(row.bot_level, row.bot_level))))
+                players.append(
+                    "• "
+                    + g.t(
+                        "{bot} automatic player ({level})",
+                        bot=s.name,
+                        level=g.t(LEVEL_WORDS.get(row.bot_level, row.bot_level)),
+                    )
+                )
             else:
                 players.append(f"• {s.name}" + (" " + g.t("(host)") if s.user_id == row.host_id else ""))
-        text = "\n".join([
-            g.t("**{game}** — new game ({options}).", game=title(plugin, g),
-                options=plugin.option_summary(row.options, g)),
-            g.t("Players ({seated}/{seats}):", seated=len(row.seats), seats=row.max_seats),
-            *players,
-            g.t("Needs {low}-{high} players. Turn clock: {clock}. Language: {language}.", low=game.min_players,
-                high=row.max_seats, clock=hours(row.turn_clock, g),
-                language=LANGUAGES.get(code_of(row.language), row.language))])
+        text = "\n".join(
+            [
+                g.t(
+                    "**{game}** — new game ({options}).",
+                    game=title(plugin, g),
+                    options=plugin.option_summary(row.options, g),
+                ),
+                g.t("Players ({seated}/{seats}):", seated=len(row.seats), seats=row.max_seats),
+                *players,
+                g.t(
+                    "Needs {low}-{high} players. Turn clock: {clock}. Language: {language}.",
+                    low=game.min_players,
+                    high=row.max_seats,
+                    clock=hours(row.turn_clock, g),
+                    language=LANGUAGES.get(code_of(row.language), row.language),
+                ),
+            ]
+        )
         labels = (g.p("button", "Join"), g.p("button", "Leave"), g.p("button", "Start"))
         if hints_on(row):
             text += "\n" + g.t("💡 Hints are on: anyone may ask for a suggestion, and this game will not be rated.")
         if role:
             text += "\n" + g.t("📣 {role}: looking for players!", role=f"<@&{role}>")
-        return Message(text, controls=Controls("lobby", row.id, row.game, row.moves, *labels[:2], lobby=labels),
-                       roles=[role] if role else [])
+        return Message(
+            text,
+            controls=Controls("lobby", row.id, row.game, row.moves, *labels[:2], lobby=labels),
+            roles=[role] if role else [],
+        )
 
     async def join(self, channel_id: str, user_id: str, user_name: str, *, game_id: int | None = None) -> Outcome:
         async with self._lock(channel_id):
@@ -130,8 +194,10 @@ class Lobby(GameSettings):
             if len(row.seats) >= row.max_seats:
                 raise Refused(me().t("The table is full ({seats} players).", seats=row.max_seats))
             seats = row.seats + [Seat(user_id, user_name, locale=me().code)]
-            outcome = Outcome(reply=Message(me().t("You joined the game.")),
-                              public=[self._lobby_message(self._plugin(row), replace(row, seats=seats))])
+            outcome = Outcome(
+                reply=Message(me().t("You joined the game.")),
+                public=[self._lobby_message(self._plugin(row), replace(row, seats=seats))],
+            )
             await self._save(row, seats=seats, says=outcome)
         return outcome
 
@@ -144,13 +210,17 @@ class Lobby(GameSettings):
             if row.status == "lobby":
                 seats = [s for s in row.seats if s.user_id != user_id]
                 if not any(not s.auto for s in seats):  # only bots would be left
-                    outcome = Outcome(reply=Message(me().t("You left; the empty lobby is closed.")),
-                                      public=[Message(g.t("The lobby is closed: everyone left."))])
+                    outcome = Outcome(
+                        reply=Message(me().t("You left; the empty lobby is closed.")),
+                        public=[Message(g.t("The lobby is closed: everyone left."))],
+                    )
                     await self._save(row, status="aborted", seats=seats, says=outcome)
                     return outcome
                 host = row.host_id if row.host_id != user_id else next(s.user_id for s in seats if not s.auto)
-                outcome = Outcome(reply=Message(me().t("You left the game.")),
-                                  public=[self._lobby_message(plugin, replace(row, seats=seats, host_id=host))])
+                outcome = Outcome(
+                    reply=Message(me().t("You left the game.")),
+                    public=[self._lobby_message(plugin, replace(row, seats=seats, host_id=host))],
+                )
                 await self._save(row, seats=seats, host_id=host, says=outcome)
                 return outcome
             if seat.auto:
@@ -158,9 +228,15 @@ class Lobby(GameSettings):
             seats = [replace(s, auto=s.auto or s.user_id == user_id) for s in row.seats]
             note = g.t("{name} left the game; the automatic player takes over their seat.", name=seat.name)
             # The seat changes hands and the automatic player moves for it in one transaction.
-            return await self._advance(replace(row, seats=seats), plugin, self._state(plugin, row), [], note=note,
-                                       reply=me().t("You left the game. Thanks for playing!"),
-                                       changes={"seats": seats})
+            return await self._advance(
+                replace(row, seats=seats),
+                plugin,
+                self._state(plugin, row),
+                [],
+                note=note,
+                reply=me().t("You left the game. Thanks for playing!"),
+                changes={"seats": seats},
+            )
 
     async def start(self, channel_id: str, user_id: str, *, game_id: int | None = None) -> Outcome:
         async with self._lock(channel_id):
@@ -172,8 +248,14 @@ class Lobby(GameSettings):
             plugin, g = self._plugin(row), self._lang(row)
             game = plugin.game
             if len(row.seats) < game.min_players:
-                raise Refused(me().t("{game} needs at least {low} players; {joined} joined so far.", game=title(plugin),
-                                     low=game.min_players, joined=len(row.seats)))
+                raise Refused(
+                    me().t(
+                        "{game} needs at least {low} players; {joined} joined so far.",
+                        game=title(plugin),
+                        low=game.min_players,
+                        joined=len(row.seats),
+                    )
+                )
             try:
                 state = game.new_game([s.user_id for s in row.seats], row.options, row.seed)
             except BadInput as exc:
@@ -184,15 +266,22 @@ class Lobby(GameSettings):
             order = ", ".join(name(s) for s in game.seats(state))
             state, actions, events = await self._autoplay(plugin, state, row)  # bots that play first
             coached = coach(plugin, row, state, state, g, first=True) if row.settings.get("tutorial") else []
-            text = "\n".join([g.t("**{game}** begins! Order: {order}.", game=title(plugin, g), order=order)]
-                             + plugin.narrate(state, events, name, g) + [self._prompt(plugin, state, row)] + coached)
+            text = "\n".join(
+                [g.t("**{game}** begins! Order: {order}.", game=title(plugin, g), order=order)]
+                + plugin.narrate(state, events, name, g)
+                + [self._prompt(plugin, state, row)]
+                + coached
+            )
             position = row.moves + len(actions)
             now = self.clock()
             waiting = self._owed_people(plugin, state, row)
             quiet = {u for u in waiting if u in people and quiet_until(people[u], now) is not None}
-            public = Message(text, mentions=[u for u in waiting if u not in quiet],
-                             controls=self._play_controls(plugin, replace(row, moves=position)),
-                             images=self._channel_images(people, {"board": None}))
+            public = Message(
+                text,
+                mentions=[u for u in waiting if u not in quiet],
+                controls=self._play_controls(plugin, replace(row, moves=position)),
+                images=self._channel_images(people, {"board": None}),
+            )
             if plugin.secret_hands and plugin.hands_may_change(events):
                 dms = self._hand_dms(plugin, state, row, people=people)[1]
             dms = dms + self._turn_dms(plugin, row, waiting, people)
@@ -200,12 +289,25 @@ class Lobby(GameSettings):
             if any(is_away(people[u], now) for u in waiting if u in people):
                 clock = {"deadline": None, "paused": row.turn_clock}
             after = replace(row, status="active", moves=position, waiting=waiting, **clock)
-            outcome = Outcome(reply=Message(me().t("Game started.")), public=[public], dms=dms,
-                              edits=[await self._status(plugin, state, after)])
+            outcome = Outcome(
+                reply=Message(me().t("Game started.")),
+                public=[public],
+                dms=dms,
+                edits=[await self._status(plugin, state, after)],
+            )
             drawing = asyncio.create_task(self._draw(public, plugin, state, row, position))
             try:
-                row = await self._save(row, status="active", state=game.to_json(state), actions=actions,
-                                       position=position, reminded=False, waiting=waiting, says=outcome, **clock)
+                row = await self._save(
+                    row,
+                    status="active",
+                    state=game.to_json(state),
+                    actions=actions,
+                    position=position,
+                    reminded=False,
+                    waiting=waiting,
+                    says=outcome,
+                    **clock,
+                )
             finally:
                 await drawing
             self._remember(row, state)
@@ -216,18 +318,31 @@ class Lobby(GameSettings):
         async with self._lock(channel_id):
             row = await self._open(channel_id, active=False)
             if row.settings.get("tournament"):  # (a table stops with its tournament, never alone)
-                raise Refused(me().t("This game is a table of a tournament: it stops only with the tournament "
-                                     "(`/tournament abort`, by its host)."))
+                raise Refused(
+                    me().t(
+                        "This game is a table of a tournament: it stops only with the tournament "
+                        "(`/tournament abort`, by its host)."
+                    )
+                )
             if user_id != row.host_id and not manager:
                 raise Refused(me().t("Only the host or someone with Manage Channels can abort the game."))
-            outcome = Outcome(reply=Message(me().t("Game aborted.")),
-                              public=[Message(self._lang(row).t("The {game} game was aborted by {who}.",
-                                                                game=title(self._plugin(row), self._lang(row)),
-                                                                who=f"<@{user_id}>"))])
+            outcome = Outcome(
+                reply=Message(me().t("Game aborted.")),
+                public=[
+                    Message(
+                        self._lang(row).t(
+                            "The {game} game was aborted by {who}.",
+                            game=title(self._plugin(row), self._lang(row)),
+                            who=f"<@{user_id}>",
+                        )
+                    )
+                ],
+            )
             if row.status == "active":
                 plugin = self._plugin(row)
                 outcome.edits += self._tidy(row, everything=True) + [
-                    await self._status(plugin, self._state(plugin, row), replace(row, status="aborted"))]
+                    await self._status(plugin, self._state(plugin, row), replace(row, status="aborted"))
+                ]
             await self._save(row, status="aborted", deadline=None, paused=None, says=outcome)
         log.info("game %s aborted by %s", row.id, user_id)
         return outcome

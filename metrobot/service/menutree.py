@@ -10,6 +10,7 @@ The tree depends only on the choices, their order and their paths, so the same p
 gives the same tree, and a path of indices (carried by a control's custom id) finds the
 same group again after a restart.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -34,7 +35,7 @@ class Node:
     def own_name(self, parent: "Node") -> str:
         """The name relative to the level it is listed in ("start · north" inside "red")."""
         prefix = parent.name + SEP if parent.name else ""
-        return self.name[len(prefix):] if self.name.startswith(prefix) else self.name
+        return self.name[len(prefix) :] if self.name.startswith(prefix) else self.name
 
 
 def join(parent: str, key: str) -> str:
@@ -110,7 +111,7 @@ def _tags(texts: list[str]) -> list[tuple[str, str]]:
     of a range, as the last of one). The words all texts share at their start are left out
     ("red Acton Town–…", "red Aldgate–…" → "Ac", "Al")."""
     common = _common_words(texts)
-    bare = [t[len(common):] or t for t in texts]
+    bare = [t[len(common) :] or t for t in texts]
     out = []
     for i, text in enumerate(bare):
         before = bare[i - 1] if i > 0 else ""
@@ -127,14 +128,14 @@ def _common_words(texts: list[str]) -> str:
     while n < min(len(first), len(last)) and first[n] == last[n]:
         n += 1
     common = first[:n]
-    return common[:common.rfind(" ") + 1] if " " in common else ""
+    return common[: common.rfind(" ") + 1] if " " in common else ""
 
 
 def _prefix(text: str, neighbour: str, least: int = 2) -> str:
     n = 0
     while n < min(len(text), len(neighbour)) and text[n].casefold() == neighbour[n].casefold():
         n += 1
-    return text[:max(least, n + 1)].rstrip()
+    return text[: max(least, n + 1)].rstrip()
 
 
 def at(root: Node, path: Sequence[int]) -> Node | None:

@@ -3,6 +3,7 @@
 Plain data, no Discord types: the Discord adapter turns it into messages, a test or a
 CLI reads it directly.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

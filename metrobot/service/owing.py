@@ -5,6 +5,7 @@ never delivered, their images drawn again from the game's log.
 A mixin of `ServiceCore`, which gives it the database, the clock and the loaded states (and
 `Drawing` the images); kept apart from core.py, which holds the request path.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -23,15 +24,26 @@ class Owing:
     @staticmethod
     def _owe(outcome: Outcome, position: int) -> list[Owed]:
         items = []
-        for target, message in [("channel", m) for m in outcome.public + outcome.edits] + \
-                [(f"dm:{u}", m) for u, m in outcome.dms]:
+        for target, message in [("channel", m) for m in outcome.public + outcome.edits] + [
+            (f"dm:{u}", m) for u, m in outcome.dms
+        ]:
             controls = asdict(message.controls) if message.controls else None
-            payload = {"text": message.text, "mentions": message.mentions, "controls": controls,
-                       "images": message.images}
-            payload.update({key: value for key, value in (("roles", message.roles), ("edit", message.edit),
-                                                          ("topic", message.topic)) if value})
-            message.owed = Owed(target, position, payload, kind="edit" if message.edit else "post",
-                                not_before=message.hold_until)
+            payload = {
+                "text": message.text,
+                "mentions": message.mentions,
+                "controls": controls,
+                "images": message.images,
+            }
+            payload.update(
+                {
+                    key: value
+                    for key, value in (("roles", message.roles), ("edit", message.edit), ("topic", message.topic))
+                    if value
+                }
+            )
+            message.owed = Owed(
+                target, position, payload, kind="edit" if message.edit else "post", not_before=message.hold_until
+            )
             items.append(message.owed)
         return items
 
@@ -54,15 +66,23 @@ class Owing:
         for item in await self.db.owed(self.clock()):
             p = item.payload
             controls = Controls(**p["controls"]) if p.get("controls") else None
-            message = Message(p["text"], mentions=list(p.get("mentions") or []), controls=controls,
-                              images=list(p.get("images") or []), owed=item, roles=list(p.get("roles") or []),
-                              edit=item.edit, topic=p.get("topic"))
+            message = Message(
+                p["text"],
+                mentions=list(p.get("mentions") or []),
+                controls=controls,
+                images=list(p.get("images") or []),
+                owed=item,
+                roles=list(p.get("roles") or []),
+                edit=item.edit,
+                topic=p.get("topic"),
+            )
             if message.images:
                 row = await self.db.game(item.game_id)
                 if row is not None and row.state is not None:
                     plugin = self._plugin(row)
-                    await self._draw(message, plugin, await self._state_at(plugin, row, item.position), row,
-                                     item.position)
+                    await self._draw(
+                        message, plugin, await self._state_at(plugin, row, item.position), row, item.position
+                    )
             yield item, message
 
     async def _state_at(self, plugin: GamePlugin, row: GameRow, position: int) -> Any:
@@ -70,6 +90,11 @@ class Owing:
         if position == row.moves:
             return self._state(plugin, row)
         actions = (await self.db.actions(row.id))[:position]
-        log = GameLog(row.game, row.seed, [s.user_id for s in row.seats], row.options,
-                      [{"player": a["player"], "action": a["action"]} for a in actions])
+        log = GameLog(
+            row.game,
+            row.seed,
+            [s.user_id for s in row.seats],
+            row.options,
+            [{"player": a["player"], "action": a["action"]} for a in actions],
+        )
         return await asyncio.to_thread(log.replay)

@@ -15,6 +15,7 @@ A worker that dies (killed, out of memory) breaks a process pool for good: every
 call would fail. The painter then starts a new pool and runs the call once more; a call
 that kills its worker again fails, and the pool after it is new again.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -62,8 +63,12 @@ class Painter:
         if self._pool is None:
             # forkserver: a fresh interpreter per worker, never a fork of a running event
             # loop with its threads (the database's among them).
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("forkserver"),
-                                             initializer=start_worker, initargs=(os.getpid(), self._warm))
+            self._pool = ProcessPoolExecutor(
+                self.workers,
+                mp_context=multiprocessing.get_context("forkserver"),
+                initializer=start_worker,
+                initargs=(os.getpid(), self._warm),
+            )
         return self._pool
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:

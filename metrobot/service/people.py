@@ -1,6 +1,7 @@
 """A person's own settings (turn DMs, quiet hours, language) and time away, across all the
 games they sit at. Replies speak the asker's language; what a game's channel is told speaks
 the game's."""
+
 from __future__ import annotations
 
 import logging
@@ -12,15 +13,27 @@ from ..storage import Conflict, GameRow, Person
 from . import pictures
 from .status import Status
 from .outcome import Message, Outcome, Refused
-from .time_off import (AWAY_BUDGET, DAY, away_log_after, away_used, clock_text, is_away, parse_quiet, quiet_until,
-                       zone_named)
+from .time_off import (
+    AWAY_BUDGET,
+    DAY,
+    away_log_after,
+    away_used,
+    clock_text,
+    is_away,
+    parse_quiet,
+    quiet_until,
+    zone_named,
+)
 
 log = logging.getLogger("metrobot.service")
 MAX_AWAY_DAYS = AWAY_BUDGET // DAY
 OFF_WORDS = ("off", "none", "no", "-")
-VISION_WORDS = {"off": N_("off: the games' own colours"), "protan": N_("protan: colours for red-weak or red-blind eyes"),
-                "deutan": N_("deutan: colours for green-weak or green-blind eyes"),
-                "tritan": N_("tritan: colours for blue-weak or blue-blind eyes")}
+VISION_WORDS = {
+    "off": N_("off: the games' own colours"),
+    "protan": N_("protan: colours for red-weak or red-blind eyes"),
+    "deutan": N_("deutan: colours for green-weak or green-blind eyes"),
+    "tritan": N_("tritan: colours for blue-weak or blue-blind eyes"),
+}
 
 
 def vision_word(vision: str, language: Lang) -> str:
@@ -33,9 +46,16 @@ class People(Status):
         """The language a person chose for what they alone read (None: their Discord's)."""
         return (await self.db.person(user_id)).settings.get("language")
 
-    async def my_settings(self, user_id: str, *, turn_dms: bool | None = None, quiet: str | None = None,
-                          time_zone: str | None = None, language: str | None = None,
-                          colour_vision: str | None = None) -> Outcome:
+    async def my_settings(
+        self,
+        user_id: str,
+        *,
+        turn_dms: bool | None = None,
+        quiet: str | None = None,
+        time_zone: str | None = None,
+        language: str | None = None,
+        colour_vision: str | None = None,
+    ) -> Outcome:
         """Change (any of) a person's settings; with none given, show them."""
         person = await self.db.person(user_id)
         settings = dict(person.settings)
@@ -43,8 +63,12 @@ class People(Status):
             settings["turn_dms"] = bool(turn_dms)
         if colour_vision is not None:
             if colour_vision not in pictures.VISIONS:
-                raise Refused(me().t("Colour vision is one of: {choices}.", choices="; ".join(
-                    vision_word(v, me()) for v in pictures.VISIONS)))
+                raise Refused(
+                    me().t(
+                        "Colour vision is one of: {choices}.",
+                        choices="; ".join(vision_word(v, me()) for v in pictures.VISIONS),
+                    )
+                )
             settings.pop(pictures.SETTING, None)
             if colour_vision != "off":
                 settings[pictures.SETTING] = colour_vision
@@ -59,8 +83,13 @@ class People(Status):
         if time_zone is not None:
             zone = zone_named(time_zone)
             if zone is None:
-                raise Refused(me().t("I don't know the time zone “{zone}”: pick one of the suggestions, such as "
-                                     "Europe/Amsterdam or Asia/Seoul.", zone=str(time_zone)[:60]))
+                raise Refused(
+                    me().t(
+                        "I don't know the time zone “{zone}”: pick one of the suggestions, such as "
+                        "Europe/Amsterdam or Asia/Seoul.",
+                        zone=str(time_zone)[:60],
+                    )
+                )
             settings["tz"] = zone
         if quiet is not None:
             if quiet.strip().lower() in OFF_WORDS:
@@ -77,27 +106,36 @@ class People(Status):
         person.settings = settings
         if any(v is not None for v in (turn_dms, quiet, time_zone, language, colour_vision)):
             await self.db.save_person(person)
-        return Outcome(reply=Message(self._settings_text(person, lang(settings.get("language")) if language
-                                                         else me())))
+        return Outcome(reply=Message(self._settings_text(person, lang(settings.get("language")) if language else me())))
 
     def _settings_text(self, person: Person, language: Lang) -> str:
         s = person.settings
         quiet = s.get("quiet")
-        lines = [language.t("**Your settings**"),
-                 language.t("DM when it is my turn: {value}.",
-                            value=language.t("on") if s.get("turn_dms") else language.t("off")),
-                 language.t("Quiet hours: {start}–{end} ({zone}).", start=clock_text(quiet["start"]),
-                            end=clock_text(quiet["end"]), zone=quiet["tz"]) if quiet
-                 else language.t("Quiet hours: none."),
-                 language.t("My language: {language}.", language=LANGUAGES[s["language"]]) if s.get("language")
-                 else language.t("My language: Discord's."),
-                 language.t("Colour vision: {value}.", value=vision_word(pictures.own_vision(person), language))]
+        lines = [
+            language.t("**Your settings**"),
+            language.t(
+                "DM when it is my turn: {value}.", value=language.t("on") if s.get("turn_dms") else language.t("off")
+            ),
+            language.t(
+                "Quiet hours: {start}–{end} ({zone}).",
+                start=clock_text(quiet["start"]),
+                end=clock_text(quiet["end"]),
+                zone=quiet["tz"],
+            )
+            if quiet
+            else language.t("Quiet hours: none."),
+            language.t("My language: {language}.", language=LANGUAGES[s["language"]])
+            if s.get("language")
+            else language.t("My language: Discord's."),
+            language.t("Colour vision: {value}.", value=vision_word(pictures.own_vision(person), language)),
+        ]
         now = self.clock()
         if is_away(person, now):
             lines.append(language.t("Away until {when}.", when=f"<t:{int(person.away_until)}:f>"))
         left = max(0, AWAY_BUDGET - away_used(person, now)) / DAY
-        lines.append(language.t("Time away left in these 30 days: {days} days.", days=f"{left:.1f}".rstrip("0")
-                                .rstrip(".")))
+        lines.append(
+            language.t("Time away left in these 30 days: {days} days.", days=f"{left:.1f}".rstrip("0").rstrip("."))
+        )
         return "\n".join(lines)
 
     # ------------------------------------------------------------ away
@@ -110,11 +148,15 @@ class People(Status):
         person = await self.db.person(user_id)
         left = AWAY_BUDGET - away_used(person, now)
         if days * DAY > left + 1:
-            raise Refused(me().t("You can be away at most {most} days in any 30; you have {left} left now.",
-                                 most=MAX_AWAY_DAYS, left=f"{max(0, left) / DAY:.1f}".rstrip("0").rstrip(".")))
+            raise Refused(
+                me().t(
+                    "You can be away at most {most} days in any 30; you have {left} left now.",
+                    most=MAX_AWAY_DAYS,
+                    left=f"{max(0, left) / DAY:.1f}".rstrip("0").rstrip("."),
+                )
+            )
         note = " ".join(str(note or "").split())[:200] or None
-        person.settings = dict(person.settings, away_log=away_log_after(person, now), away_since=now,
-                               away_note=note)
+        person.settings = dict(person.settings, away_log=away_log_after(person, now), away_since=now, away_note=note)
         person.away_until = now + days * DAY
         await self.db.save_person(person)
         elsewhere = []
@@ -123,16 +165,24 @@ class People(Status):
                 told = await self._update_game(row.id, lambda r, p=person: self._away_changes(r, p, now))
                 if told is not None:
                     elsewhere.append((row.channel_id, told))
-        return Outcome(reply=Message(me().t("You are away until {when}. Your turn clocks stop while your games wait "
-                                            "for you; a move of yours or `/me back` ends it.",
-                                            when=f"<t:{int(person.away_until)}:f>")), elsewhere=elsewhere)
+        return Outcome(
+            reply=Message(
+                me().t(
+                    "You are away until {when}. Your turn clocks stop while your games wait "
+                    "for you; a move of yours or `/me back` ends it.",
+                    when=f"<t:{int(person.away_until)}:f>",
+                )
+            ),
+            elsewhere=elsewhere,
+        )
 
     async def back(self, user_id: str) -> Outcome:
         person = await self.db.person(user_id)
         if not is_away(person, self.clock()):
             raise Refused(me().t("You are not away."))
-        return Outcome(reply=Message(me().t("Welcome back! Your turn clocks run again.")),
-                       elsewhere=await self._end_away(person))
+        return Outcome(
+            reply=Message(me().t("Welcome back! Your turn clocks run again.")), elsewhere=await self._end_away(person)
+        )
 
     async def _end_away(self, person: Person) -> list[tuple[str, Outcome]]:
         """Time away over (back, a move, or its end): the clocks stopped for the person run
@@ -162,8 +212,11 @@ class People(Status):
         g = self._lang(row)
         seat = row.seat(person.user_id)
         note = person.settings.get("away_note")
-        text = g.t("🏖️ {name} is away until {when}: the turn clock stops while the game waits for them.",
-                   name=seat.name if seat else person.user_id, when=f"<t:{int(person.away_until)}:f>")
+        text = g.t(
+            "🏖️ {name} is away until {when}: the turn clock stops while the game waits for them.",
+            name=seat.name if seat else person.user_id,
+            when=f"<t:{int(person.away_until)}:f>",
+        )
         outcome = Outcome(public=[Message(text + (f" “{note}”" if note else ""))])
         changes: dict[str, Any] = {}
         if person.user_id in row.waiting and row.deadline is not None:

@@ -14,6 +14,7 @@ channel sees uses the key that serves every seated person who set one. The key g
 the outbox with the message's image spec, so an image drawn again after a crash is drawn
 the same way.
 """
+
 from __future__ import annotations
 
 import logging
@@ -30,8 +31,17 @@ SETTING = "colour_vision"  # where a person's setting is kept in their settings 
 VISIONS = ("off", "protan", "deutan", "tritan")  # what a person may set (render.vision.VISIONS)
 
 
-def alt_text(plugin: GamePlugin, view: dict[str, Any], viewer: str | None, names: dict[str, str] | None,
-             language: Lang, *, picture: str = "board", waiting: Iterable[str] = (), heading: str = "") -> str:
+def alt_text(
+    plugin: GamePlugin,
+    view: dict[str, Any],
+    viewer: str | None,
+    names: dict[str, str] | None,
+    language: Lang,
+    *,
+    picture: str = "board",
+    waiting: Iterable[str] = (),
+    heading: str = "",
+) -> str:
     """The description of one picture: `heading` (what it is within its message) and the
     game's words for it, at most 1,024 characters, never empty."""
     waiting = tuple(waiting)
@@ -44,8 +54,16 @@ def alt_text(plugin: GamePlugin, view: dict[str, Any], viewer: str | None, names
     return cut(text, ALT_LIMIT) or language.t("A picture of the game.")
 
 
-def board_alt(plugin: GamePlugin, state: Any, view: dict[str, Any], viewer: str | None,
-              names: dict[str, str] | None, language: Lang, *, heading: str = "") -> str:
+def board_alt(
+    plugin: GamePlugin,
+    state: Any,
+    view: dict[str, Any],
+    viewer: str | None,
+    names: dict[str, str] | None,
+    language: Lang,
+    *,
+    heading: str = "",
+) -> str:
     """A board picture's alt text: `alt_text` told whose move it is in `state`."""
     waiting = [s for s in plugin.game.seats(state) if s in plugin.game.to_move(state)]
     return alt_text(plugin, view, viewer, names, language, waiting=waiting, heading=heading)
@@ -70,7 +88,17 @@ def chart_alt(heading: str, trends: dict[str, list[float]], language: Lang) -> s
     last (what the chart draws: the conservative rating after each rated game)."""
     if not any(trends.values()):
         return cut(f"{heading}. {language.t('No rated games yet.')}", ALT_LIMIT)
-    lines = [language.n("{game}: {n} rated game, from {first} to {last}", "{game}: {n} rated games, from {first} to {last}",
-                        len(values), game=game, n=len(values), first=f"{values[0]:.1f}", last=f"{values[-1]:.1f}")
-             for game, values in trends.items() if values]
+    lines = [
+        language.n(
+            "{game}: {n} rated game, from {first} to {last}",
+            "{game}: {n} rated games, from {first} to {last}",
+            len(values),
+            game=game,
+            n=len(values),
+            first=f"{values[0]:.1f}",
+            last=f"{values[-1]:.1f}",
+        )
+        for game, values in trends.items()
+        if values
+    ]
     return cut(f"{heading}. " + "; ".join(lines) + ".", ALT_LIMIT)

@@ -1,5 +1,6 @@
 """Looking at a game: status, the board, a player's hand. Each is a private
 reply, in the asker's language (`me()`), images included."""
+
 from __future__ import annotations
 
 from ..games.alttext import pages as text_pages
@@ -28,18 +29,35 @@ class Queries(ServiceCore):
         status = mine.t(STATUS_WORDS[row.status]) if row.status in STATUS_WORDS else row.status
         lines = [mine.t("**{game}** — {status}.", game=title(plugin, mine), status=status)]
         scores = game.view(state, None).get("scores", {})
-        lines.append(mine.t("Scores: {scores}", scores=", ".join(f"{name(s)} {scores.get(s, 0)}"
-                                                                 for s in game.seats(state))))
+        lines.append(
+            mine.t("Scores: {scores}", scores=", ".join(f"{name(s)} {scores.get(s, 0)}" for s in game.seats(state)))
+        )
         if row.status == "active":
             lines.append(self._prompt(plugin, state, row, mention=False, language=mine))
             if row.deadline:
-                lines.append(mine.t("Turn clock: {clock}; time is up {when}.", clock=hours(row.turn_clock, mine),
-                                    when=f"<t:{int(row.deadline)}:R>"))
+                lines.append(
+                    mine.t(
+                        "Turn clock: {clock}; time is up {when}.",
+                        clock=hours(row.turn_clock, mine),
+                        when=f"<t:{int(row.deadline)}:R>",
+                    )
+                )
         now = self.clock()
         away = [p for p in (await self._people(row)).values() if is_away(p, now)]
         if away and row.status == "active":
-            lines.append(mine.t("Away: {who}.", who=", ".join(mine.t("{name} until {when}", name=row.names.get(
-                p.user_id, p.user_id), when=f"<t:{int(p.away_until)}:f>") for p in away)))
+            lines.append(
+                mine.t(
+                    "Away: {who}.",
+                    who=", ".join(
+                        mine.t(
+                            "{name} until {when}",
+                            name=row.names.get(p.user_id, p.user_id),
+                            when=f"<t:{int(p.away_until)}:f>",
+                        )
+                        for p in away
+                    ),
+                )
+            )
             if row.paused is not None:
                 lines.append(mine.t("The turn clock is stopped while the game waits for someone away."))
         left = [shown(s.user_id, s.name, mine) for s in row.seats if s.auto]
@@ -61,8 +79,9 @@ class Queries(ServiceCore):
         controls = Controls("astext", row.id, row.game, 0, board_label=me().p("button", "📄 As text"))
         return Outcome(reply=Message(text, [image] if image else [], controls=controls))
 
-    async def board_text(self, channel_id: str, user_id: str, page: int | None = None, *,
-                         game_id: int | None = None) -> Outcome:
+    async def board_text(
+        self, channel_id: str, user_id: str, page: int | None = None, *, game_id: int | None = None
+    ) -> Outcome:
         """`/board format:text`: the position in words for a screen reader, from the asker's
         view (a player's own, else a spectator's), privately: page `page` (from 0) of it with
         ◀ ▶ when it runs past one message, and the whole of it as a .txt file."""
@@ -80,12 +99,22 @@ class Queries(ServiceCore):
         lines = plugin.text_board(game.view(state, viewer), viewer, names, mine, waiting=waiting)
         pages = text_pages(lines, TEXT_PAGE)
         k = min(max(page or 0, 0), len(pages) - 1)
-        heading = (mine.t("📄 The board as text (page {page} of {pages}):", page=k + 1, pages=len(pages))
-                   if len(pages) > 1 else mine.t("📄 The board as text:"))
+        heading = (
+            mine.t("📄 The board as text (page {page} of {pages}):", page=k + 1, pages=len(pages))
+            if len(pages) > 1
+            else mine.t("📄 The board as text:")
+        )
         whole = "\n".join(lines).strip() + "\n"
-        attached = File(f"{row.game}-{row.id}-{row.moves}.txt", whole.encode(), mine.n(
-            "The same position as a text file: {n} line.", "The same position as a text file: {n} lines.",
-            whole.count("\n"), n=whole.count("\n")))
+        attached = File(
+            f"{row.game}-{row.id}-{row.moves}.txt",
+            whole.encode(),
+            mine.n(
+                "The same position as a text file: {n} line.",
+                "The same position as a text file: {n} lines.",
+                whole.count("\n"),
+                n=whole.count("\n"),
+            ),
+        )
         controls = Controls("text", row.id, row.game, k, total=len(pages) - 1) if len(pages) > 1 else None
         return Outcome(reply=Message(f"{heading}\n{pages[k]}", [attached], controls=controls))
 
@@ -97,8 +126,11 @@ class Queries(ServiceCore):
         self._seated(row, user_id)
         text = plugin.hand_text(game.view(state, user_id), game.seats_of(state, user_id), me())
         image = await self._image(plugin, state, row, user_id, language=me(), vision=await self._vision_of(user_id))
-        return Outcome(reply=Message(text or me().t("Nothing is secret in this game: everything is on the board."),
-                                     [image] if image else []))
+        return Outcome(
+            reply=Message(
+                text or me().t("Nothing is secret in this game: everything is on the board."), [image] if image else []
+            )
+        )
 
     async def dms_closed_notice(self, channel_id: str, user_ids: list[str]) -> Message:
         """What the channel is told when DMs to these players failed: nothing secret, in
@@ -106,5 +138,11 @@ class Queries(ServiceCore):
         row = await self.db.open_game(channel_id) or await self.db.last_game(channel_id)
         language = self._lang(row) if row is not None else lang(None)
         who = ", ".join(f"<@{u}>" for u in user_ids)
-        return Message(language.t("📭 I couldn't send {who} a direct message (DMs closed?). Use `/hand` here to "
-                                  "see your secret hand privately.", who=who), mentions=list(user_ids))
+        return Message(
+            language.t(
+                "📭 I couldn't send {who} a direct message (DMs closed?). Use `/hand` here to "
+                "see your secret hand privately.",
+                who=who,
+            ),
+            mentions=list(user_ids),
+        )

@@ -7,6 +7,7 @@ tie-break winner is rated ahead of the loser, not as a draw); people the game ca
 separate share a rank. Leaderboards sort by the conservative estimate
 mu − 3σ (openskill's "ordinal"), so a newcomer starts at 0 and rises as games confirm them.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -37,6 +38,9 @@ def game_result(plugin: GamePlugin, state: Any, row: GameRow) -> GameResult:
     for seat in row.seats:
         seats = game.seats_of(state, seat.user_id)
         place = places[seat.user_id]
-        standings.append(Standing(seat.user_id, seat.name, int(sum(scores.get(s, 0) for s in seats)), place == 1,
-                                  not seat.auto, place))
+        standings.append(
+            Standing(
+                seat.user_id, seat.name, int(sum(scores.get(s, 0) for s in seats)), place == 1, not seat.auto, place
+            )
+        )
     return GameResult(row.guild_id or "", row.game, tuple(standings), unrated=unrated(row))

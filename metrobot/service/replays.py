@@ -1,6 +1,7 @@
 """Replays of finished games: the turns, drawn from the action log, and the whole game as
 an animation. A finished game never changes, so its frames are kept for a while (with
 their events: what happened is told, and drawn, in the language of whoever asks)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -40,11 +41,15 @@ class Replays(ServiceCore):
             game_id = games[0].id
         row = await self.db.game(game_id)
         if row is None or row.channel_id != channel_id:
-            raise Refused(me().t("There is no game #{id} in this channel. `/history` lists the finished ones.",
-                                 id=game_id))
+            raise Refused(
+                me().t("There is no game #{id} in this channel. `/history` lists the finished ones.", id=game_id)
+            )
         if row.status != "finished":
-            raise Refused(me().t("Only finished games can be replayed (until then the board shows the game; "
-                                 "secrets stay secret)."))
+            raise Refused(
+                me().t(
+                    "Only finished games can be replayed (until then the board shows the game; secrets stay secret)."
+                )
+            )
         return row
 
     async def frames(self, row: GameRow) -> list[Frame]:
@@ -74,8 +79,16 @@ class Replays(ServiceCore):
                 events = []
         return frames
 
-    async def replay(self, channel_id: str, game_id: int | None = None, frame: int | None = None, *,
-                     animation: bool = False, user_id: str | None = None, public: bool = False) -> Outcome:
+    async def replay(
+        self,
+        channel_id: str,
+        game_id: int | None = None,
+        frame: int | None = None,
+        *,
+        animation: bool = False,
+        user_id: str | None = None,
+        public: bool = False,
+    ) -> Outcome:
         """Turn `frame` of a finished game (default: the end), with the buttons to step; its
         pictures in the palette of who asked (`user_id`), or of the game's players when it
         is shown to the channel (`public`)."""
@@ -96,20 +109,41 @@ class Replays(ServiceCore):
         elif k == last:
             heading = mine.t("**Replay** — {game} #{id}, the end.", game=game, id=row.id)
         else:
-            heading = mine.t("**Replay** — {game} #{id}, turn {turn} of {last}.", game=game, id=row.id, turn=k,
-                             last=last)
+            heading = mine.t(
+                "**Replay** — {game} #{id}, turn {turn} of {last}.", game=game, id=row.id, turn=k, last=last
+            )
         story = shown.story(plugin, self._namer(plugin, shown.state, row, mine), mine)
         text = "\n".join([heading] + story)
-        vision = (pictures.shared_vision((await self._people(row)).values()) if public
-                  else await self._vision_of(user_id) if user_id else "off")
-        files = [f for f in [await self._image(plugin, shown.state, row, None, moves=shown.position, language=mine,
-                                               vision=vision, heading=heading.replace("**", ""))] if f]
+        vision = (
+            pictures.shared_vision((await self._people(row)).values())
+            if public
+            else await self._vision_of(user_id)
+            if user_id
+            else "off"
+        )
+        files = [
+            f
+            for f in [
+                await self._image(
+                    plugin,
+                    shown.state,
+                    row,
+                    None,
+                    moves=shown.position,
+                    language=mine,
+                    vision=vision,
+                    heading=heading.replace("**", ""),
+                )
+            ]
+            if f
+        ]
         if animation and self.images:
             files += [f for f in [await self._animation(plugin, row, frames, mine, vision)] if f]
         return Outcome(reply=Message(text, files, controls=Controls("replay", row.id, row.game, k, total=last)))
 
-    async def _animation(self, plugin: GamePlugin, row: GameRow, frames: list[Frame], language: Lang,
-                         vision: str = "off") -> File | None:
+    async def _animation(
+        self, plugin: GamePlugin, row: GameRow, frames: list[Frame], language: Lang, vision: str = "off"
+    ) -> File | None:
         from render import animation_of_views
         from render.animation import DISCORD_LIMIT
 
@@ -120,11 +154,18 @@ class Replays(ServiceCore):
         data = await self.painter.run(animation_of_views, plugin.renderer, views, names, language.code, vision)
         if len(data) > DISCORD_LIMIT:  # even the smallest animation would be refused: the board alone
             return None
-        heading = language.n("The whole game #{id} animated, {n} frame from the start to the end; the last one:",
-                             "The whole game #{id} animated, {n} frames from the start to the end; the last one:",
-                             len(views), id=row.id, n=len(views))
-        return File(f"{row.game}-{row.id}-replay.gif", data,
-                    pictures.alt_text(plugin, views[-1], None, names, language, heading=heading))
+        heading = language.n(
+            "The whole game #{id} animated, {n} frame from the start to the end; the last one:",
+            "The whole game #{id} animated, {n} frames from the start to the end; the last one:",
+            len(views),
+            id=row.id,
+            n=len(views),
+        )
+        return File(
+            f"{row.game}-{row.id}-replay.gif",
+            data,
+            pictures.alt_text(plugin, views[-1], None, names, language, heading=heading),
+        )
 
     async def replay_choices(self, channel_id: str, typed: str = "") -> list[tuple[str, int]]:
         """This channel's finished games, newest first, as (label, game id) for suggestions."""
@@ -132,8 +173,11 @@ class Replays(ServiceCore):
         for g in await self.db.finished_in_channel(channel_id, 25):
             won = " & ".join(shown(user, name, mine) for user, name, _, won in g.players if won)
             game = title(get_plugin(g.game), mine)
-            label = (mine.t("#{id} {game} — won by {names}", id=g.id, game=game, names=won) if won
-                     else mine.t("#{id} {game} — won by nobody", id=g.id, game=game))
+            label = (
+                mine.t("#{id} {game} — won by {names}", id=g.id, game=game, names=won)
+                if won
+                else mine.t("#{id} {game} — won by nobody", id=g.id, game=game)
+            )
             if typed.lower() in label.lower():
                 out.append((label[:100], g.id))
         return out

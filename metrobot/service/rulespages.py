@@ -6,6 +6,7 @@ Pictures are drawn by a drawing worker the first time a page is asked for in a l
 then kept (`RULES_CACHE` pages, least recently shown dropped first): they never change
 while the bot runs.
 """
+
 from __future__ import annotations
 
 from ..games import BadInput, RuleError, all_plugins, get_plugin
@@ -27,20 +28,35 @@ def rules_pointer(plugin: GamePlugin, exc: RuleError | BadInput, language: Lang)
         return ""
     page = plugin.rules_pages()[index]
     # Without a kind, /game rules shows the channel's game: the one the refusal is about.
-    return language.t("📖 The rules explain this on page {page} ({title}): `/game rules page:{page}`.",
-                      page=index + 1, title=page.heading(language))
+    return language.t(
+        "📖 The rules explain this on page {page} ({title}): `/game rules page:{page}`.",
+        page=index + 1,
+        title=page.heading(language),
+    )
 
 
 def page_message(plugin: GamePlugin, index: int, language: Lang) -> str:
     """The text posted with page `index` of a game's rules: a heading line, then the page."""
     heading, body = page_texts(plugin, index, language)
-    return "\n".join([language.t("📖 **{game} rules** — {title} ({page}/{pages})", game=title(plugin, language),
-                                 title=heading, page=index + 1, pages=len(plugin.rules_pages())), "", body])
+    return "\n".join(
+        [
+            language.t(
+                "📖 **{game} rules** — {title} ({page}/{pages})",
+                game=title(plugin, language),
+                title=heading,
+                page=index + 1,
+                pages=len(plugin.rules_pages()),
+            ),
+            "",
+            body,
+        ]
+    )
 
 
 class RulesPages(ServiceCore):
-    async def rules(self, channel_id: str, game_name: str | None = None, page: int | None = None, *,
-                    user_id: str | None = None) -> Outcome:
+    async def rules(
+        self, channel_id: str, game_name: str | None = None, page: int | None = None, *, user_id: str | None = None
+    ) -> Outcome:
         """Page `page` (from 0) of the named game's rules, else of this channel's game,
         else of the first game the bot offers; its picture in the palette of who asks."""
         if game_name is None:
@@ -54,16 +70,27 @@ class RulesPages(ServiceCore):
         pages = plugin.rules_pages()
         index = page or 0
         if not 0 <= index < len(pages):
-            raise Refused(mine.n("The {game} rules have {pages} page; there is no page {page}.",
-                                 "The {game} rules have {pages} pages; there is no page {page}.", len(pages),
-                                 game=title(plugin, mine), pages=len(pages), page=index + 1))
+            raise Refused(
+                mine.n(
+                    "The {game} rules have {pages} page; there is no page {page}.",
+                    "The {game} rules have {pages} pages; there is no page {page}.",
+                    len(pages),
+                    game=title(plugin, mine),
+                    pages=len(pages),
+                    page=index + 1,
+                )
+            )
         text = page_message(plugin, index, mine)
         vision = await self._vision_of(user_id) if user_id else "off"
         picture = await self._rules_picture(plugin, index, mine, vision)
-        files = [File(f"rules-{plugin.name}-{index + 1}.png", picture, self._rules_alt(plugin, index, mine))
-                 ] if picture else []
-        return Outcome(reply=Message(text, files, controls=Controls("rules", 0, plugin.name, index,
-                                                                    total=len(pages) - 1)))
+        files = (
+            [File(f"rules-{plugin.name}-{index + 1}.png", picture, self._rules_alt(plugin, index, mine))]
+            if picture
+            else []
+        )
+        return Outcome(
+            reply=Message(text, files, controls=Controls("rules", 0, plugin.name, index, total=len(pages) - 1))
+        )
 
     @staticmethod
     def _rules_alt(plugin: GamePlugin, index: int, language: Lang) -> str:
@@ -75,11 +102,17 @@ class RulesPages(ServiceCore):
         if shown is None:
             return heading
         names = {seat: language.t(name) for seat, name in shown.names.items()} if shown.names else None
-        return pictures.alt_text(plugin, plugin.game.view(shown.state, shown.viewer), shown.viewer, names, language,
-                                 picture=shown.picture, heading=heading)
+        return pictures.alt_text(
+            plugin,
+            plugin.game.view(shown.state, shown.viewer),
+            shown.viewer,
+            names,
+            language,
+            picture=shown.picture,
+            heading=heading,
+        )
 
-    async def _rules_picture(self, plugin: GamePlugin, index: int, language: Lang, vision: str = "off"
-                             ) -> bytes | None:
+    async def _rules_picture(self, plugin: GamePlugin, index: int, language: Lang, vision: str = "off") -> bytes | None:
         if not self.images or plugin.renderer is None:
             return None
         cache = self._rules_pictures

@@ -2,6 +2,7 @@
 (language, turn clock, automatic player's level), a looking-for-players role pinged when a
 lobby opens, the channels where games may be created, and how many open games one person
 may host."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -19,12 +20,24 @@ MAX_LOBBIES = 50
 
 
 class ServerSettings(ServiceCore):
-    async def server_settings(self, guild_id: str, user_id: str, *, manager: bool, language: str | None = None,
-                              turn_clock: int | None = None, level: str | None = None, role: str | None = None,
-                              no_role: bool = False, allow_channel: str | None = None,
-                              disallow_channel: str | None = None, any_channel: bool = False,
-                              max_hosted: int | None = None, tournament_role: str | None = None,
-                              no_tournament_role: bool = False) -> Outcome:
+    async def server_settings(
+        self,
+        guild_id: str,
+        user_id: str,
+        *,
+        manager: bool,
+        language: str | None = None,
+        turn_clock: int | None = None,
+        level: str | None = None,
+        role: str | None = None,
+        no_role: bool = False,
+        allow_channel: str | None = None,
+        disallow_channel: str | None = None,
+        any_channel: bool = False,
+        max_hosted: int | None = None,
+        tournament_role: str | None = None,
+        no_tournament_role: bool = False,
+    ) -> Outcome:
         """Change (any of) a server's settings — only for people who may manage the server;
         with none given, show them."""
         if not manager:
@@ -69,40 +82,64 @@ class ServerSettings(ServiceCore):
 
     def _server_text(self, s: dict[str, Any]) -> str:
         t = me()
-        lines = [t.t("**This server's settings**"),
-                 t.t("New games post in: {language}.", language=LANGUAGES[s["language"]]) if s.get("language")
-                 else t.t("New games post in: the server's language."),
-                 t.t("Turn clock of new games: {clock}.", clock=hours(s.get("turn_clock") or self.default_turn_clock,
-                                                                      t)),
-                 t.t("Automatic player of new games: {level}.", level=s.get("bot_level") or "greedy"),
-                 t.t("Looking-for-players role, pinged when a lobby opens: {role}.", role=f"<@&{s['lfp_role']}>")
-                 if s.get("lfp_role") else t.t("Looking-for-players role: none."),
-                 t.t("Games may be created in: {channels}.", channels=", ".join(f"<#{c}>" for c in s["channels"]))
-                 if s.get("channels") else t.t("Games may be created in: any channel."),
-                 t.t("Open games one person may host: {most}.", most=s.get("max_hosted", MAX_HOSTED)),
-                 t.t("Who may create tournaments besides Manage Server: {role}.", role=f"<@&{s['tournament_role']}>")
-                 if s.get("tournament_role") else t.t("Who may create tournaments: people with Manage Server.")]
+        lines = [
+            t.t("**This server's settings**"),
+            t.t("New games post in: {language}.", language=LANGUAGES[s["language"]])
+            if s.get("language")
+            else t.t("New games post in: the server's language."),
+            t.t("Turn clock of new games: {clock}.", clock=hours(s.get("turn_clock") or self.default_turn_clock, t)),
+            t.t("Automatic player of new games: {level}.", level=s.get("bot_level") or "greedy"),
+            t.t("Looking-for-players role, pinged when a lobby opens: {role}.", role=f"<@&{s['lfp_role']}>")
+            if s.get("lfp_role")
+            else t.t("Looking-for-players role: none."),
+            t.t("Games may be created in: {channels}.", channels=", ".join(f"<#{c}>" for c in s["channels"]))
+            if s.get("channels")
+            else t.t("Games may be created in: any channel."),
+            t.t("Open games one person may host: {most}.", most=s.get("max_hosted", MAX_HOSTED)),
+            t.t("Who may create tournaments besides Manage Server: {role}.", role=f"<@&{s['tournament_role']}>")
+            if s.get("tournament_role")
+            else t.t("Who may create tournaments: people with Manage Server."),
+        ]
         if getattr(self, "web_base", None):  # (the web pages are on)
-            lines.append(t.t("Web page: public.") if (s.get("web") or {}).get("public")
-                         else t.t("Web page: only through links the bot hands out."))
+            lines.append(
+                t.t("Web page: public.")
+                if (s.get("web") or {}).get("public")
+                else t.t("Web page: only through links the bot hands out.")
+            )
         return "\n".join(lines)
 
-    async def _new_game_rules(self, guild_id: str | None, channel_id: str, parent_id: str | None,
-                              user_id: str) -> dict[str, Any]:
+    async def _new_game_rules(
+        self, guild_id: str | None, channel_id: str, parent_id: str | None, user_id: str
+    ) -> dict[str, Any]:
         """A server's settings for a new game, after checking it may be created here by this
         person (refused clearly otherwise)."""
         settings = await self.db.server(guild_id)
         channels = settings.get("channels") or []
         if channels and channel_id not in channels and parent_id not in channels:
-            raise Refused(me().t("On this server games are created in {channels} (a server setting).",
-                                 channels=", ".join(f"<#{c}>" for c in channels)))
+            raise Refused(
+                me().t(
+                    "On this server games are created in {channels} (a server setting).",
+                    channels=", ".join(f"<#{c}>" for c in channels),
+                )
+            )
         most = settings.get("max_hosted", MAX_HOSTED)
         if guild_id is not None and await self.db.hosted(guild_id, user_id) >= most:
-            raise Refused(me().n("You already host {most} open game on this server, the most one person may: "
-                                 "finish or abort one first.",
-                                 "You already host {most} open games on this server, the most one person may: "
-                                 "finish or abort one first.", most, most=most))
+            raise Refused(
+                me().n(
+                    "You already host {most} open game on this server, the most one person may: "
+                    "finish or abort one first.",
+                    "You already host {most} open games on this server, the most one person may: "
+                    "finish or abort one first.",
+                    most,
+                    most=most,
+                )
+            )
         if guild_id is not None and await self.db.open_lobbies(guild_id) >= MAX_LOBBIES:
-            raise Refused(me().t("This server already has {most} lobbies waiting for players, the most it may have: "
-                                 "join one of them (`/games` lists them) or wait until one starts.", most=MAX_LOBBIES))
+            raise Refused(
+                me().t(
+                    "This server already has {most} lobbies waiting for players, the most it may have: "
+                    "join one of them (`/games` lists them) or wait until one starts.",
+                    most=MAX_LOBBIES,
+                )
+            )
         return settings

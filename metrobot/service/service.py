@@ -10,6 +10,7 @@ server (a server's settings), status (a game's status message, tidy channels), l
 (/games, nudges), web links and pages (weblinks: signed links; webgame, webindex: what the
 web pages show).
 """
+
 from __future__ import annotations
 
 from .clock import Clock

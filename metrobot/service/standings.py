@@ -1,6 +1,7 @@
 """A server's standings: this channel's finished games, the leaderboard, a player's profile,
 and rebuilding every rating from the stored finished games. All private replies, in the
 asker's language (`me()`), the profile's image included."""
+
 from __future__ import annotations
 
 import asyncio
@@ -24,8 +25,9 @@ def _when(at: float) -> str:
 
 
 def _line(g: Finished, language: Lang) -> str:
-    people = ", ".join(f"{'🏆 ' if won else ''}{shown(user, name, language)} {score}"
-                       for user, name, score, won in g.players)
+    people = ", ".join(
+        f"{'🏆 ' if won else ''}{shown(user, name, language)} {score}" for user, name, score, won in g.players
+    )
     return f"#{g.id} {title(get_plugin(g.game), language)} · {_when(g.finished_at)} · {people}"
 
 
@@ -35,8 +37,7 @@ class Standings(ServiceCore):
         mine = me()
         if not games:
             raise Refused(mine.t("No game has finished in this channel yet."))
-        lines = [mine.t("**Finished games in this channel** (newest first; `/game replay game:#` to watch one "
-                        "again):")]
+        lines = [mine.t("**Finished games in this channel** (newest first; `/game replay game:#` to watch one again):")]
         lines += [_line(g, mine) for g in games]
         return Outcome(reply=Message("\n".join(lines)))
 
@@ -48,8 +49,9 @@ class Standings(ServiceCore):
         except Exception:
             raise Refused(me().t("There is no game called {name}.", name=repr(kind))) from None
 
-    async def leaderboard(self, guild_id: str, user_id: str, kind: str | None = None, page: int = 0, *,
-                          channel_id: str | None = None) -> Outcome:
+    async def leaderboard(
+        self, guild_id: str, user_id: str, kind: str | None = None, page: int = 0, *, channel_id: str | None = None
+    ) -> Outcome:
         """Without a kind: the kind last finished in the asker's channel, else the server's
         most played (a game just finished here is what people ask about)."""
         if kind is None:
@@ -62,28 +64,58 @@ class Standings(ServiceCore):
         placings, total = await self.db.leaderboard(guild_id, kind, page * PAGE, PAGE)
         pages = max(1, -(-total // PAGE))
         if not 0 <= page < pages:
-            raise Refused(mine.n("The {game} leaderboard has {pages} page; there is no page {page}.",
-                                 "The {game} leaderboard has {pages} pages; there is no page {page}.", pages,
-                                 game=game, pages=pages, page=page + 1))
+            raise Refused(
+                mine.n(
+                    "The {game} leaderboard has {pages} page; there is no page {page}.",
+                    "The {game} leaderboard has {pages} pages; there is no page {page}.",
+                    pages,
+                    game=game,
+                    pages=pages,
+                    page=page + 1,
+                )
+            )
         if not placings:
-            return Outcome(reply=Message(mine.t("No {game} game has been rated on this server yet: a game counts "
-                                                "once at least two people finish it without the automatic player.",
-                                                game=game)))
-        lines = [mine.t("**{game} leaderboard** — page {page} of {pages} (rating = μ − 3σ, the cautious "
-                        "estimate)", game=game, page=page + 1, pages=pages)]
+            return Outcome(
+                reply=Message(
+                    mine.t(
+                        "No {game} game has been rated on this server yet: a game counts "
+                        "once at least two people finish it without the automatic player.",
+                        game=game,
+                    )
+                )
+            )
+        lines = [
+            mine.t(
+                "**{game} leaderboard** — page {page} of {pages} (rating = μ − 3σ, the cautious estimate)",
+                game=game,
+                page=page + 1,
+                pages=pages,
+            )
+        ]
         for p in placings:
             mark = MEDALS.get(p.position, f"{p.position}.")
-            row = mine.n("{mark} {name} — **{rating}** (μ {mu} ± {sigma}, {games} game)",
-                         "{mark} {name} — **{rating}** (μ {mu} ± {sigma}, {games} games)", p.games, mark=mark,
-                         name=p.name, rating=f"{p.mu - 3 * p.sigma:.1f}", mu=f"{p.mu:.1f}", sigma=f"{p.sigma:.1f}",
-                         games=p.games)
+            row = mine.n(
+                "{mark} {name} — **{rating}** (μ {mu} ± {sigma}, {games} game)",
+                "{mark} {name} — **{rating}** (μ {mu} ± {sigma}, {games} games)",
+                p.games,
+                mark=mark,
+                name=p.name,
+                rating=f"{p.mu - 3 * p.sigma:.1f}",
+                mu=f"{p.mu:.1f}",
+                sigma=f"{p.sigma:.1f}",
+                games=p.games,
+            )
             lines.append(mine.t("__{row}__ ← you", row=row) if p.user_id == user_id else row)
         if all(p.user_id != user_id for p in placings):
             place = await self.db.position(guild_id, kind, user_id)
-            lines.append(mine.t("You are number {place} of {total}.", place=place, total=total) if place
-                         else mine.t("You have no rating here yet."))
-        return Outcome(reply=Message("\n".join(lines), controls=Controls("leaderboard", 0, kind, page,
-                                                                          total=pages - 1)))
+            lines.append(
+                mine.t("You are number {place} of {total}.", place=place, total=total)
+                if place
+                else mine.t("You have no rating here yet.")
+            )
+        return Outcome(
+            reply=Message("\n".join(lines), controls=Controls("leaderboard", 0, kind, page, total=pages - 1))
+        )
 
     async def profile(self, guild_id: str, target_id: str, target_name: str) -> Outcome:
         kinds = await self.db.kinds_played(guild_id, target_id)
@@ -116,23 +148,41 @@ class Standings(ServiceCore):
         """A game kind on a profile: "**Game**: played, won, average; rating, place, trend."
         (each clause a whole text; the clauses are a list)."""
         language = language or me()
-        text = language.n("**{game}**: {played} game, {won} won, average score {average}",
-                          "**{game}**: {played} games, {won} won, average score {average}", r.played,
-                          game=title(get_plugin(r.game), language), played=r.played, won=r.won,
-                          average=f"{r.average:.1f}")
+        text = language.n(
+            "**{game}**: {played} game, {won} won, average score {average}",
+            "**{game}**: {played} games, {won} won, average score {average}",
+            r.played,
+            game=title(get_plugin(r.game), language),
+            played=r.played,
+            won=r.won,
+            average=f"{r.average:.1f}",
+        )
         if r.rating:
             mu, sigma = r.rating
-            clauses = [language.t("rating **{rating}** (μ {mu} ± {sigma})", rating=f"{mu - 3 * sigma:.1f}",
-                                  mu=f"{mu:.1f}", sigma=f"{sigma:.1f}")]
+            clauses = [
+                language.t(
+                    "rating **{rating}** (μ {mu} ± {sigma})",
+                    rating=f"{mu - 3 * sigma:.1f}",
+                    mu=f"{mu:.1f}",
+                    sigma=f"{sigma:.1f}",
+                )
+            ]
             if r.position:
                 clauses.append(language.t("number {place} here", place=r.position))
             if len(r.trend) >= 2:
                 change = r.trend[-1] - r.trend[max(0, len(r.trend) - 6)]
                 arrow = "↗" if change > 0.05 else "↘" if change < -0.05 else "→"
                 over = min(5, len(r.trend) - 1)
-                clauses.append(language.n("trend {arrow} {change} over the last game",
-                                          "trend {arrow} {change} over the last {n} games", over, arrow=arrow,
-                                          change=f"{change:+.1f}", n=over))
+                clauses.append(
+                    language.n(
+                        "trend {arrow} {change} over the last game",
+                        "trend {arrow} {change} over the last {n} games",
+                        over,
+                        arrow=arrow,
+                        change=f"{change:+.1f}",
+                        n=over,
+                    )
+                )
             text += "; " + ", ".join(clauses)
         return text + "."
 

@@ -9,6 +9,7 @@ the message is brought up to date, never posted again.
 Tidy channel (a game setting, on by default): each new turn post owes an edit that takes
 the buttons off the turn posts before it, so only the current turn has live controls.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -43,23 +44,30 @@ class Status(ServiceCore):
             lines.append(g.t("📋 **{game}** — finished: {winners} won.", game=title(plugin, g), winners=won))
         else:
             lines.append(g.t("📋 **{game}** — in progress.", game=title(plugin, g)))
-            who = ", ".join(row.names.get(u, u) for u in row.waiting) or \
-                name(sorted(game.to_move(state), key=game.seats(state).index)[0])
+            who = ", ".join(row.names.get(u, u) for u in row.waiting) or name(
+                sorted(game.to_move(state), key=game.seats(state).index)[0]
+            )
             if row.paused is not None:
                 people = await self.db.people(row.waiting)
                 away = [p for p in people.values() if is_away(p, self.clock())]
                 until = max((p.away_until for p in away), default=self.clock())
-                lines.append(g.t("Waiting for {who}; the turn clock is stopped until {away} is back ({when}).",
-                                 who=who, away=", ".join(row.names.get(p.user_id, p.user_id) for p in away) or who,
-                                 when=f"<t:{int(until)}:R>"))
+                lines.append(
+                    g.t(
+                        "Waiting for {who}; the turn clock is stopped until {away} is back ({when}).",
+                        who=who,
+                        away=", ".join(row.names.get(p.user_id, p.user_id) for p in away) or who,
+                        when=f"<t:{int(until)}:R>",
+                    )
+                )
             elif row.deadline is not None:
                 lines.append(g.t("Waiting for {who}; time is up {when}.", who=who, when=f"<t:{int(row.deadline)}:R>"))
             else:
                 lines.append(g.t("Waiting for {who}.", who=who))
         if state is not None:
             scores = game.view(state, None).get("scores", {})
-            lines.append(g.t("Scores: {scores}", scores=", ".join(f"{name(s)} {scores.get(s, 0)}"
-                                                                  for s in game.seats(state))))
+            lines.append(
+                g.t("Scores: {scores}", scores=", ".join(f"{name(s)} {scores.get(s, 0)}" for s in game.seats(state)))
+            )
         lines.append(g.t("Latest board: {board}", board=BOARD))
         return Message("\n".join(lines), edit="status")
 

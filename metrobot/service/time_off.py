@@ -6,6 +6,7 @@ Quiet hours are a span of the day in the person's own time zone (an IANA name, r
 until the span ends. Time away is a period during which their turn clocks stop; a person
 may be away at most AWAY_BUDGET in any AWAY_WINDOW, so that no game stalls for ever.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -43,7 +44,7 @@ def zones_matching(typed: str, limit: int = 25) -> list[str]:
 
 
 def parse_quiet(text: str) -> tuple[int, int] | None:
-    """"22:00-07:00", "22-7", "22.30 to 6.45" → (start, end) in minutes after midnight;
+    """ "22:00-07:00", "22-7", "22.30 to 6.45" → (start, end) in minutes after midnight;
     None when the text is not such a span (or starts where it ends)."""
     m = _QUIET.match(str(text))
     if not m:

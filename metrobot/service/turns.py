@@ -3,6 +3,7 @@
 Replies, refusals, menus and the images in them speak the asker's language (`me()`);
 what is posted in the channel speaks the game's (`self._lang(row)`).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -32,16 +33,22 @@ class Turns(People):
         actions, events = [], []
         for i, step in enumerate(steps):
             if seat not in game.to_move(state):
-                raise Refused(me().t("Step {number} ('{step}') comes after your turn ended; nothing was played.",
-                                     number=i + 1, step=step))
+                raise Refused(
+                    me().t(
+                        "Step {number} ('{step}') comes after your turn ended; nothing was played.",
+                        number=i + 1,
+                        step=step,
+                    )
+                )
             try:
                 action = plugin.parse(state, seat, step)
                 state, evs = game.apply(state, seat, action)
             except (RuleError, BadInput) as exc:
                 reason = sentence(exc.in_language(me()))
                 if len(steps) > 1:
-                    said = me().t("Step {number} ('{step}'): {reason} Nothing was played.", number=i + 1,
-                                  step=step, reason=reason)
+                    said = me().t(
+                        "Step {number} ('{step}'): {reason} Nothing was played.", number=i + 1, step=step, reason=reason
+                    )
                 else:
                     said = me().t("{reason} Nothing was played.", reason=reason)
                 pointer = rules_pointer(plugin, exc, me())
@@ -55,14 +62,34 @@ class Turns(People):
         if kind is not None and row.game != kind:
             mine, theirs = title(get_plugin(kind), me()), title(self._plugin(row), me())
             if command:
-                raise Refused(me().t("{command} is for {game}; this channel plays {other}. Use `/play` or the buttons.",
-                                     command=f"`/{me().p('command name', command)}`", game=mine, other=theirs))
-            raise Refused(me().t("That command is for {game}; this channel plays {other}. Use `/play` or the buttons.",
-                                 game=mine, other=theirs))
+                raise Refused(
+                    me().t(
+                        "{command} is for {game}; this channel plays {other}. Use `/play` or the buttons.",
+                        command=f"`/{me().p('command name', command)}`",
+                        game=mine,
+                        other=theirs,
+                    )
+                )
+            raise Refused(
+                me().t(
+                    "That command is for {game}; this channel plays {other}. Use `/play` or the buttons.",
+                    game=mine,
+                    other=theirs,
+                )
+            )
 
-    async def menu(self, channel_id: str, user_id: str, prefix: list[str], *, moves: int | None = None,
-                   game_id: int | None = None, preview: bool = False, kind: str | None = None,
-                   typed: str | None = None) -> Menu:
+    async def menu(
+        self,
+        channel_id: str,
+        user_id: str,
+        prefix: list[str],
+        *,
+        moves: int | None = None,
+        game_id: int | None = None,
+        preview: bool = False,
+        kind: str | None = None,
+        typed: str | None = None,
+    ) -> Menu:
         """The next steps after `prefix`; with `typed`, a step written as `/play` takes it
         (in any of the bot's languages) is added to the prefix first, or refused with its rule."""
         row = await self._open(channel_id, game_id=game_id)
@@ -82,17 +109,33 @@ class Turns(People):
             if not owed:
                 raise Refused(me().t("Your steps so far end your turn: confirm them, or undo one first."))
             step = self._typed_step(plugin, after, seat, typed)
-            return await self.menu(channel_id, user_id, [*prefix, step], moves=moves, game_id=game_id,
-                                   preview=preview, kind=kind)
+            return await self.menu(
+                channel_id, user_id, [*prefix, step], moves=moves, game_id=game_id, preview=preview, kind=kind
+            )
         entries = plugin.menu(after, seat, plugin.choices(after, seat, me()), me()) if owed else []
         summary = plugin.summarise(state, seat, prefix, me()) if prefix else ""
-        image = await self._image(plugin, after, row, user_id, language=me(),
-                                  vision=await self._vision_of(user_id)) if preview else None
+        image = (
+            await self._image(plugin, after, row, user_id, language=me(), vision=await self._vision_of(user_id))
+            if preview
+            else None
+        )
         labels = plugin.game_labels(me())
-        return Menu(row.game, row.id, row.moves, list(prefix), [c for _, c in entries], summary, complete=not owed,
-                    can_submit=bool(prefix), preview=image, heading=labels.composer, group_hint=labels.groups,
-                    paths=[p for p, _ in entries], example=plugin.typing_example(after, seat, me()) if owed else "",
-                    hints=hints_on(row) and owed)
+        return Menu(
+            row.game,
+            row.id,
+            row.moves,
+            list(prefix),
+            [c for _, c in entries],
+            summary,
+            complete=not owed,
+            can_submit=bool(prefix),
+            preview=image,
+            heading=labels.composer,
+            group_hint=labels.groups,
+            paths=[p for p, _ in entries],
+            example=plugin.typing_example(after, seat, me()) if owed else "",
+            hints=hints_on(row) and owed,
+        )
 
     def _typed_step(self, plugin: GamePlugin, state: Any, seat: str, typed: str) -> str:
         """The code of the step a person typed, if it is legal now (else the rule against it)."""
@@ -102,8 +145,17 @@ class Turns(People):
         self._apply_steps(plugin, state, seat, [text])  # refused with its rule when it is not legal
         return plugin.code(state, seat, plugin.parse(state, seat, text))
 
-    async def play(self, channel_id: str, user_id: str, steps: list[str], *, moves: int | None = None,
-                   game_id: int | None = None, kind: str | None = None, command: str | None = None) -> Outcome:
+    async def play(
+        self,
+        channel_id: str,
+        user_id: str,
+        steps: list[str],
+        *,
+        moves: int | None = None,
+        game_id: int | None = None,
+        kind: str | None = None,
+        command: str | None = None,
+    ) -> Outcome:
         """Play steps for the person (typed or coded); all of them or none. A move of someone
         away ends their time away."""
         if not steps:
@@ -114,8 +166,12 @@ class Turns(People):
             row = await self._open(channel_id, game_id=game_id)
             self._check_kind(row, kind, command)
             if moves is not None and moves != row.moves:
-                raise Refused(me().t("Someone moved before you: these controls are out of date. Nothing was played; "
-                                     "use the newest message."))
+                raise Refused(
+                    me().t(
+                        "Someone moved before you: these controls are out of date. Nothing was played; "
+                        "use the newest message."
+                    )
+                )
             plugin = self._plugin(row)
             if len(steps) > plugin.max_steps:
                 raise Refused(me().t("Too many steps."))
@@ -131,10 +187,20 @@ class Turns(People):
         outcome.elsewhere = back + outcome.elsewhere  # (committed before the move)
         return outcome
 
-    async def _advance(self, row: GameRow, plugin: GamePlugin, state: Any, logged: list, *,
-                       events: list | None = None, before: Any = None, actor: str | None = None,
-                       note: str | None = None, reply: str | None = None,
-                       changes: dict[str, Any] | None = None) -> Outcome:
+    async def _advance(
+        self,
+        row: GameRow,
+        plugin: GamePlugin,
+        state: Any,
+        logged: list,
+        *,
+        events: list | None = None,
+        before: Any = None,
+        actor: str | None = None,
+        note: str | None = None,
+        reply: str | None = None,
+        changes: dict[str, Any] | None = None,
+    ) -> Outcome:
         """After a person's actions: let the automatic player move for seats that left, then
         save the state, the actions and what they owe the channel and the players in one
         transaction, and say what to post."""
@@ -154,8 +220,9 @@ class Turns(People):
             changes["reminded"] = False
             if not game.is_over(state):  # the clock stops while someone it waits for is away
                 away = any(is_away(people[u], now) for u in changes["waiting"] if u in people)
-                changes.update(deadline=None, paused=row.turn_clock) if away else \
-                    changes.update(deadline=now + row.turn_clock, paused=None)
+                changes.update(deadline=None, paused=row.turn_clock) if away else changes.update(
+                    deadline=now + row.turn_clock, paused=None
+                )
         actions = logged + auto_actions
         position = row.moves + len(actions)
         after = replace(row, moves=position, **{k: v for k, v in changes.items() if k != "state"})
@@ -166,22 +233,37 @@ class Turns(People):
         drawing = [asyncio.create_task(self._draw(m, plugin, state, row, position)) for m in out.public if m.images]
         result = game_result(plugin, state, row) if game.is_over(state) else None
         try:
-            row = await self._save(row, state=game.to_json(state), actions=actions, says=out, position=position,
-                                   result=result, rate=rate if result else None, **changes)
+            row = await self._save(
+                row,
+                state=game.to_json(state),
+                actions=actions,
+                says=out,
+                position=position,
+                result=result,
+                rate=rate if result else None,
+                **changes,
+            )
             self._remember(row, state)
         except Conflict:
             for task in drawing:
                 task.cancel()
-            raise Refused(me().t("Someone else moved at the same moment; nothing was played. Look at the board "
-                                 "and try again.")) from None
+            raise Refused(
+                me().t("Someone else moved at the same moment; nothing was played. Look at the board and try again.")
+            ) from None
         await asyncio.gather(*drawing)
         if out.reply is not None and actor is not None and not new_turn:
-            out.reply.files += [f for f in [await self._image(plugin, state, row, actor, language=me(),
-                                                              vision=await self._vision_of(actor))] if f]
+            out.reply.files += [
+                f
+                for f in [
+                    await self._image(plugin, state, row, actor, language=me(), vision=await self._vision_of(actor))
+                ]
+                if f
+            ]
         return out
 
-    async def _autoplay(self, plugin: GamePlugin, state: Any, row: GameRow, *, seats: set[str] | None = None
-                        ) -> tuple[Any, list, list]:
+    async def _autoplay(
+        self, plugin: GamePlugin, state: Any, row: GameRow, *, seats: set[str] | None = None
+    ) -> tuple[Any, list, list]:
         """Moves of the automatic player (see automatic.py), in a worker: a strong player
         may think for a second, and the event loop must not wait for it."""
         game = plugin.game
@@ -191,16 +273,33 @@ class Turns(People):
             return state, [], []
         with timed(AI_SECONDS, plugin.name):
             state_json, actions, events = await self.painter.run(
-                play_automatic, plugin.name, game.to_json(state), gone, forced, f"{row.seed}:{row.moves}",
-                row.bot_level, self.ai_seconds)
+                play_automatic,
+                plugin.name,
+                game.to_json(state),
+                gone,
+                forced,
+                f"{row.seed}:{row.moves}",
+                row.bot_level,
+                self.ai_seconds,
+            )
         # one decision per run of steps by the same seat (a whole turn, or a seat's round decision)
         turns = sum(1 for i, a in enumerate(actions) if i == 0 or a[0] != actions[i - 1][0])
         AI_DECISIONS.labels(plugin.name, row.bot_level).inc(turns)
         return game.from_json(state_json), [tuple(a) for a in actions], events
 
-    def _announce(self, row: GameRow, plugin: GamePlugin, before: Any, state: Any, events: list, *,
-                  actor: str | None, note: str | None = None, reply: str | None = None,
-                  people: dict[str, Person] | None = None) -> Outcome:
+    def _announce(
+        self,
+        row: GameRow,
+        plugin: GamePlugin,
+        before: Any,
+        state: Any,
+        events: list,
+        *,
+        actor: str | None,
+        note: str | None = None,
+        reply: str | None = None,
+        people: dict[str, Person] | None = None,
+    ) -> Outcome:
         """What a change says: the public post (text, pings, controls, which images), the
         DMs of changed hands and of turns to those who want them, and the private reply to
         whoever acted. `row.moves` is the position after the change. People in their quiet
@@ -220,22 +319,35 @@ class Turns(People):
         if new_turn or note:
             prompt = [] if over else [self._prompt(plugin, state, row)]
             post = ([note] if note else []) + story + prompt
-            coached = fitting(post, coach(plugin, row, before, state, g)) \
-                if row.settings.get("tutorial") and new_turn else []
+            coached = (
+                fitting(post, coach(plugin, row, before, state, g)) if row.settings.get("tutorial") and new_turn else []
+            )
             text = "\n".join(post + coached)
             images = self._channel_images(people, {"board": None}, *([{"final": True}] if over else []))
             owed = self._owed_people(plugin, state, row)
-            out.public.append(Message(text.strip() or g.t("The game goes on."),
-                                      mentions=[u for u in owed if u not in quiet],
-                                      controls=None if over else self._play_controls(plugin, row), images=images))
+            out.public.append(
+                Message(
+                    text.strip() or g.t("The game goes on."),
+                    mentions=[u for u in owed if u not in quiet],
+                    controls=None if over else self._play_controls(plugin, row),
+                    images=images,
+                )
+            )
             if new_turn and not over:
                 out.dms += self._turn_dms(plugin, row, owed, people)
         elif actor is not None and game.simultaneous:
             waiting = ", ".join(row.names.get(u, u) for u in self._owed_people(plugin, state, row))
             # The round's number makes every such notice unique (see recovery's look for copies).
-            out.public.append(Message(g.t("✅ {name} has decided (round {round}). Waiting for: {waiting}.",
-                                          name=row.names.get(actor, actor), round=game.turn_number(state) + 1,
-                                          waiting=waiting)))
+            out.public.append(
+                Message(
+                    g.t(
+                        "✅ {name} has decided (round {round}). Waiting for: {waiting}.",
+                        name=row.names.get(actor, actor),
+                        round=game.turn_number(state) + 1,
+                        waiting=waiting,
+                    )
+                )
+            )
         if actor is not None:
             if new_turn:
                 out.reply = Message(reply or me().t("Done."))

@@ -7,6 +7,7 @@ the last one replayed is where the next replay starts). Only whole turns are fra
 inside a turn or a round not yet resolved (sealed decisions) are never narrated, and their
 board is the spectators' view of the game as it is now, the same as `/board` shows.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -95,7 +96,7 @@ class WebGame(Replays):
             start = plugin.game.new_game([s.user_id for s in row.seats], row.options, row.seed)
             known = Progress(0, start, [Frame(0, start, [])], [])
         if known.moves < row.moves:
-            actions = (await self.db.actions(row.id))[known.moves:row.moves]
+            actions = (await self.db.actions(row.id))[known.moves : row.moves]
             known = await asyncio.to_thread(self._extend, plugin, known, actions)
         cache[row.id] = known
         cache.move_to_end(row.id)
@@ -127,20 +128,41 @@ class WebGame(Replays):
         waiting = set(self._owed_people(plugin, state, row)) if row.status == "active" else set()
         over = game.is_over(state)
         ranking = plugin.final_ranking(state) if over else {}
-        standings = [Standing(name(s), int(scores.get(s, 0)), game.owner(state, s) in waiting,
-                              ranking.get(s) == 1) for s in game.seats(state)]
-        turns = [Turn(k, f.position, f.story(plugin, self._namer(plugin, f.state, row, language), language))
-                 for k, f in enumerate(frames)]
+        standings = [
+            Standing(name(s), int(scores.get(s, 0)), game.owner(state, s) in waiting, ranking.get(s) == 1)
+            for s in game.seats(state)
+        ]
+        turns = [
+            Turn(k, f.position, f.story(plugin, self._namer(plugin, f.state, row, language), language))
+            for k, f in enumerate(frames)
+        ]
         if frames[-1].position != row.moves:  # inside a turn or an unresolved round: the board as it is now
             turns.append(Turn(len(frames), row.moves, [language.t("The turn is under way.")]))
         turns[-1].current = True
-        prompt = self._prompt(plugin, state, row, mention=False, language=language) \
-            if row.status == "active" and not over else ""
+        prompt = (
+            self._prompt(plugin, state, row, mention=False, language=language)
+            if row.status == "active" and not over
+            else ""
+        )
         status = "finished" if over else row.status
-        page = GamePage(row.id, row.guild_id, row.game, title(plugin, language), status,
-                        language.t(STATUS_WORDS[status]) if status in STATUS_WORDS else status, language.code,
-                        row.version, names_tag(row), standings, prompt, row.deadline if not over else None,
-                        row.paused is not None and not over, turns, "", [s.name for s in standings if s.won])
+        page = GamePage(
+            row.id,
+            row.guild_id,
+            row.game,
+            title(plugin, language),
+            status,
+            language.t(STATUS_WORDS[status]) if status in STATUS_WORDS else status,
+            language.code,
+            row.version,
+            names_tag(row),
+            standings,
+            prompt,
+            row.deadline if not over else None,
+            row.paused is not None and not over,
+            turns,
+            "",
+            [s.name for s in standings if s.won],
+        )
         page.description = self._described(page, plugin, state, row, language)
         return page
 
@@ -157,8 +179,12 @@ class WebGame(Replays):
         """A past board in plain words (the scrubber's alt text)."""
         if turn.number == 0:
             return language.t("The {game} board at the start.", game=page.title)
-        return language.t("The {game} board after turn {turn} of {turns}.", game=page.title, turn=turn.number,
-                          turns=len(page.turns) - 1)
+        return language.t(
+            "The {game} board after turn {turn} of {turns}.",
+            game=page.title,
+            turn=turn.number,
+            turns=len(page.turns) - 1,
+        )
 
     async def board_at(self, row: GameRow, position: int, language: Lang) -> bytes | None:
         """The board, as spectators see it, after `position` actions: a whole turn's end or the

@@ -5,6 +5,7 @@ Only what the server's channels show: names as stored with the games (someone wh
 forgotten appears as the stored "Deleted player"), scores, ratings. Every link on them is
 signed with the server's key, like the links the bot hands out.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -76,9 +77,14 @@ class WebIndex(Standings, WebLinks):
     def _finished_line(self, g: Finished, key: bytes, language: Lang) -> Listed:
         won = ", ".join(name for _, name, _, w in g.players if w)
         people = ", ".join(f"{name} {score}" for _, name, score, _ in g.players)
-        return Listed(g.id, title(get_plugin(g.game), language), people,
-                      language.t("won by {names}", names=won) if won else "",
-                      f"/g/{g.id}/{signature(key, f'game:{g.id}')}/", g.finished_at)
+        return Listed(
+            g.id,
+            title(get_plugin(g.game), language),
+            people,
+            language.t("won by {names}", names=won) if won else "",
+            f"/g/{g.id}/{signature(key, f'game:{g.id}')}/",
+            g.finished_at,
+        )
 
     async def server_page(self, guild_id: str, language: Lang) -> ServerPage:
         key = await self._key(guild_id)
@@ -88,29 +94,57 @@ class WebIndex(Standings, WebLinks):
             if row.game not in known:
                 continue
             waiting = ", ".join(row.names.get(u, u) for u in row.waiting)
-            running.append(Listed(row.id, title(self._plugin(row), language), ", ".join(s.name for s in row.seats),
-                                  language.t("waiting for {names}", names=waiting) if waiting else "",
-                                  f"/g/{row.id}/{signature(key, f'game:{row.id}')}/", row.updated_at))
-        lobbies = [self._lobby_line(row, language) for row in (await self.db.lobbies(guild_id))[:LOBBIES]
-                   if row.game in known]
-        finished = [self._finished_line(g, key, language) for g in await self.db.finished_in_guild(guild_id, FINISHED)
-                    if g.game in known]
+            running.append(
+                Listed(
+                    row.id,
+                    title(self._plugin(row), language),
+                    ", ".join(s.name for s in row.seats),
+                    language.t("waiting for {names}", names=waiting) if waiting else "",
+                    f"/g/{row.id}/{signature(key, f'game:{row.id}')}/",
+                    row.updated_at,
+                )
+            )
+        lobbies = [
+            self._lobby_line(row, language) for row in (await self.db.lobbies(guild_id))[:LOBBIES] if row.game in known
+        ]
+        finished = [
+            self._finished_line(g, key, language)
+            for g in await self.db.finished_in_guild(guild_id, FINISHED)
+            if g.game in known
+        ]
         boards = []
         for kind in await self.db.rated_kinds(guild_id):
             if kind not in known:
                 continue
             placings, _ = await self.db.leaderboard(guild_id, kind, 0, BOARD)
-            boards.append(Board(kind, title(get_plugin(kind), language), [
-                Placed(p.position, p.name, f"{p.mu - 3 * p.sigma:.1f}", p.games,
-                       f"/p/{guild_id}/{p.user_id}/{signature(key, f'person:{guild_id}:{p.user_id}')}/")
-                for p in placings]))
+            boards.append(
+                Board(
+                    kind,
+                    title(get_plugin(kind), language),
+                    [
+                        Placed(
+                            p.position,
+                            p.name,
+                            f"{p.mu - 3 * p.sigma:.1f}",
+                            p.games,
+                            f"/p/{guild_id}/{p.user_id}/{signature(key, f'person:{guild_id}:{p.user_id}')}/",
+                        )
+                        for p in placings
+                    ],
+                )
+            )
         return ServerPage(guild_id, running, lobbies, finished, boards)
 
     @staticmethod
     def _lobby_line(row: GameRow, language: Lang) -> Listed:
-        return Listed(row.id, title(get_plugin(row.game), language), ", ".join(s.name for s in row.seats),
-                      language.t("{seated} of {most} seats taken", seated=len(row.seats), most=row.max_seats),
-                      None, row.created_at)
+        return Listed(
+            row.id,
+            title(get_plugin(row.game), language),
+            ", ".join(s.name for s in row.seats),
+            language.t("{seated} of {most} seats taken", seated=len(row.seats), most=row.max_seats),
+            None,
+            row.created_at,
+        )
 
     async def person_page(self, guild_id: str, user_id: str, language: Lang) -> PersonPage | None:
         """A person's record on a server (None: they have finished no game there)."""

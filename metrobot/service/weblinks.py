@@ -7,6 +7,7 @@ for a server's index page, when its managers made it public). A forged or altere
 one signed with a key that has since been rotated, opens nothing and says nothing (404).
 The key is per server, so rotating it revokes every link of that server and no other.
 """
+
 from __future__ import annotations
 
 import base64
@@ -103,15 +104,23 @@ class WebLinks(ServiceCore):
         row = await self.db.open_game(channel_id) or await self.db.last_game(channel_id)
         if row is None or row.state is None:
             raise Refused(mine.t("No game has started in this channel yet: a game's page exists once it starts."))
-        return Outcome(reply=Message(mine.t("🌐 This game in a browser (anyone with the link can follow it; "
-                                            "never a secret hand): {link}", link=self._url(await self.game_path(row)))))
+        return Outcome(
+            reply=Message(
+                mine.t(
+                    "🌐 This game in a browser (anyone with the link can follow it; never a secret hand): {link}",
+                    link=self._url(await self.game_path(row)),
+                )
+            )
+        )
 
     async def leaderboard_link(self, guild_id: str) -> str | None:
         """The server's page, its leaderboards included (for `/leaderboard`), in the asker's language."""
         if self.web_base is None:
             return None
-        return me().t("🌐 Every leaderboard, game and lobby of this server: {link}",
-                      link=self._url(await self.server_path(guild_id)))
+        return me().t(
+            "🌐 Every leaderboard, game and lobby of this server: {link}",
+            link=self._url(await self.server_path(guild_id)),
+        )
 
     async def web_settings(self, guild_id: str, *, manager: bool, public: bool | None, rotate: bool) -> str | None:
         """`/server settings web_public / web_new_key`: what changed, in words (None: nothing asked)."""
@@ -120,9 +129,14 @@ class WebLinks(ServiceCore):
         if not manager:
             raise Refused(me().t("Only people with the Manage Server permission change the server's settings."))
         _, now_public = await self.db.change_web(guild_id, public=public, rotate=rotate)
-        said = [me().t("Every web link of this server handed out so far no longer works; the bot hands out new "
-                       "ones.")] if rotate else []
-        said.append(me().t("The server's web page is public: anyone with its address sees its games and "
-                           "leaderboards.") if now_public else
-                    me().t("The server's web page opens only through a link the bot hands out."))
+        said = (
+            [me().t("Every web link of this server handed out so far no longer works; the bot hands out new ones.")]
+            if rotate
+            else []
+        )
+        said.append(
+            me().t("The server's web page is public: anyone with its address sees its games and leaderboards.")
+            if now_public
+            else me().t("The server's web page opens only through a link the bot hands out.")
+        )
         return "\n".join(said)

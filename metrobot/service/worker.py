@@ -6,6 +6,7 @@ image of a new game (fonts, sprites, code paths). Steps go round the games (each
 first map is ready early) and each starts only while no call runs: the worker takes work
 from its first moment, and a call pays at most for the end of a step already started.
 """
+
 from __future__ import annotations
 
 import logging
@@ -83,6 +84,7 @@ def _sample_image(game: str) -> None:
 def _follow(bot_pid: int) -> None:
     """End with the bot. A worker's parent is the fork server, not the bot, and a bot
     killed outright (SIGKILL, out of memory) cannot tell its workers to stop."""
+
     def watch() -> None:
         while True:
             time.sleep(1.0)
@@ -90,4 +92,5 @@ def _follow(bot_pid: int) -> None:
                 os.kill(bot_pid, 0)
             except ProcessLookupError:
                 os._exit(0)
+
     threading.Thread(target=watch, name="follow-the-bot", daemon=True).start()

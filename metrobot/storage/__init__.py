@@ -1,4 +1,5 @@
 """Persistence: SQLite (default) or PostgreSQL behind one interface (see db.py)."""
+
 from .db import Database
 from .faults import Commits, DatabaseUnavailable
 from .outage import answer_within
@@ -9,6 +10,27 @@ from .ratings import GameResult, Standing
 from .rows import Conflict, Duplicate, GameRow, NewerSchema, Seat
 from .tourney_rows import EntrantRow, RoundRow, Snapshot, TableRow, TournamentRow, TOwed
 
-__all__ = ["Commits", "Conflict", "Database", "DatabaseUnavailable", "Duplicate", "EntrantRow", "Finished",
-           "GameResult", "GameRow", "NewerSchema", "Owed", "Person", "Placing", "Record", "RoundRow", "Seat",
-           "Snapshot", "Standing", "TableRow", "TOwed", "TournamentRow", "answer_within"]
+__all__ = [
+    "Commits",
+    "Conflict",
+    "Database",
+    "DatabaseUnavailable",
+    "Duplicate",
+    "EntrantRow",
+    "Finished",
+    "GameResult",
+    "GameRow",
+    "NewerSchema",
+    "Owed",
+    "Person",
+    "Placing",
+    "Record",
+    "RoundRow",
+    "Seat",
+    "Snapshot",
+    "Standing",
+    "TableRow",
+    "TOwed",
+    "TournamentRow",
+    "answer_within",
+]

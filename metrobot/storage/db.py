@@ -15,6 +15,7 @@ COMMIT. A move whose COMMIT lost its connection is never simply written again: `
 first looks whether it was stored (the game's version and time of change are the move's
 own), and writes it again only if the game is still as it was.
 """
+
 from __future__ import annotations
 
 import json
@@ -82,9 +83,11 @@ class Database(HistoryQueries, PeopleQueries, HealthQueries, WebQueries, Tournam
         async with self.driver.migrating() as tx:
             current = await self.driver.schema_version(tx)
         if current > len(migrations):
-            raise NewerSchema(f"{self.path} has schema version {current}, but this metrobot knows only up to "
-                              f"{len(migrations)}: it was written by a newer version. Update metrobot, or use "
-                              f"another database.")
+            raise NewerSchema(
+                f"{self.path} has schema version {current}, but this metrobot knows only up to "
+                f"{len(migrations)}: it was written by a newer version. Update metrobot, or use "
+                f"another database."
+            )
         for number in range(current + 1, len(migrations) + 1):
             async with self.driver.migrating() as tx:
                 if await self.driver.schema_version(tx) >= number:  # another process got there first
@@ -102,6 +105,7 @@ class Database(HistoryQueries, PeopleQueries, HealthQueries, WebQueries, Tournam
         async def read() -> Any:
             async with self.driver.read() as q:
                 return await q.fetchone(sql, *args)
+
         return await self.driver.outage.patiently(read)
 
     async def _one(self, sql: str, *args: Any) -> GameRow | None:
@@ -110,12 +114,12 @@ class Database(HistoryQueries, PeopleQueries, HealthQueries, WebQueries, Tournam
 
     async def open_game(self, channel_id: str) -> GameRow | None:
         """The lobby or active game of a channel."""
-        return await self._one(f"SELECT {COLUMNS} FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')",
-                               channel_id)
+        return await self._one(
+            f"SELECT {COLUMNS} FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')", channel_id
+        )
 
     async def last_game(self, channel_id: str) -> GameRow | None:
-        return await self._one(f"SELECT {COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
-                               channel_id)
+        return await self._one(f"SELECT {COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", channel_id)
 
     async def game(self, game_id: int) -> GameRow | None:
         if not -BIGINT <= game_id < BIGINT:  # an id no game can have (a forged button): none
@@ -130,37 +134,52 @@ class Database(HistoryQueries, PeopleQueries, HealthQueries, WebQueries, Tournam
 
     async def _claim_due(self, now: float) -> list[GameRow]:
         async with self.driver.transaction() as tx:
-            rows = [game_row(r) for r in await tx.fetch(
-                f"SELECT {COLUMNS} FROM games WHERE status = 'active' AND deadline IS NOT NULL AND "
-                f"(deadline <= ? OR (reminded = 0 AND deadline - turn_clock / 2.0 <= ?)) AND "
-                f"(clock_claim IS NULL OR clock_claim < ?) ORDER BY deadline{self._skip_locked}", now, now, now)]
+            rows = [
+                game_row(r)
+                for r in await tx.fetch(
+                    f"SELECT {COLUMNS} FROM games WHERE status = 'active' AND deadline IS NOT NULL AND "
+                    f"(deadline <= ? OR (reminded = 0 AND deadline - turn_clock / 2.0 <= ?)) AND "
+                    f"(clock_claim IS NULL OR clock_claim < ?) ORDER BY deadline{self._skip_locked}",
+                    now,
+                    now,
+                    now,
+                )
+            ]
             if rows:
                 marks = ",".join("?" * len(rows))
-                await tx.execute(f"UPDATE games SET clock_claim = ? WHERE id IN ({marks})", now + CLOCK_LEASE,
-                                 *(r.id for r in rows))
+                await tx.execute(
+                    f"UPDATE games SET clock_claim = ? WHERE id IN ({marks})", now + CLOCK_LEASE, *(r.id for r in rows)
+                )
         return rows
 
     async def actions(self, game_id: int) -> list[dict[str, Any]]:
         async def read() -> list[Any]:
             async with self.driver.read() as q:
-                return await q.fetch("SELECT seq, seat, action, actor, created_at FROM actions WHERE game_id = ? "
-                                     "ORDER BY seq", game_id)
+                return await q.fetch(
+                    "SELECT seq, seat, action, actor, created_at FROM actions WHERE game_id = ? ORDER BY seq", game_id
+                )
+
         rows = await self.driver.outage.patiently(read)
-        return [{"seq": seq, "player": seat, "action": json.loads(a), "actor": actor, "at": at}
-                for seq, seat, a, actor, at in rows]
+        return [
+            {"seq": seq, "player": seat, "action": json.loads(a), "actor": actor, "at": at}
+            for seq, seat, a, actor, at in rows
+        ]
 
     async def owed(self, due: float | None = None) -> list[Owed]:
         """Messages owed and not delivered, whose sender's claim ran out (and those held until
         a time `due` has reached): claimed for this process, oldest first."""
+
         async def claim() -> list[Owed]:
             async with self.driver.transaction() as tx:
                 return await outbox.claim(tx, self._skip_locked, due=due)
+
         return await self.driver.outage.patiently(claim)
 
     async def delivered(self, ids: list[int], message_id: str | None = None) -> None:
         async def mark() -> None:
             async with self.driver.read() as q:
                 await outbox.mark(q, ids, message_id)
+
         # (marking again what may have been marked says the same: always safe to try again)
         await self.driver.outage.patiently(mark, safe=lambda exc: True)
 
@@ -169,12 +188,24 @@ class Database(HistoryQueries, PeopleQueries, HealthQueries, WebQueries, Tournam
             return await outbox.last_post(q, game_id)
 
     # ------------------------------------------------------------ writes
-    async def create_game(self, *, channel_id: str, guild_id: str | None, game: str, host: Seat,
-                          options: dict[str, Any], seed: int, max_seats: int, turn_clock: int,
-                          announce: Callable[[GameRow], list[Owed]] = lambda row: [],
-                          seats: list[Seat] | None = None, bot_level: str = "greedy",
-                          language: str = "en", settings: dict[str, Any] | None = None,
-                          linked: Callable[[Tx, GameRow], Awaitable[None]] | None = None) -> GameRow:
+    async def create_game(
+        self,
+        *,
+        channel_id: str,
+        guild_id: str | None,
+        game: str,
+        host: Seat,
+        options: dict[str, Any],
+        seed: int,
+        max_seats: int,
+        turn_clock: int,
+        announce: Callable[[GameRow], list[Owed]] = lambda row: [],
+        seats: list[Seat] | None = None,
+        bot_level: str = "greedy",
+        language: str = "en",
+        settings: dict[str, Any] | None = None,
+        linked: Callable[[Tx, GameRow], Awaitable[None]] | None = None,
+    ) -> GameRow:
         """A new lobby, and what it owes the channel (`announce` sees the new row), in one
         transaction. Raises Duplicate if the channel already has an open game. `linked`
         records, in the same transaction, what the game belongs to (a tournament's table)."""
@@ -182,22 +213,45 @@ class Database(HistoryQueries, PeopleQueries, HealthQueries, WebQueries, Tournam
 
         async def create() -> GameRow:
             async with self.driver.transaction() as tx:
-                row = game_row(await tx.fetchone(
-                    "INSERT INTO games (channel_id, guild_id, game, status, host_id, options, seed, seats, max_seats, "
-                    "turn_clock, created_at, updated_at, bot_level, language, settings) VALUES "
-                    f"(?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {COLUMNS}", channel_id, guild_id,
-                    game, host.user_id, json.dumps(options), seed, json.dumps([s.to_json() for s in (seats or [host])]),
-                    max_seats, turn_clock, now, now, bot_level, language, json.dumps(settings or {})))
+                row = game_row(
+                    await tx.fetchone(
+                        "INSERT INTO games (channel_id, guild_id, game, status, host_id, options, seed, seats, max_seats, "
+                        "turn_clock, created_at, updated_at, bot_level, language, settings) VALUES "
+                        f"(?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {COLUMNS}",
+                        channel_id,
+                        guild_id,
+                        game,
+                        host.user_id,
+                        json.dumps(options),
+                        seed,
+                        json.dumps([s.to_json() for s in (seats or [host])]),
+                        max_seats,
+                        turn_clock,
+                        now,
+                        now,
+                        bot_level,
+                        language,
+                        json.dumps(settings or {}),
+                    )
+                )
                 await _seat(tx, row.id, row.seats)
                 await outbox.insert(tx, row.id, channel_id, announce(row))
                 if linked is not None:
                     await linked(tx, row)
             return row
+
         return await self.driver.outage.patiently(create)
 
-    async def update(self, row: GameRow, *, actions: list[tuple[str, dict[str, Any], str]] = (),
-                     owed: list[Owed] = (), result: GameResult | None = None, rate: RateFn | None = None,
-                     **changes: Any) -> GameRow:
+    async def update(
+        self,
+        row: GameRow,
+        *,
+        actions: list[tuple[str, dict[str, Any], str]] = (),
+        owed: list[Owed] = (),
+        result: GameResult | None = None,
+        rate: RateFn | None = None,
+        **changes: Any,
+    ) -> GameRow:
         """Save changes to a game (and append actions, and what they owe the channel and the
         players) if nobody changed it meanwhile: all or nothing, in one transaction.
 
@@ -222,14 +276,23 @@ class Database(HistoryQueries, PeopleQueries, HealthQueries, WebQueries, Tournam
         # What was just written, without reading it back (the state can be large).
         if "state" in changes:
             changes["state_stored"] = changes.pop("state")
-        return replace(row, **changes, version=row.version + 1, moves=row.moves + len(actions),
-                       updated_at=encoded["updated_at"])
+        return replace(
+            row, **changes, version=row.version + 1, moves=row.moves + len(actions), updated_at=encoded["updated_at"]
+        )
 
-    async def _write(self, row: GameRow, encoded: dict[str, Any], actions: list[tuple[str, dict[str, Any], str]],
-                     owed: list[Owed], result: GameResult | None = None, rate: RateFn | None = None,
-                     seats: list[Seat] | None = None) -> None:
+    async def _write(
+        self,
+        row: GameRow,
+        encoded: dict[str, Any],
+        actions: list[tuple[str, dict[str, Any], str]],
+        owed: list[Owed],
+        result: GameResult | None = None,
+        rate: RateFn | None = None,
+        seats: list[Seat] | None = None,
+    ) -> None:
         async def write() -> None:
             await self._write_once(row, encoded, actions, owed, result, rate, seats)
+
         try:
             await self.driver.outage.patiently(write)
         except DatabaseUnavailable as exc:
@@ -259,15 +322,27 @@ class Database(HistoryQueries, PeopleQueries, HealthQueries, WebQueries, Tournam
             return False
         return True if (version, at) == (row.version + 1, updated_at) else None
 
-    async def _write_once(self, row: GameRow, encoded: dict[str, Any], actions: list[tuple[str, dict[str, Any], str]],
-                          owed: list[Owed], result: GameResult | None, rate: RateFn | None,
-                          seats: list[Seat] | None) -> None:
+    async def _write_once(
+        self,
+        row: GameRow,
+        encoded: dict[str, Any],
+        actions: list[tuple[str, dict[str, Any], str]],
+        owed: list[Owed],
+        result: GameResult | None,
+        rate: RateFn | None,
+        seats: list[Seat] | None,
+    ) -> None:
         sets = ", ".join(f"{k} = ?" for k in encoded)
         async with self.driver.transaction() as tx:
             # Any change of the game ends a turn-clock claim on it: the next due time is new.
             changed = await tx.execute(
                 f"UPDATE games SET {sets}, version = version + 1, moves = moves + ?, clock_claim = NULL "
-                f"WHERE id = ? AND version = ?", *encoded.values(), len(actions), row.id, row.version)
+                f"WHERE id = ? AND version = ?",
+                *encoded.values(),
+                len(actions),
+                row.id,
+                row.version,
+            )
             if changed != 1:
                 raise Conflict(f"game {row.id} changed since version {row.version}")
             if actions:
@@ -285,16 +360,21 @@ class Database(HistoryQueries, PeopleQueries, HealthQueries, WebQueries, Tournam
     async def _append(tx: Tx, game_id: int, actions: list[tuple[str, dict[str, Any], str]]) -> None:
         (seq,) = await tx.fetchone("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?", game_id)
         now = time.time()
-        await tx.executemany("INSERT INTO actions (game_id, seq, seat, action, actor, created_at) "
-                             "VALUES (?, ?, ?, ?, ?, ?)",
-                             [(game_id, seq + i + 1, seat, json.dumps(action), actor, now)
-                              for i, (seat, action, actor) in enumerate(actions)])
+        await tx.executemany(
+            "INSERT INTO actions (game_id, seq, seat, action, actor, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (game_id, seq + i + 1, seat, json.dumps(action), actor, now)
+                for i, (seat, action, actor) in enumerate(actions)
+            ],
+        )
 
 
 async def _seat(tx: Tx, game_id: int, seats: list[Seat]) -> None:
     """Who sits at a game's table (the people playing their own seat): what /games looks up."""
-    await tx.executemany("INSERT INTO seats (user_id, game_id) VALUES (?, ?)",
-                         [(s.user_id, game_id) for s in {s.user_id: s for s in seats}.values() if not s.auto])
+    await tx.executemany(
+        "INSERT INTO seats (user_id, game_id) VALUES (?, ?)",
+        [(s.user_id, game_id) for s in {s.user_id: s for s in seats}.values() if not s.auto],
+    )
 
 
 __all__ = ["Conflict", "Database", "Duplicate", "GameRow", "NewerSchema", "Seat"]

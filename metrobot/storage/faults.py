@@ -15,6 +15,7 @@ blindly, and the person is told that their change may have been saved (see `db.p
 `_write`, which looks whether it was). Everything before COMMIT is safe to run again: the
 transaction was rolled back, so nothing of it was stored.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -44,8 +45,20 @@ NO_PRIMARY = "no writable server"
 # Faults that usually pass within a second or two (a restart, a failover, a busy server):
 # worth trying again at once. The others (a full disk, a read-only file, a lock already
 # waited for) need an operator, or have already waited as long as is reasonable.
-SHORT_LIVED = frozenset({REFUSED, LOST, SHUTTING_DOWN, STARTING_UP, TOO_MANY, READ_ONLY_SERVER, NO_PRIMARY,
-                         SERIALIZATION, DEADLOCK, NETWORK})
+SHORT_LIVED = frozenset(
+    {
+        REFUSED,
+        LOST,
+        SHUTTING_DOWN,
+        STARTING_UP,
+        TOO_MANY,
+        READ_ONLY_SERVER,
+        NO_PRIMARY,
+        SERIALIZATION,
+        DEADLOCK,
+        NETWORK,
+    }
+)
 
 # Faults that stop writes while reads go on (a full disk, a standby): an outage of these
 # is over only when a write succeeds again, not at the next read.
@@ -58,7 +71,7 @@ ADVICE = {
     IO_ERROR: "the disk or its file system failed (read-only after an error?): see the kernel log",
     CANNOT_OPEN: "the database file cannot be opened: check that its folder exists and can be written",
     READ_ONLY_SERVER: "the server is a standby: list the primary in METROBOT_DATABASE_URL with "
-                      "target_session_attrs=read-write",
+    "target_session_attrs=read-write",
     NO_PRIMARY: "of the servers in METROBOT_DATABASE_URL, none accepts writes (a standby not yet promoted?)",
     LOCKED: "another process held the database's write lock past the busy timeout",
     TOO_MANY: "the server refuses more connections: raise max_connections or run fewer bot processes",
@@ -130,8 +143,9 @@ def _postgres_kind(exc: BaseException) -> str | None:
         # an error unasked (e.g. "terminating connection" while it shuts down) and hung up.
         return LOST
     if isinstance(exc, asyncpg.InterfaceError) and any(
-            words in str(exc) for words in ("connection is closed", "connection was closed", "pool is closing",
-                                            "pool is closed")):
+        words in str(exc)
+        for words in ("connection is closed", "connection was closed", "pool is closing", "pool is closed")
+    ):
         return LOST
     return None
 

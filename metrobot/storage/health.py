@@ -2,6 +2,7 @@
 
 Read when Prometheus scrapes `/metrics` and when `/healthz` is asked: small aggregate queries
 on indexed columns (the outbox's owed rows have a partial index; games by status are few)."""
+
 from __future__ import annotations
 
 from .faults import DatabaseUnavailable
@@ -33,12 +34,15 @@ class HealthQueries:
         async with self.driver.read() as q:
             count, oldest = await q.fetchone(
                 "SELECT COUNT(*), MIN(COALESCE(not_before, created_at)) FROM outbox "
-                "WHERE delivered_at IS NULL AND (not_before IS NULL OR not_before <= ?)", now)
+                "WHERE delivered_at IS NULL AND (not_before IS NULL OR not_before <= ?)",
+                now,
+            )
         return int(count), oldest
 
     async def games_by_status(self) -> dict[tuple[str, str], int]:
         """(status, kind) -> how many games, for the lobbies and the games being played."""
         async with self.driver.read() as q:
-            rows = await q.fetch("SELECT status, game, COUNT(*) FROM games WHERE status IN ('lobby', 'active') "
-                                 "GROUP BY status, game")
+            rows = await q.fetch(
+                "SELECT status, game, COUNT(*) FROM games WHERE status IN ('lobby', 'active') GROUP BY status, game"
+            )
         return {(status, game): int(n) for status, game, n in rows}

@@ -3,6 +3,7 @@
 A mixin of `Database`: the same connection and lock. Every query names the server it is
 about, so one server's games and players never show up in another's.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -59,16 +60,21 @@ class HistoryQueries:
             return await q.fetch(sql, *args)
 
     async def _finished(self, where: str, args: tuple, limit: int) -> list[Finished]:
-        games = await self._all(f"SELECT id, game, channel_id, guild_id, finished_at FROM games WHERE status = "
-                                f"'finished' AND {where} ORDER BY finished_at DESC, id DESC LIMIT ?", (*args, limit))
+        games = await self._all(
+            f"SELECT id, game, channel_id, guild_id, finished_at FROM games WHERE status = "
+            f"'finished' AND {where} ORDER BY finished_at DESC, id DESC LIMIT ?",
+            (*args, limit),
+        )
         if not games:
             return []
         ids = [g[0] for g in games]
         marks = ",".join("?" * len(ids))
         people: dict[int, list[tuple[str, str, int, bool]]] = {i: [] for i in ids}
         for gid, user, name, score, won in await self._all(
-                f"SELECT game_id, user_id, name, score, won FROM results WHERE game_id IN ({marks}) "
-                f"ORDER BY game_id, rank, score DESC, name", tuple(ids)):
+            f"SELECT game_id, user_id, name, score, won FROM results WHERE game_id IN ({marks}) "
+            f"ORDER BY game_id, rank, score DESC, name",
+            tuple(ids),
+        ):
             people[gid].append((user, name, score, bool(won)))
         return [Finished(gid, game, channel, guild, at or 0.0, people[gid]) for gid, game, channel, guild, at in games]
 
@@ -80,53 +86,87 @@ class HistoryQueries:
         """The game kind a question about "the" leaderboard most likely means: the kind last
         finished in this channel, else the one most finished on this server (None: none yet)."""
         if channel_id is not None:
-            last = await self._all("SELECT game FROM games WHERE status = 'finished' AND channel_id = ? "
-                                   "ORDER BY finished_at DESC, id DESC LIMIT 1", (channel_id,))
+            last = await self._all(
+                "SELECT game FROM games WHERE status = 'finished' AND channel_id = ? "
+                "ORDER BY finished_at DESC, id DESC LIMIT 1",
+                (channel_id,),
+            )
             if last:
                 return last[0][0]
-        most = await self._all("SELECT game FROM games WHERE status = 'finished' AND guild_id = ? GROUP BY game "
-                               "ORDER BY COUNT(*) DESC, MAX(finished_at) DESC LIMIT 1", (guild_id,))
+        most = await self._all(
+            "SELECT game FROM games WHERE status = 'finished' AND guild_id = ? GROUP BY game "
+            "ORDER BY COUNT(*) DESC, MAX(finished_at) DESC LIMIT 1",
+            (guild_id,),
+        )
         return most[0][0] if most else None
 
     async def leaderboard(self, guild_id: str, game: str, offset: int, limit: int) -> tuple[list[Placing], int]:
         offset = max(0, min(offset, BIGINT - 1))  # past any board (a forged page number): no rows
-        rows = await self._all(f"SELECT user_id, name, mu, sigma, games FROM ratings WHERE guild_id = ? AND game = ? "
-                               f"ORDER BY {ORDINAL} DESC, user_id LIMIT ? OFFSET ?", (guild_id, game, limit, offset))
+        rows = await self._all(
+            f"SELECT user_id, name, mu, sigma, games FROM ratings WHERE guild_id = ? AND game = ? "
+            f"ORDER BY {ORDINAL} DESC, user_id LIMIT ? OFFSET ?",
+            (guild_id, game, limit, offset),
+        )
         ((total,),) = await self._all("SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game))
         return [Placing(offset + i + 1, *r) for i, r in enumerate(rows)], total
 
     async def position(self, guild_id: str, game: str, user_id: str) -> int | None:
         """1-based place on the leaderboard (ties broken by user id, as the board is sorted)."""
-        mine = await self._all(f"SELECT {ORDINAL} FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
-                               (guild_id, game, user_id))
+        mine = await self._all(
+            f"SELECT {ORDINAL} FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?", (guild_id, game, user_id)
+        )
         if not mine:
             return None
         ((ahead,),) = await self._all(
             f"SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ? AND ({ORDINAL} > ? OR "
-            f"({ORDINAL} = ? AND user_id < ?))", (guild_id, game, mine[0][0], mine[0][0], user_id))
+            f"({ORDINAL} = ? AND user_id < ?))",
+            (guild_id, game, mine[0][0], mine[0][0], user_id),
+        )
         return ahead + 1
 
     async def record_of(self, guild_id: str, user_id: str, game: str, recent: int = 5) -> Record | None:
         ((played, won, average),) = await self._all(
             "SELECT COUNT(*), COALESCE(SUM(won), 0), COALESCE(AVG(score), 0) FROM results "
-            "WHERE guild_id = ? AND game = ? AND user_id = ?", (guild_id, game, user_id))
+            "WHERE guild_id = ? AND game = ? AND user_id = ?",
+            (guild_id, game, user_id),
+        )
         if not played:
             return None
-        rating = await self._all("SELECT mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
-                                 (guild_id, game, user_id))
-        trend = [r[0] for r in await self._all(
-            f"SELECT {ORDINAL} FROM results WHERE guild_id = ? AND game = ? AND user_id = ? AND rated = 1 "
-            f"ORDER BY seq", (guild_id, game, user_id))]
+        rating = await self._all(
+            "SELECT mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?", (guild_id, game, user_id)
+        )
+        trend = [
+            r[0]
+            for r in await self._all(
+                f"SELECT {ORDINAL} FROM results WHERE guild_id = ? AND game = ? AND user_id = ? AND rated = 1 "
+                f"ORDER BY seq",
+                (guild_id, game, user_id),
+            )
+        ]
         last = await self._finished(
             "id IN (SELECT game_id FROM results WHERE guild_id = ? AND game = ? AND user_id = ?)",
-            (guild_id, game, user_id), recent)
-        return Record(game, played, won, average, rating[0] if rating else None,
-                      await self.position(guild_id, game, user_id), trend, last)
+            (guild_id, game, user_id),
+            recent,
+        )
+        return Record(
+            game,
+            played,
+            won,
+            average,
+            rating[0] if rating else None,
+            await self.position(guild_id, game, user_id),
+            trend,
+            last,
+        )
 
     async def kinds_played(self, guild_id: str, user_id: str) -> list[str]:
-        return [r[0] for r in await self._all(
-            "SELECT game FROM results WHERE guild_id = ? AND user_id = ? GROUP BY game ORDER BY MAX(seq) DESC",
-            (guild_id, user_id))]
+        return [
+            r[0]
+            for r in await self._all(
+                "SELECT game FROM results WHERE guild_id = ? AND user_id = ? GROUP BY game ORDER BY MAX(seq) DESC",
+                (guild_id, user_id),
+            )
+        ]
 
     async def results_order(self) -> list[int]:
         """Finished games in the order their results were recorded."""
@@ -136,14 +176,19 @@ class HistoryQueries:
         """Every finished game, in the order ratings take them: games that finished before
         results were kept (they have none) first, by when they finished; then the others in
         the order their results were recorded."""
-        return [r[0] for r in await self._all(
-            "SELECT g.id FROM games g LEFT JOIN (SELECT game_id, MIN(seq) AS first FROM results GROUP BY game_id) r "
-            "ON r.game_id = g.id WHERE g.status = 'finished' ORDER BY CASE WHEN r.first IS NULL THEN 0 ELSE 1 END, "
-            "r.first, COALESCE(g.finished_at, g.updated_at), g.id")]
+        return [
+            r[0]
+            for r in await self._all(
+                "SELECT g.id FROM games g LEFT JOIN (SELECT game_id, MIN(seq) AS first FROM results GROUP BY game_id) r "
+                "ON r.game_id = g.id WHERE g.status = 'finished' ORDER BY CASE WHEN r.first IS NULL THEN 0 ELSE 1 END, "
+                "r.first, COALESCE(g.finished_at, g.updated_at), g.id"
+            )
+        ]
 
     async def stored_ratings(self) -> list[tuple[Any, ...]]:
-        return await self._all("SELECT guild_id, game, user_id, mu, sigma, games FROM ratings "
-                               "ORDER BY guild_id, game, user_id")
+        return await self._all(
+            "SELECT guild_id, game, user_id, mu, sigma, games FROM ratings ORDER BY guild_id, game, user_id"
+        )
 
     async def rebuild_ratings(self, games: list[tuple[int, GameResult]], rate: RateFn) -> None:
         async with self.driver.transaction() as tx:

@@ -18,6 +18,7 @@ tracebacks: these faults are expected, not bugs.
 `metrobot_database_retries_total{kind}` faults absorbed by trying again, and
 `metrobot_database_available` is 0 during an outage.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -87,12 +88,20 @@ class Outage:
         (DATABASE_RETRIES if retrying else DATABASE_UNAVAILABLE).labels(kind).inc()
         if new:
             advice = ADVICE.get(kind)
-            log.warning("database unavailable (%s) at %s%s; people are told to try again in a minute",
-                        kind, self.where, f": {advice}" if advice else "")
+            log.warning(
+                "database unavailable (%s) at %s%s; people are told to try again in a minute",
+                kind,
+                self.where,
+                f": {advice}" if advice else "",
+            )
         elif not retrying and now - self._reported >= REPORT_EVERY:
             self._reported = now
-            log.warning("database still unavailable after %.0f s (%s); %d operations failed so far",
-                        now - self.since, _kinds(self.failed), sum(self.failed.values()))
+            log.warning(
+                "database still unavailable after %.0f s (%s); %d operations failed so far",
+                now - self.since,
+                _kinds(self.failed),
+                sum(self.failed.values()),
+            )
 
     @property
     def current(self) -> str | None:
@@ -113,8 +122,13 @@ class Outage:
             return
         took = self.clock() - self.since
         failed, retried = sum(self.failed.values()), sum(self.retried.values())
-        log.warning("database answering again after %.1f s: %d operations failed meanwhile%s, %d retried",
-                    took, failed, f" ({_kinds(self.failed)})" if failed else "", retried)
+        log.warning(
+            "database answering again after %.1f s: %d operations failed meanwhile%s, %d retried",
+            took,
+            failed,
+            f" ({_kinds(self.failed)})" if failed else "",
+            retried,
+        )
         self.since = None
         self.failed.clear()
         self.retried.clear()
@@ -125,8 +139,11 @@ class Outage:
         if not _PATIENT.get():
             self.fault(exc.kind, retrying=False)
 
-    async def patiently(self, attempt: Callable[[], Awaitable[T]],
-                        safe: Callable[[DatabaseUnavailable], bool] = lambda exc: not exc.unsure) -> T:
+    async def patiently(
+        self,
+        attempt: Callable[[], Awaitable[T]],
+        safe: Callable[[DatabaseUnavailable], bool] = lambda exc: not exc.unsure,
+    ) -> T:
         """`attempt()` (a whole read, or a whole transaction), run again while it fails with a
         short-lived fault that `safe` says may be run again (by default: any fault before
         COMMIT), for up to RETRY_SECONDS."""
@@ -139,8 +156,7 @@ class Outage:
                 try:
                     return await attempt()
                 except DatabaseUnavailable as exc:
-                    if exc.kind not in SHORT_LIVED or not safe(exc) or self.lasting \
-                            or self.clock() + pause > deadline:
+                    if exc.kind not in SHORT_LIVED or not safe(exc) or self.lasting or self.clock() + pause > deadline:
                         if outermost:  # (an enclosing `patiently` may still try again: it counts)
                             self.fault(exc.kind, retrying=False)
                         raise

@@ -24,6 +24,7 @@ claimed late may have been overtaken meanwhile (a new turn posted by a live proc
 disabled, no pings) or drops an older lobby or hand (see `claim`; `overtaken` asks again
 just before and after a post).
 """
+
 from __future__ import annotations
 
 import json
@@ -72,9 +73,16 @@ async def insert(tx: Tx, game_id: int, channel_id: str, items: list[Owed]) -> No
         (item.id,) = await tx.fetchone(
             "INSERT INTO outbox (game_id, channel_id, target, position, payload, created_at, claim, kind, not_before) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-            game_id, channel_id, item.target, item.position, json.dumps(item.payload, ensure_ascii=False),
-            item.created_at, None if held else item.created_at + SEND_LEASE, item.kind,
-            item.not_before if held else None)
+            game_id,
+            channel_id,
+            item.target,
+            item.position,
+            json.dumps(item.payload, ensure_ascii=False),
+            item.created_at,
+            None if held else item.created_at + SEND_LEASE,
+            item.kind,
+            item.not_before if held else None,
+        )
 
 
 async def claim(tx: Tx, lock: str, limit: int = LIMIT, due: float | None = None) -> list[Owed]:
@@ -91,12 +99,19 @@ async def claim(tx: Tx, lock: str, limit: int = LIMIT, due: float | None = None)
         "AND NOT EXISTS ("
         "SELECT 1 FROM outbox e WHERE e.game_id = o.game_id AND e.target = o.target AND e.delivered_at IS NULL "
         "AND e.id < o.id "
-        f"AND e.claim >= ?) ORDER BY id LIMIT ?{lock}", now, due, now, limit)
+        f"AND e.claim >= ?) ORDER BY id LIMIT ?{lock}",
+        now,
+        due,
+        now,
+        limit,
+    )
     if rows:
         marks = ",".join("?" * len(rows))
         await tx.execute(f"UPDATE outbox SET claim = ? WHERE id IN ({marks})", now + LEASE, *(r[0] for r in rows))
-    items = [Owed(target, position, json.loads(payload), oid, gid, channel, created, kind=kind, not_before=held)
-             for oid, gid, channel, target, position, payload, created, kind, held in rows]
+    items = [
+        Owed(target, position, json.loads(payload), oid, gid, channel, created, kind=kind, not_before=held)
+        for oid, gid, channel, target, position, payload, created, kind, held in rows
+    ]
     if items:
         await _mark_superseded(tx, items)
     return items
@@ -124,11 +139,21 @@ async def _mark_superseded(tx: Tx, items: list[Owed]) -> None:
     games = sorted({i.game_id for i in items})
     marks = ",".join("?" * len(games))
     first = min(i.id for i in items)
-    later = await tx.fetch(f"SELECT id, game_id, target, payload, kind FROM outbox WHERE game_id IN ({marks}) "
-                           "AND id > ? ORDER BY id", *games, first)
+    later = await tx.fetch(
+        f"SELECT id, game_id, target, payload, kind FROM outbox WHERE game_id IN ({marks}) AND id > ? ORDER BY id",
+        *games,
+        first,
+    )
     status = {r[0]: r[1] for r in await tx.fetch(f"SELECT id, status FROM games WHERE id IN ({marks})", *games)}
-    after = [(oid, gid, target, _what(kind, json.loads(payload)) if target == "channel" else
-              json.loads(payload).get("topic")) for oid, gid, target, payload, kind in later]
+    after = [
+        (
+            oid,
+            gid,
+            target,
+            _what(kind, json.loads(payload)) if target == "channel" else json.loads(payload).get("topic"),
+        )
+        for oid, gid, target, payload, kind in later
+    ]
     for item in items:
         what = _what(item.kind, item.payload, item.not_before is not None)
         newer = [(target, w) for oid, gid, target, w in after if gid == item.game_id and oid > item.id]
@@ -151,14 +176,19 @@ async def overtaken(db: Any, item: Owed) -> bool:
 
 
 async def mark(tx: Tx, ids: list[int], message_id: str | None = None) -> None:
-    await tx.executemany("UPDATE outbox SET delivered_at = ?, message_id = ? WHERE id = ? AND delivered_at IS NULL",
-                         [(time.time(), message_id, i) for i in ids])
+    await tx.executemany(
+        "UPDATE outbox SET delivered_at = ?, message_id = ? WHERE id = ? AND delivered_at IS NULL",
+        [(time.time(), message_id, i) for i in ids],
+    )
 
 
 async def last_post(tx: Tx, game_id: int) -> str | None:
     """The id of the last channel message a game posted (its end, for a finished game)."""
-    row = await tx.fetchone("SELECT message_id FROM outbox WHERE game_id = ? AND target = 'channel' AND "
-                            "kind = 'post' AND message_id IS NOT NULL ORDER BY id DESC LIMIT 1", game_id)
+    row = await tx.fetchone(
+        "SELECT message_id FROM outbox WHERE game_id = ? AND target = 'channel' AND "
+        "kind = 'post' AND message_id IS NOT NULL ORDER BY id DESC LIMIT 1",
+        game_id,
+    )
     return row[0] if row else None
 
 
@@ -167,8 +197,11 @@ async def last_boards(tx: Tx, game_ids: list[int]) -> dict[int, str]:
     if not game_ids:
         return {}
     marks = ",".join("?" * len(game_ids))
-    rows = await tx.fetch(f"SELECT game_id, message_id, payload FROM outbox WHERE game_id IN ({marks}) AND "
-                          "target = 'channel' AND kind = 'post' AND message_id IS NOT NULL ORDER BY id", *game_ids)
+    rows = await tx.fetch(
+        f"SELECT game_id, message_id, payload FROM outbox WHERE game_id IN ({marks}) AND "
+        "target = 'channel' AND kind = 'post' AND message_id IS NOT NULL ORDER BY id",
+        *game_ids,
+    )
     return {gid: mid for gid, mid, payload in rows if json.loads(payload).get("images")}
 
 
@@ -178,8 +211,11 @@ async def first_posts(tx: Tx, game_ids: list[int]) -> dict[int, str]:
     if not game_ids:
         return {}
     marks = ",".join("?" * len(game_ids))
-    rows = await tx.fetch(f"SELECT game_id, message_id FROM outbox WHERE id IN (SELECT MIN(id) FROM outbox WHERE "
-                          f"game_id IN ({marks}) AND target = 'channel' AND kind = 'post' GROUP BY game_id)", *game_ids)
+    rows = await tx.fetch(
+        f"SELECT game_id, message_id FROM outbox WHERE id IN (SELECT MIN(id) FROM outbox WHERE "
+        f"game_id IN ({marks}) AND target = 'channel' AND kind = 'post' GROUP BY game_id)",
+        *game_ids,
+    )
     return {gid: mid for gid, mid in rows if mid}
 
 
@@ -187,10 +223,24 @@ async def untidied(tx: Tx, item: Owed) -> list[str]:
     """The turn posts of a game whose buttons a tidy edit removes: those of the positions
     before its own (the turn post it follows stays live), not tidied yet (a delivered tidy
     records the messages it tidied, comma-separated)."""
-    rows = await tx.fetch("SELECT message_id, payload, kind, position FROM outbox WHERE game_id = ? AND "
-                          "target = 'channel' AND id < ? AND message_id IS NOT NULL", item.game_id, item.id)
-    done = {mid for ids, payload, kind, _ in rows
-            if kind == "edit" and str(json.loads(payload).get("edit")).startswith("tidy") for mid in ids.split(",")}
+    rows = await tx.fetch(
+        "SELECT message_id, payload, kind, position FROM outbox WHERE game_id = ? AND "
+        "target = 'channel' AND id < ? AND message_id IS NOT NULL",
+        item.game_id,
+        item.id,
+    )
+    done = {
+        mid
+        for ids, payload, kind, _ in rows
+        if kind == "edit" and str(json.loads(payload).get("edit")).startswith("tidy")
+        for mid in ids.split(",")
+    }
     everything = item.payload.get("edit") == "tidy-all"
-    return [mid for mid, payload, kind, position in rows if kind == "post" and (position < item.position or everything)
-            and _controls(json.loads(payload)) == "play" and mid not in done]
+    return [
+        mid
+        for mid, payload, kind, position in rows
+        if kind == "post"
+        and (position < item.position or everything)
+        and _controls(json.loads(payload)) == "play"
+        and mid not in done
+    ]

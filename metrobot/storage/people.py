@@ -4,6 +4,7 @@ A mixin of `Database` (the same connection). Settings are JSON objects whose key
 service defines; storage only keeps them. A person's `away_until` is a column too, so that
 the turn clock finds whose time away has run out without reading everyone's settings.
 """
+
 from __future__ import annotations
 
 import json
@@ -43,22 +44,32 @@ class PeopleQueries:
             marks = ",".join("?" * len(user_ids))
             async with self.driver.read() as q:
                 for user_id, settings, away in await q.fetch(
-                        f"SELECT user_id, settings, away_until FROM people WHERE user_id IN ({marks})", *user_ids):
+                    f"SELECT user_id, settings, away_until FROM people WHERE user_id IN ({marks})", *user_ids
+                ):
                     out[user_id] = Person(user_id, json.loads(settings), away)
         return out
 
     async def save_person(self, person: Person) -> None:
         async with self.driver.transaction() as tx:
-            await tx.execute("INSERT INTO people (user_id, settings, away_until, updated_at) VALUES (?, ?, ?, ?) "
-                             "ON CONFLICT (user_id) DO UPDATE SET settings = excluded.settings, "
-                             "away_until = excluded.away_until, updated_at = excluded.updated_at",
-                             person.user_id, json.dumps(person.settings), person.away_until, time.time())
+            await tx.execute(
+                "INSERT INTO people (user_id, settings, away_until, updated_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET settings = excluded.settings, "
+                "away_until = excluded.away_until, updated_at = excluded.updated_at",
+                person.user_id,
+                json.dumps(person.settings),
+                person.away_until,
+                time.time(),
+            )
 
     async def back_from_away(self, now: float) -> list[str]:
         """People whose time away has run out (the turn clock brings them back)."""
         async with self.driver.read() as q:
-            return [r[0] for r in await q.fetch("SELECT user_id FROM people WHERE away_until IS NOT NULL AND "
-                                                "away_until <= ? ORDER BY user_id", now)]
+            return [
+                r[0]
+                for r in await q.fetch(
+                    "SELECT user_id FROM people WHERE away_until IS NOT NULL AND away_until <= ? ORDER BY user_id", now
+                )
+            ]
 
     # ------------------------------------------------------------ servers
     async def server(self, guild_id: str | None) -> dict[str, Any]:
@@ -70,9 +81,14 @@ class PeopleQueries:
 
     async def save_server(self, guild_id: str, settings: dict[str, Any]) -> None:
         async with self.driver.transaction() as tx:
-            await tx.execute("INSERT INTO servers (guild_id, settings, updated_at) VALUES (?, ?, ?) "
-                             "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings, "
-                             "updated_at = excluded.updated_at", guild_id, json.dumps(settings), time.time())
+            await tx.execute(
+                "INSERT INTO servers (guild_id, settings, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings, "
+                "updated_at = excluded.updated_at",
+                guild_id,
+                json.dumps(settings),
+                time.time(),
+            )
 
     # ------------------------------------------------------------ games
     async def games_of(self, user_id: str, guild_id: str | None = None) -> list[GameRow]:
@@ -80,23 +96,28 @@ class PeopleQueries:
         server or (None) on every one, newest first; without their states (`game` has them)."""
         where = "" if guild_id is None else " AND g.guild_id = ?"
         async with self.driver.read() as q:
-            rows = await q.fetch(f"SELECT {LISTED} FROM seats s JOIN games g ON g.id = s.game_id "
-                                 f"WHERE s.user_id = ? AND g.status IN {OPEN}{where} ORDER BY g.id DESC",
-                                 user_id, *([] if guild_id is None else [guild_id]))
+            rows = await q.fetch(
+                f"SELECT {LISTED} FROM seats s JOIN games g ON g.id = s.game_id "
+                f"WHERE s.user_id = ? AND g.status IN {OPEN}{where} ORDER BY g.id DESC",
+                user_id,
+                *([] if guild_id is None else [guild_id]),
+            )
         return [game_row(r) for r in rows]
 
     async def lobbies(self, guild_id: str) -> list[GameRow]:
         """A server's open lobbies, oldest first."""
         async with self.driver.read() as q:
-            rows = await q.fetch(f"SELECT {LISTED} FROM games g WHERE guild_id = ? AND status = 'lobby' ORDER BY id",
-                                 guild_id)
+            rows = await q.fetch(
+                f"SELECT {LISTED} FROM games g WHERE guild_id = ? AND status = 'lobby' ORDER BY id", guild_id
+            )
         return [game_row(r) for r in rows]
 
     async def hosted(self, guild_id: str, user_id: str) -> int:
         """How many open games (lobbies and running) a person hosts on a server."""
         async with self.driver.read() as q:
-            (n,) = await q.fetchone(f"SELECT COUNT(*) FROM games WHERE guild_id = ? AND host_id = ? AND "
-                                    f"status IN {OPEN}", guild_id, user_id)
+            (n,) = await q.fetchone(
+                f"SELECT COUNT(*) FROM games WHERE guild_id = ? AND host_id = ? AND status IN {OPEN}", guild_id, user_id
+            )
         return n
 
     async def open_lobbies(self, guild_id: str) -> int:

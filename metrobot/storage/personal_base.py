@@ -1,6 +1,7 @@
 """What every holder of a person's data builds on (`personal.py` lists the holders; capabilities
 such as tournaments add theirs in modules of their own): ghost ids, the erasure job, the
 `Holder` record, and scrubbing a person from owed and delivered texts."""
+
 from __future__ import annotations
 
 import json
@@ -68,8 +69,9 @@ def _named(text: str, user_id: str, names: set[str], ghost: str) -> str:
     return text
 
 
-async def scrub_texts(tx: Tx, table: str, where: str, args: list[Any], user_id: str, names: set[str],
-                      ghost: str) -> None:
+async def scrub_texts(
+    tx: Tx, table: str, where: str, args: list[Any], user_id: str, names: set[str], ghost: str
+) -> None:
     """Messages of an outbox `table` (`where` picks them) that mention the person or carry
     their names: a delivered one keeps no text (it has been said; nothing reads it again), an
     owed one says the ghost's name instead; neither pings them any more."""

@@ -13,6 +13,7 @@ become `DatabaseUnavailable` and are tried again where that is safe (see `faults
 `outage.py`); no attempt to connect or to get a pooled connection waits longer than a few
 seconds.
 """
+
 from __future__ import annotations
 
 from contextlib import asynccontextmanager
@@ -90,8 +91,14 @@ class PostgresDriver(Driver):
         # `min_size` connections are made at once, but no floor is kept: asyncpg would try to
         # restore it in the background while the server is away, logging a traceback each time;
         # connections are made again when they are next needed instead.
-        self.pool = await asyncpg.create_pool(self.url, min_size=0, init_size=self.min_size, max_size=self.max_size,
-                                              timeout=CONNECT_TIMEOUT, command_timeout=COMMAND_TIMEOUT)
+        self.pool = await asyncpg.create_pool(
+            self.url,
+            min_size=0,
+            init_size=self.min_size,
+            max_size=self.max_size,
+            timeout=CONNECT_TIMEOUT,
+            command_timeout=COMMAND_TIMEOUT,
+        )
 
     async def close(self) -> None:
         if self.pool is not None:
@@ -101,6 +108,7 @@ class PostgresDriver(Driver):
     async def _connection(self, begin: bool) -> tuple[Any, Any]:
         """A pooled connection (and its transaction begun, if `begin`), tried again while
         the server is briefly away: nothing was sent yet, so trying again is always safe."""
+
         async def once() -> tuple[Any, Any]:
             if self.pool is None:
                 raise DatabaseClosed("the database is not open")
@@ -116,6 +124,7 @@ class PostgresDriver(Driver):
                 await self._release(conn)
                 raise await self._fault(exc) or exc
             return conn, transaction
+
         return await self.outage.patiently(once)
 
     async def _release(self, conn: Any) -> None:
@@ -127,8 +136,9 @@ class PostgresDriver(Driver):
             if kind_of(exc) is None:
                 raise
 
-    async def _fault(self, exc: BaseException, *, committing: bool = False,
-                     writing: bool = False) -> DatabaseUnavailable | None:
+    async def _fault(
+        self, exc: BaseException, *, committing: bool = False, writing: bool = False
+    ) -> DatabaseUnavailable | None:
         """The DatabaseUnavailable that `exc` is, or None (not a fault of availability)."""
         kind = kind_of(exc)
         if kind is None:

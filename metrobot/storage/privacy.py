@@ -2,6 +2,7 @@
 out, erasing them (a resumable job: `erasures`), and servers the bot was removed from
 (`departures`) until they come back or their data is deleted. Which tables hold what is
 known in one place, `personal.py`; this mixin of `Database` runs it in transactions."""
+
 from __future__ import annotations
 
 import json
@@ -30,8 +31,11 @@ class PrivacyQueries:
     async def names_of(self, user_id: str) -> set[str]:
         """Every display name stored for a person (to find them in texts)."""
         async with self.driver.read() as q:
-            rows = await q.fetch("SELECT name FROM results WHERE user_id = ? UNION SELECT name FROM ratings "
-                                 "WHERE user_id = ?", user_id, user_id)
+            rows = await q.fetch(
+                "SELECT name FROM results WHERE user_id = ? UNION SELECT name FROM ratings WHERE user_id = ?",
+                user_id,
+                user_id,
+            )
             seats = await q.fetch("SELECT seats FROM games WHERE seats LIKE ?", personal.like(user_id))
         names = {r[0] for r in rows if r[0]}
         names |= {s["name"] for (text,) in seats for s in json.loads(text) if s.get("user_id") == user_id and s["name"]}
@@ -44,9 +48,14 @@ class PrivacyQueries:
         games = await self.games_holding(user_id)
         names = sorted(await self.names_of(user_id))
         async with self.driver.transaction() as tx:
-            await tx.execute("INSERT INTO erasures (user_id, ghosts, games, names, requested_at) VALUES "
-                             "(?, '{}', ?, ?, ?) ON CONFLICT (user_id) DO NOTHING", user_id, json.dumps(games),
-                             json.dumps(names, ensure_ascii=False), time.time())
+            await tx.execute(
+                "INSERT INTO erasures (user_id, ghosts, games, names, requested_at) VALUES "
+                "(?, '{}', ?, ?, ?) ON CONFLICT (user_id) DO NOTHING",
+                user_id,
+                json.dumps(games),
+                json.dumps(names, ensure_ascii=False),
+                time.time(),
+            )
 
     async def erasures(self) -> list[str]:
         """People whose erasure was asked for and is not finished (a crash, a conflict)."""
@@ -65,12 +74,21 @@ class PrivacyQueries:
                 await tx.execute("UPDATE erasures SET ghosts = ? WHERE user_id = ?", json.dumps(ghosts), user_id)
         return ghosts[key]
 
-    async def rename_game(self, row: GameRow, columns: dict[str, Any], user_id: str, ghost: str, rename: Rename,
-                          names: set[str], ghost_name: str) -> bool:
+    async def rename_game(
+        self,
+        row: GameRow,
+        columns: dict[str, Any],
+        user_id: str,
+        ghost: str,
+        rename: Rename,
+        names: set[str],
+        ghost_name: str,
+    ) -> bool:
         """A game renamed as a whole (see `personal.rename_game`); False if it changed meanwhile."""
         async with self.driver.transaction() as tx:
-            return await personal.rename_game(tx, row.id, row.version, columns, user_id, ghost, rename, row.game,
-                                              names, ghost_name)
+            return await personal.rename_game(
+                tx, row.id, row.version, columns, user_id, ghost, rename, row.game, names, ghost_name
+            )
 
     async def finish_erasure(self, user_id: str) -> None:
         """The last transaction: what remains of the person is deleted or renamed, and the
@@ -84,8 +102,14 @@ class PrivacyQueries:
     async def depart(self, guild_id: str, now: float) -> bool:
         """Record that the bot was removed from a server (the first time counts); True if new."""
         async with self.driver.transaction() as tx:
-            return await tx.execute("INSERT INTO departures (guild_id, left_at) VALUES (?, ?) "
-                                    "ON CONFLICT (guild_id) DO NOTHING", guild_id, now) == 1
+            return (
+                await tx.execute(
+                    "INSERT INTO departures (guild_id, left_at) VALUES (?, ?) ON CONFLICT (guild_id) DO NOTHING",
+                    guild_id,
+                    now,
+                )
+                == 1
+            )
 
     async def departed(self, guild_id: str | None) -> float | None:
         """When the bot was removed from this server (None: it was not, or came back)."""
@@ -102,20 +126,24 @@ class PrivacyQueries:
 
     async def departed_before(self, when: float) -> list[str]:
         async with self.driver.read() as q:
-            return [r[0] for r in await q.fetch("SELECT guild_id FROM departures WHERE left_at <= ? ORDER BY left_at",
-                                                when)]
+            return [
+                r[0] for r in await q.fetch("SELECT guild_id FROM departures WHERE left_at <= ? ORDER BY left_at", when)
+            ]
 
     async def known_guilds(self) -> list[str]:
         """Every server the database holds something of."""
         async with self.driver.read() as q:
-            rows = await q.fetch("SELECT guild_id FROM games WHERE guild_id IS NOT NULL UNION SELECT guild_id FROM "
-                                 "servers UNION SELECT guild_id FROM ratings")
+            rows = await q.fetch(
+                "SELECT guild_id FROM games WHERE guild_id IS NOT NULL UNION SELECT guild_id FROM "
+                "servers UNION SELECT guild_id FROM ratings"
+            )
         return sorted(r[0] for r in rows)
 
     async def guild_games(self, guild_id: str, status: str = "active") -> list[GameRow]:
         async with self.driver.read() as q:
-            rows = await q.fetch(f"SELECT {COLUMNS} FROM games WHERE guild_id = ? AND status = ? ORDER BY id",
-                                 guild_id, status)
+            rows = await q.fetch(
+                f"SELECT {COLUMNS} FROM games WHERE guild_id = ? AND status = ? ORDER BY id", guild_id, status
+            )
         return [game_row(r) for r in rows]
 
     async def purge_guild(self, guild_id: str) -> None:

@@ -10,6 +10,7 @@ seats the automatic player took over (people who left, or never came back) are n
 game rates only when at least two such people remain, and never when it was a tutorial or
 played with hints; aborted games are never recorded.
 """
+
 from __future__ import annotations
 
 import time
@@ -55,8 +56,15 @@ def rank(standing: Standing, among: list[Standing]) -> int:
     return 1 + sum(other.place < standing.place for other in among)
 
 
-async def record(tx: Tx, driver: Driver, game_id: int, result: GameResult, rate: RateFn,
-                 seq: int | None = None, now: float | None = None) -> None:
+async def record(
+    tx: Tx,
+    driver: Driver,
+    game_id: int,
+    result: GameResult,
+    rate: RateFn,
+    seq: int | None = None,
+    now: float | None = None,
+) -> None:
     """Inside the caller's transaction: the game's results and the new ratings."""
     now = time.time() if now is None else now
     if seq is None:
@@ -64,8 +72,12 @@ async def record(tx: Tx, driver: Driver, game_id: int, result: GameResult, rate:
     rated = result.rated()
     current: list[Rating | None] = []
     for s in rated:
-        row = await tx.fetchone("SELECT mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
-                                result.guild_id, result.game, s.user_id)
+        row = await tx.fetchone(
+            "SELECT mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
+            result.guild_id,
+            result.game,
+            s.user_id,
+        )
         current.append((row[0], row[1]) if row else None)
     new = dict(zip((s.user_id for s in rated), rate(rated, current))) if rated else {}
     for s in result.standings:
@@ -73,8 +85,21 @@ async def record(tx: Tx, driver: Driver, game_id: int, result: GameResult, rate:
         await tx.execute(
             "INSERT INTO results (game_id, user_id, seq, guild_id, game, name, score, won, rank, human, rated, mu, "
             "sigma, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            game_id, s.user_id, seq, result.guild_id, result.game, s.name, s.score, int(s.won),
-            s.place, int(s.human), int(s.user_id in new), mu, sigma, now)
+            game_id,
+            s.user_id,
+            seq,
+            result.guild_id,
+            result.game,
+            s.name,
+            s.score,
+            int(s.won),
+            s.place,
+            int(s.human),
+            int(s.user_id in new),
+            mu,
+            sigma,
+            now,
+        )
     for s in rated:
         mu, sigma = new[s.user_id]
         await tx.execute(
@@ -82,7 +107,14 @@ async def record(tx: Tx, driver: Driver, game_id: int, result: GameResult, rate:
             "VALUES (?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, game, user_id) DO UPDATE SET "
             "name = excluded.name, mu = excluded.mu, sigma = excluded.sigma, games = ratings.games + 1, "
             "updated_at = excluded.updated_at",
-            result.guild_id, result.game, s.user_id, s.name, mu, sigma, now)
+            result.guild_id,
+            result.game,
+            s.user_id,
+            s.name,
+            mu,
+            sigma,
+            now,
+        )
 
 
 async def rebuild(tx: Tx, driver: Driver, games: list[tuple[int, GameResult]], rate: RateFn) -> None:
@@ -91,8 +123,12 @@ async def rebuild(tx: Tx, driver: Driver, games: list[tuple[int, GameResult]], r
     recorded, see `HistoryQueries.rating_order`). A game that finished before results were
     kept (schema version 3) gets its results now, dated when it finished."""
     first = {gid: at for gid, at in await tx.fetch("SELECT game_id, MIN(finished_at) FROM results GROUP BY game_id")}
-    ended = {gid: at for gid, at in await tx.fetch(
-        "SELECT id, COALESCE(finished_at, updated_at) FROM games WHERE status = 'finished'")}
+    ended = {
+        gid: at
+        for gid, at in await tx.fetch(
+            "SELECT id, COALESCE(finished_at, updated_at) FROM games WHERE status = 'finished'"
+        )
+    }
     await tx.execute("UPDATE games SET finished_at = updated_at WHERE status = 'finished' AND finished_at IS NULL")
     await tx.execute("DELETE FROM results")
     await tx.execute("DELETE FROM ratings")

@@ -1,4 +1,5 @@
 """What storage hands the service: a game row and its seats, and the errors it raises."""
+
 from __future__ import annotations
 
 import json
@@ -67,19 +68,69 @@ class GameRow:
         return {s.user_id: s.name for s in self.seats}
 
 
-COLUMNS = ("id, channel_id, guild_id, game, status, host_id, options, seed, seats, max_seats, state, version, "
-           "moves, turn_clock, deadline, reminded, lobby_message_id, created_at, updated_at, bot_level, language, "
-           "settings, waiting, paused, nudged_at")
+COLUMNS = (
+    "id, channel_id, guild_id, game, status, host_id, options, seed, seats, max_seats, state, version, "
+    "moves, turn_clock, deadline, reminded, lobby_message_id, created_at, updated_at, bot_level, language, "
+    "settings, waiting, paused, nudged_at"
+)
 JSON_COLUMNS = ("options", "state", "settings", "waiting")
 
 
 def game_row(r: Iterable[Any]) -> GameRow:
-    (gid, channel, guild, game, status, host, options, seed, seats, max_seats, state, version, moves, clock,
-     deadline, reminded, lobby, created, updated, bot_level, language, settings, waiting, paused, nudged) = r
-    return GameRow(gid, channel, guild, game, status, host, json.loads(options), seed,
-                   [Seat(**s) for s in json.loads(seats)], max_seats, state or None, version,
-                   moves, clock, deadline, bool(reminded), lobby, created, updated, bot_level, language,
-                   json.loads(settings or "{}"), json.loads(waiting or "[]"), paused, nudged)
+    (
+        gid,
+        channel,
+        guild,
+        game,
+        status,
+        host,
+        options,
+        seed,
+        seats,
+        max_seats,
+        state,
+        version,
+        moves,
+        clock,
+        deadline,
+        reminded,
+        lobby,
+        created,
+        updated,
+        bot_level,
+        language,
+        settings,
+        waiting,
+        paused,
+        nudged,
+    ) = r
+    return GameRow(
+        gid,
+        channel,
+        guild,
+        game,
+        status,
+        host,
+        json.loads(options),
+        seed,
+        [Seat(**s) for s in json.loads(seats)],
+        max_seats,
+        state or None,
+        version,
+        moves,
+        clock,
+        deadline,
+        bool(reminded),
+        lobby,
+        created,
+        updated,
+        bot_level,
+        language,
+        json.loads(settings or "{}"),
+        json.loads(waiting or "[]"),
+        paused,
+        nudged,
+    )
 
 
 class Conflict(Exception):

@@ -2,6 +2,7 @@
 version recorded with it). SQLite and PostgreSQL get the same tables, columns, keys and
 indexes; only the spelling of types differs (ids and seeds are 64-bit, times are double
 precision in PostgreSQL, where REAL would be single). Migrations from 8 on are modules of their own in `migrations/`."""
+
 from __future__ import annotations
 
 from .migrations import later

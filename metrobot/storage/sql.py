@@ -5,6 +5,7 @@ once: run SQL (with `?` placeholders) and group statements in a transaction.
 PostgreSQL: a transaction on a pooled connection, rows locked as they are updated).
 `Driver.read()` is for statements that need no transaction.
 """
+
 from __future__ import annotations
 
 import re
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
     from .outage import Outage
 
 Row = tuple[Any, ...]
-BIGINT = 2 ** 63  # integers both engines store lie in [-BIGINT, BIGINT)
+BIGINT = 2**63  # integers both engines store lie in [-BIGINT, BIGINT)
 
 
 class Tx(Protocol):
@@ -83,6 +84,7 @@ def numbered(sql: str) -> str:
         nonlocal count
         count += 1
         return f"${count}"
+
     return _PLACEHOLDER.sub(number, sql)
 
 

@@ -7,6 +7,7 @@ A full disk, a file (or file system) that became read-only, a disk I/O error or 
 held past the busy timeout become `DatabaseUnavailable` (see `faults.py`): the transaction
 is rolled back whole (SQLite's own guarantee; we only make sure the connection is left
 outside any transaction), and the next one works again once the cause is gone."""
+
 from __future__ import annotations
 
 import asyncio
@@ -155,8 +156,9 @@ class SQLiteDriver(Driver):
                 # An I/O error after the commit's frames were written (syncing them) may leave
                 # the transaction there at the next start. A write that failed, or any other
                 # error: it is not (the commit's last frame marks it, and was never written).
-                self._failed(exc, unsure=kind_of(exc) == IO_ERROR and getattr(exc, "sqlite_errorcode", 0)
-                             != SQLITE_IOERR_WRITE)
+                self._failed(
+                    exc, unsure=kind_of(exc) == IO_ERROR and getattr(exc, "sqlite_errorcode", 0) != SQLITE_IOERR_WRITE
+                )
         committed()
         self.outage.ok(wrote=tx.wrote)
 

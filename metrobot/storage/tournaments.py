@@ -7,6 +7,7 @@ post, the standings) are written in the transaction that closes the round before
 table's result is written by `record_table` inside the transaction that finishes its game
 (see `Database.update`), so a game never ends without its table's result.
 """
+
 from __future__ import annotations
 
 import json
@@ -17,8 +18,18 @@ from .rows import Conflict
 from .sql import BIGINT, Tx
 from .tourney_outbox import TournamentOutbox, insert_owed
 from .tourney_rows import (
-    E_COLUMNS, T_COLUMNS, T_JSON, TABLE_COLUMNS, EntrantRow, RoundRow, Snapshot, TableRow, TOwed, TournamentRow,
-    table_row, tournament_row,
+    E_COLUMNS,
+    T_COLUMNS,
+    T_JSON,
+    TABLE_COLUMNS,
+    EntrantRow,
+    RoundRow,
+    Snapshot,
+    TableRow,
+    TOwed,
+    TournamentRow,
+    table_row,
+    tournament_row,
 )
 
 OPEN = "('signup', 'running', 'paused')"
@@ -50,8 +61,12 @@ class TournamentQueries(TournamentOutbox):
     async def tournaments_in(self, guild_id: str, limit: int = 25) -> list[TournamentRow]:
         """A server's tournaments: the open ones first, then the latest that ended."""
         async with self.driver.read() as q:
-            rows = await q.fetch(f"SELECT {T_COLUMNS} FROM tournaments WHERE guild_id = ? ORDER BY "
-                                 f"CASE WHEN status IN {OPEN} THEN 0 ELSE 1 END, id DESC LIMIT ?", guild_id, limit)
+            rows = await q.fetch(
+                f"SELECT {T_COLUMNS} FROM tournaments WHERE guild_id = ? ORDER BY "
+                f"CASE WHEN status IN {OPEN} THEN 0 ELSE 1 END, id DESC LIMIT ?",
+                guild_id,
+                limit,
+            )
         return [tournament_row(r) for r in rows]
 
     async def tournaments_of(self, user_id: str, guild_id: str | None = None) -> list[TournamentRow]:
@@ -59,9 +74,13 @@ class TournamentQueries(TournamentOutbox):
         where = "" if guild_id is None else " AND t.guild_id = ?"
         cols = ", ".join(f"t.{c.strip()}" for c in T_COLUMNS.split(","))
         async with self.driver.read() as q:
-            rows = await q.fetch(f"SELECT {cols} FROM tournament_entrants e JOIN tournaments t ON t.id = "
-                                 f"e.tournament_id WHERE e.user_id = ? AND e.dropped IS NULL AND t.status IN {OPEN}"
-                                 f"{where} ORDER BY t.id DESC", user_id, *([] if guild_id is None else [guild_id]))
+            rows = await q.fetch(
+                f"SELECT {cols} FROM tournament_entrants e JOIN tournaments t ON t.id = "
+                f"e.tournament_id WHERE e.user_id = ? AND e.dropped IS NULL AND t.status IN {OPEN}"
+                f"{where} ORDER BY t.id DESC",
+                user_id,
+                *([] if guild_id is None else [guild_id]),
+            )
         return [tournament_row(r) for r in rows]
 
     async def snapshot(self, tournament_id: int) -> Snapshot | None:
@@ -69,24 +88,42 @@ class TournamentQueries(TournamentOutbox):
             r = await q.fetchone(f"SELECT {T_COLUMNS} FROM tournaments WHERE id = ?", tournament_id)
             if r is None:
                 return None
-            entrants = [EntrantRow(*e) for e in await q.fetch(
-                f"SELECT {E_COLUMNS} FROM tournament_entrants WHERE tournament_id = ? ORDER BY created_at, user_id",
-                tournament_id)]
-            rounds = [RoundRow(n, json.loads(p), c) for n, p, c in await q.fetch(
-                "SELECT number, pairing, closed_at FROM tournament_rounds WHERE tournament_id = ? ORDER BY number",
-                tournament_id)]
-            tables = [table_row(t) for t in await q.fetch(
-                f"SELECT {TABLE_COLUMNS} FROM tournament_tables WHERE tournament_id = ? ORDER BY round, number",
-                tournament_id)]
-            results = [json.loads(res) for (res,) in await q.fetch(
-                "SELECT result FROM tournament_results WHERE tournament_id = ? ORDER BY round, number", tournament_id)]
+            entrants = [
+                EntrantRow(*e)
+                for e in await q.fetch(
+                    f"SELECT {E_COLUMNS} FROM tournament_entrants WHERE tournament_id = ? ORDER BY created_at, user_id",
+                    tournament_id,
+                )
+            ]
+            rounds = [
+                RoundRow(n, json.loads(p), c)
+                for n, p, c in await q.fetch(
+                    "SELECT number, pairing, closed_at FROM tournament_rounds WHERE tournament_id = ? ORDER BY number",
+                    tournament_id,
+                )
+            ]
+            tables = [
+                table_row(t)
+                for t in await q.fetch(
+                    f"SELECT {TABLE_COLUMNS} FROM tournament_tables WHERE tournament_id = ? ORDER BY round, number",
+                    tournament_id,
+                )
+            ]
+            results = [
+                json.loads(res)
+                for (res,) in await q.fetch(
+                    "SELECT result FROM tournament_results WHERE tournament_id = ? ORDER BY round, number",
+                    tournament_id,
+                )
+            ]
         return Snapshot(tournament_row(r), entrants, rounds, tables, results)
 
     async def table_of_thread(self, thread_id: str) -> tuple[int, TableRow] | None:
         """The tournament table played in a thread (its tournament's id and the table)."""
         async with self.driver.read() as q:
-            r = await q.fetchone(f"SELECT tournament_id, {TABLE_COLUMNS} FROM tournament_tables WHERE thread_id = ?",
-                                 thread_id)
+            r = await q.fetchone(
+                f"SELECT tournament_id, {TABLE_COLUMNS} FROM tournament_tables WHERE thread_id = ?", thread_id
+            )
         return (r[0], table_row(r[1:])) if r else None
 
     async def ratings_for(self, guild_id: str, game: str, user_ids: list[str]) -> dict[str, float]:
@@ -95,28 +132,63 @@ class TournamentQueries(TournamentOutbox):
             return {}
         marks = ",".join("?" * len(user_ids))
         async with self.driver.read() as q:
-            rows = await q.fetch(f"SELECT user_id, mu - 3 * sigma FROM ratings WHERE guild_id = ? AND game = ? AND "
-                                 f"user_id IN ({marks})", guild_id, game, *user_ids)
+            rows = await q.fetch(
+                f"SELECT user_id, mu - 3 * sigma FROM ratings WHERE guild_id = ? AND game = ? AND user_id IN ({marks})",
+                guild_id,
+                game,
+                *user_ids,
+            )
         return {u: float(r) for u, r in rows}
 
     # ------------------------------------------------------------ writes
-    async def create_tournament(self, *, guild_id: str, hall_id: str, host_id: str, name: str, game: str,
-                                rules: dict[str, Any], settings: dict[str, Any], seed: int,
-                                announce: Any = lambda row: []) -> TournamentRow:
+    async def create_tournament(
+        self,
+        *,
+        guild_id: str,
+        hall_id: str,
+        host_id: str,
+        name: str,
+        game: str,
+        rules: dict[str, Any],
+        settings: dict[str, Any],
+        seed: int,
+        announce: Any = lambda row: [],
+    ) -> TournamentRow:
         """A tournament open for sign-up and what it owes the hall (`announce` sees the new
         row), in one transaction. Raises Duplicate if the hall has an open tournament."""
         now = time.time()
         async with self.driver.transaction() as tx:
-            row = tournament_row(await tx.fetchone(
-                "INSERT INTO tournaments (guild_id, hall_id, host_id, name, game, rules, settings, seed, status, "
-                f"created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'signup', ?, ?) RETURNING {T_COLUMNS}",
-                guild_id, hall_id, host_id, name, game, json.dumps(rules), json.dumps(settings), seed, now, now))
+            row = tournament_row(
+                await tx.fetchone(
+                    "INSERT INTO tournaments (guild_id, hall_id, host_id, name, game, rules, settings, seed, status, "
+                    f"created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'signup', ?, ?) RETURNING {T_COLUMNS}",
+                    guild_id,
+                    hall_id,
+                    host_id,
+                    name,
+                    game,
+                    json.dumps(rules),
+                    json.dumps(settings),
+                    seed,
+                    now,
+                    now,
+                )
+            )
             await insert_owed(tx, row.id, row.hall_id, announce(row))
         return row
 
-    async def save_tournament(self, row: TournamentRow, *, entrants: list[EntrantRow] = (),
-                              removed: list[str] = (), rounds: list[RoundRow] = (), closed: list[int] = (),
-                              tables: list[TableRow] = (), owed: list[TOwed] = (), **changes: Any) -> TournamentRow:
+    async def save_tournament(
+        self,
+        row: TournamentRow,
+        *,
+        entrants: list[EntrantRow] = (),
+        removed: list[str] = (),
+        rounds: list[RoundRow] = (),
+        closed: list[int] = (),
+        tables: list[TableRow] = (),
+        owed: list[TOwed] = (),
+        **changes: Any,
+    ) -> TournamentRow:
         """Save changes to a tournament if nobody changed it meanwhile (else Conflict), with
         its entrants (added or changed), rounds paired and closed, tables and what it owes,
         in one transaction; the stored `owed` items get their ids. Any change ends a claim."""
@@ -125,8 +197,12 @@ class TournamentQueries(TournamentOutbox):
         encoded["updated_at"] = now
         sets = ", ".join(f"{k} = ?" for k in encoded)
         async with self.driver.transaction() as tx:
-            changed = await tx.execute(f"UPDATE tournaments SET {sets}, version = version + 1, claim = NULL "
-                                       "WHERE id = ? AND version = ?", *encoded.values(), row.id, row.version)
+            changed = await tx.execute(
+                f"UPDATE tournaments SET {sets}, version = version + 1, claim = NULL WHERE id = ? AND version = ?",
+                *encoded.values(),
+                row.id,
+                row.version,
+            )
             if changed != 1:
                 raise Conflict(f"tournament {row.id} changed since version {row.version}")
             for e in entrants:
@@ -135,20 +211,45 @@ class TournamentQueries(TournamentOutbox):
                     "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tournament_id, user_id) DO UPDATE SET "
                     "name = excluded.name, rating = excluded.rating, joined = excluded.joined, "
                     "dropped = excluded.dropped, locale = excluded.locale",
-                    row.id, e.user_id, e.name, float(e.rating), e.joined, e.dropped, e.locale, now)
+                    row.id,
+                    e.user_id,
+                    e.name,
+                    float(e.rating),
+                    e.joined,
+                    e.dropped,
+                    e.locale,
+                    now,
+                )
             for user_id in removed:
-                await tx.execute("DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?", row.id,
-                                 user_id)
+                await tx.execute(
+                    "DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?", row.id, user_id
+                )
             for number in closed:
-                await tx.execute("UPDATE tournament_rounds SET closed_at = ? WHERE tournament_id = ? AND number = ? "
-                                 "AND closed_at IS NULL", now, row.id, number)
+                await tx.execute(
+                    "UPDATE tournament_rounds SET closed_at = ? WHERE tournament_id = ? AND number = ? "
+                    "AND closed_at IS NULL",
+                    now,
+                    row.id,
+                    number,
+                )
             for rnd in rounds:
-                await tx.execute("INSERT INTO tournament_rounds (tournament_id, number, pairing, created_at) "
-                                 "VALUES (?, ?, ?, ?)", row.id, rnd.number, json.dumps(rnd.pairing), now)
+                await tx.execute(
+                    "INSERT INTO tournament_rounds (tournament_id, number, pairing, created_at) VALUES (?, ?, ?, ?)",
+                    row.id,
+                    rnd.number,
+                    json.dumps(rnd.pairing),
+                    now,
+                )
             for t in tables:
-                await tx.execute("INSERT INTO tournament_tables (tournament_id, round, number, seats, thread_name) "
-                                 "VALUES (?, ?, ?, ?, ?)", row.id, t.round, t.number, json.dumps(t.seats),
-                                 t.thread_name)
+                await tx.execute(
+                    "INSERT INTO tournament_tables (tournament_id, round, number, seats, thread_name) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    row.id,
+                    t.round,
+                    t.number,
+                    json.dumps(t.seats),
+                    t.thread_name,
+                )
             await insert_owed(tx, row.id, row.hall_id, list(owed))
         values = {**row.__dict__, **changes, "version": row.version + 1, "updated_at": now}
         return TournamentRow(**values)
@@ -157,25 +258,44 @@ class TournamentQueries(TournamentOutbox):
         """Tournaments whose director has work due (a table finished, a deadline came),
         claimed for this process for a while so that, of several processes, one acts."""
         async with self.driver.read() as q:  # (mostly none: then no write transaction at all)
-            if await q.fetchone("SELECT 1 FROM tournaments WHERE due IS NOT NULL AND due <= ? AND "
-                                "(claim IS NULL OR claim < ?) LIMIT 1", now, now) is None:
+            if (
+                await q.fetchone(
+                    "SELECT 1 FROM tournaments WHERE due IS NOT NULL AND due <= ? AND "
+                    "(claim IS NULL OR claim < ?) LIMIT 1",
+                    now,
+                    now,
+                )
+                is None
+            ):
                 return []
         async with self.driver.transaction() as tx:
-            rows = [tournament_row(r) for r in await tx.fetch(
-                f"SELECT {T_COLUMNS} FROM tournaments WHERE due IS NOT NULL AND due <= ? AND "
-                f"(claim IS NULL OR claim < ?) ORDER BY due{self._skip_locked}", now, now)]
+            rows = [
+                tournament_row(r)
+                for r in await tx.fetch(
+                    f"SELECT {T_COLUMNS} FROM tournaments WHERE due IS NOT NULL AND due <= ? AND "
+                    f"(claim IS NULL OR claim < ?) ORDER BY due{self._skip_locked}",
+                    now,
+                    now,
+                )
+            ]
             if rows:
                 marks = ",".join("?" * len(rows))
-                await tx.execute(f"UPDATE tournaments SET claim = ? WHERE id IN ({marks})", now + DUE_LEASE,
-                                 *(r.id for r in rows))
+                await tx.execute(
+                    f"UPDATE tournaments SET claim = ? WHERE id IN ({marks})", now + DUE_LEASE, *(r.id for r in rows)
+                )
         return rows
 
-    async def link_table_game(self, tx: Tx, tournament_id: int, round_number: int, number: int,
-                              game_id: int) -> None:
+    async def link_table_game(self, tx: Tx, tournament_id: int, round_number: int, number: int, game_id: int) -> None:
         """Inside the transaction that creates a table's game: the table gets it, once (a
         second game for the same table rolls its creation back)."""
-        changed = await tx.execute("UPDATE tournament_tables SET game_id = ? WHERE tournament_id = ? AND round = ? "
-                                   "AND number = ? AND game_id IS NULL", game_id, tournament_id, round_number, number)
+        changed = await tx.execute(
+            "UPDATE tournament_tables SET game_id = ? WHERE tournament_id = ? AND round = ? "
+            "AND number = ? AND game_id IS NULL",
+            game_id,
+            tournament_id,
+            round_number,
+            number,
+        )
         if changed != 1:
             raise Conflict(f"table {tournament_id}/{round_number}/{number} already has its game")
 
@@ -184,21 +304,36 @@ class TournamentQueries(TournamentOutbox):
         table, its result — each person's place by the game's own ranking, their score, and
         the seats the automatic player played all game ("skipped") — is written in the same
         transaction, the tournament is due for its director, and the thread owes archiving."""
-        found = await tx.fetchone("SELECT tournament_id, round, number, thread_id FROM tournament_tables "
-                                  "WHERE game_id = ?", game_id)
+        found = await tx.fetchone(
+            "SELECT tournament_id, round, number, thread_id FROM tournament_tables WHERE game_id = ?", game_id
+        )
         if found is None:
             return
         tid, rnd, number, thread = found
-        acted = {seat.split("#")[0] for seat, actor in await tx.fetch(
-            "SELECT seat, actor FROM actions WHERE game_id = ?", game_id) if actor != "auto"}
+        acted = {
+            seat.split("#")[0]
+            for seat, actor in await tx.fetch("SELECT seat, actor FROM actions WHERE game_id = ?", game_id)
+            if actor != "auto"
+        }
         places = {s.user_id: int(s.place) for s in result.standings}
-        data = {"round": rnd, "table": number, "places": places,
-                "skipped": sorted(p for p in places if p not in acted),
-                "scores": {s.user_id: float(s.score) for s in result.standings}}
+        data = {
+            "round": rnd,
+            "table": number,
+            "places": places,
+            "skipped": sorted(p for p in places if p not in acted),
+            "scores": {s.user_id: float(s.score) for s in result.standings},
+        }
         now = time.time()
-        await tx.execute("INSERT INTO tournament_results (tournament_id, round, number, game_id, result, finished_at) "
-                         "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (tournament_id, round, number) DO NOTHING",
-                         tid, rnd, number, game_id, json.dumps(data), now)
+        await tx.execute(
+            "INSERT INTO tournament_results (tournament_id, round, number, game_id, result, finished_at) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (tournament_id, round, number) DO NOTHING",
+            tid,
+            rnd,
+            number,
+            game_id,
+            json.dumps(data),
+            now,
+        )
         # Due at once, whatever the service's clock says (0: before any time it can read); a
         # new version, so that a director working from what it read before this result
         # cannot save over it (it gets Conflict, and the tournament stays due).

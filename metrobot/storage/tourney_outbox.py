@@ -9,6 +9,7 @@ tournament that someone still holds; archiving waits for nothing and holds nothi
 Each item counts the times it was claimed (`tries`): a post claimed again may already be in
 the channel, and the adapter looks for it there before posting it again.
 """
+
 from __future__ import annotations
 
 import json
@@ -27,8 +28,14 @@ async def insert_owed(tx: Tx, tournament_id: int, hall_id: str, items: list[TOwe
         item.channel_id = item.channel_id or hall_id
         (item.id,) = await tx.fetchone(
             "INSERT INTO tournament_outbox (tournament_id, channel_id, kind, what, payload, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?) RETURNING id", tournament_id, item.channel_id, item.kind, item.what,
-            json.dumps(item.payload, ensure_ascii=False), item.created_at)
+            "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+            tournament_id,
+            item.channel_id,
+            item.kind,
+            item.what,
+            json.dumps(item.payload, ensure_ascii=False),
+            item.created_at,
+        )
 
 
 class TournamentOutbox:
@@ -38,8 +45,14 @@ class TournamentOutbox:
         """What tournaments owe and nobody holds, claimed for this process, oldest first."""
         now = time.time()
         async with self.driver.read() as q:  # (mostly nothing: then no write transaction at all)
-            if await q.fetchone("SELECT 1 FROM tournament_outbox WHERE delivered_at IS NULL AND "
-                                "(claim IS NULL OR claim < ?) LIMIT 1", now) is None:
+            if (
+                await q.fetchone(
+                    "SELECT 1 FROM tournament_outbox WHERE delivered_at IS NULL AND "
+                    "(claim IS NULL OR claim < ?) LIMIT 1",
+                    now,
+                )
+                is None
+            ):
                 return []
         async with self.driver.transaction() as tx:
             rows = await tx.fetch(
@@ -47,23 +60,38 @@ class TournamentOutbox:
                 "(claim IS NULL OR claim < ?) AND (kind = 'archive' OR NOT EXISTS ("
                 "SELECT 1 FROM tournament_outbox e WHERE e.tournament_id = o.tournament_id AND e.delivered_at IS NULL "
                 "AND e.kind != 'archive' AND e.id < o.id AND e.claim >= ?)) "
-                f"ORDER BY id LIMIT ?{self._skip_locked}", now, now, limit)
+                f"ORDER BY id LIMIT ?{self._skip_locked}",
+                now,
+                now,
+                limit,
+            )
             items = [owed_row(r) for r in rows]
             if items:
                 marks = ",".join("?" * len(items))
-                await tx.execute(f"UPDATE tournament_outbox SET claim = ?, tries = tries + 1 WHERE id IN ({marks})",
-                                 now + LEASE, *(i.id for i in items))
+                await tx.execute(
+                    f"UPDATE tournament_outbox SET claim = ?, tries = tries + 1 WHERE id IN ({marks})",
+                    now + LEASE,
+                    *(i.id for i in items),
+                )
         return items
 
     async def tournament_delivered(self, item: TOwed, message_id: str | None = None) -> None:
         """Sent (or given up: the channel is gone). The first sign-up and standings posts are
         the messages later edits change."""
         async with self.driver.transaction() as tx:
-            await tx.execute("UPDATE tournament_outbox SET delivered_at = ?, message_id = ? WHERE id = ? AND "
-                             "delivered_at IS NULL", time.time(), message_id, item.id)
+            await tx.execute(
+                "UPDATE tournament_outbox SET delivered_at = ?, message_id = ? WHERE id = ? AND delivered_at IS NULL",
+                time.time(),
+                message_id,
+                item.id,
+            )
             if item.kind == "post" and item.what in ("signup", "standings") and message_id:
-                await tx.execute(f"UPDATE tournaments SET {item.what}_message_id = ? WHERE id = ? AND "
-                                 f"{item.what}_message_id IS NULL", message_id, item.tournament_id)
+                await tx.execute(
+                    f"UPDATE tournaments SET {item.what}_message_id = ? WHERE id = ? AND "
+                    f"{item.what}_message_id IS NULL",
+                    message_id,
+                    item.tournament_id,
+                )
 
     async def tournament_release(self, item: TOwed) -> None:
         """Not now (a thread to archive whose game still owes its thread posts): anyone's again."""
@@ -73,8 +101,13 @@ class TournamentOutbox:
     async def newer_edit(self, item: TOwed) -> bool:
         """Whether a later edit of the same message is owed (this one is then history)."""
         async with self.driver.read() as q:
-            r = await q.fetchone("SELECT 1 FROM tournament_outbox WHERE tournament_id = ? AND kind = 'edit' AND "
-                                 "what = ? AND id > ? LIMIT 1", item.tournament_id, item.what, item.id)
+            r = await q.fetchone(
+                "SELECT 1 FROM tournament_outbox WHERE tournament_id = ? AND kind = 'edit' AND "
+                "what = ? AND id > ? LIMIT 1",
+                item.tournament_id,
+                item.what,
+                item.id,
+            )
         return r is not None
 
     async def table_thread(self, item: TOwed, thread_id: str) -> str:
@@ -83,12 +116,26 @@ class TournamentOutbox:
         table's thread."""
         p = item.payload
         async with self.driver.transaction() as tx:
-            await tx.execute("UPDATE tournament_tables SET thread_id = ? WHERE tournament_id = ? AND round = ? AND "
-                             "number = ? AND thread_id IS NULL", thread_id, item.tournament_id, p["round"], p["table"])
-            (stored,) = await tx.fetchone("SELECT thread_id FROM tournament_tables WHERE tournament_id = ? AND "
-                                          "round = ? AND number = ?", item.tournament_id, p["round"], p["table"])
-            await tx.execute("UPDATE tournament_outbox SET delivered_at = ?, message_id = ? WHERE id = ? AND "
-                             "delivered_at IS NULL", time.time(), stored, item.id)
+            await tx.execute(
+                "UPDATE tournament_tables SET thread_id = ? WHERE tournament_id = ? AND round = ? AND "
+                "number = ? AND thread_id IS NULL",
+                thread_id,
+                item.tournament_id,
+                p["round"],
+                p["table"],
+            )
+            (stored,) = await tx.fetchone(
+                "SELECT thread_id FROM tournament_tables WHERE tournament_id = ? AND round = ? AND number = ?",
+                item.tournament_id,
+                p["round"],
+                p["table"],
+            )
+            await tx.execute(
+                "UPDATE tournament_outbox SET delivered_at = ?, message_id = ? WHERE id = ? AND delivered_at IS NULL",
+                time.time(),
+                stored,
+                item.id,
+            )
             # The table's game is owed next: should this process die first, the director makes it.
             await tx.execute("UPDATE tournaments SET due = 0, version = version + 1 WHERE id = ?", item.tournament_id)
         return stored
@@ -96,13 +143,19 @@ class TournamentOutbox:
     async def channel_settled(self, game_id: int) -> bool:
         """Whether a game's channel has been sent everything it was owed."""
         async with self.driver.read() as q:
-            r = await q.fetchone("SELECT 1 FROM outbox WHERE game_id = ? AND target = 'channel' AND "
-                                 "delivered_at IS NULL LIMIT 1", game_id)
+            r = await q.fetchone(
+                "SELECT 1 FROM outbox WHERE game_id = ? AND target = 'channel' AND delivered_at IS NULL LIMIT 1",
+                game_id,
+            )
         return r is None
 
     async def tournament_posts(self, tournament_id: int, what: str) -> list[str]:
         """Where a tournament's delivered posts of one kind are (message ids, oldest first)."""
         async with self.driver.read() as q:
-            rows = await q.fetch("SELECT message_id FROM tournament_outbox WHERE tournament_id = ? AND kind = 'post' "
-                                 "AND what = ? AND message_id IS NOT NULL ORDER BY id", tournament_id, what)
+            rows = await q.fetch(
+                "SELECT message_id FROM tournament_outbox WHERE tournament_id = ? AND kind = 'post' "
+                "AND what = ? AND message_id IS NOT NULL ORDER BY id",
+                tournament_id,
+                what,
+            )
         return [r[0] for r in rows]

@@ -1,6 +1,7 @@
 """What storage hands the tournament director: a tournament row, its entrants, rounds,
 tables and results, and what it owes Discord — plain values (the director turns them into
 the pure model of `metrobot.tournaments.model`, which storage does not import)."""
+
 from __future__ import annotations
 
 import json
@@ -35,8 +36,10 @@ class TournamentRow:
         return self.status in ("signup", "running", "paused")
 
 
-T_COLUMNS = ("id, guild_id, hall_id, host_id, name, game, rules, settings, seed, status, stage, round, due, "
-             "signup_message_id, standings_message_id, version, created_at, updated_at")
+T_COLUMNS = (
+    "id, guild_id, hall_id, host_id, name, game, rules, settings, seed, status, stage, round, due, "
+    "signup_message_id, standings_message_id, version, created_at, updated_at"
+)
 T_JSON = ("rules", "settings")
 
 

@@ -7,6 +7,7 @@ A mixin of `Database`. The key lives in the server's settings (`servers.settings
 own. It is made the first time a link is signed, inside one transaction, and replaced when a
 manager rotates it (every link signed with the old key stops working).
 """
+
 from __future__ import annotations
 
 import json
@@ -34,8 +35,9 @@ class WebQueries:
             return bytes.fromhex(web["key"]), bool(web.get("public"))
         return await self.change_web(guild_id) if make else None
 
-    async def change_web(self, guild_id: str, *, public: bool | None = None, rotate: bool = False
-                         ) -> tuple[bytes, bool]:
+    async def change_web(
+        self, guild_id: str, *, public: bool | None = None, rotate: bool = False
+    ) -> tuple[bytes, bool]:
         """Set whether the index page is public and/or put a new key in place (`rotate`), in one
         transaction (a key is made where there is none). Returns the key and the flag."""
         async with self.driver.transaction() as tx:
@@ -48,17 +50,26 @@ class WebQueries:
                 web["public"] = bool(public)
             if web != settings.get("web") or row is None:
                 settings["web"] = web
-                await tx.execute("INSERT INTO servers (guild_id, settings, updated_at) VALUES (?, ?, ?) "
-                                 "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings, "
-                                 "updated_at = excluded.updated_at", guild_id, json.dumps(settings), time.time())
+                await tx.execute(
+                    "INSERT INTO servers (guild_id, settings, updated_at) VALUES (?, ?, ?) "
+                    "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings, "
+                    "updated_at = excluded.updated_at",
+                    guild_id,
+                    json.dumps(settings),
+                    time.time(),
+                )
         return bytes.fromhex(web["key"]), bool(web.get("public"))
 
     async def games_in_guild(self, guild_id: str, status: str, limit: int) -> list[GameRow]:
         """A server's games of one status (without their states), newest first (by id: the
         server's index gives them in that order, with no sort)."""
         async with self.driver.read() as q:
-            rows = await q.fetch(f"SELECT {LISTED} FROM games g WHERE guild_id = ? AND status = ? "
-                                 f"ORDER BY id DESC LIMIT ?", guild_id, status, limit)
+            rows = await q.fetch(
+                f"SELECT {LISTED} FROM games g WHERE guild_id = ? AND status = ? ORDER BY id DESC LIMIT ?",
+                guild_id,
+                status,
+                limit,
+            )
         return [game_row(r) for r in rows]
 
     async def finished_in_guild(self, guild_id: str, limit: int) -> list:
@@ -68,8 +79,14 @@ class WebQueries:
         one's row, state and all (160 ms at 7,500 games on SQLite), and an index for it is a
         schema change left for later."""
         async with self.driver.read() as q:
-            ids = [r[0] for r in await q.fetch("SELECT id FROM games WHERE guild_id = ? AND status = 'finished' "
-                                               "ORDER BY id DESC LIMIT ?", guild_id, 4 * limit)]
+            ids = [
+                r[0]
+                for r in await q.fetch(
+                    "SELECT id FROM games WHERE guild_id = ? AND status = 'finished' ORDER BY id DESC LIMIT ?",
+                    guild_id,
+                    4 * limit,
+                )
+            ]
         if not ids:
             return []
         marks = ",".join("?" * len(ids))
@@ -78,12 +95,19 @@ class WebQueries:
     async def rated_kinds(self, guild_id: str) -> list[str]:
         """The game kinds a server has a leaderboard of (someone is rated), most played first."""
         async with self.driver.read() as q:
-            return [r[0] for r in await q.fetch("SELECT game FROM ratings WHERE guild_id = ? GROUP BY game "
-                                                "ORDER BY SUM(games) DESC, game", guild_id)]
+            return [
+                r[0]
+                for r in await q.fetch(
+                    "SELECT game FROM ratings WHERE guild_id = ? GROUP BY game ORDER BY SUM(games) DESC, game", guild_id
+                )
+            ]
 
     async def name_in_guild(self, guild_id: str, user_id: str) -> str | None:
         """The name a person's latest finished game on the server stored for them."""
         async with self.driver.read() as q:
-            row = await q.fetchone("SELECT name FROM results WHERE guild_id = ? AND user_id = ? "
-                                   "ORDER BY seq DESC LIMIT 1", guild_id, user_id)
+            row = await q.fetchone(
+                "SELECT name FROM results WHERE guild_id = ? AND user_id = ? ORDER BY seq DESC LIMIT 1",
+                guild_id,
+                user_id,
+            )
         return row[0] if row else None

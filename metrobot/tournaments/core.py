@@ -7,6 +7,7 @@ work out the change with the pure pairing and scoring, save it in one version-ch
 transaction together with what it owes Discord (the tournament outbox), and say what to
 answer privately. Everything public goes out from the outbox after the commit.
 """
+
 from __future__ import annotations
 
 import functools
@@ -33,6 +34,7 @@ def derived_seed(*parts: Any) -> int:
 def retried(method):
     """A request that met a concurrent change of its tournament (a table's result recorded
     meanwhile, another process): done again from what is stored now, then refused."""
+
     @functools.wraps(method)
     async def run(self, *args: Any, **kwargs: Any) -> Any:
         for _ in range(3):
@@ -41,6 +43,7 @@ def retried(method):
             except Conflict:
                 continue
         raise Refused(me().t("The tournament changed at the same moment; nothing was done. Try again."))
+
     return run
 
 
@@ -53,12 +56,17 @@ def model(snap: Snapshot) -> tuple[Rules, list[Entrant], list[Round], list[Table
     return rules, entrants, rounds, results
 
 
-def pair_in_worker(rules: dict, entrants: list[dict], rounds: list[dict], results: list[dict], seed: int,
-                   busy: list[str] | None) -> dict | list[dict]:
+def pair_in_worker(
+    rules: dict, entrants: list[dict], rounds: list[dict], results: list[dict], seed: int, busy: list[str] | None
+) -> dict | list[dict]:
     """The next round (or, with `busy`, a league's tables to open now) from plain values:
     run in a worker process, so a big field never holds up other channels."""
-    args = (Rules.from_json(rules), [Entrant.from_json(e) for e in entrants], [Round.from_json(r) for r in rounds],
-            [TableResult.from_json(r) for r in results])
+    args = (
+        Rules.from_json(rules),
+        [Entrant.from_json(e) for e in entrants],
+        [Round.from_json(r) for r in rounds],
+        [TableResult.from_json(r) for r in results],
+    )
     if busy is not None:
         return [t.to_json() for t in open_tables(*args, set(busy), seed)]
     return pair(*args, seed).to_json()
@@ -74,8 +82,9 @@ class TournamentCore(GameService):
             raise Refused(me().t("There is no such tournament."))
         return snap
 
-    async def _find(self, hall_id: str, guild_id: str | None, tournament_id: int | None = None, *,
-                    any_status: bool = False) -> TournamentRow:
+    async def _find(
+        self, hall_id: str, guild_id: str | None, tournament_id: int | None = None, *, any_status: bool = False
+    ) -> TournamentRow:
         """The tournament a request is about: the one a button names (which must belong to
         this server and this channel), else the open one of this channel — or, asked in a
         table's thread, that table's tournament."""
@@ -96,12 +105,17 @@ class TournamentCore(GameService):
             elif any_status:
                 row = await self.db.last_tournament(hall_id)
         if row is None or row.guild_id != str(guild_id):
-            raise Refused(me().t("No tournament here. Create one with `/tournament new`, or see the server's "
-                                 "tournaments with `/tournament list`."))
+            raise Refused(
+                me().t(
+                    "No tournament here. Create one with `/tournament new`, or see the server's "
+                    "tournaments with `/tournament list`."
+                )
+            )
         return row
 
-    async def _may_run(self, row: TournamentRow | None, guild_id: str | None, user_id: str, manager: bool,
-                       roles: list[str]) -> bool:
+    async def _may_run(
+        self, row: TournamentRow | None, guild_id: str | None, user_id: str, manager: bool, roles: list[str]
+    ) -> bool:
         """The host, people with Manage Server, and those with the server's tournament role."""
         if row is not None and user_id == row.host_id:
             return True
@@ -126,20 +140,31 @@ class TournamentCore(GameService):
     @staticmethod
     def _stage(row, stage: int | None) -> None:
         if stage is not None and stage != row.stage:
-            raise Refused(me().t("These buttons are out of date: the tournament has moved on. Use the newest message, "
-                                 "or `/tournament standings`."))
+            raise Refused(
+                me().t(
+                    "These buttons are out of date: the tournament has moved on. Use the newest message, "
+                    "or `/tournament standings`."
+                )
+            )
 
     @staticmethod
     def _missing(missing: list[str] | None) -> None:
         """Refuse, naming them, if the bot lacks what a round's threads need in the hall."""
         if missing:
-            words = {"create_public_threads": me().t("Create Public Threads"),
-                     "create_private_threads": me().t("Create Private Threads"),
-                     "send_messages_in_threads": me().t("Send Messages in Threads"),
-                     "manage_threads": me().t("Manage Threads"), "send_messages": me().t("Send Messages")}
-            raise Refused(me().t("I can't run a round here: I need these permissions in this channel: {missing}. "
-                                 "Nothing was paired; give me them and try again.",
-                                 missing=", ".join(words.get(m, m) for m in missing)))
+            words = {
+                "create_public_threads": me().t("Create Public Threads"),
+                "create_private_threads": me().t("Create Private Threads"),
+                "send_messages_in_threads": me().t("Send Messages in Threads"),
+                "manage_threads": me().t("Manage Threads"),
+                "send_messages": me().t("Send Messages"),
+            }
+            raise Refused(
+                me().t(
+                    "I can't run a round here: I need these permissions in this channel: {missing}. "
+                    "Nothing was paired; give me them and try again.",
+                    missing=", ".join(words.get(m, m) for m in missing),
+                )
+            )
 
 
 __all__ = ["PERMISSIONS", "PairingError", "TournamentCore", "derived_seed", "model", "pair_in_worker", "retried"]

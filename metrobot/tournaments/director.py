@@ -6,6 +6,7 @@ Replies speak the asker's language (`me()`); what the hall is told speaks the to
 Each request is one version-checked transaction with what it owes the hall: two hosts
 pressing Start at once start it once (the other is told it has started).
 """
+
 from __future__ import annotations
 
 import logging
@@ -29,19 +30,41 @@ MAX_ROUNDS, MAX_PLAYERS = 12, 256
 
 
 class Director(Running):
-    async def tournament_new(self, hall_id: str, guild_id: str | None, user_id: str, kind: str, fmt: str, *,
-                             manager: bool, roles: list[str] = (), in_thread: bool = False,
-                             table_size: int | None = None, rounds: int | None = None, turn_clock: int | None = None,
-                             variant: str | None = None, city: str | None = None, name: str | None = None,
-                             max_players: int | None = None, signup_hours: float | None = None,
-                             break_hours: float | None = None, best_of: int | None = None,
-                             season_days: float | None = None, advance: int | None = None, duplicate: bool = False,
-                             default_language: str | None = None) -> Outcome:
+    async def tournament_new(
+        self,
+        hall_id: str,
+        guild_id: str | None,
+        user_id: str,
+        kind: str,
+        fmt: str,
+        *,
+        manager: bool,
+        roles: list[str] = (),
+        in_thread: bool = False,
+        table_size: int | None = None,
+        rounds: int | None = None,
+        turn_clock: int | None = None,
+        variant: str | None = None,
+        city: str | None = None,
+        name: str | None = None,
+        max_players: int | None = None,
+        signup_hours: float | None = None,
+        break_hours: float | None = None,
+        best_of: int | None = None,
+        season_days: float | None = None,
+        advance: int | None = None,
+        duplicate: bool = False,
+        default_language: str | None = None,
+    ) -> Outcome:
         if guild_id is None:
             raise Refused(me().t("Tournaments are run on a server, in one of its channels."))
         if not await self._may_run(None, guild_id, user_id, manager, list(roles)):
-            raise Refused(me().t("Only people with Manage Server, or the role this server names for tournaments "
-                                 "(`/server settings tournament_role`), create tournaments."))
+            raise Refused(
+                me().t(
+                    "Only people with Manage Server, or the role this server names for tournaments "
+                    "(`/server settings tournament_role`), create tournaments."
+                )
+            )
         if in_thread:
             raise Refused(me().t("Create a tournament in a text channel: each table gets a thread under it."))
         try:
@@ -49,30 +72,50 @@ class Director(Running):
         except BadInput as exc:
             raise Refused(exc.in_language(me())) from None
         if fmt not in FORMATS:
-            raise Refused(me().t("The formats are: {formats}.", formats=", ".join(me().t(FORMAT_WORDS[f])
-                                                                                  for f in FORMATS)))
+            raise Refused(
+                me().t("The formats are: {formats}.", formats=", ".join(me().t(FORMAT_WORDS[f]) for f in FORMATS))
+            )
         game = plugin.game
         size = table_size or min(max(game.min_players, 4), game.max_players)
         if not game.min_players <= size <= game.max_players:
-            raise Refused(me().t("{game} seats {low}-{high} players at a table.", game=title(plugin),
-                                 low=game.min_players, high=game.max_players))
+            raise Refused(
+                me().t(
+                    "{game} seats {low}-{high} players at a table.",
+                    game=title(plugin),
+                    low=game.min_players,
+                    high=game.max_players,
+                )
+            )
         if fmt == "swiss" and rounds is None:
             rounds = 3
         if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
             raise Refused(me().t("A tournament plays 1 to {most} rounds.", most=MAX_ROUNDS))
         if duplicate and not plugin.duplicate_deals:
-            raise Refused(me().t("{game} cannot be played duplicate: its tables cannot share one deal.",
-                                 game=title(plugin)))
+            raise Refused(
+                me().t("{game} cannot be played duplicate: its tables cannot share one deal.", game=title(plugin))
+            )
         if max_players is not None and not 2 <= max_players <= MAX_PLAYERS:
             raise Refused(me().t("A tournament takes 2 to {most} people.", most=MAX_PLAYERS))
-        rules = Rules(format=fmt, table_size=size, min_seats=game.min_players, max_seats=game.max_players,
-                      rounds=rounds if fmt in ("swiss", "round_robin") else None,
-                      advance=advance or 1, best_of=best_of if fmt == "league" else None, duplicate=duplicate)
+        rules = Rules(
+            format=fmt,
+            table_size=size,
+            min_seats=game.min_players,
+            max_seats=game.max_players,
+            rounds=rounds if fmt in ("swiss", "round_robin") else None,
+            advance=advance or 1,
+            best_of=best_of if fmt == "league" else None,
+            duplicate=duplicate,
+        )
         try:
             check_rules(rules)
         except PairingError:
-            raise Refused(me().t("Those rules don't work together: a knockout table of {size} sends 1 to {most} "
-                                 "people through.", size=size, most=size - 1)) from None
+            raise Refused(
+                me().t(
+                    "Those rules don't work together: a knockout table of {size} sends 1 to {most} people through.",
+                    size=size,
+                    most=size - 1,
+                )
+            ) from None
         try:
             options = plugin.options(variant, city)
             game.validate_options(options, size)
@@ -81,30 +124,54 @@ class Director(Running):
         server = await self.db.server(guild_id)
         now = self.clock()
         settings: dict[str, Any] = {
-            "language": code_of(server.get("language") or default_language), "options": options,
+            "language": code_of(server.get("language") or default_language),
+            "options": options,
             "clock": turn_clock or server.get("turn_clock") or self.default_turn_clock,
-            "bot_level": server.get("bot_level") or "greedy", "max_players": max_players,
+            "bot_level": server.get("bot_level") or "greedy",
+            "max_players": max_players,
             "signup_until": now + signup_hours * 3600 if signup_hours else None,
-            "break_seconds": (break_hours or 0) * 3600}
+            "break_seconds": (break_hours or 0) * 3600,
+        }
         if fmt == "league":
             settings["season_until"] = now + (season_days or 28) * 86400
-        title_text = clean(" ".join(str(name or "").split())) or me().t("{game} {format}", game=title(plugin),
-                                                                        format=me().t(FORMAT_WORDS[fmt]))
+        title_text = clean(" ".join(str(name or "").split())) or me().t(
+            "{game} {format}", game=title(plugin), format=me().t(FORMAT_WORDS[fmt])
+        )
 
         def announce(row) -> list[TOwed]:
             return [self._signup_post(row, Snapshot(row, [], [], [], []))]
+
         try:
-            row = await self.db.create_tournament(guild_id=str(guild_id), hall_id=hall_id, host_id=user_id,
-                                                  name=title_text[:60], game=plugin.name, rules=rules.to_json(),
-                                                  settings=settings, seed=self.seeds(), announce=announce)
+            row = await self.db.create_tournament(
+                guild_id=str(guild_id),
+                hall_id=hall_id,
+                host_id=user_id,
+                name=title_text[:60],
+                game=plugin.name,
+                rules=rules.to_json(),
+                settings=settings,
+                seed=self.seeds(),
+                announce=announce,
+            )
         except Duplicate:
-            raise Refused(me().t("This channel already runs a tournament: finish or abort it first "
-                                 "(`/tournament abort`), or use another channel.")) from None
+            raise Refused(
+                me().t(
+                    "This channel already runs a tournament: finish or abort it first "
+                    "(`/tournament abort`), or use another channel."
+                )
+            ) from None
         if settings["signup_until"]:
             await self.db.save_tournament(row, due=settings["signup_until"])
         log.info("tournament %s created in %s: %s %s", row.id, hall_id, plugin.name, rules.to_json())
-        return Outcome(reply=Message(me().t("Tournament **{name}** is open for sign-up here. People join with the "
-                                            "button; you start it when ready.", name=row.name)))
+        return Outcome(
+            reply=Message(
+                me().t(
+                    "Tournament **{name}** is open for sign-up here. People join with the "
+                    "button; you start it when ready.",
+                    name=row.name,
+                )
+            )
+        )
 
     def _signup_post(self, row, snap: Snapshot) -> TOwed:
         item = self._signup_owed(row, snap)
@@ -112,8 +179,16 @@ class Director(Running):
 
     # ------------------------------------------------------------ sign-up
     @retried
-    async def tournament_join(self, hall_id: str, guild_id: str | None, user_id: str, user_name: str, *,
-                              tournament_id: int | None = None, stage: int | None = None) -> Outcome:
+    async def tournament_join(
+        self,
+        hall_id: str,
+        guild_id: str | None,
+        user_id: str,
+        user_name: str,
+        *,
+        tournament_id: int | None = None,
+        stage: int | None = None,
+    ) -> Outcome:
         found = await self._find(hall_id, guild_id, tournament_id)
         async with self._t_lock(found.id):
             snap = await self._snap(found.id)
@@ -127,15 +202,19 @@ class Director(Running):
                 raise Refused(me().t("You are already signed up."))
             if mine is not None:
                 raise Refused(me().t("You left this tournament; you cannot come back to it."))
-            if row.settings.get("signup_until") and self.clock() >= row.settings["signup_until"] \
-                    and row.status == "signup":
+            if (
+                row.settings.get("signup_until")
+                and self.clock() >= row.settings["signup_until"]
+                and row.status == "signup"
+            ):
                 raise Refused(me().t("Sign-up has closed: its deadline has passed."))
             most = row.settings.get("max_players") or MAX_PLAYERS
             if sum(1 for e in snap.entrants if e.dropped is None) >= most:
                 raise Refused(me().t("The tournament is full ({most} people).", most=most))
             joined = len(snap.rounds) + 1 if row.status != "signup" else 1
-            entrant = EntrantRow(user_id, " ".join(str(user_name).split())[:40] or user_id, joined=joined,
-                                 locale=me().code)
+            entrant = EntrantRow(
+                user_id, " ".join(str(user_name).split())[:40] or user_id, joined=joined, locale=me().code
+            )
             if row.status != "signup":
                 rating = await self.db.ratings_for(row.guild_id, row.game, [user_id])
                 entrant = replace(entrant, rating=round(rating.get(user_id, 0.0), 3))
@@ -145,8 +224,15 @@ class Director(Running):
         return Outcome(reply=Message(me().t("You are signed up for **{name}**.", name=row.name)))
 
     @retried
-    async def tournament_leave(self, hall_id: str, guild_id: str | None, user_id: str, *,
-                               tournament_id: int | None = None, stage: int | None = None) -> Outcome:
+    async def tournament_leave(
+        self,
+        hall_id: str,
+        guild_id: str | None,
+        user_id: str,
+        *,
+        tournament_id: int | None = None,
+        stage: int | None = None,
+    ) -> Outcome:
         found = await self._find(hall_id, guild_id, tournament_id)
         if found.status != "signup":
             return await self.tournament_drop(hall_id, guild_id, user_id, tournament_id=found.id, stage=stage)
@@ -163,9 +249,18 @@ class Director(Running):
 
     # ------------------------------------------------------------ starting
     @retried
-    async def tournament_start(self, hall_id: str, guild_id: str | None, user_id: str, *, manager: bool,
-                               roles: list[str] = (), missing: list[str] | None = None,
-                               tournament_id: int | None = None, stage: int | None = None) -> Outcome:
+    async def tournament_start(
+        self,
+        hall_id: str,
+        guild_id: str | None,
+        user_id: str,
+        *,
+        manager: bool,
+        roles: list[str] = (),
+        missing: list[str] | None = None,
+        tournament_id: int | None = None,
+        stage: int | None = None,
+    ) -> Outcome:
         found = await self._find(hall_id, guild_id, tournament_id)
         async with self._t_lock(found.id):
             snap = await self._snap(found.id)
@@ -176,9 +271,16 @@ class Director(Running):
                 raise Refused(me().t("Only the host (or someone with Manage Server) starts the tournament."))
             self._missing(self._needed(snap.row, missing))
             number = await self._start_locked(snap)  # (Conflict: another process started it; done again)
-        return Outcome(reply=Message(me().n("The tournament has begun: round 1 is paired ({tables} table).",
-                                            "The tournament has begun: round 1 is paired ({tables} tables).", number,
-                                            tables=number)))
+        return Outcome(
+            reply=Message(
+                me().n(
+                    "The tournament has begun: round 1 is paired ({tables} table).",
+                    "The tournament has begun: round 1 is paired ({tables} tables).",
+                    number,
+                    tables=number,
+                )
+            )
+        )
 
     async def _start_locked(self, snap: Snapshot) -> int:
         """Freeze everyone's rating, pair round 1 and save it with what it owes (threads,
@@ -189,8 +291,13 @@ class Director(Running):
         people = [replace(e, rating=round(ratings.get(e.user_id, 0.0), 3)) for e in people]
         rules = self._rules(row)
         if len(people) < max(2, rules.min_seats):
-            raise Refused(me().t("Too few people to start: {count} signed up, and a table needs {least}.",
-                                 count=len(people), least=max(2, rules.min_seats)))
+            raise Refused(
+                me().t(
+                    "Too few people to start: {count} signed up, and a table needs {least}.",
+                    count=len(people),
+                    least=max(2, rules.min_seats),
+                )
+            )
         snap = replace(snap, entrants=people)
         _, entrants, _, _ = model(snap)
         started = replace(row, status="running", stage=row.stage + 1)
@@ -198,23 +305,43 @@ class Director(Running):
         if rules.format == "league":
             tables = await self._pair_values(row, rules, entrants, [], [], busy=set())
             from .model import Round, Table
+
             rnd = Round(1, tuple(Table(t.number, t.seats) for t in tables))
         else:
             try:
                 rnd = await self._pair_values(row, rules, entrants, [], [])
             except PairingError as exc:
                 log.info("tournament %s cannot start: %s", row.id, exc)
-                raise Refused(me().t("These people cannot be seated at tables of {size}: {count} signed up.",
-                                     size=rules.table_size, count=len(people))) from None
+                raise Refused(
+                    me().t(
+                        "These people cannot be seated at tables of {size}: {count} signed up.",
+                        size=rules.table_size,
+                        count=len(people),
+                    )
+                ) from None
         if not rnd.tables:
-            raise Refused(me().t("Too few people to start: {count} signed up, and a table needs {least}.",
-                                 count=len(people), least=rules.table_size))
+            raise Refused(
+                me().t(
+                    "Too few people to start: {count} signed up, and a table needs {least}.",
+                    count=len(people),
+                    least=rules.table_size,
+                )
+            )
         made, owed = self._round_owed(started, rnd, names, league=rules.format == "league")
         owed = [self._signup_owed(started, replace(snap, row=started))] + owed
         owed += self._standings_owed(started, entrants, [rnd], [], names, settings)
-        await self.db.save_tournament(row, status="running", stage=row.stage + 1, round=1, entrants=people,
-                                      rounds=[RoundRow(1, rnd.to_json())], tables=made, owed=owed, settings=settings,
-                                      due=settings.get("season_until"))
+        await self.db.save_tournament(
+            row,
+            status="running",
+            stage=row.stage + 1,
+            round=1,
+            entrants=people,
+            rounds=[RoundRow(1, rnd.to_json())],
+            tables=made,
+            owed=owed,
+            settings=settings,
+            due=settings.get("season_until"),
+        )
         log.info("tournament %s started: %d people, %d tables", row.id, len(people), len(rnd.tables))
         return len(rnd.tables)
 
@@ -227,8 +354,12 @@ class Director(Running):
             await self._start_locked(snap)
             return
         except Refused:
-            text = g.t("⏰ {host}: sign-up for **{name}** has closed, but I could not start it (too few people, or I "
-                       "lack permissions here). Sign-up stays open; start it with `/tournament start`.",
-                       host=f"<@{row.host_id}>", name=clean(row.name))
-        await self.db.save_tournament(row, settings=settings, due=None,
-                                      owed=[TOwed("post", "news", {"text": text, "mentions": [row.host_id]})])
+            text = g.t(
+                "⏰ {host}: sign-up for **{name}** has closed, but I could not start it (too few people, or I "
+                "lack permissions here). Sign-up stays open; start it with `/tournament start`.",
+                host=f"<@{row.host_id}>",
+                name=clean(row.name),
+            )
+        await self.db.save_tournament(
+            row, settings=settings, due=None, owed=[TOwed("post", "news", {"text": text, "mentions": [row.host_id]})]
+        )

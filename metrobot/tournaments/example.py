@@ -2,6 +2,7 @@
 picture of final standings, from a seeded run — a 12-person Swiss of a game at tables of 4
 (or its most) over 4 rounds, paired and scored by the bot's own code with results drawn from
 hidden strengths (the simulation tool's `rating` mode), drawn as the bot posts it."""
+
 from __future__ import annotations
 
 import argparse
@@ -30,17 +31,36 @@ def picture(kind: str, language: str = "en") -> bytes:
 
     entrants, _ = people(len(NAMES), SEED, "rating")
     rounds = [Round.from_json(r) for r in run["rounds"]]
-    results = [TableResult(r["number"], res["table"], res["places"], scores=res["scores"])
-               for r in run["rounds"] for res in r["results"]]
+    results = [
+        TableResult(r["number"], res["table"], res["places"], scores=res["scores"])
+        for r in run["rounds"]
+        for res in r["results"]
+    ]
     names = dict(zip((e.id for e in entrants), NAMES))
-    rows = [{"rank": s.rank, "name": names[s.person], "points": s.points, "tiebreaks": list(s.tiebreaks[:3]),
-             "played": s.played, "byes": s.byes, "skipped": s.skipped, "dropped": s.dropped}
-            for s in standings(rules, entrants, rounds, results, SEED)]
+    rows = [
+        {
+            "rank": s.rank,
+            "name": names[s.person],
+            "points": s.points,
+            "tiebreaks": list(s.tiebreaks[:3]),
+            "played": s.played,
+            "byes": s.byes,
+            "skipped": s.skipped,
+            "dropped": s.dropped,
+        }
+        for s in standings(rules, entrants, rounds, results, SEED)
+    ]
     g = lang(language)
     heading = g.t("{name} — final standings", name="Spring Cup")
-    sub = g.n("{game} · {format} · {count} player · {rounds} rounds", "{game} · {format} · {count} players · "
-              "{rounds} rounds", len(NAMES), game=g.t(plugin.title), format=g.t(FORMAT_WORDS["swiss"]),
-              count=len(NAMES), rounds=len(rounds))
+    sub = g.n(
+        "{game} · {format} · {count} player · {rounds} rounds",
+        "{game} · {format} · {count} players · {rounds} rounds",
+        len(NAMES),
+        game=g.t(plugin.title),
+        format=g.t(FORMAT_WORDS["swiss"]),
+        count=len(NAMES),
+        rounds=len(rounds),
+    )
     return standings_png(heading, sub, rows, g.code)
 
 

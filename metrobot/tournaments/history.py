@@ -3,6 +3,7 @@
 Computed from the rounds alone (the tables as paired, whatever their results), so a
 dropped person's past tables keep counting for the people they met.
 """
+
 from __future__ import annotations
 
 from collections import Counter, defaultdict
@@ -43,7 +44,7 @@ def history(rounds: list[Round]) -> History:
                 out.seats[person][i] += 1
                 out.tables[person] += 1
                 out.share[person] += 1 / len(seats)
-                for other in seats[i + 1:]:
+                for other in seats[i + 1 :]:
                     out.met[pair_key(person, other)] += 1
         for person in set(rnd.byes):
             out.byes[person] += 1

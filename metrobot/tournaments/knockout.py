@@ -16,6 +16,7 @@ score when the result has one, then by seed. Nobody advances from the final; it 
 decided when the final's result is in (pair then raises PairingError). Dropped people never
 go through; their past tables stand.
 """
+
 from __future__ import annotations
 
 import random
@@ -24,7 +25,7 @@ from functools import cache
 from .model import Entrant, PairingError, Round, Rules, Table, TableResult
 from .tables import sizes_for
 
-INF = 10 ** 6
+INF = 10**6
 
 
 def seeding(entrants: list[Entrant], seed: int | str) -> list[str]:
@@ -118,8 +119,14 @@ def _goes_through(result: TableResult, seats: tuple[str, ...], advance: int, ran
     return placed[:advance]
 
 
-def progress(rules: Rules, entrants: list[Entrant], rounds: list[Round], results: list[TableResult],
-             seed: int | str, strict: bool = True) -> tuple[list[str], dict[str, tuple[int, int]], bool]:
+def progress(
+    rules: Rules,
+    entrants: list[Entrant],
+    rounds: list[Round],
+    results: list[TableResult],
+    seed: int | str,
+    strict: bool = True,
+) -> tuple[list[str], dict[str, tuple[int, int]], bool]:
     """(people still in, best seed first; person -> (round reached, place there; 0: went through,
     had a bye or is still playing); decided). A table without result raises PairingError when
     `strict` (pairing), else its people count as still in (standings during a round)."""
@@ -157,8 +164,9 @@ def progress(rules: Rules, entrants: list[Entrant], rounds: list[Round], results
     return still, reached, decided
 
 
-def pair_knockout(rules: Rules, entrants: list[Entrant], rounds: list[Round], results: list[TableResult],
-                  seed: int | str) -> tuple[list[list[str]], list[str]]:
+def pair_knockout(
+    rules: Rules, entrants: list[Entrant], rounds: list[Round], results: list[TableResult], seed: int | str
+) -> tuple[list[list[str]], list[str]]:
     """This round's tables (people, best seed first, not yet seated in order) and byes."""
     number = len(rounds) + 1
     still, _, decided = progress(rules, entrants, rounds, results, seed)

@@ -10,6 +10,7 @@ fewest repeat meetings (people who have met least sit together), then seats bala
 The director stores each call's tables as a round numbered len(rounds) + 1, tables from 1,
 so meetings and seats count for later calls; Entrant.joined is that number for latecomers.
 """
+
 from __future__ import annotations
 
 import random
@@ -20,8 +21,14 @@ from .seating import order_tables
 from .swiss import split_people
 
 
-def open_league_tables(rules: Rules, entrants: list[Entrant], rounds: list[Round], results: list[TableResult],
-                       busy: set[str] | frozenset[str] | list[str], seed: int | str) -> list[Table]:
+def open_league_tables(
+    rules: Rules,
+    entrants: list[Entrant],
+    rounds: list[Round],
+    results: list[TableResult],
+    busy: set[str] | frozenset[str] | list[str],
+    seed: int | str,
+) -> list[Table]:
     number = len(rounds) + 1
     busy = set(busy)
     free = sorted(e.id for e in entrants if e.active(number) and e.id not in busy)
@@ -32,7 +39,7 @@ def open_league_tables(rules: Rules, entrants: list[Entrant], rounds: list[Round
     hist = history(rounds)
     rng = random.Random(f"{seed}:league:{number}")
     draw = {p: rng.random() for p in free}
-    chosen = sorted(free, key=lambda p: (hist.tables[p], draw[p]))[:count * size]
+    chosen = sorted(free, key=lambda p: (hist.tables[p], draw[p]))[: count * size]
     groups = split_people(sorted(chosen), [size] * count, {}, hist, rng)
     seats = order_tables(groups, hist, rng)
     return [Table(i + 1, s) for i, s in enumerate(seats)]

@@ -1,6 +1,7 @@
 """Looking at tournaments: `/tournament standings`, `pairings [round]`, `list`, the
 tournaments a person is in (in `/games`), and what an owed hall post says when it goes out
 (its tables' threads linked, the final standings drawn)."""
+
 from __future__ import annotations
 
 import re
@@ -18,9 +19,13 @@ from .texts import FORMAT_WORDS, clean, number, pairings_text, standings_text
 
 MARK = re.compile(r"⟦(\d+):(\d+)⟧")
 # (a context of their own: in some languages a tournament's "finished" is not a game's)
-STATUS_WORDS = {"signup": NP_("tournament status", "open for sign-up"),
-                "running": NP_("tournament status", "under way"), "paused": NP_("tournament status", "paused"),
-                "finished": NP_("tournament status", "finished"), "aborted": NP_("tournament status", "aborted")}
+STATUS_WORDS = {
+    "signup": NP_("tournament status", "open for sign-up"),
+    "running": NP_("tournament status", "under way"),
+    "paused": NP_("tournament status", "paused"),
+    "finished": NP_("tournament status", "finished"),
+    "aborted": NP_("tournament status", "aborted"),
+}
 
 
 class Looks(Director):
@@ -29,12 +34,12 @@ class Looks(Director):
         snap = await self._snap(row.id)
         rules, entrants, rounds, results = model(snap)
         table = standings(rules, entrants, rounds, results, row.seed)
-        text = standings_text(row, table, self._names(snap), me(), len(results), final=row.status == "finished",
-                              shown=60)
+        text = standings_text(
+            row, table, self._names(snap), me(), len(results), final=row.status == "finished", shown=60
+        )
         return Outcome(reply=Message(text))
 
-    async def tournament_pairings(self, hall_id: str, guild_id: str | None, round_number: int | None = None
-                                  ) -> Outcome:
+    async def tournament_pairings(self, hall_id: str, guild_id: str | None, round_number: int | None = None) -> Outcome:
         row = await self._find(hall_id, guild_id, any_status=True)
         snap = await self._snap(row.id)
         if not snap.rounds:
@@ -42,8 +47,13 @@ class Looks(Director):
         wanted = round_number or snap.rounds[-1].number
         found = next((r for r in snap.rounds if r.number == wanted), None)
         if found is None:
-            raise Refused(me().t("There is no round {round}: rounds 1 to {last} are paired.", round=wanted,
-                                 last=snap.rounds[-1].number))
+            raise Refused(
+                me().t(
+                    "There is no round {round}: rounds 1 to {last} are paired.",
+                    round=wanted,
+                    last=snap.rounds[-1].number,
+                )
+            )
         rnd = Round.from_json(found.pairing)
         text = pairings_text(row, rnd, self._names(snap), me(), league=row.rules["format"] == "league")
         done = {(r["round"], r["table"]): r for r in snap.results}
@@ -52,19 +62,33 @@ class Looks(Director):
             res = done.get((rnd.number, t.number))
             if res:
                 order = sorted(res["places"], key=lambda p: res["places"][p])
-                lines.append(me().t("Table {table} ended: {order}", table=t.number, order=", ".join(
-                    f"{res['places'][p]}. {clean(self._names(snap).get(p, p))}" for p in order)))
+                lines.append(
+                    me().t(
+                        "Table {table} ended: {order}",
+                        table=t.number,
+                        order=", ".join(f"{res['places'][p]}. {clean(self._names(snap).get(p, p))}" for p in order),
+                    )
+                )
         return Outcome(reply=Message("\n".join(lines)[:1990]))
 
     async def tournament_list(self, guild_id: str | None) -> Outcome:
         rows = await self.db.tournaments_in(str(guild_id)) if guild_id else []
         if not rows:
-            return Outcome(reply=Message(me().t("No tournament on this server yet. Create one with `/tournament new`.")))
+            return Outcome(
+                reply=Message(me().t("No tournament on this server yet. Create one with `/tournament new`."))
+            )
         lines = [me().t("**Tournaments on this server**")]
         for row in rows:
-            lines.append(me().t("• **{name}** ({game}, {format}) in {hall}: {status}", name=clean(row.name),
-                                game=title(self._tplugin(row), me()), format=me().t(FORMAT_WORDS[row.rules["format"]]),
-                                hall=f"<#{row.hall_id}>", status=me().p(*STATUS_WORDS[row.status])))
+            lines.append(
+                me().t(
+                    "• **{name}** ({game}, {format}) in {hall}: {status}",
+                    name=clean(row.name),
+                    game=title(self._tplugin(row), me()),
+                    format=me().t(FORMAT_WORDS[row.rules["format"]]),
+                    hall=f"<#{row.hall_id}>",
+                    status=me().p(*STATUS_WORDS[row.status]),
+                )
+            )
         return Outcome(reply=Message("\n".join(lines)[:1990]))
 
     async def my_games(self, user_id: str, guild_id: str | None, page: int = 0) -> Outcome:
@@ -77,10 +101,17 @@ class Looks(Director):
             lines = [me().t("**Your tournaments**")]
             for row in mine[:8]:
                 rules = row.rules
-                lines.append(me().t("• 🏆 **{name}** ({format}) in {hall}: {status}", name=clean(row.name),
-                                    format=me().t(FORMAT_WORDS[rules["format"]]), hall=f"<#{row.hall_id}>",
-                                    status=me().t("round {round}", round=row.round) if row.round else
-                                    me().p(*STATUS_WORDS[row.status])))
+                lines.append(
+                    me().t(
+                        "• 🏆 **{name}** ({format}) in {hall}: {status}",
+                        name=clean(row.name),
+                        format=me().t(FORMAT_WORDS[rules["format"]]),
+                        hall=f"<#{row.hall_id}>",
+                        status=me().t("round {round}", round=row.round)
+                        if row.round
+                        else me().p(*STATUS_WORDS[row.status]),
+                    )
+                )
             outcome.reply.text = "\n".join([outcome.reply.text, *lines])[:1990]
         return outcome
 
@@ -92,6 +123,7 @@ class Looks(Director):
         def link(m: re.Match) -> str:
             thread = threads.get((int(m.group(1)), int(m.group(2))))
             return f"<#{thread}>" if thread else "—"
+
         return MARK.sub(link, text)
 
     async def tournament_message(self, item: TOwed) -> Message:
@@ -116,13 +148,29 @@ class Looks(Director):
         row, g = snap.row, g or self._tlang(snap.row)
         rules, entrants, rounds, results = model(snap)
         names = self._names(snap)
-        rows = [{"rank": s.rank, "name": names.get(s.person, s.person), "points": s.points,
-                 "tiebreaks": list(s.tiebreaks[:3]), "played": s.played, "byes": s.byes, "skipped": s.skipped,
-                 "dropped": s.dropped} for s in standings(rules, entrants, rounds, results, row.seed)]
+        rows = [
+            {
+                "rank": s.rank,
+                "name": names.get(s.person, s.person),
+                "points": s.points,
+                "tiebreaks": list(s.tiebreaks[:3]),
+                "played": s.played,
+                "byes": s.byes,
+                "skipped": s.skipped,
+                "dropped": s.dropped,
+            }
+            for s in standings(rules, entrants, rounds, results, row.seed)
+        ]
         heading = g.t("{name} — final standings", name=clean(row.name))
-        sub = g.n("{game} · {format} · {count} player · {rounds} rounds", "{game} · {format} · {count} players · "
-                  "{rounds} rounds", len(entrants), game=title(self._tplugin(row), g),
-                  format=g.t(FORMAT_WORDS[rules.format]), count=len(entrants), rounds=len(rounds))
+        sub = g.n(
+            "{game} · {format} · {count} player · {rounds} rounds",
+            "{game} · {format} · {count} players · {rounds} rounds",
+            len(entrants),
+            game=title(self._tplugin(row), g),
+            format=g.t(FORMAT_WORDS[rules.format]),
+            count=len(entrants),
+            rounds=len(rounds),
+        )
         data = await self.painter.run(standings_png, heading, sub, rows, g.code)
         return File(f"tournament-{row.id}-standings.png", data, standings_alt(heading, sub, rows, g))
 
@@ -130,9 +178,17 @@ class Looks(Director):
 def standings_alt(heading: str, sub: str, rows: list[dict], language) -> str:
     """The final standings picture in words, for screen readers: what it is, then each place
     with its points (the picture's table, best first, as far as Discord's limit allows)."""
-    places = [language.n("{rank}. {name}, {points} point", "{rank}. {name}, {points} points",
-                         int(r["points"]) if float(r["points"]).is_integer() else 2, rank=r["rank"], name=r["name"], points=number(r["points"]))
-              for r in rows]
+    places = [
+        language.n(
+            "{rank}. {name}, {points} point",
+            "{rank}. {name}, {points} points",
+            int(r["points"]) if float(r["points"]).is_integer() else 2,
+            rank=r["rank"],
+            name=r["name"],
+            points=number(r["points"]),
+        )
+        for r in rows
+    ]
     return cut(f"{heading}. {sub}. " + "; ".join(places) + ".", ALT_LIMIT)
 
 

@@ -17,6 +17,7 @@ the simulation tool):
     scoring.standings(rules, entrants, rounds, results, seed) -> list[Standing]
         everyone ranked by tournament points, then the documented tie-breaks.
 """
+
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
@@ -112,16 +113,25 @@ class TableResult:
     scores: dict[str, float] = field(default_factory=dict)  # person -> the game's score (optional)
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"round": self.round, "table": self.table, "places": dict(self.places),
-                                "skipped": sorted(self.skipped)}
+        data: dict[str, Any] = {
+            "round": self.round,
+            "table": self.table,
+            "places": dict(self.places),
+            "skipped": sorted(self.skipped),
+        }
         if self.scores:
             data["scores"] = dict(self.scores)
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "TableResult":
-        return cls(int(data["round"]), int(data["table"]), {k: int(v) for k, v in data["places"].items()},
-                   frozenset(data.get("skipped", ())), {k: float(v) for k, v in data.get("scores", {}).items()})
+        return cls(
+            int(data["round"]),
+            int(data["table"]),
+            {k: int(v) for k, v in data["places"].items()},
+            frozenset(data.get("skipped", ())),
+            {k: float(v) for k, v in data.get("scores", {}).items()},
+        )
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ the round number, never from global state or set order, so a stored tournament r
 identically. Only active entrants (Entrant.active) are seated or given byes; dropped
 people's past tables stay in the history (their opponents keep their points).
 """
+
 from __future__ import annotations
 
 import random
@@ -32,8 +33,9 @@ def _check(rules: Rules, entrants: list[Entrant], rounds: list[Round]) -> None:
             raise PairingError(f"rounds must be numbered 1, 2, ... in order (found {rnd.number} at {i + 1})")
 
 
-def pair(rules: Rules, entrants: list[Entrant], rounds: list[Round], results: list[TableResult],
-         seed: int | str) -> Round:
+def pair(
+    rules: Rules, entrants: list[Entrant], rounds: list[Round], results: list[TableResult], seed: int | str
+) -> Round:
     """The next round (number len(rounds) + 1); PairingError when none can be paired."""
     _check(rules, entrants, rounds)
     number = len(rounds) + 1
@@ -53,8 +55,9 @@ def pair(rules: Rules, entrants: list[Entrant], rounds: list[Round], results: li
     return Round(number, tuple(tables))
 
 
-def open_tables(rules: Rules, entrants: list[Entrant], rounds: list[Round], results: list[TableResult],
-                busy, seed: int | str) -> list[Table]:
+def open_tables(
+    rules: Rules, entrants: list[Entrant], rounds: list[Round], results: list[TableResult], busy, seed: int | str
+) -> list[Table]:
     """Leagues: the tables to open now among the free (not `busy`) active entrants."""
     _check(rules, entrants, rounds)
     if rules.format != "league":

@@ -21,6 +21,7 @@ Duplicate rounds (Rules.duplicate, results carrying `scores`): everyone of the r
 played is ranked by score across the whole field, with the same (M - position) / (M - 1)
 over the M people ranked; a table without scores falls back to its places.
 """
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -80,8 +81,9 @@ def duplicate_points(rnd: Round, found: dict[tuple[int, int], TableResult]) -> d
     return scaled(field)
 
 
-def points_by_table(rules: Rules, rounds: list[Round], results: list[TableResult]
-                    ) -> dict[str, list[tuple[int, int, float]]]:
+def points_by_table(
+    rules: Rules, rounds: list[Round], results: list[TableResult]
+) -> dict[str, list[tuple[int, int, float]]]:
     """person -> [(round, table, points)] for every table with a result (table 0: a bye)."""
     found = indexed(rounds, results)
     out: dict[str, list[tuple[int, int, float]]] = defaultdict(list)
@@ -106,6 +108,6 @@ def totals(rules: Rules, rounds: list[Round], results: list[TableResult]) -> dic
     for person, rows in points_by_table(rules, rounds, results).items():
         worths = sorted((w for _, _, w in rows), reverse=True)
         if rules.format == "league" and rules.best_of is not None:
-            worths = worths[:rules.best_of]
+            worths = worths[: rules.best_of]
         out[person] = sum(worths)
     return out

@@ -15,6 +15,7 @@ All choices are ordered or drawn from the round's seeded RNG: the same inputs gi
 same split. A move is taken only when it lowers the cost, so the result is never worse
 than the start.
 """
+
 from __future__ import annotations
 
 import math
@@ -40,8 +41,9 @@ def _gain(costs: Costs, groups: list[list[int]], where: list[int], a: int, b: in
     return delta
 
 
-def _best_move(costs: Costs, groups: list[list[int]], where: list[int], a: int, tables: list[int]
-               ) -> tuple[float, int | None, int]:
+def _best_move(
+    costs: Costs, groups: list[list[int]], where: list[int], a: int, tables: list[int]
+) -> tuple[float, int | None, int]:
     best: tuple[float, int | None, int] = (-1e-9, None, -1)
     home = where[a]
     for t in tables:
@@ -99,7 +101,7 @@ def _spread(costs: Costs, groups: list[list[int]], where: list[int], rng: random
         rng.shuffle(people)
         for a in people:
             i = rank[where[a]]
-            near = order[max(0, i - WINDOW): i + WINDOW + 1]
+            near = order[max(0, i - WINDOW) : i + WINDOW + 1]
             _, b, t = _best_move(costs, groups, where, a, near)
             if t >= 0:
                 _apply(groups, where, a, b, t)

@@ -20,6 +20,7 @@ of the biggest group.
 Dropped people are never seated again; a 2-player opponent of a dropped person, or a group
 left smaller than the game's minimum, has a bye that round.
 """
+
 from __future__ import annotations
 
 import random
@@ -86,12 +87,13 @@ def groups(rules: Rules, entrants: list[Entrant], seed: int | str) -> tuple[list
     coin = {e.id: rnd.random() for e in starting}
     ranked = [e.id for e in sorted(starting, key=lambda e: (-e.rating, coin[e.id]))]
     sizes, byes = split(len(ranked), rules)
-    seated = ranked[:len(ranked) - byes]
-    return snake(seated, sizes), ranked[len(ranked) - byes:]
+    seated = ranked[: len(ranked) - byes]
+    return snake(seated, sizes), ranked[len(ranked) - byes :]
 
 
-def pair_round_robin(rules: Rules, entrants: list[Entrant], number: int, seed: int | str
-                     ) -> tuple[list[tuple[str, ...]], list[str]]:
+def pair_round_robin(
+    rules: Rules, entrants: list[Entrant], number: int, seed: int | str
+) -> tuple[list[tuple[str, ...]], list[str]]:
     """Round `number`'s tables (seats in order) and byes."""
     if number > total_rounds(rules, entrants):
         raise PairingError("the round robin is complete: every round is paired")

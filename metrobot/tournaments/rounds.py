@@ -9,6 +9,7 @@ claims due tournaments). A round's pairing, its tables and everything it owes Di
 (threads, the pairings post, the standings) are saved in the transaction that closes the
 round before; Discord hears of it only after that commit.
 """
+
 from __future__ import annotations
 
 import logging
@@ -33,30 +34,55 @@ class Rounds(TableGames):
     def _needed(row: Any, missing: list[str] | None) -> list[str]:
         """Of the permissions the bot lacks in the hall, those this tournament's rounds need."""
         from .core import PRIVATE
+
         return [m for m in missing or [] if m != PRIVATE or row.rules.get("duplicate")]
 
     def _thread_name(self, row: Any, round_number: int, table: int) -> str:
-        return self._tlang(row).t("{name} · round {round} · table {table}", name=clean(row.name),
-                                  round=round_number, table=table)[:100]
+        return self._tlang(row).t(
+            "{name} · round {round} · table {table}", name=clean(row.name), round=round_number, table=table
+        )[:100]
 
-    def _round_owed(self, row: Any, rnd: Round, names: dict[str, str], *, league: bool = False
-                    ) -> tuple[list[TableRow], list[TOwed]]:
+    def _round_owed(
+        self, row: Any, rnd: Round, names: dict[str, str], *, league: bool = False
+    ) -> tuple[list[TableRow], list[TOwed]]:
         """A new round's tables, their threads to create, and its pairings post (after the
         threads, which it links)."""
-        tables = [TableRow(rnd.number, t.number, list(t.seats), self._thread_name(row, rnd.number, t.number))
-                  for t in rnd.tables]
+        tables = [
+            TableRow(rnd.number, t.number, list(t.seats), self._thread_name(row, rnd.number, t.number))
+            for t in rnd.tables
+        ]
         # A duplicate round's tables share one deal: a table that is further on would show the
         # others what comes, so each plays in a private thread of its own people.
         private = bool(row.rules.get("duplicate"))
-        owed = [TOwed("thread", "table", {"round": t.round, "table": t.number, "name": t.thread_name,
-                                          **({"private": True, "seats": t.seats} if private else {})})
-                for t in tables]
-        owed.append(TOwed("post", "pairings", {"text": pairings_text(row, rnd, names, self._tlang(row),
-                                                                        league=league)}))
+        owed = [
+            TOwed(
+                "thread",
+                "table",
+                {
+                    "round": t.round,
+                    "table": t.number,
+                    "name": t.thread_name,
+                    **({"private": True, "seats": t.seats} if private else {}),
+                },
+            )
+            for t in tables
+        ]
+        owed.append(
+            TOwed("post", "pairings", {"text": pairings_text(row, rnd, names, self._tlang(row), league=league)})
+        )
         return tables, owed
 
-    def _standings_owed(self, row: Any, entrants: list[Entrant], rounds: list[Round], results: list,
-                        names: dict[str, str], settings: dict[str, Any], *, final: bool = False) -> list[TOwed]:
+    def _standings_owed(
+        self,
+        row: Any,
+        entrants: list[Entrant],
+        rounds: list[Round],
+        results: list,
+        names: dict[str, str],
+        settings: dict[str, Any],
+        *,
+        final: bool = False,
+    ) -> list[TOwed]:
         """The standings message as it reads now: posted the first time, edited after."""
         rules = self._rules(row)
         table = standings(rules, entrants, rounds, results, row.seed)
@@ -70,32 +96,54 @@ class Rounds(TableGames):
     @staticmethod
     def _rules(row: Any):
         from .model import Rules
+
         return Rules.from_json(row.rules)
 
     def _signup_owed(self, row: Any, snap: Snapshot) -> TOwed:
         """The sign-up post brought up to date (who signed up, what stage it is at)."""
         from .texts import signup_text
-        g = self._tlang(row)
-        return TOwed("edit", "signup", {"text": signup_text(row, self._tplugin(row), g, snap), "stage": row.stage,
-                                        "status": row.status, "format": row.rules["format"],
-                                        "labels": [g.p("button", "Join"), g.p("button", "Leave"),
-                                                   g.p("button", "Start")]})
 
-    def _finish_owed(self, row: Any, snap: Snapshot, entrants: list[Entrant], rounds: list[Round], results: list,
-                     settings: dict[str, Any]) -> list[TOwed]:
+        g = self._tlang(row)
+        return TOwed(
+            "edit",
+            "signup",
+            {
+                "text": signup_text(row, self._tplugin(row), g, snap),
+                "stage": row.stage,
+                "status": row.status,
+                "format": row.rules["format"],
+                "labels": [g.p("button", "Join"), g.p("button", "Leave"), g.p("button", "Start")],
+            },
+        )
+
+    def _finish_owed(
+        self,
+        row: Any,
+        snap: Snapshot,
+        entrants: list[Entrant],
+        rounds: list[Round],
+        results: list,
+        settings: dict[str, Any],
+    ) -> list[TOwed]:
         names = self._names(snap)
         rules = self._rules(row)
         table = standings(rules, entrants, rounds, results, row.seed)
         finished = replace(row, status="finished", stage=row.stage + 1, settings=settings)
         owed = self._standings_owed(finished, entrants, rounds, results, names, settings, final=True)
-        owed.append(TOwed("post", "final", {"text": final_text(finished, table, names, self._tlang(row)),
-                                            "images": [{"standings": True}]}))
+        owed.append(
+            TOwed(
+                "post",
+                "final",
+                {"text": final_text(finished, table, names, self._tlang(row)), "images": [{"standings": True}]},
+            )
+        )
         owed.append(self._signup_owed(finished, replace(snap, row=finished)))
         return owed
 
     # ------------------------------------------------------------ the director's step
-    async def advance_tournament(self, tournament_id: int, missing: list[str] | None = None
-                                 ) -> list[tuple[str, Outcome]]:
+    async def advance_tournament(
+        self, tournament_id: int, missing: list[str] | None = None
+    ) -> list[tuple[str, Outcome]]:
         """Do what is due in a tournament now (see the module's docstring); returns what
         tables' threads are owed (games just started). `missing`: permissions the bot
         lacks in the hall, which hold a new round back."""
@@ -124,6 +172,7 @@ class Rounds(TableGames):
             if len(results) != settings.get("standings_count", 0) and settings.get("standings_posted"):
                 return self._standings_owed(row, entrants, rounds, results, names, settings)
             return []
+
         if row.status == "signup":
             until = settings.get("signup_until")
             if until is not None and now >= until:
@@ -149,8 +198,9 @@ class Rounds(TableGames):
             return
         await self.db.save_tournament(row, settings=settings, owed=standings_now() + owed, **changes)
 
-    def _dropping(self, snap: Snapshot, rules, entrants: list[Entrant], rounds: list[Round], results: list,
-                  first_round: int) -> tuple[list[Entrant], list[TOwed], list[EntrantRow]]:
+    def _dropping(
+        self, snap: Snapshot, rules, entrants: list[Entrant], rounds: list[Round], results: list, first_round: int
+    ) -> tuple[list[Entrant], list[TOwed], list[EntrantRow]]:
         """People whose seat the automatic player played all game in too many rounds are not
         paired again (the format's `skips_to_drop`): the model's entrants without them, the
         hall's news, and their stored rows."""
@@ -159,10 +209,15 @@ class Rounds(TableGames):
         if not gone:
             return entrants, [], []
         kept = [replace(e, dropped=first_round) if e.id in gone else e for e in entrants]
-        text = g.n("🚪 {people}: the automatic player played their seat all game in {count} round, so they are not "
-                   "paired again.", "🚪 {people}: the automatic player played their seat all game in {count} rounds, "
-                   "so they are not paired again.", rules.skips_to_drop,
-                   people=", ".join(f"<@{p}>" for p in sorted(gone)), count=rules.skips_to_drop)
+        text = g.n(
+            "🚪 {people}: the automatic player played their seat all game in {count} round, so they are not "
+            "paired again.",
+            "🚪 {people}: the automatic player played their seat all game in {count} rounds, "
+            "so they are not paired again.",
+            rules.skips_to_drop,
+            people=", ".join(f"<@{p}>" for p in sorted(gone)),
+            count=rules.skips_to_drop,
+        )
         stored = [replace(e, dropped=first_round) for e in snap.entrants if e.user_id in gone]
         return kept, [TOwed("post", "news", {"text": text})], stored
 
@@ -178,8 +233,13 @@ class Rounds(TableGames):
         wait = float(settings.get("break_seconds") or 0)
         if wait and settings.get("next_at") is None:
             settings["next_at"] = now + wait
-            owed.append(TOwed("post", "news", {"text": g.t("⏳ Round {round} is paired {when}.", round=number,
-                                                            when=f"<t:{int(now + wait)}:R>")}))
+            owed.append(
+                TOwed(
+                    "post",
+                    "news",
+                    {"text": g.t("⏳ Round {round} is paired {when}.", round=number, when=f"<t:{int(now + wait)}:R>")},
+                )
+            )
         if settings.get("next_at") is not None and now < settings["next_at"]:
             return {"owed": owed, "entrants": stored, "changes": {"due": settings["next_at"]}}
         try:
@@ -193,8 +253,13 @@ class Rounds(TableGames):
         settings.pop("next_at", None)
         paired = replace(row, round=rnd.number)
         owed += more + [self._signup_owed(paired, replace(snap, row=paired))]
-        return {"owed": owed, "entrants": stored, "rounds": [RoundRow(rnd.number, rnd.to_json())], "tables": tables,
-                "changes": {"round": rnd.number}}
+        return {
+            "owed": owed,
+            "entrants": stored,
+            "rounds": [RoundRow(rnd.number, rnd.to_json())],
+            "tables": tables,
+            "changes": {"round": rnd.number},
+        }
 
     async def _league(self, snap: Snapshot, entrants, rounds, results, settings, missing, now) -> dict[str, Any]:
         """A league opens tables among the free people until its closing date, then ends when
@@ -217,8 +282,13 @@ class Rounds(TableGames):
             return self._held(snap, number, missing, settings, owed, stored, now)
         rnd = Round(number, tuple(Table(t.number, t.seats) for t in tables))
         made, more = self._round_owed(row, rnd, names, league=True)
-        return {"owed": owed + more, "entrants": stored, "rounds": [RoundRow(number, rnd.to_json())], "tables": made,
-                "changes": {"round": number, "due": until}}
+        return {
+            "owed": owed + more,
+            "entrants": stored,
+            "rounds": [RoundRow(number, rnd.to_json())],
+            "tables": made,
+            "changes": {"round": number, "due": until},
+        }
 
     def _held(self, snap: Snapshot, number: int, missing: list[str], settings, owed, stored, now) -> dict[str, Any]:
         """A round the bot cannot seat (it lacks thread permissions in the hall): nothing is
@@ -226,15 +296,29 @@ class Rounds(TableGames):
         row, g = snap.row, self._tlang(snap.row)
         if settings.get("warned") != number:
             settings["warned"] = number
-            words = {"create_public_threads": g.t("Create Public Threads"),
-                     "create_private_threads": g.t("Create Private Threads"),
-                     "send_messages_in_threads": g.t("Send Messages in Threads"),
-                     "manage_threads": g.t("Manage Threads"), "send_messages": g.t("Send Messages")}
-            owed.append(TOwed("post", "news", {"text": g.t(
-                "⚠️ {host}: I can't pair round {round}: I need these permissions in this channel: {missing}. Nothing "
-                "was paired; once I have them the round is paired (or use `/tournament resume`).",
-                host=f"<@{row.host_id}>", round=number, missing=", ".join(words.get(m, m) for m in missing)),
-                "mentions": [row.host_id]}))
+            words = {
+                "create_public_threads": g.t("Create Public Threads"),
+                "create_private_threads": g.t("Create Private Threads"),
+                "send_messages_in_threads": g.t("Send Messages in Threads"),
+                "manage_threads": g.t("Manage Threads"),
+                "send_messages": g.t("Send Messages"),
+            }
+            owed.append(
+                TOwed(
+                    "post",
+                    "news",
+                    {
+                        "text": g.t(
+                            "⚠️ {host}: I can't pair round {round}: I need these permissions in this channel: {missing}. Nothing "
+                            "was paired; once I have them the round is paired (or use `/tournament resume`).",
+                            host=f"<@{row.host_id}>",
+                            round=number,
+                            missing=", ".join(words.get(m, m) for m in missing),
+                        ),
+                        "mentions": [row.host_id],
+                    },
+                )
+            )
         return {"owed": owed, "entrants": stored, "changes": {"due": now + RETRY}}
 
     def _ending(self, snap: Snapshot, entrants, rounds, results, settings, owed, stored) -> dict[str, Any]:
@@ -245,7 +329,14 @@ class Rounds(TableGames):
 
     async def _pair_values(self, row, rules, entrants, rounds, results, busy: set[str] | None = None):
         from .core import pair_in_worker
-        out = await self.painter.run(pair_in_worker, rules.to_json(), [e.to_json() for e in entrants],
-                                     [r.to_json() for r in rounds], [r.to_json() for r in results], row.seed,
-                                     None if busy is None else sorted(busy))
+
+        out = await self.painter.run(
+            pair_in_worker,
+            rules.to_json(),
+            [e.to_json() for e in entrants],
+            [r.to_json() for r in rounds],
+            [r.to_json() for r in results],
+            row.seed,
+            None if busy is None else sorted(busy),
+        )
         return [Table.from_json(t) for t in out] if busy is not None else Round.from_json(out)

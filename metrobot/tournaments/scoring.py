@@ -18,6 +18,7 @@ without the coin, which always separates).
 Knockout: ranked by the round reached (still in first, unless they dropped), then the
 place at the last table they sat at, then the tie-breaks. League: points are each person's best `best_of` results.
 """
+
 from __future__ import annotations
 
 import random
@@ -58,8 +59,9 @@ def _head_to_head(mine: int, theirs: int) -> float:
     return 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
 
 
-def standings(rules: Rules, entrants: list[Entrant], rounds: list[Round], results: list[TableResult],
-              seed: int | str) -> list[Standing]:
+def standings(
+    rules: Rules, entrants: list[Entrant], rounds: list[Round], results: list[TableResult], seed: int | str
+) -> list[Standing]:
     rows = points_by_table(rules, rounds, results)
     found = indexed(rounds, results)
     rating = {e.id: e.rating for e in entrants}
@@ -69,7 +71,7 @@ def standings(rules: Rules, entrants: list[Entrant], rounds: list[Round], result
     for person in people:
         worths = sorted((w for _, _, w in rows.get(person, ())), reverse=True)
         if rules.format == "league" and rules.best_of is not None:
-            worths = worths[:rules.best_of]
+            worths = worths[: rules.best_of]
         counted[person] = worths
         points[person] = sum(worths)
 
@@ -95,8 +97,9 @@ def standings(rules: Rules, entrants: list[Entrant], rounds: list[Round], result
                 opp_rating[person] += sum(rating.get(o, 0.0) for o in others)
                 if person not in res.skipped:
                     mine = res.places[person]
-                    berger[person] += sum(_head_to_head(mine, res.places[o]) * points.get(o, 0.0)
-                                          for o in others) / len(others)
+                    berger[person] += sum(
+                        _head_to_head(mine, res.places[o]) * points.get(o, 0.0) for o in others
+                    ) / len(others)
     byes = Counter(p for rnd in rounds for p in dict.fromkeys(rnd.byes))
     skips = skipped_rounds(rounds, results)
     coins = coin(people, seed)
@@ -106,8 +109,12 @@ def standings(rules: Rules, entrants: list[Entrant], rounds: list[Round], result
 
     def tiebreaks(person: str) -> tuple[float, ...]:
         n = opp_count[person]
-        return (round(opp_points[person] / n, 9) if n else 0.0, round(berger[person], 9),
-                round(opp_rating[person] / n, 9) if n else 0.0, coins[person])
+        return (
+            round(opp_points[person] / n, 9) if n else 0.0,
+            round(berger[person], 9),
+            round(opp_rating[person] / n, 9) if n else 0.0,
+            coins[person],
+        )
 
     breaks = {p: tiebreaks(p) for p in people}
 
@@ -116,7 +123,7 @@ def standings(rules: Rules, entrants: list[Entrant], rounds: list[Round], result
         if rules.format == "knockout":
             reached, place = knock.get(person, (0, 0))
             if place == 0 and person in dropped:
-                place = 10 ** 6  # dropped while still in: out, below those who played on
+                place = 10**6  # dropped while still in: out, below those who played on
             return (-reached, place, -round(points[person], 9), *level)
         return (-round(points[person], 9), *level)
 
@@ -130,9 +137,19 @@ def standings(rules: Rules, entrants: list[Entrant], rounds: list[Round], result
             extra = {"reached": reached, "place": place}
         elif rules.format == "league":
             extra = {"counted": len(counted[person])}
-        out.append(Standing(person=person, rank=rank, points=round(points[person], 9), tiebreaks=breaks[person],
-                            played=played[person], byes=byes[person], skipped=skips[person],
-                            dropped=person in dropped, extra=extra))
+        out.append(
+            Standing(
+                person=person,
+                rank=rank,
+                points=round(points[person], 9),
+                tiebreaks=breaks[person],
+                played=played[person],
+                byes=byes[person],
+                skipped=skips[person],
+                dropped=person in dropped,
+                extra=extra,
+            )
+        )
     return out
 
 

@@ -20,6 +20,7 @@ does. The work is capped (`WORK`, `LOOKAHEADS`) so a round always returns; withi
 caps the result is exact. Larger fields, and anything the cap left unfinished, go to the
 seeded local search in `polish`.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -48,7 +49,7 @@ class Costs:
 
     def table(self, members: list[int]) -> float:
         t = self.total
-        return sum(t[a][b] for i, a in enumerate(members) for b in members[i + 1:])
+        return sum(t[a][b] for i, a in enumerate(members) for b in members[i + 1 :])
 
     def split(self, groups: list[list[int]]) -> float:
         return sum(self.table(g) for g in groups)
@@ -90,7 +91,7 @@ def feasible(allowed: list[int], sizes: list[int], byes: int, limit: int = FEASI
             unknown |= got is None
         for size in sorted(set(left), reverse=True):
             k = left.index(size)
-            got = grow(low, rest & allowed[i], size - 1, free, left[:k] + left[k + 1:], byes)
+            got = grow(low, rest & allowed[i], size - 1, free, left[:k] + left[k + 1 :], byes)
             if got:
                 return True
             unknown |= got is None
@@ -165,7 +166,7 @@ class Exact:
         out: list = []
         for size in sorted(set(sizes), reverse=True):
             k = sizes.index(size)
-            rest_sizes = sizes[:k] + sizes[k + 1:]
+            rest_sizes = sizes[:k] + sizes[k + 1 :]
             need, last = size - 1, len(others)
 
             def grow(start: int, members: list[int], cost: float) -> None:
@@ -181,6 +182,7 @@ class Exact:
                         members.append(j)
                         grow(idx + 1, members, add)
                         members.pop()
+
             grow(0, [first], 0.0)
         out.sort(key=lambda o: o[0])
         return out

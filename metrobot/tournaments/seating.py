@@ -7,6 +7,7 @@ weighing double and the last one and a half (moving first or last is what people
 Equal orders are chosen between by the round's seeded RNG. Tables are independent once
 the people at them are chosen, so this is exact per table (at most 5! orders).
 """
+
 from __future__ import annotations
 
 import random

@@ -3,6 +3,7 @@ parts, one concern each: `core` (loading, who may run it, pairing in a worker), 
 (a table's game in its thread), `rounds` (pairing, closing, standings, the end), `running`
 (drop, pause, abort), `director` (creating, sign-up, start), `looks` (standings, pairings,
 lists, owed posts), `webpage` (its web page, its link, the server page's tournaments)."""
+
 from __future__ import annotations
 
 from ..storage import TOwed

@@ -10,6 +10,7 @@ Byes (only when the table-size rule needs them): to people who have had the fewe
 so nobody gets a second before everyone active has had one; among those, the lowest in the
 standings.
 """
+
 from __future__ import annotations
 
 import random
@@ -65,7 +66,7 @@ def build_costs(people: list[str], points: dict[str, float], hist: History, two_
             conflict = two_player and ((owed[i] >= 1 and owed[j] >= 1) or (owed[i] <= -1 and owed[j] <= -1))
             repeats[i][j] = repeats[j][i] = m * m * scale + int(conflict)
             ahead = min(excess[i], excess[j])
-            d = (pa - points.get(b, 0.0)) ** 2 + SEAT_WEIGHT * ahead ** 2 + (SEAT_LIMIT if ahead >= 2 else 0.0)
+            d = (pa - points.get(b, 0.0)) ** 2 + SEAT_WEIGHT * ahead**2 + (SEAT_LIMIT if ahead >= 2 else 0.0)
             spread[i][j] = spread[j][i] = d
     return Costs(repeats, spread)
 
@@ -93,11 +94,13 @@ def lookahead_check(people: list[str], byes: list[str], hist: History, rules: Ru
             for i in g:
                 allowed[i] &= ~bits
         return feasible(allowed, sizes, nbyes)
+
     return check
 
 
-def split_people(people: list[str], sizes: list[int], points: dict[str, float], hist: History,
-                 rng: random.Random, lookahead=None) -> list[list[str]]:
+def split_people(
+    people: list[str], sizes: list[int], points: dict[str, float], hist: History, rng: random.Random, lookahead=None
+) -> list[list[str]]:
     """People (best first) split into tables of `sizes` by the search (see `search`): tables
     of 2 by an exact minimum-cost matching (no look-ahead: the next round's matching almost
     always exists); else exact when the branch and bound finishes within its cap; else the local search from the exact search's best and
@@ -125,18 +128,21 @@ def split_people(people: list[str], sizes: list[int], points: dict[str, float], 
         cost = costs.split(split)
         fails = lookahead is not None and len(done) > 1 and lookahead(split) is False
         return int(cost // costs.big), fails, cost
+
     best = min(done, key=key)
     return [[people[i] for i in g] for g in best]
 
 
 def numbered(groups: list[list[str]], points: dict[str, float], order: dict[str, int]) -> list[list[str]]:
     """Top table first: the highest average points, then the best-placed member."""
-    return sorted(groups, key=lambda g: (-sum(points.get(p, 0.0) for p in g) / len(g),
-                                         min(order.get(p, len(order)) for p in g)))
+    return sorted(
+        groups, key=lambda g: (-sum(points.get(p, 0.0) for p in g) / len(g), min(order.get(p, len(order)) for p in g))
+    )
 
 
-def pair_swiss(rules: Rules, entrants: list[Entrant], rounds: list[Round], results: list[TableResult],
-               seed: int | str) -> Round:
+def pair_swiss(
+    rules: Rules, entrants: list[Entrant], rounds: list[Round], results: list[TableResult], seed: int | str
+) -> Round:
     number = len(rounds) + 1
     if rules.rounds is not None and number > rules.rounds:
         raise PairingError(f"the Swiss is over: all {rules.rounds} rounds are paired")
@@ -156,7 +162,7 @@ def pair_swiss(rules: Rules, entrants: list[Entrant], rounds: list[Round], resul
         rng.shuffle(shuffled)
         groups, at = [], 0
         for size in sizes_for(len(shuffled), len(sizes)):
-            groups.append(shuffled[at:at + size])
+            groups.append(shuffled[at : at + size])
             at += size
     else:
         more = rules.rounds is None or number < rules.rounds

@@ -7,6 +7,7 @@ Every step can be repeated after a crash and does nothing twice: a thread is rec
 a second game for the same table is rolled back), and a game is started only from its
 lobby. The director repeats the steps for every table left half-way whenever it runs.
 """
+
 from __future__ import annotations
 
 import logging
@@ -27,8 +28,7 @@ class TableGames(TournamentCore):
         await self.db.table_thread(item, thread_id)
         return await self._open_tables(item.tournament_id, only=(item.payload["round"], item.payload["table"]))
 
-    async def _open_tables(self, tournament_id: int, only: tuple[int, int] | None = None
-                           ) -> list[tuple[str, Outcome]]:
+    async def _open_tables(self, tournament_id: int, only: tuple[int, int] | None = None) -> list[tuple[str, Outcome]]:
         """Create and start the games of tables whose thread exists and whose game does not
         run yet (all of them, or `only` one)."""
         snap = await self.db.snapshot(tournament_id)
@@ -69,32 +69,53 @@ class TableGames(TournamentCore):
         row = snap.row
         plugin, g = self._tplugin(row), self._tlang(row)
         people = {e.user_id: e for e in snap.entrants}
-        seats = [Seat(p, people[p].name if p in people else p, locale=people[p].locale if p in people else None)
-                 for p in table.seats]
+        seats = [
+            Seat(p, people[p].name if p in people else p, locale=people[p].locale if p in people else None)
+            for p in table.seats
+        ]
         s = row.settings
-        seed = derived_seed(row.seed, table.round) if row.rules.get("duplicate") else \
-            derived_seed(row.seed, table.round, table.number)
-        intro = Message(g.t("🏆 **{name}** — round {round}, table {table}: {people}. Good luck! The first named moves "
-                            "first; the turn clock is {clock}.", name=clean(row.name), round=table.round,
-                            table=table.number, people=", ".join(f"<@{p}>" for p in table.seats),
-                            clock=self._clock_words(s.get("clock", self.default_turn_clock), g)),
-                        mentions=list(table.seats))
+        seed = (
+            derived_seed(row.seed, table.round)
+            if row.rules.get("duplicate")
+            else derived_seed(row.seed, table.round, table.number)
+        )
+        intro = Message(
+            g.t(
+                "🏆 **{name}** — round {round}, table {table}: {people}. Good luck! The first named moves "
+                "first; the turn clock is {clock}.",
+                name=clean(row.name),
+                round=table.round,
+                table=table.number,
+                people=", ".join(f"<@{p}>" for p in table.seats),
+                clock=self._clock_words(s.get("clock", self.default_turn_clock), g),
+            ),
+            mentions=list(table.seats),
+        )
         opened = Outcome(public=[intro])
         thread = str(table.thread_id)
 
         async def link(tx, game: GameRow) -> None:
             await self.db.link_table_game(tx, row.id, table.round, table.number, game.id)
+
         async with self._lock(thread):
             if table.game_id is None and await self.db.open_game(thread) is None:
                 try:
                     await self.db.create_game(
-                        channel_id=thread, guild_id=row.guild_id, game=row.game, host=seats[0],
-                        options={**s.get("options", {}), **plugin.seat_order(list(table.seats))}, seed=seed,
-                        max_seats=len(seats), turn_clock=int(s.get("clock", self.default_turn_clock)),
-                        announce=lambda game: self._owe(opened, 0), seats=seats,
-                        bot_level=s.get("bot_level", "greedy"), language=s.get("language", "en"),
+                        channel_id=thread,
+                        guild_id=row.guild_id,
+                        game=row.game,
+                        host=seats[0],
+                        options={**s.get("options", {}), **plugin.seat_order(list(table.seats))},
+                        seed=seed,
+                        max_seats=len(seats),
+                        turn_clock=int(s.get("clock", self.default_turn_clock)),
+                        announce=lambda game: self._owe(opened, 0),
+                        seats=seats,
+                        bot_level=s.get("bot_level", "greedy"),
+                        language=s.get("language", "en"),
                         settings={"tournament": row.id, "round": table.round, "table": table.number},
-                        linked=link)
+                        linked=link,
+                    )
                 except (Duplicate, Conflict):  # another process made it meanwhile
                     opened.public = []
             else:
@@ -115,6 +136,7 @@ class TableGames(TournamentCore):
     @staticmethod
     def _clock_words(seconds: float, g) -> str:
         from ..service.core import hours
+
         return hours(seconds, g)
 
     async def _stop_tables(self, snap: Snapshot, note: str) -> list[tuple[str, Outcome]]:
@@ -131,7 +153,8 @@ class TableGames(TournamentCore):
                 if game.status == "active":
                     plugin = self._plugin(game)
                     outcome.edits += self._tidy(game, everything=True) + [
-                        await self._status(plugin, self._state(plugin, game), replace(game, status="aborted"))]
+                        await self._status(plugin, self._state(plugin, game), replace(game, status="aborted"))
+                    ]
                 try:
                     await self._save(game, status="aborted", deadline=None, paused=None, says=outcome)
                 except Conflict:

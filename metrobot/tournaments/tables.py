@@ -14,6 +14,7 @@ none below min_seats nor above max_seats, with the fewest byes:
 A round where nobody can be seated (fewer people than the game's minimum) is no round:
 the caller raises PairingError.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -59,8 +60,9 @@ def check_rules(rules: Rules) -> None:
     if not 1 <= rules.min_seats <= rules.max_seats:
         raise PairingError(f"the game's seats {rules.min_seats}..{rules.max_seats} are not a range")
     if not rules.min_seats <= rules.table_size <= rules.max_seats:
-        raise PairingError(f"tables of {rules.table_size} are outside the game's {rules.min_seats}.."
-                           f"{rules.max_seats} players")
+        raise PairingError(
+            f"tables of {rules.table_size} are outside the game's {rules.min_seats}..{rules.max_seats} players"
+        )
     if rules.format == "swiss" and (rules.rounds is None or rules.rounds < 1):
         raise PairingError("a Swiss tournament needs a number of rounds (1 or more)")
     if rules.format == "knockout" and not 1 <= rules.advance < rules.table_size:

@@ -4,6 +4,7 @@ rules in one line, a round's pairings, the standings message and the final post.
 Texts only: the director decides when each is owed. A table's thread is linked where it is
 named (`THREAD`), filled in when the post goes out (the thread may not exist before).
 """
+
 from __future__ import annotations
 
 from ..games.plugin import GamePlugin
@@ -13,8 +14,12 @@ from ..service.core import hours, title
 from ..storage import Snapshot, TournamentRow
 from .model import Round, Rules, Standing
 
-FORMAT_WORDS = {"swiss": N_("Swiss"), "round_robin": N_("round robin"), "knockout": N_("knockout"),
-                "league": N_("league")}
+FORMAT_WORDS = {
+    "swiss": N_("Swiss"),
+    "round_robin": N_("round robin"),
+    "knockout": N_("knockout"),
+    "league": N_("league"),
+}
 THREAD = "⟦{round}:{table}⟧"  # a table's thread, linked when the post is made
 SHOWN = 20  # people a standings message lists (the command shows more, privately)
 LIMIT = 1900  # of Discord's 2,000 characters, what a post may fill before it is cut short
@@ -37,22 +42,42 @@ def number(x: float) -> str:
 def rules_line(rules: Rules, g: Lang, settings: dict) -> str:
     size = rules.table_size
     if rules.format == "swiss":
-        line = g.t("Swiss, {rounds} rounds at tables of {size}: round 1 is drawn, later rounds seat people with "
-                   "equal points who have not met yet; points by placing at each table, then tie-breaks.",
-                   rounds=rules.rounds, size=size)
+        line = g.t(
+            "Swiss, {rounds} rounds at tables of {size}: round 1 is drawn, later rounds seat people with "
+            "equal points who have not met yet; points by placing at each table, then tie-breaks.",
+            rounds=rules.rounds,
+            size=size,
+        )
     elif rules.format == "round_robin":
-        line = g.t("Round robin at tables of {size}: everyone meets everyone else in their group; points by placing "
-                   "at each table, then tie-breaks.", size=size)
+        line = g.t(
+            "Round robin at tables of {size}: everyone meets everyone else in their group; points by placing "
+            "at each table, then tie-breaks.",
+            size=size,
+        )
     elif rules.format == "knockout":
-        line = g.n("Knockout at tables of {size}, seeded by rating: the winner of each table goes through, until "
-                   "the final.", "Knockout at tables of {size}, seeded by rating: the best {advance} of each table go "
-                   "through, until the final.", rules.advance, size=size, advance=rules.advance)
+        line = g.n(
+            "Knockout at tables of {size}, seeded by rating: the winner of each table goes through, until the final.",
+            "Knockout at tables of {size}, seeded by rating: the best {advance} of each table go "
+            "through, until the final.",
+            rules.advance,
+            size=size,
+            advance=rules.advance,
+        )
     else:
         end = f"<t:{int(settings['season_until'])}:D>" if settings.get("season_until") else "—"
-        line = g.t("League at tables of {size} until {end}: join any time; a table opens whenever {size} people are "
-                   "free.", size=size, end=end) + " " + (
-            g.n("Your best result counts.", "Your best {best} results count.", rules.best_of, best=rules.best_of)
-            if rules.best_of else g.t("Every result counts."))
+        line = (
+            g.t(
+                "League at tables of {size} until {end}: join any time; a table opens whenever {size} people are free.",
+                size=size,
+                end=end,
+            )
+            + " "
+            + (
+                g.n("Your best result counts.", "Your best {best} results count.", rules.best_of, best=rules.best_of)
+                if rules.best_of
+                else g.t("Every result counts.")
+            )
+        )
     if rules.duplicate:
         line += " " + g.t("Duplicate: every table of a round gets the same deal, ranked across the whole field.")
     return line
@@ -63,11 +88,20 @@ def signup_text(row: TournamentRow, plugin: GamePlugin, g: Lang, snap: Snapshot)
     people = [clean(e.name) for e in snap.entrants if e.dropped is None]
     most = s.get("max_players")
     count = f"{len(people)}/{most}" if most else str(len(people))
-    lines = [g.t("🏆 **{name}** — a {game} tournament by {host}", name=clean(row.name), game=title(plugin, g),
-                 host=f"<@{row.host_id}>"),
-             rules_line(rules, g, s),
-             g.t("Turn clock {clock} · {options}", clock=hours(s.get("clock", 86400), g),
-                 options=plugin.option_summary(s.get("options", {}), g))]
+    lines = [
+        g.t(
+            "🏆 **{name}** — a {game} tournament by {host}",
+            name=clean(row.name),
+            game=title(plugin, g),
+            host=f"<@{row.host_id}>",
+        ),
+        rules_line(rules, g, s),
+        g.t(
+            "Turn clock {clock} · {options}",
+            clock=hours(s.get("clock", 86400), g),
+            options=plugin.option_summary(s.get("options", {}), g),
+        ),
+    ]
     signed = g.t("Signed up ({count}): {people}", count=count, people=", ".join(people) or "—")
     lines.append(signed if len(signed) < 1200 else signed[:1199] + "…")
     if row.status == "signup":
@@ -75,8 +109,11 @@ def signup_text(row: TournamentRow, plugin: GamePlugin, g: Lang, snap: Snapshot)
             lines.append(g.t("Sign-up closes {when}.", when=f"<t:{int(s['signup_until'])}:R>"))
         lines.append(g.t("Join with the button or `/tournament join`; the host starts it."))
     elif row.status in ("running", "paused"):
-        lines.append(g.t("Under way: round {round}.", round=row.round) if rules.format != "league"
-                     else g.t("Under way: join any time with the button or `/tournament join`."))
+        lines.append(
+            g.t("Under way: round {round}.", round=row.round)
+            if rules.format != "league"
+            else g.t("Under way: join any time with the button or `/tournament join`.")
+        )
         if row.status == "paused":
             lines.append(g.t("⏸️ Paused by the host: no new round is paired until it resumes."))
     elif row.status == "finished":
@@ -87,21 +124,31 @@ def signup_text(row: TournamentRow, plugin: GamePlugin, g: Lang, snap: Snapshot)
 
 
 def pairings_text(row: TournamentRow, rnd: Round, names: dict[str, str], g: Lang, *, league: bool = False) -> str:
-    head = (g.t("🎲 **{name}** — new tables:", name=clean(row.name)) if league else
-            g.t("🎲 **{name}** — round {round} pairings:", name=clean(row.name), round=rnd.number))
+    head = (
+        g.t("🎲 **{name}** — new tables:", name=clean(row.name))
+        if league
+        else g.t("🎲 **{name}** — round {round} pairings:", name=clean(row.name), round=rnd.number)
+    )
     lines = [head]
     for table in rnd.tables:
         seats = " → ".join(f"<@{p}>" for p in table.seats)
-        lines.append(g.t("**Table {table}** ({thread}): {seats}", table=table.number,
-                         thread=thread_mark(rnd.number, table.number), seats=seats))
+        lines.append(
+            g.t(
+                "**Table {table}** ({thread}): {seats}",
+                table=table.number,
+                thread=thread_mark(rnd.number, table.number),
+                seats=seats,
+            )
+        )
     if rnd.byes:
         lines.append(g.t("Bye (scores the average): {people}", people=", ".join(f"<@{p}>" for p in rnd.byes)))
     lines.append(g.t("The first named at each table moves first. Play in your table's thread."))
     return _fit(lines)
 
 
-def standings_lines(table: list[Standing], names: dict[str, str], g: Lang, rules: Rules, shown: int = SHOWN
-                    ) -> list[str]:
+def standings_lines(
+    table: list[Standing], names: dict[str, str], g: Lang, rules: Rules, shown: int = SHOWN
+) -> list[str]:
     lines = []
     for s in table[:shown]:
         extra = []
@@ -114,27 +161,50 @@ def standings_lines(table: list[Standing], names: dict[str, str], g: Lang, rules
         if s.dropped:
             extra.append(g.t("dropped"))
         more = (" · " + ", ".join(extra)) if extra else ""
-        lines.append(g.n("{rank}. **{name}** — {points} pts · {played} game{more}",
-                         "{rank}. **{name}** — {points} pts · {played} games{more}", s.played, rank=s.rank,
-                         name=clean(names.get(s.person, s.person)), points=number(s.points), played=s.played,
-                         more=more))
+        lines.append(
+            g.n(
+                "{rank}. **{name}** — {points} pts · {played} game{more}",
+                "{rank}. **{name}** — {points} pts · {played} games{more}",
+                s.played,
+                rank=s.rank,
+                name=clean(names.get(s.person, s.person)),
+                points=number(s.points),
+                played=s.played,
+                more=more,
+            )
+        )
     if len(table) > shown:
         lines.append(g.t("… and {count} more (`/tournament standings` lists everyone).", count=len(table) - shown))
     return lines
 
 
-def standings_text(row: TournamentRow, table: list[Standing], names: dict[str, str], g: Lang, games: int,
-                   *, final: bool = False, shown: int = SHOWN) -> str:
+def standings_text(
+    row: TournamentRow,
+    table: list[Standing],
+    names: dict[str, str],
+    g: Lang,
+    games: int,
+    *,
+    final: bool = False,
+    shown: int = SHOWN,
+) -> str:
     rules = Rules.from_json(row.rules)
     if final:
         head = g.t("🏁 **{name}** — final standings:", name=clean(row.name))
     elif games:
-        head = g.n("📊 **{name}** — standings after {games} game:", "📊 **{name}** — standings after {games} games:",
-                   games, name=clean(row.name), games=games)
+        head = g.n(
+            "📊 **{name}** — standings after {games} game:",
+            "📊 **{name}** — standings after {games} games:",
+            games,
+            name=clean(row.name),
+            games=games,
+        )
     else:
         head = g.t("📊 **{name}** — standings (no game has ended yet):", name=clean(row.name))
-    foot = g.t("Ties are broken by opponents' points, then a multi-player Sonneborn-Berger, then opponents' rating, "
-               "then a seeded coin.")
+    foot = g.t(
+        "Ties are broken by opponents' points, then a multi-player Sonneborn-Berger, then opponents' rating, "
+        "then a seeded coin."
+    )
     return _fit([head, *standings_lines(table, names, g, rules, shown), foot])
 
 
@@ -142,8 +212,12 @@ def final_text(row: TournamentRow, table: list[Standing], names: dict[str, str],
     podium = [s for s in table if s.rank <= 3 and not s.dropped][:3]
     medals = {1: "🥇", 2: "🥈", 3: "🥉"}
     winners = ", ".join(f"{medals.get(s.rank, '')} <@{s.person}>" for s in podium)
-    return _fit([g.t("🏆 **{name}** is over! Congratulations to {winners}.", name=clean(row.name), winners=winners),
-                 *standings_lines(table, names, g, Rules.from_json(row.rules), 10)])
+    return _fit(
+        [
+            g.t("🏆 **{name}** is over! Congratulations to {winners}.", name=clean(row.name), winners=winners),
+            *standings_lines(table, names, g, Rules.from_json(row.rules), 10),
+        ]
+    )
 
 
 def _fit(lines: list[str]) -> str:

@@ -9,6 +9,7 @@ and nothing a duplicate round hides while it runs: its tables play one deal, so 
 further on would show the others the cards to come — their games are not linked (here nor
 on the server's page) until the round ends.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -92,9 +93,19 @@ def picture_rows(snap: Snapshot) -> list[dict[str, Any]]:
     """What the final standings picture draws (the same rows the hall's final post draws)."""
     rules, entrants, rounds, results = model(snap)
     names = {e.user_id: e.name for e in snap.entrants}
-    return [{"rank": s.rank, "name": names.get(s.person, s.person), "points": s.points,
-             "tiebreaks": list(s.tiebreaks[:3]), "played": s.played, "byes": s.byes, "skipped": s.skipped,
-             "dropped": s.dropped} for s in standings(rules, entrants, rounds, results, snap.row.seed)]
+    return [
+        {
+            "rank": s.rank,
+            "name": names.get(s.person, s.person),
+            "points": s.points,
+            "tiebreaks": list(s.tiebreaks[:3]),
+            "played": s.played,
+            "byes": s.byes,
+            "skipped": s.skipped,
+            "dropped": s.dropped,
+        }
+        for s in standings(rules, entrants, rounds, results, snap.row.seed)
+    ]
 
 
 def picture_tag(snap: Snapshot) -> str:
@@ -115,9 +126,15 @@ class TournamentPages(Looks):
         if self.web_base is None:
             raise Refused(me().t("This bot has no web pages: its operator can turn them on (METROBOT_WEB_PORT)."))
         row = await self._find(hall_id, guild_id, any_status=True)
-        return Outcome(reply=Message(me().t(
-            "🌐 This tournament in a browser — standings, pairings and every table's game (anyone with the link "
-            "can follow it): {link}", link=self._url(await self.tournament_path(row)))))
+        return Outcome(
+            reply=Message(
+                me().t(
+                    "🌐 This tournament in a browser — standings, pairings and every table's game (anyone with the link "
+                    "can follow it): {link}",
+                    link=self._url(await self.tournament_path(row)),
+                )
+            )
+        )
 
     async def tournament_page(self, row: TournamentRow, language: Lang) -> TournamentPage | None:
         snap = await self.db.snapshot(row.id)
@@ -126,15 +143,40 @@ class TournamentPages(Looks):
         row = snap.row
         rules, entrants, rounds, results = model(snap)
         names = self._names(snap)
-        total = rules.rounds if rules.format == "swiss" else \
-            total_rounds(rules, entrants) if rules.format == "round_robin" else None
-        lines = [Line(s.rank, names.get(s.person, s.person), number(s.points),
-                      [f"{s.tiebreaks[0]:.2f}", f"{s.tiebreaks[1]:.2f}", f"{s.tiebreaks[2]:.1f}"]
-                      if len(s.tiebreaks) >= 3 else ["", "", ""], s.played, s.byes, s.skipped, s.dropped)
-                 for s in standings(rules, entrants, rounds, results, row.seed)]
-        page = TournamentPage(row.id, row.name, title(self._tplugin(row), language),
-                              language.t(FORMAT_WORDS[rules.format]), rules_line(rules, language, row.settings),
-                              row.status, language.p(*STATUS_WORDS[row.status]), row.round, total, lines)
+        total = (
+            rules.rounds
+            if rules.format == "swiss"
+            else total_rounds(rules, entrants)
+            if rules.format == "round_robin"
+            else None
+        )
+        lines = [
+            Line(
+                s.rank,
+                names.get(s.person, s.person),
+                number(s.points),
+                [f"{s.tiebreaks[0]:.2f}", f"{s.tiebreaks[1]:.2f}", f"{s.tiebreaks[2]:.1f}"]
+                if len(s.tiebreaks) >= 3
+                else ["", "", ""],
+                s.played,
+                s.byes,
+                s.skipped,
+                s.dropped,
+            )
+            for s in standings(rules, entrants, rounds, results, row.seed)
+        ]
+        page = TournamentPage(
+            row.id,
+            row.name,
+            title(self._tplugin(row), language),
+            language.t(FORMAT_WORDS[rules.format]),
+            rules_line(rules, language, row.settings),
+            row.status,
+            language.p(*STATUS_WORDS[row.status]),
+            row.round,
+            total,
+            lines,
+        )
         key = await self._key(row.guild_id)
         games = {(t.round, t.number): t.game_id for t in snap.tables}
         done = {(r["round"], r["table"]): r for r in snap.results}
@@ -145,8 +187,9 @@ class TournamentPages(Looks):
         return page
 
     @staticmethod
-    def _round_view(snap: Snapshot, rnd: Round, names: dict[str, str], games: dict, done: dict, key: bytes
-                    ) -> RoundView:
+    def _round_view(
+        snap: Snapshot, rnd: Round, names: dict[str, str], games: dict, done: dict, key: bytes
+    ) -> RoundView:
         hidden = hidden_round(snap, rnd.number)
         tables = []
         for t in rnd.tables:
@@ -155,10 +198,16 @@ class TournamentPages(Looks):
             skipped = set(result.get("skipped", ())) if result else set()
             game = games.get((rnd.number, t.number))
             path = f"/g/{game}/{signature(key, f'game:{game}')}/" if game is not None and not hidden else None
-            tables.append(TableView(t.number, [Seat(names.get(p, p), places.get(p), p in skipped) for p in t.seats],
-                                    game, path, result is not None))
-        return RoundView(rnd.number, tables, [names.get(p, p) for p in rnd.byes],
-                         all(t.over for t in tables), hidden)
+            tables.append(
+                TableView(
+                    t.number,
+                    [Seat(names.get(p, p), places.get(p), p in skipped) for p in t.seats],
+                    game,
+                    path,
+                    result is not None,
+                )
+            )
+        return RoundView(rnd.number, tables, [names.get(p, p) for p in rnd.byes], all(t.over for t in tables), hidden)
 
     async def tournament_picture(self, row: TournamentRow, language: Lang, tag: str) -> bytes | None:
         """The final standings picture in the reader's language (None: not finished, an
@@ -181,13 +230,13 @@ class TournamentPages(Looks):
             if row.open and row.rules.get("duplicate"):
                 snap = await self.db.snapshot(row.id)
                 if snap is not None:
-                    hidden |= {t.game_id for t in snap.tables if t.game_id is not None
-                               and hidden_round(snap, t.round)}
+                    hidden |= {t.game_id for t in snap.tables if t.game_id is not None and hidden_round(snap, t.round)}
             what = f"{title(self._tplugin(row), language)} · {language.t(FORMAT_WORDS[row.rules['format']])}"
             status = language.p(*STATUS_WORDS[row.status])
             if row.status in ("running", "paused") and row.round:
                 status = language.t("round {round}", round=row.round) + " · " + status
-            page.tournaments.append(Listed(row.id, row.name, what, status, f"/t/{row.id}/{signature(key, f't:{row.id}')}/",
-                                           row.updated_at))
+            page.tournaments.append(
+                Listed(row.id, row.name, what, status, f"/t/{row.id}/{signature(key, f't:{row.id}')}/", row.updated_at)
+            )
         page.running = [g for g in page.running if g.id not in hidden]
         return page

@@ -8,6 +8,7 @@ bot hands out (see `metrobot/service/weblinks.py`). aiohttp with Jinja2 template
 `default-src 'self'`). Served by the bot when METROBOT_WEB_PORT is set, or alone with
 `python -m metrobot web` against the same database (`serve.py`).
 """
+
 from .app import make_app
 from .serve import WebServer
 

@@ -15,6 +15,7 @@ Routes:
     /p/{guild}/{user}/{sig}/               a person on a server
     /p/{guild}/{user}/{sig}/chart-{lang}-{tag}.png   their rating chart
 """
+
 from __future__ import annotations
 
 import logging
@@ -34,8 +35,10 @@ from .reader import chosen, helpers
 log = logging.getLogger("metrobot.web")
 
 HERE = Path(__file__).parent
-CSP = ("default-src 'self'; img-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; "
-       "base-uri 'none'; form-action 'none'; frame-ancestors 'none'; object-src 'none'")
+CSP = (
+    "default-src 'self'; img-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'; object-src 'none'"
+)
 HEADERS = {
     "Content-Security-Policy": CSP,
     "Referrer-Policy": "no-referrer",  # the link is the key: it never goes to another site
@@ -98,8 +101,14 @@ def make_app(service: Any) -> web.Application:
     app = web.Application(middlewares=[guarded], client_max_size=4096)
     app[SERVICE] = service
     app[images.KEPT] = OrderedDict()
-    aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
-                         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    aiohttp_jinja2.setup(
+        app,
+        loader=jinja2.FileSystemLoader(HERE / "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
     number = r"{%s:[0-9]{1,18}}"
     sig = r"{sig:[A-Za-z0-9_-]{24}}"
     game = f"/g/{number % 'id'}/{sig}"

@@ -7,6 +7,7 @@ someone who asked to be forgotten) — and it is served as immutable, with an ET
 here for the next reader. `private`: a proxy in between keeps no copy, so a revoked link
 stops showing even the images it once did.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -57,8 +58,11 @@ async def board(request: web.Request) -> web.StreamResponse:
     position = number(request, "pos")
     if request.match_info["tag"] != names_tag(row) or position > row.moves:
         raise web.HTTPNotFound()
-    return await _served(request, f"board:{row.id}:{position}:{language.code}:{names_tag(row)}",
-                         lambda: service_of(request).board_at(row, position, language))
+    return await _served(
+        request,
+        f"board:{row.id}:{position}:{language.code}:{names_tag(row)}",
+        lambda: service_of(request).board_at(row, position, language),
+    )
 
 
 async def chart(request: web.Request) -> web.StreamResponse:
@@ -68,8 +72,9 @@ async def chart(request: web.Request) -> web.StreamResponse:
     page = await service.person_page(guild, user, language)
     if page is None or request.match_info["tag"] != chart_tag(page):
         raise web.HTTPNotFound()
-    return await _served(request, f"chart:{guild}:{user}:{language.code}:{chart_tag(page)}",
-                         lambda: service.rating_chart(page, language))
+    return await _served(
+        request, f"chart:{guild}:{user}:{language.code}:{chart_tag(page)}", lambda: service.rating_chart(page, language)
+    )
 
 
 async def standings(request: web.Request) -> web.StreamResponse:
@@ -77,8 +82,11 @@ async def standings(request: web.Request) -> web.StreamResponse:
     row = await opened_tournament(request)
     language = _language(request)
     tag = request.match_info["tag"]
-    return await _served(request, f"standings:{row.id}:{language.code}:{tag}",
-                         lambda: service_of(request).tournament_picture(row, language, tag))
+    return await _served(
+        request,
+        f"standings:{row.id}:{language.code}:{tag}",
+        lambda: service_of(request).tournament_picture(row, language, tag),
+    )
 
 
 async def _served(request: web.Request, key: str, draw: Callable[[], Awaitable[bytes | None]]) -> web.StreamResponse:

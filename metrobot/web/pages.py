@@ -1,4 +1,5 @@
 """The pages: a game, a tournament, a server, a person — each opened only by its signed link."""
+
 from __future__ import annotations
 
 import hashlib
@@ -12,7 +13,7 @@ from aiohttp import web
 from ..i18n import Lang, reading
 from .reader import chosen, helpers, tag
 
-MAX_ID = 2 ** 63 - 1  # ids both databases can hold: anything larger opens nothing
+MAX_ID = 2**63 - 1  # ids both databases can hold: anything larger opens nothing
 
 
 SERVICE: web.AppKey[Any] = web.AppKey("service", object)
@@ -48,8 +49,9 @@ def root(request: web.Request) -> str:
 
 def render(request: web.Request, template: str, language: Lang, **context: Any) -> web.Response:
     with reading(language):
-        response = aiohttp_jinja2.render_template(template, request, helpers(language) | {"root": root(request)}
-                                                  | context)
+        response = aiohttp_jinja2.render_template(
+            template, request, helpers(language) | {"root": root(request)} | context
+        )
     response.headers["Content-Language"] = tag(language.code)
     response.headers["Vary"] = "Accept-Language"
     return response
@@ -70,8 +72,9 @@ async def live(request: web.Request) -> web.StreamResponse:
     tag = f'"v{row.version}"'
     if request.headers.get("If-None-Match") == tag:
         raise web.HTTPNotModified(headers={"ETag": tag, "Cache-Control": "no-cache"})
-    return web.json_response({"version": row.version, "active": row.status == "active"},
-                             headers={"ETag": tag, "Cache-Control": "no-cache"})
+    return web.json_response(
+        {"version": row.version, "active": row.status == "active"}, headers={"ETag": tag, "Cache-Control": "no-cache"}
+    )
 
 
 async def server(request: web.Request) -> web.StreamResponse:

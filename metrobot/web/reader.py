@@ -5,6 +5,7 @@ their browser's (`Accept-Language`) that the bot speaks, else the game's. Every 
 page comes from the catalogue: templates call `t(…)`, `n(…)` and `p(…)` like the code does,
 and `tools/messages.py` reads them there.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -103,6 +104,15 @@ def tag(code: str) -> str:
 
 def helpers(language: Lang) -> dict[str, Any]:
     """What every template may call, in the reader's language."""
-    return {"t": language.t, "n": language.n, "p": language.p, "language": language.code, "tag": tag(language.code),
-            "languages": list(LANGUAGES.items()), "when": lambda at: when(at, language), "iso": iso, "stamp": stamp,
-            "rich": lambda text: rich(text, language)}
+    return {
+        "t": language.t,
+        "n": language.n,
+        "p": language.p,
+        "language": language.code,
+        "tag": tag(language.code),
+        "languages": list(LANGUAGES.items()),
+        "when": lambda at: when(at, language),
+        "iso": iso,
+        "stamp": stamp,
+        "rich": lambda text: rich(text, language),
+    }

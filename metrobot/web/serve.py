@@ -5,6 +5,7 @@ be served by processes of their own, as many as needed, beside the bots.
 Links name `METROBOT_WEB_BASE_URL` (the address readers use, e.g. behind a reverse proxy);
 without it, the address served here (`http://HOST:PORT`).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -50,8 +51,9 @@ async def serve_alone(settings: Any) -> None:
     db = await Database(settings.database).open()
     service = TournamentService(db, render_workers=settings.render_workers)  # (games' pages and tournaments')
     service.painter.start(warm=False)
-    server = WebServer(service, settings.web_host, settings.web_port if settings.web_port is not None else 8080,
-                       settings.web_base_url)
+    server = WebServer(
+        service, settings.web_host, settings.web_port if settings.web_port is not None else 8080, settings.web_base_url
+    )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -4,6 +4,7 @@ Every game's image package answers the same two calls (see `render/__init__.py`)
 `image(view, viewer, names, lang, vision)` and `final(view, names, lang, vision)`; every
 word drawn is in `lang` (station, line and map names are data).
 """
+
 from __future__ import annotations
 
 from functools import partial
@@ -18,16 +19,18 @@ from .sheet import prewarm, sheet_geometry, sheet_image
 from .summary import summary_image, summary_layout
 
 
-def image(view: dict[str, Any], viewer: str | None, names: dict[str, str] | None = None,
-          lang: Lang = EN, vision: str = "off") -> Image.Image:
+def image(
+    view: dict[str, Any], viewer: str | None, names: dict[str, str] | None = None, lang: Lang = EN, vision: str = "off"
+) -> Image.Image:
     # A player sees their own sheet (with their sealed choice); everyone else the round.
     if viewer is not None:
         return sheet_image(view, viewer, names, lang, vision)
     return summary_image(view, names, lang, vision)
 
 
-def final(view: dict[str, Any], names: dict[str, str] | None = None,
-          lang: Lang = EN, vision: str = "off") -> list[tuple[str, Image.Image]]:
+def final(
+    view: dict[str, Any], names: dict[str, str] | None = None, lang: Lang = EN, vision: str = "off"
+) -> list[tuple[str, Image.Image]]:
     return []  # the last round's summary, posted with the final turn, already shows the end
 
 
@@ -51,8 +54,10 @@ def palette_sets() -> dict[str, PaletteSet]:
 
     from ..style import PAPER, rgb
 
-    return {f"flipwrite:{name}": PaletteSet({line.id: rgb(line.colour) for line in load_map(name).lines},
-                                            background=PAPER) for name in map_names()}
+    return {
+        f"flipwrite:{name}": PaletteSet({line.id: rgb(line.colour) for line in load_map(name).lines}, background=PAPER)
+        for name in map_names()
+    }
 
 
 def prewarm_steps() -> list[Callable[[], None]]:
@@ -62,5 +67,15 @@ def prewarm_steps() -> list[Callable[[], None]]:
     return [partial(prewarm, [name]) for name in map_names()]
 
 
-__all__ = ["clear_caches", "final", "image", "palette_sets", "prewarm", "prewarm_steps", "sheet_geometry", "sheet_image",
-           "summary_image", "summary_layout"]
+__all__ = [
+    "clear_caches",
+    "final",
+    "image",
+    "palette_sets",
+    "prewarm",
+    "prewarm_steps",
+    "sheet_geometry",
+    "sheet_image",
+    "summary_image",
+    "summary_layout",
+]

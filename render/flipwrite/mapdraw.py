@@ -7,6 +7,7 @@ the players' marks on top (pre-drawn, anti-aliased sprites; see `marks`).
 
 Any map is drawn from its own data (`view["map_data"]`, see `spec`).
 """
+
 from __future__ import annotations
 
 import math
@@ -132,6 +133,7 @@ def station_spread(spec: MapSpec, geo: "Geometry", spacing: float) -> dict[str, 
 @dataclass(frozen=True)
 class SheetLayout:
     """Everything a round needs to put marks on a cached map: where each dot is drawn."""
+
     geo: Geometry
     radius: float
     points: dict[str, Point]
@@ -157,8 +159,9 @@ _CACHES: dict[bool, Layers[tuple[Image.Image, SheetLayout]]] = {True: Layers(12)
 _LABELS: Layers[list] = Layers(12)  # the names' layout of a labelled map, shared by its palettes
 
 
-def static_map(spec: MapSpec, size: tuple[int, int], style: Style, special: bool,
-               background: tuple[int, int, int] = PAPER) -> tuple[Image.Image, SheetLayout]:
+def static_map(
+    spec: MapSpec, size: tuple[int, int], style: Style, special: bool, background: tuple[int, int, int] = PAPER
+) -> tuple[Image.Image, SheetLayout]:
     """The map without marks at `size` (cached per map, size, style and variant)."""
     key = (spec.key, size, style, special, background)
     return _CACHES[style.labels].get(key, lambda: _draw_static(spec, size, style, special, background))
@@ -182,8 +185,9 @@ def badge_spots(spec: MapSpec, size: tuple[int, int], style: Style) -> dict[str,
     return _badge_spots(spec, geo, line_paths(spec, geo, style.spacing), BADGE, style.radius)
 
 
-def _badge_spots(spec: MapSpec, geo: Geometry, paths: dict[str, list[Point]], size: float,
-                 radius: float) -> dict[str, Point]:
+def _badge_spots(
+    spec: MapSpec, geo: Geometry, paths: dict[str, list[Point]], size: float, radius: float
+) -> dict[str, Point]:
     """Where each line's letter badge (its wagon) sits: beyond its first station, away from
     the line; a ring's badge sits outside the ring. Badges at one station stand side by side."""
     spots: dict[str, Point] = {}
@@ -221,8 +225,9 @@ def _badge_spots(spec: MapSpec, geo: Geometry, paths: dict[str, list[Point]], si
     return spots
 
 
-def _draw_static(spec: MapSpec, size: tuple[int, int], style: Style, special: bool,
-                 background: tuple[int, int, int]) -> tuple[Image.Image, SheetLayout]:
+def _draw_static(
+    spec: MapSpec, size: tuple[int, int], style: Style, special: bool, background: tuple[int, int, int]
+) -> tuple[Image.Image, SheetLayout]:
     k = SUPERSAMPLE
     geo = Geometry(spec, (0, 0, size[0], size[1]), style.pad)
     paths = line_paths(spec, geo, style.spacing)
@@ -251,8 +256,13 @@ def _draw_static(spec: MapSpec, size: tuple[int, int], style: Style, special: bo
         fx, fy = geo.px(line.stations[0])
         d.line([(fx * k, fy * k), (bx * k, by * k)], fill=line.colour, width=int(3 * k))
         h = badge / 2
-        d.rounded_rectangle([(bx - h) * k, (by - h) * k, (bx + h) * k, (by + h) * k], radius=6 * k, fill=line.colour,
-                            outline=(255, 255, 255), width=2 * k)
+        d.rounded_rectangle(
+            [(bx - h) * k, (by - h) * k, (bx + h) * k, (by + h) * k],
+            radius=6 * k,
+            fill=line.colour,
+            outline=(255, 255, 255),
+            width=2 * k,
+        )
         d.text((bx * k, (by + 1) * k), line.id, font=font(int(20 * k), True), anchor="mm", fill=text_on(line.colour))
         if line.ring:
             _ring_arrows(d, spec, geo, line, k, lw)
@@ -274,30 +284,45 @@ def _draw_static(spec: MapSpec, size: tuple[int, int], style: Style, special: bo
                 for ex, ey in ends:
                     d.ellipse([ex - rad, ey - rad, ex + rad, ey + rad], fill=colour)
         else:
-            d.ellipse([(x - r) * k, (y - r) * k, (x + r) * k, (y + r) * k], fill=(255, 255, 255), outline=outline,
-                      width=width)
+            d.ellipse(
+                [(x - r) * k, (y - r) * k, (x + r) * k, (y + r) * k], fill=(255, 255, 255), outline=outline, width=width
+            )
 
     tags = end_tags(spec, paths, r, spots) if style.badges and MARKS else []
     for line, (tx, ty) in tags:
         h, w = END_TAG / 2, max(END_TAG, font(END_TAG_SIZE, True).getlength(line.id) + 8) / 2
-        d.rounded_rectangle([(tx - w) * k, (ty - h) * k, (tx + w) * k, (ty + h) * k], radius=h * k,
-                            fill=(255, 255, 255), outline=line.colour, width=int(2.5 * k))
+        d.rounded_rectangle(
+            [(tx - w) * k, (ty - h) * k, (tx + w) * k, (ty + h) * k],
+            radius=h * k,
+            fill=(255, 255, 255),
+            outline=line.colour,
+            width=int(2.5 * k),
+        )
         d.text((tx * k, (ty + 0.5) * k), line.id, font=font(END_TAG_SIZE * k, True), anchor="mm", fill=INK)
 
     if style.labels:
         # each badge, and the corner where a completed line's check mark goes (top right)
-        obstacles = [(bx - badge / 2 - 2, by - badge / 2 - 13, bx + badge / 2 + 13, by + badge / 2 + 2)
-                     for bx, by in spots.values()]
-        obstacles += [(x - END_TAG / 2 - 2, y - END_TAG / 2 - 1, x + END_TAG / 2 + 2, y + END_TAG / 2 + 1)
-                      for _, (x, y) in tags]
-        stations = [(st.id, st.name, geo.px(st.id), r + spread.get(st.id, (0.0,))[0] + (6 if special and st.special else 0))
-                    for st in spec.stations]
+        obstacles = [
+            (bx - badge / 2 - 2, by - badge / 2 - 13, bx + badge / 2 + 13, by + badge / 2 + 2)
+            for bx, by in spots.values()
+        ]
+        obstacles += [
+            (x - END_TAG / 2 - 2, y - END_TAG / 2 - 1, x + END_TAG / 2 + 2, y + END_TAG / 2 + 1) for _, (x, y) in tags
+        ]
+        stations = [
+            (st.id, st.name, geo.px(st.id), r + spread.get(st.id, (0.0,))[0] + (6 if special and st.special else 0))
+            for st in spec.stations
+        ]
         segments = [(p, q) for path in paths.values() for p, q in zip(path, path[1:])]
         # the layout of names is the same in every palette: laid out once per map (the base
         # of its key), size, style, variant and marks
         layout_key = (spec.key.split("|")[0], size, style, special, MARKS)
-        labels = _LABELS.get(layout_key, lambda: place_labels(stations, segments, r, lw, style.label_size, obstacles,
-                                                              (4, 4, size[0] - 4, size[1] - 4)))
+        labels = _LABELS.get(
+            layout_key,
+            lambda: place_labels(
+                stations, segments, r, lw, style.label_size, obstacles, (4, 4, size[0] - 4, size[1] - 4)
+            ),
+        )
         draw_labels(big, labels, k, background)
     image = big.resize(size, Image.Resampling.LANCZOS)
     return image, SheetLayout(geo, r, dict(geo.points))
@@ -307,8 +332,9 @@ END_TAG, END_TAG_SIZE = 20, 14  # the letter's pill at a line's far end: height,
 MARKS = True  # the letters at the lines' far ends; False only for the benchmark's "before"
 
 
-def end_tags(spec: MapSpec, paths: dict[str, list[Point]], radius: float,
-             badges: dict[str, Point]) -> list[tuple[LineSpec, Point]]:
+def end_tags(
+    spec: MapSpec, paths: dict[str, list[Point]], radius: float, badges: dict[str, Point]
+) -> list[tuple[LineSpec, Point]]:
     """Where each line's letter goes besides its wagon badge, so that colour is never the
     only cue: on the line beside its last station (a ring has no end: half way round), and
     in the middle of a long line; each spot the first along the line clear of the others."""

@@ -2,6 +2,7 @@
 filled dots of the small multiples, check marks. Each is an anti-aliased RGBA sprite,
 drawn once (4x supersampled) and pasted, so a round costs a few hundred small pastes.
 """
+
 from __future__ import annotations
 
 from collections import OrderedDict
@@ -91,8 +92,12 @@ def tick(size: int, colour: Colour, ink: Colour = (255, 255, 255)) -> Image.Imag
     d = ImageDraw.Draw(big)
     s = size * _K
     d.ellipse([1, 1, s - 2, s - 2], fill=colour + (255,), outline=(255, 255, 255, 255), width=int(_K * 1.5))
-    d.line([(0.26 * s, 0.53 * s), (0.43 * s, 0.70 * s), (0.75 * s, 0.33 * s)], fill=ink + (255,),
-           width=int(0.13 * s), joint="curve")
+    d.line(
+        [(0.26 * s, 0.53 * s), (0.43 * s, 0.70 * s), (0.75 * s, 0.33 * s)],
+        fill=ink + (255,),
+        width=int(0.13 * s),
+        joint="curve",
+    )
     return _finish(big, size)
 
 
@@ -118,8 +123,9 @@ class MarkedLayer:
         items = list(points.items())
         self.clear: dict[str, bool] = {}
         for sid, (x, y) in items:
-            self.clear[sid] = all(abs(x - ox) >= 2 * half + 1 or abs(y - oy) >= 2 * half + 1
-                                  for other, (ox, oy) in items if other != sid)
+            self.clear[sid] = all(
+                abs(x - ox) >= 2 * half + 1 or abs(y - oy) >= 2 * half + 1 for other, (ox, oy) in items if other != sid
+            )
 
     def paste(self, image: Image.Image, offset: tuple[int, int], sids) -> None:
         mask = Image.new("L", self.image.size, 0)
@@ -144,8 +150,9 @@ _LAYERS: "OrderedDict[tuple, MarkedLayer]" = OrderedDict()
 _LAYERS_LOCK = Lock()
 
 
-def marked_layer(key: tuple, base: Image.Image, points: dict[str, tuple[float, float]],
-                 sprite: Image.Image) -> MarkedLayer:
+def marked_layer(
+    key: tuple, base: Image.Image, points: dict[str, tuple[float, float]], sprite: Image.Image
+) -> MarkedLayer:
     """The MarkedLayer of a cached static map (LRU; `key` names the map, size and sprite)."""
     with _LAYERS_LOCK:
         hit = _LAYERS.get(key)
@@ -170,8 +177,9 @@ def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Ima
     return mask, left, top
 
 
-def put_text(image: Image.Image, xy: tuple[float, float], text: str, size: int, fill, bold: bool = False,
-             anchor: str = "la") -> None:
+def put_text(
+    image: Image.Image, xy: tuple[float, float], text: str, size: int, fill, bold: bool = False, anchor: str = "la"
+) -> None:
     """Like ImageDraw.text, but each (text, size, weight, anchor) is rasterised once and
     cached: a round's scores, counts and window codes repeat from round to round."""
     if not text:

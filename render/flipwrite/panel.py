@@ -3,6 +3,7 @@ table (wagon windows, values, completion), the score boxes, and the score arithm
 read from a view (the same formula as the engine's scoring, checked against its totals
 in the tests).
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -28,8 +29,12 @@ CARD_FILL = {"number": (32, 84, 160), "express": (196, 48, 40), "transfer": (16,
 
 def card_word(kind: str, lang: Lang = EN) -> str:
     """The word printed under a card's glyph."""
-    return {"number": lang.p("card face", "stations"), "express": lang.p("card face", "EXPRESS"),
-            "transfer": lang.p("card face", "TRANSFER"), "free": lang.p("card face", "FREE RIDE")}[kind]
+    return {
+        "number": lang.p("card face", "stations"),
+        "express": lang.p("card face", "EXPRESS"),
+        "transfer": lang.p("card face", "TRANSFER"),
+        "free": lang.p("card face", "FREE RIDE"),
+    }[kind]
 
 
 def card_kind(code: str) -> str:
@@ -40,8 +45,7 @@ def card_kind(code: str) -> str:
     return "express" if code.startswith("E") else "number"
 
 
-def draw_card(image: Image.Image, box: tuple[float, float, float, float], code: str | None,
-              lang: Lang = EN) -> None:
+def draw_card(image: Image.Image, box: tuple[float, float, float, float], code: str | None, lang: Lang = EN) -> None:
     """The face-up card, big: a coloured card with its value and kind (a cached sprite)."""
     x0, y0, x1, y1 = (int(round(v)) for v in box)
     sprite = card_sprite(code, x1 - x0, y1 - y0, lang.code)
@@ -74,8 +78,9 @@ def card_sprite(code: str | None, w: int, h: int, language_code: str = "en") -> 
     d.rounded_rectangle([4 * k, 5 * k, W + 4 * k, H + 5 * k], radius=W * 0.12, fill=(200, 195, 185, 255))  # shadow
     d.rounded_rectangle(box, radius=W * 0.12, fill=fill, outline=white, width=max(3 * k, int(W * 0.04)))
     inner = max(3 * k, int(W * 0.07))
-    d.rounded_rectangle([inner, inner, W - inner, H - inner], radius=W * 0.08, outline=white,
-                        width=max(k, int(W * 0.015)))
+    d.rounded_rectangle(
+        [inner, inner, W - inner, H - inner], radius=W * 0.08, outline=white, width=max(k, int(W * 0.015))
+    )
     cx = W / 2
     if kind == "number":
         glyph, size = code, 0.5
@@ -86,13 +91,23 @@ def card_sprite(code: str | None, w: int, h: int, language_code: str = "en") -> 
     else:
         glyph, size = lang.p("card face", "FREE"), 0.2
     room = W - 2 * inner - 6 * k
-    d.text((cx, H * (0.44 if kind != "free" else 0.42)), glyph, font=font(_fitting(glyph, int(H * size), room), True),
-           anchor="mm", fill=white)
+    d.text(
+        (cx, H * (0.44 if kind != "free" else 0.42)),
+        glyph,
+        font=font(_fitting(glyph, int(H * size), room), True),
+        anchor="mm",
+        fill=white,
+    )
     d.text((cx, H * 0.8), word, font=font(_fitting(word, int(H * 0.1), room), True), anchor="mm", fill=white)
     if kind == "free":
         any_one = lang.p("card face", "any 1 station")
-        d.text((cx, H * 0.6), fit_text(any_one, max(8, int(H * 0.075)), room), font=font(max(8, int(H * 0.075))),
-               anchor="mm", fill=white)
+        d.text(
+            (cx, H * 0.6),
+            fit_text(any_one, max(8, int(H * 0.075)), room),
+            font=font(max(8, int(H * 0.075))),
+            anchor="mm",
+            fill=white,
+        )
     return big.resize((w + 6, h + 7), Image.Resampling.LANCZOS)
 
 
@@ -121,9 +136,17 @@ def sheet_score(view: dict[str, Any], spec: MapSpec, player: str) -> dict[str, i
     penalty = empty if solo else empty // 2
     filled = sum(1 for ws in sheet["windows"].values() for w in ws if w is not None)
     total_windows = sum(len(ws) for ws in sheet["windows"].values())
-    return {"completion": completion, "transfers": transfers, "empty_penalty": penalty,
-            "total": completion + transfers - penalty, "empty": empty, "boxes": len(boxed),
-            "windows": filled, "windows_total": total_windows, "lines_done": len(sheet["completed"])}
+    return {
+        "completion": completion,
+        "transfers": transfers,
+        "empty_penalty": penalty,
+        "total": completion + transfers - penalty,
+        "empty": empty,
+        "boxes": len(boxed),
+        "windows": filled,
+        "windows_total": total_windows,
+        "lines_done": len(sheet["completed"]),
+    }
 
 
 def claimed_by_others(view: dict[str, Any], player: str) -> set[str]:
@@ -156,11 +179,13 @@ def line_rows(spec: MapSpec, box: tuple[int, int, int, int]) -> dict[str, dict[s
         left = x0 + col * colw
         top = y0 + 8 + row * ROW_H
         right = left + colw - 10
-        out[line.id] = {"row": (left + 8, top, right, top + ROW_H - 6),
-                        "badge": (left + 16, top + 4, left + 56, top + 44),
-                        "windows": (left + 222, top + 4, left + 222 + 4 * 46 - 6, top + 44),
-                        "values": (left + 410, top + 4, left + 478, top + 44),
-                        "status": (left + 488, top + 2, right - 4, top + 46)}
+        out[line.id] = {
+            "row": (left + 8, top, right, top + ROW_H - 6),
+            "badge": (left + 16, top + 4, left + 56, top + 44),
+            "windows": (left + 222, top + 4, left + 222 + 4 * 46 - 6, top + 44),
+            "values": (left + 410, top + 4, left + 478, top + 44),
+            "status": (left + 488, top + 2, right - 4, top + 46),
+        }
     return out
 
 
@@ -176,9 +201,15 @@ def draw_table_static(image: Image.Image, spec: MapSpec, box: tuple[int, int, in
     d.line([(mid - 4, box[1] + 10), (mid - 4, box[3] - 8)], fill=RULE, width=2)
 
 
-def draw_line_table(image: Image.Image, view: dict[str, Any], spec: MapSpec, player: str,
-                    box: tuple[int, int, int, int], pending: dict[str, Any] | None = None,
-                    lang: Lang = EN) -> None:
+def draw_line_table(
+    image: Image.Image,
+    view: dict[str, Any],
+    spec: MapSpec,
+    player: str,
+    box: tuple[int, int, int, int],
+    pending: dict[str, Any] | None = None,
+    lang: Lang = EN,
+) -> None:
     """This round's part of the table, over `draw_table_static`: written windows (the
     viewer's sealed ones highlighted), progress, lost high values, completions."""
     d = CachedDraw(image)
@@ -215,12 +246,17 @@ def draw_line_table(image: Image.Image, view: dict[str, Any], spec: MapSpec, pla
         if done:
             paste_centred(image, tick(34, _deep(line.colour)), sx0 + 19, (sy0 + sy1) / 2)
             d.text((sx0 + 44, sy0 + 2), f"+{done['points']}", font=font(22, True), fill=INK)
-            d.text((sx0 + 44, sy0 + 27), fit_text(lang.t("round {round}", round=done["round"]), 14, sx1 - sx0 - 44),
-                   font=font(14), fill=MUTED)
+            d.text(
+                (sx0 + 44, sy0 + 27),
+                fit_text(lang.t("round {round}", round=done["round"]), 14, sx1 - sx0 - 44),
+                font=font(14),
+                fill=MUTED,
+            )
         else:
             to_go = lang.t("{n} to go", n=len(line.stations) - n_marked)
-            d.text((sx0 + 4, (sy0 + sy1) / 2), fit_text(to_go, 15, sx1 - sx0 - 4), font=font(15), anchor="lm",
-                   fill=MUTED)
+            d.text(
+                (sx0 + 4, (sy0 + sy1) / 2), fit_text(to_go, 15, sx1 - sx0 - 4), font=font(15), anchor="lm", fill=MUTED
+            )
 
 
 def _name_cell(d: ImageDraw.ImageDraw, parts: dict, line: LineSpec) -> None:
@@ -230,8 +266,13 @@ def _name_cell(d: ImageDraw.ImageDraw, parts: dict, line: LineSpec) -> None:
     size = 19
     while size > 14 and font(size, True).getlength(line.name) > room:
         size -= 1
-    d.text((bx1 + 10, parts["badge"][1] + 21), fit_text(line.name, size, room, True), font=font(size, True),
-           anchor="ls", fill=INK)
+    d.text(
+        (bx1 + 10, parts["badge"][1] + 21),
+        fit_text(line.name, size, room, True),
+        font=font(size, True),
+        anchor="ls",
+        fill=INK,
+    )
 
 
 def _deep(colour: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -273,8 +314,9 @@ def _values(d: ImageDraw.ImageDraw, box, line: LineSpec, high_gone: bool) -> Non
     mid = (x0 + x1) / 2
     d.line([(mid, y0 + 6), (mid, y1 - 6)], fill=(200, 194, 182), width=2)
     hx = (x0 + mid) / 2
-    d.text((hx, (y0 + y1) / 2 + 1), str(line.high), font=font(22, True), anchor="mm",
-           fill=MUTED if high_gone else INK)  # struck through in red when gone
+    d.text(
+        (hx, (y0 + y1) / 2 + 1), str(line.high), font=font(22, True), anchor="mm", fill=MUTED if high_gone else INK
+    )  # struck through in red when gone
     if high_gone:  # somebody completed it first: only the low value is left
         d.line([(hx - 12, y1 - 12), (hx + 12, y0 + 12)], fill=(196, 48, 40), width=3)
     d.text(((mid + x1) / 2, (y0 + y1) / 2 + 1), str(line.low), font=font(17), anchor="mm", fill=MUTED)
@@ -300,20 +342,31 @@ def draw_score_static(image: Image.Image, box: tuple[int, int, int, int], lang: 
     d.text((x + 8, cy), "=", font=font(30, True), anchor="lm", fill=MUTED)
     x += 40
     d.rounded_rectangle([x, y0 + 6, x + 170, y1 - 6], radius=12, fill=INK)
-    d.text((x + 16, y0 + 16), fit_text(lang.p("score box", "Score"), 16, 140, True), font=font(16, True),
-           fill=(255, 255, 255))
+    d.text(
+        (x + 16, y0 + 16),
+        fit_text(lang.p("score box", "Score"), 16, 140, True),
+        font=font(16, True),
+        fill=(255, 255, 255),
+    )
 
 
-def draw_score_row(image: Image.Image, score: dict[str, int], box: tuple[int, int, int, int], solo: bool,
-                   lang: Lang = EN) -> None:
+def draw_score_row(
+    image: Image.Image, score: dict[str, int], box: tuple[int, int, int, int], solo: bool, lang: Lang = EN
+) -> None:
     """completion + transfers − empty penalty = total, into the boxes of `draw_score_static`."""
     d = CachedDraw(image)
     x0, y0, x1, y1 = box
     empty = score["empty"]
-    values = [(f"{score['completion']}", lang.t("{n} completed", n=score["lines_done"])),
-              (f"+{score['transfers']}", lang.t("2 × boxed ({n})", n=score["boxes"])),
-              (f"−{score['empty_penalty']}", lang.n("{n} station", "{n} stations", empty, n=empty) if solo
-               else lang.n("{n} station ÷ 2", "{n} stations ÷ 2", empty, n=empty))]
+    values = [
+        (f"{score['completion']}", lang.t("{n} completed", n=score["lines_done"])),
+        (f"+{score['transfers']}", lang.t("2 × boxed ({n})", n=score["boxes"])),
+        (
+            f"−{score['empty_penalty']}",
+            lang.n("{n} station", "{n} stations", empty, n=empty)
+            if solo
+            else lang.n("{n} station ÷ 2", "{n} stations ÷ 2", empty, n=empty),
+        ),
+    ]
     x = x0 + 16
     cy = (y0 + y1) / 2
     for w, (big, small) in zip(SCORE_WIDTHS, values):
@@ -322,5 +375,4 @@ def draw_score_row(image: Image.Image, score: dict[str, int], box: tuple[int, in
         d.text((x + w - 14, cy), big, font=font(28, True), anchor="rm", fill=INK)
         x += w + 12
     x += 40
-    d.text((x + 156, cy), str(score["total"]).replace("-", "−"), font=font(36, True), anchor="rm",
-           fill=(255, 255, 255))
+    d.text((x + 156, cy), str(score["total"]).replace("-", "−"), font=font(36, True), anchor="rm", fill=(255, 255, 255))

@@ -7,6 +7,7 @@ sealed decision (`view["pending"]`) is shown, highlighted, on the viewer's own s
 The maps come from the view's map data; the static layers (lines, stations, names) are
 cached per map and size (see `mapdraw`), so a round draws marks and text only.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -19,8 +20,19 @@ from metrobot.i18n import EN, Lang
 from .mapdraw import SHEET_STYLE, SheetLayout, fit_height, layout, static_map
 from .spec import MapSpec, map_spec
 from .marks import CachedDraw, MarkedLayer, boxed, cross, marked_layer, paste_centred, tick
-from .panel import (PENDING, RULE, card_text, draw_card, draw_line_table, draw_score_row, draw_score_static,
-                              draw_table_static, line_rows, line_table_height, sheet_score)
+from .panel import (
+    PENDING,
+    RULE,
+    card_text,
+    draw_card,
+    draw_line_table,
+    draw_score_row,
+    draw_score_static,
+    draw_table_static,
+    line_rows,
+    line_table_height,
+    sheet_score,
+)
 from .summary import _Lru, summary_image, summary_layout
 from ..style import INK, MUTED, PAPER, contrast, fit_text, font, player_colour
 
@@ -49,8 +61,13 @@ def sheet_geometry(view: dict[str, Any]) -> dict[str, Any]:
     lay = layout(spec, (SHEET_W, map_h), SHEET_STYLE)
     stations = {sid: (x, y + HEADER_H) for sid, (x, y) in lay.points.items()}
     rows = line_rows(spec, (0, HEADER_H + map_h, SHEET_W, HEADER_H + map_h + line_table_height(spec)))
-    return {"size": (SHEET_W, height), "stations": stations, "lines": rows, "card": _card_box(),
-            "map": (0, HEADER_H, SHEET_W, HEADER_H + map_h)}
+    return {
+        "size": (SHEET_W, height),
+        "stations": stations,
+        "lines": rows,
+        "card": _card_box(),
+        "map": (0, HEADER_H, SHEET_W, HEADER_H + map_h),
+    }
 
 
 def _special(view: dict[str, Any]) -> bool:
@@ -65,8 +82,9 @@ def _name(names: dict[str, str] | None, player: str) -> str:
     return (names or {}).get(player, player)
 
 
-def sheet_image(view: dict[str, Any], player: str, names: dict[str, str] | None = None,
-                lang: Lang = EN, vision: str = "off") -> Image.Image:
+def sheet_image(
+    view: dict[str, Any], player: str, names: dict[str, str] | None = None, lang: Lang = EN, vision: str = "off"
+) -> Image.Image:
     """One player's sheet: the map with their marks, the line table, the score, the card;
     its words in `lang` (station, line and map names are data), its colours in the palette
     of `vision` (see `render/vision.py`)."""
@@ -127,8 +145,17 @@ def _sheet_base(spec: MapSpec, special: bool, lang: Lang = EN) -> Image.Image:
     return image
 
 
-def _sheet_header(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], spec: MapSpec, player: str,
-                  names: dict[str, str] | None, colour, sealed: bool, lang: Lang = EN) -> None:
+def _sheet_header(
+    image: Image.Image,
+    d: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    spec: MapSpec,
+    player: str,
+    names: dict[str, str] | None,
+    colour,
+    sealed: bool,
+    lang: Lang = EN,
+) -> None:
     d.rectangle([0, 0, 12, HEADER_H], fill=colour)
     finished = view["phase"] == "finished"
     title = f"{_name(names, player)} · {spec.name}"
@@ -141,13 +168,22 @@ def _sheet_header(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, An
     else:
         points = view["scores"].get(player, 0)
         total = str(points).replace("-", "−")
-        status = lang.n("Round {round}  ·  {total} point", "Round {round}  ·  {total} points", abs(points),
-                        round=view["round"], total=total)
+        status = lang.n(
+            "Round {round}  ·  {total} point",
+            "Round {round}  ·  {total} points",
+            abs(points),
+            round=view["round"],
+            total=total,
+        )
     cb = _card_box()
     card = card_text(view.get("card"), lang)
     card_w = 0.0 if finished else font(26, True).getlength(card)
-    d.text((34, 70), fit_text(status, 28, cb[0] - 16 - 34 - card_w - 24, True), font=font(28, True),
-           fill=colour if contrast(colour, (255, 255, 255)) >= 3 else INK)  # large text: 3:1 (WCAG AA)
+    d.text(
+        (34, 70),
+        fit_text(status, 28, cb[0] - 16 - 34 - card_w - 24, True),
+        font=font(28, True),
+        fill=colour if contrast(colour, (255, 255, 255)) >= 3 else INK,
+    )  # large text: 3:1 (WCAG AA)
     sub = []
     owed = (view.get("pending") or {}).get("owed", 0) if sealed else 0
     if not finished:
@@ -179,8 +215,7 @@ def _sheet_header(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, An
         d.rounded_rectangle([SHEET_W - 176 - w, 104, SHEET_W - 156, 134], radius=8, fill=PENDING)
         d.text((SHEET_W - 166 - w / 2, 119), note, font=font(15, True), anchor="mm", fill=INK)
     if not finished:
-        d.text((cb[0] - 16, 34), fit_text(lang.t("this round's card"), 16, 420), font=font(16), anchor="rm",
-               fill=MUTED)
+        d.text((cb[0] - 16, 34), fit_text(lang.t("this round's card"), 16, 420), font=font(16), anchor="rm", fill=MUTED)
         d.text((cb[0] - 16, 64), card, font=font(26, True), anchor="rm", fill=INK)
         draw_card(image, cb, view.get("card"), lang)
 
@@ -194,8 +229,14 @@ def _legend(d: ImageDraw.ImageDraw, box, special: bool, lang: Lang = EN) -> None
     d.text((x0 + 10, y0 + 42), fit_text(values, 15, room), font=font(15), fill=MUTED)
 
 
-def _draw_marks(image: Image.Image, layer: MarkedLayer, lay: SheetLayout, marks: dict[str, Any],
-                offset: tuple[int, int], pending_marks: dict[str, Any] | None = None) -> None:
+def _draw_marks(
+    image: Image.Image,
+    layer: MarkedLayer,
+    lay: SheetLayout,
+    marks: dict[str, Any],
+    offset: tuple[int, int],
+    pending_marks: dict[str, Any] | None = None,
+) -> None:
     """Crosses through the cached all-crossed layer; boxed numbers and the viewer's sealed
     (pending) marks, highlighted, one by one."""
     ox, oy = offset
@@ -212,8 +253,7 @@ def _draw_marks(image: Image.Image, layer: MarkedLayer, lay: SheetLayout, marks:
         paste_centred(image, sprite, x + ox, y + oy)
 
 
-def _draw_completed_on_map(image: Image.Image, spec: MapSpec, sheet: dict[str, Any],
-                           offset: tuple[int, int]) -> None:
+def _draw_completed_on_map(image: Image.Image, spec: MapSpec, sheet: dict[str, Any], offset: tuple[int, int]) -> None:
     """A check mark beside the wagon badge of every completed line."""
     spots = _badge_points(spec)
     for line in spec.lines:
@@ -229,10 +269,9 @@ def _badge_points(spec: MapSpec) -> dict[str, tuple[float, float]]:
     return badge_spots(spec, (SHEET_W, map_h), SHEET_STYLE)
 
 
-
-
-def prewarm(maps: list[str] | None = None, special: tuple[bool, ...] = (False,),
-            languages: tuple[str, ...] = ("en",)) -> None:
+def prewarm(
+    maps: list[str] | None = None, special: tuple[bool, ...] = (False,), languages: tuple[str, ...] = ("en",)
+) -> None:
     """Draw the static sheet layers of packaged maps ahead of time (about a second or two
     each, once per process), e.g. from a background thread when the bot starts, so that the
     first player to open a sheet does not wait for the label layout. The map layer holds

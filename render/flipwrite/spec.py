@@ -3,6 +3,7 @@ schematic x/y in a 0..1000 box (y down), from a view's map data (cached on its t
 
 A map whose data lacks drawing data falls back to the packaged map file, else to a circle.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -124,8 +125,19 @@ def _spec_from_text(text: str, name: str | None) -> MapSpec:
         colour = l.get("colour")
         if colour is None and fallback is not None:
             colour = next((fl.colour for fl in fallback.lines if fl.id == l["id"]), None)
-        lines.append(LineSpec(l["id"], str(l.get("name", l["id"])), rgb(colour or "#808080"), tuple(l["stations"]),
-                              bool(l.get("ring", False)), int(l["windows"]), int(l["high"]), int(l["low"])))
+        lines.append(
+            LineSpec(
+                l["id"],
+                str(l.get("name", l["id"])),
+                rgb(colour or "#808080"),
+                tuple(l["stations"]),
+                bool(l.get("ring", False)),
+                int(l["windows"]),
+                int(l["high"]),
+                int(l["low"]),
+            )
+        )
     key = f"{data.get('id', name)}:{hashlib.blake2b(text.encode(), digest_size=8).hexdigest()}"
-    return MapSpec(key, str(data.get("id", name)), str(data.get("name", data.get("id", name))), tuple(lines),
-                   tuple(stations))
+    return MapSpec(
+        key, str(data.get("id", name)), str(data.get("name", data.get("id", name))), tuple(lines), tuple(stations)
+    )

@@ -8,6 +8,7 @@ stations. Above: the round and the card of the round; at the end, the final rank
 Everything that is the same every round (panels, small maps, unfilled chips, captions) is a
 cached base image; a round pastes the marks through one mask per player and writes the text.
 """
+
 from __future__ import annotations
 
 from collections import OrderedDict
@@ -61,23 +62,40 @@ def summary_layout(view: dict[str, Any]) -> dict[str, Any]:
         x = GAP + c * (pw + GAP)
         y = HEADER_H + GAP + r * (ph + GAP)
         cy = y + PANEL_TOP + mh + 8
-        chips = {line.id: (x + 12 + j * (chip + 4), cy, x + 12 + j * (chip + 4) + chip, cy + chip)
-                 for j, line in enumerate(spec.lines)}
-        panels[p] = {"panel": (x, y, x + pw, y + ph), "map": (x + 8, y + PANEL_TOP, x + 8 + mw, y + PANEL_TOP + mh),
-                     "chips": chips}
+        chips = {
+            line.id: (x + 12 + j * (chip + 4), cy, x + 12 + j * (chip + 4) + chip, cy + chip)
+            for j, line in enumerate(spec.lines)
+        }
+        panels[p] = {
+            "panel": (x, y, x + pw, y + ph),
+            "map": (x + 8, y + PANEL_TOP, x + 8 + mw, y + PANEL_TOP + mh),
+            "chips": chips,
+        }
     height = HEADER_H + GAP + rows * (ph + GAP)
     ranking = None
     if view["phase"] == "finished":
         ranking = (GAP, height, width - GAP, height + 56 + n * RANK_ROW + (40 if view.get("rating") else 0))
         height = ranking[3] + GAP
-    return {"size": (width, height), "panels": panels, "map_size": (mw, mh), "ranking": ranking, "style": mini,
-            "chip": chip}
+    return {
+        "size": (width, height),
+        "panels": panels,
+        "map_size": (mw, mh),
+        "ranking": ranking,
+        "style": mini,
+        "chip": chip,
+    }
 
 
 def _mini_style(panel_w: int) -> Style:
     f = max(0.8, min(2.0, panel_w / 380))
-    return Style(line_width=round(3.2 * f, 1), radius=round(3.6 * f, 1), spacing=round(3.6 * f, 1), labels=False,
-                 badges=False, pad=(10, 10, 10, 10))
+    return Style(
+        line_width=round(3.2 * f, 1),
+        radius=round(3.6 * f, 1),
+        spacing=round(3.6 * f, 1),
+        labels=False,
+        badges=False,
+        pad=(10, 10, 10, 10),
+    )
 
 
 class _Lru:
@@ -101,8 +119,9 @@ class _Lru:
 _BASES = _Lru(12)
 
 
-def _base(spec: MapSpec, lay: dict[str, Any], n: int, special: bool, lang: Lang = EN,
-          vision: str = "off") -> Image.Image:
+def _base(
+    spec: MapSpec, lay: dict[str, Any], n: int, special: bool, lang: Lang = EN, vision: str = "off"
+) -> Image.Image:
     """Backdrop, header, panels with their small maps, unfilled chips, captions (cached per
     map, size, variant, language and palette: the captions are words, panels coloured)."""
     key = (spec.key, lay["size"], n, special, lay["ranking"], lang.code, palette_key(vision))
@@ -128,8 +147,13 @@ def _base(spec: MapSpec, lay: dict[str, Any], n: int, special: bool, lang: Lang 
         for line in spec.lines:
             r = boxes["chips"][line.id]
             d.rounded_rectangle(r, radius=5, fill=WHITE, outline=line.colour, width=3)
-            d.text(((r[0] + r[2]) / 2, (r[1] + r[3]) / 2 + 1), line.id, font=font(int(chip * 0.55), True),
-                   anchor="mm", fill=INK)
+            d.text(
+                ((r[0] + r[2]) / 2, (r[1] + r[3]) / 2 + 1),
+                line.id,
+                font=font(int(chip * 0.55), True),
+                anchor="mm",
+                fill=INK,
+            )
     if lay["ranking"] is not None:
         d.rounded_rectangle(lay["ranking"], radius=12, fill=WHITE, outline=RULE, width=2)
         x0, y0 = lay["ranking"][:2]
@@ -138,8 +162,9 @@ def _base(spec: MapSpec, lay: dict[str, Any], n: int, special: bool, lang: Lang 
     return base
 
 
-def summary_image(view: dict[str, Any], names: dict[str, str] | None = None, lang: Lang = EN,
-                  vision: str = "off") -> Image.Image:
+def summary_image(
+    view: dict[str, Any], names: dict[str, str] | None = None, lang: Lang = EN, vision: str = "off"
+) -> Image.Image:
     """Every player's sheet as a small multiple, the card and the round; the ranking at the
     end; its words in `lang`, its colours in the palette of `vision`."""
     spec = map_spec(view, vision)
@@ -158,8 +183,15 @@ def summary_image(view: dict[str, Any], names: dict[str, str] | None = None, lan
     return image
 
 
-def _header(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], spec: MapSpec,
-            names: dict[str, str] | None, width: int, lang: Lang = EN) -> None:
+def _header(
+    image: Image.Image,
+    d: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    spec: MapSpec,
+    names: dict[str, str] | None,
+    width: int,
+    lang: Lang = EN,
+) -> None:
     finished = view["phase"] == "finished"
     heading = lang.t("{game} · {map}", game=lang.t("Metro flip-and-write"), map=spec.name)
     d.text((24, 16), fit_text(heading, 24, width - 48, True), font=font(24, True), fill=MUTED)
@@ -169,31 +201,57 @@ def _header(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], sp
         who = ", ".join(_name(names, w) for w in winners)
         if len(view["players"]) == 1:
             total = (view.get("breakdown") or {}).get(winners[0], {}).get("total", view["scores"].get(winners[0], 0))
-            text = lang.n("{name}: {total} point", "{name}: {total} points", abs(total), name=who,
-                          total=str(total).replace("-", "−"))
+            text = lang.n(
+                "{name}: {total} point",
+                "{name}: {total} points",
+                abs(total),
+                name=who,
+                total=str(total).replace("-", "−"),
+            )
         else:
-            text = lang.t("★ {names} wins", names=who) if len(winners) == 1 else lang.t("★ shared win: {names}",
-                                                                                        names=who)
+            text = (
+                lang.t("★ {names} wins", names=who) if len(winners) == 1 else lang.t("★ shared win: {names}", names=who)
+            )
         text += " · " + lang.n("{n} round", "{n} rounds", view["rounds"], n=view["rounds"])
         d.text((24, 106), fit_text(text, 22, width - 60, True), font=font(22, True), fill=INK)
         return
     card = (width - 124, 12, width - 24, 138)
     name = card_text(view.get("card"), lang)
     room = card[0] - 18 - 24 - max(font(32, True).getlength(name), font(18).getlength(lang.t("card of the round")))
-    d.text((24, 50), fit_text(lang.t("Round {round}", round=view["round"]), 44, room - 24, True), font=font(44, True),
-           fill=INK)
+    d.text(
+        (24, 50),
+        fit_text(lang.t("Round {round}", round=view["round"]), 44, room - 24, True),
+        font=font(44, True),
+        fill=INK,
+    )
     waiting = list(view.get("waiting", []))
-    text = (lang.t("waiting for {names}", names=", ".join(_name(names, p) for p in waiting)) if waiting
-            else lang.t("everybody has chosen"))
+    text = (
+        lang.t("waiting for {names}", names=", ".join(_name(names, p) for p in waiting))
+        if waiting
+        else lang.t("everybody has chosen")
+    )
     d.text((24, 108), fit_text(text, 20, width - 420), font=font(20), fill=MUTED)
     d.text((card[0] - 18, 44), fit_text(lang.t("card of the round"), 18, 360), font=font(18), anchor="rm", fill=MUTED)
     d.text((card[0] - 18, 80), name, font=font(32, True), anchor="rm", fill=INK)
     draw_card(image, card, view.get("card"), lang)
 
 
-def _panel(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], spec: MapSpec, p: str, seat: int,
-           lay: dict[str, Any], mini_map: Image.Image, mini: SheetLayout, names, finished: bool, winner: bool,
-           lang: Lang = EN, vision: str = "off") -> None:
+def _panel(
+    image: Image.Image,
+    d: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    spec: MapSpec,
+    p: str,
+    seat: int,
+    lay: dict[str, Any],
+    mini_map: Image.Image,
+    mini: SheetLayout,
+    names,
+    finished: bool,
+    winner: bool,
+    lang: Lang = EN,
+    vision: str = "off",
+) -> None:
     boxes = lay["panels"][p]
     x0, y0, x1, y1 = boxes["panel"]
     colour = player_colour(seat, vision)
@@ -239,13 +297,28 @@ def _panel(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], spe
         r = boxes["chips"][line.id]
         # filled, its letter kept (colour is never the only cue), a check mark in its corner
         d.rounded_rectangle(r, radius=5, fill=line.colour)
-        d.text((r[0] + chip * 0.38, (r[1] + r[3]) / 2 + 1), line.id, font=font(int(chip * 0.5), True), anchor="mm",
-               fill=ink_on(line.colour))
+        d.text(
+            (r[0] + chip * 0.38, (r[1] + r[3]) / 2 + 1),
+            line.id,
+            font=font(int(chip * 0.5), True),
+            anchor="mm",
+            fill=ink_on(line.colour),
+        )
         paste_centred(image, tick(max(12, int(chip * 0.5)), _dark(line.colour)), r[2] - chip * 0.2, r[1] + chip * 0.22)
-        d.text(((r[0] + r[2]) / 2, r[3] + 3), f"+{done['points']}", font=font(max(11, int(chip * 0.42)), True),
-               anchor="ma", fill=INK)
-    stats = lang.t("windows {filled}/{windows} · lines {lines} · empty {empty}", filled=score["windows"],
-                   windows=score["windows_total"], lines=score["lines_done"], empty=score["empty"])
+        d.text(
+            ((r[0] + r[2]) / 2, r[3] + 3),
+            f"+{done['points']}",
+            font=font(max(11, int(chip * 0.42)), True),
+            anchor="ma",
+            fill=INK,
+        )
+    stats = lang.t(
+        "windows {filled}/{windows} · lines {lines} · empty {empty}",
+        filled=score["windows"],
+        windows=score["windows_total"],
+        lines=score["lines_done"],
+        empty=score["empty"],
+    )
     d.text((x0 + 12, y1 - 24), fit_text(stats, 15, x1 - x0 - 24), font=font(15), fill=MUTED)
 
 
@@ -257,8 +330,9 @@ def places(view: dict[str, Any], spec: MapSpec) -> list[tuple[int, str, dict[str
     """(place, player, score breakdown), best first: most points, then fewer empty
     stations; players still tied share the place."""
     breakdown = view.get("breakdown") or {p: sheet_score(view, spec, p) for p in view["players"]}
-    order = sorted(view["players"], key=lambda p: (-breakdown[p]["total"], breakdown[p]["empty"],
-                                                    view["players"].index(p)))
+    order = sorted(
+        view["players"], key=lambda p: (-breakdown[p]["total"], breakdown[p]["empty"], view["players"].index(p))
+    )
     out, place, prev = [], 0, None
     for i, p in enumerate(order):
         b = breakdown[p]
@@ -269,7 +343,7 @@ def places(view: dict[str, Any], spec: MapSpec) -> list[tuple[int, str, dict[str
 
 
 def ordinal_place(n: int, lang: Lang = EN) -> str:
-    """"1st place", "2nd place", ...: one text per English ending (a translation may use
+    """ "1st place", "2nd place", ...: one text per English ending (a translation may use
     the same words for all four)."""
     if 10 <= n % 100 <= 20 or n % 10 not in (1, 2, 3):
         return lang.t("{n}th place", n=n)
@@ -278,8 +352,9 @@ def ordinal_place(n: int, lang: Lang = EN) -> str:
     return lang.t("{n}nd place", n=n) if n % 10 == 2 else lang.t("{n}rd place", n=n)
 
 
-def _ranking(d: ImageDraw.ImageDraw, view: dict[str, Any], spec: MapSpec, names, box, lang: Lang = EN,
-             vision: str = "off") -> None:
+def _ranking(
+    d: ImageDraw.ImageDraw, view: dict[str, Any], spec: MapSpec, names, box, lang: Lang = EN, vision: str = "off"
+) -> None:
     x0, y0, x1, y1 = box
     winners = set(view.get("winners") or []) if len(view["players"]) > 1 else set()
     y = y0 + 52
@@ -294,9 +369,13 @@ def _ranking(d: ImageDraw.ImageDraw, view: dict[str, Any], spec: MapSpec, names,
         d.text((x0 + 560, y + 16), str(b["total"]).replace("-", "−"), font=font(24, True), anchor="rm", fill=INK)
         values = {"lines": b["completion"], "transfers": f"+{b['transfers']}", "empty": f"−{b['empty_penalty']}"}
         detail = lang.t("lines {lines}  ·  transfers {transfers}  ·  empty {empty}", **values)
-        more = lang.n("lines {lines}  ·  transfers {transfers}  ·  empty {empty} ({n} station)",
-                      "lines {lines}  ·  transfers {transfers}  ·  empty {empty} ({n} stations)", b["empty"],
-                      n=b["empty"], **values)
+        more = lang.n(
+            "lines {lines}  ·  transfers {transfers}  ·  empty {empty} ({n} station)",
+            "lines {lines}  ·  transfers {transfers}  ·  empty {empty} ({n} stations)",
+            b["empty"],
+            n=b["empty"],
+            **values,
+        )
         room = x1 - x0 - 620
         if font(17).getlength(more) <= room:
             detail = more
@@ -304,6 +383,12 @@ def _ranking(d: ImageDraw.ImageDraw, view: dict[str, Any], spec: MapSpec, names,
         y += RANK_ROW
     if view.get("rating"):
         r = view["rating"]
-        d.text((x0 + 28, y + 12), fit_text(lang.t("Solo rating {band}: {text}", band=lang.t(r["band"]),
-                                                  text=lang.t(r["text"])), 20, x1 - x0 - 56),
-               font=font(20, True), anchor="lm", fill=INK)
+        d.text(
+            (x0 + 28, y + 12),
+            fit_text(
+                lang.t("Solo rating {band}: {text}", band=lang.t(r["band"]), text=lang.t(r["text"])), 20, x1 - x0 - 56
+            ),
+            font=font(20, True),
+            anchor="lm",
+            fill=INK,
+        )

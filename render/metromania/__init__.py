@@ -4,6 +4,7 @@ Every game's image package answers the same two calls (see `render/__init__.py`)
 `image(view, viewer, names, lang, vision)` and `final(view, names, lang, vision)`; every
 word drawn is in `lang` (names, coordinates and arrow names are data, the same in every language).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -17,14 +18,16 @@ from .image import board_image, geometry
 from .trips import trips_image
 
 
-def image(view: dict[str, Any], viewer: str | None, names: dict[str, str] | None = None,
-          lang: Lang = EN, vision: str = "off") -> Image.Image:
+def image(
+    view: dict[str, Any], viewer: str | None, names: dict[str, str] | None = None, lang: Lang = EN, vision: str = "off"
+) -> Image.Image:
     # The viewer's hand is in the view already; the panel shows what the view holds.
     return board_image(view, names, lang, vision)
 
 
-def final(view: dict[str, Any], names: dict[str, str] | None = None,
-          lang: Lang = EN, vision: str = "off") -> list[tuple[str, Image.Image]]:
+def final(
+    view: dict[str, Any], names: dict[str, str] | None = None, lang: Lang = EN, vision: str = "off"
+) -> list[tuple[str, Image.Image]]:
     return [("test-trips.png", trips_image(view, names, lang, vision))]
 
 

@@ -5,6 +5,7 @@ The static layer (districts, spots, lake, park, frame and arrows, coordinates) d
 only on the board's cells, so it is drawn once per board and kept in an LRU cache; a turn
 only copies it and draws lines, stations, markers and the highlight of the last turn on top.
 """
+
 from __future__ import annotations
 
 import io
@@ -15,8 +16,18 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from metrobot.games.metromania.board import (ARROWS, CITY_CELLS, HEX_CORNERS, N, ROWS, SECTOR, VERTEX_NAMES, VERTICES,
-                                             corners, dist)
+from metrobot.games.metromania.board import (
+    ARROWS,
+    CITY_CELLS,
+    HEX_CORNERS,
+    N,
+    ROWS,
+    SECTOR,
+    VERTEX_NAMES,
+    VERTICES,
+    corners,
+    dist,
+)
 
 from ..style import INK, MUTED, font
 
@@ -24,8 +35,7 @@ ARROW_CELLS = frozenset(a.cell for a in ARROWS)
 
 Point = tuple[float, float]
 
-SECTOR_TINTS = [(243, 238, 226), (236, 241, 229), (242, 234, 232), (231, 238, 242), (241, 238, 228),
-                (236, 234, 243)]
+SECTOR_TINTS = [(243, 238, 226), (236, 241, 229), (242, 234, 232), (231, 238, 242), (241, 238, 228), (236, 234, 243)]
 GRID = (214, 207, 191)
 FRAME = (188, 181, 168)
 BACKGROUND = (233, 229, 220)
@@ -209,10 +219,20 @@ def _draw_static(cells: dict, size: tuple[int, int], geo: Geometry, labels: bool
         elif kind == "lake":
             x, y = centre
             for dy in (-0.06, 0.06):
-                d.arc([x - 0.16 * g.edge, y + dy * g.edge - 0.05 * g.edge, x, y + dy * g.edge + 0.05 * g.edge],
-                      200, 340, fill=LAKE_INK, width=2)
-                d.arc([x, y + dy * g.edge - 0.05 * g.edge, x + 0.16 * g.edge, y + dy * g.edge + 0.05 * g.edge],
-                      20, 160, fill=LAKE_INK, width=2)
+                d.arc(
+                    [x - 0.16 * g.edge, y + dy * g.edge - 0.05 * g.edge, x, y + dy * g.edge + 0.05 * g.edge],
+                    200,
+                    340,
+                    fill=LAKE_INK,
+                    width=2,
+                )
+                d.arc(
+                    [x, y + dy * g.edge - 0.05 * g.edge, x + 0.16 * g.edge, y + dy * g.edge + 0.05 * g.edge],
+                    20,
+                    160,
+                    fill=LAKE_INK,
+                    width=2,
+                )
         elif kind == "park":
             x, y = centre
             r = 0.07 * g.edge
@@ -227,16 +247,28 @@ def _draw_static(cells: dict, size: tuple[int, int], geo: Geometry, labels: bool
         d.polygon(pts, fill=(255, 255, 255) if start else (25, 25, 25), outline=INK, width=2)
         if labels:
             cx, cy = sum(p[0] for p in pts) / 3, sum(p[1] for p in pts) / 3
-            d.text((cx, cy), arrow.name, font=font(int(0.2 * g.edge), True), anchor="mm",
-                   fill=INK if start else (255, 255, 255))
+            d.text(
+                (cx, cy),
+                arrow.name,
+                font=font(int(0.2 * g.edge), True),
+                anchor="mm",
+                fill=INK if start else (255, 255, 255),
+            )
     tiny = font(max(6, int(0.15 * g.edge)))
     for v in VERTICES:
         x, y = g.px(v)
         d.ellipse([x - 2, y - 2, x + 2, y + 2], fill=(150, 142, 128))
         if labels:  # small names at every vertex, for players who zoom in to type a move (a
             # white edge keeps them readable, WCAG AA, on every cell's tint)
-            d.text((x, y + 0.17 * g.edge), VERTEX_NAMES[v], font=tiny, anchor="mm", fill=MUTED, stroke_width=1,
-                   stroke_fill=(255, 255, 255))
+            d.text(
+                (x, y + 0.17 * g.edge),
+                VERTEX_NAMES[v],
+                font=tiny,
+                anchor="mm",
+                fill=MUTED,
+                stroke_width=1,
+                stroke_fill=(255, 255, 255),
+            )
     if labels:
         _draw_labels(d, g)
     return image

@@ -3,6 +3,7 @@
 Input is always a player's *view* (the engine's `view(state, viewer)`), never the raw
 state: whatever the viewer may not see is already gone before a pixel is drawn.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -26,8 +27,9 @@ def _kinds(view: dict[str, Any]) -> tuple[str, ...]:
     return tuple(by_cell[c] for c in CITY_CELLS)
 
 
-def board_image(view: dict[str, Any], names: dict[str, str] | None = None, lang: Lang = EN,
-                vision: str = "off") -> Image.Image:
+def board_image(
+    view: dict[str, Any], names: dict[str, str] | None = None, lang: Lang = EN, vision: str = "off"
+) -> Image.Image:
     """The board (its static layer holds no words: coordinates and arrow names are the
     same in every language and palette) and the side panel, in `lang`; the players'
     colours in the palette of `vision` (see `render/vision.py`)."""

@@ -3,6 +3,7 @@
 Every word is in the `lang` the image is drawn in; marker letters, arrow names and names
 are data. Texts that may run long in another language are fitted to their room.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -25,19 +26,33 @@ KINDS = {"res": N_("residential"), "com": N_("commercial"), "ent": N_("entertain
 
 def day_short(letter: str, lang: Lang = EN) -> str:
     """The weekday of a test trip, short (Monday's trip is A–A, ... Saturday's F–F)."""
-    return {"A": lang.p("weekday, short", "Mon"), "B": lang.p("weekday, short", "Tue"),
-            "C": lang.p("weekday, short", "Wed"), "D": lang.p("weekday, short", "Thu"),
-            "E": lang.p("weekday, short", "Fri"), "F": lang.p("weekday, short", "Sat")}[letter]
+    return {
+        "A": lang.p("weekday, short", "Mon"),
+        "B": lang.p("weekday, short", "Tue"),
+        "C": lang.p("weekday, short", "Wed"),
+        "D": lang.p("weekday, short", "Thu"),
+        "E": lang.p("weekday, short", "Fri"),
+        "F": lang.p("weekday, short", "Sat"),
+    }[letter]
 
 
 def kind_short(kind: str, lang: Lang = EN) -> str:
     """A destination marker's kind, short, as in a hand "A-res"."""
-    return {"res": lang.p("marker kind, short", "res"), "com": lang.p("marker kind, short", "com"),
-            "ent": lang.p("marker kind, short", "ent")}.get(kind, kind)
+    return {
+        "res": lang.p("marker kind, short", "res"),
+        "com": lang.p("marker kind, short", "com"),
+        "ent": lang.p("marker kind, short", "ent"),
+    }.get(kind, kind)
 
 
-def draw_panel(d: ImageDraw.ImageDraw, view: dict[str, Any], box: tuple[int, int, int, int],
-               names: dict[str, str], lang: Lang = EN, vision: str = "off") -> None:
+def draw_panel(
+    d: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    box: tuple[int, int, int, int],
+    names: dict[str, str],
+    lang: Lang = EN,
+    vision: str = "off",
+) -> None:
     x0, y0, x1, y1 = box
     d.rectangle(box, fill=(250, 248, 243))
     d.line([(x0, y0), (x0, y1)], fill=(205, 198, 184), width=2)
@@ -55,8 +70,9 @@ def draw_panel(d: ImageDraw.ImageDraw, view: dict[str, Any], box: tuple[int, int
         status = lang.t("{phase} · {name} to play", phase=status, name=names.get(current, current))
     elif view.get("winners"):
         won = " & ".join(names.get(p, p) for p in view["winners"])
-        status = lang.n("{phase} · {names} wins", "{phase} · {names} win", len(view["winners"]), phase=status,
-                        names=won)
+        status = lang.n(
+            "{phase} · {names} wins", "{phase} · {names} win", len(view["winners"]), phase=status, names=won
+        )
     d.text((x, y), fit_text(status, 18, w), font=font(18), fill=MUTED)
     y += 34
 
@@ -93,8 +109,12 @@ def draw_panel(d: ImageDraw.ImageDraw, view: dict[str, Any], box: tuple[int, int
         y = max(y + 30, top + 100)
 
     left = STATIONS - len(view["stations"])
-    d.text((x, y), fit_text(lang.t("Stations left: {left} of {total}", left=left, total=STATIONS), 18, w, True),
-           font=font(18, True), fill=INK)
+    d.text(
+        (x, y),
+        fit_text(lang.t("Stations left: {left} of {total}", left=left, total=STATIONS), 18, w, True),
+        font=font(18, True),
+        fill=INK,
+    )
     y += 36
     d.text((x, y), fit_text(lang.t("Test trips"), 20, w, True), font=font(20, True), fill=INK)
     y += 30
@@ -108,16 +128,25 @@ def draw_panel(d: ImageDraw.ImageDraw, view: dict[str, Any], box: tuple[int, int
         cx = x + 108
         for kind in kinds:
             ok = (letter, kind) in placed
-            d.rounded_rectangle([cx, y, cx + 26, y + 22], radius=5, fill=SPOT_FILL[kind] if ok else (236, 233, 226),
-                                outline=(150, 142, 128))
+            d.rounded_rectangle(
+                [cx, y, cx + 26, y + 22],
+                radius=5,
+                fill=SPOT_FILL[kind] if ok else (236, 233, 226),
+                outline=(150, 142, 128),
+            )
             draw_spot_icon(d, kind, (cx + 13, y + 11), 7)
             where = lang.t("placed") if ok else lang.t("in hand")
             d.text((cx + 31, y + 2), fit_text(where, 14, 56), font=font(14), fill=INK if ok else MUTED)
             cx += 90
         if letter in trips:
             t = trips[letter]
-            d.text((x1 - 24, y + 2), "✗" if t["impossible"] else lang.t("{minutes} min", minutes=t["minutes"]),
-                   font=font(14, True), anchor="ra", fill=INK)
+            d.text(
+                (x1 - 24, y + 2),
+                "✗" if t["impossible"] else lang.t("{minutes} min", minutes=t["minutes"]),
+                font=font(14, True),
+                anchor="ra",
+                fill=INK,
+            )
         y += 28
     y += 10
     d.text((x, y), fit_text(lang.t("Key"), 17, w, True), font=font(17, True), fill=INK)

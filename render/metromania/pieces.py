@@ -2,6 +2,7 @@
 dashed, in the player's colour, each with the player's number at its start disc, its end
 square and where it grows), stations, placed destination markers (with their holder's
 number) and the highlight of the last turn."""
+
 from __future__ import annotations
 
 import math
@@ -62,8 +63,9 @@ def dashed(points: list[Point], dash: float, gap: float) -> Iterable[list[Point]
         yield current
 
 
-def draw_line(d: ImageDraw.ImageDraw, pts: list[Point], colour, style: str, width: float,
-              casing=(255, 255, 255)) -> None:
+def draw_line(
+    d: ImageDraw.ImageDraw, pts: list[Point], colour, style: str, width: float, casing=(255, 255, 255)
+) -> None:
     w = max(2, int(round(width)))
     if style == "solid":
         d.line(pts, fill=casing, width=w + 4, joint="curve")
@@ -77,8 +79,16 @@ def draw_line(d: ImageDraw.ImageDraw, pts: list[Point], colour, style: str, widt
             d.line(piece, fill=colour, width=w, joint="curve" if len(piece) > 2 else None)
 
 
-def draw_pieces(d: ImageDraw.ImageDraw, view: dict[str, Any], geo: Geometry, *, highlight: bool = True,
-                width_scale: float = 1.0, fade: bool = False, vision: str = "off") -> None:
+def draw_pieces(
+    d: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    geo: Geometry,
+    *,
+    highlight: bool = True,
+    width_scale: float = 1.0,
+    fade: bool = False,
+    vision: str = "off",
+) -> None:
     """Lines, start/end markers, stations, placed destination markers, last-turn highlight."""
     seat = {p: i for i, p in enumerate(view["players"])}
     e = geo.edge
@@ -89,7 +99,7 @@ def draw_pieces(d: ImageDraw.ImageDraw, view: dict[str, Any], geo: Geometry, *, 
     for li, line in enumerate(lines):
         for k in range(len(line["cells"])):
             if (li, k) in recent["tunnels"]:
-                pts = line_points(geo, line["vertices"][k:k + 2], [line["cells"][k]], offset)
+                pts = line_points(geo, line["vertices"][k : k + 2], [line["cells"][k]], offset)
                 d.line(pts, fill=(255, 214, 10), width=int(width * 2.6))
     heads: list = []
     for li, line in enumerate(lines):
@@ -128,22 +138,31 @@ def draw_pieces(d: ImageDraw.ImageDraw, view: dict[str, Any], geo: Geometry, *, 
         cx, cy = geo.centroid(tuple(m["cell"]))
         colour = player_colour(seat[m["holder"]], vision)
         s = 0.15 * e
-        d.rounded_rectangle([cx - s, cy - s, cx + s, cy + s], radius=s * 0.35, fill=(255, 255, 255),
-                            outline=colour, width=max(2, int(0.05 * e)))
+        d.rounded_rectangle(
+            [cx - s, cy - s, cx + s, cy + s],
+            radius=s * 0.35,
+            fill=(255, 255, 255),
+            outline=colour,
+            width=max(2, int(0.05 * e)),
+        )
         if e >= 40:  # on the small boards of the test trips a letter would not fit inside its ring
             d.text((cx, cy + 0.01 * e), m["letter"], font=font(int(0.2 * e), True), anchor="mm", fill=INK)
         if MARKS and not fade:  # whose marker: the holder's number on a disc of their colour
             q = 0.12 * e
             bx, by = cx + s, cy - s
             d.ellipse([bx - q, by - q, bx + q, by + q], fill=colour, outline=(255, 255, 255), width=1)
-            d.text((bx, by + 0.5), str(seat[m["holder"]] + 1), font=font(max(9, round(1.5 * q)), True),
-                   anchor="mm", fill=ink_on(colour))
+            d.text(
+                (bx, by + 0.5),
+                str(seat[m["holder"]] + 1),
+                font=font(max(9, round(1.5 * q)), True),
+                anchor="mm",
+                fill=ink_on(colour),
+            )
     for line, pts, number, colour in heads:
         player_marks(d, line, pts, number, colour, e)
 
 
-def player_marks(d: ImageDraw.ImageDraw, line: dict[str, Any], pts: list[Point], number: str, colour,
-                 e: float) -> None:
+def player_marks(d: ImageDraw.ImageDraw, line: dict[str, Any], pts: list[Point], number: str, colour, e: float) -> None:
     """The player's number on a line, beside its disc and square: a white pill ringed in
     the player's colour in the middle of the line's last tunnel (where it grows; the end
     square holds it once finished) and in the middle of a long line, so that lines told
@@ -159,8 +178,13 @@ def player_marks(d: ImageDraw.ImageDraw, line: dict[str, Any], pts: list[Point],
     for i in spots:
         (ax, ay), (bx, by) = pts[i], pts[i + 1]
         x, y = (ax + bx) / 2, (ay + by) / 2
-        d.rounded_rectangle([x - w / 2, y - h / 2, x + w / 2, y + h / 2], radius=h / 2, fill=(255, 255, 255),
-                            outline=colour, width=max(2, round(h * 0.13)))
+        d.rounded_rectangle(
+            [x - w / 2, y - h / 2, x + w / 2, y + h / 2],
+            radius=h / 2,
+            fill=(255, 255, 255),
+            outline=colour,
+            width=max(2, round(h * 0.13)),
+        )
         d.text((x, y + 0.5), number, font=f, anchor="mm", fill=INK)
 
 
@@ -169,5 +193,7 @@ def _recent(view: dict[str, Any]) -> dict[str, set]:
     record = (view.get("turn") or {}).get("record") or {}
     if not record.get("tunnels") and not record.get("stations"):
         record = view.get("last_turn") or {}
-    return {"tunnels": {tuple(t) for t in record.get("tunnels", [])},
-            "stations": {tuple(v) for v in record.get("stations", [])}}
+    return {
+        "tunnels": {tuple(t) for t in record.get("tunnels", [])},
+        "stations": {tuple(v) for v in record.get("stations", [])},
+    }

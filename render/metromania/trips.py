@@ -4,6 +4,7 @@ Each panel shows the final city faded, the trip's two ends (marker cells, or the
 the lake) outlined, every fastest route drawn in the riders' colours, the minutes, and who
 scored; the last panel is the final ranking.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -21,12 +22,20 @@ from ..style import HIGHLIGHT, INK, MUTED, PAPER, fit_text, font, ink_on, player
 
 COLS, PANEL_W, PANEL_H, HEADER = 4, 350, 372, 64
 MINI_H = 300
-DAYS = {"A": N_("Monday"), "B": N_("Tuesday"), "C": N_("Wednesday"), "D": N_("Thursday"), "E": N_("Friday"),
-        "F": N_("Saturday"), "park-lake": N_("Sunday")}
+DAYS = {
+    "A": N_("Monday"),
+    "B": N_("Tuesday"),
+    "C": N_("Wednesday"),
+    "D": N_("Thursday"),
+    "E": N_("Friday"),
+    "F": N_("Saturday"),
+    "park-lake": N_("Sunday"),
+}
 
 
-def trips_image(view: dict[str, Any], names: dict[str, str] | None = None, lang: Lang = EN,
-                vision: str = "off") -> Image.Image:
+def trips_image(
+    view: dict[str, Any], names: dict[str, str] | None = None, lang: Lang = EN, vision: str = "off"
+) -> Image.Image:
     names = names or {}
     state = from_json(view)
     hops = route_hops(state)
@@ -50,7 +59,7 @@ def trips_image(view: dict[str, Any], names: dict[str, str] | None = None, lang:
         for a, b, li in hops.get(trip["name"], []):
             line = state.lines[li]
             i_a, i_b = sorted((line.index[a], line.index[b]))
-            pts = line_points(g, line.vertices[i_a:i_b + 1], line.cells[i_a:i_b], 0.2 * g.edge)
+            pts = line_points(g, line.vertices[i_a : i_b + 1], line.cells[i_a:i_b], 0.2 * g.edge)
             draw_line(d, pts, player_colour(seat[line.player], vision), line.style, 0.2 * g.edge)
         ty = y0 + MINI_H + 6
         day = lang.t(DAYS[trip["name"]])
@@ -78,8 +87,15 @@ def _ends(view: dict[str, Any], name: str) -> list:
     return [tuple(m["cell"]) for m in view["markers"] if m["letter"] == name and m["cell"] is not None]
 
 
-def _ranking(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str], seat: dict[str, int],
-             origin: tuple[int, int], lang: Lang = EN, vision: str = "off") -> None:
+def _ranking(
+    d: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    names: dict[str, str],
+    seat: dict[str, int],
+    origin: tuple[int, int],
+    lang: Lang = EN,
+    vision: str = "off",
+) -> None:
     x, y = origin[0] + 16, origin[1] + 14
     d.text((x, y), fit_text(lang.t("Final scores"), 22, PANEL_W - 32, True), font=font(22, True), fill=INK)
     y += 36
@@ -95,7 +111,11 @@ def _ranking(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str]
         d.text((x + 24, y), fit_text(names.get(p, p) + crown, 19, 220, True), font=font(19, True), fill=INK)
         d.text((x + PANEL_W - 40, y), str(view["scores"].get(p, 0)), font=font(20, True), anchor="ra", fill=INK)
         y += 26
-        detail = lang.t("stations {stations} → {after} after lines, trips {trips}", stations=b.get("stations", 0),
-                        after=b.get("after_lines", 0), trips=f"{b.get('trips', 0):+d}")
+        detail = lang.t(
+            "stations {stations} → {after} after lines, trips {trips}",
+            stations=b.get("stations", 0),
+            after=b.get("after_lines", 0),
+            trips=f"{b.get('trips', 0):+d}",
+        )
         d.text((x + 24, y), fit_text(detail, 14, PANEL_W - 50), font=font(14), fill=MUTED)
         y += 34

@@ -4,6 +4,7 @@ Every game's image package answers the same two calls (see `render/__init__.py`)
 `image(view, viewer, names, lang, vision)` and `final(view, names, lang, vision)`; every
 word drawn is in `lang` (names, station names, the map's title and colour names are data).
 """
+
 from __future__ import annotations
 
 from functools import partial
@@ -19,14 +20,16 @@ from .palette import BACKGROUND, CASING, originals
 from .static import clear_cache as clear_caches  # the board's static layers: its station names
 
 
-def image(view: dict[str, Any], viewer: str | None, names: dict[str, str] | None = None,
-          lang: Lang = EN, vision: str = "off") -> Image.Image:
+def image(
+    view: dict[str, Any], viewer: str | None, names: dict[str, str] | None = None, lang: Lang = EN, vision: str = "off"
+) -> Image.Image:
     # Nothing is secret: every viewer sees the same board; a player's own entry is outlined.
     return board_image(view, viewer, names, lang, vision)
 
 
-def final(view: dict[str, Any], names: dict[str, str] | None = None,
-          lang: Lang = EN, vision: str = "off") -> list[tuple[str, Image.Image]]:
+def final(
+    view: dict[str, Any], names: dict[str, str] | None = None, lang: Lang = EN, vision: str = "off"
+) -> list[tuple[str, Image.Image]]:
     from .summary import summary_image
 
     return [("summary.png", summary_image(view, names, lang, vision))]
@@ -35,8 +38,9 @@ def final(view: dict[str, Any], names: dict[str, str] | None = None,
 def palette_sets() -> dict[str, PaletteSet]:
     """The colours that share a board, for `tools/palettes.py`: the eleven lines (up to ten
     in one game, any ten) and the two highlights."""
-    return {"underground": PaletteSet(originals(), fixed=("white", "black"), background=BACKGROUND,
-                                      cased=tuple(CASING))}
+    return {
+        "underground": PaletteSet(originals(), fixed=("white", "black"), background=BACKGROUND, cased=tuple(CASING))
+    }
 
 
 def prewarm_steps() -> list[Callable[[], None]]:

@@ -3,6 +3,7 @@ track, every colour's track in its slot (new pieces striped), then (over the sta
 names) the face-up destinations, the connection symbols of this game, the passenger's pawn
 and, on top of all, the line codes at the ends of every built section (`tags.py`).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -56,8 +57,9 @@ def trip_directions(m, trips: list[dict[str, Any]]) -> list[tuple[int, bool]]:
     return sorted(out.items())
 
 
-def draw_map(view: dict[str, Any], st: Static, pal: Palette | None = None,
-             lang: Lang = EN) -> tuple[Image.Image, dict[tuple[int, str], int]]:
+def draw_map(
+    view: dict[str, Any], st: Static, pal: Palette | None = None, lang: Lang = EN
+) -> tuple[Image.Image, dict[tuple[int, str], int]]:
     """The board with this view's pieces (the panel area left as the static layer has it);
     returns the image and the slot of every (gap, colour)."""
     pal = pal or palette()
@@ -93,8 +95,9 @@ def draw_map(view: dict[str, Any], st: Static, pal: Palette | None = None,
         spot = st.conn_spots.get(station)
         if spot is not None:
             sprite = symbol(name, int(2 * CONN_R), True)
-            image.paste(sprite, (int(round(spot[0] - sprite.width / 2)), int(round(spot[1] - sprite.height / 2))),
-                        sprite)
+            image.paste(
+                sprite, (int(round(spot[0] - sprite.width / 2)), int(round(spot[1] - sprite.height / 2))), sprite
+            )
     passenger = view.get("passenger") or {}
     if not passenger.get("gone") and passenger.get("at") in geo.points:
         sprite = pawn(PAWN_H, pal.route)
@@ -112,8 +115,9 @@ def drawn_over(view: dict[str, Any], st: Static) -> list[tuple[float, float, flo
     return [(x + 4, y, x + int(PAWN_H * 0.72) - 4, y + PAWN_H)]
 
 
-def map_tags(view: dict[str, Any], st: Static, slots: dict[tuple[int, str], int], pal: Palette | None = None,
-             lang: Lang = EN) -> list:
+def map_tags(
+    view: dict[str, Any], st: Static, slots: dict[tuple[int, str], int], pal: Palette | None = None, lang: Lang = EN
+) -> list:
     """The line codes `draw_map` draws for this view (where, which colour, which end)."""
     return tags_of(view, st, slots, pal or palette(), lang, drawn_over(view, st))
 
@@ -129,8 +133,12 @@ def pawn_spot(st: Static, station: str) -> tuple[int, int]:
     for i, dx in enumerate((0.0, -(w / 2 + r - 2), w / 2 + r - 2)):
         left, top = x + dx - w / 2, foot + (0 if i == 0 else r * 0.6)
         box = (left + 4, top + 2, left + w - 4, top + h * 0.85)
-        cost = i * 20.0 + sum(overlap(box, b) for lab in st.labels.values() for b in lab.boxes
-                              if abs(lab.rect[0] - x) < 300 and abs(lab.rect[1] - y) < 200)
+        cost = i * 20.0 + sum(
+            overlap(box, b)
+            for lab in st.labels.values()
+            for b in lab.boxes
+            if abs(lab.rect[0] - x) < 300 and abs(lab.rect[1] - y) < 200
+        )
         if cost < best_cost:
             best, best_cost = (int(round(left)), int(round(top))), cost
     return best
@@ -149,8 +157,9 @@ def _destinations(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, An
         d.ellipse([x - r, y - r, x + r, y + r], outline=STATION_INK, width=3)
         label = st.labels.get(station)
         if label is not None:
-            _card_label(image, d, label, EXPRESS if express else (255, 255, 255),
-                        EXPRESS_INK if express else STATION_INK)
+            _card_label(
+                image, d, label, EXPRESS if express else (255, 255, 255), EXPRESS_INK if express else STATION_INK
+            )
 
 
 def _card_label(image: Image.Image, d: ImageDraw.ImageDraw, lab: Label, fill, edge) -> None:
@@ -164,8 +173,9 @@ def _card_label(image: Image.Image, d: ImageDraw.ImageDraw, lab: Label, fill, ed
         td.rounded_rectangle([0, 0, w - 1, h - 1], radius=6, fill=fill + (255,), outline=edge + (255,), width=2)
         td.text((w / 2, h / 2), text, font=f, anchor="mm", fill=STATION_INK + (255,))
         tile = tile.rotate(lab.angle, resample=Image.Resampling.BICUBIC, expand=True)
-        image.paste(tile, (int(round(lab.centre[0] - tile.width / 2)), int(round(lab.centre[1] - tile.height / 2))),
-                    tile)
+        image.paste(
+            tile, (int(round(lab.centre[0] - tile.width / 2)), int(round(lab.centre[1] - tile.height / 2))), tile
+        )
         return
     widths = [f.getlength(t) for t in lab.lines]
     left, top, right, bottom = lab.rect

@@ -1,6 +1,7 @@
 """The On the Underground board image: the map (cached static layer + this turn's pieces)
 and the side panel. Players and spectators see the same (nothing is secret); a viewer's
 own panel entry is outlined."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -24,8 +25,13 @@ def static(view: dict[str, Any]) -> Static:
     return static_layers(view, SIZE, MAP_BOX, PAD)
 
 
-def board_image(view: dict[str, Any], viewer: str | None = None, names: dict[str, str] | None = None,
-                lang: Lang = EN, vision: str = "off") -> Image.Image:
+def board_image(
+    view: dict[str, Any],
+    viewer: str | None = None,
+    names: dict[str, str] | None = None,
+    lang: Lang = EN,
+    vision: str = "off",
+) -> Image.Image:
     """The map (its static layers hold station names only: data, the same in every
     language and palette, so they are cached per map and size) and the panel, in `lang`,
     the lines in the palette of `vision` (see `render/vision.py`)."""

@@ -4,6 +4,7 @@ Replays a game log of On the Underground and writes DIR/board.png, the board lat
 game in the middle of a turn (so the new track and the passenger's last trip both show),
 and DIR/summary.png, the end-of-game summary (when the log plays to the end).
 """
+
 from __future__ import annotations
 
 import argparse

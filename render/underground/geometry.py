@@ -6,6 +6,7 @@ schematic x/y in a ~160 x 100 box, y growing downwards (as in an image), and gap
 1-4 slots. A gap's slots are parallel lanes `SPACING` px apart, side by side across the
 gap as on the real Tube map; a station is drawn big enough to cover every lane arriving.
 """
+
 from __future__ import annotations
 
 import math
@@ -33,6 +34,7 @@ def umap(view: dict[str, Any]):
 @dataclass(frozen=True, eq=False)
 class Geometry:
     """A map drawn into a box: station centres, gap lanes, station radii (pixels)."""
+
     key: tuple
     box: Rect
     scale: float
@@ -86,8 +88,9 @@ def geometry(name: str, digest: str | None, box: Rect, pad: tuple[float, float, 
             at[s].append(g.id)
             widest[s] = max(widest[s], g.slots)
     radius = {s: max(DOT_R, (k - 1) / 2 * SPACING + LANE_W / 2 + 2.5) for s, k in widest.items()}
-    return Geometry((m.name, m.digest, box, pad), box, scale, points, gaps, normals, radius,
-                    {s: tuple(v) for s, v in at.items()})
+    return Geometry(
+        (m.name, m.digest, box, pad), box, scale, points, gaps, normals, radius, {s: tuple(v) for s, v in at.items()}
+    )
 
 
 # ---------------------------------------------------------------- lanes of this turn

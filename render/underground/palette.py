@@ -5,6 +5,7 @@ background: the light ones (white, yellow) get a dark casing so they show; grey 
 grey, well apart from the pale empty lanes. The two highlights (this turn's new track, the
 passenger's trip) use hues no line has: cyan and magenta.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -51,6 +52,7 @@ def line_colour(name: str) -> Colour:
 @dataclass(frozen=True)
 class Palette:
     """The colours that change with colour vision: the lines and the two highlights."""
+
     lines: dict[str, Colour]
     new_glow: Colour
     route: Colour

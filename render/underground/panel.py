@@ -5,6 +5,7 @@ the passenger's last trip, the connection pairs of this game, and a legend.
 Every word is in the `lang` the image is drawn in, colour names included (moves accept
 them in any of our languages); people's names, station names and the map's title are data.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -31,15 +32,27 @@ MAX_OPTIONS = 3  # tied routes listed
 
 def _trip(kind: str, to: str, walks: int, lang: Lang) -> str:
     if walks:
-        return lang.n("{kind} → {station} · {n} walk", "{kind} → {station} · {n} walks", walks, n=walks,
-                      kind=destination_kind(kind, lang), station=to)
+        return lang.n(
+            "{kind} → {station} · {n} walk",
+            "{kind} → {station} · {n} walks",
+            walks,
+            n=walks,
+            kind=destination_kind(kind, lang),
+            station=to,
+        )
     return lang.t("{kind} → {station}", kind=destination_kind(kind, lang), station=to)
 
 
 def _route(number: int, to: str, walks: int, lang: Lang) -> str:
     if walks:
-        return lang.n("route {number} → {station} · {n} walk", "route {number} → {station} · {n} walks", walks,
-                      number=number, station=to, n=walks)
+        return lang.n(
+            "route {number} → {station} · {n} walk",
+            "route {number} → {station} · {n} walks",
+            walks,
+            number=number,
+            station=to,
+            n=walks,
+        )
     return lang.t("route {number} → {station}", number=number, station=to)
 
 
@@ -70,8 +83,16 @@ def tagged_swatch(image: Image.Image, box, colour: str, pal: Palette, lang: Lang
     draw_tag(image, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), colour, pal, lang)
 
 
-def tags_in_a_row(image: Image.Image, x: float, y: float, right: float, colours: list[str], pal: Palette,
-                  lang: Lang = EN, height: int = 15) -> float:
+def tags_in_a_row(
+    image: Image.Image,
+    x: float,
+    y: float,
+    right: float,
+    colours: list[str],
+    pal: Palette,
+    lang: Lang = EN,
+    height: int = 15,
+) -> float:
     """Small tags of `colours` from (x, middle y) on, as many as fit before `right`;
     returns where the next thing may go."""
     for c in colours:
@@ -83,8 +104,15 @@ def tags_in_a_row(image: Image.Image, x: float, y: float, right: float, colours:
     return x
 
 
-def draw_panel(image: Image.Image, view: dict[str, Any], viewer: str | None, box, names: dict[str, str] | None,
-               lang: Lang = EN, pal: Palette | None = None) -> None:
+def draw_panel(
+    image: Image.Image,
+    view: dict[str, Any],
+    viewer: str | None,
+    box,
+    names: dict[str, str] | None,
+    lang: Lang = EN,
+    pal: Palette | None = None,
+) -> None:
     pal = pal or palette()
     d = ImageDraw.Draw(image)
     x0, y0, x1, y1 = box
@@ -98,11 +126,11 @@ def draw_panel(image: Image.Image, view: dict[str, Any], viewer: str | None, box
     current = (view.get("turn") or {}).get("player")
     if phase == "finished":
         won = " & ".join(_name(names, p) for p in view.get("winners") or [])
-        status = lang.n("Game over · {names} wins", "Game over · {names} win", len(view.get("winners") or []),
-                        names=won)
+        status = lang.n(
+            "Game over · {names} wins", "Game over · {names} win", len(view.get("winners") or []), names=won
+        )
     else:
-        status = lang.t("Turn {turn} · {name} to play", turn=view.get("turn_count", 0) + 1,
-                        name=_name(names, current))
+        status = lang.t("Turn {turn} · {name} to play", turn=view.get("turn_count", 0) + 1, name=_name(names, current))
     d.text((x, y), fit_text(status, 21, w, True), font=font(21, True), fill=INK)
     y += 30
     sub = m.title
@@ -115,7 +143,9 @@ def draw_panel(image: Image.Image, view: dict[str, Any], viewer: str | None, box
         counts: dict[str, int] = {}
         for p in new:
             counts[p["colour"]] = counts.get(p["colour"], 0) + 1
-        track = lang.t("new track: {pieces}", pieces=", ".join(f"{colour_word(c, lang)} ×{k}" for c, k in counts.items()))
+        track = lang.t(
+            "new track: {pieces}", pieces=", ".join(f"{colour_word(c, lang)} ×{k}" for c, k in counts.items())
+        )
         sub = track + (" · " + sub if sub != m.title else "")
     d.text((x, y), fit_text(sub, 17, w), font=font(17), fill=NATIONAL_RAIL if phase == "last_round" else MUTED)
     y += 32
@@ -152,11 +182,18 @@ def draw_panel(image: Image.Image, view: dict[str, Any], viewer: str | None, box
             left = colours[c]["pieces_left"]
             word = colour_word(c, lang)
             d.text((cx + 50, cy), word, font=font(18, True), fill=INK)
-            pieces = (lang.n("{n} left", "{n} left", left, n=left) if per_row > 1
-                      else lang.n("{n} piece left", "{n} pieces left", left, n=left))
+            pieces = (
+                lang.n("{n} left", "{n} left", left, n=left)
+                if per_row > 1
+                else lang.n("{n} piece left", "{n} pieces left", left, n=left)
+            )
             px = cx + 50 + font(18, True).getlength(word) + 8
-            d.text((px, cy + 1), fit_text(pieces, 17, cx + col_w - 6 - px), font=font(17),
-                   fill=INK if left else NATIONAL_RAIL)
+            d.text(
+                (px, cy + 1),
+                fit_text(pieces, 17, cx + col_w - 6 - px),
+                font=font(17),
+                fill=INK if left else NATIONAL_RAIL,
+            )
         y += rows * 27 + 18
 
     y = _destinations(d, view, m, x, y, w, lang) + 6
@@ -195,15 +232,33 @@ def _destinations(d: ImageDraw.ImageDraw, view: dict[str, Any], m, x: int, y: in
     for i, station in enumerate(row):
         cx, cy = x + (i % 2) * (cw + 10), y + (i // 2) * (ch + 8)
         express = m.stations[station].destination == "express" if station in m.stations else False
-        d.rounded_rectangle([cx, cy, cx + cw, cy + ch], radius=7, fill=EXPRESS if express else (255, 255, 255),
-                            outline=EXPRESS_INK if express else STATION_INK, width=2)
-        d.text((cx + cw / 2, cy + ch / 2), fit_text(station, 17, cw - 12, True), font=font(17, True), anchor="mm",
-               fill=STATION_INK)
+        d.rounded_rectangle(
+            [cx, cy, cx + cw, cy + ch],
+            radius=7,
+            fill=EXPRESS if express else (255, 255, 255),
+            outline=EXPRESS_INK if express else STATION_INK,
+            width=2,
+        )
+        d.text(
+            (cx + cw / 2, cy + ch / 2),
+            fit_text(station, 17, cw - 12, True),
+            font=font(17, True),
+            anchor="mm",
+            fill=STATION_INK,
+        )
     return y + ((len(row) + 1) // 2) * (ch + 8) + 2
 
 
-def _passenger(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int,
-               lang: Lang = EN, pal: Palette | None = None) -> int:
+def _passenger(
+    image: Image.Image,
+    d: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    x: int,
+    y: int,
+    w: int,
+    lang: Lang = EN,
+    pal: Palette | None = None,
+) -> int:
     pal = pal or palette()
     passenger = view.get("passenger") or {}
     sprite = pawn(30, pal.route)
@@ -243,14 +298,26 @@ def _passenger(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any],
             tags_in_a_row(image, cx, y + 10, x + w, o.get("colours") or [], pal, lang)
             y += 24
         if len(options) > MAX_OPTIONS:
-            d.text((x + 10, y), fit_text(lang.t("… and {n} more", n=len(options) - MAX_OPTIONS), 16, w - 10),
-                   font=font(16), fill=MUTED)
+            d.text(
+                (x + 10, y),
+                fit_text(lang.t("… and {n} more", n=len(options) - MAX_OPTIONS), 16, w - 10),
+                font=font(16),
+                fill=MUTED,
+            )
             y += 24
     return y
 
 
-def _connections(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int,
-                 lang: Lang = EN, pal: Palette | None = None) -> int:
+def _connections(
+    image: Image.Image,
+    d: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    x: int,
+    y: int,
+    w: int,
+    lang: Lang = EN,
+    pal: Palette | None = None,
+) -> int:
     tiles = view.get("connection_tiles") or {}
     y = _heading(d, x, y, w, lang.t("Connections: +3 per pair joined"))
     pairs: dict[str, list[str]] = {}
@@ -270,8 +337,16 @@ def _connections(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any
     return y
 
 
-def _legend(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int,
-            lang: Lang = EN, pal: Palette | None = None) -> None:
+def _legend(
+    image: Image.Image,
+    d: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    x: int,
+    y: int,
+    w: int,
+    lang: Lang = EN,
+    pal: Palette | None = None,
+) -> None:
     pal = pal or palette()
     y = _heading(d, x, y, w, lang.t("Key"))
     col = w // 2
@@ -279,6 +354,7 @@ def _legend(image: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], x:
 
     def key(left: float, top: float, text: str, room: float) -> None:
         d.text((left, top), fit_text(text, 15, room), font=f, fill=INK)
+
     # new track: glowing, a dashed stripe along its middle
     d.rounded_rectangle([x - 2, y + 1, x + 32, y + 17], radius=8, fill=pal.new_glow)
     d.rounded_rectangle([x + 3, y + 6, x + 27, y + 12], radius=3, fill=STATION_INK)

@@ -8,6 +8,7 @@ through `over`, so stations and names always sit on top of the track, then draws
 few things of the turn. Everything is drawn 2x supersampled once, in well under a second
 on first use (the name layout is most of it), and kept in a small LRU cache.
 """
+
 from __future__ import annotations
 
 import math
@@ -21,8 +22,7 @@ from ..labelspots import HINTS, Label
 from ..layers import Layers
 from ..rects import clip_len, grow, overlap
 from .geometry import LANE_W, Geometry, Point, Rect, geometry, umap
-from .palette import (BACKGROUND, EMPTY_LANE, EXPRESS, EXPRESS_INK, NATIONAL_RAIL, PANEL, RULE, STANDARD,
-                      STATION_INK)
+from .palette import BACKGROUND, EMPTY_LANE, EXPRESS, EXPRESS_INK, NATIONAL_RAIL, PANEL, RULE, STANDARD, STATION_INK
 
 K = 2  # supersampling of the static layers
 LABEL_SIZE = 16
@@ -52,8 +52,9 @@ def clear_cache() -> None:
     _CACHE.clear()
 
 
-def static_layers(view: dict[str, Any], size: tuple[int, int], map_box: Rect,
-                  pad: tuple[float, float, float, float]) -> Static:
+def static_layers(
+    view: dict[str, Any], size: tuple[int, int], map_box: Rect, pad: tuple[float, float, float, float]
+) -> Static:
     """The static layers of the view's map drawn into `map_box` of an image of `size`."""
     key = (view["map"], view.get("map_digest"), size, map_box, pad)
     return _CACHE.get(key, lambda: _draw(view, size, map_box, pad))
@@ -64,8 +65,15 @@ def ring_radius(geo: Geometry, station: str) -> float:
 
 
 # ---------------------------------------------------------------- badges beside stations
-def _badge_spots(geo: Geometry, stations: list[str], half: tuple[float, float], lanes: list[tuple[Point, Point]],
-                 taken: list[Rect], extra: dict[str, float], hints: dict[str, str]) -> dict[str, Point]:
+def _badge_spots(
+    geo: Geometry,
+    stations: list[str],
+    half: tuple[float, float],
+    lanes: list[tuple[Point, Point]],
+    taken: list[Rect],
+    extra: dict[str, float],
+    hints: dict[str, str],
+) -> dict[str, Point]:
     """A spot touching each station's dot for a badge of half-size `half`, off the lanes,
     other dots and badges already placed (`taken` grows), and off the side where the
     station's name would rather go."""
@@ -83,8 +91,12 @@ def _badge_spots(geo: Geometry, stations: list[str], half: tuple[float, float], 
             bx, by = x + ux * reach, y + uy * reach
             rect = (bx - hw, by - hh, bx + hw, by + hh)
             cost = i * 0.5 + (8.0 if (ux * hx + uy * hy) / (math.hypot(hx, hy) or 1.0) > 0.6 else 0.0)
-            if not (geo.box[0] + 4 < rect[0] and rect[2] < geo.box[2] - 4 and geo.box[1] + 4 < rect[1]
-                    and rect[3] < geo.box[3] - 4):
+            if not (
+                geo.box[0] + 4 < rect[0]
+                and rect[2] < geo.box[2] - 4
+                and geo.box[1] + 4 < rect[1]
+                and rect[3] < geo.box[3] - 4
+            ):
                 cost += 1000
             wide = grow(rect, LANE_W / 2 + 1)
             cost += 3.0 * sum(clip_len(p, q, wide) for p, q in lanes)
@@ -108,15 +120,31 @@ def _draw(view: dict[str, Any], size: tuple[int, int], map_box: Rect, pad) -> St
     rings = {s.name: ring_radius(geo, s.name) for s in m.stations.values() if s.destination}
     taken: list[Rect] = []
     hints = {s.name: s.label for s in m.stations.values()}
-    conn = _badge_spots(geo, sorted(s.name for s in m.stations.values() if s.connection), (CONN_R, CONN_R), lanes,
-                        taken, rings, hints)
-    nr = _badge_spots(geo, sorted(s.name for s in m.stations.values() if s.national_rail), (NR_W / 2, NR_H / 2),
-                      lanes, taken, rings, hints)
-    stations = [(s.name, s.name, geo.points[s.name], rings.get(s.name, geo.radius[s.name]) + 1)
-                for s in m.stations.values()]
-    labels = place_labels(stations, lanes, 7.0, LANE_W, LABEL_SIZE, [grow(t, 1) for t in taken],
-                          (map_box[0] + 4, map_box[1] + 4, map_box[2] - 4, map_box[3] - 4),
-                          hints=hints)
+    conn = _badge_spots(
+        geo, sorted(s.name for s in m.stations.values() if s.connection), (CONN_R, CONN_R), lanes, taken, rings, hints
+    )
+    nr = _badge_spots(
+        geo,
+        sorted(s.name for s in m.stations.values() if s.national_rail),
+        (NR_W / 2, NR_H / 2),
+        lanes,
+        taken,
+        rings,
+        hints,
+    )
+    stations = [
+        (s.name, s.name, geo.points[s.name], rings.get(s.name, geo.radius[s.name]) + 1) for s in m.stations.values()
+    ]
+    labels = place_labels(
+        stations,
+        lanes,
+        7.0,
+        LANE_W,
+        LABEL_SIZE,
+        [grow(t, 1) for t in taken],
+        (map_box[0] + 4, map_box[1] + 4, map_box[2] - 4, map_box[3] - 4),
+        hints=hints,
+    )
 
     w, h = size
     big = Image.new("RGB", (w * K, h * K), BACKGROUND)
@@ -153,8 +181,13 @@ def _draw_stations(d: ImageDraw.ImageDraw, m, geo: Geometry, rings: dict[str, fl
             d.ellipse([x - rr, y - rr, x + rr, y + rr], fill=c(fill), outline=c(ink), width=int(1.6 * K))
         width = int((3.0 if s.terminus else 2.3) * K)
         if s.terminus:
-            d.rounded_rectangle([x - r, y - r, x + r, y + r], radius=int(2 * K), fill=c((255, 255, 255)),
-                                outline=c(STATION_INK), width=width)
+            d.rounded_rectangle(
+                [x - r, y - r, x + r, y + r],
+                radius=int(2 * K),
+                fill=c((255, 255, 255)),
+                outline=c(STATION_INK),
+                width=width,
+            )
         else:
             d.ellipse([x - r, y - r, x + r, y + r], fill=c((255, 255, 255)), outline=c(STATION_INK), width=width)
 
@@ -166,8 +199,13 @@ def _draw_badges(d: ImageDraw.ImageDraw, nr: dict[str, Point], conn: dict[str, P
     for x, y in nr.values():
         x, y = x * K, y * K
         hw, hh = NR_W / 2 * K, NR_H / 2 * K
-        d.rounded_rectangle([x - hw, y - hh, x + hw, y + hh], radius=int(3 * K), fill=c(NATIONAL_RAIL),
-                            outline=c((255, 255, 255)), width=K)
+        d.rounded_rectangle(
+            [x - hw, y - hh, x + hw, y + hh],
+            radius=int(3 * K),
+            fill=c(NATIONAL_RAIL),
+            outline=c((255, 255, 255)),
+            width=K,
+        )
         if solid is None:
             national_rail_arrows(d, (x, y), hw * 0.62, hh * 0.42, K)
     for x, y in conn.values():
@@ -184,5 +222,7 @@ def national_rail_arrows(d: ImageDraw.ImageDraw, c: Point, hw: float, hh: float,
     for sign, yy in ((1, y - hh), (-1, y + hh)):
         d.line([(x - sign * hw, yy), (x + sign * (hw - head * 0.5), yy)], fill=(255, 255, 255), width=w)
         tip = x + sign * hw
-        d.polygon([(tip, yy), (tip - sign * head, yy - head * 0.75), (tip - sign * head, yy + head * 0.75)],
-                  fill=(255, 255, 255))
+        d.polygon(
+            [(tip, yy), (tip - sign * head, yy - head * 0.75), (tip - sign * head, yy + head * 0.75)],
+            fill=(255, 255, 255),
+        )

@@ -3,6 +3,7 @@ piece and the dashes along its middle, the arrows of the passenger's trip. Each 
 map, size and slot and kept with the static layers; a turn pastes a colour through them,
 a few hundred small pastes.
 """
+
 from __future__ import annotations
 
 import math
@@ -18,8 +19,9 @@ CASED_INNER = LANE_W - 3.2
 Box = tuple[int, int, int, int]
 
 
-def stroke_mask(p: Point, q: Point, width: float, *, blur: float = 0.0, caps: bool = False,
-                strength: float = 1.0) -> tuple[Box, Image.Image]:
+def stroke_mask(
+    p: Point, q: Point, width: float, *, blur: float = 0.0, caps: bool = False, strength: float = 1.0
+) -> tuple[Box, Image.Image]:
     """The mask of a straight stroke p-q (pixel box, L image)."""
     m = width / 2 + 3 * blur + 2
     x0, y0 = int(math.floor(min(p[0], q[0]) - m)), int(math.floor(min(p[1], q[1]) - m))
@@ -52,8 +54,7 @@ def lane_mask(st: Static, gap: int, slot: int, kind: str) -> tuple[Box, Image.Im
             hit = stroke_mask(p, q, GLOW_W, blur=1.4, caps=True)
         elif kind == "stripe":
             a, b, _ = st.geo.gaps[gap]
-            hit = dashes_mask(_dashes(p, q, st.geo.radius[a] + 2, st.geo.radius[b] + 2, STRIPE, STRIPE_GAP),
-                              STRIPE_W)
+            hit = dashes_mask(_dashes(p, q, st.geo.radius[a] + 2, st.geo.radius[b] + 2, STRIPE, STRIPE_GAP), STRIPE_W)
         else:
             hit = stroke_mask(p, q, LANE_W if kind == "track" else CASED_INNER)
         st.masks[key] = hit

@@ -1,6 +1,7 @@
 """The end-of-game summary of On the Underground: the ranking, every player's points by
 kind (start score, National Rail, termini, connections, loops, passenger) as a table and
 as a stacked bar on one scale, the totals, the winners starred."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -15,8 +16,14 @@ from .geometry import umap
 from .palette import NATIONAL_RAIL, ROUTE, RULE, palette, text_on
 from .panel import tagged_swatch, turn_order
 
-KINDS = (("start", (150, 150, 150)), ("national_rail", NATIONAL_RAIL), ("terminus", (40, 40, 40)),
-         ("connections", (0, 150, 110)), ("loops", (230, 150, 0)), ("passenger", ROUTE))
+KINDS = (
+    ("start", (150, 150, 150)),
+    ("national_rail", NATIONAL_RAIL),
+    ("terminus", (40, 40, 40)),
+    ("connections", (0, 150, 110)),
+    ("loops", (230, 150, 0)),
+    ("passenger", ROUTE),
+)
 WIDTH = 1240
 HEADER = 150
 ROW = 104
@@ -27,9 +34,14 @@ NAME_X, COL0, COL_W, TOTAL_X = 90, 468, 104, WIDTH - 44
 
 def kind_labels(lang: Lang = EN) -> dict[str, str]:
     """The column headings: each kind of points, short (a column is 104 px wide)."""
-    return {"start": lang.p("score column", "Start"), "national_rail": lang.p("score column", "Nat. Rail"),
-            "terminus": lang.p("score column", "Termini"), "connections": lang.p("score column", "Connect."),
-            "loops": lang.p("score column", "Loops"), "passenger": lang.p("score column", "Passenger")}
+    return {
+        "start": lang.p("score column", "Start"),
+        "national_rail": lang.p("score column", "Nat. Rail"),
+        "terminus": lang.p("score column", "Termini"),
+        "connections": lang.p("score column", "Connect."),
+        "loops": lang.p("score column", "Loops"),
+        "passenger": lang.p("score column", "Passenger"),
+    }
 
 
 def _shrunk(text: str, size: int, room: float, bold: bool = False, least: int = 10) -> tuple[str, int]:
@@ -59,8 +71,9 @@ def summary_size(view: dict[str, Any]) -> tuple[int, int]:
     return WIDTH, HEADER + ROW * len(view["players"]) + FOOT
 
 
-def summary_image(view: dict[str, Any], names: dict[str, str] | None = None, lang: Lang = EN,
-                  vision: str = "off") -> Image.Image:
+def summary_image(
+    view: dict[str, Any], names: dict[str, str] | None = None, lang: Lang = EN, vision: str = "off"
+) -> Image.Image:
     if view.get("phase") != "finished":
         raise ValueError("the summary is drawn for a finished game only")
     size = summary_size(view)
@@ -70,16 +83,29 @@ def summary_image(view: dict[str, Any], names: dict[str, str] | None = None, lan
     winners = view.get("winners") or []
     breakdown = view.get("breakdown") or {}
     colours = view.get("colours") or {}
-    d.text((40, 26), fit_text(lang.t("On the Underground · final scores"), 36, WIDTH - 80, True), font=font(36, True),
-           fill=INK)
+    d.text(
+        (40, 26),
+        fit_text(lang.t("On the Underground · final scores"), 36, WIDTH - 80, True),
+        font=font(36, True),
+        fill=INK,
+    )
     won = " & ".join(_name(names, p) for p in winners)
     players, turns = len(view["players"]), view.get("turn_count", 0)
-    sub = " · ".join([umap(view).title, lang.n("{n} player", "{n} players", players, n=players),
-                      lang.n("{n} turn", "{n} turns", turns, n=turns)])
+    sub = " · ".join(
+        [
+            umap(view).title,
+            lang.n("{n} player", "{n} players", players, n=players),
+            lang.n("{n} turn", "{n} turns", turns, n=turns),
+        ]
+    )
     sub = fit_text(sub, 17, (WIDTH - 80) / 2)
     room = WIDTH - 80 - font(17).getlength(sub) - 20  # the winners, beside the game's facts
-    d.text((40, 76), fit_text(lang.n("★ {names} wins", "★ {names} win", len(winners), names=won), 24, room, True),
-           font=font(24, True), fill=INK)
+    d.text(
+        (40, 76),
+        fit_text(lang.n("★ {names} wins", "★ {names} win", len(winners), names=won), 24, room, True),
+        font=font(24, True),
+        fill=INK,
+    )
     d.text((WIDTH - 40, 84), sub, font=font(17), anchor="ra", fill=MUTED)
     y = HEADER - 24
     labels = kind_labels(lang)
@@ -99,8 +125,12 @@ def summary_image(view: dict[str, Any], names: dict[str, str] | None = None, lan
         d.line([(20, y0), (WIDTH - 20, y0)], fill=RULE, width=1)
         d.text((52, y0 + 30), f"{rank}", font=font(34, True), anchor="mm", fill=INK)
         star = "★ " if p in winners else ""
-        d.text((NAME_X, y0 + 12), fit_text(star + _name(names, p), 24, COL0 - NAME_X - 20, True), font=font(24, True),
-               fill=INK)
+        d.text(
+            (NAME_X, y0 + 12),
+            fit_text(star + _name(names, p), 24, COL0 - NAME_X - 20, True),
+            font=font(24, True),
+            fill=INK,
+        )
         cx = NAME_X
         for c in (c for c, col in colours.items() if col["owner"] == p):
             tagged_swatch(image, (cx, y0 + 47, cx + 30, y0 + 61), c, pal, lang)
@@ -110,8 +140,13 @@ def summary_image(view: dict[str, Any], names: dict[str, str] | None = None, lan
         b = breakdown.get(p) or {}
         for i, (key, _) in enumerate(KINDS):
             value = b.get(key, 0)
-            d.text((COL0 + i * COL_W + COL_W / 2, y0 + 30), str(value), font=font(24, value > 0), anchor="mm",
-                   fill=INK if value else MUTED)
+            d.text(
+                (COL0 + i * COL_W + COL_W / 2, y0 + 30),
+                str(value),
+                font=font(24, value > 0),
+                anchor="mm",
+                fill=INK if value else MUTED,
+            )
         total = b.get("total", view.get("scores", {}).get(p, 0))
         d.text((TOTAL_X, y0 + 30), str(total), font=font(34, True), anchor="rm", fill=INK)
         # the stacked bar: every kind's points on one scale for all players
@@ -123,12 +158,19 @@ def summary_image(view: dict[str, Any], names: dict[str, str] | None = None, lan
             if w >= 1:
                 d.rectangle([x, by0, x + w, by1], fill=colour)
                 if w > 26:
-                    d.text((x + w / 2, (by0 + by1) / 2), str(value), font=font(13, True), anchor="mm",
-                           fill=text_on(colour))
+                    d.text(
+                        (x + w / 2, (by0 + by1) / 2), str(value), font=font(13, True), anchor="mm", fill=text_on(colour)
+                    )
                 x += w
         d.rectangle([bar_x0, by0, bar_x1, by1], outline=RULE)
     y = size[1] - FOOT + 22
-    rules, rules_size = _shrunk(lang.t("Start 0-4 by seat · National Rail +1 · terminus +2 · connection pair +3 · "
-                                       "station inside a loop +1 · passenger +1 per colour ridden"), 15, WIDTH - 80)
+    rules, rules_size = _shrunk(
+        lang.t(
+            "Start 0-4 by seat · National Rail +1 · terminus +2 · connection pair +3 · "
+            "station inside a loop +1 · passenger +1 per colour ridden"
+        ),
+        15,
+        WIDTH - 80,
+    )
     d.text((40, y), rules, font=font(rules_size), fill=MUTED)
     return image

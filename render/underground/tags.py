@@ -12,6 +12,7 @@ stepping away from the station, that covers no other tag and as little of the st
 names and dots as possible. Tags are drawn whatever the palette (`MARKS` switches them
 off for the benchmark's baseline only).
 """
+
 from __future__ import annotations
 
 import math
@@ -35,12 +36,19 @@ LONG = 4  # a section with a gap this many gaps from all its ends gets a tag the
 
 # The code of each colour: a letter or two of its name, in the image's language (the
 # translators' note lists them; a test checks that no two colours share one).
-CODES = {"red": NP_("line code", "R"), "black": NP_("line code", "Bk"),
-         "yellow": NP_("line code", "Y"), "blue": NP_("line code", "Bl"),
-         "purple": NP_("line code", "Pu"), "pink": NP_("line code", "Pk"),
-         "orange": NP_("line code", "O"), "green": NP_("line code", "G"),
-         "brown": NP_("line code", "Br"), "white": NP_("line code", "W"),
-         "grey": NP_("line code", "Gy")}
+CODES = {
+    "red": NP_("line code", "R"),
+    "black": NP_("line code", "Bk"),
+    "yellow": NP_("line code", "Y"),
+    "blue": NP_("line code", "Bl"),
+    "purple": NP_("line code", "Pu"),
+    "pink": NP_("line code", "Pk"),
+    "orange": NP_("line code", "O"),
+    "green": NP_("line code", "G"),
+    "brown": NP_("line code", "Br"),
+    "white": NP_("line code", "W"),
+    "grey": NP_("line code", "Gy"),
+}
 
 Rect = tuple[float, float, float, float]
 
@@ -69,8 +77,9 @@ def ring_of(colour: str, pal: Palette) -> tuple[int, int, int]:
     return CASING[colour] if colour in CASING else pal.line(colour)
 
 
-def draw_tag(image: Image.Image, centre: tuple[float, float], colour: str, pal: Palette, lang: Lang = EN,
-             height: int = TAG_H) -> tuple[int, int]:
+def draw_tag(
+    image: Image.Image, centre: tuple[float, float], colour: str, pal: Palette, lang: Lang = EN, height: int = TAG_H
+) -> tuple[int, int]:
     """A tag centred at `centre`; returns its size."""
     return paste_pill(image, centre, code(colour, lang), ring_of(colour, pal), height)
 
@@ -131,8 +140,10 @@ def _index(st: Static) -> dict[tuple[int, int], list[Rect]]:
     hit = st.masks.get(("tag index",))
     if hit is None:
         rects = [b for lab in st.labels.values() for b in lab.boxes]
-        rects += [(x - st.geo.radius[s], y - st.geo.radius[s], x + st.geo.radius[s], y + st.geo.radius[s])
-                  for s, (x, y) in st.geo.points.items()]
+        rects += [
+            (x - st.geo.radius[s], y - st.geo.radius[s], x + st.geo.radius[s], y + st.geo.radius[s])
+            for s, (x, y) in st.geo.points.items()
+        ]
         rects += [(x - NR_W / 2, y - NR_H / 2, x + NR_W / 2, y + NR_H / 2) for x, y in st.nr_spots.values()]
         rects += [(x - CONN_R, y - CONN_R, x + CONN_R, y + CONN_R) for x, y in st.conn_spots.values()]
         hit = {}
@@ -145,13 +156,22 @@ def _index(st: Static) -> dict[tuple[int, int], list[Rect]]:
 
 
 def _covered(index, box: Rect) -> float:
-    near = {r for cx in range(int(box[0] // CELL), int(box[2] // CELL) + 1)
-            for cy in range(int(box[1] // CELL), int(box[3] // CELL) + 1) for r in index.get((cx, cy), ())}
+    near = {
+        r
+        for cx in range(int(box[0] // CELL), int(box[2] // CELL) + 1)
+        for cy in range(int(box[1] // CELL), int(box[3] // CELL) + 1)
+        for r in index.get((cx, cy), ())
+    }
     return sum(overlap(box, r) for r in near)
 
 
-def place_tags(view: dict[str, Any], st: Static, slots: dict[tuple[int, str], int], widths: dict[str, int],
-               avoid: list[Rect] | None = None) -> list[Tag]:
+def place_tags(
+    view: dict[str, Any],
+    st: Static,
+    slots: dict[tuple[int, str], int],
+    widths: dict[str, int],
+    avoid: list[Rect] | None = None,
+) -> list[Tag]:
     """Every tag of this view's track (`widths`: each colour's tag width; `avoid`: what
     this turn draws that a tag should not cover, the pawn)."""
     geo = st.geo
@@ -181,8 +201,7 @@ def place_tags(view: dict[str, Any], st: Static, slots: dict[tuple[int, str], in
     return placed[first:]
 
 
-def _place(geo, index, placed: list[Tag], colour: str, gap: int, slot: int, station: str | None, w: int,
-           h: int) -> Tag:
+def _place(geo, index, placed: list[Tag], colour: str, gap: int, slot: int, station: str | None, w: int, h: int) -> Tag:
     p, q = geo.lane(gap, slot)
     a, b, _ = geo.gaps[gap]
     if station == b:
@@ -211,15 +230,28 @@ def _place(geo, index, placed: list[Tag], colour: str, gap: int, slot: int, stat
     return Tag(colour, gap, station, best[0], best[1])
 
 
-def tags_of(view: dict[str, Any], st: Static, slots: dict[tuple[int, str], int], pal: Palette,
-            lang: Lang = EN, avoid: list[Rect] | None = None) -> list[Tag]:
+def tags_of(
+    view: dict[str, Any],
+    st: Static,
+    slots: dict[tuple[int, str], int],
+    pal: Palette,
+    lang: Lang = EN,
+    avoid: list[Rect] | None = None,
+) -> list[Tag]:
     """Where the tags of this view go, drawn in `pal` and `lang` (their widths vary)."""
     widths = {c: sprite(code(c, lang), ring_of(c, pal)).width for c in (view.get("colours") or {})}
     return place_tags(view, st, slots, widths, avoid)
 
 
-def draw_tags(image: Image.Image, view: dict[str, Any], st: Static, slots: dict[tuple[int, str], int],
-              pal: Palette, lang: Lang = EN, avoid: list[Rect] | None = None) -> list[Tag]:
+def draw_tags(
+    image: Image.Image,
+    view: dict[str, Any],
+    st: Static,
+    slots: dict[tuple[int, str], int],
+    pal: Palette,
+    lang: Lang = EN,
+    avoid: list[Rect] | None = None,
+) -> list[Tag]:
     """Place and draw every tag; returns them."""
     if not MARKS:
         return []

@@ -7,6 +7,7 @@ conftest.py import it): at the end of each test that runs the stand-in, it reads
 bot uploaded (``standin.uploads()``) and fails on a file without alt text or with too much.
 A module of tests of the stand-in itself, with no bot of ours, sets ``CHECK_ALT_TEXT = False``.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -31,5 +32,8 @@ def every_upload_has_alt_text(request):
     if server is not None:
         missing = undescribed(server)
         if missing:
-            pytest.fail(f"{len(missing)} of {len(server.uploads())} files the bot uploaded have no alt text or "
-                        "more than 1,024 characters:\n" + "\n".join(missing[:20]), pytrace=False)
+            pytest.fail(
+                f"{len(missing)} of {len(server.uploads())} files the bot uploaded have no alt text or "
+                "more than 1,024 characters:\n" + "\n".join(missing[:20]),
+                pytrace=False,
+            )

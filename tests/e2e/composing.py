@@ -1,6 +1,7 @@
 """Using the private composer as a person on a phone does: its menus are a tree (a menu of
 groups, a menu or buttons of steps, ◂ Back), its ⌨ box takes a typed step. What a test
 reads off a composer is what a person sees on it: labels, menus, buttons."""
+
 from __future__ import annotations
 
 import asyncio
@@ -27,8 +28,11 @@ def step_options(composer) -> list[dict]:
     select = control(composer, "mb:s:")
     if select:
         return [{"value": o["value"], "label": o["label"]} for o in select["options"]]
-    return [{"value": b["custom_id"].split(":", 4)[4].split(";")[-1], "label": b["label"], "button": b["custom_id"]}
-            for b in composer.buttons() if b["custom_id"].startswith("mb:b:")]
+    return [
+        {"value": b["custom_id"].split(":", 4)[4].split(";")[-1], "label": b["label"], "button": b["custom_id"]}
+        for b in composer.buttons()
+        if b["custom_id"].startswith("mb:b:")
+    ]
 
 
 async def edited(handle, composer, before: int) -> None:

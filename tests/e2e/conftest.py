@@ -1,6 +1,7 @@
 """The end-to-end fixtures (``standin``, ``run_client``) live in ``fixtures.py`` so that other
 suites (tests/reliability) can use them too; so does the check that every file the bot
 uploads carries alt text (``alttext_check.py``, autouse)."""
+
 import os
 import sys
 

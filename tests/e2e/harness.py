@@ -1,4 +1,5 @@
 """Running our real bot against the stand-in, in this process or as `python bot.py`."""
+
 from __future__ import annotations
 
 import asyncio
@@ -18,36 +19,58 @@ from metrobot.settings import Settings  # noqa: E402
 TEST_SEED = 20261123  # every game a test makes has a fixed seed
 
 
-def settings(db_path: str, *, tick: float = 0.2, clock_hours: float = 24.0, seed: int = TEST_SEED,
-             rate: float = 0, **extra) -> Settings:
+def settings(
+    db_path: str, *, tick: float = 0.2, clock_hours: float = 24.0, seed: int = TEST_SEED, rate: float = 0, **extra
+) -> Settings:
     # No rate limit (rate 0): scripted players press faster than people can; the limit has its
     # own tests. Images drawn in a thread: a worker process per test bot would only slow the suite down
     # (the bot's default, worker processes, is exercised by the `python bot.py` tests).
-    return Settings(token="standin-bot-token", db_path=db_path, dev_guild=None, log_level="INFO", api_base=None,
-                    gateway_url=None, tick_seconds=tick, turn_clock_hours=clock_hours, seed=seed, render_workers=0,
-                    rate_per_second=rate, **extra)
+    return Settings(
+        token="standin-bot-token",
+        db_path=db_path,
+        dev_guild=None,
+        log_level="INFO",
+        api_base=None,
+        gateway_url=None,
+        tick_seconds=tick,
+        turn_clock_hours=clock_hours,
+        seed=seed,
+        render_workers=0,
+        rate_per_second=rate,
+        **extra,
+    )
 
 
 def make_bot(db_path: str, **kwargs) -> MetroBot:
     return MetroBot(settings(db_path, **kwargs))
 
 
-def start_bot_process(standin, db_path: str, *, tick: float = 0.2, log_path: str | None = None,
-                      env: dict[str, str] | None = None) -> subprocess.Popen:
+def start_bot_process(
+    standin, db_path: str, *, tick: float = 0.2, log_path: str | None = None, env: dict[str, str] | None = None
+) -> subprocess.Popen:
     """`python bot.py` itself, configured only through its environment (`env` adds to it)."""
     extra = env or {}
     env = dict(os.environ)
     env.update(standin.env())
     # METROBOT_DRAW_AHEAD=0: every start of a bot would have its workers draw all maps (seconds
     # of CPU) while the suite's other tests want the cores; the tests that need it turn it on.
-    env.update({"METROBOT_DB": db_path, "METROBOT_TICK_SECONDS": str(tick), "LOG_LEVEL": "INFO",
-                "PYTHONUNBUFFERED": "1", "METROBOT_SEED": str(TEST_SEED), "METROBOT_DRAW_AHEAD": "0",
-                "METROBOT_RATE_PER_SECOND": "0"})
+    env.update(
+        {
+            "METROBOT_DB": db_path,
+            "METROBOT_TICK_SECONDS": str(tick),
+            "LOG_LEVEL": "INFO",
+            "PYTHONUNBUFFERED": "1",
+            "METROBOT_SEED": str(TEST_SEED),
+            "METROBOT_DRAW_AHEAD": "0",
+            "METROBOT_RATE_PER_SECOND": "0",
+        }
+    )
     env.pop("DISCORD_DEV_GUILD", None)
     env.update(extra)
     out = open(log_path, "ab") if log_path else subprocess.DEVNULL
-    return subprocess.Popen([sys.executable, str(ROOT / "bot.py")], cwd=str(ROOT), env=env, stdout=out,
-                            stderr=subprocess.STDOUT)
+    return subprocess.Popen(
+        [sys.executable, str(ROOT / "bot.py")], cwd=str(ROOT), env=env, stdout=out, stderr=subprocess.STDOUT
+    )
 
 
 async def stop_process(proc: subprocess.Popen, timeout: float = 10) -> None:

@@ -2,6 +2,7 @@
 slash commands (with autocomplete, as a person picks suggestions) or through the buttons
 and menus on the bot's messages. Whose turn it is is read from the bot's database, the
 only thing a test knows that a person would read off the channel."""
+
 from __future__ import annotations
 
 import asyncio
@@ -57,8 +58,10 @@ class Table:
     async def posted(self, timeout: float = 30.0) -> None:
         """Until every post the bot owes this channel is in it: a person reads the newest turn
         post off the channel, and the bot posts it after the move is saved (under load, later)."""
-        query = ("SELECT COUNT(*) FROM outbox WHERE channel_id = ? AND target = 'channel' AND kind = 'post' "
-                 "AND delivered_at IS NULL AND not_before IS NULL")
+        query = (
+            "SELECT COUNT(*) FROM outbox WHERE channel_id = ? AND target = 'channel' AND kind = 'post' "
+            "AND delivered_at IS NULL AND not_before IS NULL"
+        )
         for _ in range(int(timeout / 0.05)):
             if self.db_path.startswith("postgresql://"):  # (the database-fault suite)
                 import asyncpg

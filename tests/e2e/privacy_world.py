@@ -1,6 +1,7 @@
 """A person with a history, for the privacy tests (end to end, and the crash suite): two
 finished MetrOmania games (rated), a running flip-and-write game, settings and time away; and
 what a test reads straight from the database file to compare with what the bot says."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -31,8 +32,10 @@ async def history(standin, db_path: str, subject: int, bob: int, cat: int) -> di
     assert (await running.row()).status == "active"
     tables["running"] = running
     where = running.channel
-    for options in ({"quiet_hours": "22:00-07:00", "time_zone": "Europe/Amsterdam", "turn_dms": True},
-                    {"language": "nl"}):
+    for options in (
+        {"quiet_hours": "22:00-07:00", "time_zone": "Europe/Amsterdam", "turn_dms": True},
+        {"language": "nl"},
+    ):
         reply = await (await standin.slash(subject, where, "me settings", options)).wait_message()
         assert reply.ephemeral
     reply = await (await standin.slash(subject, where, "me away", {"days": 2, "note": "on a boat"})).wait_message()
@@ -63,8 +66,9 @@ def holding(db_path: str, *needles: str) -> list[str]:
 
 
 def ratings(db_path: str) -> dict[tuple[str, str, str], tuple[float, float, int]]:
-    return {(r["guild_id"], r["game"], r["user_id"]): (r["mu"], r["sigma"], r["games"])
-            for r in rows(db_path)["ratings"]}
+    return {
+        (r["guild_id"], r["game"], r["user_id"]): (r["mu"], r["sigma"], r["games"]) for r in rows(db_path)["ratings"]
+    }
 
 
 def expected_export(db_path: str, user: str) -> dict[str, Any]:
@@ -85,12 +89,20 @@ def expected_export(db_path: str, user: str) -> dict[str, Any]:
     return {
         "settings": json.loads(person["settings"]) if person else {},
         "away": _iso(person["away_until"]) if person and person["away_until"] else None,
-        "games": {gid: (g["game"], g["status"], seat["name"], seat["auto"], sorted(moves.get(gid, [])))
-                  for gid, (g, seat) in games.items()},
-        "results": sorted((r["game_id"], r["score"], r["rank"], bool(r["won"]), bool(r["rated"]), r["mu"], r["sigma"])
-                          for r in everything["results"] if r["user_id"] == user),
-        "ratings": sorted((r["guild_id"], r["game"], r["mu"], r["sigma"], r["games"])
-                          for r in everything["ratings"] if r["user_id"] == user),
+        "games": {
+            gid: (g["game"], g["status"], seat["name"], seat["auto"], sorted(moves.get(gid, [])))
+            for gid, (g, seat) in games.items()
+        },
+        "results": sorted(
+            (r["game_id"], r["score"], r["rank"], bool(r["won"]), bool(r["rated"]), r["mu"], r["sigma"])
+            for r in everything["results"]
+            if r["user_id"] == user
+        ),
+        "ratings": sorted(
+            (r["guild_id"], r["game"], r["mu"], r["sigma"], r["games"])
+            for r in everything["ratings"]
+            if r["user_id"] == user
+        ),
     }
 
 
@@ -103,12 +115,28 @@ def exported(document: dict[str, Any]) -> dict[str, Any]:
     return {
         "settings": document["settings"],
         "away": document["away_until"],
-        "games": {g["id"]: (g["game"], g["status"], g["name"], g["left"],
-                            sorted((m["number"], m["seat"], m["action"]) for m in g["moves"]))
-                  for g in document["games"]},
-        "results": sorted((r["game_id"], r["score"], r["place"], r["won"], r["rated"],
-                           (r["rating_after"] or {}).get("mu"), (r["rating_after"] or {}).get("sigma"))
-                          for r in document["results"]),
+        "games": {
+            g["id"]: (
+                g["game"],
+                g["status"],
+                g["name"],
+                g["left"],
+                sorted((m["number"], m["seat"], m["action"]) for m in g["moves"]),
+            )
+            for g in document["games"]
+        },
+        "results": sorted(
+            (
+                r["game_id"],
+                r["score"],
+                r["place"],
+                r["won"],
+                r["rated"],
+                (r["rating_after"] or {}).get("mu"),
+                (r["rating_after"] or {}).get("sigma"),
+            )
+            for r in document["results"]
+        ),
         "ratings": sorted((r["server"], r["game"], r["mu"], r["sigma"], r["games"]) for r in document["ratings"]),
     }
 

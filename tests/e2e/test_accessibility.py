@@ -5,6 +5,7 @@ pages that fit a message with the whole text attached, and a person's colour-vis
 setting reaches the picture only they see: the PNG they get is the one drawn in their
 palette.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -111,8 +112,12 @@ async def test_a_colour_vision_setting_reaches_the_picture_only_its_person_sees(
 
 def test_the_check_finds_a_picture_without_words():
     att = types.SimpleNamespace
-    server = types.SimpleNamespace(uploads=lambda: [att(filename="a.png", description="A board."),
-                                                    att(filename="b.png", description=None),
-                                                    att(filename="c.png", description="  "),
-                                                    att(filename="d.png", description="x" * 1025)])
+    server = types.SimpleNamespace(
+        uploads=lambda: [
+            att(filename="a.png", description="A board."),
+            att(filename="b.png", description=None),
+            att(filename="c.png", description="  "),
+            att(filename="d.png", description="x" * 1025),
+        ]
+    )
     assert [line.split(":")[0] for line in undescribed(server)] == ["b.png", "c.png", "d.png"]

@@ -1,5 +1,6 @@
 """`python -m metrobot backup` while the bot plays: a consistent copy, checked by replaying every
 game; a copy whose check fails is not put in place."""
+
 from __future__ import annotations
 
 import asyncio
@@ -18,8 +19,13 @@ pytestmark = pytest.mark.timeout(240)
 
 
 def backup(db: str, to: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "metrobot", "backup", "--db", db, "--to", to], cwd=str(ROOT),
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "metrobot", "backup", "--db", db, "--to", to],
+        cwd=str(ROOT),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def count(db: str, sql: str) -> int:
@@ -61,8 +67,11 @@ async def test_backup_of_a_bot_that_is_playing_is_consistent_and_checked(standin
         assert not (tmp_path / f"copy{n}.sqlite3-wal").exists()  # one self-contained file
     final = backup(db, str(tmp_path / "final.sqlite3"))
     assert final.returncode == 0
-    assert count(str(tmp_path / "final.sqlite3"), "SELECT COUNT(*) FROM actions") == \
-        count(db, "SELECT COUNT(*) FROM actions") > 0
+    assert (
+        count(str(tmp_path / "final.sqlite3"), "SELECT COUNT(*) FROM actions")
+        == count(db, "SELECT COUNT(*) FROM actions")
+        > 0
+    )
 
 
 async def test_a_copy_whose_games_do_not_replay_is_refused(standin, run_client, tmp_path):

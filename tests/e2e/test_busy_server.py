@@ -4,6 +4,7 @@ and restarts exactly; the limit), the status message and tidy channels, `/server
 (Manage Server only; where games may be made, how many one person hosts, the
 looking-for-players role), and `/game nudge`. Time is the bot's service clock, set by the
 test (the turn clock's loop is left idle and ticked by hand)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -53,8 +54,9 @@ async def ask(standin, user: int, channel: int, command: str, options: dict | No
     return reply.content
 
 
-async def game(standin, bot, host: int, guests: list[int], kind: str = "metromania", channel: int | None = None,
-               **options) -> Table:
+async def game(
+    standin, bot, host: int, guests: list[int], kind: str = "metromania", channel: int | None = None, **options
+) -> Table:
     table = Table(standin, channel or standin.create_channel(kind), bot.settings.db_path, seed=23)
     await table.open(host, kind, guests, players=len(guests) + 1, **options)
     await settled(table)
@@ -73,8 +75,9 @@ async def settled(table: Table) -> None:
     try:
         for _ in range(500):
             async with db.driver.read() as q:
-                (left,) = await q.fetchone("SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL AND "
-                                           "not_before IS NULL")
+                (left,) = await q.fetchone(
+                    "SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL AND not_before IS NULL"
+                )
             if not left:
                 return
             await asyncio.sleep(0.02)
@@ -111,7 +114,7 @@ async def test_games_lists_a_persons_games_theirs_first_with_links_and_lobbies_t
     assert len(lines) == 4 and f"<#{away.channel}>" not in listing  # three games here, and a lobby to join
     waiting = [table for table in (metro, tube) if ann in await table.owed()] + [None]  # flip-and-write: always
     yours = [line for line in lines if "your turn" in line]
-    assert len(yours) == len(waiting) and lines[:len(yours)] == yours  # the games waiting for Ann come first
+    assert len(yours) == len(waiting) and lines[: len(yours)] == yours  # the games waiting for Ann come first
     assert "lobby with 2 free seats" in lines[-1] and f"<#{lobby.channel}>" in lines[-1]
     for line in lines:  # each with a jump link to its latest board (or the lobby post)
         guild, channel, message = map(int, LINK.search(line).groups())
@@ -129,8 +132,13 @@ async def test_quiet_hours_across_a_daylight_saving_change(standin, bot):
     # Saturday 24 October 2026, 23:30 in Amsterdam (summer time, UTC+2); the clocks go back
     # at 03:00 that night, so Bob's quiet hours end at 07:00 winter time, 06:00 UTC.
     bot.now = at(2026, 10, 24, 21, 30)
-    quiet = await ask(standin, bob, standin.dm_channel(bob), "me settings",
-                      {"quiet_hours": "22:00-07:00", "time_zone": "europe/amsterdam", "turn_dms": True})
+    quiet = await ask(
+        standin,
+        bob,
+        standin.dm_channel(bob),
+        "me settings",
+        {"quiet_hours": "22:00-07:00", "time_zone": "europe/amsterdam", "turn_dms": True},
+    )
     assert "Quiet hours: 22:00–07:00 (Europe/Amsterdam)" in quiet and "DM when it is my turn: on" in quiet
     table = await game(standin, bot, ann, [bob], clock_hours=12)
     if await table.owed() != [bob]:
@@ -216,8 +224,13 @@ async def test_server_settings_are_for_managers_and_shape_new_games(standin, bot
     lfp = standin.create_role("Looking for players")
     refused = await ask(standin, bob, other, "server settings", {"max_hosted": 50})
     assert "Manage Server" in refused
-    shown = await ask(standin, boss, other, "server settings", {
-        "looking_for_players": lfp, "allow_channel": games, "max_hosted": 1, "clock_hours": 6, "language": "nl"})
+    shown = await ask(
+        standin,
+        boss,
+        other,
+        "server settings",
+        {"looking_for_players": lfp, "allow_channel": games, "max_hosted": 1, "clock_hours": 6, "language": "nl"},
+    )
     assert f"<@&{lfp}>" in shown and f"<#{games}>" in shown and "Open games one person may host: 1" in shown
 
     refused = await ask(standin, ann, other, "game new", {"kind": "metromania"})

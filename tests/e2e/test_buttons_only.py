@@ -4,6 +4,7 @@ through the composer's menus (colour · start, then a part of the map, then a pl
 on their second they forgo; on their third they type a step in the ⌨ box — Ann in
 English, Bob in Dutch — and one typed step is refused with its rule. Otherwise they walk
 the menus at random (seeded) until the game ends."""
+
 from __future__ import annotations
 
 import pytest
@@ -92,8 +93,10 @@ async def test_a_two_player_game_to_the_end_with_buttons_only(standin, bot):
             for colour in colours:
                 await start_colour(standin, table, user, composer, reader.t(COLOUR_WORDS[colour]))
         elif turn == 1:  # the whole turn forgone (four branch tokens)
-            forgo = max((o for o in step_options(composer) if o["value"].startswith("fg")),
-                        key=lambda o: int(o["value"].partition(":")[2] or 1))
+            forgo = max(
+                (o for o in step_options(composer) if o["value"].startswith("fg")),
+                key=lambda o: int(o["value"].partition(":")[2] or 1),
+            )
             await take_step(standin, user, composer, forgo["value"])
         elif turn == 2:  # a step typed in the ⌨ box, in the person's language
             text, code = typed_placement(state, seat, languages[user])

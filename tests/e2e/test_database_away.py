@@ -3,6 +3,7 @@ every way in (a command, a button, the ⌨ box, autocomplete), and that a fault 
 not told as "nothing was changed". The database's absence is made here by its driver raising
 the storage's DatabaseUnavailable; the real faults (PostgreSQL stopped, failed over, SQLite's
 disk full) are the database-fault suite's (tests/reliability/test_database_faults.py)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -20,24 +21,32 @@ pytestmark = pytest.mark.timeout(120)
 
 CLEAR = "The game's database is not answering; nothing was changed — try again in a minute."
 SHORT = "The game's database is not answering; try again in a minute."
-MAYBE = ("The game's database stopped answering while I was saving: your change may have been saved. Look at the "
-         "channel in a minute before you try again.")
+MAYBE = (
+    "The game's database stopped answering while I was saving: your change may have been saved. Look at the "
+    "channel in a minute before you try again."
+)
 
 
 def away(driver, *, reads: bool = True, unsure: bool = False) -> None:
     """From now on the driver's transactions (and reads, if `reads`) fail as a database away does."""
+
     @asynccontextmanager
     async def failing():
         raise DatabaseUnavailable("connection refused", unsure=unsure)
         yield  # (an async context manager that never enters)
+
     driver.transaction = failing
     if reads:
         driver.read = failing
 
 
 def unavailable_count() -> float:
-    return sum(s.value for m in INTERACTIONS.collect() for s in m.samples
-               if s.name.endswith("_total") and s.labels.get("outcome") == "unavailable")
+    return sum(
+        s.value
+        for m in INTERACTIONS.collect()
+        for s in m.samples
+        if s.name.endswith("_total") and s.labels.get("outcome") == "unavailable"
+    )
 
 
 async def test_people_are_told_in_their_language_that_the_database_is_not_answering(standin, run_client, tmp_path):
@@ -91,8 +100,12 @@ async def test_a_bot_started_while_the_database_is_away_says_so_and_exits_to_be_
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     log = tmp_path / "bot.log"
-    proc = start_bot_process(standin, str(tmp_path / "unused.sqlite3"), log_path=str(log),
-                             env={"METROBOT_DATABASE_URL": f"postgresql://metrobot:secret@127.0.0.1:{port}/metrobot"})
+    proc = start_bot_process(
+        standin,
+        str(tmp_path / "unused.sqlite3"),
+        log_path=str(log),
+        env={"METROBOT_DATABASE_URL": f"postgresql://metrobot:secret@127.0.0.1:{port}/metrobot"},
+    )
     code = await asyncio.get_running_loop().run_in_executor(None, proc.wait, 60)
     text = log.read_text()
     assert code == 1, text  # (not 2: starting again may well work; `make run` and systemd do)

@@ -1,5 +1,6 @@
 """After a finished game: /game replay (stepping with the buttons), /history, /leaderboard
 and /profile through the real discord.py client."""
+
 from __future__ import annotations
 
 import asyncio

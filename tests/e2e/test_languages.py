@@ -10,6 +10,7 @@
   person and the server on the pseudo-language, comes from the catalogue: nothing is left
   that is not a translated piece or a value filled in.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -87,8 +88,10 @@ async def _dms(standin, user: int) -> list:
     raise AssertionError(f"no DM for {user}")
 
 
-GAME_OVER = ("Game over. The test trips are run. **{winners}** wins!",
-             "Game over. The test trips are run. **{winners}** win!")
+GAME_OVER = (
+    "Game over. The test trips are run. **{winners}** wins!",
+    "Game over. The test trips are run. **{winners}** win!",
+)
 NEXT = ("Next: {who} — `/dig` or the buttons below.", "Next: {who} (last round) — `/dig` or the buttons below.")
 
 
@@ -111,8 +114,11 @@ async def test_korean_and_dutch_players_play_a_whole_game_each_in_their_own_lang
     reply, lobby = await _open_lobby(standin, channel, minjun, {"kind": "metromania", "players": 2})
     assert reply.ephemeral and reply.content == KO.t("Lobby open. Others join with the button; you start when ready.")
     assert says(ES, "Players ({seated}/{seats}):", lobby.content, seated=1, seats=2), lobby.content
-    assert [b["label"] for b in lobby.buttons()] == [ES.p("button", "Join"), ES.p("button", "Leave"),
-                                                     ES.p("button", "Start")]
+    assert [b["label"] for b in lobby.buttons()] == [
+        ES.p("button", "Join"),
+        ES.p("button", "Leave"),
+        ES.p("button", "Start"),
+    ]
     join = next(c for c in lobby.custom_ids() if c.endswith(":join"))
     h = await standin.click(daan, lobby, custom_id=join)
     assert (await h.wait_message(lambda m: m.ephemeral)).content == NL.t("You joined the game.")
@@ -137,15 +143,18 @@ async def test_korean_and_dutch_players_play_a_whole_game_each_in_their_own_lang
         if turn == 1:  # out of turn: refused in the reader's own language
             h = await standin.slash(other, channel, "play", {"move": "solid G9 L"})
             refusal = await h.wait_message()
-            assert refusal.ephemeral and says(reader[other], "It is not your turn. Waiting for: {who}.",
-                                              refusal.content, who="")
+            assert refusal.ephemeral and says(
+                reader[other], "It is not your turn. Waiting for: {who}.", refusal.content, who=""
+            )
         if turn == 3:  # the host moves the channel to Dutch: told privately in Korean, announced in Dutch
             h = await standin.slash(minjun, channel, "game settings", {"language": "nl"})
             said = await h.wait_message()
             assert said.ephemeral and says(KO, "the game now posts in {language}", said.content.lower(), language="")
             last = await standin.wait_for_message(
-                channel, lambda m: says(NL, "the game now posts in {language}", m.content.lower(), language=""),
-                after=last)
+                channel,
+                lambda m: says(NL, "the game now posts in {language}", m.content.lower(), language=""),
+                after=last,
+            )
             game = NL
         if turn == 5:  # a private question, answered in the asker's language
             h = await standin.slash(other, channel, "status")
@@ -171,21 +180,25 @@ async def test_korean_and_dutch_players_play_a_whole_game_each_in_their_own_lang
                 typed = typed_in(mine.code, table.rnd.choice(choices)["value"], pick)
                 h = await standin.slash(user, channel, "play", {"move": typed})
                 done = await h.wait_message()
-                assert done.ephemeral and (done.content == mine.t("Done.")
-                                           or done.content.startswith(mine.t("Saved."))), (typed, done.content)
+                assert done.ephemeral and (
+                    done.content == mine.t("Done.") or done.content.startswith(mine.t("Saved."))
+                ), (typed, done.content)
                 if done.content == mine.t("Done."):
                     break
-        post = await standin.wait_for_message(channel, lambda m: not m.ephemeral and m.author_id == standin.bot_id,
-                                              after=last)
+        post = await standin.wait_for_message(
+            channel, lambda m: not m.ephemeral and m.author_id == standin.bot_id, after=last
+        )
         if await table.owed():  # the channel, in the game's language, says who is next
-            post = await standin.wait_for_message(channel, lambda m: any(c.endswith(":play") for c in m.custom_ids()),
-                                                  after=last)
+            post = await standin.wait_for_message(
+                channel, lambda m: any(c.endswith(":play") for c in m.custom_ids()), after=last
+            )
             assert any(says(game, template, post.content, who="") for template in NEXT), (game.code, post.content)
         last = post
         for person in reader:  # secret hands by DM, each in the reader's language
             for dm in standin.dms(person):
-                assert says(reader[person], "Your destination markers in hand: {markers}.", dm.content,
-                            markers=""), dm.content
+                assert says(reader[person], "Your destination markers in hand: {markers}.", dm.content, markers=""), (
+                    dm.content
+                )
 
     assert turn >= 4 and ways == {"buttons", "dig", "typed"}
     # the end, in the game's language: the test trips' narration and the final images
@@ -218,8 +231,12 @@ def _names_in(data) -> set[str]:
 
 
 # Data, not text: people's names and the maps' station and city names.
-DATA_WORDS = set(PEOPLE) | {w for path in (Path(__file__).parents[2] / "metrobot" / "games").glob("*/maps/*.json")
-                            for name in _names_in(json.loads(path.read_text())) for w in LETTERS.findall(name)}
+DATA_WORDS = set(PEOPLE) | {
+    w
+    for path in (Path(__file__).parents[2] / "metrobot" / "games").glob("*/maps/*.json")
+    for name in _names_in(json.loads(path.read_text()))
+    for w in LETTERS.findall(name)
+}
 
 
 def unmarked(text: str) -> list[str]:
@@ -247,6 +264,7 @@ async def test_every_text_comes_from_the_catalogue(standin, bot, monkeypatch):
     def spy(message):
         shown.extend(_texts(message))
         notify(message)
+
     monkeypatch.setattr(standin, "_notify_message", spy)
     standin.set_guild_locale(standin.guild_id, "qps")
     people = [standin.add_member(name=n) for n in ("Ann", "Bob", "Cat")]
@@ -270,10 +288,16 @@ async def test_every_text_comes_from_the_catalogue(standin, bot, monkeypatch):
                 suggestions += [c["name"] for c in got]
                 h = await standin.slash(owed[0], channel, "play", {"move": got[0]["value"]})
                 await h.wait_message()
-        for user, command, options in ((spectator, "hand", {}), (spectator, "play", {"move": "x"}),
-                                       (people[0], "status", {}), (people[0], "board", {}),
-                                       (people[0], "hand", {}), (people[0], "game rules", {}),
-                                       (people[1], "game abort", {}), (people[0], "game abort", {})):
+        for user, command, options in (
+            (spectator, "hand", {}),
+            (spectator, "play", {"move": "x"}),
+            (people[0], "status", {}),
+            (people[0], "board", {}),
+            (people[0], "hand", {}),
+            (people[0], "game rules", {}),
+            (people[1], "game abort", {}),
+            (people[0], "game abort", {}),
+        ):
             h = await standin.slash(user, channel, command, options)
             await h.wait_message()
     left = {text[:120]: unmarked(text) for text in shown + suggestions if unmarked(text)}

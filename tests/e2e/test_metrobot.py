@@ -3,6 +3,7 @@
 Every test runs our actual bot (in this process, or `python bot.py` as a subprocess) and
 drives it the way people do: slash commands with autocomplete, buttons and menus.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -33,7 +34,7 @@ async def test_commands_are_synced(standin, bot):
     game = standin.command("game")
     subcommands = {o["name"] for o in game["options"]}
     assert {"new", "join", "leave", "start", "abort", "settings", "rules", "resign"} <= subcommands
-    user, = people(standin, "Reader")
+    (user,) = people(standin, "Reader")
     h = await standin.slash(user, standin.create_channel("rules"), "game rules", {"kind": "flipwrite"})
     reply = await h.wait_message()
     assert reply.ephemeral and "flip-and-write" in reply.content
@@ -145,7 +146,9 @@ async def test_undo_in_the_composer_removes_the_last_step(standin, bot):
         want = len(steps()) + 1
         while len(steps()) < want:
             ids = composer.custom_ids()
-            step = next((c for c in ids if c.startswith("mb:s:")), None) or next(c for c in ids if c.startswith("mb:g:"))
+            step = next((c for c in ids if c.startswith("mb:s:")), None) or next(
+                c for c in ids if c.startswith("mb:g:")
+            )
             await table._pick(user, composer, step)
 
     await one_more_step()
@@ -168,8 +171,9 @@ async def test_two_racing_clicks_apply_once(standin, bot):
     composer = await table.compose(current)
     confirm = next(c for c in composer.custom_ids() if c.startswith("mb:ok:"))
     before = await table.actions()
-    first, second = await asyncio.gather(standin.click(current, composer, custom_id=confirm),
-                                         standin.click(current, composer, custom_id=confirm))
+    first, second = await asyncio.gather(
+        standin.click(current, composer, custom_id=confirm), standin.click(current, composer, custom_id=confirm)
+    )
     await asyncio.gather(first.wait_response(), second.wait_response())
     texts = []
     for h in (first, second):
@@ -238,7 +242,7 @@ async def test_turn_clock_reminds_then_the_automatic_player_moves(standin, run_c
 
 async def test_abort_needs_host_or_manage_channels(standin, bot):
     ann, bob = people(standin, "Ann", "Bob")
-    mod, = people(standin, "Mod", manager=True)
+    (mod,) = people(standin, "Mod", manager=True)
     channel = standin.create_channel("metro-abort")
     table = Table(standin, channel, bot.settings.db_path)
     await table.open(ann, "metromania", [bob], players=2)
@@ -278,7 +282,7 @@ async def test_full_three_player_flipwrite_game(standin, bot):
 
 
 async def test_solo_flipwrite_game(standin, bot):
-    solo, = people(standin, "Solo")
+    (solo,) = people(standin, "Solo")
     channel = standin.create_channel("flip-solo")
     table = Table(standin, channel, bot.settings.db_path, seed=1)
     await table.open(solo, "flipwrite", [], players=1, city="amsterdam")

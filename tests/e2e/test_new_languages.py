@@ -14,6 +14,7 @@ discord.py client and the stand-in:
 80, a menu option over 100.) The tutorial in French waits in `test_tutorial.py` until the French
 catalogue is complete.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -55,8 +56,9 @@ async def open_game(standin, channel: int, host: int, guest: int, reader, option
     """/game new and start, the lobby's texts in the game's language, the replies in the reader's."""
     h = await standin.slash(host, channel, "game new", options)
     reply = await h.wait_message()
-    assert reply.ephemeral and reply.content == reader.t("Lobby open. Others join with the button; you start when "
-                                                         "ready.")
+    assert reply.ephemeral and reply.content == reader.t(
+        "Lobby open. Others join with the button; you start when ready."
+    )
     lobby = await standin.wait_for_message(channel, lambda m: any(c.startswith("mb:l:") for c in m.custom_ids()))
     assert [b["label"] for b in lobby.buttons()] == [reader.p("button", label) for label in ("Join", "Leave", "Start")]
     assert says(reader, "Players ({seated}/{seats}):", lobby.content, seated=1, seats=2), lobby.content
@@ -97,8 +99,9 @@ async def test_a_whole_flip_and_write_game_in_german(standin, bot):
     channel = standin.create_channel("u-bahn")
     plugin = get_plugin("flipwrite")
     start = await open_game(standin, channel, anna, ben, DE, {"kind": "flipwrite", "players": 2, "city": "berlin"})
-    assert says(DE, "Round {round}: the card is **{card}**. Waiting for: {who}.", start.content, round=1, card="",
-                who=""), start.content
+    assert says(
+        DE, "Round {round}: the card is **{card}**. Waiting for: {who}.", start.content, round=1, card="", who=""
+    ), start.content
     table = Table(standin, channel, bot.settings.db_path, seed=7)
     decisions, ways = 0, set()
     h = await standin.slash(anna, channel, "play", {"move": "Fahrt Z 9"})  # no line Z on the Berlin map
@@ -119,9 +122,15 @@ async def test_a_whole_flip_and_write_game_in_german(standin, bot):
             decisions += 1
             assert decisions < 200, "the game did not end"
     assert ways == {"buttons", "typed"} and decisions >= 20
-    final = await standin.wait_for_message(channel, lambda m: "🏁" in m.content or says(
-        DE, "Game over. **{winners}** wins!", m.content, winners="") or says(
-        DE, "Game over. **{winners}** win!", m.content, winners=""), timeout=60)
+    final = await standin.wait_for_message(
+        channel,
+        lambda m: (
+            "🏁" in m.content
+            or says(DE, "Game over. **{winners}** wins!", m.content, winners="")
+            or says(DE, "Game over. **{winners}** win!", m.content, winners="")
+        ),
+        timeout=60,
+    )
     assert final.attachments and not final.custom_ids()
     posts = [m for m in standin.messages(channel) if m.author_id == standin.bot_id]
     rounds = [m for m in posts if says(DE, "**Round {round}** (card {card}) is played:", m.content, round="", card="")]
@@ -160,8 +169,10 @@ async def test_a_whole_metromania_game_in_japanese(standin, bot):
                 choices = await table.choices(user, "play", {}, "move")
                 typed = metromania_typed("ja", table.rnd.choice(choices)["value"], pick)
                 if pick % 2:  # as a Japanese keyboard may type it: no space by a Japanese word, full width
-                    typed = "".join(ch if not ch.isascii() or not ch.isalnum() else chr(ord(ch) + 0xFEE0)
-                                    for ch in re.sub(r"(?<=[^\x00-\x7f]) | (?=[^\x00-\x7f])", "", typed))
+                    typed = "".join(
+                        ch if not ch.isascii() or not ch.isalnum() else chr(ord(ch) + 0xFEE0)
+                        for ch in re.sub(r"(?<=[^\x00-\x7f]) | (?=[^\x00-\x7f])", "", typed)
+                    )
                 done = await (await standin.slash(user, channel, "play", {"move": typed})).wait_message()
                 assert done.ephemeral and done_in(JA, done.content), (typed, done.content)
                 if done.content == JA.t("Done."):
@@ -174,8 +185,9 @@ async def test_a_whole_metromania_game_in_japanese(standin, bot):
     assert "test-trips.png" in {a.filename for a in final.attachments}
     for user in (yui, ren):
         for dm in standin.dms(user):
-            assert says(JA, "Your destination markers in hand: {markers}.", dm.content, markers="") or \
-                "🔔" in dm.content, dm.content
+            assert (
+                says(JA, "Your destination markers in hand: {markers}.", dm.content, markers="") or "🔔" in dm.content
+            ), dm.content
 
 
 @pytest.mark.parametrize("locale", ["fr", "pt-BR"])

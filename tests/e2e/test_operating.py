@@ -2,6 +2,7 @@
 health check follows Discord and the database, the rate limit answers a flood, a stop
 refuses new work politely, and SIGTERM to `python bot.py` mid-game exits 0 with nothing owed
 and nothing lost."""
+
 from __future__ import annotations
 
 import asyncio
@@ -25,12 +26,17 @@ async def scrape(port: int) -> dict[tuple[str, tuple], float]:
         async with http.get(f"http://127.0.0.1:{port}/metrics") as response:
             assert response.status == 200
             text = await response.text()
-    return {(s.name, tuple(sorted(s.labels.items()))): s.value
-            for family in text_string_to_metric_families(text) for s in family.samples}
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+    }
 
 
 def total(samples: dict, metric: str, **labels: str) -> float:
-    return sum(v for (n, ls), v in samples.items() if n == metric and all(dict(ls).get(k) == x for k, x in labels.items()))
+    return sum(
+        v for (n, ls), v in samples.items() if n == metric and all(dict(ls).get(k) == x for k, x in labels.items())
+    )
 
 
 async def health(port: int) -> tuple[int, dict]:
@@ -44,8 +50,7 @@ async def settle(standin, seconds: float = 0.3) -> None:
     await asyncio.sleep(seconds)
 
 
-async def test_metrics_count_every_interaction_of_a_game_and_health_follows_the_database(standin, run_client,
-                                                                                        tmp_path):
+async def test_metrics_count_every_interaction_of_a_game_and_health_follows_the_database(standin, run_client, tmp_path):
     client = make_bot(str(tmp_path / "ops.sqlite3"), metrics_port=0)
     await run_client(client)
     await standin.wait_for_commands("game", "dig")
@@ -110,8 +115,10 @@ async def test_a_flood_from_one_person_is_answered_and_others_are_served(standin
     await settle(standin)
     after = await scrape(client.operations.port)
     assert total(after, "metrobot_rate_limited_total") - total(before, "metrobot_rate_limited_total") == 10
-    assert (total(after, "metrobot_interactions_total", outcome="limited")
-            - total(before, "metrobot_interactions_total", outcome="limited")) == 10
+    assert (
+        total(after, "metrobot_interactions_total", outcome="limited")
+        - total(before, "metrobot_interactions_total", outcome="limited")
+    ) == 10
 
     client.gate.stopping = True  # (what SIGTERM sets first)
     status, parts = await health(client.operations.port)
@@ -124,8 +131,9 @@ async def test_a_flood_from_one_person_is_answered_and_others_are_served(standin
 def owed_rows(db_path: str) -> list[tuple]:
     conn = sqlite3.connect(db_path)
     try:
-        return conn.execute("SELECT id, target, kind FROM outbox WHERE delivered_at IS NULL "
-                            "AND not_before IS NULL").fetchall()
+        return conn.execute(
+            "SELECT id, target, kind FROM outbox WHERE delivered_at IS NULL AND not_before IS NULL"
+        ).fetchall()
     finally:
         conn.close()
 

@@ -4,6 +4,7 @@ the finished games still replay, the others' ratings stand and the running game 
 the automatic player; a server that removes the bot keeps its games paused for the retention
 period and gets them back when it adds the bot again, or loses everything after it; `/privacy`
 speaks the reader's language. Time is the bot's service clock, set by the test."""
+
 from __future__ import annotations
 
 import asyncio
@@ -68,8 +69,9 @@ async def test_a_person_gets_their_data_then_is_forgotten(standin, bot):
     finished = [g for g in document["games"] if g["status"] == "finished"]
     assert len(finished) == 2 and all(g["hand"] and g["moves"] for g in finished)
     assert all("hand" not in g for g in document["games"] if g["status"] == "active")
-    assert document["settings"]["away_note"] == "on a boat" and document["settings"]["quiet"]["tz"] == \
-        "Europe/Amsterdam"
+    assert (
+        document["settings"]["away_note"] == "on a boat" and document["settings"]["quiet"]["tz"] == "Europe/Amsterdam"
+    )
     text = dm.attachments[0].data.decode()
     for other in (str(bob), str(cat), "Bob", "Cat", '"seed"', '"rng"'):
         assert other not in text, other
@@ -100,8 +102,7 @@ async def test_a_person_gets_their_data_then_is_forgotten(standin, bot):
     game = next(g for g in rows(db_path)["games"] if g["id"] == running)
     seats = json.loads(game["seats"])
     assert [s["auto"] for s in seats if s["user_id"] in ghosts] == [True]
-    left = [m for m in tables["running"].public() if "Deleted player" in m.content or "automatic player" in
-            m.content]
+    left = [m for m in tables["running"].public() if "Deleted player" in m.content or "automatic player" in m.content]
     assert left, [m.content for m in tables["running"].public()][-3:]
     await tables["running"].play_until_over()
     assert (await tables["running"].row()).status == "finished"
@@ -150,9 +151,16 @@ async def test_a_server_that_removes_the_bot_gets_its_games_back_within_the_peri
     bot.now += 30 * DAY + 1
     await tick(bot)
     everything = rows(bot.settings.db_path)
-    gone = [f"{t}: {r}" for t, entries in everything.items() for r in entries
-            if str(other) in json.dumps(r, default=str) or str(there.channel) in json.dumps(r, default=str)
-            or r.get("game_id") == game.id or r.get("id") == game.id and t == "games"]
+    gone = [
+        f"{t}: {r}"
+        for t, entries in everything.items()
+        for r in entries
+        if str(other) in json.dumps(r, default=str)
+        or str(there.channel) in json.dumps(r, default=str)
+        or r.get("game_id") == game.id
+        or r.get("id") == game.id
+        and t == "games"
+    ]
     assert gone == []
     assert (await here.row()).status == "active" and everything["actions"] is not None
     await here.dig_by_command((await here.owed())[0])  # the other server's game is untouched
@@ -176,7 +184,8 @@ async def test_a_server_that_removed_the_bot_while_it_was_down_is_noticed_at_sta
     game = (await there.row()).id
     paused = await _until(lambda: _game(bot, game), lambda g: g["deadline"] is None, timeout=20)
     assert paused["paused"] is not None and [d["guild_id"] for d in rows(bot.settings.db_path)["departures"]] == [
-        str(other)]
+        str(other)
+    ]
     assert (await here.row()).deadline is not None  # a server still there goes on
 
 

@@ -1,5 +1,6 @@
 """The process survives what it cannot parse: malformed events from Discord are logged and
 ignored, and the bot keeps answering."""
+
 from __future__ import annotations
 
 import asyncio
@@ -14,8 +15,14 @@ pytestmark = pytest.mark.timeout(60)
 MALFORMED = [
     {"id": "1"},  # no type
     {"id": "2", "type": 3, "data": None},
-    {"id": "x", "type": 2, "token": "t", "application_id": "1", "data": {"name": "game", "type": 1},
-     "channel_id": "abc"},
+    {
+        "id": "x",
+        "type": 2,
+        "token": "t",
+        "application_id": "1",
+        "data": {"name": "game", "type": 1},
+        "channel_id": "abc",
+    },
     {"id": "3", "type": 99, "token": "t", "version": 1, "application_id": "1", "data": {}},
 ]
 

@@ -1,6 +1,7 @@
 """`/game rules` end to end: the illustrated rules, paged with ◀ ▶ the way a phone player
 turns them (no typing after the command), each page with its text and its picture, in the
 reader's language; and a refused move that points to the page explaining it."""
+
 from __future__ import annotations
 
 import asyncio
@@ -36,8 +37,10 @@ async def turned(standin, user, message, label: str) -> None:
     raise AssertionError(f"{label} did not turn the page")
 
 
-@pytest.mark.parametrize("kind,locale", [("underground", "en-US"), ("metromania", "ko"), ("flipwrite", "nl"),
-                                         ("underground", "ja"), ("flipwrite", "de")])
+@pytest.mark.parametrize(
+    "kind,locale",
+    [("underground", "en-US"), ("metromania", "ko"), ("flipwrite", "nl"), ("underground", "ja"), ("flipwrite", "de")],
+)
 async def test_the_rules_are_read_page_by_page_with_the_buttons(standin, bot, kind, locale):
     reader = standin.add_member(name="Reader")
     standin.set_locale(reader, locale)
@@ -62,7 +65,8 @@ async def test_the_rules_are_read_page_by_page_with_the_buttons(standin, bot, ki
     if len(pages) > 1:
         await turned(standin, reader, book, "◀")
         assert book.content == seen[-2]
-    h = await standin.slash(reader, standin.create_channel(f"rules-{kind}-2"), "game rules",
-                            {"kind": kind, "page": len(pages) + 1})
+    h = await standin.slash(
+        reader, standin.create_channel(f"rules-{kind}-2"), "game rules", {"kind": kind, "page": len(pages) + 1}
+    )
     refused = await h.wait_message()
     assert refused.ephemeral and str(len(pages) + 1) in refused.content and not refused.attachments

@@ -20,6 +20,7 @@ At the end every log replays to its game's stored state; the moves in each log a
 the moves sent, in order — every acknowledged one once, an unacknowledged one (the kill)
 once or not at all, nothing twice, nothing else.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -100,12 +101,12 @@ def check_log(sent: list[Sent], log: list[dict]) -> int:
     at, acked = 0, 0
     for move in sent:
         want = [(seat, action, move.user) for seat, action in move.actions]
-        got = [(a["player"], a["action"], a["actor"]) for a in log[at:at + len(want)]]
+        got = [(a["player"], a["action"], a["actor"]) for a in log[at : at + len(want)]]
         if move.position == at and got == want:
             at += len(want)
             acked += move.acked
         else:
-            assert not move.acked, f"acknowledged move lost: {move} (log from {at}: {log[at:at + 4]})"
+            assert not move.acked, f"acknowledged move lost: {move} (log from {at}: {log[at : at + 4]})"
     assert at == len(log), f"moves nobody sent, or applied twice: {log[at:]}"
     return acked
 
@@ -116,8 +117,12 @@ async def expire(url: str, channels: list[int]) -> None:
     try:
         async with db.driver.transaction() as tx:
             marks = ",".join("?" * len(channels))
-            await tx.execute(f"UPDATE games SET deadline = ?, version = version + 1 WHERE status = 'active' AND "
-                             f"channel_id IN ({marks})", time.time() - 1, *(str(c) for c in channels))
+            await tx.execute(
+                f"UPDATE games SET deadline = ?, version = version + 1 WHERE status = 'active' AND "
+                f"channel_id IN ({marks})",
+                time.time() - 1,
+                *(str(c) for c in channels),
+            )
     finally:
         await db.close()
 
@@ -135,8 +140,11 @@ async def play_on_buttons(standin, table: Table, user: int, message):
 
     async def use(custom_id: str, value: str | None = None) -> None:
         before = composer.edits
-        h = await (standin.select(user, composer, custom_id, [value]) if value is not None
-                   else standin.click(user, composer, custom_id=custom_id))
+        h = await (
+            standin.select(user, composer, custom_id, [value])
+            if value is not None
+            else standin.click(user, composer, custom_id=custom_id)
+        )
         await h.wait_response()
         for _ in range(300):  # the composer is edited after the deferred update
             if composer.edits > before:
@@ -177,9 +185,19 @@ async def test_two_shard_processes_one_database(standin, pg_server, tmp_path):
     logs = [tmp_path / f"shard{shard}.log" for shard in (0, 1)]
 
     def start(shard: int):
-        return start_bot_process(standin, str(tmp_path / "unused.sqlite3"), tick=0.2, log_path=str(logs[shard]),
-                                 env={"METROBOT_DATABASE_URL": url, "METROBOT_SHARD_COUNT": "2",
-                                      "METROBOT_SHARD_IDS": str(shard), "METROBOT_RENDER_WORKERS": "1"})
+        return start_bot_process(
+            standin,
+            str(tmp_path / "unused.sqlite3"),
+            tick=0.2,
+            log_path=str(logs[shard]),
+            env={
+                "METROBOT_DATABASE_URL": url,
+                "METROBOT_SHARD_COUNT": "2",
+                "METROBOT_SHARD_IDS": str(shard),
+                "METROBOT_RENDER_WORKERS": "1",
+            },
+        )
+
     procs = {0: start(0), 1: start(1)}
     sent: dict[int, list[Sent]] = {}
     try:
@@ -240,11 +258,15 @@ async def test_two_shard_processes_one_database(standin, pg_server, tmp_path):
         before = {c.channel: c.public()[-1] for c in clocks}
         await expire(url, [c.channel for c in clocks])
         for clock in clocks:
-            await standin.wait_for_message(clock.channel, lambda m: "Time is up" in m.content,
-                                           after=before[clock.channel], timeout=30)
+            await standin.wait_for_message(
+                clock.channel, lambda m: "Time is up" in m.content, after=before[clock.channel], timeout=30
+            )
         turn_message = await standin.wait_for_message(  # B's post in A's guild, with the turn's buttons
-            clocks[0].channel, lambda m: any(c.startswith("mb:p:") for c in m.custom_ids()),
-            after=before[clocks[0].channel], timeout=30)
+            clocks[0].channel,
+            lambda m: any(c.startswith("mb:p:") for c in m.custom_ids()),
+            after=before[clocks[0].channel],
+            timeout=30,
+        )
 
         procs[0] = start(0)
         await standin.wait_for_identify(3, timeout=90)
@@ -253,8 +275,9 @@ async def test_two_shard_processes_one_database(standin, pg_server, tmp_path):
         dms_before = standin.dms(user)
         played = await play_on_buttons(standin, clocks[0], user, turn_message)
         assert "Played" in played.content
-        dm = await standin.wait_for_dm(user, lambda m: "MetrOmania" in m.content,
-                                       after=dms_before[-1] if dms_before else None, timeout=30)
+        dm = await standin.wait_for_dm(
+            user, lambda m: "MetrOmania" in m.content, after=dms_before[-1] if dms_before else None, timeout=30
+        )
         assert f"<#{clocks[0].channel}>" in dm.content
 
         await asyncio.gather(*(play(t, 3) for t in everyone))
@@ -265,8 +288,9 @@ async def test_two_shard_processes_one_database(standin, pg_server, tmp_path):
             before = {c.channel: c.public()[-1] for c in clocks}
             await expire(url, [c.channel for c in clocks])
             for clock in clocks:
-                await standin.wait_for_message(clock.channel, lambda m: "Time is up" in m.content,
-                                               after=before[clock.channel], timeout=30)
+                await standin.wait_for_message(
+                    clock.channel, lambda m: "Time is up" in m.content, after=before[clock.channel], timeout=30
+                )
             await asyncio.sleep(1.0)  # five more ticks of each process: time for a second firing, if any
     finally:
         for proc in procs.values():
@@ -279,16 +303,26 @@ async def test_two_shard_processes_one_database(standin, pg_server, tmp_path):
         for table in everyone:
             row = await db.last_game(str(table.channel))
             log = await db.actions(row.id)
-            replayed = GameLog(row.game, row.seed, [s.user_id for s in row.seats], row.options,
-                               [{"player": a["player"], "action": a["action"]} for a in log]).replay()
+            replayed = GameLog(
+                row.game,
+                row.seed,
+                [s.user_id for s in row.seats],
+                row.options,
+                [{"player": a["player"], "action": a["action"]} for a in log],
+            ).replay()
             assert get_game(row.game).to_json(replayed) == row.state and len(log) == row.moves
             acked += check_log(sent[table.channel], log)
         for i, clock in enumerate(clocks):
             row = await db.last_game(str(clock.channel))
             log = await db.actions(row.id)
             game, states = get_game(row.game), []
-            GameLog(row.game, row.seed, [s.user_id for s in row.seats], row.options,
-                    [{"player": a["player"], "action": a["action"]} for a in log]).replay(each=states.append)
+            GameLog(
+                row.game,
+                row.seed,
+                [s.user_id for s in row.seats],
+                row.options,
+                [{"player": a["player"], "action": a["action"]} for a in log],
+            ).replay(each=states.append)
             assert game.to_json(states[-1]) == row.state and len(log) == row.moves
             first_auto = next(k for k, a in enumerate(log) if a["actor"] == "auto")
             acked += check_log(sent[clock.channel], log[:first_auto])  # the moves by command
@@ -302,8 +336,9 @@ async def test_two_shard_processes_one_database(standin, pg_server, tmp_path):
             if i == 0:  # the click's move dropped a marker: that is what changed the hand DMed
                 assert any(a["action"].get("marker") for a in log if a["actor"] == str(user))
             assert len(time_is_up(standin, clock.channel)) == expiries
-            fired = sum(text.count(f"game {row.id}: turn clock expired") for text in
-                        (path.read_text() for path in logs))
+            fired = sum(
+                text.count(f"game {row.id}: turn clock expired") for text in (path.read_text() for path in logs)
+            )
             assert fired == expiries  # one process acted on each expiry (the other never got that far)
         assert acked == sum(s.acked for moves in sent.values() for s in moves) > 0
     finally:

@@ -187,14 +187,18 @@ class TinyBot(discord.Client):
 
         @game.command(name="start", description="Start a game")
         async def start(interaction: discord.Interaction, players: int, variant: Optional[str] = None) -> None:
-            embed = discord.Embed(title="Game started", description=f"{players} players, variant {variant or 'standard'}")
+            embed = discord.Embed(
+                title="Game started", description=f"{players} players, variant {variant or 'standard'}"
+            )
             await interaction.response.send_message(embed=embed)
 
         @game.command(name="where", description="Where am I?")
         async def where(interaction: discord.Interaction) -> None:
             channel = interaction.channel
             kind = "thread" if isinstance(channel, discord.Thread) else type(channel).__name__
-            await interaction.response.send_message(f"{kind} {channel.name} parent={getattr(channel, 'parent_id', None)}")
+            await interaction.response.send_message(
+                f"{kind} {channel.name} parent={getattr(channel, 'parent_id', None)}"
+            )
 
         tree.add_command(game)
 
@@ -347,7 +351,11 @@ async def test_user_messages_and_message_content_intent(standin: DiscordStandIn,
     await standin.post_user_message(alice, channel, f"<@{standin.bot_id}> ping")
     reply = await standin.wait_for_message(channel, lambda m: m.author_id == standin.bot_id)
     assert reply.content == f"pong: <@{standin.bot_id}> ping"
-    assert [m.content for m in standin.messages(channel)] == ["ping without mention", f"<@{standin.bot_id}> ping", reply.content]
+    assert [m.content for m in standin.messages(channel)] == [
+        "ping without mention",
+        f"<@{standin.bot_id}> ping",
+        reply.content,
+    ]
     # DMs are always readable
     dm = standin.dm_channel(alice)
     await standin.post_user_message(alice, dm, "ping in private")

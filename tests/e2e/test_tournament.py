@@ -4,6 +4,7 @@ standings — with a no-show whose turn clock runs out (two skipped rounds drop 
 person who drops, a restart of the bot between two rounds and a kill in the middle of a
 round's pairing (after one of its threads was made on Discord and before it was recorded).
 Nothing is lost, nothing posted twice, no thread made twice."""
+
 from __future__ import annotations
 
 import collections
@@ -19,7 +20,6 @@ from tests.reliability.crashkit import BotProcess
 pytestmark = pytest.mark.timeout(900)
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "김민준"]
-
 
 
 @pytest.fixture
@@ -42,8 +42,12 @@ async def test_a_nine_person_swiss_is_played_to_the_end_through_restarts(standin
     await bot.start()
     await standin.wait_for_commands("tournament", "add")
 
-    h = await standin.slash(host, hall, "tournament new", {"kind": "race", "format": "swiss", "table_size": 3,
-                                                            "rounds": 3, "clock_hours": 1, "name": "Spring Cup"})
+    h = await standin.slash(
+        host,
+        hall,
+        "tournament new",
+        {"kind": "race", "format": "swiss", "table_size": 3, "rounds": 3, "clock_hours": 1, "name": "Spring Cup"},
+    )
     assert "open for sign-up" in await said(h)
     signup = await standin.wait_for_message(hall, lambda m: any(c.startswith("mb:tn:") for c in m.custom_ids()))
     join = next(c for c in signup.custom_ids() if c.endswith(":join"))
@@ -109,14 +113,20 @@ async def test_a_nine_person_swiss_is_played_to_the_end_through_restarts(standin
     assert "final standings" in table.content and table.edits >= 3  # (games ending together: one edit)
     assert len(_hall_posts(standin, hall, "is over!")) == 1
     for thread in threads:
-        posts = [(m.content, tuple(m.custom_ids())) for m in standin.messages(int(thread["id"]))
-                 if m.author_id == standin.bot_id]
+        posts = [
+            (m.content, tuple(m.custom_ids()))
+            for m in standin.messages(int(thread["id"]))
+            if m.author_id == standin.bot_id
+        ]
         duplicates = [p for p, n in collections.Counter(posts).items() if n > 1]
         assert not duplicates, duplicates
         # the introduction (pinging the table once) became the game's status message; one first turn
         assert sum(p[0].startswith("📋") for p in posts) == 1 and sum("begins!" in p[0] for p in posts) == 1
-    await until(lambda: all(standin.channel(int(t["id"]))["thread_metadata"]["archived"] for t in threads), 30,
-                "every table's thread to be archived")
+    await until(
+        lambda: all(standin.channel(int(t["id"]))["thread_metadata"]["archived"] for t in threads),
+        30,
+        "every table's thread to be archived",
+    )
     assert re.search(r"Congratulations to .*<@\d+>", final.content)
     await bot.stop()
     log = (tmp_path / "bot.log").read_text()
@@ -143,8 +153,12 @@ async def test_a_duplicate_round_plays_in_private_threads_of_each_tables_people(
     hall = standin.create_channel("duplicate")
     host = standin.add_member(name="Host", roles=[standin.create_role("Organisers", PERMISSIONS["manage_guild"])])
     people = [standin.add_member(name=n) for n in NAMES[:4]]
-    h = await standin.slash(host, hall, "tournament new", {"kind": "flipwrite", "format": "swiss", "table_size": 2,
-                                                            "rounds": 2, "duplicate": True})
+    h = await standin.slash(
+        host,
+        hall,
+        "tournament new",
+        {"kind": "flipwrite", "format": "swiss", "table_size": 2, "rounds": 2, "duplicate": True},
+    )
     assert "open for sign-up" in await said(h)
     for person in people:
         assert "signed up" in await said(await standin.slash(person, hall, "tournament join"))

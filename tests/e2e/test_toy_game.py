@@ -2,6 +2,7 @@
 through the service and the real discord.py client, with no change to shared code; the
 hooks it does not implement (self-play, move codes, matching typed text) have defaults
 that work for it."""
+
 from __future__ import annotations
 
 import json
@@ -76,8 +77,12 @@ def test_self_play_codes_and_matching_come_from_the_defaults(toy_registered, tmp
     assert game.is_over(state) and state.count == TARGET and log.actions
     assert game.to_json(GameLog.from_json(log.to_json()).replay()) == game.to_json(state)
     # `python -m metrobot selfplay` finds the game in the registry and plays it through the plug-in
-    assert cli.main(["selfplay", "--game", "race", "--players", "3", "--seed", "2", "--level", "random",
-                     "--out", str(tmp_path)]) == 0
+    assert (
+        cli.main(
+            ["selfplay", "--game", "race", "--players", "3", "--seed", "2", "--level", "random", "--out", str(tmp_path)]
+        )
+        == 0
+    )
     saved = json.loads((tmp_path / "state.json").read_text())
     assert saved["count"] == TARGET and saved["winner"] in saved["players"]
     assert json.loads((tmp_path / "log.json").read_text())["game"] == "race"

@@ -4,6 +4,7 @@ the turn goes on) and ✔ Confirm, until the game is over. In English, Korean an
 the French catalogue is complete: until then the French runs are skipped): the coach (the
 walkthrough on the first turn, a word under every turn, the ending with how to start a real
 game) speaks the newcomer's language, and the game is not rated."""
+
 from __future__ import annotations
 
 import re
@@ -49,8 +50,9 @@ async def play_from(standin, newcomer: int, post, hint_id: str) -> None:
     composer = await h.wait_message()
     for _ in range(2000):
         ids = composer.custom_ids()
-        assert not any(c.startswith(("mb:g:", "mb:s:")) for c in ids) or any(c.startswith("mb:h:") for c in ids), \
-            composer.content  # (a composer with steps still to choose always offers 💡)
+        assert not any(c.startswith(("mb:g:", "mb:s:")) for c in ids) or any(c.startswith("mb:h:") for c in ids), (
+            composer.content
+        )  # (a composer with steps still to choose always offers 💡)
         hints = [c for c in ids if c.startswith("mb:h:")]
         confirm = next((c for c in ids if c.startswith(CONFIRM)), None)
         if hints:
@@ -64,8 +66,9 @@ async def play_from(standin, newcomer: int, post, hint_id: str) -> None:
     raise AssertionError("the composer never stopped")
 
 
-FRENCH = pytest.param("fr", marks=pytest.mark.skipif("fr" in IN_PROGRESS, reason="the French catalogue is being "
-                                                                                   "translated (IN_PROGRESS)"))
+FRENCH = pytest.param(
+    "fr", marks=pytest.mark.skipif("fr" in IN_PROGRESS, reason="the French catalogue is being translated (IN_PROGRESS)")
+)
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ko", FRENCH])
@@ -86,19 +89,20 @@ async def test_a_newcomer_finishes_the_tutorial_pressing_only_hint_and_confirm(s
     moves, turns = -1, 0
     while await table.owed():
         if hint_post(standin, thread, moves) is None:  # (the next turn post is on its way)
-            await standin.wait_for_message(thread, lambda m: hint_post(standin, thread, moves) is not None,
-                                           timeout=60)
+            await standin.wait_for_message(thread, lambda m: hint_post(standin, thread, moves) is not None, timeout=60)
         post, hint_id = hint_post(standin, thread, moves)
         moves = int(hint_id.split(":")[3])
         await play_from(standin, newcomer, post, hint_id)
         turns += 1
         assert turns < 200, "the tutorial did not end"
-    ending = reader.t("🎓 **The tutorial is over**: you finished in place {place} with {score} points.",
-                      place=0, score=0).split("0")[0]
+    ending = reader.t(
+        "🎓 **The tutorial is over**: you finished in place {place} with {score} points.", place=0, score=0
+    ).split("0")[0]
     last = await standin.wait_for_message(thread, lambda m: ending in m.content, timeout=60)
     assert last.attachments, "the final images come with the ending"
-    turn_posts = [m for m in standin.messages(thread) if any(c.startswith("mb:p:") for c in m.custom_ids())
-                  or m.edits]  # (earlier turn posts lost their buttons by an edit)
+    turn_posts = [
+        m for m in standin.messages(thread) if any(c.startswith("mb:p:") for c in m.custom_ids()) or m.edits
+    ]  # (earlier turn posts lost their buttons by an edit)
     coached = [m for m in turn_posts if "🎓" in m.content]
     assert len(coached) >= turns, "the coach speaks under every turn post the newcomer is owed"
     db = await Database(bot.db_path).open()

@@ -12,6 +12,7 @@ between two colours of two different players; any change to the board or the dea
 breaks it fails the preconditions below, not silently. After the opening, the players
 play on with random legal moves (the table's seeded generator) until the game ends.
 """
+
 from __future__ import annotations
 
 import random
@@ -37,10 +38,12 @@ GAME = PLUGIN.game
 KINGS_CROSS = "King's Cross St. Pancras"
 # Seats in joining order: Ann (yellow, green, brown), Bob (black, blue, grey, starts), Cat
 # (red, pink, orange). Each turn's four placements, as step codes.
-BOB_BUILDS = [("kings cross", "p:blue:176"),  # blue King's Cross St. Pancras–Russell Square
-              ("black notting hill bayswater", "p:black:77"),  # black Notting Hill Gate–Bayswater
-              ("grey hammersmith turnham green", "p:grey:91"),  # grey Hammersmith–Turnham Green
-              ("grey goldhawk", "p:grey:47")]  # grey Hammersmith–Goldhawk Road (extend)
+BOB_BUILDS = [
+    ("kings cross", "p:blue:176"),  # blue King's Cross St. Pancras–Russell Square
+    ("black notting hill bayswater", "p:black:77"),  # black Notting Hill Gate–Bayswater
+    ("grey hammersmith turnham green", "p:grey:91"),  # grey Hammersmith–Turnham Green
+    ("grey goldhawk", "p:grey:47"),
+]  # grey Hammersmith–Goldhawk Road (extend)
 CAT_BUILDS = ["p:red:49", "p:pink:33", "p:orange:201", "p:pink:164"]  # pink: St. Paul's–Bank–Moorgate
 ANN_BUILDS = ["p:yellow:97", "p:green:188", "p:brown:147", "p:yellow:42"]
 # ... after which the passenger, at Mile End, reaches Russell Square with 6 walks either by
@@ -62,8 +65,10 @@ def assert_grouped_by_colour_then_kind(composer, seat_colours: list[str]) -> Non
     """The top level lists a player's colours in the game's colour order (a colour with only
     one kind of placement as 'colour · kind'), forgoing beside them as steps."""
     labels = group_labels(composer)
-    keys = [(seat_colours.index(label.split(" · ")[0]),
-             KIND_ORDER.index(label.split(" · ")[1]) if " · " in label else -1) for label in labels]
+    keys = [
+        (seat_colours.index(label.split(" · ")[0]), KIND_ORDER.index(label.split(" · ")[1]) if " · " in label else -1)
+        for label in labels
+    ]
     assert keys == sorted(keys), labels
     if labels:
         assert {o["value"] for o in step_options(composer)} >= {"fg"}
@@ -114,8 +119,16 @@ async def confirm(standin, user: int, composer) -> None:
     assert composer.edits > before and "Played" in composer.content, composer.content
 
 
-async def build_in_composer(standin, table: Table, user: int, seat_colours: list[str], codes: list[str] | None,
-                            rnd: random.Random, *, undo: bool = False):
+async def build_in_composer(
+    standin,
+    table: Table,
+    user: int,
+    seat_colours: list[str],
+    codes: list[str] | None,
+    rnd: random.Random,
+    *,
+    undo: bool = False,
+):
     """A whole build in the composer: the given steps, or random legal ones; with `undo`,
     the first step is chosen, undone, and chosen again. Confirmed, unless the preview shows
     that the passenger's best routes tie: the composer then offers them as the next step
@@ -161,7 +174,8 @@ async def choose_route(standin, table: Table, user: int, composer, index: int | 
     buttons = [b for b in composer.buttons() if b["custom_id"].startswith("mb:b:")]
     if buttons:
         assert [b["custom_id"].split(":", 4)[4] for b in buttons] == [
-            ";".join(steps + [f"r:{i}"]) for i in range(len(options))]
+            ";".join(steps + [f"r:{i}"]) for i in range(len(options))
+        ]
         for button, option in zip(buttons, options):  # each button says where and by which colours
             label = route_label(option, EN)
             assert button["label"] in (label, label[:79] + "…")
@@ -170,8 +184,12 @@ async def choose_route(standin, table: Table, user: int, composer, index: int | 
     row, later = await row_and_state(table)
     trip = later.trips[len(tied.trips)]
     chosen = options[index]
-    assert (trip["kind"], trip["to"], trip["colours"], trip["path"]) == (pending["kind"], chosen["to"],
-                                                                      chosen["colours"], chosen["path"])
+    assert (trip["kind"], trip["to"], trip["colours"], trip["path"]) == (
+        pending["kind"],
+        chosen["to"],
+        chosen["colours"],
+        chosen["path"],
+    )
     db = await Database(table.db_path).open()
     try:
         log = await db.actions(row.id)
@@ -226,8 +244,12 @@ async def test_full_three_player_game(standin, bot):
     _, state = await row_and_state(table)
     pending = after(state, seats[0], steps_of(composer)).turn.pending
     assert pending is not None, "the scripted tie did not arise"
-    assert {"kind": pending["kind"], "to": pending["options"][0]["to"], "walks": pending["options"][0]["walks"],
-            "colours": [o["colours"] for o in pending["options"]]} == TIE
+    assert {
+        "kind": pending["kind"],
+        "to": pending["options"][0]["to"],
+        "walks": pending["options"][0]["walks"],
+        "colours": [o["colours"] for o in pending["options"]],
+    } == TIE
     points = state.breakdown[seats[2]]["passenger"]
     picked = await choose_route(standin, table, ann, composer, ANN_PICKS, rnd)
     assert picked["trip"]["points"] == {seats[2]: 1}  # Cat's pink was ridden
@@ -283,10 +305,14 @@ async def test_full_three_player_game(standin, bot):
         actions = await db.actions(row.id)
     finally:
         await db.close()
-    log = GameLog(row.game, row.seed, [s.user_id for s in row.seats], row.options,
-                  [{"player": a["player"], "action": a["action"]} for a in actions])
+    log = GameLog(
+        row.game,
+        row.seed,
+        [s.user_id for s in row.seats],
+        row.options,
+        [{"player": a["player"], "action": a["action"]} for a in actions],
+    )
     assert GAME.to_json(log.replay()) == row.state
-
 
 
 # ---------------------------------------------------------------- a game in Berlin
@@ -295,8 +321,9 @@ async def test_a_two_player_game_in_berlin(standin, bot):
     names found when typed without ß and umlauts, then a whole game by /play to the end."""
     ann, bob = (standin.add_member(name=n) for n in ("Ann", "Bob"))
     channel = standin.create_channel("u-bahn")
-    cities = await standin.autocomplete(ann, channel, "game new", {"kind": "underground", "city": "ber"},
-                                        focused="city")
+    cities = await standin.autocomplete(
+        ann, channel, "game new", {"kind": "underground", "city": "ber"}, focused="city"
+    )
     assert "berlin" in [c["value"] for c in cities], cities
     table = Table(standin, channel, bot.settings.db_path, seed=27)
     await table.open(ann, "underground", [bob], players=2, city="berlin")
@@ -322,6 +349,11 @@ async def test_a_two_player_game_in_berlin(standin, bot):
         actions = await db.actions(row.id)
     finally:
         await db.close()
-    log = GameLog(row.game, row.seed, [s.user_id for s in row.seats], row.options,
-                  [{"player": a["player"], "action": a["action"]} for a in actions])
+    log = GameLog(
+        row.game,
+        row.seed,
+        [s.user_id for s in row.seats],
+        row.options,
+        [{"player": a["player"], "action": a["action"]} for a in actions],
+    )
     assert GAME.to_json(log.replay()) == row.state

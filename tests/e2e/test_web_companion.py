@@ -4,6 +4,7 @@ button; Chromium opens that link, sees the board, and watches the page follow a 
 through the stand-in without reloading; `/game web` hands out the same link, `/leaderboard`
 the server's page, `/tournament web` a tournament's; `/server settings web_new_key` (Manage
 Server) revokes them all."""
+
 from __future__ import annotations
 
 import asyncio
@@ -74,8 +75,9 @@ async def test_the_status_message_links_to_a_live_page(standin, bot):
             await page.evaluate("window.notReloaded = true")
             (mover,) = await table.owed()
             await table.dig_by_command(mover)  # a move through Discord
-            await page.wait_for_function(f"() => document.getElementById('live').dataset.version !== '{version}'",
-                                         timeout=15000)
+            await page.wait_for_function(
+                f"() => document.getElementById('live').dataset.version !== '{version}'", timeout=15000
+            )
             assert await page.evaluate("window.notReloaded") is True
             assert int(await page.locator("#turn").get_attribute("max")) == turns + 1
             await page.wait_for_function(LOADED)
@@ -103,8 +105,13 @@ async def test_tournament_web_hands_out_the_tournaments_page(standin, bot):
     ann = standin.add_member(name="Ann")
     hall, elsewhere = standin.create_channel("cup"), standin.create_channel("chat")
     assert "no tournament" in (await ask(standin, ann, elsewhere, "tournament web")).lower()
-    said = await ask(standin, boss, hall, "tournament new", {"kind": "metromania", "format": "swiss",
-                                                              "table_size": 2, "rounds": 2, "name": "Winter Cup"})
+    said = await ask(
+        standin,
+        boss,
+        hall,
+        "tournament new",
+        {"kind": "metromania", "format": "swiss", "table_size": 2, "rounds": 2, "name": "Winter Cup"},
+    )
     assert "open for sign-up" in said, said
     assert "signed up" in await ask(standin, ann, hall, "tournament join")
     url = (await ask(standin, ann, hall, "tournament web")).rsplit(" ", 1)[1]

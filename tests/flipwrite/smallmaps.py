@@ -8,6 +8,7 @@ TINY
 Special stations (variant): b3, c4. The ring's drawing runs c1 -> c2 -> Y -> c4 -> c5 clockwise
 on screen; `ring_clockwise=False` lists the same ring the other way round (same drawing).
 """
+
 from __future__ import annotations
 
 import copy
@@ -16,10 +17,20 @@ from typing import Any
 from metrobot.games.flipwrite.mapdata import parse_map
 
 _POS = {
-    "a1": (50, 500), "a2": (150, 500), "X": (250, 500), "a4": (400, 480), "Y": (600, 450),
-    "b1": (250, 600), "b3": (250, 700), "Z": (250, 800),
-    "c1": (500, 200), "c2": (650, 300), "c4": (450, 450), "c5": (380, 300),
-    "d1": (100, 800), "d3": (400, 800),
+    "a1": (50, 500),
+    "a2": (150, 500),
+    "X": (250, 500),
+    "a4": (400, 480),
+    "Y": (600, 450),
+    "b1": (250, 600),
+    "b3": (250, 700),
+    "Z": (250, 800),
+    "c1": (500, 200),
+    "c2": (650, 300),
+    "c4": (450, 450),
+    "c5": (380, 300),
+    "d1": (100, 800),
+    "d3": (400, 800),
 }
 _NAMES = {"X": "Crossing", "Y": "Ringside", "Z": "Junction"}
 
@@ -29,8 +40,10 @@ def tiny_data(*, ring_clockwise: bool = True, special: tuple[str, ...] = ("b3", 
     return {
         "id": "tiny" if ring_clockwise else "tiny_ccw",
         "name": "Tiny",
-        "stations": [{"id": sid, "name": _NAMES.get(sid, sid.upper() + " station"), "x": x, "y": y,
-                      "special": sid in special} for sid, (x, y) in _POS.items()],
+        "stations": [
+            {"id": sid, "name": _NAMES.get(sid, sid.upper() + " station"), "x": x, "y": y, "special": sid in special}
+            for sid, (x, y) in _POS.items()
+        ],
         "lines": [
             {"id": "A", "stations": ["a1", "a2", "X", "a4", "Y"], "windows": 2, "high": 5, "low": 3},
             {"id": "B", "stations": ["b1", "X", "b3", "Z"], "windows": 2, "high": 4, "low": 2},
@@ -50,7 +63,8 @@ def long_line_data() -> dict[str, Any]:
     stations = [{"id": s, "name": f"Stop {s}", "x": 80 * i, "y": 100} for i, s in enumerate(st)]
     stations += [{"id": "t1", "name": "Top", "x": 160, "y": 20}, {"id": "t2", "name": "Bottom", "x": 160, "y": 300}]
     return {
-        "id": "long", "name": "Long",
+        "id": "long",
+        "name": "Long",
         "stations": stations,
         "lines": [
             {"id": "A", "stations": st, "windows": 4, "high": 7, "low": 5},
@@ -73,6 +87,7 @@ def small_map_option(name: str) -> dict[str, Any]:
 def synth_data() -> dict[str, Any]:
     """A synthetic city the size of a real sheet: 9 lines on a 10x10 grid, a ring round the
     centre, many crossings, 23 windows and five special stations."""
+
     def sid(col: int, row: int) -> str:
         return f"r{row}c{col}"
 
@@ -90,11 +105,18 @@ def synth_data() -> dict[str, Any]:
     stations = []
     for s in used:
         row, col = (int(x) for x in s[1:].split("c"))
-        stations.append({"id": s, "name": f"Station {s}", "x": 50 + 90 * col, "y": 50 + 90 * row,
-                         "special": s in special})
-    return {"id": "synth", "name": "Synthetic city", "stations": stations,
-            "lines": [{"id": lid, "stations": ss, "windows": w, "high": h, "low": lo, "ring": ring}
-                      for lid, ss, w, h, lo, ring in lines]}
+        stations.append(
+            {"id": s, "name": f"Station {s}", "x": 50 + 90 * col, "y": 50 + 90 * row, "special": s in special}
+        )
+    return {
+        "id": "synth",
+        "name": "Synthetic city",
+        "stations": stations,
+        "lines": [
+            {"id": lid, "stations": ss, "windows": w, "high": h, "low": lo, "ring": ring}
+            for lid, ss, w, h, lo, ring in lines
+        ],
+    }
 
 
 SMALL_MAPS["synth"] = synth_data

@@ -1,4 +1,5 @@
 """Every card type and movement rule, on the small hand-made maps."""
+
 import pytest
 
 from metrobot.games import BadInput, RuleError
@@ -79,13 +80,23 @@ def test_wrong_action_type_for_the_card():
         play_round(solo(), {"ann": ride("A", 1)}, card="free")
 
 
-@pytest.mark.parametrize("bad", [
-    "ride", {"line": "A"}, {"type": "jump"}, {"type": "ride", "line": "A"}, {"type": "ride", "line": 1, "count": 1},
-    {"type": "ride", "line": "A", "count": -1}, {"type": "ride", "line": "A", "count": True},
-    {"type": "ride", "line": "A", "count": 1, "speed": 3}, {"type": "ride", "line": "Q", "count": 1},
-    {"type": "ride", "line": "C", "count": 1, "dir": "left"}, {"type": "free", "station": "nowhere"},
-    {"type": "free", "station": 4},
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "ride",
+        {"line": "A"},
+        {"type": "jump"},
+        {"type": "ride", "line": "A"},
+        {"type": "ride", "line": 1, "count": 1},
+        {"type": "ride", "line": "A", "count": -1},
+        {"type": "ride", "line": "A", "count": True},
+        {"type": "ride", "line": "A", "count": 1, "speed": 3},
+        {"type": "ride", "line": "Q", "count": 1},
+        {"type": "ride", "line": "C", "count": 1, "dir": "left"},
+        {"type": "free", "station": "nowhere"},
+        {"type": "free", "station": 4},
+    ],
+)
 def test_malformed_actions_are_bad_input(bad):
     card = "free" if isinstance(bad, dict) and bad.get("type") == "free" else "3"
     with pytest.raises(BadInput):
@@ -209,7 +220,12 @@ def test_legal_actions_shape_for_a_number_card():
     by_line = {}
     for a in legal:
         by_line.setdefault((a["line"], a.get("dir")), []).append(a["count"])
-    assert by_line == {("A", None): [0, 1, 2, 3], ("B", None): [0, 1, 2, 3], ("C", "cw"): [0, 1, 2, 3],
-                       ("C", "ccw"): [0, 1, 2, 3], ("D", None): [0, 1, 2, 3]}
+    assert by_line == {
+        ("A", None): [0, 1, 2, 3],
+        ("B", None): [0, 1, 2, 3],
+        ("C", "cw"): [0, 1, 2, 3],
+        ("C", "ccw"): [0, 1, 2, 3],
+        ("D", None): [0, 1, 2, 3],
+    }
     for a in legal:
         GAME.apply(set_card(solo(), "3"), "ann", a)  # each one is accepted

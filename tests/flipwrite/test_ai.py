@@ -1,5 +1,6 @@
 """Automatic players of every level: legal moves only, no reading of hidden information,
 reproducible search. Every game is seeded; only guarantees are asserted."""
+
 import random
 from dataclasses import replace
 
@@ -29,8 +30,13 @@ def choose(level, state, seat, seed, budget=SMALL):
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(map_name=st.sampled_from(["amsterdam", "berlin", "paris", "madrid", "tiny"]), n=st.integers(1, 5),
-       special=st.booleans(), seed=st.integers(0, 2**32), steps=st.integers(0, 120))
+@given(
+    map_name=st.sampled_from(["amsterdam", "berlin", "paris", "madrid", "tiny"]),
+    n=st.integers(1, 5),
+    special=st.booleans(),
+    seed=st.integers(0, 2**32),
+    steps=st.integers(0, 120),
+)
 def test_every_level_plays_legal_moves(map_name, n, special, seed, steps):
     state = position(map_name, n, special, seed, steps)
     if GAME.is_over(state):
@@ -53,8 +59,10 @@ def test_a_whole_game_of_strong_players_is_legal_to_the_end():
 
 def other_than(first):
     """A decision rule picking any legal move but `first` (a sealed choice that differs)."""
+
     def pick(state, player, sheet, rnd):
         return rnd.choice([a for a in legal(state.map, sheet, state.card) if a != first] or [first])
+
     return pick
 
 
@@ -64,8 +72,11 @@ def mid_round(map_name, n, special, seed, rounds):
     state = GAME.new_game([f"p{i}" for i in range(n)], {"map": map_name, "special_stations": special}, seed)
     while state.rounds < rounds or len(GAME.to_move(state)) > 1:
         player = min(GAME.to_move(state))
-        action = GAME.auto_action(state, player, rnd) if rnd.random() < 0.6 else \
-            rnd.choice(GAME.legal_actions(state, player))
+        action = (
+            GAME.auto_action(state, player, rnd)
+            if rnd.random() < 0.6
+            else rnd.choice(GAME.legal_actions(state, player))
+        )
         state, _ = GAME.apply(state, player, action)
     return state
 
@@ -79,18 +90,15 @@ def hidden_variants(state, viewer, rnd):
     for other, decision in state.pending.items():
         if other != viewer and decision.sealed:
             changed = dict(state.pending)
-            changed[other] = sealed_decision(replace(state, pending={}), other, rnd,
-                                             other_than(decision.steps[0]))
+            changed[other] = sealed_decision(replace(state, pending={}), other, rnd, other_than(decision.steps[0]))
             out.append(replace(state, pending=changed))
     return [v for v in out if v != state]
 
 
-@pytest.mark.parametrize("map_name,n,special,seed,rounds", [
-    ("berlin", 2, False, 1, 5),
-    ("amsterdam", 3, True, 2, 8),
-    ("madrid", 4, False, 3, 12),
-    ("paris", 2, True, 4, 20),
-])
+@pytest.mark.parametrize(
+    "map_name,n,special,seed,rounds",
+    [("berlin", 2, False, 1, 5), ("amsterdam", 3, True, 2, 8), ("madrid", 4, False, 3, 12), ("paris", 2, True, 4, 20)],
+)
 @pytest.mark.parametrize("level", ["greedy", "strong"])
 def test_players_never_read_what_their_view_hides(map_name, n, special, seed, rounds, level):
     state = mid_round(map_name, n, special, seed, rounds)
@@ -128,10 +136,7 @@ def test_a_chain_another_seat_has_begun_is_not_read(seed, level):
     assert choose(level, state, "p0", seed) == choose(level, begun, "p0", seed)
 
 
-@pytest.mark.parametrize("map_name,n,special,seed,rounds", [
-    ("berlin", 2, False, 1, 5),
-    ("madrid", 4, False, 3, 12),
-])
+@pytest.mark.parametrize("map_name,n,special,seed,rounds", [("berlin", 2, False, 1, 5), ("madrid", 4, False, 3, 12)])
 def test_a_player_that_peeks_is_caught_by_the_same_check(monkeypatch, map_name, n, special, seed, rounds):
     """Fault injection: the strong player made to think on the real state (a determinize
     that hands back the state the view was made from: the real pile, the others' real
@@ -143,6 +148,7 @@ def test_a_player_that_peeks_is_caught_by_the_same_check(monkeypatch, map_name, 
 
     def picks():
         return [repr(choose("strong", x, viewer, seed, budget)) for x in states]
+
     assert len(set(picks())) == 1
     with peeking(monkeypatch, GAME):
         assert len(set(picks())) > 1
@@ -181,14 +187,14 @@ def test_strong_honours_its_clock():
     state = position("berlin", 2, False, 6, 0)
     view = GAME.view(state, "p0")
     strong = player_for("strong")
-    action = strong.choose(GAME, view, "p0", "p0", random.Random(1), Budget(0.05, 10 ** 9, clock))
+    action = strong.choose(GAME, view, "p0", "p0", random.Random(1), Budget(0.05, 10**9, clock))
     assert action in GAME.legal_actions(state, "p0") and strong.last.capped
     readings = 50
     assert 0 < strong.last.rollouts <= readings and clock.readings <= readings + 5
     # Unbounded by the clock (the same fake clock, a cap it never reaches), the same
     # position takes more work: the bound above is the clock's doing.
     unbounded, clock.readings = player_for("strong"), 0
-    unbounded.choose(GAME, view, "p0", "p0", random.Random(1), Budget(10 ** 6, 2 * strong.last.work, clock))
+    unbounded.choose(GAME, view, "p0", "p0", random.Random(1), Budget(10**6, 2 * strong.last.work, clock))
     assert unbounded.last.rollouts > readings and not unbounded.last.capped
 
 

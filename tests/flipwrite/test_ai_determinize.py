@@ -1,6 +1,7 @@
 """Determinization: a state rebuilt from a player's view looks exactly like the real one
 from that seat, is a valid state of the game, and keeps what the view fixes (the cards
 still to come, who has decided); only hidden parts change."""
+
 import random
 from dataclasses import replace
 from collections import Counter
@@ -50,8 +51,13 @@ def check(state, viewer, rnd):
 
 
 @settings(max_examples=60, deadline=None)
-@given(map_name=st.sampled_from(MAPS + ["tiny"]), n=st.integers(1, 6), special=st.booleans(),
-       seed=st.integers(0, 2**32), steps=st.integers(0, 160))
+@given(
+    map_name=st.sampled_from(MAPS + ["tiny"]),
+    n=st.integers(1, 6),
+    special=st.booleans(),
+    seed=st.integers(0, 2**32),
+    steps=st.integers(0, 160),
+)
 def test_a_determinized_state_shows_the_same_view(map_name, n, special, seed, steps):
     state = position(map_name, n, special, seed, steps)
     rnd = random.Random(seed)

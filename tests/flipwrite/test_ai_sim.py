@@ -1,6 +1,7 @@
 """The strong player's fast simulation must follow the engine's rules exactly: replaying
 engine games through it gives the same marks, completions and scores, and its greedy
 policy agrees with the engine's heuristic on the best value."""
+
 import random
 import zlib
 
@@ -51,8 +52,15 @@ def test_replaying_a_game_through_the_sim_gives_the_engine_result(name, special,
             assert sim.over == GAME.is_over(state)
             fresh = Sim.from_state(sim.board, state)
             for a, b in zip(sim.seats, fresh.seats):
-                assert (a.marks, a.boxes, a.free, a.left, a.done, a.points, a.owes) == \
-                       (b.marks, b.boxes, b.free, b.left, b.done, b.points, b.owes)
+                assert (a.marks, a.boxes, a.free, a.left, a.done, a.points, a.owes) == (
+                    b.marks,
+                    b.boxes,
+                    b.free,
+                    b.left,
+                    b.done,
+                    b.points,
+                    b.owes,
+                )
             assert sim.claimed == fresh.claimed
     final = GAME.to_json(state)["breakdown"]
     assert [(final[p]["total"], final[p]["empty"]) for p in players] == sim.totals()
@@ -70,11 +78,16 @@ def test_the_sim_policy_agrees_with_the_engine_heuristic(name):
             i = players.index(player)
             claimed = {lid for p in players for lid in state.sheets[p].completed}
             sheet = state.current_sheet(player)
-            engine = {repr(a): autoplayer._estimate(state.map, sheet, state.card, a, claimed, state.special,
-                                                    state.solo) for a in GAME.legal_actions(state, player)}
+            engine = {
+                repr(a): autoplayer._estimate(state.map, sheet, state.card, a, claimed, state.special, state.solo)
+                for a in GAME.legal_actions(state, player)
+            }
             for a in GAME.legal_actions(state, player):
                 assert estimate(sim, i, sim.board.to_move(a)) == pytest.approx(engine[repr(a)], abs=1e-9)
             assert max(v for v, _ in scored_moves(sim, i)) == pytest.approx(max(engine.values()), abs=1e-9)
-            action = GAME.auto_action(state, player, rnd) if rnd.random() < 0.7 else \
-                rnd.choice(GAME.legal_actions(state, player))
+            action = (
+                GAME.auto_action(state, player, rnd)
+                if rnd.random() < 0.7
+                else rnd.choice(GAME.legal_actions(state, player))
+            )
             state, _ = GAME.apply(state, player, action)

@@ -4,8 +4,7 @@ import pytest
 
 from metrobot.games import BadInput
 from metrobot.games.flipwrite import GAME
-from metrobot.games.flipwrite.deck import (DEFAULT_DECK, EXPRESS, FREE, NUMBER, TRANSFER, Pile, parse_card,
-                                           validate_deck)
+from metrobot.games.flipwrite.deck import DEFAULT_DECK, EXPRESS, FREE, NUMBER, TRANSFER, Pile, parse_card, validate_deck
 from metrobot.games.rng import Rng
 
 from .util import new, play_round, ride, set_card
@@ -16,9 +15,16 @@ def test_default_deck_is_the_rules_deck():
     assert len(DEFAULT_DECK) == 14
 
 
-@pytest.mark.parametrize("code,kind,value,fills", [
-    ("3", NUMBER, 3, True), ("6", NUMBER, 6, True), ("E2", EXPRESS, 2, True),
-    ("+", TRANSFER, 0, True), ("free", FREE, 0, False)])
+@pytest.mark.parametrize(
+    "code,kind,value,fills",
+    [
+        ("3", NUMBER, 3, True),
+        ("6", NUMBER, 6, True),
+        ("E2", EXPRESS, 2, True),
+        ("+", TRANSFER, 0, True),
+        ("free", FREE, 0, False),
+    ],
+)
 def test_parse_card(code, kind, value, fills):
     card = parse_card(code)
     assert (card.kind, card.value, card.fills_window) == (kind, value, fills)

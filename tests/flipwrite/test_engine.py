@@ -1,4 +1,5 @@
 """Rounds, sealed decisions, completion values, variants, views, JSON and options."""
+
 import copy
 import json
 import random
@@ -83,8 +84,9 @@ def test_same_round_completers_share_high_and_later_ones_get_low():
     assert ("cat", "A", 3) in done
     # ann completes B (b1, X already, b3, Z) after cat took its high value.
     assert ("ann", "B", 2) not in done
-    state, events = play_round(state, {"ann": ride("B", 2), "bob": ride("C", 0, "cw"), "cat": ride("C", 0, "cw")},
-                               card="E2")
+    state, events = play_round(
+        state, {"ann": ride("B", 2), "bob": ride("C", 0, "cw"), "cat": ride("C", 0, "cw")}, card="E2"
+    )
     assert ("ann", "B", 2) in [(e["player"], e["line"], e["points"]) for e in events if e["type"] == "line_completed"]
     assert state.sheets["ann"].completed == {"A": (1, 5), "B": (3, 2)}
     assert state.sheets["cat"].completed == {"B": (1, 4), "A": (2, 3)}
@@ -92,8 +94,9 @@ def test_same_round_completers_share_high_and_later_ones_get_low():
 
 def test_one_move_can_complete_several_lines_and_other_lines_count():
     state = set_sheet(new(("ann", "bob")), "ann", marks={"d1": "x", "d3": "x", "b1": "x", "X": "x", "b3": "x"})
-    state, events = play_round(state, {"ann": {"type": "free", "station": "Z"}, "bob": {"type": "free", "station": None}},
-                               card="free")
+    state, events = play_round(
+        state, {"ann": {"type": "free", "station": "Z"}, "bob": {"type": "free", "station": None}}, card="free"
+    )
     assert state.sheets["ann"].completed == {"B": (1, 4), "D": (1, 3)}
 
 
@@ -108,15 +111,23 @@ def rule_book_map():
     """Six lines finished for 1+2+4+2+3+6, transfers boxed 1, 4, 1, 3, 2 and 9 empty stations."""
     st = lambda *ids: list(ids)  # noqa: E731
     lines = [
-        ("A", st("T4", "T3", "a1"), 3, 1), ("B", st("T4", "T2", "b1"), 2, 1), ("C", st("T4", "T1a", "c1"), 4, 2),
-        ("D", st("T4", "T1b", "d1"), 5, 2), ("E", st("T3", "T2", "e1"), 3, 2), ("F", st("T3", "f1", "f2"), 6, 4),
+        ("A", st("T4", "T3", "a1"), 3, 1),
+        ("B", st("T4", "T2", "b1"), 2, 1),
+        ("C", st("T4", "T1a", "c1"), 4, 2),
+        ("D", st("T4", "T1b", "d1"), 5, 2),
+        ("E", st("T3", "T2", "e1"), 3, 2),
+        ("F", st("T3", "f1", "f2"), 6, 4),
         ("G", [f"g{i}" for i in range(1, 10)], 5, 3),
     ]
     ids = sorted({s for _, ss, _, _ in lines for s in ss})
-    return parse_map({
-        "id": "book", "stations": [{"id": s, "name": s, "x": 10 * i, "y": 10} for i, s in enumerate(ids)],
-        "lines": [{"id": lid, "stations": ss, "windows": 2, "high": h, "low": lo} for lid, ss, h, lo in lines],
-    }, strict=False)
+    return parse_map(
+        {
+            "id": "book",
+            "stations": [{"id": s, "name": s, "x": 10 * i, "y": 10} for i, s in enumerate(ids)],
+            "lines": [{"id": lid, "stations": ss, "windows": 2, "high": h, "low": lo} for lid, ss, h, lo in lines],
+        },
+        strict=False,
+    )
 
 
 def test_rule_book_scoring_example():
@@ -127,15 +138,36 @@ def test_rule_book_scoring_example():
     # A and D were finished by somebody else first (low), the others first (high).
     completed = {"A": (5, 1), "B": (3, 2), "C": (4, 4), "D": (9, 2), "E": (7, 3), "F": (8, 6)}
     sheet = Sheet(marks, {l.id: ("3", "4") for l in metro.lines}, completed)
-    assert breakdown(metro, sheet, solo=False) == {"completion": 18, "transfers": 22, "empty_penalty": 4,
-                                                   "total": 36, "empty": 9}
+    assert breakdown(metro, sheet, solo=False) == {
+        "completion": 18,
+        "transfers": 22,
+        "empty_penalty": 4,
+        "total": 36,
+        "empty": 9,
+    }
     # Solo: the 9 empty stations are not halved.
     assert breakdown(metro, sheet, solo=True)["total"] == 18 + 22 - 9
 
 
-@pytest.mark.parametrize("total,band", [(80, "50+"), (50, "50+"), (49, "40-49"), (40, "40-49"), (39, "30-39"),
-                                        (30, "30-39"), (25, "20-29"), (10, "10-19"), (9, "5-9"), (5, "5-9"),
-                                        (4, "1-4"), (1, "1-4"), (0, "below 1"), (-12, "below 1")])
+@pytest.mark.parametrize(
+    "total,band",
+    [
+        (80, "50+"),
+        (50, "50+"),
+        (49, "40-49"),
+        (40, "40-49"),
+        (39, "30-39"),
+        (30, "30-39"),
+        (25, "20-29"),
+        (10, "10-19"),
+        (9, "5-9"),
+        (5, "5-9"),
+        (4, "1-4"),
+        (1, "1-4"),
+        (0, "below 1"),
+        (-12, "below 1"),
+    ],
+)
 def test_solo_rating_bands(total, band):
     rating = solo_rating(total)
     assert rating["band"] == band and rating["text"]
@@ -278,10 +310,19 @@ def test_json_has_the_contract_keys():
     assert data["players"] == list(PLAYERS) and data["rounds"] == 0 and data["seed"] == 1
     line = data["map_data"]["lines"][2]
     assert {k: line[k] for k in ("id", "stations", "ring", "windows", "high", "low")} == {
-        "id": "C", "stations": ["c1", "c2", "Y", "c4", "c5"], "ring": True, "windows": 2, "high": 6, "low": 4}
+        "id": "C",
+        "stations": ["c1", "c2", "Y", "c4", "c5"],
+        "ring": True,
+        "windows": 2,
+        "high": 6,
+        "low": 4,
+    }
     assert {"id": "b3", "name": "B3 station", "special": True}.items() <= data["map_data"]["stations"][6].items()
-    assert data["sheets"]["ann"] == {"marks": {}, "windows": {"A": [None, None], "B": [None, None],
-                                                             "C": [None, None], "D": [None]}, "completed": {}}
+    assert data["sheets"]["ann"] == {
+        "marks": {},
+        "windows": {"A": [None, None], "B": [None, None], "C": [None, None], "D": [None]},
+        "completed": {},
+    }
     assert "breakdown" not in data and "winners" not in data
     json.dumps(data)
 
@@ -291,8 +332,10 @@ def test_json_round_trip_mid_round_with_pending_chains():
     state, _ = GAME.apply(state, "ann", ride("B", 4))  # owes 1
     state, _ = GAME.apply(state, "cat", ride("C", 3, "cw"))
     data = GAME.to_json(state)
-    assert data["pending"] == {"ann": {"steps": [ride("B", 4)], "owed": 1}, "cat": {"steps": [ride("C", 3, "cw")],
-                                                                                  "owed": 0}}
+    assert data["pending"] == {
+        "ann": {"steps": [ride("B", 4)], "owed": 1},
+        "cat": {"steps": [ride("C", 3, "cw")], "owed": 0},
+    }
     back = GAME.from_json(json.loads(json.dumps(data)))
     assert back == state and GAME.to_json(back) == data
     assert GAME.legal_actions(back, "ann") == GAME.legal_actions(state, "ann")
@@ -321,18 +364,34 @@ def _broken(mutate):
     return data
 
 
-@pytest.mark.parametrize("mutate", [
-    lambda d: d.clear(), lambda d: d.update(game="metromania"), lambda d: d.pop("sheets"),
-    lambda d: d.update(players="ann"), lambda d: d.update(phase="paused"), lambda d: d.update(rounds=-1),
-    lambda d: d["sheets"]["ann"]["marks"].update(nowhere="x"), lambda d: d["sheets"]["ann"]["marks"].update(a1="y"),
-    lambda d: d["sheets"]["ann"]["windows"].update(A=["3"]), lambda d: d["sheets"]["ann"]["windows"].update(A=["7x", None]),
-    lambda d: d["sheets"]["bob"]["completed"].update(A={"round": 1, "points": 5}),
-    lambda d: d["pending"]["ann"].update(owed=0), lambda d: d["pending"]["ann"].update(steps=[ride("A", 9)]),
-    lambda d: d["pending"].update(zed={"steps": [], "owed": 0}), lambda d: d.update(card=None),
-    lambda d: d["deck"].update(draw=["Q"]), lambda d: d.update(rng="x"), lambda d: d["map_data"].update(lines=[]),
-    lambda d: d.update(map="berlin"), lambda d: d["options"].update(solo=True), lambda d: d.update(sheets=[]),
-    lambda d: d["sheets"]["ann"].update(windows=None), lambda d: d["pending"].update(ann=[1]),
-])
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda d: d.clear(),
+        lambda d: d.update(game="metromania"),
+        lambda d: d.pop("sheets"),
+        lambda d: d.update(players="ann"),
+        lambda d: d.update(phase="paused"),
+        lambda d: d.update(rounds=-1),
+        lambda d: d["sheets"]["ann"]["marks"].update(nowhere="x"),
+        lambda d: d["sheets"]["ann"]["marks"].update(a1="y"),
+        lambda d: d["sheets"]["ann"]["windows"].update(A=["3"]),
+        lambda d: d["sheets"]["ann"]["windows"].update(A=["7x", None]),
+        lambda d: d["sheets"]["bob"]["completed"].update(A={"round": 1, "points": 5}),
+        lambda d: d["pending"]["ann"].update(owed=0),
+        lambda d: d["pending"]["ann"].update(steps=[ride("A", 9)]),
+        lambda d: d["pending"].update(zed={"steps": [], "owed": 0}),
+        lambda d: d.update(card=None),
+        lambda d: d["deck"].update(draw=["Q"]),
+        lambda d: d.update(rng="x"),
+        lambda d: d["map_data"].update(lines=[]),
+        lambda d: d.update(map="berlin"),
+        lambda d: d["options"].update(solo=True),
+        lambda d: d.update(sheets=[]),
+        lambda d: d["sheets"]["ann"].update(windows=None),
+        lambda d: d["pending"].update(ann=[1]),
+    ],
+)
 def test_malformed_json_is_bad_input_with_one_line_message(mutate):
     with pytest.raises(BadInput) as err:
         GAME.from_json(_broken(mutate))
@@ -383,9 +442,16 @@ def test_options_defaults_and_checks():
     assert opts["special_stations"] is False and opts["solo"] is False and len(opts["deck"]) == 14
     assert GAME.validate_options({"map": tiny_data()}, 1)["solo"] is True
     assert GAME.validate_options(opts, 3) == opts  # idempotent
-    for bad, n in [({"colour": "red"}, 2), ({"map": tiny_data(), "special_stations": "yes"}, 2),
-                   ({"map": tiny_data(), "deck": ["free"]}, 2), ({"map": tiny_data(), "solo": True}, 2),
-                   ({"map": "atlantis"}, 2), ({"map": 7}, 2), ({"map": tiny_data()}, 0), ({"map": tiny_data()}, 9)]:
+    for bad, n in [
+        ({"colour": "red"}, 2),
+        ({"map": tiny_data(), "special_stations": "yes"}, 2),
+        ({"map": tiny_data(), "deck": ["free"]}, 2),
+        ({"map": tiny_data(), "solo": True}, 2),
+        ({"map": "atlantis"}, 2),
+        ({"map": 7}, 2),
+        ({"map": tiny_data()}, 0),
+        ({"map": tiny_data()}, 9),
+    ]:
         with pytest.raises(BadInput):
             GAME.validate_options(bad, n)
 

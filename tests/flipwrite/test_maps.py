@@ -6,6 +6,7 @@ real interchanges, and have schematic coordinates a renderer can draw as a clean
 no two stations on top of each other, no station sitting on a line that does not serve it,
 no overlong segments, distinguishable line colours.
 """
+
 from __future__ import annotations
 
 import math
@@ -20,9 +21,9 @@ from metrobot.games.flipwrite.mapdata import COORD_MAX, load_map, map_names
 CITIES = ["amsterdam", "berlin", "paris", "madrid"]
 RING_CITIES = {"berlin", "madrid"}
 
-MIN_STATION_GAP = 28.0      # any two stations at least this far apart
+MIN_STATION_GAP = 28.0  # any two stations at least this far apart
 MIN_SEGMENT_CLEARANCE = 10.0  # a station keeps this distance from lines that do not serve it
-MAX_SEGMENT = 160.0         # consecutive stations of a line at most this far apart
+MAX_SEGMENT = 160.0  # consecutive stations of a line at most this far apart
 MIN_COLOUR_DISTANCE = 60.0  # Euclidean RGB distance between two line colours of one map
 
 
@@ -42,7 +43,7 @@ def _point_segment_distance(p, a, b):
 
 
 def _rgb(colour):
-    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
 
 
 def _xy(m, sid):
@@ -62,7 +63,7 @@ def test_all_four_maps_are_installed():
 def test_map_identity(city):
     assert city.id in CITIES
     assert city.name and city.name[0].isupper()
-    assert [l.id for l in city.lines] == list("ABCDEFGHIJ"[:len(city.lines)])
+    assert [l.id for l in city.lines] == list("ABCDEFGHIJ"[: len(city.lines)])
 
 
 def test_sheet_bounds(city):
@@ -159,7 +160,8 @@ def test_no_station_on_a_foreign_line(city):
                     continue
                 d = _point_segment_distance(_xy(city, sid), pa, pb)
                 assert d >= MIN_SEGMENT_CLEARANCE, (
-                    f"{city.name}: {sid} lies on {line.name} between {a} and {b} ({d:.1f})")
+                    f"{city.name}: {sid} lies on {line.name} between {a} and {b} ({d:.1f})"
+                )
 
 
 def test_schematic_is_mostly_octilinear(city):
@@ -191,5 +193,6 @@ def test_line_colours_are_distinct(city):
 
 def test_to_json_round_trips(city):
     from metrobot.games.flipwrite.mapdata import parse_map
+
     again = parse_map(city.to_json())
     assert again.to_json() == city.to_json()

@@ -1,4 +1,5 @@
 """Flip-and-write decision codes and typed decisions."""
+
 import random
 
 import pytest

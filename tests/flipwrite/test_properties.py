@@ -1,4 +1,5 @@
 """Whole random games on every real map (skipped until its file exists) and the test maps."""
+
 import random
 from collections import Counter
 
@@ -14,8 +15,10 @@ from .smallmaps import SMALL_MAPS, small_map_option
 from .util import independent_scores
 
 REAL_MAPS = ["amsterdam", "berlin", "madrid", "paris"]
-MAPS = [pytest.param(name, marks=pytest.mark.skipif(name not in map_names(), reason=f"map {name} not there yet"))
-        for name in REAL_MAPS] + list(SMALL_MAPS)
+MAPS = [
+    pytest.param(name, marks=pytest.mark.skipif(name not in map_names(), reason=f"map {name} not there yet"))
+    for name in REAL_MAPS
+] + list(SMALL_MAPS)
 
 
 def map_option(name):
@@ -99,8 +102,13 @@ def play(map_name, n, seed, special, policy, order_seed, check_views):
 
 @pytest.mark.parametrize("map_name", MAPS)
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(n=st.integers(1, 6), seed=st.integers(0, 2**63 - 1), special=st.booleans(),
-       policy=st.sampled_from(["auto", "random"]), order_seed=st.integers(0, 2**32))
+@given(
+    n=st.integers(1, 6),
+    seed=st.integers(0, 2**63 - 1),
+    special=st.booleans(),
+    policy=st.sampled_from(["auto", "random"]),
+    order_seed=st.integers(0, 2**32),
+)
 def test_random_full_games(map_name, n, seed, special, policy, order_seed):
     play(map_name, n, seed, special, policy, order_seed, check_views=True)
 

@@ -1,5 +1,6 @@
 """The flip-and-write's illustrated rules show what their texts say: the positions are the
 engine's, and the numbers and stations in the texts are the engine's events and scores."""
+
 from __future__ import annotations
 
 from metrobot.games import get_plugin
@@ -64,5 +65,10 @@ def test_the_round_is_half_decided_and_the_scores_are_the_engines():
     parts = GAME.view(final.state, None)["breakdown"][ANN]
     p = final.params
     assert (p["completion"], p["transfers"], p["empty"], p["penalty"], p["total"]) == (
-        parts["completion"], parts["transfers"], parts["empty"], parts["empty_penalty"], parts["total"])
+        parts["completion"],
+        parts["transfers"],
+        parts["empty"],
+        parts["empty_penalty"],
+        parts["total"],
+    )
     assert p["total"] == p["completion"] + p["transfers"] - p["penalty"] and p["penalty"] == p["empty"] // 2

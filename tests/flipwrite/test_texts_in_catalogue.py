@@ -5,6 +5,7 @@ says is rendered in the pseudo-language, which marks each catalogue piece ⟦…
 value filled in ⟪…⟫. With those removed, no word may be left over except data: station,
 line and city names, and line letters (card codes are filled in as values).
 """
+
 from __future__ import annotations
 
 import random
@@ -69,10 +70,13 @@ def test_everything_the_plugin_says_is_in_the_catalogue(seed, special):
     options = GAME.validate_options({"map": "berlin", "special_stations": special}, len(players))
     state = GAME.new_game(players, options, seed)
     data = data_words(state)
-    said: list[str | None] = [PLUGIN.rules_text(PSEUDO), PLUGIN.option_summary(options, PSEUDO),
-                              *PLUGIN.game_labels(PSEUDO).__dict__.values(),
-                              refusal(lambda: PLUGIN.options("bogus", None)),
-                              refusal(lambda: GAME.validate_options({"map": "berlin"}, 9))]
+    said: list[str | None] = [
+        PLUGIN.rules_text(PSEUDO),
+        PLUGIN.option_summary(options, PSEUDO),
+        *PLUGIN.game_labels(PSEUDO).__dict__.values(),
+        refusal(lambda: PLUGIN.options("bogus", None)),
+        refusal(lambda: GAME.validate_options({"map": "berlin"}, 9)),
+    ]
     kinds = set()
     while not GAME.is_over(state):
         said.append(PLUGIN.prompt(state, "⟪Ann, Bob⟫", PSEUDO))
@@ -104,9 +108,14 @@ def test_english_is_unchanged_and_typed_words_still_work():
     assert PLUGIN.prompt(state, "Ann") == "Round 1: the card is **Transfer (+)**. Waiting for: Ann."
     with pytest.raises(RuleError) as err:
         GAME.apply(state, "ann", {"type": "ride", "line": "A", "count": 1})
-    assert str(err.value) == err.value.in_language(EN) == (
-        "the flipped card is Transfer (+), which is played as a transfer action, not a ride action. "
-        'Send {"type": "transfer", "line": "A"} (add "dir" on a ring line).')
+    assert (
+        str(err.value)
+        == err.value.in_language(EN)
+        == (
+            "the flipped card is Transfer (+), which is played as a transfer action, not a ride action. "
+            'Send {"type": "transfer", "line": "A"} (add "dir" on a ring line).'
+        )
+    )
     free = set_card(GAME.new_game(["ann"], {"map": "berlin"}, 2), "free")
     station = next(iter(free.map.stations.values()))
     assert PLUGIN.parse(free, "ann", f"free {station.name}") == {"type": "free", "station": station.id}

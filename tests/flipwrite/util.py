@@ -1,5 +1,6 @@
 """Helpers shared by the flip-and-write tests: building states, forcing cards, and an
 independent re-implementation of the scoring that reads nothing but the state JSON."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -81,6 +82,11 @@ def independent_scores(data: dict) -> dict[str, dict[str, int]]:
         transfers = 2 * sum(v for v in marks.values() if isinstance(v, int) and not isinstance(v, bool))
         empty = sum(1 for s in stations if s not in marks)
         penalty = empty if solo else empty // 2
-        out[p] = {"completion": completion, "transfers": transfers, "empty_penalty": penalty,
-                  "total": completion + transfers - penalty, "empty": empty}
+        out[p] = {
+            "completion": completion,
+            "transfers": transfers,
+            "empty_penalty": penalty,
+            "total": completion + transfers - penalty,
+            "empty": empty,
+        }
     return out

@@ -2,6 +2,7 @@
 before its end, then makes the last move with the process killed (SIGKILL) at a chosen
 moment: `inside` (the game row updated, the ratings being written, nothing committed) or
 `after` (just after the commit)."""
+
 import asyncio
 import os
 import signal
@@ -32,8 +33,10 @@ async def main(path: str, when: str) -> None:
             break
         await svc.play("c", user, ["1"])
     if when == "inside":
+
         async def die(*args, **kwargs):
             os.kill(os.getpid(), signal.SIGKILL)
+
         ratings.record = die
     else:
         original = Db._write
@@ -41,6 +44,7 @@ async def main(path: str, when: str) -> None:
         async def write_then_die(self, *args, **kwargs):
             await original(self, *args, **kwargs)
             os.kill(os.getpid(), signal.SIGKILL)
+
         Db._write = write_then_die
     print("moves before the end:", row.moves, flush=True)
     await svc.play("c", user, [str(10 - state.count)])

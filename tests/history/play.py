@@ -1,4 +1,5 @@
 """Playing whole games through the service, quickly, for the history tests."""
+
 from __future__ import annotations
 
 import random

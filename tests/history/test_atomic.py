@@ -1,5 +1,6 @@
 """A rating is stored with the end of its game or not at all: the process is killed between
 the two (inside the transaction) and right after the commit."""
+
 from __future__ import annotations
 
 import signal
@@ -28,8 +29,7 @@ def state_of(db_path):
 @pytest.mark.parametrize("when, finished", [("inside", False), ("after", True)])
 def test_killed_between_the_end_and_the_rating(tmp_path, when, finished):
     db_path = tmp_path / "atomic.sqlite3"
-    proc = subprocess.run([sys.executable, str(DRIVER), str(db_path), when], capture_output=True, text=True,
-                          timeout=60)
+    proc = subprocess.run([sys.executable, str(DRIVER), str(db_path), when], capture_output=True, text=True, timeout=60)
     assert proc.returncode == -signal.SIGKILL, proc.stderr
     before = int(proc.stdout.split(":")[1])
     status, moves, logged, results, rated = state_of(db_path)

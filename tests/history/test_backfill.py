@@ -2,6 +2,7 @@
 were kept (schema version 3) get their results and ratings from their stored final state,
 rated first, exactly as if they had been rated when they ended; the command reads the
 bot's own database setting, PostgreSQL included."""
+
 from __future__ import annotations
 
 import os
@@ -19,8 +20,10 @@ from .play import play_game
 
 ROOT = Path(__file__).resolve().parents[2]
 PEOPLE = [("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat"), ("u4", "Dan")]
-V2_GAMES = ("id, channel_id, guild_id, game, status, host_id, options, seed, seats, max_seats, state, version, moves, "
-            "turn_clock, deadline, reminded, lobby_message_id, created_at, updated_at")
+V2_GAMES = (
+    "id, channel_id, guild_id, game, status, host_id, options, seed, seats, max_seats, state, version, moves, "
+    "turn_clock, deadline, reminded, lobby_message_id, created_at, updated_at"
+)
 RESULTS = "SELECT game_id, user_id, score, won, rank, human, rated, mu, sigma FROM results ORDER BY game_id, user_id"
 
 
@@ -67,7 +70,8 @@ async def test_games_finished_before_results_were_kept_get_them(db, svc, toy, tm
         assert await upgraded.stored_ratings() == rated  # as if rated when they finished
         assert rows(old, RESULTS) == results
         assert [p[0] for p in (await upgraded.finished_in_channel("c0"))[0].players] == [
-            p[0] for p in (await db.finished_in_channel("c0"))[0].players]
+            p[0] for p in (await db.finished_in_channel("c0"))[0].players
+        ]
         assert "**Race to 10**: " in (await service.profile("g1", "u1", "Ann")).reply.text
 
         await play_game(service, "c9", "g1", PEOPLE[:2], rnd=random.Random(9))  # rated after the old ones
@@ -78,8 +82,14 @@ async def test_games_finished_before_results_were_kept_get_them(db, svc, toy, tm
 
 
 def rebuild_command(env):
-    return subprocess.run([sys.executable, "-m", "metrobot", "ratings", "rebuild"], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300, env={**os.environ, **env})
+    return subprocess.run(
+        [sys.executable, "-m", "metrobot", "ratings", "rebuild"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **env},
+    )
 
 
 async def test_the_ratings_rebuild_command_on_postgresql(pg_server, tmp_path):

@@ -1,5 +1,6 @@
 """Results and ratings: recorded in the same transaction that finishes a game, humans only,
 per server and game kind; rebuilding them from the stored games gives the same numbers."""
+
 from __future__ import annotations
 
 import random
@@ -64,12 +65,19 @@ async def test_rebuild_gives_the_same_numbers(svc, db, toy):
     # and they are what openskill gives, game after game in the order they finished
     model, expected = PlackettLuce(), {}
     for (game_id,) in table(db.path, "SELECT game_id FROM results GROUP BY game_id ORDER BY MIN(seq)"):
-        rows = table(db.path, "SELECT guild_id, game, user_id, rank FROM results WHERE game_id = ? AND rated = 1 "
-                              "ORDER BY rowid", (game_id,))
+        rows = table(
+            db.path,
+            "SELECT guild_id, game, user_id, rank FROM results WHERE game_id = ? AND rated = 1 ORDER BY rowid",
+            (game_id,),
+        )
         if not rows:
             continue
-        teams = [[model.rating(mu=expected[(g, k, u)][0], sigma=expected[(g, k, u)][1])]
-                 if (g, k, u) in expected else [model.rating()] for g, k, u, _ in rows]
+        teams = [
+            [model.rating(mu=expected[(g, k, u)][0], sigma=expected[(g, k, u)][1])]
+            if (g, k, u) in expected
+            else [model.rating()]
+            for g, k, u, _ in rows
+        ]
         ranks = [1 + sum(o[3] < r[3] for o in rows) for r in rows]  # the game's places, among the rated
         for (g, k, u, _), team in zip(rows, model.rate(teams, ranks=ranks)):
             expected[(g, k, u)] = (team[0].mu, team[0].sigma)
@@ -92,7 +100,11 @@ async def test_the_ratings_rebuild_command(svc, db, toy, tmp_path):
     import sys
 
     await play_game(svc, "c1", "g1", PEOPLE[:2], kind="metromania", rnd=random.Random(1))
-    proc = subprocess.run([sys.executable, "-m", "metrobot", "ratings", "rebuild", "--db", str(db.path)],
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "metrobot", "ratings", "rebuild", "--db", str(db.path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "from 1 finished game: identical to the stored ones" in proc.stdout

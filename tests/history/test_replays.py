@@ -1,5 +1,6 @@
 """Replays: frames are the states of the log replayed step by step; stepping stops at
 either end politely; a long game's animation fits Discord's limit."""
+
 from __future__ import annotations
 
 import io
@@ -22,8 +23,13 @@ async def test_frames_are_the_replayed_log(svc, db):
     row = await play_game(svc, "c1", "g1", PEOPLE[:2], kind="metromania", rnd=random.Random(2))
     frames = await svc.frames(row)
     actions = await db.actions(row.id)
-    log = GameLog(row.game, row.seed, [s.user_id for s in row.seats], row.options,
-                  [{"player": a["player"], "action": a["action"]} for a in actions])
+    log = GameLog(
+        row.game,
+        row.seed,
+        [s.user_id for s in row.seats],
+        row.options,
+        [{"player": a["player"], "action": a["action"]} for a in actions],
+    )
     states = []
     log.replay(each=states.append)
     game = get_game(row.game)
@@ -67,8 +73,9 @@ async def test_a_game_in_progress_is_not_replayed(svc):
     assert row.status == "active" and row.moves > 0
     with pytest.raises(Refused) as refused:
         await svc.replay("c1", row.id)
-    assert str(refused.value) == ("Only finished games can be replayed (until then the board shows the game; "
-                                  "secrets stay secret).")
+    assert str(refused.value) == (
+        "Only finished games can be replayed (until then the board shows the game; secrets stay secret)."
+    )
     with pytest.raises(Refused, match="Only finished games"):
         await svc.replay("c1", row.id, frame=0, animation=True)
     assert (await svc.replay("c1")).reply.controls.game_id != row.id  # no game named: the last finished one
@@ -87,8 +94,13 @@ async def test_a_long_four_player_game_animates_under_discords_limit(db):
     actions = await db.actions(row.id)
     assert {a["actor"] for a in actions} == {"auto"}
     game, states = get_game(row.game), []
-    GameLog(row.game, row.seed, [s.user_id for s in row.seats], row.options,
-            [{"player": a["player"], "action": a["action"]} for a in actions]).replay(each=states.append)
+    GameLog(
+        row.game,
+        row.seed,
+        [s.user_id for s in row.seats],
+        row.options,
+        [{"player": a["player"], "action": a["action"]} for a in actions],
+    ).replay(each=states.append)
     turns = sum(game.turn_number(b) != game.turn_number(a) for a, b in zip(states, states[1:]))
     assert turns >= 30  # long: a whole game, every seat plays seven turns or more
     svc.images = True

@@ -1,4 +1,5 @@
 """History, leaderboard pages and profiles, per server."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -15,9 +16,11 @@ PEOPLE = [("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat")]
 
 def add_ratings(db_path, guild, n, kind="race"):
     conn = sqlite3.connect(db_path)
-    conn.executemany("INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, games, updated_at) "
-                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                     [(guild, kind, f"p{i:02}", f"Player {i:02}", 20 + i, 3.0, 5, time.time()) for i in range(n)])
+    conn.executemany(
+        "INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, games, updated_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [(guild, kind, f"p{i:02}", f"Player {i:02}", 20 + i, 3.0, 5, time.time()) for i in range(n)],
+    )
     conn.commit()
     conn.close()
 

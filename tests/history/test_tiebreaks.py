@@ -6,6 +6,7 @@ stations) — and a rebuild gives the same numbers.
 The games are self-play games from fixed seeds whose leaders tie on points; each test
 first checks that the tie is there (if an engine change removes it, pick another seed).
 """
+
 from __future__ import annotations
 
 import sqlite3
@@ -32,13 +33,28 @@ async def store_finished(db, kind, options, seed, people, log, state):
     in the transaction that ends it)."""
     plugin = get_plugin(kind)
     seats = [Seat(p, p.upper()) for p in people]
-    row = await db.create_game(channel_id="c1", guild_id="g1", game=kind, host=seats[0], options=options, seed=seed,
-                               max_seats=len(people), turn_clock=3600, seats=seats)
+    row = await db.create_game(
+        channel_id="c1",
+        guild_id="g1",
+        game=kind,
+        host=seats[0],
+        options=options,
+        seed=seed,
+        max_seats=len(people),
+        turn_clock=3600,
+        seats=seats,
+    )
     start = plugin.game.new_game(people, options, seed)
     row = await db.update(row, status="active", state=plugin.game.to_json(start))
     actions = [(a["player"], a["action"], plugin.game.owner(start, a["player"])) for a in log.actions]
-    return await db.update(row, status="finished", state=plugin.game.to_json(state), actions=actions,
-                           result=game_result(plugin, state, row), rate=rate)
+    return await db.update(
+        row,
+        status="finished",
+        state=plugin.game.to_json(state),
+        actions=actions,
+        result=game_result(plugin, state, row),
+        rate=rate,
+    )
 
 
 @pytest.mark.parametrize("kind, options, players, seed", TIED)
@@ -55,8 +71,10 @@ async def test_a_tie_break_winner_is_rated_ahead_not_as_a_draw(db, kind, options
     await store_finished(db, kind, options, seed, people, log, state)
     conn = sqlite3.connect(db.path)
     try:
-        results = {u: (score, won, rank) for u, score, won, rank in conn.execute(
-            "SELECT user_id, score, won, rank FROM results")}
+        results = {
+            u: (score, won, rank)
+            for u, score, won, rank in conn.execute("SELECT user_id, score, won, rank FROM results")
+        }
         mu = dict(conn.execute("SELECT user_id, mu FROM ratings"))
     finally:
         conn.close()
@@ -84,10 +102,12 @@ def test_the_advanced_variant_ranks_people_not_companies():
         guild_id, game = "g1", "metromania"
         seats = [Seat("u1", "Ann"), Seat("u2", "Bob")]
         settings: dict = {}
+
     result = game_result(plugin, state, Row())
     scores = person_scores(plugin, state)
     assert [(s.user_id, s.score, s.won, s.place) for s in result.standings] == [
-        (p, scores[p], places[p] == 1, places[p]) for p in ("u1", "u2")]
+        (p, scores[p], places[p] == 1, places[p]) for p in ("u1", "u2")
+    ]
 
 
 def test_by_default_people_are_ranked_by_their_scores(toy):

@@ -1,5 +1,6 @@
 """Seeded MetrOmania positions of every variant, for the automatic players' tests; and two
 tools the other games' automatic-player tests use too: a peeking fault and a fake clock."""
+
 from __future__ import annotations
 
 import random

@@ -4,6 +4,7 @@ Vertices are written as players see them (`G13`, arrows `S4`, `T3`); a cell is n
 the edge it flanks and the side: `cell("G13", "G15", "L")` is the cell left of travelling
 G13 -> G15 on the picture.
 """
+
 from __future__ import annotations
 
 from metrobot.games.metromania import GAME

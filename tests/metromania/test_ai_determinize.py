@@ -1,4 +1,5 @@
 """determinize: a whole state rebuilt from a view, which the viewer cannot tell from the real one."""
+
 import itertools
 import random
 
@@ -30,7 +31,7 @@ def deal_ok(s, hand):
 
 @pytest.mark.parametrize("n,options", VARIANTS, ids=[f"{n}p-{'-'.join(map(str, o.values()))}" for n, o in VARIANTS])
 @settings(max_examples=8)
-@given(seed=st.integers(0, 2 ** 31), steps=st.integers(0, 120), draw=st.integers(0, 2 ** 31))
+@given(seed=st.integers(0, 2**31), steps=st.integers(0, 120), draw=st.integers(0, 2**31))
 def test_the_view_of_a_determinized_state_is_the_view(n, options, seed, steps, draw):
     s = position(n, options, seed, steps)
     for person in [*dict.fromkeys(s.owners.values()), None]:
@@ -55,7 +56,7 @@ def test_unseen_markers_are_drawn_among_every_deal_the_view_allows():
     others = ["b", "c", "d"]
     expected = set()
     for perm in itertools.permutations(unseen):
-        split = tuple(frozenset(perm[3 * i:3 * i + 3]) for i in range(3))
+        split = tuple(frozenset(perm[3 * i : 3 * i + 3]) for i in range(3))
         if all(deal_ok(s, hand) for hand in split):
             expected.add(split)
     seen = set()

@@ -1,4 +1,5 @@
 """The automatic players: only legal actions, only what their view shows, budgets kept."""
+
 import random
 
 import pytest
@@ -30,7 +31,7 @@ def play_turn(auto, s, budget, rnd):
 
 @pytest.mark.parametrize("n,options", VARIANTS, ids=[f"{n}p-{'-'.join(map(str, o.values()))}" for n, o in VARIANTS])
 @settings(max_examples=6)
-@given(seed=st.integers(0, 2 ** 31), steps=st.integers(0, 80), draw=st.integers(0, 2 ** 31))
+@given(seed=st.integers(0, 2**31), steps=st.integers(0, 80), draw=st.integers(0, 2**31))
 def test_random_and_greedy_play_only_legal_actions(n, options, seed, steps, draw):
     s = position(n, options, seed, steps)
     if GAME.is_over(s):
@@ -43,8 +44,9 @@ def test_random_and_greedy_play_only_legal_actions(n, options, seed, steps, draw
 
 
 @settings(max_examples=7)
-@given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 2 ** 31), steps=st.integers(0, 60),
-       draw=st.integers(0, 2 ** 31))
+@given(
+    variant=st.sampled_from(VARIANTS), seed=st.integers(0, 2**31), steps=st.integers(0, 60), draw=st.integers(0, 2**31)
+)
 def test_strong_plans_only_legal_whole_turns(variant, seed, steps, draw):
     n, options = variant
     s = position(n, options, seed, steps)
@@ -167,7 +169,7 @@ def test_strong_stops_at_its_deadline():
     s = position(2, {}, 5, 10)
     seat = s.players[s.current]
     auto = StrongPlayer()
-    action = auto.choose(GAME, GAME.view(s, seat), seat, seat, random.Random(1), Budget(0.05, 10 ** 6, clock))
+    action = auto.choose(GAME, GAME.view(s, seat), seat, seat, random.Random(1), Budget(0.05, 10**6, clock))
     assert action in GAME.legal_actions(s, seat) and auto.last.capped
     assert clock.readings <= 50 + 10
 

@@ -1,4 +1,5 @@
 """Board model, district tiles and marker deals (rules file: Board model, Components, Setup)."""
+
 from collections import Counter
 
 import pytest
@@ -12,8 +13,8 @@ from metrobot.games.rng import Rng
 
 def test_city_size_and_cells():
     assert len(B.VERTICES) == 3 * B.N * (B.N + 1) + 1 == 127
-    assert len(B.CITY_CELLS) == 6 * B.N ** 2 == 216
-    assert Counter(B.SECTOR.values()) == {k: B.N ** 2 for k in range(6)}
+    assert len(B.CITY_CELLS) == 6 * B.N**2 == 216
+    assert Counter(B.SECTOR.values()) == {k: B.N**2 for k in range(6)}
     # Up(q,r) and Down(q,r) corners exactly as the binding model says
     assert set(B.corners((0, 0, True))) == {(0, 0), (1, 0), (0, 1)}
     assert set(B.corners((0, 0, False))) == {(1, 0), (0, 1), (1, 1)}

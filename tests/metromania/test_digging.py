@@ -1,4 +1,5 @@
 """Digging rules: starting, extending, spots and markers, finishing (rules file: A turn)."""
+
 import pytest
 
 from metrobot.games import RuleError
@@ -152,8 +153,10 @@ def test_start_and_end_cells_only_start_or_finish():
     outer = ARROW_BY_NAME["S4"].cell
     assert outer in flanks(V("F24"), V("E23"))
     s.occupied[next(c for c in flanks(V("F24"), V("E23")) if c != outer)] = 5
-    assert refused(GAME.apply, s, "p1", {"type": "tunnel", "line": "solid", "cell": list(outer),
-                                         "to": list(V("E23"))}) == "arrow_cell"
+    assert (
+        refused(GAME.apply, s, "p1", {"type": "tunnel", "line": "solid", "cell": list(outer), "to": list(V("E23"))})
+        == "arrow_cell"
+    )
 
 
 def test_finish_on_an_end_arrow():
@@ -189,8 +192,13 @@ def test_tunnel_needing_more_stations_than_remain_is_illegal():
     s = lay(blank(), 1, "solid", "S10 H2 H4 H6 H8 H10 H12")
     lay(s, 0, "solid", "S9 J4 I5 H6 H8/R")
     lay(s, 2, "solid", "S8 M9 L10 K11 J10 I9")
-    for name in ["H6"] + [f"A{c}" for c in (7, 9, 11, 13, 15, 17, 19)] + [f"B{c}" for c in range(6, 21, 2)] \
-            + [f"C{c}" for c in range(5, 22, 2)] + ["D4", "D6", "D8", "D10"]:
+    for name in (
+        ["H6"]
+        + [f"A{c}" for c in (7, 9, 11, 13, 15, 17, 19)]
+        + [f"B{c}" for c in range(6, 21, 2)]
+        + [f"C{c}" for c in range(5, 22, 2)]
+        + ["D4", "D6", "D8", "D10"]
+    ):
         add_station(s, name)
     assert s.stations_left == 1
     # H8 -> I9 splits from p2 at H8 and meets p3 at I9: two stations, one left

@@ -1,4 +1,5 @@
 """Move codes and typed moves: every legal step round-trips through its code."""
+
 import pytest
 
 from metrobot.gamelog import self_play
@@ -21,6 +22,7 @@ def test_every_legal_step_round_trips_through_its_code():
             assert N.parse(GAME, state, seat, code) == action
             assert N.describe(state, action)
             seen.add(code.split(":")[0] if ":" in code else code)
+
     log, _ = self_play(GAME, ["a", "b", "c"], {}, 17)
     log.replay(each=each)
     assert {"s", "d", "st"} <= seen

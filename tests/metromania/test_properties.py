@@ -1,4 +1,5 @@
 """Property tests: random games to the end, invariants checked after every action."""
+
 import json
 import random
 
@@ -24,8 +25,12 @@ def check_invariants(s):
             assert c not in seen_cells, "one tunnel per cell"
             seen_cells.add(c)
             if c in ARROW_BY_CELL:
-                assert k == 0 and ARROW_BY_CELL[c].kind == "start" or \
-                    k == len(line.cells) - 1 and ARROW_BY_CELL[c].kind == "end"
+                assert (
+                    k == 0
+                    and ARROW_BY_CELL[c].kind == "start"
+                    or k == len(line.cells) - 1
+                    and ARROW_BY_CELL[c].kind == "end"
+                )
             else:
                 assert c in CITY_CELL_SET and s.cells[c] not in ("lake", "park")
         for k in range(1, len(line.vertices) - 1):
@@ -45,7 +50,7 @@ def check_invariants(s):
         if len(lines) < 2 or v in s.station_set:
             continue
         for i, x in enumerate(lines):
-            for y in lines[i + 1:]:
+            for y in lines[i + 1 :]:
                 assert merged(x.edges_at(v), y.edges_at(v)), f"missing station at {v}"
     placed = {}
     for m in s.markers:
@@ -99,14 +104,17 @@ def play(n, seed, rnd, options):
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 @settings(max_examples=10)
-@given(seed=st.integers(0, 2 ** 32), choices=st.integers(0, 2 ** 32))
+@given(seed=st.integers(0, 2**32), choices=st.integers(0, 2**32))
 def test_random_games_keep_every_invariant(n, seed, choices):
     play(n, seed, random.Random(choices), {"hands": "hidden"})
 
 
 @settings(max_examples=4)
-@given(seed=st.integers(0, 2 ** 32), choices=st.integers(0, 2 ** 32),
-       options=st.sampled_from([{"hands": "open"}, {"hands": "strict"}, {"advanced": True, "hands": "hidden"}]))
+@given(
+    seed=st.integers(0, 2**32),
+    choices=st.integers(0, 2**32),
+    options=st.sampled_from([{"hands": "open"}, {"hands": "strict"}, {"advanced": True, "hands": "hidden"}]),
+)
 def test_variants_keep_every_invariant(seed, choices, options):
     n = 2 if options.get("advanced") else 3
     play(n, seed, random.Random(choices), options)

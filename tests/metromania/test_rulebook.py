@@ -1,5 +1,6 @@
 """MetrOmania's illustrated rules show what their texts say: the positions are the engine's,
 and the numbers in the texts are the engine's events and scores."""
+
 from __future__ import annotations
 
 from metrobot.games import get_plugin

@@ -1,4 +1,5 @@
 """The scoring phase: line adjustment, test trips, park-lake, 2-player rules, winners."""
+
 from metrobot.games.metromania.board import CELLS_AT
 from metrobot.games.metromania.scoring import score
 
@@ -49,8 +50,7 @@ def test_worked_example_trip_e():
 
 def test_worked_example_trip_d():
     result = score(worked_examples_board())
-    assert _trip(result, "D") == {"name": "D", "minutes": 6, "impossible": False,
-                                  "points": {"p2": 6, "p3": 3, "p4": 6}}
+    assert _trip(result, "D") == {"name": "D", "minutes": 6, "impossible": False, "points": {"p2": 6, "p3": 3, "p4": 6}}
 
 
 def test_worked_example_trip_c():

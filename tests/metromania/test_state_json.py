@@ -1,4 +1,5 @@
 """Canonical JSON, per-player views and the refusal of malformed states."""
+
 import copy
 import json
 
@@ -50,7 +51,8 @@ def test_json_round_trip_mid_game_and_finished(finished):
         back = GAME.from_json(json.loads(text))
         assert GAME.to_json(back) == GAME.to_json(state)
         assert GAME.legal_actions(back, back.players[back.current]) == GAME.legal_actions(
-            state, state.players[state.current])
+            state, state.players[state.current]
+        )
 
 
 def test_hidden_hands_stay_hidden_in_views():
@@ -78,18 +80,23 @@ def test_advanced_view_shows_both_companies_hands():
     assert {m["holder"] for m in mine} == {"ann#1", "ann#2"} and len(mine) == 6
 
 
-@pytest.mark.parametrize("mutate,message", [
-    (lambda d: d.update(game="chess"), "not a MetrOmania state"),
-    (lambda d: d.update(players=["solo"]), "players"),
-    (lambda d: d["board"]["cells"].pop(), "all 216 city cells"),
-    (lambda d: d["board"]["cells"][0].update(kind="castle"), "unknown kind"),
-    (lambda d: d["lines"][0].update(vertices=[[0, 0], [5, 5]], cells=[[0, 0, True]], status="building"),
-     "start arrow"),
-    (lambda d: d["markers"].pop(), "all 12"),
-    (lambda d: d["markers"][0].update(holder="ghost"), "not a player"),
-    (lambda d: d.update(scores={"p1": "lots"}), "scores"),
-    (lambda d: d["stations"].append([40, 40]), "outside the city"),
-])
+@pytest.mark.parametrize(
+    "mutate,message",
+    [
+        (lambda d: d.update(game="chess"), "not a MetrOmania state"),
+        (lambda d: d.update(players=["solo"]), "players"),
+        (lambda d: d["board"]["cells"].pop(), "all 216 city cells"),
+        (lambda d: d["board"]["cells"][0].update(kind="castle"), "unknown kind"),
+        (
+            lambda d: d["lines"][0].update(vertices=[[0, 0], [5, 5]], cells=[[0, 0, True]], status="building"),
+            "start arrow",
+        ),
+        (lambda d: d["markers"].pop(), "all 12"),
+        (lambda d: d["markers"][0].update(holder="ghost"), "not a player"),
+        (lambda d: d.update(scores={"p1": "lots"}), "scores"),
+        (lambda d: d["stations"].append([40, 40]), "outside the city"),
+    ],
+)
 def test_malformed_states_are_refused_with_a_reason(finished, mutate, message):
     data = copy.deepcopy(GAME.to_json(finished))
     mutate(data)

@@ -1,4 +1,5 @@
 """Automatic stations (meet/split rule), station scoring, intermediate and bonus stations."""
+
 from metrobot.games.metromania import GAME
 from metrobot.games.metromania.board import CELLS_AT
 

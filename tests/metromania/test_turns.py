@@ -1,4 +1,5 @@
 """Turn flow: three tunnels, passing, blocked lines, the end triggers and the last round."""
+
 import random
 
 import pytest
@@ -104,8 +105,10 @@ def test_new_station_at_the_tip_unblocks_an_acute_turn():
 
 def test_station_action_refused_mid_dig_and_actions_need_the_right_seat():
     s = lay(blank(), 0, "solid", "S4 F24 G23")
-    assert refused(GAME.apply, s, "p2", {"type": "tunnel", "line": "solid", "cell": [0, 0, True],
-                                         "to": [0, 0]}) == "not_your_turn"
+    assert (
+        refused(GAME.apply, s, "p2", {"type": "tunnel", "line": "solid", "cell": [0, 0, True], "to": [0, 0]})
+        == "not_your_turn"
+    )
     with pytest.raises(BadInput):
         GAME.apply(s, "nobody", {"type": "decline_bonus"})
     with pytest.raises(BadInput):
@@ -142,8 +145,12 @@ def test_finishing_both_lines_ends_the_building_phase_and_everyone_else_plays_on
 def test_the_last_station_ends_the_building_phase():
     s = lay(blank(), 0, "solid", "S9 J4 I5 H6 H8")
     add_station(s, "H8")
-    for name in [f"A{c}" for c in (7, 9, 11, 13, 15, 17, 19)] + [f"B{c}" for c in range(6, 21, 2)] \
-            + [f"C{c}" for c in range(5, 22, 2)] + ["D4", "D6", "D8", "D10"]:
+    for name in (
+        [f"A{c}" for c in (7, 9, 11, 13, 15, 17, 19)]
+        + [f"B{c}" for c in range(6, 21, 2)]
+        + [f"C{c}" for c in range(5, 22, 2)]
+        + ["D4", "D6", "D8", "D10"]
+    ):
         add_station(s, name)
     assert s.stations_left == 1
     s, events = GAME.apply(s, "p1", {"type": "station", "at": list(V("I5"))})
@@ -154,6 +161,7 @@ def test_the_last_station_ends_the_building_phase():
 @pytest.mark.parametrize("n,threshold", [(2, 3), (3, 4), (4, 5)])
 def test_finished_and_blocked_lines_reaching_the_threshold(n, threshold):
     tips = [("S3", "D22"), ("S12", "B6"), ("S8", "M9"), ("S6", "L20"), ("S11", "D4"), ("S7", "M13")]
+
     def build(blocked):
         s = lay(blank(n), 0, "solid", "S10 H2 H4 H6 H8 H10 H12 H14 H16 H18 G19 F20 E21 D22")
         k = 0
@@ -165,6 +173,7 @@ def test_finished_and_blocked_lines_reaching_the_threshold(n, threshold):
                     surround(s, tip)
                     k += 1
         return s
+
     s, events = tunnel(build(threshold - 1), "solid", "T4")  # blocked + this finish = threshold
     assert any(e["type"] == "building_ends" and e["reason"] == "lines_done" for e in events)
     if threshold - 2 >= 0:

@@ -20,6 +20,7 @@ Three families, each with forged payloads no Discord client could send (the stan
   in channels the bot may not post in, in DMs and in another guild; `/me forget`'s button and
   its box (someone else's, stale, from the future, with wrong codes or the right one).
 """
+
 from __future__ import annotations
 
 import copy
@@ -39,21 +40,125 @@ IT_COMMAND, IT_COMPONENT, IT_AUTOCOMPLETE, IT_MODAL = 2, 3, 4, 5
 BUTTON, STRING_SELECT = 2, 3
 
 ODD_TEXT = [
-    "", " ", "\u200b", "\u202eevil", "\u200f\u200e", "🚇" * 30, "e\u0301" * 40, "Z\u0351\u0300\u0316" * 20, "@everyone",
-    "@here", "<@1>", "<@&1>", "<#1>", "**bold** __u__ ~~s~~", "`code` ```block```", "\n\n\n", "\x00", "\t\r\n",
-    "x" * 100, "x" * 101, "y" * 2000, "z" * 6001, "NaN", "nan", "inf", "-inf", "1e308", "-1", "0", "1" * 40,
-    "None", "null", "true", "[]", "{}", "'; DROP TABLE games; --", "%s%s%n", "{0}{1}{__class__}", "${jndi:x}",
-    "../../etc/passwd", "ＧＩＴ", "Ⅻ", "٣", "G13", "A0", "M26", "Z99", "S0", "T13", "S12", "s:G9:L", "s:S4:F24",
-    "d:T5", "st:G13", "b:G9", "nb", "s:G9:L:A", "d:Z9:Q", "r:C:3", "r:A:2:cw", "r:A:9:up", "t:C", "f:-", "f:",
-    "f:nowhere", "free", "free Alexanderplatz", "C 3", "C -3", "C 99", "C 1e308", "transfer Z", "ride", "solid",
-    "solid S4 F24", "dashed T5", "station", "station G13", "bonus", "no bonus", "mb:p:1:0:play", ";;;", ";",
+    "",
+    " ",
+    "\u200b",
+    "\u202eevil",
+    "\u200f\u200e",
+    "🚇" * 30,
+    "e\u0301" * 40,
+    "Z\u0351\u0300\u0316" * 20,
+    "@everyone",
+    "@here",
+    "<@1>",
+    "<@&1>",
+    "<#1>",
+    "**bold** __u__ ~~s~~",
+    "`code` ```block```",
+    "\n\n\n",
+    "\x00",
+    "\t\r\n",
+    "x" * 100,
+    "x" * 101,
+    "y" * 2000,
+    "z" * 6001,
+    "NaN",
+    "nan",
+    "inf",
+    "-inf",
+    "1e308",
+    "-1",
+    "0",
+    "1" * 40,
+    "None",
+    "null",
+    "true",
+    "[]",
+    "{}",
+    "'; DROP TABLE games; --",
+    "%s%s%n",
+    "{0}{1}{__class__}",
+    "${jndi:x}",
+    "../../etc/passwd",
+    "ＧＩＴ",
+    "Ⅻ",
+    "٣",
+    "G13",
+    "A0",
+    "M26",
+    "Z99",
+    "S0",
+    "T13",
+    "S12",
+    "s:G9:L",
+    "s:S4:F24",
+    "d:T5",
+    "st:G13",
+    "b:G9",
+    "nb",
+    "s:G9:L:A",
+    "d:Z9:Q",
+    "r:C:3",
+    "r:A:2:cw",
+    "r:A:9:up",
+    "t:C",
+    "f:-",
+    "f:",
+    "f:nowhere",
+    "free",
+    "free Alexanderplatz",
+    "C 3",
+    "C -3",
+    "C 99",
+    "C 1e308",
+    "transfer Z",
+    "ride",
+    "solid",
+    "solid S4 F24",
+    "dashed T5",
+    "station",
+    "station G13",
+    "bonus",
+    "no bonus",
+    "mb:p:1:0:play",
+    ";;;",
+    ";",
     "s:G9:L;s:G10:L;s:G11:L;s:G12:L;s:G13:L;s:G14:L;s:G15:L;s:G16:L;s:G17:L",
 ]
 
 ODD_NUMBERS: list[Any] = [
-    1e308, -1e308, float("nan"), float("inf"), float("-inf"), 2 ** 63, 2 ** 64 + 1, -(2 ** 63) - 1, 10 ** 40,
-    -(10 ** 40), 0, -1, 0.0, -0.0, 1e-308, 0.019, 0.02, 336, 336.0001, 337, 9, 4.5, 2.0, "3", "three", "", True,
-    False, None, [], [2], {"n": 2},
+    1e308,
+    -1e308,
+    float("nan"),
+    float("inf"),
+    float("-inf"),
+    2**63,
+    2**64 + 1,
+    -(2**63) - 1,
+    10**40,
+    -(10**40),
+    0,
+    -1,
+    0.0,
+    -0.0,
+    1e-308,
+    0.019,
+    0.02,
+    336,
+    336.0001,
+    337,
+    9,
+    4.5,
+    2.0,
+    "3",
+    "three",
+    "",
+    True,
+    False,
+    None,
+    [],
+    [2],
+    {"n": 2},
 ]
 
 
@@ -62,8 +167,7 @@ def odd_text(max_size: int = 60) -> st.SearchStrategy[str]:
         st.sampled_from(ODD_TEXT),
         st.text(max_size=max_size),
         st.text(alphabet=st.characters(codec="utf-8"), min_size=1, max_size=max_size),
-        st.builds(lambda c, n: c * n, st.sampled_from(["x", "🚇", "\u0301", "ﷺ", "\u202e", "9"]),
-                  st.integers(0, 7000)),
+        st.builds(lambda c, n: c * n, st.sampled_from(["x", "🚇", "\u0301", "ﷺ", "\u202e", "9"]), st.integers(0, 7000)),
     )
 
 
@@ -73,17 +177,25 @@ def odd_number() -> st.SearchStrategy[Any]:
 
 def json_values() -> st.SearchStrategy[Any]:
     """Any JSON value (what a forged payload can put anywhere)."""
-    leaves = st.one_of(st.none(), st.booleans(), st.integers(-(2 ** 70), 2 ** 70), st.floats(),
-                       st.text(max_size=12), st.sampled_from(["new", "settings", "move", "clock_hours", "1", ""]))
-    return st.recursive(leaves, lambda kids: st.one_of(st.lists(kids, max_size=3),
-                                                       st.dictionaries(st.text(max_size=8), kids, max_size=3)),
-                        max_leaves=6)
+    leaves = st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-(2**70), 2**70),
+        st.floats(),
+        st.text(max_size=12),
+        st.sampled_from(["new", "settings", "move", "clock_hours", "1", ""]),
+    )
+    return st.recursive(
+        leaves,
+        lambda kids: st.one_of(st.lists(kids, max_size=3), st.dictionaries(st.text(max_size=8), kids, max_size=3)),
+        max_leaves=6,
+    )
 
 
 # What a forged payload puts where Discord puts a name, a type or an object: the right
 # thing in the wrong JSON type first (the bug these found: a name that is a list).
 WRONG_NAMES: list[Any] = [["new"], {"name": "new"}, 1, 1.5, True, None, ["move", "move"]]
-WRONG_TYPES: list[Any] = ["1", "3", 3.0, 1.0, True, False, None, [3], {"type": 3}, -1, 2 ** 64]
+WRONG_TYPES: list[Any] = ["1", "3", 3.0, 1.0, True, False, None, [3], {"type": 3}, -1, 2**64]
 WRONG_OBJECTS: list[Any] = [None, "", "x", 0, 1, True, [], [[]], {}, {"name": "move"}]
 
 
@@ -99,6 +211,7 @@ def _nodes(data: dict[str, Any]) -> list[tuple[Any, Any, str]]:
             if isinstance(o, dict):
                 out.extend((o, k, k) for k in ("name", "type", "value", "options", "focused"))
                 walk(o.get("options"))
+
     walk(data.get("options"))
     return out
 
@@ -138,8 +251,9 @@ class Attempt:
 
     @property
     def itype(self) -> int:
-        return {"slash": IT_COMMAND, "component": IT_COMPONENT, "autocomplete": IT_AUTOCOMPLETE,
-                "modal": IT_MODAL}[self.family]
+        return {"slash": IT_COMMAND, "component": IT_COMPONENT, "autocomplete": IT_AUTOCOMPLETE, "modal": IT_MODAL}[
+            self.family
+        ]
 
     def label(self) -> str:
         if self.family == "component":
@@ -177,7 +291,7 @@ class Draw:
         self.snowflakes = [str(u) for u in world.users.values()] + [str(world.standin.bot_id), "1", "0"]
         # When `/me forget` confirmations were made: just now, long ago, in the future, nonsense.
         now = int(time.time())
-        self.issued = [now - 30, now - 100_000, now + 100_000, 0, 10 ** 12 - 1]
+        self.issued = [now - 30, now - 100_000, now + 100_000, 0, 10**12 - 1]
         # Who the stand-in knows, as of now: what a draw may depend on must not change later.
         self.known_users = {str(u): copy.deepcopy(p) for u, p in world.standin._users.items()}  # noqa: SLF001
         self.game_ids = sorted(set(world.games.values()))
@@ -202,8 +316,7 @@ class Draw:
         self.carriers: dict[str, list[tuple[int, list[dict[str, Any]]]]] = {}
         for name, channel in world.channels.items():
             found = [m for m in s.messages(channel, include_ephemeral=True) if m.author_id == s.bot_id]
-            self.carriers[name] = [(m.id, [dict(c) for c in m.all_components() if c.get("custom_id")])
-                                   for m in found]
+            self.carriers[name] = [(m.id, [dict(c) for c in m.all_components() if c.get("custom_id")]) for m in found]
 
     def step_text(self) -> st.SearchStrategy[str]:
         return st.one_of(st.sampled_from(self.codes), odd_text(40)) if self.codes else odd_text(40)
@@ -232,8 +345,13 @@ class Draw:
             otype = d["type"] if draw(st.floats(0, 1)) < 0.9 else draw(st.sampled_from([3, 4, 5, 10]))
             out.append({"name": d["name"], "type": otype, "value": draw(self.option_value(d))})
         if draw(st.floats(0, 1)) < 0.08:
-            out.append({"name": draw(st.sampled_from(["kind", "x", "", "step9", "move", "🚇"])),
-                        "type": draw(st.sampled_from([3, 4, 10])), "value": draw(odd_text(20))})
+            out.append(
+                {
+                    "name": draw(st.sampled_from(["kind", "x", "", "step9", "move", "🚇"])),
+                    "type": draw(st.sampled_from([3, 4, 10])),
+                    "value": draw(odd_text(20)),
+                }
+            )
         if focused:
             candidates = [d for d in defs if d.get("type") not in (1, 2)]
             wants_auto = [d for d in candidates if d.get("autocomplete")]
@@ -241,16 +359,25 @@ class Draw:
             if pool and draw(st.floats(0, 1)) < 0.97:
                 target = draw(st.sampled_from(pool))
                 out = [o for o in out if o["name"] != target["name"]]
-                out.append({"name": target["name"], "type": 3 if draw(st.floats(0, 1)) < 0.9 else target["type"],
-                            "value": draw(st.one_of(self.step_text(), odd_text())), "focused": True})
+                out.append(
+                    {
+                        "name": target["name"],
+                        "type": 3 if draw(st.floats(0, 1)) < 0.9 else target["type"],
+                        "value": draw(st.one_of(self.step_text(), odd_text())),
+                        "focused": True,
+                    }
+                )
         return draw(st.permutations(out)) if len(out) > 1 else out
 
     @st.composite
     def command_data(draw, self, focused: bool = False) -> dict[str, Any]:
         data = draw(self._command_data(focused))
         # Discord sends what a user option names in `resolved`: mostly there, sometimes not.
-        people = [o["value"] for o in _flat(data.get("options") or []) if o.get("type") == 6
-                  and isinstance(o.get("value"), str) and o["value"] in self.known_users]
+        people = [
+            o["value"]
+            for o in _flat(data.get("options") or [])
+            if o.get("type") == 6 and isinstance(o.get("value"), str) and o["value"] in self.known_users
+        ]
         if people and draw(st.floats(0, 1)) < 0.8:
             data["resolved"] = {"users": {p: copy.deepcopy(self.known_users[p]) for p in people}}
         if draw(st.floats(0, 1)) < 0.12:  # JSON of the wrong type somewhere in the payload
@@ -261,8 +388,12 @@ class Draw:
     def _command_data(draw, self, focused: bool = False) -> dict[str, Any]:
         known = draw(st.floats(0, 1)) < 0.95
         if not known:
-            return {"id": "1", "name": draw(st.sampled_from(["chess", "", "GAME", "dig2", "x" * 40, "🚇"])),
-                    "type": 1, "options": []}
+            return {
+                "id": "1",
+                "name": draw(st.sampled_from(["chess", "", "GAME", "dig2", "x" * 40, "🚇"])),
+                "type": 1,
+                "options": [],
+            }
         command = draw(st.sampled_from(self.commands))
         data: dict[str, Any] = {"id": command["id"], "name": command["name"], "type": 1}
         defs = command.get("options") or []
@@ -273,8 +404,9 @@ class Draw:
                 return data
             sub = draw(st.sampled_from(subs))
             name = sub["name"] if draw(st.floats(0, 1)) < 0.97 else draw(st.sampled_from(["nuke", "", "NEW"]))
-            data["options"] = [{"name": name, "type": 1, "options": draw(self._options(sub.get("options") or [],
-                                                                                         focused))}]
+            data["options"] = [
+                {"name": name, "type": 1, "options": draw(self._options(sub.get("options") or [], focused))}
+            ]
         else:
             data["options"] = draw(self._options(defs, focused))
         return data
@@ -282,14 +414,19 @@ class Draw:
     # ------------------------------------------------------------ components
     def game_id(self) -> st.SearchStrategy[str]:
         real = [str(g) for g in self.game_ids]
-        return st.one_of(st.sampled_from(real), st.sampled_from(["0", "999999", str(2 ** 63), "9" * 30, "٣", "-1",
-                                                                   "", "01", "1.0"]),
-                         st.integers(0, 10 ** 12).map(str))
+        return st.one_of(
+            st.sampled_from(real),
+            st.sampled_from(["0", "999999", str(2**63), "9" * 30, "٣", "-1", "", "01", "1.0"]),
+            st.integers(0, 10**12).map(str),
+        )
 
     def moves_for(self, gid: str) -> st.SearchStrategy[str]:
         base = self.moves.get(int(gid), 0) if gid.isascii() and gid.isdigit() and int(gid) in self.moves else 0
-        return st.one_of(st.sampled_from([str(base), str(base + 1), str(max(0, base - 1)), "0"]),
-                         st.sampled_from([str(2 ** 64), "9" * 40, "-1", "", "x"]), st.integers(0, 500).map(str))
+        return st.one_of(
+            st.sampled_from([str(base), str(base + 1), str(max(0, base - 1)), "0"]),
+            st.sampled_from([str(2**64), "9" * 40, "-1", "", "x"]),
+            st.integers(0, 500).map(str),
+        )
 
     @st.composite
     def steps(draw, self) -> str:
@@ -300,30 +437,76 @@ class Draw:
     @st.composite
     def custom_id(draw, self) -> tuple[str, int]:
         """A custom id and the component type it is put on."""
-        family = draw(st.sampled_from(["l", "p", "s", "b", "g", "up", "t", "h", "ok", "u", "x", "r", "lb", "rp",
-                                       "bt", "tp", "tn", "fg", "junk", "other"]))
+        family = draw(
+            st.sampled_from(
+                [
+                    "l",
+                    "p",
+                    "s",
+                    "b",
+                    "g",
+                    "up",
+                    "t",
+                    "h",
+                    "ok",
+                    "u",
+                    "x",
+                    "r",
+                    "lb",
+                    "rp",
+                    "bt",
+                    "tp",
+                    "tn",
+                    "fg",
+                    "junk",
+                    "other",
+                ]
+            )
+        )
         if family == "fg":  # /me forget's button: someone's, made some time
             uid = draw(st.sampled_from(self.snowflakes + ["9" * 20]))
             return f"mb:fg:{uid}:{draw(st.sampled_from(self.issued))}", BUTTON
         if family == "junk":
             return draw(st.one_of(odd_text(100), st.text(min_size=100, max_size=100))), draw(
-                st.sampled_from([BUTTON, STRING_SELECT]))
+                st.sampled_from([BUTTON, STRING_SELECT])
+            )
         if family == "other":
-            return draw(st.sampled_from(["confirm", "button:accept:123", "ticket_close", "mb", "mb:", "mb:p",
-                                         "mb:p:1", "mb:p:1:2", "mb:p:1:2:play:extra", "mb:l:1:explode",
-                                         "mb:q:1:2:", "MB:P:1:0:PLAY", "mb:p:1:2:play\n", "role-menu:7"])), BUTTON
+            return draw(
+                st.sampled_from(
+                    [
+                        "confirm",
+                        "button:accept:123",
+                        "ticket_close",
+                        "mb",
+                        "mb:",
+                        "mb:p",
+                        "mb:p:1",
+                        "mb:p:1:2",
+                        "mb:p:1:2:play:extra",
+                        "mb:l:1:explode",
+                        "mb:q:1:2:",
+                        "MB:P:1:0:PLAY",
+                        "mb:p:1:2:play\n",
+                        "role-menu:7",
+                    ]
+                )
+            ), BUTTON
         if family == "tn":  # a tournament's sign-up: this one, another server's, none, a stale stage
-            tid = draw(st.one_of(st.sampled_from([str(t) for t in self.tournament_ids] or ["1"]),
-                                 st.sampled_from(["0", "999999", str(2 ** 63), "9" * 19, "01"])))
+            tid = draw(
+                st.one_of(
+                    st.sampled_from([str(t) for t in self.tournament_ids] or ["1"]),
+                    st.sampled_from(["0", "999999", str(2**63), "9" * 19, "01"]),
+                )
+            )
             stage = draw(st.sampled_from(["0", "1", "2", "9999"]))
             return f"mb:tn:{tid}:{stage}:{draw(st.sampled_from(['join', 'leave', 'start', 'start', 'drop']))}", BUTTON
         if family in ("lb", "rp"):  # a leaderboard's or a rules book's pages
             kind = draw(st.one_of(st.sampled_from([p.name for p in all_plugins()]), st.sampled_from(["chess", "x"])))
-            page = draw(st.sampled_from(["0", "1", "5", "6", "7", str(2 ** 63), "9" * 30]))
+            page = draw(st.sampled_from(["0", "1", "5", "6", "7", str(2**63), "9" * 30]))
             return f"mb:{family}:{kind}:{page}:{draw(st.sampled_from(['prev', 'next']))}", BUTTON
         gid = draw(self.game_id())
         if family == "r":
-            frame = draw(st.sampled_from(["0", "1", "3", "40", str(2 ** 63), "9" * 30]))
+            frame = draw(st.sampled_from(["0", "1", "3", "40", str(2**63), "9" * 30]))
             return f"mb:r:{gid}:{frame}:{draw(st.sampled_from(['first', 'prev', 'next', 'last']))}", BUTTON
         if family == "l":
             op = draw(st.sampled_from(["join", "leave", "start"]))
@@ -331,7 +514,7 @@ class Draw:
         if family == "bt":  # 📄 the board as text
             return f"mb:bt:{gid}", BUTTON
         if family == "tp":  # the text board's pages
-            page = draw(st.sampled_from(["0", "1", "3", "40", str(2 ** 63), "9" * 30]))
+            page = draw(st.sampled_from(["0", "1", "3", "40", str(2**63), "9" * 30]))
             return f"mb:tp:{gid}:{page}:{draw(st.sampled_from(['prev', 'next']))}", BUTTON
         moves = draw(self.moves_for(gid))
         if family == "p":
@@ -345,9 +528,12 @@ class Draw:
         return f"mb:{family}:{gid}:{moves}:{steps}", kind
 
     def menu_path(self) -> st.SearchStrategy[str]:
-        return st.one_of(st.sampled_from(["", "0", "1", "0.0", "3.8", "0.0.0", "24", "25", "99.99.99", str(2 ** 64),
-                                          "1..2", ".", "-1"]), st.lists(st.integers(0, 40), max_size=5).map(
-            lambda path: ".".join(map(str, path))))
+        return st.one_of(
+            st.sampled_from(
+                ["", "0", "1", "0.0", "3.8", "0.0.0", "24", "25", "99.99.99", str(2**64), "1..2", ".", "-1"]
+            ),
+            st.lists(st.integers(0, 40), max_size=5).map(lambda path: ".".join(map(str, path))),
+        )
 
     @st.composite
     def typed_box(draw, self) -> dict[str, Any]:
@@ -355,14 +541,22 @@ class Draw:
         nonsense) and the text typed, in the shapes Discord uses (an action row, a label) or
         others."""
         gid = draw(self.game_id())
-        custom_id = draw(st.one_of(
-            st.builds(lambda moves, steps: f"mb:tm:{gid}:{moves}:{steps}", self.moves_for(gid), self.steps()),
-            st.sampled_from(["mb:tm:", "mb:tm:1", "mb:tm:1:2", "mb:t:1:2:", "modal", "MB:TM:1:0:"]), odd_text(100)))
+        custom_id = draw(
+            st.one_of(
+                st.builds(lambda moves, steps: f"mb:tm:{gid}:{moves}:{steps}", self.moves_for(gid), self.steps()),
+                st.sampled_from(["mb:tm:", "mb:tm:1", "mb:tm:1:2", "mb:t:1:2:", "modal", "MB:TM:1:0:"]),
+                odd_text(100),
+            )
+        )
         text = draw(st.one_of(self.step_text(), odd_text(200), st.sampled_from(["", " ", "route 99", "forgo 9"])))
         field = {"type": 4, "custom_id": draw(st.sampled_from(["step", "step", "other"])), "value": text}
         shape = draw(st.sampled_from(["row", "label", "none", "junk"]))
-        components: Any = {"row": [{"type": 1, "components": [field]}], "label": [{"type": 18, "component": field}],
-                           "none": [], "junk": draw(json_values())}[shape]
+        components: Any = {
+            "row": [{"type": 1, "components": [field]}],
+            "label": [{"type": 18, "component": field}],
+            "none": [],
+            "junk": draw(json_values()),
+        }[shape]
         return {"custom_id": custom_id, "components": components}
 
     @st.composite
@@ -371,23 +565,31 @@ class Draw:
         uid = draw(st.sampled_from(self.snowflakes + ["9" * 20]))
         issued = draw(st.sampled_from(self.issued))
         code = confirmation_code(uid, issued)
-        typed = draw(st.one_of(st.sampled_from([code, code.lower(), f" {code[:3]}-{code[3:]} ", "AAAAAA", ""]),
-                               odd_text(20)))
+        typed = draw(
+            st.one_of(st.sampled_from([code, code.lower(), f" {code[:3]}-{code[3:]} ", "AAAAAA", ""]), odd_text(20))
+        )
         field = {"type": 4, "custom_id": draw(st.sampled_from(["code", "code", "step"])), "value": typed}
-        custom_id = draw(st.sampled_from([f"mb:fgm:{uid}:{issued}", f"mb:fgm:{uid}:", "mb:fgm:x:1",
-                                          f"mb:fg:{uid}:{issued}"]))
+        custom_id = draw(
+            st.sampled_from([f"mb:fgm:{uid}:{issued}", f"mb:fgm:{uid}:", "mb:fgm:x:1", f"mb:fg:{uid}:{issued}"])
+        )
         return {"custom_id": custom_id, "components": [{"type": 1, "components": [field]}]}
 
     @st.composite
     def attempt(draw, self) -> Attempt:
-        family = draw(st.sampled_from(["slash", "slash", "autocomplete", "component", "component", "component",
-                                       "modal"]))
+        family = draw(
+            st.sampled_from(["slash", "slash", "autocomplete", "component", "component", "component", "modal"])
+        )
         user = draw(st.sampled_from(self.user_names))
         channel = draw(st.sampled_from(self.channel_names))
         if channel != "dm" and (channel == "elsewhere") != (user == "zed"):  # members of that guild only
-            user, channel = ("zed", "elsewhere") if draw(st.booleans()) else (
-                draw(st.sampled_from([u for u in self.user_names if u != "zed"])), channel if channel != "elsewhere"
-                else "metro")
+            user, channel = (
+                ("zed", "elsewhere")
+                if draw(st.booleans())
+                else (
+                    draw(st.sampled_from([u for u in self.user_names if u != "zed"])),
+                    channel if channel != "elsewhere" else "metro",
+                )
+            )
         if family in ("slash", "autocomplete"):
             return Attempt(family, user, channel, draw(self.command_data(focused=family == "autocomplete")))
         if not self.carriers[channel]:
@@ -401,8 +603,9 @@ class Draw:
             data: dict[str, Any] = {"custom_id": component["custom_id"], "component_type": component["type"]}
             if component["type"] == STRING_SELECT:
                 options = [o["value"] for o in component.get("options", [])]
-                data["values"] = [draw(st.one_of(st.sampled_from(options), self.step_text()) if options
-                                       else self.step_text())]
+                data["values"] = [
+                    draw(st.one_of(st.sampled_from(options), self.step_text()) if options else self.step_text())
+                ]
             return Attempt("component", user, channel, data, message, self._with(message, data))
         custom_id, ctype = draw(self.custom_id())
         data = {"custom_id": custom_id, "component_type": ctype}
@@ -411,9 +614,14 @@ class Draw:
             values = draw(st.lists(self.step_text(), min_size=0, max_size=2))
             data["values"] = values
             options = values
-        return Attempt("component", user, channel, data, message,
-                       self._with(message, data, self.w.standin.forged_row(custom_id, component_type=ctype,
-                                                                          options=options)))
+        return Attempt(
+            "component",
+            user,
+            channel,
+            data,
+            message,
+            self._with(message, data, self.w.standin.forged_row(custom_id, component_type=ctype, options=options)),
+        )
 
     def _with(self, message: int, data: dict[str, Any], row: list[dict[str, Any]] | None = None) -> list[dict]:
         """The message's components as the payload carries them: what it has now, plus the
@@ -422,8 +630,9 @@ class Draw:
         if row is None:
             if any(c.get("custom_id") == data["custom_id"] for r in current for c in r.get("components", [])):
                 return current
-            row = self.w.standin.forged_row(data["custom_id"], component_type=data["component_type"],
-                                            options=data.get("values") or ())
+            row = self.w.standin.forged_row(
+                data["custom_id"], component_type=data["component_type"], options=data.get("values") or ()
+            )
         return current + row
 
 
@@ -453,8 +662,9 @@ class Oracle:
         of the message they are on, for everyone)."""
         if a.family == "component":
             cid = a.data.get("custom_id")
-            return isinstance(cid, str) and any(TEMPLATES[t].fullmatch(cid) for t in ("ReplayButton", "PageButton",
-                                                                                       "RulesPageButton"))
+            return isinstance(cid, str) and any(
+                TEMPLATES[t].fullmatch(cid) for t in ("ReplayButton", "PageButton", "RulesPageButton")
+            )
         if a.family == "slash" and a.data.get("name") == "me":  # /me data: the asker's own file, by DM
             options = a.data.get("options")
             return isinstance(options, list) and any(isinstance(o, dict) and o.get("name") == "data" for o in options)
@@ -463,8 +673,9 @@ class Oracle:
             sub = options[0] if isinstance(options, list) and options and isinstance(options[0], dict) else {}
             sub_options = sub.get("options")
             if sub.get("name") == "replay" and isinstance(sub_options, list):
-                return any(isinstance(o, dict) and o.get("name") == "public" and o.get("value") is True
-                           for o in sub_options)
+                return any(
+                    isinstance(o, dict) and o.get("name") == "public" and o.get("value") is True for o in sub_options
+                )
         return False
 
     def could_change(self, a: Attempt) -> bool:
@@ -492,8 +703,12 @@ class Oracle:
         if guild is not None and not (isinstance(guild, str) and guild.isascii() and guild.isdigit()):
             return False
         if name == "game":
-            if len(options) != 1 or not isinstance(options[0], dict) or not _json_int(options[0].get("type"), 1, 2) \
-                    or not isinstance(options[0].get("name"), str):
+            if (
+                len(options) != 1
+                or not isinstance(options[0], dict)
+                or not _json_int(options[0].get("type"), 1, 2)
+                or not isinstance(options[0].get("name"), str)
+            ):
                 return False
             sub = options[0]["name"]
             sub_options = options[0].get("options", [])
@@ -544,15 +759,22 @@ class Oracle:
         if sub in ("leave", "resign"):
             return seated is not None and not seated.get("auto")
         if sub == "start":
-            return seen.status == "lobby" and user == seen.host and len(seen.seats) >= get_plugin(seen.game).game.min_players
+            return (
+                seen.status == "lobby"
+                and user == seen.host
+                and len(seen.seats) >= get_plugin(seen.game).game.min_players
+            )
         if sub == "abort":
             return user == seen.host or manager
         if sub == "settings":
             # Any of the settings, given by the host or a Manage Channels member, is a change
             # (even to the value it has: the game is saved again). A bad clock refuses all.
             given = [values.get(k) for k in ("clock_hours", "level", "language", "tidy", "hints")]
-            return (user == seen.host or manager) and any(v is not None for v in given) \
+            return (
+                (user == seen.host or manager)
+                and any(v is not None for v in given)
                 and _clock_ok(values.get("clock_hours"), required=False)
+            )
         if sub == "nudge":  # anyone playing may nudge (when in doubt: it may post)
             return seen.status == "active" and seated is not None
         return False
@@ -605,8 +827,16 @@ class Oracle:
             return False
         return True
 
-    def _move(self, seen: Any, user: str, steps: list[Any], *, kind: str | None, moves: int | None = None,
-              gid: int | None = None) -> bool:
+    def _move(
+        self,
+        seen: Any,
+        user: str,
+        steps: list[Any],
+        *,
+        kind: str | None,
+        moves: int | None = None,
+        gid: int | None = None,
+    ) -> bool:
         if seen is None or seen.status != "active" or seen.state is None:
             return False
         if gid is not None and gid != seen.id or moves is not None and moves != seen.moves:
@@ -662,7 +892,6 @@ class Oracle:
             return self._move(seen, user, steps, kind=None, moves=int(m["moves"]), gid=int(m["gid"]))
         return False  # PlayButton (💡 too), the composer's menus, Back, ⌨, 💡, undo, cancel only look
 
-
     def _forgets(self, a: Attempt) -> bool:
         """`/me forget`'s box, sent by its person in time with the right code (erring on the side of yes)."""
         m = BOX.fullmatch(str(a.data.get("custom_id", "")))
@@ -699,8 +928,12 @@ def _values(options: list[Any]) -> dict[str, Any]:
     of a name wins); Unreadable when it cannot."""
     out: dict[str, Any] = {}
     for o in options:
-        if not isinstance(o, dict) or not isinstance(o.get("name"), str) or type(o.get("type")) is not int \
-                or not isinstance(o.get("focused", False), bool):
+        if (
+            not isinstance(o, dict)
+            or not isinstance(o.get("name"), str)
+            or type(o.get("type")) is not int
+            or not isinstance(o.get("focused", False), bool)
+        ):
             raise Unreadable(o)
         otype = o["type"]
         if otype in (1, 2):

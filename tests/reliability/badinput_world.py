@@ -10,6 +10,7 @@ an active On the Underground game with a seat the automatic player took over,
 a finished game of each kind, an aborted game, a game whose channel was deleted, a game in a
 channel where the bot may not post, an empty channel, a channel of another guild and a DM.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -178,14 +179,30 @@ class World:
         # Names Discord would allow (32 characters, any script, bidi overrides, combining marks,
         # markdown, a mention) and one it would not (100 characters): they play in #names.
         self.users["odd"] = s.add_member(name="\u202e@everyone **Ⅻ**\u200b🚇" + "e\u0301" * 8 + "<@1>")
-        self.users["long"] = s.add_member(name="L" * 99 + "\U0001F687")
+        self.users["long"] = s.add_member(name="L" * 99 + "\U0001f687")
         self.guild2 = s.add_guild("Elsewhere")
         # Zed may run tournaments on that other server; Org on this one (Manage Server).
-        self.users["zed"] = s.add_member(name="Zed", guild_id=self.guild2, roles=[
-            s.create_role("Organisers", PERMISSIONS["manage_guild"], self.guild2)])
+        self.users["zed"] = s.add_member(
+            name="Zed",
+            guild_id=self.guild2,
+            roles=[s.create_role("Organisers", PERMISSIONS["manage_guild"], self.guild2)],
+        )
         self.users["org"] = s.add_member(name="Org", roles=[s.create_role("Organisers", PERMISSIONS["manage_guild"])])
-        for name in ("lobby", "metro", "advanced", "flip", "tube", "names", "finished-mm", "finished-fw", "aborted",
-                     "gone", "locked", "empty", "cup"):
+        for name in (
+            "lobby",
+            "metro",
+            "advanced",
+            "flip",
+            "tube",
+            "names",
+            "finished-mm",
+            "finished-fw",
+            "aborted",
+            "gone",
+            "locked",
+            "empty",
+            "cup",
+        ):
             self.channels[name] = s.create_channel(name)
         self.channels["thread"] = s.create_thread(self.channels["flip"], "solo side game")
         self.channels["elsewhere"] = s.create_channel("elsewhere", self.guild2)
@@ -214,8 +231,10 @@ class World:
             left = await s.slash(u["fay"], self.channels["tube"], "game resign")  # the automatic player's seat now
             await left.wait_message()
 
-        for channel, kind, guests, opts in (("finished-mm", "metromania", [bob], {"players": 2}),
-                                            ("finished-fw", "flipwrite", [cat], {"players": 2, "city": "berlin"})):
+        for channel, kind, guests, opts in (
+            ("finished-mm", "metromania", [bob], {"players": 2}),
+            ("finished-fw", "flipwrite", [cat], {"players": 2, "city": "berlin"}),
+        ):
             table = self._table(channel)
             await table.open(ann, kind, guests, **opts)
             await table.play_by_buttons((await table.owed())[0])  # leaves stale composer/turn messages
@@ -226,13 +245,18 @@ class World:
 
         # A tournament open for sign-up here (Ann and Bob signed up), and one on the other server.
         for user, channel in ((u["org"], "cup"), (u["zed"], "elsewhere")):
-            h = await s.slash(user, self.channels[channel], "tournament new",
-                              {"kind": "metromania", "format": "swiss", "table_size": 2, "rounds": 2})
+            h = await s.slash(
+                user,
+                self.channels[channel],
+                "tournament new",
+                {"kind": "metromania", "format": "swiss", "table_size": 2, "rounds": 2},
+            )
             await h.wait_message()
         signup = await s.wait_for_message(self.channels["cup"], lambda m: "mb:tn:" in " ".join(m.custom_ids()))
         for user in (ann, bob):
-            await (await s.click(user, signup, custom_id=next(c for c in signup.custom_ids()
-                                                              if c.endswith(":join")))).wait_message()
+            await (
+                await s.click(user, signup, custom_id=next(c for c in signup.custom_ids() if c.endswith(":join")))
+            ).wait_message()
 
         await self._table("aborted").open(dan, "metromania", [cat], players=2)
         await (await s.slash(dan, self.channels["aborted"], "game abort")).wait_message()
@@ -271,8 +295,10 @@ class World:
         while asyncio.get_running_loop().time() < until:
             con = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=10)
             try:
-                owed = sum(con.execute(f"SELECT COUNT(*) FROM {table} WHERE delivered_at IS NULL").fetchone()[0]
-                           for table in ("outbox", "tournament_outbox"))
+                owed = sum(
+                    con.execute(f"SELECT COUNT(*) FROM {table} WHERE delivered_at IS NULL").fetchone()[0]
+                    for table in ("outbox", "tournament_outbox")
+                )
             finally:
                 con.close()
             footprint = self.public_footprint()
@@ -306,8 +332,11 @@ class World:
             games = tuple(con.execute("SELECT id, version, moves, status FROM games ORDER BY id"))
             actions = con.execute("SELECT count(*) FROM actions").fetchone()[0]
             tournaments = tuple(con.execute("SELECT id, version, status FROM tournaments ORDER BY id"))
-            entrants = tuple(con.execute("SELECT tournament_id, user_id, dropped FROM tournament_entrants "
-                                         "ORDER BY tournament_id, user_id"))
+            entrants = tuple(
+                con.execute(
+                    "SELECT tournament_id, user_id, dropped FROM tournament_entrants ORDER BY tournament_id, user_id"
+                )
+            )
             return games, actions, tournaments, entrants
         finally:
             con.close()
@@ -316,8 +345,10 @@ class World:
         """The open tournaments by hall channel: id, guild, host, stage, status and who is in."""
         con = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=10)
         try:
-            rows = con.execute("SELECT id, hall_id, guild_id, host_id, stage, status, rules FROM tournaments "
-                               "WHERE status IN ('signup', 'running', 'paused')").fetchall()
+            rows = con.execute(
+                "SELECT id, hall_id, guild_id, host_id, stage, status, rules FROM tournaments "
+                "WHERE status IN ('signup', 'running', 'paused')"
+            ).fetchall()
             people = con.execute("SELECT tournament_id, user_id FROM tournament_entrants WHERE dropped IS NULL")
             entrants: dict[int, set[str]] = {}
             for tid, user in people:
@@ -325,9 +356,19 @@ class World:
         finally:
             con.close()
         import json
-        return {int(hall): {"id": tid, "guild": guild, "host": host, "stage": stage, "status": status,
-                            "rules": json.loads(rules), "entrants": entrants.get(tid, set())}
-                for tid, hall, guild, host, stage, status, rules in rows}
+
+        return {
+            int(hall): {
+                "id": tid,
+                "guild": guild,
+                "host": host,
+                "stage": stage,
+                "status": status,
+                "rules": json.loads(rules),
+                "entrants": entrants.get(tid, set()),
+            }
+            for tid, hall, guild, host, stage, status, rules in rows
+        }
 
     def model(self) -> dict[int, "Seen"]:
         """What the oracle needs to know per channel: its open game (or None)."""
@@ -370,8 +411,16 @@ class Seen:
 
         plugin = get_plugin(row["game"])
         state = plugin.game.from_json(json.loads(row["state"])) if row["state"] else None
-        return cls(row["id"], row["game"], row["status"], row["host_id"], json.loads(row["seats"]), row["max_seats"],
-                   row["moves"], state)
+        return cls(
+            row["id"],
+            row["game"],
+            row["status"],
+            row["host_id"],
+            json.loads(row["seats"]),
+            row["max_seats"],
+            row["moves"],
+            state,
+        )
 
     def seated(self, user: str) -> dict[str, Any] | None:
         return next((s for s in self.seats if s["user_id"] == user), None)
@@ -396,8 +445,14 @@ async def send(world: World, attempt: Any, tally: Tally, baseline: dict[str, Any
 
     s = world.standin
     log_start = len(world.capture)
-    handle = await s.forge(attempt.itype, world.users[attempt.user], world.channels[attempt.channel], attempt.data,
-                           message=attempt.message, components=attempt.components)
+    handle = await s.forge(
+        attempt.itype,
+        world.users[attempt.user],
+        world.channels[attempt.channel],
+        attempt.data,
+        message=attempt.message,
+        components=attempt.components,
+    )
     tally.tried += 1
     tally.by_kind[attempt.family] = tally.by_kind.get(attempt.family, 0) + 1
     label = attempt.label()

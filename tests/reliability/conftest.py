@@ -4,6 +4,7 @@ Each suite runs at two sizes: a short one in `make test` (and CI), the full one 
 `make reliability` (METROBOT_RELIABILITY=full). Every suite also has a test that injects
 the fault it exists to catch and checks that the suite sees it.
 """
+
 from __future__ import annotations
 
 import os

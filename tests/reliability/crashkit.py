@@ -5,6 +5,7 @@ The audit trusts neither the bot's own bookkeeping nor the outbox: what was ackn
 counted by the players as the replies arrive; what had to be announced is derived by
 replaying each game's action log from its seed.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -45,8 +46,11 @@ class BotProcess:
 
     async def start(self) -> None:
         self.starts += 1
-        env = {"PYTHONPATH": f"{FAULTS_DIR}{os.pathsep}{ROOT}", "METROBOT_TEST_FAULTS": self.faults,
-               "METROBOT_TEST_FAULT_SEED": str(self.starts)}
+        env = {
+            "PYTHONPATH": f"{FAULTS_DIR}{os.pathsep}{ROOT}",
+            "METROBOT_TEST_FAULTS": self.faults,
+            "METROBOT_TEST_FAULT_SEED": str(self.starts),
+        }
         wanted = self.standin.identify_count + 1
         self.proc = start_bot_process(self.standin, self.db_path, tick=self.tick, log_path=self.log_path, env=env)
         waiter = asyncio.create_task(self.standin.wait_for_identify(wanted, timeout=60))
@@ -78,9 +82,11 @@ class BotProcess:
 
 
 # ---------------------------------------------------------------- reading the database file
-GAMES, ACTIONS, OUTBOX = ("SELECT * FROM games ORDER BY id",
-                          "SELECT game_id, seq, seat, action, actor FROM actions ORDER BY game_id, seq",
-                          "SELECT * FROM outbox ORDER BY id")
+GAMES, ACTIONS, OUTBOX = (
+    "SELECT * FROM games ORDER BY id",
+    "SELECT game_id, seq, seat, action, actor FROM actions ORDER BY game_id, seq",
+    "SELECT * FROM outbox ORDER BY id",
+)
 
 
 def read_db(db_path: str) -> tuple[list[dict], dict[int, list[dict]], list[dict]]:
@@ -115,6 +121,7 @@ def _read_postgres(url: str) -> tuple[list[dict], ...]:
             return tuple([[dict(r) for r in await conn.fetch(sql)] for sql in (GAMES, ACTIONS, OUTBOX)])
         finally:
             await conn.close()
+
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, read()).result()
 
@@ -136,8 +143,10 @@ def force_clock_expiry(db_path: str, game_id: int) -> None:
     a claim on the clock by a process that died has long run out too)."""
     conn = sqlite3.connect(db_path, timeout=10)
     try:
-        conn.execute("UPDATE games SET deadline = ?, clock_claim = NULL, version = version + 1 WHERE id = ?",
-                     (time.time() - 1, game_id))
+        conn.execute(
+            "UPDATE games SET deadline = ?, clock_claim = NULL, version = version + 1 WHERE id = ?",
+            (time.time() - 1, game_id),
+        )
         conn.commit()
     finally:
         conn.close()
@@ -171,8 +180,13 @@ class Players:
         game = get_game(row["game"])
         state = game.from_json(row["state"])
         seats = {s["user_id"]: s for s in row["seats"]}
-        return sorted({int(game.owner(state, s)) for s in game.to_move(state)
-                       if not seats.get(game.owner(state, s), {}).get("auto")})
+        return sorted(
+            {
+                int(game.owner(state, s))
+                for s in game.to_move(state)
+                if not seats.get(game.owner(state, s), {}).get("auto")
+            }
+        )
 
     async def act(self, channel: Channel, user: int) -> bool:
         """One move by `user`; True if the bot acknowledged it."""
@@ -181,15 +195,17 @@ class Players:
             return await self.act_by_buttons(channel, user)
         command, option = ("dig", "step1") if channel.kind == "metromania" else ("play", "move")
         try:
-            choices = await self.s.autocomplete(user, channel.id, command, {option: ""}, focused=option,
-                                                timeout=ACTION_TIMEOUT)
+            choices = await self.s.autocomplete(
+                user, channel.id, command, {option: ""}, focused=option, timeout=ACTION_TIMEOUT
+            )
             choices = [c for c in choices if c["value"] != "?"]
             if not choices:  # nothing this command can play now (e.g. only a station): the buttons can
                 return await self.act_by_buttons(channel, user)
             if command == "dig":
                 steps = {"step1": self.rnd.choice(choices)["value"]}
-                more = await self.s.autocomplete(user, channel.id, "dig", {**steps, "step2": ""}, focused="step2",
-                                                 timeout=ACTION_TIMEOUT)
+                more = await self.s.autocomplete(
+                    user, channel.id, "dig", {**steps, "step2": ""}, focused="step2", timeout=ACTION_TIMEOUT
+                )
                 more = [c for c in more if c["value"] != "?"]
                 if more and self.rnd.random() < 0.7:
                     steps["step2"] = self.rnd.choice(more)["value"]
@@ -261,17 +277,28 @@ def audit_storage(db_path: str, channels: list[Channel], audit: Audit) -> None:
     games, actions, _ = read_db(db_path)
     for channel in channels:
         for user, count in channel.acked.items():
-            stored = sum(1 for g in games if g["channel_id"] == str(channel.id)
-                         for a in actions[g["id"]] if a["actor"] == str(user))
+            stored = sum(
+                1
+                for g in games
+                if g["channel_id"] == str(channel.id)
+                for a in actions[g["id"]]
+                if a["actor"] == str(user)
+            )
             if stored < count:
                 audit.lost += count - stored
-                audit.problems.append(f"channel {channel.id}: user {user} was acknowledged {count} actions, "
-                                      f"{stored} stored")
+                audit.problems.append(
+                    f"channel {channel.id}: user {user} was acknowledged {count} actions, {stored} stored"
+                )
     for g in games:
         if g["state"] is None:
             continue
-        log = GameLog(g["game"], g["seed"], [s["user_id"] for s in g["seats"]], g["options"],
-                      [{"player": a["player"], "action": a["action"]} for a in actions[g["id"]]])
+        log = GameLog(
+            g["game"],
+            g["seed"],
+            [s["user_id"] for s in g["seats"]],
+            g["options"],
+            [{"player": a["player"], "action": a["action"]} for a in actions[g["id"]]],
+        )
         try:
             replayed = get_game(g["game"]).to_json(log.replay())
         except Exception as exc:  # noqa: BLE001 - a log that does not replay is corrupt
@@ -329,8 +356,10 @@ def audit_announcements(standin, db_path: str, audit: Audit) -> None:
                 audit.announced_twice += n - 1
                 audit.problems.append(f"game {g['id']}: position {position} announced {n} times")
         owed = [("the end", int(game.is_over(state)), sum("Game over" in m.content for m in posts))]
-        owed += [(f"{name}'s decisions", count, sum(m.content.startswith(f"✅ {name} has decided") for m in posts))
-                 for name, count in decided.items()]
+        owed += [
+            (f"{name}'s decisions", count, sum(m.content.startswith(f"✅ {name} has decided") for m in posts))
+            for name, count in decided.items()
+        ]
         for what, count, n in owed:
             audit.owed_posts += count
             audit.never_announced += max(0, count - n)

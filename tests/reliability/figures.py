@@ -1,5 +1,6 @@
 """The README's reliability table, from the figures the suites reported (test name ->
 figures, see conftest's `report`). A suite that did not run shows as "not run"."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -9,12 +10,16 @@ RACES = ("test_one_process", "test_two_processes_on_one_database", "test_one_dec
 BAD_INPUT = "test_bad_input_changes_nothing_and_is_answered_privately"
 SECRECY = "test_no_secret_reaches_anyone_it_does_not_belong_to["
 THROUGH_DISCORD = "test_secrets_stay_secret_through_discord["
-DB_FAULTS = ("test_postgres_restart_and_outage", "test_postgres_failover_to_a_synchronous_standby",
-             "test_sqlite_disk_full", "test_sqlite_file_system_turns_read_only")
+DB_FAULTS = (
+    "test_postgres_restart_and_outage",
+    "test_postgres_failover_to_a_synchronous_standby",
+    "test_sqlite_disk_full",
+    "test_sqlite_file_system_turns_read_only",
+)
 
 
 def _kinds(figures: dict[str, dict[str, Any]], prefix: str, key: str) -> dict[str, Any]:
-    return {name[len(prefix):-1]: f.get(key, 0) for name, f in sorted(figures.items()) if name.startswith(prefix)}
+    return {name[len(prefix) : -1]: f.get(key, 0) for name, f in sorted(figures.items()) if name.startswith(prefix)}
 
 
 def summary(figures: dict[str, dict[str, Any]]) -> list[tuple[str, str, str]]:
@@ -23,44 +28,76 @@ def summary(figures: dict[str, dict[str, Any]]) -> list[tuple[str, str, str]]:
     crash = figures.get(CRASH)
     if crash:
         rows += [
-            ("Kills survived (SIGKILL at random moments, also right after a commit)",
-             f"{crash['kills']} kills; {crash['games']} games of {crash['kinds']} kinds", f"{crash['kills']} survived"),
-            ("Acknowledged actions lost", f"{crash['actions_acknowledged']} actions acknowledged",
-             str(crash["actions_lost"])),
-            ("Corrupt games (stored state ≠ replay of its log)", f"{crash['games']} games", str(crash["corrupt_games"])),
-            ("Committed actions never announced", f"{crash['posts_owed']} announcements owed",
-             str(crash["never_announced"])),
-            ("Announced twice (turn posts, lobby posts, hand DMs)", f"{crash['posts_owed']} announcements owed",
-             str(crash["announced_twice"])),
+            (
+                "Kills survived (SIGKILL at random moments, also right after a commit)",
+                f"{crash['kills']} kills; {crash['games']} games of {crash['kinds']} kinds",
+                f"{crash['kills']} survived",
+            ),
+            (
+                "Acknowledged actions lost",
+                f"{crash['actions_acknowledged']} actions acknowledged",
+                str(crash["actions_lost"]),
+            ),
+            (
+                "Corrupt games (stored state ≠ replay of its log)",
+                f"{crash['games']} games",
+                str(crash["corrupt_games"]),
+            ),
+            (
+                "Committed actions never announced",
+                f"{crash['posts_owed']} announcements owed",
+                str(crash["never_announced"]),
+            ),
+            (
+                "Announced twice (turn posts, lobby posts, hand DMs)",
+                f"{crash['posts_owed']} announcements owed",
+                str(crash["announced_twice"]),
+            ),
         ]
     else:
         rows.append(("Crash suite", "not run", "—"))
     races = [figures[name] for name in RACES if name in figures]
     if races:
-        rows.append(("Racing clicks and commands applied more than once",
-                     f"{sum(r['racing_clicks_tried'] for r in races)} racing clicks",
-                     str(sum(r["applied_more_than_once"] for r in races))))
+        rows.append(
+            (
+                "Racing clicks and commands applied more than once",
+                f"{sum(r['racing_clicks_tried'] for r in races)} racing clicks",
+                str(sum(r["applied_more_than_once"] for r in races)),
+            )
+        )
     else:
         rows.append(("Race suite", "not run", "—"))
     bad = figures.get(BAD_INPUT)
     if bad:
-        rows.append(("Fuzzed inputs that changed a game or were not answered privately",
-                     f"{bad['interactions']} fuzzed interactions",
-                     str(bad["games_changed"] + bad["refusals_without_reply"] + bad["public_output"]
-                         + bad["generic_error_replies"])))
+        rows.append(
+            (
+                "Fuzzed inputs that changed a game or were not answered privately",
+                f"{bad['interactions']} fuzzed interactions",
+                str(
+                    bad["games_changed"]
+                    + bad["refusals_without_reply"]
+                    + bad["public_output"]
+                    + bad["generic_error_replies"]
+                ),
+            )
+        )
     else:
         rows.append(("Bad-input suite", "not run", "—"))
     faults = [figures[name] for name in DB_FAULTS if name in figures]
     if faults:
         acked = sum(f["moves_acknowledged"] for f in faults)
         rows += [
-            ("Acknowledged moves lost or stored twice when the database went away (PostgreSQL restarted, stopped "
-             "15 s, failed over to a synchronous standby; SQLite disk full, file system read-only)",
-             f"{len(faults)} kinds of fault; {acked} moves acknowledged",
-             str(sum(abs(f["moves_stored"] - f["moves_acknowledged"]) + f["corrupt"] for f in faults))),
-            ("Requests while the database was away not answered within 3 s, or not with the clear word",
-             f"{sum(f['asked_while_away'] for f in faults)} requests",
-             str(sum(f["slow_answers"] + f["wrong_answers"] for f in faults))),
+            (
+                "Acknowledged moves lost or stored twice when the database went away (PostgreSQL restarted, stopped "
+                "15 s, failed over to a synchronous standby; SQLite disk full, file system read-only)",
+                f"{len(faults)} kinds of fault; {acked} moves acknowledged",
+                str(sum(abs(f["moves_stored"] - f["moves_acknowledged"]) + f["corrupt"] for f in faults)),
+            ),
+            (
+                "Requests while the database was away not answered within 3 s, or not with the clear word",
+                f"{sum(f['asked_while_away'] for f in faults)} requests",
+                str(sum(f["slow_answers"] + f["wrong_answers"] for f in faults)),
+            ),
         ]
     else:
         rows.append(("Database-fault suite", "not run", "—"))
@@ -68,8 +105,9 @@ def summary(figures: dict[str, dict[str, Any]]) -> list[tuple[str, str, str]]:
     rows.append(("Tracebacks in the logs", "crash, race, bad-input and database-fault suites", str(tracebacks)))
     games = _kinds(figures, SECRECY, "games")
     if games:
-        leaked = sum(_kinds(figures, SECRECY, "secrets_leaked").values()) + \
-            sum(_kinds(figures, THROUGH_DISCORD, "secrets_leaked").values())
+        leaked = sum(_kinds(figures, SECRECY, "secrets_leaked").values()) + sum(
+            _kinds(figures, THROUGH_DISCORD, "secrets_leaked").values()
+        )
         images = _kinds(figures, SECRECY, "cli_twins")
         discord = _kinds(figures, THROUGH_DISCORD, "games")
         tried = ", ".join(f"{kind} {n}" for kind, n in games.items()) + " games (every check, images and "

@@ -8,6 +8,7 @@ answered "Done"/"Saved" (acknowledged) or refused by a rule: the audit can then 
 log holds exactly the acknowledged moves. What people send while it is away must all be
 answered with the clear word, and changes nothing.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -67,8 +68,9 @@ class OutageBot:
     async def health(self) -> tuple[int | None, dict]:
         try:
             async with aiohttp.ClientSession() as http:
-                async with http.get(f"http://127.0.0.1:{self.port}/healthz",
-                                    timeout=aiohttp.ClientTimeout(total=5)) as response:
+                async with http.get(
+                    f"http://127.0.0.1:{self.port}/healthz", timeout=aiohttp.ClientTimeout(total=5)
+                ) as response:
                     return response.status, await response.json()
         except (aiohttp.ClientError, asyncio.TimeoutError) as exc:
             return None, {"error": str(exc)}
@@ -195,22 +197,27 @@ class Probes:
         s, g = self.game.s, self.game
         asks = []
         if reads:
-            asks += [("/status", lambda: s.slash(self.other, g.channel_id, "status")),
-                     ("board button", lambda: self._press(self.other, "board")),
-                     ("play button", lambda: self._press(self.mover, "play"))]
+            asks += [
+                ("/status", lambda: s.slash(self.other, g.channel_id, "status")),
+                ("board button", lambda: self._press(self.other, "board")),
+                ("play button", lambda: self._press(self.mover, "play")),
+            ]
         if writes:
-            asks += [("/dig", lambda: s.slash(self.mover, g.channel_id, "dig", {"step1": self.step})),
-                     ("/game new", lambda: s.slash(self.other, self.elsewhere, "game new", {"kind": "metromania"})),
-                     ("/me settings", lambda: s.slash(self.other, g.channel_id, "me settings", {"turn_dms": False}))]
+            asks += [
+                ("/dig", lambda: s.slash(self.mover, g.channel_id, "dig", {"step1": self.step})),
+                ("/game new", lambda: s.slash(self.other, self.elsewhere, "game new", {"kind": "metromania"})),
+                ("/me settings", lambda: s.slash(self.other, g.channel_id, "me settings", {"turn_dms": False})),
+            ]
         for what, ask in asks:
             h = await ask()
             message = await h.wait_message(timeout=15)
             self.answers.append(Answer(what, h.response_latency, message.content))
         if reads:
             start = time.monotonic()
-            choices = await s.autocomplete(self.mover, g.channel_id, "dig", {"step1": ""}, focused="step1",
-                                           timeout=15)
-            self.answers.append(Answer("autocomplete", time.monotonic() - start, " | ".join(c["name"] for c in choices)))
+            choices = await s.autocomplete(self.mover, g.channel_id, "dig", {"step1": ""}, focused="step1", timeout=15)
+            self.answers.append(
+                Answer("autocomplete", time.monotonic() - start, " | ".join(c["name"] for c in choices))
+            )
 
     async def while_hung(self, thaw, seconds: float) -> None:
         """The reads, all at once, while the database hangs; `thaw()` after `seconds`. The
@@ -225,10 +232,15 @@ class Probes:
         async def complete() -> None:
             start = time.monotonic()
             choices = await s.autocomplete(self.mover, g.channel_id, "dig", {"step1": ""}, focused="step1", timeout=60)
-            self.answers.append(Answer("autocomplete", time.monotonic() - start, " | ".join(c["name"] for c in choices)))
-        asking = [asyncio.create_task(ask("/status", lambda: s.slash(self.other, g.channel_id, "status"))),
-                  asyncio.create_task(ask("board button", lambda: self._press(self.other, "board"))),
-                  asyncio.create_task(complete())]
+            self.answers.append(
+                Answer("autocomplete", time.monotonic() - start, " | ".join(c["name"] for c in choices))
+            )
+
+        asking = [
+            asyncio.create_task(ask("/status", lambda: s.slash(self.other, g.channel_id, "status"))),
+            asyncio.create_task(ask("board button", lambda: self._press(self.other, "board"))),
+            asyncio.create_task(complete()),
+        ]
         await asyncio.sleep(seconds)
         await thaw()
         await asyncio.gather(*asking)
@@ -249,15 +261,23 @@ class Probes:
             if want is not None:
                 unexpected = a.text != want
             else:
-                unexpected = WENT_WRONG in a.text or (not clear_ok and ("database is not answering" in a.text
-                                                                        or a.text.startswith(MAYBE_SAVED)))
+                unexpected = WENT_WRONG in a.text or (
+                    not clear_ok and ("database is not answering" in a.text or a.text.startswith(MAYBE_SAVED))
+                )
             if unexpected or a.latency is None or a.latency >= WINDOW:
                 bad.append(a)
         return bad
 
 
-ALL_CLEAR = {"/status": CLEAR, "board button": CLEAR, "play button": CLEAR, "autocomplete": CLEAR_SHORT, "/dig": CLEAR,
-             "/game new": CLEAR, "/me settings": CLEAR}
+ALL_CLEAR = {
+    "/status": CLEAR,
+    "board button": CLEAR,
+    "play button": CLEAR,
+    "autocomplete": CLEAR_SHORT,
+    "/dig": CLEAR,
+    "/game new": CLEAR,
+    "/me settings": CLEAR,
+}
 WRITES_CLEAR = {k: v for k, v in ALL_CLEAR.items() if k in ("/dig", "/game new", "/me settings")}
 
 
@@ -275,8 +295,11 @@ def _button(message, op: str) -> str:
 
 def slow_answers(standin) -> list[str]:
     """Every interaction the stand-in sent that was not answered (a deferral counts) within WINDOW."""
-    return [f"{h.name}: {h.response_latency}" for h in standin.interactions()
-            if h.response_latency is None or h.response_latency >= WINDOW]
+    return [
+        f"{h.name}: {h.response_latency}"
+        for h in standin.interactions()
+        if h.response_latency is None or h.response_latency >= WINDOW
+    ]
 
 
 async def settled(database: str, timeout: float = 90.0) -> None:
@@ -305,5 +328,6 @@ def log_lines(text: str, pattern: str) -> list[str]:
 
 def warnings(text: str) -> collections.Counter[str]:
     """The log's warnings and errors, by logger and message (without the time)."""
-    return collections.Counter(line.split(" ", 2)[2][:160] for line in text.splitlines()
-                               if " WARNING " in line or " ERROR " in line)
+    return collections.Counter(
+        line.split(" ", 2)[2][:160] for line in text.splitlines() if " WARNING " in line or " ERROR " in line
+    )

@@ -5,6 +5,7 @@ primary acknowledges it (`synchronous_standby_names = '*'`).
 
 Every call blocks (it runs the server's own programs): the tests run them in a thread.
 """
+
 from __future__ import annotations
 
 import os
@@ -43,8 +44,10 @@ class Server:
     def options(self) -> str:
         # A test server: no fsync (a killed server's writes are still in the machine's memory),
         # but synchronous commits, so that a synchronous standby is waited for.
-        return (f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c max_connections=100 "
-                f"-c fsync=off -c full_page_writes=off")
+        return (
+            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c max_connections=100 "
+            f"-c fsync=off -c full_page_writes=off"
+        )
 
     def create(self) -> "Server":
         self.run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8")
@@ -59,8 +62,7 @@ class Server:
 
     def restart(self) -> None:
         """`pg_ctl restart -m fast`: connections cut, the server back a moment later."""
-        self.run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", self.options, "-m", "fast", "-w",
-                 "restart")
+        self.run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", self.options, "-m", "fast", "-w", "restart")
 
     def kill(self) -> None:
         """SIGKILL to the server and all its processes at once, as when its machine dies."""
@@ -93,8 +95,9 @@ class Server:
         self.run("pg_ctl", "-D", str(self.data), "-w", "promote")
 
     def sql(self, query: str, database: str = "postgres") -> str:
-        return self.run("psql", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "-d", database,
-                        "-Atc", query).stdout.strip()
+        return self.run(
+            "psql", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "-d", database, "-Atc", query
+        ).stdout.strip()
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
@@ -105,8 +108,22 @@ class Server:
     def standby(self, name: str = "standby") -> "Server":
         """A standby of this server, streaming from it (`pg_basebackup -R`), started."""
         standby = Server(self.root, name)
-        self.run("pg_basebackup", "-D", str(standby.data), "-R", "-X", "stream", "-c", "fast", "-h", "127.0.0.1",
-                 "-p", str(self.port), "-U", "postgres")
+        self.run(
+            "pg_basebackup",
+            "-D",
+            str(standby.data),
+            "-R",
+            "-X",
+            "stream",
+            "-c",
+            "fast",
+            "-h",
+            "127.0.0.1",
+            "-p",
+            str(self.port),
+            "-U",
+            "postgres",
+        )
         return standby.start()
 
     def synchronous(self, timeout: float = 60.0) -> None:

@@ -18,6 +18,7 @@ replaced by other legal ones, the pile reshuffled, a new seed and generator stat
 markers' order in the state is shuffled as well (it is no game information, but it follows
 the deal). Whatever a viewer is shown must be the same for the state and its twin.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -71,13 +72,16 @@ def _generator_secrets(name: str, state: Any) -> list[Secret]:
     out = []
     for key in ("seed", "rng"):
         value = data.get(key)
-        if isinstance(value, int) and value >= 10 ** 6:  # shorter numbers occur anywhere
+        if isinstance(value, int) and value >= 10**6:  # shorter numbers occur anywhere
             out.append(Secret(None, (str(value),), f"the {key}"))
     return out
 
 
-FORBIDDEN = [(re.compile(r'"seed":'), "the seed"), (re.compile(r'"rng":'), "the generator state"),
-             (re.compile(r'"draw":\['), "the order of the draw pile")]
+FORBIDDEN = [
+    (re.compile(r'"seed":'), "the seed"),
+    (re.compile(r'"rng":'), "the generator state"),
+    (re.compile(r'"draw":\['), "the order of the draw pile"),
+]
 
 
 # ---------------------------------------------------------------- MetrOmania
@@ -100,8 +104,13 @@ class Metromania(Model):
                 person = game.owner(state, m.holder)
                 people.append(person)
                 kind = KIND_NAMES[m.kind]
-                out.append(Secret(person, (f"**{m.letter}** ({kind})", f"{m.letter} ({kind})", f"{m.letter}-{m.kind}"),
-                                  f"marker {m.letter}-{m.kind} in {person}'s hand"))
+                out.append(
+                    Secret(
+                        person,
+                        (f"**{m.letter}** ({kind})", f"{m.letter} ({kind})", f"{m.letter}-{m.kind}"),
+                        f"marker {m.letter}-{m.kind} in {person}'s hand",
+                    )
+                )
         for person in dict.fromkeys(people):
             text = plugin.hand_text(game.view(state, person), game.seats_of(state, person))
             if text:
@@ -213,4 +222,3 @@ class _Generic(Model):
 
     def __init__(self, name: str):
         self.name = name
-

@@ -14,6 +14,7 @@ the secrecy suite (at service level: cheap enough for a thousand games of each k
   the final images against a twin of the finished game; and the read-only requests with
   their images (/status, /board, /hand, a menu's preview) for the state and its twin.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -58,8 +59,11 @@ def check_adapter(w: Watcher, who: str | None, result: Any) -> None:
         return
     if not isinstance(result, Outcome):
         return
-    places = [(result.reply, who, False)] + [(m, None, True) for m in result.public] + \
-        [(m, user, False) for user, m in result.dms]
+    places = (
+        [(result.reply, who, False)]
+        + [(m, None, True) for m in result.public]
+        + [(m, user, False) for user, m in result.dms]
+    )
     for message, to, public in places:
         if message is not None:
             w.check(_adapter_text(message), "attachments_and_components", to, public=public)
@@ -70,8 +74,7 @@ async def check_autocomplete(w: Watcher, service: Any, channel: str, asker: str,
     from metrobot.discord_app.moves import suggestions
 
     bot = types.SimpleNamespace(service=service)
-    interaction = types.SimpleNamespace(channel_id=int(channel), user=types.SimpleNamespace(id=int(asker)),
-                                        locale=None)
+    interaction = types.SimpleNamespace(channel_id=int(channel), user=types.SimpleNamespace(id=int(asker)), locale=None)
     found = await suggestions(bot, interaction, [], typed)
     w.check("\n".join(f"{c.name} {c.value}" for c in found), "autocomplete", asker)
 
@@ -85,8 +88,9 @@ def _cli_png(state_json: dict, viewer: str | None, where: Path, name: str) -> by
     return out.read_bytes()
 
 
-async def check_images(w: Watcher, state: Any, end: Any, people: list[tuple[str, str]], rnd: random.Random,
-                       where: Path) -> None:
+async def check_images(
+    w: Watcher, state: Any, end: Any, people: list[tuple[str, str]], rnd: random.Random, where: Path
+) -> None:
     """Images and the command line's PNGs of `state` (for a spectator and for one player)
     and the final images of `end`, each against a twin that differs only in secrets."""
     from render import final_images, render_image

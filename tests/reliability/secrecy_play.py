@@ -22,6 +22,7 @@ run out. A `Watcher` checks everything the service says to anyone:
 * now and then, a person's `/me data` file from the game's own database (with its log): no
   secret of anyone else in it.
 """
+
 from __future__ import annotations
 
 import json
@@ -40,16 +41,34 @@ from metrobot.storage import Database, GameRow, Seat
 
 from .secrecy_model import Secret, model
 
-PEOPLE = [(str(880000000000000000 + 11 * i), name)
-          for i, name in enumerate(["Ann", "Bob", "Cat", "Dan", "Eli", "Fay", "Gus", "Hal", "Ivy"], 1)]
+PEOPLE = [
+    (str(880000000000000000 + 11 * i), name)
+    for i, name in enumerate(["Ann", "Bob", "Cat", "Dan", "Eli", "Fay", "Gus", "Hal", "Ivy"], 1)
+]
 SPECTATOR = ("880000000000009999", "Sid")
 
 # (players, variant, city) per game kind, taken in turn.
 CONFIGS: dict[str, list[tuple[int, str | None, str | None]]] = {
-    "metromania": [(3, None, None), (4, None, None), (2, None, None), (3, "open", None), (4, None, None),
-                   (3, None, None), (2, "advanced", None), (4, "strict", None)],
-    "flipwrite": [(3, None, "paris"), (2, "special", "berlin"), (1, None, "amsterdam"), (4, "special", "madrid"),
-                  (5, None, "berlin"), (8, "special", "paris"), (2, None, "madrid"), (3, "special", "amsterdam")],
+    "metromania": [
+        (3, None, None),
+        (4, None, None),
+        (2, None, None),
+        (3, "open", None),
+        (4, None, None),
+        (3, None, None),
+        (2, "advanced", None),
+        (4, "strict", None),
+    ],
+    "flipwrite": [
+        (3, None, "paris"),
+        (2, "special", "berlin"),
+        (1, None, "amsterdam"),
+        (4, "special", "madrid"),
+        (5, None, "berlin"),
+        (8, "special", "paris"),
+        (2, None, "madrid"),
+        (3, "special", "amsterdam"),
+    ],
 }
 DEFAULT_CONFIGS = [(2, None, None), (3, None, None), (4, None, None)]
 ASKS = ("status", "board", "hand", "menu", "board_text", "data")
@@ -57,8 +76,9 @@ ASKS = ("status", "board", "hand", "menu", "board_text", "data")
 
 def configs(kind: str) -> list[tuple[int, str | None, str | None]]:
     game = get_plugin(kind).game
-    return CONFIGS.get(kind) or [c for c in DEFAULT_CONFIGS + [(game.max_players, None, None)]
-                                 if game.min_players <= c[0] <= game.max_players]
+    return CONFIGS.get(kind) or [
+        c for c in DEFAULT_CONFIGS + [(game.max_players, None, None)] if game.min_players <= c[0] <= game.max_players
+    ]
 
 
 class Records(logging.Handler):
@@ -100,13 +120,23 @@ class Watch:
 
     def merge(self, other: "Watch") -> None:
         """Add another watch's counts (games played elsewhere, e.g. in a worker process)."""
-        for name in ("leaks", "view_checks", "twins_changed", "service_twins", "image_checks", "cli_checks",
-                     "hint_checks", "brief_checks", "alt_checks", "data_checks"):
+        for name in (
+            "leaks",
+            "view_checks",
+            "twins_changed",
+            "service_twins",
+            "image_checks",
+            "cli_checks",
+            "hint_checks",
+            "brief_checks",
+            "alt_checks",
+            "data_checks",
+        ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for mine, theirs in ((self.games, other.games), (self.outputs, other.outputs)):
             for key, value in theirs.items():
                 mine[key] = mine.get(key, 0) + value
-        self.problems += other.problems[:max(0, 40 - len(self.problems))]
+        self.problems += other.problems[: max(0, 40 - len(self.problems))]
 
     def leak(self, what: str) -> None:
         self.leaks += 1
@@ -155,7 +185,7 @@ class Watcher:
             self._logged = self.row.moves
             return []
         actions = await db.actions(self.row.id)
-        new, self._logged = actions[self._logged:], len(actions)
+        new, self._logged = actions[self._logged :], len(actions)
         out, self._worded = list(self._worded), worded
         for a in new:
             try:
@@ -210,8 +240,9 @@ class Watcher:
         """What waits for someone's quiet hours (a DM, a reminder, a nudge) is owed, not in the
         outcome: read it where it waits."""
         async with db.driver.read() as q:
-            rows = await q.fetch("SELECT id, target, payload FROM outbox WHERE not_before IS NOT NULL AND id > ? "
-                                 "ORDER BY id", self._held)
+            rows = await q.fetch(
+                "SELECT id, target, payload FROM outbox WHERE not_before IS NOT NULL AND id > ? ORDER BY id", self._held
+            )
         for oid, target, payload in rows:
             self._held = oid
             text = json.loads(payload)["text"]
@@ -232,8 +263,9 @@ class Watcher:
                 self.watch.leak(f"{self.label}: view for {viewer}: {problem}")
             other = game.view(twin, viewer)
             if view != other:
-                self.watch.leak(f"{self.label}: the view for {viewer} depends on what they may not see: "
-                                f"{diff(view, other)}")
+                self.watch.leak(
+                    f"{self.label}: the view for {viewer} depends on what they may not see: {diff(view, other)}"
+                )
             if plugin.prompt(state, "<who>") != plugin.prompt(twin, "<who>"):
                 self.watch.leak(f"{self.label}: the prompt depends on secrets")
             for seat in game.seats(state):  # the tutorial's coach says it to the whole thread
@@ -293,8 +325,10 @@ class Watcher:
         for ask, a, b in zip(ASKS, mine, theirs):
             self.watch.service_twins += 1
             if a != b:
-                self.watch.leak(f"{self.label}: /{ask} for {who} depends on what they may not see: "
-                                f"{str(a)[:200]!r} vs {str(b)[:200]!r}")
+                self.watch.leak(
+                    f"{self.label}: /{ask} for {who} depends on what they may not see: "
+                    f"{str(a)[:200]!r} vs {str(b)[:200]!r}"
+                )
 
 
 async def answers(row: GameRow, state: Any, who: str, images: bool) -> list[Any]:
@@ -304,11 +338,25 @@ async def answers(row: GameRow, state: Any, who: str, images: bool) -> list[Any]
     db = await Database(":memory:").open()
     try:
         service = GameService(db, images=images, seeds=lambda: 1, clock=lambda: 1_800_000_000.0)
-        made = await db.create_game(channel_id=row.channel_id, guild_id=row.guild_id, game=row.game,
-                                    host=row.seats[0], options=row.options, seed=1, max_seats=row.max_seats,
-                                    turn_clock=row.turn_clock)
-        await db.update(made, status=row.status, host_id=row.host_id, seats=list(row.seats),
-                        state=game.to_json(state), deadline=row.deadline, reminded=row.reminded)
+        made = await db.create_game(
+            channel_id=row.channel_id,
+            guild_id=row.guild_id,
+            game=row.game,
+            host=row.seats[0],
+            options=row.options,
+            seed=1,
+            max_seats=row.max_seats,
+            turn_clock=row.turn_clock,
+        )
+        await db.update(
+            made,
+            status=row.status,
+            host_id=row.host_id,
+            seats=list(row.seats),
+            state=game.to_json(state),
+            deadline=row.deadline,
+            reminded=row.reminded,
+        )
         return [await _ask(service, ask, row.channel_id, who) for ask in ASKS]
     finally:
         await db.close()
@@ -323,8 +371,14 @@ async def _ask(service: GameService, ask: str, channel: str, who: str) -> Any:
             return ("data", json.dumps(document, sort_keys=True, ensure_ascii=False))
         if ask == "menu":
             m = await service.menu(channel, who, [], preview=True)
-            return ("menu", m.choices, m.summary, m.complete, m.can_submit,
-                    (m.preview.data, m.preview.description) if m.preview else None)
+            return (
+                "menu",
+                m.choices,
+                m.summary,
+                m.complete,
+                m.can_submit,
+                (m.preview.data, m.preview.description) if m.preview else None,
+            )
         outcome = await getattr(service, ask)(channel, who)
     except Refused as exc:
         return ("refused", str(exc))
@@ -357,8 +411,16 @@ def diff(a: Any, b: Any, path: str = "$") -> str:
 class Table:
     """One seeded game through the service, with everything it says checked."""
 
-    def __init__(self, kind: str, number: int, watch: Watch, records: Records, *, twin_every: float = 0.03,
-                 images: Path | None = None):
+    def __init__(
+        self,
+        kind: str,
+        number: int,
+        watch: Watch,
+        records: Records,
+        *,
+        twin_every: float = 0.03,
+        images: Path | None = None,
+    ):
         self.kind, self.number, self.watch, self.records = kind, number, watch, records
         self.rnd = random.Random(f"secrecy:{kind}:{number}")
         self.asks = random.Random(f"secrecy:data:{kind}:{number}")
@@ -366,7 +428,7 @@ class Table:
         self.plugin, self.game = self.w.plugin, self.w.game
         choices = configs(kind)
         self.players, self.variant, self.city = choices[number % len(choices)]
-        self.people = PEOPLE[:2 if self.variant == "advanced" else self.players]
+        self.people = PEOPLE[: 2 if self.variant == "advanced" else self.players]
         self.everyone = [u for u, _ in self.people]
         self.channel = f"77{number:016d}"
         self.twin_every = twin_every
@@ -379,8 +441,9 @@ class Table:
     async def play(self, max_calls: int = 4000) -> None:
         self.db = await Database(":memory:").open()
         try:
-            self.service = GameService(self.db, images=False, seeds=fixed_seeds(7_000_000 + self.number),
-                                       clock=lambda: self.now[0])
+            self.service = GameService(
+                self.db, images=False, seeds=fixed_seeds(7_000_000 + self.number), clock=lambda: self.now[0]
+            )
             await self._run(max_calls)
         finally:
             await self.db.close()
@@ -388,9 +451,19 @@ class Table:
     async def _run(self, max_calls: int) -> None:
         svc, ch = self.service, self.channel
         host, host_name = self.people[0]
-        await self.call(host, lambda: svc.new_game(ch, "g", host, host_name, self.kind,
-                                                   seats=self.players if self.variant != "advanced" else None,
-                                                   variant=self.variant, city=self.city))
+        await self.call(
+            host,
+            lambda: svc.new_game(
+                ch,
+                "g",
+                host,
+                host_name,
+                self.kind,
+                seats=self.players if self.variant != "advanced" else None,
+                variant=self.variant,
+                city=self.city,
+            ),
+        )
         for user, name in self.people[1:]:
             await self.call(user, lambda: svc.join(ch, user, name))
         await self.call(SPECTATOR[0], lambda: svc.join(ch, SPECTATOR[0], SPECTATOR[1]))  # the table is full
@@ -401,8 +474,10 @@ class Table:
                 await self._afterwards(host, host_name)
                 if self.images is not None and self.states:
                     from .secrecy_output import check_images
-                    await check_images(self.w, self.rnd.choice(self.states), self.w.state, self.people, self.rnd,
-                                       self.images)
+
+                    await check_images(
+                        self.w, self.rnd.choice(self.states), self.w.state, self.people, self.rnd, self.images
+                    )
                 return
             await self._turn()
         raise AssertionError(f"{self.kind} game {self.number} did not end")
@@ -444,6 +519,7 @@ class Table:
             await self.ask_data(self.asks.choice(self.everyone + [SPECTATOR[0]]))
         if rnd.random() < 0.1:  # someone types into /play: the adapter's suggestions
             from .secrecy_output import check_autocomplete
+
             owed = self._owed()  # the person owed a move gets suggestions; others get why not
             who = rnd.choice(owed) if owed and rnd.random() < 0.5 else rnd.choice(self.everyone + [SPECTATOR[0]])
             await check_autocomplete(self.w, svc, ch, who, rnd.choice(["", "", "a", "1", "s", "C"]))
@@ -483,8 +559,9 @@ class Table:
         if self.rnd.random() < 0.5:
             return self.rnd.choice(menu.choices).code
         state = self.w.state
-        seat = next(s for s in self.game.seats(state) if s in self.game.to_move(state)
-                    and self.game.owner(state, s) == person)
+        seat = next(
+            s for s in self.game.seats(state) if s in self.game.to_move(state) and self.game.owner(state, s) == person
+        )
         for step in prefix:
             state, _ = self.game.apply(state, seat, self.plugin.parse(state, seat, step))
         action = self.plugin.auto_action(state, seat, self.rnd)
@@ -532,9 +609,15 @@ class Table:
         self.now[0] = row.deadline + 1 if expire else row.deadline - row.turn_clock / 2 + 1
         earlier = self.records.take()
         results = await self.service.tick()
-        await self._after(None, Outcome(public=[m for _, o in results for m in o.public],
-                                        dms=[d for _, o in results for d in o.dms],
-                                        edits=[m for _, o in results for m in o.edits]), earlier)
+        await self._after(
+            None,
+            Outcome(
+                public=[m for _, o in results for m in o.public],
+                dms=[d for _, o in results for d in o.dms],
+                edits=[m for _, o in results for m in o.edits],
+            ),
+            earlier,
+        )
 
     async def call(self, who: str, request: Callable[[], Awaitable[Any]]) -> Any:
         earlier = self.records.take()
@@ -570,5 +653,24 @@ def row_for(kind: str, state: Any, people: list[tuple[str, str]]) -> GameRow:
     """A stored game as the service would hold it, for a state made without the service."""
     now = time.time()
     seats = [Seat(u, n) for u, n in people]
-    return GameRow(1, "770000000000000001", "g", kind, "active", seats[0].user_id, {}, 1, seats, len(seats),
-                   None, 1, 0, 24 * 3600, now + 3600, False, None, now, now)
+    return GameRow(
+        1,
+        "770000000000000001",
+        "g",
+        kind,
+        "active",
+        seats[0].user_id,
+        {},
+        1,
+        seats,
+        len(seats),
+        None,
+        1,
+        0,
+        24 * 3600,
+        now + 3600,
+        False,
+        None,
+        now,
+        now,
+    )

@@ -1,6 +1,7 @@
 """Running the secrecy suite's games: one after another, or — for the full size, a thousand
 games of each kind — in worker processes (METROBOT_RELIABILITY_JOBS, default: one per
 core), each game seeded by its number, so the same games are played either way."""
+
 from __future__ import annotations
 
 import asyncio

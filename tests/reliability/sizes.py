@@ -1,4 +1,5 @@
 """How big the reliability suites run: short in `make test`, full in `make reliability`."""
+
 import os
 
 FULL = os.environ.get("METROBOT_RELIABILITY") == "full"

@@ -11,6 +11,7 @@ Sizes: `scale(1_000, 10_000)` interactions (CI / make reliability), drawn the sa
 run; METROBOT_BADINPUT_SEED=<n> draws others (to look further). Each fault-injection test
 breaks the promise on purpose and checks that the suite sees it.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -43,8 +44,14 @@ def run_suite(world: World, n: int, tally: Tally | None = None) -> Tally:
 
     explore = os.environ.get("METROBOT_BADINPUT_SEED")  # another fixed draw than CI's, to look further
 
-    @settings(max_examples=n, deadline=None, derandomize=explore is None, database=None, phases=[Phase.generate],
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=n,
+        deadline=None,
+        derandomize=explore is None,
+        database=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
     @(seed(int(explore)) if explore else (lambda f: f))
     @given(st.data())
     def one(data):
@@ -55,6 +62,7 @@ def run_suite(world: World, n: int, tally: Tally | None = None) -> Tally:
         world.call(send(world, attempt, tally, baseline, public=oracle.public_by_design(attempt)))
         if baseline.pop("changed", False):
             oracle.refresh()
+
     one()
     return tally
 
@@ -73,12 +81,18 @@ def test_bad_input_changes_nothing_and_is_answered_privately(world, report):
     tally = run_suite(world, n)
     elapsed = time.perf_counter() - started
     games_after = world.read_db()
-    report.update(interactions=tally.tried, **{k: v for k, v in sorted(tally.by_kind.items())},
-                  skipped_as_legitimate=tally.skipped_legit, public_by_design=tally.public_by_design,
-                  tracebacks=tally.tracebacks,
-                  refusals_without_reply=tally.unanswered, public_output=tally.public_replies,
-                  generic_error_replies=tally.generic_replies, games_changed=tally.games_changed,
-                  seconds=round(elapsed, 1))
+    report.update(
+        interactions=tally.tried,
+        **{k: v for k, v in sorted(tally.by_kind.items())},
+        skipped_as_legitimate=tally.skipped_legit,
+        public_by_design=tally.public_by_design,
+        tracebacks=tally.tracebacks,
+        refusals_without_reply=tally.unanswered,
+        public_output=tally.public_replies,
+        generic_error_replies=tally.generic_replies,
+        games_changed=tally.games_changed,
+        seconds=round(elapsed, 1),
+    )
     assert tally.failures == 0, "\n".join(tally.problems)
     assert games_after == games_before  # every row and action log byte for byte
     assert not world.standin_problems()
@@ -94,39 +108,69 @@ def test_tournament_input_from_the_wrong_people_changes_nothing(world):
 
     cups = world.tournaments()
     here, there = cups[world.channels["cup"]], cups[world.channels["elsewhere"]]
-    signup = next(m for m in world.standin.messages(world.channels["cup"])
-                  if any(c.startswith("mb:tn:") for c in m.custom_ids()))
-    away = next(m for m in world.standin.messages(world.channels["elsewhere"])
-                if any(c.startswith("mb:tn:") for c in m.custom_ids()))
+    signup = next(
+        m for m in world.standin.messages(world.channels["cup"]) if any(c.startswith("mb:tn:") for c in m.custom_ids())
+    )
+    away = next(
+        m
+        for m in world.standin.messages(world.channels["elsewhere"])
+        if any(c.startswith("mb:tn:") for c in m.custom_ids())
+    )
 
     def button(user, channel, message, tid, stage, op):
         cid = f"mb:tn:{tid}:{stage}:{op}"
-        return Attempt("component", user, channel, {"custom_id": cid, "component_type": 2}, message.id,
-                       world.standin.forged_row(cid))
+        return Attempt(
+            "component",
+            user,
+            channel,
+            {"custom_id": cid, "component_type": 2},
+            message.id,
+            world.standin.forged_row(cid),
+        )
 
     def command(user, channel, sub, options=()):
         spec = world.standin.command("tournament")
         people = {o["value"]: world.standin.user(int(o["value"])) for o in options if o["type"] == 6}
-        return Attempt("slash", user, channel, {"id": spec["id"], "name": "tournament", "type": 1, "options": [
-            {"name": sub, "type": 1, "options": list(options)}], **({"resolved": {"users": people}} if people else {})})
+        return Attempt(
+            "slash",
+            user,
+            channel,
+            {
+                "id": spec["id"],
+                "name": "tournament",
+                "type": 1,
+                "options": [{"name": sub, "type": 1, "options": list(options)}],
+                **({"resolved": {"users": people}} if people else {}),
+            },
+        )
+
     cases = {
         "a forged id": (button("ann", "cup", signup, 999999, 0, "join"), "no such tournament"),
-        "an id too big for any row": (button("ann", "cup", signup, 2 ** 63, 0, "join"), "no such tournament"),
+        "an id too big for any row": (button("ann", "cup", signup, 2**63, 0, "join"), "no such tournament"),
         "a stale stage": (button("cat", "cup", signup, here["id"], here["stage"] + 1, "join"), "out of date"),
         "leave, not signed up": (button("eve", "cup", signup, here["id"], here["stage"], "leave"), "not signed up"),
         "start, not the host": (button("cat", "cup", signup, here["id"], here["stage"], "start"), "Only the host"),
-        "another server's host, from there": (button("zed", "elsewhere", away, here["id"], 0, "start"),
-                                              "another server"),
-        "another server's tournament, here": (button("org", "cup", signup, there["id"], 0, "start"),
-                                              "another server"),
+        "another server's host, from there": (
+            button("zed", "elsewhere", away, here["id"], 0, "start"),
+            "another server",
+        ),
+        "another server's tournament, here": (button("org", "cup", signup, there["id"], 0, "start"), "another server"),
         "/tournament start by someone else": (command("eve", "cup", "start"), "Only the host"),
-        "/tournament remove by a player": (command("ann", "cup", "remove", [
-            {"name": "person", "type": 6, "value": str(world.users["bob"])}]), "Only the host"),
+        "/tournament remove by a player": (
+            command("ann", "cup", "remove", [{"name": "person", "type": 6, "value": str(world.users["bob"])}]),
+            "Only the host",
+        ),
         "/tournament drop, not signed up": (command("dan", "cup", "drop"), "not signed up"),
         "/tournament abort in an empty channel": (command("org", "empty", "abort"), "No tournament here"),
-        "/tournament new without Manage Server": (command("ann", "empty", "new", [
-            {"name": "kind", "type": 3, "value": "metromania"}, {"name": "format", "type": 3, "value": "swiss"}]),
-            "Manage Server"),
+        "/tournament new without Manage Server": (
+            command(
+                "ann",
+                "empty",
+                "new",
+                [{"name": "kind", "type": 3, "value": "metromania"}, {"name": "format", "type": 3, "value": "swiss"}],
+            ),
+            "Manage Server",
+        ),
     }
     before = (world.fingerprint(), world.call(_footprint(world)), len(world.capture))
     tally, baseline = Tally(), {"fingerprint": before[0], "footprint": before[1]}
@@ -166,14 +210,33 @@ async def _legit_move(world: World, channel: str, how: str) -> Any:
             steps.append(menu.choices[0].code)
         confirm = f"mb:ok:{menu.game_id}:{menu.moves}:{';'.join(steps)}"
         composer = next(m for m in world.composers if m.channel_id == where)
-        return await s.forge(3, user, where, {"custom_id": confirm, "component_type": 2}, message=composer,
-                             components=s.forged_row(confirm))
+        return await s.forge(
+            3,
+            user,
+            where,
+            {"custom_id": confirm, "component_type": 2},
+            message=composer,
+            components=s.forged_row(confirm),
+        )
     play = s.command("play")
-    asked = await s.forge(4, user, where, {"id": play["id"], "name": "play", "type": 1, "options": [
-        {"name": "move", "type": 3, "value": "", "focused": True}]})
+    asked = await s.forge(
+        4,
+        user,
+        where,
+        {
+            "id": play["id"],
+            "name": "play",
+            "type": 1,
+            "options": [{"name": "move", "type": 3, "value": "", "focused": True}],
+        },
+    )
     move = next(c["value"] for c in await asked.wait_choices() if c["value"] != "?")
-    return await s.forge(2, user, where, {"id": play["id"], "name": "play", "type": 1, "options": [
-        {"name": "move", "type": 3, "value": move}]})
+    return await s.forge(
+        2,
+        user,
+        where,
+        {"id": play["id"], "name": "play", "type": 1, "options": [{"name": "move", "type": 3, "value": move}]},
+    )
 
 
 @pytest.mark.parametrize("channel, why", [("locked", "Send Messages"), ("gone", "no longer exists")])
@@ -193,6 +256,7 @@ def test_a_move_where_the_bot_cannot_post_is_saved_and_said_privately(world, cha
             await asyncio.sleep(0.3)
             out.append((how, [m.content for m in handle.messages], [m.ephemeral for m in handle.messages]))
         return out
+
     answers = world.call(go())
     assert any(why in t for _, texts, _ in answers for t in texts), answers  # a turn that posts says so
     for how, texts, private in answers:
@@ -219,6 +283,7 @@ def test_fault_a_refused_request_that_changes_the_game_is_caught(world, monkeypa
         if row is not None:
             await self.db.update(row)
         return await real(self, channel_id, **kwargs)
+
     monkeypatch.setattr(GameService, "_open", open_and_touch)
     tally = run_suite(world, FAULT_SIZE)
     assert tally.games_changed > 0 and tally.failures > 0
@@ -231,6 +296,7 @@ def test_fault_a_traceback_is_caught(world, monkeypatch):
 
     async def broken(self, *args, **kwargs):
         raise RuntimeError("injected fault")
+
     monkeypatch.setattr(GameService, "menu", broken)
     tally = run_suite(world, FAULT_SIZE)
     assert tally.tracebacks > 0 and tally.generic_replies > 0
@@ -242,6 +308,7 @@ def test_fault_a_public_refusal_is_caught(world, monkeypatch):
 
     async def out_loud(interaction, message, **extra):
         await interaction.followup.send(message.text)
+
     monkeypatch.setattr(messages, "send_reply", out_loud)
     tally = run_suite(world, FAULT_SIZE)
     assert tally.public_replies > 0
@@ -258,6 +325,7 @@ def test_fault_an_unanswered_refusal_is_caught(world, monkeypatch):
             await work()
         except Exception:  # noqa: BLE001 - the injected fault
             pass
+
     monkeypatch.setattr(controls, "guarded", silent)
     monkeypatch.setattr(composer, "guarded", silent)
     monkeypatch.setattr(badinput_world, "REPLY_TIMEOUT", 0.5)
@@ -270,30 +338,37 @@ def _slash(world: World, user: str, channel: str, name: str, sub: str | None, op
     from .badinput_gen import Attempt
 
     command = world.standin.command(name)
-    data: dict[str, Any] = {"id": command["id"], "name": name, "type": 1,
-                            "options": [{"name": sub, "type": 1, "options": options}] if sub else options}
+    data: dict[str, Any] = {
+        "id": command["id"],
+        "name": name,
+        "type": 1,
+        "options": [{"name": sub, "type": 1, "options": options}] if sub else options,
+    }
     return Attempt("slash", user, channel, data)
 
 
-@pytest.mark.parametrize("user, channel, name, sub, options", [
-    ("ann", "metro", "me", "settings", [{"name": "time_zone", "type": 3, "value": "Mars/Olympus_Mons"}]),
-    ("ann", "dm", "me", "settings", [{"name": "quiet_hours", "type": 3, "value": "25:99-xx"}]),
-    ("ann", "metro", "me", "settings", [{"name": "quiet_hours", "type": 3, "value": "22:00-07:00"}]),  # no zone
-    ("ann", "dm", "me", "away", [{"name": "days", "type": 4, "value": 0}]),
-    ("ann", "metro", "me", "away", [{"name": "days", "type": 4, "value": 15}]),
-    ("ann", "metro", "me", "away", [{"name": "days", "type": 4, "value": 2 ** 40}]),
-    ("bob", "metro", "me", "away", [{"name": "days", "type": 4, "value": "7"}]),
-    ("bob", "metro", "me", "back", []),  # not away
-    ("eve", "metro", "game", "nudge", []),  # a spectator
-    ("ann", "empty", "game", "nudge", []),  # no game here
-    ("fay", "tube", "game", "nudge", []),  # left: the automatic player plays the seat
-    ("ann", "lobby", "game", "nudge", []),  # not started
-    ("bob", "metro", "server", "settings", [{"name": "max_hosted", "type": 4, "value": 3}]),  # no Manage Server
-    ("mod", "metro", "server", "settings", [{"name": "max_hosted", "type": 4, "value": 1000}]),
-    ("zed", "dm", "server", "settings", []),  # in a DM
-    ("eve", "dm", "games", None, []),
-    ("eve", "metro", "games", None, [{"name": "page", "type": 4, "value": 3}]),
-])
+@pytest.mark.parametrize(
+    "user, channel, name, sub, options",
+    [
+        ("ann", "metro", "me", "settings", [{"name": "time_zone", "type": 3, "value": "Mars/Olympus_Mons"}]),
+        ("ann", "dm", "me", "settings", [{"name": "quiet_hours", "type": 3, "value": "25:99-xx"}]),
+        ("ann", "metro", "me", "settings", [{"name": "quiet_hours", "type": 3, "value": "22:00-07:00"}]),  # no zone
+        ("ann", "dm", "me", "away", [{"name": "days", "type": 4, "value": 0}]),
+        ("ann", "metro", "me", "away", [{"name": "days", "type": 4, "value": 15}]),
+        ("ann", "metro", "me", "away", [{"name": "days", "type": 4, "value": 2**40}]),
+        ("bob", "metro", "me", "away", [{"name": "days", "type": 4, "value": "7"}]),
+        ("bob", "metro", "me", "back", []),  # not away
+        ("eve", "metro", "game", "nudge", []),  # a spectator
+        ("ann", "empty", "game", "nudge", []),  # no game here
+        ("fay", "tube", "game", "nudge", []),  # left: the automatic player plays the seat
+        ("ann", "lobby", "game", "nudge", []),  # not started
+        ("bob", "metro", "server", "settings", [{"name": "max_hosted", "type": 4, "value": 3}]),  # no Manage Server
+        ("mod", "metro", "server", "settings", [{"name": "max_hosted", "type": 4, "value": 1000}]),
+        ("zed", "dm", "server", "settings", []),  # in a DM
+        ("eve", "dm", "games", None, []),
+        ("eve", "metro", "games", None, [{"name": "page", "type": 4, "value": 3}]),
+    ],
+)
 def test_bad_settings_time_away_and_nudges_change_nothing(world, user, channel, name, sub, options):
     """What people and servers set, and nudges, refused as Discord would never send them or as
     the rules forbid: answered privately, nothing changed, nothing posted."""
@@ -312,24 +387,41 @@ def _forget(world: World, case: str) -> Any:
 
     ann, bob = str(world.users["ann"]), str(world.users["bob"])
     now = int(time.time())
-    uid, issued, code = {"wrong code": (ann, now - 30, "WRONG2"),
-                         "someone else's box": (bob, now - 30, None),
-                         "stale box": (ann, now - 3600, None),
-                         "box from the future": (ann, now + 3600, None),
-                         "someone else's button": (bob, now - 30, None),
-                         "stale button": (ann, now - 3600, None)}[case]
+    uid, issued, code = {
+        "wrong code": (ann, now - 30, "WRONG2"),
+        "someone else's box": (bob, now - 30, None),
+        "stale box": (ann, now - 3600, None),
+        "box from the future": (ann, now + 3600, None),
+        "someone else's button": (bob, now - 30, None),
+        "stale button": (ann, now - 3600, None),
+    }[case]
     if "button" in case:  # (pressed on a message of the channel: the real one is private)
         cid = f"mb:fg:{uid}:{issued}"
         message = world.standin.messages(world.channels["metro"])[-1]
-        return Attempt("component", "ann", "metro", {"custom_id": cid, "component_type": 2}, message.id,
-                       message.raw["components"] + world.standin.forged_row(cid))
+        return Attempt(
+            "component",
+            "ann",
+            "metro",
+            {"custom_id": cid, "component_type": 2},
+            message.id,
+            message.raw["components"] + world.standin.forged_row(cid),
+        )
     typed = code or confirmation_code(uid, issued)  # (the right code for that box)
-    return Attempt("modal", "ann", "metro", {"custom_id": f"mb:fgm:{uid}:{issued}", "components": [
-        {"type": 1, "components": [{"type": 4, "custom_id": "code", "value": typed}]}]})
+    return Attempt(
+        "modal",
+        "ann",
+        "metro",
+        {
+            "custom_id": f"mb:fgm:{uid}:{issued}",
+            "components": [{"type": 1, "components": [{"type": 4, "custom_id": "code", "value": typed}]}],
+        },
+    )
 
 
-@pytest.mark.parametrize("case", ["wrong code", "someone else's box", "stale box", "box from the future",
-                                  "someone else's button", "stale button"])
+@pytest.mark.parametrize(
+    "case",
+    ["wrong code", "someone else's box", "stale box", "box from the future", "someone else's button", "stale button"],
+)
 def test_a_forget_confirmation_that_is_not_right_forgets_nobody(world, case):
     """A wrong code, someone else's button or box (forged: the real ones are private), a stale
     one: refused privately; no game, no setting and no rating changes."""
@@ -338,10 +430,13 @@ def test_a_forget_confirmation_that_is_not_right_forgets_nobody(world, case):
     def people() -> tuple:
         con = sqlite3.connect(f"file:{world.db_path}?mode=ro", uri=True, timeout=10)
         try:
-            return tuple(tuple(con.execute(f"SELECT * FROM {t} ORDER BY 1")) for t in
-                         ("people", "ratings", "results", "erasures"))
+            return tuple(
+                tuple(con.execute(f"SELECT * FROM {t} ORDER BY 1"))
+                for t in ("people", "ratings", "results", "erasures")
+            )
         finally:
             con.close()
+
     tally = Tally()
     before = people()
     baseline = {"fingerprint": world.fingerprint(), "footprint": world.call(_footprint(world))}

@@ -3,6 +3,7 @@ numbers, odd Unicode, unknown languages, junk Accept-Language and If-None-Match 
 Whatever comes in, the answer is a 404 (or a 400 for an unknown language on a page that
 opens, a redirect to the same address with its last slash), never a 500, never a traceback,
 never a word of a game to a link that does not open it; nothing in the database changes."""
+
 from __future__ import annotations
 
 import logging
@@ -23,28 +24,50 @@ from .sizes import scale
 pytestmark = pytest.mark.timeout(1800)
 GUILD = "720000000000000001"
 ANN, BOB = "820000000000000001", "820000000000000002"
-SIGNATURE = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", min_size=24,
-                    max_size=24)
-NUMBER = st.one_of(st.integers(0, 50), st.integers(0, 10 ** 30), st.just(2 ** 63), st.just(2 ** 63 - 1))
+SIGNATURE = st.text(
+    alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", min_size=24, max_size=24
+)
+NUMBER = st.one_of(st.integers(0, 50), st.integers(0, 10**30), st.just(2**63), st.just(2**63 - 1))
 JUNK = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
 
 
 def paths(good_sig: str, game_id: int, t_sig: str, t_id: int) -> st.SearchStrategy[str]:
     sig = st.one_of(SIGNATURE, st.just(good_sig), st.just(t_sig), JUNK)
     lang = st.one_of(st.sampled_from(["en", "ko", "xx", "zz", "EN", "qps"]), JUNK)
-    tail = st.one_of(st.just(""), st.just("live"), st.builds(lambda p, la, t: f"board/{p}-{la}-{t}.png", NUMBER, lang,
-                                                              st.text("0123456789abcdef", min_size=8, max_size=8)),
-                     JUNK)
-    game = st.builds(lambda n, s, t: f"/g/{n}/{quote(s, safe='')}/{quote(t, safe='/.-')}",
-                     st.one_of(NUMBER, st.just(game_id)), sig, tail)
+    tail = st.one_of(
+        st.just(""),
+        st.just("live"),
+        st.builds(
+            lambda p, la, t: f"board/{p}-{la}-{t}.png",
+            NUMBER,
+            lang,
+            st.text("0123456789abcdef", min_size=8, max_size=8),
+        ),
+        JUNK,
+    )
+    game = st.builds(
+        lambda n, s, t: f"/g/{n}/{quote(s, safe='')}/{quote(t, safe='/.-')}",
+        st.one_of(NUMBER, st.just(game_id)),
+        sig,
+        tail,
+    )
     server = st.builds(lambda n, s: f"/s/{n}/{quote(s, safe='')}/", st.one_of(NUMBER, st.just(int(GUILD))), sig)
-    person = st.builds(lambda g, u, s, t: f"/p/{g}/{u}/{quote(s, safe='')}/{quote(t, safe='')}", NUMBER, NUMBER, sig,
-                       st.one_of(st.just(""), JUNK))
-    picture = st.builds(lambda la, t: f"standings-{la}-{t}.png", lang, st.text("0123456789abcdef", min_size=8,
-                                                                                 max_size=8))
-    tourney = st.builds(lambda n, s, t: f"/t/{n}/{quote(s, safe='')}/{quote(t, safe='/.-')}",
-                        st.one_of(NUMBER, st.just(t_id), st.just(game_id)), sig,
-                        st.one_of(st.just(""), st.just("live"), picture, JUNK))
+    person = st.builds(
+        lambda g, u, s, t: f"/p/{g}/{u}/{quote(s, safe='')}/{quote(t, safe='')}",
+        NUMBER,
+        NUMBER,
+        sig,
+        st.one_of(st.just(""), JUNK),
+    )
+    picture = st.builds(
+        lambda la, t: f"standings-{la}-{t}.png", lang, st.text("0123456789abcdef", min_size=8, max_size=8)
+    )
+    tourney = st.builds(
+        lambda n, s, t: f"/t/{n}/{quote(s, safe='')}/{quote(t, safe='/.-')}",
+        st.one_of(NUMBER, st.just(t_id), st.just(game_id)),
+        sig,
+        st.one_of(st.just(""), st.just("live"), picture, JUNK),
+    )
     other = st.builds(lambda j: "/" + quote(j, safe="/"), JUNK)
     return st.one_of(game, tourney, server, person, other)
 
@@ -59,8 +82,9 @@ async def test_junk_addresses_and_headers_open_nothing_and_break_nothing(caplog)
     row = await db.open_game("920000000000000001")
     good = await service.game_path(row)
     sig = good.rstrip("/").rsplit("/", 1)[1]
-    await service.tournament_new("920000000000000002", GUILD, BOB, "metromania", "swiss", manager=True, table_size=2,
-                                 rounds=1, name="Zebra Cup")
+    await service.tournament_new(
+        "920000000000000002", GUILD, BOB, "metromania", "swiss", manager=True, table_size=2, rounds=1, name="Zebra Cup"
+    )
     await service.tournament_join("920000000000000002", GUILD, ANN, "Ann")
     cup = await db.open_tournament("920000000000000002")
     t_good = await service.tournament_path(cup)
@@ -70,14 +94,23 @@ async def test_junk_addresses_and_headers_open_nothing_and_break_nothing(caplog)
     caplog.set_level(logging.INFO)
     try:
         async with TestClient(TestServer(make_app(service))) as client:
-            @settings(max_examples=scale(300, 5000), deadline=None, derandomize=True,
-                      suppress_health_check=list(HealthCheck))
-            @given(path=paths(sig, row.id, t_sig, cup.id), query=st.one_of(st.just(""), st.builds(lambda j: "?lang=" + quote(j), JUNK)),
-                   accept=st.one_of(st.none(), JUNK), etag=st.one_of(st.none(), JUNK))
+
+            @settings(
+                max_examples=scale(300, 5000), deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
+            )
+            @given(
+                path=paths(sig, row.id, t_sig, cup.id),
+                query=st.one_of(st.just(""), st.builds(lambda j: "?lang=" + quote(j), JUNK)),
+                accept=st.one_of(st.none(), JUNK),
+                etag=st.one_of(st.none(), JUNK),
+            )
             def check(path, query, accept, etag):
                 tried["requests"] += 1
-                headers = {k: v for k, v in (("Accept-Language", accept), ("If-None-Match", etag)) if v is not None
-                           and v.isprintable() and v.isascii()}
+                headers = {
+                    k: v
+                    for k, v in (("Accept-Language", accept), ("If-None-Match", etag))
+                    if v is not None and v.isprintable() and v.isascii()
+                }
                 runs.append((path + query, headers))
 
             runs: list = []
@@ -85,8 +118,10 @@ async def test_junk_addresses_and_headers_open_nothing_and_break_nothing(caplog)
             for address, headers in runs:
                 response = await client.get(address, headers=headers, allow_redirects=False)
                 body = await response.read()
-                opened = any(address.startswith(page) and not address[len(page):].split("?")[0].strip("/")
-                             for page in (good, t_good)) or address.startswith(good + "live")
+                opened = any(
+                    address.startswith(page) and not address[len(page) :].split("?")[0].strip("/")
+                    for page in (good, t_good)
+                ) or address.startswith(good + "live")
                 assert response.status in (200, 302, 304, 400, 404), (address, response.status)
                 if response.status == 200:
                     tried["opened"] += 1

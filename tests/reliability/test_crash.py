@@ -8,6 +8,7 @@ that had to be announced was announced exactly once (turn posts, lobby posts, ha
 twice), no turn was posted live after a later one, secret hands are current, turn clocks
 fired and lobbies still work.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -16,8 +17,18 @@ import time
 
 import pytest
 
-from .crashkit import (Audit, BotProcess, Channel, Players, audit_announcements, audit_status_messages, audit_storage,
-                       force_clock_expiry, read_db, turns_played)
+from .crashkit import (
+    Audit,
+    BotProcess,
+    Channel,
+    Players,
+    audit_announcements,
+    audit_status_messages,
+    audit_storage,
+    force_clock_expiry,
+    read_db,
+    turns_played,
+)
 from players import Table
 
 from .sizes import FULL, scale
@@ -27,8 +38,9 @@ pytestmark = pytest.mark.timeout(3600)
 KINDS = [("metromania", 2), ("metromania", 3), ("flipwrite", 2), ("underground", 2)]
 
 
-async def crash_session(standin, tmp_path, *, kills: int, faults: str, seed: int = 1,
-                        min_life: float = 0.0, final_faults: str = "") -> tuple[Audit, dict]:
+async def crash_session(
+    standin, tmp_path, *, kills: int, faults: str, seed: int = 1, min_life: float = 0.0, final_faults: str = ""
+) -> tuple[Audit, dict]:
     db, log = str(tmp_path / "crash.sqlite3"), str(tmp_path / "bot.log")
     rnd = random.Random(seed)
     bot = BotProcess(standin, db, log)  # set-up without faults
@@ -38,12 +50,13 @@ async def crash_session(standin, tmp_path, *, kills: int, faults: str, seed: int
     # Bob sees colours as a deuteranope: the posts of his games carry that palette in the
     # outbox, and a post drawn again after a kill is drawn in it (and described: the
     # suite's check that every upload carries alt text covers what a restart posts).
-    h = await standin.slash(people[1], standin.create_channel("crash-settings"), "me settings",
-                            {"colour_vision": "deutan"})
+    h = await standin.slash(
+        people[1], standin.create_channel("crash-settings"), "me settings", {"colour_vision": "deutan"}
+    )
     assert "deutan" in (await h.wait_message()).content
     channels: list[Channel] = []
     for i, (kind, n) in enumerate(KINDS):
-        channel = Channel(standin.create_channel(f"crash-{i}"), kind, people[i:i + n])
+        channel = Channel(standin.create_channel(f"crash-{i}"), kind, people[i : i + n])
         options = {"city": "paris"} if kind == "flipwrite" else {}
         await Table(standin, channel.id, db).open(channel.people[0], kind, channel.people[1:], players=n, **options)
         channels.append(channel)
@@ -131,7 +144,8 @@ async def crash_session(standin, tmp_path, *, kills: int, faults: str, seed: int
     seated_now = next(g for g in read_db(db)[0] if g["channel_id"] == str(lobby_channel))["seats"]
     if len(seated_now) >= 2:
         started = reply == "Game started." and bool(
-            await standin.wait_for_message(lobby_channel, lambda m: "begins" in m.content, timeout=10))
+            await standin.wait_for_message(lobby_channel, lambda m: "begins" in m.content, timeout=10)
+        )
     else:
         started = "needs at least 2 players" in reply
     await asyncio.sleep(1.0)
@@ -147,10 +161,20 @@ async def crash_session(standin, tmp_path, *, kills: int, faults: str, seed: int
     clock_turns = turns_played(next(g for g in games if g["id"] == clock_id), actions[clock_id])
     time_is_up = sum(1 for m in standin.messages(clock.id) if "Time is up" in m.content)
     text = open(log, encoding="utf-8", errors="replace").read()
-    extra = {"kills": bot.kills, "moves_tried": players.tries, "button_moves_tried": players.button_tries,
-             "button_actions_acked": players.button_acks, "clock_expiries": forced, "clock_turns": clock_turns, "time_is_up_posts": time_is_up,
-             "lobby_joins_acked": len(joined), "lobby_joins_lost": len(joined - seated), "lobby_started": started,
-             "tracebacks": text.count("Traceback"), "token_in_log": text.count(standin.token)}
+    extra = {
+        "kills": bot.kills,
+        "moves_tried": players.tries,
+        "button_moves_tried": players.button_tries,
+        "button_actions_acked": players.button_acks,
+        "clock_expiries": forced,
+        "clock_turns": clock_turns,
+        "time_is_up_posts": time_is_up,
+        "lobby_joins_acked": len(joined),
+        "lobby_joins_lost": len(joined - seated),
+        "lobby_started": started,
+        "tracebacks": text.count("Traceback"),
+        "token_in_log": text.count(standin.token),
+    }
     return audit, extra
 
 
@@ -175,16 +199,30 @@ async def test_crash_suite(standin, tmp_path, report):
     # Deaths right after commits and right after an owed edit (a status message) is made.
     faults = "kill_after_commit:0.15,kill_while_editing:0.05" + ("" if FULL else ",clock_lease:5")
     audit, extra = await crash_session(standin, tmp_path, kills=scale(6, 100), faults=faults)
-    report.update(kills=extra["kills"], games=audit.games, kinds=len({k for k, _ in KINDS}),
-                  moves_tried=extra["moves_tried"], button_moves_tried=extra["button_moves_tried"],
-                  actions_acknowledged=audit.acknowledged, button_actions_acknowledged=extra["button_actions_acked"],
-                  actions_lost=audit.lost, corrupt_games=audit.corrupt, posts_owed=audit.owed_posts,
-                  never_announced=audit.never_announced, announced_twice=audit.announced_twice,
-                  lobby_posts_twice=audit.lobby_posts_twice, dms_twice=audit.dms_twice,
-                  stale_turn_posts=audit.stale_turn_posts, stale_hands=audit.stale_hands,
-                  status_messages=audit.status_messages, stale_status_messages=audit.stale_status,
-                  clock_expiries=extra["clock_expiries"], clock_turns=extra["clock_turns"],
-                  lobby_joins_lost=extra["lobby_joins_lost"], tracebacks=extra["tracebacks"])
+    report.update(
+        kills=extra["kills"],
+        games=audit.games,
+        kinds=len({k for k, _ in KINDS}),
+        moves_tried=extra["moves_tried"],
+        button_moves_tried=extra["button_moves_tried"],
+        actions_acknowledged=audit.acknowledged,
+        button_actions_acknowledged=extra["button_actions_acked"],
+        actions_lost=audit.lost,
+        corrupt_games=audit.corrupt,
+        posts_owed=audit.owed_posts,
+        never_announced=audit.never_announced,
+        announced_twice=audit.announced_twice,
+        lobby_posts_twice=audit.lobby_posts_twice,
+        dms_twice=audit.dms_twice,
+        stale_turn_posts=audit.stale_turn_posts,
+        stale_hands=audit.stale_hands,
+        status_messages=audit.status_messages,
+        stale_status_messages=audit.stale_status,
+        clock_expiries=extra["clock_expiries"],
+        clock_turns=extra["clock_turns"],
+        lobby_joins_lost=extra["lobby_joins_lost"],
+        tracebacks=extra["tracebacks"],
+    )
     assert extra["kills"] >= scale(6, 100)
     assert audit.acknowledged > 0 and audit.actions > 0 and extra["button_actions_acked"] > 0
     assert audit.lost == 0 and audit.corrupt == 0, audit.problems
@@ -198,19 +236,29 @@ async def test_crash_suite(standin, tmp_path, report):
 
 
 # ---------------------------------------------------------------- the suite catches what it exists to catch
-@pytest.mark.parametrize("fault, figures", [
-    ("skip_commit", ["lost"]),  # answers "saved" but rolls back: acknowledged actions vanish
-    ("no_outbox,kill_after_commit:0.5", ["never_announced"]),  # nothing remembers what a move owes
-    # Re-sends without looking for a copy (which kinds of message show it depends on when the
-    # kills fall: each kind is counted, see the audit's own test below).
-    ("no_dedup", ["announced_twice"]),
-    ("no_edits", ["stale_status"]),  # status messages never brought up to date
-])
+@pytest.mark.parametrize(
+    "fault, figures",
+    [
+        ("skip_commit", ["lost"]),  # answers "saved" but rolls back: acknowledged actions vanish
+        ("no_outbox,kill_after_commit:0.5", ["never_announced"]),  # nothing remembers what a move owes
+        # Re-sends without looking for a copy (which kinds of message show it depends on when the
+        # kills fall: each kind is counted, see the audit's own test below).
+        ("no_dedup", ["announced_twice"]),
+        ("no_edits", ["stale_status"]),  # status messages never brought up to date
+    ],
+)
 async def test_the_crash_suite_catches_a_broken_promise(standin, tmp_path, fault, figures):
     # Each life long enough for the start-up delivery of what is owed to run (short leases).
     faults = f"{fault},leases:1.0"
-    audit, _ = await crash_session(standin, tmp_path, kills=2, faults=faults, seed=5, min_life=2.0,
-                                   final_faults=faults if fault == "no_dedup" else "")
+    audit, _ = await crash_session(
+        standin,
+        tmp_path,
+        kills=2,
+        faults=faults,
+        seed=5,
+        min_life=2.0,
+        final_faults=faults if fault == "no_dedup" else "",
+    )
     for figure in figures:
         assert getattr(audit, figure) > 0, (fault, figure, audit.figures())
 
@@ -260,8 +308,10 @@ async def test_the_audit_counts_a_lobby_posted_twice_a_hand_dmed_twice_and_a_sta
     turn = lambda position, live=True: _Post(1, "turn", [(f"mb:p:{gid}:{position}:play", not live)])  # noqa: E731
     lobby = _Post(1, "lobby", [(f"mb:l:{gid}:join", False)])
     posts = [lobby, lobby, turn(0), turn(later), turn(0)]
-    hands = {u: f"MetrOmania in <#500>: {plugin.hand_text(plugin.game.view(state, u), plugin.game.seats_of(state, u))}"
-             for u in ("11", "22")}
+    hands = {
+        u: f"MetrOmania in <#500>: {plugin.hand_text(plugin.game.view(state, u), plugin.game.seats_of(state, u))}"
+        for u in ("11", "22")
+    }
     dms = {11: [_Post(1, hands["11"]), _Post(1, hands["11"])], 22: [_Post(1, hands["22"])]}
 
     class Record:

@@ -5,6 +5,7 @@ started again. The erasure was recorded before it began, so the new process comp
 row holds their id or name, every game replays to its stored state, the others' ratings are
 unchanged, and the channel of the running game is told once that the automatic player took
 the seat."""
+
 from __future__ import annotations
 
 import asyncio
@@ -45,7 +46,9 @@ async def test_a_kill_in_the_middle_of_forgetting_is_completed_after_restart(sta
         await bot.start()
         reply = await (await standin.slash(zoe, tables["running"].channel, "me forget")).wait_message(timeout=20)
         code = CODE.search(reply.content).group(1)
-        clicked = await standin.click(zoe, reply, custom_id=next(c for c in reply.custom_ids() if c.startswith("mb:fg:")))
+        clicked = await standin.click(
+            zoe, reply, custom_id=next(c for c in reply.custom_ids() if c.startswith("mb:fg:"))
+        )
         await clicked.wait_response()
         await clicked.submit_modal({"code": code})
         for _ in range(600):  # the fault kills it at the chosen step

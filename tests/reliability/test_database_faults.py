@@ -9,6 +9,7 @@ the words for a bug), the log holds no traceback and says each kind of fault onc
 `/healthz` says 503 (with the fault) while it is away and 200 after; the first move after
 each fault is accepted at once.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -21,8 +22,19 @@ import pytest
 
 from tools import pgserver
 
-from .outagekit import (ALL_CLEAR, WENT_WRONG, WRITES_CLEAR, Game, OutageBot, Probes, audit, log_lines, settled,
-                        slow_answers, warnings)
+from .outagekit import (
+    ALL_CLEAR,
+    WENT_WRONG,
+    WRITES_CLEAR,
+    Game,
+    OutageBot,
+    Probes,
+    audit,
+    log_lines,
+    settled,
+    slow_answers,
+    warnings,
+)
 from .pgcluster import Cluster
 from .sizes import scale
 
@@ -66,8 +78,9 @@ async def _started(standin, database: str, folder: Path, bots: list, faults: str
     return bot, game
 
 
-async def _finish(standin, bot: OutageBot, game: Game, database: str, audited: str | None = None, *,
-                  check: bool = True) -> dict:
+async def _finish(
+    standin, bot: OutageBot, game: Game, database: str, audited: str | None = None, *, check: bool = True
+) -> dict:
     """More moves, what is owed delivered, a clean stop; the audit of the whole game (its
     promises checked, unless not `check`: the tests that break them on purpose)."""
     acked = await game.play(MOVES)
@@ -75,10 +88,18 @@ async def _finish(standin, bot: OutageBot, game: Game, database: str, audited: s
     stopped = await bot.stop()
     result, stored = audit(standin, audited or database, game)
     text = bot.log_text()
-    figures = {"moves_acknowledged": game.acked, "moves_stored": stored, "unclear_moves": game.unclear,
-               "lost": result.lost, "corrupt": result.corrupt, "never_announced": result.never_announced,
-               "announced_twice": result.announced_twice, "slow_answers": len(slow_answers(standin)),
-               "interactions": len(standin.interactions()), "tracebacks": text.count("Traceback")}
+    figures = {
+        "moves_acknowledged": game.acked,
+        "moves_stored": stored,
+        "unclear_moves": game.unclear,
+        "lost": result.lost,
+        "corrupt": result.corrupt,
+        "never_announced": result.never_announced,
+        "announced_twice": result.announced_twice,
+        "slow_answers": len(slow_answers(standin)),
+        "interactions": len(standin.interactions()),
+        "tracebacks": text.count("Traceback"),
+    }
     if not check:
         return figures
     assert acked == MOVES and stopped == 0, (acked, stopped)
@@ -86,7 +107,7 @@ async def _finish(standin, bot: OutageBot, game: Game, database: str, audited: s
     assert result.lost == result.corrupt == 0, result.problems
     assert result.never_announced == result.announced_twice == 0, result.problems
     assert slow_answers(standin) == [], slow_answers(standin)
-    assert figures["tracebacks"] == 0, text[text.index("Traceback") - 300:][:3000]
+    assert figures["tracebacks"] == 0, text[text.index("Traceback") - 300 :][:3000]
     return figures
 
 
@@ -153,11 +174,17 @@ async def test_postgres_restart_and_outage(standin, tmp_path, bots, cluster, rep
     # answers, then is briefly "starting up" again); no line a second while it is away.
     assert 3 <= len(again) <= 2 * (restarts + 2) and len(again) <= len(said) <= 4 * len(again), (said, again)
     assert sum(warnings(text).values()) <= len(said) + len(again) + 4, warnings(text)
-    report.update(figures, asked_while_away=during_restarts + len(outage.answers) + len(hang.answers),
-                  wrong_answers=len(wrong),
-                  answers_during_restarts=during_restarts, rounds_while_stopped=rounds, stopped_seconds=round(back, 1),
-                  slowest_answer_while_stopped=round(max(a.latency for a in outage.answers), 2),
-                  health_while_stopped=f"503 {down['database_fault']}", outage_log_lines=len(said))
+    report.update(
+        figures,
+        asked_while_away=during_restarts + len(outage.answers) + len(hang.answers),
+        wrong_answers=len(wrong),
+        answers_during_restarts=during_restarts,
+        rounds_while_stopped=rounds,
+        stopped_seconds=round(back, 1),
+        slowest_answer_while_stopped=round(max(a.latency for a in outage.answers), 2),
+        health_while_stopped=f"503 {down['database_fault']}",
+        outage_log_lines=len(said),
+    )
 
 
 async def test_postgres_failover_to_a_synchronous_standby(standin, tmp_path, bots, cluster, report):
@@ -165,8 +192,10 @@ async def test_postgres_failover_to_a_synchronous_standby(standin, tmp_path, bot
     primary.create_database("metrobot")
     standby = cluster.standby_of(primary)
     await asyncio.to_thread(primary.synchronous)
-    url = (f"postgresql://postgres@127.0.0.1:{primary.port},127.0.0.1:{standby.port}/metrobot"
-           "?target_session_attrs=read-write")
+    url = (
+        f"postgresql://postgres@127.0.0.1:{primary.port},127.0.0.1:{standby.port}/metrobot"
+        "?target_session_attrs=read-write"
+    )
     bot, game = await _started(standin, url, tmp_path, bots)
     probes = Probes(game)
     await probes.prepare()
@@ -188,8 +217,13 @@ async def test_postgres_failover_to_a_synchronous_standby(standin, tmp_path, bot
     figures = await _finish(standin, bot, game, url, audited=standby.url("metrobot"))
     said = log_lines(bot.log_text(), r"database unavailable \(")
     assert 1 <= len(said) <= 6, said
-    report.update(figures, asked_while_away=len(probes.answers), wrong_answers=len(wrong), failover_seconds=round(switched, 1),
-                  health_while_failing_over=f"503 {down['database_fault']}")
+    report.update(
+        figures,
+        asked_while_away=len(probes.answers),
+        wrong_answers=len(wrong),
+        failover_seconds=round(switched, 1),
+        health_while_failing_over=f"503 {down['database_fault']}",
+    )
 
 
 # ---------------------------------------------------------------- SQLite: a full disk, a read-only file system
@@ -238,7 +272,9 @@ async def test_sqlite_disk_full(standin, tmp_path, bots, report):
         _umount(disk)
     told = log_lines(bot.log_text(), r"database unavailable \(disk full\)")
     assert len(told) == 1, told  # the operator is told once
-    report.update(figures, asked_while_away=len(probes.answers), wrong_answers=len(wrong), health_while_full="503 disk full")
+    report.update(
+        figures, asked_while_away=len(probes.answers), wrong_answers=len(wrong), health_while_full="503 disk full"
+    )
 
 
 async def test_sqlite_file_system_turns_read_only(standin, tmp_path, bots, report):
@@ -256,8 +292,9 @@ async def test_sqlite_file_system_turns_read_only(standin, tmp_path, bots, repor
         bot, game = await _started(standin, database, tmp_path, bots)
         probes = Probes(game)
         await probes.prepare()
-        device = Path(subprocess.run(["findmnt", "-n", "-o", "SOURCE", str(disk)], capture_output=True,
-                                     text=True).stdout.strip()).name
+        device = Path(
+            subprocess.run(["findmnt", "-n", "-o", "SOURCE", str(disk)], capture_output=True, text=True).stdout.strip()
+        ).name
         Path(f"/sys/fs/ext4/{device}/trigger_fs_error").write_text("metrobot test\n")
         for _ in range(scale(2, 6)):
             await probes.round()
@@ -277,8 +314,12 @@ async def test_sqlite_file_system_turns_read_only(standin, tmp_path, bots, repor
     finally:
         _umount(disk)
     assert len(told) == 1, told
-    report.update(figures, asked_while_away=len(probes.answers), wrong_answers=len(wrong),
-                  health_while_read_only="503 disk I/O error")
+    report.update(
+        figures,
+        asked_while_away=len(probes.answers),
+        wrong_answers=len(wrong),
+        health_while_read_only="503 disk I/O error",
+    )
 
 
 # ---------------------------------------------------------------- the suite catches what it exists to catch
@@ -311,8 +352,10 @@ async def test_the_suite_notices_moves_lost_in_an_asynchronous_failover(standin,
     primary = cluster.primary()
     primary.create_database("metrobot")
     standby = cluster.standby_of(primary)
-    url = (f"postgresql://postgres@127.0.0.1:{primary.port},127.0.0.1:{standby.port}/metrobot"
-           "?target_session_attrs=read-write")
+    url = (
+        f"postgresql://postgres@127.0.0.1:{primary.port},127.0.0.1:{standby.port}/metrobot"
+        "?target_session_attrs=read-write"
+    )
     bot, game = await _started(standin, url, tmp_path, bots)
     await asyncio.to_thread(standby.stop)
     late = await game.play(2)  # acknowledged by the primary alone

@@ -14,6 +14,7 @@ of that delivery.
 * a database error while reading what is owed (and any failure of the delivery) is logged
   with its traceback, and the next tick still runs.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -43,8 +44,9 @@ def where(request, tmp_path):
 
 
 def _turn(position: int, text: str) -> Owed:
-    return Owed("channel", position, {"text": text, "controls": {"kind": "play", "game_id": 0, "game": "g",
-                                                                  "moves": position}})
+    return Owed(
+        "channel", position, {"text": text, "controls": {"kind": "play", "game_id": 0, "game": "g", "moves": position}}
+    )
 
 
 async def _expire(db: Database, ids: list[int]) -> None:
@@ -57,24 +59,42 @@ async def test_the_outbox_hands_out_in_order_and_marks_what_was_overtaken(where,
     db = await Database(where).open()
     try:
         lobby_post = Owed("channel", 0, {"text": "lobby", "controls": {"kind": "lobby"}})
-        row = await db.create_game(channel_id="c1", guild_id="g1", game="metromania", host=Seat("u1", "Ann"),
-                                   options={}, seed=1, max_seats=2, turn_clock=3600,
-                                   announce=lambda row: [lobby_post])  # held by its (live) writer
+        row = await db.create_game(
+            channel_id="c1",
+            guild_id="g1",
+            game="metromania",
+            host=Seat("u1", "Ann"),
+            options={},
+            seed=1,
+            max_seats=2,
+            turn_clock=3600,
+            announce=lambda row: [lobby_post],
+        )  # held by its (live) writer
         monkeypatch.setattr(outbox, "SEND_LEASE", -1.0)  # these were written by a process that died
         t1, news, t2 = _turn(1, "turn 1"), Owed("channel", 2, {"text": "news"}), _turn(2, "turn 2")
-        d1, d2, other = Owed("dm:u1", 1, {"text": "hand 1"}), Owed("dm:u1", 2, {"text": "hand 2"}), \
-            Owed("dm:u2", 2, {"text": "Bob's hand"})
+        d1, d2, other = (
+            Owed("dm:u1", 1, {"text": "hand 1"}),
+            Owed("dm:u1", 2, {"text": "hand 2"}),
+            Owed("dm:u2", 2, {"text": "Bob's hand"}),
+        )
         row = await db.update(row, status="active", state={}, owed=[t1, d1])
         row = await db.update(row, state={}, owed=[news, t2, d2, other])
         first = await db.owed()
         # The channel's messages wait behind the lobby post its writer still holds; the DMs
         # do not (another place); Ann's first hand is history (her second one is owed too).
         assert [(o.payload["text"], o.superseded) for o in first] == [
-            ("hand 1", True), ("hand 2", False), ("Bob's hand", False)]
+            ("hand 1", True),
+            ("hand 2", False),
+            ("Bob's hand", False),
+        ]
         await _expire(db, [lobby_post.id])
         second = await db.owed()
         assert [(o.payload["text"], o.superseded) for o in second] == [
-            ("lobby", True), ("turn 1", True), ("news", False), ("turn 2", False)]  # the game has started
+            ("lobby", True),
+            ("turn 1", True),
+            ("news", False),
+            ("turn 2", False),
+        ]  # the game has started
         await db.delivered([o.id for o in first + second])
         t3 = _turn(3, "turn 3")
         row = await db.update(row, status="finished", state={}, owed=[t3])
@@ -86,8 +106,16 @@ async def test_the_outbox_hands_out_in_order_and_marks_what_was_overtaken(where,
 async def test_an_older_message_still_held_keeps_the_later_ones_of_its_place_waiting(where, monkeypatch):
     db = await Database(where).open()
     try:
-        row = await db.create_game(channel_id="c2", guild_id="g1", game="metromania", host=Seat("u1", "Ann"),
-                                   options={}, seed=1, max_seats=2, turn_clock=3600)
+        row = await db.create_game(
+            channel_id="c2",
+            guild_id="g1",
+            game="metromania",
+            host=Seat("u1", "Ann"),
+            options={},
+            seed=1,
+            max_seats=2,
+            turn_clock=3600,
+        )
         t1 = _turn(1, "turn 1")
         row = await db.update(row, status="active", state={}, owed=[t1])  # held: its writer is sending it
         monkeypatch.setattr(outbox, "SEND_LEASE", -1.0)
@@ -104,11 +132,22 @@ async def test_a_newer_lobby_makes_an_older_one_history(where, monkeypatch):
     try:
         monkeypatch.setattr(outbox, "SEND_LEASE", -1.0)
         first = Owed("channel", 0, {"text": "lobby: Ann", "controls": {"kind": "lobby"}})
-        row = await db.create_game(channel_id="c3", guild_id="g1", game="metromania", host=Seat("u1", "Ann"),
-                                   options={}, seed=1, max_seats=2, turn_clock=3600, announce=lambda row: [first])
+        row = await db.create_game(
+            channel_id="c3",
+            guild_id="g1",
+            game="metromania",
+            host=Seat("u1", "Ann"),
+            options={},
+            seed=1,
+            max_seats=2,
+            turn_clock=3600,
+            announce=lambda row: [first],
+        )
         await db.update(row, owed=[Owed("channel", 0, {"text": "lobby: Ann, Bob", "controls": {"kind": "lobby"}})])
         assert [(o.payload["text"], o.superseded) for o in await db.owed()] == [
-            ("lobby: Ann", True), ("lobby: Ann, Bob", False)]
+            ("lobby: Ann", True),
+            ("lobby: Ann, Bob", False),
+        ]
     finally:
         await db.close()
 
@@ -130,8 +169,11 @@ def _turn_posts(standin, channel: int, game_id: int) -> list[tuple[int, bool, in
     """(position, buttons enabled, message id) of every turn post of the game, in channel order."""
     out = []
     for m in standin.messages(channel):
-        plays = [c for c in m.all_components() if str(c.get("custom_id", "")).startswith(f"mb:p:{game_id}:")
-                 and c["custom_id"].endswith(":play")]
+        plays = [
+            c
+            for c in m.all_components()
+            if str(c.get("custom_id", "")).startswith(f"mb:p:{game_id}:") and c["custom_id"].endswith(":play")
+        ]
         if plays:
             out.append((int(plays[0]["custom_id"].split(":")[3]), not plays[0].get("disabled"), m.id))
     return out
@@ -163,13 +205,15 @@ def sends(monkeypatch):
     async def send(self, content=None, **kwargs):
         seen.append((content or "", kwargs.get("allowed_mentions")))
         return await real(self, content, **kwargs)
+
     monkeypatch.setattr(discord.abc.Messageable, "send", send)
     return seen
 
 
 @pytest.mark.parametrize("move_meanwhile", [False, True])
 async def test_a_restart_delivers_what_is_owed_promptly_in_order_and_never_stale(
-        standin, run_client, tmp_path, monkeypatch, sends, move_meanwhile):
+    standin, run_client, tmp_path, monkeypatch, sends, move_meanwhile
+):
     db_path = str(tmp_path / "restart.sqlite3")
     first = make_bot(db_path, tick=3600.0)  # the turn clock never ticks in this test
     await run_client(first)
@@ -221,7 +265,7 @@ async def test_a_restart_delivers_what_is_owed_promptly_in_order_and_never_stale
     plugin = get_plugin(row.game)
     state = plugin.game.from_json(row.state)
     for user in (ann, bob):
-        hands = [m.content for m in standin.dms(user)[dms_before[user]:]]
+        hands = [m.content for m in standin.dms(user)[dms_before[user] :]]
         now = plugin.hand_text(plugin.game.view(state, str(user)), plugin.game.seats_of(state, str(user)))
         if hands:
             assert hands[-1].endswith(now), (hands, now)
@@ -260,6 +304,7 @@ async def test_a_turn_overtaken_while_it_is_posted_becomes_history(standin, run_
                 steps.append(menu.choices[0].code)
             await second.deliver(str(channel), await second.service.play(str(channel), str(user), steps))
         return await real_post(where, message)
+
     monkeypatch.setattr(recovery, "post", racing_post)
     await run_client(second)
     await _wait(lambda: _owed_left(db_path) == 0 and raced)
@@ -296,6 +341,7 @@ async def test_the_turn_clock_survives_a_failure_to_deliver(standin, run_client,
             failures["broken"] -= 1
             raise RuntimeError("injected: the delivery itself failed")
         return await real_owed(bot)
+
     monkeypatch.setattr(GameService, "tick", tick)
     monkeypatch.setattr(GameService, "undelivered", undelivered)
     monkeypatch.setattr(client_module, "deliver_owed", deliver_owed)

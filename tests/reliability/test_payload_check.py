@@ -9,6 +9,7 @@ relatives, and `/game settings clock_hours` of 1e308, NaN and -inf (arithmetic w
 before the service's range check) each get a clear private reply, no traceback and no change
 to the stored game.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -80,8 +81,11 @@ def test_every_skeleton_is_read_as_sent(bot):
 @given(data=st.data(), autocomplete=st.booleans())
 def test_the_check_answers_any_json_and_passes_only_what_discord_py_reads(bot, data, autocomplete):
     skeleton = data.draw(st.sampled_from(skeletons(bot)))
-    leaves = skeleton["options"][0].get("options", []) if skeleton["options"] and skeleton["options"][0]["type"] == 1 \
+    leaves = (
+        skeleton["options"][0].get("options", [])
+        if skeleton["options"] and skeleton["options"][0]["type"] == 1
         else skeleton["options"]
+    )
     if autocomplete and leaves:  # one option being typed
         leaves[data.draw(st.integers(0, len(leaves) - 1))].update(focused=True, value="")
     payload = data.draw(garbled(skeleton))
@@ -103,8 +107,11 @@ FORGED = {
     "name is an object": _settings([{"name": {"n": "clock_hours"}, "type": 10, "value": 2}]),
     "name is a number": _settings([{"name": 5, "type": 10, "value": 2}]),
     "type is text": _settings([{"name": "clock_hours", "type": "10", "value": 2}]),
-    "type is true": {"name": "game", "type": 1, "options": [{"name": "settings", "type": True, "options": [
-        {"name": "clock_hours", "type": 10, "value": 2}]}]},
+    "type is true": {
+        "name": "game",
+        "type": 1,
+        "options": [{"name": "settings", "type": True, "options": [{"name": "clock_hours", "type": 10, "value": 2}]}],
+    },
     "type is a list": _settings([{"name": "clock_hours", "type": [10], "value": 2}]),
     "value is a list": _settings([{"name": "clock_hours", "type": 10, "value": [2]}]),
     "value is an object": _settings([{"name": "clock_hours", "type": 10, "value": {"hours": 2}}]),
@@ -117,8 +124,10 @@ FORGED = {
     "data type is text": {"name": "game", "type": "1", "options": []},
     "guild id is a word": {"name": "game", "type": 1, "guild_id": "abc", "options": []},
     "resolved is a list": {**_settings([{"name": "clock_hours", "type": 10, "value": 2}]), "resolved": []},
-    "resolved users are junk": {**_settings([{"name": "clock_hours", "type": 10, "value": 2}]),
-                                "resolved": {"users": {"1": "nobody"}}},
+    "resolved users are junk": {
+        **_settings([{"name": "clock_hours", "type": 10, "value": 2}]),
+        "resolved": {"users": {"1": "nobody"}},
+    },
     "focused is text": _settings([{"name": "clock_hours", "type": 10, "value": 2, "focused": "yes"}]),
     # Numbers before arithmetic (issue 11, item 7): each would overflow or fail in the adapter.
     "clock_hours 1e308": _settings([{"name": "clock_hours", "type": 10, "value": 1e308}]),
@@ -137,8 +146,11 @@ def test_each_forged_payload_is_refused_by_the_check(bot, what):
 def _row(db_path: str) -> tuple:
     con = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     try:
-        return con.execute("SELECT id, version, moves, turn_clock, bot_level, language, deadline FROM games").fetchall(), \
-            con.execute("SELECT count(*) FROM actions").fetchone()[0], con.execute("SELECT count(*) FROM outbox").fetchone()[0]
+        return (
+            con.execute("SELECT id, version, moves, turn_clock, bot_level, language, deadline FROM games").fetchall(),
+            con.execute("SELECT count(*) FROM actions").fetchone()[0],
+            con.execute("SELECT count(*) FROM outbox").fetchone()[0],
+        )
     finally:
         con.close()
 
@@ -167,13 +179,21 @@ async def test_forged_payloads_get_a_private_reply_and_change_nothing(standin, r
         await asyncio.sleep(0.1)
     for what, reply in answers.items():
         assert reply.ephemeral, what
-        assert "did not arrive the way Discord sends it" in reply.content and "nothing was done" in reply.content, \
-            (what, reply.content)
+        assert "did not arrive the way Discord sends it" in reply.content and "nothing was done" in reply.content, (
+            what,
+            reply.content,
+        )
     for what in ("clock_hours 1e308", "clock_hours NaN", "clock_hours -inf"):
         assert "clock_hours: number out of range" in answers[what].content, answers[what].content
     assert _row(db_path) == before and len(standin.messages(channel)) == posts
-    bad = [r for r in caplog.records if r.exc_info or "Traceback" in r.getMessage()
-           or "never retrieved" in r.getMessage() or r.levelno >= logging.ERROR]
+    bad = [
+        r
+        for r in caplog.records
+        if r.exc_info
+        or "Traceback" in r.getMessage()
+        or "never retrieved" in r.getMessage()
+        or r.levelno >= logging.ERROR
+    ]
     assert not bad, [f"{r.name}: {r.getMessage()[:200]}" for r in bad]
     refused = [r for r in caplog.records if "refused a malformed" in r.getMessage()]
     assert len(refused) == len(FORGED)  # each logged once, as a warning

@@ -2,6 +2,7 @@
 turn it is and from others, in one bot process and in two processes sharing the database
 file. Exactly one is applied; every other gets a clear private refusal; the turn is posted
 once."""
+
 from __future__ import annotations
 
 import asyncio
@@ -20,15 +21,23 @@ from .sizes import scale
 
 pytestmark = pytest.mark.timeout(600)
 
-REFUSALS = ("not your turn", "out of date", "moved before you", "same moment", "already decided",
-            "earlier game", "moved on")
+REFUSALS = (
+    "not your turn",
+    "out of date",
+    "moved before you",
+    "same moment",
+    "already decided",
+    "earlier game",
+    "moved on",
+)
 
 
 def log_length(db_path: str, channel: int) -> int:
     conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10)
     try:
-        (n,) = conn.execute("SELECT moves FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
-                            (str(channel),)).fetchone()
+        (n,) = conn.execute(
+            "SELECT moves FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (str(channel),)
+        ).fetchone()
         return n
     finally:
         conn.close()
@@ -72,8 +81,16 @@ async def race(standin, table: Table, db_path: str, n: int, seed: int) -> dict:
     after = log_length(db_path, table.channel)
     posts = standin.messages(table.channel)[posts_before:]
     turn_posts = [m for m in posts if any(c.startswith(f"mb:p:{row.id}:{after}:") for c in m.custom_ids())]
-    return {"tried": n, "applied": applied, "refused": refused, "unclear": unclear, "actions_added": after - before,
-            "steps": len(steps), "turn_posts": len(turn_posts), "other_posts": len(posts) - len(turn_posts)}
+    return {
+        "tried": n,
+        "applied": applied,
+        "refused": refused,
+        "unclear": unclear,
+        "actions_added": after - before,
+        "steps": len(steps),
+        "turn_posts": len(turn_posts),
+        "other_posts": len(posts) - len(turn_posts),
+    }
 
 
 async def four_player_table(standin, db_path: str, name: str, seed: int) -> Table:
@@ -86,12 +103,15 @@ async def four_player_table(standin, db_path: str, name: str, seed: int) -> Tabl
 def figures(results: list[dict]) -> dict:
     """What the README's table shows: racing clicks and commands tried, and how many of them
     were applied beyond the one that may be (clicks, not rounds)."""
-    return dict(rounds=len(results), racing_clicks_tried=sum(r["tried"] for r in results),
-                applied=sum(r["applied"] for r in results),
-                applied_more_than_once=sum(max(0, r["applied"] - 1) for r in results),
-                extra_actions=sum(max(0, r["actions_added"] - r["steps"]) for r in results),
-                unclear_replies=sum(r["unclear"] for r in results),
-                duplicate_posts=sum(max(0, r["turn_posts"] - 1) for r in results))
+    return dict(
+        rounds=len(results),
+        racing_clicks_tried=sum(r["tried"] for r in results),
+        applied=sum(r["applied"] for r in results),
+        applied_more_than_once=sum(max(0, r["applied"] - 1) for r in results),
+        extra_actions=sum(max(0, r["actions_added"] - r["steps"]) for r in results),
+        unclear_replies=sum(r["unclear"] for r in results),
+        duplicate_posts=sum(max(0, r["turn_posts"] - 1) for r in results),
+    )
 
 
 def check(result: dict) -> None:
@@ -141,17 +161,23 @@ async def test_one_decision_per_round_in_flip_and_write(standin, run_client, tmp
     options = await table.choices(ann, "play", {}, "move")
     before = log_length(bot.settings.db_path, table.channel)
     n = scale(50, 100)
-    handles = await asyncio.gather(*(standin.slash(ann, table.channel, "play", {"move": options[i % len(options)]["value"]})
-                                     for i in range(n)))
+    handles = await asyncio.gather(
+        *(standin.slash(ann, table.channel, "play", {"move": options[i % len(options)]["value"]}) for i in range(n))
+    )
     replies = [await h.wait_message(timeout=30) for h in handles]
     saved = sum(r.content.startswith("Saved") for r in replies)
     refused = sum("already decided" in r.content for r in replies)
     added = log_length(bot.settings.db_path, table.channel) - before
     await asyncio.sleep(0.3)
     decided = sum("Ann has decided" in m.content for m in standin.messages(table.channel))
-    report.update(racing_clicks_tried=n, applied=saved, applied_more_than_once=max(0, saved - 1),
-                  extra_actions=max(0, added - 1), unclear_replies=n - saved - refused,
-                  duplicate_posts=max(0, decided - 1))
+    report.update(
+        racing_clicks_tried=n,
+        applied=saved,
+        applied_more_than_once=max(0, saved - 1),
+        extra_actions=max(0, added - 1),
+        unclear_replies=n - saved - refused,
+        duplicate_posts=max(0, decided - 1),
+    )
     assert saved == 1  # sealed; the round waits for the others
     assert saved + refused == n
     assert added == 1
@@ -181,6 +207,7 @@ async def test_the_race_suite_catches_a_double_apply(standin, run_client, tmp_pa
                 event.set()
         stored = await self.game(row.id)
         return await original(self, row.__class__(**{**row.__dict__, "version": stored.version}), **kwargs)
+
     monkeypatch.setattr(Database, "update", last_writer_wins)
     bot = make_bot(str(tmp_path / "race-broken.sqlite3"))
     await run_client(bot)

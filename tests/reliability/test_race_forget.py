@@ -3,6 +3,7 @@
 is answered privately, the person is forgotten once (one ghost per server), the automatic
 player takes their seat once (one post says so), no move of the others is lost or applied
 twice, and every game still replays to its stored state."""
+
 from __future__ import annotations
 
 import asyncio
@@ -47,6 +48,7 @@ async def test_many_confirmations_at_once_while_the_others_play(standin, run_cli
                 played += answer.ephemeral
             await asyncio.sleep(0.05)
         return played
+
     sent = await asyncio.gather(*(box.submit_modal({"code": code}) for box in boxes))
     playing = asyncio.create_task(others_play())
     answers = [await h.wait_message(timeout=60) for h in sent]

@@ -19,6 +19,7 @@ watches the games; `secrecy_output` checks what the front ends make of it.
   lists, `scale(1, 2)` whole games per kind (the first nine moves in the everyday run);
 * fault-injection tests: the suite sees a secret that is let out on purpose.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -44,12 +45,21 @@ DRAWN = [k for k in KINDS if drawable(k)]
 
 
 def _figures(watch: Watch, kind: str, started: float) -> dict:
-    return dict(games=watch.games.get(kind, 0), **{f"{k}_checked": v for k, v in sorted(watch.outputs.items())},
-                view_twins=watch.view_checks, twins_with_other_secrets=watch.twins_changed,
-                request_twins=watch.service_twins, image_twins=watch.image_checks, cli_twins=watch.cli_checks,
-                hint_twins=watch.hint_checks, brief_twins=watch.brief_checks, alt_text_twins=watch.alt_checks,
-                data_files=watch.data_checks,
-                secrets_leaked=watch.leaks, seconds=round(time.perf_counter() - started, 1))
+    return dict(
+        games=watch.games.get(kind, 0),
+        **{f"{k}_checked": v for k, v in sorted(watch.outputs.items())},
+        view_twins=watch.view_checks,
+        twins_with_other_secrets=watch.twins_changed,
+        request_twins=watch.service_twins,
+        image_twins=watch.image_checks,
+        cli_twins=watch.cli_checks,
+        hint_twins=watch.hint_checks,
+        brief_twins=watch.brief_checks,
+        alt_text_twins=watch.alt_checks,
+        data_files=watch.data_checks,
+        secrets_leaked=watch.leaks,
+        seconds=round(time.perf_counter() - started, 1),
+    )
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -62,17 +72,27 @@ async def test_no_secret_reaches_anyone_it_does_not_belong_to(kind, report):
     assert watch.games.get(kind) == n
     assert watch.view_checks > 0 and watch.twins_changed > 0  # the twins did differ in secrets
     assert watch.hint_checks > 0 and watch.brief_checks > 0 and watch.alt_checks > 0 and watch.data_checks > 0
-    for channel in ("public", "reply", "menu", "composer", "autocomplete", "attachments_and_components", "alt_text",
-                    "text_board"):
+    for channel in (
+        "public",
+        "reply",
+        "menu",
+        "composer",
+        "autocomplete",
+        "attachments_and_components",
+        "alt_text",
+        "text_board",
+    ):
         assert watch.outputs.get(channel, 0) > 0, channel  # every way out was looked at
     if kind in DRAWN:  # every game's images and command-line output
         assert watch.image_checks >= 2 * n and watch.cli_checks == 2 * n and watch.service_twins > 0
 
 
 # ---------------------------------------------------------------- through Discord
-E2E = {"metromania": ("metromania", {"players": 3}),
-       "flipwrite": ("flipwrite", {"players": 3, "city": "berlin", "variant": "special"}),
-       "underground": ("underground", {"players": 3})}
+E2E = {
+    "metromania": ("metromania", {"players": 3}),
+    "flipwrite": ("flipwrite", {"players": 3, "city": "berlin", "variant": "special"}),
+    "underground": ("underground", {"players": 3}),
+}
 
 
 @pytest.mark.parametrize("kind", [k for k in E2E if k in DRAWN])
@@ -123,11 +143,16 @@ async def _discord_game(standin, db_path, kind, number, watch, records, Players,
             if (msg.id, msg.edits) in seen or msg.author_id != standin.bot_id:
                 continue
             seen.add((msg.id, msg.edits))
-            text = "\n".join([msg.text] + [str(c.get(k, "")) for c in msg.all_components()
-                                           for k in ("label", "placeholder")]
-                             + [f"{o.get('label')} {o.get('value')} {o.get('description', '')}"
-                                for c in msg.selects() for o in c.get("options", [])]
-                             + [f"{a.filename} {a.description or ''}" for a in msg.attachments])
+            text = "\n".join(
+                [msg.text]
+                + [str(c.get(k, "")) for c in msg.all_components() for k in ("label", "placeholder")]
+                + [
+                    f"{o.get('label')} {o.get('value')} {o.get('description', '')}"
+                    for c in msg.selects()
+                    for o in c.get("options", [])
+                ]
+                + [f"{a.filename} {a.description or ''}" for a in msg.attachments]
+            )
             if msg.ephemeral:
                 w.check(text, "reply", str(msg.interaction.user_id) if msg.interaction else None)
             else:
@@ -182,6 +207,7 @@ async def test_fault_a_hand_in_the_narration_is_caught(monkeypatch):
         person = game.owner(state, seat) if seat else None
         hand = self.hand_text(game.view(state, person), game.seats_of(state, person), lang) if person else None
         return real(self, state, events, name, lang) + ([hand] if hand else [])
+
     monkeypatch.setattr(type(plugin), "narrate", narrate)
     watch = await play_games("metromania", FAULT_GAMES)
     assert watch.leaks > 0 and any("public" in p for p in watch.problems)
@@ -195,6 +221,7 @@ async def test_fault_a_decision_in_the_prompt_is_caught(monkeypatch):
     def prompt(self, state, who, lang=EN):
         sealed = [a for p in state.pending.values() for a in p.steps]
         return real(self, state, who, lang) + (f" (someone chose {self.describe(state, sealed[0])})" if sealed else "")
+
     monkeypatch.setattr(type(plugin), "prompt", prompt)
     watch = await play_games("flipwrite", FAULT_GAMES)
     assert watch.leaks > 0
@@ -208,6 +235,7 @@ async def test_fault_a_coach_telling_a_hand_is_caught(monkeypatch):
     def board_brief(self, state, seat, lang=EN):
         held = "".join(m["letter"] or "" for m in self.game.to_json(state)["markers"] if m["holder"] == seat)
         return f"{real(self, state, seat, lang)} (you hold {held})"
+
     monkeypatch.setattr(type(plugin), "board_brief", board_brief)
     watch = await play_games("metromania", 1)
     assert watch.leaks > 0 and any("coach" in p for p in watch.problems)
@@ -229,6 +257,7 @@ async def test_fault_a_data_file_with_another_players_hand_is_caught(monkeypatch
             people = {game.owner(state, s) for s in game.seats(state)} - {user_id}
             entry["others"] = [plugin.hand_text(game.view(state, p), game.seats_of(state, p), EN) for p in people]
         return document
+
     monkeypatch.setattr(Export, "export", export)
     watch = await play_games("metromania", FAULT_GAMES)
     assert watch.leaks > 0 and any("data" in p for p in watch.problems)
@@ -243,6 +272,7 @@ async def test_fault_a_view_showing_hands_is_caught(monkeypatch):
         data = real(self, state, viewer)
         data["markers"] = self.to_json(state)["markers"]
         return data
+
     monkeypatch.setattr(type(game), "view", view)
     watch = await play_games("metromania", 1)
     assert watch.leaks > 0 and any("view" in p for p in watch.problems)
@@ -264,6 +294,7 @@ async def test_fault_the_seed_in_a_menu_and_a_hand_in_the_log_are_caught(monkeyp
         hand = await self.hand(channel_id, user_id)
         logging.getLogger("metrobot.service").info("%s plays holding %s", user_id, hand.reply.text)
         return await real_play(self, channel_id, user_id, steps, **kwargs)
+
     monkeypatch.setattr(GameService, "menu", menu)
     monkeypatch.setattr(GameService, "play", play)
     watch = await play_games("metromania", 1)
@@ -278,8 +309,16 @@ async def test_fault_a_player_hand_on_the_public_image_is_caught(monkeypatch):
     real = render.render_image
 
     def leaky(game, state, viewer=None, names=None, lang=EN, *more, **options):  # (the palette passes through)
-        return real(game, state, viewer if viewer is not None else get_plugin(game.name).game.seats(state)[0], names,
-                    lang, *more, **options)
+        return real(
+            game,
+            state,
+            viewer if viewer is not None else get_plugin(game.name).game.seats(state)[0],
+            names,
+            lang,
+            *more,
+            **options,
+        )
+
     monkeypatch.setattr(render, "render_image", leaky)
     watch = await play_games("metromania", 1, images=True)
     assert any("image for None" in p for p in watch.problems)
@@ -297,6 +336,7 @@ def _hand_of_seat(now: dict):
             return ""
         person = game.owner(state, game.seats(state)[index])
         return plugin.hand_text(game.view(state, person), game.seats_of(state, person))
+
     return hand
 
 
@@ -308,6 +348,7 @@ def _remember_state(monkeypatch) -> dict:
     def narrate(self, state, events, name, lang=EN):
         now["state"] = state
         return real(self, state, events, name, lang)
+
     monkeypatch.setattr(type(plugin), "narrate", narrate)
     return now
 
@@ -324,6 +365,7 @@ async def test_fault_an_alt_text_showing_a_hand_is_caught(monkeypatch):
 
     def files(items):
         return real(items) + [discord.File(io.BytesIO(b""), filename="board.png", description=hand(0))]
+
     monkeypatch.setattr(messages, "files", files)
     watch = await play_games("metromania", 1)
     assert any("attachments_and_components message" in p for p in watch.problems), watch.problems
@@ -341,6 +383,7 @@ async def test_fault_a_hook_telling_a_hand_to_a_screen_reader_is_caught(monkeypa
 
     def text_board(self, view, viewer, names, lang=EN, **kwargs):
         return real_text(self, view, viewer, names, lang, **kwargs) + [hand(1)]
+
     monkeypatch.setattr(type(plugin), "alt_text", alt_text)
     monkeypatch.setattr(type(plugin), "text_board", text_board)
     watch = await play_games("metromania", FAULT_GAMES)
@@ -355,6 +398,7 @@ async def test_fault_a_suggestion_showing_a_hand_is_caught(monkeypatch):
 
     def matching(self, typed, choices):
         return [type(c)(c.code, f"{c.label} {hand(1)}", c.group) for c in real(self, typed, choices)]
+
     monkeypatch.setattr(type(plugin), "matching", matching)
     watch = await play_games("metromania", 2)
     assert any("autocomplete message" in p for p in watch.problems), watch.problems
@@ -369,9 +413,11 @@ async def test_fault_a_hand_posted_through_discord_is_caught(standin, run_client
     real = type(plugin).narrate
 
     def narrate(self, state, events, name, lang=EN):
-        hands = [self.hand_text(self.game.view(state, p), self.game.seats_of(state, p), lang)
-                 for p in self.game.seats(state)]
+        hands = [
+            self.hand_text(self.game.view(state, p), self.game.seats_of(state, p), lang) for p in self.game.seats(state)
+        ]
         return real(self, state, events, name, lang) + [h for h in hands[:1] if h]
+
     monkeypatch.setattr(type(plugin), "narrate", narrate)
     db_path = str(tmp_path / "leaky.sqlite3")
     await run_client(make_bot(db_path))

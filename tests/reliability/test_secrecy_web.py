@@ -16,6 +16,7 @@ board images — is what a spectator may see, and nothing more.
   through each round and after it, show no seed (the tournament's, any table's) and no hand.
 * Fault tests let a secret through on purpose and see the checks catch it.
 """
+
 from __future__ import annotations
 
 import random
@@ -68,12 +69,25 @@ async def twin_pages(kind: str, row, state, images: bool) -> str | tuple:
     db = await Database(":memory:").open()
     try:
         service = GameService(db, images=images, seeds=lambda: 1, clock=lambda: 1_800_000_000.0)
-        made = await db.create_game(channel_id=row.channel_id, guild_id=GUILD, game=kind, host=row.seats[0],
-                                    options=row.options, seed=1, max_seats=row.max_seats,
-                                    turn_clock=row.turn_clock)
+        made = await db.create_game(
+            channel_id=row.channel_id,
+            guild_id=GUILD,
+            game=kind,
+            host=row.seats[0],
+            options=row.options,
+            seed=1,
+            max_seats=row.max_seats,
+            turn_clock=row.turn_clock,
+        )
         game = get_plugin(kind).game
-        await db.update(made, status="active", seats=list(row.seats), state=game.to_json(state),
-                        deadline=1_800_003_600.0, waiting=row.waiting)
+        await db.update(
+            made,
+            status="active",
+            seats=list(row.seats),
+            state=game.to_json(state),
+            deadline=1_800_003_600.0,
+            waiting=row.waiting,
+        )
         service.web_base = "http://127.0.0.1"
         async with TestClient(TestServer(make_app(service))) as client:
             path = await service.game_path(await db.game(made.id))
@@ -125,8 +139,9 @@ async def play_and_watch(kind: str, number: int, images: bool, leak=None) -> dic
                     if language == "en":
                         for line in page_lines(html):
                             counts["lines"] += 1
-                            assert line in said, f"{kind} #{number}: the page tells what the channel was not told: " \
-                                                 f"{line!r}"
+                            assert line in said, (
+                                f"{kind} #{number}: the page tells what the channel was not told: {line!r}"
+                            )
                 if row.status != "active":
                     continue
                 state = service._state(get_plugin(kind), row)
@@ -163,6 +178,7 @@ async def test_the_web_pages_show_no_secret(kind, report):
 async def test_the_twin_comparison_sees_a_secret_let_out():
     """A page made from a state whose secret shows (the seed, put into the scores) differs from
     its twin's: the comparison above would catch a page that shows it."""
+
     def leak(state):
         game = get_plugin("metromania").game
         data = game.to_json(state)
@@ -190,6 +206,7 @@ async def tournament_pages() -> tuple[list[str], set[str]]:
     fetched: list[str] = []
     try:
         async with TestClient(TestServer(make_app(svc))) as client:
+
             async def look(row) -> None:
                 path = await svc.tournament_path(row)
                 for language in ("en", "ko"):
@@ -202,8 +219,7 @@ async def tournament_pages() -> tuple[list[str], set[str]]:
                         fetched.append(repr(await (await client.get(path + picture.group(1))).read()))
                 fetched.append(await (await client.get(await svc.server_path(GUILD))).text())
 
-            await svc.tournament_new("hall", GUILD, "host", "metromania", "swiss", manager=True, table_size=2,
-                                     rounds=2)
+            await svc.tournament_new("hall", GUILD, "host", "metromania", "swiss", manager=True, table_size=2, rounds=2)
             for uid, name in ENTRANTS:
                 await svc.tournament_join("hall", GUILD, uid, name)
             row = await db.open_tournament("hall")
@@ -250,6 +266,7 @@ async def test_the_tournament_check_sees_a_seed_let_out(monkeypatch):
         page = await original(self, row, language)
         page.rules += f" {row.seed}"
         return page
+
     monkeypatch.setattr(TournamentPages, "tournament_page", leaking)
     fetched, secrets = await tournament_pages()
     assert [s for s in secrets if any(s in text for text in fetched)]

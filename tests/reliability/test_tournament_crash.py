@@ -6,6 +6,7 @@ created — and started again each time. At the end: the tournament finished wit
 result; every game equals the replay of its log; every round's pairings, the sign-up post,
 the standings message and the final post are in the hall once; each table has one thread,
 and no thread holds a message twice."""
+
 from __future__ import annotations
 
 import asyncio
@@ -29,8 +30,11 @@ from .sizes import FULL
 pytestmark = pytest.mark.timeout(1800 if FULL else 600)
 
 # The everyday size (make test) kills about half as often as the full one (make reliability).
-FAULTS = ("toy,leases:2,kill_after_commit:0.06,kill_in_tournament:0.25" if FULL
-          else "toy,leases:2,kill_after_commit:0.03,kill_in_tournament:0.15")
+FAULTS = (
+    "toy,leases:2,kill_after_commit:0.06,kill_in_tournament:0.25"
+    if FULL
+    else "toy,leases:2,kill_after_commit:0.03,kill_in_tournament:0.15"
+)
 ACTION = 4.0
 
 
@@ -68,8 +72,9 @@ async def test_a_tournament_survives_kills_after_its_commits(standin, processes,
     bot = processes(BotProcess(standin, db_path, log_path, faults="toy,leases:2"))
     await bot.start()
     await standin.wait_for_commands("tournament", "add")
-    h = await standin.slash(host, hall, "tournament new", {"kind": "race", "format": "swiss", "table_size": 3,
-                                                            "rounds": 3})
+    h = await standin.slash(
+        host, hall, "tournament new", {"kind": "race", "format": "swiss", "table_size": 3, "rounds": 3}
+    )
     assert "open for sign-up" in await answered(h, 30)
     signup = await standin.wait_for_message(hall, lambda m: any(c.startswith("mb:tn:") for c in m.custom_ids()))
     join, start = (next(c for c in signup.custom_ids() if c.endswith(op)) for op in (":join", ":start"))
@@ -105,8 +110,11 @@ async def test_a_tournament_survives_kills_after_its_commits(standin, processes,
             game = game_of(db_path, table["game"])["state"]
             person = int(game["players"][game["current"]])
             try:
-                await answered(await standin.slash(person, int(table["thread"]), "add",
-                                                   {"amount": str(min(3, 10 - game["count"]))}))
+                await answered(
+                    await standin.slash(
+                        person, int(table["thread"]), "add", {"amount": str(min(3, 10 - game["count"]))}
+                    )
+                )
             except StandInTimeout:  # (the bot died meanwhile: no gateway session to send it to)
                 pass
             moves += 1
@@ -120,8 +128,9 @@ async def test_a_tournament_survives_kills_after_its_commits(standin, processes,
     assert len(query(db_path, "SELECT 1 FROM tournament_results")) == 6
     games, actions, _ = read_db(db_path)
     for row in games:
-        log = GameLog(row["game"], row["seed"], [s["user_id"] for s in row["seats"]], row["options"],
-                      actions[row["id"]])
+        log = GameLog(
+            row["game"], row["seed"], [s["user_id"] for s in row["seats"]], row["options"], actions[row["id"]]
+        )
         assert get_plugin(row["game"]).game.to_json(log.replay()) == row["state"], row["id"]
         assert row["status"] == "finished"
     # nothing twice
@@ -134,8 +143,11 @@ async def test_a_tournament_survives_kills_after_its_commits(standin, processes,
     assert len([m for m in standin.messages(hall) if m.content.startswith(("📊", "🏁"))]) == 1
     assert len([m for m in standin.messages(hall) if "is over!" in m.content]) == 1 and final.attachments
     for thread in threads:
-        posts = [(m.content, tuple(m.custom_ids())) for m in standin.messages(int(thread["id"]))
-                 if m.author_id == standin.bot_id]
+        posts = [
+            (m.content, tuple(m.custom_ids()))
+            for m in standin.messages(int(thread["id"]))
+            if m.author_id == standin.bot_id
+        ]
         assert not [p for p, n in collections.Counter(posts).items() if n > 1]
         assert sum("begins!" in p[0] for p in posts) == 1
     text = open(log_path).read()

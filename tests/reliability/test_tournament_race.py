@@ -2,6 +2,7 @@
 round ending at once — in one bot through Discord (the stand-in), and as two processes
 sharing one database file (two services, each with its own locks). Exactly one start,
 exactly one next round, its threads and its pairings owed once."""
+
 from __future__ import annotations
 
 import asyncio
@@ -44,8 +45,14 @@ async def two_processes(path):
     """Two services on one database file, as two bot processes would be."""
     clock = FakeClock()
     dbs = [await Database(path).open() for _ in range(2)]
-    return clock, dbs, [TournamentService(db, seeds=fixed_seeds(7 + i), clock=clock, images=False,
-                                          default_turn_clock=3600) for i, db in enumerate(dbs)]
+    return (
+        clock,
+        dbs,
+        [
+            TournamentService(db, seeds=fixed_seeds(7 + i), clock=clock, images=False, default_turn_clock=3600)
+            for i, db in enumerate(dbs)
+        ],
+    )
 
 
 async def test_two_hosts_pressing_start_in_two_processes_start_it_once(tmp_path, toy):
@@ -55,8 +62,12 @@ async def test_two_hosts_pressing_start_in_two_processes_start_it_once(tmp_path,
         await one.tournament_new("hall", "g", "host", "race", "swiss", manager=True, table_size=3, rounds=2)
         for i in range(6):
             await (one if i % 2 else two).tournament_join("hall", "g", f"u{i}", f"P{i}")
-        starts = [svc.tournament_start("hall", "g", who, manager=True) for svc in (one, two) for who in ("host", "mod")
-                  for _ in range(5)]
+        starts = [
+            svc.tournament_start("hall", "g", who, manager=True)
+            for svc in (one, two)
+            for who in ("host", "mod")
+            for _ in range(5)
+        ]
         outcomes = await asyncio.gather(*starts, return_exceptions=True)
         won = [o for o in outcomes if not isinstance(o, Exception)]
         lost = [o for o in outcomes if isinstance(o, Exception)]
@@ -88,12 +99,17 @@ async def test_the_last_two_games_of_a_round_ending_at_once_pair_the_next_round_
                     finals.append((table.thread_id, person, str(10 - state["count"])))
                     break
                 await one.play(table.thread_id, person, ["1"])
-        await asyncio.gather(*(svc.play(thread, person, [amount])
-                               for svc, (thread, person, amount) in zip((one, two), finals)))
+        await asyncio.gather(
+            *(svc.play(thread, person, [amount]) for svc, (thread, person, amount) in zip((one, two), finals))
+        )
         assert count(path, "SELECT COUNT(*) FROM tournament_results") == 2
         for _ in range(3):  # both processes' directors, again and again, at once
-            await asyncio.gather(one.advance_tournament(1), two.advance_tournament(1),
-                                 one.advance_tournament(1), two.advance_tournament(1))
+            await asyncio.gather(
+                one.advance_tournament(1),
+                two.advance_tournament(1),
+                one.advance_tournament(1),
+                two.advance_tournament(1),
+            )
         assert count(path, "SELECT COUNT(*) FROM tournament_rounds") == 2
         assert count(path, "SELECT COUNT(*) FROM tournament_outbox WHERE what = 'pairings'") == 2
         assert count(path, "SELECT COUNT(*) FROM tournament_outbox WHERE kind = 'thread'") == 4
@@ -112,8 +128,9 @@ async def test_through_discord_two_hosts_press_start_and_two_tables_end_at_once(
     organisers = standin.create_role("Organisers", PERMISSIONS["manage_guild"])
     host, cohost = (standin.add_member(name=n, roles=[organisers]) for n in ("Host", "Cohost"))
     people = [standin.add_member(name=f"P{i}") for i in range(6)]
-    h = await standin.slash(host, hall, "tournament new", {"kind": "race", "format": "swiss", "table_size": 3,
-                                                            "rounds": 2})
+    h = await standin.slash(
+        host, hall, "tournament new", {"kind": "race", "format": "swiss", "table_size": 3, "rounds": 2}
+    )
     await h.wait_message()
     signup = await standin.wait_for_message(hall, lambda m: any(c.startswith("mb:tn:") for c in m.custom_ids()))
     join, start = (next(c for c in signup.custom_ids() if c.endswith(op)) for op in (":join", ":start"))
@@ -127,13 +144,22 @@ async def test_through_discord_two_hosts_press_start_and_two_tables_end_at_once(
     for table in first:  # each table one move from its end
         while game_of(db_path, table["game"])["state"]["count"] < 7:
             state = game_of(db_path, table["game"])["state"]
-            await (await standin.slash(int(state["players"][state["current"]]), int(table["thread"]), "add",
-                                       {"amount": "1"})).wait_message()
+            await (
+                await standin.slash(
+                    int(state["players"][state["current"]]), int(table["thread"]), "add", {"amount": "1"}
+                )
+            ).wait_message()
     ends = []
     for table in first:
         state = game_of(db_path, table["game"])["state"]
-        ends.append(standin.slash(int(state["players"][state["current"]]), int(table["thread"]), "add",
-                                  {"amount": str(10 - state["count"])}))
+        ends.append(
+            standin.slash(
+                int(state["players"][state["current"]]),
+                int(table["thread"]),
+                "add",
+                {"amount": str(10 - state["count"])},
+            )
+        )
     for h in await asyncio.gather(*ends):
         await h.wait_message()
     second = await round_ready(db_path, 2)

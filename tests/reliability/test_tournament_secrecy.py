@@ -5,6 +5,7 @@ player's hidden hand (MetrOmania's destination markers, asked for while the game
 after), and never a seed (the tournament's, or a table's: either would give away every
 deal). A duplicate round plays each table in a private thread of its own people (a table
 further on would show the others the cards to come)."""
+
 from __future__ import annotations
 
 import json
@@ -49,8 +50,12 @@ async def said(svc, hall: Hall) -> list[str]:
     """Everything anyone can read about the tournament, or ask about it privately."""
     texts = hall.posts.get("hall", []) + hall.signup + hall.standings
     for user, _ in PEOPLE + [("eve", "Eve")]:
-        for ask in (svc.tournament_standings("hall", "g"), svc.tournament_pairings("hall", "g"),
-                    svc.tournament_list("g"), svc.my_games(user, "g")):
+        for ask in (
+            svc.tournament_standings("hall", "g"),
+            svc.tournament_pairings("hall", "g"),
+            svc.tournament_list("g"),
+            svc.my_games(user, "g"),
+        ):
             texts.append((await ask).reply.text)
     return texts
 
@@ -89,11 +94,14 @@ async def play_and_listen(service, caplog) -> list[str]:
     snap = await svc.db.snapshot(snap.row.id)
     assert snap.row.status == "finished"
     from render.standings import standings_image  # the picture's own words (names, numbers, heads)
+
     drawn = []
     import PIL.ImageDraw
+
     original = PIL.ImageDraw.ImageDraw.text
-    PIL.ImageDraw.ImageDraw.text = lambda self, xy, text, *a, **k: drawn.append(str(text)) or original(
-        self, xy, text, *a, **k)
+    PIL.ImageDraw.ImageDraw.text = lambda self, xy, text, *a, **k: (
+        drawn.append(str(text)) or original(self, xy, text, *a, **k)
+    )
     try:
         standings_image("Spring", "sub", [{"rank": 1, "name": "Ann", "points": 1.0}], lang("en"))
     finally:
@@ -128,6 +136,7 @@ async def test_the_suite_sees_a_seed_or_a_hand_said(service, caplog, monkeypatch
         out = await original(*a, **k)
         out.reply.text += " " + sorted(await hands(svc))[0]
         return out
+
     monkeypatch.setattr(svc, "tournament_pairings", pairings_with_a_hand)
     found = await play_and_listen(service, caplog)
     assert any("standings" in text for text in found) and any("pairings" in text for text in found)

@@ -2,6 +2,7 @@
 characters, by the kinsoku rules (no line begins with a closing mark or small kana, none ends
 with an opening bracket). Checked on examples and on every text of every catalogue, wrapped
 narrow."""
+
 from __future__ import annotations
 
 import re
@@ -50,7 +51,7 @@ def test_every_catalogue_text_wraps_without_splitting_a_word(code):
         catalogue = read_po(f, locale=code)
     checked = 0
     for message in catalogue:
-        for text in (message.string if isinstance(message.string, tuple) else (message.string,)):
+        for text in message.string if isinstance(message.string, tuple) else (message.string,):
             for paragraph in (text or "").split("\n"):
                 for i in breaks(paragraph):
                     a, b = paragraph[i - 1], paragraph[i]

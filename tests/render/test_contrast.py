@@ -12,6 +12,7 @@ directly; the sprites that hold text (tags, cards) draw it on their own opaque f
 is what is measured. Then the style modules' own pairs, and every line and player colour of
 every palette with the ink `text_on` picks for it.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -41,7 +42,6 @@ class Drawn:
     bold: bool
     where: str
     scale: int = 1  # at most how many times the posted size the image drawn on may be
-
 
     @property
     def ratio(self) -> float:
@@ -104,8 +104,17 @@ def recording():
         if fill_rgb is not None and font is not None and str(text).strip():
             ground = halo if halo is not None else _ground(self._image, xy, text, font, anchor)
             if ground is not None:
-                drawn.append(Drawn(str(text), fill_rgb, ground, float(font.size), "Bold" in str(font.path),
-                                   "ImageDraw.text", _scale(self._image)))
+                drawn.append(
+                    Drawn(
+                        str(text),
+                        fill_rgb,
+                        ground,
+                        float(font.size),
+                        "Bold" in str(font.path),
+                        "ImageDraw.text",
+                        _scale(self._image),
+                    )
+                )
         return original_text(self, xy, text, fill, font, anchor, *args, **kw)
 
     def put_text(image, xy, text, size, fill, bold=False, anchor="la"):

@@ -9,6 +9,7 @@ translation too long for its box (a station or person's name cut in both is the 
 person's, not the language's). Japanese and German are checked strictly; Dutch and Spanish
 still have texts too long for their boxes (expected failures, strict: fixing them shows).
 """
+
 from __future__ import annotations
 
 import importlib
@@ -25,10 +26,20 @@ from render.style import fit_text
 from .test_image_texts import GAMES, images, play
 
 # Every module that shortens texts (each imports `fit_text` by name).
-USERS = ["render.underground.panel", "render.underground.summary", "render.metromania.panel", "render.metromania.trips",
-         "render.sparkline", "render.flipwrite.panel", "render.flipwrite.sheet", "render.flipwrite.summary"]
-TOO_LONG = {"nl": "a few Dutch labels (e.g. '2 × omkaderd', 'heeft het bord verlaten …') are cut",
-            "es": "many Spanish labels (e.g. 'en mano', 'colocado', '… estaciones ÷ 2') are cut"}
+USERS = [
+    "render.underground.panel",
+    "render.underground.summary",
+    "render.metromania.panel",
+    "render.metromania.trips",
+    "render.sparkline",
+    "render.flipwrite.panel",
+    "render.flipwrite.sheet",
+    "render.flipwrite.summary",
+]
+TOO_LONG = {
+    "nl": "a few Dutch labels (e.g. '2 × omkaderd', 'heeft het bord verlaten …') are cut",
+    "es": "many Spanish labels (e.g. 'en mano', 'colocado', '… estaciones ÷ 2') are cut",
+}
 
 
 @pytest.fixture(scope="module")
@@ -44,6 +55,7 @@ def fitted(played: dict, code: str, monkeypatch: Any) -> list[tuple[str, bool]]:
         out = fit_text(text, size, max_width, bold)
         calls.append((text, out != text))
         return out
+
     with monkeypatch.context() as patch:
         for module in USERS:
             patch.setattr(importlib.import_module(module), "fit_text", spy)
@@ -64,9 +76,14 @@ def english(played) -> list[tuple[str, bool]]:
         return fitted(played, "en", monkeypatch)
 
 
-@pytest.mark.parametrize("code", [pytest.param(code, marks=pytest.mark.xfail(code in TOO_LONG, strict=True,
-                                                                             reason=TOO_LONG.get(code, "")))
-                                  for code in LANGUAGES if code != "en"])
+@pytest.mark.parametrize(
+    "code",
+    [
+        pytest.param(code, marks=pytest.mark.xfail(code in TOO_LONG, strict=True, reason=TOO_LONG.get(code, "")))
+        for code in LANGUAGES
+        if code != "en"
+    ],
+)
 def test_no_text_is_cut_where_english_fits(played, english, monkeypatch, code):
     calls = fitted(played, code, monkeypatch)
     assert len(calls) == len(english), "the images are drawn the same way in every language"

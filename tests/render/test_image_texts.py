@@ -10,6 +10,7 @@ names (move words), numbers and codes such as "G13", "S4", "E2". Then: an image 
 language differs from the English one only where words are, and every language we have
 draws (texts that grow still fit inside the image).
 """
+
 from __future__ import annotations
 
 import random
@@ -61,9 +62,13 @@ def positions(kind: str, states: list) -> list:
     return picked
 
 
-GAMES = [("metromania", 3, 3, {}), ("metromania", 2, 5, {"advanced": True}),
-         ("flipwrite", 3, 4, {"map": "berlin", "special_stations": True}), ("flipwrite", 1, 6, {"map": "paris"}),
-         ("underground", 3, 2, {})]
+GAMES = [
+    ("metromania", 3, 3, {}),
+    ("metromania", 2, 5, {"advanced": True}),
+    ("flipwrite", 3, 4, {"map": "berlin", "special_stations": True}),
+    ("flipwrite", 1, 6, {"map": "paris"}),
+    ("underground", 3, 2, {}),
+]
 
 
 @pytest.fixture(scope="module")
@@ -101,6 +106,7 @@ def drawn(monkeypatch) -> list[str]:
     def text(self, xy, text, *args, **kwargs):
         seen.append(text)
         return original(self, xy, text, *args, **kwargs)
+
     monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
     return seen
 
@@ -133,7 +139,7 @@ def unmarked(text: str, data: set[str]) -> list[str]:
     out = []
     for m in LETTERS.finditer(rest):
         word = m.group()
-        if word in data or (rest[m.end():].startswith("…") and any(d.startswith(word) for d in data)):
+        if word in data or (rest[m.end() :].startswith("…") and any(d.startswith(word) for d in data)):
             continue
         out.append(word)
     return out
@@ -200,8 +206,11 @@ def word_marks(kind: str, view: dict[str, Any], languages) -> list[tuple[float, 
 
     st = static(view)
     slots = assign_lanes(st.geo, occupancy(view))
-    return [(b[0] - 1, b[1] - 1, b[2] + 2, b[3] + 2) for language in languages
-            for b in (t.box for t in map_tags(view, st, slots, None, language))]
+    return [
+        (b[0] - 1, b[1] - 1, b[2] + 2, b[3] + 2)
+        for language in languages
+        for b in (t.box for t in map_tags(view, st, slots, None, language))
+    ]
 
 
 @pytest.mark.parametrize("kind, n, seed", [(g[0], g[1], g[2]) for g in GAMES[::2]])
@@ -232,6 +241,7 @@ class Longer(Lang):
     def _fill(self, template: str, params: dict[str, Any]) -> str:
         def grow(word: re.Match) -> str:
             return word.group() + "한글" * (len(word.group()) // 4 + 1)
+
         pieces = re.split(r"(\{\w+\})", template)
         grown = "".join(p if p.startswith("{") else LETTERS.sub(grow, p) for p in pieces)
         return grown.format(**params) if params else grown
@@ -251,6 +261,7 @@ def test_every_language_draws_and_its_words_stay_inside(played, monkeypatch, cod
             if left < -1 or top < -1 or right > width + 1 or bottom > height + 1:
                 outside.append(text)
         return original(self, xy, text, *args, **kwargs)
+
     monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
     for kind, n, seed, _ in GAMES:
         for image in images(kind, played[(kind, n, seed)], language):

@@ -9,6 +9,7 @@ the palette, and can be seen (pixel tests on rendered boards).
 - Flip-and-write: every line's letter at its far end (or half way round a ring) as well as
   on its wagon badge.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -38,6 +39,7 @@ def _sections(track: list[int], gaps: dict) -> list[tuple[set[int], set[str]]]:
             parent[g] = parent[parent[g]]
             g = parent[g]
         return g
+
     by_station: dict[str, list[int]] = {}
     for g in track:
         for s in gaps[g][:2]:
@@ -157,8 +159,9 @@ def test_flipwrite_lines_show_their_letter_at_the_far_end(key):
     left, top, right, bottom = sheet_geometry(view)["map"]
     size = (right - left, bottom - top)
     geo = Geometry(spec, (0, 0, *size), SHEET_STYLE.pad)
-    tags = end_tags(spec, line_paths(spec, geo, SHEET_STYLE.spacing), SHEET_STYLE.radius,
-                    badge_spots(spec, size, SHEET_STYLE))
+    tags = end_tags(
+        spec, line_paths(spec, geo, SHEET_STYLE.spacing), SHEET_STYLE.radius, badge_spots(spec, size, SHEET_STYLE)
+    )
     ends = {line.id for line, _ in tags}
     assert ends == {line.id for line in spec.lines}, ends
     for line, (x, y) in tags:

@@ -1,5 +1,6 @@
 """MetrOmania images: every position renders, pieces are where the rules put them, and a
 viewer's image holds their own hand and nobody else's secret."""
+
 import io
 
 import pytest
@@ -36,6 +37,7 @@ def test_every_position_of_a_game_renders(games, n):
         image = render_image(GAME, state, viewer=state.players[0])
         assert image.size == (1400, 960)
         count += 1
+
     log.replay(each=each)
     assert count == len(log.actions) + 1
 
@@ -60,7 +62,7 @@ def test_a_solid_line_segment_midpoint_has_its_players_colour(games):
             continue
         seat = final.players.index(line.player)
         for k in range(1, len(line.cells) - 1):
-            a, b = line_points(geo, line.vertices[k:k + 2], [line.cells[k]], 0.2 * geo.edge)
+            a, b = line_points(geo, line.vertices[k : k + 2], [line.cells[k]], 0.2 * geo.edge)
             mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
             pixel = image.getpixel((int(round(mid[0])), int(round(mid[1]))))
             # a later line may cross this one; most midpoints must still show the colour
@@ -77,9 +79,10 @@ def test_a_dashed_line_shows_its_colour_along_each_edge(games):
             continue
         seat = final.players.index(line.player)
         k = len(line.cells) // 2
-        a, b = line_points(geo, line.vertices[k:k + 2], [line.cells[k]], 0.2 * geo.edge)
-        samples = [image.getpixel((int(a[0] + (b[0] - a[0]) * t / 20), int(a[1] + (b[1] - a[1]) * t / 20)))
-                   for t in range(21)]
+        a, b = line_points(geo, line.vertices[k : k + 2], [line.cells[k]], 0.2 * geo.edge)
+        samples = [
+            image.getpixel((int(a[0] + (b[0] - a[0]) * t / 20), int(a[1] + (b[1] - a[1]) * t / 20))) for t in range(21)
+        ]
         assert any(_close(p, player_colour(seat)) for p in samples)
 
 
@@ -102,6 +105,7 @@ def _panel_texts(monkeypatch, state, viewer):
     def spy(self, xy, text, *args, **kwargs):
         seen.append(str(text))
         return original(self, xy, text, *args, **kwargs)
+
     monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
     render_image(GAME, state, viewer=viewer)
     monkeypatch.setattr(ImageDraw.ImageDraw, "text", original)
@@ -143,7 +147,7 @@ def test_last_turn_is_highlighted(games):
     geo = geometry()
     li, k = state.last_turn["tunnels"][-1]
     line = state.lines[li]
-    a, b = line_points(geo, line.vertices[k:k + 2], [line.cells[k]], 0.2 * geo.edge)
+    a, b = line_points(geo, line.vertices[k : k + 2], [line.cells[k]], 0.2 * geo.edge)
     ux, uy = b[0] - a[0], b[1] - a[1]
     norm = (ux * ux + uy * uy) ** 0.5
     nx_, ny_ = -uy / norm, ux / norm

@@ -10,6 +10,7 @@ own (the line names stay true: "red" is still red-ish); a mix's palette serves t
 least as well as any one of its members' palettes would; the data was made from the
 colours the code draws today.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -45,8 +46,10 @@ def conditions(key: str) -> list[tuple[str, str | None]]:
 
 
 def closest(colours: dict[str, str], condition: str, method: str | None) -> tuple[float, str, str]:
-    return min((seen(colours[a], condition, method).delta_e(seen(colours[b], condition, method), method="2000"), a, b)
-               for a, b in itertools.combinations(colours, 2))
+    return min(
+        (seen(colours[a], condition, method).delta_e(seen(colours[b], condition, method), method="2000"), a, b)
+        for a, b in itertools.combinations(colours, 2)
+    )
 
 
 CASES = [(name, key) for name in SETS for key in vision.KEYS[1:]]
@@ -96,6 +99,7 @@ def test_each_colour_stays_itself(name, key):
 def test_a_mix_gets_the_palette_that_serves_it_best(name):
     """For a table mixing deficiencies, its own palette's closest pair (under all of them)
     is at least as far apart as with any one member's palette."""
+
     def worst(colours, key):
         return min(closest(colours, c, m)[0] for c, m in conditions(key))
 

@@ -1,5 +1,6 @@
 """Posted images are indexed-colour PNGs: much smaller, with no visible change (the main
 colours exact, edges within a few values), the same bytes for the same image."""
+
 import io
 
 from hypothesis import given
@@ -43,8 +44,11 @@ def test_main_colours_stay_exact_and_edges_close():
     for i, tint in enumerate(TINTS):
         assert out.getpixel((i * 60 + 50, 230)) == tint
     assert out.getpixel((5, 110)) == PAPER
-    flat = [xy for xy in ((x, y) for x in range(0, 360, 3) for y in range(0, 240, 3))
-            if image.getpixel(xy) in TINTS + [PAPER]]
+    flat = [
+        xy
+        for xy in ((x, y) for x in range(0, 360, 3) for y in range(0, 240, 3))
+        if image.getpixel(xy) in TINTS + [PAPER]
+    ]
     assert all(out.getpixel(xy) == image.getpixel(xy) for xy in flat)
     assert max(difference(image, out)) <= 1.0
     assert encode_png(image) == png  # the same image, the same bytes

@@ -1,6 +1,7 @@
 """Names in any script are drawn, not boxed: Hangul, kanji and kana, Latin with accents,
 Cyrillic, Greek and common emoji go through the font chain (render/text.py) on every game's
 images."""
+
 from __future__ import annotations
 
 import unicodedata
@@ -15,7 +16,7 @@ from render.style import font
 from render.text import INVISIBLE, missing_glyphs
 
 NAMES = ["김민준", "Zoë", "Ђорђе", "🚇 Metro", "Αλέξης", "山田太郎", "髙橋さくら", "ミナ・ヨシダ"]
-TOFU = "\U0010FFFD"  # a private-use character no font here has: drawn as the empty box
+TOFU = "\U0010fffd"  # a private-use character no font here has: drawn as the empty box
 
 
 def drawn(text: str, size: int = 24) -> Image.Image:
@@ -33,13 +34,22 @@ def test_every_character_has_a_glyph(name):
 
 # Emoji people put in their names, the newer ones (Unicode 12-14) among them: coloured
 # circles and squares, faces, hands, people (joined and with skin tones), flags, keycaps.
-COMMON_EMOJI = ("🟢 🟥 🟠 🟡 🟣 🟤 🟦 🟧 🟨 🟩 🟪 🟫 🥲 🫶 🫠 🫡 🫣 🥹 🪩 🪐 🧋 🦩 😀 😂 🤣 😍 🥰 😎 🤔 😭 😡 🤯 🥳 "
-                "🤖 👻 💀 🙏 👍 👍🏽 👋🏿 💪 🫱🏼‍🫲🏾 ❤️ 🧡 💚 💙 💜 🖤 🤍 💯 ✨ 🔥 ⭐ 🌟 ⚡ ☀️ 🌈 ❄️ ☕ 🍕 🍺 🎉 🎲 🏆 "
-                "⚽ 🎮 🚇 🚆 🚉 🚊 🚝 🚄 🚌 🚲 🛴 🗺️ 🧭 🌍 🏙️ 🏠 🐱 🐶 🦊 🐼 🦄 🐍 🌵 🍀 ✅ ❌ ⛔ ⚠️ ♻️ ✈️ ☎️ "
-                "👨‍👩‍👧 🧑‍💻 🏳️‍🌈 🇳🇱 🇪🇸 🇰🇷 1️⃣ #️⃣ ©️ ™️").split()
+COMMON_EMOJI = (
+    "🟢 🟥 🟠 🟡 🟣 🟤 🟦 🟧 🟨 🟩 🟪 🟫 🥲 🫶 🫠 🫡 🫣 🥹 🪩 🪐 🧋 🦩 😀 😂 🤣 😍 🥰 😎 🤔 😭 😡 🤯 🥳 "
+    "🤖 👻 💀 🙏 👍 👍🏽 👋🏿 💪 🫱🏼‍🫲🏾 ❤️ 🧡 💚 💙 💜 🖤 🤍 💯 ✨ 🔥 ⭐ 🌟 ⚡ ☀️ 🌈 ❄️ ☕ 🍕 🍺 🎉 🎲 🏆 "
+    "⚽ 🎮 🚇 🚆 🚉 🚊 🚝 🚄 🚌 🚲 🛴 🗺️ 🧭 🌍 🏙️ 🏠 🐱 🐶 🦊 🐼 🦄 🐍 🌵 🍀 ✅ ❌ ⛔ ⚠️ ♻️ ✈️ ☎️ "
+    "👨‍👩‍👧 🧑‍💻 🏳️‍🌈 🇳🇱 🇪🇸 🇰🇷 1️⃣ #️⃣ ©️ ™️"
+).split()
 # The main emoji blocks, as the issue lists them: every character Unicode assigns there.
-EMOJI_BLOCKS = [(0x1F300, 0x1F5FF), (0x1F600, 0x1F64F), (0x1F680, 0x1F6FF), (0x1F7E0, 0x1F7EB), (0x1F900, 0x1F9FF),
-                (0x1FA70, 0x1FAFF), (0x2600, 0x27BF)]
+EMOJI_BLOCKS = [
+    (0x1F300, 0x1F5FF),
+    (0x1F600, 0x1F64F),
+    (0x1F680, 0x1F6FF),
+    (0x1F7E0, 0x1F7EB),
+    (0x1F900, 0x1F9FF),
+    (0x1FA70, 0x1FAFF),
+    (0x2600, 0x27BF),
+]
 
 
 @pytest.mark.parametrize("emoji", COMMON_EMOJI)
@@ -90,8 +100,11 @@ def test_japanese_names_and_texts_have_every_glyph():
     from tools import messages
 
     kana = [chr(c) for c in range(0x3041, 0x3097)] + [chr(c) for c in range(0x30A1, 0x30FB)]
-    codes = (bytes([hi, lo]).decode("cp932", "ignore") for hi in [*range(0x88, 0xA0), *range(0xE0, 0xEF),
-                                                                   *range(0xFA, 0xFD)] for lo in range(0x40, 0xFD))
+    codes = (
+        bytes([hi, lo]).decode("cp932", "ignore")
+        for hi in [*range(0x88, 0xA0), *range(0xE0, 0xEF), *range(0xFA, 0xFD)]
+        for lo in range(0x40, 0xFD)
+    )
     kanji = {ch for ch in codes if len(ch) == 1 and ("\u4e00" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff")}
     assert len(kanji) > 6000 and missing_glyphs("".join(kana) + "".join(sorted(kanji))) == []
     with (messages.LOCALES / "ja.po").open("rb") as f:

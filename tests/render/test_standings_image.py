@@ -1,6 +1,7 @@
 """The final standings picture: the podium's steps in gold, silver and bronze with the first
 three on them, everyone's line below, names in any script without tofu (English and
 Korean), a long field summed up, and the README's example up to date."""
+
 from __future__ import annotations
 
 import io
@@ -18,8 +19,19 @@ NAMES = ["김민준", "Zoë", "Ђорђе", "🚇 Metro", "Ann"]
 
 
 def rows(n: int) -> list[dict]:
-    return [{"rank": i + 1, "name": NAMES[i % len(NAMES)], "points": 4 - i * 0.25, "tiebreaks": [1.5, 2.0, 1500.0],
-             "played": 4, "byes": 0, "skipped": 0, "dropped": i == 4} for i in range(n)]
+    return [
+        {
+            "rank": i + 1,
+            "name": NAMES[i % len(NAMES)],
+            "points": 4 - i * 0.25,
+            "tiebreaks": [1.5, 2.0, 1500.0],
+            "played": 4,
+            "byes": 0,
+            "skipped": 0,
+            "dropped": i == 4,
+        }
+        for i in range(n)
+    ]
 
 
 def colours(image: Image.Image) -> set:

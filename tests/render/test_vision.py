@@ -1,6 +1,7 @@
 """The colour-vision interface (render/vision.py): the keys people set, the palette a table
 gets, and every image entry point accepting every palette key (an unknown key draws as
 "off")."""
+
 from __future__ import annotations
 
 import io
@@ -24,11 +25,18 @@ def test_visions_people_set():
     assert set(vision.VISIONS) <= set(vision.KEYS)
 
 
-@pytest.mark.parametrize("settings, key", [
-    ([], "off"), (["off", "off"], "off"), ([None, "bogus"], "off"),
-    (["deutan"], "deutan"), (["off", "deutan", "deutan"], "deutan"),
-    (["tritan", "protan"], "protan+tritan"), (["tritan", "off", "protan", "deutan"], "protan+deutan+tritan"),
-])
+@pytest.mark.parametrize(
+    "settings, key",
+    [
+        ([], "off"),
+        (["off", "off"], "off"),
+        ([None, "bogus"], "off"),
+        (["deutan"], "deutan"),
+        (["off", "deutan", "deutan"], "deutan"),
+        (["tritan", "protan"], "protan+tritan"),
+        (["tritan", "off", "protan", "deutan"], "protan+deutan+tritan"),
+    ],
+)
 def test_for_people(settings, key):
     assert vision.for_people(settings) == key
     assert vision.for_people(iter(settings)) == key  # any iterable, once

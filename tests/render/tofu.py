@@ -22,6 +22,7 @@ A character "has a glyph" when:
 Pillow's built-in bitmap font (font=None, no FreeType) cannot be checked and is reported as
 a failure for anything outside ASCII.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -31,13 +32,14 @@ from PIL import ImageDraw, ImageFont
 
 from render.text import INVISIBLE, ChainFont
 
-UNASSIGNED = "\U0010FFFD"
+UNASSIGNED = "\U0010fffd"
 
 
 @lru_cache(maxsize=None)
 def _cmap(path: str) -> frozenset[int] | None:
     try:
         from fontTools.ttLib import TTFont
+
         with TTFont(path, lazy=True, fontNumber=0) as font:
             return frozenset(font.getBestCmap() or ())
     except Exception:  # no fontTools, not a file, a format fontTools cannot read
@@ -68,8 +70,11 @@ def has_glyph(font: Any, ch: str) -> bool:
 
 def missing(font: Any, text: str) -> list[str]:
     """The characters of `text` that `font` would draw as boxes."""
-    return [ch for ch in text
-            if not ch.isspace() and ch.isprintable() and ord(ch) not in INVISIBLE and not has_glyph(font, ch)]
+    return [
+        ch
+        for ch in text
+        if not ch.isspace() and ch.isprintable() and ord(ch) not in INVISIBLE and not has_glyph(font, ch)
+    ]
 
 
 def assert_no_tofu(draw: Callable[[], Any]) -> list[tuple[Any, str]]:
@@ -82,8 +87,9 @@ def assert_no_tofu(draw: Callable[[], Any]) -> list[tuple[Any, str]]:
     recorded: list[tuple[Any, str]] = []
     original = ImageDraw.ImageDraw.text
 
-    def text(self: ImageDraw.ImageDraw, xy: Any, text: Any, fill: Any = None, font: Any = None, *args: Any,
-             **kwargs: Any) -> Any:
+    def text(
+        self: ImageDraw.ImageDraw, xy: Any, text: Any, fill: Any = None, font: Any = None, *args: Any, **kwargs: Any
+    ) -> Any:
         shown = getattr(text, "text", text)  # an ImageText.Text carries its own font
         used = getattr(text, "font", None) or font
         if used is None:
@@ -98,7 +104,13 @@ def assert_no_tofu(draw: Callable[[], Any]) -> list[tuple[Any, str]]:
         draw()
     finally:
         ImageDraw.ImageDraw.text = original  # type: ignore[method-assign]
-    bad = sorted({(getattr(font, "path", repr(font)), text, "".join(missing(font, text)))
-                  for font, text in recorded if missing(font, text)}, key=str)
+    bad = sorted(
+        {
+            (getattr(font, "path", repr(font)), text, "".join(missing(font, text)))
+            for font, text in recorded
+            if missing(font, text)
+        },
+        key=str,
+    )
     assert not bad, "characters drawn without a glyph (font, text, missing): " + "; ".join(map(str, bad[:20]))
     return recorded

@@ -1,6 +1,7 @@
 """Images of the flip-and-write game: every round of self-play games renders on every map,
 marks and completions show where they should, one panel per player, sealed decisions stay
 hidden, sizes stay within Discord's comfortable limits."""
+
 from __future__ import annotations
 
 import random
@@ -118,8 +119,9 @@ def _first_change(states, player, test):
 
 def test_a_marked_station_shows_its_cross(games):
     states = [s for s in games[(MAPS[0], 3)] if not s.pending]
-    before, after = _first_change(states, "p2", lambda a, b: any(
-        m == "x" and sid not in a.marks for sid, m in b.marks.items()))
+    before, after = _first_change(
+        states, "p2", lambda a, b: any(m == "x" and sid not in a.marks for sid, m in b.marks.items())
+    )
     sid = next(sid for sid, m in after.sheets["p2"].marks.items() if m == "x" and sid not in before.sheets["p2"].marks)
     plain = sheet_image(GAME.view(before, "p2"), "p2")
     crossed = sheet_image(GAME.view(after, "p2"), "p2")
@@ -135,12 +137,18 @@ def test_a_marked_station_shows_its_cross(games):
 def test_a_boxed_transfer_number_shows(games):
     for states in games.values():
         try:
-            before, after = _first_change([s for s in states if not s.pending], "p1", lambda a, b: any(
-                isinstance(m, int) and sid not in a.marks for sid, m in b.marks.items()))
+            before, after = _first_change(
+                [s for s in states if not s.pending],
+                "p1",
+                lambda a, b: any(isinstance(m, int) and sid not in a.marks for sid, m in b.marks.items()),
+            )
         except AssertionError:
             continue
-        sid = next(sid for sid, m in after.sheets["p1"].marks.items()
-                   if isinstance(m, int) and sid not in before.sheets["p1"].marks)
+        sid = next(
+            sid
+            for sid, m in after.sheets["p1"].marks.items()
+            if isinstance(m, int) and sid not in before.sheets["p1"].marks
+        )
         x, y = sheet_geometry(GAME.view(after, "p1"))["stations"][sid]
         r = SHEET_STYLE.radius
         box = (x - 1.4 * r, y - 1.4 * r, x + 1.4 * r, y + 1.4 * r)
@@ -271,11 +279,14 @@ def test_the_static_map_is_drawn_once_per_map_and_size():
 def test_map_data_without_drawing_data_falls_back_to_the_map_file():
     """A view whose map data lacks colours and x/y (only the rules' keys) draws the same."""
     view = GAME.view(GAME.new_game(["a", "b"], {"map": MAPS[-1]}, 2), "a")
-    bare = {**view, "map_data": {**view["map_data"],
-                                 "stations": [{k: v for k, v in s.items() if k not in ("x", "y")}
-                                              for s in view["map_data"]["stations"]],
-                                 "lines": [{k: v for k, v in l.items() if k != "colour"}
-                                           for l in view["map_data"]["lines"]]}}
+    bare = {
+        **view,
+        "map_data": {
+            **view["map_data"],
+            "stations": [{k: v for k, v in s.items() if k not in ("x", "y")} for s in view["map_data"]["stations"]],
+            "lines": [{k: v for k, v in l.items() if k != "colour"} for l in view["map_data"]["lines"]],
+        },
+    }
     assert sheet_image(bare, "a").tobytes() == sheet_image(view, "a").tobytes()
     assert summary_image(bare).tobytes() == summary_image(view).tobytes()
 

@@ -2,6 +2,7 @@
 start, in the middle of turns, at the end) render within size limits; the static layer is
 drawn once per map and size; every colour sits in its own slot of a shared gap; the new
 track glows; spectators and players see the same board; the summary only at the end."""
+
 from __future__ import annotations
 
 import copy
@@ -133,7 +134,7 @@ def _glow_points(st, placements, slots):
 
 def test_this_turns_placements_glow(games):
     states, _ = games[4]
-    state = next(s for s in states[len(states) // 2:] if len(s.turn.placements) >= 2)
+    state = next(s for s in states[len(states) // 2 :] if len(s.turn.placements) >= 2)
     view = _quiet(GAME.view(state, None))
     st = static(view)
     lit, slots = draw_map(view, st)

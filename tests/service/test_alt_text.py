@@ -7,6 +7,7 @@ The painter is a spy here (no pixels: an alt text never depends on them); it rec
 language and the palette of every picture. The pictures themselves are tested in
 tests/render; the e2e suite checks the descriptions at the Discord stand-in.
 """
+
 from __future__ import annotations
 
 import random
@@ -25,7 +26,10 @@ HANGUL = re.compile(r"[\uac00-\ud7a3]")
 KINDS = [("underground", 3, {}), ("metromania", 3, {}), ("flipwrite", 3, {"city": "berlin"})]
 
 
-FINALS = {"render.underground": ("summary.png",), "render.metromania": ("test-trips.png",)}  # as the renderers name them
+FINALS = {
+    "render.underground": ("summary.png",),
+    "render.metromania": ("test-trips.png",),
+}  # as the renderers name them
 
 
 class Spy:
@@ -41,6 +45,7 @@ class Spy:
                 self.calls.append((name, args[-2], args[-1]))
                 return [(n, b"png") for n in FINALS.get(args[0], ())] if name == "finals_of_view" else b"png"
             return await run(fn, *args)
+
         svc.painter.run = fake
 
     def take(self) -> list[tuple[str, str, str]]:

@@ -1,5 +1,6 @@
 """Automatic players at the table: bots seated at creation, the level chosen for a game,
 their moves announced like anyone's; they are never pinged, DMed or rated."""
+
 from __future__ import annotations
 
 import random
@@ -78,6 +79,7 @@ def test_the_bot_decides_a_whole_turn_at_once_and_the_same_each_time(monkeypatch
         steps = plan(self, *args, **kwargs)
         searches.append(self.last.candidates)
         return steps
+
     monkeypatch.setattr(StrongPlayer, "plan", counted)
     game = get_game("metromania")
     state = game.to_json(game.new_game(["u1", "bot-1"], {"first_player": "bot-1"}, 3))
@@ -89,8 +91,14 @@ def test_the_bot_decides_a_whole_turn_at_once_and_the_same_each_time(monkeypatch
     assert play_automatic("metromania", state, ["bot-1"], [], "7:0", "strong", 60) == first
 
 
-@pytest.mark.parametrize("name,options", [("metromania", {"first_player": "p2"}), ("flipwrite", {"map": "paris"}),
-                                          ("underground", {"map": "london", "first_player": "p2"})])
+@pytest.mark.parametrize(
+    "name,options",
+    [
+        ("metromania", {"first_player": "p2"}),
+        ("flipwrite", {"map": "paris"}),
+        ("underground", {"map": "london", "first_player": "p2"}),
+    ],
+)
 @pytest.mark.parametrize("level", ["random", "greedy", "strong"])
 def test_the_bots_players_get_only_their_seats_view(monkeypatch, name, options, level):
     """Whatever the level, a player is handed a view the engine made for the person of the
@@ -110,12 +118,14 @@ def test_the_bots_players_get_only_their_seats_view(monkeypatch, name, options, 
         out = real_view(self, state, viewer)
         made[id(out)] = viewer
         return out
+
     handed = []
     real_plan = type(auto).plan if "plan" in vars(type(auto)) else AutoPlayer.plan
 
     def plan(self, game_, view_, viewer, seat, rnd, budget):
         handed.append((made.get(id(view_), "not a view"), viewer, seat))
         return real_plan(self, game_, view_, viewer, seat, rnd, budget)
+
     monkeypatch.setattr(type(game), "view", view)
     monkeypatch.setattr(type(auto), "plan", plan)
     state = game.new_game(["p1", "p2", "p3"], dict(options), 5)

@@ -2,6 +2,7 @@
 the public view shows (the passenger and the face-up cards, where the newcomer's lines end,
 which lines of the sheet still take a card), and its word on the choices counts every legal
 first step in the groups it names."""
+
 from __future__ import annotations
 
 import random

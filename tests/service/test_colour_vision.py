@@ -4,6 +4,7 @@ sees in their own, what a channel sees in the key that serves every seated perso
 one (kept with the message in the outbox, so a picture drawn again after a crash is drawn
 the same way). The painter is a spy: the palettes themselves are tested in tests/render.
 """
+
 from __future__ import annotations
 
 import random
@@ -76,8 +77,10 @@ async def test_a_channel_sees_what_serves_every_seated_person(db):
     assert spy.take() == [("png_of_view", "en", "protan+tritan")]
     assert out.public[0].images == [{"board": None, "vision": "protan+tritan"}]
     async with db.driver.read() as q:
-        [payload] = [p for (p,) in await q.fetch("SELECT payload FROM outbox WHERE target = 'channel' "
-                                                 "AND payload LIKE '%vision%'")]
+        [payload] = [
+            p
+            for (p,) in await q.fetch("SELECT payload FROM outbox WHERE target = 'channel' AND payload LIKE '%vision%'")
+        ]
     assert '"vision": "protan+tritan"' in payload
     # A crash before it was posted: drawn again later in the palette it was committed with,
     # whatever the settings say by then.

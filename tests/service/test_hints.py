@@ -1,6 +1,7 @@
 """Hints through the service: refused in rated games, turned on by the host (announced in the
 lobby; the game is then not rated, for good), a suggestion that is a legal move of the asker,
 and the tutorial's game with its coach."""
+
 import pytest
 
 from metrobot.games import get_game

@@ -1,6 +1,7 @@
 """The worker pool that draws images and thinks for the automatic player survives a worker
 that dies: the pool is replaced and the call runs again, so later images and automatic
 moves keep working. (A call that kills its worker every time fails by itself.)"""
+
 from __future__ import annotations
 
 import asyncio
@@ -64,7 +65,7 @@ async def test_images_and_automatic_moves_go_on_after_a_worker_dies(tmp_path):
         before = (await db.open_game("c1")).moves
         out = await svc.play("c1", "u1", prefix)
         actions = (await db.actions((await db.open_game("c1")).id))[before:]
-        assert [a["actor"] for a in actions][:len(prefix)] == ["u1"] * len(prefix)
+        assert [a["actor"] for a in actions][: len(prefix)] == ["u1"] * len(prefix)
         assert "auto" in [a["actor"] for a in actions]  # the automatic player answered, in a new worker
         assert out.public and out.public[0].files and out.public[0].files[0].data.startswith(b"\x89PNG")
     finally:

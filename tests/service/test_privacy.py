@@ -4,6 +4,7 @@ nothing; lobbies are left and hosting passes on; a running game's export holds o
 own moves and no hand; a forgotten player is "Deleted player" in the reader's language; a
 server that removed the bot keeps its games stopped, even when someone comes back from away or
 is forgotten meanwhile."""
+
 from __future__ import annotations
 
 import json
@@ -85,6 +86,7 @@ async def test_an_interrupted_erasure_is_completed_with_the_same_ghosts(db, svc,
             raise RuntimeError("killed")
         calls.append(1)
         return await real(self, *args, **kwargs)
+
     monkeypatch.setattr(PrivacyQueries, "rename_game", dies_after_one)
     with pytest.raises(RuntimeError):
         await privacy.forget(ANN[0])

@@ -2,6 +2,7 @@
 post and the `/board format:text` of the same position, made here through the service
 and looked for, verbatim, in README.md (regenerate them with
 `python -m tests.service.test_readme_accessibility` after a change to the words)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -26,6 +27,7 @@ async def example() -> tuple[str, str]:
 
             async def no_pixels(fn, *args):  # the words never depend on the pixels
                 return b"png" if fn.__name__ == "png_of_view" else await run(fn, *args)
+
             run, svc.painter.run = svc.painter.run, no_pixels
             await svc.new_game("c1", "g", *PEOPLE[0], "underground", None, 3)
             for uid, name in PEOPLE[1:]:
@@ -52,7 +54,9 @@ def test_the_readme_shows_what_the_bot_says():
     alt, text = asyncio.run(example())
     readme = README.read_text(encoding="utf-8")
     assert alt in readme, "README's alt text example is out of date: python -m tests.service.test_readme_accessibility"
-    assert text in readme, "README's text board example is out of date: python -m tests.service.test_readme_accessibility"
+    assert text in readme, (
+        "README's text board example is out of date: python -m tests.service.test_readme_accessibility"
+    )
 
 
 if __name__ == "__main__":

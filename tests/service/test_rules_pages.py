@@ -1,6 +1,7 @@
 """The illustrated rules through the service: every page of every game with its text and
 picture, in the asker's language; ◀ ▶ controls; pictures drawn once per game, page and
 language; a page that does not exist refused; and a refused move pointing to its page."""
+
 import pytest
 
 from metrobot.games import all_plugins, get_plugin
@@ -31,8 +32,12 @@ async def test_every_page_has_its_text_its_picture_and_its_buttons(svc, kind):
         assert len(reply.text) <= 2000, "one Discord message"
         assert len(reply.files) == (page.build is not None)
         assert all(f.data.startswith(b"\x89PNG") for f in reply.files)
-        assert (reply.controls.kind, reply.controls.game, reply.controls.moves, reply.controls.total) == \
-            ("rules", kind, i, len(pages) - 1)
+        assert (reply.controls.kind, reply.controls.game, reply.controls.moves, reply.controls.total) == (
+            "rules",
+            kind,
+            i,
+            len(pages) - 1,
+        )
 
 
 async def test_pages_are_in_the_askers_language_and_drawn_once(svc, monkeypatch):
@@ -48,14 +53,15 @@ async def test_pages_are_in_the_askers_language_and_drawn_once(svc, monkeypatch)
     assert page_texts(plugin, 0, lang("ko"))[1] in first.text and "규칙" in first.text
     assert first.files[0].data == again.files[0].data
     english = (await svc.rules("c1", "underground", 0)).reply
-    assert drawn == [("underground", 0, "ko", "off"), ("underground", 0, "en", "off")], \
+    assert drawn == [("underground", 0, "ko", "off"), ("underground", 0, "en", "off")], (
         "a picture per page, language and palette, once"
+    )
     assert english.text != first.text
 
 
 async def test_a_page_that_does_not_exist_is_refused(svc):
     pages = len(get_plugin("underground").rules_pages())
-    for page in (pages, 10 ** 6, -1):
+    for page in (pages, 10**6, -1):
         with pytest.raises(Refused, match=f"{pages} pages; there is no page"):
             await svc.rules("c1", "underground", page)
     with pytest.raises(Refused, match="unknown game"):

@@ -1,4 +1,5 @@
 """The service layer on a real SQLite database in a temp dir (no Discord anywhere)."""
+
 import asyncio
 import random
 import re
@@ -134,8 +135,12 @@ async def test_illegal_move_is_refused_and_changes_nothing(svc, db):
     await started(svc)
     current = (await whose_turn(svc))[0]
     before = await db.open_game("c1")
-    for bad, reason in (("solid G13 L", "has not started"), ("dashed S4 G1", "runs to"),
-                        ("teleport", "(?i)cannot read"), ("station Z99", "no vertex")):
+    for bad, reason in (
+        ("solid G13 L", "has not started"),
+        ("dashed S4 G1", "runs to"),
+        ("teleport", "(?i)cannot read"),
+        ("station Z99", "no vertex"),
+    ):
         with pytest.raises(Refused, match=reason):
             await svc.play("c1", current, [bad])
     menu = await svc.menu("c1", current, [])
@@ -179,8 +184,9 @@ async def test_racing_plays_apply_once(svc, db):
     while not menu.complete:
         prefix.append(rnd.choice(menu.choices).code)
         menu = await svc.menu("c1", current, prefix)
-    results = await asyncio.gather(*(svc.play("c1", current, prefix, moves=row.moves) for _ in range(2)),
-                                   return_exceptions=True)
+    results = await asyncio.gather(
+        *(svc.play("c1", current, prefix, moves=row.moves) for _ in range(2)), return_exceptions=True
+    )
     assert sum(isinstance(r, Refused) for r in results) == 1
     assert len(await db.actions(row.id)) == len(prefix)
 
@@ -190,7 +196,10 @@ async def test_racing_processes_are_stopped_by_the_version_check(tmp_path):
     path = tmp_path / "shared.sqlite3"
     a_db, b_db = await Database(path).open(), await Database(path).open()
     try:
-        a, b = GameService(a_db, seeds=fixed_seeds(11), images=False), GameService(b_db, seeds=fixed_seeds(11), images=False)
+        a, b = (
+            GameService(a_db, seeds=fixed_seeds(11), images=False),
+            GameService(b_db, seeds=fixed_seeds(11), images=False),
+        )
         await started(a, 2)
         current = (await whose_turn(a))[0]
         menu = await a.menu("c1", current, [])
@@ -198,8 +207,9 @@ async def test_racing_processes_are_stopped_by_the_version_check(tmp_path):
         while not menu.complete:
             prefix.append(menu.choices[0].code)
             menu = await a.menu("c1", current, prefix)
-        results = await asyncio.gather(a.play("c1", current, prefix), b.play("c1", current, prefix),
-                                       return_exceptions=True)
+        results = await asyncio.gather(
+            a.play("c1", current, prefix), b.play("c1", current, prefix), return_exceptions=True
+        )
         assert sum(isinstance(r, Refused) for r in results) == 1, results
         assert len(await a_db.actions((await a_db.open_game("c1")).id)) == len(prefix)
     finally:
@@ -232,8 +242,13 @@ async def test_a_game_survives_a_new_service_on_the_same_database(tmp_path):
     from metrobot.gamelog import GameLog
 
     actions = await db2.actions(last.id)
-    log = GameLog(last.game, last.seed, [s.user_id for s in last.seats], last.options,
-                  [{"player": a["player"], "action": a["action"]} for a in actions])
+    log = GameLog(
+        last.game,
+        last.seed,
+        [s.user_id for s in last.seats],
+        last.options,
+        [{"player": a["player"], "action": a["action"]} for a in actions],
+    )
     game = get_game(last.game)
     assert game.to_json(log.replay()) == last.state
     await db2.close()
@@ -429,6 +444,7 @@ async def test_storage_settings(db):
     async def pragma(name):
         async with db.driver.read() as q:
             return (await q.fetchone(f"PRAGMA {name}"))[0]
+
     assert await pragma("journal_mode") == "wal"
     assert await pragma("synchronous") == 2  # FULL
     assert await pragma("foreign_keys") == 1

@@ -5,6 +5,7 @@ images it draws get the language they are meant for (in a worker, as a language 
 Run in the pseudo-language, every text the service composes is marked ⟦…⟧ (a piece of the
 catalogue) or ⟪…⟫ (a value): a leftover word is a text that bypassed the catalogue.
 """
+
 from __future__ import annotations
 
 import random
@@ -36,8 +37,14 @@ class MarkedRace(RacePlugin):
         out = []
         for e in events:
             if e["type"] == "added":
-                out.append(lang.t("**{name}** added {n}: the counter is {count}.", name=name(e["player"]), n=e["n"],
-                                  count=e["count"]))
+                out.append(
+                    lang.t(
+                        "**{name}** added {n}: the counter is {count}.",
+                        name=name(e["player"]),
+                        n=e["n"],
+                        count=e["count"],
+                    )
+                )
             elif e["type"] == "game_over":
                 out.append(lang.t("🏁 Game over. **{name}** wins!", name=name(e["winners"][0])))
         return out
@@ -73,6 +80,7 @@ class Drawn:
                 self.calls.append((fn.__name__, args[-2]))
                 return [("final.png", b"png")] if fn.__name__ == "finals_of_view" else b"png"
             return await run(fn, *args)
+
         svc.painter.run = fake
 
     def take(self) -> list[tuple[str, str]]:
@@ -159,8 +167,14 @@ def _race_texts() -> set[tuple[None, str]]:
     found = messages.Found()
     messages.scan_file(Path(__file__), found)
     plugin = MarkedRace()
-    texts = {plugin.game.title, plugin.rules, plugin.labels.play, plugin.labels.mine, plugin.labels.composer,
-             plugin.labels.groups}
+    texts = {
+        plugin.game.title,
+        plugin.rules,
+        plugin.labels.play,
+        plugin.labels.mine,
+        plugin.labels.composer,
+        plugin.labels.groups,
+    }
     return {(None, t) for t in texts} | set(found.messages)
 
 

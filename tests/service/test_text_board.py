@@ -3,6 +3,7 @@ reader, from the asker's view, privately, in pages that each fit one Discord mes
 whole as a .txt file; On the Underground's tracks as station sequences with branches and
 loops, MetrOmania's lines as coordinates, flip-and-write's sheet line by line.
 """
+
 from __future__ import annotations
 
 import random
@@ -94,9 +95,15 @@ def test_pages_never_split_a_line_and_prefer_the_end_of_a_section():
 def test_every_gap_of_a_colour_is_told_once_with_its_branches_and_loops():
     board = board_named("london")
     gap = lambda a, b: board.map.gap_between(a, b).id  # noqa: E731
-    track = [gap("Warren Street", "Oxford Circus"), gap("Oxford Circus", "Bond Street"),
-             gap("Bond Street", "Green Park"), gap("Green Park", "Oxford Circus"),
-             gap("Bond Street", "Baker Street"), gap("Baker Street", "Marylebone"), gap("Green Park", "Victoria")]
+    track = [
+        gap("Warren Street", "Oxford Circus"),
+        gap("Oxford Circus", "Bond Street"),
+        gap("Bond Street", "Green Park"),
+        gap("Green Park", "Oxford Circus"),
+        gap("Bond Street", "Baker Street"),
+        gap("Baker Street", "Marylebone"),
+        gap("Green Park", "Victoria"),
+    ]
     found = runs(board, track)
     told = [frozenset(p) for run in found for p in zip(run, run[1:])]
     assert sorted(map(sorted, told)) == sorted(sorted(board.ends[g]) for g in track)  # each gap once

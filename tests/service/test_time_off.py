@@ -1,13 +1,23 @@
 """Quiet hours and time away as plain functions of settings and time: spans of the day in
 any zone (daylight saving is the zone's), the away budget over a sliding 30 days."""
+
 from __future__ import annotations
 
 import datetime as dt
 
 import pytest
 
-from metrobot.service.time_off import (AWAY_BUDGET, DAY, away_log_after, away_used, is_away, parse_quiet,
-                                       quiet_until, zone_named, zones_matching)
+from metrobot.service.time_off import (
+    AWAY_BUDGET,
+    DAY,
+    away_log_after,
+    away_used,
+    is_away,
+    parse_quiet,
+    quiet_until,
+    zone_named,
+    zones_matching,
+)
 from metrobot.storage import Person
 
 UTC = dt.timezone.utc
@@ -17,9 +27,19 @@ def at(*when: int) -> float:
     return dt.datetime(*when, tzinfo=UTC).timestamp()
 
 
-@pytest.mark.parametrize("text, span", [("22:00-07:00", (1320, 420)), ("22-7", (1320, 420)), ("6.30 to 7.45", (390, 465)),
-                                        ("23h15 – 06h00", (1395, 360)), ("7-7", None), ("25:00-07:00", None),
-                                        ("noon", None), ("", None)])
+@pytest.mark.parametrize(
+    "text, span",
+    [
+        ("22:00-07:00", (1320, 420)),
+        ("22-7", (1320, 420)),
+        ("6.30 to 7.45", (390, 465)),
+        ("23h15 – 06h00", (1395, 360)),
+        ("7-7", None),
+        ("25:00-07:00", None),
+        ("noon", None),
+        ("", None),
+    ],
+)
 def test_quiet_hours_are_read_as_people_write_them(text, span):
     assert parse_quiet(text) == span
 

@@ -1,6 +1,7 @@
 """A person forgotten in the middle of a tournament (issue 36 meets issue 34): no row keeps
 their id or name, everyone else's points and tie-breaks stand, they are not paired again, and
 the tournament plays on to its final standings; `/me data` lists their tournaments."""
+
 from __future__ import annotations
 
 import itertools
@@ -16,8 +17,10 @@ from metrobot.tournaments.scoring import standings
 from tests.service.test_tournaments import new, play_round
 from tests.service.tourney_kit import Hall, run_director
 
-PEOPLE = [(f"70000000000000000{i}", name) for i, name in
-          enumerate(["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"], 1)]
+PEOPLE = [
+    (f"70000000000000000{i}", name)
+    for i, name in enumerate(["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"], 1)
+]
 ANN = PEOPLE[0][0]
 _names = itertools.count()
 
@@ -25,8 +28,11 @@ _names = itertools.count()
 @pytest.fixture(params=["sqlite", "postgres"])
 async def db(request, tmp_path):
     """Both backends (the erasure's SQL is the same for both)."""
-    where = str(tmp_path / "tourney.sqlite3") if request.param == "sqlite" else \
-        request.getfixturevalue("pg_server").url(f"tourney_privacy_{next(_names)}")
+    where = (
+        str(tmp_path / "tourney.sqlite3")
+        if request.param == "sqlite"
+        else request.getfixturevalue("pg_server").url(f"tourney_privacy_{next(_names)}")
+    )
     database = await Database(where).open()
     yield database
     await database.close()
@@ -37,17 +43,26 @@ async def _rows(db) -> list[str]:
         if db.driver.dialect == "sqlite":
             tables = [n for (n,) in await q.fetch("SELECT name FROM sqlite_master WHERE type = 'table'")]
         else:
-            tables = [n for (n,) in await q.fetch("SELECT table_name FROM information_schema.tables "
-                                                  "WHERE table_schema = 'public'")]
-        return [f"{t}: {json.dumps(list(r), default=str, ensure_ascii=False)}" for t in tables
-                for r in await q.fetch(f"SELECT * FROM {t}")]
+            tables = [
+                n
+                for (n,) in await q.fetch(
+                    "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+                )
+            ]
+        return [
+            f"{t}: {json.dumps(list(r), default=str, ensure_ascii=False)}"
+            for t in tables
+            for r in await q.fetch(f"SELECT * FROM {t}")
+        ]
 
 
 async def _table(svc, tid):
     snap = await svc.db.snapshot(tid)
     rules, entrants, rounds, results = model(snap)
-    return {s.person: (s.points, s.tiebreaks[:3], s.played) for s in standings(rules, entrants, rounds, results,
-                                                                                  snap.row.seed)}
+    return {
+        s.person: (s.points, s.tiebreaks[:3], s.played)
+        for s in standings(rules, entrants, rounds, results, snap.row.seed)
+    }
 
 
 async def test_a_person_forgotten_mid_tournament_leaves_no_trace_and_the_others_keep_their_standings(svc, clock):
@@ -90,5 +105,10 @@ def test_ids_are_swapped_wherever_json_holds_them():
     from metrobot.storage.tourney_personal import swapped
 
     data = {"seats": ["7", "8"], "places": {"7": 1, "8": 2}, "text": "7 won", "round": 7, "byes": [["7"]]}
-    assert swapped(data, "7", "ghost") == {"seats": ["ghost", "8"], "places": {"ghost": 1, "8": 2},
-                                           "text": "7 won", "round": 7, "byes": [["ghost"]]}
+    assert swapped(data, "7", "ghost") == {
+        "seats": ["ghost", "8"],
+        "places": {"ghost": 1, "8": 2},
+        "text": "7 won",
+        "round": 7,
+        "byes": [["ghost"]],
+    }

@@ -1,6 +1,7 @@
 """The tournament director through the service, on a real SQLite file, with the toy game
 (Race to 10, 2-3 players): sign-up, a Swiss played to its final standings, drops, removes,
 byes, skipped seats, pause/resume/abort, permissions, and a league's late joiners."""
+
 from __future__ import annotations
 
 import pytest
@@ -9,8 +10,7 @@ from metrobot.service import Refused
 from metrobot.tournaments.model import Round
 from tests.service.tourney_kit import Hall, play_table, run_director, settle
 
-PEOPLE = [(f"u{i}", name) for i, name in enumerate(["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"],
-                                                    1)]
+PEOPLE = [(f"u{i}", name) for i, name in enumerate(["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"], 1)]
 
 
 async def new(svc, fmt="swiss", kind="race", **kw):
@@ -43,8 +43,9 @@ async def test_sign_up_and_who_may_run_it(svc):
     with pytest.raises(Refused, match="Manage Server"):
         await svc.tournament_new("hall", "g", "u1", "race", "swiss", manager=False)
     await svc.db.save_server("g", {"tournament_role": "r9"})
-    await svc.tournament_new("hall", "g", "u1", "race", "swiss", manager=False, roles=["r9"], table_size=3,
-                             max_players=3)
+    await svc.tournament_new(
+        "hall", "g", "u1", "race", "swiss", manager=False, roles=["r9"], table_size=3, max_players=3
+    )
     with pytest.raises(Refused, match="already runs a tournament"):
         await new(svc)
     with pytest.raises(Refused, match="text channel"):
@@ -234,8 +235,9 @@ async def test_a_league_opens_tables_as_people_are_free_and_takes_late_joiners(s
 
 
 async def test_a_duplicate_round_deals_every_table_alike_in_private_threads(svc, clock):
-    await svc.tournament_new("hall", "g", "host", "flipwrite", "swiss", manager=True, table_size=2, rounds=2,
-                             duplicate=True)
+    await svc.tournament_new(
+        "hall", "g", "host", "flipwrite", "swiss", manager=True, table_size=2, rounds=2, duplicate=True
+    )
     for uid, name in PEOPLE[:6]:
         await svc.tournament_join("hall", "g", uid, name)
     with pytest.raises(Refused, match="Create Private Threads"):
@@ -293,8 +295,11 @@ async def test_a_sign_up_deadline_starts_it_and_a_break_holds_the_next_round(svc
     assert row.status == "signup" and "could not start it" in hall.said("hall")
     for uid, name in PEOPLE[1:6]:
         await svc.tournament_join("hall", "g", uid, name)
-    await svc.db.save_tournament(row := await svc.db.open_tournament("hall"),
-                                 settings={**row.settings, "signup_until": clock.now + 60}, due=clock.now + 60)
+    await svc.db.save_tournament(
+        row := await svc.db.open_tournament("hall"),
+        settings={**row.settings, "signup_until": clock.now + 60},
+        due=clock.now + 60,
+    )
     clock.now += 61
     await run_director(svc, hall)
     row = await svc.db.open_tournament("hall")

@@ -1,6 +1,7 @@
 """Drawing workers draw every game's static layers ahead, in the background: round the
 games step by step, each step only while no call runs, and a board needing a layer
 drawn ahead does not draw it again."""
+
 from __future__ import annotations
 
 import asyncio
@@ -23,7 +24,9 @@ def test_steps_go_round_the_games_and_a_failed_game_stops_alone(monkeypatch, cap
             if name == "b1":
                 raise ValueError("no map")
             done.append(name)
+
         return run
+
     plan = {"a": ["a1", "a2", "a3"], "b": ["b1", "b2"], "c": ["c1"]}
     monkeypatch.setattr(worker, "_steps", lambda game: [step(n) for n in plan[game]])
     worker.prewarm(("a", "b", "c"))
@@ -38,6 +41,7 @@ def test_no_step_starts_while_a_call_runs(monkeypatch):
     def work():
         running.set()
         release.wait(5)
+
     busy = threading.Thread(target=worker.call, args=(work,))
     busy.start()
     assert running.wait(5)

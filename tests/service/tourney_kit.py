@@ -2,6 +2,7 @@
 a fake clock, the toy game (Race to 10) registered, and a stand-in for the Discord side that
 makes what tournaments owe (threads, hall posts and edits, archiving) the way the adapter
 does, recording it."""
+
 from __future__ import annotations
 
 import time

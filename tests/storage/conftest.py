@@ -1,5 +1,6 @@
 """Both storage backends for the contract tests: SQLite (a file) and PostgreSQL (the
 session's server, `pg_server` in tests/conftest.py: one fresh database per test)."""
+
 from __future__ import annotations
 
 import itertools

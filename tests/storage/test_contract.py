@@ -1,4 +1,5 @@
 """The storage contract: what the service relies on, checked on SQLite and PostgreSQL alike."""
+
 from __future__ import annotations
 
 import asyncio
@@ -10,12 +11,21 @@ from metrobot.storage import Conflict, Database, Duplicate, GameResult, Owed, Se
 from metrobot.storage.schema import MIGRATIONS
 
 ANN, BOB = Seat("u1", "Ann"), Seat("u2", "Bob")
-SEED = 2 ** 47 + 12345  # seeds are 48-bit
+SEED = 2**47 + 12345  # seeds are 48-bit
 
 
 async def lobby(db, channel="c1", guild="g1", announce=lambda row: []):
-    return await db.create_game(channel_id=channel, guild_id=guild, game="metromania", host=ANN, options={"x": 1},
-                                seed=SEED, max_seats=2, turn_clock=3600, announce=announce)
+    return await db.create_game(
+        channel_id=channel,
+        guild_id=guild,
+        game="metromania",
+        host=ANN,
+        options={"x": 1},
+        seed=SEED,
+        max_seats=2,
+        turn_clock=3600,
+        announce=announce,
+    )
 
 
 def rate(standings, current):
@@ -59,8 +69,10 @@ async def test_two_connections_racing_on_one_game_apply_once(where):
     a, b = await Database(where).open(), await Database(where).open()
     try:
         row = await lobby(a)
-        results = await asyncio.gather(*(db.update(row, state={"by": i}, actions=[("u1", {"i": i}, "u1")])
-                                         for i, db in enumerate([a, b, a, b])), return_exceptions=True)
+        results = await asyncio.gather(
+            *(db.update(row, state={"by": i}, actions=[("u1", {"i": i}, "u1")]) for i, db in enumerate([a, b, a, b])),
+            return_exceptions=True,
+        )
         assert sum(not isinstance(r, Exception) for r in results) == 1
         assert all(isinstance(r, Conflict) for r in results if isinstance(r, Exception))
         assert len(await a.actions(row.id)) == 1
@@ -76,6 +88,7 @@ async def test_a_failed_transaction_leaves_nothing(db, monkeypatch):
 
     async def broken(*args, **kwargs):
         raise RuntimeError("disk full")
+
     monkeypatch.setattr(outbox, "insert", broken)
     with pytest.raises(RuntimeError):
         await db.update(row, state={"n": 1}, actions=[("u1", {"type": "a"}, "u1")])
@@ -117,8 +130,14 @@ async def test_due_clocks_are_claimed_by_one_and_released_by_a_change(where):
 
 def two_player(winner):
     """Ann scores 10, Bob 5; the winner is placed first (a tie-break may beat the score)."""
-    return GameResult("g1", "metromania", (Standing("u1", "Ann", 10, winner == "u1", True, 1 + (winner != "u1")),
-                                           Standing("u2", "Bob", 5, winner == "u2", True, 1 + (winner != "u2"))))
+    return GameResult(
+        "g1",
+        "metromania",
+        (
+            Standing("u1", "Ann", 10, winner == "u1", True, 1 + (winner != "u1")),
+            Standing("u2", "Bob", 5, winner == "u2", True, 1 + (winner != "u2")),
+        ),
+    )
 
 
 async def finished_games(db, winners):

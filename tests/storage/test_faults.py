@@ -2,6 +2,7 @@
 one, what is tried again and what is not, what the log says, and a move whose COMMIT lost
 its connection stored exactly once. The whole bot through such faults: the database-fault
 suite in tests/reliability/."""
+
 from __future__ import annotations
 
 import asyncio
@@ -50,15 +51,22 @@ def test_faults_are_told_from_bugs(tmp_path):
     assert faults.kind_of(ConnectionResetError()) == faults.LOST
     assert faults.kind_of(asyncpg.CannotConnectNowError("the database system is shutting down")) == faults.SHUTTING_DOWN
     assert faults.kind_of(asyncpg.CannotConnectNowError("the database system is starting up")) == faults.STARTING_UP
-    assert faults.kind_of(asyncpg.ReadOnlySQLTransactionError("cannot execute UPDATE in a read-only transaction")) \
+    assert (
+        faults.kind_of(asyncpg.ReadOnlySQLTransactionError("cannot execute UPDATE in a read-only transaction"))
         == faults.READ_ONLY_SERVER
+    )
     assert faults.kind_of(asyncpg.SerializationError("could not serialize access")) == faults.SERIALIZATION
     assert faults.kind_of(asyncpg.exceptions.ConnectionDoesNotExistError("closed in the middle")) == faults.LOST
     assert faults.kind_of(asyncio.TimeoutError()) == faults.TIMEOUT
     # Bugs and rules keep their own errors (and their tracebacks).
-    for bug in (sqlite3.OperationalError("near \"SELEC\": syntax error"), asyncpg.UndefinedTableError("no table"),
-                asyncpg.UniqueViolationError("duplicate key"), ValueError("bad"), KeyError("x"),
-                asyncpg.InterfaceError("cannot perform operation: another operation is in progress")):
+    for bug in (
+        sqlite3.OperationalError('near "SELEC": syntax error'),
+        asyncpg.UndefinedTableError("no table"),
+        asyncpg.UniqueViolationError("duplicate key"),
+        ValueError("bad"),
+        KeyError("x"),
+        asyncpg.InterfaceError("cannot perform operation: another operation is in progress"),
+    ):
         assert faults.kind_of(bug) is None, bug
 
 
@@ -82,6 +90,7 @@ def _flaky(outage: Outage, kinds: list[str], unsure: bool = False):
             raise DatabaseUnavailable(kinds.pop(0), unsure=unsure)
         outage.ok(wrote=False)
         return "done"
+
     return attempt, calls
 
 
@@ -141,8 +150,16 @@ def test_an_outage_of_writes_ends_with_a_write_not_a_read():
 
 # ---------------------------------------------------------------- a COMMIT that lost its connection
 async def _game(db: Database):
-    return await db.create_game(channel_id="c1", guild_id="g", game="metromania", host=Seat("u1", "Ann"),
-                                options={}, seed=1, max_seats=2, turn_clock=3600)
+    return await db.create_game(
+        channel_id="c1",
+        guild_id="g",
+        game="metromania",
+        host=Seat("u1", "Ann"),
+        options={},
+        seed=1,
+        max_seats=2,
+        turn_clock=3600,
+    )
 
 
 def _commit_then_lose_connection(db: Database, *, committed: bool) -> list[int]:
@@ -166,7 +183,9 @@ def _commit_then_lose_connection(db: Database, *, committed: bool) -> list[int]:
                 else:
                     await self.inner.__aexit__(RuntimeError, RuntimeError("rolled back"), None)
                 raise DatabaseUnavailable(faults.LOST, unsure=True)
+
         return Losing()
+
     db.driver.transaction = transaction
     return lost
 

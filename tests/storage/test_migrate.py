@@ -1,5 +1,6 @@
 """`python -m metrobot migrate`: an SQLite database copied into PostgreSQL, checked, and
 usable there (ids kept, sequences moved past them)."""
+
 from __future__ import annotations
 
 import random
@@ -46,20 +47,34 @@ async def test_migrate_copies_checks_and_the_copy_works(tmp_path, pg_server):
     await db.close()
 
     url = pg_server.url("migrated")
-    proc = subprocess.run([sys.executable, "-m", "metrobot", "migrate", str(path), "--to", url], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "metrobot", "migrate", str(path), "--to", url],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "checked: 2 of 2 games replay to their stored state; row counts match" in proc.stdout
-    again = subprocess.run([sys.executable, "-m", "metrobot", "migrate", str(path), "--to", url], cwd=ROOT,
-                           capture_output=True, text=True, timeout=300)
+    again = subprocess.run(
+        [sys.executable, "-m", "metrobot", "migrate", str(path), "--to", url],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert again.returncode == 2 and "already has 3 games" in again.stderr
 
     pg = await Database(url).open()
     try:
         for channel, row in before.items():
             copied = await pg.last_game(channel)
-            assert (copied.id, copied.state, copied.version, copied.moves) == (row.id, row.state, row.version,
-                                                                                 row.moves)
+            assert (copied.id, copied.state, copied.version, copied.moves) == (
+                row.id,
+                row.state,
+                row.version,
+                row.moves,
+            )
         assert await pg.stored_ratings() == ratings
         svc = GameService(pg, seeds=fixed_seeds(4), images=False)
         await play_on(svc, "c2")  # the game goes on in PostgreSQL

@@ -1,5 +1,6 @@
 """The storage contract for people, servers, who sits where, and the outbox's edits and held
 messages — on SQLite and PostgreSQL alike."""
+
 from __future__ import annotations
 
 import time
@@ -10,8 +11,18 @@ ANN, BOB, BOT = Seat("u1", "Ann"), Seat("u2", "Bob"), Seat("bot-1", "🤖 1", au
 
 
 async def lobby(db, channel, guild="g1", host=ANN, seats=None, announce=lambda row: []):
-    return await db.create_game(channel_id=channel, guild_id=guild, game="metromania", host=host, options={},
-                                seed=7, max_seats=3, turn_clock=3600, announce=announce, seats=seats)
+    return await db.create_game(
+        channel_id=channel,
+        guild_id=guild,
+        game="metromania",
+        host=host,
+        options={},
+        seed=7,
+        max_seats=3,
+        turn_clock=3600,
+        announce=announce,
+        seats=seats,
+    )
 
 
 async def test_people_and_servers_keep_their_settings(db):
@@ -71,7 +82,10 @@ async def test_held_messages_wait_and_edits_know_their_messages(db):
     assert await db.untidied(by[""]) == []  # the turn post it follows stays live
     dms = [o for o in await _all_owed(db, later + 30) if o.target.startswith("dm:")]
     assert sorted((o.payload["text"], o.superseded) for o in dms) == [
-        ("hand", False), ("your turn", True), ("your turn again", False)]  # a newer turn DM, not a hand
+        ("hand", False),
+        ("your turn", True),
+        ("your turn again", False),
+    ]  # a newer turn DM, not a hand
 
 
 async def _all_owed(db, due):

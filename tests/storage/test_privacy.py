@@ -3,6 +3,7 @@ to the list of what holds a person (`storage/personal.py`); a server's data goes
 alone; an erasure keeps one ghost id per server until it ends; and through the service, on
 both backends: a forgotten person's games still replay, and a server that removed the bot
 gets its games back within the retention period (a fake clock) or loses everything after it."""
+
 from __future__ import annotations
 
 import json
@@ -38,8 +39,12 @@ async def _everything(db) -> dict[str, list[tuple]]:
 
 
 def _mentioning(everything: dict[str, list[tuple]], *needles: str) -> list[str]:
-    return [f"{t}: {r}" for t, rows in everything.items() for r in rows
-            if any(n in json.dumps(r, default=str, ensure_ascii=False) for n in needles)]
+    return [
+        f"{t}: {r}"
+        for t, rows in everything.items()
+        for r in rows
+        if any(n in json.dumps(r, default=str, ensure_ascii=False) for n in needles)
+    ]
 
 
 def rate(standings, current):
@@ -54,14 +59,28 @@ async def test_every_table_is_known_to_the_holders(db):
 
 async def _finished_game(db, channel: str, guild: str) -> int:
     ann, bob = Seat(*ANN), Seat(*BOB)
-    row = await db.create_game(channel_id=channel, guild_id=guild, game="metromania", host=ann, options={},
-                               seed=1, max_seats=2, turn_clock=3600, seats=[ann, bob],
-                               announce=lambda r: [Owed("channel", 0, {"text": "lobby of Ann"})])
-    row = await db.update(row, status="active", state={"players": [ANN[0], BOB[0]]},
-                          actions=[(ANN[0], {"type": "x"}, ANN[0])],
-                          owed=[Owed(f"dm:{ANN[0]}", 1, {"text": "your hand"})])
-    result = GameResult(guild, "metromania", (Standing(ANN[0], "Ann", 3, True, True, 1),
-                                              Standing(BOB[0], "Bob", 1, False, True, 2)))
+    row = await db.create_game(
+        channel_id=channel,
+        guild_id=guild,
+        game="metromania",
+        host=ann,
+        options={},
+        seed=1,
+        max_seats=2,
+        turn_clock=3600,
+        seats=[ann, bob],
+        announce=lambda r: [Owed("channel", 0, {"text": "lobby of Ann"})],
+    )
+    row = await db.update(
+        row,
+        status="active",
+        state={"players": [ANN[0], BOB[0]]},
+        actions=[(ANN[0], {"type": "x"}, ANN[0])],
+        owed=[Owed(f"dm:{ANN[0]}", 1, {"text": "your hand"})],
+    )
+    result = GameResult(
+        guild, "metromania", (Standing(ANN[0], "Ann", 3, True, True, 1), Standing(BOB[0], "Bob", 1, False, True, 2))
+    )
     await db.update(row, status="finished", result=result, rate=rate)
     return row.id
 
@@ -78,8 +97,11 @@ async def test_a_servers_data_is_deleted_whole_and_alone(db):
     async with db.driver.read() as q:
         for table in ("actions", "outbox", "results", "seats"):
             assert await q.fetch(f"SELECT * FROM {table} WHERE game_id = ?", gone) == [], table
-    assert (await db.game(kept)) is not None and len(after["ratings"]) == 2 and after["servers"] == [
-        r for r in before["servers"] if r[0] == "g2"]
+    assert (
+        (await db.game(kept)) is not None
+        and len(after["ratings"]) == 2
+        and after["servers"] == [r for r in before["servers"] if r[0] == "g2"]
+    )
     assert len(after["actions"]) == 1 and len(after["results"]) == 2 and after["departures"] == []
 
 

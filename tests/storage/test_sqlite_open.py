@@ -1,6 +1,7 @@
 """Opening the SQLite file: several processes at once (found when two bots started on a new
 file together: one got "database is locked" switching to WAL, and then hung instead of
 exiting, so nothing restarted it)."""
+
 from __future__ import annotations
 
 import subprocess
@@ -32,8 +33,10 @@ def test_processes_opening_a_new_file_at_once_all_open_it(tmp_path):
     for round_ in range(6):
         path = tmp_path / f"new{round_}.sqlite3"
         at = time.time() + 2.0
-        procs = [subprocess.Popen([sys.executable, "-c", OPENER, str(path), str(at)], cwd=ROOT,
-                                  stderr=subprocess.PIPE) for _ in range(4)]
+        procs = [
+            subprocess.Popen([sys.executable, "-c", OPENER, str(path), str(at)], cwd=ROOT, stderr=subprocess.PIPE)
+            for _ in range(4)
+        ]
         for proc in procs:
             _, err = proc.communicate(timeout=60)
             assert proc.returncode == 0, err.decode()[-600:]

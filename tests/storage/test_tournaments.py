@@ -1,23 +1,31 @@
 """The storage contract of tournaments, on SQLite and PostgreSQL alike: one open tournament
 per hall, version-checked saves, one game per table, a table's result written with the
 game that finishes it, and the tournament outbox's order and claims."""
+
 from __future__ import annotations
 
 import asyncio
 
 import pytest
 
-from metrobot.storage import (
-    Conflict, Duplicate, EntrantRow, GameResult, RoundRow, Seat, Standing, TableRow, TOwed,
-)
+from metrobot.storage import Conflict, Duplicate, EntrantRow, GameResult, RoundRow, Seat, Standing, TableRow, TOwed
 from metrobot.storage.tourney_outbox import LEASE
 
 RULES = {"format": "swiss", "table_size": 2, "min_seats": 2, "max_seats": 4, "rounds": 3}
 
 
 async def tournament(db, hall="h1", announce=lambda row: [TOwed("post", "signup", {"text": "sign up"})]):
-    return await db.create_tournament(guild_id="g1", hall_id=hall, host_id="host", name="Spring", game="metromania",
-                                      rules=RULES, settings={"clock": 3600}, seed=2 ** 47 + 5, announce=announce)
+    return await db.create_tournament(
+        guild_id="g1",
+        hall_id=hall,
+        host_id="host",
+        name="Spring",
+        game="metromania",
+        rules=RULES,
+        settings={"clock": 3600},
+        seed=2**47 + 5,
+        announce=announce,
+    )
 
 
 def rate(standings, current):
@@ -26,14 +34,19 @@ def rate(standings, current):
 
 async def test_one_open_tournament_per_hall_and_its_sign_up_post(db):
     row = await tournament(db)
-    assert row.status == "signup" and row.rules == RULES and row.settings == {"clock": 3600} and row.seed == 2 ** 47 + 5
+    assert row.status == "signup" and row.rules == RULES and row.settings == {"clock": 3600} and row.seed == 2**47 + 5
     with pytest.raises(Duplicate):
         await tournament(db)
     assert (await db.open_tournament("h1")).id == row.id
-    assert await db.tournament(2 ** 70) is None  # a forged id
+    assert await db.tournament(2**70) is None  # a forged id
     [item] = await db.owed_tournament_items()
-    assert (item.kind, item.what, item.channel_id, item.payload, item.tries) == ("post", "signup", "h1",
-                                                                                  {"text": "sign up"}, 0)
+    assert (item.kind, item.what, item.channel_id, item.payload, item.tries) == (
+        "post",
+        "signup",
+        "h1",
+        {"text": "sign up"},
+        0,
+    )
     assert await db.owed_tournament_items() == []  # claimed
     await db.tournament_delivered(item, "555")
     assert (await db.tournament(row.id)).signup_message_id == "555"
@@ -54,11 +67,19 @@ async def test_saves_are_version_checked_and_all_or_nothing(db):
     assert snap.row.status == "signup" and [e.user_id for e in snap.entrants] == ["u1", "u2"]
     assert await db.owed_tournament_items() == []  # the refused save owed nothing
     pairing = {"number": 1, "tables": [{"number": 1, "seats": ["u2", "u1"]}], "byes": []}
-    saved = await db.save_tournament(saved, status="running", round=1, rounds=[RoundRow(1, pairing)],
-                                     tables=[TableRow(1, 1, ["u2", "u1"], "Spring · R1 T1")],
-                                     entrants=[EntrantRow("u1", "Ann", dropped=2)], removed=["u2"],
-                                     owed=[TOwed("thread", "table", {"round": 1, "table": 1, "name": "Spring · R1 T1"}),
-                                           TOwed("post", "pairings", {"text": "round 1"})])
+    saved = await db.save_tournament(
+        saved,
+        status="running",
+        round=1,
+        rounds=[RoundRow(1, pairing)],
+        tables=[TableRow(1, 1, ["u2", "u1"], "Spring · R1 T1")],
+        entrants=[EntrantRow("u1", "Ann", dropped=2)],
+        removed=["u2"],
+        owed=[
+            TOwed("thread", "table", {"round": 1, "table": 1, "name": "Spring · R1 T1"}),
+            TOwed("post", "pairings", {"text": "round 1"}),
+        ],
+    )
     snap = await db.snapshot(row.id)
     assert snap.rounds[0].pairing == pairing and snap.rounds[0].closed_at is None
     assert snap.tables == [TableRow(1, 1, ["u2", "u1"], "Spring · R1 T1")]
@@ -69,8 +90,9 @@ async def test_saves_are_version_checked_and_all_or_nothing(db):
 
 async def test_two_saves_at_once_one_wins(db):
     row = await tournament(db, announce=lambda row: [])
-    outcomes = await asyncio.gather(*(db.save_tournament(row, status="running", stage=1) for _ in range(5)),
-                                    return_exceptions=True)
+    outcomes = await asyncio.gather(
+        *(db.save_tournament(row, status="running", stage=1) for _ in range(5)), return_exceptions=True
+    )
     assert sum(not isinstance(o, Exception) for o in outcomes) == 1
     assert all(isinstance(o, Conflict) for o in outcomes if isinstance(o, Exception))
 
@@ -88,23 +110,46 @@ async def test_a_table_has_one_game_and_its_result_comes_with_the_finish(db):
 
     async def link(tx, game):
         await db.link_table_game(tx, row.id, 1, 1, game.id)
+
     seats = [Seat("u1", "Ann"), Seat("u2", "Bob")]
-    game = await db.create_game(channel_id="t77", guild_id="g1", game="metromania", host=seats[0], options={},
-                                seed=1, max_seats=2, turn_clock=60, seats=seats, linked=link)
+    game = await db.create_game(
+        channel_id="t77",
+        guild_id="g1",
+        game="metromania",
+        host=seats[0],
+        options={},
+        seed=1,
+        max_seats=2,
+        turn_clock=60,
+        seats=seats,
+        linked=link,
+    )
     with pytest.raises(Conflict):  # a second game for the same table is rolled back
-        await db.create_game(channel_id="t99", guild_id="g1", game="metromania", host=seats[0], options={},
-                             seed=1, max_seats=2, turn_clock=60, seats=seats, linked=link)
+        await db.create_game(
+            channel_id="t99",
+            guild_id="g1",
+            game="metromania",
+            host=seats[0],
+            options={},
+            seed=1,
+            max_seats=2,
+            turn_clock=60,
+            seats=seats,
+            linked=link,
+        )
     assert await db.open_game("t99") is None
     assert (await db.table_of_thread("t77"))[1].game_id == game.id
     game = await db.update(game, status="active", actions=[("u1", {"a": 1}, "u1"), ("u2", {"a": 2}, "auto")])
-    result = GameResult("g1", "metromania", (Standing("u1", "Ann", 7, True, True, 1),
-                                             Standing("u2", "Bob", 3, False, False, 2)))
+    result = GameResult(
+        "g1", "metromania", (Standing("u1", "Ann", 7, True, True, 1), Standing("u2", "Bob", 3, False, False, 2))
+    )
     db.tournament_news = False
     await db.update(game, status="finished", result=result, rate=rate)
     assert db.tournament_news
     snap = await db.snapshot(row.id)
-    assert snap.results == [{"round": 1, "table": 1, "places": {"u1": 1, "u2": 2}, "skipped": ["u2"],
-                             "scores": {"u1": 7.0, "u2": 3.0}}]
+    assert snap.results == [
+        {"round": 1, "table": 1, "places": {"u1": 1, "u2": 2}, "skipped": ["u2"], "scores": {"u1": 7.0, "u2": 3.0}}
+    ]
     due = await db.claim_due_tournaments(snap.row.due + 1)
     assert [r.id for r in due] == [row.id] and await db.claim_due_tournaments(snap.row.due + 1) == []
     [archive] = await db.owed_tournament_items()
@@ -113,8 +158,9 @@ async def test_a_table_has_one_game_and_its_result_comes_with_the_finish(db):
 
 
 async def test_the_outbox_keeps_a_tournaments_order_and_frees_a_dead_claim(db):
-    row = await tournament(db, announce=lambda row: [TOwed("post", "signup", {"text": "a"}),
-                                                     TOwed("post", "news", {"text": "b"})])
+    row = await tournament(
+        db, announce=lambda row: [TOwed("post", "signup", {"text": "a"}), TOwed("post", "news", {"text": "b"})]
+    )
     other = await tournament(db, hall="h2", announce=lambda row: [TOwed("post", "signup", {"text": "c"})])
     first = await db.owed_tournament_items(limit=1)
     assert [i.payload["text"] for i in first] == ["a"]

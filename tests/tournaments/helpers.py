@@ -1,5 +1,6 @@
 """Playing a tournament out in tests: the director's loop without storage (pair, draw
 results, drop people at the round the test says), plus the checks every round must pass."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -20,8 +21,16 @@ class Played:
     ended: str = ""  # the PairingError that ended it, if any
 
 
-def play(rules: Rules, count: int, seed: int, *, drops: dict[str, int] | None = None, mode: str = "random",
-         max_rounds: int = 12, skips: float = 0.0) -> Played:
+def play(
+    rules: Rules,
+    count: int,
+    seed: int,
+    *,
+    drops: dict[str, int] | None = None,
+    mode: str = "random",
+    max_rounds: int = 12,
+    skips: float = 0.0,
+) -> Played:
     """Pair and draw until the format ends (or `max_rounds`); `drops`: person -> the first
     round they are not paired for (set just before that round is paired, as the director does);
     `skips`: the share of seats the automatic player plays all game."""
@@ -32,8 +41,9 @@ def play(rules: Rules, count: int, seed: int, *, drops: dict[str, int] | None = 
     ended = ""
     while len(rounds) < max_rounds:
         number = len(rounds) + 1
-        entrants = [dataclasses.replace(e, dropped=drops[e.id]) if drops and drops.get(e.id) == number else e
-                    for e in entrants]
+        entrants = [
+            dataclasses.replace(e, dropped=drops[e.id]) if drops and drops.get(e.id) == number else e for e in entrants
+        ]
         try:
             if rules.format == "league":
                 tables = open_tables(rules, entrants, rounds, results, set(), seed)

@@ -1,4 +1,5 @@
 """The table-size rule, round robin, knockout and league pairing."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -23,6 +24,7 @@ def rules(fmt="swiss", size=4, low=2, high=5, **kw) -> Rules:
 
 
 # ---------------------------------------------------------------- table sizes
+
 
 def legal(count: int, low: int, high: int) -> bool:
     return any(low <= count // t and -(-count // t) <= high for t in range(1, count + 1))
@@ -52,6 +54,7 @@ def test_table_size_examples():
 
 
 # ---------------------------------------------------------------- round robin
+
 
 @pytest.mark.parametrize("count", range(2, 15))
 def test_two_player_round_robin_everyone_meets_everyone_once(count):
@@ -94,6 +97,7 @@ def test_round_robin_drop_gives_the_opponent_a_bye():
 
 # ---------------------------------------------------------------- knockout
 
+
 @pytest.mark.parametrize("count", range(2, 40))
 def test_two_player_knockout_is_a_standard_bracket(count):
     ko = rules("knockout", size=2, low=2, high=4)
@@ -102,9 +106,11 @@ def test_two_player_knockout_is_a_standard_bracket(count):
     assert len(game.rounds) == math.ceil(math.log2(count))
     order = seeding(game.entrants, count)
     first = game.rounds[0]
-    assert list(first.byes) == sorted(order[:size - count])
-    rest = order[size - count:]
-    assert {frozenset(t.seats) for t in first.tables} == {frozenset((rest[i], rest[-1 - i])) for i in range(len(rest) // 2)}
+    assert list(first.byes) == sorted(order[: size - count])
+    rest = order[size - count :]
+    assert {frozenset(t.seats) for t in first.tables} == {
+        frozenset((rest[i], rest[-1 - i])) for i in range(len(rest) // 2)
+    }
     assert all(not r.byes for r in game.rounds[1:])
     assert len(game.rounds[-1].tables) == 1 and "decided" in game.ended
     table = standings(ko, game.entrants, game.rounds, game.results, count)
@@ -114,7 +120,9 @@ def test_two_player_knockout_is_a_standard_bracket(count):
     assert [s.extra["reached"] for s in table] == sorted((s.extra["reached"] for s in table), reverse=True)
 
 
-@pytest.mark.parametrize("count, size, advance", [(16, 4, 1), (16, 4, 2), (17, 4, 1), (27, 3, 1), (30, 5, 2), (9, 3, 2)])
+@pytest.mark.parametrize(
+    "count, size, advance", [(16, 4, 1), (16, 4, 2), (17, 4, 1), (27, 3, 1), (30, 5, 2), (9, 3, 2)]
+)
 def test_multi_player_knockout_sends_the_top_through(count, size, advance):
     ko = rules("knockout", size=size, low=2, high=5, advance=advance)
     game = play(ko, count, 2, mode="rating", max_rounds=10)
@@ -124,8 +132,11 @@ def test_multi_player_knockout_sends_the_top_through(count, size, advance):
         through = set(before.byes)
         for t in before.tables:
             places = found[(before.number, t.number)].places
-            through |= set(sorted(t.seats, key=lambda p: places[p])[:advance]) if len(
-                {places[p] for p in t.seats}) == len(t.seats) else set()
+            through |= (
+                set(sorted(t.seats, key=lambda p: places[p])[:advance])
+                if len({places[p] for p in t.seats}) == len(t.seats)
+                else set()
+            )
         people = set(seated(after)) | set(after.byes)
         assert through <= people and len(people) == advance * len(before.tables) + len(before.byes)
     assert len(game.rounds[-1].tables) == 1 and len(game.rounds[-1].tables[0].seats) <= size
@@ -187,6 +198,7 @@ def test_knockout_plans():
 
 # ---------------------------------------------------------------- league
 
+
 def test_league_opens_full_tables_among_free_people_least_met_first():
     league = rules("league", size=3, low=2, high=4, best_of=2)
     entrants = [Entrant(f"p{i}") for i in range(1, 11)]
@@ -214,8 +226,12 @@ def test_league_takes_late_joiners_and_waits_for_enough_people():
 
 
 def test_bad_rules_refuse():
-    for bad in (rules(size=6, high=5, rounds=2), rules("chess", rounds=2), rules("swiss"),
-                rules("knockout", advance=4)):
+    for bad in (
+        rules(size=6, high=5, rounds=2),
+        rules("chess", rounds=2),
+        rules("swiss"),
+        rules("knockout", advance=4),
+    ):
         with pytest.raises(PairingError):
             pair(bad, [Entrant("a"), Entrant("b")], [], [], 1)
     with pytest.raises(PairingError):

@@ -9,6 +9,7 @@ The split search here runs with a smaller work cap than the bot's (these propert
 whatever the cap; the search's quality has its own tests in test_swiss.py) so the everyday
 run stays short; METROBOT_RELIABILITY=full draws many more tournaments.
 """
+
 from __future__ import annotations
 
 import math
@@ -44,12 +45,17 @@ def tournaments(draw, formats=("swiss", "round_robin", "knockout", "league")):
     count = draw(st.integers(4, 64))
     rounds = draw(st.integers(1, 7))
     advance = draw(st.integers(1, size - 1))
-    rules = Rules(format=fmt, table_size=size, min_seats=low, max_seats=high,
-                  rounds=rounds if fmt in ("swiss", "round_robin") or fmt == "league" else None,
-                  advance=advance, best_of=draw(st.sampled_from([None, 2])))
+    rules = Rules(
+        format=fmt,
+        table_size=size,
+        min_seats=low,
+        max_seats=high,
+        rounds=rounds if fmt in ("swiss", "round_robin") or fmt == "league" else None,
+        advance=advance,
+        best_of=draw(st.sampled_from([None, 2])),
+    )
     width = len(str(count))
-    drops = draw(st.dictionaries(st.integers(1, count).map(lambda i: f"p{i:0{width}d}"), st.integers(2, 7),
-                                 max_size=3))
+    drops = draw(st.dictionaries(st.integers(1, count).map(lambda i: f"p{i:0{width}d}"), st.integers(2, 7), max_size=3))
     seed = draw(st.integers(0, 10_000))
     return rules, count, seed, drops
 
@@ -115,13 +121,21 @@ def check_league(game) -> None:
         assert all(len(t.seats) == game.rules.table_size for t in rnd.tables)
 
 
-CHECKS = {"swiss": [check_swiss, check_seats], "round_robin": [check_round_robin, check_seats],
-          "knockout": [check_knockout], "league": [check_league]}
+CHECKS = {
+    "swiss": [check_swiss, check_seats],
+    "round_robin": [check_round_robin, check_seats],
+    "knockout": [check_knockout],
+    "league": [check_league],
+}
 
 
 def _case(fmt, size, count, rounds, low=2, high=5, advance=1, drops=None, seed=1):
-    return (Rules(fmt, table_size=size, min_seats=low, max_seats=high, rounds=rounds, advance=advance),
-            count, seed, drops or {})
+    return (
+        Rules(fmt, table_size=size, min_seats=low, max_seats=high, rounds=rounds, advance=advance),
+        count,
+        seed,
+        drops or {},
+    )
 
 
 @settings(max_examples=scale(40, 400), suppress_health_check=[HealthCheck.too_slow])

@@ -1,6 +1,7 @@
 """Tournament points and standings: places scaled by table size with ties split, byes
 credited once, skipped seats, tie-breaks in their documented order, knockout and league
 standings, duplicate rounds ranked across the field."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -20,7 +21,12 @@ def test_places_are_scaled_by_table_size():
     assert table_points(TableResult(1, 1, {"a": 1, "b": 2})) == {"a": 1.0, "b": 0.0}
     assert table_points(TableResult(1, 1, {"a": 1, "b": 2, "c": 3})) == {"a": 1.0, "b": 0.5, "c": 0.0}
     assert table_points(TableResult(1, 1, {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5})) == {
-        "a": 1.0, "b": 0.75, "c": 0.5, "d": 0.25, "e": 0.0}
+        "a": 1.0,
+        "b": 0.75,
+        "c": 0.5,
+        "d": 0.25,
+        "e": 0.0,
+    }
     assert table_points(TableResult(1, 1, {"a": 1})) == {"a": BYE_POINTS}
 
 
@@ -44,14 +50,19 @@ def test_a_bye_scores_the_average_exactly_once_per_round():
 
 def test_results_for_unknown_tables_are_ignored_and_the_last_result_of_a_table_counts():
     rounds = [Round(1, (Table(1, ("a", "b")),))]
-    results = [TableResult(1, 1, {"a": 1, "b": 2}), TableResult(1, 2, {"a": 1, "b": 2}),
-               TableResult(1, 1, {"a": 2, "b": 1})]
+    results = [
+        TableResult(1, 1, {"a": 1, "b": 2}),
+        TableResult(1, 2, {"a": 1, "b": 2}),
+        TableResult(1, 1, {"a": 2, "b": 1}),
+    ]
     assert totals(SWISS, rounds, results) == {"a": 0.0, "b": 1.0}
 
 
 def test_a_skipped_seat_scores_nothing_counts_as_skipped_and_drops_after_enough():
     rounds = [Round(n, (Table(1, ("a", "b", "c")),)) for n in (1, 2, 3)]
-    results = [TableResult(n, 1, {"a": 1, "b": 2, "c": 3}, skipped=frozenset({"a"} if n < 3 else ())) for n in (1, 2, 3)]
+    results = [
+        TableResult(n, 1, {"a": 1, "b": 2, "c": 3}, skipped=frozenset({"a"} if n < 3 else ())) for n in (1, 2, 3)
+    ]
     entrants = [Entrant(p) for p in "abc"]
     table = {s.person: s for s in standings(SWISS, entrants, rounds, results, 1)}
     assert table["a"].points == 1.0 and table["a"].skipped == 2 and table["a"].played == 1
@@ -72,7 +83,9 @@ def test_standings_follow_points_then_the_tiebreaks_in_order():
         assert keys == sorted(keys)
         assert [s.rank for s in table] == list(range(1, 15))  # the coin separates everyone
         assert sum(s.points for s in table) == pytest.approx(
-            sum(len(t.seats) / 2 for r in game.rounds for t in r.tables) + BYE_POINTS * sum(len(r.byes) for r in game.rounds))
+            sum(len(t.seats) / 2 for r in game.rounds for t in r.tables)
+            + BYE_POINTS * sum(len(r.byes) for r in game.rounds)
+        )
 
 
 def test_last_at_the_top_table_is_worth_what_last_is_anywhere_and_the_tiebreak_rewards_the_stronger_table():
@@ -100,9 +113,12 @@ def test_sonneborn_berger_weighs_whom_you_beat():
 
     def duel(n, t, winner, loser):
         return Table(t, (winner, loser)), TableResult(n, t, {winner: 1, loser: 2})
-    plays = [[("a", "x"), ("b", "y"), ("c", "z"), ("d", "w")],
-             [("y", "a"), ("x", "b"), ("w", "c"), ("z", "d")],
-             [("a", "c"), ("b", "d"), ("x", "z"), ("w", "y")]]
+
+    plays = [
+        [("a", "x"), ("b", "y"), ("c", "z"), ("d", "w")],
+        [("y", "a"), ("x", "b"), ("w", "c"), ("z", "d")],
+        [("a", "c"), ("b", "d"), ("x", "z"), ("w", "y")],
+    ]
     rounds, results = [], []
     for n, duels in enumerate(plays, start=1):
         made = [duel(n, t, *d) for t, d in enumerate(duels, start=1)]
@@ -117,7 +133,12 @@ def test_sonneborn_berger_weighs_whom_you_beat():
 
 
 def test_opponent_rating_is_the_third_tiebreak():
-    entrants = [Entrant("a", rating=1000), Entrant("b", rating=1000), Entrant("x", rating=2000), Entrant("y", rating=1200)]
+    entrants = [
+        Entrant("a", rating=1000),
+        Entrant("b", rating=1000),
+        Entrant("x", rating=2000),
+        Entrant("y", rating=1200),
+    ]
     rounds = [Round(1, (Table(1, ("a", "x")), Table(2, ("b", "y"))))]
     results = [TableResult(1, 1, {"a": 1, "x": 1}), TableResult(1, 2, {"b": 1, "y": 1})]
     table = {s.person: s for s in standings(SWISS, entrants, rounds, results, 1)}
@@ -137,7 +158,11 @@ def test_a_dropped_persons_results_stand_for_their_opponents():
 def test_league_counts_each_persons_best_results():
     league = Rules("league", table_size=2, min_seats=2, max_seats=2, best_of=2)
     rounds = [Round(n, (Table(1, ("a", "b")),)) for n in (1, 2, 3)]
-    results = [TableResult(1, 1, {"a": 1, "b": 2}), TableResult(2, 1, {"a": 2, "b": 1}), TableResult(3, 1, {"a": 1, "b": 2})]
+    results = [
+        TableResult(1, 1, {"a": 1, "b": 2}),
+        TableResult(2, 1, {"a": 2, "b": 1}),
+        TableResult(3, 1, {"a": 1, "b": 2}),
+    ]
     table = {s.person: s for s in standings(league, [Entrant("a"), Entrant("b")], rounds, results, 1)}
     assert table["a"].points == 2.0 and table["a"].extra == {"counted": 2}
     assert table["b"].points == 1.0 and table["b"].played == 3
@@ -146,8 +171,10 @@ def test_league_counts_each_persons_best_results():
 def test_duplicate_rounds_rank_everyone_across_the_field():
     rules = dataclasses.replace(SWISS, duplicate=True)
     rounds = [Round(1, (Table(1, ("a", "b")), Table(2, ("c", "d"))))]
-    results = [TableResult(1, 1, {"a": 1, "b": 2}, scores={"a": 30, "b": 20}),
-               TableResult(1, 2, {"c": 1, "d": 2}, scores={"c": 25, "d": 10})]
+    results = [
+        TableResult(1, 1, {"a": 1, "b": 2}, scores={"a": 30, "b": 20}),
+        TableResult(1, 2, {"c": 1, "d": 2}, scores={"c": 25, "d": 10}),
+    ]
     assert totals(rules, rounds, results) == pytest.approx({"a": 1.0, "c": 2 / 3, "b": 1 / 3, "d": 0.0})
     assert totals(SWISS, rounds, results) == {"a": 1.0, "c": 1.0, "b": 0.0, "d": 0.0}
     tied = [dataclasses.replace(results[0], scores={"a": 30, "b": 25}), results[1]]

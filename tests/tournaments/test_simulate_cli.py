@@ -1,6 +1,7 @@
 """`python -m metrobot tournament simulate` is a contract: its JSON keys (README,
 "Simulation tool"), the same output for the same arguments, and `error: ...` with exit 2
 on bad input."""
+
 from __future__ import annotations
 
 import json
@@ -18,12 +19,29 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "metrobot", "tournament", "simulate", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "metrobot", "tournament", "simulate", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
-SWISS = ("--kind", "underground", "--format", "swiss", "--players", "9", "--table-size", "3", "--rounds", "3",
-         "--seed", "4")
+SWISS = (
+    "--kind",
+    "underground",
+    "--format",
+    "swiss",
+    "--players",
+    "9",
+    "--table-size",
+    "3",
+    "--rounds",
+    "3",
+    "--seed",
+    "4",
+)
 
 
 @pytest.fixture(scope="module")
@@ -64,21 +82,51 @@ def test_the_same_arguments_print_the_same_json(swiss):
 
 def test_every_format_runs(capsys):
     for fmt in ("round_robin", "knockout", "league"):
-        assert main(["tournament", "simulate", "--kind", "metromania", "--format", fmt, "--players", "8",
-                     "--table-size", "2", "--rounds", "3", "--advance", "1", "--best-of", "2", "--duplicate"]) == 0
+        assert (
+            main(
+                [
+                    "tournament",
+                    "simulate",
+                    "--kind",
+                    "metromania",
+                    "--format",
+                    fmt,
+                    "--players",
+                    "8",
+                    "--table-size",
+                    "2",
+                    "--rounds",
+                    "3",
+                    "--advance",
+                    "1",
+                    "--best-of",
+                    "2",
+                    "--duplicate",
+                ]
+            )
+            == 0
+        )
         data = json.loads(capsys.readouterr().out)
         assert data["rounds"] and data["rules"]["format"] == fmt and data["rules"]["duplicate"]
 
 
-@pytest.mark.parametrize("args, says", [
-    (("--kind", "chess", "--format", "swiss", "--players", "8", "--rounds", "3"), "unknown game"),
-    (("--kind", "metromania", "--format", "swiss", "--players", "8", "--table-size", "5", "--rounds", "3"), "outside"),
-    (("--kind", "metromania", "--format", "swiss", "--players", "8"), "needs --rounds"),
-    (("--kind", "metromania", "--format", "swiss", "--players", "0", "--rounds", "2"), "--players"),
-    (("--kind", "metromania", "--format", "swiss", "--players", "8", "--rounds", "0"), "--rounds"),
-    (("--kind", "metromania", "--format", "knockout", "--players", "8", "--table-size", "2", "--advance", "2"),
-     "cannot send"),
-])
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (("--kind", "chess", "--format", "swiss", "--players", "8", "--rounds", "3"), "unknown game"),
+        (
+            ("--kind", "metromania", "--format", "swiss", "--players", "8", "--table-size", "5", "--rounds", "3"),
+            "outside",
+        ),
+        (("--kind", "metromania", "--format", "swiss", "--players", "8"), "needs --rounds"),
+        (("--kind", "metromania", "--format", "swiss", "--players", "0", "--rounds", "2"), "--players"),
+        (("--kind", "metromania", "--format", "swiss", "--players", "8", "--rounds", "0"), "--rounds"),
+        (
+            ("--kind", "metromania", "--format", "knockout", "--players", "8", "--table-size", "2", "--advance", "2"),
+            "cannot send",
+        ),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(args, says, capsys):
     assert main(["tournament", "simulate", *args]) == 2
     out, err = capsys.readouterr()

@@ -1,6 +1,7 @@
 """Swiss: repeat meetings (the issue's 16 people, tables of 4, 4 rounds: never a repeat; in
 general never more repeats than an exhaustive search finds), score groups, byes, dropped
 and late people."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -38,6 +39,7 @@ def partitions(people: list[str], sizes: list[int]):
         return
     first, rest = people[0], people[1:]
     from itertools import combinations
+
     for size in sorted(set(sizes)):
         left = list(sizes)
         left.remove(size)
@@ -48,8 +50,9 @@ def partitions(people: list[str], sizes: list[int]):
 
 
 def repeat_cost(groups, met) -> int:
-    return sum(met.get((a, b) if a < b else (b, a), 0) ** 2
-               for g in groups for i, a in enumerate(g) for b in g[i + 1:])
+    return sum(
+        met.get((a, b) if a < b else (b, a), 0) ** 2 for g in groups for i, a in enumerate(g) for b in g[i + 1 :]
+    )
 
 
 @pytest.mark.parametrize("count, size, rounds", [(6, 2, 5), (7, 3, 5), (8, 4, 5), (9, 3, 6), (8, 2, 7), (9, 4, 5)])
@@ -152,8 +155,11 @@ def test_the_exact_search_is_quick_for_sixteen():
     hist = history(game.rounds)
     table = standings(SWISS_16, game.entrants, game.rounds, game.results, 2)
     people = [s.person for s in table]
-    exact = search.Exact(build_costs(people, {s.person: s.points for s in table}, hist), [4, 4, 4, 4],
-                         lookahead_check(people, [], hist, SWISS_16))
+    exact = search.Exact(
+        build_costs(people, {s.person: s.points for s in table}, hist),
+        [4, 4, 4, 4],
+        lookahead_check(people, [], hist, SWISS_16),
+    )
     started = time.process_time()
     assert exact.run() is not None
     assert exact.finished and exact.work < search.WORK, (exact.work, time.process_time() - started)

@@ -5,6 +5,7 @@ to exactly 10 wins (a move past 10 is refused). It proves that a game needs no c
 shared code: engine, notation, narration, a slash command of its own and images all come
 from here.
 """
+
 from __future__ import annotations
 
 import random
@@ -57,8 +58,9 @@ class Race(Game):
             raise RuleError(f"The counter may not pass {TARGET}.", "overshoot", hint=f"Add at most {TARGET - s.count}.")
         count = s.count + n
         done = count == TARGET
-        new = replace(s, count=count, current=(s.current + 1) % len(s.players), turns=s.turns + 1,
-                      winner=player if done else None)
+        new = replace(
+            s, count=count, current=(s.current + 1) % len(s.players), turns=s.turns + 1, winner=player if done else None
+        )
         events = [{"type": "added", "player": player, "n": n, "count": count}]
         if done:
             events.append({"type": "game_over", "winners": [player]})
@@ -71,14 +73,22 @@ class Race(Game):
         return s.winner is not None
 
     def to_json(self, s):
-        return {"game": self.name, "players": list(s.players), "seed": s.seed, "count": s.count,
-                "current": s.current, "turns": s.turns, "winner": s.winner,
-                "scores": {p: int(p == s.winner) for p in s.players},
-                "winners": [s.winner] if s.winner else []}
+        return {
+            "game": self.name,
+            "players": list(s.players),
+            "seed": s.seed,
+            "count": s.count,
+            "current": s.current,
+            "turns": s.turns,
+            "winner": s.winner,
+            "scores": {p: int(p == s.winner) for p in s.players},
+            "winners": [s.winner] if s.winner else [],
+        }
 
     def from_json(self, data):
-        return State(tuple(data["players"]), data["seed"], data["count"], data["current"], data["turns"],
-                     data["winner"])
+        return State(
+            tuple(data["players"]), data["seed"], data["count"], data["current"], data["turns"], data["winner"]
+        )
 
     def determinize(self, view, viewer, rnd):
         return self.from_json(view)  # nothing is hidden
@@ -100,10 +110,13 @@ class Smart(AutoPlayer):
         return (good or legal)[0]
 
 
-ADD = MoveCommand(name="add", description="Race to 10: add 1, 2 or 3 to the counter",
-                  options=(CommandOption("amount", "1, 2 or 3", required=True),),
-                  steps=lambda values: [values["amount"]],
-                  complete=lambda focused, values: ([], lambda code: True))
+ADD = MoveCommand(
+    name="add",
+    description="Race to 10: add 1, 2 or 3 to the counter",
+    options=(CommandOption("amount", "1, 2 or 3", required=True),),
+    steps=lambda values: [values["amount"]],
+    complete=lambda focused, values: ([], lambda code: True),
+)
 
 
 class RacePlugin(GamePlugin):

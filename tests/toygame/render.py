@@ -1,4 +1,5 @@
 """Race to 10's image: the counter as a bar (the toy game's own renderer)."""
+
 from __future__ import annotations
 
 from PIL import Image, ImageDraw

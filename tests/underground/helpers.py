@@ -1,5 +1,6 @@
 """Hand-built On the Underground positions, and an independent recomputation of the
 building scores that reads nothing but the state JSON (for the property tests)."""
+
 from __future__ import annotations
 
 import itertools
@@ -21,10 +22,21 @@ def new(umap: UndergroundMap = GRID, players=None, seed: int = 1, first: int = 0
     return GAME.new_game(list(players or PLAYERS[:2]), {"map": umap.name, "first_player": first}, seed)
 
 
-def position(umap: UndergroundMap = GRID, *, players=None, owners: dict[str, str] | None = None,
-             tracks: dict[str, list[tuple[str, str]]] | None = None, tokens: dict[str, int] | None = None,
-             tiles: dict[str, str] | None = None, at: str | None = None, row: list[str] | None = None,
-             current: int = 0, start: int = 0, seed: int = 1, **extra: Any) -> State:
+def position(
+    umap: UndergroundMap = GRID,
+    *,
+    players=None,
+    owners: dict[str, str] | None = None,
+    tracks: dict[str, list[tuple[str, str]]] | None = None,
+    tokens: dict[str, int] | None = None,
+    tiles: dict[str, str] | None = None,
+    at: str | None = None,
+    row: list[str] | None = None,
+    current: int = 0,
+    start: int = 0,
+    seed: int = 1,
+    **extra: Any,
+) -> State:
     """A position built from JSON: colours dealt as `owners` says (default: the game's own
     deal), pieces laid as `tracks` says (no scoring), the passenger and row as given."""
     s = new(umap, players, seed, first=start)
@@ -138,8 +150,9 @@ def brute_route(s: State, kind: str) -> tuple[tuple[int, int], set[tuple[str, fr
                     walks += 1
             colours = {c for h in need for c in h}
             for k in range(len(colours) + 1):
-                sets = [frozenset(c) for c in itertools.combinations(sorted(colours), k)
-                        if all(h & set(c) for h in need)]
+                sets = [
+                    frozenset(c) for c in itertools.combinations(sorted(colours), k) if all(h & set(c) for h in need)
+                ]
                 if sets:
                     for cs in sets:
                         cost = (walks, k)

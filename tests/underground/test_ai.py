@@ -1,5 +1,6 @@
 """The automatic players of every level: legal steps only, only what their view shows,
 search budgets kept. Every game is seeded; only guarantees are asserted."""
+
 from __future__ import annotations
 
 import random
@@ -47,7 +48,7 @@ def play_turn(auto, s, budget, rnd):
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(n=st.integers(2, 5), seed=st.integers(0, 2 ** 31), steps=st.integers(0, 160), draw=st.integers(0, 2 ** 31))
+@given(n=st.integers(2, 5), seed=st.integers(0, 2**31), steps=st.integers(0, 160), draw=st.integers(0, 2**31))
 def test_both_levels_play_only_legal_steps(n, seed, steps, draw):
     s = position(n, seed, steps)
     if GAME.is_over(s):
@@ -87,7 +88,7 @@ def test_players_never_read_what_their_view_hides(n, seed, steps, level):
     t = hidden_twin(s)
     seat = s.player
     assert t.draw != s.draw and GAME.view(t, seat) == GAME.view(s, seat)
-    for draw in (seed, seed + 1)[:1 if level == "strong" else 2]:
+    for draw in (seed, seed + 1)[: 1 if level == "strong" else 2]:
         plans = twin_plans(lambda: player_for(level), (s, t), seat, draw, SMALL)
         assert plans[0] == plans[1]
 
@@ -138,8 +139,7 @@ def test_strong_honours_its_clock():
     clock = FakeClock(step=0.001)
     s = position(2, 10, 0)  # the first turn: rollouts to the end are at their longest
     auto = StrongPlayer()
-    action = auto.choose(GAME, GAME.view(s, s.player), s.player, s.player, random.Random(1),
-                         Budget(0.05, 10 ** 9, clock))
+    action = auto.choose(GAME, GAME.view(s, s.player), s.player, s.player, random.Random(1), Budget(0.05, 10**9, clock))
     assert action in GAME.legal_actions(s, s.player) and auto.last.capped
     readings = round(0.05 / clock.step)
     assert auto.last.rollouts <= readings  # each rollout reads the clock before it starts
@@ -147,8 +147,9 @@ def test_strong_honours_its_clock():
     # Unbounded by the clock (the same fake clock, a cap it never reaches), the same
     # position takes more work: the bound above is the clock's doing.
     unbounded, clock.readings = StrongPlayer(), 0
-    unbounded.choose(GAME, GAME.view(s, s.player), s.player, s.player, random.Random(1),
-                     Budget(10 ** 6, 4 * readings, clock))
+    unbounded.choose(
+        GAME, GAME.view(s, s.player), s.player, s.player, random.Random(1), Budget(10**6, 4 * readings, clock)
+    )
     assert clock.readings > readings + 20 and not unbounded.last.capped
 
 
@@ -179,8 +180,9 @@ def test_the_quick_greedy_valuation_is_the_plain_one():
             items = greedy.preview(s, colour, gap)
             here = [s.board.index[x] for x in on]
             new = [s.board.index[x] for x in (a, b) if x not in on]
-            plain = (greedy._potential(dist, here + new, _targets_after(s, colour, on | {a, b}, items))
-                     - greedy._potential(dist, here, greedy._targets(s, colour, on, s.gone)))
+            plain = greedy._potential(
+                dist, here + new, _targets_after(s, colour, on | {a, b}, items)
+            ) - greedy._potential(dist, here, greedy._targets(s, colour, on, s.gone))
             quick = greedy._value(s, colour, gap, kind, s.gone, {}) - _points(s, items, kind)
             assert quick == pytest.approx(plain, abs=1e-9)
             checked += 1
@@ -201,8 +203,11 @@ def _targets_after(s, colour, on, items):
 
 def _points(s, items, kind):
     token = 0 if s.gone else greedy.TOKEN
-    return (sum(i["points"] for i in items) + token * sum(i.get("tokens", 0) for i in items)
-            - (2 * token if kind == "branch" else 0))
+    return (
+        sum(i["points"] for i in items)
+        + token * sum(i.get("tokens", 0) for i in items)
+        - (2 * token if kind == "branch" else 0)
+    )
 
 
 def test_levels():

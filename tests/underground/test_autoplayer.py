@@ -1,4 +1,5 @@
 """The greedy automatic player: legal, blind to the deck order, and much better than random."""
+
 from __future__ import annotations
 
 import random
@@ -29,8 +30,9 @@ def test_auto_action_sees_only_the_view():
     other.rng ^= 12345
     assert GAME.view(other, s.player) == GAME.view(s, s.player)
     for seed in range(5):
-        assert GAME.auto_action(s, s.player, random.Random(seed)) == GAME.auto_action(other, s.player,
-                                                                                      random.Random(seed))
+        assert GAME.auto_action(s, s.player, random.Random(seed)) == GAME.auto_action(
+            other, s.player, random.Random(seed)
+        )
 
 
 def test_route_tie_goes_to_the_option_paying_the_chooser():

@@ -1,5 +1,6 @@
 """Placement rules: start, extend at an end, branch for 2 tokens, loops, full gaps, supply,
 ownership, forgoing and the four steps of a turn."""
+
 from __future__ import annotations
 
 import pytest
@@ -52,8 +53,12 @@ def test_extend_only_at_the_ends():
     got = kinds(s, "red")
     # ends are b1 and d1: a1-b1, North End-b1, b1-b2, d1-e1, d1-d2; c1-c2 would be a branch
     assert {g for g, k in got.items() if k == "extend"} == {
-        gid(GRID, "a1", "b1"), gid(GRID, "North End", "b1"), gid(GRID, "b1", "b2"), gid(GRID, "d1", "e1"),
-        gid(GRID, "d1", "d2")}
+        gid(GRID, "a1", "b1"),
+        gid(GRID, "North End", "b1"),
+        gid(GRID, "b1", "b2"),
+        gid(GRID, "d1", "e1"),
+        gid(GRID, "d1", "d2"),
+    }
     assert gid(GRID, "c1", "c2") not in got  # no tokens, so no branch on offer
     s2, ev = play(s, place("red", GRID, "d1", "e1"))
     assert ev[0]["kind"] == "extend"
@@ -79,13 +84,21 @@ def test_closing_a_loop_is_an_extension_and_the_join_point_then_branches():
     assert ev[0]["kind"] == "extend"
     assert sorted(line_ends(s2, "red")) == ["a1"]
     # b1 now joins three pieces: building out of it is a branch
-    s3 = pos(tracks={"red": [("a1", "b1"), ("b1", "c1"), ("c1", "c2"), ("c2", "b2"), ("b2", "b1")]},
-             tokens={"ann": 0})
+    s3 = pos(tracks={"red": [("a1", "b1"), ("b1", "c1"), ("c1", "c2"), ("c2", "b2"), ("b2", "b1")]}, tokens={"ann": 0})
     refused(s3, place("red", GRID, "b1", "North End"), "branch_tokens")
 
 
-LOOP_WITH_INNER_SPUR = [("a1", "b1"), ("b1", "c1"), ("c1", "c2"), ("c2", "c3"), ("c3", "b3"), ("b3", "a3"),
-                        ("a3", "a2"), ("a2", "a1"), ("a2", "b2")]
+LOOP_WITH_INNER_SPUR = [
+    ("a1", "b1"),
+    ("b1", "c1"),
+    ("c1", "c2"),
+    ("c2", "c3"),
+    ("c3", "b3"),
+    ("b3", "a3"),
+    ("a3", "a2"),
+    ("a2", "a1"),
+    ("a2", "b2"),
+]
 
 
 def test_a_spur_inside_its_own_loop_has_no_end():
@@ -126,9 +139,23 @@ def test_full_gap():
 
 
 def test_no_pieces_left():
-    pairs = [("a1", "b1"), ("b1", "c1"), ("c1", "d1"), ("d1", "e1"), ("e1", "e2"), ("e2", "d2"), ("d2", "c2"),
-             ("c2", "b2"), ("b2", "a2"), ("a2", "a3"), ("a3", "b3"), ("b3", "c3"), ("c3", "d3"), ("d3", "e3"),
-             ("e3", "e4")]
+    pairs = [
+        ("a1", "b1"),
+        ("b1", "c1"),
+        ("c1", "d1"),
+        ("d1", "e1"),
+        ("e1", "e2"),
+        ("e2", "d2"),
+        ("d2", "c2"),
+        ("c2", "b2"),
+        ("b2", "a2"),
+        ("a2", "a3"),
+        ("a3", "b3"),
+        ("b3", "c3"),
+        ("c3", "d3"),
+        ("d3", "e3"),
+        ("e3", "e4"),
+    ]
     s = pos(owners={"pink": "ann", "red": "ann", "green": "bob"}, tracks={"pink": pairs})
     assert s.pieces_left("pink") == 0
     msg = refused(s, place("pink", GRID, "e4", "d4"), "no_pieces")
@@ -137,8 +164,9 @@ def test_no_pieces_left():
 
 
 def test_only_forgo_when_nothing_can_be_placed():
-    s = pos(owners={"red": "ann", "green": "bob"}, tracks={"red": [("a1", "b1"), ("b1", "b2"), ("b2", "a2"),
-                                                                   ("a2", "a1")]})
+    s = pos(
+        owners={"red": "ann", "green": "bob"}, tracks={"red": [("a1", "b1"), ("b1", "b2"), ("b2", "a2"), ("a2", "a1")]}
+    )
     assert GAME.legal_actions(s, "ann") == [{"type": "forgo"}, {"type": "forgo", "count": 4}]
     # two forgone placements pay for a branch in the same turn
     s2, _ = play(s, FORGO, FORGO)

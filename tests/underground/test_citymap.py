@@ -1,5 +1,6 @@
 """The general map tool (tools/citymap.py): London rebuilt byte for byte, and every mistake
 in a city's data refused with a message naming the stations at fault."""
+
 from __future__ import annotations
 
 import copy
@@ -36,8 +37,7 @@ def test_the_cities_build():
 def test_an_unknown_station_in_a_route():
     routes = copy.deepcopy(berlin.ROUTES)
     routes["U8"][0][13] = "Weinmeisterstrase"  # a typing mistake
-    refused("line U8: station Weinmeisterstrase has no coordinates in POS and is not in LEFT_OUT",
-            city(ROUTES=routes))
+    refused("line U8: station Weinmeisterstrase has no coordinates in POS and is not in LEFT_OUT", city(ROUTES=routes))
 
 
 def test_a_kept_station_without_coordinates():
@@ -48,8 +48,9 @@ def test_a_kept_station_without_coordinates():
 
 def test_a_station_kept_and_left_out_or_served_by_no_line():
     refused("kept (in POS) and left out at once: Hansaplatz", city(LEFT_OUT=berlin.LEFT_OUT | {"Hansaplatz"}))
-    refused("left out but served by no line: Französische Straße",
-            city(LEFT_OUT=berlin.LEFT_OUT | {"Französische Straße"}))
+    refused(
+        "left out but served by no line: Französische Straße", city(LEFT_OUT=berlin.LEFT_OUT | {"Französische Straße"})
+    )
     refused("kept but served by no line: Tegel", city(POS={**berlin.POS, "Tegel": (50.0, 1.0)}))
 
 
@@ -58,8 +59,10 @@ def test_same_needs_a_station_on_the_board():
 
 
 def test_flags_on_left_out_or_unknown_stations():
-    refused("NATIONAL_RAIL names left-out station(s): Borsigwerke",
-            city(NATIONAL_RAIL=berlin.NATIONAL_RAIL | {"Borsigwerke"}))
+    refused(
+        "NATIONAL_RAIL names left-out station(s): Borsigwerke",
+        city(NATIONAL_RAIL=berlin.NATIONAL_RAIL | {"Borsigwerke"}),
+    )
     express = list(berlin.EXPRESS)
     express[0] = "Alexanderplatz Süd"
     refused("EXPRESS names station(s) not on the board: Alexanderplatz Süd", city(EXPRESS=express))
@@ -70,10 +73,11 @@ def test_numbers_of_connections_and_destinations():
     refused("7 connection stations", city(CONNECTIONS=berlin.CONNECTIONS - {"Stadtmitte"}))
     refused("21 express destinations; the deck has 22", city(EXPRESS=berlin.EXPRESS[:-1]))
     refused("EXPRESS lists Tempelhof twice", city(EXPRESS=berlin.EXPRESS[:-1] + ["Tempelhof"]))
-    refused("express and standard destination at once: Tempelhof",
-            city(STANDARD=berlin.STANDARD[:-1] + ["Tempelhof"]))
-    refused("the start station Alexanderplatz may not be a destination",
-            city(STANDARD=berlin.STANDARD[:-1] + ["Alexanderplatz"]))
+    refused("express and standard destination at once: Tempelhof", city(STANDARD=berlin.STANDARD[:-1] + ["Tempelhof"]))
+    refused(
+        "the start station Alexanderplatz may not be a destination",
+        city(STANDARD=berlin.STANDARD[:-1] + ["Alexanderplatz"]),
+    )
 
 
 def test_termini_must_be_the_line_ends():
@@ -99,11 +103,15 @@ def test_stations_too_close():
 def test_two_names_typed_the_same():
     pos = {**berlin.POS, "Moeckernbruecke": berlin.POS["Möckernbrücke"]}
     del pos["Möckernbrücke"]
-    routes = {line: [[("Moeckernbruecke" if s == "Möckernbrücke" else s) for s in b] for b in bs]
-              for line, bs in berlin.ROUTES.items()}
+    routes = {
+        line: [[("Moeckernbruecke" if s == "Möckernbrücke" else s) for s in b] for b in bs]
+        for line, bs in berlin.ROUTES.items()
+    }
     routes["U7"][0][23] = "Möckernbrücke"
-    refused("stations Moeckernbruecke and Möckernbrücke would be typed the same",
-            city(POS={**pos, "Möckernbrücke": (60.0, 99.0)}, ROUTES=routes))
+    refused(
+        "stations Moeckernbruecke and Möckernbrücke would be typed the same",
+        city(POS={**pos, "Möckernbrücke": (60.0, 99.0)}, ROUTES=routes),
+    )
 
 
 def test_names_drawn_over_each_other():

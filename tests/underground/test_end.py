@@ -1,5 +1,6 @@
 """The end: the deck runs out, the passenger leaves, building goes on until the start
 player would be next (at once if that is now); most points wins, ties shared."""
+
 from __future__ import annotations
 
 from metrobot.games.underground import GAME
@@ -14,8 +15,11 @@ RED = [("Goldhawk Road", "Shepherd's Bush"), ("Shepherd's Bush", "Holland Park")
 
 
 def near_end(current: int, draw: list[str], row: list[str]):
-    data = GAME.to_json(position(EXAMPLE, players=PLAYERS, owners=OWNERS, tracks={"red": RED},
-                                 at="Goldhawk Road", current=current, start=0))
+    data = GAME.to_json(
+        position(
+            EXAMPLE, players=PLAYERS, owners=OWNERS, tracks={"red": RED}, at="Goldhawk Road", current=current, start=0
+        )
+    )
     cards = data["deck"]["draw"] + data["deck"]["row"] + data["deck"]["discard"]
     data["deck"] = {"draw": list(draw), "row": list(row), "discard": [c for c in cards if c not in draw + row]}
     return GAME.from_json(data)
@@ -24,8 +28,10 @@ def near_end(current: int, draw: list[str], row: list[str]):
 def test_deck_runs_out_then_building_only_until_the_start_player():
     s = near_end(0, [], ["Holland Park"])
     s, ev = play(s, FORGO_ALL)
-    assert [e["type"] for e in ev if e["type"] in ("passenger_moved", "deck_empty")] == ["passenger_moved",
-                                                                                          "deck_empty"]
+    assert [e["type"] for e in ev if e["type"] in ("passenger_moved", "deck_empty")] == [
+        "passenger_moved",
+        "deck_empty",
+    ]
     assert s.gone and s.phase == "last_round" and s.player == "bob"
     assert ev[-1] == {"type": "turn", "player": "bob", "last_round": True}
     s, ev = play(s, FORGO_ALL)  # bob builds; no passenger any more
@@ -51,8 +57,9 @@ def test_a_partial_refill_is_a_deck_running_out():
 
 
 def test_an_exact_refill_keeps_the_passenger():
-    s = near_end(0, ["Charing Cross", "Regent's Park"],
-                 ["Holland Park", "Oxford Circus", "Turnham Green", "Leicester Square"])
+    s = near_end(
+        0, ["Charing Cross", "Regent's Park"], ["Holland Park", "Oxford Circus", "Turnham Green", "Leicester Square"]
+    )
     s, ev = play(s, FORGO_ALL)
     assert [e["to"] for e in ev if e["type"] == "passenger_moved"] == ["Turnham Green", "Holland Park"]
     assert s.row == ["Oxford Circus", "Leicester Square", "Charing Cross", "Regent's Park"]

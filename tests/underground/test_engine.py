@@ -1,4 +1,5 @@
 """Set-up, options, the canonical JSON, views and determinize."""
+
 from __future__ import annotations
 
 import random
@@ -53,9 +54,9 @@ def test_random_start_player_comes_from_the_seed():
 
 def test_initial_deck_row_tiles_and_passenger():
     s = new(3)
-    assert len(s.row) == 4 and sorted(s.draw + s.row + s.discard) == sorted(GRID.stations[st].name for st in
-                                                                           GRID.stations
-                                                                           if GRID.stations[st].destination)
+    assert len(s.row) == 4 and sorted(s.draw + s.row + s.discard) == sorted(
+        GRID.stations[st].name for st in GRID.stations if GRID.stations[st].destination
+    )
     assert s.at == "c3" and not s.gone and s.tokens == {p: 0 for p in s.players}
     assert sorted(s.tiles) == ["b2", "b3", "d2", "d3"]
     assert sorted(Counter(s.tiles.values()).values()) == [2, 2]
@@ -79,11 +80,29 @@ def test_json_round_trip_and_contract_keys():
     data = GAME.to_json(s)
     assert GAME.to_json(GAME.from_json(data)) == data
     assert list(data)[:8] == ["game", "map", "map_digest", "seed", "players", "options", "start_player", "colours"]
-    for key in ("tokens", "scores", "breakdown", "scored", "connection_tiles", "deck", "passenger", "turn",
-                "turn_count", "phase", "rng"):
+    for key in (
+        "tokens",
+        "scores",
+        "breakdown",
+        "scored",
+        "connection_tiles",
+        "deck",
+        "passenger",
+        "turn",
+        "turn_count",
+        "phase",
+        "rng",
+    ):
         assert key in data
-    assert set(data["breakdown"]["ann"]) == {"national_rail", "terminus", "connections", "loops", "passenger",
-                                             "start", "total"}
+    assert set(data["breakdown"]["ann"]) == {
+        "national_rail",
+        "terminus",
+        "connections",
+        "loops",
+        "passenger",
+        "start",
+        "total",
+    }
     assert set(data["turn"]) == {"player", "step", "placements", "forgone", "build_done", "pending_route"}
 
 
@@ -94,13 +113,16 @@ def test_a_state_from_another_map_version_is_refused():
         GAME.from_json(data)
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda d: d["deck"]["row"].append(d["deck"]["row"][0]), "exactly once"),
-    (lambda d: next(iter(d["colours"].values())).update(track=[0, 30]), "one connected line"),
-    (lambda d: d["tokens"].update(ann=-1), "tokens"),
-    (lambda d: d.update(phase="over"), "phase"),
-    (lambda d: d.update(game="metromania"), "not an On the Underground"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: d["deck"]["row"].append(d["deck"]["row"][0]), "exactly once"),
+        (lambda d: next(iter(d["colours"].values())).update(track=[0, 30]), "one connected line"),
+        (lambda d: d["tokens"].update(ann=-1), "tokens"),
+        (lambda d: d.update(phase="over"), "phase"),
+        (lambda d: d.update(game="metromania"), "not an On the Underground"),
+    ],
+)
 def test_malformed_states_are_refused(change, message):
     data = GAME.to_json(new(2))
     change(data)
@@ -117,7 +139,8 @@ def test_view_hides_only_the_deck_order_and_the_generator():
     assert {**spectator, "viewer": "ann"} == v
     full = GAME.to_json(s)
     assert {k: full[k] for k in full if k not in ("deck", "rng", "seed")} == {
-        k: v[k] for k in v if k not in ("deck", "viewer")}
+        k: v[k] for k in v if k not in ("deck", "viewer")
+    }
 
 
 def test_determinize_keeps_the_view_and_samples_the_unseen_cards():

@@ -1,4 +1,5 @@
 """The board data of On the Underground: the London file, and every validation rule on small maps."""
+
 from __future__ import annotations
 
 import json
@@ -11,10 +12,18 @@ from metrobot.games.underground.mapdata import load_map, map_names, parse_map, s
 from metrobot.games.underground.mapmodel import MapError, UndergroundMap
 
 # The rule book's connection stations on the London board.
-CONNECTION_STATIONS = frozenset({
-    "Aldgate", "Baker Street", "Charing Cross", "Elephant & Castle", "Hammersmith",
-    "King's Cross St. Pancras", "Notting Hill Gate", "Victoria",
-})
+CONNECTION_STATIONS = frozenset(
+    {
+        "Aldgate",
+        "Baker Street",
+        "Charing Cross",
+        "Elephant & Castle",
+        "Hammersmith",
+        "King's Cross St. Pancras",
+        "Notting Hill Gate",
+        "Victoria",
+    }
+)
 
 # --- a small valid board: 60 stations on a 10 x 6 grid joined as one snake-shaped line ---
 
@@ -31,10 +40,18 @@ def small_map() -> dict:
     stations, gaps = [], []
     for r in range(ROWS):
         for c in range(COLS):
-            stations.append({"name": _name(r, c), "x": 5.0 + 10 * c, "y": 5.0 + 10 * r,
-                             "terminus": False, "national_rail": False,
-                             "connection": _name(r, c) in CONNECTION_STATIONS,
-                             "destination": None, "label": "n"})
+            stations.append(
+                {
+                    "name": _name(r, c),
+                    "x": 5.0 + 10 * c,
+                    "y": 5.0 + 10 * r,
+                    "terminus": False,
+                    "national_rail": False,
+                    "connection": _name(r, c) in CONNECTION_STATIONS,
+                    "destination": None,
+                    "label": "n",
+                }
+            )
     for r in range(ROWS):
         for c in range(COLS - 1):
             gaps.append({"a": _name(r, c), "b": _name(r, c + 1), "slots": 1, "lines": ["L"]})
@@ -98,26 +115,32 @@ def test_map_error_is_bad_input():
     assert issubclass(MapError, BadInput)
 
 
-@pytest.mark.parametrize("mutate, message", [
-    (lambda d: d["stations"].append(dict(d["stations"][20])), "station 'S20' appears twice"),
-    (lambda d: station(d, "S20").update(name=""), "station #20 needs a non-empty name"),
-    (lambda d: station(d, "S20").update(label="up"), "station 'S20': label must be one of"),
-    (lambda d: station(d, "S20").update(x=500.0), "station 'S20' needs x in"),
-    (lambda d: station(d, "S20").update(destination="gold"), "station 'S20': destination must be"),
-    (lambda d: station(d, "S20").update(national_rail="yes"), "station 'S20': 'national_rail' must be"),
-    (lambda d: d["gaps"].append({"a": "S20", "b": "Nowhere", "slots": 1, "lines": ["L"]}),
-     "names unknown station 'Nowhere'"),
-    (lambda d: d["gaps"].append({"a": "S20", "b": "S20", "slots": 1, "lines": ["L"]}),
-     "S20–S20 joins a station to itself"),
-    (lambda d: d["gaps"].append({"a": "S21", "b": "S20", "slots": 1, "lines": ["M"]}),
-     "S21–S20 repeats gap #"),
-    (lambda d: d["gaps"][0].update(slots=2), "has 2 slots but 1 line(s): it needs 1"),
-    (lambda d: d["gaps"][0].update(lines=["A", "B", "C", "D", "E"], slots=5), "needs 1-4 slots, not 5"),
-    (lambda d: d["gaps"][3].update(lines=["L", "A", "B", "C", "D"], slots=4), None),  # capped at 4
-    (lambda d: d["gaps"][0].update(lines=[]), "needs a non-empty list of line names"),
-    (lambda d: d["gaps"][0].update(lines=["L", "L"], slots=2), "lists a line twice"),
-    (lambda d: d.update(start="Nowhere"), "start station 'Nowhere' is not on the map"),
-])
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda d: d["stations"].append(dict(d["stations"][20])), "station 'S20' appears twice"),
+        (lambda d: station(d, "S20").update(name=""), "station #20 needs a non-empty name"),
+        (lambda d: station(d, "S20").update(label="up"), "station 'S20': label must be one of"),
+        (lambda d: station(d, "S20").update(x=500.0), "station 'S20' needs x in"),
+        (lambda d: station(d, "S20").update(destination="gold"), "station 'S20': destination must be"),
+        (lambda d: station(d, "S20").update(national_rail="yes"), "station 'S20': 'national_rail' must be"),
+        (
+            lambda d: d["gaps"].append({"a": "S20", "b": "Nowhere", "slots": 1, "lines": ["L"]}),
+            "names unknown station 'Nowhere'",
+        ),
+        (
+            lambda d: d["gaps"].append({"a": "S20", "b": "S20", "slots": 1, "lines": ["L"]}),
+            "S20–S20 joins a station to itself",
+        ),
+        (lambda d: d["gaps"].append({"a": "S21", "b": "S20", "slots": 1, "lines": ["M"]}), "S21–S20 repeats gap #"),
+        (lambda d: d["gaps"][0].update(slots=2), "has 2 slots but 1 line(s): it needs 1"),
+        (lambda d: d["gaps"][0].update(lines=["A", "B", "C", "D", "E"], slots=5), "needs 1-4 slots, not 5"),
+        (lambda d: d["gaps"][3].update(lines=["L", "A", "B", "C", "D"], slots=4), None),  # capped at 4
+        (lambda d: d["gaps"][0].update(lines=[]), "needs a non-empty list of line names"),
+        (lambda d: d["gaps"][0].update(lines=["L", "L"], slots=2), "lists a line twice"),
+        (lambda d: d.update(start="Nowhere"), "start station 'Nowhere' is not on the map"),
+    ],
+)
 def test_station_and_gap_errors(mutate, message):
     data = small_map()
     mutate(data)
@@ -186,8 +209,18 @@ def test_termini_are_line_ends():
     # several lines may end at one terminus (Ealing Broadway), each with its own single gap
     data = small_map()
     end = _name(ROWS - 1, 0)
-    data["stations"].append({"name": "Spur", "x": 5.0, "y": 62.0, "terminus": False, "national_rail": False,
-                             "connection": False, "destination": None, "label": "s"})
+    data["stations"].append(
+        {
+            "name": "Spur",
+            "x": 5.0,
+            "y": 62.0,
+            "terminus": False,
+            "national_rail": False,
+            "connection": False,
+            "destination": None,
+            "label": "s",
+        }
+    )
     data["gaps"].append({"a": end, "b": "Spur", "slots": 1, "lines": ["M"]})
     broken("station Spur ends every line serving it (M) but is not marked as a terminus", data)
     station(data, "Spur")["terminus"] = True
@@ -218,16 +251,19 @@ def test_stations_too_close():
     broken("stations S20 and S21 are 1.00 apart", data)
 
 
-@pytest.mark.parametrize("p1, p2, q1, q2, expected", [
-    ((0, 0), (2, 2), (0, 2), (2, 0), True),      # proper crossing
-    ((0, 0), (2, 0), (1, 0), (1, 1), True),      # T: an end on the other segment
-    ((0, 0), (2, 0), (1, 0.1), (1, 1), False),
-    ((0, 0), (2, 0), (1, 0), (3, 0), True),      # collinear overlap
-    ((0, 0), (1, 0), (2, 0), (3, 0), False),     # collinear, apart
-    ((0, 0), (1, 1), (1, 1), (2, 0), True),      # shared end point
-    ((0, 0), (1, 1), (0.5, 0.50000001), (0.5, 2), False),
-    ((0.1, 0.2), (0.3, 0.6), (0.2, 0.4), (5, 5), True),  # exact on the line despite float noise
-])
+@pytest.mark.parametrize(
+    "p1, p2, q1, q2, expected",
+    [
+        ((0, 0), (2, 2), (0, 2), (2, 0), True),  # proper crossing
+        ((0, 0), (2, 0), (1, 0), (1, 1), True),  # T: an end on the other segment
+        ((0, 0), (2, 0), (1, 0.1), (1, 1), False),
+        ((0, 0), (2, 0), (1, 0), (3, 0), True),  # collinear overlap
+        ((0, 0), (1, 0), (2, 0), (3, 0), False),  # collinear, apart
+        ((0, 0), (1, 1), (1, 1), (2, 0), True),  # shared end point
+        ((0, 0), (1, 1), (0.5, 0.50000001), (0.5, 2), False),
+        ((0.1, 0.2), (0.3, 0.6), (0.2, 0.4), (5, 5), True),  # exact on the line despite float noise
+    ],
+)
 def test_segments_intersect(p1, p2, q1, q2, expected):
     assert segments_intersect(p1, p2, q1, q2) is expected
     assert segments_intersect(q2, q1, p2, p1) is expected
@@ -240,8 +276,19 @@ def test_unknown_map():
 
 # --- the London board ---
 
-TUBE_LINES = {"Bakerloo", "Central", "Circle", "District", "Hammersmith & City", "Jubilee", "Metropolitan",
-              "Northern", "Piccadilly", "Victoria", "Waterloo & City"}
+TUBE_LINES = {
+    "Bakerloo",
+    "Central",
+    "Circle",
+    "District",
+    "Hammersmith & City",
+    "Jubilee",
+    "Metropolitan",
+    "Northern",
+    "Piccadilly",
+    "Victoria",
+    "Waterloo & City",
+}
 
 
 @pytest.fixture(scope="module")
@@ -284,39 +331,49 @@ def test_london_each_line_is_one_connected_piece(london):
     assert nx.is_connected(london.graph()) and nx.check_planarity(london.graph())[0]
 
 
-@pytest.mark.parametrize("a, b, lines", [
-    ("Oxford Circus", "Bond Street", {"Central"}),
-    ("Baker Street", "Great Portland Street", {"Circle", "Hammersmith & City", "Metropolitan"}),
-    ("Euston", "Warren Street", {"Northern", "Victoria"}),
-    ("Waterloo", "Bank", {"Waterloo & City"}),
-    ("Bank", "London Bridge", {"Northern"}),
-    ("Paddington", "Edgware Road", {"Bakerloo", "Circle", "District", "Hammersmith & City"}),
-    ("South Kensington", "Gloucester Road", {"Circle", "District", "Piccadilly"}),
-    ("Earl's Court", "Gloucester Road", {"District", "Piccadilly"}),
-    ("Green Park", "Westminster", {"Jubilee"}),
-    ("King's Cross St. Pancras", "Caledonian Road", {"Piccadilly"}),
-    ("King's Cross St. Pancras", "Angel", {"Northern"}),
-    ("Stockwell", "Brixton", {"Victoria"}),
-    ("Finchley Central", "Mill Hill East", {"Northern"}),
-    ("Kennington", "Battersea Power Station", {"Northern"}),
-    ("Liverpool Street", "Aldgate East", {"Hammersmith & City"}),
-    ("West Ham", "Stratford", {"Jubilee"}),
-    ("Ruislip", "Uxbridge", {"Metropolitan", "Piccadilly"}),
-    ("Oxford Circus", "Piccadilly Circus", {"Bakerloo"}),
-    ("Oxford Circus", "Tottenham Court Road", {"Central"}),
-    # the worked example of the rule book
-    ("Goldhawk Road", "Shepherd's Bush", {"Circle", "Hammersmith & City"}),
-    ("Goldhawk Road", "Hammersmith", {"Circle", "Hammersmith & City"}),
-    ("Hammersmith", "Turnham Green", {"District", "Piccadilly"}),
-])
+@pytest.mark.parametrize(
+    "a, b, lines",
+    [
+        ("Oxford Circus", "Bond Street", {"Central"}),
+        ("Baker Street", "Great Portland Street", {"Circle", "Hammersmith & City", "Metropolitan"}),
+        ("Euston", "Warren Street", {"Northern", "Victoria"}),
+        ("Waterloo", "Bank", {"Waterloo & City"}),
+        ("Bank", "London Bridge", {"Northern"}),
+        ("Paddington", "Edgware Road", {"Bakerloo", "Circle", "District", "Hammersmith & City"}),
+        ("South Kensington", "Gloucester Road", {"Circle", "District", "Piccadilly"}),
+        ("Earl's Court", "Gloucester Road", {"District", "Piccadilly"}),
+        ("Green Park", "Westminster", {"Jubilee"}),
+        ("King's Cross St. Pancras", "Caledonian Road", {"Piccadilly"}),
+        ("King's Cross St. Pancras", "Angel", {"Northern"}),
+        ("Stockwell", "Brixton", {"Victoria"}),
+        ("Finchley Central", "Mill Hill East", {"Northern"}),
+        ("Kennington", "Battersea Power Station", {"Northern"}),
+        ("Liverpool Street", "Aldgate East", {"Hammersmith & City"}),
+        ("West Ham", "Stratford", {"Jubilee"}),
+        ("Ruislip", "Uxbridge", {"Metropolitan", "Piccadilly"}),
+        ("Oxford Circus", "Piccadilly Circus", {"Bakerloo"}),
+        ("Oxford Circus", "Tottenham Court Road", {"Central"}),
+        # the worked example of the rule book
+        ("Goldhawk Road", "Shepherd's Bush", {"Circle", "Hammersmith & City"}),
+        ("Goldhawk Road", "Hammersmith", {"Circle", "Hammersmith & City"}),
+        ("Hammersmith", "Turnham Green", {"District", "Piccadilly"}),
+    ],
+)
 def test_london_adjacency(london, a, b, lines):
     assert lines_between(london, a, b) == lines
 
 
-@pytest.mark.parametrize("a, b", [
-    ("Oxford Circus", "Leicester Square"), ("Euston", "Baker Street"), ("Bank", "Barbican"),
-    ("Waterloo", "Victoria"), ("Shepherd's Bush", "Hammersmith"), ("Turnham Green", "Goldhawk Road"),
-])
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        ("Oxford Circus", "Leicester Square"),
+        ("Euston", "Baker Street"),
+        ("Bank", "Barbican"),
+        ("Waterloo", "Victoria"),
+        ("Shepherd's Bush", "Hammersmith"),
+        ("Turnham Green", "Goldhawk Road"),
+    ],
+)
 def test_london_not_adjacent(london, a, b):
     assert london.gap_between(a, b) is None
 
@@ -328,10 +385,20 @@ def test_london_worked_example(london):
     st = london.stations
     assert [st[s].destination for s in ("Leicester Square", "Oxford Circus", "Turnham Green")] == ["express"] * 3
     assert st["Great Portland Street"].destination == "standard"
-    assert {london.other_end(g, "Goldhawk Road") for g in london.gaps_at("Goldhawk Road")} == \
-        {"Shepherd's Bush", "Hammersmith"}
-    central = ["Shepherd's Bush", "Holland Park", "Notting Hill Gate", "Queensway", "Lancaster Gate",
-               "Marble Arch", "Bond Street", "Oxford Circus"]
+    assert {london.other_end(g, "Goldhawk Road") for g in london.gaps_at("Goldhawk Road")} == {
+        "Shepherd's Bush",
+        "Hammersmith",
+    }
+    central = [
+        "Shepherd's Bush",
+        "Holland Park",
+        "Notting Hill Gate",
+        "Queensway",
+        "Lancaster Gate",
+        "Marble Arch",
+        "Bond Street",
+        "Oxford Circus",
+    ]
     for a, b in zip(central, central[1:]):
         assert "Central" in london.gap_between(a, b).lines
     assert nx.shortest_path_length(london.graph(), "Goldhawk Road", "Turnham Green") == 2
@@ -340,16 +407,50 @@ def test_london_worked_example(london):
 def test_london_flags(london):
     st = london.stations
     assert set(london.termini()) == {
-        "Harrow & Wealdstone", "West Ruislip", "Ealing Broadway", "Epping", "Upminster", "Richmond",
-        "Wimbledon", "Stanmore", "Amersham", "Chesham", "Watford", "Uxbridge", "Edgware", "Morden",
-        "High Barnet", "Mill Hill East", "Battersea Power Station", "Cockfosters", "Heathrow", "Brixton",
-        "Walthamstow Central"}
+        "Harrow & Wealdstone",
+        "West Ruislip",
+        "Ealing Broadway",
+        "Epping",
+        "Upminster",
+        "Richmond",
+        "Wimbledon",
+        "Stanmore",
+        "Amersham",
+        "Chesham",
+        "Watford",
+        "Uxbridge",
+        "Edgware",
+        "Morden",
+        "High Barnet",
+        "Mill Hill East",
+        "Battersea Power Station",
+        "Cockfosters",
+        "Heathrow",
+        "Brixton",
+        "Walthamstow Central",
+    }
     # Ealing Broadway ends both the Central and the District line: two gaps, one per line.
     assert len(london.gaps_at("Ealing Broadway")) == 2
     assert all(len(london.gaps_at(t)) == 1 for t in london.termini() if t != "Ealing Broadway")
-    for name in ("Euston", "King's Cross St. Pancras", "Paddington", "Marylebone", "Liverpool Street",
-                 "Waterloo", "Victoria", "London Bridge", "Charing Cross", "Cannon Street", "Blackfriars",
-                 "Moorgate", "Stratford", "Ealing Broadway", "Richmond", "Wimbledon", "Harrow & Wealdstone"):
+    for name in (
+        "Euston",
+        "King's Cross St. Pancras",
+        "Paddington",
+        "Marylebone",
+        "Liverpool Street",
+        "Waterloo",
+        "Victoria",
+        "London Bridge",
+        "Charing Cross",
+        "Cannon Street",
+        "Blackfriars",
+        "Moorgate",
+        "Stratford",
+        "Ealing Broadway",
+        "Richmond",
+        "Wimbledon",
+        "Harrow & Wealdstone",
+    ):
         assert st[name].national_rail, name
     for name in ("Wembley Park", "Bank", "Oxford Circus", "Walthamstow Central", "Canary Wharf"):
         assert not st[name].national_rail, name
@@ -362,5 +463,5 @@ def test_london_drawing_box_and_spacing(london):
     pts = [(s.x, s.y) for s in london.stations.values()]
     assert min(x for x, _ in pts) >= 0 and max(x for x, _ in pts) <= mapdata.WIDTH
     assert min(y for _, y in pts) >= 0 and max(y for _, y in pts) <= mapdata.HEIGHT
-    closest = min(math.dist(p, q) for i, p in enumerate(pts) for q in pts[i + 1:])
+    closest = min(math.dist(p, q) for i, p in enumerate(pts) for q in pts[i + 1 :])
     assert closest >= 3.0  # comfortably above the validator's minimum

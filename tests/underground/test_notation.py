@@ -1,4 +1,5 @@
 """Move notation: codes, forgiving typed text with station names, grouped choices, labels."""
+
 from __future__ import annotations
 
 import pytest
@@ -27,14 +28,24 @@ def test_codes_are_short_and_round_trip():
         assert parse(GAME, s, "ann", c) == a
 
 
-@pytest.mark.parametrize("text", [
-    "red Euston - Warren Street", "red Euston Warren Street", "Red: euston to warren st", "RED euston–warren",
-    "red warren st, euston", "red Euston > Warren",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "red Euston - Warren Street",
+        "red Euston Warren Street",
+        "Red: euston to warren st",
+        "RED euston–warren",
+        "red warren st, euston",
+        "red Euston > Warren",
+    ],
+)
 def test_typed_placements(text):
     s = london()
-    assert parse(GAME, s, "ann", text) == {"type": "place", "colour": "red",
-                                           "gap": LONDON.gap_between("Euston", "Warren Street").id}
+    assert parse(GAME, s, "ann", text) == {
+        "type": "place",
+        "colour": "red",
+        "gap": LONDON.gap_between("Euston", "Warren Street").id,
+    }
 
 
 def test_names_with_apostrophes_ampersands_and_saints():
@@ -48,8 +59,10 @@ def test_names_with_apostrophes_ampersands_and_saints():
 
 
 def test_colour_may_be_left_out_when_only_one_fits():
-    s = london(tracks={"red": [("Euston", "Warren Street")], "blue": [("Bank", "St. Paul's")]},
-               owners={"red": "ann", "blue": "ann", "green": "bob"})
+    s = london(
+        tracks={"red": [("Euston", "Warren Street")], "blue": [("Bank", "St. Paul's")]},
+        owners={"red": "ann", "blue": "ann", "green": "bob"},
+    )
     a = parse(GAME, s, "ann", "warren street oxford circus")
     assert a == {"type": "place", "colour": "red", "gap": LONDON.gap_between("Warren Street", "Oxford Circus").id}
     with pytest.raises(BadInput, match="several"):
@@ -78,9 +91,13 @@ def test_an_illegal_placement_is_parsed_so_the_engine_can_say_why():
 
 
 def test_choices_grouped_by_colour_then_kind():
-    s = position(GRID, owners={"red": "ann", "blue": "ann", "green": "bob"}, tracks={"red": [("b1", "c1"),
-                                                                                          ("c1", "d1")]},
-                 tokens={"ann": 2}, scored={"red": {"national_rail": ["b1"]}})
+    s = position(
+        GRID,
+        owners={"red": "ann", "blue": "ann", "green": "bob"},
+        tracks={"red": [("b1", "c1"), ("c1", "d1")]},
+        tokens={"ann": 2},
+        scored={"red": {"national_rail": ["b1"]}},
+    )
     cs = choices(GAME, s, "ann")
     groups = list(dict.fromkeys(c.group for c in cs))
     assert groups == ["red · extend", "red · branch", "blue · start", "forgo"]

@@ -1,5 +1,6 @@
 """The passenger: express then standard, fewest walks then fewest colours, ties chosen by
 the active player, points to the owners of the colours ridden, the row refilled."""
+
 from __future__ import annotations
 
 import pytest
@@ -13,11 +14,18 @@ from .smallmaps import EXAMPLE
 FORGO_ALL = {"type": "forgo", "count": 4}
 OWNERS = {"red": "ann", "blue": "ann", "green": "bob", "yellow": "cat"}
 PLAYERS = ["ann", "bob", "cat"]
-RED = [("Shepherd's Bush", "Holland Park"), ("Holland Park", "Notting Hill Gate"),
-       ("Notting Hill Gate", "Bond Street"), ("Bond Street", "Oxford Circus"),
-       ("Oxford Circus", "Tottenham Court Road")]
-GREEN = [("Tottenham Court Road", "Leicester Square"), ("Tottenham Court Road", "Warren Street"),
-         ("Warren Street", "Great Portland Street")]
+RED = [
+    ("Shepherd's Bush", "Holland Park"),
+    ("Holland Park", "Notting Hill Gate"),
+    ("Notting Hill Gate", "Bond Street"),
+    ("Bond Street", "Oxford Circus"),
+    ("Oxford Circus", "Tottenham Court Road"),
+]
+GREEN = [
+    ("Tottenham Court Road", "Leicester Square"),
+    ("Tottenham Court Road", "Warren Street"),
+    ("Warren Street", "Great Portland Street"),
+]
 YELLOW = [("Bond Street", "Baker Street"), ("Baker Street", "Great Portland Street")]
 ROW = ["Leicester Square", "Oxford Circus", "Turnham Green", "Great Portland Street"]
 
@@ -39,24 +47,45 @@ def best(s, kind):
 def test_rule_book_example():
     s = example()
     # each express target alone, to see the costs the rule book gives
-    for target, walks, colours in [("Leicester Square", 1, ["red", "green"]), ("Oxford Circus", 1, ["red"]),
-                                   ("Turnham Green", 2, [])]:
+    for target, walks, colours in [
+        ("Leicester Square", 1, ["red", "green"]),
+        ("Oxford Circus", 1, ["red"]),
+        ("Turnham Green", 2, []),
+    ]:
         alone = example(row=[target])
         assert best(alone, "express") == [(target, colours, walks)]
     assert best(s, "express") == [("Oxford Circus", ["red"], 1)]
 
     s, ev = play(s, FORGO_ALL)
     moved = [e for e in ev if e["type"] == "passenger_moved"]
-    assert moved == [{"type": "passenger_moved", "player": "ann", "kind": "express", "from": "Goldhawk Road",
-                      "to": "Oxford Circus", "colours": ["red"], "walks": 1, "points": {"ann": 1},
-                      "path": ["Goldhawk Road", "Shepherd's Bush", "Holland Park", "Notting Hill Gate",
-                               "Bond Street", "Oxford Circus"]}]
+    assert moved == [
+        {
+            "type": "passenger_moved",
+            "player": "ann",
+            "kind": "express",
+            "from": "Goldhawk Road",
+            "to": "Oxford Circus",
+            "colours": ["red"],
+            "walks": 1,
+            "points": {"ann": 1},
+            "path": [
+                "Goldhawk Road",
+                "Shepherd's Bush",
+                "Holland Park",
+                "Notting Hill Gate",
+                "Bond Street",
+                "Oxford Circus",
+            ],
+        }
+    ]
     assert s.breakdown["ann"]["passenger"] == 1
     # then Great Portland Street with two colours, two ways: the active player chooses
     assert GAME.to_move(s) == {"ann"} and s.turn.pending["kind"] == "standard"
     opts = s.turn.pending["options"]
     assert [(o["to"], o["colours"], o["walks"]) for o in opts] == [
-        ("Great Portland Street", ["red", "yellow"], 0), ("Great Portland Street", ["red", "green"], 0)]
+        ("Great Portland Street", ["red", "yellow"], 0),
+        ("Great Portland Street", ["red", "green"], 0),
+    ]
     assert GAME.legal_actions(s, "ann") == [{"type": "route", "option": 0}, {"type": "route", "option": 1}]
     assert ev[-1]["type"] == "route_choice_needed" and ev[-1]["player"] == "ann"
     with pytest.raises(RuleError):
@@ -93,8 +122,9 @@ def test_fewer_walks_beat_fewer_colours():
 def test_express_first_then_standard_and_skipping_a_missing_kind():
     s = example(row=["Holland Park", "Regent's Park"])  # standard cards only
     s, ev = play(s, FORGO_ALL)
-    kinds = [(e["type"], e.get("kind")) for e in ev if e["type"] in ("leg_skipped", "passenger_moved",
-                                                                      "route_choice_needed")]
+    kinds = [
+        (e["type"], e.get("kind")) for e in ev if e["type"] in ("leg_skipped", "passenger_moved", "route_choice_needed")
+    ]
     assert kinds[0] == ("leg_skipped", "express")
     assert kinds[1][1] == "standard"
 
@@ -111,6 +141,7 @@ def test_card_drawn_where_the_passenger_stands_is_visited_at_once_without_points
     s, ev = play(s, FORGO_ALL)
     assert [e["kind"] for e in ev if e["type"] == "leg_skipped"] == ["express", "standard"]
     assert [e for e in ev if e["type"] == "card_visited"] == [
-        {"type": "card_visited", "station": "Holland Park", "reason": "drawn where the passenger stands"}]
+        {"type": "card_visited", "station": "Holland Park", "reason": "drawn where the passenger stands"}
+    ]
     assert s.discard == ["Holland Park"] and len(s.row) == 4 and "Holland Park" not in s.row
     assert s.scores() == before

@@ -1,4 +1,5 @@
 """Properties over random whole games (hypothesis draws the seeds and player counts)."""
+
 from __future__ import annotations
 
 import random
@@ -79,8 +80,10 @@ def check_random_game(umap, n: int, seed: int) -> None:
     # passenger points from the trips, start scores from the seat order
     trip_points = {p: sum(t["points"].get(p, 0) for t in final.trips) for p in final.players}
     assert {p: data["breakdown"][p]["passenger"] for p in final.players} == trip_points
-    order = final.players[final.players.index(final.start_player):] + final.players[:final.players.index(
-        final.start_player)]
+    order = (
+        final.players[final.players.index(final.start_player) :]
+        + final.players[: final.players.index(final.start_player)]
+    )
     assert [data["breakdown"][p]["start"] for p in order] == list(range(n))
     assert final.winners == [p for p in final.players if data["scores"][p] == max(data["scores"].values())]
     assert final.gone

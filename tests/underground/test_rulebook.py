@@ -1,6 +1,7 @@
 """The illustrated rules of On the Underground: every page's position is built through the
 engine, deterministically, and shows what its text says; the passenger's trip is drawn;
 no page draws a box for a missing glyph in Korean."""
+
 from __future__ import annotations
 
 import ast
@@ -43,8 +44,12 @@ def rule_ids() -> set[str]:
     ids = set()
     for path in PACKAGE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "RuleError"
-                    and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant)):
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", getattr(node.func, "attr", None)) == "RuleError"
+                and len(node.args) >= 2
+                and isinstance(node.args[1], ast.Constant)
+            ):
                 ids.add(node.args[1].value)
     return ids
 
@@ -71,8 +76,9 @@ def test_covers_are_real_rule_ids():
 @pytest.mark.parametrize("key", KEYS[:-1])
 def test_every_page_builds_the_same_position_twice(key):
     first, second = page(key).build(), page(key).build()
-    assert json.dumps(GAME.to_json(first.state), sort_keys=True) == json.dumps(GAME.to_json(second.state),
-                                                                                sort_keys=True)
+    assert json.dumps(GAME.to_json(first.state), sort_keys=True) == json.dumps(
+        GAME.to_json(second.state), sort_keys=True
+    )
     assert first.params == second.params
     assert all(isinstance(v, (str, int)) for v in first.params.values())
 
@@ -91,8 +97,11 @@ def test_texts_are_short_and_their_placeholders_are_the_params(key):
 
 def test_the_titles_and_texts_are_marked_for_the_catalogue():
     source = (PACKAGE / "rulebook.py").read_text(encoding="utf-8")
-    marked = {ast.literal_eval(ast.unparse(n.args[0])) for n in ast.walk(ast.parse(source))
-              if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "N_"}
+    marked = {
+        ast.literal_eval(ast.unparse(n.args[0]))
+        for n in ast.walk(ast.parse(source))
+        if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "N_"
+    }
     for p in PAGES[:-1]:
         assert p.title in marked and p.text in marked
 
@@ -129,8 +138,11 @@ def test_scoring_shows_a_terminus_national_rail_and_a_connection():
     assert sorted(s.scored["red"]["national_rail"]) == sorted([p["rail_a"], p["rail_b"]])
     assert s.tiles[p["pair_a"]] == s.tiles[p["pair_b"]] and s.scored["red"]["connections"] == [s.tiles[p["pair_a"]]]
     b = s.breakdown["Ann"]
-    assert (b["terminus"], b["national_rail"], b["connections"]) == (p["terminus_points"], 2 * p["rail_points"],
-                                                                        p["pair_points"]) == (2, 2, 3)
+    assert (
+        (b["terminus"], b["national_rail"], b["connections"])
+        == (p["terminus_points"], 2 * p["rail_points"], p["pair_points"])
+        == (2, 2, 3)
+    )
     assert p["terminus_tokens"] == 1 and s.tokens["Ann"] == 1
     assert [x["colour"] for x in s.last_turn["placements"]] == ["blue", "red", "red", "red"]
 
@@ -165,11 +177,16 @@ def test_passenger_is_the_rule_book_example_on_london():
     # then a tie for the standard destination: the active player chooses
     assert s.player == "Ann" and s.turn.pending["kind"] == "standard"
     assert [(o["to"], o["colours"], o["walks"]) for o in s.turn.pending["options"]] == [
-        ("Great Portland Street", ["red", "yellow"], 0), ("Great Portland Street", ["red", "green"], 0)]
+        ("Great Portland Street", ["red", "yellow"], 0),
+        ("Great Portland Street", ["red", "green"], 0),
+    ]
     assert GAME.legal_actions(s, "Ann") == [{"type": "route", "option": 0}, {"type": "route", "option": 1}]
     assert p["routes"] == 2 and p["tie_lines"] == 2
-    assert {c: s.colours[c].owner for c in ("red", "green", "yellow")} == {"red": "Ann", "green": "Bob",
-                                                                         "yellow": "Cat"}
+    assert {c: s.colours[c].owner for c in ("red", "green", "yellow")} == {
+        "red": "Ann",
+        "green": "Bob",
+        "yellow": "Cat",
+    }
 
 
 def test_passenger_position_changes_only_chance_and_tracks_of_a_new_game():

@@ -1,5 +1,6 @@
 """Scoring while building, each thing once per colour: National Rail, terminus (+ token),
 connection pairs, stations enclosed by a single colour's loop."""
+
 from __future__ import annotations
 
 from metrobot.games.underground import GAME
@@ -28,8 +29,7 @@ def test_national_rail_once_per_colour():
     assert items(ev) == [{"what": "national_rail", "station": "b1", "points": 1}]
     assert s.breakdown["ann"]["national_rail"] == 1
     # red reaches b1 again through a loop: nothing more
-    s = pos(tracks={"red": [("b1", "c1"), ("c1", "c2"), ("c2", "b2")]},
-            scored={"red": {"national_rail": ["b1"]}})
+    s = pos(tracks={"red": [("b1", "c1"), ("c1", "c2"), ("c2", "b2")]}, scored={"red": {"national_rail": ["b1"]}})
     s, ev = play(s, place("red", GRID, "b2", "b1"))
     assert items(ev, "national_rail") == []
     # another colour of the same player scores it again
@@ -51,8 +51,9 @@ def test_terminus_gives_two_points_and_a_token_usable_at_once():
 def test_connection_pair_once_per_colour():
     s = pos(tracks={"red": [("b2", "c2"), ("c2", "c3")]})
     s, ev = play(s, place("red", GRID, "c3", "d3"))
-    assert items(ev, "connection") == [{"what": "connection", "symbol": "suitcase", "stations": ["b2", "d3"],
-                                        "points": 3}]
+    assert items(ev, "connection") == [
+        {"what": "connection", "symbol": "suitcase", "stations": ["b2", "d3"], "points": 3}
+    ]
     assert s.breakdown["ann"]["connections"] == 3
     assert s.scored["red"]["connections"] == ["suitcase"]
     s, ev = play(s, place("red", GRID, "d3", "d2"))  # d2 is umbrella: its pair b3 is not on red
@@ -60,10 +61,13 @@ def test_connection_pair_once_per_colour():
     s, ev = play(s, place("red", GRID, "b2", "b3"))  # now the umbrella pair joins; suitcase is not paid again
     assert [i["symbol"] for i in items(ev, "connection")] == ["umbrella"]
     # blue scores the suitcase pair again for the same player
-    s = pos(tracks={"red": [("b2", "c2"), ("c2", "c3"), ("c3", "d3")], "blue": [("b2", "a2"), ("a2", "a3"),
-                                                                                  ("a3", "a4"), ("a4", "b4"),
-                                                                                  ("b4", "c4"), ("c4", "d4")]},
-            scored={"red": {"connections": ["suitcase"]}})
+    s = pos(
+        tracks={
+            "red": [("b2", "c2"), ("c2", "c3"), ("c3", "d3")],
+            "blue": [("b2", "a2"), ("a2", "a3"), ("a3", "a4"), ("a4", "b4"), ("b4", "c4"), ("c4", "d4")],
+        },
+        scored={"red": {"connections": ["suitcase"]}},
+    )
     s, ev = play(s, place("blue", GRID, "d4", "d3"))
     assert [i["symbol"] for i in items(ev, "connection")] == ["suitcase"]
 
@@ -106,8 +110,17 @@ def test_enclosed_once_per_colour_even_when_the_loop_grows():
 def test_a_branch_inside_a_loop_is_enclosed_by_the_outer_cycle():
     # right square b1-c1-c3-b3 with its chord b1-b2-b3, then the left side a1-a2-a3 closing the outer cycle:
     # b2 lies on the track and on both small cycles, but strictly inside the outer one.
-    track = [("b1", "b2"), ("b2", "b3"), ("b3", "c3"), ("c3", "c2"), ("c2", "c1"), ("c1", "b1"), ("b1", "a1"),
-             ("a1", "a2"), ("a2", "a3")]
+    track = [
+        ("b1", "b2"),
+        ("b2", "b3"),
+        ("b3", "c3"),
+        ("c3", "c2"),
+        ("c2", "c1"),
+        ("c1", "b1"),
+        ("b1", "a1"),
+        ("a1", "a2"),
+        ("a2", "a3"),
+    ]
     s = pos(tracks={"red": track})
     s, ev = play(s, place("red", GRID, "a3", "b3"))
     assert ev[0]["kind"] == "extend"
@@ -128,5 +141,9 @@ def test_scored_points_go_to_the_colour_owner_in_the_breakdown():
     b = data["breakdown"]["ann"]
     assert b["national_rail"] == 2 and b["terminus"] == 2
     assert b["total"] == sum(v for k, v in b.items() if k != "total") == data["scores"]["ann"]
-    assert data["scored"]["blue"] == {"national_rail": ["d4"], "terminus": ["South End"], "connections": [],
-                                      "enclosed": []}
+    assert data["scored"]["blue"] == {
+        "national_rail": ["d4"],
+        "terminus": ["South End"],
+        "connections": [],
+        "enclosed": [],
+    }

@@ -1,6 +1,7 @@
 """Every text On the Underground shows goes through the message catalogue: a whole seeded
 game rendered in the pseudo-language, where each translated piece is ⟦marked⟧ and each
 value ⟪marked⟫, leaves no unmarked word except data (station and player names)."""
+
 from __future__ import annotations
 
 import random
@@ -94,8 +95,17 @@ def test_a_whole_game_in_the_pseudo_language_has_no_unmarked_words():
         for line in PLUGIN.narrate(s, events, name, PSEUDO):
             check(line, data, "narrate")
     assert steps > 60
-    assert {"placed", "forgo", "passenger_moved", "route_choice_needed", "deck_empty", "game_over", "connection",
-            "national_rail", "terminus"} <= seen, seen
+    assert {
+        "placed",
+        "forgo",
+        "passenger_moved",
+        "route_choice_needed",
+        "deck_empty",
+        "game_over",
+        "connection",
+        "national_rail",
+        "terminus",
+    } <= seen, seen
 
 
 @pytest.mark.parametrize("text", ["", "forgo x", "route", "red", "Euston - Atlantis", "Bank", "euston warren street"])
@@ -122,6 +132,11 @@ def test_a_colour_typed_in_another_language(monkeypatch):
     london = load_map("london")
     s = position(london, owners={"red": "ann", "blue": "ann", "green": "bob"})
     red = {"type": "place", "colour": "red", "gap": london.gap_between("Euston", "Warren Street").id}
-    for text in ("rood Euston - Warren Street", "Rood: euston warren st", "빨강 Euston - Warren Street",
-                 "빨강Euston - Warren Street", "red Euston - Warren Street"):
+    for text in (
+        "rood Euston - Warren Street",
+        "Rood: euston warren st",
+        "빨강 Euston - Warren Street",
+        "빨강Euston - Warren Street",
+        "red Euston - Warren Street",
+    ):
         assert PLUGIN.parse(s, "ann", text) == red, text

@@ -5,6 +5,7 @@ The browser is found at CHROMIUM_PATH, then Debian's places, then on PATH. Witho
 tests skip, saying how to install it — except under CI (CI=true), where they fail: a browser
 test that silently never runs proves nothing. `.ci/run` and `make test` install it.
 """
+
 from __future__ import annotations
 
 import os
@@ -14,8 +15,7 @@ from typing import Any
 
 import pytest
 
-INSTALL = ("apt-get update && apt-get install -y --no-install-recommends chromium-headless-shell "
-           "(or set CHROMIUM_PATH)")
+INSTALL = "apt-get update && apt-get install -y --no-install-recommends chromium-headless-shell (or set CHROMIUM_PATH)"
 PLACES = ("/usr/lib/chromium/chromium-headless-shell", "/usr/lib/chromium/chromium")
 SERIOUS = ("serious", "critical")
 
@@ -59,5 +59,8 @@ async def axe_problems(page: Any) -> list[str]:
     from axe_playwright_python.async_playwright import Axe
 
     results = await Axe().run(page)
-    return [f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
-            for v in results.response["violations"] if v.get("impact") in SERIOUS]
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
+        for v in results.response["violations"]
+        if v.get("impact") in SERIOUS
+    ]

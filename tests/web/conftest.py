@@ -1,5 +1,6 @@
 """Session-wide fixtures of the web pages' tests: seeded games and a tournament on one server
 (through the service), their pages served on 127.0.0.1 (a free port), and one headless Chromium."""
+
 from __future__ import annotations
 
 import os

@@ -1,6 +1,7 @@
 """The web pages without a browser: capability links (per-server keys, rotation, the public
 index), caching (a turn's board is immutable, with an ETag; the live JSON revalidates),
 languages from Accept-Language, the settings and the command-line entry."""
+
 from __future__ import annotations
 
 import pytest
@@ -141,11 +142,17 @@ async def test_python_m_metrobot_web_serves_the_pages_alone(tmp_path):
     await service.start(CHANNEL, ANN)
     path = await service.game_path(await db.open_game(CHANNEL))
     await db.close()
-    env = dict(os.environ, METROBOT_DB=str(tmp_path / "alone.sqlite3"), METROBOT_RENDER_WORKERS="0",
-               METROBOT_WEB_BASE_URL="https://metro.example.org", LOG_LEVEL="INFO")
+    env = dict(
+        os.environ,
+        METROBOT_DB=str(tmp_path / "alone.sqlite3"),
+        METROBOT_RENDER_WORKERS="0",
+        METROBOT_WEB_BASE_URL="https://metro.example.org",
+        LOG_LEVEL="INFO",
+    )
     env.pop("METROBOT_DATABASE_URL", None)
-    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "metrobot", "web", "--port", "0", cwd=root,
-                                                env=env, stderr=asyncio.subprocess.PIPE)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "metrobot", "web", "--port", "0", cwd=root, env=env, stderr=asyncio.subprocess.PIPE
+    )
     try:
         line = ""
         while "web pages on" not in line:

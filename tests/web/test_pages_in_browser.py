@@ -3,6 +3,7 @@ scrubber steps by keyboard and buttons, the page follows a move without reloadin
 language switch and the browser's language, a 360 × 740 phone, light and dark; forged,
 altered and revoked links open nothing; no console error anywhere, and axe-core finds no
 serious or critical violation on any page."""
+
 from __future__ import annotations
 
 import re
@@ -89,8 +90,9 @@ async def test_the_page_follows_a_move_without_reloading(site, browser):
         before = int(await page.locator("#turn").get_attribute("max"))
         version = await page.locator("#live").get_attribute("data-version")
         await play_turns(site.service, RUNNING_CHANNEL, 1, seed=11)
-        await page.wait_for_function(f"() => document.getElementById('live').dataset.version !== '{version}'",
-                                     timeout=15000)
+        await page.wait_for_function(
+            f"() => document.getElementById('live').dataset.version !== '{version}'", timeout=15000
+        )
         assert await page.evaluate("window.notReloaded") is True
         assert int(await page.locator("#turn").get_attribute("max")) == before + 1
         assert await page.locator("#updated").inner_text() == f"Turn {before + 1} of {before + 1} · now"
@@ -101,9 +103,15 @@ async def test_the_page_follows_a_move_without_reloading(site, browser):
 
 
 async def test_languages_from_the_browser_and_the_switch(site, browser, shots):
-    ctx, w, response = await visit(browser, await site.game_url("running"), locale="ko-KR",
-                                   viewport={"width": 360, "height": 740}, device_scale_factor=2,
-                                   is_mobile=True, has_touch=True)
+    ctx, w, response = await visit(
+        browser,
+        await site.game_url("running"),
+        locale="ko-KR",
+        viewport={"width": 360, "height": 740},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
     page = w.page
     try:
         assert response.headers["content-language"] == "ko"
@@ -127,8 +135,15 @@ async def test_languages_from_the_browser_and_the_switch(site, browser, shots):
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 async def test_on_a_phone_the_board_zooms_and_nothing_runs_off_the_screen(site, browser, shots, scheme):
-    ctx, w, _ = await visit(browser, await site.game_url("finished"), viewport={"width": 360, "height": 740},
-                            device_scale_factor=2, is_mobile=True, has_touch=True, color_scheme=scheme)
+    ctx, w, _ = await visit(
+        browser,
+        await site.game_url("finished"),
+        viewport={"width": 360, "height": 740},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        color_scheme=scheme,
+    )
     page = w.page
     try:
         await page.wait_for_function(LOADED)
@@ -155,9 +170,18 @@ async def test_forged_altered_and_revoked_links_open_nothing(site, browser):
     other = site.games["finished"]
     altered = url.replace(sig, sig[:-1] + ("A" if sig[-1] != "A" else "B"))
     forged = re.sub(r"/g/\d+/", f"/g/{other}/", url)
-    wrong = [altered, forged, url.replace(sig, "x" * 24), re.sub(r"/g/\d+/", "/g/99999999999999999999/", url),
-             url + "board/0-en-00000000.png", url + "board/99999-en-00000000.png", url.replace("/g/", "/s/"),
-             site.base + "/", site.base + f"/s/{GUILD}/", site.base + "/static/../app.py"]
+    wrong = [
+        altered,
+        forged,
+        url.replace(sig, "x" * 24),
+        re.sub(r"/g/\d+/", "/g/99999999999999999999/", url),
+        url + "board/0-en-00000000.png",
+        url + "board/99999-en-00000000.png",
+        url.replace("/g/", "/s/"),
+        site.base + "/",
+        site.base + f"/s/{GUILD}/",
+        site.base + "/static/../app.py",
+    ]
     ctx = await browser.new_context()
     page = await ctx.new_page()
     try:
@@ -189,8 +213,9 @@ async def test_the_server_and_person_pages(site, browser):
         await page.locator("table.leaderboard a", has_text="Ann").click()
         await page.wait_for_load_state()
         assert await page.locator("h1").inner_text() == "Ann"
-        await page.wait_for_function("() => { const i = document.querySelector('img.chart'); "
-                                     "return i.complete && i.naturalWidth > 0; }")
+        await page.wait_for_function(
+            "() => { const i = document.querySelector('img.chart'); return i.complete && i.naturalWidth > 0; }"
+        )
         await checked(w)
         await page.locator(".games a").first.click()  # a recent game
         await page.wait_for_function(LOADED)
@@ -213,8 +238,9 @@ async def test_a_london_board_on_a_phone(site, browser, shots, language):
     """The case the pages are for: On the Underground's 165 stations on a 360 px screen, zoomed
     in to read the names (the README's screenshots)."""
     url = await site.game_url("london") + f"?lang={language}"
-    ctx, w, _ = await visit(browser, url, viewport={"width": 360, "height": 740}, device_scale_factor=2,
-                            is_mobile=True, has_touch=True)
+    ctx, w, _ = await visit(
+        browser, url, viewport={"width": 360, "height": 740}, device_scale_factor=2, is_mobile=True, has_touch=True
+    )
     page = w.page
     try:
         await page.wait_for_function(LOADED)
@@ -233,8 +259,13 @@ async def test_a_london_board_on_a_phone(site, browser, shots, language):
 
 
 async def test_the_server_page_on_a_phone(site, browser, shots):
-    ctx, w, _ = await visit(browser, site.base + await site.service.server_path(GUILD),
-                            viewport={"width": 360, "height": 740}, device_scale_factor=2, is_mobile=True)
+    ctx, w, _ = await visit(
+        browser,
+        site.base + await site.service.server_path(GUILD),
+        viewport={"width": 360, "height": 740},
+        device_scale_factor=2,
+        is_mobile=True,
+    )
     try:
         assert await w.page.evaluate("document.documentElement.scrollWidth") <= 360
         await w.page.screenshot(path=str(shots / "server-phone.png"), full_page=True)
@@ -249,8 +280,14 @@ async def test_a_tournament_on_a_phone(site, browser, shots, language):
     box (not the page), every round's tables list everyone in seat order and link to their
     games, and the server's page links to it. (Byes: tests/web/test_tournament_page.py.)"""
     url = await site.tournament_url()
-    ctx, w, response = await visit(browser, url + f"?lang={language}", viewport={"width": 360, "height": 740},
-                                   device_scale_factor=2, is_mobile=True, has_touch=True)
+    ctx, w, response = await visit(
+        browser,
+        url + f"?lang={language}",
+        viewport={"width": 360, "height": 740},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
     page = w.page
     try:
         assert response.status == 200 and response.headers["referrer-policy"] == "no-referrer"
@@ -262,8 +299,10 @@ async def test_a_tournament_on_a_phone(site, browser, shots, language):
         assert await box.evaluate("b => b.scrollWidth > b.clientWidth")  # it scrolls, inside its box
         assert await page.locator(".round").count() == 2  # (5 at tables of 2 of a 2-5 player game: 3 + 2)
         assert [await page.locator(".round").nth(i).locator(".seats li").count() for i in (0, 1)] == [5, 5]
-        await page.screenshot(path=str(shots / ("tournament-phone.png" if language == "en" else
-                                                "tournament-phone-ko.png")), full_page=True)
+        await page.screenshot(
+            path=str(shots / ("tournament-phone.png" if language == "en" else "tournament-phone-ko.png")),
+            full_page=True,
+        )
         await checked(w)
         await page.locator(".tables a").first.click()  # a table's game (round 2's, the newest first)
         await page.wait_for_function(LOADED)

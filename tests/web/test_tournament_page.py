@@ -3,6 +3,7 @@
 tables in seat order, each table's signed game link, byes), the final standings picture
 (immutable, cached), the server's page listing tournaments, revocation, and a duplicate
 round whose games stay unlinked while it runs. The toy game, fixed seeds."""
+
 from __future__ import annotations
 
 import re
@@ -26,8 +27,9 @@ PEOPLE = [(f"83000000000000000{i}", name) for i, name in enumerate(["Ann", "Bob"
 async def swiss(svc, count: int = 5, **kw):
     """A Swiss of the two-player toy game (Duel to 10) (an odd field: a bye each round), round 1 paired."""
     kw.setdefault("table_size", 2)
-    await svc.tournament_new(HALL, GUILD, "host", kw.pop("kind", "duel"), "swiss", manager=True, rounds=2,
-                             name="Spring Cup", **kw)
+    await svc.tournament_new(
+        HALL, GUILD, "host", kw.pop("kind", "duel"), "swiss", manager=True, rounds=2, name="Spring Cup", **kw
+    )
     for uid, name in PEOPLE[:count]:
         await svc.tournament_join(HALL, GUILD, uid, name)
     await svc.tournament_start(HALL, GUILD, "host", manager=True)
@@ -78,8 +80,12 @@ async def test_the_link_opens_the_page_and_nothing_else(served, clock):
     assert (await client.get(path[:-1], allow_redirects=False)).headers["Location"] == path
     sig = path.split("/")[3]
     game_sig = (await svc.game_path(await svc.db.game(snap.tables[0].game_id))).split("/")[3]
-    for wrong in (path.replace(f"/t/{row.id}/", f"/t/{row.id + 1}/"), path.replace(sig, sig[::-1]),
-                  path.replace(sig, game_sig), f"/t/{snap.tables[0].game_id}/{game_sig}/"):
+    for wrong in (
+        path.replace(f"/t/{row.id}/", f"/t/{row.id + 1}/"),
+        path.replace(sig, sig[::-1]),
+        path.replace(sig, game_sig),
+        f"/t/{snap.tables[0].game_id}/{game_sig}/",
+    ):
         answer = await client.get(wrong)
         assert answer.status == 404 and "Spring Cup" not in await answer.text() and "Ann" not in await answer.text()
     # the Korean reader gets Korean words; the tournament's language is the default
@@ -101,8 +107,11 @@ async def test_a_finished_tournament_shows_its_final_standings_picture(served, c
     path = await svc.tournament_path(row)
     html = await (await client.get(path)).text()
     assert "Round 2 of 2" in html and "place 1" in html and "place 2" in html
-    picture = re.search(r'<img class="chart" src="(standings-en-[0-9a-f]{8}\.png)" alt="Spring Cup — final standings'
-                        r': 1\. ', html).group(1)
+    picture = re.search(
+        r'<img class="chart" src="(standings-en-[0-9a-f]{8}\.png)" alt="Spring Cup — final standings'
+        r": 1\. ",
+        html,
+    ).group(1)
     assert (await client.get(path + picture)).status == 404  # (no images in this service: nothing drawn)
     svc.images = True
     first = await client.get(path + picture)

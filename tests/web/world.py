@@ -1,5 +1,6 @@
 """Games for the web pages' tests, made through the service: a running game, a finished one
 (rated: two people), a lobby, on one server; all with fixed seeds."""
+
 from __future__ import annotations
 
 import random
@@ -28,10 +29,12 @@ async def play_turns(svc: GameService, channel: str, turns: int | None, seed: in
         done += 1
 
 
-async def new_game(svc: GameService, channel: str, kind: str = "metromania", options: dict | None = None,
-                   language: str | None = None) -> int:
-    await svc.new_game(channel, GUILD, ANN, "Ann", kind, options or {}, 2, **({"language": language} if language
-                                                                                else {}))
+async def new_game(
+    svc: GameService, channel: str, kind: str = "metromania", options: dict | None = None, language: str | None = None
+) -> int:
+    await svc.new_game(
+        channel, GUILD, ANN, "Ann", kind, options or {}, 2, **({"language": language} if language else {})
+    )
     await svc.join(channel, BOB, "Bob")
     await svc.start(channel, ANN)
     return (await svc.db.open_game(channel)).id
@@ -53,8 +56,13 @@ async def make_world(svc: GameService) -> dict[str, int]:
 
 
 TOURNEY_HALL = "900000000000000006"
-ENTRANTS = [("800000000000000011", "Dee"), ("800000000000000012", "Eli"), ("800000000000000013", "Fox"),
-            ("800000000000000014", "Gil"), ("800000000000000015", "하나")]
+ENTRANTS = [
+    ("800000000000000011", "Dee"),
+    ("800000000000000012", "Eli"),
+    ("800000000000000013", "Fox"),
+    ("800000000000000014", "Gil"),
+    ("800000000000000015", "하나"),
+]
 
 
 async def make_tournament(svc) -> int:
@@ -63,8 +71,9 @@ async def make_tournament(svc) -> int:
     Its threads are made as the bot's adapter would (the tournament tests' stand-in)."""
     from tests.service.tourney_kit import Hall, run_director, settle
 
-    await svc.tournament_new(TOURNEY_HALL, GUILD, ANN, "metromania", "swiss", manager=True, table_size=2, rounds=2,
-                             name="Autumn Cup")
+    await svc.tournament_new(
+        TOURNEY_HALL, GUILD, ANN, "metromania", "swiss", manager=True, table_size=2, rounds=2, name="Autumn Cup"
+    )
     for uid, name in ENTRANTS:
         await svc.tournament_join(TOURNEY_HALL, GUILD, uid, name)
     await svc.tournament_start(TOURNEY_HALL, GUILD, ANN, manager=True)

@@ -10,6 +10,7 @@ Unter den Linden and Museumsinsel (2020/2021), U6 without Französische Straße 
 2020), U2's Mohrenstraße renamed Anton-Wilhelm-Amo-Straße (August 2025). U3's extension to
 Mexikoplatz is not open yet.
 """
+
 from __future__ import annotations
 
 TITLE = "Berlin U-Bahn"

@@ -3,6 +3,7 @@
 every Tube line's real station sequences, the interchanges shown as one station, the
 stations left out, the stations kept with their schematic coordinates, and the flags of the
 rules (termini, National Rail, connections, destinations)."""
+
 from __future__ import annotations
 
 TITLE = "London Underground"

@@ -4,6 +4,7 @@ One action is one use of the flipped card on the player's own sheet (see engine.
 the full format). Everything here depends only on the map, the player's sheet and the
 card: sheets never interact within a round, which is what lets everyone decide at once.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -16,15 +17,26 @@ from .sheet import CROSS, DIRECTIONS, Sheet, express_targets, first_empty, first
 
 RIDE = "ride"
 ACTION_FOR_KIND = {NUMBER: RIDE, EXPRESS: RIDE, TRANSFER: "transfer", FREE: "free"}
-_KEYS = {RIDE: {"type", "line", "dir", "count", "use"}, "transfer": {"type", "line", "dir"}, "free": {"type", "station"}}
+_KEYS = {
+    RIDE: {"type", "line", "dir", "count", "use"},
+    "transfer": {"type", "line", "dir"},
+    "free": {"type", "station"},
+}
 # What each action looks like, for refusals (the JSON is notation; the words around it are not).
 _HOW = {
-    RIDE: Phrase("{example} (add {key} on a ring line)", example='{"type": "ride", "line": "A", "count": 2}',
-                 key='"dir": "cw"/"ccw"'),
-    "transfer": Phrase("{example} (add {key} on a ring line)", example='{"type": "transfer", "line": "A"}',
-                       key='"dir"'),
-    "free": Phrase("{example} (or {key} to let it go)", example='{"type": "free", "station": "<station id>"}',
-                   key='"station": null'),
+    RIDE: Phrase(
+        "{example} (add {key} on a ring line)",
+        example='{"type": "ride", "line": "A", "count": 2}',
+        key='"dir": "cw"/"ccw"',
+    ),
+    "transfer": Phrase(
+        "{example} (add {key} on a ring line)", example='{"type": "transfer", "line": "A"}', key='"dir"'
+    ),
+    "free": Phrase(
+        "{example} (or {key} to let it go)",
+        example='{"type": "free", "station": "<station id>"}',
+        key='"station": null',
+    ),
 }
 # The action types as words in messages ("played as a ride action").
 KIND_WORDS = {RIDE: N_("ride"), "transfer": N_("transfer"), "free": N_("free")}
@@ -50,8 +62,12 @@ def normalise(action: Any) -> Action:
         raise BadInput("unknown action type {kind}; use 'ride', 'transfer' or 'free'", kind=repr(kind))
     extra = set(action) - _KEYS[kind]
     if extra:
-        raise BadInput("unknown key(s) {keys} in a {kind} action; expected {how}", keys=", ".join(sorted(extra)),
-                       kind=_kind(kind), how=_HOW[kind])
+        raise BadInput(
+            "unknown key(s) {keys} in a {kind} action; expected {how}",
+            keys=", ".join(sorted(extra)),
+            kind=_kind(kind),
+            how=_HOW[kind],
+        )
     out: Action = {"type": kind}
     if kind == "free":
         station = action.get("station")
@@ -70,8 +86,9 @@ def normalise(action: Any) -> Action:
     if kind == RIDE:
         count = action.get("count")
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise BadInput("a ride needs 'count', the number of stations to cross (0 or more); expected {how}",
-                           how=_HOW[kind])
+            raise BadInput(
+                "a ride needs 'count', the number of stations to cross (0 or more); expected {how}", how=_HOW[kind]
+            )
         out["count"] = count
         if "use" in action:
             if action["use"] not in ("express", "normal"):
@@ -82,34 +99,53 @@ def normalise(action: Any) -> Action:
 
 def _open_line(metro_map: MetroMap, sheet: Sheet, action: Action) -> Line:
     if all(line.id != action["line"] for line in metro_map.lines):  # a typed letter may name no line
-        raise BadInput("map {map} has no line {line}; lines: {lines}", map=metro_map.name, line=repr(action["line"]),
-                       lines=", ".join(line.id for line in metro_map.lines))
+        raise BadInput(
+            "map {map} has no line {line}; lines: {lines}",
+            map=metro_map.name,
+            line=repr(action["line"]),
+            lines=", ".join(line.id for line in metro_map.lines),
+        )
     line = metro_map.line(action["line"])
     if sheet.free_windows(line.id) == 0:
         others = sheet.open_lines()
         if others:
-            raise RuleError("line {line} has no empty window left.", "line_full",
-                            hint="Choose another line: {lines}.", line=line.id, lines=", ".join(others))
+            raise RuleError(
+                "line {line} has no empty window left.",
+                "line_full",
+                hint="Choose another line: {lines}.",
+                line=line.id,
+                lines=", ".join(others),
+            )
         raise RuleError("line {line} has no empty window left.", "line_full", line=line.id)
     if line.ring and "dir" not in action:
-        raise RuleError("line {line} is a ring line: say which way to ride from the wagon.", "ring_direction",
-                        hint='Add "dir": "cw" or "ccw".', line=line.id)
+        raise RuleError(
+            "line {line} is a ring line: say which way to ride from the wagon.",
+            "ring_direction",
+            hint='Add "dir": "cw" or "ccw".',
+            line=line.id,
+        )
     if not line.ring and "dir" in action:
-        raise RuleError("line {line} is not a ring line, so it has one direction only.", "not_ring",
-                        hint='Leave out "dir".', line=line.id)
+        raise RuleError(
+            "line {line} is not a ring line, so it has one direction only.",
+            "not_ring",
+            hint='Leave out "dir".',
+            line=line.id,
+        )
     return line
 
 
-def reach(metro_map: MetroMap, sheet: Sheet, card: Card, line: Line, direction: str | None,
-          normal: bool = False) -> list[str]:
+def reach(
+    metro_map: MetroMap, sheet: Sheet, card: Card, line: Line, direction: str | None, normal: bool = False
+) -> list[str]:
     """The stations this card could cross on this line, in order (at most the card's value)."""
     stations = path(metro_map, line, direction)
     targets = express_targets(sheet, stations) if card.kind == EXPRESS and not normal else first_run(sheet, stations)
-    return targets[:card.value]
+    return targets[: card.value]
 
 
-def _why_short(metro_map: MetroMap, sheet: Sheet, card: Card, line: Line, direction: str | None,
-               normal: bool, n: int) -> Phrase:
+def _why_short(
+    metro_map: MetroMap, sheet: Sheet, card: Card, line: Line, direction: str | None, normal: bool, n: int
+) -> Phrase:
     if n == card.value:
         return Phrase("the card's value is {value}", value=card.value)
     stations = path(metro_map, line, direction)
@@ -135,9 +171,15 @@ def perform(metro_map: MetroMap, sheet: Sheet, card: Card, action: Any) -> Step:
     act = normalise(action)
     expected = ACTION_FOR_KIND[card.kind]
     if act["type"] != expected:
-        raise RuleError("the flipped card is {card}, which is played as a {expected} action, not a {kind} action.",
-                        "wrong_card", hint="Send {how}.", card=card.name, expected=_kind(expected),
-                        kind=_kind(act["type"]), how=_HOW[expected])
+        raise RuleError(
+            "the flipped card is {card}, which is played as a {expected} action, not a {kind} action.",
+            "wrong_card",
+            hint="Send {how}.",
+            card=card.name,
+            expected=_kind(expected),
+            kind=_kind(act["type"]),
+            how=_HOW[expected],
+        )
     if expected == "free":
         sid = act["station"]
         if sid is None:  # letting a free ride go is allowed, like crossing 0 stations with a number
@@ -145,8 +187,12 @@ def perform(metro_map: MetroMap, sheet: Sheet, card: Card, action: Any) -> Step:
         if sid not in metro_map.stations:
             raise BadInput("map {map} has no station {station}", map=metro_map.name, station=repr(sid))
         if sheet.is_marked(sid):
-            raise RuleError("{station} is already marked; a free ride crosses an empty station.", "station_marked",
-                            hint="Choose any empty station.", station=metro_map.stations[sid].name)
+            raise RuleError(
+                "{station} is already marked; a free ride crosses an empty station.",
+                "station_marked",
+                hint="Choose any empty station.",
+                station=metro_map.stations[sid].name,
+            )
         return Step(act, sheet.with_marks({sid: CROSS}), (sid,))
 
     line = _open_line(metro_map, sheet, act)
@@ -159,34 +205,42 @@ def perform(metro_map: MetroMap, sheet: Sheet, card: Card, action: Any) -> Step:
         return Step(act, after.with_marks({target: len(metro_map.lines_at(target))}), (target,))
 
     if "use" in act and card.kind != EXPRESS:
-        raise RuleError("the {card} card is not an express card; it has no express or normal use.",
-                        "not_express", hint='Leave out "use".', card=card.name)
+        raise RuleError(
+            "the {card} card is not an express card; it has no express or normal use.",
+            "not_express",
+            hint='Leave out "use".',
+            card=card.name,
+        )
     normal = act.get("use") == "normal"
     crossable = reach(metro_map, sheet, card, line, direction, normal)
     count = act["count"]
     if count > len(crossable):
         most = len(crossable)
         why = _why_short(metro_map, sheet, card, line, direction, normal, most)
-        raise RuleError(_AT_MOST[most != 1], "count", hint="Choose a count of 0-{n}.", card=card.name,
-                        n=most, line=line.id, why=why)
+        raise RuleError(
+            _AT_MOST[most != 1], "count", hint="Choose a count of 0-{n}.", card=card.name, n=most, line=line.id, why=why
+        )
     marked = tuple(crossable[:count])
     return Step(act, sheet.with_window(line.id, card.code).with_marks({s: CROSS for s in marked}), marked)
 
 
 # one/other by n == 1 (see `_why_short`)
-_AT_MOST = (N_("the {card} card can cross at most {n} station on line {line} now: {why}."),
-            N_("the {card} card can cross at most {n} stations on line {line} now: {why}."))
+_AT_MOST = (
+    N_("the {card} card can cross at most {n} station on line {line} now: {why}."),
+    N_("the {card} card can cross at most {n} stations on line {line} now: {why}."),
+)
 
 
 def legal(metro_map: MetroMap, sheet: Sheet, card: Card) -> list[Action]:
     """Every distinct legal action (an express's optional "use" key only restates a count)."""
     if card.kind == FREE:
-        return [{"type": "free", "station": None}] + [{"type": "free", "station": s}
-                                                      for s in sheet.empty_stations(metro_map)]
+        return [{"type": "free", "station": None}] + [
+            {"type": "free", "station": s} for s in sheet.empty_stations(metro_map)
+        ]
     out: list[Action] = []
     for lid in sheet.open_lines():
         line = metro_map.line(lid)
-        for direction in (DIRECTIONS if line.ring else (None,)):
+        for direction in DIRECTIONS if line.ring else (None,):
             base: Action = {"type": ACTION_FOR_KIND[card.kind], "line": lid}
             if direction:
                 base["dir"] = direction

@@ -7,6 +7,7 @@ end): the round and its card, who is still choosing, the scores, then each sheet
 progress; a player's own sheet also says their sealed choice and each line's stations
 marked and windows free.
 """
+
 from __future__ import annotations
 
 import json
@@ -47,13 +48,22 @@ def card_words(code: str | None, lang: Lang) -> str:
 def round_sentence(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> list[str]:
     if view["phase"] == "finished":
         winners = view.get("winners") or []
-        return [lang.n("Game over after {n} round.", "Game over after {n} rounds.", view["rounds"], n=view["rounds"]),
-                lang.n("Winner: {names}.", "Winners: {names}.", len(winners),
-                       names=" & ".join(_name(names, p) for p in winners))]
+        return [
+            lang.n("Game over after {n} round.", "Game over after {n} rounds.", view["rounds"], n=view["rounds"]),
+            lang.n(
+                "Winner: {names}.",
+                "Winners: {names}.",
+                len(winners),
+                names=" & ".join(_name(names, p) for p in winners),
+            ),
+        ]
     out = [lang.t("Round {round}: the card is {card}.", round=view["round"], card=card_words(view.get("card"), lang))]
     waiting = view.get("waiting") or []
-    out.append(lang.t("Waiting for: {who}.", who=listing(_name(names, p) for p in waiting)) if waiting
-               else lang.t("Everybody has chosen."))
+    out.append(
+        lang.t("Waiting for: {who}.", who=listing(_name(names, p) for p in waiting))
+        if waiting
+        else lang.t("Everybody has chosen.")
+    )
     return out
 
 
@@ -65,13 +75,17 @@ def sheet_of(view: dict[str, Any], player: str) -> dict[str, Any]:
 
 
 def progress(view: dict[str, Any], sheet: dict[str, Any], lang: Lang) -> str:
-    """"windows 2 of 25, lines completed 0, stations empty 90"."""
+    """ "windows 2 of 25, lines completed 0, stations empty 90"."""
     m = metro_map(view)
     windows = [w for ws in sheet["windows"].values() for w in ws]
     empty = sum(1 for sid in m.stations if sid not in sheet["marks"])
-    return lang.t("windows {filled} of {windows}, lines completed {lines}, stations empty {empty}",
-                  filled=sum(w is not None for w in windows), windows=len(windows), lines=len(sheet["completed"]),
-                  empty=empty)
+    return lang.t(
+        "windows {filled} of {windows}, lines completed {lines}, stations empty {empty}",
+        filled=sum(w is not None for w in windows),
+        windows=len(windows),
+        lines=len(sheet["completed"]),
+        empty=empty,
+    )
 
 
 def lines_progress(view: dict[str, Any], sheet: dict[str, Any], lang: Lang) -> str:
@@ -81,10 +95,18 @@ def lines_progress(view: dict[str, Any], sheet: dict[str, Any], lang: Lang) -> s
         marked = sum(1 for sid in line.stations if sid in sheet["marks"])
         free = sum(w is None for w in sheet["windows"].get(line.id, ()))
         done = " ✓" if line.id in sheet["completed"] else ""
-        parts.append(lang.n("{line} {marked}/{total}{done}, {n} window free",
-                            "{line} {marked}/{total}{done}, {n} windows free", free,
-                            line=f"{line.id} {line.name}" if line.name != line.id else line.id, marked=marked,
-                            total=len(line.stations), done=done, n=free))
+        parts.append(
+            lang.n(
+                "{line} {marked}/{total}{done}, {n} window free",
+                "{line} {marked}/{total}{done}, {n} windows free",
+                free,
+                line=f"{line.id} {line.name}" if line.name != line.id else line.id,
+                marked=marked,
+                total=len(line.stations),
+                done=done,
+                n=free,
+            )
+        )
     return lang.t("Lines (stations marked): {lines}.", lines="; ".join(parts))
 
 
@@ -95,23 +117,40 @@ def choice(view: dict[str, Any], lang: Lang) -> str:
         me = view.get("you")
         return lang.t("You have not chosen yet.") if me in (view.get("waiting") or []) else ""
     shim = SimpleNamespace(map=metro_map(view))
-    return lang.t("Your choice, hidden from the others until everybody has chosen: {choice}.",
-                  choice="; ".join(describe(shim, step, lang) for step in pending["steps"]))
+    return lang.t(
+        "Your choice, hidden from the others until everybody has chosen: {choice}.",
+        choice="; ".join(describe(shim, step, lang) for step in pending["steps"]),
+    )
 
 
 def sheet_alt(view: dict[str, Any], viewer: str, names: dict[str, str] | None, lang: Lang = EN) -> str:
     sheet = sheet_of(view, viewer)
     score = (view.get("scores") or {}).get(viewer, 0)
-    return fit([lang.t("Metro flip-and-write: the sheet of {name}, {map}.", name=_name(names, viewer),
-                       map=metro_map(view).name), *round_sentence(view, names, lang), choice(view, lang),
-                lang.n("{n} point; {progress}.", "{n} points; {progress}.", abs(score),
-                       n=score, progress=progress(view, sheet, lang)),
-                lines_progress(view, sheet, lang)])
+    return fit(
+        [
+            lang.t(
+                "Metro flip-and-write: the sheet of {name}, {map}.", name=_name(names, viewer), map=metro_map(view).name
+            ),
+            *round_sentence(view, names, lang),
+            choice(view, lang),
+            lang.n(
+                "{n} point; {progress}.",
+                "{n} points; {progress}.",
+                abs(score),
+                n=score,
+                progress=progress(view, sheet, lang),
+            ),
+            lines_progress(view, sheet, lang),
+        ]
+    )
 
 
 def summary_alt(view: dict[str, Any], names: dict[str, str] | None, lang: Lang = EN) -> str:
-    said_ = [lang.t("Metro flip-and-write: every sheet, {map}.", map=metro_map(view).name),
-             *round_sentence(view, names, lang), scores_sentence(view, names, lang)]
+    said_ = [
+        lang.t("Metro flip-and-write: every sheet, {map}.", map=metro_map(view).name),
+        *round_sentence(view, names, lang),
+        scores_sentence(view, names, lang),
+    ]
     decided = set(view.get("decided") or [])
     for p in view["players"]:
         state = lang.t("has chosen") if p in decided else ""
@@ -119,8 +158,9 @@ def summary_alt(view: dict[str, Any], names: dict[str, str] | None, lang: Lang =
     return fit(said_)
 
 
-def alt_text(view: dict[str, Any], viewer: str | None, names: dict[str, str] | None, lang: Lang = EN, *,
-             picture: str = "board") -> str:
+def alt_text(
+    view: dict[str, Any], viewer: str | None, names: dict[str, str] | None, lang: Lang = EN, *, picture: str = "board"
+) -> str:
     if viewer is not None and viewer in view["sheets"] and not picture.startswith("final:"):
         return sheet_alt(view, viewer, names, lang)
     return summary_alt(view, names, lang)

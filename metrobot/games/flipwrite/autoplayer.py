@@ -8,6 +8,7 @@ a line that can still be finished earns part of that line's value, and a window 
 crossing fewer stations than the card allows costs a little, since windows are the scarce
 resource. Stations served by several lines are kept for transfer cards where cheap.
 """
+
 from __future__ import annotations
 
 import random
@@ -22,8 +23,15 @@ from .sheet import Sheet
 AVERAGE_RIDE = 4  # stations a typical card crosses; decides whether a line is still finishable
 
 
-def choose(metro_map: MetroMap, sheet: Sheet, card: Card, claimed: set[str], rnd: random.Random,
-           special_variant: bool = False, solo: bool = False) -> Action:
+def choose(
+    metro_map: MetroMap,
+    sheet: Sheet,
+    card: Card,
+    claimed: set[str],
+    rnd: random.Random,
+    special_variant: bool = False,
+    solo: bool = False,
+) -> Action:
     """Best action by the estimate; ties broken by `rnd` so self-play games differ."""
     best: list[Action] = []
     best_value = float("-inf")
@@ -36,8 +44,9 @@ def choose(metro_map: MetroMap, sheet: Sheet, card: Card, claimed: set[str], rnd
     return rnd.choice(best)
 
 
-def _estimate(metro_map: MetroMap, sheet: Sheet, card: Card, action: Action, claimed: set[str],
-              special_variant: bool, solo: bool) -> float:
+def _estimate(
+    metro_map: MetroMap, sheet: Sheet, card: Card, action: Action, claimed: set[str], special_variant: bool, solo: bool
+) -> float:
     step = perform(metro_map, sheet, card, action)
     after, marked = step.sheet, step.marked
     value = len(marked) * (1.0 if solo else 0.5)

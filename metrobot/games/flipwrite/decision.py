@@ -6,6 +6,7 @@ can be a short chain: the player keeps owing actions until `owed` is 0. The chai
 on a private, tentative copy of the player's sheet; the public sheet only changes when the
 whole round resolves.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -30,12 +31,16 @@ class Pending:
         return self.owed == 0
 
 
-def take_step(metro_map: MetroMap, card: Card, special_variant: bool, resolved: Sheet,
-              pending: Pending | None, action: Any) -> Pending:
+def take_step(
+    metro_map: MetroMap, card: Card, special_variant: bool, resolved: Sheet, pending: Pending | None, action: Any
+) -> Pending:
     """Add one action to a player's decision; RuleError if it is illegal or already sealed."""
     if pending is not None and pending.sealed:
-        raise RuleError("you have already decided this round.", "already_decided",
-                        hint="Wait for the other players; the round resolves when everyone has decided.")
+        raise RuleError(
+            "you have already decided this round.",
+            "already_decided",
+            hint="Wait for the other players; the round resolves when everyone has decided.",
+        )
     sheet = pending.sheet if pending else resolved
     step = perform(metro_map, sheet, card, action)
     owed = pending.owed - 1 if pending else 0
@@ -49,8 +54,7 @@ def take_step(metro_map: MetroMap, card: Card, special_variant: bool, resolved: 
     return Pending(steps, owed, step.sheet, marked)
 
 
-def replay(metro_map: MetroMap, card: Card, special_variant: bool, resolved: Sheet,
-           steps: list[Any]) -> Pending:
+def replay(metro_map: MetroMap, card: Card, special_variant: bool, resolved: Sheet, steps: list[Any]) -> Pending:
     pending: Pending | None = None
     for action in steps:
         pending = take_step(metro_map, card, special_variant, resolved, pending, action)

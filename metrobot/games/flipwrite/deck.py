@@ -11,6 +11,7 @@ so the deck, the sheets and the action log share one vocabulary:
 The pile is a frozen value carrying its own generator state, so drawing returns a new
 pile and a logged game replays exactly from its seed.
 """
+
 from __future__ import annotations
 
 import re
@@ -66,14 +67,13 @@ def parse_card(code: Any) -> Card:
         return Card("free", FREE)
     match = _CODE.match(code) if isinstance(code, str) else None
     if not match:
-        raise BadInput("unknown card {code}; cards are 1-9, E1-E9 (express), '+' (transfer) or 'free'",
-                       code=repr(code))
+        raise BadInput("unknown card {code}; cards are 1-9, E1-E9 (express), '+' (transfer) or 'free'", code=repr(code))
     return Card(code, EXPRESS if match.group(1) else NUMBER, int(match.group(2)))
 
 
 def validate_deck(codes: Any) -> tuple[str, ...]:
     if not isinstance(codes, (list, tuple)) or not codes:
-        raise BadInput("option 'deck' must be a non-empty list of card codes, e.g. [\"3\", \"E2\", \"+\", \"free\"]")
+        raise BadInput('option \'deck\' must be a non-empty list of card codes, e.g. ["3", "E2", "+", "free"]')
     cards = [parse_card(c) for c in codes]
     # Only window-filling cards move the game toward its end; a deck of free rides never ends.
     if not any(c.fills_window for c in cards):

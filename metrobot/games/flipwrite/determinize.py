@@ -22,6 +22,7 @@ The viewer's own pending chain is visible and is replayed exactly.
 Nothing here imports engine.py: the state is built from the state module's parts, so the
 engine can delegate to this module without a cycle.
 """
+
 from __future__ import annotations
 
 import copy
@@ -62,9 +63,11 @@ def map_of(view: dict[str, Any]) -> MetroMap:
 def sheet_from_view(metro_map: MetroMap, raw: dict[str, Any]) -> Sheet:
     """A sheet from its JSON as a view shows it (the engine wrote it, so no re-validation)."""
     marks = raw["marks"]
-    return Sheet({sid: marks[sid] for sid in metro_map.stations if sid in marks},
-                 {line.id: tuple(raw["windows"][line.id]) for line in metro_map.lines},
-                 {lid: (entry["round"], entry["points"]) for lid, entry in raw["completed"].items()})
+    return Sheet(
+        {sid: marks[sid] for sid in metro_map.stations if sid in marks},
+        {line.id: tuple(raw["windows"][line.id]) for line in metro_map.lines},
+        {lid: (entry["round"], entry["points"]) for lid, entry in raw["completed"].items()},
+    )
 
 
 def current_sheet(metro_map: MetroMap, view: dict[str, Any], player: str) -> Sheet:
@@ -111,8 +114,9 @@ def sealed_decision(state: FlipState, player: str, rnd: random.Random, decide: D
     return pending
 
 
-def determinize(view: dict[str, Any], viewer: str | None, rnd: random.Random,
-                decide: Decide = greedy_decide) -> FlipState:
+def determinize(
+    view: dict[str, Any], viewer: str | None, rnd: random.Random, decide: Decide = greedy_decide
+) -> FlipState:
     """A FlipState with view(state, viewer) == view; hidden parts drawn with `rnd` (in a fixed
     order, so the same generator state gives the same state)."""
     if not isinstance(view, dict) or view.get("game") != "flipwrite":
@@ -127,8 +131,19 @@ def determinize(view: dict[str, Any], viewer: str | None, rnd: random.Random,
     rnd.shuffle(draw)
     pile = Pile(tuple(draw), tuple(view["discard"]), view["card"], rnd.getrandbits(64))
     # The real seed is hidden too (it fixes every future shuffle); 0 marks a rebuilt state.
-    state = FlipState(metro_map, players, 0, options["special_stations"], options["solo"], tuple(options["deck"]),
-                      view["phase"], view["rounds"], sheets, pile, {})
+    state = FlipState(
+        metro_map,
+        players,
+        0,
+        options["special_stations"],
+        options["solo"],
+        tuple(options["deck"]),
+        view["phase"],
+        view["rounds"],
+        sheets,
+        pile,
+        {},
+    )
     pending: dict[str, Pending] = {}
     if viewer is not None and "pending" in view:
         card = parse_card(view["card"])
@@ -136,5 +151,6 @@ def determinize(view: dict[str, Any], viewer: str | None, rnd: random.Random,
     for player in view["decided"]:
         if player != viewer:
             pending[player] = sealed_decision(state, player, rnd, decide)
-    return FlipState(metro_map, players, 0, state.special, state.solo, state.deck, state.phase, state.rounds,
-                     sheets, pile, pending)
+    return FlipState(
+        metro_map, players, 0, state.special, state.solo, state.deck, state.phase, state.rounds, sheets, pile, pending
+    )

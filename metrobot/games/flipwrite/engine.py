@@ -50,6 +50,7 @@ Events without "visible_to" are public; {"type": "extra_action", ..., "visible_t
 is for that player only. A sealed decision yields {"type": "decided", "player"} (never the
 choice); resolution reveals all choices in "round_resolved".
 """
+
 from __future__ import annotations
 
 import random
@@ -93,11 +94,19 @@ class FlipWrite(Game):
             raise BadInput("options must be an object")
         unknown = set(options) - OPTION_KEYS
         if unknown:
-            raise BadInput("unknown option(s) {unknown}; options: {options}", unknown=", ".join(sorted(unknown)),
-                           options=", ".join(sorted(OPTION_KEYS)))
+            raise BadInput(
+                "unknown option(s) {unknown}; options: {options}",
+                unknown=", ".join(sorted(unknown)),
+                options=", ".join(sorted(OPTION_KEYS)),
+            )
         if not self.player_count_ok(n_players):
-            raise BadInput("{game} takes {low}-{high} players, not {n}", game=Term(self.title), low=self.min_players,
-                           high=self.max_players, n=n_players)
+            raise BadInput(
+                "{game} takes {low}-{high} players, not {n}",
+                game=Term(self.title),
+                low=self.min_players,
+                high=self.max_players,
+                n=n_players,
+            )
         out: dict[str, Any] = {}
         if "map" in options:
             out["map"] = options["map"]
@@ -129,8 +138,19 @@ class FlipWrite(Game):
         metro_map = _map_option(opts["map"])
         pile = Pile.start(opts["deck"], Rng.from_seed(seed))
         sheets = {p: Sheet.blank(metro_map) for p in players}
-        return FlipState(metro_map, tuple(players), seed, opts["special_stations"], opts["solo"],
-                         tuple(opts["deck"]), PLAYING, 0, sheets, pile, {})
+        return FlipState(
+            metro_map,
+            tuple(players),
+            seed,
+            opts["special_stations"],
+            opts["solo"],
+            tuple(opts["deck"]),
+            PLAYING,
+            0,
+            sheets,
+            pile,
+            {},
+        )
 
     # --- whose move, what is legal ---------------------------------------------------------
     def to_move(self, state: FlipState) -> frozenset[str]:
@@ -157,16 +177,19 @@ class FlipWrite(Game):
         if state.phase == FINISHED:
             raise RuleError("the game is over.", "game_over")
         if not state.active(player):
-            raise RuleError("all your wagon windows are filled, so your game is over.", "sitting_out",
-                            hint="The others play on until theirs are filled too.")
-        decision = take_step(state.map, state.card, state.special, state.sheets[player],
-                             state.pending.get(player), action)
+            raise RuleError(
+                "all your wagon windows are filled, so your game is over.",
+                "sitting_out",
+                hint="The others play on until theirs are filled too.",
+            )
+        decision = take_step(
+            state.map, state.card, state.special, state.sheets[player], state.pending.get(player), action
+        )
         pending = dict(state.pending)
         pending[player] = decision
         state = replace(state, pending=pending)
         if not decision.sealed:
-            return state, [{"type": "extra_action", "player": player, "owed": decision.owed,
-                            "visible_to": [player]}]
+            return state, [{"type": "extra_action", "player": player, "owed": decision.owed, "visible_to": [player]}]
         events: list[Event] = [{"type": "decided", "player": player}]
         if any(state.owes(p) for p in state.players):
             return state, events
@@ -189,27 +212,43 @@ class FlipWrite(Game):
                 if line.id not in sheet.completed and sheet.line_full(line):
                     points = scoring.completion_value(line, line.id in claimed, state.solo)
                     done[line.id] = (number, points)
-                    completions.append({"type": "line_completed", "player": p, "line": line.id, "points": points,
-                                        "first": line.id not in claimed})
+                    completions.append(
+                        {
+                            "type": "line_completed",
+                            "player": p,
+                            "line": line.id,
+                            "points": points,
+                            "first": line.id not in claimed,
+                        }
+                    )
             sheets[p] = sheet.with_completed(done)
         revealed: Event = {
-            "type": "round_resolved", "round": number, "card": state.pile.card,
+            "type": "round_resolved",
+            "round": number,
+            "card": state.pile.card,
             "decisions": {p: [dict(a) for a in state.pending[p].steps] for p in state.players if p in state.pending},
             "marked": {p: list(state.pending[p].marked) for p in state.players if p in state.pending},
         }
         over = not any(s.has_free_window() for s in sheets.values())
         pile, pile_events = state.pile.end_round(flip_next=not over)
-        state = replace(state, sheets=sheets, pending={}, rounds=number, pile=pile,
-                        phase=FINISHED if over else PLAYING)
+        state = replace(state, sheets=sheets, pending={}, rounds=number, pile=pile, phase=FINISHED if over else PLAYING)
         events: list[Event] = [revealed, *completions]
         if not over:
-            events += [{"type": "player_done", "player": p} for p in state.players
-                       if p in sheets and not sheets[p].has_free_window() and p in revealed["decisions"]]
+            events += [
+                {"type": "player_done", "player": p}
+                for p in state.players
+                if p in sheets and not sheets[p].has_free_window() and p in revealed["decisions"]
+            ]
         events += pile_events
         if over:
             totals = state.breakdowns()
-            events.append({"type": "game_over", "scores": {p: totals[p]["total"] for p in state.players},
-                           "winners": scoring.winners(state.players, totals)})
+            events.append(
+                {
+                    "type": "game_over",
+                    "scores": {p: totals[p]["total"] for p in state.players},
+                    "winners": scoring.winners(state.players, totals),
+                }
+            )
         else:
             events.append({"type": "card_flipped", "round": number + 1, "card": pile.card})
         return state, events
@@ -221,11 +260,20 @@ class FlipWrite(Game):
         full = to_json(state)
         card = state.card
         out: dict[str, Any] = {
-            "game": "flipwrite", "map": full["map"], "map_data": full["map_data"], "players": full["players"],
-            "phase": state.phase, "rounds": state.rounds, "round": state.rounds + (state.phase == PLAYING),
-            "options": full["options"], "card": state.pile.card, "card_label": card.label if card else None,
-            "draw_pile": len(state.pile.draw), "discard": list(state.pile.discard),
-            "sheets": full["sheets"], "scores": full["scores"],
+            "game": "flipwrite",
+            "map": full["map"],
+            "map_data": full["map_data"],
+            "players": full["players"],
+            "phase": state.phase,
+            "rounds": state.rounds,
+            "round": state.rounds + (state.phase == PLAYING),
+            "options": full["options"],
+            "card": state.pile.card,
+            "card_label": card.label if card else None,
+            "draw_pile": len(state.pile.draw),
+            "discard": list(state.pile.discard),
+            "sheets": full["sheets"],
+            "scores": full["scores"],
             "decided": [p for p in state.players if p in state.pending and state.pending[p].sealed],
             "waiting": [p for p in state.players if state.owes(p)],
             "sitting_out": [p for p in state.players if state.phase == PLAYING and not state.active(p)],
@@ -233,8 +281,11 @@ class FlipWrite(Game):
         }
         if viewer is not None and viewer in state.pending:
             mine = state.pending[viewer]
-            out["pending"] = {"steps": [dict(a) for a in mine.steps], "owed": mine.owed,
-                              "sheet": mine.sheet.to_json(state.map)}
+            out["pending"] = {
+                "steps": [dict(a) for a in mine.steps],
+                "owed": mine.owed,
+                "sheet": mine.sheet.to_json(state.map),
+            }
         for key in ("breakdown", "winners", "rating"):
             if key in full:
                 out[key] = full[key]

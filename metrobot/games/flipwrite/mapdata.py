@@ -4,6 +4,7 @@ A map is data (one JSON file per city in `maps/`); this module turns it into fro
 objects and refuses anything the rules cannot play: lines that name unknown stations,
 one real interchange split into two stations, windows or values out of range.
 """
+
 from __future__ import annotations
 
 import json
@@ -56,8 +57,12 @@ class MetroMap:
         for line in self.lines:
             if line.id == line_id:
                 return line
-        raise BadInput("map {map} has no line {line}; lines: {lines}", map=self.name, line=repr(line_id),
-                       lines=", ".join(l.id for l in self.lines))
+        raise BadInput(
+            "map {map} has no line {line}; lines: {lines}",
+            map=self.name,
+            line=repr(line_id),
+            lines=", ".join(l.id for l in self.lines),
+        )
 
     def lines_at(self, station_id: str) -> tuple[str, ...]:
         return self.served_by[station_id]
@@ -68,13 +73,20 @@ class MetroMap:
             "id": self.id,
             "name": self.name,
             "lines": [
-                {"id": l.id, "name": l.name, "colour": l.colour, "stations": list(l.stations),
-                 "windows": l.windows, "high": l.high, "low": l.low, "ring": l.ring}
+                {
+                    "id": l.id,
+                    "name": l.name,
+                    "colour": l.colour,
+                    "stations": list(l.stations),
+                    "windows": l.windows,
+                    "high": l.high,
+                    "low": l.low,
+                    "ring": l.ring,
+                }
                 for l in self.lines
             ],
             "stations": [
-                {"id": s.id, "name": s.name, "x": s.x, "y": s.y, "special": s.special}
-                for s in self.stations.values()
+                {"id": s.id, "name": s.name, "x": s.x, "y": s.y, "special": s.special} for s in self.stations.values()
             ],
         }
 
@@ -110,12 +122,17 @@ def parse_map(data: Any, *, strict: bool = True) -> MetroMap:
         _require(isinstance(sname, str) and sname.strip(), f"map {map_id}: station {sid} has no name")
         key = sname.strip().casefold()
         # One real interchange must be one station, shared by its lines, not two look-alikes.
-        _require(key not in names, f"map {map_id}: stations {names.get(key)} and {sid} have the same name {sname!r}; "
-                                   "an interchange must be one shared station")
+        _require(
+            key not in names,
+            f"map {map_id}: stations {names.get(key)} and {sid} have the same name {sname!r}; "
+            "an interchange must be one shared station",
+        )
         names[key] = sid
         x, y = raw.get("x"), raw.get("y")
-        _require(isinstance(x, (int, float)) and isinstance(y, (int, float)) and 0 <= x <= COORD_MAX
-                 and 0 <= y <= COORD_MAX, f"map {map_id}: station {sid} needs x and y in 0..{COORD_MAX:g}")
+        _require(
+            isinstance(x, (int, float)) and isinstance(y, (int, float)) and 0 <= x <= COORD_MAX and 0 <= y <= COORD_MAX,
+            f"map {map_id}: station {sid} needs x and y in 0..{COORD_MAX:g}",
+        )
         special = raw.get("special", False)
         _require(isinstance(special, bool), f"map {map_id}: station {sid}: 'special' must be true or false")
         stations[sid] = Station(sid, sname.strip(), float(x), float(y), special)
@@ -136,17 +153,23 @@ def parse_map(data: Any, *, strict: bool = True) -> MetroMap:
         _require(len(set(order)) == len(order), f"map {map_id}: line {lid} visits a station twice")
         windows, high, low = raw.get("windows"), raw.get("high"), raw.get("low")
         max_windows = 4 if strict else 20
-        _require(isinstance(windows, int) and 1 <= windows <= max_windows,
-                 f"map {map_id}: line {lid} needs 1-{max_windows} windows")
-        _require(isinstance(high, int) and isinstance(low, int) and 0 <= low <= high <= 20,
-                 f"map {map_id}: line {lid} needs values 0 <= low <= high <= 20")
+        _require(
+            isinstance(windows, int) and 1 <= windows <= max_windows,
+            f"map {map_id}: line {lid} needs 1-{max_windows} windows",
+        )
+        _require(
+            isinstance(high, int) and isinstance(low, int) and 0 <= low <= high <= 20,
+            f"map {map_id}: line {lid} needs values 0 <= low <= high <= 20",
+        )
         ring = raw.get("ring", False)
         _require(isinstance(ring, bool), f"map {map_id}: line {lid}: 'ring' must be true or false")
         if ring:
             _require(len(order) >= 3, f"map {map_id}: ring line {lid} needs at least 3 stations")
         colour = raw.get("colour", "#808080")
-        _require(isinstance(colour, str) and bool(_COLOUR.match(colour)),
-                 f"map {map_id}: line {lid} colour must look like #rrggbb")
+        _require(
+            isinstance(colour, str) and bool(_COLOUR.match(colour)),
+            f"map {map_id}: line {lid} colour must look like #rrggbb",
+        )
         lines.append(Line(lid, str(raw.get("name", lid)), colour.lower(), tuple(order), windows, high, low, ring))
         for sid in order:
             served[sid].append(lid)

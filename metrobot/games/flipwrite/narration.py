@@ -1,4 +1,5 @@
 """What the channel reads when a flip-and-write round resolves, in the language asked for."""
+
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -21,16 +22,19 @@ def narrate(state: Any, events: list[dict[str, Any]], name: Names, lang: Lang = 
             continue
         kind = e["type"]
         if kind == "round_resolved":
-            lines.append(lang.t("**Round {round}** (card {card}) is played:", round=e["round"],
-                                card=card_code(e["card"], lang)))
+            lines.append(
+                lang.t("**Round {round}** (card {card}) is played:", round=e["round"], card=card_code(e["card"], lang))
+            )
             for p, steps in e["decisions"].items():
                 said = "; ".join(describe(state, a, lang) for a in steps) or lang.t("nothing")
                 lines.append(f"• {name(p)}: {said}")
         elif kind == "line_completed":
             who, line, points = name(e["player"]), e["line"], e["points"]
-            text = (lang.t("{name} completed line {line} (+{points} — first!)", name=who, line=line, points=points)
-                    if e.get("first") else
-                    lang.t("{name} completed line {line} (+{points})", name=who, line=line, points=points))
+            text = (
+                lang.t("{name} completed line {line} (+{points} — first!)", name=who, line=line, points=points)
+                if e.get("first")
+                else lang.t("{name} completed line {line} (+{points})", name=who, line=line, points=points)
+            )
             lines.append("✓ " + text)
         elif kind == "reshuffle":
             lines.append("🔀 " + lang.t("The deck is reshuffled."))
@@ -38,8 +42,12 @@ def narrate(state: Any, events: list[dict[str, Any]], name: Names, lang: Lang = 
             lines.append(lang.t("{name} has filled every window.", name=name(e["player"])))
         elif kind == "game_over":
             won = " & ".join(name(p) for p in e["winners"])
-            lines.append("🏁 " + lang.n("Game over. **{winners}** wins!", "Game over. **{winners}** win!",
-                                        len(e["winners"]), winners=won))
+            lines.append(
+                "🏁 "
+                + lang.n(
+                    "Game over. **{winners}** wins!", "Game over. **{winners}** win!", len(e["winners"]), winners=won
+                )
+            )
     return lines
 
 
@@ -52,5 +60,9 @@ def board_brief(view: dict[str, Any], seat: str, lang: Lang = EN) -> str:
     empty = len(view["map_data"]["stations"]) - len(sheet["marks"])
     return "🗺 " + lang.n(
         "Your sheet: lines with an empty window {open}; completed {done}; {n} station still empty.",
-        "Your sheet: lines with an empty window {open}; completed {done}; {n} stations still empty.", empty,
-        open=", ".join(open_lines) or lang.t("none"), done=", ".join(done) or lang.t("none"), n=empty)
+        "Your sheet: lines with an empty window {open}; completed {done}; {n} stations still empty.",
+        empty,
+        open=", ".join(open_lines) or lang.t("none"),
+        done=", ".join(done) or lang.t("none"),
+        n=empty,
+    )

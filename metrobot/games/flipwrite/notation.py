@@ -9,6 +9,7 @@ Typed text such as "C 3", "ride C 3 cw", "transfer C" or "free Alexanderplatz" p
 the words "ride", "transfer" and "free" in any of our languages. Line letters, station
 names and cw/ccw are the same in every language.
 """
+
 from __future__ import annotations
 
 import re
@@ -74,8 +75,14 @@ def describe(state: Any, action: dict, lang: Lang = EN) -> str:
         return lang.t("transfer on line {line}", line=line)
     n = action["count"]
     if way:
-        return lang.n("line {line} {direction}: cross {n} station", "line {line} {direction}: cross {n} stations", n,
-                      line=line, direction=way, n=n)
+        return lang.n(
+            "line {line} {direction}: cross {n} station",
+            "line {line} {direction}: cross {n} stations",
+            n,
+            line=line,
+            direction=way,
+            n=n,
+        )
     return lang.n("line {line}: cross {n} station", "line {line}: cross {n} stations", n, line=line, n=n)
 
 
@@ -87,8 +94,9 @@ def group(state: Any, action: dict, lang: Lang = EN) -> str:
 
 
 def choices(game: Any, state: Any, seat: str, lang: Lang = EN) -> list[Choice]:
-    return [Choice(code(state, a), describe(state, a, lang), group(state, a, lang))
-            for a in game.legal_actions(state, seat)]
+    return [
+        Choice(code(state, a), describe(state, a, lang), group(state, a, lang)) for a in game.legal_actions(state, seat)
+    ]
 
 
 def _says(word: str, kind: str, short: str) -> bool:
@@ -111,15 +119,22 @@ def parse(game: Any, state: Any, seat: str, text: str) -> dict:
     head = tokens[0].lower()
     # A line named like a short code ("F 2": line F, not a free ride) is the line when a
     # number or a direction follows and the map has such a line.
-    if len(head) == 1 and len(tokens) > 1 and (tokens[1].isdigit() or tokens[1].lower() in DIRECTIONS) \
-            and any(a.get("line") == head.upper() for a in legal):
+    if (
+        len(head) == 1
+        and len(tokens) > 1
+        and (tokens[1].isdigit() or tokens[1].lower() in DIRECTIONS)
+        and any(a.get("line") == head.upper() for a in legal)
+    ):
         head = ""
     if _says(head, "free", "f"):
         name = " ".join(tokens[1:]).casefold()
         for a in legal:
             sid = a.get("station")
-            if a["type"] == "free" and sid and (sid.casefold() == name or
-                                                state.map.stations[sid].name.casefold() == name):
+            if (
+                a["type"] == "free"
+                and sid
+                and (sid.casefold() == name or state.map.stations[sid].name.casefold() == name)
+            ):
                 return a
         raise BadInput("no empty station called '{name}' for the free ride", name=" ".join(tokens[1:]))
     if _says(head, "ride", "r") or _says(head, "transfer", "t"):
@@ -141,6 +156,7 @@ def parse(game: Any, state: Any, seat: str, text: str) -> dict:
     if not matches:
         return wanted  # the engine will say which rule forbids it
     if kind == "ride" and "count" not in wanted:
-        raise BadInput("how many stations on line {line}? e.g. '{example}'", line=wanted["line"],
-                       example=f"{wanted['line']} 3")
+        raise BadInput(
+            "how many stations on line {line}? e.g. '{example}'", line=wanted["line"], example=f"{wanted['line']} 3"
+        )
     raise BadInput("add the direction: cw or ccw")

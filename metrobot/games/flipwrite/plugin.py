@@ -1,4 +1,5 @@
 """Metro flip-and-write as a plug-in: what the service, the Discord adapter and the tools need."""
+
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -30,9 +31,9 @@ class FlipwritePlugin(GamePlugin):
     variants = (Variant("special", N_("Flip-and-write: special stations")),)
     duplicate_deals = True  # the deck follows from the seed alone, and everyone plays each card
 
-
     def rules_pages(self):
         from .rulebook import PAGES  # on demand: the pages' positions come from the registry's plug-in
+
         return PAGES
 
     def cities(self) -> list[str]:
@@ -55,18 +56,34 @@ class FlipwritePlugin(GamePlugin):
     def prompt(self, state: Any, who: str, lang: Lang = EN) -> str:
         data = self.game.view(state, None)
         card = notation.said(state.card.name, lang) if state.card else data.get("card")
-        return lang.t("Round {round}: the card is **{card}**. Waiting for: {who}.", round=data.get("round"), card=card,
-                      who=who)
+        return lang.t(
+            "Round {round}: the card is **{card}**. Waiting for: {who}.", round=data.get("round"), card=card, who=who
+        )
 
     def board_brief(self, state: Any, seat: str, lang: Lang = EN) -> str | None:
         return narration.board_brief(self.game.view(state, None), seat, lang)
 
-    def alt_text(self, view: dict[str, Any], viewer: str | None, names: dict[str, str] | None, lang: Lang = EN, *,
-                 picture: str = "board", waiting: tuple[str, ...] = ()) -> str:
+    def alt_text(
+        self,
+        view: dict[str, Any],
+        viewer: str | None,
+        names: dict[str, str] | None,
+        lang: Lang = EN,
+        *,
+        picture: str = "board",
+        waiting: tuple[str, ...] = (),
+    ) -> str:
         return alttext.alt_text(view, viewer, names, lang, picture=picture)
 
-    def text_board(self, view: dict[str, Any], viewer: str | None, names: dict[str, str] | None,
-                   lang: Lang = EN, *, waiting: tuple[str, ...] = ()) -> list[str]:
+    def text_board(
+        self,
+        view: dict[str, Any],
+        viewer: str | None,
+        names: dict[str, str] | None,
+        lang: Lang = EN,
+        *,
+        waiting: tuple[str, ...] = (),
+    ) -> list[str]:
         return textboard.text_board(view, viewer, names, lang)
 
     def automatic(self) -> dict[str, Callable[[], AutoPlayer]]:

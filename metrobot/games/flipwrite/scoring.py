@@ -3,6 +3,7 @@
 Score = completion points + 2 x (sum of boxed transfer numbers) - floor(empty stations / 2);
 in solo the empty stations are not halved. Ties: fewer empty stations, then shared.
 """
+
 from __future__ import annotations
 
 from typing import Any, Iterable
@@ -23,8 +24,13 @@ def breakdown(metro_map: MetroMap, sheet: Sheet, solo: bool) -> dict[str, int]:
     transfers = 2 * sum(v for v in sheet.marks.values() if isinstance(v, int))
     empty = sum(1 for sid in metro_map.stations if sid not in sheet.marks)
     penalty = empty if solo else empty // 2
-    return {"completion": completion, "transfers": transfers, "empty_penalty": penalty,
-            "total": completion + transfers - penalty, "empty": empty}
+    return {
+        "completion": completion,
+        "transfers": transfers,
+        "empty_penalty": penalty,
+        "total": completion + transfers - penalty,
+        "empty": empty,
+    }
 
 
 def ranking_key(score: dict[str, int]) -> tuple[int, int]:

@@ -7,6 +7,7 @@ Movement along a line always starts at the wagon (the line's first station). On 
 the player picks a direction each time: the ring is followed once round from the wagon, so
 every station of the ring is on the path and there is no end station.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -83,8 +84,11 @@ class Sheet:
         return {
             "marks": {sid: self.marks[sid] for sid in metro_map.stations if sid in self.marks},
             "windows": {l.id: list(self.windows[l.id]) for l in metro_map.lines},
-            "completed": {l.id: {"round": self.completed[l.id][0], "points": self.completed[l.id][1]}
-                          for l in metro_map.lines if l.id in self.completed},
+            "completed": {
+                l.id: {"round": self.completed[l.id][0], "points": self.completed[l.id][1]}
+                for l in metro_map.lines
+                if l.id in self.completed
+            },
         }
 
 

@@ -3,6 +3,7 @@
 The state carries its own copy of the map (`map_data`), so a saved game stays playable
 even if the packaged map file changes later, and test maps need no file at all.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -69,8 +70,11 @@ def to_json(state: FlipState) -> dict[str, Any]:
         "card": state.pile.card,
         "deck": {"draw": list(state.pile.draw), "discard": list(state.pile.discard)},
         "rng": state.pile.rng,
-        "pending": {p: {"steps": [dict(a) for a in state.pending[p].steps], "owed": state.pending[p].owed}
-                    for p in state.players if p in state.pending},
+        "pending": {
+            p: {"steps": [dict(a) for a in state.pending[p].steps], "owed": state.pending[p].owed}
+            for p in state.players
+            if p in state.pending
+        },
         "scores": {p: scores[p]["total"] for p in state.players},
     }
     if state.phase == FINISHED:
@@ -96,14 +100,20 @@ def _sheet_from_json(metro_map: MetroMap, player: str, raw: Any) -> Sheet:
     _need(isinstance(marks, dict), f"sheet of {player}: 'marks' must be an object")
     for sid, mark in marks.items():
         _need(sid in metro_map.stations, f"sheet of {player} marks unknown station {sid!r}")
-        _need(mark == CROSS or (_is_int(mark) and mark >= 1), f"sheet of {player}: mark of {sid} must be 'x' or a number")
-    _need(isinstance(windows, dict) and set(windows) == {l.id for l in metro_map.lines},
-          f"sheet of {player}: 'windows' must list every line")
+        _need(
+            mark == CROSS or (_is_int(mark) and mark >= 1), f"sheet of {player}: mark of {sid} must be 'x' or a number"
+        )
+    _need(
+        isinstance(windows, dict) and set(windows) == {l.id for l in metro_map.lines},
+        f"sheet of {player}: 'windows' must list every line",
+    )
     clean_windows: dict[str, tuple[str | None, ...]] = {}
     for line in metro_map.lines:
         slots = windows[line.id]
-        _need(isinstance(slots, list) and len(slots) == line.windows,
-              f"sheet of {player}: line {line.id} has {line.windows} windows")
+        _need(
+            isinstance(slots, list) and len(slots) == line.windows,
+            f"sheet of {player}: line {line.id} has {line.windows} windows",
+        )
         for code in slots:
             if code is not None:
                 try:
@@ -117,9 +127,13 @@ def _sheet_from_json(metro_map: MetroMap, player: str, raw: Any) -> Sheet:
     for lid, entry in completed.items():
         line = next((l for l in metro_map.lines if l.id == lid), None)
         _need(line is not None, f"sheet of {player} completes unknown line {lid!r}")
-        _need(isinstance(entry, dict) and _is_int(entry.get("round")) and _is_int(entry.get("points")),
-              f"sheet of {player}: completed line {lid} needs 'round' and 'points'")
-        _need(all(s in marks for s in line.stations), f"sheet of {player}: line {lid} is completed but not fully marked")
+        _need(
+            isinstance(entry, dict) and _is_int(entry.get("round")) and _is_int(entry.get("points")),
+            f"sheet of {player}: completed line {lid} needs 'round' and 'points'",
+        )
+        _need(
+            all(s in marks for s in line.stations), f"sheet of {player}: line {lid} is completed but not fully marked"
+        )
         clean_completed[lid] = (entry["round"], entry["points"])
     ordered = {sid: marks[sid] for sid in metro_map.stations if sid in marks}
     return Sheet(ordered, clean_windows, clean_completed)
@@ -128,22 +142,45 @@ def _sheet_from_json(metro_map: MetroMap, player: str, raw: Any) -> Sheet:
 def from_json(data: Any) -> FlipState:
     _need(isinstance(data, dict), "expected a JSON object")
     _need(data.get("game") == "flipwrite", f"'game' must be 'flipwrite', not {data.get('game')!r}")
-    for key in ("map", "seed", "players", "phase", "options", "map_data", "sheets", "rounds", "card", "deck",
-                "rng", "pending"):
+    for key in (
+        "map",
+        "seed",
+        "players",
+        "phase",
+        "options",
+        "map_data",
+        "sheets",
+        "rounds",
+        "card",
+        "deck",
+        "rng",
+        "pending",
+    ):
         _need(key in data, f"missing key {key!r}")
     try:
         metro_map = parse_map(data["map_data"], strict=False)
     except BadInput as exc:
         raise BadInput(f"malformed flipwrite state: map_data: {exc}") from None
     _need(metro_map.id == data["map"], "'map' differs from map_data's id")
-    _need(isinstance(data["seed"], (int, str)) and not isinstance(data["seed"], bool), "'seed' must be a number or text")
+    _need(
+        isinstance(data["seed"], (int, str)) and not isinstance(data["seed"], bool), "'seed' must be a number or text"
+    )
     players = data["players"]
-    _need(isinstance(players, list) and players and all(isinstance(p, str) for p in players)
-          and len(set(players)) == len(players), "'players' must be a list of distinct ids")
+    _need(
+        isinstance(players, list)
+        and players
+        and all(isinstance(p, str) for p in players)
+        and len(set(players)) == len(players),
+        "'players' must be a list of distinct ids",
+    )
     _need(data["phase"] in (PLAYING, FINISHED), "'phase' must be 'playing' or 'finished'")
     options = data["options"]
-    _need(isinstance(options, dict) and isinstance(options.get("special_stations"), bool)
-          and isinstance(options.get("solo"), bool), "'options' needs special_stations and solo")
+    _need(
+        isinstance(options, dict)
+        and isinstance(options.get("special_stations"), bool)
+        and isinstance(options.get("solo"), bool),
+        "'options' needs special_stations and solo",
+    )
     _need(options["solo"] == (len(players) == 1), "'solo' is true exactly when there is one player")
     try:
         deck = validate_deck(options.get("deck"))
@@ -155,8 +192,12 @@ def from_json(data: Any) -> FlipState:
     sheets = {p: _sheet_from_json(metro_map, p, sheets_raw[p]) for p in players}
 
     deck_raw, card = data["deck"], data["card"]
-    _need(isinstance(deck_raw, dict) and isinstance(deck_raw.get("draw"), list)
-          and isinstance(deck_raw.get("discard"), list), "'deck' needs 'draw' and 'discard' lists")
+    _need(
+        isinstance(deck_raw, dict)
+        and isinstance(deck_raw.get("draw"), list)
+        and isinstance(deck_raw.get("discard"), list),
+        "'deck' needs 'draw' and 'discard' lists",
+    )
     try:
         for code in deck_raw["draw"] + deck_raw["discard"] + ([card] if card is not None else []):
             parse_card(code)
@@ -166,8 +207,19 @@ def from_json(data: Any) -> FlipState:
     _need((card is None) == (data["phase"] == FINISHED), "'card' is null exactly when the game is finished")
     pile = Pile(tuple(deck_raw["draw"]), tuple(deck_raw["discard"]), card, data["rng"])
 
-    state = FlipState(metro_map, tuple(players), data["seed"], options["special_stations"], options["solo"],
-                      deck, data["phase"], data["rounds"], sheets, pile, {})
+    state = FlipState(
+        metro_map,
+        tuple(players),
+        data["seed"],
+        options["special_stations"],
+        options["solo"],
+        deck,
+        data["phase"],
+        data["rounds"],
+        sheets,
+        pile,
+        {},
+    )
     pending_raw = data["pending"]
     _need(isinstance(pending_raw, dict) and set(pending_raw) <= set(players), "'pending' is keyed by player")
     pending: dict[str, Pending] = {}
@@ -176,16 +228,29 @@ def from_json(data: Any) -> FlipState:
             continue
         raw = pending_raw[p]
         _need(state.active(p), f"{p} has a pending decision but is not playing")
-        _need(isinstance(raw, dict) and isinstance(raw.get("steps"), list) and raw["steps"],
-              f"pending decision of {p} needs a list of steps")
+        _need(
+            isinstance(raw, dict) and isinstance(raw.get("steps"), list) and raw["steps"],
+            f"pending decision of {p} needs a list of steps",
+        )
         try:
             decision = replay(metro_map, state.card, state.special, sheets[p], raw["steps"])
         except (BadInput, RuleError) as exc:
             raise BadInput(f"malformed flipwrite state: pending decision of {p} is not legal: {exc}") from None
         _need(raw.get("owed") == decision.owed, f"pending decision of {p}: 'owed' should be {decision.owed}")
         pending[p] = decision
-    state = FlipState(metro_map, tuple(players), data["seed"], options["special_stations"], options["solo"],
-                      deck, data["phase"], data["rounds"], sheets, pile, pending)
+    state = FlipState(
+        metro_map,
+        tuple(players),
+        data["seed"],
+        options["special_stations"],
+        options["solo"],
+        deck,
+        data["phase"],
+        data["rounds"],
+        sheets,
+        pile,
+        pending,
+    )
     _need(not pending or any(state.owes(p) for p in players), "every player has decided but the round is unresolved")
     _need(state.phase == FINISHED or any(state.active(p) for p in players), "playing, but nobody has an empty window")
     return state

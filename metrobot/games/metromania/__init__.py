@@ -1,4 +1,5 @@
 """MetrOmania (Spiel ou Face, 2006): the project's main game."""
+
 from .engine import GAME, MetrOmania
 from .plugin import PLUGIN
 

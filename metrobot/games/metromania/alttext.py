@@ -7,6 +7,7 @@ The board's alt text says, in this order (what does not fit Discord's 1,024 char
 dropped from the end): whose turn, the scores, what the last turn dug and placed, where
 each line stands, the stations left, the markers placed and held.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -19,8 +20,15 @@ from .narration import KINDS, STYLES, line_state
 from .state import STATION_SUPPLY
 
 PHASES = {"building": N_("Building"), "last_round": N_("Last round"), "finished": N_("Game over")}
-DAYS = {"A": N_("Monday"), "B": N_("Tuesday"), "C": N_("Wednesday"), "D": N_("Thursday"), "E": N_("Friday"),
-        "F": N_("Saturday"), "park-lake": N_("Sunday")}
+DAYS = {
+    "A": N_("Monday"),
+    "B": N_("Tuesday"),
+    "C": N_("Wednesday"),
+    "D": N_("Thursday"),
+    "E": N_("Friday"),
+    "F": N_("Saturday"),
+    "park-lake": N_("Sunday"),
+}
 
 
 def _name(names: dict[str, str] | None, seat: str) -> str:
@@ -46,8 +54,12 @@ def status(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> st
     if current is not None:
         return lang.t("{phase}: {name} to play.", phase=phase, name=_name(names, current))
     winners = view.get("winners") or []
-    return lang.n("Game over: {names} wins.", "Game over: {names} win.", len(winners),
-                  names=" & ".join(_name(names, p) for p in winners))
+    return lang.n(
+        "Game over: {names} wins.",
+        "Game over: {names} win.",
+        len(winners),
+        names=" & ".join(_name(names, p) for p in winners),
+    )
 
 
 def changes(view: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
@@ -69,13 +81,15 @@ def dug(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> str:
     parts = []
     for li, cells in by_line.items():
         line = view["lines"][li]
-        path = line["vertices"][min(cells):max(cells) + 2]
+        path = line["vertices"][min(cells) : max(cells) + 2]
         parts.append(f"{lang.t(STYLES[line['style']])} {' → '.join(vertex_name(tuple(v)) for v in path)}")
-    said = [lang.t("{name} dug {tunnels}", name=_name(names, player), tunnels=listing(parts, "; ")) + "."] \
-        if parts else []
+    said = (
+        [lang.t("{name} dug {tunnels}", name=_name(names, player), tunnels=listing(parts, "; ")) + "."] if parts else []
+    )
     if record.get("stations"):
-        said.append(lang.t("New stations: {places}.", places=listing(vertex_name(tuple(v))
-                                                                     for v in record["stations"])))
+        said.append(
+            lang.t("New stations: {places}.", places=listing(vertex_name(tuple(v)) for v in record["stations"]))
+        )
     if record.get("markers"):
         said.append(lang.t("Markers dropped: {letters}.", letters=listing(record["markers"])))
     return " ".join(said)
@@ -85,10 +99,18 @@ def line_states(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) 
     per_player = []
     for p in view["players"]:
         mine = [line for line in view["lines"] if line["player"] == p]
-        per_player.append(f"{_name(names, p)}: " + listing(
-            f"{lang.t(STYLES[line['style']])} {line_state(line, lang)}"
-            + (" " + lang.t("at {vertex}", vertex=vertex_name(tuple(line["vertices"][-1])))
-               if line["status"] == "building" and line["vertices"] else "") for line in mine))
+        per_player.append(
+            f"{_name(names, p)}: "
+            + listing(
+                f"{lang.t(STYLES[line['style']])} {line_state(line, lang)}"
+                + (
+                    " " + lang.t("at {vertex}", vertex=vertex_name(tuple(line["vertices"][-1])))
+                    if line["status"] == "building" and line["vertices"]
+                    else ""
+                )
+                for line in mine
+            )
+        )
     return lang.t("Lines: {players}.", players="; ".join(per_player))
 
 
@@ -103,10 +125,24 @@ def markers(view: dict[str, Any], names: dict[str, str] | None, lang: Lang, *, w
     placed = [m for m in view.get("markers") or [] if m["cell"] is not None]
     said = []
     if placed:
-        said.append(lang.t("Markers placed: {markers}.", markers=listing(
-            (lang.t("{marker} at {cell}", marker=f"{m['letter']} {lang.t(KINDS[m['kind']])}", cell=cell_name(m["cell"]))
-             if where else f"{m['letter']} {lang.t(KINDS[m['kind']])}") + f" ({_name(names, m['holder'])})"
-            for m in placed)))
+        said.append(
+            lang.t(
+                "Markers placed: {markers}.",
+                markers=listing(
+                    (
+                        lang.t(
+                            "{marker} at {cell}",
+                            marker=f"{m['letter']} {lang.t(KINDS[m['kind']])}",
+                            cell=cell_name(m["cell"]),
+                        )
+                        if where
+                        else f"{m['letter']} {lang.t(KINDS[m['kind']])}"
+                    )
+                    + f" ({_name(names, m['holder'])})"
+                    for m in placed
+                ),
+            )
+        )
     held: dict[str, list[dict[str, Any]]] = {}
     for m in view.get("markers") or []:
         if m["cell"] is None:
@@ -116,23 +152,38 @@ def markers(view: dict[str, Any], names: dict[str, str] | None, lang: Lang, *, w
         hidden = len(hand) - len(shown)
         text = lang.t("{name} holds {markers}", name=_name(names, holder), markers=listing(shown)) if shown else ""
         if hidden:
-            text = (text + "; " if text else "") + lang.n("{name} holds {n} hidden marker",
-                                                          "{name} holds {n} hidden markers", hidden,
-                                                          name=_name(names, holder), n=hidden)
+            text = (text + "; " if text else "") + lang.n(
+                "{name} holds {n} hidden marker",
+                "{name} holds {n} hidden markers",
+                hidden,
+                name=_name(names, holder),
+                n=hidden,
+            )
         said.append(text + ".")
     return said
 
 
 def board_alt(view: dict[str, Any], viewer: str | None, names: dict[str, str] | None, lang: Lang = EN) -> str:
-    return fit([lang.t("MetrOmania board."), status(view, names, lang), scores_sentence(view, names, lang),
-                dug(view, names, lang), line_states(view, names, lang), stations_left(view, lang),
-                *markers(view, names, lang)])
+    return fit(
+        [
+            lang.t("MetrOmania board."),
+            status(view, names, lang),
+            scores_sentence(view, names, lang),
+            dug(view, names, lang),
+            line_states(view, names, lang),
+            stations_left(view, lang),
+            *markers(view, names, lang),
+        ]
+    )
 
 
 def trip_words(trip: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> str:
     day = lang.t(DAYS[trip["name"]]) if trip["name"] in DAYS else trip["name"]
-    what = (lang.t("{day} park–lake", day=day) if trip["name"] == "park-lake"
-            else lang.t("{day} {trip}", day=day, trip=f"{trip['name']}–{trip['name']}"))
+    what = (
+        lang.t("{day} park–lake", day=day)
+        if trip["name"] == "park-lake"
+        else lang.t("{day} {trip}", day=day, trip=f"{trip['name']}–{trip['name']}")
+    )
     verdict = lang.t("impossible") if trip["impossible"] else lang.t("{minutes} min", minutes=trip["minutes"])
     points = listing(f"{_name(names, p)} {v:+d}" for p, v in trip["points"].items()) or lang.t("nobody scores")
     return f"{what}: {verdict}, {points}."
@@ -143,14 +194,22 @@ def trips_alt(view: dict[str, Any], names: dict[str, str] | None, lang: Lang = E
     said = [lang.t("MetrOmania test trips and final scores."), status(view, names, lang)]
     said += [trip_words(t, names, lang) for t in view.get("trips") or []]
     for p, b in (view.get("breakdown") or {}).items():
-        said.append(lang.t("{name}: {total} (stations {stations} → {after} after lines, trips {trips}).",
-                           name=_name(names, p), total=b.get("total", 0), stations=b.get("stations", 0),
-                           after=b.get("after_lines", 0), trips=b.get("trips", 0)))
+        said.append(
+            lang.t(
+                "{name}: {total} (stations {stations} → {after} after lines, trips {trips}).",
+                name=_name(names, p),
+                total=b.get("total", 0),
+                stations=b.get("stations", 0),
+                after=b.get("after_lines", 0),
+                trips=b.get("trips", 0),
+            )
+        )
     return fit(said)
 
 
-def alt_text(view: dict[str, Any], viewer: str | None, names: dict[str, str] | None, lang: Lang = EN, *,
-             picture: str = "board") -> str:
+def alt_text(
+    view: dict[str, Any], viewer: str | None, names: dict[str, str] | None, lang: Lang = EN, *, picture: str = "board"
+) -> str:
     if picture.startswith("final:"):
         return trips_alt(view, names, lang)
     return board_alt(view, viewer, names, lang)

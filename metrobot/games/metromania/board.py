@@ -10,6 +10,7 @@ A..M (r = -6..6, top to bottom) and a column number 1..25 (2q + r + 13, so every
 a vertical line on the picture); an arrow cell is S1..S12 (white, start) or T1..T12 (black,
 terminus: not E, which is a row), numbered clockwise from the top-left corner.
 """
+
 from __future__ import annotations
 
 from typing import Iterable
@@ -86,9 +87,7 @@ def rotate60(v: Vertex, k: int = 1) -> Vertex:
 
 
 # ---------------------------------------------------------------- static geometry
-VERTICES: tuple[Vertex, ...] = tuple(
-    (q, r) for r in range(-N, N + 1) for q in range(-N, N + 1) if dist((q, r)) <= N
-)
+VERTICES: tuple[Vertex, ...] = tuple((q, r) for r in range(-N, N + 1) for q in range(-N, N + 1) if dist((q, r)) <= N)
 VERTEX_SET = frozenset(VERTICES)
 _NEAR = frozenset((q, r) for q in range(-N - 2, N + 3) for r in range(-N - 2, N + 3))
 # Every edge the rules can ask about (city and frame), computed once: digging asks often.

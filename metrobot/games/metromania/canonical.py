@@ -8,29 +8,45 @@ by the CLI tools, the renderer and tests: `game`, `seed`, `phase`, `players`, `b
 the JSON a complete state. Kept apart from the state's classes (`state.py`): the checks of
 JSON from storage or the CLI are most of it, and the rules never need them.
 """
+
 from __future__ import annotations
 
 from typing import Any
 
 from ..protocol import BadInput
-from .board import (ARROW_BY_APEX, ARROW_BY_CELL, ARROWS, CITY_CELL_SET, CITY_CELLS, DIR_INDEX, Cell, N, Vertex,
-                    flanks, in_city)
+from .board import (
+    ARROW_BY_APEX,
+    ARROW_BY_CELL,
+    ARROWS,
+    CITY_CELL_SET,
+    CITY_CELLS,
+    DIR_INDEX,
+    Cell,
+    N,
+    Vertex,
+    flanks,
+    in_city,
+)
 from .markers import MARKER_SET
-from .state import (CELL_KINDS, PHASES, STATION_SUPPLY, STATUSES, STYLES, TUNNELS_PER_LINE, Line, Marker, State,
-                    Turn)
+from .state import CELL_KINDS, PHASES, STATION_SUPPLY, STATUSES, STYLES, TUNNELS_PER_LINE, Line, Marker, State, Turn
 
 
 def _cell_json(c: Cell) -> list[Any]:
     return [c[0], c[1], c[2]]
 
 
-_FRAME_JSON = [{"q": a.cell[0], "r": a.cell[1], "up": a.cell[2], "kind": a.kind, "side": a.side, "pos": a.pos,
-                "name": a.name} for a in ARROWS]
+_FRAME_JSON = [
+    {"q": a.cell[0], "r": a.cell[1], "up": a.cell[2], "kind": a.kind, "side": a.side, "pos": a.pos, "name": a.name}
+    for a in ARROWS
+]
 
 
 def _board_json(cells: dict[Cell, str]) -> dict[str, Any]:
-    return {"n": N, "cells": [{"q": c[0], "r": c[1], "up": c[2], "kind": cells[c]} for c in CITY_CELLS],
-            "frame": [dict(f) for f in _FRAME_JSON]}
+    return {
+        "n": N,
+        "cells": [{"q": c[0], "r": c[1], "up": c[2], "kind": cells[c]} for c in CITY_CELLS],
+        "frame": [dict(f) for f in _FRAME_JSON],
+    }
 
 
 def to_json(s: State) -> dict[str, Any]:
@@ -40,18 +56,34 @@ def to_json(s: State) -> dict[str, Any]:
         "phase": s.phase,
         "players": list(s.players),
         "board": _board_json(s.cells),
-        "lines": [{"player": l.player, "style": l.style, "vertices": [list(v) for v in l.vertices],
-                   "cells": [_cell_json(c) for c in l.cells], "status": l.status} for l in s.lines],
+        "lines": [
+            {
+                "player": l.player,
+                "style": l.style,
+                "vertices": [list(v) for v in l.vertices],
+                "cells": [_cell_json(c) for c in l.cells],
+                "status": l.status,
+            }
+            for l in s.lines
+        ],
         "stations": [list(v) for v in s.stations],
-        "markers": [{"letter": m.letter, "kind": m.kind, "holder": m.holder,
-                     "cell": _cell_json(m.cell) if m.cell else None} for m in s.markers],
+        "markers": [
+            {"letter": m.letter, "kind": m.kind, "holder": m.holder, "cell": _cell_json(m.cell) if m.cell else None}
+            for m in s.markers
+        ],
         "scores": dict(s.scores),
         # Extra keys: everything else a complete state needs.
         "options": dict(s.options),
         "rng": s.rng,
         "current": s.current,
-        "turn": {"tunnels": s.turn.tunnels, "marker": s.turn.marker, "started": s.turn.started,
-                 "bonus": s.turn.bonus, "ending": s.turn.ending, "record": s.turn.record},
+        "turn": {
+            "tunnels": s.turn.tunnels,
+            "marker": s.turn.marker,
+            "started": s.turn.started,
+            "bonus": s.turn.bonus,
+            "ending": s.turn.ending,
+            "record": s.turn.record,
+        },
         "turns_taken": list(s.turns_taken),
         "last_round": list(s.remaining),
         "trigger": s.trigger,
@@ -73,14 +105,22 @@ def _req(cond: bool, msg: str) -> None:
 
 
 def _vertex(x: Any, what: str) -> Vertex:
-    _req(isinstance(x, list) and len(x) == 2 and all(isinstance(i, int) and not isinstance(i, bool) for i in x),
-         f"{what} must be [q, r] integers, got {x!r}")
+    _req(
+        isinstance(x, list) and len(x) == 2 and all(isinstance(i, int) and not isinstance(i, bool) for i in x),
+        f"{what} must be [q, r] integers, got {x!r}",
+    )
     return (x[0], x[1])
 
 
 def _cell(x: Any, what: str) -> Cell:
-    _req(isinstance(x, list) and len(x) == 3 and isinstance(x[0], int) and isinstance(x[1], int)
-         and isinstance(x[2], bool), f"{what} must be [q, r, up], got {x!r}")
+    _req(
+        isinstance(x, list)
+        and len(x) == 3
+        and isinstance(x[0], int)
+        and isinstance(x[1], int)
+        and isinstance(x[2], bool),
+        f"{what} must be [q, r, up], got {x!r}",
+    )
     return (x[0], x[1], x[2])
 
 
@@ -93,8 +133,13 @@ def from_json(data: Any) -> State:
     _req(isinstance(data, dict), "a MetrOmania state must be a JSON object")
     _req(data.get("game") == "metromania", f"not a MetrOmania state (game = {data.get('game')!r})")
     players = data.get("players")
-    _req(isinstance(players, list) and 2 <= len(players) <= 4 and all(isinstance(p, str) and p for p in players)
-         and len(set(players)) == len(players), "players must be 2-4 distinct non-empty ids")
+    _req(
+        isinstance(players, list)
+        and 2 <= len(players) <= 4
+        and all(isinstance(p, str) and p for p in players)
+        and len(set(players)) == len(players),
+        "players must be 2-4 distinct non-empty ids",
+    )
     phase = data.get("phase", "building")
     _req(phase in PHASES, f"phase must be one of {', '.join(PHASES)}")
     seed = data.get("seed", 0)
@@ -131,15 +176,19 @@ def from_json(data: Any) -> State:
     _req(isinstance(owners, dict) and set(owners) == set(players), "owners must map every player to a person")
 
     raw_lines = data.get("lines")
-    _req(isinstance(raw_lines, list) and len(raw_lines) == 2 * len(players),
-         f"lines must hold {2 * len(players)} entries (two per player)")
+    _req(
+        isinstance(raw_lines, list) and len(raw_lines) == 2 * len(players),
+        f"lines must hold {2 * len(players)} entries (two per player)",
+    )
     lines: list[Line] = []
     occupied: dict[Cell, int] = {}
     for i, rl in enumerate(raw_lines):
         _req(isinstance(rl, dict), "every line must be an object")
         player, style = players[i // 2], STYLES[i % 2]
-        _req(rl.get("player") == player and rl.get("style") == style,
-             f"line {i} must be {player}'s {style} line (lines go in seat order, solid then dashed)")
+        _req(
+            rl.get("player") == player and rl.get("style") == style,
+            f"line {i} must be {player}'s {style} line (lines go in seat order, solid then dashed)",
+        )
         verts = [_vertex(v, f"line {i} vertex") for v in rl.get("vertices") or []]
         lcells = [_cell(c, f"line {i} cell") for c in rl.get("cells") or []]
         status = rl.get("status", "unstarted")
@@ -175,14 +224,21 @@ def from_json(data: Any) -> State:
         markers.append(Marker(letter, kind, holder, cell))
 
     scores = data.get("scores") or {}
-    _req(isinstance(scores, dict) and set(scores) <= set(players)
-         and all(isinstance(v, int) for v in scores.values()), "scores must map player ids to integers")
+    _req(
+        isinstance(scores, dict) and set(scores) <= set(players) and all(isinstance(v, int) for v in scores.values()),
+        "scores must map player ids to integers",
+    )
     scores = {p: scores.get(p, 0) for p in players}
 
     turn_data = data.get("turn") or {}
-    turn = Turn(turn_data.get("tunnels", 0), turn_data.get("marker", False), turn_data.get("started", False),
-                turn_data.get("bonus"), turn_data.get("ending", False),
-                turn_data.get("record") or {"tunnels": [], "stations": [], "markers": []})
+    turn = Turn(
+        turn_data.get("tunnels", 0),
+        turn_data.get("marker", False),
+        turn_data.get("started", False),
+        turn_data.get("bonus"),
+        turn_data.get("ending", False),
+        turn_data.get("record") or {"tunnels": [], "stations": [], "markers": []},
+    )
     current = data.get("current", 0)
     _req(isinstance(current, int) and 0 <= current < len(players), "current must be a seat index")
     result = None
@@ -190,12 +246,27 @@ def from_json(data: Any) -> State:
         result = {k: data[k] for k in ("breakdown", "trips", "winners") if k in data}
     layout = board.get("layout")
     return State(
-        seed=seed, rng=data.get("rng", 0), options=dict(data.get("options") or {}), players=list(players),
-        owners=dict(owners), layout=layout, cells=cells, lines=lines, stations=stations, markers=markers,
-        scores=scores, phase=phase, current=current, turn=turn,
+        seed=seed,
+        rng=data.get("rng", 0),
+        options=dict(data.get("options") or {}),
+        players=list(players),
+        owners=dict(owners),
+        layout=layout,
+        cells=cells,
+        lines=lines,
+        stations=stations,
+        markers=markers,
+        scores=scores,
+        phase=phase,
+        current=current,
+        turn=turn,
         turns_taken=list(data.get("turns_taken") or [0] * len(players)),
-        remaining=list(data.get("last_round") or []), trigger=data.get("trigger"),
-        last_turn=data.get("last_turn"), result=result, occupied=occupied, station_set=set(stations),
+        remaining=list(data.get("last_round") or []),
+        trigger=data.get("trigger"),
+        last_turn=data.get("last_turn"),
+        result=result,
+        occupied=occupied,
+        station_set=set(stations),
     )
 
 
@@ -208,8 +279,10 @@ def _check_line(i: int, line: Line) -> None:
     _req(len(cells) <= TUNNELS_PER_LINE, f"line {i} has more than {TUNNELS_PER_LINE} tunnels")
     _req(len(set(verts)) == len(verts), f"line {i} visits a vertex twice")
     start = ARROW_BY_APEX.get(verts[0])
-    _req(start is not None and start.kind == "start" and cells[0] == start.cell,
-         f"line {i} must begin at a start arrow's outer apex on that arrow's cell")
+    _req(
+        start is not None and start.kind == "start" and cells[0] == start.cell,
+        f"line {i} must begin at a start arrow's outer apex on that arrow's cell",
+    )
     for k in range(1, len(verts)):
         a, b = verts[k - 1], verts[k]
         if (b[0] - a[0], b[1] - a[1]) not in DIR_INDEX:
@@ -221,10 +294,12 @@ def _check_line(i: int, line: Line) -> None:
     for k in range(1, len(cells) - (1 if finished else 0)):
         if cells[k] not in CITY_CELL_SET:
             raise BadInput(f"line {i}: tunnel {k} is not on a city cell")
-    for v in verts[1:len(verts) - (1 if finished else 0)]:
+    for v in verts[1 : len(verts) - (1 if finished else 0)]:
         if not in_city(v):
             raise BadInput(f"line {i} leaves the city at {list(v)}")
     if line.status == "finished":
         end = ARROW_BY_APEX.get(verts[-1])
-        _req(end is not None and end.kind == "end" and cells[-1] == end.cell,
-             f"line {i} is finished but does not end on an end arrow")
+        _req(
+            end is not None and end.kind == "end" and cells[-1] == end.cell,
+            f"line {i} is finished but does not end on an end arrow",
+        )

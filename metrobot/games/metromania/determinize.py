@@ -17,6 +17,7 @@ The engine lists markers in a fixed order, so positions would give hands away; a
 must not learn from that, so neither does this module. The rebuilt state lists markers
 in the view's order (so its own view is the view it came from), with its own letters.
 """
+
 from __future__ import annotations
 
 import random
@@ -47,8 +48,7 @@ def determinize(view: dict[str, Any], viewer: str | None, rnd: random.Random) ->
     return from_json(data)
 
 
-def _deal_unseen(data: dict[str, Any], markers: list[dict[str, Any]], blank: list[int],
-                 rnd: random.Random) -> None:
+def _deal_unseen(data: dict[str, Any], markers: list[dict[str, Any]], blank: list[int], rnd: random.Random) -> None:
     seats = list(data["players"])
     options = data.get("options") or {}
     shown = {(m["letter"], m["kind"]) for m in markers if m.get("letter") is not None}
@@ -72,7 +72,7 @@ def _deal_unseen(data: dict[str, Any], markers: list[dict[str, Any]], blank: lis
         rnd.shuffle(pool)
         deal, k = [], 0
         for h in holders:
-            deal.append(tuple(pool[k:k + slots[h]]))
+            deal.append(tuple(pool[k : k + slots[h]]))
             k += slots[h]
     for h, hand in zip(holders, deal):
         hand_iter = iter(sorted(hand))

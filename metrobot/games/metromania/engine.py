@@ -17,6 +17,7 @@ Actions (JSON):
 Seats are the `players` of the state. In the advanced 2-player variant every person runs
 two companies: seats "<id>#1" and "<id>#2", with `owners` mapping seats to people.
 """
+
 from __future__ import annotations
 
 import random
@@ -48,8 +49,11 @@ class MetrOmania(Game):
         known = {"hands", "advanced", "first_player"}
         unknown = set(options) - known
         if unknown:
-            raise BadInput("unknown MetrOmania option(s): {unknown}; known: {known}",
-                           unknown=", ".join(sorted(unknown)), known=", ".join(sorted(known)))
+            raise BadInput(
+                "unknown MetrOmania option(s): {unknown}; known: {known}",
+                unknown=", ".join(sorted(unknown)),
+                known=", ".join(sorted(known)),
+            )
         hands = options.get("hands", "hidden")
         if hands not in HANDS:
             raise BadInput("hands must be one of {hands}", hands=", ".join(HANDS))
@@ -57,8 +61,12 @@ class MetrOmania(Game):
         if advanced and n_players != 2:
             raise BadInput("the advanced variant (two companies each) is for exactly 2 players.")
         if not self.player_count_ok(n_players):
-            raise BadInput("MetrOmania is for {low}-{high} players, not {n}.", low=self.min_players, high=self.max_players,
-                           n=n_players)
+            raise BadInput(
+                "MetrOmania is for {low}-{high} players, not {n}.",
+                low=self.min_players,
+                high=self.max_players,
+                n=n_players,
+            )
         out: dict[str, Any] = {"hands": hands, "advanced": advanced}
         if options.get("first_player") is not None:
             out["first_player"] = options["first_player"]
@@ -87,9 +95,20 @@ class MetrOmania(Game):
         markers = [Marker(letter, kind, seat) for seat, hand in zip(seats, hands) for letter, kind in hand]
         markers.sort(key=lambda m: (m.letter, ("res", "com", "ent").index(m.kind)))
         lines = [Line(seat, style) for seat in seats for style in STYLES]
-        return State(seed=seed, rng=rng.state, options=options, players=seats, owners=owners, layout=layout,
-                     cells=cells, lines=lines, stations=[], markers=markers, scores={p: 0 for p in seats},
-                     turns_taken=[0] * len(seats))
+        return State(
+            seed=seed,
+            rng=rng.state,
+            options=options,
+            players=seats,
+            owners=owners,
+            layout=layout,
+            cells=cells,
+            lines=lines,
+            stations=[],
+            markers=markers,
+            scores={p: 0 for p in seats},
+            turns_taken=[0] * len(seats),
+        )
 
     # ------------------------------------------------------------ protocol
     def to_move(self, s: State) -> frozenset[str]:
@@ -129,8 +148,9 @@ class MetrOmania(Game):
                 style = s.lines[li].style
                 for cell, to, letters in rules.legal_tunnels(s, li):
                     for letter in letters or [None]:
-                        out.append({"type": "tunnel", "line": style, "cell": list(cell), "to": list(to),
-                                    "marker": letter})
+                        out.append(
+                            {"type": "tunnel", "line": style, "cell": list(cell), "to": list(to), "marker": letter}
+                        )
         if s.turn.tunnels == 0 and s.turn.bonus is None:
             seen: set[Vertex] = set()
             for li in s.seat_lines(seat):
@@ -152,8 +172,9 @@ class MetrOmania(Game):
         kind = action.get("type")
         handler = STEPS.get(kind)
         if handler is None:
-            raise BadInput("unknown action type {kind}; MetrOmania knows tunnel, station, bonus, decline_bonus",
-                           kind=repr(kind))
+            raise BadInput(
+                "unknown action type {kind}; MetrOmania knows tunnel, station, bonus, decline_bonus", kind=repr(kind)
+            )
         new = s.copy()
         events: list[Event] = []
         handler(new, action, events)
@@ -168,7 +189,8 @@ class MetrOmania(Game):
         mine = set(self.seats_of(s, viewer)) if viewer is not None else set()
         if hidden:
             data["markers"] = [
-                m if m["cell"] is not None or m["holder"] in mine
+                m
+                if m["cell"] is not None or m["holder"] in mine
                 else {"letter": None, "kind": None, "holder": m["holder"], "cell": None}
                 for m in data["markers"]
             ]
@@ -176,8 +198,9 @@ class MetrOmania(Game):
             # of a shown marker among its holder's hidden ones would tell which letters are
             # left: shown markers by letter and kind, then the hidden ones by holder.
             seats = self.seats(s)
-            data["markers"].sort(key=lambda m: (m["letter"] is None, m["letter"] or "", m["kind"] or "",
-                                                seats.index(m["holder"])))
+            data["markers"].sort(
+                key=lambda m: (m["letter"] is None, m["letter"] or "", m["kind"] or "", seats.index(m["holder"]))
+            )
         data["viewer"] = viewer
         return data
 

@@ -3,6 +3,7 @@
 Decision (Board Game Arena's set): res {A,C,D,F}, com {A,B,D,E}, ent {B,C,E,F}: each
 letter is on two markers of two different spot types.
 """
+
 from __future__ import annotations
 
 from ..protocol import BadInput
@@ -27,8 +28,12 @@ def _parse(spec: str) -> list[tuple[str, str]]:
 # Decision: the two-player deal (P2 holds the other marker of every letter).
 TWO_PLAYER = (_parse("A-res B-com C-ent D-com E-ent F-res"), _parse("A-com B-ent C-res D-res E-com F-ent"))
 STRICT = {
-    4: (_parse("A-res B-com C-ent"), _parse("D-res A-com E-ent"), _parse("F-res E-com B-ent"),
-        _parse("C-res D-com F-ent")),
+    4: (
+        _parse("A-res B-com C-ent"),
+        _parse("D-res A-com E-ent"),
+        _parse("F-res E-com B-ent"),
+        _parse("C-res D-com F-ent"),
+    ),
     3: (_parse("A-res D-res B-com C-ent"), _parse("C-res A-com E-com F-ent"), _parse("F-res D-com B-ent E-ent")),
     2: TWO_PLAYER,
 }
@@ -62,7 +67,7 @@ def deal(n_seats: int, rng: Rng, *, strict: bool = False, advanced: bool = False
         while True:
             pool = list(ALL_MARKERS)
             rng.shuffle(pool)
-            hands = [pool[i * 4:(i + 1) * 4] for i in range(3)]
+            hands = [pool[i * 4 : (i + 1) * 4] for i in range(3)]
             if all(len({l for l, _ in h}) == 4 and len({k for _, k in h}) == 3 for h in hands):
                 return [sorted(h, key=lambda m: m[0]) for h in hands]
     raise BadInput("MetrOmania is for {low}-{high} players, not {n}.", low=2, high=4, n=n_seats)

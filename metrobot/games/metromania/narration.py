@@ -3,6 +3,7 @@ in the language asked for.
 
 Events that carry "visible_to" are private and never narrated publicly.
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -48,21 +49,26 @@ def narrate(events: list[dict[str, Any]], name: Names, lang: Lang = EN) -> list[
         elif kind == "station":
             actor = actor or e["player"]
             where = f"**{vertex_name(tuple(e['at']))}**"
-            what = {"meet": lang.t("station at {place}", place=where),
-                    "intermediate": lang.t("intermediate station at {place}", place=where),
-                    "bonus": lang.t("bonus station at {place}", place=where)}[e["how"]]
+            what = {
+                "meet": lang.t("station at {place}", place=where),
+                "intermediate": lang.t("intermediate station at {place}", place=where),
+                "bonus": lang.t("bonus station at {place}", place=where),
+            }[e["how"]]
             extras.append(what + (f" (+{e['points']})" if e["points"] else ""))
         elif kind == "line_finished":
-            extras.append(lang.t("finished the {line} line at {arrow} ✓", line=lang.t(STYLES[e["line"]]),
-                                 arrow=e["arrow"]))
+            extras.append(
+                lang.t("finished the {line} line at {arrow} ✓", line=lang.t(STYLES[e["line"]]), arrow=e["arrow"])
+            )
         elif kind == "line_blocked":
-            extras.append(lang.t("{name}'s {line} line is blocked", name=name(e["player"]),
-                                 line=lang.t(STYLES[e["line"]])))
+            extras.append(
+                lang.t("{name}'s {line} line is blocked", name=name(e["player"]), line=lang.t(STYLES[e["line"]]))
+            )
         elif kind == "building_ends":
             _flush(lines, runs, extras, actor, name, lang)
             reason = lang.t(TRIGGERS[e["reason"]]) if e["reason"] in TRIGGERS else e["reason"]
-            lines.append("🚧 " + lang.t("The building phase ends: {reason}. Everyone else plays one more turn.",
-                                        reason=reason))
+            lines.append(
+                "🚧 " + lang.t("The building phase ends: {reason}. Everyone else plays one more turn.", reason=reason)
+            )
         elif kind == "pass":
             _flush(lines, runs, extras, actor, name, lang)
             actor = None
@@ -70,9 +76,15 @@ def narrate(events: list[dict[str, Any]], name: Names, lang: Lang = EN) -> list[
         elif kind == "game_over":
             _flush(lines, runs, extras, actor, name, lang)
             won = " & ".join(name(p) for p in e["winners"])
-            lines.append("🏁 " + lang.n("Game over. The test trips are run. **{winners}** wins!",
-                                        "Game over. The test trips are run. **{winners}** win!",
-                                        len(e["winners"]), winners=won))
+            lines.append(
+                "🏁 "
+                + lang.n(
+                    "Game over. The test trips are run. **{winners}** wins!",
+                    "Game over. The test trips are run. **{winners}** win!",
+                    len(e["winners"]),
+                    winners=won,
+                )
+            )
         elif kind == "turn":
             _flush(lines, runs, extras, actor, name, lang)
             actor = None
@@ -102,8 +114,9 @@ def hand_text(view: dict[str, Any], seats: list[str], lang: Lang = EN) -> str | 
     text = ", ".join(f"**{m['letter']}** ({lang.t(KINDS[m['kind']])})" for m in held) or lang.t("none left")
     out = lang.t("Your destination markers in hand: {markers}.", markers=text)
     if placed:
-        out += " " + lang.t("Placed: {markers}.", markers=", ".join(
-            f"{m['letter']} ({lang.t(KINDS[m['kind']])})" for m in placed))
+        out += " " + lang.t(
+            "Placed: {markers}.", markers=", ".join(f"{m['letter']} ({lang.t(KINDS[m['kind']])})" for m in placed)
+        )
     return out
 
 
@@ -128,10 +141,20 @@ def board_brief(view: dict[str, Any], seat: str, lang: Lang = EN) -> str:
     for line in (l for l in view["lines"] if l["player"] == seat):
         style = lang.t(STYLES[line["style"]])
         if line["status"] == "building" and line["vertices"]:
-            lines.append(lang.t("{line} ends at {vertex} ({state})", line=style, vertex=_v(line["vertices"][-1]),
-                                state=line_state(line, lang)))
+            lines.append(
+                lang.t(
+                    "{line} ends at {vertex} ({state})",
+                    line=style,
+                    vertex=_v(line["vertices"][-1]),
+                    state=line_state(line, lang),
+                )
+            )
         else:
             lines.append(lang.t("{line}: {state}", line=style, state=line_state(line, lang)))
     left = STATION_SUPPLY - len(view["stations"])
-    return "🗺 " + lang.t("Your lines: {lines}. Stations left: {left} of {total}.", lines="; ".join(lines), left=left,
-                          total=STATION_SUPPLY)
+    return "🗺 " + lang.t(
+        "Your lines: {lines}. Stations left: {left} of {total}.",
+        lines="; ".join(lines),
+        left=left,
+        total=STATION_SUPPLY,
+    )

@@ -12,6 +12,7 @@ our languages, as the game shows them there ("doorgetrokken G9 links", "halte G9
 G9 izquierda", "estación G9", "실선 G9 왼쪽", "역 G9", "geen bonus"); places, arrows and
 marker letters are the same in every language.
 """
+
 from __future__ import annotations
 
 import re
@@ -91,19 +92,28 @@ def describe(s: State, action: dict, lang: Lang = EN) -> str:
         from .rules import station_points
 
         points = station_points(s, tuple(action["at"]))
-        text = (lang.t("intermediate station at {place}", place=step.at) if step.kind == "st"
-                else lang.t("bonus station at {place}", place=step.at))
+        text = (
+            lang.t("intermediate station at {place}", place=step.at)
+            if step.kind == "st"
+            else lang.t("bonus station at {place}", place=step.at)
+        )
         return text + (f" (+{points})" if points else "")
     line = lang.t(STYLES[step.line])
     if step.kind == "start":
         return lang.t("start {line} at {arrow} → {vertex}", line=line, arrow=step.at, vertex=step.first)
     if step.kind == "finish":
         return lang.t("finish {line} at {arrow}", line=line, arrow=step.at)
-    text = (lang.t("{line} → {vertex}, left cell", line=line, vertex=step.at) if step.side == "L"
-            else lang.t("{line} → {vertex}, right cell", line=line, vertex=step.at))
+    text = (
+        lang.t("{line} → {vertex}, left cell", line=line, vertex=step.at)
+        if step.side == "L"
+        else lang.t("{line} → {vertex}, right cell", line=line, vertex=step.at)
+    )
     if step.marker:
-        text += " (" + lang.t("{kind}: drop {letter}", kind=lang.t(KINDS[s.cells[tuple(action["cell"])]]),
-                              letter=step.marker) + ")"
+        text += (
+            " ("
+            + lang.t("{kind}: drop {letter}", kind=lang.t(KINDS[s.cells[tuple(action["cell"])]]), letter=step.marker)
+            + ")"
+        )
     return text
 
 
@@ -115,8 +125,19 @@ def choices(game, s: State, seat: str, lang: Lang = EN) -> list[Choice]:
     return [Choice(code(s, a), describe(s, a, lang), group(a, lang)) for a in game.legal_actions(s, seat)]
 
 
-_HEADS = {"solid": "s", "s": "s", "dashed": "d", "d": "d", "station": "st", "st": "st", "bonus": "b", "b": "b",
-          "nb": "nb", "no": "nb", "decline": "nb"}
+_HEADS = {
+    "solid": "s",
+    "s": "s",
+    "dashed": "d",
+    "d": "d",
+    "station": "st",
+    "st": "st",
+    "bonus": "b",
+    "b": "b",
+    "nb": "nb",
+    "no": "nb",
+    "decline": "nb",
+}
 _SIDES = {"left": "L", "l": "L", "right": "R", "r": "R"}
 # What a typed word means, in every language: the catalogue's words for it (a translation
 # may list several forms, separated by commas). They are the words the game itself shows
@@ -139,8 +160,7 @@ _LONGEST = 4  # words in the longest form ("sin estación extra")
 def _table(kind: str) -> dict[str, str]:
     """Every form of the words of `kind` ("heads" or "sides"), folded -> its code."""
     words = _WORDS if kind == "heads" else _SIDE_WORDS
-    return {form: code for code, keys in words.items() for context, text in keys
-            for form in typed_forms(text, context)}
+    return {form: code for code, keys in words.items() for context, text in keys for form in typed_forms(text, context)}
 
 
 def _phrase(tokens: list[str], table: dict[str, str]) -> tuple[str | None, int]:
@@ -188,8 +208,11 @@ def parse(game, s: State, seat: str, text: str) -> dict:
         return matches[0]
     if len(matches) > 1:
         options = ", ".join(code(s, a) for a in matches[:6])
-        raise BadInput("“{text}” fits several moves: {options}; add the side (L/R) or the marker letter.", text=text,
-                       options=options)
+        raise BadInput(
+            "“{text}” fits several moves: {options}; add the side (L/R) or the marker letter.",
+            text=text,
+            options=options,
+        )
     return _best_guess_action(s, tokens, text)
 
 
@@ -245,14 +268,21 @@ def _best_guess_action(s: State, tokens: list[str], text: str) -> dict:
     if to is None:
         raise BadInput("there is no vertex {vertex} (rows A-M, columns 1-25: e.g. G13).", vertex=target)
     if not line.vertices:
-        raise BadInput("your {line} line has not started; start it on a white arrow, e.g. `{example}`.",
-                       line=Term(STYLES[style]), example=f"{style} S4 F24")
+        raise BadInput(
+            "your {line} line has not started; start it on a white arrow, e.g. `{example}`.",
+            line=Term(STYLES[style]),
+            example=f"{style} S4 F24",
+        )
     try:
         left, right = flanks(line.tip, to)
     except KeyError:
         left = right = (to[0], to[1], True)
     side = tokens[2] if len(tokens) > 2 and tokens[2] in ("L", "R") else "L"
-    marker = tokens[3] if len(tokens) > 3 else (tokens[2] if len(tokens) > 2 and tokens[2] not in ("L", "R")
-                                                  else None)
-    return {"type": "tunnel", "line": style, "cell": list(left if side == "L" else right), "to": list(to),
-            "marker": marker}
+    marker = tokens[3] if len(tokens) > 3 else (tokens[2] if len(tokens) > 2 and tokens[2] not in ("L", "R") else None)
+    return {
+        "type": "tunnel",
+        "line": style,
+        "cell": list(left if side == "L" else right),
+        "to": list(to),
+        "marker": marker,
+    }

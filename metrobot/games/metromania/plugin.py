@@ -1,4 +1,5 @@
 """MetrOmania as a plug-in: what the service, the Discord adapter and the tools need."""
+
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -24,17 +25,25 @@ Decisions: stations score per touched spot; with two players only a route on one
 _dig_steps, _dig_complete = numbered_steps("step", 4, lambda code: not code.startswith("st:"))
 
 DIG = MoveCommand(
-    name="dig", description="MetrOmania: dig up to three tunnels (and a bonus station)",
-    options=(CommandOption("step1", "First tunnel, e.g. 'solid G9 L' or 'dashed S4 F24'", required=True),
-             CommandOption("step2", "Second tunnel"), CommandOption("step3", "Third tunnel"),
-             CommandOption("step4", "Bonus station after finishing a line, or 'no bonus'")),
-    steps=_dig_steps, complete=_dig_complete)
+    name="dig",
+    description="MetrOmania: dig up to three tunnels (and a bonus station)",
+    options=(
+        CommandOption("step1", "First tunnel, e.g. 'solid G9 L' or 'dashed S4 F24'", required=True),
+        CommandOption("step2", "Second tunnel"),
+        CommandOption("step3", "Third tunnel"),
+        CommandOption("step4", "Bonus station after finishing a line, or 'no bonus'"),
+    ),
+    steps=_dig_steps,
+    complete=_dig_complete,
+)
 
 STATION = MoveCommand(
-    name="station", description="MetrOmania: place an intermediate station (a whole turn)",
+    name="station",
+    description="MetrOmania: place an intermediate station (a whole turn)",
     options=(CommandOption("at", "A vertex of your line between two of its stations, e.g. G9", required=True),),
     steps=lambda values: [values["at"] if values["at"].startswith("st:") else f"station {values['at']}"],
-    complete=lambda focused, values: ([], lambda code: code.startswith("st:")))
+    complete=lambda focused, values: ([], lambda code: code.startswith("st:")),
+)
 
 HAND_OPTIONS = {"open": {"hands": "open"}, "strict": {"hands": "strict"}, "advanced": {"advanced": True}}
 
@@ -45,8 +54,11 @@ class MetromaniaPlugin(GamePlugin):
     renderer = "render.metromania"
     notation = notation
     commands = (DIG, STATION)
-    variants = (Variant("open", N_("MetrOmania: open hands")), Variant("strict", N_("MetrOmania: strict deal")),
-                Variant("advanced", N_("MetrOmania: advanced 2 players (two companies each)")))
+    variants = (
+        Variant("open", N_("MetrOmania: open hands")),
+        Variant("strict", N_("MetrOmania: strict deal")),
+        Variant("advanced", N_("MetrOmania: advanced 2 players (two companies each)")),
+    )
     secret_hands = True
 
     def seat_order(self, players: list[str]) -> dict[str, Any]:
@@ -54,6 +66,7 @@ class MetromaniaPlugin(GamePlugin):
 
     def rules_pages(self):
         from .rulebook import PAGES  # on demand: the pages' positions come from the registry's plug-in
+
         return PAGES
 
     def options(self, variant: str | None, city: str | None) -> dict[str, Any]:
@@ -65,8 +78,12 @@ class MetromaniaPlugin(GamePlugin):
             return lang.t("You may place a bonus station on the line you finished (or decline it).")
         if state.turn.tunnels:
             left = 3 - state.turn.tunnels
-            return lang.n("Your turn goes on: dig {n} more tunnel (`/dig` or the buttons).",
-                          "Your turn goes on: dig {n} more tunnels (`/dig` or the buttons).", left, n=left)
+            return lang.n(
+                "Your turn goes on: dig {n} more tunnel (`/dig` or the buttons).",
+                "Your turn goes on: dig {n} more tunnels (`/dig` or the buttons).",
+                left,
+                n=left,
+            )
         return ""
 
     def narrate(self, state: Any, events: list[dict[str, Any]], name: Names, lang: Lang = EN) -> list[str]:
@@ -80,12 +97,27 @@ class MetromaniaPlugin(GamePlugin):
     def board_brief(self, state: Any, seat: str, lang: Lang = EN) -> str | None:
         return narration.board_brief(self.game.view(state, None), seat, lang)
 
-    def alt_text(self, view: dict[str, Any], viewer: str | None, names: dict[str, str] | None, lang: Lang = EN, *,
-                 picture: str = "board", waiting: tuple[str, ...] = ()) -> str:
+    def alt_text(
+        self,
+        view: dict[str, Any],
+        viewer: str | None,
+        names: dict[str, str] | None,
+        lang: Lang = EN,
+        *,
+        picture: str = "board",
+        waiting: tuple[str, ...] = (),
+    ) -> str:
         return alttext.alt_text(view, viewer, names, lang, picture=picture)
 
-    def text_board(self, view: dict[str, Any], viewer: str | None, names: dict[str, str] | None,
-                   lang: Lang = EN, *, waiting: tuple[str, ...] = ()) -> list[str]:
+    def text_board(
+        self,
+        view: dict[str, Any],
+        viewer: str | None,
+        names: dict[str, str] | None,
+        lang: Lang = EN,
+        *,
+        waiting: tuple[str, ...] = (),
+    ) -> list[str]:
         return textboard.text_board(view, viewer, names, lang)
 
     def hand_text(self, view: dict[str, Any], seats: list[str], lang: Lang = EN) -> str | None:

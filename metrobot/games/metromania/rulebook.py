@@ -8,6 +8,7 @@ station made where lines meet, Ann's second destination marker, and the end with
 trips. The texts' numbers and coordinates come from the engine's events, so they stay true
 if the engine or the players change.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -65,8 +66,9 @@ def stations() -> Position:
     for state, who, _, events in steps:
         made = [e for e in events if e["type"] == "station"]
         if made:
-            return Position(state, params={"who": who, "at": vertex_name(tuple(made[0]["at"])),
-                                           "points": made[0]["points"]})
+            return Position(
+                state, params={"who": who, "at": vertex_name(tuple(made[0]["at"])), "points": made[0]["points"]}
+            )
     raise AssertionError("the rules' game makes no station")
 
 
@@ -91,10 +93,22 @@ def trip() -> Position:
     shown = next(t for t in view["trips"] if sorted(t["points"].values()) == [3, 6])
     (full, six), (half, three) = sorted(shown["points"].items(), key=lambda kv: -kv[1])
     failed = next(t for t in view["trips"] if t["impossible"] and t["points"])
-    (blamed, lost), = failed["points"].items()
-    return Position(_final(), picture="final:0", params={
-        "trip": shown["name"], "minutes": shown["minutes"], "full": full, "six": six, "half": half, "three": three,
-        "failed": failed["name"], "blamed": blamed, "lost": -lost})
+    ((blamed, lost),) = failed["points"].items()
+    return Position(
+        _final(),
+        picture="final:0",
+        params={
+            "trip": shown["name"],
+            "minutes": shown["minutes"],
+            "full": full,
+            "six": six,
+            "half": half,
+            "three": three,
+            "failed": failed["name"],
+            "blamed": blamed,
+            "lost": -lost,
+        },
+    )
 
 
 def end() -> Position:
@@ -106,8 +120,16 @@ def end() -> Position:
     finished = [line for line in _final().lines if line.player == PLAYERS[2] and line.status == "finished"]
     assert len(finished) == 1, "the text says Cat finished one line"
     winner = view["winners"][0]
-    return Position(_final(), params={"ender": ender, "before": cat["stations"], "after": cat["after_lines"],
-                                      "winner": winner, "total": parts[winner]["total"]})
+    return Position(
+        _final(),
+        params={
+            "ender": ender,
+            "before": cat["stations"],
+            "after": cat["after_lines"],
+            "winner": winner,
+            "total": parts[winner]["total"],
+        },
+    )
 
 
 def _summary() -> str:
@@ -117,45 +139,91 @@ def _summary() -> str:
 
 
 PAGES: list[RulesPage] = [
-    RulesPage("grid", N_("The city and its coordinates"), N_(
-        "The city is a grid of triangles. A **vertex** is named by its row letter A–M (top to bottom) and column "
-        "1–25, as printed on the margins: `G13` is the centre. Lines run along the triangles' edges; each edge has a "
-        "**cell** on either side, `L` or `R` (left or right as you travel). White arrows `S1`–`S12` start lines, "
-        "black arrows `T1`–`T12` finish them. Lakes and parks take no tunnel; houses, offices and stars are the "
-        "districts where destination markers go."),
-        grid, covers=("outside", "arrow_cell", "lake_park", "start_cell")),
-    RulesPage("dig", N_("Digging three tunnels"), N_(
-        "Each company has two lines, solid and dashed. A turn is **three tunnels**, shared between your lines as "
-        "you like (or an intermediate station instead). Ann's first turn: `{first}`, `{second}`, `{third}`: she "
-        "started her solid line on a white arrow and extended it from its end. Each tunnel lies in a free cell "
-        "beside the edge it follows, one tunnel per cell. A line never touches or crosses itself, and turns sharply "
-        "(60°) only at a station."),
-        dig, covers=("must_start", "start_edge", "first_turn_one_line", "start_side", "no_tunnels", "cell_taken",
-                     "self_touch", "not_adjacent", "cell_not_flank", "acute_turn", "turn_over")),
-    RulesPage("stations", N_("Stations"), N_(
-        "A **station** appears by itself where lines meet or part (running side by side makes none). Here {who}'s "
-        "line met another at {at}: a station, worth 1 point per district it touches, {points} here. Instead of "
-        "digging, a turn may place one **intermediate station** on your own line between two of its stations (its "
-        "start counts as one). Finishing a line on a black arrow earns a **bonus station** on it."),
-        stations, covers=("intermediate_station", "station_supply", "station_turn", "bonus_place", "bonus_timing")),
-    RulesPage("markers", N_("Destination markers"), N_(
-        "Digging on a district's spot (a house, an office, a star) means dropping one of your secret **destination "
-        "markers** of that kind there: at most one per turn, and never touching its twin, the other marker with the "
-        "same letter. Only you see your letters: this is Ann's own view, with her markers {first} and {second} on "
-        "the board. At the end a test trip runs between each pair of twins."),
-        markers, covers=("one_marker_per_turn", "marker_needed", "marker_choice", "marker_not_spot")),
-    RulesPage("trip", N_("Test trips"), N_(
-        "At the end, six test trips run between the twin markers A–A … F–F, by the fastest route: 1 minute per ride "
-        "between two stations, 3 minutes per change of line. Trip {trip} takes {minutes} minutes. Every company "
-        "with a line on the fastest route scores: {full} placed the trip's markers, {six} points; {half} gets "
-        "{three}. A trip with no route costs whoever placed its markers 6 points: trip {failed} costs {blamed} "
-        "{lost}."),
-        trip),
-    RulesPage("end", N_("The end"), N_(
-        "Building ends when a company finishes both its lines, the 30th station is placed, or enough lines are "
-        "finished or blocked; then everyone else has one more turn. Here {ender} finished both lines. Points from "
-        "stations are kept whole with both lines finished, halved with one, lost with none: Cat finished one and "
-        "kept {after} of {before}. Then the test trips: {winner} wins with {total} points."),
-        end, covers=("line_finished", "end_side")),
+    RulesPage(
+        "grid",
+        N_("The city and its coordinates"),
+        N_(
+            "The city is a grid of triangles. A **vertex** is named by its row letter A–M (top to bottom) and column "
+            "1–25, as printed on the margins: `G13` is the centre. Lines run along the triangles' edges; each edge has a "
+            "**cell** on either side, `L` or `R` (left or right as you travel). White arrows `S1`–`S12` start lines, "
+            "black arrows `T1`–`T12` finish them. Lakes and parks take no tunnel; houses, offices and stars are the "
+            "districts where destination markers go."
+        ),
+        grid,
+        covers=("outside", "arrow_cell", "lake_park", "start_cell"),
+    ),
+    RulesPage(
+        "dig",
+        N_("Digging three tunnels"),
+        N_(
+            "Each company has two lines, solid and dashed. A turn is **three tunnels**, shared between your lines as "
+            "you like (or an intermediate station instead). Ann's first turn: `{first}`, `{second}`, `{third}`: she "
+            "started her solid line on a white arrow and extended it from its end. Each tunnel lies in a free cell "
+            "beside the edge it follows, one tunnel per cell. A line never touches or crosses itself, and turns sharply "
+            "(60°) only at a station."
+        ),
+        dig,
+        covers=(
+            "must_start",
+            "start_edge",
+            "first_turn_one_line",
+            "start_side",
+            "no_tunnels",
+            "cell_taken",
+            "self_touch",
+            "not_adjacent",
+            "cell_not_flank",
+            "acute_turn",
+            "turn_over",
+        ),
+    ),
+    RulesPage(
+        "stations",
+        N_("Stations"),
+        N_(
+            "A **station** appears by itself where lines meet or part (running side by side makes none). Here {who}'s "
+            "line met another at {at}: a station, worth 1 point per district it touches, {points} here. Instead of "
+            "digging, a turn may place one **intermediate station** on your own line between two of its stations (its "
+            "start counts as one). Finishing a line on a black arrow earns a **bonus station** on it."
+        ),
+        stations,
+        covers=("intermediate_station", "station_supply", "station_turn", "bonus_place", "bonus_timing"),
+    ),
+    RulesPage(
+        "markers",
+        N_("Destination markers"),
+        N_(
+            "Digging on a district's spot (a house, an office, a star) means dropping one of your secret **destination "
+            "markers** of that kind there: at most one per turn, and never touching its twin, the other marker with the "
+            "same letter. Only you see your letters: this is Ann's own view, with her markers {first} and {second} on "
+            "the board. At the end a test trip runs between each pair of twins."
+        ),
+        markers,
+        covers=("one_marker_per_turn", "marker_needed", "marker_choice", "marker_not_spot"),
+    ),
+    RulesPage(
+        "trip",
+        N_("Test trips"),
+        N_(
+            "At the end, six test trips run between the twin markers A–A … F–F, by the fastest route: 1 minute per ride "
+            "between two stations, 3 minutes per change of line. Trip {trip} takes {minutes} minutes. Every company "
+            "with a line on the fastest route scores: {full} placed the trip's markers, {six} points; {half} gets "
+            "{three}. A trip with no route costs whoever placed its markers 6 points: trip {failed} costs {blamed} "
+            "{lost}."
+        ),
+        trip,
+    ),
+    RulesPage(
+        "end",
+        N_("The end"),
+        N_(
+            "Building ends when a company finishes both its lines, the 30th station is placed, or enough lines are "
+            "finished or blocked; then everyone else has one more turn. Here {ender} finished both lines. Points from "
+            "stations are kept whole with both lines finished, halved with one, lost with none: Cat finished one and "
+            "kept {after} of {before}. Then the test trips: {winner} wins with {total} points."
+        ),
+        end,
+        covers=("line_finished", "end_side"),
+    ),
     RulesPage("summary", N_("In short"), _summary()),
 ]

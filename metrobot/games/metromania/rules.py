@@ -3,21 +3,44 @@
 One checker (`tunnel_problem`) decides every tunnel, so the list of legal moves, the
 refusal a player reads and the blocked-line test can never disagree.
 """
+
 from __future__ import annotations
 
 from typing import Iterator
 
 from ..protocol import N_, Phrase, RuleError, Term
-from .board import (ARROW_BY_APEX, ARROW_BY_CELL, ARROWS, CELLS_AT, CITY_CELL_SET, DIR_INDEX, DIRS, TOUCHING, Cell,
-                    Vertex, corners, direction, flanks, in_city, side_distance, turn, vertex_name)
+from .board import (
+    ARROW_BY_APEX,
+    ARROW_BY_CELL,
+    ARROWS,
+    CELLS_AT,
+    CITY_CELL_SET,
+    DIR_INDEX,
+    DIRS,
+    TOUCHING,
+    Cell,
+    Vertex,
+    corners,
+    direction,
+    flanks,
+    in_city,
+    side_distance,
+    turn,
+    vertex_name,
+)
 from .state import STATION_SUPPLY, TUNNELS_PER_LINE, State
 
 SPOTS = frozenset(("res", "com", "ent"))
 NO_TUNNEL = frozenset(("lake", "park"))
 
 
-KINDS = {"res": N_("residential"), "com": N_("commercial"), "ent": N_("entertainment"), "lake": N_("lake"),
-         "park": N_("park")}
+KINDS = {
+    "res": N_("residential"),
+    "com": N_("commercial"),
+    "ent": N_("entertainment"),
+    "lake": N_("lake"),
+    "park": N_("park"),
+}
 STYLE_WORDS = {"solid": N_("solid"), "dashed": N_("dashed")}
 
 
@@ -104,22 +127,29 @@ REFUSALS = {
     "must_start": N_("your {style} line has not started; start it on a free white arrow (S1-S12)."),
     "start_edge": N_("a line starting at {arrow} runs to {inner}."),
     "first_turn_one_line": N_("in your first turn you may start only one line."),
-    "start_side": N_("your second line may not start on the side of your first line's start or on a side next to "
-                     "it while a start arrow on another side is free."),
+    "start_side": N_(
+        "your second line may not start on the side of your first line's start or on a side next to "
+        "it while a start arrow on another side is free."
+    ),
     "self_touch": N_("your {style} line already passes {to}; a line never loops or touches itself."),
     "not_adjacent": N_("{to} is not next to your {style} line's end at {frm}."),
     "cell_not_flank": N_("{cell} is not beside the edge {frm}-{to}."),
     "acute_turn": N_("acute turn at {frm} is only allowed at a station."),
     "start_cell": N_("start arrows take a tunnel only to start a line."),
-    "end_side": N_("a line may not end on its start side or a side next to it while an end arrow on another side "
-                   "is free."),
+    "end_side": N_(
+        "a line may not end on its start side or a side next to it while an end arrow on another side is free."
+    ),
     "outside": N_("tunnels stay in the city; {to} or {cell} is outside it."),
     "arrow_cell": N_("arrows take a tunnel only to start or finish a line; use the city cell on the other side."),
     "lake_park": N_("no tunnel may go on the {kind}."),
-    "one_marker_per_turn": N_("digging on the {kind} spot needs a destination marker, and you already placed one "
-                              "this turn; dig on the other side of the edge or wait for your next turn."),
-    "marker_needed": N_("digging on the {kind} spot needs one of your {kind} markers whose twin does not touch it; "
-                        "you have none, so use the cell on the other side of the edge."),
+    "one_marker_per_turn": N_(
+        "digging on the {kind} spot needs a destination marker, and you already placed one "
+        "this turn; dig on the other side of the edge or wait for your next turn."
+    ),
+    "marker_needed": N_(
+        "digging on the {kind} spot needs one of your {kind} markers whose twin does not touch it; "
+        "you have none, so use the cell on the other side of the edge."
+    ),
     "station_supply": N_("this tunnel would need {made} station(s) but only {left} remain."),
 }
 
@@ -158,8 +188,7 @@ def tunnel_problem(s: State, li: int, cell: Cell, to: Vertex, *, per_turn: bool)
             return "not_adjacent", []
         if cell not in flanks(frm, to):
             return "cell_not_flank", []
-        if len(line.vertices) >= 2 and turn(direction(line.vertices[-2], frm), d_new) == 2 \
-                and frm not in s.station_set:
+        if len(line.vertices) >= 2 and turn(direction(line.vertices[-2], frm), d_new) == 2 and frm not in s.station_set:
             return "acute_turn", []
         if cell in s.occupied:
             return "cell_taken", []
@@ -192,12 +221,18 @@ def refusal(s: State, li: int, cell: Cell, to: Vertex, rule: str) -> RuleError:
     frm = line.tip if line.vertices else (arrow.apex if arrow else to)
     kind = s.cells.get(cell, "")
     return RuleError(
-        REFUSALS[rule], rule,
-        style=Term(STYLE_WORDS[line.style]), max_tunnels=TUNNELS_PER_LINE, cell=cell_label(cell, s),
-        to=vertex_name(to), frm=vertex_name(frm), arrow=arrow.name if arrow else "",
+        REFUSALS[rule],
+        rule,
+        style=Term(STYLE_WORDS[line.style]),
+        max_tunnels=TUNNELS_PER_LINE,
+        cell=cell_label(cell, s),
+        to=vertex_name(to),
+        frm=vertex_name(frm),
+        arrow=arrow.name if arrow else "",
         kind=Term(KINDS[kind]) if kind in KINDS else kind,
         inner=" / ".join(vertex_name(v) for v in arrow.inner) if arrow else "",
-        made=len(stations_made(s, li, frm, to)) if rule == "station_supply" else 0, left=s.stations_left,
+        made=len(stations_made(s, li, frm, to)) if rule == "station_supply" else 0,
+        left=s.stations_left,
     )
 
 
@@ -245,8 +280,11 @@ def station_spots(s: State, li: int, *, bonus: bool = False) -> list[Vertex]:
     if not line.vertices or (line.status == "finished" and not bonus) or s.stations_left <= 0:
         return []
     verts = line.vertices
-    last = len(verts) - 1 if line.status == "finished" else max(
-        (k for k, v in enumerate(verts) if v in s.station_set), default=0)
+    last = (
+        len(verts) - 1
+        if line.status == "finished"
+        else max((k for k, v in enumerate(verts) if v in s.station_set), default=0)
+    )
     return [v for v in verts[1:last] if v not in s.station_set]
 
 
@@ -258,7 +296,14 @@ def station_refusal(s: State, v: Vertex, lines: list[int]) -> RuleError:
     if v in s.station_set:
         return RuleError("{vertex} already has a station.", rule, vertex=where)
     if not any(v in s.lines[li].index for li in lines):
-        return RuleError("{vertex} is not on one of your unfinished lines; an intermediate station goes on your own "
-                         "line.", rule, vertex=where)
-    return RuleError("{vertex} is not between two stations of your line (its start counts as one); place it between "
-                     "your start and a station further along.", rule, vertex=where)
+        return RuleError(
+            "{vertex} is not on one of your unfinished lines; an intermediate station goes on your own line.",
+            rule,
+            vertex=where,
+        )
+    return RuleError(
+        "{vertex} is not between two stations of your line (its start counts as one); place it between "
+        "your start and a station further along.",
+        rule,
+        vertex=where,
+    )

@@ -6,6 +6,7 @@ line at a station costs 3 (also between two lines of one company), boarding is f
 A line counts as ridden on a trip when a fastest route uses one of its hops; all tied
 fastest routes count.
 """
+
 from __future__ import annotations
 
 from typing import Any, Iterable
@@ -35,7 +36,7 @@ def trip_graph(s: State) -> nx.Graph:
         by_station.setdefault(v, []).append(li)
     for v, lis in by_station.items():
         for i, a in enumerate(lis):
-            for b in lis[i + 1:]:
+            for b in lis[i + 1 :]:
                 g.add_edge((v, a), (v, b), weight=CHANGE, line=None)
     return g
 
@@ -63,8 +64,9 @@ def fastest(g: nx.Graph, sources: set, targets: set, lines: set[int] | None = No
         if data["line"] is None:
             continue
         w = data["weight"]
-        if (u in d_from and v in d_to and d_from[u] + w + d_to[v] == best) or \
-                (v in d_from and u in d_to and d_from[v] + w + d_to[u] == best):
+        if (u in d_from and v in d_to and d_from[u] + w + d_to[v] == best) or (
+            v in d_from and u in d_to and d_from[v] + w + d_to[u] == best
+        ):
             hops.append((u, v, data["line"]))
     return int(best), hops
 
@@ -90,8 +92,7 @@ class Trips:
                 return None
             cells = ([pair[0]], [pair[1]])
         a, b = (stations_touching(s, c) for c in cells)
-        return ({n for v in a for n in self.by_vertex.get(v, ())},
-                {n for v in b for n in self.by_vertex.get(v, ())})
+        return ({n for v in a for n in self.by_vertex.get(v, ())}, {n for v in b for n in self.by_vertex.get(v, ())})
 
     def fastest(self, name: str, lines: set[int] | None = None) -> tuple[int | None, list[Hop]]:
         ends = self.ends(name)
@@ -149,8 +150,14 @@ def score(s: State) -> dict[str, Any]:
             if not (two_people and len(people) == 2):
                 for p in dict.fromkeys(guilty):
                     points[p] = points.get(p, 0) - PENALTY
-        results.append({"name": letter, "minutes": minutes, "impossible": bool(guilty),
-                        "points": {p: v for p, v in points.items() if v}})
+        results.append(
+            {
+                "name": letter,
+                "minutes": minutes,
+                "impossible": bool(guilty),
+                "points": {p: v for p, v in points.items() if v},
+            }
+        )
 
     minutes, hops = trips.fastest("park-lake")
     sunday = {p: SUNDAY for p in riders("park-lake", hops)} if minutes is not None else {}
@@ -185,8 +192,9 @@ def ranking_keys(s: State, totals: dict[str, int]) -> dict[str, tuple[int, int, 
 def route_hops(s: State) -> dict[str, list[tuple[Vertex, Vertex, int]]]:
     """For drawing: per trip name, the station-to-station hops of all its fastest routes."""
     trips = Trips(s)
-    return {name: [(u[0], v[0], line) for u, v, line in trips.fastest(name)[1]]
-            for name in list(LETTERS) + ["park-lake"]}
+    return {
+        name: [(u[0], v[0], line) for u, v, line in trips.fastest(name)[1]] for name in list(LETTERS) + ["park-lake"]
+    }
 
 
 def finish(s: State) -> dict[str, Any]:

@@ -7,6 +7,7 @@ In memory, lookups the rules need on every tunnel (which line holds a cell, wher
 sits on a line) are kept as dictionaries beside the lists they index; they are rebuilt by
 `canonical.from_json`, never serialised.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -105,11 +106,27 @@ class State:
     def copy(self) -> "State":
         """A copy that `apply` may change freely; the board's cells are shared (never change)."""
         return State(
-            self.seed, self.rng, self.options, self.players, self.owners, self.layout, self.cells,
-            [line.copy() for line in self.lines], self.stations.copy(),
-            [Marker(m.letter, m.kind, m.holder, m.cell) for m in self.markers], dict(self.scores),
-            self.phase, self.current, self.turn.copy(), self.turns_taken.copy(), self.remaining.copy(),
-            self.trigger, self.last_turn, self.result, dict(self.occupied), set(self.station_set),
+            self.seed,
+            self.rng,
+            self.options,
+            self.players,
+            self.owners,
+            self.layout,
+            self.cells,
+            [line.copy() for line in self.lines],
+            self.stations.copy(),
+            [Marker(m.letter, m.kind, m.holder, m.cell) for m in self.markers],
+            dict(self.scores),
+            self.phase,
+            self.current,
+            self.turn.copy(),
+            self.turns_taken.copy(),
+            self.remaining.copy(),
+            self.trigger,
+            self.last_turn,
+            self.result,
+            dict(self.occupied),
+            set(self.station_set),
         )
 
     # ------------------------------------------------------------ convenience

@@ -7,6 +7,7 @@ a copy of the state; a handler changes that copy in place and appends its events
 apart from the engine's protocol methods (set-up, legal actions, views) so that each stays
 short.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -34,8 +35,13 @@ def _vertex(x: Any, what: str) -> Vertex:
 
 
 def _cell(x: Any) -> Cell:
-    if not (isinstance(x, (list, tuple)) and len(x) == 3 and isinstance(x[0], int) and isinstance(x[1], int)
-            and isinstance(x[2], bool)):
+    if not (
+        isinstance(x, (list, tuple))
+        and len(x) == 3
+        and isinstance(x[0], int)
+        and isinstance(x[1], int)
+        and isinstance(x[2], bool)
+    ):
         raise BadInput("cell must be [q, r, up]")
     return (x[0], x[1], x[2])
 
@@ -60,7 +66,9 @@ def _tunnel(s: State, action: Action, events: list[Event]) -> None:
         if marker is None and len(letters) == 1:
             marker = letters[0]
         if marker not in letters:
-            raise RuleError("drop one of these markers on the spot: {letters}.", "marker_choice", letters=", ".join(letters))
+            raise RuleError(
+                "drop one of these markers on the spot: {letters}.", "marker_choice", letters=", ".join(letters)
+            )
     elif marker is not None:
         raise RuleError("this cell is not a spot; no marker goes there.", "marker_not_spot")
 
@@ -81,8 +89,14 @@ def _tunnel(s: State, action: Action, events: list[Event]) -> None:
     s.occupied[cell] = li
     s.turn.tunnels += 1
     s.turn.record["tunnels"].append([li, len(line.cells) - 1])
-    ev: Event = {"type": "tunnel", "player": player, "line": style, "from": list(frm), "to": list(to),
-                 "cell": list(cell)}
+    ev: Event = {
+        "type": "tunnel",
+        "player": player,
+        "line": style,
+        "from": list(frm),
+        "to": list(to),
+        "cell": list(cell),
+    }
     if marker:
         for m in s.markers:
             if m.holder == player and m.cell is None and m.letter == marker and m.kind == s.cells[cell]:
@@ -126,8 +140,9 @@ def _bonus(s: State, action: Action, events: list[Event]) -> None:
         raise RuleError("a bonus station comes only right after you finish a line.", "bonus_timing")
     v = _vertex(action.get("at"), "at")
     if v not in rules.station_spots(s, li, bonus=True):
-        raise RuleError("{vertex} is not a free vertex of the line you just finished.", "bonus_place",
-                        vertex=vertex_name(v))
+        raise RuleError(
+            "{vertex} is not a free vertex of the line you just finished.", "bonus_place", vertex=vertex_name(v)
+        )
     s.turn.bonus = None
     _place_station(s, v, "bonus", events)
     _after_step(s, events)
@@ -159,8 +174,9 @@ def _can_dig(s: State) -> bool:
 
 
 def _has_action(s: State) -> bool:
-    return _can_dig(s) or any(rules.station_spots(s, li) for li in s.seat_lines(s.current)
-                              if s.lines[li].status != "finished")
+    return _can_dig(s) or any(
+        rules.station_spots(s, li) for li in s.seat_lines(s.current) if s.lines[li].status != "finished"
+    )
 
 
 def _refresh_blocked(s: State, events: list[Event]) -> None:

@@ -4,6 +4,7 @@ only, so a marker in someone else's hidden hand is counted, never named.
 Coordinates are the board's: a crossing is its row letter and column number (G13 is the
 centre), an arrow its name (S1–S12 start, T1–T12 end), a triangle its three corners.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -40,8 +41,10 @@ def spots(view: dict[str, Any], lang: Lang) -> list[str]:
     for cell in view["board"]["cells"]:
         if cell["kind"] in CELL_KINDS:
             by_kind.setdefault(cell["kind"], []).append(alttext.cell_name((cell["q"], cell["r"], cell["up"])))
-    return [lang.t("{kind}: {cells}.", kind=lang.t(CELL_KINDS[kind]).capitalize(), cells=listing(cells))
-            for kind, cells in by_kind.items()]
+    return [
+        lang.t("{kind}: {cells}.", kind=lang.t(CELL_KINDS[kind]).capitalize(), cells=listing(cells))
+        for kind, cells in by_kind.items()
+    ]
 
 
 def text_board(view: dict[str, Any], viewer: str | None, names: dict[str, str] | None, lang: Lang = EN) -> list[str]:
@@ -51,11 +54,13 @@ def text_board(view: dict[str, Any], viewer: str | None, names: dict[str, str] |
     for seat in view["players"]:
         out += ["", *player_lines(view, seat, names, lang)]
     stations = [vertex_name(tuple(v)) for v in view.get("stations") or []]
-    out += ["", alttext.stations_left(view, lang),
-            lang.t("Stations: {places}.", places=listing(stations)) if stations else lang.t("No station yet.")]
+    out += [
+        "",
+        alttext.stations_left(view, lang),
+        lang.t("Stations: {places}.", places=listing(stations)) if stations else lang.t("No station yet."),
+    ]
     out += alttext.markers(view, names, lang, where=True)
     if view.get("trips"):
         out += ["", lang.t("Test trips:"), *("  " + alttext.trip_words(t, names, lang) for t in view["trips"])]
     out += ["", lang.t("The map (a triangle is named by its three corners):"), *("  " + s for s in spots(view, lang))]
     return out
-

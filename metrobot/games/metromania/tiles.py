@@ -13,6 +13,7 @@ Design goals: every tile has one spot of each type, spots of a tile never touch 
 nor the lake or park (so every spot can be reached and marked), and spots sit at different
 distances from the tile corners so that rotations make genuinely different cities.
 """
+
 from __future__ import annotations
 
 from .board import CITY_CELLS, Cell, N, Vertex, cell_of, rotate60

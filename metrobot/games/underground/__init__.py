@@ -1,4 +1,5 @@
 """On the Underground (JKLM Games): build London Underground lines, carry the passenger."""
+
 from .engine import GAME, Underground
 from .plugin import PLUGIN
 

@@ -7,6 +7,7 @@ dropped from the end): the map and whose turn, the scores, the track just built,
 passenger's trips, the colours each player holds with the pieces left, the branch tokens,
 the face-up destinations.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -17,8 +18,14 @@ from ..protocol import N_
 from . import words
 from .board import board_named
 
-PARTS = {"start": N_("start"), "national_rail": N_("National Rail"), "terminus": N_("termini"),
-         "connections": N_("connections"), "loops": N_("loops"), "passenger": N_("passenger")}
+PARTS = {
+    "start": N_("start"),
+    "national_rail": N_("National Rail"),
+    "terminus": N_("termini"),
+    "connections": N_("connections"),
+    "loops": N_("loops"),
+    "passenger": N_("passenger"),
+}
 
 
 def _name(names: dict[str, str] | None, seat: str) -> str:
@@ -55,10 +62,17 @@ def last_trips(view: dict[str, Any]) -> list[dict[str, Any]]:
 def status(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> str:
     if view.get("phase") == "finished":
         winners = view.get("winners") or []
-        return lang.n("Game over: {names} wins.", "Game over: {names} win.", len(winners),
-                      names=" & ".join(_name(names, p) for p in winners))
-    text = lang.t("Turn {turn}: {name} to play.", turn=view.get("turn_count", 0) + 1,
-                  name=_name(names, (view.get("turn") or {}).get("player", "")))
+        return lang.n(
+            "Game over: {names} wins.",
+            "Game over: {names} win.",
+            len(winners),
+            names=" & ".join(_name(names, p) for p in winners),
+        )
+    text = lang.t(
+        "Turn {turn}: {name} to play.",
+        turn=view.get("turn_count", 0) + 1,
+        name=_name(names, (view.get("turn") or {}).get("player", "")),
+    )
     if view.get("phase") == "last_round":
         text += " " + lang.t("Last round: the deck is empty.")
     return text
@@ -71,11 +85,23 @@ def built(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> str
     board = board_named(view["map"])
     said = []
     if placements:
-        said.append(lang.t("{name} built {placements}.", name=_name(names, player), placements=listing(
-            f"{words.colour(p['colour'], lang)} {board.label(p['gap'])}" for p in placements)))
+        said.append(
+            lang.t(
+                "{name} built {placements}.",
+                name=_name(names, player),
+                placements=listing(f"{words.colour(p['colour'], lang)} {board.label(p['gap'])}" for p in placements),
+            )
+        )
     if forgone:
-        said.append(lang.n("{name} forwent {n} placement.", "{name} forwent {n} placements.", forgone,
-                           name=_name(names, player), n=forgone))
+        said.append(
+            lang.n(
+                "{name} forwent {n} placement.",
+                "{name} forwent {n} placements.",
+                forgone,
+                name=_name(names, player),
+                n=forgone,
+            )
+        )
     return " ".join(said)
 
 
@@ -83,39 +109,65 @@ def trip(t: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> str:
     kind, walks = words.destination_kind(t["kind"], lang), t["walks"]
     scored = listing(f"{_name(names, p)} +{n}" for p, n in t["points"].items() if n) or lang.t("nobody scores")
     if not t["colours"]:
-        return lang.n("The passenger walked all the way from {start} to {to} ({kind}), {walks} walk: {scored}.",
-                      "The passenger walked all the way from {start} to {to} ({kind}), {walks} walks: {scored}.",
-                      walks, start=t["from"], to=t["to"], kind=kind, walks=walks, scored=scored)
+        return lang.n(
+            "The passenger walked all the way from {start} to {to} ({kind}), {walks} walk: {scored}.",
+            "The passenger walked all the way from {start} to {to} ({kind}), {walks} walks: {scored}.",
+            walks,
+            start=t["from"],
+            to=t["to"],
+            kind=kind,
+            walks=walks,
+            scored=scored,
+        )
     by = " + ".join(words.colour(c, lang) for c in t["colours"])
-    return lang.n("The passenger went from {start} to {to} ({kind}) by {by}, {walks} walk: {scored}.",
-                  "The passenger went from {start} to {to} ({kind}) by {by}, {walks} walks: {scored}.", walks,
-                  start=t["from"], to=t["to"], kind=kind, by=by, walks=walks, scored=scored)
+    return lang.n(
+        "The passenger went from {start} to {to} ({kind}) by {by}, {walks} walk: {scored}.",
+        "The passenger went from {start} to {to} ({kind}) by {by}, {walks} walks: {scored}.",
+        walks,
+        start=t["from"],
+        to=t["to"],
+        kind=kind,
+        by=by,
+        walks=walks,
+        scored=scored,
+    )
 
 
 def passenger(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> list[str]:
     said = [trip(t, names, lang) for t in last_trips(view)]
     where = view.get("passenger") or {}
-    said.append(lang.t("The passenger has left the board.") if where.get("gone") else
-                lang.t("The passenger is at {station}.", station=where.get("at", "")))
+    said.append(
+        lang.t("The passenger has left the board.")
+        if where.get("gone")
+        else lang.t("The passenger is at {station}.", station=where.get("at", ""))
+    )
     pending = (view.get("turn") or {}).get("pending_route")
     if pending:
-        said.append(lang.t("The passenger's best routes tie: {name} chooses one of {n}.",
-                           name=_name(names, view["turn"]["player"]), n=len(pending["options"])))
+        said.append(
+            lang.t(
+                "The passenger's best routes tie: {name} chooses one of {n}.",
+                name=_name(names, view["turn"]["player"]),
+                n=len(pending["options"]),
+            )
+        )
     return said
 
 
 def colours_held(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> str:
     colours = view.get("colours") or {}
-    per_player = [f"{_name(names, p)} " + listing(f"{words.colour(c, lang)} {col['pieces_left']}"
-                                                   for c, col in colours.items() if col["owner"] == p)
-                  for p in turn_order(view)]
+    per_player = [
+        f"{_name(names, p)} "
+        + listing(f"{words.colour(c, lang)} {col['pieces_left']}" for c, col in colours.items() if col["owner"] == p)
+        for p in turn_order(view)
+    ]
     return lang.t("Colours and pieces left: {players}.", players="; ".join(per_player))
 
 
 def tokens(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> str:
     held = view.get("tokens") or {}
-    return lang.t("Branch tokens: {tokens}.", tokens=listing(f"{_name(names, p)} {held.get(p, 0)}"
-                                                              for p in turn_order(view)))
+    return lang.t(
+        "Branch tokens: {tokens}.", tokens=listing(f"{_name(names, p)} {held.get(p, 0)}" for p in turn_order(view))
+    )
 
 
 def face_up(view: dict[str, Any], lang: Lang) -> str:
@@ -123,15 +175,26 @@ def face_up(view: dict[str, Any], lang: Lang) -> str:
     if not row:
         return lang.t("No destination is face up.")
     kind = board_named(view["map"]).kind
-    return lang.t("Face-up destinations: {cards}.", cards=listing(
-        f"{station} ({words.destination_kind(kind.get(station, ''), lang)})" for station in row))
+    return lang.t(
+        "Face-up destinations: {cards}.",
+        cards=listing(f"{station} ({words.destination_kind(kind.get(station, ''), lang)})" for station in row),
+    )
 
 
 def board_alt(view: dict[str, Any], viewer: str | None, names: dict[str, str] | None, lang: Lang = EN) -> str:
     title = board_named(view["map"]).map.title
-    return fit([lang.t("On the Underground board: {map}.", map=title), status(view, names, lang),
-                scores_sentence(view, names, lang), built(view, names, lang), *passenger(view, names, lang),
-                colours_held(view, names, lang), tokens(view, names, lang), face_up(view, lang)])
+    return fit(
+        [
+            lang.t("On the Underground board: {map}.", map=title),
+            status(view, names, lang),
+            scores_sentence(view, names, lang),
+            built(view, names, lang),
+            *passenger(view, names, lang),
+            colours_held(view, names, lang),
+            tokens(view, names, lang),
+            face_up(view, lang),
+        ]
+    )
 
 
 def summary_alt(view: dict[str, Any], names: dict[str, str] | None, lang: Lang = EN) -> str:
@@ -139,17 +202,28 @@ def summary_alt(view: dict[str, Any], names: dict[str, str] | None, lang: Lang =
     breakdown = view.get("breakdown") or {}
     scores = view.get("scores") or {}
     ranked = sorted(view["players"], key=lambda p: -scores.get(p, 0))
-    said = [lang.t("On the Underground, final scores: {map}.", map=board_named(view["map"]).map.title),
-            status(view, names, lang)]
+    said = [
+        lang.t("On the Underground, final scores: {map}.", map=board_named(view["map"]).map.title),
+        status(view, names, lang),
+    ]
     for p in ranked:
         parts = listing(f"{lang.t(PARTS[k])} {v}" for k, v in (breakdown.get(p) or {}).items() if k in PARTS)
-        said.append(lang.n("{name}: {total} point ({parts}).", "{name}: {total} points ({parts}).",
-                           scores.get(p, 0), name=_name(names, p), total=scores.get(p, 0), parts=parts))
+        said.append(
+            lang.n(
+                "{name}: {total} point ({parts}).",
+                "{name}: {total} points ({parts}).",
+                scores.get(p, 0),
+                name=_name(names, p),
+                total=scores.get(p, 0),
+                parts=parts,
+            )
+        )
     return fit(said)
 
 
-def alt_text(view: dict[str, Any], viewer: str | None, names: dict[str, str] | None, lang: Lang = EN, *,
-             picture: str = "board") -> str:
+def alt_text(
+    view: dict[str, Any], viewer: str | None, names: dict[str, str] | None, lang: Lang = EN, *, picture: str = "board"
+) -> str:
     if picture.startswith("final:"):
         return summary_alt(view, names, lang)
     return board_alt(view, viewer, names, lang)

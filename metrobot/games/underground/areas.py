@@ -2,6 +2,7 @@
 finds it by the part of the board it is in ("north-west", "centre"), as they see it on the
 picture. The board is cut in three columns and three rows, each holding a third of the
 gaps (the centre of London is dense, so the cuts are not evenly spaced)."""
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -10,15 +11,25 @@ from ...i18n import NP_, Lang
 from .board import Board
 
 # What each part is called, in compass order (north at the top of the board's picture).
-AREAS = (NP_("map area", "north-west"), NP_("map area", "north"), NP_("map area", "north-east"),
-         NP_("map area", "west"), NP_("map area", "centre"), NP_("map area", "east"),
-         NP_("map area", "south-west"), NP_("map area", "south"), NP_("map area", "south-east"))
+AREAS = (
+    NP_("map area", "north-west"),
+    NP_("map area", "north"),
+    NP_("map area", "north-east"),
+    NP_("map area", "west"),
+    NP_("map area", "centre"),
+    NP_("map area", "east"),
+    NP_("map area", "south-west"),
+    NP_("map area", "south"),
+    NP_("map area", "south-east"),
+)
 
 
 @lru_cache(maxsize=None)
 def _areas(board: Board) -> dict[int, int]:
-    middle = {g: ((board.xy[a][0] + board.xy[b][0]) / 2, (board.xy[a][1] + board.xy[b][1]) / 2)
-              for g, (a, b) in board.ends.items()}
+    middle = {
+        g: ((board.xy[a][0] + board.xy[b][0]) / 2, (board.xy[a][1] + board.xy[b][1]) / 2)
+        for g, (a, b) in board.ends.items()
+    }
 
     def cuts(values: list[float]) -> tuple[float, float]:
         values = sorted(values)

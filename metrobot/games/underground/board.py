@@ -9,6 +9,7 @@ Maps come from `mapdata.load_map` (the packaged boards) or from `register_map` (
 made in code, e.g. the small hand-made boards of the tests): a registered map wins over a
 packaged one of the same name.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -47,8 +48,13 @@ def board_named(name: str, digest: str | None = None) -> "Board":
     played on this one: the gap ids and flags it speaks of could mean something else."""
     board = board_for(get_map(name))
     if digest is not None and digest != board.digest:
-        raise BadInput("this game was played on another version of the {map} map (digest {digest}, the map now is "
-                       "{now}); it cannot be loaded", map=name, digest=digest, now=board.digest)
+        raise BadInput(
+            "this game was played on another version of the {map} map (digest {digest}, the map now is "
+            "{now}); it cannot be loaded",
+            map=name,
+            digest=digest,
+            now=board.digest,
+        )
     return board
 
 
@@ -116,8 +122,12 @@ class Board:
 
     def gap(self, gap_id: object) -> "Gap":
         if not isinstance(gap_id, int) or isinstance(gap_id, bool) or gap_id not in self.gaps:
-            raise BadInput("there is no gap {gap} on the {map} map (gaps are numbered 0-{last})", gap=repr(gap_id),
-                           map=self.name, last=len(self.gaps) - 1)
+            raise BadInput(
+                "there is no gap {gap} on the {map} map (gaps are numbered 0-{last})",
+                gap=repr(gap_id),
+                map=self.name,
+                last=len(self.gaps) - 1,
+            )
         return self.gaps[gap_id]
 
     def label(self, gap_id: int, first: str | None = None) -> str:

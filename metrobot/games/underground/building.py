@@ -12,6 +12,7 @@ follows from the position, never from the request:
           have no ends; a join point has three pieces): costs 2 branch tokens.
 A gap touching no station of a started colour is not a placement at all.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -92,46 +93,87 @@ def check(s: State, player: str, colour: str, gap: int) -> str:
     mine = s.colours_of(player)
     name = colour_term(colour)
     if col.owner != player:
-        raise RuleError("{colour} is another player's colour; you build only your own colours ({colours}).",
-                        "not_your_colour", colour=name, colours=colour_list(mine))
+        raise RuleError(
+            "{colour} is another player's colour; you build only your own colours ({colours}).",
+            "not_your_colour",
+            colour=name,
+            colours=colour_list(mine),
+        )
     if s.pieces_left(colour) <= 0:
         others = [c for c in mine if c != colour and s.pieces_left(c) > 0]
         if others:
-            raise RuleError("{colour} has no pieces left; build with {colours} or forgo the placement (a forgone "
-                            "placement earns a branch token).", "no_pieces", colour=name, colours=colour_list(others))
-        raise RuleError("{colour} has no pieces left; forgo the placement (a forgone placement earns a branch token).",
-                        "no_pieces", colour=name)
+            raise RuleError(
+                "{colour} has no pieces left; build with {colours} or forgo the placement (a forgone "
+                "placement earns a branch token).",
+                "no_pieces",
+                colour=name,
+                colours=colour_list(others),
+            )
+        raise RuleError(
+            "{colour} has no pieces left; forgo the placement (a forgone placement earns a branch token).",
+            "no_pieces",
+            colour=name,
+        )
     where = board.label(gap)
     held = s.occ.get(gap, [])
     if colour in held:
-        raise RuleError("{colour} already runs on {gap}: a block holds at most one piece of each colour.",
-                        "colour_in_gap", hint="Choose another gap.", colour=name, gap=where)
+        raise RuleError(
+            "{colour} already runs on {gap}: a block holds at most one piece of each colour.",
+            "colour_in_gap",
+            hint="Choose another gap.",
+            colour=name,
+            gap=where,
+        )
     slots = board.gaps[gap].slots
     if len(held) >= slots:
         said = dict(gap=where, colours=colour_list(held), slots=slots)
         if slots > 1:
-            raise RuleError("the block {gap} is full ({colours} in its {slots} slots).", "gap_full",
-                            hint="Choose another gap.", **said)
-        raise RuleError("the block {gap} is full ({colours} in its {slots} slot).", "gap_full",
-                        hint="Choose another gap.", **said)
+            raise RuleError(
+                "the block {gap} is full ({colours} in its {slots} slots).",
+                "gap_full",
+                hint="Choose another gap.",
+                **said,
+            )
+        raise RuleError(
+            "the block {gap} is full ({colours} in its {slots} slot).", "gap_full", hint="Choose another gap.", **said
+        )
     tips = line_ends(s, colour)
     kind = kind_of(s, colour, gap, tips)
     ends = Listing(sorted(tips))
     if kind is None:
         if ends.items:
-            raise RuleError("{colour} does not reach {gap}: once started, a line grows only from its own stations; "
-                            "its ends are {ends}.", "not_connected", colour=name, gap=where, ends=ends)
-        raise RuleError("{colour} does not reach {gap}: once started, a line grows only from its own stations; it "
-                        "has no ends (a loop), so only a branch is possible.", "not_connected", colour=name, gap=where)
+            raise RuleError(
+                "{colour} does not reach {gap}: once started, a line grows only from its own stations; "
+                "its ends are {ends}.",
+                "not_connected",
+                colour=name,
+                gap=where,
+                ends=ends,
+            )
+        raise RuleError(
+            "{colour} does not reach {gap}: once started, a line grows only from its own stations; it "
+            "has no ends (a loop), so only a branch is possible.",
+            "not_connected",
+            colour=name,
+            gap=where,
+        )
     if kind == "branch" and s.tokens[player] < BRANCH_COST:
         said = dict(colour=name, gap=where, ends=ends, cost=BRANCH_COST, tokens=s.tokens[player])
         if ends.items:
-            raise RuleError("{gap} leaves {colour} away from its ends (its ends are {ends}): that is a branch and "
-                            "costs {cost} branch tokens; you have {tokens}.", "branch_tokens",
-                            hint="Extend from an end, or forgo placements to earn tokens.", **said)
-        raise RuleError("{gap} leaves {colour} away from its ends (a loop has no ends): that is a branch and costs "
-                        "{cost} branch tokens; you have {tokens}.", "branch_tokens",
-                        hint="Extend from an end, or forgo placements to earn tokens.", **said)
+            raise RuleError(
+                "{gap} leaves {colour} away from its ends (its ends are {ends}): that is a branch and "
+                "costs {cost} branch tokens; you have {tokens}.",
+                "branch_tokens",
+                hint="Extend from an end, or forgo placements to earn tokens.",
+                **said,
+            )
+        raise RuleError(
+            "{gap} leaves {colour} away from its ends (a loop has no ends): that is a branch and costs "
+            "{cost} branch tokens; you have {tokens}.",
+            "branch_tokens",
+            hint="Extend from an end, or forgo placements to earn tokens.",
+            **said,
+        )
     return kind
 
 
@@ -162,4 +204,3 @@ def preview(s: State, colour: str, gap: int) -> list[dict[str, Any]]:
     deg[a] = deg.get(a, 0) + 1
     deg[b] = deg.get(b, 0) + 1
     return gains(s.board, s.tiles, s.scored[colour], deg, col.track + [gap], gap, closes)
-

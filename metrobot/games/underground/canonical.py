@@ -5,14 +5,26 @@ map it names (a state whose map digest differs from the map's is refused).
 Kept apart from the state's classes (`state.py`): the checks of JSON from storage or the
 CLI are most of it, and the rules never need them.
 """
+
 from __future__ import annotations
 
 from typing import Any
 
 from ..protocol import BadInput
 from .board import Board, board_named
-from .state import (BREAKDOWN_KEYS, COLOURS, LEGS, PHASES, SCORED_KEYS, SUPPLY, SYMBOLS, Colour, State, Turn,
-                    copy_pending)
+from .state import (
+    BREAKDOWN_KEYS,
+    COLOURS,
+    LEGS,
+    PHASES,
+    SCORED_KEYS,
+    SUPPLY,
+    SYMBOLS,
+    Colour,
+    State,
+    Turn,
+    copy_pending,
+)
 
 
 def to_json(s: State) -> dict[str, Any]:
@@ -24,8 +36,10 @@ def to_json(s: State) -> dict[str, Any]:
         "players": list(s.players),
         "options": dict(s.options),
         "start_player": s.start_player,
-        "colours": {c: {"owner": col.owner, "pieces_left": s.pieces_left(c), "track": list(col.track)}
-                    for c, col in s.colours.items()},
+        "colours": {
+            c: {"owner": col.owner, "pieces_left": s.pieces_left(c), "track": list(col.track)}
+            for c, col in s.colours.items()
+        },
         "tokens": dict(s.tokens),
         "scores": s.scores(),
         "breakdown": {p: {**s.breakdown[p], "total": s.score(p)} for p in s.players},
@@ -34,9 +48,13 @@ def to_json(s: State) -> dict[str, Any]:
         "deck": {"draw": list(s.draw), "row": list(s.row), "discard": list(s.discard)},
         "passenger": {"at": s.at, "trips": [_copy_trip(t) for t in s.trips], "gone": s.gone},
         "turn": s.turn.to_json(s.player),
-        "last_turn": None if s.last_turn is None else {
-            "player": s.last_turn["player"], "placements": [dict(p) for p in s.last_turn["placements"]],
-            "forgone": s.last_turn["forgone"]},
+        "last_turn": None
+        if s.last_turn is None
+        else {
+            "player": s.last_turn["player"],
+            "placements": [dict(p) for p in s.last_turn["placements"]],
+            "forgone": s.last_turn["forgone"],
+        },
         "turn_count": s.turn_count,
         "phase": s.phase,
         "rng": s.rng,
@@ -72,8 +90,13 @@ def from_json(data: Any) -> State:
     _req(isinstance(name, str), "map must be a map name")
     board = board_named(name, data.get("map_digest"))
     players = data.get("players")
-    _req(isinstance(players, list) and 2 <= len(players) <= 5 and all(isinstance(p, str) and p for p in players)
-         and len(set(players)) == len(players), "players must be 2-5 distinct non-empty ids")
+    _req(
+        isinstance(players, list)
+        and 2 <= len(players) <= 5
+        and all(isinstance(p, str) and p for p in players)
+        and len(set(players)) == len(players),
+        "players must be 2-5 distinct non-empty ids",
+    )
     start = data.get("start_player")
     _req(start in players, "start_player must be one of the players")
     seed, rng = data.get("seed", 0), data.get("rng", 0)
@@ -91,8 +114,10 @@ def from_json(data: Any) -> State:
         rc = raw_colours[c]
         _req(isinstance(rc, dict) and rc.get("owner") in players, f"colour {c} needs an owner among the players")
         track = rc.get("track", [])
-        _req(isinstance(track, list) and all(_int(g) and g in board.gaps for g in track),
-             f"colour {c}: track must list gap ids of the map")
+        _req(
+            isinstance(track, list) and all(_int(g) and g in board.gaps for g in track),
+            f"colour {c}: track must list gap ids of the map",
+        )
         _req(len(set(track)) == len(track), f"colour {c} has two pieces in one gap")
         _req(len(track) <= SUPPLY[c], f"colour {c} has only {SUPPLY[c]} pieces")
         col = Colour(rc["owner"])
@@ -109,37 +134,48 @@ def from_json(data: Any) -> State:
         _req(len(cs) <= board.gaps[g].slots, f"gap {g} holds {len(cs)} colours but has {board.gaps[g].slots} slots")
 
     tokens = data.get("tokens") or {}
-    _req(isinstance(tokens, dict) and all(_int(tokens.get(p, 0)) and tokens.get(p, 0) >= 0 for p in players),
-         "tokens must map players to non-negative integers")
+    _req(
+        isinstance(tokens, dict) and all(_int(tokens.get(p, 0)) and tokens.get(p, 0) >= 0 for p in players),
+        "tokens must map players to non-negative integers",
+    )
     raw_bd = data.get("breakdown") or {}
     _req(isinstance(raw_bd, dict), "breakdown must be an object")
     breakdown = {}
     for p in players:
         b = raw_bd.get(p) or {}
-        _req(isinstance(b, dict) and all(_int(b.get(k, 0)) for k in BREAKDOWN_KEYS),
-             f"breakdown of {p} must hold integers")
+        _req(
+            isinstance(b, dict) and all(_int(b.get(k, 0)) for k in BREAKDOWN_KEYS),
+            f"breakdown of {p} must hold integers",
+        )
         breakdown[p] = {k: b.get(k, 0) for k in BREAKDOWN_KEYS}
     raw_scored = data.get("scored") or {}
     _req(isinstance(raw_scored, dict), "scored must be an object")
     scored = {}
     for c in colours:
         sc = raw_scored.get(c) or {}
-        _req(isinstance(sc, dict) and all(_strs(sc.get(k, [])) for k in SCORED_KEYS),
-             f"scored.{c} must hold lists of names")
+        _req(
+            isinstance(sc, dict) and all(_strs(sc.get(k, [])) for k in SCORED_KEYS),
+            f"scored.{c} must hold lists of names",
+        )
         scored[c] = {k: list(sc.get(k, [])) for k in SCORED_KEYS}
 
     tiles = data.get("connection_tiles") or {}
-    _req(isinstance(tiles, dict) and set(tiles) == set(board.connections)
-         and all(v in SYMBOLS for v in tiles.values()),
-         f"connection_tiles must give each connection station one of {', '.join(SYMBOLS)}")
+    _req(
+        isinstance(tiles, dict) and set(tiles) == set(board.connections) and all(v in SYMBOLS for v in tiles.values()),
+        f"connection_tiles must give each connection station one of {', '.join(SYMBOLS)}",
+    )
 
     deck = data.get("deck") or {}
-    _req(isinstance(deck, dict) and all(_strs(deck.get(k, [])) for k in ("draw", "row", "discard")),
-         "deck must hold draw, row and discard lists")
+    _req(
+        isinstance(deck, dict) and all(_strs(deck.get(k, [])) for k in ("draw", "row", "discard")),
+        "deck must hold draw, row and discard lists",
+    )
     draw, row, discard = list(deck.get("draw", [])), list(deck["row"]), list(deck.get("discard", []))
     cards = draw + row + discard
-    _req(sorted(cards) == list(board.destinations),
-         "the deck (draw + row + discard) must hold each destination card exactly once")
+    _req(
+        sorted(cards) == list(board.destinations),
+        "the deck (draw + row + discard) must hold each destination card exactly once",
+    )
     _req(len(row) <= 4, "at most 4 destination cards lie face up")
 
     passenger = data.get("passenger") or {}
@@ -155,21 +191,47 @@ def from_json(data: Any) -> State:
     step = raw_turn.get("step", 0)
     _req(_int(step) and 0 <= step <= 4, "turn.step must be 0-4")
     pending = raw_turn.get("pending_route")
-    _req(pending is None or isinstance(pending, dict) and pending.get("kind") in LEGS
-         and isinstance(pending.get("options"), list) and len(pending["options"]) >= 2
-         and all(isinstance(o, dict) and o.get("to") in board.kind and _strs(o.get("colours"))
-                 and set(o["colours"]) <= set(colours) and _int(o.get("walks")) and _strs(o.get("path"))
-                 for o in pending["options"]),
-         "turn.pending_route must be null or {kind, options: two or more {to, colours, walks, path}}")
-    turn = Turn(step, [dict(p) for p in raw_turn.get("placements") or []], raw_turn.get("forgone", 0),
-                bool(raw_turn.get("build_done", False)), copy_pending(pending))
+    _req(
+        pending is None
+        or isinstance(pending, dict)
+        and pending.get("kind") in LEGS
+        and isinstance(pending.get("options"), list)
+        and len(pending["options"]) >= 2
+        and all(
+            isinstance(o, dict)
+            and o.get("to") in board.kind
+            and _strs(o.get("colours"))
+            and set(o["colours"]) <= set(colours)
+            and _int(o.get("walks"))
+            and _strs(o.get("path"))
+            for o in pending["options"]
+        ),
+        "turn.pending_route must be null or {kind, options: two or more {to, colours, walks, path}}",
+    )
+    turn = Turn(
+        step,
+        [dict(p) for p in raw_turn.get("placements") or []],
+        raw_turn.get("forgone", 0),
+        bool(raw_turn.get("build_done", False)),
+        copy_pending(pending),
+    )
     last_turn = data.get("last_turn")
-    _req(last_turn is None or (isinstance(last_turn, dict) and last_turn.get("player") in players
-                               and isinstance(last_turn.get("placements"), list) and _int(last_turn.get("forgone"))),
-         "last_turn must be null or {player, placements, forgone}")
+    _req(
+        last_turn is None
+        or (
+            isinstance(last_turn, dict)
+            and last_turn.get("player") in players
+            and isinstance(last_turn.get("placements"), list)
+            and _int(last_turn.get("forgone"))
+        ),
+        "last_turn must be null or {player, placements, forgone}",
+    )
     if last_turn is not None:
-        last_turn = {"player": last_turn["player"], "placements": [dict(p) for p in last_turn["placements"]],
-                     "forgone": last_turn["forgone"]}
+        last_turn = {
+            "player": last_turn["player"],
+            "placements": [dict(p) for p in last_turn["placements"]],
+            "forgone": last_turn["forgone"],
+        }
     turn_count = data.get("turn_count", 0)
     _req(_int(turn_count) and turn_count >= 0, "turn_count must be a non-negative integer")
     winners = data.get("winners")
@@ -177,12 +239,30 @@ def from_json(data: Any) -> State:
     _req((phase == "finished") == (winners is not None), "winners are given exactly when the game is finished")
 
     return State(
-        board=board, seed=seed, rng=rng, players=list(players), options=dict(data.get("options") or {}),
-        start_player=start, colours=colours, tokens={p: tokens.get(p, 0) for p in players},
-        breakdown=breakdown, scored=scored, tiles=dict(tiles), draw=draw, row=row, discard=discard, at=at,
-        trips=[_copy_trip(t) for t in trips], gone=bool(passenger.get("gone", False)),
-        current=players.index(player), turn=turn, turn_count=turn_count, phase=phase, last_turn=last_turn,
-        winners=None if winners is None else list(winners), occ=occ,
+        board=board,
+        seed=seed,
+        rng=rng,
+        players=list(players),
+        options=dict(data.get("options") or {}),
+        start_player=start,
+        colours=colours,
+        tokens={p: tokens.get(p, 0) for p in players},
+        breakdown=breakdown,
+        scored=scored,
+        tiles=dict(tiles),
+        draw=draw,
+        row=row,
+        discard=discard,
+        at=at,
+        trips=[_copy_trip(t) for t in trips],
+        gone=bool(passenger.get("gone", False)),
+        current=players.index(player),
+        turn=turn,
+        turn_count=turn_count,
+        phase=phase,
+        last_turn=last_turn,
+        winners=None if winners is None else list(winners),
+        occ=occ,
     )
 
 

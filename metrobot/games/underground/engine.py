@@ -50,6 +50,7 @@ Events
   turn {player, last_round}         game_over {winners, scores}
 The deck order never appears in an event: only cards as they are turned face up.
 """
+
 from __future__ import annotations
 
 import random
@@ -77,14 +78,21 @@ class Underground(Game):
         known = {"map", "first_player"}
         unknown = set(options) - known
         if unknown:
-            raise BadInput("unknown On the Underground option(s): {unknown}; known: {known}",
-                           unknown=", ".join(sorted(unknown)), known=", ".join(sorted(known)))
+            raise BadInput(
+                "unknown On the Underground option(s): {unknown}; known: {known}",
+                unknown=", ".join(sorted(unknown)),
+                known=", ".join(sorted(known)),
+            )
         if not self.player_count_ok(n_players):
-            raise BadInput("On the Underground is for {low}-{high} players, not {n}", low=self.min_players,
-                           high=self.max_players, n=n_players)
+            raise BadInput(
+                "On the Underground is for {low}-{high} players, not {n}",
+                low=self.min_players,
+                high=self.max_players,
+                n=n_players,
+            )
         name = options.get("map", "london")
         if not isinstance(name, str):
-            raise BadInput("map must be the name of a map, e.g. \"london\"")
+            raise BadInput('map must be the name of a map, e.g. "london"')
         if not map_known(name):
             get_map(name)  # raises MapError naming the known maps
         out: dict[str, Any] = {"map": name}
@@ -106,20 +114,44 @@ class Underground(Game):
         elif first in players:
             start = players.index(first)  # a player id, as MetrOmania takes it
         else:
-            raise BadInput("first player {first} is neither a player nor a seat index 0-{last}", first=repr(first),
-                           last=len(players) - 1)
+            raise BadInput(
+                "first player {first} is neither a player nor a seat index 0-{last}",
+                first=repr(first),
+                last=len(players) - 1,
+            )
         order = players[start:] + players[:start]
         owners = setup.deal_colours(rng, order)
         tiles = setup.deal_tiles(rng, board)
         draw = setup.shuffled_deck(rng, board)
-        s = State(board=board, seed=seed, rng=0, players=list(players), options=options,
-                  start_player=players[start], colours={c: Colour(o) for c, o in owners.items()},
-                  tokens={p: 0 for p in players},
-                  breakdown={p: {"national_rail": 0, "terminus": 0, "connections": 0, "loops": 0, "passenger": 0,
-                                 "start": START_SCORES[order.index(p)]} for p in players},
-                  scored={c: {"national_rail": [], "terminus": [], "connections": [], "enclosed": []}
-                          for c in owners},
-                  tiles=tiles, draw=draw, row=[], discard=[], at=board.start, trips=[], current=start)
+        s = State(
+            board=board,
+            seed=seed,
+            rng=0,
+            players=list(players),
+            options=options,
+            start_player=players[start],
+            colours={c: Colour(o) for c, o in owners.items()},
+            tokens={p: 0 for p in players},
+            breakdown={
+                p: {
+                    "national_rail": 0,
+                    "terminus": 0,
+                    "connections": 0,
+                    "loops": 0,
+                    "passenger": 0,
+                    "start": START_SCORES[order.index(p)],
+                }
+                for p in players
+            },
+            scored={c: {"national_rail": [], "terminus": [], "connections": [], "enclosed": []} for c in owners},
+            tiles=tiles,
+            draw=draw,
+            row=[],
+            discard=[],
+            at=board.start,
+            trips=[],
+            current=start,
+        )
         s.rng = rng.state
         if not setup.refill(s, []):
             leave(s, [])  # only on a test board with fewer than 4 destinations
@@ -167,8 +199,10 @@ class Underground(Game):
             raise BadInput("an action must be a JSON object")
         handler = STEPS.get(action.get("type"))
         if handler is None:
-            raise BadInput("unknown action type {kind}; On the Underground knows place, forgo, route",
-                           kind=repr(action.get("type")))
+            raise BadInput(
+                "unknown action type {kind}; On the Underground knows place, forgo, route",
+                kind=repr(action.get("type")),
+            )
         new = s.copy()
         events: list[Event] = []
         handler(new, action, events)

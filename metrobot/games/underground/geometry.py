@@ -1,5 +1,6 @@
 """Plane geometry for the board's planarity check and the loop scoring: exact orientation
 tests (float coordinates turned into Fractions), segment intersection, distances."""
+
 from __future__ import annotations
 
 import math
@@ -23,15 +24,23 @@ def on_segment(p: Point, q: Point, r: Point) -> bool:
 
 def segments_intersect(p1: Point, p2: Point, q1: Point, q2: Point) -> bool:
     """Do the closed segments p1-p2 and q1-q2 share at least one point?"""
-    if (max(p1[0], p2[0]) < min(q1[0], q2[0]) or max(q1[0], q2[0]) < min(p1[0], p2[0])
-            or max(p1[1], p2[1]) < min(q1[1], q2[1]) or max(q1[1], q2[1]) < min(p1[1], p2[1])):
+    if (
+        max(p1[0], p2[0]) < min(q1[0], q2[0])
+        or max(q1[0], q2[0]) < min(p1[0], p2[0])
+        or max(p1[1], p2[1]) < min(q1[1], q2[1])
+        or max(q1[1], q2[1]) < min(p1[1], p2[1])
+    ):
         return False
     o1, o2 = orientation(p1, p2, q1), orientation(p1, p2, q2)
     o3, o4 = orientation(q1, q2, p1), orientation(q1, q2, p2)
     if o1 != o2 and o3 != o4 and 0 not in (o1, o2, o3, o4):
         return True
-    return ((o1 == 0 and on_segment(p1, p2, q1)) or (o2 == 0 and on_segment(p1, p2, q2))
-            or (o3 == 0 and on_segment(q1, q2, p1)) or (o4 == 0 and on_segment(q1, q2, p2)))
+    return (
+        (o1 == 0 and on_segment(p1, p2, q1))
+        or (o2 == 0 and on_segment(p1, p2, q2))
+        or (o3 == 0 and on_segment(q1, q2, p1))
+        or (o4 == 0 and on_segment(q1, q2, p2))
+    )
 
 
 def point_segment_distance(p: Point, a: Point, b: Point) -> float:

@@ -17,6 +17,7 @@ objects (`mapmodel.py`) and refuses anything the rules cannot play or the render
 Coordinates are schematic drawing units in a `WIDTH` x `HEIGHT` box, y growing downwards
 (as in an image), so a label "n" is drawn above its station.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -47,6 +48,7 @@ CONNECTION_COUNT = 8
 
 
 # --- parsing and validation ---
+
 
 def _require(cond: bool, message: str) -> None:
     if not cond:
@@ -97,29 +99,43 @@ def _parse_stations(name: str, raw_stations: list[Any]) -> dict[str, Station]:
     for index, raw in enumerate(raw_stations):
         _require(isinstance(raw, dict), f"map {name}: station #{index} must be an object")
         sname = raw.get("name")
-        _require(isinstance(sname, str) and bool(sname.strip()) and sname == sname.strip(),
-                 f"map {name}: station #{index} needs a non-empty name without outer spaces")
+        _require(
+            isinstance(sname, str) and bool(sname.strip()) and sname == sname.strip(),
+            f"map {name}: station #{index} needs a non-empty name without outer spaces",
+        )
         _require(sname not in stations, f"map {name}: station {sname!r} appears twice")
         key = sname.casefold()
         _require(key not in folded, f"map {name}: stations {folded.get(key)!r} and {sname!r} differ only in case")
         folded[key] = sname
         x, y = raw.get("x"), raw.get("y")
-        _require(_is_number(x) and _is_number(y) and 0 <= x <= WIDTH and 0 <= y <= HEIGHT,
-                 f"map {name}: station {sname!r} needs x in 0..{WIDTH:g} and y in 0..{HEIGHT:g}")
+        _require(
+            _is_number(x) and _is_number(y) and 0 <= x <= WIDTH and 0 <= y <= HEIGHT,
+            f"map {name}: station {sname!r} needs x in 0..{WIDTH:g} and y in 0..{HEIGHT:g}",
+        )
         flags = {}
         for flag in ("terminus", "national_rail", "connection"):
             value = raw.get(flag, False)
             _require(isinstance(value, bool), f"map {name}: station {sname!r}: {flag!r} must be true or false")
             flags[flag] = value
         destination = raw.get("destination")
-        _require(destination is None or destination in DESTINATION_KINDS,
-                 f"map {name}: station {sname!r}: destination must be null, \"express\" or \"standard\", "
-                 f"not {destination!r}")
+        _require(
+            destination is None or destination in DESTINATION_KINDS,
+            f'map {name}: station {sname!r}: destination must be null, "express" or "standard", not {destination!r}',
+        )
         label = raw.get("label")
-        _require(label in LABELS, f"map {name}: station {sname!r}: label must be one of {', '.join(LABELS)}, "
-                                  f"not {label!r}")
-        stations[sname] = Station(sname, float(x), float(y), flags["terminus"], flags["national_rail"],
-                                  flags["connection"], destination, label)
+        _require(
+            label in LABELS, f"map {name}: station {sname!r}: label must be one of {', '.join(LABELS)}, not {label!r}"
+        )
+        stations[sname] = Station(
+            sname,
+            float(x),
+            float(y),
+            flags["terminus"],
+            flags["national_rail"],
+            flags["connection"],
+            destination,
+            label,
+        )
     return stations
 
 
@@ -130,20 +146,26 @@ def _parse_gaps(name: str, raw_gaps: list[Any], stations: dict[str, Station]) ->
         _require(isinstance(raw, dict), f"map {name}: gap #{index} must be an object")
         a, b = raw.get("a"), raw.get("b")
         for end in (a, b):
-            _require(isinstance(end, str) and end in stations, f"map {name}: gap #{index} names unknown station {end!r}")
+            _require(
+                isinstance(end, str) and end in stations, f"map {name}: gap #{index} names unknown station {end!r}"
+            )
         where = f"map {name}: gap #{index} {a}–{b}"
         _require(a != b, f"{where} joins a station to itself")
         pair = frozenset((a, b))
         _require(pair not in seen, f"{where} repeats gap #{seen.get(pair)} between the same stations")
         seen[pair] = index
         lines = raw.get("lines")
-        _require(isinstance(lines, list) and bool(lines) and all(isinstance(l, str) and l.strip() for l in lines),
-                 f"{where} needs a non-empty list of line names")
+        _require(
+            isinstance(lines, list) and bool(lines) and all(isinstance(l, str) and l.strip() for l in lines),
+            f"{where} needs a non-empty list of line names",
+        )
         _require(len(set(lines)) == len(lines), f"{where} lists a line twice")
         slots = raw.get("slots")
         expected = min(MAX_SLOTS, len(lines))
-        _require(isinstance(slots, int) and not isinstance(slots, bool) and 1 <= slots <= MAX_SLOTS,
-                 f"{where} needs 1-{MAX_SLOTS} slots, not {slots!r}")
+        _require(
+            isinstance(slots, int) and not isinstance(slots, bool) and 1 <= slots <= MAX_SLOTS,
+            f"{where} needs 1-{MAX_SLOTS} slots, not {slots!r}",
+        )
         _require(slots == expected, f"{where} has {slots} slots but {len(lines)} line(s): it needs {expected}")
         gaps.append(Gap(index, a, b, slots, tuple(lines)))
     return gaps
@@ -162,17 +184,22 @@ def _check_connected(name: str, stations: dict[str, Station], gaps: list[Gap]) -
                 seen.add(other)
                 todo.append(other)
     cut_off = [s for s in stations if s not in seen]
-    _require(not cut_off, f"map {name}: the network is not connected: {', '.join(sorted(cut_off)[:5])}"
-                          f"{' …' if len(cut_off) > 5 else ''} cannot be reached from {first}")
+    _require(
+        not cut_off,
+        f"map {name}: the network is not connected: {', '.join(sorted(cut_off)[:5])}"
+        f"{' …' if len(cut_off) > 5 else ''} cannot be reached from {first}",
+    )
 
 
 def _check_flags(name: str, stations: dict[str, Station], gaps: list[Gap], start: str, strict: bool) -> None:
     _require(stations[start].destination is None, f"map {name}: the start station {start} may not be a destination")
     if strict:
         connections = sorted(s.name for s in stations.values() if s.connection)
-        _require(len(connections) == CONNECTION_COUNT,
-                 f"map {name}: {len(connections)} connection stations ({', '.join(connections) or '-'}); "
-                 f"the rules have tiles for exactly {CONNECTION_COUNT}")
+        _require(
+            len(connections) == CONNECTION_COUNT,
+            f"map {name}: {len(connections)} connection stations ({', '.join(connections) or '-'}); "
+            f"the rules have tiles for exactly {CONNECTION_COUNT}",
+        )
         for kind, count in DESTINATION_COUNTS.items():
             have = sum(1 for s in stations.values() if s.destination == kind)
             _require(have == count, f"map {name}: {have} {kind} destinations; the deck needs exactly {count}")
@@ -189,24 +216,30 @@ def _check_flags(name: str, stations: dict[str, Station], gaps: list[Gap], start
         all_end = bool(counts) and all(n == 1 for n in counts.values())
         if s.terminus:
             through = sorted(line for line, n in counts.items() if n != 1)
-            _require(all_end, f"map {name}: terminus {s.name} is not a line end: "
-                              f"{', '.join(through)} runs on through it")
+            _require(
+                all_end, f"map {name}: terminus {s.name} is not a line end: {', '.join(through)} runs on through it"
+            )
         else:
-            _require(not all_end, f"map {name}: station {s.name} ends every line serving it "
-                                  f"({', '.join(sorted(counts))}) but is not marked as a terminus")
+            _require(
+                not all_end,
+                f"map {name}: station {s.name} ends every line serving it "
+                f"({', '.join(sorted(counts))}) but is not marked as a terminus",
+            )
 
 
 def _check_geometry(name: str, stations: dict[str, Station], gaps: list[Gap]) -> None:
     points = {s.name: (s.x, s.y) for s in stations.values()}
     ordered = sorted(points.items(), key=lambda kv: kv[1][0])
     for i, (s1, p1) in enumerate(ordered):
-        for s2, p2 in ordered[i + 1:]:
+        for s2, p2 in ordered[i + 1 :]:
             if p2[0] - p1[0] >= MIN_STATION_DISTANCE:
                 break
             distance = math.dist(p1, p2)
-            _require(distance >= MIN_STATION_DISTANCE,
-                     f"map {name}: stations {s1} and {s2} are {distance:.2f} apart; "
-                     f"at least {MIN_STATION_DISTANCE:g} is needed to name both")
+            _require(
+                distance >= MIN_STATION_DISTANCE,
+                f"map {name}: stations {s1} and {s2} are {distance:.2f} apart; "
+                f"at least {MIN_STATION_DISTANCE:g} is needed to name both",
+            )
 
     for gap in gaps:
         a, b = points[gap.a], points[gap.b]
@@ -216,14 +249,16 @@ def _check_geometry(name: str, stations: dict[str, Station], gaps: list[Gap]) ->
             if s in (gap.a, gap.b) or not (lo_x <= p[0] <= hi_x and lo_y <= p[1] <= hi_y):
                 continue
             distance = point_segment_distance(p, a, b)
-            _require(distance >= STATION_CLEARANCE and not (orientation(a, b, p) == 0 and on_segment(a, b, p)),
-                     f"map {name}: {gap} passes {distance:.2f} from station {s}; it must keep "
-                     f"{STATION_CLEARANCE:g} clear of stations other than its ends")
+            _require(
+                distance >= STATION_CLEARANCE and not (orientation(a, b, p) == 0 and on_segment(a, b, p)),
+                f"map {name}: {gap} passes {distance:.2f} from station {s}; it must keep "
+                f"{STATION_CLEARANCE:g} clear of stations other than its ends",
+            )
 
     segments = [(gap, points[gap.a], points[gap.b]) for gap in gaps]
     for i, (g1, p1, p2) in enumerate(segments):
         ends = {g1.a, g1.b}
-        for g2, q1, q2 in segments[i + 1:]:
+        for g2, q1, q2 in segments[i + 1 :]:
             if g2.a in ends or g2.b in ends:
                 continue  # meeting at a shared station is fine; overlaps are caught above
             _require(not segments_intersect(p1, p2, q1, q2), f"map {name}: {g1} and {g2} cross")

@@ -7,6 +7,7 @@ and its data in the shape of its file.
 (`MapError`); they are kept apart from that loader, which is most of the code, since the
 rules, the images and the tests use the objects alone.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -93,8 +94,11 @@ class UndergroundMap:
 
     def destinations(self, kind: str) -> list[str]:
         if kind not in DESTINATION_KINDS:
-            raise MapError("destination kind must be one of {kinds}, not {kind}", kinds=", ".join(DESTINATION_KINDS),
-                           kind=repr(kind))
+            raise MapError(
+                "destination kind must be one of {kinds}, not {kind}",
+                kinds=", ".join(DESTINATION_KINDS),
+                kind=repr(kind),
+            )
         return [s.name for s in self.stations.values() if s.destination == kind]
 
     def termini(self) -> list[str]:
@@ -124,9 +128,16 @@ class UndergroundMap:
             "title": self.title,
             "start": self.start,
             "stations": [
-                {"name": s.name, "x": s.x, "y": s.y, "terminus": s.terminus,
-                 "national_rail": s.national_rail, "connection": s.connection,
-                 "destination": s.destination, "label": s.label}
+                {
+                    "name": s.name,
+                    "x": s.x,
+                    "y": s.y,
+                    "terminus": s.terminus,
+                    "national_rail": s.national_rail,
+                    "connection": s.connection,
+                    "destination": s.destination,
+                    "label": s.label,
+                }
                 for s in self.stations.values()
             ],
             "gaps": [{"a": g.a, "b": g.b, "slots": g.slots, "lines": list(g.lines)} for g in self.gaps],

@@ -11,6 +11,7 @@ when only one of the player's colours can go there, and may be written in any of
 languages ("rood Euston - Warren Street"). Labels are in the reader's language (`lang`);
 codes, station names and typed moves are the same in every language.
 """
+
 from __future__ import annotations
 
 import re
@@ -81,11 +82,11 @@ def route_label(option: dict[str, Any], lang: Lang = EN) -> str:
     walks = option["walks"]
     if option["colours"]:
         by = " + ".join(words.colour(c, lang) for c in option["colours"])
-        label = lang.n("{to} by {by}, {walks} walk", "{to} by {by}, {walks} walks", walks, to=option["to"], by=by,
-                       walks=walks)
+        label = lang.n(
+            "{to} by {by}, {walks} walk", "{to} by {by}, {walks} walks", walks, to=option["to"], by=by, walks=walks
+        )
     else:
-        label = lang.n("{to} on foot, {walks} walk", "{to} on foot, {walks} walks", walks, to=option["to"],
-                       walks=walks)
+        label = lang.n("{to} on foot, {walks} walk", "{to} on foot, {walks} walks", walks, to=option["to"], walks=walks)
     via = " › ".join(option["path"][1:-1])
     if via:
         more = " " + lang.t("(via {stations})", stations=via)
@@ -120,8 +121,7 @@ def choices(game, s: State, seat: str, lang: Lang = EN) -> list[Choice]:
     def key(a: dict[str, Any]):
         if a["type"] != "place":
             return (len(COLOURS), 0, a.get("count", 1) + a.get("option", 0))
-        return (colour_rank[a["colour"]], KIND_ORDER.index(kind_of(s, a["colour"], a["gap"])),
-                s.board.label(a["gap"]))
+        return (colour_rank[a["colour"]], KIND_ORDER.index(kind_of(s, a["colour"], a["gap"])), s.board.label(a["gap"]))
 
     return [Choice(code(s, a), describe(s, a, lang), group(s, a, lang)) for a in sorted(actions, key=key)]
 
@@ -229,14 +229,16 @@ def _placement(game, s: State, seat: str, raw: str) -> dict[str, Any]:
     if len(fits) > 1:
         # (colour ids here: they are what to type, in every language)
         options = "; ".join(f"`{c} {board.label(g)}`" for c, g in fits[:6])
-        raise BadInput("'{text}' fits several placements: {options}. Name the colour and both stations.", text=raw,
-                       options=options)
+        raise BadInput(
+            "'{text}' fits several placements: {options}. Name the colour and both stations.", text=raw, options=options
+        )
     if len(gaps) == 1 and len(colours) == 1:
         return {"type": "place", "colour": colours[0], "gap": gaps[0]}  # illegal: the engine says why
     if len(gaps) == 1:
         raise BadInput("none of your colours can go on {gap} now", gap=board.label(gaps[0]))
-    raise BadInput("'{text}' could be {gaps}: name both stations", text=rest,
-                   gaps=", ".join(board.label(g) for g in gaps[:5]))
+    raise BadInput(
+        "'{text}' could be {gaps}: name both stations", text=rest, gaps=", ".join(board.label(g) for g in gaps[:5])
+    )
 
 
 def _gaps_named(board: Board, text: str) -> list[int]:

@@ -15,6 +15,7 @@ graph of {start, one hub per colour, targets}, whose edge weights are walking di
 between the tracks (one breadth-first search over the empty gaps per colour). About a
 dozen searches over the map in all: a few milliseconds on London, whatever the position.
 """
+
 from __future__ import annotations
 
 import heapq

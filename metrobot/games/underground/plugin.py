@@ -1,4 +1,5 @@
 """On the Underground as a plug-in: what the service, the Discord adapter and the tools need."""
+
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -26,12 +27,17 @@ RULES = N_("""**On the Underground** — build London Underground lines in your 
 _build_steps, _build_complete = numbered_steps("place", PLACEMENTS_PER_TURN, lambda code: not code.startswith("r:"))
 
 BUILD = MoveCommand(
-    name="build", description=N_("On the Underground: up to four placements (type a station's name)"),
-    options=(CommandOption("place1", N_("First placement, e.g. 'red Euston - Warren Street' or 'forgo'"),
-                           required=True),
-             CommandOption("place2", N_("Second placement")), CommandOption("place3", N_("Third placement")),
-             CommandOption("place4", N_("Fourth placement"))),
-    steps=_build_steps, complete=_build_complete)
+    name="build",
+    description=N_("On the Underground: up to four placements (type a station's name)"),
+    options=(
+        CommandOption("place1", N_("First placement, e.g. 'red Euston - Warren Street' or 'forgo'"), required=True),
+        CommandOption("place2", N_("Second placement")),
+        CommandOption("place3", N_("Third placement")),
+        CommandOption("place4", N_("Fourth placement")),
+    ),
+    steps=_build_steps,
+    complete=_build_complete,
+)
 
 
 class UndergroundPlugin(GamePlugin):
@@ -39,8 +45,9 @@ class UndergroundPlugin(GamePlugin):
     rules = RULES
     renderer = "render.underground"
     notation = notation
-    labels = Labels(play=N_("▶ Play"), mine=N_("My lines"), composer=N_("Your turn"),
-                    groups=N_("Choose a colour first…"))
+    labels = Labels(
+        play=N_("▶ Play"), mine=N_("My lines"), composer=N_("Your turn"), groups=N_("Choose a colour first…")
+    )
     commands = (BUILD,)
 
     def seat_order(self, players: list[str]) -> dict[str, Any]:
@@ -55,14 +62,21 @@ class UndergroundPlugin(GamePlugin):
 
     def continuation(self, state: Any, seat: str, lang: Lang = EN) -> str:
         if state.turn.pending is not None:
-            return lang.t("The passenger's best routes tie: choose one with ▶ Play or `/play route N` — {options}.",
-                          options=narration.route_options(state, lang))
+            return lang.t(
+                "The passenger's best routes tie: choose one with ▶ Play or `/play route N` — {options}.",
+                options=narration.route_options(state, lang),
+            )
         left = PLACEMENTS_PER_TURN - state.turn.step
-        return lang.n("Your turn goes on: {n} placement left (`/build` or ▶ Play).",
-                      "Your turn goes on: {n} placements left (`/build` or ▶ Play).", left, n=left)
+        return lang.n(
+            "Your turn goes on: {n} placement left (`/build` or ▶ Play).",
+            "Your turn goes on: {n} placements left (`/build` or ▶ Play).",
+            left,
+            n=left,
+        )
 
-    def menu(self, state: Any, seat: str, choices: list[Choice], lang: Lang = EN
-             ) -> list[tuple[tuple[str, ...], Choice]]:
+    def menu(
+        self, state: Any, seat: str, choices: list[Choice], lang: Lang = EN
+    ) -> list[tuple[tuple[str, ...], Choice]]:
         """Colour, then start / extend / branch, then the part of the map (in compass order;
         a start may be anywhere, so its list is long); forgoing and tied routes at the top."""
         entries = []
@@ -95,12 +109,27 @@ class UndergroundPlugin(GamePlugin):
         stations = state.board.map.stations
         return narration.board_brief(self.game.view(state, None), lambda s: stations[s].destination, seat, lang)
 
-    def alt_text(self, view: dict[str, Any], viewer: str | None, names: dict[str, str] | None, lang: Lang = EN, *,
-                 picture: str = "board", waiting: tuple[str, ...] = ()) -> str:
+    def alt_text(
+        self,
+        view: dict[str, Any],
+        viewer: str | None,
+        names: dict[str, str] | None,
+        lang: Lang = EN,
+        *,
+        picture: str = "board",
+        waiting: tuple[str, ...] = (),
+    ) -> str:
         return alttext.alt_text(view, viewer, names, lang, picture=picture)
 
-    def text_board(self, view: dict[str, Any], viewer: str | None, names: dict[str, str] | None,
-                   lang: Lang = EN, *, waiting: tuple[str, ...] = ()) -> list[str]:
+    def text_board(
+        self,
+        view: dict[str, Any],
+        viewer: str | None,
+        names: dict[str, str] | None,
+        lang: Lang = EN,
+        *,
+        waiting: tuple[str, ...] = (),
+    ) -> list[str]:
         return textboard.text_board(view, viewer, names, lang)
 
     def automatic(self) -> dict[str, Callable[[], AutoPlayer]]:
@@ -111,6 +140,7 @@ class UndergroundPlugin(GamePlugin):
 
     def rules_pages(self):
         from .rulebook import PAGES
+
         return PAGES
 
 

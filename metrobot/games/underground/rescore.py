@@ -6,6 +6,7 @@ passenger's from its trips, the starting scores from the seat order; the breakdo
 totals and — for a finished game — the winners are written anew. Scoring a state twice
 gives the same state.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -17,7 +18,7 @@ from .scoring import COLUMN, POINTS, RECORD
 
 def score_state(data: Any) -> dict[str, Any]:
     s = from_json(data)  # refuses malformed states with a clear message
-    order = s.players[s.players.index(s.start_player):] + s.players[:s.players.index(s.start_player)]
+    order = s.players[s.players.index(s.start_player) :] + s.players[: s.players.index(s.start_player)]
     for p in s.players:
         bd = {k: 0 for k in s.breakdown[p]}
         bd["start"] = START_SCORES[order.index(p)]

@@ -8,6 +8,7 @@ passenger at Goldhawk Road, a chosen row of destinations and tracks laid over ma
 the passenger's station, the row and the colours' tracks (as the tests' `position` does),
 and then plays the turn's end through `apply`, so the engine moves the passenger itself.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -63,8 +64,12 @@ def _items(events: list[dict[str, Any]], what: str) -> list[dict[str, Any]]:
 
 
 # Bob's first turn in the pages of two players: the Piccadilly line's northern end.
-BOB_TURN = (("black", "Cockfosters", "Arnos Grove"), ("black", "Arnos Grove", "Wood Green"),
-            ("black", "Wood Green", "Finsbury Park"), {"type": "forgo"})
+BOB_TURN = (
+    ("black", "Cockfosters", "Arnos Grove"),
+    ("black", "Arnos Grove", "Wood Green"),
+    ("black", "Wood Green", "Finsbury Park"),
+    {"type": "forgo"},
+)
 
 
 # ---------------------------------------------------------------- 1. the board
@@ -77,63 +82,119 @@ def board() -> Position:
 def build() -> Position:
     s = _new(PAIR, SEED)
     # Ann's first turn: start red at a terminus (its token), extend twice, forgo one.
-    s, first = _play(s, ("red", "Brixton", "Stockwell"), ("red", "Stockwell", "Vauxhall"),
-                     ("red", "Vauxhall", "Pimlico"), {"type": "forgo"})
+    s, first = _play(
+        s,
+        ("red", "Brixton", "Stockwell"),
+        ("red", "Stockwell", "Vauxhall"),
+        ("red", "Vauxhall", "Pimlico"),
+        {"type": "forgo"},
+    )
     s, _ = _play(s, *BOB_TURN)
     tokens, red = s.tokens["Ann"], set(s.colours["red"].deg)
     # Ann's second turn, three placements so far (they glow): extend, branch, start.
-    s, now = _play(s, ("red", "Pimlico", "Victoria"), ("red", "Stockwell", "Oval"),
-                   ("blue", "Green Park", "Bond Street"))
+    s, now = _play(
+        s, ("red", "Pimlico", "Victoria"), ("red", "Stockwell", "Oval"), ("blue", "Green Park", "Bond Street")
+    )
     extend, branch, start = _placed(now)
 
     def old_new(stations: list[str]) -> list[str]:  # the station already on red first
         return sorted(stations, key=lambda st: st not in red)
 
     (terminus,) = _items(first, "terminus")
-    return Position(s, params={
-        "start": terminus["station"], "tokens": tokens, "end": old_new(extend["stations"])[0],
-        "to": old_new(extend["stations"])[1], "branch": old_new(branch["stations"])[0],
-        "branch_to": old_new(branch["stations"])[1], "blue_a": start["stations"][0], "blue_b": start["stations"][1],
-        "cost": tokens - s.tokens["Ann"], "left": s.tokens["Ann"]})
+    return Position(
+        s,
+        params={
+            "start": terminus["station"],
+            "tokens": tokens,
+            "end": old_new(extend["stations"])[0],
+            "to": old_new(extend["stations"])[1],
+            "branch": old_new(branch["stations"])[0],
+            "branch_to": old_new(branch["stations"])[1],
+            "blue_a": start["stations"][0],
+            "blue_b": start["stations"][1],
+            "cost": tokens - s.tokens["Ann"],
+            "left": s.tokens["Ann"],
+        },
+    )
 
 
 # ---------------------------------------------------------------- 3. scoring while building
 def scoring() -> Position:
     s = _new(PAIR, SEED)
-    s, events = _play(s, ("blue", "Morden", "Tooting Broadway"), ("red", "Victoria", "Green Park"),
-                      ("red", "Green Park", "Piccadilly Circus"), ("red", "Piccadilly Circus", "Charing Cross"))
+    s, events = _play(
+        s,
+        ("blue", "Morden", "Tooting Broadway"),
+        ("red", "Victoria", "Green Park"),
+        ("red", "Green Park", "Piccadilly Circus"),
+        ("red", "Piccadilly Circus", "Charing Cross"),
+    )
     (terminus,) = _items(events, "terminus")
     rail = _items(events, "national_rail")
     (pair,) = _items(events, "connection")
-    return Position(s, params={
-        "terminus": terminus["station"], "terminus_points": terminus["points"],
-        "terminus_tokens": terminus["tokens"], "rail_a": rail[0]["station"], "rail_b": rail[1]["station"],
-        "rail_points": rail[0]["points"], "pair_a": pair["stations"][0], "pair_b": pair["stations"][1],
-        "pair_points": pair["points"]})
+    return Position(
+        s,
+        params={
+            "terminus": terminus["station"],
+            "terminus_points": terminus["points"],
+            "terminus_tokens": terminus["tokens"],
+            "rail_a": rail[0]["station"],
+            "rail_b": rail[1]["station"],
+            "rail_points": rail[0]["points"],
+            "pair_a": pair["stations"][0],
+            "pair_b": pair["stations"][1],
+            "pair_points": pair["points"],
+        },
+    )
 
 
 # ---------------------------------------------------------------- 4. loops
 def loop() -> Position:
     s = _new(PAIR, SEED)
-    s, _ = _play(s, ("red", "Kennington", "Waterloo"), ("red", "Waterloo", "Bank"), ("red", "Bank", "London Bridge"),
-                 ("red", "London Bridge", "Borough"))
+    s, _ = _play(
+        s,
+        ("red", "Kennington", "Waterloo"),
+        ("red", "Waterloo", "Bank"),
+        ("red", "Bank", "London Bridge"),
+        ("red", "London Bridge", "Borough"),
+    )
     s, _ = _play(s, *BOB_TURN)
     closing = "Kennington"  # where the line began: its other end
     s, events = _play(s, ("red", "Borough", "Elephant & Castle"), ("red", "Elephant & Castle", closing))
     inside = _items(events, "enclosed")
-    return Position(s, params={
-        "first": inside[0]["station"], "second": inside[1]["station"], "points": sum(i["points"] for i in inside),
-        "closing": closing})
+    return Position(
+        s,
+        params={
+            "first": inside[0]["station"],
+            "second": inside[1]["station"],
+            "points": sum(i["points"] for i in inside),
+            "closing": closing,
+        },
+    )
 
 
 # ---------------------------------------------------------------- 5. the passenger
 # The rule book's example on the real map: red rides the Central line from Shepherd's Bush
 # to Tottenham Court Road, green the Northern line from Leicester Square to Euston and on
 # to Great Portland Street, yellow from Bond Street by Baker Street to Great Portland Street.
-RED = ["Shepherd's Bush", "Holland Park", "Notting Hill Gate", "Queensway", "Lancaster Gate", "Marble Arch",
-       "Bond Street", "Oxford Circus", "Tottenham Court Road"]
-GREEN = ["Leicester Square", "Tottenham Court Road", "Goodge Street", "Warren Street", "Euston",
-         "Great Portland Street"]
+RED = [
+    "Shepherd's Bush",
+    "Holland Park",
+    "Notting Hill Gate",
+    "Queensway",
+    "Lancaster Gate",
+    "Marble Arch",
+    "Bond Street",
+    "Oxford Circus",
+    "Tottenham Court Road",
+]
+GREEN = [
+    "Leicester Square",
+    "Tottenham Court Road",
+    "Goodge Street",
+    "Warren Street",
+    "Euston",
+    "Great Portland Street",
+]
 YELLOW = ["Bond Street", "Baker Street", "Great Portland Street"]
 ROW = ["Leicester Square", "Oxford Circus", "Turnham Green", "Great Portland Street"]
 START = "Goldhawk Road"
@@ -165,11 +226,25 @@ def passenger() -> Position:
     # What the other express destinations would have cost, each alone in the row.
     (o,) = options(example_state(row=[other]), "express")
     (f,) = options(example_state(row=[far]), "express")
-    return Position(s, params={
-        "start": moved["from"], "best": moved["to"], "walks": moved["walks"], "lines": len(moved["colours"]),
-        "points": moved["points"]["Ann"], "other": other, "other_walks": o["walks"], "other_lines": len(o["colours"]),
-        "far": far, "far_walks": f["walks"], "far_lines": len(f["colours"]), "standard": standard,
-        "routes": len(tie["options"]), "tie_lines": len(tie["options"][0]["colours"])})
+    return Position(
+        s,
+        params={
+            "start": moved["from"],
+            "best": moved["to"],
+            "walks": moved["walks"],
+            "lines": len(moved["colours"]),
+            "points": moved["points"]["Ann"],
+            "other": other,
+            "other_walks": o["walks"],
+            "other_lines": len(o["colours"]),
+            "far": far,
+            "far_walks": f["walks"],
+            "far_lines": len(f["colours"]),
+            "standard": standard,
+            "routes": len(tie["options"]),
+            "tie_lines": len(tie["options"][0]["colours"]),
+        },
+    )
 
 
 # ---------------------------------------------------------------- 6. the end
@@ -189,9 +264,19 @@ def end() -> Position:
     first, second = s.winners
     (last,) = after
     (other,) = [p for p in s.players if p not in s.winners]
-    return Position(s, params={"emptied": emptied, "start": s.start_player, "last": last, "first": first,
-                               "second": second, "points": scores[first], "other": other,
-                               "other_points": scores[other]})
+    return Position(
+        s,
+        params={
+            "emptied": emptied,
+            "start": s.start_player,
+            "last": last,
+            "first": first,
+            "second": second,
+            "points": scores[first],
+            "other": other,
+            "other_points": scores[other],
+        },
+    )
 
 
 def _plugin() -> Any:
@@ -207,44 +292,76 @@ def _summary() -> str:
 
 
 PAGES: list[RulesPage] = [
-    RulesPage("board", N_("The London board"), N_(
-        "The board is London: {stations} stations joined by gaps. A gap holds 1 to 4 pieces side by side (its "
-        "slots: the wider its pale band, the more), at most one of each colour. A square marks a **terminus**, the "
-        "red sign a **National Rail** station. Eight **connection stations** carry four pairs of symbols (the panel lists the pairs). Yellow circles are "
-        "**express** destinations, rings **standard** ones; four are face up in the panel. The passenger starts at "
-        "{start}."),
-        board, covers=("colour_in_gap", "gap_full")),
-    RulesPage("build", N_("Building lines"), N_(
-        "A turn is up to 4 placements, one piece each, in your own colours. Last turn Ann **started** red at "
-        "{start} (a terminus, which earns a branch token), extended it twice and **forwent** one placement for a "
-        "second token. This turn (glowing) she **extends** red from its end {end} to {to}, **branches** at {branch}, which is "
-        "not an end, towards {branch_to} for {cost} tokens, and **starts** blue between {blue_a} and {blue_b}."),
-        build, covers=("not_your_colour", "colour_not_in_game", "no_pieces", "not_connected", "branch_tokens",
-                       "forgo_count")),
-    RulesPage("scoring", N_("Scoring while building"), N_(
-        "Points come as the pieces are laid. Here blue reaches {terminus}, a **terminus**: +{terminus_points} and "
-        "{terminus_tokens} branch token. Red reaches {rail_a} and {rail_b}, **National Rail** stations: "
-        "+{rail_points} each. Red also joins {pair_a} and {pair_b}, two **connection stations** with the same "
-        "symbol: +{pair_points}. Each colour scores a thing once; another colour may score it again."),
-        scoring),
-    RulesPage("loop", N_("Loops"), N_(
-        "Ann's red line closes a **loop** at {closing}: joining an end back onto its own line is an ordinary "
-        "extension. Each station strictly inside a loop of one colour scores 1: {first} and {second} give "
-        "+{points}. Stations on the loop itself do not count, and a station scores once per colour."),
-        loop),
-    RulesPage("passenger", N_("The passenger"), N_(
-        "The rule book's example. After Ann's turn the passenger leaves {start} for an express destination: the "
-        "route with the **fewest walks** (gaps without track, crossed on foot), then the **fewest colours**. "
-        "{best} costs {walks} walk and {lines} line (red): better than {other} ({other_walks} walk, "
-        "{other_lines} lines) and than {far} ({far_walks} walks, {far_lines} lines). Each colour ridden scores 1 for "
-        "its owner: red gives Ann {points}. On to {standard}: red and yellow or red and green, {tie_lines} lines "
-        "each, tie; {routes} routes, and Ann chooses."),
-        passenger, covers=("route_pending", "no_route_choice")),
-    RulesPage("end", N_("The end"), N_(
-        "When the row cannot be refilled, the deck is empty and the passenger leaves the board: here in "
-        "{emptied}'s turn. Building goes on until the start player, {start}, would be next, so {last} still "
-        "built; then the game ended. Most points wins and ties are shared: {first} and {second} both have "
-        "{points} points and share the win ({other}: {other_points})."),
-        end),
+    RulesPage(
+        "board",
+        N_("The London board"),
+        N_(
+            "The board is London: {stations} stations joined by gaps. A gap holds 1 to 4 pieces side by side (its "
+            "slots: the wider its pale band, the more), at most one of each colour. A square marks a **terminus**, the "
+            "red sign a **National Rail** station. Eight **connection stations** carry four pairs of symbols (the panel lists the pairs). Yellow circles are "
+            "**express** destinations, rings **standard** ones; four are face up in the panel. The passenger starts at "
+            "{start}."
+        ),
+        board,
+        covers=("colour_in_gap", "gap_full"),
+    ),
+    RulesPage(
+        "build",
+        N_("Building lines"),
+        N_(
+            "A turn is up to 4 placements, one piece each, in your own colours. Last turn Ann **started** red at "
+            "{start} (a terminus, which earns a branch token), extended it twice and **forwent** one placement for a "
+            "second token. This turn (glowing) she **extends** red from its end {end} to {to}, **branches** at {branch}, which is "
+            "not an end, towards {branch_to} for {cost} tokens, and **starts** blue between {blue_a} and {blue_b}."
+        ),
+        build,
+        covers=("not_your_colour", "colour_not_in_game", "no_pieces", "not_connected", "branch_tokens", "forgo_count"),
+    ),
+    RulesPage(
+        "scoring",
+        N_("Scoring while building"),
+        N_(
+            "Points come as the pieces are laid. Here blue reaches {terminus}, a **terminus**: +{terminus_points} and "
+            "{terminus_tokens} branch token. Red reaches {rail_a} and {rail_b}, **National Rail** stations: "
+            "+{rail_points} each. Red also joins {pair_a} and {pair_b}, two **connection stations** with the same "
+            "symbol: +{pair_points}. Each colour scores a thing once; another colour may score it again."
+        ),
+        scoring,
+    ),
+    RulesPage(
+        "loop",
+        N_("Loops"),
+        N_(
+            "Ann's red line closes a **loop** at {closing}: joining an end back onto its own line is an ordinary "
+            "extension. Each station strictly inside a loop of one colour scores 1: {first} and {second} give "
+            "+{points}. Stations on the loop itself do not count, and a station scores once per colour."
+        ),
+        loop,
+    ),
+    RulesPage(
+        "passenger",
+        N_("The passenger"),
+        N_(
+            "The rule book's example. After Ann's turn the passenger leaves {start} for an express destination: the "
+            "route with the **fewest walks** (gaps without track, crossed on foot), then the **fewest colours**. "
+            "{best} costs {walks} walk and {lines} line (red): better than {other} ({other_walks} walk, "
+            "{other_lines} lines) and than {far} ({far_walks} walks, {far_lines} lines). Each colour ridden scores 1 for "
+            "its owner: red gives Ann {points}. On to {standard}: red and yellow or red and green, {tie_lines} lines "
+            "each, tie; {routes} routes, and Ann chooses."
+        ),
+        passenger,
+        covers=("route_pending", "no_route_choice"),
+    ),
+    RulesPage(
+        "end",
+        N_("The end"),
+        N_(
+            "When the row cannot be refilled, the deck is empty and the passenger leaves the board: here in "
+            "{emptied}'s turn. Building goes on until the start player, {start}, would be next, so {last} still "
+            "built; then the game ended. Most points wins and ties are shared: {first} and {second} both have "
+            "{points} points and share the win ({other}: {other_points})."
+        ),
+        end,
+    ),
     RulesPage("summary", N_("In short"), _summary()),
 ]

@@ -12,6 +12,7 @@ The functions here are pure: they look at a colour's track *after* the piece is 
 at what the colour has scored before, and list the new items. The engine adds them up;
 the automatic player uses the same function to value a placement without applying it.
 """
+
 from __future__ import annotations
 
 from typing import Any, Iterable
@@ -24,14 +25,19 @@ Item = dict[str, Any]
 POINTS = {"national_rail": 1, "terminus": 2, "connection": 3, "enclosed": 1}
 TERMINUS_TOKENS = 1
 # Which breakdown column (and which `scored` list) an item belongs to.
-COLUMN = {"national_rail": "national_rail", "terminus": "terminus", "connection": "connections",
-          "enclosed": "loops"}
-RECORD = {"national_rail": "national_rail", "terminus": "terminus", "connection": "connections",
-          "enclosed": "enclosed"}
+COLUMN = {"national_rail": "national_rail", "terminus": "terminus", "connection": "connections", "enclosed": "loops"}
+RECORD = {"national_rail": "national_rail", "terminus": "terminus", "connection": "connections", "enclosed": "enclosed"}
 
 
-def gains(board: Board, tiles: dict[str, str], scored: dict[str, list[str]], deg: dict[str, int],
-          track: list[int], gap: int, closes_cycle: bool) -> list[Item]:
+def gains(
+    board: Board,
+    tiles: dict[str, str],
+    scored: dict[str, list[str]],
+    deg: dict[str, int],
+    track: list[int],
+    gap: int,
+    closes_cycle: bool,
+) -> list[Item]:
     """New scoring items of a colour whose track (`track`, piece counts `deg`) has just
     received a piece in `gap`. `closes_cycle`: both ends of the gap were already on the
     track, so the piece made a new cycle (the only way new stations get enclosed)."""
@@ -40,13 +46,11 @@ def gains(board: Board, tiles: dict[str, str], scored: dict[str, list[str]], deg
         if st in board.national_rail and st not in scored["national_rail"]:
             items.append({"what": "national_rail", "station": st, "points": POINTS["national_rail"]})
         if st in board.termini and st not in scored["terminus"]:
-            items.append({"what": "terminus", "station": st, "points": POINTS["terminus"],
-                          "tokens": TERMINUS_TOKENS})
+            items.append({"what": "terminus", "station": st, "points": POINTS["terminus"], "tokens": TERMINUS_TOKENS})
     touched = set(board.ends[gap])
     for symbol, (a, b) in symbol_pairs(tiles):
         if symbol not in scored["connections"] and (a in touched or b in touched) and a in deg and b in deg:
-            items.append({"what": "connection", "symbol": symbol, "stations": [a, b],
-                          "points": POINTS["connection"]})
+            items.append({"what": "connection", "symbol": symbol, "stations": [a, b], "points": POINTS["connection"]})
     if closes_cycle:
         for st in sorted(enclosed(board, track) - set(scored["enclosed"])):
             items.append({"what": "enclosed", "station": st, "points": POINTS["enclosed"]})
@@ -123,8 +127,11 @@ def inside(p: tuple[float, float], poly: list[tuple[float, float]]) -> bool:
         x1, y1 = poly[i]
         x2, y2 = poly[(i + 1) % n]
         # on the boundary: collinear and within the segment's box
-        if (min(x1, x2) <= x <= max(x1, x2) and min(y1, y2) <= y <= max(y1, y2)
-                and (x2 - x1) * (y - y1) == (y2 - y1) * (x - x1)):
+        if (
+            min(x1, x2) <= x <= max(x1, x2)
+            and min(y1, y2) <= y <= max(y1, y2)
+            and (x2 - x1) * (y - y1) == (y2 - y1) * (x - x1)
+        ):
             return False
         if (y1 > y) != (y2 > y):
             cross = x1 + (y - y1) * (x2 - x1) / (y2 - y1)

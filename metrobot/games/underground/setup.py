@@ -4,6 +4,7 @@ Every draw comes from the state's own SplitMix64 generator (`rng.py`), in a fixe
 (start player, colours, connection tiles, deck), so a seed and the logged actions replay
 a game exactly.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -27,7 +28,7 @@ def deal_colours(rng: Rng, seats: list[str]) -> dict[str, str]:
     while True:
         pool = list(COLOURS)
         rng.shuffle(pool)
-        hands = [pool[i * k:(i + 1) * k] for i in range(len(seats))]
+        hands = [pool[i * k : (i + 1) * k] for i in range(len(seats))]
         totals = [sum(SUPPLY[c] for c in hand) for hand in hands]
         if max(totals) - min(totals) <= MAX_PIECE_SPREAD:
             break
@@ -38,7 +39,7 @@ def deal_colours(rng: Rng, seats: list[str]) -> dict[str, str]:
 def deal_tiles(rng: Rng, board: Board) -> dict[str, str]:
     """The connection tiles (two of each symbol) at random on the connection stations.
     A small test board with fewer connection stations gets the first symbols' tiles."""
-    tiles = [sym for sym in SYMBOLS for _ in range(2)][:len(board.connections)]
+    tiles = [sym for sym in SYMBOLS for _ in range(2)][: len(board.connections)]
     rng.shuffle(tiles)
     return dict(zip(board.connections, tiles))
 

@@ -7,6 +7,7 @@ In memory, what the rules ask on every step (which colours sit in a gap, how man
 of a colour meet at a station) is kept in dictionaries beside the track lists they are
 derived from; `canonical.from_json` rebuilds them, they are never serialised.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -47,16 +48,23 @@ class Turn:
         return Turn(self.step, [dict(p) for p in self.placements], self.forgone, self.build_done, self.pending)
 
     def to_json(self, player: str) -> dict[str, Any]:
-        return {"player": player, "step": self.step, "placements": [dict(p) for p in self.placements],
-                "forgone": self.forgone, "build_done": self.build_done,
-                "pending_route": copy_pending(self.pending)}
+        return {
+            "player": player,
+            "step": self.step,
+            "placements": [dict(p) for p in self.placements],
+            "forgone": self.forgone,
+            "build_done": self.build_done,
+            "pending_route": copy_pending(self.pending),
+        }
 
 
 def copy_pending(p: dict[str, Any] | None) -> dict[str, Any] | None:
     if p is None:
         return None
-    return {"kind": p["kind"], "options": [dict(o, colours=list(o["colours"]), path=list(o["path"]))
-                                           for o in p["options"]]}
+    return {
+        "kind": p["kind"],
+        "options": [dict(o, colours=list(o["colours"]), path=list(o["path"])) for o in p["options"]],
+    }
 
 
 @dataclass
@@ -89,12 +97,27 @@ class State:
     def copy(self) -> "State":
         """A copy `apply` may change freely. Trips are append-only records, shared."""
         return State(
-            self.board, self.seed, self.rng, self.players, self.options, self.start_player,
-            {c: col.copy() for c, col in self.colours.items()}, dict(self.tokens),
+            self.board,
+            self.seed,
+            self.rng,
+            self.players,
+            self.options,
+            self.start_player,
+            {c: col.copy() for c, col in self.colours.items()},
+            dict(self.tokens),
             {p: dict(b) for p, b in self.breakdown.items()},
             {c: {k: list(v) for k, v in sc.items()} for c, sc in self.scored.items()},
-            self.tiles, self.draw.copy(), self.row.copy(), self.discard.copy(), self.at, self.trips.copy(),
-            self.gone, self.current, self.turn.copy(), self.turn_count, self.phase,
+            self.tiles,
+            self.draw.copy(),
+            self.row.copy(),
+            self.discard.copy(),
+            self.at,
+            self.trips.copy(),
+            self.gone,
+            self.current,
+            self.turn.copy(),
+            self.turn_count,
+            self.phase,
             None if self.winners is None else list(self.winners),
             {g: list(cs) for g, cs in self.occ.items()},
             self.last_turn,  # replaced whole, never changed in place

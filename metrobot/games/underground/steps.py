@@ -7,6 +7,7 @@ a copy of the state; a handler changes that copy in place and appends its events
 apart from the engine's protocol methods (set-up, legal actions, views) so that each stays
 short.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -30,16 +31,30 @@ def _place(s: State, action: Action, events: list[Event]) -> None:
         raise BadInput("unknown colour {colour}; colours: {colours}", colour=repr(colour), colours=", ".join(COLOURS))
     player = s.player
     if colour not in s.colours:
-        raise RuleError("nobody builds {colour} in this game; your colours are {colours}.", "colour_not_in_game",
-                        colour=colour_term(colour), colours=colour_list(s.colours_of(player)))
+        raise RuleError(
+            "nobody builds {colour} in this game; your colours are {colours}.",
+            "colour_not_in_game",
+            colour=colour_term(colour),
+            colours=colour_list(s.colours_of(player)),
+        )
     gap = s.board.gap(action.get("gap"))
     kind = building.check(s, player, colour, gap.id)
     items = building.place(s, player, colour, gap.id, kind)
     s.turn.step += 1
     s.turn.placements.append({"colour": colour, "gap": gap.id, "kind": kind})
-    events.append({"type": "placed", "player": player, "colour": colour, "gap": gap.id,
-                   "stations": [gap.a, gap.b], "kind": kind, "scored": items,
-                   "points": sum(i["points"] for i in items), "tokens": s.tokens[player]})
+    events.append(
+        {
+            "type": "placed",
+            "player": player,
+            "colour": colour,
+            "gap": gap.id,
+            "stations": [gap.a, gap.b],
+            "kind": kind,
+            "scored": items,
+            "points": sum(i["points"] for i in items),
+            "tokens": s.tokens[player],
+        }
+    )
     _after_step(s, events)
 
 
@@ -64,15 +79,18 @@ def _forgo(s: State, action: Action, events: list[Event]) -> None:
 def _route(s: State, action: Action, events: list[Event]) -> None:
     pending = s.turn.pending
     if pending is None:
-        raise RuleError("there is no route to choose now; the passenger moves after your 4 placements, and "
-                        "you choose only when its best routes tie.", "no_route_choice")
+        raise RuleError(
+            "there is no route to choose now; the passenger moves after your 4 placements, and "
+            "you choose only when its best routes tie.",
+            "no_route_choice",
+        )
     i = action.get("option")
     n = len(pending["options"])
     if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < n:
         raise BadInput("option must be a route number 0-{last}", last=n - 1)
     s.turn.pending = None
     _move(s, pending["kind"], pending["options"][i], events)
-    _legs(s, events, LEGS[LEGS.index(pending["kind"]) + 1:])
+    _legs(s, events, LEGS[LEGS.index(pending["kind"]) + 1 :])
 
 
 # ---------------------------------------------------------------- turn flow
@@ -95,8 +113,14 @@ def _legs(s: State, events: list[Event], legs: tuple[str, ...]) -> None:
             continue
         if len(opts) > 1:
             s.turn.pending = {"kind": kind, "options": opts}
-            events.append({"type": "route_choice_needed", "player": s.player, "kind": kind,
-                           "options": [dict(o, colours=list(o["colours"]), path=list(o["path"])) for o in opts]})
+            events.append(
+                {
+                    "type": "route_choice_needed",
+                    "player": s.player,
+                    "kind": kind,
+                    "options": [dict(o, colours=list(o["colours"]), path=list(o["path"])) for o in opts],
+                }
+            )
             return
         _move(s, kind, opts[0], events)
     # The row is refilled once the passenger's moves are done (rule book: "Nadat de
@@ -116,12 +140,32 @@ def _move(s: State, kind: str, option: dict[str, Any], events: list[Event]) -> N
     s.row.remove(option["to"])
     s.discard.append(option["to"])
     s.at = option["to"]
-    s.trips.append({"turn": s.turn_count, "player": s.player, "kind": kind, "from": frm, "to": option["to"],
-                    "path": list(option["path"]), "colours": list(option["colours"]), "walks": option["walks"],
-                    "points": points})
-    events.append({"type": "passenger_moved", "player": s.player, "kind": kind, "from": frm, "to": option["to"],
-                   "colours": list(option["colours"]), "walks": option["walks"], "points": dict(points),
-                   "path": list(option["path"])})
+    s.trips.append(
+        {
+            "turn": s.turn_count,
+            "player": s.player,
+            "kind": kind,
+            "from": frm,
+            "to": option["to"],
+            "path": list(option["path"]),
+            "colours": list(option["colours"]),
+            "walks": option["walks"],
+            "points": points,
+        }
+    )
+    events.append(
+        {
+            "type": "passenger_moved",
+            "player": s.player,
+            "kind": kind,
+            "from": frm,
+            "to": option["to"],
+            "colours": list(option["colours"]),
+            "walks": option["walks"],
+            "points": dict(points),
+            "path": list(option["path"]),
+        }
+    )
 
 
 def leave(s: State, events: list[Event]) -> None:

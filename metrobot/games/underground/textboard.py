@@ -6,6 +6,7 @@ branch from a station already told, then any stretch that closes a loop ("… ba
 Then the passenger with this turn's trips, the face-up destinations, the connection pairs,
 and what each player scored with.
 """
+
 from __future__ import annotations
 
 from collections import deque
@@ -17,8 +18,12 @@ from ..protocol import N_
 from . import alttext, words
 from .board import Board, board_named
 
-SCORED = {"national_rail": N_("National Rail"), "terminus": N_("termini"), "connections": N_("connections"),
-          "enclosed": N_("inside a loop")}
+SCORED = {
+    "national_rail": N_("National Rail"),
+    "terminus": N_("termini"),
+    "connections": N_("connections"),
+    "enclosed": N_("inside a loop"),
+}
 
 
 def _adjacent(board: Board, track: list[int]) -> dict[str, list[str]]:
@@ -78,12 +83,19 @@ def runs(board: Board, track: list[int]) -> list[list[str]]:
     return out
 
 
-def colour_lines(view: dict[str, Any], board: Board, colour: str, names: dict[str, str] | None,
-                 lang: Lang) -> list[str]:
+def colour_lines(
+    view: dict[str, Any], board: Board, colour: str, names: dict[str, str] | None, lang: Lang
+) -> list[str]:
     col = view["colours"][colour]
     owner = (names or {}).get(col["owner"], col["owner"])
-    head = lang.n("{colour} ({name}), {n} piece left:", "{colour} ({name}), {n} pieces left:", col["pieces_left"],
-                  colour=words.colour(colour, lang), name=owner, n=col["pieces_left"])
+    head = lang.n(
+        "{colour} ({name}), {n} piece left:",
+        "{colour} ({name}), {n} pieces left:",
+        col["pieces_left"],
+        colour=words.colour(colour, lang),
+        name=owner,
+        n=col["pieces_left"],
+    )
     found = runs(board, col["track"])
     if not found:
         return [f"{head} {lang.t('no track yet.')}"]
@@ -93,8 +105,14 @@ def colour_lines(view: dict[str, Any], board: Board, colour: str, names: dict[st
         closes = run[-1] in told
         told.update(run)
         stations = " – ".join(run)
-        lines.append("  " + (lang.t("loop from {station}: {stations}.", station=run[0], stations=stations) if closes
-                             else lang.t("branch at {station}: {stations}.", station=run[0], stations=stations)))
+        lines.append(
+            "  "
+            + (
+                lang.t("loop from {station}: {stations}.", station=run[0], stations=stations)
+                if closes
+                else lang.t("branch at {station}: {stations}.", station=run[0], stations=stations)
+            )
+        )
     scored = scored_items(view, colour, lang)
     return lines + (["  " + lang.t("Scored: {items}.", items=scored)] if scored else [])
 
@@ -113,8 +131,11 @@ def scored_items(view: dict[str, Any], colour: str, lang: Lang) -> str:
 
 def text_board(view: dict[str, Any], viewer: str | None, names: dict[str, str] | None, lang: Lang = EN) -> list[str]:
     board = board_named(view["map"])
-    out = [lang.t("On the Underground: {map}.", map=board.map.title), alttext.status(view, names, lang),
-           scores_sentence(view, names, lang)]
+    out = [
+        lang.t("On the Underground: {map}.", map=board.map.title),
+        alttext.status(view, names, lang),
+        scores_sentence(view, names, lang),
+    ]
     news = alttext.built(view, names, lang)
     out += [news] if news else []
     for player in alttext.turn_order(view):
@@ -126,12 +147,22 @@ def text_board(view: dict[str, Any], viewer: str | None, names: dict[str, str] |
                 out += colour_lines(view, board, colour, names, lang)
     out += ["", *alttext.passenger(view, names, lang), alttext.face_up(view, lang)]
     deck = view.get("deck") or {}
-    out.append(lang.n("{n} card in the deck.", "{n} cards in the deck.", deck.get("draw_count", 0),
-                      n=deck.get("draw_count", 0)))
+    out.append(
+        lang.n(
+            "{n} card in the deck.", "{n} cards in the deck.", deck.get("draw_count", 0), n=deck.get("draw_count", 0)
+        )
+    )
     pairs: dict[str, list[str]] = {}
     for station, symbol in sorted((view.get("connection_tiles") or {}).items()):
         pairs.setdefault(symbol, []).append(station)
     if pairs:
-        out += ["", lang.t("Connection pairs (+3 when one colour joins both): {pairs}.", pairs=listing(
-            (f"{words.symbol(s, lang)}: {' / '.join(stations)}" for s, stations in pairs.items()), "; "))]
+        out += [
+            "",
+            lang.t(
+                "Connection pairs (+3 when one colour joins both): {pairs}.",
+                pairs=listing(
+                    (f"{words.symbol(s, lang)}: {' / '.join(stations)}" for s, stations in pairs.items()), "; "
+                ),
+            ),
+        ]
     return out

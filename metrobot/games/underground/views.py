@@ -6,6 +6,7 @@ the draw pile replaced by its size, without seed and rng; players and spectators
 same. `determinize` turns a view back into a state by shuffling the unseen cards (every
 destination not face up and not discarded) with the caller's generator.
 """
+
 from __future__ import annotations
 
 import random

@@ -5,17 +5,27 @@ Colour names typed in moves ("red Euston - Warren Street") are notation and keep
 in English; sentences show them in the reader's language (`lang.t(COLOUR_WORDS[c])`), and
 typed moves accept them in any of our languages too (`colour_named`).
 """
+
 from __future__ import annotations
 
 from ...i18n import NP_, Lang, fold, typed_forms
 from ..protocol import N_, Listing, Phrase, Term
 from .state import COLOURS
 
-COLOUR_WORDS = {"red": N_("red"), "black": N_("black"), "yellow": N_("yellow"), "blue": N_("blue"),
-                "purple": N_("purple"), "pink": N_("pink"), "orange": N_("orange"), "green": N_("green"),
-                "brown": N_("brown"), "white": N_("white"), "grey": N_("grey")}
-SYMBOL_WORDS = {"suitcase": N_("suitcase"), "umbrella": N_("umbrella"), "bowler": N_("bowler"),
-                "teapot": N_("teapot")}
+COLOUR_WORDS = {
+    "red": N_("red"),
+    "black": N_("black"),
+    "yellow": N_("yellow"),
+    "blue": N_("blue"),
+    "purple": N_("purple"),
+    "pink": N_("pink"),
+    "orange": N_("orange"),
+    "green": N_("green"),
+    "brown": N_("brown"),
+    "white": N_("white"),
+    "grey": N_("grey"),
+}
+SYMBOL_WORDS = {"suitcase": N_("suitcase"), "umbrella": N_("umbrella"), "bowler": N_("bowler"), "teapot": N_("teapot")}
 assert tuple(COLOUR_WORDS) == COLOURS
 # The kinds of step a typed move may begin with, as the menus show them in each language.
 STEP_WORDS = {"forgo": ("menu", "forgo"), "route": ("menu", "route")}
@@ -49,8 +59,9 @@ def step_named(word: str) -> str | None:
     """The kind of step a typed word names in any of our languages ("afzien", "renunciar",
     "포기"; "ruta", "경로"), in English as the notation reads it."""
     word = fold(word.strip(":,"))
-    return next((step for step, (context, text) in STEP_WORDS.items() if word and word in typed_forms(text, context)),
-                None)
+    return next(
+        (step for step, (context, text) in STEP_WORDS.items() if word and word in typed_forms(text, context)), None
+    )
 
 
 def means_all(word: str) -> bool:

@@ -2,6 +2,7 @@
 same change spelt for each database (see `schema.py`, which holds 1 to 7 and appends these in
 the order of their numbers). A module per migration keeps each capability's tables with its
 own change, and lets two changes add migrations without editing the same list."""
+
 from __future__ import annotations
 
 import importlib

@@ -158,6 +158,7 @@ interaction tokens never expire and the 3-second first-response deadline is not 
 ``h.response_latency``); message history pagination is simple; with several clients connected at
 once each gets every event (as on Discord), so both would answer an interaction.
 """
+
 from __future__ import annotations
 
 # The package, one concern a module: constants (limits, bits, type numbers), basics (errors,
@@ -171,5 +172,13 @@ from .constants import PERMISSIONS
 from .model import Attachment, CallbackRecord, InteractionHandle, Message
 from .server import DiscordStandIn
 
-__all__ = ["DiscordStandIn", "InteractionHandle", "CallbackRecord", "Message", "Attachment", "StandInTimeout",
-           "point_discord_at", "PERMISSIONS"]
+__all__ = [
+    "DiscordStandIn",
+    "InteractionHandle",
+    "CallbackRecord",
+    "Message",
+    "Attachment",
+    "StandInTimeout",
+    "point_discord_at",
+    "PERMISSIONS",
+]

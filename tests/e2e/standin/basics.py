@@ -1,4 +1,5 @@
 """Errors, small helpers and the waiting signal the stand-in is built on."""
+
 from __future__ import annotations
 
 import asyncio
@@ -95,5 +96,3 @@ class _Signal:
                 await asyncio.wait_for(event.wait(), remaining)
             except asyncio.TimeoutError:
                 pass
-
-

@@ -1,4 +1,5 @@
 """Gateway connections and sessions."""
+
 from __future__ import annotations
 
 import asyncio
@@ -101,5 +102,3 @@ class _Session:
         if guild_id is None:
             return shard_id == 0
         return (guild_id >> 22) % max(count, 1) == shard_id
-
-

@@ -1,4 +1,5 @@
 """Limits, permission bits, intents, flags and type numbers of Discord's API."""
+
 from __future__ import annotations
 
 import logging
@@ -45,10 +46,21 @@ ALL_PERMISSIONS = (1 << 51) - 1
 EVERYONE_PERMISSIONS = sum(
     PERMISSIONS[p]
     for p in (
-        "create_instant_invite", "add_reactions", "view_channel", "send_messages", "embed_links",
-        "attach_files", "read_message_history", "use_external_emojis", "connect", "speak",
-        "change_nickname", "use_application_commands", "create_public_threads",
-        "create_private_threads", "send_messages_in_threads",
+        "create_instant_invite",
+        "add_reactions",
+        "view_channel",
+        "send_messages",
+        "embed_links",
+        "attach_files",
+        "read_message_history",
+        "use_external_emojis",
+        "connect",
+        "speak",
+        "change_nickname",
+        "use_application_commands",
+        "create_public_threads",
+        "create_private_threads",
+        "send_messages_in_threads",
     )
 )
 BOT_PERMISSIONS = EVERYONE_PERMISSIONS | sum(
@@ -76,9 +88,19 @@ IT_COMMAND, IT_COMPONENT, IT_AUTOCOMPLETE, IT_MODAL = 2, 3, 4, 5
 CB_MESSAGE, CB_DEFERRED, CB_DEFERRED_UPDATE, CB_UPDATE, CB_AUTOCOMPLETE, CB_MODAL = 4, 5, 6, 7, 8, 9
 
 # -- application command option types ---------------------------------------------------------------
-OPT_SUB, OPT_GROUP, OPT_STRING, OPT_INT, OPT_BOOL, OPT_USER, OPT_CHANNEL, OPT_ROLE, OPT_MENTIONABLE, OPT_NUMBER, OPT_ATTACHMENT = (
-    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
-)
+(
+    OPT_SUB,
+    OPT_GROUP,
+    OPT_STRING,
+    OPT_INT,
+    OPT_BOOL,
+    OPT_USER,
+    OPT_CHANNEL,
+    OPT_ROLE,
+    OPT_MENTIONABLE,
+    OPT_NUMBER,
+    OPT_ATTACHMENT,
+) = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
 
 # -- component types --------------------------------------------------------------------------------
 C_ROW, C_BUTTON, C_STRING_SELECT, C_TEXT_INPUT = 1, 2, 3, 4
@@ -95,5 +117,3 @@ _KEY_TOKEN: "web.RequestKey[str]" = web.RequestKey("standin_token", str)
 _PENDING = object()
 _MENTION_RE = re.compile(r"<@!?(\d+)>")
 _ROLE_RE = re.compile(r"<@&(\d+)>")
-
-

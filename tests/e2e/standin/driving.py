@@ -1,14 +1,39 @@
 """Driving users: slash commands, autocomplete, clicks, selects, modals and forged interactions."""
+
 from __future__ import annotations
 
 import secrets
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from .constants import (
-    ALL_PERMISSIONS, ATTACHMENT_SIZE_LIMIT, C_BUTTON, C_CHANNEL_SELECT, C_LABEL, C_MENTIONABLE_SELECT,
-    C_ROLE_SELECT, C_ROW, C_STRING_SELECT, C_TEXT_INPUT, C_USER_SELECT, IT_AUTOCOMPLETE, IT_COMMAND,
-    IT_COMPONENT, IT_MODAL, OPT_ATTACHMENT, OPT_BOOL, OPT_CHANNEL, OPT_GROUP, OPT_INT, OPT_MENTIONABLE,
-    OPT_NUMBER, OPT_ROLE, OPT_STRING, OPT_SUB, OPT_USER, PERMISSIONS, SELECT_TYPES,
+    ALL_PERMISSIONS,
+    ATTACHMENT_SIZE_LIMIT,
+    C_BUTTON,
+    C_CHANNEL_SELECT,
+    C_LABEL,
+    C_MENTIONABLE_SELECT,
+    C_ROLE_SELECT,
+    C_ROW,
+    C_STRING_SELECT,
+    C_TEXT_INPUT,
+    C_USER_SELECT,
+    IT_AUTOCOMPLETE,
+    IT_COMMAND,
+    IT_COMPONENT,
+    IT_MODAL,
+    OPT_ATTACHMENT,
+    OPT_BOOL,
+    OPT_CHANNEL,
+    OPT_GROUP,
+    OPT_INT,
+    OPT_MENTIONABLE,
+    OPT_NUMBER,
+    OPT_ROLE,
+    OPT_STRING,
+    OPT_SUB,
+    OPT_USER,
+    PERMISSIONS,
+    SELECT_TYPES,
 )
 from .model import Attachment, InteractionHandle, Message
 
@@ -17,8 +42,16 @@ class DrivingMixin:
     """Part of DiscordStandIn (see standin/__init__.py)."""
 
     # driving interactions (controller API)
-    def _interaction_payload(self, itype: int, user_id: int, channel_id: int, data: dict, message: Optional[Message] = None,
-                             *, allow_deleted: bool = False) -> dict:
+    def _interaction_payload(
+        self,
+        itype: int,
+        user_id: int,
+        channel_id: int,
+        data: dict,
+        message: Optional[Message] = None,
+        *,
+        allow_deleted: bool = False,
+    ) -> dict:
         user_id, channel_id = int(user_id), int(channel_id)
         if user_id not in self._users:
             raise ValueError(f"unknown user {user_id}; call add_member/add_user first")
@@ -44,7 +77,10 @@ class DrivingMixin:
             "entitlements": [],
             "entitlement_sku_ids": [],
             "channel_id": str(channel_id),
-            "channel": dict(channel, permissions=str(self.member_permissions(user_id, guild_id)) if guild_id else str(ALL_PERMISSIONS)),
+            "channel": dict(
+                channel,
+                permissions=str(self.member_permissions(user_id, guild_id)) if guild_id else str(ALL_PERMISSIONS),
+            ),
             "app_permissions": str(app_permissions),
         }
         if guild_id is not None:
@@ -52,8 +88,11 @@ class DrivingMixin:
                 raise ValueError(f"user {user_id} is not a member of guild {guild_id}; call add_member first")
             payload.update(
                 guild_id=str(guild_id),
-                guild={"id": str(guild_id), "locale": self._guilds[guild_id].get("preferred_locale", "en-US"),
-                       "features": []},
+                guild={
+                    "id": str(guild_id),
+                    "locale": self._guilds[guild_id].get("preferred_locale", "en-US"),
+                    "features": [],
+                },
                 guild_locale=self._guilds[guild_id].get("preferred_locale", "en-US"),
                 member=self._member_payload(guild_id, user_id, with_permissions=True),
                 context=0,
@@ -81,7 +120,9 @@ class DrivingMixin:
         return handle
 
     @staticmethod
-    def _split_name(name: str, subcommand: Optional[str], group: Optional[str]) -> Tuple[str, Optional[str], Optional[str]]:
+    def _split_name(
+        name: str, subcommand: Optional[str], group: Optional[str]
+    ) -> Tuple[str, Optional[str], Optional[str]]:
         parts = name.split()
         if len(parts) == 2 and subcommand is None:
             return parts[0], parts[1], group
@@ -111,7 +152,9 @@ class DrivingMixin:
         if subcommand is not None:
             sub = next((o for o in defs if o["type"] == OPT_SUB and o["name"] == subcommand), None)
             if sub is None:
-                raise ValueError(f"/{name} has no subcommand {subcommand!r}; it has {[o['name'] for o in defs if o['type'] in (1, 2)]}")
+                raise ValueError(
+                    f"/{name} has no subcommand {subcommand!r}; it has {[o['name'] for o in defs if o['type'] in (1, 2)]}"
+                )
             defs = sub.get("options") or []
         elif any(o["type"] in (OPT_SUB, OPT_GROUP) for o in defs):
             raise ValueError(f"/{name} needs a subcommand: {[o['name'] for o in defs if o['type'] in (1, 2)]}")
@@ -261,7 +304,12 @@ class DrivingMixin:
         return msg
 
     async def click(
-        self, user_id: int, message: Union[Message, int], custom_id: Optional[str] = None, *, label: Optional[str] = None
+        self,
+        user_id: int,
+        message: Union[Message, int],
+        custom_id: Optional[str] = None,
+        *,
+        label: Optional[str] = None,
     ) -> InteractionHandle:
         """A user clicks a button (by ``custom_id`` or ``label``) on a stored message."""
         msg = self._interactive_message(user_id, message)
@@ -270,7 +318,9 @@ class DrivingMixin:
                 raise ValueError("click needs custom_id or label")
             found = msg.button(label)
             if found is None:
-                raise ValueError(f"no button labelled {label!r} on {msg!r}; buttons: {[b.get('label') for b in msg.buttons()]}")
+                raise ValueError(
+                    f"no button labelled {label!r} on {msg!r}; buttons: {[b.get('label') for b in msg.buttons()]}"
+                )
             custom_id = found.get("custom_id")
         component = msg.component(custom_id) if custom_id else None
         if component is None or component.get("type") != C_BUTTON:
@@ -283,7 +333,9 @@ class DrivingMixin:
         payload = self._interaction_payload(IT_COMPONENT, user_id, msg.channel_id, data, message=msg)
         return await self._send_interaction(payload, source_message=msg)
 
-    async def select(self, user_id: int, message: Union[Message, int], custom_id: str, values: Sequence[Any]) -> InteractionHandle:
+    async def select(
+        self, user_id: int, message: Union[Message, int], custom_id: str, values: Sequence[Any]
+    ) -> InteractionHandle:
         """A user picks ``values`` in a select menu on a stored message."""
         msg = self._interactive_message(user_id, message)
         component = msg.component(custom_id)
@@ -296,7 +348,12 @@ class DrivingMixin:
         lo, hi = component.get("min_values", 1), component.get("max_values", 1)
         if not lo <= len(str_values) <= hi:
             raise ValueError(f"select {custom_id!r} takes {lo}..{hi} values, got {len(str_values)}")
-        data: Dict[str, Any] = {"custom_id": custom_id, "component_type": ctype, "values": str_values, "id": component.get("id")}
+        data: Dict[str, Any] = {
+            "custom_id": custom_id,
+            "component_type": ctype,
+            "values": str_values,
+            "id": component.get("id"),
+        }
         guild_id = self._channel_guild(msg.channel_id)
         if ctype == C_STRING_SELECT:
             allowed = [o["value"] for o in component.get("options", [])]
@@ -304,7 +361,12 @@ class DrivingMixin:
             if bad:
                 raise ValueError(f"select {custom_id!r}: {bad} not among options {allowed}")
         else:
-            otype = {C_USER_SELECT: OPT_USER, C_ROLE_SELECT: OPT_ROLE, C_MENTIONABLE_SELECT: OPT_MENTIONABLE, C_CHANNEL_SELECT: OPT_CHANNEL}[ctype]
+            otype = {
+                C_USER_SELECT: OPT_USER,
+                C_ROLE_SELECT: OPT_ROLE,
+                C_MENTIONABLE_SELECT: OPT_MENTIONABLE,
+                C_CHANNEL_SELECT: OPT_CHANNEL,
+            }[ctype]
             resolved: dict = {}
             for v in str_values:
                 self._resolve_entity(f"select {custom_id!r}", otype, int(v), guild_id, resolved)
@@ -312,7 +374,9 @@ class DrivingMixin:
         payload = self._interaction_payload(IT_COMPONENT, user_id, msg.channel_id, data, message=msg)
         return await self._send_interaction(payload, source_message=msg)
 
-    async def submit_modal(self, user_id: int, channel_id: int, custom_id: str, fields: Dict[str, Any]) -> InteractionHandle:
+    async def submit_modal(
+        self, user_id: int, channel_id: int, custom_id: str, fields: Dict[str, Any]
+    ) -> InteractionHandle:
         """A user submits the modal ``custom_id`` that the bot showed them; ``fields``: input custom id -> value."""
         origin = self._modals.get((int(user_id), custom_id))
         if origin is None:
@@ -392,11 +456,15 @@ class DrivingMixin:
         if component_type == C_BUTTON:
             item: Dict[str, Any] = {"type": C_BUTTON, "style": 1, "label": "forged", "custom_id": custom_id}
         else:
-            item = {"type": component_type, "custom_id": custom_id, "min_values": 1, "max_values": 1,
-                    "options": [{"label": str(v)[:100] or "-", "value": str(v)[:100]} for v in (options or ["x"])]}
+            item = {
+                "type": component_type,
+                "custom_id": custom_id,
+                "min_values": 1,
+                "max_values": 1,
+                "options": [{"label": str(v)[:100] or "-", "value": str(v)[:100]} for v in (options or ["x"])],
+            }
         return [{"type": C_ROW, "components": [item]}]
 
     def interactions(self) -> List[InteractionHandle]:
         """Every interaction sent so far, oldest first."""
         return list(self._interactions.values())
-

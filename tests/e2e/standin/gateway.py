@@ -1,4 +1,5 @@
 """The gateway websocket: hello, identify, resume, heartbeats, dispatches."""
+
 from __future__ import annotations
 
 import asyncio
@@ -154,10 +155,12 @@ class GatewayMixin:
             if data.get("limit"):
                 members = members[: int(data["limit"])]
             chunk = {
-                "guild_id": str(guild_id), "members": [self._member_payload(int(guild_id), u) for u in members],
-                "chunk_index": 0, "chunk_count": 1, "not_found": not_found,
+                "guild_id": str(guild_id),
+                "members": [self._member_payload(int(guild_id), u) for u in members],
+                "chunk_index": 0,
+                "chunk_count": 1,
+                "not_found": not_found,
             }
             if data.get("nonce") is not None:
                 chunk["nonce"] = data["nonce"]
             session.dispatch("GUILD_MEMBERS_CHUNK", chunk)
-

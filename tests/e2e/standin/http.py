@@ -1,4 +1,5 @@
 """HTTP plumbing: routes, JSON answers, reading bodies, errors."""
+
 from __future__ import annotations
 
 import json
@@ -70,12 +71,16 @@ class HttpMixin:
             ("DELETE", "/channels/{channel_id}/thread-members/{user_id}", self._r_thread_member_remove),
         ]
         for method, template, handler in table:
-            pattern = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", re.escape(template).replace(r"\{", "{").replace(r"\}", "}"))
+            pattern = re.sub(
+                r"\{(\w+)\}", r"(?P<\1>[^/]+)", re.escape(template).replace(r"\{", "{").replace(r"\}", "}")
+            )
             self._routes.append((method, re.compile(f"^{pattern}$"), handler))
 
     def _json(self, data: Any, status: int = 200) -> web.Response:
         # exactly "application/json": with "; charset=utf-8" discord.py treats the body as text
-        return web.Response(body=_json_dumps(data).encode(), status=status, headers=self._headers({"Content-Type": "application/json"}))
+        return web.Response(
+            body=_json_dumps(data).encode(), status=status, headers=self._headers({"Content-Type": "application/json"})
+        )
 
     @staticmethod
     def _headers(extra: Optional[dict] = None) -> dict:
@@ -146,7 +151,9 @@ class HttpMixin:
             answer: Dict[str, Any] = {"code": exc.code, "message": exc.message}
             if exc.errors:
                 answer["errors"] = exc.errors
-            rejection = _Rejection(method, path, exc.status, body, answer, request.get(_KEY_CHANNEL), request.get(_KEY_TOKEN))
+            rejection = _Rejection(
+                method, path, exc.status, body, answer, request.get(_KEY_CHANNEL), request.get(_KEY_TOKEN)
+            )
             self.rejections.append(rejection)
             handle = request.get(_KEY_HANDLE)
             if handle is not None:
@@ -158,7 +165,9 @@ class HttpMixin:
             text = f"{method} {path}\n{traceback.format_exc()}"
             self.internal_errors.append(text)
             log.error("Discord stand-in internal error on %s", text)
-            return self._json({"code": 0, "message": "stand-in internal error (see DiscordStandIn.internal_errors)"}, status=503)
+            return self._json(
+                {"code": 0, "message": "stand-in internal error (see DiscordStandIn.internal_errors)"}, status=503
+            )
 
     async def _handle_attachment(self, request: web.Request) -> web.StreamResponse:
         att_id = request.match_info["attachment_id"]
@@ -166,4 +175,3 @@ class HttpMixin:
         if attachment is None:
             return web.Response(status=404)
         return web.Response(body=attachment.data, headers={"Content-Type": attachment.content_type})
-

@@ -1,4 +1,5 @@
 """The data model: messages, attachments and interactions as the stand-in keeps them."""
+
 from __future__ import annotations
 
 import collections
@@ -8,8 +9,15 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List,
 
 from .constants import (
     _ROLE_RE,
-    CB_DEFERRED, CB_DEFERRED_UPDATE, CB_MODAL, C_BUTTON, FLAG_EPHEMERAL, FLAG_LOADING, SELECT_TYPES,
-    _MENTION_RE, _PENDING,
+    CB_DEFERRED,
+    CB_DEFERRED_UPDATE,
+    CB_MODAL,
+    C_BUTTON,
+    FLAG_EPHEMERAL,
+    FLAG_LOADING,
+    SELECT_TYPES,
+    _MENTION_RE,
+    _PENDING,
 )
 from .basics import _Signal, _iso, _json_dumps
 
@@ -154,8 +162,12 @@ class Message:
         if allowed is None:
             return users, roles
         parse = allowed.get("parse") or []
-        ok_users = users if "users" in parse else [u for u in users if str(u) in {str(x) for x in allowed.get("users") or []}]
-        ok_roles = roles if "roles" in parse else [r for r in roles if str(r) in {str(x) for x in allowed.get("roles") or []}]
+        ok_users = (
+            users if "users" in parse else [u for u in users if str(u) in {str(x) for x in allowed.get("users") or []}]
+        )
+        ok_roles = (
+            roles if "roles" in parse else [r for r in roles if str(r) in {str(x) for x in allowed.get("roles") or []}]
+        )
         return ok_users, ok_roles
 
     def component(self, custom_id: str) -> Optional[dict]:
@@ -206,8 +218,16 @@ class Message:
         if self.reactions:
             counts = collections.Counter(self.reactions)
             payload["reactions"] = [
-                {"emoji": {"id": None, "name": e}, "count": n, "me": True, "count_details": {"burst": 0, "normal": n},
-                 "burst_colors": [], "me_burst": False, "burst_me": False, "burst_count": 0}
+                {
+                    "emoji": {"id": None, "name": e},
+                    "count": n,
+                    "me": True,
+                    "count_details": {"burst": 0, "normal": n},
+                    "burst_colors": [],
+                    "me_burst": False,
+                    "burst_me": False,
+                    "burst_count": 0,
+                }
                 for e, n in counts.items()
             ]
         if self.thread_id is not None and self.thread_id in self._standin._channels:
@@ -366,5 +386,3 @@ class InteractionHandle:
 
     def __repr__(self) -> str:
         return f"<InteractionHandle id={self.id} type={self.type} name={self.name!r} response={self.response and self.response.type}>"
-
-

@@ -1,4 +1,5 @@
 """What a test reads back: messages, DMs, synced commands and gateway sessions."""
+
 from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Optional, Union
@@ -16,13 +17,20 @@ class ObserveMixin:
         return self._messages[int(message_id)]
 
     def messages(
-        self, channel_id: int, *, include_ephemeral: bool = False, include_loading: bool = False, include_deleted: bool = False
+        self,
+        channel_id: int,
+        *,
+        include_ephemeral: bool = False,
+        include_loading: bool = False,
+        include_deleted: bool = False,
     ) -> List[Message]:
         """Messages of a channel in order (by default: not ephemeral, not loading, not deleted)."""
         return [
             m
             for m in self._channel_messages.get(int(channel_id), ())
-            if (include_ephemeral or not m.ephemeral) and (include_loading or not m.loading) and (include_deleted or not m.deleted)
+            if (include_ephemeral or not m.ephemeral)
+            and (include_loading or not m.loading)
+            and (include_deleted or not m.deleted)
         ]
 
     def dms(self, user_id: int) -> List[Message]:
@@ -100,7 +108,9 @@ class ObserveMixin:
     def command(self, name: str, guild_id: Optional[int] = None, *, type: int = 1) -> Optional[dict]:
         return next((c for c in self.commands(guild_id) if c["name"] == name and c.get("type", 1) == type), None)
 
-    async def wait_for_commands(self, *names: str, guild_id: Optional[int] = None, timeout: Optional[float] = None) -> Dict[str, dict]:
+    async def wait_for_commands(
+        self, *names: str, guild_id: Optional[int] = None, timeout: Optional[float] = None
+    ) -> Dict[str, dict]:
         """Wait until the named commands (or, with no names, any command) are registered."""
 
         def check() -> Any:
@@ -111,13 +121,17 @@ class ObserveMixin:
 
         def describe() -> str:
             have = sorted(c["name"] for c in self.commands(guild_id))
-            return f"timed out waiting for commands {list(names) or '(any)'}; registered: {have}\n" + "\n".join(self._diagnostics())
+            return f"timed out waiting for commands {list(names) or '(any)'}; registered: {have}\n" + "\n".join(
+                self._diagnostics()
+            )
 
         return await self._commands_signal.wait_for(check, self._timeout(timeout), describe)
 
     def _find_command(self, name: str, guild_id: Optional[int]) -> dict:
-        command = self.command(name, guild_id) if guild_id else next(
-            (c for c in self._global_commands if c["name"] == name and c.get("type", 1) == 1), None
+        command = (
+            self.command(name, guild_id)
+            if guild_id
+            else next((c for c in self._global_commands if c["name"] == name and c.get("type", 1) == 1), None)
         )
         if command is None:
             have = sorted(c["name"] for c in (self.commands(guild_id) if guild_id else self._global_commands))
@@ -149,7 +163,9 @@ class ObserveMixin:
         return await self._session_signal.wait_for(
             lambda: self.identify_count if self.identify_count >= wanted and self.connected else _PENDING,
             self._timeout(timeout),
-            lambda: f"timed out waiting for IDENTIFY #{wanted} (seen {self.identify_count}, connected {self.connected})",
+            lambda: (
+                f"timed out waiting for IDENTIFY #{wanted} (seen {self.identify_count}, connected {self.connected})"
+            ),
         )
 
     async def wait_for_resume(self, count: Optional[int] = None, timeout: Optional[float] = None) -> int:
@@ -188,7 +204,9 @@ class ObserveMixin:
         for conn in conns:
             conn.close(code)
         await self._session_signal.wait_for(
-            lambda: True if all(c.closed for c in conns) else _PENDING, self.default_timeout, lambda: "connections did not close"
+            lambda: True if all(c.closed for c in conns) else _PENDING,
+            self.default_timeout,
+            lambda: "connections did not close",
         )
 
     def _dispatch(self, event: str, data: Any, guild_id: Optional[int], intent: Optional[int]) -> int:
@@ -196,4 +214,3 @@ class ObserveMixin:
         for session in sessions:
             session.dispatch(event, data)
         return len(sessions)
-

@@ -1,4 +1,5 @@
 """Snowflakes and the payloads of users, members and guilds."""
+
 from __future__ import annotations
 
 import time
@@ -38,7 +39,9 @@ class PayloadsMixin:
             payload["bot"] = True
         return payload
 
-    def _member_payload(self, guild_id: int, user_id: int, *, with_user: bool = True, with_permissions: bool = False) -> dict:
+    def _member_payload(
+        self, guild_id: int, user_id: int, *, with_user: bool = True, with_permissions: bool = False
+    ) -> dict:
         member = dict(self._guilds[guild_id]["members"][user_id])
         member["roles"] = list(member["roles"])
         if with_user:
@@ -58,8 +61,16 @@ class PayloadsMixin:
                 "roles": list(info["roles"].values()),
                 "members": [self._member_payload(guild_id, uid) for uid in member_ids],
                 "member_count": len(info["members"]),
-                "channels": [c for c in self._channels.values() if c.get("guild_id") == str(guild_id) and c["type"] not in THREAD_TYPES],
-                "threads": [c for c in self._channels.values() if c.get("guild_id") == str(guild_id) and c["type"] in THREAD_TYPES],
+                "channels": [
+                    c
+                    for c in self._channels.values()
+                    if c.get("guild_id") == str(guild_id) and c["type"] not in THREAD_TYPES
+                ],
+                "threads": [
+                    c
+                    for c in self._channels.values()
+                    if c.get("guild_id") == str(guild_id) and c["type"] in THREAD_TYPES
+                ],
                 "joined_at": info["joined_at"],
                 "large": False,
                 "unavailable": False,
@@ -79,4 +90,3 @@ class PayloadsMixin:
         if channel is None:
             raise ValueError(f"unknown channel {channel_id}")
         return int(channel["guild_id"]) if channel.get("guild_id") else None
-

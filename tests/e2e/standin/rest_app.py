@@ -1,4 +1,5 @@
 """REST handlers: users, the application and its commands."""
+
 from __future__ import annotations
 
 from typing import List, Optional, Tuple
@@ -28,8 +29,15 @@ class AppRoutesMixin:
     async def _r_my_guilds(self, request, body, uploads):
         return self._json(
             [
-                {"id": str(g), "name": info["guild"]["name"], "icon": None, "banner": None, "owner": False,
-                 "permissions": str(self.member_permissions(self.bot_id, g)), "features": []}
+                {
+                    "id": str(g),
+                    "name": info["guild"]["name"],
+                    "icon": None,
+                    "banner": None,
+                    "owner": False,
+                    "permissions": str(self.member_permissions(self.bot_id, g)),
+                    "features": [],
+                }
                 for g, info in self._guilds.items()
             ]
         )
@@ -43,11 +51,26 @@ class AppRoutesMixin:
     async def _r_application(self, request, body, uploads):
         return self._json(
             {
-                "id": str(self.application_id), "name": self._users[self.bot_id]["username"], "icon": None, "description": "",
-                "summary": "", "type": None, "rpc_origins": [], "bot_public": True, "bot_require_code_grant": False,
-                "owner": self._users[self.owner_id], "verify_key": "0" * 64, "team": None, "flags": 0, "hook": True,
-                "bot": self._users[self.bot_id], "tags": [], "interactions_endpoint_url": None, "redirect_uris": [],
-                "approximate_guild_count": len(self._guilds), "integration_types_config": {"0": {}},
+                "id": str(self.application_id),
+                "name": self._users[self.bot_id]["username"],
+                "icon": None,
+                "description": "",
+                "summary": "",
+                "type": None,
+                "rpc_origins": [],
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": self._users[self.owner_id],
+                "verify_key": "0" * 64,
+                "team": None,
+                "flags": 0,
+                "hook": True,
+                "bot": self._users[self.bot_id],
+                "tags": [],
+                "interactions_endpoint_url": None,
+                "redirect_uris": [],
+                "approximate_guild_count": len(self._guilds),
+                "integration_types_config": {"0": {}},
             }
         )
 
@@ -61,17 +84,28 @@ class AppRoutesMixin:
 
     def _normalize_command(self, spec: dict, guild_id: Optional[str]) -> dict:
         if not isinstance(spec, dict) or not spec.get("name"):
-            raise _invalid_form({"name": {"_errors": [{"code": "BASE_TYPE_REQUIRED", "message": "This field is required"}]}})
+            raise _invalid_form(
+                {"name": {"_errors": [{"code": "BASE_TYPE_REQUIRED", "message": "This field is required"}]}}
+            )
         ctype = int(spec.get("type", 1))
         key = (int(guild_id) if guild_id else None, spec["name"], ctype)
         if key not in self._command_ids:
             self._command_ids[key] = self._snowflake()
         command = {
-            "id": str(self._command_ids[key]), "application_id": str(self.application_id), "version": str(self._snowflake()),
-            "type": ctype, "name": spec["name"], "description": spec.get("description", ""), "options": spec.get("options") or [],
-            "default_member_permissions": spec.get("default_member_permissions"), "dm_permission": spec.get("dm_permission", True),
-            "nsfw": spec.get("nsfw", False), "contexts": spec.get("contexts"), "integration_types": spec.get("integration_types", [0]),
-            "name_localizations": spec.get("name_localizations"), "description_localizations": spec.get("description_localizations"),
+            "id": str(self._command_ids[key]),
+            "application_id": str(self.application_id),
+            "version": str(self._snowflake()),
+            "type": ctype,
+            "name": spec["name"],
+            "description": spec.get("description", ""),
+            "options": spec.get("options") or [],
+            "default_member_permissions": spec.get("default_member_permissions"),
+            "dm_permission": spec.get("dm_permission", True),
+            "nsfw": spec.get("nsfw", False),
+            "contexts": spec.get("contexts"),
+            "integration_types": spec.get("integration_types", [0]),
+            "name_localizations": spec.get("name_localizations"),
+            "description_localizations": spec.get("description_localizations"),
         }
         if guild_id:
             command["guild_id"] = str(guild_id)
@@ -90,7 +124,16 @@ class AppRoutesMixin:
         commands = [self._normalize_command(spec, guild_id) for spec in (body or [])]
         names = [(c["name"], c["type"]) for c in commands]
         if len(names) != len(set(names)):
-            raise _invalid_form({"_errors": [{"code": "APPLICATION_COMMANDS_DUPLICATE_NAME", "message": "Application command names must be unique"}]})
+            raise _invalid_form(
+                {
+                    "_errors": [
+                        {
+                            "code": "APPLICATION_COMMANDS_DUPLICATE_NAME",
+                            "message": "Application command names must be unique",
+                        }
+                    ]
+                }
+            )
         target = self._command_list(guild_id)
         target[:] = commands
         self._commands_signal.notify()
@@ -126,4 +169,3 @@ class AppRoutesMixin:
         target.remove(command)
         self._commands_signal.notify()
         return self._no_content()
-

@@ -1,4 +1,5 @@
 """REST handlers: guilds, channels, messages, reactions and threads."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -7,7 +8,14 @@ import yarl
 from aiohttp import web
 
 from .constants import (
-    CH_CATEGORY, CH_DM, CH_PRIVATE_THREAD, CH_TEXT, FLAG_EPHEMERAL, INTENT_GUILDS, PERMISSIONS, THREAD_TYPES,
+    CH_CATEGORY,
+    CH_DM,
+    CH_PRIVATE_THREAD,
+    CH_TEXT,
+    FLAG_EPHEMERAL,
+    INTENT_GUILDS,
+    PERMISSIONS,
+    THREAD_TYPES,
     _KEY_CHANNEL,
 )
 from .basics import _ApiError, _iso
@@ -33,11 +41,15 @@ class ChannelRoutesMixin:
 
     async def _r_guild(self, request, body, uploads, guild_id):
         info = self._guild(guild_id)
-        return self._json(dict(info["guild"], roles=list(info["roles"].values()), approximate_member_count=len(info["members"])))
+        return self._json(
+            dict(info["guild"], roles=list(info["roles"].values()), approximate_member_count=len(info["members"]))
+        )
 
     async def _r_guild_channels(self, request, body, uploads, guild_id):
         self._guild(guild_id)
-        return self._json([c for c in self._channels.values() if c.get("guild_id") == guild_id and c["type"] not in THREAD_TYPES])
+        return self._json(
+            [c for c in self._channels.values() if c.get("guild_id") == guild_id and c["type"] not in THREAD_TYPES]
+        )
 
     async def _r_guild_roles(self, request, body, uploads, guild_id):
         return self._json(list(self._guild(guild_id)["roles"].values()))
@@ -57,15 +69,23 @@ class ChannelRoutesMixin:
 
     async def _r_active_threads(self, request, body, uploads, guild_id):
         self._guild(guild_id)
-        threads = [c for c in self._channels.values() if c.get("guild_id") == guild_id and c["type"] in THREAD_TYPES
-                   and not c["thread_metadata"]["archived"]]
+        threads = [
+            c
+            for c in self._channels.values()
+            if c.get("guild_id") == guild_id and c["type"] in THREAD_TYPES and not c["thread_metadata"]["archived"]
+        ]
         return self._json({"threads": threads, "members": []})
 
     async def _r_create_guild_channel(self, request, body, uploads, guild_id):
         self._guild(guild_id)
         body = body or {}
-        channel_id = self.create_channel(body.get("name", "channel"), int(guild_id), type=int(body.get("type", CH_TEXT)),
-                                         parent_id=int(body["parent_id"]) if body.get("parent_id") else None, topic=body.get("topic"))
+        channel_id = self.create_channel(
+            body.get("name", "channel"),
+            int(guild_id),
+            type=int(body.get("type", CH_TEXT)),
+            parent_id=int(body["parent_id"]) if body.get("parent_id") else None,
+            topic=body.get("topic"),
+        )
         return self._json(self._channels[channel_id], status=201)
 
     async def _r_channel(self, request, body, uploads, channel_id):
@@ -193,8 +213,11 @@ class ChannelRoutesMixin:
     async def _r_create_thread(self, request, body, uploads, channel_id):
         channel = self._channel(request, channel_id)
         body = body or {}
-        if channel.get("guild_id") and not self.member_permissions(self.bot_id, int(channel["guild_id"])) & (
-                PERMISSIONS["create_public_threads"]):
+        if (
+            channel.get("guild_id")
+            and not self.member_permissions(self.bot_id, int(channel["guild_id"]))
+            & (PERMISSIONS["create_public_threads"])
+        ):
             raise _ApiError(403, 50013, "Missing Permissions")
         private = int(body.get("type", CH_PRIVATE_THREAD)) == CH_PRIVATE_THREAD
         thread_id = self.create_thread(int(channel_id), body.get("name", "thread"), private=private)
@@ -211,7 +234,10 @@ class ChannelRoutesMixin:
     async def _r_thread_members(self, request, body, uploads, channel_id):
         self._thread(request, channel_id)
         return self._json(
-            [{"id": channel_id, "user_id": str(u), "join_timestamp": _iso(), "flags": 0} for u in sorted(self._thread_members[int(channel_id)])]
+            [
+                {"id": channel_id, "user_id": str(u), "join_timestamp": _iso(), "flags": 0}
+                for u in sorted(self._thread_members[int(channel_id)])
+            ]
         )
 
     async def _r_thread_member_add(self, request, body, uploads, channel_id, user_id):

@@ -1,4 +1,5 @@
 """REST handlers: interaction callbacks and their webhooks (follow-ups)."""
+
 from __future__ import annotations
 
 import time
@@ -7,8 +8,20 @@ from typing import Any, Dict, Optional
 from aiohttp import web
 
 from .constants import (
-    CB_AUTOCOMPLETE, CB_DEFERRED, CB_DEFERRED_UPDATE, CB_MESSAGE, CB_MODAL, CB_UPDATE, FLAG_EPHEMERAL,
-    FLAG_LOADING, IT_AUTOCOMPLETE, IT_COMMAND, IT_COMPONENT, IT_MODAL, _KEY_CHANNEL, _KEY_HANDLE,
+    CB_AUTOCOMPLETE,
+    CB_DEFERRED,
+    CB_DEFERRED_UPDATE,
+    CB_MESSAGE,
+    CB_MODAL,
+    CB_UPDATE,
+    FLAG_EPHEMERAL,
+    FLAG_LOADING,
+    IT_AUTOCOMPLETE,
+    IT_COMMAND,
+    IT_COMPONENT,
+    IT_MODAL,
+    _KEY_CHANNEL,
+    _KEY_HANDLE,
     _KEY_TOKEN,
 )
 from .basics import _ApiError, _invalid_form, _put_error
@@ -28,7 +41,11 @@ class InteractionRoutesMixin:
             if len(parts) == 3 and parts[1].isdigit():
                 handle = self._interactions.get(int(parts[1]))
         if handle is None or handle.token != token:
-            raise _ApiError(404, 10062 if interaction_id is not None else 10015, "Unknown interaction" if interaction_id else "Unknown Webhook")
+            raise _ApiError(
+                404,
+                10062 if interaction_id is not None else 10015,
+                "Unknown interaction" if interaction_id else "Unknown Webhook",
+            )
         request[_KEY_HANDLE] = handle
         request[_KEY_CHANNEL] = handle.channel_id
         request[_KEY_TOKEN] = token
@@ -39,7 +56,9 @@ class InteractionRoutesMixin:
         if handle.response is not None:
             raise _ApiError(400, 40060, "Interaction has already been acknowledged.")
         if not isinstance(body, dict) or "type" not in body:
-            raise _invalid_form({"type": {"_errors": [{"code": "BASE_TYPE_REQUIRED", "message": "This field is required"}]}})
+            raise _invalid_form(
+                {"type": {"_errors": [{"code": "BASE_TYPE_REQUIRED", "message": "This field is required"}]}}
+            )
         ctype, data = int(body["type"]), body.get("data") or {}
         itype = handle.type
         allowed = {
@@ -49,13 +68,27 @@ class InteractionRoutesMixin:
             IT_MODAL: (CB_MESSAGE, CB_DEFERRED, CB_DEFERRED_UPDATE, CB_UPDATE),
         }[itype]
         if ctype not in allowed:
-            raise _ApiError(400, 50035, f"Interaction callback type {ctype} is not valid for interaction type {itype}",
-                            {"type": {"_errors": [{"code": "INTERACTION_CALLBACK_TYPE_INVALID", "message": f"type {ctype} not allowed for interaction type {itype}"}]}})
+            raise _ApiError(
+                400,
+                50035,
+                f"Interaction callback type {ctype} is not valid for interaction type {itype}",
+                {
+                    "type": {
+                        "_errors": [
+                            {
+                                "code": "INTERACTION_CALLBACK_TYPE_INVALID",
+                                "message": f"type {ctype} not allowed for interaction type {itype}",
+                            }
+                        ]
+                    }
+                },
+            )
         message: Optional[Message] = None
         if ctype == CB_MESSAGE:
             ephemeral = bool(int(data.get("flags") or 0) & FLAG_EPHEMERAL)
-            message = self._create_message(handle.channel_id, data, uploads, interaction=handle,
-                                           flags=FLAG_EPHEMERAL if ephemeral else 0)
+            message = self._create_message(
+                handle.channel_id, data, uploads, interaction=handle, flags=FLAG_EPHEMERAL if ephemeral else 0
+            )
             handle.original = message
         elif ctype == CB_DEFERRED:
             ephemeral = bool(int(data.get("flags") or 0) & FLAG_EPHEMERAL)
@@ -64,8 +97,12 @@ class InteractionRoutesMixin:
             message.interaction = handle
             message.webhook_id = self.application_id
             message.type = 20 if itype == IT_COMMAND else 0
-            message.interaction_metadata = {"id": str(handle.id), "type": itype, "user": self._users[handle.user_id],
-                                            "authorizing_integration_owners": handle.payload.get("authorizing_integration_owners", {})}
+            message.interaction_metadata = {
+                "id": str(handle.id),
+                "type": itype,
+                "user": self._users[handle.user_id],
+                "authorizing_integration_owners": handle.payload.get("authorizing_integration_owners", {}),
+            }
             handle.original = message
             self._store_message(message)
         elif ctype in (CB_DEFERRED_UPDATE, CB_UPDATE):
@@ -91,15 +128,38 @@ class InteractionRoutesMixin:
                 _put_error(errors, ["data", "choices"], "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
             for i, choice in enumerate(choices):
                 if not 1 <= len(str(choice.get("name", ""))) <= 100:
-                    _put_error(errors, ["data", "choices", i, "name"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+                    _put_error(
+                        errors,
+                        ["data", "choices", i, "name"],
+                        "BASE_TYPE_BAD_LENGTH",
+                        "Must be between 1 and 100 in length.",
+                    )
                 if isinstance(choice.get("value"), str) and len(choice["value"]) > 100:
-                    _put_error(errors, ["data", "choices", i, "value"], "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length.")
+                    _put_error(
+                        errors,
+                        ["data", "choices", i, "value"],
+                        "BASE_TYPE_MAX_LENGTH",
+                        "Must be 100 or fewer in length.",
+                    )
             if errors:
                 raise _invalid_form(errors)
             handle.choices = choices
         elif ctype == CB_MODAL:
             if not data.get("custom_id") or not data.get("title") or len(data["title"]) > 45:
-                raise _invalid_form({"data": {"title": {"_errors": [{"code": "BASE_TYPE_BAD_LENGTH", "message": "Modal needs custom_id and a title of 1-45 characters"}]}}})
+                raise _invalid_form(
+                    {
+                        "data": {
+                            "title": {
+                                "_errors": [
+                                    {
+                                        "code": "BASE_TYPE_BAD_LENGTH",
+                                        "message": "Modal needs custom_id and a title of 1-45 characters",
+                                    }
+                                ]
+                            }
+                        }
+                    }
+                )
             handle.modal = dict(data, components=self._normalize_components(data.get("components") or []))
             self._modals[(handle.user_id, data["custom_id"])] = handle
         if handle.response is None:
@@ -148,7 +208,9 @@ class InteractionRoutesMixin:
             msg = self._edit_message(original, {k: v for k, v in body.items() if k != "flags"}, uploads, record=False)
         else:
             flags = int(body.get("flags") or 0)
-            msg = self._create_message(handle.channel_id, body, uploads, interaction=handle, flags=flags & FLAG_EPHEMERAL)
+            msg = self._create_message(
+                handle.channel_id, body, uploads, interaction=handle, flags=flags & FLAG_EPHEMERAL
+            )
         handle.followups.append(msg)
         handle._record("followup", msg)
         if request.query.get("wait") in ("1", "true", "True"):
@@ -174,4 +236,3 @@ class InteractionRoutesMixin:
         if msg.interaction is not handle:
             handle._record("delete", msg)
         return self._no_content()
-

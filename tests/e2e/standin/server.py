@@ -1,4 +1,5 @@
 """The stand-in: its state, its lifecycle and the mixins that make up its API."""
+
 from __future__ import annotations
 
 import asyncio
@@ -32,8 +33,18 @@ from .rest_channels import ChannelRoutesMixin
 _Route = Tuple[str, "re.Pattern[str]", Callable]
 
 
-class DiscordStandIn(PayloadsMixin, WorldMixin, ObserveMixin, DrivingMixin, StorageMixin, HttpMixin, GatewayMixin,
-                     AppRoutesMixin, InteractionRoutesMixin, ChannelRoutesMixin):
+class DiscordStandIn(
+    PayloadsMixin,
+    WorldMixin,
+    ObserveMixin,
+    DrivingMixin,
+    StorageMixin,
+    HttpMixin,
+    GatewayMixin,
+    AppRoutesMixin,
+    InteractionRoutesMixin,
+    ChannelRoutesMixin,
+):
     """The stand-in server plus its controller API (see the package docstring)."""
 
     def __init__(
@@ -62,7 +73,9 @@ class DiscordStandIn(PayloadsMixin, WorldMixin, ObserveMixin, DrivingMixin, Stor
         self._last_snowflake = 0
         self._users: Dict[int, dict] = {}
         self._user_locales: Dict[int, str] = {}
-        self._guilds: Dict[int, dict] = {}  # guild_id -> {"guild": base payload, "roles": {id: role}, "members": {uid: member}}
+        self._guilds: Dict[
+            int, dict
+        ] = {}  # guild_id -> {"guild": base payload, "roles": {id: role}, "members": {uid: member}}
         self._channels: Dict[int, dict] = {}
         self._channel_messages: Dict[int, List[Message]] = collections.defaultdict(list)
         self._messages: Dict[int, Message] = {}
@@ -168,4 +181,3 @@ class DiscordStandIn(PayloadsMixin, WorldMixin, ObserveMixin, DrivingMixin, Stor
         if not self.connected:
             lines.append("  (no client is connected to the gateway)")
         return lines
-

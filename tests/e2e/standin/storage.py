@@ -1,4 +1,5 @@
 """Storing messages: creating, validating against Discord's limits, editing, deleting."""
+
 from __future__ import annotations
 
 import itertools
@@ -8,9 +9,22 @@ import urllib.parse
 from typing import Any, Dict, List, Optional, Tuple
 
 from .constants import (
-    ATTACHMENT_DESCRIPTION_LIMIT, ATTACHMENT_SIZE_LIMIT, CH_DM, C_BUTTON, C_ROW, C_STRING_SELECT, FLAG_COMPONENTS_V2, FLAG_EPHEMERAL,
-    FLAG_LOADING, INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES, INTENT_MESSAGE_CONTENT, IT_COMMAND,
-    SELECT_TYPES, THREAD_TYPES, _MENTION_RE,
+    ATTACHMENT_DESCRIPTION_LIMIT,
+    ATTACHMENT_SIZE_LIMIT,
+    CH_DM,
+    C_BUTTON,
+    C_ROW,
+    C_STRING_SELECT,
+    FLAG_COMPONENTS_V2,
+    FLAG_EPHEMERAL,
+    FLAG_LOADING,
+    INTENT_DIRECT_MESSAGES,
+    INTENT_GUILD_MESSAGES,
+    INTENT_MESSAGE_CONTENT,
+    IT_COMMAND,
+    SELECT_TYPES,
+    THREAD_TYPES,
+    _MENTION_RE,
 )
 from .basics import _ApiError, _invalid_form, _put_error
 from .model import Attachment, InteractionHandle, Message, _walk_components
@@ -19,8 +33,9 @@ from .model import Attachment, InteractionHandle, Message, _walk_components
 class StorageMixin:
     """Part of DiscordStandIn (see standin/__init__.py)."""
 
-    def _new_attachment(self, channel_id: int, filename: str, data: bytes, description: Optional[str] = None,
-                        *, by_user: bool = False) -> Attachment:
+    def _new_attachment(
+        self, channel_id: int, filename: str, data: bytes, description: Optional[str] = None, *, by_user: bool = False
+    ) -> Attachment:
         att_id = self._snowflake()
         ctype = mimetypes.guess_type(filename)[0] or "application/octet-stream"
         url = f"{self.base_url}/attachments/{channel_id}/{att_id}/{urllib.parse.quote(filename)}"
@@ -68,7 +83,11 @@ class StorageMixin:
                     data["member"] = self._member_payload(guild_id, msg.author_id, with_user=False)
         for session in sessions:
             item = data
-            if event != "MESSAGE_DELETE" and msg.author_id != self.bot_id and not session.intents & INTENT_MESSAGE_CONTENT:
+            if (
+                event != "MESSAGE_DELETE"
+                and msg.author_id != self.bot_id
+                and not session.intents & INTENT_MESSAGE_CONTENT
+            ):
                 mentioned = str(self.bot_id) in _MENTION_RE.findall(msg.content or "")
                 if guild_id and not mentioned:
                     item = dict(data, content="", embeds=[], attachments=[], components=[])
@@ -88,7 +107,9 @@ class StorageMixin:
                 used.add(nxt)
         return components
 
-    def _message_changes(self, body: dict, uploads: Dict[int, Tuple[str, bytes]], msg: Optional[Message], channel_id: int) -> dict:
+    def _message_changes(
+        self, body: dict, uploads: Dict[int, Tuple[str, bytes]], msg: Optional[Message], channel_id: int
+    ) -> dict:
         """Compute (and validate) the new field values a create/edit body gives a message."""
         body = body or {}
         new: Dict[str, Any] = {
@@ -127,7 +148,11 @@ class StorageMixin:
                 elif spec_id in uploads:
                     filename, data = uploads[spec_id]
                     referenced.add(spec_id)
-                    kept.append(self._new_attachment(channel_id, spec.get("filename") or filename, data, spec.get("description")))
+                    kept.append(
+                        self._new_attachment(
+                            channel_id, spec.get("filename") or filename, data, spec.get("description")
+                        )
+                    )
             for index in sorted(set(uploads) - referenced):
                 kept.append(self._new_attachment(channel_id, uploads[index][0], uploads[index][1]))
             new["attachments"] = kept
@@ -153,7 +178,9 @@ class StorageMixin:
                 text = str(embed.get(key) or "")
                 total += len(text)
                 if len(text) > limit:
-                    _put_error(errors, ["embeds", i, key], "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
+                    _put_error(
+                        errors, ["embeds", i, key], "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length."
+                    )
             fields = embed.get("fields") or []
             if len(fields) > 25:
                 _put_error(errors, ["embeds", i, "fields"], "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
@@ -162,14 +189,23 @@ class StorageMixin:
                     text = str(fld.get(key) or "")
                     total += len(text)
                     if not text:
-                        _put_error(errors, ["embeds", i, "fields", j, key], "BASE_TYPE_REQUIRED", "This field is required")
+                        _put_error(
+                            errors, ["embeds", i, "fields", j, key], "BASE_TYPE_REQUIRED", "This field is required"
+                        )
                     elif len(text) > limit:
-                        _put_error(errors, ["embeds", i, "fields", j, key], "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
+                        _put_error(
+                            errors,
+                            ["embeds", i, "fields", j, key],
+                            "BASE_TYPE_MAX_LENGTH",
+                            f"Must be {limit} or fewer in length.",
+                        )
             footer = str((embed.get("footer") or {}).get("text") or "")
             author = str((embed.get("author") or {}).get("name") or "")
             total += len(footer) + len(author)
             if len(footer) > 2048:
-                _put_error(errors, ["embeds", i, "footer", "text"], "BASE_TYPE_MAX_LENGTH", "Must be 2048 or fewer in length.")
+                _put_error(
+                    errors, ["embeds", i, "footer", "text"], "BASE_TYPE_MAX_LENGTH", "Must be 2048 or fewer in length."
+                )
         if total > 6000:
             _put_error(errors, ["embeds"], "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000")
 
@@ -177,8 +213,12 @@ class StorageMixin:
         seen_ids: set = set()
         if v2:
             if new["content"] or embeds:
-                _put_error(errors, ["content"], "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
-                           "The 'content' and 'embeds' fields cannot be used when using MessageFlags.IS_COMPONENTS_V2")
+                _put_error(
+                    errors,
+                    ["content"],
+                    "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                    "The 'content' and 'embeds' fields cannot be used when using MessageFlags.IS_COMPONENTS_V2",
+                )
             if sum(1 for _ in _walk_components(components)) > 40:
                 _put_error(errors, ["components"], "BASE_TYPE_MAX_LENGTH", "Must be 40 or fewer in length.")
         else:
@@ -186,44 +226,89 @@ class StorageMixin:
                 _put_error(errors, ["components"], "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length.")
             for i, row in enumerate(components):
                 if row.get("type") != C_ROW:
-                    _put_error(errors, ["components", i, "type"], "UNION_TYPE_CHOICES", "Value of field \"type\" must be one of (1,).")
+                    _put_error(
+                        errors,
+                        ["components", i, "type"],
+                        "UNION_TYPE_CHOICES",
+                        'Value of field "type" must be one of (1,).',
+                    )
                     continue
                 children = row.get("components") or []
                 selects = [c for c in children if c.get("type") in SELECT_TYPES]
                 if not children or len(children) > 5 or (selects and len(children) > 1):
-                    _put_error(errors, ["components", i, "components"], "BASE_TYPE_BAD_LENGTH",
-                               "Must be between 1 and 5 in length (a select menu must be alone in its row).")
+                    _put_error(
+                        errors,
+                        ["components", i, "components"],
+                        "BASE_TYPE_BAD_LENGTH",
+                        "Must be between 1 and 5 in length (a select menu must be alone in its row).",
+                    )
         for path_i, component in enumerate(_walk_components(components)):
             cid = component.get("custom_id")
             ctype = component.get("type")
             if cid is not None:
                 if len(cid) > 100:
-                    _put_error(errors, ["components", "custom_id"], "BASE_TYPE_MAX_LENGTH", f"custom_id {cid[:20]!r}… is over 100 characters")
+                    _put_error(
+                        errors,
+                        ["components", "custom_id"],
+                        "BASE_TYPE_MAX_LENGTH",
+                        f"custom_id {cid[:20]!r}… is over 100 characters",
+                    )
                 if cid in seen_ids:
-                    _put_error(errors, ["components", "custom_id"], "COMPONENT_CUSTOM_ID_DUPLICATED", f"Component custom id {cid!r} cannot be duplicated")
+                    _put_error(
+                        errors,
+                        ["components", "custom_id"],
+                        "COMPONENT_CUSTOM_ID_DUPLICATED",
+                        f"Component custom id {cid!r} cannot be duplicated",
+                    )
                 seen_ids.add(cid)
             if ctype == C_BUTTON:
                 if len(str(component.get("label") or "")) > 80:
-                    _put_error(errors, ["components", "label"], "BASE_TYPE_MAX_LENGTH", "Button label must be 80 or fewer in length.")
+                    _put_error(
+                        errors,
+                        ["components", "label"],
+                        "BASE_TYPE_MAX_LENGTH",
+                        "Button label must be 80 or fewer in length.",
+                    )
                 if component.get("style") == 5 and not component.get("url"):
                     _put_error(errors, ["components", "url"], "BASE_TYPE_REQUIRED", "Link buttons need a url")
                 if component.get("style") not in (5, 6) and not cid:
-                    _put_error(errors, ["components", "custom_id"], "BASE_TYPE_REQUIRED", "Non-link buttons need a custom_id")
+                    _put_error(
+                        errors, ["components", "custom_id"], "BASE_TYPE_REQUIRED", "Non-link buttons need a custom_id"
+                    )
             if ctype == C_STRING_SELECT:
                 opts = component.get("options") or []
                 if not 1 <= len(opts) <= 25:
-                    _put_error(errors, ["components", "options"], "BASE_TYPE_BAD_LENGTH", "Select options must be between 1 and 25 in length.")
+                    _put_error(
+                        errors,
+                        ["components", "options"],
+                        "BASE_TYPE_BAD_LENGTH",
+                        "Select options must be between 1 and 25 in length.",
+                    )
                 for opt in opts:
                     if len(str(opt.get("label", ""))) > 100 or len(str(opt.get("value", ""))) > 100:
-                        _put_error(errors, ["components", "options"], "BASE_TYPE_MAX_LENGTH", "Select option label/value must be 100 or fewer in length.")
+                        _put_error(
+                            errors,
+                            ["components", "options"],
+                            "BASE_TYPE_MAX_LENGTH",
+                            "Select option label/value must be 100 or fewer in length.",
+                        )
                 if component.get("max_values", 1) > max(len(opts), 1):
-                    _put_error(errors, ["components", "max_values"], "BASE_TYPE_MAX", "max_values exceeds the number of options")
+                    _put_error(
+                        errors,
+                        ["components", "max_values"],
+                        "BASE_TYPE_MAX",
+                        "max_values exceeds the number of options",
+                    )
         for i, att in enumerate(new["attachments"]):
             if att.size > ATTACHMENT_SIZE_LIMIT:
                 raise _ApiError(413, 40005, "Request entity too large")
             if att.description is not None and len(att.description) > ATTACHMENT_DESCRIPTION_LIMIT:
-                _put_error(errors, ["attachments", i, "description"], "BASE_TYPE_MAX_LENGTH",
-                           f"Must be {ATTACHMENT_DESCRIPTION_LIMIT} or fewer in length.")
+                _put_error(
+                    errors,
+                    ["attachments", i, "description"],
+                    "BASE_TYPE_MAX_LENGTH",
+                    f"Must be {ATTACHMENT_DESCRIPTION_LIMIT} or fewer in length.",
+                )
         if errors:
             raise _invalid_form(errors)
         if not (new["content"] or embeds or components or new["attachments"] or new["poll"] or body.get("sticker_ids")):
@@ -238,7 +323,12 @@ class StorageMixin:
         msg.poll = new["poll"]
 
     def _create_message(
-        self, channel_id: int, body: dict, uploads: Dict[int, Tuple[str, bytes]], *, interaction: Optional[InteractionHandle] = None,
+        self,
+        channel_id: int,
+        body: dict,
+        uploads: Dict[int, Tuple[str, bytes]],
+        *,
+        interaction: Optional[InteractionHandle] = None,
         flags: Optional[int] = None,
     ) -> Message:
         new = self._message_changes(body, uploads, None, channel_id)
@@ -257,9 +347,13 @@ class StorageMixin:
         if interaction is not None:
             msg.interaction = interaction
             msg.webhook_id = self.application_id
-            msg.type = 20 if interaction.type == IT_COMMAND and interaction.original is None else (19 if msg.type == 19 else 0)
+            msg.type = (
+                20 if interaction.type == IT_COMMAND and interaction.original is None else (19 if msg.type == 19 else 0)
+            )
             meta: Dict[str, Any] = {
-                "id": str(interaction.id), "type": interaction.type, "user": self._users[interaction.user_id],
+                "id": str(interaction.id),
+                "type": interaction.type,
+                "user": self._users[interaction.user_id],
                 "authorizing_integration_owners": interaction.payload.get("authorizing_integration_owners", {}),
             }
             if interaction.type == IT_COMMAND:
@@ -273,7 +367,9 @@ class StorageMixin:
         self._store_message(msg)
         return msg
 
-    def _edit_message(self, msg: Message, body: dict, uploads: Dict[int, Tuple[str, bytes]], *, record: bool = True) -> Message:
+    def _edit_message(
+        self, msg: Message, body: dict, uploads: Dict[int, Tuple[str, bytes]], *, record: bool = True
+    ) -> Message:
         was_loading = msg.loading
         new = self._message_changes(body, uploads, msg, msg.channel_id)
         self._apply(msg, new)
@@ -304,9 +400,12 @@ class StorageMixin:
                 raise ValueError(f"unknown user {user_id}; call add_member/add_user first")
             channel_id = self._snowflake()
             self._channels[channel_id] = {
-                "id": str(channel_id), "type": CH_DM, "last_message_id": None, "flags": 0,
-                "recipients": [self._users[user_id]], "recipient_flags": 0,
+                "id": str(channel_id),
+                "type": CH_DM,
+                "last_message_id": None,
+                "flags": 0,
+                "recipients": [self._users[user_id]],
+                "recipient_flags": 0,
             }
             self._dm_channels[user_id] = channel_id
         return channel_id
-

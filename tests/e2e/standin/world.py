@@ -1,11 +1,19 @@
 """The world model a test sets up: users, guilds, roles, members, channels, threads, DMs."""
+
 from __future__ import annotations
 
 from typing import List, Optional, Sequence
 
 from .constants import (
-    ALL_PERMISSIONS, CH_PRIVATE_THREAD, CH_PUBLIC_THREAD, CH_TEXT, EVERYONE_PERMISSIONS, INTENT_GUILDS,
-    INTENT_GUILD_MEMBERS, PERMISSIONS, THREAD_TYPES,
+    ALL_PERMISSIONS,
+    CH_PRIVATE_THREAD,
+    CH_PUBLIC_THREAD,
+    CH_TEXT,
+    EVERYONE_PERMISSIONS,
+    INTENT_GUILDS,
+    INTENT_GUILD_MEMBERS,
+    PERMISSIONS,
+    THREAD_TYPES,
 )
 from .basics import _iso
 
@@ -33,36 +41,87 @@ class WorldMixin:
     def add_guild(self, name: str = "Another Guild") -> int:
         guild_id = self._snowflake()
         everyone = {
-            "id": str(guild_id), "name": "@everyone", "color": 0, "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
-            "hoist": False, "icon": None, "unicode_emoji": None, "position": 0, "permissions": str(EVERYONE_PERMISSIONS),
-            "managed": False, "mentionable": False, "flags": 0,
+            "id": str(guild_id),
+            "name": "@everyone",
+            "color": 0,
+            "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+            "hoist": False,
+            "icon": None,
+            "unicode_emoji": None,
+            "position": 0,
+            "permissions": str(EVERYONE_PERMISSIONS),
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
         }
         guild = {
-            "id": str(guild_id), "name": name, "icon": None, "icon_hash": None, "splash": None, "discovery_splash": None,
-            "owner_id": str(self.owner_id), "afk_channel_id": None, "afk_timeout": 300, "widget_enabled": False,
-            "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0, "emojis": [],
-            "stickers": [], "features": [], "mfa_level": 0, "application_id": None, "system_channel_id": None,
-            "system_channel_flags": 0, "rules_channel_id": None, "max_members": 500000, "vanity_url_code": None,
-            "description": None, "banner": None, "premium_tier": 0, "premium_subscription_count": 0,
-            "preferred_locale": "en-US", "public_updates_channel_id": None, "max_video_channel_users": 25,
-            "max_stage_video_channel_users": 50, "nsfw_level": 0, "premium_progress_bar_enabled": False,
-            "safety_alerts_channel_id": None, "nsfw": False,
+            "id": str(guild_id),
+            "name": name,
+            "icon": None,
+            "icon_hash": None,
+            "splash": None,
+            "discovery_splash": None,
+            "owner_id": str(self.owner_id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "widget_enabled": False,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "mfa_level": 0,
+            "application_id": None,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "max_members": 500000,
+            "vanity_url_code": None,
+            "description": None,
+            "banner": None,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "preferred_locale": "en-US",
+            "public_updates_channel_id": None,
+            "max_video_channel_users": 25,
+            "max_stage_video_channel_users": 50,
+            "nsfw_level": 0,
+            "premium_progress_bar_enabled": False,
+            "safety_alerts_channel_id": None,
+            "nsfw": False,
         }
         self._guilds[guild_id] = {"guild": guild, "roles": {guild_id: everyone}, "members": {}, "joined_at": _iso()}
-        bot_role = self.create_role(f"{self._users[self.bot_id]['username']}", self._bot_permissions, guild_id, managed=True)
+        bot_role = self.create_role(
+            f"{self._users[self.bot_id]['username']}", self._bot_permissions, guild_id, managed=True
+        )
         self._add_member_record(guild_id, self.bot_id, [bot_role])
         for session in self._active_sessions(guild_id, INTENT_GUILDS):
-            session.dispatch("GUILD_CREATE", self._guild_create_payload(guild_id, all_members=bool(session.intents & INTENT_GUILD_MEMBERS)))
+            session.dispatch(
+                "GUILD_CREATE",
+                self._guild_create_payload(guild_id, all_members=bool(session.intents & INTENT_GUILD_MEMBERS)),
+            )
         return guild_id
 
-    def create_role(self, name: str, permissions: int = 0, guild_id: Optional[int] = None, *, managed: bool = False) -> int:
+    def create_role(
+        self, name: str, permissions: int = 0, guild_id: Optional[int] = None, *, managed: bool = False
+    ) -> int:
         guild_id = guild_id or self.guild_id
         roles = self._guilds[guild_id]["roles"]
         role_id = self._snowflake()
         role = {
-            "id": str(role_id), "name": name, "color": 0, "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
-            "hoist": False, "icon": None, "unicode_emoji": None, "position": len(roles), "permissions": str(permissions),
-            "managed": managed, "mentionable": False, "flags": 0,
+            "id": str(role_id),
+            "name": name,
+            "color": 0,
+            "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+            "hoist": False,
+            "icon": None,
+            "unicode_emoji": None,
+            "position": len(roles),
+            "permissions": str(permissions),
+            "managed": managed,
+            "mentionable": False,
+            "flags": 0,
         }
         if managed:
             role["tags"] = {"bot_id": str(self.bot_id)}
@@ -73,9 +132,18 @@ class WorldMixin:
 
     def _add_member_record(self, guild_id: int, user_id: int, roles: Sequence[int]) -> dict:
         member = {
-            "nick": None, "avatar": None, "banner": None, "roles": [str(r) for r in roles], "joined_at": _iso(),
-            "premium_since": None, "deaf": False, "mute": False, "flags": 0, "pending": False,
-            "communication_disabled_until": None, "avatar_decoration_data": None,
+            "nick": None,
+            "avatar": None,
+            "banner": None,
+            "roles": [str(r) for r in roles],
+            "joined_at": _iso(),
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "communication_disabled_until": None,
+            "avatar_decoration_data": None,
         }
         self._guilds[guild_id]["members"][user_id] = member
         return member
@@ -127,17 +195,35 @@ class WorldMixin:
         return ALL_PERMISSIONS if perms & PERMISSIONS["administrator"] else perms
 
     def create_channel(
-        self, name: str, guild_id: Optional[int] = None, *, type: int = CH_TEXT, parent_id: Optional[int] = None, topic: Optional[str] = None
+        self,
+        name: str,
+        guild_id: Optional[int] = None,
+        *,
+        type: int = CH_TEXT,
+        parent_id: Optional[int] = None,
+        topic: Optional[str] = None,
     ) -> int:
         """Create a guild channel (text by default); returns its id."""
         guild_id = guild_id or self.guild_id
         channel_id = self._snowflake()
         position = sum(1 for c in self._channels.values() if c.get("guild_id") == str(guild_id))
         channel = {
-            "id": str(channel_id), "type": type, "guild_id": str(guild_id), "name": name, "position": position,
-            "permission_overwrites": [], "parent_id": str(parent_id) if parent_id else None, "topic": topic, "nsfw": False,
-            "last_message_id": None, "rate_limit_per_user": 0, "default_auto_archive_duration": 1440, "flags": 0,
-            "default_thread_rate_limit_per_user": 0, "icon_emoji": None, "theme_color": None,
+            "id": str(channel_id),
+            "type": type,
+            "guild_id": str(guild_id),
+            "name": name,
+            "position": position,
+            "permission_overwrites": [],
+            "parent_id": str(parent_id) if parent_id else None,
+            "topic": topic,
+            "nsfw": False,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "default_auto_archive_duration": 1440,
+            "flags": 0,
+            "default_thread_rate_limit_per_user": 0,
+            "icon_emoji": None,
+            "theme_color": None,
         }
         self._channels[channel_id] = channel
         for session in self._active_sessions(guild_id, INTENT_GUILDS):
@@ -145,7 +231,13 @@ class WorldMixin:
         return channel_id
 
     def create_thread(
-        self, parent_id: int, name: str, *, private: bool = False, owner_id: Optional[int] = None, thread_id: Optional[int] = None
+        self,
+        parent_id: int,
+        name: str,
+        *,
+        private: bool = False,
+        owner_id: Optional[int] = None,
+        thread_id: Optional[int] = None,
     ) -> int:
         """Create a thread (a channel of type 11, or 12 when private) under a text channel; returns its id."""
         parent = self._channels.get(parent_id)
@@ -155,12 +247,27 @@ class WorldMixin:
         owner_id = owner_id or self.bot_id
         now = _iso()
         thread = {
-            "id": str(thread_id), "type": CH_PRIVATE_THREAD if private else CH_PUBLIC_THREAD, "guild_id": parent["guild_id"],
-            "parent_id": str(parent_id), "owner_id": str(owner_id), "name": name, "last_message_id": None,
-            "rate_limit_per_user": 0, "message_count": 0, "member_count": 1, "total_message_sent": 0, "flags": 0,
+            "id": str(thread_id),
+            "type": CH_PRIVATE_THREAD if private else CH_PUBLIC_THREAD,
+            "guild_id": parent["guild_id"],
+            "parent_id": str(parent_id),
+            "owner_id": str(owner_id),
+            "name": name,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "message_count": 0,
+            "member_count": 1,
+            "total_message_sent": 0,
+            "flags": 0,
             "applied_tags": [],
-            "thread_metadata": {"archived": False, "auto_archive_duration": 1440, "archive_timestamp": now, "locked": False,
-                                "create_timestamp": now, "invitable": True},
+            "thread_metadata": {
+                "archived": False,
+                "auto_archive_duration": 1440,
+                "archive_timestamp": now,
+                "locked": False,
+                "create_timestamp": now,
+                "invitable": True,
+            },
         }
         self._channels[thread_id] = thread
         self._thread_members[thread_id].add(owner_id)
@@ -170,7 +277,9 @@ class WorldMixin:
 
     def threads_under(self, parent_id: int) -> List[dict]:
         """Every thread made under a channel (archived ones too), oldest first."""
-        return [c for c in self._channels.values() if c["type"] in THREAD_TYPES and c.get("parent_id") == str(parent_id)]
+        return [
+            c for c in self._channels.values() if c["type"] in THREAD_TYPES and c.get("parent_id") == str(parent_id)
+        ]
 
     def remove_bot(self, guild_id: Optional[int] = None) -> None:
         """The bot is removed from a guild (kicked, or its application taken off): GUILD_DELETE
@@ -230,4 +339,3 @@ class WorldMixin:
     def dm_channel(self, user_id: int) -> int:
         """The id of the DM channel between the bot and a user (created if needed), e.g. for ``slash``."""
         return self._create_dm_channel(int(user_id))
-

@@ -33,6 +33,7 @@ lists what to break (comma-separated, `name` or `name:probability`):
 
 Only tests use this; the bot knows nothing of it.
 """
+
 from __future__ import annotations
 
 import os
@@ -65,16 +66,20 @@ if FAULTS:
             await original_write(self, *args, **kwargs)
             if RND.random() < FAULTS["kill_after_commit"]:
                 os.kill(os.getpid(), signal.SIGKILL)
+
         Database._write = _write
 
     if "kill_in_tournament" in FAULTS:
+
         def dying(original, only_linked=False):
             async def write_then_maybe_die(self, *args, **kwargs):
                 out = await original(self, *args, **kwargs)
                 if (not only_linked or kwargs.get("linked")) and RND.random() < FAULTS["kill_in_tournament"]:
                     os.kill(os.getpid(), signal.SIGKILL)
                 return out
+
             return write_then_maybe_die
+
         for name in ("save_tournament", "table_thread"):
             setattr(Database, name, dying(getattr(Database, name)))
         Database.create_game = dying(Database.create_game, only_linked=True)
@@ -84,6 +89,7 @@ if FAULTS:
 
         def execute(self, sql, *args, **kwargs):
             return original_execute(self, "ROLLBACK" if sql == "COMMIT" else sql, *args, **kwargs)
+
         aiosqlite.Connection.execute = execute
 
     if "no_outbox" in FAULTS:
@@ -113,6 +119,7 @@ if FAULTS:
             if made[0] == int(FAULTS["kill_mid_pairing"]):
                 os.kill(os.getpid(), signal.SIGKILL)
             return thread
+
         halls._thread = thread_then_maybe_die
 
     if "clock_lease" in FAULTS:
@@ -127,6 +134,7 @@ if FAULTS:
             if message.edit and RND.random() < FAULTS["kill_while_editing"]:
                 os.kill(os.getpid(), signal.SIGKILL)
             await original_delivered(self, message, message_id)
+
         Owing.delivered = delivered_then_maybe_die
 
     if "no_edits" in FAULTS:
@@ -134,6 +142,7 @@ if FAULTS:
 
         async def nothing_to_edit(self, message):
             return []
+
         Status.edits = nothing_to_edit
 
     if "db_faults_unknown" in FAULTS:
@@ -143,11 +152,13 @@ if FAULTS:
         outage.SHORT_LIVED = frozenset()
 
     if "no_dedup" in FAULTS:
+
         async def delivered(self, message):
             return None
 
         async def already_sent(*args, **kwargs):
             return False
+
         Owing.delivered = delivered
         recovery._already_sent = already_sent
 
@@ -175,5 +186,6 @@ if FAULTS:
             if done:
                 step_done()
             return done
+
         Forget._leave = leave_then_maybe_die
         PrivacyQueries.rename_game = rename_then_maybe_die

@@ -6,6 +6,7 @@ random  the shared uniform baseline, `autoplay.RandomPlayer`
 
 Nothing here imports the engine: players receive the Game object and a view.
 """
+
 from __future__ import annotations
 
 from typing import Callable
@@ -15,8 +16,10 @@ from .greedy import GreedyPlayer
 
 
 # The game's own players by level (the plug-in offers them; "random" is shared).
-AUTOMATIC: dict[str, Callable[[], AutoPlayer]] = {"greedy": GreedyPlayer,
-                                                    "strong": lazy(f"{__name__}.strong", "StrongPlayer")}
+AUTOMATIC: dict[str, Callable[[], AutoPlayer]] = {
+    "greedy": GreedyPlayer,
+    "strong": lazy(f"{__name__}.strong", "StrongPlayer"),
+}
 
 
 def player_for(level: str = DEFAULT_LEVEL) -> AutoPlayer:

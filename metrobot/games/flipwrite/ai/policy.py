@@ -11,6 +11,7 @@ crossed (half a point or more per station, plus 0.8 for not wasting the card), s
 shorter ride on the same way never scores best: leaving them out changes no choice and
 saves most of the work.
 """
+
 from __future__ import annotations
 
 import random

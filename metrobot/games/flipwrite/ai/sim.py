@@ -14,6 +14,7 @@ A move is (way, count): `way` indexes `Board.ways`, a line and, on a ring, a dir
 `count` is the stations crossed (ignored for a transfer). A free ride is (FREE_WAY,
 station index) or (FREE_WAY, -1) to let it go.
 """
+
 from __future__ import annotations
 
 import random
@@ -54,7 +55,7 @@ class Board:
         self.ways: list[tuple[int, str | None, tuple[int, ...]]] = []
         self.way_index: dict[tuple[str, str | None], int] = {}
         for li, line in enumerate(metro_map.lines):
-            for direction in (DIRECTIONS if line.ring else (None,)):
+            for direction in DIRECTIONS if line.ring else (None,):
                 self.way_index[(line.id, direction)] = len(self.ways)
                 self.ways.append((li, direction, tuple(self.index[s] for s in path(metro_map, line, direction))))
         self.served = [len(metro_map.lines_at(s)) for s in ids]  # the number a transfer boxes
@@ -245,4 +246,3 @@ class Sim:
             empty = n - seat.marks.bit_count()
             out.append((seat.points + 2 * seat.boxes - (empty if self.solo else empty // 2), empty))
         return out
-

@@ -26,6 +26,7 @@ seeded decision the same on any machine unless the clock runs out first
 game and one in the last round a step or two. A decision is one step of a chain (a
 special station's extra action is decided when it is owed, seeing the marks just made).
 """
+
 from __future__ import annotations
 
 import math
@@ -62,8 +63,9 @@ class StrongPlayer(AutoPlayer):
         self.prune_z = prune_z
         self.last = Search()
 
-    def choose(self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random,
-               budget: Budget = Budget()) -> Action:
+    def choose(
+        self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random, budget: Budget = Budget()
+    ) -> Action:
         # 3 % of the budget is kept back for the moments a shared machine hands the CPU to
         # others: a late answer can cost a player their round clock.
         deadline = budget.deadline() - 0.03 * budget.seconds
@@ -77,7 +79,7 @@ class StrongPlayer(AutoPlayer):
         me = list(base.players).index(seat)
         root = Sim.from_state(board, base)
         ranked = sorted(range(len(legal)), key=lambda k: -estimate(root, me, board.to_move(legal[k])))
-        candidates = [legal[k] for k in ranked[:self.width]]
+        candidates = [legal[k] for k in ranked[: self.width]]
         last.candidates = len(candidates)
         if len(candidates) == 1:
             return candidates[0]

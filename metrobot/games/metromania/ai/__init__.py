@@ -3,6 +3,7 @@
 They read only a seat's view and think on states `determinize` rebuilds from it. None of
 these modules imports the engine (it imports them): the Game object is a parameter.
 """
+
 from __future__ import annotations
 
 from typing import Callable
@@ -12,8 +13,10 @@ from .greedy import GREEDY, GreedyPlayer
 
 
 # The game's own players by level (the plug-in offers them; "random" is shared).
-AUTOMATIC: dict[str, Callable[[], AutoPlayer]] = {"greedy": GreedyPlayer,
-                                                    "strong": lazy(f"{__name__}.strong", "StrongPlayer")}
+AUTOMATIC: dict[str, Callable[[], AutoPlayer]] = {
+    "greedy": GreedyPlayer,
+    "strong": lazy(f"{__name__}.strong", "StrongPlayer"),
+}
 
 
 def player(level: str = DEFAULT_LEVEL) -> AutoPlayer:

@@ -24,14 +24,28 @@ edges that have a free flanking cell the seat may dig (not lake or park; a spot 
 kind the seat still holds a marker of). The search ignores the rules that forbid acute
 turns except on the first tunnel, and a line's own later growth: it is an estimate.
 """
+
 from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
 
 from .. import rules
-from ..board import (ARROWS, CITY_CELLS, CORNERS, DIRS, TOUCHING, VERTICES, Cell, Vertex, direction, flanks, in_city,
-                     side_distance, turn)
+from ..board import (
+    ARROWS,
+    CITY_CELLS,
+    CORNERS,
+    DIRS,
+    TOUCHING,
+    VERTICES,
+    Cell,
+    Vertex,
+    direction,
+    flanks,
+    in_city,
+    side_distance,
+    turn,
+)
 from ..state import TUNNELS_PER_LINE, State
 
 UNPLACED = 6  # what an unplaced or untouched marker costs at the end (rules: impossible trip)
@@ -50,7 +64,7 @@ class Weights:
 
 
 WEIGHTS = Weights()
-INF = 10 ** 6
+INF = 10**6
 
 
 # ---------------------------------------------------------------- static geometry
@@ -74,8 +88,7 @@ def diggable(s: State, seat: int) -> frozenset[Cell]:
     player = s.players[seat]
     kinds = {m.kind for m in s.markers if m.holder == player and m.cell is None}
     occupied = s.occupied
-    return frozenset(c for c in CITY_CELLS if c not in occupied
-                     and (s.cells[c] == "blank" or s.cells[c] in kinds))
+    return frozenset(c for c in CITY_CELLS if c not in occupied and (s.cells[c] == "blank" or s.cells[c] in kinds))
 
 
 def open_graph(free: frozenset[Cell]) -> dict[Vertex, tuple[Vertex, ...]]:
@@ -310,7 +323,10 @@ class Estimator:
         key = (kind, twin)
         found = self.spot_lists.get(key)
         if found is None:
-            found = [c for c in CITY_CELLS if s.cells[c] == kind and c not in self.base.occupied
-                     and (twin is None or twin not in TOUCHING[c])]
+            found = [
+                c
+                for c in CITY_CELLS
+                if s.cells[c] == kind and c not in self.base.occupied and (twin is None or twin not in TOUCHING[c])
+            ]
             self.spot_lists[key] = found
         return [c for c in found if c not in s.occupied]

@@ -5,6 +5,7 @@ best one is played. An intermediate station is a whole turn, so it is charged th
 it gives up. Fast (a few milliseconds a step): it is also the engine's `auto_action`,
 which plays for absent people and in every self-play game.
 """
+
 from __future__ import annotations
 
 import random
@@ -30,8 +31,14 @@ def horizon(s: State, seat: int) -> int | None:
     return TUNNELS_PER_TURN if seat in s.remaining else 0
 
 
-def rank(game: Game, s: State, seat_id: str, actions: list[Action], weights: Weights = WEIGHTS,
-         estimator: Estimator | None = None) -> list[tuple[float, int]]:
+def rank(
+    game: Game,
+    s: State,
+    seat_id: str,
+    actions: list[Action],
+    weights: Weights = WEIGHTS,
+    estimator: Estimator | None = None,
+) -> list[tuple[float, int]]:
     """(estimate, index) of every action, best first; ties keep the actions' order."""
     seat = s.players.index(seat_id)
     est = estimator or Estimator(s, seat, weights)
@@ -54,8 +61,9 @@ class GreedyPlayer(AutoPlayer):
         self.weights = weights
         self.noise = noise  # breaks ties at random so self-play games differ
 
-    def choose(self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random,
-               budget: Budget = Budget()) -> Action:
+    def choose(
+        self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random, budget: Budget = Budget()
+    ) -> Action:
         s = game.determinize(view, viewer, rnd)
         actions = game.legal_actions(s, seat)
         if not actions:

@@ -27,6 +27,7 @@ everywhere (the greedy ranks a seat's legal steps), so `WORK_RATE` steps a secon
 a decision well within its seconds, and a seeded decision is the same on any machine as
 long as the clock cap is not reached first (`Search.capped`).
 """
+
 from __future__ import annotations
 
 import math
@@ -65,8 +66,9 @@ class StrongPlayer(AutoPlayer):
     level = "strong"
     work_rate = WORK_RATE
 
-    def __init__(self, width: int = 6, beam: int = 3, noise: float = 0.3, margin: float = MARGIN_WEIGHT,
-                 depth: int | None = None):
+    def __init__(
+        self, width: int = 6, beam: int = 3, noise: float = 0.3, margin: float = MARGIN_WEIGHT, depth: int | None = None
+    ):
         self.width = width  # candidate turns kept
         self.beam = beam  # steps tried from each partial turn
         self.noise = noise  # randomness of the greedy play in rollouts
@@ -74,12 +76,14 @@ class StrongPlayer(AutoPlayer):
         self.depth = depth  # turns a rollout plays after the candidate's (None: to the end)
         self.last = Search()
 
-    def choose(self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random,
-               budget: Budget = Budget()) -> Action:
+    def choose(
+        self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random, budget: Budget = Budget()
+    ) -> Action:
         return self.plan(game, view, viewer, seat, rnd, budget)[0]
 
-    def plan(self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random,
-             budget: Budget = Budget()) -> list[Action]:
+    def plan(
+        self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random, budget: Budget = Budget()
+    ) -> list[Action]:
         deadline = budget.deadline()
         self.last = Search()
         s = game.determinize(view, viewer, rnd)
@@ -98,8 +102,18 @@ class StrongPlayer(AutoPlayer):
         return list(best.steps)
 
     # ------------------------------------------------------------ rollouts
-    def _try_out(self, game: Game, view: dict[str, Any], viewer: str, seat: str, s: State,
-                 cands: list[Candidate], rnd: random.Random, budget: Budget, deadline: float) -> None:
+    def _try_out(
+        self,
+        game: Game,
+        view: dict[str, Any],
+        viewer: str,
+        seat: str,
+        s: State,
+        cands: list[Candidate],
+        rnd: random.Random,
+        budget: Budget,
+        deadline: float,
+    ) -> None:
         hidden = any(m.get("letter") is None for m in view["markers"])
         person = game.owner(s, seat)
         last = self.last
@@ -122,8 +136,17 @@ class StrongPlayer(AutoPlayer):
             cand.n += 1
             last.rollouts += 1
 
-    def _rollout(self, game: Game, world: State, seat: str, person: str, steps: list[Action],
-                 rnd: random.Random, deadline: float, clock: Callable[[], float]) -> float | None:
+    def _rollout(
+        self,
+        game: Game,
+        world: State,
+        seat: str,
+        person: str,
+        steps: list[Action],
+        rnd: random.Random,
+        deadline: float,
+        clock: Callable[[], float],
+    ) -> float | None:
         for action in steps:
             world, _ = game.apply(world, seat, action)
         self.last.work += len(steps)  # a turn that ends the game still costs work (and its scoring)

@@ -9,6 +9,7 @@ From each partial turn the `beam` best next steps by the estimate are tried; the
 `width` best partial turns go on. Different orders of the same tunnels end in the same
 position and count once. The greedy player's own turn always comes first.
 """
+
 from __future__ import annotations
 
 import math
@@ -22,16 +23,23 @@ from .greedy import rank
 
 def position_key(s: State) -> tuple:
     """What a turn changed: tunnels, stations, markers, and whose move it is."""
-    return (tuple(tuple(line.cells) for line in s.lines), tuple(sorted(s.stations)),
-            tuple(m.cell for m in s.markers), s.current, s.turn.bonus, s.phase)
+    return (
+        tuple(tuple(line.cells) for line in s.lines),
+        tuple(sorted(s.stations)),
+        tuple(m.cell for m in s.markers),
+        s.current,
+        s.turn.bonus,
+        s.phase,
+    )
 
 
 def turn_over(game: Game, s: State, seat: str, start_turn: int) -> bool:
     return game.is_over(s) or game.turn_number(s) != start_turn or seat not in game.to_move(s)
 
 
-def greedy_turn(game: Game, s: State, seat: str, deadline: float = math.inf,
-                clock: Callable[[], float] = time.perf_counter) -> tuple[float, list[Action]]:
+def greedy_turn(
+    game: Game, s: State, seat: str, deadline: float = math.inf, clock: Callable[[], float] = time.perf_counter
+) -> tuple[float, list[Action]]:
     """The turn the greedy player would play (without its random tie-breaks); past the
     deadline, only its first steps (at least one)."""
     start_turn = game.turn_number(s)
@@ -45,8 +53,15 @@ def greedy_turn(game: Game, s: State, seat: str, deadline: float = math.inf,
     return value, steps
 
 
-def candidate_turns(game: Game, s: State, seat: str, width: int = 6, beam: int = 3, deadline: float = math.inf,
-                    clock: Callable[[], float] = time.perf_counter) -> list[tuple[float, list[Action]]]:
+def candidate_turns(
+    game: Game,
+    s: State,
+    seat: str,
+    width: int = 6,
+    beam: int = 3,
+    deadline: float = math.inf,
+    clock: Callable[[], float] = time.perf_counter,
+) -> list[tuple[float, list[Action]]]:
     """Up to `width` (estimate, steps) of whole turns for `seat`: the greedy turn first,
     then the others, best estimate first. Past `deadline`, only the greedy turn."""
     greedy = greedy_turn(game, s, seat, deadline, clock)
@@ -70,4 +85,4 @@ def candidate_turns(game: Game, s: State, seat: str, width: int = 6, beam: int =
                     grown[key] = (value, path, child)
         frontier = sorted(grown.values(), key=lambda x: -x[0])[:width]
     others = [c for c in sorted(complete.values(), key=lambda x: -x[0]) if c[1] != greedy[1]]
-    return [greedy] + others[:width - 1]
+    return [greedy] + others[: width - 1]

@@ -8,6 +8,7 @@ random  the shared uniform baseline, `autoplay.RandomPlayer`
 They read only a seat's view and think on states `determinize` rebuilds from it. None of
 these modules imports the engine (it imports them): the Game object is a parameter.
 """
+
 from __future__ import annotations
 
 from typing import Callable
@@ -17,8 +18,10 @@ from .greedy import GreedyPlayer
 
 
 # The game's own players by level (the plug-in offers them; "random" is shared).
-AUTOMATIC: dict[str, Callable[[], AutoPlayer]] = {"greedy": GreedyPlayer,
-                                                    "strong": lazy(f"{__name__}.strong", "StrongPlayer")}
+AUTOMATIC: dict[str, Callable[[], AutoPlayer]] = {
+    "greedy": GreedyPlayer,
+    "strong": lazy(f"{__name__}.strong", "StrongPlayer"),
+}
 
 
 def player_for(level: str = DEFAULT_LEVEL) -> AutoPlayer:

@@ -16,6 +16,7 @@ incrementally (the same sums, to rounding; a test holds it to the plain formula)
 colour's side of it is cached by its track, and so is what each station next to the
 track would add.
 """
+
 from __future__ import annotations
 
 import random
@@ -44,8 +45,9 @@ _FRESH: dict[tuple, dict[int, float]] = {}
 class GreedyPlayer(AutoPlayer):
     level = "greedy"
 
-    def choose(self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random,
-               budget: Budget = Budget()) -> Action:
+    def choose(
+        self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random, budget: Budget = Budget()
+    ) -> Action:
         state = game.determinize(view, viewer, rnd)
         return decide(state, seat, rnd)
 
@@ -106,7 +108,7 @@ def distances(board: Board) -> list[list[int]]:
             table.append(dist)
         _DIST[board.digest] = table
         if len(_POW) <= n:
-            _POW.extend(GAMMA ** d for d in range(len(_POW), n + 1))
+            _POW.extend(GAMMA**d for d in range(len(_POW), n + 1))
     return table
 
 
@@ -143,7 +145,7 @@ def _potential(dist: list[list[int]], stations: list[int], targets: dict[int, fl
     total = 0.0
     for t, v in targets.items():
         d = min(dist[t][i] for i in stations)
-        total += v * GAMMA ** d
+        total += v * GAMMA**d
     return total
 
 
@@ -212,8 +214,9 @@ def _value(s: State, colour: str, gap: int, kind: str, end_game: bool, context: 
     return points + total
 
 
-def _changes(s: State, colour: str, side: _Side, reached: tuple[str, str], items: list[dict[str, Any]],
-             end_game: bool) -> dict[int, float]:
+def _changes(
+    s: State, colour: str, side: _Side, reached: tuple[str, str], items: list[dict[str, Any]], end_game: bool
+) -> dict[int, float]:
     """How the colour's targets change once it reaches `reached`, the items just scored
     taken off (they are in `points`): what `_targets` of the longer line would differ by."""
     board, on = s.board, side.on

@@ -32,6 +32,7 @@ round of deals starts once it is spent, and how many candidates are kept is work
 from the first rollout's length, not from the clock. So a seeded decision is the same
 on any machine as long as the clock cap is not reached first (`Search.capped`).
 """
+
 from __future__ import annotations
 
 import math
@@ -62,8 +63,15 @@ class StrongPlayer(AutoPlayer):
     level = "strong"
     work_rate = WORK_RATE
 
-    def __init__(self, width: int = WIDTH, beam: int = BEAM, rounds: int | None = ROUNDS,
-                 win_bonus: float = WIN_BONUS, token_worth: float = TOKEN_WORTH, prune_z: float = PRUNE_Z):
+    def __init__(
+        self,
+        width: int = WIDTH,
+        beam: int = BEAM,
+        rounds: int | None = ROUNDS,
+        win_bonus: float = WIN_BONUS,
+        token_worth: float = TOKEN_WORTH,
+        prune_z: float = PRUNE_Z,
+    ):
         self.width = width
         self.beam = beam
         self.rounds = rounds  # None: rollouts play to the end of the game
@@ -72,12 +80,14 @@ class StrongPlayer(AutoPlayer):
         self.prune_z = prune_z
         self.last = Search()
 
-    def choose(self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random,
-               budget: Budget = Budget()) -> Action:
+    def choose(
+        self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random, budget: Budget = Budget()
+    ) -> Action:
         return self.plan(game, view, viewer, seat, rnd, budget)[0]
 
-    def plan(self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random,
-             budget: Budget = Budget()) -> list[Action]:
+    def plan(
+        self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random, budget: Budget = Budget()
+    ) -> list[Action]:
         deadline = budget.deadline() - RESERVE * budget.seconds
         self.last = Search()
         s = game.determinize(view, viewer, rnd)
@@ -86,14 +96,24 @@ class StrongPlayer(AutoPlayer):
             raise RuleError(f"{seat} owes no decision now.", "not_your_turn")
         cands = candidate_turns(game, s, seat, self.width, self.beam, deadline, rnd, budget.clock)
         self.last.candidates = len(cands)
-        best = cands[self._search(game, view, viewer, seat, cands, rnd, budget, deadline)] if len(cands) > 1 \
-            else cands[0]
+        best = (
+            cands[self._search(game, view, viewer, seat, cands, rnd, budget, deadline)] if len(cands) > 1 else cands[0]
+        )
         self.last.capped = self.last.capped or budget.clock() > deadline
         return list(best)
 
     # ------------------------------------------------------------ rollouts
-    def _search(self, game: Game, view: dict[str, Any], viewer: str, seat: str, cands: list[list[Action]],
-                rnd: random.Random, budget: Budget, deadline: float) -> int:
+    def _search(
+        self,
+        game: Game,
+        view: dict[str, Any],
+        viewer: str,
+        seat: str,
+        cands: list[list[Action]],
+        rnd: random.Random,
+        budget: Budget,
+        deadline: float,
+    ) -> int:
         outcomes: list[list[float]] = [[] for _ in cands]
         alive = list(range(len(cands)))
         last = self.last
@@ -133,8 +153,16 @@ class StrongPlayer(AutoPlayer):
         took = budget.clock() - began
         return int(max(0.0, deadline - budget.clock()) / max(took, 1e-6)) + 1
 
-    def _rollout(self, game: Game, world: State, seat: str, steps: list[Action], rnd: random.Random,
-                 deadline: float, clock: Callable[[], float]) -> float | None:
+    def _rollout(
+        self,
+        game: Game,
+        world: State,
+        seat: str,
+        steps: list[Action],
+        rnd: random.Random,
+        deadline: float,
+        clock: Callable[[], float],
+    ) -> float | None:
         for action in steps:
             world, _ = game.apply(world, seat, action)
         self.last.work += len(steps)  # a turn that ends the game still costs work
@@ -176,7 +204,7 @@ class StrongPlayer(AutoPlayer):
 def _fewer(alive: list[int], rollouts: int) -> list[int]:
     """The candidates (best prior first) that `rollouts` can give MIN_DEALS deals each:
     one deal each tells little, and early in the game a rollout to the end is long."""
-    return alive[:max(2, min(len(alive), rollouts // MIN_DEALS))]
+    return alive[: max(2, min(len(alive), rollouts // MIN_DEALS))]
 
 
 def _best(alive: list[int], outcomes: list[list[float]]) -> int:

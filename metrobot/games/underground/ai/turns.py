@@ -12,6 +12,7 @@ passenger points it gives this seat minus the most any other player gets from it
 Different orders of the same placements end in the same position and count once. The
 greedy player's own turn always comes first.
 """
+
 from __future__ import annotations
 
 import math
@@ -30,8 +31,15 @@ def turn_over(s: State, start_turn: int) -> bool:
 
 def position_key(s: State) -> tuple:
     """What a turn can change: the track, the tokens, the scores and the passenger."""
-    return (tuple(tuple(sorted(c.track)) for c in s.colours.values()), tuple(s.tokens.values()),
-            tuple(s.scores().values()), s.at, s.turn.step, s.turn.pending is not None, s.turn_count)
+    return (
+        tuple(tuple(sorted(c.track)) for c in s.colours.values()),
+        tuple(s.tokens.values()),
+        tuple(s.scores().values()),
+        s.at,
+        s.turn.step,
+        s.turn.pending is not None,
+        s.turn_count,
+    )
 
 
 def trip_margin(s: State, seat: str) -> int:
@@ -51,9 +59,16 @@ def greedy_turn(game: Game, s: State, seat: str, rnd: random.Random) -> tuple[li
     return steps, position_key(s)
 
 
-def candidate_turns(game: Game, s: State, seat: str, width: int = 6, beam: int = 3,
-                    deadline: float = math.inf, rnd: random.Random | None = None,
-                    clock: Callable[[], float] = time.perf_counter) -> list[list[Action]]:
+def candidate_turns(
+    game: Game,
+    s: State,
+    seat: str,
+    width: int = 6,
+    beam: int = 3,
+    deadline: float = math.inf,
+    rnd: random.Random | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> list[list[Action]]:
     """Up to `width` whole turns for `seat` (whose turn it is in `s`): the greedy turn
     first, then the others, best first. Past `deadline`, only the greedy turn."""
     greedy, greedy_key = greedy_turn(game, s, seat, rnd or random.Random(0))
@@ -83,4 +98,4 @@ def candidate_turns(game: Game, s: State, seat: str, width: int = 6, beam: int =
         frontier = sorted(grown.values(), key=lambda x: -x[0])[:width]
     complete.pop(greedy_key, None)
     others = [steps for _, steps in sorted(complete.values(), key=lambda x: -x[0])]
-    return [greedy] + others[:width - 1]
+    return [greedy] + others[: width - 1]
