@@ -38,8 +38,9 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Callable
+from typing import Any
 
 from metrobot.games import get_plugin
 from metrobot.games.autoplay import Budget, decide, play_steps

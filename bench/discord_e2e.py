@@ -92,8 +92,8 @@ async def latency(s: DiscordStandIn, db_path: str, samples: int, plugin: GamePlu
                 channel,
                 lambda m: (
                     (m.attachments or simultaneous)
-                    and len(s.messages(channel)) > seen
-                    and m.id == s.messages(channel)[-1].id
+                    and len(s.messages(channel)) > seen  # noqa: B023 - used within this iteration
+                    and m.id == s.messages(channel)[-1].id  # noqa: B023 - used within this iteration
                 ),
             )
             moved.append((time.perf_counter() - t0) * 1000)

@@ -20,9 +20,7 @@ from render.png import encode_png
 from .timing import measure, ratio_line, summary, with_and_without
 
 PLAYERS = [f"p{i}" for i in range(1, 9)]
-NAMES = {
-    p: n for p, n in zip(PLAYERS, ["Alice", "Bartholomew", "Chen", "Dörte", "Emeka", "Fatima", "Gustav", "Hiroko"])
-}
+NAMES = dict(zip(PLAYERS, ["Alice", "Bartholomew", "Chen", "Dörte", "Emeka", "Fatima", "Gustav", "Hiroko"]))
 
 
 def late_state(seed: int = 7, left: int = 3):

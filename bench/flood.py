@@ -38,7 +38,7 @@ from .timing import summary  # noqa: E402
 
 def p95(samples: list[float]) -> float:
     ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
 async def status_latency(

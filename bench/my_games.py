@@ -40,7 +40,7 @@ async def fill(db: Database, kinds: list[str]) -> None:
     for gid in range(1, GAMES + 1):
         status = ("lobby" if gid % 10 == 0 else "active") if gid <= OPEN else "finished"
         people = rnd.sample(range(PEOPLE), 3) + ([7] if gid in mine else [])
-        people = [p for p in dict.fromkeys(people)][:4]
+        people = list(dict.fromkeys(people))[:4]
         table = [{"user_id": f"u{p}", "name": f"Person {p}", "auto": False} for p in people]
         waiting = json.dumps([f"u{rnd.choice(people)}"] if status == "active" else [])
         state = json.dumps({"blob": "x" * 20_000}) if status != "lobby" else None  # (states are this big)

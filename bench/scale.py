@@ -73,7 +73,7 @@ async def drive(where: str, channels: list[str], setup: bool, barrier: Any = Non
         await db.close()
 
 
-def _worker(where: str, channels: list[str], out: "multiprocessing.Queue", barrier: Any) -> None:
+def _worker(where: str, channels: list[str], out: multiprocessing.Queue, barrier: Any) -> None:
     out.put(asyncio.run(drive(where, channels, setup=False, barrier=barrier)))
 
 

@@ -61,7 +61,7 @@ def trim(s: DiscordStandIn) -> None:
     for attachment in s._attachments.values():
         attachment.data = b""
     s._attachments.clear()
-    for channel_id, messages in s._channel_messages.items():
+    for _channel_id, messages in s._channel_messages.items():
         for old in messages[:-KEEP]:
             s._messages.pop(old.id, None)
         del messages[:-KEEP]

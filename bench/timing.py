@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import statistics
 import time
-from typing import Callable
+from collections.abc import Callable
 
 
 def measure(fn: Callable[[], object], *, runs: int = 50, warmup: int = 3) -> list[float]:
@@ -26,7 +26,7 @@ def measure(fn: Callable[[], object], *, runs: int = 50, warmup: int = 3) -> lis
 
 def summary(name: str, samples: list[float], target: str = "") -> str:
     samples = sorted(samples)
-    p95 = samples[min(len(samples) - 1, int(round(0.95 * (len(samples) - 1))))]
+    p95 = samples[min(len(samples) - 1, round(0.95 * (len(samples) - 1)))]
     line = f"{name:<48} median {statistics.median(samples):8.3f} ms   p95 {p95:8.3f} ms   n={len(samples)}"
     return line + (f"   target {target}" if target else "")
 

@@ -8,8 +8,9 @@ Log JSON (a contract read by `replay`, `render` and tests):
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .games import BadInput, GamePlugin, RuleError, get_game, get_plugin
 from .games.autoplay import DEFAULT_LEVEL, Budget
@@ -39,7 +40,7 @@ class GameLog:
         }
 
     @classmethod
-    def from_json(cls, data: Any) -> "GameLog":
+    def from_json(cls, data: Any) -> GameLog:
         if not isinstance(data, dict):
             raise BadInput("a game log must be a JSON object")
         missing = [k for k in ("game", "seed", "players", "actions") if k not in data]

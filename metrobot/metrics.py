@@ -12,8 +12,8 @@ fixed set (command names, control kinds, game kinds), never from users' input.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 from prometheus_client import Counter, Gauge, Histogram
 

@@ -17,8 +17,9 @@ pixels. No `discord` import here: the bot attaches the bytes.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 from PIL import Image
 
@@ -152,12 +153,12 @@ def animation_of_views(
 
 
 __all__ = [
+    "animation_of_views",
+    "encode_png",
+    "final_images",
+    "finals_of_view",
+    "png_of_view",
+    "prewarm_steps",
     "render_image",
     "render_png",
-    "final_images",
-    "encode_png",
-    "png_of_view",
-    "finals_of_view",
-    "animation_of_views",
-    "prewarm_steps",
 ]

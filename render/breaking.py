@@ -15,7 +15,8 @@ text at every place, for a caller that chooses its own split (station names, `la
 
 from __future__ import annotations
 
-from typing import Callable
+import itertools
+from collections.abc import Callable
 
 # Characters that may not begin a line (closing brackets, stops, small kana, marks).
 NO_START = frozenset(
@@ -50,15 +51,15 @@ def breaks(text: str) -> list[int]:
         before, after = text[i - 1], text[i]
         if after.isspace():
             continue  # the spaces stay at the end of the line before
-        if before.isspace():
-            out.append(i)
-        elif before in WORD_END and i >= 2 and not text[i - 2].isspace():
-            out.append(i)
-        elif (
-            (cjk(before) or cjk(after))
-            and after not in NO_START
-            and before not in NO_END
-            and not (before == after and before in WHOLE)
+        if (
+            before.isspace()
+            or (before in WORD_END and i >= 2 and not text[i - 2].isspace())
+            or (
+                (cjk(before) or cjk(after))
+                and after not in NO_START
+                and before not in NO_END
+                and not (before == after and before in WHOLE)
+            )
         ):
             out.append(i)
     return out
@@ -67,7 +68,7 @@ def breaks(text: str) -> list[int]:
 def pieces(text: str) -> list[str]:
     """The text cut at every place a line may break (each piece keeps its trailing spaces)."""
     cuts = [0, *breaks(text), len(text)]
-    return [text[a:b] for a, b in zip(cuts, cuts[1:]) if text[a:b]]
+    return [text[a:b] for a, b in itertools.pairwise(cuts) if text[a:b]]
 
 
 def wrap(text: str, fits: Callable[[str], bool], most: int | None = None) -> list[str]:

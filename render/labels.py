@@ -240,7 +240,7 @@ def draw_labels(image: Image.Image, labels: list[Label], k: int, halo: tuple[int
             glyphs = Image.new("L", (w, h), 0)
             ImageDraw.Draw(glyphs).text((w / 2, h / 2), text, font=f, anchor="mm", fill=255)
             tile, glyphs = (t.rotate(lab.angle, resample=Image.Resampling.BICUBIC, expand=True) for t in (tile, glyphs))
-            x, y = (int(round(c * k - n / 2)) for c, n in zip(lab.centre, tile.size))
+            x, y = (round(c * k - n / 2) for c, n in zip(lab.centre, tile.size))
             image.paste(halo, (x, y, x + tile.width, y + tile.height), tile)
             image.paste(ink, (x, y, x + glyphs.width, y + glyphs.height), glyphs)
             continue

@@ -13,8 +13,8 @@ names (`labels.py`), which weighs them against one another.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from .rects import Point, Rect, clip_len, dist_rect, inside
 from .style import font

@@ -10,7 +10,6 @@ import re
 from .breaking import pieces
 from .style import font
 
-
 _ABBREVIATIONS = [
     (r"(?<=\w)straße\b", "str."),
     (r"(?<=\w)strasse\b", "str."),

@@ -7,8 +7,9 @@ wants the same one meanwhile: two drawings at once would each take twice as long
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from threading import Lock
-from typing import Callable, Generic, Hashable, TypeVar
+from typing import Generic, TypeVar
 
 T = TypeVar("T")
 

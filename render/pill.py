@@ -21,7 +21,7 @@ def pill(text: str, ring: Colour, height: int) -> Image.Image:
     """An RGBA sprite `height` px high, as wide as the code needs (round when it is short)."""
     size = round(height * 0.68)
     f = font(size * SS, True)
-    w = max(height, int(math.ceil(f.getlength(text) / SS)) + 8)
+    w = max(height, math.ceil(f.getlength(text) / SS) + 8)
     big = Image.new("RGBA", (w * SS, height * SS), (0, 0, 0, 0))
     d = ImageDraw.Draw(big)
     d.rounded_rectangle(
@@ -40,5 +40,5 @@ def paste_pill(
 ) -> tuple[int, int]:
     """A pill centred at `centre`; returns its size."""
     tag = pill(text, ring, height)
-    image.paste(tag, (int(round(centre[0] - tag.width / 2)), int(round(centre[1] - tag.height / 2))), tag)
+    image.paste(tag, (round(centre[0] - tag.width / 2), round(centre[1] - tag.height / 2)), tag)
     return tag.size

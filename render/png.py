@@ -23,6 +23,7 @@ time than the truecolour encoding alone.
 from __future__ import annotations
 
 import io
+import itertools
 import math
 
 from PIL import Image
@@ -111,7 +112,7 @@ def _onto_corners(values: set[int]) -> list[int]:
         to[i] = min(to[i], 4 * (CORNERS - 1) if i == len(to) - 1 else to[i + 1] - 4)
     table = [0] * 256
     anchors = [(0, 0)] + list(zip(pinned, to)) + [(255, 255)]
-    for (v0, t0), (v1, t1) in zip(anchors, anchors[1:]):
+    for (v0, t0), (v1, t1) in itertools.pairwise(anchors):
         for v in range(v0, v1 + 1):
             table[v] = t0 if v1 == v0 else round(t0 + (t1 - t0) * (v - v0) / (v1 - v0))
     return table

@@ -13,7 +13,7 @@ all of it — takes Pillow's own path unchanged.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +42,7 @@ CHAINS = {
 INVISIBLE = {0x200B, 0x200C, 0x200D, 0x2060, 0xFE0E, 0xFE0F, *range(0x1F3FB, 0x1F400)}
 
 
-@lru_cache(maxsize=None)
+@cache
 def coverage(name: str) -> frozenset[int]:
     """The characters a font of render/fonts has glyphs for."""
     with TTFont(FONT_DIR / name, lazy=True) as font:
@@ -85,7 +85,7 @@ class ChainFont(ImageFont.FreeTypeFont):
         return self._first.issuperset(map(ord, text))
 
     def _parent(self, font: ImageFont.FreeTypeFont) -> Any:
-        return super(ChainFont, self) if font is self else font
+        return super() if font is self else font
 
     # ------------------------------------------------------------ measuring
     def getlength(

@@ -19,10 +19,11 @@ are drawn whatever the palette, so colour is never the only cue.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from functools import lru_cache
 from itertools import combinations
 from pathlib import Path
-from typing import Iterable, NamedTuple
+from typing import NamedTuple
 
 Colour = tuple[int, int, int]
 

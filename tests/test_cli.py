@@ -50,7 +50,7 @@ def test_score_takes_scores_as_building_points(game_dir, tmp_path):
         state.pop(key)
     state["phase"] = "last_round"
     p = state["players"][0]
-    state["scores"] = {q: 0 for q in state["players"]}
+    state["scores"] = dict.fromkeys(state["players"], 0)
     state["scores"][p] = 9
     path = tmp_path / "s.json"
     path.write_text(json.dumps(state))

@@ -8,7 +8,8 @@ from __future__ import annotations
 import random
 
 import discord
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from metrobot.discord_app.composer import BackButton, GroupSelect, StepSelect, composer
 from metrobot.games import get_plugin

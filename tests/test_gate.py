@@ -7,7 +7,8 @@ import logging
 from types import SimpleNamespace
 
 import discord
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from metrobot.discord_app.gate import TokenBuckets
 from metrobot.discord_app.messages import log_failure, transient

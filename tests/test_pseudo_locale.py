@@ -151,7 +151,7 @@ async def _play_to_the_end(svc, heard: Heard, channel: str, kind: str, now: list
                 except Refused as refusal:
                     heard.texts.append(str(refusal))
                     heard.typed |= {w for word in WORD.findall(typed) for w in (word, word.upper())}
-            if others and not plugin.game.to_move(state) >= {s for s in game.seats(state)}:
+            if others and not plugin.game.to_move(state) >= set(game.seats(state)):
                 await heard.refused(svc.play(channel, others[0], ["nb"]), "nb")
             heard.menu(await svc.menu(channel, person, [], preview=True))
             for user in (person, *others):

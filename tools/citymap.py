@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import itertools
 import json
 import sys
 from pathlib import Path
@@ -163,7 +164,7 @@ def board_gaps(city: Any) -> list[tuple[str, str, list[str]]]:
     for line, branches in city.ROUTES.items():
         for branch in branches:
             kept = [city.SAME.get(s, s) for s in branch if city.SAME.get(s, s) in city.POS]
-            for a, b in zip(kept, kept[1:]):
+            for a, b in itertools.pairwise(kept):
                 if a == b:
                     continue
                 pair = frozenset((a, b))

@@ -21,8 +21,8 @@ import argparse
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from coloraide import Color
 from PIL import Image

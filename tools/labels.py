@@ -59,7 +59,7 @@ def place_labels(
     """Greedy: the busiest stations choose first; each takes the direction whose name box
     overlaps the fewest names already placed, stations and pieces of track (`fixed` names
     the side of a station outright)."""
-    degree = {s: 0 for s in pos}
+    degree = dict.fromkeys(pos, 0)
     for a, b, _ in gaps:
         degree[a] += 1
         degree[b] += 1

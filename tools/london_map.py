@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import itertools
 import sys
 from pathlib import Path
 
@@ -19,7 +20,6 @@ sys.path.insert(0, str(ROOT))
 
 from tools import citymap  # noqa: E402
 from tools.cities.london import ROUTES, SAME  # noqa: E402
-
 
 # --- checking the routes against a public data set -------------------------------------
 
@@ -54,7 +54,7 @@ def compare_with_tubemaps(folder: Path) -> list[str]:
             theirs.setdefault(line, set()).add(frozenset((names[r["station1"]], names[r["station2"]])))
     notes = []
     for line, branches in ROUTES.items():
-        ours = {frozenset(map(same, p)) for b in branches for p in zip(b, b[1:])}
+        ours = {frozenset(map(same, p)) for b in branches for p in itertools.pairwise(b)}
         for pair in sorted(ours - theirs.get(line, set()), key=sorted):
             notes.append(f"{line}: only here: {' – '.join(sorted(pair))}")
         for pair in sorted(theirs.get(line, set()) - ours, key=sorted):

@@ -34,9 +34,9 @@ import random
 import sys
 import time
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 from coloraide import Color
 
@@ -62,7 +62,7 @@ Colour = tuple[int, int, int]
 
 # ---------------------------------------------------------------- colour science
 def _hex(c: Colour) -> str:
-    return "#%02x%02x%02x" % c
+    return "#{:02x}{:02x}{:02x}".format(*c)
 
 
 _LAB: dict[tuple[Colour, str], Color] = {}
@@ -155,7 +155,7 @@ def optimise(problem: Problem, seed: int, steps: int = STEPS) -> dict[str, Colou
         temperature = 0.02 + 3.0 * heat**2
         name = rng.choice(movable)
         old = cur[name]
-        new = tuple(min(255, max(0, int(round(v + rng.gauss(0, sigma))))) for v in old)
+        new = tuple(min(255, max(0, round(v + rng.gauss(0, sigma)))) for v in old)
         if new == old or not problem.allowed(name, new):
             continue
         cur[name] = new

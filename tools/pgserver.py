@@ -59,7 +59,7 @@ class PostgresServer:
             command = ["runuser", "-u", "postgres", "--", *command]
         return subprocess.run(command, check=check, capture_output=True, text=True, timeout=120)
 
-    def start(self) -> "PostgresServer":
+    def start(self) -> PostgresServer:
         if self.as_root:
             shutil.chown(self.root, "postgres")
         self._run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8")
@@ -80,7 +80,7 @@ class PostgresServer:
             self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop", check=False)
         shutil.rmtree(self.root, ignore_errors=True)
 
-    def __enter__(self) -> "PostgresServer":
+    def __enter__(self) -> PostgresServer:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

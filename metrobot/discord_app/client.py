@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import discord
 from discord.ext import commands, tasks
@@ -18,19 +19,19 @@ from ..settings import Settings
 from ..storage import Database
 from ..tournaments.service import TournamentService
 from .commands import game_group, look_commands
-from .standings import standings_commands
 from .composer import typed_step
 from .controls import DYNAMIC_ITEMS, unknown_control
 from .delivery import deliver
-from .messages import log_failure
 from .gate import Gate, TokenBuckets
 from .halls import run_tournaments
-from .operate import Operations
+from .messages import log_failure
 from .moves import move_commands
+from .operate import Operations
 from .people import people_commands
 from .privacy import forget_submitted, privacy_command
 from .recovery import deliver_on_start, deliver_owed
 from .speech import CatalogueTranslator
+from .standings import standings_commands
 from .tournaments import tournament_group
 from .tree import MetroTree
 
@@ -67,6 +68,7 @@ class Metro:
         self._recovery: asyncio.Task | None = None
         self._ticking = asyncio.Lock()  # held while the turn clock acts (a stop waits for it)
         self._stopping: asyncio.Task | None = None
+        self._closing: asyncio.Task | None = None
         self.operations: Operations | None = None
         self.web: Any = None  # the web pages' server, when this process serves them
         self._closed = False
@@ -212,7 +214,7 @@ class Metro:
             self._stopping = asyncio.create_task(self.stop_gracefully())
         else:
             log.warning("asked again to stop: closing now")
-            asyncio.create_task(self.close())
+            self._closing = asyncio.create_task(self.close())  # held: the loop keeps only weak references
 
     async def stop_gracefully(self, within: float = STOP_SECONDS) -> None:
         """Take no new interactions (they are told to try again in a minute), let those in

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-from typing import Awaitable, Callable, Optional
+from collections.abc import Awaitable, Callable
 
 import discord
 from discord import app_commands
@@ -145,13 +145,13 @@ def game_group(bot: Bot) -> app_commands.Group:
     async def new(
         interaction: discord.Interaction,
         kind: app_commands.Choice[str],
-        players: Optional[app_commands.Range[int, 1, 8]] = None,
-        variant: Optional[app_commands.Choice[str]] = None,
-        city: Optional[str] = None,
-        clock_hours: Optional[app_commands.Range[float, 0.02, 336.0]] = None,
-        bots: Optional[app_commands.Range[int, 0, 7]] = None,
-        level: Optional[app_commands.Choice[str]] = None,
-        language: Optional[app_commands.Choice[str]] = None,
+        players: app_commands.Range[int, 1, 8] | None = None,
+        variant: app_commands.Choice[str] | None = None,
+        city: str | None = None,
+        clock_hours: app_commands.Range[float, 0.02, 336.0] | None = None,
+        bots: app_commands.Range[int, 0, 7] | None = None,
+        level: app_commands.Choice[str] | None = None,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
         async def work():
             channel, user = _ids(interaction)
@@ -215,11 +215,11 @@ def game_group(bot: Bot) -> app_commands.Group:
     @app_commands.choices(level=levels, language=languages)
     async def settings(
         interaction: discord.Interaction,
-        clock_hours: Optional[app_commands.Range[float, 0.02, 336.0]] = None,
-        level: Optional[app_commands.Choice[str]] = None,
-        language: Optional[app_commands.Choice[str]] = None,
-        tidy: Optional[bool] = None,
-        hints: Optional[bool] = None,
+        clock_hours: app_commands.Range[float, 0.02, 336.0] | None = None,
+        level: app_commands.Choice[str] | None = None,
+        language: app_commands.Choice[str] | None = None,
+        tidy: bool | None = None,
+        hints: bool | None = None,
     ) -> None:
         async def work():
             return await bot.service.configure(
@@ -243,9 +243,7 @@ def game_group(bot: Bot) -> app_commands.Group:
         game="Which finished game (newest first; default: the last one)",
         public="Show it to the whole channel (default: only you)",
     )
-    async def replay(
-        interaction: discord.Interaction, game: Optional[int] = None, public: Optional[bool] = False
-    ) -> None:
+    async def replay(interaction: discord.Interaction, game: int | None = None, public: bool | None = False) -> None:
         await run(
             interaction,
             lambda: bot.service.replay(
@@ -271,8 +269,8 @@ def game_group(bot: Bot) -> app_commands.Group:
     @app_commands.choices(kind=kinds)
     async def rules(
         interaction: discord.Interaction,
-        kind: Optional[app_commands.Choice[str]] = None,
-        page: Optional[app_commands.Range[int, 1, 99]] = None,
+        kind: app_commands.Choice[str] | None = None,
+        page: app_commands.Range[int, 1, 99] | None = None,
     ) -> None:
         await run(
             interaction,
@@ -308,7 +306,7 @@ def look_commands(bot: Bot) -> list[app_commands.Command]:
         ]
     )
     @app_commands.guild_only()
-    async def board(interaction: discord.Interaction, format: Optional[app_commands.Choice[str]] = None) -> None:
+    async def board(interaction: discord.Interaction, format: app_commands.Choice[str] | None = None) -> None:
         if format is not None and format.value == "text":
             await run(interaction, lambda: bot.service.board_text(*_ids(interaction)))
         else:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 
@@ -219,7 +219,7 @@ class ComposeButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"mb:(?P<op>ok|u|x):(?P<gid>\d+):(?P<moves>\d+):(?P<steps>[^\n]*)",
 ):
-    LOOK = {
+    LOOK: ClassVar = {
         "ok": (N_("✔ Confirm"), discord.ButtonStyle.success),
         "u": (N_("↶ Undo"), discord.ButtonStyle.secondary),
         "x": (N_("✖ Cancel"), discord.ButtonStyle.danger),

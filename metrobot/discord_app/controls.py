@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import re
+from typing import ClassVar
 
 import discord
 
@@ -22,9 +23,9 @@ from ..service import Controls
 from .composer import COMPOSER_ITEMS, composer
 from .messages import bot_of, clip, guarded
 from .pages import PAGE_ITEMS, pages_view
-from .textboard import TEXT_ITEMS, text_view
 from .privacy import PRIVACY_ITEMS
 from .speech import speaker
+from .textboard import TEXT_ITEMS, text_view
 from .tourney_buttons import TournamentButton
 
 log = logging.getLogger("metrobot.discord")
@@ -32,7 +33,7 @@ log = logging.getLogger("metrobot.discord")
 
 # ---------------------------------------------------------------- lobby
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:l:(?P<gid>\d+):(?P<op>join|leave|start)"):
-    STYLES = {
+    STYLES: ClassVar = {
         "join": discord.ButtonStyle.success,
         "leave": discord.ButtonStyle.secondary,
         "start": discord.ButtonStyle.primary,
@@ -75,7 +76,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:l:(?P
 class PlayButton(
     discord.ui.DynamicItem[discord.ui.Button], template=r"mb:p:(?P<gid>\d+):(?P<moves>\d+):(?P<op>play|hint|hand|board)"
 ):
-    STYLES = {
+    STYLES: ClassVar = {
         "play": discord.ButtonStyle.primary,
         "hint": discord.ButtonStyle.success,
         "hand": discord.ButtonStyle.secondary,

@@ -22,7 +22,8 @@ import asyncio
 import logging
 import math
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import discord
 

@@ -174,7 +174,7 @@ async def _thread(client: Any, hall: Any, item: TOwed) -> Any:
 
 
 async def _find_thread(hall: Any, name: str, since: float) -> Any:
-    after = discord.utils.time_snowflake(datetime.datetime.fromtimestamp(since - SLACK, datetime.timezone.utc))
+    after = discord.utils.time_snowflake(datetime.datetime.fromtimestamp(since - SLACK, datetime.UTC))
     for thread in await hall.guild.active_threads():
         if thread.parent_id == hall.id and thread.name == name and thread.id > after:
             return thread
@@ -187,7 +187,7 @@ async def _earlier(
     """A copy of the post already in the channel (by its buttons, or by its words)."""
     me = client.user.id if client.user else None
     after = discord.Object(
-        discord.utils.time_snowflake(datetime.datetime.fromtimestamp(item.created_at - SLACK, datetime.timezone.utc))
+        discord.utils.time_snowflake(datetime.datetime.fromtimestamp(item.created_at - SLACK, datetime.UTC))
     )
     ids = sorted(c.custom_id for c in view.children) if view else None
     text = clip(message.text)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import io
 import logging
 import sys
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 import aiohttp
 import discord
@@ -30,7 +31,7 @@ log = logging.getLogger("metrobot.discord")
 class Bot(Protocol):
     """What commands, controls and delivery need of the client (without importing it)."""
 
-    service: "GameService"
+    service: GameService
     user: discord.ClientUser | None
 
     def get_channel(self, id: int, /) -> Any: ...

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import inspect
 import logging
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -18,9 +19,9 @@ from ..games.plugin import GamePlugin
 from ..i18n import me
 from ..service import Refused
 from ..storage import DatabaseUnavailable, answer_within
+from .accounting import mark
 from .commands import _ids, run
 from .messages import BEFORE_ANSWER, Bot
-from .accounting import mark
 from .speech import as_asker, speaker
 
 log = logging.getLogger("metrobot.discord")
@@ -85,7 +86,7 @@ def game_command(bot: Bot, plugin: GamePlugin, spec: MoveCommand) -> app_command
             inspect.Parameter(
                 option.name,
                 inspect.Parameter.KEYWORD_ONLY,
-                annotation=str if option.required else Optional[str],
+                annotation=str if option.required else str | None,
                 default=inspect.Parameter.empty if option.required else None,
             )
         )

@@ -5,8 +5,6 @@ games: on this server, or on every server when asked in a DM) and `/server setti
 
 from __future__ import annotations
 
-from typing import Optional
-
 import discord
 from discord import app_commands
 
@@ -40,11 +38,11 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
     @app_commands.choices(language=languages, colour_vision=visions)
     async def settings(
         interaction: discord.Interaction,
-        turn_dms: Optional[bool] = None,
-        quiet_hours: Optional[app_commands.Range[str, 1, 40]] = None,
-        time_zone: Optional[app_commands.Range[str, 1, 60]] = None,
-        language: Optional[app_commands.Choice[str]] = None,
-        colour_vision: Optional[app_commands.Choice[str]] = None,
+        turn_dms: bool | None = None,
+        quiet_hours: app_commands.Range[str, 1, 40] | None = None,
+        time_zone: app_commands.Range[str, 1, 60] | None = None,
+        language: app_commands.Choice[str] | None = None,
+        colour_vision: app_commands.Choice[str] | None = None,
     ) -> None:
         await run(
             interaction,
@@ -69,7 +67,7 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
     async def away(
         interaction: discord.Interaction,
         days: app_commands.Range[int, 1, AWAY_BUDGET // DAY],
-        note: Optional[app_commands.Range[str, 1, 200]] = None,
+        note: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
         await run(interaction, lambda: bot.service.away(str(interaction.user.id), whole(days), note))
 
@@ -112,19 +110,19 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
     @app_commands.choices(language=languages[:-1], level=levels)
     async def server_settings(
         interaction: discord.Interaction,
-        language: Optional[app_commands.Choice[str]] = None,
-        clock_hours: Optional[app_commands.Range[float, 0.02, 336.0]] = None,
-        level: Optional[app_commands.Choice[str]] = None,
-        looking_for_players: Optional[discord.Role] = None,
-        remove_role: Optional[bool] = None,
-        allow_channel: Optional[discord.TextChannel] = None,
-        disallow_channel: Optional[discord.TextChannel] = None,
-        any_channel: Optional[bool] = None,
-        max_hosted: Optional[app_commands.Range[int, 1, 100]] = None,
-        web_public: Optional[bool] = None,
-        web_new_key: Optional[bool] = None,
-        tournament_role: Optional[discord.Role] = None,
-        remove_tournament_role: Optional[bool] = None,
+        language: app_commands.Choice[str] | None = None,
+        clock_hours: app_commands.Range[float, 0.02, 336.0] | None = None,
+        level: app_commands.Choice[str] | None = None,
+        looking_for_players: discord.Role | None = None,
+        remove_role: bool | None = None,
+        allow_channel: discord.TextChannel | None = None,
+        disallow_channel: discord.TextChannel | None = None,
+        any_channel: bool | None = None,
+        max_hosted: app_commands.Range[int, 1, 100] | None = None,
+        web_public: bool | None = None,
+        web_new_key: bool | None = None,
+        tournament_role: discord.Role | None = None,
+        remove_tournament_role: bool | None = None,
     ) -> None:
         async def work():
             manager = bool(interaction.permissions.manage_guild)

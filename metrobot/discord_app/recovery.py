@@ -183,9 +183,7 @@ async def _already_sent(
 
 
 def _snowflake(since: float) -> discord.Object:
-    return discord.Object(
-        discord.utils.time_snowflake(datetime.datetime.fromtimestamp(since - SLACK, datetime.timezone.utc))
-    )
+    return discord.Object(discord.utils.time_snowflake(datetime.datetime.fromtimestamp(since - SLACK, datetime.UTC)))
 
 
 def _custom_ids(message: discord.Message) -> list[str]:

@@ -15,8 +15,9 @@ without spaces), the rest as plain texts.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -112,4 +113,4 @@ def command_texts(commands: list[Any]) -> list[tuple[str | None, str]]:
     return out
 
 
-__all__ = ["CatalogueTranslator", "NAME_CONTEXT", "as_asker", "command_text", "command_texts", "speaker", "valid_name"]
+__all__ = ["NAME_CONTEXT", "CatalogueTranslator", "as_asker", "command_text", "command_texts", "speaker", "valid_name"]

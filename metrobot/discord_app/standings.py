@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import discord
 from discord import app_commands
 
@@ -24,7 +22,7 @@ def standings_commands(bot: Bot) -> list[app_commands.Command]:
     @app_commands.describe(kind="Which game (default: the last finished here, else the most played)")
     @app_commands.choices(kind=kinds)
     @app_commands.guild_only()
-    async def leaderboard(interaction: discord.Interaction, kind: Optional[app_commands.Choice[str]] = None) -> None:
+    async def leaderboard(interaction: discord.Interaction, kind: app_commands.Choice[str] | None = None) -> None:
         async def work():
             outcome = await bot.service.leaderboard(
                 str(interaction.guild_id),
@@ -42,7 +40,7 @@ def standings_commands(bot: Bot) -> list[app_commands.Command]:
     @app_commands.command(name="profile", description="Games, wins and rating of a player on this server")
     @app_commands.describe(user="Whose profile (default: yours)")
     @app_commands.guild_only()
-    async def profile(interaction: discord.Interaction, user: Optional[discord.User] = None) -> None:
+    async def profile(interaction: discord.Interaction, user: discord.User | None = None) -> None:
         who = user or interaction.user
         await run(interaction, lambda: bot.service.profile(str(interaction.guild_id), str(who.id), who.display_name))
 

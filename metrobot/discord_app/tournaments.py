@@ -5,7 +5,7 @@ the hall have what the change owes it (see `halls.py`)."""
 from __future__ import annotations
 
 import math
-from typing import Awaitable, Callable, Optional
+from collections.abc import Awaitable, Callable
 
 import discord
 from discord import app_commands
@@ -85,19 +85,19 @@ def tournament_group(bot: Bot) -> app_commands.Group:
         interaction: discord.Interaction,
         kind: app_commands.Choice[str],
         format: app_commands.Choice[str],
-        table_size: Optional[app_commands.Range[int, 1, 8]] = None,
-        rounds: Optional[app_commands.Range[int, 1, 12]] = None,
-        clock_hours: Optional[app_commands.Range[float, 0.02, 336.0]] = None,
-        variant: Optional[app_commands.Choice[str]] = None,
-        city: Optional[str] = None,
-        name: Optional[app_commands.Range[str, 1, 60]] = None,
-        max_players: Optional[app_commands.Range[int, 2, 256]] = None,
-        signup_deadline: Optional[app_commands.Range[float, 0.1, 720.0]] = None,
-        break_hours: Optional[app_commands.Range[float, 0.0, 168.0]] = None,
-        best_of: Optional[app_commands.Range[int, 1, 50]] = None,
-        season_days: Optional[app_commands.Range[float, 1.0, 90.0]] = None,
-        advance: Optional[app_commands.Range[int, 1, 4]] = None,
-        duplicate: Optional[bool] = None,
+        table_size: app_commands.Range[int, 1, 8] | None = None,
+        rounds: app_commands.Range[int, 1, 12] | None = None,
+        clock_hours: app_commands.Range[float, 0.02, 336.0] | None = None,
+        variant: app_commands.Choice[str] | None = None,
+        city: str | None = None,
+        name: app_commands.Range[str, 1, 60] | None = None,
+        max_players: app_commands.Range[int, 2, 256] | None = None,
+        signup_deadline: app_commands.Range[float, 0.1, 720.0] | None = None,
+        break_hours: app_commands.Range[float, 0.0, 168.0] | None = None,
+        best_of: app_commands.Range[int, 1, 50] | None = None,
+        season_days: app_commands.Range[float, 1.0, 90.0] | None = None,
+        advance: app_commands.Range[int, 1, 4] | None = None,
+        duplicate: bool | None = None,
     ) -> None:
         async def work():
             hall, guild, user = ids(interaction)
@@ -204,9 +204,7 @@ def tournament_group(bot: Bot) -> app_commands.Group:
 
     @group.command(name="pairings", description="A round's tables and results (default: the latest)")
     @app_commands.describe(round="Which round")
-    async def pairings(
-        interaction: discord.Interaction, round: Optional[app_commands.Range[int, 1, 99]] = None
-    ) -> None:
+    async def pairings(interaction: discord.Interaction, round: app_commands.Range[int, 1, 99] | None = None) -> None:
         hall, guild, _ = ids(interaction)
         await run(interaction, lambda: bot.service.tournament_pairings(hall, guild, whole(round)))
 

@@ -45,19 +45,15 @@ def _value_problem(param: app_commands.Parameter, value: Any, *, typed_so_far: b
         if (
             isinstance(value, bool)
             or not isinstance(value, (int, float))
-            or kind is T.integer
-            and isinstance(value, float)
+            or (kind is T.integer and isinstance(value, float))
         ):
             return "a number expected"
         if not math.isfinite(value) or abs(value) > MAX_NUMBER:
             return "number out of range"
         if typed_so_far:
             return None
-        if (
-            param.min_value is not None
-            and value < param.min_value
-            or param.max_value is not None
-            and value > param.max_value
+        if (param.min_value is not None and value < param.min_value) or (
+            param.max_value is not None and value > param.max_value
         ):
             return "number out of range"
     elif kind is T.boolean:

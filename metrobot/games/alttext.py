@@ -9,7 +9,8 @@ does not fit is dropped a whole sentence at a time from the end, never cut mid-w
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from ..i18n import EN, Lang
 

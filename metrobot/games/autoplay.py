@@ -36,8 +36,9 @@ import importlib
 import random
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from .protocol import Action, BadInput, Event, Game
 

@@ -10,8 +10,8 @@ the declarations a front end reads, and so that `plugin.py` stays short.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .protocol import N_
 

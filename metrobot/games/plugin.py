@@ -13,12 +13,13 @@ front end turns into buttons and slash commands; text is Markdown-ish, as the se
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
+from ..i18n import EN, Lang, typed_text
 from .alttext import fit, scores_sentence
 from .autoplay import DEFAULT_LEVEL, AutoPlayer, Budget, by_level, decide, play_steps
 from .controls import Labels, MoveCommand, Variant
-from ..i18n import EN, Lang, typed_text
 from .protocol import N_, Action, BadInput, Choice, Event, Game
 from .rulebook import RulesPage, covering
 

@@ -6,7 +6,8 @@ unlike relying on `random.Random`'s internal algorithms for shuffles.
 
 from __future__ import annotations
 
-from typing import Sequence, TypeVar
+from collections.abc import Sequence
+from typing import TypeVar
 
 T = TypeVar("T")
 _MASK = (1 << 64) - 1
@@ -19,7 +20,7 @@ class Rng:
         self.state = state & _MASK
 
     @classmethod
-    def from_seed(cls, seed: int | str) -> "Rng":
+    def from_seed(cls, seed: int | str) -> Rng:
         if isinstance(seed, str):
             value = 0
             for ch in seed.encode():

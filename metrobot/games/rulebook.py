@@ -13,8 +13,9 @@ refused move can point to the page that explains why (`GamePlugin.rules_page_of`
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from ..i18n import Lang, lang
 

@@ -22,11 +22,12 @@ import gettext
 import io
 import re
 import unicodedata
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -126,14 +127,14 @@ def _catalogue(code: str) -> gettext.NullTranslations:
     return gettext.GNUTranslations(buf)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _template_ids() -> frozenset[tuple[str | None, str]]:
     with (LOCALES / "messages.pot").open("rb") as f:
         template = read_po(f)
     return frozenset((m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in template if m.id)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _lang(code: str) -> Lang:
     return Lang(code, _catalogue(code))
 
@@ -182,7 +183,7 @@ def NP_(context: str, text: str) -> tuple[str, str]:  # noqa: N802 - like N_
     return context, text
 
 
-@lru_cache(maxsize=None)
+@cache
 def every_language(message: str, context: str | None = None) -> frozenset[str]:
     """A word as it is written in every language we have, lower case: typed moves may use
     any of them (e.g. "solid", "doorgetrokken", "실선")."""
@@ -222,7 +223,7 @@ def typed_text(text: str) -> str:
     return _SCRIPT_CHANGE.sub(" ", str(text).translate(_NARROW))
 
 
-@lru_cache(maxsize=None)
+@cache
 def typed_forms(message: str, context: str | None = None) -> frozenset[str]:
     """Every way a word may be typed, in every language we have, folded: its translations,
     each of which may list several forms separated by commas ("halte, tussenhalte")."""
@@ -255,11 +256,11 @@ __all__ = [
     "EN",
     "IN_PROGRESS",
     "LANGUAGES",
-    "Lang",
     "NP_",
     "N_",
     "OFFERED",
     "PSEUDO",
+    "Lang",
     "code_of",
     "every_language",
     "fold",

@@ -52,4 +52,4 @@ class Privacy(Export, Forget, Departures, Policy):
         return out
 
 
-__all__ = ["DEFAULT_RETENTION_DAYS", "FORMAT", "Privacy", "VERSION"]
+__all__ = ["DEFAULT_RETENTION_DAYS", "FORMAT", "VERSION", "Privacy"]

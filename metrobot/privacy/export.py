@@ -40,7 +40,7 @@ def when(at: float | None) -> str | None:
     """A stored time as ISO 8601 in UTC."""
     if at is None:
         return None
-    return dt.datetime.fromtimestamp(at, dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+    return dt.datetime.fromtimestamp(at, dt.UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 class Export:

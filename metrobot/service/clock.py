@@ -6,9 +6,9 @@ from __future__ import annotations
 import logging
 
 from ..storage import DatabaseUnavailable
+from .outcome import Message, Outcome, Refused
 from .people import People
 from .time_off import quiet_end
-from .outcome import Message, Outcome, Refused
 
 log = logging.getLogger("metrobot.service")
 

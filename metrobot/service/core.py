@@ -17,19 +17,20 @@ import itertools
 import secrets
 import time
 from collections import OrderedDict
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..games import get_plugin
 from ..games.plugin import GamePlugin
 from ..i18n import N_, Lang, lang, me
 from ..storage import Database, GameRow, Person, Seat
 from ..storage.personal import is_ghost
-from .unrated import hints_on
 from .drawing import Drawing
-from .owing import Owing
 from .outcome import Controls, Message, Outcome, Refused
+from .owing import Owing
 from .painter import Painter
 from .time_off import quiet_until
+from .unrated import hints_on
 
 DEFAULT_TURN_CLOCK = 24 * 3600
 

@@ -14,10 +14,10 @@ from ..games.autoplay import DEFAULT_LEVEL
 from ..games.plugin import GamePlugin
 from ..games.protocol import N_
 from ..i18n import LANGUAGES, OFFERED, known, me
-from .server import ServerSettings
-from .status import Status
 from .core import hours, sentence, title
 from .outcome import Message, Outcome, Refused
+from .server import ServerSettings
+from .status import Status
 
 MIN_TURN_CLOCK, MAX_TURN_CLOCK = 60, 14 * 24 * 3600
 LEVEL_WORDS = {"random": N_("random"), "greedy": N_("greedy"), "strong": N_("strong")}

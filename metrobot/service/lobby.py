@@ -16,12 +16,12 @@ from ..games import BadInput, get_plugin
 from ..games.plugin import GamePlugin
 from ..i18n import LANGUAGES, Lang, code_of, me
 from ..storage import Duplicate, GameRow, Seat
-from .gamesettings import LEVEL_WORDS, GameSettings
+from .coach import coach
 from .core import hours, sentence, title
+from .gamesettings import LEVEL_WORDS, GameSettings
+from .outcome import Controls, Message, Outcome, Refused
 from .time_off import is_away, quiet_until
 from .unrated import hints_on
-from .coach import coach
-from .outcome import Controls, Message, Outcome, Refused
 
 log = logging.getLogger("metrobot.service")
 

@@ -13,8 +13,8 @@ same group again after a restart.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from ..games.protocol import Choice
 
@@ -28,11 +28,11 @@ class Node:
     "" for the top level."""
 
     name: str
-    groups: list["Node"] = field(default_factory=list)
+    groups: list[Node] = field(default_factory=list)
     leaves: list[Choice] = field(default_factory=list)
     size: int = 0  # steps at or below this group
 
-    def own_name(self, parent: "Node") -> str:
+    def own_name(self, parent: Node) -> str:
         """The name relative to the level it is listed in ("start · north" inside "red")."""
         prefix = parent.name + SEP if parent.name else ""
         return self.name[len(prefix) :] if self.name.startswith(prefix) else self.name

@@ -66,7 +66,7 @@ class Outcome:
     dms: list[tuple[str, Message]] = field(default_factory=list)  # (user id, message)
     edits: list[Message] = field(default_factory=list)  # of messages the channel has (Message.edit), after `public`
     # What other channels are owed by the same request (e.g. someone going away: each of their games)
-    elsewhere: list[tuple[str, "Outcome"]] = field(default_factory=list)
+    elsewhere: list[tuple[str, Outcome]] = field(default_factory=list)
 
 
 @dataclass

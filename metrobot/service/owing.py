@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import AsyncIterator
 from dataclasses import asdict
-from typing import Any, AsyncIterator
+from typing import Any
 
 from ..gamelog import GameLog
 from ..games.plugin import GamePlugin

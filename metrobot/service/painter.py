@@ -23,9 +23,10 @@ import logging
 import multiprocessing
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable
+from typing import Any
 
 from .worker import call, start_worker
 

@@ -11,8 +11,8 @@ from typing import Any
 from ..i18n import LANGUAGES, N_, OFFERED, Lang, known, lang, me
 from ..storage import Conflict, GameRow, Person
 from . import pictures
-from .status import Status
 from .outcome import Message, Outcome, Refused
+from .status import Status
 from .time_off import (
     AWAY_BUDGET,
     DAY,

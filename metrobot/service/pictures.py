@@ -18,7 +18,8 @@ the same way.
 from __future__ import annotations
 
 import logging
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from ..games.alttext import ALT_LIMIT, cut
 from ..games.plugin import GamePlugin

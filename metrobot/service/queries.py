@@ -6,8 +6,8 @@ from __future__ import annotations
 from ..games.alttext import pages as text_pages
 from ..i18n import N_, lang, me
 from .core import ServiceCore, hours, shown, title
-from .time_off import is_away
 from .outcome import Controls, File, Message, Outcome, Refused
+from .time_off import is_away
 
 TEXT_PAGE = 1900  # a text board's page: a message's 2,000 characters less its heading
 STATUS_WORDS = {"lobby": N_("lobby"), "active": N_("active"), "finished": N_("finished"), "aborted": N_("aborted")}

@@ -5,15 +5,16 @@ their events: what happened is told, and drawn, in the language of whoever asks)
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ..games import get_plugin
 from ..games.plugin import GamePlugin
 from ..i18n import Lang, me
 from ..storage import GameRow
-from .core import ServiceCore, shown, title
 from . import pictures
+from .core import ServiceCore, shown, title
 from .outcome import Controls, File, Message, Outcome, Refused
 
 KEEP = 8  # finished games whose frames stay in memory

@@ -14,8 +14,8 @@ from ..games.plugin import GamePlugin
 from ..games.rulebook import page_texts, position
 from ..i18n import Lang, me
 from ..metrics import RENDER_SECONDS, timed
-from .core import ServiceCore, title
 from . import pictures
+from .core import ServiceCore, title
 from .outcome import Controls, File, Message, Outcome, Refused
 
 RULES_CACHE = 72  # pictures kept: all 18 of the games' pages in all 4 languages (about 10 MB of PNG)

@@ -11,8 +11,8 @@ from ..games import all_plugins, get_plugin
 from ..games.plugin import GamePlugin
 from ..i18n import Lang, me
 from ..storage import Finished, GameRow, Record
-from .core import ServiceCore, shown, title
 from . import pictures
+from .core import ServiceCore, shown, title
 from .outcome import Controls, File, Message, Outcome, Refused
 from .rating import game_result, rate
 
@@ -135,8 +135,8 @@ class Standings(ServiceCore):
                 lines.append(f"  · {_line(g, mine)}{await self._link(guild_id, g, mine)}")
         files = []
         if self.images:
-            from render.sparkline import sparkline
             from render.png import encode_png
+            from render.sparkline import sparkline
 
             heading = mine.t("{name}: rating over time", name=target_name)
             image = await asyncio.to_thread(lambda: encode_png(sparkline(trends, heading, mine)))

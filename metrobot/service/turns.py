@@ -15,15 +15,15 @@ from ..games.plugin import GamePlugin
 from ..i18n import me
 from ..metrics import AI_DECISIONS, AI_SECONDS, timed
 from ..storage import Conflict, GameRow, Person
-from .people import People
-from .core import sentence, title
-from .time_off import is_away, quiet_until
 from .automatic import next_automatic, play_automatic
-from .rating import game_result, rate
-from .outcome import Menu, Message, Outcome, Refused
-from .unrated import hints_on
 from .coach import coach, fitting
+from .core import sentence, title
+from .outcome import Menu, Message, Outcome, Refused
+from .people import People
+from .rating import game_result, rate
 from .rulespages import rules_pointer
+from .time_off import is_away, quiet_until
+from .unrated import hints_on
 
 
 class Turns(People):
@@ -103,7 +103,7 @@ class Turns(People):
         seat = self._acting_seat(plugin, state, user_id)
         if len(prefix) > plugin.max_steps:
             raise Refused(me().t("Too many steps."))
-        after, _, events = self._apply_steps(plugin, state, seat, prefix)
+        after, _, _events = self._apply_steps(plugin, state, seat, prefix)
         owed = seat in game.to_move(after) and game.turn_number(after) == game.turn_number(state)
         if typed is not None:
             if not owed:

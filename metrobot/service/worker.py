@@ -14,8 +14,9 @@ import os
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from functools import partial
-from typing import Any, Callable
+from typing import Any
 
 log = logging.getLogger("metrobot.painter")
 

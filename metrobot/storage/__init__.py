@@ -2,8 +2,8 @@
 
 from .db import Database
 from .faults import Commits, DatabaseUnavailable
-from .outage import answer_within
 from .history import Finished, Placing, Record
+from .outage import answer_within
 from .outbox import Owed
 from .people import Person
 from .ratings import GameResult, Standing
@@ -29,8 +29,8 @@ __all__ = [
     "Seat",
     "Snapshot",
     "Standing",
-    "TableRow",
     "TOwed",
+    "TableRow",
     "TournamentRow",
     "answer_within",
 ]

@@ -20,17 +20,18 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from . import outbox, ratings
+from .faults import DatabaseUnavailable, kind_of
 from .health import HealthQueries
 from .history import HistoryQueries
+from .outbox import Owed
 from .people import PeopleQueries
 from .privacy import PrivacyQueries
-from .faults import DatabaseUnavailable, kind_of
-from .outbox import Owed
 from .ratings import GameResult, RateFn
 from .rows import COLUMNS, JSON_COLUMNS, Conflict, Duplicate, GameRow, NewerSchema, Seat, game_row
 from .schema import MIGRATIONS, statements
@@ -63,7 +64,7 @@ class Database(HistoryQueries, PeopleQueries, HealthQueries, WebQueries, Tournam
         # else a finished game settles at once (a tournament table's result).
         self.finish_hooks: list[Callable[[Tx, int, GameResult], Awaitable[None]]] = [self.record_table]
 
-    async def open(self) -> "Database":
+    async def open(self) -> Database:
         try:
             await self.driver.open()
             await self._migrate()

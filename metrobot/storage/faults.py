@@ -160,7 +160,7 @@ _COMMITS: ContextVar[list[int] | None] = ContextVar("metrobot_commits", default=
 class Commits:
     """Counts the transactions committed while it is open (in this task and the ones it awaits)."""
 
-    def __enter__(self) -> "Commits":
+    def __enter__(self) -> Commits:
         self._count = [0]
         self._token = _COMMITS.set(self._count)
         return self

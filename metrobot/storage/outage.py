@@ -25,9 +25,10 @@ import asyncio
 import collections
 import logging
 import time
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Awaitable, Callable, Iterator, TypeVar
+from typing import TypeVar
 
 from ..metrics import DATABASE_AVAILABLE, DATABASE_RETRIES, DATABASE_UNAVAILABLE
 from .faults import ADVICE, SHORT_LIVED, WRITES_ONLY, DatabaseUnavailable

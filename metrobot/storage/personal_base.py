@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 import re
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from .sql import Tx
 

@@ -16,8 +16,9 @@ seconds.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Awaitable, Sequence
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Awaitable, Sequence, TypeVar
+from typing import Any, TypeVar
 
 from .faults import DEADLOCK, LOST, READ_ONLY_SERVER, SERIALIZATION, DatabaseUnavailable, committed, kind_of
 from .outage import Outage, time_left
@@ -115,14 +116,14 @@ class PostgresDriver(Driver):
             try:
                 conn = await self.pool.acquire(timeout=time_left(ACQUIRE_TIMEOUT))
             except Exception as exc:
-                raise await self._fault(exc) or exc
+                raise await self._fault(exc) or exc from exc
             try:
                 transaction = conn.transaction() if begin else None
                 if transaction is not None:
                     await transaction.start()
             except Exception as exc:
                 await self._release(conn)
-                raise await self._fault(exc) or exc
+                raise await self._fault(exc) or exc from exc
             return conn, transaction
 
         return await self.outage.patiently(once)

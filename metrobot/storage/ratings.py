@@ -14,8 +14,8 @@ played with hints; aborted games are never recorded.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .personal import GHOST_PREFIX
 from .sql import Driver, Tx
@@ -122,13 +122,8 @@ async def rebuild(tx: Tx, driver: Driver, games: list[tuple[int, GameResult]], r
     in the order given, numbered 1, 2, ... in that order (the order they were first
     recorded, see `HistoryQueries.rating_order`). A game that finished before results were
     kept (schema version 3) gets its results now, dated when it finished."""
-    first = {gid: at for gid, at in await tx.fetch("SELECT game_id, MIN(finished_at) FROM results GROUP BY game_id")}
-    ended = {
-        gid: at
-        for gid, at in await tx.fetch(
-            "SELECT id, COALESCE(finished_at, updated_at) FROM games WHERE status = 'finished'"
-        )
-    }
+    first = dict(await tx.fetch("SELECT game_id, MIN(finished_at) FROM results GROUP BY game_id"))
+    ended = dict(await tx.fetch("SELECT id, COALESCE(finished_at, updated_at) FROM games WHERE status = 'finished'"))
     await tx.execute("UPDATE games SET finished_at = updated_at WHERE status = 'finished' AND finished_at IS NULL")
     await tx.execute("DELETE FROM results")
     await tx.execute("DELETE FROM ratings")

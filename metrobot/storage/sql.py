@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any, AsyncContextManager, AsyncIterator, Protocol, Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..metrics import DATABASE_ERRORS
 
@@ -36,7 +37,7 @@ class Tx(Protocol):
 class Driver(ABC):
     dialect: str  # "sqlite" | "postgres": which schema script to run
     where: str  # for messages: the file or the server
-    outage: "Outage"  # how the database is doing, as this process sees it (faults, retries, the log)
+    outage: Outage  # how the database is doing, as this process sees it (faults, retries, the log)
 
     @abstractmethod
     async def open(self) -> None: ...
@@ -45,10 +46,10 @@ class Driver(ABC):
     async def close(self) -> None: ...
 
     @abstractmethod
-    def transaction(self) -> AsyncContextManager[Tx]: ...
+    def transaction(self) -> AbstractAsyncContextManager[Tx]: ...
 
     @abstractmethod
-    def read(self) -> AsyncContextManager[Tx]: ...
+    def read(self) -> AbstractAsyncContextManager[Tx]: ...
 
     @abstractmethod
     async def schema_version(self, tx: Tx) -> int: ...
@@ -57,7 +58,7 @@ class Driver(ABC):
     async def set_schema_version(self, tx: Tx, version: int) -> None: ...
 
     @abstractmethod
-    def migrating(self) -> AsyncContextManager[Tx]:
+    def migrating(self) -> AbstractAsyncContextManager[Tx]:
         """A transaction that only one process at a time may hold (migrations at start)."""
 
     @abstractmethod
@@ -69,8 +70,10 @@ class Driver(ABC):
         """Show that the database takes writes again (after a fault that stopped only writes),
         changing nothing; raises DatabaseUnavailable when it does not."""
 
-    async def results_renumbered(self, tx: Tx, last: int) -> None:
-        """Results were numbered 1..`last` again (a rebuild): the next number follows."""
+    async def results_renumbered(self, tx: Tx, last: int) -> None:  # noqa: B027 - an optional hook
+        """Results were numbered 1..`last` again (a rebuild): the next number follows.
+        Nothing to do where the number is computed from the rows (SQLite); a driver with a
+        sequence (PostgreSQL) moves it."""
 
 
 _PLACEHOLDER = re.compile(r"\?")

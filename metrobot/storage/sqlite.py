@@ -11,11 +11,13 @@ outside any transaction), and the next one works again once the cause is gone.""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import time
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator, Sequence
+from typing import Any
 
 import aiosqlite
 
@@ -171,10 +173,9 @@ class SQLiteDriver(Driver):
         e.g. after a full disk; `queued`: a BEGIN may still be waiting on aiosqlite's thread,
         so roll back whatever the connection says now)."""
         if self.conn is not None and (queued or self.conn.in_transaction):
-            try:
+            # (what failed the transaction may fail this too: SQLite rolls back at once)
+            with contextlib.suppress(sqlite3.Error):
                 await self.conn.execute("ROLLBACK")
-            except sqlite3.Error:  # (what failed the transaction may fail this too: SQLite rolls back at once)
-                pass
 
     def _failed(self, exc: Exception, *, unsure: bool = False) -> None:
         kind = kind_of(exc)

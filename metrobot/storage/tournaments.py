@@ -26,8 +26,8 @@ from .tourney_rows import (
     RoundRow,
     Snapshot,
     TableRow,
-    TOwed,
     TournamentRow,
+    TOwed,
     table_row,
     tournament_row,
 )

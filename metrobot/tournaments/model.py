@@ -48,7 +48,7 @@ class Rules:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Rules":
+    def from_json(cls, data: dict[str, Any]) -> Rules:
         return cls(**data)
 
 
@@ -68,7 +68,7 @@ class Entrant:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Entrant":
+    def from_json(cls, data: dict[str, Any]) -> Entrant:
         return cls(**data)
 
 
@@ -81,7 +81,7 @@ class Table:
         return {"number": self.number, "seats": list(self.seats)}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Table":
+    def from_json(cls, data: dict[str, Any]) -> Table:
         return cls(int(data["number"]), tuple(data["seats"]))
 
 
@@ -95,7 +95,7 @@ class Round:
         return {"number": self.number, "tables": [t.to_json() for t in self.tables], "byes": list(self.byes)}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Round":
+    def from_json(cls, data: dict[str, Any]) -> Round:
         return cls(int(data["number"]), tuple(Table.from_json(t) for t in data["tables"]), tuple(data.get("byes", ())))
 
 
@@ -124,7 +124,7 @@ class TableResult:
         return data
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "TableResult":
+    def from_json(cls, data: dict[str, Any]) -> TableResult:
         return cls(
             int(data["round"]),
             int(data["table"]),

@@ -7,6 +7,7 @@ asker's language (`me()`); what the hall is told speaks the tournament's.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from dataclasses import replace
 
@@ -74,10 +75,8 @@ class Running(Rounds):
             if user_id in table.seats and table.game_id is not None and table.thread_id is not None:
                 game = await self.db.game(table.game_id)
                 if game is not None and game.status == "active" and not getattr(game.seat(user_id), "auto", True):
-                    try:
+                    with contextlib.suppress(Refused):
                         elsewhere.append((table.thread_id, await self.leave(table.thread_id, user_id, game_id=game.id)))
-                    except Refused:
-                        pass
         for _, outcome in elsewhere:
             outcome.reply = None
         reply = (

@@ -170,10 +170,10 @@ class Exact:
             need, last = size - 1, len(others)
 
             def grow(start: int, members: list[int], cost: float) -> None:
-                if len(members) > need:
-                    out.append((cost, tuple(members), rest_sizes))
+                if len(members) > need:  # noqa: B023 - used within this iteration
+                    out.append((cost, tuple(members), rest_sizes))  # noqa: B023 - used within this iteration
                     return
-                for idx in range(start, last - (need - len(members))):
+                for idx in range(start, last - (need - len(members))):  # noqa: B023 - used within this iteration
                     j = others[idx]
                     self.work += 1
                     wj = w[j]

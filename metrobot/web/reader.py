@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from aiohttp import web
@@ -65,11 +65,11 @@ def when(at: float | None, language: Lang) -> str:
     if at is None:
         return ""
     # (a naive datetime already in UTC: Babel's time-zone handling costs ten times the rest)
-    moment = dt.datetime.fromtimestamp(at, dt.timezone.utc).replace(tzinfo=None)
+    moment = dt.datetime.fromtimestamp(at, dt.UTC).replace(tzinfo=None)
     return format_datetime(moment, "medium", locale=_locale(language.code)) + " UTC"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _locale(code: str) -> Locale:
     return Locale.parse(code if code in LANGUAGES else "en")
 
@@ -78,11 +78,11 @@ def stamp(at: float | None) -> str:
     """A moment in a list, written the same in every language (the page's script then writes it
     as the reader's language and time zone do): Babel for a hundred times a page costs more
     than all the rest of the page."""
-    return dt.datetime.fromtimestamp(at or 0, dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return dt.datetime.fromtimestamp(at or 0, dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
 def iso(at: float | None) -> str:
-    return dt.datetime.fromtimestamp(at or 0, dt.timezone.utc).isoformat(timespec="seconds")
+    return dt.datetime.fromtimestamp(at or 0, dt.UTC).isoformat(timespec="seconds")
 
 
 def rich(text: str, language: Lang) -> Markup:

@@ -7,8 +7,9 @@ word drawn is in `lang` (station, line and map names are data).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
-from typing import Any, Callable
+from typing import Any
 
 from PIL import Image
 

@@ -10,6 +10,7 @@ Any map is drawn from its own data (`view["map_data"]`, see `spec`).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import defaultdict
 from dataclasses import dataclass
@@ -65,7 +66,7 @@ def fit_height(spec: MapSpec, width: float, pad: tuple[float, float, float, floa
     x0, y0, x1, y1 = spec.bbox
     bw, bh = max(x1 - x0, 1.0), max(y1 - y0, 1.0)
     scale = (width - pad[0] - pad[2]) / bw
-    return int(round(max(lo, min(hi, bh * scale + pad[1] + pad[3]))))
+    return round(max(lo, min(hi, bh * scale + pad[1] + pad[3])))
 
 
 def _unit(dx: float, dy: float) -> Point:
@@ -106,10 +107,10 @@ def line_paths(spec: MapSpec, geo: Geometry, spacing: float) -> dict[str, list[P
 
 def _edges(line: LineSpec) -> list[tuple[str, str]]:
     seq = list(line.stations) + ([line.stations[0]] if line.ring else [])
-    return list(zip(seq, seq[1:]))
+    return list(itertools.pairwise(seq))
 
 
-def station_spread(spec: MapSpec, geo: "Geometry", spacing: float) -> dict[str, tuple[float, Point]]:
+def station_spread(spec: MapSpec, geo: Geometry, spacing: float) -> dict[str, tuple[float, Point]]:
     """Where lines run side by side through a station: how far they spread from its centre
     and the direction across them (the station is drawn as a capsule covering them)."""
     users: dict[tuple[str, str], set[str]] = defaultdict(set)
@@ -192,7 +193,7 @@ def _badge_spots(
     the line; a ring's badge sits outside the ring. Badges at one station stand side by side."""
     spots: dict[str, Point] = {}
     taken: list[Rect] = []
-    segs = [(p, q) for path in paths.values() for p, q in zip(path, path[1:])]
+    segs = [(p, q) for path in paths.values() for p, q in itertools.pairwise(path)]
     dots = [(x - radius, y - radius, x + radius, y + radius) for x, y in geo.points.values()]
     for line in spec.lines:
         fx, fy = geo.px(line.stations[0])
@@ -313,7 +314,7 @@ def _draw_static(
             (st.id, st.name, geo.px(st.id), r + spread.get(st.id, (0.0,))[0] + (6 if special and st.special else 0))
             for st in spec.stations
         ]
-        segments = [(p, q) for path in paths.values() for p, q in zip(path, path[1:])]
+        segments = [(p, q) for path in paths.values() for p, q in itertools.pairwise(path)]
         # the layout of names is the same in every palette: laid out once per map (the base
         # of its key), size, style, variant and marks
         layout_key = (spec.key.split("|")[0], size, style, special, MARKS)
@@ -345,7 +346,7 @@ def end_tags(
         pts = paths[line.id]
         if len(pts) < 2:
             continue
-        segments = list(zip(pts, pts[1:]))
+        segments = list(itertools.pairwise(pts))
         wanted = [list(reversed(segments))] if not line.ring else []
         if line.ring or len(line.stations) >= LONG:
             middle = len(segments) // 2

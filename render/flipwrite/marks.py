@@ -103,7 +103,7 @@ def tick(size: int, colour: Colour, ink: Colour = (255, 255, 255)) -> Image.Imag
 
 def paste_centred(image: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
     w, h = sprite.size
-    image.paste(sprite, (int(round(x - w / 2)), int(round(y - h / 2))), sprite)
+    image.paste(sprite, (round(x - w / 2), round(y - h / 2)), sprite)
 
 
 # ---------------------------------------------------------------- many marks at once
@@ -139,14 +139,14 @@ class MarkedLayer:
             if not self.clear[sid]:
                 crowded.append(pt)
                 continue
-            x, y = int(round(pt[0] - h)), int(round(pt[1] - h))
+            x, y = round(pt[0] - h), round(pt[1] - h)
             d.rectangle([x, y, x + self.sprite.width - 1, y + self.sprite.height - 1], fill=255)
         image.paste(self.image, offset, mask)
         for x, y in crowded:
             paste_centred(image, self.sprite, x + offset[0], y + offset[1])
 
 
-_LAYERS: "OrderedDict[tuple, MarkedLayer]" = OrderedDict()
+_LAYERS: OrderedDict[tuple, MarkedLayer] = OrderedDict()
 _LAYERS_LOCK = Lock()
 
 
@@ -185,7 +185,7 @@ def put_text(
     if not text:
         return
     mask, left, top = _text_mask(text, int(size), bool(bold), anchor)
-    x, y = int(round(xy[0])) + left, int(round(xy[1])) + top
+    x, y = round(xy[0]) + left, round(xy[1]) + top
     image.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
 
 

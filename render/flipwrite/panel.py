@@ -11,12 +11,13 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from metrobot.i18n import EN, Lang, lang as language
+from metrobot.i18n import EN, Lang
+from metrobot.i18n import lang as language
 
-from .mapdraw import text_on
-from .spec import LineSpec, MapSpec
-from .marks import CachedDraw, paste_centred, tick
 from ..style import INK, MUTED, fit_text, font
+from .mapdraw import text_on
+from .marks import CachedDraw, paste_centred, tick
+from .spec import LineSpec, MapSpec
 
 LINE_TINT = 0.16  # how much of a line's colour tints its row once completed
 PANEL_BG = (255, 255, 255)
@@ -47,7 +48,7 @@ def card_kind(code: str) -> str:
 
 def draw_card(image: Image.Image, box: tuple[float, float, float, float], code: str | None, lang: Lang = EN) -> None:
     """The face-up card, big: a coloured card with its value and kind (a cached sprite)."""
-    x0, y0, x1, y1 = (int(round(v)) for v in box)
+    x0, y0, x1, y1 = (round(v) for v in box)
     sprite = card_sprite(code, x1 - x0, y1 - y0, lang.code)
     image.paste(sprite, (x0, y0), sprite)
 
@@ -332,7 +333,7 @@ def score_titles(lang: Lang = EN) -> tuple[str, str, str]:
 def draw_score_static(image: Image.Image, box: tuple[int, int, int, int], lang: Lang = EN) -> None:
     """The score boxes and their titles (the same every round)."""
     d = ImageDraw.Draw(image)
-    x0, y0, x1, y1 = box
+    x0, y0, _x1, y1 = box
     x = x0 + 16
     cy = (y0 + y1) / 2
     for title, w in zip(score_titles(lang), SCORE_WIDTHS):
@@ -355,7 +356,7 @@ def draw_score_row(
 ) -> None:
     """completion + transfers − empty penalty = total, into the boxes of `draw_score_static`."""
     d = CachedDraw(image)
-    x0, y0, x1, y1 = box
+    x0, y0, _x1, y1 = box
     empty = score["empty"]
     values = [
         (f"{score['completion']}", lang.t("{n} completed", n=score["lines_done"])),

@@ -17,8 +17,8 @@ from PIL import Image, ImageDraw
 
 from metrobot.i18n import EN, Lang
 
+from ..style import INK, MUTED, PAPER, contrast, fit_text, font, player_colour
 from .mapdraw import SHEET_STYLE, SheetLayout, fit_height, layout, static_map
-from .spec import MapSpec, map_spec
 from .marks import CachedDraw, MarkedLayer, boxed, cross, marked_layer, paste_centred, tick
 from .panel import (
     PENDING,
@@ -33,10 +33,10 @@ from .panel import (
     line_table_height,
     sheet_score,
 )
+from .spec import MapSpec, map_spec
 from .summary import _Lru, summary_image, summary_layout
-from ..style import INK, MUTED, PAPER, contrast, fit_text, font, player_colour
 
-__all__ = ["sheet_image", "summary_image", "sheet_geometry", "summary_layout", "prewarm"]
+__all__ = ["prewarm", "sheet_geometry", "sheet_image", "summary_image", "summary_layout"]
 
 SHEET_W = 1400
 HEADER_H = 150
@@ -221,7 +221,7 @@ def _sheet_header(
 
 
 def _legend(d: ImageDraw.ImageDraw, box, special: bool, lang: Lang = EN) -> None:
-    x0, y0, x1, y1 = box
+    x0, y0, x1, _y1 = box
     room = x1 - x0 - 10
     marks = lang.t("✕ crossed   ▢ transfer (×2)")
     d.text((x0 + 10, y0 + 18), fit_text(marks, 15, room), font=font(15), fill=MUTED)

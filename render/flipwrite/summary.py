@@ -19,12 +19,12 @@ from PIL import Image, ImageDraw
 
 from metrobot.i18n import EN, Lang
 
-from .mapdraw import SheetLayout, Style, fit_height, static_map
-from .spec import MapSpec, map_spec
-from .marks import CachedDraw, disc, marked_layer, paste_centred, square, tick
-from .panel import RULE, card_text, draw_card, sheet_score
 from ..style import INK, MUTED, fit_text, font, ink_on, player_colour
 from ..vision import palette_key
+from .mapdraw import SheetLayout, Style, fit_height, static_map
+from .marks import CachedDraw, disc, marked_layer, paste_centred, square, tick
+from .panel import RULE, card_text, draw_card, sheet_score
+from .spec import MapSpec, map_spec
 
 COLUMNS = {1: 1, 2: 2, 3: 3, 4: 2, 5: 3, 6: 3, 7: 4, 8: 4}
 WIDTHS = {1: 1000, 2: 1400, 3: 1500, 4: 1400, 5: 1500, 6: 1500, 7: 1600, 8: 1600}
@@ -136,7 +136,7 @@ def _base(
     mini, _ = static_map(spec, lay["map_size"], lay["style"], special, background=WHITE)
     chip = lay["chip"]
     for seat, boxes in enumerate(lay["panels"].values()):
-        x0, y0, x1, y1 = boxes["panel"]
+        x0, y0, x1, _y1 = boxes["panel"]
         colour = player_colour(seat, vision)
         d.rounded_rectangle(boxes["panel"], radius=12, fill=WHITE, outline=RULE, width=2)
         d.rounded_rectangle([x0, y0, x1, y0 + 10], radius=5, fill=colour)
@@ -355,7 +355,7 @@ def ordinal_place(n: int, lang: Lang = EN) -> str:
 def _ranking(
     d: ImageDraw.ImageDraw, view: dict[str, Any], spec: MapSpec, names, box, lang: Lang = EN, vision: str = "off"
 ) -> None:
-    x0, y0, x1, y1 = box
+    x0, y0, x1, _y1 = box
     winners = set(view.get("winners") or []) if len(view["players"]) > 1 else set()
     y = y0 + 52
     for place, p, b in places(view, spec):

@@ -20,11 +20,11 @@ from metrobot.games.metromania.board import (
     ARROWS,
     CITY_CELLS,
     HEX_CORNERS,
-    N,
     ROWS,
     SECTOR,
     VERTEX_NAMES,
     VERTICES,
+    N,
     corners,
     dist,
 )
@@ -70,7 +70,7 @@ class Geometry:
         pts = self.cell(cell)
         return sum(p[0] for p in pts) / 3, sum(p[1] for p in pts) / 3
 
-    def scaled(self, k: float, shift: Point = (0, 0)) -> "Geometry":
+    def scaled(self, k: float, shift: Point = (0, 0)) -> Geometry:
         return Geometry(self.edge * k, (self.ox * k + shift[0], self.oy * k + shift[1]))
 
 
@@ -140,7 +140,7 @@ class _LRU:
 
     def __init__(self, size: int):
         self.size = size
-        self.items: "OrderedDict[tuple, Any]" = OrderedDict()
+        self.items: OrderedDict[tuple, Any] = OrderedDict()
         self.lock = Lock()
 
     def get(self, key: tuple) -> Any:

@@ -14,8 +14,8 @@ from metrobot.games.metromania.board import CITY_CELLS
 from metrobot.i18n import EN, Lang
 
 from .board import Geometry, board_geometry, static_layer
-from .pieces import draw_pieces
 from .panel import draw_panel
+from .pieces import draw_pieces
 
 WIDTH, HEIGHT = 1400, 960
 BOARD_W = 1000

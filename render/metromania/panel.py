@@ -13,11 +13,11 @@ from PIL import ImageDraw
 from metrobot.games.metromania.markers import LETTERS, MARKER_SET
 from metrobot.games.metromania.narration import line_state
 from metrobot.games.metromania.state import STATION_SUPPLY as STATIONS
-from metrobot.i18n import EN, Lang, N_
+from metrobot.i18n import EN, N_, Lang
 
+from ..style import INK, MUTED, fit_text, font, ink_on, player_colour
 from .board import SPOT_FILL, draw_spot_icon
 from .pieces import dashed
-from ..style import INK, MUTED, fit_text, font, ink_on, player_colour
 
 PHASES = {"building": N_("Building"), "last_round": N_("Last round"), "finished": N_("Game over")}
 STYLES = {"solid": N_("solid"), "dashed": N_("dashed")}
@@ -100,7 +100,7 @@ def draw_panel(
             d.text((x + 54, y), fit_text(text, 16, w - 54), font=font(16), fill=INK)
             y += 22
         hand = [m for m in markers if m["holder"] == p and m["cell"] is None]
-        if viewer is not None and owners.get(p) == viewer or all(m["letter"] for m in hand):
+        if (viewer is not None and owners.get(p) == viewer) or all(m["letter"] for m in hand):
             held = ", ".join(f"{m['letter']}-{kind_short(m['kind'], lang)}" for m in hand)
             text = lang.t("hand: {markers}", markers=held) if held else lang.t("hand: empty")
         else:

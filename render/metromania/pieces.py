@@ -5,8 +5,10 @@ number) and the highlight of the last turn."""
 
 from __future__ import annotations
 
+import itertools
 import math
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from PIL import ImageDraw
 
@@ -42,7 +44,7 @@ def dashed(points: list[Point], dash: float, gap: float) -> Iterable[list[Point]
     """Split a polyline into dashes (the pattern runs on across corners)."""
     on, left = True, dash
     current: list[Point] = [points[0]]
-    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+    for (x0, y0), (x1, y1) in itertools.pairwise(points):
         seg = math.hypot(x1 - x0, y1 - y0)
         pos = 0.0
         while seg - pos > 1e-6:
@@ -66,7 +68,7 @@ def dashed(points: list[Point], dash: float, gap: float) -> Iterable[list[Point]
 def draw_line(
     d: ImageDraw.ImageDraw, pts: list[Point], colour, style: str, width: float, casing=(255, 255, 255)
 ) -> None:
-    w = max(2, int(round(width)))
+    w = max(2, round(width))
     if style == "solid":
         d.line(pts, fill=casing, width=w + 4, joint="curve")
         d.line(pts, fill=colour, width=w, joint="curve")
@@ -102,7 +104,7 @@ def draw_pieces(
                 pts = line_points(geo, line["vertices"][k : k + 2], [line["cells"][k]], offset)
                 d.line(pts, fill=(255, 214, 10), width=int(width * 2.6))
     heads: list = []
-    for li, line in enumerate(lines):
+    for line in lines:
         if not line["cells"]:
             continue
         colour = player_colour(seat[line["player"]], vision)

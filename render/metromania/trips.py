@@ -14,11 +14,11 @@ from PIL import Image, ImageDraw
 from metrobot.games.metromania.board import CITY_CELLS
 from metrobot.games.metromania.canonical import from_json
 from metrobot.games.metromania.scoring import route_hops
-from metrobot.i18n import EN, Lang, N_
+from metrobot.i18n import EN, N_, Lang
 
+from ..style import HIGHLIGHT, INK, MUTED, PAPER, fit_text, font, ink_on, player_colour
 from .board import board_geometry, static_layer
 from .pieces import draw_line, draw_pieces, line_points
-from ..style import HIGHLIGHT, INK, MUTED, PAPER, fit_text, font, ink_on, player_colour
 
 COLS, PANEL_W, PANEL_H, HEADER = 4, 350, 372, 64
 MINI_H = 300

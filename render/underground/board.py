@@ -6,6 +6,7 @@ and, on top of all, the line codes at the ends of every built section (`tags.py`
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -50,7 +51,7 @@ def trip_directions(m, trips: list[dict[str, Any]]) -> list[tuple[int, bool]]:
     out: dict[int, bool] = {}
     for trip in trips:
         path = trip.get("path") or []
-        for a, b in zip(path, path[1:]):
+        for a, b in itertools.pairwise(path):
             gap = m.gap_between(a, b)
             if gap is not None and gap.id not in out:
                 out[gap.id] = gap.a == a
@@ -95,9 +96,7 @@ def draw_map(
         spot = st.conn_spots.get(station)
         if spot is not None:
             sprite = symbol(name, int(2 * CONN_R), True)
-            image.paste(
-                sprite, (int(round(spot[0] - sprite.width / 2)), int(round(spot[1] - sprite.height / 2))), sprite
-            )
+            image.paste(sprite, (round(spot[0] - sprite.width / 2), round(spot[1] - sprite.height / 2)), sprite)
     passenger = view.get("passenger") or {}
     if not passenger.get("gone") and passenger.get("at") in geo.points:
         sprite = pawn(PAWN_H, pal.route)
@@ -140,7 +139,7 @@ def pawn_spot(st: Static, station: str) -> tuple[int, int]:
             if abs(lab.rect[0] - x) < 300 and abs(lab.rect[1] - y) < 200
         )
         if cost < best_cost:
-            best, best_cost = (int(round(left)), int(round(top))), cost
+            best, best_cost = (round(left), round(top)), cost
     return best
 
 
@@ -173,9 +172,7 @@ def _card_label(image: Image.Image, d: ImageDraw.ImageDraw, lab: Label, fill, ed
         td.rounded_rectangle([0, 0, w - 1, h - 1], radius=6, fill=fill + (255,), outline=edge + (255,), width=2)
         td.text((w / 2, h / 2), text, font=f, anchor="mm", fill=STATION_INK + (255,))
         tile = tile.rotate(lab.angle, resample=Image.Resampling.BICUBIC, expand=True)
-        image.paste(
-            tile, (int(round(lab.centre[0] - tile.width / 2)), int(round(lab.centre[1] - tile.height / 2))), tile
-        )
+        image.paste(tile, (round(lab.centre[0] - tile.width / 2), round(lab.centre[1] - tile.height / 2)), tile)
         return
     widths = [f.getlength(t) for t in lab.lines]
     left, top, right, bottom = lab.rect

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from metrobot.gamelog import GameLog
 from metrobot.games import get_game

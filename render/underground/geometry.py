@@ -78,7 +78,7 @@ def geometry(name: str, digest: str | None, box: Rect, pad: tuple[float, float, 
     points = {s.name: (ox + s.x * scale, oy + s.y * scale) for s in m.stations.values()}
     gaps, normals = {}, {}
     at: dict[str, list[int]] = {s: [] for s in m.stations}
-    widest: dict[str, int] = {s: 1 for s in m.stations}
+    widest: dict[str, int] = dict.fromkeys(m.stations, 1)
     for g in m.gaps:
         gaps[g.id] = (g.a, g.b, g.slots)
         (ax, ay), (bx, by) = points[g.a], points[g.b]

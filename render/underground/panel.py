@@ -12,7 +12,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from metrobot.games.underground.words import colour as colour_word, destination_kind
+from metrobot.games.underground.words import colour as colour_word
+from metrobot.games.underground.words import destination_kind
 from metrobot.i18n import EN, Lang
 
 from ..style import INK, MUTED, fit_text, font
@@ -22,7 +23,8 @@ from .glyphs import pawn, symbol
 from .palette import CASING, EXPRESS, EXPRESS_INK, NATIONAL_RAIL, RULE, STATION_INK, Palette, palette
 from .static import national_rail_arrows
 from .strokes import CHEVRON
-from .tags import code, draw_tag, ring_of, sprite as tag_sprite
+from .tags import code, draw_tag, ring_of
+from .tags import sprite as tag_sprite
 
 CURRENT = (255, 240, 186)
 YOU = (0, 114, 178)

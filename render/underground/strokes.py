@@ -24,14 +24,14 @@ def stroke_mask(
 ) -> tuple[Box, Image.Image]:
     """The mask of a straight stroke p-q (pixel box, L image)."""
     m = width / 2 + 3 * blur + 2
-    x0, y0 = int(math.floor(min(p[0], q[0]) - m)), int(math.floor(min(p[1], q[1]) - m))
-    x1, y1 = int(math.ceil(max(p[0], q[0]) + m)), int(math.ceil(max(p[1], q[1]) + m))
+    x0, y0 = math.floor(min(p[0], q[0]) - m), math.floor(min(p[1], q[1]) - m)
+    x1, y1 = math.ceil(max(p[0], q[0]) + m), math.ceil(max(p[1], q[1]) + m)
     big = Image.new("L", ((x1 - x0) * SS, (y1 - y0) * SS), 0)
     d = ImageDraw.Draw(big)
     a = ((p[0] - x0) * SS, (p[1] - y0) * SS)
     b = ((q[0] - x0) * SS, (q[1] - y0) * SS)
-    level = int(round(255 * strength))
-    d.line([a, b], fill=level, width=int(round(width * SS)))
+    level = round(255 * strength)
+    d.line([a, b], fill=level, width=round(width * SS))
     if caps:
         r = width * SS / 2
         for cx, cy in (a, b):
@@ -112,17 +112,17 @@ def route_mask(st: Static, gap: int, edge: bool, forward: bool = True) -> tuple[
 def dashes_mask(pieces: list[tuple[Point, Point]], width: float) -> tuple[Box, Image.Image]:
     """One mask of several round-capped strokes."""
     m = width / 2 + 2
-    x0 = int(math.floor(min(min(p[0], q[0]) for p, q in pieces) - m))
-    y0 = int(math.floor(min(min(p[1], q[1]) for p, q in pieces) - m))
-    x1 = int(math.ceil(max(max(p[0], q[0]) for p, q in pieces) + m))
-    y1 = int(math.ceil(max(max(p[1], q[1]) for p, q in pieces) + m))
+    x0 = math.floor(min(min(p[0], q[0]) for p, q in pieces) - m)
+    y0 = math.floor(min(min(p[1], q[1]) for p, q in pieces) - m)
+    x1 = math.ceil(max(max(p[0], q[0]) for p, q in pieces) + m)
+    y1 = math.ceil(max(max(p[1], q[1]) for p, q in pieces) + m)
     big = Image.new("L", ((x1 - x0) * SS, (y1 - y0) * SS), 0)
     d = ImageDraw.Draw(big)
     r = width * SS / 2
     for p, q in pieces:
         a = ((p[0] - x0) * SS, (p[1] - y0) * SS)
         b = ((q[0] - x0) * SS, (q[1] - y0) * SS)
-        d.line([a, b], fill=255, width=int(round(width * SS)))
+        d.line([a, b], fill=255, width=round(width * SS))
         for cx, cy in (a, b):
             d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=255)
     return (x0, y0, x1, y1), big.resize((x1 - x0, y1 - y0), Image.Resampling.BOX)

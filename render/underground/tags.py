@@ -23,8 +23,8 @@ from PIL import Image
 
 from metrobot.i18n import EN, NP_, Lang
 
-from ..rects import overlap
 from ..pill import paste_pill, pill
+from ..rects import overlap
 from .palette import CASING, Palette
 from .static import CONN_R, NR_H, NR_W, Static
 
@@ -122,7 +122,7 @@ def _middle(part: list[int], ends: list[str], gaps: dict[int, tuple[str, str, in
     for g in part:
         for s in gaps[g][:2]:
             at.setdefault(s, []).append(g)
-    far = {s: 0 for s in ends}
+    far = dict.fromkeys(ends, 0)
     todo = list(ends)
     while todo:  # stations by gaps from the nearest end
         s = todo.pop(0)

@@ -7,5 +7,5 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from alttext_check import every_upload_has_alt_text  # noqa: E402,F401
-from fixtures import ClientRunner, StandInTimeout, run_client, standin  # noqa: E402,F401
+from alttext_check import every_upload_has_alt_text  # noqa: F401
+from fixtures import ClientRunner, StandInTimeout, run_client, standin  # noqa: F401

@@ -16,16 +16,17 @@ These fixtures know nothing about our bot; tests import their bot themselves.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
-from typing import Any, List, Tuple
+from typing import Any
 
 import pytest
 import pytest_asyncio
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from standin import DiscordStandIn, StandInTimeout, point_discord_at  # noqa: E402
+from standin import DiscordStandIn, StandInTimeout, point_discord_at
 
 
 @pytest_asyncio.fixture
@@ -48,7 +49,7 @@ class ClientRunner:
 
     def __init__(self, server: DiscordStandIn) -> None:
         self.server = server
-        self.started: List[Tuple[Any, asyncio.Task]] = []
+        self.started: list[tuple[Any, asyncio.Task]] = []
 
     async def __call__(self, client: Any, *, timeout: float = 15.0) -> asyncio.Task:
         wanted = self.server.identify_count + 1
@@ -76,10 +77,8 @@ class ClientRunner:
         for client, task in reversed(self.started):
             if not client.is_closed():
                 await client.close()
-            try:
+            with contextlib.suppress(BaseException):  # the test already reported what went wrong with the client
                 await asyncio.wait_for(task, 10)
-            except BaseException:  # the test already reported what went wrong with the client
-                pass
 
 
 @pytest_asyncio.fixture
@@ -91,4 +90,4 @@ async def run_client(standin: DiscordStandIn):
         await runner.close_all()
 
 
-__all__ = ["standin", "run_client", "ClientRunner", "StandInTimeout"]
+__all__ = ["ClientRunner", "StandInTimeout", "run_client", "standin"]

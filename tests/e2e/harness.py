@@ -15,7 +15,6 @@ if str(ROOT) not in sys.path:
 from metrobot.discord_app.client import MetroBot  # noqa: E402
 from metrobot.settings import Settings  # noqa: E402
 
-
 TEST_SEED = 20261123  # every game a test makes has a fixed seed
 
 
@@ -67,7 +66,7 @@ def start_bot_process(
     )
     env.pop("DISCORD_DEV_GUILD", None)
     env.update(extra)
-    out = open(log_path, "ab") if log_path else subprocess.DEVNULL
+    out = open(log_path, "ab") if log_path else subprocess.DEVNULL  # noqa: SIM115 - the bot's process holds it
     return subprocess.Popen(
         [sys.executable, str(ROOT / "bot.py")], cwd=str(ROOT), env=env, stdout=out, stderr=subprocess.STDOUT
     )
@@ -78,6 +77,6 @@ async def stop_process(proc: subprocess.Popen, timeout: float = 10) -> None:
     loop = asyncio.get_running_loop()
     try:
         await asyncio.wait_for(loop.run_in_executor(None, proc.wait), timeout)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         proc.kill()
         await loop.run_in_executor(None, proc.wait)

@@ -17,6 +17,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from composing import choose, press  # noqa: E402
+
 from metrobot.games import get_game  # noqa: E402
 from metrobot.storage import Database  # noqa: E402
 

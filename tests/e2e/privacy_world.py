@@ -107,7 +107,7 @@ def expected_export(db_path: str, user: str) -> dict[str, Any]:
 
 
 def _iso(at: float) -> str:
-    return dt.datetime.fromtimestamp(at, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return dt.datetime.fromtimestamp(at, dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def exported(document: dict[str, Any]) -> dict[str, Any]:

@@ -13,7 +13,6 @@ import types
 
 import pytest
 import pytest_asyncio
-
 from alttext_check import undescribed
 from harness import make_bot
 from players import Table

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-from contextlib import closing
 import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 
 import pytest
-
 from harness import ROOT, make_bot
 from players import Table
 

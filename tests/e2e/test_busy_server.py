@@ -13,7 +13,6 @@ import re
 
 import pytest
 import pytest_asyncio
-
 from harness import make_bot
 from players import Table
 
@@ -21,7 +20,7 @@ from metrobot.discord_app.recovery import deliver_owed
 from metrobot.storage import Database
 
 pytestmark = pytest.mark.timeout(300)
-UTC = dt.timezone.utc
+UTC = dt.UTC
 LINK = re.compile(r"https://discord\.com/channels/(\d+)/(\d+)/(\d+)")
 MANAGE_GUILD = 1 << 5
 
@@ -197,7 +196,7 @@ async def test_the_status_message_and_a_tidy_channel(standin, bot):
     table = await game(standin, bot, ann, [bob])
     status = next(m for m in table.public() if m.posted_custom_ids() and "mb:l:" in m.posted_custom_ids()[0])
     edits = status.edits
-    for turn in range(4):
+    for _turn in range(4):
         assert status.content.startswith("📋 **MetrOmania** — in progress.") and not status.components
         latest = table.last_play_message()
         assert int(LINK.search(status.content).group(3)) == latest.id  # a link to the latest board

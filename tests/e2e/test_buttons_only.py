@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 import pytest_asyncio
-
 from composing import edited, group_labels, open_group, press, step_options, steps_of, take_step, type_step
 from harness import make_bot
 from players import Table

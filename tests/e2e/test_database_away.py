@@ -10,12 +10,12 @@ import asyncio
 from contextlib import asynccontextmanager
 
 import pytest
-
 from harness import make_bot
+from players import Table
+
 from metrobot.i18n import lang
 from metrobot.metrics import INTERACTIONS
 from metrobot.storage import DatabaseUnavailable
-from players import Table
 
 pytestmark = pytest.mark.timeout(120)
 

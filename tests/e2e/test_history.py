@@ -7,7 +7,6 @@ import asyncio
 
 import pytest
 import pytest_asyncio
-
 from harness import make_bot
 from players import Table
 

@@ -20,7 +20,6 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-
 from harness import make_bot
 from players import Table
 
@@ -76,7 +75,7 @@ async def _open_lobby(standin, channel: int, host: int, options: dict):
 def says(reader, template: str, text: str, **values) -> bool:
     """`text` holds `template` in the `reader`'s language, whatever the values filled in:
     every fixed piece of the translated sentence is there (and there is something to find)."""
-    pieces = [p.strip() for p in reader.t(template, **{k: "\0" for k in values}).split("\0")]
+    pieces = [p.strip() for p in reader.t(template, **dict.fromkeys(values, "\x00")).split("\0")]
     return sum(map(len, pieces)) >= 3 and all(p in text for p in pieces if p)
 
 
@@ -169,7 +168,7 @@ async def test_korean_and_dutch_players_play_a_whole_game_each_in_their_own_lang
             assert confirm["label"] == mine.t("✔ Confirm")
             h = await standin.click(user, composer, custom_id=confirm["custom_id"])
             await h.wait_response()
-            done = await h.wait_message(lambda m: m.content.startswith(mine.t("✔ Played.")[:-1]))
+            done = await h.wait_message(lambda m: m.content.startswith(mine.t("✔ Played.")[:-1]))  # noqa: B023 - used within this iteration
             assert done.ephemeral
         elif way == "dig":  # /dig, each step picked from the suggestions
             done = await table.dig_by_command(user)

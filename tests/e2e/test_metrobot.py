@@ -11,7 +11,6 @@ import re
 
 import pytest
 import pytest_asyncio
-
 from harness import make_bot, start_bot_process, stop_process
 from players import Table, mentioned
 
@@ -123,7 +122,7 @@ async def test_non_player_and_spectator(standin, bot):
     h = await standin.slash(eve, channel, "status")
     status = await h.wait_message()
     assert status.ephemeral and "Scores" in status.content
-    not_now = [u for u in (ann, bob) if u not in await table.owed()][0]
+    not_now = next(u for u in (ann, bob) if u not in await table.owed())
     h = await standin.slash(not_now, channel, "dig", {"step1": "solid S4 F24"})
     assert "not your turn" in (await h.wait_message()).content
 

@@ -22,7 +22,6 @@ import re
 
 import pytest
 import pytest_asyncio
-
 from harness import make_bot
 from players import Table
 

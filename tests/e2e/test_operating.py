@@ -12,20 +12,18 @@ import time
 
 import aiohttp
 import pytest
-from prometheus_client.parser import text_string_to_metric_families
-
 from harness import make_bot, start_bot_process
 from players import Table
+from prometheus_client.parser import text_string_to_metric_families
 
 pytestmark = pytest.mark.timeout(240)
 
 
 async def scrape(port: int) -> dict[tuple[str, tuple], float]:
     """Every sample of /metrics: (name, sorted labels) -> value."""
-    async with aiohttp.ClientSession() as http:
-        async with http.get(f"http://127.0.0.1:{port}/metrics") as response:
-            assert response.status == 200
-            text = await response.text()
+    async with aiohttp.ClientSession() as http, http.get(f"http://127.0.0.1:{port}/metrics") as response:
+        assert response.status == 200
+        text = await response.text()
     return {
         (s.name, tuple(sorted(s.labels.items()))): s.value
         for family in text_string_to_metric_families(text)
@@ -40,9 +38,8 @@ def total(samples: dict, metric: str, **labels: str) -> float:
 
 
 async def health(port: int) -> tuple[int, dict]:
-    async with aiohttp.ClientSession() as http:
-        async with http.get(f"http://127.0.0.1:{port}/healthz") as response:
-            return response.status, await response.json()
+    async with aiohttp.ClientSession() as http, http.get(f"http://127.0.0.1:{port}/healthz") as response:
+        return response.status, await response.json()
 
 
 async def settle(standin, seconds: float = 0.3) -> None:

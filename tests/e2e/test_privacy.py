@@ -12,7 +12,6 @@ import json
 
 import pytest
 import pytest_asyncio
-
 from harness import make_bot
 from players import Table
 from privacy_world import NAME, expected_export, exported, forget_by_discord, history, holding, ratings, rows
@@ -158,8 +157,7 @@ async def test_a_server_that_removes_the_bot_gets_its_games_back_within_the_peri
         if str(other) in json.dumps(r, default=str)
         or str(there.channel) in json.dumps(r, default=str)
         or r.get("game_id") == game.id
-        or r.get("id") == game.id
-        and t == "games"
+        or (r.get("id") == game.id and t == "games")
     ]
     assert gone == []
     assert (await here.row()).status == "active" and everything["actions"] is not None

@@ -7,7 +7,6 @@ import asyncio
 import logging
 
 import pytest
-
 from harness import make_bot
 
 pytestmark = pytest.mark.timeout(60)

@@ -8,7 +8,6 @@ import asyncio
 
 import pytest
 import pytest_asyncio
-
 from harness import make_bot
 
 from metrobot.games import get_plugin

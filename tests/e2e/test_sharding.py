@@ -24,6 +24,7 @@ once or not at all, nothing twice, nothing else.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import re
@@ -32,7 +33,6 @@ import time
 from dataclasses import dataclass
 
 import pytest
-
 from harness import start_bot_process, stop_process
 from players import Table
 
@@ -328,7 +328,7 @@ async def test_two_shard_processes_one_database(standin, pg_server, tmp_path):
             acked += check_log(sent[clock.channel], log[:first_auto])  # the moves by command
             # Then turn by turn, who acted: the automatic player once per expiry, and the click.
             turns: list[set[str]] = [set()]
-            for a, (s0, s1) in list(zip(log, zip(states, states[1:])))[first_auto:]:
+            for a, (s0, s1) in list(zip(log, itertools.pairwise(states)))[first_auto:]:
                 turns[-1].add(a["actor"])
                 if game.turn_number(s1) != game.turn_number(s0):
                     turns.append(set())

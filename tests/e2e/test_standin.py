@@ -12,14 +12,12 @@ import os
 import sys
 import textwrap
 import time
-from typing import List, Optional
 
 import aiohttp
 import discord
 import pytest
 from discord import app_commands
 from PIL import Image
-
 from standin import DiscordStandIn, StandInTimeout
 
 pytestmark = pytest.mark.timeout(30)
@@ -96,12 +94,12 @@ FRUITS = ["apple", "apricot", "banana", "blueberry", "cherry"]
 
 
 class TinyBot(discord.Client):
-    def __init__(self, generation: int = 1, guild_id: Optional[int] = None) -> None:
+    def __init__(self, generation: int = 1, guild_id: int | None = None) -> None:
         super().__init__(intents=discord.Intents.default())
         self.generation = generation
         self.guild_id = guild_id
         self.tree = app_commands.CommandTree(self)
-        self.dm_results: List[str] = []
+        self.dm_results: list[str] = []
         self._register()
 
     async def on_message(self, message: discord.Message) -> None:
@@ -126,9 +124,9 @@ class TinyBot(discord.Client):
         async def roll(
             interaction: discord.Interaction,
             sides: app_commands.Range[int, 2, 100],
-            label: Optional[str] = None,
+            label: str | None = None,
             loud: bool = False,
-            target: Optional[discord.Member] = None,
+            target: discord.Member | None = None,
         ) -> None:
             await interaction.response.defer(thinking=True)
             who = target.display_name if target else interaction.user.display_name
@@ -143,7 +141,7 @@ class TinyBot(discord.Client):
             await interaction.response.send_message(f"picked {fruit}")
 
         @pick.autocomplete("fruit")
-        async def pick_fruit(interaction: discord.Interaction, current: str) -> List[app_commands.Choice[str]]:
+        async def pick_fruit(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
             return [app_commands.Choice(name=f.title(), value=f) for f in FRUITS if f.startswith(current.lower())]
 
         @tree.command(name="secret", description="An ephemeral answer")
@@ -186,7 +184,7 @@ class TinyBot(discord.Client):
         game = app_commands.Group(name="game", description="Game commands")
 
         @game.command(name="start", description="Start a game")
-        async def start(interaction: discord.Interaction, players: int, variant: Optional[str] = None) -> None:
+        async def start(interaction: discord.Interaction, players: int, variant: str | None = None) -> None:
             embed = discord.Embed(
                 title="Game started", description=f"{players} players, variant {variant or 'standard'}"
             )
@@ -245,9 +243,8 @@ async def test_slash_defer_followup_with_png_and_buttons(standin: DiscordStandIn
     assert [b["label"] for b in msg.buttons()] == ["Join", "Peek", "Next"]
     assert standin.messages(channel) == [msg]
     # the attachment URL is served by the stand-in, as the CDN would
-    async with aiohttp.ClientSession() as session:
-        async with session.get(att.url) as resp:
-            assert resp.status == 200 and await resp.read() == att.data
+    async with aiohttp.ClientSession() as session, session.get(att.url) as resp:
+        assert resp.status == 200 and await resp.read() == att.data
 
     # click: the view answers with type 7 (edit the message the button is on)
     click = await standin.click(bob, msg, "game:join")

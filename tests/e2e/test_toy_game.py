@@ -9,7 +9,6 @@ import json
 
 import pytest
 import pytest_asyncio
-
 from harness import make_bot
 from players import Table
 

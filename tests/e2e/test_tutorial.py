@@ -11,7 +11,6 @@ import re
 
 import pytest
 import pytest_asyncio
-
 from composing import press
 from harness import make_bot
 from players import Table
@@ -89,7 +88,7 @@ async def test_a_newcomer_finishes_the_tutorial_pressing_only_hint_and_confirm(s
     moves, turns = -1, 0
     while await table.owed():
         if hint_post(standin, thread, moves) is None:  # (the next turn post is on its way)
-            await standin.wait_for_message(thread, lambda m: hint_post(standin, thread, moves) is not None, timeout=60)
+            await standin.wait_for_message(thread, lambda m: hint_post(standin, thread, moves) is not None, timeout=60)  # noqa: B023 - used within this iteration
         post, hint_id = hint_post(standin, thread, moves)
         moves = int(hint_id.split(":")[3])
         await play_from(standin, newcomer, post, hint_id)

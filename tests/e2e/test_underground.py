@@ -19,7 +19,6 @@ import random
 
 import pytest
 import pytest_asyncio
-
 from composing import choose, control, group_labels, press, step_options, steps_of, take_step
 from harness import TEST_SEED, make_bot
 from players import Table

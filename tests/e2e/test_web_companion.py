@@ -13,12 +13,11 @@ import sys
 
 import pytest
 import pytest_asyncio
-
 from harness import make_bot
 from players import Table
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "web"))
-from browser import Watched, axe_problems, launch  # noqa: E402
+from browser import Watched, axe_problems, launch
 
 pytestmark = pytest.mark.timeout(300)
 MANAGE_GUILD = 1 << 5

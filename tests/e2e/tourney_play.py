@@ -60,7 +60,7 @@ async def round_ready(db_path: str, number: int, timeout: float = 90.0) -> list[
         found = tables(db_path, number)
         if not found or not all(t["game"] for t in found):
             return None
-        statuses = {g: s for g, s in query(db_path, "SELECT id, status FROM games")}
+        statuses = dict(query(db_path, "SELECT id, status FROM games"))
         return found if all(statuses.get(t["game"]) in ("active", "finished") for t in found) else None
 
     return await until(ready, timeout, f"round {number}'s tables to start")
@@ -92,7 +92,7 @@ async def play_table(
                 table["game"],
                 game["moves"],
             )
-            await until(lambda: game_of(db_path, table["game"])["moves"] != game["moves"], 30, "the clock to run out")
+            await until(lambda: game_of(db_path, table["game"])["moves"] != game["moves"], 30, "the clock to run out")  # noqa: B023 - used within this iteration
             continue
         amount = str(min(3, 10 - state["count"]))
         h = await standin.slash(int(person), int(table["thread"]), "add", {"amount": amount})

@@ -206,5 +206,5 @@ def test_greedy_is_the_engines_automatic_player():
 
 
 def test_unknown_level():
-    with pytest.raises(Exception):
+    with pytest.raises(ValueError):
         player_for("grandmaster")

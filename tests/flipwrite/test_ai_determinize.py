@@ -3,8 +3,8 @@ from that seat, is a valid state of the game, and keeps what the view fixes (the
 still to come, who has decided); only hidden parts change."""
 
 import random
-from dataclasses import replace
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -90,5 +90,5 @@ def test_the_same_generator_gives_the_same_state_whatever_is_hidden():
 
 def test_a_view_is_only_rebuilt_for_its_own_viewer():
     state = position("paris", 2, False, 1, 3)
-    with pytest.raises(Exception):
+    with pytest.raises(ValueError, match="made for 'p0', not 'p1'"):
         GAME.determinize(GAME.view(state, "p0"), "p1", random.Random(0))

@@ -94,7 +94,7 @@ def test_same_round_completers_share_high_and_later_ones_get_low():
 
 def test_one_move_can_complete_several_lines_and_other_lines_count():
     state = set_sheet(new(("ann", "bob")), "ann", marks={"d1": "x", "d3": "x", "b1": "x", "X": "x", "b3": "x"})
-    state, events = play_round(
+    state, _events = play_round(
         state, {"ann": {"type": "free", "station": "Z"}, "bob": {"type": "free", "station": None}}, card="free"
     )
     assert state.sheets["ann"].completed == {"B": (1, 4), "D": (1, 3)}

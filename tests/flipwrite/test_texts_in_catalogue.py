@@ -13,8 +13,7 @@ import re
 
 import pytest
 
-from metrobot.games.flipwrite import GAME, PLUGIN
-from metrobot.games.flipwrite import notation
+from metrobot.games.flipwrite import GAME, PLUGIN, notation
 from metrobot.games.flipwrite.notation import code
 from metrobot.games.protocol import BadInput, RuleError
 from metrobot.i18n import EN, PSEUDO
@@ -88,7 +87,7 @@ def test_everything_the_plugin_says_is_in_the_catalogue(seed, special):
             for choice in PLUGIN.choices(state, seat, PSEUDO):
                 said += [choice.label, choice.group]
             for text in TYPED:
-                said.append(refusal(lambda: GAME.apply(state, seat, PLUGIN.parse(state, seat, text))))
+                said.append(refusal(lambda: GAME.apply(state, seat, PLUGIN.parse(state, seat, text))))  # noqa: B023 - used within this iteration
             action = GAME.auto_action(state, seat, rnd)
             said.append(PLUGIN.describe(state, action, PSEUDO))
             said.append(PLUGIN.summarise(state, seat, [code(state, action)], PSEUDO))

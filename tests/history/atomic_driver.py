@@ -11,11 +11,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from metrobot import games  # noqa: E402
-from metrobot.service import GameService, fixed_seeds  # noqa: E402
-from metrobot.storage import Database, ratings  # noqa: E402
-from metrobot.storage.db import Database as Db  # noqa: E402
-from tests.toygame import PLUGIN  # noqa: E402
+from metrobot import games
+from metrobot.service import GameService, fixed_seeds
+from metrobot.storage import Database, ratings
+from metrobot.storage.db import Database as Db
+from tests.toygame import PLUGIN
 
 
 async def main(path: str, when: str) -> None:

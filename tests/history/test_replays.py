@@ -4,6 +4,7 @@ either end politely; a long game's animation fits Discord's limit."""
 from __future__ import annotations
 
 import io
+import itertools
 import random
 
 import pytest
@@ -34,7 +35,7 @@ async def test_frames_are_the_replayed_log(svc, db):
     log.replay(each=states.append)
     game = get_game(row.game)
     assert [game.to_json(f.state) for f in frames] == [game.to_json(states[f.position]) for f in frames]
-    turns = sum(game.turn_number(b) != game.turn_number(a) for a, b in zip(states, states[1:]))
+    turns = sum(game.turn_number(b) != game.turn_number(a) for a, b in itertools.pairwise(states))
     assert len(frames) == turns + 1 and frames[-1].position == len(actions)
     assert game.is_over(frames[-1].state) and frames[0].position == 0
 
@@ -101,7 +102,7 @@ async def test_a_long_four_player_game_animates_under_discords_limit(db):
         row.options,
         [{"player": a["player"], "action": a["action"]} for a in actions],
     ).replay(each=states.append)
-    turns = sum(game.turn_number(b) != game.turn_number(a) for a, b in zip(states, states[1:]))
+    turns = sum(game.turn_number(b) != game.turn_number(a) for a, b in itertools.pairwise(states))
     assert turns >= 30  # long: a whole game, every seat plays seven turns or more
     svc.images = True
     out = (await svc.replay("c1", animation=True)).reply

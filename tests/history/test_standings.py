@@ -45,7 +45,7 @@ async def test_leaderboard_pages_and_your_row(svc, db, toy):
 
 
 async def test_history_and_profile(svc, toy):
-    for i in range(3):
+    for _i in range(3):
         await play_game(svc, "c1", "g1", PEOPLE)
     await play_game(svc, "c9", "g2", PEOPLE[:2])  # another server
     history = (await svc.history("c1")).reply.text

@@ -10,6 +10,7 @@ first checks that the tie is there (if an engine change removes it, pick another
 from __future__ import annotations
 
 import sqlite3
+from types import SimpleNamespace
 
 import pytest
 
@@ -93,17 +94,13 @@ def test_the_advanced_variant_ranks_people_not_companies():
     """Two people running two companies each: a person's place, score and win come from
     both their companies together (the winners the engine names are people)."""
     plugin = get_plugin("metromania")
-    log, state = self_play(plugin.game, ["u1", "u2"], {"advanced": True}, 3)
+    _log, state = self_play(plugin.game, ["u1", "u2"], {"advanced": True}, 3)
     places = plugin.final_ranking(state)
     assert set(places) == {"u1", "u2"}
     assert {p for p, v in places.items() if v == 1} == set(plugin.game.view(state, None)["winners"])
 
-    class Row:
-        guild_id, game = "g1", "metromania"
-        seats = [Seat("u1", "Ann"), Seat("u2", "Bob")]
-        settings: dict = {}
-
-    result = game_result(plugin, state, Row())
+    row = SimpleNamespace(guild_id="g1", game="metromania", seats=[Seat("u1", "Ann"), Seat("u2", "Bob")], settings={})
+    result = game_result(plugin, state, row)
     scores = person_scores(plugin, state)
     assert [(s.user_id, s.score, s.won, s.place) for s in result.standings] == [
         (p, scores[p], places[p] == 1, places[p]) for p in ("u1", "u2")

@@ -27,7 +27,7 @@ def blank(n: int = 4, **options) -> State:
     """A game whose city is all blank cells, p1 to move in a fresh (not first) turn."""
     options.setdefault("first_player", "p1")
     s = GAME.new_game([f"p{i + 1}" for i in range(n)], options, seed=1)
-    s.cells = {c: "blank" for c in CITY_CELLS}
+    s.cells = dict.fromkeys(CITY_CELLS, "blank")
     return at_turn(s, 0)
 
 

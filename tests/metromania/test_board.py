@@ -14,7 +14,7 @@ from metrobot.games.rng import Rng
 def test_city_size_and_cells():
     assert len(B.VERTICES) == 3 * B.N * (B.N + 1) + 1 == 127
     assert len(B.CITY_CELLS) == 6 * B.N**2 == 216
-    assert Counter(B.SECTOR.values()) == {k: B.N**2 for k in range(6)}
+    assert Counter(B.SECTOR.values()) == dict.fromkeys(range(6), B.N**2)
     # Up(q,r) and Down(q,r) corners exactly as the binding model says
     assert set(B.corners((0, 0, True))) == {(0, 0), (1, 0), (0, 1)}
     assert set(B.corners((0, 0, False))) == {(1, 0), (0, 1), (1, 1)}

@@ -18,18 +18,15 @@ def check_invariants(s):
     assert len(s.stations) <= STATION_SUPPLY
     assert len(set(s.stations)) == len(s.stations)
     seen_cells = set()
-    for li, line in enumerate(s.lines):
+    for _li, line in enumerate(s.lines):
         assert len(line.cells) <= TUNNELS_PER_LINE
         assert len(set(line.vertices)) == len(line.vertices)  # never loops or touches itself
         for k, c in enumerate(line.cells):
             assert c not in seen_cells, "one tunnel per cell"
             seen_cells.add(c)
             if c in ARROW_BY_CELL:
-                assert (
-                    k == 0
-                    and ARROW_BY_CELL[c].kind == "start"
-                    or k == len(line.cells) - 1
-                    and ARROW_BY_CELL[c].kind == "end"
+                assert (k == 0 and ARROW_BY_CELL[c].kind == "start") or (
+                    k == len(line.cells) - 1 and ARROW_BY_CELL[c].kind == "end"
                 )
             else:
                 assert c in CITY_CELL_SET and s.cells[c] not in ("lake", "park")
@@ -88,7 +85,7 @@ def play(n, seed, rnd, options):
         # mostly the automatic player, sometimes anything legal (stations, declines...)
         action = GAME.auto_action(s, p, rnd) if rnd.random() < 0.6 else rnd.choice(actions)
         before = json.dumps(GAME.to_json(s))
-        s2, events = GAME.apply(s, p, action)
+        s2, _events = GAME.apply(s, p, action)
         assert json.dumps(GAME.to_json(s)) == before, "apply never changes its input"
         s = s2
         log.actions.append({"player": p, "action": action})

@@ -64,7 +64,7 @@ def test_unplaced_markers_cost_their_holders():
     result = score(s)
     a = _trip(result, "A")
     assert a["impossible"] and a["minutes"] is None
-    assert a["points"] == {p: -6 for p in holders}
+    assert a["points"] == dict.fromkeys(holders, -6)
 
 
 def test_guilty_at_most_once_per_trip():

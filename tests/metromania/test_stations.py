@@ -59,7 +59,7 @@ def test_one_tunnel_can_make_two_stations():
     lay(s, 0, "solid", "S9 J4 I5 H6 H8/R")
     add_station(s, "H6")
     lay(s, 2, "solid", "S8 M9 L10 K11 J10 I9")
-    s2, events = tunnel(s, "solid", "I9")
+    _s2, events = tunnel(s, "solid", "I9")
     assert sorted(e[0] for e in _stations(events)) == sorted([list(V("H8")), list(V("I9"))])
 
 
@@ -87,7 +87,7 @@ def test_station_scores_one_point_per_spot_it_touches():
 def test_same_players_two_lines_meeting_make_a_station():
     s = lay(blank(), 0, "dashed", "S10 H2 H4 H6 H8")
     lay(s, 0, "solid", "S9 J4 I5")
-    s2, events = tunnel(s, "solid", "H6")
+    _s2, events = tunnel(s, "solid", "H6")
     assert _stations(events)[0][0] == list(V("H6"))
 
 

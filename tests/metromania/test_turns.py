@@ -5,8 +5,7 @@ import random
 import pytest
 
 from metrobot.games import BadInput, RuleError
-from metrobot.games.metromania import GAME
-from metrobot.games.metromania import rules
+from metrobot.games.metromania import GAME, rules
 from metrobot.games.metromania.board import CELLS_AT, cell_of
 
 from .helpers import V, add_station, blank, lay, refused, surround, tunnel
@@ -42,7 +41,7 @@ def test_fewer_than_three_tunnels_when_no_more_are_legal():
     for c in CELLS_AT[V("G21")]:
         if c != used:
             s.occupied.setdefault(c, 6)
-    s, events = tunnel(s, "solid", "G21", "R")
+    s, _events = tunnel(s, "solid", "G21", "R")
     assert s.lines[0].cells[-1] == used
     assert s.current == 1 and s.last_turn["tunnels"] == [[0, 2]]
 
@@ -94,10 +93,10 @@ def test_new_station_at_the_tip_unblocks_an_acute_turn():
             m.cell = next(c for c in CELLS_AT[V("A7")])
     assert not rules.can_extend(s, 2, per_turn=False)
     lay(s, 0, "solid", "S10 H2 H4 H6 H8 H10 H12 H14 H16 H18")
-    s, events = tunnel(s, "solid", "H20")
+    s, _ = tunnel(s, "solid", "H20")
     assert s.lines[2].status == "blocked"
     s, _ = tunnel(s, "solid", "G21")
-    s, events = tunnel(s, "solid", "G23", "R", "A")  # p1 meets p2's tip: a station at G23
+    s, _events = tunnel(s, "solid", "G23", "R", "A")  # p1 meets p2's tip: a station at G23
     assert V("G23") in s.station_set
     assert s.lines[2].status == "building"  # the acute turn to F22 is now allowed
     assert rules.can_extend(s, 2, per_turn=False)
@@ -174,10 +173,10 @@ def test_finished_and_blocked_lines_reaching_the_threshold(n, threshold):
                     k += 1
         return s
 
-    s, events = tunnel(build(threshold - 1), "solid", "T4")  # blocked + this finish = threshold
+    _, events = tunnel(build(threshold - 1), "solid", "T4")  # blocked + this finish = threshold
     assert any(e["type"] == "building_ends" and e["reason"] == "lines_done" for e in events)
     if threshold - 2 >= 0:
-        s, events = tunnel(build(threshold - 2), "solid", "T4")
+        _s, events = tunnel(build(threshold - 2), "solid", "T4")
         assert not any(e["type"] == "building_ends" for e in events)
 
 

@@ -293,11 +293,11 @@ class Draw:
         now = int(time.time())
         self.issued = [now - 30, now - 100_000, now + 100_000, 0, 10**12 - 1]
         # Who the stand-in knows, as of now: what a draw may depend on must not change later.
-        self.known_users = {str(u): copy.deepcopy(p) for u, p in world.standin._users.items()}  # noqa: SLF001
+        self.known_users = {str(u): copy.deepcopy(p) for u, p in world.standin._users.items()}
         self.game_ids = sorted(set(world.games.values()))
         self.tournament_ids = sorted(t["id"] for t in world.tournaments().values())
         model = world.model()
-        self.moves = {gid: 0 for gid in self.game_ids}
+        self.moves = dict.fromkeys(self.game_ids, 0)
         games, _ = world.read_db()
         for gid, row in games.items():
             self.moves[gid] = row["moves"]
@@ -811,7 +811,7 @@ class Oracle:
             return False
         if not _clock_ok(values.get("clock_hours"), required=False):
             return False
-        if variant is not None and not isinstance(variant, str) or city is not None and not isinstance(city, str):
+        if (variant is not None and not isinstance(variant, str)) or (city is not None and not isinstance(city, str)):
             return False
         try:
             options = plugin.options(variant, city)
@@ -839,7 +839,7 @@ class Oracle:
     ) -> bool:
         if seen is None or seen.status != "active" or seen.state is None:
             return False
-        if gid is not None and gid != seen.id or moves is not None and moves != seen.moves:
+        if (gid is not None and gid != seen.id) or (moves is not None and moves != seen.moves):
             return False
         if kind is not None and kind != seen.game:
             return False

@@ -17,8 +17,9 @@ import asyncio
 import logging
 import sqlite3
 import threading
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from fixtures import ClientRunner  # tests/e2e
 from harness import make_bot
@@ -119,7 +120,7 @@ class World:
     def call(self, coro: Awaitable[Any], timeout: float = 120.0) -> Any:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
-    def __enter__(self) -> "World":
+    def __enter__(self) -> World:
         root = logging.getLogger()
         root.addHandler(self.capture)
         root.setLevel(logging.INFO)
@@ -279,7 +280,7 @@ class World:
                 self.composers.append(await table.compose(user))
         s.delete_channel(self.channels["gone"])
         s.forbid_posting(self.channels["locked"])
-        for name, channel in self.channels.items():
+        for name in self.channels:
             row = await self._table(name).row()
             if row is not None:
                 self.games[name] = row.id
@@ -370,7 +371,7 @@ class World:
             for tid, hall, guild, host, stage, status, rules in rows
         }
 
-    def model(self) -> dict[int, "Seen"]:
+    def model(self) -> dict[int, Seen]:
         """What the oracle needs to know per channel: its open game (or None)."""
         games, _ = self.read_db()
         out: dict[int, Seen] = {}
@@ -384,7 +385,7 @@ class World:
         """Messages and edits anyone can see (channel posts, DMs): refusals must add none."""
         s = self.standin
         count = edits = 0
-        for msg in s._messages.values():  # noqa: SLF001 (test infrastructure of our own)
+        for msg in s._messages.values():
             if msg.ephemeral or msg.author_id != s.bot_id:
                 continue
             count += 1
@@ -406,7 +407,7 @@ class Seen:
     state: Any
 
     @classmethod
-    def of(cls, row: dict[str, Any]) -> "Seen":
+    def of(cls, row: dict[str, Any]) -> Seen:
         import json
 
         plugin = get_plugin(row["game"])

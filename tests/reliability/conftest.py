@@ -19,8 +19,8 @@ for path in (ROOT, E2E):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
-from fixtures import run_client, standin  # noqa: E402,F401  (the e2e fixtures)
 from alttext_check import every_upload_has_alt_text  # noqa: E402,F401  (every file the bot uploads described)
+from fixtures import run_client, standin  # noqa: E402,F401  (the e2e fixtures)
 
 from .figures import markdown, summary  # noqa: E402
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import concurrent.futures
+import itertools
 import json
 import os
 import random
@@ -215,7 +216,7 @@ class Players:
                 h = await self.s.slash(user, channel.id, "play", {"move": self.rnd.choice(choices)["value"]})
                 count = 1
             reply = await h.wait_message(timeout=ACTION_TIMEOUT)
-        except (StandInTimeout, asyncio.TimeoutError, ValueError):
+        except (TimeoutError, StandInTimeout, ValueError):
             return False
         if reply.content.startswith(("Done", "Saved")):
             channel.acked[user] += count
@@ -371,7 +372,7 @@ def audit_announcements(standin, db_path: str, audit: Audit) -> None:
             for seat in g["seats"]:
                 dms = [m.content for m in standin.dms(int(seat["user_id"])) if f"<#{channel}>" in m.content]
                 # A hand is DMed when it changes: the same hand twice in a row was sent twice.
-                twice = sum(a == b for a, b in zip(dms, dms[1:]))
+                twice = sum(a == b for a, b in itertools.pairwise(dms))
                 audit.dms_twice += twice
                 audit.announced_twice += twice
                 if twice:

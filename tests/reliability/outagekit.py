@@ -20,7 +20,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import aiohttp
-
 from harness import start_bot_process, stop_process
 from players import Table
 from standin import StandInTimeout
@@ -67,12 +66,12 @@ class OutageBot:
 
     async def health(self) -> tuple[int | None, dict]:
         try:
-            async with aiohttp.ClientSession() as http:
-                async with http.get(
-                    f"http://127.0.0.1:{self.port}/healthz", timeout=aiohttp.ClientTimeout(total=5)
-                ) as response:
-                    return response.status, await response.json()
-        except (aiohttp.ClientError, asyncio.TimeoutError) as exc:
+            async with (
+                aiohttp.ClientSession() as http,
+                http.get(f"http://127.0.0.1:{self.port}/healthz", timeout=aiohttp.ClientTimeout(total=5)) as response,
+            ):
+                return response.status, await response.json()
+        except (TimeoutError, aiohttp.ClientError) as exc:
             return None, {"error": str(exc)}
 
     async def wait_health(self, status: int, timeout: float = 60.0) -> dict:
@@ -125,7 +124,7 @@ class Game:
         self.tries += 1
         try:
             steps, text = await (self._by_buttons(user) if self.tries % 3 == 0 else self._by_command(user))
-        except (StandInTimeout, asyncio.TimeoutError):
+        except (TimeoutError, StandInTimeout):
             self.unclear += 1
             return False
         if text.startswith(("Done", "Saved", "✔ Played")):
@@ -179,7 +178,7 @@ class Probes:
     step: str = ""  # a legal step of the mover's
     elsewhere: int = 0  # a channel without a game
 
-    def fresh(self) -> "Probes":
+    def fresh(self) -> Probes:
         """The same people asking the same, with no answers yet."""
         return replace(self, answers=[])
 

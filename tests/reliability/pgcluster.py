@@ -8,6 +8,7 @@ Every call blocks (it runs the server's own programs): the tests run them in a t
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -49,11 +50,11 @@ class Server:
             f"-c fsync=off -c full_page_writes=off"
         )
 
-    def create(self) -> "Server":
+    def create(self) -> Server:
         self.run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8")
         return self.start()
 
-    def start(self) -> "Server":
+    def start(self) -> Server:
         self.run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", self.options, "-w", "start")
         return self
 
@@ -69,10 +70,8 @@ class Server:
         postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
         doomed = [postmaster] + _children(postmaster)
         for pid in doomed:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
         until = time.monotonic() + 30
         while any(_alive(pid) for pid in doomed):
             assert time.monotonic() < until, "the killed server's processes did not die"
@@ -105,7 +104,7 @@ class Server:
     def create_database(self, name: str) -> None:
         self.run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", name)
 
-    def standby(self, name: str = "standby") -> "Server":
+    def standby(self, name: str = "standby") -> Server:
         """A standby of this server, streaming from it (`pg_basebackup -R`), started."""
         standby = Server(self.root, name)
         self.run(
@@ -157,7 +156,7 @@ class Cluster:
         self.servers.append(server)
         return server
 
-    def __enter__(self) -> "Cluster":
+    def __enter__(self) -> Cluster:
         return self
 
     def __exit__(self, *exc: object) -> None:

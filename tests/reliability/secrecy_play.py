@@ -30,9 +30,10 @@ import logging
 import random
 import threading
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from metrobot.games import get_plugin
 from metrobot.games.hints import asker_view, suggest
@@ -118,7 +119,7 @@ class Watch:
     data_checks: int = 0  # /me data files read for secrets
     problems: list[str] = field(default_factory=list)
 
-    def merge(self, other: "Watch") -> None:
+    def merge(self, other: Watch) -> None:
         """Add another watch's counts (games played elsewhere, e.g. in a worker process)."""
         for name in (
             "leaks",
@@ -465,7 +466,7 @@ class Table:
             ),
         )
         for user, name in self.people[1:]:
-            await self.call(user, lambda: svc.join(ch, user, name))
+            await self.call(user, lambda: svc.join(ch, user, name))  # noqa: B023 - used within this iteration
         await self.call(SPECTATOR[0], lambda: svc.join(ch, SPECTATOR[0], SPECTATOR[1]))  # the table is full
         await self.call(host, lambda: svc.start(ch, host))
         self.watch.games[self.kind] = self.watch.games.get(self.kind, 0) + 1
@@ -487,7 +488,7 @@ class Table:
         svc, ch, who = self.service, self.channel, SPECTATOR[0]
         await self.call(who, lambda: svc.history(ch))
         for frame in (0, 1, None):
-            await self.call(who, lambda: svc.replay(ch, None, frame))
+            await self.call(who, lambda: svc.replay(ch, None, frame))  # noqa: B023 - used within this iteration
         await self.call(host, lambda: svc.leaderboard("g", host, self.kind))
         await self.call(host, lambda: svc.profile("g", host, host_name))
 
@@ -549,7 +550,7 @@ class Table:
             if at_once:
                 prefix.append(code)
             else:
-                await self.call(person, lambda: svc.play(ch, person, [code]))
+                await self.call(person, lambda: svc.play(ch, person, [code]))  # noqa: B023 - used within this iteration
                 if person not in self._owed():
                     return
         if prefix:

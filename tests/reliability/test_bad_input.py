@@ -15,6 +15,7 @@ breaks the promise on purpose and checks that the suite sees it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import time
 from typing import Any
@@ -83,7 +84,7 @@ def test_bad_input_changes_nothing_and_is_answered_privately(world, report):
     games_after = world.read_db()
     report.update(
         interactions=tally.tried,
-        **{k: v for k, v in sorted(tally.by_kind.items())},
+        **dict(sorted(tally.by_kind.items())),
         skipped_as_legitimate=tally.skipped_legit,
         public_by_design=tally.public_by_design,
         tracebacks=tally.tracebacks,
@@ -174,7 +175,7 @@ def test_tournament_input_from_the_wrong_people_changes_nothing(world):
     }
     before = (world.fingerprint(), world.call(_footprint(world)), len(world.capture))
     tally, baseline = Tally(), {"fingerprint": before[0], "footprint": before[1]}
-    for name, (attempt, reason) in cases.items():
+    for name, (attempt, _reason) in cases.items():
         start = len(world.capture)
         world.call(send(world, attempt, tally, baseline))
         handle_texts = [r.getMessage() for r in world.capture.since(start)]
@@ -188,7 +189,7 @@ def test_tournament_input_from_the_wrong_people_changes_nothing(world):
 
 async def _last_answers(world: World, n: int) -> list[str]:
     """The private answers of the last `n` interactions, oldest first."""
-    handles = sorted(world.standin._interactions.values(), key=lambda h: h.id)[-n:]  # noqa: SLF001 (ours)
+    handles = sorted(world.standin._interactions.values(), key=lambda h: h.id)[-n:]
     return [" ".join(m.content for m in h.messages) for h in handles]
 
 
@@ -321,10 +322,8 @@ def test_fault_an_unanswered_refusal_is_caught(world, monkeypatch):
     from . import badinput_world
 
     async def silent(interaction, work):
-        try:
+        with contextlib.suppress(Exception):  # the injected fault
             await work()
-        except Exception:  # noqa: BLE001 - the injected fault
-            pass
 
     monkeypatch.setattr(controls, "guarded", silent)
     monkeypatch.setattr(composer, "guarded", silent)

@@ -14,8 +14,10 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from pathlib import Path
 
 import pytest
+from players import Table
 
 from .crashkit import (
     Audit,
@@ -29,8 +31,6 @@ from .crashkit import (
     read_db,
     turns_played,
 )
-from players import Table
-
 from .sizes import FULL, scale
 
 pytestmark = pytest.mark.timeout(3600)
@@ -78,7 +78,7 @@ async def crash_session(
         stop = asyncio.Event()
 
         async def drive(channel: Channel) -> None:
-            while not stop.is_set():
+            while not stop.is_set():  # noqa: B023 - used within this iteration
                 owed = players.owed(channel, read_db(db)[0])
                 if not owed:
                     await asyncio.sleep(0.1)
@@ -88,7 +88,7 @@ async def crash_session(
 
         async def join_lobby() -> None:
             for user in people[1:4]:
-                if user not in joined and not stop.is_set():
+                if user not in joined and not stop.is_set():  # noqa: B023 - used within this iteration
                     try:
                         h = await standin.click(user, lobby, label="Join")
                         reply = await h.wait_message(timeout=4)
@@ -160,7 +160,7 @@ async def crash_session(
     seated = {int(s["user_id"]) for s in lobby_row["seats"]}
     clock_turns = turns_played(next(g for g in games if g["id"] == clock_id), actions[clock_id])
     time_is_up = sum(1 for m in standin.messages(clock.id) if "Time is up" in m.content)
-    text = open(log, encoding="utf-8", errors="replace").read()
+    text = Path(log).read_text(encoding="utf-8", errors="replace")
     extra = {
         "kills": bot.kills,
         "moves_tried": players.tries,

@@ -12,7 +12,6 @@ import asyncio
 import json
 
 import pytest
-
 from privacy_world import CODE, NAME, history, holding, ratings, rows
 
 from metrobot.backup import replay_all

@@ -8,48 +8,61 @@ from .figures import markdown, summary
 
 def test_the_table_carries_every_figure_the_readme_shows():
     reported = {
-        "test_crash_suite": dict(
-            kills=100,
-            games=6,
-            kinds=3,
-            actions_acknowledged=812,
-            actions_lost=0,
-            corrupt_games=0,
-            posts_owed=900,
-            never_announced=0,
-            announced_twice=0,
-            tracebacks=0,
-        ),
-        "test_one_process": dict(racing_clicks_tried=500, applied_more_than_once=0),
-        "test_two_processes_on_one_database": dict(racing_clicks_tried=500, applied_more_than_once=0, tracebacks=1),
-        "test_one_decision_per_round_in_flip_and_write": dict(racing_clicks_tried=100, applied_more_than_once=0),
-        "test_bad_input_changes_nothing_and_is_answered_privately": dict(
-            interactions=10000,
-            tracebacks=2,
-            games_changed=0,
-            refusals_without_reply=0,
-            public_output=0,
-            generic_error_replies=0,
-        ),
-        "test_no_secret_reaches_anyone_it_does_not_belong_to[metromania]": dict(
-            games=1000, secrets_leaked=0, cli_twins=2000
-        ),
-        "test_no_secret_reaches_anyone_it_does_not_belong_to[flipwrite]": dict(
-            games=1000, secrets_leaked=1, cli_twins=2000
-        ),
-        "test_secrets_stay_secret_through_discord[flipwrite]": dict(games=2, secrets_leaked=0),
-        "test_postgres_restart_and_outage": dict(
-            moves_acknowledged=15,
-            moves_stored=15,
-            corrupt=0,
-            slow_answers=0,
-            wrong_answers=0,
-            asked_while_away=300,
-            tracebacks=0,
-        ),
-        "test_sqlite_disk_full": dict(
-            moves_acknowledged=14, moves_stored=14, corrupt=0, slow_answers=0, wrong_answers=1, asked_while_away=14
-        ),
+        "test_crash_suite": {
+            "kills": 100,
+            "games": 6,
+            "kinds": 3,
+            "actions_acknowledged": 812,
+            "actions_lost": 0,
+            "corrupt_games": 0,
+            "posts_owed": 900,
+            "never_announced": 0,
+            "announced_twice": 0,
+            "tracebacks": 0,
+        },
+        "test_one_process": {"racing_clicks_tried": 500, "applied_more_than_once": 0},
+        "test_two_processes_on_one_database": {
+            "racing_clicks_tried": 500,
+            "applied_more_than_once": 0,
+            "tracebacks": 1,
+        },
+        "test_one_decision_per_round_in_flip_and_write": {"racing_clicks_tried": 100, "applied_more_than_once": 0},
+        "test_bad_input_changes_nothing_and_is_answered_privately": {
+            "interactions": 10000,
+            "tracebacks": 2,
+            "games_changed": 0,
+            "refusals_without_reply": 0,
+            "public_output": 0,
+            "generic_error_replies": 0,
+        },
+        "test_no_secret_reaches_anyone_it_does_not_belong_to[metromania]": {
+            "games": 1000,
+            "secrets_leaked": 0,
+            "cli_twins": 2000,
+        },
+        "test_no_secret_reaches_anyone_it_does_not_belong_to[flipwrite]": {
+            "games": 1000,
+            "secrets_leaked": 1,
+            "cli_twins": 2000,
+        },
+        "test_secrets_stay_secret_through_discord[flipwrite]": {"games": 2, "secrets_leaked": 0},
+        "test_postgres_restart_and_outage": {
+            "moves_acknowledged": 15,
+            "moves_stored": 15,
+            "corrupt": 0,
+            "slow_answers": 0,
+            "wrong_answers": 0,
+            "asked_while_away": 300,
+            "tracebacks": 0,
+        },
+        "test_sqlite_disk_full": {
+            "moves_acknowledged": 14,
+            "moves_stored": 14,
+            "corrupt": 0,
+            "slow_answers": 0,
+            "wrong_answers": 1,
+            "asked_while_away": 14,
+        },
     }
     rows = {what: (tried, result) for what, tried, result in summary(reported)}
     assert rows["Kills survived (SIGKILL at random moments, also right after a commit)"][0].startswith("100 kills")

@@ -24,7 +24,6 @@ import sqlite3
 
 import discord
 import pytest
-
 from harness import make_bot
 from players import Table
 
@@ -250,7 +249,7 @@ async def test_a_restart_delivers_what_is_owed_promptly_in_order_and_never_stale
     posts = [p for p in _turn_posts(standin, channel, game_id) if p[2] > standin.messages(channel)[before - 1].id]
     live = [pos for pos, enabled, _ in posts if enabled]
     newest = (await table.row()).moves
-    assert sorted(pos for pos, _, _ in posts) == sorted(set(pos for pos, _, _ in posts))  # each turn once
+    assert sorted(pos for pos, _, _ in posts) == sorted({pos for pos, _, _ in posts})  # each turn once
     assert live == [newest]  # only the current turn has buttons that work
     seen = 0
     for pos, enabled, _ in posts:  # no turn lands after a later one as if it were current

@@ -21,10 +21,9 @@ from typing import Any
 
 import discord
 import pytest
+from harness import make_bot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from harness import make_bot
 from players import Table
 
 from metrobot.discord_app.client import slash_commands
@@ -90,9 +89,9 @@ def test_the_check_answers_any_json_and_passes_only_what_discord_py_reads(bot, d
         leaves[data.draw(st.integers(0, len(leaves) - 1))].update(focused=True, value="")
     payload = data.draw(garbled(skeleton))
     problem = payload_problem(bot.tree, interaction(bot, payload, autocomplete))  # never raises
-    assert problem is None or isinstance(problem, str) and problem
+    assert problem is None or (isinstance(problem, str) and problem)
     if problem is None:  # what was let through, discord.py reads without an exception
-        command, options = bot.tree._get_app_command_options(payload)
+        _command, options = bot.tree._get_app_command_options(payload)
         discord.app_commands.Namespace(interaction(bot, payload, autocomplete), payload.get("resolved", {}), options)
 
 

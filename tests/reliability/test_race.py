@@ -6,11 +6,11 @@ once."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import sqlite3
 
 import pytest
-
 from harness import make_bot, start_bot_process, stop_process
 from players import Table
 
@@ -57,7 +57,7 @@ async def race(standin, table: Table, db_path: str, n: int, seed: int) -> dict:
     dig = {f"step{i + 1}": step for i, step in enumerate(steps)}
     before, posts_before = log_length(db_path, table.channel), len(standin.messages(table.channel))
     sends = []
-    for i in range(n):
+    for _i in range(n):
         kind = rnd.random()
         if kind < 0.5:
             sends.append(standin.click(current, composer, custom_id=confirm))
@@ -103,15 +103,15 @@ async def four_player_table(standin, db_path: str, name: str, seed: int) -> Tabl
 def figures(results: list[dict]) -> dict:
     """What the README's table shows: racing clicks and commands tried, and how many of them
     were applied beyond the one that may be (clicks, not rounds)."""
-    return dict(
-        rounds=len(results),
-        racing_clicks_tried=sum(r["tried"] for r in results),
-        applied=sum(r["applied"] for r in results),
-        applied_more_than_once=sum(max(0, r["applied"] - 1) for r in results),
-        extra_actions=sum(max(0, r["actions_added"] - r["steps"]) for r in results),
-        unclear_replies=sum(r["unclear"] for r in results),
-        duplicate_posts=sum(max(0, r["turn_posts"] - 1) for r in results),
-    )
+    return {
+        "rounds": len(results),
+        "racing_clicks_tried": sum(r["tried"] for r in results),
+        "applied": sum(r["applied"] for r in results),
+        "applied_more_than_once": sum(max(0, r["applied"] - 1) for r in results),
+        "extra_actions": sum(max(0, r["actions_added"] - r["steps"]) for r in results),
+        "unclear_replies": sum(r["unclear"] for r in results),
+        "duplicate_posts": sum(max(0, r["turn_posts"] - 1) for r in results),
+    }
 
 
 def check(result: dict) -> None:
@@ -198,10 +198,8 @@ async def test_the_race_suite_catches_a_double_apply(standin, run_client, tmp_pa
         arrived = aio.Event()
         waiting.append(arrived)
         if len(waiting) % 2:
-            try:
+            with contextlib.suppress(TimeoutError):
                 await aio.wait_for(arrived.wait(), 2)
-            except aio.TimeoutError:
-                pass
         else:
             for event in waiting:
                 event.set()

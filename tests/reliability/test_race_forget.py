@@ -10,7 +10,6 @@ import asyncio
 import json
 
 import pytest
-
 from harness import make_bot
 from privacy_world import CODE, NAME, history, holding, rows
 

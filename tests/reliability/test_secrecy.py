@@ -30,8 +30,8 @@ import time
 import pytest
 
 from metrobot.games import all_plugins, get_plugin
-from metrobot.storage import Database
 from metrobot.i18n import EN
+from metrobot.storage import Database
 
 from .badinput_world import drawable
 from .secrecy_play import Records, Watch, Watcher

@@ -91,7 +91,7 @@ async def twin_pages(kind: str, row, state, images: bool) -> str | tuple:
         service.web_base = "http://127.0.0.1"
         async with TestClient(TestServer(make_app(service))) as client:
             path = await service.game_path(await db.game(made.id))
-            return tuple([await fetch_page(client, path, "en")])
+            return (await fetch_page(client, path, "en"),)
     finally:
         await db.close()
 
@@ -182,7 +182,7 @@ async def test_the_twin_comparison_sees_a_secret_let_out():
     def leak(state):
         game = get_plugin("metromania").game
         data = game.to_json(state)
-        data["scores"] = {seat: data["seed"] % 97 for seat in data["scores"]}
+        data["scores"] = dict.fromkeys(data["scores"], data["seed"] % 97)
         return game.from_json(data)
 
     with pytest.raises(AssertionError, match="depends on a secret"):
@@ -194,10 +194,10 @@ async def tournament_pages() -> tuple[list[str], set[str]]:
     player (every turn clock runs out), its page (English and Korean), its final standings
     picture and the server's page fetched at sign-up, half-way through each round, after each
     round; returns everything fetched and the secrets (every seed, every hand dealt)."""
-    from tests.reliability.test_tournament_secrecy import PEOPLE as ENTRANTS, expire_all, hands
-    from tests.service.tourney_kit import FakeClock, Hall, settle
-
     from metrobot.tournaments.service import TournamentService
+    from tests.reliability.test_tournament_secrecy import PEOPLE as ENTRANTS
+    from tests.reliability.test_tournament_secrecy import expire_all, hands
+    from tests.service.tourney_kit import FakeClock, Hall, settle
 
     db = await Database(":memory:").open()
     clock = FakeClock()

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import time
+from pathlib import Path
 
 import pytest
-
 from standin import StandInTimeout
 from standin.constants import PERMISSIONS
 from tourney_play import game_of, query, tables, tournament
@@ -95,10 +96,8 @@ async def test_a_tournament_survives_kills_after_its_commits(standin, processes,
             continue
         state = query(db_path, "SELECT status, round FROM tournaments")
         if state and state[0][0] == "signup" and bot.alive():
-            try:
-                await answered(await standin.click(host, signup, custom_id=start))  # (a start lost to a kill)
-            except StandInTimeout:
-                pass
+            with contextlib.suppress(StandInTimeout):  # (a start lost to a kill)
+                await answered(await standin.click(host, signup, custom_id=start))
             continue
         if state and state[0][0] == "finished":
             break
@@ -109,14 +108,12 @@ async def test_a_tournament_survives_kills_after_its_commits(standin, processes,
         for table in live:
             game = game_of(db_path, table["game"])["state"]
             person = int(game["players"][game["current"]])
-            try:
+            with contextlib.suppress(StandInTimeout):  # (the bot died meanwhile: no gateway session to send it to)
                 await answered(
                     await standin.slash(
                         person, int(table["thread"]), "add", {"amount": str(min(3, 10 - game["count"]))}
                     )
                 )
-            except StandInTimeout:  # (the bot died meanwhile: no gateway session to send it to)
-                pass
             moves += 1
     assert tournament(db_path)["status"] == "finished", f"not finished after {bot.starts} starts"
     await asyncio.sleep(3)  # what the last life owes is delivered (leases of 2 s)
@@ -150,7 +147,7 @@ async def test_a_tournament_survives_kills_after_its_commits(standin, processes,
         ]
         assert not [p for p, n in collections.Counter(posts).items() if n > 1]
         assert sum("begins!" in p[0] for p in posts) == 1
-    text = open(log_path).read()
+    text = Path(log_path).read_text()
     assert "Traceback" not in text
     print(f"tournament crash suite: {kills} kills over {bot.starts} starts, {moves} moves tried")
     assert kills >= 1  # (the faults did bite)

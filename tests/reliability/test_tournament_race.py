@@ -9,7 +9,6 @@ import asyncio
 import sqlite3
 
 import pytest
-
 from harness import make_bot
 from standin.constants import PERMISSIONS
 from tourney_play import game_of, round_ready, tables
@@ -57,7 +56,7 @@ async def two_processes(path):
 
 async def test_two_hosts_pressing_start_in_two_processes_start_it_once(tmp_path, toy):
     path = str(tmp_path / "race.sqlite3")
-    clock, dbs, (one, two) = await two_processes(path)
+    _clock, dbs, (one, two) = await two_processes(path)
     try:
         await one.tournament_new("hall", "g", "host", "race", "swiss", manager=True, table_size=3, rounds=2)
         for i in range(6):
@@ -82,7 +81,7 @@ async def test_two_hosts_pressing_start_in_two_processes_start_it_once(tmp_path,
 
 async def test_the_last_two_games_of_a_round_ending_at_once_pair_the_next_round_once(tmp_path, toy):
     path = str(tmp_path / "race.sqlite3")
-    clock, dbs, (one, two) = await two_processes(path)
+    _clock, dbs, (one, two) = await two_processes(path)
     try:
         await one.tournament_new("hall", "g", "host", "race", "swiss", manager=True, table_size=3, rounds=3)
         for i in range(6):

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw
@@ -200,9 +201,9 @@ def word_marks(kind: str, view: dict[str, Any], languages) -> list[tuple[float, 
     grown by a pixel for their anti-aliased edge)."""
     if kind != "underground":
         return []
+    from render.underground.board import map_tags
     from render.underground.boardimage import static
     from render.underground.geometry import assign_lanes, occupancy
-    from render.underground.board import map_tags
 
     st = static(view)
     slots = assign_lanes(st.geo, occupancy(view))
@@ -226,7 +227,7 @@ def test_another_language_changes_only_the_words(played, kind, n, seed):
     difference = ImageChops.difference(english.convert("RGB"), marked.convert("RGB"))
     assert difference.getbbox() is not None  # the words changed
     for box in word_marks(kind, view, (EN, PSEUDO)):  # the lines' codes are words on the map
-        difference.paste((0, 0, 0), tuple(int(round(v)) for v in box))
+        difference.paste((0, 0, 0), tuple(round(v) for v in box))
     for box in regions(kind)(english, view):
         assert difference.crop(box).getbbox() is None, f"{kind}: the map changed with the language"
 

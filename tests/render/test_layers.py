@@ -1,6 +1,7 @@
 """A layer asked for by two threads at once is drawn once: the second waits for the first
 (a worker drawing ahead and a user's first board want the same layer)."""
 
+import contextlib
 import threading
 
 from render.layers import Layers
@@ -41,8 +42,6 @@ def test_the_oldest_layer_goes_first_and_a_failed_drawing_is_tried_again():
     def fail():
         raise ValueError("no")
 
-    try:
+    with contextlib.suppress(ValueError):
         layers.get("d", fail)
-    except ValueError:
-        pass
     assert layers.get("d", lambda: "D") == "D"

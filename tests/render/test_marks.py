@@ -12,7 +12,7 @@ the palette, and can be seen (pixel tests on rendered boards).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from PIL import Image
@@ -25,7 +25,7 @@ from tests.render.test_image_texts import play
 KEYS = vision.KEYS
 
 
-@lru_cache(maxsize=None)
+@cache
 def _states(kind: str, n: int, seed: int) -> list:
     return play(kind, n, seed)
 
@@ -62,7 +62,7 @@ def _sections(track: list[int], gaps: dict) -> list[tuple[set[int], set[str]]]:
 
 def _as_drawn(image: Image.Image, sprite: Image.Image, centre) -> float:
     """The share of the sprite's opaque pixels that the image shows as the sprite has them."""
-    x0, y0 = int(round(centre[0] - sprite.width / 2)), int(round(centre[1] - sprite.height / 2))
+    x0, y0 = round(centre[0] - sprite.width / 2), round(centre[1] - sprite.height / 2)
     crop = image.crop((x0, y0, x0 + sprite.width, y0 + sprite.height)).convert("RGB")
     opaque = same = 0
     for (r, g, b, a), shown in zip(sprite.get_flattened_data(), crop.get_flattened_data()):

@@ -57,14 +57,14 @@ def test_a_solid_line_segment_midpoint_has_its_players_colour(games):
     image = render_image(GAME, final)
     geo = geometry()
     checked = 0
-    for li, line in enumerate(final.lines):
+    for _li, line in enumerate(final.lines):
         if line.style != "solid" or len(line.cells) < 3:
             continue
         seat = final.players.index(line.player)
         for k in range(1, len(line.cells) - 1):
             a, b = line_points(geo, line.vertices[k : k + 2], [line.cells[k]], 0.2 * geo.edge)
             mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-            pixel = image.getpixel((int(round(mid[0])), int(round(mid[1]))))
+            pixel = image.getpixel((round(mid[0]), round(mid[1])))
             # a later line may cross this one; most midpoints must still show the colour
             checked += _close(pixel, player_colour(seat))
     assert checked >= 10

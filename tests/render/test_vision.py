@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 import random
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import pytest
@@ -51,7 +51,7 @@ def test_palette_key_orders_mixes_and_refuses_the_unknown():
     assert vision.deficiencies("off") == ()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _state(kind: str) -> Any:
     """A seeded position in the middle of a game."""
     plugin = get_plugin(kind)

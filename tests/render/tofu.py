@@ -25,8 +25,9 @@ a failure for anything outside ASCII.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any, Callable
+from collections.abc import Callable
+from functools import cache
+from typing import Any
 
 from PIL import ImageDraw, ImageFont
 
@@ -35,7 +36,7 @@ from render.text import INVISIBLE, ChainFont
 UNASSIGNED = "\U0010fffd"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _cmap(path: str) -> frozenset[int] | None:
     try:
         from fontTools.ttLib import TTFont

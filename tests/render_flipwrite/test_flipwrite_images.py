@@ -4,6 +4,7 @@ hidden, sizes stay within Discord's comfortable limits."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import replace
 
@@ -15,8 +16,8 @@ from metrobot.games.flipwrite.mapdata import map_names
 from render import render_image, render_png
 from render.flipwrite import sheet_geometry, sheet_image, summary_image, summary_layout
 from render.flipwrite.mapdraw import SHEET_STYLE, static_map
-from render.flipwrite.spec import map_spec
 from render.flipwrite.panel import sheet_score
+from render.flipwrite.spec import map_spec
 from render.png import encode_png
 from render.style import player_colour
 from tests.flipwrite.smallmaps import tiny_data
@@ -32,9 +33,12 @@ def play(n: int, options: dict, seed: int = 3) -> list:
     states = []
 
     def each(state):
-        if not states or state.rounds != states[-1].rounds or GAME.is_over(state):
-            states.append(state)
-        elif state.pending and states[-1].rounds % 4 == 1 and not states[-1].pending:
+        if (
+            not states
+            or state.rounds != states[-1].rounds
+            or GAME.is_over(state)
+            or (state.pending and states[-1].rounds % 4 == 1 and not states[-1].pending)
+        ):
             states.append(state)
 
     self_play(GAME, [f"p{i}" for i in range(1, n + 1)], options, seed, each=each)
@@ -111,7 +115,7 @@ def _dark_pixels(image, box) -> int:
 
 def _first_change(states, player, test):
     """(before, after): consecutive round states where `test(sheet_before, sheet_after)`."""
-    for a, b in zip(states, states[1:]):
+    for a, b in itertools.pairwise(states):
         if test(a.sheets[player], b.sheets[player]):
             return a, b
     raise AssertionError("no such change in this game")

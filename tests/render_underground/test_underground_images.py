@@ -14,6 +14,7 @@ from PIL import Image, ImageChops
 from metrobot.gamelog import self_play
 from metrobot.games.underground import GAME
 from render import final_images, render_image, render_png
+from render.png import encode_png
 from render.underground import SIZE, board_image, final
 from render.underground.board import draw_map, map_tags, pawn_spot
 from render.underground.boardimage import MAP_W, static
@@ -21,7 +22,6 @@ from render.underground.geometry import LANE_W, assign_lanes, occupancy
 from render.underground.palette import CASING, NEW_GLOW, line_colour
 from render.underground.static import clear_cache, stats
 from render.underground.summary import ranking, summary_image, summary_size
-from render.png import encode_png
 
 MAX_PNG = 1024 * 1024
 NAMES = {"p1": "Alice", "p2": "Bartholomew Maximilian the Third", "p3": "Chen", "p4": "Dörte", "p5": "Emeka"}
@@ -84,7 +84,7 @@ def _quiet(view: dict) -> dict:
 def test_shared_gaps_hold_each_colour_in_its_own_slot(games):
     checked = 0
     for n in (2, 4, 5):
-        states, last = games[n]
+        _states, last = games[n]
         view = _quiet(GAME.view(last, None))
         view["turn"]["placements"], view["last_turn"] = [], None  # no new track: no stripes
         st = static(view)
@@ -99,7 +99,7 @@ def test_shared_gaps_hold_each_colour_in_its_own_slot(games):
             for c, slot in zip(colours, used):
                 (px, py), (qx, qy) = st.geo.lane(gap, slot)
                 for t in (0.45, 0.5, 0.55):  # beside the middle: a name may cover the middle itself
-                    x, y = int(round(px + (qx - px) * t)), int(round(py + (qy - py) * t))
+                    x, y = round(px + (qx - px) * t), round(py + (qy - py) * t)
                     if st.over.getpixel((x, y)) == 0 and not any(inside((x, y), b, 2) for b in tagged):
                         assert _close(image.getpixel((x, y)), line_colour(c), 30), (gap, c, slot, t)
                         checked += 1
@@ -112,7 +112,7 @@ def inside(point, box, margin=0) -> bool:
 
 
 def test_slots_follow_the_colours_from_gap_to_gap(games):
-    states, last = games[4]
+    _states, last = games[4]
     view = GAME.view(last, None)
     st = static(view)
     occ = occupancy(view)
@@ -129,7 +129,7 @@ def _glow_points(st, placements, slots):
         for t in (0.4, 0.5, 0.6):
             for side in (1, -1):
                 off = LANE_W / 2 + 3
-                yield int(round(px + (qx - px) * t + side * nx * off)), int(round(py + (qy - py) * t + side * ny * off))
+                yield round(px + (qx - px) * t + side * nx * off), round(py + (qy - py) * t + side * ny * off)
 
 
 def test_this_turns_placements_glow(games):

@@ -80,7 +80,7 @@ async def state_of(svc, channel="c1"):
 
 async def play_turn(svc, rnd, channel="c1"):
     """Whoever is owed plays what the random player would; returns the outcome."""
-    row, plugin, state = await state_of(svc, channel)
+    _row, plugin, state = await state_of(svc, channel)
     game = plugin.game
     seat = sorted(game.to_move(state), key=game.seats(state).index)[0]
     person = game.owner(state, seat)
@@ -96,7 +96,7 @@ def described(files) -> list[str]:
 
 @pytest.mark.parametrize("kind, n, options", KINDS, ids=[k[0] for k in KINDS])
 async def test_every_picture_of_a_game_says_what_it_shows(db, kind, n, options):
-    svc, spy = service(db)
+    svc, _spy = service(db)
     out = await start(svc, kind, n, options, language="ko")
     post = out.public[0]
     [alt] = described(post.files)
@@ -133,7 +133,7 @@ async def test_every_picture_of_a_game_says_what_it_shows(db, kind, n, options):
 
 @pytest.mark.parametrize("kind, n, options", KINDS, ids=[k[0] for k in KINDS])
 async def test_the_end_the_replay_and_the_animation_are_described(db, kind, n, options):
-    svc, spy = service(db)
+    svc, _spy = service(db)
     await start(svc, kind, n, options)
     rnd = random.Random(5)
     last = None
@@ -152,9 +152,9 @@ async def test_the_end_the_replay_and_the_animation_are_described(db, kind, n, o
 
 
 async def test_flip_and_write_sheets_say_the_sealed_choice_to_its_owner_only(db):
-    svc, spy = service(db)
+    svc, _spy = service(db)
     await start(svc, "flipwrite", 3, {"city": "berlin"})
-    row, plugin, state = await state_of(svc)
+    _row, plugin, state = await state_of(svc)
     rnd = random.Random(2)
     action = plugin.auto_action(state, "u1", rnd, "random")
     await svc.play("c1", "u1", [plugin.code(state, "u1", action)])
@@ -167,7 +167,7 @@ async def test_flip_and_write_sheets_say_the_sealed_choice_to_its_owner_only(db)
 
 
 async def test_alt_texts_fit_discord_with_five_players_late_in_a_game(db):
-    svc, spy = service(db)
+    svc, _spy = service(db)
     await start(svc, "underground", 5, {})
     rnd = random.Random(9)
     longest = 0
@@ -180,7 +180,7 @@ async def test_alt_texts_fit_discord_with_five_players_late_in_a_game(db):
 
 
 async def test_a_profile_chart_is_described(db):
-    svc, spy = service(db)
+    svc, _spy = service(db)
     await start(svc, "flipwrite", 2, {"city": "berlin"})
     rnd = random.Random(4)
     while (await svc.db.open_game("c1")) is not None:

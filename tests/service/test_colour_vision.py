@@ -61,7 +61,7 @@ async def test_what_one_person_sees_is_in_their_palette(db):
     await svc.board("c1", "u1")  # someone without a setting
     await svc.rules("c1", "underground", 1)  # (nobody named: the games' own colours)
     assert [vision for _, _, vision in spy.take()] == ["off", "off"]
-    row, plugin, state = await state_of(svc)
+    _row, plugin, state = await state_of(svc)
     owed = plugin.game.owner(state, sorted(plugin.game.to_move(state))[0])
     await svc.my_settings(owed, colour_vision="protan")
     await svc.menu("c1", owed, [], preview=True)

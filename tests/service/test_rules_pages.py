@@ -86,9 +86,8 @@ async def test_a_refused_move_points_to_the_page_that_explains_its_rule(svc):
     page = plugin.rules_page_of("not_your_colour")
     assert page is not None and plugin.rules_pages()[page].key == "build"
     for language, title in (("en", "Building lines"), ("ko", None)):
-        with reading(language):
-            with pytest.raises(Refused) as refused:
-                await svc.play("c1", user, [f"p:{theirs}:0"])
+        with reading(language), pytest.raises(Refused) as refused:
+            await svc.play("c1", user, [f"p:{theirs}:0"])
         said = str(refused.value)
         heading = title or plugin.rules_pages()[page].heading(lang(language))
         assert f"({heading})" in said and said.endswith(f":{page + 1}`."), said

@@ -13,8 +13,7 @@ import re
 
 import pytest
 
-from metrobot import games
-from metrobot import i18n
+from metrobot import games, i18n
 from metrobot.i18n import PSEUDO, reading
 from metrobot.service import GameService, Refused, fixed_seeds
 from metrobot.service import lobby as lobby_module

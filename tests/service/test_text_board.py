@@ -6,6 +6,7 @@ loops, MetrOmania's lines as coordinates, flip-and-write's sheet line by line.
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 
@@ -50,7 +51,7 @@ async def test_the_text_board_tells_the_position_in_pages(db, kind, n, options):
         body = [line for page in texts for line in page.split("\n")[1:]]  # each page after its heading
         assert [line for line in body if line] == [line for line in text.split("\n") if line]  # all of it, once
         assert all(name in text for _, name in PEOPLE[:n])
-    row, plugin, state = await state_of(svc)
+    _row, _plugin, _state = await state_of(svc)
     mine, spectator = whole((await svc.board_text("c1", "u1")).reply), whole((await svc.board_text("c1", "u9")).reply)
     if kind == "underground":
         assert mine == spectator  # nothing is secret: everyone hears the same board
@@ -105,7 +106,7 @@ def test_every_gap_of_a_colour_is_told_once_with_its_branches_and_loops():
         gap("Green Park", "Victoria"),
     ]
     found = runs(board, track)
-    told = [frozenset(p) for run in found for p in zip(run, run[1:])]
+    told = [frozenset(p) for run in found for p in itertools.pairwise(run)]
     assert sorted(map(sorted, told)) == sorted(sorted(board.ends[g]) for g in track)  # each gap once
     seen = set(found[0])
     for run in found[1:]:
@@ -116,7 +117,7 @@ def test_every_gap_of_a_colour_is_told_once_with_its_branches_and_loops():
     for seed in (1, 2):
         _, state = plugin.self_play(["a", "b", "c"], None, seed, level="random")
         for colour in state.colours.values():
-            told = [frozenset(p) for run in runs(state.board, colour.track) for p in zip(run, run[1:])]
+            told = [frozenset(p) for run in runs(state.board, colour.track) for p in itertools.pairwise(run)]
             assert sorted(map(sorted, told)) == sorted(sorted(state.board.ends[g]) for g in colour.track)
 
 

@@ -20,7 +20,7 @@ from metrobot.service.time_off import (
 )
 from metrobot.storage import Person
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 
 
 def at(*when: int) -> float:

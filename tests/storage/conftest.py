@@ -4,6 +4,7 @@ session's server, `pg_server` in tests/conftest.py: one fresh database per test)
 from __future__ import annotations
 
 import itertools
+
 import pytest
 
 from metrobot.storage import Database

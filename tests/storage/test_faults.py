@@ -12,8 +12,7 @@ import sqlite3
 import asyncpg
 import pytest
 
-from metrobot.storage import Database, DatabaseUnavailable, Seat
-from metrobot.storage import faults
+from metrobot.storage import Database, DatabaseUnavailable, Seat, faults
 from metrobot.storage.outage import RETRY_SECONDS, Outage
 from tools.pgserver import PostgresServer, available
 
@@ -57,7 +56,7 @@ def test_faults_are_told_from_bugs(tmp_path):
     )
     assert faults.kind_of(asyncpg.SerializationError("could not serialize access")) == faults.SERIALIZATION
     assert faults.kind_of(asyncpg.exceptions.ConnectionDoesNotExistError("closed in the middle")) == faults.LOST
-    assert faults.kind_of(asyncio.TimeoutError()) == faults.TIMEOUT
+    assert faults.kind_of(TimeoutError()) == faults.TIMEOUT
     # Bugs and rules keep their own errors (and their tracebacks).
     for bug in (
         sqlite3.OperationalError('near "SELEC": syntax error'),

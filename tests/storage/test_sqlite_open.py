@@ -4,6 +4,7 @@ exiting, so nothing restarted it)."""
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -46,7 +47,7 @@ async def test_a_file_that_cannot_be_opened_leaves_no_thread_behind(tmp_path):
     path = tmp_path / "not-a-database.sqlite3"
     path.write_bytes(b"this is not an SQLite file" * 100)
     before = set(threading.enumerate())
-    with pytest.raises(Exception):
+    with pytest.raises(sqlite3.DatabaseError):
         await Database(str(path)).open()
     # aiosqlite's worker thread is not a daemon: left running it keeps the process alive.
     left = [t for t in set(threading.enumerate()) - before if t.is_alive()]

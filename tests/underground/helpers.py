@@ -84,7 +84,7 @@ def recompute_building(data: dict[str, Any], umap: UndergroundMap) -> dict[str, 
     cycles enumerated) that is not on that cycle."""
     out = {p: {"national_rail": 0, "terminus": 0, "connections": 0, "loops": 0} for p in data["players"]}
     tiles = data["connection_tiles"]
-    for colour, col in data["colours"].items():
+    for _colour, col in data["colours"].items():
         g = nx.Graph()
         for gap_id in col["track"]:
             gap = umap.gaps[gap_id]
@@ -142,7 +142,7 @@ def brute_route(s: State, kind: str) -> tuple[tuple[int, int], set[tuple[str, fr
     for t in goals:
         for path in nx.all_simple_paths(g, s.at, t):
             walks, need = 0, []
-            for a, b in zip(path, path[1:]):
+            for a, b in itertools.pairwise(path):
                 held = s.occ.get(g[a][b]["gap"], [])
                 if held:
                     need.append(set(held))

@@ -3,6 +3,7 @@ typed without ß and umlauts, and the passenger on it."""
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import networkx as nx
@@ -182,7 +183,7 @@ def test_the_passenger_rides_berlin_track(berlin):
         berlin,
         players=["ann", "bob"],
         owners={"red": "ann", "blue": "bob"},
-        tracks={"red": list(zip(u2, u2[1:]))},
+        tracks={"red": list(itertools.pairwise(u2))},
         at="Alexanderplatz",
         row=["Zoologischer Garten", "Hauptbahnhof", "Tempelhof", "Südstern"],
     )

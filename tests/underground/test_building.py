@@ -7,7 +7,6 @@ import pytest
 
 from metrobot.games.protocol import BadInput, RuleError
 from metrobot.games.underground import GAME
-
 from metrobot.games.underground.building import line_ends
 
 from .helpers import FORGO, place, play, position
@@ -60,7 +59,7 @@ def test_extend_only_at_the_ends():
         gid(GRID, "d1", "d2"),
     }
     assert gid(GRID, "c1", "c2") not in got  # no tokens, so no branch on offer
-    s2, ev = play(s, place("red", GRID, "d1", "e1"))
+    _s2, ev = play(s, place("red", GRID, "d1", "e1"))
     assert ev[0]["kind"] == "extend"
     msg = refused(s, place("red", GRID, "a4", "b4"), "not_connected")
     assert "b1 and d1" in msg

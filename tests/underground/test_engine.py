@@ -57,7 +57,7 @@ def test_initial_deck_row_tiles_and_passenger():
     assert len(s.row) == 4 and sorted(s.draw + s.row + s.discard) == sorted(
         GRID.stations[st].name for st in GRID.stations if GRID.stations[st].destination
     )
-    assert s.at == "c3" and not s.gone and s.tokens == {p: 0 for p in s.players}
+    assert s.at == "c3" and not s.gone and s.tokens == dict.fromkeys(s.players, 0)
     assert sorted(s.tiles) == ["b2", "b3", "d2", "d3"]
     assert sorted(Counter(s.tiles.values()).values()) == [2, 2]
     assert s.phase == "playing" and GAME.turn_number(s) == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -399,7 +400,7 @@ def test_london_worked_example(london):
         "Bond Street",
         "Oxford Circus",
     ]
-    for a, b in zip(central, central[1:]):
+    for a, b in itertools.pairwise(central):
         assert "Central" in london.gap_between(a, b).lines
     assert nx.shortest_path_length(london.graph(), "Goldhawk Road", "Turnham Green") == 2
 

@@ -86,7 +86,7 @@ def test_every_page_builds_the_same_position_twice(key):
 @pytest.mark.parametrize("key", KEYS)
 def test_texts_are_short_and_their_placeholders_are_the_params(key):
     p = page(key)
-    assert len(p.title) < 40 and len(p.text) < 900 or key == "summary"
+    assert (len(p.title) < 40 and len(p.text) < 900) or key == "summary"
     names = {f for _, f, _, _ in string.Formatter().parse(p.text) if f}
     params = built(key).params if p.build else {}
     assert names <= set(params)  # (params may hold more, for the tests)

@@ -11,11 +11,11 @@ import pytest
 
 from metrobot.games import get_plugin
 from metrobot.games.protocol import BadInput, RuleError
-from metrobot.i18n import EN, PSEUDO, every_language
 from metrobot.games.underground import notation, words
 from metrobot.games.underground.mapdata import load_map
 from metrobot.games.underground.state import COLOURS
 from metrobot.games.underground.words import COLOUR_WORDS, colour_named
+from metrobot.i18n import EN, PSEUDO, every_language
 
 from .helpers import position
 

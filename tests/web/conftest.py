@@ -13,13 +13,13 @@ from aiohttp import web
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from browser import launch  # noqa: E402
-from world import make_tournament, make_world  # noqa: E402
+from browser import launch
+from world import make_tournament, make_world
 
-from metrobot.service import GameService, fixed_seeds  # noqa: E402
-from metrobot.storage import Database  # noqa: E402
-from metrobot.tournaments.service import TournamentService  # noqa: E402
-from metrobot.web import make_app  # noqa: E402
+from metrobot.service import GameService, fixed_seeds
+from metrobot.storage import Database
+from metrobot.tournaments.service import TournamentService
+from metrobot.web import make_app
 
 
 class Site:

@@ -5,4 +5,4 @@ from .plugin import PLUGIN
 
 GAME = PLUGIN.game
 
-__all__ = ["GAME", "FlipWrite", "PLUGIN"]
+__all__ = ["GAME", "PLUGIN", "FlipWrite"]

@@ -221,7 +221,7 @@ def perform(metro_map: MetroMap, sheet: Sheet, card: Card, action: Any) -> Step:
             _AT_MOST[most != 1], "count", hint="Choose a count of 0-{n}.", card=card.name, n=most, line=line.id, why=why
         )
     marked = tuple(crossable[:count])
-    return Step(act, sheet.with_window(line.id, card.code).with_marks({s: CROSS for s in marked}), marked)
+    return Step(act, sheet.with_window(line.id, card.code).with_marks(dict.fromkeys(marked, CROSS)), marked)
 
 
 # one/other by n == 1 (see `_why_short`)

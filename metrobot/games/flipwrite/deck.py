@@ -15,8 +15,9 @@ pile and a logged game replays exactly from its seed.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Any, Iterable
+from typing import Any
 
 from ..protocol import N_, BadInput, Phrase, Term
 from ..rng import Rng
@@ -94,13 +95,13 @@ class Pile:
     rng: int
 
     @classmethod
-    def start(cls, codes: Iterable[str], rng: Rng) -> "Pile":
+    def start(cls, codes: Iterable[str], rng: Rng) -> Pile:
         cards = list(codes)
         rng = Rng(rng.state)
         rng.shuffle(cards)
         return cls(tuple(cards[1:]), (), cards[0], rng.state)
 
-    def end_round(self, flip_next: bool) -> tuple["Pile", list[dict[str, Any]]]:
+    def end_round(self, flip_next: bool) -> tuple[Pile, list[dict[str, Any]]]:
         """Lay the round's card on the discard, reshuffle when the rules say so, flip the next."""
         events: list[dict[str, Any]] = []
         draw, discard, rng = list(self.draw), list(self.discard), Rng(self.rng)

@@ -28,12 +28,13 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..protocol import Action, BadInput
 from . import autoplayer
-from .deck import Pile, parse_card
 from .decision import Pending, replay, take_step
+from .deck import Pile, parse_card
 from .mapdata import MetroMap, parse_map
 from .sheet import Sheet
 from .state import FlipState

@@ -63,8 +63,8 @@ from . import determinize as _determinize
 from . import scoring
 from .actions import legal
 from .ai.greedy import GreedyPlayer
-from .deck import DEFAULT_DECK, Pile, validate_deck
 from .decision import take_step
+from .deck import DEFAULT_DECK, Pile, validate_deck
 from .mapdata import MetroMap, load_map, map_names, parse_map
 from .sheet import Sheet
 from .state import FINISHED, PLAYING, FlipState, from_json, to_json

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -186,7 +186,7 @@ def map_names() -> list[str]:
     return sorted(p.stem for p in MAPS_DIR.glob("*.json"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_map(name: str) -> MetroMap:
     path = MAPS_DIR / f"{name.lower()}.json"
     if not path.is_file():

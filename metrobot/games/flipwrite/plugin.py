@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from ..autoplay import AutoPlayer
 from ...i18n import EN, Lang
+from ..autoplay import AutoPlayer
 from ..controls import Labels, Variant
 from ..plugin import GamePlugin, Names, places
 from ..protocol import N_, BadInput, Term

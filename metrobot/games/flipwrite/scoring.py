@@ -6,7 +6,8 @@ in solo the empty stations are not halved. Ties: fewer empty stations, then shar
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from ..protocol import N_
 from .mapdata import Line, MetroMap

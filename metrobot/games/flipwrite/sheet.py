@@ -32,7 +32,7 @@ class Sheet:
     __hash__ = None  # type: ignore[assignment]  # holds dicts; compared, never hashed
 
     @classmethod
-    def blank(cls, metro_map: MetroMap) -> "Sheet":
+    def blank(cls, metro_map: MetroMap) -> Sheet:
         return cls({}, {l.id: (None,) * l.windows for l in metro_map.lines}, {})
 
     # --- questions -------------------------------------------------------------------------
@@ -57,21 +57,21 @@ class Sheet:
         return all(sid in self.marks for sid in line.stations)
 
     # --- changes (each returns a new Sheet) -----------------------------------------------
-    def with_marks(self, new: dict[str, Any]) -> "Sheet":
+    def with_marks(self, new: dict[str, Any]) -> Sheet:
         if not new:
             return self
         marks = dict(self.marks)
         marks.update(new)
         return Sheet(marks, self.windows, self.completed)
 
-    def with_window(self, line_id: str, code: str) -> "Sheet":
+    def with_window(self, line_id: str, code: str) -> Sheet:
         slots = list(self.windows[line_id])
         slots[slots.index(None)] = code  # windows fill left to right; which one is immaterial
         windows = dict(self.windows)
         windows[line_id] = tuple(slots)
         return Sheet(self.marks, windows, self.completed)
 
-    def with_completed(self, done: dict[str, tuple[int, int]]) -> "Sheet":
+    def with_completed(self, done: dict[str, tuple[int, int]]) -> Sheet:
         if not done:
             return self
         completed = dict(self.completed)

@@ -11,8 +11,8 @@ from typing import Any
 
 from ..protocol import BadInput, RuleError
 from . import scoring
-from .deck import Pile, parse_card, validate_deck
 from .decision import Pending, replay
+from .deck import Pile, parse_card, validate_deck
 from .mapdata import MetroMap, parse_map
 from .sheet import CROSS, Sheet
 

@@ -3,4 +3,4 @@
 from .engine import GAME, MetrOmania
 from .plugin import PLUGIN
 
-__all__ = ["GAME", "MetrOmania", "PLUGIN"]
+__all__ = ["GAME", "PLUGIN", "MetrOmania"]

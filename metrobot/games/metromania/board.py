@@ -13,7 +13,7 @@ terminus: not E, which is a row), numbered clockwise from the top-left corner.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 N = 6
 DIRS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -153,7 +153,7 @@ SECTOR: dict[Cell, int] = {c: sector_of(c) for c in CITY_CELLS}
 class Arrow:
     """One frame triangle outside a boundary edge that carries a start or end arrow."""
 
-    __slots__ = ("cell", "kind", "side", "pos", "apex", "inner", "name")
+    __slots__ = ("apex", "cell", "inner", "kind", "name", "pos", "side")
 
     def __init__(self, side: int, pos: int):
         step = DIRS[(side + 2) % 6]

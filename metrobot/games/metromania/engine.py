@@ -106,7 +106,7 @@ class MetrOmania(Game):
             lines=lines,
             stations=[],
             markers=markers,
-            scores={p: 0 for p in seats},
+            scores=dict.fromkeys(seats, 0),
             turns_taken=[0] * len(seats),
         )
 

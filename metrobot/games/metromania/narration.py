@@ -6,7 +6,8 @@ Events that carry "visible_to" are private and never narrated publicly.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ...i18n import EN, Lang
 from ..protocol import N_

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from ...i18n import EN, NP_, Lang, fold, typed_forms
 from ..protocol import BadInput, Choice, Term
@@ -156,7 +156,7 @@ _SIDE_WORDS: dict[str, tuple[tuple[str | None, str], ...]] = {
 _LONGEST = 4  # words in the longest form ("sin estación extra")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _table(kind: str) -> dict[str, str]:
     """Every form of the words of `kind` ("heads" or "sides"), folded -> its code."""
     words = _WORDS if kind == "heads" else _SIDE_WORDS
@@ -227,7 +227,7 @@ def _complete(tokens: list[str]) -> bool:
         return False
     if rest[0] in ARROW_BY_NAME:
         return len(rest) == (2 if ARROW_BY_NAME[rest[0]].kind == "start" else 1)
-    return len(rest) >= 2 and rest[1] in ("L", "R") and (len(rest) == 3 and len(rest[2]) == 1 or len(rest) == 2)
+    return len(rest) >= 2 and rest[1] in ("L", "R") and ((len(rest) == 3 and len(rest[2]) == 1) or len(rest) == 2)
 
 
 def _fits(tokens: list[str], parts: list[str]) -> bool:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ...i18n import EN, N_, Lang
 from ..autoplay import AutoPlayer
 from ..controls import CommandOption, MoveCommand, Variant, numbered_steps
 from ..plugin import GamePlugin, Names, places
-
 from . import ai, alttext, narration, notation, textboard
 from .engine import GAME
 from .scoring import ranking_keys, score_state

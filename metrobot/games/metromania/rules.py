@@ -6,7 +6,7 @@ refusal a player reads and the blocked-line test can never disagree.
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..protocol import N_, Phrase, RuleError, Term
 from .board import (
@@ -65,7 +65,7 @@ def stations_made(s: State, li: int, frm: Vertex, to: Vertex) -> list[Vertex]:
     """Vertices that get a station if line li digs frm -> to (the meet/split rule)."""
     made = []
     line = s.lines[li]
-    for v, other in ((frm, to), (to, frm)):
+    for v, _other in ((frm, to), (to, frm)):
         if v in s.station_set or not in_city(v):
             continue
         if v == frm:

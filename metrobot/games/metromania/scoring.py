@@ -9,7 +9,9 @@ fastest routes count.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+import itertools
+from collections.abc import Iterable
+from typing import Any
 
 import networkx as nx
 
@@ -29,7 +31,7 @@ def trip_graph(s: State) -> nx.Graph:
         stops = [v for v in line.vertices if v in s.station_set]
         for v in stops:
             g.add_node((v, li))
-        for a, b in zip(stops, stops[1:]):
+        for a, b in itertools.pairwise(stops):
             g.add_edge((a, li), (b, li), weight=HOP, line=li)
     by_station: dict[Vertex, list[int]] = {}
     for v, li in g.nodes:
@@ -160,7 +162,7 @@ def score(s: State) -> dict[str, Any]:
         )
 
     minutes, hops = trips.fastest("park-lake")
-    sunday = {p: SUNDAY for p in riders("park-lake", hops)} if minutes is not None else {}
+    sunday = dict.fromkeys(riders("park-lake", hops), SUNDAY) if minutes is not None else {}
     results.append({"name": "park-lake", "minutes": minutes, "impossible": minutes is None, "points": sunday})
 
     for trip in results:

@@ -32,7 +32,7 @@ class Line:
     status: str = "unstarted"
     index: dict[Vertex, int] = field(default_factory=dict, repr=False, compare=False)
 
-    def copy(self) -> "Line":
+    def copy(self) -> Line:
         return Line(self.player, self.style, self.vertices.copy(), self.cells.copy(), self.status, self.index.copy())
 
     @property
@@ -74,7 +74,7 @@ class Turn:
     ending: bool = False  # the turn is over once the pending bonus is decided
     record: dict[str, Any] = field(default_factory=lambda: {"tunnels": [], "stations": [], "markers": []})
 
-    def copy(self) -> "Turn":
+    def copy(self) -> Turn:
         rec = {k: list(v) if isinstance(v, list) else v for k, v in self.record.items()}
         return Turn(self.tunnels, self.marker, self.started, self.bonus, self.ending, rec)
 
@@ -103,7 +103,7 @@ class State:
     occupied: dict[Cell, int] = field(default_factory=dict, repr=False)
     station_set: set[Vertex] = field(default_factory=set, repr=False)
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         """A copy that `apply` may change freely; the board's cells are shared (never change)."""
         return State(
             self.seed,

@@ -16,8 +16,8 @@ distances from the tile corners so that rotations make genuinely different citie
 
 from __future__ import annotations
 
-from .board import CITY_CELLS, Cell, N, Vertex, cell_of, rotate60
 from ..rng import Rng
+from .board import CITY_CELLS, Cell, N, Vertex, cell_of, rotate60
 
 TILES: tuple[tuple[str, ...], ...] = (
     (  # 0: the lake district

@@ -5,7 +5,7 @@ gaps (the centre of London is dense, so the cuts are not evenly spaced)."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from ...i18n import NP_, Lang
 from .board import Board
@@ -24,7 +24,7 @@ AREAS = (
 )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _areas(board: Board) -> dict[int, int]:
     middle = {
         g: ((board.xy[a][0] + board.xy[b][0]) / 2, (board.xy[a][1] + board.xy[b][1]) / 2)

@@ -20,11 +20,11 @@ from ..protocol import BadInput
 if TYPE_CHECKING:  # pragma: no cover
     from .mapmodel import Gap, UndergroundMap
 
-_REGISTERED: dict[str, "UndergroundMap"] = {}
-_BOARDS: dict[str, "Board"] = {}  # by digest
+_REGISTERED: dict[str, UndergroundMap] = {}
+_BOARDS: dict[str, Board] = {}  # by digest
 
 
-def register_map(umap: "UndergroundMap") -> None:
+def register_map(umap: UndergroundMap) -> None:
     """Make a map built in code playable under its name (tests, custom boards)."""
     _REGISTERED[umap.name] = umap
 
@@ -35,7 +35,7 @@ def map_known(name: str) -> bool:
     return name in _REGISTERED or name in map_names()
 
 
-def get_map(name: str) -> "UndergroundMap":
+def get_map(name: str) -> UndergroundMap:
     if name in _REGISTERED:
         return _REGISTERED[name]
     from .mapdata import load_map
@@ -43,7 +43,7 @@ def get_map(name: str) -> "UndergroundMap":
     return load_map(name)  # MapError (a BadInput) names the known maps
 
 
-def board_named(name: str, digest: str | None = None) -> "Board":
+def board_named(name: str, digest: str | None = None) -> Board:
     """The board of a stored state. A state made on another version of the map cannot be
     played on this one: the gap ids and flags it speaks of could mean something else."""
     board = board_for(get_map(name))
@@ -58,7 +58,7 @@ def board_named(name: str, digest: str | None = None) -> "Board":
     return board
 
 
-def board_for(umap: "UndergroundMap") -> "Board":
+def board_for(umap: UndergroundMap) -> Board:
     # The digest covers the whole map file (its name included): same digest, same board.
     board = _BOARDS.get(umap.digest)
     if board is None:
@@ -68,8 +68,8 @@ def board_for(umap: "UndergroundMap") -> "Board":
 
 @dataclass(frozen=True, eq=False)
 class Board:
-    map: "UndergroundMap"
-    gaps: dict[int, "Gap"] = field(init=False)
+    map: UndergroundMap
+    gaps: dict[int, Gap] = field(init=False)
     ends: dict[int, tuple[str, str]] = field(init=False)
     adj: dict[str, tuple[tuple[int, str], ...]] = field(init=False)  # station -> (gap id, other end)
     xy: dict[str, tuple[float, float]] = field(init=False)
@@ -120,7 +120,7 @@ class Board:
     def start(self) -> str:
         return self.map.start
 
-    def gap(self, gap_id: object) -> "Gap":
+    def gap(self, gap_id: object) -> Gap:
         if not isinstance(gap_id, int) or isinstance(gap_id, bool) or gap_id not in self.gaps:
             raise BadInput(
                 "there is no gap {gap} on the {map} map (gaps are numbered 0-{last})",

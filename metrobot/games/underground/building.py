@@ -126,7 +126,7 @@ def check(s: State, player: str, colour: str, gap: int) -> str:
         )
     slots = board.gaps[gap].slots
     if len(held) >= slots:
-        said = dict(gap=where, colours=colour_list(held), slots=slots)
+        said = {"gap": where, "colours": colour_list(held), "slots": slots}
         if slots > 1:
             raise RuleError(
                 "the block {gap} is full ({colours} in its {slots} slots).",
@@ -158,7 +158,7 @@ def check(s: State, player: str, colour: str, gap: int) -> str:
             gap=where,
         )
     if kind == "branch" and s.tokens[player] < BRANCH_COST:
-        said = dict(colour=name, gap=where, ends=ends, cost=BRANCH_COST, tokens=s.tokens[player])
+        said = {"colour": name, "gap": where, "ends": ends, "cost": BRANCH_COST, "tokens": s.tokens[player]}
         if ends.items:
             raise RuleError(
                 "{gap} leaves {colour} away from its ends (its ends are {ends}): that is a branch and "

@@ -193,18 +193,20 @@ def from_json(data: Any) -> State:
     pending = raw_turn.get("pending_route")
     _req(
         pending is None
-        or isinstance(pending, dict)
-        and pending.get("kind") in LEGS
-        and isinstance(pending.get("options"), list)
-        and len(pending["options"]) >= 2
-        and all(
-            isinstance(o, dict)
-            and o.get("to") in board.kind
-            and _strs(o.get("colours"))
-            and set(o["colours"]) <= set(colours)
-            and _int(o.get("walks"))
-            and _strs(o.get("path"))
-            for o in pending["options"]
+        or (
+            isinstance(pending, dict)
+            and pending.get("kind") in LEGS
+            and isinstance(pending.get("options"), list)
+            and len(pending["options"]) >= 2
+            and all(
+                isinstance(o, dict)
+                and o.get("to") in board.kind
+                and _strs(o.get("colours"))
+                and set(o["colours"]) <= set(colours)
+                and _int(o.get("walks"))
+                and _strs(o.get("path"))
+                for o in pending["options"]
+            )
         ),
         "turn.pending_route must be null or {kind, options: two or more {to, colours, walks, path}}",
     )
@@ -235,7 +237,7 @@ def from_json(data: Any) -> State:
     turn_count = data.get("turn_count", 0)
     _req(_int(turn_count) and turn_count >= 0, "turn_count must be a non-negative integer")
     winners = data.get("winners")
-    _req(winners is None or _strs(winners) and set(winners) <= set(players), "winners must list players")
+    _req(winners is None or (_strs(winners) and set(winners) <= set(players)), "winners must list players")
     _req((phase == "finished") == (winners is not None), "winners are given exactly when the game is finished")
 
     return State(

@@ -131,7 +131,7 @@ class Underground(Game):
             options=options,
             start_player=players[start],
             colours={c: Colour(o) for c, o in owners.items()},
-            tokens={p: 0 for p in players},
+            tokens=dict.fromkeys(players, 0),
             breakdown={
                 p: {
                     "national_rail": 0,

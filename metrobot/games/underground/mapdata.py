@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -273,7 +273,7 @@ def load_map(name: str = "london") -> UndergroundMap:
     return _load(name.lower())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(name: str) -> UndergroundMap:
     path = MAPS_DIR / f"{name}.json"
     if not path.is_file():

@@ -107,7 +107,7 @@ class UndergroundMap:
     def national_rail_stations(self) -> list[str]:
         return [s.name for s in self.stations.values() if s.national_rail]
 
-    def graph(self) -> "networkx.Graph":
+    def graph(self) -> networkx.Graph:
         """Stations as nodes (with x, y), one edge per gap carrying `gap` (its id), `slots`
         and `lines`. Built once and frozen: copy it (`nx.Graph(g)`) before changing it."""
         if not self._graph:

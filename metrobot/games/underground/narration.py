@@ -3,7 +3,8 @@ Station names and players' names stay as they are."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ...i18n import EN, Lang
 from ..protocol import N_

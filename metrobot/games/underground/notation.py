@@ -20,10 +20,10 @@ from typing import Any
 from ...i18n import EN, Lang, fold
 from ..protocol import BadInput, Choice
 from . import words
-from .words import means_all, step_named
 from .board import Board
 from .building import BRANCH_COST, PLACEMENTS_PER_TURN, kind_of, preview
 from .state import COLOURS, State
+from .words import means_all, step_named
 
 KIND_ORDER = ("extend", "branch", "start")
 _CODE = re.compile(r"^(?:p:([a-z]+):(\d+)|fg(?::(\d+))?|r:(\d+))$")
@@ -213,7 +213,7 @@ def _placement(game, s: State, seat: str, raw: str) -> dict[str, Any]:
     if colour:
         colours = [colour]
     else:
-        colours, rest = [c for c in s.colours_of(seat)], raw
+        colours, rest = list(s.colours_of(seat)), raw
     rest = rest.strip().lstrip(":").strip()
     if not rest:
         raise BadInput("say where: e.g. '{example}'", example=f"{colours[0]} Euston - Warren Street")

@@ -19,6 +19,7 @@ dozen searches over the map in all: a few milliseconds on London, whatever the p
 from __future__ import annotations
 
 import heapq
+import itertools
 from collections import deque
 from typing import Any
 
@@ -183,7 +184,7 @@ def _path(s: State, seq: list[str], src: int, dst: int, d_hub, p_hub, p_src, net
     if not seq:
         return _climb(p_src, dst)[::-1]
     path = _climb(p_hub[seq[0]], src)  # src ... first track
-    for here, nxt in zip(seq, seq[1:]):
+    for here, nxt in itertools.pairwise(seq):
         leave = min(net[here], key=lambda v: (d_hub[nxt][v] if d_hub[nxt][v] >= 0 else 1 << 30, v))
         path += _ride(s, here, path[-1], leave)[1:]
         path += _climb(p_hub[nxt], leave)[1:]
@@ -197,7 +198,7 @@ def walks_and_colours(s: State, path: list[str], colours: list[str]) -> tuple[in
     """Walking sections of a path, and whether every other gap can be ridden in `colours`
     (for tests and checks)."""
     walks, ok = 0, True
-    for a, b in zip(path, path[1:]):
+    for a, b in itertools.pairwise(path):
         g = s.board.map.gap_between(a, b)
         held = s.occ.get(g.id, []) if g is not None else None
         if held is None:

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from ..autoplay import AutoPlayer
 from ...i18n import EN, Lang
+from ..autoplay import AutoPlayer
 from ..controls import CommandOption, Labels, MoveCommand, numbered_steps
 from ..plugin import GamePlugin, Names
 from ..protocol import N_, Choice
 from . import alttext, narration, notation, textboard, words
-from .areas import area_name, area_of
 from .ai import AUTOMATIC
+from .areas import area_name, area_of
 from .building import PLACEMENTS_PER_TURN, kind_of
 from .engine import GAME
 from .mapdata import map_names

@@ -20,7 +20,7 @@ def score_state(data: Any) -> dict[str, Any]:
     s = from_json(data)  # refuses malformed states with a clear message
     order = s.players[s.players.index(s.start_player) :] + s.players[: s.players.index(s.start_player)]
     for p in s.players:
-        bd = {k: 0 for k in s.breakdown[p]}
+        bd = dict.fromkeys(s.breakdown[p], 0)
         bd["start"] = START_SCORES[order.index(p)]
         for colour in s.colours_of(p):
             for what, column in COLUMN.items():

@@ -15,7 +15,8 @@ the automatic player uses the same function to value a placement without applyin
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import networkx as nx
 

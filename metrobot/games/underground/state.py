@@ -30,7 +30,7 @@ class Colour:
     track: list[int] = field(default_factory=list)  # gap ids in placement order
     deg: dict[str, int] = field(default_factory=dict, repr=False, compare=False)  # derived: pieces at a station
 
-    def copy(self) -> "Colour":
+    def copy(self) -> Colour:
         return Colour(self.owner, self.track.copy(), self.deg.copy())
 
 
@@ -44,7 +44,7 @@ class Turn:
     build_done: bool = False
     pending: dict[str, Any] | None = None  # {"kind": leg, "options": [...]}: a route the player must choose
 
-    def copy(self) -> "Turn":
+    def copy(self) -> Turn:
         return Turn(self.step, [dict(p) for p in self.placements], self.forgone, self.build_done, self.pending)
 
     def to_json(self, player: str) -> dict[str, Any]:
@@ -94,7 +94,7 @@ class State:
     occ: dict[int, list[str]] = field(default_factory=dict, repr=False)  # derived: colours in each gap
     last_turn: dict[str, Any] | None = None  # {player, placements, forgone} of the turn before this one
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         """A copy `apply` may change freely. Trips are append-only records, shared."""
         return State(
             self.board,

@@ -9,6 +9,7 @@ and what each player scored with.
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 from typing import Any
 
@@ -61,7 +62,7 @@ def runs(board: Board, track: list[int]) -> list[list[str]]:
     main = [b]
     while parent[main[-1]] is not None:
         main.append(parent[main[-1]])  # type: ignore[arg-type]
-    used = {frozenset(p) for p in zip(main, main[1:])}
+    used = {frozenset(p) for p in itertools.pairwise(main)}
     out, told = [main], list(main)
     i = 0
     while i < len(told):

@@ -173,12 +173,12 @@ from .model import Attachment, CallbackRecord, InteractionHandle, Message
 from .server import DiscordStandIn
 
 __all__ = [
+    "PERMISSIONS",
+    "Attachment",
+    "CallbackRecord",
     "DiscordStandIn",
     "InteractionHandle",
-    "CallbackRecord",
     "Message",
-    "Attachment",
     "StandInTimeout",
     "point_discord_at",
-    "PERMISSIONS",
 ]

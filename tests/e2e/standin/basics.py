@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime
 import json
 import time
-from typing import Any, Callable, Optional, Sequence, Union
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import yarl
 
@@ -20,7 +22,7 @@ class StandInTimeout(TimeoutError):
 class _ApiError(Exception):
     """Raised by REST handlers: becomes a Discord-shaped JSON error answer."""
 
-    def __init__(self, status: int, code: int, message: str, errors: Optional[dict] = None):
+    def __init__(self, status: int, code: int, message: str, errors: dict | None = None):
         super().__init__(f"{status} {code} {message}")
         self.status, self.code, self.message, self.errors = status, code, message, errors
 
@@ -29,15 +31,15 @@ def _invalid_form(errors: dict) -> _ApiError:
     return _ApiError(400, 50035, "Invalid Form Body", errors)
 
 
-def _put_error(errors: dict, path: Sequence[Union[str, int]], code: str, message: str) -> None:
+def _put_error(errors: dict, path: Sequence[str | int], code: str, message: str) -> None:
     node = errors
     for part in path:
         node = node.setdefault(str(part), {})
     node.setdefault("_errors", []).append({"code": code, "message": message})
 
 
-def _iso(ts: Optional[float] = None) -> str:
-    return datetime.datetime.fromtimestamp(time.time() if ts is None else ts, datetime.timezone.utc).isoformat()
+def _iso(ts: float | None = None) -> str:
+    return datetime.datetime.fromtimestamp(time.time() if ts is None else ts, datetime.UTC).isoformat()
 
 
 def _json_dumps(obj: Any) -> str:
@@ -92,7 +94,5 @@ class _Signal:
             if remaining <= 0:
                 raise StandInTimeout(describe())
             event = self._event
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), remaining)
-            except asyncio.TimeoutError:
-                pass

@@ -6,13 +6,12 @@ import asyncio
 import collections
 import itertools
 import secrets
-from typing import Any, List, Optional, Tuple
+from typing import Any
 
 import aiohttp
 from aiohttp import web
 
 from .basics import _json_dumps
-
 
 # ====================================================================================================
 # Gateway connections
@@ -28,9 +27,9 @@ class _GatewayConnection:
         self.number = next(self._ids)
         self.ws = ws
         self.queue: asyncio.Queue = asyncio.Queue()
-        self.session: Optional["_Session"] = None
+        self.session: _Session | None = None
         self.closed = False
-        self.server_close_code: Optional[int] = None  # set when the stand-in closes the socket
+        self.server_close_code: int | None = None  # set when the stand-in closes the socket
 
     def send(self, payload: dict) -> None:
         self.send_text(_json_dumps(payload))
@@ -67,13 +66,13 @@ class _Session:
 
     BUFFER = 5000
 
-    def __init__(self, intents: int, shard: Tuple[int, int]) -> None:
+    def __init__(self, intents: int, shard: tuple[int, int]) -> None:
         self.id = secrets.token_hex(16)
         self.intents = intents
         self.shard = shard
         self.seq = 0
         self.buffer: collections.deque = collections.deque(maxlen=self.BUFFER)
-        self.conn: Optional[_GatewayConnection] = None
+        self.conn: _GatewayConnection | None = None
         self.ended = False
 
     @property
@@ -89,7 +88,7 @@ class _Session:
         if self.conn is not None:
             self.conn.send_text(text)
 
-    def replay_after(self, seq: int) -> Optional[List[str]]:
+    def replay_after(self, seq: int) -> list[str] | None:
         """Frames after ``seq``, or None when the buffer no longer reaches back that far."""
         if seq > self.seq:
             return None
@@ -97,7 +96,7 @@ class _Session:
             return None
         return [text for s, text in self.buffer if s > seq]
 
-    def serves_guild(self, guild_id: Optional[int]) -> bool:
+    def serves_guild(self, guild_id: int | None) -> bool:
         shard_id, count = self.shard
         if guild_id is None:
             return shard_id == 0

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any, Dict
+from typing import Any
 
 from aiohttp import web
-
 
 log = logging.getLogger("standin")
 
@@ -16,7 +15,7 @@ DISCORD_EPOCH_MS = 1420070400000
 DEFAULT_TOKEN = "standin-bot-token"
 
 # -- permission bits (https://discord.com/developers/docs/topics/permissions) -------------------------
-PERMISSIONS: Dict[str, int] = {
+PERMISSIONS: dict[str, int] = {
     "create_instant_invite": 1 << 0,
     "kick_members": 1 << 1,
     "ban_members": 1 << 2,
@@ -111,9 +110,9 @@ SELECT_TYPES = (C_STRING_SELECT, C_USER_SELECT, C_ROLE_SELECT, C_MENTIONABLE_SEL
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 ATTACHMENT_DESCRIPTION_LIMIT = 1024  # an attachment's alt text
 # what a REST handler learnt about the request, for diagnostics of refused requests
-_KEY_HANDLE: "web.RequestKey[Any]" = web.RequestKey("standin_handle", object)
-_KEY_CHANNEL: "web.RequestKey[int]" = web.RequestKey("standin_channel", int)
-_KEY_TOKEN: "web.RequestKey[str]" = web.RequestKey("standin_token", str)
+_KEY_HANDLE: web.RequestKey[Any] = web.RequestKey("standin_handle", object)
+_KEY_CHANNEL: web.RequestKey[int] = web.RequestKey("standin_channel", int)
+_KEY_TOKEN: web.RequestKey[str] = web.RequestKey("standin_token", str)
 _PENDING = object()
 _MENTION_RE = re.compile(r"<@!?(\d+)>")
 _ROLE_RE = re.compile(r"<@&(\d+)>")

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import secrets
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from collections.abc import Sequence
+from typing import Any
 
 from .constants import (
     ALL_PERMISSIONS,
@@ -48,7 +49,7 @@ class DrivingMixin:
         user_id: int,
         channel_id: int,
         data: dict,
-        message: Optional[Message] = None,
+        message: Message | None = None,
         *,
         allow_deleted: bool = False,
     ) -> dict:
@@ -65,7 +66,7 @@ class DrivingMixin:
         if channel_id in self._no_posting:
             app_permissions &= ~(PERMISSIONS["send_messages"] | PERMISSIONS["send_messages_in_threads"])
         interaction_id = self._snowflake()
-        payload: Dict[str, Any] = {
+        payload: dict[str, Any] = {
             "id": str(interaction_id),
             "application_id": str(self.application_id),
             "type": itype,
@@ -104,7 +105,7 @@ class DrivingMixin:
             payload["message"] = message.to_payload()
         return payload
 
-    async def _send_interaction(self, payload: dict, source_message: Optional[Message] = None) -> InteractionHandle:
+    async def _send_interaction(self, payload: dict, source_message: Message | None = None) -> InteractionHandle:
         guild_id = int(payload["guild_id"]) if payload.get("guild_id") else None
         await self._wait_for_session(guild_id)
         handle = InteractionHandle(self, payload, source_message=source_message)
@@ -120,9 +121,7 @@ class DrivingMixin:
         return handle
 
     @staticmethod
-    def _split_name(
-        name: str, subcommand: Optional[str], group: Optional[str]
-    ) -> Tuple[str, Optional[str], Optional[str]]:
+    def _split_name(name: str, subcommand: str | None, group: str | None) -> tuple[str, str | None, str | None]:
         parts = name.split()
         if len(parts) == 2 and subcommand is None:
             return parts[0], parts[1], group
@@ -135,11 +134,11 @@ class DrivingMixin:
     def _command_data(
         self,
         name: str,
-        options: Optional[Dict[str, Any]],
-        subcommand: Optional[str],
-        group: Optional[str],
-        guild_id: Optional[int],
-        focused: Optional[str] = None,
+        options: dict[str, Any] | None,
+        subcommand: str | None,
+        group: str | None,
+        guild_id: int | None,
+        focused: str | None = None,
     ) -> dict:
         name, subcommand, group = self._split_name(name, subcommand, group)
         command = self._find_command(name, guild_id)
@@ -164,7 +163,7 @@ class DrivingMixin:
             built = [{"name": subcommand, "type": OPT_SUB, "options": built}]
             if group is not None:
                 built = [{"name": group, "type": OPT_GROUP, "options": built}]
-        data: Dict[str, Any] = {"id": command["id"], "name": command["name"], "type": 1}
+        data: dict[str, Any] = {"id": command["id"], "name": command["name"], "type": 1}
         if built:
             data["options"] = built
         if resolved:
@@ -174,8 +173,8 @@ class DrivingMixin:
         return data
 
     def _build_options(
-        self, cmd: str, defs: List[dict], options: Dict[str, Any], guild_id: Optional[int], focused: Optional[str]
-    ) -> Tuple[List[dict], dict]:
+        self, cmd: str, defs: list[dict], options: dict[str, Any], guild_id: int | None, focused: str | None
+    ) -> tuple[list[dict], dict]:
         by_name = {d["name"]: d for d in defs}
         unknown = set(options) - set(by_name)
         if focused is not None and focused not in by_name:
@@ -184,8 +183,8 @@ class DrivingMixin:
             raise ValueError(f"/{cmd} has no option(s) {sorted(unknown)}; it has {list(by_name)}")
         if focused is not None and focused not in options:
             options[focused] = ""
-        built: List[dict] = []
-        resolved: Dict[str, Dict[str, Any]] = {}
+        built: list[dict] = []
+        resolved: dict[str, dict[str, Any]] = {}
         for definition in defs:
             oname, otype = definition["name"], definition["type"]
             if oname not in options:
@@ -193,7 +192,7 @@ class DrivingMixin:
                     raise ValueError(f"/{cmd}: option {oname!r} is required")
                 continue
             value = options[oname]
-            entry: Dict[str, Any] = {"name": oname, "type": otype}
+            entry: dict[str, Any] = {"name": oname, "type": otype}
             if oname == focused:
                 if not definition.get("autocomplete"):
                     raise ValueError(f"/{cmd}: option {oname!r} has no autocomplete")
@@ -205,13 +204,15 @@ class DrivingMixin:
             built.append(entry)
         return built, resolved
 
-    def _option_value(self, cmd: str, d: dict, value: Any, guild_id: Optional[int], resolved: dict) -> Any:
+    def _option_value(self, cmd: str, d: dict, value: Any, guild_id: int | None, resolved: dict) -> Any:
         oname, otype = d["name"], d["type"]
         where = f"/{cmd} option {oname!r}"
         if otype == OPT_STRING:
             if not isinstance(value, str):
                 raise ValueError(f"{where} expects a string, got {value!r}")
-            if "min_length" in d and len(value) < d["min_length"] or "max_length" in d and len(value) > d["max_length"]:
+            if ("min_length" in d and len(value) < d["min_length"]) or (
+                "max_length" in d and len(value) > d["max_length"]
+            ):
                 raise ValueError(f"{where}: length of {value!r} outside [{d.get('min_length')}, {d.get('max_length')}]")
         elif otype == OPT_INT:
             if isinstance(value, bool) or not isinstance(value, int):
@@ -236,14 +237,15 @@ class DrivingMixin:
             return str(att.id)
         else:
             raise ValueError(f"{where}: unsupported option type {otype}")
-        if otype in (OPT_INT, OPT_NUMBER):
-            if "min_value" in d and value < d["min_value"] or "max_value" in d and value > d["max_value"]:
-                raise ValueError(f"{where}: {value!r} outside [{d.get('min_value')}, {d.get('max_value')}]")
+        if otype in (OPT_INT, OPT_NUMBER) and (
+            ("min_value" in d and value < d["min_value"]) or ("max_value" in d and value > d["max_value"])
+        ):
+            raise ValueError(f"{where}: {value!r} outside [{d.get('min_value')}, {d.get('max_value')}]")
         if d.get("choices") and value not in [c["value"] for c in d["choices"]]:
             raise ValueError(f"{where}: {value!r} is not one of the choices {[c['value'] for c in d['choices']]}")
         return value
 
-    def _resolve_entity(self, where: str, otype: int, snowflake: int, guild_id: Optional[int], resolved: dict) -> None:
+    def _resolve_entity(self, where: str, otype: int, snowflake: int, guild_id: int | None, resolved: dict) -> None:
         roles = self._guilds[guild_id]["roles"] if guild_id else {}
         if otype in (OPT_USER, OPT_MENTIONABLE) and snowflake in self._users:
             resolved.setdefault("users", {})[str(snowflake)] = self._users[snowflake]
@@ -265,10 +267,10 @@ class DrivingMixin:
         user_id: int,
         channel_id: int,
         name: str,
-        options: Optional[Dict[str, Any]] = None,
+        options: dict[str, Any] | None = None,
         *,
-        subcommand: Optional[str] = None,
-        group: Optional[str] = None,
+        subcommand: str | None = None,
+        group: str | None = None,
     ) -> InteractionHandle:
         """A user runs a slash command; returns the interaction's handle."""
         guild_id = self._channel_guild(int(channel_id))
@@ -280,20 +282,20 @@ class DrivingMixin:
         user_id: int,
         channel_id: int,
         name: str,
-        options: Optional[Dict[str, Any]] = None,
+        options: dict[str, Any] | None = None,
         *,
         focused: str,
-        subcommand: Optional[str] = None,
-        group: Optional[str] = None,
-        timeout: Optional[float] = None,
-    ) -> List[dict]:
+        subcommand: str | None = None,
+        group: str | None = None,
+        timeout: float | None = None,
+    ) -> list[dict]:
         """A user types in an autocomplete option; returns the bot's choices (``[{"name", "value"}]``)."""
         guild_id = self._channel_guild(int(channel_id))
         data = self._command_data(name, options, subcommand, group, guild_id, focused=focused)
         handle = await self._send_interaction(self._interaction_payload(IT_AUTOCOMPLETE, user_id, channel_id, data))
         return await handle.wait_choices(timeout)
 
-    def _interactive_message(self, user_id: int, message: Union[Message, int]) -> Message:
+    def _interactive_message(self, user_id: int, message: Message | int) -> Message:
         msg = self._messages.get(int(getattr(message, "id", message)))
         if msg is None:
             raise ValueError(f"unknown message {message!r}")
@@ -304,12 +306,7 @@ class DrivingMixin:
         return msg
 
     async def click(
-        self,
-        user_id: int,
-        message: Union[Message, int],
-        custom_id: Optional[str] = None,
-        *,
-        label: Optional[str] = None,
+        self, user_id: int, message: Message | int, custom_id: str | None = None, *, label: str | None = None
     ) -> InteractionHandle:
         """A user clicks a button (by ``custom_id`` or ``label``) on a stored message."""
         msg = self._interactive_message(user_id, message)
@@ -334,7 +331,7 @@ class DrivingMixin:
         return await self._send_interaction(payload, source_message=msg)
 
     async def select(
-        self, user_id: int, message: Union[Message, int], custom_id: str, values: Sequence[Any]
+        self, user_id: int, message: Message | int, custom_id: str, values: Sequence[Any]
     ) -> InteractionHandle:
         """A user picks ``values`` in a select menu on a stored message."""
         msg = self._interactive_message(user_id, message)
@@ -348,7 +345,7 @@ class DrivingMixin:
         lo, hi = component.get("min_values", 1), component.get("max_values", 1)
         if not lo <= len(str_values) <= hi:
             raise ValueError(f"select {custom_id!r} takes {lo}..{hi} values, got {len(str_values)}")
-        data: Dict[str, Any] = {
+        data: dict[str, Any] = {
             "custom_id": custom_id,
             "component_type": ctype,
             "values": str_values,
@@ -375,7 +372,7 @@ class DrivingMixin:
         return await self._send_interaction(payload, source_message=msg)
 
     async def submit_modal(
-        self, user_id: int, channel_id: int, custom_id: str, fields: Dict[str, Any]
+        self, user_id: int, channel_id: int, custom_id: str, fields: dict[str, Any]
     ) -> InteractionHandle:
         """A user submits the modal ``custom_id`` that the bot showed them; ``fields``: input custom id -> value."""
         origin = self._modals.get((int(user_id), custom_id))
@@ -384,9 +381,9 @@ class DrivingMixin:
             raise ValueError(f"no modal {custom_id!r} was shown to user {user_id} (shown: {shown})")
         modal = origin.modal or {}
         fields = dict(fields)
-        components: List[dict] = []
+        components: list[dict] = []
 
-        def submitted(component: dict) -> Optional[dict]:
+        def submitted(component: dict) -> dict | None:
             ctype, cid = component.get("type"), component.get("custom_id")
             if ctype == C_TEXT_INPUT:
                 value = fields.pop(cid, component.get("value") or "")
@@ -427,8 +424,8 @@ class DrivingMixin:
         channel_id: int,
         data: dict,
         *,
-        message: Union[Message, int, None] = None,
-        components: Optional[List[dict]] = None,
+        message: Message | int | None = None,
+        components: list[dict] | None = None,
     ) -> InteractionHandle:
         """Send an interaction that no Discord client could send: ``data`` goes out as given, with
         no check against the synced commands, option types, ranges, choices or the message's
@@ -451,10 +448,10 @@ class DrivingMixin:
         return await self._send_interaction(payload, source_message=msg)
 
     @staticmethod
-    def forged_row(custom_id: str, *, component_type: int = C_BUTTON, options: Sequence[str] = ()) -> List[dict]:
+    def forged_row(custom_id: str, *, component_type: int = C_BUTTON, options: Sequence[str] = ()) -> list[dict]:
         """One action row holding a button (or a string select with ``options`` as values) with this custom id."""
         if component_type == C_BUTTON:
-            item: Dict[str, Any] = {"type": C_BUTTON, "style": 1, "label": "forged", "custom_id": custom_id}
+            item: dict[str, Any] = {"type": C_BUTTON, "style": 1, "label": "forged", "custom_id": custom_id}
         else:
             item = {
                 "type": component_type,
@@ -465,6 +462,6 @@ class DrivingMixin:
             }
         return [{"type": C_ROW, "components": [item]}]
 
-    def interactions(self) -> List[InteractionHandle]:
+    def interactions(self) -> list[InteractionHandle]:
         """Every interaction sent so far, oldest first."""
         return list(self._interactions.values())

@@ -5,13 +5,12 @@ from __future__ import annotations
 import asyncio
 import json
 import traceback
-from typing import List
 
 import aiohttp
 from aiohttp import web
 
-from .constants import INTENT_GUILDS, INTENT_GUILD_MEMBERS, log
 from .connections import _GatewayConnection, _Session
+from .constants import INTENT_GUILD_MEMBERS, INTENT_GUILDS, log
 
 
 class GatewayMixin:
@@ -144,7 +143,7 @@ class GatewayMixin:
             if info is None:
                 continue
             members = list(info["members"])
-            not_found: List[str] = []
+            not_found: list[str] = []
             if data.get("user_ids"):
                 wanted = [int(u) for u in data["user_ids"]]
                 not_found = [str(u) for u in wanted if u not in info["members"]]

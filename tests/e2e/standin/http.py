@@ -6,12 +6,12 @@ import json
 import re
 import time
 import traceback
-from typing import Any, Dict, Optional, Tuple
+from typing import Any
 
 from aiohttp import web
 
-from .constants import API_PREFIX, _KEY_CHANNEL, _KEY_HANDLE, _KEY_TOKEN, log
 from .basics import _ApiError, _json_dumps
+from .constants import _KEY_CHANNEL, _KEY_HANDLE, _KEY_TOKEN, API_PREFIX, log
 from .model import _Rejection
 
 
@@ -83,7 +83,7 @@ class HttpMixin:
         )
 
     @staticmethod
-    def _headers(extra: Optional[dict] = None) -> dict:
+    def _headers(extra: dict | None = None) -> dict:
         # generous rate-limit headers: without them discord.py serialises every request per route
         headers = {
             "X-RateLimit-Limit": "1000000",
@@ -98,8 +98,8 @@ class HttpMixin:
     def _no_content(self) -> web.Response:
         return web.Response(status=204, headers=self._headers())
 
-    async def _read_body(self, request: web.Request) -> Tuple[Any, Dict[int, Tuple[str, bytes]]]:
-        uploads: Dict[int, Tuple[str, bytes]] = {}
+    async def _read_body(self, request: web.Request) -> tuple[Any, dict[int, tuple[str, bytes]]]:
+        uploads: dict[int, tuple[str, bytes]] = {}
         if request.content_type.startswith("multipart/"):
             payload: Any = {}
             reader = await request.multipart()
@@ -148,7 +148,7 @@ class HttpMixin:
             log.warning("Discord stand-in: unknown endpoint %s (answered 404)", line)
             return self._json({"code": 0, "message": f"stand-in: unknown endpoint {method} {path}"}, status=404)
         except _ApiError as exc:
-            answer: Dict[str, Any] = {"code": exc.code, "message": exc.message}
+            answer: dict[str, Any] = {"code": exc.code, "message": exc.message}
             if exc.errors:
                 answer["errors"] = exc.errors
             rejection = _Rejection(

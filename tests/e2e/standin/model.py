@@ -4,22 +4,23 @@ from __future__ import annotations
 
 import collections
 import time
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any
 
+from .basics import _iso, _json_dumps, _Signal
 from .constants import (
+    _MENTION_RE,
+    _PENDING,
     _ROLE_RE,
+    C_BUTTON,
     CB_DEFERRED,
     CB_DEFERRED_UPDATE,
     CB_MODAL,
-    C_BUTTON,
     FLAG_EPHEMERAL,
     FLAG_LOADING,
     SELECT_TYPES,
-    _MENTION_RE,
-    _PENDING,
 )
-from .basics import _Signal, _iso, _json_dumps
 
 if TYPE_CHECKING:  # (messages and interactions refer back to the stand-in that holds them)
     from .server import DiscordStandIn
@@ -39,7 +40,7 @@ class Attachment:
     data: bytes
     content_type: str
     url: str
-    description: Optional[str] = None
+    description: str | None = None
 
     @property
     def size(self) -> int:
@@ -75,34 +76,34 @@ def _walk_components(components: Iterable[dict]) -> Iterator[dict]:
 class Message:
     """A message as the stand-in stores it. Live: edits by the bot update this object in place."""
 
-    def __init__(self, standin: "DiscordStandIn", *, id: int, channel_id: int, author: dict) -> None:
+    def __init__(self, standin: DiscordStandIn, *, id: int, channel_id: int, author: dict) -> None:
         self._standin = standin
         self.id = id
         self.channel_id = channel_id
         channel = standin._channels.get(channel_id, {})
-        self.guild_id: Optional[int] = int(channel["guild_id"]) if channel.get("guild_id") else None
+        self.guild_id: int | None = int(channel["guild_id"]) if channel.get("guild_id") else None
         self.author = author
         self.content = ""
-        self.embeds: List[dict] = []
-        self.components: List[dict] = []
-        self.attachments: List[Attachment] = []
+        self.embeds: list[dict] = []
+        self.components: list[dict] = []
+        self.attachments: list[Attachment] = []
         self.flags = 0
         self.type = 0
         self.tts = False
-        self.poll: Optional[dict] = None
-        self.message_reference: Optional[dict] = None
+        self.poll: dict | None = None
+        self.message_reference: dict | None = None
         self.timestamp = time.time()
-        self.edited_timestamp: Optional[float] = None
+        self.edited_timestamp: float | None = None
         self.edits = 0
         self.deleted = False
-        self.interaction: Optional["InteractionHandle"] = None
-        self.interaction_metadata: Optional[dict] = None
-        self.webhook_id: Optional[int] = None
-        self.reactions: List[str] = []
-        self.thread_id: Optional[int] = None
-        self._watchers: List["InteractionHandle"] = []  # component interactions sent from this message
-        self.posted_components: List[dict] = []  # the components it was posted with (edits may take them off)
-        self.allowed_mentions: Optional[dict] = None  # as the bot last sent them (None: Discord's default)
+        self.interaction: InteractionHandle | None = None
+        self.interaction_metadata: dict | None = None
+        self.webhook_id: int | None = None
+        self.reactions: list[str] = []
+        self.thread_id: int | None = None
+        self._watchers: list[InteractionHandle] = []  # component interactions sent from this message
+        self.posted_components: list[dict] = []  # the components it was posted with (edits may take them off)
+        self.allowed_mentions: dict | None = None  # as the bot last sent them (None: Discord's default)
 
     # -- convenience for tests ------------------------------------------------------------------------
     @property
@@ -134,26 +135,26 @@ class Message:
                 parts.append(component["content"])
         return "\n".join(parts)
 
-    def all_components(self) -> List[dict]:
+    def all_components(self) -> list[dict]:
         return list(_walk_components(self.components))
 
-    def buttons(self) -> List[dict]:
+    def buttons(self) -> list[dict]:
         return [c for c in self.all_components() if c.get("type") == C_BUTTON]
 
-    def selects(self) -> List[dict]:
+    def selects(self) -> list[dict]:
         return [c for c in self.all_components() if c.get("type") in SELECT_TYPES]
 
-    def custom_ids(self) -> List[str]:
+    def custom_ids(self) -> list[str]:
         return [c["custom_id"] for c in self.all_components() if "custom_id" in c]
 
-    def posted_all_components(self) -> List[dict]:
+    def posted_all_components(self) -> list[dict]:
         """The components the message was posted with, rows opened."""
         return list(_walk_components(self.posted_components))
 
-    def posted_custom_ids(self) -> List[str]:
+    def posted_custom_ids(self) -> list[str]:
         return [c["custom_id"] for c in self.posted_all_components() if "custom_id" in c]
 
-    def pinged(self) -> Tuple[List[int], List[int]]:
+    def pinged(self) -> tuple[list[int], list[int]]:
         """(users, roles) the message pinged when posted, as Discord decides: those it mentions
         that its allowed_mentions allow (all of them when it sent none)."""
         users = [int(u) for u in dict.fromkeys(_MENTION_RE.findall(self.content or ""))]
@@ -170,10 +171,10 @@ class Message:
         )
         return ok_users, ok_roles
 
-    def component(self, custom_id: str) -> Optional[dict]:
+    def component(self, custom_id: str) -> dict | None:
         return next((c for c in self.all_components() if c.get("custom_id") == custom_id), None)
 
-    def button(self, label: str) -> Optional[dict]:
+    def button(self, label: str) -> dict | None:
         return next((c for c in self.buttons() if c.get("label") == label), None)
 
     @property
@@ -187,7 +188,7 @@ class Message:
             user = self._standin._users.get(int(uid))
             if user is not None:
                 mentions.append(user)
-        payload: Dict[str, Any] = {
+        payload: dict[str, Any] = {
             "id": str(self.id),
             "channel_id": str(self.channel_id),
             "type": self.type,
@@ -268,8 +269,8 @@ class _Rejection:
     status: int
     body: Any
     answer: dict
-    channel_id: Optional[int] = None
-    token: Optional[str] = None
+    channel_id: int | None = None
+    token: str | None = None
 
     def __str__(self) -> str:
         return f"{self.method} {self.path} -> {self.status} {_json_dumps(self.answer)[:400]}"
@@ -278,26 +279,26 @@ class _Rejection:
 class InteractionHandle:
     """Everything the bot did in answer to one interaction; see the module docstring."""
 
-    def __init__(self, standin: "DiscordStandIn", payload: dict, *, source_message: Optional[Message] = None) -> None:
+    def __init__(self, standin: DiscordStandIn, payload: dict, *, source_message: Message | None = None) -> None:
         self._standin = standin
         self.payload = payload
         self.id = int(payload["id"])
         self.token: str = payload["token"]
         self.type: int = payload["type"]
         self.channel_id = int(payload["channel_id"])
-        self.guild_id: Optional[int] = int(payload["guild_id"]) if payload.get("guild_id") else None
+        self.guild_id: int | None = int(payload["guild_id"]) if payload.get("guild_id") else None
         user = payload["member"]["user"] if "member" in payload else payload["user"]
         self.user_id = int(user["id"])
         self.source_message = source_message
         # the component's message counts as this interaction's message once edited after it was sent
         self._source_edits = source_message.edits if source_message is not None else 0
-        self.response: Optional[CallbackRecord] = None
-        self.original: Optional[Message] = None
-        self.followups: List[Message] = []
-        self.choices: Optional[List[dict]] = None
-        self.modal: Optional[dict] = None
-        self.events: List[Tuple[str, Any]] = []
-        self.rejections: List[_Rejection] = []
+        self.response: CallbackRecord | None = None
+        self.original: Message | None = None
+        self.followups: list[Message] = []
+        self.choices: list[dict] | None = None
+        self.modal: dict | None = None
+        self.events: list[tuple[str, Any]] = []
+        self.rejections: list[_Rejection] = []
         self.created_at = time.monotonic()
         self._signal = _Signal()
 
@@ -307,7 +308,7 @@ class InteractionHandle:
         return data.get("name") or data.get("custom_id") or ""
 
     @property
-    def response_latency(self) -> Optional[float]:
+    def response_latency(self) -> float | None:
         return None if self.response is None else self.response.at - self.created_at
 
     @property
@@ -315,17 +316,17 @@ class InteractionHandle:
         return self.response is not None and self.response.ephemeral
 
     @property
-    def messages(self) -> List[Message]:
+    def messages(self) -> list[Message]:
         """Messages this interaction produced, not deleted: the message its callback created (type 4/5),
         its follow-ups, and the component's message if it was edited after this interaction was sent
         (type 7, ``@original`` edits after a type 6 defer, or a channel edit of that message)."""
-        candidates: List[Optional[Message]] = []
+        candidates: list[Message | None] = []
         if self.original is not None and self.original is not self.source_message:
             candidates.append(self.original)
         candidates += self.followups
         if self.source_message is not None and self.source_message.edits > self._source_edits:
             candidates.append(self.source_message)
-        result: List[Message] = []
+        result: list[Message] = []
         for msg in candidates:
             if msg is not None and not msg.deleted and msg not in result:
                 result.append(msg)
@@ -346,7 +347,7 @@ class InteractionHandle:
         lines += self._standin._diagnostics()
         return "\n".join(lines)
 
-    async def wait_response(self, timeout: Optional[float] = None) -> CallbackRecord:
+    async def wait_response(self, timeout: float | None = None) -> CallbackRecord:
         """Wait for the initial callback (types 4-9) and return it."""
         return await self._signal.wait_for(
             lambda: self.response if self.response is not None else _PENDING,
@@ -355,7 +356,7 @@ class InteractionHandle:
         )
 
     async def wait_message(
-        self, predicate: Optional[Callable[[Message], bool]] = None, timeout: Optional[float] = None
+        self, predicate: Callable[[Message], bool] | None = None, timeout: float | None = None
     ) -> Message:
         """Wait until a finished message of this interaction (original or follow-up) matches ``predicate``."""
 
@@ -367,7 +368,7 @@ class InteractionHandle:
 
         return await self._signal.wait_for(check, self._standin._timeout(timeout), lambda: self._describe("a message"))
 
-    async def wait_choices(self, timeout: Optional[float] = None) -> List[dict]:
+    async def wait_choices(self, timeout: float | None = None) -> list[dict]:
         """Wait for an autocomplete answer (type 8) and return its choices."""
         return await self._signal.wait_for(
             lambda: self.choices if self.choices is not None else _PENDING,
@@ -375,7 +376,7 @@ class InteractionHandle:
             lambda: self._describe("autocomplete choices"),
         )
 
-    async def submit_modal(self, fields: Dict[str, Any], *, user_id: Optional[int] = None) -> "InteractionHandle":
+    async def submit_modal(self, fields: dict[str, Any], *, user_id: int | None = None) -> InteractionHandle:
         """Submit the modal this interaction answered with (waits for it if needed)."""
         record = await self.wait_response()
         if record.type != CB_MODAL:

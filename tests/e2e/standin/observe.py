@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Optional, Union
+from collections.abc import Callable
+from typing import Any
 
+from .connections import _Session
 from .constants import _PENDING
 from .model import Message
-from .connections import _Session
 
 
 class ObserveMixin:
@@ -23,7 +24,7 @@ class ObserveMixin:
         include_ephemeral: bool = False,
         include_loading: bool = False,
         include_deleted: bool = False,
-    ) -> List[Message]:
+    ) -> list[Message]:
         """Messages of a channel in order (by default: not ephemeral, not loading, not deleted)."""
         return [
             m
@@ -33,7 +34,7 @@ class ObserveMixin:
             and (include_deleted or not m.deleted)
         ]
 
-    def dms(self, user_id: int) -> List[Message]:
+    def dms(self, user_id: int) -> list[Message]:
         """Messages the bot sent to this user by DM."""
         channel_id = self._dm_channels.get(int(user_id))
         return [] if channel_id is None else [m for m in self.messages(channel_id) if m.author_id == self.bot_id]
@@ -41,10 +42,10 @@ class ObserveMixin:
     async def wait_for_message(
         self,
         channel_id: int,
-        predicate: Optional[Callable[[Message], bool]] = None,
-        timeout: Optional[float] = None,
+        predicate: Callable[[Message], bool] | None = None,
+        timeout: float | None = None,
         *,
-        after: Optional[Union[int, Message]] = None,
+        after: int | Message | None = None,
     ) -> Message:
         """First message in the channel matching ``predicate`` (existing ones too, or ids > ``after``)."""
         channel_id = int(channel_id)
@@ -67,10 +68,10 @@ class ObserveMixin:
     async def wait_for_dm(
         self,
         user_id: int,
-        predicate: Optional[Callable[[Message], bool]] = None,
-        timeout: Optional[float] = None,
+        predicate: Callable[[Message], bool] | None = None,
+        timeout: float | None = None,
         *,
-        after: Optional[Union[int, Message]] = None,
+        after: int | Message | None = None,
     ) -> Message:
         """First DM from the bot to ``user_id`` matching ``predicate``."""
 
@@ -100,17 +101,17 @@ class ObserveMixin:
 
     # -------------------------------------------------------------------------------------------------
     # commands (controller API)
-    def commands(self, guild_id: Optional[int] = None) -> List[dict]:
+    def commands(self, guild_id: int | None = None) -> list[dict]:
         """Registered commands visible in a guild (its guild commands first, then global ones)."""
         guild_id = guild_id or self.guild_id
         return list(self._guild_commands.get(guild_id, [])) + list(self._global_commands)
 
-    def command(self, name: str, guild_id: Optional[int] = None, *, type: int = 1) -> Optional[dict]:
+    def command(self, name: str, guild_id: int | None = None, *, type: int = 1) -> dict | None:
         return next((c for c in self.commands(guild_id) if c["name"] == name and c.get("type", 1) == type), None)
 
     async def wait_for_commands(
-        self, *names: str, guild_id: Optional[int] = None, timeout: Optional[float] = None
-    ) -> Dict[str, dict]:
+        self, *names: str, guild_id: int | None = None, timeout: float | None = None
+    ) -> dict[str, dict]:
         """Wait until the named commands (or, with no names, any command) are registered."""
 
         def check() -> Any:
@@ -127,7 +128,7 @@ class ObserveMixin:
 
         return await self._commands_signal.wait_for(check, self._timeout(timeout), describe)
 
-    def _find_command(self, name: str, guild_id: Optional[int]) -> dict:
+    def _find_command(self, name: str, guild_id: int | None) -> dict:
         command = (
             self.command(name, guild_id)
             if guild_id
@@ -146,7 +147,7 @@ class ObserveMixin:
         """Number of live gateway connections with a session (identified or resumed)."""
         return sum(1 for session in self._sessions if session.live)
 
-    def _active_sessions(self, guild_id: Optional[int], intent: Optional[int] = None) -> List[_Session]:
+    def _active_sessions(self, guild_id: int | None, intent: int | None = None) -> list[_Session]:
         """Sessions that get events: live ones, and resumable ones whose client dropped (replayed on RESUME)."""
         return [
             session
@@ -154,7 +155,7 @@ class ObserveMixin:
             if session.serves_guild(guild_id) and (intent is None or session.intents & intent)
         ]
 
-    async def wait_for_identify(self, count: Optional[int] = None, timeout: Optional[float] = None) -> int:
+    async def wait_for_identify(self, count: int | None = None, timeout: float | None = None) -> int:
         """Wait until ``identify_count >= count`` (default 1) with a live connection; returns the count.
 
         READY and GUILD_CREATE are already sent when this returns, so interactions can be driven.
@@ -168,7 +169,7 @@ class ObserveMixin:
             ),
         )
 
-    async def wait_for_resume(self, count: Optional[int] = None, timeout: Optional[float] = None) -> int:
+    async def wait_for_resume(self, count: int | None = None, timeout: float | None = None) -> int:
         """Wait until ``resume_count >= count`` (default 1); returns the count."""
         wanted = 1 if count is None else count
         return await self._session_signal.wait_for(
@@ -177,7 +178,7 @@ class ObserveMixin:
             lambda: f"timed out waiting for RESUME #{wanted} (seen {self.resume_count}, connected {self.connected})",
         )
 
-    async def wait_for_disconnect(self, timeout: Optional[float] = None) -> None:
+    async def wait_for_disconnect(self, timeout: float | None = None) -> None:
         """Wait until no client is connected to the gateway (e.g. after a bot process exited)."""
         await self._session_signal.wait_for(
             lambda: True if self.connected == 0 else _PENDING,
@@ -185,7 +186,7 @@ class ObserveMixin:
             lambda: f"timed out waiting for clients to disconnect ({self.connected} still connected)",
         )
 
-    async def _wait_for_session(self, guild_id: Optional[int]) -> None:
+    async def _wait_for_session(self, guild_id: int | None) -> None:
         await self._session_signal.wait_for(
             lambda: True if any(session.live for session in self._active_sessions(guild_id)) else _PENDING,
             self.session_timeout,
@@ -209,7 +210,7 @@ class ObserveMixin:
             lambda: "connections did not close",
         )
 
-    def _dispatch(self, event: str, data: Any, guild_id: Optional[int], intent: Optional[int]) -> int:
+    def _dispatch(self, event: str, data: Any, guild_id: int | None, intent: int | None) -> int:
         sessions = self._active_sessions(guild_id, intent)
         for session in sessions:
             session.dispatch(event, data)

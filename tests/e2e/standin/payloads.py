@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from typing import Optional
 
 from .constants import DISCORD_EPOCH_MS, THREAD_TYPES
 
@@ -85,7 +84,7 @@ class PayloadsMixin:
         )
         return payload
 
-    def _channel_guild(self, channel_id: int) -> Optional[int]:
+    def _channel_guild(self, channel_id: int) -> int | None:
         channel = self._channels.get(channel_id)
         if channel is None:
             raise ValueError(f"unknown channel {channel_id}")

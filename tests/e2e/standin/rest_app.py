@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
-
 from .basics import _ApiError, _invalid_form
 
 
@@ -74,7 +72,7 @@ class AppRoutesMixin:
             }
         )
 
-    def _command_list(self, guild_id: Optional[str]) -> List[dict]:
+    def _command_list(self, guild_id: str | None) -> list[dict]:
         if guild_id is None:
             return self._global_commands
         gid = int(guild_id)
@@ -82,7 +80,7 @@ class AppRoutesMixin:
             raise _ApiError(404, 10004, "Unknown Guild")
         return self._guild_commands[gid]
 
-    def _normalize_command(self, spec: dict, guild_id: Optional[str]) -> dict:
+    def _normalize_command(self, spec: dict, guild_id: str | None) -> dict:
         if not isinstance(spec, dict) or not spec.get("name"):
             raise _invalid_form(
                 {"name": {"_errors": [{"code": "BASE_TYPE_REQUIRED", "message": "This field is required"}]}}
@@ -147,7 +145,7 @@ class AppRoutesMixin:
         self._commands_signal.notify()
         return self._json(command, status=201)
 
-    def _find_command_by_id(self, guild_id: Optional[str], command_id: str) -> Tuple[List[dict], dict]:
+    def _find_command_by_id(self, guild_id: str | None, command_id: str) -> tuple[list[dict], dict]:
         target = self._command_list(guild_id)
         command = next((c for c in target if c["id"] == command_id), None)
         if command is None:
@@ -158,7 +156,7 @@ class AppRoutesMixin:
         return self._json(self._find_command_by_id(guild_id, command_id)[1])
 
     async def _r_patch_command(self, request, body, uploads, app_id, command_id, guild_id=None):
-        target, command = self._find_command_by_id(guild_id, command_id)
+        _target, command = self._find_command_by_id(guild_id, command_id)
         command.update({k: v for k, v in (body or {}).items() if k not in ("id", "application_id")})
         command["version"] = str(self._snowflake())
         self._commands_signal.notify()

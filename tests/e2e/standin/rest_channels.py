@@ -7,7 +7,9 @@ from typing import Any
 import yarl
 from aiohttp import web
 
+from .basics import _ApiError, _iso
 from .constants import (
+    _KEY_CHANNEL,
     CH_CATEGORY,
     CH_DM,
     CH_PRIVATE_THREAD,
@@ -16,9 +18,7 @@ from .constants import (
     INTENT_GUILDS,
     PERMISSIONS,
     THREAD_TYPES,
-    _KEY_CHANNEL,
 )
-from .basics import _ApiError, _iso
 from .model import Message
 
 
@@ -143,7 +143,7 @@ class ChannelRoutesMixin:
     async def _r_history(self, request, body, uploads, channel_id):
         self._channel(request, channel_id)
         limit = min(int(request.query.get("limit", 50)), 100)
-        msgs = [m for m in self.messages(int(channel_id))]
+        msgs = list(self.messages(int(channel_id)))
         if "before" in request.query:
             msgs = [m for m in msgs if m.id < int(request.query["before"])]
         if "after" in request.query:

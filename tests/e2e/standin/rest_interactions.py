@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Dict, Optional
+from typing import Any
 
 from aiohttp import web
 
+from .basics import _ApiError, _invalid_form, _put_error
 from .constants import (
+    _KEY_CHANNEL,
+    _KEY_HANDLE,
+    _KEY_TOKEN,
     CB_AUTOCOMPLETE,
     CB_DEFERRED,
     CB_DEFERRED_UPDATE,
@@ -20,11 +24,7 @@ from .constants import (
     IT_COMMAND,
     IT_COMPONENT,
     IT_MODAL,
-    _KEY_CHANNEL,
-    _KEY_HANDLE,
-    _KEY_TOKEN,
 )
-from .basics import _ApiError, _invalid_form, _put_error
 from .model import CallbackRecord, InteractionHandle, Message
 
 
@@ -32,8 +32,8 @@ class InteractionRoutesMixin:
     """Part of DiscordStandIn (see standin/__init__.py)."""
 
     # REST handlers: interactions and their webhooks
-    def _handle_for(self, request: web.Request, token: str, interaction_id: Optional[str] = None) -> InteractionHandle:
-        handle: Optional[InteractionHandle] = None
+    def _handle_for(self, request: web.Request, token: str, interaction_id: str | None = None) -> InteractionHandle:
+        handle: InteractionHandle | None = None
         if interaction_id is not None and interaction_id.isdigit():
             handle = self._interactions.get(int(interaction_id))
         else:
@@ -83,7 +83,7 @@ class InteractionRoutesMixin:
                     }
                 },
             )
-        message: Optional[Message] = None
+        message: Message | None = None
         if ctype == CB_MESSAGE:
             ephemeral = bool(int(data.get("flags") or 0) & FLAG_EPHEMERAL)
             message = self._create_message(
@@ -166,7 +166,7 @@ class InteractionRoutesMixin:
             handle.response = CallbackRecord(ctype, data, time.monotonic())
         handle._record("callback", handle.response)
 
-        answer: Dict[str, Any] = {
+        answer: dict[str, Any] = {
             "interaction": {
                 "id": str(handle.id),
                 "type": itype,
@@ -175,7 +175,7 @@ class InteractionRoutesMixin:
                 "response_message_ephemeral": bool(message is not None and message.ephemeral),
             }
         }
-        resource: Dict[str, Any] = {"type": ctype}
+        resource: dict[str, Any] = {"type": ctype}
         if message is not None and ctype in (CB_MESSAGE, CB_DEFERRED, CB_UPDATE):
             resource["message"] = message.to_payload()
         answer["resource"] = resource

@@ -5,32 +5,32 @@ from __future__ import annotations
 import asyncio
 import collections
 import re
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from collections.abc import Callable
+from typing import Any
 
 from aiohttp import web
 
-from .constants import API_PREFIX, BOT_PERMISSIONS, DEFAULT_TOKEN, log
 from .basics import _Signal
-from .model import Attachment, InteractionHandle, Message
 from .connections import _GatewayConnection, _Session
-from .payloads import PayloadsMixin
-from .world import WorldMixin
-from .observe import ObserveMixin
+from .constants import API_PREFIX, BOT_PERMISSIONS, DEFAULT_TOKEN, log
 from .driving import DrivingMixin
-from .storage import StorageMixin
-from .http import HttpMixin
 from .gateway import GatewayMixin
+from .http import HttpMixin
+from .model import Attachment, InteractionHandle, Message
+from .observe import ObserveMixin
+from .payloads import PayloadsMixin
 from .rest_app import AppRoutesMixin
-from .rest_interactions import InteractionRoutesMixin
 from .rest_channels import ChannelRoutesMixin
-
+from .rest_interactions import InteractionRoutesMixin
+from .storage import StorageMixin
+from .world import WorldMixin
 
 # ====================================================================================================
 # The stand-in
 # ====================================================================================================
 
 
-_Route = Tuple[str, "re.Pattern[str]", Callable]
+_Route = tuple[str, "re.Pattern[str]", Callable]
 
 
 class DiscordStandIn(
@@ -71,46 +71,46 @@ class DiscordStandIn(
         self._spread = 0
 
         self._last_snowflake = 0
-        self._users: Dict[int, dict] = {}
-        self._user_locales: Dict[int, str] = {}
-        self._guilds: Dict[
+        self._users: dict[int, dict] = {}
+        self._user_locales: dict[int, str] = {}
+        self._guilds: dict[
             int, dict
         ] = {}  # guild_id -> {"guild": base payload, "roles": {id: role}, "members": {uid: member}}
-        self._channels: Dict[int, dict] = {}
-        self._channel_messages: Dict[int, List[Message]] = collections.defaultdict(list)
-        self._messages: Dict[int, Message] = {}
-        self._attachments: Dict[int, Attachment] = {}
-        self._uploads: List[Attachment] = []  # what the bot uploaded, in order (`uploads()`)
-        self._dm_channels: Dict[int, int] = {}  # user id -> dm channel id
+        self._channels: dict[int, dict] = {}
+        self._channel_messages: dict[int, list[Message]] = collections.defaultdict(list)
+        self._messages: dict[int, Message] = {}
+        self._attachments: dict[int, Attachment] = {}
+        self._uploads: list[Attachment] = []  # what the bot uploaded, in order (`uploads()`)
+        self._dm_channels: dict[int, int] = {}  # user id -> dm channel id
         self._closed_dms: set = set()
         self._no_posting: set = set()  # channels where the bot's posts answer 403 Missing Permissions
         self._bot_removed: set = set()  # guilds the bot was removed from (`remove_bot`)
-        self._deleted_channels: Dict[int, dict] = {}  # payloads of deleted channels (for forged interactions)
-        self._failed_dms: Dict[int, List[dict]] = collections.defaultdict(list)
-        self._thread_members: Dict[int, set] = collections.defaultdict(set)
-        self._global_commands: List[dict] = []
-        self._guild_commands: Dict[int, List[dict]] = collections.defaultdict(list)
-        self._command_ids: Dict[Tuple[Optional[int], str, int], int] = {}
-        self._interactions: Dict[int, InteractionHandle] = {}
-        self._modals: Dict[Tuple[int, str], InteractionHandle] = {}
-        self._connections: List[_GatewayConnection] = []
-        self._sessions: List[_Session] = []
+        self._deleted_channels: dict[int, dict] = {}  # payloads of deleted channels (for forged interactions)
+        self._failed_dms: dict[int, list[dict]] = collections.defaultdict(list)
+        self._thread_members: dict[int, set] = collections.defaultdict(set)
+        self._global_commands: list[dict] = []
+        self._guild_commands: dict[int, list[dict]] = collections.defaultdict(list)
+        self._command_ids: dict[tuple[int | None, str, int], int] = {}
+        self._interactions: dict[int, InteractionHandle] = {}
+        self._modals: dict[tuple[int, str], InteractionHandle] = {}
+        self._connections: list[_GatewayConnection] = []
+        self._sessions: list[_Session] = []
         self._writer_tasks: set = set()
 
-        self._channel_signals: Dict[int, _Signal] = collections.defaultdict(_Signal)
+        self._channel_signals: dict[int, _Signal] = collections.defaultdict(_Signal)
         self._commands_signal = _Signal()
         self._session_signal = _Signal()
 
         self.identify_count = 0
         self.resume_count = 0
-        self.unknown_requests: List[str] = []
-        self.internal_errors: List[str] = []
+        self.unknown_requests: list[str] = []
+        self.internal_errors: list[str] = []
         self.rejections: collections.deque = collections.deque(maxlen=500)
         self.request_log: collections.deque = collections.deque(maxlen=2000)
 
-        self.port: Optional[int] = None
-        self._runner: Optional[web.AppRunner] = None
-        self._routes: List[_Route] = []
+        self.port: int | None = None
+        self._runner: web.AppRunner | None = None
+        self._routes: list[_Route] = []
         self._build_routes()
 
         self.application_id = self.bot_id = self._snowflake()
@@ -121,7 +121,7 @@ class DiscordStandIn(
 
     # -------------------------------------------------------------------------------------------------
     # lifecycle
-    async def start(self) -> "DiscordStandIn":
+    async def start(self) -> DiscordStandIn:
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._handle_rest)
         app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self._handle_attachment)
@@ -143,7 +143,7 @@ class DiscordStandIn(
             await self._runner.cleanup()
             self._runner = None
 
-    async def __aenter__(self) -> "DiscordStandIn":
+    async def __aenter__(self) -> DiscordStandIn:
         return await self.start()
 
     async def __aexit__(self, *exc: Any) -> None:
@@ -163,19 +163,19 @@ class DiscordStandIn(
     def gateway_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/"
 
-    def env(self) -> Dict[str, str]:
+    def env(self) -> dict[str, str]:
         """Environment variables for a bot subprocess."""
         return {"DISCORD_API_BASE": self.api_base, "DISCORD_GATEWAY_URL": self.gateway_url, "DISCORD_TOKEN": self.token}
 
-    def problems(self) -> List[str]:
+    def problems(self) -> list[str]:
         """Unknown endpoints hit and stand-in internal errors (empty when all went well)."""
         problems = [f"unknown endpoint: {u}" for u in self.unknown_requests] if not self.allow_unknown_endpoints else []
         return problems + [f"stand-in internal error: {e}" for e in self.internal_errors]
 
-    def _timeout(self, timeout: Optional[float]) -> float:
+    def _timeout(self, timeout: float | None) -> float:
         return self.default_timeout if timeout is None else timeout
 
-    def _diagnostics(self) -> List[str]:
+    def _diagnostics(self) -> list[str]:
         lines = [f"  unknown endpoint: {u}" for u in self.unknown_requests[-5:]]
         lines += [f"  stand-in internal error: {e.splitlines()[0]}" for e in self.internal_errors[-5:]]
         if not self.connected:

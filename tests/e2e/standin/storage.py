@@ -6,15 +6,17 @@ import itertools
 import mimetypes
 import time
 import urllib.parse
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any
 
+from .basics import _ApiError, _invalid_form, _put_error
 from .constants import (
+    _MENTION_RE,
     ATTACHMENT_DESCRIPTION_LIMIT,
     ATTACHMENT_SIZE_LIMIT,
-    CH_DM,
     C_BUTTON,
     C_ROW,
     C_STRING_SELECT,
+    CH_DM,
     FLAG_COMPONENTS_V2,
     FLAG_EPHEMERAL,
     FLAG_LOADING,
@@ -24,9 +26,7 @@ from .constants import (
     IT_COMMAND,
     SELECT_TYPES,
     THREAD_TYPES,
-    _MENTION_RE,
 )
-from .basics import _ApiError, _invalid_form, _put_error
 from .model import Attachment, InteractionHandle, Message, _walk_components
 
 
@@ -34,7 +34,7 @@ class StorageMixin:
     """Part of DiscordStandIn (see standin/__init__.py)."""
 
     def _new_attachment(
-        self, channel_id: int, filename: str, data: bytes, description: Optional[str] = None, *, by_user: bool = False
+        self, channel_id: int, filename: str, data: bytes, description: str | None = None, *, by_user: bool = False
     ) -> Attachment:
         att_id = self._snowflake()
         ctype = mimetypes.guess_type(filename)[0] or "application/octet-stream"
@@ -45,7 +45,7 @@ class StorageMixin:
             self._uploads.append(attachment)
         return attachment
 
-    def uploads(self) -> List[Attachment]:
+    def uploads(self) -> list[Attachment]:
         """Every file the bot has uploaded (posts, edits, interaction responses, DMs), oldest
         first, as Discord stored it: with the description it was given, if any."""
         return list(self._uploads)
@@ -93,7 +93,7 @@ class StorageMixin:
                     item = dict(data, content="", embeds=[], attachments=[], components=[])
             session.dispatch(event, item)
 
-    def _normalize_components(self, components: List[dict]) -> List[dict]:
+    def _normalize_components(self, components: list[dict]) -> list[dict]:
         """Add Discord's numeric component ids (in place: the components come from a parsed request body)."""
         components = list(components or [])
         used = {c["id"] for c in _walk_components(components) if isinstance(c.get("id"), int)}
@@ -108,11 +108,11 @@ class StorageMixin:
         return components
 
     def _message_changes(
-        self, body: dict, uploads: Dict[int, Tuple[str, bytes]], msg: Optional[Message], channel_id: int
+        self, body: dict, uploads: dict[int, tuple[str, bytes]], msg: Message | None, channel_id: int
     ) -> dict:
         """Compute (and validate) the new field values a create/edit body gives a message."""
         body = body or {}
-        new: Dict[str, Any] = {
+        new: dict[str, Any] = {
             "content": msg.content if msg else "",
             "embeds": msg.embeds if msg else [],
             "components": msg.components if msg else [],
@@ -139,7 +139,7 @@ class StorageMixin:
 
         referenced: set = set()
         if "attachments" in body:
-            kept: List[Attachment] = []
+            kept: list[Attachment] = []
             existing = {a.id: a for a in new["attachments"]}
             for spec in body["attachments"] or []:
                 spec_id = int(spec["id"])
@@ -242,7 +242,7 @@ class StorageMixin:
                         "BASE_TYPE_BAD_LENGTH",
                         "Must be between 1 and 5 in length (a select menu must be alone in its row).",
                     )
-        for path_i, component in enumerate(_walk_components(components)):
+        for _path_i, component in enumerate(_walk_components(components)):
             cid = component.get("custom_id")
             ctype = component.get("type")
             if cid is not None:
@@ -326,10 +326,10 @@ class StorageMixin:
         self,
         channel_id: int,
         body: dict,
-        uploads: Dict[int, Tuple[str, bytes]],
+        uploads: dict[int, tuple[str, bytes]],
         *,
-        interaction: Optional[InteractionHandle] = None,
-        flags: Optional[int] = None,
+        interaction: InteractionHandle | None = None,
+        flags: int | None = None,
     ) -> Message:
         new = self._message_changes(body, uploads, None, channel_id)
         msg = Message(self, id=self._snowflake(), channel_id=channel_id, author=self._users[self.bot_id])
@@ -350,7 +350,7 @@ class StorageMixin:
             msg.type = (
                 20 if interaction.type == IT_COMMAND and interaction.original is None else (19 if msg.type == 19 else 0)
             )
-            meta: Dict[str, Any] = {
+            meta: dict[str, Any] = {
                 "id": str(interaction.id),
                 "type": interaction.type,
                 "user": self._users[interaction.user_id],
@@ -368,7 +368,7 @@ class StorageMixin:
         return msg
 
     def _edit_message(
-        self, msg: Message, body: dict, uploads: Dict[int, Tuple[str, bytes]], *, record: bool = True
+        self, msg: Message, body: dict, uploads: dict[int, tuple[str, bytes]], *, record: bool = True
     ) -> Message:
         was_loading = msg.loading
         new = self._message_changes(body, uploads, msg, msg.channel_id)

@@ -2,27 +2,27 @@
 
 from __future__ import annotations
 
-from typing import List, Optional, Sequence
+from collections.abc import Sequence
 
+from .basics import _iso
 from .constants import (
     ALL_PERMISSIONS,
     CH_PRIVATE_THREAD,
     CH_PUBLIC_THREAD,
     CH_TEXT,
     EVERYONE_PERMISSIONS,
-    INTENT_GUILDS,
     INTENT_GUILD_MEMBERS,
+    INTENT_GUILDS,
     PERMISSIONS,
     THREAD_TYPES,
 )
-from .basics import _iso
 
 
 class WorldMixin:
     """Part of DiscordStandIn (see standin/__init__.py)."""
 
     # world set-up (controller API)
-    def add_user(self, user_id: Optional[int] = None, name: Optional[str] = None, *, bot: bool = False) -> int:
+    def add_user(self, user_id: int | None = None, name: str | None = None, *, bot: bool = False) -> int:
         """Create (or return) a user known to Discord but not necessarily in a guild."""
         user_id = int(user_id) if user_id is not None else self._snowflake()
         if user_id not in self._users:
@@ -104,7 +104,7 @@ class WorldMixin:
         return guild_id
 
     def create_role(
-        self, name: str, permissions: int = 0, guild_id: Optional[int] = None, *, managed: bool = False
+        self, name: str, permissions: int = 0, guild_id: int | None = None, *, managed: bool = False
     ) -> int:
         guild_id = guild_id or self.guild_id
         roles = self._guilds[guild_id]["roles"]
@@ -150,13 +150,13 @@ class WorldMixin:
 
     def add_member(
         self,
-        user_id: Optional[int] = None,
-        name: Optional[str] = None,
+        user_id: int | None = None,
+        name: str | None = None,
         manage_channels: bool = False,
         *,
         administrator: bool = False,
         roles: Sequence[int] = (),
-        guild_id: Optional[int] = None,
+        guild_id: int | None = None,
         bot: bool = False,
     ) -> int:
         """Add a user to a guild (default guild unless ``guild_id``); returns the user id."""
@@ -178,7 +178,7 @@ class WorldMixin:
             session.dispatch("GUILD_MEMBER_ADD", data)
         return user_id
 
-    def member_permissions(self, user_id: int, guild_id: Optional[int] = None) -> int:
+    def member_permissions(self, user_id: int, guild_id: int | None = None) -> int:
         """Guild-level permissions of a member (owner and administrators get everything)."""
         guild_id = guild_id or self.guild_id
         info = self._guilds[guild_id]
@@ -197,11 +197,11 @@ class WorldMixin:
     def create_channel(
         self,
         name: str,
-        guild_id: Optional[int] = None,
+        guild_id: int | None = None,
         *,
         type: int = CH_TEXT,
-        parent_id: Optional[int] = None,
-        topic: Optional[str] = None,
+        parent_id: int | None = None,
+        topic: str | None = None,
     ) -> int:
         """Create a guild channel (text by default); returns its id."""
         guild_id = guild_id or self.guild_id
@@ -236,8 +236,8 @@ class WorldMixin:
         name: str,
         *,
         private: bool = False,
-        owner_id: Optional[int] = None,
-        thread_id: Optional[int] = None,
+        owner_id: int | None = None,
+        thread_id: int | None = None,
     ) -> int:
         """Create a thread (a channel of type 11, or 12 when private) under a text channel; returns its id."""
         parent = self._channels.get(parent_id)
@@ -275,13 +275,13 @@ class WorldMixin:
             session.dispatch("THREAD_CREATE", dict(thread, newly_created=True))
         return thread_id
 
-    def threads_under(self, parent_id: int) -> List[dict]:
+    def threads_under(self, parent_id: int) -> list[dict]:
         """Every thread made under a channel (archived ones too), oldest first."""
         return [
             c for c in self._channels.values() if c["type"] in THREAD_TYPES and c.get("parent_id") == str(parent_id)
         ]
 
-    def remove_bot(self, guild_id: Optional[int] = None) -> None:
+    def remove_bot(self, guild_id: int | None = None) -> None:
         """The bot is removed from a guild (kicked, or its application taken off): GUILD_DELETE
         without ``unavailable`` is dispatched (discord.py's ``on_guild_remove``), and READY no
         longer lists the guild. The guild's channels and messages stay, as on Discord."""
@@ -289,7 +289,7 @@ class WorldMixin:
         self._bot_removed.add(guild_id)
         self._dispatch("GUILD_DELETE", {"id": str(guild_id)}, guild_id, INTENT_GUILDS)
 
-    def add_bot(self, guild_id: Optional[int] = None) -> None:
+    def add_bot(self, guild_id: int | None = None) -> None:
         """The bot is added back to a guild it was removed from: GUILD_CREATE without
         ``unavailable`` (a new join: discord.py's ``on_guild_join``)."""
         guild_id = guild_id or self.guild_id
@@ -326,7 +326,7 @@ class WorldMixin:
             self._dispatch(event, channel, int(channel["guild_id"]), INTENT_GUILDS)
         return channel
 
-    def failed_dms(self, user_id: int) -> List[dict]:
+    def failed_dms(self, user_id: int) -> list[dict]:
         """Bodies of DMs to this user that were refused because their DMs are closed."""
         return list(self._failed_dms.get(int(user_id), ()))
 

@@ -96,7 +96,7 @@ if FAULTS:
         Owing._owe = staticmethod(lambda outcome, position: [])
 
     if "leases" in FAULTS:
-        from metrobot.storage import outbox, tourney_outbox, tournaments
+        from metrobot.storage import outbox, tournaments, tourney_outbox
 
         outbox.SEND_LEASE = outbox.LEASE = FAULTS["leases"]
         tourney_outbox.LEASE = tournaments.DUE_LEASE = FAULTS["leases"]

@@ -9,11 +9,10 @@ Nothing here imports the engine: players receive the Game object and a view.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ...autoplay import DEFAULT_LEVEL, AutoPlayer, RandomPlayer, by_level, lazy
 from .greedy import GreedyPlayer
-
 
 # The game's own players by level (the plug-in offers them; "random" is shared).
 AUTOMATIC: dict[str, Callable[[], AutoPlayer]] = {

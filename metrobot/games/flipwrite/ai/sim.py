@@ -120,9 +120,9 @@ def board_for(metro_map: MetroMap) -> Board:
 class Seat:
     """One player's sheet and their part in the current round."""
 
-    __slots__ = ("marks", "boxes", "free", "left", "done", "points", "owes", "started", "owed")
+    __slots__ = ("boxes", "done", "free", "left", "marks", "owed", "owes", "points", "started")
 
-    def copy(self) -> "Seat":
+    def copy(self) -> Seat:
         other = Seat.__new__(Seat)
         other.marks, other.boxes, other.free, other.left = self.marks, self.boxes, self.free[:], self.left
         other.done, other.points = self.done, self.points
@@ -133,10 +133,10 @@ class Seat:
 class Sim:
     """A whole game in fast form: seats, the face-up card, the pile, the claimed lines."""
 
-    __slots__ = ("board", "seats", "solo", "special", "card", "draw", "discard", "claimed", "over")
+    __slots__ = ("board", "card", "claimed", "discard", "draw", "over", "seats", "solo", "special")
 
     @classmethod
-    def from_state(cls, board: Board, state: FlipState) -> "Sim":
+    def from_state(cls, board: Board, state: FlipState) -> Sim:
         sim = cls.__new__(cls)
         sim.board, sim.solo, sim.special = board, state.solo, state.special
         sim.seats = []
@@ -164,7 +164,7 @@ class Sim:
         sim.over = state.phase == FINISHED
         return sim
 
-    def copy(self) -> "Sim":
+    def copy(self) -> Sim:
         other = Sim.__new__(Sim)
         other.board, other.solo, other.special = self.board, self.solo, self.special
         other.seats = [seat.copy() for seat in self.seats]

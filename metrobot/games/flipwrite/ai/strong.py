@@ -99,7 +99,7 @@ class StrongPlayer(AutoPlayer):
                 # Stop before a rollout that might end past the deadline (twice the mean
                 # rollout time left over): the cap is a promise to the caller, not a target.
                 now = clock()
-                if last.rollouts and now + 2 * (now - began) / last.rollouts > deadline or now >= deadline:
+                if (last.rollouts and now + 2 * (now - began) / last.rollouts > deadline) or now >= deadline:
                     last.capped = True
                     return candidates[self._best(alive, outcomes)]
                 sim = start.copy()

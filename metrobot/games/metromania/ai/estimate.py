@@ -130,7 +130,7 @@ class LineOutlook:
     """What a building line can still reach: tunnels from its tip to every vertex (`near`)
     and to the end (`to_end`), honouring the no-acute-turn rule on the first tunnel."""
 
-    __slots__ = ("li", "left", "_near", "to_end", "end_map", "tip", "first", "spots", "_avoid", "_graph")
+    __slots__ = ("_avoid", "_graph", "_near", "end_map", "first", "left", "li", "spots", "tip", "to_end")
 
     def __init__(self, s: State, li: int, free: frozenset[Cell], graph, end_map: dict[Vertex, int]):
         line = s.lines[li]
@@ -153,9 +153,14 @@ class LineOutlook:
         self._avoid, self._graph = line.index, graph
         best = min((1 + end_map[w] for w in first if w in end_map), default=INF)
         for a in END_ARROWS:  # finishing right from the tip
-            if tip in a.inner and a.cell not in s.occupied and tip in end_map and end_map[tip] == 1:
-                if sharp_ok or turn(direction(prev, tip), direction(tip, a.apex)) != 2:
-                    best = 1
+            if (
+                tip in a.inner
+                and a.cell not in s.occupied
+                and tip in end_map
+                and end_map[tip] == 1
+                and (sharp_ok or turn(direction(prev, tip), direction(tip, a.apex)) != 2)
+            ):
+                best = 1
         self.to_end = best
 
     @property

@@ -14,7 +14,7 @@ from typing import Any
 from ...autoplay import AutoPlayer, Budget
 from ...protocol import Action, Game
 from ..state import State
-from .estimate import Estimator, Weights, WEIGHTS
+from .estimate import WEIGHTS, Estimator, Weights
 
 TUNNELS_PER_TURN = 3
 

@@ -32,8 +32,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ...autoplay import AutoPlayer, Budget, Search
 from ...protocol import Action, Game

@@ -11,11 +11,10 @@ these modules imports the engine (it imports them): the Game object is a paramet
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ...autoplay import DEFAULT_LEVEL, AutoPlayer, RandomPlayer, by_level, lazy
 from .greedy import GreedyPlayer
-
 
 # The game's own players by level (the plug-in offers them; "random" is shared).
 AUTOMATIC: dict[str, Callable[[], AutoPlayer]] = {

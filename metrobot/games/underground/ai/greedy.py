@@ -38,7 +38,7 @@ NOISE = 0.05
 
 _DIST: dict[str, list[list[int]]] = {}
 _POW: list[float] = []  # GAMMA ** d
-_SIDES: dict[tuple, "_Side"] = {}
+_SIDES: dict[tuple, _Side] = {}
 _FRESH: dict[tuple, dict[int, float]] = {}
 
 
@@ -155,7 +155,7 @@ class _Side:
     follows from its track (and the tile deal), so sides are cached by track: in
     rollouts most colours are the same from one decision to the next."""
 
-    __slots__ = ("on", "near", "targets", "before", "gains")
+    __slots__ = ("before", "gains", "near", "on", "targets")
 
     def __init__(self, s: State, colour: str, end_game: bool):
         board = s.board

@@ -37,7 +37,8 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ...autoplay import AutoPlayer, Budget, Search
 from ...protocol import Action, Game, RuleError
@@ -130,7 +131,7 @@ class StrongPlayer(AutoPlayer):
                 # A rollout unlikely to finish in time is not started, and one the deadline
                 # overtakes is abandoned: the cap is a promise to the caller.
                 now = clock()
-                if now >= deadline or last.rollouts and now + (now - began) / last.rollouts > deadline:
+                if now >= deadline or (last.rollouts and now + (now - began) / last.rollouts > deadline):
                     last.capped = True
                     return _best(alive, outcomes)
                 outcome = self._rollout(game, world, seat, cands[c], random.Random(seed), deadline, clock)

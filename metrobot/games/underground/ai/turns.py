@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from ...protocol import Action, Game
 from ..state import State
