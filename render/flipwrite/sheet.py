@@ -18,7 +18,8 @@ from PIL import Image, ImageDraw
 from metrobot.i18n import EN, Lang
 
 from ..style import INK, MUTED, PAPER, contrast, fit_text, font, player_colour
-from .mapdraw import SHEET_STYLE, SheetLayout, fit_height, layout, static_map
+from .geometry import fit_height
+from .mapdraw import SHEET_STYLE, SheetLayout, layout, static_map
 from .marks import CachedDraw, MarkedLayer, boxed, cross, marked_layer, paste_centred, tick
 from .panel import (
     PENDING,

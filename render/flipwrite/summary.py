@@ -21,7 +21,8 @@ from metrobot.i18n import EN, Lang
 
 from ..style import INK, MUTED, fit_text, font, ink_on, player_colour
 from ..vision import palette_key
-from .mapdraw import SheetLayout, Style, fit_height, static_map
+from .geometry import fit_height
+from .mapdraw import SheetLayout, Style, static_map
 from .marks import CachedDraw, disc, marked_layer, paste_centred, square, tick
 from .panel import RULE, card_text, draw_card, sheet_score
 from .spec import MapSpec, map_spec

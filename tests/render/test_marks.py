@@ -147,7 +147,8 @@ def test_metromania_start_discs_show_the_players_number(key):
 @pytest.mark.parametrize("key", ("off", "deutan", "protan+deutan+tritan"))
 def test_flipwrite_lines_show_their_letter_at_the_far_end(key):
     from render.flipwrite import sheet_geometry, sheet_image
-    from render.flipwrite.mapdraw import SHEET_STYLE, Geometry, badge_spots, end_tags, line_paths
+    from render.flipwrite.geometry import Geometry, line_paths
+    from render.flipwrite.mapdraw import SHEET_STYLE, badge_spots, end_tags
     from render.flipwrite.spec import map_spec
     from render.style import INK
 
