@@ -39,8 +39,6 @@ html_theme = "furo"
 html_title = f"metrobot {__version__}"
 html_static_path: list[str] = []
 html_show_sourcelink = False
-html_theme_options = {
-    "navigation_with_keys": True,
-}
+html_theme_options = {"navigation_with_keys": True}
 # The site is built offline and strictly: no intersphinx, no remote images.
 nitpicky = True
