@@ -43,7 +43,8 @@ browser:
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 	   chromium-headless-shell >/dev/null) || echo "could not install chromium-headless-shell: the browser tests will skip"
 
-# The screenshots of the web pages in the docs (docs/web), taken by the browser tests.
+# The screenshots of the web pages in the docs (docs/web), taken by the browser tests. The
+# Korean and Japanese pages need Debian's fonts-noto-cjk and fonts-noto-color-emoji (else: boxes).
 web-screenshots: $(VENV)/.dev-installed browser
 	METROBOT_WEB_SHOTS=docs/web $(BIN)/python -m pytest -q -n 0 tests/web/test_pages_in_browser.py
 
