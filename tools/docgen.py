@@ -223,9 +223,6 @@ def env_blocks() -> list[tuple[str, list[tuple[str, str]]]]:
             continue  # an example value of the next setting, shown by the comment's own words
         elif line.startswith("#"):
             words.append(line.lstrip("#").strip())
-        elif not line:
-            if words and blocks and not blocks[-1][1]:
-                words = []
     return [(" ".join(w), vs) for w, vs in blocks]
 
 
