@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test test-repeat reliability bench bench-ai example-image rules-pages browser web-screenshots clean
+.PHONY: run test test-repeat reliability bench bench-ai example-image rules-pages browser web-screenshots docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -13,7 +13,7 @@ $(VENV)/.run-installed: requirements.txt | $(BIN)/python
 	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements.txt
 	touch $@
 
-$(VENV)/.dev-installed: requirements.txt requirements-dev.txt | $(BIN)/python
+$(VENV)/.dev-installed: requirements.txt requirements-dev.txt requirements-docs.txt | $(BIN)/python
 	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements-dev.txt
 	touch $@ $(VENV)/.run-installed
 
@@ -28,6 +28,14 @@ PARALLEL := -n auto --dist worksteal
 test: $(VENV)/.dev-installed browser
 	$(BIN)/python -m pytest $(PARALLEL)
 
+# The documentation site (docs/, Sphinx + MyST + furo) in docs/_build/html. Strict: a warning,
+# a broken link to a page, a heading or an image fails it (-W -n). `make test` builds it too
+# (tests/test_docs.py, with these options), so CI fails on a broken reference.
+SPHINXOPTS := -W -n --keep-going -q -b html
+
+docs: $(VENV)/.dev-installed
+	$(BIN)/python -m sphinx $(SPHINXOPTS) docs docs/_build/html
+
 # Debian's headless Chromium for the web pages' browser tests (tests/web), when it is missing
 # and we may install it (root); otherwise those tests say how to install it and skip.
 browser:
@@ -35,7 +43,8 @@ browser:
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 	   chromium-headless-shell >/dev/null) || echo "could not install chromium-headless-shell: the browser tests will skip"
 
-# The README's screenshots of the web pages (docs/web), taken by the browser tests.
+# The screenshots of the web pages in the docs (docs/web), taken by the browser tests. The
+# Korean and Japanese pages need Debian's fonts-noto-cjk and fonts-noto-color-emoji (else: boxes).
 web-screenshots: $(VENV)/.dev-installed browser
 	METROBOT_WEB_SHOTS=docs/web $(BIN)/python -m pytest -q -n 0 tests/web/test_pages_in_browser.py
 
@@ -61,7 +70,7 @@ bench: $(VENV)/.dev-installed
 bench-ai: $(VENV)/.dev-installed
 	nice $(BIN)/python -m bench ai_metromania ai_flipwrite ai_underground --jobs 2
 
-# The example images shown in the README, from seeded self-play games.
+# The example images shown in the README and the docs, from seeded self-play games.
 example-image: $(VENV)/.run-installed
 	$(BIN)/python -m metrobot selfplay --game metromania --players 4 --seed 7 --out docs/example
 	$(BIN)/python -m metrobot render docs/example/log.json --out docs/example/board.png --final
@@ -83,4 +92,4 @@ rules-pages: $(VENV)/.run-installed
 	  rm -rf docs/rules/$$game; $(BIN)/python -m metrobot rules --game $$game --out docs/rules/$$game || exit 1; done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis docs/_build

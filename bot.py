@@ -13,7 +13,8 @@ To get one:
   1. Open https://discord.com/developers/applications and create an application.
   2. In "Bot", press "Reset Token" and copy the token.
   3. Copy .env.example to .env and put the token after DISCORD_TOKEN=.
-  4. Invite the bot (README, "Invite the bot"), then run `make run` again.
+  4. Run `make run` again, and invite the bot (README, "Quick start"; in full:
+     docs/operators/install.md).
 """
 
 

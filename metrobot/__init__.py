@@ -1,3 +1,4 @@
 """metrobot: metro-building board games played asynchronously on Discord."""
 
-__version__ = "0.1.0"
+# What a version number promises: docs/project/versions.md.
+__version__ = "1.0.0"

@@ -5,7 +5,7 @@ copy is a consistent snapshot even while the bot writes (WAL mode: the bot is ne
 The copy is written next to FILE, checked — SQLite's integrity check, then every game's action
 log replayed through its engine must give the state stored with it — and only then moved to
 FILE, as a single self-contained file (rollback journal mode). Nothing about the live database
-is changed. PostgreSQL is backed up with its own tools (`pg_dump`; see the README).
+is changed. PostgreSQL is backed up with its own tools (`pg_dump`; see docs/operators/backups.md).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
-"""Command-line tools: `python -m metrobot selfplay|replay|score|render|rules|ratings|migrate|backup|tournament|export|forget|purge ...`.
+"""Command-line tools: `python -m metrobot selfplay|replay|score|render|rules|ratings|migrate|backup|tournament|export|forget|purge ...`
+(and `--version`).
 
 Used by tests, by people debugging games and by the Makefile. Output files and printed
-states are canonical JSON (see README). Bad input: a one-line error on stderr, exit 2.
+states are canonical JSON (docs/developers/contracts.md). Bad input: a one-line error on stderr, exit 2.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import privacycli, rulescli
+from . import __version__, privacycli, rulescli
 from .backup import replay_all
 from .gamelog import GameLog, dump, self_play
 from .games import BadInput, RuleError, all_plugins, get_game, get_plugin
@@ -197,7 +198,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
     source = args.db or load_settings().database
     if source.startswith(("postgresql://", "postgres://")):
         raise BadInput(
-            'PostgreSQL is backed up with pg_dump (README, "Operating"): '
+            "PostgreSQL is backed up with pg_dump (docs/operators/backups.md): "
             "pg_dump --format=custom --file=metrobot.dump DATABASE_URL"
         )
     if not Path(source).exists():
@@ -215,6 +216,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m metrobot", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"metrobot {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("selfplay", help="play a whole game with the automatic player")
@@ -269,7 +271,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True)
     p.add_argument("--viewer", help="player id whose secret hand is shown")
     p.add_argument("--final", action="store_true", help="also write the end-of-game images next to --out")
-    p.add_argument("--language", default="en", help="language of the words in the image: en, nl, es or ko")
+    p.add_argument(
+        "--language",
+        default="en",
+        help=f"language of the words in the image: one of {', '.join(LANGUAGES)} (default: en)",
+    )
     p.add_argument(
         "--name",
         action="append",

@@ -133,3 +133,9 @@ def test_underground_selfplay_replay_and_score(tmp_path):
     path = tmp_path / "tampered.json"
     path.write_text(json.dumps(tampered))
     assert json.loads(run("score", str(path)).stdout)["breakdown"] == state["breakdown"]
+
+
+def test_version_is_the_packages_own():
+    from metrobot import __version__
+
+    assert run("--version").stdout.strip() == f"metrobot {__version__}"

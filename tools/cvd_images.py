@@ -1,4 +1,4 @@
-"""Writes the README's before/after pictures of a board to docs/accessibility/: the same
+"""Writes the docs' before/after pictures of a board to docs/accessibility/: the same
 On the Underground position (seed 7, 3 players, late in the game) as drawn before issue 35
 and now, each with normal vision and as a person with deuteranopia sees it (coloraide,
 Machado 2009, full severity):

@@ -7,6 +7,7 @@ Discord adapter, the CLI and the images reach games only through this registry.
 from __future__ import annotations
 
 import importlib
+import threading
 
 from .plugin import GamePlugin
 from .protocol import Action, BadInput, Event, Game, RuleError
@@ -15,7 +16,11 @@ from .protocol import Action, BadInput, Event, Game, RuleError
 BUILTIN = ("metrobot.games.metromania", "metrobot.games.flipwrite", "metrobot.games.underground")
 
 _REGISTRY: dict[str, GamePlugin] = {}
-_loaded = False
+_loaded = False  # loading the built-in games has begun
+_ready = False  # ... and is done
+# A drawing worker's draw-ahead thread and its first call may both ask for a game at once:
+# the second waits for the first to finish loading (re-entrant: a game's import may ask too).
+_lock = threading.RLock()
 
 
 def register(plugin: GamePlugin) -> GamePlugin:
@@ -52,18 +57,22 @@ def all_games() -> list[Game]:
 
 def _load_builtin() -> None:
     # Imported on first use so that importing one engine does not pay for the others.
-    global _loaded
-    if _loaded:
+    global _loaded, _ready
+    if _ready:
         return
-    _loaded = True
-    # Built-in games first (menus list them in this order), then any registered earlier.
-    earlier = dict(_REGISTRY)
-    _REGISTRY.clear()
-    for module in BUILTIN:
-        plugin = importlib.import_module(module).PLUGIN
-        _REGISTRY[plugin.name] = plugin
-    for name, plugin in earlier.items():
-        _REGISTRY.setdefault(name, plugin)
+    with _lock:
+        if _loaded:  # done by another thread meanwhile, or under way in this one
+            return
+        _loaded = True
+        # Built-in games first (menus list them in this order), then any registered earlier.
+        earlier = dict(_REGISTRY)
+        _REGISTRY.clear()
+        for module in BUILTIN:
+            plugin = importlib.import_module(module).PLUGIN
+            _REGISTRY[plugin.name] = plugin
+        for name, plugin in earlier.items():
+            _REGISTRY.setdefault(name, plugin)
+        _ready = True
 
 
 __all__ = [

@@ -1,6 +1,6 @@
 """A person's data as one JSON document (`/me data`, `python -m metrobot export --user ID`).
 
-The format is a contract, versioned (`VERSION`; README "Privacy" and PRIVACY.md describe it):
+The format is a contract, versioned (`VERSION`; PRIVACY.md describes it):
 
   {"format": "metrobot-personal-data", "version": 1, "exported_at": ISO time, "user_id": str,
    "settings": {...} (as stored: turn_dms, quiet {start, end, tz} in minutes, tz, language,

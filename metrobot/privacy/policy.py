@@ -1,9 +1,11 @@
 """`/privacy`: the privacy policy in short, in the reader's language, with the operator's
-contact (`METROBOT_OPERATOR_CONTACT`) and where the full policy is (`METROBOT_PRIVACY_URL`,
+contact (`METROBOT_OPERATOR_CONTACT`), the version of metrobot they run (people asking what a
+bot keeps should know which one it is), and where the full policy is (`METROBOT_PRIVACY_URL`,
 else PRIVACY.md, which ships with the bot). PRIVACY.md says the same at length."""
 
 from __future__ import annotations
 
+from .. import __version__
 from ..i18n import me
 from ..service import Message, Outcome
 
@@ -47,6 +49,7 @@ class Policy:
                 "Discord's messages, and others replied to them."
             ),
             t.t("• **Operator**: {contact}.", contact=contact),
+            t.t("• **Version**: metrobot {version}.", version=__version__),
             full,
         ]
         return Outcome(reply=Message("\n".join(lines)))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import threading
 import time
 from collections import deque
@@ -26,6 +27,9 @@ _idle = threading.Condition()
 
 def start_worker(bot_pid: int, warm: tuple[str, ...]) -> None:
     """The pool's initializer: `warm` names the games to draw ahead (none: nothing)."""
+    # Ctrl-C reaches the whole process group; the bot stops its workers itself, once what is in
+    # flight is done (a worker interrupted here would only print a traceback).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _follow(bot_pid)
     if warm:
         threading.Thread(target=prewarm, args=(warm,), name="draw-ahead", daemon=True).start()

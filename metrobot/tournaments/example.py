@@ -1,4 +1,4 @@
-"""`python -m metrobot.tournaments.example --game G --out DIR [--language L]`: the README's
+"""`python -m metrobot.tournaments.example --game G --out DIR [--language L]`: the docs'
 picture of final standings, from a seeded run — a 12-person Swiss of a game at tables of 4
 (or its most) over 4 rounds, paired and scored by the bot's own code with results drawn from
 hidden strengths (the simulation tool's `rating` mode), drawn as the bot posts it."""

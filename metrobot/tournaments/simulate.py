@@ -1,6 +1,6 @@
 """`python -m metrobot tournament simulate ...`: a whole tournament with drawn results, as JSON.
 
-A contract (tests and benchmarks read it; the README's "Simulation tool" lists the keys):
+A contract (tests and benchmarks read it; docs/developers/contracts.md lists the keys):
 the same `pairing.pair` / `pairing.open_tables` and `scoring.standings` the bot uses, with
 results drawn from a seeded RNG: `random` (every order equally likely; game scores 0–9, so
 ties happen) or `rating` (each person has a hidden strength, their rating at the start is

@@ -16,6 +16,7 @@ from harness import make_bot
 from players import Table
 from privacy_world import NAME, expected_export, exported, forget_by_discord, history, holding, ratings, rows
 
+from metrobot import __version__
 from metrobot.backup import replay_all
 from metrobot.discord_app.recovery import deliver_owed
 from metrobot.storage import Database
@@ -195,6 +196,7 @@ async def test_privacy_is_said_in_the_readers_language_with_the_operators_contac
     # (the command as the reader's Discord shows it: /me forget is /나 잊기 in Korean)
     assert reply.ephemeral and "privacy@example.org" in reply.content and "/나 잊기" in reply.content
     assert "30" in reply.content and any("\uac00" <= ch <= "\ud7a3" for ch in reply.content)  # Hangul
+    assert f"metrobot {__version__}" in reply.content  # the version the operator runs
 
 
 def _game(bot, game_id: int) -> dict:

@@ -1,4 +1,4 @@
-"""The reliability suites: crash, race, bad input, secrecy (README "Reliability").
+"""The reliability suites: crash, race, bad input, secrecy (docs/developers/testing.md, "Reliability").
 
 Each suite runs at two sizes: a short one in `make test` (and CI), the full one with
 `make reliability` (METROBOT_RELIABILITY=full). Every suite also has a test that injects
@@ -29,7 +29,7 @@ REPORTED: dict[str, dict[str, object]] = {}  # test name -> the figures it repor
 
 @pytest.fixture
 def report(request):
-    """Figures a suite measured, printed at the end (make reliability copies them to the README)."""
+    """Figures a suite measured, printed at the end (make reliability writes them; they are copied to docs/developers/testing.md)."""
     figures: dict[str, object] = {}
     yield figures
     if figures:
@@ -44,7 +44,7 @@ def report(request):
 
 @pytest.fixture(scope="session", autouse=True)
 def reliability_table():
-    """At the end of a run, the README's table from what the suites reported (in the report
+    """At the end of a run, the reliability table from what the suites reported (in the report
     file, after the figures of each test)."""
     yield
     if not REPORTED:

@@ -1,4 +1,4 @@
-"""The README's reliability table, from the figures the suites reported (test name ->
+"""The reliability table (docs/developers/testing.md), from the figures the suites reported (test name ->
 figures, see conftest's `report`). A suite that did not run shows as "not run"."""
 
 from __future__ import annotations

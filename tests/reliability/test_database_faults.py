@@ -347,7 +347,7 @@ async def test_the_suite_notices_faults_taken_for_bugs(standin, tmp_path, bots):
 async def test_the_suite_notices_moves_lost_in_an_asynchronous_failover(standin, tmp_path, bots, cluster, report):
     """Asynchronous replication, and a standby that was away (stopped) while the last moves
     were made, when the primary dies: those acknowledged moves are gone after the failover,
-    and the audit says so (why the README asks for a synchronous standby: with one, those
+    and the audit says so (why the docs ask for a synchronous standby: with one, those
     commits would have waited for it instead of being acknowledged)."""
     primary = cluster.primary()
     primary.create_database("metrobot")

@@ -1,4 +1,4 @@
-"""The README's reliability table is made from what the suites report (and says which did
+"""The reliability table (docs/developers/testing.md) is made from what the suites report (and says which did
 not run)."""
 
 from __future__ import annotations

@@ -101,7 +101,7 @@ async def four_player_table(standin, db_path: str, name: str, seed: int) -> Tabl
 
 
 def figures(results: list[dict]) -> dict:
-    """What the README's table shows: racing clicks and commands tried, and how many of them
+    """What the reliability table shows: racing clicks and commands tried, and how many of them
     were applied beyond the one that may be (clicks, not rounds)."""
     return {
         "rounds": len(results),

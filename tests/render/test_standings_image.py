@@ -1,6 +1,6 @@
 """The final standings picture: the podium's steps in gold, silver and bronze with the first
 three on them, everyone's line below, names in any script without tofu (English and
-Korean), a long field summed up, and the README's example up to date."""
+Korean), a long field summed up, and the docs' example up to date."""
 
 from __future__ import annotations
 

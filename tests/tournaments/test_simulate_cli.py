@@ -1,5 +1,5 @@
-"""`python -m metrobot tournament simulate` is a contract: its JSON keys (README,
-"Simulation tool"), the same output for the same arguments, and `error: ...` with exit 2
+"""`python -m metrobot tournament simulate` is a contract: its JSON keys
+(docs/developers/contracts.md), the same output for the same arguments, and `error: ...` with exit 2
 on bad input."""
 
 from __future__ import annotations

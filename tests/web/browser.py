@@ -1,5 +1,5 @@
 """A real headless Chromium for the web pages' tests: Debian's `chromium-headless-shell`, driven
-by Playwright (see ../shared/notes/browser-tests.md), and axe-core for accessibility.
+by Playwright (see docs/developers/testing.md, "The web pages"), and axe-core for accessibility.
 
 The browser is found at CHROMIUM_PATH, then Debian's places, then on PATH. Without one the
 tests skip, saying how to install it — except under CI (CI=true), where they fail: a browser

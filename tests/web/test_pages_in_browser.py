@@ -236,7 +236,7 @@ async def test_the_server_and_person_pages(site, browser):
 @pytest.mark.parametrize("language", ["en", "ko"])
 async def test_a_london_board_on_a_phone(site, browser, shots, language):
     """The case the pages are for: On the Underground's 165 stations on a 360 px screen, zoomed
-    in to read the names (the README's screenshots)."""
+    in to read the names (the docs' screenshots)."""
     url = await site.game_url("london") + f"?lang={language}"
     ctx, w, _ = await visit(
         browser, url, viewport={"width": 360, "height": 740}, device_scale_factor=2, is_mobile=True, has_touch=True

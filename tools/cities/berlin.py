@@ -160,8 +160,8 @@ TERMINI = {
     "Hermannstraße", "Rathaus Steglitz",
 }
 
-# Stations where S-Bahn or main-line trains call at the same station (see the README's
-# rules notes): Berlin's S-Bahn is part of the national railway, as the board would mark it.
+# Stations where S-Bahn or main-line trains call at the same station (see
+# docs/notes/underground.md): Berlin's S-Bahn is part of the national railway, as the board would mark it.
 NATIONAL_RAIL = {
     "Alexanderplatz", "Friedrichstraße", "Hauptbahnhof", "Zoologischer Garten", "Potsdamer Platz",
     "Brandenburger Tor", "Gesundbrunnen", "Lichtenberg", "Jungfernheide", "Rathaus Spandau", "Jannowitzbrücke",

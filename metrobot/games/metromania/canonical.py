@@ -1,7 +1,7 @@
 """The canonical JSON of a MetrOmania state: `to_json` writes it, `from_json` reads it back
 and checks that it is consistent.
 
-The JSON (keys documented in the README, "Canonical MetrOmania state") is a contract read
+The JSON (keys documented in docs/developers/contracts.md) is a contract read
 by the CLI tools, the renderer and tests: `game`, `seed`, `phase`, `players`, `board`,
 `lines`, `stations`, `markers`, `scores`, and when finished `breakdown`, `trips`,
 `winners`. Everything else (`rng`, `turn`, `current`, ...) is extra bookkeeping that makes

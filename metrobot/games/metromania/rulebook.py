@@ -147,7 +147,7 @@ PAGES: list[RulesPage] = [
             "1–25, as printed on the margins: `G13` is the centre. Lines run along the triangles' edges; each edge has a "
             "**cell** on either side, `L` or `R` (left or right as you travel). White arrows `S1`–`S12` start lines, "
             "black arrows `T1`–`T12` finish them. Lakes and parks take no tunnel; houses, offices and stars are the "
-            "districts where destination markers go."
+            "spots where destination markers go."
         ),
         grid,
         covers=("outside", "arrow_cell", "lake_park", "start_cell"),
@@ -182,7 +182,7 @@ PAGES: list[RulesPage] = [
         N_("Stations"),
         N_(
             "A **station** appears by itself where lines meet or part (running side by side makes none). Here {who}'s "
-            "line met another at {at}: a station, worth 1 point per district it touches, {points} here. Instead of "
+            "line met another at {at}: a station, worth 1 point per spot it touches, {points} here. Instead of "
             "digging, a turn may place one **intermediate station** on your own line between two of its stations (its "
             "start counts as one). Finishing a line on a black arrow earns a **bonus station** on it."
         ),
@@ -193,7 +193,7 @@ PAGES: list[RulesPage] = [
         "markers",
         N_("Destination markers"),
         N_(
-            "Digging on a district's spot (a house, an office, a star) means dropping one of your secret **destination "
+            "Digging onto a spot (a house, an office, a star) means dropping one of your secret **destination "
             "markers** of that kind there: at most one per turn, and never touching its twin, the other marker with the "
             "same letter. Only you see your letters: this is Ann's own view, with her markers {first} and {second} on "
             "the board. At the end a test trip runs between each pair of twins."

@@ -1,7 +1,7 @@
-"""The README's accessibility examples are what the bot says: the alt text of a seeded turn
+"""The accessibility page's examples are what the bot says: the alt text of a seeded turn
 post and the `/board format:text` of the same position, made here through the service
-and looked for, verbatim, in README.md (regenerate them with
-`python -m tests.service.test_readme_accessibility` after a change to the words)."""
+and looked for, verbatim, in docs/players/accessibility.md (regenerate them with
+`python -m tests.service.test_docs_accessibility` after a change to the words)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 from metrobot.service import GameService, fixed_seeds
 from metrobot.storage import Database
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "players" / "accessibility.md"
 PEOPLE = [("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat")]
 
 
@@ -21,7 +21,7 @@ async def example() -> tuple[str, str]:
     """(the alt text of the third turn post, the text board a spectator then gets) of a
     3-player On the Underground game, seed `fixed_seeds(35)`, random players seeded 35."""
     with tempfile.TemporaryDirectory() as where:
-        db = await Database(Path(where) / "readme.sqlite3").open()
+        db = await Database(Path(where) / "example.sqlite3").open()
         try:
             svc = GameService(db, seeds=fixed_seeds(35), images=True, clock=lambda: 1_000_000.0)
 
@@ -50,13 +50,11 @@ async def example() -> tuple[str, str]:
             await db.close()
 
 
-def test_the_readme_shows_what_the_bot_says():
+def test_the_docs_show_what_the_bot_says():
     alt, text = asyncio.run(example())
-    readme = README.read_text(encoding="utf-8")
-    assert alt in readme, "README's alt text example is out of date: python -m tests.service.test_readme_accessibility"
-    assert text in readme, (
-        "README's text board example is out of date: python -m tests.service.test_readme_accessibility"
-    )
+    page = PAGE.read_text(encoding="utf-8")
+    assert alt in page, "the page's alt text example is out of date: python -m tests.service.test_docs_accessibility"
+    assert text in page, "the page's text board example is out of date: python -m tests.service.test_docs_accessibility"
 
 
 if __name__ == "__main__":
