@@ -25,6 +25,7 @@ import fnmatch
 import re
 import sys
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -39,6 +40,7 @@ TEMPLATE = LOCALES / "messages.pot"
 TRANSLATED = tuple(code for code in LANGUAGES if code != DEFAULT)
 FINISHED = tuple(code for code in TRANSLATED if code not in IN_PROGRESS)
 SOURCES = ("metrobot", "render")
+STABLE_DATE = datetime(2026, 1, 1, tzinfo=UTC)
 
 # callee name -> which positional arguments are texts ("c" marks a context)
 MARKERS: dict[str, tuple[str, ...]] = {
@@ -214,7 +216,11 @@ def scan(roots: tuple[str, ...] = SOURCES) -> Found:
 
 
 def template(found: Found) -> Catalog:
-    cat = Catalog(project="metrobot", msgid_bugs_address="", copyright_holder="metrobot", fuzzy=False)
+    # A fixed creation date and no line numbers in the files: real ones change with every extract, and two
+    # branches that each add a text would then conflict all over every .po file when merged.
+    cat = Catalog(
+        project="metrobot", msgid_bugs_address="", copyright_holder="metrobot", fuzzy=False, creation_date=STABLE_DATE
+    )
     for (context, msgid), entry in sorted(found.messages.items(), key=lambda kv: (kv[0][1], kv[0][0] or "")):
         ident = (msgid, entry["plural"]) if entry["plural"] else msgid
         cat.add(
@@ -273,7 +279,7 @@ def merge(code: str, tmpl: Catalog) -> None:
     cat.update(tmpl, no_fuzzy_matching=True)
     cat.obsolete.clear()
     with path.open("wb") as f:
-        write_po(f, cat, width=100, omit_header=False, sort_output=False, include_previous=False)
+        write_po(f, cat, width=100, omit_header=False, sort_output=False, include_previous=False, include_lineno=False)
 
 
 def fill(code: str, revisions: list[str]) -> int:
@@ -313,7 +319,7 @@ def fill(code: str, revisions: list[str]) -> int:
                 message.flags.discard("fuzzy")
                 filled += 1
     with path.open("wb") as f:
-        write_po(f, cat, width=100, omit_header=False, sort_output=False, include_previous=False)
+        write_po(f, cat, width=100, omit_header=False, sort_output=False, include_previous=False, include_lineno=False)
     return filled
 
 
@@ -338,7 +344,7 @@ def main(argv: list[str]) -> int:
     if command == "extract":
         LOCALES.mkdir(exist_ok=True)
         with TEMPLATE.open("wb") as f:
-            write_po(f, tmpl, width=100, omit_header=False)
+            write_po(f, tmpl, width=100, omit_header=False, include_lineno=False)
         for code in TRANSLATED:
             merge(code, tmpl)
         print(f"{len(found.messages)} texts in {TEMPLATE.relative_to(ROOT)}")
