@@ -55,7 +55,7 @@ class Play(Composer):
         return said
 
 
-async def play_link(service: Any, game_id: int, user_id: str, language: Lang) -> tuple[str, str] | None:
+async def play_link(service: Any, game_id: int, user_id: str, language: Lang | None = None) -> tuple[str, str] | None:
     """The "🖐 Play on the board" link button for a person (label, URL), or None."""
     return await access.link(service, game_id, user_id, language)
 

@@ -85,13 +85,16 @@ async def token_ok(service: Any, row: GameRow, user_id: str, given: str | None) 
     return key is not None and valid(key, POST.format(game=row.id, person=user_id), given)
 
 
-async def link(service: Any, game_id: int, user_id: str, language: Any) -> tuple[str, str] | None:
-    """The "🖐 Play on the board" link button a person is handed (its label in `language`, the
-    URL), or None: no web pages, or no game of theirs running there."""
+async def link(service: Any, game_id: int, user_id: str, language: Any = None) -> tuple[str, str] | None:
+    """The "🖐 Play on the board" link button a person is handed (its label in `language`, by
+    default their own language; the URL), or None: no web pages, or no game of theirs running
+    there."""
     base = getattr(service, "web_base", None)
     if base is None:
         return None
     row = await service.db.game(game_id)
     if not playable(row, user_id):
         return None
+    if language is None:
+        language = service._lang_of(row, user_id, {user_id: await service.db.person(user_id)})
     return language.p("button", "🖐 Play on the board"), base.rstrip("/") + await path(service, row, user_id)
