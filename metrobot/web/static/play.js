@@ -50,8 +50,16 @@
     return { status: answer.status, data: data || {} };
   }
 
-  async function ask(path, body, after) {
-    if (busy) return;
+  // Requests go one at a time, in the order they were asked for; a body may be a function,
+  // read when its turn comes (a step is added to the steps shown then).
+  let queue = Promise.resolve();
+  function ask(path, body, after) {
+    const run = function () { return send(path, typeof body === "function" ? body() : body, after); };
+    queue = queue.then(run, run);
+    return queue;
+  }
+
+  async function send(path, body, after) {
     busy = true;
     root.setAttribute("aria-busy", "true");
     root.dataset.state = "busy";
@@ -76,8 +84,9 @@
   }
 
   function compose(steps, extra) {
-    const body = Object.assign({ moves: board.moves, steps: steps }, extra || {});
-    return ask("compose", body, function (data) { say(""); show(data.board); });
+    return ask("compose", function () {
+      return Object.assign({ moves: board.moves, steps: typeof steps === "function" ? steps() : steps }, extra || {});
+    }, function (data) { say(""); show(data.board); });
   }
 
   function say(text) { el("said").textContent = text || ""; }
@@ -201,7 +210,31 @@
 
   function step(code) {
     closeChooser(false);
-    compose(board.steps.concat([code]));
+    compose(function () { return board.steps.concat([code]); }).then(frame);
+  }
+
+  // After a step, where the next targets lie close together (the next tunnel of a line, the
+  // boxes of one line of a sheet), the view zooms to them, as far as it takes for each to get
+  // its HIT × HIT pixels of its own; targets spread over the board leave the view as it is.
+  function frame() {
+    if (spots.length < 2 || !board.my_turn) return;
+    let nearest = Infinity, x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    spots.forEach(function (a, i) {
+      x0 = Math.min(x0, a.box[0]); y0 = Math.min(y0, a.box[1]);
+      x1 = Math.max(x1, a.box[0] + a.box[2]); y1 = Math.max(y1, a.box[1] + a.box[3]);
+      for (let j = i + 1; j < spots.length; j++) {
+        const b = spots[j];
+        nearest = Math.min(nearest, Math.max(Math.abs(a.cx - b.cx), Math.abs(a.cy - b.cy)));
+      }
+    });
+    const needed = HIT / Math.max(nearest, 1e-3);
+    if (needed <= view.s) return;
+    const w = viewport.clientWidth - HIT, h = viewport.clientHeight - HIT;
+    if (needed > maxScale() || (x1 - x0) * needed > w || (y1 - y0) * needed > h) return;
+    view.s = needed;
+    view.x = viewport.clientWidth / 2 - ((x0 + x1) / 2) * needed;
+    view.y = viewport.clientHeight / 2 - ((y0 + y1) / 2) * needed;
+    place();
   }
 
   function choose(spot, from) {
@@ -333,7 +366,16 @@
       return Math.abs(tx - sx) <= w / 2 && Math.abs(ty - sy) <= h / 2;
     });
     if (!hits.length) return;
-    if (hits.length === 1) { choose(hits[0], hits[0].button); return; }
+    const inside = hits.filter(function (spot) {
+      const w = spot.box[2] * view.s, h = spot.box[3] * view.s;
+      return w >= HIT && h >= HIT && Math.abs(tx - view.x - spot.cx * view.s) <= w / 2 &&
+        Math.abs(ty - view.y - spot.cy * view.s) <= h / 2;
+    });
+    if (hits.length === 1 || inside.length === 1) {
+      const spot = hits.length === 1 ? hits[0] : inside[0];
+      choose(spot, spot.button);
+      return;
+    }
     if (view.s < maxScale() - 1e-6) {
       let nearest = Infinity;
       for (let i = 0; i < hits.length; i++) {
@@ -389,6 +431,11 @@
     }
   }
   viewport.addEventListener("pointerup", release);
+  // A tap on the board is handled above; the click a browser would make after it would land
+  // wherever the finger was (perhaps on the chooser it just opened): none is made.
+  viewport.addEventListener("touchend", function (e) {
+    if (!chooser.contains(e.target)) e.preventDefault();
+  }, { passive: false });
   viewport.addEventListener("pointercancel", release);
   viewport.addEventListener("wheel", function (e) {
     if (!e.ctrlKey && view.s === view.fit) return;
@@ -406,14 +453,20 @@
     });
   });
   window.addEventListener("resize", resize);
+  // (the viewport clips, it never scrolls: a focused target or a find-in-page would shift the
+  // board under the hit tests otherwise)
+  viewport.addEventListener("scroll", function () { viewport.scrollLeft = 0; viewport.scrollTop = 0; });
 
   // ---------------------------------------------------------------- the composer's buttons
-  el("undo").addEventListener("click", function () { compose(board.steps.slice(0, -1)); });
+  el("undo").addEventListener("click", function () { compose(function () { return board.steps.slice(0, -1); }); });
   el("cancel").addEventListener("click", function () {
-    ask("compose", { moves: board.moves, steps: [] }, function (data) { show(data.board); say(words.cancelled); });
+    ask("compose", function () { return { moves: board.moves, steps: [] }; }, function (data) {
+      show(data.board);
+      say(words.cancelled);
+    });
   });
   el("confirm").addEventListener("click", function () {
-    ask("confirm", { moves: board.moves, steps: board.steps }, function (data) {
+    ask("confirm", function () { return { moves: board.moves, steps: board.steps }; }, function (data) {
       if (data.board) show(data.board); else finished();
       say(data.said || "");
     });
@@ -423,7 +476,7 @@
     const input = el("typed-step");
     const text = input.value.trim();
     if (!text) return;
-    ask("compose", { moves: board.moves, steps: board.steps, typed: text }, function (data) {
+    ask("compose", function () { return { moves: board.moves, steps: board.steps, typed: text }; }, function (data) {
       input.value = "";
       say("");
       show(data.board);
@@ -441,7 +494,9 @@
       if (now.version === board.version || busy) return;
       // The game moved (another player, a clock): the steps so far are kept if they still are
       // legal there, else the page starts again from the position as it is.
-      await ask("compose", { moves: now.moves, steps: board.steps }, function (data) { show(data.board); });
+      await ask("compose", function () { return { moves: now.moves, steps: board.steps }; }, function (data) {
+        show(data.board);
+      });
       if (board.moves !== now.moves && board.steps.length) await compose([]);
     } catch (error) {
       // the bot is away for a moment: the next look tries again
