@@ -47,9 +47,11 @@ class Play(Composer):
     async def token_ok(self, row: GameRow, user_id: str, given: str | None) -> bool:
         return await access.token_ok(self.service, row, user_id, given)
 
-    async def play(self, seat: Pass, row: GameRow, language: Lang, *, moves: int, steps: list[str]) -> str:
+    async def play(
+        self, seat: Pass, row: GameRow, language: Lang, *, moves: int, steps: list[str], again: bool = False
+    ) -> str:
         """Confirm the steps; announce the move; the person's answer in words."""
-        outcome = await self.confirm(seat, row, language, moves=moves, steps=steps)
+        outcome = await self.confirm(seat, row, language, moves=moves, steps=steps, again=again)
         said = outcome.reply.text if outcome.reply else ""
         await self.news.tell(row.channel_id, row.guild_id, outcome)
         return said

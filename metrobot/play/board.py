@@ -48,6 +48,8 @@ class Board:
     scores: list[tuple[str, int]] = field(default_factory=list)
     over: bool = False
     note: str = ""  # what just happened, or why a request was refused
+    can_change: bool = False  # a sealed decision of theirs may still be changed (see service/rethink.py)
+    again: bool = False  # the steps are composed in place of that sealed decision
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)

@@ -21,6 +21,7 @@ from ..i18n import Lang, reading
 from ..service import Refused
 from ..service.core import title
 from ..service.pictures import board_alt, own_vision
+from ..service.rethink import withdrawn
 from ..storage import GameRow
 from .access import Pass
 from .board import Board, Target
@@ -69,10 +70,12 @@ class Composer:
         steps: list[str] | None = None,
         typed: str | None = None,
         note: str = "",
+        again: bool = False,
     ) -> Board:
         """The board after `steps` (composed at position `moves`; `Stale` if the game has moved
         on since) with the next steps as targets; `typed`: a step as `/play` takes it, added
-        first. `Refused` with the composer's words when a step is not legal."""
+        first; `again`: in place of the person's sealed decision. `Refused` with the composer's
+        words when a step is not legal."""
         if moves is not None and moves != row.moves:
             raise Stale()
         svc = self.service
@@ -81,15 +84,19 @@ class Composer:
         state = svc._state(plugin, row)
         user = seat.user_id
         steps = list(steps or [])
-        mine = [s for s in game.seats_of(state, user) if s in game.to_move(state)]
+        can_change = any(game.can_withdraw(state, s) for s in game.seats_of(state, user))
+        shown = withdrawn(plugin, state, user)[0] if again and can_change else state
+        mine = [s for s in game.seats_of(shown, user) if s in game.to_move(shown)]
         my_turn = bool(mine) and not game.is_over(state)
         vision = own_vision(await svc.db.person(user))
         with reading(language):
             names = svc._names_for_images(plugin, state, row, language)
             if my_turn:
-                menu = await svc.menu(row.channel_id, user, steps, moves=row.moves, game_id=row.id, typed=typed)
+                menu = await svc.menu(
+                    row.channel_id, user, steps, moves=row.moves, game_id=row.id, typed=typed, again=again
+                )
                 steps = list(menu.prefix)
-                after, _, _ = svc._apply_steps(plugin, state, mine[0], steps)
+                after, _, _ = svc._apply_steps(plugin, shown, mine[0], steps)
                 choices = menu.choices
             else:
                 if steps or typed:
@@ -113,7 +120,7 @@ class Composer:
                 status = language.t("The game is over.")
             elif my_turn:
                 status = menu.heading if menu else ""
-            elif game.simultaneous and game.seats_of(state, user):
+            elif can_change:
                 status = language.t("You have already decided this round; it resolves when everyone has.")
                 status += " " + svc._prompt(plugin, state, row, mention=False, language=language)
             else:
@@ -140,17 +147,24 @@ class Composer:
                 [(name(s), int(scores.get(s, 0))) for s in game.seats(state)],
                 over,
                 note,
+                can_change and not my_turn,
+                my_turn and again,
             )
 
     # ------------------------------------------------------------ the move
-    async def confirm(self, seat: Pass, row: GameRow, language: Lang, *, moves: int, steps: list[str]) -> Any:
-        """Play the steps (all or none) as a move made through Discord is played; returns the
-        service's outcome (what the channel, the DMs and the person are owed)."""
+    async def confirm(
+        self, seat: Pass, row: GameRow, language: Lang, *, moves: int, steps: list[str], again: bool = False
+    ) -> Any:
+        """Play the steps (all or none) as a move made through Discord is played (`again`: in
+        place of the person's sealed decision); returns the service's outcome (what the
+        channel, the DMs and the person are owed)."""
         if moves != row.moves:
             raise Stale()
         with reading(language):
             try:
-                return await self.service.play(row.channel_id, seat.user_id, steps, moves=moves, game_id=row.id)
+                return await self.service.play(
+                    row.channel_id, seat.user_id, steps, moves=moves, game_id=row.id, again=again
+                )
             except Refused:
                 now = await self.service.db.game(row.id)
                 if now is None or now.moves != moves:  # someone moved first (a click, a clock, another page)

@@ -21,6 +21,7 @@ from .core import sentence, title
 from .outcome import Menu, Message, Outcome, Refused
 from .people import People
 from .rating import game_result, rate
+from .rethink import changed_decision, withdrawn
 from .rulespages import rules_pointer
 from .time_off import is_away, quiet_until
 from .unrated import hints_on
@@ -89,9 +90,11 @@ class Turns(People):
         preview: bool = False,
         kind: str | None = None,
         typed: str | None = None,
+        again: bool = False,
     ) -> Menu:
         """The next steps after `prefix`; with `typed`, a step written as `/play` takes it
-        (in any of the bot's languages) is added to the prefix first, or refused with its rule."""
+        (in any of the bot's languages) is added to the prefix first, or refused with its rule;
+        `again`: composed in place of the person's sealed decision (see rethink.py)."""
         row = await self._open(channel_id, game_id=game_id)
         self._check_kind(row, kind, None)
         if moves is not None and moves != row.moves:
@@ -100,6 +103,8 @@ class Turns(People):
         game = plugin.game
         state = self._state(plugin, row)
         self._seated(row, user_id)
+        if again:
+            state = withdrawn(plugin, state, user_id)[0]
         seat = self._acting_seat(plugin, state, user_id)
         if len(prefix) > plugin.max_steps:
             raise Refused(me().t("Too many steps."))
@@ -110,7 +115,14 @@ class Turns(People):
                 raise Refused(me().t("Your steps so far end your turn: confirm them, or undo one first."))
             step = self._typed_step(plugin, after, seat, typed)
             return await self.menu(
-                channel_id, user_id, [*prefix, step], moves=moves, game_id=game_id, preview=preview, kind=kind
+                channel_id,
+                user_id,
+                [*prefix, step],
+                moves=moves,
+                game_id=game_id,
+                preview=preview,
+                kind=kind,
+                again=again,
             )
         entries = plugin.menu(after, seat, plugin.choices(after, seat, me()), me()) if owed else []
         summary = plugin.summarise(state, seat, prefix, me()) if prefix else ""
@@ -155,9 +167,10 @@ class Turns(People):
         game_id: int | None = None,
         kind: str | None = None,
         command: str | None = None,
+        again: bool = False,
     ) -> Outcome:
         """Play steps for the person (typed or coded); all of them or none. A move of someone
-        away ends their time away."""
+        away ends their time away. `again`: in place of their sealed decision (see rethink.py)."""
         if not steps:
             raise Refused(me().t("No move given."))
         person = await self.db.person(user_id)
@@ -179,10 +192,14 @@ class Turns(People):
             seat_row = self._seated(row, user_id)
             if seat_row.auto:
                 raise Refused(me().t("You left this game; the automatic player plays your seat."))
+            before, taken = state, []
+            if again:
+                state, was, action, undone = withdrawn(plugin, state, user_id)
+                taken = [(was, action, user_id)]
             seat = self._acting_seat(plugin, state, user_id)
-            before = state
             state, actions, events = self._apply_steps(plugin, state, seat, steps)
-            logged = [(seat, a, user_id) for a in actions]
+            logged = taken + [(seat, a, user_id) for a in actions]
+            events = (undone if again else []) + events
             outcome = await self._advance(row, plugin, state, logged, events=events, before=before, actor=user_id)
         outcome.elsewhere = back + outcome.elsewhere  # (committed before the move)
         return outcome
@@ -335,7 +352,7 @@ class Turns(People):
             )
             if new_turn and not over:
                 out.dms += self._turn_dms(plugin, row, owed, people)
-        elif actor is not None and game.simultaneous:
+        elif actor is not None and game.simultaneous and not changed_decision(events):
             waiting = ", ".join(row.names.get(u, u) for u in self._owed_people(plugin, state, row))
             # The round's number makes every such notice unique (see recovery's look for copies).
             out.public.append(

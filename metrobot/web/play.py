@@ -120,6 +120,8 @@ async def _posted(request: web.Request) -> tuple[Pass, GameRow, Lang, dict[str, 
         raise web.HTTPBadRequest()
     if typed is not None and (not isinstance(typed, str) or len(typed) > MAX_CODE):
         raise web.HTTPBadRequest()
+    if not isinstance(body.get("again", False), bool):
+        raise web.HTTPBadRequest()
     return seat, row, await reader_of(request, row, seat.user_id), body
 
 
@@ -128,7 +130,13 @@ async def compose(request: web.Request) -> web.StreamResponse:
     play = play_of(request)
     try:
         board = await play.compose(
-            seat, row, language, moves=body["moves"], steps=body["steps"], typed=body.get("typed")
+            seat,
+            row,
+            language,
+            moves=body["moves"],
+            steps=body["steps"],
+            typed=body.get("typed"),
+            again=body.get("again", False),
         )
     except Stale:
         return await _stale(request, seat, language)
@@ -143,7 +151,9 @@ async def confirm(request: web.Request) -> web.StreamResponse:
         raise web.HTTPBadRequest()
     play = play_of(request)
     try:
-        said = await play.play(seat, row, language, moves=body["moves"], steps=body["steps"])
+        said = await play.play(
+            seat, row, language, moves=body["moves"], steps=body["steps"], again=body.get("again", False)
+        )
     except Stale:
         return await _stale(request, seat, language)
     except Refused as exc:
@@ -159,7 +169,7 @@ async def _stale(request: web.Request, seat: Pass, language: Lang) -> web.Stream
     """409: the game has moved on; the page is shown the position as it is now."""
     play = play_of(request)
     row = await service_of(request).db.game(seat.game_id)
-    with_words = language.t("The game has moved on since these controls were made; use the newest message.")
+    with_words = language.t("The game has moved on: here it is as it is now. Nothing was played.")
     if row is None or row.status != "active":
         return web.json_response({"error": with_words, "board": None, "over": True}, status=409)
     board = await play.compose(seat, row, language)

@@ -85,7 +85,8 @@
 
   function compose(steps, extra) {
     return ask("compose", function () {
-      return Object.assign({ moves: board.moves, steps: typeof steps === "function" ? steps() : steps }, extra || {});
+      const body = { moves: board.moves, steps: typeof steps === "function" ? steps() : steps, again: board.again };
+      return Object.assign(body, extra || {});
     }, function (data) { say(""); show(data.board); });
   }
 
@@ -127,8 +128,9 @@
     el("typed-example").textContent = board.example ? parts[0] + board.example + (parts[1] || "") : "";
     el("typed").hidden = !board.my_turn || board.complete;
     el("undo").disabled = !board.steps.length;
-    el("cancel").disabled = !board.steps.length;
+    el("cancel").disabled = !board.steps.length && !board.again;
     el("confirm").disabled = !board.can_submit;
+    el("change").hidden = !board.can_change;
     picture();
     targets();
   }
@@ -458,15 +460,16 @@
   viewport.addEventListener("scroll", function () { viewport.scrollLeft = 0; viewport.scrollTop = 0; });
 
   // ---------------------------------------------------------------- the composer's buttons
+  el("change").addEventListener("click", function () { compose([], { again: true }); });
   el("undo").addEventListener("click", function () { compose(function () { return board.steps.slice(0, -1); }); });
   el("cancel").addEventListener("click", function () {
-    ask("compose", function () { return { moves: board.moves, steps: [] }; }, function (data) {
+    ask("compose", function () { return { moves: board.moves, steps: [], again: false }; }, function (data) {
       show(data.board);
       say(words.cancelled);
     });
   });
   el("confirm").addEventListener("click", function () {
-    ask("confirm", function () { return { moves: board.moves, steps: board.steps }; }, function (data) {
+    ask("confirm", function () { return { moves: board.moves, steps: board.steps, again: board.again }; }, function (data) {
       if (data.board) show(data.board); else finished();
       say(data.said || "");
     });
@@ -476,7 +479,9 @@
     const input = el("typed-step");
     const text = input.value.trim();
     if (!text) return;
-    ask("compose", function () { return { moves: board.moves, steps: board.steps, typed: text }; }, function (data) {
+    ask("compose", function () {
+      return { moves: board.moves, steps: board.steps, typed: text, again: board.again };
+    }, function (data) {
       input.value = "";
       say("");
       show(data.board);
@@ -494,7 +499,7 @@
       if (now.version === board.version || busy) return;
       // The game moved (another player, a clock): the steps so far are kept if they still are
       // legal there, else the page starts again from the position as it is.
-      await ask("compose", function () { return { moves: now.moves, steps: board.steps }; }, function (data) {
+      await ask("compose", function () { return { moves: now.moves, steps: board.steps, again: board.again }; }, function (data) {
         show(data.board);
       });
       if (board.moves !== now.moves && board.steps.length) await compose([]);
