@@ -196,7 +196,8 @@ async def picture(request: web.Request) -> web.StreamResponse:
 def add_routes(app: web.Application, service: Any, announce: Any = None) -> None:
     app[PLAY] = Play(service, announce)
     number = r"{%s:[0-9]{1,18}}"
-    base = f"/play/{number % 'id'}/{number % 'user'}/{{sig:[A-Za-z0-9_-]{{24}}}}"
+    person = r"{user:[0-9]{1,19}}"  # (a Discord id: up to 19 digits)
+    base = f"/play/{number % 'id'}/{person}/{{sig:[A-Za-z0-9_-]{{24}}}}"
     from .pages import slash
 
     app.router.add_get(base, slash)

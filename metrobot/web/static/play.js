@@ -165,6 +165,9 @@
 
   // ---------------------------------------------------------------- targets
   function targets() {
+    // (a keyboard user whose target was just replaced goes on from the first new one)
+    const active = document.activeElement;
+    const refocus = !!active && (layer.contains(active) || chooser.contains(active) || offboard.contains(active));
     closeChooser(false);
     const byBox = new Map();
     const beside = [];
@@ -206,6 +209,10 @@
       offboard.append(button);
     });
     offboard.hidden = !beside.length;
+    if (refocus) {
+      const next = spots.length ? spots[0].button : offboard.querySelector("button") || el("confirm");
+      next.focus({ preventScroll: true });
+    }
     place();
     if (root.dataset.picture !== "loading") root.dataset.state = "ready";
   }
