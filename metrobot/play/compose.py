@@ -21,6 +21,7 @@ from ..i18n import Lang, reading
 from ..service import Refused
 from ..service.core import title
 from ..service.pictures import board_alt, own_vision
+from ..service.preview import shown_after
 from ..service.rethink import withdrawn
 from ..storage import GameRow
 from .access import Pass
@@ -96,7 +97,7 @@ class Composer:
                     row.channel_id, user, steps, moves=row.moves, game_id=row.id, typed=typed, again=again
                 )
                 steps = list(menu.prefix)
-                after, _, _ = svc._apply_steps(plugin, shown, mine[0], steps)
+                after = shown_after(plugin, shown, mine[0], steps)  # (never what the move's end reveals)
                 choices = menu.choices
             else:
                 if steps or typed:

@@ -20,6 +20,7 @@ from .coach import coach, fitting
 from .core import sentence, title
 from .outcome import Menu, Message, Outcome, Refused
 from .people import People
+from .preview import shown_after
 from .rating import game_result, rate
 from .rethink import changed_decision, withdrawn
 from .rulespages import rules_pointer
@@ -127,7 +128,14 @@ class Turns(People):
         entries = plugin.menu(after, seat, plugin.choices(after, seat, me()), me()) if owed else []
         summary = plugin.summarise(state, seat, prefix, me()) if prefix else ""
         image = (
-            await self._image(plugin, after, row, user_id, language=me(), vision=await self._vision_of(user_id))
+            await self._image(
+                plugin,
+                shown_after(plugin, state, seat, prefix),  # (never what the move's end reveals)
+                row,
+                user_id,
+                language=me(),
+                vision=await self._vision_of(user_id),
+            )
             if preview
             else None
         )
