@@ -107,7 +107,7 @@ async def _posted(request: web.Request) -> tuple[Pass, GameRow, Lang, dict[str, 
         raise web.HTTPBadRequest()
     try:
         body = await request.json()
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, web.HTTPRequestEntityTooLarge):
         raise web.HTTPBadRequest() from None
     if not isinstance(body, dict):
         raise web.HTTPBadRequest()
@@ -122,6 +122,7 @@ async def _posted(request: web.Request) -> tuple[Pass, GameRow, Lang, dict[str, 
         raise web.HTTPBadRequest()
     if not isinstance(body.get("again", False), bool):
         raise web.HTTPBadRequest()
+    body = {"moves": moves, "steps": steps, "typed": typed, "again": body.get("again", False)}
     return seat, row, await reader_of(request, row, seat.user_id), body
 
 
