@@ -14,6 +14,7 @@ import math
 import pytest
 
 from metrobot.games import get_plugin
+from metrobot.i18n import lang
 from render import board_targets, render_image
 from render.targets import MIN_SIDE, Spot, centre, contains, fit_boxes
 
@@ -174,6 +175,12 @@ def test_every_legal_step_has_one_target_or_a_button(game, players, options, see
             if i % DRAWN_EVERY == 0:
                 assert render_image(plugin.game, state, viewer).size == size
                 drawn += 1
+            if i % (DRAWN_EVERY * 4) == 0:  # the same boxes on the picture in any language and palette
+                codes_ko = [choice.code for choice in plugin.choices(state, seat, lang("ko"))]
+                assert codes_ko == codes
+                size_ko, boxes_ko = board_targets(plugin.game, state, viewer, codes, None, "ko", "deutan", seat=seat)
+                assert (size_ko, boxes_ko) == (size, boxes)
+                assert render_image(plugin.game, state, viewer, None, "ko", "deutan").size == size
             checked += 1
             on_board += len(spots)
             beside += boxes.count(None)
