@@ -231,6 +231,6 @@ def test_boxes_stay_inside_the_picture_with_their_centre_where_asked():
     assert box == (0, 791, 7, 9) and centre(box) == (3.5, 795.5)
 
 
-def test_two_places_on_one_pixel_are_refused():
-    with pytest.raises(ValueError):
-        fit_boxes([Spot("a", 10.2, 10, 5, 5), Spot("b", 9.8, 10, 5, 5)], (100, 100))
+def test_two_places_on_one_pixel_share_a_box():
+    boxes = fit_boxes([Spot("a", 10.2, 10, 5, 5), Spot("b", 9.8, 10, 8, 8), Spot("c", 30, 10, 5, 5)], (100, 100))
+    assert boxes[0] == boxes[1] == (5, 5, 11, 11) and boxes[2] == (25, 5, 11, 11)
