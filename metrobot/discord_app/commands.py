@@ -65,41 +65,68 @@ def command_name(interaction: discord.Interaction) -> str:
 
 
 async def run(
-    interaction: discord.Interaction, work: Callable[[], Awaitable[Outcome]], *, ephemeral: bool = True
+    interaction: discord.Interaction,
+    work: Callable[[], Awaitable[Outcome]],
+    *,
+    ephemeral: bool = True,
+    confirm: bool = False,
 ) -> None:
     """Defer (privately unless asked), do the work, deliver; a refusal or failure is
     answered privately.
 
     The defer (an HTTP round trip) and the work run side by side: the answer can only
-    follow once both are done, and the 3-second window is met by the defer alone."""
+    follow once both are done, and the 3-second window is met by the defer alone. A
+    `confirm`ation that starts work carried on in the background (forgetting a person,
+    starting a tournament) is acknowledged only once its first write is committed (or the
+    work ended, or ACK_WAIT passed): a process killed right after the acknowledgement has
+    recorded it, and the next one finishes it."""
     bot = bot_of(interaction)
-    deferring = asyncio.create_task(interaction.response.defer(ephemeral=ephemeral, thinking=True))
+    first = asyncio.Event() if confirm else None
+    deferring: asyncio.Task | None = None
+    if not confirm:
+        deferring = asyncio.create_task(interaction.response.defer(ephemeral=ephemeral, thinking=True))
     try:
-        with Commits() as commits:
+        with Commits(first) as commits:
             async with as_asker(interaction):
-                outcome = await work()
+                doing = asyncio.ensure_future(work())
+                if first is not None:
+                    recorded = asyncio.create_task(first.wait())
+                    await asyncio.wait({doing, recorded}, timeout=ACK_WAIT, return_when=asyncio.FIRST_COMPLETED)
+                    recorded.cancel()
+                    deferring = asyncio.create_task(interaction.response.defer(ephemeral=ephemeral, thinking=True))
+                outcome = await doing
     except Refused as exc:
         mark("refused")
-        await deferring
+        await _acknowledged(interaction, deferring, ephemeral)
         await interaction.followup.send(str(exc), ephemeral=True)
         return
     except DatabaseUnavailable as exc:
         mark("unavailable")
-        await deferring
+        await _acknowledged(interaction, deferring, ephemeral)
         await interaction.followup.send(unavailable(interaction, exc, commits.count), ephemeral=True)
         return
     except Exception:
         mark("failed")
         log_failure("command /%s failed", command_name(interaction))
-        await deferring
+        await _acknowledged(interaction, deferring, ephemeral)
         await interaction.followup.send(went_wrong(interaction), ephemeral=True)
         return
-    await deferring
+    await _acknowledged(interaction, deferring, ephemeral)
     try:
         # (delivery tells the person privately when it can't post in the channel)
         await bot.deliver(str(interaction.channel_id), outcome, interaction, ephemeral=ephemeral)
     except Exception:
         log_failure("delivering the answer to /%s failed", command_name(interaction))
+
+
+ACK_WAIT = 2.0  # seconds a confirmation's acknowledgement waits for its first commit (Discord allows 3)
+
+
+async def _acknowledged(interaction: discord.Interaction, deferring: asyncio.Task | None, ephemeral: bool) -> None:
+    """The defer made (or made now, if the work failed before a confirmation's was sent)."""
+    if deferring is None:
+        deferring = asyncio.create_task(interaction.response.defer(ephemeral=ephemeral, thinking=True))
+    await deferring
 
 
 def server_language(interaction: discord.Interaction) -> str | None:

@@ -128,7 +128,9 @@ async def forget_submitted(interaction: discord.Interaction) -> bool:
             )
         return await bot.privacy.forget(uid)  # type: ignore[attr-defined]
 
-    await run(interaction, work)
+    # (the modal closes with the acknowledgement: the erasure is recorded before it, so that a
+    # process killed right after it leaves a job the next one completes)
+    await run(interaction, work, confirm=True)
     return True
 
 
