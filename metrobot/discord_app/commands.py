@@ -145,7 +145,7 @@ def _ids(interaction: discord.Interaction) -> tuple[str, str]:
 
 
 def game_group(bot: Bot) -> app_commands.Group:
-    """/game new|join|leave|start|resign|abort|settings|nudge|replay|tutorial|rules."""
+    """/game new|join|leave|start|resign|abort|settings|nudge|follow|unfollow|replay|tutorial|rules."""
     plugins = all_plugins()
     kinds = [app_commands.Choice(name=p.title, value=p.name) for p in plugins]
     variants = [app_commands.Choice(name="standard", value="standard")] + [
@@ -264,6 +264,14 @@ def game_group(bot: Bot) -> app_commands.Group:
     @group.command(name="nudge", description="Remind the people this game waits for (once in 6 hours)")
     async def nudge(interaction: discord.Interaction) -> None:
         await run(interaction, lambda: bot.service.nudge(*_ids(interaction)))
+
+    @group.command(name="follow", description="A DM with the newest board when a turn of this game ends")
+    async def follow(interaction: discord.Interaction) -> None:
+        await run(interaction, lambda: bot.service.follow(*_ids(interaction)))
+
+    @group.command(name="unfollow", description="No more DMs about this game")
+    async def unfollow(interaction: discord.Interaction) -> None:
+        await run(interaction, lambda: bot.service.unfollow(*_ids(interaction)))
 
     @group.command(name="replay", description="Watch a finished game of this channel again, turn by turn")
     @app_commands.describe(

@@ -26,7 +26,8 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
     visions = [app_commands.Choice(name=name, value=value) for value, name in VISION_WORDS.items()]
 
     @me_group.command(
-        name="settings", description="Turn DMs, quiet hours, your language, colour vision (none given: show them)"
+        name="settings",
+        description="Turn DMs, reminders, quiet hours, your language, colour vision (none given: show them)",
     )
     @app_commands.describe(
         turn_dms="DM me when it is my turn (default off)",
@@ -34,6 +35,7 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
         time_zone="Your time zone, e.g. Europe/Amsterdam (for quiet hours)",
         language="The language of what only you read (default: your Discord's)",
         colour_vision="Colours the boards are drawn in for you (default: the games' own)",
+        reminders="Every how many hours one DM lists your games waiting for you (1–48; 0: off)",
     )
     @app_commands.choices(language=languages, colour_vision=visions)
     async def settings(
@@ -43,6 +45,7 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
         time_zone: app_commands.Range[str, 1, 60] | None = None,
         language: app_commands.Choice[str] | None = None,
         colour_vision: app_commands.Choice[str] | None = None,
+        reminders: app_commands.Range[int, 0, 48] | None = None,
     ) -> None:
         await run(
             interaction,
@@ -53,6 +56,7 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
                 time_zone=time_zone,
                 language=language.value if language else None,
                 colour_vision=colour_vision.value if colour_vision else None,
+                reminders=whole(reminders),
             ),
         )
 
