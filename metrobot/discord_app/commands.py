@@ -22,6 +22,7 @@ from ..i18n import OFFERED, me
 from ..service import Outcome, Refused
 from ..storage import Commits, DatabaseUnavailable
 from .accounting import mark
+from .anywhere import GROUP_ANYWHERE
 from .messages import Bot, bot_of, log_failure, unavailable, went_wrong
 from .speech import as_asker
 from .tutorial import start_tutorial
@@ -155,7 +156,9 @@ def game_group(bot: Bot) -> app_commands.Group:
     levels = [app_commands.Choice(name=level, value=level) for level in LEVELS]
     # Each language named in itself, as people look for it (not translated).
     languages = [app_commands.Choice(name=name, value=code) for code, name in OFFERED.items()]
-    group = app_commands.Group(name="game", description="Create and manage the game in this channel", guild_only=True)
+    # (anywhere: `/game rules` works in DMs and through a person's own install; the others
+    # answer there that games are played in a server's channel, see anywhere.py)
+    group = app_commands.Group(name="game", description="Create and manage the game in this channel", **GROUP_ANYWHERE)
 
     @group.command(name="new", description="Open a lobby for a new game in this channel")
     @app_commands.describe(

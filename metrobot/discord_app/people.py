@@ -12,13 +12,14 @@ from ..games.autoplay import LEVELS
 from ..i18n import OFFERED
 from ..service.people import VISION_WORDS
 from ..service.time_off import AWAY_BUDGET, DAY, zones_matching
+from .anywhere import GROUP_ANYWHERE, anywhere, our_server
 from .commands import clock_seconds, run, whole
 from .messages import Bot
 from .privacy import me_privacy_commands
 
 
 def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]:
-    me_group = app_commands.Group(name="me", description="Your own settings and time away")
+    me_group = app_commands.Group(name="me", description="Your own settings and time away", **GROUP_ANYWHERE)
     languages = [app_commands.Choice(name=name, value=code) for code, name in OFFERED.items()] + [
         app_commands.Choice(name="Discord", value="discord")
     ]
@@ -82,9 +83,10 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
     for command in me_privacy_commands(bot):  # /me data, /me forget
         me_group.add_command(command)
 
+    @anywhere
     @app_commands.command(name="games", description="Your games and the lobbies you could join, with links")
     async def games(interaction: discord.Interaction) -> None:
-        guild = str(interaction.guild_id) if interaction.guild_id else None
+        guild = our_server(interaction)  # (elsewhere: a DM, a group DM: the person's games on every server)
         await run(interaction, lambda: bot.service.my_games(str(interaction.user.id), guild))
 
     server = app_commands.Group(
