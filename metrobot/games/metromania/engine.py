@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..protocol import Action, BadInput, Event, Game, RuleError
+from ..protocol import Action, BadInput, Event, Game, RuleError, is_object
 from ..rng import Rng
 from . import rules
 from .ai.greedy import GREEDY
@@ -167,10 +167,11 @@ class MetrOmania(Game):
             raise BadInput("{player} is not a seat of this game", player=repr(player))
         if player != s.players[s.current]:
             raise RuleError("it is not your turn.", "not_your_turn")
-        if not isinstance(action, dict):
+        if not is_object(action):
             raise BadInput("an action must be a JSON object")
         kind = action.get("type")
-        handler = STEPS.get(kind)
+        # Only a string names a step (a list or an object as the type is no key, and unhashable).
+        handler = STEPS.get(kind) if isinstance(kind, str) else None
         if handler is None:
             raise BadInput(
                 "unknown action type {kind}; MetrOmania knows tunnel, station, bonus, decline_bonus", kind=repr(kind)

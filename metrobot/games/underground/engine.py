@@ -56,7 +56,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..protocol import Action, BadInput, Event, Game, RuleError
+from ..protocol import Action, BadInput, Event, Game, RuleError, is_object
 from ..rng import Rng
 from . import building, setup
 from .board import board_for, get_map, map_known
@@ -195,14 +195,13 @@ class Underground(Game):
             raise BadInput("{player} is not a seat of this game", player=repr(player))
         if player != s.player:
             raise RuleError("it is not your turn.", "not_your_turn")
-        if not isinstance(action, dict):
+        if not is_object(action):
             raise BadInput("an action must be a JSON object")
-        handler = STEPS.get(action.get("type"))
+        kind = action.get("type")
+        # Only a string names a step (a list or an object as the type is no key, and unhashable).
+        handler = STEPS.get(kind) if isinstance(kind, str) else None
         if handler is None:
-            raise BadInput(
-                "unknown action type {kind}; On the Underground knows place, forgo, route",
-                kind=repr(action.get("type")),
-            )
+            raise BadInput("unknown action type {kind}; On the Underground knows place, forgo, route", kind=repr(kind))
         new = s.copy()
         events: list[Event] = []
         handler(new, action, events)
