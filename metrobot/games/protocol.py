@@ -150,6 +150,11 @@ def is_list(x: object) -> TypeGuard[list[Any]]:
     return isinstance(x, list)
 
 
+def is_array(x: object) -> TypeGuard[list[Any] | tuple[Any, ...]]:
+    """A JSON array, or the tuple an engine builds in its place."""
+    return isinstance(x, (list, tuple))
+
+
 def or_empty(x: Any) -> dict[str, Any]:
     """A JSON object read from a view or a state (`x or {}`), typed as one: a missing or null
     key reads as an empty object."""

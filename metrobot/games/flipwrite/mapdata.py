@@ -91,7 +91,7 @@ class MetroMap:
         }
 
 
-def _require(cond: bool, message: str) -> None:
+def _require(cond: object, message: str) -> None:
     if not cond:
         raise BadInput(message)
 

@@ -12,7 +12,7 @@ from typing import Any
 from ..protocol import BadInput, RuleError, is_list, is_object
 from . import scoring
 from .decision import Pending, replay
-from .deck import Pile, parse_card, validate_deck
+from .deck import Card, Pile, parse_card, validate_deck
 from .mapdata import MetroMap, parse_map
 from .sheet import CROSS, Sheet
 
@@ -36,8 +36,15 @@ class FlipState:
     __hash__ = None  # type: ignore[assignment]
 
     @property
-    def card(self):
+    def card(self) -> Card | None:
         return parse_card(self.pile.card) if self.pile.card is not None else None
+
+    def card_in_play(self) -> Card:
+        """The face-up card: there is one while anybody plays (None only once the game is over)."""
+        card = self.card
+        if card is None:
+            raise RuleError("the game is over.", "game_over")
+        return card
 
     def active(self, player: str) -> bool:
         """Still playing: has an empty window (the game ends for a player with the last one)."""
@@ -85,7 +92,7 @@ def to_json(state: FlipState) -> dict[str, Any]:
     return data
 
 
-def _need(cond: bool, message: str) -> None:
+def _need(cond: object, message: str) -> None:
     if not cond:
         raise BadInput(f"malformed flipwrite state: {message}")
 
@@ -126,7 +133,8 @@ def _sheet_from_json(metro_map: MetroMap, player: str, raw: Any) -> Sheet:
     clean_completed: dict[str, tuple[int, int]] = {}
     for lid, entry in completed.items():
         line = next((l for l in metro_map.lines if l.id == lid), None)
-        _need(line is not None, f"sheet of {player} completes unknown line {lid!r}")
+        if line is None:
+            raise BadInput(f"malformed flipwrite state: sheet of {player} completes unknown line {lid!r}")
         _need(
             is_object(entry) and _is_int(entry.get("round")) and _is_int(entry.get("points")),
             f"sheet of {player}: completed line {lid} needs 'round' and 'points'",
@@ -228,7 +236,7 @@ def from_json(data: Any) -> FlipState:
             f"pending decision of {p} needs a list of steps",
         )
         try:
-            decision = replay(metro_map, state.card, state.special, sheets[p], raw["steps"])
+            decision = replay(metro_map, state.card_in_play(), state.special, sheets[p], raw["steps"])
         except (BadInput, RuleError) as exc:
             raise BadInput(f"malformed flipwrite state: pending decision of {p} is not legal: {exc}") from None
         _need(raw.get("owed") == decision.owed, f"pending decision of {p}: 'owed' should be {decision.owed}")

@@ -187,19 +187,20 @@ class MetrOmania(Game):
         data.pop("seed", None)
         data.pop("rng", None)
         hidden = s.options.get("hands", "hidden") == "hidden" and s.phase != "finished"
-        mine = set(self.seats_of(s, viewer)) if viewer is not None else set()
+        mine: set[str] = set(self.seats_of(s, viewer)) if viewer is not None else set()
         if hidden:
-            data["markers"] = [
+            markers: list[dict[str, Any]] = [
                 m
                 if m["cell"] is not None or m["holder"] in mine
                 else {"letter": None, "kind": None, "holder": m["holder"], "cell": None}
                 for m in data["markers"]
             ]
+            data["markers"] = markers
             # The state lists markers in the deal's order (3 players: by letter), so the place
             # of a shown marker among its holder's hidden ones would tell which letters are
             # left: shown markers by letter and kind, then the hidden ones by holder.
             seats = self.seats(s)
-            data["markers"].sort(
+            markers.sort(
                 key=lambda m: (m["letter"] is None, m["letter"] or "", m["kind"] or "", seats.index(m["holder"]))
             )
         data["viewer"] = viewer

@@ -101,7 +101,8 @@ class Underground(Game):
         return out
 
     def new_game(self, players: list[str], options: dict[str, Any], seed: int) -> State:
-        if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
+        # Checked whatever the annotation says: seats come from commands, files and JSON.
+        if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise BadInput("player ids must be distinct and non-empty")
         options = self.validate_options(options, len(players))
         board = board_for(get_map(options["map"]))

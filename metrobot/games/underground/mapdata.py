@@ -113,7 +113,7 @@ def _parse_stations(name: str, raw_stations: list[Any]) -> dict[str, Station]:
             _is_number(x) and _is_number(y) and 0 <= x <= WIDTH and 0 <= y <= HEIGHT,
             f"map {name}: station {sname!r} needs x in 0..{WIDTH:g} and y in 0..{HEIGHT:g}",
         )
-        flags = {}
+        flags: dict[str, bool] = {}
         for flag in ("terminus", "national_rail", "connection"):
             value = raw.get(flag, False)
             _require(isinstance(value, bool), f"map {name}: station {sname!r}: {flag!r} must be true or false")
