@@ -200,7 +200,7 @@ class Game(ABC):
         """The canonical JSON of the state (complete: from_json(to_json(s)) == s)."""
 
     @abstractmethod
-    def from_json(self, data: dict[str, Any]) -> Any:
+    def from_json(self, data: Any) -> Any:
         """Rebuild a state; raise BadInput on malformed data."""
 
     @abstractmethod

@@ -131,7 +131,7 @@ class People(Status):
         ]
         now = self.clock()
         if is_away(person, now):
-            lines.append(language.t("Away until {when}.", when=f"<t:{int(person.away_until)}:f>"))
+            lines.append(language.t("Away until {when}.", when=f"<t:{int(person.away_until or 0)}:f>"))
         left = max(0, AWAY_BUDGET - away_used(person, now)) / DAY
         lines.append(
             language.t("Time away left in these 30 days: {days} days.", days=f"{left:.1f}".rstrip("0").rstrip("."))
@@ -170,7 +170,7 @@ class People(Status):
                 me().t(
                     "You are away until {when}. Your turn clocks stop while your games wait "
                     "for you; a move of yours or `/me back` ends it.",
-                    when=f"<t:{int(person.away_until)}:f>",
+                    when=f"<t:{int(person.away_until or 0)}:f>",
                 )
             ),
             elsewhere=elsewhere,
@@ -215,7 +215,7 @@ class People(Status):
         text = g.t(
             "🏖️ {name} is away until {when}: the turn clock stops while the game waits for them.",
             name=seat.name if seat else person.user_id,
-            when=f"<t:{int(person.away_until)}:f>",
+            when=f"<t:{int(person.away_until or 0)}:f>",
         )
         outcome = Outcome(public=[Message(text + (f" “{note}”" if note else ""))])
         changes: dict[str, Any] = {}

@@ -6,6 +6,7 @@ them), then the target's id sequences are moved past them."""
 from __future__ import annotations
 
 from .db import Database
+from .sql import one_row
 
 # Tables in an order that respects their references, with every column.
 TABLES: dict[str, list[str]] = {
@@ -86,7 +87,7 @@ class NotEmpty(RuntimeError):
 async def copy_all(source: Database, target: Database) -> dict[str, int]:
     """Rows copied per table, in one transaction on the target (all or nothing)."""
     async with target.driver.read() as q:
-        (present,) = await q.fetchone("SELECT COUNT(*) FROM games")
+        (present,) = await one_row(q, "SELECT COUNT(*) FROM games")
     if present:
         raise NotEmpty(f"{target.path} already has {present} games; copy into an empty database")
     counts = {}
@@ -113,5 +114,5 @@ async def count_rows(db: Database) -> dict[str, int]:
     out = {}
     async with db.driver.read() as q:
         for table in TABLES:
-            (out[table],) = await q.fetchone(f"SELECT COUNT(*) FROM {table}")
+            (out[table],) = await one_row(q, f"SELECT COUNT(*) FROM {table}")
     return out
