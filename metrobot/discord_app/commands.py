@@ -12,6 +12,7 @@ import asyncio
 import logging
 import math
 from collections.abc import Awaitable, Callable
+from typing import overload
 
 import discord
 from discord import app_commands
@@ -51,6 +52,10 @@ def clock_seconds(hours: float | None) -> int | None:
     return int(hours * 3600)
 
 
+@overload
+def whole(value: int) -> int: ...
+@overload
+def whole(value: object) -> int | None: ...
 def whole(value: object) -> int | None:
     """A whole-number option as Discord should have sent it (a forged one may be anything)."""
     if value is None:
@@ -74,8 +79,9 @@ async def run(
     follow once both are done, and the 3-second window is met by the defer alone."""
     bot = bot_of(interaction)
     deferring = asyncio.create_task(interaction.response.defer(ephemeral=ephemeral, thinking=True))
+    commits = Commits()
     try:
-        with Commits() as commits:
+        with commits:
             async with as_asker(interaction):
                 outcome = await work()
     except Refused as exc:
