@@ -143,7 +143,7 @@ def scan_file(path: Path, found: Found) -> None:
             hint = next((k.value for k in node.keywords if k.arg == "hint"), None)
             if hint is not None:
                 args = (args + [ast.Constant(None)] * 2)[:2] + [hint]
-        texts: list[str | None] = []
+        texts: list[str] = []
         context = None
         for kind, arg in zip(shape, args):
             if not kind:
@@ -189,7 +189,7 @@ def scan_template(path: Path, found: Found) -> None:
         if not all(isinstance(a, nodes.Const) and isinstance(a.value, str) for a in args) or len(args) < len(shape):
             found.problems.append(f"{where}: the catalogue is given something else than a literal text")
             continue
-        values = [a.value for a in args]
+        values = [a.value for a in args if isinstance(a, nodes.Const)]  # (all are: checked above)
         if name == "n":
             found.add(None, values[0], values[1], where)
         elif name == "p":
@@ -258,12 +258,12 @@ def check_language(code: str, expected: Catalog) -> list[str]:
             continue
         if ours.fuzzy:
             problems.append(f"{label}: marked fuzzy (the English changed): check it")
-        if message.context == "command name" and not valid_name(ours.string):
+        if message.context == "command name" and not (isinstance(ours.string, str) and valid_name(ours.string)):
             problems.append(f"{label}: {ours.string!r} is no Discord command name (lower case, no spaces, <= 32)")
         if any(path == "slash commands" for path, _ in message.locations) and len(ours.string) > 100:
             problems.append(f"{label}: longer than Discord's 100 characters")
         wanted = placeholders(message.id if isinstance(message.id, str) else message.id[1])
-        for text in ours.string if isinstance(ours.string, tuple) else (ours.string,):
+        for text in ours.string if isinstance(ours.string, (tuple, list)) else (ours.string,):
             if placeholders(text) - wanted or (not isinstance(message.id, tuple) and placeholders(text) != wanted):
                 problems.append(f"{label}: places {sorted(placeholders(text))} should be {sorted(wanted)}")
     return problems
@@ -353,7 +353,7 @@ def main(argv: list[str]) -> int:
     if None in named or DEFAULT in named:
         print(f"check takes language codes: {', '.join(TRANSLATED)}")
         return 2
-    codes = named or FINISHED
+    codes = [c for c in named if c is not None] or FINISHED  # (none is: checked above)
     problems = [p for code in codes for p in check_language(code, tmpl)]
     print("\n".join(problems) if problems else f"{len(found.messages)} texts, all translated in {', '.join(codes)}")
     if not named:
