@@ -34,7 +34,7 @@ def game_result(plugin: GamePlugin, state: Any, row: GameRow) -> GameResult:
     game = plugin.game
     scores = game.view(state, None).get("scores", {})
     places = plugin.final_ranking(state)
-    standings = []
+    standings: list[Standing] = []
     for seat in row.seats:
         seats = game.seats_of(state, seat.user_id)
         place = places[seat.user_id]
