@@ -20,6 +20,7 @@ from .gamelog import GameLog, dump, self_play
 from .games import BadInput, RuleError, all_plugins, get_game, get_plugin
 from .games.autoplay import DEFAULT_LEVEL, Budget
 from .i18n import LANGUAGES, known
+from .settings import BadSetting
 from .tournaments import simulate as tournament_tools
 
 
@@ -348,4 +349,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.func(args)
     except (BadInput, RuleError) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except BadSetting as exc:  # (before anything was connected to: one line, status 2, as bot.py)
+        print(f"error: {exc.code}", file=sys.stderr)
         return 2
