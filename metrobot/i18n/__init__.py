@@ -122,7 +122,10 @@ def _catalogue(code: str) -> gettext.NullTranslations:
     with path.open("rb") as f:
         catalog = read_po(f, locale=code)
     buf = io.BytesIO()
-    write_mo(buf, catalog)  # compiled in memory: no build step, the .po file is the source
+    # Compiled in memory: no build step, the .po file is the source. A fuzzy entry is a
+    # suggestion kept from before its English changed, not a translation: never shown (the
+    # reader gets the English until a translator confirms it).
+    write_mo(buf, catalog, use_fuzzy=False)
     buf.seek(0)
     return gettext.GNUTranslations(buf)
 
