@@ -55,8 +55,11 @@ class People(Status):
         time_zone: str | None = None,
         language: str | None = None,
         colour_vision: str | None = None,
+        reminders: int | None = None,
     ) -> Outcome:
         """Change (any of) a person's settings; with none given, show them."""
+        if reminders is not None:  # (checked first: a refusal of anything changes nothing)
+            self.reminder_hours(reminders)  # type: ignore[attr-defined]  # (reminders.py)
         person = await self.db.person(user_id)
         settings = dict(person.settings)
         if turn_dms is not None:
@@ -106,7 +109,16 @@ class People(Status):
         person.settings = settings
         if any(v is not None for v in (turn_dms, quiet, time_zone, language, colour_vision)):
             await self.db.save_person(person)
-        return Outcome(reply=Message(self._settings_text(person, lang(settings.get("language")) if language else me())))
+        if reminders is not None:
+            await self.set_reminders(user_id, reminders)  # type: ignore[attr-defined]
+        reader = lang(settings.get("language")) if language else me()
+        text = self._settings_text(person, reader)
+        if hasattr(self, "reminders_text"):  # (the service has reminders: see reminders.py)
+            head, _, rest = text.partition("\n")
+            text = "\n".join(
+                [head, rest.split("\n")[0], await self.reminders_text(user_id, reader), *rest.split("\n")[1:]]
+            )
+        return Outcome(reply=Message(text))
 
     def _settings_text(self, person: Person, language: Lang) -> str:
         s = person.settings

@@ -5,6 +5,7 @@ asker's language (`me()`), the profile's image included."""
 from __future__ import annotations
 
 import asyncio
+import statistics
 from typing import Any
 
 from ..games import all_plugins, get_plugin
@@ -15,6 +16,7 @@ from . import pictures
 from .core import ServiceCore, shown, title
 from .outcome import Controls, File, Message, Outcome, Refused
 from .rating import game_result, rate
+from .words import duration, number
 
 PAGE = 10
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
@@ -143,6 +145,22 @@ class Standings(ServiceCore):
             files.append(File(f"profile-{target_id}.png", image, pictures.chart_alt(heading, trends, mine)))
         return Outcome(reply=Message("\n".join(lines), files))
 
+    async def profile_everywhere(self, user_id: str, name: str, servers: dict[str, str]) -> Outcome:
+        """Outside a server (a DM, a group DM, a person's own install): the asker's own record
+        on every server (`servers`: the names the front end knows), no one else's."""
+        mine = me()
+        guilds = await self.db.guilds_played(user_id)
+        if not guilds:
+            raise Refused(mine.t("You have not finished a game on any server yet."))
+        lines = [mine.t("**{name}** on every server:", name=name)]
+        for guild in guilds:
+            lines.append(mine.t("__{server}__", server=servers.get(guild) or guild))
+            for kind in await self.db.kinds_played(guild, user_id):
+                record = await self.db.record_of(guild, user_id, kind, recent=0)
+                if record is not None:
+                    lines.append(self._record_line(record, mine))
+        return Outcome(reply=Message("\n".join(lines)))
+
     @staticmethod
     def _record_line(r: Record, language: Lang | None = None) -> str:
         """A game kind on a profile: "**Game**: played, won, average; rating, place, trend."
@@ -184,6 +202,14 @@ class Standings(ServiceCore):
                     )
                 )
             text += "; " + ", ".join(clauses)
+        if r.pace:
+            text += "; " + language.n(
+                "median time to move {time} (over {moves} move)",
+                "median time to move {time} (over {moves} moves)",
+                len(r.pace),
+                time=duration(statistics.median(r.pace), language),
+                moves=number(len(r.pace), language, 0),
+            )
         return text + "."
 
     async def _link(self, guild_id: str, g: Finished, language: Lang | None = None) -> str:

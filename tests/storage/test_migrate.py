@@ -117,6 +117,9 @@ async def test_a_database_the_bot_lived_in_arrives_whole(tmp_path, pg_server):
     await play_on(svc, "thread1")  # one table finished: its result is the tournament's
     for uid, _ in people[:3]:
         await db.save_person(Person(uid, {"language": "de"}, away_until=2_000_000_000.5))
+    eve = "700000000000000005"
+    await svc.set_reminders(eve, 6)
+    await svc.follow("c2", eve)  # a game followed by someone not playing it
     await db.save_server("g1", {"tournament_role": "r9"})
     await db.depart("g2", 1_000_000.0)
     await Privacy(svc).forget(ann)

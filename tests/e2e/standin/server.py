@@ -82,6 +82,7 @@ class DiscordStandIn(
         self._attachments: dict[int, Attachment] = {}
         self._uploads: list[Attachment] = []  # what the bot uploaded, in order (`uploads()`)
         self._dm_channels: dict[int, int] = {}  # user id -> dm channel id
+        self._user_installs: set[int] = set()  # users who installed the app to their account
         self._closed_dms: set = set()
         self._no_posting: set = set()  # channels where the bot's posts answer 403 Missing Permissions
         self._bot_removed: set = set()  # guilds the bot was removed from (`remove_bot`)
