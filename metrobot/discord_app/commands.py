@@ -45,8 +45,8 @@ def clock_seconds(hours: float | None) -> int | None:
         raise Refused(
             me().t(
                 "The turn clock is given in hours, between {low} and {high}.",
-                low=f"{MIN_CLOCK_HOURS:g}",
-                high=f"{MAX_CLOCK_HOURS:g}",
+                low=me().num(MIN_CLOCK_HOURS, 2, trim=True),
+                high=me().num(MAX_CLOCK_HOURS, 2, trim=True),
             )
         )
     return int(hours * 3600)

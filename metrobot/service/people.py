@@ -145,9 +145,7 @@ class People(Status):
         if is_away(person, now):
             lines.append(language.t("Away until {when}.", when=f"<t:{int(person.away_until)}:f>"))
         left = max(0, AWAY_BUDGET - away_used(person, now)) / DAY
-        lines.append(
-            language.t("Time away left in these 30 days: {days} days.", days=f"{left:.1f}".rstrip("0").rstrip("."))
-        )
+        lines.append(language.t("Time away left in these 30 days: {days} days.", days=language.num(left, 1, trim=True)))
         return "\n".join(lines)
 
     # ------------------------------------------------------------ away
@@ -164,7 +162,7 @@ class People(Status):
                 me().t(
                     "You can be away at most {most} days in any 30; you have {left} left now.",
                     most=MAX_AWAY_DAYS,
-                    left=f"{max(0, left) / DAY:.1f}".rstrip("0").rstrip("."),
+                    left=me().num(max(0, left) / DAY, 1, trim=True),
                 )
             )
         note = " ".join(str(note or "").split())[:200] or None

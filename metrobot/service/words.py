@@ -8,7 +8,6 @@ from functools import lru_cache
 
 from babel import Locale, UnknownLocaleError
 from babel.dates import format_timedelta
-from babel.numbers import format_decimal
 
 from ..i18n import Lang
 
@@ -32,8 +31,8 @@ def _form(code: str) -> str:
 
 
 def number(value: float, language: Lang, digits: int = 1) -> str:
-    """A number with at most `digits` decimals, in the language's way."""
-    return format_decimal(round(value, digits), format=f"#,##0.{'#' * digits}", locale=_locale(language.code))
+    """A number with at most `digits` decimals, in the language's way (`Lang.num`)."""
+    return language.num(value, digits, trim=True)
 
 
 def duration(seconds: float, language: Lang) -> str:
