@@ -9,6 +9,7 @@ working after a restart and nothing lives only in memory.
   mb:bt:…, mb:tp:…                          the board as text (see textboard.py)
   mb:tn:<tournament>:<stage>:join|leave|start   a tournament's sign-up (see tourney_buttons.py)
   mb:fg:<user>:<issued>                     /me forget's confirmation (see privacy.py)
+  mb:fw:<game>                              👁 Follow on a game's status message (see following.py)
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import discord
 
 from ..service import Controls
 from .composer import COMPOSER_ITEMS, composer
+from .following import FOLLOW_ITEMS
 from .messages import bot_of, clip, guarded
 from .pages import PAGE_ITEMS, pages_view
 from .privacy import PRIVACY_ITEMS
@@ -136,7 +138,16 @@ def controls_view(controls: Controls) -> discord.ui.View:
     return view
 
 
-OURS = (LobbyButton, PlayButton, TournamentButton, *COMPOSER_ITEMS, *PAGE_ITEMS, *TEXT_ITEMS, *PRIVACY_ITEMS)
+OURS = (
+    LobbyButton,
+    PlayButton,
+    TournamentButton,
+    *COMPOSER_ITEMS,
+    *PAGE_ITEMS,
+    *TEXT_ITEMS,
+    *PRIVACY_ITEMS,
+    *FOLLOW_ITEMS,
+)
 
 
 def _none_of(items: tuple[type, ...]) -> str:

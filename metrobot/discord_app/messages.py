@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import logging
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import aiohttp
@@ -33,6 +33,9 @@ class Bot(Protocol):
 
     service: TournamentService  # (the games' service, with the tournaments')
     user: discord.ClientUser | None
+
+    @property
+    def guilds(self) -> Sequence[discord.Guild]: ...
 
     def get_channel(self, id: int, /) -> Any: ...
 

@@ -458,6 +458,7 @@ class Draw:
                     "tp",
                     "tn",
                     "fg",
+                    "fw",
                     "junk",
                     "other",
                 ]
@@ -511,6 +512,8 @@ class Draw:
         if family == "l":
             op = draw(st.sampled_from(["join", "leave", "start"]))
             return f"mb:l:{gid}:{op}", BUTTON
+        if family == "fw":  # 👁 Follow (follows a game: changes none)
+            return f"mb:fw:{gid}", BUTTON
         if family == "bt":  # 📄 the board as text
             return f"mb:bt:{gid}", BUTTON
         if family == "tp":  # the text board's pages
