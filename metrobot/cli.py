@@ -99,9 +99,10 @@ def cmd_render(args: argparse.Namespace) -> int:
     game, state = load_state(args.input)
     if args.viewer is not None and not game.seats_of(state, args.viewer):
         raise BadInput(f"--viewer {args.viewer!r} is not a player of this game")
-    if known(args.language) is None:
+    language = known(args.language)
+    if language is None:
         raise BadInput(f"--language must be one of {', '.join(LANGUAGES)}")
-    args.language = known(args.language)
+    args.language = language
     names = {}
     for pair in args.name:
         seat, sep, name = pair.partition("=")
@@ -235,7 +236,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m metrobot", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m metrobot", description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--version", action="version", version=f"metrobot {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 

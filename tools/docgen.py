@@ -323,7 +323,7 @@ def stale() -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.docgen", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.docgen", description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--check", action="store_true", help="only say whether the committed pages are current")
     args = parser.parse_args(argv)
     if args.check:

@@ -142,7 +142,7 @@ def scan_file(path: Path, found: Found) -> None:
             hint = next((k.value for k in node.keywords if k.arg == "hint"), None)
             if hint is not None:
                 args = (args + [ast.Constant(None)] * 2)[:2] + [hint]
-        texts: list[str | None] = []
+        texts: list[str] = []
         context = None
         for kind, arg in zip(shape, args):
             if not kind:
@@ -188,7 +188,7 @@ def scan_template(path: Path, found: Found) -> None:
         if not all(isinstance(a, nodes.Const) and isinstance(a.value, str) for a in args) or len(args) < len(shape):
             found.problems.append(f"{where}: the catalogue is given something else than a literal text")
             continue
-        values = [a.value for a in args]
+        values = [a.value for a in args if isinstance(a, nodes.Const)]  # (all are: checked above)
         if name == "n":
             found.add(None, values[0], values[1], where)
         elif name == "p":
@@ -262,7 +262,7 @@ def main(argv: list[str]) -> int:
     if None in named or DEFAULT in named:
         print(f"check takes language codes: {', '.join(TRANSLATED)}")
         return 2
-    codes = named or FINISHED
+    codes = [c for c in named if c is not None] or FINISHED  # (none is: checked above)
     problems = check_sources(tmpl) + [p for code in codes for p in check_language(code, tmpl)]
     print("\n".join(problems) if problems else f"{len(found.messages)} texts, all translated in {', '.join(codes)}")
     if not named:

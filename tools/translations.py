@@ -34,7 +34,8 @@ def placeholders(text: str) -> set[str]:
     for _, field_name, spec, _ in parsed:
         if field_name is None:
             continue
-        name = FIELD_NAME.match(field_name).group()
+        found = FIELD_NAME.match(field_name)
+        name = found.group() if found else ""
         if not name or name.isdigit():
             raise NotAFormat(f"the place {{{field_name}}} has no name to fill it from")
         names.add(name)
@@ -75,7 +76,7 @@ def check_language(code: str, expected: Catalog) -> list[str]:
                 "check it, then remove its fuzzy flag)"
             )
             continue
-        if message.context == "command name" and not valid_name(ours.string):
+        if message.context == "command name" and not (isinstance(ours.string, str) and valid_name(ours.string)):
             problems.append(f"{label}: {ours.string!r} is no Discord command name (lower case, no spaces, <= 32)")
         if any(path == "slash commands" for path, _ in message.locations) and len(ours.string) > 100:
             problems.append(f"{label}: longer than Discord's 100 characters")
@@ -83,7 +84,7 @@ def check_language(code: str, expected: Catalog) -> list[str]:
             wanted = placeholders(message.id if isinstance(message.id, str) else message.id[1])
         except NotAFormat:
             continue  # (the English itself is said to be wrong, once: `check_sources`)
-        for text in ours.string if isinstance(ours.string, tuple) else (ours.string,):
+        for text in ours.string if isinstance(ours.string, (tuple, list)) else (ours.string,):
             try:
                 places = placeholders(text)
             except NotAFormat as exc:

@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord.ext import commands, tasks
@@ -25,7 +25,7 @@ from .controls import DYNAMIC_ITEMS, unknown_control
 from .delivery import deliver
 from .gate import Gate, TokenBuckets
 from .halls import run_tournaments
-from .messages import log_failure
+from .messages import Bot, log_failure
 from .moves import move_commands
 from .operate import Operations
 from .people import people_commands
@@ -42,7 +42,14 @@ log = logging.getLogger("metrobot.discord")
 STOP_SECONDS = 8.0  # a graceful stop's budget: under the 10 s a stop is promised in
 
 
-class Metro:
+# To the checker, the mixin is the Bot it is always mixed into (see MetroBot, ShardedMetroBot).
+if TYPE_CHECKING:
+    _BotBase = commands.Bot
+else:
+    _BotBase = object
+
+
+class Metro(_BotBase):
     """The bot's own behaviour, on top of discord.py's Bot or AutoShardedBot (see create_bot)."""
 
     settings: Settings
@@ -115,7 +122,7 @@ class Metro:
     async def setup_hook(self) -> None:
         self._setting_up = True
         self.db = await Database(self.settings.database).open()
-        seeds = {} if self.settings.seed is None else {"seeds": fixed_seeds(self.settings.seed)}
+        seeds: dict[str, Any] = {} if self.settings.seed is None else {"seeds": fixed_seeds(self.settings.seed)}
         self.service = TournamentService(
             self.db,
             default_turn_clock=int(self.settings.turn_clock_hours * 3600),
@@ -148,7 +155,7 @@ class Metro:
             return  # stopped while waiting
         # What a crash left owed is delivered now, over HTTP, while the gateway connects, and
         # as soon as the claims a dead process held run out (later at every tick of the turn clock).
-        self._recovery = asyncio.create_task(deliver_on_start(self))
+        self._recovery = asyncio.create_task(deliver_on_start(cast(Bot, self)))
         self.turn_clock.change_interval(seconds=self.settings.tick_seconds)
         self.turn_clock.start()
         if self.settings.metrics_port is not None:
@@ -227,7 +234,7 @@ class Metro:
         *,
         ephemeral: bool = True,
     ) -> None:
-        await deliver(self, channel_id, outcome, interaction, ephemeral=ephemeral)
+        await deliver(cast(Bot, self), channel_id, outcome, interaction, ephemeral=ephemeral)
         if self.db is not None and self.db.tournament_news:  # a tournament's table ended: its director runs now
             self.db.tournament_news = False
             task = asyncio.create_task(self.run_tournaments())
@@ -271,7 +278,7 @@ class Metro:
                     # a post it was making is found in the channel by the next start, not sent twice)
                     self._recovery.cancel()
                 if self.service is not None:  # (stopped before it ever logged in: nothing to deliver)
-                    await deliver_owed(self)
+                    await deliver_owed(cast(Bot, self))
         except TimeoutError:
             log.warning("stopping: out of time; what is still owed is delivered at the next start")
         except Exception:
@@ -322,12 +329,12 @@ class Metro:
                 log_failure("the privacy tick failed")
         for channel_id, outcome in results:
             try:
-                await deliver(self, channel_id, outcome)
+                await deliver(cast(Bot, self), channel_id, outcome)
             except Exception:
                 log_failure("could not post the turn clock's news to channel %s", channel_id)
         if self._recovery is not None and self._recovery.done():
             try:
-                await deliver_owed(self)
+                await deliver_owed(cast(Bot, self))
             except Exception:
                 log_failure("could not deliver what is owed; trying again at the next tick")
         await self.run_tournaments()  # (never raises: each tournament's trouble is logged)

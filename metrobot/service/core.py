@@ -18,7 +18,7 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..games import get_plugin
 from ..games.plugin import GamePlugin
@@ -70,6 +70,29 @@ def fixed_seeds(base: int) -> Callable[[], int]:
 
 
 class ServiceCore(Owing, Drawing):
+    if TYPE_CHECKING:  # what later parts of the service provide (Lobby, Turns)
+
+        def _lobby_message(
+            self, plugin: GamePlugin, row: GameRow, language: Lang | None = None, role: str | None = None
+        ) -> Message: ...
+        async def _advance(
+            self,
+            row: GameRow,
+            plugin: GamePlugin,
+            state: Any,
+            logged: list[Any],
+            *,
+            events: list[Any] | None = None,
+            before: Any = None,
+            actor: str | None = None,
+            note: str | None = None,
+            reply: str | None = None,
+            changes: dict[str, Any] | None = None,
+        ) -> Outcome: ...
+        async def _autoplay(
+            self, plugin: GamePlugin, state: Any, row: GameRow, *, seats: set[str] | None = None
+        ) -> tuple[Any, list[Any], list[Any]]: ...
+
     def __init__(
         self,
         db: Database,

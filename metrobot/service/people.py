@@ -113,11 +113,10 @@ class People(Status):
             await self.set_reminders(user_id, reminders)  # type: ignore[attr-defined]
         reader = lang(settings.get("language")) if language else me()
         text = self._settings_text(person, reader)
-        if hasattr(self, "reminders_text"):  # (the service has reminders: see reminders.py)
+        reminders_text = getattr(self, "reminders_text", None)  # (the service has reminders: see reminders.py)
+        if reminders_text is not None:
             head, _, rest = text.partition("\n")
-            text = "\n".join(
-                [head, rest.split("\n")[0], await self.reminders_text(user_id, reader), *rest.split("\n")[1:]]
-            )
+            text = "\n".join([head, rest.split("\n")[0], await reminders_text(user_id, reader), *rest.split("\n")[1:]])
         return Outcome(reply=Message(text))
 
     def _settings_text(self, person: Person, language: Lang) -> str:
@@ -143,7 +142,7 @@ class People(Status):
         ]
         now = self.clock()
         if is_away(person, now):
-            lines.append(language.t("Away until {when}.", when=f"<t:{int(person.away_until)}:f>"))
+            lines.append(language.t("Away until {when}.", when=f"<t:{int(person.away_until or 0)}:f>"))
         left = max(0, AWAY_BUDGET - away_used(person, now)) / DAY
         lines.append(language.t("Time away left in these 30 days: {days} days.", days=language.num(left, 1, trim=True)))
         return "\n".join(lines)
@@ -180,7 +179,7 @@ class People(Status):
                 me().t(
                     "You are away until {when}. Your turn clocks stop while your games wait "
                     "for you; a move of yours or `/me back` ends it.",
-                    when=f"<t:{int(person.away_until)}:f>",
+                    when=f"<t:{int(person.away_until or 0)}:f>",
                 )
             ),
             elsewhere=elsewhere,
@@ -225,7 +224,7 @@ class People(Status):
         text = g.t(
             "🏖️ {name} is away until {when}: the turn clock stops while the game waits for them.",
             name=seat.name if seat else person.user_id,
-            when=f"<t:{int(person.away_until)}:f>",
+            when=f"<t:{int(person.away_until or 0)}:f>",
         )
         outcome = Outcome(public=[Message(text + (f" “{note}”" if note else ""))])
         changes: dict[str, Any] = {}

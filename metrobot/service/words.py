@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from functools import lru_cache
+from typing import Literal
 
 from babel import Locale, UnknownLocaleError
 from babel.dates import format_timedelta
@@ -24,7 +25,7 @@ def _locale(code: str) -> Locale:
     return _known(code) or Locale.parse("en")
 
 
-def _form(code: str) -> str:
+def _form(code: str) -> Literal["long", "narrow"]:
     """Words ("3 hours"); symbols ("3h") for a language Babel does not know, where English
     words would pass for text that bypassed the catalogue."""
     return "long" if _known(code) is not None else "narrow"

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .db import Database
-from .sql import Tx
+from .sql import Tx, one_row
 
 BATCH = 1000
 
@@ -114,7 +114,7 @@ async def count_rows(db: Database, tables: Sequence[Table] | None = None) -> dic
     out = {}
     async with db.driver.read() as q:
         for table in tables:
-            (out[table.name],) = await q.fetchone(f'SELECT COUNT(*) FROM "{table.name}"')
+            (out[table.name],) = await one_row(q, f'SELECT COUNT(*) FROM "{table.name}"')
     return out
 
 
