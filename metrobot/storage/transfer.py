@@ -37,6 +37,7 @@ TABLES: dict[str, list[str]] = {
         "waiting",
         "paused",
         "nudged_at",
+        "takeback",
     ],
     "seats": ["user_id", "game_id"],
     "actions": ["game_id", "seq", "seat", "action", "actor", "created_at"],

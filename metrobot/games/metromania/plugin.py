@@ -126,6 +126,17 @@ class MetromaniaPlugin(GamePlugin):
     def hands_may_change(self, events: list[dict[str, Any]]) -> bool:
         return any(e.get("marker") for e in events)
 
+    takeback_rule = N_(
+        "In MetrOmania every move can be taken back (nothing in it is left to chance), except the one that "
+        "ends the game."
+    )
+
+    def can_take_back(self, before: Any, seat: str, actions: list[dict[str, Any]], after: Any) -> bool:
+        # The board is dealt at the start and hands only shrink: a move draws nothing and
+        # shows the mover nothing they did not know (their own markers, the public board).
+        game = self.game
+        return bool(actions) and seat in game.to_move(before) and not game.is_over(after) and before.rng == after.rng
+
     def automatic(self) -> dict[str, Callable[[], AutoPlayer]]:
         return ai.AUTOMATIC
 
