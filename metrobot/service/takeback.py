@@ -20,8 +20,8 @@ import asyncio
 from dataclasses import replace
 from typing import Any
 
+from ..games.logplay import is_takeback, takeback
 from ..games.logplay import replay as replay_log
-from ..games.logplay import takeback
 from ..games.plugin import GamePlugin
 from ..i18n import me
 from ..storage import Conflict, GameRow
@@ -41,6 +41,39 @@ class TakeBack(Turns):
         start = game.new_game([s.user_id for s in row.seats], row.options, row.seed)
         return await asyncio.to_thread(replay_log, game, start, entries[:position])
 
+    def _record(self, row: GameRow, user_id: str, entries: list[dict[str, Any]]) -> dict[str, Any]:
+        """The game's record of the move the person asks to take back, or the reason there is
+        none for them: something happened since, it is someone else's, the game's settings or
+        its rule keep it."""
+        too_late = Refused(
+            me().t(
+                "Too late to take this move back: something has happened since (another move, or the "
+                "automatic player's). A move can be taken back only while nothing has followed it."
+            )
+        )
+        if row.status != "active" or not entries or len(entries) != row.moves:
+            raise too_late
+        record = row.takeback
+        # The confirmation the button was under: the entries saved with the last one.
+        last = [e for e in entries if e["at"] == entries[-1]["at"]]
+        if record is not None and record.get("to") == row.moves:
+            last = entries[record["from"] : record["to"]]
+        if any(e["actor"] == "auto" or is_takeback(e["action"]) for e in last):
+            raise too_late
+        if not last or any(e["actor"] != user_id for e in last):
+            raise Refused(me().t("Only the person who made a move can take it back."))
+        if record is None or record.get("to") != row.moves:
+            if window(row) <= 0:
+                raise Refused(
+                    me().t(
+                        "Moves can't be taken back in this game: its settings turn it off "
+                        "(`/game settings takeback_minutes`)."
+                    )
+                )
+            rule = self._plugin(row).takeback_rule
+            raise Refused(me().t("This move can't be taken back. {rule}", rule=me().t(rule)))
+        return record
+
     async def take_back(self, channel_id: str, user_id: str, *, game_id: int, moves: int) -> Outcome:
         """Take back the person's move that left the game at `moves` actions, if nothing has
         happened since and the game's rule allows it; refused, with the reason, otherwise."""
@@ -51,18 +84,9 @@ class TakeBack(Turns):
                 if over is not None and over.channel_id == channel_id and over.status == "finished":
                     raise Refused(me().t("The game is over: its last move can't be taken back."))
                 raise Refused(me().t("These controls belong to an earlier game in this channel."))
-            record = row.takeback
-            if row.status != "active" or moves != row.moves or record is None or record.get("to") != row.moves:
-                raise Refused(
-                    me().t(
-                        "Too late to take this move back: something has happened since (another move, or the "
-                        "automatic player's). A move can be taken back only while nothing has followed it."
-                    )
-                )
-            entries = await self.db.actions(row.id)
+            entries = await self.db.actions(row.id) if moves == row.moves else []
+            record = self._record(row, user_id, entries)
             taken = entries[record["from"] : record["to"]]
-            if not taken or any(e["actor"] != user_id for e in taken):
-                raise Refused(me().t("Only the person who made a move can take it back."))
             now = self.clock()
             if now > record["until"]:
                 raise Refused(
