@@ -54,7 +54,7 @@ async def log(table):
 
 async def test_a_move_taken_back_edits_its_post_and_the_next_person_is_called_once(standin, bot):
     ann, bob = standin.add_member(name="Ann"), standin.add_member(name="Bob")
-    table = await game(standin, bot, ann, [bob])
+    table = await game(standin, bot, ann, [bob], variant="open")  # (open hands: every move may be taken back)
     if await table.owed() != [ann]:  # (Ann moves first from here on)
         await table.dig_by_command(bob)
         await settled(table)
@@ -113,7 +113,7 @@ async def test_a_move_taken_back_edits_its_post_and_the_next_person_is_called_on
 
 async def test_refused_after_the_next_move_and_the_next_person_is_not_called_for_it(standin, bot):
     ann, bob = standin.add_member(name="Ann"), standin.add_member(name="Bob")
-    table = await game(standin, bot, ann, [bob])
+    table = await game(standin, bot, ann, [bob], variant="open")
     (first,) = await table.owed()
     second = bob if first == ann else ann
     reply = await table.dig_by_command(first)
@@ -162,7 +162,7 @@ async def test_refused_after_a_card_was_drawn(standin, bot):
 
 async def test_the_game_setting(standin, bot):
     ann, bob = standin.add_member(name="Ann"), standin.add_member(name="Bob")
-    table = await game(standin, bot, ann, [bob])
+    table = await game(standin, bot, ann, [bob], variant="open")
     said = await ask(standin, ann, table.channel, "game settings", {"takeback_minutes": 0})
     assert "Moves can no longer be taken back" in said
     (mover,) = await table.owed()

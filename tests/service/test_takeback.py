@@ -15,6 +15,8 @@ from metrobot.service.backwindow import DEFAULT_WINDOW
 from metrobot.storage import Database
 from tests.service.test_service import PEOPLE, FakeClock, started, take_turn, whose_turn
 
+OPEN = {"hands": "open"}  # MetrOmania with open hands: a marker dropped is no secret, every move may be taken back
+
 
 @pytest.fixture
 async def db(tmp_path):
@@ -51,7 +53,7 @@ async def replayed(db, row):
 
 
 async def test_a_move_taken_back_leaves_the_game_exactly_as_before(svc, db, clock):
-    await started(svc, 3)
+    await started(svc, 3, options=OPEN)
     before = await db.open_game("c1")
     mover = (await whose_turn(svc))[0]
     out = await take_turn(svc, mover, random.Random(2))
@@ -90,7 +92,7 @@ async def test_a_move_taken_back_leaves_the_game_exactly_as_before(svc, db, cloc
 
 
 async def test_refused_after_the_next_move_after_the_window_and_twice(svc, db, clock):
-    await started(svc, 2)
+    await started(svc, 2, options=OPEN)
     rnd = random.Random(3)
     mover = (await whose_turn(svc))[0]
     await take_turn(svc, mover, rnd)
