@@ -10,6 +10,7 @@ working after a restart and nothing lives only in memory.
   mb:tn:<tournament>:<stage>:join|leave|start   a tournament's sign-up (see tourney_buttons.py)
   mb:fg:<user>:<issued>                     /me forget's confirmation (see privacy.py)
   mb:tb:<game>:<moves>                      ↶ take back a move (see takeback.py)
+  mb:fw:<game>                              👁 Follow on a game's status message (see following.py)
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import discord
 
 from ..service import Controls
 from .composer import COMPOSER_ITEMS, composer
+from .following import FOLLOW_ITEMS
 from .messages import bot_of, clip, guarded
 from .pages import PAGE_ITEMS, pages_view
 from .privacy import PRIVACY_ITEMS
@@ -147,6 +149,7 @@ OURS = (
     *TEXT_ITEMS,
     *PRIVACY_ITEMS,
     *TAKEBACK_ITEMS,
+    *FOLLOW_ITEMS,
 )
 
 

@@ -54,7 +54,7 @@ class GameRow:
     waiting: list[str] = field(default_factory=list)  # the people it waits for (kept with the state)
     paused: float | None = None  # seconds left on a turn clock stopped while someone is away
     nudged_at: float | None = None  # when someone last nudged the people it waits for
-    takeback: dict[str, Any] | None = None  # the move that may still be taken back (see migration 10)
+    takeback: dict[str, Any] | None = None  # the move that may still be taken back (see migrations/m12_takeback.py)
 
     @property
     def state(self) -> dict[str, Any] | None:

@@ -459,6 +459,7 @@ class Draw:
                     "tn",
                     "fg",
                     "tb",
+                    "fw",
                     "junk",
                     "other",
                 ]
@@ -512,6 +513,8 @@ class Draw:
         if family == "l":
             op = draw(st.sampled_from(["join", "leave", "start"]))
             return f"mb:l:{gid}:{op}", BUTTON
+        if family == "fw":  # 👁 Follow (follows a game: changes none)
+            return f"mb:fw:{gid}", BUTTON
         if family == "bt":  # 📄 the board as text
             return f"mb:bt:{gid}", BUTTON
         if family == "tp":  # the text board's pages

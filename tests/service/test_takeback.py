@@ -196,3 +196,49 @@ async def test_a_finished_game_is_not_taken_back(svc, db):
 def test_every_game_says_its_rule():
     for plugin in (get_plugin(k) for k in ("metromania", "flipwrite", "underground")):
         assert plugin.takeback_rule != type(plugin).__mro__[1].takeback_rule
+
+
+async def test_pace_measures_the_move_that_stands_from_when_the_turn_began(svc, db):
+    """A move taken back never happened: the mover's time for that turn runs from when it began
+    to their move after the take-back (as their turn clock does)."""
+    from metrobot.service.pace import move_times
+
+    await started(svc, 2, options=OPEN)
+    rnd = random.Random(7)
+    first = (await whose_turn(svc))[0]
+    await take_turn(svc, first, rnd)
+    mover = (await whose_turn(svc))[0]
+    await take_turn(svc, mover, rnd)
+    moved = await db.open_game("c1")
+    await svc.take_back("c1", mover, game_id=moved.id, moves=moved.moves)
+    await take_turn(svc, mover, rnd)
+    row = await db.open_game("c1")
+    actions = await db.actions(row.id)
+    # Timestamps by hand: the first turn ends at 100, the move taken back at 160, the take-back
+    # at 170, the move that stands at 200.
+    at = {}
+    for i, a in enumerate(actions):
+        at[i] = 100.0 if a["actor"] == first and i < 3 else 200.0
+    taken = next(i for i, a in enumerate(actions) if is_takeback(a["action"]))
+    for i in range(taken - 1, -1, -1):
+        if actions[i]["actor"] != mover:
+            break
+        at[i] = 160.0
+    at[taken] = 170.0
+    timed = [dict(a, at=at[i]) for i, a in enumerate(actions)]
+    paces = move_times(svc._plugin(row), row, timed, {})
+    assert paces[mover] == [100.0]  # 200 - 100: the move that stands, timed from the turn's start
+
+
+async def test_a_follower_hears_after_the_window_and_sees_the_board_as_it_is_again(svc, db, clock):
+    await started(svc, 2, options=OPEN)
+    await svc.follow("c1", "u9")
+    rnd = random.Random(3)
+    mover = (await whose_turn(svc))[0]
+    await take_turn(svc, mover, rnd)
+    assert not [d for _, o in await svc.tick() for d in o.dms if d[0] == "u9"]  # the window is open: not yet
+    moved = await db.open_game("c1")
+    await svc.take_back("c1", mover, game_id=moved.id, moves=moved.moves)
+    clock.now += DEFAULT_WINDOW + 1
+    told = [m for _, o in await svc.tick() for u, m in o.dms if u == "u9"]
+    assert len(told) == 1 and told[0].owed.position == moved.moves + 1  # the board after the take-back

@@ -1,4 +1,4 @@
-"""10: taking a move back (issue 46).
+"""12: taking a move back (issue 46).
 
 `games.takeback`: the move that may still be taken back, as JSON, or NULL — {"from", "to"}
 (the log positions before and after it), "until" (when the window closes, on the service's
