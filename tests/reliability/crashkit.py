@@ -35,7 +35,7 @@ FAULTS_DIR = Path(__file__).with_name("faults")
 ROOT = Path(__file__).resolve().parents[2]
 ACTION_TIMEOUT = 4.0
 BY_BUTTONS = 0.3  # the share of moves made through the buttons (Play, the composer, Confirm)
-TAKE_BACK = 0.3  # the share of moves offered ↶ that are taken back at once
+TAKE_BACK = 0.6  # the share of moves offered ↶ that are taken back at once
 
 
 # ---------------------------------------------------------------- the bot process
