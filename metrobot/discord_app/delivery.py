@@ -107,11 +107,21 @@ async def edit(client: Bot, channel: discord.abc.Messageable, message: Message) 
         if message.edit == "status" and message.owed is not None
         else None
     )
-    for message_id, text in await client.service.edits(message):
+    targets = await client.service.edits(message)
+    if targets is None:  # what it edits is not posted yet: it stays owed (recovery makes it after)
+        return
+    for message_id, text in targets:
         target = channel.get_partial_message(int(message_id))  # type: ignore[attr-defined]
         try:
             if text is None:
                 await target.edit(view=None)
+            elif message.edit == "takeback":  # a move taken back: its words, its board, live buttons again
+                await target.edit(
+                    content=clip(text),
+                    attachments=files(message.files),
+                    view=controls_view(message.controls) if message.controls else None,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
             else:
                 await target.edit(content=clip(text), view=buttons, allowed_mentions=discord.AllowedMentions.none())
             done.append(message_id)

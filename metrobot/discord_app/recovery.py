@@ -15,7 +15,8 @@ committed. One that was overtaken while it waited (a newer turn already posted b
 process, or the game over) is not posted as if current: a turn post goes out as history —
 the same text and board, its buttons shown disabled, nobody pinged — and one overtaken
 while it was being posted is made history at once; an older lobby or hand DM is dropped
-(what they show, a newer one or the game shows as it is now).
+(what they show, a newer one or the game shows as it is now), and so is a ping held for a
+move's take-back window once the turn it calls to is over.
 
 On start, what a dead process still held is picked up as soon as its claim runs out (a
 sweep every second until every claim a dead process could hold has run out), not at the
@@ -139,9 +140,10 @@ async def _settle_post(
     if kind in ("play", "lobby") and not item.superseded:
         await outbox.overtaken(client.service.db, item)
     if item.superseded:
-        # A lobby only shows who sits where (a newer one, or the game, tells it now); a turn
-        # post also tells what happened: it goes out as history.
-        return None if kind == "lobby" else await _post_as_history(channel, message)
+        # A lobby only shows who sits where (a newer one, or the game, tells it now), and a held
+        # ping only calls someone to a turn now over; a turn post also tells what happened: it
+        # goes out as history.
+        return None if kind == "lobby" or message.topic == "ping" else await _post_as_history(channel, message)
     sent = await post(channel, message)
     if controls and kind in ("play", "lobby") and await outbox.overtaken(client.service.db, item):
         await sent.edit(view=_disabled(controls_view(controls)))  # a newer turn came first

@@ -251,6 +251,19 @@ class GamePlugin:
     def hands_may_change(self, events: list[Event]) -> bool:
         return False
 
+    # ------------------------------------------------------------ taking a move back
+    # The game's rule for taking a move back, in a sentence (the players' guide, refusals).
+    takeback_rule: str = N_("In this game a move can't be taken back.")
+
+    def can_take_back(self, before: Any, seat: str, actions: list[Action], after: Any) -> bool:
+        """Whether `seat`'s move — `actions`, which led from `before` to `after` — may be
+        taken back: only while it showed the mover nothing they could learn from (no card
+        drawn or turned, no chance, no hidden decision revealed) and did not end the game. A
+        pure function of the two states; the service checks the rest (the move is the last
+        thing in the log, nobody and no automatic player acted after it, it is the asker's
+        own and the game's window is open). Default, for a game that says nothing: never."""
+        return False
+
     # ------------------------------------------------------------ automatic players
     def automatic(self) -> dict[str, Callable[[], AutoPlayer]]:
         """The game's own automatic players by level, weakest first ("random" is shared)."""

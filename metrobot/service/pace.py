@@ -20,6 +20,7 @@ from collections import defaultdict
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from ..games.logplay import KEEP, LogPlayer, is_takeback
 from ..games.plugin import GamePlugin
 from ..i18n import Lang
 from ..storage import GameRow, Person
@@ -66,30 +67,45 @@ def move_times(
     plugin: GamePlugin, row: GameRow, actions: list[dict[str, Any]], people: dict[str, Person]
 ) -> dict[str, list[float]]:
     """Seconds each person took for each of their moves, from a game's log (each action a
-    dict with `player`, `action`, `actor`, `at`), replayed from its seed."""
+    dict with `player`, `action`, `actor`, `at`), replayed from its seed. A move taken back
+    never happened: the mover's time runs on from when their turn began (as their turn clock
+    does), and their move played after the take-back is the one measured."""
     game = plugin.game
-    state = game.new_game([s.user_id for s in row.seats], row.options, row.seed)
+    log = LogPlayer.start(game, [s.user_id for s in row.seats], row.options, row.seed)
 
     def owed(s: Any) -> set[str]:
         return {game.owner(s, seat) for seat in game.to_move(s)}
 
-    current = owed(state)
+    current = owed(log.state)
     since: dict[str, float | None] = dict.fromkeys(current)  # (owed from the start: not known when)
     out: dict[str, list[float]] = defaultdict(list)
+    kept = {0: (dict(since), {p: len(v) for p, v in out.items()})}  # what stood after each position
     for entry in actions:
-        person = game.owner(state, entry["player"])
-        if person in since:
-            began = since.pop(person)
-            if began is not None and entry["actor"] == person:
-                out[person].append(max(0.0, entry["at"] - began - off_seconds(people.get(person), began, entry["at"])))
-        state, _ = game.apply(state, entry["player"], entry["action"])
-        now = owed(state)
-        for p in now - current:
-            since[p] = entry["at"]
-        for p in current - now:
-            since.pop(p, None)
-        current = now
-    return dict(out)
+        if is_takeback(entry["action"]):
+            log.play(entry["player"], entry["action"])
+            then, counted = kept[entry["action"]["to"]]  # (the log player checked it is a recent one)
+            since, current = dict(then), owed(log.state)
+            for p, n in counted.items():
+                del out[p][n:]
+            for p in set(out) - set(counted):
+                out[p].clear()
+        else:
+            person = game.owner(log.state, entry["player"])
+            if person in since:
+                began = since.pop(person)
+                if began is not None and entry["actor"] == person:
+                    seconds = entry["at"] - began - off_seconds(people.get(person), began, entry["at"])
+                    out[person].append(max(0.0, seconds))
+            log.play(entry["player"], entry["action"])
+            now = owed(log.state)
+            for p in now - current:
+                since[p] = entry["at"]
+            for p in current - now:
+                since.pop(p, None)
+            current = now
+        kept[log.position] = (dict(since), {p: len(v) for p, v in out.items()})
+        kept.pop(log.position - KEEP, None)
+    return {p: v for p, v in out.items() if v}
 
 
 def median(seconds: list[float]) -> float | None:

@@ -9,6 +9,7 @@ import statistics
 from typing import Any
 
 from ..games import all_plugins, get_plugin
+from ..games.logplay import replay as replay_log
 from ..games.plugin import GamePlugin
 from ..i18n import Lang, me
 from ..storage import Finished, GameRow, Record
@@ -245,7 +246,5 @@ class Standings(ServiceCore):
 
     async def _replayed(self, plugin: GamePlugin, row: GameRow) -> Any:
         game = plugin.game
-        state = game.new_game([s.user_id for s in row.seats], row.options, row.seed)
-        for entry in await self.db.actions(row.id):
-            state, _ = game.apply(state, entry["player"], entry["action"])
-        return state
+        start = game.new_game([s.user_id for s in row.seats], row.options, row.seed)
+        return replay_log(game, start, await self.db.actions(row.id))  # (take-backs included)

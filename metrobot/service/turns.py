@@ -16,6 +16,7 @@ from ..i18n import me
 from ..metrics import AI_DECISIONS, AI_SECONDS, timed
 from ..storage import Conflict, GameRow, Person
 from .automatic import next_automatic, play_automatic
+from .backwindow import button, hold_calls, offer
 from .coach import coach, fitting
 from .core import sentence, title
 from .outcome import Menu, Message, Outcome, Refused
@@ -184,7 +185,9 @@ class Turns(People, Pace):
             before = state
             state, actions, events = self._apply_steps(plugin, state, seat, steps)
             logged = [(seat, a, user_id) for a in actions]
-            outcome = await self._advance(row, plugin, state, logged, events=events, before=before, actor=user_id)
+            outcome = await self._advance(
+                row, plugin, state, logged, events=events, before=before, actor=user_id, own=True
+            )
         outcome.elsewhere = back + outcome.elsewhere  # (committed before the move)
         return outcome
 
@@ -201,10 +204,12 @@ class Turns(People, Pace):
         note: str | None = None,
         reply: str | None = None,
         changes: dict[str, Any] | None = None,
+        own: bool = False,
     ) -> Outcome:
         """After a person's actions: let the automatic player move for seats that left, then
         save the state, the actions and what they owe the channel and the players in one
-        transaction, and say what to post."""
+        transaction, and say what to post. A person's `own` move may be taken back for a while
+        (see backwindow.py): then the next people are called only once the window closes."""
         game = plugin.game
         before = before if before is not None else state
         events = list(events or [])
@@ -226,8 +231,15 @@ class Turns(People, Pace):
                 )
         actions = logged + auto_actions
         position = row.moves + len(actions)
+        changes["takeback"] = offer(row, plugin, before, state, logged, auto_actions, now) if own else None
         after = replace(row, moves=position, **{k: v for k, v in changes.items() if k != "state"})
         out = self._announce(after, plugin, before, state, events, actor=actor, note=note, reply=reply, people=people)
+        if changes["takeback"] is not None:
+            until = changes["takeback"]["until"]
+            hold_calls(out, until, self._lang(row))
+            if out.reply is not None:
+                out.reply.text += " " + me().t("You may take it back until {when}.", when=f"<t:{int(until)}:T>")
+                out.reply.controls = button(row, position, me().p("button", "↶ Take back"))
         paces = await self.game_pace(plugin, row, actions, people) if game.is_over(state) else {}
         if paces and out.public:  # the last post says each player's pace in this game
             out.public[0].text = "\n".join(

@@ -255,6 +255,7 @@ class Database(
         owed: Sequence[Owed] = (),
         result: GameResult | None = None,
         rate: RateFn | None = None,
+        withdraw: int | None = None,
         **changes: Any,
     ) -> GameRow:
         """Save changes to a game (and append actions, and what they owe the channel and the
@@ -263,7 +264,8 @@ class Database(
         `changes` are column values (seats, state, options, bot_level... as Python objects); the
         version goes up by one. Raises Conflict if the stored version moved on. The stored
         `owed` items get their ids. A game that finishes brings its `result`: its results
-        and the ratings they change (by `rate`) are stored in the same transaction.
+        and the ratings they change (by `rate`) are stored in the same transaction. A take-back
+        settles, unsent, what the move at position `withdraw` still held (`outbox.withdraw`).
         """
         encoded = {}
         for key, value in changes.items():
@@ -277,7 +279,7 @@ class Database(
         encoded["updated_at"] = time.time()
         if changes.get("status") == "finished":
             encoded["finished_at"] = encoded["updated_at"]
-        await self._write(row, encoded, list(actions), list(owed), result, rate, changes.get("seats"))
+        await self._write(row, encoded, list(actions), list(owed), result, rate, changes.get("seats"), withdraw)
         # What was just written, without reading it back (the state can be large).
         if "state" in changes:
             changes["state_stored"] = changes.pop("state")
@@ -294,9 +296,10 @@ class Database(
         result: GameResult | None = None,
         rate: RateFn | None = None,
         seats: list[Seat] | None = None,
+        withdraw: int | None = None,
     ) -> None:
         async def write() -> None:
-            await self._write_once(row, encoded, actions, owed, result, rate, seats)
+            await self._write_once(row, encoded, actions, owed, result, rate, seats, withdraw)
 
         try:
             await self.driver.outage.patiently(write)
@@ -336,6 +339,7 @@ class Database(
         result: GameResult | None,
         rate: RateFn | None,
         seats: list[Seat] | None,
+        withdraw: int | None = None,
     ) -> None:
         sets = ", ".join(f"{k} = ?" for k in encoded)
         async with self.driver.transaction() as tx:
@@ -356,6 +360,8 @@ class Database(
                 await tx.execute("DELETE FROM seats WHERE game_id = ?", row.id)
                 await _seat(tx, row.id, seats)
             await outbox.insert(tx, row.id, row.channel_id, owed)
+            if withdraw is not None:
+                await outbox.withdraw(tx, row.id, withdraw)
             if result is not None and rate is not None:
                 await ratings.record(tx, self.driver, row.id, result, rate)
                 for hook in self.finish_hooks:

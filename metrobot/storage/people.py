@@ -141,6 +141,10 @@ class PeopleQueries:
         async with self.driver.read() as q:
             return await outbox.first_posts(q, game_ids)
 
+    async def posts_at(self, game_id: int, position: int) -> list[tuple[str | None, dict[str, Any]]]:
+        async with self.driver.read() as q:
+            return await outbox.posts_at(q, game_id, position)
+
     async def untidied(self, item: Owed) -> list[str]:
         async with self.driver.read() as q:
             return await outbox.untidied(q, item)

@@ -198,11 +198,12 @@ class ReminderQueries:
         return True
 
     async def latest_board(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
-        """The position and payload of the game's newest channel post with a board."""
+        """The position and payload of the game's newest channel post with a board (or of the edit
+        that gave a post the board as it is again after a move was taken back)."""
         async with self.driver.read() as q:
             row = await q.fetchone(
-                "SELECT position, payload FROM outbox WHERE game_id = ? AND target = 'channel' AND kind = 'post' "
-                "AND payload LIKE '%\"board\"%' ORDER BY id DESC LIMIT 1",
+                "SELECT position, payload FROM outbox WHERE game_id = ? AND target = 'channel' AND (kind = 'post' "
+                'OR payload LIKE \'%"edit": "takeback"%\') AND payload LIKE \'%"board"%\' ORDER BY id DESC LIMIT 1',
                 game_id,
             )
         return None if row is None else (row[0], json.loads(row[1]))

@@ -57,6 +57,8 @@ def _figures(watch: Watch, kind: str, started: float) -> dict:
         brief_twins=watch.brief_checks,
         alt_text_twins=watch.alt_checks,
         data_files=watch.data_checks,
+        takebacks=watch.takebacks,
+        takeback_twins=watch.takeback_twins,
         secrets_leaked=watch.leaks,
         seconds=round(time.perf_counter() - started, 1),
     )
@@ -72,6 +74,7 @@ async def test_no_secret_reaches_anyone_it_does_not_belong_to(kind, report):
     assert watch.games.get(kind) == n
     assert watch.view_checks > 0 and watch.twins_changed > 0  # the twins did differ in secrets
     assert watch.hint_checks > 0 and watch.brief_checks > 0 and watch.alt_checks > 0 and watch.data_checks > 0
+    assert watch.takebacks > 0 and watch.takeback_twins > 0  # moves were taken back, and compared with twins
     for channel in (
         "public",
         "reply",
@@ -225,6 +228,22 @@ async def test_fault_a_decision_in_the_prompt_is_caught(monkeypatch):
     monkeypatch.setattr(type(plugin), "prompt", prompt)
     watch = await play_games("flipwrite", FAULT_GAMES)
     assert watch.leaks > 0
+
+
+async def test_fault_a_take_back_telling_the_next_card_is_caught(monkeypatch):
+    """Taking back an On the Underground move tells its mover the top card of the draw pile."""
+    from metrobot.service.takeback import TakeBack
+
+    real = TakeBack._taken_back
+
+    async def taken_back(self, row, plugin, state, before, seat, user_id, now):
+        out, changes = await real(self, row, plugin, state, before, seat, user_id, now)
+        out.reply.text += f" (next: {before.draw[0]})" if before.draw else ""
+        return out, changes
+
+    monkeypatch.setattr(TakeBack, "_taken_back", taken_back)
+    watch = await play_games("underground", 1)
+    assert watch.leaks > 0 and any("taking back" in p for p in watch.problems)
 
 
 async def test_fault_a_coach_telling_a_hand_is_caught(monkeypatch):

@@ -134,6 +134,24 @@ class UndergroundPlugin(GamePlugin):
     ) -> list[str]:
         return textboard.text_board(view, viewer, names, lang)
 
+    takeback_rule = N_(
+        "In On the Underground a move can be taken back as long as no destination card was drawn in it (a "
+        "move whose passenger refills the row draws one; steps before the passenger moves draw none), and "
+        "never the move that ends the game."
+    )
+
+    def can_take_back(self, before: Any, seat: str, actions: list[dict[str, Any]], after: Any) -> bool:
+        # A card turned face up from the deck is chance the mover has seen; building and the
+        # passenger's walk over the cards already face up are not.
+        game = self.game
+        return (
+            bool(actions)
+            and seat in game.to_move(before)
+            and not game.is_over(after)
+            and after.draw == before.draw
+            and after.rng == before.rng
+        )
+
     def automatic(self) -> dict[str, Callable[[], AutoPlayer]]:
         return AUTOMATIC
 

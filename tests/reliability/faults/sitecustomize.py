@@ -17,6 +17,8 @@ lists what to break (comma-separated, `name` or `name:probability`):
                         process left owed delivered
   clock_lease:S         (no fault: a setting) a turn clock claimed by a process that died
                         is free again after S seconds instead of 60
+  kill_after_takeback:P when a move has been taken back (committed, its post not yet edited,
+                        the answer not yet given), die at once with probability P
   kill_while_editing:P  when an owed edit (a status message, old turn posts' buttons) has
                         been made but not yet marked done, die at once with probability P
   no_edits              owed edits (status messages, tidied turn posts) are marked done
@@ -71,6 +73,19 @@ if FAULTS:
                 os.kill(os.getpid(), signal.SIGKILL)
 
         Database._write = _write
+
+    if "kill_after_takeback" in FAULTS:
+        from metrobot.service.takeback import TakeBack
+
+        original_take_back = TakeBack.take_back
+
+        async def take_back_then_maybe_die(self, *args, **kwargs):
+            out = await original_take_back(self, *args, **kwargs)
+            if RND.random() < FAULTS["kill_after_takeback"]:
+                os.kill(os.getpid(), signal.SIGKILL)
+            return out
+
+        TakeBack.take_back = take_back_then_maybe_die
 
     if "kill_in_tournament" in FAULTS:
 
