@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .protocol import Action, BadInput, Event, Game
+from .protocol import Action, BadInput, Event, Game, is_object
 
 TAKEBACK = "takeback"
 TAKEN_BACK = "taken_back"  # the event a take-back yields: {"type", "player", "to"}
@@ -29,7 +29,7 @@ def takeback(to: int) -> Action:
 
 
 def is_takeback(action: Any) -> bool:
-    return isinstance(action, dict) and action.get("type") == TAKEBACK
+    return is_object(action) and action.get("type") == TAKEBACK
 
 
 class LogPlayer:

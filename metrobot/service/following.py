@@ -84,7 +84,7 @@ class Following(ServiceCore):
         held = person.away_until if is_away(person, now) else quiet_until(person, now)
         row = await self.db.game(game_id)
         record = row.takeback if row is not None else None
-        if record is not None and record.get("to") == row.moves and now < record.get("until", 0):
+        if row is not None and record is not None and record.get("to") == row.moves and now < record.get("until", 0):
             held = max(held or 0.0, record["until"])  # the last move may still be taken back: tell it after
         if held is not None or row is None or row.state is None:
             await self.db.hold_follow(user_id, game_id, held)

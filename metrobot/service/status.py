@@ -96,5 +96,5 @@ class Status(ServiceCore):
             posts = await self.db.posts_at(item.game_id, item.position - 1)
             if any(mid is None for mid, _ in posts):
                 return None  # (it goes out after them: the outbox keeps a game's messages in order)
-            return [(mid, message.text) for mid, _ in posts]
+            return [(mid, message.text) for mid, _ in posts if mid is not None]  # (all of them, as checked)
         return []
