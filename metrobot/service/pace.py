@@ -9,9 +9,8 @@ At a game's end the seconds of each person's moves are stored with their result
 (`results.pace`); `/profile` and the person's web page show the median over their finished
 games of a kind, and the game's last post the median of each player in that game.
 
-The replay takes tens of milliseconds for a long game (`python -m bench pace`: 33 ms median,
-50 ms p95 for a 5-player On the Underground game on the 2-core machine): it runs in the
-drawing workers, beside the final images (see turns.py), never on the event loop.
+The replay takes tens of milliseconds for a long game (`python -m bench pace`), so it runs in
+the drawing workers, beside the final images (see turns.py), never on the event loop.
 """
 
 from __future__ import annotations
