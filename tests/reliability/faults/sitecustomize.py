@@ -35,6 +35,7 @@ lists what to break (comma-separated, `name` or `name:probability`):
   kill_after_digest     die at once when a reminder digest has been recorded with its DM owed
                         (committed), before the DM is sent
   kill_after_follow_dm  the same for a follower's DM
+  digest_not_owed       a digest is recorded without the DM it owes (the DM only in memory)
   clock_ahead:S         (no fault: a setting) the service's clock runs S seconds ahead of the
                         log's, so that games look as old as a digest needs
   kill_at_confirm_ack   die at once when a confirmation that starts background work (the
@@ -228,6 +229,25 @@ if FAULTS:
             os.kill(os.getpid(), signal.SIGKILL)
 
         Privacy.farewell_said = die_before_deleting
+
+    if "digest_not_owed" in FAULTS:
+        from metrobot.storage import reminders
+
+        original_record_digest = reminders.ReminderQueries.record_digest
+
+        async def record_without_its_dm(self, *args, **kwargs):
+            real_insert = reminders.outbox.insert
+
+            async def nothing(*_args, **_kwargs):
+                return None
+
+            reminders.outbox.insert = nothing
+            try:
+                return await original_record_digest(self, *args, **kwargs)
+            finally:
+                reminders.outbox.insert = real_insert
+
+        reminders.ReminderQueries.record_digest = record_without_its_dm
 
     if "kill_after_digest" in FAULTS or "kill_after_follow_dm" in FAULTS:
         from metrobot.storage.reminders import ReminderQueries
