@@ -77,7 +77,9 @@ async def test_a_digest_and_a_followers_dm_committed_then_killed_arrive_once_aft
         await bot.kill()
         assert bot.kills == 1 and digests() == [] and news() == []
         owed = dms_owed(db_path, ann, cat)
-        assert sorted(t for t, sent in owed if sent is None) == sorted([f"dm:{cat}"] + ([] if broken else [f"dm:{ann}"]))
+        assert sorted(t for t, sent in owed if sent is None) == sorted(
+            [f"dm:{cat}"] + ([] if broken else [f"dm:{ann}"])
+        )
 
         bot.faults = SETTINGS
         await bot.start()
