@@ -121,14 +121,14 @@ class Following(ServiceCore):
         link = jump_link(row, (await self.db.last_boards([row.id])).get(row.id))
         if row.status == "aborted":
             text = reader.t(
-                "👁 {game} in {where} was stopped before its end; you follow it no more.", game=game, where=where
+                "👁 **{game}** in {where} was stopped before its end; you follow it no more.", game=game, where=where
             )
         elif end:
             state = self._state(plugin, row)
             ranking = plugin.final_ranking(state)
             won = ", ".join(shown(p, row.names.get(p, p), reader) for p, place in ranking.items() if place == 1)
             text = reader.t(
-                "🏁 {game} in {where} is over: {winners} won. The end: {link}",
+                "🏁 **{game}** in {where} is over: {winners} won. The end: {link}",
                 game=game,
                 where=where,
                 winners=won,
@@ -139,7 +139,7 @@ class Following(ServiceCore):
                 "the automatic player"
             )
             text = reader.t(
-                "👁 {game} in {where} has moved on: now waiting for {who}. The newest board: {link}",
+                "👁 **{game}** in {where} has moved on: now waiting for {who}. The newest board: {link}",
                 game=game,
                 where=where,
                 who=who,
