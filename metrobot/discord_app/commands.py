@@ -12,6 +12,7 @@ import asyncio
 import logging
 import math
 from collections.abc import Awaitable, Callable
+from typing import overload
 
 import discord
 from discord import app_commands
@@ -45,13 +46,17 @@ def clock_seconds(hours: float | None) -> int | None:
         raise Refused(
             me().t(
                 "The turn clock is given in hours, between {low} and {high}.",
-                low=f"{MIN_CLOCK_HOURS:g}",
-                high=f"{MAX_CLOCK_HOURS:g}",
+                low=me().num(MIN_CLOCK_HOURS, 2, trim=True),
+                high=me().num(MAX_CLOCK_HOURS, 2, trim=True),
             )
         )
     return int(hours * 3600)
 
 
+@overload
+def whole(value: int) -> int: ...
+@overload
+def whole(value: object) -> int | None: ...
 def whole(value: object) -> int | None:
     """A whole-number option as Discord should have sent it (a forged one may be anything)."""
     if value is None:
@@ -86,8 +91,9 @@ async def run(
     deferring: asyncio.Task | None = None
     if not confirm:
         deferring = asyncio.create_task(interaction.response.defer(ephemeral=ephemeral, thinking=True))
+    commits = Commits(first)
     try:
-        with Commits(first) as commits:
+        with commits:
             async with as_asker(interaction):
                 doing = asyncio.ensure_future(work())
                 if first is not None:

@@ -67,7 +67,9 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:l:(?P
             lobby = [m for m in outcome.public if m.controls and m.controls.kind == "lobby"]
             if lobby and interaction.message is not None:
                 outcome.public = [m for m in outcome.public if m not in lobby]
-                await interaction.message.edit(content=clip(lobby[0].text), view=controls_view(lobby[0].controls))
+                controls = lobby[0].controls
+                assert controls is not None  # (picked for its controls)
+                await interaction.message.edit(content=clip(lobby[0].text), view=controls_view(controls))
                 await bot.service.delivered(lobby[0])
             await bot.deliver(channel, outcome, interaction)
 

@@ -28,6 +28,7 @@ import asyncio
 import datetime
 import logging
 import time
+from typing import Any
 
 import discord
 
@@ -35,7 +36,7 @@ from ..service import Message
 from ..storage import Owed, outbox
 from .controls import controls_view
 from .delivery import QUIET_TOPICS, channel_of, dms_closed, edit, post, send_dm
-from .messages import Bot, clip, files, log_failure
+from .messages import Bot, clip, custom_ids, files, log_failure
 
 log = logging.getLogger("metrobot.discord")
 HISTORY = 50  # messages looked through for an earlier copy
@@ -116,6 +117,7 @@ async def deliver_farewells(client: Bot) -> int:
 
 
 async def _settle(client: Bot, item: Owed, message: Message) -> None:
+    assert item.channel_id is not None, "a stored item has its channel"
     if item.kind == "edit":  # made again as it is owed (an edit is the same however often it is made)
         try:
             if not item.superseded:  # (an older status: the newer edit says what it says now)
@@ -156,11 +158,12 @@ async def _settle_post(
     """Post what the channel is owed once: not again if a copy is there (a lobby copy is
     brought up to date), as history if it was overtaken, and turned into history at once if
     it was overtaken while it was being posted. None: nothing to post (an old lobby)."""
-    kind = message.controls.kind if message.controls else None
+    controls = message.controls
+    kind = controls.kind if controls else None
     earlier = await _already_sent(client, channel, message, item.created_at)
     if earlier is not None:
-        if kind == "lobby" and not item.superseded and earlier.content != clip(message.text):
-            await earlier.edit(content=clip(message.text), view=controls_view(message.controls))
+        if controls and kind == "lobby" and not item.superseded and earlier.content != clip(message.text):
+            await earlier.edit(content=clip(message.text), view=controls_view(controls))
         return earlier
     if kind in ("play", "lobby") and not item.superseded:
         await outbox.overtaken(client.service.db, item)
@@ -169,14 +172,15 @@ async def _settle_post(
         # post also tells what happened: it goes out as history.
         return None if kind == "lobby" else await _post_as_history(channel, message)
     sent = await post(channel, message)
-    if kind in ("play", "lobby") and await outbox.overtaken(client.service.db, item):
-        await sent.edit(view=_disabled(controls_view(message.controls)))  # a newer turn came first
+    if controls and kind in ("play", "lobby") and await outbox.overtaken(client.service.db, item):
+        await sent.edit(view=_disabled(controls_view(controls)))  # a newer turn came first
     return sent
 
 
 def _disabled(view: discord.ui.View) -> discord.ui.View:
     for child in view.children:
-        getattr(child, "item", child).disabled = True
+        target: Any = getattr(child, "item", child)  # a dynamic item's button or menu
+        target.disabled = True
     return view
 
 
@@ -198,7 +202,7 @@ async def _already_sent(
     among what was posted since it was owed."""
     me = client.user.id if client.user else None
     if message.controls:
-        ids = sorted(item.custom_id for item in controls_view(message.controls).children)
+        ids = sorted(custom_ids(controls_view(message.controls)))
         lobby = message.controls.kind == "lobby"
         async for earlier in channel.history(limit=HISTORY, after=None if lobby else _snowflake(since)):
             if earlier.author.id == me and _custom_ids(earlier) == ids:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..games import get_plugin
 from ..i18n import Lang, lang, me
@@ -62,6 +62,9 @@ class Forget:
     db: Database
     service: GameService
     _erasing: set[str]
+    if TYPE_CHECKING:  # (Departures, another part of Privacy)
+
+        async def still_away(self, row: GameRow) -> None: ...
 
     async def forget(self, user_id: str, *, tell: bool = False) -> Outcome:
         """Erase a person; the reply says what was done and what stays (posts in channels).
@@ -99,6 +102,7 @@ class Forget:
         self._erasing.add(user_id)
         try:
             elsewhere = await self._leave_all(user_id)
+            left: list[int] = []
             for _ in range(ATTEMPTS):
                 left = await self.db.games_holding(user_id)
                 if not left:
@@ -166,7 +170,7 @@ class Forget:
         if row.state is not None:
             renamed = plugin.rename_player(row.state, user_id, ghost)
             state = plugin.game.to_json(plugin.game.from_json(renamed))  # canonical, as the engine writes it
-        compact = {"separators": (",", ":")}
+        compact: dict[str, Any] = {"separators": (",", ":")}
         return {
             "host_id": host,
             "seats": json.dumps([s.to_json() for s in seats]),

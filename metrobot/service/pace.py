@@ -136,7 +136,7 @@ class Pace(ServiceCore):
             language.t(
                 "{name} {time}",
                 name=shown(s.user_id, s.name, language),
-                time=duration(median(paces[s.user_id]), language),
+                time=duration(median(paces[s.user_id]) or 0.0, language),  # (some: filtered below)
             )
             for s in row.seats
             if paces.get(s.user_id)

@@ -102,9 +102,9 @@ class Standings(ServiceCore):
                 p.games,
                 mark=mark,
                 name=p.name,
-                rating=f"{p.mu - 3 * p.sigma:.1f}",
-                mu=f"{p.mu:.1f}",
-                sigma=f"{p.sigma:.1f}",
+                rating=mine.num(p.mu - 3 * p.sigma, 1),
+                mu=mine.num(p.mu, 1),
+                sigma=mine.num(p.sigma, 1),
                 games=p.games,
             )
             lines.append(mine.t("__{row}__ ← you", row=row) if p.user_id == user_id else row)
@@ -173,16 +173,16 @@ class Standings(ServiceCore):
             game=title(get_plugin(r.game), language),
             played=r.played,
             won=r.won,
-            average=f"{r.average:.1f}",
+            average=language.num(r.average, 1),
         )
         if r.rating:
             mu, sigma = r.rating
             clauses = [
                 language.t(
                     "rating **{rating}** (μ {mu} ± {sigma})",
-                    rating=f"{mu - 3 * sigma:.1f}",
-                    mu=f"{mu:.1f}",
-                    sigma=f"{sigma:.1f}",
+                    rating=language.num(mu - 3 * sigma, 1),
+                    mu=language.num(mu, 1),
+                    sigma=language.num(sigma, 1),
                 )
             ]
             if r.position:
@@ -197,7 +197,7 @@ class Standings(ServiceCore):
                         "trend {arrow} {change} over the last {n} games",
                         over,
                         arrow=arrow,
-                        change=f"{change:+.1f}",
+                        change=language.num(change, 1, sign=True),
                         n=over,
                     )
                 )

@@ -50,7 +50,7 @@ class Status(ServiceCore):
             if row.paused is not None:
                 people = await self.db.people(row.waiting)
                 away = [p for p in people.values() if is_away(p, self.clock())]
-                until = max((p.away_until for p in away), default=self.clock())
+                until = max((p.away_until or 0 for p in away), default=self.clock())  # (away: set)
                 lines.append(
                     g.t(
                         "Waiting for {who}; the turn clock is stopped until {away} is back ({when}).",

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -37,7 +37,7 @@ from .ratings import GameResult, RateFn
 from .reminders import ReminderQueries
 from .rows import COLUMNS, JSON_COLUMNS, Conflict, Duplicate, GameRow, NewerSchema, Seat, game_row
 from .schema import MIGRATIONS, statements
-from .sql import BIGINT, Driver, Tx
+from .sql import BIGINT, Driver, Tx, one_row
 from .tournaments import TournamentQueries
 from .web import WebQueries
 
@@ -226,7 +226,8 @@ class Database(
         async def create() -> GameRow:
             async with self.driver.transaction() as tx:
                 row = game_row(
-                    await tx.fetchone(
+                    await one_row(
+                        tx,
                         "INSERT INTO games (channel_id, guild_id, game, status, host_id, options, seed, seats, max_seats, "
                         "turn_clock, created_at, updated_at, bot_level, language, settings) VALUES "
                         f"(?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {COLUMNS}",
@@ -258,8 +259,8 @@ class Database(
         self,
         row: GameRow,
         *,
-        actions: list[tuple[str, dict[str, Any], str]] = (),
-        owed: list[Owed] = (),
+        actions: Sequence[tuple[str, dict[str, Any], str]] = (),
+        owed: Sequence[Owed] = (),
         result: GameResult | None = None,
         rate: RateFn | None = None,
         **changes: Any,
@@ -284,7 +285,7 @@ class Database(
         encoded["updated_at"] = time.time()
         if changes.get("status") == "finished":
             encoded["finished_at"] = encoded["updated_at"]
-        await self._write(row, encoded, actions, list(owed), result, rate, changes.get("seats"))
+        await self._write(row, encoded, list(actions), list(owed), result, rate, changes.get("seats"))
         # What was just written, without reading it back (the state can be large).
         if "state" in changes:
             changes["state_stored"] = changes.pop("state")
@@ -370,7 +371,7 @@ class Database(
 
     @staticmethod
     async def _append(tx: Tx, game_id: int, actions: list[tuple[str, dict[str, Any], str]]) -> None:
-        (seq,) = await tx.fetchone("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?", game_id)
+        (seq,) = await one_row(tx, "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?", game_id)
         now = time.time()
         await tx.executemany(
             "INSERT INTO actions (game_id, seq, seat, action, actor, created_at) VALUES (?, ?, ?, ?, ?, ?)",

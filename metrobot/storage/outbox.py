@@ -30,9 +30,9 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
-from .sql import Tx
+from .sql import Tx, one_row
 
 LEASE = 20.0  # seconds a process has to send the (at most LIMIT) messages it claimed
 LIMIT = 20
@@ -70,7 +70,8 @@ async def insert(tx: Tx, game_id: int, channel_id: str, items: list[Owed]) -> No
     for item in items:
         item.game_id, item.channel_id = game_id, channel_id
         held = item.not_before is not None
-        (item.id,) = await tx.fetchone(
+        (item.id,) = await one_row(
+            tx,
             "INSERT INTO outbox (game_id, channel_id, target, position, payload, created_at, claim, kind, not_before) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             game_id,
@@ -136,9 +137,10 @@ async def _mark_superseded(tx: Tx, items: list[Owed]) -> None:
     the game's end, and so is a held reminder or nudge; a lobby post by a later one or the lobby's end;
     an edit of the status message by a later one; a DM by a later DM to the same person about
     the same game and the same thing (a hand, a turn). Other messages (news, tidying) never are."""
-    games = sorted({i.game_id for i in items})
+    # Stored items (claimed or just inserted): their ids and games are set.
+    games = sorted({cast(int, i.game_id) for i in items})
     marks = ",".join("?" * len(games))
-    first = min(i.id for i in items)
+    first = min(cast(int, i.id) for i in items)
     later = await tx.fetch(
         f"SELECT id, game_id, target, payload, kind FROM outbox WHERE game_id IN ({marks}) AND id > ? ORDER BY id",
         *games,

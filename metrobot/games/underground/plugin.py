@@ -80,7 +80,7 @@ class UndergroundPlugin(GamePlugin):
     ) -> list[tuple[tuple[str, ...], Choice]]:
         """Colour, then start / extend / branch, then the part of the map (in compass order;
         a start may be anywhere, so its list is long); forgoing and tied routes at the top."""
-        entries = []
+        entries: list[tuple[tuple[int, int, int, int], tuple[str, ...], Choice]] = []
         colour_rank = {c: i for i, c in enumerate(state.colours)}
         for rank, choice in enumerate(choices):
             action = self.parse(state, seat, choice.code)
@@ -89,6 +89,7 @@ class UndergroundPlugin(GamePlugin):
                 continue
             colour, gap = action["colour"], action["gap"]
             kind = kind_of(state, colour, gap)
+            assert kind is not None, "a legal placement starts its line or touches it"
             area = area_of(state.board, gap)
             path = (words.colour(colour, lang), words.placement_kind(kind, lang), area_name(area, lang))
             entries.append(((colour_rank[colour], notation.KIND_ORDER.index(kind), area, rank), path, choice))
