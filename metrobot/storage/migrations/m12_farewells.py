@@ -1,4 +1,4 @@
-"""11: "Done" for a person whose erasure another process finished (issue 46).
+"""12: "Done" for a person whose erasure another process finished (issue 46).
 
 `erasures.tell`: the language to tell the person in when their erasure is done, if they asked
 through Discord (`/me forget`; NULL for an operator's `forget --user`). `farewells`: that
