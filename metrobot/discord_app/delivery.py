@@ -131,7 +131,10 @@ async def edit(client: Bot, channel: discord.abc.Messageable, message: Message) 
 
 
 async def send_dm(client: Bot, user_id: str, message: Message) -> bool:
-    """DM a player; False if Discord refused (closed DMs). Either way it is settled."""
+    """DM a player; False if Discord refused (closed DMs). Either way it is settled. A
+    follower's DM is not sent once they unfollowed (their unfollow settled it)."""
+    if not await client.service.still_to_send(message):
+        return True
     try:
         user = client.get_user(int(user_id)) or await client.fetch_user(int(user_id))
         await user.send(clip(message.text), files=files(message.files))

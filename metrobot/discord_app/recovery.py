@@ -83,9 +83,38 @@ async def deliver_owed(client: Bot) -> int:
         # item that failed stays claimed, so the next batch starts after it).
         if batch == 0 or (batch < outbox.LIMIT and not failed):
             break
+    try:
+        settled += await deliver_farewells(client)
+    except Exception:  # (they stay owed: a later sweep, once their claim runs out)
+        log_failure("could not deliver the farewells owed; trying again later")
     if settled:
         log.info("delivered %d owed message(s)", settled)
     return settled
+
+
+async def deliver_farewells(client: Bot) -> int:
+    """The "Done" owed to people whose erasure a later process finished (privacy/forget.py):
+    sent once (not again if the DM is already there), then deleted with the person's id;
+    closed DMs or an unknown user: deleted unsent (nobody to tell, nothing kept)."""
+    privacy = getattr(client, "privacy", None)
+    if privacy is None:
+        return 0
+    done = 0
+    for farewell_id, user_id, text, made in await privacy.farewells():
+        message = Message(text)
+        try:
+            user = client.get_user(int(user_id)) or await client.fetch_user(int(user_id))
+            dm = user.dm_channel or await user.create_dm()
+            if await _already_sent(client, dm, message, made) is None:
+                await dm.send(clip(text))
+        except (discord.Forbidden, discord.NotFound):
+            pass
+        except discord.HTTPException:  # (Discord's trouble: it stays owed)
+            log_failure("a farewell DM failed; trying again later")
+            continue
+        await privacy.farewell_said(farewell_id)
+        done += 1
+    return done
 
 
 async def _settle(client: Bot, item: Owed, message: Message) -> None:

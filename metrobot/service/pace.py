@@ -8,25 +8,32 @@ not logged).
 At a game's end the seconds of each person's moves are stored with their result
 (`results.pace`); `/profile` and the person's web page show the median over their finished
 games of a kind, and the game's last post the median of each player in that game.
+
+The replay takes tens of milliseconds for a long game (`python -m bench pace`), so it runs in
+the drawing workers, beside the final images (see turns.py), never on the event loop.
 """
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
+import logging
 import statistics
 import time
 from collections import defaultdict
+from dataclasses import replace
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from ..games import get_plugin
 from ..games.logplay import KEEP, LogPlayer, is_takeback
 from ..games.plugin import GamePlugin
 from ..i18n import Lang
-from ..storage import GameRow, Person
+from ..storage import DatabaseUnavailable, GameRow, Person
 from .core import ServiceCore, shown
 from .time_off import DAY
 from .words import duration
+
+log = logging.getLogger("metrobot.service")
 
 
 def _quiet_spans(person: Person, start: float, end: float) -> list[tuple[float, float]]:
@@ -108,6 +115,13 @@ def move_times(
     return {p: v for p, v in out.items() if v}
 
 
+def replayed_times(
+    game: str, row: GameRow, actions: list[dict[str, Any]], people: dict[str, Person]
+) -> dict[str, list[float]]:
+    """`move_times` by the game's name: what a drawing worker is handed (plain data)."""
+    return move_times(get_plugin(game), row, actions, people)
+
+
 def median(seconds: list[float]) -> float | None:
     return statistics.median(seconds) if seconds else None
 
@@ -117,12 +131,20 @@ class Pace(ServiceCore):
         self, plugin: GamePlugin, row: GameRow, logged: list, people: dict[str, Person]
     ) -> dict[str, list[float]]:
         """At a game's end (`logged`: the actions being saved with it, as (seat, action,
-        actor)): the seconds of each person's moves over the whole log."""
+        actor)): the seconds of each person's moves over the whole log, replayed in a drawing
+        worker. A pace that cannot be read is left out ({}): the game's end is saved anyway."""
         now = time.time()  # (the log's own clock: what the new actions are stored with)
-        actions = await self.db.actions(row.id) + [
-            {"player": seat, "action": action, "actor": actor, "at": now} for seat, action, actor in logged
-        ]
-        return await asyncio.to_thread(move_times, plugin, row, actions, people)
+        try:
+            actions = await self.db.actions(row.id) + [
+                {"player": seat, "action": action, "actor": actor, "at": now} for seat, action, actor in logged
+            ]
+            slim = replace(row, state_stored=None)  # (what the replay reads: seats, options, seed)
+            return await self.painter.run(replayed_times, plugin.name, slim, actions, people)
+        except DatabaseUnavailable:
+            raise
+        except Exception:
+            log.exception("game %s: could not read its players' pace", row.id)
+            return {}
 
     def pace_line(self, row: GameRow, paces: dict[str, list[float]], language: Lang) -> str:
         """The last post's line: each player's median time to move in this game."""

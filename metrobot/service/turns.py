@@ -240,16 +240,24 @@ class Turns(People, Pace):
             if out.reply is not None:
                 out.reply.text += " " + me().t("You may take it back until {when}.", when=f"<t:{int(until)}:T>")
                 out.reply.controls = button(row, position, me().p("button", "↶ Take back"))
-        paces = await self.game_pace(plugin, row, actions, people) if game.is_over(state) else {}
-        if paces and out.public:  # the last post says each player's pace in this game
-            out.public[0].text = "\n".join(
-                filter(None, [out.public[0].text, self.pace_line(row, paces, self._lang(row))])
-            )
         if new_turn:  # the earlier turn posts lose their buttons; the status message follows
             out.edits += self._tidy(after) + [await self._status(plugin, state, after)]
-        # The images (the slow part) are drawn in a worker thread while the move is saved.
+        # The images (the slow part) are drawn in a worker thread while the move is saved; at
+        # the end, the log's replay for each player's pace runs in a worker beside them.
         drawing = [asyncio.create_task(self._draw(m, plugin, state, row, position)) for m in out.public if m.images]
-        result = game_result(plugin, state, row, paces) if game.is_over(state) else None
+        result = None
+        if game.is_over(state):
+            try:
+                paces = await self.game_pace(plugin, row, actions, people)
+            except BaseException:
+                for task in drawing:
+                    task.cancel()
+                raise
+            if paces and out.public:  # the last post says each player's pace in this game
+                out.public[0].text = "\n".join(
+                    filter(None, [out.public[0].text, self.pace_line(row, paces, self._lang(row))])
+                )
+            result = game_result(plugin, state, row, paces)
         try:
             row = await self._save(
                 row,

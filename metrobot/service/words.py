@@ -37,9 +37,10 @@ def number(value: float, language: Lang, digits: int = 1) -> str:
 
 
 def duration(seconds: float, language: Lang) -> str:
-    """A duration in words, to the nearest of its largest unit ("3 hours", "45 minutes", "2 days")."""
+    """A duration in words, to the nearest of its largest unit ("3 hours", "45 minutes", "2 days";
+    under a minute in seconds, at least "1 second": a quick player's pace is not "60 seconds")."""
     return format_timedelta(
-        dt.timedelta(seconds=max(60.0, seconds)),
+        dt.timedelta(seconds=max(1.0, seconds)),
         threshold=1.5,
         format=_form(language.code),
         locale=_locale(language.code),

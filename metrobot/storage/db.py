@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from . import outbox, ratings
+from .farewells import FarewellQueries
 from .faults import DatabaseUnavailable, kind_of
 from .health import HealthQueries
 from .history import HistoryQueries
@@ -56,7 +57,14 @@ def driver_for(where: str | Path) -> Driver:
 
 
 class Database(
-    HistoryQueries, PeopleQueries, HealthQueries, WebQueries, TournamentQueries, PrivacyQueries, ReminderQueries
+    HistoryQueries,
+    PeopleQueries,
+    HealthQueries,
+    WebQueries,
+    TournamentQueries,
+    PrivacyQueries,
+    ReminderQueries,
+    FarewellQueries,
 ):
     def __init__(self, where: str | Path):
         self.driver = driver_for(where)

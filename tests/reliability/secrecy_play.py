@@ -122,6 +122,7 @@ class Watch:
     data_checks: int = 0  # /me data files read for secrets
     takeback_twins: int = 0  # what taking a move back says, for a game and its twin
     takebacks: int = 0  # moves taken back (everything they said checked)
+    reminder_checks: int = 0  # a follower's DM and a digest made for a state and its twins
     problems: list[str] = field(default_factory=list)
 
     def merge(self, other: Watch) -> None:
@@ -139,6 +140,7 @@ class Watch:
             "data_checks",
             "takeback_twins",
             "takebacks",
+            "reminder_checks",
         ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for mine, theirs in ((self.games, other.games), (self.outputs, other.outputs)):
@@ -459,6 +461,8 @@ class Table:
         self.rnd = random.Random(f"secrecy:{kind}:{number}")
         self.asks = random.Random(f"secrecy:data:{kind}:{number}")
         self.undo = random.Random(f"secrecy:takeback:{kind}:{number}")  # (drawn apart, as `asks`)
+        self.notes = random.Random(f"secrecy:reminders:{kind}:{number}")  # (the game's own draws unchanged)
+        self.noted = False  # a follower's DM and a digest compared with twins in this game
         self.w = Watcher(kind, watch, f"{kind} game {number}", self.rnd)
         self.plugin, self.game = self.w.plugin, self.w.game
         choices = configs(kind)
@@ -550,6 +554,13 @@ class Table:
             await self._away_or_quiet()
         if rnd.random() < self.twin_every:
             await self.w.compare_answers(rnd.choice(self.everyone + [SPECTATOR[0]]), images=False)
+        if self.notes.random() < 0.04 or not self.noted:
+            # someone's follower DM (its board drawn the first time in a game) and digest, against twins
+            from .secrecy_follow import compare_reminders
+
+            who = self.notes.choice(self.everyone + [SPECTATOR[0]])
+            await compare_reminders(self.w, who, self.notes, images=not self.noted and self.images is not None)
+            self.noted = True
         if self.asks.random() < 0.05:  # someone's /me data (drawn apart: the games play as before)
             await self.ask_data(self.asks.choice(self.everyone + [SPECTATOR[0]]))
         if rnd.random() < 0.1:  # someone types into /play: the adapter's suggestions

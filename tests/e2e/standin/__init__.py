@@ -27,7 +27,11 @@ World model (ids are real snowflakes)
 -------------------------------------
 * ``s.bot_id`` / ``s.application_id`` (same value, as on Discord), ``s.owner_id``.
 * ``s.guild_id``: the default guild (``add_guild()`` makes more); roles incl. ``@everyone``
-  (id = guild id) and a role for the bot.
+  (id = guild id) and a role for the bot. ``add_guild(name, with_bot=False)``: a guild the bot
+  is not in — it gets none of its events, its channels answer the bot 403 Missing Access, and a
+  member's command there reaches the app only through their own install (``install_for_user``):
+  ``context`` 0, ``authorizing_integration_owners`` ``{"1": user}``, a user app's few
+  ``app_permissions``.
 * ``s.add_member(user_id=None, name=None, manage_channels=False, *, administrator=False,
   roles=(), guild_id=None, bot=False) -> int``: user id (generated when ``None``);
   ``s.member_permissions(user_id, guild_id=None) -> int`` (what interactions carry).
