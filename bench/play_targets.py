@@ -85,6 +85,7 @@ def late_london() -> None:
     states, _ = played("underground", 5, {"map": "london"}, 7)
     state = next(s for s in states[int(len(states) * LATE) :] if mover(plugin, s))
     seat = mover(plugin, state)
+    assert seat is not None  # (a position someone moves in)
     codes, boxes = targets(plugin, state, seat)
     placed = [c for c, b in zip(codes, boxes) if b is not None]
     middle = placed[len(placed) // 2] if placed else codes[0]
@@ -99,11 +100,12 @@ def late_london() -> None:
     print(summary("    a tap: step, next targets, preview PNG", measure(whole, runs=30), "p95 <= 150 ms"))
     print(summary("    the same, CPU time of this process", cpu(whole, runs=30), "p95 <= 150 ms"))
     first = states[0]
-    seat = mover(plugin, first)
-    codes, boxes = targets(plugin, first, seat)
+    opener = mover(plugin, first)
+    assert opener is not None  # (a position someone moves in)
+    codes, boxes = targets(plugin, first, opener)
     spots = len({b for b in boxes if b is not None})
     print(f"(b) first placement: {len(codes)} steps on {spots} spots")
-    print(summary("    targets (choices + boxes)", measure(lambda: targets(plugin, first, seat), runs=20)))
+    print(summary("    targets (choices + boxes)", measure(lambda: targets(plugin, first, opener), runs=20)))
 
 
 def other_games() -> None:
@@ -113,6 +115,7 @@ def other_games() -> None:
         states, _ = played(game, players, options, seeds[0])
         state = next(s for s in states[len(states) // 2 :] if mover(plugin, s))
         seat = mover(plugin, state)
+        assert seat is not None  # (a position someone moves in)
         codes, _ = targets(plugin, state, seat)
         samples = measure(lambda p=plugin, s=state, who=seat: targets(p, s, who))
         print(summary(f"(c) {game}: targets of {len(codes)} steps", samples))

@@ -99,7 +99,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     viewer = plugin.game.owner(state, seat)
     size, boxes = board_targets(plugin.game, state, viewer, codes, None, args.lang, seat=seat)
-    picture = overlay(render_image(plugin.game, state, viewer, None, args.lang), codes, boxes)
+    image = render_image(plugin.game, state, viewer, None, args.lang)
+    assert image is not None  # (the games with targets draw boards)
+    picture = overlay(image, codes, boxes)
     assert picture.size == size
     if args.crop:
         picture = picture.crop(around(boxes, size))

@@ -42,7 +42,11 @@ def outside_a_server(interaction: discord.Interaction) -> str | None:
     """Why a /game command cannot run here (None: it can): outside a server of ours, only
     `/game rules` has something to show."""
     command = interaction.command
-    if command is None or command.root_parent is None or command.root_parent.name != "game":
+    if (
+        not isinstance(command, app_commands.Command)
+        or command.root_parent is None
+        or command.root_parent.name != "game"
+    ):
         return None
     if command.name in GAME_ANYWHERE or our_server(interaction) is not None:
         return None

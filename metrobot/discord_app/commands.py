@@ -12,6 +12,7 @@ import asyncio
 import logging
 import math
 from collections.abc import Awaitable, Callable
+from typing import overload
 
 import discord
 from discord import app_commands
@@ -20,6 +21,7 @@ from ..games import all_plugins
 from ..games.autoplay import LEVELS
 from ..i18n import OFFERED, me
 from ..service import Outcome, Refused
+from ..service.backwindow import MAX_WINDOW
 from ..storage import Commits, DatabaseUnavailable
 from .accounting import mark
 from .anywhere import GROUP_ANYWHERE
@@ -30,6 +32,7 @@ from .tutorial import start_tutorial
 log = logging.getLogger("metrobot.discord")
 
 MIN_CLOCK_HOURS, MAX_CLOCK_HOURS = 0.02, 336.0
+MAX_TAKEBACK_MINUTES = MAX_WINDOW // 60
 
 
 def clock_seconds(hours: float | None) -> int | None:
@@ -45,13 +48,17 @@ def clock_seconds(hours: float | None) -> int | None:
         raise Refused(
             me().t(
                 "The turn clock is given in hours, between {low} and {high}.",
-                low=f"{MIN_CLOCK_HOURS:g}",
-                high=f"{MAX_CLOCK_HOURS:g}",
+                low=me().num(MIN_CLOCK_HOURS, 2, trim=True),
+                high=me().num(MAX_CLOCK_HOURS, 2, trim=True),
             )
         )
     return int(hours * 3600)
 
 
+@overload
+def whole(value: int) -> int: ...
+@overload
+def whole(value: object) -> int | None: ...
 def whole(value: object) -> int | None:
     """A whole-number option as Discord should have sent it (a forged one may be anything)."""
     if value is None:
@@ -86,8 +93,9 @@ async def run(
     deferring: asyncio.Task | None = None
     if not confirm:
         deferring = asyncio.create_task(interaction.response.defer(ephemeral=ephemeral, thinking=True))
+    commits = Commits(first)
     try:
-        with Commits(first) as commits:
+        with commits:
             async with as_asker(interaction):
                 doing = asyncio.ensure_future(work())
                 if first is not None:
@@ -241,6 +249,7 @@ def game_group(bot: Bot) -> app_commands.Group:
         language="What the game posts in the channel",
         tidy="Old turn posts lose their buttons (default on)",
         hints="💡 suggestions for everyone (default off); the game is then not rated",
+        takeback_minutes="Minutes a person may take back their move (default 2; 0: never)",
     )
     @app_commands.choices(level=levels, language=languages)
     async def settings(
@@ -250,6 +259,7 @@ def game_group(bot: Bot) -> app_commands.Group:
         language: app_commands.Choice[str] | None = None,
         tidy: bool | None = None,
         hints: bool | None = None,
+        takeback_minutes: app_commands.Range[int, 0, MAX_TAKEBACK_MINUTES] | None = None,
     ) -> None:
         async def work():
             return await bot.service.configure(
@@ -260,6 +270,7 @@ def game_group(bot: Bot) -> app_commands.Group:
                 language=language.value if language else None,
                 tidy=tidy,
                 hints=hints,
+                takeback=None if takeback_minutes is None else takeback_minutes * 60,
             )
 
         await run(interaction, work)

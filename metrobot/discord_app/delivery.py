@@ -107,11 +107,21 @@ async def edit(client: Bot, channel: discord.abc.Messageable, message: Message) 
         if message.edit == "status" and message.owed is not None
         else None
     )
-    for message_id, text in await client.service.edits(message):
+    targets = await client.service.edits(message)
+    if targets is None:  # what it edits is not posted yet: it stays owed (recovery makes it after)
+        return
+    for message_id, text in targets:
         target = channel.get_partial_message(int(message_id))  # type: ignore[attr-defined]
         try:
             if text is None:
                 await target.edit(view=None)
+            elif message.edit == "takeback":  # a move taken back: its words, its board, live buttons again
+                await target.edit(
+                    content=clip(text),
+                    attachments=files(message.files),
+                    view=controls_view(message.controls) if message.controls else None,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
             else:
                 await target.edit(content=clip(text), view=buttons, allowed_mentions=discord.AllowedMentions.none())
             done.append(message_id)
@@ -121,7 +131,10 @@ async def edit(client: Bot, channel: discord.abc.Messageable, message: Message) 
 
 
 async def send_dm(client: Bot, user_id: str, message: Message) -> bool:
-    """DM a player; False if Discord refused (closed DMs). Either way it is settled."""
+    """DM a player; False if Discord refused (closed DMs). Either way it is settled. A
+    follower's DM is not sent once they unfollowed (their unfollow settled it)."""
+    if not await client.service.still_to_send(message):
+        return True
     try:
         user = client.get_user(int(user_id)) or await client.fetch_user(int(user_id))
         await user.send(clip(message.text), files=files(message.files))

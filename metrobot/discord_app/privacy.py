@@ -127,7 +127,7 @@ async def forget_submitted(interaction: discord.Interaction) -> bool:
             raise Refused(
                 speaker(interaction).t("The code does not match; nothing was deleted. Use `/me forget` to start again.")
             )
-        return await bot.privacy.forget(uid)  # type: ignore[attr-defined]
+        return await bot.privacy.forget(uid, tell=True)  # type: ignore[attr-defined]
 
     # (the modal closes with the acknowledgement: the erasure is recorded before it, so that a
     # process killed right after it leaves a job the next one completes)

@@ -41,6 +41,7 @@ def signup_view(item: TOwed) -> discord.ui.View | None:
         return None
     labels = dict(zip(OPS, p.get("labels") or ("Join", "Leave", "Start")))
     view = discord.ui.View(timeout=None)
+    assert item.tournament_id is not None, "a stored item has its tournament"
     for op in ops:
         view.add_item(TournamentButton(item.tournament_id, int(p.get("stage", 0)), op, labels[op]))
     return view

@@ -151,7 +151,13 @@ class Export:
             for a in actions
             if over or a["by"] == "you"
         ]
-        if g["status"] == "finished" and state is not None and plugin.secret_hands and entry["seats"]:
+        if (
+            g["status"] == "finished"
+            and state is not None
+            and plugin is not None
+            and plugin.secret_hands
+            and entry["seats"]
+        ):
             entry["hand"] = plugin.hand_text(plugin.game.view(state, user_id), entry["seats"], me())
         return entry
 

@@ -15,6 +15,7 @@ import logging
 
 from ..i18n import Lang, me
 from ..storage import DatabaseUnavailable, GameRow
+from ..storage.reminders import FOLLOW_TOPIC
 from . import pictures
 from .core import ServiceCore, shown, title
 from .outcome import Message, Outcome, Refused
@@ -24,7 +25,7 @@ from .words import hours_words
 
 log = logging.getLogger("metrobot.service")
 DEFAULT_EVERY = 3600.0  # a follower without reminders of their own is told at most hourly
-TOPIC = "follow"
+TOPIC = FOLLOW_TOPIC
 
 
 class Following(ServiceCore):
@@ -34,7 +35,13 @@ class Following(ServiceCore):
         """Follow the channel's game (`toggle`: the button, which unfollows a game already followed)."""
         row = await self._open(channel_id, active=False, game_id=game_id)
         mine = me()
-        if await self.db.follow(user_id, row.id, row.moves, self.clock()):
+        if toggle:  # (one transaction: presses at once alternate, none is refused)
+            if not await self.db.toggle_follow(user_id, row.id, row.moves, self.clock()):
+                return Outcome(reply=Message(mine.t("You no longer follow this game; no more DMs about it.")))
+            followed = True
+        else:
+            followed = await self.db.follow(user_id, row.id, row.moves, self.clock())
+        if followed:
             every = await self.db.reminder(user_id) or DEFAULT_EVERY
             return Outcome(
                 reply=Message(
@@ -46,8 +53,6 @@ class Following(ServiceCore):
                     )
                 )
             )
-        if toggle:
-            return await self.unfollow(channel_id, user_id, game_id=row.id)
         raise Refused(mine.t("You already follow this game. `/game unfollow` stops it."))
 
     async def follow_label(self, game_id: int) -> str | None:
@@ -62,6 +67,17 @@ class Following(ServiceCore):
         if not await self.db.unfollow(user_id, row.id):
             raise Refused(me().t("You don't follow this game. `/game follow` (or 👁 Follow) starts following it."))
         return Outcome(reply=Message(me().t("You no longer follow this game; no more DMs about it.")))
+
+    async def still_to_send(self, message: Message) -> bool:
+        """A follower's DM made by this process is sent only if the follower has not
+        unfollowed since (which settles it unsent)."""
+        owed = message.owed
+        if message.topic != TOPIC or owed is None or owed.id is None:
+            return True
+        try:
+            return await self.db.still_owed(owed.id)
+        except DatabaseUnavailable:  # (can't tell: sent, as it was made)
+            return True
 
     async def follow_news(self) -> list[tuple[str, Outcome]]:
         """The followers' DMs due now (the turn clock's tick), recorded and returned to be delivered."""
@@ -83,6 +99,9 @@ class Following(ServiceCore):
         person = await self.db.person(user_id)
         held = person.away_until if is_away(person, now) else quiet_until(person, now)
         row = await self.db.game(game_id)
+        record = row.takeback if row is not None else None
+        if row is not None and record is not None and record.get("to") == row.moves and now < record.get("until", 0):
+            held = max(held or 0.0, record["until"])  # the last move may still be taken back: tell it after
         if held is not None or row is None or row.state is None:
             await self.db.hold_follow(user_id, game_id, held)
             return None
@@ -105,14 +124,14 @@ class Following(ServiceCore):
         link = jump_link(row, (await self.db.last_boards([row.id])).get(row.id))
         if row.status == "aborted":
             text = reader.t(
-                "👁 {game} in {where} was stopped before its end; you follow it no more.", game=game, where=where
+                "👁 **{game}** in {where} was stopped before its end; you follow it no more.", game=game, where=where
             )
         elif end:
             state = self._state(plugin, row)
             ranking = plugin.final_ranking(state)
             won = ", ".join(shown(p, row.names.get(p, p), reader) for p, place in ranking.items() if place == 1)
             text = reader.t(
-                "🏁 {game} in {where} is over: {winners} won. The end: {link}",
+                "🏁 **{game}** in {where} is over: {winners} won. The end: {link}",
                 game=game,
                 where=where,
                 winners=won,
@@ -123,7 +142,7 @@ class Following(ServiceCore):
                 "the automatic player"
             )
             text = reader.t(
-                "👁 {game} in {where} has moved on: now waiting for {who}. The newest board: {link}",
+                "👁 **{game}** in {where} has moved on: now waiting for {who}. The newest board: {link}",
                 game=game,
                 where=where,
                 who=who,

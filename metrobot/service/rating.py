@@ -24,7 +24,7 @@ MODEL = PlackettLuce()
 
 def rate(standings: list[Standing], current: list[Rating | None]) -> list[Rating]:
     teams = [[MODEL.rating() if c is None else MODEL.rating(mu=c[0], sigma=c[1])] for c in current]
-    ranks = [rank(s, standings) for s in standings]
+    ranks: list[float] = [rank(s, standings) for s in standings]
     new = MODEL.rate(teams, ranks=ranks)
     return [(team[0].mu, team[0].sigma) for team in new]
 
@@ -37,7 +37,7 @@ def game_result(
     game = plugin.game
     scores = game.view(state, None).get("scores", {})
     places = plugin.final_ranking(state)
-    standings = []
+    standings: list[Standing] = []
     for seat in row.seats:
         seats = game.seats_of(state, seat.user_id)
         place = places[seat.user_id]

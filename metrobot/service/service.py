@@ -2,7 +2,8 @@
 
 Put together from one part per concern (see core.py for the request path):
 lobby (open, join, leave, start, abort; gamesettings: a game's settings), tutorial (a newcomer's solo game),
-turns (compose, play, the automatic player, save and report), hints (the greedy player's
+turns (compose, play, the automatic player, save and report), takeback (↶ a move taken back,
+backwindow: how long and which), hints (the greedy player's
 suggestion, in unrated games), clock (reminders and expiry), queries (status, board, hand),
 rules pages (the illustrated rules), replays (finished games turn by turn, and animated), standings (history,
 leaderboards, profiles, rebuilding ratings), people (a person's settings and time away),
@@ -27,13 +28,26 @@ from .reminders import Reminders
 from .replays import Replays
 from .rulespages import RulesPages
 from .standings import Standings
+from .takeback import TakeBack
 from .tutorial import Tutorial
 from .webgame import WebGame
 from .webindex import WebIndex
 
 
 class GameService(
-    Tutorial, Hints, Clock, Queries, RulesPages, WebGame, WebIndex, Replays, Standings, Listing, Reminders, Following
+    Tutorial,
+    TakeBack,
+    Hints,
+    Clock,
+    Queries,
+    RulesPages,
+    WebGame,
+    WebIndex,
+    Replays,
+    Standings,
+    Listing,
+    Reminders,
+    Following,
 ):
     """The one object front ends talk to."""
 

@@ -9,6 +9,7 @@ import statistics
 from typing import Any
 
 from ..games import all_plugins, get_plugin
+from ..games.logplay import replay as replay_log
 from ..games.plugin import GamePlugin
 from ..i18n import Lang, me
 from ..storage import Finished, GameRow, Record
@@ -102,9 +103,9 @@ class Standings(ServiceCore):
                 p.games,
                 mark=mark,
                 name=p.name,
-                rating=f"{p.mu - 3 * p.sigma:.1f}",
-                mu=f"{p.mu:.1f}",
-                sigma=f"{p.sigma:.1f}",
+                rating=mine.num(p.mu - 3 * p.sigma, 1),
+                mu=mine.num(p.mu, 1),
+                sigma=mine.num(p.sigma, 1),
                 games=p.games,
             )
             lines.append(mine.t("__{row}__ ← you", row=row) if p.user_id == user_id else row)
@@ -173,16 +174,16 @@ class Standings(ServiceCore):
             game=title(get_plugin(r.game), language),
             played=r.played,
             won=r.won,
-            average=f"{r.average:.1f}",
+            average=language.num(r.average, 1),
         )
         if r.rating:
             mu, sigma = r.rating
             clauses = [
                 language.t(
                     "rating **{rating}** (μ {mu} ± {sigma})",
-                    rating=f"{mu - 3 * sigma:.1f}",
-                    mu=f"{mu:.1f}",
-                    sigma=f"{sigma:.1f}",
+                    rating=language.num(mu - 3 * sigma, 1),
+                    mu=language.num(mu, 1),
+                    sigma=language.num(sigma, 1),
                 )
             ]
             if r.position:
@@ -197,7 +198,7 @@ class Standings(ServiceCore):
                         "trend {arrow} {change} over the last {n} games",
                         over,
                         arrow=arrow,
-                        change=f"{change:+.1f}",
+                        change=language.num(change, 1, sign=True),
                         n=over,
                     )
                 )
@@ -245,7 +246,5 @@ class Standings(ServiceCore):
 
     async def _replayed(self, plugin: GamePlugin, row: GameRow) -> Any:
         game = plugin.game
-        state = game.new_game([s.user_id for s in row.seats], row.options, row.seed)
-        for entry in await self.db.actions(row.id):
-            state, _ = game.apply(state, entry["player"], entry["action"])
-        return state
+        start = game.new_game([s.user_id for s in row.seats], row.options, row.seed)
+        return replay_log(game, start, await self.db.actions(row.id))  # (take-backs included)

@@ -16,6 +16,7 @@ from ..i18n import me
 from ..metrics import AI_DECISIONS, AI_SECONDS, timed
 from ..storage import Conflict, GameRow, Person
 from .automatic import next_automatic, play_automatic
+from .backwindow import button, hold_calls, offer
 from .coach import coach, fitting
 from .core import sentence, title
 from .outcome import Menu, Message, Outcome, Refused
@@ -184,7 +185,9 @@ class Turns(People, Pace):
             before = state
             state, actions, events = self._apply_steps(plugin, state, seat, steps)
             logged = [(seat, a, user_id) for a in actions]
-            outcome = await self._advance(row, plugin, state, logged, events=events, before=before, actor=user_id)
+            outcome = await self._advance(
+                row, plugin, state, logged, events=events, before=before, actor=user_id, own=True
+            )
         outcome.elsewhere = back + outcome.elsewhere  # (committed before the move)
         return outcome
 
@@ -201,10 +204,12 @@ class Turns(People, Pace):
         note: str | None = None,
         reply: str | None = None,
         changes: dict[str, Any] | None = None,
+        own: bool = False,
     ) -> Outcome:
         """After a person's actions: let the automatic player move for seats that left, then
         save the state, the actions and what they owe the channel and the players in one
-        transaction, and say what to post."""
+        transaction, and say what to post. A person's `own` move may be taken back for a while
+        (see backwindow.py): then the next people are called only once the window closes."""
         game = plugin.game
         before = before if before is not None else state
         events = list(events or [])
@@ -226,18 +231,33 @@ class Turns(People, Pace):
                 )
         actions = logged + auto_actions
         position = row.moves + len(actions)
+        changes["takeback"] = offer(row, plugin, before, state, logged, auto_actions, now) if own else None
         after = replace(row, moves=position, **{k: v for k, v in changes.items() if k != "state"})
         out = self._announce(after, plugin, before, state, events, actor=actor, note=note, reply=reply, people=people)
-        paces = await self.game_pace(plugin, row, actions, people) if game.is_over(state) else {}
-        if paces and out.public:  # the last post says each player's pace in this game
-            out.public[0].text = "\n".join(
-                filter(None, [out.public[0].text, self.pace_line(row, paces, self._lang(row))])
-            )
+        if changes["takeback"] is not None:
+            until = changes["takeback"]["until"]
+            hold_calls(out, until, self._lang(row))
+            if out.reply is not None:
+                out.reply.text += " " + me().t("You may take it back until {when}.", when=f"<t:{int(until)}:T>")
+                out.reply.controls = button(row, position, me().p("button", "↶ Take back"))
         if new_turn:  # the earlier turn posts lose their buttons; the status message follows
             out.edits += self._tidy(after) + [await self._status(plugin, state, after)]
-        # The images (the slow part) are drawn in a worker thread while the move is saved.
+        # The images (the slow part) are drawn in a worker thread while the move is saved; at
+        # the end, the log's replay for each player's pace runs in a worker beside them.
         drawing = [asyncio.create_task(self._draw(m, plugin, state, row, position)) for m in out.public if m.images]
-        result = game_result(plugin, state, row, paces) if game.is_over(state) else None
+        result = None
+        if game.is_over(state):
+            try:
+                paces = await self.game_pace(plugin, row, actions, people)
+            except BaseException:
+                for task in drawing:
+                    task.cancel()
+                raise
+            if paces and out.public:  # the last post says each player's pace in this game
+                out.public[0].text = "\n".join(
+                    filter(None, [out.public[0].text, self.pace_line(row, paces, self._lang(row))])
+                )
+            result = game_result(plugin, state, row, paces)
         try:
             row = await self._save(
                 row,

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import datetime as dt
 from functools import lru_cache
+from typing import Literal
 
 from babel import Locale, UnknownLocaleError
 from babel.dates import format_timedelta
-from babel.numbers import format_decimal
 
 from ..i18n import Lang
 
@@ -25,21 +25,22 @@ def _locale(code: str) -> Locale:
     return _known(code) or Locale.parse("en")
 
 
-def _form(code: str) -> str:
+def _form(code: str) -> Literal["long", "narrow"]:
     """Words ("3 hours"); symbols ("3h") for a language Babel does not know, where English
     words would pass for text that bypassed the catalogue."""
     return "long" if _known(code) is not None else "narrow"
 
 
 def number(value: float, language: Lang, digits: int = 1) -> str:
-    """A number with at most `digits` decimals, in the language's way."""
-    return format_decimal(round(value, digits), format=f"#,##0.{'#' * digits}", locale=_locale(language.code))
+    """A number with at most `digits` decimals, in the language's way (`Lang.num`)."""
+    return language.num(value, digits, trim=True)
 
 
 def duration(seconds: float, language: Lang) -> str:
-    """A duration in words, to the nearest of its largest unit ("3 hours", "45 minutes", "2 days")."""
+    """A duration in words, to the nearest of its largest unit ("3 hours", "45 minutes", "2 days";
+    under a minute in seconds, at least "1 second": a quick player's pace is not "60 seconds")."""
     return format_timedelta(
-        dt.timedelta(seconds=max(60.0, seconds)),
+        dt.timedelta(seconds=max(1.0, seconds)),
         threshold=1.5,
         format=_form(language.code),
         locale=_locale(language.code),

@@ -113,8 +113,9 @@ _NETWORK = {errno.ENETUNREACH, errno.EHOSTUNREACH, errno.ENETDOWN, errno.EHOSTDO
 
 def _sqlite_kind(exc: sqlite3.Error) -> str | None:
     code = getattr(exc, "sqlite_errorcode", None)
-    primary = code & 0xFF if isinstance(code, int) else None
-    return {5: LOCKED, 6: LOCKED, 8: READ_ONLY_FILE, 10: IO_ERROR, 13: FULL, 14: CANNOT_OPEN}.get(primary)
+    if not isinstance(code, int):
+        return None
+    return {5: LOCKED, 6: LOCKED, 8: READ_ONLY_FILE, 10: IO_ERROR, 13: FULL, 14: CANNOT_OPEN}.get(code & 0xFF)
 
 
 def _postgres_kind(exc: BaseException) -> str | None:

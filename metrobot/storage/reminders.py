@@ -22,6 +22,7 @@ from .sql import Driver, Tx
 
 BATCH = 50  # digests or follows one tick makes at most (the next tick takes the rest)
 LEASE = 60.0  # seconds a process has to make a digest or a follower's DM it claimed
+FOLLOW_TOPIC = "follow"  # a follower's DM's topic in its payload (service/following.py)
 
 
 class ReminderQueries:
@@ -125,9 +126,32 @@ class ReminderQueries:
         return changed == 1
 
     async def unfollow(self, user_id: str, game_id: int) -> bool:
+        """Stop following; a DM about the game made for them and not yet sent is settled
+        unsent in the same transaction (the answer says "no more DMs about it")."""
         async with self.driver.transaction() as tx:
-            changed = await tx.execute("DELETE FROM follows WHERE user_id = ? AND game_id = ?", user_id, game_id)
-        return changed == 1
+            return await _unfollow(tx, user_id, game_id)
+
+    async def toggle_follow(self, user_id: str, game_id: int, seen: int, now: float) -> bool:
+        """👁 Follow's press, in one transaction: stop following a game followed, else follow
+        it (True: following now). Presses at once each find what the one before left."""
+        async with self.driver.transaction() as tx:
+            if await _unfollow(tx, user_id, game_id):
+                return False
+            await tx.execute(
+                "INSERT INTO follows (user_id, game_id, seen, since) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (user_id, game_id) DO NOTHING",
+                user_id,
+                game_id,
+                seen,
+                now,
+            )
+        return True
+
+    async def still_owed(self, outbox_id: int) -> bool:
+        """Whether an owed message is still to be sent (an unfollow settles a follower's DM)."""
+        async with self.driver.read() as q:
+            row = await q.fetchone("SELECT delivered_at FROM outbox WHERE id = ?", outbox_id)
+        return row is not None and row[0] is None
 
     async def followed(self, user_id: str) -> list[int]:
         """The games a person follows, oldest follow first."""
@@ -198,14 +222,29 @@ class ReminderQueries:
         return True
 
     async def latest_board(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
-        """The position and payload of the game's newest channel post with a board."""
+        """The position and payload of the game's newest channel post with a board (or of the edit
+        that gave a post the board as it is again after a move was taken back)."""
         async with self.driver.read() as q:
             row = await q.fetchone(
-                "SELECT position, payload FROM outbox WHERE game_id = ? AND target = 'channel' AND kind = 'post' "
-                "AND payload LIKE '%\"board\"%' ORDER BY id DESC LIMIT 1",
+                "SELECT position, payload FROM outbox WHERE game_id = ? AND target = 'channel' AND (kind = 'post' "
+                'OR payload LIKE \'%"edit": "takeback"%\') AND payload LIKE \'%"board"%\' ORDER BY id DESC LIMIT 1',
                 game_id,
             )
         return None if row is None else (row[0], json.loads(row[1]))
+
+
+async def _unfollow(tx: Tx, user_id: str, game_id: int) -> bool:
+    if await tx.execute("DELETE FROM follows WHERE user_id = ? AND game_id = ?", user_id, game_id) != 1:
+        return False
+    await tx.execute(
+        "UPDATE outbox SET delivered_at = ? WHERE game_id = ? AND target = ? AND delivered_at IS NULL "
+        "AND kind = 'post' AND payload LIKE ?",
+        time.time(),
+        game_id,
+        f"dm:{user_id}",
+        f'%"topic": "{FOLLOW_TOPIC}"%',
+    )
+    return True
 
 
 # ---------------------------------------------------------------- where they hold a person

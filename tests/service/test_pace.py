@@ -67,3 +67,36 @@ async def test_a_finished_game_says_each_players_pace_and_the_profile_shows_the_
     with reading(lang("de")):
         profile = (await svc.profile("g1", ANN[0], "Ann")).reply.text
     assert "Zugzeit" in profile or "Minute" in profile or "Sekunde" in profile, profile
+
+
+async def test_the_replay_runs_in_a_drawing_worker_beside_the_final_images(svc):
+    """Issue 46: the log's replay (tens of ms for a long game: `python -m bench pace`) is handed
+    to the painter's workers with the final images, not run on the event loop's thread."""
+    handed = []
+    original = svc.painter.run
+
+    async def run(fn, *args):
+        handed.append(fn.__name__)
+        return await original(fn, *args)
+
+    svc.painter.run = run
+    row = await play_game(svc, "c3", "g1", [ANN, BOB], kind="race")
+    assert "replayed_times" in handed
+    async with svc.db.driver.read() as q:
+        stored = await q.fetch("SELECT pace FROM results WHERE game_id = ?", row.id)
+    assert stored and all(json.loads(p) for (p,) in stored)
+
+
+async def test_a_pace_that_cannot_be_read_does_not_stop_the_game_from_ending(svc, caplog):
+    async def broken(fn, *args):
+        if fn.__name__ == "replayed_times":
+            raise ValueError("a log that does not replay")
+        return fn(*args)
+
+    svc.painter.run = broken
+    row = await play_game(svc, "c4", "g1", [ANN, BOB], kind="race")
+    assert (await svc.db.game(row.id)).status == "finished"
+    async with svc.db.driver.read() as q:
+        stored = await q.fetch("SELECT pace FROM results WHERE game_id = ?", row.id)
+    assert len(stored) == 2 and all(p is None for (p,) in stored)
+    assert "could not read its players' pace" in caplog.text

@@ -17,7 +17,8 @@ Construction
 ------------
 ``DiscordStandIn(*, token="standin-bot-token", bot_name="metrobot", guild_name="Test Guild",
 default_timeout=10.0, session_timeout=15.0, accept_resume=True, bot_permissions=BOT_PERMISSIONS)``;
-``await s.start()`` / ``await s.stop()`` (or ``async with``); ``s.api_base``
+``await s.start()`` / ``await s.stop()`` (or ``async with``); ``await s.start(port)`` listens on a
+given port (a bot started before it, trying that port, connects once it listens); ``s.api_base``
 (``http://127.0.0.1:PORT/api/v10``), ``s.gateway_url`` (``ws://127.0.0.1:PORT/``), ``s.base_url``.
 Every wait takes ``timeout`` (default ``default_timeout``) and raises :class:`StandInTimeout` (a
 ``TimeoutError``) whose message lists what the bot did and what was refused.
@@ -26,7 +27,11 @@ World model (ids are real snowflakes)
 -------------------------------------
 * ``s.bot_id`` / ``s.application_id`` (same value, as on Discord), ``s.owner_id``.
 * ``s.guild_id``: the default guild (``add_guild()`` makes more); roles incl. ``@everyone``
-  (id = guild id) and a role for the bot.
+  (id = guild id) and a role for the bot. ``add_guild(name, with_bot=False)``: a guild the bot
+  is not in — it gets none of its events, its channels answer the bot 403 Missing Access, and a
+  member's command there reaches the app only through their own install (``install_for_user``):
+  ``context`` 0, ``authorizing_integration_owners`` ``{"1": user}``, a user app's few
+  ``app_permissions``.
 * ``s.add_member(user_id=None, name=None, manage_channels=False, *, administrator=False,
   roles=(), guild_id=None, bot=False) -> int``: user id (generated when ``None``);
   ``s.member_permissions(user_id, guild_id=None) -> int`` (what interactions carry).

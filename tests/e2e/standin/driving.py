@@ -35,6 +35,7 @@ from .constants import (
     OPT_USER,
     PERMISSIONS,
     SELECT_TYPES,
+    USER_APP_PERMISSIONS,
 )
 from .model import Attachment, InteractionHandle, Message
 
@@ -62,7 +63,11 @@ class DrivingMixin:
         if channel is None:
             raise ValueError(f"unknown channel {channel_id}")
         guild_id = int(channel["guild_id"]) if channel.get("guild_id") else None
-        app_permissions = self.member_permissions(self.bot_id, guild_id) if guild_id else ALL_PERMISSIONS
+        app_permissions = (
+            self.member_permissions(self.bot_id, guild_id)
+            if guild_id and guild_id not in self._bot_removed
+            else ALL_PERMISSIONS
+        )
         if channel_id in self._no_posting:
             app_permissions &= ~(PERMISSIONS["send_messages"] | PERMISSIONS["send_messages_in_threads"])
         interaction_id = self._snowflake()
@@ -87,6 +92,14 @@ class DrivingMixin:
         if guild_id is not None:
             if user_id not in self._guilds[guild_id]["members"]:
                 raise ValueError(f"user {user_id} is not a member of guild {guild_id}; call add_member first")
+            # In a guild the bot is not in, only the user's own install reaches the app ("1"),
+            # with the few permissions Discord gives a user-installed app there.
+            absent = guild_id in self._bot_removed
+            if absent and user_id not in self._user_installs:
+                raise ValueError(f"user {user_id} has not installed the app: no command reaches it in guild {guild_id}")
+            owners = {"1": str(user_id)} if absent else {"0": str(guild_id)}
+            if absent:
+                payload["app_permissions"] = str(USER_APP_PERMISSIONS)
             payload.update(
                 guild_id=str(guild_id),
                 guild={
@@ -97,7 +110,7 @@ class DrivingMixin:
                 guild_locale=self._guilds[guild_id].get("preferred_locale", "en-US"),
                 member=self._member_payload(guild_id, user_id, with_permissions=True),
                 context=0,
-                authorizing_integration_owners={"0": str(guild_id)},
+                authorizing_integration_owners=owners,
             )
         else:
             # A DM with the bot (1) or any other private channel (2: a group DM, reached only

@@ -38,8 +38,13 @@ class WorldMixin:
         self._guilds[int(guild_id)]["preferred_locale"] = locale
         self._guilds[int(guild_id)]["guild"]["preferred_locale"] = locale
 
-    def add_guild(self, name: str = "Another Guild") -> int:
+    def add_guild(self, name: str = "Another Guild", *, with_bot: bool = True) -> int:
+        """A guild; `with_bot=False`: one the bot is not in (never added): it gets none of its
+        events, its channels are closed to it (403 Missing Access), and its members reach the
+        app there only through their own install (``install_for_user``)."""
         guild_id = self._snowflake()
+        if not with_bot:
+            self._bot_removed.add(guild_id)
         everyone = {
             "id": str(guild_id),
             "name": "@everyone",
@@ -95,6 +100,8 @@ class WorldMixin:
         bot_role = self.create_role(
             f"{self._users[self.bot_id]['username']}", self._bot_permissions, guild_id, managed=True
         )
+        if not with_bot:
+            return guild_id
         self._add_member_record(guild_id, self.bot_id, [bot_role])
         for session in self._active_sessions(guild_id, INTENT_GUILDS):
             session.dispatch(
