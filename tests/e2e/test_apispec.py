@@ -338,3 +338,24 @@ async def test_the_web_servers_requests_for_a_person_are_checked_too(standin, sp
     assert (
         "Content-Type: POST /oauth2/token takes application/x-www-form-urlencoded, not application/json" in problems[1]
     )
+
+
+def test_without_the_spec_the_check_says_so_and_under_ci_fails(monkeypatch):
+    from apispec import SpecNotChecked
+    from apispec import spec as spec_module
+
+    standin = DiscordStandIn()
+    standin.captured.append(req("GET", "/nope"))
+    monkeypatch.setattr(spec_source, "candidates", list)
+    spec_source.spec_file.cache_clear()
+    spec_module.load.cache_clear()
+    try:
+        monkeypatch.setenv("CI", "true")
+        assert "could not be checked" in check_standin(standin)[0]
+        monkeypatch.delenv("CI")
+        standin.captured.append(req("GET", "/nope"))
+        with pytest.warns(SpecNotChecked, match="1 requests not checked"):
+            assert check_standin(standin) == []
+    finally:
+        spec_source.spec_file.cache_clear()
+        spec_module.load.cache_clear()

@@ -44,7 +44,7 @@ from .errors import Finding
 from .source import SpecUnavailable, pin
 from .spec import Spec, load
 
-__all__ = ["SpecUnavailable", "assert_valid_requests", "check_requests", "check_standin", "load"]
+__all__ = ["SpecNotChecked", "SpecUnavailable", "assert_valid_requests", "check_requests", "check_standin", "load"]
 
 
 class SpecNotChecked(UserWarning):
