@@ -154,6 +154,18 @@ listed in ``s.internal_errors``. Refused requests (4xx by design) are in ``s.rej
 them (unknown endpoints are tolerated with ``s.allow_unknown_endpoints = True``).
 ``s.request_log`` keeps the last requests as ``(monotonic time, method, path)``.
 
+Requests, and Discord's published API spec
+------------------------------------------
+Every REST request is kept in ``s.captured`` (:class:`capture.CapturedRequest`: method, path,
+query, the Authorization scheme — ``Bot``, ``Bearer`` or none —, content type, the JSON body,
+a multipart body's ``payload_json`` with its files' part names, file names, types and sizes, or
+a form's fields). ``s.unchecked_requests()`` hands over those received since its last call: the
+fixtures' teardown checks them against Discord's OpenAPI spec (``tests/e2e/apispec``) and fails
+the test on any the spec does not allow. A test that sends one on purpose says so first:
+``s.expect_spec_violation(method, path_regex, where, why)`` (the check then fails if it never
+comes). Adding an endpoint is one row in ``http.py``'s route table and its handler;
+tests/e2e/test_apispec.py checks that Discord's spec has every route the stand-in serves.
+
 Limits
 ------
 No rate limiting (every answer carries generous X-RateLimit headers so discord.py never
@@ -171,7 +183,7 @@ from __future__ import annotations
 # sessions), and the mixins that make up DiscordStandIn (server.py): payloads, world (what a
 # test sets up), observe (what it reads back), driving (users' actions), storage (messages
 # kept and checked against Discord's limits), http, gateway, and the REST handlers
-# (rest_app, rest_interactions, rest_channels).
+# (rest_app, rest_interactions, rest_channels); capture keeps every request for the spec check.
 from .basics import StandInTimeout, point_discord_at
 from .constants import PERMISSIONS
 from .model import Attachment, CallbackRecord, InteractionHandle, Message

@@ -11,6 +11,7 @@ from typing import Any
 from aiohttp import web
 
 from .basics import _Signal
+from .capture import CaptureMixin
 from .connections import _GatewayConnection, _Session
 from .constants import API_PREFIX, BOT_PERMISSIONS, DEFAULT_TOKEN, log
 from .driving import DrivingMixin
@@ -44,6 +45,7 @@ class DiscordStandIn(
     AppRoutesMixin,
     InteractionRoutesMixin,
     ChannelRoutesMixin,
+    CaptureMixin,
 ):
     """The stand-in server plus its controller API (see the package docstring)."""
 
@@ -108,6 +110,7 @@ class DiscordStandIn(
         self.internal_errors: list[str] = []
         self.rejections: collections.deque = collections.deque(maxlen=500)
         self.request_log: collections.deque = collections.deque(maxlen=2000)
+        self._init_capture()  # every REST request, for the check against Discord's spec (capture.py)
 
         self.port: int | None = None
         self._runner: web.AppRunner | None = None
