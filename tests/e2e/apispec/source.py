@@ -9,7 +9,8 @@ below. A file is used only if its SHA-256 is the pin's, wherever it was found:
 2. ``$XDG_CACHE_HOME/metrobot/discord-api-spec/<commit>/openapi.json`` (``~/.cache`` by default),
    where the tool installs it;
 3. ``shared/discord-api-spec/openapi.json`` beside the checkout (or beside the folder holding a
-   worktree), where a shared machine may keep one copy for every checkout.
+   worktree), where a shared machine may keep one copy for every checkout, and that machine's
+   ``/work/shared`` wherever the checkout is.
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ if str(ROOT) not in sys.path:
 from tools.discord_spec import cache_dir, pin, sha256  # noqa: E402  (the pin and the cache: one place)
 
 ENV = "METROBOT_DISCORD_SPEC"
+# The shared folder of the machines the project is developed and tested on (its CI's clean
+# checkouts may sit anywhere, beside it or not).
+MACHINE_SHARED = Path("/work/shared/discord-api-spec/openapi.json")
 INSTALL = "python -m tools.discord_spec install  (or: make discord-spec)"
 
 
@@ -41,6 +45,7 @@ def candidates() -> list[Path]:
     places.append(cache_dir(pin()["commit"]) / "openapi.json")
     places += [ROOT.parent / "shared" / "discord-api-spec" / "openapi.json"]
     places += [ROOT.parent.parent / "shared" / "discord-api-spec" / "openapi.json"]
+    places += [MACHINE_SHARED]
     return places
 
 
