@@ -149,7 +149,7 @@ def refresh(source, commit: str | None = None) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.discord_spec", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.discord_spec", description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("command", choices=("install", "refresh", "where"))
     parser.add_argument("--from-git", metavar="DIR", help="a local clone of discord/discord-api-spec")
     parser.add_argument("--commit", help="refresh: pin this commit rather than the newest")
@@ -158,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     source = Git(args.from_git) if args.from_git else GitHub()
     if args.command == "where":
         sys.path.insert(0, str(ROOT / "tests" / "e2e"))
-        from apispec.source import SpecUnavailable, spec_file
+        from apispec.source import SpecUnavailable, spec_file  # pyright: ignore[reportMissingImports]  (tests/e2e, put on the path above)
 
         try:
             print(spec_file())
