@@ -90,7 +90,7 @@ async def latency(s: DiscordStandIn, db_path: str, samples: int, plugin: GamePlu
             # (a simultaneous round posts its board after the last decision; before that, a line)
             await s.wait_for_message(
                 channel,
-                lambda m: (
+                lambda m: bool(
                     (m.attachments or simultaneous)
                     and len(s.messages(channel)) > seen  # noqa: B023 - used within this iteration
                     and m.id == s.messages(channel)[-1].id  # noqa: B023 - used within this iteration
@@ -98,6 +98,7 @@ async def latency(s: DiscordStandIn, db_path: str, samples: int, plugin: GamePlu
             )
             moved.append((time.perf_counter() - t0) * 1000)
             row = await table.row()
+            assert row is not None
             game = get_game(row.game)
             state = game.from_json(row.state)
             t0 = time.perf_counter()
@@ -124,7 +125,9 @@ async def load(s: DiscordStandIn, db_path: str, channels: int, turns: int, plugi
         channel = s.create_channel(f"load-{i}")
         table = Table(s, channel, db_path, seed=i)
         await table.open(a, plugin.name, [b], players=2)
-        game_ids.append((await table.row()).id)
+        row = await table.row()
+        assert row is not None
+        game_ids.append(row.id)
         played = 0
         for _ in range(turns):
             owed = await table.owed()
@@ -198,7 +201,7 @@ async def run(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--game", default=all_plugins()[0].name)
     parser.add_argument("--samples", type=int, default=30)
     parser.add_argument("--channels", type=int, default=200)

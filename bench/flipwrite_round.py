@@ -61,7 +61,7 @@ def one_run(option, seed: int) -> tuple[float, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--map", default=None)
     args = parser.parse_args()

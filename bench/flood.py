@@ -126,7 +126,7 @@ async def run(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--flood", type=int, default=1000)
     parser.add_argument("--samples", type=int, default=40)
     parser.add_argument("--pace", type=float, default=20.0, help="commands a second (0: as fast as possible)")

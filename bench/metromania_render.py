@@ -8,13 +8,23 @@ more than encoding it, thanks to the cached static layer.
 from __future__ import annotations
 
 import statistics
+from typing import Any
+
+from PIL import Image
 
 from metrobot.gamelog import self_play
 from metrobot.games.metromania import GAME
-from render import render_image
+from render import render_image as render_any
 from render.png import encode_png
 
 from .timing import measure, measure_pair, ratio_line, summary, with_and_without
+
+
+def render_image(game: Any, state: Any, viewer: str | None = None, vision: str = "off") -> Image.Image:
+    """The board (this game always draws one: render_image is None only for a game without pictures)."""
+    image = render_any(game, state, viewer, vision=vision)
+    assert image is not None
+    return image
 
 
 def late_game():

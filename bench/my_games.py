@@ -99,7 +99,9 @@ async def time_games(where: str, label: str) -> None:
     try:
         await fill(db, [p.name for p in all_plugins()])
         service = GameService(db, images=False)
-        listed = (await service.my_games("u7", "g1")).reply.text
+        reply = (await service.my_games("u7", "g1")).reply
+        assert reply is not None
+        listed = reply.text
         assert listed.count("https://discord.com/channels/") == 8, listed  # a full first page, links and all
         samples = []
         for _ in range(200):

@@ -54,7 +54,9 @@ def seed7_images() -> list[tuple[str, Image.Image, Callable[[], Image.Image]]]:
         state = games[key]
 
         def draw(plugin=plugin, state=state, viewer=viewer) -> Image.Image:
-            return render_image(plugin.game, state, viewer)
+            image = render_image(plugin.game, state, viewer)
+            assert image is not None  # (every game measured here draws a board)
+            return image
 
         out.append((label, draw(), draw))
     return out

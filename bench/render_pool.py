@@ -49,6 +49,7 @@ async def run(workers: int, kind: str, samples: int = SAMPLES) -> tuple[list[flo
             for _ in range(samples):
                 channel = rnd.choice(channels[BUSY:])
                 row = await db.open_game(channel)
+                assert row is not None
                 plugin = get_plugin(row.game)
                 state = plugin.game.from_json(row.state)
                 user = plugin.game.owner(state, next(iter(plugin.game.to_move(state))))

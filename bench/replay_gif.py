@@ -43,13 +43,17 @@ async def run(plugin: GamePlugin) -> None:
             people = await long_game(svc, plugin)
             svc.images = True
             timings = []
+            out = None
             for _ in range(3):
                 svc._frames.clear()
                 t0 = time.perf_counter()
                 out = await svc.replay("c", animation=True)
                 timings.append(time.perf_counter() - t0)
+            assert out is not None and out.reply is not None
             gif = next(f for f in out.reply.files if f.name.endswith(".gif"))
-            frames = len(await svc.frames(await svc.db.game(1)))
+            row = await svc.db.game(1)
+            assert row is not None
+            frames = len(await svc.frames(row))
         finally:
             await db.close()
     timings.sort()

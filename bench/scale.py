@@ -52,6 +52,7 @@ async def drive(where: str, channels: list[str], setup: bool, barrier: Any = Non
         async def play(channel: str) -> None:
             rnd = random.Random(channel)
             row = rows[channel]
+            assert row is not None
             plugin = get_plugin(row.game)
             game = plugin.game
             state = game.from_json(row.state)

@@ -129,6 +129,7 @@ async def played(service: GameService, turns: int) -> int:
     rnd = random.Random(3)
     for _ in range(turns):
         row = await service.db.open_game(channel)
+        assert row is not None
         user = row.waiting[0]
         prefix: list[str] = []
         menu = await service.menu(channel, user, prefix)
@@ -136,7 +137,9 @@ async def played(service: GameService, turns: int) -> int:
             prefix.append(rnd.choice(menu.choices).code)
             menu = await service.menu(channel, user, prefix)
         await service.play(channel, user, prefix)
-    return (await service.db.open_game(channel)).id
+    row = await service.db.open_game(channel)
+    assert row is not None
+    return row.id
 
 
 async def get(client: TestClient, path: str, runs: int, cpu: list[float] | None = None) -> list[float]:
@@ -168,6 +171,7 @@ async def time_pages(where: str, label: str) -> None:
         service.web_base = "http://127.0.0.1"
         async with TestClient(TestServer(make_app(service))) as client:
             row = await db.game(game_id)
+            assert row is not None
             page = await service.game_path(row)
             html = await (await client.get(page)).text()
             board = html.split('id="board" src="', 1)[1].split('"', 1)[0]

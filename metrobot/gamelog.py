@@ -3,6 +3,8 @@
 Log JSON (a contract read by `replay`, `render` and tests):
   {"game": str, "seed": int, "players": [ids], "options": {...},
    "actions": [{"player": id, "action": {...}}, ...]}
+An action may be a take-back, {"type": "takeback", "to": n}: the game is again as it was
+after the first n actions (see `games/logplay.py`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 
 from .games import BadInput, GamePlugin, RuleError, get_game, get_plugin
 from .games.autoplay import DEFAULT_LEVEL, Budget
+from .games.logplay import LogPlayer
 from .games.protocol import Game
 
 
@@ -61,19 +64,19 @@ class GameLog:
         )
 
     def replay(self, *, each: Callable[[Any], None] | None = None) -> Any:
-        """Apply every action from the seed; `each` sees every state, the first included."""
-        game = get_game(self.game)
-        state = game.new_game(self.players, self.options, self.seed)
+        """Apply every action from the seed (a take-back returns to the state it names);
+        `each` sees every state, the first included."""
+        player = LogPlayer.start(get_game(self.game), self.players, self.options, self.seed)
         if each:
-            each(state)
+            each(player.state)
         for i, entry in enumerate(self.actions):
             try:
-                state, _ = game.apply(state, entry["player"], entry["action"])
+                player.play(entry["player"], entry["action"])
             except (BadInput, RuleError, ValueError) as exc:
                 raise BadInput(f"log action {i + 1} cannot be replayed: {exc}") from None
             if each:
-                each(state)
-        return state
+                each(player.state)
+        return player.state
 
 
 def self_play(

@@ -26,9 +26,10 @@ def cmd_rules(args: argparse.Namespace) -> int:
     from render.rulebook import page_png  # drawing only here: the other tools need no Pillow
 
     plugin = get_plugin(args.game)
-    if known(args.language) is None:
+    language = known(args.language)
+    if language is None:
         raise BadInput(f"--language must be one of {', '.join(LANGUAGES)}")
-    args.language = known(args.language)
+    args.language = language
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     listed = []

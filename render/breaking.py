@@ -46,7 +46,7 @@ def cjk(ch: str) -> bool:
 
 def breaks(text: str) -> list[int]:
     """Every index i where a line may break before text[i] (0 < i < len(text))."""
-    out = []
+    out: list[int] = []
     for i in range(1, len(text)):
         before, after = text[i - 1], text[i]
         if after.isspace():

@@ -171,6 +171,7 @@ def place_labels(
                     break
             if cost < top_cost:
                 top, top_cost = c.label, cost
+        assert top is not None, "a station has candidates, at finite costs"
         return top
 
     def settle(rounds: int) -> None:
@@ -222,7 +223,13 @@ def _anneal(
             chosen[sid] = new
 
 
-def draw_labels(image: Image.Image, labels: list[Label], k: int, halo: tuple[int, int, int], ink=INK) -> None:
+def draw_labels(
+    image: Image.Image,
+    labels: list[Label],
+    k: int,
+    halo: tuple[int, int, int] | int,
+    ink: tuple[int, int, int] | int = INK,
+) -> None:
     """Names with a halo in the map's background colour, on an image `k` times the layout (ink = halo = 255: a mask)."""
     d = ImageDraw.Draw(image)
     for lab in labels:

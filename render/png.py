@@ -25,6 +25,7 @@ from __future__ import annotations
 import io
 import itertools
 import math
+from typing import cast
 
 from PIL import Image
 
@@ -70,7 +71,8 @@ def palette_of(image: Image.Image) -> tuple[list[Colour], list[Colour]]:
     w, h = image.size
     k = max(1, math.ceil(math.sqrt(w * h / SAMPLE)))
     sample = image if k == 1 else image.resize((max(1, w // k), max(1, h // k)), Image.Resampling.NEAREST)
-    counted = sample.getcolors(sample.width * sample.height)  # never None: at most a colour a pixel
+    # Never None (room for a colour a pixel); RGB: each colour is (r, g, b).
+    counted = cast("list[tuple[int, Colour]]", sample.getcolors(sample.width * sample.height))
     counted.sort(key=lambda c: (-c[0], c[1]))  # ties by colour: the same image, the same palette
     main: list[Colour] = []
     edges: list[Colour] = []

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from fontTools.ttLib import TTFont
 from PIL import Image, ImageFont
@@ -46,7 +46,7 @@ INVISIBLE = {0x200B, 0x200C, 0x200D, 0x2060, 0xFE0E, 0xFE0F, *range(0x1F3FB, 0x1
 def coverage(name: str) -> frozenset[int]:
     """The characters a font of render/fonts has glyphs for."""
     with TTFont(FONT_DIR / name, lazy=True) as font:
-        return frozenset(font.getBestCmap())
+        return frozenset(font.getBestCmap() or ())
 
 
 def _clean(text: str) -> str:
@@ -88,7 +88,7 @@ class ChainFont(ImageFont.FreeTypeFont):
         return super() if font is self else font
 
     # ------------------------------------------------------------ measuring
-    def getlength(
+    def getlength(  # pyright: ignore[reportIncompatibleMethodOverride] - our texts are str, never bytes
         self,
         text: str,
         mode: str = "",
@@ -138,7 +138,7 @@ class ChainFont(ImageFont.FreeTypeFont):
         dy = {"a": ascent, "t": -top, "m": (ascent - descent) / 2, "s": 0.0, "b": -bottom, "d": -descent}[anchor[1]]
         return dx, dy
 
-    def getbbox(
+    def getbbox(  # pyright: ignore[reportIncompatibleMethodOverride] - our texts are str, never bytes
         self,
         text: str,
         mode: str = "",
@@ -149,7 +149,11 @@ class ChainFont(ImageFont.FreeTypeFont):
         anchor: str | None = None,
     ) -> tuple[int, int, int, int]:
         if self._single(text):
-            return super().getbbox(text, mode, direction, features, language, stroke_width, anchor)
+            # Whole pixels, as FreeTypeFont measures them (Pillow's stub says float).
+            return cast(
+                "tuple[int, int, int, int]",
+                super().getbbox(text, mode, direction, features, language, stroke_width, anchor),
+            )
         dx, dy = self._anchor_offset(text, anchor, mode)
         _, (left, top, right, bottom) = self._layout(text, mode, stroke_width)
         # Whole pixels, as Pillow's own bboxes are (callers size images with them).

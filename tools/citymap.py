@@ -257,7 +257,7 @@ def make(name: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.citymap", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.citymap", description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("city", nargs="?", help=f"one of {', '.join(cities())}")
     parser.add_argument("--all", action="store_true", help="every city")
     parser.add_argument("--check", action="store_true", help="compare with the file, do not write")

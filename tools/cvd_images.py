@@ -23,6 +23,7 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import cast
 
 from coloraide import Color
 from PIL import Image
@@ -68,7 +69,8 @@ def simulate(image: Image.Image, deficiency: str) -> Image.Image:
     """The image as seen with `deficiency` at full severity (each distinct colour once)."""
     method = "brettel" if deficiency == "tritan" else "machado"
     seen = {}
-    for _, rgb in image.getcolors(image.width * image.height):
+    # Never None (room for a colour a pixel); RGB: each colour is (r, g, b).
+    for _, rgb in cast("list[tuple[int, tuple[int, int, int]]]", image.getcolors(image.width * image.height)):
         c = Color("srgb", [v / 255 for v in rgb]).filter(deficiency, 1, method=method, in_place=False)
         seen[rgb] = tuple(round(v * 255) for v in c.convert("srgb").clip().coords())
     out = Image.new("RGB", image.size)
@@ -77,7 +79,7 @@ def simulate(image: Image.Image, deficiency: str) -> Image.Image:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.cvd_images", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.cvd_images", description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--before", type=Path, help="a checkout of the code before issue 35 (for before*.png)")
     args = parser.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)

@@ -120,7 +120,7 @@ def catalogue_kanji() -> set[int]:
 def cut(font: TTFont, wanted: list[int], out: Path, *, layout: bool = True) -> None:
     options = subset.Options()
     options.layout_features = ["*"] if layout else []
-    options.name_IDs = ["*"]
+    options.name_IDs = ["*"]  # pyright: ignore[reportAttributeAccessIssue] - set from a table of defaults the stub does not list
     options.notdef_outline = True
     options.hinting = False  # small files; Pillow's FreeType renders them unhinted well enough
     subsetter = subset.Subsetter(options)
@@ -128,7 +128,7 @@ def cut(font: TTFont, wanted: list[int], out: Path, *, layout: bool = True) -> N
     subsetter.subset(font)
     font.flavor = None
     font.save(out)
-    print(f"wrote {out.name}: {out.stat().st_size // 1024} KiB, {len(font.getBestCmap())} characters")
+    print(f"wrote {out.name}: {out.stat().st_size // 1024} KiB, {len(font.getBestCmap() or {})} characters")
 
 
 def noto_emoji(where: Path) -> dict[str, Path]:
@@ -169,7 +169,7 @@ def main(argv: list[str]) -> int:
 def emoji_fonts(emoji: list[int]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         faces = noto_emoji(Path(tmp))
-        covered = set(TTFont(faces["Regular"]).getBestCmap())
+        covered = set(TTFont(faces["Regular"]).getBestCmap() or ())
         for style, path in faces.items():
             # Its layout tables (flags, keycaps, joined sequences) go: the chain draws
             # character by character, and they would only add size.

@@ -155,7 +155,8 @@ def optimise(problem: Problem, seed: int, steps: int = STEPS) -> dict[str, Colou
         temperature = 0.02 + 3.0 * heat**2
         name = rng.choice(movable)
         old = cur[name]
-        new = tuple(min(255, max(0, round(v + rng.gauss(0, sigma)))) for v in old)
+        r, g, b = (min(255, max(0, round(v + rng.gauss(0, sigma)))) for v in old)
+        new = (r, g, b)
         if new == old or not problem.allowed(name, new):
             continue
         cur[name] = new
@@ -209,7 +210,7 @@ def current_sets() -> dict[str, PaletteSet]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.palettes", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.palettes", description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--report", action="store_true", help="print the stored palettes' closest pairs")
     parser.add_argument("--only", help="choose the palettes of this set only (the others are kept)")
     args = parser.parse_args(argv)

@@ -44,9 +44,10 @@ def _free_port() -> int:
 class PostgresServer:
     def __init__(self, *, durable: bool = False) -> None:
         self.durable = durable  # fsync and synchronous commits, as a real server (benchmarks)
-        self.bin = bin_dir()
-        if self.bin is None:
+        found = bin_dir()
+        if found is None:
             raise RuntimeError("PostgreSQL is not installed (Debian: apt-get install postgresql)")
+        self.bin = found
         self.root = Path(tempfile.mkdtemp(prefix="metrobot-pg-"))
         self.data = self.root / "data"
         self.port = _free_port()

@@ -5,9 +5,10 @@ setup_hook). Commands are built from the game registry at start-up."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord.ext import commands, tasks
@@ -24,11 +25,12 @@ from .controls import DYNAMIC_ITEMS, unknown_control
 from .delivery import deliver
 from .gate import Gate, TokenBuckets
 from .halls import run_tournaments
-from .messages import log_failure
+from .messages import Bot, log_failure
 from .moves import move_commands
 from .operate import Operations
 from .people import people_commands
 from .privacy import forget_submitted, privacy_command
+from .reaching import patiently
 from .recovery import deliver_on_start, deliver_owed
 from .speech import CatalogueTranslator
 from .standings import standings_commands
@@ -41,7 +43,14 @@ log = logging.getLogger("metrobot.discord")
 STOP_SECONDS = 8.0  # a graceful stop's budget: under the 10 s a stop is promised in
 
 
-class Metro:
+# To the checker, the mixin is the Bot it is always mixed into (see MetroBot, ShardedMetroBot).
+if TYPE_CHECKING:
+    _BotBase = commands.Bot
+else:
+    _BotBase = object
+
+
+class Metro(_BotBase):
     """The bot's own behaviour, on top of discord.py's Bot or AutoShardedBot (see create_bot)."""
 
     settings: Settings
@@ -51,6 +60,8 @@ class Metro:
         # No message cache either: the bot never looks back at a message it saw (its posts are
         # found by id), and a cache of 1,000 messages with their attachments and components is
         # memory a busy server fills for nothing.
+        # The bot never joins a voice channel: no warning that voice libraries are missing.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),  # type: ignore
@@ -74,6 +85,8 @@ class Metro:
         self.web: Any = None  # the web pages' server, when this process serves them
         self.waker: Waker | None = None  # woken by moves made on pages served elsewhere
         self._closed = False
+        self._shut = asyncio.Event()  # set by close(): a start-up waiting to try Discord again gives up
+        self._setting_up = False  # setup_hook has begun: a failure from here on is not retried by start()
         self._background: set[asyncio.Task] = set()
 
     def _guard_parsers(self) -> None:
@@ -83,9 +96,35 @@ class Metro:
         for event, parser in list(parsers.items()):
             parsers[event] = _guarded(event, parser)
 
+    async def start(self, token: str, *, reconnect: bool = True) -> None:
+        """Log in — again and again, one log line a try, while Discord cannot be reached (see
+        reaching.py) — then connect to the gateway, whose own reconnecting takes over."""
+        await patiently(
+            "logging in",
+            lambda: self.login(token),
+            self._stopped_within,
+            before_retry=self._fresh_http,
+            may_retry=lambda: not self._setting_up,
+        )
+        if not self._closed:
+            await self.connect(reconnect=reconnect)
+
+    async def _fresh_http(self) -> None:
+        """The HTTP session of a failed login closed (its connector with it), so that the next
+        login makes new ones rather than leaving one open per try."""
+        await self.http.close()
+        self.http.connector = discord.utils.MISSING
+
+    async def _stopped_within(self, seconds: float) -> bool:
+        """Wait up to `seconds`; whether the bot was closed meanwhile (a stop while waiting)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._shut.wait(), seconds)
+        return self._closed
+
     async def setup_hook(self) -> None:
+        self._setting_up = True
         self.db = await Database(self.settings.database).open()
-        seeds = {} if self.settings.seed is None else {"seeds": fixed_seeds(self.settings.seed)}
+        seeds: dict[str, Any] = {} if self.settings.seed is None else {"seeds": fixed_seeds(self.settings.seed)}
         self.service = TournamentService(
             self.db,
             default_turn_clock=int(self.settings.turn_clock_hours * 3600),
@@ -107,15 +146,18 @@ class Metro:
         # Names and descriptions in the users' languages, from the message catalogues.
         await self.tree.set_translator(CatalogueTranslator())
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        if self.settings.dev_guild:
-            guild = discord.Object(self.settings.dev_guild)
+        guild = discord.Object(self.settings.dev_guild) if self.settings.dev_guild else None
+        if guild is not None:
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
+        # (Discord may go away between the login and here: the same patience as the login's)
+        if (
+            await patiently("syncing the slash commands", lambda: self.tree.sync(guild=guild), self._stopped_within)
+            is None
+        ):
+            return  # stopped while waiting
         # What a crash left owed is delivered now, over HTTP, while the gateway connects, and
         # as soon as the claims a dead process held run out (later at every tick of the turn clock).
-        self._recovery = asyncio.create_task(deliver_on_start(self))
+        self._recovery = asyncio.create_task(deliver_on_start(cast(Bot, self)))
         self.turn_clock.change_interval(seconds=self.settings.tick_seconds)
         self.turn_clock.start()
         if self.settings.metrics_port is not None:
@@ -186,7 +228,7 @@ class Metro:
             log_failure("could not look for servers that removed the bot meanwhile")
 
     async def _server_news(self, what: str, guild: discord.Guild) -> None:
-        if self.privacy is None:
+        if self.privacy is None or self._closed:  # (a server's news arriving while the bot stops)
             return
         try:
             await getattr(self.privacy, what)(str(guild.id))
@@ -201,7 +243,7 @@ class Metro:
         *,
         ephemeral: bool = True,
     ) -> None:
-        await deliver(self, channel_id, outcome, interaction, ephemeral=ephemeral)
+        await deliver(cast(Bot, self), channel_id, outcome, interaction, ephemeral=ephemeral)
         if self.db is not None and self.db.tournament_news:  # a tournament's table ended: its director runs now
             self.db.tournament_news = False
             task = asyncio.create_task(self.run_tournaments())
@@ -244,7 +286,8 @@ class Metro:
                     # (its later sweeps wait for dead processes' claims: one sweep now does;
                     # a post it was making is found in the channel by the next start, not sent twice)
                     self._recovery.cancel()
-                await deliver_owed(self)
+                if self.service is not None:  # (stopped before it ever logged in: nothing to deliver)
+                    await deliver_owed(cast(Bot, self))
         except TimeoutError:
             log.warning("stopping: out of time; what is still owed is delivered at the next start")
         except Exception:
@@ -256,6 +299,7 @@ class Metro:
         if self._closed:
             return
         self._closed = True
+        self._shut.set()
         self.turn_clock.cancel()
         if self._recovery is not None:
             self._recovery.cancel()
@@ -296,12 +340,12 @@ class Metro:
                 log_failure("the privacy tick failed")
         for channel_id, outcome in results:
             try:
-                await deliver(self, channel_id, outcome)
+                await deliver(cast(Bot, self), channel_id, outcome)
             except Exception:
                 log_failure("could not post the turn clock's news to channel %s", channel_id)
         if self._recovery is not None and self._recovery.done():
             try:
-                await deliver_owed(self)
+                await deliver_owed(cast(Bot, self))
             except Exception:
                 log_failure("could not deliver what is owed; trying again at the next tick")
         await self.run_tournaments()  # (never raises: each tournament's trouble is logged)

@@ -62,7 +62,7 @@ def composer(
     view = discord.ui.View(timeout=None)
     steps = menu.prefix
     path = list(path or [])
-    level: list[discord.ui.Item] = []
+    level: list[discord.ui.DynamicItem[Any]] = []
     if menu.choices:
         root = menutree.build(menu.choices, menu.paths or [(c.group,) if c.group else () for c in menu.choices])
         node = menutree.at(root, path)
@@ -90,10 +90,11 @@ def composer(
     return clip("\n".join(lines)), view, files([menu.preview] if menu.preview else [])
 
 
-def _level(menu: Menu, node: menutree.Node, path: list[int], language: Lang) -> list[discord.ui.Item]:
+def _level(menu: Menu, node: menutree.Node, path: list[int], language: Lang) -> list[discord.ui.DynamicItem[Any]]:
     """One level of the menus: its groups in a menu, its steps in a menu (as buttons when
     they are few and alone), and the way back up."""
-    steps, items = menu.prefix, []
+    steps = menu.prefix
+    items: list[discord.ui.DynamicItem[Any]] = []
     if node.groups:
         hint = node.name if path else menu.group_hint
         items.append(GroupSelect(menu.game_id, menu.moves, path, steps, node, language, _short(hint, 150)))
@@ -122,6 +123,7 @@ class GroupSelect(
     ):
         options = []
         for i, group in enumerate(node.groups if node else []):
+            assert node is not None  # (it has groups)
             options.append(
                 discord.SelectOption(
                     label=_short("▸ " + group.own_name(node), MAX_LABEL),

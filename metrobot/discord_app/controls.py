@@ -9,6 +9,8 @@ working after a restart and nothing lives only in memory.
   mb:bt:…, mb:tp:…                          the board as text (see textboard.py)
   mb:tn:<tournament>:<stage>:join|leave|start   a tournament's sign-up (see tourney_buttons.py)
   mb:fg:<user>:<issued>                     /me forget's confirmation (see privacy.py)
+  mb:tb:<game>:<moves>                      ↶ take back a move (see takeback.py)
+  mb:fw:<game>                              👁 Follow on a game's status message (see following.py)
 """
 
 from __future__ import annotations
@@ -22,10 +24,12 @@ import discord
 from ..service import Controls
 from . import playlinks
 from .composer import COMPOSER_ITEMS, composer
+from .following import FOLLOW_ITEMS
 from .messages import bot_of, clip, guarded
 from .pages import PAGE_ITEMS, pages_view
 from .privacy import PRIVACY_ITEMS
 from .speech import speaker
+from .takeback import TAKEBACK_ITEMS, TakeBackButton
 from .textboard import TEXT_ITEMS, text_view
 from .tourney_buttons import TournamentButton
 
@@ -66,7 +70,9 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:l:(?P
             lobby = [m for m in outcome.public if m.controls and m.controls.kind == "lobby"]
             if lobby and interaction.message is not None:
                 outcome.public = [m for m in outcome.public if m not in lobby]
-                await interaction.message.edit(content=clip(lobby[0].text), view=controls_view(lobby[0].controls))
+                controls = lobby[0].controls
+                assert controls is not None  # (picked for its controls)
+                await interaction.message.edit(content=clip(lobby[0].text), view=controls_view(controls))
                 await bot.service.delivered(lobby[0])
             await bot.deliver(channel, outcome, interaction)
 
@@ -124,7 +130,9 @@ def controls_view(controls: Controls) -> discord.ui.View:
     if controls.kind in ("text", "astext"):
         return text_view(controls)
     view = discord.ui.View(timeout=None)
-    if controls.kind == "lobby":
+    if controls.kind == "takeback":
+        view.add_item(TakeBackButton(controls.game_id, controls.moves, controls.play_label))
+    elif controls.kind == "lobby":
         for op, label in zip(("join", "leave", "start"), controls.lobby):
             view.add_item(LobbyButton(controls.game_id, op, label))
     else:
@@ -136,7 +144,17 @@ def controls_view(controls: Controls) -> discord.ui.View:
     return view
 
 
-OURS = (LobbyButton, PlayButton, TournamentButton, *COMPOSER_ITEMS, *PAGE_ITEMS, *TEXT_ITEMS, *PRIVACY_ITEMS)
+OURS = (
+    LobbyButton,
+    PlayButton,
+    TournamentButton,
+    *COMPOSER_ITEMS,
+    *PAGE_ITEMS,
+    *TEXT_ITEMS,
+    *PRIVACY_ITEMS,
+    *TAKEBACK_ITEMS,
+    *FOLLOW_ITEMS,
+)
 
 
 def _none_of(items: tuple[type, ...]) -> str:

@@ -11,10 +11,14 @@ from ..service import Message, Outcome
 from ..storage import DatabaseUnavailable
 from . import playlinks
 from .controls import controls_view
+from .following import status_view
 from .messages import Bot, allowed, clip, files, log_failure, send_reply
 from .speech import speaker
 
 log = logging.getLogger("metrobot.discord")
+# DMs nobody in the channel is waiting on (a person's digest, a follower's news): when they
+# can't be sent (DMs closed), the channel is not told.
+QUIET_TOPICS = frozenset({"digest", "follow"})
 
 
 async def channel_of(client: Bot, channel_id: str) -> discord.abc.Messageable:
@@ -84,7 +88,11 @@ async def deliver(
                 "Done, but I can't post in this channel: please give me Send Messages and Attach Files here."
             )
         await interaction.followup.send(text, ephemeral=True)
-    failed = [user_id for user_id, message in outcome.dms if not await send_dm(client, user_id, message)]
+    failed = [
+        user_id
+        for user_id, message in outcome.dms
+        if not await send_dm(client, user_id, message) and message.topic not in QUIET_TOPICS
+    ]
     if failed and unreachable is None:
         await dms_closed(client, channel_id, channel or await channel_of(client, channel_id), failed)
 
@@ -93,38 +101,41 @@ async def edit(client: Bot, channel: discord.abc.Messageable, message: Message) 
     """Make an owed edit (the status message, tidied turn posts): one request a message, on
     a partial message (nothing is fetched first). A message deleted meanwhile is skipped."""
     done = []
-    # The status message carries the game's "🌐 Open in browser" link (a link button: no custom
+    # The status message carries 👁 Follow and the game's "🌐 Open in browser" link (no custom
     # id, so nothing to route after a restart), made again with every edit of it.
-    link = (
-        await client.service.status_link(message.owed.game_id)
-        if message.edit == "status" and message.owed is not None and message.owed.game_id is not None
+    buttons = (
+        await status_view(client, message.owed.game_id)
+        if message.edit == "status" and message.owed is not None
         else None
     )
-    for message_id, text in await client.service.edits(message):
+    targets = await client.service.edits(message)
+    if targets is None:  # what it edits is not posted yet: it stays owed (recovery makes it after)
+        return
+    for message_id, text in targets:
         target = channel.get_partial_message(int(message_id))  # type: ignore[attr-defined]
         try:
             if text is None:
                 await target.edit(view=None)
-            else:
+            elif message.edit == "takeback":  # a move taken back: its words, its board, live buttons again
                 await target.edit(
                     content=clip(text),
-                    view=link_view(*link) if link else None,
+                    attachments=files(message.files),
+                    view=controls_view(message.controls) if message.controls else None,
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
+            else:
+                await target.edit(content=clip(text), view=buttons, allowed_mentions=discord.AllowedMentions.none())
             done.append(message_id)
         except discord.NotFound:
             log.info("message %s to edit is gone", message_id)
     await client.service.delivered(message, ",".join(done) or None)
 
 
-def link_view(label: str, url: str) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=label[:80], url=url))
-    return view
-
-
 async def send_dm(client: Bot, user_id: str, message: Message) -> bool:
-    """DM a player; False if Discord refused (closed DMs). Either way it is settled."""
+    """DM a player; False if Discord refused (closed DMs). Either way it is settled. A
+    follower's DM is not sent once they unfollowed (their unfollow settled it)."""
+    if not await client.service.still_to_send(message):
+        return True
     try:
         user = client.get_user(int(user_id)) or await client.fetch_user(int(user_id))
         if message.topic == "turn" and message.owed is not None and message.owed.game_id is not None:

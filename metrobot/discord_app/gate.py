@@ -101,15 +101,14 @@ class Gate:
         """Let the interaction through to discord.py, or answer it here."""
         kind_code = data.get("type") if isinstance(data, dict) else None
         kind = KINDS.get(kind_code, "other") if isinstance(kind_code, int) else "other"
-        if kind != "other":
-            try:
-                name, user = self._name(data), _user_id(data)
-            except Exception as exc:
-                raise _Unreadable(f"{type(exc).__name__}: {exc}") from None
-        if kind == "autocomplete":
-            return None if self.stopping else self._through(data, parse, Account(kind, name))
         if kind == "other":  # (a ping, or nothing Discord sends)
             return parse(data)
+        try:
+            name, user = self._name(data), _user_id(data)
+        except Exception as exc:
+            raise _Unreadable(f"{type(exc).__name__}: {exc}") from None
+        if kind == "autocomplete":
+            return None if self.stopping else self._through(data, parse, Account(kind, name))
         if self.stopping:
             return self._answer(
                 data,
@@ -196,7 +195,8 @@ class Gate:
     def _name(self, data: dict) -> str:
         """A label for the metrics from a small fixed set: the command's name, or the kind
         of control (never anything a user typed or a forged payload made up)."""
-        inner = data.get("data") if isinstance(data.get("data"), dict) else {}
+        raw = data.get("data")
+        inner = raw if isinstance(raw, dict) else {}
         if data.get("type") in (COMMAND, AUTOCOMPLETE):
             name = str(inner.get("name", ""))
             return name if self.bot.tree.get_command(name) is not None else "other"

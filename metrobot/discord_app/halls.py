@@ -31,7 +31,7 @@ from ..service import Message
 from ..storage import TOwed
 from ..tournaments.core import PERMISSIONS, PRIVATE
 from .delivery import channel_of, deliver
-from .messages import allowed, clip, files, log_failure
+from .messages import allowed, clip, custom_ids, files, log_failure
 from .tourney_buttons import signup_view
 
 log = logging.getLogger("metrobot.discord")
@@ -189,7 +189,7 @@ async def _earlier(
     after = discord.Object(
         discord.utils.time_snowflake(datetime.datetime.fromtimestamp(item.created_at - SLACK, datetime.UTC))
     )
-    ids = sorted(c.custom_id for c in view.children) if view else None
+    ids = sorted(custom_ids(view)) if view else None
     text = clip(message.text)
     async for earlier in channel.history(limit=HISTORY, after=after):
         if earlier.author.id != me:

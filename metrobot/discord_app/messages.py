@@ -6,8 +6,8 @@ from __future__ import annotations
 import io
 import logging
 import sys
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import aiohttp
 import discord
@@ -19,7 +19,7 @@ from .playlinks import with_links
 from .speech import as_asker, speaker
 
 if TYPE_CHECKING:
-    from ..service import GameService
+    from ..tournaments.service import TournamentService
 
 LIMIT = 2000
 # Seconds the work before an interaction's first answer may take where it cannot be deferred
@@ -32,8 +32,11 @@ log = logging.getLogger("metrobot.discord")
 class Bot(Protocol):
     """What commands, controls and delivery need of the client (without importing it)."""
 
-    service: GameService
+    service: TournamentService  # (the games' service, with the tournaments')
     user: discord.ClientUser | None
+
+    @property
+    def guilds(self) -> Sequence[discord.Guild]: ...
 
     def get_channel(self, id: int, /) -> Any: ...
 
@@ -53,6 +56,11 @@ class Bot(Protocol):
     ) -> None: ...
 
     async def run_tournaments(self) -> None: ...
+
+
+def custom_ids(view: discord.ui.View) -> list[str]:
+    """The custom ids of a view's components: each of ours has one (a button, a menu)."""
+    return [cast(Any, item).custom_id for item in view.children]
 
 
 def bot_of(interaction: discord.Interaction) -> Bot:
@@ -96,8 +104,9 @@ async def send_reply(interaction: discord.Interaction, message: Message, *, ephe
 async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable[None]]) -> None:
     """Run a control's work after its deferral; refusals go back privately with the reason,
     failures are logged for operators and never shown as tracebacks."""
+    commits = Commits()
     try:
-        with Commits() as commits:
+        with commits:
             async with as_asker(interaction):
                 await work()
     except Refused as exc:

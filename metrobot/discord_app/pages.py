@@ -117,8 +117,10 @@ class PageButton(
         await interaction.response.defer()
 
         async def work():
+            page = _target(self.op, self.page)
+            assert page is not None  # (a page has no "last" button)
             outcome = await bot_of(interaction).service.leaderboard(
-                str(interaction.guild_id), str(interaction.user.id), self.kind, _target(self.op, self.page)
+                str(interaction.guild_id), str(interaction.user.id), self.kind, page
             )
             await _show(interaction, outcome)
 
@@ -148,9 +150,9 @@ class GamesPageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:g
 
         async def work():
             guild = str(interaction.guild_id) if interaction.guild_id else None
-            outcome = await bot_of(interaction).service.my_games(
-                str(interaction.user.id), guild, _target(self.op, self.page)
-            )
+            page = _target(self.op, self.page)
+            assert page is not None  # (a page has no "last" button)
+            outcome = await bot_of(interaction).service.my_games(str(interaction.user.id), guild, page)
             await _show(interaction, outcome)
 
         await guarded(interaction, work)

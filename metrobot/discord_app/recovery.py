@@ -15,7 +15,8 @@ committed. One that was overtaken while it waited (a newer turn already posted b
 process, or the game over) is not posted as if current: a turn post goes out as history —
 the same text and board, its buttons shown disabled, nobody pinged — and one overtaken
 while it was being posted is made history at once; an older lobby or hand DM is dropped
-(what they show, a newer one or the game shows as it is now).
+(what they show, a newer one or the game shows as it is now), and so is a ping held for a
+move's take-back window once the turn it calls to is over.
 
 On start, what a dead process still held is picked up as soon as its claim runs out (a
 sweep every second until every claim a dead process could hold has run out), not at the
@@ -28,14 +29,15 @@ import asyncio
 import datetime
 import logging
 import time
+from typing import Any
 
 import discord
 
 from ..service import Message
 from ..storage import Owed, outbox
 from .controls import controls_view
-from .delivery import channel_of, dms_closed, edit, post, send_dm
-from .messages import Bot, clip, files, log_failure
+from .delivery import QUIET_TOPICS, channel_of, dms_closed, edit, post, send_dm
+from .messages import Bot, clip, custom_ids, files, log_failure
 
 log = logging.getLogger("metrobot.discord")
 HISTORY = 50  # messages looked through for an earlier copy
@@ -81,12 +83,42 @@ async def deliver_owed(client: Bot) -> int:
         # item that failed stays claimed, so the next batch starts after it).
         if batch == 0 or (batch < outbox.LIMIT and not failed):
             break
+    try:
+        settled += await deliver_farewells(client)
+    except Exception:  # (they stay owed: a later sweep, once their claim runs out)
+        log_failure("could not deliver the farewells owed; trying again later")
     if settled:
         log.info("delivered %d owed message(s)", settled)
     return settled
 
 
+async def deliver_farewells(client: Bot) -> int:
+    """The "Done" owed to people whose erasure a later process finished (privacy/forget.py):
+    sent once (not again if the DM is already there), then deleted with the person's id;
+    closed DMs or an unknown user: deleted unsent (nobody to tell, nothing kept)."""
+    privacy = getattr(client, "privacy", None)
+    if privacy is None:
+        return 0
+    done = 0
+    for farewell_id, user_id, text, made in await privacy.farewells():
+        message = Message(text)
+        try:
+            user = client.get_user(int(user_id)) or await client.fetch_user(int(user_id))
+            dm = user.dm_channel or await user.create_dm()
+            if await _already_sent(client, dm, message, made) is None:
+                await dm.send(clip(text))
+        except (discord.Forbidden, discord.NotFound):
+            pass
+        except discord.HTTPException:  # (Discord's trouble: it stays owed)
+            log_failure("a farewell DM failed; trying again later")
+            continue
+        await privacy.farewell_said(farewell_id)
+        done += 1
+    return done
+
+
 async def _settle(client: Bot, item: Owed, message: Message) -> None:
+    assert item.channel_id is not None, "a stored item has its channel"
     if item.kind == "edit":  # made again as it is owed (an edit is the same however often it is made)
         try:
             if not item.superseded:  # (an older status: the newer edit says what it says now)
@@ -117,7 +149,7 @@ async def _settle(client: Bot, item: Owed, message: Message) -> None:
             return
     except discord.HTTPException:
         pass  # can't look: send it
-    if not await send_dm(client, user_id, message):
+    if not await send_dm(client, user_id, message) and message.topic not in QUIET_TOPICS:
         await dms_closed(client, item.channel_id, await channel_of(client, item.channel_id), [user_id])
 
 
@@ -127,27 +159,30 @@ async def _settle_post(
     """Post what the channel is owed once: not again if a copy is there (a lobby copy is
     brought up to date), as history if it was overtaken, and turned into history at once if
     it was overtaken while it was being posted. None: nothing to post (an old lobby)."""
-    kind = message.controls.kind if message.controls else None
+    controls = message.controls
+    kind = controls.kind if controls else None
     earlier = await _already_sent(client, channel, message, item.created_at)
     if earlier is not None:
-        if kind == "lobby" and not item.superseded and earlier.content != clip(message.text):
-            await earlier.edit(content=clip(message.text), view=controls_view(message.controls))
+        if controls and kind == "lobby" and not item.superseded and earlier.content != clip(message.text):
+            await earlier.edit(content=clip(message.text), view=controls_view(controls))
         return earlier
     if kind in ("play", "lobby") and not item.superseded:
         await outbox.overtaken(client.service.db, item)
     if item.superseded:
-        # A lobby only shows who sits where (a newer one, or the game, tells it now); a turn
-        # post also tells what happened: it goes out as history.
-        return None if kind == "lobby" else await _post_as_history(channel, message)
+        # A lobby only shows who sits where (a newer one, or the game, tells it now), and a held
+        # ping only calls someone to a turn now over; a turn post also tells what happened: it
+        # goes out as history.
+        return None if kind == "lobby" or message.topic == "ping" else await _post_as_history(channel, message)
     sent = await post(channel, message)
-    if kind in ("play", "lobby") and await outbox.overtaken(client.service.db, item):
-        await sent.edit(view=_disabled(controls_view(message.controls)))  # a newer turn came first
+    if controls and kind in ("play", "lobby") and await outbox.overtaken(client.service.db, item):
+        await sent.edit(view=_disabled(controls_view(controls)))  # a newer turn came first
     return sent
 
 
 def _disabled(view: discord.ui.View) -> discord.ui.View:
     for child in view.children:
-        getattr(child, "item", child).disabled = True
+        target: Any = getattr(child, "item", child)  # a dynamic item's button or menu
+        target.disabled = True
     return view
 
 
@@ -169,7 +204,7 @@ async def _already_sent(
     among what was posted since it was owed."""
     me = client.user.id if client.user else None
     if message.controls:
-        ids = sorted(item.custom_id for item in controls_view(message.controls).children)
+        ids = sorted(custom_ids(controls_view(message.controls)))
         lobby = message.controls.kind == "lobby"
         async for earlier in channel.history(limit=HISTORY, after=None if lobby else _snowflake(since)):
             if earlier.author.id == me and _custom_ids(earlier) == ids:

@@ -36,8 +36,9 @@ async def _thread(interaction: discord.Interaction, name: str) -> discord.Thread
 async def start_tutorial(bot: Bot, interaction: discord.Interaction, kind: str) -> None:
     deferring = asyncio.create_task(interaction.response.defer(ephemeral=True, thinking=True))
     thread = None
+    commits = Commits()
     try:
-        with Commits() as commits:
+        with commits:
             async with as_asker(interaction) as language:
                 thread = await _thread(interaction, language.t("Tutorial: {name}", name=interaction.user.display_name))
                 where = thread.id if thread else interaction.channel_id

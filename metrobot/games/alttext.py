@@ -74,8 +74,8 @@ def pages(lines: Iterable[str], limit: int = PAGE_LIMIT) -> list[str]:
 def scores_sentence(view: dict[str, Any], names: dict[str, str] | None, lang: Lang = EN) -> str:
     """ "Scores: Ann 12, Bob 9." from a view's `scores` (empty when it has none), in the
     order of its seats."""
-    scores = view.get("scores") or {}
-    seats = [s for s in view.get("players") or [] if s in scores] or list(scores)
+    scores: Any = view.get("scores") or {}
+    seats: list[str] = [s for s in view.get("players") or () if s in scores] or list(scores)
     if not seats:
         return ""
     return lang.t("Scores: {scores}.", scores=", ".join(f"{(names or {}).get(s, s)} {scores[s]}" for s in seats))

@@ -49,7 +49,8 @@ def suggest(
     auto = plugin.player(DEFAULT_LEVEL)
     planned = auto.plan(game, game.view(state, viewer), viewer, seat, rnd, auto.budget(HINT_SECONDS))
     after, played, _ = play_steps(game, state, seat, planned)
-    codes, replay = [], state
+    codes: list[str] = []
+    replay = state
     for action in played:  # (a step's code is written from the position before it)
         codes.append(plugin.code(replay, seat, action))
         replay, _ = game.apply(replay, seat, action)

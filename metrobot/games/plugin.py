@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from ..i18n import EN, Lang, typed_text
 from .alttext import fit, scores_sentence
 from .autoplay import DEFAULT_LEVEL, AutoPlayer, Budget, by_level, decide, play_steps
 from .controls import Labels, MoveCommand, Variant
-from .protocol import N_, Action, BadInput, Choice, Event, Game
+from .protocol import N_, Action, BadInput, Choice, Event, Game, is_list
 from .rulebook import RulesPage, covering
 
 Names = Callable[[str], str]
@@ -147,7 +147,7 @@ class GamePlugin:
 
     def summarise(self, state: Any, seat: str, steps: list[str], lang: Lang = EN) -> str:
         """What a sequence of steps does, in words (for the composer)."""
-        parts = []
+        parts: list[str] = []
         for step in steps:
             action = self.parse(state, seat, step)
             parts.append(self.describe(state, action, lang))
@@ -181,7 +181,7 @@ class GamePlugin:
         words = self.search_key(typed).split()
         if not words:
             return list(choices)
-        found = []
+        found: list[Choice] = []
         for choice in choices:
             text = f"{self.search_key(choice.label)} {self.search_key(choice.code)}"
             if all(word in text for word in words):
@@ -249,6 +249,19 @@ class GamePlugin:
         return None
 
     def hands_may_change(self, events: list[Event]) -> bool:
+        return False
+
+    # ------------------------------------------------------------ taking a move back
+    # The game's rule for taking a move back, in a sentence (the players' guide, refusals).
+    takeback_rule: str = N_("In this game a move can't be taken back.")
+
+    def can_take_back(self, before: Any, seat: str, actions: list[Action], after: Any) -> bool:
+        """Whether `seat`'s move — `actions`, which led from `before` to `after` — may be
+        taken back: only while it showed the mover nothing they could learn from (no card
+        drawn or turned, no chance, no hidden decision revealed) and did not end the game. A
+        pure function of the two states; the service checks the rest (the move is the last
+        thing in the log, nobody and no automatic player acted after it, it is the asker's
+        own and the game's window is open). Default, for a game that says nothing: never."""
         return False
 
     # ------------------------------------------------------------ automatic players
@@ -343,10 +356,11 @@ class GamePlugin:
         def walk(value: Any) -> Any:
             if isinstance(value, str):
                 return renamed(value)
-            if isinstance(value, list):
+            if is_list(value):
                 return [walk(v) for v in value]
             if isinstance(value, dict):
-                return {renamed(k) if isinstance(k, str) else k: walk(v) for k, v in value.items()}
+                items = cast("dict[Any, Any]", value)  # any keys: a state's own dicts are walked too
+                return {renamed(k) if isinstance(k, str) else k: walk(v) for k, v in items.items()}
             return value
 
         return walk(data)

@@ -20,9 +20,10 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
-from ..i18n import EN, N_  # noqa: F401 - engines mark their texts with N_
+from ..i18n import EN
+from ..i18n import N_ as N_  # re-exported: engines mark their texts with N_
 
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -139,6 +140,28 @@ class BadInput(_Said, ValueError):
         return self._english()
 
 
+def is_object(x: object) -> TypeGuard[dict[str, Any]]:
+    """`isinstance(x, dict)` for parsed JSON, whose objects have string keys: the checker then
+    knows the keys' type (a bare isinstance leaves them unknown)."""
+    return isinstance(x, dict)
+
+
+def is_list(x: object) -> TypeGuard[list[Any]]:
+    """`isinstance(x, list)` for parsed JSON (items of any JSON type)."""
+    return isinstance(x, list)
+
+
+def is_array(x: object) -> TypeGuard[list[Any] | tuple[Any, ...]]:
+    """A JSON array, or the tuple an engine builds in its place."""
+    return isinstance(x, (list, tuple))
+
+
+def or_empty(x: Any) -> dict[str, Any]:
+    """A JSON object read from a view or a state (`x or {}`), typed as one: a missing or null
+    key reads as an empty object."""
+    return x or {}
+
+
 class Game(ABC):
     """A game kind. Subclasses are stateless; all game data lives in the state object."""
 
@@ -148,39 +171,41 @@ class Game(ABC):
     max_players: int
     simultaneous: bool = False
 
+    # The state is passed by position (`/`): each engine names it as it likes (`s`, `state`).
+
     @abstractmethod
     def new_game(self, players: list[str], options: dict[str, Any], seed: int) -> Any:
         """A fresh state for these player ids (seat order), validated options and seed."""
 
     @abstractmethod
-    def to_move(self, state: Any) -> frozenset[str]:
+    def to_move(self, state: Any, /) -> frozenset[str]:
         """Players who owe a decision now; empty when the game is over."""
 
     @abstractmethod
-    def legal_actions(self, state: Any, player: str) -> list[Action]:
+    def legal_actions(self, state: Any, /, player: str) -> list[Action]:
         """Every action `player` may take now (empty when it is not their move)."""
 
     @abstractmethod
-    def apply(self, state: Any, player: str, action: Action) -> tuple[Any, list[Event]]:
+    def apply(self, state: Any, /, player: str, action: Action) -> tuple[Any, list[Event]]:
         """Return (new state, events). Raise RuleError/BadInput and leave `state` unchanged."""
 
     @abstractmethod
-    def view(self, state: Any, viewer: str | None) -> dict[str, Any]:
+    def view(self, state: Any, /, viewer: str | None) -> dict[str, Any]:
         """The state as `viewer` may see it (None: a spectator), as JSON."""
 
     @abstractmethod
-    def is_over(self, state: Any) -> bool: ...
+    def is_over(self, state: Any, /) -> bool: ...
 
     @abstractmethod
-    def to_json(self, state: Any) -> dict[str, Any]:
+    def to_json(self, state: Any, /) -> dict[str, Any]:
         """The canonical JSON of the state (complete: from_json(to_json(s)) == s)."""
 
     @abstractmethod
-    def from_json(self, data: dict[str, Any]) -> Any:
+    def from_json(self, data: Any) -> Any:
         """Rebuild a state; raise BadInput on malformed data."""
 
     @abstractmethod
-    def auto_action(self, state: Any, player: str, rnd: random.Random) -> Action:
+    def auto_action(self, state: Any, /, player: str, rnd: random.Random) -> Action:
         """The automatic player's choice for `player` (used for self-play and absent players).
 
         The caller logs the returned action like any other, so `rnd` need not be the
@@ -194,21 +219,21 @@ class Game(ABC):
         Automatic players think on such states only (see `autoplay.py`)."""
         raise BadInput("{game} cannot rebuild a state from a player's view", game=self.title)
 
-    def turn_number(self, state: Any) -> int:
+    def turn_number(self, state: Any, /) -> int:
         """A counter that goes up whenever a new turn (or round) begins: turn clocks and
         reminders restart when it changes, not on every step of a turn."""
         return 0
 
-    def seats(self, state: Any) -> list[str]:
+    def seats(self, state: Any, /) -> list[str]:
         """Seat ids in turn order (what `to_move` and `apply` speak of)."""
         return list(self.to_json(state)["players"])
 
-    def owner(self, state: Any, seat: str) -> str:
+    def owner(self, state: Any, /, seat: str) -> str:
         """The person playing a seat; a seat is its person except in variants where one
         person runs several companies."""
         return seat
 
-    def seats_of(self, state: Any, person: str) -> list[str]:
+    def seats_of(self, state: Any, /, person: str) -> list[str]:
         return [seat for seat in self.seats(state) if self.owner(state, seat) == person]
 
     # A simultaneous game may let a player take back a decision they sealed while the round

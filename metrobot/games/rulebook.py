@@ -31,7 +31,7 @@ class Position:
     state: Any
     viewer: str | None = None
     names: dict[str, str] | None = None
-    params: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict[str, Any])
     picture: str = "board"
 
 

@@ -98,14 +98,14 @@ class Departures:
     async def _change(self, row: GameRow, change: Any) -> None:
         """Apply `change(row, now) -> columns | None` to a running game, version-checked."""
         for _ in range(ATTEMPTS):
-            row = await self.db.game(row.id)
-            if row is None or row.status != "active":
+            current = await self.db.game(row.id)
+            if current is None or current.status != "active":
                 return
-            columns = change(row, self.service.clock())
+            columns = change(current, self.service.clock())
             if columns is None:
                 return
             try:
-                await self.db.update(row, **columns)
+                await self.db.update(current, **columns)
                 return
             except Conflict:
                 continue

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..games import get_plugin
-from ..i18n import lang, me
+from ..i18n import Lang, lang, me
 from ..service import GameService, Message, Outcome, Refused
 from ..service.core import GHOST
 from ..storage import Conflict, Database, GameRow, Seat
@@ -44,6 +44,16 @@ def _names(row: GameRow, user_id: str) -> bool:
     return row.host_id == user_id or row.seat(user_id) is not None or user_id in row.waiting
 
 
+def done(language: Lang) -> str:
+    """What a person is told once they are forgotten (the answer, or a DM after a restart)."""
+    return language.t(
+        "Done: I have forgotten you. Your settings, time away, notes and ratings are deleted; in games "
+        "others played with you, your name and id are replaced by “Deleted player”, and the automatic "
+        "player has taken over your seats in running games. Messages already posted in channels stay "
+        "there (Discord keeps them, not me)."
+    )
+
+
 def _rename(kind: str, data: Any, old: str, new: str) -> Any:
     return get_plugin(kind).rename_player(data, old, new)
 
@@ -52,42 +62,47 @@ class Forget:
     db: Database
     service: GameService
     _erasing: set[str]
+    if TYPE_CHECKING:  # (Departures, another part of Privacy)
 
-    async def forget(self, user_id: str) -> Outcome:
-        """Erase a person; the reply says what was done and what stays (posts in channels)."""
+        async def still_away(self, row: GameRow) -> None: ...
+
+    async def forget(self, user_id: str, *, tell: bool = False) -> Outcome:
+        """Erase a person; the reply says what was done and what stays (posts in channels).
+        `tell`: they asked through Discord — if this process cannot finish (it dies, a game
+        keeps changing), the one that does tells them by DM, in the language they asked in."""
         if not valid_user(user_id):
             raise Refused(me().t("That is not a Discord user id."))
-        await self.db.begin_erasure(user_id)
+        await self.db.begin_erasure(user_id, me().code if tell else None)
         elsewhere = await self.complete_erasure(user_id)
-        return Outcome(
-            reply=Message(
-                me().t(
-                    "Done: I have forgotten you. Your settings, time away, notes and ratings are deleted; in games "
-                    "others played with you, your name and id are replaced by “Deleted player”, and the automatic "
-                    "player has taken over your seats in running games. Messages already posted in channels stay "
-                    "there (Discord keeps them, not me)."
-                )
-            ),
-            elsewhere=elsewhere,
-        )
+        return Outcome(reply=Message(done(me())), elsewhere=elsewhere)
 
     async def resume_erasures(self) -> list[tuple[str, Outcome]]:
-        """Erasures a crash (or a conflict) left unfinished, completed now."""
+        """Erasures a crash (or a conflict) left unfinished, completed now; the person is owed
+        "Done" by DM (their answer belonged to the process that began it)."""
         out: list[tuple[str, Outcome]] = []
         for user_id in await self.db.erasures():
             if user_id in self._erasing:
                 continue
             try:
-                out += await self.complete_erasure(user_id)
+                out += await self.complete_erasure(user_id, farewell=True)
                 log.info("completed an interrupted erasure")
             except Exception:  # the next tick tries again; the others go on
                 log.exception("could not complete an interrupted erasure")
         return out
 
-    async def complete_erasure(self, user_id: str) -> list[tuple[str, Outcome]]:
+    async def farewells(self) -> list[tuple[int, str, str, float]]:
+        """The "Done" DMs owed — (id, user, text, when made) — claimed for this process."""
+        return await self.db.farewells_owed()
+
+    async def farewell_said(self, farewell_id: int) -> None:
+        await self.db.farewell_said(farewell_id)
+
+    async def complete_erasure(self, user_id: str, *, farewell: bool = False) -> list[tuple[str, Outcome]]:
+        tell = await self.db.erasure_tell(user_id) if farewell else None
         self._erasing.add(user_id)
         try:
             elsewhere = await self._leave_all(user_id)
+            left: list[int] = []
             for _ in range(ATTEMPTS):
                 left = await self.db.games_holding(user_id)
                 if not left:
@@ -97,7 +112,7 @@ class Forget:
                     elsewhere += await self._rename_game(user_id, game_id, names)
             else:
                 raise RuntimeError(f"games {left} kept changing; the erasure is completed later")
-            await self.db.finish_erasure(user_id)
+            await self.db.finish_erasure(user_id, done(lang(tell)) if tell else None)
             return elsewhere
         finally:
             self._erasing.discard(user_id)
@@ -155,7 +170,7 @@ class Forget:
         if row.state is not None:
             renamed = plugin.rename_player(row.state, user_id, ghost)
             state = plugin.game.to_json(plugin.game.from_json(renamed))  # canonical, as the engine writes it
-        compact = {"separators": (",", ":")}
+        compact: dict[str, Any] = {"separators": (",", ":")}
         return {
             "host_id": host,
             "seats": json.dumps([s.to_json() for s in seats]),

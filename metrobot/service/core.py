@@ -18,7 +18,7 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..games import get_plugin
 from ..games.plugin import GamePlugin
@@ -36,12 +36,12 @@ DEFAULT_TURN_CLOCK = 24 * 3600
 
 
 def hours(seconds: float, language: Lang | None = None) -> str:
-    """A duration as people write it: "24 h", "1.5 h", "30 min" (in their language)."""
+    """A duration as people write it: "24 h", "1.5 h", "30 min" (in their language: "1,5 Std.")."""
     language = language or me()
     if seconds >= 3600:
         h = seconds / 3600
-        return language.t("{hours} h", hours=f"{h:.0f}" if h == int(h) else f"{h:.1f}")
-    return language.t("{minutes} min", minutes=max(1, round(seconds / 60)))
+        return language.t("{hours} h", hours=language.num(h, 1, trim=True))
+    return language.t("{minutes} min", minutes=language.num(max(1, round(seconds / 60))))
 
 
 def title(plugin: GamePlugin, language: Lang | None = None) -> str:
@@ -70,6 +70,29 @@ def fixed_seeds(base: int) -> Callable[[], int]:
 
 
 class ServiceCore(Owing, Drawing):
+    if TYPE_CHECKING:  # what later parts of the service provide (Lobby, Turns)
+
+        def _lobby_message(
+            self, plugin: GamePlugin, row: GameRow, language: Lang | None = None, role: str | None = None
+        ) -> Message: ...
+        async def _advance(
+            self,
+            row: GameRow,
+            plugin: GamePlugin,
+            state: Any,
+            logged: list[Any],
+            *,
+            events: list[Any] | None = None,
+            before: Any = None,
+            actor: str | None = None,
+            note: str | None = None,
+            reply: str | None = None,
+            changes: dict[str, Any] | None = None,
+        ) -> Outcome: ...
+        async def _autoplay(
+            self, plugin: GamePlugin, state: Any, row: GameRow, *, seats: set[str] | None = None
+        ) -> tuple[Any, list[Any], list[Any]]: ...
+
     def __init__(
         self,
         db: Database,

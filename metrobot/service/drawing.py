@@ -8,7 +8,7 @@ the seats' names (`_namer`); kept apart from core.py, which holds the request pa
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..games.plugin import GamePlugin
 from ..i18n import Lang
@@ -17,8 +17,25 @@ from ..storage import GameRow, Person
 from . import pictures
 from .outcome import File, Message
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ..storage import Database
+    from .painter import Painter
+
 
 class Drawing:
+    if TYPE_CHECKING:  # the service's, which this is a part of (ServiceCore)
+        db: Database
+        images: bool
+        painter: Painter
+
+        def _namer(
+            self, plugin: GamePlugin, state: Any, row: GameRow, language: Lang | None = None
+        ) -> Callable[[str], str]: ...
+        @staticmethod
+        def _lang(row: GameRow) -> Lang: ...
+
     def _names_for_images(
         self, plugin: GamePlugin, state: Any, row: GameRow, language: Lang | None = None
     ) -> dict[str, str]:

@@ -14,6 +14,7 @@ from ..games.autoplay import DEFAULT_LEVEL
 from ..games.plugin import GamePlugin
 from ..games.protocol import N_
 from ..i18n import LANGUAGES, OFFERED, known, me
+from .backwindow import MAX_WINDOW
 from .core import hours, sentence, title
 from .outcome import Message, Outcome, Refused
 from .server import ServerSettings
@@ -50,14 +51,22 @@ class GameSettings(Status, ServerSettings):
         language: str | None = None,
         tidy: bool | None = None,
         hints: bool | None = None,
+        takeback: int | None = None,
     ) -> Outcome:
-        if turn_clock is None and level is None and language is None and tidy is None and hints is None:
+        """`takeback`: seconds a move may be taken back (0: never)."""
+        given = (turn_clock, level, language, tidy, hints, takeback)
+        if all(v is None for v in given):
             raise Refused(
                 me().t(
                     "Say what to change: `clock_hours` (the turn clock), `level` (the automatic "
                     "player), `language` (what the game posts in), `tidy` (old turn posts lose "
-                    "their buttons) or `hints` (💡 suggestions; the game is then not rated)."
+                    "their buttons), `hints` (💡 suggestions; the game is then not rated) or "
+                    "`takeback_minutes` (how long a move may be taken back; 0: never)."
                 )
+            )
+        if takeback is not None and not 0 <= takeback <= MAX_WINDOW:
+            raise Refused(
+                me().t("A move may be taken back for at most {most}; 0 turns it off.", most=hours(MAX_WINDOW))
             )
         if turn_clock is not None and not MIN_TURN_CLOCK <= turn_clock <= MAX_TURN_CLOCK:
             raise Refused(
@@ -88,6 +97,8 @@ class GameSettings(Status, ServerSettings):
                 changes["language"] = language
             if tidy is not None:
                 changes["settings"] = {**row.settings, "tidy": bool(tidy)}
+            if takeback is not None:
+                changes["settings"] = {**changes.get("settings", row.settings), "takeback": int(takeback)}
             if hints is not None:
                 if row.settings.get("tutorial"):
                     raise Refused(me().t("A tutorial always has hints."))
@@ -120,6 +131,14 @@ class GameSettings(Status, ServerSettings):
                         lang.t("old turn posts now lose their buttons")
                         if tidy
                         else lang.t("old turn posts now keep their buttons")
+                    )
+                if takeback is not None:
+                    parts.append(
+                        lang.t(
+                            "a move may now be taken back for {window} after it is made", window=hours(takeback, lang)
+                        )
+                        if takeback
+                        else lang.t("moves can no longer be taken back")
                     )
                 if hints is not None:
                     parts.append(

@@ -28,8 +28,8 @@ class Node:
     "" for the top level."""
 
     name: str
-    groups: list[Node] = field(default_factory=list)
-    leaves: list[Choice] = field(default_factory=list)
+    groups: list[Node] = field(default_factory=list["Node"])
+    leaves: list[Choice] = field(default_factory=list[Choice])
     size: int = 0  # steps at or below this group
 
     def own_name(self, parent: Node) -> str:
@@ -84,7 +84,8 @@ def _ranges(items: list[Node], parent: str, limit: int, *, of_leaves: bool) -> l
     count = min(limit, -(-len(items) // limit))
     size, extra = divmod(len(items), count)
     tags = _tags([_tag_text(i, parent, of_leaves) for i in items])
-    out, start = [], 0
+    out: list[Node] = []
+    start = 0
     for k in range(count):
         end = start + size + (k < extra)
         chunk = items[start:end]
@@ -112,7 +113,7 @@ def _tags(texts: list[str]) -> list[tuple[str, str]]:
     ("red Acton Town–…", "red Aldgate–…" → "Ac", "Al")."""
     common = _common_words(texts)
     bare = [t[len(common) :] or t for t in texts]
-    out = []
+    out: list[tuple[str, str]] = []
     for i, text in enumerate(bare):
         before = bare[i - 1] if i > 0 else ""
         after = bare[i + 1] if i + 1 < len(bare) else ""
@@ -150,7 +151,8 @@ def at(root: Node, path: Sequence[int]) -> Node | None:
 
 def walk(root: Node) -> list[tuple[tuple[int, ...], Node]]:
     """Every group with its path, the top level first (for tests and tools)."""
-    out, todo = [], [((), root)]
+    out: list[tuple[tuple[int, ...], Node]] = []
+    todo: list[tuple[tuple[int, ...], Node]] = [((), root)]
     while todo:
         path, node = todo.pop(0)
         out.append((path, node))

@@ -12,7 +12,7 @@ import asyncio
 import time
 from collections.abc import AsyncIterator
 from dataclasses import asdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..gamelog import GameLog
 from ..games.plugin import GamePlugin
@@ -20,8 +20,24 @@ from ..metrics import TURN_POST_SECONDS
 from ..storage import DatabaseUnavailable, GameRow, Owed
 from .outcome import Controls, Message, Outcome
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ..storage import Database
+
 
 class Owing:
+    if TYPE_CHECKING:  # the service's, which this is a part of (ServiceCore and Drawing)
+        db: Database
+        clock: Callable[[], float]
+
+        @staticmethod
+        def _plugin(row: GameRow) -> GamePlugin: ...
+        def _state(self, plugin: GamePlugin, row: GameRow) -> Any: ...
+        async def _draw(
+            self, message: Message, plugin: GamePlugin, state: Any, row: GameRow, position: int
+        ) -> None: ...
+
     @staticmethod
     def _owe(outcome: Outcome, position: int) -> list[Owed]:
         items = []
@@ -77,7 +93,7 @@ class Owing:
                 edit=item.edit,
                 topic=p.get("topic"),
             )
-            if message.images:
+            if message.images and item.game_id is not None:  # (a stored item has its game)
                 row = await self.db.game(item.game_id)
                 if row is not None and row.state is not None:
                     plugin = self._plugin(row)

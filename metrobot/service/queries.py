@@ -52,7 +52,7 @@ class Queries(ServiceCore):
                         mine.t(
                             "{name} until {when}",
                             name=row.names.get(p.user_id, p.user_id),
-                            when=f"<t:{int(p.away_until)}:f>",
+                            when=f"<t:{int(p.away_until or 0)}:f>",
                         )
                         for p in away
                     ),

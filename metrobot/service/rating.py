@@ -24,23 +24,32 @@ MODEL = PlackettLuce()
 
 def rate(standings: list[Standing], current: list[Rating | None]) -> list[Rating]:
     teams = [[MODEL.rating() if c is None else MODEL.rating(mu=c[0], sigma=c[1])] for c in current]
-    ranks = [rank(s, standings) for s in standings]
+    ranks: list[float] = [rank(s, standings) for s in standings]
     new = MODEL.rate(teams, ranks=ranks)
     return [(team[0].mu, team[0].sigma) for team in new]
 
 
-def game_result(plugin: GamePlugin, state: Any, row: GameRow) -> GameResult:
-    """Who scored what in a finished game, person by person."""
+def game_result(
+    plugin: GamePlugin, state: Any, row: GameRow, paces: dict[str, list[float]] | None = None
+) -> GameResult:
+    """Who scored what in a finished game, person by person (with the seconds of each of their
+    moves, when known: see pace.py)."""
     game = plugin.game
     scores = game.view(state, None).get("scores", {})
     places = plugin.final_ranking(state)
-    standings = []
+    standings: list[Standing] = []
     for seat in row.seats:
         seats = game.seats_of(state, seat.user_id)
         place = places[seat.user_id]
         standings.append(
             Standing(
-                seat.user_id, seat.name, int(sum(scores.get(s, 0) for s in seats)), place == 1, not seat.auto, place
+                seat.user_id,
+                seat.name,
+                int(sum(scores.get(s, 0) for s in seats)),
+                place == 1,
+                not seat.auto,
+                place,
+                tuple((paces or {}).get(seat.user_id, ())),
             )
         )
     return GameResult(row.guild_id or "", row.game, tuple(standings), unrated=unrated(row))

@@ -1,6 +1,10 @@
 """Replays of finished games: the turns, drawn from the action log, and the whole game as
 an animation. A finished game never changes, so its frames are kept for a while (with
-their events: what happened is told, and drawn, in the language of whoever asks)."""
+their events: what happened is told, and drawn, in the language of whoever asks).
+
+A move taken back (issue 46) stays in the log: a whole turn taken back is a frame of its
+own ("↶ … took back their move", the board as it is again); steps taken back inside a turn
+that was never told to the channel are left out, as if they had not been made."""
 
 from __future__ import annotations
 
@@ -10,14 +14,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..games import get_plugin
+from ..games.logplay import TAKEN_BACK, LogPlayer, is_takeback
 from ..games.plugin import GamePlugin
-from ..i18n import Lang, me
+from ..i18n import N_, Lang, me
 from ..storage import GameRow
 from . import pictures
 from .core import ServiceCore, shown, title
 from .outcome import Controls, File, Message, Outcome, Refused
 
 KEEP = 8  # finished games whose frames stay in memory
+TAKEN_BACK_LINE = N_("↶ {name} took back their move.")
+
+
+def taken_back_line(name: str, language: Lang) -> str:
+    """What the channel is told of a move taken back (the same words in every replay)."""
+    return language.t(TAKEN_BACK_LINE, name=name)
 
 
 @dataclass(frozen=True)
@@ -30,7 +41,53 @@ class Frame:
         """What happened since the frame before, as the channel read it, in `language`."""
         if self.position == 0:
             return [language.t("**{game}** begins.", game=title(plugin, language))]
-        return plugin.narrate(self.state, self.events, name, language)
+        back = [taken_back_line(name(e["player"]), language) for e in self.events if e.get("type") == TAKEN_BACK]
+        rest = [e for e in self.events if e.get("type") != TAKEN_BACK]
+        return back + (plugin.narrate(self.state, rest, name, language) if rest or not back else [])
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A log replayed so far: where it is, its whole turns as frames, and the events since
+    the last frame with the position each came at."""
+
+    player: LogPlayer
+    frames: list[Frame]
+    pending: list[tuple[int, list]]
+
+    @property
+    def moves(self) -> int:
+        return self.player.position
+
+    @property
+    def state(self) -> Any:
+        return self.player.state
+
+    @classmethod
+    def start(cls, plugin: GamePlugin, row: GameRow) -> Progress:
+        player = LogPlayer.start(plugin.game, [s.user_id for s in row.seats], row.options, row.seed)
+        return cls(player, [Frame(0, player.state, [])], [])
+
+
+def extend(plugin: GamePlugin, known: Progress, actions: list[dict], *, close: bool = False) -> Progress:
+    """`known` with more of the log played: a frame at the end of every turn (or round) and of
+    the game (with `close`, at the last action too). Steps taken back inside the turn they
+    were made in leave no trace; a take-back of a whole turn is a frame of its own."""
+    game = plugin.game
+    player, frames, pending = known.player.copy(), list(known.frames), list(known.pending)
+    for entry in actions:
+        before = game.turn_number(player.state)
+        events = player.play(entry["player"], entry["action"])
+        if is_takeback(entry["action"]) and entry["action"]["to"] >= frames[-1].position:
+            pending, events = [(p, e) for p, e in pending if p <= entry["action"]["to"]], []
+        pending.append((player.position, events))
+        if game.turn_number(player.state) != before or game.is_over(player.state):
+            frames.append(Frame(player.position, player.state, [e for _, evs in pending for e in evs]))
+            pending = []
+    if close and frames[-1].position != player.position:
+        frames.append(Frame(player.position, player.state, [e for _, evs in pending for e in evs]))
+        pending = []
+    return Progress(player, frames, pending)
 
 
 class Replays(ServiceCore):
@@ -60,24 +117,11 @@ class Replays(ServiceCore):
             cache.move_to_end(row.id)
             return cache[row.id]
         actions = await self.db.actions(row.id)
-        frames = await asyncio.to_thread(self._replay_frames, self._plugin(row), row, actions)
+        plugin = self._plugin(row)
+        frames = (await asyncio.to_thread(extend, plugin, Progress.start(plugin, row), actions, close=True)).frames
         cache[row.id] = frames
         if len(cache) > KEEP:
             cache.popitem(last=False)
-        return frames
-
-    def _replay_frames(self, plugin: GamePlugin, row: GameRow, actions: list[dict]) -> list[Frame]:
-        game = plugin.game
-        state = game.new_game([s.user_id for s in row.seats], row.options, row.seed)
-        frames = [Frame(0, state, [])]
-        events: list = []
-        for i, entry in enumerate(actions, 1):
-            before = game.turn_number(state)
-            state, evs = game.apply(state, entry["player"], entry["action"])
-            events += evs
-            if game.turn_number(state) != before or game.is_over(state) or i == len(actions):
-                frames.append(Frame(i, state, events))
-                events = []
         return frames
 
     async def replay(

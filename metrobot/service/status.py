@@ -50,7 +50,7 @@ class Status(ServiceCore):
             if row.paused is not None:
                 people = await self.db.people(row.waiting)
                 away = [p for p in people.values() if is_away(p, self.clock())]
-                until = max((p.away_until for p in away), default=self.clock())
+                until = max((p.away_until or 0 for p in away), default=self.clock())  # (away: set)
                 lines.append(
                     g.t(
                         "Waiting for {who}; the turn clock is stopped until {away} is back ({when}).",
@@ -77,9 +77,9 @@ class Status(ServiceCore):
         `everything`, off the last one too: the game was stopped); none if the game keeps them."""
         return [Message("", edit="tidy-all" if everything else "tidy")] if row.settings.get("tidy", True) else []
 
-    async def edits(self, message: Message) -> list[tuple[str, str | None]]:
+    async def edits(self, message: Message) -> list[tuple[str, str | None]] | None:
         """What an owed edit changes now: (message id, its new text, or None to only take its
-        buttons off), for the front end to make."""
+        buttons off), for the front end to make; None: not yet (what it edits is still owed)."""
         item = message.owed
         if item is None or item.game_id is None:
             return []
@@ -92,4 +92,9 @@ class Status(ServiceCore):
             return [(where, message.text.replace(BOARD, jump_link(row, board)))]
         if message.edit in ("tidy", "tidy-all"):
             return [(mid, None) for mid in await self.db.untidied(item)]
+        if message.edit == "takeback":  # the posts of the move taken back: the one just before it
+            posts = await self.db.posts_at(item.game_id, item.position - 1)
+            if any(mid is None for mid, _ in posts):
+                return None  # (it goes out after them: the outbox keeps a game's messages in order)
+            return [(mid, message.text) for mid, _ in posts if mid is not None]  # (all of them, as checked)
         return []

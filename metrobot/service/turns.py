@@ -10,76 +10,25 @@ import asyncio
 from dataclasses import replace
 from typing import Any
 
-from ..games import BadInput, RuleError, get_plugin
 from ..games.plugin import GamePlugin
 from ..i18n import me
 from ..metrics import AI_DECISIONS, AI_SECONDS, timed
 from ..storage import Conflict, GameRow, Person
 from .automatic import next_automatic, play_automatic
+from .backwindow import button, hold_calls, offer
 from .coach import coach, fitting
-from .core import sentence, title
 from .outcome import Menu, Message, Outcome, Refused
+from .pace import Pace
 from .people import People
 from .preview import shown_after
 from .rating import game_result, rate
 from .rethink import changed_decision, withdrawn
-from .rulespages import rules_pointer
+from .steps import Steps
 from .time_off import is_away, quiet_until
 from .unrated import hints_on
 
 
-class Turns(People):
-    def _apply_steps(self, plugin: GamePlugin, state: Any, seat: str, steps: list[str]) -> tuple[Any, list, list]:
-        """Parse and apply a player's steps; refuse the lot if any is illegal."""
-        game = plugin.game
-        actions, events = [], []
-        for i, step in enumerate(steps):
-            if seat not in game.to_move(state):
-                raise Refused(
-                    me().t(
-                        "Step {number} ('{step}') comes after your turn ended; nothing was played.",
-                        number=i + 1,
-                        step=step,
-                    )
-                )
-            try:
-                action = plugin.parse(state, seat, step)
-                state, evs = game.apply(state, seat, action)
-            except (RuleError, BadInput) as exc:
-                reason = sentence(exc.in_language(me()))
-                if len(steps) > 1:
-                    said = me().t(
-                        "Step {number} ('{step}'): {reason} Nothing was played.", number=i + 1, step=step, reason=reason
-                    )
-                else:
-                    said = me().t("{reason} Nothing was played.", reason=reason)
-                pointer = rules_pointer(plugin, exc, me())
-                raise Refused(f"{said}\n{pointer}" if pointer else said) from None
-            actions.append(action)
-            events.extend(evs)
-        return state, actions, events
-
-    def _check_kind(self, row: GameRow, kind: str | None, command: str | None) -> None:
-        """A game's own command used in a channel playing another game."""
-        if kind is not None and row.game != kind:
-            mine, theirs = title(get_plugin(kind), me()), title(self._plugin(row), me())
-            if command:
-                raise Refused(
-                    me().t(
-                        "{command} is for {game}; this channel plays {other}. Use `/play` or the buttons.",
-                        command=f"`/{me().p('command name', command)}`",
-                        game=mine,
-                        other=theirs,
-                    )
-                )
-            raise Refused(
-                me().t(
-                    "That command is for {game}; this channel plays {other}. Use `/play` or the buttons.",
-                    game=mine,
-                    other=theirs,
-                )
-            )
-
+class Turns(Steps, People, Pace):
     async def menu(
         self,
         channel_id: str,
@@ -157,14 +106,6 @@ class Turns(People):
             hints=hints_on(row) and owed,
         )
 
-    def _typed_step(self, plugin: GamePlugin, state: Any, seat: str, typed: str) -> str:
-        """The code of the step a person typed, if it is legal now (else the rule against it)."""
-        text = " ".join(str(typed).split())[:200]
-        if not text:
-            raise Refused(me().t("No move given."))
-        self._apply_steps(plugin, state, seat, [text])  # refused with its rule when it is not legal
-        return plugin.code(state, seat, plugin.parse(state, seat, text))
-
     async def play(
         self,
         channel_id: str,
@@ -208,7 +149,9 @@ class Turns(People):
             state, actions, events = self._apply_steps(plugin, state, seat, steps)
             logged = taken + [(seat, a, user_id) for a in actions]
             events = (undone if again else []) + events
-            outcome = await self._advance(row, plugin, state, logged, events=events, before=before, actor=user_id)
+            outcome = await self._advance(
+                row, plugin, state, logged, events=events, before=before, actor=user_id, own=True
+            )
         outcome.elsewhere = back + outcome.elsewhere  # (committed before the move)
         return outcome
 
@@ -225,10 +168,12 @@ class Turns(People):
         note: str | None = None,
         reply: str | None = None,
         changes: dict[str, Any] | None = None,
+        own: bool = False,
     ) -> Outcome:
         """After a person's actions: let the automatic player move for seats that left, then
         save the state, the actions and what they owe the channel and the players in one
-        transaction, and say what to post."""
+        transaction, and say what to post. A person's `own` move may be taken back for a while
+        (see backwindow.py): then the next people are called only once the window closes."""
         game = plugin.game
         before = before if before is not None else state
         events = list(events or [])
@@ -250,13 +195,33 @@ class Turns(People):
                 )
         actions = logged + auto_actions
         position = row.moves + len(actions)
+        changes["takeback"] = offer(row, plugin, before, state, logged, auto_actions, now) if own else None
         after = replace(row, moves=position, **{k: v for k, v in changes.items() if k != "state"})
         out = self._announce(after, plugin, before, state, events, actor=actor, note=note, reply=reply, people=people)
+        if changes["takeback"] is not None:
+            until = changes["takeback"]["until"]
+            hold_calls(out, until, self._lang(row))
+            if out.reply is not None:
+                out.reply.text += " " + me().t("You may take it back until {when}.", when=f"<t:{int(until)}:T>")
+                out.reply.controls = button(row, position, me().p("button", "↶ Take back"))
         if new_turn:  # the earlier turn posts lose their buttons; the status message follows
             out.edits += self._tidy(after) + [await self._status(plugin, state, after)]
-        # The images (the slow part) are drawn in a worker thread while the move is saved.
+        # The images (the slow part) are drawn in a worker thread while the move is saved; at
+        # the end, the log's replay for each player's pace runs in a worker beside them.
         drawing = [asyncio.create_task(self._draw(m, plugin, state, row, position)) for m in out.public if m.images]
-        result = game_result(plugin, state, row) if game.is_over(state) else None
+        result = None
+        if game.is_over(state):
+            try:
+                paces = await self.game_pace(plugin, row, actions, people)
+            except BaseException:
+                for task in drawing:
+                    task.cancel()
+                raise
+            if paces and out.public:  # the last post says each player's pace in this game
+                out.public[0].text = "\n".join(
+                    filter(None, [out.public[0].text, self.pace_line(row, paces, self._lang(row))])
+                )
+            result = game_result(plugin, state, row, paces)
         try:
             row = await self._save(
                 row,

@@ -23,19 +23,9 @@ from ..storage import GameRow
 from . import pictures
 from .core import title
 from .queries import STATUS_WORDS
-from .replays import Frame, Replays
+from .replays import Frame, Progress, Replays, extend
 
 KEEP_RUNNING = 64  # running games whose replayed turns stay in memory
-
-
-@dataclass
-class Progress:
-    """A running game's turns replayed so far, to be extended."""
-
-    moves: int
-    state: Any
-    frames: list[Frame]
-    pending: list  # events since the last whole turn
 
 
 @dataclass
@@ -93,11 +83,10 @@ class WebGame(Replays):
         cache = self._progress_cache()
         known = cache.get(row.id)
         if known is None or known.moves > row.moves:
-            start = plugin.game.new_game([s.user_id for s in row.seats], row.options, row.seed)
-            known = Progress(0, start, [Frame(0, start, [])], [])
+            known = Progress.start(plugin, row)
         if known.moves < row.moves:
             actions = (await self.db.actions(row.id))[known.moves : row.moves]
-            known = await asyncio.to_thread(self._extend, plugin, known, actions)
+            known = await asyncio.to_thread(extend, plugin, known, actions)
         cache[row.id] = known
         cache.move_to_end(row.id)
         if len(cache) > KEEP_RUNNING:
@@ -105,19 +94,6 @@ class WebGame(Replays):
         # The game now is the stored state (the truth the rest of the service reads); the log
         # gives the turns before it.
         return known.frames, self._state(plugin, row)
-
-    @staticmethod
-    def _extend(plugin: GamePlugin, known: Progress, actions: list[dict]) -> Progress:
-        game = plugin.game
-        state, frames, pending = known.state, list(known.frames), list(known.pending)
-        for i, entry in enumerate(actions, known.moves + 1):
-            before = game.turn_number(state)
-            state, events = game.apply(state, entry["player"], entry["action"])
-            pending += events
-            if game.turn_number(state) != before or game.is_over(state):
-                frames.append(Frame(i, state, pending))
-                pending = []
-        return Progress(known.moves + len(actions), state, frames, pending)
 
     async def game_page(self, row: GameRow, language: Lang) -> GamePage:
         plugin = self._plugin(row)

@@ -41,7 +41,9 @@ class WebLinks(ServiceCore):
         return self.web_base.rstrip("/") + path
 
     async def _sign(self, guild_id: str | None, what: str) -> str:
-        key, _ = await self.db.web_access(guild_id or NO_SERVER, make=True)
+        access = await self.db.web_access(guild_id or NO_SERVER, make=True)
+        assert access is not None, "make=True makes a key"
+        key, _ = access
         return signature(key, what)
 
     async def game_path(self, row: GameRow) -> str:

@@ -68,8 +68,12 @@ def _steps(game: str) -> list[Callable[[], object]]:
     from metrobot.games import get_plugin
     from render import prewarm_steps
 
+    renderer = get_plugin(game).renderer
+    if renderer is None:  # a game without images: nothing to draw ahead
+        return []
+    steps: list[Callable[[], object]]
     try:
-        steps = prewarm_steps(get_plugin(game).renderer)
+        steps = list(prewarm_steps(renderer))
     except Exception:
         log.exception("no steps to draw %s's images ahead", game)
         steps = []
@@ -82,6 +86,7 @@ def _sample_image(game: str) -> None:
     from render import png_of_view
 
     plugin = get_plugin(game)
+    assert plugin.renderer is not None, "drawn ahead: a game with images"
     state = plugin.new_game([f"p{i + 1}" for i in range(plugin.game.min_players)], {}, 0)
     png_of_view(plugin.renderer, plugin.game.view(state, None), None, None, "en")
 

@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from . import outbox, ratings
+from .farewells import FarewellQueries
 from .faults import DatabaseUnavailable, kind_of
 from .health import HealthQueries
 from .history import HistoryQueries
@@ -33,9 +34,10 @@ from .outbox import Owed
 from .people import PeopleQueries
 from .privacy import PrivacyQueries
 from .ratings import GameResult, RateFn
+from .reminders import ReminderQueries
 from .rows import COLUMNS, JSON_COLUMNS, Conflict, Duplicate, GameRow, NewerSchema, Seat, game_row
 from .schema import MIGRATIONS, statements
-from .sql import BIGINT, Driver, Tx
+from .sql import BIGINT, Driver, Tx, one_row
 from .tournaments import TournamentQueries
 from .wakeup import WakeQueries
 from .web import WebQueries
@@ -56,7 +58,15 @@ def driver_for(where: str | Path) -> Driver:
 
 
 class Database(
-    HistoryQueries, PeopleQueries, HealthQueries, WebQueries, TournamentQueries, PrivacyQueries, WakeQueries
+    HistoryQueries,
+    PeopleQueries,
+    HealthQueries,
+    WebQueries,
+    TournamentQueries,
+    WakeQueries,
+    PrivacyQueries,
+    ReminderQueries,
+    FarewellQueries,
 ):
     def __init__(self, where: str | Path):
         self.driver = driver_for(where)
@@ -218,7 +228,8 @@ class Database(
         async def create() -> GameRow:
             async with self.driver.transaction() as tx:
                 row = game_row(
-                    await tx.fetchone(
+                    await one_row(
+                        tx,
                         "INSERT INTO games (channel_id, guild_id, game, status, host_id, options, seed, seats, max_seats, "
                         "turn_clock, created_at, updated_at, bot_level, language, settings) VALUES "
                         f"(?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {COLUMNS}",
@@ -250,10 +261,11 @@ class Database(
         self,
         row: GameRow,
         *,
-        actions: list[tuple[str, dict[str, Any], str]] = (),
-        owed: list[Owed] = (),
+        actions: Sequence[tuple[str, dict[str, Any], str]] = (),
+        owed: Sequence[Owed] = (),
         result: GameResult | None = None,
         rate: RateFn | None = None,
+        withdraw: int | None = None,
         **changes: Any,
     ) -> GameRow:
         """Save changes to a game (and append actions, and what they owe the channel and the
@@ -262,7 +274,8 @@ class Database(
         `changes` are column values (seats, state, options, bot_level... as Python objects); the
         version goes up by one. Raises Conflict if the stored version moved on. The stored
         `owed` items get their ids. A game that finishes brings its `result`: its results
-        and the ratings they change (by `rate`) are stored in the same transaction.
+        and the ratings they change (by `rate`) are stored in the same transaction. A take-back
+        settles, unsent, what the move at position `withdraw` still held (`outbox.withdraw`).
         """
         encoded = {}
         for key, value in changes.items():
@@ -276,7 +289,7 @@ class Database(
         encoded["updated_at"] = time.time()
         if changes.get("status") == "finished":
             encoded["finished_at"] = encoded["updated_at"]
-        await self._write(row, encoded, actions, list(owed), result, rate, changes.get("seats"))
+        await self._write(row, encoded, list(actions), list(owed), result, rate, changes.get("seats"), withdraw)
         # What was just written, without reading it back (the state can be large).
         if "state" in changes:
             changes["state_stored"] = changes.pop("state")
@@ -293,9 +306,10 @@ class Database(
         result: GameResult | None = None,
         rate: RateFn | None = None,
         seats: list[Seat] | None = None,
+        withdraw: int | None = None,
     ) -> None:
         async def write() -> None:
-            await self._write_once(row, encoded, actions, owed, result, rate, seats)
+            await self._write_once(row, encoded, actions, owed, result, rate, seats, withdraw)
 
         try:
             await self.driver.outage.patiently(write)
@@ -335,6 +349,7 @@ class Database(
         result: GameResult | None,
         rate: RateFn | None,
         seats: list[Seat] | None,
+        withdraw: int | None = None,
     ) -> None:
         sets = ", ".join(f"{k} = ?" for k in encoded)
         async with self.driver.transaction() as tx:
@@ -355,6 +370,8 @@ class Database(
                 await tx.execute("DELETE FROM seats WHERE game_id = ?", row.id)
                 await _seat(tx, row.id, seats)
             await outbox.insert(tx, row.id, row.channel_id, owed)
+            if withdraw is not None:
+                await outbox.withdraw(tx, row.id, withdraw)
             if result is not None and rate is not None:
                 await ratings.record(tx, self.driver, row.id, result, rate)
                 for hook in self.finish_hooks:
@@ -362,7 +379,7 @@ class Database(
 
     @staticmethod
     async def _append(tx: Tx, game_id: int, actions: list[tuple[str, dict[str, Any], str]]) -> None:
-        (seq,) = await tx.fetchone("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?", game_id)
+        (seq,) = await one_row(tx, "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?", game_id)
         now = time.time()
         await tx.executemany(
             "INSERT INTO actions (game_id, seq, seat, action, actor, created_at) VALUES (?, ?, ?, ?, ?, ?)",

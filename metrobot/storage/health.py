@@ -6,7 +6,7 @@ on indexed columns (the outbox's owed rows have a partial index; games by status
 from __future__ import annotations
 
 from .faults import DatabaseUnavailable
-from .sql import Driver
+from .sql import Driver, one_row
 
 
 class HealthQueries:
@@ -32,7 +32,8 @@ class HealthQueries:
         """(messages owed and due at `now`, when the oldest of them became due) — messages
         held for someone's quiet hours are not yet due and not counted."""
         async with self.driver.read() as q:
-            count, oldest = await q.fetchone(
+            count, oldest = await one_row(
+                q,
                 "SELECT COUNT(*), MIN(COALESCE(not_before, created_at)) FROM outbox "
                 "WHERE delivered_at IS NULL AND (not_before IS NULL OR not_before <= ?)",
                 now,

@@ -12,9 +12,10 @@ again from the action log if they have to be re-sent.
 
 Besides posts, an action may owe edits of messages already posted (`kind` "edit"; the payload
 says which: {"edit": "status"} the game's status message, {"edit": "tidy"} the buttons of its
-earlier turn posts, "tidy-all" those of all of them), and a message may be held until a time
-(`not_before`: a DM, a reminder or a nudge during someone's quiet hours); a held message is
-nobody's until then.
+earlier turn posts, "tidy-all" those of all of them, "takeback" the posts of the move just
+taken back), and a message may be held until a time (`not_before`: a DM, a reminder or a nudge
+during someone's quiet hours, the next person's ping and turn DM during a move's take-back
+window); a held message is nobody's until then, and a take-back withdraws those of its move.
 
 Order: what one game owes is claimed oldest first, and never past an older message of the
 same game to the same place (its channel, or one person's DMs) that someone still holds,
@@ -30,9 +31,9 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
-from .sql import Tx
+from .sql import Tx, one_row
 
 LEASE = 20.0  # seconds a process has to send the (at most LIMIT) messages it claimed
 LIMIT = 20
@@ -70,7 +71,8 @@ async def insert(tx: Tx, game_id: int, channel_id: str, items: list[Owed]) -> No
     for item in items:
         item.game_id, item.channel_id = game_id, channel_id
         held = item.not_before is not None
-        (item.id,) = await tx.fetchone(
+        (item.id,) = await one_row(
+            tx,
             "INSERT INTO outbox (game_id, channel_id, target, position, payload, created_at, claim, kind, not_before) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             game_id,
@@ -136,9 +138,10 @@ async def _mark_superseded(tx: Tx, items: list[Owed]) -> None:
     the game's end, and so is a held reminder or nudge; a lobby post by a later one or the lobby's end;
     an edit of the status message by a later one; a DM by a later DM to the same person about
     the same game and the same thing (a hand, a turn). Other messages (news, tidying) never are."""
-    games = sorted({i.game_id for i in items})
+    # Stored items (claimed or just inserted): their ids and games are set.
+    games = sorted({cast(int, i.game_id) for i in items})
     marks = ",".join("?" * len(games))
-    first = min(i.id for i in items)
+    first = min(cast(int, i.id) for i in items)
     later = await tx.fetch(
         f"SELECT id, game_id, target, payload, kind FROM outbox WHERE game_id IN ({marks}) AND id > ? ORDER BY id",
         *games,
@@ -180,6 +183,32 @@ async def mark(tx: Tx, ids: list[int], message_id: str | None = None) -> None:
         "UPDATE outbox SET delivered_at = ?, message_id = ? WHERE id = ? AND delivered_at IS NULL",
         [(time.time(), message_id, i) for i in ids],
     )
+
+
+async def withdraw(tx: Tx, game_id: int, position: int) -> None:
+    """Settle, unsent, what a move owed and still holds (the next person's ping and turn DMs,
+    held for the take-back window): the move was taken back, so they would tell of a turn that
+    is no longer theirs. Inside the take-back's transaction."""
+    await tx.execute(
+        "UPDATE outbox SET delivered_at = ? WHERE game_id = ? AND position = ? AND delivered_at IS NULL "
+        "AND not_before IS NOT NULL",
+        time.time(),
+        game_id,
+        position,
+    )
+
+
+async def posts_at(tx: Tx, game_id: int, position: int) -> list[tuple[str | None, dict[str, Any]]]:
+    """The channel posts a game owed at `position`, not held ones: (where each is once posted,
+    else None while it is still owed; its payload), oldest first. One that could never be posted
+    (the channel gone) is left out."""
+    rows = await tx.fetch(
+        "SELECT message_id, payload FROM outbox WHERE game_id = ? AND position = ? AND target = 'channel' "
+        "AND kind = 'post' AND not_before IS NULL AND (message_id IS NOT NULL OR delivered_at IS NULL) ORDER BY id",
+        game_id,
+        position,
+    )
+    return [(mid, json.loads(payload)) for mid, payload in rows]
 
 
 async def last_post(tx: Tx, game_id: int) -> str | None:

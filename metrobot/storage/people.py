@@ -15,7 +15,7 @@ from typing import Any
 from . import outbox
 from .outbox import Owed
 from .rows import COLUMNS, GameRow, game_row
-from .sql import Driver
+from .sql import Driver, one_row
 
 
 @dataclass
@@ -115,14 +115,17 @@ class PeopleQueries:
     async def hosted(self, guild_id: str, user_id: str) -> int:
         """How many open games (lobbies and running) a person hosts on a server."""
         async with self.driver.read() as q:
-            (n,) = await q.fetchone(
-                f"SELECT COUNT(*) FROM games WHERE guild_id = ? AND host_id = ? AND status IN {OPEN}", guild_id, user_id
+            (n,) = await one_row(
+                q,
+                f"SELECT COUNT(*) FROM games WHERE guild_id = ? AND host_id = ? AND status IN {OPEN}",
+                guild_id,
+                user_id,
             )
         return n
 
     async def open_lobbies(self, guild_id: str) -> int:
         async with self.driver.read() as q:
-            (n,) = await q.fetchone("SELECT COUNT(*) FROM games WHERE guild_id = ? AND status = 'lobby'", guild_id)
+            (n,) = await one_row(q, "SELECT COUNT(*) FROM games WHERE guild_id = ? AND status = 'lobby'", guild_id)
         return n
 
     # ------------------------------------------------------------ messages already posted
@@ -137,6 +140,10 @@ class PeopleQueries:
     async def first_posts(self, game_ids: list[int]) -> dict[int, str]:
         async with self.driver.read() as q:
             return await outbox.first_posts(q, game_ids)
+
+    async def posts_at(self, game_id: int, position: int) -> list[tuple[str | None, dict[str, Any]]]:
+        async with self.driver.read() as q:
+            return await outbox.posts_at(q, game_id, position)
 
     async def untidied(self, item: Owed) -> list[str]:
         async with self.driver.read() as q:

@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 from .faults import DEADLOCK, LOST, READ_ONLY_SERVER, SERIALIZATION, DatabaseUnavailable, committed, kind_of
 from .outage import Outage, time_left
 from .rows import DatabaseClosed, Duplicate
-from .sql import Driver, Row, counted_errors, numbered
+from .sql import Driver, Row, Tx, counted_errors, numbered, one_row
 
 T = TypeVar("T")
 MIGRATION_LOCK = 0x6D6574726F  # an arbitrary advisory-lock key: "metro"
@@ -78,6 +78,7 @@ def _timeout() -> float:
 
 class PostgresDriver(Driver):
     dialect = "postgres"
+    own_tables = ("schema_version",)  # (SQLite keeps its version in `PRAGMA user_version`)
 
     def __init__(self, url: str, *, min_size: int = 2, max_size: int = 10):
         self.url = url
@@ -197,9 +198,10 @@ class PostgresDriver(Driver):
 
     async def probe_write(self) -> None:
         async with self.read() as q:
-            (read_only,) = await q.fetchone("SHOW transaction_read_only")
+            (read_only,) = await one_row(q, "SHOW transaction_read_only")
         if read_only == "on":  # (a standby: the pool connects again, to whichever server takes writes)
             fault = await self._fault(_ReadOnly())
+            assert fault is not None, "a read-only server is a fault of availability"
             self.outage.gave_up(fault)
             raise fault
         self.outage.ok(wrote=True)
@@ -211,19 +213,19 @@ class PostgresDriver(Driver):
             await tx.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             yield tx
 
-    async def schema_version(self, tx: _Tx) -> int:
+    async def schema_version(self, tx: Tx) -> int:
         row = await tx.fetchone("SELECT MAX(version) FROM schema_version")
         return row[0] or 0 if row else 0
 
-    async def set_schema_version(self, tx: _Tx, version: int) -> None:
+    async def set_schema_version(self, tx: Tx, version: int) -> None:
         await tx.execute("DELETE FROM schema_version")
         await tx.execute("INSERT INTO schema_version (version) VALUES (?)", version)
 
-    async def next_results_seq(self, tx: _Tx) -> int:
-        (seq,) = await tx.fetchone("SELECT nextval('results_seq')")
+    async def next_results_seq(self, tx: Tx) -> int:
+        (seq,) = await one_row(tx, "SELECT nextval('results_seq')")
         return seq
 
-    async def results_renumbered(self, tx: _Tx, last: int) -> None:
+    async def results_renumbered(self, tx: Tx, last: int) -> None:
         await tx.execute("SELECT setval('results_seq', GREATEST((SELECT last_value FROM results_seq), ?))", last)
 
 

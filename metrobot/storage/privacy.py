@@ -9,7 +9,7 @@ import json
 import time
 from typing import Any
 
-from . import personal
+from . import farewells, personal
 from .personal import Erasure, Ghosts, Rename
 from .rows import COLUMNS, GameRow, game_row
 from .sql import Driver
@@ -42,20 +42,28 @@ class PrivacyQueries:
         return names
 
     # ------------------------------------------------------------ erasure, a resumable job
-    async def begin_erasure(self, user_id: str) -> None:
+    async def begin_erasure(self, user_id: str, tell: str | None = None) -> None:
         """Record that a person is to be forgotten, with their games and names as they are now
-        (asked again while it runs: the same job)."""
+        (asked again while it runs: the same job); `tell`: the language to tell them in when
+        it is done, if another process finishes it (they asked through Discord)."""
         games = await self.games_holding(user_id)
         names = sorted(await self.names_of(user_id))
         async with self.driver.transaction() as tx:
             await tx.execute(
-                "INSERT INTO erasures (user_id, ghosts, games, names, requested_at) VALUES "
-                "(?, '{}', ?, ?, ?) ON CONFLICT (user_id) DO NOTHING",
+                "INSERT INTO erasures (user_id, ghosts, games, names, requested_at, tell) VALUES "
+                "(?, '{}', ?, ?, ?, ?) ON CONFLICT (user_id) DO NOTHING",
                 user_id,
                 json.dumps(games),
                 json.dumps(names, ensure_ascii=False),
                 time.time(),
+                tell,
             )
+
+    async def erasure_tell(self, user_id: str) -> str | None:
+        """The language an erasure in progress tells its person in when done (None: not told)."""
+        async with self.driver.read() as q:
+            row = await q.fetchone("SELECT tell FROM erasures WHERE user_id = ?", user_id)
+        return row[0] if row else None
 
     async def erasures(self) -> list[str]:
         """People whose erasure was asked for and is not finished (a crash, a conflict)."""
@@ -90,13 +98,16 @@ class PrivacyQueries:
                 tx, row.id, row.version, columns, user_id, ghost, rename, row.game, names, ghost_name
             )
 
-    async def finish_erasure(self, user_id: str) -> None:
+    async def finish_erasure(self, user_id: str, farewell: str | None = None) -> None:
         """The last transaction: what remains of the person is deleted or renamed, and the
-        job (with the ghost ids, the only link to them) ends."""
+        job (with the ghost ids, the only link to them) ends — with `farewell` owed to them
+        by DM if this transaction is the one that ends it (see farewells.py)."""
         async with self.driver.transaction() as tx:
             row = await tx.fetchone("SELECT ghosts, games, names FROM erasures WHERE user_id = ?", user_id)
             job = Erasure(*(json.loads(column) for column in row)) if row else Erasure()
             await personal.erase_rest(tx, user_id, job)
+            if row is not None and farewell:
+                await farewells.insert(tx, user_id, farewell)
 
     # ------------------------------------------------------------ servers the bot left
     async def depart(self, guild_id: str, now: float) -> bool:

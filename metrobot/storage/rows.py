@@ -54,6 +54,7 @@ class GameRow:
     waiting: list[str] = field(default_factory=list)  # the people it waits for (kept with the state)
     paused: float | None = None  # seconds left on a turn clock stopped while someone is away
     nudged_at: float | None = None  # when someone last nudged the people it waits for
+    takeback: dict[str, Any] | None = None  # the move that may still be taken back (see migrations/m12_takeback.py)
 
     @property
     def state(self) -> dict[str, Any] | None:
@@ -72,9 +73,9 @@ class GameRow:
 COLUMNS = (
     "id, channel_id, guild_id, game, status, host_id, options, seed, seats, max_seats, state, version, "
     "moves, turn_clock, deadline, reminded, lobby_message_id, created_at, updated_at, bot_level, language, "
-    "settings, waiting, paused, nudged_at"
+    "settings, waiting, paused, nudged_at, takeback"
 )
-JSON_COLUMNS = ("options", "state", "settings", "waiting")
+JSON_COLUMNS = ("options", "state", "settings", "waiting", "takeback")
 
 
 def game_row(r: Iterable[Any]) -> GameRow:
@@ -104,6 +105,7 @@ def game_row(r: Iterable[Any]) -> GameRow:
         waiting,
         paused,
         nudged,
+        takeback,
     ) = r
     return GameRow(
         gid,
@@ -131,6 +133,7 @@ def game_row(r: Iterable[Any]) -> GameRow:
         json.loads(waiting or "[]"),
         paused,
         nudged,
+        json.loads(takeback) if takeback else None,
     )
 
 

@@ -30,14 +30,25 @@ class Tx(Protocol):
 
     async def execute(self, sql: str, *args: Any) -> int:
         """Rows changed."""
+        ...
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+
+
+async def one_row(tx: Tx, sql: str, *args: Any) -> Row:
+    """The row a query always returns: an aggregate (COUNT, MAX), a setting, an INSERT's
+    RETURNING."""
+    row = await tx.fetchone(sql, *args)
+    if row is None:
+        raise RuntimeError(f"no row from {sql!r}")
+    return row
 
 
 class Driver(ABC):
     dialect: str  # "sqlite" | "postgres": which schema script to run
     where: str  # for messages: the file or the server
     outage: Outage  # how the database is doing, as this process sees it (faults, retries, the log)
+    own_tables: tuple[str, ...] = ()  # the driver's bookkeeping, made by no migration (never copied)
 
     @abstractmethod
     async def open(self) -> None: ...

@@ -24,7 +24,7 @@ import aiosqlite
 from .faults import IO_ERROR, DatabaseUnavailable, committed, kind_of
 from .outage import Outage
 from .rows import DatabaseClosed, Duplicate
-from .sql import Driver, Row, counted_errors
+from .sql import Driver, Row, Tx, counted_errors, one_row
 
 BUSY_TIMEOUT_MS = 5000
 SQLITE_IOERR_WRITE = 10 | 3 << 8
@@ -93,12 +93,16 @@ class SQLiteDriver(Driver):
         """Switch a new file to WAL. SQLite does not wait on its busy handler for this, so
         two processes creating the same file at once can get "database is locked": try
         again for as long as a busy wait would."""
+        conn = self.conn
+        assert conn is not None, "called by open, once connected"
         deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
         pause = 0.01
         while True:
             try:
-                async with self.conn.execute("PRAGMA journal_mode=WAL") as cur:
-                    mode = (await cur.fetchone())[0]
+                async with conn.execute("PRAGMA journal_mode=WAL") as cur:
+                    row = await cur.fetchone()
+                    assert row is not None, "the pragma answers with the mode"
+                    mode = row[0]
                 if mode == "wal" or self.path == ":memory:":
                     return
                 problem: Exception = sqlite3.OperationalError(f"journal mode stayed {mode!r}")
@@ -188,13 +192,13 @@ class SQLiteDriver(Driver):
     def migrating(self):
         return self.transaction()  # BEGIN IMMEDIATE already lets one writer at a time in
 
-    async def schema_version(self, tx: _Tx) -> int:
-        (version,) = await tx.fetchone("PRAGMA user_version")
+    async def schema_version(self, tx: Tx) -> int:
+        (version,) = await one_row(tx, "PRAGMA user_version")
         return version
 
-    async def set_schema_version(self, tx: _Tx, version: int) -> None:
+    async def set_schema_version(self, tx: Tx, version: int) -> None:
         await tx.execute(f"PRAGMA user_version = {int(version)}")
 
-    async def next_results_seq(self, tx: _Tx) -> int:
-        (seq,) = await tx.fetchone("SELECT COALESCE(MAX(seq), 0) + 1 FROM results")  # writers are serial
+    async def next_results_seq(self, tx: Tx) -> int:
+        (seq,) = await one_row(tx, "SELECT COALESCE(MAX(seq), 0) + 1 FROM results")  # writers are serial
         return seq

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from .rows import Conflict
-from .sql import BIGINT, Tx
+from .sql import BIGINT, Tx, one_row
 from .tourney_outbox import TournamentOutbox, insert_owed
 from .tourney_rows import (
     E_COLUMNS,
@@ -159,7 +160,8 @@ class TournamentQueries(TournamentOutbox):
         now = time.time()
         async with self.driver.transaction() as tx:
             row = tournament_row(
-                await tx.fetchone(
+                await one_row(
+                    tx,
                     "INSERT INTO tournaments (guild_id, hall_id, host_id, name, game, rules, settings, seed, status, "
                     f"created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'signup', ?, ?) RETURNING {T_COLUMNS}",
                     guild_id,
@@ -181,12 +183,12 @@ class TournamentQueries(TournamentOutbox):
         self,
         row: TournamentRow,
         *,
-        entrants: list[EntrantRow] = (),
-        removed: list[str] = (),
-        rounds: list[RoundRow] = (),
-        closed: list[int] = (),
-        tables: list[TableRow] = (),
-        owed: list[TOwed] = (),
+        entrants: Sequence[EntrantRow] = (),
+        removed: Sequence[str] = (),
+        rounds: Sequence[RoundRow] = (),
+        closed: Sequence[int] = (),
+        tables: Sequence[TableRow] = (),
+        owed: Sequence[TOwed] = (),
         **changes: Any,
     ) -> TournamentRow:
         """Save changes to a tournament if nobody changed it meanwhile (else Conflict), with

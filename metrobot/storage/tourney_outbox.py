@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import time
 
-from .sql import Tx
+from .sql import Driver, Tx, one_row
 from .tourney_rows import O_COLUMNS, TOwed, owed_row
 
 LEASE = 20.0
@@ -26,7 +26,8 @@ async def insert_owed(tx: Tx, tournament_id: int, hall_id: str, items: list[TOwe
     for item in items:
         item.tournament_id = tournament_id
         item.channel_id = item.channel_id or hall_id
-        (item.id,) = await tx.fetchone(
+        (item.id,) = await one_row(
+            tx,
             "INSERT INTO tournament_outbox (tournament_id, channel_id, kind, what, payload, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
             tournament_id,
@@ -39,6 +40,8 @@ async def insert_owed(tx: Tx, tournament_id: int, hall_id: str, items: list[TOwe
 
 
 class TournamentOutbox:
+    driver: Driver  # (a part of Database, which sets these)
+    _skip_locked: str
     tournament_news = False  # set when a table's result was recorded: there is director's work
 
     async def owed_tournament_items(self, limit: int = LIMIT) -> list[TOwed]:
@@ -124,7 +127,8 @@ class TournamentOutbox:
                 p["round"],
                 p["table"],
             )
-            (stored,) = await tx.fetchone(
+            (stored,) = await one_row(
+                tx,
                 "SELECT thread_id FROM tournament_tables WHERE tournament_id = ? AND round = ? AND number = ?",
                 item.tournament_id,
                 p["round"],

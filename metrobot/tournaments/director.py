@@ -10,6 +10,7 @@ pressing Start at once start it once (the other is told it has started).
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -39,7 +40,7 @@ class Director(Running):
         fmt: str,
         *,
         manager: bool,
-        roles: list[str] = (),
+        roles: Sequence[str] = (),
         in_thread: bool = False,
         table_size: int | None = None,
         rounds: int | None = None,
@@ -219,7 +220,7 @@ class Director(Running):
                 rating = await self.db.ratings_for(row.guild_id, row.game, [user_id])
                 entrant = replace(entrant, rating=round(rating.get(user_id, 0.0), 3))
             after = replace(snap, entrants=snap.entrants + [entrant])
-            changes = {"due": self.clock()} if row.status == "running" else {}
+            changes: dict[str, Any] = {"due": self.clock()} if row.status == "running" else {}
             await self.db.save_tournament(row, entrants=[entrant], owed=[self._signup_owed(row, after)], **changes)
         return Outcome(reply=Message(me().t("You are signed up for **{name}**.", name=row.name)))
 
@@ -256,7 +257,7 @@ class Director(Running):
         user_id: str,
         *,
         manager: bool,
-        roles: list[str] = (),
+        roles: Sequence[str] = (),
         missing: list[str] | None = None,
         tournament_id: int | None = None,
         stage: int | None = None,

@@ -18,11 +18,17 @@ def pair_key(a: str, b: str) -> tuple[str, str]:
 
 @dataclass
 class History:
-    met: Counter = field(default_factory=Counter)  # (a, b) with a < b -> tables shared
-    seats: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))  # person -> seat index -> times
-    byes: Counter = field(default_factory=Counter)  # person -> byes had
-    tables: Counter = field(default_factory=Counter)  # person -> tables sat at
-    share: Counter = field(default_factory=Counter)  # person -> first seats a fair share gives (1/size a table)
+    met: Counter[tuple[str, str]] = field(
+        default_factory=Counter[tuple[str, str]]
+    )  # (a, b) with a < b -> tables shared
+    seats: dict[str, Counter[int]] = field(
+        default_factory=lambda: defaultdict(Counter[int])
+    )  # person -> seat index -> times
+    byes: Counter[str] = field(default_factory=Counter[str])  # person -> byes had
+    tables: Counter[str] = field(default_factory=Counter[str])  # person -> tables sat at
+    share: dict[str, float] = field(
+        default_factory=dict[str, float]
+    )  # person -> first seats a fair share gives (1/size a table)
 
     def meetings(self, a: str, b: str) -> int:
         return self.met.get(pair_key(a, b), 0)
@@ -32,7 +38,7 @@ class History:
 
     def first_excess(self, person: str) -> float:
         """First seats had beyond a fair share (negative: fewer)."""
-        return self.firsts(person) - self.share[person]
+        return self.firsts(person) - self.share.get(person, 0)
 
 
 def history(rounds: list[Round]) -> History:
@@ -43,7 +49,7 @@ def history(rounds: list[Round]) -> History:
             for i, person in enumerate(seats):
                 out.seats[person][i] += 1
                 out.tables[person] += 1
-                out.share[person] += 1 / len(seats)
+                out.share[person] = out.share.get(person, 0) + 1 / len(seats)
                 for other in seats[i + 1 :]:
                     out.met[pair_key(person, other)] += 1
         for person in set(rnd.byes):

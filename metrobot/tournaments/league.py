@@ -14,6 +14,7 @@ so meetings and seats count for later calls; Entrant.joined is that number for l
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 
 from .history import history
 from .model import Entrant, Round, Rules, Table, TableResult
@@ -26,7 +27,7 @@ def open_league_tables(
     entrants: list[Entrant],
     rounds: list[Round],
     results: list[TableResult],
-    busy: set[str] | frozenset[str] | list[str],
+    busy: Iterable[str],
     seed: int | str,
 ) -> list[Table]:
     number = len(rounds) + 1

@@ -61,12 +61,13 @@ class Looks(Director):
         for t in rnd.tables:
             res = done.get((rnd.number, t.number))
             if res:
-                order = sorted(res["places"], key=lambda p: res["places"][p])
+                places: dict[str, int] = res["places"]
+                order = sorted(places, key=lambda p: places[p])
                 lines.append(
                     me().t(
                         "Table {table} ended: {order}",
                         table=t.number,
-                        order=", ".join(f"{res['places'][p]}. {clean(self._names(snap).get(p, p))}" for p in order),
+                        order=", ".join(f"{places[p]}. {clean(self._names(snap).get(p, p))}" for p in order),
                     )
                 )
         return Outcome(reply=Message("\n".join(lines)[:1990]))
@@ -133,6 +134,7 @@ class Looks(Director):
         message = Message(p.get("text", ""), mentions=list(p.get("mentions") or []))
         if not MARK.search(message.text) and not p.get("images"):
             return message
+        assert item.tournament_id is not None, "a stored item has its tournament"
         snap = await self.db.snapshot(item.tournament_id)
         if snap is None:
             return message
@@ -185,7 +187,7 @@ def standings_alt(heading: str, sub: str, rows: list[dict], language) -> str:
             int(r["points"]) if float(r["points"]).is_integer() else 2,
             rank=r["rank"],
             name=r["name"],
-            points=number(r["points"]),
+            points=number(r["points"], language),
         )
         for r in rows
     ]

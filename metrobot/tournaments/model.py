@@ -110,7 +110,7 @@ class TableResult:
     table: int
     places: dict[str, int]
     skipped: frozenset[str] = frozenset()  # seats the automatic player played all game
-    scores: dict[str, float] = field(default_factory=dict)  # person -> the game's score (optional)
+    scores: dict[str, float] = field(default_factory=dict[str, float])  # person -> the game's score (optional)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -144,4 +144,4 @@ class Standing:
     byes: int = 0
     skipped: int = 0
     dropped: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)  # format-specific (knockout: round reached)
+    extra: dict[str, Any] = field(default_factory=dict[str, Any])  # format-specific (knockout: round reached)

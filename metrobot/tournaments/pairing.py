@@ -12,6 +12,7 @@ people's past tables stay in the history (their opponents keep their points).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 
 from .history import history
 from .knockout import as_round, pair_knockout
@@ -56,7 +57,12 @@ def pair(
 
 
 def open_tables(
-    rules: Rules, entrants: list[Entrant], rounds: list[Round], results: list[TableResult], busy, seed: int | str
+    rules: Rules,
+    entrants: list[Entrant],
+    rounds: list[Round],
+    results: list[TableResult],
+    busy: Iterable[str],
+    seed: int | str,
 ) -> list[Table]:
     """Leagues: the tables to open now among the free (not `busy`) active entrants."""
     _check(rules, entrants, rounds)

@@ -104,7 +104,7 @@ def points_by_table(
 
 def totals(rules: Rules, rounds: list[Round], results: list[TableResult]) -> dict[str, float]:
     """Everyone's tournament points (leagues: the best `best_of` results)."""
-    out = {}
+    out: dict[str, float] = {}
     for person, rows in points_by_table(rules, rounds, results).items():
         worths = sorted((w for _, _, w in rows), reverse=True)
         if rules.format == "league" and rules.best_of is not None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, overload
 
 from ..service import Outcome
 from ..storage import Conflict, EntrantRow, RoundRow, Snapshot, TableRow, TOwed
@@ -30,6 +30,10 @@ RETRY = 60.0  # seconds before a round held up by missing permissions is tried a
 
 
 class Rounds(TableGames):
+    if TYPE_CHECKING:  # (Director, a later part of the tournament service)
+
+        async def _deadline(self, snap: Snapshot, missing: list[str]) -> None: ...
+
     @staticmethod
     def _needed(row: Any, missing: list[str] | None) -> list[str]:
         """Of the permissions the bot lacks in the hall, those this tournament's rounds need."""
@@ -327,7 +331,16 @@ class Rounds(TableGames):
         log.info("tournament %s finished after %d rounds", row.id, len(rounds))
         return {"owed": owed, "entrants": stored, "changes": {"status": "finished", "stage": row.stage + 1}}
 
-    async def _pair_values(self, row, rules, entrants, rounds, results, busy: set[str] | None = None):
+    @overload
+    async def _pair_values(self, row: Any, rules: Any, entrants: Any, rounds: Any, results: Any) -> Round: ...
+    @overload
+    async def _pair_values(
+        self, row: Any, rules: Any, entrants: Any, rounds: Any, results: Any, busy: set[str]
+    ) -> list[Table]: ...
+    async def _pair_values(
+        self, row: Any, rules: Any, entrants: Any, rounds: Any, results: Any, busy: set[str] | None = None
+    ) -> Round | list[Table]:
+        """The next round (a league, given who is `busy`: the tables to open now), paired in a worker."""
         from .core import pair_in_worker
 
         out = await self.painter.run(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Sequence
 from dataclasses import replace
 
 from ..i18n import me
@@ -32,7 +33,7 @@ class Running(Rounds):
         stage: int | None = None,
         by: str | None = None,
         manager: bool = False,
-        roles: list[str] = (),
+        roles: Sequence[str] = (),
     ) -> Outcome:
         """Leave a running tournament (or, `by` its host, remove someone): not paired again;
         the automatic player finishes their current game."""
@@ -98,7 +99,7 @@ class Running(Rounds):
         user_id: str,
         *,
         manager: bool,
-        roles: list[str] = (),
+        roles: Sequence[str] = (),
         resume: bool = False,
     ) -> Outcome:
         found = await self._find(hall_id, guild_id)
@@ -135,7 +136,7 @@ class Running(Rounds):
 
     @retried
     async def tournament_abort(
-        self, hall_id: str, guild_id: str | None, user_id: str, *, manager: bool, roles: list[str] = ()
+        self, hall_id: str, guild_id: str | None, user_id: str, *, manager: bool, roles: Sequence[str] = ()
     ) -> Outcome:
         found = await self._find(hall_id, guild_id)
         async with self._t_lock(found.id):

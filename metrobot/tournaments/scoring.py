@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter, defaultdict
+from typing import Any
 
 from .knockout import progress
 from .model import Entrant, Round, Rules, Standing, TableResult
@@ -36,9 +37,9 @@ def coin(people: list[str], seed: int | str) -> dict[str, float]:
     return {p: rnd.random() for p in sorted(people)}
 
 
-def skipped_rounds(rounds: list[Round], results: list[TableResult]) -> Counter:
+def skipped_rounds(rounds: list[Round], results: list[TableResult]) -> Counter[str]:
     """person -> rounds in which the automatic player played their seat all game."""
-    out: Counter = Counter()
+    out: Counter[str] = Counter()
     for res in indexed(rounds, results).values():
         for person in res.skipped:
             if person in res.places:
@@ -76,10 +77,10 @@ def standings(
         points[person] = sum(worths)
 
     opp_points: dict[str, float] = defaultdict(float)
-    opp_count: Counter = Counter()
+    opp_count: Counter[str] = Counter()
     opp_rating: dict[str, float] = defaultdict(float)
     berger: dict[str, float] = defaultdict(float)
-    played: Counter = Counter()
+    played: Counter[str] = Counter()
     for rnd in rounds:
         for table in rnd.tables:
             res = found.get((rnd.number, table.number))
@@ -118,7 +119,7 @@ def standings(
 
     breaks = {p: tiebreaks(p) for p in people}
 
-    def key(person: str) -> tuple:
+    def key(person: str) -> tuple[float, ...]:
         level = (-breaks[person][0], -breaks[person][1], -breaks[person][2], breaks[person][3])
         if rules.format == "knockout":
             reached, place = knock.get(person, (0, 0))
@@ -131,7 +132,7 @@ def standings(
     out: list[Standing] = []
     for i, person in enumerate(ordered):
         rank = out[-1].rank if out and key(ordered[i - 1]) == key(person) else i + 1
-        extra: dict = {}
+        extra: dict[str, Any] = {}
         if rules.format == "knockout":
             reached, place = knock.get(person, (0, 0))
             extra = {"reached": reached, "place": place}

@@ -23,6 +23,7 @@ seeded local search in `polish`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 EXACT_PEOPLE = 24
@@ -39,7 +40,7 @@ class Costs:
     repeats: list[list[int]]  # m² for a pair who shared m tables
     spread: list[list[float]]  # (points_i - points_j)²
     big: float = 1.0
-    total: list[list[float]] = field(default_factory=list)
+    total: list[list[float]] = field(default_factory=list[list[float]])
 
     def __post_init__(self) -> None:
         n = len(self.repeats)
@@ -112,17 +113,21 @@ def matching(costs: Costs) -> list[list[int]]:
     n = len(costs.total)
     scaled = [[round(c * 1_000_000) for c in row] for row in costs.total]
     top = 1 + max((max(row) for row in scaled), default=0)
-    graph = nx.Graph()
+    graph: nx.Graph[int] = nx.Graph()
     graph.add_nodes_from(range(n))
     graph.add_weighted_edges_from((i, j, top - scaled[i][j]) for i in range(n) for j in range(i + 1, n))
     pairs = nx.max_weight_matching(graph, maxcardinality=True)
     return sorted(sorted(p) for p in pairs)
 
 
+# Can the round after a candidate split be paired? (None: the check ran out of steps)
+Lookahead = Callable[[list[list[int]]], bool | None]
+
+
 class Exact:
     """Branch and bound over splits of people 0..n-1 into tables of `sizes`."""
 
-    def __init__(self, costs: Costs, sizes: list[int], lookahead=None) -> None:
+    def __init__(self, costs: Costs, sizes: list[int], lookahead: Lookahead | None = None) -> None:
         self.costs, self.sizes, self.lookahead = costs, sorted(sizes, reverse=True), lookahead
         self.work, self.checks = 0, 0
         self.best_pass: tuple[float, list[list[int]]] | None = None
@@ -160,10 +165,12 @@ class Exact:
         # fewest repeats first, then passing the look-ahead, then the spread
         return min(options, key=lambda b: (int(b[0] // big), b is not self.best_pass, b[0]))[1]
 
-    def _options(self, first: int, others: list[int], sizes: tuple[int, ...], room: float) -> list:
+    def _options(
+        self, first: int, others: list[int], sizes: tuple[int, ...], room: float
+    ) -> list[tuple[float, tuple[int, ...], tuple[int, ...]]]:
         """The tables `first` can open (cost, members, sizes left) costing less than `room`."""
         w = self.costs.total
-        out: list = []
+        out: list[tuple[float, tuple[int, ...], tuple[int, ...]]] = []
         for size in sorted(set(sizes), reverse=True):
             k = sizes.index(size)
             rest_sizes = sizes[:k] + sizes[k + 1 :]

@@ -19,7 +19,7 @@ from .history import History, history
 from .model import Entrant, PairingError, Round, Rules, Table, TableResult
 from .polish import polish
 from .scoring import standings
-from .search import EXACT_PEOPLE, MATCHING_PEOPLE, Costs, Exact, feasible, matching
+from .search import EXACT_PEOPLE, MATCHING_PEOPLE, Costs, Exact, Lookahead, feasible, matching
 from .seating import order_tables
 from .tables import sizes_for, split
 
@@ -71,12 +71,12 @@ def build_costs(people: list[str], points: dict[str, float], hist: History, two_
     return Costs(repeats, spread)
 
 
-def lookahead_check(people: list[str], byes: list[str], hist: History, rules: Rules):
+def lookahead_check(people: list[str], byes: list[str], hist: History, rules: Rules) -> Lookahead:
     """For a candidate split of `people`: can the next round (same people, byes included) be
     paired without a repeat? (approximately: anyone may take the next round's byes)."""
     everyone = people + byes
     n = len(everyone)
-    base = []
+    base: list[int] = []
     for i, a in enumerate(everyone):
         mask = 0
         for j, b in enumerate(everyone):
@@ -99,7 +99,12 @@ def lookahead_check(people: list[str], byes: list[str], hist: History, rules: Ru
 
 
 def split_people(
-    people: list[str], sizes: list[int], points: dict[str, float], hist: History, rng: random.Random, lookahead=None
+    people: list[str],
+    sizes: list[int],
+    points: dict[str, float],
+    hist: History,
+    rng: random.Random,
+    lookahead: Lookahead | None = None,
 ) -> list[list[str]]:
     """People (best first) split into tables of `sizes` by the search (see `search`): tables
     of 2 by an exact minimum-cost matching (no look-ahead: the next round's matching almost
@@ -109,7 +114,7 @@ def split_people(
     costs = build_costs(people, points, hist, two_player=max(sizes, default=0) == 2)
     if set(sizes) == {2} and len(people) <= MATCHING_PEOPLE:
         return [[people[i] for i in g] for g in matching(costs)]
-    starts = []
+    starts: list[list[list[int]]] = []
     if len(people) <= EXACT_PEOPLE:
         exact = Exact(costs, sizes, lookahead)
         found = exact.run()
@@ -117,14 +122,15 @@ def split_people(
             return [[people[i] for i in g] for g in found]
         if found is not None:
             starts.append(found)
-    groups, at = [], 0
+    groups: list[list[int]] = []
+    at = 0
     for size in sorted(sizes, reverse=True):
         groups.append(list(range(at, at + size)))
         at += size
     starts.append(groups)
     done = [polish(costs, start, rng) for start in starts]
 
-    def key(split: list[list[int]]) -> tuple:
+    def key(split: list[list[int]]) -> tuple[int, bool, float]:
         cost = costs.split(split)
         fails = lookahead is not None and len(done) > 1 and lookahead(split) is False
         return int(cost // costs.big), fails, cost
@@ -160,7 +166,8 @@ def pair_swiss(
     if not rounds:
         shuffled = sorted(seated)
         rng.shuffle(shuffled)
-        groups, at = [], 0
+        groups: list[list[str]] = []
+        at = 0
         for size in sizes_for(len(shuffled), len(sizes)):
             groups.append(shuffled[at : at + size])
             at += size

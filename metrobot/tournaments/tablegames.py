@@ -26,6 +26,7 @@ class TableGames(TournamentCore):
         """A table's thread exists (made now, or found after a crash): record it, then
         create and start its game. Returns what each thread is owed now."""
         await self.db.table_thread(item, thread_id)
+        assert item.tournament_id is not None, "a stored item has its tournament"
         return await self._open_tables(item.tournament_id, only=(item.payload["round"], item.payload["table"]))
 
     async def _open_tables(self, tournament_id: int, only: tuple[int, int] | None = None) -> list[tuple[str, Outcome]]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from functools import lru_cache
 from threading import Lock
+from typing import cast
 
 from PIL import Image, ImageDraw
 
@@ -171,7 +172,8 @@ def marked_layer(
 @lru_cache(maxsize=4096)
 def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
     f = font(size, bold)
-    left, top, right, bottom = f.getbbox(text, anchor=anchor)
+    # Whole pixels, as FreeTypeFont measures them (Pillow's stub says float).
+    left, top, right, bottom = cast("tuple[int, int, int, int]", f.getbbox(text, anchor=anchor))
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, font=f, anchor=anchor, fill=255)
     return mask, left, top
@@ -204,3 +206,7 @@ class CachedDraw:
 
     def __getattr__(self, name):
         return getattr(self._draw, name)
+
+
+# What the sheets and the summary draw with: Pillow's ImageDraw, or CachedDraw in its place.
+Draw = ImageDraw.ImageDraw | CachedDraw

@@ -16,7 +16,7 @@ from metrobot.i18n import lang as language
 
 from ..style import INK, MUTED, fit_text, font
 from .mapdraw import text_on
-from .marks import CachedDraw, paste_centred, tick
+from .marks import CachedDraw, Draw, paste_centred, tick
 from .spec import LineSpec, MapSpec
 
 LINE_TINT = 0.16  # how much of a line's colour tints its row once completed
@@ -260,7 +260,7 @@ def draw_line_table(
             )
 
 
-def _name_cell(d: ImageDraw.ImageDraw, parts: dict, line: LineSpec) -> None:
+def _name_cell(d: Draw, parts: dict, line: LineSpec) -> None:
     _badge(d, parts["badge"], line)
     bx1 = parts["badge"][2]
     room = parts["windows"][0] - bx1 - 18
@@ -284,17 +284,17 @@ def _deep(colour: tuple[int, int, int]) -> tuple[int, int, int]:
     return int(r * k), int(g * k), int(b * k)
 
 
-def _badge(d: ImageDraw.ImageDraw, box, line: LineSpec) -> None:
+def _badge(d: Draw, box, line: LineSpec) -> None:
     d.rounded_rectangle(box, radius=8, fill=line.colour)
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     d.text((cx, cy + 1), line.id, font=font(26, True), anchor="mm", fill=text_on(line.colour))
 
 
-def _windows(d: ImageDraw.ImageDraw, box, codes: list, pending_codes: list | None, only_written: bool = False) -> None:
+def _windows(d: Draw, box, codes: list, pending_codes: list | None, only_written: bool = False) -> None:
     x, y0, _, y1 = box
     for i, code in enumerate(codes):
         new = pending_codes is not None and code is None and i < len(pending_codes) and pending_codes[i] is not None
-        shown = pending_codes[i] if new else code
+        shown = pending_codes[i] if new and pending_codes is not None else code
         r = (x, y0, x + 40, y1)
         if only_written and shown is None:
             x += 46
@@ -309,7 +309,7 @@ def _windows(d: ImageDraw.ImageDraw, box, codes: list, pending_codes: list | Non
         x += 46
 
 
-def _values(d: ImageDraw.ImageDraw, box, line: LineSpec, high_gone: bool) -> None:
+def _values(d: Draw, box, line: LineSpec, high_gone: bool) -> None:
     x0, y0, x1, y1 = box
     d.rounded_rectangle(box, radius=6, fill=(255, 255, 255), outline=(170, 164, 152), width=2)
     mid = (x0 + x1) / 2

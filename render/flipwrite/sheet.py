@@ -20,7 +20,7 @@ from metrobot.i18n import EN, Lang
 from ..style import INK, MUTED, PAPER, contrast, fit_text, font, player_colour
 from .geometry import fit_height
 from .mapdraw import SHEET_STYLE, SheetLayout, layout, static_map
-from .marks import CachedDraw, MarkedLayer, boxed, cross, marked_layer, paste_centred, tick
+from .marks import CachedDraw, Draw, MarkedLayer, boxed, cross, marked_layer, paste_centred, tick
 from .panel import (
     PENDING,
     RULE,
@@ -148,7 +148,7 @@ def _sheet_base(spec: MapSpec, special: bool, lang: Lang = EN) -> Image.Image:
 
 def _sheet_header(
     image: Image.Image,
-    d: ImageDraw.ImageDraw,
+    d: Draw,
     view: dict[str, Any],
     spec: MapSpec,
     player: str,
@@ -221,7 +221,7 @@ def _sheet_header(
         draw_card(image, cb, view.get("card"), lang)
 
 
-def _legend(d: ImageDraw.ImageDraw, box, special: bool, lang: Lang = EN) -> None:
+def _legend(d: Draw, box, special: bool, lang: Lang = EN) -> None:
     x0, y0, x1, _y1 = box
     room = x1 - x0 - 10
     marks = lang.t("✕ crossed   ▢ transfer (×2)")

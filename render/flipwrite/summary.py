@@ -23,7 +23,7 @@ from ..style import INK, MUTED, fit_text, font, ink_on, player_colour
 from ..vision import palette_key
 from .geometry import fit_height
 from .mapdraw import SheetLayout, Style, static_map
-from .marks import CachedDraw, disc, marked_layer, paste_centred, square, tick
+from .marks import CachedDraw, Draw, disc, marked_layer, paste_centred, square, tick
 from .panel import RULE, card_text, draw_card, sheet_score
 from .spec import MapSpec, map_spec
 
@@ -186,7 +186,7 @@ def summary_image(
 
 def _header(
     image: Image.Image,
-    d: ImageDraw.ImageDraw,
+    d: Draw,
     view: dict[str, Any],
     spec: MapSpec,
     names: dict[str, str] | None,
@@ -239,7 +239,7 @@ def _header(
 
 def _panel(
     image: Image.Image,
-    d: ImageDraw.ImageDraw,
+    d: Draw,
     view: dict[str, Any],
     spec: MapSpec,
     p: str,
@@ -353,9 +353,7 @@ def ordinal_place(n: int, lang: Lang = EN) -> str:
     return lang.t("{n}nd place", n=n) if n % 10 == 2 else lang.t("{n}rd place", n=n)
 
 
-def _ranking(
-    d: ImageDraw.ImageDraw, view: dict[str, Any], spec: MapSpec, names, box, lang: Lang = EN, vision: str = "off"
-) -> None:
+def _ranking(d: Draw, view: dict[str, Any], spec: MapSpec, names, box, lang: Lang = EN, vision: str = "off") -> None:
     x0, y0, x1, _y1 = box
     winners = set(view.get("winners") or []) if len(view["players"]) > 1 else set()
     y = y0 + 52

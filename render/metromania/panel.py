@@ -17,7 +17,7 @@ from metrobot.i18n import EN, N_, Lang
 
 from ..style import INK, MUTED, fit_text, font, ink_on, player_colour
 from .board import SPOT_FILL, draw_spot_icon
-from .pieces import dashed
+from .pieces import Point, dashed
 
 PHASES = {"building": N_("Building"), "last_round": N_("Last round"), "finished": N_("Game over")}
 STYLES = {"solid": N_("solid"), "dashed": N_("dashed")}
@@ -59,7 +59,7 @@ def draw_panel(
     x = x0 + 24
     w = x1 - x - 20
     y = y0 + 22
-    players = view["players"]
+    players: list[str] = view["players"]
     seat = {p: i for i, p in enumerate(players)}
     phase = view["phase"]
     d.text((x, y), fit_text(lang.t("MetrOmania"), 30, w, True), font=font(30, True), fill=INK)
@@ -69,7 +69,8 @@ def draw_panel(
     if current is not None:
         status = lang.t("{phase} · {name} to play", phase=status, name=names.get(current, current))
     elif view.get("winners"):
-        won = " & ".join(names.get(p, p) for p in view["winners"])
+        winners: list[str] = view["winners"]
+        won = " & ".join(names.get(p, p) for p in winners)
         status = lang.n(
             "{phase} · {names} wins", "{phase} · {names} win", len(view["winners"]), phase=status, names=won
         )
@@ -91,7 +92,7 @@ def draw_panel(
         d.text((x1 - 24, y), str(score), font=font(24, True), anchor="ra", fill=INK)
         y += 30
         for line in (l for l in view["lines"] if l["player"] == p):
-            sample = [(x + 2, y + 10), (x + 44, y + 10)]
+            sample: list[Point] = [(x + 2, y + 10), (x + 44, y + 10)]
             pieces = [sample] if line["style"] == "solid" else list(dashed(sample, 8, 5))
             for piece in pieces:
                 d.line(piece, fill=colour, width=6)

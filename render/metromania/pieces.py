@@ -117,7 +117,8 @@ def draw_pieces(
             continue
         colour = player_colour(seat[line["player"]], vision)
         if fade:
-            colour = tuple(int(c * 0.45 + 235 * 0.55) for c in colour)
+            r_, g_, b_ = (int(c * 0.45 + 235 * 0.55) for c in colour)
+            colour = (r_, g_, b_)
         pts = line_points(geo, line["vertices"], line["cells"], offset)
         draw_line(d, pts, colour, line["style"], width)
         # start marker: a disc at the start apex; end marker: a square at the end apex; each

@@ -100,7 +100,7 @@ def _ranking(
     d.text((x, y), fit_text(lang.t("Final scores"), 22, PANEL_W - 32, True), font=font(22, True), fill=INK)
     y += 36
     breakdown = view.get("breakdown", {})
-    order = sorted(view["players"], key=lambda p: -view["scores"].get(p, 0))
+    order: list[str] = sorted(view["players"], key=lambda p: -view["scores"].get(p, 0))
     winners = set(view.get("winners", []))
     for p in order:
         b = breakdown.get(p, {})

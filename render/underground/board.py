@@ -140,6 +140,7 @@ def pawn_spot(st: Static, station: str) -> tuple[int, int]:
         )
         if cost < best_cost:
             best, best_cost = (round(left), round(top)), cost
+    assert best is not None, "three places tried, at finite costs"
     return best
 
 

@@ -31,7 +31,9 @@ def late_position(states: list[Any], fraction: float = 0.85) -> Any:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m render.underground.example", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m render.underground.example", description=(__doc__ or "").partition("\n")[0]
+    )
     parser.add_argument("log", help="a game log of On the Underground (from `python -m metrobot selfplay`)")
     parser.add_argument("--out", required=True, help="folder for board.png and summary.png")
     parser.add_argument("--fraction", type=float, default=0.85, help="how far into the game the board is drawn")

@@ -147,6 +147,7 @@ def assign_lanes(geo: Geometry, occ: dict[int, list[str]]) -> dict[tuple[int, st
                         cost += (ox - px) ** 2 + (oy - py) ** 2
                 if cost < best_cost - 1e-6:
                     best, best_cost = perm, cost
+            assert best is not None, "there is a permutation, at a finite cost"
             for c, slot in zip(cs, best):
                 if slots[(g, c)] != slot:
                     changed = True

@@ -132,7 +132,9 @@ def draw_panel(
             "Game over · {names} wins", "Game over · {names} win", len(view.get("winners") or []), names=won
         )
     else:
-        status = lang.t("Turn {turn} · {name} to play", turn=view.get("turn_count", 0) + 1, name=_name(names, current))
+        status = lang.t(
+            "Turn {turn} · {name} to play", turn=view.get("turn_count", 0) + 1, name=_name(names, current or "")
+        )
     d.text((x, y), fit_text(status, 21, w, True), font=font(21, True), fill=INK)
     y += 30
     sub = m.title
@@ -320,6 +322,7 @@ def _connections(
     lang: Lang = EN,
     pal: Palette | None = None,
 ) -> int:
+    pal = pal or palette()
     tiles = view.get("connection_tiles") or {}
     y = _heading(d, x, y, w, lang.t("Connections: +3 per pair joined"))
     pairs: dict[str, list[str]] = {}

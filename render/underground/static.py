@@ -41,7 +41,9 @@ class Static:
     labels: dict[str, Label]
     nr_spots: dict[str, Point]
     conn_spots: dict[str, Point]
-    masks: dict[tuple, tuple[tuple[int, int, int, int], Image.Image]] = field(default_factory=dict)
+    masks: dict[tuple[Any, ...], tuple[tuple[int, int, int, int], Image.Image]] = field(default_factory=dict)
+    # where the map's own marks lie, by grid cell, for placing tags (tags.py; made once)
+    tag_index: dict[tuple[int, int], list[tuple[float, float, float, float]]] | None = None
 
 
 _CACHE: Layers[Static] = Layers(4)
@@ -107,6 +109,7 @@ def _badge_spots(
             cost += 4.0 * sum(overlap(grow(rect, 2), t) for t in taken)
             if cost < best_cost:
                 best, best_cost = (bx, by), cost
+        assert best is not None, "every candidate place costs less than infinity"
         out[s] = best
         taken.append((best[0] - hw, best[1] - hh, best[0] + hw, best[1] + hh))
     return out

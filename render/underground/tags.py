@@ -137,7 +137,7 @@ def _middle(part: list[int], ends: list[str], gaps: dict[int, tuple[str, str, in
 
 def _index(st: Static) -> dict[tuple[int, int], list[Rect]]:
     """Name boxes, station dots and badges by cell (kept with the static layers)."""
-    hit = st.masks.get(("tag index",))
+    hit: dict[tuple[int, int], list[Rect]] | None = st.tag_index
     if hit is None:
         rects = [b for lab in st.labels.values() for b in lab.boxes]
         rects += [
@@ -151,7 +151,7 @@ def _index(st: Static) -> dict[tuple[int, int], list[Rect]]:
             for cx in range(int(r[0] // CELL), int(r[2] // CELL) + 1):
                 for cy in range(int(r[1] // CELL), int(r[3] // CELL) + 1):
                     hit.setdefault((cx, cy), []).append(r)
-        st.masks[("tag index",)] = hit
+        st.tag_index = hit
     return hit
 
 
@@ -227,6 +227,7 @@ def _place(geo, index, placed: list[Tag], colour: str, gap: int, slot: int, stat
             best, best_cost = (c, box), cost
         if clash == 0 and cost < 1.0:
             break
+    assert best is not None, "there is a spot, at a finite cost"
     return Tag(colour, gap, station, best[0], best[1])
 
 

@@ -3,7 +3,10 @@
 * ``standin``: a started :class:`standin.DiscordStandIn`, with this process's discord.py pointed at it
   (``discord.http.Route.BASE`` and the default gateway are restored afterwards). At teardown the
   test fails if the stand-in saw unknown endpoints or had internal errors (``standin.problems()``);
-  set ``standin.allow_unknown_endpoints = True`` in a test to tolerate unknown endpoints.
+  set ``standin.allow_unknown_endpoints = True`` in a test to tolerate unknown endpoints. It
+  fails too if any request the stand-in received is not valid by Discord's published API spec
+  (``apispec.check_standin``; a test that sends one on purpose declares it with
+  ``standin.expect_spec_violation``).
 * ``run_client``: ``await run_client(client)`` starts ``client.start(standin.token)`` in a task and
   returns once the stand-in has sent it READY + GUILD_CREATE (so interactions can be driven; the
   client's ``on_ready`` comes ``guild_ready_timeout`` seconds later). It fails fast if the client
@@ -26,6 +29,7 @@ import pytest_asyncio
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from apispec import check_standin, heading
 from standin import DiscordStandIn, StandInTimeout, point_discord_at
 
 
@@ -39,9 +43,21 @@ async def standin():
     finally:
         restore()
         await server.stop()
+    fail_on_problems(server)
+
+
+def fail_on_problems(server: DiscordStandIn) -> None:
+    """The stand-in's own problems, and every request it received since the last check that
+    Discord's published API spec does not allow (tests/e2e/apispec)."""
+    failures = []
     problems = server.problems()
     if problems:
-        pytest.fail("Discord stand-in problems:\n" + "\n".join(problems), pytrace=False)
+        failures.append("Discord stand-in problems:\n" + "\n".join(problems))
+    invalid = check_standin(server)
+    if invalid:
+        failures.append(heading(len(invalid)) + "\n" + "\n".join(invalid))
+    if failures:
+        pytest.fail("\n\n".join(failures), pytrace=False)
 
 
 class ClientRunner:
@@ -90,4 +106,4 @@ async def run_client(standin: DiscordStandIn):
         await runner.close_all()
 
 
-__all__ = ["ClientRunner", "StandInTimeout", "run_client", "standin"]
+__all__ = ["ClientRunner", "StandInTimeout", "fail_on_problems", "run_client", "standin"]

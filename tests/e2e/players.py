@@ -195,3 +195,12 @@ class Table:
 
 def mentioned(text: str) -> list[int]:
     return [int(m) for m in re.findall(r"<@(\d+)>", text)]
+
+
+def said_done(reader, text: str) -> bool:
+    """The private answer to a move that ended a turn, in the reader's language: "Done.", and
+    when the move may still be taken back, until when (a Discord timestamp)."""
+    done = reader.t("Done.")
+    rest = text[len(done) :].strip()
+    until = re.escape(reader.t("You may take it back until {when}.", when="WHEN")).replace("WHEN", r"<t:\d+:T>")
+    return text.startswith(done) and (not rest or re.fullmatch(until, rest) is not None)

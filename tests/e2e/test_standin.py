@@ -449,6 +449,11 @@ async def test_refusals_and_unknown_endpoints(standin: DiscordStandIn, run_clien
     channel = standin.create_channel("game-9")
     await start_bot(standin, run_client)
 
+    # what this test sends on purpose that Discord's spec rejects (the spec check must see it)
+    standin.expect_spec_violation(
+        "POST", r"/interactions/\d+/[^/]+/callback", "body/data/content", "content over 2,000 characters, refused"
+    )
+    standin.expect_spec_violation("GET", "/nope", "operation", "an endpoint Discord does not have")
     h = await standin.slash(alice, channel, "long")  # 2001 characters: 400 Invalid Form Body
     assert (await h.wait_message()).content == "refused 400 50035"
     assert h.rejections and "content" in str(h.rejections[0])

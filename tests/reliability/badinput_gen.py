@@ -458,6 +458,8 @@ class Draw:
                     "tp",
                     "tn",
                     "fg",
+                    "tb",
+                    "fw",
                     "junk",
                     "other",
                 ]
@@ -511,12 +513,16 @@ class Draw:
         if family == "l":
             op = draw(st.sampled_from(["join", "leave", "start"]))
             return f"mb:l:{gid}:{op}", BUTTON
+        if family == "fw":  # 👁 Follow (follows a game: changes none)
+            return f"mb:fw:{gid}", BUTTON
         if family == "bt":  # 📄 the board as text
             return f"mb:bt:{gid}", BUTTON
         if family == "tp":  # the text board's pages
             page = draw(st.sampled_from(["0", "1", "3", "40", str(2**63), "9" * 30]))
             return f"mb:tp:{gid}:{page}:{draw(st.sampled_from(['prev', 'next']))}", BUTTON
         moves = draw(self.moves_for(gid))
+        if family == "tb":  # ↶ take back: any game's position, this one's, a stale one, nonsense
+            return f"mb:tb:{gid}:{moves}", BUTTON
         if family == "p":
             return f"mb:p:{gid}:{moves}:{draw(st.sampled_from(['play', 'hint', 'hand', 'board']))}", BUTTON
         steps = draw(self.steps())
@@ -769,7 +775,7 @@ class Oracle:
         if sub == "settings":
             # Any of the settings, given by the host or a Manage Channels member, is a change
             # (even to the value it has: the game is saved again). A bad clock refuses all.
-            given = [values.get(k) for k in ("clock_hours", "level", "language", "tidy", "hints")]
+            given = [values.get(k) for k in ("clock_hours", "level", "language", "tidy", "hints", "takeback_minutes")]
             return (
                 (user == seen.host or manager)
                 and any(v is not None for v in given)
@@ -886,6 +892,18 @@ class Oracle:
         m = TEMPLATES["ForgetButton"].fullmatch(cid)
         if m:  # its person's own, fresh: opens the box (that is not a refusal)
             return m["uid"] == user and _maybe_fresh(int(m["issued"]))
+        m = TEMPLATES["TakeBackButton"].fullmatch(cid)
+        if m:  # ↶ of the move the game may still take back, by its mover (in time or not: erring on yes)
+            record = seen.takeback if seen is not None else None
+            return (
+                seen is not None
+                and seen.status == "active"
+                and seen.id == int(m["gid"])
+                and seen.moves == int(m["moves"])
+                and record is not None
+                and record.get("to") == seen.moves
+                and seen.mover == user
+            )
         m = TEMPLATES["ComposeButton"].fullmatch(cid)
         if m and m["op"] == "ok":
             steps = [s for s in m["steps"].split(";") if s]

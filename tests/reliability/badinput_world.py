@@ -269,7 +269,7 @@ class World:
         await (await s.slash(bob, self.channels["metro"], "leaderboard")).wait_message()
         await (await s.slash(u["eve"], self.channels["empty"], "game rules")).wait_message()
         await (await s.slash(u["zed"], self.channels["elsewhere"], "game rules")).wait_message()
-        await (await s.slash(ann, self.channels["dm"], "status")).wait_message()
+        await (await s.slash(ann, self.channels["dm"], "games")).wait_message()  # (/status is not offered in a DM)
 
         # Composers (ephemeral) of the players owed now, for others to press.
         for channel in ("metro", "advanced", "flip", "tube", "names", "locked", "gone"):
@@ -296,9 +296,12 @@ class World:
         while asyncio.get_running_loop().time() < until:
             con = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=10)
             try:
-                owed = sum(
-                    con.execute(f"SELECT COUNT(*) FROM {table} WHERE delivered_at IS NULL").fetchone()[0]
-                    for table in ("outbox", "tournament_outbox")
+                # (not what is held for later: a ping held for a take-back window, a DM for quiet hours)
+                owed = (
+                    con.execute(
+                        "SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL AND not_before IS NULL"
+                    ).fetchone()[0]
+                    + con.execute("SELECT COUNT(*) FROM tournament_outbox WHERE delivered_at IS NULL").fetchone()[0]
                 )
             finally:
                 con.close()
@@ -373,12 +376,12 @@ class World:
 
     def model(self) -> dict[int, Seen]:
         """What the oracle needs to know per channel: its open game (or None)."""
-        games, _ = self.read_db()
+        games, actions = self.read_db()
         out: dict[int, Seen] = {}
         for row in sorted(games.values(), key=lambda r: r["id"]):
             channel = int(row["channel_id"])
             if row["status"] in ("lobby", "active"):
-                out[channel] = Seen.of(row)
+                out[channel] = Seen.of(row, actions.get(row["id"], []))
         return out
 
     def public_footprint(self) -> tuple[int, int]:
@@ -405,9 +408,11 @@ class Seen:
     max_seats: int
     moves: int
     state: Any
+    takeback: dict[str, Any] | None = None  # the move that may still be taken back
+    mover: str | None = None  # who made it (the log's last actor)
 
     @classmethod
-    def of(cls, row: dict[str, Any]) -> Seen:
+    def of(cls, row: dict[str, Any], actions: list[tuple] = ()) -> Seen:
         import json
 
         plugin = get_plugin(row["game"])
@@ -421,6 +426,8 @@ class Seen:
             row["max_seats"],
             row["moves"],
             state,
+            json.loads(row["takeback"]) if row.get("takeback") else None,
+            actions[-1][3] if actions else None,
         )
 
     def seated(self, user: str) -> dict[str, Any] | None:

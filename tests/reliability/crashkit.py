@@ -29,11 +29,13 @@ from standin import StandInTimeout
 
 from metrobot.gamelog import GameLog
 from metrobot.games import get_game, get_plugin
+from metrobot.games.logplay import LogPlayer, is_takeback
 
 FAULTS_DIR = Path(__file__).with_name("faults")
 ROOT = Path(__file__).resolve().parents[2]
 ACTION_TIMEOUT = 4.0
 BY_BUTTONS = 0.3  # the share of moves made through the buttons (Play, the composer, Confirm)
+TAKE_BACK = 0.6  # the share of moves offered ↶ that are taken back at once
 
 
 # ---------------------------------------------------------------- the bot process
@@ -173,6 +175,8 @@ class Players:
         self.tries = 0
         self.button_tries = 0
         self.button_acks = 0
+        self.takeback_tries = 0
+        self.takeback_acks = 0
 
     def owed(self, channel: Channel, games: list[dict]) -> list[int]:
         row = next((g for g in reversed(games) if g["channel_id"] == str(channel.id)), None)
@@ -221,8 +225,31 @@ class Players:
         if reply.content.startswith(("Done", "Saved")):
             channel.acked[user] += count
             self.acks += count
+            if any(c.startswith("mb:tb:") for c in reply.custom_ids()) and self.rnd.random() < TAKE_BACK:
+                await self.take_back(channel, user, reply)
             return True
         return False
+
+    async def take_back(self, channel: Channel, user: int, reply) -> bool:
+        """↶ under the reply of a move just made; acknowledged when the reply says it was taken
+        back (the bot edits it after the commit): the take-back is a logged action too."""
+        self.takeback_tries += 1
+        button = next(c for c in reply.custom_ids() if c.startswith("mb:tb:"))
+        try:
+            h = await self.s.click(user, reply, custom_id=button)
+            await h.wait_response(timeout=ACTION_TIMEOUT)
+            for _ in range(int(ACTION_TIMEOUT / 0.02)):
+                if "Taken back" in reply.content:
+                    break
+                await asyncio.sleep(0.02)
+            else:
+                return False
+        except Exception:  # noqa: BLE001 - killed in between, or refused (someone moved first)
+            return False
+        channel.acked[user] += 1
+        self.acks += 1
+        self.takeback_acks += 1
+        return True
 
     async def act_by_buttons(self, channel: Channel, user: int) -> bool:
         """A whole turn (or decision) through the buttons; acknowledged when the composer
@@ -312,7 +339,10 @@ def audit_storage(db_path: str, channels: list[Channel], audit: Audit) -> None:
 def audit_announcements(standin, db_path: str, audit: Audit) -> None:
     """Every position that had to be announced was, exactly once; secret hands are current."""
     games, actions, outbox = read_db(db_path)
-    audit.undelivered = sum(1 for o in outbox if o["delivered_at"] is None)
+    # (a ping or DM held for a take-back window or quiet hours still to come is not undelivered)
+    audit.undelivered = sum(
+        1 for o in outbox if o["delivered_at"] is None and (o["not_before"] or 0) <= time.time() - 5
+    )
     audit.games = sum(1 for g in games if g["state"] is not None)
     audit.actions = sum(len(v) for v in actions.values())
     for g in games:
@@ -335,18 +365,28 @@ def audit_announcements(standin, db_path: str, audit: Audit) -> None:
                     latest = max(latest, position)
         game = get_game(g["game"])
         names = {s["user_id"]: s["name"] for s in g["seats"]}
-        state = game.new_game([s["user_id"] for s in g["seats"]], g["options"], g["seed"])
+        player = LogPlayer.start(game, [s["user_id"] for s in g["seats"]], g["options"], g["seed"])
+        state = player.state
         expected = {0}
         decided = collections.Counter()
+        taken_back = collections.Counter()  # moves taken back whose post was edited to say so
+        told: set[int] = set()  # positions whose move the channel was told of
         for i, a in enumerate(actions[g["id"]], 1):
-            before = game.turn_number(state)
-            state, _ = game.apply(state, a["player"], a["action"])
+            before = game.turn_number(player.state)
+            player.play(a["player"], a["action"])
+            state = player.state
+            if is_takeback(a["action"]):  # told by the edit of the move's post, if it had one
+                if i - 1 in told:
+                    taken_back[names.get(a["actor"], a["actor"])] += 1
+                continue
             if game.is_over(state):
                 continue
             if game.turn_number(state) != before:
                 expected.add(i)
+                told.add(i)
             elif game.simultaneous and a["actor"] != "auto":
                 decided[names.get(a["actor"], a["actor"])] += 1
+                told.add(i)
         for position in expected:
             audit.owed_posts += 1
             n = by_position.get(position, 0)
@@ -358,8 +398,19 @@ def audit_announcements(standin, db_path: str, audit: Audit) -> None:
                 audit.problems.append(f"game {g['id']}: position {position} announced {n} times")
         owed = [("the end", int(game.is_over(state)), sum("Game over" in m.content for m in posts))]
         owed += [
-            (f"{name}'s decisions", count, sum(m.content.startswith(f"✅ {name} has decided") for m in posts))
+            (
+                f"{name}'s decisions",
+                count,
+                sum(
+                    m.content.startswith(f"✅ {name} has decided") or f"\n~~✅ {name} has decided" in m.content
+                    for m in posts
+                ),
+            )
             for name, count in decided.items()
+        ]
+        owed += [
+            (f"{name}'s moves taken back", count, sum(m.content.startswith(f"↶ {name} took back") for m in posts))
+            for name, count in taken_back.items()
         ]
         for what, count, n in owed:
             audit.owed_posts += count

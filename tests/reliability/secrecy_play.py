@@ -20,7 +20,10 @@ run out. A `Watcher` checks everything the service says to anyone:
   not see: the answers must be identical (texts, and with images on, the images byte for
   byte) — `/me data`'s file among them;
 * now and then, a person's `/me data` file from the game's own database (with its log): no
-  secret of anyone else in it.
+  secret of anyone else in it;
+* now and then, a move that may be taken back is (↶): what the take-back says is the same for
+  the game and for its twin that differs only in what the mover may not see (the same move
+  played in both), and everything it says is checked like the rest.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from metrobot.games import get_plugin
+from metrobot.games import BadInput, RuleError, get_plugin
 from metrobot.games.hints import asker_view, suggest
 from metrobot.service import GameService, Menu, Outcome, Refused, fixed_seeds
 from metrobot.storage import Database, GameRow, Seat
@@ -117,6 +120,9 @@ class Watch:
     brief_checks: int = 0  # the tutorial coach's word on the board, for a state and its twin
     alt_checks: int = 0  # an image's alt text and the text board, for a state and its twin
     data_checks: int = 0  # /me data files read for secrets
+    takeback_twins: int = 0  # what taking a move back says, for a game and its twin
+    takebacks: int = 0  # moves taken back (everything they said checked)
+    reminder_checks: int = 0  # a follower's DM and a digest made for a state and its twins
     problems: list[str] = field(default_factory=list)
 
     def merge(self, other: Watch) -> None:
@@ -132,6 +138,9 @@ class Watch:
             "brief_checks",
             "alt_checks",
             "data_checks",
+            "takeback_twins",
+            "takebacks",
+            "reminder_checks",
         ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for mine, theirs in ((self.games, other.games), (self.outputs, other.outputs)):
@@ -314,6 +323,32 @@ class Watcher:
         self.check("\n".join(said[0][0]), "alt_text", viewer)
         self.check("\n".join(said[0][1]), "text_board", viewer)
 
+    async def compare_takeback(self, service: GameService, db: Database, who: str, before: Any) -> None:
+        """What taking back `who`'s move just made would say (the edit of its post, the status
+        message, the reply, the DMs) for the game and for its twin that differs only in what
+        the mover may not see, the same move played in both: the same, word for word."""
+        row, after, game = self.row, self.state, self.game
+        record = row.takeback or {}
+        taken = (await db.actions(row.id))[record.get("from", 0) : record.get("to", 0)]
+        if not taken:
+            return
+        seat = taken[0]["player"]
+        twin_before, _ = self.model.twin(before, who, self.rnd)
+        twin_after = twin_before
+        try:
+            for entry in taken:
+                twin_after, _ = game.apply(twin_after, entry["player"], entry["action"])
+        except (RuleError, BadInput) as exc:
+            self.watch.leak(f"{self.label}: {who}'s move is not legal in the twin ({exc}): it depends on secrets")
+            return
+        said = []
+        for b, a in ((before, after), (twin_before, twin_after)):
+            out, changes = await service._taken_back(row, self.plugin, a, b, seat, who, service.clock())
+            said.append(([m.text for m in out.edits], out.reply.text, sorted((u, m.text) for u, m in out.dms), changes))
+        self.watch.takeback_twins += 1
+        if said[0] != said[1]:
+            self.watch.leak(f"{self.label}: taking back {who}'s move says what they may not see: {diff(*said)}")
+
     async def compare_answers(self, who: str, images: bool) -> None:
         """/status, /board, /hand and a menu of one person, for the game and for its twin
         that differs only in what that person may not see."""
@@ -425,6 +460,9 @@ class Table:
         self.kind, self.number, self.watch, self.records = kind, number, watch, records
         self.rnd = random.Random(f"secrecy:{kind}:{number}")
         self.asks = random.Random(f"secrecy:data:{kind}:{number}")
+        self.undo = random.Random(f"secrecy:takeback:{kind}:{number}")  # (drawn apart, as `asks`)
+        self.notes = random.Random(f"secrecy:reminders:{kind}:{number}")  # (the game's own draws unchanged)
+        self.noted = False  # a follower's DM and a digest compared with twins in this game
         self.w = Watcher(kind, watch, f"{kind} game {number}", self.rnd)
         self.plugin, self.game = self.w.plugin, self.w.game
         choices = configs(kind)
@@ -516,6 +554,13 @@ class Table:
             await self._away_or_quiet()
         if rnd.random() < self.twin_every:
             await self.w.compare_answers(rnd.choice(self.everyone + [SPECTATOR[0]]), images=False)
+        if self.notes.random() < 0.04 or not self.noted:
+            # someone's follower DM (its board drawn the first time in a game) and digest, against twins
+            from .secrecy_follow import compare_reminders
+
+            who = self.notes.choice(self.everyone + [SPECTATOR[0]])
+            await compare_reminders(self.w, who, self.notes, images=not self.noted and self.images is not None)
+            self.noted = True
         if self.asks.random() < 0.05:  # someone's /me data (drawn apart: the games play as before)
             await self.ask_data(self.asks.choice(self.everyone + [SPECTATOR[0]]))
         if rnd.random() < 0.1:  # someone types into /play: the adapter's suggestions
@@ -550,11 +595,29 @@ class Table:
             if at_once:
                 prefix.append(code)
             else:
-                await self.call(person, lambda: svc.play(ch, person, [code]))  # noqa: B023 - used within this iteration
+                before = self.w.state
+                played = await self.call(person, lambda: svc.play(ch, person, [code]))  # noqa: B023 - used within this iteration
+                if await self._take_back(person, before, played):
+                    return
                 if person not in self._owed():
                     return
         if prefix:
-            await self.call(person, lambda: svc.play(ch, person, list(prefix)))
+            before = self.w.state
+            await self._take_back(person, before, await self.call(person, lambda: svc.play(ch, person, list(prefix))))
+
+    async def _take_back(self, person: str, before: Any, played: Any) -> bool:
+        """Now and then, ↶ when it is offered: what it would say is compared with its twin's,
+        then it is taken back with everything it says checked. True if it was taken back."""
+        controls = played.reply.controls if isinstance(played, Outcome) and played.reply else None
+        if controls is None or controls.kind != "takeback" or self.undo.random() >= 0.3:
+            return False
+        await self.w.compare_takeback(self.service, self.db, person, before)
+        svc, ch = self.service, self.channel
+        back = await self.call(
+            person, lambda: svc.take_back(ch, person, game_id=controls.game_id, moves=controls.moves)
+        )
+        self.watch.takebacks += not isinstance(back, Refused)
+        return True
 
     def _pick(self, person: str, prefix: list[str], menu: Menu) -> str:
         if self.rnd.random() < 0.5:

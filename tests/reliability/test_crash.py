@@ -2,7 +2,8 @@
 moments — by a timer, and right after a commit (the worst moment: the move saved, nothing
 posted yet) — while players keep playing every kind of game (MetrOmania, flip-and-write,
 On the Underground) through the Discord stand-in, by slash commands and by the buttons
-(Play, the composer, Confirm), then restarted. After every restart: no acknowledged action
+(Play, the composer, Confirm), taking some moves back (↶; killed right after that too), then
+restarted. After every restart: no acknowledged action
 is lost and no stored game differs from the replay of its log; at the end every position
 that had to be announced was announced exactly once (turn posts, lobby posts, hand DMs: none
 twice), no turn was posted live after a later one, secret hands are current, turn clocks
@@ -12,6 +13,7 @@ fired and lobbies still work.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import time
 from pathlib import Path
@@ -130,7 +132,7 @@ async def crash_session(
         await bot.start()
         await _wait_for_delivery(log, after=seen)
     for _ in range(0 if final_faults else 400):  # recovery delivers what the last crash left owed
-        if not any(o["delivered_at"] is None for o in read_db(db)[2]):
+        if not any(o["delivered_at"] is None and o["not_before"] is None for o in read_db(db)[2]):
             break
         await asyncio.sleep(0.1)
     clock_row = next(g for g in read_db(db)[0] if g["id"] == clock_id)
@@ -166,6 +168,8 @@ async def crash_session(
         "moves_tried": players.tries,
         "button_moves_tried": players.button_tries,
         "button_actions_acked": players.button_acks,
+        "takebacks_tried": players.takeback_tries,
+        "takebacks_acked": players.takeback_acks,
         "clock_expiries": forced,
         "clock_turns": clock_turns,
         "time_is_up_posts": time_is_up,
@@ -197,7 +201,10 @@ async def _wait_for_delivery(log: str, *, after: int, timeout: float = 60.0) -> 
 async def test_crash_suite(standin, tmp_path, report):
     # The everyday size frees a turn clock a killed process had claimed after 5 s, not 60.
     # Deaths right after commits and right after an owed edit (a status message) is made.
-    faults = "kill_after_commit:0.15,kill_while_editing:0.05" + ("" if FULL else ",clock_lease:5")
+    # And right after a move is taken back (committed, its post not yet edited).
+    faults = "kill_after_commit:0.15,kill_while_editing:0.05,kill_after_takeback:0.3" + (
+        "" if FULL else ",clock_lease:5"
+    )
     audit, extra = await crash_session(standin, tmp_path, kills=scale(6, 100), faults=faults)
     report.update(
         kills=extra["kills"],
@@ -207,6 +214,8 @@ async def test_crash_suite(standin, tmp_path, report):
         button_moves_tried=extra["button_moves_tried"],
         actions_acknowledged=audit.acknowledged,
         button_actions_acknowledged=extra["button_actions_acked"],
+        takebacks_tried=extra["takebacks_tried"],
+        takebacks_acknowledged=extra["takebacks_acked"],
         actions_lost=audit.lost,
         corrupt_games=audit.corrupt,
         posts_owed=audit.owed_posts,
@@ -327,3 +336,59 @@ async def test_the_audit_counts_a_lobby_posted_twice_a_hand_dmed_twice_and_a_sta
     audit_announcements(Record(), db_path, audit)
     assert (audit.lobby_posts_twice, audit.dms_twice, audit.stale_turn_posts) == (1, 1, 1), audit.problems
     assert audit.announced_twice == 3 and audit.never_announced == 0 and audit.stale_hands == 0, audit.problems
+
+
+# ---------------------------------------------------------------- ↶ killed before its post is edited
+async def test_a_move_taken_back_then_killed_has_its_post_edited_after_the_restart(standin, tmp_path):
+    """The process dies right after a take-back commits: its post not yet edited, the mover
+    not yet answered. After the restart the post is edited to say so (its board and live
+    buttons for the mover), the held ping was never posted, and the audit finds every position
+    announced once."""
+    db, log = str(tmp_path / "undo.sqlite3"), str(tmp_path / "bot.log")
+    bot = BotProcess(standin, db, log)
+    await bot.start()
+    await standin.wait_for_commands("game", "dig", "play")
+    ann, bob = standin.add_member(name="Ann"), standin.add_member(name="Bob")
+    channel = standin.create_channel("undo")
+    table = Table(standin, channel, db, seed=4)
+    await table.open(ann, "metromania", [bob], players=2, variant="open")
+    (mover,) = await table.owed()
+    before = next(g for g in read_db(db)[0] if g["channel_id"] == str(channel))
+    reply = await table.dig_by_command(mover)
+    await table.posted()
+    button = next(c for c in reply.custom_ids() if c.startswith("mb:tb:"))
+    gid, moves = (int(x) for x in button.split(":")[2:])
+    post = table.last_play_message()
+    assert f"mb:p:{gid}:{moves}:play" in post.custom_ids()
+
+    await bot.kill()
+    bot.faults = "kill_after_takeback:1.0,leases:1.0"
+    await bot.start()
+    await standin.click(mover, reply, custom_id=button)
+    for _ in range(400):
+        if not bot.alive():
+            break
+        await asyncio.sleep(0.05)
+    assert not bot.alive(), "the fault did not kill the bot after the take-back"
+    row = next(g for g in read_db(db)[0] if g["id"] == gid)
+    assert row["moves"] == moves + 1 and row["takeback"] is None  # committed...
+    assert not standin.message(post.id).content.startswith("↶")  # ...and not yet told
+    await bot.kill()
+
+    bot.faults = "leases:1.0"
+    await bot.start()
+    edited = await standin.wait_for_message(
+        channel, lambda m: m.id == post.id and m.content.startswith("↶ "), timeout=30
+    )
+    assert f"mb:p:{gid}:{moves + 1}:play" in edited.custom_ids() and "~~" in edited.content
+    assert [a.filename for a in edited.attachments] == [f"metromania-{gid}-{moves + 1}.png"]
+    games, _, outbox = read_db(db)
+    row = next(g for g in games if g["id"] == gid)
+    assert row["state"] == before["state"]  # the game as it was before the move
+    pings = [o for o in outbox if o["game_id"] == gid and json.loads(o["payload"]).get("topic") == "ping"]
+    assert pings and all(o["delivered_at"] is not None and o["message_id"] is None for o in pings)
+    assert not [m for m in standin.messages(channel) if m.content.startswith("🔔")]
+    await bot.stop()
+    audit = Audit()
+    audit_announcements(standin, db, audit)
+    assert audit.never_announced == 0 and audit.announced_twice == 0 and audit.stale_turn_posts == 0, audit.problems

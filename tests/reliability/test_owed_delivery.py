@@ -181,7 +181,10 @@ def _turn_posts(standin, channel: int, game_id: int) -> list[tuple[int, bool, in
 def _owed_left(db_path: str) -> int:
     con = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     try:
-        return con.execute("SELECT count(*) FROM outbox WHERE delivered_at IS NULL").fetchone()[0]
+        # (not what is held for later: a ping held for a take-back window, a DM for quiet hours)
+        return con.execute("SELECT count(*) FROM outbox WHERE delivered_at IS NULL AND not_before IS NULL").fetchone()[
+            0
+        ]
     finally:
         con.close()
 

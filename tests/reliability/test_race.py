@@ -213,3 +213,79 @@ async def test_the_race_suite_catches_a_double_apply(standin, run_client, tmp_pa
     table = await four_player_table(standin, bot.settings.db_path, "race-broken", seed=3)
     result = await race(standin, table, bot.settings.db_path, 30, seed=1)
     assert result["applied"] > 1 or result["actions_added"] > result["steps"] or result["turn_posts"] > 1, result
+
+
+# ---------------------------------------------------------------- ↶ against the next move
+async def race_take_back(standin, table: Table, db_path: str, n: int, seed: int) -> dict:
+    """The mover's ↶ (clicked several times) against the next person's move (sent several
+    times), all at once: exactly one of them wins, every other is told why."""
+    rnd = random.Random(seed)
+    (mover,) = await table.owed()
+    reply = await table.dig_by_command(mover)
+    await table.posted()
+    button = next(c for c in reply.custom_ids() if c.startswith("mb:tb:"))
+    (nxt,) = await table.owed()
+    dig: dict[str, str] = {}  # a whole dig (its steps picked as a person picks suggestions)
+    for i in range(1, 5):
+        options = await table.choices(nxt, "dig", dig, f"step{i}")
+        if not options:
+            break
+        dig[f"step{i}"] = rnd.choice(options)["value"]
+    before = log_length(db_path, table.channel)
+    undo = [i % 2 == 0 for i in range(n)]
+    rnd.shuffle(undo)  # (which comes first differs from round to round)
+    sends = [
+        standin.click(mover, reply, custom_id=button) if back else standin.slash(nxt, table.channel, "dig", dig)
+        for back in undo
+    ]
+    handles = await asyncio.gather(*sends)
+    await asyncio.gather(*(h.wait_response(timeout=30) for h in handles))
+    taken = moved = refused = unclear = 0
+    for back, h in zip(undo, handles):
+        if back:  # ↶ that wins turns its own message (the reply) into the composer; a refusal is new
+            message = await h.wait_message(
+                lambda m: m.ephemeral and not m.loading and (m.id != reply.id or "Taken back" in m.content), timeout=30
+            )
+            text = message.content
+        else:
+            text = (await h.wait_message(lambda m: m.ephemeral and not m.loading, timeout=30)).content
+        if text.startswith("↶ Taken back"):
+            taken += 1
+        elif text.startswith(("Done", "Saved")):
+            moved += 1
+        elif any(r in text for r in (*REFUSALS, "Too late to take this move back", "same moment")):
+            refused += 1
+        else:
+            unclear += 1
+    await asyncio.sleep(0.5)
+    return {
+        "tried": n,
+        "taken": taken,
+        "moved": moved,
+        "refused": refused,
+        "unclear": unclear,
+        "actions_added": log_length(db_path, table.channel) - before,
+        "dig_steps": len(dig),
+    }
+
+
+async def test_take_back_against_the_next_move(standin, run_client, tmp_path, report):
+    bot = make_bot(str(tmp_path / "race-undo.sqlite3"))
+    await run_client(bot)
+    await standin.wait_for_commands("game", "dig")
+    ann, bob = (standin.add_member(name=n) for n in ("Ann", "Bob"))
+    results = []
+    for i in range(scale(3, 10)):
+        table = Table(standin, standin.create_channel(f"race-undo-{i}"), bot.settings.db_path, seed=20 + i)
+        await table.open(ann, "metromania", [bob], players=2, variant="open")  # (every move may be taken back)
+        results.append(await race_take_back(standin, table, bot.settings.db_path, scale(20, 40), seed=i))
+    report.update(
+        racing_clicks_tried=sum(r["tried"] for r in results),
+        taken_back=sum(r["taken"] for r in results),
+        moved_first=sum(r["moved"] for r in results),
+        unclear_replies=sum(r["unclear"] for r in results),
+    )
+    for r in results:
+        assert r["taken"] + r["moved"] == 1, r  # exactly one wins
+        assert r["actions_added"] == (1 if r["taken"] else r["dig_steps"]), r
+        assert r["refused"] == r["tried"] - 1 and r["unclear"] == 0, r  # the other is told

@@ -57,6 +57,9 @@ def _figures(watch: Watch, kind: str, started: float) -> dict:
         brief_twins=watch.brief_checks,
         alt_text_twins=watch.alt_checks,
         data_files=watch.data_checks,
+        takebacks=watch.takebacks,
+        takeback_twins=watch.takeback_twins,
+        follower_dm_and_digest_twins=watch.reminder_checks,
         secrets_leaked=watch.leaks,
         seconds=round(time.perf_counter() - started, 1),
     )
@@ -72,6 +75,8 @@ async def test_no_secret_reaches_anyone_it_does_not_belong_to(kind, report):
     assert watch.games.get(kind) == n
     assert watch.view_checks > 0 and watch.twins_changed > 0  # the twins did differ in secrets
     assert watch.hint_checks > 0 and watch.brief_checks > 0 and watch.alt_checks > 0 and watch.data_checks > 0
+    assert watch.takebacks > 0 and watch.takeback_twins > 0  # moves were taken back, and compared with twins
+    assert watch.reminder_checks > 0 and watch.outputs.get("follow", 0) > 0 and watch.outputs.get("digest", 0) > 0
     for channel in (
         "public",
         "reply",
@@ -225,6 +230,22 @@ async def test_fault_a_decision_in_the_prompt_is_caught(monkeypatch):
     monkeypatch.setattr(type(plugin), "prompt", prompt)
     watch = await play_games("flipwrite", FAULT_GAMES)
     assert watch.leaks > 0
+
+
+async def test_fault_a_take_back_telling_the_next_card_is_caught(monkeypatch):
+    """Taking back an On the Underground move tells its mover the top card of the draw pile."""
+    from metrobot.service.takeback import TakeBack
+
+    real = TakeBack._taken_back
+
+    async def taken_back(self, row, plugin, state, before, seat, user_id, now):
+        out, changes = await real(self, row, plugin, state, before, seat, user_id, now)
+        out.reply.text += f" (next: {before.draw[0]})" if before.draw else ""
+        return out, changes
+
+    monkeypatch.setattr(TakeBack, "_taken_back", taken_back)
+    watch = await play_games("underground", 1)
+    assert watch.leaks > 0 and any("taking back" in p for p in watch.problems)
 
 
 async def test_fault_a_coach_telling_a_hand_is_caught(monkeypatch):
@@ -425,3 +446,46 @@ async def test_fault_a_hand_posted_through_discord_is_caught(standin, run_client
     watch, records = Watch(), Records()
     await _discord_game(standin, db_path, "metromania", 0, watch, records, Players, turns=3)
     assert any("public" in p for p in watch.problems)
+
+
+async def test_fault_a_followers_dm_with_a_players_hand_is_caught(monkeypatch):
+    """Issue 46: a follower's DM that adds the hand of the player it waits for (as if the DM
+    showed the board of someone's seat rather than the channel's)."""
+    from metrobot.service.following import Following
+
+    real = Following._follow_message
+
+    async def follow_message(self, row, reader, end):
+        message = await real(self, row, reader, end)
+        plugin = self._plugin(row)
+        state = self._state(plugin, row)
+        if row.waiting:
+            person = row.waiting[0]
+            message.text += "\n" + plugin.hand_text(
+                plugin.game.view(state, person), plugin.game.seats_of(state, person), EN
+            )
+        return message
+
+    monkeypatch.setattr(Following, "_follow_message", follow_message)
+    watch = await play_games("metromania", FAULT_GAMES)
+    assert watch.leaks > 0 and any("follower's DM" in p or "follow message" in p for p in watch.problems), (
+        watch.problems
+    )
+
+
+async def test_fault_a_digest_naming_the_seed_is_caught(monkeypatch):
+    """A digest that tells its reader the game's generator state (the next deal)."""
+    from metrobot.service.reminders import Reminders
+
+    real = Reminders._digest_message
+
+    async def digest_message(self, person, waiting, moved, every):
+        message = await real(self, person, waiting, moved, every)
+        row = waiting[0]
+        plugin = self._plugin(row)
+        message.text += f"\n(next: {plugin.game.to_json(self._state(plugin, row)).get('rng')})"
+        return message
+
+    monkeypatch.setattr(Reminders, "_digest_message", digest_message)
+    watch = await play_games("metromania", FAULT_GAMES)
+    assert watch.leaks > 0 and any("digest" in p for p in watch.problems), watch.problems

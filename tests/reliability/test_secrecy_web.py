@@ -1,10 +1,11 @@
 """Secrecy of the web pages (issue 37): everything a page shows — its HTML, its live JSON, its
 board images — is what a spectator may see, and nothing more.
 
-* Seeded games of every kind are played through the service to the end; after every few
-  moves the game's page (in English and Korean), its live JSON and its current board are
-  fetched from the web application, and every line the page tells of a past turn must be one
-  the channel was told (the channel's posts are checked by the main secrecy suite).
+* Seeded games of every kind are played through the service to the end, now and then a move
+  taken back (↶); after every few moves the game's page (in English and Korean), its live JSON
+  and its current board are fetched from the web application, and every line the page tells of
+  a past turn must be one the channel was told (the channel's posts, and the edit of a post
+  whose move was taken back, are checked by the main secrecy suite).
 * At the same moments the page is rendered for the game as it is and for a twin that differs
   only in secrets (`secrecy_model`: other hands, sealed decisions, the pile, the generator):
   the HTML, the JSON and the image bytes must be the same.
@@ -98,8 +99,9 @@ async def twin_pages(kind: str, row, state, images: bool) -> str | tuple:
 
 async def play_and_watch(kind: str, number: int, images: bool, leak=None) -> dict[str, int]:
     """One seeded game to its end, its pages checked along the way; returns what was checked."""
-    counts = {"pages": 0, "lines": 0, "twins": 0, "twins_differing": 0}
+    counts = {"pages": 0, "lines": 0, "twins": 0, "twins_differing": 0, "takebacks": 0}
     rnd = random.Random(f"{kind}:{number}")
+    undo = random.Random(f"takeback:{kind}:{number}")  # (drawn apart: the games play as before)
     db = await Database(":memory:").open()
     service = GameService(db, seeds=fixed_seeds(number), images=False, clock=lambda: 1_800_000_000.0)
     service.web_base = "http://127.0.0.1"
@@ -126,6 +128,12 @@ async def play_and_watch(kind: str, number: int, images: bool, leak=None) -> dic
                     out = await service.play(channel, user, prefix)
                     for message in out.public:
                         said.update(told(message.text))
+                    back = out.reply.controls if out.reply else None
+                    if back is not None and back.kind == "takeback" and undo.random() < 0.3:  # ↶ now and then
+                        out = await service.take_back(channel, user, game_id=back.game_id, moves=back.moves)
+                        for message in out.edits:  # (the move's post, edited, tells it)
+                            said.update(told(message.text))
+                        counts["takebacks"] += 1
                 moves += 1
                 row = await db.game(row.id)
                 if moves % 3 and row.status == "active":
@@ -170,7 +178,7 @@ async def test_the_web_pages_show_no_secret(kind, report):
         for key, value in (await play_and_watch(kind, number, drawable(kind))).items():
             totals[key] = totals.get(key, 0) + value
     report.update(games=n, **totals)
-    assert totals["pages"] > 0 and totals["lines"] > 0 and totals["twins"] > 0
+    assert totals["pages"] > 0 and totals["lines"] > 0 and totals["twins"] > 0 and totals["takebacks"] > 0
     if kind != "underground":  # (its only secret is the pile's order: a twin always differs there)
         assert totals["twins_differing"] > 0
 

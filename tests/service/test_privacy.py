@@ -12,8 +12,9 @@ import json
 import pytest
 
 from metrobot.backup import replay_all
-from metrobot.i18n import reading
+from metrobot.i18n import lang, reading
 from metrobot.privacy import Privacy
+from metrobot.privacy.forget import done
 from metrobot.service import GameService, Refused, fixed_seeds
 from metrobot.storage import Database
 from metrobot.storage.personal import is_ghost
@@ -173,3 +174,24 @@ async def test_a_departed_servers_game_stays_stopped_when_someone_returns_or_is_
     assert await privacy.guild_back("g1")
     row = await db.open_game("c1")
     assert row.deadline == pytest.approx(now[0] + row.turn_clock) and row.paused is None
+
+
+async def test_an_erasure_finished_by_a_later_process_owes_done_by_dm_until_it_is_sent(svc, privacy, db):
+    """Issue 46: `/me forget` asked through Discord, cut short (a crash): the process that
+    completes it records "Done" in the asker's language with the job's end, and deleting it
+    once sent leaves nothing of them. Asked by an operator (`forget --user`), or answered by
+    the process that was asked, nobody is owed one."""
+    await start(svc, "c1", [ANN, BOB])
+    await db.begin_erasure(ANN[0], "ko")  # (as `/me forget` in Korean records it; then the process dies)
+    await db.begin_erasure(CAT[0])  # (an operator's)
+    assert await db.farewells_owed() == []
+    await privacy.resume_erasures()
+    owed = await db.farewells_owed()
+    assert [(u, text) for _, u, text, _ in owed] == [(ANN[0], done(lang("ko")))]
+    assert await db.farewells_owed() == []  # (claimed: one process sends it)
+    await privacy.farewell_said(owed[0][0])
+    assert ANN[0] not in await dump(db) and CAT[0] not in await dump(db)
+
+    with reading(lang("de")):  # asked and answered in one process: the answer says it
+        said = await privacy.forget(BOB[0], tell=True)
+    assert said.reply.text == done(lang("de")) and await db.farewells_owed() == []

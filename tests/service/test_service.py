@@ -123,6 +123,7 @@ async def test_only_the_player_to_move_acts(svc):
 
 async def test_a_whole_turn_is_posted_with_the_next_player_mentioned(svc):
     await started(svc)
+    await svc.configure("c1", "u1", manager=False, takeback=0)  # (on, the ping waits: test_takeback.py)
     current = (await whose_turn(svc))[0]
     out = await take_turn(svc, current, random.Random(1))
     nxt = (await whose_turn(svc))[0]

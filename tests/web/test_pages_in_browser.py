@@ -275,6 +275,29 @@ async def test_the_server_page_on_a_phone(site, browser, shots):
 
 
 @pytest.mark.parametrize("language", ["en", "ko"])
+async def test_a_persons_page_on_a_phone(site, browser, shots, language):
+    """A person's page at 360 × 740 (issue 46): each game kind's record with its rating and the
+    median time to move, in words, wrapping without sideways scrolling."""
+    url = site.base + await site.service.person_path(GUILD, ANN) + f"?lang={language}"
+    ctx, w, response = await visit(
+        browser, url, viewport={"width": 360, "height": 740}, device_scale_factor=2, is_mobile=True
+    )
+    page = w.page
+    try:
+        assert response.status == 200
+        text = await page.locator("main").inner_text()
+        assert ("median time to move" if language == "en" else "수 하나에 걸린 시간 중앙값") in text
+        assert "60 seconds" not in text and "60초" not in text  # (a quick player's pace, not a floor)
+        assert await page.evaluate("document.documentElement.scrollWidth") <= 360
+        if language == "ko":  # lines break between words ("이 서버 2위" never as "2" and "위")
+            assert await page.locator("main li").first.evaluate("e => getComputedStyle(e).wordBreak") == "keep-all"
+        await page.screenshot(path=str(shots / f"person-phone-{language}.png"), full_page=True)
+        await checked(w)
+    finally:
+        await ctx.close()
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
 async def test_a_tournament_on_a_phone(site, browser, shots, language):
     """A tournament's page at 360 × 740: its standings table scrolls sideways inside its own
     box (not the page), every round's tables list everyone in seat order and link to their

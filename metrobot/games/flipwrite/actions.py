@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..protocol import N_, Action, BadInput, Phrase, RuleError, Term
+from ..protocol import N_, Action, BadInput, Phrase, RuleError, Term, is_object
 from .deck import EXPRESS, FREE, NUMBER, TRANSFER, Card
 from .mapdata import Line, MetroMap
 from .sheet import CROSS, DIRECTIONS, Sheet, express_targets, first_empty, first_run, path
@@ -55,10 +55,11 @@ class Step:
 
 def normalise(action: Any) -> Action:
     """Check the JSON shape only (BadInput); rules are checked by `perform`."""
-    if not isinstance(action, dict):
+    if not is_object(action):
         raise BadInput("an action must be a JSON object with a 'type'")
     kind = action.get("type")
-    if kind not in _KEYS:
+    # Only a string names a kind (a list or an object as the type is no key, and unhashable).
+    if not isinstance(kind, str) or kind not in _KEYS:
         raise BadInput("unknown action type {kind}; use 'ride', 'transfer' or 'free'", kind=repr(kind))
     extra = set(action) - _KEYS[kind]
     if extra:

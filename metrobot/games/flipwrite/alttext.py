@@ -17,6 +17,7 @@ from typing import Any
 
 from ...i18n import EN, Lang
 from ..alttext import fit, listing, scores_sentence
+from ..protocol import or_empty
 from .deck import NUMBER, parse_card
 from .mapdata import MetroMap, parse_map
 from .notation import describe, said
@@ -47,7 +48,7 @@ def card_words(code: str | None, lang: Lang) -> str:
 
 def round_sentence(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> list[str]:
     if view["phase"] == "finished":
-        winners = view.get("winners") or []
+        winners: Any = view.get("winners") or []
         return [
             lang.n("Game over after {n} round.", "Game over after {n} rounds.", view["rounds"], n=view["rounds"]),
             lang.n(
@@ -58,7 +59,7 @@ def round_sentence(view: dict[str, Any], names: dict[str, str] | None, lang: Lan
             ),
         ]
     out = [lang.t("Round {round}: the card is {card}.", round=view["round"], card=card_words(view.get("card"), lang))]
-    waiting = view.get("waiting") or []
+    waiting: Any = view.get("waiting") or []
     out.append(
         lang.t("Waiting for: {who}.", who=listing(_name(names, p) for p in waiting))
         if waiting
@@ -71,7 +72,7 @@ def sheet_of(view: dict[str, Any], player: str) -> dict[str, Any]:
     """A player's sheet as their picture shows it: with their sealed choice when the view
     holds it (their own view), else as of the last resolved round."""
     pending = view.get("pending") if view.get("you") == player else None
-    return (pending or {}).get("sheet") or view["sheets"][player]
+    return or_empty(pending).get("sheet") or view["sheets"][player]
 
 
 def progress(view: dict[str, Any], sheet: dict[str, Any], lang: Lang) -> str:
@@ -90,7 +91,7 @@ def progress(view: dict[str, Any], sheet: dict[str, Any], lang: Lang) -> str:
 
 def lines_progress(view: dict[str, Any], sheet: dict[str, Any], lang: Lang) -> str:
     m = metro_map(view)
-    parts = []
+    parts: list[str] = []
     for line in m.lines:
         marked = sum(1 for sid in line.stations if sid in sheet["marks"])
         free = sum(w is None for w in sheet["windows"].get(line.id, ()))
@@ -125,7 +126,7 @@ def choice(view: dict[str, Any], lang: Lang) -> str:
 
 def sheet_alt(view: dict[str, Any], viewer: str, names: dict[str, str] | None, lang: Lang = EN) -> str:
     sheet = sheet_of(view, viewer)
-    score = (view.get("scores") or {}).get(viewer, 0)
+    score = or_empty(view.get("scores")).get(viewer, 0)
     return fit(
         [
             lang.t(

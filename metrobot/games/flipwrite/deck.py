@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..protocol import N_, BadInput, Phrase, Term
+from ..protocol import N_, BadInput, Phrase, Term, is_array
 from ..rng import Rng
 
 NUMBER, EXPRESS, TRANSFER, FREE = "number", "express", "transfer", "free"
@@ -73,7 +73,7 @@ def parse_card(code: Any) -> Card:
 
 
 def validate_deck(codes: Any) -> tuple[str, ...]:
-    if not isinstance(codes, (list, tuple)) or not codes:
+    if not is_array(codes) or not codes:
         raise BadInput('option \'deck\' must be a non-empty list of card codes, e.g. ["3", "E2", "+", "free"]')
     cards = [parse_card(c) for c in codes]
     # Only window-filling cards move the game toward its end; a deck of free rides never ends.

@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from ..protocol import Action, BadInput
+from ..protocol import Action, BadInput, is_object
 from . import autoplayer
 from .decision import Pending, replay, take_step
 from .deck import Pile, parse_card
@@ -86,13 +86,13 @@ def claimed_lines(view: dict[str, Any]) -> set[str]:
 
 def unseen_cards(view: dict[str, Any]) -> list[str]:
     """The face-down pile's cards (in deck order): the deck minus the discard and the face-up card."""
-    left = Counter(view["options"]["deck"])
+    left: Counter[str] = Counter(view["options"]["deck"])
     left.subtract(view["discard"])
     if view["card"] is not None:
         left[view["card"]] -= 1
     if any(n < 0 for n in left.values()) or sum(left.values()) != view["draw_pile"]:
         raise BadInput("the view's discard and draw pile do not add up to the deck")
-    cards = []
+    cards: list[str] = []
     for code in view["options"]["deck"]:
         if left[code] > 0:
             cards.append(code)
@@ -102,7 +102,7 @@ def unseen_cards(view: dict[str, Any]) -> list[str]:
 
 def greedy_decide(state: FlipState, player: str, sheet: Sheet, rnd: random.Random) -> Action:
     claimed = {lid for p in state.players for lid in state.sheets[p].completed}
-    return autoplayer.choose(state.map, sheet, state.card, claimed, rnd, state.special, state.solo)
+    return autoplayer.choose(state.map, sheet, state.card_in_play(), claimed, rnd, state.special, state.solo)
 
 
 def sealed_decision(state: FlipState, player: str, rnd: random.Random, decide: Decide = greedy_decide) -> Pending:
@@ -111,7 +111,7 @@ def sealed_decision(state: FlipState, player: str, rnd: random.Random, decide: D
     while pending is None or not pending.sealed:
         sheet = pending.sheet if pending else state.sheets[player]
         action = decide(state, player, sheet, rnd)
-        pending = take_step(state.map, state.card, state.special, state.sheets[player], pending, action)
+        pending = take_step(state.map, state.card_in_play(), state.special, state.sheets[player], pending, action)
     return pending
 
 
@@ -120,7 +120,7 @@ def determinize(
 ) -> FlipState:
     """A FlipState with view(state, viewer) == view; hidden parts drawn with `rnd` (in a fixed
     order, so the same generator state gives the same state)."""
-    if not isinstance(view, dict) or view.get("game") != "flipwrite":
+    if not is_object(view) or view.get("game") != "flipwrite":
         raise BadInput("not a flip-and-write view")
     if view.get("you") != viewer:
         raise BadInput(f"this view was made for {view.get('you')!r}, not {viewer!r}")

@@ -60,7 +60,7 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from ..protocol import N_, WITHDRAW, Action, BadInput, Event, Game, RuleError, Term
+from ..protocol import N_, WITHDRAW, Action, BadInput, Event, Game, RuleError, Term, is_object
 from ..rng import Rng
 from . import determinize as _determinize
 from . import scoring
@@ -93,7 +93,7 @@ class FlipWrite(Game):
 
     # --- options and set-up ----------------------------------------------------------------
     def validate_options(self, options: dict[str, Any], n_players: int) -> dict[str, Any]:
-        if not isinstance(options, dict):
+        if not is_object(options):
             raise BadInput("options must be an object")
         unknown = set(options) - OPTION_KEYS
         if unknown:
@@ -133,7 +133,8 @@ class FlipWrite(Game):
         return out
 
     def new_game(self, players: list[str], options: dict[str, Any], seed: Any) -> FlipState:
-        if not isinstance(players, (list, tuple)) or not all(isinstance(p, str) and p for p in players):
+        # Checked whatever the annotation says: seats come from commands, files and JSON.
+        if not isinstance(players, (list, tuple)) or not all(isinstance(p, str) and p for p in players):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise BadInput("players must be a list of player ids")
         if len(set(players)) != len(players):
             raise BadInput("a player cannot take two seats")
@@ -177,7 +178,7 @@ class FlipWrite(Game):
     def legal_actions(self, state: FlipState, player: str) -> list[Action]:
         if player not in state.players or not state.owes(player):
             return []
-        return legal(state.map, state.current_sheet(player), state.card)
+        return legal(state.map, state.current_sheet(player), state.card_in_play())
 
     # --- playing ---------------------------------------------------------------------------
     def apply(self, state: FlipState, player: str, action: Action) -> tuple[FlipState, list[Event]]:
@@ -199,7 +200,7 @@ class FlipWrite(Game):
             pending = {p: d for p, d in state.pending.items() if p != player}
             return replace(state, pending=pending), [{"type": "withdrawn", "player": player, "visible_to": [player]}]
         decision = take_step(
-            state.map, state.card, state.special, state.sheets[player], state.pending.get(player), action
+            state.map, state.card_in_play(), state.special, state.sheets[player], state.pending.get(player), action
         )
         pending = dict(state.pending)
         pending[player] = decision

@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..protocol import BadInput
+from ..protocol import BadInput, is_list, is_object
 
 MAPS_DIR = Path(__file__).with_name("maps")
 LINE_IDS = "ABCDEFGHIJ"
@@ -91,7 +91,7 @@ class MetroMap:
         }
 
 
-def _require(cond: bool, message: str) -> None:
+def _require(cond: object, message: str) -> None:
     if not cond:
         raise BadInput(message)
 
@@ -103,19 +103,19 @@ def parse_map(data: Any, *, strict: bool = True) -> MetroMap:
     18-28 windows in all); tests build small maps with strict=False, which keeps every
     check that the engine itself relies on.
     """
-    _require(isinstance(data, dict), "a map must be a JSON object")
+    _require(is_object(data), "a map must be a JSON object")
     map_id = data.get("id")
     _require(isinstance(map_id, str) and map_id, "map needs a non-empty string 'id'")
     name = data.get("name", map_id)
     raw_stations = data.get("stations")
     raw_lines = data.get("lines")
-    _require(isinstance(raw_stations, list) and raw_stations, f"map {map_id}: 'stations' must be a non-empty list")
-    _require(isinstance(raw_lines, list) and raw_lines, f"map {map_id}: 'lines' must be a non-empty list")
+    _require(is_list(raw_stations) and raw_stations, f"map {map_id}: 'stations' must be a non-empty list")
+    _require(is_list(raw_lines) and raw_lines, f"map {map_id}: 'lines' must be a non-empty list")
 
     stations: dict[str, Station] = {}
     names: dict[str, str] = {}
     for raw in raw_stations:
-        _require(isinstance(raw, dict), f"map {map_id}: every station must be an object")
+        _require(is_object(raw), f"map {map_id}: every station must be an object")
         sid, sname = raw.get("id"), raw.get("name")
         _require(isinstance(sid, str) and sid, f"map {map_id}: a station has no id")
         _require(sid not in stations, f"map {map_id}: station id {sid!r} appears twice")
@@ -142,12 +142,12 @@ def parse_map(data: Any, *, strict: bool = True) -> MetroMap:
     if strict:
         _require(9 <= len(raw_lines) <= 10, f"map {map_id}: a sheet has 9-10 lines, not {len(raw_lines)}")
     for index, raw in enumerate(raw_lines):
-        _require(isinstance(raw, dict), f"map {map_id}: every line must be an object")
+        _require(is_object(raw), f"map {map_id}: every line must be an object")
         lid = raw.get("id")
         expected = LINE_IDS[index] if index < len(LINE_IDS) else None
         _require(lid == expected, f"map {map_id}: line {index + 1} must have id {expected!r}, not {lid!r}")
         order = raw.get("stations")
-        _require(isinstance(order, list) and len(order) >= 2, f"map {map_id}: line {lid} needs at least 2 stations")
+        _require(is_list(order) and len(order) >= 2, f"map {map_id}: line {lid} needs at least 2 stations")
         for sid in order:
             _require(sid in stations, f"map {map_id}: line {lid} names unknown station {sid!r}")
         _require(len(set(order)) == len(order), f"map {map_id}: line {lid} visits a station twice")

@@ -16,13 +16,13 @@ import re
 from typing import Any
 
 from ...i18n import EN, Lang, fold, typed_forms
-from ..protocol import N_, BadInput, Choice, Phrase
+from ..protocol import N_, Action, BadInput, Choice, Game, Phrase
 from .actions import KIND_WORDS
 
 DIRECTIONS = {"cw": N_("clockwise"), "ccw": N_("counter-clockwise")}
 
 
-def code(state: Any, action: dict) -> str:
+def code(state: Any, action: Action) -> str:
     kind = action["type"]
     if kind == "free":
         return f"f:{action.get('station') or '-'}"
@@ -35,7 +35,7 @@ def code(state: Any, action: dict) -> str:
     return ":".join(parts)
 
 
-def typed(state: Any, action: dict, lang: Lang = EN) -> str:
+def typed(state: Any, action: Action, lang: Lang = EN) -> str:
     """A decision as a person types it in `lang`: `A 2`, `A 2 cw`, `transfer B`, `free Opéra`."""
     kind = action["type"]
     if kind == "free":
@@ -59,7 +59,7 @@ def said(value: str | Phrase, lang: Lang = EN) -> str:
     return value.in_language(lang) if isinstance(value, Phrase) else str(value)
 
 
-def describe(state: Any, action: dict, lang: Lang = EN) -> str:
+def describe(state: Any, action: Action, lang: Lang = EN) -> str:
     """A decision in words, as menus and the round's report show it (in `lang`)."""
     kind = action["type"]
     if kind == "free":
@@ -86,14 +86,14 @@ def describe(state: Any, action: dict, lang: Lang = EN) -> str:
     return lang.n("line {line}: cross {n} station", "line {line}: cross {n} stations", n, line=line, n=n)
 
 
-def group(state: Any, action: dict, lang: Lang = EN) -> str:
+def group(state: Any, action: Action, lang: Lang = EN) -> str:
     if action["type"] == "free":
         sid = action.get("station")
         return lang.t("line {line}", line=state.map.lines_at(sid)[0]) if sid else lang.p("menu group", "pass")
     return lang.t("line {line}", line=action["line"])
 
 
-def choices(game: Any, state: Any, seat: str, lang: Lang = EN) -> list[Choice]:
+def choices(game: Game, state: Any, seat: str, lang: Lang = EN) -> list[Choice]:
     return [
         Choice(code(state, a), describe(state, a, lang), group(state, a, lang)) for a in game.legal_actions(state, seat)
     ]
@@ -104,7 +104,7 @@ def _says(word: str, kind: str, short: str) -> bool:
     return word == short or fold(word) in typed_forms(KIND_WORDS[kind])
 
 
-def parse(game: Any, state: Any, seat: str, text: str) -> dict:
+def parse(game: Game, state: Any, seat: str, text: str) -> Action:
     """The legal action a typed or coded decision means; BadInput says why none fits."""
     legal = game.legal_actions(state, seat)
     if not legal:

@@ -87,6 +87,23 @@ class FlipwritePlugin(GamePlugin):
     ) -> list[str]:
         return textboard.text_board(view, viewer, names, lang)
 
+    takeback_rule = N_(
+        "In Metro flip-and-write a decision can be taken back until the round resolves: never the last "
+        "decision of a round, which shows everyone's choices and turns the next card."
+    )
+
+    def can_take_back(self, before: Any, seat: str, actions: list[dict[str, Any]], after: Any) -> bool:
+        # A sealed decision shows the mover nothing (the others' stay hidden); the round's
+        # resolution shows them all and turns a card, and so does nothing else.
+        game = self.game
+        return (
+            bool(actions)
+            and seat in game.to_move(before)
+            and not game.is_over(after)
+            and after.rounds == before.rounds
+            and after.pile == before.pile
+        )
+
     def automatic(self) -> dict[str, Callable[[], AutoPlayer]]:
         return AUTOMATIC
 

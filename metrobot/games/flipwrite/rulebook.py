@@ -38,7 +38,7 @@ def _game() -> tuple[list[Step], Any]:
     plugin = _plugin()
     actions, _ = plugin.self_play(PLAYERS, {}, SEED, level=LEVEL)
     state = start = plugin.new_game(PLAYERS, {}, SEED)
-    steps = []
+    steps: list[Step] = []
     for logged in actions:
         state, events = plugin.game.apply(state, logged["player"], logged["action"])
         steps.append((state, logged["player"], logged["action"], events))

@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..protocol import BadInput, RuleError
+from ..protocol import BadInput, RuleError, is_list, is_object
 from . import scoring
 from .decision import Pending, replay
-from .deck import Pile, parse_card, validate_deck
+from .deck import Card, Pile, parse_card, validate_deck
 from .mapdata import MetroMap, parse_map
 from .sheet import CROSS, Sheet
 
@@ -36,8 +36,15 @@ class FlipState:
     __hash__ = None  # type: ignore[assignment]
 
     @property
-    def card(self):
+    def card(self) -> Card | None:
         return parse_card(self.pile.card) if self.pile.card is not None else None
+
+    def card_in_play(self) -> Card:
+        """The face-up card: there is one while anybody plays (None only once the game is over)."""
+        card = self.card
+        if card is None:
+            raise RuleError("the game is over.", "game_over")
+        return card
 
     def active(self, player: str) -> bool:
         """Still playing: has an empty window (the game ends for a player with the last one)."""
@@ -85,7 +92,7 @@ def to_json(state: FlipState) -> dict[str, Any]:
     return data
 
 
-def _need(cond: bool, message: str) -> None:
+def _need(cond: object, message: str) -> None:
     if not cond:
         raise BadInput(f"malformed flipwrite state: {message}")
 
@@ -95,23 +102,23 @@ def _is_int(value: Any) -> bool:
 
 
 def _sheet_from_json(metro_map: MetroMap, player: str, raw: Any) -> Sheet:
-    _need(isinstance(raw, dict), f"sheet of {player} must be an object")
+    _need(is_object(raw), f"sheet of {player} must be an object")
     marks, windows, completed = raw.get("marks"), raw.get("windows"), raw.get("completed")
-    _need(isinstance(marks, dict), f"sheet of {player}: 'marks' must be an object")
+    _need(is_object(marks), f"sheet of {player}: 'marks' must be an object")
     for sid, mark in marks.items():
         _need(sid in metro_map.stations, f"sheet of {player} marks unknown station {sid!r}")
         _need(
             mark == CROSS or (_is_int(mark) and mark >= 1), f"sheet of {player}: mark of {sid} must be 'x' or a number"
         )
     _need(
-        isinstance(windows, dict) and set(windows) == {l.id for l in metro_map.lines},
+        is_object(windows) and set(windows) == {l.id for l in metro_map.lines},
         f"sheet of {player}: 'windows' must list every line",
     )
     clean_windows: dict[str, tuple[str | None, ...]] = {}
     for line in metro_map.lines:
         slots = windows[line.id]
         _need(
-            isinstance(slots, list) and len(slots) == line.windows,
+            is_list(slots) and len(slots) == line.windows,
             f"sheet of {player}: line {line.id} has {line.windows} windows",
         )
         for code in slots:
@@ -122,13 +129,14 @@ def _sheet_from_json(metro_map: MetroMap, player: str, raw: Any) -> Sheet:
                     card = None
                 _need(card is not None and card.fills_window, f"sheet of {player}: bad window entry {code!r}")
         clean_windows[line.id] = tuple(slots)
-    _need(isinstance(completed, dict), f"sheet of {player}: 'completed' must be an object")
+    _need(is_object(completed), f"sheet of {player}: 'completed' must be an object")
     clean_completed: dict[str, tuple[int, int]] = {}
     for lid, entry in completed.items():
         line = next((l for l in metro_map.lines if l.id == lid), None)
-        _need(line is not None, f"sheet of {player} completes unknown line {lid!r}")
+        if line is None:
+            raise BadInput(f"malformed flipwrite state: sheet of {player} completes unknown line {lid!r}")
         _need(
-            isinstance(entry, dict) and _is_int(entry.get("round")) and _is_int(entry.get("points")),
+            is_object(entry) and _is_int(entry.get("round")) and _is_int(entry.get("points")),
             f"sheet of {player}: completed line {lid} needs 'round' and 'points'",
         )
         _need(
@@ -140,7 +148,7 @@ def _sheet_from_json(metro_map: MetroMap, player: str, raw: Any) -> Sheet:
 
 
 def from_json(data: Any) -> FlipState:
-    _need(isinstance(data, dict), "expected a JSON object")
+    _need(is_object(data), "expected a JSON object")
     _need(data.get("game") == "flipwrite", f"'game' must be 'flipwrite', not {data.get('game')!r}")
     for key in (
         "map",
@@ -167,16 +175,13 @@ def from_json(data: Any) -> FlipState:
     )
     players = data["players"]
     _need(
-        isinstance(players, list)
-        and players
-        and all(isinstance(p, str) for p in players)
-        and len(set(players)) == len(players),
+        is_list(players) and players and all(isinstance(p, str) for p in players) and len(set(players)) == len(players),
         "'players' must be a list of distinct ids",
     )
     _need(data["phase"] in (PLAYING, FINISHED), "'phase' must be 'playing' or 'finished'")
     options = data["options"]
     _need(
-        isinstance(options, dict)
+        is_object(options)
         and isinstance(options.get("special_stations"), bool)
         and isinstance(options.get("solo"), bool),
         "'options' needs special_stations and solo",
@@ -188,14 +193,12 @@ def from_json(data: Any) -> FlipState:
         raise BadInput(f"malformed flipwrite state: {exc}") from None
     _need(_is_int(data["rounds"]) and data["rounds"] >= 0, "'rounds' must be a whole number")
     sheets_raw = data["sheets"]
-    _need(isinstance(sheets_raw, dict) and set(sheets_raw) == set(players), "'sheets' must have one sheet per player")
+    _need(is_object(sheets_raw) and set(sheets_raw) == set(players), "'sheets' must have one sheet per player")
     sheets = {p: _sheet_from_json(metro_map, p, sheets_raw[p]) for p in players}
 
     deck_raw, card = data["deck"], data["card"]
     _need(
-        isinstance(deck_raw, dict)
-        and isinstance(deck_raw.get("draw"), list)
-        and isinstance(deck_raw.get("discard"), list),
+        is_object(deck_raw) and is_list(deck_raw.get("draw")) and is_list(deck_raw.get("discard")),
         "'deck' needs 'draw' and 'discard' lists",
     )
     try:
@@ -221,7 +224,7 @@ def from_json(data: Any) -> FlipState:
         {},
     )
     pending_raw = data["pending"]
-    _need(isinstance(pending_raw, dict) and set(pending_raw) <= set(players), "'pending' is keyed by player")
+    _need(is_object(pending_raw) and set(pending_raw) <= set(players), "'pending' is keyed by player")
     pending: dict[str, Pending] = {}
     for p in players:
         if p not in pending_raw:
@@ -229,11 +232,11 @@ def from_json(data: Any) -> FlipState:
         raw = pending_raw[p]
         _need(state.active(p), f"{p} has a pending decision but is not playing")
         _need(
-            isinstance(raw, dict) and isinstance(raw.get("steps"), list) and raw["steps"],
+            is_object(raw) and is_list(raw.get("steps")) and raw["steps"],
             f"pending decision of {p} needs a list of steps",
         )
         try:
-            decision = replay(metro_map, state.card, state.special, sheets[p], raw["steps"])
+            decision = replay(metro_map, state.card_in_play(), state.special, sheets[p], raw["steps"])
         except (BadInput, RuleError) as exc:
             raise BadInput(f"malformed flipwrite state: pending decision of {p} is not legal: {exc}") from None
         _need(raw.get("owed") == decision.owed, f"pending decision of {p}: 'owed' should be {decision.owed}")

@@ -10,6 +10,7 @@ from typing import Any
 
 from ...i18n import EN, Lang
 from ..alttext import listing, scores_sentence
+from ..protocol import or_empty
 from . import alttext
 
 
@@ -42,7 +43,7 @@ def line_text(view: dict[str, Any], line: Any, sheet: dict[str, Any], lang: Lang
         head += " " + lang.t("Completed in round {round} for {points} points.", round=round_done, points=points)
     if line.ring:
         head += " " + lang.t("A ring line.")
-    special = bool((view.get("options") or {}).get("special_stations"))
+    special = bool(or_empty(view.get("options")).get("special_stations"))
     stations = [
         f"{m.stations[sid].name} {mark_words(sheet['marks'].get(sid), special and m.stations[sid].special, lang)}"
         for sid in line.stations
@@ -52,10 +53,10 @@ def line_text(view: dict[str, Any], line: Any, sheet: dict[str, Any], lang: Lang
 
 def own_sheet(view: dict[str, Any], viewer: str, names: dict[str, str] | None, lang: Lang) -> list[str]:
     sheet = alttext.sheet_of(view, viewer)
-    out = []
+    out: list[str] = []
     for line in alttext.metro_map(view).lines:
         out += ["", *line_text(view, line, sheet, lang)]
-    breakdown = (view.get("breakdown") or {}).get(viewer)
+    breakdown = or_empty(view.get("breakdown")).get(viewer)
     if breakdown:
         out += [
             "",
@@ -77,14 +78,14 @@ def text_board(view: dict[str, Any], viewer: str | None, names: dict[str, str] |
     seated = viewer is not None and viewer in view["sheets"]
     head = (
         lang.t("Metro flip-and-write: the sheet of {name}, {map}.", name=(names or {}).get(viewer, viewer), map=m.name)
-        if seated
+        if seated and viewer is not None
         else lang.t("Metro flip-and-write: every sheet, {map}.", map=m.name)
     )
     out = [head, *alttext.round_sentence(view, names, lang), scores_sentence(view, names, lang)]
     out.append(
         lang.n("{n} card in the pile.", "{n} cards in the pile.", view.get("draw_pile", 0), n=view.get("draw_pile", 0))
     )
-    if seated:
+    if seated and viewer is not None:  # (seated says so; the checker needs it said)
         choice = alttext.choice(view, lang)
         return out + ([choice] if choice else []) + own_sheet(view, viewer, names, lang)
     for p in view["players"]:

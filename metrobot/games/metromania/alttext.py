@@ -35,7 +35,7 @@ def _name(names: dict[str, str] | None, seat: str) -> str:
     return (names or {}).get(seat, seat)
 
 
-def cell_name(cell: list | tuple) -> str:
+def cell_name(cell: list[Any] | tuple[Any, ...]) -> str:
     """A triangle by its three corners ("G9-G11-H10"), or the arrow it holds."""
     cell = (cell[0], cell[1], bool(cell[2]))
     if cell in ARROW_BY_CELL:
@@ -53,7 +53,7 @@ def status(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> st
     current = to_play(view)
     if current is not None:
         return lang.t("{phase}: {name} to play.", phase=phase, name=_name(names, current))
-    winners = view.get("winners") or []
+    winners: Any = view.get("winners") or []
     return lang.n(
         "Game over: {names} wins.",
         "Game over: {names} win.",
@@ -64,10 +64,11 @@ def status(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> st
 
 def changes(view: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
     """Who did what the picture shows as new: this turn's record so far, else the last turn's."""
-    record = (view.get("turn") or {}).get("record") or {}
+    turn: Any = view.get("turn") or {}
+    record: Any = turn.get("record") or {}
     if any(record.get(k) for k in ("tunnels", "stations", "markers")):
         return to_play(view), record
-    last = view.get("last_turn") or {}
+    last: Any = view.get("last_turn") or {}
     return last.get("player"), last
 
 
@@ -76,9 +77,9 @@ def dug(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> str:
     if player is None:
         return ""
     by_line: dict[int, list[int]] = {}
-    for li, ci in record.get("tunnels") or []:
+    for li, ci in record.get("tunnels") or ():
         by_line.setdefault(li, []).append(ci)
-    parts = []
+    parts: list[str] = []
     for li, cells in by_line.items():
         line = view["lines"][li]
         path = line["vertices"][min(cells) : max(cells) + 2]
@@ -96,7 +97,7 @@ def dug(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> str:
 
 
 def line_states(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> str:
-    per_player = []
+    per_player: list[str] = []
     for p in view["players"]:
         mine = [line for line in view["lines"] if line["player"] == p]
         per_player.append(
@@ -122,8 +123,8 @@ def stations_left(view: dict[str, Any], lang: Lang) -> str:
 def markers(view: dict[str, Any], names: dict[str, str] | None, lang: Lang, *, where: bool = False) -> list[str]:
     """The markers placed (`where`: on which triangle), and what each hand holds as the view
     shows it."""
-    placed = [m for m in view.get("markers") or [] if m["cell"] is not None]
-    said = []
+    placed = [m for m in view.get("markers") or () if m["cell"] is not None]
+    said: list[str] = []
     if placed:
         said.append(
             lang.t(
@@ -144,7 +145,7 @@ def markers(view: dict[str, Any], names: dict[str, str] | None, lang: Lang, *, w
             )
         )
     held: dict[str, list[dict[str, Any]]] = {}
-    for m in view.get("markers") or []:
+    for m in view.get("markers") or ():
         if m["cell"] is None:
             held.setdefault(m["holder"], []).append(m)
     for holder, hand in held.items():
@@ -192,8 +193,9 @@ def trip_words(trip: dict[str, Any], names: dict[str, str] | None, lang: Lang) -
 def trips_alt(view: dict[str, Any], names: dict[str, str] | None, lang: Lang = EN) -> str:
     """The end: the winners, each test trip, then each player's final score."""
     said = [lang.t("MetrOmania test trips and final scores."), status(view, names, lang)]
-    said += [trip_words(t, names, lang) for t in view.get("trips") or []]
-    for p, b in (view.get("breakdown") or {}).items():
+    said += [trip_words(t, names, lang) for t in view.get("trips") or ()]
+    breakdown: dict[str, Any] = view.get("breakdown") or {}
+    for p, b in breakdown.items():
         said.append(
             lang.t(
                 "{name}: {total} (stations {stations} → {after} after lines, trips {trips}).",

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 N = 6
 DIRS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
-DIR_INDEX = {d: i for i, d in enumerate(DIRS)}
+DIR_INDEX: dict[tuple[int, int], int] = {d: i for i, d in enumerate(DIRS)}
 
 Vertex = tuple[int, int]
 Cell = tuple[int, int, bool]

@@ -11,9 +11,9 @@ JSON from storage or the CLI are most of it, and the rules never need them.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from ..protocol import BadInput
+from ..protocol import BadInput, is_list, is_object
 from .board import (
     ARROW_BY_APEX,
     ARROW_BY_CELL,
@@ -106,7 +106,7 @@ def _req(cond: bool, msg: str) -> None:
 
 def _vertex(x: Any, what: str) -> Vertex:
     _req(
-        isinstance(x, list) and len(x) == 2 and all(isinstance(i, int) and not isinstance(i, bool) for i in x),
+        is_list(x) and len(x) == 2 and all(isinstance(i, int) and not isinstance(i, bool) for i in x),
         f"{what} must be [q, r] integers, got {x!r}",
     )
     return (x[0], x[1])
@@ -114,11 +114,7 @@ def _vertex(x: Any, what: str) -> Vertex:
 
 def _cell(x: Any, what: str) -> Cell:
     _req(
-        isinstance(x, list)
-        and len(x) == 3
-        and isinstance(x[0], int)
-        and isinstance(x[1], int)
-        and isinstance(x[2], bool),
+        is_list(x) and len(x) == 3 and isinstance(x[0], int) and isinstance(x[1], int) and isinstance(x[2], bool),
         f"{what} must be [q, r, up], got {x!r}",
     )
     return (x[0], x[1], x[2])
@@ -130,11 +126,11 @@ def from_json(data: Any) -> State:
     Only the canonical keys are required: a hand-made finished board (for `score`) needs no
     turn bookkeeping. Raises BadInput with a one-line reason on anything malformed.
     """
-    _req(isinstance(data, dict), "a MetrOmania state must be a JSON object")
+    _req(is_object(data), "a MetrOmania state must be a JSON object")
     _req(data.get("game") == "metromania", f"not a MetrOmania state (game = {data.get('game')!r})")
     players = data.get("players")
     _req(
-        isinstance(players, list)
+        is_list(players)
         and 2 <= len(players) <= 4
         and all(isinstance(p, str) and p for p in players)
         and len(set(players)) == len(players),
@@ -146,13 +142,14 @@ def from_json(data: Any) -> State:
     _req(isinstance(seed, int), "seed must be an integer")
 
     board = data.get("board")
-    _req(isinstance(board, dict) and board.get("n") == N, f"board must be an object with n = {N}")
+    _req(is_object(board) and board.get("n") == N, f"board must be an object with n = {N}")
     cells: dict[Cell, str] = {}
     raw_cells = board.get("cells")
-    _req(isinstance(raw_cells, list), "board.cells must be a list")
+    if not is_list(raw_cells):
+        raise BadInput("board.cells must be a list")
     # Messages are built only on failure: this loop runs on every load of a game.
     for rc in raw_cells:
-        if not isinstance(rc, dict):
+        if not is_object(rc):
             raise BadInput("every board cell must be an object")
         c = (rc.get("q"), rc.get("r"), rc.get("up"))
         if c not in CITY_CELL_SET or not isinstance(c[2], bool) or c in cells:
@@ -161,36 +158,37 @@ def from_json(data: Any) -> State:
             raise BadInput(f"board cell {list(c)} appears twice")
         if rc.get("kind") not in CELL_KINDS:
             raise BadInput(f"board cell {list(c)} has unknown kind {rc.get('kind')!r}")
-        cells[c] = rc["kind"]
+        cells[cast(Cell, c)] = rc["kind"]  # a city cell: checked just above
     _req(len(cells) == len(CITY_CELLS), f"board.cells must list all {len(CITY_CELLS)} city cells, got {len(cells)}")
     frame = board.get("frame")
-    _req(isinstance(frame, list) and len(frame) == len(ARROWS), f"board.frame must list the {len(ARROWS)} arrow cells")
+    if not (is_list(frame) and len(frame) == len(ARROWS)):
+        raise BadInput(f"board.frame must list the {len(ARROWS)} arrow cells")
     for rf in frame:
-        _req(isinstance(rf, dict), "every frame entry must be an object")
+        _req(is_object(rf), "every frame entry must be an object")
         c = _cell([rf.get("q"), rf.get("r"), rf.get("up")], "frame cell")
         arrow = ARROW_BY_CELL.get(c)
         if arrow is None or arrow.kind != rf.get("kind") or arrow.side != rf.get("side") or arrow.pos != rf.get("pos"):
             raise BadInput(f"frame entry {list(c)} does not match the fixed frame")
 
     owners = data.get("owners") or {p: p for p in players}
-    _req(isinstance(owners, dict) and set(owners) == set(players), "owners must map every player to a person")
+    _req(is_object(owners) and set(owners) == set(players), "owners must map every player to a person")
 
     raw_lines = data.get("lines")
     _req(
-        isinstance(raw_lines, list) and len(raw_lines) == 2 * len(players),
+        is_list(raw_lines) and len(raw_lines) == 2 * len(players),
         f"lines must hold {2 * len(players)} entries (two per player)",
     )
     lines: list[Line] = []
     occupied: dict[Cell, int] = {}
     for i, rl in enumerate(raw_lines):
-        _req(isinstance(rl, dict), "every line must be an object")
+        _req(is_object(rl), "every line must be an object")
         player, style = players[i // 2], STYLES[i % 2]
         _req(
             rl.get("player") == player and rl.get("style") == style,
             f"line {i} must be {player}'s {style} line (lines go in seat order, solid then dashed)",
         )
-        verts = [_vertex(v, f"line {i} vertex") for v in rl.get("vertices") or []]
-        lcells = [_cell(c, f"line {i} cell") for c in rl.get("cells") or []]
+        verts = [_vertex(v, f"line {i} vertex") for v in rl.get("vertices") or ()]
+        lcells = [_cell(c, f"line {i} cell") for c in rl.get("cells") or ()]
         status = rl.get("status", "unstarted")
         _req(status in STATUSES, f"line {i} status must be one of {', '.join(STATUSES)}")
         line = Line(player, style, verts, lcells, status)
@@ -201,18 +199,18 @@ def from_json(data: Any) -> State:
         line.index = {v: k for k, v in enumerate(verts)}
         lines.append(line)
 
-    stations = [_vertex(v, "station") for v in data.get("stations") or []]
+    stations = [_vertex(v, "station") for v in data.get("stations") or ()]
     _req(len(set(stations)) == len(stations), "a vertex holds two stations")
     _req(len(stations) <= STATION_SUPPLY, f"at most {STATION_SUPPLY} stations exist")
     for v in stations:
         _req(in_city(v), f"station {list(v)} is outside the city")
 
     raw_markers = data.get("markers")
-    _req(isinstance(raw_markers, list) and len(raw_markers) == 12, "markers must list all 12 destination markers")
+    _req(is_list(raw_markers) and len(raw_markers) == 12, "markers must list all 12 destination markers")
     markers: list[Marker] = []
-    seen = set()
+    seen: set[tuple[str, str]] = set()
     for rm in raw_markers:
-        _req(isinstance(rm, dict), "every marker must be an object")
+        _req(is_object(rm), "every marker must be an object")
         letter, kind, holder = rm.get("letter"), rm.get("kind"), rm.get("holder")
         _req(kind in MARKER_SET and letter in MARKER_SET[kind], f"there is no {kind}-{letter} marker")
         _req((letter, kind) not in seen, f"marker {letter}-{kind} appears twice")
@@ -223,14 +221,14 @@ def from_json(data: Any) -> State:
             _req(cells.get(cell) == kind, f"marker {letter}-{kind} lies on a cell that is not a {kind} spot")
         markers.append(Marker(letter, kind, holder, cell))
 
-    scores = data.get("scores") or {}
+    scores: Any = data.get("scores") or {}
     _req(
-        isinstance(scores, dict) and set(scores) <= set(players) and all(isinstance(v, int) for v in scores.values()),
+        is_object(scores) and set(scores) <= set(players) and all(isinstance(v, int) for v in scores.values()),
         "scores must map player ids to integers",
     )
     scores = {p: scores.get(p, 0) for p in players}
 
-    turn_data = data.get("turn") or {}
+    turn_data: Any = data.get("turn") or {}
     turn = Turn(
         turn_data.get("tunnels", 0),
         turn_data.get("marker", False),

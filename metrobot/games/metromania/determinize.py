@@ -21,6 +21,7 @@ in the view's order (so its own view is the view it came from), with its own let
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -29,6 +30,8 @@ from .markers import ALL_MARKERS, MARKER_SET, STRICT, TWO_PLAYER
 from .state import State
 
 Marker = tuple[str, str]  # (letter, kind)
+# (deal rule, unseen markers, (holder, blanked count, markers known in hand) per holder)
+DealKey = tuple[str, tuple[Marker, ...], tuple[tuple[str, int, tuple[Marker, ...]], ...]]
 
 
 def determinize(view: dict[str, Any], viewer: str | None, rnd: random.Random) -> State:
@@ -50,7 +53,7 @@ def determinize(view: dict[str, Any], viewer: str | None, rnd: random.Random) ->
 
 def _deal_unseen(data: dict[str, Any], markers: list[dict[str, Any]], blank: list[int], rnd: random.Random) -> None:
     seats = list(data["players"])
-    options = data.get("options") or {}
+    options: Any = data.get("options") or {}
     shown = {(m["letter"], m["kind"]) for m in markers if m.get("letter") is not None}
     unseen = tuple(sorted(set(ALL_MARKERS) - shown))
     slots: dict[str, int] = {}
@@ -62,15 +65,17 @@ def _deal_unseen(data: dict[str, Any], markers: list[dict[str, Any]], blank: lis
             known.setdefault(m["holder"], []).append((m["letter"], m["kind"]))
     rule = _rule(len(seats), strict=options.get("hands") == "strict", advanced=bool(options.get("advanced")))
     holders = tuple(sorted(slots))
-    key = (rule, unseen, tuple((h, slots[h], tuple(sorted(known.get(h, [])))) for h in holders))
+    key: DealKey = (rule, unseen, tuple((h, slots[h], tuple(sorted(known.get(h, [])))) for h in holders))
     deals = _deals(key, tuple(seats))
+    deal: Sequence[tuple[Marker, ...]]
     if deals:
         deal = deals[rnd.randrange(len(deals))]
     else:
         # A hand-made position no deal could give: any split with the right counts.
         pool = list(unseen)
         rnd.shuffle(pool)
-        deal, k = [], 0
+        deal = []
+        k = 0
         for h in holders:
             deal.append(tuple(pool[k : k + slots[h]]))
             k += slots[h]
@@ -117,14 +122,14 @@ def _hand_ok(rule: str, hand: list[Marker], *, complete: bool) -> bool:
 
 
 @lru_cache(maxsize=256)
-def _deals(key: tuple, seats: tuple[str, ...]) -> tuple[tuple[tuple[Marker, ...], ...], ...]:
+def _deals(key: DealKey, seats: tuple[str, ...]) -> tuple[tuple[tuple[Marker, ...], ...], ...]:
     """Every way to hand the unseen markers to the holders of blanked entries that the
     deal rule allows: one tuple of markers per holder (in `holders` order). Small: at
     most 216 deals with 4 players and 70 with 3, so they are listed, not sampled."""
     rule, unseen, per_holder = key
     fixed = _fixed_hands(rule, len(seats))
     if fixed is not None:
-        deal = []
+        deal: list[tuple[Marker, ...]] = []
         for h, count, _known in per_holder:
             if h not in seats:
                 return ()

@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..protocol import Action, BadInput, Event, Game, RuleError
+from ..protocol import Action, BadInput, Event, Game, RuleError, is_object
 from ..rng import Rng
 from . import rules
 from .ai.greedy import GREEDY
@@ -167,10 +167,11 @@ class MetrOmania(Game):
             raise BadInput("{player} is not a seat of this game", player=repr(player))
         if player != s.players[s.current]:
             raise RuleError("it is not your turn.", "not_your_turn")
-        if not isinstance(action, dict):
+        if not is_object(action):
             raise BadInput("an action must be a JSON object")
         kind = action.get("type")
-        handler = STEPS.get(kind)
+        # Only a string names a step (a list or an object as the type is no key, and unhashable).
+        handler = STEPS.get(kind) if isinstance(kind, str) else None
         if handler is None:
             raise BadInput(
                 "unknown action type {kind}; MetrOmania knows tunnel, station, bonus, decline_bonus", kind=repr(kind)
@@ -186,19 +187,20 @@ class MetrOmania(Game):
         data.pop("seed", None)
         data.pop("rng", None)
         hidden = s.options.get("hands", "hidden") == "hidden" and s.phase != "finished"
-        mine = set(self.seats_of(s, viewer)) if viewer is not None else set()
+        mine: set[str] = set(self.seats_of(s, viewer)) if viewer is not None else set()
         if hidden:
-            data["markers"] = [
+            markers: list[dict[str, Any]] = [
                 m
                 if m["cell"] is not None or m["holder"] in mine
                 else {"letter": None, "kind": None, "holder": m["holder"], "cell": None}
                 for m in data["markers"]
             ]
+            data["markers"] = markers
             # The state lists markers in the deal's order (3 players: by letter), so the place
             # of a shown marker among its holder's hidden ones would tell which letters are
             # left: shown markers by letter and kind, then the hidden ones by holder.
             seats = self.seats(s)
-            data["markers"].sort(
+            markers.sort(
                 key=lambda m: (m["letter"] is None, m["letter"] or "", m["kind"] or "", seats.index(m["holder"]))
             )
         data["viewer"] = viewer

@@ -11,7 +11,7 @@ from typing import Any
 
 from ...i18n import EN, Lang
 from ..protocol import N_
-from .board import ARROW_BY_APEX, vertex_name
+from .board import ARROW_BY_APEX, Vertex, vertex_name
 from .state import STATION_SUPPLY, TUNNELS_PER_LINE
 
 Names = Callable[[str], str]
@@ -25,8 +25,8 @@ KINDS = {"res": N_("residential"), "com": N_("commercial"), "ent": N_("entertain
 STYLES = {"solid": N_("solid"), "dashed": N_("dashed")}
 
 
-def _v(v) -> str:
-    v = tuple(v)
+def _v(v: list[int] | Vertex) -> str:
+    v = (v[0], v[1])
     return ARROW_BY_APEX[v].name if v in ARROW_BY_APEX else vertex_name(v)
 
 
@@ -93,7 +93,14 @@ def narrate(events: list[dict[str, Any]], name: Names, lang: Lang = EN) -> list[
     return lines
 
 
-def _flush(lines: list[str], runs: dict, extras: list[str], actor: str | None, name: Names, lang: Lang) -> None:
+def _flush(
+    lines: list[str],
+    runs: dict[tuple[str, str], list[str]],
+    extras: list[str],
+    actor: str | None,
+    name: Names,
+    lang: Lang,
+) -> None:
     if not runs and not extras:
         return
     parts = [f"{lang.t(STYLES[style])} {' → '.join(path)}" for (_, style), path in runs.items()]
@@ -138,7 +145,7 @@ def line_state(line: dict[str, Any], lang: Lang = EN) -> str:
 def board_brief(view: dict[str, Any], seat: str, lang: Lang = EN) -> str:
     """The coach's word on the board (a public view): where the seat's lines stand and the
     stations left. Markers stay out: their letters are secret."""
-    lines = []
+    lines: list[str] = []
     for line in (l for l in view["lines"] if l["player"] == seat):
         style = lang.t(STYLES[line["style"]])
         if line["status"] == "building" and line["vertices"]:

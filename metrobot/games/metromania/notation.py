@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ...i18n import EN, NP_, Lang, fold, typed_forms
-from ..protocol import BadInput, Choice, Term
+from ..protocol import Action, BadInput, Choice, Game, Term
 from .board import ARROW_BY_APEX, ARROW_BY_CELL, ARROW_BY_NAME, flanks, parse_vertex, vertex_name
 from .narration import KINDS, STYLES
 from .state import State
@@ -41,7 +41,7 @@ class _Step:
     marker: str = ""
 
 
-def _step(s: State, action: dict) -> _Step:
+def _step(s: State, action: Action) -> _Step:
     kind = action["type"]
     if kind == "decline_bonus":
         return _Step("nb")
@@ -58,7 +58,7 @@ def _step(s: State, action: dict) -> _Step:
     return _Step("dig", style, vertex_name(to), side="L" if cell == left else "R", marker=action.get("marker") or "")
 
 
-def code(s: State, action: dict) -> str:
+def code(s: State, action: Action) -> str:
     step = _step(s, action)
     if step.kind in ("nb", "st", "b"):
         return step.kind + (f":{step.at}" if step.at else "")
@@ -70,7 +70,7 @@ def code(s: State, action: dict) -> str:
     return f"{line}:{step.at}:{step.side}" + (f":{step.marker}" if step.marker else "")
 
 
-def typed(s: State, action: dict, lang: Lang = EN) -> str:
+def typed(s: State, action: Action, lang: Lang = EN) -> str:
     """A step as a person types it in `lang` (`solid G9 L`, `gestreept S4 F24`, `station G9`):
     the code's parts, its head as a word `parse` reads in any language."""
     head, *rest = code(s, action).split(":")
@@ -83,7 +83,7 @@ def _typed_word(head: str, lang: Lang) -> str:
     return (lang.p(context, text) if context else lang.t(text)).split(",")[0].strip()
 
 
-def describe(s: State, action: dict, lang: Lang = EN) -> str:
+def describe(s: State, action: Action, lang: Lang = EN) -> str:
     """A short label of a step, as shown in menus (in `lang`; the places stay as they are)."""
     step = _step(s, action)
     if step.kind == "nb":
@@ -117,11 +117,11 @@ def describe(s: State, action: dict, lang: Lang = EN) -> str:
     return text
 
 
-def group(action: dict, lang: Lang = EN) -> str:
+def group(action: Action, lang: Lang = EN) -> str:
     return lang.t(STYLES[action["line"]]) if action["type"] == "tunnel" else lang.t("stations")
 
 
-def choices(game, s: State, seat: str, lang: Lang = EN) -> list[Choice]:
+def choices(game: Game, s: State, seat: str, lang: Lang = EN) -> list[Choice]:
     return [Choice(code(s, a), describe(s, a, lang), group(a, lang)) for a in game.legal_actions(s, seat)]
 
 
@@ -193,7 +193,7 @@ def normalise(text: str) -> list[str]:
     return out
 
 
-def parse(game, s: State, seat: str, text: str) -> dict:
+def parse(game: Game, s: State, seat: str, text: str) -> Action:
     """The legal action a typed or coded step means; BadInput explains when none or several fit."""
     tokens = normalise(text)
     if not tokens:
@@ -239,7 +239,7 @@ def _fits(tokens: list[str], parts: list[str]) -> bool:
     return all(t == p for t, p in zip(tokens, parts))
 
 
-def _best_guess_action(s: State, tokens: list[str], text: str) -> dict:
+def _best_guess_action(s: State, tokens: list[str], text: str) -> Action:
     """No legal move fits: build the action the text names so the engine can say which
     rule forbids it (or explain why the text names nothing)."""
     head = tokens[0]

@@ -126,6 +126,26 @@ class MetromaniaPlugin(GamePlugin):
     def hands_may_change(self, events: list[dict[str, Any]]) -> bool:
         return any(e.get("marker") for e in events)
 
+    takeback_rule = N_(
+        "In MetrOmania a move can be taken back (nothing in it is left to chance), except one that drops a "
+        "destination marker while hands are secret (everyone has seen it) and the one that ends the game."
+    )
+
+    def can_take_back(self, before: Any, seat: str, actions: list[dict[str, Any]], after: Any) -> bool:
+        # The board is dealt at the start and hands only shrink: a move draws nothing and shows
+        # the mover nothing they did not know. A marker dropped shows everyone a secret of the
+        # mover's, and a take-back could not make it secret again.
+        game = self.game
+        dropped = sum(m.cell is not None for m in after.markers) != sum(m.cell is not None for m in before.markers)
+        secret = after.options.get("hands", "hidden") == "hidden"
+        return (
+            bool(actions)
+            and seat in game.to_move(before)
+            and not game.is_over(after)
+            and before.rng == after.rng
+            and not (dropped and secret)
+        )
+
     def automatic(self) -> dict[str, Callable[[], AutoPlayer]]:
         return ai.AUTOMATIC
 

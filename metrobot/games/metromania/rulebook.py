@@ -22,10 +22,11 @@ from .engine import GAME
 PLAYERS = ["Ann", "Bob", "Cat"]
 SEED = 7  # a full game: stations made by meeting lines, markers, test trips scoring and one impossible
 LEVEL = "greedy"
+Step = tuple[Any, str, dict[str, Any], list[dict[str, Any]]]  # (state after, who, action, events)
 
 
 @lru_cache(maxsize=1)
-def _game() -> tuple[list[tuple[Any, str, dict[str, Any], list[dict[str, Any]]]], Any]:
+def _game() -> tuple[list[Step], Any]:
     """Every step of the game: (state after it, who played, the action, its events), and
     the start."""
     from .. import get_plugin  # the registry, not `.plugin`: the plug-in imports this module
@@ -33,7 +34,7 @@ def _game() -> tuple[list[tuple[Any, str, dict[str, Any], list[dict[str, Any]]]]
     plugin = get_plugin(GAME.name)
     actions, _ = plugin.self_play(PLAYERS, {}, SEED, level=LEVEL)
     state = start = plugin.new_game(PLAYERS, {}, SEED)
-    steps = []
+    steps: list[Step] = []
     for logged in actions:
         state, events = GAME.apply(state, logged["player"], logged["action"])
         steps.append((state, logged["player"], logged["action"], events))
@@ -53,7 +54,8 @@ def grid() -> Position:
 
 def dig() -> Position:
     steps, start = _game()
-    before, moves = start, []
+    before = start
+    moves: list[str] = []
     for state, who, action, _ in steps[:3]:  # Ann's first turn: three tunnels
         assert who == PLAYERS[0]
         moves.append(_typed(before, action))
@@ -74,7 +76,7 @@ def stations() -> Position:
 
 def markers() -> Position:
     steps, _ = _game()
-    letters = []
+    letters: list[str] = []
     for state, who, action, _ in steps:
         if who == PLAYERS[0] and action.get("marker"):
             letters.append(action["marker"])

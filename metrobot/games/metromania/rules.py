@@ -18,6 +18,7 @@ from .board import (
     DIR_INDEX,
     DIRS,
     TOUCHING,
+    Arrow,
     Cell,
     Vertex,
     corners,
@@ -63,7 +64,7 @@ def merged(a: frozenset[Vertex], b: frozenset[Vertex]) -> bool:
 
 def stations_made(s: State, li: int, frm: Vertex, to: Vertex) -> list[Vertex]:
     """Vertices that get a station if line li digs frm -> to (the meet/split rule)."""
-    made = []
+    made: list[Vertex] = []
     line = s.lines[li]
     for v, _other in ((frm, to), (to, frm)):
         if v in s.station_set or not in_city(v):
@@ -90,7 +91,7 @@ def usable_letters(s: State, player: str, cell: Cell) -> list[str]:
     (the other marker of the letter) is not placed on a touching cell."""
     kind = s.cells[cell]
     placed = {m.letter: m.cell for m in s.markers if m.cell is not None}
-    out = []
+    out: list[str] = []
     for m in s.markers:
         if m.holder == player and m.cell is None and m.kind == kind:
             twin = placed.get(m.letter)
@@ -100,7 +101,7 @@ def usable_letters(s: State, player: str, cell: Cell) -> list[str]:
 
 
 # ---------------------------------------------------------------- tunnels
-def allowed_arrows(s: State, li: int, kind: str) -> list:
+def allowed_arrows(s: State, li: int, kind: str) -> list[Arrow]:
     """Free arrows of `kind` this line may use, honouring the side rule.
 
     Starting the second line and finishing a line both avoid the first line's (or this

@@ -22,11 +22,12 @@ from .state import State
 HOP, CHANGE = 1, 3
 PENALTY = 6
 ON_ROUTE_PLACER, ON_ROUTE_OTHER, SUNDAY = 6, 3, 5
-Hop = tuple[tuple[Vertex, int], tuple[Vertex, int], int]
+Node = tuple[Vertex, int]  # a station on one line
+Hop = tuple[Node, Node, int]
 
 
-def trip_graph(s: State) -> nx.Graph:
-    g = nx.Graph()
+def trip_graph(s: State) -> nx.Graph[Node]:
+    g: nx.Graph[Node] = nx.Graph()
     for li, line in enumerate(s.lines):
         stops = [v for v in line.vertices if v in s.station_set]
         for v in stops:
@@ -47,7 +48,9 @@ def stations_touching(s: State, cells: Iterable[Cell]) -> set[Vertex]:
     return {v for c in cells for v in CORNERS[c] if v in s.station_set}
 
 
-def fastest(g: nx.Graph, sources: set, targets: set, lines: set[int] | None = None) -> tuple[int | None, list[Hop]]:
+def fastest(
+    g: nx.Graph[Node], sources: set[Node], targets: set[Node], lines: set[int] | None = None
+) -> tuple[int | None, list[Hop]]:
     """(minutes of the fastest route, every hop lying on some fastest route), or (None, [])
     when there is no route. `lines` restricts the ride to those lines (2-player rule)."""
     if lines is not None:
@@ -61,7 +64,7 @@ def fastest(g: nx.Graph, sources: set, targets: set, lines: set[int] | None = No
     if best is None:
         return None, []
     d_to = nx.multi_source_dijkstra_path_length(g, targets, cutoff=best)
-    hops = []
+    hops: list[Hop] = []
     for u, v, data in g.edges(data=True):
         if data["line"] is None:
             continue
@@ -79,20 +82,21 @@ class Trips:
     def __init__(self, s: State):
         self.s = s
         self.g = trip_graph(s)
-        self.by_vertex: dict[Vertex, list] = {}
+        self.by_vertex: dict[Vertex, list[Node]] = {}
         for n in self.g.nodes:
             self.by_vertex.setdefault(n[0], []).append(n)
 
-    def ends(self, name: str) -> tuple[set, set] | None:
+    def ends(self, name: str) -> tuple[set[Node], set[Node]] | None:
         """Graph nodes at either end of a trip (None if a marker is not on the board)."""
         s = self.s
         if name == "park-lake":
             cells = ([c for c, k in s.cells.items() if k == "park"], [c for c, k in s.cells.items() if k == "lake"])
         else:
             pair = [m.cell for m in s.markers if m.letter == name]
-            if None in pair:
+            first, second = pair[0], pair[1]  # a letter's two markers
+            if first is None or second is None:
                 return None
-            cells = ([pair[0]], [pair[1]])
+            cells = ([first], [second])
         a, b = (stations_touching(s, c) for c in cells)
         return ({n for v in a for n in self.by_vertex.get(v, ())}, {n for v in b for n in self.by_vertex.get(v, ())})
 
@@ -125,7 +129,7 @@ def score(s: State) -> dict[str, Any]:
         lines = {line for _, _, line in hops}
         if two_people:
             minutes = trips.fastest(name)[0]
-            lines = set()
+            lines: set[int] = set()
             for own in person_lines.values():
                 alone, alone_hops = trips.fastest(name, own)
                 if alone is not None and alone == minutes:

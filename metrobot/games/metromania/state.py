@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..protocol import is_list
 from .board import ARROW_BY_CELL, Cell, Vertex
 
 STYLES = ("solid", "dashed")
@@ -27,10 +28,10 @@ CELL_KINDS = ("blank", "res", "com", "ent", "lake", "park")
 class Line:
     player: str
     style: str
-    vertices: list[Vertex] = field(default_factory=list)
-    cells: list[Cell] = field(default_factory=list)
+    vertices: list[Vertex] = field(default_factory=list[Vertex])
+    cells: list[Cell] = field(default_factory=list[Cell])
     status: str = "unstarted"
-    index: dict[Vertex, int] = field(default_factory=dict, repr=False, compare=False)
+    index: dict[Vertex, int] = field(default_factory=dict[Vertex, int], repr=False, compare=False)
 
     def copy(self) -> Line:
         return Line(self.player, self.style, self.vertices.copy(), self.cells.copy(), self.status, self.index.copy())
@@ -42,7 +43,7 @@ class Line:
     def edges_at(self, v: Vertex) -> frozenset[Vertex]:
         """The line's edges at v, each named by its other end."""
         i = self.index[v]
-        out = []
+        out: list[Vertex] = []
         if i > 0:
             out.append(self.vertices[i - 1])
         if i + 1 < len(self.vertices):
@@ -75,7 +76,7 @@ class Turn:
     record: dict[str, Any] = field(default_factory=lambda: {"tunnels": [], "stations": [], "markers": []})
 
     def copy(self) -> Turn:
-        rec = {k: list(v) if isinstance(v, list) else v for k, v in self.record.items()}
+        rec: dict[str, Any] = {k: list(v) if is_list(v) else v for k, v in self.record.items()}
         return Turn(self.tunnels, self.marker, self.started, self.bonus, self.ending, rec)
 
 
@@ -95,13 +96,13 @@ class State:
     phase: str = "building"
     current: int = 0
     turn: Turn = field(default_factory=Turn)
-    turns_taken: list[int] = field(default_factory=list)
-    remaining: list[int] = field(default_factory=list)  # seats still owed a last turn
+    turns_taken: list[int] = field(default_factory=list[int])
+    remaining: list[int] = field(default_factory=list[int])  # seats still owed a last turn
     trigger: str | None = None
     last_turn: dict[str, Any] | None = None
     result: dict[str, Any] | None = None  # breakdown, trips, winners once finished
-    occupied: dict[Cell, int] = field(default_factory=dict, repr=False)
-    station_set: set[Vertex] = field(default_factory=set, repr=False)
+    occupied: dict[Cell, int] = field(default_factory=dict[Cell, int], repr=False)
+    station_set: set[Vertex] = field(default_factory=set[Vertex], repr=False)
 
     def copy(self) -> State:
         """A copy that `apply` may change freely; the board's cells are shared (never change)."""

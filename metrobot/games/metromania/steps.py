@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..protocol import Action, BadInput, Event, RuleError
+from ..protocol import Action, BadInput, Event, RuleError, is_array
 from . import rules, scoring
 from .board import ARROW_BY_APEX, ARROW_BY_CELL, Cell, Vertex, vertex_name
 from .state import STYLES, State, Turn
@@ -29,19 +29,13 @@ def end_threshold(s: State) -> int:
 
 # ---------------------------------------------------------------- action handlers
 def _vertex(x: Any, what: str) -> Vertex:
-    if not (isinstance(x, (list, tuple)) and len(x) == 2 and all(isinstance(i, int) for i in x)):
+    if not (is_array(x) and len(x) == 2 and all(isinstance(i, int) for i in x)):
         raise BadInput("{what} must be [q, r]", what=what)
     return (x[0], x[1])
 
 
 def _cell(x: Any) -> Cell:
-    if not (
-        isinstance(x, (list, tuple))
-        and len(x) == 3
-        and isinstance(x[0], int)
-        and isinstance(x[1], int)
-        and isinstance(x[2], bool)
-    ):
+    if not (is_array(x) and len(x) == 3 and isinstance(x[0], int) and isinstance(x[1], int) and isinstance(x[2], bool)):
         raise BadInput("cell must be [q, r, up]")
     return (x[0], x[1], x[2])
 
@@ -236,8 +230,8 @@ def _end_turn(s: State, events: list[Event]) -> None:
 
 
 def _finish(s: State, events: list[Event]) -> None:
-    scoring.finish(s)
-    events.append({"type": "game_over", "winners": s.result["winners"], "scores": dict(s.scores)})
+    result = scoring.finish(s)
+    events.append({"type": "game_over", "winners": result["winners"], "scores": dict(s.scores)})
 
 
 # The handler of each action type.

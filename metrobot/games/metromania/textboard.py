@@ -11,6 +11,7 @@ from typing import Any
 
 from ...i18n import EN, Lang
 from ..alttext import listing, scores_sentence
+from ..protocol import or_empty
 from . import alttext
 from .board import vertex_name
 from .narration import STYLES, line_state
@@ -29,7 +30,7 @@ def line_text(line: dict[str, Any], lang: Lang) -> str:
 
 
 def player_lines(view: dict[str, Any], seat: str, names: dict[str, str] | None, lang: Lang) -> list[str]:
-    score = (view.get("scores") or {}).get(seat, 0)
+    score = or_empty(view.get("scores")).get(seat, 0)
     out = [lang.n("{name}: {n} point.", "{name}: {n} points.", score, name=_name(names, seat), n=score)]
     out += ["  " + line_text(line, lang) for line in view["lines"] if line["player"] == seat]
     return out
@@ -53,7 +54,7 @@ def text_board(view: dict[str, Any], viewer: str | None, names: dict[str, str] |
     out += [news] if news else []
     for seat in view["players"]:
         out += ["", *player_lines(view, seat, names, lang)]
-    stations = [vertex_name(tuple(v)) for v in view.get("stations") or []]
+    stations = [vertex_name(tuple(v)) for v in view.get("stations") or ()]
     out += [
         "",
         alttext.stations_left(view, lang),

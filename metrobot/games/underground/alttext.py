@@ -14,7 +14,7 @@ from typing import Any
 
 from ...i18n import EN, Lang
 from ..alttext import fit, listing, scores_sentence
-from ..protocol import N_
+from ..protocol import N_, or_empty
 from . import words
 from .board import board_named
 
@@ -43,16 +43,16 @@ def turn_order(view: dict[str, Any]) -> list[str]:
 def new_placements(view: dict[str, Any]) -> tuple[str | None, list[dict[str, Any]], int]:
     """Who built what the picture highlights: this turn's placements so far, else the last
     turn's (the post after a turn), with the placements they forwent."""
-    turn = view.get("turn") or {}
+    turn: Any = view.get("turn") or {}
     if turn.get("placements") or turn.get("forgone"):
         return turn.get("player"), list(turn.get("placements") or []), turn.get("forgone", 0)
-    last = view.get("last_turn") or {}
+    last: Any = view.get("last_turn") or {}
     return last.get("player"), list(last.get("placements") or []), last.get("forgone", 0)
 
 
 def last_trips(view: dict[str, Any]) -> list[dict[str, Any]]:
     """The passenger's trips of this turn, else of the turn just played (as the board shows)."""
-    trips = (view.get("passenger") or {}).get("trips") or []
+    trips: Any = or_empty(view.get("passenger")).get("trips") or []
     if not trips:
         return []
     latest = trips[-1]["turn"]
@@ -61,7 +61,7 @@ def last_trips(view: dict[str, Any]) -> list[dict[str, Any]]:
 
 def status(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> str:
     if view.get("phase") == "finished":
-        winners = view.get("winners") or []
+        winners: Any = view.get("winners") or []
         return lang.n(
             "Game over: {names} wins.",
             "Game over: {names} win.",
@@ -71,7 +71,7 @@ def status(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> st
     text = lang.t(
         "Turn {turn}: {name} to play.",
         turn=view.get("turn_count", 0) + 1,
-        name=_name(names, (view.get("turn") or {}).get("player", "")),
+        name=_name(names, or_empty(view.get("turn")).get("player", "")),
     )
     if view.get("phase") == "last_round":
         text += " " + lang.t("Last round: the deck is empty.")
@@ -83,7 +83,7 @@ def built(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> str
     if player is None:
         return ""
     board = board_named(view["map"])
-    said = []
+    said: list[str] = []
     if placements:
         said.append(
             lang.t(
@@ -135,13 +135,13 @@ def trip(t: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> str:
 
 def passenger(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> list[str]:
     said = [trip(t, names, lang) for t in last_trips(view)]
-    where = view.get("passenger") or {}
+    where: Any = view.get("passenger") or {}
     said.append(
         lang.t("The passenger has left the board.")
         if where.get("gone")
         else lang.t("The passenger is at {station}.", station=where.get("at", ""))
     )
-    pending = (view.get("turn") or {}).get("pending_route")
+    pending = or_empty(view.get("turn")).get("pending_route")
     if pending:
         said.append(
             lang.t(
@@ -154,7 +154,7 @@ def passenger(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) ->
 
 
 def colours_held(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> str:
-    colours = view.get("colours") or {}
+    colours: Any = view.get("colours") or {}
     per_player = [
         f"{_name(names, p)} "
         + listing(f"{words.colour(c, lang)} {col['pieces_left']}" for c, col in colours.items() if col["owner"] == p)
@@ -164,14 +164,14 @@ def colours_held(view: dict[str, Any], names: dict[str, str] | None, lang: Lang)
 
 
 def tokens(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> str:
-    held = view.get("tokens") or {}
+    held: Any = view.get("tokens") or {}
     return lang.t(
         "Branch tokens: {tokens}.", tokens=listing(f"{_name(names, p)} {held.get(p, 0)}" for p in turn_order(view))
     )
 
 
 def face_up(view: dict[str, Any], lang: Lang) -> str:
-    row = (view.get("deck") or {}).get("row") or []
+    row: Any = or_empty(view.get("deck")).get("row") or []
     if not row:
         return lang.t("No destination is face up.")
     kind = board_named(view["map"]).kind
@@ -199,15 +199,15 @@ def board_alt(view: dict[str, Any], viewer: str | None, names: dict[str, str] | 
 
 def summary_alt(view: dict[str, Any], names: dict[str, str] | None, lang: Lang = EN) -> str:
     """The final summary: the winners, then each player's score and where it came from."""
-    breakdown = view.get("breakdown") or {}
-    scores = view.get("scores") or {}
+    breakdown: Any = view.get("breakdown") or {}
+    scores: Any = view.get("scores") or {}
     ranked = sorted(view["players"], key=lambda p: -scores.get(p, 0))
     said = [
         lang.t("On the Underground, final scores: {map}.", map=board_named(view["map"]).map.title),
         status(view, names, lang),
     ]
     for p in ranked:
-        parts = listing(f"{lang.t(PARTS[k])} {v}" for k, v in (breakdown.get(p) or {}).items() if k in PARTS)
+        parts = listing(f"{lang.t(PARTS[k])} {v}" for k, v in or_empty(breakdown.get(p)).items() if k in PARTS)
         said.append(
             lang.n(
                 "{name}: {total} point ({parts}).",

@@ -79,7 +79,7 @@ def placements(s: State, player: str) -> list[tuple[str, int, str]]:
                     continue
                 seen.add(g)
                 kind = kind_of(s, colour, g, ends)
-                if kind == "extend" or tokens >= BRANCH_COST:
+                if kind is not None and (kind == "extend" or tokens >= BRANCH_COST):  # (never None: g touches st)
                     found.append((colour, g, kind))
         out += sorted(found, key=lambda t: t[1])
     return out

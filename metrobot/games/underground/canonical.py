@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..protocol import BadInput
+from ..protocol import BadInput, is_list, is_object
 from .board import Board, board_named
 from .state import (
     BREAKDOWN_KEYS,
@@ -78,20 +78,20 @@ def _int(x: Any) -> bool:
 
 
 def _strs(x: Any) -> bool:
-    return isinstance(x, list) and all(isinstance(i, str) for i in x)
+    return is_list(x) and all(isinstance(i, str) for i in x)
 
 
 def from_json(data: Any) -> State:
     """Rebuild a state from canonical JSON, checking that it is consistent; BadInput gives a
     one-line reason. A state whose map digest differs from the map's is refused."""
-    _req(isinstance(data, dict), "an On the Underground state must be a JSON object")
+    _req(is_object(data), "an On the Underground state must be a JSON object")
     _req(data.get("game") == "underground", f"not an On the Underground state (game = {data.get('game')!r})")
     name = data.get("map")
     _req(isinstance(name, str), "map must be a map name")
     board = board_named(name, data.get("map_digest"))
     players = data.get("players")
     _req(
-        isinstance(players, list)
+        is_list(players)
         and 2 <= len(players) <= 5
         and all(isinstance(p, str) and p for p in players)
         and len(set(players)) == len(players),
@@ -107,15 +107,15 @@ def from_json(data: Any) -> State:
     colours: dict[str, Colour] = {}
     occ: dict[int, list[str]] = {}
     raw_colours = data.get("colours")
-    _req(isinstance(raw_colours, dict), "colours must be an object")
+    _req(is_object(raw_colours), "colours must be an object")
     for c in COLOURS:  # canonical order, whatever order the JSON had
         if c not in raw_colours:
             continue
         rc = raw_colours[c]
-        _req(isinstance(rc, dict) and rc.get("owner") in players, f"colour {c} needs an owner among the players")
+        _req(is_object(rc) and rc.get("owner") in players, f"colour {c} needs an owner among the players")
         track = rc.get("track", [])
         _req(
-            isinstance(track, list) and all(_int(g) and g in board.gaps for g in track),
+            is_list(track) and all(_int(g) and g in board.gaps for g in track),
             f"colour {c}: track must list gap ids of the map",
         )
         _req(len(set(track)) == len(track), f"colour {c} has two pieces in one gap")
@@ -133,41 +133,35 @@ def from_json(data: Any) -> State:
     for g, cs in occ.items():
         _req(len(cs) <= board.gaps[g].slots, f"gap {g} holds {len(cs)} colours but has {board.gaps[g].slots} slots")
 
-    tokens = data.get("tokens") or {}
+    tokens: Any = data.get("tokens") or {}
     _req(
-        isinstance(tokens, dict) and all(_int(tokens.get(p, 0)) and tokens.get(p, 0) >= 0 for p in players),
+        is_object(tokens) and all(_int(tokens.get(p, 0)) and tokens.get(p, 0) >= 0 for p in players),
         "tokens must map players to non-negative integers",
     )
-    raw_bd = data.get("breakdown") or {}
-    _req(isinstance(raw_bd, dict), "breakdown must be an object")
-    breakdown = {}
+    raw_bd: Any = data.get("breakdown") or {}
+    _req(is_object(raw_bd), "breakdown must be an object")
+    breakdown: dict[str, dict[str, int]] = {}
     for p in players:
-        b = raw_bd.get(p) or {}
-        _req(
-            isinstance(b, dict) and all(_int(b.get(k, 0)) for k in BREAKDOWN_KEYS),
-            f"breakdown of {p} must hold integers",
-        )
+        b: Any = raw_bd.get(p) or {}
+        _req(is_object(b) and all(_int(b.get(k, 0)) for k in BREAKDOWN_KEYS), f"breakdown of {p} must hold integers")
         breakdown[p] = {k: b.get(k, 0) for k in BREAKDOWN_KEYS}
-    raw_scored = data.get("scored") or {}
-    _req(isinstance(raw_scored, dict), "scored must be an object")
-    scored = {}
+    raw_scored: Any = data.get("scored") or {}
+    _req(is_object(raw_scored), "scored must be an object")
+    scored: dict[str, dict[str, list[str]]] = {}
     for c in colours:
-        sc = raw_scored.get(c) or {}
-        _req(
-            isinstance(sc, dict) and all(_strs(sc.get(k, [])) for k in SCORED_KEYS),
-            f"scored.{c} must hold lists of names",
-        )
+        sc: Any = raw_scored.get(c) or {}
+        _req(is_object(sc) and all(_strs(sc.get(k, [])) for k in SCORED_KEYS), f"scored.{c} must hold lists of names")
         scored[c] = {k: list(sc.get(k, [])) for k in SCORED_KEYS}
 
-    tiles = data.get("connection_tiles") or {}
+    tiles: Any = data.get("connection_tiles") or {}
     _req(
-        isinstance(tiles, dict) and set(tiles) == set(board.connections) and all(v in SYMBOLS for v in tiles.values()),
+        is_object(tiles) and set(tiles) == set(board.connections) and all(v in SYMBOLS for v in tiles.values()),
         f"connection_tiles must give each connection station one of {', '.join(SYMBOLS)}",
     )
 
-    deck = data.get("deck") or {}
+    deck: Any = data.get("deck") or {}
     _req(
-        isinstance(deck, dict) and all(_strs(deck.get(k, [])) for k in ("draw", "row", "discard")),
+        is_object(deck) and all(_strs(deck.get(k, [])) for k in ("draw", "row", "discard")),
         "deck must hold draw, row and discard lists",
     )
     draw, row, discard = list(deck.get("draw", [])), list(deck["row"]), list(deck.get("discard", []))
@@ -178,14 +172,14 @@ def from_json(data: Any) -> State:
     )
     _req(len(row) <= 4, "at most 4 destination cards lie face up")
 
-    passenger = data.get("passenger") or {}
+    passenger: Any = data.get("passenger") or {}
     at = passenger.get("at", board.start)
     _req(at in board.xy, f"the passenger stands on unknown station {at!r}")
     trips = passenger.get("trips", [])
-    _req(isinstance(trips, list) and all(isinstance(t, dict) for t in trips), "passenger.trips must be a list")
+    _req(is_list(trips) and all(is_object(t) for t in trips), "passenger.trips must be a list")
 
-    raw_turn = data.get("turn") or {}
-    _req(isinstance(raw_turn, dict), "turn must be an object")
+    raw_turn: Any = data.get("turn") or {}
+    _req(is_object(raw_turn), "turn must be an object")
     player = raw_turn.get("player", start)
     _req(player in players, "turn.player must be a player")
     step = raw_turn.get("step", 0)
@@ -194,12 +188,12 @@ def from_json(data: Any) -> State:
     _req(
         pending is None
         or (
-            isinstance(pending, dict)
+            is_object(pending)
             and pending.get("kind") in LEGS
-            and isinstance(pending.get("options"), list)
+            and is_list(pending.get("options"))
             and len(pending["options"]) >= 2
             and all(
-                isinstance(o, dict)
+                is_object(o)
                 and o.get("to") in board.kind
                 and _strs(o.get("colours"))
                 and set(o["colours"]) <= set(colours)
@@ -212,7 +206,7 @@ def from_json(data: Any) -> State:
     )
     turn = Turn(
         step,
-        [dict(p) for p in raw_turn.get("placements") or []],
+        [dict(p) for p in raw_turn.get("placements") or ()],
         raw_turn.get("forgone", 0),
         bool(raw_turn.get("build_done", False)),
         copy_pending(pending),
@@ -221,9 +215,9 @@ def from_json(data: Any) -> State:
     _req(
         last_turn is None
         or (
-            isinstance(last_turn, dict)
+            is_object(last_turn)
             and last_turn.get("player") in players
-            and isinstance(last_turn.get("placements"), list)
+            and is_list(last_turn.get("placements"))
             and _int(last_turn.get("forgone"))
         ),
         "last_turn must be null or {player, placements, forgone}",

@@ -56,7 +56,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..protocol import Action, BadInput, Event, Game, RuleError
+from ..protocol import Action, BadInput, Event, Game, RuleError, is_object
 from ..rng import Rng
 from . import building, setup
 from .board import board_for, get_map, map_known
@@ -101,7 +101,8 @@ class Underground(Game):
         return out
 
     def new_game(self, players: list[str], options: dict[str, Any], seed: int) -> State:
-        if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
+        # Checked whatever the annotation says: seats come from commands, files and JSON.
+        if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise BadInput("player ids must be distinct and non-empty")
         options = self.validate_options(options, len(players))
         board = board_for(get_map(options["map"]))
@@ -195,14 +196,13 @@ class Underground(Game):
             raise BadInput("{player} is not a seat of this game", player=repr(player))
         if player != s.player:
             raise RuleError("it is not your turn.", "not_your_turn")
-        if not isinstance(action, dict):
+        if not is_object(action):
             raise BadInput("an action must be a JSON object")
-        handler = STEPS.get(action.get("type"))
+        kind = action.get("type")
+        # Only a string names a step (a list or an object as the type is no key, and unhashable).
+        handler = STEPS.get(kind) if isinstance(kind, str) else None
         if handler is None:
-            raise BadInput(
-                "unknown action type {kind}; On the Underground knows place, forgo, route",
-                kind=repr(action.get("type")),
-            )
+            raise BadInput("unknown action type {kind}; On the Underground knows place, forgo, route", kind=repr(kind))
         new = s.copy()
         events: list[Event] = []
         handler(new, action, events)

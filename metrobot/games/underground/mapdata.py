@@ -27,6 +27,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ..protocol import is_list, is_object
 from .geometry import on_segment, orientation, point_segment_distance, segments_intersect
 from .mapmodel import DESTINATION_KINDS, Gap, MapError, Station, UndergroundMap
 
@@ -69,14 +70,14 @@ def parse_map(data: Any, *, strict: bool = True) -> UndergroundMap:
     `strict` also demands what the published game's components fix: exactly 8 connection
     stations (the rules' tiles) and 22 express + 33 standard destinations (one card each). Small
     test boards use strict=False, which keeps every other check."""
-    _require(isinstance(data, dict), "a map must be a JSON object")
+    _require(is_object(data), "a map must be a JSON object")
     name = data.get("name")
     _require(isinstance(name, str) and bool(name.strip()), "map needs a non-empty string 'name'")
     title = data.get("title", name)
     _require(isinstance(title, str) and bool(title.strip()), f"map {name}: 'title' must be a non-empty string")
     raw_stations, raw_gaps = data.get("stations"), data.get("gaps")
-    _require(isinstance(raw_stations, list) and bool(raw_stations), f"map {name}: 'stations' must be a non-empty list")
-    _require(isinstance(raw_gaps, list) and bool(raw_gaps), f"map {name}: 'gaps' must be a non-empty list")
+    _require(is_list(raw_stations) and bool(raw_stations), f"map {name}: 'stations' must be a non-empty list")
+    _require(is_list(raw_gaps) and bool(raw_gaps), f"map {name}: 'gaps' must be a non-empty list")
 
     stations = _parse_stations(name, raw_stations)
     gaps = _parse_gaps(name, raw_gaps, stations)
@@ -97,7 +98,7 @@ def _parse_stations(name: str, raw_stations: list[Any]) -> dict[str, Station]:
     stations: dict[str, Station] = {}
     folded: dict[str, str] = {}
     for index, raw in enumerate(raw_stations):
-        _require(isinstance(raw, dict), f"map {name}: station #{index} must be an object")
+        _require(is_object(raw), f"map {name}: station #{index} must be an object")
         sname = raw.get("name")
         _require(
             isinstance(sname, str) and bool(sname.strip()) and sname == sname.strip(),
@@ -112,7 +113,7 @@ def _parse_stations(name: str, raw_stations: list[Any]) -> dict[str, Station]:
             _is_number(x) and _is_number(y) and 0 <= x <= WIDTH and 0 <= y <= HEIGHT,
             f"map {name}: station {sname!r} needs x in 0..{WIDTH:g} and y in 0..{HEIGHT:g}",
         )
-        flags = {}
+        flags: dict[str, bool] = {}
         for flag in ("terminus", "national_rail", "connection"):
             value = raw.get(flag, False)
             _require(isinstance(value, bool), f"map {name}: station {sname!r}: {flag!r} must be true or false")
@@ -143,7 +144,7 @@ def _parse_gaps(name: str, raw_gaps: list[Any], stations: dict[str, Station]) ->
     gaps: list[Gap] = []
     seen: dict[frozenset[str], int] = {}
     for index, raw in enumerate(raw_gaps):
-        _require(isinstance(raw, dict), f"map {name}: gap #{index} must be an object")
+        _require(is_object(raw), f"map {name}: gap #{index} must be an object")
         a, b = raw.get("a"), raw.get("b")
         for end in (a, b):
             _require(
@@ -156,7 +157,7 @@ def _parse_gaps(name: str, raw_gaps: list[Any], stations: dict[str, Station]) ->
         seen[pair] = index
         lines = raw.get("lines")
         _require(
-            isinstance(lines, list) and bool(lines) and all(isinstance(l, str) and l.strip() for l in lines),
+            is_list(lines) and bool(lines) and all(isinstance(l, str) and l.strip() for l in lines),
             f"{where} needs a non-empty list of line names",
         )
         _require(len(set(lines)) == len(lines), f"{where} lists a line twice")

@@ -59,7 +59,7 @@ class UndergroundMap:
     digest: str  # sha256 hex of the canonical JSON, first 16 characters
     _at: dict[str, tuple[Gap, ...]] = field(init=False, repr=False, hash=False, compare=False)
     _pairs: dict[frozenset[str], Gap] = field(init=False, repr=False, hash=False, compare=False)
-    _graph: list = field(init=False, repr=False, hash=False, compare=False)
+    _graph: list[networkx.Graph[str]] = field(init=False, repr=False, hash=False, compare=False)
 
     def __post_init__(self) -> None:
         at: dict[str, list[Gap]] = {s: [] for s in self.stations}
@@ -107,18 +107,20 @@ class UndergroundMap:
     def national_rail_stations(self) -> list[str]:
         return [s.name for s in self.stations.values() if s.national_rail]
 
-    def graph(self) -> networkx.Graph:
+    def graph(self) -> networkx.Graph[str]:
         """Stations as nodes (with x, y), one edge per gap carrying `gap` (its id), `slots`
         and `lines`. Built once and frozen: copy it (`nx.Graph(g)`) before changing it."""
         if not self._graph:
             import networkx as nx
 
-            g = nx.Graph()
+            g: nx.Graph[str] = nx.Graph()
             for s in self.stations.values():
                 g.add_node(s.name, x=s.x, y=s.y)
             for gap in self.gaps:
                 g.add_edge(gap.a, gap.b, gap=gap.id, slots=gap.slots, lines=gap.lines)
-            self._graph.append(nx.freeze(g))
+            # networkx's stub leaves freeze's result untyped: it freezes g in place (and returns it).
+            nx.freeze(g)  # pyright: ignore[reportUnknownMemberType]
+            self._graph.append(g)
         return self._graph[0]
 
     def to_json(self) -> dict[str, Any]:

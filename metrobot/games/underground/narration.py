@@ -70,7 +70,7 @@ def _passenger(e: dict[str, Any], name: Names, lang: Lang) -> str:
 def narrate(state: Any, events: list[dict[str, Any]], name: Names, lang: Lang = EN) -> list[str]:
     lines: list[str] = []
     built: list[str] = []
-    actor = None
+    actor = ""  # who placed or forwent: set before anything is built or forgone
 
     forgone = 0
 
@@ -140,7 +140,7 @@ def narrate(state: Any, events: list[dict[str, Any]], name: Names, lang: Lang = 
 
 def route_options(state: Any, lang: Lang = EN) -> str:
     """The tied routes the active player chooses between, numbered as `/play route N` takes them."""
-    pending = state.turn.pending or {"options": []}
+    pending: dict[str, Any] = state.turn.pending or {"options": []}
     return "; ".join(f"{i}: {route_label(o, lang)}" for i, o in enumerate(pending["options"]))
 
 

@@ -15,10 +15,11 @@ codes, station names and typed moves are the same in every language.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from ...i18n import EN, Lang, fold
-from ..protocol import BadInput, Choice
+from ..protocol import BadInput, Choice, Game
 from . import words
 from .board import Board
 from .building import BRANCH_COST, PLACEMENTS_PER_TURN, kind_of, preview
@@ -109,11 +110,11 @@ def typed(s: State, action: dict[str, Any], lang: Lang = EN) -> str:
 def group(s: State, action: dict[str, Any], lang: Lang = EN) -> str:
     if action["type"] == "place":
         colour = action["colour"]
-        return f"{words.colour(colour, lang)} · {words.placement_kind(kind_of(s, colour, action['gap']), lang)}"
+        return f"{words.colour(colour, lang)} · {words.placement_kind(kind_of(s, colour, action['gap']) or '', lang)}"
     return lang.p("menu", "route") if action["type"] == "route" else lang.p("menu", "forgo")
 
 
-def choices(game, s: State, seat: str, lang: Lang = EN) -> list[Choice]:
+def choices(game: Game, s: State, seat: str, lang: Lang = EN) -> list[Choice]:
     """Legal steps grouped by colour, then extend / branch / start, then forgo."""
     actions = game.legal_actions(s, seat)
     colour_rank = {c: i for i, c in enumerate(s.colours)}
@@ -157,14 +158,19 @@ def stations_matching(board: Board, query: str) -> list[str]:
     names = {name_key(n): n for n in board.names}
     if q in names:
         return [names[q]]
-    for test in (lambda n: n.startswith(q), lambda n: f" {q} " in f" {n} ", lambda n: q in n):
+    tests: tuple[Callable[[str], bool], ...] = (
+        lambda n: n.startswith(q),
+        lambda n: f" {q} " in f" {n} ",
+        lambda n: q in n,
+    )
+    for test in tests:
         found = sorted(names[n] for n in names if test(n))
         if found:
             return found
     return []
 
 
-def parse(game, s: State, seat: str, text: str) -> dict[str, Any]:
+def parse(game: Game, s: State, seat: str, text: str) -> dict[str, Any]:
     """The action a typed or coded step means; BadInput explains when none or several fit.
     A placement the text names unambiguously is returned even if illegal, so that the
     engine can say which rule forbids it."""
@@ -205,7 +211,7 @@ def _forgo(s: State, rest: list[str]) -> dict[str, Any]:
     raise BadInput("write 'forgo', 'forgo 2' or 'forgo all'")
 
 
-def _placement(game, s: State, seat: str, raw: str) -> dict[str, Any]:
+def _placement(game: Game, s: State, seat: str, raw: str) -> dict[str, Any]:
     board = s.board
     first, _, rest = raw.strip().partition(" ")
     colour = normalise(first).replace("gray", "grey")

@@ -21,11 +21,13 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections import deque
+from collections.abc import Iterator
 from typing import Any
 
 from .state import COLOURS, State
 
-_CACHE: dict[tuple, list[dict[str, Any]]] = {}
+# (map digest, passenger at, goals, (colour, track) pairs) -> routes
+_CACHE: dict[tuple[str, str, tuple[str, ...], tuple[tuple[str, tuple[int, ...]], ...]], list[dict[str, Any]]] = {}
 _CACHE_SIZE = 256
 
 
@@ -82,12 +84,13 @@ def _search(s: State, goals: list[str]) -> list[dict[str, Any]]:
     src = idx[s.at]
     tgt = {t: idx[t] for t in goals}
     d_src, p_src = _bfs(walk, [src], n)
-    d_hub, p_hub = {}, {}
+    d_hub: dict[str, list[int]] = {}
+    p_hub: dict[str, list[int]] = {}
     for c in hubs:
         d_hub[c], p_hub[c] = _bfs(walk, net[c], n)
 
     # The small graph: "" is the start, colours are hubs, "@name" are targets.
-    def edges(u: str):
+    def edges(u: str) -> Iterator[tuple[str, tuple[int, int]]]:
         if u == "":
             for c in hubs:
                 if d_hub[c][src] >= 0:
@@ -123,7 +126,7 @@ def _search(s: State, goals: list[str]) -> list[dict[str, Any]]:
     best = min(dist["@" + t] for t in reached)
 
     # Every optimal route: walk the "tight" edges back from each best target.
-    def back(v: str):
+    def back(v: str) -> Iterator[list[str]]:
         if v == "":
             yield []
             return
@@ -141,7 +144,7 @@ def _search(s: State, goals: list[str]) -> list[dict[str, Any]]:
         for seq in back("@" + t):
             key = (t, tuple(sorted(seq, key=COLOURS.index)))
             found.setdefault(key, seq)
-    out = []
+    out: list[dict[str, Any]] = []
     for (t, colours), seq in sorted(found.items(), key=lambda kv: (kv[0][0], [COLOURS.index(c) for c in kv[0][1]])):
         path = _path(s, seq, src, tgt[t], d_hub, p_hub, p_src, net)
         out.append({"to": t, "colours": list(colours), "walks": best[0], "path": [board.names[v] for v in path]})
@@ -180,7 +183,16 @@ def _ride(s: State, colour: str, a: int, b: int) -> list[int]:
     return path[::-1]
 
 
-def _path(s: State, seq: list[str], src: int, dst: int, d_hub, p_hub, p_src, net) -> list[int]:
+def _path(
+    s: State,
+    seq: list[str],
+    src: int,
+    dst: int,
+    d_hub: dict[str, list[int]],
+    p_hub: dict[str, list[int]],
+    p_src: list[int],
+    net: dict[str, list[int]],
+) -> list[int]:
     if not seq:
         return _climb(p_src, dst)[::-1]
     path = _climb(p_hub[seq[0]], src)  # src ... first track

@@ -80,7 +80,7 @@ class UndergroundPlugin(GamePlugin):
     ) -> list[tuple[tuple[str, ...], Choice]]:
         """Colour, then start / extend / branch, then the part of the map (in compass order;
         a start may be anywhere, so its list is long); forgoing and tied routes at the top."""
-        entries = []
+        entries: list[tuple[tuple[int, int, int, int], tuple[str, ...], Choice]] = []
         colour_rank = {c: i for i, c in enumerate(state.colours)}
         for rank, choice in enumerate(choices):
             action = self.parse(state, seat, choice.code)
@@ -89,6 +89,7 @@ class UndergroundPlugin(GamePlugin):
                 continue
             colour, gap = action["colour"], action["gap"]
             kind = kind_of(state, colour, gap)
+            assert kind is not None, "a legal placement starts its line or touches it"
             area = area_of(state.board, gap)
             path = (words.colour(colour, lang), words.placement_kind(kind, lang), area_name(area, lang))
             entries.append(((colour_rank[colour], notation.KIND_ORDER.index(kind), area, rank), path, choice))
@@ -132,6 +133,24 @@ class UndergroundPlugin(GamePlugin):
         waiting: tuple[str, ...] = (),
     ) -> list[str]:
         return textboard.text_board(view, viewer, names, lang)
+
+    takeback_rule = N_(
+        "In On the Underground a move can be taken back as long as no destination card was drawn in it (a "
+        "move whose passenger refills the row draws one; steps before the passenger moves draw none), and "
+        "never the move that ends the game."
+    )
+
+    def can_take_back(self, before: Any, seat: str, actions: list[dict[str, Any]], after: Any) -> bool:
+        # A card turned face up from the deck is chance the mover has seen; building and the
+        # passenger's walk over the cards already face up are not.
+        game = self.game
+        return (
+            bool(actions)
+            and seat in game.to_move(before)
+            and not game.is_over(after)
+            and after.draw == before.draw
+            and after.rng == before.rng
+        )
 
     def automatic(self) -> dict[str, Callable[[], AutoPlayer]]:
         return AUTOMATIC

@@ -254,7 +254,8 @@ def end() -> Position:
     actions, s = _plugin().self_play(list(TRIO), {"map": MAP, "first_player": 0}, END_SEED, level="greedy")
     # Replay the logged actions for their events: whose turn emptied the deck, who built after.
     t = _new(TRIO, END_SEED)
-    emptied, after = None, []
+    emptied = None
+    after: list[str] = []
     for logged in actions:
         t, events = GAME.apply(t, logged["player"], logged["action"])
         if emptied is not None and logged["player"] not in after:

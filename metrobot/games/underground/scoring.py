@@ -74,7 +74,7 @@ def symbol_pairs(tiles: dict[str, str]) -> tuple[tuple[str, tuple[str, str]], ..
     return found
 
 
-_PAIRS: dict[tuple, tuple] = {}
+_PAIRS: dict[tuple[tuple[str, str], ...], tuple[tuple[str, tuple[str, str]], ...]] = {}
 
 
 def record(scored: dict[str, list[str]], item: Item) -> None:
@@ -93,7 +93,7 @@ def enclosed(board: Board, track: Iterable[int]) -> set[str]:
     every cycle, so a station ON the track is tested against the cycles of the track
     without it (a branch running into a loop's inside is enclosed by that loop).
     """
-    g = nx.Graph()
+    g: nx.Graph[str] = nx.Graph()
     for gap in track:
         g.add_edge(*board.ends[gap])
     cycles = nx.cycle_basis(g)

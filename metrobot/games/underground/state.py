@@ -27,8 +27,10 @@ SCORED_KEYS = ("national_rail", "terminus", "connections", "enclosed")
 @dataclass
 class Colour:
     owner: str
-    track: list[int] = field(default_factory=list)  # gap ids in placement order
-    deg: dict[str, int] = field(default_factory=dict, repr=False, compare=False)  # derived: pieces at a station
+    track: list[int] = field(default_factory=list[int])  # gap ids in placement order
+    deg: dict[str, int] = field(
+        default_factory=dict[str, int], repr=False, compare=False
+    )  # derived: pieces at a station
 
     def copy(self) -> Colour:
         return Colour(self.owner, self.track.copy(), self.deg.copy())
@@ -39,7 +41,7 @@ class Turn:
     """What the seat to move has done so far this turn (a turn is several steps)."""
 
     step: int = 0  # build steps taken: placements and forgone placements, 0-4
-    placements: list[dict[str, Any]] = field(default_factory=list)  # {colour, gap, kind} this turn
+    placements: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])  # {colour, gap, kind} this turn
     forgone: int = 0
     build_done: bool = False
     pending: dict[str, Any] | None = None  # {"kind": leg, "options": [...]}: a route the player must choose
@@ -91,7 +93,7 @@ class State:
     turn_count: int = 0
     phase: str = "playing"
     winners: list[str] | None = None
-    occ: dict[int, list[str]] = field(default_factory=dict, repr=False)  # derived: colours in each gap
+    occ: dict[int, list[str]] = field(default_factory=dict[int, list[str]], repr=False)  # derived: colours in each gap
     last_turn: dict[str, Any] | None = None  # {player, placements, forgone} of the turn before this one
 
     def copy(self) -> State:

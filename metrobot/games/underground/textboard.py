@@ -15,7 +15,7 @@ from typing import Any
 
 from ...i18n import EN, Lang
 from ..alttext import listing, scores_sentence
-from ..protocol import N_
+from ..protocol import N_, or_empty
 from . import alttext, words
 from .board import Board, board_named
 
@@ -120,10 +120,10 @@ def colour_lines(
 
 def scored_items(view: dict[str, Any], colour: str, lang: Lang) -> str:
     """What a colour has scored while building: "National Rail Euston, Paddington; termini …"."""
-    scored = (view.get("scored") or {}).get(colour) or {}
-    items = []
+    scored: Any = or_empty(view.get("scored")).get(colour) or {}
+    items: list[str] = []
     for key, word in SCORED.items():
-        found = scored.get(key) or []
+        found: Any = scored.get(key) or []
         if found:
             said = [words.symbol(s, lang) for s in found] if key == "connections" else found
             items.append(f"{lang.t(word)} {listing(said)}")
@@ -141,20 +141,20 @@ def text_board(view: dict[str, Any], viewer: str | None, names: dict[str, str] |
     out += [news] if news else []
     for player in alttext.turn_order(view):
         name = (names or {}).get(player, player)
-        tokens = (view.get("tokens") or {}).get(player, 0)
+        tokens = or_empty(view.get("tokens")).get(player, 0)
         out += ["", lang.n("{name}: {n} branch token.", "{name}: {n} branch tokens.", tokens, name=name, n=tokens)]
         for colour, col in view["colours"].items():
             if col["owner"] == player:
                 out += colour_lines(view, board, colour, names, lang)
     out += ["", *alttext.passenger(view, names, lang), alttext.face_up(view, lang)]
-    deck = view.get("deck") or {}
+    deck: Any = view.get("deck") or {}
     out.append(
         lang.n(
             "{n} card in the deck.", "{n} cards in the deck.", deck.get("draw_count", 0), n=deck.get("draw_count", 0)
         )
     )
     pairs: dict[str, list[str]] = {}
-    for station, symbol in sorted((view.get("connection_tiles") or {}).items()):
+    for station, symbol in sorted(or_empty(view.get("connection_tiles")).items()):
         pairs.setdefault(symbol, []).append(station)
     if pairs:
         out += [

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..protocol import BadInput
+from ..protocol import BadInput, is_object
 from .board import board_named
 from .canonical import from_json, to_json
 from .state import State
@@ -29,7 +29,7 @@ def view(s: State, viewer: str | None) -> dict[str, Any]:
 
 
 def determinize(v: dict[str, Any], rnd: random.Random) -> State:
-    if not isinstance(v, dict) or not isinstance(v.get("deck"), dict):
+    if not is_object(v) or not is_object(v.get("deck")):
         raise BadInput("a view must be an On the Underground view (with a deck)")
     board = board_named(v.get("map", ""), v.get("map_digest"))
     deck = v["deck"]

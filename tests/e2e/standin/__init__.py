@@ -17,7 +17,8 @@ Construction
 ------------
 ``DiscordStandIn(*, token="standin-bot-token", bot_name="metrobot", guild_name="Test Guild",
 default_timeout=10.0, session_timeout=15.0, accept_resume=True, bot_permissions=BOT_PERMISSIONS)``;
-``await s.start()`` / ``await s.stop()`` (or ``async with``); ``s.api_base``
+``await s.start()`` / ``await s.stop()`` (or ``async with``); ``await s.start(port)`` listens on a
+given port (a bot started before it, trying that port, connects once it listens); ``s.api_base``
 (``http://127.0.0.1:PORT/api/v10``), ``s.gateway_url`` (``ws://127.0.0.1:PORT/``), ``s.base_url``.
 Every wait takes ``timeout`` (default ``default_timeout``) and raises :class:`StandInTimeout` (a
 ``TimeoutError``) whose message lists what the bot did and what was refused.
@@ -26,7 +27,11 @@ World model (ids are real snowflakes)
 -------------------------------------
 * ``s.bot_id`` / ``s.application_id`` (same value, as on Discord), ``s.owner_id``.
 * ``s.guild_id``: the default guild (``add_guild()`` makes more); roles incl. ``@everyone``
-  (id = guild id) and a role for the bot.
+  (id = guild id) and a role for the bot. ``add_guild(name, with_bot=False)``: a guild the bot
+  is not in — it gets none of its events, its channels answer the bot 403 Missing Access, and a
+  member's command there reaches the app only through their own install (``install_for_user``):
+  ``context`` 0, ``authorizing_integration_owners`` ``{"1": user}``, a user app's few
+  ``app_permissions``.
 * ``s.add_member(user_id=None, name=None, manage_channels=False, *, administrator=False,
   roles=(), guild_id=None, bot=False) -> int``: user id (generated when ``None``);
   ``s.member_permissions(user_id, guild_id=None) -> int`` (what interactions carry).
@@ -149,6 +154,18 @@ listed in ``s.internal_errors``. Refused requests (4xx by design) are in ``s.rej
 them (unknown endpoints are tolerated with ``s.allow_unknown_endpoints = True``).
 ``s.request_log`` keeps the last requests as ``(monotonic time, method, path)``.
 
+Requests, and Discord's published API spec
+------------------------------------------
+Every REST request is kept in ``s.captured`` (:class:`capture.CapturedRequest`: method, path,
+query, the Authorization scheme — ``Bot``, ``Bearer`` or none —, content type, the JSON body,
+a multipart body's ``payload_json`` with its files' part names, file names, types and sizes, or
+a form's fields). ``s.unchecked_requests()`` hands over those received since its last call: the
+fixtures' teardown checks them against Discord's OpenAPI spec (``tests/e2e/apispec``) and fails
+the test on any the spec does not allow. A test that sends one on purpose says so first:
+``s.expect_spec_violation(method, path_regex, where, why)`` (the check then fails if it never
+comes). Adding an endpoint is one row in ``http.py``'s route table and its handler;
+tests/e2e/test_apispec.py checks that Discord's spec has every route the stand-in serves.
+
 Limits
 ------
 No rate limiting (every answer carries generous X-RateLimit headers so discord.py never
@@ -166,7 +183,7 @@ from __future__ import annotations
 # sessions), and the mixins that make up DiscordStandIn (server.py): payloads, world (what a
 # test sets up), observe (what it reads back), driving (users' actions), storage (messages
 # kept and checked against Discord's limits), http, gateway, and the REST handlers
-# (rest_app, rest_interactions, rest_channels).
+# (rest_app, rest_interactions, rest_channels); capture keeps every request for the spec check.
 from .basics import StandInTimeout, point_discord_at
 from .constants import PERMISSIONS
 from .model import Attachment, CallbackRecord, InteractionHandle, Message

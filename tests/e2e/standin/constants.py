@@ -42,6 +42,9 @@ PERMISSIONS: dict[str, int] = {
     "send_messages_in_threads": 1 << 38,
 }
 ALL_PERMISSIONS = (1 << 51) - 1
+# What a user-installed app may do in a guild its bot is not in (its answers are interaction
+# responses, whatever the channel's permissions): embeds, files, external emojis, mentions.
+USER_APP_PERMISSIONS = sum(1 << b for b in (14, 15, 17, 18))
 EVERYONE_PERMISSIONS = sum(
     PERMISSIONS[p]
     for p in (

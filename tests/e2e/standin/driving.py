@@ -35,6 +35,7 @@ from .constants import (
     OPT_USER,
     PERMISSIONS,
     SELECT_TYPES,
+    USER_APP_PERMISSIONS,
 )
 from .model import Attachment, InteractionHandle, Message
 
@@ -62,7 +63,11 @@ class DrivingMixin:
         if channel is None:
             raise ValueError(f"unknown channel {channel_id}")
         guild_id = int(channel["guild_id"]) if channel.get("guild_id") else None
-        app_permissions = self.member_permissions(self.bot_id, guild_id) if guild_id else ALL_PERMISSIONS
+        app_permissions = (
+            self.member_permissions(self.bot_id, guild_id)
+            if guild_id and guild_id not in self._bot_removed
+            else ALL_PERMISSIONS
+        )
         if channel_id in self._no_posting:
             app_permissions &= ~(PERMISSIONS["send_messages"] | PERMISSIONS["send_messages_in_threads"])
         interaction_id = self._snowflake()
@@ -87,6 +92,14 @@ class DrivingMixin:
         if guild_id is not None:
             if user_id not in self._guilds[guild_id]["members"]:
                 raise ValueError(f"user {user_id} is not a member of guild {guild_id}; call add_member first")
+            # In a guild the bot is not in, only the user's own install reaches the app ("1"),
+            # with the few permissions Discord gives a user-installed app there.
+            absent = guild_id in self._bot_removed
+            if absent and user_id not in self._user_installs:
+                raise ValueError(f"user {user_id} has not installed the app: no command reaches it in guild {guild_id}")
+            owners = {"1": str(user_id)} if absent else {"0": str(guild_id)}
+            if absent:
+                payload["app_permissions"] = str(USER_APP_PERMISSIONS)
             payload.update(
                 guild_id=str(guild_id),
                 guild={
@@ -97,10 +110,19 @@ class DrivingMixin:
                 guild_locale=self._guilds[guild_id].get("preferred_locale", "en-US"),
                 member=self._member_payload(guild_id, user_id, with_permissions=True),
                 context=0,
-                authorizing_integration_owners={"0": str(guild_id)},
+                authorizing_integration_owners=owners,
             )
         else:
-            payload.update(user=self._users[user_id], context=1, authorizing_integration_owners={"0": str(user_id)})
+            # A DM with the bot (1) or any other private channel (2: a group DM, reached only
+            # through the user's own install); "1" names a user install, "0": "0" a server install
+            # used in the bot's DMs (as Discord sends them).
+            context = 1 if channel.get("type") == 1 else 2
+            owners = {"1": str(user_id)} if user_id in self._user_installs else {}
+            if context == 1:
+                owners.setdefault("0", "0")
+            if not owners:
+                raise ValueError(f"user {user_id} has not installed the app: no command reaches it in a group DM")
+            payload.update(user=self._users[user_id], context=context, authorizing_integration_owners=owners)
         if message is not None:
             payload["message"] = message.to_payload()
         return payload
@@ -275,7 +297,22 @@ class DrivingMixin:
         """A user runs a slash command; returns the interaction's handle."""
         guild_id = self._channel_guild(int(channel_id))
         data = self._command_data(name, options, subcommand, group, guild_id)
-        return await self._send_interaction(self._interaction_payload(IT_COMMAND, user_id, channel_id, data))
+        payload = self._interaction_payload(IT_COMMAND, user_id, channel_id, data)
+        self._check_offered(self._find_command(data["name"], guild_id), payload)
+        return await self._send_interaction(payload)
+
+    @staticmethod
+    def _check_offered(command: dict, payload: dict) -> None:
+        """A Discord client offers a command only where its ``contexts`` and
+        ``integration_types`` allow (a guild command only in its guild, both default to all)."""
+        contexts = command.get("contexts")
+        if contexts is None and command.get("dm_permission") is False:  # (the older spelling of "servers only")
+            contexts = [0]
+        if contexts is not None and payload["context"] not in contexts:
+            raise ValueError(f"/{command['name']} is not offered in context {payload['context']} (only {contexts})")
+        installs = {int(k) for k in payload["authorizing_integration_owners"]}
+        if not installs & set(command.get("integration_types") or [0]):
+            raise ValueError(f"/{command['name']} is not installed for this use (installs {sorted(installs)})")
 
     async def autocomplete(
         self,

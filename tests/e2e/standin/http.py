@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import time
 import traceback
@@ -11,6 +10,7 @@ from typing import Any
 from aiohttp import web
 
 from .basics import _ApiError, _json_dumps
+from .capture import capture, read_body
 from .constants import _KEY_CHANNEL, _KEY_HANDLE, _KEY_TOKEN, API_PREFIX, log
 from .model import _Rejection
 
@@ -70,6 +70,8 @@ class HttpMixin:
             ("PUT", "/channels/{channel_id}/thread-members/{user_id}", self._r_thread_member_add),
             ("DELETE", "/channels/{channel_id}/thread-members/{user_id}", self._r_thread_member_remove),
         ]
+        # (every one must be an operation of Discord's spec: tests/e2e/test_apispec.py checks)
+        self.route_templates = [(method, template) for method, template, _ in table]
         for method, template, handler in table:
             pattern = re.sub(
                 r"\{(\w+)\}", r"(?P<\1>[^/]+)", re.escape(template).replace(r"\{", "{").replace(r"\}", "}")
@@ -98,31 +100,21 @@ class HttpMixin:
     def _no_content(self) -> web.Response:
         return web.Response(status=204, headers=self._headers())
 
-    async def _read_body(self, request: web.Request) -> tuple[Any, dict[int, tuple[str, bytes]]]:
-        uploads: dict[int, tuple[str, bytes]] = {}
-        if request.content_type.startswith("multipart/"):
-            payload: Any = {}
-            reader = await request.multipart()
-            async for part in reader:
-                if part is None:
-                    break
-                name = part.name or ""
-                if name == "payload_json":
-                    payload = json.loads(await part.text())
-                elif name.startswith("files[") and name.endswith("]"):
-                    uploads[int(name[6:-1])] = (part.filename or f"file{len(uploads)}", bytes(await part.read()))
-                elif name == "file" or part.filename:
-                    uploads[len(uploads)] = (part.filename or "file", bytes(await part.read()))
-            return payload, uploads
-        raw = await request.read()
-        if not raw:
-            return None, uploads
-        return json.loads(raw), uploads
+    def _went_away(self, method: str, path: str) -> web.Response:
+        # The client went away mid-request (a test killed the bot process): nothing arrived,
+        # as on Discord; not a fault of the stand-in.
+        log.info("Discord stand-in: %s %s: the client went away while sending", method, path)
+        return web.Response(status=499)
 
     async def _handle_rest(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
         method = request.method
         self.request_log.append((time.monotonic(), method, path))
+        try:
+            captured = await capture(request, path)
+        except ConnectionResetError:
+            return self._went_away(method, path)
+        self.captured.append(captured)  # checked against Discord's spec at the fixture's teardown
         body: Any = None
         try:
             for route_method, pattern, handler in self._routes:
@@ -136,12 +128,10 @@ class HttpMixin:
                     if auth != f"Bot {self.token}":
                         raise _ApiError(401, 0, "401: Unauthorized")
                 try:
-                    body, uploads = await self._read_body(request)
+                    body, uploads = await read_body(request, captured)
                 except ConnectionResetError:
-                    # The client went away mid-request (a test killed the bot process):
-                    # nothing arrived, as on Discord; not a fault of the stand-in.
-                    log.info("Discord stand-in: %s %s: the client went away while sending", method, path)
-                    return web.Response(status=499)
+                    self.captured.remove(captured)
+                    return self._went_away(method, path)
                 return await handler(request, body, uploads, **match.groupdict())
             line = f"{method} {API_PREFIX}{path}" + (f"?{request.query_string}" if request.query_string else "")
             self.unknown_requests.append(line)

@@ -211,6 +211,8 @@ class ObserveMixin:
         )
 
     def _dispatch(self, event: str, data: Any, guild_id: int | None, intent: int | None) -> int:
+        if guild_id in self._bot_removed and event not in ("GUILD_DELETE", "INTERACTION_CREATE"):
+            return 0  # (a guild the bot is not in sends it nothing but a member's command)
         sessions = self._active_sessions(guild_id, intent)
         for session in sessions:
             session.dispatch(event, data)

@@ -36,6 +36,8 @@ class ChannelRoutesMixin:
         channel = self._channels.get(int(channel_id)) if channel_id.isdigit() else None
         if channel is None:
             raise _ApiError(404, 10003, "Unknown Channel")
+        if channel.get("guild_id") and int(channel["guild_id"]) in self._bot_removed:
+            raise _ApiError(403, 50001, "Missing Access")  # (a guild the bot is not in)
         request[_KEY_CHANNEL] = int(channel_id)
         return channel
 

@@ -11,6 +11,7 @@ from typing import Any
 from aiohttp import web
 
 from .basics import _Signal
+from .capture import CaptureMixin
 from .connections import _GatewayConnection, _Session
 from .constants import API_PREFIX, BOT_PERMISSIONS, DEFAULT_TOKEN, log
 from .driving import DrivingMixin
@@ -44,6 +45,7 @@ class DiscordStandIn(
     AppRoutesMixin,
     InteractionRoutesMixin,
     ChannelRoutesMixin,
+    CaptureMixin,
 ):
     """The stand-in server plus its controller API (see the package docstring)."""
 
@@ -82,6 +84,7 @@ class DiscordStandIn(
         self._attachments: dict[int, Attachment] = {}
         self._uploads: list[Attachment] = []  # what the bot uploaded, in order (`uploads()`)
         self._dm_channels: dict[int, int] = {}  # user id -> dm channel id
+        self._user_installs: set[int] = set()  # users who installed the app to their account
         self._closed_dms: set = set()
         self._no_posting: set = set()  # channels where the bot's posts answer 403 Missing Permissions
         self._bot_removed: set = set()  # guilds the bot was removed from (`remove_bot`)
@@ -107,6 +110,7 @@ class DiscordStandIn(
         self.internal_errors: list[str] = []
         self.rejections: collections.deque = collections.deque(maxlen=500)
         self.request_log: collections.deque = collections.deque(maxlen=2000)
+        self._init_capture()  # every REST request, for the check against Discord's spec (capture.py)
 
         self.port: int | None = None
         self._runner: web.AppRunner | None = None
@@ -121,14 +125,15 @@ class DiscordStandIn(
 
     # -------------------------------------------------------------------------------------------------
     # lifecycle
-    async def start(self) -> DiscordStandIn:
+    async def start(self, port: int = 0) -> DiscordStandIn:
+        """Listen on `port` (0: any free one; a given one: a bot already trying it connects)."""
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._handle_rest)
         app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self._handle_attachment)
         app.router.add_get("/", self._handle_gateway)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0, backlog=1024)
+        site = web.TCPSite(self._runner, "127.0.0.1", port, backlog=1024)
         await site.start()
         self.port = self._runner.addresses[0][1]
         log.info("Discord stand-in listening on %s", self.base_url)

@@ -38,8 +38,13 @@ class WorldMixin:
         self._guilds[int(guild_id)]["preferred_locale"] = locale
         self._guilds[int(guild_id)]["guild"]["preferred_locale"] = locale
 
-    def add_guild(self, name: str = "Another Guild") -> int:
+    def add_guild(self, name: str = "Another Guild", *, with_bot: bool = True) -> int:
+        """A guild; `with_bot=False`: one the bot is not in (never added): it gets none of its
+        events, its channels are closed to it (403 Missing Access), and its members reach the
+        app there only through their own install (``install_for_user``)."""
         guild_id = self._snowflake()
+        if not with_bot:
+            self._bot_removed.add(guild_id)
         everyone = {
             "id": str(guild_id),
             "name": "@everyone",
@@ -95,6 +100,8 @@ class WorldMixin:
         bot_role = self.create_role(
             f"{self._users[self.bot_id]['username']}", self._bot_permissions, guild_id, managed=True
         )
+        if not with_bot:
+            return guild_id
         self._add_member_record(guild_id, self.bot_id, [bot_role])
         for session in self._active_sessions(guild_id, INTENT_GUILDS):
             session.dispatch(
@@ -335,6 +342,26 @@ class WorldMixin:
 
     def channel(self, channel_id: int) -> dict:
         return self._channels[int(channel_id)]
+
+    def install_for_user(self, user_id: int) -> None:
+        """The user installs the app to their account (a user install): its commands that allow
+        it (``integration_types`` 1) can then be used in their DMs and group DMs too."""
+        self._users[int(user_id)]  # (known users only)
+        self._user_installs.add(int(user_id))
+
+    def create_group_dm(self, *user_ids: int) -> int:
+        """A group DM of these users (type 3, no guild, the bot not in it)."""
+        channel_id = self._snowflake()
+        self._channels[channel_id] = {
+            "id": str(channel_id),
+            "type": 3,
+            "last_message_id": None,
+            "flags": 0,
+            "name": None,
+            "owner_id": str(int(user_ids[0])),
+            "recipients": [self._users[int(u)] for u in user_ids],
+        }
+        return channel_id
 
     def dm_channel(self, user_id: int) -> int:
         """The id of the DM channel between the bot and a user (created if needed), e.g. for ``slash``."""

@@ -17,6 +17,8 @@ lists what to break (comma-separated, `name` or `name:probability`):
                         process left owed delivered
   clock_lease:S         (no fault: a setting) a turn clock claimed by a process that died
                         is free again after S seconds instead of 60
+  kill_after_takeback:P when a move has been taken back (committed, its post not yet edited,
+                        the answer not yet given), die at once with probability P
   kill_while_editing:P  when an owed edit (a status message, old turn posts' buttons) has
                         been made but not yet marked done, die at once with probability P
   no_edits              owed edits (status messages, tidied turn posts) are marked done
@@ -30,6 +32,17 @@ lists what to break (comma-separated, `name` or `name:probability`):
                         step: a seat handed to the automatic player, or a game renamed
   db_faults_unknown     the database's transient faults are not recognised (storage takes
                         every one for a bug, as before issue 39)
+  kill_before_farewell_deleted  die at once when a farewell ("Done" after an erasure another
+                        process finished) has been sent by DM, before it is deleted
+  kill_after_digest     die at once when a reminder digest has been recorded with its DM owed
+                        (committed), before the DM is sent
+  kill_after_follow_dm  the same for a follower's DM
+  digest_not_owed       a digest is recorded without the DM it owes (the DM only in memory)
+  clock_ahead:S         (no fault: a setting) the service's clock runs S seconds ahead of the
+                        log's, so that games look as old as a digest needs
+  kill_at_confirm_ack   die at once when a confirmation that starts background work (the
+                        /me forget box, a tournament's start or abort) has been acknowledged
+                        (its deferral answered by Discord), before anything else happens
 
 Only tests use this; the bot knows nothing of it.
 """
@@ -69,6 +82,19 @@ if FAULTS:
 
         Database._write = _write
 
+    if "kill_after_takeback" in FAULTS:
+        from metrobot.service.takeback import TakeBack
+
+        original_take_back = TakeBack.take_back
+
+        async def take_back_then_maybe_die(self, *args, **kwargs):
+            out = await original_take_back(self, *args, **kwargs)
+            if RND.random() < FAULTS["kill_after_takeback"]:
+                os.kill(os.getpid(), signal.SIGKILL)
+            return out
+
+        TakeBack.take_back = take_back_then_maybe_die
+
     if "kill_in_tournament" in FAULTS:
 
         def dying(original, only_linked=False):
@@ -96,9 +122,9 @@ if FAULTS:
         Owing._owe = staticmethod(lambda outcome, position: [])
 
     if "leases" in FAULTS:
-        from metrobot.storage import outbox, tournaments, tourney_outbox
+        from metrobot.storage import farewells, outbox, tournaments, tourney_outbox
 
-        outbox.SEND_LEASE = outbox.LEASE = FAULTS["leases"]
+        outbox.SEND_LEASE = outbox.LEASE = farewells.LEASE = FAULTS["leases"]
         tourney_outbox.LEASE = tournaments.DUE_LEASE = FAULTS["leases"]
 
     if "toy" in FAULTS:
@@ -189,3 +215,81 @@ if FAULTS:
 
         Forget._leave = leave_then_maybe_die
         PrivacyQueries.rename_game = rename_then_maybe_die
+
+    if "kill_at_confirm_ack" in FAULTS:
+        import discord
+
+        original_defer = discord.InteractionResponse.defer
+
+        def confirming(interaction) -> bool:
+            data = interaction.data or {}
+            custom = str(data.get("custom_id", ""))
+            if custom.startswith("mb:fgm:") or (custom.startswith("mb:tn:") and custom.endswith(":start")):
+                return True
+            command = interaction.command.qualified_name if interaction.command else ""
+            return command in ("tournament start", "tournament abort")
+
+        async def defer_then_die(self, *args, **kwargs):
+            out = await original_defer(self, *args, **kwargs)
+            if confirming(self._parent) and RND.random() < FAULTS["kill_at_confirm_ack"]:
+                os.kill(os.getpid(), signal.SIGKILL)
+            return out
+
+        discord.InteractionResponse.defer = defer_then_die
+
+    if "kill_before_farewell_deleted" in FAULTS:
+        from metrobot.privacy import Privacy
+
+        async def die_before_deleting(self, farewell_id):
+            os.kill(os.getpid(), signal.SIGKILL)
+
+        Privacy.farewell_said = die_before_deleting
+
+    if "digest_not_owed" in FAULTS:
+        from metrobot.storage import reminders
+
+        original_record_digest = reminders.ReminderQueries.record_digest
+
+        async def record_without_its_dm(self, *args, **kwargs):
+            real_insert = reminders.outbox.insert
+
+            async def nothing(*_args, **_kwargs):
+                return None
+
+            reminders.outbox.insert = nothing
+            try:
+                return await original_record_digest(self, *args, **kwargs)
+            finally:
+                reminders.outbox.insert = real_insert
+
+        reminders.ReminderQueries.record_digest = record_without_its_dm
+
+    if "kill_after_digest" in FAULTS or "kill_after_follow_dm" in FAULTS:
+        from metrobot.storage.reminders import ReminderQueries
+
+        def recorded_then_die(original):
+            async def record(self, *args, **kwargs):
+                made = await original(self, *args, **kwargs)
+                if made:
+                    os.kill(os.getpid(), signal.SIGKILL)
+                return made
+
+            return record
+
+        if "kill_after_digest" in FAULTS:
+            ReminderQueries.record_digest = recorded_then_die(ReminderQueries.record_digest)
+        if "kill_after_follow_dm" in FAULTS:
+            ReminderQueries.record_follow = recorded_then_die(ReminderQueries.record_follow)
+
+    if "clock_ahead" in FAULTS:
+        import time
+
+        from metrobot.service.core import ServiceCore
+
+        original_init = ServiceCore.__init__
+
+        def ahead(self, *args, **kwargs):
+            original_init(self, *args, **kwargs)
+            self.clock = lambda: time.time() + FAULTS["clock_ahead"]
+
+        ServiceCore.__init__ = ahead

@@ -66,6 +66,7 @@ def value_of(sim: Sim, i: int, li: int, marked: list[int], kind: str, value: int
 
 def estimate(sim: Sim, i: int, move: tuple[int, int]) -> float:
     """The heuristic's value of any legal move of seat i with the face-up card."""
+    assert sim.card is not None, "moves are weighed only while a card is face up"
     kind, value = card_of(sim.card)
     way, arg = move
     if way == FREE_WAY:
@@ -77,6 +78,7 @@ def estimate(sim: Sim, i: int, move: tuple[int, int]) -> float:
 def scored_moves(sim: Sim, i: int) -> list[tuple[float, tuple[int, int]]]:
     """(estimate, move) of every move the greedy might pick (longest rides only)."""
     board, seat = sim.board, sim.seats[i]
+    assert sim.card is not None, "moves are weighed only while a card is face up"
     kind, value = card_of(sim.card)
     marks = seat.marks
     out: list[tuple[float, tuple[int, int]]] = []

@@ -121,6 +121,15 @@ class Seat:
     """One player's sheet and their part in the current round."""
 
     __slots__ = ("boxes", "done", "free", "left", "marks", "owed", "owes", "points", "started")
+    boxes: int
+    done: int  # bit mask of completed lines
+    free: list[int]  # empty windows per line
+    left: int
+    marks: int  # bit mask of marked stations
+    owed: int
+    owes: bool
+    points: int
+    started: bool
 
     def copy(self) -> Seat:
         other = Seat.__new__(Seat)
@@ -134,6 +143,15 @@ class Sim:
     """A whole game in fast form: seats, the face-up card, the pile, the claimed lines."""
 
     __slots__ = ("board", "card", "claimed", "discard", "draw", "over", "seats", "solo", "special")
+    board: Board
+    card: str | None  # None once the game is over
+    claimed: int  # bit mask of lines someone completed
+    discard: list[str]
+    draw: list[str]
+    over: bool
+    seats: list[Seat]
+    solo: bool
+    special: bool
 
     @classmethod
     def from_state(cls, board: Board, state: FlipState) -> Sim:
@@ -176,6 +194,7 @@ class Sim:
     def act(self, i: int, move: tuple[int, int]) -> int:
         """Apply a legal move of seat i; returns the bit mask of the stations it marked."""
         board, seat = self.board, self.seats[i]
+        assert self.card is not None, "seats act only while a card is face up"
         kind, value = card_of(self.card)
         way, arg = move
         if way == FREE_WAY:
@@ -223,6 +242,7 @@ class Sim:
 
     def next_card(self, rnd: random.Random) -> None:
         card, draw, discard = self.card, self.draw, self.discard
+        assert card is not None, "a round ends with its card face up"
         discard.append(card)
         if card == RESHUFFLE_CODE:
             draw.extend(discard)
@@ -241,7 +261,7 @@ class Sim:
     def totals(self) -> list[tuple[int, int]]:
         """(score, empty stations) of every seat."""
         n = len(self.board.station_ids)
-        out = []
+        out: list[tuple[int, int]] = []
         for seat in self.seats:
             empty = n - seat.marks.bit_count()
             out.append((seat.points + 2 * seat.boxes - (empty if self.solo else empty // 2), empty))

@@ -131,7 +131,7 @@ class StrongPlayer(AutoPlayer):
         leader = max(alive, key=lambda c: sum(outcomes[c][:n]))
         if all(outcomes[c][:n] == outcomes[leader][:n] for c in alive):
             return [leader]  # the same on every deal (the last rounds): more deals will not part them
-        keep = []
+        keep: list[int] = []
         for c in alive:
             if c == leader:
                 keep.append(c)

@@ -28,6 +28,7 @@ turns except on the first tunnel, and a line's own later growth: it is an estima
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Container
 from dataclasses import dataclass
 
 from .. import rules
@@ -38,6 +39,7 @@ from ..board import (
     DIRS,
     TOUCHING,
     VERTICES,
+    Arrow,
     Cell,
     Vertex,
     direction,
@@ -64,13 +66,14 @@ class Weights:
 
 
 WEIGHTS = Weights()
+Graph = dict[Vertex, tuple[Vertex, ...]]  # each city vertex's neighbours a tunnel may reach
 INF = 10**6
 
 
 # ---------------------------------------------------------------- static geometry
 def _city_edges() -> dict[Vertex, tuple[tuple[Vertex, Cell, Cell], ...]]:
     """For every city vertex, its city neighbours with the edge's two flanking cells."""
-    out = {}
+    out: dict[Vertex, tuple[tuple[Vertex, Cell, Cell], ...]] = {}
     for v in VERTICES:
         out[v] = tuple((w, *flanks(v, w)) for w in ((v[0] + dq, v[1] + dr) for dq, dr in DIRS) if in_city(w))
     return out
@@ -91,12 +94,12 @@ def diggable(s: State, seat: int) -> frozenset[Cell]:
     return frozenset(c for c in CITY_CELLS if c not in occupied and (s.cells[c] == "blank" or s.cells[c] in kinds))
 
 
-def open_graph(free: frozenset[Cell]) -> dict[Vertex, tuple[Vertex, ...]]:
+def open_graph(free: frozenset[Cell]) -> Graph:
     """City edges with a flanking cell in `free`: the graph the searches walk."""
     return {v: tuple(w for w, c1, c2 in edges if c1 in free or c2 in free) for v, edges in EDGES.items()}
 
 
-def bfs(sources: dict[Vertex, int], avoid, graph: dict[Vertex, tuple[Vertex, ...]]) -> dict[Vertex, int]:
+def bfs(sources: dict[Vertex, int], avoid: Container[Vertex], graph: Graph) -> dict[Vertex, int]:
     """Tunnels from the nearest source to every city vertex reachable without `avoid`."""
     dist = dict(sources)
     queue = deque(sorted(sources, key=dist.__getitem__))
@@ -110,7 +113,7 @@ def bfs(sources: dict[Vertex, int], avoid, graph: dict[Vertex, tuple[Vertex, ...
     return dist
 
 
-def end_arrows_for(s: State, start_side: int | None) -> list:
+def end_arrows_for(s: State, start_side: int | None) -> list[Arrow]:
     """Free end arrows a line that started on `start_side` may finish on (side rule)."""
     free = [a for a in END_ARROWS if a.cell not in s.occupied]
     if start_side is None:
@@ -119,7 +122,7 @@ def end_arrows_for(s: State, start_side: int | None) -> list:
     return preferred or free
 
 
-def end_distances(s: State, start_side: int | None, avoid, graph) -> dict[Vertex, int]:
+def end_distances(s: State, start_side: int | None, avoid: Container[Vertex], graph: Graph) -> dict[Vertex, int]:
     """Tunnels from each city vertex to the end of the line, the finishing tunnel included."""
     seeds = {v: 1 for a in end_arrows_for(s, start_side) for v in a.inner if v not in avoid}
     return bfs(seeds, avoid, graph)
@@ -132,7 +135,7 @@ class LineOutlook:
 
     __slots__ = ("_avoid", "_graph", "_near", "end_map", "first", "left", "li", "spots", "tip", "to_end")
 
-    def __init__(self, s: State, li: int, free: frozenset[Cell], graph, end_map: dict[Vertex, int]):
+    def __init__(self, s: State, li: int, free: frozenset[Cell], graph: Graph, end_map: dict[Vertex, int]):
         line = s.lines[li]
         self.li = li
         self.left = TUNNELS_PER_LINE - len(line.cells)
@@ -144,7 +147,7 @@ class LineOutlook:
         for w, c1, c2 in EDGES.get(tip, ()):
             if w in line.index or not ((c1 in free and c1 not in s.occupied) or (c2 in free and c2 not in s.occupied)):
                 continue
-            if not sharp_ok and turn(direction(prev, tip), direction(tip, w)) == 2:
+            if not sharp_ok and prev is not None and turn(direction(prev, tip), direction(tip, w)) == 2:
                 continue
             first[w] = 1
         self.tip, self.first = tip, first
@@ -158,7 +161,7 @@ class LineOutlook:
                 and a.cell not in s.occupied
                 and tip in end_map
                 and end_map[tip] == 1
-                and (sharp_ok or turn(direction(prev, tip), direction(tip, a.apex)) != 2)
+                and (sharp_ok or prev is None or turn(direction(prev, tip), direction(tip, a.apex)) != 2)
             ):
                 best = 1
         self.to_end = best

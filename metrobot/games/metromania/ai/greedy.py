@@ -43,7 +43,7 @@ def rank(
     seat = s.players.index(seat_id)
     est = estimator or Estimator(s, seat, weights)
     station_cost = 2 * weights.tempo  # the two further tunnels a digging turn would bring
-    out = []
+    out: list[tuple[float, int]] = []
     for i, action in enumerate(actions):
         child, _ = game.apply(s, seat_id, action)
         value = est.value(child, horizon(child, seat))

@@ -176,7 +176,7 @@ def result(game: Game, final: State, person: str, margin: float = MARGIN_WEIGHT)
     for p, points in final.scores.items():
         owner = game.owner(final, p)
         totals[owner] = totals.get(owner, 0) + points
-    winners = final.result["winners"] if final.result else []
+    winners: list[str] = final.result["winners"] if final.result else []
     win = (1.0 / len(winners)) if person in winners else 0.0
     best_other = max((v for p, v in totals.items() if p != person), default=0)
     return win + margin * (totals[person] - best_other)

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
 from ...protocol import Action, Game
 from ..state import State
 from .greedy import rank
 
 
-def position_key(s: State) -> tuple:
+def position_key(s: State) -> tuple[Hashable, ...]:
     """What a turn changed: tunnels, stations, markers, and whose move it is."""
     return (
         tuple(tuple(line.cells) for line in s.lines),
@@ -67,9 +67,9 @@ def candidate_turns(
     greedy = greedy_turn(game, s, seat, deadline, clock)
     start_turn = game.turn_number(s)
     frontier: list[tuple[float, list[Action], State]] = [(0.0, [], s)]
-    complete: dict[tuple, tuple[float, list[Action]]] = {}
+    complete: dict[tuple[Hashable, ...], tuple[float, list[Action]]] = {}
     while frontier and clock() < deadline:
-        grown: dict[tuple, tuple[float, list[Action], State]] = {}
+        grown: dict[tuple[Hashable, ...], tuple[float, list[Action], State]] = {}
         for _, steps, st in frontier:
             if clock() > deadline:
                 break

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from typing import Any
+from typing import Any, Protocol
 
 from ...autoplay import AutoPlayer, Budget
 from ...protocol import Action, Game
@@ -38,8 +38,8 @@ NOISE = 0.05
 
 _DIST: dict[str, list[list[int]]] = {}
 _POW: list[float] = []  # GAMMA ** d
-_SIDES: dict[tuple, _Side] = {}
-_FRESH: dict[tuple, dict[int, float]] = {}
+_SIDES: dict[tuple[str, tuple[tuple[str, str], ...], frozenset[int], bool], _Side] = {}  # by track
+_FRESH: dict[tuple[str, tuple[tuple[str, str], ...], bool], dict[int, float]] = {}  # by tile deal
 
 
 class GreedyPlayer(AutoPlayer):
@@ -84,14 +84,16 @@ def _best_route(s: State, seat: str) -> int:
         others = max((v for p, v in pts.items() if p != seat), default=0)
         return pts.get(seat, 0) - others
 
-    options = s.turn.pending["options"]
+    pending = s.turn.pending
+    assert pending is not None, "a route is chosen only while one is pending"
+    options = pending["options"]
     return max(range(len(options)), key=lambda i: (worth(options[i]), -i))
 
 
 # ---------------------------------------------------------------- valuation
 def distances(board: Board) -> list[list[int]]:
     """Gaps between every two stations (breadth-first from each), once per board."""
-    table = _DIST.get(board.digest)
+    table: list[list[int]] | None = _DIST.get(board.digest)
     if table is None:
         n = len(board.names)
         table = []
@@ -112,7 +114,7 @@ def distances(board: Board) -> list[list[int]]:
     return table
 
 
-def _targets(s: State, colour: str, on: set[str], end_game: bool) -> dict[int, float]:
+def _targets(s: _Scoring, colour: str, on: set[str], end_game: bool) -> dict[int, float]:
     """Station number -> what reaching it is still worth to this colour."""
     board, done = s.board, s.scored[colour]
     out: dict[int, float] = {}
@@ -161,7 +163,7 @@ class _Side:
         board = s.board
         self.on = set(s.colours[colour].deg)
         dist = distances(board)
-        self.near = list(map(min, zip(*(dist[board.index[st]] for st in self.on))))
+        self.near: list[int] = list(map(min, zip(*(dist[board.index[st]] for st in self.on))))
         self.targets = _targets(s, colour, self.on, end_game)
         self.before = sum(v * _POW[self.near[t]] for t, v in self.targets.items())
         self.gains: dict[int, float] = {}
@@ -248,7 +250,7 @@ def _fresh(s: State, end_game: bool) -> dict[int, float]:
     table = _FRESH.get(key)
     if table is None:
         board, dist = s.board, distances(s.board)
-        fake = {"national_rail": [], "terminus": [], "connections": [], "enclosed": []}
+        fake: dict[str, list[str]] = {"national_rail": [], "terminus": [], "connections": [], "enclosed": []}
         targets = _targets(_Fresh(s, fake), "", set(), end_game)
         table = {g: _potential(dist, [board.index[a], board.index[b]], targets) for g, (a, b) in board.ends.items()}
         if len(_FRESH) > 64:
@@ -266,6 +268,17 @@ def _scored_now(items: list[dict[str, Any]], s: State, end_game: bool) -> float:
         elif item["what"] == "terminus":
             total += 2.0 + (0 if end_game else TOKEN)
     return total
+
+
+class _Scoring(Protocol):
+    """What `_targets` reads of a state: a `State`, or a `_Fresh` one."""
+
+    @property
+    def board(self) -> Board: ...
+    @property
+    def tiles(self) -> dict[str, str]: ...
+    @property
+    def scored(self) -> dict[str, dict[str, list[str]]]: ...
 
 
 class _Fresh:

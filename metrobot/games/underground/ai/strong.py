@@ -192,7 +192,7 @@ class StrongPlayer(AutoPlayer):
         leader = max(alive, key=lambda c: sum(outcomes[c][:n]))
         if all(outcomes[c][:n] == outcomes[leader][:n] for c in alive):
             return [leader]  # the same on every deal (late in the game): more deals will not part them
-        keep = []
+        keep: list[int] = []
         for c in alive:
             diffs = [a - b for a, b in zip(outcomes[leader][:n], outcomes[c][:n])]
             mean = sum(diffs) / n

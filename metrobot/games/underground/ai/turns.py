@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
 from ...protocol import Action, Game
 from ..state import State
@@ -29,7 +29,7 @@ def turn_over(s: State, start_turn: int) -> bool:
     return s.phase == "finished" or s.turn_count != start_turn
 
 
-def position_key(s: State) -> tuple:
+def position_key(s: State) -> tuple[Hashable, ...]:
     """What a turn can change: the track, the tokens, the scores and the passenger."""
     return (
         tuple(tuple(sorted(c.track)) for c in s.colours.values()),
@@ -48,7 +48,7 @@ def trip_margin(s: State, seat: str) -> int:
     return mine - max(b["passenger"] for p, b in s.breakdown.items() if p != seat)
 
 
-def greedy_turn(game: Game, s: State, seat: str, rnd: random.Random) -> tuple[list[Action], tuple]:
+def greedy_turn(game: Game, s: State, seat: str, rnd: random.Random) -> tuple[list[Action], tuple[Hashable, ...]]:
     """The greedy player's turn, and the position it ends in."""
     start = s.turn_count
     steps: list[Action] = []
@@ -75,9 +75,9 @@ def candidate_turns(
     start = s.turn_count
     before = trip_margin(s, seat)
     frontier: list[tuple[float, list[Action], State]] = [(0.0, [], s)]
-    complete: dict[tuple, tuple[float, list[Action]]] = {}
+    complete: dict[tuple[Hashable, ...], tuple[float, list[Action]]] = {}
     while frontier and clock() < deadline:
-        grown: dict[tuple, tuple[float, list[Action], State]] = {}
+        grown: dict[tuple[Hashable, ...], tuple[float, list[Action], State]] = {}
         for acc, steps, st in frontier:
             if clock() > deadline:
                 break

@@ -1,0 +1,66 @@
+"""The "Done" owed to a person whose erasure was finished by a process other than the one
+answering them (issue 46): a mixin of `Database`, and where it holds the person.
+
+Made in the transaction that ends the erasure (see privacy.py, `finish_erasure`), so a
+finished erasure always leaves it; claimed by one process at a time (a lease, as the outbox
+does); deleted, not marked, once sent (or refused: closed DMs), so the person's id is kept only
+until it is said. A process that dies between sending it and deleting it leaves it owed: the
+next one finds the DM already there and only deletes it.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from .personal_base import Holder
+from .sql import Tx
+
+LEASE = 20.0  # seconds a process has to send the farewells it claimed
+LIMIT = 20
+
+
+class FarewellQueries:
+    driver: Any
+
+    async def farewells_owed(self) -> list[tuple[int, str, str, float]]:
+        """The farewells nobody is sending now — (id, user, text, when it was made) — claimed."""
+        now = time.time()
+        async with self.driver.transaction() as tx:
+            rows = await tx.fetch(
+                "SELECT id, user_id, text, created_at FROM farewells WHERE claim IS NULL OR claim < ? "
+                f"ORDER BY id LIMIT {LIMIT}",
+                now,
+            )
+            if rows:
+                marks = ",".join("?" * len(rows))
+                await tx.execute(
+                    f"UPDATE farewells SET claim = ? WHERE id IN ({marks})", now + LEASE, *(r[0] for r in rows)
+                )
+        return [(r[0], r[1], r[2], r[3]) for r in rows]
+
+    async def farewell_said(self, farewell_id: int) -> None:
+        """Sent (or never to be: closed DMs): gone, and the person's id with it."""
+        async with self.driver.transaction() as tx:
+            await tx.execute("DELETE FROM farewells WHERE id = ?", farewell_id)
+
+
+async def insert(tx: Tx, user_id: str, text: str) -> None:
+    """Inside the transaction that ends the erasure."""
+    await tx.execute("INSERT INTO farewells (user_id, text, created_at) VALUES (?, ?, ?)", user_id, text, time.time())
+
+
+async def _export(tx: Tx, user_id: str) -> list[dict[str, Any]]:
+    rows = await tx.fetch("SELECT text, created_at FROM farewells WHERE user_id = ? ORDER BY id", user_id)
+    return [{"text": text, "made_at": made} for text, made in rows]
+
+
+# Not erased by an erasure: it is the erasure's own last word, and a second pass over an
+# ended job (two processes finishing it, a retry) must not delete the one the first made.
+HOLDERS = (
+    Holder(
+        "farewells",
+        "the “Done” owed to a person whose erasure was finished after a restart, until it is sent",
+        export=_export,
+    ),
+)

@@ -1,0 +1,71 @@
+"""What people read of reminders, following and pace (issue 46), rendered through the service
+in English and Korean: the game's title in bold as everywhere else, Korean without particle
+fallbacks ("이(가)", "을(를)": a name and its particle are kept apart) and without "당신" (the
+bot's Korean says "내 차례"), and a quick player's pace in seconds, not a 60-second floor."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from metrobot.i18n import EN, lang, reading
+from metrobot.service import GameService, fixed_seeds
+from metrobot.service.words import duration
+from metrobot.storage import Database
+from tests.history.play import owed
+
+pytestmark = pytest.mark.timeout(120)
+ANN, BOB = ("730000000000000001", "Ann"), ("730000000000000002", "Bob")
+NOW = 1_800_000_000.0
+FALLBACKS = re.compile(r"\((가|를|을|이|는|은|과|와)\)")
+
+
+@pytest.fixture
+async def svc(tmp_path):
+    db = await Database(tmp_path / "words.sqlite3").open()
+    yield GameService(db, seeds=fixed_seeds(3), images=False, clock=lambda: NOW)
+    await db.close()
+
+
+async def move(svc, channel: str) -> None:
+    user = (await owed(svc, channel))[0]
+    prefix: list[str] = []
+    menu = await svc.menu(channel, user, prefix)
+    while not menu.complete:
+        prefix.append(menu.choices[0].code)
+        menu = await svc.menu(channel, user, prefix)
+    await svc.play(channel, user, prefix)
+
+
+async def test_a_followers_dm_and_a_digest_read_well_in_english_and_korean(svc):
+    await svc.new_game("c1", "g1", *BOB, "metromania", {}, 2)
+    await svc.join("c1", *ANN)
+    await svc.start("c1", BOB[0])
+    while ANN[0] not in await owed(svc, "c1"):
+        await move(svc, "c1")
+    row = await svc.db.open_game("c1")
+    texts = {}
+    for code in ("en", "ko"):
+        with reading(lang(code)):
+            follower = (await svc._follow_message(row, lang(code), False)).text
+            person = await svc.db.person(ANN[0])
+            person.settings["language"] = code
+            digest = (await svc._digest_message(person, [row], {row.id: NOW - 7200}, 3 * 3600.0)).text
+        texts[code] = (follower, digest)
+    follower, digest = texts["en"]
+    assert follower.startswith("👁 **MetrOmania** in <#c1> has moved on: now waiting for Ann.")
+    assert "• **MetrOmania** in <#c1>: your move since" in digest and "every 3 hours" in digest
+    follower, digest = texts["ko"]
+    assert "**메트로매니아**" in follower and "기다리는 사람: Ann" in follower
+    for text in (follower, digest):
+        assert not FALLBACKS.search(text) and "당신" not in text, text
+    assert "내 차례" in digest
+
+
+def test_a_quick_players_pace_is_said_in_seconds():
+    assert duration(5, EN) == "5 seconds"
+    assert duration(0.2, EN) == "1 second"
+    assert duration(35 * 60, EN) == "35 minutes"
+    assert duration(2 * 3600, EN) == "2 hours"
+    assert "초" in duration(5, lang("ko"))
