@@ -101,7 +101,7 @@ class Composer:
                 choices = menu.choices
             else:
                 if steps or typed:
-                    waiting = ", ".join(row.names.get(u, u) for u in svc._owed_people(plugin, state, row))
+                    waiting = ", ".join(row.names.get(u) or u for u in svc._owed_people(plugin, state, row))
                     raise Refused(language.t("It is not your turn. Waiting for: {who}.", who=waiting))
                 menu, after, choices = None, state, []
             codes = [c.code for c in choices]

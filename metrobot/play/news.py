@@ -62,6 +62,7 @@ class News:
             log.warning("could not hand a page's move over to the bots now; they deliver it within seconds")
 
     async def _announce(self, channel_id: str, outcome: Outcome) -> None:
+        assert self.announce is not None
         try:
             await self.announce(channel_id, outcome)
         except Exception:

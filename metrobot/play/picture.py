@@ -37,5 +37,5 @@ def draw(
         size, found = targets(plugin.game, state, viewer, codes, names, lang(language), vision)
         if tuple(size) != tuple(image.size):  # (the contract: the same picture) — never guess
             raise ValueError(f"{kind}: targets for a picture of {size}, drawn {image.size}")
-        boxes = [tuple(int(v) for v in b) if b is not None else None for b in found]
+        boxes = [(int(b[0]), int(b[1]), int(b[2]), int(b[3])) if b is not None else None for b in found]
     return render.encode_png(image), (image.size[0], image.size[1]), boxes

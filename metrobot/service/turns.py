@@ -141,14 +141,14 @@ class Turns(Steps, People, Pace):
             seat_row = self._seated(row, user_id)
             if seat_row.auto:
                 raise Refused(me().t("You left this game; the automatic player plays your seat."))
-            before, taken = state, []
+            before, taken, undone = state, [], []
             if again:
                 state, was, action, undone = withdrawn(plugin, state, user_id)
                 taken = [(was, action, user_id)]
             seat = self._acting_seat(plugin, state, user_id)
             state, actions, events = self._apply_steps(plugin, state, seat, steps)
             logged = taken + [(seat, a, user_id) for a in actions]
-            events = (undone if again else []) + events
+            events = undone + events
             outcome = await self._advance(
                 row, plugin, state, logged, events=events, before=before, actor=user_id, own=True
             )

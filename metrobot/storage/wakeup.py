@@ -77,7 +77,7 @@ class _PostgresListener(Listener):
         while not self._closed:
             lost = asyncio.Event()
             try:
-                self.conn = await asyncpg.connect(self.url, timeout=5.0)
+                self.conn = await asyncpg.connect(self.url, timeout=5)
                 self.conn.add_termination_listener(lambda _conn, lost=lost: lost.set())
                 await self.conn.add_listener(CHANNEL, self._heard)
                 self.wake("")  # (anything handed over while nobody listened)

@@ -169,10 +169,10 @@ class FlipWrite(Game):
     def is_over(self, state: FlipState) -> bool:
         return state.phase == FINISHED
 
-    def can_withdraw(self, state: FlipState, player: str) -> bool:
+    def can_withdraw(self, state: FlipState, seat: str) -> bool:
         """A sealed decision may be taken back until the round resolves (the last one sealed
         resolves it at once, so an open round is one where someone still owes theirs)."""
-        pending = state.pending.get(player)
+        pending = state.pending.get(seat)
         return state.phase == PLAYING and pending is not None and pending.sealed
 
     def legal_actions(self, state: FlipState, player: str) -> list[Action]:
@@ -192,7 +192,7 @@ class FlipWrite(Game):
                 "sitting_out",
                 hint="The others play on until theirs are filled too.",
             )
-        if isinstance(action, dict) and action.get("type") == WITHDRAW:
+        if action.get("type") == WITHDRAW:
             if not self.can_withdraw(state, player):
                 raise RuleError(
                     "your decision can no longer be taken back: you have not sealed one this round.", "withdraw"
