@@ -9,7 +9,7 @@ DMs, the status edit) into the outbox, as every move does. Then:
 * where they run in a process of their own (`python -m metrobot web`), nothing here can
   reach Discord: the outbox items are handed over (their writer's claim let go, so any bot
   may take them now rather than after the claim's ten seconds) and the bots are woken
-  (`Database.wake_owed`: PostgreSQL's NOTIFY with the server's id, so that the process whose
+  (`storage/wakeup.py`: PostgreSQL's NOTIFY with the server's id, so that the process whose
   shard holds the channel sweeps the outbox at once; see the adapter's `wakeup.py`). A crash
   between the commit and the hand-over leaves the items claimed for ten seconds: the bots'
   recovery delivers them then, once, as after any crash.
@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..service import Outcome
+from ..storage.wakeup import hand_over
 
 log = logging.getLogger("metrobot.play")
 
@@ -57,7 +58,7 @@ class News:
             task.add_done_callback(self._tasks.discard)
             return
         try:
-            await self.service.db.hand_over(owed_ids(outcome), guild_id)
+            await hand_over(self.service.db, owed_ids(outcome), guild_id)
         except Exception:
             log.warning("could not hand a page's move over to the bots now; they deliver it within seconds")
 

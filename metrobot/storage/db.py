@@ -39,7 +39,6 @@ from .rows import COLUMNS, JSON_COLUMNS, Conflict, Duplicate, GameRow, NewerSche
 from .schema import MIGRATIONS, statements
 from .sql import BIGINT, Driver, Tx, one_row
 from .tournaments import TournamentQueries
-from .wakeup import WakeQueries
 from .web import WebQueries
 
 CLOCK_LEASE = 60.0  # seconds a process has to act on a turn clock it claimed
@@ -63,7 +62,6 @@ class Database(
     HealthQueries,
     WebQueries,
     TournamentQueries,
-    WakeQueries,
     PrivacyQueries,
     ReminderQueries,
     FarewellQueries,

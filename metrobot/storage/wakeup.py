@@ -2,7 +2,7 @@
 
 A play page served by `python -m metrobot web` commits a move and its outbox items as every
 move does; that process has no Discord connection, so it hands the items over (`hand_over`:
-its own claim on them is let go, so any bot may take them at once) and wakes the bots:
+its own claim on them is let go, so any bot may take them at once: `hand_over`) and wakes the bots:
 
 * PostgreSQL: `NOTIFY metrobot_owed, '<server id>'` — delivered to every listening process
   when the hand-over commits (the notice is part of its transaction). Each bot keeps one
@@ -34,25 +34,22 @@ HANDED_OVER = "delivered_at IS NULL AND claim IS NULL AND not_before IS NULL"
 Wake = Callable[[str], None]  # called with the server's id ("" when unknown: any bot)
 
 
-class WakeQueries:
-    driver: Any
+async def hand_over(db: Any, ids: list[int], guild_id: str | None) -> None:
+    """Let go of this process's claim on these outbox items of `db` (a Database) and wake the bots."""
+    if not ids:
+        return
+    marks = ",".join("?" * len(ids))
+    async with db.driver.transaction() as tx:
+        await tx.execute(f"UPDATE outbox SET claim = NULL WHERE id IN ({marks}) AND delivered_at IS NULL", *ids)
+        if db.driver.dialect == "postgres":
+            await tx.execute("SELECT pg_notify(?, ?)", CHANNEL, guild_id or "")
 
-    async def hand_over(self, ids: list[int], guild_id: str | None) -> None:
-        """Let go of this process's claim on these outbox items and wake the bots."""
-        if not ids:
-            return
-        marks = ",".join("?" * len(ids))
-        async with self.driver.transaction() as tx:
-            await tx.execute(f"UPDATE outbox SET claim = NULL WHERE id IN ({marks}) AND delivered_at IS NULL", *ids)
-            if self.driver.dialect == "postgres":
-                await tx.execute("SELECT pg_notify(?, ?)", CHANNEL, guild_id or "")
 
-    async def listen_owed(self, wake: Wake) -> Listener:
-        """Call `wake(server id)` whenever something is handed over, until `close()`."""
-        listener = _PostgresListener(self.driver.url, wake) if self.driver.dialect == "postgres" else None
-        listener = listener or _SQLitePoller(self, wake)
-        await listener.start()
-        return listener
+async def listen_owed(db: Any, wake: Wake) -> Listener:
+    """Call `wake(server id)` whenever something is handed over in `db`, until `close()`."""
+    listener = _PostgresListener(db.driver.url, wake) if db.driver.dialect == "postgres" else _SQLitePoller(db, wake)
+    await listener.start()
+    return listener
 
 
 class Listener:
