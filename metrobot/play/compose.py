@@ -120,7 +120,7 @@ class Composer:
             if over:
                 status = language.t("The game is over.")
             elif my_turn:
-                status = menu.heading if menu else ""
+                status = ""  # (the composer's heading says it)
             elif can_change:
                 status = language.t("You have already decided this round; it resolves when everyone has.")
                 status += " " + svc._prompt(plugin, state, row, mention=False, language=language)

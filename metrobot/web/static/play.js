@@ -107,10 +107,12 @@
   // ---------------------------------------------------------------- what the service sent
   function show(next) {
     const wasMine = board.my_turn;
+    if (el("news").textContent === words.zoomed) el("news").textContent = "";
     board = next;
     root.dataset.moves = String(board.moves);
     root.dataset.steps = board.steps.join(";");
     el("status").textContent = board.status;
+    el("status").hidden = !board.status;
     el("h-compose").textContent = board.heading;
     el("summary").textContent = board.summary;
     const hand = el("hand-section");
