@@ -36,6 +36,7 @@ from .speech import CatalogueTranslator
 from .standings import standings_commands
 from .tournaments import tournament_group
 from .tree import MetroTree
+from .wakeup import Waker
 
 log = logging.getLogger("metrobot.discord")
 
@@ -82,6 +83,7 @@ class Metro(_BotBase):
         self._closing: asyncio.Task | None = None
         self.operations: Operations | None = None
         self.web: Any = None  # the web pages' server, when this process serves them
+        self.waker: Waker | None = None  # woken by moves made on pages served elsewhere
         self._closed = False
         self._shut = asyncio.Event()  # set by close(): a start-up waiting to try Discord again gives up
         self._setting_up = False  # setup_hook has begun: a failure from here on is not retried by start()
@@ -172,11 +174,18 @@ class Metro(_BotBase):
             from ..web.serve import WebServer
 
             self.web = WebServer(
-                self.service, self.settings.web_host, self.settings.web_port, self.settings.web_base_url
+                self.service,
+                self.settings.web_host,
+                self.settings.web_port,
+                self.settings.web_base_url,
+                announce=self.deliver,  # (a move confirmed on a play page is announced from here)
             )
             await self.web.start()
         elif self.settings.web_base_url:
             self.service.web_base = self.settings.web_base_url
+            # Pages in processes of their own: a move made there wakes this bot (see wakeup.py).
+            self.waker = Waker(self)
+            await self.waker.start()
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A box a person typed into comes back as a modal submit, which discord.py routes
@@ -298,6 +307,8 @@ class Metro(_BotBase):
             await self.operations.stop()
         if self.web is not None:
             await self.web.stop()
+        if self.waker is not None:
+            await self.waker.stop()
         await super().close()  # type: ignore[misc]
         if self.service is not None:
             self.service.painter.close()

@@ -22,6 +22,7 @@ from typing import ClassVar
 import discord
 
 from ..service import Controls
+from . import playlinks
 from .composer import COMPOSER_ITEMS, composer
 from .following import FOLLOW_ITEMS
 from .messages import bot_of, clip, guarded
@@ -112,10 +113,11 @@ class PlayButton(
                     if self.op == "hint"
                     else bot.service.menu(channel, user, [], game_id=self.gid, preview=True)
                 )
-                content, view, attachments = composer(menu, speaker(interaction))
+                link = await playlinks.for_person(bot, user, speaker(interaction), game_id=self.gid)
+                content, view, attachments = composer(menu, speaker(interaction), link=link)
                 await interaction.followup.send(content, view=view, files=attachments, ephemeral=True)
             elif self.op == "hand":
-                await bot.deliver(channel, await bot.service.hand(channel, user), interaction)
+                await bot.deliver(channel, await playlinks.hand(bot, channel, user, speaker(interaction)), interaction)
             else:
                 await bot.deliver(channel, await bot.service.board(channel, user), interaction)
 

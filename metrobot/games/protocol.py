@@ -27,6 +27,7 @@ from ..i18n import N_ as N_  # re-exported: engines mark their texts with N_
 
 Action = dict[str, Any]
 Event = dict[str, Any]
+WITHDRAW = "withdraw"  # the action taking back a sealed decision (see `Game.can_withdraw`)
 
 
 @dataclass(frozen=True)
@@ -234,6 +235,13 @@ class Game(ABC):
 
     def seats_of(self, state: Any, /, person: str) -> list[str]:
         return [seat for seat in self.seats(state) if self.owner(state, seat) == person]
+
+    # A simultaneous game may let a player take back a decision they sealed while the round
+    # is still open (the others have not all decided): the action {"type": WITHDRAW} is logged
+    # like any other, and the seat owes a decision again. Games that don't say so never allow it.
+    def can_withdraw(self, state: Any, seat: str) -> bool:
+        """Whether `seat` may take back its sealed decision now."""
+        return False
 
     def validate_options(self, options: dict[str, Any], n_players: int) -> dict[str, Any]:
         """Complete and check options for a game of `n_players`; raise BadInput if wrong."""

@@ -10,7 +10,6 @@ import asyncio
 from dataclasses import replace
 from typing import Any
 
-from ..games import BadInput, RuleError, get_plugin
 from ..games.plugin import GamePlugin
 from ..i18n import me
 from ..metrics import AI_DECISIONS, AI_SECONDS, timed
@@ -18,68 +17,18 @@ from ..storage import Conflict, GameRow, Person
 from .automatic import next_automatic, play_automatic
 from .backwindow import button, hold_calls, offer
 from .coach import coach, fitting
-from .core import sentence, title
 from .outcome import Menu, Message, Outcome, Refused
 from .pace import Pace
 from .people import People
+from .preview import shown_after
 from .rating import game_result, rate
-from .rulespages import rules_pointer
+from .rethink import changed_decision, withdrawn
+from .steps import Steps
 from .time_off import is_away, quiet_until
 from .unrated import hints_on
 
 
-class Turns(People, Pace):
-    def _apply_steps(self, plugin: GamePlugin, state: Any, seat: str, steps: list[str]) -> tuple[Any, list, list]:
-        """Parse and apply a player's steps; refuse the lot if any is illegal."""
-        game = plugin.game
-        actions, events = [], []
-        for i, step in enumerate(steps):
-            if seat not in game.to_move(state):
-                raise Refused(
-                    me().t(
-                        "Step {number} ('{step}') comes after your turn ended; nothing was played.",
-                        number=i + 1,
-                        step=step,
-                    )
-                )
-            try:
-                action = plugin.parse(state, seat, step)
-                state, evs = game.apply(state, seat, action)
-            except (RuleError, BadInput) as exc:
-                reason = sentence(exc.in_language(me()))
-                if len(steps) > 1:
-                    said = me().t(
-                        "Step {number} ('{step}'): {reason} Nothing was played.", number=i + 1, step=step, reason=reason
-                    )
-                else:
-                    said = me().t("{reason} Nothing was played.", reason=reason)
-                pointer = rules_pointer(plugin, exc, me())
-                raise Refused(f"{said}\n{pointer}" if pointer else said) from None
-            actions.append(action)
-            events.extend(evs)
-        return state, actions, events
-
-    def _check_kind(self, row: GameRow, kind: str | None, command: str | None) -> None:
-        """A game's own command used in a channel playing another game."""
-        if kind is not None and row.game != kind:
-            mine, theirs = title(get_plugin(kind), me()), title(self._plugin(row), me())
-            if command:
-                raise Refused(
-                    me().t(
-                        "{command} is for {game}; this channel plays {other}. Use `/play` or the buttons.",
-                        command=f"`/{me().p('command name', command)}`",
-                        game=mine,
-                        other=theirs,
-                    )
-                )
-            raise Refused(
-                me().t(
-                    "That command is for {game}; this channel plays {other}. Use `/play` or the buttons.",
-                    game=mine,
-                    other=theirs,
-                )
-            )
-
+class Turns(Steps, People, Pace):
     async def menu(
         self,
         channel_id: str,
@@ -91,9 +40,11 @@ class Turns(People, Pace):
         preview: bool = False,
         kind: str | None = None,
         typed: str | None = None,
+        again: bool = False,
     ) -> Menu:
         """The next steps after `prefix`; with `typed`, a step written as `/play` takes it
-        (in any of the bot's languages) is added to the prefix first, or refused with its rule."""
+        (in any of the bot's languages) is added to the prefix first, or refused with its rule;
+        `again`: composed in place of the person's sealed decision (see rethink.py)."""
         row = await self._open(channel_id, game_id=game_id)
         self._check_kind(row, kind, None)
         if moves is not None and moves != row.moves:
@@ -102,6 +53,8 @@ class Turns(People, Pace):
         game = plugin.game
         state = self._state(plugin, row)
         self._seated(row, user_id)
+        if again:
+            state = withdrawn(plugin, state, user_id)[0]
         seat = self._acting_seat(plugin, state, user_id)
         if len(prefix) > plugin.max_steps:
             raise Refused(me().t("Too many steps."))
@@ -112,12 +65,26 @@ class Turns(People, Pace):
                 raise Refused(me().t("Your steps so far end your turn: confirm them, or undo one first."))
             step = self._typed_step(plugin, after, seat, typed)
             return await self.menu(
-                channel_id, user_id, [*prefix, step], moves=moves, game_id=game_id, preview=preview, kind=kind
+                channel_id,
+                user_id,
+                [*prefix, step],
+                moves=moves,
+                game_id=game_id,
+                preview=preview,
+                kind=kind,
+                again=again,
             )
         entries = plugin.menu(after, seat, plugin.choices(after, seat, me()), me()) if owed else []
         summary = plugin.summarise(state, seat, prefix, me()) if prefix else ""
         image = (
-            await self._image(plugin, after, row, user_id, language=me(), vision=await self._vision_of(user_id))
+            await self._image(
+                plugin,
+                shown_after(plugin, state, seat, prefix),  # (never what the move's end reveals)
+                row,
+                user_id,
+                language=me(),
+                vision=await self._vision_of(user_id),
+            )
             if preview
             else None
         )
@@ -139,14 +106,6 @@ class Turns(People, Pace):
             hints=hints_on(row) and owed,
         )
 
-    def _typed_step(self, plugin: GamePlugin, state: Any, seat: str, typed: str) -> str:
-        """The code of the step a person typed, if it is legal now (else the rule against it)."""
-        text = " ".join(str(typed).split())[:200]
-        if not text:
-            raise Refused(me().t("No move given."))
-        self._apply_steps(plugin, state, seat, [text])  # refused with its rule when it is not legal
-        return plugin.code(state, seat, plugin.parse(state, seat, text))
-
     async def play(
         self,
         channel_id: str,
@@ -157,9 +116,10 @@ class Turns(People, Pace):
         game_id: int | None = None,
         kind: str | None = None,
         command: str | None = None,
+        again: bool = False,
     ) -> Outcome:
         """Play steps for the person (typed or coded); all of them or none. A move of someone
-        away ends their time away."""
+        away ends their time away. `again`: in place of their sealed decision (see rethink.py)."""
         if not steps:
             raise Refused(me().t("No move given."))
         person = await self.db.person(user_id)
@@ -181,10 +141,14 @@ class Turns(People, Pace):
             seat_row = self._seated(row, user_id)
             if seat_row.auto:
                 raise Refused(me().t("You left this game; the automatic player plays your seat."))
+            before, taken, undone = state, [], []
+            if again:
+                state, was, action, undone = withdrawn(plugin, state, user_id)
+                taken = [(was, action, user_id)]
             seat = self._acting_seat(plugin, state, user_id)
-            before = state
             state, actions, events = self._apply_steps(plugin, state, seat, steps)
-            logged = [(seat, a, user_id) for a in actions]
+            logged = taken + [(seat, a, user_id) for a in actions]
+            events = undone + events
             outcome = await self._advance(
                 row, plugin, state, logged, events=events, before=before, actor=user_id, own=True
             )
@@ -361,7 +325,7 @@ class Turns(People, Pace):
             )
             if new_turn and not over:
                 out.dms += self._turn_dms(plugin, row, owed, people)
-        elif actor is not None and game.simultaneous:
+        elif actor is not None and game.simultaneous and not changed_decision(events):
             waiting = ", ".join(row.names.get(u, u) for u in self._owed_people(plugin, state, row))
             # The round's number makes every such notice unique (see recovery's look for copies).
             out.public.append(

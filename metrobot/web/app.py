@@ -14,6 +14,7 @@ Routes:
     /s/{guild}/{sig}/   (/s/{guild}/ when public)   a server
     /p/{guild}/{user}/{sig}/               a person on a server
     /p/{guild}/{user}/{sig}/chart-{lang}-{tag}.png   their rating chart
+    /play/{id}/{user}/{sig}/ (live, compose, confirm, picture/…)   one person's seat (see play.py)
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import jinja2
 from aiohttp import web
 
 from ..i18n import lang
-from . import images, pages
+from . import images, pages, play
 from .pages import SERVICE
 from .reader import chosen, helpers
 
@@ -97,8 +98,10 @@ async def static(request: web.Request) -> web.StreamResponse:
     return web.FileResponse(path, headers={"Cache-Control": "public, max-age=3600"})
 
 
-def make_app(service: Any) -> web.Application:
-    """The web pages of `service` (a GameService whose `web_base` says where they are served)."""
+def make_app(service: Any, announce: Any = None) -> web.Application:
+    """The web pages of `service` (a GameService whose `web_base` says where they are served);
+    `announce(channel id, outcome)`: how a move made on a play page reaches Discord where the
+    pages run inside the bot (elsewhere the bots are woken through the database)."""
     app = web.Application(middlewares=[guarded], client_max_size=4096)
     app[SERVICE] = service
     app[images.KEPT] = OrderedDict()
@@ -132,4 +135,5 @@ def make_app(service: Any) -> web.Application:
     app.router.add_get(person, pages.slash)
     app.router.add_get(person + "/", pages.person)
     app.router.add_get(person + "/chart-" + language + "-{tag:[0-9a-f]{8}}.png", images.chart)
+    play.add_routes(app, service, announce)
     return app

@@ -23,12 +23,13 @@ log = logging.getLogger("metrobot.web")
 class WebServer:
     """The pages of one service on host:port (port 0: any free one, then `port` says which)."""
 
-    def __init__(self, service: Any, host: str, port: int, base_url: str | None = None):
+    def __init__(self, service: Any, host: str, port: int, base_url: str | None = None, announce: Any = None):
         self.service, self.host, self.port, self.base_url = service, host, port, base_url
+        self.announce = announce  # (the bot's delivery, where the pages run inside it: see make_app)
         self._runner: web.AppRunner | None = None
 
     async def start(self) -> None:
-        self._runner = web.AppRunner(make_app(self.service), access_log=None)
+        self._runner = web.AppRunner(make_app(self.service, self.announce), access_log=None)
         await self._runner.setup()
         await web.TCPSite(self._runner, self.host, self.port).start()
         if self.port == 0:

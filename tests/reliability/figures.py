@@ -6,7 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 CRASH = "test_crash_suite"
-RACES = ("test_one_process", "test_two_processes_on_one_database", "test_one_decision_per_round_in_flip_and_write")
+RACES = (
+    "test_one_process",
+    "test_two_processes_on_one_database",
+    "test_one_decision_per_round_in_flip_and_write",
+    "test_the_page_and_discord_at_once",
+)
 BAD_INPUT = "test_bad_input_changes_nothing_and_is_answered_privately"
 SECRECY = "test_no_secret_reaches_anyone_it_does_not_belong_to["
 THROUGH_DISCORD = "test_secrets_stay_secret_through_discord["

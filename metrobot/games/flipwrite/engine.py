@@ -23,6 +23,9 @@ One action uses the face-up card once on the player's own sheet:
       wagon, the number of distinct lines serving it.
   free ride                {"type": "free", "station": "<station id>"}
       Crosses any empty station; fills no window. "station": null lets the ride go.
+  taking a decision back   {"type": "withdraw"}
+      Allowed while the player's sealed decision waits for the others (`can_withdraw`): it
+      is forgotten, and the player owes one again.
 
 The action type must match the card. A chosen line must have an empty window. With the
 special-stations variant each special station marked (by a number, express or transfer
@@ -57,7 +60,7 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from ..protocol import N_, Action, BadInput, Event, Game, RuleError, Term, is_object
+from ..protocol import N_, WITHDRAW, Action, BadInput, Event, Game, RuleError, Term, is_object
 from ..rng import Rng
 from . import determinize as _determinize
 from . import scoring
@@ -166,6 +169,12 @@ class FlipWrite(Game):
     def is_over(self, state: FlipState) -> bool:
         return state.phase == FINISHED
 
+    def can_withdraw(self, state: FlipState, seat: str) -> bool:
+        """A sealed decision may be taken back until the round resolves (the last one sealed
+        resolves it at once, so an open round is one where someone still owes theirs)."""
+        pending = state.pending.get(seat)
+        return state.phase == PLAYING and pending is not None and pending.sealed
+
     def legal_actions(self, state: FlipState, player: str) -> list[Action]:
         if player not in state.players or not state.owes(player):
             return []
@@ -183,6 +192,13 @@ class FlipWrite(Game):
                 "sitting_out",
                 hint="The others play on until theirs are filled too.",
             )
+        if action.get("type") == WITHDRAW:
+            if not self.can_withdraw(state, player):
+                raise RuleError(
+                    "your decision can no longer be taken back: you have not sealed one this round.", "withdraw"
+                )
+            pending = {p: d for p, d in state.pending.items() if p != player}
+            return replace(state, pending=pending), [{"type": "withdrawn", "player": player, "visible_to": [player]}]
         decision = take_step(
             state.map, state.card_in_play(), state.special, state.sheets[player], state.pending.get(player), action
         )

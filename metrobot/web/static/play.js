@@ -1,0 +1,353 @@
+// metrobot's play page: one person's seat, played by tapping the board.
+// No rule lives here: the service lists the legal steps (with where each is tapped on the
+// picture), says what they do, draws the preview and plays the move; this script shows what
+// it is sent and sends back the codes it listed. No framework, no inline script.
+"use strict";
+
+(function () {
+  const root = document.getElementById("play");
+  const dataBlock = document.getElementById("play-data");
+  if (!root || !dataBlock) return;
+  const POLL_MS = 3000;
+  const token = document.querySelector('meta[name="play-token"]').getAttribute("content");
+  const lang = root.getAttribute("data-lang");
+  const words = {
+    yourTurn: root.getAttribute("data-t-your-turn"),
+    zoomed: root.getAttribute("data-t-zoomed"),
+    unreachable: root.getAttribute("data-t-unreachable"),
+    cancelled: root.getAttribute("data-t-cancelled"),
+    over: root.getAttribute("data-t-over"),
+    example: root.getAttribute("data-t-example"),
+  };
+  const viewport = document.getElementById("play-viewport");
+  const stage = document.getElementById("stage");
+  const layer = document.getElementById("targets");
+  const chooser = document.getElementById("chooser");
+  const chooserSteps = document.getElementById("chooser-steps");
+  const offboard = document.getElementById("offboard");
+  const el = function (id) { return document.getElementById(id); };
+  let board = JSON.parse(dataBlock.textContent);
+  let spots = [];
+  let busy = false;
+  let focusIndex = 0;
+  let chooserFrom = null;
+  const baseTitle = document.title;
+  const shown = window.metroPlayView(viewport, stage, {
+    root: root,
+    chooser: chooser,
+    size: function () { return board.size; },
+    mine: function () { return board.my_turn; },
+    canTap: function () { return !busy && board.my_turn; },
+    spots: function () { return spots; },
+    choose: function (spot) { choose(spot, spot.button); },
+    crowd: function (steps, spot) { openChooser(steps, spot, spot.button); },
+    zoomed: function () { el("news").textContent = words.zoomed; },
+  });
+  const view = shown.view;
+  const place = shown.place;
+
+  // ---------------------------------------------------------------- talking to the service
+  function address(path) { return path + "?lang=" + encodeURIComponent(lang); }
+
+  async function post(path, body) {
+    const answer = await fetch(address(path), {
+      method: "POST",
+      credentials: "omit",
+      cache: "no-store",
+      headers: { "Content-Type": "application/json", "X-Play-Token": token },
+      body: JSON.stringify(body),
+    });
+    let data = null;
+    try { data = await answer.json(); } catch (error) { data = null; }
+    return { status: answer.status, data: data || {} };
+  }
+
+  // Requests go one at a time, in the order they were asked for; a body may be a function,
+  // read when its turn comes (a step is added to the steps shown then).
+  let queue = Promise.resolve();
+  function ask(path, body, after) {
+    const run = function () { return send(path, typeof body === "function" ? body() : body, after); };
+    queue = queue.then(run, run);
+    return queue;
+  }
+
+  async function send(path, body, after) {
+    busy = true;
+    root.setAttribute("aria-busy", "true");
+    root.dataset.state = "busy";
+    try {
+      const got = await post(path, body);
+      if (got.status === 200) {
+        after(got.data);
+      } else if (got.status === 409 || got.status === 400) {
+        say(got.data.error || words.unreachable);
+        if (got.data.board) show(got.data.board);
+        else if (got.data.over) finished();
+      } else {
+        say(words.unreachable);
+      }
+    } catch (error) {
+      say(words.unreachable);
+    } finally {
+      busy = false;
+      root.removeAttribute("aria-busy");
+      if (root.dataset.state === "busy") root.dataset.state = "ready";
+    }
+  }
+
+  function compose(steps, extra) {
+    return ask("compose", function () {
+      const body = { moves: board.moves, steps: typeof steps === "function" ? steps() : steps, again: board.again };
+      return Object.assign(body, extra || {});
+    }, function (data) { say(""); show(data.board); });
+  }
+
+  function say(text) { el("said").textContent = text || ""; }
+
+  // ---------------------------------------------------------------- what the service sent
+  function show(next) {
+    const wasMine = board.my_turn;
+    if (el("news").textContent === words.zoomed) el("news").textContent = "";
+    board = next;
+    root.dataset.moves = String(board.moves);
+    root.dataset.steps = board.steps.join(";");
+    el("status").textContent = board.status;
+    el("status").hidden = !board.status;
+    el("h-compose").textContent = board.heading;
+    el("summary").textContent = board.summary;
+    const hand = el("hand-section");
+    hand.hidden = !board.hand;
+    el("hand").textContent = board.hand || "";
+    const scores = el("scores");
+    scores.textContent = "";
+    board.scores.forEach(function (s) {
+      const tr = document.createElement("tr");
+      const th = document.createElement("th");
+      th.scope = "row";
+      th.textContent = s.name;
+      const td = document.createElement("td");
+      td.textContent = String(s.score);
+      tr.append(th, td);
+      scores.append(tr);
+    });
+    if (board.note) say(board.note);
+    if (!wasMine && board.my_turn) {
+      el("news").textContent = words.yourTurn;
+      document.title = "● " + baseTitle;
+    } else if (!board.my_turn) {
+      el("news").textContent = "";
+      document.title = baseTitle;
+    }
+    const parts = words.example.split("\x1f");
+    el("typed-example").textContent = board.example ? parts[0] + board.example + (parts[1] || "") : "";
+    el("typed").hidden = !board.my_turn || board.complete;
+    el("undo").disabled = !board.steps.length;
+    el("cancel").disabled = !board.steps.length && !board.again;
+    el("confirm").disabled = !board.can_submit;
+    el("change").hidden = !board.can_change;
+    picture();
+    targets();
+  }
+
+  function picture() {
+    let img = el("picture");
+    if (!board.picture) { if (img) img.remove(); return; }
+    if (!img) {
+      img = document.createElement("img");
+      img.id = "picture";
+      img.draggable = false;
+      stage.append(img);
+    }
+    img.alt = board.alt;
+    img.width = board.size[0];
+    img.height = board.size[1];
+    if (img.getAttribute("src") !== board.picture) {
+      root.dataset.picture = "loading";
+      img.setAttribute("src", board.picture);
+    }
+  }
+
+  function finished() {
+    board.targets = [];
+    board.my_turn = false;
+    el("status").textContent = words.over;
+    el("typed").hidden = true;
+    ["undo", "cancel", "confirm"].forEach(function (id) { el(id).disabled = true; });
+    targets();
+    root.dataset.over = "true";
+  }
+
+  // ---------------------------------------------------------------- targets
+  function targets() {
+    // (a keyboard user whose target was just replaced goes on from the first new one)
+    const active = document.activeElement;
+    const refocus = !!active && (layer.contains(active) || chooser.contains(active) || offboard.contains(active));
+    closeChooser(false);
+    const byBox = new Map();
+    const beside = [];
+    board.targets.forEach(function (t) {
+      if (!t.box) { beside.push(t); return; }
+      const key = t.box.join(",");
+      if (!byBox.has(key)) byBox.set(key, { box: t.box, steps: [] });
+      byBox.get(key).steps.push(t);
+    });
+    spots = Array.from(byBox.values());
+    spots.forEach(function (s) { s.cx = s.box[0] + s.box[2] / 2; s.cy = s.box[1] + s.box[3] / 2; });
+    const heights = spots.map(function (s) { return s.box[3]; }).sort(function (a, b) { return a - b; });
+    const band = Math.max(16, heights.length ? heights[heights.length >> 1] : 16);
+    spots.sort(function (a, b) { return Math.floor(a.cy / band) - Math.floor(b.cy / band) || a.cx - b.cx; });
+    layer.textContent = "";
+    spots.forEach(function (spot, i) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "target" + (spot.steps.length > 1 ? " shared" : "");
+      button.tabIndex = i === 0 ? 0 : -1;
+      button.setAttribute("aria-label", spot.steps.map(function (t) { return t.label; }).join(" · "));
+      if (spot.steps.length > 1) button.setAttribute("aria-haspopup", "dialog");
+      if (spot.steps.length === 1) button.dataset.code = spot.steps[0].code;
+      else button.dataset.codes = spot.steps.map(function (t) { return t.code; }).join(" ");
+      button.addEventListener("click", function () { choose(spot, button); });
+      button.addEventListener("focus", function () { focusIndex = i; shown.reveal(spot); });
+      spot.button = button;
+      layer.append(button);
+    });
+    focusIndex = 0;
+    layer.hidden = !spots.length;
+    offboard.textContent = "";
+    beside.forEach(function (t) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = t.label;
+      button.dataset.code = t.code;
+      button.addEventListener("click", function () { step(t.code); });
+      offboard.append(button);
+    });
+    offboard.hidden = !beside.length;
+    if (refocus) {
+      const next = spots.length ? spots[0].button : offboard.querySelector("button") || el("confirm");
+      next.focus({ preventScroll: true });
+    }
+    place();
+    if (root.dataset.picture !== "loading") root.dataset.state = "ready";
+  }
+
+  function step(code) {
+    closeChooser(false);
+    compose(function () { return board.steps.concat([code]); }).then(shown.frame);
+  }
+
+  function choose(spot, from) {
+    if (spot.steps.length === 1) step(spot.steps[0].code);
+    else openChooser(spot.steps, spot, from);
+  }
+
+  // ---------------------------------------------------------------- the chooser at a shared spot
+  function openChooser(steps, spot, from) {
+    chooserSteps.textContent = "";
+    steps.forEach(function (t) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = t.label;
+      button.dataset.code = t.code;
+      button.addEventListener("click", function () { step(t.code); });
+      chooserSteps.append(button);
+    });
+    chooserFrom = from || null;
+    chooser.hidden = false;
+    const w = viewport.clientWidth, h = viewport.clientHeight;
+    const px = view.x + spot.cx * view.s, py = view.y + spot.cy * view.s;
+    const cw = Math.min(chooser.offsetWidth, w), ch = Math.min(chooser.offsetHeight, h);
+    chooser.style.left = Math.max(0, Math.min(w - cw, px - cw / 2)) + "px";
+    chooser.style.top = (py + 24 + ch <= h ? py + 24 : Math.max(0, py - 24 - ch)) + "px";
+    root.dataset.chooser = "open";
+    const first = chooserSteps.querySelector("button");
+    if (first) first.focus({ preventScroll: true });
+  }
+
+  function closeChooser(refocus) {
+    if (chooser.hidden) return;
+    chooser.hidden = true;
+    delete root.dataset.chooser;
+    if (refocus && chooserFrom && document.body.contains(chooserFrom)) chooserFrom.focus({ preventScroll: true });
+    chooserFrom = null;
+  }
+  el("chooser-close").addEventListener("click", function () { closeChooser(true); });
+  chooser.addEventListener("keydown", function (e) {
+    if (e.key === "Escape") { e.preventDefault(); closeChooser(true); }
+  });
+
+  // ---------------------------------------------------------------- keyboard: the targets as a list
+  layer.addEventListener("keydown", function (e) {
+    if (!spots.length) return;
+    let k = focusIndex;
+    if (e.key === "ArrowRight" || e.key === "ArrowDown") k = Math.min(spots.length - 1, k + 1);
+    else if (e.key === "ArrowLeft" || e.key === "ArrowUp") k = Math.max(0, k - 1);
+    else if (e.key === "Home") k = 0;
+    else if (e.key === "End") k = spots.length - 1;
+    else return;
+    e.preventDefault();
+    spots[focusIndex].button.tabIndex = -1;
+    spots[k].button.tabIndex = 0;
+    spots[k].button.focus({ preventScroll: true });
+  });
+
+  // ---------------------------------------------------------------- the composer's buttons
+  el("change").addEventListener("click", function () { compose([], { again: true }); });
+  el("undo").addEventListener("click", function () { compose(function () { return board.steps.slice(0, -1); }); });
+  el("cancel").addEventListener("click", function () {
+    ask("compose", function () { return { moves: board.moves, steps: [], again: false }; }, function (data) {
+      show(data.board);
+      say(words.cancelled);
+    });
+  });
+  el("confirm").addEventListener("click", function () {
+    ask("confirm", function () { return { moves: board.moves, steps: board.steps, again: board.again }; }, function (data) {
+      if (data.board) show(data.board); else finished();
+      say(data.said || "");
+    });
+  });
+  el("typed").addEventListener("submit", function (e) {
+    e.preventDefault();
+    const input = el("typed-step");
+    const text = input.value.trim();
+    if (!text) return;
+    ask("compose", function () {
+      return { moves: board.moves, steps: board.steps, typed: text, again: board.again };
+    }, function (data) {
+      input.value = "";
+      say("");
+      show(data.board);
+    });
+  });
+
+  // ---------------------------------------------------------------- following the game
+  async function follow() {
+    if (busy || document.hidden || root.dataset.over) return;
+    try {
+      const answer = await fetch(address("live"), { cache: "no-cache", credentials: "omit" });
+      if (answer.status === 404) { finished(); return; }
+      if (!answer.ok) return;
+      const now = await answer.json();
+      if (now.version === board.version || busy) return;
+      // The game moved (another player, a clock): the steps so far are kept if they still are
+      // legal there, else the page starts again from the position as it is.
+      await ask("compose", function () { return { moves: now.moves, steps: board.steps, again: board.again }; }, function (data) {
+        show(data.board);
+      });
+      if (board.moves !== now.moves && board.steps.length) await compose([]);
+    } catch (error) {
+      // the bot is away for a moment: the next look tries again
+    }
+  }
+  window.setInterval(follow, POLL_MS);
+
+  stage.addEventListener("load", function () {
+    root.dataset.picture = "loaded";
+    if (!busy) root.dataset.state = "ready";
+  }, true);
+  const first = el("picture");
+  if (first && first.complete) root.dataset.picture = "loaded";
+  board.my_turn = !board.my_turn; // (so that the first show() announces a turn that is waiting)
+  show(JSON.parse(dataBlock.textContent));
+  shown.resize();
+})();

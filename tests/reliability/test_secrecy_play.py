@@ -1,0 +1,190 @@
+"""Secrecy of the play page (issue 44): it shows one person their own view — their hand, their
+sealed decision — and nothing of anyone else's secrets.
+
+Seeded games of every kind are played through the service; every few moves, for each seated
+person (the one to move and the others), the play page is rendered for the game as it is and
+for a twin that differs only in what that person may not see (`secrecy_model`: others' hands,
+others' sealed decisions, the pile, the generator): its HTML, the JSON of the composer after
+one of its steps, and the pictures must be the same (the link's signature and the page's token,
+which name a server key each database makes at random, are written as placeholders first). A
+fault test lets a secret through on purpose and sees the comparison catch it.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from metrobot.games import all_plugins, get_plugin
+from metrobot.play import access
+from metrobot.service import GameService, fixed_seeds
+from metrobot.storage import Database
+from metrobot.web import make_app
+
+from .badinput_world import drawable
+from .secrecy_model import model
+from .sizes import scale
+
+pytestmark = pytest.mark.timeout(3600)
+GUILD = "730000000000000001"
+PEOPLE = [("830000000000000001", "Ann"), ("830000000000000002", "Bob"), ("830000000000000003", "Cy")]
+KINDS = [p.name for p in all_plugins()]
+OPTIONS = {"flipwrite": {"map": "berlin"}}
+EVERY = scale(6, 3)  # moves between two comparisons
+LONGEST = scale(40, 10**6)  # moves into a game the everyday run goes (the full run: to the end)
+TOKEN = re.compile(r'name="play-token" content="([^"]+)"')
+
+
+async def page_of(service: GameService, client: TestClient, row, user: str, turn: list[str]) -> tuple:
+    """The play page of `user` (HTML, its picture, the composer after its first step and that
+    picture, and after each step of `turn`, the whole turn this person plays next, if it is
+    theirs), with the link's signature and the token written as placeholders."""
+    path = await access.path(service, row, user)
+    sig = path.rstrip("/").rsplit("/", 1)[1]
+    game_sig = (await service.game_path(row)).rstrip("/").rsplit("/", 1)[1]
+    html = await (await client.get(path + "?lang=en")).text()
+    token = TOKEN.search(html).group(1)
+    out = [html]
+    picture = re.search(r'id="picture" src="([^"]+)"', html)
+    if picture:
+        out.append(await (await client.get(path + picture.group(1))).read())
+    first = re.search(r'"targets": \[\{"code": "([^"]+)"', html)
+    if first:
+        moves = int(re.search(r'"moves": (\d+)', html).group(1))
+        answer = await client.post(
+            path + "compose?lang=ko", json={"moves": moves, "steps": [first.group(1)]}, headers={"X-Play-Token": token}
+        )
+        body = await answer.text()
+        out.append(body)
+        shown = re.search(r'"picture": "([^"]+)"', body)
+        if shown:
+            out.append(await (await client.get(path + shown.group(1))).read())
+        for k in range(1, len(turn) + 1):
+            answer = await client.post(
+                path + "compose?lang=en", json={"moves": moves, "steps": turn[:k]}, headers={"X-Play-Token": token}
+            )
+            body = await answer.text()
+            out.append(body)
+            shown = re.search(r'"picture": "([^"]+)"', body)
+            if shown:
+                out.append(await (await client.get(path + shown.group(1))).read())
+    return tuple(
+        x.replace(sig, "SIG").replace(game_sig, "GAMESIG").replace(token, "TOKEN") if isinstance(x, str) else x
+        for x in out
+    )
+
+
+async def twin_page(kind: str, row, state, user: str, images: bool, turn: list[str]) -> tuple:
+    """The play page of `user` for a game held in `state`, by a service holding only that."""
+    db = await Database(":memory:").open()
+    try:
+        service = GameService(db, images=images, seeds=lambda: 1, clock=lambda: 1_800_000_000.0)
+        made = await db.create_game(
+            channel_id=row.channel_id,
+            guild_id=GUILD,
+            game=kind,
+            host=row.seats[0],
+            options=row.options,
+            seed=1,
+            max_seats=row.max_seats,
+            turn_clock=row.turn_clock,
+        )
+        await db.update(
+            made,
+            status="active",
+            seats=list(row.seats),
+            state=get_plugin(kind).game.to_json(state),
+            deadline=1_800_003_600.0,
+            waiting=row.waiting,
+        )
+        service.web_base = "http://127.0.0.1"
+        async with TestClient(TestServer(make_app(service))) as client:
+            return await page_of(service, client, await db.game(made.id), user, turn)
+    finally:
+        service.painter.close()
+        await db.close()
+
+
+async def next_turns(service: GameService, channel: str, rnd: random.Random) -> dict[str, list[str]]:
+    """The whole turn (its steps) each person owed a decision will play next."""
+    row = await service.db.open_game(channel)
+    out = {}
+    for user in list(row.waiting) if row is not None and row.status == "active" else []:
+        prefix: list[str] = []
+        menu = await service.menu(channel, user, prefix)
+        while not menu.complete:
+            prefix.append(rnd.choice(menu.choices).code)
+            menu = await service.menu(channel, user, prefix)
+        out[user] = prefix
+    return out
+
+
+async def play_and_compare(kind: str, number: int, images: bool, leak=None) -> dict[str, int]:
+    counts = {"pages": 0, "differing": 0}
+    rnd = random.Random(f"play:{kind}:{number}")
+    db = await Database(":memory:").open()
+    service = GameService(db, seeds=fixed_seeds(number), images=False, clock=lambda: 1_800_000_000.0)
+    secrets = model(kind)
+    channel = f"93000000000000{number:04d}"
+    players = 3 if kind != "flipwrite" else 2
+    try:
+        await service.new_game(channel, GUILD, PEOPLE[0][0], PEOPLE[0][1], kind, OPTIONS.get(kind, {}), players)
+        for user, name in PEOPLE[1:players]:
+            await service.join(channel, user, name)
+        await service.start(channel, PEOPLE[0][0])
+        moves = 0
+        turns = await next_turns(service, channel, rnd)
+        while (row := await db.open_game(channel)) is not None and row.status == "active":
+            for user, prefix in list(turns.items())[:1]:
+                await service.play(channel, user, prefix)
+            turns = await next_turns(service, channel, rnd)
+            moves += 1
+            row = await db.game(row.id)
+            if moves % EVERY or row.status != "active":
+                continue
+            if moves > LONGEST:
+                break
+            state = service._state(get_plugin(kind), row)
+            shown = images and moves % (2 * EVERY) == 0
+            for user, _ in PEOPLE[:players]:
+                twin, changed = secrets.twin(state, user, rnd)
+                turn = turns.get(user, [])
+                mine = await twin_page(kind, row, leak(state) if leak else state, user, shown, turn)
+                theirs = await twin_page(kind, row, twin, user, shown, turn)
+                counts["pages"] += 1
+                counts["differing"] += changed
+                assert mine == theirs, f"{kind} #{number}: {user}'s play page depends on another's secret"
+    finally:
+        service.painter.close()
+        await db.close()
+    return counts
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_the_play_page_shows_nothing_of_others_secrets(kind, report):
+    totals = {"pages": 0, "differing": 0}
+    n = scale(1, 50)
+    for number in range(n):
+        for key, value in (await play_and_compare(kind, number, drawable(kind))).items():
+            totals[key] += value
+    report.update(games=n, **totals)
+    assert totals["pages"] > 0
+    if kind != "underground":  # (its only secret is the pile's order: a twin always differs there)
+        assert totals["differing"] > 0
+
+
+async def test_the_comparison_sees_a_secret_let_out():
+    """A page drawn from a state whose secret shows (the seed, put into the scores) differs from
+    its twin's: the comparison above would catch a play page that shows one."""
+
+    def leak(state):
+        game = get_plugin("metromania").game
+        data = game.to_json(state)
+        data["scores"] = dict.fromkeys(data["scores"], data["seed"] % 97)
+        return game.from_json(data)
+
+    with pytest.raises(AssertionError, match="depends on another's secret"):
+        await play_and_compare("metromania", 0, False, leak=leak)

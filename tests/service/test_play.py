@@ -1,0 +1,171 @@
+"""Playing on the board through the service (issue 44, `metrobot/play`): the same legal steps, in
+the same order and words, as the composer; a target or a button beside the board for every one;
+the same refusals; the version check; a changed decision in flip-and-write; who may play."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from metrobot import games
+from metrobot.games import all_plugins, get_plugin
+from metrobot.i18n import lang
+from metrobot.play import Pass, Play, Stale, access, play_link
+from metrobot.service import GameService, Refused, fixed_seeds
+from metrobot.storage import Database
+from tests.toygame import PLUGIN as TOY
+
+GUILD = "750000000000000001"
+ANN, BOB = "850000000000000001", "850000000000000002"
+KINDS = [p.name for p in all_plugins()]
+
+
+@pytest.fixture
+async def service():
+    db = await Database(":memory:").open()
+    svc = GameService(db, seeds=fixed_seeds(8))
+    svc.web_base = "http://127.0.0.1"
+    yield svc
+    svc.painter.close()
+    await db.close()
+
+
+async def new_game(svc, channel: str, kind: str, options: dict | None = None):
+    await svc.new_game(channel, GUILD, ANN, "Ann", kind, options or {}, 2)
+    await svc.join(channel, BOB, "Bob")
+    await svc.start(channel, ANN)
+    return await svc.db.open_game(channel)
+
+
+def contains(box, point) -> bool:
+    x, y, w, h = box
+    return x <= point[0] < x + w and y <= point[1] < y + h
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_every_step_is_a_target_or_a_button_and_its_centre_is_that_step(service, kind):
+    """Over seeded games of every kind: the page's steps are the composer's (codes, order,
+    words); a box's centre lies in that box and in no other spot's; the board's size is the
+    picture's."""
+    from io import BytesIO
+
+    from PIL import Image
+
+    play = Play(service)
+    row = await new_game(service, "950000000000000001", kind)
+    rnd = random.Random(kind)
+    en = lang("en")
+    checked = 0
+    for _ in range(6):
+        row = await service.db.game(row.id)
+        if row.status != "active":
+            break
+        user = row.waiting[0]
+        steps: list[str] = []
+        while True:
+            board = await play.compose(Pass(row.id, user), row, en, moves=row.moves, steps=steps)
+            menu = await service.menu(row.channel_id, user, steps)
+            assert [(t.code, t.label) for t in board.targets] == [(c.code, c.label) for c in menu.choices]
+            assert board.summary == menu.summary and board.complete == menu.complete
+            picture = await play.picture(Pass(row.id, user), row, board.picture.removeprefix("picture/"), en)
+            assert Image.open(BytesIO(picture)).size == tuple(board.size)
+            spots = {t.box for t in board.targets if t.box}
+            for target in board.targets:
+                if target.box is None:
+                    continue
+                x, y, w, h = target.box
+                centre = (x + w / 2, y + h / 2)
+                assert contains(target.box, centre)
+                assert [b for b in spots if contains(b, centre)] == [target.box], (kind, target)
+                checked += 1
+            if not board.targets:
+                break
+            steps.append(rnd.choice(board.targets).code)
+        await service.play(row.channel_id, user, steps)
+    assert checked > 0
+
+
+async def test_a_game_without_geometry_has_every_step_beside_the_board(service):
+    games.register(TOY)
+    try:
+        row = await new_game(service, "950000000000000002", TOY.name)
+        board = await Play(service).compose(Pass(row.id, row.waiting[0]), row, lang("en"))
+        assert board.targets and all(t.box is None for t in board.targets)
+    finally:
+        games.unregister(TOY.name)
+
+
+async def test_refusals_are_the_composers_and_a_stale_position_is_told(service):
+    play = Play(service)
+    row = await new_game(service, "950000000000000003", "underground")
+    user = row.waiting[0]
+    other = BOB if user == ANN else ANN
+    ko = lang("ko")
+    with pytest.raises(Refused) as page:
+        await play.compose(Pass(row.id, user), row, ko, moves=row.moves, steps=["no such gap"])
+    from metrobot.i18n import reading
+
+    with reading(ko), pytest.raises(Refused) as composer:
+        await service.menu(row.channel_id, user, ["no such gap"])
+    assert str(page.value) == str(composer.value)
+    with pytest.raises(Refused, match="Waiting for: "):
+        await play.compose(Pass(row.id, other), row, lang("en"), moves=row.moves, steps=["p:red:1"])
+    with pytest.raises(Stale):
+        await play.compose(Pass(row.id, user), row, lang("en"), moves=row.moves + 1)
+    board = await play.compose(Pass(row.id, user), row, lang("en"))
+    said = await play.play(Pass(row.id, user), row, lang("en"), moves=row.moves, steps=[board.targets[0].code])
+    assert said.startswith("Saved")
+    with pytest.raises(Stale):  # (the same page again: the game has moved on)
+        await play.play(Pass(row.id, user), row, lang("en"), moves=row.moves, steps=[board.targets[1].code])
+
+
+async def test_a_sealed_decision_is_changed_until_the_round_resolves(service):
+    play = Play(service)
+    row = await new_game(service, "950000000000000004", "flipwrite", {"map": "berlin"})
+    first = await play.compose(Pass(row.id, ANN), row, lang("en"))
+    await play.play(Pass(row.id, ANN), row, lang("en"), moves=row.moves, steps=[first.targets[0].code])
+    row = await service.db.game(row.id)
+    sealed = await play.compose(Pass(row.id, ANN), row, lang("en"))
+    assert not sealed.my_turn and sealed.can_change
+    again = await play.compose(Pass(row.id, ANN), row, lang("en"), again=True)
+    assert again.my_turn and again.again and again.targets
+    code = again.targets[-1].code
+    await play.play(Pass(row.id, ANN), row, lang("en"), moves=row.moves, steps=[code], again=True)
+    actions = [a["action"] for a in await service.db.actions(row.id)]
+    assert len(actions) == 3 and actions[1] == {"type": "withdraw"}
+    row = await service.db.game(row.id)
+    await service.play(row.channel_id, BOB, [(await service.menu(row.channel_id, BOB, [])).choices[0].code])
+    row = await service.db.game(row.id)
+    assert not (await play.compose(Pass(row.id, ANN), row, lang("en"))).can_change  # (resolved: a new round)
+    with pytest.raises(Refused):
+        await service.menu(row.channel_id, BOB, [], again=True)  # (Bob has not decided this round)
+    state = service._state(get_plugin("flipwrite"), row)
+    assert state.rounds == 1  # the round resolved with Ann's second decision
+    from metrobot.gamelog import GameLog
+
+    log = GameLog(row.game, row.seed, [s.user_id for s in row.seats], row.options, await service.db.actions(row.id))
+    assert get_plugin("flipwrite").game.to_json(log.replay()) == row.state  # (the log replays to the game)
+
+
+async def test_who_may_play(service):
+    row = await new_game(service, "950000000000000005", "metromania")
+    path = await access.path(service, row, ANN)
+    sig = path.strip("/").rsplit("/", 1)[1]
+    assert (await access.opened(service, row.id, ANN, sig))[0] == Pass(row.id, ANN)
+    for args in ((row.id, BOB, sig), (row.id, ANN, sig[:-1] + "x"), (row.id + 1, ANN, sig)):
+        with pytest.raises(access.Refusal):
+            await access.opened(service, *args)
+    label, url = await play_link(service, row.id, ANN, lang("ko"))
+    assert url.endswith(path) and label == lang("ko").p("button", "🖐 Play on the board")
+    assert await play_link(service, row.id, "someone else") is None
+    await service.leave(row.channel_id, BOB)  # (the automatic player takes Bob's seat)
+    assert await play_link(service, row.id, BOB) is None
+    bob_path = await access.path(service, row, BOB)
+    with pytest.raises(access.Refusal):
+        await access.opened(service, row.id, BOB, bob_path.strip("/").rsplit("/", 1)[1])
+    await service.abort(row.channel_id, ANN, manager=True)
+    with pytest.raises(access.Refusal):
+        await access.opened(service, row.id, ANN, sig)
+    service.web_base = None
+    assert await play_link(service, row.id, ANN) is None
