@@ -4,8 +4,8 @@ the zoom, the chooser, `state` "ready" once an answer is shown and its picture l
 sleep.
 
 A tap goes to the centre of the target's box on screen. A target outside the visible part of the
-board is brought into view first as a person would drag it there (here: by focusing it, which
-pans the board without a tap). Each tap is recorded as what it did: "step" (the step was added),
+board is brought into view first as a person would drag it there (here: by focusing it without
+the browser's own scrolling, which pans the board without a tap). Each tap is recorded as what it did: "step" (the step was added),
 "zoom" (several targets were under the finger: the view zoomed in) or "chooser" (a spot shared by
 several steps opened its chooser), so tests and the benchmark can count them.
 """
@@ -86,7 +86,7 @@ async def tap_step(page: Any, code: str, taps: Taps) -> None:
         else:
             await page.locator("#play-viewport").scroll_into_view_if_needed()
             if not await page.evaluate(IN_VIEW, target):
-                await page.evaluate("(sel) => document.querySelector(sel).focus()", target)
+                await page.evaluate("(sel) => document.querySelector(sel).focus({preventScroll: true})", target)
                 await page.wait_for_function(IN_VIEW, arg=target)
             box = await page.locator(target).bounding_box()
         if await _tap_at(page, box, taps) == "step":

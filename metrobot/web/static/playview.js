@@ -97,12 +97,18 @@ window.metroPlayView = function (viewport, stage, hooks) {
     }
   }
 
+  function holds(outer, inner) {
+    return outer[0] <= inner[0] && outer[1] <= inner[1] &&
+      outer[0] + outer[2] >= inner[0] + inner[2] && outer[1] + outer[3] >= inner[1] + inner[3];
+  }
+
   // A tap: the spot whose hit area (its box, at least HIT × HIT CSS pixels) holds it; where
   // several do, the view zooms in until they are HIT apart, and at the closest zoom a chooser
   // lists them all.
   function tap(clientX, clientY) {
+    // (the targets are where the person sees them even while a focused one's scroll is undone)
     const box = viewport.getBoundingClientRect();
-    const tx = clientX - box.left, ty = clientY - box.top;
+    const tx = clientX - box.left + viewport.scrollLeft, ty = clientY - box.top + viewport.scrollTop;
     const hits = hooks.spots().filter(function (spot) {
       const w = Math.max(spot.box[2] * view.s, HIT), h = Math.max(spot.box[3] * view.s, HIT);
       const sx = view.x + spot.cx * view.s, sy = view.y + spot.cy * view.s;
@@ -114,9 +120,13 @@ window.metroPlayView = function (viewport, stage, hooks) {
       return w >= HIT && h >= HIT && Math.abs(tx - view.x - spot.cx * view.s) <= w / 2 &&
         Math.abs(ty - view.y - spot.cy * view.s) <= h / 2;
     });
-    if (hits.length === 1 || inside.length === 1) {
-      const spot = hits.length === 1 ? hits[0] : inside[0];
-      hooks.choose(spot);
+    // A finger-sized box holding the tap is meant, unless a smaller target's hit area is there
+    // too; of boxes inside one another (a station within a wider cell), the innermost.
+    const innermost = inside.length === hits.length ? inside.filter(function (spot) {
+      return inside.every(function (other) { return other === spot || holds(other.box, spot.box); });
+    }) : [];
+    if (hits.length === 1 || innermost.length === 1) {
+      hooks.choose(hits.length === 1 ? hits[0] : innermost[0]);
       return;
     }
     if (view.s < maxScale() - 1e-6) {
