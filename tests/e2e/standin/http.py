@@ -11,7 +11,7 @@ from typing import Any
 from aiohttp import web
 
 from .basics import _ApiError, _json_dumps
-from .constants import _KEY_CHANNEL, _KEY_HANDLE, _KEY_TOKEN, API_PREFIX, log
+from .constants import _KEY_BEARER, _KEY_CHANNEL, _KEY_HANDLE, _KEY_TOKEN, API_PREFIX, log
 from .model import _Rejection
 
 
@@ -29,6 +29,7 @@ class HttpMixin:
             ("GET", "/users/{user_id}", self._r_user),
             ("GET", "/applications/@me", self._r_application),
             ("GET", "/oauth2/applications/@me", self._r_application),
+            ("GET", "/applications/{app_id}/activity-instances/{instance_id}", self._r_activity_instance),
             ("GET", "/applications/{app_id}/commands", self._r_list_commands),
             ("PUT", "/applications/{app_id}/commands", self._r_put_commands),
             ("POST", "/applications/{app_id}/commands", self._r_post_command),
@@ -125,6 +126,9 @@ class HttpMixin:
         self.request_log.append((time.monotonic(), method, path))
         body: Any = None
         try:
+            if method == "POST" and path == "/oauth2/token":  # a form, and the app's own credentials
+                self.captured.append((method, path, request.query_string, request.content_type, None))
+                return await self._r_oauth_token(request)
             for route_method, pattern, handler in self._routes:
                 if route_method != method:
                     continue
@@ -132,8 +136,10 @@ class HttpMixin:
                 if match is None:
                     continue
                 if not path.startswith(("/interactions/", "/webhooks/")):
-                    auth = request.headers.get("Authorization", "")
-                    if auth != f"Bot {self.token}":
+                    bearer = self._bearer_user(request, path)  # a person's OAuth2 token (the Activity)
+                    if bearer is not None:
+                        request[_KEY_BEARER] = bearer
+                    elif request.headers.get("Authorization", "") != f"Bot {self.token}":
                         raise _ApiError(401, 0, "401: Unauthorized")
                 try:
                     body, uploads = await self._read_body(request)
@@ -142,6 +148,7 @@ class HttpMixin:
                     # nothing arrived, as on Discord; not a fault of the stand-in.
                     log.info("Discord stand-in: %s %s: the client went away while sending", method, path)
                     return web.Response(status=499)
+                self.captured.append((method, path, request.query_string, request.content_type, body))
                 return await handler(request, body, uploads, **match.groupdict())
             line = f"{method} {API_PREFIX}{path}" + (f"?{request.query_string}" if request.query_string else "")
             self.unknown_requests.append(line)

@@ -10,6 +10,7 @@ from typing import Any
 
 from aiohttp import web
 
+from .activities import ActivityMixin
 from .basics import _Signal
 from .connections import _GatewayConnection, _Session
 from .constants import API_PREFIX, BOT_PERMISSIONS, DEFAULT_TOKEN, log
@@ -44,6 +45,7 @@ class DiscordStandIn(
     AppRoutesMixin,
     InteractionRoutesMixin,
     ChannelRoutesMixin,
+    ActivityMixin,
 ):
     """The stand-in server plus its controller API (see the package docstring)."""
 
@@ -107,6 +109,9 @@ class DiscordStandIn(
         self.internal_errors: list[str] = []
         self.rejections: collections.deque = collections.deque(maxlen=500)
         self.request_log: collections.deque = collections.deque(maxlen=2000)
+        # (method, path, query, content type, body) of the bot's REST requests, for the spec check
+        self.captured: collections.deque = collections.deque(maxlen=20000)
+        self._init_activities()
 
         self.port: int | None = None
         self._runner: web.AppRunner | None = None
