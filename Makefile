@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test test-repeat reliability bench bench-ai example-image rules-pages browser web-screenshots docs clean
+.PHONY: run test test-repeat reliability bench bench-ai example-image rules-pages browser web-screenshots docs clean discord-sdk
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,12 @@ browser:
 	@[ -x /usr/lib/chromium/chromium-headless-shell ] || [ -n "$$CHROMIUM_PATH" ] || [ "$$(id -u)" -ne 0 ] || \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 	   chromium-headless-shell >/dev/null) || echo "could not install chromium-headless-shell: the browser tests will skip"
+
+# Discord's Embedded App SDK for the Activity's page, vendored from the npm registry at the version
+# pinned in tools/discord_sdk.py (npm pack, checked against the registry's sha512, modules copied
+# with their licence and a SHA256SUMS that a test compares). Only when changing that version.
+discord-sdk: $(VENV)/.dev-installed
+	$(BIN)/python -m tools.discord_sdk refresh
 
 # The screenshots of the web pages in the docs (docs/web), taken by the browser tests. The
 # Korean and Japanese pages need Debian's fonts-noto-cjk and fonts-noto-color-emoji (else: boxes).

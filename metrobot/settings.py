@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,9 +33,16 @@ class Settings:
     web_port: int | None = None  # the web pages on this port (None: off; 0: any free port)
     web_host: str = "127.0.0.1"
     web_base_url: str | None = None  # the pages' address as readers reach them (a reverse proxy's)
+    activity_client_id: str | None = None  # the Discord application's OAuth2 client id (the Activity)
+    activity_client_secret: str | None = field(default=None, repr=False)  # its client secret (never logged)
     retention_days: float = 30.0  # a server that removed the bot keeps its data this long
     operator_contact: str | None = None  # how people reach whoever runs the bot (/privacy, PRIVACY.md)
     privacy_url: str | None = None  # where the full privacy policy is published
+
+    @property
+    def activity(self) -> bool:
+        """Whether the board runs as a Discord Activity: its client id and secret are both set."""
+        return bool(self.activity_client_id and self.activity_client_secret)
 
     @property
     def database(self) -> str:
@@ -134,6 +141,8 @@ def load_settings(env_file: str | Path | None = None) -> Settings:
         web_port=_port("METROBOT_WEB_PORT"),
         web_host=os.environ.get("METROBOT_WEB_HOST") or "127.0.0.1",
         web_base_url=_base_url(os.environ.get("METROBOT_WEB_BASE_URL") or None),
+        activity_client_id=_client_id(),
+        activity_client_secret=(os.environ.get("METROBOT_ACTIVITY_CLIENT_SECRET") or "").strip() or None,
         retention_days=_retention(),
         operator_contact=(os.environ.get("METROBOT_OPERATOR_CONTACT") or "").strip() or None,
         privacy_url=(os.environ.get("METROBOT_PRIVACY_URL") or "").strip() or None,
@@ -146,6 +155,13 @@ def _base_url(raw: str | None) -> str | None:
     if not raw.startswith(("http://", "https://")) or "?" in raw or "#" in raw:
         raise SystemExit(f"METROBOT_WEB_BASE_URL must be an http(s):// address without ? or #, got {raw!r}")
     return raw.rstrip("/")
+
+
+def _client_id() -> str | None:
+    raw = (os.environ.get("METROBOT_ACTIVITY_CLIENT_ID") or "").strip()
+    if raw and not (raw.isascii() and raw.isdigit() and len(raw) <= 20):
+        raise SystemExit(f"METROBOT_ACTIVITY_CLIENT_ID must be the application's numeric id, got {raw!r}")
+    return raw or None
 
 
 def _retention() -> float:
