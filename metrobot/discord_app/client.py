@@ -130,7 +130,11 @@ class Metro:
             from ..web.serve import WebServer
 
             self.web = WebServer(
-                self.service, self.settings.web_host, self.settings.web_port, self.settings.web_base_url
+                self.service,
+                self.settings.web_host,
+                self.settings.web_port,
+                self.settings.web_base_url,
+                settings=self.settings,  # (the Discord Activity's client id and secret, if set)
             )
             await self.web.start()
         elif self.settings.web_base_url:

@@ -14,6 +14,7 @@ Routes:
     /s/{guild}/{sig}/   (/s/{guild}/ when public)   a server
     /p/{guild}/{user}/{sig}/               a person on a server
     /p/{guild}/{user}/{sig}/chart-{lang}-{tag}.png   their rating chart
+    /activity/…                            the board as a Discord Activity (see activity.py)
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ import jinja2
 from aiohttp import web
 
 from ..i18n import lang
-from . import images, pages
+from . import activity, images, pages
+from .discordauth import DiscordAuth
 from .pages import SERVICE
 from .reader import chosen, helpers
 
@@ -69,6 +71,9 @@ async def guarded(request: web.Request, handler: Handler) -> web.StreamResponse:
         log.exception("web page %s failed", request.path[:80].split("/")[1:2])
         response = _plain(request, 500)
     response.headers.update(HEADERS)
+    if activity.framed(request.path):  # the Activity's routes: Discord may frame them, nobody else
+        response.headers["Content-Security-Policy"] = activity.CSP
+        del response.headers["X-Frame-Options"]
     response.headers.setdefault("Cache-Control", "no-store")
     return response
 
@@ -97,8 +102,9 @@ async def static(request: web.Request) -> web.StreamResponse:
     return web.FileResponse(path, headers={"Cache-Control": "public, max-age=3600"})
 
 
-def make_app(service: Any) -> web.Application:
-    """The web pages of `service` (a GameService whose `web_base` says where they are served)."""
+def make_app(service: Any, auth: DiscordAuth | None = None) -> web.Application:
+    """The web pages of `service` (a GameService whose `web_base` says where they are served);
+    with `auth` (the application's OAuth2 client), the board as a Discord Activity too."""
     app = web.Application(middlewares=[guarded], client_max_size=4096)
     app[SERVICE] = service
     app[images.KEPT] = OrderedDict()
@@ -132,4 +138,5 @@ def make_app(service: Any) -> web.Application:
     app.router.add_get(person, pages.slash)
     app.router.add_get(person + "/", pages.person)
     app.router.add_get(person + "/chart-" + language + "-{tag:[0-9a-f]{8}}.png", images.chart)
+    activity.add_routes(app, auth, static)
     return app
