@@ -18,6 +18,7 @@ from ..service import Outcome, fixed_seeds
 from ..settings import Settings
 from ..storage import Database
 from ..tournaments.service import TournamentService
+from .activity import register_entry_point, sync_with_entry_point
 from .commands import game_group, look_commands
 from .composer import typed_step
 from .controls import DYNAMIC_ITEMS, unknown_control
@@ -109,8 +110,9 @@ class Metro:
             guild = discord.Object(self.settings.dev_guild)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
+            await register_entry_point(self)
         else:
-            await self.tree.sync()
+            await sync_with_entry_point(self.tree, self)  # (the app launcher's Entry Point kept or made)
         # What a crash left owed is delivered now, over HTTP, while the gateway connects, and
         # as soon as the claims a dead process held run out (later at every tick of the turn clock).
         self._recovery = asyncio.create_task(deliver_on_start(self))
@@ -120,6 +122,12 @@ class Metro:
             self.operations = Operations(self, self.settings.metrics_host, self.settings.metrics_port)
             await self.operations.start()
         await self._start_web()
+        # "▶ Play on the board" under turn posts: the Activity, or the board in a browser.
+        self.service.board_play = self.settings.activity or self.service.web_base is not None
+        if self.settings.activity_client_id and not self.settings.activity:
+            log.warning(
+                "METROBOT_ACTIVITY_CLIENT_ID is set without METROBOT_ACTIVITY_CLIENT_SECRET: the Activity is off"
+            )
         log.info("metrobot ready: database %s (schema %d)", self.db.path, self.db.schema_version)
 
     async def _start_web(self) -> None:

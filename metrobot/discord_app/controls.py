@@ -9,6 +9,7 @@ working after a restart and nothing lives only in memory.
   mb:bt:…, mb:tp:…                          the board as text (see textboard.py)
   mb:tn:<tournament>:<stage>:join|leave|start   a tournament's sign-up (see tourney_buttons.py)
   mb:fg:<user>:<issued>                     /me forget's confirmation (see privacy.py)
+  mb:a:<game>                               ▶ Play on the board: the Activity (see activity.py)
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import ClassVar
 import discord
 
 from ..service import Controls
+from .activity import ACTIVITY_ITEMS, LaunchButton
 from .composer import COMPOSER_ITEMS, composer
 from .messages import bot_of, clip, guarded
 from .pages import PAGE_ITEMS, pages_view
@@ -131,10 +133,21 @@ def controls_view(controls: Controls) -> discord.ui.View:
             view.add_item(PlayButton(controls.game_id, controls.moves, "hint", controls.hint_label))
         view.add_item(PlayButton(controls.game_id, controls.moves, "hand", controls.mine_label))
         view.add_item(PlayButton(controls.game_id, controls.moves, "board", controls.board_label))
+        if controls.tap_label:
+            view.add_item(LaunchButton(controls.game_id, controls.tap_label))
     return view
 
 
-OURS = (LobbyButton, PlayButton, TournamentButton, *COMPOSER_ITEMS, *PAGE_ITEMS, *TEXT_ITEMS, *PRIVACY_ITEMS)
+OURS = (
+    LobbyButton,
+    PlayButton,
+    TournamentButton,
+    *ACTIVITY_ITEMS,
+    *COMPOSER_ITEMS,
+    *PAGE_ITEMS,
+    *TEXT_ITEMS,
+    *PRIVACY_ITEMS,
+)
 
 
 def _none_of(items: tuple[type, ...]) -> str:

@@ -9,6 +9,7 @@ import discord
 
 from ..service import Message, Outcome
 from ..storage import DatabaseUnavailable
+from .activity import LaunchButton
 from .controls import controls_view
 from .messages import Bot, allowed, clip, files, log_failure, send_reply
 from .speech import speaker
@@ -94,11 +95,9 @@ async def edit(client: Bot, channel: discord.abc.Messageable, message: Message) 
     done = []
     # The status message carries the game's "🌐 Open in browser" link (a link button: no custom
     # id, so nothing to route after a restart), made again with every edit of it.
-    link = (
-        await client.service.status_link(message.owed.game_id)
-        if message.edit == "status" and message.owed is not None and message.owed.game_id is not None
-        else None
-    )
+    status = message.edit == "status" and message.owed is not None and message.owed.game_id is not None
+    link = await client.service.status_link(message.owed.game_id) if status else None
+    tap = await client.service.tap_label(message.owed.game_id) if status else None
     for message_id, text in await client.service.edits(message):
         target = channel.get_partial_message(int(message_id))  # type: ignore[attr-defined]
         try:
@@ -107,7 +106,7 @@ async def edit(client: Bot, channel: discord.abc.Messageable, message: Message) 
             else:
                 await target.edit(
                     content=clip(text),
-                    view=link_view(*link) if link else None,
+                    view=status_view(message.owed.game_id if status else 0, link, tap),
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
             done.append(message_id)
@@ -119,6 +118,16 @@ async def edit(client: Bot, channel: discord.abc.Messageable, message: Message) 
 def link_view(label: str, url: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=label[:80], url=url))
+    return view
+
+
+def status_view(game_id: int, link: tuple[str, str] | None, tap: str | None) -> discord.ui.View | None:
+    """The status message's buttons: "▶ Play on the board" (the Activity, or the board in a
+    browser) and the game's page in a browser, each where it is on."""
+    view = link_view(*link) if link else None
+    if tap:
+        view = view or discord.ui.View(timeout=None)
+        view.add_item(LaunchButton(game_id, tap))
     return view
 
 

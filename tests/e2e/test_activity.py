@@ -1,0 +1,110 @@
+"""The board as a Discord Activity, launched through Discord (the stand-in): the Entry Point
+command registered with the sync, "▶ Play on the board" under turn posts and on the status
+message answering with LAUNCH_ACTIVITY (type 12), in a channel and in a tournament table's
+thread; without the Activity the same button hands out the board in a browser, privately."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import pytest_asyncio
+from harness import make_bot
+from players import Table
+
+pytestmark = pytest.mark.timeout(120)
+SECRET = "e2e-client-secret"
+
+
+@pytest_asyncio.fixture
+async def activity_bot(standin, run_client, tmp_path):
+    standin.enable_activities(SECRET)
+    client = make_bot(
+        str(tmp_path / "activity.sqlite3"),
+        web_port=0,
+        api_base=standin.api_base,
+        activity_client_id=str(standin.application_id),
+        activity_client_secret=SECRET,
+    )
+    await run_client(client)
+    await standin.wait_for_commands("game")
+    return client
+
+
+def tap_button(message) -> dict | None:
+    return next((c for c in message.all_components() if str(c.get("custom_id", "")).startswith("mb:a:")), None)
+
+
+async def status_with_tap(table: Table):
+    """The game's status message, once its edit carries the buttons."""
+    status = next(m for m in table.public() if m.posted_custom_ids() and "mb:l:" in m.posted_custom_ids()[0])
+    for _ in range(200):  # (the status edit follows the start's posts)
+        if tap_button(status):
+            return status
+        await asyncio.sleep(0.05)
+    raise AssertionError("the status message never got its ▶ Play on the board")
+
+
+async def test_the_buttons_launch_the_activity(standin, activity_bot):
+    entry = standin.entry_point()
+    assert entry is not None and entry["handler"] == 2 and entry["name"] == "launch"
+    assert entry["description"] == "Play this channel's game on the board"
+    ann, bob = standin.add_member(name="Ann"), standin.add_member(name="Bob")
+    table = Table(standin, standin.create_channel("tube"), activity_bot.settings.db_path, seed=3)
+    await table.open(ann, "underground", [bob], players=2)
+    await table.posted()
+    turn = table.last_play_message()
+    button = tap_button(turn)
+    assert button["label"] == "▶ Play on the board"
+    handle = await standin.click(bob, turn, button["custom_id"])
+    assert (await handle.wait_response()).type == 12
+    instance = standin.instance(handle.activity_instance)
+    assert instance["location"]["channel_id"] == str(table.channel) and instance["users"] == [str(bob)]
+    status = await status_with_tap(table)
+    handle = await standin.click(ann, status, tap_button(status)["custom_id"])
+    assert (await handle.wait_response()).type == 12
+    assert standin.instance(handle.activity_instance)["users"] == [str(bob), str(ann)]  # (the same instance)
+    assert not [r for r in standin.rejections if r.path.startswith("/interactions/")]
+
+
+async def test_a_restart_keeps_the_entry_point_and_the_button(standin, run_client, activity_bot, tmp_path):
+    """The sync carries the Entry Point every time (Discord refuses to drop it: 50240)."""
+    await run_client.stop(activity_bot)
+    again = make_bot(
+        activity_bot.settings.db_path,
+        web_port=0,
+        api_base=standin.api_base,
+        activity_client_id=str(standin.application_id),
+        activity_client_secret=SECRET,
+    )
+    await run_client(again)
+    await standin.wait_for_commands("game")
+    assert standin.entry_point()["handler"] == 2
+    assert not [r for r in standin.rejections if r.status == 400 and "commands" in r.path]
+
+
+async def test_without_the_activity_the_button_hands_out_the_browser(standin, run_client, tmp_path):
+    standin.enable_activities("portal-only")  # enabled in the portal, but not set up in the bot
+    client = make_bot(str(tmp_path / "plain.sqlite3"), web_port=0)
+    await run_client(client)
+    await standin.wait_for_commands("game")
+    assert standin.entry_point() is not None  # Discord's default Entry Point was kept, not dropped
+    ann, bob = standin.add_member(name="Ann"), standin.add_member(name="Bob")
+    table = Table(standin, standin.create_channel("tube"), client.settings.db_path, seed=3)
+    await table.open(ann, "underground", [bob], players=2)
+    await table.posted()
+    turn = table.last_play_message()
+    handle = await standin.click(bob, turn, tap_button(turn)["custom_id"])
+    reply = await handle.wait_message()
+    assert handle.response.type == 5 and reply.ephemeral and f"http://127.0.0.1:{client.web.port}/" in reply.content
+
+
+async def test_no_web_pages_no_button(standin, run_client, tmp_path):
+    client = make_bot(str(tmp_path / "none.sqlite3"))
+    await run_client(client)
+    await standin.wait_for_commands("game")
+    ann, bob = standin.add_member(name="Ann"), standin.add_member(name="Bob")
+    table = Table(standin, standin.create_channel("tube"), client.settings.db_path, seed=3)
+    await table.open(ann, "underground", [bob], players=2)
+    await table.posted()
+    assert tap_button(table.last_play_message()) is None and standin.entry_point() is None
