@@ -8,7 +8,9 @@ of `vision` (a key of `vision.py`: "off", a colour-vision deficiency or a mix of
 here, named by the game's plug-in (`GamePlugin.renderer`), and answer
 `image(view, viewer, names, lang, vision="off")` and `final(view, names, lang,
 vision="off")`; shared look (fonts, colours, text fitting) is in `style.py`. A package may also answer `prewarm_steps()`:
-what it can draw ahead when a worker starts (see `prewarm_steps` below). Every PNG is
+what it can draw ahead when a worker starts (see `prewarm_steps` below); `size(view, viewer,
+names, lang, vision)`: the board picture's size without drawing it; and `targets(view, viewer,
+steps, names, lang, vision)`: where each step is tapped on that picture (see `board_targets`). Every PNG is
 indexed colour, its palette made from the image (`png.py`: under a third of the bytes,
 no visible change); `lossless=True` gives truecolour, for comparison and for tests of exact
 pixels. No `discord` import here: the bot attaches the bytes.
@@ -27,6 +29,7 @@ from metrobot.games import get_plugin
 from metrobot.i18n import EN, Lang, lang
 
 from .png import encode_png
+from .targets import Box
 from .vision import palette_key
 
 
@@ -75,6 +78,62 @@ def render_png(
 ) -> bytes | None:
     image = render_image(game, state, viewer, names, lang, vision)
     return None if image is None else encode_png(image, lossless=lossless)
+
+
+def board_targets(
+    game: Any,
+    state: Any,
+    viewer: str,
+    codes: list[str],
+    names: dict[str, str] | None = None,
+    lang: Lang | str = EN,
+    vision: str = "off",
+    *,
+    seat: str | None = None,
+) -> tuple[tuple[int, int], list[Box | None]]:
+    """The picture's size (the same as `render_image(game, state, viewer, names, lang,
+    vision).size`) and, for each code (a legal step of `viewer` in `state`, as
+    `plugin.choices(state, seat, lang)` lists them), where it is tapped on that picture: a box
+    (x, y, width, height), or None for a step with no spot on the board (forgo, no bonus,
+    pass, a tied route...), which a page shows as a button beside the board. Codes that share
+    a spot (two colours in one gap, one marker letter or another) get the same box: a page
+    opens a small chooser there. The boxes keep the hit rules of `targets.py`: at least
+    `MIN_SIDE` pixels a side, inside the picture, and no box holds another spot's centre.
+
+    `seat`: whose steps the codes are, where a person plays several seats (a variant where
+    one person runs two companies); default: `viewer`'s seat that is to move. Each game's image package
+    answers `targets(view, viewer, steps, names, lang, vision)` with `steps` as (code, action)
+    pairs read by the game's plug-in; a package without `targets` puts every step beside
+    the board. The engines know nothing of pixels: the positions come from the code that
+    draws the picture."""
+    plugin = get_plugin(game.name)
+    painter = _painter(game)
+    if painter is None:
+        return (0, 0), [None] * len(codes)
+    engine = plugin.game
+    view = engine.view(state, viewer)
+    language, key = _language(lang), palette_key(vision)
+    measure = getattr(painter, "size", None)
+    if measure is not None:
+        size = tuple(measure(view, viewer, names, language, key))
+    else:
+        size = painter.image(view, viewer, names, language, vision=key).size
+    answer = getattr(painter, "targets", None)
+    if answer is None or not codes:
+        return (size[0], size[1]), [None] * len(codes)
+    who = seat if seat is not None else _seat_of(engine, state, viewer)
+    steps = [(code, plugin.parse(state, who, code)) for code in codes]
+    return (size[0], size[1]), list(answer(view, viewer, steps, names, language, key))
+
+
+def _seat_of(engine: Any, state: Any, viewer: str) -> str:
+    """The seat whose steps `viewer` composes: their own, or (a person with several seats)
+    the one to move."""
+    if viewer in engine.seats(state):
+        return viewer
+    mine = engine.seats_of(state, viewer)
+    moving = [seat for seat in mine if seat in engine.to_move(state)]
+    return (moving or mine or [viewer])[0]
 
 
 def final_images(
@@ -153,7 +212,9 @@ def animation_of_views(
 
 
 __all__ = [
+    "Box",
     "animation_of_views",
+    "board_targets",
     "encode_png",
     "final_images",
     "finals_of_view",

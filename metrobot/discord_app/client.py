@@ -35,6 +35,7 @@ from .speech import CatalogueTranslator
 from .standings import standings_commands
 from .tournaments import tournament_group
 from .tree import MetroTree
+from .wakeup import Waker
 
 log = logging.getLogger("metrobot.discord")
 
@@ -72,6 +73,7 @@ class Metro:
         self._closing: asyncio.Task | None = None
         self.operations: Operations | None = None
         self.web: Any = None  # the web pages' server, when this process serves them
+        self.waker: Waker | None = None  # woken by moves made on pages served elsewhere
         self._closed = False
         self._background: set[asyncio.Task] = set()
 
@@ -142,11 +144,15 @@ class Metro:
                 self.settings.web_host,
                 self.settings.web_port,
                 self.settings.web_base_url,
+                announce=self.deliver,  # (a move confirmed on a play page is announced from here)
                 settings=self.settings,  # (the Discord Activity's client id and secret, if set)
             )
             await self.web.start()
         elif self.settings.web_base_url:
             self.service.web_base = self.settings.web_base_url
+            # Pages in processes of their own: a move made there wakes this bot (see wakeup.py).
+            self.waker = Waker(self)
+            await self.waker.start()
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A box a person typed into comes back as a modal submit, which discord.py routes
@@ -266,6 +272,8 @@ class Metro:
             await self.operations.stop()
         if self.web is not None:
             await self.web.stop()
+        if self.waker is not None:
+            await self.waker.stop()
         await super().close()  # type: ignore[misc]
         if self.service is not None:
             self.service.painter.close()

@@ -21,9 +21,10 @@ from ..games.autoplay import LEVELS
 from ..i18n import OFFERED, me
 from ..service import Outcome, Refused
 from ..storage import Commits, DatabaseUnavailable
+from . import playlinks
 from .accounting import mark
 from .messages import Bot, bot_of, log_failure, unavailable, went_wrong
-from .speech import as_asker
+from .speech import as_asker, speaker
 from .tutorial import start_tutorial
 
 log = logging.getLogger("metrobot.discord")
@@ -315,7 +316,7 @@ def look_commands(bot: Bot) -> list[app_commands.Command]:
     @app_commands.command(name="hand", description="Your secret hand, privately")
     @app_commands.guild_only()
     async def hand(interaction: discord.Interaction) -> None:
-        await run(interaction, lambda: bot.service.hand(*_ids(interaction)))
+        await run(interaction, lambda: playlinks.hand(bot, *_ids(interaction), speaker(interaction)))
 
     @app_commands.command(name="hint", description="A suggestion for your turn (tutorials and games with hints on)")
     @app_commands.guild_only()

@@ -28,6 +28,7 @@ import discord
 
 from ..i18n import EN, N_, Lang
 from ..service import Menu, Refused, menutree
+from . import playlinks
 from .composer_box import MODAL, TypeButton, typed_text
 from .composer_ids import _chosen, _join, _path, _short, _steps
 from .messages import bot_of, clip, files, guarded
@@ -42,10 +43,11 @@ MAX_BUTTON_LABEL = 80
 
 
 def composer(
-    menu: Menu, language: Lang = EN, path: list[int] | None = None
+    menu: Menu, language: Lang = EN, path: list[int] | None = None, link: tuple[str, str] | None = None
 ) -> tuple[str, discord.ui.View, list[discord.File]]:
     """The composer at the level `path` leads to (the top by default), in the language of the
-    person composing (the menu's texts already are)."""
+    person composing (the menu's texts already are); `link`: the "🖐 Play on the board" link
+    button (label, URL) to the same turn on the person's play page."""
     lines = [menu.note] if menu.note else []
     if menu.summary:
         lines += [language.t("**{heading}**: {summary}", heading=menu.heading, summary=menu.summary)]
@@ -83,6 +85,8 @@ def composer(
         view.add_item(TypeButton(menu.game_id, menu.moves, steps, language))
     if menu.hints and not menu.complete:
         view.add_item(HintButton(menu.game_id, menu.moves, steps, language))
+    if link is not None:
+        view.add_item(playlinks.button(*link))
     return clip("\n".join(lines)), view, files([menu.preview] if menu.preview else [])
 
 
@@ -257,7 +261,8 @@ class ComposeButton(
             except Refused:
                 await _show(interaction, speaker(interaction).t("✔ Played."), None, [])
             else:
-                content, view, attachments = composer(menu, speaker(interaction))
+                link = await playlinks.for_person(bot, user, speaker(interaction), game_id=self.gid)
+                content, view, attachments = composer(menu, speaker(interaction), link=link)
                 await _show(
                     interaction, clip(speaker(interaction).t("✔ Played. {next}", next=content)), view, attachments
                 )
@@ -325,7 +330,8 @@ async def _recompose(
             if hint
             else bot.service.menu(channel, user, steps, moves=moves, game_id=gid, preview=preview, typed=typed)
         )
-        content, view, attachments = composer(menu, speaker(interaction), path)
+        link = await playlinks.for_person(bot, user, speaker(interaction), game_id=gid)
+        content, view, attachments = composer(menu, speaker(interaction), path, link)
         await _show(interaction, content, view, attachments if preview else None)
 
     await guarded(interaction, work)

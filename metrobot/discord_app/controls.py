@@ -21,6 +21,7 @@ from typing import ClassVar
 import discord
 
 from ..service import Controls
+from . import playlinks
 from .activity import ACTIVITY_ITEMS, LaunchButton
 from .composer import COMPOSER_ITEMS, composer
 from .messages import bot_of, clip, guarded
@@ -108,10 +109,11 @@ class PlayButton(
                     if self.op == "hint"
                     else bot.service.menu(channel, user, [], game_id=self.gid, preview=True)
                 )
-                content, view, attachments = composer(menu, speaker(interaction))
+                link = await playlinks.for_person(bot, user, speaker(interaction), game_id=self.gid)
+                content, view, attachments = composer(menu, speaker(interaction), link=link)
                 await interaction.followup.send(content, view=view, files=attachments, ephemeral=True)
             elif self.op == "hand":
-                await bot.deliver(channel, await bot.service.hand(channel, user), interaction)
+                await bot.deliver(channel, await playlinks.hand(bot, channel, user, speaker(interaction)), interaction)
             else:
                 await bot.deliver(channel, await bot.service.board(channel, user), interaction)
 

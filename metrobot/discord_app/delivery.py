@@ -9,6 +9,7 @@ import discord
 
 from ..service import Message, Outcome
 from ..storage import DatabaseUnavailable
+from . import playlinks
 from .activity import LaunchButton
 from .controls import controls_view
 from .messages import Bot, allowed, clip, files, log_failure, send_reply
@@ -135,7 +136,12 @@ async def send_dm(client: Bot, user_id: str, message: Message) -> bool:
     """DM a player; False if Discord refused (closed DMs). Either way it is settled."""
     try:
         user = client.get_user(int(user_id)) or await client.fetch_user(int(user_id))
-        await user.send(clip(message.text), files=files(message.files))
+        if message.topic == "turn" and message.owed is not None and message.owed.game_id is not None:
+            # (the turn DM carries the link to play that turn on the board, signed now)
+            link = await playlinks.for_person(client, user_id, game_id=message.owed.game_id)
+            message.links = [link] if link else []
+        view = playlinks.with_links(None, message)
+        await user.send(clip(message.text), files=files(message.files), view=view or discord.utils.MISSING)
         sent = True
     except discord.Forbidden:
         sent = False

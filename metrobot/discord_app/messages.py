@@ -15,6 +15,7 @@ import discord
 from ..service import File, Message, Outcome, Refused
 from ..storage import Commits, DatabaseUnavailable
 from .accounting import mark
+from .playlinks import with_links
 from .speech import as_asker, speaker
 
 if TYPE_CHECKING:
@@ -80,6 +81,9 @@ def allowed(message: Message) -> discord.AllowedMentions:
 
 async def send_reply(interaction: discord.Interaction, message: Message, *, ephemeral: bool = True, **extra) -> None:
     """The answer to whoever asked (private unless asked otherwise, e.g. a public replay)."""
+    view = with_links(extra.pop("view", None), message)
+    if view is not None:
+        extra["view"] = view
     await interaction.followup.send(
         clip(message.text),
         files=files(message.files),

@@ -177,7 +177,8 @@ async def _already_sent(
         return None
     text = clip(message.text)
     async for earlier in channel.history(limit=HISTORY, after=_snowflake(since)):
-        if earlier.author.id == me and earlier.content == text and not earlier.components:
+        # (a message without controls: a turn DM's only button is a link, which has no custom id)
+        if earlier.author.id == me and earlier.content == text and not _custom_ids(earlier):
             return earlier
     return None
 

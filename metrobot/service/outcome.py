@@ -58,6 +58,9 @@ class Message:
     edit: str | None = None
     hold_until: float | None = None  # sent no earlier than this (someone's quiet hours)
     topic: str | None = None  # what a DM is about ("hand", "turn"): a newer one of the same makes it history
+    # Link buttons (label, URL), added by the front end when it sends the message: never stored
+    # (a link is signed with the server's key as it is when the message goes out).
+    links: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass

@@ -37,6 +37,7 @@ from .rows import COLUMNS, JSON_COLUMNS, Conflict, Duplicate, GameRow, NewerSche
 from .schema import MIGRATIONS, statements
 from .sql import BIGINT, Driver, Tx
 from .tournaments import TournamentQueries
+from .wakeup import WakeQueries
 from .web import WebQueries
 
 CLOCK_LEASE = 60.0  # seconds a process has to act on a turn clock it claimed
@@ -54,7 +55,9 @@ def driver_for(where: str | Path) -> Driver:
     return SQLiteDriver(text)
 
 
-class Database(HistoryQueries, PeopleQueries, HealthQueries, WebQueries, TournamentQueries, PrivacyQueries):
+class Database(
+    HistoryQueries, PeopleQueries, HealthQueries, WebQueries, TournamentQueries, PrivacyQueries, WakeQueries
+):
     def __init__(self, where: str | Path):
         self.driver = driver_for(where)
         self.path = self.driver.where

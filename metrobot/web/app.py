@@ -15,6 +15,7 @@ Routes:
     /p/{guild}/{user}/{sig}/               a person on a server
     /p/{guild}/{user}/{sig}/chart-{lang}-{tag}.png   their rating chart
     /activity/…                            the board as a Discord Activity (see activity.py)
+    /play/{id}/{user}/{sig}/ (live, compose, confirm, picture/…)   one person's seat (see play.py)
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import jinja2
 from aiohttp import web
 
 from ..i18n import lang
-from . import activity, images, pages
+from . import activity, images, pages, play
 from .discordauth import DiscordAuth
 from .pages import SERVICE
 from .reader import chosen, helpers
@@ -102,9 +103,11 @@ async def static(request: web.Request) -> web.StreamResponse:
     return web.FileResponse(path, headers={"Cache-Control": "public, max-age=3600"})
 
 
-def make_app(service: Any, auth: DiscordAuth | None = None) -> web.Application:
+def make_app(service: Any, announce: Any = None, auth: DiscordAuth | None = None) -> web.Application:
     """The web pages of `service` (a GameService whose `web_base` says where they are served);
-    with `auth` (the application's OAuth2 client), the board as a Discord Activity too."""
+    `announce(channel id, outcome)`: how a move made on a play page reaches Discord where the
+    pages run inside the bot (elsewhere the bots are woken through the database); with `auth`
+    (the application's OAuth2 client), the board as a Discord Activity too."""
     app = web.Application(middlewares=[guarded], client_max_size=4096)
     app[SERVICE] = service
     app[images.KEPT] = OrderedDict()
@@ -138,5 +141,6 @@ def make_app(service: Any, auth: DiscordAuth | None = None) -> web.Application:
     app.router.add_get(person, pages.slash)
     app.router.add_get(person + "/", pages.person)
     app.router.add_get(person + "/chart-" + language + "-{tag:[0-9a-f]{8}}.png", images.chart)
+    play.add_routes(app, service, announce)
     activity.add_routes(app, auth, static)
     return app

@@ -25,15 +25,23 @@ class WebServer:
     """The pages of one service on host:port (port 0: any free one, then `port` says which)."""
 
     def __init__(
-        self, service: Any, host: str, port: int, base_url: str | None = None, *, settings: Any = None
+        self,
+        service: Any,
+        host: str,
+        port: int,
+        base_url: str | None = None,
+        announce: Any = None,
+        *,
+        settings: Any = None,
     ) -> None:
         self.service, self.host, self.port, self.base_url = service, host, port, base_url
+        self.announce = announce  # (the bot's delivery, where the pages run inside it: see make_app)
         # the Discord Activity's OAuth2 client (None: no Activity)
         self.auth = DiscordAuth.from_settings(settings) if settings is not None else None
         self._runner: web.AppRunner | None = None
 
     async def start(self) -> None:
-        self._runner = web.AppRunner(make_app(self.service, self.auth), access_log=None)
+        self._runner = web.AppRunner(make_app(self.service, self.announce, self.auth), access_log=None)
         await self._runner.setup()
         await web.TCPSite(self._runner, self.host, self.port).start()
         if self.port == 0:

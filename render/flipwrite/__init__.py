@@ -18,6 +18,7 @@ from metrobot.i18n import EN, Lang
 from ..vision import PaletteSet
 from .sheet import prewarm, sheet_geometry, sheet_image
 from .summary import summary_image, summary_layout
+from .targets import targets
 
 
 def image(
@@ -27,6 +28,13 @@ def image(
     if viewer is not None:
         return sheet_image(view, viewer, names, lang, vision)
     return summary_image(view, names, lang, vision)
+
+
+def size(
+    view: dict[str, Any], viewer: str | None, names: dict[str, str] | None = None, lang: Lang = EN, vision: str = "off"
+) -> tuple[int, int]:
+    """The size of `image`'s picture, without drawing it."""
+    return tuple(sheet_geometry(view)["size"] if viewer is not None else summary_layout(view)["size"])
 
 
 def final(
@@ -77,6 +85,8 @@ __all__ = [
     "prewarm_steps",
     "sheet_geometry",
     "sheet_image",
+    "size",
     "summary_image",
     "summary_layout",
+    "targets",
 ]

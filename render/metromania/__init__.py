@@ -14,7 +14,8 @@ from PIL import Image
 from metrobot.i18n import EN, Lang
 
 from .board import clear_caches  # the board's static layers and packed images
-from .image import board_image, geometry
+from .image import HEIGHT, WIDTH, board_image, geometry
+from .targets import targets
 from .trips import trips_image
 
 
@@ -25,10 +26,16 @@ def image(
     return board_image(view, names, lang, vision)
 
 
+def size(
+    view: dict[str, Any], viewer: str | None, names: dict[str, str] | None = None, lang: Lang = EN, vision: str = "off"
+) -> tuple[int, int]:
+    return WIDTH, HEIGHT
+
+
 def final(
     view: dict[str, Any], names: dict[str, str] | None = None, lang: Lang = EN, vision: str = "off"
 ) -> list[tuple[str, Image.Image]]:
     return [("test-trips.png", trips_image(view, names, lang, vision))]
 
 
-__all__ = ["board_image", "clear_caches", "final", "geometry", "image", "trips_image"]
+__all__ = ["board_image", "clear_caches", "final", "geometry", "image", "size", "targets", "trips_image"]

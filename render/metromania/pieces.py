@@ -17,6 +17,8 @@ from .board import ARROW_CELLS, Geometry, Point
 
 MARKS = True  # the players' numbers on their lines; False only for the benchmark's "before"
 LONG_LINE = 8  # tunnels from which a line carries its number in its middle too
+TUNNEL_OFFSET = 0.2  # edges: how far a tunnel is drawn from its edge, into its cell
+STATION_R = 0.17  # edges: a station's radius
 
 
 def _unit(dx: float, dy: float) -> Point:
@@ -38,6 +40,12 @@ def line_points(geo: Geometry, vertices: list, cells: list, offset: float) -> li
         pts.append((a[0] + ux * k, a[1] + uy * k))
         pts.append((b[0] + ux * k, b[1] + uy * k))
     return pts
+
+
+def tunnel_segment(geo: Geometry, tip, to, cell) -> tuple[Point, Point]:
+    """Where a tunnel from vertex `tip` to `to` on `cell` is drawn (as `draw_pieces` does)."""
+    a, b = line_points(geo, [tip, to], [cell], TUNNEL_OFFSET * geo.edge)
+    return a, b
 
 
 def dashed(points: list[Point], dash: float, gap: float) -> Iterable[list[Point]]:
@@ -95,7 +103,7 @@ def draw_pieces(
     seat = {p: i for i, p in enumerate(view["players"])}
     e = geo.edge
     width = 0.13 * e * width_scale
-    offset = 0.2 * e
+    offset = TUNNEL_OFFSET * e
     recent = _recent(view) if highlight else {"tunnels": set(), "stations": set()}
     lines = view["lines"]
     for li, line in enumerate(lines):
@@ -127,7 +135,7 @@ def draw_pieces(
                 d.text((ex, ey + 0.5), number, font=font(round(1.35 * r), True), anchor="mm", fill=ink_on(colour))
         if MARKS and not fade:
             heads.append((line, pts, number, colour))
-    r = 0.17 * e
+    r = STATION_R * e
     for v in view["stations"]:
         x, y = geo.px(tuple(v))
         if tuple(v) in recent["stations"]:

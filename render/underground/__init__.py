@@ -19,6 +19,7 @@ from ..vision import PaletteSet
 from .boardimage import SIZE, board_image, prewarm
 from .palette import BACKGROUND, CASING, originals
 from .static import clear_cache as clear_caches  # the board's static layers: its station names
+from .targets import targets
 
 
 def image(
@@ -26,6 +27,12 @@ def image(
 ) -> Image.Image:
     # Nothing is secret: every viewer sees the same board; a player's own entry is outlined.
     return board_image(view, viewer, names, lang, vision)
+
+
+def size(
+    view: dict[str, Any], viewer: str | None, names: dict[str, str] | None = None, lang: Lang = EN, vision: str = "off"
+) -> tuple[int, int]:
+    return SIZE  # one size for every map, viewer and language
 
 
 def final(
@@ -51,4 +58,15 @@ def prewarm_steps() -> list[Callable[[], None]]:
     return [partial(prewarm, [name]) for name in map_names()]
 
 
-__all__ = ["SIZE", "board_image", "clear_caches", "final", "image", "palette_sets", "prewarm", "prewarm_steps"]
+__all__ = [
+    "SIZE",
+    "board_image",
+    "clear_caches",
+    "final",
+    "image",
+    "palette_sets",
+    "prewarm",
+    "prewarm_steps",
+    "size",
+    "targets",
+]

@@ -11,6 +11,7 @@ from PIL import Image
 from metrobot.i18n import EN, Lang
 
 from .board import draw_map
+from .geometry import Geometry, geometry
 from .palette import palette
 from .panel import draw_panel
 from .static import Static, static_layers
@@ -23,6 +24,12 @@ PAD = (24, 26, 24, 26)
 
 def static(view: dict[str, Any]) -> Static:
     return static_layers(view, SIZE, MAP_BOX, PAD)
+
+
+def board_geometry(view: dict[str, Any]) -> Geometry:
+    """Where the map of `board_image` puts its stations and lanes (the static layers' own
+    geometry, without drawing them): for the targets of a play page."""
+    return geometry(view["map"], view.get("map_digest"), MAP_BOX, PAD)
 
 
 def board_image(

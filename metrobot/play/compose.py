@@ -1,0 +1,184 @@
+"""Composing a turn on the board and confirming it: the composer's service calls, for a page.
+
+`compose` is the service's `Turns.menu` (the same legal steps in the same order, the same
+words, the same refusals, the same check of the position) with the picture drawn for the
+page: the board as the person sees it after the steps so far and where each next step is
+tapped on it, in one call to the drawing workers (`picture.py`). `confirm` is `Turns.play`:
+one transaction with the version check, the outbox, the automatic players and the clock,
+exactly as a move made through Discord; what it owes the channel is then announced by
+`news.py`.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections import OrderedDict
+from typing import Any
+
+from ..i18n import Lang, reading
+from ..service import Refused
+from ..service.core import title
+from ..service.pictures import board_alt, own_vision
+from ..storage import GameRow
+from .access import Pass
+from .board import Board, Target
+from .picture import draw
+
+KEEP = 96  # pictures kept for the pages that asked for them (a London board is about 190 KiB)
+MAX_STEPS_TEXT = 1200  # an encoded list of steps longer than this is junk
+
+
+class Stale(Exception):
+    """The steps were composed on an older position: the page is shown the game as it is now."""
+
+
+def encode_steps(steps: list[str]) -> str:
+    return base64.urlsafe_b64encode(json.dumps(steps, separators=(",", ":")).encode()).decode().rstrip("=") or "-"
+
+
+def decode_steps(text: str) -> list[str] | None:
+    """The steps a picture's address names (None: not a list of steps)."""
+    if text == "-":
+        return []
+    if len(text) > MAX_STEPS_TEXT:
+        return None
+    try:
+        steps = json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        return None
+    if not isinstance(steps, list) or not all(isinstance(s, str) for s in steps):
+        return None
+    return steps
+
+
+class Composer:
+    def __init__(self, service: Any):
+        self.service = service
+        self._pictures: OrderedDict[str, bytes] = OrderedDict()
+
+    # ------------------------------------------------------------ what the page shows
+    async def compose(
+        self,
+        seat: Pass,
+        row: GameRow,
+        language: Lang,
+        *,
+        moves: int | None = None,
+        steps: list[str] | None = None,
+        typed: str | None = None,
+        note: str = "",
+    ) -> Board:
+        """The board after `steps` (composed at position `moves`; `Stale` if the game has moved
+        on since) with the next steps as targets; `typed`: a step as `/play` takes it, added
+        first. `Refused` with the composer's words when a step is not legal."""
+        if moves is not None and moves != row.moves:
+            raise Stale()
+        svc = self.service
+        plugin = svc._plugin(row)
+        game = plugin.game
+        state = svc._state(plugin, row)
+        user = seat.user_id
+        steps = list(steps or [])
+        mine = [s for s in game.seats_of(state, user) if s in game.to_move(state)]
+        my_turn = bool(mine) and not game.is_over(state)
+        vision = own_vision(await svc.db.person(user))
+        with reading(language):
+            names = svc._names_for_images(plugin, state, row, language)
+            if my_turn:
+                menu = await svc.menu(row.channel_id, user, steps, moves=row.moves, game_id=row.id, typed=typed)
+                steps = list(menu.prefix)
+                after, _, _ = svc._apply_steps(plugin, state, mine[0], steps)
+                choices = menu.choices
+            else:
+                if steps or typed:
+                    waiting = ", ".join(row.names.get(u, u) for u in svc._owed_people(plugin, state, row))
+                    raise Refused(language.t("It is not your turn. Waiting for: {who}.", who=waiting))
+                menu, after, choices = None, state, []
+            codes = [c.code for c in choices]
+            png, size, boxes = (None, (0, 0), [None] * len(codes))
+            if svc.images and plugin.renderer is not None:
+                png, size, boxes = await svc.painter.run(
+                    draw, row.game, game.to_json(after), user, codes, names, language.code, vision
+                )
+            picture = None
+            if png is not None:
+                picture = f"picture/{row.moves}-{language.code}-{vision}-{encode_steps(steps)}.png"
+                self._keep(f"{row.id}:{user}:{picture}", png)
+            over = game.is_over(state)
+            scores = game.view(state, None).get("scores", {})
+            name = svc._namer(plugin, state, row, language)
+            if over:
+                status = language.t("The game is over.")
+            elif my_turn:
+                status = menu.heading if menu else ""
+            elif game.simultaneous and game.seats_of(state, user):
+                status = language.t("You have already decided this round; it resolves when everyone has.")
+                status += " " + svc._prompt(plugin, state, row, mention=False, language=language)
+            else:
+                status = svc._prompt(plugin, state, row, mention=False, language=language)
+            return Board(
+                row.id,
+                row.game,
+                title(plugin, language),
+                row.version,
+                row.moves,
+                steps,
+                my_turn,
+                bool(menu and menu.complete),
+                bool(menu and menu.can_submit),
+                menu.heading if menu else plugin.game_labels(language).composer,
+                menu.summary if menu else "",
+                status,
+                menu.example if menu else "",
+                [Target(c.code, c.label, box) for c, box in zip(choices, boxes)],
+                size,
+                picture,
+                board_alt(plugin, after, game.view(after, user), user, names, language),
+                plugin.hand_text(game.view(state, user), game.seats_of(state, user), language),
+                [(name(s), int(scores.get(s, 0))) for s in game.seats(state)],
+                over,
+                note,
+            )
+
+    # ------------------------------------------------------------ the move
+    async def confirm(self, seat: Pass, row: GameRow, language: Lang, *, moves: int, steps: list[str]) -> Any:
+        """Play the steps (all or none) as a move made through Discord is played; returns the
+        service's outcome (what the channel, the DMs and the person are owed)."""
+        if moves != row.moves:
+            raise Stale()
+        with reading(language):
+            try:
+                return await self.service.play(row.channel_id, seat.user_id, steps, moves=moves, game_id=row.id)
+            except Refused:
+                now = await self.service.db.game(row.id)
+                if now is None or now.moves != moves:  # someone moved first (a click, a clock, another page)
+                    raise Stale() from None
+                raise
+
+    # ------------------------------------------------------------ pictures
+    def _keep(self, key: str, data: bytes) -> None:
+        self._pictures[key] = data
+        self._pictures.move_to_end(key)
+        while len(self._pictures) > KEEP:
+            self._pictures.popitem(last=False)
+
+    async def picture(self, seat: Pass, row: GameRow, name: str, language: Lang) -> bytes | None:
+        """A picture a board named (`picture/<moves>-<lang>-<vision>-<steps>.png`): the one kept,
+        else drawn again (another process served the board); None: not one of this position's."""
+        key = f"{row.id}:{seat.user_id}:picture/{name}"
+        kept = self._pictures.get(key)
+        if kept is not None:
+            return kept
+        parts = name.removesuffix(".png").split("-", 3)
+        if len(parts) != 4 or not parts[0].isdigit() or int(parts[0]) != row.moves or parts[1] != language.code:
+            return None
+        steps = decode_steps(parts[3])
+        if steps is None:
+            return None
+        try:
+            await self.compose(seat, row, language, moves=row.moves, steps=steps)
+        except (Refused, Stale):
+            return None
+        return self._pictures.get(key)
