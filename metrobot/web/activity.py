@@ -9,6 +9,8 @@ the same reverse proxy as the other pages.
     /activity/sdk/<version>/<file>   Discord's Embedded App SDK, vendored (the version in the address)
     /activity/static/<file>          our script and styles
     POST /activity/api/session       {code, instance_id, channel_id, guild_id, game?} → a session
+    /activity/api/…                  what the session opens: the game as its channel sees it
+                                     (activityapi.py), the person's seat (activityplay.py)
 
 Who the person is comes from Discord (the code exchanged here, then `/users/@me`), which
 channel from the instance (`discordauth.py`); the game is that channel's running game, or, in
@@ -28,7 +30,7 @@ from typing import Any
 from aiohttp import web
 
 from ..i18n import N_, Lang
-from . import activityapi, activitytoken
+from . import activityapi, activityplay, activitytoken
 from .discordauth import CODE, INSTANCE, DiscordAuth, Instance, NotProven
 from .pages import render, service_of
 from .reader import chosen
@@ -39,8 +41,20 @@ HERE = Path(__file__).parent
 SDK = HERE / "vendor" / "embedded-app-sdk"
 PREFIX = "/activity"
 AUTH: web.AppKey[DiscordAuth | None] = web.AppKey("discord_auth", object)
-# Discord's clients (web, desktop, PTB, Canary) and its Activity proxy; 'self' for our own pages.
-FRAMERS = "'self' https://discord.com https://ptb.discord.com https://canary.discord.com https://*.discordsays.com"
+# Discord's clients (web and desktop, PTB, Canary, on both of its domains: the origins the SDK
+# accepts messages from) and its Activity proxy; 'self': the proxy's own origin, where the page is.
+FRAMERS = " ".join(
+    (
+        "'self'",
+        "https://discord.com",
+        "https://discordapp.com",
+        "https://ptb.discord.com",
+        "https://ptb.discordapp.com",
+        "https://canary.discord.com",
+        "https://canary.discordapp.com",
+        "https://*.discordsays.com",
+    )
+)
 CSP = (
     "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
     f"base-uri 'none'; form-action 'none'; frame-ancestors {FRAMERS}; object-src 'none'"
@@ -92,7 +106,8 @@ async def page(request: web.Request) -> web.StreamResponse:
         client_id=auth.client_id,
         sdk=f"sdk/{sdk_version()}/index.mjs",
         script=f"static/activity.js?v={asset_tag('activity.js')}",
-        styles=[f"static/{name}?v={asset_tag(name)}" for name in ("site.css", "activity.css")],
+        styles=[f"static/{name}?v={asset_tag(name)}" for name in ("site.css", "play.css", "activity.css")],
+        seat_script=f"static/play.js?v={asset_tag('play.js')}",
     )
 
 
@@ -213,3 +228,4 @@ def add_routes(app: web.Application, auth: DiscordAuth | None, static: Any) -> N
     app.router.add_get(PREFIX + "/static/{name}", static)
     app.router.add_post(PREFIX + "/api/session", session)
     activityapi.add_routes(app, PREFIX)
+    activityplay.add_routes(app, PREFIX)

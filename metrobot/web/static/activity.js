@@ -98,7 +98,34 @@ async function picture(path, img) {
   if (old.startsWith("blob:")) URL.revokeObjectURL(old);
 }
 
-// The game as its channel sees it; the seat's own part (the play page) is mounted by play hooks.
+// The person's seat: the play page's own part (play.js), its requests sent with the session.
+async function seat() {
+  const answer = await api("api/play/seat");
+  if (!answer.ok) return false; // (404: no seat of theirs any more: they watch)
+  const holder = document.getElementById("activity-play");
+  holder.innerHTML = await answer.text(); // (our server's HTML, escaped there)
+  window.metrobotPlay = {
+    base: "api/play/",
+    fetch: api,
+    picture: (img, url) => {
+      api(url).then((got) => (got.ok ? got.blob() : null)).then((blob) => {
+        if (!blob || "api/play/" + img.dataset.shows !== url) return; // (a newer picture was asked for)
+        const old = img.src;
+        img.src = URL.createObjectURL(blob);
+        if (old.startsWith("blob:")) URL.revokeObjectURL(old);
+      }).catch(() => {});
+    },
+  };
+  holder.hidden = false;
+  document.getElementById("activity-game").hidden = true;
+  say("");
+  const script = document.createElement("script");
+  script.src = texts.seatScript;
+  document.body.append(script);
+  return true;
+}
+
+// The game as its channel sees it (for someone who watches).
 async function show() {
   const answer = await api("api/view");
   if (!answer.ok) {
@@ -140,6 +167,9 @@ async function start() {
   await sdk.ready();
   if (!(await signIn(null))) return;
   say(texts.loading);
+  const first = await api("api/view");
+  const view = first.ok ? await first.json() : null;
+  if (view && view.seated && view.active && (await seat())) return; // (play.js follows the game)
   await show();
   window.setInterval(() => { show().catch(() => {}); }, POLL_MS);
 }
