@@ -22,6 +22,7 @@ import discord
 from discord import app_commands
 
 from ..i18n import LANGUAGES, N_, lang
+from . import playlinks
 from .messages import bot_of, guarded
 from .speech import speaker
 
@@ -59,13 +60,19 @@ class LaunchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:a:(?
         await interaction.response.defer(ephemeral=True, thinking=True)
 
         async def work() -> None:
-            link = await bot.service.status_link(self.gid)
+            # The person's own play page (their seat), else the game's page (they watch).
             reader = speaker(interaction)
+            link = await playlinks.for_person(bot, str(interaction.user.id), reader, game_id=self.gid)
             if link is None:
-                text = reader.t("This game has no board to open: the bot's web pages are off.")
-            else:
-                text = reader.t("🌐 The board in your browser: {link}", link=link[1])
-            await interaction.followup.send(text, ephemeral=True)
+                link = await bot.service.status_link(self.gid)
+            if link is None:
+                await interaction.followup.send(
+                    reader.t("This game has no board to open: the bot's web pages are off."), ephemeral=True
+                )
+                return
+            view = discord.ui.View(timeout=None)
+            view.add_item(playlinks.button(*link))
+            await interaction.followup.send(reader.t("🌐 The board in your browser:"), view=view, ephemeral=True)
 
         await guarded(interaction, work)
 

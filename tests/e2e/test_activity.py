@@ -96,7 +96,13 @@ async def test_without_the_activity_the_button_hands_out_the_browser(standin, ru
     turn = table.last_play_message()
     handle = await standin.click(bob, turn, tap_button(turn)["custom_id"])
     reply = await handle.wait_message()
-    assert handle.response.type == 5 and reply.ephemeral and f"http://127.0.0.1:{client.web.port}/" in reply.content
+    (link,) = [c for c in reply.all_components() if c.get("url")]
+    assert handle.response.type == 5 and reply.ephemeral
+    assert link["url"].startswith(f"http://127.0.0.1:{client.web.port}/play/")  # their own seat's play page
+    cy = standin.add_member(name="Cy")  # not seated: the game's page
+    reply = await (await standin.click(cy, turn, tap_button(turn)["custom_id"])).wait_message()
+    (link,) = [c for c in reply.all_components() if c.get("url")]
+    assert link["url"].startswith(f"http://127.0.0.1:{client.web.port}/g/")
 
 
 async def test_no_web_pages_no_button(standin, run_client, tmp_path):
