@@ -119,7 +119,7 @@ def make_app(service: Any, announce: Any = None, auth: DiscordAuth | None = None
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    number = r"{%s:[0-9]{1,18}}"
+    number = r"{%s:[0-9]{1,19}}"  # (Discord ids have 19 digits now; `number` refuses past 2**63 - 1)
     sig = r"{sig:[A-Za-z0-9_-]{24}}"
     game = f"/g/{number % 'id'}/{sig}"
     app.router.add_get("/favicon.ico", favicon)

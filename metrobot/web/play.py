@@ -191,7 +191,7 @@ async def picture(request: web.Request) -> web.StreamResponse:
 
 def add_routes(app: web.Application, service: Any, announce: Any = None) -> None:
     app[PLAY] = Play(service, announce)
-    number = r"{%s:[0-9]{1,18}}"
+    number = r"{%s:[0-9]{1,19}}"  # (Discord ids have 19 digits now; `number` refuses past 2**63 - 1)
     base = f"/play/{number % 'id'}/{number % 'user'}/{{sig:[A-Za-z0-9_-]{{24}}}}"
     from .pages import slash
 

@@ -65,7 +65,7 @@ async def make_activity_world(tmp_path, *, secret: str | None = SECRET) -> Activ
     service.images = True
     game = (await db.open_game(str(channel))).id
     auth = DiscordAuth(str(s.application_id), secret, s.token, s.api_base)
-    runner = web.AppRunner(make_app(service, auth), access_log=None)
+    runner = web.AppRunner(make_app(service, auth=auth), access_log=None)
     await runner.setup()
     await web.TCPSite(runner, "127.0.0.1", 0).start()
     service.web_base = f"http://127.0.0.1:{runner.addresses[0][1]}"

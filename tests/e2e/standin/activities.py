@@ -139,6 +139,10 @@ class ActivityMixin:
     def expire_tokens(self) -> None:
         self._access = {t: (u, s, time.monotonic() - 1) for t, (u, s, _) in self._access.items()}
 
+    def used_codes(self) -> list[str]:
+        """Every code exchanged (or tried) so far."""
+        return list(self._used_codes)
+
     def access_tokens(self) -> list[str]:
         """Every access token handed out (for tests that look for them where they must not be)."""
         return list(self._access)
