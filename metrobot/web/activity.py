@@ -220,8 +220,11 @@ async def _game(service: Any, instance: Instance, person: str, wanted: int | Non
 
 
 def add_routes(app: web.Application, auth: DiscordAuth | None, static: Any) -> None:
-    """The Activity's routes (`static`: the handler of our static files, served here too)."""
+    """The Activity's routes (`static`: the handler of our static files, served here too); none
+    where it is not set up (no client id): everything stays as it was."""
     app[AUTH] = auth
+    if auth is None:
+        return
     app.router.add_get(PREFIX, page)
     app.router.add_get(PREFIX + "/", page)
     app.router.add_get(PREFIX + "/sdk/{version:[0-9][0-9.]{0,15}}/{path:[A-Za-z0-9_./-]{1,120}}", sdk)
