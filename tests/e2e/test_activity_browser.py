@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 import pytest
 import pytest_asyncio
@@ -90,10 +91,11 @@ async def tap_a_turn(page, frame) -> int:
     return taps + 1
 
 
-async def test_a_turn_played_inside_discord(standin, world):
+async def test_a_turn_played_inside_discord(standin, world, tmp_path):
     from playwright.async_api import async_playwright
 
     bot, says = world
+    shots = Path(os.environ.get("METROBOT_WEB_SHOTS") or tmp_path)
     ann, bob, cy = standin.add_member(name="Ann"), standin.add_member(name="Bob"), standin.add_member(name="Cy")
     table = Table(standin, standin.create_channel("tube"), bot.settings.db_path, seed=7)
     await table.open(ann, "underground", [bob], players=2)
@@ -113,6 +115,7 @@ async def test_a_turn_played_inside_discord(standin, world):
             inner = page.frames[1]
             await inner.wait_for_function(PICTURE)
             assert await inner.evaluate("window.location.pathname") == "/.proxy/"
+            await page.screenshot(path=str(shots / "activity-seat-en.png"))
             taps = await tap_a_turn(page, inner)
             await inner.wait_for_function("() => document.getElementById('said').textContent.length > 0")
             assert says.commands[:2] == ["AUTHORIZE", "AUTHENTICATE"]
@@ -120,8 +123,10 @@ async def test_a_turn_played_inside_discord(standin, world):
             assert [e for e in standin.token_exchanges if e["answer"] == {"ok": True}]
             assert all(e["content_type"] == "application/x-www-form-urlencoded" for e in standin.token_exchanges)
 
-            # Someone not seated, through the other address form (no /.proxy/): the board, no targets.
-            watcher = await context.new_page()
+            # Someone not seated, in Korean, through the other address form (no /.proxy/): the
+            # board, no targets.
+            korean = await chromium.new_context(**PHONE, locale="ko-KR")
+            watcher = await korean.new_page()
             seen = Watched(watcher)
             await watcher.goto(says.harness_url(cy, table.channel, prefix="/"))
             outside = watcher.frames[1]
@@ -131,8 +136,10 @@ async def test_a_turn_played_inside_discord(standin, world):
             )
             assert await outside.locator("#play").count() == 0
             assert await outside.locator("button.target").count() == 0
-            assert "watching" in await outside.locator("#activity-status").inner_text()
+            assert "관전 중" in await outside.locator("#activity-status").inner_text()
+            await watcher.screenshot(path=str(shots / "activity-watch-ko.png"))
             await context.close()
+            await korean.close()
             assert not watched.errors and not seen.errors, watched.errors + seen.errors
         finally:
             await chromium.close()
