@@ -9,6 +9,7 @@ import asyncio
 
 import pytest
 import pytest_asyncio
+from discordspec import assert_valid_requests
 from harness import make_bot
 from players import Table
 
@@ -65,6 +66,7 @@ async def test_the_buttons_launch_the_activity(standin, activity_bot):
     assert (await handle.wait_response()).type == 12
     assert standin.instance(handle.activity_instance)["users"] == [str(bob), str(ann)]  # (the same instance)
     assert not [r for r in standin.rejections if r.path.startswith("/interactions/")]
+    assert_valid_requests(standin)  # (the type-12 callbacks and the sync with the Entry Point)
 
 
 async def test_a_restart_keeps_the_entry_point_and_the_button(standin, run_client, activity_bot, tmp_path):
@@ -81,6 +83,7 @@ async def test_a_restart_keeps_the_entry_point_and_the_button(standin, run_clien
     await standin.wait_for_commands("game")
     assert standin.entry_point()["handler"] == 2
     assert not [r for r in standin.rejections if r.status == 400 and "commands" in r.path]
+    assert_valid_requests(standin)
 
 
 async def test_without_the_activity_the_button_hands_out_the_browser(standin, run_client, tmp_path):
@@ -103,6 +106,7 @@ async def test_without_the_activity_the_button_hands_out_the_browser(standin, ru
     reply = await (await standin.click(cy, turn, tap_button(turn)["custom_id"])).wait_message()
     (link,) = [c for c in reply.all_components() if c.get("url")]
     assert link["url"].startswith(f"http://127.0.0.1:{client.web.port}/g/")
+    assert_valid_requests(standin)
 
 
 async def test_no_web_pages_no_button(standin, run_client, tmp_path):

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from discordspec import assert_valid_requests
 from harness import make_bot
 from players import Table
 
@@ -148,3 +149,4 @@ async def test_a_turn_played_inside_discord(standin, world, tmp_path):
     after = await table.row()
     posts = [m for m in table.public() if f"mb:p:{row.id}:{after.moves}:play" in m.posted_custom_ids()]
     assert len(posts) == 1, [m.content for m in posts]  # the move announced in the channel, once
+    assert_valid_requests(standin)  # (the pages' OAuth2 exchange and instance look-ups included)
