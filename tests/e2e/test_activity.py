@@ -118,3 +118,53 @@ async def test_no_web_pages_no_button(standin, run_client, tmp_path):
     await table.open(ann, "underground", [bob], players=2)
     await table.posted()
     assert tap_button(table.last_play_message()) is None and standin.entry_point() is None
+
+
+async def test_in_a_tournament_table_thread_and_its_hall(standin, activity_bot):
+    """A table's thread: its turn posts launch the Activity there, which opens that table; in the
+    hall, the Activity opens the table the person sits at, and someone at no table picks one."""
+    import aiohttp
+    from tourney_play import round_ready
+
+    db_path = activity_bot.settings.db_path
+    hall = standin.create_channel("hall")
+    host = standin.add_member(name="Host", roles=[standin.create_role("Organisers", 1 << 5)])
+    people = [standin.add_member(name=n) for n in ("Ann", "Bob", "Cy", "Dee")]
+    await (
+        await standin.slash(
+            host, hall, "tournament new", {"kind": "metromania", "format": "swiss", "table_size": 2, "rounds": 1}
+        )
+    ).wait_message()
+    for person in people:
+        await (await standin.slash(person, hall, "tournament join")).wait_message()
+    await (await standin.slash(host, hall, "tournament start")).wait_message()
+    table = (await round_ready(db_path, 1))[0]
+    thread, seated = int(table["thread"]), int(table["seats"][0])
+    turn = await standin.wait_for_message(thread, lambda m: tap_button(m) is not None)
+    handle = await standin.click(seated, turn, tap_button(turn)["custom_id"])
+    assert (await handle.wait_response()).type == 12
+    assert standin.instance(handle.activity_instance)["location"]["channel_id"] == str(thread)
+
+    async def session(user: int, channel: int, game: int | None = None) -> dict:
+        instance = standin.join_activity(user, channel)
+        body = {"code": standin.authorize(user), "instance_id": instance, "channel_id": str(channel), "game": game}
+        async with (
+            aiohttp.ClientSession() as http,
+            http.post(f"http://127.0.0.1:{activity_bot.web.port}/activity/api/session", json=body) as answer,
+        ):
+            return await answer.json()
+
+    assert (await session(seated, thread)) | {"session": None, "access_token": None} == {
+        "session": None,
+        "access_token": None,
+        "expires_in": 14400,
+        "game": table["game"],
+        "seated": True,
+    }
+    in_hall = await session(seated, hall)
+    assert in_hall["game"] == table["game"] and in_hall["seated"] is True
+    choose = (await session(host, hall))["choose"]
+    assert table["game"] in [c["game"] for c in choose] and len(choose) == 2
+    watched = await session(host, hall, table["game"])
+    assert watched["game"] == table["game"] and watched["seated"] is False
+    assert_valid_requests(standin)
