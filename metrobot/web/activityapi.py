@@ -16,6 +16,7 @@ from typing import Any
 
 from aiohttp import web
 
+from ..play.board import plain
 from ..service.webgame import names_tag
 from . import activitytoken
 from .images import _served
@@ -49,7 +50,7 @@ async def view(request: web.Request) -> web.StreamResponse:
             "seated": bool(seat is not None and not seat.auto),
             "title": page.title,
             "status": page.status_word,
-            "prompt": page.prompt,
+            "prompt": plain(page.prompt) if page.prompt else "",  # (without Discord's marks)
             "winners": page.winners,
             "standings": [
                 {"name": s.name, "score": s.score, "waiting": s.waiting, "won": s.won} for s in page.standings

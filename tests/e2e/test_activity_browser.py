@@ -117,6 +117,10 @@ async def test_a_turn_played_inside_discord(standin, world, tmp_path):
             await inner.wait_for_function(PICTURE)
             assert await inner.evaluate("window.location.pathname") == "/.proxy/"
             await page.screenshot(path=str(shots / "activity-seat-en.png"))
+            await page.set_viewport_size({"width": 740, "height": 360})  # (Discord's landscape on a phone)
+            await inner.wait_for_function(READY)
+            await page.screenshot(path=str(shots / "activity-seat-landscape-en.png"))
+            await page.set_viewport_size(PHONE["viewport"])
             taps = await tap_a_turn(page, inner)
             await inner.wait_for_function("() => document.getElementById('said').textContent.length > 0")
             assert says.commands[:2] == ["AUTHORIZE", "AUTHENTICATE"]
@@ -139,6 +143,8 @@ async def test_a_turn_played_inside_discord(standin, world, tmp_path):
             assert await outside.locator("button.target").count() == 0
             assert "관전 중" in await outside.locator("#activity-status").inner_text()
             await watcher.screenshot(path=str(shots / "activity-watch-ko.png"))
+            await watcher.set_viewport_size({"width": 740, "height": 360})
+            await watcher.screenshot(path=str(shots / "activity-watch-landscape-ko.png"))
             await context.close()
             await korean.close()
             assert not watched.errors and not seen.errors, watched.errors + seen.errors

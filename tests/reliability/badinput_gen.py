@@ -458,6 +458,7 @@ class Draw:
                     "tp",
                     "tn",
                     "fg",
+                    "a",
                     "junk",
                     "other",
                 ]
@@ -487,6 +488,9 @@ class Draw:
                         "mb:q:1:2:",
                         "MB:P:1:0:PLAY",
                         "mb:p:1:2:play\n",
+                        "mb:a:",
+                        "mb:a:1:2",
+                        "mb:a:" + "9" * 25,
                         "role-menu:7",
                     ]
                 )
@@ -511,6 +515,8 @@ class Draw:
         if family == "l":
             op = draw(st.sampled_from(["join", "leave", "start"]))
             return f"mb:l:{gid}:{op}", BUTTON
+        if family == "a":  # ▶ Play on the board (the Activity, or the board in a browser)
+            return f"mb:a:{gid}", BUTTON
         if family == "bt":  # 📄 the board as text
             return f"mb:bt:{gid}", BUTTON
         if family == "tp":  # the text board's pages
