@@ -67,3 +67,18 @@ def test_privacy_settings(monkeypatch, tmp_path):
     monkeypatch.setenv("METROBOT_RETENTION_DAYS", "-1")
     with pytest.raises(SystemExit, match="METROBOT_RETENTION_DAYS must be between 0 and 3650"):
         load_settings(tmp_path / "none.env")
+
+
+def test_the_activity_settings(monkeypatch, tmp_path):
+    for name in ("METROBOT_ACTIVITY_CLIENT_ID", "METROBOT_ACTIVITY_CLIENT_SECRET"):
+        monkeypatch.delenv(name, raising=False)
+    assert load_settings(tmp_path / "none.env").activity is False  # empty: no Activity, as before
+    monkeypatch.setenv("METROBOT_ACTIVITY_CLIENT_ID", "1215413995645968394")
+    settings = load_settings(tmp_path / "none.env")
+    assert settings.activity is False and settings.activity_client_id == "1215413995645968394"  # (no secret)
+    monkeypatch.setenv("METROBOT_ACTIVITY_CLIENT_SECRET", "s3cr3t-value")
+    settings = load_settings(tmp_path / "none.env")
+    assert settings.activity is True and "s3cr3t-value" not in repr(settings)
+    monkeypatch.setenv("METROBOT_ACTIVITY_CLIENT_ID", "my-app")
+    with pytest.raises(SystemExit, match="METROBOT_ACTIVITY_CLIENT_ID"):
+        load_settings(tmp_path / "none.env")

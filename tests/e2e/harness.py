@@ -29,7 +29,6 @@ def settings(
     return Settings(
         token="standin-bot-token",
         db_path=db_path,
-        dev_guild=None,
         log_level="INFO",
         gateway_url=None,
         tick_seconds=tick,
@@ -37,7 +36,7 @@ def settings(
         seed=seed,
         render_workers=0,
         rate_per_second=rate,
-        **{"api_base": None, **extra},
+        **{"api_base": None, "dev_guild": None, **extra},
     )
 
 

@@ -168,3 +168,23 @@ async def test_in_a_tournament_table_thread_and_its_hall(standin, activity_bot):
     watched = await session(host, hall, table["game"])
     assert watched["game"] == table["game"] and watched["seated"] is False
     assert_valid_requests(standin)
+
+
+async def test_a_development_servers_sync_registers_the_entry_point_globally(standin, run_client, tmp_path):
+    """With the commands synced to one server (DISCORD_DEV_GUILD), the Entry Point, which can only
+    be global, is made by itself."""
+    standin.enable_activities(SECRET)
+    client = make_bot(
+        str(tmp_path / "dev.sqlite3"),
+        dev_guild=standin.guild_id,
+        web_port=0,
+        api_base=standin.api_base,
+        activity_client_id=str(standin.application_id),
+        activity_client_secret=SECRET,
+    )
+    await run_client(client)
+    await standin.wait_for_commands("game", guild_id=standin.guild_id)
+    entry = standin.entry_point()
+    assert entry["description"] == "Play this channel's game on the board"  # (ours: Discord's had none)
+    assert [c for c in standin.commands() if c["type"] == 4] == [entry]
+    assert_valid_requests(standin)
