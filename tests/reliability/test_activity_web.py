@@ -26,6 +26,7 @@ from activity_world import close_activity_world, make_activity_world
 
 from metrobot.i18n import lang
 from metrobot.play import access
+from metrobot.play.board import plain
 from metrobot.web import activitytoken
 
 from .sizes import scale
@@ -239,7 +240,7 @@ async def test_the_activity_answers_a_person_as_their_play_page_does(tmp_path):
             ) as answer:
                 view = await answer.json()
             public = await world.service.game_page(row, lang("ko"))
-            assert view["alt"] == public.description and view["prompt"] == public.prompt
+            assert view["alt"] == public.description and view["prompt"] == plain(public.prompt)
             assert "targets" not in view and "hand" not in view
     finally:
         await close_activity_world(world)
