@@ -110,7 +110,7 @@ class DiscordStandIn(
         self.rejections: collections.deque = collections.deque(maxlen=500)
         self.request_log: collections.deque = collections.deque(maxlen=2000)
         # (method, path, query, content type, body) of the bot's REST requests, for the spec check
-        self.captured: collections.deque = collections.deque(maxlen=20000)
+        self.captured: collections.deque = collections.deque(maxlen=5000)
         self._init_activities()
 
         self.port: int | None = None
