@@ -68,7 +68,8 @@ def main() -> int:
         return 0
     except discord.LoginFailure:
         print(
-            "Discord refused the token in DISCORD_TOKEN. Reset it in the developer portal and update .env.",
+            "Discord refused the token in DISCORD_TOKEN (401): reset it in the developer portal (your "
+            "application -> Bot -> Reset Token) and put the new one in .env; starting again will not help until then.",
             file=sys.stderr,
         )
         return 2

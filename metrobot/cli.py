@@ -20,6 +20,7 @@ from .gamelog import GameLog, dump, self_play
 from .games import BadInput, RuleError, all_plugins, get_game, get_plugin
 from .games.autoplay import DEFAULT_LEVEL, Budget
 from .i18n import LANGUAGES, known
+from .settings import BadSetting
 from .tournaments import simulate as tournament_tools
 
 
@@ -156,24 +157,39 @@ def cmd_ratings(args: argparse.Namespace) -> int:
 def cmd_migrate(args: argparse.Namespace) -> int:
     """Copy an SQLite database into PostgreSQL and check the copy."""
     import asyncio
+    import sqlite3
+    import tempfile
 
+    from .backup import snapshot
     from .storage import Database
-    from .storage.transfer import NotEmpty, copy_all, count_rows
+    from .storage.rows import NewerSchema
+    from .storage.transfer import CannotCopy, NotEmpty, copy_all, count_rows, schema_of
 
-    if not Path(args.source).exists():
+    if not Path(args.source).is_file():
         raise BadInput(f"{args.source}: no such database")
     if not args.to.startswith(("postgresql://", "postgres://")):
         raise BadInput("--to must be a postgresql:// URL")
 
-    async def migrate() -> int:
-        source, target = await Database(args.source).open(), await Database(args.to).open()
+    async def migrate(copy: Path) -> int:
+        # The source's schema may be older: a snapshot of it is upgraded, never the file itself.
+        try:
+            snapshot(args.source, copy)
+        except sqlite3.DatabaseError as exc:
+            raise BadInput(f"{args.source}: not an SQLite database ({exc})") from None
+        source = await Database(copy).open()
+        try:
+            target = await Database(args.to).open()
+        except BaseException:
+            await source.close()
+            raise
         try:
             try:
                 copied = await copy_all(source, target)
-            except NotEmpty as exc:
+            except (NotEmpty, CannotCopy) as exc:
                 raise BadInput(str(exc)) from None
-            counted = await count_rows(target)
-            bad = [table for table in copied if counted[table] != copied[table]]
+            tables = await schema_of(target)
+            before, after = await count_rows(source, tables), await count_rows(target, tables)
+            bad = [t.name for t in tables if before[t.name] != after[t.name] or copied.get(t.name) != after[t.name]]
             checked = await replay_all(target)  # every stored state equals the replay of its copied log
         finally:
             await source.close()
@@ -181,11 +197,15 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         print("copied " + ", ".join(f"{n} {t}" for t, n in copied.items()))
         print(
             f"checked: {checked.replayed} of {checked.games} games replay to their stored state; "
-            f"row counts {'match' if not bad else 'differ in ' + ', '.join(bad)}"
+            "row counts " + (f"match in all {len(tables)} tables" if not bad else "differ in " + ", ".join(bad))
         )
         return 0 if not bad and checked.good else 1
 
-    return asyncio.run(migrate())
+    with tempfile.TemporaryDirectory(prefix="metrobot-migrate-") as folder:
+        try:
+            return asyncio.run(migrate(Path(folder) / "source.sqlite3"))
+        except NewerSchema as exc:
+            raise BadInput(str(exc)) from None
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
@@ -329,4 +349,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.func(args)
     except (BadInput, RuleError) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except BadSetting as exc:  # (before anything was connected to: one line, status 2, as bot.py)
+        print(f"error: {exc.code}", file=sys.stderr)
         return 2

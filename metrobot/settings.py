@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,14 +52,85 @@ class Settings:
         return self.database_url or self.db_path
 
 
+class BadSetting(SystemExit):
+    """A setting the bot cannot use: its one-line message names the setting, what it must be
+    and what was given. Both processes (`bot.py`, `python -m metrobot web`) say it and exit
+    with status 2 before they connect to anything (starting again would not help)."""
+
+
+@dataclass(frozen=True)
+class Limit:
+    """What a numeric setting may be: a finite number (whole, if `whole`) from `low` to
+    `high`; `says` is how the message and the settings reference put it."""
+
+    low: float
+    high: float
+    says: str
+    whole: bool = False
+
+    def check(self, name: str, raw: str) -> float:
+        text = raw.strip()
+        try:
+            value = int(text) if self.whole and WHOLE.fullmatch(text) else float(text)
+        except ValueError:
+            raise BadSetting(f"{name} must be {self.says}; got {raw!r}") from None
+        if self.whole and isinstance(value, float):  # (1.5, 1e3: not written as a whole number)
+            raise BadSetting(f"{name} must be {self.says}; got {raw!r}")
+        if not math.isfinite(value) or not self.low <= value <= self.high:
+            raise BadSetting(f"{name} must be {self.says}; got {raw!r}")
+        return value
+
+
+# Every numeric setting's range. Zero is allowed only where it means something the settings
+# reference says (a port of 0: any free one; no rate limit; deleted at once; no worker process).
+LIMITS: dict[str, Limit] = {
+    # (the same range `/game settings` allows a game's clock: MIN_TURN_CLOCK, MAX_TURN_CLOCK)
+    "METROBOT_TURN_CLOCK_HOURS": Limit(60 / 3600, 14 * 24, "a number of hours from 0.0167 (a minute) to 336 (14 days)"),
+    "METROBOT_TICK_SECONDS": Limit(0.1, 3600, "a number of seconds from 0.1 to 3600"),
+    "METROBOT_SEED": Limit(0, 2**63 - 1, "a whole number from 0 to 9223372036854775807", whole=True),
+    "METROBOT_SHARD_COUNT": Limit(1, 65536, "a whole number of shards from 1 to 65536", whole=True),
+    "METROBOT_RENDER_WORKERS": Limit(
+        0, 64, "a whole number of processes from 0 (a thread of the bot's own process) to 64", whole=True
+    ),
+    "METROBOT_AI_SECONDS": Limit(0.01, 60, "a number of seconds from 0.01 to 60"),
+    "METROBOT_METRICS_PORT": Limit(0, 65535, "a port number from 0 (any free port) to 65535", whole=True),
+    "METROBOT_RATE_BURST": Limit(1, 1000, "a whole number of interactions from 1 to 1000", whole=True),
+    "METROBOT_RATE_PER_SECOND": Limit(0, 1000, "a number of interactions a second from 0 (no limit) to 1000"),
+    "METROBOT_WEB_PORT": Limit(0, 65535, "a port number from 0 (any free port) to 65535", whole=True),
+    "METROBOT_RETENTION_DAYS": Limit(0, 3650, "a number of days from 0 (deleted at the next tick) to 3650"),
+}
+WHOLE = re.compile(r"[+-]?[0-9]+")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+# What every other checked setting must be, as the messages and the settings reference say it.
+SAYS: dict[str, str] = {
+    "DISCORD_DEV_GUILD": "a numeric guild id",
+    "LOG_LEVEL": "one of " + ", ".join(LOG_LEVELS),
+    "DISCORD_API_BASE": "an address starting with http:// or https://",
+    "DISCORD_GATEWAY_URL": "an address starting with ws:// or wss://",
+    "METROBOT_DATABASE_URL": "a postgresql:// URL",
+    "METROBOT_SHARD_IDS": "distinct shards below METROBOT_SHARD_COUNT, as 0-3 or 0,2,5",
+    "METROBOT_DRAW_AHEAD": "0 or 1",
+    "METROBOT_WEB_BASE_URL": "an http:// or https:// address without ? or #",
+    "METROBOT_ACTIVITY_CLIENT_ID": "the application's numeric id (the Developer Portal's OAuth2 client id)",
+} | {name: limit.says for name, limit in LIMITS.items()}
+
+
+def _bad(name: str, raw: str) -> BadSetting:
+    return BadSetting(f"{name} must be {SAYS[name]}; got {raw!r}")
+
+
 def _number(name: str, default: float) -> float:
     raw = os.environ.get(name)
     if raw in (None, ""):
         return default
-    try:
-        return float(raw)
-    except ValueError:
-        raise SystemExit(f"{name} must be a number, got {raw!r}") from None
+    return float(LIMITS[name].check(name, raw))
+
+
+def _whole(name: str) -> int | None:
+    raw = os.environ.get(name)
+    if raw in (None, ""):
+        return None
+    return int(LIMITS[name].check(name, raw))
 
 
 def _shard_ids(raw: str | None, count: int | None) -> tuple[int, ...] | None:
@@ -68,30 +141,14 @@ def _shard_ids(raw: str | None, count: int | None) -> tuple[int, ...] | None:
     try:
         for part in raw.split(","):
             lo, _, hi = part.strip().partition("-")
-            ids += range(int(lo), int(hi or lo) + 1)
+            ids += range(int(lo), min(int(hi or lo), int(lo) + 65536) + 1)  # (no list of a billion)
     except ValueError:
-        raise SystemExit(f"METROBOT_SHARD_IDS must look like 0-3 or 0,2,5; got {raw!r}") from None
+        raise _bad("METROBOT_SHARD_IDS", raw) from None
     if count is None:
-        raise SystemExit("METROBOT_SHARD_IDS needs METROBOT_SHARD_COUNT (the total number of shards)")
+        raise BadSetting("METROBOT_SHARD_IDS needs METROBOT_SHARD_COUNT (the total number of shards)")
     if not ids or any(not 0 <= i < count for i in ids) or len(set(ids)) != len(ids):
-        raise SystemExit(f"METROBOT_SHARD_IDS {raw!r} must name distinct shards 0-{count - 1}")
+        raise _bad("METROBOT_SHARD_IDS", raw)
     return tuple(ids)
-
-
-def _whole(name: str) -> int | None:
-    raw = os.environ.get(name)
-    if raw in (None, ""):
-        return None
-    if not raw.isdigit():
-        raise SystemExit(f"{name} must be a whole number, got {raw!r}")
-    return int(raw)
-
-
-def _port(name: str) -> int | None:
-    port = _whole(name)
-    if port is not None and port > 65535:
-        raise SystemExit(f"{name} must be a port number (0-65535), got {port}")
-    return port
 
 
 def _switch(name: str, default: bool) -> bool:
@@ -99,7 +156,7 @@ def _switch(name: str, default: bool) -> bool:
     if raw in (None, ""):
         return default
     if raw not in ("0", "1"):
-        raise SystemExit(f"{name} must be 0 or 1, got {raw!r}")
+        raise _bad(name, raw)
     return raw == "1"
 
 
@@ -109,41 +166,42 @@ def load_settings(env_file: str | Path | None = None) -> Settings:
 
     load_dotenv(env_file or ROOT / ".env", override=False)
     guild = os.environ.get("DISCORD_DEV_GUILD") or None
-    if guild is not None and not guild.isdigit():
-        raise SystemExit(f"DISCORD_DEV_GUILD must be a numeric guild id, got {guild!r}")
+    if guild is not None and not (guild.isascii() and guild.isdigit()):
+        raise _bad("DISCORD_DEV_GUILD", guild)
     db_path = os.environ.get("METROBOT_DB") or str(ROOT / "metrobot.sqlite3")
     database_url = os.environ.get("METROBOT_DATABASE_URL") or None
     if database_url and not database_url.startswith(("postgresql://", "postgres://")):
-        raise SystemExit(f"METROBOT_DATABASE_URL must be a postgresql:// URL, got {database_url.split('@')[-1]!r}")
+        raise _bad("METROBOT_DATABASE_URL", database_url.split("@")[-1])  # (not the password)
+    log_level = (os.environ.get("LOG_LEVEL") or "INFO").strip().upper()
+    if log_level not in LOG_LEVELS:
+        raise _bad("LOG_LEVEL", os.environ["LOG_LEVEL"])
     shard_count = _whole("METROBOT_SHARD_COUNT")
-    if shard_count == 0:
-        raise SystemExit("METROBOT_SHARD_COUNT must be at least 1")
     return Settings(
         token=os.environ.get("DISCORD_TOKEN") or None,
         db_path=db_path,
         dev_guild=int(guild) if guild else None,
-        log_level=(os.environ.get("LOG_LEVEL") or "INFO").upper(),
-        api_base=os.environ.get("DISCORD_API_BASE") or None,
-        gateway_url=os.environ.get("DISCORD_GATEWAY_URL") or None,
+        log_level=log_level,
+        api_base=_address("DISCORD_API_BASE", ("http://", "https://")),
+        gateway_url=_address("DISCORD_GATEWAY_URL", ("ws://", "wss://")),
         tick_seconds=_number("METROBOT_TICK_SECONDS", 30.0),
         turn_clock_hours=_number("METROBOT_TURN_CLOCK_HOURS", 24.0),
-        seed=int(_number("METROBOT_SEED", -1)) if os.environ.get("METROBOT_SEED") else None,
+        seed=_whole("METROBOT_SEED"),
         database_url=database_url,
         shard_count=shard_count,
         shard_ids=_shard_ids(os.environ.get("METROBOT_SHARD_IDS"), shard_count),
         render_workers=_whole("METROBOT_RENDER_WORKERS"),
         ai_seconds=_number("METROBOT_AI_SECONDS", 1.0),
         draw_ahead=_switch("METROBOT_DRAW_AHEAD", True),
-        metrics_port=_port("METROBOT_METRICS_PORT"),
+        metrics_port=_whole("METROBOT_METRICS_PORT"),
         metrics_host=os.environ.get("METROBOT_METRICS_HOST") or "127.0.0.1",
-        rate_burst=_whole("METROBOT_RATE_BURST") or 10,
+        rate_burst=int(_number("METROBOT_RATE_BURST", 10)),
         rate_per_second=_number("METROBOT_RATE_PER_SECOND", 1.0),
-        web_port=_port("METROBOT_WEB_PORT"),
+        web_port=_whole("METROBOT_WEB_PORT"),
         web_host=os.environ.get("METROBOT_WEB_HOST") or "127.0.0.1",
         web_base_url=_base_url(os.environ.get("METROBOT_WEB_BASE_URL") or None),
         activity_client_id=_client_id(),
         activity_client_secret=(os.environ.get("METROBOT_ACTIVITY_CLIENT_SECRET") or "").strip() or None,
-        retention_days=_retention(),
+        retention_days=_number("METROBOT_RETENTION_DAYS", 30.0),
         operator_contact=(os.environ.get("METROBOT_OPERATOR_CONTACT") or "").strip() or None,
         privacy_url=(os.environ.get("METROBOT_PRIVACY_URL") or "").strip() or None,
     )
@@ -153,19 +211,19 @@ def _base_url(raw: str | None) -> str | None:
     if raw is None:
         return None
     if not raw.startswith(("http://", "https://")) or "?" in raw or "#" in raw:
-        raise SystemExit(f"METROBOT_WEB_BASE_URL must be an http(s):// address without ? or #, got {raw!r}")
+        raise _bad("METROBOT_WEB_BASE_URL", raw)
     return raw.rstrip("/")
+
+
+def _address(name: str, schemes: tuple[str, ...]) -> str | None:
+    raw = (os.environ.get(name) or "").strip() or None
+    if raw is not None and not raw.startswith(schemes):
+        raise _bad(name, raw)
+    return raw
 
 
 def _client_id() -> str | None:
     raw = (os.environ.get("METROBOT_ACTIVITY_CLIENT_ID") or "").strip()
     if raw and not (raw.isascii() and raw.isdigit() and len(raw) <= 20):
-        raise SystemExit(f"METROBOT_ACTIVITY_CLIENT_ID must be the application's numeric id, got {raw!r}")
+        raise _bad("METROBOT_ACTIVITY_CLIENT_ID", raw)
     return raw or None
-
-
-def _retention() -> float:
-    days = _number("METROBOT_RETENTION_DAYS", 30.0)
-    if not 0 <= days <= 3650:
-        raise SystemExit(f"METROBOT_RETENTION_DAYS must be between 0 and 3650 days, got {days:g}")
-    return days

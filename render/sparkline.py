@@ -1,7 +1,7 @@
 """A player's rating over time: one small line per game kind, drawn with Pillow.
 
 The caller gives the title and the series' labels in the reader's language; the only
-word drawn here (no rated games yet) is in `lang`; the axis labels are numbers.
+word drawn here (no rated games yet) is in `lang`, and so are the numbers ("23,4" in German).
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ def sparkline(series: dict[str, list[float]], title: str, lang: Lang = EN) -> Im
         return box[3] - (v - lo) / (hi - lo) * (box[3] - box[1])
 
     d.line((box[0], y(0), box[2], y(0)), fill=(215, 210, 200), width=1)
-    d.text((PAD - 4, y(hi) - 8), f"{hi:.0f}", fill=MUTED, font=font(12))
-    d.text((PAD - 4, y(lo) - 8), f"{lo:.0f}", fill=MUTED, font=font(12))
+    d.text((PAD - 4, y(hi) - 8), lang.num(hi), fill=MUTED, font=font(12))
+    d.text((PAD - 4, y(lo) - 8), lang.num(lo), fill=MUTED, font=font(12))
     legend_x = box[0]
     for i, (label, vs) in enumerate(series.items()):
         colour = player_colour(i)
@@ -45,7 +45,7 @@ def sparkline(series: dict[str, list[float]], title: str, lang: Lang = EN) -> Im
         points = [(box[0] + j * step, y(v)) for j, v in enumerate(vs)]
         d.line(points, fill=colour, width=3, joint="curve")
         d.ellipse((points[-1][0] - 4, points[-1][1] - 4, points[-1][0] + 4, points[-1][1] + 4), fill=colour)
-        text = lang.t("{game}: {rating}", game=label, rating=f"{vs[-1]:.1f}")
+        text = lang.t("{game}: {rating}", game=label, rating=lang.num(vs[-1], 1))
         if legend_x + 16 + font(13).getlength(text) > WIDTH - 8:  # the legend stays inside the image
             if legend_x + 60 > WIDTH - 8:
                 continue

@@ -28,10 +28,6 @@ SHADE = (238, 234, 225)
 ORDER = (2, 1, 3)  # the podium's steps left to right
 
 
-def _points(x: float) -> str:
-    return f"{x:.2f}".rstrip("0").rstrip(".") if x != int(x) else str(int(x))
-
-
 def standings_image(title: str, subtitle: str, rows: list[dict[str, Any]], g: Lang) -> Image.Image:
     shown = rows[:MOST]
     podium_h = 250
@@ -40,7 +36,7 @@ def standings_image(title: str, subtitle: str, rows: list[dict[str, Any]], g: La
     d = ImageDraw.Draw(im)
     d.text((PAD, PAD), fit_text(title, 28, WIDTH - 2 * PAD, True), fill=INK, font=font(28, bold=True))
     d.text((PAD, PAD + 40), fit_text(subtitle, 16, WIDTH - 2 * PAD), fill=MUTED, font=font(16))
-    _podium(d, rows, PAD + 70, podium_h)
+    _podium(d, rows, PAD + 70, podium_h, g)
     top = PAD + 70 + podium_h + 40
     columns = [
         (PAD, g.t("Rank")),
@@ -68,11 +64,11 @@ def standings_image(title: str, subtitle: str, rows: list[dict[str, Any]], g: La
         cells = [
             (PAD, str(r["rank"])),
             (PAD + 70, fit_text(name, 16, 340)),
-            (PAD + 420, _points(r["points"])),
-            (PAD + 510, str(r.get("played", 0))),
-            (PAD + 590, f"{breaks[0]:.2f}"),
-            (PAD + 670, f"{breaks[1]:.2f}"),
-            (PAD + 750, f"{breaks[2]:.1f}"),
+            (PAD + 420, g.num(r["points"], 2, trim=True)),
+            (PAD + 510, g.num(r.get("played", 0))),
+            (PAD + 590, g.num(breaks[0], 2)),
+            (PAD + 670, g.num(breaks[1], 2)),
+            (PAD + 750, g.num(breaks[2], 1)),
         ]
         for x, text in cells:
             d.text((x, y), text, fill=colour, font=font(16, bold=x == PAD + 420))
@@ -87,7 +83,7 @@ def standings_image(title: str, subtitle: str, rows: list[dict[str, Any]], g: La
     return im
 
 
-def _podium(d: ImageDraw.ImageDraw, rows: list[dict[str, Any]], top: int, height: int) -> None:
+def _podium(d: ImageDraw.ImageDraw, rows: list[dict[str, Any]], top: int, height: int, g: Lang) -> None:
     by_place: dict[int, list[dict[str, Any]]] = {}
     for r in rows:
         if r["rank"] <= 3 and not r.get("dropped"):
@@ -110,7 +106,7 @@ def _podium(d: ImageDraw.ImageDraw, rows: list[dict[str, Any]], top: int, height
                 font=font(18, bold=True),
                 anchor="mm",
             )
-            d.text((x0 + width // 2, y + 22), _points(r["points"]), fill=MUTED, font=font(15), anchor="mm")
+            d.text((x0 + width // 2, y + 22), g.num(r["points"], 2, trim=True), fill=MUTED, font=font(15), anchor="mm")
         if len(people) > 2:
             d.text((x0 + width // 2, base - step - 10), f"+{len(people) - 2}", fill=MUTED, font=font(14), anchor="mm")
 

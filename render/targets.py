@@ -44,16 +44,20 @@ class Spot:
 
 def fit_boxes(spots: Sequence[Spot | None], size: tuple[int, int]) -> list[Box | None]:
     """A box for each spot (None stays None) in a picture of `size`, by the rules above.
-    The first spot of a key gives its place; two keys on one pixel are a game's mistake."""
+    The first spot of a key gives its place. Two keys on one pixel cannot be told apart by a
+    tap: they share the first one's box (a chooser), as if they were one place."""
     width, height = size
     first: dict[Hashable, Spot] = {}
     for spot in spots:
         if spot is not None and spot.key not in first:
             first[spot.key] = spot
-    keys = list(first)
-    centres = [(_clamp(round(first[k].x), width), _clamp(round(first[k].y), height)) for k in keys]
-    if len(set(centres)) != len(centres):
-        raise ValueError("two different spots on one pixel")
+    same: dict[Hashable, Hashable] = {}  # key -> the key whose box it takes
+    at: dict[tuple[int, int], Hashable] = {}
+    for key, spot in first.items():
+        pixel = (_clamp(round(spot.x), width), _clamp(round(spot.y), height))
+        same[key] = at.setdefault(pixel, key)
+    keys = list(at.values())
+    centres = list(at)
     order = sorted(range(len(keys)), key=lambda i: centres[i])
     xs = [centres[i][0] for i in order]
     boxes: dict[Hashable, Box] = {}
@@ -70,7 +74,7 @@ def fit_boxes(spots: Sequence[Spot | None], size: tuple[int, int]) -> list[Box |
                 continue  # that centre is outside this box already
             hw, hh = _shrink(hw, hh, dx, dy)
         boxes[key] = (cx - hw, cy - hh, 2 * hw + 1, 2 * hh + 1)
-    return [None if spot is None else boxes[spot.key] for spot in spots]
+    return [None if spot is None else boxes[same[spot.key]] for spot in spots]
 
 
 def _shrink(hw: int, hh: int, dx: int, dy: int) -> tuple[int, int]:

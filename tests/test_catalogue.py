@@ -49,6 +49,11 @@ def test_every_language_has_every_text(found, code):
     assert not problems, "\n".join(problems[:40]) + (f"\n… and {len(problems) - 40} more" if len(problems) > 40 else "")
 
 
+def test_every_english_text_can_be_filled_in(found):
+    """Read as `str.format` reads it: no stray `{` or `}`, every place named."""
+    assert messages.check_sources(messages.template(found)) == []
+
+
 def test_every_language_we_offer_has_a_catalogue():
     assert set(LANGUAGES) == {"en", *messages.TRANSLATED}
     assert all((messages.LOCALES / f"{code}.po").exists() for code in messages.TRANSLATED)

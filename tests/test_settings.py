@@ -1,9 +1,13 @@
 """Settings from the environment: METROBOT_DRAW_AHEAD is on unless set to 0; anything but 0 or 1
 stops the bot with a clear message."""
 
+import re
+from dataclasses import fields
+
 import pytest
 
-from metrobot.settings import load_settings
+from metrobot.settings import LIMITS, BadSetting, Settings, load_settings
+from tools.docgen import settings_read
 
 
 @pytest.mark.parametrize(("raw", "expected"), [(None, True), ("", True), ("1", True), ("0", False)])
@@ -37,7 +41,7 @@ def test_metrics_are_off_unless_a_port_is_given(monkeypatch, tmp_path):
 @pytest.mark.parametrize(
     ("name", "raw", "says"),
     [
-        ("METROBOT_METRICS_PORT", "http", "must be a whole number"),
+        ("METROBOT_METRICS_PORT", "http", "must be a port number"),
         ("METROBOT_METRICS_PORT", "70000", "must be a port number"),
         ("METROBOT_RATE_PER_SECOND", "fast", "must be a number"),
     ],
@@ -65,7 +69,80 @@ def test_privacy_settings(monkeypatch, tmp_path):
         "https://example.org/privacy",
     )
     monkeypatch.setenv("METROBOT_RETENTION_DAYS", "-1")
-    with pytest.raises(SystemExit, match="METROBOT_RETENTION_DAYS must be between 0 and 3650"):
+    with pytest.raises(
+        SystemExit, match=r"METROBOT_RETENTION_DAYS must be a number of days from 0 .* to 3650; got .-1."
+    ):
+        load_settings(tmp_path / "none.env")
+
+
+# --- every numeric setting is checked (issue 42): range, finite, zero only where documented ---
+
+
+def _bad_values(limit):
+    """Values each numeric setting must refuse: below and above its range, not finite, not a
+    number, and a fraction where a whole number is wanted."""
+    values = [str(limit.low - 1), str(limit.high * 10 + 1), "nan", "inf", "-inf", "abc", " "]
+    if limit.low > 0:
+        values.append("0")
+    if limit.whole:
+        values += ["1.5", "1e3"]
+    return values
+
+
+@pytest.mark.parametrize(
+    ("name", "raw"), [(name, raw) for name, limit in LIMITS.items() for raw in _bad_values(limit) if raw.strip()]
+)
+def test_a_numeric_setting_out_of_range_is_refused_in_one_line(monkeypatch, tmp_path, name, raw):
+    monkeypatch.setenv(name, raw)
+    if name != "METROBOT_SHARD_COUNT":
+        monkeypatch.setenv("METROBOT_SHARD_COUNT", "4")
+    with pytest.raises(BadSetting) as refused:
+        load_settings(tmp_path / "none.env")
+    said = str(refused.value.code)
+    assert said == f"{name} must be {LIMITS[name].says}; got {raw!r}"
+    assert "\n" not in said
+
+
+@pytest.mark.parametrize(("name", "limit"), LIMITS.items())
+def test_a_numeric_setting_takes_its_whole_range(monkeypatch, tmp_path, name, limit):
+    field = settings_read()[name]
+    monkeypatch.setenv("METROBOT_SHARD_COUNT", "65536")
+    for value in (limit.low, limit.high):
+        text = str(int(value)) if limit.whole else repr(value)
+        monkeypatch.setenv(name, text)
+        assert getattr(load_settings(tmp_path / "none.env"), field) == pytest.approx(value)
+
+
+def test_every_numeric_setting_has_a_range():
+    """A number read from the environment without a range is how `METROBOT_TICK_SECONDS=0`
+    once made the clock loop spin: a new one must say its range here."""
+    kinds = {f.name: str(f.type) for f in fields(Settings)}
+    numeric = {v for v, field in settings_read().items() if re.search(r"\b(int|float)\b", kinds[field])}
+    numeric -= {"DISCORD_DEV_GUILD", "METROBOT_SHARD_IDS"}  # (an id, and a list checked against the count)
+    assert numeric == set(LIMITS)
+
+
+def test_the_default_turn_clock_has_the_range_a_game_s_clock_has():
+    from metrobot.service.gamesettings import MAX_TURN_CLOCK, MIN_TURN_CLOCK
+
+    limit = LIMITS["METROBOT_TURN_CLOCK_HOURS"]
+    assert (limit.low * 3600, limit.high * 3600) == pytest.approx((MIN_TURN_CLOCK, MAX_TURN_CLOCK))
+
+
+@pytest.mark.parametrize(
+    ("name", "raw"),
+    [
+        ("LOG_LEVEL", "loud"),
+        ("DISCORD_DEV_GUILD", "my server"),
+        ("DISCORD_API_BASE", "127.0.0.1:8080"),
+        ("DISCORD_GATEWAY_URL", "http://127.0.0.1:8080/"),
+        ("METROBOT_SHARD_IDS", "0-2"),
+    ],
+)
+def test_other_settings_are_refused_in_one_line_naming_what_was_given(monkeypatch, tmp_path, name, raw):
+    monkeypatch.setenv("METROBOT_SHARD_COUNT", "2")
+    monkeypatch.setenv(name, raw)
+    with pytest.raises(BadSetting, match=rf"^{name} must .*; got {re.escape(repr(raw))}$"):
         load_settings(tmp_path / "none.env")
 
 

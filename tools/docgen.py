@@ -256,7 +256,7 @@ def _slug(heading: str) -> str:
 
 
 def settings_page() -> str:
-    from metrobot.settings import Settings
+    from metrobot.settings import SAYS, Settings
 
     read = settings_read()
     blocks = env_blocks()
@@ -277,16 +277,21 @@ def settings_page() -> str:
         "Every setting the bot reads, in the order of `.env.example`. Settings are environment variables;",
         "`make run` and `python bot.py` also read a `.env` file next to `bot.py` (copy `.env.example`),",
         "and a real environment variable wins over the file. A value the bot cannot use stops it at",
-        "start-up with a one-line message and exit status 2. How to choose them is in the",
-        "[operators' guide](../operators/index.md).",
+        "start-up, before it connects to anything, with a one-line message naming the setting, what",
+        "it must be and what was given, and exit status 2 (numbers must be finite and within the",
+        "range below). How to choose them is in the [operators' guide](../operators/index.md).",
         "",
-        "| setting | default |",
-        "|---|---|",
+        "| setting | default | allowed |",
+        "|---|---|---|",
     ]
+    allowed = SAYS
     for _, variables in blocks:
         heading = ", ".join(v for v, _ in variables)
         for variable, _ in variables:
-            lines.append(f"| [`{variable}`](#{_slug(heading)}) | {_default(getattr(loaded, read[variable]))} |")
+            lines.append(
+                f"| [`{variable}`](#{_slug(heading)}) | {_default(getattr(loaded, read[variable]))} "
+                f"| {_cell(allowed.get(variable, ''))} |"
+            )
     lines.append("")
     for words, variables in blocks:
         lines += [f"## {', '.join(v for v, _ in variables)}", "", words, ""]
@@ -295,6 +300,8 @@ def settings_page() -> str:
             assert field in names, field
             kind, note = notes.get(field, ("", ""))
             said = f"`{variable}`: default {_default(getattr(loaded, field))}"
+            if variable in allowed:
+                said += f"; must be {allowed[variable]}"
             if example:
                 said += f"; `.env.example` has `{example}`"
             said += f"; read into `Settings.{field}` (`{kind}`)" + (f": {note.strip('.…')}." if note else ".")

@@ -2,7 +2,8 @@
 step with the code, and checks the translations.
 
     python -m tools.messages extract   # writes metrobot/i18n/locales/messages.pot and merges it
-                                       # into every language's .po (new texts empty, old ones kept)
+                                       # into every language's .po (new texts empty, old ones kept,
+                                       # an edited text's old translation kept as a fuzzy suggestion)
     python -m tools.messages check     # what is missing or broken in the finished languages (exit 1 if
                                        # any), and how far the ones in progress (fr, pt_BR) have come
     python -m tools.messages check de ja pt_BR   # those languages in full, finished or not
@@ -15,26 +16,25 @@ calls: `lang.t(text)`, `lang.n(singular, plural, count)`, `lang.p(context, text)
 for later with `N_(text)`, `NP_(context, text)`, `Term(text)`, `Phrase(text)`, `RuleError(text, rule, hint)` /
 `hint=text`, `BadInput(text)`, `locale_str(text)`; the web pages' templates
 (`metrobot/web/templates/*.html`) call `t(text)`, `n(…)` and `p(…)` the same way. Babel reads and writes the .po files
-(`Catalog.update` merges the template into each language the way `pybabel update` does).
+(`tools/translations.py`: `Catalog.update` merges the template into each language the way `pybabel update`
+does, fuzzy matching and all; `check` reads `{places}` as `str.format` does).
 """
 
 from __future__ import annotations
 
 import ast
 import fnmatch
-import re
 import sys
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import read_po, write_po
+from babel.messages.pofile import write_po
 
 from metrobot.i18n import DEFAULT, IN_PROGRESS, LANGUAGES, known
+from tools.translations import LOCALES, ROOT, check_language, check_sources, fill, merge, places_or_none
 
-ROOT = Path(__file__).resolve().parents[1]
-LOCALES = ROOT / "metrobot" / "i18n" / "locales"
 TEMPLATE = LOCALES / "messages.pot"
 # Every language but the source; those still being translated are checked only when named.
 TRANSLATED = tuple(code for code in LANGUAGES if code != DEFAULT)
@@ -74,7 +74,6 @@ ENGLISH_ONLY = {
     "metrobot/games/*/determinize.py": "the automatic players' guesses of hidden cards, from views the service builds",
     "metrobot/games/*/views.py": "the automatic players' views, built by the service",
 }
-PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}")
 # What translators are told about the texts of a context (a comment in the .po files).
 NOTES = {
     "typed word": "Words a player may type for this in a move, in this language: the words the game shows "
@@ -227,100 +226,10 @@ def template(found: Found) -> Catalog:
             ident,
             context=context,
             locations=[(w.rsplit(":", 1)[0], int(w.rsplit(":", 1)[1])) for w in entry["where"][:3]],
-            flags=("python-brace-format",) if PLACEHOLDER.search(msgid) else (),
+            flags=("python-brace-format",) if places_or_none(msgid) else (),
             auto_comments=[NOTES[context]] if context in NOTES else (),
         )
     return cat
-
-
-def placeholders(text: str) -> set[str]:
-    return {m.group(1) for m in PLACEHOLDER.finditer(text)}
-
-
-def check_language(code: str, expected: Catalog) -> list[str]:
-    from metrobot.discord_app.speech import valid_name
-
-    path = LOCALES / f"{code}.po"
-    if not path.exists():
-        return [f"{code}: {path.name} is missing"]
-    with path.open("rb") as f:
-        cat = read_po(f, locale=code)
-    problems = []
-    for message in expected:
-        if not message.id:
-            continue
-        ours = cat.get(message.id, context=message.context)
-        label = f"{code}: {message.id if isinstance(message.id, str) else message.id[0]!r}" + (
-            f" [{message.context}]" if message.context else ""
-        )
-        if ours is None or not ours.string or (isinstance(ours.string, tuple) and not all(ours.string)):
-            problems.append(f"{label}: not translated")
-            continue
-        if ours.fuzzy:
-            problems.append(f"{label}: marked fuzzy (the English changed): check it")
-        if message.context == "command name" and not valid_name(ours.string):
-            problems.append(f"{label}: {ours.string!r} is no Discord command name (lower case, no spaces, <= 32)")
-        if any(path == "slash commands" for path, _ in message.locations) and len(ours.string) > 100:
-            problems.append(f"{label}: longer than Discord's 100 characters")
-        wanted = placeholders(message.id if isinstance(message.id, str) else message.id[1])
-        for text in ours.string if isinstance(ours.string, tuple) else (ours.string,):
-            if placeholders(text) - wanted or (not isinstance(message.id, tuple) and placeholders(text) != wanted):
-                problems.append(f"{label}: places {sorted(placeholders(text))} should be {sorted(wanted)}")
-    return problems
-
-
-def merge(code: str, tmpl: Catalog) -> None:
-    path = LOCALES / f"{code}.po"
-    if path.exists():
-        with path.open("rb") as f:
-            cat = read_po(f, locale=code)
-    else:
-        cat = Catalog(locale=code, project="metrobot", fuzzy=False)
-    cat.update(tmpl, no_fuzzy_matching=True)
-    cat.obsolete.clear()
-    with path.open("wb") as f:
-        write_po(f, cat, width=100, omit_header=False, sort_output=False, include_previous=False, include_lineno=False)
-
-
-def fill(code: str, revisions: list[str]) -> int:
-    """Translations this language's catalogue lacks, copied from the same catalogue as it is in
-    other git revisions (e.g. both sides of a merge, whose .po files conflict line by line
-    although their entries rarely do). Returns how many were filled."""
-    import io
-    import subprocess
-
-    path = LOCALES / f"{code}.po"
-    with path.open("rb") as f:
-        cat = read_po(f, locale=code)
-    filled = 0
-    for revision in revisions:
-        shown = subprocess.run(
-            ["git", "show", f"{revision}:{path.relative_to(ROOT).as_posix()}"],
-            cwd=ROOT,
-            capture_output=True,
-            check=False,
-        )
-        if shown.returncode != 0:
-            continue
-        other = read_po(io.BytesIO(shown.stdout), locale=code)
-        for message in cat:
-            if not message.id or (
-                message.string and not message.fuzzy and (not isinstance(message.string, tuple) or all(message.string))
-            ):
-                continue
-            theirs = other.get(message.id, context=message.context)
-            if (
-                theirs is not None
-                and theirs.string
-                and not theirs.fuzzy
-                and (not isinstance(theirs.string, tuple) or all(theirs.string))
-            ):
-                message.string = theirs.string
-                message.flags.discard("fuzzy")
-                filled += 1
-    with path.open("wb") as f:
-        write_po(f, cat, width=100, omit_header=False, sort_output=False, include_previous=False, include_lineno=False)
-    return filled
 
 
 def main(argv: list[str]) -> int:
@@ -354,11 +263,11 @@ def main(argv: list[str]) -> int:
         print(f"check takes language codes: {', '.join(TRANSLATED)}")
         return 2
     codes = named or FINISHED
-    problems = [p for code in codes for p in check_language(code, tmpl)]
+    problems = check_sources(tmpl) + [p for code in codes for p in check_language(code, tmpl)]
     print("\n".join(problems) if problems else f"{len(found.messages)} texts, all translated in {', '.join(codes)}")
     if not named:
         for code in IN_PROGRESS:
-            left = sum(p.endswith(": not translated") for p in check_language(code, tmpl))
+            left = sum(": not translated" in p for p in check_language(code, tmpl))
             print(f"{code} (in progress): {len(found.messages) - left} of {len(found.messages)} texts translated")
     return 1 if problems or found.problems else 0
 

@@ -9,7 +9,7 @@ printed. The position comes from a seeded self-play of the game (automatic playe
 
 `--at` picks the position (a fraction of the game's states, mid-turn ones included);
 `--code` the first position from there where one of the steps starts with it (e.g. `p:`,
-`st:`, `r:`); `--crop` keeps the part of the picture around the targets.
+`st:`, `r:`); `--crop` keeps the part of the picture around the targets, `--scale 2` enlarges it.
 """
 
 from __future__ import annotations
@@ -79,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--at", type=float, default=0.5)
     parser.add_argument("--code", default="", help="a position where a step starts with this")
     parser.add_argument("--crop", action="store_true")
+    parser.add_argument("--lang", default="en", help="the picture's language (the boxes are the same in all)")
+    parser.add_argument("--scale", type=float, default=1.0, help="enlarge the saved picture")
     parser.add_argument("--out", required=True)
     args = parser.parse_args(argv)
     plugin = get_plugin(args.game)
@@ -96,11 +98,13 @@ def main(argv: list[str] | None = None) -> int:
         print("no such position", file=sys.stderr)
         return 1
     viewer = plugin.game.owner(state, seat)
-    size, boxes = board_targets(plugin.game, state, viewer, codes, seat=seat)
-    picture = overlay(render_image(plugin.game, state, viewer), codes, boxes)
+    size, boxes = board_targets(plugin.game, state, viewer, codes, None, args.lang, seat=seat)
+    picture = overlay(render_image(plugin.game, state, viewer, None, args.lang), codes, boxes)
     assert picture.size == size
     if args.crop:
         picture = picture.crop(around(boxes, size))
+    if args.scale != 1.0:
+        picture = picture.resize((round(picture.width * args.scale), round(picture.height * args.scale)))
     picture.save(args.out)
     off = [code for code, box in zip(codes, boxes) if box is None]
     spots = len({tuple(b) for b in boxes if b is not None})

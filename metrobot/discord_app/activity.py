@@ -112,6 +112,24 @@ async def sync_with_entry_point(tree: app_commands.CommandTree, bot: Any) -> Non
     await http.bulk_upsert_global_commands(app_id, payload=payload)
 
 
+async def sync_commands(bot: Any, guild: discord.abc.Snowflake | None) -> bool:
+    """The slash commands to Discord, to a development server or globally, with the Entry Point."""
+    if guild is not None:
+        await bot.tree.sync(guild=guild)
+        await register_entry_point(bot)
+    else:
+        await sync_with_entry_point(bot.tree, bot)
+    return True  # (done: `patiently` takes None for "stopped while waiting")
+
+
+def board_play(bot: Any) -> None:
+    """Whether turn posts carry "▶ Play on the board": the Activity, or the board in a browser
+    where the web pages are on; an Activity half set up is said once."""
+    bot.service.board_play = activity_on(bot) or bot.service.web_base is not None
+    if bot.settings.activity_client_id and not bot.settings.activity:
+        log.warning("METROBOT_ACTIVITY_CLIENT_ID is set without METROBOT_ACTIVITY_CLIENT_SECRET: the Activity is off")
+
+
 async def register_entry_point(bot: Any) -> None:
     """With the commands synced to a development server only: the Entry Point, which can only
     be global, is created (or updated) by itself."""

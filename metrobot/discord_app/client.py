@@ -5,6 +5,7 @@ setup_hook). Commands are built from the game registry at start-up."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -18,7 +19,7 @@ from ..service import Outcome, fixed_seeds
 from ..settings import Settings
 from ..storage import Database
 from ..tournaments.service import TournamentService
-from .activity import register_entry_point, sync_with_entry_point
+from .activity import board_play, sync_commands
 from .commands import game_group, look_commands
 from .composer import typed_step
 from .controls import DYNAMIC_ITEMS, unknown_control
@@ -30,6 +31,7 @@ from .moves import move_commands
 from .operate import Operations
 from .people import people_commands
 from .privacy import forget_submitted, privacy_command
+from .reaching import patiently
 from .recovery import deliver_on_start, deliver_owed
 from .speech import CatalogueTranslator
 from .standings import standings_commands
@@ -52,6 +54,8 @@ class Metro:
         # No message cache either: the bot never looks back at a message it saw (its posts are
         # found by id), and a cache of 1,000 messages with their attachments and components is
         # memory a busy server fills for nothing.
+        # The bot never joins a voice channel: no warning that voice libraries are missing.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),  # type: ignore
@@ -75,6 +79,8 @@ class Metro:
         self.web: Any = None  # the web pages' server, when this process serves them
         self.waker: Waker | None = None  # woken by moves made on pages served elsewhere
         self._closed = False
+        self._shut = asyncio.Event()  # set by close(): a start-up waiting to try Discord again gives up
+        self._setting_up = False  # setup_hook has begun: a failure from here on is not retried by start()
         self._background: set[asyncio.Task] = set()
 
     def _guard_parsers(self) -> None:
@@ -84,7 +90,33 @@ class Metro:
         for event, parser in list(parsers.items()):
             parsers[event] = _guarded(event, parser)
 
+    async def start(self, token: str, *, reconnect: bool = True) -> None:
+        """Log in — again and again, one log line a try, while Discord cannot be reached (see
+        reaching.py) — then connect to the gateway, whose own reconnecting takes over."""
+        await patiently(
+            "logging in",
+            lambda: self.login(token),
+            self._stopped_within,
+            before_retry=self._fresh_http,
+            may_retry=lambda: not self._setting_up,
+        )
+        if not self._closed:
+            await self.connect(reconnect=reconnect)
+
+    async def _fresh_http(self) -> None:
+        """The HTTP session of a failed login closed (its connector with it), so that the next
+        login makes new ones rather than leaving one open per try."""
+        await self.http.close()
+        self.http.connector = discord.utils.MISSING
+
+    async def _stopped_within(self, seconds: float) -> bool:
+        """Wait up to `seconds`; whether the bot was closed meanwhile (a stop while waiting)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._shut.wait(), seconds)
+        return self._closed
+
     async def setup_hook(self) -> None:
+        self._setting_up = True
         self.db = await Database(self.settings.database).open()
         seeds = {} if self.settings.seed is None else {"seeds": fixed_seeds(self.settings.seed)}
         self.service = TournamentService(
@@ -108,13 +140,15 @@ class Metro:
         # Names and descriptions in the users' languages, from the message catalogues.
         await self.tree.set_translator(CatalogueTranslator())
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        if self.settings.dev_guild:
-            guild = discord.Object(self.settings.dev_guild)
+        guild = discord.Object(self.settings.dev_guild) if self.settings.dev_guild else None
+        if guild is not None:
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-            await register_entry_point(self)
-        else:
-            await sync_with_entry_point(self.tree, self)  # (the app launcher's Entry Point kept or made)
+        # (Discord may go away between the login and here: the same patience as the login's)
+        if (
+            await patiently("syncing the slash commands", lambda: sync_commands(self, guild), self._stopped_within)
+            is None
+        ):
+            return  # stopped while waiting
         # What a crash left owed is delivered now, over HTTP, while the gateway connects, and
         # as soon as the claims a dead process held run out (later at every tick of the turn clock).
         self._recovery = asyncio.create_task(deliver_on_start(self))
@@ -124,12 +158,7 @@ class Metro:
             self.operations = Operations(self, self.settings.metrics_host, self.settings.metrics_port)
             await self.operations.start()
         await self._start_web()
-        # "▶ Play on the board" under turn posts: the Activity, or the board in a browser.
-        self.service.board_play = self.settings.activity or self.service.web_base is not None
-        if self.settings.activity_client_id and not self.settings.activity:
-            log.warning(
-                "METROBOT_ACTIVITY_CLIENT_ID is set without METROBOT_ACTIVITY_CLIENT_SECRET: the Activity is off"
-            )
+        board_play(self)  # "▶ Play on the board" under turn posts: the Activity, or a browser
         log.info("metrobot ready: database %s (schema %d)", self.db.path, self.db.schema_version)
 
     async def _start_web(self) -> None:
@@ -195,7 +224,7 @@ class Metro:
             log_failure("could not look for servers that removed the bot meanwhile")
 
     async def _server_news(self, what: str, guild: discord.Guild) -> None:
-        if self.privacy is None:
+        if self.privacy is None or self._closed:  # (a server's news arriving while the bot stops)
             return
         try:
             await getattr(self.privacy, what)(str(guild.id))
@@ -253,7 +282,8 @@ class Metro:
                     # (its later sweeps wait for dead processes' claims: one sweep now does;
                     # a post it was making is found in the channel by the next start, not sent twice)
                     self._recovery.cancel()
-                await deliver_owed(self)
+                if self.service is not None:  # (stopped before it ever logged in: nothing to deliver)
+                    await deliver_owed(self)
         except TimeoutError:
             log.warning("stopping: out of time; what is still owed is delivered at the next start")
         except Exception:
@@ -265,6 +295,7 @@ class Metro:
         if self._closed:
             return
         self._closed = True
+        self._shut.set()
         self.turn_clock.cancel()
         if self._recovery is not None:
             self._recovery.cancel()

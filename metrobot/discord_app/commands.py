@@ -23,6 +23,7 @@ from ..service import Outcome, Refused
 from ..storage import Commits, DatabaseUnavailable
 from . import playlinks
 from .accounting import mark
+from .anywhere import GROUP_ANYWHERE
 from .messages import Bot, bot_of, log_failure, unavailable, went_wrong
 from .speech import as_asker, speaker
 from .tutorial import start_tutorial
@@ -45,8 +46,8 @@ def clock_seconds(hours: float | None) -> int | None:
         raise Refused(
             me().t(
                 "The turn clock is given in hours, between {low} and {high}.",
-                low=f"{MIN_CLOCK_HOURS:g}",
-                high=f"{MAX_CLOCK_HOURS:g}",
+                low=me().num(MIN_CLOCK_HOURS, 2, trim=True),
+                high=me().num(MAX_CLOCK_HOURS, 2, trim=True),
             )
         )
     return int(hours * 3600)
@@ -66,41 +67,68 @@ def command_name(interaction: discord.Interaction) -> str:
 
 
 async def run(
-    interaction: discord.Interaction, work: Callable[[], Awaitable[Outcome]], *, ephemeral: bool = True
+    interaction: discord.Interaction,
+    work: Callable[[], Awaitable[Outcome]],
+    *,
+    ephemeral: bool = True,
+    confirm: bool = False,
 ) -> None:
     """Defer (privately unless asked), do the work, deliver; a refusal or failure is
     answered privately.
 
     The defer (an HTTP round trip) and the work run side by side: the answer can only
-    follow once both are done, and the 3-second window is met by the defer alone."""
+    follow once both are done, and the 3-second window is met by the defer alone. A
+    `confirm`ation that starts work carried on in the background (forgetting a person,
+    starting a tournament) is acknowledged only once its first write is committed (or the
+    work ended, or ACK_WAIT passed): a process killed right after the acknowledgement has
+    recorded it, and the next one finishes it."""
     bot = bot_of(interaction)
-    deferring = asyncio.create_task(interaction.response.defer(ephemeral=ephemeral, thinking=True))
+    first = asyncio.Event() if confirm else None
+    deferring: asyncio.Task | None = None
+    if not confirm:
+        deferring = asyncio.create_task(interaction.response.defer(ephemeral=ephemeral, thinking=True))
     try:
-        with Commits() as commits:
+        with Commits(first) as commits:
             async with as_asker(interaction):
-                outcome = await work()
+                doing = asyncio.ensure_future(work())
+                if first is not None:
+                    recorded = asyncio.create_task(first.wait())
+                    await asyncio.wait({doing, recorded}, timeout=ACK_WAIT, return_when=asyncio.FIRST_COMPLETED)
+                    recorded.cancel()
+                    deferring = asyncio.create_task(interaction.response.defer(ephemeral=ephemeral, thinking=True))
+                outcome = await doing
     except Refused as exc:
         mark("refused")
-        await deferring
+        await _acknowledged(interaction, deferring, ephemeral)
         await interaction.followup.send(str(exc), ephemeral=True)
         return
     except DatabaseUnavailable as exc:
         mark("unavailable")
-        await deferring
+        await _acknowledged(interaction, deferring, ephemeral)
         await interaction.followup.send(unavailable(interaction, exc, commits.count), ephemeral=True)
         return
     except Exception:
         mark("failed")
         log_failure("command /%s failed", command_name(interaction))
-        await deferring
+        await _acknowledged(interaction, deferring, ephemeral)
         await interaction.followup.send(went_wrong(interaction), ephemeral=True)
         return
-    await deferring
+    await _acknowledged(interaction, deferring, ephemeral)
     try:
         # (delivery tells the person privately when it can't post in the channel)
         await bot.deliver(str(interaction.channel_id), outcome, interaction, ephemeral=ephemeral)
     except Exception:
         log_failure("delivering the answer to /%s failed", command_name(interaction))
+
+
+ACK_WAIT = 2.0  # seconds a confirmation's acknowledgement waits for its first commit (Discord allows 3)
+
+
+async def _acknowledged(interaction: discord.Interaction, deferring: asyncio.Task | None, ephemeral: bool) -> None:
+    """The defer made (or made now, if the work failed before a confirmation's was sent)."""
+    if deferring is None:
+        deferring = asyncio.create_task(interaction.response.defer(ephemeral=ephemeral, thinking=True))
+    await deferring
 
 
 def server_language(interaction: discord.Interaction) -> str | None:
@@ -119,7 +147,7 @@ def _ids(interaction: discord.Interaction) -> tuple[str, str]:
 
 
 def game_group(bot: Bot) -> app_commands.Group:
-    """/game new|join|leave|start|resign|abort|settings|nudge|replay|tutorial|rules."""
+    """/game new|join|leave|start|resign|abort|settings|nudge|follow|unfollow|replay|tutorial|rules."""
     plugins = all_plugins()
     kinds = [app_commands.Choice(name=p.title, value=p.name) for p in plugins]
     variants = [app_commands.Choice(name="standard", value="standard")] + [
@@ -129,7 +157,9 @@ def game_group(bot: Bot) -> app_commands.Group:
     levels = [app_commands.Choice(name=level, value=level) for level in LEVELS]
     # Each language named in itself, as people look for it (not translated).
     languages = [app_commands.Choice(name=name, value=code) for code, name in OFFERED.items()]
-    group = app_commands.Group(name="game", description="Create and manage the game in this channel", guild_only=True)
+    # (anywhere: `/game rules` works in DMs and through a person's own install; the others
+    # answer there that games are played in a server's channel, see anywhere.py)
+    group = app_commands.Group(name="game", description="Create and manage the game in this channel", **GROUP_ANYWHERE)
 
     @group.command(name="new", description="Open a lobby for a new game in this channel")
     @app_commands.describe(
@@ -238,6 +268,14 @@ def game_group(bot: Bot) -> app_commands.Group:
     @group.command(name="nudge", description="Remind the people this game waits for (once in 6 hours)")
     async def nudge(interaction: discord.Interaction) -> None:
         await run(interaction, lambda: bot.service.nudge(*_ids(interaction)))
+
+    @group.command(name="follow", description="A DM with the newest board when a turn of this game ends")
+    async def follow(interaction: discord.Interaction) -> None:
+        await run(interaction, lambda: bot.service.follow(*_ids(interaction)))
+
+    @group.command(name="unfollow", description="No more DMs about this game")
+    async def unfollow(interaction: discord.Interaction) -> None:
+        await run(interaction, lambda: bot.service.unfollow(*_ids(interaction)))
 
     @group.command(name="replay", description="Watch a finished game of this channel again, turn by turn")
     @app_commands.describe(

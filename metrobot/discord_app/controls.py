@@ -10,6 +10,7 @@ working after a restart and nothing lives only in memory.
   mb:tn:<tournament>:<stage>:join|leave|start   a tournament's sign-up (see tourney_buttons.py)
   mb:fg:<user>:<issued>                     /me forget's confirmation (see privacy.py)
   mb:a:<game>                               ▶ Play on the board: the Activity (see activity.py)
+  mb:fw:<game>                              👁 Follow on a game's status message (see following.py)
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from ..service import Controls
 from . import playlinks
 from .activity import ACTIVITY_ITEMS, LaunchButton
 from .composer import COMPOSER_ITEMS, composer
+from .following import FOLLOW_ITEMS
 from .messages import bot_of, clip, guarded
 from .pages import PAGE_ITEMS, pages_view
 from .privacy import PRIVACY_ITEMS
@@ -149,6 +151,7 @@ OURS = (
     *PAGE_ITEMS,
     *TEXT_ITEMS,
     *PRIVACY_ITEMS,
+    *FOLLOW_ITEMS,
 )
 
 

@@ -12,10 +12,14 @@ from ..storage import DatabaseUnavailable
 from . import playlinks
 from .activity import LaunchButton
 from .controls import controls_view
+from .following import status_view
 from .messages import Bot, allowed, clip, files, log_failure, send_reply
 from .speech import speaker
 
 log = logging.getLogger("metrobot.discord")
+# DMs nobody in the channel is waiting on (a person's digest, a follower's news): when they
+# can't be sent (DMs closed), the channel is not told.
+QUIET_TOPICS = frozenset({"digest", "follow"})
 
 
 async def channel_of(client: Bot, channel_id: str) -> discord.abc.Messageable:
@@ -85,7 +89,11 @@ async def deliver(
                 "Done, but I can't post in this channel: please give me Send Messages and Attach Files here."
             )
         await interaction.followup.send(text, ephemeral=True)
-    failed = [user_id for user_id, message in outcome.dms if not await send_dm(client, user_id, message)]
+    failed = [
+        user_id
+        for user_id, message in outcome.dms
+        if not await send_dm(client, user_id, message) and message.topic not in QUIET_TOPICS
+    ]
     if failed and unreachable is None:
         await dms_closed(client, channel_id, channel or await channel_of(client, channel_id), failed)
 
@@ -94,42 +102,25 @@ async def edit(client: Bot, channel: discord.abc.Messageable, message: Message) 
     """Make an owed edit (the status message, tidied turn posts): one request a message, on
     a partial message (nothing is fetched first). A message deleted meanwhile is skipped."""
     done = []
-    # The status message carries the game's "🌐 Open in browser" link (a link button: no custom
+    # The status message carries 👁 Follow and the game's "🌐 Open in browser" link (no custom
     # id, so nothing to route after a restart), made again with every edit of it.
     status = message.edit == "status" and message.owed is not None and message.owed.game_id is not None
-    link = await client.service.status_link(message.owed.game_id) if status else None
+    buttons = await status_view(client, message.owed.game_id) if status else None
     tap = await client.service.tap_label(message.owed.game_id) if status else None
+    if tap:  # ▶ Play on the board: the Activity, or the board in a browser
+        buttons = buttons or discord.ui.View(timeout=None)
+        buttons.add_item(LaunchButton(message.owed.game_id, tap))
     for message_id, text in await client.service.edits(message):
         target = channel.get_partial_message(int(message_id))  # type: ignore[attr-defined]
         try:
             if text is None:
                 await target.edit(view=None)
             else:
-                await target.edit(
-                    content=clip(text),
-                    view=status_view(message.owed.game_id if status else 0, link, tap),
-                    allowed_mentions=discord.AllowedMentions.none(),
-                )
+                await target.edit(content=clip(text), view=buttons, allowed_mentions=discord.AllowedMentions.none())
             done.append(message_id)
         except discord.NotFound:
             log.info("message %s to edit is gone", message_id)
     await client.service.delivered(message, ",".join(done) or None)
-
-
-def link_view(label: str, url: str) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=label[:80], url=url))
-    return view
-
-
-def status_view(game_id: int, link: tuple[str, str] | None, tap: str | None) -> discord.ui.View | None:
-    """The status message's buttons: "▶ Play on the board" (the Activity, or the board in a
-    browser) and the game's page in a browser, each where it is on."""
-    view = link_view(*link) if link else None
-    if tap:
-        view = view or discord.ui.View(timeout=None)
-        view.add_item(LaunchButton(game_id, tap))
-    return view
 
 
 async def send_dm(client: Bot, user_id: str, message: Message) -> bool:

@@ -12,13 +12,14 @@ from ..games.autoplay import LEVELS
 from ..i18n import OFFERED
 from ..service.people import VISION_WORDS
 from ..service.time_off import AWAY_BUDGET, DAY, zones_matching
+from .anywhere import GROUP_ANYWHERE, anywhere, our_server
 from .commands import clock_seconds, run, whole
 from .messages import Bot
 from .privacy import me_privacy_commands
 
 
 def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]:
-    me_group = app_commands.Group(name="me", description="Your own settings and time away")
+    me_group = app_commands.Group(name="me", description="Your own settings and time away", **GROUP_ANYWHERE)
     languages = [app_commands.Choice(name=name, value=code) for code, name in OFFERED.items()] + [
         app_commands.Choice(name="Discord", value="discord")
     ]
@@ -26,7 +27,8 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
     visions = [app_commands.Choice(name=name, value=value) for value, name in VISION_WORDS.items()]
 
     @me_group.command(
-        name="settings", description="Turn DMs, quiet hours, your language, colour vision (none given: show them)"
+        name="settings",
+        description="Turn DMs, reminders, quiet hours, your language, colour vision (none given: show them)",
     )
     @app_commands.describe(
         turn_dms="DM me when it is my turn (default off)",
@@ -34,6 +36,7 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
         time_zone="Your time zone, e.g. Europe/Amsterdam (for quiet hours)",
         language="The language of what only you read (default: your Discord's)",
         colour_vision="Colours the boards are drawn in for you (default: the games' own)",
+        reminders="Every how many hours one DM lists your games waiting for you (1–48; 0: off)",
     )
     @app_commands.choices(language=languages, colour_vision=visions)
     async def settings(
@@ -43,6 +46,7 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
         time_zone: app_commands.Range[str, 1, 60] | None = None,
         language: app_commands.Choice[str] | None = None,
         colour_vision: app_commands.Choice[str] | None = None,
+        reminders: app_commands.Range[int, 0, 48] | None = None,
     ) -> None:
         await run(
             interaction,
@@ -53,6 +57,7 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
                 time_zone=time_zone,
                 language=language.value if language else None,
                 colour_vision=colour_vision.value if colour_vision else None,
+                reminders=whole(reminders),
             ),
         )
 
@@ -78,9 +83,10 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
     for command in me_privacy_commands(bot):  # /me data, /me forget
         me_group.add_command(command)
 
+    @anywhere
     @app_commands.command(name="games", description="Your games and the lobbies you could join, with links")
     async def games(interaction: discord.Interaction) -> None:
-        guild = str(interaction.guild_id) if interaction.guild_id else None
+        guild = our_server(interaction)  # (elsewhere: a DM, a group DM: the person's games on every server)
         await run(interaction, lambda: bot.service.my_games(str(interaction.user.id), guild))
 
     server = app_commands.Group(

@@ -24,6 +24,7 @@ import discord
 from discord import app_commands
 
 from ..service import Refused
+from .anywhere import anywhere
 from .commands import run
 from .messages import Bot, bot_of, clip, log_failure, went_wrong
 from .speech import as_asker, speaker
@@ -128,7 +129,9 @@ async def forget_submitted(interaction: discord.Interaction) -> bool:
             )
         return await bot.privacy.forget(uid)  # type: ignore[attr-defined]
 
-    await run(interaction, work)
+    # (the modal closes with the acknowledgement: the erasure is recorded before it, so that a
+    # process killed right after it leaves a job the next one completes)
+    await run(interaction, work, confirm=True)
     return True
 
 
@@ -193,6 +196,7 @@ def me_privacy_commands(bot: Bot) -> list[app_commands.Command]:
 
 
 def privacy_command(bot: Bot) -> app_commands.Command:
+    @anywhere
     @app_commands.command(name="privacy", description="What metrobot keeps about you, why, and how to get or delete it")
     async def privacy(interaction: discord.Interaction) -> None:
         await run(interaction, lambda: bot.privacy.policy())  # type: ignore[attr-defined]

@@ -34,7 +34,7 @@ import discord
 from ..service import Message
 from ..storage import Owed, outbox
 from .controls import controls_view
-from .delivery import channel_of, dms_closed, edit, post, send_dm
+from .delivery import QUIET_TOPICS, channel_of, dms_closed, edit, post, send_dm
 from .messages import Bot, clip, files, log_failure
 
 log = logging.getLogger("metrobot.discord")
@@ -117,7 +117,7 @@ async def _settle(client: Bot, item: Owed, message: Message) -> None:
             return
     except discord.HTTPException:
         pass  # can't look: send it
-    if not await send_dm(client, user_id, message):
+    if not await send_dm(client, user_id, message) and message.topic not in QUIET_TOPICS:
         await dms_closed(client, item.channel_id, await channel_of(client, item.channel_id), [user_id])
 
 

@@ -6,8 +6,11 @@ import discord
 from discord import app_commands
 
 from ..games import all_plugins
+from ..service import Outcome, Refused
+from .anywhere import anywhere, our_server
 from .commands import run
 from .messages import Bot
+from .speech import speaker
 
 
 def standings_commands(bot: Bot) -> list[app_commands.Command]:
@@ -37,11 +40,29 @@ def standings_commands(bot: Bot) -> list[app_commands.Command]:
 
         await run(interaction, work)
 
+    @anywhere
     @app_commands.command(name="profile", description="Games, wins and rating of a player on this server")
     @app_commands.describe(user="Whose profile (default: yours)")
-    @app_commands.guild_only()
     async def profile(interaction: discord.Interaction, user: discord.User | None = None) -> None:
         who = user or interaction.user
-        await run(interaction, lambda: bot.service.profile(str(interaction.guild_id), str(who.id), who.display_name))
+        guild = our_server(interaction)
+        if guild is not None:
+            await run(interaction, lambda: bot.service.profile(guild, str(who.id), who.display_name))
+            return
+
+        async def yours() -> Outcome:
+            # Outside a server: only the asker's own record, on every server (someone else's
+            # would tell what they play on servers the asker may not be in).
+            if who.id != interaction.user.id:
+                raise Refused(
+                    speaker(interaction).t(
+                        "Here I show only your own profile; someone else's is shown in a server you share "
+                        "(`/profile` there)."
+                    )
+                )
+            servers = {str(g.id): g.name for g in bot.guilds}
+            return await bot.service.profile_everywhere(str(who.id), who.display_name, servers)
+
+        await run(interaction, yours)
 
     return [history, leaderboard, profile]

@@ -51,8 +51,11 @@ def tournament_group(bot: Bot) -> app_commands.Group:
         name="tournament", description="Tournaments and leagues in this channel", guild_only=True
     )
 
-    async def then_hall(interaction: discord.Interaction, work: Callable[[], Awaitable[Outcome]]) -> None:
-        await run(interaction, work)
+    async def then_hall(
+        interaction: discord.Interaction, work: Callable[[], Awaitable[Outcome]], *, confirm: bool = False
+    ) -> None:
+        # (confirm: the start and the abort set the director going; recorded before acknowledged)
+        await run(interaction, work, confirm=confirm)
         await run_tournaments(bot)
 
     def ids(interaction: discord.Interaction) -> tuple[str, str | None, str]:
@@ -153,6 +156,7 @@ def tournament_group(bot: Bot) -> app_commands.Group:
                 roles=_roles(interaction),
                 missing=missing_from(interaction.app_permissions),
             ),
+            confirm=True,
         )
 
     @group.command(name="drop", description="Leave the tournament: the automatic player finishes your game")
@@ -195,6 +199,7 @@ def tournament_group(bot: Bot) -> app_commands.Group:
             lambda: bot.service.tournament_abort(
                 *ids(interaction), manager=manager(interaction), roles=_roles(interaction)
             ),
+            confirm=True,
         )
 
     @group.command(name="standings", description="The tournament's standings, with its tie-breaks")

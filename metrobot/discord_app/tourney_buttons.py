@@ -11,6 +11,7 @@ import discord
 
 from ..storage import TOwed
 from ..tournaments.core import PERMISSIONS, PRIVATE
+from .commands import run
 from .messages import bot_of, guarded
 
 OPS = ("join", "leave", "start")
@@ -58,19 +59,14 @@ class TournamentButton(
         return cls(int(match["tid"]), int(match["stage"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-
-        async def work():
-            bot = bot_of(interaction)
-            hall, guild = str(interaction.channel_id), str(interaction.guild_id) if interaction.guild_id else None
-            user = interaction.user
-            where = {"tournament_id": self.tid, "stage": self.stage}
-            if self.op == "join":
-                outcome = await bot.service.tournament_join(hall, guild, str(user.id), user.display_name, **where)
-            elif self.op == "leave":
-                outcome = await bot.service.tournament_leave(hall, guild, str(user.id), **where)
-            else:
-                outcome = await bot.service.tournament_start(
+        bot = bot_of(interaction)
+        hall, guild = str(interaction.channel_id), str(interaction.guild_id) if interaction.guild_id else None
+        user = interaction.user
+        where = {"tournament_id": self.tid, "stage": self.stage}
+        if self.op == "start":  # a confirmation that starts the director's work: recorded before acknowledged
+            await run(
+                interaction,
+                lambda: bot.service.tournament_start(
                     hall,
                     guild,
                     str(user.id),
@@ -78,7 +74,18 @@ class TournamentButton(
                     roles=[str(r.id) for r in getattr(user, "roles", [])],
                     missing=missing_from(interaction.app_permissions),
                     **where,
-                )
+                ),
+                confirm=True,
+            )
+            await bot.run_tournaments()  # (what the change owes the hall)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+        async def work():
+            if self.op == "join":
+                outcome = await bot.service.tournament_join(hall, guild, str(user.id), user.display_name, **where)
+            else:
+                outcome = await bot.service.tournament_leave(hall, guild, str(user.id), **where)
             await bot.deliver(hall, outcome, interaction)
             await bot.run_tournaments()  # (what the change owes the hall)
 

@@ -20,6 +20,7 @@ from discord.enums import AppCommandOptionType as T
 
 from ..i18n import N_
 from ..storage import DatabaseUnavailable
+from .anywhere import outside_a_server
 from .messages import unavailable, went_wrong
 from .speech import speaker
 
@@ -192,6 +193,10 @@ class MetroTree(app_commands.CommandTree):
             log.exception("could not check a %s interaction from user %s", interaction.type.name, _user(interaction))
             problem = "unreadable"
         if problem is None:
+            elsewhere = outside_a_server(interaction)
+            if elsewhere is not None:  # (a /game command in a DM, or in a server the bot is not in)
+                await _answer(interaction, elsewhere)
+                return False
             return True
         log.warning(
             "refused a malformed %s interaction from user %s: %s", interaction.type.name, _user(interaction), problem

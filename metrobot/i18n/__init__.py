@@ -29,8 +29,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from babel import Locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal, get_decimal_symbol
 
 LOCALES = Path(__file__).with_name("locales")
 # Every language we have a catalogue for, named in itself (as people look for it in a list).
@@ -71,6 +73,24 @@ class Lang:
 
     def p(self, context: str, message: str, /, **params: Any) -> str:
         return self._fill(self._c.pgettext(context, message), params)
+
+    def num(self, value: float, digits: int = 0, *, trim: bool = False, sign: bool = False) -> str:
+        """A number as this language writes it (Babel: its decimal sign and grouping, "1.234,5"
+        in German): `digits` decimals — at most that many with `trim` ("2", "2,5") — and a sign
+        on a positive number too with `sign` ("+1,5"). Every number put into a text people read
+        goes through here, never `f"{x:.1f}"`."""
+        if round(value, digits) == 0:
+            value = 0.0  # (never "-0,0")
+        pattern = "#,##0" + ("." + ("#" if trim else "0") * digits if digits else "")
+        if sign:
+            pattern = f"+{pattern};-{pattern}"
+        return format_decimal(value, format=pattern, locale=_number_locale(self.code))
+
+    def nums(self, values: list[float], digits: int = 0, *, trim: bool = False) -> str:
+        """Numbers in a row: separated by "; " where the decimal sign is a comma ("23,4; 25,1"),
+        else by ", "."""
+        separator = "; " if get_decimal_symbol(_number_locale(self.code)) == "," else ", "
+        return separator.join(self.num(v, digits, trim=trim) for v in values)
 
     def knows(self, message: str, context: str | None = None) -> bool:
         """Whether this language's catalogue has the text (perhaps written the same as in English)."""
@@ -115,6 +135,12 @@ class _Pseudo(Lang):
         return "".join(out)
 
 
+@cache
+def _number_locale(code: str) -> Locale:
+    """Babel's locale for a language's numbers (English's for the tests' pseudo-language)."""
+    return Locale.parse(code if code in LANGUAGES else DEFAULT)
+
+
 def _catalogue(code: str) -> gettext.NullTranslations:
     path = LOCALES / f"{code}.po"
     if code == DEFAULT or not path.exists():
@@ -122,7 +148,10 @@ def _catalogue(code: str) -> gettext.NullTranslations:
     with path.open("rb") as f:
         catalog = read_po(f, locale=code)
     buf = io.BytesIO()
-    write_mo(buf, catalog)  # compiled in memory: no build step, the .po file is the source
+    # Compiled in memory: no build step, the .po file is the source. A fuzzy entry is a
+    # suggestion kept from before its English changed, not a translation: never shown (the
+    # reader gets the English until a translator confirms it).
+    write_mo(buf, catalog, use_fuzzy=False)
     buf.seek(0)
     return gettext.GNUTranslations(buf)
 

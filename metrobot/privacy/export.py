@@ -12,9 +12,12 @@ The format is a contract, versioned (`VERSION`; PRIVACY.md describes it):
               "seat", "action" (as logged), "by": "you" | "automatic player"}], "hand" (finished
               games with secret hands: what you held at the end, as the bot words it)}],
    "results": [{"game_id", "server", "game", "name", "score", "won", "place",
-                "played_to_the_end", "rated", "rating_after" {"mu", "sigma"} | null, "finished_at"}],
+                "played_to_the_end", "rated", "rating_after" {"mu", "sigma"} | null, "finished_at",
+                "seconds_per_move" [seconds you took for each move, quiet hours and away not counted]}],
    "ratings": [{"server", "game", "name", "mu", "sigma", "games", "updated_at"}],
-   "tournaments": []}
+   "tournaments": [],
+   "reminders": {"every_hours", "last_sent_at", "held_until"} | null,
+   "follows": [{"game_id", "server", "channel", "since", "last_sent_at"}]}
 
 Nothing of anyone else: no other player's name, seat, move or hand, no seed or deck order. In
 a game still running, only the moves you made yourself are listed and no hand (what you hold is
@@ -76,6 +79,7 @@ class Export:
                     "rated": r["rated"],
                     "rating_after": r["rating_after"],
                     "finished_at": when(r["finished_at"]),
+                    "seconds_per_move": r["seconds_per_move"],
                 }
                 for r in rows["results"]
             ],
@@ -102,6 +106,17 @@ class Export:
                     "entry": _entry(t["entry"]),
                 }
                 for t in rows["tournaments"]
+            ],
+            "reminders": _reminders(rows["reminders"]),
+            "follows": [
+                {
+                    "game_id": f["game_id"],
+                    "server": f["guild_id"],
+                    "channel": f["channel_id"],
+                    "since": when(f["since"]),
+                    "last_sent_at": when(f["last_sent_at"]),
+                }
+                for f in rows["follows"]
             ],
         }
 
@@ -146,6 +161,16 @@ def _plugin(kind: str):
         return get_plugin(kind)
     except Exception:  # a game kind no longer installed: its rows are still theirs
         return None
+
+
+def _reminders(row: dict[str, Any] | None) -> dict[str, Any] | None:
+    if row is None:
+        return None
+    return {
+        "every_hours": row["every_seconds"] / 3600,
+        "last_sent_at": when(row["last_sent_at"]),
+        "held_until": when(row["held_until"]),
+    }
 
 
 def _entry(entry: dict[str, Any] | None) -> dict[str, Any] | None:

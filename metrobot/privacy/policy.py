@@ -37,7 +37,7 @@ class Policy:
             t.t(
                 "• **How long**: as long as the games are kept. When the bot is removed from a server, that "
                 "server's games, ratings and settings are deleted after {days} days.",
-                days=f"{self.retention_days:g}",
+                days=t.num(self.retention_days, 2, trim=True),
             ),
             t.t(
                 "• **Who sees it**: everyone in a game's channel sees what the bot posts there; your settings and "

@@ -36,12 +36,12 @@ DEFAULT_TURN_CLOCK = 24 * 3600
 
 
 def hours(seconds: float, language: Lang | None = None) -> str:
-    """A duration as people write it: "24 h", "1.5 h", "30 min" (in their language)."""
+    """A duration as people write it: "24 h", "1.5 h", "30 min" (in their language: "1,5 Std.")."""
     language = language or me()
     if seconds >= 3600:
         h = seconds / 3600
-        return language.t("{hours} h", hours=f"{h:.0f}" if h == int(h) else f"{h:.1f}")
-    return language.t("{minutes} min", minutes=max(1, round(seconds / 60)))
+        return language.t("{hours} h", hours=language.num(h, 1, trim=True))
+    return language.t("{minutes} min", minutes=language.num(max(1, round(seconds / 60))))
 
 
 def title(plugin: GamePlugin, language: Lang | None = None) -> str:

@@ -3,7 +3,7 @@ they could join, with links to each; `/game nudge`: reminding those a game waits
 
 from __future__ import annotations
 
-from ..i18n import me
+from ..i18n import Lang, me
 from ..storage import GameRow
 from .core import ServiceCore, title
 from .outcome import Controls, Message, Outcome, Refused
@@ -29,14 +29,14 @@ class Listing(ServiceCore):
             else [r for r in await self.db.lobbies(guild_id) if r.seat(user_id) is None and len(r.seats) < r.max_seats]
         )
         entries = yours + others + joinable
+        followed = await self.followed_lines(user_id, guild_id, mine) if page == 0 else []
         if not entries:
-            return Outcome(
-                reply=Message(
-                    mine.t("You are in no game and there is no lobby to join here. Open one with `/game new`.")
-                    if guild_id
-                    else mine.t("You are in no game.")
-                )
+            nothing = (
+                mine.t("You are in no game and there is no lobby to join here. Open one with `/game new`.")
+                if guild_id
+                else mine.t("You are in no game.")
             )
+            return Outcome(reply=Message("\n".join([nothing, *followed])))
         pages = -(-len(entries) // PAGE)
         if not 0 <= page < pages:
             raise Refused(
@@ -56,8 +56,30 @@ class Listing(ServiceCore):
             link = jump_link(row, boards.get(row.id) or starts.get(row.id))
             lines.append(self._entry(row, user_id, link, row in joinable, waiting.get(row.id, [])))
         return Outcome(
-            reply=Message("\n".join(lines), controls=Controls("games", 0, guild_id or "", page, total=pages - 1))
+            reply=Message(
+                "\n".join(lines + followed), controls=Controls("games", 0, guild_id or "", page, total=pages - 1)
+            )
         )
+
+    async def followed_lines(self, user_id: str, guild_id: str | None, language: Lang) -> list[str]:
+        """What `/games` adds: a line for each game the person follows (on this server; in a DM, on any)."""
+        ids = await self.db.followed(user_id)
+        rows = [r for r in [await self.db.game(i) for i in ids] if r is not None]
+        rows = [r for r in rows if guild_id is None or r.guild_id == guild_id][:PAGE]
+        if not rows:
+            return []
+        boards = await self.db.last_boards([r.id for r in rows])
+        lines = [language.t("**Games you follow** (`/game unfollow` in their channel stops one):")]
+        for row in rows:
+            lines.append(
+                language.t(
+                    "• 👁 **{game}** in {where} — {link}",
+                    game=title(self._plugin(row), language),
+                    where=f"<#{row.channel_id}>",
+                    link=jump_link(row, boards.get(row.id)),
+                )
+            )
+        return lines
 
     async def _waiting_of(self, row: GameRow) -> list[str]:
         """Whom a game listed without its state waits for (a game saved before that was kept)."""

@@ -55,8 +55,11 @@ class People(Status):
         time_zone: str | None = None,
         language: str | None = None,
         colour_vision: str | None = None,
+        reminders: int | None = None,
     ) -> Outcome:
         """Change (any of) a person's settings; with none given, show them."""
+        if reminders is not None:  # (checked first: a refusal of anything changes nothing)
+            self.reminder_hours(reminders)  # type: ignore[attr-defined]  # (reminders.py)
         person = await self.db.person(user_id)
         settings = dict(person.settings)
         if turn_dms is not None:
@@ -106,7 +109,16 @@ class People(Status):
         person.settings = settings
         if any(v is not None for v in (turn_dms, quiet, time_zone, language, colour_vision)):
             await self.db.save_person(person)
-        return Outcome(reply=Message(self._settings_text(person, lang(settings.get("language")) if language else me())))
+        if reminders is not None:
+            await self.set_reminders(user_id, reminders)  # type: ignore[attr-defined]
+        reader = lang(settings.get("language")) if language else me()
+        text = self._settings_text(person, reader)
+        if hasattr(self, "reminders_text"):  # (the service has reminders: see reminders.py)
+            head, _, rest = text.partition("\n")
+            text = "\n".join(
+                [head, rest.split("\n")[0], await self.reminders_text(user_id, reader), *rest.split("\n")[1:]]
+            )
+        return Outcome(reply=Message(text))
 
     def _settings_text(self, person: Person, language: Lang) -> str:
         s = person.settings
@@ -133,9 +145,7 @@ class People(Status):
         if is_away(person, now):
             lines.append(language.t("Away until {when}.", when=f"<t:{int(person.away_until)}:f>"))
         left = max(0, AWAY_BUDGET - away_used(person, now)) / DAY
-        lines.append(
-            language.t("Time away left in these 30 days: {days} days.", days=f"{left:.1f}".rstrip("0").rstrip("."))
-        )
+        lines.append(language.t("Time away left in these 30 days: {days} days.", days=language.num(left, 1, trim=True)))
         return "\n".join(lines)
 
     # ------------------------------------------------------------ away
@@ -152,7 +162,7 @@ class People(Status):
                 me().t(
                     "You can be away at most {most} days in any 30; you have {left} left now.",
                     most=MAX_AWAY_DAYS,
-                    left=f"{max(0, left) / DAY:.1f}".rstrip("0").rstrip("."),
+                    left=me().num(max(0, left) / DAY, 1, trim=True),
                 )
             )
         note = " ".join(str(note or "").split())[:200] or None

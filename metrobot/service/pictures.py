@@ -96,8 +96,8 @@ def chart_alt(heading: str, trends: dict[str, list[float]], language: Lang) -> s
             len(values),
             game=game,
             n=len(values),
-            first=f"{values[0]:.1f}",
-            last=f"{values[-1]:.1f}",
+            first=language.num(values[0], 1),
+            last=language.num(values[-1], 1),
         )
         for game, values in trends.items()
         if values

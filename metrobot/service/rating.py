@@ -29,8 +29,11 @@ def rate(standings: list[Standing], current: list[Rating | None]) -> list[Rating
     return [(team[0].mu, team[0].sigma) for team in new]
 
 
-def game_result(plugin: GamePlugin, state: Any, row: GameRow) -> GameResult:
-    """Who scored what in a finished game, person by person."""
+def game_result(
+    plugin: GamePlugin, state: Any, row: GameRow, paces: dict[str, list[float]] | None = None
+) -> GameResult:
+    """Who scored what in a finished game, person by person (with the seconds of each of their
+    moves, when known: see pace.py)."""
     game = plugin.game
     scores = game.view(state, None).get("scores", {})
     places = plugin.final_ranking(state)
@@ -40,7 +43,13 @@ def game_result(plugin: GamePlugin, state: Any, row: GameRow) -> GameResult:
         place = places[seat.user_id]
         standings.append(
             Standing(
-                seat.user_id, seat.name, int(sum(scores.get(s, 0) for s in seats)), place == 1, not seat.auto, place
+                seat.user_id,
+                seat.name,
+                int(sum(scores.get(s, 0) for s in seats)),
+                place == 1,
+                not seat.auto,
+                place,
+                tuple((paces or {}).get(seat.user_id, ())),
             )
         )
     return GameResult(row.guild_id or "", row.game, tuple(standings), unrated=unrated(row))

@@ -5,6 +5,7 @@ asker's language (`me()`), the profile's image included."""
 from __future__ import annotations
 
 import asyncio
+import statistics
 from typing import Any
 
 from ..games import all_plugins, get_plugin
@@ -15,6 +16,7 @@ from . import pictures
 from .core import ServiceCore, shown, title
 from .outcome import Controls, File, Message, Outcome, Refused
 from .rating import game_result, rate
+from .words import duration, number
 
 PAGE = 10
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
@@ -100,9 +102,9 @@ class Standings(ServiceCore):
                 p.games,
                 mark=mark,
                 name=p.name,
-                rating=f"{p.mu - 3 * p.sigma:.1f}",
-                mu=f"{p.mu:.1f}",
-                sigma=f"{p.sigma:.1f}",
+                rating=mine.num(p.mu - 3 * p.sigma, 1),
+                mu=mine.num(p.mu, 1),
+                sigma=mine.num(p.sigma, 1),
                 games=p.games,
             )
             lines.append(mine.t("__{row}__ ← you", row=row) if p.user_id == user_id else row)
@@ -143,6 +145,22 @@ class Standings(ServiceCore):
             files.append(File(f"profile-{target_id}.png", image, pictures.chart_alt(heading, trends, mine)))
         return Outcome(reply=Message("\n".join(lines), files))
 
+    async def profile_everywhere(self, user_id: str, name: str, servers: dict[str, str]) -> Outcome:
+        """Outside a server (a DM, a group DM, a person's own install): the asker's own record
+        on every server (`servers`: the names the front end knows), no one else's."""
+        mine = me()
+        guilds = await self.db.guilds_played(user_id)
+        if not guilds:
+            raise Refused(mine.t("You have not finished a game on any server yet."))
+        lines = [mine.t("**{name}** on every server:", name=name)]
+        for guild in guilds:
+            lines.append(mine.t("__{server}__", server=servers.get(guild) or guild))
+            for kind in await self.db.kinds_played(guild, user_id):
+                record = await self.db.record_of(guild, user_id, kind, recent=0)
+                if record is not None:
+                    lines.append(self._record_line(record, mine))
+        return Outcome(reply=Message("\n".join(lines)))
+
     @staticmethod
     def _record_line(r: Record, language: Lang | None = None) -> str:
         """A game kind on a profile: "**Game**: played, won, average; rating, place, trend."
@@ -155,16 +173,16 @@ class Standings(ServiceCore):
             game=title(get_plugin(r.game), language),
             played=r.played,
             won=r.won,
-            average=f"{r.average:.1f}",
+            average=language.num(r.average, 1),
         )
         if r.rating:
             mu, sigma = r.rating
             clauses = [
                 language.t(
                     "rating **{rating}** (μ {mu} ± {sigma})",
-                    rating=f"{mu - 3 * sigma:.1f}",
-                    mu=f"{mu:.1f}",
-                    sigma=f"{sigma:.1f}",
+                    rating=language.num(mu - 3 * sigma, 1),
+                    mu=language.num(mu, 1),
+                    sigma=language.num(sigma, 1),
                 )
             ]
             if r.position:
@@ -179,11 +197,19 @@ class Standings(ServiceCore):
                         "trend {arrow} {change} over the last {n} games",
                         over,
                         arrow=arrow,
-                        change=f"{change:+.1f}",
+                        change=language.num(change, 1, sign=True),
                         n=over,
                     )
                 )
             text += "; " + ", ".join(clauses)
+        if r.pace:
+            text += "; " + language.n(
+                "median time to move {time} (over {moves} move)",
+                "median time to move {time} (over {moves} moves)",
+                len(r.pace),
+                time=duration(statistics.median(r.pace), language),
+                moves=number(len(r.pace), language, 0),
+            )
         return text + "."
 
     async def _link(self, guild_id: str, g: Finished, language: Lang | None = None) -> str:

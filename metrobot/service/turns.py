@@ -19,6 +19,7 @@ from .automatic import next_automatic, play_automatic
 from .coach import coach, fitting
 from .core import sentence, title
 from .outcome import Menu, Message, Outcome, Refused
+from .pace import Pace
 from .people import People
 from .rating import game_result, rate
 from .rulespages import rules_pointer
@@ -26,7 +27,7 @@ from .time_off import is_away, quiet_until
 from .unrated import hints_on
 
 
-class Turns(People):
+class Turns(People, Pace):
     def _apply_steps(self, plugin: GamePlugin, state: Any, seat: str, steps: list[str]) -> tuple[Any, list, list]:
         """Parse and apply a player's steps; refuse the lot if any is illegal."""
         game = plugin.game
@@ -227,11 +228,16 @@ class Turns(People):
         position = row.moves + len(actions)
         after = replace(row, moves=position, **{k: v for k, v in changes.items() if k != "state"})
         out = self._announce(after, plugin, before, state, events, actor=actor, note=note, reply=reply, people=people)
+        paces = await self.game_pace(plugin, row, actions, people) if game.is_over(state) else {}
+        if paces and out.public:  # the last post says each player's pace in this game
+            out.public[0].text = "\n".join(
+                filter(None, [out.public[0].text, self.pace_line(row, paces, self._lang(row))])
+            )
         if new_turn:  # the earlier turn posts lose their buttons; the status message follows
             out.edits += self._tidy(after) + [await self._status(plugin, state, after)]
         # The images (the slow part) are drawn in a worker thread while the move is saved.
         drawing = [asyncio.create_task(self._draw(m, plugin, state, row, position)) for m in out.public if m.images]
-        result = game_result(plugin, state, row) if game.is_over(state) else None
+        result = game_result(plugin, state, row, paces) if game.is_over(state) else None
         try:
             row = await self._save(
                 row,

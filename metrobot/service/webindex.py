@@ -125,7 +125,7 @@ class WebIndex(Standings, WebLinks):
                         Placed(
                             p.position,
                             p.name,
-                            f"{p.mu - 3 * p.sigma:.1f}",
+                            language.num(p.mu - 3 * p.sigma, 1),
                             p.games,
                             f"/p/{guild_id}/{p.user_id}/{signature(key, f'person:{guild_id}:{p.user_id}')}/",
                         )

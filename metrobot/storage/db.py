@@ -33,6 +33,7 @@ from .outbox import Owed
 from .people import PeopleQueries
 from .privacy import PrivacyQueries
 from .ratings import GameResult, RateFn
+from .reminders import ReminderQueries
 from .rows import COLUMNS, JSON_COLUMNS, Conflict, Duplicate, GameRow, NewerSchema, Seat, game_row
 from .schema import MIGRATIONS, statements
 from .sql import BIGINT, Driver, Tx
@@ -56,7 +57,14 @@ def driver_for(where: str | Path) -> Driver:
 
 
 class Database(
-    HistoryQueries, PeopleQueries, HealthQueries, WebQueries, TournamentQueries, PrivacyQueries, WakeQueries
+    HistoryQueries,
+    PeopleQueries,
+    HealthQueries,
+    WebQueries,
+    TournamentQueries,
+    PrivacyQueries,
+    ReminderQueries,
+    WakeQueries,
 ):
     def __init__(self, where: str | Path):
         self.driver = driver_for(where)

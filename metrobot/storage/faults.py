@@ -23,6 +23,7 @@ import errno
 import socket
 import sqlite3
 from contextvars import ContextVar
+from typing import Any
 
 # The kinds of fault (metric labels and log words: a small, fixed set).
 REFUSED = "connection refused"
@@ -154,14 +155,19 @@ def _postgres_kind(exc: BaseException) -> str | None:
 # The adapter asks, when a request fails, whether something of it was committed before the
 # fault (e.g. a move saved, then the composer's next menu could not be read): then it may
 # not say "nothing was changed".
-_COMMITS: ContextVar[list[int] | None] = ContextVar("metrobot_commits", default=None)
+_COMMITS: ContextVar[list[Any] | None] = ContextVar("metrobot_commits", default=None)
 
 
 class Commits:
-    """Counts the transactions committed while it is open (in this task and the ones it awaits)."""
+    """Counts the transactions committed while it is open (in this task and the ones it
+    awaits or starts). `first`, if given, is set at the first commit: a confirmation that
+    starts background work is acknowledged only once it is recorded (see the adapter's `run`)."""
+
+    def __init__(self, first: asyncio.Event | None = None):
+        self._first = first
 
     def __enter__(self) -> Commits:
-        self._count = [0]
+        self._count: list[Any] = [0, self._first]
         self._token = _COMMITS.set(self._count)
         return self
 
@@ -178,3 +184,5 @@ def committed() -> None:
     counter = _COMMITS.get()
     if counter is not None:
         counter[0] += 1
+        if counter[1] is not None:
+            counter[1].set()

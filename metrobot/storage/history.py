@@ -6,7 +6,8 @@ about, so one server's games and players never show up in another's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
 from typing import Any
 
 from . import ratings
@@ -50,6 +51,10 @@ class Record:
     position: int | None
     trend: list[float]  # the conservative rating after each rated game, oldest first
     recent: list[Finished]
+    pace: list[float] = field(default_factory=list)  # seconds per move, their last PACE_GAMES games
+
+
+PACE_GAMES = 50
 
 
 class HistoryQueries:
@@ -148,6 +153,11 @@ class HistoryQueries:
             (guild_id, game, user_id),
             recent,
         )
+        paces = await self._all(
+            "SELECT pace FROM results WHERE guild_id = ? AND game = ? AND user_id = ? AND pace IS NOT NULL "
+            f"ORDER BY seq DESC LIMIT {PACE_GAMES}",
+            (guild_id, game, user_id),
+        )
         return Record(
             game,
             played,
@@ -157,7 +167,15 @@ class HistoryQueries:
             await self.position(guild_id, game, user_id),
             trend,
             last,
+            [x for (text,) in paces for x in json.loads(text)],
         )
+
+    async def guilds_played(self, user_id: str) -> list[str]:
+        """The servers a person finished games on, the latest first."""
+        rows = await self._all(
+            "SELECT guild_id FROM results WHERE user_id = ? GROUP BY guild_id ORDER BY MAX(seq) DESC", (user_id,)
+        )
+        return [r[0] for r in rows]
 
     async def kinds_played(self, guild_id: str, user_id: str) -> list[str]:
         return [

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import tourney_personal
+from . import reminders, tourney_personal
 from .personal_base import (
     GHOST_NAME,
     GHOST_PREFIX,
@@ -106,7 +106,7 @@ async def _actions(tx: Tx, user_id: str) -> list[dict[str, Any]]:
 async def _results(tx: Tx, user_id: str) -> list[dict[str, Any]]:
     rows = await tx.fetch(
         "SELECT game_id, guild_id, game, name, score, won, rank, human, rated, mu, sigma, "
-        "finished_at FROM results WHERE user_id = ? ORDER BY seq",
+        "finished_at, pace FROM results WHERE user_id = ? ORDER BY seq",
         user_id,
     )
     return [
@@ -122,8 +122,9 @@ async def _results(tx: Tx, user_id: str) -> list[dict[str, Any]]:
             "rated": bool(rated),
             "rating_after": {"mu": mu, "sigma": sigma} if rated else None,
             "finished_at": at,
+            "seconds_per_move": json.loads(pace) if pace else [],
         }
-        for g, guild, game, name, score, won, rank, human, rated, mu, sigma, at in rows
+        for g, guild, game, name, score, won, rank, human, rated, mu, sigma, at, pace in rows
     ]
 
 
@@ -241,8 +242,9 @@ HOLDERS: tuple[Holder, ...] = (
         erase=_erase_ratings,
         purge=_purge_by_guild("ratings"),
     ),
-    # (tournaments before the games their tables reference)
+    # (tournaments, follows before the games their tables reference)
     *tourney_personal.HOLDERS,
+    *reminders.HOLDERS,
     Holder(
         "games",
         "host, seats (user ids, display names, languages), state and options (user ids as "

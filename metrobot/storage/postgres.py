@@ -78,6 +78,7 @@ def _timeout() -> float:
 
 class PostgresDriver(Driver):
     dialect = "postgres"
+    own_tables = ("schema_version",)  # (SQLite keeps its version in `PRAGMA user_version`)
 
     def __init__(self, url: str, *, min_size: int = 2, max_size: int = 10):
         self.url = url

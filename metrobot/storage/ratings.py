@@ -13,6 +13,7 @@ played with hints; aborted games are never recorded.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ class Standing:
     won: bool
     human: bool  # still playing their own seat at the end (not the automatic player)
     place: int  # in the game's own final ranking, tie-breaks included (1: the winners)
+    pace: tuple[float, ...] = ()  # seconds they took for each of their moves (service/pace.py)
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,7 @@ async def record(
         mu, sigma = new.get(s.user_id, (None, None))
         await tx.execute(
             "INSERT INTO results (game_id, user_id, seq, guild_id, game, name, score, won, rank, human, rated, mu, "
-            "sigma, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "sigma, finished_at, pace) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             game_id,
             s.user_id,
             seq,
@@ -99,6 +101,7 @@ async def record(
             mu,
             sigma,
             now,
+            json.dumps([round(x, 1) for x in s.pace]) if s.pace else None,
         )
     for s in rated:
         mu, sigma = new[s.user_id]
@@ -123,6 +126,7 @@ async def rebuild(tx: Tx, driver: Driver, games: list[tuple[int, GameResult]], r
     recorded, see `HistoryQueries.rating_order`). A game that finished before results were
     kept (schema version 3) gets its results now, dated when it finished."""
     first = dict(await tx.fetch("SELECT game_id, MIN(finished_at) FROM results GROUP BY game_id"))
+    paces = await tx.fetch("SELECT game_id, user_id, pace FROM results WHERE pace IS NOT NULL")
     ended = dict(await tx.fetch("SELECT id, COALESCE(finished_at, updated_at) FROM games WHERE status = 'finished'"))
     await tx.execute("UPDATE games SET finished_at = updated_at WHERE status = 'finished' AND finished_at IS NULL")
     await tx.execute("DELETE FROM results")
@@ -132,4 +136,7 @@ async def rebuild(tx: Tx, driver: Driver, games: list[tuple[int, GameResult]], r
     # People who asked to be forgotten are rated along (so everyone else's ratings come out the
     # same) but kept on no leaderboard.
     await tx.execute("DELETE FROM ratings WHERE user_id LIKE ?", GHOST_PREFIX + "%")
+    await tx.executemany(
+        "UPDATE results SET pace = ? WHERE game_id = ? AND user_id = ?", [(p, g, u) for g, u, p in paces]
+    )
     await driver.results_renumbered(tx, len(games))

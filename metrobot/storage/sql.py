@@ -38,6 +38,7 @@ class Driver(ABC):
     dialect: str  # "sqlite" | "postgres": which schema script to run
     where: str  # for messages: the file or the server
     outage: Outage  # how the database is doing, as this process sees it (faults, retries, the log)
+    own_tables: tuple[str, ...] = ()  # the driver's bookkeeping, made by no migration (never copied)
 
     @abstractmethod
     async def open(self) -> None: ...

@@ -185,7 +185,7 @@ def standings_alt(heading: str, sub: str, rows: list[dict], language) -> str:
             int(r["points"]) if float(r["points"]).is_integer() else 2,
             rank=r["rank"],
             name=r["name"],
-            points=number(r["points"]),
+            points=number(r["points"], language),
         )
         for r in rows
     ]

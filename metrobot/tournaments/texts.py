@@ -34,9 +34,9 @@ def clean(name: str) -> str:
     return name.replace("⟦", "").replace("⟧", "").replace("*", "").replace("_", " ").replace("`", "'")[:40]
 
 
-def number(x: float) -> str:
-    """Points as people write them: 3, 2.5, 1.67."""
-    return f"{x:.2f}".rstrip("0").rstrip(".") if x != int(x) else str(int(x))
+def number(x: float, g: Lang) -> str:
+    """Points as people of `g` write them: 3, 2.5, 1.67 ("2,5" in German)."""
+    return g.num(x, 2, trim=True)
 
 
 def rules_line(rules: Rules, g: Lang, settings: dict) -> str:
@@ -168,7 +168,7 @@ def standings_lines(
                 s.played,
                 rank=s.rank,
                 name=clean(names.get(s.person, s.person)),
-                points=number(s.points),
+                points=number(s.points, g),
                 played=s.played,
                 more=more,
             )

@@ -154,8 +154,8 @@ class TournamentPages(Looks):
             Line(
                 s.rank,
                 names.get(s.person, s.person),
-                number(s.points),
-                [f"{s.tiebreaks[0]:.2f}", f"{s.tiebreaks[1]:.2f}", f"{s.tiebreaks[2]:.1f}"]
+                number(s.points, language),
+                [language.num(s.tiebreaks[0], 2), language.num(s.tiebreaks[1], 2), language.num(s.tiebreaks[2], 1)]
                 if len(s.tiebreaks) >= 3
                 else ["", "", ""],
                 s.played,

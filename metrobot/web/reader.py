@@ -108,6 +108,8 @@ def helpers(language: Lang) -> dict[str, Any]:
         "t": language.t,
         "n": language.n,
         "p": language.p,
+        "num": language.num,
+        "nums": language.nums,
         "language": language.code,
         "tag": tag(language.code),
         "languages": list(LANGUAGES.items()),

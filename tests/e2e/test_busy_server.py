@@ -197,7 +197,8 @@ async def test_the_status_message_and_a_tidy_channel(standin, bot):
     status = next(m for m in table.public() if m.posted_custom_ids() and "mb:l:" in m.posted_custom_ids()[0])
     edits = status.edits
     for _turn in range(4):
-        assert status.content.startswith("📋 **MetrOmania** — in progress.") and not status.components
+        assert status.content.startswith("📋 **MetrOmania** — in progress.")
+        assert [c.split(":")[1] for c in status.custom_ids()] == ["fw"]  # its one control: 👁 Follow
         latest = table.last_play_message()
         assert int(LINK.search(status.content).group(3)) == latest.id  # a link to the latest board
         owed = await table.owed()

@@ -122,7 +122,8 @@ async def test_non_player_and_spectator(standin, bot):
     h = await standin.slash(eve, channel, "status")
     status = await h.wait_message()
     assert status.ephemeral and "Scores" in status.content
-    not_now = next(u for u in (ann, bob) if u not in await table.owed())
+    owed = await table.owed()  # (awaited outside: an await in a generator makes it an async one)
+    not_now = next(u for u in (ann, bob) if u not in owed)
     h = await standin.slash(not_now, channel, "dig", {"step1": "solid S4 F24"})
     assert "not your turn" in (await h.wait_message()).content
 

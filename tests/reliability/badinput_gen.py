@@ -459,6 +459,7 @@ class Draw:
                     "tn",
                     "fg",
                     "a",
+                    "fw",
                     "junk",
                     "other",
                 ]
@@ -517,6 +518,8 @@ class Draw:
             return f"mb:l:{gid}:{op}", BUTTON
         if family == "a":  # ▶ Play on the board (the Activity, or the board in a browser)
             return f"mb:a:{gid}", BUTTON
+        if family == "fw":  # 👁 Follow (follows a game: changes none)
+            return f"mb:fw:{gid}", BUTTON
         if family == "bt":  # 📄 the board as text
             return f"mb:bt:{gid}", BUTTON
         if family == "tp":  # the text board's pages

@@ -269,7 +269,7 @@ class World:
         await (await s.slash(bob, self.channels["metro"], "leaderboard")).wait_message()
         await (await s.slash(u["eve"], self.channels["empty"], "game rules")).wait_message()
         await (await s.slash(u["zed"], self.channels["elsewhere"], "game rules")).wait_message()
-        await (await s.slash(ann, self.channels["dm"], "status")).wait_message()
+        await (await s.slash(ann, self.channels["dm"], "games")).wait_message()  # (/status is not offered in a DM)
 
         # Composers (ephemeral) of the players owed now, for others to press.
         for channel in ("metro", "advanced", "flip", "tube", "names", "locked", "gone"):

@@ -12,6 +12,7 @@ import asyncio
 import json
 
 import pytest
+from players import Table
 from privacy_world import CODE, NAME, history, holding, ratings, rows
 
 from metrobot.backup import replay_all
@@ -83,3 +84,49 @@ async def test_a_kill_in_the_middle_of_forgetting_is_completed_after_restart(sta
     assert [s["auto"] for s in json.loads(running["seats"]) if s["name"] == "Deleted player"] == [True]
     told = [m for m in tables["running"].public() if TAKES_OVER in m.content]
     assert len(told) == 1, [m.content for m in told]
+
+
+async def test_a_kill_right_after_the_confirmation_is_acknowledged_still_forgets(standin, tmp_path):
+    """Issue 46: the process dies the moment Discord has the confirmation's acknowledgement
+    (the box closed, "thinking…" shown). The erasure was recorded before that acknowledgement,
+    so the next process completes it; before the fix the request was lost 5 times of 5."""
+    db_path, log = str(tmp_path / "ack.sqlite3"), str(tmp_path / "bot.log")
+    bot = BotProcess(standin, db_path, log, faults="kill_at_confirm_ack")
+    try:
+        await bot.start()
+        await standin.wait_for_commands("game", "me", "play")
+        zoe, bob = standin.add_member(name=NAME), standin.add_member(name="Bob")
+        running = Table(standin, standin.create_channel("running"), db_path, seed=5)
+        await running.open(bob, "flipwrite", [zoe], players=2, city="berlin")
+        where = running.channel
+        settings = {"quiet_hours": "22:00-07:00", "time_zone": "Europe/Amsterdam", "turn_dms": True}
+        assert (await (await standin.slash(zoe, where, "me settings", settings)).wait_message()).ephemeral
+
+        reply = await (await standin.slash(zoe, where, "me forget")).wait_message(timeout=20)
+        code = CODE.search(reply.content).group(1)
+        clicked = await standin.click(
+            zoe, reply, custom_id=next(c for c in reply.custom_ids() if c.startswith("mb:fg:"))
+        )
+        await clicked.wait_response()
+        submitted = await clicked.submit_modal({"code": code})
+        for _ in range(600):  # the fault kills it right after the acknowledgement
+            if not bot.alive():
+                break
+            await asyncio.sleep(0.05)
+        await bot.kill()
+        assert bot.kills == 1
+        assert submitted.response is not None and submitted.response.type == 5  # acknowledged: "thinking…"
+        assert [e["user_id"] for e in rows(db_path)["erasures"]] == [str(zoe)]  # recorded before that
+
+        bot.faults = ""
+        await bot.start()
+        for _ in range(600):  # the turn clock's tick completes it
+            if not rows(db_path)["erasures"]:
+                break
+            await asyncio.sleep(0.05)
+        await running.posted()
+        await bot.stop()
+    finally:
+        await bot.kill()
+    assert rows(db_path)["erasures"] == []
+    assert holding(db_path, str(zoe), NAME) == []

@@ -151,3 +151,46 @@ async def test_a_tournament_survives_kills_after_its_commits(standin, processes,
     assert "Traceback" not in text
     print(f"tournament crash suite: {kills} kills over {bot.starts} starts, {moves} moves tried")
     assert kills >= 1  # (the faults did bite)
+
+
+async def test_a_start_acknowledged_right_before_a_kill_was_recorded(standin, processes, tmp_path, toy):
+    """Issue 46: the host's Start (a confirmation that sets the director going) is
+    acknowledged only once it is committed, so a process that dies the moment Discord has the
+    acknowledgement leaves a started tournament, whose round the next process opens."""
+    db_path, log_path = str(tmp_path / "ack.sqlite3"), str(tmp_path / "bot.log")
+    hall = standin.create_channel("cup")
+    host = standin.add_member(name="Host", roles=[standin.create_role("Organisers", PERMISSIONS["manage_guild"])])
+    people = [standin.add_member(name=f"P{i}") for i in range(3)]
+    bot = processes(BotProcess(standin, db_path, log_path, faults="toy"))
+    await bot.start()
+    await standin.wait_for_commands("tournament", "add")
+    h = await standin.slash(host, hall, "tournament new", {"kind": "race", "format": "swiss", "table_size": 3})
+    assert "open for sign-up" in await answered(h, 30)
+    signup = await standin.wait_for_message(hall, lambda m: any(c.startswith("mb:tn:") for c in m.custom_ids()))
+    join, start = (next(c for c in signup.custom_ids() if c.endswith(op)) for op in (":join", ":start"))
+    for person in people:
+        assert "signed up" in await answered(await standin.click(person, signup, custom_id=join), 30)
+    await bot.stop()
+
+    bot.faults = "toy,kill_at_confirm_ack"
+    await bot.start()
+    clicked = await standin.click(host, signup, custom_id=start)
+    for _ in range(600):
+        if not bot.alive():
+            break
+        await asyncio.sleep(0.05)
+    await bot.kill()
+    assert bot.kills == 1 and clicked.response is not None and clicked.response.type == 5
+    assert query(db_path, "SELECT status FROM tournaments") == [("running",)]  # recorded before acknowledged
+
+    bot.faults = "toy"
+    await bot.start()
+    thread = None
+    for _ in range(600):  # the next process opens round 1's table
+        threads = standin.threads_under(hall)
+        if threads:
+            thread = threads[0]
+            break
+        await asyncio.sleep(0.05)
+    await bot.stop()
+    assert thread is not None and len(standin.threads_under(hall)) == 1

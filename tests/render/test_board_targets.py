@@ -14,6 +14,7 @@ import math
 import pytest
 
 from metrobot.games import get_plugin
+from metrobot.i18n import lang
 from render import board_targets, render_image
 from render.targets import MIN_SIDE, Spot, centre, contains, fit_boxes
 
@@ -174,6 +175,12 @@ def test_every_legal_step_has_one_target_or_a_button(game, players, options, see
             if i % DRAWN_EVERY == 0:
                 assert render_image(plugin.game, state, viewer).size == size
                 drawn += 1
+            if i % (DRAWN_EVERY * 4) == 0:  # the same boxes on the picture in any language and palette
+                codes_ko = [choice.code for choice in plugin.choices(state, seat, lang("ko"))]
+                assert codes_ko == codes
+                size_ko, boxes_ko = board_targets(plugin.game, state, viewer, codes, None, "ko", "deutan", seat=seat)
+                assert (size_ko, boxes_ko) == (size, boxes)
+                assert render_image(plugin.game, state, viewer, None, "ko", "deutan").size == size
             checked += 1
             on_board += len(spots)
             beside += boxes.count(None)
@@ -224,6 +231,6 @@ def test_boxes_stay_inside_the_picture_with_their_centre_where_asked():
     assert box == (0, 791, 7, 9) and centre(box) == (3.5, 795.5)
 
 
-def test_two_places_on_one_pixel_are_refused():
-    with pytest.raises(ValueError):
-        fit_boxes([Spot("a", 10.2, 10, 5, 5), Spot("b", 9.8, 10, 5, 5)], (100, 100))
+def test_two_places_on_one_pixel_share_a_box():
+    boxes = fit_boxes([Spot("a", 10.2, 10, 5, 5), Spot("b", 9.8, 10, 8, 8), Spot("c", 30, 10, 5, 5)], (100, 100))
+    assert boxes[0] == boxes[1] == (5, 5, 11, 11) and boxes[2] == (25, 5, 11, 11)

@@ -17,7 +17,8 @@ Construction
 ------------
 ``DiscordStandIn(*, token="standin-bot-token", bot_name="metrobot", guild_name="Test Guild",
 default_timeout=10.0, session_timeout=15.0, accept_resume=True, bot_permissions=BOT_PERMISSIONS)``;
-``await s.start()`` / ``await s.stop()`` (or ``async with``); ``s.api_base``
+``await s.start()`` / ``await s.stop()`` (or ``async with``); ``await s.start(port)`` listens on a
+given port (a bot started before it, trying that port, connects once it listens); ``s.api_base``
 (``http://127.0.0.1:PORT/api/v10``), ``s.gateway_url`` (``ws://127.0.0.1:PORT/``), ``s.base_url``.
 Every wait takes ``timeout`` (default ``default_timeout``) and raises :class:`StandInTimeout` (a
 ``TimeoutError``) whose message lists what the bot did and what was refused.

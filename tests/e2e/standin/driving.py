@@ -100,7 +100,16 @@ class DrivingMixin:
                 authorizing_integration_owners={"0": str(guild_id)},
             )
         else:
-            payload.update(user=self._users[user_id], context=1, authorizing_integration_owners={"0": str(user_id)})
+            # A DM with the bot (1) or any other private channel (2: a group DM, reached only
+            # through the user's own install); "1" names a user install, "0": "0" a server install
+            # used in the bot's DMs (as Discord sends them).
+            context = 1 if channel.get("type") == 1 else 2
+            owners = {"1": str(user_id)} if user_id in self._user_installs else {}
+            if context == 1:
+                owners.setdefault("0", "0")
+            if not owners:
+                raise ValueError(f"user {user_id} has not installed the app: no command reaches it in a group DM")
+            payload.update(user=self._users[user_id], context=context, authorizing_integration_owners=owners)
         if message is not None:
             payload["message"] = message.to_payload()
         return payload
@@ -275,7 +284,22 @@ class DrivingMixin:
         """A user runs a slash command; returns the interaction's handle."""
         guild_id = self._channel_guild(int(channel_id))
         data = self._command_data(name, options, subcommand, group, guild_id)
-        return await self._send_interaction(self._interaction_payload(IT_COMMAND, user_id, channel_id, data))
+        payload = self._interaction_payload(IT_COMMAND, user_id, channel_id, data)
+        self._check_offered(self._find_command(data["name"], guild_id), payload)
+        return await self._send_interaction(payload)
+
+    @staticmethod
+    def _check_offered(command: dict, payload: dict) -> None:
+        """A Discord client offers a command only where its ``contexts`` and
+        ``integration_types`` allow (a guild command only in its guild, both default to all)."""
+        contexts = command.get("contexts")
+        if contexts is None and command.get("dm_permission") is False:  # (the older spelling of "servers only")
+            contexts = [0]
+        if contexts is not None and payload["context"] not in contexts:
+            raise ValueError(f"/{command['name']} is not offered in context {payload['context']} (only {contexts})")
+        installs = {int(k) for k in payload["authorizing_integration_owners"]}
+        if not installs & set(command.get("integration_types") or [0]):
+            raise ValueError(f"/{command['name']} is not installed for this use (installs {sorted(installs)})")
 
     async def autocomplete(
         self,

@@ -84,6 +84,7 @@ class DiscordStandIn(
         self._attachments: dict[int, Attachment] = {}
         self._uploads: list[Attachment] = []  # what the bot uploaded, in order (`uploads()`)
         self._dm_channels: dict[int, int] = {}  # user id -> dm channel id
+        self._user_installs: set[int] = set()  # users who installed the app to their account
         self._closed_dms: set = set()
         self._no_posting: set = set()  # channels where the bot's posts answer 403 Missing Permissions
         self._bot_removed: set = set()  # guilds the bot was removed from (`remove_bot`)
@@ -126,14 +127,15 @@ class DiscordStandIn(
 
     # -------------------------------------------------------------------------------------------------
     # lifecycle
-    async def start(self) -> DiscordStandIn:
+    async def start(self, port: int = 0) -> DiscordStandIn:
+        """Listen on `port` (0: any free one; a given one: a bot already trying it connects)."""
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._handle_rest)
         app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self._handle_attachment)
         app.router.add_get("/", self._handle_gateway)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0, backlog=1024)
+        site = web.TCPSite(self._runner, "127.0.0.1", port, backlog=1024)
         await site.start()
         self.port = self._runner.addresses[0][1]
         log.info("Discord stand-in listening on %s", self.base_url)

@@ -336,6 +336,26 @@ class WorldMixin:
     def channel(self, channel_id: int) -> dict:
         return self._channels[int(channel_id)]
 
+    def install_for_user(self, user_id: int) -> None:
+        """The user installs the app to their account (a user install): its commands that allow
+        it (``integration_types`` 1) can then be used in their DMs and group DMs too."""
+        self._users[int(user_id)]  # (known users only)
+        self._user_installs.add(int(user_id))
+
+    def create_group_dm(self, *user_ids: int) -> int:
+        """A group DM of these users (type 3, no guild, the bot not in it)."""
+        channel_id = self._snowflake()
+        self._channels[channel_id] = {
+            "id": str(channel_id),
+            "type": 3,
+            "last_message_id": None,
+            "flags": 0,
+            "name": None,
+            "owner_id": str(int(user_ids[0])),
+            "recipients": [self._users[int(u)] for u in user_ids],
+        }
+        return channel_id
+
     def dm_channel(self, user_id: int) -> int:
         """The id of the DM channel between the bot and a user (created if needed), e.g. for ``slash``."""
         return self._create_dm_channel(int(user_id))

@@ -30,6 +30,9 @@ lists what to break (comma-separated, `name` or `name:probability`):
                         step: a seat handed to the automatic player, or a game renamed
   db_faults_unknown     the database's transient faults are not recognised (storage takes
                         every one for a bug, as before issue 39)
+  kill_at_confirm_ack   die at once when a confirmation that starts background work (the
+                        /me forget box, a tournament's start or abort) has been acknowledged
+                        (its deferral answered by Discord), before anything else happens
 
 Only tests use this; the bot knows nothing of it.
 """
@@ -189,3 +192,24 @@ if FAULTS:
 
         Forget._leave = leave_then_maybe_die
         PrivacyQueries.rename_game = rename_then_maybe_die
+
+    if "kill_at_confirm_ack" in FAULTS:
+        import discord
+
+        original_defer = discord.InteractionResponse.defer
+
+        def confirming(interaction) -> bool:
+            data = interaction.data or {}
+            custom = str(data.get("custom_id", ""))
+            if custom.startswith("mb:fgm:") or (custom.startswith("mb:tn:") and custom.endswith(":start")):
+                return True
+            command = interaction.command.qualified_name if interaction.command else ""
+            return command in ("tournament start", "tournament abort")
+
+        async def defer_then_die(self, *args, **kwargs):
+            out = await original_defer(self, *args, **kwargs)
+            if confirming(self._parent) and RND.random() < FAULTS["kill_at_confirm_ack"]:
+                os.kill(os.getpid(), signal.SIGKILL)
+            return out
+
+        discord.InteractionResponse.defer = defer_then_die

@@ -1,0 +1,132 @@
+"""Following a game (issue 46): anyone who can see a game's channel may follow it (👁 Follow
+on its status message, `/game follow`; `/game unfollow` stops it) and gets a DM when a turn
+of it ends — at most one per game per their reminder interval (1 hour if they have none),
+with the newest board as the channel sees it (the public view: never a secret) — and one
+when the game ends, after which the follow is over. `/games` lists what a person follows.
+
+Made by the turn clock's tick like the digests (see reminders.py and storage/reminders.py):
+recorded with its DM in one transaction, on the condition that nobody told the follower
+since; held through the follower's quiet hours and time away.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from ..i18n import Lang, me
+from ..storage import DatabaseUnavailable, GameRow
+from . import pictures
+from .core import ServiceCore, shown, title
+from .outcome import Message, Outcome, Refused
+from .status import jump_link
+from .time_off import is_away, quiet_until
+from .words import hours_words
+
+log = logging.getLogger("metrobot.service")
+DEFAULT_EVERY = 3600.0  # a follower without reminders of their own is told at most hourly
+TOPIC = "follow"
+
+
+class Following(ServiceCore):
+    async def follow(
+        self, channel_id: str, user_id: str, *, game_id: int | None = None, toggle: bool = False
+    ) -> Outcome:
+        """Follow the channel's game (`toggle`: the button, which unfollows a game already followed)."""
+        row = await self._open(channel_id, active=False, game_id=game_id)
+        mine = me()
+        if await self.db.follow(user_id, row.id, row.moves, self.clock()):
+            every = await self.db.reminder(user_id) or DEFAULT_EVERY
+            return Outcome(
+                reply=Message(
+                    mine.t(
+                        "👁 You follow {game} here: I DM you the newest board when a turn ends, at most once "
+                        "every {interval}, and when the game ends. `/game unfollow` stops it.",
+                        game=title(self._plugin(row), mine),
+                        interval=hours_words(every / 3600, mine),
+                    )
+                )
+            )
+        if toggle:
+            return await self.unfollow(channel_id, user_id, game_id=row.id)
+        raise Refused(mine.t("You already follow this game. `/game unfollow` stops it."))
+
+    async def follow_label(self, game_id: int) -> str | None:
+        """👁 Follow in the game's language while it is open (None once it has ended)."""
+        row = await self.db.game(game_id)
+        if row is None or row.status not in ("lobby", "active"):
+            return None
+        return self._lang(row).p("button", "👁 Follow")
+
+    async def unfollow(self, channel_id: str, user_id: str, *, game_id: int | None = None) -> Outcome:
+        row = await self._open(channel_id, active=False, game_id=game_id)
+        if not await self.db.unfollow(user_id, row.id):
+            raise Refused(me().t("You don't follow this game. `/game follow` (or 👁 Follow) starts following it."))
+        return Outcome(reply=Message(me().t("You no longer follow this game; no more DMs about it.")))
+
+    async def follow_news(self) -> list[tuple[str, Outcome]]:
+        """The followers' DMs due now (the turn clock's tick), recorded and returned to be delivered."""
+        now = self.clock()
+        out = []
+        for user_id, game_id, seen, _every in await self.db.claim_follows(now, DEFAULT_EVERY):
+            try:
+                made = await self._tell_follower(user_id, game_id, seen, now)
+            except DatabaseUnavailable:
+                break
+            except Exception:
+                log.exception("could not tell a follower of game %s", game_id)
+                continue
+            if made is not None:
+                out.append(made)
+        return out
+
+    async def _tell_follower(self, user_id: str, game_id: int, seen: int, now: float) -> tuple[str, Outcome] | None:
+        person = await self.db.person(user_id)
+        held = person.away_until if is_away(person, now) else quiet_until(person, now)
+        row = await self.db.game(game_id)
+        if held is not None or row is None or row.state is None:
+            await self.db.hold_follow(user_id, game_id, held)
+            return None
+        end = row.status in ("finished", "aborted")
+        latest = await self.db.latest_board(game_id)
+        position = latest[0] if latest else row.moves
+        reader = self._lang_of(row, user_id, {user_id: person})
+        message = await self._follow_message(row, reader, end)
+        message.images = [{"board": None} | ({"vision": v} if (v := pictures.own_vision(person)) != "off" else {})]
+        (owed,) = self._owe(Outcome(dms=[(user_id, message)]), position)
+        if not await self.db.record_follow(user_id, game_id, seen, position, now, owed, row.channel_id, end=end):
+            return None
+        plugin = self._plugin(row)
+        await self._draw(message, plugin, await self._state_at(plugin, row, position), row, position)
+        return row.channel_id, Outcome(dms=[(user_id, message)])
+
+    async def _follow_message(self, row: GameRow, reader: Lang, end: bool) -> Message:
+        plugin = self._plugin(row)
+        game, where = title(plugin, reader), f"<#{row.channel_id}>"
+        link = jump_link(row, (await self.db.last_boards([row.id])).get(row.id))
+        if row.status == "aborted":
+            text = reader.t(
+                "👁 {game} in {where} was stopped before its end; you follow it no more.", game=game, where=where
+            )
+        elif end:
+            state = self._state(plugin, row)
+            ranking = plugin.final_ranking(state)
+            won = ", ".join(shown(p, row.names.get(p, p), reader) for p, place in ranking.items() if place == 1)
+            text = reader.t(
+                "🏁 {game} in {where} is over: {winners} won. The end: {link}",
+                game=game,
+                where=where,
+                winners=won,
+                link=link,
+            )
+        else:
+            who = ", ".join(shown(u, row.names.get(u, u), reader) for u in row.waiting) or reader.t(
+                "the automatic player"
+            )
+            text = reader.t(
+                "👁 {game} in {where} has moved on: now waiting for {who}. The newest board: {link}",
+                game=game,
+                where=where,
+                who=who,
+                link=link,
+            )
+        return Message(text, topic=TOPIC)

@@ -1,0 +1,126 @@
+"""Reminders on a person's own schedule (issue 46): with `/me settings reminders:N`, one DM
+every N hours (1–48) while any of their games waits for them, listing all of those games
+with a link to each one's newest board — a digest, made by the turn clock's tick.
+
+A digest is due once a game has waited for the person a whole interval (since the game last
+moved: for a game of turns, since their turn began) and the last digest is an interval old;
+it lists every game waiting for them then. During their quiet hours or time away it waits
+until those end, and is made then from the games as they are. The game's own clock, its
+half-time reminder and the turn DM ("ping me as soon as it is my turn") are unchanged.
+
+Exactly one per interval (see storage/reminders.py): recorded with its DM in one
+transaction on the condition that no other was recorded since; whichever process claims a
+person first makes it (a DM belongs to no server, so to no shard).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from ..i18n import Lang, me
+from ..storage import DatabaseUnavailable, GameRow, Person
+from .core import ServiceCore, title
+from .outcome import Message, Outcome, Refused
+from .status import jump_link
+from .time_off import is_away, quiet_until
+from .words import hours_words
+
+log = logging.getLogger("metrobot.service")
+HOURS = (1, 48)  # the intervals people may choose
+LISTED = 12  # games a digest names (a DM holds 2,000 characters); the rest are counted
+TOPIC = "digest"  # what the DM is about (a later one makes an older unsent one history)
+
+
+class Reminders(ServiceCore):
+    @staticmethod
+    def reminder_hours(hours: object) -> int:
+        """`hours` as chosen (0: off; 1–48: a digest every so many hours), or refused."""
+        if not isinstance(hours, int) or isinstance(hours, bool) or not (hours == 0 or HOURS[0] <= hours <= HOURS[1]):
+            raise Refused(
+                me().t("Reminders come every {low} to {high} hours; 0 turns them off.", low=HOURS[0], high=HOURS[1])
+            )
+        return hours
+
+    async def set_reminders(self, user_id: str, hours: int) -> None:
+        hours = self.reminder_hours(hours)
+        await self.db.set_reminder(user_id, hours * 3600.0 if hours else None)
+
+    async def reminders_text(self, user_id: str, language: Lang) -> str:
+        """The line of `/me settings` that says what the person chose."""
+        every = await self.db.reminder(user_id)
+        if every is None:
+            return language.t("Reminders of my waiting games: off.")
+        return language.t(
+            "Reminders of my waiting games: every {interval}, in one DM.", interval=hours_words(every / 3600, language)
+        )
+
+    async def digests(self) -> list[tuple[str, Outcome]]:
+        """The digests due now (the turn clock's tick): each recorded with its DM, returned
+        to be delivered."""
+        now = self.clock()
+        out = []
+        for user_id, every, sent in await self.db.claim_digests(now):
+            try:
+                made = await self._digest(user_id, every, sent, now)
+            except DatabaseUnavailable:  # (its claim runs out: a later tick makes it)
+                break
+            except Exception:  # one person's trouble must not stop the others'
+                log.exception("could not make a reminder digest")
+                continue
+            if made is not None:
+                out.append(made)
+        return out
+
+    async def _digest(self, user_id: str, every: float, sent: float | None, now: float) -> tuple[str, Outcome] | None:
+        person = await self.db.person(user_id)
+        if is_away(person, now):  # (time away: nothing until it ends)
+            await self.db.hold_digest(user_id, person.away_until)
+            return None
+        quiet = quiet_until(person, now)
+        if quiet is not None:
+            await self.db.hold_digest(user_id, quiet)
+            return None
+        waiting = [r for r in await self.db.games_of(user_id) if r.status == "active" and user_id in r.waiting]
+        if not waiting:
+            await self.db.hold_digest(user_id, None)
+            return None
+        moved = await self.db.moved_at([r.id for r in waiting])
+        waiting.sort(key=lambda r: (moved.get(r.id, now), r.id))
+        message = await self._digest_message(person, waiting, moved, every)
+        first = waiting[0]
+        (owed,) = self._owe(Outcome(dms=[(user_id, message)]), first.moves)
+        if not await self.db.record_digest(user_id, sent, now, owed, first.id, first.channel_id):
+            return None  # (another process made this interval's)
+        return first.channel_id, Outcome(dms=[(user_id, message)])
+
+    async def _digest_message(self, person: Person, waiting: list[GameRow], moved: dict[int, float], every: float):
+        reader = self._lang_of(waiting[0], person.user_id, {person.user_id: person})
+        boards = await self.db.last_boards([r.id for r in waiting[:LISTED]])
+        lines = [
+            reader.n(
+                "⏰ {count} game is waiting for you:",
+                "⏰ {count} games are waiting for you:",
+                len(waiting),
+                count=len(waiting),
+            )
+        ]
+        for row in waiting[:LISTED]:
+            lines.append(
+                reader.t(
+                    "• **{game}** in {where}: your move since {when} — {link}",
+                    game=title(self._plugin(row), reader),
+                    where=f"<#{row.channel_id}>",
+                    when=f"<t:{int(moved.get(row.id, 0))}:R>",
+                    link=jump_link(row, boards.get(row.id)),
+                )
+            )
+        if len(waiting) > LISTED:
+            lines.append(reader.t("…and {count} more: `/games` lists them all.", count=len(waiting) - LISTED))
+        lines.append(
+            reader.t(
+                "This reminder comes every {interval} while a game waits for you; `/me settings reminders:0` "
+                "turns it off.",
+                interval=hours_words(every / 3600, reader),
+            )
+        )
+        return Message("\n".join(lines), topic=TOPIC)
