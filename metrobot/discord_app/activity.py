@@ -104,12 +104,27 @@ async def sync_with_entry_point(tree: app_commands.CommandTree, bot: Any) -> Non
     app_id = bot.application_id
     held = [c for c in await http.get_global_commands(app_id) if c.get("type") == PRIMARY_ENTRY_POINT]
     payload = [await c.get_translated_payload(tree, tree.translator) for c in tree.get_commands()]
-    if activity_on(bot):
-        payload.append(entry_point(held[0] if held else None))
-    elif held:
+    if held and not activity_on(bot):
         keep = ("name", "type", "handler", "description", "description_localizations", "integration_types", "contexts")
         payload.append({k: held[0][k] for k in keep if held[0].get(k) is not None})
+    elif activity_on(bot):
+        try:
+            await http.bulk_upsert_global_commands(app_id, payload=[*payload, entry_point(held[0] if held else None)])
+            return
+        except discord.HTTPException as exc:
+            if exc.status != 400 or held:
+                raise
+            _not_enabled(exc)  # (the commands go without it: the bot starts all the same)
     await http.bulk_upsert_global_commands(app_id, payload=payload)
+
+
+def _not_enabled(exc: discord.HTTPException) -> None:
+    log.warning(
+        "Discord refused the Activity's Entry Point command (%s %s): are Activities enabled in the Developer "
+        "Portal? The buttons offer the board in a browser until they are",
+        exc.status,
+        exc.code,
+    )
 
 
 async def sync_commands(bot: Any, guild: discord.abc.Snowflake | None) -> bool:
@@ -135,7 +150,12 @@ async def register_entry_point(bot: Any) -> None:
     be global, is created (or updated) by itself."""
     if activity_on(bot):
         held = [c for c in await bot.http.get_global_commands(bot.application_id) if c.get("type") == 4]
-        await bot.http.upsert_global_command(bot.application_id, entry_point(held[0] if held else None))
+        try:
+            await bot.http.upsert_global_command(bot.application_id, entry_point(held[0] if held else None))
+        except discord.HTTPException as exc:
+            if exc.status != 400:
+                raise
+            _not_enabled(exc)
 
 
 ACTIVITY_ITEMS = (LaunchButton,)

@@ -188,3 +188,27 @@ async def test_a_development_servers_sync_registers_the_entry_point_globally(sta
     assert entry["description"] == "Play this channel's game on the board"  # (ours: Discord's had none)
     assert [c for c in standin.commands() if c["type"] == 4] == [entry]
     assert_valid_requests(standin)
+
+
+async def test_when_discord_will_not_launch_it_the_browser_is_offered(standin, run_client, tmp_path):
+    """Set up in the bot but not in the portal (Activities off): Discord refuses the launch, and
+    the person gets the board in a browser instead, privately."""
+    client = make_bot(
+        str(tmp_path / "off.sqlite3"),
+        web_port=0,
+        api_base=standin.api_base,
+        activity_client_id=str(standin.application_id),
+        activity_client_secret=SECRET,
+    )
+    await run_client(client)
+    await standin.wait_for_commands("game")
+    ann, bob = standin.add_member(name="Ann"), standin.add_member(name="Bob")
+    table = Table(standin, standin.create_channel("tube"), client.settings.db_path, seed=3)
+    await table.open(ann, "underground", [bob], players=2)
+    await table.posted()
+    turn = table.last_play_message()
+    handle = await standin.click(bob, turn, tap_button(turn)["custom_id"])
+    reply = await handle.wait_message()
+    assert handle.rejections and handle.rejections[0].status == 400  # (the type-12 callback refused)
+    assert handle.response.type == 5 and reply.ephemeral
+    assert [c for c in reply.all_components() if str(c.get("url", "")).startswith("http://127.0.0.1:")]
