@@ -168,7 +168,9 @@ async def session(request: web.Request) -> web.StreamResponse:
         person, access_token = await auth.person(code)
         instance = await auth.instance(instance_id)
     except NotProven as exc:
-        log.info("an Activity session was refused: %s", exc.step)  # (never a code or a token)
+        # (never a code or a token in the log; the operator's own mistakes said louder)
+        level = logging.WARNING if exc.step in ("setup", "discord") else logging.INFO
+        log.log(level, "an Activity session was refused: %s (%s)", exc.step, exc.detail)
         return refused(language, exc.step)
     if (
         person not in instance.users
