@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test test-repeat reliability bench bench-ai example-image rules-pages browser discord-spec web-screenshots docs clean
+.PHONY: run test test-repeat reliability bench bench-ai example-image rules-pages browser discord-spec discord-sdk web-screenshots docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,12 @@ browser:
 discord-spec: $(VENV)/.dev-installed
 	@$(BIN)/python -m tools.discord_spec where >/dev/null || $(BIN)/python -m tools.discord_spec install || \
 	  echo "could not fetch Discord's OpenAPI spec: the requests will not be checked against it"
+
+# Discord's Embedded App SDK for the Activity's page, vendored from the npm registry at the version
+# pinned in tools/discord_sdk.py (npm pack, checked against the registry's sha512, modules copied
+# with their licence and a SHA256SUMS that a test compares). Only when changing that version.
+discord-sdk: $(VENV)/.dev-installed
+	$(BIN)/python -m tools.discord_sdk refresh
 
 # The screenshots of the web pages in the docs (docs/web), taken by the browser tests. The
 # Korean and Japanese pages need Debian's fonts-noto-cjk and fonts-noto-color-emoji (else: boxes).

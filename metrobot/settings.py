@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,9 +35,16 @@ class Settings:
     web_port: int | None = None  # the web pages on this port (None: off; 0: any free port)
     web_host: str = "127.0.0.1"
     web_base_url: str | None = None  # the pages' address as readers reach them (a reverse proxy's)
+    activity_client_id: str | None = None  # the Discord application's OAuth2 client id (the Activity)
+    activity_client_secret: str | None = field(default=None, repr=False)  # its client secret (never logged)
     retention_days: float = 30.0  # a server that removed the bot keeps its data this long
     operator_contact: str | None = None  # how people reach whoever runs the bot (/privacy, PRIVACY.md)
     privacy_url: str | None = None  # where the full privacy policy is published
+
+    @property
+    def activity(self) -> bool:
+        """Whether the board runs as a Discord Activity: its client id and secret are both set."""
+        return bool(self.activity_client_id and self.activity_client_secret)
 
     @property
     def database(self) -> str:
@@ -104,6 +111,7 @@ SAYS: dict[str, str] = {
     "METROBOT_SHARD_IDS": "distinct shards below METROBOT_SHARD_COUNT, as 0-3 or 0,2,5",
     "METROBOT_DRAW_AHEAD": "0 or 1",
     "METROBOT_WEB_BASE_URL": "an http:// or https:// address without ? or #",
+    "METROBOT_ACTIVITY_CLIENT_ID": "the application's numeric id (the Developer Portal's OAuth2 client id)",
 } | {name: limit.says for name, limit in LIMITS.items()}
 
 
@@ -191,6 +199,8 @@ def load_settings(env_file: str | Path | None = None) -> Settings:
         web_port=_whole("METROBOT_WEB_PORT"),
         web_host=os.environ.get("METROBOT_WEB_HOST") or "127.0.0.1",
         web_base_url=_base_url(os.environ.get("METROBOT_WEB_BASE_URL") or None),
+        activity_client_id=_client_id(),
+        activity_client_secret=(os.environ.get("METROBOT_ACTIVITY_CLIENT_SECRET") or "").strip() or None,
         retention_days=_number("METROBOT_RETENTION_DAYS", 30.0),
         operator_contact=(os.environ.get("METROBOT_OPERATOR_CONTACT") or "").strip() or None,
         privacy_url=(os.environ.get("METROBOT_PRIVACY_URL") or "").strip() or None,
@@ -210,3 +220,10 @@ def _address(name: str, schemes: tuple[str, ...]) -> str | None:
     if raw is not None and not raw.startswith(schemes):
         raise _bad(name, raw)
     return raw
+
+
+def _client_id() -> str | None:
+    raw = (os.environ.get("METROBOT_ACTIVITY_CLIENT_ID") or "").strip()
+    if raw and not (raw.isascii() and raw.isdigit() and len(raw) <= 20):
+        raise _bad("METROBOT_ACTIVITY_CLIENT_ID", raw)
+    return raw or None

@@ -142,7 +142,8 @@ def test_the_lobby_and_the_turn_posts_fit(shortened, code):
             lobby = Lobby._lobby_message(SimpleNamespace(), plugin, row, lang(code), role="3")
             assert len(lobby.text) <= MESSAGE and lobby.controls is not None
             check_view(controls_view(lobby.controls))
-            check_view(controls_view(ServiceCore._play_controls(plugin, row)))
+            for tap in (False, True):  # (with "▶ Play on the board", where board play is on)
+                check_view(controls_view(ServiceCore._play_controls(SimpleNamespace(board_play=tap), plugin, row)))
     assert not shortened
 
 

@@ -144,3 +144,18 @@ def test_other_settings_are_refused_in_one_line_naming_what_was_given(monkeypatc
     monkeypatch.setenv(name, raw)
     with pytest.raises(BadSetting, match=rf"^{name} must .*; got {re.escape(repr(raw))}$"):
         load_settings(tmp_path / "none.env")
+
+
+def test_the_activity_settings(monkeypatch, tmp_path):
+    for name in ("METROBOT_ACTIVITY_CLIENT_ID", "METROBOT_ACTIVITY_CLIENT_SECRET"):
+        monkeypatch.delenv(name, raising=False)
+    assert load_settings(tmp_path / "none.env").activity is False  # empty: no Activity, as before
+    monkeypatch.setenv("METROBOT_ACTIVITY_CLIENT_ID", "1215413995645968394")
+    settings = load_settings(tmp_path / "none.env")
+    assert settings.activity is False and settings.activity_client_id == "1215413995645968394"  # (no secret)
+    monkeypatch.setenv("METROBOT_ACTIVITY_CLIENT_SECRET", "s3cr3t-value")
+    settings = load_settings(tmp_path / "none.env")
+    assert settings.activity is True and "s3cr3t-value" not in repr(settings)
+    monkeypatch.setenv("METROBOT_ACTIVITY_CLIENT_ID", "my-app")
+    with pytest.raises(SystemExit, match="METROBOT_ACTIVITY_CLIENT_ID"):
+        load_settings(tmp_path / "none.env")

@@ -19,6 +19,7 @@ from ..service import Outcome, fixed_seeds
 from ..settings import Settings
 from ..storage import Database
 from ..tournaments.service import TournamentService
+from .activity import board_play, sync_commands
 from .commands import game_group, look_commands
 from .composer import typed_step
 from .controls import DYNAMIC_ITEMS, unknown_control
@@ -151,7 +152,7 @@ class Metro(_BotBase):
             self.tree.copy_global_to(guild=guild)
         # (Discord may go away between the login and here: the same patience as the login's)
         if (
-            await patiently("syncing the slash commands", lambda: self.tree.sync(guild=guild), self._stopped_within)
+            await patiently("syncing the slash commands", lambda: sync_commands(self, guild), self._stopped_within)
             is None
         ):
             return  # stopped while waiting
@@ -164,6 +165,7 @@ class Metro(_BotBase):
             self.operations = Operations(self, self.settings.metrics_host, self.settings.metrics_port)
             await self.operations.start()
         await self._start_web()
+        board_play(self)  # "▶ Play on the board" under turn posts: the Activity, or a browser
         log.info("metrobot ready: database %s (schema %d)", self.db.path, self.db.schema_version)
 
     async def _start_web(self) -> None:
@@ -179,6 +181,7 @@ class Metro(_BotBase):
                 self.settings.web_port,
                 self.settings.web_base_url,
                 announce=self.deliver,  # (a move confirmed on a play page is announced from here)
+                settings=self.settings,  # (the Discord Activity's client id and secret, if set)
             )
             await self.web.start()
         elif self.settings.web_base_url:

@@ -10,6 +10,7 @@ working after a restart and nothing lives only in memory.
   mb:tn:<tournament>:<stage>:join|leave|start   a tournament's sign-up (see tourney_buttons.py)
   mb:fg:<user>:<issued>                     /me forget's confirmation (see privacy.py)
   mb:tb:<game>:<moves>                      ↶ take back a move (see takeback.py)
+  mb:a:<game>                               ▶ Play on the board: the Activity (see activity.py)
   mb:fw:<game>                              👁 Follow on a game's status message (see following.py)
 """
 
@@ -23,6 +24,7 @@ import discord
 
 from ..service import Controls
 from . import playlinks
+from .activity import ACTIVITY_ITEMS, LaunchButton
 from .composer import COMPOSER_ITEMS, composer
 from .following import FOLLOW_ITEMS
 from .messages import bot_of, clip, guarded
@@ -141,6 +143,8 @@ def controls_view(controls: Controls) -> discord.ui.View:
             view.add_item(PlayButton(controls.game_id, controls.moves, "hint", controls.hint_label))
         view.add_item(PlayButton(controls.game_id, controls.moves, "hand", controls.mine_label))
         view.add_item(PlayButton(controls.game_id, controls.moves, "board", controls.board_label))
+        if controls.tap_label:
+            view.add_item(LaunchButton(controls.game_id, controls.tap_label))
     return view
 
 
@@ -148,6 +152,7 @@ OURS = (
     LobbyButton,
     PlayButton,
     TournamentButton,
+    *ACTIVITY_ITEMS,
     *COMPOSER_ITEMS,
     *PAGE_ITEMS,
     *TEXT_ITEMS,

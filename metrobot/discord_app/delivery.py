@@ -10,6 +10,7 @@ import discord
 from ..service import Message, Outcome
 from ..storage import DatabaseUnavailable
 from . import playlinks
+from .activity import LaunchButton
 from .controls import controls_view
 from .following import status_view
 from .messages import Bot, allowed, clip, files, log_failure, send_reply
@@ -103,11 +104,12 @@ async def edit(client: Bot, channel: discord.abc.Messageable, message: Message) 
     done = []
     # The status message carries 👁 Follow and the game's "🌐 Open in browser" link (no custom
     # id, so nothing to route after a restart), made again with every edit of it.
-    buttons = (
-        await status_view(client, message.owed.game_id)
-        if message.edit == "status" and message.owed is not None
-        else None
-    )
+    game_id = message.owed.game_id if message.edit == "status" and message.owed is not None else None
+    buttons = await status_view(client, game_id) if game_id is not None else None
+    tap = await client.service.tap_label(game_id) if game_id is not None else None
+    if tap and game_id is not None:  # ▶ Play on the board: the Activity, or the board in a browser
+        buttons = buttons or discord.ui.View(timeout=None)
+        buttons.add_item(LaunchButton(game_id, tap))
     targets = await client.service.edits(message)
     if targets is None:  # what it edits is not posted yet: it stays owed (recovery makes it after)
         return

@@ -70,6 +70,10 @@ def fixed_seeds(base: int) -> Callable[[], int]:
 
 
 class ServiceCore(Owing, Drawing):
+    # Whether turn posts carry "▶ Play on the board" (the front end says: the board as a Discord
+    # Activity, or in a browser where the web pages are on).
+    board_play: bool = False
+
     if TYPE_CHECKING:  # what later parts of the service provide (Lobby, Turns)
 
         def _lobby_message(
@@ -182,8 +186,7 @@ class ServiceCore(Owing, Drawing):
             says.dms = [(u, m) for u, m in says.dms if m.hold_until is None]
         return saved
 
-    @staticmethod
-    def _play_controls(plugin: GamePlugin, row: GameRow) -> Controls:
+    def _play_controls(self, plugin: GamePlugin, row: GameRow) -> Controls:
         language = lang(row.language)
         labels = plugin.game_labels(language)
         return Controls(
@@ -195,6 +198,7 @@ class ServiceCore(Owing, Drawing):
             labels.mine,
             board_label=language.p("button", "Board"),
             hint_label=language.p("button", "💡 Hint") if hints_on(row) else None,
+            tap_label=language.p("button", "▶ Play on the board") if self.board_play else None,
         )
 
     # ------------------------------------------------------------ people

@@ -39,6 +39,7 @@ class Controls:
     total: int = 0  # replays and pages: the last frame / page (`moves` is the one shown)
     lobby: tuple[str, str, str] = ("Join", "Leave", "Start")  # the lobby buttons, in the game's language
     hint_label: str | None = None  # 💡 next to ▶ Play, where hints are on
+    tap_label: str | None = None  # "▶ Play on the board" (the Activity, or the board in a browser), where it is on
 
 
 @dataclass

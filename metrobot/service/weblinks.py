@@ -98,6 +98,16 @@ class WebLinks(ServiceCore):
             return None
         return self._lang(row).p("button", "🌐 Open in browser"), self._url(await self.game_path(row))
 
+    async def tap_label(self, game_id: int) -> str | None:
+        """The status message's "▶ Play on the board" (in the game's language) while the game
+        runs, where board play is on (see ServiceCore.board_play); None otherwise."""
+        if not getattr(self, "board_play", False):
+            return None
+        row = await self.db.game(game_id)
+        if row is None or row.status != "active" or row.state is None:
+            return None
+        return self._lang(row).p("button", "▶ Play on the board")
+
     async def web_link(self, channel_id: str) -> Outcome:
         """`/game web`: the link to this channel's game (the one running, else the last one)."""
         mine = me()

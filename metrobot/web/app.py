@@ -14,6 +14,7 @@ Routes:
     /s/{guild}/{sig}/   (/s/{guild}/ when public)   a server
     /p/{guild}/{user}/{sig}/               a person on a server
     /p/{guild}/{user}/{sig}/chart-{lang}-{tag}.png   their rating chart
+    /activity/…                            the board as a Discord Activity (see activity.py)
     /play/{id}/{user}/{sig}/ (live, compose, confirm, picture/…)   one person's seat (see play.py)
 """
 
@@ -30,7 +31,8 @@ import jinja2
 from aiohttp import web
 
 from ..i18n import lang
-from . import images, pages, play
+from . import activity, images, pages, play
+from .discordauth import DiscordAuth
 from .pages import SERVICE
 from .reader import chosen, helpers
 
@@ -70,6 +72,9 @@ async def guarded(request: web.Request, handler: Handler) -> web.StreamResponse:
         log.exception("web page %s failed", request.path[:80].split("/")[1:2])
         response = _plain(request, 500)
     response.headers.update(HEADERS)
+    if activity.framed(request.path):  # the Activity's routes: Discord may frame them, nobody else
+        response.headers["Content-Security-Policy"] = activity.CSP
+        del response.headers["X-Frame-Options"]
     response.headers.setdefault("Cache-Control", "no-store")
     return response
 
@@ -98,10 +103,11 @@ async def static(request: web.Request) -> web.StreamResponse:
     return web.FileResponse(path, headers={"Cache-Control": "public, max-age=3600"})
 
 
-def make_app(service: Any, announce: Any = None) -> web.Application:
+def make_app(service: Any, announce: Any = None, auth: DiscordAuth | None = None) -> web.Application:
     """The web pages of `service` (a GameService whose `web_base` says where they are served);
     `announce(channel id, outcome)`: how a move made on a play page reaches Discord where the
-    pages run inside the bot (elsewhere the bots are woken through the database)."""
+    pages run inside the bot (elsewhere the bots are woken through the database); with `auth`
+    (the application's OAuth2 client), the board as a Discord Activity too."""
     app = web.Application(middlewares=[guarded], client_max_size=4096)
     app[SERVICE] = service
     app[images.KEPT] = OrderedDict()
@@ -113,7 +119,7 @@ def make_app(service: Any, announce: Any = None) -> web.Application:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    number = r"{%s:[0-9]{1,18}}"
+    number = r"{%s:[0-9]{1,19}}"  # (Discord ids have 19 digits now; `number` refuses past 2**63 - 1)
     sig = r"{sig:[A-Za-z0-9_-]{24}}"
     game = f"/g/{number % 'id'}/{sig}"
     app.router.add_get("/favicon.ico", favicon)
@@ -136,4 +142,5 @@ def make_app(service: Any, announce: Any = None) -> web.Application:
     app.router.add_get(person + "/", pages.person)
     app.router.add_get(person + "/chart-" + language + "-{tag:[0-9a-f]{8}}.png", images.chart)
     play.add_routes(app, service, announce)
+    activity.add_routes(app, auth, static)
     return app

@@ -33,6 +33,9 @@ from .pages import number, render, service_of
 from .reader import accepted
 
 PLAY: web.AppKey[Play] = web.AppKey("play", Play)
+# A seat proven otherwise than by the link: the Discord Activity's bearer session (activityplay.py)
+# puts it here; such a request needs no X-Play-Token (a cross-site form cannot send its header).
+PROVEN: web.RequestKey[tuple[Pass, GameRow]] = web.RequestKey("play_proven", tuple)
 MAX_STEPS = 16  # more steps than any game's turn: junk
 MAX_CODE = 200
 
@@ -43,6 +46,9 @@ def play_of(request: web.Request) -> Play:
 
 async def seat_of(request: web.Request) -> tuple[Pass, GameRow]:
     """The capability this request proves, and the game as it is now (404 otherwise)."""
+    proven = request.get(PROVEN)
+    if proven is not None:
+        return proven
     try:
         return await play_of(request).open(
             number(request, "id"), str(number(request, "user")), request.match_info["sig"]
@@ -101,7 +107,7 @@ async def _posted(request: web.Request) -> tuple[Pass, GameRow, Lang, dict[str, 
     """A POST's capability, token and body (400 for a missing or wrong token, or junk)."""
     seat, row = await seat_of(request)
     play = play_of(request)
-    if not await play.token_ok(row, seat.user_id, request.headers.get("X-Play-Token")):
+    if request.get(PROVEN) is None and not await play.token_ok(row, seat.user_id, request.headers.get("X-Play-Token")):
         raise web.HTTPBadRequest()
     if request.content_type != "application/json":
         raise web.HTTPBadRequest()

@@ -16,6 +16,7 @@ from typing import Any
 from aiohttp import web
 
 from .app import make_app
+from .discordauth import DiscordAuth
 
 log = logging.getLogger("metrobot.web")
 
@@ -23,13 +24,24 @@ log = logging.getLogger("metrobot.web")
 class WebServer:
     """The pages of one service on host:port (port 0: any free one, then `port` says which)."""
 
-    def __init__(self, service: Any, host: str, port: int, base_url: str | None = None, announce: Any = None):
+    def __init__(
+        self,
+        service: Any,
+        host: str,
+        port: int,
+        base_url: str | None = None,
+        announce: Any = None,
+        *,
+        settings: Any = None,
+    ) -> None:
         self.service, self.host, self.port, self.base_url = service, host, port, base_url
         self.announce = announce  # (the bot's delivery, where the pages run inside it: see make_app)
+        # the Discord Activity's OAuth2 client (None: no Activity)
+        self.auth = DiscordAuth.from_settings(settings) if settings is not None else None
         self._runner: web.AppRunner | None = None
 
     async def start(self) -> None:
-        self._runner = web.AppRunner(make_app(self.service, self.announce), access_log=None)
+        self._runner = web.AppRunner(make_app(self.service, self.announce, self.auth), access_log=None)
         await self._runner.setup()
         await web.TCPSite(self._runner, self.host, self.port).start()
         if self.port == 0:
@@ -53,7 +65,11 @@ async def serve_alone(settings: Any) -> None:
     service = TournamentService(db, render_workers=settings.render_workers)  # (games' pages and tournaments')
     service.painter.start(warm=False)
     server = WebServer(
-        service, settings.web_host, settings.web_port if settings.web_port is not None else 8080, settings.web_base_url
+        service,
+        settings.web_host,
+        settings.web_port if settings.web_port is not None else 8080,
+        settings.web_base_url,
+        settings=settings,
     )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -24,19 +24,19 @@ def settings(
     # No rate limit (rate 0): scripted players press faster than people can; the limit has its
     # own tests. Images drawn in a thread: a worker process per test bot would only slow the suite down
     # (the bot's default, worker processes, is exercised by the `python bot.py` tests).
+    # (api_base: where the bot's own HTTP calls go besides discord.py's, e.g. the Activity's
+    # OAuth2 exchange; discord.py itself is pointed at the stand-in by the `standin` fixture)
     return Settings(
         token="standin-bot-token",
         db_path=db_path,
-        dev_guild=None,
         log_level="INFO",
-        api_base=None,
         gateway_url=None,
         tick_seconds=tick,
         turn_clock_hours=clock_hours,
         seed=seed,
         render_workers=0,
         rate_per_second=rate,
-        **extra,
+        **{"api_base": None, "dev_guild": None, **extra},
     )
 
 

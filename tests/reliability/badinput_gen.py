@@ -459,6 +459,7 @@ class Draw:
                     "tn",
                     "fg",
                     "tb",
+                    "a",
                     "fw",
                     "junk",
                     "other",
@@ -489,6 +490,9 @@ class Draw:
                         "mb:q:1:2:",
                         "MB:P:1:0:PLAY",
                         "mb:p:1:2:play\n",
+                        "mb:a:",
+                        "mb:a:1:2",
+                        "mb:a:" + "9" * 25,
                         "role-menu:7",
                     ]
                 )
@@ -513,6 +517,8 @@ class Draw:
         if family == "l":
             op = draw(st.sampled_from(["join", "leave", "start"]))
             return f"mb:l:{gid}:{op}", BUTTON
+        if family == "a":  # ▶ Play on the board (the Activity, or the board in a browser)
+            return f"mb:a:{gid}", BUTTON
         if family == "fw":  # 👁 Follow (follows a game: changes none)
             return f"mb:fw:{gid}", BUTTON
         if family == "bt":  # 📄 the board as text

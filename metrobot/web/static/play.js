@@ -9,7 +9,14 @@
   const dataBlock = document.getElementById("play-data");
   if (!root || !dataBlock) return;
   const POLL_MS = 3000;
-  const token = document.querySelector('meta[name="play-token"]').getAttribute("content");
+  // Inside Discord the Activity's page (activity.js) shows this seat: it sets window.metrobotPlay
+  // ({base, fetch, picture}) so that requests carry its session instead of the page's token
+  // and pictures come through it (an <img> cannot send the session).
+  const outer = window.metrobotPlay || {};
+  const request = outer.fetch || window.fetch.bind(window);
+  const base = outer.base || "";
+  const tokenMeta = document.querySelector('meta[name="play-token"]');
+  const token = tokenMeta ? tokenMeta.getAttribute("content") : null;
   const lang = root.getAttribute("data-lang");
   const words = {
     yourTurn: root.getAttribute("data-t-your-turn"),
@@ -47,14 +54,16 @@
   const place = shown.place;
 
   // ---------------------------------------------------------------- talking to the service
-  function address(path) { return path + "?lang=" + encodeURIComponent(lang); }
+  function address(path) { return base + path + "?lang=" + encodeURIComponent(lang); }
 
   async function post(path, body) {
-    const answer = await fetch(address(path), {
+    const headers = { "Content-Type": "application/json" };
+    if (token) headers["X-Play-Token"] = token;
+    const answer = await request(address(path), {
       method: "POST",
       credentials: "omit",
       cache: "no-store",
-      headers: { "Content-Type": "application/json", "X-Play-Token": token },
+      headers: headers,
       body: JSON.stringify(body),
     });
     let data = null;
@@ -161,9 +170,11 @@
     img.alt = board.alt;
     img.width = board.size[0];
     img.height = board.size[1];
-    if (img.getAttribute("src") !== board.picture) {
+    if (img.dataset.shows !== board.picture) {
       root.dataset.picture = "loading";
-      img.setAttribute("src", board.picture);
+      img.dataset.shows = board.picture;
+      if (outer.picture) outer.picture(img, base + board.picture);
+      else img.setAttribute("src", board.picture);
     }
   }
 
@@ -324,7 +335,7 @@
   async function follow() {
     if (busy || document.hidden || root.dataset.over) return;
     try {
-      const answer = await fetch(address("live"), { cache: "no-cache", credentials: "omit" });
+      const answer = await request(address("live"), { cache: "no-cache", credentials: "omit" });
       if (answer.status === 404) { finished(); return; }
       if (!answer.ok) return;
       const now = await answer.json();

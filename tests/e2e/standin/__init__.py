@@ -145,6 +145,15 @@ go to every session (intents respected); sharding by ``[shard_id, count]`` is ho
 ``await s.wait_for_resume(count=1, timeout=None)``, ``await s.disconnect_clients(code=4000)``
 (clients reconnect and resume), ``await s.wait_for_disconnect(timeout=None)``.
 
+The Activity (see activities.py)
+--------------------------------
+``s.enable_activities(client_secret)`` (creates the default Entry Point command, as Discord
+does), ``s.join_activity(user, channel) -> instance_id``, ``s.leave_activity``,
+``s.authorize(user) -> code``, ``s.expire_code``, ``s.expire_tokens``, ``s.access_tokens()``,
+``s.entry_point()``, ``await s.run_entry_point(user, channel)``, ``s.token_exchanges``;
+``POST /oauth2/token`` (forms only), ``GET /users/@me`` with a Bearer token,
+``GET /applications/{app}/activity-instances/{id}``; a type-12 callback sets ``h.activity_instance``.
+
 Diagnostics
 -----------
 Unknown endpoints are logged (logger ``standin``) and answered 404 ``{"code": 0}``; they are listed

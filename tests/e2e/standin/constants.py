@@ -116,6 +116,7 @@ ATTACHMENT_DESCRIPTION_LIMIT = 1024  # an attachment's alt text
 _KEY_HANDLE: web.RequestKey[Any] = web.RequestKey("standin_handle", object)
 _KEY_CHANNEL: web.RequestKey[int] = web.RequestKey("standin_channel", int)
 _KEY_TOKEN: web.RequestKey[str] = web.RequestKey("standin_token", str)
+_KEY_BEARER: web.RequestKey[int] = web.RequestKey("standin_bearer", int)  # the person a Bearer token names
 _PENDING = object()
 _MENTION_RE = re.compile(r"<@!?(\d+)>")
 _ROLE_RE = re.compile(r"<@&(\d+)>")

@@ -11,7 +11,7 @@ from aiohttp import web
 
 from .basics import _ApiError, _json_dumps
 from .capture import capture, read_body
-from .constants import _KEY_CHANNEL, _KEY_HANDLE, _KEY_TOKEN, API_PREFIX, log
+from .constants import _KEY_BEARER, _KEY_CHANNEL, _KEY_HANDLE, _KEY_TOKEN, API_PREFIX, log
 from .model import _Rejection
 
 
@@ -29,6 +29,7 @@ class HttpMixin:
             ("GET", "/users/{user_id}", self._r_user),
             ("GET", "/applications/@me", self._r_application),
             ("GET", "/oauth2/applications/@me", self._r_application),
+            ("GET", "/applications/{app_id}/activity-instances/{instance_id}", self._r_activity_instance),
             ("GET", "/applications/{app_id}/commands", self._r_list_commands),
             ("PUT", "/applications/{app_id}/commands", self._r_put_commands),
             ("POST", "/applications/{app_id}/commands", self._r_post_command),
@@ -117,6 +118,8 @@ class HttpMixin:
         self.captured.append(captured)  # checked against Discord's spec at the fixture's teardown
         body: Any = None
         try:
+            if method == "POST" and path == "/oauth2/token":  # a form, and the app's own credentials
+                return await self._r_oauth_token(request)
             for route_method, pattern, handler in self._routes:
                 if route_method != method:
                     continue
@@ -124,8 +127,10 @@ class HttpMixin:
                 if match is None:
                     continue
                 if not path.startswith(("/interactions/", "/webhooks/")):
-                    auth = request.headers.get("Authorization", "")
-                    if auth != f"Bot {self.token}":
+                    bearer = self._bearer_user(request, path)  # a person's OAuth2 token (the Activity)
+                    if bearer is not None:
+                        request[_KEY_BEARER] = bearer
+                    elif request.headers.get("Authorization", "") != f"Bot {self.token}":
                         raise _ApiError(401, 0, "401: Unauthorized")
                 try:
                     body, uploads = await read_body(request, captured)

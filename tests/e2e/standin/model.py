@@ -297,6 +297,7 @@ class InteractionHandle:
         self.followups: list[Message] = []
         self.choices: list[dict] | None = None
         self.modal: dict | None = None
+        self.activity_instance: str | None = None  # the Activity a type-12 callback launched or joined
         self.events: list[tuple[str, Any]] = []
         self.rejections: list[_Rejection] = []
         self.created_at = time.monotonic()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .basics import _ApiError, _invalid_form
+from .constants import _KEY_BEARER
 
 
 class AppRoutesMixin:
@@ -22,6 +23,8 @@ class AppRoutesMixin:
         )
 
     async def _r_me(self, request, body, uploads):
+        if request.get(_KEY_BEARER) is not None:  # a person's OAuth2 token: that person
+            return self._me_for(request[_KEY_BEARER])
         return self._json(dict(self._users[self.bot_id], verified=True, mfa_enabled=False, email=None, locale="en-US"))
 
     async def _r_my_guilds(self, request, body, uploads):
@@ -105,6 +108,8 @@ class AppRoutesMixin:
             "name_localizations": spec.get("name_localizations"),
             "description_localizations": spec.get("description_localizations"),
         }
+        if ctype == 4:  # PRIMARY_ENTRY_POINT: how it is handled (2: Discord launches the Activity)
+            command["handler"] = int(spec.get("handler", 1))
         if guild_id:
             command["guild_id"] = str(guild_id)
         return command
@@ -132,6 +137,7 @@ class AppRoutesMixin:
                     ]
                 }
             )
+        self._check_entry_points(commands, guild_id)
         target = self._command_list(guild_id)
         target[:] = commands
         self._commands_signal.notify()
@@ -141,6 +147,8 @@ class AppRoutesMixin:
         self._check_app(app_id)
         command = self._normalize_command(body, guild_id)
         target = self._command_list(guild_id)
+        others = [c for c in target if c["id"] != command["id"]]
+        self._check_entry_points([c for c in others if c["type"] == 4] + [command], guild_id)
         target[:] = [c for c in target if c["id"] != command["id"]] + [command]
         self._commands_signal.notify()
         return self._json(command, status=201)

@@ -7,6 +7,7 @@ from typing import Any
 
 from aiohttp import web
 
+from .activities import CB_LAUNCH_ACTIVITY
 from .basics import _ApiError, _invalid_form, _put_error
 from .constants import (
     _KEY_CHANNEL,
@@ -62,10 +63,10 @@ class InteractionRoutesMixin:
         ctype, data = int(body["type"]), body.get("data") or {}
         itype = handle.type
         allowed = {
-            IT_COMMAND: (CB_MESSAGE, CB_DEFERRED, CB_MODAL),
-            IT_COMPONENT: (CB_MESSAGE, CB_DEFERRED, CB_DEFERRED_UPDATE, CB_UPDATE, CB_MODAL),
+            IT_COMMAND: (CB_MESSAGE, CB_DEFERRED, CB_MODAL, CB_LAUNCH_ACTIVITY),
+            IT_COMPONENT: (CB_MESSAGE, CB_DEFERRED, CB_DEFERRED_UPDATE, CB_UPDATE, CB_MODAL, CB_LAUNCH_ACTIVITY),
             IT_AUTOCOMPLETE: (CB_AUTOCOMPLETE,),
-            IT_MODAL: (CB_MESSAGE, CB_DEFERRED, CB_DEFERRED_UPDATE, CB_UPDATE),
+            IT_MODAL: (CB_MESSAGE, CB_DEFERRED, CB_DEFERRED_UPDATE, CB_UPDATE, CB_LAUNCH_ACTIVITY),
         }[itype]
         if ctype not in allowed:
             raise _ApiError(
@@ -84,7 +85,10 @@ class InteractionRoutesMixin:
                 },
             )
         message: Message | None = None
-        if ctype == CB_MESSAGE:
+        activity: dict | None = None
+        if ctype == CB_LAUNCH_ACTIVITY:
+            activity = self._launch(handle)
+        elif ctype == CB_MESSAGE:
             ephemeral = bool(int(data.get("flags") or 0) & FLAG_EPHEMERAL)
             message = self._create_message(
                 handle.channel_id, data, uploads, interaction=handle, flags=FLAG_EPHEMERAL if ephemeral else 0
@@ -175,9 +179,13 @@ class InteractionRoutesMixin:
                 "response_message_ephemeral": bool(message is not None and message.ephemeral),
             }
         }
+        if activity is not None:
+            answer["interaction"]["activity_instance_id"] = activity["id"]
         resource: dict[str, Any] = {"type": ctype}
         if message is not None and ctype in (CB_MESSAGE, CB_DEFERRED, CB_UPDATE):
             resource["message"] = message.to_payload()
+        if activity is not None:
+            resource["activity_instance"] = activity
         answer["resource"] = resource
         return self._json(answer)
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from aiohttp import web
 
+from .activities import ActivityMixin
 from .basics import _Signal
 from .capture import CaptureMixin
 from .connections import _GatewayConnection, _Session
@@ -46,6 +47,7 @@ class DiscordStandIn(
     InteractionRoutesMixin,
     ChannelRoutesMixin,
     CaptureMixin,
+    ActivityMixin,
 ):
     """The stand-in server plus its controller API (see the package docstring)."""
 
@@ -111,6 +113,7 @@ class DiscordStandIn(
         self.rejections: collections.deque = collections.deque(maxlen=500)
         self.request_log: collections.deque = collections.deque(maxlen=2000)
         self._init_capture()  # every REST request, for the check against Discord's spec (capture.py)
+        self._init_activities()
 
         self.port: int | None = None
         self._runner: web.AppRunner | None = None

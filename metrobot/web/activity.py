@@ -1,0 +1,236 @@
+"""The board as a Discord Activity: the play page inside Discord's frame.
+
+Discord opens `https://<application id>.discordsays.com/` in an iframe and proxies it to our
+server through the application's URL mapping (`/` → `<our host>/activity`); every address the
+page uses is relative, so it works with and without Discord's `/.proxy/` prefix, and behind
+the same reverse proxy as the other pages.
+
+    /activity/                       the page (Discord's query string: frame_id, instance_id, …)
+    /activity/sdk/<version>/<file>   Discord's Embedded App SDK, vendored (the version in the address)
+    /activity/static/<file>          our script and styles
+    POST /activity/api/session       {code, instance_id, channel_id, guild_id, game?} → a session
+    /activity/api/…                  what the session opens: the game as its channel sees it
+                                     (activityapi.py), the person's seat (activityplay.py)
+
+Who the person is comes from Discord (the code exchanged here, then `/users/@me`), which
+channel from the instance (`discordauth.py`); the game is that channel's running game, or, in
+a tournament's hall, the table the person sits at (else the one they pick among its tables).
+The answer is a bearer token (`activitytoken.py`) kept in the page's memory; it opens exactly
+what the person's play link opens. Only these routes may be framed, and only by Discord.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from ..i18n import N_, Lang
+from . import activityapi, activityplay, activitytoken
+from .discordauth import CODE, INSTANCE, DiscordAuth, Instance, NotProven
+from .pages import render, service_of
+from .reader import chosen
+
+log = logging.getLogger("metrobot.web")
+
+HERE = Path(__file__).parent
+SDK = HERE / "vendor" / "embedded-app-sdk"
+PREFIX = "/activity"
+AUTH = web.AppKey[DiscordAuth | None]("discord_auth")
+# Discord's clients (web and desktop, PTB, Canary, on both of its domains: the origins the SDK
+# accepts messages from) and its Activity proxy; 'self': the proxy's own origin, where the page is.
+FRAMERS = " ".join(
+    (
+        "'self'",
+        "https://discord.com",
+        "https://discordapp.com",
+        "https://ptb.discord.com",
+        "https://ptb.discordapp.com",
+        "https://canary.discord.com",
+        "https://canary.discordapp.com",
+        "https://*.discordsays.com",
+    )
+)
+CSP = (
+    "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
+    f"base-uri 'none'; form-action 'none'; frame-ancestors {FRAMERS}; object-src 'none'"
+)
+# What Discord's refusal of each step becomes: the status, and the words the person reads.
+REFUSALS = {
+    "setup": (
+        503,
+        N_("This bot's Discord Activity is not set up: its operator has to give it the application's client secret."),
+    ),
+    "code": (
+        401,
+        N_(
+            "Discord did not confirm who you are (the sign-in expired or was already used). Close the "
+            "Activity and open it again."
+        ),
+    ),
+    "person": (401, N_("Discord did not confirm who you are. Close the Activity and open it again.")),
+    "instance": (403, N_("This Activity is not running where the page says. Open it again from the game's channel.")),
+    "discord": (502, N_("Discord did not answer. Try again in a minute.")),
+}
+
+
+def framed(path: str) -> bool:
+    """Whether an address is one of the Activity's (which Discord may frame)."""
+    return path == PREFIX or path.startswith(PREFIX + "/")
+
+
+@cache
+def sdk_version() -> str:
+    return (SDK / "VERSION").read_text().strip()
+
+
+@cache
+def asset_tag(name: str) -> str:
+    """Our static file's content in short: a changed file is a new address (Discord's proxy caches)."""
+    return hashlib.blake2b((HERE / "static" / name).read_bytes(), digest_size=4).hexdigest()
+
+
+async def page(request: web.Request) -> web.StreamResponse:
+    auth = request.app[AUTH]
+    if auth is None:
+        raise web.HTTPNotFound()
+    language = chosen(request)
+    return render(
+        request,
+        "activity.html",
+        language,
+        client_id=auth.client_id,
+        sdk=f"sdk/{sdk_version()}/index.mjs",
+        script=f"static/activity.js?v={asset_tag('activity.js')}",
+        styles=[f"static/{name}?v={asset_tag(name)}" for name in ("site.css", "play.css", "activity.css")],
+        seat_script=f"static/playview.js?v={asset_tag('playview.js')} static/play.js?v={asset_tag('play.js')}",
+    )
+
+
+async def sdk(request: web.Request) -> web.StreamResponse:
+    """A module of the vendored SDK, under its version: cached for good, as it never changes."""
+    name = request.match_info["path"]
+    path = (SDK / "output" / name).resolve()
+    if (
+        request.match_info["version"] != sdk_version()
+        or not name.endswith(".mjs")
+        or ".." in name.split("/")
+        or not path.is_relative_to((SDK / "output").resolve())
+        or not path.is_file()
+    ):
+        raise web.HTTPNotFound()
+    return web.FileResponse(
+        path,
+        headers={
+            "Content-Type": "text/javascript; charset=utf-8",
+            "Cache-Control": "public, max-age=31536000, immutable",
+        },
+    )
+
+
+def refused(language: Lang, step: str) -> web.Response:
+    status, text = REFUSALS[step]
+    return web.json_response({"error": step, "message": language.t(text)}, status=status)
+
+
+async def session(request: web.Request) -> web.StreamResponse:
+    """Discord's code and instance in, a session out (see the module docstring)."""
+    language = chosen(request)
+    auth = request.app[AUTH]
+    if auth is None:
+        raise web.HTTPNotFound()
+    try:
+        asked = await request.json()
+    except ValueError:
+        raise web.HTTPBadRequest() from None
+    if not isinstance(asked, dict):
+        raise web.HTTPBadRequest()
+    code, instance_id = asked.get("code"), asked.get("instance_id")
+    channel, guild, wanted = asked.get("channel_id"), asked.get("guild_id"), asked.get("game")
+    if (
+        not isinstance(code, str)
+        or not CODE.fullmatch(code)
+        or not isinstance(instance_id, str)
+        or not INSTANCE.fullmatch(instance_id)
+        or not (channel is None or (isinstance(channel, str) and channel.isdigit() and len(channel) <= 20))
+        or not (guild is None or (isinstance(guild, str) and guild.isdigit() and len(guild) <= 20))
+        or not (wanted is None or (type(wanted) is int and 0 < wanted < 2**63))
+    ):
+        raise web.HTTPBadRequest()
+    if not auth.ready:
+        log.warning("the Activity was opened but its client secret is not set (METROBOT_ACTIVITY_CLIENT_SECRET)")
+        return refused(language, "setup")
+    try:
+        person, access_token = await auth.person(code)
+        instance = await auth.instance(instance_id)
+    except NotProven as exc:
+        # (never a code or a token in the log; the operator's own mistakes said louder)
+        level = logging.WARNING if exc.step in ("setup", "discord") else logging.INFO
+        log.log(level, "an Activity session was refused: %s (%s)", exc.step, exc.detail)
+        return refused(language, exc.step)
+    if (
+        person not in instance.users
+        or (channel is not None and channel != instance.channel_id)
+        or (guild is not None and guild != instance.guild_id)
+    ):
+        log.info("an Activity session was refused: the instance is elsewhere or without the person")
+        return refused(language, "instance")
+    service = service_of(request)
+    found = await _game(service, instance, person, wanted)
+    if isinstance(found, list):
+        if not found:
+            text = language.t(
+                "No game is running in this channel. Start one with /game new, then open the board again."
+            )
+            return web.json_response({"error": "no_game", "message": text}, status=404)
+        return web.json_response({"choose": found, "message": language.t("Which table do you want to see?")})
+    token, lifetime = await activitytoken.issue(service, found, person)
+    seat = found.seat(person)
+    return web.json_response(
+        {
+            "session": token,
+            "expires_in": lifetime,
+            "access_token": access_token,  # (the person's own, for the SDK's authenticate())
+            "game": found.id,
+            "seated": bool(seat is not None and not seat.auto),
+        }
+    )
+
+
+async def _game(service: Any, instance: Instance, person: str, wanted: int | None) -> Any:
+    """The game the Activity opens: the channel's running game; in a tournament's hall, the
+    table `wanted` or the person's own; else the tables to choose from ([] : nothing runs)."""
+    row = await service.db.open_game(instance.channel_id)
+    if row is not None and row.status == "active" and row.state is not None and wanted in (None, row.id):
+        return row
+    opened = getattr(service.db, "open_tournament", None)
+    tournament = await opened(instance.channel_id) if opened else None
+    snapshot = await service.db.snapshot(tournament.id) if tournament else None
+    if snapshot is None:
+        return []
+    games = [await service.db.game(t.game_id) for t in snapshot.tables if t.game_id is not None]
+    running = [g for g in games if g is not None and g.status == "active" and g.state is not None]
+    for g in running:
+        seat = g.seat(person)
+        if g.id == wanted or (wanted is None and seat is not None and not seat.auto):
+            return g
+    return [{"game": g.id, "players": [s.name for s in g.seats]} for g in running]
+
+
+def add_routes(app: web.Application, auth: DiscordAuth | None, static: Any) -> None:
+    """The Activity's routes (`static`: the handler of our static files, served here too); none
+    where it is not set up (no client id): everything stays as it was."""
+    app[AUTH] = auth
+    if auth is None:
+        return
+    app.router.add_get(PREFIX, page)
+    app.router.add_get(PREFIX + "/", page)
+    app.router.add_get(PREFIX + "/sdk/{version:[0-9][0-9.]{0,15}}/{path:[A-Za-z0-9_./-]{1,120}}", sdk)
+    app.router.add_get(PREFIX + "/static/{name}", static)
+    app.router.add_post(PREFIX + "/api/session", session)
+    activityapi.add_routes(app, PREFIX)
+    activityplay.add_routes(app, PREFIX)

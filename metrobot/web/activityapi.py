@@ -1,0 +1,85 @@
+"""What the Activity's page reads with its session (`Authorization: Bearer …`, see activitytoken.py).
+
+    GET /activity/api/view               the game as its channel sees it: title, whose turn,
+                                         scores, the board's address and words; its version
+    GET /activity/api/board/<pos>.png    the public board after `pos` actions
+
+Everyone in the game's channel sees these (they are the game page's, never a secret); the
+person's own seat — their hand and the targets to tap — is the play page's, opened by the same
+session. Images come through `fetch` with the session (an <img> cannot send it) and are shown
+as blobs. A missing, forged, expired or revoked session is a 401 that says nothing of the game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiohttp import web
+
+from ..play.board import plain
+from ..service.webgame import names_tag
+from . import activitytoken
+from .images import _served
+from .pages import number, service_of
+from .reader import chosen
+
+
+async def opened(request: web.Request) -> tuple[activitytoken.Session, Any] | None:
+    return await activitytoken.opened(service_of(request), activitytoken.bearer(request.headers))
+
+
+def unauthorized() -> web.Response:
+    """No session (missing, forged, expired, revoked): the page asks Discord again."""
+    return web.json_response({"error": "session"}, status=401, headers={"WWW-Authenticate": "Bearer"})
+
+
+async def view(request: web.Request) -> web.StreamResponse:
+    found = await opened(request)
+    if found is None:
+        return unauthorized()
+    session, row = found
+    language = chosen(request, row.language)
+    service = service_of(request)
+    page = await service.game_page(row, language)
+    seat = row.seat(session.user_id)
+    return web.json_response(
+        {
+            "game": row.id,
+            "version": row.version,
+            "active": row.status == "active",
+            "seated": bool(seat is not None and not seat.auto),
+            "title": page.title,
+            "status": page.status_word,
+            "prompt": plain(page.prompt) if page.prompt else "",  # (without Discord's marks)
+            "winners": page.winners,
+            "standings": [
+                {"name": s.name, "score": s.score, "waiting": s.waiting, "won": s.won} for s in page.standings
+            ],
+            "board": f"api/board/{row.moves}.png",
+            "alt": page.description,
+        },
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+async def board(request: web.Request) -> web.StreamResponse:
+    found = await opened(request)
+    if found is None:
+        return unauthorized()
+    _session, row = found
+    language = chosen(request, row.language)
+    position = number(request, "pos")
+    if position > row.moves:
+        raise web.HTTPNotFound()
+    response = await _served(
+        request,
+        f"board:{row.id}:{position}:{language.code}:{names_tag(row)}",
+        lambda: service_of(request).board_at(row, position, language),
+    )
+    response.headers["Cache-Control"] = "private, no-store"  # (the session, not the address, opens it)
+    return response
+
+
+def add_routes(app: web.Application, prefix: str) -> None:
+    app.router.add_get(prefix + "/api/view", view)
+    app.router.add_get(prefix + "/api/board/{pos:[0-9]{1,18}}.png", board)

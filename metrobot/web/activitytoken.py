@@ -1,0 +1,67 @@
+"""The Activity's session: who Discord said the person is, in which game, until when — signed.
+
+Once Discord has vouched for a person (see `discordauth.py`), the page gets a bearer token that
+names the game, the person and an expiry, with an HMAC made with the game's server's web key
+(the key that signs every web link: `/server settings web_new_key` ends every session too). It
+lives in the page's memory only (Discord's frame may refuse third-party cookies) and comes
+back as `Authorization: Bearer …`; nothing is kept on the server, so any process serving the
+pages reads it. It opens what the person's play link opens: their seat, or, for someone not
+seated, the public board.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ..service.weblinks import NO_SERVER, signature, valid
+
+LIFETIME = 4 * 3600  # then the page asks Discord again (silently: the person already allowed it)
+WHAT = "activity:{game}:{person}:{until}"
+SHAPE = re.compile(r"([0-9]{1,18})\.([0-9]{1,20})\.([0-9]{1,12})\.([A-Za-z0-9_-]{24})")
+
+
+@dataclass(frozen=True)
+class Session:
+    game_id: int
+    user_id: str
+    until: int
+
+
+async def _key(service: Any, guild_id: str | None, *, make: bool) -> bytes | None:
+    access = await service.db.web_access(guild_id or NO_SERVER, make=make)
+    return access[0] if access else None
+
+
+async def issue(service: Any, row: Any, user_id: str, now: float | None = None) -> tuple[str, int]:
+    """A bearer token for `user_id` in the game `row`, and the seconds it lives."""
+    until = int((time.time() if now is None else now) + LIFETIME)
+    key = await _key(service, row.guild_id, make=True)
+    assert key is not None
+    sig = signature(key, WHAT.format(game=row.id, person=user_id, until=until))
+    return f"{row.id}.{user_id}.{until}.{sig}", LIFETIME
+
+
+def bearer(request_headers: Any) -> str | None:
+    auth = request_headers.get("Authorization", "")
+    return auth[len("Bearer ") :] if auth.startswith("Bearer ") else None
+
+
+async def opened(service: Any, token: str | None, now: float | None = None) -> tuple[Session, Any] | None:
+    """The session a token proves and its game's row, or None (malformed, forged, expired,
+    revoked with the server's key, or a game that no longer exists)."""
+    match = SHAPE.fullmatch(token or "")
+    if match is None:
+        return None
+    game_id, user_id, until = int(match[1]), match[2], int(match[3])
+    if until < (time.time() if now is None else now):
+        return None
+    row = await service.db.game(game_id)
+    if row is None or row.state is None:
+        return None
+    key = await _key(service, row.guild_id, make=False)
+    if key is None or not valid(key, WHAT.format(game=game_id, person=user_id, until=until), match[4]):
+        return None
+    return Session(game_id, user_id, until), row

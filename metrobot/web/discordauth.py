@@ -1,0 +1,129 @@
+"""Who opened the Activity, asked of Discord itself (never taken from the page).
+
+The Activity's page gets a one-time code from Discord's client (the SDK's `authorize()`, scope
+`identify`); this module exchanges it at Discord's `POST /oauth2/token` (a form, with the
+application's client id and secret: Discord takes no JSON there) and asks `GET /users/@me` with
+the access token: that answer is the person. Which channel the Activity runs in comes from
+`GET /applications/{app}/activity-instances/{instance}` with the bot's token.
+
+Nothing here logs or returns a token or the secret: a refusal says which step failed and, from
+Discord, only the HTTP status and OAuth2's error word.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+
+log = logging.getLogger("metrobot.web")
+
+DISCORD_API = "https://discord.com/api/v10"
+INSTANCE = re.compile(r"i-[0-9]{1,20}-(?:gc-[0-9]{1,20}-[0-9]{1,20}|pc-[0-9]{1,20})")  # as Discord writes them
+CODE = re.compile(r"[A-Za-z0-9_\-.~]{1,200}")
+TIMEOUT = aiohttp.ClientTimeout(total=10)
+
+
+class NotProven(Exception):
+    """Discord did not vouch for the person or the instance. `step`: "setup" (no client id or
+    secret), "code" (forged, used or expired), "person", "instance" (none such, or not theirs),
+    "discord" (Discord did not answer)."""
+
+    def __init__(self, step: str, detail: str = ""):
+        super().__init__(f"{step}: {detail}" if detail else step)
+        self.step, self.detail = step, detail
+
+
+@dataclass(frozen=True)
+class Instance:
+    channel_id: str
+    guild_id: str | None
+    users: tuple[str, ...]
+
+
+@dataclass
+class DiscordAuth:
+    """The application's credentials and the way to Discord (the stand-in's in tests)."""
+
+    client_id: str | None
+    client_secret: str | None = field(default=None, repr=False)
+    bot_token: str | None = field(default=None, repr=False)
+    api_base: str = DISCORD_API
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> DiscordAuth | None:
+        """None when the Activity is not set up at all (no client id): everything stays as before."""
+        if not getattr(settings, "activity_client_id", None):
+            return None
+        return cls(
+            settings.activity_client_id,
+            settings.activity_client_secret,
+            settings.token,
+            (settings.api_base or DISCORD_API).rstrip("/"),
+        )
+
+    @property
+    def ready(self) -> bool:
+        return bool(self.client_id and self.client_secret and self.bot_token)
+
+    async def person(self, code: str) -> tuple[str, str]:
+        """The id of the person whose client made `code` (exchanged once, here), and the access
+        token (the page hands it to the SDK's `authenticate()`; nothing here keeps it)."""
+        if not self.ready:
+            raise NotProven("setup", "the client secret or the bot token is missing")
+        if not CODE.fullmatch(code):
+            raise NotProven("code", "not a code")
+        form = {
+            "client_id": self.client_id,
+            "client_secret": self.client_secret,
+            "grant_type": "authorization_code",
+            "code": code,
+        }
+        async with aiohttp.ClientSession(timeout=TIMEOUT) as http:
+            status, body = await _ask(http, "POST", f"{self.api_base}/oauth2/token", data=form)
+            if status != 200 or not isinstance(body, dict) or not isinstance(body.get("access_token"), str):
+                error = body.get("error") if isinstance(body, dict) else None
+                step = "setup" if error == "invalid_client" else "code" if status == 400 else "discord"
+                raise NotProven(step, f"token exchange answered {status} {error or ''}".strip())
+            bearer = {"Authorization": f"Bearer {body['access_token']}"}
+            status, me = await _ask(http, "GET", f"{self.api_base}/users/@me", headers=bearer)
+        user = me.get("id") if isinstance(me, dict) else None
+        if status != 200 or not isinstance(user, str) or not user.isdigit():
+            raise NotProven("person" if status == 401 else "discord", f"/users/@me answered {status}")
+        return user, body["access_token"]
+
+    async def instance(self, instance_id: str) -> Instance:
+        """Where an Activity instance runs and who is in it, as Discord says."""
+        if not self.ready:
+            raise NotProven("setup", "the client secret or the bot token is missing")
+        if not INSTANCE.fullmatch(instance_id):
+            raise NotProven("instance", "not an instance id")
+        url = f"{self.api_base}/applications/{self.client_id}/activity-instances/{instance_id}"
+        async with aiohttp.ClientSession(timeout=TIMEOUT) as http:
+            status, body = await _ask(http, "GET", url, headers={"Authorization": f"Bot {self.bot_token}"})
+        if status == 404:
+            raise NotProven("instance", "no such instance")
+        location = body.get("location") if isinstance(body, dict) else None
+        users = body.get("users") if isinstance(body, dict) else None
+        if status != 200 or not isinstance(location, dict) or not isinstance(users, list):
+            raise NotProven("discord", f"the instance look-up answered {status}")
+        channel, guild = location.get("channel_id"), location.get("guild_id")
+        if not isinstance(channel, str) or not channel.isdigit():
+            raise NotProven("discord", "the instance names no channel")
+        return Instance(channel, guild if isinstance(guild, str) else None, tuple(str(u) for u in users))
+
+
+async def _ask(http: aiohttp.ClientSession, method: str, url: str, **kwargs: Any) -> tuple[int, Any]:
+    """One request; (status, JSON body or None). Discord away is a refusal, never a traceback."""
+    try:
+        async with http.request(method, url, **kwargs) as answer:
+            try:
+                body = await answer.json(content_type=None)
+            except ValueError:
+                body = None
+            return answer.status, body
+    except (TimeoutError, aiohttp.ClientError) as exc:
+        raise NotProven("discord", type(exc).__name__) from None

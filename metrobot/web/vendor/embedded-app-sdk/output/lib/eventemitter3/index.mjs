@@ -1,0 +1,5 @@
+import EventEmitter from '../../_virtual/index.mjs';
+
+
+
+export { EventEmitter, EventEmitter as default };
