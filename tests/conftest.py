@@ -9,7 +9,16 @@ if str(ROOT) not in sys.path:
 import pytest  # noqa: E402
 from hypothesis import settings  # noqa: E402
 
+from metrobot.storage import sqlite  # noqa: E402
 from tools import pgserver  # noqa: E402
+
+# SQLite commits without an fsync (synchronous=NORMAL instead of the bot's FULL, see
+# metrobot/storage/sqlite.py): a commit then costs microseconds instead of milliseconds, and
+# nothing a test checks depends on it (a killed process loses no committed transaction
+# either way; no test cuts the power). Set here, at import, for every test of every worker;
+# bots started as processes get the same through `fast_commits` (tests/reliability/faults).
+# tests/service/test_service.py::test_storage_settings checks the bot's own setting.
+sqlite.SYNCHRONOUS = "NORMAL"
 
 # Every run draws the same examples (derandomized: no test depends on chance, and `make
 # test` is repeatable everywhere) and keeps no example database between runs. No

@@ -44,10 +44,21 @@ def make_bot(db_path: str, **kwargs) -> MetroBot:
     return MetroBot(settings(db_path, **kwargs))
 
 
+FAULTS_DIR = ROOT / "tests" / "reliability" / "faults"  # (its sitecustomize.py: faults, and a few settings)
+
+
 def start_bot_process(
-    standin, db_path: str, *, tick: float = 0.2, log_path: str | None = None, env: dict[str, str] | None = None
+    standin,
+    db_path: str,
+    *,
+    tick: float = 0.2,
+    log_path: str | None = None,
+    env: dict[str, str] | None = None,
+    fsync: bool = False,
 ) -> subprocess.Popen:
-    """`python bot.py` itself, configured only through its environment (`env` adds to it)."""
+    """`python bot.py` itself, configured only through its environment (`env` adds to it).
+    SQLite commits without an fsync, as in the tests' own process (tests/conftest.py), unless
+    `fsync` (the database-fault suite: a disk that fills up or turns read-only)."""
     extra = env or {}
     env = dict(os.environ)
     env.update(standin.env())
@@ -66,6 +77,10 @@ def start_bot_process(
     )
     env.pop("DISCORD_DEV_GUILD", None)
     env.update(extra)
+    if not fsync:  # (`fast_commits` in tests/reliability/faults/sitecustomize.py)
+        env["METROBOT_TEST_FAULTS"] = ",".join(filter(None, [env.get("METROBOT_TEST_FAULTS"), "fast_commits"]))
+        path = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+        env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys([str(FAULTS_DIR), *path, str(ROOT)]))
     out = open(log_path, "ab") if log_path else subprocess.DEVNULL  # noqa: SIM115 - the bot's process holds it
     return subprocess.Popen(
         [sys.executable, str(ROOT / "bot.py")], cwd=str(ROOT), env=env, stdout=out, stderr=subprocess.STDOUT

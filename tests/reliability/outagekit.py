@@ -52,7 +52,8 @@ class OutageBot:
         if self.database.startswith("postgresql://"):
             env["METROBOT_DATABASE_URL"], db_path = self.database, str(self.spare)
         wanted = self.standin.identify_count + 1
-        self.proc = start_bot_process(self.standin, db_path, log_path=str(self.log), env=env)
+        # (commits synced as the bot syncs them: a disk that fills up or turns read-only fails there)
+        self.proc = start_bot_process(self.standin, db_path, log_path=str(self.log), env=env, fsync=True)
         await self.standin.wait_for_identify(wanted, timeout=60)
 
     async def stop(self) -> int:

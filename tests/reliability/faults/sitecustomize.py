@@ -30,6 +30,9 @@ lists what to break (comma-separated, `name` or `name:probability`):
                         step: a seat handed to the automatic player, or a game renamed
   db_faults_unknown     the database's transient faults are not recognised (storage takes
                         every one for a bug, as before issue 39)
+  fast_commits          (no fault: a setting) SQLite commits without an fsync (synchronous
+                        NORMAL), as the tests' own process does (tests/conftest.py); the
+                        harness's `start_bot_process` adds it unless asked for fsync
   kill_at_confirm_ack   die at once when a confirmation that starts background work (the
                         /me forget box, a tournament's start or abort) has been acknowledged
                         (its deferral answered by Discord), before anything else happens
@@ -103,6 +106,11 @@ if FAULTS:
 
         outbox.SEND_LEASE = outbox.LEASE = FAULTS["leases"]
         tourney_outbox.LEASE = tournaments.DUE_LEASE = FAULTS["leases"]
+
+    if "fast_commits" in FAULTS:
+        from metrobot.storage import sqlite
+
+        sqlite.SYNCHRONOUS = "NORMAL"
 
     if "toy" in FAULTS:
         from metrobot import games
