@@ -64,6 +64,9 @@ def start_bot_process(
     env.update(standin.env())
     # METROBOT_DRAW_AHEAD=0: every start of a bot would have its workers draw all maps (seconds
     # of CPU) while the suite's other tests want the cores; the tests that need it turn it on.
+    # One drawing worker (a process, as the bot's default), not one per core: each new worker
+    # starts cold (imports, a map's static layers), and a test's first moves after a start
+    # waited 2-3 s for a second one; with one, the board of the game's start warms it.
     env.update(
         {
             "METROBOT_DB": db_path,
@@ -72,6 +75,7 @@ def start_bot_process(
             "PYTHONUNBUFFERED": "1",
             "METROBOT_SEED": str(TEST_SEED),
             "METROBOT_DRAW_AHEAD": "0",
+            "METROBOT_RENDER_WORKERS": "1",
             "METROBOT_RATE_PER_SECOND": "0",
         }
     )
