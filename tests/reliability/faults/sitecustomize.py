@@ -45,9 +45,15 @@ from __future__ import annotations
 import os
 import random
 import signal
+import sys
 
 
 def _faults() -> dict[str, float]:
+    # Only in the bot's own process: the processes multiprocessing starts beside it (its
+    # resource tracker, the drawing workers' fork server: `python -c ...`) inherit the
+    # environment, and importing the bot here cost each of them 0.5 s of CPU at every start.
+    if sys.argv[:1] == ["-c"]:
+        return {}
     out = {}
     for item in filter(None, os.environ.get("METROBOT_TEST_FAULTS", "").split(",")):
         name, _, p = item.partition(":")
