@@ -120,6 +120,12 @@ class HttpMixin:
         return json.loads(raw), uploads
 
     async def _handle_rest(self, request: web.Request) -> web.StreamResponse:
+        try:
+            return await self._answer_rest(request)
+        finally:
+            self._activity.notify()  # (wait_until checks again)
+
+    async def _answer_rest(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
         method = request.method
         self.request_log.append((time.monotonic(), method, path))
