@@ -49,11 +49,6 @@ import sys
 
 
 def _faults() -> dict[str, float]:
-    # Only in the bot's own process: the processes multiprocessing starts beside it (its
-    # resource tracker, the drawing workers' fork server: `python -c ...`) inherit the
-    # environment, and importing the bot here cost each of them 0.5 s of CPU at every start.
-    if sys.argv[:1] == ["-c"]:
-        return {}
     out = {}
     for item in filter(None, os.environ.get("METROBOT_TEST_FAULTS", "").split(",")):
         name, _, p = item.partition(":")
@@ -63,8 +58,19 @@ def _faults() -> dict[str, float]:
 
 FAULTS = _faults()
 RND = random.Random(os.environ.get("METROBOT_TEST_FAULT_SEED", "0"))
+# The processes multiprocessing starts beside the bot (its resource tracker, the drawing
+# workers' fork server: `python -c ...`) inherit the environment: the faults break nothing
+# there, and importing the bot for them cost each 0.5 s of CPU at every start. Only `toy`
+# applies there too (the workers play the automatic player, and need the game).
+BESIDE_THE_BOT = sys.argv[:1] == ["-c"]
 
-if FAULTS:
+if "toy" in FAULTS:
+    from metrobot import games
+    from tests.toygame import PLUGIN
+
+    games.register(PLUGIN)
+
+if FAULTS and not BESIDE_THE_BOT:
     import aiosqlite
 
     from metrobot.discord_app import recovery
@@ -117,12 +123,6 @@ if FAULTS:
         from metrobot.storage import sqlite
 
         sqlite.SYNCHRONOUS = "NORMAL"
-
-    if "toy" in FAULTS:
-        from metrobot import games
-        from tests.toygame import PLUGIN
-
-        games.register(PLUGIN)
 
     if "kill_mid_pairing" in FAULTS:
         from metrobot.discord_app import halls
