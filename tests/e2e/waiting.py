@@ -8,16 +8,19 @@ itself, and return the moment it happened:
   ``standin/observe.py``): until ``check()`` (plain or async) is true, checked again after
   every request the bot makes to the stand-in (a post, an edit, an answer, a DM) and, with
   ``poll``, every ``poll`` seconds (for what the stand-in does not see: the bot's database).
-* ``await owed(database, channel=None, *, posts=False)``: how many messages and edits the bot owes now and has not
-  delivered (its games' outbox and the tournaments'; what waits for someone's quiet hours is
-  not owed yet), read from the SQLite file or the ``postgresql://`` database.
+* ``await owed(database, channel=None, *, posts=False, excluding=())``: how many messages
+  and edits the bot owes now and has not delivered (its games' outbox and the tournaments';
+  what waits for someone's quiet hours is not owed yet), read from the SQLite file or the
+  ``postgresql://`` database.
 * ``await delivered(standin, database, channel=None, *, posts=False, timeout=30)``: until
   ``owed`` is 0: every post, edit and DM the bot committed is out (of one channel, or all of
   them; ``posts``: the channel posts only, e.g. a turn post a person reads the board off).
-* ``await quiet(standin, database, bot=None, timeout=30)``: until the bot is done: nothing
-  owed and, for a bot in the test's process, no interaction still being handled (its gate
-  drained). What a test checks did *not* happen (nothing posted twice, no public answer) is
-  checked after this, instead of after a sleep.
+* ``await quiet(standin, database, bot=None, *, excluding=(), timeout=30)``: until the bot is
+  done: nothing owed (but in the channels ``excluding`` names, where posts stay owed on
+  purpose) and, for a bot in the test's process, no interaction still being handled (its
+  gate drained) and no background work (a tournament's director). What a test checks did
+  *not* happen (nothing posted twice, no public answer) is checked after this, not after a
+  sleep.
 
 A ``python bot.py`` process is seen only through the stand-in and its database, which is
 what ``delivered`` and ``quiet`` read (with a short ``poll``: the bot marks a message
@@ -29,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
+from collections.abc import Iterable
 from typing import Any
 
 POLL = 0.02  # seconds: how often the database is read again while the stand-in sees nothing
@@ -38,14 +42,23 @@ TOURNAMENTS = "SELECT COUNT(*) FROM tournament_outbox WHERE delivered_at IS NULL
 
 
 async def owed(
-    database: str, channel: int | str | None = None, *, posts: bool = False, now: float | None = None
+    database: str,
+    channel: int | str | None = None,
+    *,
+    posts: bool = False,
+    excluding: Iterable[int | str] = (),
+    now: float | None = None,
 ) -> int:
     """Messages and edits owed now and not delivered (of `channel`'s games, or all; `posts`:
-    only the channel posts, not edits or DMs)."""
+    only the channel posts, not edits or DMs; `excluding`: not those of these channels, whose
+    posts stay owed on purpose: the bot may not post there, or the channel was deleted)."""
     at = time.time() if now is None else now
     games, args = GAMES, [at]
     if channel is not None:
         games, args = games + " AND channel_id = ?", [*args, str(channel)]
+    others = [str(c) for c in excluding]
+    if others:
+        games, args = games + f" AND channel_id NOT IN ({', '.join('?' * len(others))})", [*args, *others]
     if posts:
         games += " AND target = 'channel' AND kind = 'post'"
     queries = [(games, args)]
@@ -88,14 +101,23 @@ async def delivered(
     await standin.wait_until(done, timeout, what=f"{what} the bot owes{where} to be delivered", poll=POLL)
 
 
-async def quiet(standin: Any, database: str, bot: Any = None, *, timeout: float = 30.0) -> None:
-    """Until the bot owes nothing and (`bot`: a bot in this process) handles no interaction."""
+async def quiet(
+    standin: Any, database: str, bot: Any = None, *, excluding: Iterable[int | str] = (), timeout: float = 30.0
+) -> None:
+    """Until the bot owes nothing (`excluding` these channels, see `owed`) and, for `bot` (a
+    bot in this process), handles no interaction and runs no background work (a tournament's
+    director after a game's end)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
 
     async def done() -> bool:
-        if bot is not None and bot.gate.in_flight:
+        if bot is not None:
             await bot.gate.drain(max(0.0, deadline - loop.time()))
-        return (bot is None or not bot.gate.in_flight) and await owed(database) == 0
+            background = set(getattr(bot, "_background", ()))
+            if background:
+                await asyncio.wait(background, timeout=max(0.01, deadline - loop.time()))
+            if bot.gate.in_flight or getattr(bot, "_background", None):
+                return False
+        return await owed(database, excluding=excluding) == 0
 
     await standin.wait_until(done, timeout, what="the bot to be done (nothing owed, nothing in flight)", poll=POLL)
