@@ -9,7 +9,17 @@ if str(ROOT) not in sys.path:
 import pytest  # noqa: E402
 from hypothesis import settings  # noqa: E402
 
+from metrobot.storage import sqlite  # noqa: E402
+from tests import spread  # noqa: E402
 from tools import pgserver  # noqa: E402
+
+# SQLite commits without an fsync (synchronous=NORMAL instead of the bot's FULL, see
+# metrobot/storage/sqlite.py): a commit then costs microseconds instead of milliseconds, and
+# nothing a test checks depends on it (a killed process loses no committed transaction
+# either way; no test cuts the power). Set here, at import, for every test of every worker;
+# bots started as processes get the same through `fast_commits` (tests/reliability/faults).
+# tests/service/test_service.py::test_storage_settings checks the bot's own setting.
+sqlite.SYNCHRONOUS = "NORMAL"
 
 # Every run draws the same examples (derandomized: no test depends on chance, and `make
 # test` is repeatable everywhere) and keeps no example database between runs. No
@@ -19,6 +29,13 @@ settings.register_profile("ci", deadline=None, derandomize=True, database=None, 
 settings.register_profile("dev", deadline=None, derandomize=True, database=None)
 settings.register_profile("explore", deadline=None, derandomize=False, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
+
+
+def pytest_collection_modifyitems(config, items):
+    """Under xdist, each worker's share starts with the long files (tests/spread.py); not
+    when pytest-randomly shuffles (`make test-repeat`)."""
+    if spread.workers() > 1 and config.pluginmanager.get_plugin("randomly") is None:
+        items[:] = spread.spread(items, spread.workers())
 
 
 # A PostgreSQL server for the session, from Debian's package (tools/pgserver.py). Under CI

@@ -4,8 +4,6 @@ reads off a composer is what a person sees on it: labels, menus, buttons."""
 
 from __future__ import annotations
 
-import asyncio
-
 
 def steps_of(composer) -> list[str]:
     """The steps a composer holds (every composer has Cancel; its custom id carries them)."""
@@ -37,11 +35,10 @@ def step_options(composer) -> list[dict]:
 
 async def edited(handle, composer, before: int) -> None:
     await handle.wait_response()
-    for _ in range(250):  # the composer is edited after the deferred update
-        if composer.edits > before:
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"the composer was not updated: {composer.content}")
+    # the composer is edited after the deferred update
+    await handle._standin.wait_until(
+        lambda: composer.edits > before, what=f"the composer to be updated: {composer.content}"
+    )
 
 
 async def press(standin, user: int, composer, custom_id: str) -> None:

@@ -44,15 +44,29 @@ def make_bot(db_path: str, **kwargs) -> MetroBot:
     return MetroBot(settings(db_path, **kwargs))
 
 
+FAULTS_DIR = ROOT / "tests" / "reliability" / "faults"  # (its sitecustomize.py: faults, and a few settings)
+
+
 def start_bot_process(
-    standin, db_path: str, *, tick: float = 0.2, log_path: str | None = None, env: dict[str, str] | None = None
+    standin,
+    db_path: str,
+    *,
+    tick: float = 0.2,
+    log_path: str | None = None,
+    env: dict[str, str] | None = None,
+    fsync: bool = False,
 ) -> subprocess.Popen:
-    """`python bot.py` itself, configured only through its environment (`env` adds to it)."""
+    """`python bot.py` itself, configured only through its environment (`env` adds to it).
+    SQLite commits without an fsync, as in the tests' own process (tests/conftest.py), unless
+    `fsync` (the database-fault suite: a disk that fills up or turns read-only)."""
     extra = env or {}
     env = dict(os.environ)
     env.update(standin.env())
     # METROBOT_DRAW_AHEAD=0: every start of a bot would have its workers draw all maps (seconds
     # of CPU) while the suite's other tests want the cores; the tests that need it turn it on.
+    # One drawing worker (a process, as the bot's default), not one per core: each new worker
+    # starts cold (imports, a map's static layers), and a test's first moves after a start
+    # waited 2-3 s for a second one; with one, the board of the game's start warms it.
     env.update(
         {
             "METROBOT_DB": db_path,
@@ -61,11 +75,16 @@ def start_bot_process(
             "PYTHONUNBUFFERED": "1",
             "METROBOT_SEED": str(TEST_SEED),
             "METROBOT_DRAW_AHEAD": "0",
+            "METROBOT_RENDER_WORKERS": "1",
             "METROBOT_RATE_PER_SECOND": "0",
         }
     )
     env.pop("DISCORD_DEV_GUILD", None)
     env.update(extra)
+    if not fsync:  # (`fast_commits` in tests/reliability/faults/sitecustomize.py)
+        env["METROBOT_TEST_FAULTS"] = ",".join(filter(None, [env.get("METROBOT_TEST_FAULTS"), "fast_commits"]))
+        path = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+        env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys([str(FAULTS_DIR), *path, str(ROOT)]))
     out = open(log_path, "ab") if log_path else subprocess.DEVNULL  # noqa: SIM115 - the bot's process holds it
     return subprocess.Popen(
         [sys.executable, str(ROOT / "bot.py")], cwd=str(ROOT), env=env, stdout=out, stderr=subprocess.STDOUT

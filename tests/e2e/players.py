@@ -5,10 +5,8 @@ only thing a test knows that a person would read off the channel."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 import re
-import sqlite3
 import sys
 from pathlib import Path
 
@@ -17,6 +15,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from composing import choose, press  # noqa: E402
+from waiting import delivered  # noqa: E402
 
 from metrobot.games import get_game  # noqa: E402
 from metrobot.storage import Database  # noqa: E402
@@ -59,29 +58,7 @@ class Table:
     async def posted(self, timeout: float = 30.0) -> None:
         """Until every post the bot owes this channel is in it: a person reads the newest turn
         post off the channel, and the bot posts it after the move is saved (under load, later)."""
-        query = (
-            "SELECT COUNT(*) FROM outbox WHERE channel_id = ? AND target = 'channel' AND kind = 'post' "
-            "AND delivered_at IS NULL AND not_before IS NULL"
-        )
-        for _ in range(int(timeout / 0.05)):
-            if self.db_path.startswith("postgresql://"):  # (the database-fault suite)
-                import asyncpg
-
-                conn = await asyncpg.connect(self.db_path)
-                try:
-                    owed = await conn.fetchval(query.replace("?", "$1"), str(self.channel))
-                finally:
-                    await conn.close()
-            else:
-                conn = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=10)
-                try:
-                    (owed,) = conn.execute(query, (str(self.channel),)).fetchone()
-                finally:
-                    conn.close()
-            if not owed:
-                return
-            await asyncio.sleep(0.05)
-        raise AssertionError(f"posts owed to channel {self.channel} were not delivered in {timeout} s")
+        await delivered(self.s, self.db_path, self.channel, posts=True, timeout=timeout)
 
     async def open_composer(self, user: int):
         """▶ Play on the newest turn post, once the channel shows it; returns the composer."""

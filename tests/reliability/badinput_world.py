@@ -26,6 +26,7 @@ from harness import make_bot
 from players import Table
 from standin import DiscordStandIn, point_discord_at
 from standin.constants import PERMISSIONS
+from waiting import quiet
 
 from metrobot.games import get_plugin
 
@@ -287,29 +288,12 @@ class World:
         await self.settled()
 
     async def settled(self, timeout: float = 30.0) -> None:
-        """Until the bot owes nothing (games' and tournaments' outboxes delivered) and the
-        public footprint holds still: the set-up's last posts and edits (a sign-up post
-        edited for each person who joined) must not land during the fuzzing, on a loaded
-        machine least of all."""
-        until = asyncio.get_running_loop().time() + timeout
-        last = None
-        while asyncio.get_running_loop().time() < until:
-            con = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=10)
-            try:
-                # (not what is held for later: a ping held for a take-back window, a DM for quiet hours)
-                owed = (
-                    con.execute(
-                        "SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL AND not_before IS NULL"
-                    ).fetchone()[0]
-                    + con.execute("SELECT COUNT(*) FROM tournament_outbox WHERE delivered_at IS NULL").fetchone()[0]
-                )
-            finally:
-                con.close()
-            footprint = self.public_footprint()
-            if owed == 0 and footprint == last:
-                return
-            last = footprint
-            await asyncio.sleep(0.3)
+        """Until the bot owes nothing (games' and tournaments' outboxes delivered, but in the
+        channels it may not post in, where posts stay owed) and handles nothing: the set-up's
+        last posts and edits (a sign-up post edited for each person who joined) must not land
+        during the fuzzing, on a loaded machine least of all."""
+        unreachable = [self.channels[name] for name in ("locked", "gone")]
+        await quiet(self.standin, self.db_path, self.bot, excluding=unreachable, timeout=timeout)
 
     def _table(self, channel: str) -> Table:
         return Table(self.standin, self.channels[channel], self.db_path, seed=len(channel))
@@ -490,13 +474,10 @@ async def send(world: World, attempt: Any, tally: Tally, baseline: dict[str, Any
     footprint = world.public_footprint()
     if public:
         # An answer allowed in public (a replay or rules page turned for everyone) may edit its
-        # message after the response: the baseline is what it shows once it holds still, so a
+        # message after the response: the baseline is what it shows once the bot is done, so a
         # late edit is not counted against the inputs after it.
-        for _ in range(50):
-            await asyncio.sleep(0.1)
-            if (now := world.public_footprint()) == footprint:
-                break
-            footprint = now
+        await world.settled(REPLY_TIMEOUT)
+        footprint = world.public_footprint()
         baseline["footprint"] = footprint
         tally.public_by_design += 1
     if footprint != baseline["footprint"]:

@@ -33,7 +33,11 @@ from metrobot.games.logplay import LogPlayer, is_takeback
 
 FAULTS_DIR = Path(__file__).with_name("faults")
 ROOT = Path(__file__).resolve().parents[2]
-ACTION_TIMEOUT = 4.0
+# How long a player waits for an answer before taking the move as not acknowledged. Patient:
+# the first moves after a start wait for a cold drawing worker, seconds on a loaded machine,
+# and a life in which no move was acknowledged checks nothing (an answer that comes is counted
+# however late; a process killed meanwhile never answers, and its players stop waiting then).
+ACTION_TIMEOUT = 10.0
 BY_BUTTONS = 0.3  # the share of moves made through the buttons (Play, the composer, Confirm)
 TAKE_BACK = 0.6  # the share of moves offered ↶ that are taken back at once
 
@@ -261,12 +265,9 @@ class Players:
             confirm = next(c for c in composer.custom_ids() if c.startswith("mb:ok:"))
             h = await self.s.click(user, composer, custom_id=confirm)
             await h.wait_response(timeout=ACTION_TIMEOUT)
-            for _ in range(int(ACTION_TIMEOUT / 0.02)):
-                if composer.content.startswith("✔ Played"):
-                    break
-                await asyncio.sleep(0.02)
-            else:
-                return False
+            await self.s.wait_until(
+                lambda: composer.content.startswith("✔ Played"), ACTION_TIMEOUT, what="the composer to say Played"
+            )
         except Exception:  # noqa: BLE001 - killed mid-turn, a stale post, a refusal: not acknowledged
             return False
         count = len([step for step in confirm.split(":", 4)[4].split(";") if step])

@@ -23,6 +23,7 @@ import aiohttp
 from harness import start_bot_process, stop_process
 from players import Table
 from standin import StandInTimeout
+from waiting import delivered
 
 from .crashkit import FAULTS_DIR, ROOT, Audit, Channel, audit_announcements, audit_storage, read_db
 from .pgcluster import _free_port
@@ -52,7 +53,8 @@ class OutageBot:
         if self.database.startswith("postgresql://"):
             env["METROBOT_DATABASE_URL"], db_path = self.database, str(self.spare)
         wanted = self.standin.identify_count + 1
-        self.proc = start_bot_process(self.standin, db_path, log_path=str(self.log), env=env)
+        # (commits synced as the bot syncs them: a disk that fills up or turns read-only fails there)
+        self.proc = start_bot_process(self.standin, db_path, log_path=str(self.log), env=env, fsync=True)
         await self.standin.wait_for_identify(wanted, timeout=60)
 
     async def stop(self) -> int:
@@ -301,12 +303,9 @@ def slow_answers(standin) -> list[str]:
     ]
 
 
-async def settled(database: str, timeout: float = 90.0) -> None:
+async def settled(standin, database: str, timeout: float = 90.0) -> None:
     """Until the outbox holds nothing undelivered (what an outage left owed goes out after it)."""
-    until = time.monotonic() + timeout
-    while any(o["delivered_at"] is None and o["not_before"] is None for o in read_db(database)[2]):
-        assert time.monotonic() < until, "owed messages were never delivered after the database came back"
-        await asyncio.sleep(0.5)
+    await delivered(standin, database, timeout=timeout)
 
 
 def audit(standin, database: str, game: Game) -> tuple[Audit, int]:

@@ -14,7 +14,6 @@ breaks the promise on purpose and checks that the suite sees it.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import time
@@ -308,7 +307,7 @@ def test_a_move_where_the_bot_cannot_post_is_saved_and_said_privately(world, cha
             handle = await _legit_move(world, channel, how)
             await handle.wait_response()
             await handle.wait_message(timeout=10)
-            await asyncio.sleep(0.3)
+            await world.bot.gate.drain(10)  # (what it says after its first answer, said)
             out.append((how, [m.content for m in handle.messages], [m.ephemeral for m in handle.messages]))
         return out
 

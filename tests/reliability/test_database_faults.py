@@ -84,7 +84,7 @@ async def _finish(
     """More moves, what is owed delivered, a clean stop; the audit of the whole game (its
     promises checked, unless not `check`: the tests that break them on purpose)."""
     acked = await game.play(MOVES)
-    await settled(database)
+    await settled(standin, database)
     stopped = await bot.stop()
     result, stored = audit(standin, audited or database, game)
     text = bot.log_text()

@@ -19,6 +19,7 @@ import pytest
 from standin import StandInTimeout
 from standin.constants import PERMISSIONS
 from tourney_play import game_of, query, tables, tournament
+from waiting import delivered
 
 from metrobot import games
 from metrobot.gamelog import GameLog
@@ -116,7 +117,8 @@ async def test_a_tournament_survives_kills_after_its_commits(standin, processes,
                 )
             moves += 1
     assert tournament(db_path)["status"] == "finished", f"not finished after {bot.starts} starts"
-    await asyncio.sleep(3)  # what the last life owes is delivered (leases of 2 s)
+    if bot.alive():  # what the last life owes is delivered (leases of 2 s)
+        await delivered(standin, db_path, timeout=60)
     final = await standin.wait_for_message(hall, lambda m: "is over!" in m.content, timeout=60)
     kills = bot.kills + (not bot.alive())
     await bot.stop()

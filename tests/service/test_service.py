@@ -1,6 +1,7 @@
 """The service layer on a real SQLite database in a temp dir (no Discord anywhere)."""
 
 import asyncio
+import importlib.util
 import random
 import re
 
@@ -441,16 +442,33 @@ async def test_a_database_from_a_newer_metrobot_is_refused_clearly(tmp_path):
         await Database(path).open()
 
 
-async def test_storage_settings(db):
+def bots_own(module: str, name: str):
+    """A module-level setting as the bot has it (a fresh copy of the module: the suite
+    changes some for itself, e.g. SQLite's synchronous in tests/conftest.py)."""
+    spec = importlib.util.find_spec(module)
+    fresh = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fresh)
+    return getattr(fresh, name)
+
+
+async def test_storage_settings(tmp_path, monkeypatch):
+    from metrobot.storage import sqlite
+
+    monkeypatch.setattr(sqlite, "SYNCHRONOUS", bots_own("metrobot.storage.sqlite", "SYNCHRONOUS"))
+    db = await Database(tmp_path / "settings.sqlite3").open()
+
     async def pragma(name):
         async with db.driver.read() as q:
             return (await q.fetchone(f"PRAGMA {name}"))[0]
 
-    assert await pragma("journal_mode") == "wal"
-    assert await pragma("synchronous") == 2  # FULL
-    assert await pragma("foreign_keys") == 1
-    assert await pragma("busy_timeout") == 5000
-    assert await pragma("user_version") == db.schema_version
+    try:
+        assert await pragma("journal_mode") == "wal"
+        assert await pragma("synchronous") == 2  # FULL
+        assert await pragma("foreign_keys") == 1
+        assert await pragma("busy_timeout") == 5000
+        assert await pragma("user_version") == db.schema_version
+    finally:
+        await db.close()
 
 
 async def test_host_only_actions_refuse_everyone_else(svc):

@@ -129,6 +129,11 @@ Messages (:class:`Message`, live objects updated by edits)
   and ``await s.wait_for_dm(user_id, predicate=None, timeout=None, *, after=None)``: the first
   matching message (existing ones included, or only ids greater than ``after``), re-checked on
   every create/edit in that channel.
+* ``await s.wait_until(check, timeout=None, *, what="a condition", poll=None) -> value``: the
+  first true value of ``check()`` (a function or a coroutine function), checked now and after
+  every request the bot makes, every message stored and every gateway session's change; with
+  ``poll`` also every ``poll`` seconds (for what the stand-in does not see, e.g. the bot's
+  database; ``tests/e2e/waiting.py`` builds the usual waits on it). Never a fixed sleep.
 
 Gateway
 -------

@@ -51,6 +51,7 @@ class GatewayMixin:
                 if code in (1000, 1001):  # a clean close ends the session, as on Discord
                     self._end_session(session)
             self._session_signal.notify()
+            self._activity.notify()
             log.debug("gateway connection %s closed (code %s)", conn.number, code)
         return ws
 
@@ -80,6 +81,7 @@ class GatewayMixin:
             self._send_ready(session)
             self.identify_count += 1
             self._session_signal.notify()
+            self._activity.notify()
         elif op == 6:  # resume
             self._resume(conn, data or {})
         elif op == 8:  # request guild members
@@ -107,6 +109,7 @@ class GatewayMixin:
         session.dispatch("RESUMED", {"_trace": ["standin"]})
         self.resume_count += 1
         self._session_signal.notify()
+        self._activity.notify()
 
     def _send_ready(self, session: _Session) -> None:
         guild_ids = [g for g in self._guilds if session.serves_guild(g) and g not in self._bot_removed]

@@ -108,6 +108,12 @@ class HttpMixin:
         return web.Response(status=499)
 
     async def _handle_rest(self, request: web.Request) -> web.StreamResponse:
+        try:
+            return await self._answer_rest(request)
+        finally:
+            self._activity.notify()  # (wait_until checks again)
+
+    async def _answer_rest(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
         method = request.method
         self.request_log.append((time.monotonic(), method, path))

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import inspect
 from collections.abc import Callable
 from typing import Any
 
+from .basics import StandInTimeout
 from .connections import _Session
 from .constants import _PENDING
 from .model import Message
@@ -80,7 +84,36 @@ class ObserveMixin:
 
         return await self.wait_for_message(self._create_dm_channel(int(user_id)), from_bot, timeout, after=after)
 
+    async def wait_until(
+        self,
+        check: Callable[[], Any],
+        timeout: float | None = None,
+        *,
+        what: str = "a condition",
+        poll: float | None = None,
+    ) -> Any:
+        """The first true value of ``check()`` (a function or a coroutine function), tried now
+        and again after every request the bot makes here (a post, an edit, an answer, a DM),
+        every message stored and every gateway session's change; with ``poll``, also every
+        ``poll`` seconds, for what the stand-in cannot see change (a row in the bot's
+        database). Nothing sleeps a fixed time: it returns as soon as ``check()`` holds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self._timeout(timeout)
+        while True:
+            event = self._activity._event  # (taken before checking: a change meanwhile is not missed)
+            got = check()
+            if inspect.isawaitable(got):
+                got = await got
+            if got:
+                return got
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise StandInTimeout("\n".join([f"timed out waiting for {what}", *self._diagnostics()]))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), remaining if poll is None else min(remaining, poll))
+
     def _notify_message(self, msg: Message) -> None:
+        self._activity.notify()
         self._channel_signals[msg.channel_id].notify()
         if msg.interaction is not None:
             msg.interaction._signal.notify()

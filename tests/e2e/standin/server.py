@@ -105,6 +105,7 @@ class DiscordStandIn(
         self._channel_signals: dict[int, _Signal] = collections.defaultdict(_Signal)
         self._commands_signal = _Signal()
         self._session_signal = _Signal()
+        self._activity = _Signal()  # after every request the bot makes, every message stored, every session change
 
         self.identify_count = 0
         self.resume_count = 0

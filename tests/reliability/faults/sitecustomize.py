@@ -40,6 +40,9 @@ lists what to break (comma-separated, `name` or `name:probability`):
   digest_not_owed       a digest is recorded without the DM it owes (the DM only in memory)
   clock_ahead:S         (no fault: a setting) the service's clock runs S seconds ahead of the
                         log's, so that games look as old as a digest needs
+  fast_commits          (no fault: a setting) SQLite commits without an fsync (synchronous
+                        NORMAL), as the tests' own process does (tests/conftest.py); the
+                        harness's `start_bot_process` adds it unless asked for fsync
   kill_at_confirm_ack   die at once when a confirmation that starts background work (the
                         /me forget box, a tournament's start or abort) has been acknowledged
                         (its deferral answered by Discord), before anything else happens
@@ -52,6 +55,7 @@ from __future__ import annotations
 import os
 import random
 import signal
+import sys
 
 
 def _faults() -> dict[str, float]:
@@ -64,8 +68,19 @@ def _faults() -> dict[str, float]:
 
 FAULTS = _faults()
 RND = random.Random(os.environ.get("METROBOT_TEST_FAULT_SEED", "0"))
+# The processes multiprocessing starts beside the bot (its resource tracker, the drawing
+# workers' fork server: `python -c ...`) inherit the environment: the faults break nothing
+# there, and importing the bot for them cost each 0.5 s of CPU at every start. Only `toy`
+# applies there too (the workers play the automatic player, and need the game).
+BESIDE_THE_BOT = sys.argv[:1] == ["-c"]
 
-if FAULTS:
+if "toy" in FAULTS:
+    from metrobot import games
+    from tests.toygame import PLUGIN
+
+    games.register(PLUGIN)
+
+if FAULTS and not BESIDE_THE_BOT:
     import aiosqlite
 
     from metrobot.discord_app import recovery
@@ -127,11 +142,10 @@ if FAULTS:
         outbox.SEND_LEASE = outbox.LEASE = farewells.LEASE = FAULTS["leases"]
         tourney_outbox.LEASE = tournaments.DUE_LEASE = FAULTS["leases"]
 
-    if "toy" in FAULTS:
-        from metrobot import games
-        from tests.toygame import PLUGIN
+    if "fast_commits" in FAULTS:
+        from metrobot.storage import sqlite
 
-        games.register(PLUGIN)
+        sqlite.SYNCHRONOUS = "NORMAL"
 
     if "kill_mid_pairing" in FAULTS:
         from metrobot.discord_app import halls

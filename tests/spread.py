@@ -1,0 +1,98 @@
+"""The order `make test` runs the files in, so that its workers end together.
+
+pytest-xdist's `--dist worksteal` hands each of N workers a contiguous 1/N of the tests at
+the start, and an idle worker then takes half of what another still has queued. A long test
+that starts late keeps its worker busy after the others are done (a 60 s test among the last
+ones costs up to 60 s of the run), so each worker's share starts with the long files, shared
+out between the workers longest first, and ends with the short ones, which the stealing
+evens out. A file's tests stay together, in their order (a module's fixtures are made once
+per worker).
+
+How long a file takes comes from `SECONDS` (measured on the 2-core reference machine, under
+`make test`; files not listed count `PER_TEST` seconds a test). A file that takes more than
+about 15 s belongs there; a wrong or missing figure only costs some of the run's time, never
+a result. `make test-repeat` shuffles with pytest-randomly instead, and nothing is reordered
+then, nor with one worker.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+PER_TEST = 0.2
+LONG = 15.0  # seconds: a file at least this long is placed first, on the emptiest worker
+
+# seconds a file took under `make test` (2026-11-25, the shared machine under load; only their
+# proportions matter)
+SECONDS: dict[str, float] = {
+    "tests/reliability/test_crash.py": 192,
+    "tests/reliability/test_secrecy.py": 132,
+    "tests/render/test_fits.py": 132,
+    "tests/reliability/test_database_faults.py": 90,
+    "tests/reliability/test_bad_input.py": 89,
+    "tests/e2e/test_tutorial.py": 81,
+    "tests/render/test_contrast.py": 55,
+    "tests/e2e/test_metrobot.py": 51,
+    "tests/test_typed_words.py": 49,
+    "tests/e2e/test_underground.py": 47,
+    "tests/reliability/test_secrecy_web.py": 46,
+    "tests/test_pseudo_locale.py": 43,
+    "tests/reliability/test_owed_delivery.py": 36,
+    "tests/render/test_image_texts.py": 35,
+    "tests/reliability/test_crash_forget.py": 33,
+    "tests/reliability/test_tournament_crash.py": 31,
+    "tests/e2e/test_buttons_only.py": 31,
+    "tests/metromania/test_properties.py": 29,
+    "tests/e2e/test_new_languages.py": 29,
+    "tests/underground/test_ai.py": 28,
+    "tests/test_rulebooks.py": 27,
+    "tests/render_flipwrite/test_flipwrite_images.py": 25,
+    "tests/test_rules_cli.py": 25,
+    "tests/web/test_pages_in_browser.py": 24,
+    "tests/reliability/test_race.py": 23,
+    "tests/e2e/test_tournament.py": 22,
+    "tests/test_cli.py": 22,
+    "tests/render/test_board_targets.py": 22,
+    "tests/e2e/test_privacy.py": 22,
+    "tests/e2e/test_sharding.py": 20,
+    "tests/flipwrite/test_properties.py": 19,
+    "tests/test_architecture.py": 18,
+    "tests/e2e/test_languages.py": 17,
+    "tests/render/test_vision.py": 17,
+    "tests/metromania/test_ai_players.py": 15,
+}
+
+
+def workers() -> int:
+    """How many xdist workers run the tests (1 without xdist)."""
+    return int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1)
+
+
+def spread(items: Sequence[Any], count: int) -> list[Any]:
+    """`items` in the order that gives each of `count` workers its long files first."""
+    files: dict[str, list[Any]] = {}
+    for item in items:
+        files.setdefault(item.nodeid.split("::")[0], []).append(item)
+    weight = {name: SECONDS.get(name, PER_TEST * len(tests)) for name, tests in files.items()}
+    long = sorted((name for name in files if weight[name] >= LONG), key=lambda name: -weight[name])
+    short = [name for name in files if weight[name] < LONG]
+    # what xdist hands each worker at the start: len(pending) // (workers left), in turn
+    targets, left = [], len(items)
+    for i in range(count):
+        targets.append(left // (count - i))
+        left -= targets[-1]
+    shares: list[list[str]] = [[] for _ in range(count)]
+    seconds, sizes = [0.0] * count, [0] * count
+    for name in long:  # longest first, each to the worker with the least to do so far
+        i = min(range(count), key=lambda k: (seconds[k], k))
+        shares[i].append(name)
+        seconds[i] += weight[name]
+        sizes[i] += len(files[name])
+    for name in short:  # then as many tests as xdist hands each worker
+        i = max(range(count), key=lambda k: (targets[k] - sizes[k], -k))
+        shares[i].append(name)
+        seconds[i] += weight[name]
+        sizes[i] += len(files[name])
+    return [item for share in shares for name in share for item in files[name]]
