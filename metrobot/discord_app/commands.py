@@ -26,7 +26,7 @@ from ..storage import Commits, DatabaseUnavailable
 from . import playlinks
 from .accounting import mark
 from .anywhere import GROUP_ANYWHERE
-from .messages import Bot, bot_of, log_failure, unavailable, went_wrong
+from .messages import Bot, bot_of, clip, log_failure, unavailable, went_wrong
 from .speech import as_asker, speaker
 from .tutorial import start_tutorial
 
@@ -108,7 +108,7 @@ async def run(
     except Refused as exc:
         mark("refused")
         await _acknowledged(interaction, deferring, ephemeral)
-        await interaction.followup.send(str(exc), ephemeral=True)
+        await interaction.followup.send(clip(str(exc)), ephemeral=True)  # (a refusal may echo a long input)
         return
     except DatabaseUnavailable as exc:
         mark("unavailable")

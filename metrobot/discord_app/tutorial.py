@@ -12,7 +12,7 @@ import discord
 from ..service import Refused
 from ..storage import Commits, DatabaseUnavailable
 from .accounting import mark
-from .messages import Bot, bot_of, log_failure, unavailable, went_wrong
+from .messages import Bot, bot_of, clip, log_failure, unavailable, went_wrong
 from .speech import as_asker
 
 log = logging.getLogger("metrobot.discord")
@@ -56,7 +56,7 @@ async def start_tutorial(bot: Bot, interaction: discord.Interaction, kind: str) 
         mark("refused")
         await _forget(thread)
         await deferring
-        await interaction.followup.send(str(exc), ephemeral=True)
+        await interaction.followup.send(clip(str(exc)), ephemeral=True)
         return
     except DatabaseUnavailable as exc:
         mark("unavailable")

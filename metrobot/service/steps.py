@@ -16,6 +16,13 @@ from .outcome import Refused
 from .rulespages import rules_pointer
 
 
+ECHO = 60  # characters of a step quoted back in a refusal (a pasted novel is not repeated)
+
+
+def echoed(step: str) -> str:
+    return step if len(step) <= ECHO else step[: ECHO - 1] + "…"
+
+
 class Steps(ServiceCore):
     def _apply_steps(self, plugin: GamePlugin, state: Any, seat: str, steps: list[str]) -> tuple[Any, list, list]:
         """Parse and apply a player's steps; refuse the lot if any is illegal."""
@@ -27,7 +34,7 @@ class Steps(ServiceCore):
                     me().t(
                         "Step {number} ('{step}') comes after your turn ended; nothing was played.",
                         number=i + 1,
-                        step=step,
+                        step=echoed(step),
                     )
                 )
             try:
@@ -37,7 +44,7 @@ class Steps(ServiceCore):
                 reason = sentence(exc.in_language(me()))
                 if len(steps) > 1:
                     said = me().t(
-                        "Step {number} ('{step}'): {reason} Nothing was played.", number=i + 1, step=step, reason=reason
+                        "Step {number} ('{step}'): {reason} Nothing was played.", number=i + 1, step=echoed(step), reason=reason
                     )
                 else:
                     said = me().t("{reason} Nothing was played.", reason=reason)

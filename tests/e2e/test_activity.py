@@ -65,6 +65,13 @@ async def test_the_buttons_launch_the_activity(standin, activity_bot):
     assert (await handle.wait_response()).type == 12
     assert standin.instance(handle.activity_instance)["users"] == [str(bob), str(ann)]  # (the same instance)
     assert not [r for r in standin.rejections if r.path.startswith("/interactions/")]
+    # both LAUNCH_ACTIVITY callbacks and the sync carrying the Entry Point are among the requests
+    # the fixture's teardown checks against Discord's spec (tests/e2e/apispec)
+    sent = standin.captured
+    launches = [c for c in sent if c.path.endswith("/callback") and isinstance(c.body, dict) and c.body.get("type") == 12]
+    syncs = [c for c in sent if c.method == "PUT" and c.path.endswith("/commands") and isinstance(c.body, list)]
+    assert len(launches) == 2
+    assert any(command.get("type") == 4 for sync in syncs for command in sync.body)
 
 
 async def test_a_restart_keeps_the_entry_point_and_the_button(standin, run_client, activity_bot, tmp_path):
