@@ -15,7 +15,6 @@ from .core import ServiceCore, sentence, title
 from .outcome import Refused
 from .rulespages import rules_pointer
 
-
 ECHO = 60  # characters of a step quoted back in a refusal (a pasted novel is not repeated)
 
 
@@ -44,7 +43,10 @@ class Steps(ServiceCore):
                 reason = sentence(exc.in_language(me()))
                 if len(steps) > 1:
                     said = me().t(
-                        "Step {number} ('{step}'): {reason} Nothing was played.", number=i + 1, step=echoed(step), reason=reason
+                        "Step {number} ('{step}'): {reason} Nothing was played.",
+                        number=i + 1,
+                        step=echoed(step),
+                        reason=reason,
                     )
                 else:
                     said = me().t("{reason} Nothing was played.", reason=reason)

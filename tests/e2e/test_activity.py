@@ -68,7 +68,9 @@ async def test_the_buttons_launch_the_activity(standin, activity_bot):
     # both LAUNCH_ACTIVITY callbacks and the sync carrying the Entry Point are among the requests
     # the fixture's teardown checks against Discord's spec (tests/e2e/apispec)
     sent = standin.captured
-    launches = [c for c in sent if c.path.endswith("/callback") and isinstance(c.body, dict) and c.body.get("type") == 12]
+    launches = [
+        c for c in sent if c.path.endswith("/callback") and isinstance(c.body, dict) and c.body.get("type") == 12
+    ]
     syncs = [c for c in sent if c.method == "PUT" and c.path.endswith("/commands") and isinstance(c.body, list)]
     assert len(launches) == 2
     assert any(command.get("type") == 4 for sync in syncs for command in sync.body)

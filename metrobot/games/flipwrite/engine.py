@@ -192,7 +192,7 @@ class FlipWrite(Game):
                 "sitting_out",
                 hint="The others play on until theirs are filled too.",
             )
-        if isinstance(action, dict) and action.get("type") == WITHDRAW:  # (junk is refused by take_step)
+        if is_object(action) and action.get("type") == WITHDRAW:  # (junk is refused by take_step)
             if not self.can_withdraw(state, player):
                 raise RuleError(
                     "your decision can no longer be taken back: you have not sealed one this round.", "withdraw"
