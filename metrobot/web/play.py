@@ -30,7 +30,7 @@ from ..service import Refused
 from ..service.pictures import own_vision
 from ..storage import GameRow
 from .pages import number, render, service_of
-from .reader import accepted
+from .reader import accepted, chosen
 
 PLAY: web.AppKey[Play] = web.AppKey("play", Play)
 # A seat proven otherwise than by the link: the Discord Activity's bearer session (activityplay.py)
@@ -60,13 +60,8 @@ async def seat_of(request: web.Request) -> tuple[Pass, GameRow]:
 async def reader_of(request: web.Request, row: GameRow, user_id: str) -> Lang:
     """The page's language: the switch (`?lang=`), else the browser's, else the person's own
     (their setting, else their Discord's when they joined), else the game's."""
-    asked = request.query.get("lang")
-    if asked is not None:
-        if asked not in LANGUAGES:
-            raise web.HTTPBadRequest()
-        return lang(asked)
-    for code in accepted(request.headers.get("Accept-Language")):
-        return lang(code)
+    if "lang" in request.query or accepted(request.headers.get("Accept-Language")):
+        return chosen(request)  # (the switch, else the browser's: refused if unknown)
     service = service_of(request)
     return service._lang_of(row, user_id, {user_id: await service.db.person(user_id)})
 
