@@ -90,7 +90,8 @@ async def crash_session(
     # rarely finish), a life runs without those kills: the suite's kill ends it after that turn.
     calm = ",".join(f for f in faults.split(",") if f and not f.startswith("kill_"))
     while bot.kills < kills:
-        bot.faults = calm if calm_until_buttons and not players.button_acks else faults
+        calm_life = calm_until_buttons and not players.button_acks
+        bot.faults = calm if calm_life else faults
         await bot.start()
         stop = asyncio.Event()
 
@@ -118,7 +119,7 @@ async def crash_session(
         # Every life of the process sees at least one acknowledged move (and the session one
         # made through the buttons, a whole turn of clicks: short lives would rarely see one),
         # then dies at a random moment (or earlier, by a fault).
-        acks, until = players.acks, time.monotonic() + (6 if bot.faults == calm else 3) * ACTION_TIMEOUT
+        acks, until = players.acks, time.monotonic() + (6 if calm_life else 3) * ACTION_TIMEOUT
         while bot.alive() and (players.acks == acks or not players.button_acks) and time.monotonic() < until:
             await asyncio.sleep(0.02)
         until = time.monotonic() + max(min_life, rnd.uniform(0.0, 2.5))
