@@ -24,9 +24,14 @@ run: $(VENV)/.run-installed
 
 # One worker per core (pytest-xdist); the slow files (crash, e2e) are shared out as they go.
 PARALLEL := -n auto --dist worksteal
+# The suite starts a few hundred Python processes (`python bot.py`, the command line, drawing
+# workers): with PYTHONDONTWRITEBYTECODE set (as on some machines, CI's among them) each of
+# them compiled every module it imports from source, and pytest rewrote every test module in
+# each worker: about a tenth of the suite's CPU. The tests write bytecode whatever the shell says.
+TESTENV := PYTHONDONTWRITEBYTECODE=
 
 test: $(VENV)/.dev-installed browser discord-spec
-	$(BIN)/python -m pytest $(PARALLEL)
+	$(TESTENV) $(BIN)/python -m pytest $(PARALLEL)
 
 # The documentation site (docs/, Sphinx + MyST + furo) in docs/_build/html. Strict: a warning,
 # a broken link to a page, a heading or an image fails it (-W -n). `make test` builds it too
@@ -66,13 +71,13 @@ web-screenshots: $(VENV)/.dev-installed browser
 # chance or on another test. `make test` itself does not shuffle.
 test-repeat: $(VENV)/.dev-installed
 	for i in 1 2 3 4 5 6 7 8 9 10; do echo "== run $$i (order: --randomly-seed=$$i)"; \
-	  $(BIN)/python -m pytest $(PARALLEL) -p randomly -p no:cacheprovider --randomly-seed=$$i || exit 1; done
+	  $(TESTENV) $(BIN)/python -m pytest $(PARALLEL) -p randomly -p no:cacheprovider --randomly-seed=$$i || exit 1; done
 
 # The crash, race, bad-input and secrecy suites at full size (minutes), and the tournament pairing
 # properties over many more tournaments; figures to reliability.txt.
 reliability: $(VENV)/.dev-installed
 	rm -f reliability.txt
-	METROBOT_RELIABILITY=full METROBOT_RELIABILITY_REPORT=reliability.txt $(BIN)/python -m pytest -q -s tests/reliability tests/tournaments -o timeout=3600
+	$(TESTENV) METROBOT_RELIABILITY=full METROBOT_RELIABILITY_REPORT=reliability.txt $(BIN)/python -m pytest -q -s tests/reliability tests/tournaments -o timeout=3600
 	cat reliability.txt
 
 bench: $(VENV)/.dev-installed

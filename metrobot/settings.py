@@ -28,6 +28,7 @@ class Settings:
     render_workers: int | None = None  # processes drawing images (None: one per core; 0: threads)
     ai_seconds: float = 1.0  # how long the automatic player may think about one decision
     draw_ahead: bool = True  # workers draw every game's static layers when they start
+    png_compression: int | None = None  # zlib's level for the images posted (None: 6)
     metrics_port: int | None = None  # /metrics and /healthz on this port (None: off; 0: any free port)
     metrics_host: str = "127.0.0.1"
     rate_burst: int = 10  # interactions one person may send at once…
@@ -91,6 +92,9 @@ LIMITS: dict[str, Limit] = {
     "METROBOT_SHARD_COUNT": Limit(1, 65536, "a whole number of shards from 1 to 65536", whole=True),
     "METROBOT_RENDER_WORKERS": Limit(
         0, 64, "a whole number of processes from 0 (a thread of the bot's own process) to 64", whole=True
+    ),
+    "METROBOT_PNG_COMPRESSION": Limit(
+        0, 9, "a whole number from 0 (no compression, fastest) to 9 (smallest, slowest)", whole=True
     ),
     "METROBOT_AI_SECONDS": Limit(0.01, 60, "a number of seconds from 0.01 to 60"),
     "METROBOT_METRICS_PORT": Limit(0, 65535, "a port number from 0 (any free port) to 65535", whole=True),
@@ -192,6 +196,7 @@ def load_settings(env_file: str | Path | None = None) -> Settings:
         render_workers=_whole("METROBOT_RENDER_WORKERS"),
         ai_seconds=_number("METROBOT_AI_SECONDS", 1.0),
         draw_ahead=_switch("METROBOT_DRAW_AHEAD", True),
+        png_compression=_whole("METROBOT_PNG_COMPRESSION"),
         metrics_port=_whole("METROBOT_METRICS_PORT"),
         metrics_host=os.environ.get("METROBOT_METRICS_HOST") or "127.0.0.1",
         rate_burst=int(_number("METROBOT_RATE_BURST", 10)),

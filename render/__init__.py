@@ -28,6 +28,7 @@ from PIL import Image
 from metrobot.games import get_plugin
 from metrobot.i18n import EN, Lang, lang
 
+from .png import LEVEL as PNG_LEVEL
 from .png import encode_png
 from .targets import Box
 from .vision import palette_key
@@ -175,19 +176,26 @@ def png_of_view(
     names: dict[str, str] | None,
     language: str = "en",
     vision: str = "off",
+    level: int = PNG_LEVEL,
 ) -> bytes:
     """`language`: a code, not a `Lang` (a worker process gets plain data; it loads the
-    catalogue itself, once); `vision`: a palette key (`vision.py`; unknown: "off")."""
+    catalogue itself, once); `vision`: a palette key (`vision.py`; unknown: "off"); `level`:
+    the PNG's compression (`png.py`)."""
     painter = importlib.import_module(renderer)
-    return encode_png(painter.image(view, viewer, names, lang(language), vision=palette_key(vision)))
+    return encode_png(painter.image(view, viewer, names, lang(language), vision=palette_key(vision)), level=level)
 
 
 def finals_of_view(
-    renderer: str, view: dict[str, Any], names: dict[str, str] | None, language: str = "en", vision: str = "off"
+    renderer: str,
+    view: dict[str, Any],
+    names: dict[str, str] | None,
+    language: str = "en",
+    vision: str = "off",
+    level: int = PNG_LEVEL,
 ) -> list[tuple[str, bytes]]:
     painter = importlib.import_module(renderer)
     return [
-        (name, encode_png(image))
+        (name, encode_png(image, level=level))
         for name, image in painter.final(view, names, lang(language), vision=palette_key(vision))
     ]
 

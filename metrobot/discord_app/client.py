@@ -131,6 +131,7 @@ class Metro(_BotBase):
             default_turn_clock=int(self.settings.turn_clock_hours * 3600),
             render_workers=self.settings.render_workers,
             ai_seconds=self.settings.ai_seconds,
+            png_compression=self.settings.png_compression,
             **seeds,
         )
         self.privacy = Privacy(

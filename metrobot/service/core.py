@@ -107,11 +107,13 @@ class ServiceCore(Owing, Drawing):
         seeds: Callable[[], int] = random_seed,
         render_workers: int | None = 0,
         ai_seconds: float = 1.0,
+        png_compression: int | None = None,
     ):
         self.db = db
         # Images and the automatic player's thinking run here: worker processes in the bot;
         # 0, the default of the service alone (tests, tools), means a thread.
         self.painter = Painter(render_workers)
+        self.png_compression = png_compression  # zlib's level for the posted images (None: render's default)
         self.ai_seconds = ai_seconds  # how long the automatic player may think about one decision
         self.clock = clock
         self.default_turn_clock = default_turn_clock

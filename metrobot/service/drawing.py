@@ -8,6 +8,8 @@ the seats' names (`_namer`); kept apart from core.py, which holds the request pa
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..games.plugin import GamePlugin
@@ -18,8 +20,6 @@ from . import pictures
 from .outcome import File, Message
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from ..storage import Database
     from .painter import Painter
 
@@ -29,6 +29,7 @@ class Drawing:
         db: Database
         images: bool
         painter: Painter
+        png_compression: int | None
 
         def _namer(
             self, plugin: GamePlugin, state: Any, row: GameRow, language: Lang | None = None
@@ -65,7 +66,9 @@ class Drawing:
         names = self._names_for_images(plugin, state, row, language)
         view = plugin.game.view(state, viewer)
         with timed(RENDER_SECONDS, plugin.name):
-            data = await self.painter.run(png_of_view, plugin.renderer, view, viewer, names, language.code, vision)
+            data = await self.painter.run(
+                self._compressed(png_of_view), plugin.renderer, view, viewer, names, language.code, vision
+            )
         return File(
             f"{row.game}-{row.id}-{row.moves if moves is None else moves}.png",
             data,
@@ -91,10 +94,16 @@ class Drawing:
         names = self._names_for_images(plugin, state, row, language)
         view = plugin.game.view(state, None)
         with timed(RENDER_SECONDS, plugin.name):
-            finals = await self.painter.run(finals_of_view, plugin.renderer, view, names, language.code, vision)
+            finals = await self.painter.run(
+                self._compressed(finals_of_view), plugin.renderer, view, names, language.code, vision
+            )
         return [
             File(n, d, pictures.alt_text(plugin, view, None, names, language, picture=f"final:{n}")) for n, d in finals
         ]
+
+    def _compressed(self, draw: Callable[..., Any]) -> Callable[..., Any]:
+        """`draw` with the PNG compression the bot was given (none given: the drawing code's)."""
+        return draw if self.png_compression is None else partial(draw, level=self.png_compression)
 
     async def _vision_of(self, user_id: str) -> str:
         """The palette of what only this person sees: their own colour-vision setting."""

@@ -22,7 +22,8 @@ def settings(
     db_path: str, *, tick: float = 0.2, clock_hours: float = 24.0, seed: int = TEST_SEED, rate: float = 0, **extra
 ) -> Settings:
     # No rate limit (rate 0): scripted players press faster than people can; the limit has its
-    # own tests. Images drawn in a thread: a worker process per test bot would only slow the suite down
+    # own tests. PNGs compressed at zlib's level 1 (the same pixels; 10-20 ms less an image than
+    # the bot's default, which the image tests keep). Images drawn in a thread: a worker process per test bot would only slow the suite down
     # (the bot's default, worker processes, is exercised by the `python bot.py` tests).
     # (api_base: where the bot's own HTTP calls go besides discord.py's, e.g. the Activity's
     # OAuth2 exchange; discord.py itself is pointed at the stand-in by the `standin` fixture)
@@ -35,6 +36,7 @@ def settings(
         turn_clock_hours=clock_hours,
         seed=seed,
         render_workers=0,
+        png_compression=1,
         rate_per_second=rate,
         **{"api_base": None, "dev_guild": None, **extra},
     )
@@ -64,9 +66,10 @@ def start_bot_process(
     env.update(standin.env())
     # METROBOT_DRAW_AHEAD=0: every start of a bot would have its workers draw all maps (seconds
     # of CPU) while the suite's other tests want the cores; the tests that need it turn it on.
-    # One drawing worker (a process, as the bot's default), not one per core: each new worker
-    # starts cold (imports, a map's static layers), and a test's first moves after a start
-    # waited 2-3 s for a second one; with one, the board of the game's start warms it.
+    # Images drawn in a thread of the bot (METROBOT_RENDER_WORKERS=0), not in a worker process
+    # as the bot's default: a worker starts cold (a second interpreter importing the bot and
+    # Pillow, a map's static layers), and the suite starts a bot a few hundred times; the tests
+    # of the workers themselves (drawing ahead, a worker killed, shards) ask for one.
     env.update(
         {
             "METROBOT_DB": db_path,
@@ -75,8 +78,9 @@ def start_bot_process(
             "PYTHONUNBUFFERED": "1",
             "METROBOT_SEED": str(TEST_SEED),
             "METROBOT_DRAW_AHEAD": "0",
-            "METROBOT_RENDER_WORKERS": "1",
+            "METROBOT_RENDER_WORKERS": "0",
             "METROBOT_RATE_PER_SECOND": "0",
+            "METROBOT_PNG_COMPRESSION": "1",
         }
     )
     env.pop("DISCORD_DEV_GUILD", None)

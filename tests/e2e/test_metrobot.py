@@ -202,7 +202,12 @@ async def test_restart_mid_game_then_a_new_process_finishes_it(standin, run_clie
     await run_client.stop(first)
 
     # as in production: its workers draw every map ahead while the game goes on
-    proc = start_bot_process(standin, db_path, log_path=str(tmp_path / "bot.log"), env={"METROBOT_DRAW_AHEAD": "1"})
+    proc = start_bot_process(
+        standin,
+        db_path,
+        log_path=str(tmp_path / "bot.log"),
+        env={"METROBOT_DRAW_AHEAD": "1", "METROBOT_RENDER_WORKERS": "1"},
+    )
     try:
         await standin.wait_for_identify(2, timeout=60)
         assert await table.actions() == moves  # nothing lost

@@ -118,6 +118,32 @@ def read_db(db_path: str) -> tuple[list[dict], dict[int, list[dict]], list[dict]
     return games, actions, outbox
 
 
+def read_games(db_path: str, channel_id: int | None = None) -> list[dict]:
+    """Only the games rows (of one channel, if given) of what `read_db` reads: the suites' players
+    ask this many times a second while they play, and reading every action and the outbox each
+    time (growing with the session) was most of the test process's own work."""
+    if db_path.startswith("postgresql://"):
+        games = read_db(db_path)[0]
+        return [g for g in games if channel_id is None or g["channel_id"] == str(channel_id)]
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10)
+    conn.row_factory = sqlite3.Row
+    try:
+        if channel_id is None:
+            rows = [dict(r) for r in conn.execute(GAMES)]
+        else:
+            rows = [
+                dict(r)
+                for r in conn.execute("SELECT * FROM games WHERE channel_id = ? ORDER BY id", (str(channel_id),))
+            ]
+    finally:
+        conn.close()
+    for g in rows:
+        g["seats"] = json.loads(g["seats"])
+        g["options"] = json.loads(g["options"])
+        g["state"] = json.loads(g["state"]) if g["state"] else None
+    return rows
+
+
 def _read_postgres(url: str) -> tuple[list[dict], ...]:
     """The same three queries on PostgreSQL (in a thread of its own: callers are not async)."""
     import asyncpg

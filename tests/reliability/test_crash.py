@@ -33,6 +33,7 @@ from .crashkit import (
     audit_storage,
     force_clock_expiry,
     read_db,
+    read_games,
     turns_played,
 )
 from .sizes import FULL, scale
@@ -97,7 +98,7 @@ async def crash_session(
 
         async def drive(channel: Channel) -> None:
             while not stop.is_set():  # noqa: B023 - used within this iteration
-                owed = players.owed(channel, read_db(db)[0])
+                owed = players.owed(channel, read_games(db, channel.id))
                 if not owed:
                     await asyncio.sleep(0.1)
                     continue
@@ -131,7 +132,7 @@ async def crash_session(
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         audit_storage(db, channels, audit)
-        clock_row = next(g for g in read_db(db)[0] if g["id"] == clock_id)
+        clock_row = next(g for g in read_games(db, clock.id) if g["id"] == clock_id)
         if clock_row["status"] == "active" and clock_row["deadline"] > time.time() and rnd.random() < 0.5:
             force_clock_expiry(db, clock_id)  # the hours pass while the bot is down
             forced += 1
@@ -152,10 +153,10 @@ async def crash_session(
         if not any(o["delivered_at"] is None and o["not_before"] is None for o in read_db(db)[2]):
             break
         await asyncio.sleep(0.1)
-    clock_row = next(g for g in read_db(db)[0] if g["id"] == clock_id)
+    clock_row = next(g for g in read_games(db, clock.id) if g["id"] == clock_id)
     while clock_row["deadline"] is not None and clock_row["deadline"] <= time.time():
         await asyncio.sleep(0.1)  # the last forced expiry, if it is still due
-        clock_row = next(g for g in read_db(db)[0] if g["id"] == clock_id)
+        clock_row = next(g for g in read_games(db, clock.id) if g["id"] == clock_id)
 
     async def settled() -> None:
         """Until what the bot owes is out (with a fault that never marks a message delivered,

@@ -71,3 +71,33 @@ async def test_images_and_automatic_moves_go_on_after_a_worker_dies(tmp_path):
     finally:
         svc.painter.close()
         await db.close()
+
+
+@pytest.mark.parametrize("workers", [0, 1])
+async def test_the_png_compression_setting_changes_the_bytes_not_the_pixels(tmp_path, workers):
+    """METROBOT_PNG_COMPRESSION (the service's `png_compression`) reaches the PNG encoder, in a
+    thread and in a worker process: level 1 posts the same pixels as the default, in more bytes."""
+    import io
+
+    from PIL import Image, ImageChops
+
+    from metrobot.games import get_plugin
+
+    drawn = {}
+    for level in (None, 1):
+        db = await Database(tmp_path / f"png-{level}.sqlite3").open()
+        svc = GameService(db, seeds=fixed_seeds(2), render_workers=workers, png_compression=level)
+        try:
+            await svc.new_game("c1", "g1", "u1", "Ann", "metromania", {}, 2, bots=1)
+            await svc.start("c1", "u1")
+            row = await db.open_game("c1")
+            plugin = get_plugin("metromania")
+            image = await svc._image(plugin, svc._state(plugin, row), row, None)
+            assert image is not None
+            drawn[level] = image.data
+        finally:
+            svc.painter.close()
+            await db.close()
+    assert len(drawn[1]) > len(drawn[None])
+    pixels = [Image.open(io.BytesIO(data)).convert("RGB") for data in (drawn[None], drawn[1])]
+    assert ImageChops.difference(*pixels).getbbox() is None
