@@ -443,6 +443,9 @@ def diff(a: Any, b: Any, path: str = "$") -> str:
     return f"{path}: {str(a)[:120]} vs {str(b)[:120]}"
 
 
+Until = Callable[[Watch], bool]  # when a game may stop early (see `play_games`)
+
+
 # ---------------------------------------------------------------- a whole game through the service
 class Table:
     """One seeded game through the service, with everything it says checked."""
@@ -456,6 +459,7 @@ class Table:
         *,
         twin_every: float = 0.03,
         images: Path | None = None,
+        until: Until | None = None,
     ):
         self.kind, self.number, self.watch, self.records = kind, number, watch, records
         self.rnd = random.Random(f"secrecy:{kind}:{number}")
@@ -472,6 +476,7 @@ class Table:
         self.channel = f"77{number:016d}"
         self.twin_every = twin_every
         self.images = images  # a folder for the command line's files: images are checked too
+        self.until = until  # (a fault test: stop once what it lets out has been seen)
         self.states: list[Any] = []  # the game's states, one per change while it runs
         self.now = [1_800_000_000.0]
         self.db: Database | None = None
@@ -509,6 +514,8 @@ class Table:
         await self.call(host, lambda: svc.start(ch, host))
         self.watch.games[self.kind] = self.watch.games.get(self.kind, 0) + 1
         for _ in range(max_calls):
+            if self.until is not None and self.until(self.watch):
+                return
             if self.w.row.status != "active":
                 await self._afterwards(host, host_name)
                 if self.images is not None and self.states:

@@ -12,12 +12,15 @@ import tempfile
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from .secrecy_play import Records, Table, Watch
+from .secrecy_play import Records, Table, Until, Watch
 
 
-async def play_games(kind: str, n: int, *, first: int = 0, images: bool = False, **table) -> Watch:
+async def play_games(
+    kind: str, n: int, *, first: int = 0, images: bool = False, until: Until | None = None, **table
+) -> Watch:
     """Games `first` .. `first + n - 1` of a kind through the service, everything they say
-    checked (with `images`: their images and the command line's too)."""
+    checked (with `images`: their images and the command line's too). `until`: stop as soon
+    as it holds (a fault test's game goes no further than the moment its leak is caught)."""
     watch, records = Watch(), Records()
     root = logging.getLogger()
     level = root.level
@@ -26,7 +29,11 @@ async def play_games(kind: str, n: int, *, first: int = 0, images: bool = False,
     try:
         with tempfile.TemporaryDirectory(prefix="secrecy-") as where:
             for number in range(first, first + n):
-                await Table(kind, number, watch, records, images=Path(where) if images else None, **table).play()
+                if until is not None and until(watch):
+                    break
+                await Table(
+                    kind, number, watch, records, images=Path(where) if images else None, until=until, **table
+                ).play()
     finally:
         root.removeHandler(records)
         root.setLevel(level)
