@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from ...i18n import EN, Lang, fold
@@ -149,13 +150,20 @@ def name_key(text: str) -> str:
     return _UMLAUT_SPELLED.sub(r"\1", fold(normalise(text)))
 
 
+@cache
+def _keyed(names: tuple[str, ...]) -> dict[str, str]:
+    """{name_key: name} of a map's stations (a map has a few hundred: folding them all again
+    for every typed step or autocomplete was most of the time parsing one took)."""
+    return {name_key(n): n for n in names}
+
+
 def stations_matching(board: Board, query: str) -> list[str]:
     """Stations a typed name may mean: an exact name, else those starting with it, else
     those containing it (as whole words first)."""
     q = name_key(query)
     if not q:
         return []
-    names = {name_key(n): n for n in board.names}
+    names = _keyed(board.names)
     if q in names:
         return [names[q]]
     tests: tuple[Callable[[str], bool], ...] = (
