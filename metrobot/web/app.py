@@ -28,6 +28,7 @@ from typing import Any
 
 import aiohttp_jinja2
 import jinja2
+import jinja2.bccache
 from aiohttp import web
 
 from ..i18n import lang
@@ -103,6 +104,27 @@ async def static(request: web.Request) -> web.StreamResponse:
     return web.FileResponse(path, headers={"Cache-Control": "public, max-age=3600"})
 
 
+class _Compiled(jinja2.BytecodeCache):
+    """The templates' compiled code, kept for the process: each app has its own environment,
+    which compiles a template the first time it renders it (a few milliseconds each); a
+    process that makes several apps (the tests make one per web server) compiles each once.
+    Jinja's key holds the source's checksum, so an edited template is compiled again."""
+
+    def __init__(self) -> None:
+        self._kept: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self._kept.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self._kept[bucket.key] = bucket.bytecode_to_string()
+
+
+COMPILED = _Compiled()
+
+
 def make_app(service: Any, announce: Any = None, auth: DiscordAuth | None = None) -> web.Application:
     """The web pages of `service` (a GameService whose `web_base` says where they are served);
     `announce(channel id, outcome)`: how a move made on a play page reaches Discord where the
@@ -118,6 +140,7 @@ def make_app(service: Any, announce: Any = None, auth: DiscordAuth | None = None
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        bytecode_cache=COMPILED,
     )
     number = r"{%s:[0-9]{1,19}}"  # (Discord ids have 19 digits now; `number` refuses past 2**63 - 1)
     sig = r"{sig:[A-Za-z0-9_-]{24}}"

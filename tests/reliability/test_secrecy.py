@@ -214,7 +214,6 @@ def caught(*words: str | tuple[str, ...]) -> Callable[[Watch], bool]:
     return seen
 
 
-
 async def test_fault_a_hand_in_the_narration_is_caught(monkeypatch):
     """The MetrOmania plug-in's narration tells the channel the next player's hand."""
     plugin = get_plugin("metromania")
