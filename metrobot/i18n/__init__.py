@@ -19,7 +19,9 @@ everything in it and finds any text that bypassed the catalogue.
 from __future__ import annotations
 
 import gettext
+import hashlib
 import io
+import os
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -30,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from babel import Locale
+from babel import __version__ as babel_version
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, get_decimal_symbol
@@ -145,15 +148,54 @@ def _catalogue(code: str) -> gettext.NullTranslations:
     path = LOCALES / f"{code}.po"
     if code == DEFAULT or not path.exists():
         return gettext.NullTranslations()
-    with path.open("rb") as f:
-        catalog = read_po(f, locale=code)
+    source = path.read_bytes()
+    kept = _kept_mo(code, source)
+    if kept is not None:
+        try:
+            return gettext.GNUTranslations(io.BytesIO(kept))
+        except (OSError, ValueError, IndexError, KeyError, UnicodeDecodeError):
+            pass  # (not a catalogue after all: compiled again below)
+    catalog = read_po(io.BytesIO(source), locale=code)
     buf = io.BytesIO()
     # Compiled in memory: no build step, the .po file is the source. A fuzzy entry is a
     # suggestion kept from before its English changed, not a translation: never shown (the
     # reader gets the English until a translator confirms it).
     write_mo(buf, catalog, use_fuzzy=False)
+    _keep_mo(code, source, buf.getvalue())
     buf.seek(0)
     return gettext.GNUTranslations(buf)
+
+
+# Compiling the catalogues takes a process about 0.3 s of CPU at every start (Babel's .po
+# parser), and the bot loads them all (its commands are named in every language). So the
+# compiled catalogue is kept in the user's cache under the digest of its .po file and of how it
+# is compiled: an edited .po (or another Babel) is compiled again. Nothing depends on the cache:
+# where it cannot be written (a read-only home), each start compiles, as before.
+_MO_FORMAT = f"babel {babel_version}, fuzzy off, 1"
+
+
+def _mo_path(code: str, source: bytes) -> Path:
+    digest = hashlib.sha256(_MO_FORMAT.encode() + b"\0" + source).hexdigest()[:24]
+    home = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(home) / "metrobot" / "catalogues" / f"{code}-{digest}.mo"
+
+
+def _kept_mo(code: str, source: bytes) -> bytes | None:
+    try:
+        return _mo_path(code, source).read_bytes()
+    except (OSError, RuntimeError):  # (RuntimeError: no home directory to find)
+        return None
+
+
+def _keep_mo(code: str, source: bytes, compiled: bytes) -> None:
+    try:
+        where = _mo_path(code, source)
+        where.parent.mkdir(parents=True, exist_ok=True)
+        part = where.with_name(f"{where.name}.{os.getpid()}.part")
+        part.write_bytes(compiled)
+        os.replace(part, where)  # (whole or not at all: processes starting together may race)
+    except (OSError, RuntimeError):
+        pass
 
 
 @cache
