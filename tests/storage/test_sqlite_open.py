@@ -8,7 +8,6 @@ import sqlite3
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -18,11 +17,12 @@ from metrobot.storage import Database
 ROOT = Path(__file__).resolve().parents[2]
 
 OPENER = r"""
-import asyncio, sys, time
+import asyncio, os, sys, time
 from metrobot.storage import Database
-path, at = sys.argv[1], float(sys.argv[2])
+path, go = sys.argv[1], sys.argv[2]
+print("ready", flush=True)
 async def main():
-    while time.time() < at:  # every process opens at the same moment
+    while not os.path.exists(go):  # every process opens at the same moment
         await asyncio.sleep(0.001)
     db = await Database(path).open()
     await db.close()
@@ -32,12 +32,19 @@ asyncio.run(main())
 
 def test_processes_opening_a_new_file_at_once_all_open_it(tmp_path):
     for round_ in range(6):
-        path = tmp_path / f"new{round_}.sqlite3"
-        at = time.time() + 2.0
+        path, go = tmp_path / f"new{round_}.sqlite3", tmp_path / f"go{round_}"
         procs = [
-            subprocess.Popen([sys.executable, "-c", OPENER, str(path), str(at)], cwd=ROOT, stderr=subprocess.PIPE)
+            subprocess.Popen(
+                [sys.executable, "-c", OPENER, str(path), str(go)],
+                cwd=ROOT,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
             for _ in range(4)
         ]
+        for proc in procs:  # each has imported what it needs (a fixed wait was 2 s a round)
+            assert proc.stdout is not None and proc.stdout.readline() == b"ready\n"
+        go.touch()
         for proc in procs:
             _, err = proc.communicate(timeout=60)
             assert proc.returncode == 0, err.decode()[-600:]
