@@ -1,6 +1,6 @@
 """Database-fault suite: a real `python bot.py` plays a two-player game through the Discord
 stand-in while its database goes away — PostgreSQL restarted (`pg_ctl restart -m fast`) and
-stopped for 15 s, a primary killed and its synchronous standby promoted, SQLite's disk full
+stopped for 6 s (15 s in `make reliability`), a primary killed and its synchronous standby promoted, SQLite's disk full
 and its file system turned read-only. Throughout: every acknowledged move is stored exactly
 once (the log holds exactly the acknowledged moves, and every stored state is the replay of
 its log), every position is announced once, every interaction is answered within Discord's
@@ -40,7 +40,7 @@ from .sizes import scale
 
 pytestmark = pytest.mark.timeout(900)
 
-OUTAGE = 15.0  # seconds the database is stopped
+OUTAGE = float(scale(6, 15))  # seconds the database is stopped (people ask all the while: `_probe_until`)
 HANG = 4.0  # seconds it hangs
 FAILOVER_GAP = 3.0  # seconds between the primary's death and the standby's promotion
 MOVES = scale(3, 12)  # moves between two faults
@@ -140,7 +140,7 @@ async def test_postgres_restart_and_outage(standin, tmp_path, bots, cluster, rep
     assert wrong == [], wrong
     during_restarts = len(probes.answers)
 
-    # Stopped for 15 s: everything asked meanwhile gets the clear word, fast; nothing changes.
+    # Stopped for OUTAGE seconds: everything asked meanwhile gets the clear word, fast; nothing changes.
     stopped = time.monotonic()
     await asyncio.to_thread(primary.stop)
     down = await bot.wait_health(503)
