@@ -220,6 +220,7 @@ def animation_of_views(
 
 
 __all__ = [
+    "PNG_LEVEL",
     "Box",
     "animation_of_views",
     "board_targets",

@@ -125,14 +125,11 @@ class Metro(_BotBase):
     async def setup_hook(self) -> None:
         self._setting_up = True
         self.db = await Database(self.settings.database).open()
-        seeds: dict[str, Any] = {} if self.settings.seed is None else {"seeds": fixed_seeds(self.settings.seed)}
+        s = self.settings
+        seeds: dict[str, Any] = {} if s.seed is None else {"seeds": fixed_seeds(s.seed)}
+        drawing = {"render_workers": s.render_workers, "png_compression": s.png_compression}
         self.service = TournamentService(
-            self.db,
-            default_turn_clock=int(self.settings.turn_clock_hours * 3600),
-            render_workers=self.settings.render_workers,
-            ai_seconds=self.settings.ai_seconds,
-            png_compression=self.settings.png_compression,
-            **seeds,
+            self.db, default_turn_clock=int(s.turn_clock_hours * 3600), ai_seconds=s.ai_seconds, **drawing, **seeds
         )
         self.privacy = Privacy(
             self.service,
