@@ -25,7 +25,7 @@ from ..games.plugin import GamePlugin
 from ..i18n import N_, Lang, lang, me
 from ..storage import Database, GameRow, Person, Seat
 from ..storage.personal import is_ghost
-from .drawing import Drawing
+from .drawing import KEEP_DRAWN, Drawing
 from .outcome import Controls, Message, Outcome, Refused
 from .owing import Owing
 from .painter import Painter
@@ -124,6 +124,8 @@ class ServiceCore(Owing, Drawing):
         self._frames: OrderedDict[int, list[Any]] = OrderedDict()  # replays of finished games (immutable)
         # pictures of the rules pages (game, page, language) -> PNG: they never change
         self._rules_pictures: OrderedDict[tuple[str, int, str, str], bytes | None] = OrderedDict()
+        self._drawn: OrderedDict[bytes, bytes] = OrderedDict()  # the boards drawn last (drawing.py)
+        self.keep_drawn = KEEP_DRAWN  # how many (0: every board is drawn anew)
 
     def _state(self, plugin: GamePlugin, row: GameRow) -> Any:
         """The engine state of a stored game. States are immutable, so the one rebuilt for

@@ -8,6 +8,9 @@ the seats' names (`_namer`); kept apart from core.py, which holds the request pa
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections import OrderedDict
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -24,12 +27,27 @@ if TYPE_CHECKING:
     from .painter import Painter
 
 
+# The boards drawn last, by everything a drawing depends on: after a move the same board is
+# asked for again and again (the turn post, then each person who presses Board or /board, a
+# follower's DM), and a board is 50-100 ms of CPU. The bytes of a few dozen PNGs.
+KEEP_DRAWN = 32
+
+
+def _key(*drawing: Any) -> bytes:
+    """A digest of what a board is drawn from (its view is JSON: plain data, no secret beyond
+    what the viewer may see, which is part of the key)."""
+    text = json.dumps(drawing, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return hashlib.blake2b(text.encode(), digest_size=20).digest()
+
+
 class Drawing:
     if TYPE_CHECKING:  # the service's, which this is a part of (ServiceCore)
         db: Database
         images: bool
         painter: Painter
         png_compression: int | None
+        _drawn: OrderedDict[bytes, bytes]
+        keep_drawn: int
 
         def _namer(
             self, plugin: GamePlugin, state: Any, row: GameRow, language: Lang | None = None
@@ -65,10 +83,18 @@ class Drawing:
         language = language or self._lang(row)
         names = self._names_for_images(plugin, state, row, language)
         view = plugin.game.view(state, viewer)
-        with timed(RENDER_SECONDS, plugin.name):
-            data = await self.painter.run(
-                self._compressed(png_of_view), plugin.renderer, view, viewer, names, language.code, vision
-            )
+        key = _key(plugin.renderer, view, viewer, names, language.code, vision, self.png_compression)
+        data = self._drawn.get(key) if self.keep_drawn else None
+        if data is None:
+            with timed(RENDER_SECONDS, plugin.name):
+                data = await self.painter.run(
+                    self._compressed(png_of_view), plugin.renderer, view, viewer, names, language.code, vision
+                )
+            self._drawn[key] = data
+            while len(self._drawn) > self.keep_drawn:
+                self._drawn.popitem(last=False)
+        else:
+            self._drawn.move_to_end(key)
         return File(
             f"{row.game}-{row.id}-{row.moves if moves is None else moves}.png",
             data,

@@ -38,6 +38,7 @@ class Spy:
     def __init__(self, svc: GameService):
         self.calls: list[tuple[str, str, str]] = []
         run = svc.painter.run
+        svc.keep_drawn = 0  # (every request's own drawing is what is counted, not the boards kept)
 
         async def fake(fn, *args):
             name = fn.__name__

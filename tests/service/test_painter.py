@@ -101,3 +101,48 @@ async def test_the_png_compression_setting_changes_the_bytes_not_the_pixels(tmp_
     assert len(drawn[1]) > len(drawn[None])
     pixels = [Image.open(io.BytesIO(data)).convert("RGB") for data in (drawn[None], drawn[1])]
     assert ImageChops.difference(*pixels).getbbox() is None
+
+
+async def test_a_board_asked_for_again_is_not_drawn_again(tmp_path):
+    """The boards drawn last are kept by everything they are drawn from: the same board asked
+    for again (Board after the turn post) is not drawn again; another viewer, palette,
+    language or position is."""
+    from metrobot.games import get_plugin
+    from metrobot.i18n import lang
+
+    db = await Database(tmp_path / "kept.sqlite3").open()
+    svc = GameService(db, seeds=fixed_seeds(2))
+    drawn = []
+    run = svc.painter.run
+
+    async def counting(fn, *args):
+        drawn.append(args[3:])  # (viewer, names, language, palette)
+        return await run(fn, *args)
+
+    svc.painter.run = counting
+    try:
+        await svc.new_game("c1", "g1", "u1", "Ann", "metromania", {}, 2)
+        await svc.join("c1", "u2", "Bob")
+        await svc.start("c1", "u1")
+        plugin = get_plugin("metromania")
+        row = await db.open_game("c1")
+        state = svc._state(plugin, row)
+        svc._drawn.clear()  # (the turn post drew the channel's board already)
+        drawn.clear()
+        first = await svc._image(plugin, state, row, None)
+        again = await svc._image(plugin, state, row, None)
+        assert first is not None and again is not None
+        same = again.data == first.data  # (not compared in the assertion: pytest would diff the bytes)
+        assert same and len(drawn) == 1
+        await svc._image(plugin, state, row, "p1")
+        await svc._image(plugin, state, row, None, vision="deutan")
+        await svc._image(plugin, state, row, None, language=lang("ko"))
+        assert len(drawn) == 4
+        await svc._image(plugin, state, row, "p1")
+        assert len(drawn) == 4
+        svc.keep_drawn = 0
+        await svc._image(plugin, state, row, None)
+        assert len(drawn) == 5
+    finally:
+        svc.painter.close()
+        await db.close()

@@ -73,6 +73,7 @@ class Drawn:
     def __init__(self, svc: GameService):
         self.calls: list[tuple[str, str]] = []
         run = svc.painter.run
+        svc.keep_drawn = 0  # (every request's own drawing is what is counted, not the boards kept)
 
         async def fake(fn, *args):
             if fn.__name__ in ("png_of_view", "finals_of_view", "animation_of_views"):
