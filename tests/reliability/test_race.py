@@ -243,9 +243,13 @@ async def race_take_back(standin, table: Table, db_path: str, n: int, seed: int)
     taken = moved = refused = unclear = 0
     for back, h in zip(undo, handles):
         if back:  # ↶ that wins turns its own message (the reply) into the composer; a refusal is new
-            message = await h.wait_message(
-                lambda m: m.ephemeral and not m.loading and (m.id != reply.id or "Taken back" in m.content), timeout=30
-            )
+            # (the reply counts as this click's answer only if this click edited it: the stand-in
+            # shows every click on a message the edits of that message, the winner's included)
+            def answer(m, h=h) -> bool:
+                edited = any(kind == "edit" and getattr(o, "id", None) == reply.id for kind, o in h.events)
+                return m.ephemeral and not m.loading and (m.id != reply.id or (edited and "Taken back" in m.content))
+
+            message = await h.wait_message(answer, timeout=30)
             text = message.content
         else:
             text = (await h.wait_message(lambda m: m.ephemeral and not m.loading, timeout=30)).content
