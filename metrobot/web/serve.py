@@ -62,7 +62,8 @@ async def serve_alone(settings: Any) -> None:
     from ..tournaments.service import TournamentService
 
     db = await Database(settings.database).open()
-    service = TournamentService(db, render_workers=settings.render_workers)  # (games' pages and tournaments')
+    # (games' pages and tournaments')
+    service = TournamentService(db, render_workers=settings.render_workers, png_compression=settings.png_compression)
     service.painter.start(warm=False)
     server = WebServer(
         service,
