@@ -98,6 +98,8 @@ class World:
 
     def __init__(self, db_path: str):
         self.db_path = db_path
+        self._public: dict[int, tuple[int, int, str]] = {}  # message -> (edits, channel, text), last looked at
+        self.public_changes: list[str] = []  # what changed in public since the look before the last
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self._run_loop, name="badinput-world", daemon=True)
         self.capture = LogCapture()
@@ -389,11 +391,20 @@ class World:
         """Messages and edits anyone can see (channel posts, DMs): refusals must add none."""
         s = self.standin
         count = edits = 0
+        now: dict[int, tuple[int, int, str]] = {}
         for msg in s._messages.values():
             if msg.ephemeral or msg.author_id != s.bot_id:
                 continue
             count += 1
             edits += msg.edits
+            now[msg.id] = (msg.edits, msg.channel_id, msg.content[:60])
+        # (which messages, for the failure's note: a late edit names what it belongs to)
+        self.public_changes = [
+            f"message {i} in {ch}: {self._public.get(i, (None,))[0]} -> {n} edits, now {text!r}"
+            for i, (n, ch, text) in now.items()
+            if self._public.get(i, (None,))[0] != n
+        ]
+        self._public = now
         return count, edits
 
 
@@ -499,7 +510,7 @@ async def send(world: World, attempt: Any, tally: Tally, baseline: dict[str, Any
         tally.public_by_design += 1
     if footprint != baseline["footprint"]:
         tally.public_replies += 1
-        tally.note(f"public post/edit/DM {baseline['footprint']} -> {footprint}: {label}")
+        tally.note(f"public post/edit/DM {baseline['footprint']} -> {footprint}: {label} ({world.public_changes[:4]})")
         baseline["footprint"] = footprint
     for record in world.capture.since(log_start):
         if is_traceback(record):
