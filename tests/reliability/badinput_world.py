@@ -98,8 +98,6 @@ class World:
 
     def __init__(self, db_path: str):
         self.db_path = db_path
-        self._public: dict[int, tuple[int, int, str]] = {}  # message -> (edits, channel, text), last looked at
-        self.public_changes: list[str] = []  # what changed in public since the look before the last
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self._run_loop, name="badinput-world", daemon=True)
         self.capture = LogCapture()
@@ -388,25 +386,28 @@ class World:
                 out[channel] = Seen.of(row, actions.get(row["id"], []))
         return out
 
-    def public_footprint(self) -> tuple[int, int]:
+    def public_footprint(self) -> Footprint:
         """Messages and edits anyone can see (channel posts, DMs): refusals must add none."""
         s = self.standin
-        count = edits = 0
-        now: dict[int, tuple[int, int, str]] = {}
-        for msg in s._messages.values():
-            if msg.ephemeral or msg.author_id != s.bot_id:
-                continue
-            count += 1
-            edits += msg.edits
-            now[msg.id] = (msg.edits, msg.channel_id, msg.content[:60])
-        # (which messages, for the failure's note: a late edit names what it belongs to)
-        self.public_changes = [
-            f"message {i} in {ch}: {self._public.get(i, (None,))[0]} -> {n} edits, now {text!r}"
-            for i, (n, ch, text) in now.items()
-            if self._public.get(i, (None,))[0] != n
-        ]
-        self._public = now
-        return count, edits
+        mine = [m for m in s._messages.values() if not m.ephemeral and m.author_id == s.bot_id]
+        return Footprint({m.id: m.edits for m in mine}, {m.id: (m.channel_id, m.content[:60]) for m in mine})
+
+
+@dataclass(frozen=True)
+class Footprint:
+    """The bot's public messages and DMs by id, each with how often it was edited (and where
+    it is and how it begins, to name it when it changed: not compared)."""
+
+    edits: dict[int, int]
+    where: dict[int, tuple[int, str]] = field(compare=False)
+
+    def changes(self, before: Footprint) -> list[str]:
+        """What is new or edited since `before`, in words."""
+        return [
+            f"message {i} in {self.where[i][0]}: {before.edits.get(i)} -> {n} edits, now {self.where[i][1]!r}"
+            for i, n in self.edits.items()
+            if before.edits.get(i) != n
+        ] + [f"message {i} is gone" for i in before.edits.keys() - self.edits.keys()]
 
 
 @dataclass
@@ -511,7 +512,7 @@ async def send(world: World, attempt: Any, tally: Tally, baseline: dict[str, Any
         tally.public_by_design += 1
     if footprint != baseline["footprint"]:
         tally.public_replies += 1
-        tally.note(f"public post/edit/DM {baseline['footprint']} -> {footprint}: {label} ({world.public_changes[:4]})")
+        tally.note(f"public post/edit/DM: {label} ({footprint.changes(baseline['footprint'])[:4]})")
         baseline["footprint"] = footprint
     for record in world.capture.since(log_start):
         if is_traceback(record):

@@ -111,37 +111,30 @@ def read_db(db_path: str) -> tuple[list[dict], dict[int, list[dict]], list[dict]
     actions: dict[int, list[dict]] = collections.defaultdict(list)
     for r in logged:
         actions[r["game_id"]].append({"player": r["seat"], "action": json.loads(r["action"]), "actor": r["actor"]})
-    for g in games:
-        g["seats"] = json.loads(g["seats"])
-        g["options"] = json.loads(g["options"])
-        g["state"] = json.loads(g["state"]) if g["state"] else None
-    return games, actions, outbox
+    return [_decoded(g) for g in games], actions, outbox
 
 
-def read_games(db_path: str, channel_id: int | None = None) -> list[dict]:
-    """Only the games rows (of one channel, if given) of what `read_db` reads: the suites' players
-    ask this many times a second while they play, and reading every action and the outbox each
-    time (growing with the session) was most of the test process's own work."""
+def read_games(db_path: str, channel_id: int) -> list[dict]:
+    """Only one channel's games rows of what `read_db` reads: the suites' players ask this many
+    times a second while they play, and reading every action and the outbox each time (growing
+    with the session) was most of the test process's own work."""
     if db_path.startswith("postgresql://"):
-        games = read_db(db_path)[0]
-        return [g for g in games if channel_id is None or g["channel_id"] == str(channel_id)]
+        return [g for g in read_db(db_path)[0] if g["channel_id"] == str(channel_id)]
     conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10)
     conn.row_factory = sqlite3.Row
     try:
-        if channel_id is None:
-            rows = [dict(r) for r in conn.execute(GAMES)]
-        else:
-            rows = [
-                dict(r)
-                for r in conn.execute("SELECT * FROM games WHERE channel_id = ? ORDER BY id", (str(channel_id),))
-            ]
+        rows = conn.execute("SELECT * FROM games WHERE channel_id = ? ORDER BY id", (str(channel_id),))
+        return [_decoded(dict(r)) for r in rows]
     finally:
         conn.close()
-    for g in rows:
-        g["seats"] = json.loads(g["seats"])
-        g["options"] = json.loads(g["options"])
-        g["state"] = json.loads(g["state"]) if g["state"] else None
-    return rows
+
+
+def _decoded(game: dict) -> dict:
+    """A games row with its JSON columns read."""
+    game["seats"] = json.loads(game["seats"])
+    game["options"] = json.loads(game["options"])
+    game["state"] = json.loads(game["state"]) if game["state"] else None
+    return game
 
 
 def _read_postgres(url: str) -> tuple[list[dict], ...]:
