@@ -13,8 +13,10 @@ $(VENV)/.run-installed: requirements.txt | $(BIN)/python
 	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements.txt
 	touch $@
 
+# (--no-compile: the suite compiles what it imports as it goes; compiling every module of every
+# package first, most of which no test imports, took a third of the install.)
 $(VENV)/.dev-installed: requirements.txt requirements-dev.txt requirements-docs.txt | $(BIN)/python
-	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements-dev.txt
+	$(BIN)/python -m pip install --disable-pip-version-check --no-compile -q -r requirements-dev.txt
 	touch $@ $(VENV)/.run-installed
 
 # Restarts the bot if it dies (exit status 2 means a setting is wrong: stop and say so).
@@ -22,8 +24,11 @@ run: $(VENV)/.run-installed
 	@until $(BIN)/python bot.py; do code=$$?; [ $$code -eq 2 ] && exit 2; \
 	  echo "metrobot exited with status $$code; restarting in 5 s (Ctrl-C to stop)" >&2; sleep 5; done
 
-# One worker per core (pytest-xdist); the slow files (crash, e2e) are shared out as they go.
-PARALLEL := -n auto --dist worksteal
+# One worker more than the cores (pytest-xdist): many tests wait on another process (a bot,
+# PostgreSQL, the browser), and with one worker a core the cores were busy 1.46 of 2 on average
+# (issue 43's measurements, docs/developers/testing.md). The slow files are shared out as they go.
+WORKERS := $(shell $(PYTHON) -c 'import os; print((os.cpu_count() or 1) + 1)')
+PARALLEL := -n $(WORKERS) --dist worksteal
 # The suite starts a few hundred Python processes (`python bot.py`, the command line, drawing
 # workers): with PYTHONDONTWRITEBYTECODE set (as on some machines, CI's among them) each of
 # them compiled every module it imports from source, and pytest rewrote every test module in
