@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import importlib
 
+from PIL import Image
+
 from metrobot.games import get_plugin
 from metrobot.games.rulebook import position
 from metrobot.i18n import lang
@@ -22,6 +24,12 @@ def page_png(
     game: str, index: int, language: str = "en", vision: str = "off", *, lossless: bool = False
 ) -> bytes | None:
     """The picture of page `index` of `game`'s rules (None: a page of text only)."""
+    image = page_image(game, index, language, vision)
+    return None if image is None else encode_png(image, lossless=lossless)
+
+
+def page_image(game: str, index: int, language: str = "en", vision: str = "off") -> Image.Image | None:
+    """`page_png`'s picture before it is encoded."""
     plugin = get_plugin(game)
     page = plugin.rules_pages()[index]
     shown = position(plugin.name, page)
@@ -36,4 +44,4 @@ def page_png(
         image = finals[int(shown.picture.partition(":")[2])][1]
     else:
         image = render_image(plugin.game, shown.state, shown.viewer, names, words, vision)
-    return None if image is None else encode_png(image, lossless=lossless)
+    return image
