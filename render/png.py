@@ -79,7 +79,9 @@ def palette_of(image: Image.Image) -> tuple[list[Colour], list[Colour]]:
     main: list[Colour] = []
     edges: list[Colour] = []
     values: list[set[int]] = [set(), set(), set()]
-    grid: dict[tuple[int, int, int], list[Colour]] = {}
+    # Each colour taken is listed in its cell (EDGE_SPACING wide) and the 26 around it, so a
+    # candidate looks in its own cell only: thousands of candidates, at most COLOURS taken.
+    around: dict[tuple[int, int, int], list[Colour]] = {}
     near = EDGE_SPACING * EDGE_SPACING
     taking_main = True
     for _, colour in counted:
@@ -93,14 +95,11 @@ def palette_of(image: Image.Image) -> tuple[list[Colour], list[Colour]]:
                 values[i].add(colour[i])
         else:
             taking_main = False
-            if any(
-                (r - p[0]) ** 2 + (g - p[1]) ** 2 + (b - p[2]) ** 2 <= near
-                for dr, dg, db in _AROUND
-                for p in grid.get((cell[0] + dr, cell[1] + dg, cell[2] + db), ())
-            ):
+            if any((r - p[0]) ** 2 + (g - p[1]) ** 2 + (b - p[2]) ** 2 <= near for p in around.get(cell, ())):
                 continue
             edges.append(colour)
-        grid.setdefault(cell, []).append(colour)
+        for dr, dg, db in _AROUND:
+            around.setdefault((cell[0] + dr, cell[1] + dg, cell[2] + db), []).append(colour)
     return main, edges
 
 
