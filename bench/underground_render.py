@@ -55,10 +55,15 @@ def main() -> None:
     print(summary("    drawing alone (for reference)", draw))
     ratio = statistics.median(full) / statistics.median(encode)
     print(f"{'ratio (a)/(b) of medians':<48} {ratio:8.2f}        target <= 2.0")
+    from render import labelcache
     from render.underground.static import clear_cache
 
+    kept = measure(lambda: (clear_cache(), render_image(GAME, state, viewer)), runs=3, warmup=1)
+    labelcache.KEEP = False
     cold = measure(lambda: (clear_cache(), render_image(GAME, state, viewer)), runs=3, warmup=0)
+    labelcache.KEEP = True
     print(summary("first render of a new board (static layer drawn)", cold))
+    print(summary("  the same, its names' places kept from a run before", kept))
     marks_cost(state, viewer)
 
 

@@ -7,7 +7,8 @@ crowded horizontal line). Each spot has a cost: overlapping another name, a dot,
 running over a line, leaving the map, sitting nearer to another dot than to its own (whose
 name is it?), plus a small preference order. Names are placed greedily, most crowded
 first, then each is re-placed against all the others until nothing improves. This runs
-once per map and size (the static layer is cached), in well under a second.
+once per map and size (the static layer is cached), in a second or so for the largest map,
+and the answer is kept between runs (`labelcache.py`).
 
 The spots and their costs are in `labelspots.py`, a name's text (abbreviations, line breaks)
 in `labeltext.py`; here is the search among the spots, and the drawing of the names chosen.
@@ -20,6 +21,7 @@ import random
 
 from PIL import Image, ImageDraw
 
+from .labelcache import kept_or_placed
 from .labelspots import (
     ABBREVIATED,
     HINTS,
@@ -53,6 +55,25 @@ def place_labels(
     is the usual dot radius (a special station's star is bigger). `explain`, if given, receives every station's
     spots with their fixed and overlap costs (for tuning the weights). `hints` {id: a side of HINTS}: the
     preferred sides of the names."""
+    if explain is not None:  # (the spots and costs are wanted: searched again)
+        return _placed(stations, segments, radius, line_width, size, obstacles, bounds, explain, hints)
+    inputs = [stations, segments, radius, line_width, size, obstacles, bounds, hints]
+    return kept_or_placed(
+        inputs, lambda: _placed(stations, segments, radius, line_width, size, obstacles, bounds, None, hints)
+    )
+
+
+def _placed(
+    stations: list[tuple[str, str, Point, float]],
+    segments: list[tuple[Point, Point]],
+    radius: float,
+    line_width: float,
+    size: int,
+    obstacles: list[Rect],
+    bounds: Rect,
+    explain: dict | None,
+    hints: dict[str, str] | None,
+) -> list[Label]:
     segs = [(p, q, min(p[0], q[0]), max(p[0], q[0]), min(p[1], q[1]), max(p[1], q[1])) for p, q in segments]
     pts = {sid: xy for sid, _, xy, _ in stations}
     radii = {sid: r for sid, _, _, r in stations}

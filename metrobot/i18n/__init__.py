@@ -21,7 +21,6 @@ from __future__ import annotations
 import gettext
 import hashlib
 import io
-import os
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -36,6 +35,8 @@ from babel import __version__ as babel_version
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, get_decimal_symbol
+
+from ..kept import keep, kept
 
 LOCALES = Path(__file__).with_name("locales")
 # Every language we have a catalogue for, named in itself (as people look for it in a list).
@@ -174,28 +175,17 @@ def _catalogue(code: str) -> gettext.NullTranslations:
 _MO_FORMAT = f"babel {babel_version}, fuzzy off, 1"
 
 
-def _mo_path(code: str, source: bytes) -> Path:
+def _mo_name(code: str, source: bytes) -> str:
     digest = hashlib.sha256(_MO_FORMAT.encode() + b"\0" + source).hexdigest()[:24]
-    home = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(home) / "metrobot" / "catalogues" / f"{code}-{digest}.mo"
+    return f"{code}-{digest}.mo"
 
 
 def _kept_mo(code: str, source: bytes) -> bytes | None:
-    try:
-        return _mo_path(code, source).read_bytes()
-    except (OSError, RuntimeError):  # (RuntimeError: no home directory to find)
-        return None
+    return kept("catalogues", _mo_name(code, source))
 
 
 def _keep_mo(code: str, source: bytes, compiled: bytes) -> None:
-    try:
-        where = _mo_path(code, source)
-        where.parent.mkdir(parents=True, exist_ok=True)
-        part = where.with_name(f"{where.name}.{os.getpid()}.part")
-        part.write_bytes(compiled)
-        os.replace(part, where)  # (whole or not at all: processes starting together may race)
-    except (OSError, RuntimeError):
-        pass
+    keep("catalogues", _mo_name(code, source), compiled)
 
 
 @cache

@@ -1,0 +1,69 @@
+"""Station names placed once, kept between runs: `place_labels` searches for the best spot of
+every name of a map (most of the time of drawing a map's static layer: a second or more for
+London), and its answer is the same at every start. So the answer is kept in the user's cache
+(`metrobot.kept`), named by the digest of the search's inputs and of what the search is made
+of: the shared drawing code (`render/*.py`), the fonts (names and sizes) and Pillow's version.
+A restarted bot, each shard, and every test process that draws the map read it instead.
+
+JSON, not pickle: a cache file is data, and one that does not read as labels is placed again."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import asdict
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import PIL
+
+from metrobot.kept import keep, kept
+
+from .labelspots import Label
+
+HERE = Path(__file__).parent
+FORMAT = b"labels 1"
+KEEP = True  # False: always searched (the benchmarks of drawing a new map's layer)
+
+
+@cache
+def _made_of() -> bytes:
+    """The digest of what the placement depends on besides its arguments."""
+    h = hashlib.sha256(FORMAT + PIL.__version__.encode())
+    for path in sorted(HERE.glob("*.py")):
+        h.update(path.name.encode() + b"\0" + path.read_bytes())
+    for path in sorted((HERE / "fonts").iterdir()):
+        h.update(f"{path.name}\0{path.stat().st_size}".encode())
+    return h.digest()
+
+
+def kept_or_placed(inputs: list[Any], place: Callable[[], list[Label]]) -> list[Label]:
+    """The labels kept for these `inputs` (the arguments of the placement, as JSON), else
+    `place()`'s, then kept."""
+    if not KEEP:
+        return place()
+    name = hashlib.sha256(_made_of() + json.dumps(inputs, sort_keys=True).encode()).hexdigest()[:32] + ".json"
+    data = kept("labels", name)
+    if data is not None:
+        try:
+            return [_label(x) for x in json.loads(data)]
+        except (ValueError, KeyError, TypeError):  # (a damaged file: placed again, kept again)
+            pass
+    labels = place()
+    keep("labels", name, json.dumps([asdict(label) for label in labels]).encode())
+    return labels
+
+
+def _label(x: dict[str, Any]) -> Label:
+    return Label(
+        sid=x["sid"],
+        lines=tuple(x["lines"]),
+        rect=tuple(x["rect"]),
+        align=x["align"],
+        size=x["size"],
+        angle=x["angle"],
+        centre=tuple(x["centre"]),
+        boxes=tuple(tuple(b) for b in x["boxes"]),
+    )

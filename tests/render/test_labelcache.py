@@ -1,0 +1,85 @@
+"""Station names placed once and kept between runs (render/labelcache.py): what is read back
+is what the search finds; other inputs, a damaged file, an unwritable cache and a caller that
+wants the search explained all search again."""
+
+from __future__ import annotations
+
+import pytest
+
+from render import labelcache, labels
+
+# A small map: three stations on a line, one badge in the way.
+STATIONS = [
+    ("a", "Alexanderplatz", (100.0, 100.0), 6.0),
+    ("b", "Bank", (160.0, 100.0), 6.0),
+    ("c", "Kings Cross St. Pancras", (220.0, 100.0), 6.0),
+]
+SEGMENTS = [((100.0, 100.0), (160.0, 100.0)), ((160.0, 100.0), (220.0, 100.0))]
+ARGS = (STATIONS, SEGMENTS, 6.0, 4.0, 16, [(150.0, 110.0, 170.0, 130.0)], (0.0, 0.0, 400.0, 300.0))
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    return tmp_path / "metrobot" / "labels"
+
+
+def searches(monkeypatch) -> list[int]:
+    """Counts the searches made from here on."""
+    made: list[int] = []
+    search = labels._placed
+
+    def counted(*args, **kwargs):
+        made.append(1)
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr(labels, "_placed", counted)
+    return made
+
+
+def test_the_names_are_searched_once_then_read_as_they_were_found(cache, monkeypatch):
+    made = searches(monkeypatch)
+    first = labels.place_labels(*ARGS)
+    assert made == [1] and len(list(cache.glob("*.json"))) == 1
+    again = labels.place_labels(*ARGS)
+    assert made == [1], "read back, not searched"
+    assert again == first and all(isinstance(x.rect, tuple) and isinstance(x.lines, tuple) for x in again)
+
+
+def test_other_inputs_or_other_code_are_searched_again(cache, monkeypatch):
+    made = searches(monkeypatch)
+    labels.place_labels(*ARGS)
+    moved = [(sid, name, (x, y + 40.0), r) for sid, name, (x, y), r in STATIONS]
+    labels.place_labels(moved, *ARGS[1:])
+    labels.place_labels(*ARGS, hints={"b": "n"})
+    assert made == [1, 1, 1] and len(list(cache.glob("*.json"))) == 3
+    monkeypatch.setattr(labelcache, "_made_of", lambda: b"other drawing code or fonts")
+    labels.place_labels(*ARGS)
+    assert made == [1, 1, 1, 1] and len(list(cache.glob("*.json"))) == 4
+
+
+def test_a_damaged_file_is_searched_again_and_kept_again(cache, monkeypatch):
+    first = labels.place_labels(*ARGS)
+    (kept,) = cache.glob("*.json")
+    kept.write_text('[{"sid": "a"}]')
+    made = searches(monkeypatch)
+    assert labels.place_labels(*ARGS) == first and made == [1]
+    assert labels.place_labels(*ARGS) == first and made == [1]
+
+
+def test_without_a_cache_the_names_are_searched_every_time(tmp_path, monkeypatch):
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))  # (a file: no directory can be made there)
+    made = searches(monkeypatch)
+    assert labels.place_labels(*ARGS) == labels.place_labels(*ARGS) and made == [1, 1]
+    monkeypatch.setattr(labelcache, "KEEP", False)
+    labels.place_labels(*ARGS)
+    assert made == [1, 1, 1]
+
+
+def test_a_search_explained_is_made_and_not_kept(cache, monkeypatch):
+    made = searches(monkeypatch)
+    labels.place_labels(*ARGS)
+    explain: dict = {}
+    labels.place_labels(*ARGS, explain=explain)
+    assert made == [1, 1] and explain and len(list(cache.glob("*.json"))) == 1
