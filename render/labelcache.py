@@ -13,9 +13,9 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import asdict
-from functools import cache
+from functools import cache, wraps
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec
 
 import PIL
 
@@ -23,6 +23,7 @@ from metrobot.kept import keep, kept
 
 from .labelspots import Label
 
+P = ParamSpec("P")
 HERE = Path(__file__).parent
 FORMAT = b"labels 1"
 KEEP = True  # False: always searched (the benchmarks of drawing a new map's layer)
@@ -39,21 +40,27 @@ def _made_of() -> bytes:
     return h.digest()
 
 
-def kept_or_placed(inputs: list[Any], place: Callable[[], list[Label]]) -> list[Label]:
-    """The labels kept for these `inputs` (the arguments of the placement, as JSON), else
-    `place()`'s, then kept."""
-    if not KEEP:
-        return place()
-    name = hashlib.sha256(_made_of() + json.dumps(inputs, sort_keys=True).encode()).hexdigest()[:32] + ".json"
-    data = kept("labels", name)
-    if data is not None:
-        try:
-            return [_label(x) for x in json.loads(data)]
-        except (ValueError, KeyError, TypeError):  # (a damaged file: placed again, kept again)
-            pass
-    labels = place()
-    keep("labels", name, json.dumps([asdict(label) for label in labels]).encode())
-    return labels
+def kept_between_runs(search: Callable[P, list[Label]]) -> Callable[P, list[Label]]:
+    """`search` (the placement) answered from the cache when it can, kept when it cannot: its
+    arguments, as JSON, name the answer. A search asked to explain itself is always made."""
+
+    @wraps(search)
+    def kept_or_searched(*args: P.args, **kwargs: P.kwargs) -> list[Label]:
+        if not KEEP or kwargs.get("explain") is not None:
+            return search(*args, **kwargs)
+        inputs = json.dumps([args, sorted(kwargs.items())], sort_keys=True).encode()
+        name = hashlib.sha256(_made_of() + inputs).hexdigest()[:32] + ".json"
+        data = kept("labels", name)
+        if data is not None:
+            try:
+                return [_label(x) for x in json.loads(data)]
+            except (ValueError, KeyError, TypeError):  # (a damaged file: searched again, kept again)
+                pass
+        labels = search(*args, **kwargs)
+        keep("labels", name, json.dumps([asdict(label) for label in labels]).encode())
+        return labels
+
+    return kept_or_searched
 
 
 def _label(x: dict[str, Any]) -> Label:

@@ -21,7 +21,7 @@ import random
 
 from PIL import Image, ImageDraw
 
-from .labelcache import kept_or_placed
+from .labelcache import kept_between_runs
 from .labelspots import (
     ABBREVIATED,
     HINTS,
@@ -40,7 +40,7 @@ from .rects import Point, Rect, grow, overlap
 from .style import INK, font
 
 
-def place_labels(
+def search_labels(
     stations: list[tuple[str, str, Point, float]],
     segments: list[tuple[Point, Point]],
     radius: float,
@@ -55,25 +55,6 @@ def place_labels(
     is the usual dot radius (a special station's star is bigger). `explain`, if given, receives every station's
     spots with their fixed and overlap costs (for tuning the weights). `hints` {id: a side of HINTS}: the
     preferred sides of the names."""
-    if explain is not None:  # (the spots and costs are wanted: searched again)
-        return _placed(stations, segments, radius, line_width, size, obstacles, bounds, explain, hints)
-    inputs = [stations, segments, radius, line_width, size, obstacles, bounds, hints]
-    return kept_or_placed(
-        inputs, lambda: _placed(stations, segments, radius, line_width, size, obstacles, bounds, None, hints)
-    )
-
-
-def _placed(
-    stations: list[tuple[str, str, Point, float]],
-    segments: list[tuple[Point, Point]],
-    radius: float,
-    line_width: float,
-    size: int,
-    obstacles: list[Rect],
-    bounds: Rect,
-    explain: dict | None,
-    hints: dict[str, str] | None,
-) -> list[Label]:
     segs = [(p, q, min(p[0], q[0]), max(p[0], q[0]), min(p[1], q[1]), max(p[1], q[1])) for p, q in segments]
     pts = {sid: xy for sid, _, xy, _ in stations}
     radii = {sid: r for sid, _, _, r in stations}
@@ -218,6 +199,10 @@ def _placed(
             {sid: [(c.label, c.static, cost_of(sid, c.label) - c.static) for c in cands[sid]] for sid in ids}
         )
     return [chosen[sid] for sid in ids]
+
+
+# What the bot calls: the search, answered from the cache of earlier runs where it can.
+place_labels = kept_between_runs(search_labels)
 
 
 def _anneal(

@@ -1,8 +1,10 @@
 """Station names placed once and kept between runs (render/labelcache.py): what is read back
-is what the search finds; other inputs, a damaged file, an unwritable cache and a caller that
-wants the search explained all search again."""
+is what the search finds; other inputs, other drawing code, a damaged file, an unwritable cache
+and a caller that wants the search explained all search again."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
@@ -24,62 +26,66 @@ def cache(tmp_path, monkeypatch):
     return tmp_path / "metrobot" / "labels"
 
 
-def searches(monkeypatch) -> list[int]:
-    """Counts the searches made from here on."""
+def counted() -> tuple[list[int], Any]:
+    """The bot's placement, kept between runs as the bot's is, counting its searches."""
     made: list[int] = []
-    search = labels._placed
 
-    def counted(*args, **kwargs):
+    def search(*args, **kwargs):
         made.append(1)
-        return search(*args, **kwargs)
+        return labels.search_labels(*args, **kwargs)
 
-    monkeypatch.setattr(labels, "_placed", counted)
-    return made
+    return made, labelcache.kept_between_runs(search)
 
 
-def test_the_names_are_searched_once_then_read_as_they_were_found(cache, monkeypatch):
-    made = searches(monkeypatch)
-    first = labels.place_labels(*ARGS)
-    assert made == [1] and len(list(cache.glob("*.json"))) == 1
+def test_the_bots_placement_is_kept_and_read_as_it_was_found(cache):
+    assert labels.place_labels(*ARGS) == labels.search_labels(*ARGS)
+    assert len(list(cache.glob("*.json"))) == 1
     again = labels.place_labels(*ARGS)
-    assert made == [1], "read back, not searched"
-    assert again == first and all(isinstance(x.rect, tuple) and isinstance(x.lines, tuple) for x in again)
+    assert again == labels.search_labels(*ARGS)
+    assert all(isinstance(x.rect, tuple) and isinstance(x.lines, tuple) for x in again)
+
+
+def test_the_names_are_searched_once_then_read(cache):
+    made, place = counted()
+    first = place(*ARGS)
+    assert made == [1] and place(*ARGS) == first and made == [1]
 
 
 def test_other_inputs_or_other_code_are_searched_again(cache, monkeypatch):
-    made = searches(monkeypatch)
-    labels.place_labels(*ARGS)
+    made, place = counted()
+    place(*ARGS)
     moved = [(sid, name, (x, y + 40.0), r) for sid, name, (x, y), r in STATIONS]
-    labels.place_labels(moved, *ARGS[1:])
-    labels.place_labels(*ARGS, hints={"b": "n"})
+    place(moved, *ARGS[1:])
+    place(*ARGS, hints={"b": "n"})
     assert made == [1, 1, 1] and len(list(cache.glob("*.json"))) == 3
     monkeypatch.setattr(labelcache, "_made_of", lambda: b"other drawing code or fonts")
-    labels.place_labels(*ARGS)
+    place(*ARGS)
     assert made == [1, 1, 1, 1] and len(list(cache.glob("*.json"))) == 4
 
 
-def test_a_damaged_file_is_searched_again_and_kept_again(cache, monkeypatch):
-    first = labels.place_labels(*ARGS)
+def test_a_damaged_file_is_searched_again_and_kept_again(cache):
+    made, place = counted()
+    first = place(*ARGS)
     (kept,) = cache.glob("*.json")
     kept.write_text('[{"sid": "a"}]')
-    made = searches(monkeypatch)
-    assert labels.place_labels(*ARGS) == first and made == [1]
-    assert labels.place_labels(*ARGS) == first and made == [1]
+    assert place(*ARGS) == first and made == [1, 1]
+    assert place(*ARGS) == first and made == [1, 1]
 
 
 def test_without_a_cache_the_names_are_searched_every_time(tmp_path, monkeypatch):
     (tmp_path / "file").write_text("")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))  # (a file: no directory can be made there)
-    made = searches(monkeypatch)
-    assert labels.place_labels(*ARGS) == labels.place_labels(*ARGS) and made == [1, 1]
+    made, place = counted()
+    assert place(*ARGS) == place(*ARGS) and made == [1, 1]
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(labelcache, "KEEP", False)
-    labels.place_labels(*ARGS)
-    assert made == [1, 1, 1]
+    place(*ARGS)
+    assert made == [1, 1, 1] and not (tmp_path / "metrobot").exists()
 
 
-def test_a_search_explained_is_made_and_not_kept(cache, monkeypatch):
-    made = searches(monkeypatch)
-    labels.place_labels(*ARGS)
+def test_a_search_explained_is_made_and_not_kept(cache):
+    made, place = counted()
+    place(*ARGS)
     explain: dict = {}
-    labels.place_labels(*ARGS, explain=explain)
+    place(*ARGS, explain=explain)
     assert made == [1, 1] and explain and len(list(cache.glob("*.json"))) == 1
