@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+LIMIT = 256  # files of a kind: keeping one more removes the oldest (each upgrade makes new names)
+
 
 def _path(kind: str, name: str) -> Path:
     home = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
@@ -33,5 +35,12 @@ def keep(kind: str, name: str, data: bytes) -> None:
         part = where.with_name(f"{where.name}.{os.getpid()}.part")
         part.write_bytes(data)
         os.replace(part, where)
+        _prune(where.parent)
     except (OSError, RuntimeError):
         pass
+
+
+def _prune(folder: Path) -> None:
+    files = sorted(folder.iterdir(), key=lambda p: p.stat().st_mtime)
+    for old in files[: max(0, len(files) - LIMIT)]:
+        old.unlink(missing_ok=True)

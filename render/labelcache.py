@@ -48,7 +48,10 @@ def kept_between_runs(search: Callable[P, list[Label]]) -> Callable[P, list[Labe
     def kept_or_searched(*args: P.args, **kwargs: P.kwargs) -> list[Label]:
         if not KEEP or kwargs.get("explain") is not None:
             return search(*args, **kwargs)
-        inputs = json.dumps([args, sorted(kwargs.items())], sort_keys=True).encode()
+        try:
+            inputs = json.dumps([args, sorted(kwargs.items())], sort_keys=True).encode()
+        except (TypeError, ValueError):  # (arguments that are not plain data: nothing to name them by)
+            return search(*args, **kwargs)
         name = hashlib.sha256(_made_of() + inputs).hexdigest()[:32] + ".json"
         data = kept("labels", name)
         if data is not None:

@@ -50,3 +50,17 @@ def test_a_broken_or_unwritable_cache_changes_nothing(cache):
     cache.rmdir()
     cache.write_text("a file where the folder should be")  # nothing can be kept
     assert i18n._catalogue("ko").gettext(TEXT) == expected
+
+
+def test_a_kind_keeps_at_most_its_limit_of_files_the_oldest_go(tmp_path, monkeypatch):
+    import os
+
+    from metrobot import kept
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(kept, "LIMIT", 3)
+    for i in range(5):
+        kept.keep("things", f"{i}.bin", bytes([i]))
+        os.utime(tmp_path / "metrobot" / "things" / f"{i}.bin", (1_000_000 + i, 1_000_000 + i))
+    assert sorted(p.name for p in (tmp_path / "metrobot" / "things").iterdir()) == ["2.bin", "3.bin", "4.bin"]
+    assert kept.kept("things", "4.bin") == b"\x04" and kept.kept("things", "0.bin") is None

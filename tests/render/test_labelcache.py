@@ -89,3 +89,10 @@ def test_a_search_explained_is_made_and_not_kept(cache):
     explain: dict = {}
     place(*ARGS, explain=explain)
     assert made == [1, 1] and explain and len(list(cache.glob("*.json"))) == 1
+
+
+def test_arguments_that_are_not_plain_data_are_searched(cache):
+    made, place = counted()
+    odd = [(sid, name, xy, r) for sid, name, xy, r in STATIONS]
+    place(odd, SEGMENTS, 6.0, 4.0, 16, {(150.0, 110.0, 170.0, 130.0)}, ARGS[6])  # (a set: not JSON)
+    assert made == [1] and not cache.exists()
