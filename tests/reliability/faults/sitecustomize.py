@@ -193,7 +193,7 @@ if FAULTS and not BESIDE_THE_BOT:
 
     if "no_dedup" in FAULTS:
 
-        async def delivered(self, message):
+        async def delivered(self, message, *args, **kwargs):  # (its signature: a post's id too)
             return None
 
         async def already_sent(*args, **kwargs):
