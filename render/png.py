@@ -25,6 +25,9 @@ from __future__ import annotations
 import io
 import itertools
 import math
+from collections import defaultdict
+from collections.abc import Iterable
+from operator import itemgetter
 from typing import cast
 
 from PIL import Image
@@ -35,7 +38,8 @@ SAMPLE = 300_000  # pixels counted for the palette (every k-th row and column of
 LEVEL = 6  # zlib's default: on indexed images ~15-30 % smaller than level 1, for 10-20 ms an image
 # (a bot may choose another: METROBOT_PNG_COMPRESSION, passed down as `level`)
 CORNERS = 64  # cell corners along a channel (0, 4, ..., 252)
-_AROUND = [(a, b, c) for a in (-1, 0, 1) for b in (-1, 0, 1) for c in (-1, 0, 1)]
+_SIDE = 256 // EDGE_SPACING + 3  # cells along a channel, with room for a neighbour on each side
+_AROUND = [(a * _SIDE + b) * _SIDE + c for a in (-1, 0, 1) for b in (-1, 0, 1) for c in (-1, 0, 1)]
 
 Colour = tuple[int, int, int]
 
@@ -75,32 +79,45 @@ def palette_of(image: Image.Image) -> tuple[list[Colour], list[Colour]]:
     sample = image if k == 1 else image.resize((max(1, w // k), max(1, h // k)), Image.Resampling.NEAREST)
     # Never None (room for a colour a pixel); RGB: each colour is (r, g, b).
     counted = cast("list[tuple[int, Colour]]", sample.getcolors(sample.width * sample.height))
-    counted.sort(key=lambda c: (-c[0], c[1]))  # ties by colour: the same image, the same palette
+    # Commonest first, ties by colour (the same image, the same palette): two stable sorts on
+    # one field each, in C, rather than a key tuple made per colour.
+    counted.sort(key=itemgetter(1))
+    counted.sort(key=itemgetter(0), reverse=True)
     main: list[Colour] = []
     edges: list[Colour] = []
     values: list[set[int]] = [set(), set(), set()]
     # Each colour taken is listed in its cell (EDGE_SPACING wide) and the 26 around it, so a
     # candidate looks in its own cell only: thousands of candidates, at most COLOURS taken.
-    around: dict[tuple[int, int, int], list[Colour]] = {}
+    # A cell is one number, its neighbours that number plus one of `_AROUND`.
+    around: defaultdict[int, list[Colour]] = defaultdict(list)
     near = EDGE_SPACING * EDGE_SPACING
     taking_main = True
     for _, colour in counted:
         if len(main) + len(edges) == COLOURS:
             break
         r, g, b = colour
-        cell = (r // EDGE_SPACING, g // EDGE_SPACING, b // EDGE_SPACING)
-        if taking_main and all(len(values[i] | {colour[i]}) <= CORNERS for i in range(3)):
+        cell = ((r // EDGE_SPACING + 1) * _SIDE + g // EDGE_SPACING + 1) * _SIDE + b // EDGE_SPACING + 1
+        if taking_main and all(colour[i] in values[i] or len(values[i]) < CORNERS for i in range(3)):
             main.append(colour)
             for i in range(3):
                 values[i].add(colour[i])
         else:
             taking_main = False
-            if any((r - p[0]) ** 2 + (g - p[1]) ** 2 + (b - p[2]) ** 2 <= near for p in around.get(cell, ())):
+            if _near_one(r, g, b, around.get(cell, ()), near):
                 continue
             edges.append(colour)
-        for dr, dg, db in _AROUND:
-            around.setdefault((cell[0] + dr, cell[1] + dg, cell[2] + db), []).append(colour)
+        for step in _AROUND:
+            around[cell + step].append(colour)
     return main, edges
+
+
+def _near_one(r: int, g: int, b: int, taken: Iterable[Colour], near: int) -> bool:
+    """Whether a colour is within sqrt(`near`) of one of `taken`."""
+    # (a loop, not any() over a generator: this runs for thousands of candidates an image)
+    for p, q, s in taken:  # noqa: SIM110
+        if (r - p) * (r - p) + (g - q) * (g - q) + (b - s) * (b - s) <= near:
+            return True
+    return False
 
 
 def _onto_corners(values: set[int]) -> list[int]:

@@ -108,7 +108,7 @@ class Composer:
             png, size, boxes = (None, (0, 0), [None] * len(codes))
             if svc.images and plugin.renderer is not None:
                 png, size, boxes = await svc.painter.run(
-                    draw, row.game, game.to_json(after), user, codes, names, language.code, vision
+                    svc._compressed(draw), row.game, game.to_json(after), user, codes, names, language.code, vision
                 )
             picture = None
             if png is not None:

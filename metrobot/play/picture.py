@@ -16,9 +16,18 @@ Box = tuple[int, int, int, int]
 
 
 def draw(
-    kind: str, state_json: Any, viewer: str, codes: list[str], names: dict[str, str], language: str, vision: str
+    kind: str,
+    state_json: Any,
+    viewer: str,
+    codes: list[str],
+    names: dict[str, str],
+    language: str,
+    vision: str,
+    level: int | None = None,
 ) -> tuple[bytes | None, tuple[int, int], list[Box | None]]:
-    """PNG bytes (None: the game has no pictures), the picture's size and each code's box."""
+    """PNG bytes (None: the game has no pictures), the picture's size and each code's box;
+    `level`: the PNG's compression, as the bot's other images (`METROBOT_PNG_COMPRESSION`;
+    None: the drawing code's)."""
     import render
     from metrobot.games import get_plugin
     from metrobot.i18n import lang
@@ -38,4 +47,5 @@ def draw(
         if tuple(size) != tuple(image.size):  # (the contract: the same picture) — never guess
             raise ValueError(f"{kind}: targets for a picture of {size}, drawn {image.size}")
         boxes = [(int(b[0]), int(b[1]), int(b[2]), int(b[3])) if b is not None else None for b in found]
-    return render.encode_png(image), (image.size[0], image.size[1]), boxes
+    png = render.encode_png(image) if level is None else render.encode_png(image, level=level)
+    return png, (image.size[0], image.size[1]), boxes

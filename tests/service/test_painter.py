@@ -103,6 +103,37 @@ async def test_the_png_compression_setting_changes_the_bytes_not_the_pixels(tmp_
     assert ImageChops.difference(*pixels).getbbox() is None
 
 
+async def test_the_play_pages_picture_takes_the_png_compression_setting_too():
+    """The play page's picture is one of the bot's images: METROBOT_PNG_COMPRESSION reaches it
+    (it used to be drawn at the drawing code's level whatever the setting said)."""
+    import io
+
+    from PIL import Image, ImageChops
+
+    from metrobot.i18n import lang
+    from metrobot.play import Pass, Play
+
+    drawn = {}
+    for level in (None, 1):
+        db = await Database(":memory:").open()
+        svc = GameService(db, seeds=fixed_seeds(2), render_workers=0, png_compression=level)
+        try:
+            await svc.new_game("c1", "g1", "u1", "Ann", "metromania", {}, 2)
+            await svc.join("c1", "u2", "Bob")
+            await svc.start("c1", "u1")
+            row = await db.open_game("c1")
+            play, seat = Play(svc), Pass(row.id, row.waiting[0])
+            board = await play.compose(seat, row, lang("en"))
+            assert board.picture is not None
+            drawn[level] = await play.picture(seat, row, board.picture.removeprefix("picture/"), lang("en"))
+        finally:
+            svc.painter.close()
+            await db.close()
+    assert drawn[None] and drawn[1] and len(drawn[1]) > len(drawn[None])
+    pixels = [Image.open(io.BytesIO(data)).convert("RGB") for data in (drawn[None], drawn[1])]
+    assert ImageChops.difference(*pixels).getbbox() is None
+
+
 async def test_a_board_asked_for_again_is_not_drawn_again(tmp_path):
     """The boards drawn last are kept by everything they are drawn from: the same board asked
     for again (Board after the turn post) is not drawn again; another viewer, palette,
