@@ -84,6 +84,8 @@ class Status(ServiceCore):
         if item is None or item.game_id is None:
             return []
         if message.edit == "status":
+            if await self.db.board_owed_before(item):
+                return None  # (its link names the latest board: it goes out after that board)
             where = await self.db.status_message(item.game_id)
             row = await self.db.game(item.game_id)
             if where is None or row is None:

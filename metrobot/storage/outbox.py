@@ -23,7 +23,8 @@ so a game's messages reach each place in the order they were committed. A messag
 claimed late may have been overtaken meanwhile (a new turn posted by a live process):
 `Owed.superseded` says so, and the adapter then posts a turn as history (its buttons
 disabled, no pings) or drops an older lobby or hand (see `claim`; `overtaken` asks again
-just before and after a post).
+just before and after a post). An edit of the status message, whose link names the
+latest board, waits for an older post with a board still owed (`board_owed_before`).
 """
 
 from __future__ import annotations
@@ -232,6 +233,20 @@ async def last_boards(tx: Tx, game_ids: list[int]) -> dict[int, str]:
         *game_ids,
     )
     return {gid: mid for gid, mid, payload in rows if json.loads(payload).get("images")}
+
+
+async def board_owed_before(tx: Tx, item: Owed) -> bool:
+    """Whether a post with a board, older than `item`, is still owed to its game's channel
+    (not held): an edit that links to the latest board goes out after it. (A process that
+    died with it claimed leaves it owed while a live one posts newer moves: the status message
+    made meanwhile would link to an older board for good.)"""
+    rows = await tx.fetch(
+        "SELECT payload FROM outbox WHERE game_id = ? AND target = 'channel' AND kind = 'post' AND id < ? "
+        "AND delivered_at IS NULL AND not_before IS NULL",
+        item.game_id,
+        item.id,
+    )
+    return any(json.loads(payload).get("images") for (payload,) in rows)
 
 
 async def first_posts(tx: Tx, game_ids: list[int]) -> dict[int, str]:

@@ -133,6 +133,10 @@ class PeopleQueries:
         async with self.driver.read() as q:
             return await outbox.last_boards(q, game_ids)
 
+    async def board_owed_before(self, item: Owed) -> bool:
+        async with self.driver.read() as q:
+            return await outbox.board_owed_before(q, item)
+
     async def status_message(self, game_id: int) -> str | None:
         async with self.driver.read() as q:
             return (await outbox.first_posts(q, [game_id])).get(game_id)

@@ -88,6 +88,23 @@ async def test_held_messages_wait_and_edits_know_their_messages(db):
     ]  # a newer turn DM, not a hand
 
 
+async def test_a_status_edit_waits_for_an_older_board_still_owed(db):
+    """A process that died with a turn post claimed leaves it owed while a live one commits
+    newer moves: their status edit would link to an older board for good (the crash suite saw
+    it once), so it waits until no older board post is owed; a post without a board, a held
+    one or a newer one does not hold it."""
+    row = await lobby(db, "c1", announce=lambda r: [Owed("channel", 0, {"text": "lobby", "controls": None})])
+    board = Owed("channel", 1, {"text": "round 1", "images": [{"board": None}]})
+    words = Owed("channel", 1, {"text": "Ann has decided"})
+    held = Owed("channel", 1, {"text": "later", "images": [{"board": None}]}, not_before=time.time() + 3600)
+    row = await db.update(row, owed=[board, words, held])
+    status = Owed("channel", 2, {"text": "status", "edit": "status"}, kind="edit")
+    row = await db.update(row, owed=[status, Owed("channel", 2, {"text": "round 2", "images": [{"board": None}]})])
+    assert await db.board_owed_before(status)
+    await db.delivered([board.id], "m-board")
+    assert not await db.board_owed_before(status)  # (the words, the held board and the newer one: not waited for)
+
+
 async def _all_owed(db, due):
     """What anyone may claim once the writers' leases ran out and `due` has come."""
     import metrobot.storage.outbox as outbox
