@@ -232,7 +232,7 @@ async def last_boards(tx: Tx, game_ids: list[int]) -> dict[int, str]:
         "target = 'channel' AND kind = 'post' AND message_id IS NOT NULL ORDER BY id",
         *game_ids,
     )
-    return {gid: mid for gid, mid, payload in rows if json.loads(payload).get("images")}
+    return {gid: mid for gid, mid, payload in rows if _has_board(payload)}
 
 
 async def board_owed_before(tx: Tx, item: Owed) -> bool:
@@ -246,7 +246,12 @@ async def board_owed_before(tx: Tx, item: Owed) -> bool:
         item.game_id,
         item.id,
     )
-    return any(json.loads(payload).get("images") for (payload,) in rows)
+    return any(_has_board(payload) for (payload,) in rows)
+
+
+def _has_board(payload: str) -> bool:
+    """Whether a stored post (its JSON payload) carries a board."""
+    return bool(json.loads(payload).get("images"))
 
 
 async def first_posts(tx: Tx, game_ids: list[int]) -> dict[int, str]:
