@@ -24,6 +24,7 @@ Three families, each with forged payloads no Discord client could send (the stan
 from __future__ import annotations
 
 import copy
+import functools
 import math
 import time
 from dataclasses import dataclass
@@ -162,6 +163,9 @@ ODD_NUMBERS: list[Any] = [
 ]
 
 
+# The strategies below are made once (functools.cache): a strategy made anew at each draw is
+# validated anew by Hypothesis, and that validation was half of the bad-input suite's CPU.
+@functools.cache
 def odd_text(max_size: int = 60) -> st.SearchStrategy[str]:
     return st.one_of(
         st.sampled_from(ODD_TEXT),
@@ -171,10 +175,12 @@ def odd_text(max_size: int = 60) -> st.SearchStrategy[str]:
     )
 
 
+@functools.cache
 def odd_number() -> st.SearchStrategy[Any]:
     return st.one_of(st.sampled_from(ODD_NUMBERS), st.integers(), st.floats(), st.text(max_size=8))
 
 
+@functools.cache
 def json_values() -> st.SearchStrategy[Any]:
     """Any JSON value (what a forged payload can put anywhere)."""
     leaves = st.one_of(
