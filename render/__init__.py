@@ -28,7 +28,6 @@ from PIL import Image
 from metrobot.games import get_plugin
 from metrobot.i18n import EN, Lang, lang
 
-from .png import LEVEL as PNG_LEVEL
 from .png import encode_png
 from .targets import Box
 from .vision import palette_key
@@ -176,7 +175,7 @@ def png_of_view(
     names: dict[str, str] | None,
     language: str = "en",
     vision: str = "off",
-    level: int = PNG_LEVEL,
+    level: int | None = None,
 ) -> bytes:
     """`language`: a code, not a `Lang` (a worker process gets plain data; it loads the
     catalogue itself, once); `vision`: a palette key (`vision.py`; unknown: "off"); `level`:
@@ -191,7 +190,7 @@ def finals_of_view(
     names: dict[str, str] | None,
     language: str = "en",
     vision: str = "off",
-    level: int = PNG_LEVEL,
+    level: int | None = None,
 ) -> list[tuple[str, bytes]]:
     painter = importlib.import_module(renderer)
     return [
@@ -220,7 +219,6 @@ def animation_of_views(
 
 
 __all__ = [
-    "PNG_LEVEL",
     "Box",
     "animation_of_views",
     "board_targets",

@@ -36,7 +36,8 @@ COLOURS = 256
 EDGE_SPACING = 10  # an edge colour within this distance of a taken one maps to it instead
 SAMPLE = 300_000  # pixels counted for the palette (every k-th row and column of a bigger image)
 LEVEL = 6  # zlib's default: on indexed images ~15-30 % smaller than level 1, for 10-20 ms an image
-# (a bot may choose another: METROBOT_PNG_COMPRESSION, passed down as `level`)
+# (a bot may choose another: METROBOT_PNG_COMPRESSION, passed down as `level`; a `level` left
+# None is this one, read at each call, so that the tests can draw faster: tests/conftest.py)
 CORNERS = 64  # cell corners along a channel (0, 4, ..., 252)
 _SIDE = 256 // EDGE_SPACING + 3  # cells along a channel, with room for a neighbour on each side
 _AROUND = [(a * _SIDE + b) * _SIDE + c for a in (-1, 0, 1) for b in (-1, 0, 1) for c in (-1, 0, 1)]
@@ -44,16 +45,17 @@ _AROUND = [(a * _SIDE + b) * _SIDE + c for a in (-1, 0, 1) for b in (-1, 0, 1) f
 Colour = tuple[int, int, int]
 
 
-def encode_png(image: Image.Image, *, lossless: bool = False, level: int = LEVEL) -> bytes:
+def encode_png(image: Image.Image, *, lossless: bool = False, level: int | None = None) -> bytes:
     """The PNG the bot posts; `lossless`: truecolour, every pixel as drawn; `level`: zlib's
-    compression of the indexed image (0-9: the same pixels, fewer bytes for more time)."""
+    compression of the indexed image (0-9: the same pixels, fewer bytes for more time; None:
+    LEVEL)."""
     buf = io.BytesIO()
     if lossless:
         # Level 1 is several times faster than the default and only a few per cent larger
         # on truecolour flat-colour drawings.
         image.save(buf, "PNG", compress_level=1)
     else:
-        indexed(image).save(buf, "PNG", compress_level=level)
+        indexed(image).save(buf, "PNG", compress_level=LEVEL if level is None else level)
     return buf.getvalue()
 
 

@@ -10,6 +10,7 @@ import pytest  # noqa: E402
 from hypothesis import settings  # noqa: E402
 
 from metrobot.storage import sqlite  # noqa: E402
+from render import png  # noqa: E402
 from tests import spread  # noqa: E402
 from tools import pgserver  # noqa: E402
 
@@ -20,6 +21,14 @@ from tools import pgserver  # noqa: E402
 # bots started as processes get the same through `fast_commits` (tests/reliability/faults).
 # tests/service/test_service.py::test_storage_settings checks the bot's own setting.
 sqlite.SYNCHRONOUS = "NORMAL"
+
+# The tests' own pictures are compressed at zlib's level 1, as their bots' are
+# (METROBOT_PNG_COMPRESSION=1, tests/e2e/harness.py): the same pixels in more bytes, 15 ms less
+# an image (about 1,200 images a run were at level 6, 43 s of CPU). A size limit checked at
+# level 1 holds at 6 too (fewer bytes); the tests of the setting itself restore the product's
+# level (`png_product_level`).
+PRODUCT_PNG_LEVEL = png.LEVEL
+png.LEVEL = 1
 
 # Every run draws the same examples (derandomized: no test depends on chance, and `make
 # test` is repeatable everywhere) and keeps no example database between runs. No
@@ -53,3 +62,10 @@ def pg_server():
     server = pgserver.PostgresServer().start()
     yield server
     server.stop()
+
+
+@pytest.fixture
+def png_product_level(monkeypatch):
+    """The drawing code's own PNG level (6), for the tests of the level itself."""
+    monkeypatch.setattr(png, "LEVEL", PRODUCT_PNG_LEVEL)
+    return PRODUCT_PNG_LEVEL

@@ -47,5 +47,5 @@ def draw(
         if tuple(size) != tuple(image.size):  # (the contract: the same picture) — never guess
             raise ValueError(f"{kind}: targets for a picture of {size}, drawn {image.size}")
         boxes = [(int(b[0]), int(b[1]), int(b[2]), int(b[3])) if b is not None else None for b in found]
-    png = render.encode_png(image, level=render.PNG_LEVEL if level is None else level)
+    png = render.encode_png(image, level=level)
     return png, (image.size[0], image.size[1]), boxes

@@ -56,5 +56,5 @@ def test_a_big_field_is_summed_up_and_the_png_is_indexed():
     assert png.mode == "P" and png.size == image.size
 
 
-def test_the_readme_example_is_what_the_seeded_run_draws():
+def test_the_readme_example_is_what_the_seeded_run_draws(png_product_level):
     assert (ROOT / "docs/example/tournament/standings.png").read_bytes() == picture("underground", "en")

@@ -74,7 +74,7 @@ async def test_images_and_automatic_moves_go_on_after_a_worker_dies(tmp_path):
 
 
 @pytest.mark.parametrize("workers", [0, 1])
-async def test_the_png_compression_setting_changes_the_bytes_not_the_pixels(tmp_path, workers):
+async def test_the_png_compression_setting_changes_the_bytes_not_the_pixels(tmp_path, workers, png_product_level):
     """METROBOT_PNG_COMPRESSION (the service's `png_compression`) reaches the PNG encoder, in a
     thread and in a worker process: level 1 posts the same pixels as the default, in more bytes."""
 
@@ -98,7 +98,7 @@ async def test_the_png_compression_setting_changes_the_bytes_not_the_pixels(tmp_
     _level_one_is_bigger_with_the_same_pixels(drawn)
 
 
-async def test_the_play_pages_picture_takes_the_png_compression_setting_too():
+async def test_the_play_pages_picture_takes_the_png_compression_setting_too(png_product_level):
     """The play page's picture is one of the bot's images: METROBOT_PNG_COMPRESSION reaches it
     (it used to be drawn at the drawing code's level whatever the setting said)."""
 
