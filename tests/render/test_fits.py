@@ -8,22 +8,28 @@ one is the n-th in the other. A text cut in another language where English fits 
 translation too long for its box (a station or person's name cut in both is the map's or the
 person's, not the language's). Japanese and German are checked strictly; Dutch and Spanish
 still have texts too long for their boxes (expected failures, strict: fixing them shows).
+
+The same drawing (once per language and worker) shows that every language we have draws and
+that its texts stay inside the images, also in "long" (`Longer`: every word half as long again
+and partly Hangul, as a translation may be).
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
+from PIL import ImageDraw
 
 from metrobot.games import get_plugin
-from metrobot.i18n import LANGUAGES, lang
+from metrobot.i18n import LANGUAGES, Lang, lang
 from render import clear_caches
 from render.rulebook import page_image
+from render.sparkline import sparkline
 from render.style import fit_text
 
-from .test_image_texts import GAMES, images, play
+from .test_image_texts import GAMES, Longer, images, play
 
 # Every module that shortens texts (each imports `fit_text` by name).
 USERS = [
@@ -47,36 +53,75 @@ def played() -> dict:
     return {(kind, n, seed): play(kind, n, seed, options) for kind, n, seed, options in GAMES}
 
 
-def fitted(played: dict, code: str, monkeypatch: Any) -> list[tuple[str, bool]]:
-    """Every text given to `fit_text` while the images are drawn in `code`, and whether it was cut."""
+class Drawn(NamedTuple):
+    """What drawing every image and rules page in a language showed."""
+
+    fitted: list[tuple[str, bool]]  # every text given to `fit_text`, and whether it was cut
+    outside: list[str]  # texts drawn past the image's edge (the images of GAMES)
+    empty: int  # images of no width
+
+
+# Each language is drawn once per worker, for both tests below (each drew it, a tenth of the
+# render tests' time).
+_DRAWN: dict[str, Drawn] = {}
+
+
+def drawn_in(played: dict, code: str) -> Drawn:
+    if code not in _DRAWN:
+        with pytest.MonkeyPatch.context() as patch:
+            _DRAWN[code] = _draw(played, Longer() if code == "long" else lang(code), patch)
+    return _DRAWN[code]
+
+
+def _draw(played: dict, language: Lang, patch: pytest.MonkeyPatch) -> Drawn:
     calls: list[tuple[str, bool]] = []
+    outside: list[str] = []
 
     def spy(text: str, size: int, max_width: float, bold: bool = False) -> str:
         out = fit_text(text, size, max_width, bold)
         calls.append((text, out != text))
         return out
 
-    with monkeypatch.context() as patch:
-        for module in USERS:
-            patch.setattr(importlib.import_module(module), "fit_text", spy)
-        # A text drawn earlier (by another test, in any order) into a kept layer would not be
-        # measured again: some kept layers do hold shortened texts (a shuffled run counted 32
-        # calls fewer in English when another test had drawn them first).
-        clear_caches()
-        for kind, n, seed, _ in GAMES:
-            images(kind, played[(kind, n, seed)], lang(code))
-        for game in ("underground", "metromania", "flipwrite"):
-            for i, page in enumerate(get_plugin(game).rules_pages()):
-                if page.build:
-                    page_image(game, i, code)
+    for module in USERS:
+        patch.setattr(importlib.import_module(module), "fit_text", spy)
+    # A text drawn earlier (by another test, in any order) into a kept layer would not be
+    # measured again: some kept layers do hold shortened texts (a shuffled run counted 32
+    # calls fewer in English when another test had drawn them first).
     clear_caches()
-    return calls
+    empty = 0
+    with pytest.MonkeyPatch.context() as edges:
+        edges.setattr(ImageDraw.ImageDraw, "text", _edge_spy(outside))
+        for kind, n, seed, _ in GAMES:
+            empty += sum(image.width == 0 for image in images(kind, played[(kind, n, seed)], language))
+        title = language.t("{name}: rating over time", name="Ann")
+        sparkline({language.t("MetrOmania"): [1.0, 2.0]}, title, language)
+    for game in ("underground", "metromania", "flipwrite") if language.code in LANGUAGES else ():
+        for i, page in enumerate(get_plugin(game).rules_pages()):
+            if page.build:
+                page_image(game, i, language.code)
+    clear_caches()
+    return Drawn(calls, outside, empty)
+
+
+def _edge_spy(outside: list[str]) -> Any:
+    """`ImageDraw.text` that also notes in `outside` a text drawn past the image's edge."""
+    original = ImageDraw.ImageDraw.text
+
+    def text(self, xy, text, *args, **kwargs):
+        font = kwargs.get("font") or (args[1] if len(args) > 1 else None)
+        if font is not None and text and not kwargs.get("stroke_width"):  # station names have their own layout
+            left, top, right, bottom = self.textbbox(xy, text, font=font, anchor=kwargs.get("anchor"))
+            width, height = self.im.size
+            if left < -1 or top < -1 or right > width + 1 or bottom > height + 1:
+                outside.append(text)
+        return original(self, xy, text, *args, **kwargs)
+
+    return text
 
 
 @pytest.fixture(scope="module")
 def english(played) -> list[tuple[str, bool]]:
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        return fitted(played, "en", monkeypatch)
+    return drawn_in(played, "en").fitted
 
 
 @pytest.mark.parametrize(
@@ -87,9 +132,18 @@ def english(played) -> list[tuple[str, bool]]:
         if code != "en"
     ],
 )
-def test_no_text_is_cut_where_english_fits(played, english, monkeypatch, code):
-    calls = fitted(played, code, monkeypatch)
+def test_no_text_is_cut_where_english_fits(played, english, code):
+    calls = drawn_in(played, code).fitted
     assert len(calls) == len(english), "the images are drawn the same way in every language"
     cut = sorted({text for (text, short), (_, short_en) in zip(calls, english) if short and not short_en})
     assert not cut, f"too long for their boxes in {code}: {cut}"
     assert any(short for _, short in english), "something is cut in English too (names): the check sees cuts"
+
+
+@pytest.mark.parametrize("code", [*LANGUAGES, "long"])
+def test_every_language_draws_and_its_words_stay_inside(played, code):
+    """Every language we have draws, and its texts stay inside the images (also "long": every
+    word half as long again and partly Hangul, as a translation may be)."""
+    drawn = drawn_in(played, code)
+    assert drawn.fitted and drawn.empty == 0
+    assert not drawn.outside, f"drawn past the image's edge in {code}: {drawn.outside}"
