@@ -68,7 +68,7 @@ def start_bot_process(
     # of CPU) while the suite's other tests want the cores; the tests that need it turn it on.
     # Images drawn in a thread of the bot (METROBOT_RENDER_WORKERS=0), not in a worker process
     # as the bot's default: a worker starts cold (a second interpreter importing the bot and
-    # Pillow, a map's static layers), and the suite starts a bot a few hundred times; the tests
+    # Pillow, a map's static layers), and the suite starts a bot about a hundred times; the tests
     # of the workers themselves (drawing ahead, a worker killed, shards) ask for one.
     env.update(
         {
