@@ -66,6 +66,7 @@ def pg_server():
 
 @pytest.fixture
 def png_product_level(monkeypatch):
-    """The drawing code's own PNG level (6), for the tests of the level itself."""
+    """The drawing code's own PNG level (`render.png.LEVEL` as shipped), for the tests of the
+    level itself and of bytes compared with a file the product wrote."""
     monkeypatch.setattr(png, "LEVEL", PRODUCT_PNG_LEVEL)
     return PRODUCT_PNG_LEVEL
