@@ -226,7 +226,9 @@ async def test_a_restart_delivers_what_is_owed_promptly_in_order_and_never_stale
     await table.open(ann, "metromania", [bob], players=2)
     # Turn posts keep their (disabled) buttons here, so that the history can be told apart
     # (a tidy channel would take them off: see test_busy_server).
-    await first.service.configure(str(channel), str(ann), manager=True, tidy=False)
+    # (delivered as the command's answer would be: left to the outbox's recovery, what it owes
+    # would wait for its claim to run out, ten seconds of this test)
+    await first.deliver(str(channel), await first.service.configure(str(channel), str(ann), manager=True, tidy=False))
     await _wait(lambda: _owed_left(db_path) == 0)
     game_id = (await table.row()).id
     before = len(standin.messages(channel))
