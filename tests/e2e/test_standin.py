@@ -220,8 +220,9 @@ async def test_login_and_command_sync(standin: DiscordStandIn, run_client) -> No
     assert standin.command("roll", standin.guild_id)["guild_id"] == str(standin.guild_id)  # guild copy first
     assert bot.user is not None and bot.user.id == standin.bot_id
     assert bot.application_id == standin.application_id
-    guild = bot.get_guild(standin.guild_id)
-    assert guild is not None and guild.me is not None
+    # (the commands are synced in setup_hook, before the gateway's GUILD_CREATE: wait for it)
+    guild = await standin.wait_until(lambda: bot.get_guild(standin.guild_id), 10, what="the guild from the gateway")
+    assert guild.me is not None
     await asyncio.wait_for(bot.wait_until_ready(), 5)  # on_ready after guild_ready_timeout (2 s)
 
 

@@ -280,7 +280,8 @@ class Players:
         self.button_tries += 1
         table = Table(self.s, channel.id, self.db_path, seed=self.rnd.randrange(1 << 30))
         try:
-            composer = await asyncio.wait_for(table.compose(user), 3 * ACTION_TIMEOUT)
+            async with asyncio.timeout(3 * ACTION_TIMEOUT):  # (not wait_for: it may swallow a cancel)
+                composer = await table.compose(user)
             confirm = next(c for c in composer.custom_ids() if c.startswith("mb:ok:"))
             h = await self.s.click(user, composer, custom_id=confirm)
             await h.wait_response(timeout=ACTION_TIMEOUT)

@@ -27,7 +27,7 @@ from metrobot.games import get_plugin
 from metrobot.i18n import lang
 from render import vision
 from render.style import INK, MUTED, PAPER, contrast, ink_on
-from tests.render.test_image_texts import names_of, play
+from tests.render.played import names_of, play
 
 NORMAL, LARGE = 4.5, 3.0
 

@@ -1,7 +1,7 @@
 """Words fit their boxes in every language: a text an image shortens with "…" because it is
 too wide (`fit_text`) is shortened in English too, at the same place.
 
-The same positions (each game's images of `test_image_texts`, and every rules page with its
+The same positions (each game's images of `played.py`, and every rules page with its
 players Ann, Bob, Cat) are drawn in English and in another language; the drawing code makes
 the same calls in every language, in the same order, so the n-th text given to `fit_text` in
 one is the n-th in the other. A text cut in another language where English fits is a
@@ -29,7 +29,7 @@ from render.rulebook import page_image
 from render.sparkline import sparkline
 from render.style import fit_text
 
-from .test_image_texts import GAMES, Longer, images, play
+from .played import GAMES, Longer, images, played_games
 
 # Every module that shortens texts (each imports `fit_text` by name).
 USERS = [
@@ -50,7 +50,7 @@ TOO_LONG = {
 
 @pytest.fixture(scope="module")
 def played() -> dict:
-    return {(kind, n, seed): play(kind, n, seed, options) for kind, n, seed, options in GAMES}
+    return played_games()
 
 
 class Drawn(NamedTuple):

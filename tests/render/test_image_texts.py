@@ -13,7 +13,6 @@ draws, its texts inside the image: test_fits.py, from the same drawing as its ow
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Callable
 from typing import Any
@@ -22,75 +21,17 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 from metrobot.games import get_plugin
-from metrobot.i18n import EN, PSEUDO, Lang
+from metrobot.i18n import EN, PSEUDO
 from render.labeltext import abbreviate
 
-NAMES = ["Ann", "Bob", "Cat", "Dan"]
-LETTERS = re.compile(r"[^\W\d_]{2,}")
+from .played import GAMES, LETTERS, images, names_of, played_games
+
 CODE = re.compile(r"\b[A-Z]{1,3}\d+\b")  # coordinates and codes: G13, S4, E2, T12
-
-
-# ---------------------------------------------------------------- games played to the end
-def play(kind: str, players: int, seed: int, options: dict[str, Any] | None = None) -> list:
-    """Every state of a game the automatic player plays to the end (fixed seed)."""
-    plugin = get_plugin(kind)
-    game = plugin.game
-    state = game.new_game([f"p{i + 1}" for i in range(players)], options or {}, seed)
-    rnd, states = random.Random(seed), [state]
-    while not game.is_over(state):
-        seat = sorted(game.to_move(state), key=game.seats(state).index)[0]
-        state, _ = game.apply(state, seat, plugin.auto_action(state, seat, rnd))
-        states.append(state)
-    return states
-
-
-def names_of(kind: str, state: Any) -> dict[str, str]:
-    seats = get_plugin(kind).game.seats(state)
-    return {seat: f"{NAMES[i % len(NAMES)]}{'' if i < len(NAMES) else i}" for i, seat in enumerate(seats)}
-
-
-def positions(kind: str, states: list) -> list:
-    """Early, middle, late, the end, and what shows only sometimes: a tie of routes and the
-    last round (underground), decisions sealed while others choose (flip-and-write)."""
-    game = get_plugin(kind).game
-    views = [(s, game.view(s, None)) for s in states]
-    picked = [states[1], states[len(states) // 2], states[-3], states[-1]]
-    if kind == "underground":
-        picked += [s for s, v in views if (v.get("turn") or {}).get("pending_route")][:1]
-        picked += [s for s, v in views if v.get("phase") == "last_round"][:1]
-    if kind == "flipwrite":
-        picked += [s for s, v in views if v.get("decided") and v.get("phase") != "finished"][:2]
-    return picked
-
-
-GAMES = [
-    ("metromania", 3, 3, {}),
-    ("metromania", 2, 5, {"advanced": True}),
-    ("flipwrite", 3, 4, {"map": "berlin", "special_stations": True}),
-    ("flipwrite", 1, 6, {"map": "paris"}),
-    ("underground", 3, 2, {}),
-]
 
 
 @pytest.fixture(scope="module")
 def played() -> dict:
-    return {(kind, n, seed): play(kind, n, seed, options) for kind, n, seed, options in GAMES}
-
-
-def images(kind: str, states: list, language: Lang) -> list[Image.Image]:
-    """The boards of a few positions, for a spectator and each player, and the final images."""
-    plugin = get_plugin(kind)
-    painter = __import__(plugin.renderer, fromlist=["image"])
-    game = plugin.game
-    out = []
-    for state in positions(kind, states):
-        names = names_of(kind, state)
-        people = sorted({game.owner(state, seat) for seat in game.seats(state)})
-        for viewer in [None, *people]:
-            out.append(painter.image(game.view(state, viewer), viewer, names, language))
-    last = states[-1]
-    out += [image for _, image in painter.final(game.view(last, None), names_of(kind, last), language)]
-    return out
+    return played_games()
 
 
 # ---------------------------------------------------------------- recording what is drawn
@@ -230,19 +171,3 @@ def test_another_language_changes_only_the_words(played, kind, n, seed):
         difference.paste((0, 0, 0), tuple(round(v) for v in box))
     for box in regions(kind)(english, view):
         assert difference.crop(box).getbbox() is None, f"{kind}: the map changed with the language"
-
-
-class Longer(Lang):
-    """Every word of the catalogue half as long again and partly Hangul (other fonts of the
-    chain), as a translation may be: texts must still fit inside the image."""
-
-    def __init__(self) -> None:
-        super().__init__("long", EN._c)
-
-    def _fill(self, template: str, params: dict[str, Any]) -> str:
-        def grow(word: re.Match) -> str:
-            return word.group() + "한글" * (len(word.group()) // 4 + 1)
-
-        pieces = re.split(r"(\{\w+\})", template)
-        grown = "".join(p if p.startswith("{") else LETTERS.sub(grow, p) for p in pieces)
-        return grown.format(**params) if params else grown

@@ -20,7 +20,7 @@ from PIL import Image
 from metrobot.games import get_plugin
 from metrobot.i18n import EN, lang
 from render import vision
-from tests.render.test_image_texts import play
+from tests.render.played import play
 
 KEYS = vision.KEYS
 

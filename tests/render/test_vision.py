@@ -97,7 +97,7 @@ def test_players_view_finals_and_replays_take_the_key(kind):
 
 @pytest.mark.parametrize("kind", ("underground", "metromania"))
 def test_finals_take_the_key(kind):
-    from tests.render.test_image_texts import play
+    from tests.render.played import play
 
     plugin = get_plugin(kind)
     view = plugin.game.view(play(kind, 2, 3)[-1], None)

@@ -94,5 +94,8 @@ class _Signal:
             if remaining <= 0:
                 raise StandInTimeout(describe())
             event = self._event
+            # (asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow a cancellation
+            # that comes as the event fires, and the loop would then wait out its whole timeout)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), remaining)
+                async with asyncio.timeout(remaining):
+                    await event.wait()

@@ -109,8 +109,9 @@ class ObserveMixin:
             remaining = deadline - loop.time()
             if remaining <= 0:
                 raise StandInTimeout("\n".join([f"timed out waiting for {what}", *self._diagnostics()]))
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), remaining if poll is None else min(remaining, poll))
+            with contextlib.suppress(TimeoutError):  # (asyncio.timeout: see _Signal.wait_for)
+                async with asyncio.timeout(remaining if poll is None else min(remaining, poll)):
+                    await event.wait()
 
     def _notify_message(self, msg: Message) -> None:
         self._activity.notify()
