@@ -221,7 +221,9 @@ async def test_login_and_command_sync(standin: DiscordStandIn, run_client) -> No
     assert bot.user is not None and bot.user.id == standin.bot_id
     assert bot.application_id == standin.application_id
     # (the commands are synced in setup_hook, before the gateway's GUILD_CREATE: wait for it)
-    guild = await standin.wait_until(lambda: bot.get_guild(standin.guild_id), 10, what="the guild from the gateway")
+    guild = await standin.wait_until(
+        lambda: bot.get_guild(standin.guild_id), 10, what="the guild from the gateway", poll=0.02
+    )  # (polled: the client's cache is nothing the stand-in sees change)
     assert guild.me is not None
     await asyncio.wait_for(bot.wait_until_ready(), 5)  # on_ready after guild_ready_timeout (2 s)
 
