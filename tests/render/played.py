@@ -16,7 +16,6 @@ from metrobot.i18n import EN, Lang
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 LETTERS = re.compile(r"[^\W\d_]{2,}")
-CODE = re.compile(r"\b[A-Z]{1,3}\d+\b")  # coordinates and codes: G13, S4, E2, T12
 
 
 # ---------------------------------------------------------------- games played to the end
