@@ -20,6 +20,7 @@ log = logging.getLogger("metrobot.discord")
 # DMs nobody in the channel is waiting on (a person's digest, a follower's news): when they
 # can't be sent (DMs closed), the channel is not told.
 QUIET_TOPICS = frozenset({"digest", "follow"})
+STATUS_ROUNDS = 3  # times a status edit is made at most while newer ones keep being committed
 
 
 async def channel_of(client: Bot, channel_id: str) -> discord.abc.Messageable:
@@ -101,6 +102,28 @@ async def deliver(
 async def edit(client: Bot, channel: discord.abc.Messageable, message: Message) -> None:
     """Make an owed edit (the status message, tidied turn posts): one request a message, on
     a partial message (nothing is fetched first). A message deleted meanwhile is skipped."""
+    done: list[str] = []
+    targets = await client.service.edits(message)
+    if targets is None:  # what it edits is not posted yet: it stays owed (recovery makes it after)
+        return
+    for _ in range(STATUS_ROUNDS):
+        done = await _make_edits(client, channel, message, targets)
+        if message.edit != "status":
+            break
+        # A status edit says what the newest one owed says; one committed while this was made
+        # may have landed first (another process, or the sender of a newer move): then this one
+        # overwrote it, so it is made again, as the message should read now.
+        again = await client.service.edits(message)
+        if again is None or again == targets:
+            break
+        targets = again
+    await client.service.delivered(message, ",".join(done) or None)
+
+
+async def _make_edits(
+    client: Bot, channel: discord.abc.Messageable, message: Message, targets: list[tuple[str, str | None]]
+) -> list[str]:
+    """The edits themselves; the ids of the messages edited (a deleted one is skipped)."""
     done = []
     # The status message carries 👁 Follow and the game's "🌐 Open in browser" link (no custom
     # id, so nothing to route after a restart), made again with every edit of it.
@@ -110,9 +133,6 @@ async def edit(client: Bot, channel: discord.abc.Messageable, message: Message) 
     if tap and game_id is not None:  # ▶ Play on the board: the Activity, or the board in a browser
         buttons = buttons or discord.ui.View(timeout=None)
         buttons.add_item(LaunchButton(game_id, tap))
-    targets = await client.service.edits(message)
-    if targets is None:  # what it edits is not posted yet: it stays owed (recovery makes it after)
-        return
     for message_id, text in targets:
         target = channel.get_partial_message(int(message_id))  # type: ignore[attr-defined]
         try:
@@ -130,7 +150,7 @@ async def edit(client: Bot, channel: discord.abc.Messageable, message: Message) 
             done.append(message_id)
         except discord.NotFound:
             log.info("message %s to edit is gone", message_id)
-    await client.service.delivered(message, ",".join(done) or None)
+    return done
 
 
 async def send_dm(client: Bot, user_id: str, message: Message) -> bool:

@@ -3,8 +3,9 @@
 The lobby post becomes the game's status message: once the game starts, every change that
 alters what it says (a new turn, the clock, someone away, the end) owes an edit of it —
 whose turn, the scores, the clock's deadline, a link to the latest board. Edits go through
-the outbox like posts (an older owed edit is superseded by a newer one), so after a crash
-the message is brought up to date, never posted again.
+the outbox like posts (an older owed edit is superseded by a newer one, and one made late
+says what the newest says), so after a crash the message is brought up to date, never
+posted again.
 
 Tidy channel (a game setting, on by default): each new turn post owes an edit that takes
 the buttons off the turn posts before it, so only the current turn has live controls.
@@ -91,7 +92,10 @@ class Status(ServiceCore):
             if where is None or row is None:
                 return []
             board = (await self.db.last_boards([item.game_id])).get(item.game_id)
-            return [(where, message.text.replace(BOARD, jump_link(row, board)))]
+            # What the newest status edit says, not this one: an edit made late (a restarted
+            # process redoing what a dead one left, a slow sender) must not undo a newer one.
+            text = await self.db.newest_status(item) or message.text
+            return [(where, text.replace(BOARD, jump_link(row, board)))]
         if message.edit in ("tidy", "tidy-all"):
             return [(mid, None) for mid in await self.db.untidied(item)]
         if message.edit == "takeback":  # the posts of the move taken back: the one just before it

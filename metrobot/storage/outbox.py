@@ -24,7 +24,9 @@ claimed late may have been overtaken meanwhile (a new turn posted by a live proc
 `Owed.superseded` says so, and the adapter then posts a turn as history (its buttons
 disabled, no pings) or drops an older lobby or hand (see `claim`; `overtaken` asks again
 just before and after a post). An edit of the status message, whose link names the
-latest board, waits for an older post with a board still owed (`board_owed_before`).
+latest board, waits for an older post with a board still owed (`board_owed_before`), and
+says what the newest status edit says (`newest_status`): an older one made late never leaves
+the message behind.
 """
 
 from __future__ import annotations
@@ -247,6 +249,19 @@ async def board_owed_before(tx: Tx, item: Owed) -> bool:
         item.id,
     )
     return any(_has_board(payload) for (payload,) in rows)
+
+
+async def newest_status(tx: Tx, item: Owed) -> str | None:
+    """The text of the newest edit of the status message its game owes, `item` or a later
+    one (committed, delivered or not): what the message should say now. None if there is none."""
+    rows = await tx.fetch(
+        "SELECT payload FROM outbox WHERE game_id = ? AND target = 'channel' AND kind = 'edit' AND id >= ? "
+        "AND not_before IS NULL ORDER BY id DESC",
+        item.game_id,
+        item.id,
+    )
+    texts = (json.loads(payload) for (payload,) in rows)
+    return next((p.get("text") for p in texts if p.get("edit") == "status"), None)
 
 
 def _has_board(payload: str) -> bool:

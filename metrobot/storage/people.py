@@ -137,6 +137,10 @@ class PeopleQueries:
         async with self.driver.read() as q:
             return await outbox.board_owed_before(q, item)
 
+    async def newest_status(self, item: Owed) -> str | None:
+        async with self.driver.read() as q:
+            return await outbox.newest_status(q, item)
+
     async def status_message(self, game_id: int) -> str | None:
         async with self.driver.read() as q:
             return (await outbox.first_posts(q, [game_id])).get(game_id)
