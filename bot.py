@@ -59,6 +59,9 @@ def main() -> int:
 
     from metrobot.discord_app.client import create_bot
     from metrobot.storage import DatabaseUnavailable, NewerSchema
+    from render.keptlayers import keep_between_runs
+
+    keep_between_runs()  # the maps' drawn layers, read back after a restart (render/keptlayers.py)
 
     point_at_api(settings.api_base, settings.gateway_url)
     bot = create_bot(settings)

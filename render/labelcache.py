@@ -56,7 +56,7 @@ def kept_between_runs(search: Callable[P, list[Label]]) -> Callable[P, list[Labe
         data = kept("labels", name)
         if data is not None:
             try:
-                return [_label(x) for x in json.loads(data)]
+                return [label_from(x) for x in json.loads(data)]
             except (ValueError, KeyError, TypeError):  # (a damaged file: searched again, kept again)
                 pass
         labels = search(*args, **kwargs)
@@ -66,7 +66,8 @@ def kept_between_runs(search: Callable[P, list[Label]]) -> Callable[P, list[Labe
     return kept_or_searched
 
 
-def _label(x: dict[str, Any]) -> Label:
+def label_from(x: dict[str, Any]) -> Label:
+    """A label read back from its JSON (`asdict`)."""
     return Label(
         sid=x["sid"],
         lines=tuple(x["lines"]),

@@ -2,22 +2,41 @@
 safe across threads, that draws each layer once: a caller wanting a layer that another
 thread is drawing waits for it instead of drawing it again. That matters when a worker
 draws the static layers ahead in the background (`prewarm`) and the first user's board
-wants the same one meanwhile: two drawings at once would each take twice as long."""
+wants the same one meanwhile: two drawings at once would each take twice as long.
+
+A cache given a `kept` codec (a name, and how to turn a layer into bytes and back) also keeps
+its layers between runs, in processes that keep layers (`keptlayers`): a layer not in memory
+is read back from there before it is drawn, and one drawn is kept there."""
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from threading import Lock
 from typing import Generic, TypeVar
+
+from . import keptlayers
 
 T = TypeVar("T")
 
 
+@dataclass(frozen=True)
+class Kept(Generic[T]):
+    """How a cache's layers are kept between runs: `name` (the cache's, in file names),
+    `pack` (a layer as bytes) and `unpack` (key, bytes -> the layer; ValueError if they do
+    not make one: it is drawn again)."""
+
+    name: str
+    pack: Callable[[T], bytes]
+    unpack: Callable[[Hashable, bytes], T]
+
+
 class Layers(Generic[T]):
-    def __init__(self, size: int):
+    def __init__(self, size: int, kept: Kept[T] | None = None):
         self.size = size
-        self.stats = {"hits": 0, "misses": 0}  # misses: layers drawn
+        self.kept = kept
+        self.stats = {"hits": 0, "misses": 0}  # misses: layers not in memory (drawn, or read back)
         self._made: OrderedDict[Hashable, T] = OrderedDict()
         self._drawing: dict[Hashable, Lock] = {}
         self._lock = Lock()
@@ -32,7 +51,10 @@ class Layers(Generic[T]):
             with self._lock:
                 if key in self._made:  # drawn by another thread while this one waited
                     return self._hit(key)
-            made = draw()
+            made = self._read_back(key)
+            if made is None:
+                made = draw()
+                self._keep(key, made)
             with self._lock:
                 self.stats["misses"] += 1
                 self._made[key] = made
@@ -40,6 +62,19 @@ class Layers(Generic[T]):
                     self._made.popitem(last=False)
                 self._drawing.pop(key, None)
             return made
+
+    def _read_back(self, key: Hashable) -> T | None:
+        data = keptlayers.read(self.kept.name, key) if self.kept else None
+        if data is None or self.kept is None:
+            return None
+        try:
+            return self.kept.unpack(key, data)
+        except (ValueError, KeyError, TypeError):  # (a damaged or foreign file: drawn, kept again)
+            return None
+
+    def _keep(self, key: Hashable, made: T) -> None:
+        if self.kept is not None and keptlayers.keeping():
+            keptlayers.write(self.kept.name, key, self.kept.pack(made))
 
     def _hit(self, key: Hashable) -> T:
         self._made.move_to_end(key)

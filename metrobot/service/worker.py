@@ -31,6 +31,9 @@ def start_worker(bot_pid: int, warm: tuple[str, ...]) -> None:
     # flight is done (a worker interrupted here would only print a traceback).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _follow(bot_pid)
+    from render.keptlayers import keep_between_runs
+
+    keep_between_runs()  # a layer one worker (or an earlier run) drew is read back, not drawn
     if warm:
         threading.Thread(target=prewarm, args=(warm,), name="draw-ahead", daemon=True).start()
 

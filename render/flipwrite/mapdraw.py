@@ -15,11 +15,13 @@ import itertools
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
+from .. import keptlayers
 from ..labels import draw_labels, place_labels
-from ..layers import Layers
+from ..layers import Kept, Layers
 from ..rects import clip_len, grow, overlap
 from ..style import INK, PAPER, font, ink_on
 from .geometry import Geometry, Point, Rect, line_paths, station_spread, unit
@@ -59,9 +61,21 @@ class Style:
 SHEET_STYLE = Style(line_width=9, radius=9, spacing=10, labels=True, label_size=16, pad=(46, 46, 46, 46))
 MINI_STYLE = Style(line_width=3.2, radius=3.6, spacing=3.6, labels=False, badges=False, pad=(10, 10, 10, 10))
 
+
 # Two LRU caches: full sheets with names (big, slow to lay out: one per map and variant in
 # use) and the small unlabelled maps of the summaries (one per map and player count).
-_CACHES: dict[bool, Layers[tuple[Image.Image, SheetLayout]]] = {True: Layers(12), False: Layers(40)}
+def _image_of(key: Any, data: bytes) -> Image.Image:
+    """A map read back (`key`: static_map's own: its size is the image's)."""
+    _, images = keptlayers.unpack(data)
+    if images["map"].size != tuple(key[1]):
+        raise ValueError("a kept map of another size")
+    return images["map"]
+
+
+# The maps are kept between runs too (`render/keptlayers.py`); where the dots are is computed
+# again (`layout`: no drawing).
+_KEPT = Kept[Image.Image]("flipwrite-map", lambda image: keptlayers.pack(None, {"map": image}), _image_of)
+_CACHES: dict[bool, Layers[Image.Image]] = {True: Layers(12, _KEPT), False: Layers(40, _KEPT)}
 _LABELS: Layers[list] = Layers(12)  # the names' layout of a labelled map, shared by its palettes
 
 
@@ -70,7 +84,8 @@ def static_map(
 ) -> tuple[Image.Image, SheetLayout]:
     """The map without marks at `size` (cached per map, size, style and variant)."""
     key = (spec.key, size, style, special, background)
-    return _CACHES[style.labels].get(key, lambda: _draw_static(spec, size, style, special, background))
+    image = _CACHES[style.labels].get(key, lambda: _draw_static(spec, size, style, special, background)[0])
+    return image, _layout(spec, size, style)
 
 
 def layout(spec: MapSpec, size: tuple[int, int], style: Style) -> SheetLayout:
@@ -78,6 +93,8 @@ def layout(spec: MapSpec, size: tuple[int, int], style: Style) -> SheetLayout:
     geo = Geometry(spec, (0, 0, size[0], size[1]), style.pad)
     return SheetLayout(geo, style.radius, dict(geo.points))
 
+
+_layout = lru_cache(maxsize=64)(layout)  # (the same object for a map, size and style, as cached)
 
 BADGE = 30.0
 

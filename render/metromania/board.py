@@ -29,6 +29,7 @@ from metrobot.games.metromania.board import (
     dist,
 )
 
+from .. import keptlayers
 from ..style import INK, MUTED, font
 
 ARROW_CELLS = frozenset(a.cell for a in ARROWS)
@@ -181,16 +182,29 @@ def static_layer(kinds: tuple[str, ...], size: tuple[int, int], geo: Geometry, *
     if image is not None:
         return image
     packed = _PACKED.get(key)
-    if packed is not None:
-        image = Image.open(io.BytesIO(packed))
-        image.load()
-    else:
+    kept = packed is None and keptlayers.read("metromania-static", key)  # (a PNG, kept between runs)
+    image = _unpacked(packed or kept or b"", size)
+    if image is None:
         image = _draw_static(dict(zip(CITY_CELLS, kinds)), size, geo, labels)
         buf = io.BytesIO()
         image.save(buf, "PNG", compress_level=1)
-        _PACKED.put(key, buf.getvalue())
+        packed = buf.getvalue()
+        keptlayers.write("metromania-static", key, packed)
+    _PACKED.put(key, packed or kept)
     _IMAGES.put(key, image)
     return image
+
+
+def _unpacked(png: bytes, size: tuple[int, int]) -> Image.Image | None:
+    """The static layer from its PNG; None if there is none, or not one of `size` (a damaged file)."""
+    if not png:
+        return None
+    try:
+        image = Image.open(io.BytesIO(png))
+        image.load()
+    except (OSError, SyntaxError):
+        return None
+    return image if image.size == size and image.mode == "RGB" else None
 
 
 def _draw_static(cells: dict, size: tuple[int, int], geo: Geometry, labels: bool) -> Image.Image:
