@@ -202,7 +202,7 @@ def _unpacked(png: bytes, size: tuple[int, int]) -> Image.Image | None:
     try:
         image = Image.open(io.BytesIO(png))
         image.load()
-    except (OSError, SyntaxError):
+    except (OSError, SyntaxError, ValueError):  # (Pillow's words for a file that is not a whole PNG)
         return None
     return image if image.size == size and image.mode == "RGB" else None
 
