@@ -82,13 +82,17 @@ class Server:
         postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
         frozen = [postmaster] + _children(postmaster)
         for pid in frozen:
-            os.kill(pid, signal.SIGSTOP)
+            # (a backend may end between the listing and its signal, or — already on its way
+            # out — before the thaw: seen once in a shuffled run; it needs neither)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGSTOP)
         return frozen
 
     @staticmethod
     def thaw(frozen: list[int]) -> None:
         for pid in frozen:
-            os.kill(pid, signal.SIGCONT)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
 
     def promote(self) -> None:
         self.run("pg_ctl", "-D", str(self.data), "-w", "promote")
