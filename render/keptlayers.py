@@ -25,6 +25,8 @@ from PIL import Image
 
 from metrobot.kept import keep, kept
 
+from .png import encode_png
+
 HERE = Path(__file__).parent
 MAPS = HERE.parent / "metrobot" / "games"  # (every game's packaged maps: *.json under it)
 FORMAT = b"layers 1"
@@ -67,11 +69,7 @@ def name_of(kind: str, key: Hashable) -> str | None:
 
 def pack(meta: Any, images: dict[str, Image.Image]) -> bytes:
     """`meta` (JSON) and `images` (PNGs, fast to write and read: zlib level 1) as one file."""
-    blobs = {}
-    for name, image in images.items():
-        buf = io.BytesIO()
-        image.save(buf, "PNG", compress_level=1)
-        blobs[name] = buf.getvalue()
+    blobs = {name: encode_png(image, lossless=True) for name, image in images.items()}
     header = json.dumps({"meta": meta, "images": {n: len(b) for n, b in blobs.items()}}).encode()
     return FORMAT + b"\n" + len(header).to_bytes(4, "big") + header + b"".join(blobs.values())
 
@@ -86,16 +84,21 @@ def unpack(data: bytes) -> tuple[Any, dict[str, Image.Image]]:
     at += 4 + size
     images = {}
     for name, length in header["images"].items():
-        try:
-            image = Image.open(io.BytesIO(data[at : at + length]))
-            image.load()
-        except (OSError, SyntaxError) as exc:  # (Pillow's words for a damaged PNG)
-            raise ValueError(f"image {name}: {exc}") from exc
-        images[name] = image
+        images[name] = png_image(data[at : at + length])
         at += length
     if at != len(data):
         raise ValueError("a kept layer of the wrong length")
     return header["meta"], images
+
+
+def png_image(data: bytes) -> Image.Image:
+    """A kept PNG, read whole; ValueError if it is not one (cut short, damaged, not a PNG)."""
+    try:
+        image = Image.open(io.BytesIO(data))
+        image.load()
+    except (OSError, SyntaxError, ValueError) as exc:  # (Pillow's words for a file that is not a whole PNG)
+        raise ValueError(f"not a whole PNG: {exc}") from exc
+    return image
 
 
 def read(kind: str, key: Hashable) -> bytes | None:

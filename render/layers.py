@@ -64,8 +64,10 @@ class Layers(Generic[T]):
             return made
 
     def _read_back(self, key: Hashable) -> T | None:
-        data = keptlayers.read(self.kept.name, key) if self.kept else None
-        if data is None or self.kept is None:
+        if self.kept is None:
+            return None
+        data = keptlayers.read(self.kept.name, key)
+        if data is None:
             return None
         try:
             return self.kept.unpack(key, data)

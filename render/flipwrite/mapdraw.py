@@ -62,8 +62,6 @@ SHEET_STYLE = Style(line_width=9, radius=9, spacing=10, labels=True, label_size=
 MINI_STYLE = Style(line_width=3.2, radius=3.6, spacing=3.6, labels=False, badges=False, pad=(10, 10, 10, 10))
 
 
-# Two LRU caches: full sheets with names (big, slow to lay out: one per map and variant in
-# use) and the small unlabelled maps of the summaries (one per map and player count).
 def _image_of(key: Any, data: bytes) -> Image.Image:
     """A map read back (`key`: static_map's own: its size is the image's)."""
     _, images = keptlayers.unpack(data)
@@ -72,8 +70,10 @@ def _image_of(key: Any, data: bytes) -> Image.Image:
     return images["map"]
 
 
-# The maps are kept between runs too (`render/keptlayers.py`); where the dots are is computed
-# again (`layout`: no drawing).
+# Two LRU caches: full sheets with names (big, slow to lay out: one per map and variant in
+# use) and the small unlabelled maps of the summaries (one per map and player count). The maps
+# are kept between runs too (`render/keptlayers.py`); where the dots are is computed again
+# (`layout`: no drawing).
 _KEPT = Kept[Image.Image]("flipwrite-map", lambda image: keptlayers.pack(None, {"map": image}), _image_of)
 _CACHES: dict[bool, Layers[Image.Image]] = {True: Layers(12, _KEPT), False: Layers(40, _KEPT)}
 _LABELS: Layers[list] = Layers(12)  # the names' layout of a labelled map, shared by its palettes

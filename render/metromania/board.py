@@ -8,7 +8,6 @@ only copies it and draws lines, stations, markers and the highlight of the last 
 
 from __future__ import annotations
 
-import io
 import math
 from collections import OrderedDict
 from threading import Lock
@@ -30,6 +29,7 @@ from metrobot.games.metromania.board import (
 )
 
 from .. import keptlayers
+from ..png import encode_png
 from ..style import INK, MUTED, font
 
 ARROW_CELLS = frozenset(a.cell for a in ARROWS)
@@ -181,28 +181,22 @@ def static_layer(kinds: tuple[str, ...], size: tuple[int, int], geo: Geometry, *
     image = _IMAGES.get(key)
     if image is not None:
         return image
-    packed = _PACKED.get(key)
-    kept = packed is None and keptlayers.read("metromania-static", key)  # (a PNG, kept between runs)
-    image = _unpacked(packed or kept or b"", size)
+    packed = _PACKED.get(key) or keptlayers.read("metromania-static", key)  # (a PNG, kept between runs)
+    image = _unpacked(packed, size) if packed else None
     if image is None:
         image = _draw_static(dict(zip(CITY_CELLS, kinds)), size, geo, labels)
-        buf = io.BytesIO()
-        image.save(buf, "PNG", compress_level=1)
-        packed = buf.getvalue()
+        packed = encode_png(image, lossless=True)
         keptlayers.write("metromania-static", key, packed)
-    _PACKED.put(key, packed or kept)
+    _PACKED.put(key, packed)
     _IMAGES.put(key, image)
     return image
 
 
 def _unpacked(png: bytes, size: tuple[int, int]) -> Image.Image | None:
-    """The static layer from its PNG; None if there is none, or not one of `size` (a damaged file)."""
-    if not png:
-        return None
+    """The static layer from its PNG; None if it is not one of `size` (a damaged file)."""
     try:
-        image = Image.open(io.BytesIO(png))
-        image.load()
-    except (OSError, SyntaxError, ValueError):  # (Pillow's words for a file that is not a whole PNG)
+        image = keptlayers.png_image(png)
+    except ValueError:
         return None
     return image if image.size == size and image.mode == "RGB" else None
 

@@ -3,11 +3,12 @@ edit waits while an older board post of the game is still owed (`Status.edits`).
 
 from __future__ import annotations
 
+import random
 import types
 
-from metrobot.games import get_plugin
 from metrobot.service import GameService, fixed_seeds
 from metrobot.storage import Database
+from tests.service.test_service import take_turn, whose_turn
 
 
 async def test_the_status_edit_waits_for_an_older_board_still_owed():
@@ -46,16 +47,7 @@ async def _started(svc):
 async def _next_turn(svc):
     """Whoever is to move plays a whole turn, built from the menus as the buttons do; its
     board is posted as "300"."""
-    row = await svc.db.open_game("c1")
-    plugin = get_plugin(row.game)
-    state = plugin.game.from_json(row.state)
-    user = plugin.game.owner(state, sorted(plugin.game.to_move(state), key=plugin.game.seats(state).index)[0])
-    prefix: list[str] = []
-    menu = await svc.menu("c1", user, prefix)
-    while not menu.complete:
-        prefix.append(menu.choices[0].code)
-        menu = await svc.menu("c1", user, prefix)
-    out = await svc.play("c1", user, prefix)
+    out = await take_turn(svc, (await whose_turn(svc))[0], random.Random(1))
     await svc.delivered(next(m for m in out.public if m.images), "300")
     return next(m for m in out.edits if m.edit == "status")
 
