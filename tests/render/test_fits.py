@@ -16,7 +16,11 @@ and partly Hangul, as a translation may be).
 
 from __future__ import annotations
 
+import fcntl
 import importlib
+import json
+import os
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
@@ -48,11 +52,6 @@ TOO_LONG = {
 }
 
 
-@pytest.fixture(scope="module")
-def played() -> dict:
-    return played_games()
-
-
 class Drawn(NamedTuple):
     """What drawing every image and rules page in a language showed."""
 
@@ -61,16 +60,45 @@ class Drawn(NamedTuple):
     empty: int  # images of no width
 
 
-# Each language is drawn once per worker, for both tests below (each drew it, a tenth of the
-# render tests' time).
+# Each language is drawn once per run, for both tests below, which xdist may give to different
+# workers: the first worker to need a language draws it, under a lock, and leaves what it saw in
+# the run's shared temporary directory for the others (3-4 s a language; drawn again by each
+# worker, English and the played games most of all, it was half of this file's CPU). Without
+# xdist: once per process, in memory.
 _DRAWN: dict[str, Drawn] = {}
 
 
-def drawn_in(played: dict, code: str) -> Drawn:
-    if code not in _DRAWN:
-        with pytest.MonkeyPatch.context() as patch:
-            _DRAWN[code] = _draw(played, Longer() if code == "long" else lang(code), patch)
-    return _DRAWN[code]
+@pytest.fixture(scope="module")
+def drawings(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    shared = tmp_path_factory.getbasetemp().parent / "fits" if os.environ.get("PYTEST_XDIST_WORKER") else None
+
+    def drawn_in(code: str) -> Drawn:
+        if code not in _DRAWN:
+            _DRAWN[code] = _shared(shared, code) if shared is not None else _drawn_here(code)
+        return _DRAWN[code]
+
+    return drawn_in
+
+
+def _shared(directory: Path, code: str) -> Drawn:
+    """What another worker of this run saw drawing `code`, else drawn here and left for them."""
+    directory.mkdir(exist_ok=True)
+    done = directory / f"{code}.json"
+    with open(directory / f"{code}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when closed (or when the worker dies)
+        if done.exists():
+            fitted, outside, empty = json.loads(done.read_text(encoding="utf-8"))
+            return Drawn([(text, cut) for text, cut in fitted], outside, empty)
+        drawn = _drawn_here(code)
+        part = done.with_suffix(".part")
+        part.write_text(json.dumps(drawn, ensure_ascii=False), encoding="utf-8")
+        part.replace(done)  # whole or not at all
+        return drawn
+
+
+def _drawn_here(code: str) -> Drawn:
+    with pytest.MonkeyPatch.context() as patch:
+        return _draw(played_games(), Longer() if code == "long" else lang(code), patch)
 
 
 def _draw(played: dict, language: Lang, patch: pytest.MonkeyPatch) -> Drawn:
@@ -120,8 +148,8 @@ def _edge_spy(outside: list[str]) -> Any:
 
 
 @pytest.fixture(scope="module")
-def english(played) -> list[tuple[str, bool]]:
-    return drawn_in(played, "en").fitted
+def english(drawings) -> list[tuple[str, bool]]:
+    return drawings("en").fitted
 
 
 @pytest.mark.parametrize(
@@ -132,8 +160,8 @@ def english(played) -> list[tuple[str, bool]]:
         if code != "en"
     ],
 )
-def test_no_text_is_cut_where_english_fits(played, english, code):
-    calls = drawn_in(played, code).fitted
+def test_no_text_is_cut_where_english_fits(drawings, english, code):
+    calls = drawings(code).fitted
     assert len(calls) == len(english), "the images are drawn the same way in every language"
     cut = sorted({text for (text, short), (_, short_en) in zip(calls, english) if short and not short_en})
     assert not cut, f"too long for their boxes in {code}: {cut}"
@@ -141,9 +169,9 @@ def test_no_text_is_cut_where_english_fits(played, english, code):
 
 
 @pytest.mark.parametrize("code", [*LANGUAGES, "long"])
-def test_every_language_draws_and_its_words_stay_inside(played, code):
+def test_every_language_draws_and_its_words_stay_inside(drawings, code):
     """Every language we have draws, and its texts stay inside the images (also "long": every
     word half as long again and partly Hangul, as a translation may be)."""
-    drawn = drawn_in(played, code)
+    drawn = drawings(code)
     assert drawn.fitted and drawn.empty == 0
     assert not drawn.outside, f"drawn past the image's edge in {code}: {drawn.outside}"
