@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from .board import CORNERS, Cell, Vertex
 from .markers import LETTERS
 from .state import State
+
+if TYPE_CHECKING:  # (imported where a trip is scored: every process that loads the games
+    # imported it at start-up, 0.1 s, the command line's and the bot's alike)
+    import networkx as nx
 
 HOP, CHANGE = 1, 3
 PENALTY = 6
@@ -27,6 +29,8 @@ Hop = tuple[Node, Node, int]
 
 
 def trip_graph(s: State) -> nx.Graph[Node]:
+    import networkx as nx
+
     g: nx.Graph[Node] = nx.Graph()
     for li, line in enumerate(s.lines):
         stops = [v for v in line.vertices if v in s.station_set]
@@ -59,6 +63,8 @@ def fastest(
         targets = {n for n in targets if n[1] in lines}
     if not sources or not targets:
         return None, []
+    import networkx as nx
+
     d_from = nx.multi_source_dijkstra_path_length(g, sources)
     best = min((d_from[t] for t in targets if t in d_from), default=None)
     if best is None:

@@ -16,11 +16,12 @@ the automatic player uses the same function to value a placement without applyin
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from .board import Board
+
+if TYPE_CHECKING:  # (imported where loops are looked for, as in metromania/scoring.py)
+    import networkx as nx
 
 Item = dict[str, Any]
 POINTS = {"national_rail": 1, "terminus": 2, "connection": 3, "enclosed": 1}
@@ -93,6 +94,8 @@ def enclosed(board: Board, track: Iterable[int]) -> set[str]:
     every cycle, so a station ON the track is tested against the cycles of the track
     without it (a branch running into a loop's inside is enclosed by that loop).
     """
+    import networkx as nx
+
     g: nx.Graph[str] = nx.Graph()
     for gap in track:
         g.add_edge(*board.ends[gap])
