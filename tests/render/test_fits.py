@@ -9,7 +9,7 @@ translation too long for its box (a station or person's name cut in both is the 
 person's, not the language's). Japanese and German are checked strictly; Dutch and Spanish
 still have texts too long for their boxes (expected failures, strict: fixing them shows).
 
-The same drawing (once per language and worker) shows that every language we have draws and
+The same drawing (once per language and run) shows that every language we have draws and
 that its texts stay inside the images, also in "long" (`Longer`: every word half as long again
 and partly Hangul, as a translation may be).
 """
@@ -20,6 +20,7 @@ import fcntl
 import importlib
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -69,7 +70,7 @@ _DRAWN: dict[str, Drawn] = {}
 
 
 @pytest.fixture(scope="module")
-def drawings(tmp_path_factory: pytest.TempPathFactory) -> Any:
+def drawings(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Drawn]:
     shared = tmp_path_factory.getbasetemp().parent / "fits" if os.environ.get("PYTEST_XDIST_WORKER") else None
 
     def drawn_in(code: str) -> Drawn:
