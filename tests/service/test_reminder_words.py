@@ -100,3 +100,34 @@ async def test_an_interval_of_one_hour_reads_every_hour_in_every_language(svc):
                 assert one in text, (code, text)
             else:
                 assert one not in text and not re.search(r"\b1\b", text), (code, text)
+
+
+SHARED = {  # (the follower's DM, the status line)
+    "en": ("Ann, Bob share the win", "Ann, Bob share the win"),
+    "nl": ("Ann, Bob hebben samen gewonnen", "Ann, Bob hebben samen gewonnen"),
+    "es": ("Ann, Bob comparten la victoria", "Ann, Bob comparten la victoria"),
+    "de": ("Ann, Bob teilen sich den Sieg", "Ann, Bob teilen sich den Sieg"),
+    "fr": ("Ann, Bob partagent la victoire", "victoire partagée\u00a0: Ann, Bob"),
+    "pt_BR": ("Ann, Bob dividem a vitória", "vitória compartilhada de Ann, Bob"),
+}
+
+
+async def test_a_shared_win_is_said_with_a_plural_verb(svc, monkeypatch):
+    """Two winners share the win ("Ann, Bob hat gewonnen" was the singular, issue 58): the
+    follower's last DM and the status line, with one winner and with two."""
+    await svc.new_game("c1", "g1", *BOB, "metromania", {}, 2)
+    await svc.join("c1", *ANN)
+    await svc.start("c1", BOB[0])
+    row = await svc.db.open_game("c1")
+    plugin = svc._plugin(row)
+    state = svc._state(plugin, row)
+    monkeypatch.setattr(type(plugin.game), "is_over", lambda self, state: True)
+    for winners, places in ((1, {ANN[0]: 1, BOB[0]: 2}), (2, {ANN[0]: 1, BOB[0]: 1})):
+        monkeypatch.setattr(type(plugin), "final_ranking", lambda self, state, places=places: places)
+        for code, shared in SHARED.items():
+            row.language = code
+            with reading(lang(code)):
+                follower = (await svc._follow_message(row, lang(code), True)).text
+                status = (await svc._status(plugin, state, row)).text
+            for text, words in zip((follower, status), shared):
+                assert (words in text) == (winners == 2), (code, winners, text)
