@@ -8,7 +8,7 @@ A glossary term says which English words it translates (`en`), the word the lang
 uses in its place (`avoid`), and where the word comes from (`source`: published, BGA, ours).
 A translation is reported when it says an avoided word, or when its English says the term
 and it says none of the words to use. Typed words (context `typed word`) may list other forms
-players type, so only their first form is held to the glossary. A text whose translation
+players type, so only their first form (and the English's first) is held to the glossary. A text whose translation
 rightly says something else lists its English in the term's `except`.
 
 A translated text that names a command or an option by its English name (`clock_hours`,
@@ -139,8 +139,8 @@ def glossary_problems(code: str, cat: Catalog, expected: Catalog, folder: Path =
         msgid = message.id if isinstance(message.id, str) else message.id[0]
         label = f"{code}: {msgid!r}" + (f" [{message.context}]" if message.context else "")
         texts = [PLACE.sub(" ", text) for text in _texts(ours)]
-        if message.context == TYPED_WORD:
-            texts = [t.split(",")[0] for t in texts]  # (the other forms are what players may type)
+        if message.context == TYPED_WORD:  # (the other forms, in both, are what players may type)
+            texts, english = [t.split(",")[0] for t in texts], english.split(",")[0]
         if message.context == COMMAND_NAME:
             continue
         for term in terms:
