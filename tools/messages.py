@@ -4,7 +4,7 @@ step with the code, and checks the translations.
     python -m tools.messages extract   # writes metrobot/i18n/locales/messages.pot and merges it
                                        # into every language's .po (new texts empty, old ones kept,
                                        # an edited text's old translation kept as a fuzzy suggestion)
-    python -m tools.messages check     # what is missing or broken in the finished languages (exit 1 if
+    python -m tools.messages check     # what is missing or broken (against the glossaries too) in the finished languages (exit 1 if
                                        # any), and how far the ones in progress (fr, pt_BR) have come
     python -m tools.messages check de ja pt_BR   # those languages in full, finished or not
     python -m tools.messages scan [PATH...]   # only the calls that give the catalogue no literal

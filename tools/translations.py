@@ -13,6 +13,8 @@ from typing import IO
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import denormalize, read_po, write_po
 
+from tools.glossary import glossary_problems
+
 ROOT = Path(__file__).resolve().parents[1]
 LOCALES = ROOT / "metrobot" / "i18n" / "locales"
 FIELD_NAME = re.compile(r"[^.\[]*")  # a replacement field's name, without .attribute or [index]
@@ -92,7 +94,7 @@ def check_language(code: str, expected: Catalog) -> list[str]:
                 continue
             if places - wanted or (not isinstance(message.id, tuple) and places != wanted):
                 problems.append(f"{label}: places {sorted(places)} should be {sorted(wanted)}")
-    return problems
+    return problems + glossary_problems(code, cat, expected)
 
 
 def check_sources(expected: Catalog) -> list[str]:

@@ -4,7 +4,8 @@ picks and fills in a text for one reader.
 English is the source: a message's id is its English text, with `{named}` places for what
 changes (names, numbers, places on the board). The other languages (`LANGUAGES`) are
 translations in `locales/<code>.po` (the code is Babel's locale: `pt_BR`, and Discord's
-`pt-BR` maps to it); the words of the games in each are in `glossary/<code>.md`. Private replies and DMs go out in the reader's Discord language;
+`pt-BR` maps to it); the words of the games in each are in `glossary/<code>.toml`, enforced by
+`python -m tools.messages check`. Private replies and DMs go out in the reader's Discord language;
 posts and images in the game's language (by default the server's).
 
     me = lang(interaction.locale)            # "nl", "es-ES", "pt-BR", "ja", or anything else: English

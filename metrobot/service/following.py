@@ -45,9 +45,12 @@ class Following(ServiceCore):
             every = await self.db.reminder(user_id) or DEFAULT_EVERY
             return Outcome(
                 reply=Message(
-                    mine.t(
+                    mine.n(  # (one hour: "once an hour", never "once every 1 hour")
+                        "👁 You follow {game} here: I DM you the newest board when a turn ends, at most once "
+                        "an hour, and when the game ends. `/game unfollow` stops it.",
                         "👁 You follow {game} here: I DM you the newest board when a turn ends, at most once "
                         "every {interval}, and when the game ends. `/game unfollow` stops it.",
+                        round(every / 3600),
                         game=title(self._plugin(row), mine),
                         interval=hours_words(every / 3600, mine),
                     )
@@ -129,9 +132,12 @@ class Following(ServiceCore):
         elif end:
             state = self._state(plugin, row)
             ranking = plugin.final_ranking(state)
-            won = ", ".join(shown(p, row.names.get(p, p), reader) for p, place in ranking.items() if place == 1)
-            text = reader.t(
+            first = [p for p, place in ranking.items() if place == 1]
+            won = ", ".join(shown(p, row.names.get(p, p), reader) for p in first)
+            text = reader.n(  # (several winners share the win: a plural verb)
                 "🏁 **{game}** in {where} is over: {winners} won. The end: {link}",
+                "🏁 **{game}** in {where} is over: {winners} share the win. The end: {link}",
+                len(first),
                 game=game,
                 where=where,
                 winners=won,

@@ -50,8 +50,11 @@ class Reminders(ServiceCore):
         every = await self.db.reminder(user_id)
         if every is None:
             return language.t("Reminders of my waiting games: off.")
-        return language.t(
-            "Reminders of my waiting games: every {interval}, in one DM.", interval=hours_words(every / 3600, language)
+        return language.n(  # (one hour: "every hour", never "every 1 hour")
+            "Reminders of my waiting games: every hour, in one DM.",
+            "Reminders of my waiting games: every {interval}, in one DM.",
+            round(every / 3600),
+            interval=hours_words(every / 3600, language),
         )
 
     async def digests(self) -> list[tuple[str, Outcome]]:
@@ -117,9 +120,11 @@ class Reminders(ServiceCore):
         if len(waiting) > LISTED:
             lines.append(reader.t("…and {count} more: `/games` lists them all.", count=len(waiting) - LISTED))
         lines.append(
-            reader.t(
+            reader.n(  # (one hour: "every hour", never "every 1 hour")
+                "This reminder comes every hour while a game waits for you; `/me settings reminders:0` turns it off.",
                 "This reminder comes every {interval} while a game waits for you; `/me settings reminders:0` "
                 "turns it off.",
+                round(every / 3600),
                 interval=hours_words(every / 3600, reader),
             )
         )

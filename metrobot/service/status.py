@@ -41,8 +41,17 @@ class Status(ServiceCore):
             lines.append(g.t("📋 **{game}** — aborted.", game=title(plugin, g)))
         elif state is not None and game.is_over(state):
             ranking = plugin.final_ranking(state)
-            won = ", ".join(shown(p, row.names.get(p, p), g) for p, place in ranking.items() if place == 1)
-            lines.append(g.t("📋 **{game}** — finished: {winners} won.", game=title(plugin, g), winners=won))
+            first = [p for p, place in ranking.items() if place == 1]
+            won = ", ".join(shown(p, row.names.get(p, p), g) for p in first)
+            lines.append(
+                g.n(  # (several winners share the win: a plural verb)
+                    "📋 **{game}** — finished: {winners} won.",
+                    "📋 **{game}** — finished: {winners} share the win.",
+                    len(first),
+                    game=title(plugin, g),
+                    winners=won,
+                )
+            )
         else:
             lines.append(g.t("📋 **{game}** — in progress.", game=title(plugin, g)))
             who = ", ".join(row.names.get(u, u) for u in row.waiting) or name(

@@ -138,7 +138,7 @@ async def test_a_follower_gets_the_newest_board_once_per_interval_and_no_more_af
     status = await standin.wait_for_message(hall, lambda m: any(c.startswith("mb:fw:") for c in m.custom_ids()))
     follow = next(c for c in status.custom_ids() if c.startswith("mb:fw:"))
     said = await (await standin.click(cat, status, custom_id=follow)).wait_message()
-    assert said.ephemeral and "You follow" in said.content and "1 hour" in said.content
+    assert said.ephemeral and "You follow" in said.content and "at most once an hour" in said.content
     news = lambda: [m for m in standin.dms(cat) if "👁" in m.content]  # noqa: E731
 
     async def turn() -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from metrobot.i18n import EN, lang, reading
 from metrobot.service import GameService, fixed_seeds
-from metrobot.service.words import duration
+from metrobot.service.words import duration, hours_words
 from metrobot.storage import Database
 from tests.history.play import owed
 
@@ -69,3 +69,65 @@ def test_a_quick_players_pace_is_said_in_seconds():
     assert duration(35 * 60, EN) == "35 minutes"
     assert duration(2 * 3600, EN) == "2 hours"
     assert "초" in duration(5, lang("ko"))
+
+
+async def test_an_interval_of_one_hour_reads_every_hour_in_every_language(svc):
+    """Never "every 1 hour", "toutes les 1 heure", "alle 1 Stunde" (issue 58): a text of its own
+    for one hour in the languages that say it differently; Korean and Japanese have one form
+    ("1시간마다" is how Korean says it). Checked on what the service says: the /me settings line,
+    a digest, and following a game."""
+    await svc.new_game("c1", "g1", *BOB, "metromania", {}, 2)
+    await svc.join("c1", *ANN)
+    row = await svc.db.open_game("c1")
+    person = await svc.db.person(ANN[0])
+    for code in ("en", "nl", "es", "ko", "de", "fr", "pt_BR", "ja"):
+        reader = lang(code)
+        said = {}
+        for hours in (1, 6):
+            await svc.db.set_reminder(ANN[0], hours * 3600.0)
+            person.settings["language"] = code
+            with reading(reader):
+                settings = await svc.reminders_text(ANN[0], reader)
+                digest = (await svc._digest_message(person, [row], {row.id: NOW - 7200}, hours * 3600.0)).text
+                follow = (await svc.follow("c1", ANN[0])).reply.text
+                await svc.follow("c1", ANN[0], toggle=True)  # (unfollowed again)
+            said[hours] = (settings, digest.splitlines()[-1], follow)
+        one, six = hours_words(1, reader), hours_words(6, reader)
+        for text in said[6]:
+            assert six in text, (code, text)
+        for text in said[1]:
+            if reader.code in ("ko", "ja"):
+                assert one in text, (code, text)
+            else:
+                assert one not in text and not re.search(r"\b1\b", text), (code, text)
+
+
+SHARED = {  # (the follower's DM, the status line)
+    "en": ("Ann, Bob share the win", "Ann, Bob share the win"),
+    "nl": ("Ann, Bob hebben samen gewonnen", "Ann, Bob hebben samen gewonnen"),
+    "es": ("Ann, Bob comparten la victoria", "Ann, Bob comparten la victoria"),
+    "de": ("Ann, Bob teilen sich den Sieg", "Ann, Bob teilen sich den Sieg"),
+    "fr": ("Ann, Bob partagent la victoire", "victoire partagée\u00a0: Ann, Bob"),
+    "pt_BR": ("Ann, Bob dividem a vitória", "vitória compartilhada de Ann, Bob"),
+}
+
+
+async def test_a_shared_win_is_said_with_a_plural_verb(svc, monkeypatch):
+    """Two winners share the win ("Ann, Bob hat gewonnen" was the singular, issue 58): the
+    follower's last DM and the status line, with one winner and with two."""
+    await svc.new_game("c1", "g1", *BOB, "metromania", {}, 2)
+    await svc.join("c1", *ANN)
+    await svc.start("c1", BOB[0])
+    row = await svc.db.open_game("c1")
+    plugin = svc._plugin(row)
+    state = svc._state(plugin, row)
+    monkeypatch.setattr(type(plugin.game), "is_over", lambda self, state: True)
+    for winners, places in ((1, {ANN[0]: 1, BOB[0]: 2}), (2, {ANN[0]: 1, BOB[0]: 1})):
+        monkeypatch.setattr(type(plugin), "final_ranking", lambda self, state, places=places: places)
+        for code, shared in SHARED.items():
+            row.language = code
+            with reading(lang(code)):
+                follower = (await svc._follow_message(row, lang(code), True)).text
+                status = (await svc._status(plugin, state, row)).text
+            for text, words in zip((follower, status), shared):
+                assert (words in text) == (winners == 2), (code, winners, text)

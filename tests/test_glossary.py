@@ -1,0 +1,128 @@
+"""Each language keeps its own words (issue 58, item 5): the glossaries in
+`metrobot/i18n/glossary/<code>.toml`, and the commands' and options' translated names, are
+enforced by `python -m tools.messages check` (through `check_language`, which
+`tests/test_catalogue.py` runs on every language). Here: that the check finds what it is
+for — a word the glossary avoids, a term said in another word, an English option name the
+language renames — and lets inflected forms and untouched names through; and that every
+term of every glossary can apply to some text (a term no English text says checks nothing)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
+
+from tools.glossary import GLOSSARIES, glossary, glossary_problems, renamed_commands
+from tools.messages import TEMPLATE, TRANSLATED
+from tools.translations import LOCALES, read
+
+PASSENGER_TEXT = "No express destination is face up: the passenger skips that leg."
+SETTINGS_TEXT = (
+    "Say what to change: `clock_hours` (the turn clock), `level` (the automatic player), `language` (what the "
+    "game posts in), `tidy` (old turn posts lose their buttons), `hints` (💡 suggestions; the game is then not "
+    "rated) or `takeback_minutes` (how long a move may be taken back; 0: never)."
+)
+
+
+@pytest.fixture(scope="module")
+def template() -> Catalog:
+    with TEMPLATE.open("rb") as f:
+        return read_po(f)
+
+
+def _catalogue(code: str, **changed: str) -> Catalog:
+    """The language's real catalogue with some translations replaced (English -> new text)."""
+    cat = copy.deepcopy(read(LOCALES / f"{code}.po", code))
+    for english, text in changed.items():
+        message = cat.get(english)
+        assert message is not None and isinstance(message.string, str), english
+        message.string = text
+    return cat
+
+
+def _about(problems: list[str], english: str) -> list[str]:
+    return [p for p in problems if p.split(": ", 1)[1].startswith(repr(english))]
+
+
+def _with(english: str, text: str) -> dict[str, str]:
+    return {english: text}  # (English texts are no Python names: passed as **mapping)
+
+
+def test_every_language_has_a_glossary_and_the_catalogues_keep_them(template):
+    for code in TRANSLATED:
+        assert (GLOSSARIES / f"{code}.toml").exists(), code
+        assert glossary(code), code
+        assert glossary_problems(code, read(LOCALES / f"{code}.po", code), template) == [], code
+
+
+def test_a_word_the_glossary_avoids_is_reported(template):
+    good = read(LOCALES / "de.po", "de").get(PASSENGER_TEXT).string
+    assert "Passagier" in good
+    cat = _catalogue("de", **_with(PASSENGER_TEXT, good.replace("Passagier", "Fahrgast")))
+    (problem,) = _about(glossary_problems("de", cat, template), PASSENGER_TEXT)
+    assert "'Fahrgast'" in problem and "'Passagier'" in problem
+    # French and Dutch: the same piece, their own words
+    for code, wrong in (("fr", "Le passager saute cette étape."), ("nl", "De passagier slaat die etappe over.")):
+        cat = _catalogue(code, **_with(PASSENGER_TEXT, wrong))
+        assert len(_about(glossary_problems(code, cat, template), PASSENGER_TEXT)) == 1, code
+
+
+def test_a_term_said_in_another_word_is_reported_and_its_inflected_forms_are_not(template):
+    # The German plural, and Japanese with a particle, are the glossary's words
+    cat = _catalogue("de", **_with(PASSENGER_TEXT, "Keine Expresskarte liegt offen: die Passagiere lassen sie aus."))
+    assert _about(glossary_problems("de", cat, template), PASSENGER_TEXT) == []
+    title = "MetrOmania board."
+    cat = _catalogue("ja", **_with(title, "メトロマニアのボード。"))
+    assert _about(glossary_problems("ja", cat, template), title) == []
+    # The game's name left in Latin letters in Korean and Japanese
+    for code, wrong in (("ko", "MetrOmania 보드."), ("ja", "MetrOmaniaのボード。")):
+        cat = _catalogue(code, **_with(title, wrong))
+        (problem,) = _about(glossary_problems(code, cat, template), title)
+        assert "'MetrOmania'" in problem, problem
+    # A second verb for taking a move back (Spanish says deshacer)
+    back = "Only the person who made a move can take it back."
+    cat = _catalogue("es", **_with(back, "Solo quien hizo una jugada puede retirarla."))
+    (problem,) = _about(glossary_problems("es", cat, template), back)
+    assert "'deshac'" in problem
+
+
+def test_an_english_option_name_the_language_renames_is_reported(template):
+    for code in ("ko", "nl", "es"):
+        cat = read(LOCALES / f"{code}.po", code)
+        renamed = renamed_commands(cat)
+        assert renamed["clock_hours"] != "clock_hours" and renamed["takeback_minutes"] != "takeback_minutes"
+        good = cat.get(SETTINGS_TEXT).string
+        assert f"`{renamed['clock_hours']}`" in good
+        cat = _catalogue(code, **_with(SETTINGS_TEXT, good.replace(renamed["clock_hours"], "clock_hours")))
+        (problem,) = _about(glossary_problems(code, cat, template), SETTINGS_TEXT)
+        assert "'clock_hours'" in problem and repr(renamed["clock_hours"]) in problem, problem
+    # A command named in English inside a sentence: `/game follow` where Korean says /게임 팔로우
+    follow = "You already follow this game. `/game unfollow` stops it."
+    cat = _catalogue("ko", **_with(follow, "이미 이 게임을 팔로우하고 있어요. `/game 언팔로우`로 그만둘 수 있어요."))
+    (problem,) = _about(glossary_problems("ko", cat, template), follow)
+    assert "'game'" in problem and "'게임'" in problem
+
+
+def test_a_name_the_language_keeps_and_a_word_that_is_no_name_pass(template):
+    # Portuguese keeps the option `bots` as it is in English: naming it is right
+    cat = read(LOCALES / "pt_BR.po", "pt_BR")
+    assert "bots" not in renamed_commands(cat)
+    # "language" is an option, but a sentence may say the word (only `language`, /language or
+    # language: name the option)
+    text = "Turn DMs, reminders, quiet hours, your language, colour vision (none given: show them)"
+    cat = _catalogue("nl", **_with(text, "Beurt-DM's, herinneringen, stille uren, je taal (language), kleurenzien"))
+    assert _about(glossary_problems("nl", cat, template), text) == []
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_every_term_can_apply_and_its_exceptions_are_texts(template, code):
+    english = [m.id if isinstance(m.id, str) else " ".join(m.id) for m in template if m.id]
+    singular = {m.id if isinstance(m.id, str) else m.id[0] for m in template if m.id}
+    for term in glossary(code):
+        assert term.source, term
+        assert term.use or term.avoid, term
+        if term.en:
+            assert any(term.says(text) for text in english), f"{code}: no English text says {term.en}"
+        assert term.exceptions <= singular, f"{code}: {sorted(term.exceptions - singular)} are no texts"

@@ -1,0 +1,168 @@
+"""Each language's words, enforced: the glossaries in `metrobot/i18n/glossary/<code>.toml`
+(the games' names, pieces and actions, read by `python -m tools.messages check`) and the slash
+commands' own names (the catalogue's `command name` texts).
+
+A glossary term says which English words it translates (`en`), the word the language uses
+(`use`: stems or explicit forms, any of which will do, so that inflected forms match —
+*Passagier* matches *Passagiere*, メトロマニア matches メトロマニアの), the words it never
+uses in its place (`avoid`), and where the word comes from (`source`: published, BGA, ours).
+A translation is reported when it says an avoided word, or when its English says the term
+and it says none of the words to use. Typed words (context `typed word`) may list other forms
+players type, so only their first form (and the English's first) is held to the glossary. A text whose translation
+rightly says something else lists its English in the term's `except`.
+
+A translated text that names a command or an option by its English name (`clock_hours`,
+`/game`) where the language renames it is reported too: Discord shows people the translated
+names, so they could not find the English one.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from babel.messages.catalog import Catalog, Message
+
+GLOSSARIES = Path(__file__).resolve().parents[1] / "metrobot" / "i18n" / "glossary"
+COMMAND_NAME = "command name"
+TYPED_WORD = "typed word"
+LATIN = re.compile(r"[A-Za-zÀ-ÿ]")
+PLACE = re.compile(r"\{[^{}]*\}")  # a `{place}`: filled in, not a word of the text
+
+
+@dataclass(frozen=True)
+class Term:
+    en: tuple[str, ...]  # English words (whole words, any case)
+    use: tuple[str, ...]  # this language's word: stems or forms; a translation says at least one
+    avoid: tuple[str, ...]  # words never used in its place
+    source: str
+    exceptions: frozenset[str] = frozenset()  # English texts whose translation rightly says otherwise
+    case: bool = False  # words matched in their case only (e.g. a game's name)
+    not_en: tuple[str, ...] = ()  # English phrases that say the word in another sense ("hands out")
+
+    def says(self, english: str) -> bool:
+        """Whether an English text says this term."""
+        for phrase in self.not_en:
+            english = re.sub(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)", " ", english, flags=re.IGNORECASE)
+        pattern = r"(?<!\w)(?:" + "|".join(re.escape(w) for w in self.en) + r")(?!\w)"
+        return re.search(pattern, english, 0 if self.case else re.IGNORECASE) is not None
+
+    def words(self, words: tuple[str, ...]) -> re.Pattern[str] | None:
+        """Latin words match at a word's start (a stem: Passagier, Passagiere, Passagierkarte);
+        other scripts anywhere (Japanese and Korean write no spaces between a word and its particle)."""
+        if not words:
+            return None  # (no pattern matches everything: `avoid` and `use` are each optional)
+        forms = "|".join((r"(?<!\w)" if LATIN.match(w) else "") + re.escape(w) for w in words)
+        return re.compile(forms, 0 if self.case else re.IGNORECASE)
+
+
+def _terms(data: dict) -> list[Term]:
+    def strings(value: object) -> tuple[str, ...]:
+        return (value,) if isinstance(value, str) else tuple(str(v) for v in value or ())  # type: ignore[union-attr]
+
+    return [
+        Term(
+            en=strings(term["en"]),
+            use=strings(term.get("use")),
+            avoid=strings(term.get("avoid")),
+            source=str(term.get("source", "")),
+            exceptions=frozenset(strings(term.get("except"))),
+            case=bool(term.get("case", False)),
+            not_en=strings(term.get("not_en")),
+        )
+        for term in data.get("term", [])
+    ]
+
+
+@cache
+def glossary(code: str, folder: Path = GLOSSARIES) -> tuple[Term, ...]:
+    """A language's terms (none if it has no glossary file)."""
+    path = folder / f"{code}.toml"
+    if not path.exists():
+        return ()
+    with path.open("rb") as f:
+        return tuple(_terms(tomllib.load(f)))
+
+
+def _texts(message: Message) -> list[str]:
+    string = message.string
+    return [s for s in (string if isinstance(string, (tuple, list)) else (string,)) if s]
+
+
+def _english(message: Message) -> str:
+    return message.id if isinstance(message.id, str) else " ".join(message.id)
+
+
+def renamed_commands(cat: Catalog) -> dict[str, str]:
+    """The commands and options this language names differently from English: English -> its own."""
+    return {
+        m.id: m.string
+        for m in cat
+        if m.context == COMMAND_NAME and isinstance(m.id, str) and isinstance(m.string, str) and m.string
+        if m.string != m.id and not m.fuzzy
+    }
+
+
+def _command_patterns(renamed: dict[str, str]) -> list[tuple[str, str, re.Pattern[str]]]:
+    """An English name in a translation: a name with `_` anywhere (no word of any language has
+    one); any other only where a text names a command or option: `/name`, `name:`, or `name` in
+    backticks."""
+    found = []
+    for english, own in sorted(renamed.items()):
+        name = re.escape(english)
+        if "_" in english:
+            pattern = rf"(?<![\w/-]){name}(?![\w-])"
+        else:
+            pattern = (
+                rf"(?<![\w-])/{name}(?![\w-])|(?<![\w/-]){name}:(?=\S)|`{name}(?:`|:)|`/[\w -]*?\s{name}(?=[`\s:])"
+            )
+        found.append((english, own, re.compile(pattern)))
+    return found
+
+
+def glossary_problems(code: str, cat: Catalog, expected: Catalog, folder: Path = GLOSSARIES) -> list[str]:
+    """What in this language's translations of the expected texts goes against its glossary or
+    names a command or option in English."""
+    terms = glossary(code, folder)
+    commands = _command_patterns(renamed_commands(cat))
+    problems: list[str] = []
+    for message in expected:
+        if not message.id:
+            continue
+        ours = cat.get(message.id, context=message.context)
+        if ours is None or ours.fuzzy or not _texts(ours):
+            continue  # (reported as not translated)
+        english = PLACE.sub(" ", _english(message))
+        msgid = message.id if isinstance(message.id, str) else message.id[0]
+        label = f"{code}: {msgid!r}" + (f" [{message.context}]" if message.context else "")
+        texts = [PLACE.sub(" ", text) for text in _texts(ours)]
+        if message.context == TYPED_WORD:  # (the other forms, in both, are what players may type)
+            texts, english = [t.split(",")[0] for t in texts], english.split(",")[0]
+        if message.context == COMMAND_NAME:
+            continue
+        for term in terms:
+            if msgid in term.exceptions:
+                continue
+            avoid, use = term.words(term.avoid), term.words(term.use)
+            for text in texts:
+                hit = avoid.search(text) if avoid else None
+                if hit:
+                    instead = (
+                        f"{term.use[0]!r} ({term.en[0]})" if term.use and term.en else f"otherwise ({term.source})"
+                    )
+                    problems.append(f"{label}: says {hit.group()!r} where the glossary says {instead}")
+                    break
+                if use and term.says(english) and not use.search(text):
+                    problems.append(f"{label}: {term.en[0]!r} is not {term.use[0]!r} here, as the glossary says")
+                    break
+        for english_name, own, pattern in commands:
+            if pattern.search(english) is None and "_" not in english_name:
+                continue  # (a short name is checked where the English names it as a command)
+            for text in texts:
+                if pattern.search(text):
+                    problems.append(f"{label}: names {english_name!r} in English; Discord shows it as {own!r}")
+                    break
+    return problems
