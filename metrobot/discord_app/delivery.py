@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 import discord
 
@@ -30,12 +31,14 @@ async def channel_of(client: Bot, channel_id: str) -> discord.abc.Messageable:
     return channel  # type: ignore[return-value]
 
 
-def nonce(message: Message) -> str | None:
+def nonce(message: Message) -> Any:
     """The nonce an owed message is sent with: Discord makes no second message for the same one
     (discord.py sends it with `enforce_nonce`). The committing process and a recovery sweep can
     both be sending one item (the sender's claim ran out while it drew or uploaded, under load),
     and neither finds the other's copy before it is made: the nonce settles that race; the
-    search for an earlier copy (recovery) covers what is older than Discord's few minutes."""
+    search for an earlier copy (recovery) covers what is older than Discord's few minutes.
+    A str, or None for a message the outbox does not hold (`send`'s own default, which its
+    typed overloads do not admit: hence Any)."""
     item = message.owed
     return f"mb{item.id}" if item is not None and getattr(item, "id", None) is not None else None
 
