@@ -212,6 +212,25 @@ def load_settings(env_file: str | Path | None = None) -> Settings:
     )
 
 
+def database_choice(given: str | None = None) -> tuple[str, str]:
+    """The database a command-line tool works on, and what chose it, for its messages: `--db`,
+    else the bot's own choice — read from the same `.env` the bot reads (a service sets its
+    settings there too, so that cron's tools and the bot agree), else the default file."""
+    if given:
+        return given, "--db"
+    before = {name: os.environ.get(name) for name in ("METROBOT_DATABASE_URL", "METROBOT_DB")}
+    database = load_settings().database
+    for name, was in before.items():
+        if os.environ.get(name):
+            return database, f"{name} in " + ("the environment" if was else str(ROOT / ".env"))
+    return database, f"the default: METROBOT_DB is set neither in the environment nor in {ROOT / '.env'}"
+
+
+def shown(database: str) -> str:
+    """A database as a message may name it: a PostgreSQL URL without its user and password."""
+    return "postgresql://…@" + database.split("@")[-1] if "://" in database else database
+
+
 def _base_url(raw: str | None) -> str | None:
     if raw is None:
         return None
