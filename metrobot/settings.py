@@ -59,6 +59,13 @@ class BadSetting(SystemExit):
     with status 2 before they connect to anything (starting again would not help)."""
 
 
+# A turn clock's range, in seconds: the default's (METROBOT_TURN_CLOCK_HOURS) and every game's,
+# tournament's and server's (the service's MIN_TURN_CLOCK, the commands' `clock_hours` range).
+# 72 s is 0.02 h, the least number of hours Discord's number field shows as it is (60 s would be
+# 0.016666…); the most is 14 days.
+TURN_CLOCK_SECONDS = (72, 14 * 24 * 3600)
+
+
 @dataclass(frozen=True)
 class Limit:
     """What a numeric setting may be: a finite number (whole, if `whole`) from `low` to
@@ -85,8 +92,12 @@ class Limit:
 # Every numeric setting's range. Zero is allowed only where it means something the settings
 # reference says (a port of 0: any free one; no rate limit; deleted at once; no worker process).
 LIMITS: dict[str, Limit] = {
-    # (the same range `/game settings` allows a game's clock: MIN_TURN_CLOCK, MAX_TURN_CLOCK)
-    "METROBOT_TURN_CLOCK_HOURS": Limit(60 / 3600, 14 * 24, "a number of hours from 0.0167 (a minute) to 336 (14 days)"),
+    "METROBOT_TURN_CLOCK_HOURS": Limit(
+        TURN_CLOCK_SECONDS[0] / 3600,
+        TURN_CLOCK_SECONDS[1] / 3600,
+        f"a number of hours from {TURN_CLOCK_SECONDS[0] / 3600:g} ({TURN_CLOCK_SECONDS[0]} seconds) "
+        f"to {TURN_CLOCK_SECONDS[1] / 3600:g} ({TURN_CLOCK_SECONDS[1] // 86400} days)",
+    ),
     "METROBOT_TICK_SECONDS": Limit(0.1, 3600, "a number of seconds from 0.1 to 3600"),
     "METROBOT_SEED": Limit(0, 2**63 - 1, "a whole number from 0 to 9223372036854775807", whole=True),
     "METROBOT_SHARD_COUNT": Limit(1, 65536, "a whole number of shards from 1 to 65536", whole=True),
