@@ -6,8 +6,16 @@ BIN := $(VENV)/bin
 
 .PHONY: run test test-repeat reliability bench bench-ai example-image rules-pages browser discord-sdk web-screenshots docs clean
 
+# Debian and Ubuntu ship `venv` without pip (ensurepip) until their python3.X-venv package is
+# installed: the venv half made is removed and the line to type is said, not a traceback.
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || \
+	  { v=$$($(PYTHON) --version 2>/dev/null); echo "metrobot needs Python 3.11 or newer as $(PYTHON)" \
+	  "(found: $${v:-none}); name another with make PYTHON=python3.11 ..." >&2; exit 1; }
+	@$(PYTHON) -m venv $(VENV) >/dev/null 2>&1 || { rm -rf $(VENV); \
+	  echo "could not create .venv: '$(PYTHON) -m venv' failed. On Debian or Ubuntu install its venv package:" >&2; \
+	  echo "  sudo apt install $$($(PYTHON) -c 'import sys; print("python%d.%d-venv" % sys.version_info[:2])')" >&2; \
+	  echo "then run make again." >&2; exit 1; }
 
 $(VENV)/.run-installed: requirements.txt | $(BIN)/python
 	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements.txt

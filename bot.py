@@ -12,8 +12,9 @@ HOW_TO_TOKEN = """No DISCORD_TOKEN is set, so the bot cannot log in.
 To get one:
   1. Open https://discord.com/developers/applications and create an application.
   2. In "Bot", press "Reset Token" and copy the token.
-  3. Copy .env.example to .env and put the token after DISCORD_TOKEN=.
-  4. Run `make run` again, and invite the bot (README, "Quick start"; in full:
+  3. Make a .env only you may read, `install -m 600 .env.example .env`, and put the token
+     after DISCORD_TOKEN= in it.
+  4. Invite the bot, then run `make run` again (README, "Quick start"; in full:
      docs/operators/install.md).
 """
 

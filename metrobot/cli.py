@@ -128,13 +128,10 @@ def cmd_ratings(args: argparse.Namespace) -> int:
     import asyncio
 
     from .service import GameService
-    from .settings import load_settings
+    from .settings import shown
     from .storage import Database
 
-    # The database the bot uses (METROBOT_DATABASE_URL, else METROBOT_DB) unless --db says.
-    path = args.db or load_settings().database
-    if not path.startswith(("postgresql://", "postgres://")) and not Path(path).exists():
-        raise BadInput(f"{path}: no such database")
+    path = privacycli.database(args.db)  # (--db, else the bot's: METROBOT_DATABASE_URL, else METROBOT_DB)
 
     async def rebuild() -> tuple[int, bool]:
         db = await Database(path).open()
@@ -145,7 +142,7 @@ def cmd_ratings(args: argparse.Namespace) -> int:
 
     games, identical = asyncio.run(rebuild())
     print(
-        f"rebuilt the ratings from {games} finished game{'s' if games != 1 else ''}: "
+        f"rebuilt the ratings of {shown(path)} from {games} finished game{'s' if games != 1 else ''}: "
         + (
             "identical to the stored ones"
             if identical
@@ -214,16 +211,13 @@ def cmd_backup(args: argparse.Namespace) -> int:
     import asyncio
 
     from .backup import backup
-    from .settings import load_settings
 
-    source = args.db or load_settings().database
+    source = privacycli.database(args.db)
     if source.startswith(("postgresql://", "postgres://")):
         raise BadInput(
             "PostgreSQL is backed up with pg_dump (docs/operators/backups.md): "
             "pg_dump --format=custom --file=metrobot.dump DATABASE_URL"
         )
-    if not Path(source).exists():
-        raise BadInput(f"{source}: no such database")
     if Path(args.to).resolve() == Path(source).resolve():
         raise BadInput("--to must be another file than the database itself")
     checked, verdict = asyncio.run(backup(source, args.to))
@@ -284,7 +278,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("backup", help="a consistent, checked copy of the SQLite database (safe while the bot runs)")
     p.add_argument("--to", required=True, help="the backup file (written only once the copy is checked)")
-    p.add_argument("--db", help="the SQLite file (default: the bot's database, METROBOT_DB)")
+    p.add_argument(
+        "--db", help="the SQLite file (default: the bot's database, METROBOT_DB, from .env as the bot reads it)"
+    )
     p.set_defaults(func=cmd_backup)
 
     p = sub.add_parser("render", help="draw a state or log as PNG")

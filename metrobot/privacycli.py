@@ -20,14 +20,17 @@ from pathlib import Path
 from typing import Any
 
 from .games import BadInput
+from .settings import shown
 
 
-def _database(given: str | None) -> str:
-    from .settings import load_settings
+def database(given: str | None) -> str:
+    """The database a tool works on (`--db`, else the bot's: see `settings.database_choice`); an
+    SQLite file that is not there is refused with the path tried and what chose it."""
+    from .settings import database_choice
 
-    path = given or load_settings().database
+    path, chosen = database_choice(given)
     if not path.startswith(("postgresql://", "postgres://")) and not Path(path).exists():
-        raise BadInput(f"{path}: no such database")
+        raise BadInput(f"{path}: no such database (chosen by {chosen}; --db names another)")
     return path
 
 
@@ -43,7 +46,7 @@ def _with_privacy(args: argparse.Namespace, work: Callable[[Any], Awaitable[int]
     from .settings import load_settings
     from .storage import Database
 
-    path = _database(args.db)
+    path = args.database = database(args.db)
 
     async def run() -> int:
         db = await Database(path).open()
@@ -71,7 +74,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         if args.out:
             Path(args.out).parent.mkdir(parents=True, exist_ok=True)
             Path(args.out).write_text(text, encoding="utf-8")
-            print(f"wrote the data of user {user} to {args.out}")
+            print(f"wrote the data of user {user} in {shown(args.database)} to {args.out}")
         else:
             print(text, end="")
         return 0
@@ -86,7 +89,7 @@ def cmd_forget(args: argparse.Namespace) -> int:
         held = len(await privacy.db.games_holding(user))
         outcome = await privacy.forget(user)
         print(
-            f"forgot user {user}: {held} game{'s' if held != 1 else ''} renamed, "
+            f"forgot user {user} in {shown(args.database)}: {held} game{'s' if held != 1 else ''} renamed, "
             f"{len(outcome.elsewhere)} seat{'s' if len(outcome.elsewhere) != 1 else ''} handed to the automatic "
             "player (the bot posts that in their channels), settings and ratings deleted"
         )
@@ -103,7 +106,7 @@ def cmd_purge(args: argparse.Namespace) -> int:
             (games,) = await q.fetchone("SELECT COUNT(*) FROM games WHERE guild_id = ?", guild)
         await privacy.purge(guild)
         print(
-            f"deleted everything of server {guild}: {games} game{'s' if games != 1 else ''} with their logs and "
+            f"deleted everything of server {guild} in {shown(args.database)}: {games} game{'s' if games != 1 else ''} with their logs and "
             "messages, its results, ratings and settings"
         )
         return 0

@@ -59,6 +59,13 @@ class BadSetting(SystemExit):
     with status 2 before they connect to anything (starting again would not help)."""
 
 
+# A turn clock's range, in seconds: the default's (METROBOT_TURN_CLOCK_HOURS) and every game's,
+# tournament's and server's (the service's MIN_TURN_CLOCK, the commands' `clock_hours` range).
+# 72 s is 0.02 h, the least number of hours Discord's number field shows as it is (60 s would be
+# 0.016666…); the most is 14 days.
+TURN_CLOCK_SECONDS = (72, 14 * 24 * 3600)
+
+
 @dataclass(frozen=True)
 class Limit:
     """What a numeric setting may be: a finite number (whole, if `whole`) from `low` to
@@ -85,8 +92,12 @@ class Limit:
 # Every numeric setting's range. Zero is allowed only where it means something the settings
 # reference says (a port of 0: any free one; no rate limit; deleted at once; no worker process).
 LIMITS: dict[str, Limit] = {
-    # (the same range `/game settings` allows a game's clock: MIN_TURN_CLOCK, MAX_TURN_CLOCK)
-    "METROBOT_TURN_CLOCK_HOURS": Limit(60 / 3600, 14 * 24, "a number of hours from 0.0167 (a minute) to 336 (14 days)"),
+    "METROBOT_TURN_CLOCK_HOURS": Limit(
+        TURN_CLOCK_SECONDS[0] / 3600,
+        TURN_CLOCK_SECONDS[1] / 3600,
+        f"a number of hours from {TURN_CLOCK_SECONDS[0] / 3600:g} ({TURN_CLOCK_SECONDS[0]} seconds) "
+        f"to {TURN_CLOCK_SECONDS[1] / 3600:g} ({TURN_CLOCK_SECONDS[1] // 86400} days)",
+    ),
     "METROBOT_TICK_SECONDS": Limit(0.1, 3600, "a number of seconds from 0.1 to 3600"),
     "METROBOT_SEED": Limit(0, 2**63 - 1, "a whole number from 0 to 9223372036854775807", whole=True),
     "METROBOT_SHARD_COUNT": Limit(1, 65536, "a whole number of shards from 1 to 65536", whole=True),
@@ -210,6 +221,25 @@ def load_settings(env_file: str | Path | None = None) -> Settings:
         operator_contact=(os.environ.get("METROBOT_OPERATOR_CONTACT") or "").strip() or None,
         privacy_url=(os.environ.get("METROBOT_PRIVACY_URL") or "").strip() or None,
     )
+
+
+def database_choice(given: str | None = None) -> tuple[str, str]:
+    """The database a command-line tool works on, and what chose it, for its messages: `--db`,
+    else the bot's own choice — read from the same `.env` the bot reads (a service sets its
+    settings there too, so that cron's tools and the bot agree), else the default file."""
+    if given:
+        return given, "--db"
+    before = {name: os.environ.get(name) for name in ("METROBOT_DATABASE_URL", "METROBOT_DB")}
+    database = load_settings().database
+    for name, was in before.items():
+        if os.environ.get(name):
+            return database, f"{name} in " + ("the environment" if was else str(ROOT / ".env"))
+    return database, f"the default: METROBOT_DB is set neither in the environment nor in {ROOT / '.env'}"
+
+
+def shown(database: str) -> str:
+    """A database as a message may name it: a PostgreSQL URL without its user and password."""
+    return "postgresql://…@" + database.split("@")[-1] if "://" in database else database
 
 
 def _base_url(raw: str | None) -> str | None:

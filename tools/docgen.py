@@ -93,13 +93,44 @@ def _names(path: list[str]) -> str:
     return " · ".join(shown)
 
 
-def _who(command: Any, parent: Any | None) -> str:
-    top = parent or command
-    where = (
-        "in servers only"
-        if getattr(top, "guild_only", False) or getattr(command, "guild_only", False)
-        else ("in servers and in a DM with the bot")
+def _where(top: Any) -> str:
+    """Where Discord offers a top-level command, from what it is registered with: its contexts
+    (`allowed_contexts`; none named: Discord's default, servers and the DM with the bot) and the
+    installs it comes with (`allowed_installs`; none named: a server's only)."""
+    if getattr(top, "guild_only", False):
+        return "in servers only"
+    contexts = getattr(top, "allowed_contexts", None)
+    places = (
+        ["servers", "a DM with the bot"]
+        if contexts is None
+        else [
+            place
+            for place, on in (
+                ("servers", contexts.guild),
+                ("a DM with the bot", contexts.dm_channel),
+                ("group DMs and other people's DMs", contexts.private_channel),
+            )
+            if on
+        ]
     )
+    where = ", ".join(f"in {place}" for place in places)
+    installs = getattr(top, "allowed_installs", None)
+    if installs is not None and installs.user:
+        where += "; through the server's install or a person's own (a user install)"
+    return where
+
+
+def _who(command: Any, parent: Any | None) -> str:
+    from metrobot.discord_app.anywhere import GAME_ANYWHERE
+
+    top = parent or command
+    where = "in servers only" if getattr(command, "guild_only", False) else _where(top)
+    if top.name == "game" and where != "in servers only":  # (anywhere.py: `outside_a_server`)
+        where += (
+            "; outside a server where the bot is, only "
+            + ", ".join(f"`/game {name}`" for name in sorted(GAME_ANYWHERE))
+            + " works (the others answer that games are played in a server's channel)"
+        )
     permissions = getattr(top, "default_permissions", None)
     if permissions is not None and permissions.value:
         named = ", ".join(name.replace("_", " ").replace("guild", "server").title() for name, on in permissions if on)

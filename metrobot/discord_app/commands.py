@@ -22,6 +22,7 @@ from ..games.autoplay import LEVELS
 from ..i18n import OFFERED, me
 from ..service import Outcome, Refused
 from ..service.backwindow import MAX_WINDOW
+from ..settings import TURN_CLOCK_SECONDS
 from ..storage import Commits, DatabaseUnavailable
 from . import playlinks
 from .accounting import mark
@@ -32,7 +33,8 @@ from .tutorial import start_tutorial
 
 log = logging.getLogger("metrobot.discord")
 
-MIN_CLOCK_HOURS, MAX_CLOCK_HOURS = 0.02, 336.0
+# Every `clock_hours` option's range, as Discord checks it: the service's, in hours.
+MIN_CLOCK_HOURS, MAX_CLOCK_HOURS = (seconds / 3600 for seconds in TURN_CLOCK_SECONDS)
 MAX_TAKEBACK_MINUTES = MAX_WINDOW // 60
 
 
@@ -175,9 +177,9 @@ def game_group(bot: Bot) -> app_commands.Group:
         players="Seats at the table (default: the game's maximum)",
         variant="Rules variant",
         city="Map, for games played on several maps",
-        clock_hours="Hours each turn may take before the automatic player moves (default 24)",
+        clock_hours="Hours each turn may take before the automatic player moves (default: the server's clock)",
         bots="Seats filled by automatic players from the start (default 0)",
-        level="How well the automatic player plays (bots and absent players; default greedy)",
+        level="How well the automatic player plays (bots and absent players; default: the server's level)",
         language="What the game posts in the channel (default: this server's language)",
     )
     @app_commands.choices(kind=kinds, variant=variants, level=levels, language=languages)
@@ -187,7 +189,7 @@ def game_group(bot: Bot) -> app_commands.Group:
         players: app_commands.Range[int, 1, 8] | None = None,
         variant: app_commands.Choice[str] | None = None,
         city: str | None = None,
-        clock_hours: app_commands.Range[float, 0.02, 336.0] | None = None,
+        clock_hours: app_commands.Range[float, MIN_CLOCK_HOURS, MAX_CLOCK_HOURS] | None = None,
         bots: app_commands.Range[int, 0, 7] | None = None,
         level: app_commands.Choice[str] | None = None,
         language: app_commands.Choice[str] | None = None,
@@ -255,7 +257,7 @@ def game_group(bot: Bot) -> app_commands.Group:
     @app_commands.choices(level=levels, language=languages)
     async def settings(
         interaction: discord.Interaction,
-        clock_hours: app_commands.Range[float, 0.02, 336.0] | None = None,
+        clock_hours: app_commands.Range[float, MIN_CLOCK_HOURS, MAX_CLOCK_HOURS] | None = None,
         level: app_commands.Choice[str] | None = None,
         language: app_commands.Choice[str] | None = None,
         tidy: bool | None = None,

@@ -13,7 +13,7 @@ from ..i18n import OFFERED
 from ..service.people import VISION_WORDS
 from ..service.time_off import AWAY_BUDGET, DAY, zones_matching
 from .anywhere import GROUP_ANYWHERE, anywhere, our_server
-from .commands import clock_seconds, run, whole
+from .commands import MAX_CLOCK_HOURS, MIN_CLOCK_HOURS, clock_seconds, run, whole
 from .messages import Bot
 from .privacy import me_privacy_commands
 
@@ -117,7 +117,7 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
     async def server_settings(
         interaction: discord.Interaction,
         language: app_commands.Choice[str] | None = None,
-        clock_hours: app_commands.Range[float, 0.02, 336.0] | None = None,
+        clock_hours: app_commands.Range[float, MIN_CLOCK_HOURS, MAX_CLOCK_HOURS] | None = None,
         level: app_commands.Choice[str] | None = None,
         looking_for_players: discord.Role | None = None,
         remove_role: bool | None = None,

@@ -15,7 +15,7 @@ from ..i18n import me
 from ..service import Outcome, Refused
 from ..tournaments.model import FORMATS
 from ..tournaments.texts import FORMAT_WORDS
-from .commands import clock_seconds, run, server_language, whole
+from .commands import MAX_CLOCK_HOURS, MIN_CLOCK_HOURS, clock_seconds, run, server_language, whole
 from .halls import run_tournaments
 from .messages import Bot
 from .tourney_buttons import missing_from
@@ -90,7 +90,7 @@ def tournament_group(bot: Bot) -> app_commands.Group:
         format: app_commands.Choice[str],
         table_size: app_commands.Range[int, 1, 8] | None = None,
         rounds: app_commands.Range[int, 1, 12] | None = None,
-        clock_hours: app_commands.Range[float, 0.02, 336.0] | None = None,
+        clock_hours: app_commands.Range[float, MIN_CLOCK_HOURS, MAX_CLOCK_HOURS] | None = None,
         variant: app_commands.Choice[str] | None = None,
         city: str | None = None,
         name: app_commands.Range[str, 1, 60] | None = None,

@@ -144,7 +144,7 @@ def ending(plugin: GamePlugin, row: GameRow, state: Any, g: Lang) -> list[str]:
         g.t(
             "To play a real game: in a channel, `/game new kind:{game}`; friends press **Join**, you press "
             "**Start**. `/game rules` explains every rule with pictures; a host who wants 💡 for everyone "
-            "uses `/game settings hints:on` (that game is then not rated).",
+            "uses `/game settings hints:True` (that game is then not rated).",
             game=plugin.name,
         ),
     ]

@@ -14,13 +14,14 @@ from ..games.autoplay import DEFAULT_LEVEL
 from ..games.plugin import GamePlugin
 from ..games.protocol import N_
 from ..i18n import LANGUAGES, OFFERED, known, me
+from ..settings import TURN_CLOCK_SECONDS
 from .backwindow import MAX_WINDOW
 from .core import hours, sentence, title
 from .outcome import Message, Outcome, Refused
 from .server import ServerSettings
 from .status import Status
 
-MIN_TURN_CLOCK, MAX_TURN_CLOCK = 60, 14 * 24 * 3600
+MIN_TURN_CLOCK, MAX_TURN_CLOCK = TURN_CLOCK_SECONDS  # (72 s to 14 days: settings.py says why)
 LEVEL_WORDS = {"random": N_("random"), "greedy": N_("greedy"), "strong": N_("strong")}
 
 

@@ -1,7 +1,7 @@
 """Hints: the greedy player's suggestion for the asker's turn, in unrated games only.
 
 Hints are on in tutorials and in games whose host turned them on (`/game settings
-hints:on`); such a game is not rated (see `unrated`), since a hint plays as well as the
+hints:True`); such a game is not rated (see `unrated`), since a hint plays as well as the
 automatic player. The suggestion comes from `games.hints.suggest`, which sees the asker's
 own view and nothing else. A front end shows it two ways: `/hint` says it in words, and 💡
 fills the composer with its steps, ready to confirm.
@@ -29,7 +29,7 @@ class Hints(Turns):
             raise Refused(
                 me().t(
                     "Hints are only for unrated games: a tutorial (`/game tutorial`), or a game whose "
-                    "host turned them on with `/game settings hints:on` (that game is then not rated)."
+                    "host turned them on with `/game settings hints:True` (that game is then not rated)."
                 )
             )
         game = plugin.game

@@ -18,7 +18,9 @@ from . import pictures
 from .core import ServiceCore, title
 from .outcome import Controls, File, Message, Outcome, Refused
 
-RULES_CACHE = 72  # pictures kept: all 18 of the games' pages in all 4 languages (about 10 MB of PNG)
+# Pictures kept, about 10 MB of PNG: not every one (18 pages x 8 languages x 4 colour visions is
+# 576), but all of them in the four languages a bot's servers use most, say.
+RULES_CACHE = 72
 
 
 def rules_pointer(plugin: GamePlugin, exc: RuleError | BadInput, language: Lang) -> str:
