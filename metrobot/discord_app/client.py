@@ -77,7 +77,7 @@ class Metro(_BotBase):
         self.privacy: Privacy | None = None
         self._guard_parsers()
         self.gate = Gate(self, TokenBuckets(settings.rate_per_second, settings.rate_burst))
-        self.gate.install(self._connection.parsers)
+        self.gate.install(self._connection)
         self._recovery: asyncio.Task | None = None
         self._ticking = asyncio.Lock()  # held while the turn clock acts (a stop waits for it)
         self._stopping: asyncio.Task | None = None
