@@ -146,7 +146,7 @@ class Forget:
         if row.status in ("lobby", "active") and seat is not None and not (seat.auto and row.status == "active"):
             return await self._leave(row, user_id)  # (renamed at the next pass)
         ghost = await self.db.ghost_of(user_id, row.guild_id)
-        async with self.service._lock(row.channel_id):
+        async with self.service.channel_lock(row.channel_id):
             for _ in range(ATTEMPTS):
                 row = await self.db.game(game_id)
                 if row is None or not _names(row, user_id):
