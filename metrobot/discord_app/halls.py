@@ -74,7 +74,7 @@ async def _run_once(client: Any) -> None:
         due = []
     for tid in due:
         try:
-            row = await service.db.tournament(tid)
+            row = await service.tournament(tid)
             hall = client.get_channel(int(row.hall_id)) if row is not None else None
             opened = await service.advance_tournament(tid, missing=missing_in(hall) if hall is not None else [])
             await _deliver_opened(client, opened)
@@ -207,10 +207,10 @@ async def _earlier(
 
 async def _edit(client: Any, channel: Any, item: TOwed, message: Message) -> None:
     service = client.service
-    if await service.db.newer_edit(item):  # a later edit says what it says now
+    if await service.newer_edit(item):  # a later edit says what it says now
         await service.tournament_sent(item)
         return
-    row = await service.db.tournament(item.tournament_id)
+    row = await service.tournament(item.tournament_id)
     target = getattr(row, f"{item.what}_message_id", None) if row is not None else None
     if target:
         view = signup_view(item) if item.what == "signup" else None
@@ -225,8 +225,8 @@ async def _edit(client: Any, channel: Any, item: TOwed, message: Message) -> Non
 
 async def _archive(client: Any, item: TOwed) -> bool:
     service = client.service
-    if not await service.db.channel_settled(int(item.payload["game_id"])):
-        await service.db.tournament_release(item)  # its game still owes the thread posts: later
+    if not await service.table_settled(int(item.payload["game_id"])):
+        await service.tournament_later(item)  # its game still owes the thread posts: later
         return False
     try:
         thread = await channel_of(client, item.channel_id)
