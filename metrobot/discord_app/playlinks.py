@@ -27,8 +27,7 @@ async def for_person(
     if service is None or getattr(service, "web_base", None) is None:
         return None
     if game_id is None and channel_id is not None:
-        row = await service.db.open_game(channel_id)
-        game_id = row.id if row is not None else None
+        game_id = await service.open_game_id(channel_id)
     if game_id is None:
         return None
     return await play_link(service, game_id, user_id, language)
