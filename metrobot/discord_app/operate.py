@@ -44,10 +44,10 @@ def connected(bot: Any) -> bool:
 
 async def database_fault(bot: Any) -> str | None:
     """None while the database answers, else what is wrong with it."""
-    if bot.db is None:
+    if bot.service is None or bot.service.closed:
         return "closed"
     try:
-        return await asyncio.wait_for(bot.db.fault(), DATABASE_TIMEOUT)
+        return await asyncio.wait_for(bot.service.database_fault(), DATABASE_TIMEOUT)
     except TimeoutError:
         return "timeout"
     except Exception as exc:  # (closed, or something unforeseen: "no" all the same)
@@ -60,11 +60,11 @@ async def read_gauges(bot: Any) -> None:
     for shard, (latency, up) in shards(bot).items():
         GATEWAY_LATENCY.labels(shard).set(latency if math.isfinite(latency) else float("nan"))
         SHARD_UP.labels(shard).set(1 if up else 0)
-    if bot.db is None or bot.service is None:
+    if bot.service is None or bot.service.closed:
         return
     try:
-        count, oldest = await asyncio.wait_for(bot.db.backlog(bot.service.clock()), DATABASE_TIMEOUT)
-        games = await asyncio.wait_for(bot.db.games_by_status(), DATABASE_TIMEOUT)
+        count, oldest = await asyncio.wait_for(bot.service.backlog(), DATABASE_TIMEOUT)
+        games = await asyncio.wait_for(bot.service.games_by_status(), DATABASE_TIMEOUT)
     except (DatabaseUnavailable, TimeoutError):  # (storage's outage log says it; /healthz tells it)
         return
     except Exception as exc:
