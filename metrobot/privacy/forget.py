@@ -66,6 +66,11 @@ class Forget:
 
         async def still_away(self, row: GameRow) -> None: ...
 
+    async def games_holding(self, user_id: str) -> list[int]:
+        """The games whose row names the person (as host, at a seat, among those it waits for):
+        the games forgetting them renames."""
+        return await self.db.games_holding(user_id)
+
     async def forget(self, user_id: str, *, tell: bool = False) -> Outcome:
         """Erase a person; the reply says what was done and what stays (posts in channels).
         `tell`: they asked through Discord — if this process cannot finish (it dies, a game
