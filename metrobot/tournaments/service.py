@@ -22,9 +22,9 @@ class TournamentService(TournamentPages):
     async def tournament_sent(self, item: TOwed, message_id: str | None = None) -> None:
         await self.db.tournament_delivered(item, message_id)
 
-    async def tournament(self, tournament_id: int) -> TournamentRow | None:
+    async def tournament(self, tournament_id: int | None) -> TournamentRow | None:
         """A tournament as stored (its hall, the ids of its messages), or None."""
-        return await self.db.tournament(tournament_id)
+        return None if tournament_id is None else await self.db.tournament(tournament_id)
 
     async def newer_edit(self, item: TOwed) -> bool:
         """Whether a later edit of the same message is owed (this one is then history)."""
