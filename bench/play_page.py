@@ -77,12 +77,12 @@ async def tap_times(runs: int) -> None:
     from aiohttp.test_utils import TestClient, TestServer
 
     from metrobot.play import Pass, Play, access
-    from metrobot.service import GameService
     from metrobot.storage import Database
+    from metrobot.tournaments.service import TournamentService
     from metrobot.web import make_app
 
     db = await Database(":memory:").open()
-    service = GameService(db, images=False, render_workers=2)
+    service = TournamentService(db, images=False, render_workers=2)  # (as the pages are served)
     service.web_base = "http://127.0.0.1"
     try:
         row = await late_london_game(service)

@@ -150,9 +150,9 @@ async def run(args: argparse.Namespace) -> None:
             elif hour % 4 == 0:
                 print(f"after hour {hour}: {rss_mib():.0f} MiB resident", flush=True)
         end = rss_mib()
-        assert bot.db is not None and bot.service is not None
-        backlog, _ = await bot.db.backlog(bot.service.clock())
-        games = await bot.db.games_by_status()
+        assert bot.service is not None
+        backlog, _ = await bot.service.backlog()
+        games = await bot.service.games_by_status()
     finally:
         await bot.close()
         await asyncio.gather(task, return_exceptions=True)

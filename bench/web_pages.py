@@ -29,6 +29,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from metrobot.games import all_plugins
 from metrobot.service import GameService, fixed_seeds
 from metrobot.storage import Database
+from metrobot.tournaments.service import TournamentService
 from metrobot.web import make_app
 
 from .timing import summary
@@ -165,7 +166,7 @@ async def time_pages(where: str, label: str) -> None:
     db = await Database(where).open()
     try:
         await fill(db, [p.name for p in all_plugins()])
-        service = GameService(db, seeds=fixed_seeds(11), images=False)
+        service = TournamentService(db, seeds=fixed_seeds(11), images=False)  # (as the pages are served)
         game_id = await played(service, 30)
         service.images = True
         service.web_base = "http://127.0.0.1"

@@ -17,10 +17,13 @@ import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .games import BadInput
 from .settings import shown
+
+if TYPE_CHECKING:
+    from .privacy import Privacy
 
 
 def database(given: str | None) -> str:
@@ -40,7 +43,7 @@ def _id(value: str, what: str) -> str:
     return value
 
 
-def _with_privacy(args: argparse.Namespace, work: Callable[[Any], Awaitable[int]]) -> int:
+def _with_privacy(args: argparse.Namespace, work: Callable[[Privacy], Awaitable[int]]) -> int:
     from .privacy import Privacy
     from .service import GameService
     from .settings import load_settings
@@ -69,7 +72,7 @@ def _with_privacy(args: argparse.Namespace, work: Callable[[Any], Awaitable[int]
 def cmd_export(args: argparse.Namespace) -> int:
     user = _id(args.user, "user")
 
-    async def work(privacy) -> int:
+    async def work(privacy: Privacy) -> int:
         text = json.dumps(await privacy.export(user), ensure_ascii=False, indent=1) + "\n"
         if args.out:
             Path(args.out).parent.mkdir(parents=True, exist_ok=True)
@@ -85,8 +88,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_forget(args: argparse.Namespace) -> int:
     user = _id(args.user, "user")
 
-    async def work(privacy) -> int:
-        held = len(await privacy.db.games_holding(user))
+    async def work(privacy: Privacy) -> int:
+        held = len(await privacy.games_holding(user))
         outcome = await privacy.forget(user)
         print(
             f"forgot user {user} in {shown(args.database)}: {held} game{'s' if held != 1 else ''} renamed, "
@@ -101,9 +104,8 @@ def cmd_forget(args: argparse.Namespace) -> int:
 def cmd_purge(args: argparse.Namespace) -> int:
     guild = _id(args.guild, "guild")
 
-    async def work(privacy) -> int:
-        async with privacy.db.driver.read() as q:
-            (games,) = await q.fetchone("SELECT COUNT(*) FROM games WHERE guild_id = ?", guild)
+    async def work(privacy: Privacy) -> int:
+        games = await privacy.server_games(guild)
         await privacy.purge(guild)
         print(
             f"deleted everything of server {guild} in {shown(args.database)}: {games} game{'s' if games != 1 else ''} with their logs and "

@@ -7,7 +7,7 @@ with the same name in one language.
 Each component is made by the code that makes it for Discord (the composer at seeded positions
 of every game with every level of its menus opened, the ⌨ box, the lobby's and the turn post's
 buttons from the service's own labels, every rules page's message), in each language. The
-adapter shortens a text that would not fit with "…" (`composer_ids._short`): a translation must
+adapter shortens a text that would not fit with "…" (`composer_ids.cut`): a translation must
 never need it, so every shortening is recorded and must not happen.
 """
 
@@ -50,7 +50,7 @@ CODES = list(LANGUAGES)
 def shortened(monkeypatch) -> list[tuple[str, int]]:
     """Every text the adapter had to shorten to fit a limit (there should be none)."""
     cut: list[tuple[str, int]] = []
-    real = composer_ids._short
+    real = composer_ids.cut
 
     def spy(text: str, limit: int) -> str:
         if len(text) > limit:
@@ -58,7 +58,7 @@ def shortened(monkeypatch) -> list[tuple[str, int]]:
         return real(text, limit)
 
     for module in (composer_module, composer_box):  # every module that shortens a text
-        monkeypatch.setattr(module, "_short", spy)
+        monkeypatch.setattr(module, "cut", spy)
     return cut
 
 

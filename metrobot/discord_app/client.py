@@ -72,12 +72,11 @@ class Metro(_BotBase):
             **sharding,
         )
         self.settings = settings
-        self.db: Database | None = None
         self.service: TournamentService | None = None
         self.privacy: Privacy | None = None
         self._guard_parsers()
         self.gate = Gate(self, TokenBuckets(settings.rate_per_second, settings.rate_burst))
-        self.gate.install(self._connection.parsers)
+        self.gate.install(self._connection)
         self._recovery: asyncio.Task | None = None
         self._ticking = asyncio.Lock()  # held while the turn clock acts (a stop waits for it)
         self._stopping: asyncio.Task | None = None
@@ -124,13 +123,18 @@ class Metro(_BotBase):
 
     async def setup_hook(self) -> None:
         self._setting_up = True
-        self.db = await Database(self.settings.database).open()
+        # The database is the service's from here on: it closes it (see close).
+        db = await Database(self.settings.database).open()
         s = self.settings
         seeds: dict[str, Any] = {} if s.seed is None else {"seeds": fixed_seeds(s.seed)}
         drawing = {"render_workers": s.render_workers, "png_compression": s.png_compression}
-        self.service = TournamentService(
-            self.db, default_turn_clock=int(s.turn_clock_hours * 3600), ai_seconds=s.ai_seconds, **drawing, **seeds
-        )
+        try:
+            self.service = TournamentService(
+                db, default_turn_clock=int(s.turn_clock_hours * 3600), ai_seconds=s.ai_seconds, **drawing, **seeds
+            )
+        except BaseException:
+            await db.close()
+            raise
         self.privacy = Privacy(
             self.service,
             retention_days=self.settings.retention_days,
@@ -164,7 +168,7 @@ class Metro(_BotBase):
             await self.operations.start()
         await self._start_web()
         board_play(self)  # "▶ Play on the board" under turn posts: the Activity, or a browser
-        log.info("metrobot ready: database %s (schema %d)", self.db.path, self.db.schema_version)
+        log.info("metrobot ready: database %s (schema %d)", db.path, db.schema_version)
 
     async def _start_web(self) -> None:
         """The web pages in this process (METROBOT_WEB_PORT), or links to where another process
@@ -245,8 +249,7 @@ class Metro(_BotBase):
         ephemeral: bool = True,
     ) -> None:
         await deliver(cast(Bot, self), channel_id, outcome, interaction, ephemeral=ephemeral)
-        if self.db is not None and self.db.tournament_news:  # a tournament's table ended: its director runs now
-            self.db.tournament_news = False
+        if self.service is not None and self.service.table_ended():  # its tournament's director runs now
             task = asyncio.create_task(self.run_tournaments())
             self._background.add(task)  # (a task nobody holds may be collected before it ends)
             task.add_done_callback(self._background.discard)
@@ -312,10 +315,7 @@ class Metro(_BotBase):
             await self.waker.stop()
         await super().close()  # type: ignore[misc]
         if self.service is not None:
-            self.service.painter.close()
-        if self.db is not None:
-            await self.db.close()
-            self.db = None
+            await self.service.close()
 
     @tasks.loop(seconds=30)
     async def turn_clock(self) -> None:

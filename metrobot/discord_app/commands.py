@@ -152,7 +152,7 @@ def _manager(interaction: discord.Interaction) -> bool:
     return bool(interaction.permissions.manage_channels)
 
 
-def _ids(interaction: discord.Interaction) -> tuple[str, str]:
+def channel_and_user(interaction: discord.Interaction) -> tuple[str, str]:
     return str(interaction.channel_id), str(interaction.user.id)
 
 
@@ -195,7 +195,7 @@ def game_group(bot: Bot) -> app_commands.Group:
         language: app_commands.Choice[str] | None = None,
     ) -> None:
         async def work():
-            channel, user = _ids(interaction)
+            channel, user = channel_and_user(interaction)
             parent = getattr(interaction.channel, "parent_id", None)  # a thread's channel
             return await bot.service.new_game(
                 channel,
@@ -223,24 +223,24 @@ def game_group(bot: Bot) -> app_commands.Group:
 
     @group.command(name="join", description="Take a seat in this channel's lobby")
     async def join(interaction: discord.Interaction) -> None:
-        channel, user = _ids(interaction)
+        channel, user = channel_and_user(interaction)
         await run(interaction, lambda: bot.service.join(channel, user, interaction.user.display_name))
 
     @group.command(name="leave", description="Leave the lobby, or leave the game (the automatic player takes over)")
     async def leave(interaction: discord.Interaction) -> None:
-        await run(interaction, lambda: bot.service.leave(*_ids(interaction)))
+        await run(interaction, lambda: bot.service.leave(*channel_and_user(interaction)))
 
     @group.command(name="start", description="Start the game (host)")
     async def start(interaction: discord.Interaction) -> None:
-        await run(interaction, lambda: bot.service.start(*_ids(interaction)))
+        await run(interaction, lambda: bot.service.start(*channel_and_user(interaction)))
 
     @group.command(name="resign", description="Resign: the automatic player plays your seat from now on")
     async def resign(interaction: discord.Interaction) -> None:
-        await run(interaction, lambda: bot.service.leave(*_ids(interaction)))
+        await run(interaction, lambda: bot.service.leave(*channel_and_user(interaction)))
 
     @group.command(name="abort", description="Stop this channel's game (host or Manage Channels)")
     async def abort(interaction: discord.Interaction) -> None:
-        await run(interaction, lambda: bot.service.abort(*_ids(interaction), manager=_manager(interaction)))
+        await run(interaction, lambda: bot.service.abort(*channel_and_user(interaction), manager=_manager(interaction)))
 
     @group.command(
         name="settings",
@@ -266,7 +266,7 @@ def game_group(bot: Bot) -> app_commands.Group:
     ) -> None:
         async def work():
             return await bot.service.configure(
-                *_ids(interaction),
+                *channel_and_user(interaction),
                 manager=_manager(interaction),
                 turn_clock=clock_seconds(clock_hours),
                 level=level.value if level else None,
@@ -280,15 +280,15 @@ def game_group(bot: Bot) -> app_commands.Group:
 
     @group.command(name="nudge", description="Remind the people this game waits for (once in 6 hours)")
     async def nudge(interaction: discord.Interaction) -> None:
-        await run(interaction, lambda: bot.service.nudge(*_ids(interaction)))
+        await run(interaction, lambda: bot.service.nudge(*channel_and_user(interaction)))
 
     @group.command(name="follow", description="A DM with the newest board when a turn of this game ends")
     async def follow(interaction: discord.Interaction) -> None:
-        await run(interaction, lambda: bot.service.follow(*_ids(interaction)))
+        await run(interaction, lambda: bot.service.follow(*channel_and_user(interaction)))
 
     @group.command(name="unfollow", description="No more DMs about this game")
     async def unfollow(interaction: discord.Interaction) -> None:
-        await run(interaction, lambda: bot.service.unfollow(*_ids(interaction)))
+        await run(interaction, lambda: bot.service.unfollow(*channel_and_user(interaction)))
 
     @group.command(name="replay", description="Watch a finished game of this channel again, turn by turn")
     @app_commands.describe(
@@ -347,7 +347,7 @@ def look_commands(bot: Bot) -> list[app_commands.Command]:
     @app_commands.command(name="status", description="Who plays, the scores and whose turn it is")
     @app_commands.guild_only()
     async def status(interaction: discord.Interaction) -> None:
-        await run(interaction, lambda: bot.service.status(*_ids(interaction)))
+        await run(interaction, lambda: bot.service.status(*channel_and_user(interaction)))
 
     @app_commands.command(name="board", description="Show the board (your own view if you play)")
     @app_commands.describe(format="A picture (default), or text for a screen reader")
@@ -360,18 +360,18 @@ def look_commands(bot: Bot) -> list[app_commands.Command]:
     @app_commands.guild_only()
     async def board(interaction: discord.Interaction, format: app_commands.Choice[str] | None = None) -> None:
         if format is not None and format.value == "text":
-            await run(interaction, lambda: bot.service.board_text(*_ids(interaction)))
+            await run(interaction, lambda: bot.service.board_text(*channel_and_user(interaction)))
         else:
-            await run(interaction, lambda: bot.service.board(*_ids(interaction)))
+            await run(interaction, lambda: bot.service.board(*channel_and_user(interaction)))
 
     @app_commands.command(name="hand", description="Your secret hand, privately")
     @app_commands.guild_only()
     async def hand(interaction: discord.Interaction) -> None:
-        await run(interaction, lambda: playlinks.hand(bot, *_ids(interaction), speaker(interaction)))
+        await run(interaction, lambda: playlinks.hand(bot, *channel_and_user(interaction), speaker(interaction)))
 
     @app_commands.command(name="hint", description="A suggestion for your turn (tutorials and games with hints on)")
     @app_commands.guild_only()
     async def hint(interaction: discord.Interaction) -> None:
-        await run(interaction, lambda: bot.service.hint(*_ids(interaction)))
+        await run(interaction, lambda: bot.service.hint(*channel_and_user(interaction)))
 
     return [status, board, hand, hint]

@@ -30,7 +30,7 @@ from ..i18n import EN, N_, Lang
 from ..service import Menu, Refused, menutree
 from . import playlinks
 from .composer_box import MODAL, TypeButton, typed_text
-from .composer_ids import _chosen, _join, _path, _short, _steps
+from .composer_ids import cut, picked, read_path, read_steps, write_steps
 from .messages import bot_of, clip, files, guarded
 from .speech import as_asker, speaker
 
@@ -97,7 +97,7 @@ def _level(menu: Menu, node: menutree.Node, path: list[int], language: Lang) -> 
     items: list[discord.ui.DynamicItem[Any]] = []
     if node.groups:
         hint = node.name if path else menu.group_hint
-        items.append(GroupSelect(menu.game_id, menu.moves, path, steps, node, language, _short(hint, 150)))
+        items.append(GroupSelect(menu.game_id, menu.moves, path, steps, node, language, cut(hint, 150)))
     if node.leaves and not node.groups and len(node.leaves) <= MAX_BUTTONS:
         items += [StepButton(menu.game_id, menu.moves, steps + [c.code], c.label) for c in node.leaves]
     elif node.leaves:
@@ -126,13 +126,13 @@ class GroupSelect(
             assert node is not None  # (it has groups)
             options.append(
                 discord.SelectOption(
-                    label=_short("▸ " + group.own_name(node), MAX_LABEL),
+                    label=cut("▸ " + group.own_name(node), MAX_LABEL),
                     value=str(i),
-                    description=_short(language.n("{n} choice", "{n} choices", group.size, n=group.size), MAX_LABEL),
+                    description=cut(language.n("{n} choice", "{n} choices", group.size, n=group.size), MAX_LABEL),
                 )
             )
         select = discord.ui.Select(
-            custom_id=f"mb:g:{gid}:{moves}:{'.'.join(map(str, path))}:{_join(steps)}",
+            custom_id=f"mb:g:{gid}:{moves}:{'.'.join(map(str, path))}:{write_steps(steps)}",
             options=options,
             placeholder=placeholder,
         )
@@ -141,10 +141,10 @@ class GroupSelect(
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
-        return cls(int(match["gid"]), int(match["moves"]), _path(match["path"]), _steps(match["steps"]))
+        return cls(int(match["gid"]), int(match["moves"]), read_path(match["path"]), read_steps(match["steps"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        chosen = _chosen(interaction)
+        chosen = picked(interaction)
         path = self.path + [int(chosen)] if chosen.isdigit() else self.path
         await _recompose(interaction, self.gid, self.moves, self.steps, path=path, preview=False)
 
@@ -157,9 +157,9 @@ class StepSelect(
     def __init__(
         self, gid: int, moves: int, steps: list[str], choices: list | None = None, placeholder: str | None = None
     ):
-        options = [discord.SelectOption(label=_short(c.label, MAX_LABEL), value=c.code) for c in (choices or [])]
+        options = [discord.SelectOption(label=cut(c.label, MAX_LABEL), value=c.code) for c in (choices or [])]
         select = discord.ui.Select(
-            custom_id=f"mb:s:{gid}:{moves}:{_join(steps)}",
+            custom_id=f"mb:s:{gid}:{moves}:{write_steps(steps)}",
             options=options,
             placeholder=placeholder,
             min_values=1,
@@ -170,10 +170,10 @@ class StepSelect(
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
-        return cls(int(match["gid"]), int(match["moves"]), _steps(match["steps"]))
+        return cls(int(match["gid"]), int(match["moves"]), read_steps(match["steps"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _recompose(interaction, self.gid, self.moves, self.steps + [_chosen(interaction)])
+        await _recompose(interaction, self.gid, self.moves, self.steps + [picked(interaction)])
 
 
 class StepButton(
@@ -183,8 +183,8 @@ class StepButton(
         super().__init__(
             discord.ui.Button(
                 style=discord.ButtonStyle.primary,
-                label=_short(label, MAX_BUTTON_LABEL),
-                custom_id=f"mb:b:{gid}:{moves}:{_join(steps)}",
+                label=cut(label, MAX_BUTTON_LABEL),
+                custom_id=f"mb:b:{gid}:{moves}:{write_steps(steps)}",
             ),
             row=1,
         )
@@ -192,7 +192,7 @@ class StepButton(
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
-        return cls(int(match["gid"]), int(match["moves"]), _steps(match["steps"]))
+        return cls(int(match["gid"]), int(match["moves"]), read_steps(match["steps"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _recompose(interaction, self.gid, self.moves, self.steps)
@@ -207,7 +207,7 @@ class BackButton(
             discord.ui.Button(
                 style=discord.ButtonStyle.secondary,
                 label=language.t("◂ Back"),
-                custom_id=f"mb:up:{gid}:{moves}:{'.'.join(map(str, path))}:{_join(steps)}",
+                custom_id=f"mb:up:{gid}:{moves}:{'.'.join(map(str, path))}:{write_steps(steps)}",
             ),
             row=3,
         )
@@ -215,7 +215,7 @@ class BackButton(
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
-        return cls(int(match["gid"]), int(match["moves"]), _path(match["path"]), _steps(match["steps"]))
+        return cls(int(match["gid"]), int(match["moves"]), read_path(match["path"]), read_steps(match["steps"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _recompose(interaction, self.gid, self.moves, self.steps, path=self.path[:-1], preview=False)
@@ -234,14 +234,16 @@ class ComposeButton(
     def __init__(self, op: str, gid: int, moves: int, steps: list[str], language: Lang = EN):
         label, style = self.LOOK[op]
         super().__init__(
-            discord.ui.Button(label=language.t(label), style=style, custom_id=f"mb:{op}:{gid}:{moves}:{_join(steps)}"),
+            discord.ui.Button(
+                label=language.t(label), style=style, custom_id=f"mb:{op}:{gid}:{moves}:{write_steps(steps)}"
+            ),
             row=2,
         )
         self.op, self.gid, self.moves, self.steps = op, gid, moves, steps
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
-        return cls(match["op"], int(match["gid"]), int(match["moves"]), _steps(match["steps"]))
+        return cls(match["op"], int(match["gid"]), int(match["moves"]), read_steps(match["steps"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         if self.op == "u":
@@ -250,7 +252,7 @@ class ComposeButton(
         await interaction.response.defer()
         if self.op == "x":
             async with as_asker(interaction) as language:
-                await _show(interaction, language.t("Cancelled: nothing was played."), None, [])
+                await show(interaction, language.t("Cancelled: nothing was played."), None, [])
             return
 
         async def work():
@@ -261,11 +263,11 @@ class ComposeButton(
             try:  # the turn goes on (e.g. the passenger's route to choose): compose the rest here
                 menu = await bot.service.menu(channel, user, [], game_id=self.gid, preview=True)
             except Refused:
-                await _show(interaction, speaker(interaction).t("✔ Played."), None, [])
+                await show(interaction, speaker(interaction).t("✔ Played."), None, [])
             else:
                 link = await playlinks.for_person(bot, user, speaker(interaction), game_id=self.gid)
                 content, view, attachments = composer(menu, speaker(interaction), link=link)
-                await _show(
+                await show(
                     interaction, clip(speaker(interaction).t("✔ Played. {next}", next=content)), view, attachments
                 )
             await bot.deliver(channel, outcome, interaction)
@@ -283,7 +285,7 @@ class HintButton(
             discord.ui.Button(
                 style=discord.ButtonStyle.success,
                 label=language.p("button", "💡 Hint"),
-                custom_id=f"mb:h:{gid}:{moves}:{_join(steps)}",
+                custom_id=f"mb:h:{gid}:{moves}:{write_steps(steps)}",
             ),
             row=3,
         )
@@ -291,7 +293,7 @@ class HintButton(
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
-        return cls(int(match["gid"]), int(match["moves"]), _steps(match["steps"]))
+        return cls(int(match["gid"]), int(match["moves"]), read_steps(match["steps"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _recompose(interaction, self.gid, self.moves, self.steps, hint=True)
@@ -305,7 +307,7 @@ async def typed_step(interaction: discord.Interaction) -> bool:
     match = MODAL.fullmatch(custom_id)
     if match is None:
         return False
-    gid, moves, steps = int(match["gid"]), int(match["moves"]), _steps(match["steps"])
+    gid, moves, steps = int(match["gid"]), int(match["moves"]), read_steps(match["steps"])
     await _recompose(interaction, gid, moves, steps, typed=typed_text(interaction))
     return True
 
@@ -334,12 +336,12 @@ async def _recompose(
         )
         link = await playlinks.for_person(bot, user, speaker(interaction), game_id=gid)
         content, view, attachments = composer(menu, speaker(interaction), path, link)
-        await _show(interaction, content, view, attachments if preview else None)
+        await show(interaction, content, view, attachments if preview else None)
 
     await guarded(interaction, work)
 
 
-async def _show(
+async def show(
     interaction: discord.Interaction, content: str, view: discord.ui.View | None, attachments: list[discord.File] | None
 ) -> None:
     """The composer's new look, after a deferred update: in place on the composer (a private

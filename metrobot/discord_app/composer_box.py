@@ -16,7 +16,7 @@ from ..i18n import EN, Lang
 from ..service import Refused
 from ..storage import DatabaseUnavailable, answer_within
 from .accounting import mark
-from .composer_ids import _join, _short, _steps
+from .composer_ids import cut, read_steps, write_steps
 from .messages import BEFORE_ANSWER, bot_of, clip, log_failure, unavailable, went_wrong
 from .speech import as_asker
 
@@ -34,7 +34,7 @@ class TypeButton(
             discord.ui.Button(
                 style=discord.ButtonStyle.secondary,
                 label=language.t("⌨ Type it"),
-                custom_id=f"mb:t:{gid}:{moves}:{_join(steps)}",
+                custom_id=f"mb:t:{gid}:{moves}:{write_steps(steps)}",
             ),
             row=3,
         )
@@ -42,7 +42,7 @@ class TypeButton(
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
-        return cls(int(match["gid"]), int(match["moves"]), _steps(match["steps"]))
+        return cls(int(match["gid"]), int(match["moves"]), read_steps(match["steps"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:  # (a box opens at once, without a deferral: the example is quick to find)
@@ -77,14 +77,14 @@ class TypeButton(
 def type_box(gid: int, moves: int, steps: list[str], example: str, language: Lang = EN) -> discord.ui.Modal:
     """The ⌨ box: a title, a field for the step and an example (Discord's limits: 45, 45, 100)."""
     modal = discord.ui.Modal(
-        title=_short(language.t("Type your next step"), 45),
-        custom_id=f"{MODAL_PREFIX}{gid}:{moves}:{_join(steps)}",
+        title=cut(language.t("Type your next step"), 45),
+        custom_id=f"{MODAL_PREFIX}{gid}:{moves}:{write_steps(steps)}",
         timeout=None,
     )
     modal.add_item(
         discord.ui.TextInput(
-            label=_short(language.t("Your step, as /play takes it"), 45),
-            placeholder=_short(language.t("e.g. {example}", example=example), 100) if example else None,
+            label=cut(language.t("Your step, as /play takes it"), 45),
+            placeholder=cut(language.t("e.g. {example}", example=example), 100) if example else None,
             max_length=200,
             custom_id="step",
         )

@@ -10,23 +10,23 @@ from __future__ import annotations
 import discord
 
 
-def _steps(raw: str) -> list[str]:
+def read_steps(raw: str) -> list[str]:
     return [s for s in raw.split(";") if s]
 
 
-def _join(steps: list[str]) -> str:
+def write_steps(steps: list[str]) -> str:
     return ";".join(steps)
 
 
-def _path(raw: str) -> list[int]:
+def read_path(raw: str) -> list[int]:
     return [int(i) for i in raw.split(".") if i]
 
 
-def _chosen(interaction: discord.Interaction) -> str:
+def picked(interaction: discord.Interaction) -> str:
     """The value picked in a select ("" if none came, which Discord never sends)."""
     values = (interaction.data or {}).get("values") or [""]
     return values[0] if isinstance(values, list) and isinstance(values[0], str) else ""
 
 
-def _short(text: str, limit: int) -> str:
+def cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"

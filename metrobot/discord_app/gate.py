@@ -85,8 +85,12 @@ class Gate:
         self.stopping = False
         self._in_flight: set[asyncio.Task] = set()
         self._answering = asyncio.Semaphore(REFUSALS_AT_ONCE)
+        self.state: Any = None  # discord.py's connection state, which reads a refused interaction
 
-    def install(self, parsers: dict[str, Callable[[Any], Any]]) -> None:
+    def install(self, state: Any) -> None:
+        """In front of discord.py's parser of interactions, in its connection state."""
+        self.state = state
+        parsers: dict[str, Callable[[Any], Any]] = state.parsers
         parse = parsers["INTERACTION_CREATE"]
         parsers["INTERACTION_CREATE"] = lambda data: self.admit(data, parse)
 
@@ -142,7 +146,7 @@ class Gate:
 
     def _answer(self, data: Any, account: Account, text: Callable[[Any], str]) -> None:
         try:
-            interaction = discord.Interaction(data=data, state=self.bot._connection)
+            interaction = discord.Interaction(data=data, state=self.state)
         except Exception as exc:  # (what discord.py could not read, the guarded parser logs)
             log.warning("ignored an interaction that could not be read (%s: %s)", type(exc).__name__, exc)
             return None

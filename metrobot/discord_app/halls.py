@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -33,6 +33,9 @@ from ..tournaments.core import PERMISSIONS, PRIVATE
 from .delivery import channel_of, deliver
 from .messages import allowed, clip, custom_ids, files, log_failure
 from .tourney_buttons import signup_view
+
+if TYPE_CHECKING:
+    from ..tournaments.service import TournamentService
 
 log = logging.getLogger("metrobot.discord")
 THREAD_MINUTES = 10080  # a week without a message before Discord hides a table's thread
@@ -66,7 +69,7 @@ async def run_tournaments(client: Any) -> None:
 
 
 async def _run_once(client: Any) -> None:
-    service = client.service
+    service: TournamentService = client.service
     try:
         due = await service.tournaments_due()
     except Exception:
@@ -74,7 +77,7 @@ async def _run_once(client: Any) -> None:
         due = []
     for tid in due:
         try:
-            row = await service.db.tournament(tid)
+            row = await service.tournament(tid)
             hall = client.get_channel(int(row.hall_id)) if row is not None else None
             opened = await service.advance_tournament(tid, missing=missing_in(hall) if hall is not None else [])
             await _deliver_opened(client, opened)
@@ -111,7 +114,7 @@ async def deliver_tournament_items(client: Any) -> int:
 
 
 async def _settle(client: Any, item: TOwed) -> bool:
-    service = client.service
+    service: TournamentService = client.service
     if item.kind == "archive":
         return await _archive(client, item)
     try:
@@ -206,11 +209,11 @@ async def _earlier(
 
 
 async def _edit(client: Any, channel: Any, item: TOwed, message: Message) -> None:
-    service = client.service
-    if await service.db.newer_edit(item):  # a later edit says what it says now
+    service: TournamentService = client.service
+    if await service.newer_edit(item):  # a later edit says what it says now
         await service.tournament_sent(item)
         return
-    row = await service.db.tournament(item.tournament_id)
+    row = await service.tournament(item.tournament_id)
     target = getattr(row, f"{item.what}_message_id", None) if row is not None else None
     if target:
         view = signup_view(item) if item.what == "signup" else None
@@ -224,9 +227,9 @@ async def _edit(client: Any, channel: Any, item: TOwed, message: Message) -> Non
 
 
 async def _archive(client: Any, item: TOwed) -> bool:
-    service = client.service
-    if not await service.db.channel_settled(int(item.payload["game_id"])):
-        await service.db.tournament_release(item)  # its game still owes the thread posts: later
+    service: TournamentService = client.service
+    if not await service.table_settled(int(item.payload["game_id"])):
+        await service.tournament_later(item)  # its game still owes the thread posts: later
         return False
     try:
         thread = await channel_of(client, item.channel_id)

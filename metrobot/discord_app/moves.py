@@ -20,7 +20,7 @@ from ..i18n import me
 from ..service import Refused
 from ..storage import DatabaseUnavailable, answer_within
 from .accounting import mark
-from .commands import _ids, run
+from .commands import channel_and_user, run
 from .messages import BEFORE_ANSWER, Bot
 from .speech import as_asker, speaker
 
@@ -41,7 +41,7 @@ async def suggestions(
     try:
         with answer_within(BEFORE_ANSWER):
             async with as_asker(interaction):
-                menu = await bot.service.menu(*_ids(interaction), prefix, kind=kind)
+                menu = await bot.service.menu(*channel_and_user(interaction), prefix, kind=kind)
     except Refused as exc:
         mark("refused")
         return [app_commands.Choice(name=str(exc)[:100], value="?")]
@@ -66,7 +66,7 @@ def play_command(bot: Bot) -> app_commands.Command:
     @app_commands.describe(move="Your move; the suggestions list every legal one")
     @app_commands.guild_only()
     async def play(interaction: discord.Interaction, move: str) -> None:
-        await run(interaction, lambda: bot.service.play(*_ids(interaction), [move]))
+        await run(interaction, lambda: bot.service.play(*channel_and_user(interaction), [move]))
 
     @play.autocomplete("move")
     async def play_move(interaction: discord.Interaction, current: str):
@@ -104,7 +104,9 @@ def game_command(bot: Bot, plugin: GamePlugin, spec: MoveCommand) -> app_command
                         options=", ".join(me().p("command name", o) for o in empty),
                     )
                 )
-            return await bot.service.play(*_ids(interaction), spec.steps(typed), kind=plugin.name, command=spec.name)
+            return await bot.service.play(
+                *channel_and_user(interaction), spec.steps(typed), kind=plugin.name, command=spec.name
+            )
 
         await run(interaction, work)
 

@@ -15,7 +15,7 @@ import asyncio
 import logging
 import math
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
@@ -23,6 +23,9 @@ from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 from ..games import all_plugins
 from ..metrics import ACTIVE_GAMES, GATEWAY_LATENCY, LOBBIES, OUTBOX_BACKLOG, OUTBOX_OLDEST, SHARD_UP
 from ..storage import DatabaseUnavailable
+
+if TYPE_CHECKING:
+    from ..tournaments.service import TournamentService
 
 log = logging.getLogger("metrobot.operate")
 
@@ -44,10 +47,11 @@ def connected(bot: Any) -> bool:
 
 async def database_fault(bot: Any) -> str | None:
     """None while the database answers, else what is wrong with it."""
-    if bot.db is None:
+    service: TournamentService | None = bot.service
+    if service is None or service.closed:
         return "closed"
     try:
-        return await asyncio.wait_for(bot.db.fault(), DATABASE_TIMEOUT)
+        return await asyncio.wait_for(service.database_fault(), DATABASE_TIMEOUT)
     except TimeoutError:
         return "timeout"
     except Exception as exc:  # (closed, or something unforeseen: "no" all the same)
@@ -60,11 +64,12 @@ async def read_gauges(bot: Any) -> None:
     for shard, (latency, up) in shards(bot).items():
         GATEWAY_LATENCY.labels(shard).set(latency if math.isfinite(latency) else float("nan"))
         SHARD_UP.labels(shard).set(1 if up else 0)
-    if bot.db is None or bot.service is None:
+    service: TournamentService | None = bot.service
+    if service is None or service.closed:
         return
     try:
-        count, oldest = await asyncio.wait_for(bot.db.backlog(bot.service.clock()), DATABASE_TIMEOUT)
-        games = await asyncio.wait_for(bot.db.games_by_status(), DATABASE_TIMEOUT)
+        count, oldest = await asyncio.wait_for(service.backlog(), DATABASE_TIMEOUT)
+        games = await asyncio.wait_for(service.games_by_status(), DATABASE_TIMEOUT)
     except (DatabaseUnavailable, TimeoutError):  # (storage's outage log says it; /healthz tells it)
         return
     except Exception as exc:

@@ -20,7 +20,7 @@ REPLAY_OPS = {"first": "⏮", "prev": "◀", "next": "▶", "last": "⏭"}
 PAGE_OPS = {"prev": "◀", "next": "▶"}
 
 
-def _target(op: str, shown: int) -> int | None:
+def target_page(op: str, shown: int) -> int | None:
     """The frame or page a button leads to (None: the last one)."""
     return {"first": 0, "prev": shown - 1, "next": shown + 1, "last": None}[op]
 
@@ -86,7 +86,7 @@ class ReplayButton(
             outcome = await bot_of(interaction).service.replay(
                 str(interaction.channel_id),
                 self.gid,
-                _target(self.op, self.frame),
+                target_page(self.op, self.frame),
                 user_id=str(interaction.user.id),
                 public=shown is not None and not shown.flags.ephemeral,
             )
@@ -117,7 +117,7 @@ class PageButton(
         await interaction.response.defer()
 
         async def work():
-            page = _target(self.op, self.page)
+            page = target_page(self.op, self.page)
             assert page is not None  # (a page has no "last" button)
             outcome = await bot_of(interaction).service.leaderboard(
                 str(interaction.guild_id), str(interaction.user.id), self.kind, page
@@ -150,7 +150,7 @@ class GamesPageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:g
 
         async def work():
             guild = str(interaction.guild_id) if interaction.guild_id else None
-            page = _target(self.op, self.page)
+            page = target_page(self.op, self.page)
             assert page is not None  # (a page has no "last" button)
             outcome = await bot_of(interaction).service.my_games(str(interaction.user.id), guild, page)
             await _show(interaction, outcome)
@@ -183,7 +183,10 @@ class RulesPageButton(
 
         async def work():
             outcome = await bot_of(interaction).service.rules(
-                str(interaction.channel_id), self.kind, _target(self.op, self.page), user_id=str(interaction.user.id)
+                str(interaction.channel_id),
+                self.kind,
+                target_page(self.op, self.page),
+                user_id=str(interaction.user.id),
             )
             await _show(interaction, outcome)
 

@@ -7,13 +7,16 @@ the bot has no web pages or the person has no seat playing there.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from ..i18n import Lang
 from ..play import play_link
 from ..service import Message, Outcome
+
+if TYPE_CHECKING:
+    from ..tournaments.service import TournamentService
 
 MAX_LABEL = 80
 
@@ -23,12 +26,11 @@ async def for_person(
 ) -> tuple[str, str] | None:
     """The link button (label, URL) for this person's seat in a game (by id, or the game running
     in a channel), or None."""
-    service = bot.service
+    service: TournamentService | None = bot.service
     if service is None or getattr(service, "web_base", None) is None:
         return None
     if game_id is None and channel_id is not None:
-        row = await service.db.open_game(channel_id)
-        game_id = row.id if row is not None else None
+        game_id = await service.open_game_id(channel_id)
     if game_id is None:
         return None
     return await play_link(service, game_id, user_id, language)

@@ -167,14 +167,14 @@ async def _settle_post(
             await earlier.edit(content=clip(message.text), view=controls_view(controls))
         return earlier
     if kind in ("play", "lobby") and not item.superseded:
-        await outbox.overtaken(client.service.db, item)
+        await client.service.overtaken(item)
     if item.superseded:
         # A lobby only shows who sits where (a newer one, or the game, tells it now), and a held
         # ping only calls someone to a turn now over; a turn post also tells what happened: it
         # goes out as history.
         return None if kind == "lobby" or message.topic == "ping" else await _post_as_history(channel, message)
     sent = await post(channel, message)
-    if controls and kind in ("play", "lobby") and await outbox.overtaken(client.service.db, item):
+    if controls and kind in ("play", "lobby") and await client.service.overtaken(item):
         await sent.edit(view=_disabled(controls_view(controls)))  # a newer turn came first
     return sent
 

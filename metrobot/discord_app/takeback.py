@@ -15,7 +15,7 @@ import re
 import discord
 
 from ..service import Refused
-from .composer import _show, composer
+from .composer import composer, show
 from .messages import bot_of, clip, guarded
 from .speech import speaker
 
@@ -44,10 +44,10 @@ class TakeBackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:tb
             try:
                 menu = await bot.service.menu(channel, user, [], game_id=self.gid, preview=True)
             except Refused:
-                await _show(interaction, said, None, [])
+                await show(interaction, said, None, [])
             else:
                 content, view, attachments = composer(menu, speaker(interaction))
-                await _show(interaction, clip(f"{said}\n{content}"), view, attachments)
+                await show(interaction, clip(f"{said}\n{content}"), view, attachments)
             await bot.deliver(channel, outcome, interaction)
 
         await guarded(interaction, work)

@@ -14,7 +14,7 @@ import discord
 
 from ..service import Controls
 from .messages import bot_of, clip, files, guarded
-from .pages import PAGE_OPS, _target
+from .pages import PAGE_OPS, target_page
 
 
 class AsTextButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:bt:(?P<gid>\d+)"):
@@ -61,7 +61,7 @@ class TextPageButton(
 
         async def work():
             outcome = await bot_of(interaction).service.board_text(
-                str(interaction.channel_id), str(interaction.user.id), _target(self.op, self.page), game_id=self.gid
+                str(interaction.channel_id), str(interaction.user.id), target_page(self.op, self.page), game_id=self.gid
             )
             reply = outcome.reply
             assert reply is not None

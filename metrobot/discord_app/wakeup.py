@@ -11,7 +11,6 @@ import asyncio
 import logging
 from typing import Any
 
-from ..storage.wakeup import listen_owed
 from .recovery import deliver_owed
 
 log = logging.getLogger("metrobot.discord")
@@ -25,7 +24,7 @@ class Waker:
         self._again = False
 
     async def start(self) -> None:
-        self.listener = await listen_owed(self.bot.db, self.woken)
+        self.listener = await self.bot.service.listen_owed(self.woken)
 
     def mine(self, guild_id: str) -> bool:
         """Whether a server is on one of this process's shards ("": anyone's)."""

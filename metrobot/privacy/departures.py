@@ -80,6 +80,10 @@ class Departures:
         log.info("back on server %s: its games go on", guild_id)
         return True
 
+    async def server_games(self, guild_id: str) -> int:
+        """How many games of a server a purge deletes (all of them, with their logs)."""
+        return await self.db.count_guild_games(guild_id)
+
     async def purge(self, guild_id: str) -> None:
         """Everything of a server, now (the operator's `purge --guild`, or the retention's end)."""
         await self.db.purge_guild(guild_id)

@@ -32,6 +32,7 @@ from typing import Any
 
 from ..games import get_plugin
 from ..i18n import me
+from ..service import GameService
 from ..storage import Database
 
 FORMAT = "metrobot-personal-data"
@@ -48,7 +49,7 @@ def when(at: float | None) -> str | None:
 
 class Export:
     db: Database
-    service: Any
+    service: GameService
 
     async def export(self, user_id: str) -> dict[str, Any]:
         """Everything stored of a person (see the module's description)."""

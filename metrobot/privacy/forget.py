@@ -66,6 +66,11 @@ class Forget:
 
         async def still_away(self, row: GameRow) -> None: ...
 
+    async def games_holding(self, user_id: str) -> list[int]:
+        """The games whose row names the person (as host, at a seat, among those it waits for):
+        the games forgetting them renames."""
+        return await self.db.games_holding(user_id)
+
     async def forget(self, user_id: str, *, tell: bool = False) -> Outcome:
         """Erase a person; the reply says what was done and what stays (posts in channels).
         `tell`: they asked through Discord — if this process cannot finish (it dies, a game
@@ -146,7 +151,7 @@ class Forget:
         if row.status in ("lobby", "active") and seat is not None and not (seat.auto and row.status == "active"):
             return await self._leave(row, user_id)  # (renamed at the next pass)
         ghost = await self.db.ghost_of(user_id, row.guild_id)
-        async with self.service._lock(row.channel_id):
+        async with self.service.channel_lock(row.channel_id):
             for _ in range(ATTEMPTS):
                 row = await self.db.game(game_id)
                 if row is None or not _names(row, user_id):

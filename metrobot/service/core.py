@@ -146,6 +146,11 @@ class ServiceCore(Owing, Drawing):
     def _lock(self, channel_id: str) -> asyncio.Lock:
         return self._locks.setdefault(channel_id, asyncio.Lock())
 
+    def channel_lock(self, channel_id: str) -> asyncio.Lock:
+        """The lock every change to a channel's game is made under: a capability that changes
+        a game outside the service's own requests (an erasure renaming a person) holds it too."""
+        return self._lock(channel_id)
+
     async def _open(self, channel_id: str, *, active: bool = True, game_id: int | None = None) -> GameRow:
         row = await self.db.open_game(channel_id)
         if game_id is not None and (row is None or row.id != game_id):

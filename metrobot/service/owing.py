@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 from ..gamelog import GameLog
 from ..games.plugin import GamePlugin
 from ..metrics import TURN_POST_SECONDS
-from ..storage import DatabaseUnavailable, GameRow, Owed
+from ..storage import DatabaseUnavailable, GameRow, Owed, outbox
+from ..storage.wakeup import Listener, Wake, listen_owed
 from .outcome import Controls, Message, Outcome
 
 if TYPE_CHECKING:
@@ -76,6 +77,16 @@ class Owing:
                 return
             if message_id and owed.target == "channel" and owed.kind == "post" and owed.not_before is None:
                 TURN_POST_SECONDS.observe(max(0.0, time.time() - owed.created_at))
+
+    async def overtaken(self, item: Owed) -> bool:
+        """Whether a claimed message has been superseded since (a newer turn committed while it
+        was being sent): asked of the database at once."""
+        return await outbox.overtaken(self.db, item)
+
+    async def listen_owed(self, wake: Wake) -> Listener:
+        """Call `wake(server id)` whenever another process (a play page served elsewhere) hands
+        over something owed, until the listener is closed."""
+        return await listen_owed(self.db, wake)
 
     async def undelivered(self) -> AsyncIterator[tuple[Owed, Message]]:
         """What was committed but not delivered in time (a crash, a failed post), oldest

@@ -14,6 +14,11 @@ STATUS_WORDS = {"lobby": N_("lobby"), "active": N_("active"), "finished": N_("fi
 
 
 class Queries(ServiceCore):
+    async def open_game_id(self, channel_id: str) -> int | None:
+        """The id of a channel's lobby or active game, or None."""
+        row = await self.db.open_game(channel_id)
+        return row.id if row is not None else None
+
     async def status(self, channel_id: str, user_id: str) -> Outcome:
         row = await self.db.open_game(channel_id) or await self.db.last_game(channel_id)
         mine = me()

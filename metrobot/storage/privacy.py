@@ -12,7 +12,7 @@ from typing import Any
 from . import farewells, personal
 from .personal import Erasure, Ghosts, Rename
 from .rows import COLUMNS, GameRow, game_row
-from .sql import Driver
+from .sql import Driver, one_row
 
 
 class PrivacyQueries:
@@ -156,6 +156,12 @@ class PrivacyQueries:
                 f"SELECT {COLUMNS} FROM games WHERE guild_id = ? AND status = ? ORDER BY id", guild_id, status
             )
         return [game_row(r) for r in rows]
+
+    async def count_guild_games(self, guild_id: str) -> int:
+        """How many games a server has, whatever their status."""
+        async with self.driver.read() as q:
+            (games,) = await one_row(q, "SELECT COUNT(*) FROM games WHERE guild_id = ?", guild_id)
+        return games
 
     async def purge_guild(self, guild_id: str) -> None:
         """Every game, log, message, result, rating and setting of a server, in one transaction."""

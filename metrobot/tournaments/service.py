@@ -6,7 +6,7 @@ lists, owed posts), `webpage` (its web page, its link, the server page's tournam
 
 from __future__ import annotations
 
-from ..storage import TOwed
+from ..storage import TournamentRow, TOwed
 from .webpage import TournamentPages
 
 
@@ -21,3 +21,27 @@ class TournamentService(TournamentPages):
 
     async def tournament_sent(self, item: TOwed, message_id: str | None = None) -> None:
         await self.db.tournament_delivered(item, message_id)
+
+    async def tournament(self, tournament_id: int | None) -> TournamentRow | None:
+        """A tournament as stored (its hall, the ids of its messages), or None."""
+        return None if tournament_id is None else await self.db.tournament(tournament_id)
+
+    async def newer_edit(self, item: TOwed) -> bool:
+        """Whether a later edit of the same message is owed (this one is then history)."""
+        return await self.db.newer_edit(item)
+
+    async def table_settled(self, game_id: int) -> bool:
+        """Whether a table's game has been sent everything it owed its thread (it may be archived)."""
+        return await self.db.channel_settled(game_id)
+
+    async def tournament_later(self, item: TOwed) -> None:
+        """Not now (a thread to archive whose game still owes its thread posts): anyone's again."""
+        await self.db.tournament_release(item)
+
+    def table_ended(self) -> bool:
+        """Whether a table's result was recorded since last asked (its director has work now):
+        told once, so that the front end runs the directors at once rather than at its next tick."""
+        if not self.db.tournament_news:
+            return False
+        self.db.tournament_news = False
+        return True

@@ -24,7 +24,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiohttp_jinja2
 import jinja2
@@ -36,6 +36,9 @@ from . import activity, images, pages, play
 from .discordauth import DiscordAuth
 from .pages import SERVICE
 from .reader import chosen, helpers
+
+if TYPE_CHECKING:
+    from ..tournaments.service import TournamentService
 
 log = logging.getLogger("metrobot.web")
 
@@ -125,7 +128,7 @@ class _Compiled(jinja2.BytecodeCache):
 COMPILED = _Compiled()
 
 
-def make_app(service: Any, announce: Any = None, auth: DiscordAuth | None = None) -> web.Application:
+def make_app(service: TournamentService, announce: Any = None, auth: DiscordAuth | None = None) -> web.Application:
     """The web pages of `service` (a GameService whose `web_base` says where they are served);
     `announce(channel id, outcome)`: how a move made on a play page reaches Discord where the
     pages run inside the bot (elsewhere the bots are woken through the database); with `auth`

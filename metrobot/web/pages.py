@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import aiohttp_jinja2
@@ -13,13 +13,16 @@ from aiohttp import web
 from ..i18n import Lang, reading
 from .reader import chosen, helpers, tag
 
+if TYPE_CHECKING:
+    from ..tournaments.service import TournamentService
+
 MAX_ID = 2**63 - 1  # ids both databases can hold: anything larger opens nothing
 
 
-SERVICE: web.AppKey[Any] = web.AppKey("service", object)
+SERVICE: web.AppKey[TournamentService] = web.AppKey("service")
 
 
-def service_of(request: web.Request) -> Any:
+def service_of(request: web.Request) -> TournamentService:
     return request.app[SERVICE]
 
 

@@ -11,12 +11,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
 from .app import make_app
 from .discordauth import DiscordAuth
+
+if TYPE_CHECKING:
+    from ..tournaments.service import TournamentService
 
 log = logging.getLogger("metrobot.web")
 
@@ -26,7 +29,7 @@ class WebServer:
 
     def __init__(
         self,
-        service: Any,
+        service: TournamentService,
         host: str,
         port: int,
         base_url: str | None = None,
@@ -84,5 +87,4 @@ async def serve_alone(settings: Any) -> None:
         await stop.wait()
     finally:
         await server.stop()
-        service.painter.close()
-        await db.close()
+        await service.close()

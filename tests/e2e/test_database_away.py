@@ -66,16 +66,16 @@ async def test_people_are_told_in_their_language_that_the_database_is_not_answer
     before = unavailable_count()
 
     # Changes refused while saving "fails before COMMIT": nothing was changed.
-    away(client.db.driver, reads=False)
+    away(client.service.db.driver, reads=False)
     h = await standin.slash(mover, channel, "dig", {"step1": step})
     assert (await h.wait_message()).content == reader.t(CLEAR)
     # A fault during the COMMIT: it may have been saved, and the person is told so.
-    away(client.db.driver, reads=False, unsure=True)
+    away(client.service.db.driver, reads=False, unsure=True)
     h = await standin.slash(mover, channel, "dig", {"step1": step})
     assert (await h.wait_message()).content == reader.t(MAYBE)
 
     # Nothing answers: commands, buttons, the ⌨ box (no deferral) and autocomplete.
-    away(client.db.driver)
+    away(client.service.db.driver)
     h = await standin.slash(ann, channel, "status")
     assert (await h.wait_message()).content == lang("ko").t(CLEAR)
     post = table.last_play_message()

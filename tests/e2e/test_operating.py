@@ -90,7 +90,7 @@ async def test_metrics_count_every_interaction_of_a_game_and_health_follows_the_
     status, parts = await health(port)
     reconnects = f"identifies {standin.identify_count}, resumes {standin.resume_count}"
     assert (status, parts) == (200, {"discord": True, "database": True, "stopping": False}), reconnects
-    await client.db.driver.close()  # the database gone
+    await client.service.db.driver.close()  # the database gone
     status, parts = await health(port)
     assert status == 503 and parts["database"] is False and parts["discord"] is True
     errors = total(await scrape(port), "metrobot_database_errors_total")
