@@ -81,6 +81,8 @@ class AppRoutesMixin:
         gid = int(guild_id)
         if gid not in self._guilds:
             raise _ApiError(404, 10004, "Unknown Guild")
+        if gid in self._bot_removed:  # (as Discord: the application is not in that server)
+            raise _ApiError(403, 50001, "Missing Access")
         return self._guild_commands[gid]
 
     def _normalize_command(self, spec: dict, guild_id: str | None) -> dict:

@@ -297,10 +297,15 @@ class WorldMixin:
         self._dispatch("GUILD_DELETE", {"id": str(guild_id)}, guild_id, INTENT_GUILDS)
 
     def add_bot(self, guild_id: int | None = None) -> None:
-        """The bot is added back to a guild it was removed from: GUILD_CREATE without
-        ``unavailable`` (a new join: discord.py's ``on_guild_join``)."""
+        """The bot is added (back) to a guild it was removed from or never in (``add_guild(...,
+        with_bot=False)``): GUILD_CREATE without ``unavailable`` (a new join: discord.py's
+        ``on_guild_join``)."""
         guild_id = guild_id or self.guild_id
         self._bot_removed.discard(guild_id)
+        info = self._guilds[guild_id]
+        if self.bot_id not in info["members"]:  # (a guild made without it: its first invite)
+            managed = [int(r) for r, role in info["roles"].items() if role.get("managed")]
+            self._add_member_record(guild_id, self.bot_id, managed[:1])
         for session in self._active_sessions(guild_id, INTENT_GUILDS):
             payload = self._guild_create_payload(guild_id, all_members=bool(session.intents & INTENT_GUILD_MEMBERS))
             payload.pop("unavailable", None)
