@@ -30,6 +30,7 @@ from typing import Any
 from aiohttp import web
 
 from ..i18n import N_, Lang
+from ..tournaments.webpage import hidden_round
 from . import activityapi, activityplay, activitytoken
 from .discordauth import CODE, INSTANCE, DiscordAuth, Instance, NotProven
 from .pages import render, service_of
@@ -75,7 +76,15 @@ REFUSALS = {
     "person": (401, N_("Discord did not confirm who you are. Close the Activity and open it again.")),
     "instance": (403, N_("This Activity is not running where the page says. Open it again from the game's channel.")),
     "discord": (502, N_("Discord did not answer. Try again in a minute.")),
+    "hidden": (
+        403,
+        N_(
+            "This round is a duplicate round: every table plays the same deal, so only your own table opens "
+            "until the round ends. Open the Activity in your table's thread, or come back after the round."
+        ),
+    ),
 }
+HIDDEN = "hidden"  # (`_game`'s answer for a table of a duplicate round under way that is not the person's)
 
 
 def framed(path: str) -> bool:
@@ -143,8 +152,10 @@ async def session(request: web.Request) -> web.StreamResponse:
     auth = request.app[AUTH]
     if auth is None:
         raise web.HTTPNotFound()
+    if request.content_type != "application/json":  # (as the play page: no form posted from elsewhere)
+        raise web.HTTPBadRequest()
     try:
-        asked = await request.json()
+        asked = await request.json()  # (over the app's 4 KiB: a 413, see app.py)
     except ValueError:
         raise web.HTTPBadRequest() from None
     if not isinstance(asked, dict):
@@ -181,6 +192,9 @@ async def session(request: web.Request) -> web.StreamResponse:
         return refused(language, "instance")
     service = service_of(request)
     found = await _game(service, instance, person, wanted)
+    if found is HIDDEN:
+        log.info("an Activity session was refused: another table of a duplicate round under way")
+        return refused(language, "hidden")
     if isinstance(found, list):
         if not found:
             text = language.t(
@@ -203,7 +217,8 @@ async def session(request: web.Request) -> web.StreamResponse:
 
 async def _game(service: Any, instance: Instance, person: str, wanted: int | None) -> Any:
     """The game the Activity opens: the channel's running game; in a tournament's hall, the
-    table `wanted` or the person's own; else the tables to choose from ([] : nothing runs)."""
+    table `wanted` or the person's own; else the tables to choose from ([] : nothing runs);
+    HIDDEN: another table of a duplicate round under way (or only such tables run)."""
     row = await service.db.open_game(instance.channel_id)
     if row is not None and row.status == "active" and row.state is not None and wanted in (None, row.id):
         return row
@@ -214,11 +229,18 @@ async def _game(service: Any, instance: Instance, person: str, wanted: int | Non
         return []
     games = [await service.db.game(t.game_id) for t in snapshot.tables if t.game_id is not None]
     running = [g for g in games if g is not None and g.status == "active" and g.state is not None]
-    for g in running:
+    # A duplicate round under way: its tables play one deal, so a table further on shows the
+    # cards still to come at another; as on the tournament's and the server's pages, only the
+    # person's own table opens, and the others are not listed (tournaments/webpage.py).
+    hidden = {t.game_id for t in snapshot.tables if t.game_id is not None and hidden_round(snapshot, t.round)}
+    shown = [g for g in running if g.id not in hidden or g.seat(person) is not None]
+    for g in shown:
         seat = g.seat(person)
         if g.id == wanted or (wanted is None and seat is not None and not seat.auto):
             return g
-    return [{"game": g.id, "players": [s.name for s in g.seats]} for g in running]
+    if (wanted is not None and wanted in hidden) or (not shown and any(g.id in hidden for g in running)):
+        return HIDDEN
+    return [{"game": g.id, "players": [s.name for s in g.seats]} for g in shown]
 
 
 def add_routes(app: web.Application, auth: DiscordAuth | None, static: Any) -> None:
