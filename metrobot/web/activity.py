@@ -32,7 +32,7 @@ from aiohttp import web
 from ..i18n import N_, Lang
 from ..tournaments.webpage import hidden_round
 from . import activityapi, activityplay, activitytoken
-from .discordauth import CODE, INSTANCE, DiscordAuth, Instance, NotProven
+from .discordauth import CODE, INSTANCE, DiscordAuth, Instance, NotProven, client_address
 from .pages import render, service_of
 from .reader import chosen
 
@@ -43,7 +43,9 @@ SDK = HERE / "vendor" / "embedded-app-sdk"
 PREFIX = "/activity"
 AUTH = web.AppKey[DiscordAuth | None]("discord_auth")
 # Discord's clients (web and desktop, PTB, Canary, on both of its domains: the origins the SDK
-# accepts messages from) and its Activity proxy; 'self': the proxy's own origin, where the page is.
+# accepts messages from); 'self': the proxy's own origin, where the page is. Discord's Activity
+# proxy is added by `csp`: this application's own origin only, never `*.discordsays.com` (every
+# other app's Activity).
 FRAMERS = " ".join(
     (
         "'self'",
@@ -53,13 +55,19 @@ FRAMERS = " ".join(
         "https://ptb.discordapp.com",
         "https://canary.discord.com",
         "https://canary.discordapp.com",
-        "https://*.discordsays.com",
     )
 )
-CSP = (
-    "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
-    f"base-uri 'none'; form-action 'none'; frame-ancestors {FRAMERS}; object-src 'none'"
-)
+
+
+def csp(client_id: str | None) -> str:
+    """The Activity's Content-Security-Policy: framed by Discord and this app's own Activity."""
+    framers = FRAMERS + (f" https://{client_id}.discordsays.com" if client_id and client_id.isdigit() else "")
+    return (
+        "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
+        f"base-uri 'none'; form-action 'none'; frame-ancestors {framers}; object-src 'none'"
+    )
+
+
 # What Discord's refusal of each step becomes: the status, and the words the person reads.
 REFUSALS = {
     "setup": (
@@ -76,6 +84,7 @@ REFUSALS = {
     "person": (401, N_("Discord did not confirm who you are. Close the Activity and open it again.")),
     "instance": (403, N_("This Activity is not running where the page says. Open it again from the game's channel.")),
     "discord": (502, N_("Discord did not answer. Try again in a minute.")),
+    "busy": (429, N_("Too many people are opening the board at once. Try again in a minute.")),
     "hidden": (
         403,
         N_(
@@ -176,11 +185,15 @@ async def session(request: web.Request) -> web.StreamResponse:
         log.warning("the Activity was opened but its client secret is not set (METROBOT_ACTIVITY_CLIENT_SECRET)")
         return refused(language, "setup")
     try:
-        person, access_token = await auth.person(code)
+        address = client_address(request.remote, request.headers.get("X-Forwarded-For"))
+        person, access_token = await auth.person(code, address)
         instance = await auth.instance(instance_id)
     except NotProven as exc:
         # (never a code or a token in the log; the operator's own mistakes said louder)
-        level = logging.WARNING if exc.step in ("setup", "discord") else logging.INFO
+        # (a flood over the exchanges' limit is not written line by line: that would be the flood)
+        level = {"setup": logging.WARNING, "discord": logging.WARNING, "busy": logging.DEBUG}.get(
+            exc.step, logging.INFO
+        )
         log.log(level, "an Activity session was refused: %s (%s)", exc.step, exc.detail)
         return refused(language, exc.step)
     if (
@@ -249,6 +262,8 @@ def add_routes(app: web.Application, auth: DiscordAuth | None, static: Any) -> N
     app[AUTH] = auth
     if auth is None:
         return
+    app.on_startup.append(auth.open)  # (one HTTP session to Discord for the process)
+    app.on_cleanup.append(auth.close)
     app.router.add_get(PREFIX, page)
     app.router.add_get(PREFIX + "/", page)
     app.router.add_get(PREFIX + "/sdk/{version:[0-9][0-9.]{0,15}}/{path:[A-Za-z0-9_./-]{1,120}}", sdk)

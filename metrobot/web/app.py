@@ -77,7 +77,8 @@ async def guarded(request: web.Request, handler: Handler) -> web.StreamResponse:
         response = _plain(request, 500)
     response.headers.update(HEADERS)
     if activity.framed(request.path):  # the Activity's routes: Discord may frame them, nobody else
-        response.headers["Content-Security-Policy"] = activity.CSP
+        auth = request.app.get(activity.AUTH)
+        response.headers["Content-Security-Policy"] = activity.csp(auth.client_id if auth is not None else None)
         del response.headers["X-Frame-Options"]
     response.headers.setdefault("Cache-Control", "no-store")
     return response
