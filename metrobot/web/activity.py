@@ -32,7 +32,7 @@ from aiohttp import web
 from ..i18n import N_, Lang
 from ..tournaments.webpage import hidden_round
 from . import activityapi, activityplay, activitytoken
-from .discordauth import CODE, INSTANCE, DiscordAuth, Instance, NotProven, client_address
+from .discordauth import AUTH, CODE, INSTANCE, DiscordAuth, Instance, NotProven, client_address
 from .pages import render, service_of
 from .reader import chosen
 
@@ -41,7 +41,6 @@ log = logging.getLogger("metrobot.web")
 HERE = Path(__file__).parent
 SDK = HERE / "vendor" / "embedded-app-sdk"
 PREFIX = "/activity"
-AUTH = web.AppKey[DiscordAuth | None]("discord_auth")
 # Discord's clients (web and desktop, PTB, Canary, on both of its domains: the origins the SDK
 # accepts messages from); 'self': the proxy's own origin, where the page is. Discord's Activity
 # proxy is added by `csp`: this application's own origin only, never `*.discordsays.com` (every
@@ -215,7 +214,7 @@ async def session(request: web.Request) -> web.StreamResponse:
             )
             return web.json_response({"error": "no_game", "message": text}, status=404)
         return web.json_response({"choose": found, "message": language.t("Which table do you want to see?")})
-    token, lifetime = await activitytoken.issue(service, found, person)
+    token, lifetime = await activitytoken.issue(service, found, person, instance_id)
     seat = found.seat(person)
     return web.json_response(
         {

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
+from aiohttp import web
 
 log = logging.getLogger("metrobot.web")
 
@@ -38,6 +39,7 @@ TIMEOUT = aiohttp.ClientTimeout(total=10)
 # one code per opening), and the limit is against a flood, not a budget for anyone.
 BURST, RATE, AT_ONCE = 20, 1 / 3, 4
 KEPT_ADDRESSES = 10_000  # buckets kept at most (a full bucket is forgotten first)
+RECHECK = 60.0  # seconds Discord's word on who is in an instance is trusted (see `still_in`)
 
 
 class ExchangeLimit:
@@ -98,7 +100,7 @@ class Instance:
 
 
 @dataclass
-class DiscordAuth:
+class DiscordAuth:  # (AUTH below: the web app's)
     """The application's credentials and the way to Discord (the stand-in's in tests)."""
 
     client_id: str | None
@@ -107,6 +109,8 @@ class DiscordAuth:
     api_base: str = DISCORD_API
     limit: ExchangeLimit = field(default_factory=ExchangeLimit, repr=False)
     http: aiohttp.ClientSession | None = field(default=None, repr=False)
+    clock: Callable[[], float] = field(default=time.monotonic, repr=False)
+    _seen: dict[tuple[str, str], tuple[bool, float]] = field(default_factory=dict, repr=False)
 
     async def open(self, _app: Any = None) -> None:
         """The process's one HTTP session to Discord (the web app's start-up)."""
@@ -193,6 +197,29 @@ class DiscordAuth:
         if not isinstance(channel, str) or not channel.isdigit():
             raise NotProven("discord", "the instance names no channel")
         return Instance(channel, guild if isinstance(guild, str) else None, tuple(str(u) for u in users))
+
+    async def still_in(self, instance_id: str, user_id: str) -> bool:
+        """Whether the person is still in the Activity's instance: asked of Discord at most once
+        every RECHECK seconds for a person in an instance (in this process). Leaving the
+        Activity, or losing sight of its channel (Discord then takes the person out of it),
+        ends their session within that time. Discord not answering is weather: the session
+        holds meanwhile."""
+        now = self.clock()
+        seen = self._seen.get((instance_id, user_id))
+        if seen is None or now - seen[1] >= RECHECK:
+            try:
+                present = user_id in (await self.instance(instance_id)).users
+            except NotProven as exc:
+                if exc.step != "instance":
+                    return seen is None or seen[0]
+                present = False  # (the instance ended)
+            if len(self._seen) >= KEPT_ADDRESSES:
+                self._seen = {k: v for k, v in self._seen.items() if now - v[1] < RECHECK}
+            seen = self._seen[(instance_id, user_id)] = (present, now)
+        return seen[0]
+
+
+AUTH = web.AppKey[DiscordAuth | None]("discord_auth")
 
 
 async def _ask(http: aiohttp.ClientSession, method: str, url: str, **kwargs: Any) -> tuple[int, Any]:

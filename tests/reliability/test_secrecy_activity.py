@@ -67,3 +67,38 @@ async def test_a_duplicate_rounds_other_tables_are_refused_and_never_listed(tmp_
                 assert not any(str(t.game_id) in json.dumps(body) for t in tables)
     finally:
         await close_activity_world(world)
+
+
+async def test_a_session_ends_within_a_minute_of_leaving_the_activity(tmp_path):
+    """Someone who leaves the Activity — or can no longer see its channel, which takes them out
+    of it on Discord — kept a session of four hours; now the pages ask Discord who is in the
+    instance again (at most once a minute an instance, on the auth's clock, frozen here)."""
+    world = await make_activity_world(tmp_path)
+    now = [5000.0]
+    world.auth.clock = lambda: now[0]
+    try:
+        row = await world.service.db.game(world.game)
+        async with aiohttp.ClientSession() as http:
+            bearers = {}
+            for user in (world.ann, world.bob):
+                status, body = await session(http, world, user, world.channel)
+                assert status == 200 and body["seated"] is True
+                bearers[user] = {"Authorization": f"Bearer {body['session']}"}
+            instance = body["session"].split(".")[3]
+            for user in (world.ann, world.bob):
+                for path in ("view", "play/live", "play/seat"):
+                    async with http.get(world.base + f"/activity/api/{path}", headers=bearers[user]) as answer:
+                        assert answer.status == 200, (user, path)
+            world.standin.leave_activity(world.bob, instance)  # Bob leaves (or loses sight of the channel)
+            now[0] += 60
+            for path in ("view", "play/live", "play/seat", "board/0.png"):
+                async with http.get(world.base + f"/activity/api/{path}", headers=bearers[world.bob]) as answer:
+                    assert answer.status == 401, path
+                    assert (await answer.json()) == {"error": "session"}
+            ask = {"moves": row.moves, "steps": []}
+            async with http.post(world.base + "/activity/api/play/compose", json=ask, headers=bearers[world.bob]) as a:
+                assert a.status == 401
+            async with http.get(world.base + "/activity/api/view", headers=bearers[world.ann]) as answer:
+                assert answer.status == 200  # (Ann is still in it)
+    finally:
+        await close_activity_world(world)
