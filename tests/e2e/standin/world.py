@@ -327,6 +327,20 @@ class WorldMixin:
         else:
             self._no_posting.discard(int(channel_id))
 
+    def hide_channel(self, channel_id: int, user_id: int) -> None:
+        """A moderator takes View Channel from a member in a channel (a member overwrite denying
+        it): CHANNEL_UPDATE is dispatched with the new ``permission_overwrites``."""
+        channel = self._channels[int(channel_id)]
+        channel["permission_overwrites"] = [o for o in channel["permission_overwrites"] if o["id"] != str(user_id)] + [
+            {"id": str(user_id), "type": 1, "allow": "0", "deny": str(PERMISSIONS["view_channel"])}
+        ]
+        self._dispatch("CHANNEL_UPDATE", channel, int(channel["guild_id"]), INTENT_GUILDS)
+
+    def remove_member(self, user_id: int, guild_id: int | None = None) -> None:
+        """A member leaves the guild (or is kicked): `GET /guilds/{g}/members/{user}` answers 404
+        Unknown Member from then on (GUILD_MEMBER_REMOVE needs a privileged intent: not sent)."""
+        self._guilds[guild_id or self.guild_id]["members"].pop(int(user_id), None)
+
     def delete_channel(self, channel_id: int) -> dict:
         """A moderator deletes a channel or thread: CHANNEL_DELETE / THREAD_DELETE is dispatched and
         REST calls on it answer 404 Unknown Channel. Its payload is kept, so ``forge`` can still send
