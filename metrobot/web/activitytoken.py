@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from ..service.weblinks import NO_SERVER, signature, valid
+from ..service.weblinks import game_key, signature, valid
 from .discordauth import INSTANCE
 
 LIFETIME = 4 * 3600  # then the page asks Discord again (silently: the person already allowed it)
@@ -34,16 +34,15 @@ class Session:
     instance: str
 
 
-async def _key(service: Any, guild_id: str | None, *, make: bool) -> bytes | None:
-    access = await service.db.web_access(guild_id or NO_SERVER, make=make)
-    return access[0] if access else None
+async def _key(service: Any, row: Any, *, make: bool) -> bytes | None:
+    return await game_key(service.db, row.guild_id, row.channel_id, make=make)
 
 
 async def issue(service: Any, row: Any, user_id: str, instance: str, now: float | None = None) -> tuple[str, int]:
     """A bearer token for `user_id` in the game `row`, opened from the Activity's `instance`,
     and the seconds it lives."""
     until = int((time.time() if now is None else now) + LIFETIME)
-    key = await _key(service, row.guild_id, make=True)
+    key = await _key(service, row, make=True)
     assert key is not None
     sig = signature(key, WHAT.format(game=row.id, person=user_id, until=until, instance=instance))
     return f"{row.id}.{user_id}.{until}.{instance}.{sig}", LIFETIME
@@ -66,7 +65,7 @@ async def opened(service: Any, token: str | None, now: float | None = None) -> t
     row = await service.db.game(game_id)
     if row is None or row.state is None:
         return None
-    key = await _key(service, row.guild_id, make=False)
+    key = await _key(service, row, make=False)
     if key is None or not valid(key, WHAT.format(game=game_id, person=user_id, until=until, instance=instance), sig):
         return None
     return Session(game_id, user_id, until, instance), row
