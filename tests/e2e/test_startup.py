@@ -163,3 +163,20 @@ async def test_any_other_refusal_of_the_sync_is_one_line_naming_the_request_and_
     assert "Traceback" not in log, log
     path = f"/api/v10/applications/{standin.application_id}/guilds/{unknown}/commands"
     assert f"PUT {path} answered 404 (code 10004: Unknown Guild)" in said, log
+
+
+async def test_a_refused_application_at_start_is_one_line_and_status_2(tmp_path):
+    async with DiscordStandIn() as standin:
+        standin.application_refusal = (403, 50001, "Missing Access")
+        proc = await _bot(tmp_path, standin.port)
+        try:
+            out, _ = await asyncio.wait_for(proc.communicate(), timeout=120)
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+    log = out.decode()
+    assert proc.returncode == 2, log  # (make run does not restart it: starting again would not help)
+    assert "Traceback" not in log and TRY_LINE not in log, log
+    [said] = [line for line in log.splitlines() if "Discord refused" in line]
+    assert "GET /api/v10/oauth2/applications/@me answered 403 (code 50001: Missing Access)" in said, log

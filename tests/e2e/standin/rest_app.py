@@ -9,6 +9,10 @@ from .constants import _KEY_BEARER
 class AppRoutesMixin:
     """Part of DiscordStandIn (see standin/__init__.py)."""
 
+    # (status, code, message): `GET /oauth2/applications/@me` refused so (an application Discord
+    # will not show this token, say); None: answered
+    application_refusal: tuple[int, int, str] | None = None
+
     # REST handlers: users, application, commands
     async def _r_gateway(self, request, body, uploads):
         return self._json({"url": self.gateway_url.rstrip("/")})
@@ -50,6 +54,8 @@ class AppRoutesMixin:
         return self._json(user)
 
     async def _r_application(self, request, body, uploads):
+        if self.application_refusal is not None:
+            raise _ApiError(*self.application_refusal)
         return self._json(
             {
                 "id": str(self.application_id),
