@@ -102,3 +102,20 @@ async def test_a_session_ends_within_a_minute_of_leaving_the_activity(tmp_path):
                 assert answer.status == 200  # (Ann is still in it)
     finally:
         await close_activity_world(world)
+
+
+async def test_only_discord_and_this_apps_own_activity_may_frame_it(tmp_path):
+    """`frame-ancestors` named `https://*.discordsays.com`: every app's Activity could frame
+    ours. It names this application's own origin."""
+    world = await make_activity_world(tmp_path)
+    try:
+        own = f"https://{world.standin.application_id}.discordsays.com"
+        async with aiohttp.ClientSession() as http:
+            for path in ("/activity/", "/activity/api/view", "/activity/api/session"):
+                async with http.get(world.base + path) as answer:
+                    policy = answer.headers["Content-Security-Policy"]
+                    ancestors = policy.split("frame-ancestors ")[1].split(";")[0].split()
+                    assert own in ancestors and not any("*" in a for a in ancestors), (path, policy)
+                    assert all(a == "'self'" or a.startswith("https://") for a in ancestors)
+    finally:
+        await close_activity_world(world)
