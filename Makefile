@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test test-repeat reliability bench bench-ai example-image rules-pages browser discord-spec discord-sdk web-screenshots docs clean
+.PHONY: run test test-repeat reliability bench bench-ai example-image rules-pages browser discord-sdk web-screenshots docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,7 +39,7 @@ PARALLEL := -n $(WORKERS) --dist worksteal
 # each worker: about a tenth of the suite's CPU. The tests write bytecode whatever the shell says.
 TESTENV := PYTHONDONTWRITEBYTECODE=
 
-test: $(VENV)/.dev-installed browser discord-spec
+test: $(VENV)/.dev-installed browser
 	$(TESTENV) $(BIN)/python -m pytest $(PARALLEL)
 
 # The documentation site (docs/, Sphinx + MyST + furo) in docs/_build/html. Strict: a warning,
@@ -56,13 +56,6 @@ browser:
 	@[ -x /usr/lib/chromium/chromium-headless-shell ] || [ -n "$$CHROMIUM_PATH" ] || [ "$$(id -u)" -ne 0 ] || \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 	   chromium-headless-shell >/dev/null) || echo "could not install chromium-headless-shell: the browser tests will skip"
-
-# Discord's published OpenAPI spec at the commit tests/e2e/apispec/pin.json names, which every
-# request the bot sends to the Discord stand-in is checked against (tools/discord_spec.py); it is
-# not shipped. Without it that check does not run (a warning; under CI=true the tests fail).
-discord-spec: $(VENV)/.dev-installed
-	@$(BIN)/python -m tools.discord_spec where >/dev/null || $(BIN)/python -m tools.discord_spec install || \
-	  echo "could not fetch Discord's OpenAPI spec: the requests will not be checked against it"
 
 # Discord's Embedded App SDK for the Activity's page, vendored from the npm registry at the version
 # pinned in tools/discord_sdk.py (npm pack, checked against the registry's sha512, modules copied

@@ -1,6 +1,6 @@
-"""tools/discord_spec.py: installs exactly the pinned spec (a changed file is refused), and a
-refresh moves the pin to the newest commit and lists what changed — from a local clone here
-(no network in tests)."""
+"""tools/discord_spec.py: the copy in the repository is the pinned file, and a refresh replaces
+the spec, its licence and the pin together and lists what changed — from a local clone here (no
+network in tests)."""
 
 from __future__ import annotations
 
@@ -37,38 +37,35 @@ def world(tmp_path, monkeypatch):
     repo = tmp_path / "discord-api-spec"
     repo.mkdir()
     git(repo, "init", "-q")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    pin = tmp_path / "pin.json"
+    pin, pinned = tmp_path / "pin.json", tmp_path / "pinned"
     monkeypatch.setattr(discord_spec, "PIN_FILE", pin)
+    monkeypatch.setattr(discord_spec, "PINNED", pinned)
+    monkeypatch.setattr(discord_spec, "SPEC_FILE", pinned / "openapi.json")
+    monkeypatch.setattr(discord_spec, "LICENSE_FILE", pinned / "LICENSE")
     return repo, pin
 
 
-def test_install_puts_the_pinned_file_in_the_cache_and_refuses_another(world):
+def test_the_repository_holds_the_pinned_spec_and_its_licence():
+    wanted = discord_spec.pin()
+    assert discord_spec.sha256(discord_spec.SPEC_FILE.read_bytes()) == wanted["sha256"]
+    assert discord_spec.sha256(discord_spec.LICENSE_FILE.read_bytes()) == wanted["licence_sha256"]
+    assert "MIT License" in discord_spec.LICENSE_FILE.read_text(encoding="utf-8")
+
+
+def test_refresh_pins_the_newest_commit_replaces_the_files_and_lists_the_changes(world):
     repo, pin = world
     first = commit(repo, SPEC_V1)
     data = (repo / "specs" / "openapi.json").read_bytes()
-    pin.write_text(json.dumps({"commit": first, "date": "d", "sha256": discord_spec.sha256(data)}))
-    path = discord_spec.install(discord_spec.Git(str(repo)), discord_spec.pin())
-    assert path == discord_spec.cache_dir(first) / "openapi.json" and path.read_bytes() == data
-    assert (path.parent / "LICENSE").read_text() == "MIT License\n"
-    path.unlink()
-    pin.write_text(json.dumps({"commit": first, "date": "d", "sha256": "0" * 64}))
-    with pytest.raises(SystemExit, match="not the pinned file"):
-        discord_spec.install(discord_spec.Git(str(repo)), discord_spec.pin())
-    assert not path.exists()
-
-
-def test_refresh_pins_the_newest_commit_and_lists_the_changes(world):
-    repo, pin = world
-    first = commit(repo, SPEC_V1)
-    data = (repo / "specs" / "openapi.json").read_bytes()
-    pin.write_text(json.dumps({"repository": "discord/discord-api-spec", "commit": first, "sha256": "x"}))
-    assert discord_spec.refresh(discord_spec.Git(str(repo))) == []  # nothing older in the cache
-    assert discord_spec.pin()["sha256"] == discord_spec.sha256(data)
+    pin.write_text(json.dumps({"repository": "discord/discord-api-spec", "commit": "0" * 40, "sha256": "x"}))
+    assert discord_spec.refresh(discord_spec.Git(str(repo))) == []  # no file pinned before: nothing to compare
+    assert discord_spec.pin()["sha256"] == discord_spec.sha256(data) and discord_spec.pin()["commit"] == first
+    assert discord_spec.SPEC_FILE.read_bytes() == data
+    assert discord_spec.LICENSE_FILE.read_text() == "MIT License\n"
     second = commit(repo, SPEC_V2)
     changes = discord_spec.refresh(discord_spec.Git(str(repo)))
     assert changes == ["+ GET /oauth2/@me", "~ schema A", "+ schema B"]
     pinned = discord_spec.pin()
     assert pinned["commit"] == second and pinned["repository"] == "discord/discord-api-spec"
     assert pinned["date"] == git(repo, "log", "-1", "--format=%cI")
-    assert (discord_spec.cache_dir(second) / "openapi.json").is_file()
+    assert discord_spec.sha256(discord_spec.SPEC_FILE.read_bytes()) == pinned["sha256"]
+    assert not list(discord_spec.PINNED.glob("*.part"))

@@ -1,23 +1,21 @@
 """Discord's published OpenAPI spec, which the end-to-end tests check every request of the bot
-against (tests/e2e/apispec): install the pinned version, or move the pin to a newer one.
+against (tests/e2e/apispec): where the pinned copy is, and moving the pin to a newer version.
 
 The spec is `specs/openapi.json` of github.com/discord/discord-api-spec (MIT, Copyright 2023
-Discord; 1.2 MB). The repository does not ship it: `tests/e2e/apispec/pin.json` names the
-commit, its date and the file's SHA-256, and this tool puts that exact file (with the
-repository's LICENSE) in `$XDG_CACHE_HOME/metrobot/discord-api-spec/<commit>/` (`~/.cache` by
-default), where the tests find it.
+Discord; 1.2 MB). It is kept in this repository, with that repository's LICENSE, in
+`tests/e2e/apispec/pinned/`, so that `make test` needs nothing but the package registries;
+`tests/e2e/apispec/pin.json` names the commit, its date and both files' SHA-256.
 
-    python -m tools.discord_spec install           # the pinned version, from GitHub (make discord-spec)
-    python -m tools.discord_spec refresh           # pin the newest commit, install it, say what changed
+    python -m tools.discord_spec refresh           # pin the newest commit, replace the files, say what changed
     python -m tools.discord_spec refresh --commit SHA
-    python -m tools.discord_spec where             # the file the tests use, or why there is none
+    python -m tools.discord_spec where             # the file the tests use, or what is wrong with it
 
-`--from-git DIR` reads a local clone (or bare mirror) of discord/discord-api-spec instead of
-GitHub. After `refresh`: run the end-to-end tests (tests/e2e, tests/reliability); a request the
-new spec rejects is either the bot's fault (fix it) or a case for tests/e2e/apispec/allowances.py
-(a named exception citing Discord's docs); an allowance whose schema is gone fails loudly.
-Commit pin.json with what the refresh needed. `openapi_preview.json` (unstable features) is not
-used: the bot sends nothing that needs it.
+`refresh` is the one command that reaches outside (GitHub); `--from-git DIR` reads a local clone
+(or bare mirror) of discord/discord-api-spec instead. After it: run the end-to-end tests
+(tests/e2e, tests/reliability); a request the new spec rejects is either the bot's fault (fix it)
+or a case for tests/e2e/apispec/allowances.py (a named exception citing Discord's docs); an
+allowance whose schema is gone fails loudly. Commit pin.json and pinned/ with what the refresh
+needed. `openapi_preview.json` (unstable features) is not used: the bot sends nothing that needs it.
 """
 
 from __future__ import annotations
@@ -25,7 +23,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import subprocess
 import sys
 import urllib.request
@@ -33,6 +30,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PIN_FILE = ROOT / "tests" / "e2e" / "apispec" / "pin.json"
+PINNED = ROOT / "tests" / "e2e" / "apispec" / "pinned"
+SPEC_FILE, LICENSE_FILE = PINNED / "openapi.json", PINNED / "LICENSE"
 REPOSITORY = "discord/discord-api-spec"
 SPEC, LICENSE = "specs/openapi.json", "LICENSE"
 METHODS = ("get", "put", "post", "patch", "delete")
@@ -40,11 +39,6 @@ METHODS = ("get", "put", "post", "patch", "delete")
 
 def pin() -> dict:
     return json.loads(PIN_FILE.read_text(encoding="utf-8"))
-
-
-def cache_dir(commit: str) -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "metrobot" / "discord-api-spec" / commit
 
 
 def sha256(data: bytes) -> str:
@@ -91,24 +85,11 @@ class Git:
 
 
 # ------------------------------------------------------------------------------ the commands
-def install(source, wanted: dict, into: Path | None = None) -> Path:
-    """The pinned spec and licence, checked against the pin, in the cache (or `into`)."""
-    target = into or cache_dir(wanted["commit"])
-    spec_path = target / "openapi.json"
-    if spec_path.is_file() and sha256(spec_path.read_bytes()) == wanted["sha256"]:
-        return spec_path
-    data = source.read(wanted["commit"], SPEC)
-    if sha256(data) != wanted["sha256"]:
-        raise SystemExit(f"{SPEC} at {wanted['commit']} is not the pinned file (SHA-256 differs): not installed")
-    licence = source.read(wanted["commit"], LICENSE)
-    if wanted.get("licence_sha256") and sha256(licence) != wanted["licence_sha256"]:
-        raise SystemExit(f"{LICENSE} at {wanted['commit']} is not the pinned licence: not installed")
-    target.mkdir(parents=True, exist_ok=True)
-    (target / "LICENSE").write_bytes(licence)
-    partial = spec_path.with_suffix(".part")
+def write(data: bytes, path: Path) -> None:
+    """Replace a file whole (a refresh broken off leaves the old file, not half a new one)."""
+    partial = path.with_suffix(".part")
     partial.write_bytes(data)
-    partial.replace(spec_path)
-    return spec_path
+    partial.replace(path)
 
 
 def operations(document: dict) -> dict[str, str]:
@@ -133,27 +114,27 @@ def changes(old: dict, new: dict) -> list[str]:
 
 
 def refresh(source, commit: str | None = None) -> list[str]:
-    old = pin()
+    """Pin `commit` (the newest that changed the spec by default): the spec, its licence and the
+    pin replaced together; what changed from the file pinned before, a line an operation or schema."""
     if commit is None:
         commit, date = source.newest()
     else:
         date = source.date(commit)
-    data = source.read(commit, SPEC)
-    new = dict(old, commit=commit, date=date, sha256=sha256(data), licence_sha256=sha256(source.read(commit, LICENSE)))
+    data, licence = source.read(commit, SPEC), source.read(commit, LICENSE)
+    old = json.loads(SPEC_FILE.read_bytes()) if SPEC_FILE.is_file() else None
+    PINNED.mkdir(parents=True, exist_ok=True)
+    write(data, SPEC_FILE)
+    write(licence, LICENSE_FILE)
+    new = dict(pin(), commit=commit, date=date, sha256=sha256(data), licence_sha256=sha256(licence))
     PIN_FILE.write_text(json.dumps(new, indent=2) + "\n", encoding="utf-8")
-    install(source, new)
-    old_path = cache_dir(old["commit"]) / "openapi.json"
-    if old_path.is_file() and old["commit"] != commit:
-        return changes(json.loads(old_path.read_text(encoding="utf-8")), json.loads(data))
-    return []
+    return changes(old, json.loads(data)) if old is not None else []
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.discord_spec", description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("command", choices=("install", "refresh", "where"))
+    parser.add_argument("command", choices=("refresh", "where"))
     parser.add_argument("--from-git", metavar="DIR", help="a local clone of discord/discord-api-spec")
     parser.add_argument("--commit", help="refresh: pin this commit rather than the newest")
-    parser.add_argument("--into", metavar="DIR", help="install: this folder rather than the cache")
     args = parser.parse_args(argv)
     source = Git(args.from_git) if args.from_git else GitHub()
     if args.command == "where":
@@ -166,14 +147,13 @@ def main(argv: list[str] | None = None) -> int:
             print(exc)
             return 1
         return 0
-    if args.command == "install":
-        print(install(source, pin(), Path(args.into) if args.into else None))
-        return 0
     lines = refresh(source, args.commit)
     wanted = pin()
     print(f"pinned {REPOSITORY} {wanted['commit']} ({wanted['date']}) in {PIN_FILE.relative_to(ROOT)}")
-    print("\n".join(lines) or "(the previously pinned spec is not in the cache: no list of changes)")
-    print("now run tests/e2e and tests/reliability, and commit pin.json with what they needed")
+    print("\n".join(lines) or "(no operation or schema changed)")
+    print(
+        f"now run tests/e2e and tests/reliability, and commit pin.json and {PINNED.relative_to(ROOT)}/ with what they needed"
+    )
     return 0
 
 

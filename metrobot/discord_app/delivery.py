@@ -31,10 +31,24 @@ async def channel_of(client: Bot, channel_id: str) -> discord.abc.Messageable:
     return channel  # type: ignore[return-value]
 
 
+def nonce(message: Message) -> str | None:
+    """The nonce an owed message is sent with: Discord makes no second message for the same one
+    (discord.py sends it with `enforce_nonce`). The committing process and a recovery sweep can
+    both be sending one item (the sender's claim ran out while it drew or uploaded, under load),
+    and neither finds the other's copy before it is made: the nonce settles that race; the
+    search for an earlier copy (recovery) covers what is older than Discord's few minutes."""
+    item = message.owed
+    return f"mb{item.id}" if item is not None and getattr(item, "id", None) is not None else None
+
+
 async def post(channel: discord.abc.Messageable, message: Message) -> discord.Message:
     view = controls_view(message.controls) if message.controls else discord.utils.MISSING
     return await channel.send(
-        clip(message.text), files=files(message.files), view=view, allowed_mentions=allowed(message)
+        clip(message.text),
+        files=files(message.files),
+        view=view,
+        allowed_mentions=allowed(message),
+        nonce=nonce(message),
     )
 
 
@@ -173,7 +187,9 @@ async def send_dm(client: Bot, user_id: str, message: Message) -> bool:
             link = await playlinks.for_person(client, user_id, game_id=message.owed.game_id)
             message.links = [link] if link else []
         view = playlinks.with_links(None, message)
-        await user.send(clip(message.text), files=files(message.files), view=view or discord.utils.MISSING)
+        await user.send(
+            clip(message.text), files=files(message.files), view=view or discord.utils.MISSING, nonce=nonce(message)
+        )
         sent = True
     except discord.Forbidden:
         sent = False

@@ -36,7 +36,7 @@ import discord
 from ..service import Message
 from ..storage import Owed, outbox
 from .controls import controls_view
-from .delivery import QUIET_TOPICS, channel_of, dms_closed, edit, post, send_dm
+from .delivery import QUIET_TOPICS, channel_of, dms_closed, edit, nonce, post, send_dm
 from .messages import Bot, clip, custom_ids, files, log_failure
 
 log = logging.getLogger("metrobot.discord")
@@ -191,7 +191,11 @@ async def _post_as_history(channel: discord.abc.Messageable, message: Message) -
     (their custom ids kept: an earlier copy is recognised by them), nobody pinged."""
     view = _disabled(controls_view(message.controls)) if message.controls else discord.utils.MISSING
     return await channel.send(
-        clip(message.text), files=files(message.files), view=view, allowed_mentions=discord.AllowedMentions.none()
+        clip(message.text),
+        files=files(message.files),
+        view=view,
+        allowed_mentions=discord.AllowedMentions.none(),
+        nonce=nonce(message),
     )
 
 

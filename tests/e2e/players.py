@@ -44,6 +44,21 @@ class Table:
         state = game.from_json(row.state)
         return sorted({int(game.owner(state, s)) for s in game.to_move(state)})
 
+    async def first_to_move(self) -> int:
+        """Who was to move when the game started: the owner of the seat that made the first
+        logged action, or, before any, whose turn it is (a fast clock may already have moved
+        for them by the time a loaded machine looks)."""
+        row = await self.row()
+        db = await Database(self.db_path).open()
+        try:
+            logged = await db.actions(row.id)
+        finally:
+            await db.close()
+        if not logged:
+            return (await self.owed())[0]
+        game = get_game(row.game)
+        return int(game.owner(game.from_json(row.state), logged[0]["player"]))
+
     async def actions(self) -> int:
         row = await self.row()
         db = await Database(self.db_path).open()

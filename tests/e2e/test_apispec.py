@@ -303,7 +303,7 @@ def test_the_spec_used_is_the_pinned_one(spec, tmp_path, monkeypatch):
     assert spec_source.sha256(spec_source.spec_file().read_bytes()) == pinned["sha256"]
     other = tmp_path / "openapi.json"
     other.write_text("{}")
-    monkeypatch.setattr(spec_source, "candidates", lambda: [other])
+    monkeypatch.setattr(spec_source, "SPEC_FILE", other)
     spec_source.spec_file.cache_clear()
     try:
         with pytest.raises(spec_source.SpecUnavailable, match="but not the pinned version"):
@@ -346,7 +346,7 @@ def test_without_the_spec_the_check_says_so_and_under_ci_fails(monkeypatch):
 
     standin = DiscordStandIn()
     standin.captured.append(req("GET", "/nope"))
-    monkeypatch.setattr(spec_source, "candidates", list)
+    monkeypatch.setattr(spec_source, "SPEC_FILE", spec_source.HERE / "no such file")
     spec_source.spec_file.cache_clear()
     spec_module.load.cache_clear()
     try:

@@ -233,8 +233,8 @@ async def test_turn_clock_reminds_then_the_automatic_player_moves(standin, run_c
     channel = standin.create_channel("metro-clock")
     table = Table(standin, channel, client.settings.db_path)
     await table.open(ann, "metromania", [bob], players=2)
-    first = (await table.owed())[0]
     reminder = await standin.wait_for_message(channel, lambda m: "half of the turn clock" in m.content, timeout=10)
+    first = await table.first_to_move()
     assert mentioned(reminder.content) == [first]
     expired = await standin.wait_for_message(channel, lambda m: "Time is up" in m.content, timeout=10)
     assert expired.attachments  # the automatic player's turn is posted with the board

@@ -316,6 +316,19 @@ async def test_ephemeral_response(standin: DiscordStandIn, run_client) -> None:
     assert 0 <= h.response_latency < 5
 
 
+async def test_a_repeated_nonce_makes_no_second_message(standin: DiscordStandIn, run_client) -> None:
+    """Discord's `enforce_nonce` (discord.py sends it with every nonce): the same author's send
+    with a nonce it used a moment ago returns that message instead of making another."""
+    channel = standin.create_channel("nonce")
+    bot = await start_bot(standin, run_client)
+    where = bot.get_channel(channel) or await bot.fetch_channel(channel)
+    assert isinstance(where, discord.TextChannel)
+    first, again = await asyncio.gather(where.send("one", nonce="mb7"), where.send("one", nonce="mb7"))
+    other = await where.send("two", nonce="mb8")
+    assert first.id == again.id != other.id
+    assert [m.content for m in standin.messages(channel)] == ["one", "two"]
+
+
 async def test_dm_open_and_closed(standin: DiscordStandIn, run_client) -> None:
     alice = standin.add_member(name="alice")
     bob = standin.add_member(name="bob")

@@ -152,16 +152,16 @@ async def test_a_newer_lobby_makes_an_older_one_history(where, monkeypatch):
 
 
 # ---------------------------------------------------------------- through the stand-in
-async def _commit_a_turn(bot, channel: int, user: int) -> None:
+async def _commit_a_turn(bot, channel: int, user: int):
     """A whole turn through the service, committed with what it owes and never posted (as
-    if the process died right after the commit)."""
+    if the process died right after the commit); its outcome."""
     steps: list[str] = []
     while True:
         menu = await bot.service.menu(str(channel), str(user), steps)
         if menu.complete or not menu.choices:
             break
         steps.append(menu.choices[0].code)
-    await bot.service.play(str(channel), str(user), steps)
+    return await bot.service.play(str(channel), str(user), steps)
 
 
 def _turn_posts(standin, channel: int, game_id: int) -> list[tuple[int, bool, int]]:
@@ -316,6 +316,50 @@ async def test_a_turn_overtaken_while_it_is_posted_becomes_history(standin, run_
     posts = _turn_posts(standin, channel, game_id)
     newest = (await table.row()).moves
     assert [(pos, live) for pos, live, _ in posts[-2:]] == [(newest, True), (old, False)], posts
+
+
+async def test_a_post_whose_claim_ran_out_while_it_was_sent_is_posted_once(standin, run_client, tmp_path, monkeypatch):
+    """The race a loaded machine showed (a turn posted twice in test_crash_play): the process
+    that committed a turn is still drawing or uploading its post when its claim runs out; a
+    sweep sends the same item, and neither copy exists yet for the other to find. Both go out
+    with the outbox item's nonce, so Discord makes one message."""
+    from metrobot.discord_app import delivery, recovery
+
+    db_path = str(tmp_path / "slow.sqlite3")
+    bot = make_bot(db_path, tick=3600.0)
+    await run_client(bot)
+    await standin.wait_for_commands("game", "dig")
+    ann, bob = standin.add_member(name="Ann"), standin.add_member(name="Bob")
+    channel = standin.create_channel("slow-post")
+    table = Table(standin, channel, db_path, seed=3)
+    await table.open(ann, "metromania", [bob], players=2)
+    await _wait(lambda: _owed_left(db_path) == 0)
+    game_id = (await table.row()).id
+    real_post, sending, release = delivery.post, asyncio.Event(), asyncio.Event()
+
+    async def slow_post(where, message):  # the live sender, held as a loaded machine holds it
+        sending.set()
+        await release.wait()
+        return await real_post(where, message)
+
+    monkeypatch.setattr(delivery, "post", slow_post)
+    outcome = await _commit_a_turn(bot, channel, (await table.owed())[0])
+    live = asyncio.create_task(bot.deliver(str(channel), outcome))
+    await sending.wait()
+    db = await Database(db_path).open()
+    try:  # the live sender's claim runs out
+        con = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+        owed = [i for (i,) in con.execute("SELECT id FROM outbox WHERE delivered_at IS NULL")]
+        con.close()
+        await _expire(db, owed)
+    finally:
+        await db.close()
+    await recovery.deliver_owed(bot)  # a sweep sends it: nothing of the live copy to find yet
+    release.set()
+    await live
+    position = (await table.row()).moves
+    posts = [post for post in _turn_posts(standin, channel, game_id) if post[0] == position]
+    assert len(posts) == 1, _turn_posts(standin, channel, game_id)
 
 
 async def test_the_turn_clock_survives_a_failure_to_deliver(standin, run_client, tmp_path, monkeypatch, caplog):

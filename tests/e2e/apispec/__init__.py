@@ -6,8 +6,8 @@ multipart body's ``payload_json`` with its files' metadata, or a form's fields).
 teardown of every test that used a stand-in (the ``standin`` fixture; the bad-input suite's
 world) :func:`check_standin` checks the requests received since the last check against
 Discord's OpenAPI spec (discord/discord-api-spec, ``specs/openapi.json``, pinned in
-``pin.json``; see ``source.py`` for where it is found and ``tools/discord_spec.py`` to install
-or refresh it):
+``pin.json``, kept in ``pinned/``; see ``source.py`` and ``tools/discord_spec.py`` to refresh
+it):
 
 * the operation exists (method + path template; a literal segment such as ``@me`` wins over a
   parameter) — an unknown endpoint is a failure, whatever the stand-in answered;
@@ -25,8 +25,8 @@ so case by case, citing the docs. A test that sends a wrong request on purpose d
 ``standin.expect_spec_violation(method, path_regex, where, why)``; the check then fails if it
 does not see it.
 
-Without the pinned spec (a fresh clone before ``make discord-spec``) the check does not run: a
-warning says so, and under ``CI=true`` the test fails instead.
+Without the pinned spec (deleted or changed in the checkout) the check does not run: a warning
+says so, and under ``CI=true`` the test fails instead.
 """
 
 from __future__ import annotations

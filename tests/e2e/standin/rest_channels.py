@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import yarl
@@ -20,6 +21,10 @@ from .constants import (
     THREAD_TYPES,
 )
 from .model import Message
+
+# How long Discord keeps a message's nonce for `enforce_nonce` ("the past few minutes"): the bot
+# must not count on more (after that, recovery looks for an earlier copy in the channel).
+NONCE_SECONDS = 120.0
 
 
 class ChannelRoutesMixin:
@@ -162,7 +167,16 @@ class ChannelRoutesMixin:
         body = body or {}
         if int(body.get("flags") or 0) & FLAG_EPHEMERAL:
             body = dict(body, flags=int(body["flags"]) & ~FLAG_EPHEMERAL)
+        nonce = str(body["nonce"]) if body.get("nonce") is not None and body.get("enforce_nonce") else None
+        if (
+            nonce is not None
+        ):  # Discord: "checked for uniqueness in the past few minutes … that message will be returned"
+            made = self._nonces.get((self.bot_id, nonce))
+            if made is not None and time.monotonic() - made[1] < NONCE_SECONDS and made[0] in self._messages:
+                return self._json(self._messages[made[0]].to_payload())
         msg = self._create_message(int(channel_id), body, uploads)
+        if nonce is not None:
+            self._nonces[(self.bot_id, nonce)] = (msg.id, time.monotonic())
         return self._json(msg.to_payload())
 
     def _channel_message(self, request: web.Request, channel_id: str, message_id: str) -> Message:

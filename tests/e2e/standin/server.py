@@ -89,6 +89,9 @@ class DiscordStandIn(
         self._user_installs: set[int] = set()  # users who installed the app to their account
         self._closed_dms: set = set()
         self._no_posting: set = set()  # channels where the bot's posts answer 403 Missing Permissions
+        # (author id, nonce) -> (message id, when): a send with `enforce_nonce` returns the message
+        # its author already made with that nonce within NONCE_SECONDS instead of a second one
+        self._nonces: dict[tuple[int, str], tuple[int, float]] = {}
         self._bot_removed: set = set()  # guilds the bot was removed from (`remove_bot`)
         self._deleted_channels: dict[int, dict] = {}  # payloads of deleted channels (for forged interactions)
         self._failed_dms: dict[int, list[dict]] = collections.defaultdict(list)
