@@ -87,6 +87,15 @@ def main() -> int:
             file=sys.stderr,
         )
         return 1
+    except discord.HTTPException as exc:  # any other refusal at start: one line, never a traceback
+        from metrobot.discord_app.reaching import refusal
+
+        print(
+            f"Discord refused a request at start: {refusal(exc)}. Check the application in the developer "
+            "portal and that DISCORD_TOKEN is its bot's token.",
+            file=sys.stderr,
+        )
+        return 2 if exc.status < 500 else 1
     except discord.PrivilegedIntentsRequired:
         print("Discord asked for privileged intents; metrobot needs none. Check the bot's settings.", file=sys.stderr)
         return 2

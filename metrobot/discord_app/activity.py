@@ -24,6 +24,7 @@ from discord import app_commands
 from ..i18n import LANGUAGES, N_, lang
 from . import playlinks
 from .messages import bot_of, guarded
+from .reaching import patiently, refusal
 from .speech import speaker
 
 log = logging.getLogger("metrobot.discord")
@@ -31,6 +32,12 @@ log = logging.getLogger("metrobot.discord")
 PRIMARY_ENTRY_POINT = 4
 DISCORD_LAUNCH_ACTIVITY = 2  # (the handler: Discord launches the Activity and says so in the channel)
 DESCRIPTION = N_("Play this channel's game on the board")
+MISSING_ACCESS = 50001  # (Discord's code for a server the application is not in)
+NOT_INVITED = (
+    "Discord refused the slash commands for the development server %s (DISCORD_DEV_GUILD): the bot is "
+    "not in that server yet. Invite it with the link in the README's quick start (step 5), or unset "
+    "DISCORD_DEV_GUILD in .env to sync them globally; the bot goes on, and syncs them there once invited"
+)
 
 
 def activity_on(bot: Any) -> bool:
@@ -140,6 +147,48 @@ async def sync_commands(bot: Any, guild: discord.abc.Snowflake | None) -> bool:
     else:
         await sync_with_entry_point(bot.tree, bot)
     return True  # (done: `patiently` takes None for "stopped while waiting")
+
+
+async def sync_at_start(bot: Any, guild: discord.abc.Snowflake | None, stopped: Any) -> bool:
+    """The start's sync: with the same patience as the login while Discord cannot be reached;
+    a refusal (a 4xx) is one line in the log, never a traceback, and the bot goes on (with the
+    commands Discord already has). A development server the bot is not in yet (the quick start
+    sets DISCORD_DEV_GUILD before the invite) is synced once it joins (`sync_once_invited`).
+    False: the bot was stopped while waiting."""
+    try:
+        return await patiently("syncing the slash commands", lambda: sync_commands(bot, guild), stopped) is not None
+    except discord.HTTPException as exc:
+        if not 400 <= exc.status < 500:
+            raise
+        _refused(bot, guild, exc)
+        return True
+
+
+async def sync_once_invited(bot: Any, guild: discord.Guild) -> None:
+    """A server appeared (GUILD_CREATE): if it is the development server the start's sync was
+    refused for, the commands go there now."""
+    if guild.id != getattr(bot, "sync_awaited", None):
+        return
+    bot.sync_awaited = None
+    log.info("now in the development server %s: syncing the slash commands there", guild.id)
+    try:
+        await sync_commands(bot, discord.Object(guild.id))
+        log.info("slash commands synced to the development server %s", guild.id)
+    except discord.HTTPException as exc:
+        if 400 <= exc.status < 500:
+            _refused(bot, discord.Object(guild.id), exc)
+        else:
+            log.warning("could not sync the slash commands (%s); they sync at the next start", exc.status)
+    except Exception as exc:  # (weather: Discord away for a moment)
+        log.warning("could not sync the slash commands (%s); they sync at the next start", type(exc).__name__)
+
+
+def _refused(bot: Any, guild: discord.abc.Snowflake | None, exc: discord.HTTPException) -> None:
+    if guild is not None and exc.code == MISSING_ACCESS and bot.get_guild(guild.id) is None:
+        bot.sync_awaited = guild.id
+        log.warning(NOT_INVITED, guild.id)
+    else:
+        log.error("Discord refused the command sync: %s; the bot goes on without it", refusal(exc))
 
 
 def board_play(bot: Any) -> None:

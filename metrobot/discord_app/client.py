@@ -19,7 +19,7 @@ from ..service import Outcome, fixed_seeds
 from ..settings import Settings
 from ..storage import Database
 from ..tournaments.service import TournamentService
-from .activity import board_play, sync_commands
+from .activity import board_play, sync_at_start, sync_once_invited
 from .commands import game_group, look_commands
 from .composer import typed_step
 from .controls import DYNAMIC_ITEMS, unknown_control
@@ -88,6 +88,7 @@ class Metro(_BotBase):
         self._shut = asyncio.Event()  # set by close(): a start-up waiting to try Discord again gives up
         self._setting_up = False  # setup_hook has begun: a failure from here on is not retried by start()
         self._background: set[asyncio.Task] = set()
+        self.sync_awaited: int | None = None  # the development server the commands wait for (activity.py)
 
     def _guard_parsers(self) -> None:
         """An event Discord sends that discord.py cannot parse (a malformed interaction,
@@ -152,11 +153,7 @@ class Metro(_BotBase):
         guild = discord.Object(self.settings.dev_guild) if self.settings.dev_guild else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
-        # (Discord may go away between the login and here: the same patience as the login's)
-        if (
-            await patiently("syncing the slash commands", lambda: sync_commands(self, guild), self._stopped_within)
-            is None
-        ):
+        if not await sync_at_start(self, guild, self._stopped_within):  # (a refusal: one line, see activity.py)
             return  # stopped while waiting
         # What a crash left owed is delivered now, over HTTP, while the gateway connects, and
         # as soon as the claims a dead process held run out (later at every tick of the turn clock).
@@ -211,9 +208,11 @@ class Metro(_BotBase):
     async def on_guild_join(self, guild: discord.Guild) -> None:
         """Added to a server, perhaps again within the retention period: everything goes on."""
         await self._server_news("guild_back", guild)
+        await sync_once_invited(self, guild)  # (the development server, invited after the start)
 
     async def on_guild_available(self, guild: discord.Guild) -> None:
         await self._server_news("guild_back", guild)
+        await sync_once_invited(self, guild)
 
     async def _missed_departures(self) -> None:
         """Servers that removed the bot while it was not connected are not announced: once

@@ -15,6 +15,7 @@ from .activity import LaunchButton
 from .controls import controls_view
 from .following import status_view
 from .messages import Bot, allowed, clip, files, log_failure, send_reply
+from .seeing import still_sees
 from .speech import speaker
 
 log = logging.getLogger("metrobot.discord")
@@ -172,8 +173,15 @@ async def _make_edits(
 
 async def send_dm(client: Bot, user_id: str, message: Message) -> bool:
     """DM a player; False if Discord refused (closed DMs). Either way it is settled. A
-    follower's DM is not sent once they unfollowed (their unfollow settled it)."""
+    follower's DM is not sent once they unfollowed (their unfollow settled it), nor once they
+    can no longer see the game's channel (their follow ends)."""
     if not await client.service.still_to_send(message):
+        return True
+    owed = message.owed
+    game, where = (owed.game_id, owed.channel_id) if owed is not None else (None, None)
+    if message.topic == "follow" and game is not None and where and not await still_sees(client, where, user_id):
+        await client.service.follower_gone(user_id, game)  # (seeing.py: the follow ends, unsent)
+        await client.service.delivered(message)
         return True
     try:
         user = client.get_user(int(user_id)) or await client.fetch_user(int(user_id))

@@ -37,6 +37,7 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
         language="The language of what only you read (default: your Discord's)",
         colour_vision="Colours the boards are drawn in for you (default: the games' own)",
         reminders="Every how many hours one DM lists your games waiting for you (1–48; 0: off)",
+        web_new_key="Revoke every web link to your games outside servers handed out so far",
     )
     @app_commands.choices(language=languages, colour_vision=visions)
     async def settings(
@@ -47,6 +48,7 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
         language: app_commands.Choice[str] | None = None,
         colour_vision: app_commands.Choice[str] | None = None,
         reminders: app_commands.Range[int, 0, 48] | None = None,
+        web_new_key: bool | None = None,
     ) -> None:
         await run(
             interaction,
@@ -58,6 +60,7 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
                 language=language.value if language else None,
                 colour_vision=colour_vision.value if colour_vision else None,
                 reminders=whole(reminders),
+                web_new_key=bool(web_new_key),
             ),
         )
 

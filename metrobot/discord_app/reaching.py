@@ -3,7 +3,9 @@ not answer yet when the bot starts: that is weather, not a fault of the bot. Eac
 that fails is one line in the log — what failed, and when the next try is — and the bot
 tries again with a growing pause, in the same process (a service manager restarting it
 would only print the same thing again). A token Discord refuses is not weather: that
-raises `discord.LoginFailure`, and bot.py says what to do and exits with status 2.
+raises `discord.LoginFailure`, and bot.py says what to do and exits with status 2; any other
+refusal (a 4xx) is one line naming the request and what Discord said (`refusal`), never a
+traceback.
 
 Once connected, the gateway's own reconnecting (discord.py) takes over."""
 
@@ -52,6 +54,15 @@ def describe(exc: BaseException) -> str:
     if isinstance(exc, TimeoutError):
         return "no answer in time"
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+def refusal(exc: discord.HTTPException) -> str:
+    """A request Discord answered no (a 4xx), in one line: which request, and what Discord said
+    (the address without its query; no token is ever in it at start)."""
+    response = exc.response
+    method, path = getattr(response, "method", "?"), getattr(getattr(response, "url", None), "path", "?")
+    said = f"code {exc.code}: {exc.text}" if exc.code else exc.text or getattr(response, "reason", "") or ""
+    return f"{method} {path} answered {exc.status}" + (f" ({said})" if said else "")
 
 
 async def patiently(

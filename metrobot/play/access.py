@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..service.weblinks import NO_SERVER, signature, valid
+from ..service.weblinks import game_key, signature, valid
 from ..storage import GameRow
 
 LINK = "play:{game}:{person}"
@@ -39,8 +39,7 @@ class Refusal(Exception):
 
 
 async def _key(service: Any, row: GameRow, *, make: bool) -> bytes | None:
-    access = await service.db.web_access(row.guild_id or NO_SERVER, make=make)
-    return access[0] if access else None
+    return await game_key(service.db, row.guild_id, row.channel_id, make=make)
 
 
 def playable(row: GameRow | None, user_id: str) -> bool:

@@ -71,6 +71,14 @@ class Following(ServiceCore):
             raise Refused(me().t("You don't follow this game. `/game follow` (or 👁 Follow) starts following it."))
         return Outcome(reply=Message(me().t("You no longer follow this game; no more DMs about it.")))
 
+    async def follower_gone(self, user_id: str, game_id: int) -> None:
+        """The follower can no longer see the game's channel (they left the server, or lost
+        View Channel there: see discord_app/seeing.py): the follow ends, with the DM made for
+        them settled unsent. They are not told (a DM about a channel they cannot see would
+        say more than they may know); `/games` no longer lists it."""
+        await self.db.unfollow(user_id, game_id)
+        log.info("a follower of game %s can no longer see its channel: the follow ended", game_id)
+
     async def still_to_send(self, message: Message) -> bool:
         """A follower's DM made by this process is sent only if the follower has not
         unfollowed since (which settles it unsent)."""

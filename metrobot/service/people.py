@@ -56,8 +56,10 @@ class People(Status):
         language: str | None = None,
         colour_vision: str | None = None,
         reminders: int | None = None,
+        web_new_key: bool = False,
     ) -> Outcome:
-        """Change (any of) a person's settings; with none given, show them."""
+        """Change (any of) a person's settings; with none given, show them. `web_new_key`:
+        revoke the web links to their games outside servers (weblinks.py)."""
         if reminders is not None:  # (checked first: a refusal of anything changes nothing)
             self.reminder_hours(reminders)  # type: ignore[attr-defined]  # (reminders.py)
         person = await self.db.person(user_id)
@@ -117,6 +119,8 @@ class People(Status):
         if reminders_text is not None:
             head, _, rest = text.partition("\n")
             text = "\n".join([head, rest.split("\n")[0], await reminders_text(user_id, reader), *rest.split("\n")[1:]])
+        if web_new_key:
+            text = await self.revoke_links_outside_servers(user_id) + "\n\n" + text  # type: ignore[attr-defined]
         return Outcome(reply=Message(text))
 
     def _settings_text(self, person: Person, language: Lang) -> str:

@@ -5,7 +5,10 @@ of that name made with the server's own key (kept in the database, never shown).
 listed and nothing can be guessed: a page opens only through a link the bot handed out (or,
 for a server's index page, when its managers made it public). A forged or altered link, or
 one signed with a key that has since been rotated, opens nothing and says nothing (404).
-The key is per server, so rotating it revokes every link of that server and no other.
+The key is per server, so rotating it revokes every link of that server and no other. Games
+outside servers share one key (`NO_SERVER`) until a player of one of them revokes their links
+(`/me settings web_new_key`): each channel of theirs then gets a key of its own (`own_key`),
+new at each revocation, and the links signed before open nothing.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+from typing import Any
 
 from ..i18n import me
 from ..storage import GameRow, TournamentRow
@@ -21,6 +25,22 @@ from .outcome import Message, Outcome, Refused
 
 NO_SERVER = "@me"  # the key of games played outside any server (kept like a server's)
 SIGNATURE_BYTES = 18  # 144 bits: 24 characters in a URL
+
+
+def own_key(channel_id: str) -> str:
+    """The key of one channel's games outside servers, made when someone revoked their links."""
+    return f"{NO_SERVER}:{channel_id}"
+
+
+async def game_key(db: Any, guild_id: str | None, channel_id: str | None, *, make: bool) -> bytes | None:
+    """The key that signs a game's links: its server's; outside servers, its channel's own once
+    a player there revoked their links, else the one all games outside servers share."""
+    if guild_id:
+        access = await db.web_access(guild_id, make=make)
+    else:
+        access = channel_id is not None and await db.web_access(own_key(channel_id))
+        access = access or await db.web_access(NO_SERVER, make=make)
+    return access[0] if access else None
 
 
 def signature(key: bytes, what: str) -> str:
@@ -47,7 +67,9 @@ class WebLinks(ServiceCore):
         return signature(key, what)
 
     async def game_path(self, row: GameRow) -> str:
-        return f"/g/{row.id}/{await self._sign(row.guild_id, f'game:{row.id}')}/"
+        key = await game_key(self.db, row.guild_id, row.channel_id, make=True)
+        assert key is not None, "make=True makes a key"
+        return f"/g/{row.id}/{signature(key, f'game:{row.id}')}/"
 
     async def tournament_path(self, row: TournamentRow) -> str:
         return f"/t/{row.id}/{await self._sign(row.guild_id, f't:{row.id}')}/"
@@ -67,7 +89,8 @@ class WebLinks(ServiceCore):
         row = await self.db.game(game_id)
         if row is None or row.status == "lobby" or row.state is None:
             return None
-        return row if await self._checked(row.guild_id, f"game:{row.id}", given) else None
+        key = await game_key(self.db, row.guild_id, row.channel_id, make=False)
+        return row if key is not None and valid(key, f"game:{row.id}", given) else None
 
     async def opened_tournament(self, tournament_id: int, given: str) -> TournamentRow | None:
         """The tournament a link opens, or None (no such tournament, a wrong or revoked signature)."""
@@ -152,3 +175,20 @@ class WebLinks(ServiceCore):
             else me().t("The server's web page opens only through a link the bot hands out.")
         )
         return "\n".join(said)
+
+    async def revoke_links_outside_servers(self, user_id: str) -> str:
+        """`/me settings web_new_key`: every link to the person's games outside servers (their
+        pages, play links and Activity sessions, whoever they were handed to) opens nothing
+        from now on; a server's links are its managers' to revoke."""
+        channels = await self.db.channels_outside_servers(user_id)
+        for channel in channels:
+            await self.db.change_web(own_key(channel), rotate=True)
+        if not channels:
+            return me().t(
+                "You have no game outside servers, so no web link of yours to revoke here. A server's links are "
+                "revoked by its managers: /server settings web_new_key."
+            )
+        return me().t(
+            "Every web link to your games outside servers handed out so far no longer works (their pages, play "
+            "links and board sessions, for everyone); the bot hands out new ones."
+        )

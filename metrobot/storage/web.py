@@ -60,6 +60,16 @@ class WebQueries:
                 )
         return bytes.fromhex(web["key"]), bool(web.get("public"))
 
+    async def channels_outside_servers(self, user_id: str) -> list[str]:
+        """The channels of the games outside servers a person sat at (any status)."""
+        async with self.driver.read() as q:
+            rows = await q.fetch(
+                "SELECT DISTINCT g.channel_id FROM seats s JOIN games g ON g.id = s.game_id "
+                "WHERE s.user_id = ? AND g.guild_id IS NULL ORDER BY g.channel_id",
+                user_id,
+            )
+        return [r[0] for r in rows]
+
     async def games_in_guild(self, guild_id: str, status: str, limit: int) -> list[GameRow]:
         """A server's games of one status (without their states), newest first (by id: the
         server's index gives them in that order, with no sort)."""

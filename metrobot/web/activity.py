@@ -30,8 +30,9 @@ from typing import Any
 from aiohttp import web
 
 from ..i18n import N_, Lang
+from ..tournaments.webpage import hidden_round
 from . import activityapi, activityplay, activitytoken
-from .discordauth import CODE, INSTANCE, DiscordAuth, Instance, NotProven
+from .discordauth import AUTH, CODE, INSTANCE, DiscordAuth, Instance, NotProven, client_address
 from .pages import render, service_of
 from .reader import chosen
 
@@ -40,9 +41,10 @@ log = logging.getLogger("metrobot.web")
 HERE = Path(__file__).parent
 SDK = HERE / "vendor" / "embedded-app-sdk"
 PREFIX = "/activity"
-AUTH = web.AppKey[DiscordAuth | None]("discord_auth")
 # Discord's clients (web and desktop, PTB, Canary, on both of its domains: the origins the SDK
-# accepts messages from) and its Activity proxy; 'self': the proxy's own origin, where the page is.
+# accepts messages from); 'self': the proxy's own origin, where the page is. Discord's Activity
+# proxy is added by `csp`: this application's own origin only, never `*.discordsays.com` (every
+# other app's Activity).
 FRAMERS = " ".join(
     (
         "'self'",
@@ -52,13 +54,19 @@ FRAMERS = " ".join(
         "https://ptb.discordapp.com",
         "https://canary.discord.com",
         "https://canary.discordapp.com",
-        "https://*.discordsays.com",
     )
 )
-CSP = (
-    "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
-    f"base-uri 'none'; form-action 'none'; frame-ancestors {FRAMERS}; object-src 'none'"
-)
+
+
+def csp(client_id: str | None) -> str:
+    """The Activity's Content-Security-Policy: framed by Discord and this app's own Activity."""
+    framers = FRAMERS + (f" https://{client_id}.discordsays.com" if client_id and client_id.isdigit() else "")
+    return (
+        "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
+        f"base-uri 'none'; form-action 'none'; frame-ancestors {framers}; object-src 'none'"
+    )
+
+
 # What Discord's refusal of each step becomes: the status, and the words the person reads.
 REFUSALS = {
     "setup": (
@@ -75,7 +83,16 @@ REFUSALS = {
     "person": (401, N_("Discord did not confirm who you are. Close the Activity and open it again.")),
     "instance": (403, N_("This Activity is not running where the page says. Open it again from the game's channel.")),
     "discord": (502, N_("Discord did not answer. Try again in a minute.")),
+    "busy": (429, N_("Too many people are opening the board at once. Try again in a minute.")),
+    "hidden": (
+        403,
+        N_(
+            "This round is a duplicate round: every table plays the same deal, so only your own table opens "
+            "until the round ends. Open the Activity in your table's thread, or come back after the round."
+        ),
+    ),
 }
+HIDDEN = "hidden"  # (`_game`'s answer for a table of a duplicate round under way that is not the person's)
 
 
 def framed(path: str) -> bool:
@@ -143,8 +160,10 @@ async def session(request: web.Request) -> web.StreamResponse:
     auth = request.app[AUTH]
     if auth is None:
         raise web.HTTPNotFound()
+    if request.content_type != "application/json":  # (as the play page: no form posted from elsewhere)
+        raise web.HTTPBadRequest()
     try:
-        asked = await request.json()
+        asked = await request.json()  # (over the app's 4 KiB: a 413, see app.py)
     except ValueError:
         raise web.HTTPBadRequest() from None
     if not isinstance(asked, dict):
@@ -165,11 +184,15 @@ async def session(request: web.Request) -> web.StreamResponse:
         log.warning("the Activity was opened but its client secret is not set (METROBOT_ACTIVITY_CLIENT_SECRET)")
         return refused(language, "setup")
     try:
-        person, access_token = await auth.person(code)
+        address = client_address(request.remote, request.headers.get("X-Forwarded-For"))
+        person, access_token = await auth.person(code, address)
         instance = await auth.instance(instance_id)
     except NotProven as exc:
         # (never a code or a token in the log; the operator's own mistakes said louder)
-        level = logging.WARNING if exc.step in ("setup", "discord") else logging.INFO
+        # (a flood over the exchanges' limit is not written line by line: that would be the flood)
+        level = {"setup": logging.WARNING, "discord": logging.WARNING, "busy": logging.DEBUG}.get(
+            exc.step, logging.INFO
+        )
         log.log(level, "an Activity session was refused: %s (%s)", exc.step, exc.detail)
         return refused(language, exc.step)
     if (
@@ -181,6 +204,9 @@ async def session(request: web.Request) -> web.StreamResponse:
         return refused(language, "instance")
     service = service_of(request)
     found = await _game(service, instance, person, wanted)
+    if found is HIDDEN:
+        log.info("an Activity session was refused: another table of a duplicate round under way")
+        return refused(language, "hidden")
     if isinstance(found, list):
         if not found:
             text = language.t(
@@ -188,7 +214,7 @@ async def session(request: web.Request) -> web.StreamResponse:
             )
             return web.json_response({"error": "no_game", "message": text}, status=404)
         return web.json_response({"choose": found, "message": language.t("Which table do you want to see?")})
-    token, lifetime = await activitytoken.issue(service, found, person)
+    token, lifetime = await activitytoken.issue(service, found, person, instance_id)
     seat = found.seat(person)
     return web.json_response(
         {
@@ -203,7 +229,8 @@ async def session(request: web.Request) -> web.StreamResponse:
 
 async def _game(service: Any, instance: Instance, person: str, wanted: int | None) -> Any:
     """The game the Activity opens: the channel's running game; in a tournament's hall, the
-    table `wanted` or the person's own; else the tables to choose from ([] : nothing runs)."""
+    table `wanted` or the person's own; else the tables to choose from ([] : nothing runs);
+    HIDDEN: another table of a duplicate round under way (or only such tables run)."""
     row = await service.db.open_game(instance.channel_id)
     if row is not None and row.status == "active" and row.state is not None and wanted in (None, row.id):
         return row
@@ -214,11 +241,18 @@ async def _game(service: Any, instance: Instance, person: str, wanted: int | Non
         return []
     games = [await service.db.game(t.game_id) for t in snapshot.tables if t.game_id is not None]
     running = [g for g in games if g is not None and g.status == "active" and g.state is not None]
-    for g in running:
+    # A duplicate round under way: its tables play one deal, so a table further on shows the
+    # cards still to come at another; as on the tournament's and the server's pages, only the
+    # person's own table opens, and the others are not listed (tournaments/webpage.py).
+    hidden = {t.game_id for t in snapshot.tables if t.game_id is not None and hidden_round(snapshot, t.round)}
+    shown = [g for g in running if g.id not in hidden or g.seat(person) is not None]
+    for g in shown:
         seat = g.seat(person)
         if g.id == wanted or (wanted is None and seat is not None and not seat.auto):
             return g
-    return [{"game": g.id, "players": [s.name for s in g.seats]} for g in running]
+    if (wanted is not None and wanted in hidden) or (not shown and any(g.id in hidden for g in running)):
+        return HIDDEN
+    return [{"game": g.id, "players": [s.name for s in g.seats]} for g in shown]
 
 
 def add_routes(app: web.Application, auth: DiscordAuth | None, static: Any) -> None:
@@ -227,6 +261,8 @@ def add_routes(app: web.Application, auth: DiscordAuth | None, static: Any) -> N
     app[AUTH] = auth
     if auth is None:
         return
+    app.on_startup.append(auth.open)  # (one HTTP session to Discord for the process)
+    app.on_cleanup.append(auth.close)
     app.router.add_get(PREFIX, page)
     app.router.add_get(PREFIX + "/", page)
     app.router.add_get(PREFIX + "/sdk/{version:[0-9][0-9.]{0,15}}/{path:[A-Za-z0-9_./-]{1,120}}", sdk)

@@ -7,11 +7,13 @@
 Everyone in the game's channel sees these (they are the game page's, never a secret); the
 person's own seat — their hand and the targets to tap — is the play page's, opened by the same
 session. Images come through `fetch` with the session (an <img> cannot send it) and are shown
-as blobs. A missing, forged, expired or revoked session is a 401 that says nothing of the game.
+as blobs. A missing, forged, expired or revoked session is a 401 that says nothing of the game,
+and so is the session of someone who has left the Activity (checked within a minute).
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from aiohttp import web
@@ -19,13 +21,24 @@ from aiohttp import web
 from ..play.board import plain
 from ..service.webgame import names_tag
 from . import activitytoken
+from .discordauth import AUTH
 from .images import _served
 from .pages import number, service_of
 from .reader import chosen
 
+log = logging.getLogger("metrobot.web")
+
 
 async def opened(request: web.Request) -> tuple[activitytoken.Session, Any] | None:
-    return await activitytoken.opened(service_of(request), activitytoken.bearer(request.headers))
+    """The request's session and its game; None where it does not open (see activitytoken.py),
+    or where the person is no longer in the Activity's instance (asked of Discord, see
+    `DiscordAuth.still_in`)."""
+    found = await activitytoken.opened(service_of(request), activitytoken.bearer(request.headers))
+    auth = request.app.get(AUTH)
+    if found is not None and auth is not None and not await auth.still_in(found[0].instance, found[0].user_id):
+        log.info("an Activity session was refused: its person is no longer in the Activity")
+        return None
+    return found
 
 
 def unauthorized() -> web.Response:

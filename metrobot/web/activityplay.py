@@ -22,16 +22,16 @@ from markupsafe import Markup
 
 from ..play import Pass
 from ..play.access import playable
-from . import activitytoken, play
-from .activityapi import unauthorized
-from .pages import render, service_of
+from . import play
+from .activityapi import opened, unauthorized
+from .pages import render
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 async def _seat(request: web.Request) -> web.StreamResponse | None:
     """Put the session's seat where the play page's handlers look (None), or the refusal."""
-    found = await activitytoken.opened(service_of(request), activitytoken.bearer(request.headers))
+    found = await opened(request)
     if found is None:
         return unauthorized()
     session, row = found

@@ -6,7 +6,9 @@ names the game, the person and an expiry, with an HMAC made with the game's serv
 lives in the page's memory only (Discord's frame may refuse third-party cookies) and comes
 back as `Authorization: Bearer …`; nothing is kept on the server, so any process serving the
 pages reads it. It opens what the person's play link opens: their seat, or, for someone not
-seated, the public board.
+seated, the public board. It names the Activity's instance too: a person who leaves it (or can no
+longer see its channel, which takes them out of it) loses the session within a minute, as the
+pages ask Discord again who is in the instance (`activityapi.opened`).
 """
 
 from __future__ import annotations
@@ -16,11 +18,12 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from ..service.weblinks import NO_SERVER, signature, valid
+from ..service.weblinks import game_key, signature, valid
+from .discordauth import INSTANCE
 
 LIFETIME = 4 * 3600  # then the page asks Discord again (silently: the person already allowed it)
-WHAT = "activity:{game}:{person}:{until}"
-SHAPE = re.compile(r"([0-9]{1,18})\.([0-9]{1,20})\.([0-9]{1,12})\.([A-Za-z0-9_-]{24})")
+WHAT = "activity:{game}:{person}:{until}:{instance}"
+SHAPE = re.compile(rf"([0-9]{{1,18}})\.([0-9]{{1,20}})\.([0-9]{{1,12}})\.({INSTANCE.pattern})\.([A-Za-z0-9_-]{{24}})")
 
 
 @dataclass(frozen=True)
@@ -28,20 +31,21 @@ class Session:
     game_id: int
     user_id: str
     until: int
+    instance: str
 
 
-async def _key(service: Any, guild_id: str | None, *, make: bool) -> bytes | None:
-    access = await service.db.web_access(guild_id or NO_SERVER, make=make)
-    return access[0] if access else None
+async def _key(service: Any, row: Any, *, make: bool) -> bytes | None:
+    return await game_key(service.db, row.guild_id, row.channel_id, make=make)
 
 
-async def issue(service: Any, row: Any, user_id: str, now: float | None = None) -> tuple[str, int]:
-    """A bearer token for `user_id` in the game `row`, and the seconds it lives."""
+async def issue(service: Any, row: Any, user_id: str, instance: str, now: float | None = None) -> tuple[str, int]:
+    """A bearer token for `user_id` in the game `row`, opened from the Activity's `instance`,
+    and the seconds it lives."""
     until = int((time.time() if now is None else now) + LIFETIME)
-    key = await _key(service, row.guild_id, make=True)
+    key = await _key(service, row, make=True)
     assert key is not None
-    sig = signature(key, WHAT.format(game=row.id, person=user_id, until=until))
-    return f"{row.id}.{user_id}.{until}.{sig}", LIFETIME
+    sig = signature(key, WHAT.format(game=row.id, person=user_id, until=until, instance=instance))
+    return f"{row.id}.{user_id}.{until}.{instance}.{sig}", LIFETIME
 
 
 def bearer(request_headers: Any) -> str | None:
@@ -55,13 +59,13 @@ async def opened(service: Any, token: str | None, now: float | None = None) -> t
     match = SHAPE.fullmatch(token or "")
     if match is None:
         return None
-    game_id, user_id, until = int(match[1]), match[2], int(match[3])
+    game_id, user_id, until, instance, sig = int(match[1]), match[2], int(match[3]), match[4], match[5]
     if until < (time.time() if now is None else now):
         return None
     row = await service.db.game(game_id)
     if row is None or row.state is None:
         return None
-    key = await _key(service, row.guild_id, make=False)
-    if key is None or not valid(key, WHAT.format(game=game_id, person=user_id, until=until), match[4]):
+    key = await _key(service, row, make=False)
+    if key is None or not valid(key, WHAT.format(game=game_id, person=user_id, until=until, instance=instance), sig):
         return None
-    return Session(game_id, user_id, until), row
+    return Session(game_id, user_id, until, instance), row

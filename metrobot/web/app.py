@@ -3,7 +3,7 @@
 Every address but the static files and the icon is a capability link (see
 `metrobot/service/weblinks.py`); anything that does not open — no such game, a forged, altered
 or revoked signature, a number too large, junk — gets the same plain 404 page. A bad language
-is a 400. No traceback ever reaches a reader: a bug is logged and answered with a 500 page.
+is a 400, and so is a body that is not JSON; a body over 4 KiB is a 413. No traceback ever reaches a reader: a bug is logged and answered with a 500 page.
 
 Routes:
     /g/{id}/{sig}/                         a game
@@ -70,6 +70,9 @@ async def guarded(request: web.Request, handler: Handler) -> web.StreamResponse:
         response = _plain(request, 404)
     except web.HTTPBadRequest:
         response = _plain(request, 400)
+    except web.HTTPClientError as exc:  # a body over the limit (413), say: refused, not a bug
+        response = _plain(request, 400)
+        response.set_status(exc.status)
     except web.HTTPRedirection as exc:
         response = exc
     except Exception:
@@ -77,7 +80,8 @@ async def guarded(request: web.Request, handler: Handler) -> web.StreamResponse:
         response = _plain(request, 500)
     response.headers.update(HEADERS)
     if activity.framed(request.path):  # the Activity's routes: Discord may frame them, nobody else
-        response.headers["Content-Security-Policy"] = activity.CSP
+        auth = request.app.get(activity.AUTH)
+        response.headers["Content-Security-Policy"] = activity.csp(auth.client_id if auth is not None else None)
         del response.headers["X-Frame-Options"]
     response.headers.setdefault("Cache-Control", "no-store")
     return response

@@ -2,7 +2,10 @@
 what failed and when the next try is, no traceback, no exit — and once Discord answers (the
 stand-in, started late on the port the bot keeps trying) the bot logs in and syncs its
 commands. A token Discord refuses (401) exits with status 2 and one line saying what to do.
-No start logs the warnings about voice libraries the bot never uses."""
+The README's quick start in its own order (issue 58): `DISCORD_DEV_GUILD` set, the bot started,
+then invited: Discord refuses the sync (403, 50001), the log says so in one line, and the bot
+syncs once invited; any other refusal of the sync is one line naming the request, and the bot
+goes on. No start logs the warnings about voice libraries the bot never uses."""
 
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-async def _bot(tmp_path, port: int, token: str = "standin-bot-token") -> asyncio.subprocess.Process:
+async def _bot(tmp_path, port: int, token: str = "standin-bot-token", **more: str) -> asyncio.subprocess.Process:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("METROBOT_", "DISCORD_"))}
     env.update(
         {
@@ -37,6 +40,7 @@ async def _bot(tmp_path, port: int, token: str = "standin-bot-token") -> asyncio
             "METROBOT_RENDER_WORKERS": "0",
             "LOG_LEVEL": "INFO",
             "PYTHONUNBUFFERED": "1",
+            **more,
         }
     )
     return await asyncio.create_subprocess_exec(
@@ -104,3 +108,75 @@ async def test_a_token_discord_refuses_stops_the_bot_with_status_2_and_what_to_d
     [said] = [line for line in log.splitlines() if "DISCORD_TOKEN" in line]
     assert "refused the token" in said and "Reset Token" in said, log
     assert "PyNaCl" not in log and "davey" not in log, log
+
+
+async def _until(proc: asyncio.subprocess.Process, seen: list[str], words: str) -> str:
+    while words not in (line := await _line(proc, seen)):
+        pass
+    return line
+
+
+async def _stopped(proc: asyncio.subprocess.Process, seen: list[str]) -> str:
+    proc.send_signal(signal.SIGTERM)
+    rest, _ = await asyncio.wait_for(proc.communicate(), timeout=60)
+    seen.append(rest.decode())
+    return "".join(seen)
+
+
+async def test_the_quick_start_in_its_order_says_invite_the_bot_then_syncs_once_invited(tmp_path):
+    async with DiscordStandIn() as standin:
+        server = standin.add_guild("My server", with_bot=False)  # step 4 before step 5: not invited yet
+        proc = await _bot(tmp_path, standin.port, DISCORD_DEV_GUILD=str(server))
+        seen: list[str] = []
+        try:
+            said = await _until(proc, seen, "DISCORD_DEV_GUILD")
+            await _until(proc, seen, "metrobot ready")  # (it goes on)
+            assert standin.commands(server) == []
+            standin.add_bot(server)  # step 5: the invite (GUILD_CREATE)
+            await standin.wait_for_commands("game", guild_id=server, timeout=60)
+            log = await _stopped(proc, seen)
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+    assert proc.returncode == 0, log
+    assert "Traceback" not in log, log
+    assert f"development server {server} (DISCORD_DEV_GUILD)" in said and "not in that server yet" in said, log
+    assert "Invite it with the link in the README" in said and "unset DISCORD_DEV_GUILD" in said, log
+    assert sum("DISCORD_DEV_GUILD" in line for line in log.splitlines()) == 1, log  # one line, once
+
+
+async def test_any_other_refusal_of_the_sync_is_one_line_naming_the_request_and_the_bot_goes_on(tmp_path):
+    async with DiscordStandIn() as standin:
+        unknown = standin.guild_id + 12345  # a server Discord does not know: 404, code 10004
+        proc = await _bot(tmp_path, standin.port, DISCORD_DEV_GUILD=str(unknown))
+        seen: list[str] = []
+        try:
+            said = await _until(proc, seen, "Discord refused")
+            await _until(proc, seen, "metrobot ready")
+            log = await _stopped(proc, seen)
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+    assert proc.returncode == 0, log
+    assert "Traceback" not in log, log
+    path = f"/api/v10/applications/{standin.application_id}/guilds/{unknown}/commands"
+    assert f"PUT {path} answered 404 (code 10004: Unknown Guild)" in said, log
+
+
+async def test_a_refused_application_at_start_is_one_line_and_status_2(tmp_path):
+    async with DiscordStandIn() as standin:
+        standin.application_refusal = (403, 50001, "Missing Access")
+        proc = await _bot(tmp_path, standin.port)
+        try:
+            out, _ = await asyncio.wait_for(proc.communicate(), timeout=120)
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+    log = out.decode()
+    assert proc.returncode == 2, log  # (make run does not restart it: starting again would not help)
+    assert "Traceback" not in log and TRY_LINE not in log, log
+    [said] = [line for line in log.splitlines() if "Discord refused" in line]
+    assert "GET /api/v10/oauth2/applications/@me answered 403 (code 50001: Missing Access)" in said, log

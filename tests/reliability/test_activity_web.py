@@ -107,11 +107,12 @@ async def test_every_bad_way_in_is_refused_and_logged_without_a_secret(tmp_path,
             headers = {"Authorization": f"Bearer {bearer}"}
             async with http.get(world.base + "/activity/api/play/live", headers=headers) as answer:
                 assert answer.status == 200
-            game, user, until, sig = bearer.split(".")
+            game, user, until, instance, sig = bearer.split(".")
             for forged in (
-                f"{game}.{world.ann}.{until}.{sig}",
-                f"{game}.{user}.{int(until) + 1}.{sig}",
-                f"{game}.{user}.{until}.{'A' * 24}",
+                f"{game}.{world.ann}.{until}.{instance}.{sig}",
+                f"{game}.{user}.{int(until) + 1}.{instance}.{sig}",
+                f"{game}.{user}.{until}.{instance}.{'A' * 24}",
+                f"{game}.{user}.{until}.{sig}",  # (a session of before issue 58, without its instance)
                 "",
                 "junk",
             ):
@@ -120,7 +121,7 @@ async def test_every_bad_way_in_is_refused_and_logged_without_a_secret(tmp_path,
                 ) as answer:
                     assert answer.status == 401
             row = await world.service.db.game(world.game)
-            old, _ = await activitytoken.issue(world.service, row, user, now=0)
+            old, _ = await activitytoken.issue(world.service, row, user, instance, now=0)
             async with http.get(
                 world.base + "/activity/api/view", headers={"Authorization": f"Bearer {old}"}
             ) as answer:

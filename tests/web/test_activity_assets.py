@@ -42,7 +42,9 @@ async def test_headers_and_files(tmp_path):
             for framed in ("/activity", "/activity/", "/activity/?frame_id=1&instance_id=2&platform=mobile"):
                 async with http.get(world.base + framed) as answer:
                     assert answer.status == 200 and "X-Frame-Options" not in answer.headers
-                    assert f"frame-ancestors {FRAMERS};" in answer.headers["Content-Security-Policy"]
+                    own = f"https://{world.standin.application_id}.discordsays.com"  # (this app's, not every app's)
+                    assert f"frame-ancestors {FRAMERS} {own};" in answer.headers["Content-Security-Policy"]
+                    assert "*" not in answer.headers["Content-Security-Policy"]
                     page = await answer.text()
                     # relative addresses only (Discord's proxy, with or without /.proxy/)
                     assert 'src="static/activity.js?v=' in page and 'data-sdk="sdk/2.5.0/index.mjs"' in page

@@ -47,7 +47,11 @@ World model (ids are real snowflakes)
   answer 403 ``{"code": 50013}``; interaction responses still work).
 * ``s.delete_channel(channel_id)``: a moderator deletes it (CHANNEL_DELETE/THREAD_DELETE dispatched).
 * ``s.remove_bot(guild_id=None)``: the bot is removed from the guild (GUILD_DELETE without ``unavailable``;
-  READY stops listing it); ``s.add_bot(guild_id=None)``: added back (GUILD_CREATE without ``unavailable``).
+  READY stops listing it); ``s.add_bot(guild_id=None)``: added back (GUILD_CREATE without ``unavailable``),
+  or invited for the first time to a guild made ``with_bot=False``.
+* ``s.remove_member(user_id, guild_id=None)``: a member leaves (``GET /guilds/{g}/members/{u}``: 404);
+  ``s.hide_channel(channel_id, user_id)``: a member overwrite denies them View Channel (CHANNEL_UPDATE).
+* ``s.application_refusal = (status, code, message)``: ``GET /oauth2/applications/@me`` refused so.
 * ``s.user(user_id)``, ``s.channel(channel_id)``: the stored Discord-shaped payloads (dicts).
 * Objects created while a client is connected are dispatched to it (CHANNEL_CREATE, THREAD_CREATE,
   GUILD_MEMBER_ADD, GUILD_CREATE) so its cache stays coherent.
@@ -55,6 +59,8 @@ World model (ids are real snowflakes)
 Command registry
 ----------------
 * Filled by the bot's sync (``PUT``/``POST``/``PATCH``/``DELETE`` on global and guild commands).
+  A guild's commands answer 403 ``{"code": 50001}`` (Missing Access) while the bot is not in it,
+  as Discord does (the quick start's ``DISCORD_DEV_GUILD`` before the invite).
 * ``s.commands(guild_id=None) -> list[dict]`` (guild commands first, then global);
   ``s.command(name, guild_id=None) -> dict | None``;
   ``await s.wait_for_commands(*names, guild_id=None, timeout=None) -> dict[str, dict]``.

@@ -14,6 +14,9 @@ World (what a test sets up)
 * ``s.authorize(user_id, scopes=("identify",)) -> code``: what Discord's client hands the page
   for the SDK's ``authorize()``: a code for one exchange, living ``s.oauth_code_seconds`` (600).
 * ``s.expire_code(code)``, ``s.expire_tokens()``: time passes for a code, for every access token.
+* ``s.token_exchanges``: every ``POST /oauth2/token`` tried (its form, secret masked; its answer;
+  ``connection``: the client's port, one per connection it opened);
+  ``s.hold_token_exchanges()`` / ``s.release_token_exchanges()``: Discord slow to answer them.
 * ``await s.run_entry_point(user_id, channel_id)``: the app launcher's Entry Point with handler 2:
   Discord launches the Activity itself (the bot sees no interaction).
 
@@ -33,6 +36,7 @@ REST
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import secrets
 import time
@@ -67,6 +71,7 @@ class ActivityMixin:
         self._used_codes: set[str] = set()
         self._access: dict[str, tuple[int, tuple[str, ...], float]] = {}  # token -> (user, scopes, expires)
         self._instances: dict[str, dict] = {}  # instance id -> the instance object (users: live list)
+        self.token_exchanges_held: asyncio.Event | None = None
         self.token_exchanges: list[dict] = []  # every exchange tried: its form (secret masked) and answer
         self.ended_instances: set[str] = set()
 
@@ -131,6 +136,16 @@ class ActivityMixin:
         self._codes[code] = (int(user_id), tuple(scopes), time.monotonic() + self.oauth_code_seconds)
         return code
 
+    def hold_token_exchanges(self) -> None:
+        """Discord takes its time: every `POST /oauth2/token` waits (it is recorded at once)
+        until `release_token_exchanges()`."""
+        self.token_exchanges_held = asyncio.Event()
+
+    def release_token_exchanges(self) -> None:
+        if self.token_exchanges_held is not None:
+            self.token_exchanges_held.set()
+        self.token_exchanges_held = None
+
     def expire_code(self, code: str) -> None:
         if code in self._codes:
             user, scopes, _ = self._codes[code]
@@ -174,11 +189,15 @@ class ActivityMixin:
         """`POST /oauth2/token` (no bot token: the client's own credentials)."""
         raw = (await request.read()).decode("utf-8", "replace")
         form = dict(parse_qsl(raw, keep_blank_values=True)) if request.content_type == FORM else {}
+        peer = request.transport.get_extra_info("peername") if request.transport else None
         record = {
             "content_type": request.content_type,
             "form": {k: ("***" if "secret" in k else v) for k, v in form.items()},
+            "connection": peer[1] if peer else None,  # (the client's port: one per connection it opened)
         }
         self.token_exchanges.append(record)
+        if self.token_exchanges_held is not None:  # (`hold_token_exchanges`: Discord slow to answer)
+            await self.token_exchanges_held.wait()
         try:
             answer = self._exchange(form, request.headers.get("Authorization", ""))
         except _OAuthError as exc:

@@ -9,6 +9,10 @@ from .constants import _KEY_BEARER
 class AppRoutesMixin:
     """Part of DiscordStandIn (see standin/__init__.py)."""
 
+    # (status, code, message): `GET /oauth2/applications/@me` refused so (an application Discord
+    # will not show this token, say); None: answered
+    application_refusal: tuple[int, int, str] | None = None
+
     # REST handlers: users, application, commands
     async def _r_gateway(self, request, body, uploads):
         return self._json({"url": self.gateway_url.rstrip("/")})
@@ -50,6 +54,8 @@ class AppRoutesMixin:
         return self._json(user)
 
     async def _r_application(self, request, body, uploads):
+        if self.application_refusal is not None:
+            raise _ApiError(*self.application_refusal)
         return self._json(
             {
                 "id": str(self.application_id),
@@ -81,6 +87,8 @@ class AppRoutesMixin:
         gid = int(guild_id)
         if gid not in self._guilds:
             raise _ApiError(404, 10004, "Unknown Guild")
+        if gid in self._bot_removed:  # (as Discord: the application is not in that server)
+            raise _ApiError(403, 50001, "Missing Access")
         return self._guild_commands[gid]
 
     def _normalize_command(self, spec: dict, guild_id: str | None) -> dict:

@@ -297,10 +297,15 @@ class WorldMixin:
         self._dispatch("GUILD_DELETE", {"id": str(guild_id)}, guild_id, INTENT_GUILDS)
 
     def add_bot(self, guild_id: int | None = None) -> None:
-        """The bot is added back to a guild it was removed from: GUILD_CREATE without
-        ``unavailable`` (a new join: discord.py's ``on_guild_join``)."""
+        """The bot is added (back) to a guild it was removed from or never in (``add_guild(...,
+        with_bot=False)``): GUILD_CREATE without ``unavailable`` (a new join: discord.py's
+        ``on_guild_join``)."""
         guild_id = guild_id or self.guild_id
         self._bot_removed.discard(guild_id)
+        info = self._guilds[guild_id]
+        if self.bot_id not in info["members"]:  # (a guild made without it: its first invite)
+            managed = [int(r) for r, role in info["roles"].items() if role.get("managed")]
+            self._add_member_record(guild_id, self.bot_id, managed[:1])
         for session in self._active_sessions(guild_id, INTENT_GUILDS):
             payload = self._guild_create_payload(guild_id, all_members=bool(session.intents & INTENT_GUILD_MEMBERS))
             payload.pop("unavailable", None)
@@ -321,6 +326,20 @@ class WorldMixin:
             self._no_posting.add(int(channel_id))
         else:
             self._no_posting.discard(int(channel_id))
+
+    def hide_channel(self, channel_id: int, user_id: int) -> None:
+        """A moderator takes View Channel from a member in a channel (a member overwrite denying
+        it): CHANNEL_UPDATE is dispatched with the new ``permission_overwrites``."""
+        channel = self._channels[int(channel_id)]
+        channel["permission_overwrites"] = [o for o in channel["permission_overwrites"] if o["id"] != str(user_id)] + [
+            {"id": str(user_id), "type": 1, "allow": "0", "deny": str(PERMISSIONS["view_channel"])}
+        ]
+        self._dispatch("CHANNEL_UPDATE", channel, int(channel["guild_id"]), INTENT_GUILDS)
+
+    def remove_member(self, user_id: int, guild_id: int | None = None) -> None:
+        """A member leaves the guild (or is kicked): `GET /guilds/{g}/members/{user}` answers 404
+        Unknown Member from then on (GUILD_MEMBER_REMOVE needs a privileged intent: not sent)."""
+        self._guilds[guild_id or self.guild_id]["members"].pop(int(user_id), None)
 
     def delete_channel(self, channel_id: int) -> dict:
         """A moderator deletes a channel or thread: CHANNEL_DELETE / THREAD_DELETE is dispatched and
