@@ -91,10 +91,11 @@ async def opened(browser, url: str, **extra):
 
 
 async def whole_move(page, seed: int) -> Taps:
-    """Tap steps (on the board when there are) until the move is complete."""
+    """Tap steps (on the board when there are) until the move is complete (nothing more offered,
+    ✔ Confirm open)."""
     rnd, taps = random.Random(seed), Taps()
     for _ in range(12):
-        if await page.evaluate("document.getElementById('play').dataset.complete === 'true'"):
+        if not await codes(page) and await page.locator("#confirm").is_enabled():
             return taps
         on_board = await page.evaluate(
             "() => Array.from(document.querySelectorAll('#targets .target')).map(b => b.dataset.code || '').filter(Boolean)"
@@ -202,7 +203,7 @@ async def test_a_refusal_names_people_not_discord_mentions(games):
         async with http.post(url + "confirm", json=body, headers={"X-Play-Token": token}) as answer:
             assert answer.status == 400
             error = (await answer.json())["error"]
-    text = "".join(piece.get("text", "") for piece in error)
+    text = error if isinstance(error, str) else "".join(piece.get("text", "") for piece in error)
     assert "<@" not in text and row.names[waiting] in text, error
 
 
@@ -218,7 +219,9 @@ async def test_a_picture_that_failed_while_the_bot_was_away_is_asked_for_again(g
         await page.route("**/picture/**", away)
         await page.route("**/live?*", away)
         await page.goto(url + "?lang=en")
-        await page.wait_for_function("() => document.getElementById('play').dataset.picture === 'failed'")
+        await page.wait_for_function(
+            "() => { const i = document.getElementById('picture'); return i.complete && i.naturalWidth === 0; }"
+        )
         async with page.expect_request(lambda r: "/picture/" in r.url, timeout=20_000):
             await page.unroute("**/picture/**")
             await page.unroute("**/live?*")  # (the bot answers again at the page's next look)
