@@ -152,7 +152,7 @@ async def test_a_confirm_whose_answer_was_lost_says_the_move_was_played(games, b
 
 
 # ---------------------------------------------------------------- 2 and 3. take back, local time
-async def test_a_move_made_on_the_page_is_taken_back_there_and_its_time_is_local(games, browser):
+async def test_a_move_made_on_the_page_is_taken_back_there_and_its_time_is_local(games, browser, shots):
     url = await games.url("takeback")
     context, page, watched = await opened(browser, url, timezone_id="Asia/Seoul")
     try:
@@ -176,6 +176,8 @@ async def test_a_move_made_on_the_page_is_taken_back_there_and_its_time_is_local
         ).strftime("%Y-%m-%dT%H:%M:%S.000Z")
         button = page.locator("#takeback")
         assert await button.is_visible(), "a move confirmed on the page offers no ↶ Take back"
+        await button.scroll_into_view_if_needed()
+        await page.screenshot(path=str(shots / "play-takeback-en.png"))
         await button.tap()
         await page.wait_for_function("(m) => document.getElementById('play').dataset.moves !== m", arg=str(row.moves))
         await ready(page)
@@ -231,7 +233,7 @@ async def test_a_picture_that_failed_while_the_bot_was_away_is_asked_for_again(g
 
 
 # ---------------------------------------------------------------- 5. whose turn it is
-async def test_the_heading_says_whose_turn_it_is(games, browser):
+async def test_the_heading_says_whose_turn_it_is(games, browser, shots):
     row = await games.row("heading")
     waiting = row.waiting[0]
     other = BOB if waiting == ANN else ANN
@@ -244,9 +246,11 @@ async def test_the_heading_says_whose_turn_it_is(games, browser):
         assert heading == f"Waiting for: {row.names[waiting]}.", heading
         status = await page.locator("#status").text_content()
         assert "/" not in status and "buttons below" not in status, status
+        await page.screenshot(path=str(shots / "play-waiting-en.png"), full_page=True)
         await page.goto(url + "?lang=ko")
         await ready(page)
         assert row.names[waiting] in await page.locator("#h-compose").text_content()
+        await page.screenshot(path=str(shots / "play-waiting-ko.png"), full_page=True)
         assert watched.errors == []
     finally:
         await context.close()

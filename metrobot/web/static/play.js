@@ -222,6 +222,7 @@
     el("undo").disabled = !board.steps.length;
     el("cancel").disabled = !board.steps.length && !board.again;
     el("confirm").disabled = !board.can_submit;
+    root.querySelector(".actions").hidden = !board.my_turn;  // (nothing to undo or confirm while others play)
     el("change").hidden = !board.can_change;
     takeBack();
     picture();
