@@ -272,7 +272,7 @@ CROWDED = """() => { const v = document.getElementById('play-viewport').getBound
   return crowded[0] || null; }"""
 
 
-async def test_a_zoom_keeps_the_tapped_ring_under_the_finger(games, browser):
+async def test_a_zoom_keeps_the_tapped_ring_under_the_finger(games, browser, shots):
     url = await games.url("zoom")
     context, page, watched = await opened(browser, url)
     try:
@@ -303,6 +303,8 @@ async def test_a_zoom_keeps_the_tapped_ring_under_the_finger(games, browser):
             drift_x = now["left"] + now["x"] + ix * now["s"] - x
             assert abs(drift_x) < 0.25, f"zoom {zooms}: the tapped point moved {drift_x:.2f} px from the finger"
         assert zooms >= 1, "no tap zoomed: the test found no crowded ring"
+        if await page.evaluate("document.getElementById('play').dataset.chooser === 'open'"):
+            await page.screenshot(path=str(shots / "play-chooser-en.png"))
         # After the zooms, the ring whose centre is tapped is the one that answers.
         if await page.evaluate("document.getElementById('play').dataset.chooser !== 'open'"):
             had = await steps(page)
