@@ -24,6 +24,7 @@
     unreachable: root.getAttribute("data-t-unreachable"),
     asking: root.getAttribute("data-t-asking"),
     played: root.getAttribute("data-t-played"),
+    takenBack: root.getAttribute("data-t-taken-back"),
     notPlayed: root.getAttribute("data-t-not-played"),
     otherFirst: root.getAttribute("data-t-other-first"),
     closed: root.getAttribute("data-t-closed"),
@@ -56,7 +57,7 @@
     chooser: chooser,
     size: function () { return board.size; },
     mine: function () { return board.my_turn; },
-    canTap: function () { return !busy && board.my_turn; },
+    canTap: function () { return !busy && !unsettled && board.my_turn; },
     spots: function () { return spots; },
     choose: function (spot) { choose(spot, spot.button); },
     crowd: function (steps, spot) { openChooser(steps, spot, spot.button); },
@@ -108,8 +109,8 @@
         if (got.data.board) show(got.data.board);
         else if (got.data.over) finished();
       } else if (changes) {
-        unsettled = { since: body.moves };
-        board.steps = [];
+        unsettled = { since: body.moves, what: path };
+        hold();
         say(words.asking);
         await settle();
       } else {
@@ -174,9 +175,19 @@
       try { data = await answer.json(); } catch (error) { data = null; }
     }
     if (!data || !data.board) { say(words.asking); return; }
+    const what = unsettled.what;
     unsettled = null;
     show(data.board);
-    say(data.moved === "yours" ? words.played : data.moved === "none" ? words.notPlayed : words.otherFirst);
+    if (what === "takeback") say(data.moved === "yours" ? words.takenBack : "");
+    else say(data.moved === "yours" ? words.played : data.moved === "none" ? words.notPlayed : words.otherFirst);
+  }
+
+  // Until the service says what became of it, the page offers nothing to tap or confirm.
+  function hold() {
+    board.steps = [];
+    board.targets = [];
+    ["undo", "cancel", "confirm", "takeback"].forEach(function (id) { el(id).disabled = true; });
+    targets();
   }
 
   // ---------------------------------------------------------------- what the service sent
@@ -224,6 +235,7 @@
     el("confirm").disabled = !board.can_submit;
     root.querySelector(".actions").hidden = !board.my_turn;  // (nothing to undo or confirm while others play)
     el("change").hidden = !board.can_change;
+    el("takeback").disabled = false;
     takeBack();
     picture();
     targets();
