@@ -353,3 +353,17 @@ async def test_confirm_is_on_the_first_screen_once_the_move_is_complete(games, b
         assert watched.errors == []
     finally:
         await context.close()
+
+
+# ---------------------------------------------------------------- a dead play link
+async def test_a_dead_play_link_says_how_to_get_a_new_one(games):
+    url = await games.url("heading")
+    forged = url.rstrip("/").rsplit("/", 1)[0] + "/" + "A" * 24 + "/"
+    async with aiohttp.ClientSession() as http:
+        async with http.get(forged + "?lang=en") as answer:
+            assert answer.status == 404
+            text = await answer.text()
+        async with http.get(forged + "?lang=ko") as answer:
+            korean = await answer.text()
+    assert "Play on the board" in text and "/game web" not in text, text
+    assert "보드에서 플레이" in korean and "/game" not in korean
