@@ -246,11 +246,17 @@ async def test_the_heading_says_whose_turn_it_is(games, browser, shots):
         assert heading == f"Waiting for: {row.names[waiting]}.", heading
         status = await page.locator("#status").text_content()
         assert "/" not in status and "buttons below" not in status, status
-        await page.screenshot(path=str(shots / "play-waiting-en.png"), full_page=True)
+        await page.locator("#play-viewport").evaluate(
+            "v => window.scrollTo(0, v.getBoundingClientRect().top + window.scrollY - 90)"
+        )
+        await page.screenshot(path=str(shots / "play-waiting-en.png"))
         await page.goto(url + "?lang=ko")
         await ready(page)
         assert row.names[waiting] in await page.locator("#h-compose").text_content()
-        await page.screenshot(path=str(shots / "play-waiting-ko.png"), full_page=True)
+        await page.locator("#play-viewport").evaluate(
+            "v => window.scrollTo(0, v.getBoundingClientRect().top + window.scrollY - 90)"
+        )
+        await page.screenshot(path=str(shots / "play-waiting-ko.png"))
         assert watched.errors == []
     finally:
         await context.close()

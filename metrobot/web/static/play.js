@@ -219,6 +219,7 @@
       scores.append(tr);
     });
     if (!wasMine && board.my_turn) say("");  // (what was said of the last turn is past)
+    if (wasMine && !board.my_turn) { view.s = view.fit; place(); }  // (a move made: the whole board)
     if (board.note && board.note.length) say(board.note);
     if (!wasMine && board.my_turn) {
       el("news").textContent = words.yourTurn;
