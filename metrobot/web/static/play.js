@@ -388,6 +388,7 @@
     root.dataset.chooser = "open";
     const first = chooserSteps.querySelector("button");
     if (first) first.focus({ preventScroll: true });
+    if (window.getComputedStyle(chooser).position === "static") chooser.scrollIntoView({ block: "nearest" });
   }
 
   function closeChooser(refocus) {
