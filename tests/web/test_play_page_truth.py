@@ -65,6 +65,7 @@ async def games(tmp_path_factory):
             ("heading", "metromania", 2),
             ("zoom", "underground", 8),
             ("phone", "metromania", 2),
+            ("news", "metromania", 2),
         ]
     ):
         channel = f"9600000000000000{i:02d}"
@@ -356,6 +357,26 @@ async def test_confirm_is_on_the_first_screen_once_the_move_is_complete(games, b
         )
         assert on_top == "confirm", on_top
         await page.screenshot(path=str(shots / f"play-confirm-{language}.png"))
+        assert watched.errors == []
+    finally:
+        await context.close()
+
+
+# ---------------------------------------------------------------- the next turn
+async def test_the_last_turns_words_go_when_the_next_turn_comes(games, browser):
+    url = await games.url("news")
+    context, page, watched = await opened(browser, url)
+    try:
+        await page.goto(url + "?lang=en")
+        await ready(page)
+        await whole_move(page, seed=4)
+        await page.locator("#confirm").tap()
+        await page.wait_for_function(SAID + ".startsWith('Done.')")
+        row = await games.row("news")
+        await play_turns(games.service, row.channel_id, 1, seed=4)  # (the other player moves)
+        await page.wait_for_function("() => document.getElementById('news').textContent === 'It is your turn.'")
+        assert await page.evaluate(SAID) == "", "the last turn's answer is still shown on the next turn"
+        assert await page.locator("#h-compose").text_content() == "Your turn"
         assert watched.errors == []
     finally:
         await context.close()
