@@ -19,6 +19,7 @@ games are changed by the moves made here.
 from __future__ import annotations
 
 import random
+import re
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -247,6 +248,8 @@ async def test_the_heading_says_whose_turn_it_is(games, browser, shots):
         assert heading == f"Waiting for: {row.names[waiting]}.", heading
         status = await page.locator("#status").text_content()
         assert "/" not in status and "buttons below" not in status, status
+        shown = await page.inner_text("body")
+        assert not re.search(r"(^|\s)/\w", shown), f"a command name on the play page: {shown}"
         await page.locator("#play-viewport").evaluate(
             "v => window.scrollTo(0, v.getBoundingClientRect().top + window.scrollY - 90)"
         )
@@ -254,6 +257,7 @@ async def test_the_heading_says_whose_turn_it_is(games, browser, shots):
         await page.goto(url + "?lang=ko")
         await ready(page)
         assert row.names[waiting] in await page.locator("#h-compose").text_content()
+        assert not re.search(r"(^|\s)/\w", await page.inner_text("body"))
         await page.locator("#play-viewport").evaluate(
             "v => window.scrollTo(0, v.getBoundingClientRect().top + window.scrollY - 90)"
         )
