@@ -298,6 +298,7 @@
     el("status").textContent = words.over;
     el("typed").hidden = true;
     ["undo", "cancel", "confirm"].forEach(function (id) { el(id).disabled = true; });
+    el("takeback-row").hidden = true;
     targets();
     root.dataset.over = "true";
   }
