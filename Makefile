@@ -74,7 +74,7 @@ discord-sdk: $(VENV)/.dev-installed
 # The screenshots of the web pages in the docs (docs/web), taken by the browser tests. The
 # Korean and Japanese pages need Debian's fonts-noto-cjk and fonts-noto-color-emoji (else: boxes).
 web-screenshots: $(VENV)/.dev-installed browser
-	METROBOT_WEB_SHOTS=docs/web $(BIN)/python -m pytest -q -n 0 tests/web/test_pages_in_browser.py tests/web/test_play_page.py
+	METROBOT_WEB_SHOTS=docs/web $(BIN)/python -m pytest -q -n 0 tests/web/test_pages_in_browser.py tests/web/test_play_page.py tests/web/test_play_page_truth.py
 
 # The whole suite ten times in a row, each run in another order (pytest-randomly, seeds 1
 # to 10, shown as "Using --randomly-seed=N"): it must pass every time — no test depends on

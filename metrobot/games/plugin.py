@@ -197,6 +197,11 @@ class GamePlugin:
         """The line that says who is owed a decision now (`who`: their names or mentions)."""
         return lang.t("Next: {who}.", who=who)
 
+    def turn_note(self, state: Any, lang: Lang = EN) -> str:
+        """What a page shows beside whose turn it is (the round, the last round), in words and
+        without a command or Discord's buttons; "" for nothing."""
+        return ""
+
     def board_brief(self, state: Any, seat: str, lang: Lang = EN) -> str | None:
         """What the board shows now, as `seat` would want it told, in a sentence: the tutorial's
         coach says it to the whole thread, so it is read from the public view only (None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..i18n import Lang
+from ..i18n import Lang, reading
 from ..storage import GameRow
 from . import access
 from .access import Pass, Refusal
@@ -55,6 +55,27 @@ class Play(Composer):
         said = outcome.reply.text if outcome.reply else ""
         await self.news.tell(row.channel_id, row.guild_id, outcome)
         return said
+
+    async def take_back(self, seat: Pass, row: GameRow, language: Lang, *, moves: int) -> str:
+        """↶ Take back the person's move that left the game at `moves` actions, through the
+        service's own take-back (the same rule and window as Discord's button; `Refused` with
+        the reason otherwise); the edits it owes are announced; the person's answer in words."""
+        with reading(language):
+            outcome = await self.service.take_back(row.channel_id, seat.user_id, game_id=row.id, moves=moves)
+        said = outcome.reply.text if outcome.reply else ""
+        await self.news.tell(row.channel_id, row.guild_id, outcome)
+        return said
+
+    async def moved(self, seat: Pass, row: GameRow, since: int) -> str:
+        """What became of the game since position `since` (asked by a page whose ✔ Confirm got
+        no answer): "none" (nothing was logged since), "yours" (the first action logged after
+        it is this person's: their move was played) or "other" (someone else's came first)."""
+        if row.moves == since:
+            return "none"
+        entries = await self.service.db.actions(row.id)
+        if 0 <= since < len(entries) and entries[since]["actor"] == seat.user_id:
+            return "yours"
+        return "other"
 
 
 async def play_link(service: Any, game_id: int, user_id: str, language: Lang | None = None) -> tuple[str, str] | None:

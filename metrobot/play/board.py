@@ -5,6 +5,12 @@ Every word is in the reader's language and comes from the service and the game's
 target is a legal next step the game listed, with the box where it is tapped on the picture
 (None: a button beside the board). The page holds no rule: it shows this, and sends back the
 codes it lists.
+
+A text the service wrote for Discord (a reply, a refusal, the status line) may hold Discord's
+own markup: marks (`**`, `__`, backticks), mentions (`<@id>`) and timestamps (`<t:…:T>`). A page
+gets it as `Text`, a list of pieces — `{"text": …}` or `{"time": seconds}`, which the page writes
+as the reader's local time — with people by name (`page_text`). When the service's messages
+become structured data, this is where they are turned into pieces instead.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 _MARKS = re.compile(r"\*\*|__|`")
+_TOKENS = re.compile(r"<t:(-?\d{1,12})(?::[tTdDfFR])?>|<@!?(\d{1,20})>|<#\d{1,20}>|<@&\d{1,20}>")
 
 Box = tuple[int, int, int, int]
 
@@ -50,11 +57,16 @@ class Board:
     note: str = ""  # what just happened, or why a request was refused
     can_change: bool = False  # a sealed decision of theirs may still be changed (see service/rethink.py)
     again: bool = False  # the steps are composed in place of that sealed decision
+    takeback_until: float | None = None  # this person's last move may be taken back until then (epoch seconds)
+    names: dict[str, str] = field(default_factory=dict)  # the people a text may mention, by id (not sent)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        for key in ("status", "summary", "note", "heading", "hand"):
+        names = data.pop("names")
+        for key in ("summary", "heading", "hand"):
             data[key] = plain(data[key]) if data[key] else data[key]
+        for key in ("status", "note"):
+            data[key] = page_text(data[key], names)
         data["targets"] = [
             {"code": t.code, "label": t.label, "box": list(t.box) if t.box else None} for t in self.targets
         ]
@@ -66,3 +78,25 @@ class Board:
 def plain(text: str) -> str:
     """A text the channel reads (with Discord's **bold** and `code` marks) as a page shows it."""
     return _MARKS.sub("", text)
+
+
+Text = list[dict[str, Any]]
+
+
+def page_text(text: str, names: dict[str, str]) -> Text:
+    """A text written for Discord as a page shows it: pieces of plain text and times (see
+    above); a mention is the person's name (names: user id -> name), a channel or role is
+    left out."""
+    pieces: Text = []
+    at = 0
+    for found in _TOKENS.finditer(text or ""):
+        if found.start() > at:
+            pieces.append({"text": plain(text[at : found.start()])})
+        if found.group(1) is not None:
+            pieces.append({"time": int(found.group(1))})
+        elif found.group(2) is not None:
+            pieces.append({"text": names.get(found.group(2), "?")})
+        at = found.end()
+    if at < len(text or ""):
+        pieces.append({"text": plain(text[at:])})
+    return [p for p in pieces if p.get("text") != ""]

@@ -117,15 +117,21 @@ class Composer:
             over = game.is_over(state)
             scores = game.view(state, None).get("scores", {})
             name = svc._namer(plugin, state, row, language)
+            # (the page's own words: whose turn it is by name, no command and no Discord buttons)
+            status = "" if over else plugin.turn_note(state, language)
             if over:
-                status = language.t("The game is over.")
+                heading = language.t("The game is over.")
             elif my_turn:
-                status = ""  # (the composer's heading says it)
-            elif can_change:
-                status = language.t("You have already decided this round; it resolves when everyone has.")
-                status += " " + svc._prompt(plugin, state, row, mention=False, language=language)
+                heading = menu.heading if menu else plugin.game_labels(language).composer
             else:
-                status = svc._prompt(plugin, state, row, mention=False, language=language)
+                heading = language.t("Waiting for: {who}.", who=self._waiting_for(plugin, state, row, language))
+                if can_change:
+                    status = " ".join(
+                        filter(
+                            None,
+                            [language.t("You have already decided this round; it resolves when everyone has."), status],
+                        )
+                    )
             return Board(
                 row.id,
                 row.game,
@@ -136,7 +142,7 @@ class Composer:
                 my_turn,
                 bool(menu and menu.complete),
                 bool(menu and menu.can_submit),
-                menu.heading if menu else plugin.game_labels(language).composer,
+                heading,
                 menu.summary if menu else "",
                 status,
                 menu.example if menu else "",
@@ -150,7 +156,35 @@ class Composer:
                 note,
                 can_change and not my_turn,
                 my_turn and again,
+                None if my_turn else await self.takeback_until(row, user),
+                dict(row.names),
             )
+
+    def _waiting_for(self, plugin: Any, state: Any, row: GameRow, language: Lang) -> str:
+        """Whom the game waits for, by name (an automatic seat's name when only those are owed)."""
+        svc = self.service
+        owed = svc._owed_people(plugin, state, row)
+        if owed:
+            return ", ".join(row.names.get(u) or "?" for u in owed)
+        name = svc._namer(plugin, state, row, language)
+        return ", ".join(name(s) for s in plugin.game.to_move(state))
+
+    async def takeback_until(self, row: GameRow, user_id: str) -> float | None:
+        """Until when this person may take back the game's last move on the page, as through
+        Discord's ↶ Take back (service/takeback.py decides again when asked), or None: no such
+        move of theirs, or its window has closed."""
+        record = row.takeback
+        if row.status != "active" or not record or record.get("to") != row.moves:
+            return None
+        if float(record.get("until", 0)) <= self.service.clock():
+            return None
+        entries = await self.service.db.actions(row.id)
+        if len(entries) != row.moves:
+            return None
+        taken = entries[record["from"] : record["to"]]
+        if not taken or any(e["actor"] != user_id for e in taken):
+            return None
+        return float(record["until"])
 
     # ------------------------------------------------------------ the move
     async def confirm(

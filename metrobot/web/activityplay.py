@@ -1,8 +1,8 @@
 """The person's seat inside the Activity: the play page's own answers, opened by the session.
 
     GET  /activity/api/play/seat              the seat's part of the play page (HTML to put in the Activity's page)
-    GET  /activity/api/play/live              as the play page's live
-    POST /activity/api/play/compose|confirm   as the play page's (no X-Play-Token: the bearer session is the proof)
+    GET  /activity/api/play/live|moved        as the play page's
+    POST /activity/api/play/compose|confirm|takeback   as the play page's (no X-Play-Token: the bearer session is the proof)
     GET  /activity/api/play/picture/<name>    as the play page's pictures
 
 Each request's `Authorization: Bearer` session (activitytoken.py) is turned into the same
@@ -69,6 +69,8 @@ def add_routes(app: web.Application, prefix: str) -> None:
     app.router.add_get(at + "/live", _by_session(play.live))
     app.router.add_post(at + "/compose", _by_session(play.compose))
     app.router.add_post(at + "/confirm", _by_session(play.confirm))
+    app.router.add_post(at + "/takeback", _by_session(play.takeback))
+    app.router.add_get(at + "/moved", _by_session(play.moved))
     app.router.add_get(
         at + "/picture/{name:[0-9]{1,18}-[a-zA-Z_]{2,6}-[a-z+]{1,40}-[A-Za-z0-9_-]{1,1200}\\.png}",
         _by_session(play.picture),

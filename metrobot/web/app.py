@@ -94,7 +94,8 @@ def _plain(request: web.Request, status: int) -> web.Response:
         language = lang(None)
     from .pages import root
 
-    context = helpers(language) | {"status": status, "root": root(request)}
+    # (a dead play link says how a person gets a new one: not the game's page, which only watches)
+    context = helpers(language) | {"status": status, "root": root(request), "play": request.path.startswith("/play/")}
     response = aiohttp_jinja2.render_template("plain.html", request, context, status=status)
     return response
 

@@ -5,6 +5,9 @@ Routes (below `/play/{game}/{person}/{signature}`, all relative to the page):
     live         the game's version and whether it waits for this person (ETag)
     compose      POST {moves, steps, typed?}: the board after those steps, the next targets
     confirm      POST {moves, steps}: play them; the answer and the board after
+    takeback     POST {moves}: ↶ take back the person's move that left the game at `moves`
+    moved        GET ?since=N: what became of the game since position N (a Confirm whose answer
+                 was lost: the person's move played, someone else's, or nothing) and the board
     picture/…    a picture a board named (the preview after the steps)
 
 Who may play is decided in one place, `seat_of`: today a signed link (`metrobot/play/access.py`);
@@ -25,7 +28,7 @@ from markupsafe import Markup
 
 from ..i18n import LANGUAGES, Lang, lang
 from ..play import Pass, Play, Refusal, Stale
-from ..play.board import plain
+from ..play.board import page_text
 from ..service import Refused
 from ..service.pictures import own_vision
 from ..storage import GameRow
@@ -143,7 +146,7 @@ async def compose(request: web.Request) -> web.StreamResponse:
     except Stale:
         return await _stale(request, seat, language)
     except Refused as exc:
-        return web.json_response({"error": plain(str(exc))}, status=400)
+        return web.json_response({"error": page_text(str(exc), row.names)}, status=400)
     return web.json_response({"board": board.to_json()})
 
 
@@ -159,19 +162,50 @@ async def confirm(request: web.Request) -> web.StreamResponse:
     except Stale:
         return await _stale(request, seat, language)
     except Refused as exc:
-        return web.json_response({"error": plain(str(exc))}, status=400)
+        return web.json_response({"error": page_text(str(exc), row.names)}, status=400)
+    return await _after(request, seat, row, language, said)
+
+
+async def _after(request: web.Request, seat: Pass, row: GameRow, language: Lang, said: str) -> web.StreamResponse:
+    """The person's answer and the board as it is now (none once the game is over)."""
     after = await service_of(request).db.game(row.id)
     if after is None or after.status != "active":  # the game is over: the link has done its work
-        return web.json_response({"said": plain(said), "over": True, "board": None})
-    board = await play.compose(seat, after, language, note=said)
-    return web.json_response({"said": plain(said), "board": board.to_json()})
+        return web.json_response({"said": page_text(said, row.names), "over": True, "board": None})
+    board = await play_of(request).compose(seat, after, language, note=said)
+    return web.json_response({"said": page_text(said, after.names), "board": board.to_json()})
+
+
+async def takeback(request: web.Request) -> web.StreamResponse:
+    """↶ Take back, as under the person's private confirmation in Discord (the same service call)."""
+    seat, row, language, body = await _posted(request)
+    if body["steps"] or body.get("typed") is not None:
+        raise web.HTTPBadRequest()
+    try:
+        said = await play_of(request).take_back(seat, row, language, moves=body["moves"])
+    except Refused as exc:
+        return web.json_response({"error": page_text(str(exc), row.names)}, status=400)
+    return await _after(request, seat, row, language, said)
+
+
+async def moved(request: web.Request) -> web.StreamResponse:
+    """What became of the game since a position (`?since=N`): asked by a page whose ✔ Confirm
+    got no answer before it says anything; with the board as it is now."""
+    seat, row = await seat_of(request)
+    since = request.query.get("since", "")
+    if not since.isdigit() or len(since) > 18:
+        raise web.HTTPBadRequest()
+    language = await reader_of(request, row, seat.user_id)
+    play = play_of(request)
+    what = await play.moved(seat, row, int(since))
+    board = await play.compose(seat, row, language)
+    return web.json_response({"moved": what, "board": board.to_json()}, headers={"Cache-Control": "no-store"})
 
 
 async def _stale(request: web.Request, seat: Pass, language: Lang) -> web.StreamResponse:
     """409: the game has moved on; the page is shown the position as it is now."""
     play = play_of(request)
     row = await service_of(request).db.game(seat.game_id)
-    with_words = language.t("The game has moved on: here it is as it is now. Nothing was played.")
+    with_words = page_text(language.t("The game has moved on: here it is as it is now. Nothing was played."), {})
     if row is None or row.status != "active":
         return web.json_response({"error": with_words, "board": None, "over": True}, status=409)
     board = await play.compose(seat, row, language)
@@ -207,6 +241,8 @@ def add_routes(app: web.Application, service: Any, announce: Any = None) -> None
     app.router.add_get(base + "/live", live)
     app.router.add_post(base + "/compose", compose)
     app.router.add_post(base + "/confirm", confirm)
+    app.router.add_post(base + "/takeback", takeback)
+    app.router.add_get(base + "/moved", moved)
     app.router.add_get(
         base + "/picture/{name:[0-9]{1,18}-[a-zA-Z_]{2,6}-[a-z+]{1,40}-[A-Za-z0-9_-]{1,1200}\\.png}", picture
     )

@@ -95,7 +95,7 @@ async def test_links_tokens_positions_and_steps_that_do_not_fit(caplog):
                 f"/play/{int(game) + 50}/{user}/{sig}/",
                 f"/play/{game}/{CY}/{sig}/",
             ):
-                for tail in ("", "live", "picture/0-en-off-W10.png"):
+                for tail in ("", "live", "moved?since=0", "picture/0-en-off-W10.png"):
                     assert await status("GET", path + tail) == 404, path + tail
                 assert (
                     await status("POST", path + "compose", {"moves": moves, "steps": []}, {"X-Play-Token": token})
@@ -128,8 +128,18 @@ async def test_links_tokens_positions_and_steps_that_do_not_fit(caplog):
             th = {"X-Play-Token": their_token}
             assert await status("POST", theirs + "compose", {"moves": moves, "steps": [code]}, th) == 400
             assert await status("POST", theirs + "confirm", {"moves": moves, "steps": [code]}, th) == 400
+            # ↶ Take back: no move of theirs to take back, steps where none belong, no token
+            assert await status("POST", good + "takeback", {"moves": moves, "steps": []}, h) == 400
+            assert await status("POST", good + "takeback", {"moves": moves, "steps": [code]}, h) == 400
+            assert await status("POST", good + "takeback", {"moves": moves, "steps": []}) == 400
+            assert await status("POST", theirs + "takeback", {"moves": moves, "steps": []}, th) == 400
+            # what became of a position: junk positions are refused, a real one changes nothing
+            for since in ("", "x", "-1", "1" * 19, "1.5"):
+                assert await status("GET", good + f"moved?since={since}") == 400, since
+            assert await status("GET", good + f"moved?since={moves}") == 200
             # a GET where a POST belongs, and the reverse
             assert await status("GET", post) == 404
+            assert await status("GET", good + "takeback") == 404
             assert await status("POST", good, {"moves": moves}, h) == 404
             assert await state_of(db) == before
 

@@ -172,3 +172,56 @@ async def test_who_may_play(service):
         await access.opened(service, row.id, ANN, sig)
     service.web_base = None
     assert await play_link(service, row.id, ANN) is None
+
+
+def test_discord_markup_becomes_pieces_a_page_shows():
+    """Issue 60: what the service wrote for Discord reaches a page as text and times, people by name."""
+    from metrobot.play.board import page_text
+
+    names = {ANN: "Ann"}
+    assert page_text("Done. You may take it back until <t:1795737003:T>.", names) == [
+        {"text": "Done. You may take it back until "},
+        {"time": 1795737003},
+        {"text": "."},
+    ]
+    assert page_text(f"Waiting for: <@{ANN}>, <@!{BOB}>.", names) == [
+        {"text": "Waiting for: "},
+        {"text": "Ann"},
+        {"text": ", "},
+        {"text": "?"},
+        {"text": "."},
+    ]
+    assert page_text("**Bold** `code` in <#123> for <@&456>", {}) == [{"text": "Bold code in "}, {"text": " for "}]
+    assert page_text("", names) == []
+
+
+async def test_what_became_of_a_position_and_a_page_move_taken_back(service):
+    """Issue 60: `moved` says whose action came first after a position; a page's move is taken
+    back on the page through the service's take-back, offered until its window closes."""
+    play = Play(service)
+    row = await new_game(service, "950000000000000009", "metromania")
+    user = row.waiting[0]
+    other = BOB if user == ANN else ANN
+    since = row.moves
+    assert await play.moved(Pass(row.id, user), row, since) == "none"
+    board = await play.compose(Pass(row.id, user), row, lang("en"))
+    steps: list[str] = []
+    while not board.complete:
+        steps.append(board.targets[0].code)
+        board = await play.compose(Pass(row.id, user), row, lang("en"), moves=row.moves, steps=steps)
+    said = await play.play(Pass(row.id, user), row, lang("en"), moves=row.moves, steps=steps)
+    assert "<t:" in said  # (the service's words for Discord; the page gets them as pieces)
+    row = await service.db.game(row.id)
+    assert await play.moved(Pass(row.id, user), row, since) == "yours"
+    assert await play.moved(Pass(row.id, other), row, since) == "other"
+    mine = await play.compose(Pass(row.id, user), row, lang("en"))
+    theirs = await play.compose(Pass(row.id, other), row, lang("en"))
+    assert mine.takeback_until == row.takeback["until"] and theirs.takeback_until is None
+    assert mine.heading == f"Waiting for: {row.names[other]}." and theirs.heading == "Your turn"
+    with pytest.raises(Refused):
+        await play.take_back(Pass(row.id, other), row, lang("en"), moves=row.moves)
+    said = await play.take_back(Pass(row.id, user), row, lang("en"), moves=row.moves)
+    assert said.startswith("↶ Taken back")
+    row = await service.db.game(row.id)
+    assert user in row.waiting and row.takeback is None
+    assert (await play.compose(Pass(row.id, user), row, lang("en"))).takeback_until is None

@@ -61,6 +61,11 @@ class FlipwritePlugin(GamePlugin):
             "Round {round}: the card is **{card}**. Waiting for: {who}.", round=data.get("round"), card=card, who=who
         )
 
+    def turn_note(self, state: Any, lang: Lang = EN) -> str:
+        data = self.game.view(state, None)
+        card = notation.said(state.card.name, lang) if state.card else data.get("card")
+        return lang.t("Round {round}: the card is {card}.", round=data.get("round"), card=card)
+
     def board_brief(self, state: Any, seat: str, lang: Lang = EN) -> str | None:
         return narration.board_brief(self.game.view(state, None), seat, lang)
 

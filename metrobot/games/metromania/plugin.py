@@ -94,6 +94,9 @@ class MetromaniaPlugin(GamePlugin):
             return lang.t("Next: {who} (last round) — `/dig` or the buttons below.", who=who)
         return lang.t("Next: {who} — `/dig` or the buttons below.", who=who)
 
+    def turn_note(self, state: Any, lang: Lang = EN) -> str:
+        return lang.t("Last round") if state.phase == "last_round" else ""
+
     def board_brief(self, state: Any, seat: str, lang: Lang = EN) -> str | None:
         return narration.board_brief(self.game.view(state, None), seat, lang)
 

@@ -107,6 +107,9 @@ class UndergroundPlugin(GamePlugin):
             return lang.t("Next: {who} (last round: the deck is empty) — `/build` or the buttons below.", who=who)
         return lang.t("Next: {who} — `/build` or the buttons below.", who=who)
 
+    def turn_note(self, state: Any, lang: Lang = EN) -> str:
+        return lang.t("Last round: the deck is empty.") if state.phase == "last_round" else ""
+
     def board_brief(self, state: Any, seat: str, lang: Lang = EN) -> str | None:
         stations = state.board.map.stations
         return narration.board_brief(self.game.view(state, None), lambda s: stations[s].destination, seat, lang)

@@ -22,9 +22,16 @@
     yourTurn: root.getAttribute("data-t-your-turn"),
     zoomed: root.getAttribute("data-t-zoomed"),
     unreachable: root.getAttribute("data-t-unreachable"),
+    asking: root.getAttribute("data-t-asking"),
+    played: root.getAttribute("data-t-played"),
+    takenBack: root.getAttribute("data-t-taken-back"),
+    notPlayed: root.getAttribute("data-t-not-played"),
+    otherFirst: root.getAttribute("data-t-other-first"),
+    closed: root.getAttribute("data-t-closed"),
     cancelled: root.getAttribute("data-t-cancelled"),
     over: root.getAttribute("data-t-over"),
     example: root.getAttribute("data-t-example"),
+    until: root.getAttribute("data-t-until"),
   };
   const viewport = document.getElementById("play-viewport");
   const stage = document.getElementById("stage");
@@ -38,13 +45,19 @@
   let busy = false;
   let focusIndex = 0;
   let chooserFrom = null;
+  // A ✔ Confirm whose answer never came (the connection broke, the bot restarted): the position
+  // it was sent at, until the service says what became of it (`settle`). Its steps are not
+  // the page's any more: they are never sent again.
+  let unsettled = null;
+  let pictureTries = 0;
+  let takebackTimer = null;
   const baseTitle = document.title;
   const shown = window.metroPlayView(viewport, stage, {
     root: root,
     chooser: chooser,
     size: function () { return board.size; },
     mine: function () { return board.my_turn; },
-    canTap: function () { return !busy && board.my_turn; },
+    canTap: function () { return !busy && !unsettled && board.my_turn; },
     spots: function () { return spots; },
     choose: function (spot) { choose(spot, spot.button); },
     crowd: function (steps, spot) { openChooser(steps, spot, spot.button); },
@@ -84,19 +97,25 @@
     busy = true;
     root.setAttribute("aria-busy", "true");
     root.dataset.state = "busy";
+    // (what changes the game: a lost answer does not say whether it changed; the service is asked)
+    const changes = path === "confirm" || path === "takeback";
     try {
-      const got = await post(path, body);
-      if (got.status === 200) {
+      let got = null;
+      try { got = await post(path, body); } catch (error) { got = null; }
+      if (got && got.status === 200) {
         after(got.data);
-      } else if (got.status === 409 || got.status === 400) {
+      } else if (got && (got.status === 409 || got.status === 400)) {
         say(got.data.error || words.unreachable);
         if (got.data.board) show(got.data.board);
         else if (got.data.over) finished();
+      } else if (changes) {
+        unsettled = { since: body.moves, what: path };
+        hold();
+        say(words.asking);
+        await settle();
       } else {
         say(words.unreachable);
       }
-    } catch (error) {
-      say(words.unreachable);
     } finally {
       busy = false;
       root.removeAttribute("aria-busy");
@@ -111,7 +130,65 @@
     }, function (data) { say(""); show(data.board); });
   }
 
-  function say(text) { el("said").textContent = text || ""; }
+  function say(text) {
+    write(el("said"), text);
+    // (a take-back's time said in the answer is not said twice beside its button)
+    el("takeback-until").hidden = !!el("said").querySelector("time");
+  }
+
+  // A text from the service: a string, or pieces ({text} or {time}: seconds since 1970, shown
+  // as the reader's local time).
+  function write(node, text) {
+    node.textContent = "";
+    (typeof text === "string" ? [{ text: text }] : text || []).forEach(function (piece) {
+      if (piece.time === undefined) { node.append(piece.text || ""); return; }
+      node.append(clock(piece.time));
+    });
+  }
+
+  function clock(seconds) {
+    const when = new Date(seconds * 1000);
+    const time = document.createElement("time");
+    time.dateTime = when.toISOString();
+    time.textContent = when.toLocaleTimeString(lang.replace("_", "-"), { timeStyle: "medium" });
+    return time;
+  }
+
+  // What became of a ✔ Confirm whose answer was lost: asked of the service by the position it
+  // was sent at; until it answers, the page says it is asking, and nothing else.
+  async function settle() {
+    if (!unsettled) return;
+    let answer = null;
+    try {
+      answer = await request(address("moved") + "&since=" + unsettled.since, { cache: "no-store", credentials: "omit" });
+    } catch (error) {
+      answer = null;
+    }
+    if (answer && answer.status === 404) {
+      unsettled = null;
+      finished();
+      say(words.closed);
+      return;
+    }
+    let data = null;
+    if (answer && answer.ok) {
+      try { data = await answer.json(); } catch (error) { data = null; }
+    }
+    if (!data || !data.board) { say(words.asking); return; }
+    const what = unsettled.what;
+    unsettled = null;
+    show(data.board);
+    if (what === "takeback") say(data.moved === "yours" ? words.takenBack : "");
+    else say(data.moved === "yours" ? words.played : data.moved === "none" ? words.notPlayed : words.otherFirst);
+  }
+
+  // Until the service says what became of it, the page offers nothing to tap or confirm.
+  function hold() {
+    board.steps = [];
+    board.targets = [];
+    ["undo", "cancel", "confirm", "takeback"].forEach(function (id) { el(id).disabled = true; });
+    targets();
+  }
 
   // ---------------------------------------------------------------- what the service sent
   function show(next) {
@@ -120,8 +197,10 @@
     board = next;
     root.dataset.moves = String(board.moves);
     root.dataset.steps = board.steps.join(";");
-    el("status").textContent = board.status;
-    el("status").hidden = !board.status;
+    if (board.my_turn && board.complete) root.dataset.complete = "true";
+    else delete root.dataset.complete;
+    write(el("status"), board.status);
+    el("status").hidden = !board.status.length;
     el("h-compose").textContent = board.heading;
     el("summary").textContent = board.summary;
     const hand = el("hand-section");
@@ -139,7 +218,9 @@
       tr.append(th, td);
       scores.append(tr);
     });
-    if (board.note) say(board.note);
+    if (!wasMine && board.my_turn) say("");  // (what was said of the last turn is past)
+    if (wasMine && !board.my_turn) { view.s = view.fit; place(); }  // (a move made: the whole board)
+    if (board.note && board.note.length) say(board.note);
     if (!wasMine && board.my_turn) {
       el("news").textContent = words.yourTurn;
       document.title = "● " + baseTitle;
@@ -153,9 +234,28 @@
     el("undo").disabled = !board.steps.length;
     el("cancel").disabled = !board.steps.length && !board.again;
     el("confirm").disabled = !board.can_submit;
+    root.querySelector(".actions").hidden = !board.my_turn;  // (nothing to undo or confirm while others play)
     el("change").hidden = !board.can_change;
+    el("takeback").disabled = false;
+    takeBack();
     picture();
     targets();
+  }
+
+  // ↶ Take back: offered while the service says this person's last move may be taken back;
+  // hidden when its time is up (a later tap would be refused by the service anyway).
+  function takeBack() {
+    const until = board.takeback_until;
+    const left = until ? until * 1000 - Date.now() : 0;
+    window.clearTimeout(takebackTimer);
+    el("takeback-row").hidden = !(left > 0);
+    if (left > 0) {
+      const parts = words.until.split("\x1f");
+      const line = el("takeback-until");
+      line.textContent = "";
+      line.append(parts[0], clock(until), parts[1] || "");
+      takebackTimer = window.setTimeout(function () { el("takeback-row").hidden = true; }, left);
+    }
   }
 
   function picture() {
@@ -173,9 +273,23 @@
     if (img.dataset.shows !== board.picture) {
       root.dataset.picture = "loading";
       img.dataset.shows = board.picture;
-      if (outer.picture) outer.picture(img, base + board.picture);
-      else img.setAttribute("src", board.picture);
+      pictureTries = 0;
+      load(img, board.picture);
     }
+  }
+
+  function load(img, address) {
+    if (outer.picture) outer.picture(img, base + address);
+    else img.setAttribute("src", address);
+  }
+
+  // A picture that could not be had (the bot was away) is asked for again once the bot answers.
+  function pictureAgain() {
+    const img = el("picture");
+    if (!img || root.dataset.picture !== "failed") return;
+    root.dataset.picture = "loading";
+    pictureTries += 1;
+    load(img, img.dataset.shows + "?again=" + pictureTries);
   }
 
   function finished() {
@@ -184,6 +298,7 @@
     el("status").textContent = words.over;
     el("typed").hidden = true;
     ["undo", "cancel", "confirm"].forEach(function (id) { el(id).disabled = true; });
+    el("takeback-row").hidden = true;
     targets();
     root.dataset.over = "true";
   }
@@ -265,6 +380,7 @@
     });
     chooserFrom = from || null;
     chooser.hidden = false;
+    if (el("news").textContent === words.zoomed) el("news").textContent = "";
     const w = viewport.clientWidth, h = viewport.clientHeight;
     const px = view.x + spot.cx * view.s, py = view.y + spot.cy * view.s;
     const cw = Math.min(chooser.offsetWidth, w), ch = Math.min(chooser.offsetHeight, h);
@@ -273,6 +389,7 @@
     root.dataset.chooser = "open";
     const first = chooserSteps.querySelector("button");
     if (first) first.focus({ preventScroll: true });
+    if (window.getComputedStyle(chooser).position === "static") chooser.scrollIntoView({ block: "nearest" });
   }
 
   function closeChooser(refocus) {
@@ -311,6 +428,12 @@
       say(words.cancelled);
     });
   });
+  el("takeback").addEventListener("click", function () {
+    ask("takeback", function () { return { moves: board.moves, steps: [] }; }, function (data) {
+      if (data.board) show(data.board); else finished();
+      say(data.said || "");
+    });
+  });
   el("confirm").addEventListener("click", function () {
     ask("confirm", function () { return { moves: board.moves, steps: board.steps, again: board.again }; }, function (data) {
       if (data.board) show(data.board); else finished();
@@ -334,10 +457,17 @@
   // ---------------------------------------------------------------- following the game
   async function follow() {
     if (busy || document.hidden || root.dataset.over) return;
+    if (unsettled) {
+      const run = function () { busy = true; return settle().finally(function () { busy = false; }); };
+      queue = queue.then(run, run);
+      await queue;
+      return;
+    }
     try {
       const answer = await request(address("live"), { cache: "no-cache", credentials: "omit" });
       if (answer.status === 404) { finished(); return; }
       if (!answer.ok) return;
+      pictureAgain();
       const now = await answer.json();
       if (now.version === board.version || busy) return;
       // The game moved (another player, a clock): the steps so far are kept if they still are
@@ -356,8 +486,12 @@
     root.dataset.picture = "loaded";
     if (!busy) root.dataset.state = "ready";
   }, true);
+  stage.addEventListener("error", function () {
+    root.dataset.picture = "failed";
+    if (!busy) root.dataset.state = "ready";
+  }, true);
   const first = el("picture");
-  if (first && first.complete) root.dataset.picture = "loaded";
+  if (first && first.complete) root.dataset.picture = first.naturalWidth ? "loaded" : "failed";
   board.my_turn = !board.my_turn; // (so that the first show() announces a turn that is waiting)
   show(JSON.parse(dataBlock.textContent));
   shown.resize();

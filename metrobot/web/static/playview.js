@@ -36,6 +36,13 @@ window.metroPlayView = function (viewport, stage, hooks) {
   }
 
   // ---------------------------------------------------------------- zoom and pan
+  // Where a pointer is in the view's own coordinates: those the picture and the targets are
+  // placed in, inside the viewport's border (its padding box), not from its outer edge.
+  function inView(clientX, clientY) {
+    const box = viewport.getBoundingClientRect();
+    return [clientX - box.left - viewport.clientLeft, clientY - box.top - viewport.clientTop];
+  }
+
   function fitScale() { return hooks.size()[0] ? viewport.clientWidth / hooks.size()[0] : 1; }
   function maxScale() { return Math.max(4, view.fit * 6); }
 
@@ -107,8 +114,8 @@ window.metroPlayView = function (viewport, stage, hooks) {
   // lists them all.
   function tap(clientX, clientY) {
     // (the targets are where the person sees them even while a focused one's scroll is undone)
-    const box = viewport.getBoundingClientRect();
-    const tx = clientX - box.left + viewport.scrollLeft, ty = clientY - box.top + viewport.scrollTop;
+    const at = inView(clientX, clientY);
+    const tx = at[0] + viewport.scrollLeft, ty = at[1] + viewport.scrollTop;
     const hits = hooks.spots().filter(function (spot) {
       const w = Math.max(spot.box[2] * view.s, HIT), h = Math.max(spot.box[3] * view.s, HIT);
       const sx = view.x + spot.cx * view.s, sy = view.y + spot.cy * view.s;
@@ -167,9 +174,8 @@ window.metroPlayView = function (viewport, stage, hooks) {
     } else if (pointers.size === 2) {
       const pair = Array.from(pointers.values());
       const distance = Math.hypot(pair[0][0] - pair[1][0], pair[0][1] - pair[1][1]);
-      const box = viewport.getBoundingClientRect();
-      const mx = (pair[0][0] + pair[1][0]) / 2 - box.left, my = (pair[0][1] + pair[1][1]) / 2 - box.top;
-      if (pinch) zoomAt(distance / pinch, mx, my);
+      const mid = inView((pair[0][0] + pair[1][0]) / 2, (pair[0][1] + pair[1][1]) / 2);
+      if (pinch) zoomAt(distance / pinch, mid[0], mid[1]);
       pinch = distance;
     }
   });
@@ -193,8 +199,8 @@ window.metroPlayView = function (viewport, stage, hooks) {
   viewport.addEventListener("wheel", function (e) {
     if (!e.ctrlKey && view.s === view.fit) return;
     e.preventDefault();
-    const box = viewport.getBoundingClientRect();
-    zoomAt(e.deltaY < 0 ? 1.2 : 1 / 1.2, e.clientX - box.left, e.clientY - box.top);
+    const at = inView(e.clientX, e.clientY);
+    zoomAt(e.deltaY < 0 ? 1.2 : 1 / 1.2, at[0], at[1]);
   }, { passive: false });
   document.querySelectorAll("[data-play-zoom]").forEach(function (button) {
     button.addEventListener("click", function () {
