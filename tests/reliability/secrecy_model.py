@@ -151,18 +151,25 @@ class Metromania(Model):
         the full-size play-page suite's game 17, issue 59). The deal itself if no other is."""
         game = self.game
         pairs = [(m["letter"], m["kind"]) for m in others]
+        held = {m["holder"] for m in others}
+        real = _hands(pairs, others)
+        same = 0
         view = game.view(state, keep)
-        for _ in range(40):
-            drawn = game.to_json(game.determinize(view, keep, rnd))
+        for _ in range(12):
             hands: dict[str, list[tuple[str, str]]] = {}
-            for m in drawn["markers"]:
-                if any(m["cell"] is None and m["holder"] == o["holder"] for o in others):
-                    hands.setdefault(m["holder"], []).append((m["letter"], m["kind"]))
+            for m in game.determinize(view, keep, rnd).markers:
+                if m.cell is None and m.holder in held:
+                    hands.setdefault(m.holder, []).append((m.letter, m.kind))
             for hand in hands.values():
                 rnd.shuffle(hand)
             dealt = [hands[m["holder"]].pop() for m in others]
-            if dealt == pairs or sorted(dealt) != sorted(pairs):
-                continue  # the same deal (or, for a position no deal gives, other markers): again
+            if sorted(dealt) != sorted(pairs):
+                continue  # (a position no deal gives: the view's markers are dealt any way)
+            if _hands(dealt, others) == real:
+                same += 1
+                if same == 4:
+                    break  # (as good as the only deal: 2 players, for one)
+                continue
             if _lines_as_dealt(state, others, dealt):
                 return dealt
         return pairs
@@ -175,6 +182,14 @@ class Metromania(Model):
                 if m.get("cell") is None and m.get("holder") not in mine and (m.get("letter") or m.get("kind")):
                     problems.append(f"marker {m.get('letter')}-{m.get('kind')} of {m.get('holder')} shown to {viewer}")
         return problems
+
+
+def _hands(dealt: list[tuple[str, str]], others: list[dict[str, Any]]) -> dict[str, list[tuple[str, str]]]:
+    """Each holder's markers of `dealt` (dealt to the entries `others`, in their order)."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for marker, m in zip(dealt, others):
+        out.setdefault(m["holder"], []).append(marker)
+    return {holder: sorted(hand) for holder, hand in out.items()}
 
 
 def _lines_as_dealt(state: Any, others: list[dict[str, Any]], dealt: list[tuple[str, str]]) -> bool:
