@@ -129,7 +129,15 @@ class Metromania(Model):
             others = [m for m in markers if m["cell"] is None and m["holder"] not in mine]
             pairs = [(m["letter"], m["kind"]) for m in others]
             holders = [m["holder"] for m in others]
-            dealt = self._deal(state, keep, others, random.Random(rnd.getrandbits(64)))
+            # The suite's games follow `rnd`: draw from it what the twin always drew (a new order
+            # of these markers, again while it is the same), so that they play as they did.
+            order = list(range(len(others)))
+            for _ in range(20):
+                rnd.shuffle(order)
+                if order != sorted(order) or len(order) < 2:
+                    break
+            draw = random.Random(f"{data['seed']}:{data['rng']}:{order}")
+            dealt = self._deal(state, keep, others, draw)
             for m, (letter, kind) in zip(others, dealt):
                 m["letter"], m["kind"] = letter, kind
             changed = dict(zip(pairs, holders)) != dict(zip(dealt, holders))  # some marker changed hands
