@@ -13,10 +13,11 @@ only in what a given viewer may not see (the secrecy suite's model of the rules)
 * On the Underground: the order of the draw pile.
 
 `twin(state, keep)` changes all of that except what `keep` (a person, or None for a
-spectator) may see: other hands are dealt again among the same holders, other decisions
-replaced by other legal ones, the pile reshuffled, a new seed and generator state; the
-markers' order in the state is shuffled as well (it is no game information, but it follows
-the deal). Whatever a viewer is shown must be the same for the state and its twin.
+spectator) may see: other hands are dealt again among the same holders (a deal the rules
+could have made that leaves every line blocked or not as it is: a line's status follows
+from its player's hand), other decisions replaced by other legal ones, the pile
+reshuffled, a new seed and generator state; the markers' order in the state is shuffled
+as well (it is no game information, but it follows the deal). Whatever a viewer is shown must be the same for the state and its twin.
 """
 
 from __future__ import annotations
@@ -127,17 +128,59 @@ class Metromania(Model):
             markers = data["markers"]
             others = [m for m in markers if m["cell"] is None and m["holder"] not in mine]
             pairs = [(m["letter"], m["kind"]) for m in others]
-            dealt = list(pairs)
-            for _ in range(20):
-                rnd.shuffle(dealt)
-                if dealt != pairs or len(set(pairs)) < 2:
-                    break
             holders = [m["holder"] for m in others]
+            # The suite's games follow `rnd`: draw from it what the twin always drew (a new order
+            # of these markers, again while it is the same), so that they play as they did.
+            order = list(range(len(others)))
+            for _ in range(20):
+                rnd.shuffle(order)
+                if order != sorted(order) or len(order) < 2:
+                    break
+            draw = random.Random(f"{data['seed']}:{data['rng']}:{order}")
+            dealt = self._deal(state, keep, others, draw)
             for m, (letter, kind) in zip(others, dealt):
                 m["letter"], m["kind"] = letter, kind
             changed = dict(zip(pairs, holders)) != dict(zip(dealt, holders))  # some marker changed hands
             rnd.shuffle(markers)  # their order in the state follows the deal: no view may show it
         return game.from_json(data), changed
+
+    def _deal(
+        self, state: Any, keep: str | None, others: list[dict[str, Any]], rnd: random.Random
+    ) -> list[tuple[str, str]]:
+        """Another deal of the markers in `others` (the ones `keep` may not see) among the same
+        holders, one the game could be in as far as `keep` can tell: every hand one the rules
+        deal (all 12 markers dealt at the start, 3 players: 4 letters of all three kinds, 4
+        players: one of each kind; the markers already placed count), drawn as the hints draw
+        one (`Game.determinize` of `keep`'s view), and every line's status what the engine
+        would find in it. A line is blocked when no legal tunnel extends it, and a tunnel onto
+        a spot needs a marker of its kind in the player's hand: that a line is not blocked says
+        something of its player's hand, and a twin whose hands contradict it is a position no
+        game reaches (the first step composed in it re-checks the lines and finds one blocked:
+        the full-size play-page suite's game 17, issue 59). The deal itself if no other is."""
+        game = self.game
+        pairs = [(m["letter"], m["kind"]) for m in others]
+        held = {m["holder"] for m in others}
+        real = _hands(pairs, others)
+        same = 0
+        view = game.view(state, keep)
+        for _ in range(12):
+            hands: dict[str, list[tuple[str, str]]] = {}
+            for m in game.determinize(view, keep, rnd).markers:
+                if m.cell is None and m.holder in held:
+                    hands.setdefault(m.holder, []).append((m.letter, m.kind))
+            for hand in hands.values():
+                rnd.shuffle(hand)
+            dealt = [hands[m["holder"]].pop() for m in others]
+            if sorted(dealt) != sorted(pairs):
+                continue  # (a position no deal gives: the view's markers are dealt any way)
+            if _hands(dealt, others) == real:
+                same += 1
+                if same == 4:
+                    break  # (as good as the only deal: 2 players, for one)
+                continue
+            if _lines_as_dealt(state, others, dealt):
+                return dealt
+        return pairs
 
     def structure(self, state: Any, view: dict[str, Any], viewer: str | None) -> list[str]:
         problems = super().structure(state, view, viewer)
@@ -147,6 +190,37 @@ class Metromania(Model):
                 if m.get("cell") is None and m.get("holder") not in mine and (m.get("letter") or m.get("kind")):
                     problems.append(f"marker {m.get('letter')}-{m.get('kind')} of {m.get('holder')} shown to {viewer}")
         return problems
+
+
+def _hands(dealt: list[tuple[str, str]], others: list[dict[str, Any]]) -> dict[str, list[tuple[str, str]]]:
+    """Each holder's markers of `dealt` (dealt to the entries `others`, in their order)."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for marker, m in zip(dealt, others):
+        out.setdefault(m["holder"], []).append(marker)
+    return {holder: sorted(hand) for holder, hand in out.items()}
+
+
+def _lines_as_dealt(state: Any, others: list[dict[str, Any]], dealt: list[tuple[str, str]]) -> bool:
+    """Every unfinished line of `state` with `dealt` in place of the markers in `others` (in
+    hand, as the state's JSON lists them) has the status the engine gives it after every step."""
+    from metrobot.games.metromania import rules
+    from metrobot.games.metromania.state import Marker
+
+    swap = {(m["holder"], m["letter"], m["kind"]): d for m, d in zip(others, dealt)}
+    markers = []
+    for m in state.markers:
+        letter, kind = (
+            swap.get((m.holder, m.letter, m.kind), (m.letter, m.kind)) if m.cell is None else (m.letter, m.kind)
+        )
+        markers.append(Marker(letter, kind, m.holder, m.cell))
+    trial = dataclasses.replace(state, markers=markers)
+    for li, line in enumerate(trial.lines):
+        if line.status == "finished":
+            continue
+        blocked = not rules.can_extend(trial, li, per_turn=False)
+        if line.status != ("blocked" if blocked else ("building" if line.vertices else "unstarted")):
+            return False
+    return True
 
 
 # ---------------------------------------------------------------- flip-and-write

@@ -176,6 +176,66 @@ async def test_the_play_page_shows_nothing_of_others_secrets(kind, report):
         assert totals["differing"] > 0
 
 
+# Game 17 of the full-size run (its seed `fixed_seeds(17)`), the turns played before the comparison
+# that failed in issue 59: Cy to move, Bob's solid line at K5 with one legal tunnel left, onto the
+# commercial spot toward J4 (with his B-com marker).
+GAME_17 = [
+    (PEOPLE[2][0], ["s:S9:J4", "s:I5:L", "s:H4:L"]),
+    (PEOPLE[0][0], ["s:S3:D22", "s:D20:L", "s:D18:L:C"]),
+    (PEOPLE[1][0], ["s:S7:M13", "s:L12:R", "s:L10:L"]),
+    (PEOPLE[2][0], ["d:S4:F24", "d:G23:R", "d:G21:R"]),
+    (PEOPLE[0][0], ["s:C17:L", "d:S12:C5", "s:B16:L"]),
+    (PEOPLE[1][0], ["s:L8:R", "s:K7:R", "d:S2:A15"]),
+    (PEOPLE[2][0], ["s:G3:R", "d:F20:L", "s:F2:R"]),
+    (PEOPLE[0][0], ["s:A17:R", "d:D6:R", "d:E7:R"]),
+    (PEOPLE[1][0], ["s:K5:L", "d:B16:L", "d:C15:R"]),
+]
+
+
+async def test_a_twin_is_a_position_the_game_could_be_in():
+    """Issue 59: the twin dealt others' markers among them at random, whatever the hands. In the
+    full run's game 17 it gave Bob two F markers and no commercial one (no 3-player deal does
+    that) while his solid line, whose only tunnel needs a commercial marker, stayed "building":
+    Cy's first composed step re-checked the lines and the twin's page said Bob's line was
+    blocked ✗. Each twin's hands are ones the deal gives, its lines blocked or not as the engine
+    finds them, and Cy's page the same for it."""
+    from metrobot.games.metromania import rules
+
+    kind, cy = "metromania", PEOPLE[2][0]
+    game = get_plugin(kind).game
+    db = await Database(":memory:").open()
+    service = GameService(db, seeds=fixed_seeds(17), images=False, clock=lambda: 1_800_000_000.0)
+    channel = "930000000000000017"
+    try:
+        await service.new_game(channel, GUILD, PEOPLE[0][0], PEOPLE[0][1], kind, {}, 3)
+        for user, name in PEOPLE[1:]:
+            await service.join(channel, user, name)
+        await service.start(channel, PEOPLE[0][0])
+        for user, steps in GAME_17:
+            await service.play(channel, user, steps)
+        row = await db.open_game(channel)
+        state = service._state(get_plugin(kind), row)
+    finally:
+        service.painter.close()
+        await db.close()
+    assert set(game.to_move(state)) == set(game.seats_of(state, cy))
+    mine = await twin_page(kind, row, state, cy, False, [])
+    assert '"steps": ["s:E3:R"]' in mine[1]  # (the composer after Cy's first step, as in the failure)
+    rnd = random.Random("game 17")
+    changed = 0
+    for _ in range(6):
+        twin, moved = model(kind).twin(state, cy, rnd)
+        changed += moved
+        assert await twin_page(kind, row, twin, cy, False, []) == mine, "Cy's page depends on the twin's hands"
+        for person, _ in PEOPLE:
+            hand = [(m.letter, m.kind) for m in twin.markers if game.owner(twin, m.holder) == person]
+            assert len({letter for letter, _ in hand}) == 4 and len({k for _, k in hand}) == 3, hand
+        for li, line in enumerate(twin.lines):
+            blocked = not rules.can_extend(twin, li, per_turn=False)
+            assert line.status == ("blocked" if blocked else "building"), (line.player, line.style)
+    assert changed > 0
+
+
 async def test_the_comparison_sees_a_secret_let_out():
     """A page drawn from a state whose secret shows (the seed, put into the scores) differs from
     its twin's: the comparison above would catch a play page that shows one."""
