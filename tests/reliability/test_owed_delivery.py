@@ -275,6 +275,20 @@ async def test_a_restart_delivers_what_is_owed_promptly_in_order_and_never_stale
             assert hands[-1].endswith(now), (hands, now)
 
 
+async def _a_game_posted(standin, run_client, db_path: str, name: str):
+    """A bot whose turn clock never ticks, and a two-player MetrOmania game it opened in a new
+    channel with everything it owed posted: (bot, channel, table, game id)."""
+    bot = make_bot(db_path, tick=3600.0)
+    await run_client(bot)
+    await standin.wait_for_commands("game", "dig")
+    ann, bob = standin.add_member(name="Ann"), standin.add_member(name="Bob")
+    channel = standin.create_channel(name)
+    table = Table(standin, channel, db_path, seed=3)
+    await table.open(ann, "metromania", [bob], players=2)
+    await _wait(lambda: _owed_left(db_path) == 0)
+    return bot, channel, table, (await table.row()).id
+
+
 async def test_a_turn_overtaken_while_it_is_posted_becomes_history(standin, run_client, tmp_path, monkeypatch):
     """The race the full crash suite found: a restarted process posts an owed turn while a
     newer turn is committed and posted live; the old post lands last. It is turned into
@@ -282,15 +296,7 @@ async def test_a_turn_overtaken_while_it_is_posted_becomes_history(standin, run_
     from metrobot.discord_app import recovery
 
     db_path = str(tmp_path / "overtaken.sqlite3")
-    first = make_bot(db_path, tick=3600.0)
-    await run_client(first)
-    await standin.wait_for_commands("game", "dig")
-    ann, bob = standin.add_member(name="Ann"), standin.add_member(name="Bob")
-    channel = standin.create_channel("overtaken")
-    table = Table(standin, channel, db_path, seed=3)
-    await table.open(ann, "metromania", [bob], players=2)
-    await _wait(lambda: _owed_left(db_path) == 0)
-    game_id = (await table.row()).id
+    first, channel, table, game_id = await _a_game_posted(standin, run_client, db_path, "overtaken")
     monkeypatch.setattr(outbox, "SEND_LEASE", 1.0)
     await _commit_a_turn(first, channel, (await table.owed())[0])  # never posted: the process dies
     await run_client.stop(first)
@@ -326,15 +332,7 @@ async def test_a_post_whose_claim_ran_out_while_it_was_sent_is_posted_once(stand
     from metrobot.discord_app import delivery, recovery
 
     db_path = str(tmp_path / "slow.sqlite3")
-    bot = make_bot(db_path, tick=3600.0)
-    await run_client(bot)
-    await standin.wait_for_commands("game", "dig")
-    ann, bob = standin.add_member(name="Ann"), standin.add_member(name="Bob")
-    channel = standin.create_channel("slow-post")
-    table = Table(standin, channel, db_path, seed=3)
-    await table.open(ann, "metromania", [bob], players=2)
-    await _wait(lambda: _owed_left(db_path) == 0)
-    game_id = (await table.row()).id
+    bot, channel, table, game_id = await _a_game_posted(standin, run_client, db_path, "slow-post")
     real_post, sending, release = delivery.post, asyncio.Event(), asyncio.Event()
 
     async def slow_post(where, message):  # the live sender, held as a loaded machine holds it
