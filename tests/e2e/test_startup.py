@@ -60,6 +60,13 @@ async def _line(proc: asyncio.subprocess.Process, seen: list[str]) -> str:
     return seen[-1]
 
 
+async def _reap(proc) -> None:
+    """A bot a failed test left running is killed (and waited for)."""
+    if proc.returncode is None:
+        proc.kill()
+        await proc.wait()
+
+
 async def test_discord_unreachable_at_start_is_tried_again_one_line_a_try_until_it_answers(tmp_path):
     port = _free_port()  # nothing listens there yet
     proc = await _bot(tmp_path, port)
@@ -76,9 +83,7 @@ async def test_discord_unreachable_at_start_is_tried_again_one_line_a_try_until_
         rest, _ = await asyncio.wait_for(proc.communicate(), timeout=60)
         seen.append(rest.decode())
     finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
+        await _reap(proc)
         await standin.stop()
     log = "".join(seen)
     assert proc.returncode == 0, log
@@ -99,9 +104,7 @@ async def test_a_token_discord_refuses_stops_the_bot_with_status_2_and_what_to_d
         try:
             out, _ = await asyncio.wait_for(proc.communicate(), timeout=120)
         finally:
-            if proc.returncode is None:
-                proc.kill()
-                await proc.wait()
+            await _reap(proc)
     log = out.decode()
     assert proc.returncode == 2, log
     assert "Traceback" not in log and TRY_LINE not in log, log
@@ -136,9 +139,7 @@ async def test_the_quick_start_in_its_order_says_invite_the_bot_then_syncs_once_
             await standin.wait_for_commands("game", guild_id=server, timeout=60)
             log = await _stopped(proc, seen)
         finally:
-            if proc.returncode is None:
-                proc.kill()
-                await proc.wait()
+            await _reap(proc)
     assert proc.returncode == 0, log
     assert "Traceback" not in log, log
     assert f"development server {server} (DISCORD_DEV_GUILD)" in said and "not in that server yet" in said, log
@@ -156,9 +157,7 @@ async def test_any_other_refusal_of_the_sync_is_one_line_naming_the_request_and_
             await _until(proc, seen, "metrobot ready")
             log = await _stopped(proc, seen)
         finally:
-            if proc.returncode is None:
-                proc.kill()
-                await proc.wait()
+            await _reap(proc)
     assert proc.returncode == 0, log
     assert "Traceback" not in log, log
     path = f"/api/v10/applications/{standin.application_id}/guilds/{unknown}/commands"
@@ -172,9 +171,7 @@ async def test_a_refused_application_at_start_is_one_line_and_status_2(tmp_path)
         try:
             out, _ = await asyncio.wait_for(proc.communicate(), timeout=120)
         finally:
-            if proc.returncode is None:
-                proc.kill()
-                await proc.wait()
+            await _reap(proc)
     log = out.decode()
     assert proc.returncode == 2, log  # (make run does not restart it: starting again would not help)
     assert "Traceback" not in log and TRY_LINE not in log, log
