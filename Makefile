@@ -107,11 +107,11 @@ example-image: $(VENV)/.run-installed
 	$(BIN)/python -m metrobot selfplay --game flipwrite --map paris --players 4 --seed 7 --out docs/example/flipwrite
 	$(BIN)/python -m metrobot render docs/example/flipwrite/state.json --out docs/example/flipwrite/summary.png
 	$(BIN)/python -m metrobot selfplay --game underground --players 4 --seed 7 --out docs/example/underground
-	$(BIN)/python -m render.underground.example docs/example/underground/log.json --out docs/example/underground
+	$(BIN)/python -m metrobot.render.underground.example docs/example/underground/log.json --out docs/example/underground
 	$(BIN)/python -m metrobot.tournaments.example --game underground --out docs/example/tournament
 	$(BIN)/python -m metrobot selfplay --game underground --map berlin --players 4 --seed 7 \
 	  --out docs/example/underground/berlin
-	$(BIN)/python -m render.underground.example docs/example/underground/berlin/log.json \
+	$(BIN)/python -m metrobot.render.underground.example docs/example/underground/berlin/log.json \
 	  --out docs/example/underground/berlin
 
 # The illustrated rules of every game, in English, as /game rules shows them (docs/rules/GAME).

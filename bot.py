@@ -59,10 +59,10 @@ def main() -> int:
     import discord
 
     from metrobot.discord_app.client import create_bot
+    from metrobot.render.keptlayers import keep_between_runs
     from metrobot.storage import DatabaseUnavailable, NewerSchema
-    from render.keptlayers import keep_between_runs
 
-    keep_between_runs()  # the maps' drawn layers, read back after a restart (render/keptlayers.py)
+    keep_between_runs()  # the maps' drawn layers, read back after a restart (metrobot/render/keptlayers.py)
 
     point_at_api(settings.api_base, settings.gateway_url)
     bot = create_bot(settings)

@@ -34,8 +34,8 @@ from players import Table  # noqa: E402
 from standin import DiscordStandIn  # noqa: E402
 
 from metrobot.games import GamePlugin, all_plugins, get_game, get_plugin  # noqa: E402
+from metrobot.render import render_png  # noqa: E402
 from metrobot.storage import Database  # noqa: E402
-from render import render_png  # noqa: E402
 
 from .timing import summary  # noqa: E402
 

@@ -14,8 +14,8 @@ import random
 import statistics
 
 from metrobot.games.flipwrite import GAME
-from render.flipwrite import sheet_image, summary_image
-from render.png import encode_png
+from metrobot.render.flipwrite import sheet_image, summary_image
+from metrobot.render.png import encode_png
 
 from .timing import measure, ratio_line, summary, with_and_without
 
@@ -72,8 +72,8 @@ def marks_cost(view, me) -> None:
     """The lines' letters at their far ends (issue 35) are in the cached map layer: a round
     costs the same with them (in a colour-vision palette) as without; drawing a new map's
     layer costs a little more."""
-    import render
-    from render.flipwrite import mapdraw
+    from metrobot import render
+    from metrobot.render.flipwrite import mapdraw
 
     def switch(flag: bool) -> None:
         mapdraw.MARKS = flag
@@ -92,7 +92,7 @@ def marks_cost(view, me) -> None:
         render.clear_caches()
         sheet_image(me, PLAYERS[0], NAMES, vision="deutan")
 
-    from render import labelcache
+    from metrobot.render import labelcache
 
     labelcache.KEEP = False  # (the names placed every time, as on a map's first use)
     after, before = with_and_without(cold, switch, rounds=3, runs=2)

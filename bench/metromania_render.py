@@ -14,8 +14,8 @@ from PIL import Image
 
 from metrobot.gamelog import self_play
 from metrobot.games.metromania import GAME
-from render import render_image as render_any
-from render.png import encode_png
+from metrobot.render import render_image as render_any
+from metrobot.render.png import encode_png
 
 from .timing import measure, measure_pair, ratio_line, summary, with_and_without
 
@@ -53,7 +53,7 @@ def main() -> None:
     print(summary("    drawing alone (for reference)", draw))
     ratio = statistics.median(full) / statistics.median(encode)
     print(f"{'ratio (a)/(b) of medians':<48} {ratio:8.2f}        target <= 2.0")
-    from render.metromania.board import _IMAGES, clear_caches
+    from metrobot.render.metromania.board import _IMAGES, clear_caches
 
     cold = measure(lambda: (clear_caches(), render_image(GAME, state, viewer)), runs=5, warmup=0)
     print(summary("first render of a new board (static layer drawn)", cold))
@@ -66,7 +66,7 @@ def main() -> None:
 def marks_cost(state, viewer) -> None:
     """The players' numbers on their lines and markers (issue 35): render + encode with
     them (in a colour-vision palette) against without them."""
-    from render.metromania import pieces
+    from metrobot.render.metromania import pieces
 
     def switch(flag: bool) -> None:
         pieces.MARKS = flag

@@ -158,7 +158,7 @@ def composer_picks(plugin: Any, state: Any, seat: str, code: str) -> int:
 
 def board_taps(plugin: Any, state: Any, seat: str, code: str) -> tuple[int, bool]:
     """The board's taps for a step (and whether its chooser added one)."""
-    from render import board_targets
+    from metrobot.render import board_targets
 
     codes = [c.code for c in plugin.choices(state, seat)]
     _, boxes = board_targets(plugin.game, state, plugin.game.owner(state, seat), codes, seat=seat)

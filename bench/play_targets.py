@@ -1,4 +1,4 @@
-"""Tap targets of the play page (`render.board_targets`, issue 44): how long they take, and how
+"""Tap targets of the play page (`metrobot.render.board_targets`, issue 44): how long they take, and how
 often a tap on the board lands on a spot shared by several steps (where the page's chooser
 adds a tap).
 
@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from metrobot.games import get_plugin
-from render import board_targets, render_png
+from metrobot.render import board_targets, render_png
 
 from .timing import measure, summary
 

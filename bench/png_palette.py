@@ -1,4 +1,4 @@
-"""Posted images as indexed-colour PNG (`render/png.py`) against today's truecolour PNG.
+"""Posted images as indexed-colour PNG (`metrobot/render/png.py`) against today's truecolour PNG.
 
 The images: the seed-7 self-play games of `python -m metrobot selfplay … --seed 7`, drawn
 as `python -m metrobot render` draws them: On the Underground's and MetrOmania's 4-player
@@ -39,7 +39,7 @@ CASES = [
 def seed7_images() -> list[tuple[str, Image.Image, Callable[[], Image.Image]]]:
     """(label, image, draw again) of each case whose game is registered and draws images."""
     from metrobot.games import all_plugins, get_plugin
-    from render import render_image
+    from metrobot.render import render_image
 
     known = {p.name for p in all_plugins() if p.renderer}
     games: dict[tuple, Any] = {}
@@ -75,7 +75,7 @@ def timed(fn: Callable[[], object]) -> float:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from render.png import encode_png
+    from metrobot.render.png import encode_png
 
     parser = argparse.ArgumentParser(prog="python -m bench png_palette")
     parser.add_argument("--runs", type=int, default=15, help="timed runs of each, interleaved")

@@ -46,12 +46,12 @@ PROBE = r"""
 import json, statistics, sys, time, inspect
 sys.path.insert(0, ".")
 from metrobot.games import get_game
-import render
+from metrobot import render
 try:  # the same truecolour PNG in every tree: this compares drawing, not encoders
-    from render.png import encode_png as indexed_or_not
+    from metrobot.render.png import encode_png as indexed_or_not
     def encode_png(image): return indexed_or_not(image, lossless=True)
 except ImportError:  # a tree from before indexed colour
-    from render.style import encode_png
+    from metrobot.render.style import encode_png
 examples, paths, name_sets, languages, images = sys.argv[1], *map(json.loads, sys.argv[2:5]), int(sys.argv[5])
 multilingual = "lang" in inspect.signature(render.render_image).parameters
 out = {}

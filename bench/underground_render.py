@@ -4,7 +4,7 @@
 of repeated runs in one process. Target: (a) / (b) <= 2.0, i.e. drawing a turn costs no
 more than encoding it, thanks to the cached static layer. Also: the PNG's size and the
 first render of a new board (the static layer drawn: stations, badges, name layout; then
-read back from the user's cache as the bot's processes do, `render/keptlayers.py`).
+read back from the user's cache as the bot's processes do, `metrobot/render/keptlayers.py`).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from PIL import Image
 
 from metrobot.gamelog import self_play
 from metrobot.games.underground import GAME
-from render import render_image as render_any
-from render.png import encode_png
+from metrobot.render import render_image as render_any
+from metrobot.render.png import encode_png
 
 from .timing import measure, measure_pair, ratio_line, summary, with_and_without
 
@@ -56,8 +56,8 @@ def main() -> None:
     print(summary("    drawing alone (for reference)", draw))
     ratio = statistics.median(full) / statistics.median(encode)
     print(f"{'ratio (a)/(b) of medians':<48} {ratio:8.2f}        target <= 2.0")
-    from render import keptlayers, labelcache
-    from render.underground.static import clear_cache
+    from metrobot.render import keptlayers, labelcache
+    from metrobot.render.underground.static import clear_cache
 
     kept = measure(lambda: (clear_cache(), render_image(GAME, state, viewer)), runs=3, warmup=1)
     labelcache.KEEP = False
@@ -75,7 +75,7 @@ def main() -> None:
 def marks_cost(state, viewer) -> None:
     """The line codes (issue 35) cost: render + encode with them (in a colour-vision
     palette: its colours are looked up, never computed) against without them."""
-    from render.underground import tags
+    from metrobot.render.underground import tags
 
     def switch(flag: bool) -> None:
         tags.MARKS = flag

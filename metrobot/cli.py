@@ -94,7 +94,7 @@ def load_state(path: str) -> tuple[Any, Any]:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    from render import final_images, render_png
+    from metrobot.render import final_images, render_png
 
     game, state = load_state(args.input)
     if args.viewer is not None and not game.seats_of(state, args.viewer):

@@ -23,7 +23,7 @@ from .i18n import LANGUAGES, known
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    from render.rulebook import page_png  # drawing only here: the other tools need no Pillow
+    from metrobot.render.rulebook import page_png  # drawing only here: the other tools need no Pillow
 
     plugin = get_plugin(args.game)
     language = known(args.language)

@@ -9,8 +9,8 @@ if str(ROOT) not in sys.path:
 import pytest  # noqa: E402
 from hypothesis import settings  # noqa: E402
 
+from metrobot.render import png  # noqa: E402
 from metrobot.storage import sqlite  # noqa: E402
-from render import png  # noqa: E402
 from tests import spread  # noqa: E402
 from tools import pgserver  # noqa: E402
 
@@ -66,7 +66,7 @@ def pg_server():
 
 @pytest.fixture
 def png_product_level(monkeypatch):
-    """The drawing code's own PNG level (`render.png.LEVEL` as shipped), for the tests of the
+    """The drawing code's own PNG level (`metrobot.render.png.LEVEL` as shipped), for the tests of the
     level itself and of bytes compared with a file the product wrote."""
     monkeypatch.setattr(png, "LEVEL", PRODUCT_PNG_LEVEL)
     return PRODUCT_PNG_LEVEL

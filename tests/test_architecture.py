@@ -7,8 +7,8 @@ module in one); games, and their images, know nothing of one another; no import 
 Plus rules import-linter cannot express: no shared module names a game, the contract
 lists every game, shared benchmarks import no game, no module over 400 lines.
 
-Shared code, by rule: every module of `metrobot/` and `render/` outside a game's own
-packages (`metrobot/games/<game>/`, `render/<game>/`), and `bot.py`; the registry's list
+Shared code, by rule: every module of `metrobot/` and `metrobot/render/` outside a game's own
+packages (`metrobot/games/<game>/`, `metrobot/render/<game>/`), and `bot.py`; the registry's list
 of built-in games (`BUILTIN`) is the one place that names them.
 """
 
@@ -48,7 +48,7 @@ def test_the_contract_is_kept():
 @pytest.fixture(scope="module")
 def copy(tmp_path_factory) -> Path:
     where = tmp_path_factory.mktemp("arch")
-    for name in ("metrobot", "render"):
+    for name in ("metrobot",):
         shutil.copytree(ROOT / name, where / name, ignore=shutil.ignore_patterns("__pycache__", "*.json", "fonts"))
     shutil.copy(ROOT / ".importlinter", where)
     return where
@@ -63,24 +63,32 @@ def copy(tmp_path_factory) -> Path:
             "from metrobot.service import outcome",
             "Engines import nothing above them",
         ),
-        ("render/style.py", "from metrobot.discord_app import messages", "Images never import"),
+        ("metrobot/render/style.py", "from metrobot.discord_app import messages", "Images never import"),
         ("metrobot/service/core.py", "from metrobot.games.metromania import board", "Shared code reaches a game only"),
         # a game's package itself, not only a module in it
         ("metrobot/service/core.py", "import metrobot.games.metromania", "Shared code reaches a game only"),
         ("metrobot/discord_app/moves.py", "from metrobot.games import underground", "Shared code reaches a game only"),
         ("metrobot/games/plugin.py", "from metrobot.games.flipwrite import plugin", "Shared code reaches a game only"),
         ("metrobot/i18n/__init__.py", "import metrobot.games.underground.words", "Shared code reaches a game only"),
-        ("render/text.py", "from render import metromania", "Shared code reaches a game only"),
-        ("render/__init__.py", "import render.underground", "Root modules reach a game only"),
-        ("render/__init__.py", "from metrobot.games.flipwrite import engine", "Root modules reach a game only"),
+        ("metrobot/render/text.py", "from metrobot.render import metromania", "Shared code reaches a game only"),
+        ("metrobot/render/__init__.py", "import metrobot.render.underground", "Root modules reach a game only"),
+        (
+            "metrobot/render/__init__.py",
+            "from metrobot.games.flipwrite import engine",
+            "Root modules reach a game only",
+        ),
         ("metrobot/games/underground/engine.py", "from metrobot.games.metromania import rules", "Games know nothing"),
-        ("render/flipwrite/sheet.py", "from render.underground import palette", "Each game's images know nothing"),
+        (
+            "metrobot/render/flipwrite/sheet.py",
+            "from metrobot.render.underground import palette",
+            "Each game's images know nothing",
+        ),
         ("metrobot/storage/db.py", "from metrobot.service import outcome", "The adapter sits on the service"),
         # the two front ends know nothing of each other (but the bot's process starting the web server)
         ("metrobot/web/pages.py", "from metrobot.discord_app import messages", "The adapter sits on the service"),
         ("metrobot/discord_app/commands.py", "from metrobot.web import pages", "The adapter sits on the service"),
         ("metrobot/service/core.py", "from metrobot.web import reader", "The adapter sits on the service"),
-        ("render/png.py", "from metrobot.web import images", "Images never import"),
+        ("metrobot/render/png.py", "from metrobot.web import images", "Images never import"),
         ("metrobot/games/metromania/board.py", "from metrobot.games.metromania import engine", "No import cycles"),
     ],
 )
@@ -105,10 +113,10 @@ def _builtin_packages() -> list[str]:
 
 
 def _game_folders() -> list[Path]:
-    """Every game's own packages: the packages inside `metrobot/games/` and `render/`."""
+    """Every game's own packages: the packages inside `metrobot/games/` and `metrobot/render/`."""
     return [
         d
-        for base in ("metrobot/games", "render")
+        for base in ("metrobot/games", "metrobot/render")
         for d in sorted((ROOT / base).iterdir())
         if d.is_dir() and (d / "__init__.py").exists()
     ]
@@ -120,7 +128,9 @@ def test_every_game_folder_belongs_to_a_registered_game():
     from metrobot.games import all_plugins
 
     names = set(_builtin_packages())
-    renderers = {p.renderer.rsplit(".", 1)[1] for p in all_plugins() if p.renderer and p.renderer.startswith("render.")}
+    renderers = {
+        p.renderer.rsplit(".", 1)[1] for p in all_plugins() if p.renderer and p.renderer.startswith("metrobot.render.")
+    }
     folders = _game_folders()
     assert {d.name for d in folders if d.parent.name == "games"} == names
     assert {d.name for d in folders if d.parent.name == "render"} <= renderers
@@ -137,7 +147,7 @@ def test_the_contract_lists_every_game():
         return set(config[f"importlinter:contract:{contract}"][key].split())
 
     engines = set(BUILTIN)
-    images = {p.renderer for p in all_plugins() if p.renderer and p.renderer.startswith("render.")}
+    images = {p.renderer for p in all_plugins() if p.renderer and p.renderer.startswith("metrobot.render.")}
     for contract in ("no-game-internals", "no-game-internals-roots"):
         assert engines | images <= listed(contract, "forbidden_modules"), contract
     assert listed("games-independent", "modules") == engines
@@ -148,7 +158,7 @@ def shared_sources() -> list[Path]:
     games = _game_folders()
     found = [
         p
-        for base in ("metrobot", "render")
+        for base in ("metrobot",)
         for p in sorted((ROOT / base).rglob("*.py"))
         if not any(d in p.parents for d in games)
     ]
@@ -173,9 +183,9 @@ def test_shared_sources_are_found_by_rule():
         "metrobot/games/plugin.py",
         "metrobot/games/protocol.py",
         "metrobot/i18n/__init__.py",
-        "render/text.py",
-        "render/animation.py",
-        "render/sparkline.py",
+        "metrobot/render/text.py",
+        "metrobot/render/animation.py",
+        "metrobot/render/sparkline.py",
         "metrobot/service/turns.py",
         "metrobot/discord_app/moves.py",
         "bot.py",
@@ -206,7 +216,7 @@ def test_shared_benchmarks_reach_games_through_the_registry():
     games = {
         f"{base}.{d.name}"
         for d in _game_folders()
-        for base in ("metrobot.games", "render")
+        for base in ("metrobot.games", "metrobot.render")
         if d.parent.name == base.rsplit(".", 1)[-1]
     }
     offenders = []
@@ -226,9 +236,7 @@ def test_shared_benchmarks_reach_games_through_the_registry():
 
 
 def test_no_module_over_400_lines():
-    sources = [p for d in ("metrobot", "render", "bench", "tools") for p in (ROOT / d).rglob("*.py")] + [
-        ROOT / "bot.py"
-    ]
+    sources = [p for d in ("metrobot", "bench", "tools") for p in (ROOT / d).rglob("*.py")] + [ROOT / "bot.py"]
     long = {str(p.relative_to(ROOT)): n for p in sources if (n := len(p.read_text().splitlines())) > 400}
     assert not long, long
 

@@ -89,7 +89,7 @@ NAMED = (
     "metrobot/privacy",
     "metrobot/discord_app",
     "metrobot/web",
-    "render",
+    "metrobot/render",
     "tools",
 )
 

@@ -88,7 +88,7 @@ def _formatted(node: ast.expr) -> str | None:
 
 def test_no_catalogue_text_is_handed_a_number_formatted_in_python():
     offenders = []
-    for root in ("metrobot", "render"):
+    for root in ("metrobot",):
         for path in sorted((ROOT / root).rglob("*.py")):
             tree = ast.parse(path.read_text(encoding="utf-8"))
             for node in ast.walk(tree):

@@ -16,7 +16,7 @@ import pytest
 
 from metrobot.games import all_plugins
 from metrobot.i18n import LANGUAGES, lang
-from render.rulebook import page_png
+from metrobot.render.rulebook import page_png
 from tests.render.tofu import assert_no_tofu
 
 ROOT = Path(__file__).resolve().parents[1]

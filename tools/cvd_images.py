@@ -31,7 +31,7 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from render.png import encode_png  # noqa: E402
+from metrobot.render.png import encode_png  # noqa: E402
 
 OUT = ROOT / "docs" / "accessibility"
 CROP = (560, 300, 1360, 820)  # central London: 800 x 520 px of the 2190 x 1120 board
@@ -41,7 +41,7 @@ DRAW = """
 import sys
 from metrobot.gamelog import self_play
 from metrobot.games.underground import GAME
-from render import render_image
+from metrobot.render import render_image
 states = []
 self_play(GAME, ["p1", "p2", "p3"][:{players}], {{}}, {seed}, each=states.append)
 start = int(len(states) * {fraction})

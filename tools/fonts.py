@@ -1,4 +1,4 @@
-"""Builds the fonts shipped in render/fonts that DejaVu Sans does not cover, cut down to the
+"""Builds the fonts shipped in metrobot/render/fonts that DejaVu Sans does not cover, cut down to the
 characters the bot may draw so the repository stays small:
 
 - Hangul, from Noto Sans CJK KR (SIL Open Font License; Debian's fonts-noto-cjk);
@@ -14,7 +14,7 @@ characters the bot may draw so the repository stays small:
   use"; Debian's fonts-symbola).
 
     apt-get install fonts-noto-cjk fonts-symbola    # Debian's packages, once
-    python tools/fonts.py                           # fetches Noto Emoji with npm, writes render/fonts/*
+    python tools/fonts.py                           # fetches Noto Emoji with npm, writes metrobot/render/fonts/*
     python tools/fonts.py emoji                     # only the emoji fonts (fonts-symbola and npm needed)
     python tools/fonts.py japanese                  # only the Japanese fonts (fonts-noto-cjk needed)
 
@@ -32,7 +32,7 @@ from pathlib import Path
 from fontTools import subset
 from fontTools.ttLib import TTCollection, TTFont
 
-OUT = Path(__file__).resolve().parents[1] / "render" / "fonts"
+OUT = Path(__file__).resolve().parents[1] / "metrobot" / "render" / "fonts"
 NOTO = {
     "Regular": "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
     "Bold": "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",

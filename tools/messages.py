@@ -39,7 +39,7 @@ TEMPLATE = LOCALES / "messages.pot"
 # Every language but the source; those still being translated are checked only when named.
 TRANSLATED = tuple(code for code in LANGUAGES if code != DEFAULT)
 FINISHED = tuple(code for code in TRANSLATED if code not in IN_PROGRESS)
-SOURCES = ("metrobot", "render")
+SOURCES = ("metrobot",)
 STABLE_DATE = datetime(2026, 1, 1, tzinfo=UTC)
 
 # callee name -> which positional arguments are texts ("c" marks a context)

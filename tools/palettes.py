@@ -1,12 +1,12 @@
-"""Chooses the colour-vision palettes of the images and writes them to render/palettes.json.
+"""Chooses the colour-vision palettes of the images and writes them to metrobot/render/palettes.json.
 
     .venv/bin/python -m tools.palettes            # every set, every key (a few minutes)
     .venv/bin/python -m tools.palettes --report   # the stored palettes' closest pairs, nothing written
 
 A *set* is colours that can share one image: a game's lines and highlights, the players'
 colours, a packaged map's lines (each game's image package lists its own in
-`palette_sets()`; the players' colours are `render.style`'s). For every palette key but
-"off" (`render.vision.KEYS`: a deficiency or a mix) and every set, a seeded local search
+`palette_sets()`; the players' colours are `metrobot.render.style`'s). For every palette key but
+"off" (`metrobot.render.vision.KEYS`: a deficiency or a mix) and every set, a seeded local search
 (simulated annealing) moves the set's colours to make the closest pair as far apart as it
 can, the distance of a pair being the smallest CIEDE2000 difference between the two
 colours seen with normal vision and with each deficiency of the key, simulated at full
@@ -43,7 +43,7 @@ from coloraide import Color
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from render.vision import DATA, KEYS, PaletteSet, deficiencies  # noqa: E402
+from metrobot.render.vision import DATA, KEYS, PaletteSet, deficiencies  # noqa: E402
 
 TARGET = 10.0  # what the tests require of every pair (CIEDE2000)
 CAP = 14.0  # pairs farther apart than this count as this far (a margin over TARGET)
@@ -199,11 +199,11 @@ def choose(name: str, pset: PaletteSet, key: str) -> dict[str, Colour]:
 def current_sets() -> dict[str, PaletteSet]:
     """Every set of colours with palettes: the players' colours and each game's own."""
     from metrobot.games import all_plugins
-    from render.style import palette_sets as shared
+    from metrobot.render.style import palette_sets as shared
 
     sets = dict(shared())
     for plugin in all_plugins():
-        if plugin.renderer and plugin.renderer.startswith("render."):
+        if plugin.renderer and plugin.renderer.startswith("metrobot.render."):
             hook = getattr(importlib.import_module(plugin.renderer), "palette_sets", None)
             sets.update(hook() if hook else {})
     return sets

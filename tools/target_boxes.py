@@ -1,5 +1,5 @@
 """Draws the tap targets of a play page over a board picture, to look at them: every box
-`render.board_targets` gives the steps of one seat, outlined, its centre dotted and, where
+`metrobot.render.board_targets` gives the steps of one seat, outlined, its centre dotted and, where
 several steps share it (a chooser), their number beside it; the steps with no spot are
 printed. The position comes from a seeded self-play of the game (automatic players).
 
@@ -27,8 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from metrobot.games import get_plugin  # noqa: E402
-from render import board_targets, render_image  # noqa: E402
-from render.style import font  # noqa: E402
+from metrobot.render import board_targets, render_image  # noqa: E402
+from metrobot.render.style import font  # noqa: E402
 
 OUTLINE, FILL, DOT = (220, 0, 160, 255), (220, 0, 160, 50), (0, 0, 0, 255)
 

@@ -4,7 +4,7 @@ benchmarks) needs from one game kind, provided by the game's own package.
 The shared code never names a game: it asks the registry (`metrobot.games`) for a plug-in
 and talks to it through this interface, the way boardgame.io's game objects or
 OpenSpiel's registered games work. A new game is one package under `metrobot/games/`
-exporting `PLUGIN`, plus (optionally) one under `render/` for its images.
+exporting `PLUGIN`, plus (optionally) one under `metrobot/render/` for its images.
 
 Nothing here is tied to a front end: labels and commands (`controls.py`) are plain data that a
 front end turns into buttons and slash commands; text is Markdown-ish, as the service posts it.
@@ -31,7 +31,7 @@ class GamePlugin:
 
     game: Game
     rules: str = ""  # a short rules summary that fits one Discord message (English: the catalogue's id)
-    renderer: str | None = None  # module (under `render/`) that draws this game's images
+    renderer: str | None = None  # module (under `metrobot/render/`) that draws this game's images
     labels: Labels = Labels()
     commands: tuple[MoveCommand, ...] = ()
     variants: tuple[Variant, ...] = ()

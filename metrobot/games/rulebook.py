@@ -1,5 +1,5 @@
 """Illustrated rules: a game's rules as a few pages, each a short text and a position that
-the game's own renderer draws (`render/rulebook.py`).
+the game's own renderer draws (`metrobot/render/rulebook.py`).
 
 A position is built through the engine — a new game, then real actions applied to it —
 so a picture can never show something the rules would not allow, and it follows the

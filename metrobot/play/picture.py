@@ -2,7 +2,7 @@
 (as Discord's previews are): the board as the person sees it after the steps chosen so far,
 and where each next legal step is tapped on that very picture.
 
-Where a step sits comes from the code that draws the picture (`render.board_targets`); a
+Where a step sits comes from the code that draws the picture (`metrobot.render.board_targets`); a
 game that does not say (the toy game) has every step beside the board. The worker gets plain
 data (the game's name, its JSON state, the step codes) and returns the PNG, the picture's
 size and a box (or None) per code.
@@ -28,7 +28,7 @@ def draw(
     """PNG bytes (None: the game has no pictures), the picture's size and each code's box;
     `level`: the PNG's compression, as the bot's other images (`METROBOT_PNG_COMPRESSION`;
     None: the drawing code's)."""
-    import render
+    from metrobot import render
     from metrobot.games import get_plugin
     from metrobot.i18n import lang
 

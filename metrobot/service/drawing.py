@@ -78,7 +78,7 @@ class Drawing:
         meanwhile), with its alt text from the same view (`heading`: what it is in its message)."""
         if not self.images or plugin.renderer is None:
             return None
-        from render import png_of_view
+        from metrobot.render import png_of_view
 
         language = language or self._lang(row)
         names = self._names_for_images(plugin, state, row, language)
@@ -114,7 +114,7 @@ class Drawing:
     async def _final_files(self, plugin: GamePlugin, state: Any, row: GameRow, *, vision: str = "off") -> list[File]:
         if not self.images or plugin.renderer is None or not plugin.game.is_over(state):
             return []
-        from render import finals_of_view
+        from metrobot.render import finals_of_view
 
         language = self._lang(row)  # posted with the last turn: the game's language
         names = self._names_for_images(plugin, state, row, language)

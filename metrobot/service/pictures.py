@@ -8,7 +8,7 @@ message (a replay's turn, a rules page) and makes sure every image has one that 
 Discord's 1,024 characters. A hook that fails is a bug: it is logged and the plug-in's
 default (the game, whose turn, the scores) stands in, so a post never waits on it.
 
-Palettes (`render/vision.py`): what only one person sees (a private `/board`, `/hand`, the
+Palettes (`metrobot/render/vision.py`): what only one person sees (a private `/board`, `/hand`, the
 composer's preview, a replay or rules page they asked for) uses their own setting; what a
 channel sees uses the key that serves every seated person who set one. The key goes into
 the outbox with the message's image spec, so an image drawn again after a crash is drawn
@@ -79,7 +79,7 @@ def own_vision(person: Person | None) -> str:
 def shared_vision(people: Iterable[Person]) -> str:
     """The palette key of what the channel sees: one that serves every one of these people
     (the seated players) who set a colour vision."""
-    from render.vision import for_people
+    from metrobot.render.vision import for_people
 
     return for_people(own_vision(p) for p in people)
 

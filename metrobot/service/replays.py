@@ -189,8 +189,8 @@ class Replays(ServiceCore):
     async def _animation(
         self, plugin: GamePlugin, row: GameRow, frames: list[Frame], language: Lang, vision: str = "off"
     ) -> File | None:
-        from render import animation_of_views
-        from render.animation import DISCORD_LIMIT
+        from metrobot.render import animation_of_views
+        from metrobot.render.animation import DISCORD_LIMIT
 
         if plugin.renderer is None:
             return None

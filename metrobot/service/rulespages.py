@@ -122,7 +122,7 @@ class RulesPages(ServiceCore):
         if key in cache:
             cache.move_to_end(key)
             return cache[key]
-        from render.rulebook import page_png
+        from metrobot.render.rulebook import page_png
 
         with timed(RENDER_SECONDS, plugin.name):
             data = await self.painter.run(page_png, plugin.name, index, language.code, vision)

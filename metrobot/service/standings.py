@@ -138,8 +138,8 @@ class Standings(ServiceCore):
                 lines.append(f"  · {_line(g, mine)}{await self._link(guild_id, g, mine)}")
         files = []
         if self.images:
-            from render.png import encode_png
-            from render.sparkline import sparkline
+            from metrobot.render.png import encode_png
+            from metrobot.render.sparkline import sparkline
 
             heading = mine.t("{name}: rating over time", name=target_name)
             image = await asyncio.to_thread(lambda: encode_png(sparkline(trends, heading, mine)))

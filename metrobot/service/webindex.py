@@ -174,8 +174,8 @@ class WebIndex(Standings, WebLinks):
         """The person's ratings over time, one line a game kind (PNG)."""
         if not self.images:
             return None
-        from render.png import encode_png
-        from render.sparkline import sparkline
+        from metrobot.render.png import encode_png
+        from metrobot.render.sparkline import sparkline
 
         heading = language.t("{name}: rating over time", name=page.name)
         return await asyncio.to_thread(lambda: encode_png(sparkline(page.trends, heading, language)))

@@ -1,7 +1,7 @@
 """What runs inside a drawing worker process besides the calls it is sent: following the
 bot (a worker ends with it) and drawing ahead, in a thread of its own, what the first
 images of every game would otherwise pay for: the static layers of their packaged maps
-(`render.prewarm_steps`: the station-name layout is most of a second a map) and one
+(`metrobot.render.prewarm_steps`: the station-name layout is most of a second a map) and one
 image of a new game (fonts, sprites, code paths). Steps go round the games (each game's
 first map is ready early) and each starts only while no call runs: the worker takes work
 from its first moment, and a call pays at most for the end of a step already started.
@@ -31,7 +31,7 @@ def start_worker(bot_pid: int, warm: tuple[str, ...]) -> None:
     # flight is done (a worker interrupted here would only print a traceback).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _follow(bot_pid)
-    from render.keptlayers import keep_between_runs
+    from metrobot.render.keptlayers import keep_between_runs
 
     keep_between_runs()  # a layer one worker (or an earlier run) drew is read back, not drawn
     if warm:
@@ -69,7 +69,7 @@ def prewarm(games: tuple[str, ...]) -> None:
 
 def _steps(game: str) -> list[Callable[[], object]]:
     from metrobot.games import get_plugin
-    from render import prewarm_steps
+    from metrobot.render import prewarm_steps
 
     renderer = get_plugin(game).renderer
     if renderer is None:  # a game without images: nothing to draw ahead
@@ -86,7 +86,7 @@ def _steps(game: str) -> list[Callable[[], object]]:
 def _sample_image(game: str) -> None:
     """A new game's board as a spectator sees it (its options the default ones)."""
     from metrobot.games import get_plugin
-    from render import png_of_view
+    from metrobot.render import png_of_view
 
     plugin = get_plugin(game)
     assert plugin.renderer is not None, "drawn ahead: a game with images"

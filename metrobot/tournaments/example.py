@@ -21,7 +21,7 @@ SEED = 34
 
 
 def picture(kind: str, language: str = "en") -> bytes:
-    from render.standings import standings_png
+    from metrobot.render.standings import standings_png
 
     plugin = get_plugin(kind)
     game = plugin.game

@@ -145,7 +145,7 @@ class Looks(Director):
 
     async def _standings_file(self, snap, g: Lang | None = None) -> File:
         """The final standings picture, in the tournament's language (or `g`: a web page's reader's)."""
-        from render.standings import standings_png
+        from metrobot.render.standings import standings_png
 
         row, g = snap.row, g or self._tlang(snap.row)
         rules, entrants, rounds, results = model(snap)

@@ -61,12 +61,12 @@ class WebServer:
 
 async def serve_alone(settings: Any) -> None:
     """`python -m metrobot web`: the pages only, until SIGTERM or SIGINT."""
-    from render.keptlayers import keep_between_runs
+    from metrobot.render.keptlayers import keep_between_runs
 
     from ..storage import Database
     from ..tournaments.service import TournamentService
 
-    keep_between_runs()  # (the maps' drawn layers, read back after a restart: render/keptlayers.py)
+    keep_between_runs()  # (the maps' drawn layers, read back after a restart: metrobot/render/keptlayers.py)
     db = await Database(settings.database).open()
     # (games' pages and tournaments')
     service = TournamentService(db, render_workers=settings.render_workers, png_compression=settings.png_compression)

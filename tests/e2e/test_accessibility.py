@@ -78,7 +78,7 @@ async def test_pictures_are_described_and_the_board_reads_as_text(standin, bot, 
 
 
 async def test_a_colour_vision_setting_reaches_the_picture_only_its_person_sees(standin, bot, tmp_path):
-    import render
+    from metrobot import render
 
     ann, bob, sid, zed = (standin.add_member(name=n) for n in ("Ann", "Bob", "Sid", "Zed"))
     channel = standin.create_channel("colours")
@@ -104,7 +104,7 @@ async def test_a_colour_vision_setting_reaches_the_picture_only_its_person_sees(
     drawn = {key: render.png_of_view(plugin.renderer, view, None, names, "en", key, level) for key in ("off", "deutan")}
     assert pictures[sid].data == drawn["deutan"] and pictures[zed].data == drawn["off"]
     assert pictures[sid].description == pictures[zed].description  # the words do not depend on the palette
-    from render.vision import colours
+    from metrobot.render.vision import colours
 
     if colours("underground", "deutan") is not None:  # (once the palettes are chosen, they show)
         assert drawn["deutan"] != drawn["off"]

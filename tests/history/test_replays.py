@@ -12,8 +12,8 @@ from PIL import Image
 
 from metrobot.gamelog import GameLog
 from metrobot.games import get_game
+from metrobot.render.animation import animate
 from metrobot.service import GameService, Refused, fixed_seeds
-from render.animation import animate
 
 from .play import owed, play_game
 

@@ -93,7 +93,7 @@ async def check_images(
 ) -> None:
     """Images and the command line's PNGs of `state` (for a spectator and for one player)
     and the final images of `end`, each against a twin that differs only in secrets."""
-    from render import final_images, render_image
+    from metrobot.render import final_images, render_image
 
     plugin, game, watch = w.plugin, w.game, w.watch
     if plugin.renderer is None:

@@ -338,7 +338,7 @@ async def test_fault_the_seed_in_a_menu_and_a_hand_in_the_log_are_caught(monkeyp
 
 async def test_fault_a_player_hand_on_the_public_image_is_caught(monkeypatch):
     """The public image drawn from the first player's view (their hand on the board)."""
-    import render
+    from metrobot import render
 
     real = render.render_image
 

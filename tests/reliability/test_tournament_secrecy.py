@@ -93,7 +93,7 @@ async def play_and_listen(service, caplog) -> list[str]:
         texts += await said(svc, hall)
     snap = await svc.db.snapshot(snap.row.id)
     assert snap.row.status == "finished"
-    from render.standings import standings_image  # the picture's own words (names, numbers, heads)
+    from metrobot.render.standings import standings_image  # the picture's own words (names, numbers, heads)
 
     drawn = []
     import PIL.ImageDraw

@@ -1,4 +1,4 @@
-"""Tap targets on the board pictures (`render.board_targets`), over seeded self-play of every
+"""Tap targets on the board pictures (`metrobot.render.board_targets`), over seeded self-play of every
 game: every position of each game, mid-turn and mid-round ones included, for every seat
 owed a decision. Each legal step has one box or none (a button beside the board), the boxes
 and the buttons are the choices exactly, a tap on a box's centre lands on that box's spot
@@ -15,8 +15,8 @@ import pytest
 
 from metrobot.games import get_plugin
 from metrobot.i18n import lang
-from render import board_targets, render_image
-from render.targets import MIN_SIDE, Spot, centre, contains, fit_boxes
+from metrobot.render import board_targets, render_image
+from metrobot.render.targets import MIN_SIDE, Spot, centre, contains, fit_boxes
 
 GAMES = [
     ("underground", 5, {"map": "london"}, 7),
@@ -90,7 +90,7 @@ def _in_triangle(p, tri) -> bool:
 
 
 def check_underground(plugin, state, seat, codes, boxes) -> None:
-    from render.underground.boardimage import board_geometry
+    from metrobot.render.underground.boardimage import board_geometry
 
     geo = board_geometry(plugin.game.view(state, seat))
     gap_box: dict[int, tuple] = {}
@@ -113,7 +113,7 @@ def check_underground(plugin, state, seat, codes, boxes) -> None:
 
 
 def check_metromania(plugin, state, seat, codes, boxes) -> None:
-    from render.metromania import geometry
+    from metrobot.render.metromania import geometry
 
     geo = geometry()
     where: dict[tuple, tuple] = {}
@@ -135,7 +135,7 @@ def check_metromania(plugin, state, seat, codes, boxes) -> None:
 
 
 def check_flipwrite(plugin, state, seat, codes, boxes) -> None:
-    from render.flipwrite import sheet_geometry
+    from metrobot.render.flipwrite import sheet_geometry
 
     layout = sheet_geometry(plugin.game.view(state, seat))
     for code, box in zip(codes, boxes):

@@ -11,7 +11,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from metrobot.i18n import LANGUAGES
-from render.breaking import NO_END, NO_START, breaks, cjk, pieces, wrap
+from metrobot.render.breaking import NO_END, NO_START, breaks, cjk, pieces, wrap
 from tools import messages
 
 

@@ -22,11 +22,11 @@ from dataclasses import dataclass
 import pytest
 from PIL import Image, ImageDraw
 
-import render
+from metrobot import render
 from metrobot.games import get_plugin
 from metrobot.i18n import lang
-from render import vision
-from render.style import INK, MUTED, PAPER, contrast, ink_on
+from metrobot.render import vision
+from metrobot.render.style import INK, MUTED, PAPER, contrast, ink_on
 from tests.render.played import names_of, play
 
 NORMAL, LARGE = 4.5, 3.0
@@ -92,7 +92,7 @@ ORIGINAL_TEXT = ImageDraw.ImageDraw.text
 @contextmanager
 def recording():
     """Record every text drawn (`ImageDraw.text` and the flip-and-write sheets' cached text)."""
-    from render.flipwrite import marks
+    from metrobot.render.flipwrite import marks
 
     drawn: list[Drawn] = []
     original_text, original_put = ImageDraw.ImageDraw.text, marks.put_text
@@ -118,7 +118,7 @@ def recording():
 
     def put_text(image, xy, text, size, fill, bold=False, anchor="la"):
         if text and _rgb(fill) is not None:
-            from render.style import font
+            from metrobot.render.style import font
 
             ground = _ground(image, xy, text, font(int(size), bool(bold)), anchor)
             if ground is not None:
@@ -178,7 +178,7 @@ def test_every_text_drawn_meets_wcag_aa(played, kind, key):
 
 
 def test_rules_pages_text_meets_wcag_aa():
-    from render.rulebook import page_png
+    from metrobot.render.rulebook import page_png
 
     with recording() as drawn:
         for kind, _, _ in GAMES:
@@ -189,7 +189,7 @@ def test_rules_pages_text_meets_wcag_aa():
 
 def test_the_recorder_catches_low_contrast():
     image = Image.new("RGB", (200, 60), (255, 255, 255))
-    from render.style import font
+    from metrobot.render.style import font
 
     with recording() as drawn:
         ImageDraw.Draw(image).text((5, 5), "faint", fill=(200, 200, 200), font=font(16))
@@ -217,8 +217,8 @@ def _palette_colours():
 def test_text_on_every_colour_of_every_palette_meets_aa():
     """Codes and numbers drawn on a line's or a player's colour (badges, discs, squares):
     the ink `text_on` picks reads at 4.5:1 on every colour of every palette."""
-    from render.flipwrite.mapdraw import text_on as flipwrite_ink
-    from render.underground.palette import text_on as underground_ink
+    from metrobot.render.flipwrite.mapdraw import text_on as flipwrite_ink
+    from metrobot.render.underground.palette import text_on as underground_ink
 
     checked = 0
     for name, key, colours in _palette_colours():

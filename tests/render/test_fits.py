@@ -29,23 +29,23 @@ from PIL import ImageDraw
 
 from metrobot.games import get_plugin
 from metrobot.i18n import LANGUAGES, Lang, lang
-from render import clear_caches
-from render.rulebook import page_image
-from render.sparkline import sparkline
-from render.style import fit_text
+from metrobot.render import clear_caches
+from metrobot.render.rulebook import page_image
+from metrobot.render.sparkline import sparkline
+from metrobot.render.style import fit_text
 
 from .played import GAMES, Longer, images, played_games
 
 # Every module that shortens texts (each imports `fit_text` by name).
 USERS = [
-    "render.underground.panel",
-    "render.underground.summary",
-    "render.metromania.panel",
-    "render.metromania.trips",
-    "render.sparkline",
-    "render.flipwrite.panel",
-    "render.flipwrite.sheet",
-    "render.flipwrite.summary",
+    "metrobot.render.underground.panel",
+    "metrobot.render.underground.summary",
+    "metrobot.render.metromania.panel",
+    "metrobot.render.metromania.trips",
+    "metrobot.render.sparkline",
+    "metrobot.render.flipwrite.panel",
+    "metrobot.render.flipwrite.sheet",
+    "metrobot.render.flipwrite.summary",
 ]
 TOO_LONG = {
     "nl": "a few Dutch labels (e.g. '2 × omkaderd', 'heeft het bord verlaten …') are cut",

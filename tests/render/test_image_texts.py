@@ -22,7 +22,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 from metrobot.games import get_plugin
 from metrobot.i18n import EN, PSEUDO
-from render.labeltext import abbreviate
+from metrobot.render.labeltext import abbreviate
 
 from .played import GAMES, LETTERS, images, names_of, played_games
 
@@ -39,7 +39,7 @@ def played() -> dict:
 def drawn(monkeypatch) -> list[str]:
     """Every string given to ImageDraw.text (caches of drawn words emptied first, so that
     nothing drawn earlier hides from the recording)."""
-    from render import clear_caches
+    from metrobot.render import clear_caches
 
     clear_caches()
     seen: list[str] = []
@@ -103,7 +103,7 @@ def test_every_word_of_the_images_is_the_catalogues(played, drawn, kind, n, seed
 
 
 def test_the_rating_sparkline_words_are_the_catalogues(drawn):
-    from render.sparkline import sparkline
+    from metrobot.render.sparkline import sparkline
 
     title = PSEUDO.t("{name}: rating over time", name="Ann")
     sparkline({PSEUDO.t("MetrOmania"): [1.0, 3.5, 2.0], PSEUDO.t("On the Underground"): [0.5]}, title, PSEUDO)
@@ -125,14 +125,14 @@ def test_the_check_finds_a_word_drawn_past_the_catalogue():
 def regions(kind: str) -> Callable[[Image.Image, Any], list[tuple[int, int, int, int]]]:
     """Parts of a board image that hold no words (the map: names there are data)."""
     if kind == "metromania":
-        from render.metromania.image import BOARD_W
+        from metrobot.render.metromania.image import BOARD_W
 
         return lambda image, view: [(0, 0, BOARD_W, image.height)]
     if kind == "underground":
-        from render.underground.boardimage import MAP_W
+        from metrobot.render.underground.boardimage import MAP_W
 
         return lambda image, view: [(0, 0, MAP_W, image.height)]
-    from render.flipwrite import sheet_geometry
+    from metrobot.render.flipwrite import sheet_geometry
 
     return lambda image, view: [sheet_geometry(view)["map"]] if view.get("you") else []
 
@@ -142,9 +142,9 @@ def word_marks(kind: str, view: dict[str, Any], languages) -> list[tuple[float, 
     grown by a pixel for their anti-aliased edge)."""
     if kind != "underground":
         return []
-    from render.underground.board import map_tags
-    from render.underground.boardimage import static
-    from render.underground.geometry import assign_lanes, occupancy
+    from metrobot.render.underground.board import map_tags
+    from metrobot.render.underground.boardimage import static
+    from metrobot.render.underground.geometry import assign_lanes, occupancy
 
     st = static(view)
     slots = assign_lanes(st.geo, occupancy(view))

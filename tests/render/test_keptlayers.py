@@ -1,4 +1,4 @@
-"""Maps' drawn layers kept between runs (render/keptlayers.py): a process that keeps them
+"""Maps' drawn layers kept between runs (metrobot/render/keptlayers.py): a process that keeps them
 (the bot, its drawing workers, the web pages) reads back what an earlier one drew — the same
 pixels, nothing drawn — and draws again what is damaged, foreign or made by other code; a
 process that does not keep them (the tests that record what is drawn) never reads or writes."""
@@ -11,13 +11,13 @@ import uuid
 import pytest
 from PIL import ImageChops
 
-import render
+from metrobot import render
 from metrobot.games import get_plugin
 from metrobot.kept import _path as kept_path
-from render import keptlayers
-from render.flipwrite import mapdraw
-from render.metromania import board
-from render.underground import static
+from metrobot.render import keptlayers
+from metrobot.render.flipwrite import mapdraw
+from metrobot.render.metromania import board
+from metrobot.render.underground import static
 
 # (game, options, viewer): each of the three kinds of kept layer, both flip-and-write maps' sizes
 CASES = [

@@ -1,4 +1,4 @@
-"""Station names placed once and kept between runs (render/labelcache.py): what is read back
+"""Station names placed once and kept between runs (metrobot/render/labelcache.py): what is read back
 is what the search finds; other inputs, other drawing code, a damaged file, an unwritable cache
 and a caller that wants the search explained all search again."""
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from render import labelcache, labels
+from metrobot.render import labelcache, labels
 
 # A small map: three stations on a line, one badge in the way.
 STATIONS = [

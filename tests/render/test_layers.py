@@ -4,7 +4,7 @@
 import contextlib
 import threading
 
-from render.layers import Layers
+from metrobot.render.layers import Layers
 
 
 def test_a_layer_being_drawn_is_waited_for_not_drawn_again():

@@ -19,7 +19,7 @@ from PIL import Image
 
 from metrobot.games import get_plugin
 from metrobot.i18n import EN, lang
-from render import vision
+from metrobot.render import vision
 from tests.render.played import play
 
 KEYS = vision.KEYS
@@ -74,12 +74,12 @@ def _as_drawn(image: Image.Image, sprite: Image.Image, centre) -> float:
 
 @pytest.mark.parametrize("n, seed, language", [(2, 21, "en"), (5, 22, "ko"), (3, 23, "es")])
 def test_every_section_of_the_underground_carries_its_code(n, seed, language):
-    from render.underground import board_image
-    from render.underground.board import map_tags
-    from render.underground.boardimage import static
-    from render.underground.geometry import assign_lanes, occupancy
-    from render.underground.palette import palette
-    from render.underground.tags import code, ring_of, sprite
+    from metrobot.render.underground import board_image
+    from metrobot.render.underground.board import map_tags
+    from metrobot.render.underground.boardimage import static
+    from metrobot.render.underground.geometry import assign_lanes, occupancy
+    from metrobot.render.underground.palette import palette
+    from metrobot.render.underground.tags import code, ring_of, sprite
 
     game = get_plugin("underground").game
     states = _states("underground", n, seed)
@@ -108,8 +108,8 @@ def test_every_section_of_the_underground_carries_its_code(n, seed, language):
 
 def test_the_underground_panel_shows_every_colours_code():
     """The key between codes and colour words: each colour's tag beside its name."""
-    from render.underground.palette import palette
-    from render.underground.tags import CODES, code
+    from metrobot.render.underground.palette import palette
+    from metrobot.render.underground.tags import CODES, code
 
     for language in ("en", "nl", "es", "ko"):
         codes = [code(c, lang(language)) for c in CODES]
@@ -120,8 +120,8 @@ def test_the_underground_panel_shows_every_colours_code():
 
 @pytest.mark.parametrize("key", ("off", "tritan", "protan+deutan"))
 def test_metromania_start_discs_show_the_players_number(key):
-    from render.metromania.image import board_image, geometry
-    from render.style import ink_on, player_colour
+    from metrobot.render.metromania.image import board_image, geometry
+    from metrobot.render.style import ink_on, player_colour
 
     game = get_plugin("metromania").game
     state = _states("metromania", 4, 3)[-1]
@@ -146,11 +146,11 @@ def test_metromania_start_discs_show_the_players_number(key):
 
 @pytest.mark.parametrize("key", ("off", "deutan", "protan+deutan+tritan"))
 def test_flipwrite_lines_show_their_letter_at_the_far_end(key):
-    from render.flipwrite import sheet_geometry, sheet_image
-    from render.flipwrite.geometry import Geometry, line_paths
-    from render.flipwrite.mapdraw import SHEET_STYLE, badge_spots, end_tags
-    from render.flipwrite.spec import map_spec
-    from render.style import INK
+    from metrobot.render.flipwrite import sheet_geometry, sheet_image
+    from metrobot.render.flipwrite.geometry import Geometry, line_paths
+    from metrobot.render.flipwrite.mapdraw import SHEET_STYLE, badge_spots, end_tags
+    from metrobot.render.flipwrite.spec import map_spec
+    from metrobot.render.style import INK
 
     game = get_plugin("flipwrite").game
     state = _states("flipwrite", 2, 4)[5]
@@ -190,7 +190,7 @@ def test_marks_in_korean_have_no_tofu(kind, n, seed):
 
     drawn = assert_no_tofu(draw)
     if kind == "underground":
-        from render.underground.tags import CODES, code
+        from metrobot.render.underground.tags import CODES, code
 
         codes = {code(c, lang("ko")) for c in CODES}
         assert codes & {text for _, text in drawn}  # the Hangul codes were drawn

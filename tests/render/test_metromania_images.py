@@ -8,10 +8,10 @@ from PIL import Image, ImageDraw
 
 from metrobot.gamelog import GameLog, self_play
 from metrobot.games.metromania import GAME
-from render import final_images, render_image, render_png
-from render.metromania import geometry
-from render.metromania.pieces import line_points
-from render.style import player_colour
+from metrobot.render import final_images, render_image, render_png
+from metrobot.render.metromania import geometry
+from metrobot.render.metromania.pieces import line_points
+from metrobot.render.style import player_colour
 
 
 def _close(a, b, tol=40):

@@ -1,4 +1,4 @@
-"""The colour-vision palettes (render/palettes.json, chosen by tools/palettes.py), checked
+"""The colour-vision palettes (metrobot/render/palettes.json, chosen by tools/palettes.py), checked
 with coloraide's simulations at full severity: Machado 2009 for protanopia and
 deuteranopia (Viénot 1999 too), Brettel 1997 for tritanopia.
 
@@ -19,7 +19,7 @@ import json
 import pytest
 from coloraide import Color
 
-from render import vision
+from metrobot.render import vision
 
 TARGET = 10.0
 RED_GREEN = ("machado", "vienot")
@@ -118,8 +118,8 @@ def test_the_games_own_colours_need_the_palettes():
 
 
 def test_images_draw_with_the_stored_palettes():
-    from render.style import player_colours
-    from render.underground.palette import palette
+    from metrobot.render.style import player_colours
+    from metrobot.render.underground.palette import palette
 
     for key in vision.KEYS[1:]:
         lines = palette(key)

@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image, ImageChops, ImageDraw, ImageStat
 
-from render.png import CORNERS, _onto_corners, encode_png, indexed
-from render.style import INK, PAPER, font, player_colour
+from metrobot.render.png import CORNERS, _onto_corners, encode_png, indexed
+from metrobot.render.style import INK, PAPER, font, player_colour
 
 # Pale tints a few values apart (a board's districts), on paper whose channels are off
 # Pillow's cache corners (250, 248, 243): without care, both come out a few values off.

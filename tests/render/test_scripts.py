@@ -1,5 +1,5 @@
 """Names in any script are drawn, not boxed: Hangul, kanji and kana, Latin with accents,
-Cyrillic, Greek and common emoji go through the font chain (render/text.py) on every game's
+Cyrillic, Greek and common emoji go through the font chain (metrobot/render/text.py) on every game's
 images."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from PIL import Image, ImageChops, ImageDraw
 
 from metrobot.gamelog import self_play
 from metrobot.games import get_game
-from render import render_image
-from render.style import font
-from render.text import INVISIBLE, missing_glyphs
+from metrobot.render import render_image
+from metrobot.render.style import font
+from metrobot.render.text import INVISIBLE, missing_glyphs
 
 NAMES = ["김민준", "Zoë", "Ђорђе", "🚇 Metro", "Αλέξης", "山田太郎", "髙橋さくら", "ミナ・ヨシダ"]
 TOFU = "\U0010fffd"  # a private-use character no font here has: drawn as the empty box

@@ -10,8 +10,8 @@ from pathlib import Path
 from PIL import Image
 
 from metrobot.i18n import lang
+from metrobot.render.standings import BRONZE, GOLD, MOST, SILVER, standings_image, standings_png
 from metrobot.tournaments.example import picture
-from render.standings import BRONZE, GOLD, MOST, SILVER, standings_image, standings_png
 from tests.render.tofu import assert_no_tofu
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""The colour-vision interface (render/vision.py): the keys people set, the palette a table
+"""The colour-vision interface (metrobot/render/vision.py): the keys people set, the palette a table
 gets, and every image entry point accepting every palette key (an unknown key draws as
 "off")."""
 
@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from PIL import Image
 
-import render
+from metrobot import render
 from metrobot.games import get_plugin
-from render import vision
-from render.rulebook import page_png
+from metrobot.render import vision
+from metrobot.render.rulebook import page_png
 
 GAMES = ("underground", "metromania", "flipwrite")
 

@@ -5,19 +5,19 @@
     def test_korean_pages_have_no_tofu():
         assert_no_tofu(lambda: [page_png("underground", i, "ko") for i in range(n)])
 
-`assert_no_tofu(draw)` empties the image packages' caches (`render.clear_caches`), then
+`assert_no_tofu(draw)` empties the image packages' caches (`metrobot.render.clear_caches`), then
 calls `draw()` (anything that draws images with PIL) while every call of
 `PIL.ImageDraw.ImageDraw.text` is recorded as (font, text); then it asserts that
 every non-space character of every recorded text has a glyph in its font, and returns the
 recorded pairs (so a test can also check that something was drawn at all).
 
 A character "has a glyph" when:
-- the font is a `render.text.ChainFont`: some font of its chain covers it (the chain draws
+- the font is a `metrobot.render.text.ChainFont`: some font of its chain covers it (the chain draws
   each character with the first font that has it; what none has comes out as a box);
 - the font is another FreeType font: its cmap (fontTools) maps it, or, without a readable
   file, its mask differs from the mask of an unassigned code point (U+10FFFD), which every
   font draws as its "missing glyph" box;
-- zero-width joiners, variation selectors and the like (`render.text.INVISIBLE`) are not
+- zero-width joiners, variation selectors and the like (`metrobot.render.text.INVISIBLE`) are not
   drawn and are skipped, as are spaces and control characters.
 Pillow's built-in bitmap font (font=None, no FreeType) cannot be checked and is reported as
 a failure for anything outside ASCII.
@@ -31,7 +31,7 @@ from typing import Any
 
 from PIL import ImageDraw, ImageFont
 
-from render.text import INVISIBLE, ChainFont
+from metrobot.render.text import INVISIBLE, ChainFont
 
 UNASSIGNED = "\U0010fffd"
 
@@ -82,7 +82,7 @@ def assert_no_tofu(draw: Callable[[], Any]) -> list[tuple[Any, str]]:
     """Run `draw()`, record every (font, text) given to ImageDraw.text, assert no character
     of them lacks a glyph in its font; returns the recorded pairs. The image packages'
     caches are emptied first: a word drawn earlier into a kept layer would not be recorded."""
-    from render import clear_caches
+    from metrobot.render import clear_caches
 
     clear_caches()
     recorded: list[tuple[Any, str]] = []

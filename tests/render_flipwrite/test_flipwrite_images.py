@@ -13,13 +13,13 @@ import pytest
 from metrobot.gamelog import self_play
 from metrobot.games.flipwrite import GAME
 from metrobot.games.flipwrite.mapdata import map_names
-from render import render_image, render_png
-from render.flipwrite import sheet_geometry, sheet_image, summary_image, summary_layout
-from render.flipwrite.mapdraw import SHEET_STYLE, static_map
-from render.flipwrite.panel import sheet_score
-from render.flipwrite.spec import map_spec
-from render.png import encode_png
-from render.style import player_colour
+from metrobot.render import render_image, render_png
+from metrobot.render.flipwrite import sheet_geometry, sheet_image, summary_image, summary_layout
+from metrobot.render.flipwrite.mapdraw import SHEET_STYLE, static_map
+from metrobot.render.flipwrite.panel import sheet_score
+from metrobot.render.flipwrite.spec import map_spec
+from metrobot.render.png import encode_png
+from metrobot.render.style import player_colour
 from tests.flipwrite.smallmaps import tiny_data
 
 MAPS = map_names()
@@ -179,7 +179,7 @@ def test_a_completed_line_shows_its_check(games):
 
 
 def _deep(colour):
-    from render.flipwrite.panel import _deep as deep
+    from metrobot.render.flipwrite.panel import _deep as deep
 
     return deep(colour)
 
@@ -296,8 +296,8 @@ def test_map_data_without_drawing_data_falls_back_to_the_map_file():
 
 
 def test_prewarm_draws_the_sheet_layers_ahead(monkeypatch):
-    import render.flipwrite.mapdraw as flipwrite_map
-    from render.flipwrite import prewarm
+    import metrobot.render.flipwrite.mapdraw as flipwrite_map
+    from metrobot.render.flipwrite import prewarm
 
     prewarm([MAPS[0]])
 

@@ -13,15 +13,15 @@ from PIL import Image, ImageChops
 
 from metrobot.gamelog import self_play
 from metrobot.games.underground import GAME
-from render import final_images, render_image, render_png
-from render.png import encode_png
-from render.underground import SIZE, board_image, final
-from render.underground.board import draw_map, map_tags, pawn_spot
-from render.underground.boardimage import MAP_W, static
-from render.underground.geometry import LANE_W, assign_lanes, occupancy
-from render.underground.palette import CASING, NEW_GLOW, line_colour
-from render.underground.static import clear_cache, stats
-from render.underground.summary import ranking, summary_image, summary_size
+from metrobot.render import final_images, render_image, render_png
+from metrobot.render.png import encode_png
+from metrobot.render.underground import SIZE, board_image, final
+from metrobot.render.underground.board import draw_map, map_tags, pawn_spot
+from metrobot.render.underground.boardimage import MAP_W, static
+from metrobot.render.underground.geometry import LANE_W, assign_lanes, occupancy
+from metrobot.render.underground.palette import CASING, NEW_GLOW, line_colour
+from metrobot.render.underground.static import clear_cache, stats
+from metrobot.render.underground.summary import ranking, summary_image, summary_size
 
 MAX_PNG = 1024 * 1024
 NAMES = {"p1": "Alice", "p2": "Bartholomew Maximilian the Third", "p3": "Chen", "p4": "Dörte", "p5": "Emeka"}
@@ -176,7 +176,7 @@ def test_spectator_and_player_images_differ_only_in_the_viewers_panel_entry(game
 
 
 def test_prewarm_draws_the_static_layer_ahead(games):
-    from render.underground import prewarm
+    from metrobot.render.underground import prewarm
 
     clear_cache()
     prewarm(["london"])

@@ -27,8 +27,8 @@ KINDS = [("underground", 3, {}), ("metromania", 3, {}), ("flipwrite", 3, {"city"
 
 
 FINALS = {
-    "render.underground": ("summary.png",),
-    "render.metromania": ("test-trips.png",),
+    "metrobot.render.underground": ("summary.png",),
+    "metrobot.render.metromania": ("test-trips.png",),
 }  # as the renderers name them
 
 

@@ -27,7 +27,7 @@ async def db(tmp_path):
 
 
 def test_the_service_offers_what_the_images_draw():
-    from render.vision import VISIONS as DRAWN
+    from metrobot.render.vision import VISIONS as DRAWN
 
     assert VISIONS == DRAWN
 

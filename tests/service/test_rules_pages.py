@@ -41,11 +41,11 @@ async def test_every_page_has_its_text_its_picture_and_its_buttons(svc, kind):
 
 
 async def test_pages_are_in_the_askers_language_and_drawn_once(svc, monkeypatch):
-    import render.rulebook
+    from metrobot.render import rulebook
 
     drawn = []
-    real = render.rulebook.page_png
-    monkeypatch.setattr(render.rulebook, "page_png", lambda *a, **k: drawn.append(a) or real(*a, **k))
+    real = rulebook.page_png
+    monkeypatch.setattr(rulebook, "page_png", lambda *a, **k: drawn.append(a) or real(*a, **k))
     plugin = get_plugin("underground")
     with reading("ko"):
         first = (await svc.rules("c1", "underground", 0)).reply

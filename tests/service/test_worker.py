@@ -56,14 +56,14 @@ def test_no_step_starts_while_a_call_runs(monkeypatch):
 
 
 def layers_drawn() -> dict[str, int]:
-    from render.underground.static import stats
+    from metrobot.render.underground.static import stats
 
     return dict(stats)
 
 
 def london_board() -> bytes:
     from metrobot.games import get_plugin
-    from render import png_of_view
+    from metrobot.render import png_of_view
 
     plugin = get_plugin("underground")
     state = plugin.new_game(["a", "b"], {}, 3)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from render.style import INK, PAPER, font
+from metrobot.render.style import INK, PAPER, font
 
 
 def image(view, viewer, names=None, lang=None, vision="off"):

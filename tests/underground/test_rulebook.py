@@ -23,7 +23,7 @@ from metrobot.games.underground.building import line_ends
 from metrobot.games.underground.plugin import RULES
 from metrobot.games.underground.rulebook import GREEN, PAGES, RED, ROW, START, YELLOW, example_state
 from metrobot.i18n import EN, LANGUAGES, lang
-from render.rulebook import page_png
+from metrobot.render.rulebook import page_png
 from tests.render.tofu import assert_no_tofu
 
 PLUGIN = get_plugin("underground")
@@ -223,8 +223,8 @@ def _pixels(data: bytes) -> Image.Image:
 
 
 def test_the_passengers_trip_is_drawn():
-    from render.underground import image
-    from render.underground.boardimage import static
+    from metrobot.render.underground import image
+    from metrobot.render.underground.boardimage import static
 
     index = KEYS.index("passenger")
     shown = built("passenger")

@@ -26,7 +26,7 @@ RULES = N_("""**Metro flip-and-write** — everyone plays at once on their own c
 class FlipwritePlugin(GamePlugin):
     game = FlipWrite()
     rules = RULES
-    renderer = "render.flipwrite"
+    renderer = "metrobot.render.flipwrite"
     notation = notation
     labels = Labels(play=N_("▶ Decide"), mine=N_("My sheet"), composer=N_("Your decision"))
     variants = (Variant("special", N_("Flip-and-write: special stations")),)

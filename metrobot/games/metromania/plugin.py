@@ -51,7 +51,7 @@ HAND_OPTIONS = {"open": {"hands": "open"}, "strict": {"hands": "strict"}, "advan
 class MetromaniaPlugin(GamePlugin):
     game = GAME
     rules = RULES
-    renderer = "render.metromania"
+    renderer = "metrobot.render.metromania"
     notation = notation
     commands = (DIG, STATION)
     variants = (

@@ -44,7 +44,7 @@ BUILD = MoveCommand(
 class UndergroundPlugin(GamePlugin):
     game = GAME
     rules = RULES
-    renderer = "render.underground"
+    renderer = "metrobot.render.underground"
     notation = notation
     labels = Labels(
         play=N_("▶ Play"), mine=N_("My lines"), composer=N_("Your turn"), groups=N_("Choose a colour first…")

@@ -55,7 +55,7 @@ def rgb(colour: str) -> tuple[int, int, int]:
 
 
 def player_colours(vision: str = "off") -> list[tuple[int, int, int]]:
-    """The players' colours in seat order, in the palette of `vision` (render/vision.py)."""
+    """The players' colours in seat order, in the palette of `vision` (metrobot/render/vision.py)."""
     return _player_colours(palette_key(vision))
 
 

@@ -88,7 +88,7 @@ def sheet_image(
 ) -> Image.Image:
     """One player's sheet: the map with their marks, the line table, the score, the card;
     its words in `lang` (station, line and map names are data), its colours in the palette
-    of `vision` (see `render/vision.py`)."""
+    of `vision` (see `metrobot/render/vision.py`)."""
     if player not in view["sheets"]:
         raise ValueError(f"{player!r} has no sheet in this game")
     spec = map_spec(view, vision)

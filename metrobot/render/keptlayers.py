@@ -2,7 +2,7 @@
 it is most of the first board of a map after a restart: ~0.3 s for London with its names'
 places already kept, `labelcache`), so the bot's processes keep it in the user's cache
 (`metrobot.kept`) as PNGs with a little JSON, named by the digest of the layer's key and of
-everything it is drawn from: the drawing code (`render/`, every file), the fonts, the
+everything it is drawn from: the drawing code (`metrobot/render/`, every file), the fonts, the
 packaged maps and Pillow's version. A restarted bot, each shard, its drawing workers and the
 web pages read it instead of drawing it.
 

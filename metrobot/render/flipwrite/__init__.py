@@ -1,6 +1,6 @@
 """Flip-and-write images: a player's own sheet, and the round summary of every sheet.
 
-Every game's image package answers the same two calls (see `render/__init__.py`):
+Every game's image package answers the same two calls (see `metrobot/render/__init__.py`):
 `image(view, viewer, names, lang, vision)` and `final(view, names, lang, vision)`; every
 word drawn is in `lang` (station, line and map names are data).
 """
@@ -44,7 +44,7 @@ def final(
 
 
 def clear_caches() -> None:
-    """Forget every drawn word and layer kept (see `render.clear_caches`)."""
+    """Forget every drawn word and layer kept (see `metrobot.render.clear_caches`)."""
     from . import mapdraw, marks, panel, sheet, summary
 
     marks._text_mask.cache_clear()
@@ -70,7 +70,7 @@ def palette_sets() -> dict[str, PaletteSet]:
 
 
 def prewarm_steps() -> list[Callable[[], None]]:
-    """The sheet layers of every packaged map, one step each (see `render.prewarm_steps`)."""
+    """The sheet layers of every packaged map, one step each (see `metrobot.render.prewarm_steps`)."""
     from metrobot.games.flipwrite.mapdata import map_names
 
     return [partial(prewarm, [name]) for name in map_names()]

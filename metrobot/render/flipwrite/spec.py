@@ -78,7 +78,7 @@ def _served(spec: MapSpec) -> dict[str, tuple[str, ...]]:
 
 def map_spec(view: dict[str, Any], vision: str = "off") -> MapSpec:
     """The drawable map of a view (cached on the map data's text), its lines in the
-    palette of `vision` (see `render/vision.py`; its key then names the palette too)."""
+    palette of `vision` (see `metrobot/render/vision.py`; its key then names the palette too)."""
     data = view["map_data"]
     text = json.dumps(data, sort_keys=True, ensure_ascii=False)
     spec = _spec_from_text(text, view.get("map"))

@@ -32,7 +32,7 @@ def board_image(
 ) -> Image.Image:
     """The board (its static layer holds no words: coordinates and arrow names are the
     same in every language and palette) and the side panel, in `lang`; the players'
-    colours in the palette of `vision` (see `render/vision.py`)."""
+    colours in the palette of `vision` (see `metrobot/render/vision.py`)."""
     names = names or {}
     geo = board_geometry(BOARD_W, HEIGHT, MARGIN)
     image = Image.new("RGB", (WIDTH, HEIGHT))

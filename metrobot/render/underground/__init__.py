@@ -1,6 +1,6 @@
 """On the Underground images: the board after every turn and the end-of-game summary.
 
-Every game's image package answers the same two calls (see `render/__init__.py`):
+Every game's image package answers the same two calls (see `metrobot/render/__init__.py`):
 `image(view, viewer, names, lang, vision)` and `final(view, names, lang, vision)`; every
 word drawn is in `lang` (names, station names, the map's title and colour names are data).
 """
@@ -52,7 +52,7 @@ def palette_sets() -> dict[str, PaletteSet]:
 
 
 def prewarm_steps() -> list[Callable[[], None]]:
-    """The static layer of every packaged map, one step each (see `render.prewarm_steps`)."""
+    """The static layer of every packaged map, one step each (see `metrobot.render.prewarm_steps`)."""
     from metrobot.games.underground.mapdata import map_names
 
     return [partial(prewarm, [name]) for name in map_names()]

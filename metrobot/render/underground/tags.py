@@ -68,7 +68,7 @@ class Tag:
 
 
 def sprite(text: str, ring: tuple[int, int, int], height: int = TAG_H) -> Image.Image:
-    """The pill (`render/pill.py`): white, ringed in the line's colour (or its casing)."""
+    """The pill (`metrobot/render/pill.py`): white, ringed in the line's colour (or its casing)."""
     return pill(text, ring, height)
 
 

@@ -44,7 +44,7 @@ INVISIBLE = {0x200B, 0x200C, 0x200D, 0x2060, 0xFE0E, 0xFE0F, *range(0x1F3FB, 0x1
 
 @cache
 def coverage(name: str) -> frozenset[int]:
-    """The characters a font of render/fonts has glyphs for."""
+    """The characters a font of metrobot/render/fonts has glyphs for."""
     with TTFont(FONT_DIR / name, lazy=True) as font:
         return frozenset(font.getBestCmap() or ())
 

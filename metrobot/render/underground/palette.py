@@ -62,7 +62,7 @@ class Palette:
 
 
 def originals() -> dict[str, Colour]:
-    """The set of colours a palette replaces ("off"), by name (see `render/vision.py`)."""
+    """The set of colours a palette replaces ("off"), by name (see `metrobot/render/vision.py`)."""
     return {**LINE_COLOURS, "new_glow": NEW_GLOW, "route": ROUTE}
 
 

@@ -72,7 +72,7 @@ def _image_of(key: Any, data: bytes) -> Image.Image:
 
 # Two LRU caches: full sheets with names (big, slow to lay out: one per map and variant in
 # use) and the small unlabelled maps of the summaries (one per map and player count). The maps
-# are kept between runs too (`render/keptlayers.py`); where the dots are is computed again
+# are kept between runs too (`metrobot/render/keptlayers.py`); where the dots are is computed again
 # (`layout`: no drawing).
 _KEPT = Kept[Image.Image]("flipwrite-map", lambda image: keptlayers.pack(None, {"map": image}), _image_of)
 _CACHES: dict[bool, Layers[Image.Image]] = {True: Layers(12, _KEPT), False: Layers(40, _KEPT)}

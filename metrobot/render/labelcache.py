@@ -2,7 +2,7 @@
 every name of a map (most of the time of drawing a map's static layer: a second or more for
 London), and its answer is the same at every start. So the answer is kept in the user's cache
 (`metrobot.kept`), named by the digest of the search's inputs and of what the search is made
-of: the shared drawing code (`render/*.py`), the fonts (names and sizes) and Pillow's version.
+of: the shared drawing code (`metrobot/render/*.py`), the fonts (names and sizes) and Pillow's version.
 A restarted bot, each shard, and every test process that draws the map read it instead.
 
 JSON, not pickle: a cache file is data, and one that does not read as labels is placed again."""

@@ -1,6 +1,6 @@
 """MetrOmania images: the board after every turn and the end-of-game trip summary.
 
-Every game's image package answers the same two calls (see `render/__init__.py`):
+Every game's image package answers the same two calls (see `metrobot/render/__init__.py`):
 `image(view, viewer, names, lang, vision)` and `final(view, names, lang, vision)`; every
 word drawn is in `lang` (names, coordinates and arrow names are data, the same in every language).
 """

@@ -41,7 +41,7 @@ def board_image(
 ) -> Image.Image:
     """The map (its static layers hold station names only: data, the same in every
     language and palette, so they are cached per map and size) and the panel, in `lang`,
-    the lines in the palette of `vision` (see `render/vision.py`)."""
+    the lines in the palette of `vision` (see `metrobot/render/vision.py`)."""
     st = static(view)
     pal = palette(vision)
     image, _ = draw_map(view, st, pal, lang)
