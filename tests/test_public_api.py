@@ -73,7 +73,6 @@ STILL_ALLOWED = {
     # the Activity
     ("metrobot/web/activity.py", "db"),
     ("metrobot/web/activitytoken.py", "db"),
-    ("metrobot/web/activityapi.py", "_served"),
 }
 
 
