@@ -72,7 +72,6 @@ STILL_ALLOWED = {
     ("metrobot/web/play.py", "db"),
     # the Activity
     ("metrobot/web/activity.py", "db"),
-    ("metrobot/web/activitytoken.py", "db"),
 }
 
 
