@@ -20,6 +20,11 @@ class Queries(ServiceCore):
         row = await self.db.open_game(channel_id)
         return row.id if row is not None else None
 
+    async def running_game(self, channel_id: str) -> GameRow | None:
+        """A channel's game under way (dealt and not over), or None: none, or still its lobby."""
+        row = await self.db.open_game(channel_id)
+        return row if row is not None and row.status == "active" and row.state is not None else None
+
     async def game(self, game_id: int) -> GameRow | None:
         """A game as stored (whatever its status), or None: no such game."""
         return await self.db.game(game_id)
