@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..games.alttext import pages as text_pages
 from ..i18n import N_, lang, me
+from ..storage import GameRow
 from .core import ServiceCore, hours, shown, title
 from .outcome import Controls, File, Message, Outcome, Refused
 from .time_off import is_away
@@ -18,6 +19,15 @@ class Queries(ServiceCore):
         """The id of a channel's lobby or active game, or None."""
         row = await self.db.open_game(channel_id)
         return row.id if row is not None else None
+
+    async def running_game(self, channel_id: str) -> GameRow | None:
+        """A channel's game under way (dealt and not over), or None: none, or still its lobby."""
+        row = await self.db.open_game(channel_id)
+        return row if row is not None and row.status == "active" and row.state is not None else None
+
+    async def game(self, game_id: int) -> GameRow | None:
+        """A game as stored (whatever its status), or None: no such game."""
+        return await self.db.game(game_id)
 
     async def status(self, channel_id: str, user_id: str) -> Outcome:
         row = await self.db.open_game(channel_id) or await self.db.last_game(channel_id)

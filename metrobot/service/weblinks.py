@@ -66,10 +66,21 @@ class WebLinks(ServiceCore):
         key, _ = access
         return signature(key, what)
 
-    async def game_path(self, row: GameRow) -> str:
+    async def game_signature(self, row: GameRow, what: str) -> str:
+        """`what` signed with the key of the game's links (made if there is none yet): its page's
+        link, and the Activity's sessions in it, which revoking the links (a new key) ends too."""
         key = await game_key(self.db, row.guild_id, row.channel_id, make=True)
         assert key is not None, "make=True makes a key"
-        return f"/g/{row.id}/{signature(key, f'game:{row.id}')}/"
+        return signature(key, what)
+
+    async def game_signed(self, row: GameRow, what: str, given: str) -> bool:
+        """Whether `given` is `what` signed with the key of the game's links as it is now (not
+        where there is none, nor with a key since revoked)."""
+        key = await game_key(self.db, row.guild_id, row.channel_id, make=False)
+        return key is not None and valid(key, what, given)
+
+    async def game_path(self, row: GameRow) -> str:
+        return f"/g/{row.id}/{await self.game_signature(row, f'game:{row.id}')}/"
 
     async def tournament_path(self, row: TournamentRow) -> str:
         return f"/t/{row.id}/{await self._sign(row.guild_id, f't:{row.id}')}/"
@@ -89,8 +100,7 @@ class WebLinks(ServiceCore):
         row = await self.db.game(game_id)
         if row is None or row.status == "lobby" or row.state is None:
             return None
-        key = await game_key(self.db, row.guild_id, row.channel_id, make=False)
-        return row if key is not None and valid(key, f"game:{row.id}", given) else None
+        return row if await self.game_signed(row, f"game:{row.id}", given) else None
 
     async def opened_tournament(self, tournament_id: int, given: str) -> TournamentRow | None:
         """The tournament a link opens, or None (no such tournament, a wrong or revoked signature)."""

@@ -6,8 +6,21 @@ lists, owed posts), `webpage` (its web page, its link, the server page's tournam
 
 from __future__ import annotations
 
-from ..storage import TournamentRow, TOwed
-from .webpage import TournamentPages
+from dataclasses import dataclass
+
+from ..storage import GameRow, TournamentRow, TOwed
+from .webpage import TournamentPages, hidden_round
+
+
+@dataclass(frozen=True)
+class HallTable:
+    """A table of a hall's open tournament that has a game: the game as stored (None: no longer
+    there), and whether it is hidden: a table of a duplicate round under way, whose one deal
+    would show the cards still to come at the others (see webpage.py)."""
+
+    game_id: int
+    game: GameRow | None
+    hidden: bool
 
 
 class TournamentService(TournamentPages):
@@ -45,3 +58,16 @@ class TournamentService(TournamentPages):
             return False
         self.db.tournament_news = False
         return True
+
+    async def hall_tables(self, hall_id: str) -> list[HallTable]:
+        """The tables with a game of a channel's open tournament, in round and table order ([]:
+        no tournament is open there): what the Activity, opened in the hall, offers."""
+        row = await self.db.open_tournament(hall_id)
+        snap = await self.db.snapshot(row.id) if row is not None else None
+        if snap is None:
+            return []
+        return [
+            HallTable(t.game_id, await self.db.game(t.game_id), hidden_round(snap, t.round))
+            for t in snap.tables
+            if t.game_id is not None
+        ]

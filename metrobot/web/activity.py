@@ -25,16 +25,18 @@ import hashlib
 import logging
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
 from ..i18n import N_, Lang
-from ..tournaments.webpage import hidden_round
 from . import activityapi, activityplay, activitytoken
 from .discordauth import AUTH, CODE, INSTANCE, DiscordAuth, Instance, NotProven, client_address
 from .pages import render, service_of
 from .reader import chosen
+
+if TYPE_CHECKING:
+    from ..tournaments.service import TournamentService
 
 log = logging.getLogger("metrobot.web")
 
@@ -227,24 +229,20 @@ async def session(request: web.Request) -> web.StreamResponse:
     )
 
 
-async def _game(service: Any, instance: Instance, person: str, wanted: int | None) -> Any:
+async def _game(service: TournamentService, instance: Instance, person: str, wanted: int | None) -> Any:
     """The game the Activity opens: the channel's running game; in a tournament's hall, the
     table `wanted` or the person's own; else the tables to choose from ([] : nothing runs);
     HIDDEN: another table of a duplicate round under way (or only such tables run)."""
-    row = await service.db.open_game(instance.channel_id)
-    if row is not None and row.status == "active" and row.state is not None and wanted in (None, row.id):
+    row = await service.running_game(instance.channel_id)
+    if row is not None and wanted in (None, row.id):
         return row
-    opened = getattr(service.db, "open_tournament", None)
-    tournament = await opened(instance.channel_id) if opened else None
-    snapshot = await service.db.snapshot(tournament.id) if tournament else None
-    if snapshot is None:
-        return []
-    games = [await service.db.game(t.game_id) for t in snapshot.tables if t.game_id is not None]
+    tables = await service.hall_tables(instance.channel_id)
+    games = [t.game for t in tables]
     running = [g for g in games if g is not None and g.status == "active" and g.state is not None]
     # A duplicate round under way: its tables play one deal, so a table further on shows the
     # cards still to come at another; as on the tournament's and the server's pages, only the
     # person's own table opens, and the others are not listed (tournaments/webpage.py).
-    hidden = {t.game_id for t in snapshot.tables if t.game_id is not None and hidden_round(snapshot, t.round)}
+    hidden = {t.game_id for t in tables if t.hidden}
     shown = [g for g in running if g.id not in hidden or g.seat(person) is not None]
     for g in shown:
         seat = g.seat(person)

@@ -22,7 +22,7 @@ from ..play.board import plain
 from ..service.webgame import names_tag
 from . import activitytoken
 from .discordauth import AUTH
-from .images import _served
+from .images import served
 from .pages import number, service_of
 from .reader import chosen
 
@@ -84,7 +84,7 @@ async def board(request: web.Request) -> web.StreamResponse:
     position = number(request, "pos")
     if position > row.moves:
         raise web.HTTPNotFound()
-    response = await _served(
+    response = await served(
         request,
         f"board:{row.id}:{position}:{language.code}:{names_tag(row)}",
         lambda: service_of(request).board_at(row, position, language),

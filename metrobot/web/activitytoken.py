@@ -16,10 +16,13 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..service.weblinks import game_key, signature, valid
+from ..storage import GameRow
 from .discordauth import INSTANCE
+
+if TYPE_CHECKING:
+    from ..service import GameService
 
 LIFETIME = 4 * 3600  # then the page asks Discord again (silently: the person already allowed it)
 WHAT = "activity:{game}:{person}:{until}:{instance}"
@@ -34,17 +37,13 @@ class Session:
     instance: str
 
 
-async def _key(service: Any, row: Any, *, make: bool) -> bytes | None:
-    return await game_key(service.db, row.guild_id, row.channel_id, make=make)
-
-
-async def issue(service: Any, row: Any, user_id: str, instance: str, now: float | None = None) -> tuple[str, int]:
+async def issue(
+    service: GameService, row: GameRow, user_id: str, instance: str, now: float | None = None
+) -> tuple[str, int]:
     """A bearer token for `user_id` in the game `row`, opened from the Activity's `instance`,
     and the seconds it lives."""
     until = int((time.time() if now is None else now) + LIFETIME)
-    key = await _key(service, row, make=True)
-    assert key is not None
-    sig = signature(key, WHAT.format(game=row.id, person=user_id, until=until, instance=instance))
+    sig = await service.game_signature(row, WHAT.format(game=row.id, person=user_id, until=until, instance=instance))
     return f"{row.id}.{user_id}.{until}.{instance}.{sig}", LIFETIME
 
 
@@ -53,7 +52,7 @@ def bearer(request_headers: Any) -> str | None:
     return auth[len("Bearer ") :] if auth.startswith("Bearer ") else None
 
 
-async def opened(service: Any, token: str | None, now: float | None = None) -> tuple[Session, Any] | None:
+async def opened(service: GameService, token: str | None, now: float | None = None) -> tuple[Session, GameRow] | None:
     """The session a token proves and its game's row, or None (malformed, forged, expired,
     revoked with the server's key, or a game that no longer exists)."""
     match = SHAPE.fullmatch(token or "")
@@ -62,10 +61,11 @@ async def opened(service: Any, token: str | None, now: float | None = None) -> t
     game_id, user_id, until, instance, sig = int(match[1]), match[2], int(match[3]), match[4], match[5]
     if until < (time.time() if now is None else now):
         return None
-    row = await service.db.game(game_id)
+    row = await service.game(game_id)
     if row is None or row.state is None:
         return None
-    key = await _key(service, row, make=False)
-    if key is None or not valid(key, WHAT.format(game=game_id, person=user_id, until=until, instance=instance), sig):
+    if not await service.game_signed(
+        row, WHAT.format(game=game_id, person=user_id, until=until, instance=instance), sig
+    ):
         return None
     return Session(game_id, user_id, until, instance), row

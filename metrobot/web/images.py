@@ -58,7 +58,7 @@ async def board(request: web.Request) -> web.StreamResponse:
     position = number(request, "pos")
     if request.match_info["tag"] != names_tag(row) or position > row.moves:
         raise web.HTTPNotFound()
-    return await _served(
+    return await served(
         request,
         f"board:{row.id}:{position}:{language.code}:{names_tag(row)}",
         lambda: service_of(request).board_at(row, position, language),
@@ -72,7 +72,7 @@ async def chart(request: web.Request) -> web.StreamResponse:
     page = await service.person_page(guild, user, language)
     if page is None or request.match_info["tag"] != chart_tag(page):
         raise web.HTTPNotFound()
-    return await _served(
+    return await served(
         request, f"chart:{guild}:{user}:{language.code}:{chart_tag(page)}", lambda: service.rating_chart(page, language)
     )
 
@@ -82,16 +82,16 @@ async def standings(request: web.Request) -> web.StreamResponse:
     row = await opened_tournament(request)
     language = _language(request)
     tag = request.match_info["tag"]
-    return await _served(
+    return await served(
         request,
         f"standings:{row.id}:{language.code}:{tag}",
         lambda: service_of(request).tournament_picture(row, language, tag),
     )
 
 
-async def _served(request: web.Request, key: str, draw: Callable[[], Awaitable[bytes | None]]) -> web.StreamResponse:
+async def served(request: web.Request, key: str, draw: Callable[[], Awaitable[bytes | None]]) -> web.StreamResponse:
     """The picture `key` names: kept from an earlier request, else drawn now and kept (404 when
-    there is nothing to draw)."""
+    there is nothing to draw). The Activity's board is served through it too (activityapi.py)."""
     data = _kept(request, key)
     if data is None:
         data = await draw()
