@@ -47,29 +47,17 @@ COMMAND_LINE = (
 )
 CAPABILITIES = ("metrobot/tournaments/", "metrobot/privacy/")
 
-# The standard library's names that are public in all but spelling: `os._exit` is documented
-# (leaving a forked worker at once), and `argparse._SubParsersAction` is the only name of what
-# `add_subparsers()` returns (typeshed's, for the annotation of the function that adds to it).
-PUBLIC_IN_ALL_BUT_SPELLING = {("os", "_exit"), ("argparse", "_SubParsersAction")}
+# Other libraries' names that are public in all but spelling: `os._exit` is documented
+# (leaving a forked worker at once), `argparse._SubParsersAction` is the only name of what
+# `add_subparsers()` returns (typeshed's, for the annotation of the function that adds to it),
+# and `Image.Image()._new` is the only way to make an image of the mask a font's `getmask2`
+# returns (Pillow's own ImageFont and ImageDraw do the same). By the receiver as written.
+PUBLIC_IN_ALL_BUT_SPELLING = {("os", "_exit"), ("argparse", "_SubParsersAction"), ("Image.Image()", "_new")}
 
 # Violations in files other branches are changing now (the play page and its web routes):
 # (file, attribute or name). To be removed when those branches land; the integrator
 # finishes them. The list only shrinks: an entry that no longer occurs fails the test too.
 STILL_ALLOWED = {
-    # the drawing code, moved inside metrobot (issue 61): names its modules share, to be made public
-    ("metrobot/render/flipwrite/__init__.py", "_BASES"),
-    ("metrobot/render/flipwrite/__init__.py", "_CACHES"),
-    ("metrobot/render/flipwrite/__init__.py", "_LABELS"),
-    ("metrobot/render/flipwrite/__init__.py", "_LAYERS"),
-    ("metrobot/render/flipwrite/__init__.py", "_LAYERS_LOCK"),
-    ("metrobot/render/flipwrite/__init__.py", "_SHEET_BASES"),
-    ("metrobot/render/flipwrite/__init__.py", "_text_mask"),
-    ("metrobot/render/flipwrite/sheet.py", "_Lru"),
-    ("metrobot/render/labels.py", "_Cand"),
-    ("metrobot/render/labels.py", "_Surroundings"),
-    ("metrobot/render/labels.py", "_diagonal"),
-    ("metrobot/render/labels.py", "_flat"),
-    ("metrobot/render/text.py", "_new"),
     # the play page's composer reaches into the service
     ("metrobot/play/compose.py", "_plugin"),
     ("metrobot/play/compose.py", "_state"),
@@ -129,7 +117,7 @@ def violations(path: str, source: str) -> Iterator[tuple[str, int, str]]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute):
             base = node.value
-            stdlib = isinstance(base, ast.Name) and (base.id, node.attr) in PUBLIC_IN_ALL_BUT_SPELLING
+            stdlib = (ast.unparse(base), node.attr) in PUBLIC_IN_ALL_BUT_SPELLING
             if _private(node.attr) and not _own(base) and not stdlib:
                 yield node.attr, node.lineno, f"private attribute {ast.unparse(node)}"
             if node.attr == "db" and db_rule is not None:

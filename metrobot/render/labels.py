@@ -29,11 +29,11 @@ from .labelspots import (
     SMALLER,
     W_NAME,
     WRAPPED,
+    Cand,
     Label,
-    _Cand,
-    _diagonal,
-    _flat,
-    _Surroundings,
+    Surroundings,
+    diagonal,
+    flat,
 )
 from .labeltext import abbreviate, wrappings
 from .rects import Point, Rect, grow, overlap
@@ -59,9 +59,9 @@ def search_labels(
     pts = {sid: xy for sid, _, xy, _ in stations}
     radii = {sid: r for sid, _, _, r in stations}
     reach = 3.2 * radius + font(size).getlength("M" * 14)
-    cands: dict[str, list[_Cand]] = {}
+    cands: dict[str, list[Cand]] = {}
     for sid, name, (sx, sy), own_r in stations:
-        env = _Surroundings(
+        env = Surroundings(
             dots=[
                 (x - radii[o] - 1, y - radii[o] - 1, x + radii[o] + 1, y + radii[o] + 1)
                 for o, (x, y) in pts.items()
@@ -79,7 +79,7 @@ def search_labels(
         )
         short = abbreviate(name)
         hint = HINTS.get((hints or {}).get(sid, ""))
-        out: list[_Cand] = []
+        out: list[Cand] = []
         # full size first; farther spots, a smaller size and diagonals only when few clean spots exist
         for stage in range(4):
             if sum(1 for c in out if c.static < 20) >= 4:
@@ -88,7 +88,7 @@ def search_labels(
             if stage == 3:
                 for text, tc in ((name, 0.0), (short, ABBREVIATED)) if short != name else ((name, 0.0),):
                     for fsz, ex in ((size, 0.0), (size - 2, SMALLER)):
-                        out += _diagonal(sid, (sx, sy), text, fsz, tc + ex, own_r, line_width, env, bounds)
+                        out += diagonal(sid, (sx, sy), text, fsz, tc + ex, own_r, line_width, env, bounds)
                 continue
             texts = [(lines, extra + WRAPPED * i) for i, lines in enumerate(wrappings(name, fs))]
             if short != name:
@@ -96,7 +96,7 @@ def search_labels(
             fars = (1.0,) if stage == 0 else ((1.8,) if stage == 1 else (1.0, 1.8))
             for lines, text_cost in texts:
                 for far in fars:
-                    out += _flat(sid, (sx, sy), lines, fs, text_cost, far, own_r, line_width, env, bounds, hint)
+                    out += flat(sid, (sx, sy), lines, fs, text_cost, far, own_r, line_width, env, bounds, hint)
         if not out:  # nothing fits inside the bounds: below the dot, pushed inside
             fs = size - 2
             w, h = font(fs).getlength(name), fs * LINE_HEIGHT
@@ -104,7 +104,7 @@ def search_labels(
             top = min(sy + own_r + 4, bounds[3] - h)
             rect = (left, top, left + w, top + h)
             out.append(
-                _Cand(
+                Cand(
                     Label(
                         sid, (name,), rect, "m", fs, 0.0, ((rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2), (rect,)
                     ),
@@ -206,7 +206,7 @@ place_labels = kept_between_runs(search_labels)
 
 
 def _anneal(
-    ids: list[str], cands: dict[str, list[_Cand]], chosen: dict[str, Label], cost_of, moves_per_name: int = 120
+    ids: list[str], cands: dict[str, list[Cand]], chosen: dict[str, Label], cost_of, moves_per_name: int = 120
 ) -> None:
     """Simulated annealing over the spots (deterministic): lets a crowded corner rearrange
     several names at once, which one-name-at-a-time improvement cannot."""

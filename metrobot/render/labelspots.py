@@ -84,20 +84,20 @@ DIAGONAL = 55.0
 
 
 @dataclass
-class _Cand:
+class Cand:
     label: Label
     static: float
 
 
 @dataclass
-class _Surroundings:
+class Surroundings:
     dots: list[Rect]
     segs: list[tuple]
     obstacles: list[Rect]
     points: list[Point]
 
 
-def _static_cost(boxes: Iterable[Rect], env: _Surroundings, line_width: float) -> float:
+def _static_cost(boxes: Iterable[Rect], env: Surroundings, line_width: float) -> float:
     cost = 0.0
     half = line_width / 2
     for b in boxes:
@@ -116,7 +116,7 @@ def _static_cost(boxes: Iterable[Rect], env: _Surroundings, line_width: float) -
     return cost
 
 
-def _flat(
+def flat(
     sid: str,
     at: Point,
     lines: tuple[str, ...],
@@ -125,10 +125,10 @@ def _flat(
     far: float,
     radius: float,
     line_width: float,
-    env: _Surroundings,
+    env: Surroundings,
     bounds: Rect,
     hint: tuple[int, int] | None = None,
-) -> list[_Cand]:
+) -> list[Cand]:
     """Every horizontal spot around the dot for this text, with its static cost (off the `hint` side: more)."""
     sx, sy = at
     f = font(fs)
@@ -173,11 +173,11 @@ def _flat(
                 and dist_rect(p, rect) + AMBIG_MID * math.hypot(p[0] - cx, p[1] - cy) < own
             ):
                 cost += W_AMBIGUOUS
-        out.append(_Cand(Label(sid, lines, rect, align, fs, 0.0, (cx, cy), (rect,)), cost))
+        out.append(Cand(Label(sid, lines, rect, align, fs, 0.0, (cx, cy), (rect,)), cost))
     return out
 
 
-def _diagonal(
+def diagonal(
     sid: str,
     at: Point,
     text: str,
@@ -185,9 +185,9 @@ def _diagonal(
     text_cost: float,
     radius: float,
     line_width: float,
-    env: _Surroundings,
+    env: Surroundings,
     bounds: Rect,
-) -> list[_Cand]:
+) -> list[Cand]:
     """The name at 45 degrees, starting (NE, SE) or ending (SW, NW) beside the dot."""
     sx, sy = at
     length = font(fs).getlength(text)
@@ -213,5 +213,5 @@ def _diagonal(
             continue
         angle = 45.0 if uy * ux < 0 else -45.0  # reading left to right, rising or falling
         cost = DIAGONAL + pref + text_cost + _static_cost(boxes, env, line_width)
-        out.append(_Cand(Label(sid, (text,), bbox, "m", fs, angle, mid, tuple(boxes)), cost))
+        out.append(Cand(Label(sid, (text,), bbox, "m", fs, angle, mid, tuple(boxes)), cost))
     return out

@@ -47,14 +47,11 @@ def clear_caches() -> None:
     """Forget every drawn word and layer kept (see `metrobot.render.clear_caches`)."""
     from . import mapdraw, marks, panel, sheet, summary
 
-    marks._text_mask.cache_clear()
+    marks.clear_cache()
     panel.card_sprite.cache_clear()
-    sheet._SHEET_BASES.data.clear()
-    summary._BASES.data.clear()
-    for layers in (*mapdraw._CACHES.values(), mapdraw._LABELS):  # the maps with their station names
-        layers.clear()
-    with marks._LAYERS_LOCK:
-        marks._LAYERS.clear()
+    sheet.clear_cache()
+    summary.clear_cache()
+    mapdraw.clear_cache()  # the maps with their station names
 
 
 def palette_sets() -> dict[str, PaletteSet]:

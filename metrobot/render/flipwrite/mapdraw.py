@@ -79,6 +79,12 @@ _CACHES: dict[bool, Layers[Image.Image]] = {True: Layers(12, _KEPT), False: Laye
 _LABELS: Layers[list] = Layers(12)  # the names' layout of a labelled map, shared by its palettes
 
 
+def clear_cache() -> None:
+    """Forget every map's drawn layers and its names' layout."""
+    for layers in (*_CACHES.values(), _LABELS):
+        layers.clear()
+
+
 def static_map(
     spec: MapSpec, size: tuple[int, int], style: Style, special: bool, background: tuple[int, int, int] = PAPER
 ) -> tuple[Image.Image, SheetLayout]:

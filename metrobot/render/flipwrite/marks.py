@@ -179,6 +179,13 @@ def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Ima
     return mask, left, top
 
 
+def clear_cache() -> None:
+    """Forget the marked layers and the rasterised texts."""
+    _text_mask.cache_clear()
+    with _LAYERS_LOCK:
+        _LAYERS.clear()
+
+
 def put_text(
     image: Image.Image, xy: tuple[float, float], text: str, size: int, fill, bold: bool = False, anchor: str = "la"
 ) -> None:

@@ -35,7 +35,7 @@ from .panel import (
     sheet_score,
 )
 from .spec import MapSpec, map_spec
-from .summary import _Lru, summary_image, summary_layout
+from .summary import Lru, summary_image, summary_layout
 
 __all__ = ["prewarm", "sheet_geometry", "sheet_image", "summary_image", "summary_layout"]
 
@@ -115,7 +115,12 @@ def sheet_image(
     return image
 
 
-_SHEET_BASES = _Lru(8)
+_SHEET_BASES = Lru(8)
+
+
+def clear_cache() -> None:
+    """Forget the sheets' drawn bases."""
+    _SHEET_BASES.data.clear()
 
 
 def _sheet_base(spec: MapSpec, special: bool, lang: Lang = EN) -> Image.Image:

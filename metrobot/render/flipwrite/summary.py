@@ -99,7 +99,7 @@ def _mini_style(panel_w: int) -> Style:
     )
 
 
-class _Lru:
+class Lru:
     def __init__(self, size: int):
         self.size, self.data, self.lock = size, OrderedDict(), Lock()
 
@@ -117,7 +117,12 @@ class _Lru:
                 self.data.popitem(last=False)
 
 
-_BASES = _Lru(12)
+_BASES = Lru(12)
+
+
+def clear_cache() -> None:
+    """Forget the summaries' drawn bases."""
+    _BASES.data.clear()
 
 
 def _base(
