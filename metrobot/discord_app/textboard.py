@@ -13,6 +13,7 @@ import re
 import discord
 
 from ..service import Controls
+from .composer import show
 from .messages import bot_of, clip, files, guarded
 from .pages import PAGE_OPS, target_page
 
@@ -65,11 +66,10 @@ class TextPageButton(
             )
             reply = outcome.reply
             assert reply is not None
-            await interaction.edit_original_response(
-                content=clip(reply.text),
-                attachments=files(reply.files),
-                view=text_view(reply.controls) if reply.controls else None,
-            )
+            # in place on the private text board; pressed on anything else (a forged click on
+            # a public post), a new private message: nobody's pager rewrites a public post
+            view = text_view(reply.controls) if reply.controls else None
+            await show(interaction, clip(reply.text), view, files(reply.files))
 
         await guarded(interaction, work)
 

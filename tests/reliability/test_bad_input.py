@@ -235,6 +235,27 @@ def test_take_back_from_the_wrong_people_changes_nothing(world):
     world.call(world.settled())
 
 
+def test_a_text_board_page_pressed_on_a_public_post_rewrites_nothing(world):
+    """Found by the full-size bad-input suite (2026-11-27): ◀ ▶ of a text board, forged onto a
+    public post, edited that post into the board as text for everyone. A text board is private
+    and turns in place there only; pressed anywhere else, the page comes as a new private
+    message, and the post stays as it was."""
+    from .badinput_gen import Attempt
+
+    s = world.standin
+    where = world.channels["metro"]
+    post = next(m for m in reversed(s.messages(where)) if m.author_id == s.bot_id)
+    pager = f"mb:tp:{world.games['metro']}:0:next"
+    press = Attempt("component", "eve", "metro", {"custom_id": pager, "component_type": 2}, post.id, s.forged_row(pager))
+    before = (world.fingerprint(), world.call(_footprint(world)))
+    tally, baseline = Tally(), {"fingerprint": before[0], "footprint": before[1]}
+    world.call(send(world, press, tally, baseline))
+    assert tally.failures == 0, "\n".join(tally.problems)
+    (answer,) = world.call(_last_answers(world, 1))
+    assert "as text" in answer, answer
+    assert world.fingerprint() == before[0] and world.public_footprint() == before[1]
+
+
 async def _click(s, user: int, message, custom_id: str) -> str:
     handle = await s.click(user, message, custom_id=custom_id)
     return (await handle.wait_message(lambda m: "Taken back" in m.content or "Too late" in m.content)).content
