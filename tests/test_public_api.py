@@ -61,10 +61,6 @@ STILL_ALLOWED = {
     # the play page's composer reaches into the service
     ("metrobot/play/compose.py", "_plugin"),
     ("metrobot/play/compose.py", "_state"),
-    ("metrobot/play/compose.py", "_names_for_images"),
-    ("metrobot/play/compose.py", "_owed_people"),
-    ("metrobot/play/compose.py", "_compressed"),
-    ("metrobot/play/compose.py", "_namer"),
     ("metrobot/play/compose.py", "db"),
     ("metrobot/play/__init__.py", "db"),
     ("metrobot/play/access.py", "_lang_of"),

@@ -91,7 +91,7 @@ class Composer:
         my_turn = bool(mine) and not game.is_over(state)
         vision = own_vision(await svc.db.person(user))
         with reading(language):
-            names = svc._names_for_images(plugin, state, row, language)
+            names = svc.names_for_images(plugin, state, row, language)
             if my_turn:
                 menu = await svc.menu(
                     row.channel_id, user, steps, moves=row.moves, game_id=row.id, typed=typed, again=again
@@ -101,14 +101,14 @@ class Composer:
                 choices = menu.choices
             else:
                 if steps or typed:
-                    waiting = ", ".join(row.names.get(u) or u for u in svc._owed_people(plugin, state, row))
+                    waiting = ", ".join(row.names.get(u) or u for u in svc.owed_people(plugin, state, row))
                     raise Refused(language.t("It is not your turn. Waiting for: {who}.", who=waiting))
                 menu, after, choices = None, state, []
             codes = [c.code for c in choices]
             png, size, boxes = (None, (0, 0), [None] * len(codes))
             if svc.images and plugin.renderer is not None:
                 png, size, boxes = await svc.painter.run(
-                    svc._compressed(draw), row.game, game.to_json(after), user, codes, names, language.code, vision
+                    svc.compressed(draw), row.game, game.to_json(after), user, codes, names, language.code, vision
                 )
             picture = None
             if png is not None:
@@ -116,7 +116,7 @@ class Composer:
                 self._keep(f"{row.id}:{user}:{picture}", png)
             over = game.is_over(state)
             scores = game.view(state, None).get("scores", {})
-            name = svc._namer(plugin, state, row, language)
+            name = svc.namer(plugin, state, row, language)
             # (the page's own words: whose turn it is by name, no command and no Discord buttons)
             status = "" if over else plugin.turn_note(state, language)
             if over:
@@ -163,10 +163,10 @@ class Composer:
     def _waiting_for(self, plugin: Any, state: Any, row: GameRow, language: Lang) -> str:
         """Whom the game waits for, by name (an automatic seat's name when only those are owed)."""
         svc = self.service
-        owed = svc._owed_people(plugin, state, row)
+        owed = svc.owed_people(plugin, state, row)
         if owed:
             return ", ".join(row.names.get(u) or "?" for u in owed)
-        name = svc._namer(plugin, state, row, language)
+        name = svc.namer(plugin, state, row, language)
         return ", ".join(name(s) for s in plugin.game.to_move(state))
 
     async def takeback_until(self, row: GameRow, user_id: str) -> float | None:
