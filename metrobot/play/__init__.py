@@ -72,7 +72,7 @@ class Play(Composer):
         it is this person's: their move was played) or "other" (someone else's came first)."""
         if row.moves == since:
             return "none"
-        entries = await self.service.db.actions(row.id)
+        entries = await self.service.logged_actions(row.id)
         if 0 <= since < len(entries) and entries[since]["actor"] == seat.user_id:
             return "yours"
         return "other"

@@ -20,7 +20,7 @@ from typing import Any
 from ..i18n import Lang, reading
 from ..service import Refused
 from ..service.core import title
-from ..service.pictures import board_alt, own_vision
+from ..service.pictures import board_alt
 from ..service.preview import shown_after
 from ..service.rethink import withdrawn
 from ..storage import GameRow
@@ -80,16 +80,15 @@ class Composer:
         if moves is not None and moves != row.moves:
             raise Stale()
         svc = self.service
-        plugin = svc._plugin(row)
+        plugin, state = svc.plugin_and_state(row)
         game = plugin.game
-        state = svc._state(plugin, row)
         user = seat.user_id
         steps = list(steps or [])
         can_change = any(game.can_withdraw(state, s) for s in game.seats_of(state, user))
         shown = withdrawn(plugin, state, user)[0] if again and can_change else state
         mine = [s for s in game.seats_of(shown, user) if s in game.to_move(shown)]
         my_turn = bool(mine) and not game.is_over(state)
-        vision = own_vision(await svc.db.person(user))
+        vision = await svc.vision_of(user)
         with reading(language):
             names = svc.names_for_images(plugin, state, row, language)
             if my_turn:
@@ -178,7 +177,7 @@ class Composer:
             return None
         if float(record.get("until", 0)) <= self.service.clock():
             return None
-        entries = await self.service.db.actions(row.id)
+        entries = await self.service.logged_actions(row.id)
         if len(entries) != row.moves:
             return None
         taken = entries[record["from"] : record["to"]]
@@ -201,7 +200,7 @@ class Composer:
                     row.channel_id, seat.user_id, steps, moves=moves, game_id=row.id, again=again
                 )
             except Refused:
-                now = await self.service.db.game(row.id)
+                now = await self.service.game(row.id)
                 if now is None or now.moves != moves:  # someone moved first (a click, a clock, another page)
                     raise Stale() from None
                 raise

@@ -23,7 +23,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..service import Outcome
-from ..storage.wakeup import hand_over
 
 log = logging.getLogger("metrobot.play")
 
@@ -58,7 +57,7 @@ class News:
             task.add_done_callback(self._tasks.discard)
             return
         try:
-            await hand_over(self.service.db, owed_ids(outcome), guild_id)
+            await self.service.hand_over(owed_ids(outcome), guild_id)
         except Exception:
             log.warning("could not hand a page's move over to the bots now; they deliver it within seconds")
 

@@ -138,6 +138,12 @@ class ServiceCore(Owing, Drawing):
         self._remember(row, state)
         return state
 
+    def plugin_and_state(self, row: GameRow) -> tuple[GamePlugin, Any]:
+        """A dealt game's plug-in and its engine state as stored (the state rebuilt for the row's
+        version is kept while the row keeps it): what a front end composing a turn works on."""
+        plugin = self._plugin(row)
+        return plugin, self._state(plugin, row)
+
     def _remember(self, row: GameRow, state: Any) -> None:
         if len(self._states) > 4096:
             self._states.clear()
@@ -177,6 +183,11 @@ class ServiceCore(Owing, Drawing):
         chosen = people[user_id].settings.get("language") if people and user_id in people else None
         seat = row.seat(user_id)
         return lang(chosen or (seat.locale if seat and seat.locale else row.language))
+
+    async def player_language(self, row: GameRow, user_id: str) -> Lang:
+        """A player's own language as their settings say now (the one they chose, else their
+        Discord's when they joined), else the game's: for what only they read."""
+        return self._lang_of(row, user_id, {user_id: await self.db.person(user_id)})
 
     async def _people(self, row: GameRow) -> dict[str, Person]:
         """The settings of the people playing their own seats."""

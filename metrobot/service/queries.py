@@ -3,6 +3,8 @@ reply, in the asker's language (`me()`), images included."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..games.alttext import pages as text_pages
 from ..i18n import N_, lang, me
 from ..storage import GameRow
@@ -28,6 +30,10 @@ class Queries(ServiceCore):
     async def game(self, game_id: int) -> GameRow | None:
         """A game as stored (whatever its status), or None: no such game."""
         return await self.db.game(game_id)
+
+    async def logged_actions(self, game_id: int) -> list[dict[str, Any]]:
+        """The game's log: every action played so far, in order, each with its `actor`."""
+        return await self.db.actions(game_id)
 
     async def status(self, channel_id: str, user_id: str) -> Outcome:
         row = await self.db.open_game(channel_id) or await self.db.last_game(channel_id)
