@@ -17,8 +17,10 @@ whatever proves it, what the rest of the package receives is a `Pass`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeGuard
 
+from ..i18n import Lang
+from ..service import GameService
 from ..storage import GameRow
 
 LINK = "play:{game}:{person}"
@@ -37,7 +39,7 @@ class Refusal(Exception):
     """A request the capability does not open (the page answers 404; nothing is said)."""
 
 
-def playable(row: GameRow | None, user_id: str) -> bool:
+def playable(row: GameRow | None, user_id: str) -> TypeGuard[GameRow]:
     """Whether a play link of this person opens this game now: running, and their own seat."""
     if row is None or row.status != "active" or row.state is None:
         return False
@@ -45,13 +47,13 @@ def playable(row: GameRow | None, user_id: str) -> bool:
     return seat is not None and not seat.auto
 
 
-async def path(service: Any, row: GameRow, user_id: str) -> str:
+async def path(service: GameService, row: GameRow, user_id: str) -> str:
     """The play page's address below the site's root (signing makes the server's key if needed)."""
     sig = await service.game_signature(row, LINK.format(game=row.id, person=user_id))
     return f"/play/{row.id}/{user_id}/{sig}/"
 
 
-async def opened(service: Any, game_id: int, user_id: str, given: str) -> tuple[Pass, GameRow]:
+async def opened(service: GameService, game_id: int, user_id: str, given: str) -> tuple[Pass, GameRow]:
     """The pass a link proves and the game as it is, or `Refusal` (no such game, not running,
     not the person's seat, a forged, altered or revoked signature)."""
     row = await service.game(game_id)
@@ -62,18 +64,20 @@ async def opened(service: Any, game_id: int, user_id: str, given: str) -> tuple[
     return Pass(row.id, user_id), row
 
 
-async def token(service: Any, row: GameRow, user_id: str) -> str:
+async def token(service: GameService, row: GameRow, user_id: str) -> str:
     """The token a page sends with what changes the game (see above)."""
     return await service.game_signature(row, POST.format(game=row.id, person=user_id))
 
 
-async def token_ok(service: Any, row: GameRow, user_id: str, given: str | None) -> bool:
+async def token_ok(service: GameService, row: GameRow, user_id: str, given: str | None) -> bool:
     if not given or len(given) > 64:
         return False
     return await service.game_signed(row, POST.format(game=row.id, person=user_id), given)
 
 
-async def link(service: Any, game_id: int, user_id: str, language: Any = None) -> tuple[str, str] | None:
+async def link(
+    service: GameService, game_id: int, user_id: str, language: Lang | None = None
+) -> tuple[str, str] | None:
     """The "🖐 Play on the board" link button a person is handed (its label in `language`, by
     default their own language; the URL), or None: no web pages, or no game of theirs running
     there."""

@@ -18,7 +18,7 @@ from collections import OrderedDict
 from typing import Any
 
 from ..i18n import Lang, reading
-from ..service import Refused
+from ..service import GameService, Outcome, Refused
 from ..service.core import title
 from ..service.pictures import board_alt
 from ..service.preview import shown_after
@@ -56,7 +56,7 @@ def decode_steps(text: str) -> list[str] | None:
 
 
 class Composer:
-    def __init__(self, service: Any):
+    def __init__(self, service: GameService):
         self.service = service
         self._pictures: OrderedDict[str, bytes] = OrderedDict()
 
@@ -188,7 +188,7 @@ class Composer:
     # ------------------------------------------------------------ the move
     async def confirm(
         self, seat: Pass, row: GameRow, language: Lang, *, moves: int, steps: list[str], again: bool = False
-    ) -> Any:
+    ) -> Outcome:
         """Play the steps (all or none) as a move made through Discord is played (`again`: in
         place of the person's sealed decision); returns the service's outcome (what the
         channel, the DMs and the person are owed)."""

@@ -20,9 +20,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
 
-from ..service import Outcome
+from ..service import GameService, Outcome
 
 log = logging.getLogger("metrobot.play")
 
@@ -42,7 +41,7 @@ def owed_ids(outcome: Outcome) -> list[int]:
 
 
 class News:
-    def __init__(self, service: Any, announce: Announce | None = None):
+    def __init__(self, service: GameService, announce: Announce | None = None):
         self.service = service
         self.announce = announce
         self._tasks: set[asyncio.Task] = set()

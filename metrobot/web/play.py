@@ -29,7 +29,8 @@ from markupsafe import Markup
 from ..i18n import LANGUAGES, Lang, lang
 from ..play import Pass, Play, Refusal, Stale
 from ..play.board import page_text
-from ..service import Refused
+from ..play.news import Announce
+from ..service import GameService, Refused
 from ..storage import GameRow
 from .pages import number, render, service_of
 from .reader import accepted, chosen
@@ -227,7 +228,7 @@ async def picture(request: web.Request) -> web.StreamResponse:
     return web.Response(body=data, content_type="image/png", headers={"Cache-Control": "private, max-age=3600"})
 
 
-def add_routes(app: web.Application, service: Any, announce: Any = None) -> None:
+def add_routes(app: web.Application, service: GameService, announce: Announce | None = None) -> None:
     app[PLAY] = Play(service, announce)
     number = r"{%s:[0-9]{1,18}}"
     person = r"{user:[0-9]{1,19}}"  # (a Discord id: up to 19 digits)
