@@ -17,9 +17,8 @@ preview, the refusals and the move itself are the service's and the game plug-in
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..i18n import Lang, reading
+from ..service import GameService
 from ..storage import GameRow
 from . import access
 from .access import Pass, Refusal
@@ -31,7 +30,7 @@ from .news import Announce, News
 class Play(Composer):
     """What a play page asks of the service (one per service; the pictures it drew are kept)."""
 
-    def __init__(self, service: Any, announce: Announce | None = None):
+    def __init__(self, service: GameService, announce: Announce | None = None):
         super().__init__(service)
         self.news = News(service, announce)
 
@@ -72,13 +71,15 @@ class Play(Composer):
         it is this person's: their move was played) or "other" (someone else's came first)."""
         if row.moves == since:
             return "none"
-        entries = await self.service.db.actions(row.id)
+        entries = await self.service.logged_actions(row.id)
         if 0 <= since < len(entries) and entries[since]["actor"] == seat.user_id:
             return "yours"
         return "other"
 
 
-async def play_link(service: Any, game_id: int, user_id: str, language: Lang | None = None) -> tuple[str, str] | None:
+async def play_link(
+    service: GameService, game_id: int, user_id: str, language: Lang | None = None
+) -> tuple[str, str] | None:
     """The "🖐 Play on the board" link button for a person (label, URL), or None."""
     return await access.link(service, game_id, user_id, language)
 

@@ -17,9 +17,10 @@ whatever proves it, what the rest of the package receives is a `Pass`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeGuard
 
-from ..service.weblinks import game_key, signature, valid
+from ..i18n import Lang
+from ..service import GameService
 from ..storage import GameRow
 
 LINK = "play:{game}:{person}"
@@ -38,11 +39,7 @@ class Refusal(Exception):
     """A request the capability does not open (the page answers 404; nothing is said)."""
 
 
-async def _key(service: Any, row: GameRow, *, make: bool) -> bytes | None:
-    return await game_key(service.db, row.guild_id, row.channel_id, make=make)
-
-
-def playable(row: GameRow | None, user_id: str) -> bool:
+def playable(row: GameRow | None, user_id: str) -> TypeGuard[GameRow]:
     """Whether a play link of this person opens this game now: running, and their own seat."""
     if row is None or row.status != "active" or row.state is None:
         return False
@@ -50,50 +47,46 @@ def playable(row: GameRow | None, user_id: str) -> bool:
     return seat is not None and not seat.auto
 
 
-async def path(service: Any, row: GameRow, user_id: str) -> str:
+async def path(service: GameService, row: GameRow, user_id: str) -> str:
     """The play page's address below the site's root (signing makes the server's key if needed)."""
-    key = await _key(service, row, make=True)
-    assert key is not None
-    sig = signature(key, LINK.format(game=row.id, person=user_id))
+    sig = await service.game_signature(row, LINK.format(game=row.id, person=user_id))
     return f"/play/{row.id}/{user_id}/{sig}/"
 
 
-async def opened(service: Any, game_id: int, user_id: str, given: str) -> tuple[Pass, GameRow]:
+async def opened(service: GameService, game_id: int, user_id: str, given: str) -> tuple[Pass, GameRow]:
     """The pass a link proves and the game as it is, or `Refusal` (no such game, not running,
     not the person's seat, a forged, altered or revoked signature)."""
-    row = await service.db.game(game_id)
+    row = await service.game(game_id)
     if not playable(row, user_id):
         raise Refusal()
-    key = await _key(service, row, make=False)
-    if key is None or not valid(key, LINK.format(game=row.id, person=user_id), given):
+    if not await service.game_signed(row, LINK.format(game=row.id, person=user_id), given):
         raise Refusal()
     return Pass(row.id, user_id), row
 
 
-async def token(service: Any, row: GameRow, user_id: str) -> str:
+async def token(service: GameService, row: GameRow, user_id: str) -> str:
     """The token a page sends with what changes the game (see above)."""
-    key = await _key(service, row, make=True)
-    assert key is not None
-    return signature(key, POST.format(game=row.id, person=user_id))
+    return await service.game_signature(row, POST.format(game=row.id, person=user_id))
 
 
-async def token_ok(service: Any, row: GameRow, user_id: str, given: str | None) -> bool:
+async def token_ok(service: GameService, row: GameRow, user_id: str, given: str | None) -> bool:
     if not given or len(given) > 64:
         return False
-    key = await _key(service, row, make=False)
-    return key is not None and valid(key, POST.format(game=row.id, person=user_id), given)
+    return await service.game_signed(row, POST.format(game=row.id, person=user_id), given)
 
 
-async def link(service: Any, game_id: int, user_id: str, language: Any = None) -> tuple[str, str] | None:
+async def link(
+    service: GameService, game_id: int, user_id: str, language: Lang | None = None
+) -> tuple[str, str] | None:
     """The "🖐 Play on the board" link button a person is handed (its label in `language`, by
     default their own language; the URL), or None: no web pages, or no game of theirs running
     there."""
     base = getattr(service, "web_base", None)
     if base is None:
         return None
-    row = await service.db.game(game_id)
+    row = await service.game(game_id)
     if not playable(row, user_id):
         return None
     if language is None:
-        language = service._lang_of(row, user_id, {user_id: await service.db.person(user_id)})
+        language = await service.player_language(row, user_id)
     return language.p("button", "🖐 Play on the board"), base.rstrip("/") + await path(service, row, user_id)

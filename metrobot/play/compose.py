@@ -18,9 +18,9 @@ from collections import OrderedDict
 from typing import Any
 
 from ..i18n import Lang, reading
-from ..service import Refused
+from ..service import GameService, Outcome, Refused
 from ..service.core import title
-from ..service.pictures import board_alt, own_vision
+from ..service.pictures import board_alt
 from ..service.preview import shown_after
 from ..service.rethink import withdrawn
 from ..storage import GameRow
@@ -56,7 +56,7 @@ def decode_steps(text: str) -> list[str] | None:
 
 
 class Composer:
-    def __init__(self, service: Any):
+    def __init__(self, service: GameService):
         self.service = service
         self._pictures: OrderedDict[str, bytes] = OrderedDict()
 
@@ -80,18 +80,17 @@ class Composer:
         if moves is not None and moves != row.moves:
             raise Stale()
         svc = self.service
-        plugin = svc._plugin(row)
+        plugin, state = svc.plugin_and_state(row)
         game = plugin.game
-        state = svc._state(plugin, row)
         user = seat.user_id
         steps = list(steps or [])
         can_change = any(game.can_withdraw(state, s) for s in game.seats_of(state, user))
         shown = withdrawn(plugin, state, user)[0] if again and can_change else state
         mine = [s for s in game.seats_of(shown, user) if s in game.to_move(shown)]
         my_turn = bool(mine) and not game.is_over(state)
-        vision = own_vision(await svc.db.person(user))
+        vision = await svc.vision_of(user)
         with reading(language):
-            names = svc._names_for_images(plugin, state, row, language)
+            names = svc.names_for_images(plugin, state, row, language)
             if my_turn:
                 menu = await svc.menu(
                     row.channel_id, user, steps, moves=row.moves, game_id=row.id, typed=typed, again=again
@@ -101,14 +100,14 @@ class Composer:
                 choices = menu.choices
             else:
                 if steps or typed:
-                    waiting = ", ".join(row.names.get(u) or u for u in svc._owed_people(plugin, state, row))
+                    waiting = ", ".join(row.names.get(u) or u for u in svc.owed_people(plugin, state, row))
                     raise Refused(language.t("It is not your turn. Waiting for: {who}.", who=waiting))
                 menu, after, choices = None, state, []
             codes = [c.code for c in choices]
             png, size, boxes = (None, (0, 0), [None] * len(codes))
             if svc.images and plugin.renderer is not None:
                 png, size, boxes = await svc.painter.run(
-                    svc._compressed(draw), row.game, game.to_json(after), user, codes, names, language.code, vision
+                    svc.compressed(draw), row.game, game.to_json(after), user, codes, names, language.code, vision
                 )
             picture = None
             if png is not None:
@@ -116,7 +115,7 @@ class Composer:
                 self._keep(f"{row.id}:{user}:{picture}", png)
             over = game.is_over(state)
             scores = game.view(state, None).get("scores", {})
-            name = svc._namer(plugin, state, row, language)
+            name = svc.namer(plugin, state, row, language)
             # (the page's own words: whose turn it is by name, no command and no Discord buttons)
             status = "" if over else plugin.turn_note(state, language)
             if over:
@@ -163,10 +162,10 @@ class Composer:
     def _waiting_for(self, plugin: Any, state: Any, row: GameRow, language: Lang) -> str:
         """Whom the game waits for, by name (an automatic seat's name when only those are owed)."""
         svc = self.service
-        owed = svc._owed_people(plugin, state, row)
+        owed = svc.owed_people(plugin, state, row)
         if owed:
             return ", ".join(row.names.get(u) or "?" for u in owed)
-        name = svc._namer(plugin, state, row, language)
+        name = svc.namer(plugin, state, row, language)
         return ", ".join(name(s) for s in plugin.game.to_move(state))
 
     async def takeback_until(self, row: GameRow, user_id: str) -> float | None:
@@ -178,7 +177,7 @@ class Composer:
             return None
         if float(record.get("until", 0)) <= self.service.clock():
             return None
-        entries = await self.service.db.actions(row.id)
+        entries = await self.service.logged_actions(row.id)
         if len(entries) != row.moves:
             return None
         taken = entries[record["from"] : record["to"]]
@@ -189,7 +188,7 @@ class Composer:
     # ------------------------------------------------------------ the move
     async def confirm(
         self, seat: Pass, row: GameRow, language: Lang, *, moves: int, steps: list[str], again: bool = False
-    ) -> Any:
+    ) -> Outcome:
         """Play the steps (all or none) as a move made through Discord is played (`again`: in
         place of the person's sealed decision); returns the service's outcome (what the
         channel, the DMs and the person are owed)."""
@@ -201,7 +200,7 @@ class Composer:
                     row.channel_id, seat.user_id, steps, moves=moves, game_id=row.id, again=again
                 )
             except Refused:
-                now = await self.service.db.game(row.id)
+                now = await self.service.game(row.id)
                 if now is None or now.moves != moves:  # someone moved first (a click, a clock, another page)
                     raise Stale() from None
                 raise

@@ -20,10 +20,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
 
-from ..service import Outcome
-from ..storage.wakeup import hand_over
+from ..service import GameService, Outcome
 
 log = logging.getLogger("metrobot.play")
 
@@ -43,7 +41,7 @@ def owed_ids(outcome: Outcome) -> list[int]:
 
 
 class News:
-    def __init__(self, service: Any, announce: Announce | None = None):
+    def __init__(self, service: GameService, announce: Announce | None = None):
         self.service = service
         self.announce = announce
         self._tasks: set[asyncio.Task] = set()
@@ -58,7 +56,7 @@ class News:
             task.add_done_callback(self._tasks.discard)
             return
         try:
-            await hand_over(self.service.db, owed_ids(outcome), guild_id)
+            await self.service.hand_over(owed_ids(outcome), guild_id)
         except Exception:
             log.warning("could not hand a page's move over to the bots now; they deliver it within seconds")
 

@@ -45,7 +45,7 @@ class Clock(People):
             plugin = self._plugin(row)
             game = plugin.game
             state = self._state(plugin, row)
-            owed = self._owed_people(plugin, state, row)
+            owed = self.owed_people(plugin, state, row)
             g = self._lang(row)
             if row.deadline <= now:
                 # The automatic player completes the turn (or decision) of everyone owed.

@@ -138,6 +138,12 @@ class ServiceCore(Owing, Drawing):
         self._remember(row, state)
         return state
 
+    def plugin_and_state(self, row: GameRow) -> tuple[GamePlugin, Any]:
+        """A dealt game's plug-in and its engine state as stored (the state rebuilt for the row's
+        version is kept while the row keeps it): what a front end composing a turn works on."""
+        plugin = self._plugin(row)
+        return plugin, self._state(plugin, row)
+
     def _remember(self, row: GameRow, state: Any) -> None:
         if len(self._states) > 4096:
             self._states.clear()
@@ -178,6 +184,11 @@ class ServiceCore(Owing, Drawing):
         seat = row.seat(user_id)
         return lang(chosen or (seat.locale if seat and seat.locale else row.language))
 
+    async def player_language(self, row: GameRow, user_id: str) -> Lang:
+        """A player's own language as their settings say now (the one they chose, else their
+        Discord's when they joined), else the game's: for what only they read."""
+        return self._lang_of(row, user_id, {user_id: await self.db.person(user_id)})
+
     async def _people(self, row: GameRow) -> dict[str, Person]:
         """The settings of the people playing their own seats."""
         return await self.db.people([s.user_id for s in row.seats if not s.auto])
@@ -211,9 +222,9 @@ class ServiceCore(Owing, Drawing):
         )
 
     # ------------------------------------------------------------ people
-    def _namer(
-        self, plugin: GamePlugin, state: Any, row: GameRow, language: Lang | None = None
-    ) -> Callable[[str], str]:
+    def namer(self, plugin: GamePlugin, state: Any, row: GameRow, language: Lang | None = None) -> Callable[[str], str]:
+        """A seat's name as people of `language` (default: the game's) read it: its owner's name
+        ("Deleted player" for someone forgotten), with the company's number for a company seat."""
         names = row.names
         game = plugin.game
         language = language or self._lang(row)
@@ -233,9 +244,10 @@ class ServiceCore(Owing, Drawing):
         if row.waiting or row.status != "active" or row.state is None:
             return list(row.waiting)
         plugin = self._plugin(row)
-        return self._owed_people(plugin, self._state(plugin, row), row)
+        return self.owed_people(plugin, self._state(plugin, row), row)
 
-    def _owed_people(self, plugin: GamePlugin, state: Any, row: GameRow) -> list[str]:
+    def owed_people(self, plugin: GamePlugin, state: Any, row: GameRow) -> list[str]:
+        """The people the game waits for now, in seat order (not the automatic players' seats)."""
         game = plugin.game
         people = []
         for seat in sorted(game.to_move(state), key=game.seats(state).index):
@@ -275,10 +287,10 @@ class ServiceCore(Owing, Drawing):
         if game.is_over(state):
             return ""
         language = language or self._lang(row)
-        owed = self._owed_people(plugin, state, row)
+        owed = self.owed_people(plugin, state, row)
         who = self._mention_list(owed) if mention else ", ".join(row.names.get(u, u) for u in owed)
         if not who:  # only automatic seats are owed: say whose seat it is
-            who = self._namer(plugin, state, row, language)(next(iter(game.to_move(state))))
+            who = self.namer(plugin, state, row, language)(next(iter(game.to_move(state))))
         return plugin.prompt(state, who, language)
 
     def _turn_dms(

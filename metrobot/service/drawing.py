@@ -3,7 +3,7 @@ each with its alt text and in the palette that serves its readers, drawn by the 
 workers.
 
 A mixin of `ServiceCore`, which gives it the painter, the `images` switch, the database and
-the seats' names (`_namer`); kept apart from core.py, which holds the request path.
+the seats' names (`namer`); kept apart from core.py, which holds the request path.
 """
 
 from __future__ import annotations
@@ -49,16 +49,17 @@ class Drawing:
         _drawn: OrderedDict[bytes, bytes]
         keep_drawn: int
 
-        def _namer(
+        def namer(
             self, plugin: GamePlugin, state: Any, row: GameRow, language: Lang | None = None
         ) -> Callable[[str], str]: ...
         @staticmethod
         def _lang(row: GameRow) -> Lang: ...
 
-    def _names_for_images(
+    def names_for_images(
         self, plugin: GamePlugin, state: Any, row: GameRow, language: Lang | None = None
     ) -> dict[str, str]:
-        name = self._namer(plugin, state, row, language)
+        """Every seat's name as drawn on the board and told in its alt text (see `namer`)."""
+        name = self.namer(plugin, state, row, language)
         return {seat: name(seat) for seat in plugin.game.seats(state)}
 
     async def _image(
@@ -81,14 +82,14 @@ class Drawing:
         from metrobot.render import png_of_view
 
         language = language or self._lang(row)
-        names = self._names_for_images(plugin, state, row, language)
+        names = self.names_for_images(plugin, state, row, language)
         view = plugin.game.view(state, viewer)
         key = _key(plugin.renderer, view, viewer, names, language.code, vision, self.png_compression)
         data = self._drawn.get(key) if self.keep_drawn else None
         if data is None:
             with timed(RENDER_SECONDS, plugin.name):
                 data = await self.painter.run(
-                    self._compressed(png_of_view), plugin.renderer, view, viewer, names, language.code, vision
+                    self.compressed(png_of_view), plugin.renderer, view, viewer, names, language.code, vision
                 )
             self._drawn[key] = data
             while len(self._drawn) > self.keep_drawn:
@@ -117,21 +118,21 @@ class Drawing:
         from metrobot.render import finals_of_view
 
         language = self._lang(row)  # posted with the last turn: the game's language
-        names = self._names_for_images(plugin, state, row, language)
+        names = self.names_for_images(plugin, state, row, language)
         view = plugin.game.view(state, None)
         with timed(RENDER_SECONDS, plugin.name):
             finals = await self.painter.run(
-                self._compressed(finals_of_view), plugin.renderer, view, names, language.code, vision
+                self.compressed(finals_of_view), plugin.renderer, view, names, language.code, vision
             )
         return [
             File(n, d, pictures.alt_text(plugin, view, None, names, language, picture=f"final:{n}")) for n, d in finals
         ]
 
-    def _compressed(self, draw: Callable[..., Any]) -> Callable[..., Any]:
+    def compressed(self, draw: Callable[..., Any]) -> Callable[..., Any]:
         """`draw` with the PNG compression the bot was given (none given: the drawing code's)."""
         return draw if self.png_compression is None else partial(draw, level=self.png_compression)
 
-    async def _vision_of(self, user_id: str) -> str:
+    async def vision_of(self, user_id: str) -> str:
         """The palette of what only this person sees: their own colour-vision setting."""
         return pictures.own_vision(await self.db.person(user_id))
 

@@ -262,7 +262,7 @@ class Lobby(GameSettings):
                 raise Refused(me().t("Cannot start: {reason}", reason=exc.in_language(me()))) from None
             people = await self._people(row)
             _, dms = self._hand_dms(plugin, state, row, people=people)
-            name = self._namer(plugin, state, row)
+            name = self.namer(plugin, state, row)
             order = ", ".join(name(s) for s in game.seats(state))
             state, actions, events = await self._autoplay(plugin, state, row)  # bots that play first
             coached = coach(plugin, row, state, state, g, first=True) if row.settings.get("tutorial") else []
@@ -274,7 +274,7 @@ class Lobby(GameSettings):
             )
             position = row.moves + len(actions)
             now = self.clock()
-            waiting = self._owed_people(plugin, state, row)
+            waiting = self.owed_people(plugin, state, row)
             quiet = {u for u in waiting if u in people and quiet_until(people[u], now) is not None}
             public = Message(
                 text,

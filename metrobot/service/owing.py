@@ -18,7 +18,7 @@ from ..gamelog import GameLog
 from ..games.plugin import GamePlugin
 from ..metrics import TURN_POST_SECONDS
 from ..storage import DatabaseUnavailable, GameRow, Owed, outbox
-from ..storage.wakeup import Listener, Wake, listen_owed
+from ..storage.wakeup import Listener, Wake, hand_over, listen_owed
 from .outcome import Controls, Message, Outcome
 
 if TYPE_CHECKING:
@@ -87,6 +87,12 @@ class Owing:
         """Call `wake(server id)` whenever another process (a play page served elsewhere) hands
         over something owed, until the listener is closed."""
         return await listen_owed(self.db, wake)
+
+    async def hand_over(self, ids: list[int], guild_id: str | None) -> None:
+        """From a process that cannot reach Discord (the web pages served on their own): let go
+        of its claim on these outbox items, so that any bot may deliver them at once, and wake
+        the bots (the one whose shard holds server `guild_id` sweeps the outbox now)."""
+        await hand_over(self.db, ids, guild_id)
 
     async def undelivered(self) -> AsyncIterator[tuple[Owed, Message]]:
         """What was committed but not delivered in time (a crash, a failed post), oldest

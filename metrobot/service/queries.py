@@ -3,6 +3,8 @@ reply, in the asker's language (`me()`), images included."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..games.alttext import pages as text_pages
 from ..i18n import N_, lang, me
 from ..storage import GameRow
@@ -29,6 +31,10 @@ class Queries(ServiceCore):
         """A game as stored (whatever its status), or None: no such game."""
         return await self.db.game(game_id)
 
+    async def logged_actions(self, game_id: int) -> list[dict[str, Any]]:
+        """The game's log: every action played so far, in order, each with its `actor`."""
+        return await self.db.actions(game_id)
+
     async def status(self, channel_id: str, user_id: str) -> Outcome:
         row = await self.db.open_game(channel_id) or await self.db.last_game(channel_id)
         mine = me()
@@ -39,7 +45,7 @@ class Queries(ServiceCore):
         if row.status == "lobby":
             return Outcome(reply=self._lobby_message(plugin, row, mine))
         state = self._state(plugin, row)
-        name = self._namer(plugin, state, row, mine)
+        name = self.namer(plugin, state, row, mine)
         viewer = user_id if game.seats_of(state, user_id) else None
         status = mine.t(STATUS_WORDS[row.status]) if row.status in STATUS_WORDS else row.status
         lines = [mine.t("**{game}** — {status}.", game=title(plugin, mine), status=status)]
@@ -78,7 +84,7 @@ class Queries(ServiceCore):
         left = [shown(s.user_id, s.name, mine) for s in row.seats if s.auto]
         if left:
             lines.append(mine.t("Played by the automatic player: {names}.", names=", ".join(left)))
-        image = await self._image(plugin, state, row, viewer, language=mine, vision=await self._vision_of(user_id))
+        image = await self._image(plugin, state, row, viewer, language=mine, vision=await self.vision_of(user_id))
         return Outcome(reply=Message("\n".join(lines), [image] if image else []))
 
     async def board(self, channel_id: str, user_id: str) -> Outcome:
@@ -88,7 +94,7 @@ class Queries(ServiceCore):
         plugin = self._plugin(row)
         state = self._state(plugin, row)
         viewer = user_id if plugin.game.seats_of(state, user_id) else None
-        image = await self._image(plugin, state, row, viewer, language=me(), vision=await self._vision_of(user_id))
+        image = await self._image(plugin, state, row, viewer, language=me(), vision=await self.vision_of(user_id))
         text = me().t("Your view of the board.") if viewer else me().t("The board (spectator view).")
         # 📄 next to the picture: the same position as text, for a screen reader
         controls = Controls("astext", row.id, row.game, 0, board_label=me().p("button", "📄 As text"))
@@ -109,7 +115,7 @@ class Queries(ServiceCore):
         game, mine = plugin.game, me()
         state = self._state(plugin, row)
         viewer = user_id if game.seats_of(state, user_id) else None
-        names = self._names_for_images(plugin, state, row, mine)
+        names = self.names_for_images(plugin, state, row, mine)
         waiting = tuple(s for s in game.seats(state) if s in game.to_move(state))
         lines = plugin.text_board(game.view(state, viewer), viewer, names, mine, waiting=waiting)
         pages = text_pages(lines, TEXT_PAGE)
@@ -140,7 +146,7 @@ class Queries(ServiceCore):
         state = self._state(plugin, row)
         self._seated(row, user_id)
         text = plugin.hand_text(game.view(state, user_id), game.seats_of(state, user_id), me())
-        image = await self._image(plugin, state, row, user_id, language=me(), vision=await self._vision_of(user_id))
+        image = await self._image(plugin, state, row, user_id, language=me(), vision=await self.vision_of(user_id))
         return Outcome(
             reply=Message(
                 text or me().t("Nothing is secret in this game: everything is on the board."), [image] if image else []

@@ -157,12 +157,12 @@ class Replays(ServiceCore):
             heading = mine.t(
                 "**Replay** — {game} #{id}, turn {turn} of {last}.", game=game, id=row.id, turn=k, last=last
             )
-        story = shown.story(plugin, self._namer(plugin, shown.state, row, mine), mine)
+        story = shown.story(plugin, self.namer(plugin, shown.state, row, mine), mine)
         text = "\n".join([heading] + story)
         vision = (
             pictures.shared_vision((await self._people(row)).values())
             if public
-            else await self._vision_of(user_id)
+            else await self.vision_of(user_id)
             if user_id
             else "off"
         )
@@ -194,7 +194,7 @@ class Replays(ServiceCore):
 
         if plugin.renderer is None:
             return None
-        names = self._names_for_images(plugin, frames[-1].state, row, language)
+        names = self.names_for_images(plugin, frames[-1].state, row, language)
         views = [plugin.game.view(f.state, None) for f in frames]
         data = await self.painter.run(animation_of_views, plugin.renderer, views, names, language.code, vision)
         if len(data) > DISCORD_LIMIT:  # even the smallest animation would be refused: the board alone

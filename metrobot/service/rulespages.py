@@ -83,7 +83,7 @@ class RulesPages(ServiceCore):
                 )
             )
         text = page_message(plugin, index, mine)
-        vision = await self._vision_of(user_id) if user_id else "off"
+        vision = await self.vision_of(user_id) if user_id else "off"
         picture = await self._rules_picture(plugin, index, mine, vision)
         files = (
             [File(f"rules-{plugin.name}-{index + 1}.png", picture, self._rules_alt(plugin, index, mine))]

@@ -35,7 +35,7 @@ class Status(ServiceCore):
     async def _status(self, plugin: GamePlugin, state: Any, row: GameRow) -> Message:
         """The status message as it should read after a change (`row`: the game as saved)."""
         g, game = self._lang(row), plugin.game
-        name = self._namer(plugin, state, row)
+        name = self.namer(plugin, state, row)
         lines = []
         if row.status == "aborted":
             lines.append(g.t("📋 **{game}** — aborted.", game=title(plugin, g)))

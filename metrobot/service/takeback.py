@@ -127,13 +127,13 @@ class TakeBack(Turns):
         change back, the reply) and the changes it makes to the game row."""
         record = row.takeback or {}
         people = await self._people(row)
-        waiting = self._owed_people(plugin, before, row)
+        waiting = self.owed_people(plugin, before, row)
         away = any(is_away(people[u], now) for u in waiting if u in people)
         changes: dict[str, Any] = {"waiting": waiting, "takeback": None, **clock_back(record, away, now)}
         position = row.moves + 1
         after = replace(row, moves=position, **changes)
         g = self._lang(row)
-        name = self._namer(plugin, before, row)(seat)
+        name = self.namer(plugin, before, row)(seat)
         out = Outcome(reply=Message(me().t("↶ Taken back: the game is as it was before your move; it is your turn.")))
         said = await self.db.posts_at(row.id, record["to"])
         if said:

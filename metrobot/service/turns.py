@@ -83,7 +83,7 @@ class Turns(Steps, People, Pace):
                 row,
                 user_id,
                 language=me(),
-                vision=await self._vision_of(user_id),
+                vision=await self.vision_of(user_id),
             )
             if preview
             else None
@@ -185,7 +185,7 @@ class Turns(Steps, People, Pace):
         if game.is_over(state):
             changes.update(status="finished", deadline=None, paused=None)
         new_turn = game.turn_number(state) != game.turn_number(before) or game.is_over(state)
-        changes["waiting"] = self._owed_people(plugin, state, replace(row, seats=changes.get("seats", row.seats)))
+        changes["waiting"] = self.owed_people(plugin, state, replace(row, seats=changes.get("seats", row.seats)))
         if new_turn:
             changes["reminded"] = False
             if not game.is_over(state):  # the clock stops while someone it waits for is away
@@ -245,7 +245,7 @@ class Turns(Steps, People, Pace):
             out.reply.files += [
                 f
                 for f in [
-                    await self._image(plugin, state, row, actor, language=me(), vision=await self._vision_of(actor))
+                    await self._image(plugin, state, row, actor, language=me(), vision=await self.vision_of(actor))
                 ]
                 if f
             ]
@@ -296,7 +296,7 @@ class Turns(Steps, People, Pace):
         hours are named, not pinged, and their DMs wait."""
         game, g = plugin.game, self._lang(row)
         people = people or {}
-        name = self._namer(plugin, state, row)
+        name = self.namer(plugin, state, row)
         story = plugin.narrate(state, events, name, g)
         dms: list[tuple[str, Message]] = []
         if plugin.secret_hands and plugin.hands_may_change(events):
@@ -314,7 +314,7 @@ class Turns(Steps, People, Pace):
             )
             text = "\n".join(post + coached)
             images = self._channel_images(people, {"board": None}, *([{"final": True}] if over else []))
-            owed = self._owed_people(plugin, state, row)
+            owed = self.owed_people(plugin, state, row)
             out.public.append(
                 Message(
                     text.strip() or g.t("The game goes on."),
@@ -326,7 +326,7 @@ class Turns(Steps, People, Pace):
             if new_turn and not over:
                 out.dms += self._turn_dms(plugin, row, owed, people)
         elif actor is not None and game.simultaneous and not changed_decision(events):
-            waiting = ", ".join(row.names.get(u, u) for u in self._owed_people(plugin, state, row))
+            waiting = ", ".join(row.names.get(u, u) for u in self.owed_people(plugin, state, row))
             # The round's number makes every such notice unique (see recovery's look for copies).
             out.public.append(
                 Message(

@@ -99,9 +99,9 @@ class WebGame(Replays):
         plugin = self._plugin(row)
         game = plugin.game
         frames, state = await self.web_turns(row)
-        name = self._namer(plugin, state, row, language)
+        name = self.namer(plugin, state, row, language)
         scores = game.view(state, None).get("scores", {})
-        waiting = set(self._owed_people(plugin, state, row)) if row.status == "active" else set()
+        waiting = set(self.owed_people(plugin, state, row)) if row.status == "active" else set()
         over = game.is_over(state)
         ranking = plugin.final_ranking(state) if over else {}
         standings = [
@@ -109,7 +109,7 @@ class WebGame(Replays):
             for s in game.seats(state)
         ]
         turns = [
-            Turn(k, f.position, f.story(plugin, self._namer(plugin, f.state, row, language), language))
+            Turn(k, f.position, f.story(plugin, self.namer(plugin, f.state, row, language), language))
             for k, f in enumerate(frames)
         ]
         if frames[-1].position != row.moves:  # inside a turn or an unresolved round: the board as it is now
@@ -145,7 +145,7 @@ class WebGame(Replays):
     def _described(self, page: GamePage, plugin: GamePlugin, state: Any, row: GameRow, language: Lang) -> str:
         """The board in plain words, as the bot's own board picture says it (the game's alt
         text of the spectators' view), after which turn it is, and whose turn."""
-        names = self._names_for_images(plugin, state, row, language)
+        names = self.names_for_images(plugin, state, row, language)
         heading = language.t("The {game} board now, at turn {turn}.", game=page.title, turn=len(page.turns) - 1)
         text = pictures.board_alt(plugin, state, plugin.game.view(state, None), None, names, language, heading=heading)
         return f"{text} {page.prompt}".replace("**", "").replace("`", "").strip()

@@ -68,7 +68,8 @@ class WebLinks(ServiceCore):
 
     async def game_signature(self, row: GameRow, what: str) -> str:
         """`what` signed with the key of the game's links (made if there is none yet): its page's
-        link, and the Activity's sessions in it, which revoking the links (a new key) ends too."""
+        link, a person's play link and its page's token, and the Activity's sessions in it, which
+        revoking the links (a new key) ends too."""
         key = await game_key(self.db, row.guild_id, row.channel_id, make=True)
         assert key is not None, "make=True makes a key"
         return signature(key, what)
