@@ -246,7 +246,9 @@ def test_a_text_board_page_pressed_on_a_public_post_rewrites_nothing(world):
     where = world.channels["metro"]
     post = next(m for m in reversed(s.messages(where)) if m.author_id == s.bot_id)
     pager = f"mb:tp:{world.games['metro']}:0:next"
-    press = Attempt("component", "eve", "metro", {"custom_id": pager, "component_type": 2}, post.id, s.forged_row(pager))
+    press = Attempt(
+        "component", "eve", "metro", {"custom_id": pager, "component_type": 2}, post.id, s.forged_row(pager)
+    )
     before = (world.fingerprint(), world.call(_footprint(world)))
     tally, baseline = Tally(), {"fingerprint": before[0], "footprint": before[1]}
     world.call(send(world, press, tally, baseline))
