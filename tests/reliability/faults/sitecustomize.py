@@ -10,8 +10,9 @@ lists what to break (comma-separated, `name` or `name:probability`):
                         recorded, a table's game created (and not yet started)
   skip_commit           roll back instead of committing while answering as if saved
   no_outbox             store nothing of what a change owes the channel and the players
-  no_dedup              never mark a message delivered and never look for an earlier copy
-                        before re-sending what is owed
+  no_dedup              never mark a message delivered, never look for an earlier copy
+                        before re-sending what is owed, and send without the outbox item's
+                        nonce (with which Discord itself makes no second message)
   leases:S              (no fault: a setting) the outbox's send and sweep leases are S
                         seconds instead of 10 and 20, so that short lives see what a dead
                         process left owed delivered
@@ -83,7 +84,7 @@ if "toy" in FAULTS:
 if FAULTS and not BESIDE_THE_BOT:
     import aiosqlite
 
-    from metrobot.discord_app import recovery
+    from metrobot.discord_app import delivery, recovery
     from metrobot.service.owing import Owing
     from metrobot.storage.db import Database
 
@@ -199,8 +200,12 @@ if FAULTS and not BESIDE_THE_BOT:
         async def already_sent(*args, **kwargs):
             return False
 
+        def no_nonce(message):
+            return None
+
         Owing.delivered = delivered
         recovery._already_sent = already_sent
+        delivery.nonce = recovery.nonce = no_nonce
 
     if "kill_in_forget" in FAULTS:
         from metrobot.privacy.forget import Forget
