@@ -56,7 +56,7 @@ def test_the_pattern_sees_such_paths():
         "C:" + "\\Users\\ann",
     ):
         assert MACHINE_PATH.search(line), line
-    for line in ("/opt/metrobot/.env", "https://example.org/work/x", "~/.cache/metrobot", "./work/x"):
+    for line in ("/opt/metrobot/.env", "https://example.org/" + "work/x", "~/.cache/metrobot", "./" + "work/x"):
         assert not MACHINE_PATH.search(line), line
 
 
