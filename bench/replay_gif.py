@@ -45,7 +45,7 @@ async def run(plugin: GamePlugin) -> None:
             timings = []
             out = None
             for _ in range(3):
-                svc._frames.clear()
+                svc.parts.replays.clear_cache()
                 t0 = time.perf_counter()
                 out = await svc.replay("c", animation=True)
                 timings.append(time.perf_counter() - t0)

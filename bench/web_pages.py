@@ -181,8 +181,8 @@ async def time_pages(where: str, label: str) -> None:
             print(both(f"game page, 30 turns in ({label})", await get(client, page, 200, cpu), cpu, "50 ms"))
             cold, cpu = [], []
             for _ in range(30):
-                service.__dict__.pop("_web_progress", None)  # as after a start: the log is replayed
-                service._states.clear()
+                service.parts.web_game.clear_cache()  # as after a start: the log is replayed
+                service.parts.games.clear_cache()
                 cold += await get(client, page, 1, cpu)
             print(both(f"game page, first view after a start ({label})", cold, cpu, "50 ms"))
             server, cpu = await service.server_path(GUILD), []

@@ -28,7 +28,7 @@ from metrobot.discord_app.controls import controls_view
 from metrobot.discord_app.speech import MAX_NAME, NAME_CONTEXT, command_text
 from metrobot.games import all_plugins, get_plugin
 from metrobot.i18n import LANGUAGES, lang
-from metrobot.service.core import ServiceCore
+from metrobot.service.core import Games
 from metrobot.service.lobby import Lobby
 from metrobot.service.rulespages import page_message
 from metrobot.storage.rows import GameRow, Seat
@@ -143,7 +143,11 @@ def test_the_lobby_and_the_turn_posts_fit(shortened, code):
             assert len(lobby.text) <= MESSAGE and lobby.controls is not None
             check_view(controls_view(lobby.controls))
             for tap in (False, True):  # (with "▶ Play on the board", where board play is on)
-                check_view(controls_view(ServiceCore._play_controls(SimpleNamespace(board_play=tap), plugin, row)))
+                check_view(
+                    controls_view(
+                        Games.play_controls(SimpleNamespace(options=SimpleNamespace(board_play=tap)), plugin, row)
+                    )
+                )
     assert not shortened
 
 

@@ -4,30 +4,44 @@ the channel, in the game's language)."""
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from ..storage import DatabaseUnavailable
 from .outcome import Message, Outcome, Refused
 from .people import People
 from .time_off import quiet_end
 
+if TYPE_CHECKING:
+    from ..storage import Database
+    from .core import Games, ServiceOptions
+    from .people import People
+    from .turns import Turns
+
 log = logging.getLogger("metrobot.service")
 
 
-class Clock(People):
+class Clock:
+    def __init__(self, db: Database, options: ServiceOptions, games: Games, people: People, turns: Turns):
+        self.db = db
+        self.options = options
+        self.games = games
+        self.people = people
+        self.turns = turns
+
     async def tick(self) -> list[tuple[str, Outcome]]:
         """Half-time reminders and expired turn clocks (the automatic player moves); the
         clocks of people whose time away ran out run again."""
-        now = self.clock()
+        now = self.options.clock()
         out = []
         try:
-            out += await self.back_from_away()
+            out += await self.people.back_from_away()
         except DatabaseUnavailable:  # (the clocks wait for it too: at a later tick)
             raise
         except Exception:  # the clocks of the others must go on
             log.exception("bringing people back from time away failed")
         for due in await self.db.claim_due(now):
             try:
-                result = await self._tick_game(due.channel_id, now)
+                result = await self.tick_game(due.channel_id, now)
             except DatabaseUnavailable:  # (its claim runs out: a later tick acts on it)
                 break
             except Exception:  # one broken game must not stop the clock for the others
@@ -37,20 +51,20 @@ class Clock(People):
                 out.append((due.channel_id, result))
         return out
 
-    async def _tick_game(self, channel_id: str, now: float) -> Outcome | None:
-        async with self._lock(channel_id):
+    async def tick_game(self, channel_id: str, now: float) -> Outcome | None:
+        async with self.games.lock(channel_id):
             row = await self.db.open_game(channel_id)
             if row is None or row.status != "active" or row.deadline is None:
                 return None
-            plugin = self._plugin(row)
+            plugin = self.games.plugin(row)
             game = plugin.game
-            state = self._state(plugin, row)
-            owed = self.owed_people(plugin, state, row)
-            g = self._lang(row)
+            state = self.games.state(plugin, row)
+            owed = self.games.owed_people(plugin, state, row)
+            g = self.games.lang(row)
             if row.deadline <= now:
                 # The automatic player completes the turn (or decision) of everyone owed.
                 before = state
-                state, actions, events = await self._autoplay(plugin, state, row, seats=set(game.to_move(state)))
+                state, actions, events = await self.turns.autoplay(plugin, state, row, seats=set(game.to_move(state)))
                 names = ", ".join(row.names.get(u, u) for u in owed)
                 note = (
                     g.t("⏰ Time is up for {names}: the automatic player moved for them.", names=names)
@@ -59,18 +73,20 @@ class Clock(People):
                 )
                 log.info("game %s: turn clock expired for %s", row.id, owed)
                 try:
-                    return await self._advance(row, plugin, state, actions, events=events, before=before, note=note)
+                    return await self.turns.advance(
+                        row, plugin, state, actions, events=events, before=before, note=note
+                    )
                 except Refused:  # someone moved at the last moment: nothing to do
                     return None
             if not row.reminded:
                 # Someone in their quiet hours is reminded when they end (if the turn is still theirs).
                 text = g.t(
                     "⏳ {who}: half of the turn clock has passed; time is up {when}.",
-                    who=self._mention_list(owed),
+                    who=self.games.mention_list(owed),
                     when=f"<t:{int(row.deadline)}:R>",
                 )
                 held = quiet_end(list((await self.db.people(owed)).values()), now)
                 outcome = Outcome(public=[Message(text, mentions=owed, hold_until=held)])
-                await self._save(row, reminded=True, says=outcome)
+                await self.games.save(row, reminded=True, says=outcome)
                 return outcome
         return None

@@ -1,6 +1,5 @@
 """What every part of the service shares: the game of a channel, who may act, names,
-secret hands and saving; its images (drawing.py) and what it owes the front ends
-(owing.py) are mixins of its own.
+secret hands and saving (`Games`), and how the service runs (`ServiceOptions`).
 
 For every request the service loads the channel's game, checks who may do it, applies it
 with the pure engine, saves it (one transaction, version-checked), then says what to
@@ -16,19 +15,17 @@ import hashlib
 import itertools
 import secrets
 import time
-from collections import OrderedDict
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from ..games import get_plugin
 from ..games.plugin import GamePlugin
 from ..i18n import N_, Lang, lang, me
 from ..storage import Database, GameRow, Person, Seat
 from ..storage.personal import is_ghost
-from .drawing import KEEP_DRAWN, Drawing
 from .outcome import Controls, Message, Outcome, Refused
-from .owing import Owing
-from .painter import Painter
+from .owing import owe
 from .time_off import quiet_until
 from .unrated import hints_on
 
@@ -69,65 +66,38 @@ def fixed_seeds(base: int) -> Callable[[], int]:
     return lambda: int.from_bytes(hashlib.blake2b(f"{base}:{next(count)}".encode(), digest_size=6).digest(), "big")
 
 
-class ServiceCore(Owing, Drawing):
+@dataclass
+class ServiceOptions:
+    """How this service runs, shared by its parts (a test may change one while it runs: the
+    clock it moves on, images off)."""
+
+    clock: Callable[[], float] = time.time
+    default_turn_clock: int = DEFAULT_TURN_CLOCK  # seconds a player has for a turn, unless the game says
+    images: bool = True  # whether posts carry pictures
+    seeds: Callable[[], int] = random_seed  # where new games get their seed: tests pass a fixed sequence
+    ai_seconds: float = 1.0  # how long the automatic player may think about one decision
+    png_compression: int | None = None  # zlib's level for the posted images (None: render's default)
     # Whether turn posts carry "▶ Play on the board" (the front end says: the board as a Discord
     # Activity, or in a browser where the web pages are on).
     board_play: bool = False
+    web_base: str | None = None  # where the web pages are served (None: they are off)
 
-    if TYPE_CHECKING:  # what later parts of the service provide (Lobby, Turns)
 
-        def _lobby_message(
-            self, plugin: GamePlugin, row: GameRow, language: Lang | None = None, role: str | None = None
-        ) -> Message: ...
-        async def _advance(
-            self,
-            row: GameRow,
-            plugin: GamePlugin,
-            state: Any,
-            logged: list[Any],
-            *,
-            events: list[Any] | None = None,
-            before: Any = None,
-            actor: str | None = None,
-            note: str | None = None,
-            reply: str | None = None,
-            changes: dict[str, Any] | None = None,
-        ) -> Outcome: ...
-        async def _autoplay(
-            self, plugin: GamePlugin, state: Any, row: GameRow, *, seats: set[str] | None = None
-        ) -> tuple[Any, list[Any], list[Any]]: ...
+class Games:
+    """The game of a channel: loading it (and its engine state), locking the channel, who may act,
+    names, the prompts and DMs of a turn, and saving a move with what it owes."""
 
-    def __init__(
-        self,
-        db: Database,
-        *,
-        clock: Callable[[], float] = time.time,
-        default_turn_clock: int = DEFAULT_TURN_CLOCK,
-        images: bool = True,
-        seeds: Callable[[], int] = random_seed,
-        render_workers: int | None = 0,
-        ai_seconds: float = 1.0,
-        png_compression: int | None = None,
-    ):
+    def __init__(self, db: Database, options: ServiceOptions):
         self.db = db
-        # Images and the automatic player's thinking run here: worker processes in the bot;
-        # 0, the default of the service alone (tests, tools), means a thread.
-        self.painter = Painter(render_workers)
-        self.png_compression = png_compression  # zlib's level for the posted images (None: render's default)
-        self.ai_seconds = ai_seconds  # how long the automatic player may think about one decision
-        self.clock = clock
-        self.default_turn_clock = default_turn_clock
-        self.images = images
-        self.seeds = seeds  # where new games get their seed: tests pass a fixed sequence
+        self.options = options
         self._locks: dict[str, asyncio.Lock] = {}
         self._states: dict[int, tuple[int, Any]] = {}
-        self._frames: OrderedDict[int, list[Any]] = OrderedDict()  # replays of finished games (immutable)
-        # pictures of the rules pages (game, page, language) -> PNG: they never change
-        self._rules_pictures: OrderedDict[tuple[str, int, str, str], bytes | None] = OrderedDict()
-        self._drawn: OrderedDict[bytes, bytes] = OrderedDict()  # the boards drawn last (drawing.py)
-        self.keep_drawn = KEEP_DRAWN  # how many (0: every board is drawn anew)
 
-    def _state(self, plugin: GamePlugin, row: GameRow) -> Any:
+    def clear_cache(self) -> None:
+        """Forget the engine states rebuilt so far (as after a start: the next request rebuilds)."""
+        self._states.clear()
+
+    def state(self, plugin: GamePlugin, row: GameRow) -> Any:
         """The engine state of a stored game. States are immutable, so the one rebuilt for
         a row version can be reused while the row keeps that version (the database stays
         the only source of truth: any other writer changes the version)."""
@@ -135,29 +105,29 @@ class ServiceCore(Owing, Drawing):
         if cached is not None and cached[0] == row.version:
             return cached[1]
         state = plugin.game.from_json(row.state)
-        self._remember(row, state)
+        self.remember(row, state)
         return state
 
     def plugin_and_state(self, row: GameRow) -> tuple[GamePlugin, Any]:
         """A dealt game's plug-in and its engine state as stored (the state rebuilt for the row's
         version is kept while the row keeps it): what a front end composing a turn works on."""
-        plugin = self._plugin(row)
-        return plugin, self._state(plugin, row)
+        plugin = self.plugin(row)
+        return plugin, self.state(plugin, row)
 
-    def _remember(self, row: GameRow, state: Any) -> None:
+    def remember(self, row: GameRow, state: Any) -> None:
         if len(self._states) > 4096:
             self._states.clear()
         self._states[row.id] = (row.version, state)
 
-    def _lock(self, channel_id: str) -> asyncio.Lock:
+    def lock(self, channel_id: str) -> asyncio.Lock:
         return self._locks.setdefault(channel_id, asyncio.Lock())
 
     def channel_lock(self, channel_id: str) -> asyncio.Lock:
         """The lock every change to a channel's game is made under: a capability that changes
         a game outside the service's own requests (an erasure renaming a person) holds it too."""
-        return self._lock(channel_id)
+        return self.lock(channel_id)
 
-    async def _open(self, channel_id: str, *, active: bool = True, game_id: int | None = None) -> GameRow:
+    async def open_game(self, channel_id: str, *, active: bool = True, game_id: int | None = None) -> GameRow:
         row = await self.db.open_game(channel_id)
         if game_id is not None and (row is None or row.id != game_id):
             raise Refused(me().t("These controls belong to an earlier game in this channel."))
@@ -168,16 +138,16 @@ class ServiceCore(Owing, Drawing):
         return row
 
     @staticmethod
-    def _plugin(row: GameRow) -> GamePlugin:
+    def plugin(row: GameRow) -> GamePlugin:
         return get_plugin(row.game)
 
     @staticmethod
-    def _lang(row: GameRow) -> Lang:
+    def lang(row: GameRow) -> Lang:
         """The game's language: what it posts in the channel, and its images."""
         return lang(row.language)
 
     @staticmethod
-    def _lang_of(row: GameRow, user_id: str, people: dict[str, Person] | None = None) -> Lang:
+    def lang_of(row: GameRow, user_id: str, people: dict[str, Person] | None = None) -> Lang:
         """A player's own language (for what only they receive: the one they chose, else their
         Discord's when they joined), else the game's."""
         chosen = people[user_id].settings.get("language") if people and user_id in people else None
@@ -187,26 +157,26 @@ class ServiceCore(Owing, Drawing):
     async def player_language(self, row: GameRow, user_id: str) -> Lang:
         """A player's own language as their settings say now (the one they chose, else their
         Discord's when they joined), else the game's: for what only they read."""
-        return self._lang_of(row, user_id, {user_id: await self.db.person(user_id)})
+        return self.lang_of(row, user_id, {user_id: await self.db.person(user_id)})
 
-    async def _people(self, row: GameRow) -> dict[str, Person]:
+    async def people(self, row: GameRow) -> dict[str, Person]:
         """The settings of the people playing their own seats."""
         return await self.db.people([s.user_id for s in row.seats if not s.auto])
 
-    async def _save(
+    async def save(
         self, row: GameRow, *, says: Outcome | None = None, position: int | None = None, **changes: Any
     ) -> GameRow:
         """Save changes to a game together with what they owe the channel and the players
         (`says`: its public messages and DMs go to the outbox in the same transaction; those
         held for later are taken out of it: the outbox sends them when their time comes)."""
-        owed = self._owe(says, row.moves if position is None else position) if says else []
+        owed = owe(says, row.moves if position is None else position) if says else []
         saved = await self.db.update(row, owed=owed, **changes)
         if says:
             says.public = [m for m in says.public if m.hold_until is None]
             says.dms = [(u, m) for u, m in says.dms if m.hold_until is None]
         return saved
 
-    def _play_controls(self, plugin: GamePlugin, row: GameRow) -> Controls:
+    def play_controls(self, plugin: GamePlugin, row: GameRow) -> Controls:
         language = lang(row.language)
         labels = plugin.game_labels(language)
         return Controls(
@@ -218,7 +188,7 @@ class ServiceCore(Owing, Drawing):
             labels.mine,
             board_label=language.p("button", "Board"),
             hint_label=language.p("button", "💡 Hint") if hints_on(row) else None,
-            tap_label=language.p("button", "▶ Play on the board") if self.board_play else None,
+            tap_label=language.p("button", "▶ Play on the board") if self.options.board_play else None,
         )
 
     # ------------------------------------------------------------ people
@@ -227,7 +197,7 @@ class ServiceCore(Owing, Drawing):
         ("Deleted player" for someone forgotten), with the company's number for a company seat."""
         names = row.names
         game = plugin.game
-        language = language or self._lang(row)
+        language = language or self.lang(row)
 
         def name(seat: str) -> str:
             person = game.owner(state, seat) if state is not None else seat
@@ -238,13 +208,13 @@ class ServiceCore(Owing, Drawing):
 
         return name
 
-    def _waiting(self, row: GameRow) -> list[str]:
+    def waiting(self, row: GameRow) -> list[str]:
         """The people an active game waits for (kept with each move; worked out from the
         state for a game saved before that was kept)."""
         if row.waiting or row.status != "active" or row.state is None:
             return list(row.waiting)
-        plugin = self._plugin(row)
-        return self.owed_people(plugin, self._state(plugin, row), row)
+        plugin = self.plugin(row)
+        return self.owed_people(plugin, self.state(plugin, row), row)
 
     def owed_people(self, plugin: GamePlugin, state: Any, row: GameRow) -> list[str]:
         """The people the game waits for now, in seat order (not the automatic players' seats)."""
@@ -257,7 +227,7 @@ class ServiceCore(Owing, Drawing):
                 people.append(person)
         return people
 
-    def _acting_seat(self, plugin: GamePlugin, state: Any, user_id: str) -> str:
+    def acting_seat(self, plugin: GamePlugin, state: Any, user_id: str) -> str:
         game = plugin.game
         seats = game.seats_of(state, user_id)
         owed = [s for s in game.seats(state) if s in game.to_move(state) and s in seats]
@@ -268,41 +238,41 @@ class ServiceCore(Owing, Drawing):
         if game.simultaneous:
             raise Refused(me().t("You have already decided this round; it resolves when everyone has."))
         waiting = sorted({game.owner(state, s) for s in game.to_move(state)})
-        raise Refused(me().t("It is not your turn. Waiting for: {who}.", who=self._mention_list(waiting)))
+        raise Refused(me().t("It is not your turn. Waiting for: {who}.", who=self.mention_list(waiting)))
 
     @staticmethod
-    def _mention_list(user_ids: list[str]) -> str:
+    def mention_list(user_ids: list[str]) -> str:
         return ", ".join(f"<@{u}>" for u in user_ids if u)
 
-    def _seated(self, row: GameRow, user_id: str) -> Seat:
+    def seated(self, row: GameRow, user_id: str) -> Seat:
         seat = row.seat(user_id)
         if seat is None:
             raise Refused(me().t("You are not playing in this game. Anyone can follow it with `/status` and `/board`."))
         return seat
 
-    def _prompt(
+    def prompt(
         self, plugin: GamePlugin, state: Any, row: GameRow, *, mention: bool = True, language: Lang | None = None
     ) -> str:
         game = plugin.game
         if game.is_over(state):
             return ""
-        language = language or self._lang(row)
+        language = language or self.lang(row)
         owed = self.owed_people(plugin, state, row)
-        who = self._mention_list(owed) if mention else ", ".join(row.names.get(u, u) for u in owed)
+        who = self.mention_list(owed) if mention else ", ".join(row.names.get(u, u) for u in owed)
         if not who:  # only automatic seats are owed: say whose seat it is
             who = self.namer(plugin, state, row, language)(next(iter(game.to_move(state))))
         return plugin.prompt(state, who, language)
 
-    def _turn_dms(
+    def turn_dms(
         self, plugin: GamePlugin, row: GameRow, owed: list[str], people: dict[str, Person]
     ) -> list[tuple[str, Message]]:
         """ "Your turn" DMs to the people owed a move who asked for them (held during their
         quiet hours), each in their language."""
-        now, out = self.clock(), []
+        now, out = self.options.clock(), []
         for user_id in owed:
             person = people.get(user_id)
             if person is not None and person.settings.get("turn_dms"):
-                reader = self._lang_of(row, user_id, people)
+                reader = self.lang_of(row, user_id, people)
                 out.append(
                     (
                         user_id,
@@ -320,7 +290,7 @@ class ServiceCore(Owing, Drawing):
         return out
 
     # ------------------------------------------------------------ secret hands
-    def _hand_dms(
+    def hand_dms(
         self,
         plugin: GamePlugin,
         state: Any,
@@ -335,9 +305,9 @@ class ServiceCore(Owing, Drawing):
         if not plugin.secret_hands:
             return hands, dms
         game = plugin.game
-        now = self.clock()
+        now = self.options.clock()
         for seat in row.seats:
-            reader = self._lang_of(row, seat.user_id, people)
+            reader = self.lang_of(row, seat.user_id, people)
             text = plugin.hand_text(game.view(state, seat.user_id), game.seats_of(state, seat.user_id), reader)
             hands[seat.user_id] = text
             if text and (before is None or before.get(seat.user_id) != text) and not seat.auto:

@@ -2,8 +2,8 @@
 each with its alt text and in the palette that serves its readers, drawn by the painter's
 workers.
 
-A mixin of `ServiceCore`, which gives it the painter, the `images` switch, the database and
-the seats' names (`namer`); kept apart from core.py, which holds the request path.
+A part of the service (see wiring.py): it receives the painter, the options (`images`), the
+database and `Games` (the seats' names, `namer`).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from .outcome import File, Message
 
 if TYPE_CHECKING:
     from ..storage import Database
+    from .core import Games, ServiceOptions
     from .painter import Painter
 
 
@@ -41,28 +42,26 @@ def _key(*drawing: Any) -> bytes:
 
 
 class Drawing:
-    if TYPE_CHECKING:  # the service's, which this is a part of (ServiceCore)
-        db: Database
-        images: bool
-        painter: Painter
-        png_compression: int | None
-        _drawn: OrderedDict[bytes, bytes]
-        keep_drawn: int
+    def __init__(self, db: Database, options: ServiceOptions, painter: Painter, games: Games):
+        self.db = db
+        self.options = options
+        self.painter = painter
+        self.games = games
+        self._drawn: OrderedDict[bytes, bytes] = OrderedDict()  # the boards drawn last
+        self.keep_drawn = KEEP_DRAWN  # how many (0: every board is drawn anew)
 
-        def namer(
-            self, plugin: GamePlugin, state: Any, row: GameRow, language: Lang | None = None
-        ) -> Callable[[str], str]: ...
-        @staticmethod
-        def _lang(row: GameRow) -> Lang: ...
+    def clear_cache(self) -> None:
+        """Forget the boards drawn last (the next picture is drawn anew)."""
+        self._drawn.clear()
 
     def names_for_images(
         self, plugin: GamePlugin, state: Any, row: GameRow, language: Lang | None = None
     ) -> dict[str, str]:
         """Every seat's name as drawn on the board and told in its alt text (see `namer`)."""
-        name = self.namer(plugin, state, row, language)
+        name = self.games.namer(plugin, state, row, language)
         return {seat: name(seat) for seat in plugin.game.seats(state)}
 
-    async def _image(
+    async def image(
         self,
         plugin: GamePlugin,
         state: Any,
@@ -77,14 +76,14 @@ class Drawing:
         """The board as `viewer` sees it, in `language` (default: the game's) and the palette
         `vision`, drawn by a worker (the event loop keeps answering other interactions
         meanwhile), with its alt text from the same view (`heading`: what it is in its message)."""
-        if not self.images or plugin.renderer is None:
+        if not self.options.images or plugin.renderer is None:
             return None
         from metrobot.render import png_of_view
 
-        language = language or self._lang(row)
+        language = language or self.games.lang(row)
         names = self.names_for_images(plugin, state, row, language)
         view = plugin.game.view(state, viewer)
-        key = _key(plugin.renderer, view, viewer, names, language.code, vision, self.png_compression)
+        key = _key(plugin.renderer, view, viewer, names, language.code, vision, self.options.png_compression)
         data = self._drawn.get(key) if self.keep_drawn else None
         if data is None:
             with timed(RENDER_SECONDS, plugin.name):
@@ -102,22 +101,22 @@ class Drawing:
             pictures.board_alt(plugin, state, view, viewer, names, language, heading=heading),
         )
 
-    async def _draw(self, message: Message, plugin: GamePlugin, state: Any, row: GameRow, position: int) -> None:
+    async def draw(self, message: Message, plugin: GamePlugin, state: Any, row: GameRow, position: int) -> None:
         """Draw the images a message describes (each in the palette its spec names)."""
         for spec in message.images:
             vision = spec.get("vision", "off")
             if "board" in spec:
-                image = await self._image(plugin, state, row, spec["board"], moves=position, vision=vision)
+                image = await self.image(plugin, state, row, spec["board"], moves=position, vision=vision)
                 message.files += [image] if image else []
             elif spec.get("final"):
                 message.files += await self._final_files(plugin, state, row, vision=vision)
 
     async def _final_files(self, plugin: GamePlugin, state: Any, row: GameRow, *, vision: str = "off") -> list[File]:
-        if not self.images or plugin.renderer is None or not plugin.game.is_over(state):
+        if not self.options.images or plugin.renderer is None or not plugin.game.is_over(state):
             return []
         from metrobot.render import finals_of_view
 
-        language = self._lang(row)  # posted with the last turn: the game's language
+        language = self.games.lang(row)  # posted with the last turn: the game's language
         names = self.names_for_images(plugin, state, row, language)
         view = plugin.game.view(state, None)
         with timed(RENDER_SECONDS, plugin.name):
@@ -130,14 +129,14 @@ class Drawing:
 
     def compressed(self, draw: Callable[..., Any]) -> Callable[..., Any]:
         """`draw` with the PNG compression the bot was given (none given: the drawing code's)."""
-        return draw if self.png_compression is None else partial(draw, level=self.png_compression)
+        return draw if self.options.png_compression is None else partial(draw, level=self.options.png_compression)
 
     async def vision_of(self, user_id: str) -> str:
         """The palette of what only this person sees: their own colour-vision setting."""
         return pictures.own_vision(await self.db.person(user_id))
 
     @staticmethod
-    def _channel_images(people: dict[str, Person], *specs: dict[str, Any]) -> list[dict[str, Any]]:
+    def channel_images(people: dict[str, Person], *specs: dict[str, Any]) -> list[dict[str, Any]]:
         """A channel message's image specs, with the palette that serves its seated people
         (kept with the spec in the outbox: an image drawn again is drawn the same way)."""
         vision = pictures.shared_vision(people.values())

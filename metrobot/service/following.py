@@ -12,35 +12,50 @@ since; held through the follower's quiet hours and time away.
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from ..i18n import Lang, me
 from ..storage import DatabaseUnavailable, GameRow
 from ..storage.reminders import FOLLOW_TOPIC
 from . import pictures
-from .core import ServiceCore, shown, title
+from .core import shown, title
 from .outcome import Message, Outcome, Refused
+from .owing import owe
 from .status import jump_link
 from .time_off import is_away, quiet_until
 from .words import hours_words
+
+if TYPE_CHECKING:
+    from ..storage import Database
+    from .core import Games, ServiceOptions
+    from .drawing import Drawing
+    from .owing import Outbox
 
 log = logging.getLogger("metrobot.service")
 DEFAULT_EVERY = 3600.0  # a follower without reminders of their own is told at most hourly
 TOPIC = FOLLOW_TOPIC
 
 
-class Following(ServiceCore):
+class Following:
+    def __init__(self, db: Database, options: ServiceOptions, games: Games, drawing: Drawing, outbox: Outbox):
+        self.db = db
+        self.options = options
+        self.games = games
+        self.drawing = drawing
+        self.outbox = outbox
+
     async def follow(
         self, channel_id: str, user_id: str, *, game_id: int | None = None, toggle: bool = False
     ) -> Outcome:
         """Follow the channel's game (`toggle`: the button, which unfollows a game already followed)."""
-        row = await self._open(channel_id, active=False, game_id=game_id)
+        row = await self.games.open_game(channel_id, active=False, game_id=game_id)
         mine = me()
         if toggle:  # (one transaction: presses at once alternate, none is refused)
-            if not await self.db.toggle_follow(user_id, row.id, row.moves, self.clock()):
+            if not await self.db.toggle_follow(user_id, row.id, row.moves, self.options.clock()):
                 return Outcome(reply=Message(mine.t("You no longer follow this game; no more DMs about it.")))
             followed = True
         else:
-            followed = await self.db.follow(user_id, row.id, row.moves, self.clock())
+            followed = await self.db.follow(user_id, row.id, row.moves, self.options.clock())
         if followed:
             every = await self.db.reminder(user_id) or DEFAULT_EVERY
             return Outcome(
@@ -51,7 +66,7 @@ class Following(ServiceCore):
                         "👁 You follow {game} here: I DM you the newest board when a turn ends, at most once "
                         "every {interval}, and when the game ends. `/game unfollow` stops it.",
                         round(every / 3600),
-                        game=title(self._plugin(row), mine),
+                        game=title(self.games.plugin(row), mine),
                         interval=hours_words(every / 3600, mine),
                     )
                 )
@@ -63,10 +78,10 @@ class Following(ServiceCore):
         row = await self.db.game(game_id)
         if row is None or row.status not in ("lobby", "active"):
             return None
-        return self._lang(row).p("button", "👁 Follow")
+        return self.games.lang(row).p("button", "👁 Follow")
 
     async def unfollow(self, channel_id: str, user_id: str, *, game_id: int | None = None) -> Outcome:
-        row = await self._open(channel_id, active=False, game_id=game_id)
+        row = await self.games.open_game(channel_id, active=False, game_id=game_id)
         if not await self.db.unfollow(user_id, row.id):
             raise Refused(me().t("You don't follow this game. `/game follow` (or 👁 Follow) starts following it."))
         return Outcome(reply=Message(me().t("You no longer follow this game; no more DMs about it.")))
@@ -92,11 +107,11 @@ class Following(ServiceCore):
 
     async def follow_news(self) -> list[tuple[str, Outcome]]:
         """The followers' DMs due now (the turn clock's tick), recorded and returned to be delivered."""
-        now = self.clock()
+        now = self.options.clock()
         out = []
         for user_id, game_id, seen, _every in await self.db.claim_follows(now, DEFAULT_EVERY):
             try:
-                made = await self._tell_follower(user_id, game_id, seen, now)
+                made = await self.tell_follower(user_id, game_id, seen, now)
             except DatabaseUnavailable:
                 break
             except Exception:
@@ -106,7 +121,7 @@ class Following(ServiceCore):
                 out.append(made)
         return out
 
-    async def _tell_follower(self, user_id: str, game_id: int, seen: int, now: float) -> tuple[str, Outcome] | None:
+    async def tell_follower(self, user_id: str, game_id: int, seen: int, now: float) -> tuple[str, Outcome] | None:
         person = await self.db.person(user_id)
         held = person.away_until if is_away(person, now) else quiet_until(person, now)
         row = await self.db.game(game_id)
@@ -119,18 +134,18 @@ class Following(ServiceCore):
         end = row.status in ("finished", "aborted")
         latest = await self.db.latest_board(game_id)
         position = latest[0] if latest else row.moves
-        reader = self._lang_of(row, user_id, {user_id: person})
-        message = await self._follow_message(row, reader, end)
+        reader = self.games.lang_of(row, user_id, {user_id: person})
+        message = await self.follow_message(row, reader, end)
         message.images = [{"board": None} | ({"vision": v} if (v := pictures.own_vision(person)) != "off" else {})]
-        (owed,) = self._owe(Outcome(dms=[(user_id, message)]), position)
+        (owed,) = owe(Outcome(dms=[(user_id, message)]), position)
         if not await self.db.record_follow(user_id, game_id, seen, position, now, owed, row.channel_id, end=end):
             return None
-        plugin = self._plugin(row)
-        await self._draw(message, plugin, await self._state_at(plugin, row, position), row, position)
+        plugin = self.games.plugin(row)
+        await self.drawing.draw(message, plugin, await self.outbox.state_at(plugin, row, position), row, position)
         return row.channel_id, Outcome(dms=[(user_id, message)])
 
-    async def _follow_message(self, row: GameRow, reader: Lang, end: bool) -> Message:
-        plugin = self._plugin(row)
+    async def follow_message(self, row: GameRow, reader: Lang, end: bool) -> Message:
+        plugin = self.games.plugin(row)
         game, where = title(plugin, reader), f"<#{row.channel_id}>"
         link = jump_link(row, (await self.db.last_boards([row.id])).get(row.id))
         if row.status == "aborted":
@@ -138,7 +153,7 @@ class Following(ServiceCore):
                 "👁 **{game}** in {where} was stopped before its end; you follow it no more.", game=game, where=where
             )
         elif end:
-            state = self._state(plugin, row)
+            state = self.games.state(plugin, row)
             ranking = plugin.final_ranking(state)
             first = [p for p, place in ranking.items() if place == 1]
             won = ", ".join(shown(p, row.names.get(p, p), reader) for p in first)

@@ -8,7 +8,7 @@ The base of `Lobby`: a lobby whose hints change posts its message again (`_lobby
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..games.autoplay import DEFAULT_LEVEL
 from ..games.plugin import GamePlugin
@@ -18,28 +18,38 @@ from ..settings import TURN_CLOCK_SECONDS
 from .backwindow import MAX_WINDOW
 from .core import hours, sentence, title
 from .outcome import Message, Outcome, Refused
-from .server import ServerSettings
 from .status import Status
+
+if TYPE_CHECKING:
+    from .core import Games
+    from .lobby import Lobby
+    from .status import Status
 
 MIN_TURN_CLOCK, MAX_TURN_CLOCK = TURN_CLOCK_SECONDS  # (72 s to 14 days: settings.py says why)
 LEVEL_WORDS = {"random": N_("random"), "greedy": N_("greedy"), "strong": N_("strong")}
 
 
-class GameSettings(Status, ServerSettings):
-    @staticmethod
-    def _level(plugin: GamePlugin, level: str | None) -> str:
-        if level is None:
-            return DEFAULT_LEVEL
-        levels = plugin.levels()
-        if level not in levels:
-            raise Refused(
-                me().t(
-                    "{game}'s automatic player plays at these levels: {levels}.",
-                    game=title(plugin),
-                    levels=", ".join(me().t(LEVEL_WORDS.get(lv, lv)) for lv in levels),
-                )
+def level_of(plugin: GamePlugin, level: str | None) -> str:
+    """The automatic player's level a game asks for, refused if its game has no such level."""
+    if level is None:
+        return DEFAULT_LEVEL
+    levels = plugin.levels()
+    if level not in levels:
+        raise Refused(
+            me().t(
+                "{game}'s automatic player plays at these levels: {levels}.",
+                game=title(plugin),
+                levels=", ".join(me().t(LEVEL_WORDS.get(lv, lv)) for lv in levels),
             )
-        return level
+        )
+    return level
+
+
+class GameSettings:
+    def __init__(self, games: Games, status: Status, lobby: Lobby):
+        self.games = games
+        self.status = status
+        self.lobby = lobby
 
     async def configure(
         self,
@@ -80,8 +90,8 @@ class GameSettings(Status, ServerSettings):
         if language is not None and known(language) not in OFFERED:
             raise Refused(me().t("The game can post in: {languages}.", languages=", ".join(OFFERED.values())))
         language = known(language) if language is not None else None
-        async with self._lock(channel_id):
-            row = await self._open(channel_id, active=False)
+        async with self.games.lock(channel_id):
+            row = await self.games.open_game(channel_id, active=False)
             if row.settings.get("tournament"):
                 raise Refused(me().t("This game is a table of a tournament: its settings are the tournament's."))
             if user_id != row.host_id and not manager:
@@ -93,7 +103,7 @@ class GameSettings(Status, ServerSettings):
                     changes["deadline"] = row.deadline - row.turn_clock + turn_clock
                     changes["reminded"] = False
             if level is not None:
-                changes["bot_level"] = self._level(self._plugin(row), level)
+                changes["bot_level"] = level_of(self.games.plugin(row), level)
             if language is not None:
                 changes["language"] = language
             if tidy is not None:
@@ -151,22 +161,22 @@ class GameSettings(Status, ServerSettings):
                     )
                 return sentence("; ".join(parts))
 
-            g = self._lang(after)
+            g = self.games.lang(after)
             outcome = Outcome(
                 reply=Message(said(me())),
                 public=[Message("⏱️ " + g.t("{what} (set by {who})", what=said(g), who=f"<@{user_id}>"))],
             )
             if row.status == "active":
-                plugin = self._plugin(row)
-                outcome.edits.append(await self._status(plugin, self._state(plugin, row), after))
+                plugin = self.games.plugin(row)
+                outcome.edits.append(await self.status.status_message(plugin, self.games.state(plugin, row), after))
                 if hints is not None:  # the turn post's 💡 comes and goes with them
                     outcome.public.append(
                         Message(
-                            self._prompt(plugin, self._state(plugin, row), after, mention=False),
-                            controls=self._play_controls(plugin, after),
+                            self.games.prompt(plugin, self.games.state(plugin, row), after, mention=False),
+                            controls=self.games.play_controls(plugin, after),
                         )
                     )
             elif hints is not None:  # the lobby says it before anyone starts
-                outcome.public.append(self._lobby_message(self._plugin(row), after))
-            await self._save(row, **changes, says=outcome)
+                outcome.public.append(self.lobby.lobby_message(self.games.plugin(row), after))
+            await self.games.save(row, **changes, says=outcome)
         return outcome

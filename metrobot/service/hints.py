@@ -9,7 +9,7 @@ fills the composer with its steps, ready to confirm.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..games.hints import asker_view, suggest
 from ..games.plugin import GamePlugin
@@ -19,8 +19,18 @@ from .outcome import Menu, Message, Outcome, Refused
 from .turns import Turns
 from .unrated import hints_on
 
+if TYPE_CHECKING:
+    from .core import Games
+    from .painter import Painter
+    from .turns import Turns
 
-class Hints(Turns):
+
+class Hints:
+    def __init__(self, painter: Painter, games: Games, turns: Turns):
+        self.painter = painter
+        self.games = games
+        self.turns = turns
+
     async def _suggestion(
         self, row: GameRow, plugin: GamePlugin, state: Any, user_id: str, prefix: list[str]
     ) -> dict[str, Any]:
@@ -33,7 +43,7 @@ class Hints(Turns):
                 )
             )
         game = plugin.game
-        seat = self._acting_seat(plugin, state, user_id)
+        seat = self.games.acting_seat(plugin, state, user_id)
         view, viewer = asker_view(game, state, seat)
         steps, gained, found = list(prefix), 0, {"total": 0}
         while len(steps) < plugin.max_steps:  # (the greedy player may plan one step at a time)
@@ -47,12 +57,12 @@ class Hints(Turns):
     async def _hinting(
         self, channel_id: str, user_id: str, game_id: int | None, moves: int | None
     ) -> tuple[GameRow, GamePlugin, Any]:
-        row = await self._open(channel_id, game_id=game_id)
+        row = await self.games.open_game(channel_id, game_id=game_id)
         if moves is not None and moves != row.moves:
             raise Refused(me().t("The game has moved on since these controls were made; use the newest message."))
-        plugin = self._plugin(row)
-        self._seated(row, user_id)
-        return row, plugin, self._state(plugin, row)
+        plugin = self.games.plugin(row)
+        self.games.seated(row, user_id)
+        return row, plugin, self.games.state(plugin, row)
 
     def _hint_words(self, plugin: GamePlugin, state: Any, seat: str, found: dict[str, Any], prefix: list[str]) -> str:
         if not found["steps"]:
@@ -71,7 +81,7 @@ class Hints(Turns):
         """`/hint`: the suggestion for the asker's turn, in words, privately."""
         row, plugin, state = await self._hinting(channel_id, user_id, None, None)
         found = await self._suggestion(row, plugin, state, user_id, [])
-        seat = self._acting_seat(plugin, state, user_id)
+        seat = self.games.acting_seat(plugin, state, user_id)
         text = self._hint_words(plugin, state, seat, found, [])
         return Outcome(
             reply=Message(
@@ -85,8 +95,8 @@ class Hints(Turns):
         """💡: the composer with the suggested steps added after the asker's own."""
         row, plugin, state = await self._hinting(channel_id, user_id, game_id, moves)
         found = await self._suggestion(row, plugin, state, user_id, list(prefix))
-        seat = self._acting_seat(plugin, state, user_id)
-        menu = await self.menu(
+        seat = self.games.acting_seat(plugin, state, user_id)
+        menu = await self.turns.menu(
             channel_id, user_id, [*prefix, *found["steps"]], moves=row.moves, game_id=row.id, preview=True
         )
         menu.note = self._hint_words(plugin, state, seat, found, list(prefix))

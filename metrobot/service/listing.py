@@ -3,18 +3,29 @@ they could join, with links to each; `/game nudge`: reminding those a game waits
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..i18n import Lang, me
 from ..storage import GameRow
-from .core import ServiceCore, title
+from .core import title
 from .outcome import Controls, Message, Outcome, Refused
 from .status import jump_link
 from .time_off import quiet_end
+
+if TYPE_CHECKING:
+    from ..storage import Database
+    from .core import Games, ServiceOptions
 
 PAGE = 8
 NUDGE_EVERY = 6 * 3600
 
 
-class Listing(ServiceCore):
+class Listing:
+    def __init__(self, db: Database, options: ServiceOptions, games: Games):
+        self.db = db
+        self.options = options
+        self.games = games
+
     async def my_games(self, user_id: str, guild_id: str | None, page: int = 0) -> Outcome:
         """Privately: the person's games on this server (`guild_id` None: on every server, as
         asked in a DM) and the lobbies here they could join, a page at a time."""
@@ -74,7 +85,7 @@ class Listing(ServiceCore):
             lines.append(
                 language.t(
                     "• 👁 **{game}** in {where} — {link}",
-                    game=title(self._plugin(row), language),
+                    game=title(self.games.plugin(row), language),
                     where=f"<#{row.channel_id}>",
                     link=jump_link(row, boards.get(row.id)),
                 )
@@ -86,11 +97,11 @@ class Listing(ServiceCore):
         if row.status != "active":
             return []
         full = await self.db.game(row.id)
-        return self._waiting(full) if full is not None else []
+        return self.games.waiting(full) if full is not None else []
 
     def _entry(self, row: GameRow, user_id: str, link: str, joinable: bool, waiting: list[str]) -> str:
         mine = me()
-        game = title(self._plugin(row), mine)
+        game = title(self.games.plugin(row), mine)
         where = f"<#{row.channel_id}>"
         if joinable:
             return mine.t(
@@ -133,12 +144,12 @@ class Listing(ServiceCore):
     async def nudge(self, channel_id: str, user_id: str) -> Outcome:
         """Anyone playing pings those the game waits for: once in NUDGE_EVERY per game, and
         not during their quiet hours (then the nudge waits until they end)."""
-        async with self._lock(channel_id):
-            row = await self._open(channel_id)
-            seat = self._seated(row, user_id)
+        async with self.games.lock(channel_id):
+            row = await self.games.open_game(channel_id)
+            seat = self.games.seated(row, user_id)
             if seat.auto:
                 raise Refused(me().t("You left this game; the automatic player plays your seat."))
-            owed = self._waiting(row)
+            owed = self.games.waiting(row)
             waiting = [u for u in owed if u != user_id]
             if not waiting:
                 raise Refused(
@@ -146,7 +157,7 @@ class Listing(ServiceCore):
                     if owed
                     else me().t("The game waits for nobody: there is nobody to nudge.")
                 )
-            now = self.clock()
+            now = self.options.clock()
             if row.nudged_at is not None and now < row.nudged_at + NUDGE_EVERY:
                 raise Refused(
                     me().t(
@@ -156,11 +167,11 @@ class Listing(ServiceCore):
                     )
                 )
             held = quiet_end(list((await self.db.people(waiting)).values()), now)
-            g = self._lang(row)
+            g = self.games.lang(row)
             # (its time makes each nudge's words its own: the recovery knows a copy by them)
             text = g.t(
                 "👋 {who}: the game is waiting for you — a nudge from {name} ({when}).",
-                who=self._mention_list(waiting),
+                who=self.games.mention_list(waiting),
                 name=seat.name,
                 when=f"<t:{int(now)}:t>",
             )
@@ -175,5 +186,5 @@ class Listing(ServiceCore):
                 ),
                 public=[Message(text, mentions=waiting, hold_until=held)],
             )
-            await self._save(row, nudged_at=now, says=outcome)
+            await self.games.save(row, nudged_at=now, says=outcome)
         return outcome

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..games import BadInput, get_plugin
 from ..games.plugin import GamePlugin
@@ -18,15 +18,42 @@ from ..i18n import LANGUAGES, Lang, code_of, me
 from ..storage import Duplicate, GameRow, Seat
 from .coach import coach
 from .core import hours, sentence, title
-from .gamesettings import LEVEL_WORDS, GameSettings
+from .gamesettings import LEVEL_WORDS, level_of
 from .outcome import Controls, Message, Outcome, Refused
+from .owing import owe
 from .time_off import is_away, quiet_until
 from .unrated import hints_on
+
+if TYPE_CHECKING:
+    from ..storage import Database
+    from .core import Games, ServiceOptions
+    from .drawing import Drawing
+    from .server import ServerSettings
+    from .status import Status
+    from .turns import Turns
 
 log = logging.getLogger("metrobot.service")
 
 
-class Lobby(GameSettings):
+class Lobby:
+    def __init__(
+        self,
+        db: Database,
+        options: ServiceOptions,
+        games: Games,
+        drawing: Drawing,
+        status: Status,
+        server: ServerSettings,
+        turns: Turns,
+    ):
+        self.db = db
+        self.options = options
+        self.games = games
+        self.drawing = drawing
+        self.status = status
+        self.server = server
+        self.turns = turns
+
     async def new_game(
         self,
         channel_id: str,
@@ -56,8 +83,8 @@ class Lobby(GameSettings):
             plugin = get_plugin(game_name)
         except BadInput as exc:
             raise Refused(exc.in_language(me())) from None
-        server = await self._new_game_rules(guild_id, channel_id, parent_id, user_id)
-        level = self._level(plugin, level or server.get("bot_level"))
+        server = await self.server.new_game_rules(guild_id, channel_id, parent_id, user_id)
+        level = level_of(plugin, level or server.get("bot_level"))
         language = language or server.get("language") or default_language
         turn_clock = turn_clock or server.get("turn_clock")
         try:
@@ -96,18 +123,16 @@ class Lobby(GameSettings):
         code = code_of(language)
         host = Seat(user_id, user_name, locale=me().code)
         table = [host] + [Seat(f"bot-{i}", f"🤖 {i}", auto=True) for i in range(1, bots + 1)]
-        clock = turn_clock or self.default_turn_clock
+        clock = turn_clock or self.options.default_turn_clock
         outcome = Outcome(reply=Message(me().t("Lobby open. Others join with the button; you start when ready.")))
 
         def announce(row: GameRow) -> list:
             # (the first post later shows the game's status; a tutorial's says what it is instead
             # of inviting people to join)
-            outcome.public = [
-                Message(intro) if intro else self._lobby_message(plugin, row, role=server.get("lfp_role"))
-            ]
-            return self._owe(outcome, 0)
+            outcome.public = [Message(intro) if intro else self.lobby_message(plugin, row, role=server.get("lfp_role"))]
+            return owe(outcome, 0)
 
-        async with self._lock(channel_id):
+        async with self.games.lock(channel_id):
             if await self.db.open_game(channel_id) is not None:
                 raise Refused(
                     me().t(
@@ -122,7 +147,7 @@ class Lobby(GameSettings):
                     game=game.name,
                     host=host,
                     options=options,
-                    seed=self.seeds(),
+                    seed=self.options.seeds(),
                     max_seats=seats,
                     turn_clock=clock,
                     announce=announce,
@@ -136,12 +161,12 @@ class Lobby(GameSettings):
         log.info("game %s created in channel %s: %s %s", row.id, channel_id, game.name, options)
         return outcome
 
-    def _lobby_message(
+    def lobby_message(
         self, plugin: GamePlugin, row: GameRow, language: Lang | None = None, role: str | None = None
     ) -> Message:
         """The lobby as the channel reads it (`language`: another reader's, e.g. `/status`;
         `role`: the server's looking-for-players role, pinged when the lobby opens)."""
-        game, g = plugin.game, language or self._lang(row)
+        game, g = plugin.game, language or self.games.lang(row)
         players = []
         for s in row.seats:
             if s.auto:
@@ -185,8 +210,8 @@ class Lobby(GameSettings):
         )
 
     async def join(self, channel_id: str, user_id: str, user_name: str, *, game_id: int | None = None) -> Outcome:
-        async with self._lock(channel_id):
-            row = await self._open(channel_id, active=False, game_id=game_id)
+        async with self.games.lock(channel_id):
+            row = await self.games.open_game(channel_id, active=False, game_id=game_id)
             if row.status == "active":
                 raise Refused(me().t("This game has already started; you can follow it with `/board`."))
             if row.seat(user_id):
@@ -196,17 +221,17 @@ class Lobby(GameSettings):
             seats = row.seats + [Seat(user_id, user_name, locale=me().code)]
             outcome = Outcome(
                 reply=Message(me().t("You joined the game.")),
-                public=[self._lobby_message(self._plugin(row), replace(row, seats=seats))],
+                public=[self.lobby_message(self.games.plugin(row), replace(row, seats=seats))],
             )
-            await self._save(row, seats=seats, says=outcome)
+            await self.games.save(row, seats=seats, says=outcome)
         return outcome
 
     async def leave(self, channel_id: str, user_id: str, *, game_id: int | None = None) -> Outcome:
         """Leave the lobby, or leave a running game: the automatic player takes the seat."""
-        async with self._lock(channel_id):
-            row = await self._open(channel_id, active=False, game_id=game_id)
-            seat = self._seated(row, user_id)
-            plugin, g = self._plugin(row), self._lang(row)
+        async with self.games.lock(channel_id):
+            row = await self.games.open_game(channel_id, active=False, game_id=game_id)
+            seat = self.games.seated(row, user_id)
+            plugin, g = self.games.plugin(row), self.games.lang(row)
             if row.status == "lobby":
                 seats = [s for s in row.seats if s.user_id != user_id]
                 if not any(not s.auto for s in seats):  # only bots would be left
@@ -214,24 +239,24 @@ class Lobby(GameSettings):
                         reply=Message(me().t("You left; the empty lobby is closed.")),
                         public=[Message(g.t("The lobby is closed: everyone left."))],
                     )
-                    await self._save(row, status="aborted", seats=seats, says=outcome)
+                    await self.games.save(row, status="aborted", seats=seats, says=outcome)
                     return outcome
                 host = row.host_id if row.host_id != user_id else next(s.user_id for s in seats if not s.auto)
                 outcome = Outcome(
                     reply=Message(me().t("You left the game.")),
-                    public=[self._lobby_message(plugin, replace(row, seats=seats, host_id=host))],
+                    public=[self.lobby_message(plugin, replace(row, seats=seats, host_id=host))],
                 )
-                await self._save(row, seats=seats, host_id=host, says=outcome)
+                await self.games.save(row, seats=seats, host_id=host, says=outcome)
                 return outcome
             if seat.auto:
                 raise Refused(me().t("You have already left this game; the automatic player plays your seat."))
             seats = [replace(s, auto=s.auto or s.user_id == user_id) for s in row.seats]
             note = g.t("{name} left the game; the automatic player takes over their seat.", name=seat.name)
             # The seat changes hands and the automatic player moves for it in one transaction.
-            return await self._advance(
+            return await self.turns.advance(
                 replace(row, seats=seats),
                 plugin,
-                self._state(plugin, row),
+                self.games.state(plugin, row),
                 [],
                 note=note,
                 reply=me().t("You left the game. Thanks for playing!"),
@@ -239,13 +264,13 @@ class Lobby(GameSettings):
             )
 
     async def start(self, channel_id: str, user_id: str, *, game_id: int | None = None) -> Outcome:
-        async with self._lock(channel_id):
-            row = await self._open(channel_id, active=False, game_id=game_id)
+        async with self.games.lock(channel_id):
+            row = await self.games.open_game(channel_id, active=False, game_id=game_id)
             if row.status == "active":
                 raise Refused(me().t("The game is already running."))
             if user_id != row.host_id:
                 raise Refused(me().t("Only the host starts the game."))
-            plugin, g = self._plugin(row), self._lang(row)
+            plugin, g = self.games.plugin(row), self.games.lang(row)
             game = plugin.game
             if len(row.seats) < game.min_players:
                 raise Refused(
@@ -260,31 +285,31 @@ class Lobby(GameSettings):
                 state = game.new_game([s.user_id for s in row.seats], row.options, row.seed)
             except BadInput as exc:
                 raise Refused(me().t("Cannot start: {reason}", reason=exc.in_language(me()))) from None
-            people = await self._people(row)
-            _, dms = self._hand_dms(plugin, state, row, people=people)
-            name = self.namer(plugin, state, row)
+            people = await self.games.people(row)
+            _, dms = self.games.hand_dms(plugin, state, row, people=people)
+            name = self.games.namer(plugin, state, row)
             order = ", ".join(name(s) for s in game.seats(state))
-            state, actions, events = await self._autoplay(plugin, state, row)  # bots that play first
+            state, actions, events = await self.turns.autoplay(plugin, state, row)  # bots that play first
             coached = coach(plugin, row, state, state, g, first=True) if row.settings.get("tutorial") else []
             text = "\n".join(
                 [g.t("**{game}** begins! Order: {order}.", game=title(plugin, g), order=order)]
                 + plugin.narrate(state, events, name, g)
-                + [self._prompt(plugin, state, row)]
+                + [self.games.prompt(plugin, state, row)]
                 + coached
             )
             position = row.moves + len(actions)
-            now = self.clock()
-            waiting = self.owed_people(plugin, state, row)
+            now = self.options.clock()
+            waiting = self.games.owed_people(plugin, state, row)
             quiet = {u for u in waiting if u in people and quiet_until(people[u], now) is not None}
             public = Message(
                 text,
                 mentions=[u for u in waiting if u not in quiet],
-                controls=self._play_controls(plugin, replace(row, moves=position)),
-                images=self._channel_images(people, {"board": None}),
+                controls=self.games.play_controls(plugin, replace(row, moves=position)),
+                images=self.drawing.channel_images(people, {"board": None}),
             )
             if plugin.secret_hands and plugin.hands_may_change(events):
-                dms = self._hand_dms(plugin, state, row, people=people)[1]
-            dms = dms + self._turn_dms(plugin, row, waiting, people)
+                dms = self.games.hand_dms(plugin, state, row, people=people)[1]
+            dms = dms + self.games.turn_dms(plugin, row, waiting, people)
             clock: dict[str, Any] = {"deadline": now + row.turn_clock, "paused": None}
             if any(is_away(people[u], now) for u in waiting if u in people):
                 clock = {"deadline": None, "paused": row.turn_clock}
@@ -293,11 +318,11 @@ class Lobby(GameSettings):
                 reply=Message(me().t("Game started.")),
                 public=[public],
                 dms=dms,
-                edits=[await self._status(plugin, state, after)],
+                edits=[await self.status.status_message(plugin, state, after)],
             )
-            drawing = asyncio.create_task(self._draw(public, plugin, state, row, position))
+            drawing = asyncio.create_task(self.drawing.draw(public, plugin, state, row, position))
             try:
-                row = await self._save(
+                row = await self.games.save(
                     row,
                     status="active",
                     state=game.to_json(state),
@@ -310,13 +335,13 @@ class Lobby(GameSettings):
                 )
             finally:
                 await drawing
-            self._remember(row, state)
+            self.games.remember(row, state)
         log.info("game %s started with %d players", row.id, len(row.seats))
         return outcome
 
     async def abort(self, channel_id: str, user_id: str, *, manager: bool) -> Outcome:
-        async with self._lock(channel_id):
-            row = await self._open(channel_id, active=False)
+        async with self.games.lock(channel_id):
+            row = await self.games.open_game(channel_id, active=False)
             if row.settings.get("tournament"):  # (a table stops with its tournament, never alone)
                 raise Refused(
                     me().t(
@@ -330,19 +355,21 @@ class Lobby(GameSettings):
                 reply=Message(me().t("Game aborted.")),
                 public=[
                     Message(
-                        self._lang(row).t(
+                        self.games.lang(row).t(
                             "The {game} game was aborted by {who}.",
-                            game=title(self._plugin(row), self._lang(row)),
+                            game=title(self.games.plugin(row), self.games.lang(row)),
                             who=f"<@{user_id}>",
                         )
                     )
                 ],
             )
             if row.status == "active":
-                plugin = self._plugin(row)
-                outcome.edits += self._tidy(row, everything=True) + [
-                    await self._status(plugin, self._state(plugin, row), replace(row, status="aborted"))
+                plugin = self.games.plugin(row)
+                outcome.edits += self.status.tidy(row, everything=True) + [
+                    await self.status.status_message(
+                        plugin, self.games.state(plugin, row), replace(row, status="aborted")
+                    )
                 ]
-            await self._save(row, status="aborted", deadline=None, paused=None, says=outcome)
+            await self.games.save(row, status="aborted", deadline=None, paused=None, says=outcome)
         log.info("game %s aborted by %s", row.id, user_id)
         return outcome

@@ -2,8 +2,8 @@
 (saved in the transaction that says it), noting a delivery, and the messages committed but
 never delivered, their images drawn again from the game's log.
 
-A mixin of `ServiceCore`, which gives it the database, the clock and the loaded states (and
-`Drawing` the images); kept apart from core.py, which holds the request path.
+`owe` turns what a request says into outbox items (core.py saves them with the move); `Outbox`
+is the part the front ends' delivery talks to.
 """
 
 from __future__ import annotations
@@ -22,48 +22,41 @@ from ..storage.wakeup import Listener, Wake, hand_over, listen_owed
 from .outcome import Controls, Message, Outcome
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from ..storage import Database
+    from .core import Games, ServiceOptions
+    from .drawing import Drawing
 
 
-class Owing:
-    if TYPE_CHECKING:  # the service's, which this is a part of (ServiceCore and Drawing)
-        db: Database
-        clock: Callable[[], float]
-
-        @staticmethod
-        def _plugin(row: GameRow) -> GamePlugin: ...
-        def _state(self, plugin: GamePlugin, row: GameRow) -> Any: ...
-        async def _draw(
-            self, message: Message, plugin: GamePlugin, state: Any, row: GameRow, position: int
-        ) -> None: ...
-
-    @staticmethod
-    def _owe(outcome: Outcome, position: int) -> list[Owed]:
-        items = []
-        for target, message in [("channel", m) for m in outcome.public + outcome.edits] + [
-            (f"dm:{u}", m) for u, m in outcome.dms
-        ]:
-            controls = asdict(message.controls) if message.controls else None
-            payload = {
-                "text": message.text,
-                "mentions": message.mentions,
-                "controls": controls,
-                "images": message.images,
+def owe(outcome: Outcome, position: int) -> list[Owed]:
+    """The outbox items of what an outcome says (saved in the transaction that says it)."""
+    items = []
+    for target, message in [("channel", m) for m in outcome.public + outcome.edits] + [
+        (f"dm:{u}", m) for u, m in outcome.dms
+    ]:
+        controls = asdict(message.controls) if message.controls else None
+        payload = {"text": message.text, "mentions": message.mentions, "controls": controls, "images": message.images}
+        payload.update(
+            {
+                key: value
+                for key, value in (("roles", message.roles), ("edit", message.edit), ("topic", message.topic))
+                if value
             }
-            payload.update(
-                {
-                    key: value
-                    for key, value in (("roles", message.roles), ("edit", message.edit), ("topic", message.topic))
-                    if value
-                }
-            )
-            message.owed = Owed(
-                target, position, payload, kind="edit" if message.edit else "post", not_before=message.hold_until
-            )
-            items.append(message.owed)
-        return items
+        )
+        message.owed = Owed(
+            target, position, payload, kind="edit" if message.edit else "post", not_before=message.hold_until
+        )
+        items.append(message.owed)
+    return items
+
+
+class Outbox:
+    """What the service owes the front ends and what they delivered."""
+
+    def __init__(self, db: Database, options: ServiceOptions, games: Games, drawing: Drawing):
+        self.db = db
+        self.options = options
+        self.games = games
+        self.drawing = drawing
 
     async def delivered(self, message: Message, message_id: str | None = None) -> None:
         """A message the front end has sent (`message_id`: where it is now), or could never
@@ -97,7 +90,7 @@ class Owing:
     async def undelivered(self) -> AsyncIterator[tuple[Owed, Message]]:
         """What was committed but not delivered in time (a crash, a failed post), oldest
         first, each with its images drawn again from the log just before it is yielded."""
-        for item in await self.db.owed(self.clock()):
+        for item in await self.db.owed(self.options.clock()):
             p = item.payload
             controls = Controls(**p["controls"]) if p.get("controls") else None
             message = Message(
@@ -113,16 +106,16 @@ class Owing:
             if message.images and item.game_id is not None:  # (a stored item has its game)
                 row = await self.db.game(item.game_id)
                 if row is not None and row.state is not None:
-                    plugin = self._plugin(row)
-                    await self._draw(
-                        message, plugin, await self._state_at(plugin, row, item.position), row, item.position
+                    plugin = self.games.plugin(row)
+                    await self.drawing.draw(
+                        message, plugin, await self.state_at(plugin, row, item.position), row, item.position
                     )
             yield item, message
 
-    async def _state_at(self, plugin: GamePlugin, row: GameRow, position: int) -> Any:
+    async def state_at(self, plugin: GamePlugin, row: GameRow, position: int) -> Any:
         """The game's state after `position` logged actions (replayed from the seed)."""
         if position == row.moves:
-            return self._state(plugin, row)
+            return self.games.state(plugin, row)
         actions = (await self.db.actions(row.id))[:position]
         log = GameLog(
             row.game,

@@ -21,7 +21,7 @@ import statistics
 import time
 from collections import defaultdict
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from ..games import get_plugin
@@ -29,9 +29,13 @@ from ..games.logplay import KEEP, LogPlayer, is_takeback
 from ..games.plugin import GamePlugin
 from ..i18n import Lang
 from ..storage import DatabaseUnavailable, GameRow, Person
-from .core import ServiceCore, shown
+from .core import shown
 from .time_off import DAY
 from .words import duration
+
+if TYPE_CHECKING:
+    from ..storage import Database
+    from .painter import Painter
 
 log = logging.getLogger("metrobot.service")
 
@@ -126,7 +130,11 @@ def median(seconds: list[float]) -> float | None:
     return statistics.median(seconds) if seconds else None
 
 
-class Pace(ServiceCore):
+class Pace:
+    def __init__(self, db: Database, painter: Painter):
+        self.db = db
+        self.painter = painter
+
     async def game_pace(
         self, plugin: GamePlugin, row: GameRow, logged: list, people: dict[str, Person]
     ) -> dict[str, list[float]]:

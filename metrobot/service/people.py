@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..i18n import LANGUAGES, N_, OFFERED, Lang, known, lang, me
 from ..storage import Conflict, GameRow, Person
@@ -25,6 +25,13 @@ from .time_off import (
     zone_named,
 )
 
+if TYPE_CHECKING:
+    from ..storage import Database
+    from .core import Games, ServiceOptions
+    from .reminders import Reminders
+    from .status import Status
+    from .weblinks import WebLinks
+
 log = logging.getLogger("metrobot.service")
 MAX_AWAY_DAYS = AWAY_BUDGET // DAY
 OFF_WORDS = ("off", "none", "no", "-")
@@ -41,7 +48,17 @@ def vision_word(vision: str, language: Lang) -> str:
     return language.t(VISION_WORDS[vision]) if vision in VISION_WORDS else vision
 
 
-class People(Status):
+class People:
+    def __init__(
+        self, db: Database, options: ServiceOptions, games: Games, status: Status, links: WebLinks, reminders: Reminders
+    ):
+        self.db = db
+        self.options = options
+        self.games = games
+        self.status = status
+        self.links = links
+        self.reminders = reminders
+
     async def language_of(self, user_id: str) -> str | None:
         """The language a person chose for what they alone read (None: their Discord's)."""
         return (await self.db.person(user_id)).settings.get("language")
@@ -61,7 +78,7 @@ class People(Status):
         """Change (any of) a person's settings; with none given, show them. `web_new_key`:
         revoke the web links to their games outside servers (weblinks.py)."""
         if reminders is not None:  # (checked first: a refusal of anything changes nothing)
-            self.reminder_hours(reminders)  # type: ignore[attr-defined]  # (reminders.py)
+            self.reminders.reminder_hours(reminders)
         person = await self.db.person(user_id)
         settings = dict(person.settings)
         if turn_dms is not None:
@@ -112,15 +129,14 @@ class People(Status):
         if any(v is not None for v in (turn_dms, quiet, time_zone, language, colour_vision)):
             await self.db.save_person(person)
         if reminders is not None:
-            await self.set_reminders(user_id, reminders)  # type: ignore[attr-defined]
+            await self.reminders.set_reminders(user_id, reminders)
         reader = lang(settings.get("language")) if language else me()
         text = self._settings_text(person, reader)
-        reminders_text = getattr(self, "reminders_text", None)  # (the service has reminders: see reminders.py)
-        if reminders_text is not None:
-            head, _, rest = text.partition("\n")
-            text = "\n".join([head, rest.split("\n")[0], await reminders_text(user_id, reader), *rest.split("\n")[1:]])
+        head, _, rest = text.partition("\n")
+        lines = rest.split("\n")
+        text = "\n".join([head, lines[0], await self.reminders.reminders_text(user_id, reader), *lines[1:]])
         if web_new_key:
-            text = await self.revoke_links_outside_servers(user_id) + "\n\n" + text  # type: ignore[attr-defined]
+            text = await self.links.revoke_links_outside_servers(user_id) + "\n\n" + text
         return Outcome(reply=Message(text))
 
     def _settings_text(self, person: Person, language: Lang) -> str:
@@ -144,7 +160,7 @@ class People(Status):
             else language.t("My language: Discord's."),
             language.t("Colour vision: {value}.", value=vision_word(pictures.own_vision(person), language)),
         ]
-        now = self.clock()
+        now = self.options.clock()
         if is_away(person, now):
             lines.append(language.t("Away until {when}.", when=f"<t:{int(person.away_until or 0)}:f>"))
         left = max(0, AWAY_BUDGET - away_used(person, now)) / DAY
@@ -157,7 +173,7 @@ class People(Status):
         them; each game's channel is told."""
         if not isinstance(days, int) or isinstance(days, bool) or not 1 <= days <= MAX_AWAY_DAYS:
             raise Refused(me().t("Away is from 1 to {most} days.", most=MAX_AWAY_DAYS))
-        now = self.clock()
+        now = self.options.clock()
         person = await self.db.person(user_id)
         left = AWAY_BUDGET - away_used(person, now)
         if days * DAY > left + 1:
@@ -191,16 +207,16 @@ class People(Status):
 
     async def back(self, user_id: str) -> Outcome:
         person = await self.db.person(user_id)
-        if not is_away(person, self.clock()):
+        if not is_away(person, self.options.clock()):
             raise Refused(me().t("You are not away."))
         return Outcome(
-            reply=Message(me().t("Welcome back! Your turn clocks run again.")), elsewhere=await self._end_away(person)
+            reply=Message(me().t("Welcome back! Your turn clocks run again.")), elsewhere=await self.end_away(person)
         )
 
-    async def _end_away(self, person: Person) -> list[tuple[str, Outcome]]:
+    async def end_away(self, person: Person) -> list[tuple[str, Outcome]]:
         """Time away over (back, a move, or its end): the clocks stopped for the person run
         again with the time they had left, unless someone else the game waits for is away."""
-        now = self.clock()
+        now = self.options.clock()
         person.settings = dict(person.settings, away_log=away_log_after(person, now))
         for key in ("away_since", "away_note"):
             person.settings.pop(key, None)
@@ -217,12 +233,12 @@ class People(Status):
     async def back_from_away(self) -> list[tuple[str, Outcome]]:
         """Everyone whose time away ran out (the turn clock's tick)."""
         out = []
-        for user_id in await self.db.back_from_away(self.clock()):
-            out += await self._end_away(await self.db.person(user_id))
+        for user_id in await self.db.back_from_away(self.options.clock()):
+            out += await self.end_away(await self.db.person(user_id))
         return out
 
     async def _away_changes(self, row: GameRow, person: Person, now: float) -> tuple[dict[str, Any], Outcome]:
-        g = self._lang(row)
+        g = self.games.lang(row)
         seat = row.seat(person.user_id)
         note = person.settings.get("away_note")
         text = g.t(
@@ -250,7 +266,7 @@ class People(Status):
         row = await self.db.game(game_id)
         if row is None:
             return None
-        async with self._lock(row.channel_id):
+        async with self.games.lock(row.channel_id):
             for _ in range(3):  # another process may change the game meanwhile: read it again
                 row = await self.db.game(game_id)
                 if row is None or row.status != "active":
@@ -259,12 +275,12 @@ class People(Status):
                 if found is None:
                     return None
                 changes, outcome = found
-                plugin = self._plugin(row)
-                state = self._state(plugin, row)
+                plugin = self.games.plugin(row)
+                state = self.games.state(plugin, row)
                 after = replace(row, **changes)
-                outcome.edits.append(await self._status(plugin, state, after))
+                outcome.edits.append(await self.status.status_message(plugin, state, after))
                 try:
-                    await self._save(row, says=outcome, **changes)
+                    await self.games.save(row, says=outcome, **changes)
                     return outcome
                 except Conflict:
                     continue
@@ -273,6 +289,6 @@ class People(Status):
 
     async def quiet_now(self, user_ids: list[str]) -> dict[str, float]:
         """Who of these people is in quiet hours now, and until when."""
-        now = self.clock()
+        now = self.options.clock()
         people = await self.db.people(user_ids)
         return {u: t for u, t in ((u, quiet_until(p, now)) for u, p in people.items()) if t is not None}

@@ -3,20 +3,33 @@ reply, in the asker's language (`me()`), images included."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..games.alttext import pages as text_pages
 from ..i18n import N_, lang, me
 from ..storage import GameRow
-from .core import ServiceCore, hours, shown, title
+from .core import hours, shown, title
 from .outcome import Controls, File, Message, Outcome, Refused
 from .time_off import is_away
+
+if TYPE_CHECKING:
+    from ..storage import Database
+    from .core import Games, ServiceOptions
+    from .drawing import Drawing
+    from .lobby import Lobby
 
 TEXT_PAGE = 1900  # a text board's page: a message's 2,000 characters less its heading
 STATUS_WORDS = {"lobby": N_("lobby"), "active": N_("active"), "finished": N_("finished"), "aborted": N_("aborted")}
 
 
-class Queries(ServiceCore):
+class Queries:
+    def __init__(self, db: Database, options: ServiceOptions, games: Games, drawing: Drawing, lobby: Lobby):
+        self.db = db
+        self.options = options
+        self.games = games
+        self.drawing = drawing
+        self.lobby = lobby
+
     async def open_game_id(self, channel_id: str) -> int | None:
         """The id of a channel's lobby or active game, or None."""
         row = await self.db.open_game(channel_id)
@@ -40,12 +53,12 @@ class Queries(ServiceCore):
         mine = me()
         if row is None:
             raise Refused(mine.t("No game in this channel yet. Start one with `/game new`."))
-        plugin = self._plugin(row)
+        plugin = self.games.plugin(row)
         game = plugin.game
         if row.status == "lobby":
-            return Outcome(reply=self._lobby_message(plugin, row, mine))
-        state = self._state(plugin, row)
-        name = self.namer(plugin, state, row, mine)
+            return Outcome(reply=self.lobby.lobby_message(plugin, row, mine))
+        state = self.games.state(plugin, row)
+        name = self.games.namer(plugin, state, row, mine)
         viewer = user_id if game.seats_of(state, user_id) else None
         status = mine.t(STATUS_WORDS[row.status]) if row.status in STATUS_WORDS else row.status
         lines = [mine.t("**{game}** — {status}.", game=title(plugin, mine), status=status)]
@@ -54,7 +67,7 @@ class Queries(ServiceCore):
             mine.t("Scores: {scores}", scores=", ".join(f"{name(s)} {scores.get(s, 0)}" for s in game.seats(state)))
         )
         if row.status == "active":
-            lines.append(self._prompt(plugin, state, row, mention=False, language=mine))
+            lines.append(self.games.prompt(plugin, state, row, mention=False, language=mine))
             if row.deadline:
                 lines.append(
                     mine.t(
@@ -63,8 +76,8 @@ class Queries(ServiceCore):
                         when=f"<t:{int(row.deadline)}:R>",
                     )
                 )
-        now = self.clock()
-        away = [p for p in (await self._people(row)).values() if is_away(p, now)]
+        now = self.options.clock()
+        away = [p for p in (await self.games.people(row)).values() if is_away(p, now)]
         if away and row.status == "active":
             lines.append(
                 mine.t(
@@ -84,17 +97,21 @@ class Queries(ServiceCore):
         left = [shown(s.user_id, s.name, mine) for s in row.seats if s.auto]
         if left:
             lines.append(mine.t("Played by the automatic player: {names}.", names=", ".join(left)))
-        image = await self._image(plugin, state, row, viewer, language=mine, vision=await self.vision_of(user_id))
+        image = await self.drawing.image(
+            plugin, state, row, viewer, language=mine, vision=await self.drawing.vision_of(user_id)
+        )
         return Outcome(reply=Message("\n".join(lines), [image] if image else []))
 
     async def board(self, channel_id: str, user_id: str) -> Outcome:
         row = await self.db.open_game(channel_id) or await self.db.last_game(channel_id)
         if row is None or row.state is None:
             raise Refused(me().t("No game is running in this channel."))
-        plugin = self._plugin(row)
-        state = self._state(plugin, row)
+        plugin = self.games.plugin(row)
+        state = self.games.state(plugin, row)
         viewer = user_id if plugin.game.seats_of(state, user_id) else None
-        image = await self._image(plugin, state, row, viewer, language=me(), vision=await self.vision_of(user_id))
+        image = await self.drawing.image(
+            plugin, state, row, viewer, language=me(), vision=await self.drawing.vision_of(user_id)
+        )
         text = me().t("Your view of the board.") if viewer else me().t("The board (spectator view).")
         # 📄 next to the picture: the same position as text, for a screen reader
         controls = Controls("astext", row.id, row.game, 0, board_label=me().p("button", "📄 As text"))
@@ -111,11 +128,11 @@ class Queries(ServiceCore):
             raise Refused(me().t("No game is running in this channel."))
         if game_id is not None and row.id != game_id:
             raise Refused(me().t("These controls belong to an earlier game in this channel."))
-        plugin = self._plugin(row)
+        plugin = self.games.plugin(row)
         game, mine = plugin.game, me()
-        state = self._state(plugin, row)
+        state = self.games.state(plugin, row)
         viewer = user_id if game.seats_of(state, user_id) else None
-        names = self.names_for_images(plugin, state, row, mine)
+        names = self.drawing.names_for_images(plugin, state, row, mine)
         waiting = tuple(s for s in game.seats(state) if s in game.to_move(state))
         lines = plugin.text_board(game.view(state, viewer), viewer, names, mine, waiting=waiting)
         pages = text_pages(lines, TEXT_PAGE)
@@ -140,13 +157,15 @@ class Queries(ServiceCore):
         return Outcome(reply=Message(f"{heading}\n{pages[k]}", [attached], controls=controls))
 
     async def hand(self, channel_id: str, user_id: str) -> Outcome:
-        row = await self._open(channel_id)
-        plugin = self._plugin(row)
+        row = await self.games.open_game(channel_id)
+        plugin = self.games.plugin(row)
         game = plugin.game
-        state = self._state(plugin, row)
-        self._seated(row, user_id)
+        state = self.games.state(plugin, row)
+        self.games.seated(row, user_id)
         text = plugin.hand_text(game.view(state, user_id), game.seats_of(state, user_id), me())
-        image = await self._image(plugin, state, row, user_id, language=me(), vision=await self.vision_of(user_id))
+        image = await self.drawing.image(
+            plugin, state, row, user_id, language=me(), vision=await self.drawing.vision_of(user_id)
+        )
         return Outcome(
             reply=Message(
                 text or me().t("Nothing is secret in this game: everything is on the board."), [image] if image else []
@@ -157,7 +176,7 @@ class Queries(ServiceCore):
         """What the channel is told when DMs to these players failed: nothing secret, in
         the game's language, and where to look instead."""
         row = await self.db.open_game(channel_id) or await self.db.last_game(channel_id)
-        language = self._lang(row) if row is not None else lang(None)
+        language = self.games.lang(row) if row is not None else lang(None)
         who = ", ".join(f"<@{u}>" for u in user_ids)
         return Message(
             language.t(

@@ -16,14 +16,20 @@ person first makes it (a DM belongs to no server, so to no shard).
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from ..i18n import Lang, me
 from ..storage import DatabaseUnavailable, GameRow, Person
-from .core import ServiceCore, title
+from .core import title
 from .outcome import Message, Outcome, Refused
+from .owing import owe
 from .status import jump_link
 from .time_off import is_away, quiet_until
 from .words import hours_words
+
+if TYPE_CHECKING:
+    from ..storage import Database
+    from .core import Games, ServiceOptions
 
 log = logging.getLogger("metrobot.service")
 HOURS = (1, 48)  # the intervals people may choose
@@ -31,7 +37,12 @@ LISTED = 12  # games a digest names (a DM holds 2,000 characters); the rest are 
 TOPIC = "digest"  # what the DM is about (a later one makes an older unsent one history)
 
 
-class Reminders(ServiceCore):
+class Reminders:
+    def __init__(self, db: Database, options: ServiceOptions, games: Games):
+        self.db = db
+        self.options = options
+        self.games = games
+
     @staticmethod
     def reminder_hours(hours: object) -> int:
         """`hours` as chosen (0: off; 1–48: a digest every so many hours), or refused."""
@@ -60,11 +71,11 @@ class Reminders(ServiceCore):
     async def digests(self) -> list[tuple[str, Outcome]]:
         """The digests due now (the turn clock's tick): each recorded with its DM, returned
         to be delivered."""
-        now = self.clock()
+        now = self.options.clock()
         out = []
         for user_id, every, sent in await self.db.claim_digests(now):
             try:
-                made = await self._digest(user_id, every, sent, now)
+                made = await self.digest(user_id, every, sent, now)
             except DatabaseUnavailable:  # (its claim runs out: a later tick makes it)
                 break
             except Exception:  # one person's trouble must not stop the others'
@@ -74,7 +85,7 @@ class Reminders(ServiceCore):
                 out.append(made)
         return out
 
-    async def _digest(self, user_id: str, every: float, sent: float | None, now: float) -> tuple[str, Outcome] | None:
+    async def digest(self, user_id: str, every: float, sent: float | None, now: float) -> tuple[str, Outcome] | None:
         person = await self.db.person(user_id)
         if is_away(person, now):  # (time away: nothing until it ends)
             await self.db.hold_digest(user_id, person.away_until)
@@ -89,15 +100,15 @@ class Reminders(ServiceCore):
             return None
         moved = await self.db.moved_at([r.id for r in waiting])
         waiting.sort(key=lambda r: (moved.get(r.id, now), r.id))
-        message = await self._digest_message(person, waiting, moved, every)
+        message = await self.digest_message(person, waiting, moved, every)
         first = waiting[0]
-        (owed,) = self._owe(Outcome(dms=[(user_id, message)]), first.moves)
+        (owed,) = owe(Outcome(dms=[(user_id, message)]), first.moves)
         if not await self.db.record_digest(user_id, sent, now, owed, first.id, first.channel_id):
             return None  # (another process made this interval's)
         return first.channel_id, Outcome(dms=[(user_id, message)])
 
-    async def _digest_message(self, person: Person, waiting: list[GameRow], moved: dict[int, float], every: float):
-        reader = self._lang_of(waiting[0], person.user_id, {person.user_id: person})
+    async def digest_message(self, person: Person, waiting: list[GameRow], moved: dict[int, float], every: float):
+        reader = self.games.lang_of(waiting[0], person.user_id, {person.user_id: person})
         boards = await self.db.last_boards([r.id for r in waiting[:LISTED]])
         lines = [
             reader.n(
@@ -111,7 +122,7 @@ class Reminders(ServiceCore):
             lines.append(
                 reader.t(
                     "• **{game}** in {where}: your move since {when} — {link}",
-                    game=title(self._plugin(row), reader),
+                    game=title(self.games.plugin(row), reader),
                     where=f"<#{row.channel_id}>",
                     when=f"<t:{int(moved.get(row.id, 0))}:R>",
                     link=jump_link(row, boards.get(row.id)),

@@ -9,9 +9,10 @@ that was never told to the channel are left out, as if they had not been made.""
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..games import get_plugin
 from ..games.logplay import TAKEN_BACK, LogPlayer, is_takeback
@@ -19,8 +20,14 @@ from ..games.plugin import GamePlugin
 from ..i18n import N_, Lang, me
 from ..storage import GameRow
 from . import pictures
-from .core import ServiceCore, shown, title
+from .core import shown, title
 from .outcome import Controls, File, Message, Outcome, Refused
+
+if TYPE_CHECKING:
+    from ..storage import Database
+    from .core import Games, ServiceOptions
+    from .drawing import Drawing
+    from .painter import Painter
 
 KEEP = 8  # finished games whose frames stay in memory
 TAKEN_BACK_LINE = N_("↶ {name} took back their move.")
@@ -90,7 +97,19 @@ def extend(plugin: GamePlugin, known: Progress, actions: list[dict], *, close: b
     return Progress(player, frames, pending)
 
 
-class Replays(ServiceCore):
+class Replays:
+    def __init__(self, db: Database, options: ServiceOptions, painter: Painter, games: Games, drawing: Drawing):
+        self.db = db
+        self.options = options
+        self.painter = painter
+        self.games = games
+        self.drawing = drawing
+        self._frames: OrderedDict[int, list[Any]] = OrderedDict()  # replays of finished games (immutable)
+
+    def clear_cache(self) -> None:
+        """Forget the finished games replayed so far (the next replay reads the log again)."""
+        self._frames.clear()
+
     async def _finished_row(self, channel_id: str, game_id: int | None) -> GameRow:
         if game_id is None:
             games = await self.db.finished_in_channel(channel_id, 1)
@@ -117,7 +136,7 @@ class Replays(ServiceCore):
             cache.move_to_end(row.id)
             return cache[row.id]
         actions = await self.db.actions(row.id)
-        plugin = self._plugin(row)
+        plugin = self.games.plugin(row)
         frames = (await asyncio.to_thread(extend, plugin, Progress.start(plugin, row), actions, close=True)).frames
         cache[row.id] = frames
         if len(cache) > KEEP:
@@ -146,7 +165,7 @@ class Replays(ServiceCore):
             raise Refused(mine.t("This is the start of the game already: there is no turn before it."))
         if k > last:
             raise Refused(mine.t("This is the end of the game already: there is no turn after it."))
-        plugin = self._plugin(row)
+        plugin = self.games.plugin(row)
         shown = frames[k]
         game = title(plugin, mine)
         if k == 0:
@@ -157,19 +176,19 @@ class Replays(ServiceCore):
             heading = mine.t(
                 "**Replay** — {game} #{id}, turn {turn} of {last}.", game=game, id=row.id, turn=k, last=last
             )
-        story = shown.story(plugin, self.namer(plugin, shown.state, row, mine), mine)
+        story = shown.story(plugin, self.games.namer(plugin, shown.state, row, mine), mine)
         text = "\n".join([heading] + story)
         vision = (
-            pictures.shared_vision((await self._people(row)).values())
+            pictures.shared_vision((await self.games.people(row)).values())
             if public
-            else await self.vision_of(user_id)
+            else await self.drawing.vision_of(user_id)
             if user_id
             else "off"
         )
         files = [
             f
             for f in [
-                await self._image(
+                await self.drawing.image(
                     plugin,
                     shown.state,
                     row,
@@ -182,7 +201,7 @@ class Replays(ServiceCore):
             ]
             if f
         ]
-        if animation and self.images:
+        if animation and self.options.images:
             files += [f for f in [await self._animation(plugin, row, frames, mine, vision)] if f]
         return Outcome(reply=Message(text, files, controls=Controls("replay", row.id, row.game, k, total=last)))
 
@@ -194,7 +213,7 @@ class Replays(ServiceCore):
 
         if plugin.renderer is None:
             return None
-        names = self.names_for_images(plugin, frames[-1].state, row, language)
+        names = self.drawing.names_for_images(plugin, frames[-1].state, row, language)
         views = [plugin.game.view(f.state, None) for f in frames]
         data = await self.painter.run(animation_of_views, plugin.renderer, views, names, language.code, vision)
         if len(data) > DISCORD_LIMIT:  # even the smallest animation would be refused: the board alone

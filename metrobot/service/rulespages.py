@@ -9,14 +9,23 @@ while the bot runs.
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from typing import TYPE_CHECKING
+
 from ..games import BadInput, RuleError, all_plugins, get_plugin
 from ..games.plugin import GamePlugin
 from ..games.rulebook import page_texts, position
 from ..i18n import Lang, me
 from ..metrics import RENDER_SECONDS, timed
 from . import pictures
-from .core import ServiceCore, title
+from .core import title
 from .outcome import Controls, File, Message, Outcome, Refused
+
+if TYPE_CHECKING:
+    from ..storage import Database
+    from .core import ServiceOptions
+    from .drawing import Drawing
+    from .painter import Painter
 
 # Pictures kept, about 10 MB of PNG: not every one (18 pages x 8 languages x 4 colour visions is
 # 576), but all of them in the four languages a bot's servers use most, say.
@@ -55,7 +64,15 @@ def page_message(plugin: GamePlugin, index: int, language: Lang) -> str:
     )
 
 
-class RulesPages(ServiceCore):
+class RulesPages:
+    def __init__(self, db: Database, options: ServiceOptions, painter: Painter, drawing: Drawing):
+        self.db = db
+        self.options = options
+        self.painter = painter
+        self.drawing = drawing
+        # pictures of the rules pages (game, page, language) -> PNG: they never change
+        self._rules_pictures: OrderedDict[tuple[str, int, str, str], bytes | None] = OrderedDict()
+
     async def rules(
         self, channel_id: str, game_name: str | None = None, page: int | None = None, *, user_id: str | None = None
     ) -> Outcome:
@@ -83,7 +100,7 @@ class RulesPages(ServiceCore):
                 )
             )
         text = page_message(plugin, index, mine)
-        vision = await self.vision_of(user_id) if user_id else "off"
+        vision = await self.drawing.vision_of(user_id) if user_id else "off"
         picture = await self._rules_picture(plugin, index, mine, vision)
         files = (
             [File(f"rules-{plugin.name}-{index + 1}.png", picture, self._rules_alt(plugin, index, mine))]
@@ -115,7 +132,7 @@ class RulesPages(ServiceCore):
         )
 
     async def _rules_picture(self, plugin: GamePlugin, index: int, language: Lang, vision: str = "off") -> bytes | None:
-        if not self.images or plugin.renderer is None:
+        if not self.options.images or plugin.renderer is None:
             return None
         cache = self._rules_pictures
         key = (plugin.name, index, language.code, vision)

@@ -5,12 +5,16 @@ may host."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..games.autoplay import LEVELS
 from ..i18n import LANGUAGES, OFFERED, known, me
-from .core import ServiceCore, hours
+from .core import hours
 from .outcome import Message, Outcome, Refused
+
+if TYPE_CHECKING:
+    from ..storage import Database
+    from .core import ServiceOptions
 
 MAX_HOSTED = 10  # open games one person may host, unless the server says otherwise
 MAX_CHANNELS = 25
@@ -19,7 +23,11 @@ MAX_CHANNELS = 25
 MAX_LOBBIES = 50
 
 
-class ServerSettings(ServiceCore):
+class ServerSettings:
+    def __init__(self, db: Database, options: ServiceOptions):
+        self.db = db
+        self.options = options
+
     async def server_settings(
         self,
         guild_id: str,
@@ -87,7 +95,10 @@ class ServerSettings(ServiceCore):
             t.t("New games post in: {language}.", language=LANGUAGES[s["language"]])
             if s.get("language")
             else t.t("New games post in: the server's language."),
-            t.t("Turn clock of new games: {clock}.", clock=hours(s.get("turn_clock") or self.default_turn_clock, t)),
+            t.t(
+                "Turn clock of new games: {clock}.",
+                clock=hours(s.get("turn_clock") or self.options.default_turn_clock, t),
+            ),
             t.t("Automatic player of new games: {level}.", level=s.get("bot_level") or "greedy"),
             t.t("Looking-for-players role, pinged when a lobby opens: {role}.", role=f"<@&{s['lfp_role']}>")
             if s.get("lfp_role")
@@ -100,7 +111,7 @@ class ServerSettings(ServiceCore):
             if s.get("tournament_role")
             else t.t("Who may create tournaments: people with Manage Server."),
         ]
-        if getattr(self, "web_base", None):  # (the web pages are on)
+        if self.options.web_base:  # (the web pages are on)
             lines.append(
                 t.t("Web page: public.")
                 if (s.get("web") or {}).get("public")
@@ -108,7 +119,7 @@ class ServerSettings(ServiceCore):
             )
         return "\n".join(lines)
 
-    async def _new_game_rules(
+    async def new_game_rules(
         self, guild_id: str | None, channel_id: str, parent_id: str | None, user_id: str
     ) -> dict[str, Any]:
         """A server's settings for a new game, after checking it may be created here by this

@@ -1,57 +1,212 @@
 """The game service: everything a front end asks of a game, without knowing the front end.
 
-Put together from one part per concern (see core.py for the request path):
-lobby (open, join, leave, start, abort; gamesettings: a game's settings), tutorial (a newcomer's solo game),
-turns (compose, play, the automatic player, save and report), takeback (↶ a move taken back,
-backwindow: how long and which), hints (the greedy player's
-suggestion, in unrated games), clock (reminders and expiry), queries (status, board, hand),
-rules pages (the illustrated rules), replays (finished games turn by turn, and animated), standings (history,
-leaderboards, profiles, rebuilding ratings), people (a person's settings and time away),
-server (a server's settings), status (a game's status message, tidy channels), listing
-(/games, nudges), reminders (a person's digest of waiting games), following (DMs to a
-game's followers), web links and pages (weblinks: signed links; webgame, webindex: what the
-web pages show).
+A facade over the parts built in wiring.py (one part per concern: lobby, turns, take-back,
+clocks, queries, replays, standings, people, pages, outbox and delivery, pictures, …): it builds
+them and hands each public request to the part that owns it, so front ends keep one object to
+talk to. A new capability takes the parts it uses (`service.parts`) instead.
 """
 
 from __future__ import annotations
 
 import contextlib
+import time
+from collections.abc import Callable
 
-from ..storage import DatabaseUnavailable
-from .clock import Clock
-from .following import Following
-from .hints import Hints
-from .listing import Listing
+from ..storage import Database, DatabaseUnavailable
+from .core import DEFAULT_TURN_CLOCK, ServiceOptions, random_seed
 from .outcome import Outcome
-from .queries import Queries
-from .reminders import Reminders
-from .replays import Replays
-from .rulespages import RulesPages
-from .standings import Standings
-from .takeback import TakeBack
-from .tutorial import Tutorial
-from .webgame import WebGame
-from .webindex import WebIndex
+from .painter import Painter
+from .wiring import wire
 
 
-class GameService(
-    Tutorial,
-    TakeBack,
-    Hints,
-    Clock,
-    Queries,
-    RulesPages,
-    WebGame,
-    WebIndex,
-    Replays,
-    Standings,
-    Listing,
-    Reminders,
-    Following,
-):
+class GameService:
     """The one object front ends talk to."""
 
     closed = False  # the database is closed (see close): the service answers nothing more
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        clock: Callable[[], float] = time.time,
+        default_turn_clock: int = DEFAULT_TURN_CLOCK,
+        images: bool = True,
+        seeds: Callable[[], int] = random_seed,
+        render_workers: int | None = 0,
+        ai_seconds: float = 1.0,
+        png_compression: int | None = None,
+    ):
+        self.db = db
+        self.options = ServiceOptions(
+            clock=clock,
+            default_turn_clock=default_turn_clock,
+            images=images,
+            seeds=seeds,
+            ai_seconds=ai_seconds,
+            png_compression=png_compression,
+        )
+        # Images and the automatic player's thinking run here: worker processes in the bot;
+        # 0, the default of the service alone (tests, tools), means a thread.
+        self.painter = Painter(render_workers)
+        self.parts = parts = wire(db, self.options, self.painter)
+        # What the front ends ask, answered by the part that owns it.
+        # Games
+        self.plugin_and_state = parts.games.plugin_and_state
+        self.channel_lock = parts.games.channel_lock
+        self.player_language = parts.games.player_language
+        self.namer = parts.games.namer
+        self.owed_people = parts.games.owed_people
+        # Drawing
+        self.names_for_images = parts.drawing.names_for_images
+        self.compressed = parts.drawing.compressed
+        self.vision_of = parts.drawing.vision_of
+        # Outbox
+        self.delivered = parts.outbox.delivered
+        self.overtaken = parts.outbox.overtaken
+        self.listen_owed = parts.outbox.listen_owed
+        self.hand_over = parts.outbox.hand_over
+        self.undelivered = parts.outbox.undelivered
+        # Status
+        self.edits = parts.status.edits
+        # ServerSettings
+        self.server_settings = parts.server.server_settings
+        # WebLinks
+        self.game_signature = parts.links.game_signature
+        self.game_signed = parts.links.game_signed
+        self.game_path = parts.links.game_path
+        self.tournament_path = parts.links.tournament_path
+        self.server_path = parts.links.server_path
+        self.person_path = parts.links.person_path
+        self.opened_game = parts.links.opened_game
+        self.opened_tournament = parts.links.opened_tournament
+        self.opened_server = parts.links.opened_server
+        self.opened_person = parts.links.opened_person
+        self.status_link = parts.links.status_link
+        self.tap_label = parts.links.tap_label
+        self.web_link = parts.links.web_link
+        self.leaderboard_link = parts.links.leaderboard_link
+        self.web_settings = parts.links.web_settings
+        self.revoke_links_outside_servers = parts.links.revoke_links_outside_servers
+        # Reminders
+        self.reminder_hours = parts.reminders.reminder_hours
+        self.set_reminders = parts.reminders.set_reminders
+        self.reminders_text = parts.reminders.reminders_text
+        self.digests = parts.reminders.digests
+        # People
+        self.language_of = parts.people.language_of
+        self.my_settings = parts.people.my_settings
+        self.away = parts.people.away
+        self.back = parts.people.back
+        self.back_from_away = parts.people.back_from_away
+        self.quiet_now = parts.people.quiet_now
+        # Pace
+        self.game_pace = parts.pace.game_pace
+        self.pace_line = parts.pace.pace_line
+        # Turns
+        self.menu = parts.turns.menu
+        self.play = parts.turns.play
+        # Lobby
+        self.new_game = parts.lobby.new_game
+        self.join = parts.lobby.join
+        self.leave = parts.lobby.leave
+        self.start = parts.lobby.start
+        self.abort = parts.lobby.abort
+        # GameSettings
+        self.configure = parts.game_settings.configure
+        # TakeBack
+        self.take_back = parts.takeback.take_back
+        # Hints
+        self.hint = parts.hints.hint
+        self.hint_menu = parts.hints.hint_menu
+        # Tutorial
+        self.tutorial = parts.tutorial.tutorial
+        # Queries
+        self.open_game_id = parts.queries.open_game_id
+        self.running_game = parts.queries.running_game
+        self.game = parts.queries.game
+        self.logged_actions = parts.queries.logged_actions
+        self.status = parts.queries.status
+        self.board = parts.queries.board
+        self.board_text = parts.queries.board_text
+        self.hand = parts.queries.hand
+        self.dms_closed_notice = parts.queries.dms_closed_notice
+        # RulesPages
+        self.rules = parts.rules_pages.rules
+        # Replays
+        self.frames = parts.replays.frames
+        self.replay = parts.replays.replay
+        self.replay_choices = parts.replays.replay_choices
+        # Standings
+        self.history = parts.standings.history
+        self.leaderboard = parts.standings.leaderboard
+        self.profile = parts.standings.profile
+        self.profile_everywhere = parts.standings.profile_everywhere
+        self.rebuild_ratings = parts.standings.rebuild_ratings
+        # WebGame
+        self.web_turns = parts.web_game.web_turns
+        self.game_page = parts.web_game.game_page
+        self.turn_description = parts.web_game.turn_description
+        self.board_at = parts.web_game.board_at
+        # WebIndex
+        self.server_page = parts.web_index.server_page
+        self.person_page = parts.web_index.person_page
+        self.rating_chart = parts.web_index.rating_chart
+        # Listing
+        self.my_games = parts.listing.my_games
+        self.followed_lines = parts.listing.followed_lines
+        self.nudge = parts.listing.nudge
+        # Following
+        self.follow = parts.following.follow
+        self.follow_label = parts.following.follow_label
+        self.unfollow = parts.following.unfollow
+        self.follower_gone = parts.following.follower_gone
+        self.still_to_send = parts.following.still_to_send
+        self.follow_news = parts.following.follow_news
+
+    # How the service runs: the options its parts share (a test may change them as it runs).
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self.options.clock
+
+    @clock.setter
+    def clock(self, clock: Callable[[], float]) -> None:
+        self.options.clock = clock
+
+    @property
+    def images(self) -> bool:
+        return self.options.images
+
+    @images.setter
+    def images(self, on: bool) -> None:
+        self.options.images = on
+
+    @property
+    def web_base(self) -> str | None:
+        return self.options.web_base
+
+    @web_base.setter
+    def web_base(self, base: str | None) -> None:
+        self.options.web_base = base
+
+    @property
+    def board_play(self) -> bool:
+        return self.options.board_play
+
+    @board_play.setter
+    def board_play(self, on: bool) -> None:
+        self.options.board_play = on
+
+    @property
+    def default_turn_clock(self) -> int:
+        return self.options.default_turn_clock
+
+    @property
+    def keep_drawn(self) -> int:
+        return self.parts.drawing.keep_drawn
+
+    @keep_drawn.setter
+    def keep_drawn(self, count: int) -> None:
+        self.parts.drawing.keep_drawn = count
 
     async def close(self) -> None:
         """Stop the drawing workers and close the database, as the process that opened it stops."""
@@ -68,7 +223,7 @@ class GameService(
     async def backlog(self) -> tuple[int, float | None]:
         """(messages owed and due now, when the oldest of them became due); messages held for
         someone's quiet hours are not yet due and not counted."""
-        return await self.db.backlog(self.clock())
+        return await self.db.backlog(self.options.clock())
 
     async def games_by_status(self) -> dict[tuple[str, str], int]:
         """(status, kind) -> how many games, for the lobbies and the games being played."""
@@ -76,8 +231,8 @@ class GameService(
 
     async def tick(self) -> list[tuple[str, Outcome]]:
         """The turn clocks (see clock.py), then the digests and the followers' DMs due."""
-        out = await Clock.tick(self)
-        for due in (self.digests, self.follow_news):
+        out = await self.parts.turn_clock.tick()
+        for due in (self.parts.reminders.digests, self.parts.following.follow_news):
             with contextlib.suppress(DatabaseUnavailable):  # (what is due stays due: a later tick)
                 out += await due()
         return out

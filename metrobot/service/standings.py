@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import statistics
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..games import all_plugins, get_plugin
 from ..games.logplay import replay as replay_log
@@ -14,10 +14,14 @@ from ..games.plugin import GamePlugin
 from ..i18n import Lang, me
 from ..storage import Finished, GameRow, Record
 from . import pictures
-from .core import ServiceCore, shown, title
+from .core import shown, title
 from .outcome import Controls, File, Message, Outcome, Refused
 from .rating import game_result, rate
 from .words import duration, number
+
+if TYPE_CHECKING:
+    from ..storage import Database
+    from .core import Games, ServiceOptions
 
 PAGE = 10
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
@@ -34,7 +38,12 @@ def _line(g: Finished, language: Lang) -> str:
     return f"#{g.id} {title(get_plugin(g.game), language)} · {_when(g.finished_at)} · {people}"
 
 
-class Standings(ServiceCore):
+class Standings:
+    def __init__(self, db: Database, options: ServiceOptions, games: Games):
+        self.db = db
+        self.options = options
+        self.games = games
+
     async def history(self, channel_id: str) -> Outcome:
         games = await self.db.finished_in_channel(channel_id, 15)
         mine = me()
@@ -131,13 +140,13 @@ class Standings(ServiceCore):
             record = await self.db.record_of(guild_id, target_id, kind)
             if record is None:
                 continue
-            lines.append(self._record_line(record, mine))
+            lines.append(self.record_line(record, mine))
             if record.trend:
                 trends[title(get_plugin(kind), mine)] = record.trend
             for g in record.recent:
                 lines.append(f"  · {_line(g, mine)}{await self._link(guild_id, g, mine)}")
         files = []
-        if self.images:
+        if self.options.images:
             from metrobot.render.png import encode_png
             from metrobot.render.sparkline import sparkline
 
@@ -159,11 +168,11 @@ class Standings(ServiceCore):
             for kind in await self.db.kinds_played(guild, user_id):
                 record = await self.db.record_of(guild, user_id, kind, recent=0)
                 if record is not None:
-                    lines.append(self._record_line(record, mine))
+                    lines.append(self.record_line(record, mine))
         return Outcome(reply=Message("\n".join(lines)))
 
     @staticmethod
-    def _record_line(r: Record, language: Lang | None = None) -> str:
+    def record_line(r: Record, language: Lang | None = None) -> str:
         """A game kind on a profile: "**Game**: played, won, average; rating, place, trend."
         (each clause a whole text; the clauses are a list)."""
         language = language or me()
@@ -233,9 +242,9 @@ class Standings(ServiceCore):
             row = await self.db.game(game_id)
             if row is None:
                 continue
-            plugin = self._plugin(row)
+            plugin = self.games.plugin(row)
             if row.state is not None:
-                state = self._state(plugin, row)
+                state = self.games.state(plugin, row)
             else:  # no stored state: the log tells the end
                 state = await self._replayed(plugin, row)
             if not plugin.game.is_over(state):

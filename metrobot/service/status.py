@@ -13,13 +13,17 @@ the buttons off the turn posts before it, so only the current turn has live cont
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..games.plugin import GamePlugin
 from ..storage import GameRow
-from .core import ServiceCore, shown, title
+from .core import shown, title
 from .outcome import Message
 from .time_off import is_away
+
+if TYPE_CHECKING:
+    from ..storage import Database
+    from .core import Games, ServiceOptions
 
 BOARD = "{board}"  # where the link to the latest board goes (filled in when the edit is made)
 
@@ -31,11 +35,16 @@ def jump_link(row: GameRow, message_id: str | None) -> str:
     return f"https://discord.com/channels/{row.guild_id or '@me'}/{row.channel_id}/{message_id}"
 
 
-class Status(ServiceCore):
-    async def _status(self, plugin: GamePlugin, state: Any, row: GameRow) -> Message:
+class Status:
+    def __init__(self, db: Database, options: ServiceOptions, games: Games):
+        self.db = db
+        self.options = options
+        self.games = games
+
+    async def status_message(self, plugin: GamePlugin, state: Any, row: GameRow) -> Message:
         """The status message as it should read after a change (`row`: the game as saved)."""
-        g, game = self._lang(row), plugin.game
-        name = self.namer(plugin, state, row)
+        g, game = self.games.lang(row), plugin.game
+        name = self.games.namer(plugin, state, row)
         lines = []
         if row.status == "aborted":
             lines.append(g.t("📋 **{game}** — aborted.", game=title(plugin, g)))
@@ -59,8 +68,8 @@ class Status(ServiceCore):
             )
             if row.paused is not None:
                 people = await self.db.people(row.waiting)
-                away = [p for p in people.values() if is_away(p, self.clock())]
-                until = max((p.away_until or 0 for p in away), default=self.clock())  # (away: set)
+                away = [p for p in people.values() if is_away(p, self.options.clock())]
+                until = max((p.away_until or 0 for p in away), default=self.options.clock())  # (away: set)
                 lines.append(
                     g.t(
                         "Waiting for {who}; the turn clock is stopped until {away} is back ({when}).",
@@ -82,7 +91,7 @@ class Status(ServiceCore):
         return Message("\n".join(lines), edit="status")
 
     @staticmethod
-    def _tidy(row: GameRow, *, everything: bool = False) -> list[Message]:
+    def tidy(row: GameRow, *, everything: bool = False) -> list[Message]:
         """The edit that takes the buttons off the turn posts before the one just owed (with
         `everything`, off the last one too: the game was stopped); none if the game keeps them."""
         return [Message("", edit="tidy-all" if everything else "tidy")] if row.settings.get("tidy", True) else []

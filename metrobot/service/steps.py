@@ -5,15 +5,18 @@ game's own command used where another game is played. A mixin of the turns (turn
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..games import BadInput, RuleError, get_plugin
 from ..games.plugin import GamePlugin
 from ..i18n import me
 from ..storage import GameRow
-from .core import ServiceCore, sentence, title
+from .core import sentence, title
 from .outcome import Refused
 from .rulespages import rules_pointer
+
+if TYPE_CHECKING:
+    from .core import Games
 
 ECHO = 60  # characters of a step quoted back in a refusal (a pasted novel is not repeated)
 
@@ -22,8 +25,11 @@ def echoed(step: str) -> str:
     return step if len(step) <= ECHO else step[: ECHO - 1] + "…"
 
 
-class Steps(ServiceCore):
-    def _apply_steps(self, plugin: GamePlugin, state: Any, seat: str, steps: list[str]) -> tuple[Any, list, list]:
+class Steps:
+    def __init__(self, games: Games):
+        self.games = games
+
+    def apply_steps(self, plugin: GamePlugin, state: Any, seat: str, steps: list[str]) -> tuple[Any, list, list]:
         """Parse and apply a player's steps; refuse the lot if any is illegal."""
         game = plugin.game
         actions, events = [], []
@@ -56,10 +62,10 @@ class Steps(ServiceCore):
             events.extend(evs)
         return state, actions, events
 
-    def _check_kind(self, row: GameRow, kind: str | None, command: str | None) -> None:
+    def check_kind(self, row: GameRow, kind: str | None, command: str | None) -> None:
         """A game's own command used in a channel playing another game."""
         if kind is not None and row.game != kind:
-            mine, theirs = title(get_plugin(kind), me()), title(self._plugin(row), me())
+            mine, theirs = title(get_plugin(kind), me()), title(self.games.plugin(row), me())
             if command:
                 raise Refused(
                     me().t(
@@ -77,10 +83,10 @@ class Steps(ServiceCore):
                 )
             )
 
-    def _typed_step(self, plugin: GamePlugin, state: Any, seat: str, typed: str) -> str:
+    def typed_step(self, plugin: GamePlugin, state: Any, seat: str, typed: str) -> str:
         """The code of the step a person typed, if it is legal now (else the rule against it)."""
         text = " ".join(str(typed).split())[:200]
         if not text:
             raise Refused(me().t("No move given."))
-        self._apply_steps(plugin, state, seat, [text])  # refused with its rule when it is not legal
+        self.apply_steps(plugin, state, seat, [text])  # refused with its rule when it is not legal
         return plugin.code(state, seat, plugin.parse(state, seat, text))

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..games.logplay import is_takeback, takeback
 from ..games.logplay import replay as replay_log
@@ -30,10 +30,22 @@ from .core import hours
 from .outcome import Message, Outcome, Refused
 from .replays import taken_back_line
 from .time_off import is_away
-from .turns import Turns
+
+if TYPE_CHECKING:
+    from ..storage import Database
+    from .core import Games, ServiceOptions
+    from .drawing import Drawing
+    from .status import Status
 
 
-class TakeBack(Turns):
+class TakeBack:
+    def __init__(self, db: Database, options: ServiceOptions, games: Games, drawing: Drawing, status: Status):
+        self.db = db
+        self.options = options
+        self.games = games
+        self.drawing = drawing
+        self.status = status
+
     async def _before(self, plugin: GamePlugin, row: GameRow, entries: list[dict[str, Any]], position: int) -> Any:
         """The state after the log's first `position` entries, replayed (a whole game's replay
         takes tens of milliseconds: nothing is kept for it)."""
@@ -70,14 +82,14 @@ class TakeBack(Turns):
                         "(`/game settings takeback_minutes`)."
                     )
                 )
-            rule = self._plugin(row).takeback_rule
+            rule = self.games.plugin(row).takeback_rule
             raise Refused(me().t("This move can't be taken back. {rule}", rule=me().t(rule)))
         return record
 
     async def take_back(self, channel_id: str, user_id: str, *, game_id: int, moves: int) -> Outcome:
         """Take back the person's move that left the game at `moves` actions, if nothing has
         happened since and the game's rule allows it; refused, with the reason, otherwise."""
-        async with self._lock(channel_id):
+        async with self.games.lock(channel_id):
             row = await self.db.open_game(channel_id)
             if row is None or row.id != game_id:
                 over = await self.db.game(game_id)
@@ -87,7 +99,7 @@ class TakeBack(Turns):
             entries = await self.db.actions(row.id) if moves == row.moves else []
             record = self._record(row, user_id, entries)
             taken = entries[record["from"] : record["to"]]
-            now = self.clock()
+            now = self.options.clock()
             if now > record["until"]:
                 raise Refused(
                     me().t(
@@ -96,15 +108,15 @@ class TakeBack(Turns):
                         window=hours(window(row), me()),
                     )
                 )
-            plugin = self._plugin(row)
+            plugin = self.games.plugin(row)
             game, seat = plugin.game, taken[0]["player"]
-            state = self._state(plugin, row)
+            state = self.games.state(plugin, row)
             before = await self._before(plugin, row, entries, record["from"])
             if not plugin.can_take_back(before, seat, [e["action"] for e in taken], state):
                 raise Refused(me().t("This move can't be taken back. {rule}", rule=me().t(plugin.takeback_rule)))
-            out, changes = await self._taken_back(row, plugin, state, before, seat, user_id, now)
+            out, changes = await self.taken_back(row, plugin, state, before, seat, user_id, now)
             try:
-                saved = await self._save(
+                saved = await self.games.save(
                     row,
                     state=game.to_json(before),
                     actions=[(seat, takeback(record["from"]), user_id)],
@@ -117,41 +129,43 @@ class TakeBack(Turns):
                 raise Refused(
                     me().t("Someone else moved at the same moment; nothing was taken back. Look at the board.")
                 ) from None
-            self._remember(saved, before)
+            self.games.remember(saved, before)
         return out
 
-    async def _taken_back(
+    async def taken_back(
         self, row: GameRow, plugin: GamePlugin, state: Any, before: Any, seat: str, user_id: str, now: float
     ) -> tuple[Outcome, dict[str, Any]]:
         """What a take-back says (the edit of the move's post, the status message, hands that
         change back, the reply) and the changes it makes to the game row."""
         record = row.takeback or {}
-        people = await self._people(row)
-        waiting = self.owed_people(plugin, before, row)
+        people = await self.games.people(row)
+        waiting = self.games.owed_people(plugin, before, row)
         away = any(is_away(people[u], now) for u in waiting if u in people)
         changes: dict[str, Any] = {"waiting": waiting, "takeback": None, **clock_back(record, away, now)}
         position = row.moves + 1
         after = replace(row, moves=position, **changes)
-        g = self._lang(row)
-        name = self.namer(plugin, before, row)(seat)
+        g = self.games.lang(row)
+        name = self.games.namer(plugin, before, row)(seat)
         out = Outcome(reply=Message(me().t("↶ Taken back: the game is as it was before your move; it is your turn.")))
         said = await self.db.posts_at(row.id, record["to"])
         if said:
             struck = [f"~~{line.strip()}~~" for _, p in said for line in p.get("text", "").splitlines() if line.strip()]
-            prompt = self._prompt(plugin, before, after, mention=False)
+            prompt = self.games.prompt(plugin, before, after, mention=False)
             text = "\n".join([taken_back_line(name, g), *([prompt] if prompt else []), *struck])
             played = any((p.get("controls") or {}).get("kind") == "play" for _, p in said)
             edit = Message(
                 text,
                 edit="takeback",
-                controls=self._play_controls(plugin, after) if played else None,
-                images=self._channel_images(people, {"board": None}) if any(p.get("images") for _, p in said) else [],
+                controls=self.games.play_controls(plugin, after) if played else None,
+                images=self.drawing.channel_images(people, {"board": None})
+                if any(p.get("images") for _, p in said)
+                else [],
             )
             out.edits.append(edit)
-            out.edits.append(await self._status(plugin, before, after))
-            await self._draw(edit, plugin, before, row, position)
+            out.edits.append(await self.status.status_message(plugin, before, after))
+            await self.drawing.draw(edit, plugin, before, row, position)
         if plugin.secret_hands:
-            _, out.dms = self._hand_dms(
-                plugin, before, row, self._hand_dms(plugin, state, row, people=people)[0], people
+            _, out.dms = self.games.hand_dms(
+                plugin, before, row, self.games.hand_dms(plugin, state, row, people=people)[0], people
             )
         return out, changes

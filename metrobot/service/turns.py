@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..games.plugin import GamePlugin
 from ..i18n import me
@@ -27,8 +27,40 @@ from .steps import Steps
 from .time_off import is_away, quiet_until
 from .unrated import hints_on
 
+if TYPE_CHECKING:
+    from ..storage import Database
+    from .core import Games, ServiceOptions
+    from .drawing import Drawing
+    from .pace import Pace
+    from .painter import Painter
+    from .people import People
+    from .status import Status
+    from .steps import Steps
 
-class Turns(Steps, People, Pace):
+
+class Turns:
+    def __init__(
+        self,
+        db: Database,
+        options: ServiceOptions,
+        painter: Painter,
+        games: Games,
+        drawing: Drawing,
+        status: Status,
+        people: People,
+        pace: Pace,
+        steps: Steps,
+    ):
+        self.db = db
+        self.options = options
+        self.painter = painter
+        self.games = games
+        self.drawing = drawing
+        self.status = status
+        self.people = people
+        self.pace = pace
+        self.steps = steps
+
     async def menu(
         self,
         channel_id: str,
@@ -45,25 +77,25 @@ class Turns(Steps, People, Pace):
         """The next steps after `prefix`; with `typed`, a step written as `/play` takes it
         (in any of the bot's languages) is added to the prefix first, or refused with its rule;
         `again`: composed in place of the person's sealed decision (see rethink.py)."""
-        row = await self._open(channel_id, game_id=game_id)
-        self._check_kind(row, kind, None)
+        row = await self.games.open_game(channel_id, game_id=game_id)
+        self.steps.check_kind(row, kind, None)
         if moves is not None and moves != row.moves:
             raise Refused(me().t("The game has moved on since these controls were made; use the newest message."))
-        plugin = self._plugin(row)
+        plugin = self.games.plugin(row)
         game = plugin.game
-        state = self._state(plugin, row)
-        self._seated(row, user_id)
+        state = self.games.state(plugin, row)
+        self.games.seated(row, user_id)
         if again:
             state = withdrawn(plugin, state, user_id)[0]
-        seat = self._acting_seat(plugin, state, user_id)
+        seat = self.games.acting_seat(plugin, state, user_id)
         if len(prefix) > plugin.max_steps:
             raise Refused(me().t("Too many steps."))
-        after, _, _events = self._apply_steps(plugin, state, seat, prefix)
+        after, _, _events = self.steps.apply_steps(plugin, state, seat, prefix)
         owed = seat in game.to_move(after) and game.turn_number(after) == game.turn_number(state)
         if typed is not None:
             if not owed:
                 raise Refused(me().t("Your steps so far end your turn: confirm them, or undo one first."))
-            step = self._typed_step(plugin, after, seat, typed)
+            step = self.steps.typed_step(plugin, after, seat, typed)
             return await self.menu(
                 channel_id,
                 user_id,
@@ -77,13 +109,13 @@ class Turns(Steps, People, Pace):
         entries = plugin.menu(after, seat, plugin.choices(after, seat, me()), me()) if owed else []
         summary = plugin.summarise(state, seat, prefix, me()) if prefix else ""
         image = (
-            await self._image(
+            await self.drawing.image(
                 plugin,
                 shown_after(plugin, state, seat, prefix),  # (never what the move's end reveals)
                 row,
                 user_id,
                 language=me(),
-                vision=await self.vision_of(user_id),
+                vision=await self.drawing.vision_of(user_id),
             )
             if preview
             else None
@@ -123,10 +155,10 @@ class Turns(Steps, People, Pace):
         if not steps:
             raise Refused(me().t("No move given."))
         person = await self.db.person(user_id)
-        back = await self._end_away(person) if is_away(person, self.clock()) else []
-        async with self._lock(channel_id):
-            row = await self._open(channel_id, game_id=game_id)
-            self._check_kind(row, kind, command)
+        back = await self.people.end_away(person) if is_away(person, self.options.clock()) else []
+        async with self.games.lock(channel_id):
+            row = await self.games.open_game(channel_id, game_id=game_id)
+            self.steps.check_kind(row, kind, command)
             if moves is not None and moves != row.moves:
                 raise Refused(
                     me().t(
@@ -134,28 +166,28 @@ class Turns(Steps, People, Pace):
                         "use the newest message."
                     )
                 )
-            plugin = self._plugin(row)
+            plugin = self.games.plugin(row)
             if len(steps) > plugin.max_steps:
                 raise Refused(me().t("Too many steps."))
-            state = self._state(plugin, row)
-            seat_row = self._seated(row, user_id)
+            state = self.games.state(plugin, row)
+            seat_row = self.games.seated(row, user_id)
             if seat_row.auto:
                 raise Refused(me().t("You left this game; the automatic player plays your seat."))
             before, taken, undone = state, [], []
             if again:
                 state, was, action, undone = withdrawn(plugin, state, user_id)
                 taken = [(was, action, user_id)]
-            seat = self._acting_seat(plugin, state, user_id)
-            state, actions, events = self._apply_steps(plugin, state, seat, steps)
+            seat = self.games.acting_seat(plugin, state, user_id)
+            state, actions, events = self.steps.apply_steps(plugin, state, seat, steps)
             logged = taken + [(seat, a, user_id) for a in actions]
             events = undone + events
-            outcome = await self._advance(
+            outcome = await self.advance(
                 row, plugin, state, logged, events=events, before=before, actor=user_id, own=True
             )
         outcome.elsewhere = back + outcome.elsewhere  # (committed before the move)
         return outcome
 
-    async def _advance(
+    async def advance(
         self,
         row: GameRow,
         plugin: GamePlugin,
@@ -177,15 +209,15 @@ class Turns(Steps, People, Pace):
         game = plugin.game
         before = before if before is not None else state
         events = list(events or [])
-        state, auto_actions, auto_events = await self._autoplay(plugin, state, row)
+        state, auto_actions, auto_events = await self.autoplay(plugin, state, row)
         events += auto_events
         changes = dict(changes or {})
-        people = await self._people(replace(row, seats=changes.get("seats", row.seats)))
-        now = self.clock()
+        people = await self.games.people(replace(row, seats=changes.get("seats", row.seats)))
+        now = self.options.clock()
         if game.is_over(state):
             changes.update(status="finished", deadline=None, paused=None)
         new_turn = game.turn_number(state) != game.turn_number(before) or game.is_over(state)
-        changes["waiting"] = self.owed_people(plugin, state, replace(row, seats=changes.get("seats", row.seats)))
+        changes["waiting"] = self.games.owed_people(plugin, state, replace(row, seats=changes.get("seats", row.seats)))
         if new_turn:
             changes["reminded"] = False
             if not game.is_over(state):  # the clock stops while someone it waits for is away
@@ -200,30 +232,32 @@ class Turns(Steps, People, Pace):
         out = self._announce(after, plugin, before, state, events, actor=actor, note=note, reply=reply, people=people)
         if changes["takeback"] is not None:
             until = changes["takeback"]["until"]
-            hold_calls(out, until, self._lang(row))
+            hold_calls(out, until, self.games.lang(row))
             if out.reply is not None:
                 out.reply.text += " " + me().t("You may take it back until {when}.", when=f"<t:{int(until)}:T>")
                 out.reply.controls = button(row, position, me().p("button", "↶ Take back"))
         if new_turn:  # the earlier turn posts lose their buttons; the status message follows
-            out.edits += self._tidy(after) + [await self._status(plugin, state, after)]
+            out.edits += self.status.tidy(after) + [await self.status.status_message(plugin, state, after)]
         # The images (the slow part) are drawn in a worker thread while the move is saved; at
         # the end, the log's replay for each player's pace runs in a worker beside them.
-        drawing = [asyncio.create_task(self._draw(m, plugin, state, row, position)) for m in out.public if m.images]
+        drawing = [
+            asyncio.create_task(self.drawing.draw(m, plugin, state, row, position)) for m in out.public if m.images
+        ]
         result = None
         if game.is_over(state):
             try:
-                paces = await self.game_pace(plugin, row, actions, people)
+                paces = await self.pace.game_pace(plugin, row, actions, people)
             except BaseException:
                 for task in drawing:
                     task.cancel()
                 raise
             if paces and out.public:  # the last post says each player's pace in this game
                 out.public[0].text = "\n".join(
-                    filter(None, [out.public[0].text, self.pace_line(row, paces, self._lang(row))])
+                    filter(None, [out.public[0].text, self.pace.pace_line(row, paces, self.games.lang(row))])
                 )
             result = game_result(plugin, state, row, paces)
         try:
-            row = await self._save(
+            row = await self.games.save(
                 row,
                 state=game.to_json(state),
                 actions=actions,
@@ -233,7 +267,7 @@ class Turns(Steps, People, Pace):
                 rate=rate if result else None,
                 **changes,
             )
-            self._remember(row, state)
+            self.games.remember(row, state)
         except Conflict:
             for task in drawing:
                 task.cancel()
@@ -245,13 +279,15 @@ class Turns(Steps, People, Pace):
             out.reply.files += [
                 f
                 for f in [
-                    await self._image(plugin, state, row, actor, language=me(), vision=await self.vision_of(actor))
+                    await self.drawing.image(
+                        plugin, state, row, actor, language=me(), vision=await self.drawing.vision_of(actor)
+                    )
                 ]
                 if f
             ]
         return out
 
-    async def _autoplay(
+    async def autoplay(
         self, plugin: GamePlugin, state: Any, row: GameRow, *, seats: set[str] | None = None
     ) -> tuple[Any, list, list]:
         """Moves of the automatic player (see automatic.py), in a worker: a strong player
@@ -270,7 +306,7 @@ class Turns(Steps, People, Pace):
                 forced,
                 f"{row.seed}:{row.moves}",
                 row.bot_level,
-                self.ai_seconds,
+                self.options.ai_seconds,
             )
         # one decision per run of steps by the same seat (a whole turn, or a seat's round decision)
         turns = sum(1 for i, a in enumerate(actions) if i == 0 or a[0] != actions[i - 1][0])
@@ -294,39 +330,41 @@ class Turns(Steps, People, Pace):
         DMs of changed hands and of turns to those who want them, and the private reply to
         whoever acted. `row.moves` is the position after the change. People in their quiet
         hours are named, not pinged, and their DMs wait."""
-        game, g = plugin.game, self._lang(row)
+        game, g = plugin.game, self.games.lang(row)
         people = people or {}
-        name = self.namer(plugin, state, row)
+        name = self.games.namer(plugin, state, row)
         story = plugin.narrate(state, events, name, g)
         dms: list[tuple[str, Message]] = []
         if plugin.secret_hands and plugin.hands_may_change(events):
-            _, dms = self._hand_dms(plugin, state, row, self._hand_dms(plugin, before, row, people=people)[0], people)
+            _, dms = self.games.hand_dms(
+                plugin, state, row, self.games.hand_dms(plugin, before, row, people=people)[0], people
+            )
         out = Outcome(dms=dms)
         over = game.is_over(state)
         new_turn = game.turn_number(state) != game.turn_number(before) or over
-        now = self.clock()
+        now = self.options.clock()
         quiet = {u: t for u, t in ((u, quiet_until(p, now)) for u, p in people.items()) if t is not None}
         if new_turn or note:
-            prompt = [] if over else [self._prompt(plugin, state, row)]
+            prompt = [] if over else [self.games.prompt(plugin, state, row)]
             post = ([note] if note else []) + story + prompt
             coached = (
                 fitting(post, coach(plugin, row, before, state, g)) if row.settings.get("tutorial") and new_turn else []
             )
             text = "\n".join(post + coached)
-            images = self._channel_images(people, {"board": None}, *([{"final": True}] if over else []))
-            owed = self.owed_people(plugin, state, row)
+            images = self.drawing.channel_images(people, {"board": None}, *([{"final": True}] if over else []))
+            owed = self.games.owed_people(plugin, state, row)
             out.public.append(
                 Message(
                     text.strip() or g.t("The game goes on."),
                     mentions=[u for u in owed if u not in quiet],
-                    controls=None if over else self._play_controls(plugin, row),
+                    controls=None if over else self.games.play_controls(plugin, row),
                     images=images,
                 )
             )
             if new_turn and not over:
-                out.dms += self._turn_dms(plugin, row, owed, people)
+                out.dms += self.games.turn_dms(plugin, row, owed, people)
         elif actor is not None and game.simultaneous and not changed_decision(events):
-            waiting = ", ".join(row.names.get(u, u) for u in self.owed_people(plugin, state, row))
+            waiting = ", ".join(row.names.get(u, u) for u in self.games.owed_people(plugin, state, row))
             # The round's number makes every such notice unique (see recovery's look for copies).
             out.public.append(
                 Message(

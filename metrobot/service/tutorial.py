@@ -5,17 +5,25 @@ in its own thread, so the newcomer's channel is not filled with it."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..games import BadInput, get_plugin
 from ..i18n import me
 from .core import title
 from .lobby import Lobby
 from .outcome import Message, Outcome, Refused
 
+if TYPE_CHECKING:
+    from .lobby import Lobby
+
 # A newcomer takes their time: the automatic player plays their seat only after a week.
 TUTORIAL_CLOCK = 7 * 24 * 3600
 
 
-class Tutorial(Lobby):
+class Tutorial:
+    def __init__(self, lobby: Lobby):
+        self.lobby = lobby
+
     async def tutorial(
         self,
         channel_id: str,
@@ -39,7 +47,7 @@ class Tutorial(Lobby):
             game=title(plugin),
             name=user_name,
         )
-        opened = await self.new_game(
+        opened = await self.lobby.new_game(
             channel_id,
             guild_id,
             user_id,
@@ -53,7 +61,7 @@ class Tutorial(Lobby):
             settings={"tutorial": True},
             intro=intro,
         )
-        outcome = await self.start(channel_id, user_id)
+        outcome = await self.lobby.start(channel_id, user_id)
         outcome.public = opened.public + outcome.public  # (the introduction first: it becomes the status post)
         where = f"<#{channel_id}>"
         outcome.reply = Message(

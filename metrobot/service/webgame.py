@@ -15,7 +15,7 @@ import hashlib
 import json
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..games.plugin import GamePlugin
 from ..i18n import Lang
@@ -24,6 +24,12 @@ from . import pictures
 from .core import title
 from .queries import STATUS_WORDS
 from .replays import Frame, Progress, Replays, extend
+
+if TYPE_CHECKING:
+    from ..storage import Database
+    from .core import Games
+    from .drawing import Drawing
+    from .replays import Replays
 
 KEEP_RUNNING = 64  # running games whose replayed turns stay in memory
 
@@ -68,19 +74,24 @@ def names_tag(row: GameRow) -> str:
     return hashlib.blake2b(json.dumps(row.names, sort_keys=True).encode(), digest_size=4).hexdigest()
 
 
-class WebGame(Replays):
-    def _progress_cache(self) -> OrderedDict[int, Progress]:
-        cache = self.__dict__.get("_web_progress")
-        if cache is None:
-            cache = self.__dict__["_web_progress"] = OrderedDict()
-        return cache
+class WebGame:
+    def __init__(self, db: Database, games: Games, drawing: Drawing, replays: Replays):
+        self.db = db
+        self.games = games
+        self.drawing = drawing
+        self.replays = replays
+        self._progress: OrderedDict[int, Progress] = OrderedDict()  # games under way, replayed so far
+
+    def clear_cache(self) -> None:
+        """Forget the games replayed so far (as after a start: the next page replays the log)."""
+        self._progress.clear()
 
     async def web_turns(self, row: GameRow) -> tuple[list[Frame], Any]:
         """A game's whole turns so far (the start first), replayed from its log, and its state now."""
-        plugin = self._plugin(row)
+        plugin = self.games.plugin(row)
         if row.status == "finished":
-            return await self.frames(row), self._state(plugin, row)
-        cache = self._progress_cache()
+            return await self.replays.frames(row), self.games.state(plugin, row)
+        cache = self._progress
         known = cache.get(row.id)
         if known is None or known.moves > row.moves:
             known = Progress.start(plugin, row)
@@ -93,15 +104,15 @@ class WebGame(Replays):
             cache.popitem(last=False)
         # The game now is the stored state (the truth the rest of the service reads); the log
         # gives the turns before it.
-        return known.frames, self._state(plugin, row)
+        return known.frames, self.games.state(plugin, row)
 
     async def game_page(self, row: GameRow, language: Lang) -> GamePage:
-        plugin = self._plugin(row)
+        plugin = self.games.plugin(row)
         game = plugin.game
         frames, state = await self.web_turns(row)
-        name = self.namer(plugin, state, row, language)
+        name = self.games.namer(plugin, state, row, language)
         scores = game.view(state, None).get("scores", {})
-        waiting = set(self.owed_people(plugin, state, row)) if row.status == "active" else set()
+        waiting = set(self.games.owed_people(plugin, state, row)) if row.status == "active" else set()
         over = game.is_over(state)
         ranking = plugin.final_ranking(state) if over else {}
         standings = [
@@ -109,14 +120,14 @@ class WebGame(Replays):
             for s in game.seats(state)
         ]
         turns = [
-            Turn(k, f.position, f.story(plugin, self.namer(plugin, f.state, row, language), language))
+            Turn(k, f.position, f.story(plugin, self.games.namer(plugin, f.state, row, language), language))
             for k, f in enumerate(frames)
         ]
         if frames[-1].position != row.moves:  # inside a turn or an unresolved round: the board as it is now
             turns.append(Turn(len(frames), row.moves, [language.t("The turn is under way.")]))
         turns[-1].current = True
         prompt = (
-            self._prompt(plugin, state, row, mention=False, language=language)
+            self.games.prompt(plugin, state, row, mention=False, language=language)
             if row.status == "active" and not over
             else ""
         )
@@ -145,7 +156,7 @@ class WebGame(Replays):
     def _described(self, page: GamePage, plugin: GamePlugin, state: Any, row: GameRow, language: Lang) -> str:
         """The board in plain words, as the bot's own board picture says it (the game's alt
         text of the spectators' view), after which turn it is, and whose turn."""
-        names = self.names_for_images(plugin, state, row, language)
+        names = self.drawing.names_for_images(plugin, state, row, language)
         heading = language.t("The {game} board now, at turn {turn}.", game=page.title, turn=len(page.turns) - 1)
         text = pictures.board_alt(plugin, state, plugin.game.view(state, None), None, names, language, heading=heading)
         return f"{text} {page.prompt}".replace("**", "").replace("`", "").strip()
@@ -172,5 +183,5 @@ class WebGame(Replays):
             shown = next((f.state for f in frames if f.position == position), None)
             if shown is None:
                 return None
-        image = await self._image(self._plugin(row), shown, row, None, moves=position, language=language)
+        image = await self.drawing.image(self.games.plugin(row), shown, row, None, moves=position, language=language)
         return image.data if image else None

@@ -10,13 +10,19 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..games import all_plugins, get_plugin
 from ..i18n import Lang
 from ..storage import Finished, GameRow
 from .core import title
 from .standings import Standings
-from .weblinks import WebLinks, signature
+from .weblinks import signature
+
+if TYPE_CHECKING:
+    from ..storage import Database
+    from .core import Games, ServiceOptions
+    from .standings import Standings
 
 RUNNING, FINISHED, LOBBIES, BOARD = 50, 30, 50, 10  # how many of each a server's page lists
 RECENT = 10  # a person's recent games
@@ -68,8 +74,14 @@ class PersonPage:
     recent: list[Listed] = field(default_factory=list)
 
 
-class WebIndex(Standings, WebLinks):
-    async def _key(self, guild_id: str) -> bytes:
+class WebIndex:
+    def __init__(self, db: Database, options: ServiceOptions, games: Games, standings: Standings):
+        self.db = db
+        self.options = options
+        self.games = games
+        self.standings = standings
+
+    async def key(self, guild_id: str) -> bytes:
         access = await self.db.web_access(guild_id, make=True)
         assert access is not None
         return access[0]
@@ -87,7 +99,7 @@ class WebIndex(Standings, WebLinks):
         )
 
     async def server_page(self, guild_id: str, language: Lang) -> ServerPage:
-        key = await self._key(guild_id)
+        key = await self.key(guild_id)
         known = {p.name for p in all_plugins()}
         running = []
         for row in await self.db.games_in_guild(guild_id, "active", RUNNING):
@@ -97,7 +109,7 @@ class WebIndex(Standings, WebLinks):
             running.append(
                 Listed(
                     row.id,
-                    title(self._plugin(row), language),
+                    title(self.games.plugin(row), language),
                     ", ".join(s.name for s in row.seats),
                     language.t("waiting for {names}", names=waiting) if waiting else "",
                     f"/g/{row.id}/{signature(key, f'game:{row.id}')}/",
@@ -152,14 +164,14 @@ class WebIndex(Standings, WebLinks):
         kinds = [k for k in await self.db.kinds_played(guild_id, user_id) if k in {p.name for p in all_plugins()}]
         if name is None or not kinds:
             return None
-        key = await self._key(guild_id)
+        key = await self.key(guild_id)
         page = PersonPage(name, [], {})
         seen: set[int] = set()
         for kind in kinds:
             record = await self.db.record_of(guild_id, user_id, kind, RECENT)
             if record is None:
                 continue
-            page.records.append(self._record_line(record, language))
+            page.records.append(self.standings.record_line(record, language))
             if record.trend:
                 page.trends[title(get_plugin(kind), language)] = record.trend
             for g in record.recent:
@@ -172,7 +184,7 @@ class WebIndex(Standings, WebLinks):
 
     async def rating_chart(self, page: PersonPage, language: Lang) -> bytes | None:
         """The person's ratings over time, one line a game kind (PNG)."""
-        if not self.images:
+        if not self.options.images:
             return None
         from metrobot.render.png import encode_png
         from metrobot.render.sparkline import sparkline

@@ -16,12 +16,15 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..i18n import me
 from ..storage import GameRow, TournamentRow
-from .core import ServiceCore
 from .outcome import Message, Outcome, Refused
+
+if TYPE_CHECKING:
+    from ..storage import Database
+    from .core import Games, ServiceOptions
 
 NO_SERVER = "@me"  # the key of games played outside any server (kept like a server's)
 SIGNATURE_BYTES = 18  # 144 bits: 24 characters in a URL
@@ -52,13 +55,15 @@ def valid(key: bytes, what: str, given: str) -> bool:
     return hmac.compare_digest(signature(key, what), given.encode("ascii", "replace").decode())
 
 
-class WebLinks(ServiceCore):
-    # Where the pages are served (e.g. "https://metro.example.org"); None: no web pages, no links.
-    web_base: str | None = None
+class WebLinks:
+    def __init__(self, db: Database, options: ServiceOptions, games: Games):
+        self.db = db
+        self.options = options
+        self.games = games
 
-    def _url(self, path: str) -> str:
-        assert self.web_base is not None
-        return self.web_base.rstrip("/") + path
+    def url(self, path: str) -> str:
+        assert self.options.web_base is not None
+        return self.options.web_base.rstrip("/") + path
 
     async def _sign(self, guild_id: str | None, what: str) -> str:
         access = await self.db.web_access(guild_id or NO_SERVER, make=True)
@@ -125,27 +130,27 @@ class WebLinks(ServiceCore):
     async def status_link(self, game_id: int) -> tuple[str, str] | None:
         """The status message's link button (its label in the game's language, the URL), once
         the game has started; None when there are no web pages."""
-        if self.web_base is None:
+        if self.options.web_base is None:
             return None
         row = await self.db.game(game_id)
         if row is None or row.state is None:
             return None
-        return self._lang(row).p("button", "🌐 Open in browser"), self._url(await self.game_path(row))
+        return self.games.lang(row).p("button", "🌐 Open in browser"), self.url(await self.game_path(row))
 
     async def tap_label(self, game_id: int) -> str | None:
         """The status message's "▶ Play on the board" (in the game's language) while the game
-        runs, where board play is on (see ServiceCore.board_play); None otherwise."""
-        if not getattr(self, "board_play", False):
+        runs, where board play is on (see ServiceOptions.board_play); None otherwise."""
+        if not self.options.board_play:
             return None
         row = await self.db.game(game_id)
         if row is None or row.status != "active" or row.state is None:
             return None
-        return self._lang(row).p("button", "▶ Play on the board")
+        return self.games.lang(row).p("button", "▶ Play on the board")
 
     async def web_link(self, channel_id: str) -> Outcome:
         """`/game web`: the link to this channel's game (the one running, else the last one)."""
         mine = me()
-        if self.web_base is None:
+        if self.options.web_base is None:
             raise Refused(mine.t("This bot has no web pages: its operator can turn them on (METROBOT_WEB_PORT)."))
         row = await self.db.open_game(channel_id) or await self.db.last_game(channel_id)
         if row is None or row.state is None:
@@ -154,18 +159,18 @@ class WebLinks(ServiceCore):
             reply=Message(
                 mine.t(
                     "🌐 This game in a browser (anyone with the link can follow it; never a secret hand): {link}",
-                    link=self._url(await self.game_path(row)),
+                    link=self.url(await self.game_path(row)),
                 )
             )
         )
 
     async def leaderboard_link(self, guild_id: str) -> str | None:
         """The server's page, its leaderboards included (for `/leaderboard`), in the asker's language."""
-        if self.web_base is None:
+        if self.options.web_base is None:
             return None
         return me().t(
             "🌐 Every leaderboard, game and lobby of this server: {link}",
-            link=self._url(await self.server_path(guild_id)),
+            link=self.url(await self.server_path(guild_id)),
         )
 
     async def web_settings(self, guild_id: str, *, manager: bool, public: bool | None, rotate: bool) -> str | None:

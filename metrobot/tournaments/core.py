@@ -74,7 +74,7 @@ def pair_in_worker(
 
 class TournamentCore(GameService):
     def _t_lock(self, tournament_id: int):
-        return self._lock(f"tournament:{tournament_id}")
+        return self.parts.games.lock(f"tournament:{tournament_id}")
 
     async def _snap(self, tournament_id: int) -> Snapshot:
         snap = await self.db.snapshot(tournament_id)

@@ -151,7 +151,7 @@ class Director(Running):
                 game=plugin.name,
                 rules=rules.to_json(),
                 settings=settings,
-                seed=self.seeds(),
+                seed=self.options.seeds(),
                 announce=announce,
             )
         except Duplicate:

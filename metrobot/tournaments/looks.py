@@ -92,9 +92,9 @@ class Looks(Director):
             )
         return Outcome(reply=Message("\n".join(lines)[:1990]))
 
-    async def my_games(self, user_id: str, guild_id: str | None, page: int = 0) -> Outcome:
+    async def tournament_games(self, user_id: str, guild_id: str | None, page: int = 0) -> Outcome:
         """`/games`, with the tournaments the person is in after their games."""
-        outcome = await super().my_games(user_id, guild_id, page)
+        outcome = await self.parts.listing.my_games(user_id, guild_id, page)
         if page != 0 or outcome.reply is None:
             return outcome
         mine = await self.db.tournaments_of(user_id, guild_id)

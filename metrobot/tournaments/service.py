@@ -7,6 +7,7 @@ lists, owed posts), `webpage` (its web page, its link, the server page's tournam
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..storage import GameRow, TournamentRow, TOwed
 from .webpage import TournamentPages, hidden_round
@@ -24,6 +25,12 @@ class HallTable:
 
 
 class TournamentService(TournamentPages):
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        # `/games` and the server's page with the tournaments: these, not the game service's
+        self.my_games = self.tournament_games
+        self.server_page = self.tournament_server_page
+
     async def tournaments_due(self) -> list[int]:
         """Tournaments whose director has work now, claimed for this process."""
         return [row.id for row in await self.db.claim_due_tournaments(self.clock())]

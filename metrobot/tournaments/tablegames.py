@@ -14,6 +14,7 @@ import logging
 from dataclasses import replace
 
 from ..service import Message, Outcome, Refused
+from ..service.owing import owe
 from ..storage import Conflict, Duplicate, GameRow, Seat, Snapshot, TableRow, TOwed
 from .core import TournamentCore, derived_seed
 from .texts import clean
@@ -98,7 +99,7 @@ class TableGames(TournamentCore):
         async def link(tx, game: GameRow) -> None:
             await self.db.link_table_game(tx, row.id, table.round, table.number, game.id)
 
-        async with self._lock(thread):
+        async with self.parts.games.lock(thread):
             if table.game_id is None and await self.db.open_game(thread) is None:
                 try:
                     await self.db.create_game(
@@ -110,7 +111,7 @@ class TableGames(TournamentCore):
                         seed=seed,
                         max_seats=len(seats),
                         turn_clock=int(s.get("clock", self.default_turn_clock)),
-                        announce=lambda game: self._owe(opened, 0),
+                        announce=lambda game: owe(opened, 0),
                         seats=seats,
                         bot_level=s.get("bot_level", "greedy"),
                         language=s.get("language", "en"),
@@ -146,18 +147,20 @@ class TableGames(TournamentCore):
         for table in snap.tables:
             if table.game_id is None or table.thread_id is None:
                 continue
-            async with self._lock(table.thread_id):
+            async with self.parts.games.lock(table.thread_id):
                 game = await self.db.game(table.game_id)
                 if game is None or game.status not in ("lobby", "active"):
                     continue
                 outcome = Outcome(public=[Message(note)])
                 if game.status == "active":
-                    plugin = self._plugin(game)
-                    outcome.edits += self._tidy(game, everything=True) + [
-                        await self._status(plugin, self._state(plugin, game), replace(game, status="aborted"))
+                    plugin = self.parts.games.plugin(game)
+                    outcome.edits += self.parts.status.tidy(game, everything=True) + [
+                        await self.parts.status.status_message(
+                            plugin, self.parts.games.state(plugin, game), replace(game, status="aborted")
+                        )
                     ]
                 try:
-                    await self._save(game, status="aborted", deadline=None, paused=None, says=outcome)
+                    await self.parts.games.save(game, status="aborted", deadline=None, paused=None, says=outcome)
                 except Conflict:
                     continue  # a move came first; the next run of the director tries again
             out.append((table.thread_id, outcome))

@@ -131,7 +131,7 @@ class TournamentPages(Looks):
                 me().t(
                     "🌐 This tournament in a browser — standings, pairings and every table's game (anyone with the link "
                     "can follow it): {link}",
-                    link=self._url(await self.tournament_path(row)),
+                    link=self.parts.links.url(await self.tournament_path(row)),
                 )
             )
         )
@@ -177,7 +177,7 @@ class TournamentPages(Looks):
             total,
             lines,
         )
-        key = await self._key(row.guild_id)
+        key = await self.parts.web_index.key(row.guild_id)
         games = {(t.round, t.number): t.game_id for t in snap.tables}
         done = {(r["round"], r["table"]): r for r in snap.results}
         for rnd in reversed(rounds):
@@ -217,11 +217,11 @@ class TournamentPages(Looks):
             return None
         return (await self._standings_file(snap, language)).data
 
-    async def server_page(self, guild_id: str, language: Lang) -> ServerPage:
+    async def tournament_server_page(self, guild_id: str, language: Lang) -> ServerPage:
         """The server's page with its tournaments; a duplicate round's games stay off it while
         the round runs."""
-        page = await super().server_page(guild_id, language)
-        key = await self._key(guild_id)
+        page = await self.parts.web_index.server_page(guild_id, language)
+        key = await self.parts.web_index.key(guild_id)
         known = {p.name for p in all_plugins()}
         hidden: set[int] = set()
         for row in await self.db.tournaments_in(guild_id, LISTED):

@@ -83,9 +83,9 @@ async def made(row: GameRow, state: Any, who: str, images: bool) -> dict[str, An
             waiting=list(dict.fromkeys(owed)),
         )
         await db.follow(who, stored.id, 0, NOW - 7200)
-        told = await service._tell_follower(who, stored.id, 0, NOW)
+        told = await service.parts.following.tell_follower(who, stored.id, 0, NOW)
         await db.set_reminder(who, 3600.0)
-        digest = await service._digest(who, 3600.0, None, NOW + 7200)
+        digest = await service.parts.reminders.digest(who, 3600.0, None, NOW + 7200)
         return {"follow": _said(told), "digest": _said(digest)}
     finally:
         await db.close()

@@ -343,7 +343,7 @@ class Watcher:
             return
         said = []
         for b, a in ((before, after), (twin_before, twin_after)):
-            out, changes = await service._taken_back(row, self.plugin, a, b, seat, who, service.clock())
+            out, changes = await service.parts.takeback.taken_back(row, self.plugin, a, b, seat, who, service.clock())
             said.append(([m.text for m in out.edits], out.reply.text, sorted((u, m.text) for u, m in out.dms), changes))
         self.watch.takeback_twins += 1
         if said[0] != said[1]:

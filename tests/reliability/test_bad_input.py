@@ -351,9 +351,9 @@ FAULT_SIZE = 150
 def test_fault_a_refused_request_that_changes_the_game_is_caught(world, monkeypatch):
     """A service that writes to the game before it refuses (here: looking a game up touches
     its row, so every request on an open game changes it, refused or not)."""
-    from metrobot.service import GameService
+    from metrobot.service.core import Games
 
-    real = GameService._open
+    real = Games.open_game
 
     async def open_and_touch(self, channel_id, **kwargs):
         row = await self.db.open_game(channel_id)
@@ -361,7 +361,7 @@ def test_fault_a_refused_request_that_changes_the_game_is_caught(world, monkeypa
             await self.db.update(row)
         return await real(self, channel_id, **kwargs)
 
-    monkeypatch.setattr(GameService, "_open", open_and_touch)
+    monkeypatch.setattr(Games, "open_game", open_and_touch)
     tally = run_suite(world, FAULT_SIZE)
     assert tally.games_changed > 0 and tally.failures > 0
 
@@ -369,12 +369,11 @@ def test_fault_a_refused_request_that_changes_the_game_is_caught(world, monkeypa
 def test_fault_a_traceback_is_caught(world, monkeypatch):
     """A service that raises where it should refuse: the adapter logs the traceback and
     answers with the generic apology; the suite counts both."""
-    from metrobot.service import GameService
 
-    async def broken(self, *args, **kwargs):
+    async def broken(*args, **kwargs):
         raise RuntimeError("injected fault")
 
-    monkeypatch.setattr(GameService, "menu", broken)
+    monkeypatch.setattr(world.bot.service, "menu", broken)
     tally = run_suite(world, FAULT_SIZE)
     assert tally.tracebacks > 0 and tally.generic_replies > 0
 

@@ -363,6 +363,7 @@ async def test_a_post_whose_claim_ran_out_while_it_was_sent_is_posted_once(stand
 async def test_the_turn_clock_survives_a_failure_to_deliver(standin, run_client, tmp_path, monkeypatch, caplog):
     from metrobot.discord_app import client as client_module
     from metrobot.service import GameService
+    from metrobot.service.owing import Outbox
 
     monkeypatch.setattr(outbox, "SEND_LEASE", 0.2)  # the start-up delivery ends quickly
     monkeypatch.setattr(outbox, "LEASE", 0.2)
@@ -373,7 +374,7 @@ async def test_the_turn_clock_survives_a_failure_to_deliver(standin, run_client,
         ticks[0] += 1
         return await real_tick(self)
 
-    real_undelivered = GameService.undelivered
+    real_undelivered = Outbox.undelivered
 
     async def undelivered(self):
         if failures["locked"] > 0:
@@ -389,7 +390,7 @@ async def test_the_turn_clock_survives_a_failure_to_deliver(standin, run_client,
         return await real_owed(bot)
 
     monkeypatch.setattr(GameService, "tick", tick)
-    monkeypatch.setattr(GameService, "undelivered", undelivered)
+    monkeypatch.setattr(Outbox, "undelivered", undelivered)
     monkeypatch.setattr(client_module, "deliver_owed", deliver_owed)
     bot = make_bot(str(tmp_path / "tick.sqlite3"), tick=0.05)
     with caplog.at_level(logging.INFO, logger="metrobot"):

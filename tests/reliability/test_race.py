@@ -14,7 +14,7 @@ import pytest
 from harness import make_bot, start_bot_process, stop_process
 from players import Table
 
-from metrobot.service.core import ServiceCore
+from metrobot.service.core import Games
 from metrobot.storage.db import Database
 
 from .sizes import scale
@@ -188,7 +188,7 @@ async def test_the_race_suite_catches_a_double_apply(standin, run_client, tmp_pa
     """Without the per-game lock and the version check, racing clicks apply more than once."""
     import asyncio as aio
 
-    monkeypatch.setattr(ServiceCore, "_lock", lambda self, channel_id: aio.Lock())
+    monkeypatch.setattr(Games, "lock", lambda self, channel_id: aio.Lock())
     original = Database.update
     waiting: list[aio.Event] = []
 

@@ -147,7 +147,7 @@ async def play_and_compare(kind: str, number: int, images: bool, leak=None) -> d
                 continue
             if moves > LONGEST:
                 break
-            state = service._state(get_plugin(kind), row)
+            state = service.parts.games.state(get_plugin(kind), row)
             shown = images and moves % (2 * EVERY) == 0
             for user, _ in PEOPLE[:players]:
                 twin, changed = secrets.twin(state, user, rnd)
@@ -214,7 +214,7 @@ async def test_a_twin_is_a_position_the_game_could_be_in():
         for user, steps in GAME_17:
             await service.play(channel, user, steps)
         row = await db.open_game(channel)
-        state = service._state(get_plugin(kind), row)
+        state = service.parts.games.state(get_plugin(kind), row)
     finally:
         service.painter.close()
         await db.close()

@@ -152,7 +152,7 @@ async def play_and_watch(kind: str, number: int, images: bool, leak=None) -> dic
                             )
                 if row.status != "active":
                     continue
-                state = service._state(get_plugin(kind), row)
+                state = service.parts.games.state(get_plugin(kind), row)
                 twin, changed = secrets.twin(state, None, rnd)
                 mine = await twin_pages(kind, row, leak(state) if leak else state, service.images)
                 theirs = await twin_pages(kind, row, twin, service.images)

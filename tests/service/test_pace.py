@@ -44,13 +44,13 @@ async def test_each_move_is_timed_from_when_the_game_began_to_wait_for_its_playe
     for entry in actions:
         t += 2 * HOUR if entry["actor"] == ANN[0] else HOUR
         timed.append(dict(entry, at=t))
-    paces = move_times(svc._plugin(row), row, timed, {})
+    paces = move_times(svc.parts.games.plugin(row), row, timed, {})
     first = actions[0]["actor"]  # (owed from the start: when it began to wait is not logged)
     mine = [a for a in actions if a["actor"] == ANN[0]]
     assert paces[ANN[0]] == [2 * HOUR] * (len(mine) - (first == ANN[0]))
     assert set(paces[BOB[0]]) == {HOUR}
     quiet = {ANN[0]: Person(ANN[0], {"quiet": {"start": 60, "end": 23 * 60, "tz": "UTC"}})}  # 01:00-23:00
-    slower = move_times(svc._plugin(row), row, timed, quiet)
+    slower = move_times(svc.parts.games.plugin(row), row, timed, quiet)
     assert sum(slower[ANN[0]]) < sum(paces[ANN[0]])  # (some of her hours fell in it)
 
 

@@ -89,7 +89,7 @@ async def test_the_png_compression_setting_changes_the_bytes_not_the_pixels(tmp_
             await svc.start("c1", "u1")
             row = await db.open_game("c1")
             plugin = get_plugin("metromania")
-            image = await svc._image(plugin, svc._state(plugin, row), row, None)
+            image = await svc.parts.drawing.image(plugin, svc.parts.games.state(plugin, row), row, None)
             assert image is not None
             drawn[level] = image.data
         finally:
@@ -159,22 +159,22 @@ async def test_a_board_asked_for_again_is_not_drawn_again(tmp_path):
         await svc.start("c1", "u1")
         plugin = get_plugin("metromania")
         row = await db.open_game("c1")
-        state = svc._state(plugin, row)
-        svc._drawn.clear()  # (the turn post drew the channel's board already)
+        state = svc.parts.games.state(plugin, row)
+        svc.parts.drawing.clear_cache()  # (the turn post drew the channel's board already)
         drawn.clear()
-        first = await svc._image(plugin, state, row, None)
-        again = await svc._image(plugin, state, row, None)
+        first = await svc.parts.drawing.image(plugin, state, row, None)
+        again = await svc.parts.drawing.image(plugin, state, row, None)
         assert first is not None and again is not None
         same = again.data == first.data  # (not compared in the assertion: pytest would diff the bytes)
         assert same and len(drawn) == 1
-        await svc._image(plugin, state, row, "p1")
-        await svc._image(plugin, state, row, None, vision="deutan")
-        await svc._image(plugin, state, row, None, language=lang("ko"))
+        await svc.parts.drawing.image(plugin, state, row, "p1")
+        await svc.parts.drawing.image(plugin, state, row, None, vision="deutan")
+        await svc.parts.drawing.image(plugin, state, row, None, language=lang("ko"))
         assert len(drawn) == 4
-        await svc._image(plugin, state, row, "p1")
+        await svc.parts.drawing.image(plugin, state, row, "p1")
         assert len(drawn) == 4
         svc.keep_drawn = 0
-        await svc._image(plugin, state, row, None)
+        await svc.parts.drawing.image(plugin, state, row, None)
         assert len(drawn) == 5
     finally:
         svc.painter.close()

@@ -140,7 +140,7 @@ async def test_a_sealed_decision_is_changed_until_the_round_resolves(service):
     assert not (await play.compose(Pass(row.id, ANN), row, lang("en"))).can_change  # (resolved: a new round)
     with pytest.raises(Refused):
         await service.menu(row.channel_id, BOB, [], again=True)  # (Bob has not decided this round)
-    state = service._state(get_plugin("flipwrite"), row)
+    state = service.parts.games.state(get_plugin("flipwrite"), row)
     assert state.rounds == 1  # the round resolved with Ann's second decision
     from metrobot.gamelog import GameLog
 

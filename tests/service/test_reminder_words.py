@@ -48,10 +48,10 @@ async def test_a_followers_dm_and_a_digest_read_well_in_english_and_korean(svc):
     texts = {}
     for code in ("en", "ko"):
         with reading(lang(code)):
-            follower = (await svc._follow_message(row, lang(code), False)).text
+            follower = (await svc.parts.following.follow_message(row, lang(code), False)).text
             person = await svc.db.person(ANN[0])
             person.settings["language"] = code
-            digest = (await svc._digest_message(person, [row], {row.id: NOW - 7200}, 3 * 3600.0)).text
+            digest = (await svc.parts.reminders.digest_message(person, [row], {row.id: NOW - 7200}, 3 * 3600.0)).text
         texts[code] = (follower, digest)
     follower, digest = texts["en"]
     assert follower.startswith("👁 **MetrOmania** in <#c1> has moved on: now waiting for Ann.")
@@ -88,7 +88,9 @@ async def test_an_interval_of_one_hour_reads_every_hour_in_every_language(svc):
             person.settings["language"] = code
             with reading(reader):
                 settings = await svc.reminders_text(ANN[0], reader)
-                digest = (await svc._digest_message(person, [row], {row.id: NOW - 7200}, hours * 3600.0)).text
+                digest = (
+                    await svc.parts.reminders.digest_message(person, [row], {row.id: NOW - 7200}, hours * 3600.0)
+                ).text
                 follow = (await svc.follow("c1", ANN[0])).reply.text
                 await svc.follow("c1", ANN[0], toggle=True)  # (unfollowed again)
             said[hours] = (settings, digest.splitlines()[-1], follow)
@@ -119,15 +121,15 @@ async def test_a_shared_win_is_said_with_a_plural_verb(svc, monkeypatch):
     await svc.join("c1", *ANN)
     await svc.start("c1", BOB[0])
     row = await svc.db.open_game("c1")
-    plugin = svc._plugin(row)
-    state = svc._state(plugin, row)
+    plugin = svc.parts.games.plugin(row)
+    state = svc.parts.games.state(plugin, row)
     monkeypatch.setattr(type(plugin.game), "is_over", lambda self, state: True)
     for winners, places in ((1, {ANN[0]: 1, BOB[0]: 2}), (2, {ANN[0]: 1, BOB[0]: 1})):
         monkeypatch.setattr(type(plugin), "final_ranking", lambda self, state, places=places: places)
         for code, shared in SHARED.items():
             row.language = code
             with reading(lang(code)):
-                follower = (await svc._follow_message(row, lang(code), True)).text
-                status = (await svc._status(plugin, state, row)).text
+                follower = (await svc.parts.following.follow_message(row, lang(code), True)).text
+                status = (await svc.parts.status.status_message(plugin, state, row)).text
             for text, words in zip((follower, status), shared):
                 assert (words in text) == (winners == 2), (code, winners, text)

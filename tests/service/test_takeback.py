@@ -226,7 +226,7 @@ async def test_pace_measures_the_move_that_stands_from_when_the_turn_began(svc, 
         at[i] = 160.0
     at[taken] = 170.0
     timed = [dict(a, at=at[i]) for i, a in enumerate(actions)]
-    paces = move_times(svc._plugin(row), row, timed, {})
+    paces = move_times(svc.parts.games.plugin(row), row, timed, {})
     assert paces[mover] == [100.0]  # 200 - 100: the move that stands, timed from the turn's start
 
 

@@ -144,6 +144,6 @@ async def play_table(svc: TournamentService, thread: str, *, absent: frozenset =
         person = state["players"][state["current"]]
         if person in absent:
             clock.now = row.deadline + 1
-            await svc._tick_game(thread, clock.now)
+            await svc.parts.turn_clock.tick_game(thread, clock.now)
             continue
         await svc.play(thread, person, [str(min(3, 10 - state["count"]))])

@@ -29,7 +29,7 @@ async def play_on(svc, channel, steps=10_000):
         row = await svc.db.open_game(channel)
         if row is None:
             return
-        plugin = svc._plugin(row)
+        plugin = svc.parts.games.plugin(row)
         state = plugin.game.from_json(row.state)
         seat = sorted(plugin.game.to_move(state))[0]
         await svc.play(channel, plugin.game.owner(state, seat), [rnd.choice(plugin.choices(state, seat)).code])

@@ -85,7 +85,7 @@ if FAULTS and not BESIDE_THE_BOT:
     import aiosqlite
 
     from metrobot.discord_app import delivery, recovery
-    from metrobot.service.owing import Owing
+    from metrobot.service.owing import Outbox
     from metrobot.storage.db import Database
 
     if "kill_after_commit" in FAULTS:
@@ -135,7 +135,14 @@ if FAULTS and not BESIDE_THE_BOT:
         aiosqlite.Connection.execute = execute
 
     if "no_outbox" in FAULTS:
-        Owing._owe = staticmethod(lambda outcome, position: [])
+        import sys
+
+        from metrobot.service import owing
+
+        # every module that says what it owes calls owe: none of them owes anything now
+        for module in [m for name, m in sys.modules.items() if name.startswith("metrobot.")]:
+            if getattr(module, "owe", None) is owing.owe:
+                module.owe = lambda outcome, position: []
 
     if "leases" in FAULTS:
         from metrobot.storage import farewells, outbox, tournaments, tourney_outbox
@@ -169,14 +176,14 @@ if FAULTS and not BESIDE_THE_BOT:
         db.CLOCK_LEASE = FAULTS["clock_lease"]
 
     if "kill_while_editing" in FAULTS:
-        original_delivered = Owing.delivered
+        original_delivered = Outbox.delivered
 
         async def delivered_then_maybe_die(self, message, message_id=None):
             if message.edit and RND.random() < FAULTS["kill_while_editing"]:
                 os.kill(os.getpid(), signal.SIGKILL)
             await original_delivered(self, message, message_id)
 
-        Owing.delivered = delivered_then_maybe_die
+        Outbox.delivered = delivered_then_maybe_die
 
     if "no_edits" in FAULTS:
         from metrobot.service.status import Status
@@ -203,7 +210,7 @@ if FAULTS and not BESIDE_THE_BOT:
         def no_nonce(message):
             return None
 
-        Owing.delivered = delivered
+        Outbox.delivered = delivered
         recovery._already_sent = already_sent
         delivery.nonce = recovery.nonce = no_nonce
 
@@ -303,12 +310,12 @@ if FAULTS and not BESIDE_THE_BOT:
     if "clock_ahead" in FAULTS:
         import time
 
-        from metrobot.service.core import ServiceCore
+        from metrobot.service.service import GameService
 
-        original_init = ServiceCore.__init__
+        original_init = GameService.__init__
 
         def ahead(self, *args, **kwargs):
             original_init(self, *args, **kwargs)
             self.clock = lambda: time.time() + FAULTS["clock_ahead"]
 
-        ServiceCore.__init__ = ahead
+        GameService.__init__ = ahead
