@@ -69,7 +69,7 @@ class Clock(People):
                     who=self._mention_list(owed),
                     when=f"<t:{int(row.deadline)}:R>",
                 )
-                held = quiet_end(list((await self.db.people(owed)).values()), now)
+                held = quiet_end(list((await self.db.people.people(owed)).values()), now)
                 outcome = Outcome(public=[Message(text, mentions=owed, hold_until=held)])
                 await self._save(row, reminded=True, says=outcome)
                 return outcome

@@ -122,7 +122,7 @@ class Turns(Steps, People, Pace):
         away ends their time away. `again`: in place of their sealed decision (see rethink.py)."""
         if not steps:
             raise Refused(me().t("No move given."))
-        person = await self.db.person(user_id)
+        person = await self.db.people.person(user_id)
         back = await self._end_away(person) if is_away(person, self.clock()) else []
         async with self._lock(channel_id):
             row = await self._open(channel_id, game_id=game_id)

@@ -113,9 +113,9 @@ async def test_follow_pressed_many_times_at_once(standin, world):
     cats, dans = [a.content for a in answers[:presses]], answers[presses].content
     followed, stopped = sum(FOLLOWING in t for t in cats), sum(STOPPED in t for t in cats)
     assert followed + stopped == presses, cats  # every press understood as one or the other
-    stored = await bot.service.db.followed(str(cat))
+    stored = await bot.service.db.reminders.followed(str(cat))
     assert len(stored) == followed - stopped and followed - stopped in (0, 1), (cats, stored)
-    assert FOLLOWING in dans and await bot.service.db.followed(str(dan)) == [(await table.row()).id]
+    assert FOLLOWING in dans and await bot.service.db.reminders.followed(str(dan)) == [(await table.row()).id]
 
     await (await add(standin, table, 1)).wait_message()  # a turn ends
     await table.posted()
@@ -155,7 +155,7 @@ async def test_follow_pressed_as_the_game_ends(standin, world):
             assert len(told) == 1 and "is over" in told[0].content, [m.content for m in told]
         else:  # refused: the game had ended (its controls belong to an earlier game)
             assert any(c in answer for c in CLEAR) and told == [], answer
-        assert await bot.service.db.followed(str(cat)) == []
+        assert await bot.service.db.reminders.followed(str(cat)) == []
 
 
 async def test_unfollow_while_a_followers_dm_is_being_made(standin, world):
@@ -175,17 +175,17 @@ async def test_unfollow_while_a_followers_dm_is_being_made(standin, world):
             unfollowed.append(reply.content)
 
         if moment == "claimed":  # after the tick claimed the follow, before it records the DM
-            original = db.record_follow
+            original = db.reminders.record_follow
 
             async def record_after_unfollowing(*args, original=original, unfollow=unfollow, **kwargs):
                 await unfollow()
                 return await original(*args, **kwargs)
 
-            db.record_follow = record_after_unfollowing
+            db.reminders.record_follow = record_after_unfollowing
             try:
                 await tick(bot)
             finally:
-                del db.record_follow
+                del db.reminders.record_follow
         else:  # recorded with its DM owed, not yet sent
             made = await bot.service.tick()
             assert made, "the follower's DM was not made"
