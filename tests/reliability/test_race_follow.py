@@ -28,7 +28,6 @@ from players import Table
 from metrobot import games
 from metrobot.discord_app.recovery import deliver_owed
 from metrobot.service import Refused
-from metrobot.storage import Database
 from metrobot.storage.reminders import ReminderQueries
 from tests.toygame import PLUGIN
 
@@ -217,7 +216,7 @@ async def test_two_processes_make_one_digest_and_one_followers_dm(standin, world
         # The first process claims both and stalls past its claims; the second makes them; the
         # first then tries to record what it made: refused, nothing sent twice.
         held, go = asyncio.Event(), asyncio.Event()
-        stalled = bot.service.db
+        stalled = bot.service.db.reminders
 
         def stalling(name: str):
             original = getattr(stalled, name)
@@ -258,7 +257,7 @@ async def test_the_race_suite_catches_a_toggle_made_of_two_steps(standin, world,
             return False
         raise Refused("You don't follow this game. `/game follow` (or 👁 Follow) starts following it.")
 
-    monkeypatch.setattr(Database, "toggle_follow", two_steps)
+    monkeypatch.setattr(ReminderQueries, "toggle_follow", two_steps)
     table, _, _ = await toy_table(standin, bot, "broken-follow", seed=6)
     cat = standin.add_member(name="Cat")
     status, button = await follow_button(standin, table)

@@ -115,4 +115,4 @@ async def _all_owed(db, due):
 
     async with db.driver.transaction() as tx:
         await tx.execute("UPDATE outbox SET claim = NULL WHERE delivered_at IS NULL")
-        return await outbox.claim(tx, db._skip_locked, due=due)
+        return await outbox.claim(tx, db.store.skip_locked, due=due)
