@@ -111,16 +111,22 @@ async def run() -> None:
         kind = plugins[0].name
         db = await Database(path).open()
         try:
-            _, total = await db.leaderboard("g1", kind, 0, 10)
+            _, total = await db.history.leaderboard("g1", kind, 0, 10)
             print(
                 f"{GAMES} finished games of {len(plugins)} games, {total} rated people on one server's "
                 f"{plugins[0].title} board"
             )
-            print(summary("leaderboard, first page", await timed(lambda: db.leaderboard("g1", kind, 0, 10))))
-            print(summary("leaderboard, a middle page", await timed(lambda: db.leaderboard("g1", kind, 40, 10))))
-            print(summary("one person's place", await timed(lambda: db.position("g1", kind, "u7"))))
-            print(summary("one person's record (profile)", await timed(lambda: db.record_of("g1", "u7", kind))))
-            print(summary("a channel's finished games (history)", await timed(lambda: db.finished_in_channel("c7"))))
+            print(summary("leaderboard, first page", await timed(lambda: db.history.leaderboard("g1", kind, 0, 10))))
+            print(
+                summary("leaderboard, a middle page", await timed(lambda: db.history.leaderboard("g1", kind, 40, 10)))
+            )
+            print(summary("one person's place", await timed(lambda: db.history.position("g1", kind, "u7"))))
+            print(summary("one person's record (profile)", await timed(lambda: db.history.record_of("g1", "u7", kind))))
+            print(
+                summary(
+                    "a channel's finished games (history)", await timed(lambda: db.history.finished_in_channel("c7"))
+                )
+            )
         finally:
             await db.close()
 

@@ -27,19 +27,19 @@ class Departures:
     async def guild_removed(self, guild_id: str) -> None:
         """The bot was removed from a server: stop its games' clocks and note when."""
         now = self.service.clock()
-        if await self.db.depart(guild_id, now):
+        if await self.db.privacy.depart(guild_id, now):
             log.info(
                 "removed from server %s: its games are paused; its data is deleted in %g days unless the bot "
                 "comes back",
                 guild_id,
                 self.retention_days,
             )
-        for row in await self.db.guild_games(guild_id):
+        for row in await self.db.privacy.guild_games(guild_id):
             await self.still_away(row)
 
     async def still_away(self, row: GameRow) -> None:
         """A running game of a server the bot left: its clock stays stopped."""
-        if await self.db.departed(row.guild_id) is None:
+        if await self.db.privacy.departed(row.guild_id) is None:
             return
         await self._change(
             row,
@@ -52,8 +52,12 @@ class Departures:
         was removed while it was not connected, and Discord tells no one afterwards."""
         gone = [
             g
-            for g in await self.db.known_guilds()
-            if g.isascii() and g.isdigit() and serves(int(g)) and g not in present and await self.db.departed(g) is None
+            for g in await self.db.privacy.known_guilds()
+            if g.isascii()
+            and g.isdigit()
+            and serves(int(g))
+            and g not in present
+            and await self.db.privacy.departed(g) is None
         ]
         for guild_id in gone:
             await self.guild_removed(guild_id)
@@ -62,10 +66,10 @@ class Departures:
     async def guild_back(self, guild_id: str) -> bool:
         """The bot is on a server again (added back, or found there at start): if it had
         been removed, the clocks run again with the time they had left. True if it had."""
-        if await self.db.departed(guild_id) is None or not await self.db.returned(guild_id):
+        if await self.db.privacy.departed(guild_id) is None or not await self.db.privacy.returned(guild_id):
             return False  # (the usual case, at every start: a read only)
-        for row in await self.db.guild_games(guild_id):
-            people = await self.db.people(row.waiting)
+        for row in await self.db.privacy.guild_games(guild_id):
+            people = await self.db.people.people(row.waiting)
             now = self.service.clock()
             if any(is_away(p, now) for p in people.values()):
                 continue  # (the end of their time away starts it)
@@ -82,16 +86,16 @@ class Departures:
 
     async def server_games(self, guild_id: str) -> int:
         """How many games of a server a purge deletes (all of them, with their logs)."""
-        return await self.db.count_guild_games(guild_id)
+        return await self.db.privacy.count_guild_games(guild_id)
 
     async def purge(self, guild_id: str) -> None:
         """Everything of a server, now (the operator's `purge --guild`, or the retention's end)."""
-        await self.db.purge_guild(guild_id)
+        await self.db.privacy.purge_guild(guild_id)
         log.info("deleted everything of server %s", guild_id)
 
     async def purge_departed(self) -> list[str]:
         """Servers that stayed away past the retention period: deleted."""
-        gone = await self.db.departed_before(self.service.clock() - self.retention_days * DAY)
+        gone = await self.db.privacy.departed_before(self.service.clock() - self.retention_days * DAY)
         for guild_id in gone:
             try:
                 await self.purge(guild_id)

@@ -53,7 +53,7 @@ class Export:
 
     async def export(self, user_id: str) -> dict[str, Any]:
         """Everything stored of a person (see the module's description)."""
-        rows = await self.db.export_rows(user_id)
+        rows = await self.db.privacy.export_rows(user_id)
         person = rows["people"] or {}
         moves: dict[int, list[dict[str, Any]]] = {}
         for action in rows["actions"]:

@@ -69,7 +69,7 @@ class Forget:
     async def games_holding(self, user_id: str) -> list[int]:
         """The games whose row names the person (as host, at a seat, among those it waits for):
         the games forgetting them renames."""
-        return await self.db.games_holding(user_id)
+        return await self.db.privacy.games_holding(user_id)
 
     async def forget(self, user_id: str, *, tell: bool = False) -> Outcome:
         """Erase a person; the reply says what was done and what stays (posts in channels).
@@ -77,7 +77,7 @@ class Forget:
         keeps changing), the one that does tells them by DM, in the language they asked in."""
         if not valid_user(user_id):
             raise Refused(me().t("That is not a Discord user id."))
-        await self.db.begin_erasure(user_id, me().code if tell else None)
+        await self.db.privacy.begin_erasure(user_id, me().code if tell else None)
         elsewhere = await self.complete_erasure(user_id)
         return Outcome(reply=Message(done(me())), elsewhere=elsewhere)
 
@@ -85,7 +85,7 @@ class Forget:
         """Erasures a crash (or a conflict) left unfinished, completed now; the person is owed
         "Done" by DM (their answer belonged to the process that began it)."""
         out: list[tuple[str, Outcome]] = []
-        for user_id in await self.db.erasures():
+        for user_id in await self.db.privacy.erasures():
             if user_id in self._erasing:
                 continue
             try:
@@ -97,34 +97,34 @@ class Forget:
 
     async def farewells(self) -> list[tuple[int, str, str, float]]:
         """The "Done" DMs owed — (id, user, text, when made) — claimed for this process."""
-        return await self.db.farewells_owed()
+        return await self.db.erasure_dms.farewells_owed()
 
     async def farewell_said(self, farewell_id: int) -> None:
-        await self.db.farewell_said(farewell_id)
+        await self.db.erasure_dms.farewell_said(farewell_id)
 
     async def complete_erasure(self, user_id: str, *, farewell: bool = False) -> list[tuple[str, Outcome]]:
-        tell = await self.db.erasure_tell(user_id) if farewell else None
+        tell = await self.db.privacy.erasure_tell(user_id) if farewell else None
         self._erasing.add(user_id)
         try:
             elsewhere = await self._leave_all(user_id)
             left: list[int] = []
             for _ in range(ATTEMPTS):
-                left = await self.db.games_holding(user_id)
+                left = await self.db.privacy.games_holding(user_id)
                 if not left:
                     break
-                names = await self.db.names_of(user_id)
+                names = await self.db.privacy.names_of(user_id)
                 for game_id in left:
                     elsewhere += await self._rename_game(user_id, game_id, names)
             else:
                 raise RuntimeError(f"games {left} kept changing; the erasure is completed later")
-            await self.db.finish_erasure(user_id, done(lang(tell)) if tell else None)
+            await self.db.privacy.finish_erasure(user_id, done(lang(tell)) if tell else None)
             return elsewhere
         finally:
             self._erasing.discard(user_id)
 
     async def _leave_all(self, user_id: str) -> list[tuple[str, Outcome]]:
         out = []
-        for row in await self.db.games_of(user_id):
+        for row in await self.db.people.games_of(user_id):
             out += await self._leave(row, user_id)
         return out
 
@@ -150,7 +150,7 @@ class Forget:
         seat = row.seat(user_id)
         if row.status in ("lobby", "active") and seat is not None and not (seat.auto and row.status == "active"):
             return await self._leave(row, user_id)  # (renamed at the next pass)
-        ghost = await self.db.ghost_of(user_id, row.guild_id)
+        ghost = await self.db.privacy.ghost_of(user_id, row.guild_id)
         async with self.service.channel_lock(row.channel_id):
             for _ in range(ATTEMPTS):
                 row = await self.db.game(game_id)
@@ -158,7 +158,9 @@ class Forget:
                     return []  # (gone, or renamed meanwhile by another erasure of the same person)
                 columns = self._renamed(row, user_id, ghost)
                 named = names | ({seat.name} if seat is not None and seat.name else set())
-                if await self.db.rename_game(row, columns, user_id, ghost, _rename, named, lang(row.language).t(GHOST)):
+                if await self.db.privacy.rename_game(
+                    row, columns, user_id, ghost, _rename, named, lang(row.language).t(GHOST)
+                ):
                     return []
         raise Conflict(f"game {game_id} kept changing")
 

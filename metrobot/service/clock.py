@@ -85,7 +85,7 @@ class Clock:
                     who=self.games.mention_list(owed),
                     when=f"<t:{int(row.deadline)}:R>",
                 )
-                held = quiet_end(list((await self.db.people(owed)).values()), now)
+                held = quiet_end(list((await self.db.people.people(owed)).values()), now)
                 outcome = Outcome(public=[Message(text, mentions=owed, hold_until=held)])
                 await self.games.save(row, reminded=True, says=outcome)
                 return outcome

@@ -157,11 +157,11 @@ class Games:
     async def player_language(self, row: GameRow, user_id: str) -> Lang:
         """A player's own language as their settings say now (the one they chose, else their
         Discord's when they joined), else the game's: for what only they read."""
-        return self.lang_of(row, user_id, {user_id: await self.db.person(user_id)})
+        return self.lang_of(row, user_id, {user_id: await self.db.people.person(user_id)})
 
     async def people(self, row: GameRow) -> dict[str, Person]:
         """The settings of the people playing their own seats."""
-        return await self.db.people([s.user_id for s in row.seats if not s.auto])
+        return await self.db.people.people([s.user_id for s in row.seats if not s.auto])
 
     async def save(
         self, row: GameRow, *, says: Outcome | None = None, position: int | None = None, **changes: Any

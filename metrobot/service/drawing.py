@@ -133,7 +133,7 @@ class Drawing:
 
     async def vision_of(self, user_id: str) -> str:
         """The palette of what only this person sees: their own colour-vision setting."""
-        return pictures.own_vision(await self.db.person(user_id))
+        return pictures.own_vision(await self.db.people.person(user_id))
 
     @staticmethod
     def channel_images(people: dict[str, Person], *specs: dict[str, Any]) -> list[dict[str, Any]]:

@@ -51,13 +51,13 @@ class Following:
         row = await self.games.open_game(channel_id, active=False, game_id=game_id)
         mine = me()
         if toggle:  # (one transaction: presses at once alternate, none is refused)
-            if not await self.db.toggle_follow(user_id, row.id, row.moves, self.options.clock()):
+            if not await self.db.reminders.toggle_follow(user_id, row.id, row.moves, self.options.clock()):
                 return Outcome(reply=Message(mine.t("You no longer follow this game; no more DMs about it.")))
             followed = True
         else:
-            followed = await self.db.follow(user_id, row.id, row.moves, self.options.clock())
+            followed = await self.db.reminders.follow(user_id, row.id, row.moves, self.options.clock())
         if followed:
-            every = await self.db.reminder(user_id) or DEFAULT_EVERY
+            every = await self.db.reminders.reminder(user_id) or DEFAULT_EVERY
             return Outcome(
                 reply=Message(
                     mine.n(  # (one hour: "once an hour", never "once every 1 hour")
@@ -82,7 +82,7 @@ class Following:
 
     async def unfollow(self, channel_id: str, user_id: str, *, game_id: int | None = None) -> Outcome:
         row = await self.games.open_game(channel_id, active=False, game_id=game_id)
-        if not await self.db.unfollow(user_id, row.id):
+        if not await self.db.reminders.unfollow(user_id, row.id):
             raise Refused(me().t("You don't follow this game. `/game follow` (or 👁 Follow) starts following it."))
         return Outcome(reply=Message(me().t("You no longer follow this game; no more DMs about it.")))
 
@@ -91,7 +91,7 @@ class Following:
         View Channel there: see discord_app/seeing.py): the follow ends, with the DM made for
         them settled unsent. They are not told (a DM about a channel they cannot see would
         say more than they may know); `/games` no longer lists it."""
-        await self.db.unfollow(user_id, game_id)
+        await self.db.reminders.unfollow(user_id, game_id)
         log.info("a follower of game %s can no longer see its channel: the follow ended", game_id)
 
     async def still_to_send(self, message: Message) -> bool:
@@ -101,7 +101,7 @@ class Following:
         if message.topic != TOPIC or owed is None or owed.id is None:
             return True
         try:
-            return await self.db.still_owed(owed.id)
+            return await self.db.reminders.still_owed(owed.id)
         except DatabaseUnavailable:  # (can't tell: sent, as it was made)
             return True
 
@@ -109,7 +109,7 @@ class Following:
         """The followers' DMs due now (the turn clock's tick), recorded and returned to be delivered."""
         now = self.options.clock()
         out = []
-        for user_id, game_id, seen, _every in await self.db.claim_follows(now, DEFAULT_EVERY):
+        for user_id, game_id, seen, _every in await self.db.reminders.claim_follows(now, DEFAULT_EVERY):
             try:
                 made = await self.tell_follower(user_id, game_id, seen, now)
             except DatabaseUnavailable:
@@ -122,23 +122,25 @@ class Following:
         return out
 
     async def tell_follower(self, user_id: str, game_id: int, seen: int, now: float) -> tuple[str, Outcome] | None:
-        person = await self.db.person(user_id)
+        person = await self.db.people.person(user_id)
         held = person.away_until if is_away(person, now) else quiet_until(person, now)
         row = await self.db.game(game_id)
         record = row.takeback if row is not None else None
         if row is not None and record is not None and record.get("to") == row.moves and now < record.get("until", 0):
             held = max(held or 0.0, record["until"])  # the last move may still be taken back: tell it after
         if held is not None or row is None or row.state is None:
-            await self.db.hold_follow(user_id, game_id, held)
+            await self.db.reminders.hold_follow(user_id, game_id, held)
             return None
         end = row.status in ("finished", "aborted")
-        latest = await self.db.latest_board(game_id)
+        latest = await self.db.reminders.latest_board(game_id)
         position = latest[0] if latest else row.moves
         reader = self.games.lang_of(row, user_id, {user_id: person})
         message = await self.follow_message(row, reader, end)
         message.images = [{"board": None} | ({"vision": v} if (v := pictures.own_vision(person)) != "off" else {})]
         (owed,) = owe(Outcome(dms=[(user_id, message)]), position)
-        if not await self.db.record_follow(user_id, game_id, seen, position, now, owed, row.channel_id, end=end):
+        if not await self.db.reminders.record_follow(
+            user_id, game_id, seen, position, now, owed, row.channel_id, end=end
+        ):
             return None
         plugin = self.games.plugin(row)
         await self.drawing.draw(message, plugin, await self.outbox.state_at(plugin, row, position), row, position)
@@ -147,7 +149,7 @@ class Following:
     async def follow_message(self, row: GameRow, reader: Lang, end: bool) -> Message:
         plugin = self.games.plugin(row)
         game, where = title(plugin, reader), f"<#{row.channel_id}>"
-        link = jump_link(row, (await self.db.last_boards([row.id])).get(row.id))
+        link = jump_link(row, (await self.db.people.last_boards([row.id])).get(row.id))
         if row.status == "aborted":
             text = reader.t(
                 "👁 **{game}** in {where} was stopped before its end; you follow it no more.", game=game, where=where

@@ -30,14 +30,18 @@ class Listing:
         """Privately: the person's games on this server (`guild_id` None: on every server, as
         asked in a DM) and the lobbies here they could join, a page at a time."""
         mine = me()
-        rows = await self.db.games_of(user_id, guild_id)
+        rows = await self.db.people.games_of(user_id, guild_id)
         waiting = {r.id: r.waiting or await self._waiting_of(r) for r in rows}
         yours = [r for r in rows if r.status == "active" and user_id in waiting[r.id]]
         others = [r for r in rows if r not in yours]
         joinable = (
             []
             if guild_id is None
-            else [r for r in await self.db.lobbies(guild_id) if r.seat(user_id) is None and len(r.seats) < r.max_seats]
+            else [
+                r
+                for r in await self.db.people.lobbies(guild_id)
+                if r.seat(user_id) is None and len(r.seats) < r.max_seats
+            ]
         )
         entries = yours + others + joinable
         followed = await self.followed_lines(user_id, guild_id, mine) if page == 0 else []
@@ -60,8 +64,8 @@ class Listing:
                 )
             )
         shown = entries[page * PAGE : (page + 1) * PAGE]
-        boards = await self.db.last_boards([r.id for r in shown if r.status == "active"])
-        starts = await self.db.first_posts([r.id for r in shown if r.status == "lobby"])
+        boards = await self.db.people.last_boards([r.id for r in shown if r.status == "active"])
+        starts = await self.db.people.first_posts([r.id for r in shown if r.status == "lobby"])
         lines = [mine.t("**Your games** — page {page} of {pages}", page=page + 1, pages=pages)]
         for row in shown:
             link = jump_link(row, boards.get(row.id) or starts.get(row.id))
@@ -74,12 +78,12 @@ class Listing:
 
     async def followed_lines(self, user_id: str, guild_id: str | None, language: Lang) -> list[str]:
         """What `/games` adds: a line for each game the person follows (on this server; in a DM, on any)."""
-        ids = await self.db.followed(user_id)
+        ids = await self.db.reminders.followed(user_id)
         rows = [r for r in [await self.db.game(i) for i in ids] if r is not None]
         rows = [r for r in rows if guild_id is None or r.guild_id == guild_id][:PAGE]
         if not rows:
             return []
-        boards = await self.db.last_boards([r.id for r in rows])
+        boards = await self.db.people.last_boards([r.id for r in rows])
         lines = [language.t("**Games you follow** (`/game unfollow` in their channel stops one):")]
         for row in rows:
             lines.append(
@@ -166,7 +170,7 @@ class Listing:
                         next=f"<t:{int(row.nudged_at + NUDGE_EVERY)}:R>",
                     )
                 )
-            held = quiet_end(list((await self.db.people(waiting)).values()), now)
+            held = quiet_end(list((await self.db.people.people(waiting)).values()), now)
             g = self.games.lang(row)
             # (its time makes each nudge's words its own: the recovery knows a copy by them)
             text = g.t(

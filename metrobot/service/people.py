@@ -61,7 +61,7 @@ class People:
 
     async def language_of(self, user_id: str) -> str | None:
         """The language a person chose for what they alone read (None: their Discord's)."""
-        return (await self.db.person(user_id)).settings.get("language")
+        return (await self.db.people.person(user_id)).settings.get("language")
 
     async def my_settings(
         self,
@@ -79,7 +79,7 @@ class People:
         revoke the web links to their games outside servers (weblinks.py)."""
         if reminders is not None:  # (checked first: a refusal of anything changes nothing)
             self.reminders.reminder_hours(reminders)
-        person = await self.db.person(user_id)
+        person = await self.db.people.person(user_id)
         settings = dict(person.settings)
         if turn_dms is not None:
             settings["turn_dms"] = bool(turn_dms)
@@ -127,7 +127,7 @@ class People:
             settings["quiet"] = dict(settings["quiet"], tz=zone)
         person.settings = settings
         if any(v is not None for v in (turn_dms, quiet, time_zone, language, colour_vision)):
-            await self.db.save_person(person)
+            await self.db.people.save_person(person)
         if reminders is not None:
             await self.reminders.set_reminders(user_id, reminders)
         reader = lang(settings.get("language")) if language else me()
@@ -174,7 +174,7 @@ class People:
         if not isinstance(days, int) or isinstance(days, bool) or not 1 <= days <= MAX_AWAY_DAYS:
             raise Refused(me().t("Away is from 1 to {most} days.", most=MAX_AWAY_DAYS))
         now = self.options.clock()
-        person = await self.db.person(user_id)
+        person = await self.db.people.person(user_id)
         left = AWAY_BUDGET - away_used(person, now)
         if days * DAY > left + 1:
             raise Refused(
@@ -187,9 +187,9 @@ class People:
         note = " ".join(str(note or "").split())[:200] or None
         person.settings = dict(person.settings, away_log=away_log_after(person, now), away_since=now, away_note=note)
         person.away_until = now + days * DAY
-        await self.db.save_person(person)
+        await self.db.people.save_person(person)
         elsewhere = []
-        for row in await self.db.games_of(user_id):
+        for row in await self.db.people.games_of(user_id):
             if row.status == "active":
                 told = await self._update_game(row.id, lambda r, p=person: self._away_changes(r, p, now))
                 if told is not None:
@@ -206,7 +206,7 @@ class People:
         )
 
     async def back(self, user_id: str) -> Outcome:
-        person = await self.db.person(user_id)
+        person = await self.db.people.person(user_id)
         if not is_away(person, self.options.clock()):
             raise Refused(me().t("You are not away."))
         return Outcome(
@@ -221,9 +221,9 @@ class People:
         for key in ("away_since", "away_note"):
             person.settings.pop(key, None)
         person.away_until = None
-        await self.db.save_person(person)
+        await self.db.people.save_person(person)
         out = []
-        for row in await self.db.games_of(person.user_id):
+        for row in await self.db.people.games_of(person.user_id):
             if row.status == "active" and row.paused is not None:
                 told = await self._update_game(row.id, lambda r: self._resume_changes(r, now))
                 if told is not None:
@@ -233,8 +233,8 @@ class People:
     async def back_from_away(self) -> list[tuple[str, Outcome]]:
         """Everyone whose time away ran out (the turn clock's tick)."""
         out = []
-        for user_id in await self.db.back_from_away(self.options.clock()):
-            out += await self.end_away(await self.db.person(user_id))
+        for user_id in await self.db.people.back_from_away(self.options.clock()):
+            out += await self.end_away(await self.db.people.person(user_id))
         return out
 
     async def _away_changes(self, row: GameRow, person: Person, now: float) -> tuple[dict[str, Any], Outcome]:
@@ -253,10 +253,12 @@ class People:
         return changes, outcome
 
     async def _resume_changes(self, row: GameRow, now: float) -> tuple[dict[str, Any], Outcome] | None:
-        people = await self.db.people(row.waiting)
+        people = await self.db.people.people(row.waiting)
         if row.paused is None or any(is_away(p, now) for p in people.values()):
             return None
-        if await self.db.departed(row.guild_id) is not None:  # the bot was removed from the server: it stays stopped
+        if (
+            await self.db.privacy.departed(row.guild_id) is not None
+        ):  # the bot was removed from the server: it stays stopped
             return None
         return {"deadline": now + row.paused, "paused": None}, Outcome()
 
@@ -290,5 +292,5 @@ class People:
     async def quiet_now(self, user_ids: list[str]) -> dict[str, float]:
         """Who of these people is in quiet hours now, and until when."""
         now = self.options.clock()
-        people = await self.db.people(user_ids)
+        people = await self.db.people.people(user_ids)
         return {u: t for u, t in ((u, quiet_until(p, now)) for u, p in people.items()) if t is not None}

@@ -54,11 +54,11 @@ class Reminders:
 
     async def set_reminders(self, user_id: str, hours: int) -> None:
         hours = self.reminder_hours(hours)
-        await self.db.set_reminder(user_id, hours * 3600.0 if hours else None)
+        await self.db.reminders.set_reminder(user_id, hours * 3600.0 if hours else None)
 
     async def reminders_text(self, user_id: str, language: Lang) -> str:
         """The line of `/me settings` that says what the person chose."""
-        every = await self.db.reminder(user_id)
+        every = await self.db.reminders.reminder(user_id)
         if every is None:
             return language.t("Reminders of my waiting games: off.")
         return language.n(  # (one hour: "every hour", never "every 1 hour")
@@ -73,7 +73,7 @@ class Reminders:
         to be delivered."""
         now = self.options.clock()
         out = []
-        for user_id, every, sent in await self.db.claim_digests(now):
+        for user_id, every, sent in await self.db.reminders.claim_digests(now):
             try:
                 made = await self.digest(user_id, every, sent, now)
             except DatabaseUnavailable:  # (its claim runs out: a later tick makes it)
@@ -86,30 +86,30 @@ class Reminders:
         return out
 
     async def digest(self, user_id: str, every: float, sent: float | None, now: float) -> tuple[str, Outcome] | None:
-        person = await self.db.person(user_id)
+        person = await self.db.people.person(user_id)
         if is_away(person, now):  # (time away: nothing until it ends)
-            await self.db.hold_digest(user_id, person.away_until)
+            await self.db.reminders.hold_digest(user_id, person.away_until)
             return None
         quiet = quiet_until(person, now)
         if quiet is not None:
-            await self.db.hold_digest(user_id, quiet)
+            await self.db.reminders.hold_digest(user_id, quiet)
             return None
-        waiting = [r for r in await self.db.games_of(user_id) if r.status == "active" and user_id in r.waiting]
+        waiting = [r for r in await self.db.people.games_of(user_id) if r.status == "active" and user_id in r.waiting]
         if not waiting:
-            await self.db.hold_digest(user_id, None)
+            await self.db.reminders.hold_digest(user_id, None)
             return None
-        moved = await self.db.moved_at([r.id for r in waiting])
+        moved = await self.db.reminders.moved_at([r.id for r in waiting])
         waiting.sort(key=lambda r: (moved.get(r.id, now), r.id))
         message = await self.digest_message(person, waiting, moved, every)
         first = waiting[0]
         (owed,) = owe(Outcome(dms=[(user_id, message)]), first.moves)
-        if not await self.db.record_digest(user_id, sent, now, owed, first.id, first.channel_id):
+        if not await self.db.reminders.record_digest(user_id, sent, now, owed, first.id, first.channel_id):
             return None  # (another process made this interval's)
         return first.channel_id, Outcome(dms=[(user_id, message)])
 
     async def digest_message(self, person: Person, waiting: list[GameRow], moved: dict[int, float], every: float):
         reader = self.games.lang_of(waiting[0], person.user_id, {person.user_id: person})
-        boards = await self.db.last_boards([r.id for r in waiting[:LISTED]])
+        boards = await self.db.people.last_boards([r.id for r in waiting[:LISTED]])
         lines = [
             reader.n(
                 "⏰ {count} game is waiting for you:",

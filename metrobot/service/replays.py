@@ -112,7 +112,7 @@ class Replays:
 
     async def _finished_row(self, channel_id: str, game_id: int | None) -> GameRow:
         if game_id is None:
-            games = await self.db.finished_in_channel(channel_id, 1)
+            games = await self.db.history.finished_in_channel(channel_id, 1)
             if not games:
                 raise Refused(me().t("No game has finished in this channel yet: there is nothing to replay."))
             game_id = games[0].id
@@ -234,7 +234,7 @@ class Replays:
     async def replay_choices(self, channel_id: str, typed: str = "") -> list[tuple[str, int]]:
         """This channel's finished games, newest first, as (label, game id) for suggestions."""
         out, mine = [], me()
-        for g in await self.db.finished_in_channel(channel_id, 25):
+        for g in await self.db.history.finished_in_channel(channel_id, 25):
             won = " & ".join(shown(user, name, mine) for user, name, _, won in g.players if won)
             game = title(get_plugin(g.game), mine)
             label = (

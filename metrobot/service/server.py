@@ -50,7 +50,7 @@ class ServerSettings:
         with none given, show them."""
         if not manager:
             raise Refused(me().t("Only people with the Manage Server permission change the server's settings."))
-        settings = dict(await self.db.server(guild_id))
+        settings = dict(await self.db.people.server(guild_id))
         changes: dict[str, Any] = {}
         if language is not None:
             if known(language) not in OFFERED:
@@ -85,7 +85,7 @@ class ServerSettings:
             changes["tournament_role"] = None
         if changes:
             settings.update(changes)
-            await self.db.save_server(guild_id, settings)
+            await self.db.people.save_server(guild_id, settings)
         return Outcome(reply=Message(self._server_text(settings)))
 
     def _server_text(self, s: dict[str, Any]) -> str:
@@ -124,7 +124,7 @@ class ServerSettings:
     ) -> dict[str, Any]:
         """A server's settings for a new game, after checking it may be created here by this
         person (refused clearly otherwise)."""
-        settings = await self.db.server(guild_id)
+        settings = await self.db.people.server(guild_id)
         channels = settings.get("channels") or []
         if channels and channel_id not in channels and parent_id not in channels:
             raise Refused(
@@ -134,7 +134,7 @@ class ServerSettings:
                 )
             )
         most = settings.get("max_hosted", MAX_HOSTED)
-        if guild_id is not None and await self.db.hosted(guild_id, user_id) >= most:
+        if guild_id is not None and await self.db.people.hosted(guild_id, user_id) >= most:
             raise Refused(
                 me().n(
                     "You already host {most} open game on this server, the most one person may: "
@@ -145,7 +145,7 @@ class ServerSettings:
                     most=most,
                 )
             )
-        if guild_id is not None and await self.db.open_lobbies(guild_id) >= MAX_LOBBIES:
+        if guild_id is not None and await self.db.people.open_lobbies(guild_id) >= MAX_LOBBIES:
             raise Refused(
                 me().t(
                     "This server already has {most} lobbies waiting for players, the most it may have: "

@@ -218,16 +218,16 @@ class GameService:
 
     async def database_fault(self) -> str | None:
         """What is wrong with the database (the kind of fault), or None: it answers and takes writes."""
-        return await self.db.fault()
+        return await self.db.health.fault()
 
     async def backlog(self) -> tuple[int, float | None]:
         """(messages owed and due now, when the oldest of them became due); messages held for
         someone's quiet hours are not yet due and not counted."""
-        return await self.db.backlog(self.options.clock())
+        return await self.db.health.backlog(self.options.clock())
 
     async def games_by_status(self) -> dict[tuple[str, str], int]:
         """(status, kind) -> how many games, for the lobbies and the games being played."""
-        return await self.db.games_by_status()
+        return await self.db.health.games_by_status()
 
     async def tick(self) -> list[tuple[str, Outcome]]:
         """The turn clocks (see clock.py), then the digests and the followers' DMs due."""

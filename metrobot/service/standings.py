@@ -45,7 +45,7 @@ class Standings:
         self.games = games
 
     async def history(self, channel_id: str) -> Outcome:
-        games = await self.db.finished_in_channel(channel_id, 15)
+        games = await self.db.history.finished_in_channel(channel_id, 15)
         mine = me()
         if not games:
             raise Refused(mine.t("No game has finished in this channel yet."))
@@ -67,13 +67,13 @@ class Standings:
         """Without a kind: the kind last finished in the asker's channel, else the server's
         most played (a game just finished here is what people ask about)."""
         if kind is None:
-            kind = await self.db.usual_kind(guild_id, channel_id)
+            kind = await self.db.history.usual_kind(guild_id, channel_id)
             if kind is not None and kind not in {p.name for p in all_plugins()}:
                 kind = None  # a kind no longer installed
         kind = self._kind(kind)
         mine = me()
         game = title(get_plugin(kind), mine)
-        placings, total = await self.db.leaderboard(guild_id, kind, page * PAGE, PAGE)
+        placings, total = await self.db.history.leaderboard(guild_id, kind, page * PAGE, PAGE)
         pages = max(1, -(-total // PAGE))
         if not 0 <= page < pages:
             raise Refused(
@@ -119,7 +119,7 @@ class Standings:
             )
             lines.append(mine.t("__{row}__ ← you", row=row) if p.user_id == user_id else row)
         if all(p.user_id != user_id for p in placings):
-            place = await self.db.position(guild_id, kind, user_id)
+            place = await self.db.history.position(guild_id, kind, user_id)
             lines.append(
                 mine.t("You are number {place} of {total}.", place=place, total=total)
                 if place
@@ -130,14 +130,14 @@ class Standings:
         )
 
     async def profile(self, guild_id: str, target_id: str, target_name: str) -> Outcome:
-        kinds = await self.db.kinds_played(guild_id, target_id)
+        kinds = await self.db.history.kinds_played(guild_id, target_id)
         mine = me()
         if not kinds:
             raise Refused(mine.t("{name} has not finished a game on this server yet.", name=target_name))
         lines = [mine.t("**{name}** on this server:", name=target_name)]
         trends: dict[str, list[float]] = {}
         for kind in kinds:
-            record = await self.db.record_of(guild_id, target_id, kind)
+            record = await self.db.history.record_of(guild_id, target_id, kind)
             if record is None:
                 continue
             lines.append(self.record_line(record, mine))
@@ -159,14 +159,14 @@ class Standings:
         """Outside a server (a DM, a group DM, a person's own install): the asker's own record
         on every server (`servers`: the names the front end knows), no one else's."""
         mine = me()
-        guilds = await self.db.guilds_played(user_id)
+        guilds = await self.db.history.guilds_played(user_id)
         if not guilds:
             raise Refused(mine.t("You have not finished a game on any server yet."))
         lines = [mine.t("**{name}** on every server:", name=name)]
         for guild in guilds:
             lines.append(mine.t("__{server}__", server=servers.get(guild) or guild))
-            for kind in await self.db.kinds_played(guild, user_id):
-                record = await self.db.record_of(guild, user_id, kind, recent=0)
+            for kind in await self.db.history.kinds_played(guild, user_id):
+                record = await self.db.history.record_of(guild, user_id, kind, recent=0)
                 if record is not None:
                     lines.append(self.record_line(record, mine))
         return Outcome(reply=Message("\n".join(lines)))
@@ -236,9 +236,9 @@ class Standings:
         first rated; games that finished before results were kept get theirs (from their
         final state, or their log replayed). Returns (games, whether the ratings equal what
         was stored)."""
-        before = await self.db.stored_ratings()
+        before = await self.db.history.stored_ratings()
         games = []
-        for game_id in await self.db.rating_order():
+        for game_id in await self.db.history.rating_order():
             row = await self.db.game(game_id)
             if row is None:
                 continue
@@ -250,8 +250,8 @@ class Standings:
             if not plugin.game.is_over(state):
                 continue
             games.append((row.id, game_result(plugin, state, row)))
-        await self.db.rebuild_ratings(games, rate)
-        return len(games), before == await self.db.stored_ratings()
+        await self.db.history.rebuild_ratings(games, rate)
+        return len(games), before == await self.db.history.stored_ratings()
 
     async def _replayed(self, plugin: GamePlugin, row: GameRow) -> Any:
         game = plugin.game

@@ -67,7 +67,7 @@ class Status:
                 sorted(game.to_move(state), key=game.seats(state).index)[0]
             )
             if row.paused is not None:
-                people = await self.db.people(row.waiting)
+                people = await self.db.people.people(row.waiting)
                 away = [p for p in people.values() if is_away(p, self.options.clock())]
                 until = max((p.away_until or 0 for p in away), default=self.options.clock())  # (away: set)
                 lines.append(
@@ -103,21 +103,21 @@ class Status:
         if item is None or item.game_id is None:
             return []
         if message.edit == "status":
-            if await self.db.board_owed_before(item):
+            if await self.db.people.board_owed_before(item):
                 return None  # (its link names the latest board: it goes out after that board)
-            where = await self.db.status_message(item.game_id)
+            where = await self.db.people.status_message(item.game_id)
             row = await self.db.game(item.game_id)
             if where is None or row is None:
                 return []
-            board = (await self.db.last_boards([item.game_id])).get(item.game_id)
+            board = (await self.db.people.last_boards([item.game_id])).get(item.game_id)
             # What the newest status edit says, not this one: an edit made late (a restarted
             # process redoing what a dead one left, a slow sender) must not undo a newer one.
-            text = await self.db.newest_status(item) or message.text
+            text = await self.db.people.newest_status(item) or message.text
             return [(where, text.replace(BOARD, jump_link(row, board)))]
         if message.edit in ("tidy", "tidy-all"):
-            return [(mid, None) for mid in await self.db.untidied(item)]
+            return [(mid, None) for mid in await self.db.people.untidied(item)]
         if message.edit == "takeback":  # the posts of the move taken back: the one just before it
-            posts = await self.db.posts_at(item.game_id, item.position - 1)
+            posts = await self.db.people.posts_at(item.game_id, item.position - 1)
             if any(mid is None for mid, _ in posts):
                 return None  # (it goes out after them: the outbox keeps a game's messages in order)
             return [(mid, message.text) for mid, _ in posts if mid is not None]  # (all of them, as checked)

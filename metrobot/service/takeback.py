@@ -147,7 +147,7 @@ class TakeBack:
         g = self.games.lang(row)
         name = self.games.namer(plugin, before, row)(seat)
         out = Outcome(reply=Message(me().t("↶ Taken back: the game is as it was before your move; it is your turn.")))
-        said = await self.db.posts_at(row.id, record["to"])
+        said = await self.db.people.posts_at(row.id, record["to"])
         if said:
             struck = [f"~~{line.strip()}~~" for _, p in said for line in p.get("text", "").splitlines() if line.strip()]
             prompt = self.games.prompt(plugin, before, after, mention=False)

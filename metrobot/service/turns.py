@@ -154,7 +154,7 @@ class Turns:
         away ends their time away. `again`: in place of their sealed decision (see rethink.py)."""
         if not steps:
             raise Refused(me().t("No move given."))
-        person = await self.db.person(user_id)
+        person = await self.db.people.person(user_id)
         back = await self.people.end_away(person) if is_away(person, self.options.clock()) else []
         async with self.games.lock(channel_id):
             row = await self.games.open_game(channel_id, game_id=game_id)

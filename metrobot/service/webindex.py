@@ -82,7 +82,7 @@ class WebIndex:
         self.standings = standings
 
     async def key(self, guild_id: str) -> bytes:
-        access = await self.db.web_access(guild_id, make=True)
+        access = await self.db.web.web_access(guild_id, make=True)
         assert access is not None
         return access[0]
 
@@ -102,7 +102,7 @@ class WebIndex:
         key = await self.key(guild_id)
         known = {p.name for p in all_plugins()}
         running = []
-        for row in await self.db.games_in_guild(guild_id, "active", RUNNING):
+        for row in await self.db.web.games_in_guild(guild_id, "active", RUNNING):
             if row.game not in known:
                 continue
             waiting = ", ".join(row.names.get(u, u) for u in row.waiting)
@@ -117,18 +117,20 @@ class WebIndex:
                 )
             )
         lobbies = [
-            self._lobby_line(row, language) for row in (await self.db.lobbies(guild_id))[:LOBBIES] if row.game in known
+            self._lobby_line(row, language)
+            for row in (await self.db.people.lobbies(guild_id))[:LOBBIES]
+            if row.game in known
         ]
         finished = [
             self._finished_line(g, key, language)
-            for g in await self.db.finished_in_guild(guild_id, FINISHED)
+            for g in await self.db.web.finished_in_guild(guild_id, FINISHED)
             if g.game in known
         ]
         boards = []
-        for kind in await self.db.rated_kinds(guild_id):
+        for kind in await self.db.web.rated_kinds(guild_id):
             if kind not in known:
                 continue
-            placings, _ = await self.db.leaderboard(guild_id, kind, 0, BOARD)
+            placings, _ = await self.db.history.leaderboard(guild_id, kind, 0, BOARD)
             boards.append(
                 Board(
                     kind,
@@ -160,15 +162,17 @@ class WebIndex:
 
     async def person_page(self, guild_id: str, user_id: str, language: Lang) -> PersonPage | None:
         """A person's record on a server (None: they have finished no game there)."""
-        name = await self.db.name_in_guild(guild_id, user_id)
-        kinds = [k for k in await self.db.kinds_played(guild_id, user_id) if k in {p.name for p in all_plugins()}]
+        name = await self.db.web.name_in_guild(guild_id, user_id)
+        kinds = [
+            k for k in await self.db.history.kinds_played(guild_id, user_id) if k in {p.name for p in all_plugins()}
+        ]
         if name is None or not kinds:
             return None
         key = await self.key(guild_id)
         page = PersonPage(name, [], {})
         seen: set[int] = set()
         for kind in kinds:
-            record = await self.db.record_of(guild_id, user_id, kind, RECENT)
+            record = await self.db.history.record_of(guild_id, user_id, kind, RECENT)
             if record is None:
                 continue
             page.records.append(self.standings.record_line(record, language))

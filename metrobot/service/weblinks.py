@@ -39,10 +39,10 @@ async def game_key(db: Any, guild_id: str | None, channel_id: str | None, *, mak
     """The key that signs a game's links: its server's; outside servers, its channel's own once
     a player there revoked their links, else the one all games outside servers share."""
     if guild_id:
-        access = await db.web_access(guild_id, make=make)
+        access = await db.web.web_access(guild_id, make=make)
     else:
-        access = channel_id is not None and await db.web_access(own_key(channel_id))
-        access = access or await db.web_access(NO_SERVER, make=make)
+        access = channel_id is not None and await db.web.web_access(own_key(channel_id))
+        access = access or await db.web.web_access(NO_SERVER, make=make)
     return access[0] if access else None
 
 
@@ -66,7 +66,7 @@ class WebLinks:
         return self.options.web_base.rstrip("/") + path
 
     async def _sign(self, guild_id: str | None, what: str) -> str:
-        access = await self.db.web_access(guild_id or NO_SERVER, make=True)
+        access = await self.db.web.web_access(guild_id or NO_SERVER, make=True)
         assert access is not None, "make=True makes a key"
         key, _ = access
         return signature(key, what)
@@ -98,7 +98,7 @@ class WebLinks:
         return f"/p/{guild_id}/{user_id}/{await self._sign(guild_id, f'person:{guild_id}:{user_id}')}/"
 
     async def _checked(self, guild_id: str | None, what: str, given: str) -> bool:
-        access = await self.db.web_access(guild_id or NO_SERVER)
+        access = await self.db.web.web_access(guild_id or NO_SERVER)
         return access is not None and valid(access[0], what, given)
 
     async def opened_game(self, game_id: int, given: str) -> GameRow | None:
@@ -110,14 +110,14 @@ class WebLinks:
 
     async def opened_tournament(self, tournament_id: int, given: str) -> TournamentRow | None:
         """The tournament a link opens, or None (no such tournament, a wrong or revoked signature)."""
-        row = await self.db.tournament(tournament_id)
+        row = await self.db.tournaments.tournament(tournament_id)
         if row is None:
             return None
         return row if await self._checked(row.guild_id, f"t:{row.id}", given) else None
 
     async def opened_server(self, guild_id: str, given: str | None) -> bool:
         """Whether a link opens a server's index page (without a signature: only a public one)."""
-        access = await self.db.web_access(guild_id)
+        access = await self.db.web.web_access(guild_id)
         if access is None:
             return False
         key, public = access
@@ -179,7 +179,7 @@ class WebLinks:
             return None
         if not manager:
             raise Refused(me().t("Only people with the Manage Server permission change the server's settings."))
-        _, now_public = await self.db.change_web(guild_id, public=public, rotate=rotate)
+        _, now_public = await self.db.web.change_web(guild_id, public=public, rotate=rotate)
         said = (
             [me().t("Every web link of this server handed out so far no longer works; the bot hands out new ones.")]
             if rotate
@@ -196,9 +196,9 @@ class WebLinks:
         """`/me settings web_new_key`: every link to the person's games outside servers (their
         pages, play links and Activity sessions, whoever they were handed to) opens nothing
         from now on; a server's links are its managers' to revoke."""
-        channels = await self.db.channels_outside_servers(user_id)
+        channels = await self.db.web.channels_outside_servers(user_id)
         for channel in channels:
-            await self.db.change_web(own_key(channel), rotate=True)
+            await self.db.web.change_web(own_key(channel), rotate=True)
         if not channels:
             return me().t(
                 "You have no game outside servers, so no web link of yours to revoke here. A server's links are "

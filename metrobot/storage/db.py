@@ -9,6 +9,12 @@ the players (the outbox) and, when a game ends, its results and ratings are writ
 the same transaction. The schema is upgraded at start by the numbered migrations in
 `schema.py`; finished games stay for history.
 
+`Database` is this core (games, their actions and what they owe) and its parts, each an
+attribute that owns one concern and is handed what it uses (the driver, or the `Store`
+of store.py: the driver, the row-lock clause, the small reads): `db.history`,
+`db.people`, `db.health`, `db.web`, `db.tournaments`, `db.privacy`, `db.reminders`,
+`db.erasure_dms` — e.g. `db.people.person(user_id)`.
+
 When the database is briefly away (see `faults.py`, `outage.py`), the reads and writes
 here are run again as long as that is safe: a read, or a transaction that failed before its
 COMMIT. A move whose COMMIT lost its connection is never simply written again: `_write`
@@ -26,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from . import outbox, ratings
-from .farewells import FarewellQueries
+from .farewells import ErasureDMs
 from .faults import DatabaseUnavailable, kind_of
 from .health import HealthQueries
 from .history import HistoryQueries
@@ -38,6 +44,7 @@ from .reminders import ReminderQueries
 from .rows import COLUMNS, JSON_COLUMNS, Conflict, Duplicate, GameRow, NewerSchema, Seat, game_row
 from .schema import MIGRATIONS, statements
 from .sql import BIGINT, Driver, Tx, one_row
+from .store import Store
 from .tournaments import TournamentQueries
 from .web import WebQueries
 
@@ -56,24 +63,23 @@ def driver_for(where: str | Path) -> Driver:
     return SQLiteDriver(text)
 
 
-class Database(
-    HistoryQueries,
-    PeopleQueries,
-    HealthQueries,
-    WebQueries,
-    TournamentQueries,
-    PrivacyQueries,
-    ReminderQueries,
-    FarewellQueries,
-):
+class Database:
     def __init__(self, where: str | Path):
         self.driver = driver_for(where)
         self.path = self.driver.where
-        # PostgreSQL may skip rows another process has locked; SQLite has one writer at a time.
-        self._skip_locked = " FOR UPDATE SKIP LOCKED" if self.driver.dialect == "postgres" else ""
+        self.store = Store(self.driver)
+        # The parts, one concern each (see the module's docstring).
+        self.history = HistoryQueries(self.driver)
+        self.people = PeopleQueries(self.driver)
+        self.health = HealthQueries(self.driver)
+        self.web = WebQueries(self.driver, self.history)
+        self.tournaments = TournamentQueries(self.store)
+        self.privacy = PrivacyQueries(self.driver)
+        self.reminders = ReminderQueries(self.store)
+        self.erasure_dms = ErasureDMs(self.driver)
         # Called inside the transaction that finishes a game, with its id and result: what
         # else a finished game settles at once (a tournament table's result).
-        self.finish_hooks: list[Callable[[Tx, int, GameResult], Awaitable[None]]] = [self.record_table]
+        self.finish_hooks: list[Callable[[Tx, int, GameResult], Awaitable[None]]] = [self.tournaments.record_table]
 
     async def open(self) -> Database:
         try:
@@ -113,30 +119,21 @@ class Database(
         return len(MIGRATIONS[self.driver.dialect])
 
     # ------------------------------------------------------------ reads
-    async def _row(self, sql: str, *args: Any) -> Any:
-        async def read() -> Any:
-            async with self.driver.read() as q:
-                return await q.fetchone(sql, *args)
-
-        return await self.driver.outage.patiently(read)
-
-    async def _one(self, sql: str, *args: Any) -> GameRow | None:
-        r = await self._row(sql, *args)
-        return game_row(r) if r else None
-
     async def open_game(self, channel_id: str) -> GameRow | None:
         """The lobby or active game of a channel."""
-        return await self._one(
+        return await self.store.one(
             f"SELECT {COLUMNS} FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')", channel_id
         )
 
     async def last_game(self, channel_id: str) -> GameRow | None:
-        return await self._one(f"SELECT {COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", channel_id)
+        return await self.store.one(
+            f"SELECT {COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", channel_id
+        )
 
     async def game(self, game_id: int) -> GameRow | None:
         if not -BIGINT <= game_id < BIGINT:  # an id no game can have (a forged button): none
             return None
-        return await self._one(f"SELECT {COLUMNS} FROM games WHERE id = ?", game_id)
+        return await self.store.one(f"SELECT {COLUMNS} FROM games WHERE id = ?", game_id)
 
     async def claim_due(self, now: float) -> list[GameRow]:
         """Active games whose reminder or deadline has come, claimed for this process for a
@@ -151,7 +148,7 @@ class Database(
                 for r in await tx.fetch(
                     f"SELECT {COLUMNS} FROM games WHERE status = 'active' AND deadline IS NOT NULL AND "
                     f"(deadline <= ? OR (reminded = 0 AND deadline - turn_clock / 2.0 <= ?)) AND "
-                    f"(clock_claim IS NULL OR clock_claim < ?) ORDER BY deadline{self._skip_locked}",
+                    f"(clock_claim IS NULL OR clock_claim < ?) ORDER BY deadline{self.store.skip_locked}",
                     now,
                     now,
                     now,
@@ -183,7 +180,7 @@ class Database(
 
         async def claim() -> list[Owed]:
             async with self.driver.transaction() as tx:
-                return await outbox.claim(tx, self._skip_locked, due=due)
+                return await outbox.claim(tx, self.store.skip_locked, due=due)
 
         return await self.driver.outage.patiently(claim)
 
@@ -328,7 +325,7 @@ class Database(
     async def _landed(self, row: GameRow, updated_at: float) -> bool | None:
         """Whether a change of `row` made at `updated_at` is stored (None: can't tell now)."""
         try:
-            found = await self._row("SELECT version, updated_at FROM games WHERE id = ?", row.id)
+            found = await self.store.row("SELECT version, updated_at FROM games WHERE id = ?", row.id)
         except DatabaseUnavailable:
             return None
         if found is None:

@@ -1,5 +1,6 @@
 """The "Done" owed to a person whose erasure was finished by a process other than the one
-answering them (issue 46): a mixin of `Database`, and where it holds the person.
+answering them (issue 46): a DM owed after an erasure, the part of `Database` that keeps
+them (`db.erasure_dms`, handed the driver), and where it holds the person.
 
 Made in the transaction that ends the erasure (see privacy.py, `finish_erasure`), so a
 finished erasure always leaves it; claimed by one process at a time (a lease, as the outbox
@@ -14,14 +15,17 @@ import time
 from typing import Any
 
 from .personal_base import Holder
-from .sql import Tx
+from .sql import Driver, Tx
 
 LEASE = 20.0  # seconds a process has to send the farewells it claimed
 LIMIT = 20
 
 
-class FarewellQueries:
-    driver: Any
+class ErasureDMs:
+    """The farewells ("Done") owed by DM to people whose erasure ended in another process."""
+
+    def __init__(self, driver: Driver) -> None:
+        self.driver = driver
 
     async def farewells_owed(self) -> list[tuple[int, str, str, float]]:
         """The farewells nobody is sending now — (id, user, text, when it was made) — claimed."""

@@ -1,4 +1,5 @@
-"""What an operator asks of the database: does it answer, how much is owed, what is being played.
+"""What an operator asks of the database: does it answer, how much is owed, what is being played
+(a part of `Database`: `db.health`, handed the driver).
 
 Read when Prometheus scrapes `/metrics` and when `/healthz` is asked: small aggregate queries
 on indexed columns (the outbox's owed rows have a partial index; games by status are few)."""
@@ -10,7 +11,8 @@ from .sql import Driver, one_row
 
 
 class HealthQueries:
-    driver: Driver
+    def __init__(self, driver: Driver) -> None:
+        self.driver = driver
 
     async def ping(self) -> bool:
         """True when the database answers a trivial query (raises when it cannot)."""

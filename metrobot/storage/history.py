@@ -1,6 +1,6 @@
 """Reading finished games, results and ratings (history, replays, leaderboards, profiles).
 
-A mixin of `Database`: the same connection and lock. Every query names the server it is
+A part of `Database` (`db.history`), handed the driver. Every query names the server it is
 about, so one server's games and players never show up in another's.
 """
 
@@ -58,13 +58,15 @@ PACE_GAMES = 50
 
 
 class HistoryQueries:
-    driver: Driver
+    def __init__(self, driver: Driver) -> None:
+        self.driver = driver
 
     async def _all(self, sql: str, args: tuple = ()) -> list[tuple[Any, ...]]:
         async with self.driver.read() as q:
             return await q.fetch(sql, *args)
 
-    async def _finished(self, where: str, args: tuple, limit: int) -> list[Finished]:
+    async def finished(self, where: str, args: tuple, limit: int) -> list[Finished]:
+        """Finished games that match `where` (SQL on `games`, with `args`), newest first."""
         games = await self._all(
             f"SELECT id, game, channel_id, guild_id, finished_at FROM games WHERE status = "
             f"'finished' AND {where} ORDER BY finished_at DESC, id DESC LIMIT ?",
@@ -85,7 +87,7 @@ class HistoryQueries:
 
     async def finished_in_channel(self, channel_id: str, limit: int = 25) -> list[Finished]:
         """This channel's finished games, newest first."""
-        return await self._finished("channel_id = ?", (channel_id,), limit)
+        return await self.finished("channel_id = ?", (channel_id,), limit)
 
     async def usual_kind(self, guild_id: str, channel_id: str | None) -> str | None:
         """The game kind a question about "the" leaderboard most likely means: the kind last
@@ -148,7 +150,7 @@ class HistoryQueries:
                 (guild_id, game, user_id),
             )
         ]
-        last = await self._finished(
+        last = await self.finished(
             "id IN (SELECT game_id FROM results WHERE guild_id = ? AND game = ? AND user_id = ?)",
             (guild_id, game, user_id),
             recent,

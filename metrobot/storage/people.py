@@ -1,6 +1,6 @@
 """People and servers: their settings, and the games a person sits at.
 
-A mixin of `Database` (the same connection). Settings are JSON objects whose keys the
+A part of `Database` (`db.people`), handed the driver. Settings are JSON objects whose keys the
 service defines; storage only keeps them. A person's `away_until` is a column too, so that
 the turn clock finds whose time away has run out without reading everyone's settings.
 """
@@ -31,7 +31,8 @@ LISTED = ", ".join("NULL" if c.strip() == "state" else f"g.{c.strip()}" for c in
 
 
 class PeopleQueries:
-    driver: Driver
+    def __init__(self, driver: Driver) -> None:
+        self.driver = driver
 
     # ------------------------------------------------------------ people
     async def person(self, user_id: str) -> Person:

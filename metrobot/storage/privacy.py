@@ -1,7 +1,8 @@
 """A person's data and a server's, as the privacy capability asks for them: reading a person
 out, erasing them (a resumable job: `erasures`), and servers the bot was removed from
 (`departures`) until they come back or their data is deleted. Which tables hold what is
-known in one place, `personal.py`; this mixin of `Database` runs it in transactions."""
+known in one place, `personal.py`; this part of `Database` (`db.privacy`, handed the driver)
+runs it in transactions."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from .sql import Driver, one_row
 
 
 class PrivacyQueries:
-    driver: Driver
+    def __init__(self, driver: Driver) -> None:
+        self.driver = driver
 
     # ------------------------------------------------------------ a person
     async def export_rows(self, user_id: str) -> dict[str, Any]:

@@ -1,5 +1,5 @@
-"""Reminders on a person's own schedule and games they follow (issue 46): a mixin of
-`Database`.
+"""Reminders on a person's own schedule and games they follow (issue 46): a part of
+`Database` (`db.reminders`), handed the store (store.py).
 
 Both are made by the turn clock's tick, on whichever process claims them first (a lease in
 the row: `claim`), and recorded in one transaction with the DM they owe (the outbox), on the
@@ -18,7 +18,8 @@ from typing import Any
 from . import outbox
 from .outbox import Owed
 from .personal_base import Holder, in_guild
-from .sql import Driver, Tx
+from .sql import Tx
+from .store import Store
 
 BATCH = 50  # digests or follows one tick makes at most (the next tick takes the rest)
 LEASE = 60.0  # seconds a process has to make a digest or a follower's DM it claimed
@@ -26,8 +27,9 @@ FOLLOW_TOPIC = "follow"  # a follower's DM's topic in its payload (service/follo
 
 
 class ReminderQueries:
-    driver: Driver
-    _skip_locked: str
+    def __init__(self, store: Store) -> None:
+        self.driver = store.driver
+        self.store = store
 
     # ------------------------------------------------------------ reminders
     async def reminder(self, user_id: str) -> float | None:
@@ -62,7 +64,7 @@ class ReminderQueries:
                 "AND EXISTS (SELECT 1 FROM seats s JOIN games g ON g.id = s.game_id "
                 "WHERE s.user_id = r.user_id AND g.status = 'active' AND g.waiting LIKE ('%\"' || r.user_id || '\"%') "
                 "AND COALESCE((SELECT MAX(a.created_at) FROM actions a WHERE a.game_id = g.id), g.updated_at) "
-                f"<= ? - r.every) ORDER BY r.user_id LIMIT {BATCH}{self._skip_locked}",
+                f"<= ? - r.every) ORDER BY r.user_id LIMIT {BATCH}{self.store.skip_locked}",
                 now,
                 now,
                 now,
@@ -163,7 +165,7 @@ class ReminderQueries:
         """Follows owed a DM now — (user, game, position last told, interval) — claimed for
         this process: the game ended, or posted a new board since, and the follower's last DM
         about it is an interval old."""
-        lock = self._skip_locked.replace("FOR UPDATE", "FOR UPDATE OF f")
+        lock = self.store.skip_locked.replace("FOR UPDATE", "FOR UPDATE OF f")
         async with self.driver.transaction() as tx:
             rows = await tx.fetch(
                 "SELECT f.user_id, f.game_id, f.seen, COALESCE(r.every, ?) FROM follows f "

@@ -17,6 +17,7 @@ from typing import Any
 
 from .rows import Conflict
 from .sql import BIGINT, Tx, one_row
+from .store import Store
 from .tourney_outbox import TournamentOutbox, insert_owed
 from .tourney_rows import (
     E_COLUMNS,
@@ -42,6 +43,12 @@ def _encode(changes: dict[str, Any]) -> dict[str, Any]:
 
 
 class TournamentQueries(TournamentOutbox):
+    """A part of `Database` (`db.tournaments`), handed the store (store.py)."""
+
+    def __init__(self, store: Store) -> None:
+        self.driver = store.driver
+        self.store = store
+
     # ------------------------------------------------------------ reads
     async def _tournament(self, sql: str, *args: Any) -> TournamentRow | None:
         async with self.driver.read() as q:
@@ -275,7 +282,7 @@ class TournamentQueries(TournamentOutbox):
                 tournament_row(r)
                 for r in await tx.fetch(
                     f"SELECT {T_COLUMNS} FROM tournaments WHERE due IS NOT NULL AND due <= ? AND "
-                    f"(claim IS NULL OR claim < ?) ORDER BY due{self._skip_locked}",
+                    f"(claim IS NULL OR claim < ?) ORDER BY due{self.store.skip_locked}",
                     now,
                     now,
                 )

@@ -16,6 +16,7 @@ import json
 import time
 
 from .sql import Driver, Tx, one_row
+from .store import Store
 from .tourney_rows import O_COLUMNS, TOwed, owed_row
 
 LEASE = 20.0
@@ -40,8 +41,8 @@ async def insert_owed(tx: Tx, tournament_id: int, hall_id: str, items: list[TOwe
 
 
 class TournamentOutbox:
-    driver: Driver  # (a part of Database, which sets these)
-    _skip_locked: str
+    driver: Driver  # (TournamentQueries sets these)
+    store: Store
     tournament_news = False  # set when a table's result was recorded: there is director's work
 
     async def owed_tournament_items(self, limit: int = LIMIT) -> list[TOwed]:
@@ -63,7 +64,7 @@ class TournamentOutbox:
                 "(claim IS NULL OR claim < ?) AND (kind = 'archive' OR NOT EXISTS ("
                 "SELECT 1 FROM tournament_outbox e WHERE e.tournament_id = o.tournament_id AND e.delivered_at IS NULL "
                 "AND e.kind != 'archive' AND e.id < o.id AND e.claim >= ?)) "
-                f"ORDER BY id LIMIT ?{self._skip_locked}",
+                f"ORDER BY id LIMIT ?{self.store.skip_locked}",
                 now,
                 now,
                 limit,

@@ -2,7 +2,8 @@
 is public), its running games and lobbies, the kinds it has leaderboards for, and the name a
 person had in its games.
 
-A mixin of `Database`. The key lives in the server's settings (`servers.settings["web"]`,
+A part of `Database` (`db.web`), handed the driver and the history part (a server's
+recently finished games are listed as history lists them). The key lives in the server's settings (`servers.settings["web"]`,
 `{"key": hex, "public": bool}`): one row a server, in both databases, with no table of its
 own. It is made the first time a link is signed, inside one transaction, and replaced when a
 manager rotates it (every link signed with the old key stops working).
@@ -15,6 +16,7 @@ import secrets
 import time
 from typing import Any
 
+from .history import Finished, HistoryQueries
 from .people import LISTED
 from .rows import GameRow, game_row
 from .sql import Driver
@@ -23,7 +25,9 @@ KEY_BYTES = 32
 
 
 class WebQueries:
-    driver: Driver
+    def __init__(self, driver: Driver, history: HistoryQueries) -> None:
+        self.driver = driver
+        self.history = history
 
     async def web_access(self, guild_id: str, *, make: bool = False) -> tuple[bytes, bool] | None:
         """The server's signing key and whether its index page is public; a server without a
@@ -82,7 +86,7 @@ class WebQueries:
             )
         return [game_row(r) for r in rows]
 
-    async def finished_in_guild(self, guild_id: str, limit: int) -> list:
+    async def finished_in_guild(self, guild_id: str, limit: int) -> list[Finished]:
         """A server's recently finished games, newest first (as `finished_in_channel`): the
         ones that finished last among the `4 × limit` started last. Walking the server's index
         by id needs no sort; sorting every finished game by when it finished would read each
@@ -100,7 +104,7 @@ class WebQueries:
         if not ids:
             return []
         marks = ",".join("?" * len(ids))
-        return await self._finished(f"id IN ({marks})", tuple(ids), limit)  # type: ignore[attr-defined]
+        return await self.history.finished(f"id IN ({marks})", tuple(ids), limit)
 
     async def rated_kinds(self, guild_id: str) -> list[str]:
         """The game kinds a server has a leaderboard of (someone is rated), most played first."""

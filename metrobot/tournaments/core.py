@@ -77,7 +77,7 @@ class TournamentCore(GameService):
         return self.parts.games.lock(f"tournament:{tournament_id}")
 
     async def _snap(self, tournament_id: int) -> Snapshot:
-        snap = await self.db.snapshot(tournament_id)
+        snap = await self.db.tournaments.snapshot(tournament_id)
         if snap is None:
             raise Refused(me().t("There is no such tournament."))
         return snap
@@ -89,7 +89,7 @@ class TournamentCore(GameService):
         this server and this channel), else the open one of this channel — or, asked in a
         table's thread, that table's tournament."""
         if tournament_id is not None:
-            row = await self.db.tournament(tournament_id)
+            row = await self.db.tournaments.tournament(tournament_id)
             if row is None:
                 raise Refused(me().t("There is no such tournament."))
             if row.guild_id != str(guild_id):
@@ -97,13 +97,13 @@ class TournamentCore(GameService):
             if row.hall_id != str(hall_id):
                 raise Refused(me().t("These buttons belong to a tournament of another channel."))
             return row
-        row = await self.db.open_tournament(hall_id)
+        row = await self.db.tournaments.open_tournament(hall_id)
         if row is None:
-            table = await self.db.table_of_thread(hall_id)
+            table = await self.db.tournaments.table_of_thread(hall_id)
             if table is not None:
-                row = await self.db.tournament(table[0])
+                row = await self.db.tournaments.tournament(table[0])
             elif any_status:
-                row = await self.db.last_tournament(hall_id)
+                row = await self.db.tournaments.last_tournament(hall_id)
         if row is None or row.guild_id != str(guild_id):
             raise Refused(
                 me().t(
@@ -121,7 +121,7 @@ class TournamentCore(GameService):
             return True
         if manager:
             return True
-        role = (await self.db.server(guild_id)).get("tournament_role")
+        role = (await self.db.people.server(guild_id)).get("tournament_role")
         return bool(role) and str(role) in {str(r) for r in roles}
 
     @staticmethod

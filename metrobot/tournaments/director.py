@@ -122,7 +122,7 @@ class Director(Running):
             game.validate_options(options, size)
         except BadInput as exc:
             raise Refused(me().t("Those options don't work: {reason}", reason=exc.in_language(me()))) from None
-        server = await self.db.server(guild_id)
+        server = await self.db.people.server(guild_id)
         now = self.clock()
         settings: dict[str, Any] = {
             "language": code_of(server.get("language") or default_language),
@@ -143,7 +143,7 @@ class Director(Running):
             return [self._signup_post(row, Snapshot(row, [], [], [], []))]
 
         try:
-            row = await self.db.create_tournament(
+            row = await self.db.tournaments.create_tournament(
                 guild_id=str(guild_id),
                 hall_id=hall_id,
                 host_id=user_id,
@@ -162,7 +162,7 @@ class Director(Running):
                 )
             ) from None
         if settings["signup_until"]:
-            await self.db.save_tournament(row, due=settings["signup_until"])
+            await self.db.tournaments.save_tournament(row, due=settings["signup_until"])
         log.info("tournament %s created in %s: %s %s", row.id, hall_id, plugin.name, rules.to_json())
         return Outcome(
             reply=Message(
@@ -217,11 +217,13 @@ class Director(Running):
                 user_id, " ".join(str(user_name).split())[:40] or user_id, joined=joined, locale=me().code
             )
             if row.status != "signup":
-                rating = await self.db.ratings_for(row.guild_id, row.game, [user_id])
+                rating = await self.db.tournaments.ratings_for(row.guild_id, row.game, [user_id])
                 entrant = replace(entrant, rating=round(rating.get(user_id, 0.0), 3))
             after = replace(snap, entrants=snap.entrants + [entrant])
             changes: dict[str, Any] = {"due": self.clock()} if row.status == "running" else {}
-            await self.db.save_tournament(row, entrants=[entrant], owed=[self._signup_owed(row, after)], **changes)
+            await self.db.tournaments.save_tournament(
+                row, entrants=[entrant], owed=[self._signup_owed(row, after)], **changes
+            )
         return Outcome(reply=Message(me().t("You are signed up for **{name}**.", name=row.name)))
 
     @retried
@@ -245,7 +247,9 @@ class Director(Running):
             if not any(e.user_id == user_id for e in snap.entrants):
                 raise Refused(me().t("You are not signed up for this tournament."))
             after = replace(snap, entrants=[e for e in snap.entrants if e.user_id != user_id])
-            await self.db.save_tournament(snap.row, removed=[user_id], owed=[self._signup_owed(snap.row, after)])
+            await self.db.tournaments.save_tournament(
+                snap.row, removed=[user_id], owed=[self._signup_owed(snap.row, after)]
+            )
         return Outcome(reply=Message(me().t("You are no longer signed up for **{name}**.", name=snap.row.name)))
 
     # ------------------------------------------------------------ starting
@@ -288,7 +292,7 @@ class Director(Running):
         pairings, standings, the sign-up post closed); returns the number of tables."""
         row = snap.row
         people = [e for e in snap.entrants if e.dropped is None]
-        ratings = await self.db.ratings_for(row.guild_id, row.game, [e.user_id for e in people])
+        ratings = await self.db.tournaments.ratings_for(row.guild_id, row.game, [e.user_id for e in people])
         people = [replace(e, rating=round(ratings.get(e.user_id, 0.0), 3)) for e in people]
         rules = self._rules(row)
         if len(people) < max(2, rules.min_seats):
@@ -331,7 +335,7 @@ class Director(Running):
         made, owed = self._round_owed(started, rnd, names, league=rules.format == "league")
         owed = [self._signup_owed(started, replace(snap, row=started))] + owed
         owed += self._standings_owed(started, entrants, [rnd], [], names, settings)
-        await self.db.save_tournament(
+        await self.db.tournaments.save_tournament(
             row,
             status="running",
             stage=row.stage + 1,
@@ -361,6 +365,6 @@ class Director(Running):
                 host=f"<@{row.host_id}>",
                 name=clean(row.name),
             )
-        await self.db.save_tournament(
+        await self.db.tournaments.save_tournament(
             row, settings=settings, due=None, owed=[TOwed("post", "news", {"text": text, "mentions": [row.host_id]})]
         )

@@ -73,7 +73,7 @@ class Looks(Director):
         return Outcome(reply=Message("\n".join(lines)[:1990]))
 
     async def tournament_list(self, guild_id: str | None) -> Outcome:
-        rows = await self.db.tournaments_in(str(guild_id)) if guild_id else []
+        rows = await self.db.tournaments.tournaments_in(str(guild_id)) if guild_id else []
         if not rows:
             return Outcome(
                 reply=Message(me().t("No tournament on this server yet. Create one with `/tournament new`."))
@@ -97,7 +97,7 @@ class Looks(Director):
         outcome = await self.parts.listing.my_games(user_id, guild_id, page)
         if page != 0 or outcome.reply is None:
             return outcome
-        mine = await self.db.tournaments_of(user_id, guild_id)
+        mine = await self.db.tournaments.tournaments_of(user_id, guild_id)
         if mine:
             lines = [me().t("**Your tournaments**")]
             for row in mine[:8]:
@@ -135,7 +135,7 @@ class Looks(Director):
         if not MARK.search(message.text) and not p.get("images"):
             return message
         assert item.tournament_id is not None, "a stored item has its tournament"
-        snap = await self.db.snapshot(item.tournament_id)
+        snap = await self.db.tournaments.snapshot(item.tournament_id)
         if snap is None:
             return message
         message.text = self._link_threads(message.text, snap.tables)

@@ -152,14 +152,14 @@ class Rounds(TableGames):
         tables' threads are owed (games just started). `missing`: permissions the bot
         lacks in the hall, which hold a new round back."""
         async with self._t_lock(tournament_id):
-            snap = await self.db.snapshot(tournament_id)
+            snap = await self.db.tournaments.snapshot(tournament_id)
             if snap is None:
                 return []
             try:
                 if snap.row.open:
                     await self._step(snap, self._needed(snap.row, missing))
                 elif snap.row.due is not None:
-                    await self.db.save_tournament(snap.row, due=None)
+                    await self.db.tournaments.save_tournament(snap.row, due=None)
             except Conflict:  # another process moved it on meanwhile; it is due again if needed
                 log.info("tournament %s changed while its director worked; left to the next run", tournament_id)
         return await self._open_tables(tournament_id)
@@ -198,9 +198,11 @@ class Rounds(TableGames):
             changes.update(plan.pop("changes", {}))
             if await self._unopened(snap):  # (made and started right after this step)
                 changes["due"] = 0
-            await self.db.save_tournament(row, settings=settings, closed=closed, owed=owed, **changes, **plan)
+            await self.db.tournaments.save_tournament(
+                row, settings=settings, closed=closed, owed=owed, **changes, **plan
+            )
             return
-        await self.db.save_tournament(row, settings=settings, owed=standings_now() + owed, **changes)
+        await self.db.tournaments.save_tournament(row, settings=settings, owed=standings_now() + owed, **changes)
 
     def _dropping(
         self, snap: Snapshot, rules, entrants: list[Entrant], rounds: list[Round], results: list, first_round: int

@@ -56,7 +56,7 @@ class Running(Rounds):
                 )
             if row.status == "signup":
                 after = replace(snap, entrants=[e for e in snap.entrants if e.user_id != user_id])
-                await self.db.save_tournament(row, removed=[user_id], owed=[self._signup_owed(row, after)])
+                await self.db.tournaments.save_tournament(row, removed=[user_id], owed=[self._signup_owed(row, after)])
                 return Outcome(reply=Message(me().t("Done: {who} is no longer signed up.", who=f"<@{user_id}>")))
             dropped = replace(mine, dropped=len(snap.rounds) + 1)
             text = (
@@ -65,7 +65,7 @@ class Running(Rounds):
                 else g.t("🚪 {who} left the tournament.", who=f"<@{user_id}>")
             )
             after = replace(snap, entrants=[dropped if e is mine else e for e in snap.entrants])
-            await self.db.save_tournament(
+            await self.db.tournaments.save_tournament(
                 row,
                 entrants=[dropped],
                 due=self.clock(),
@@ -125,7 +125,7 @@ class Running(Rounds):
                 )
             )
             settings = {**row.settings, "warned": None}
-            await self.db.save_tournament(
+            await self.db.tournaments.save_tournament(
                 row,
                 status=after.status,
                 settings=settings,
@@ -152,7 +152,7 @@ class Running(Rounds):
                 and t.game_id
                 and (t.round, t.number) not in {(r["round"], r["table"]) for r in snap.results}
             ]
-            await self.db.save_tournament(
+            await self.db.tournaments.save_tournament(
                 row,
                 status="aborted",
                 stage=after.stage,

@@ -33,44 +33,44 @@ class TournamentService(TournamentPages):
 
     async def tournaments_due(self) -> list[int]:
         """Tournaments whose director has work now, claimed for this process."""
-        return [row.id for row in await self.db.claim_due_tournaments(self.clock())]
+        return [row.id for row in await self.db.tournaments.claim_due_tournaments(self.clock())]
 
     async def tournament_items(self) -> list[TOwed]:
         """What tournaments owe Discord and nobody holds, claimed for this process."""
-        return await self.db.owed_tournament_items()
+        return await self.db.tournaments.owed_tournament_items()
 
     async def tournament_sent(self, item: TOwed, message_id: str | None = None) -> None:
-        await self.db.tournament_delivered(item, message_id)
+        await self.db.tournaments.tournament_delivered(item, message_id)
 
     async def tournament(self, tournament_id: int | None) -> TournamentRow | None:
         """A tournament as stored (its hall, the ids of its messages), or None."""
-        return None if tournament_id is None else await self.db.tournament(tournament_id)
+        return None if tournament_id is None else await self.db.tournaments.tournament(tournament_id)
 
     async def newer_edit(self, item: TOwed) -> bool:
         """Whether a later edit of the same message is owed (this one is then history)."""
-        return await self.db.newer_edit(item)
+        return await self.db.tournaments.newer_edit(item)
 
     async def table_settled(self, game_id: int) -> bool:
         """Whether a table's game has been sent everything it owed its thread (it may be archived)."""
-        return await self.db.channel_settled(game_id)
+        return await self.db.tournaments.channel_settled(game_id)
 
     async def tournament_later(self, item: TOwed) -> None:
         """Not now (a thread to archive whose game still owes its thread posts): anyone's again."""
-        await self.db.tournament_release(item)
+        await self.db.tournaments.tournament_release(item)
 
     def table_ended(self) -> bool:
         """Whether a table's result was recorded since last asked (its director has work now):
         told once, so that the front end runs the directors at once rather than at its next tick."""
-        if not self.db.tournament_news:
+        if not self.db.tournaments.tournament_news:
             return False
-        self.db.tournament_news = False
+        self.db.tournaments.tournament_news = False
         return True
 
     async def hall_tables(self, hall_id: str) -> list[HallTable]:
         """The tables with a game of a channel's open tournament, in round and table order ([]:
         no tournament is open there): what the Activity, opened in the hall, offers."""
-        row = await self.db.open_tournament(hall_id)
-        snap = await self.db.snapshot(row.id) if row is not None else None
+        row = await self.db.tournaments.open_tournament(hall_id)
+        snap = await self.db.tournaments.snapshot(row.id) if row is not None else None
         if snap is None:
             return []
         return [

@@ -26,14 +26,14 @@ class TableGames(TournamentCore):
     async def table_thread_made(self, item: TOwed, thread_id: str) -> list[tuple[str, Outcome]]:
         """A table's thread exists (made now, or found after a crash): record it, then
         create and start its game. Returns what each thread is owed now."""
-        await self.db.table_thread(item, thread_id)
+        await self.db.tournaments.table_thread(item, thread_id)
         assert item.tournament_id is not None, "a stored item has its tournament"
         return await self._open_tables(item.tournament_id, only=(item.payload["round"], item.payload["table"]))
 
     async def _open_tables(self, tournament_id: int, only: tuple[int, int] | None = None) -> list[tuple[str, Outcome]]:
         """Create and start the games of tables whose thread exists and whose game does not
         run yet (all of them, or `only` one)."""
-        snap = await self.db.snapshot(tournament_id)
+        snap = await self.db.tournaments.snapshot(tournament_id)
         if snap is None or not snap.row.open:
             return []
         out = []
@@ -97,7 +97,7 @@ class TableGames(TournamentCore):
         thread = str(table.thread_id)
 
         async def link(tx, game: GameRow) -> None:
-            await self.db.link_table_game(tx, row.id, table.round, table.number, game.id)
+            await self.db.tournaments.link_table_game(tx, row.id, table.round, table.number, game.id)
 
         async with self.parts.games.lock(thread):
             if table.game_id is None and await self.db.open_game(thread) is None:

@@ -137,7 +137,7 @@ class TournamentPages(Looks):
         )
 
     async def tournament_page(self, row: TournamentRow, language: Lang) -> TournamentPage | None:
-        snap = await self.db.snapshot(row.id)
+        snap = await self.db.tournaments.snapshot(row.id)
         if snap is None or row.game not in {p.name for p in all_plugins()}:
             return None
         row = snap.row
@@ -212,7 +212,7 @@ class TournamentPages(Looks):
     async def tournament_picture(self, row: TournamentRow, language: Lang, tag: str) -> bytes | None:
         """The final standings picture in the reader's language (None: not finished, an
         outdated address, or no images)."""
-        snap = await self.db.snapshot(row.id)
+        snap = await self.db.tournaments.snapshot(row.id)
         if snap is None or snap.row.status != "finished" or tag != picture_tag(snap) or not self.images:
             return None
         return (await self._standings_file(snap, language)).data
@@ -224,11 +224,11 @@ class TournamentPages(Looks):
         key = await self.parts.web_index.key(guild_id)
         known = {p.name for p in all_plugins()}
         hidden: set[int] = set()
-        for row in await self.db.tournaments_in(guild_id, LISTED):
+        for row in await self.db.tournaments.tournaments_in(guild_id, LISTED):
             if row.game not in known or row.status == "aborted":
                 continue
             if row.open and row.rules.get("duplicate"):
-                snap = await self.db.snapshot(row.id)
+                snap = await self.db.tournaments.snapshot(row.id)
                 if snap is not None:
                     hidden |= {t.game_id for t in snap.tables if t.game_id is not None and hidden_round(snap, t.round)}
             what = f"{title(self._tplugin(row), language)} · {language.t(FORMAT_WORDS[row.rules['format']])}"

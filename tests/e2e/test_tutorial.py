@@ -108,7 +108,7 @@ async def test_a_newcomer_finishes_the_tutorial_pressing_only_hint_and_confirm(s
     try:
         row = await db.last_game(str(thread))
         assert row.status == "finished" and row.settings.get("tutorial")
-        placings, _ = await db.leaderboard(str(standin.guild_id), kind, 0, 10)
+        placings, _ = await db.history.leaderboard(str(standin.guild_id), kind, 0, 10)
         assert not placings, "a tutorial is not rated"
     finally:
         await db.close()

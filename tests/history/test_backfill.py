@@ -56,26 +56,26 @@ async def test_games_finished_before_results_were_kept_get_them(db, svc, toy, tm
     for i in range(5):
         people = rnd.sample(PEOPLE, rnd.choice([2, 3]))
         await play_game(svc, f"c{i}", "g1", people, rnd=random.Random(i))
-    rated, results = await db.stored_ratings(), rows(db.path, RESULTS)
+    rated, results = await db.history.stored_ratings(), rows(db.path, RESULTS)
     old = tmp_path / "old.sqlite3"
     as_schema_2(db.path, old)
 
     upgraded = await Database(old).open()  # migrations 3-6: no results, no ratings, no finishing times
     try:
         assert rows(old, "SELECT COUNT(*) FROM results") == [(0,)]
-        assert [g.players for g in await upgraded.finished_in_channel("c0")] == [[]]
+        assert [g.players for g in await upgraded.history.finished_in_channel("c0")] == [[]]
         service = GameService(upgraded, seeds=fixed_seeds(9), images=False)
         games, identical = await service.rebuild_ratings()
         assert (games, identical) == (5, False)  # there were none; now there are
-        assert await upgraded.stored_ratings() == rated  # as if rated when they finished
+        assert await upgraded.history.stored_ratings() == rated  # as if rated when they finished
         assert rows(old, RESULTS) == results
-        assert [p[0] for p in (await upgraded.finished_in_channel("c0"))[0].players] == [
-            p[0] for p in (await db.finished_in_channel("c0"))[0].players
+        assert [p[0] for p in (await upgraded.history.finished_in_channel("c0"))[0].players] == [
+            p[0] for p in (await db.history.finished_in_channel("c0"))[0].players
         ]
         assert "**Race to 10**: " in (await service.profile("g1", "u1", "Ann")).reply.text
 
         await play_game(service, "c9", "g1", PEOPLE[:2], rnd=random.Random(9))  # rated after the old ones
-        assert (await upgraded.rating_order())[-1] == (await upgraded.last_game("c9")).id
+        assert (await upgraded.history.rating_order())[-1] == (await upgraded.last_game("c9")).id
         assert await service.rebuild_ratings() == (6, True)
     finally:
         await upgraded.close()
@@ -99,7 +99,7 @@ async def test_the_ratings_rebuild_command_on_postgresql(pg_server, tmp_path):
         svc = GameService(db, seeds=fixed_seeds(2), images=False)
         for i in range(2):
             await play_game(svc, f"c{i}", "g1", PEOPLE[:2], kind="metromania", rnd=random.Random(i))
-        stored = await db.stored_ratings()
+        stored = await db.history.stored_ratings()
         assert len(stored) == 2
         # The bot's setting, as the bot reads it (the SQLite file named too is not used).
         env = {"METROBOT_DATABASE_URL": url, "METROBOT_DB": str(tmp_path / "absent.sqlite3")}
@@ -110,9 +110,11 @@ async def test_the_ratings_rebuild_command_on_postgresql(pg_server, tmp_path):
             await tx.execute("UPDATE ratings SET mu = mu + 1 WHERE user_id = 'u1'")
         done = rebuild_command(env)
         assert done.returncode == 1 and "differed from the stored ones" in done.stdout
-        assert await db.stored_ratings() == stored  # put right
+        assert await db.history.stored_ratings() == stored  # put right
         await play_game(svc, "c2", "g1", PEOPLE[:2], kind="metromania", rnd=random.Random(2))
-        assert (await db.results_order())[-1] == (await db.last_game("c2")).id  # numbered after the rebuilt ones
+        assert (await db.history.results_order())[-1] == (
+            await db.last_game("c2")
+        ).id  # numbered after the rebuilt ones
         assert rebuild_command(env).returncode == 0
     finally:
         await db.close()

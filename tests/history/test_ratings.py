@@ -58,10 +58,10 @@ async def test_rebuild_gives_the_same_numbers(svc, db, toy):
     for i in range(8):
         people = rnd.sample(PEOPLE, rnd.choice([2, 3]))
         await play_game(svc, f"c{i}", rnd.choice(["g1", "g2"]), people, rnd=random.Random(i))
-    stored = await db.stored_ratings()
+    stored = await db.history.stored_ratings()
     games, identical = await svc.rebuild_ratings()
     assert games == 8 and identical
-    assert await db.stored_ratings() == stored
+    assert await db.history.stored_ratings() == stored
     # and they are what openskill gives, game after game in the order they finished
     model, expected = PlackettLuce(), {}
     for (game_id,) in table(db.path, "SELECT game_id FROM results GROUP BY game_id ORDER BY MIN(seq)"):

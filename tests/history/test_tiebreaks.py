@@ -83,7 +83,7 @@ async def test_a_tie_break_winner_is_rated_ahead_not_as_a_draw(db, kind, options
     assert results[winner][0] == results[runner_up][0]  # the same points...
     assert results[winner][1:] == (1, 1) and results[runner_up][1:] == (0, places[runner_up])  # ...not the same place
     assert mu[winner] > mu[runner_up]  # a draw would have left them level
-    history = (await db.finished_in_channel("c1"))[0].players
+    history = (await db.history.finished_in_channel("c1"))[0].players
     assert history[0][0] == winner and history[0][3]
 
     games, identical = await GameService(db, images=False).rebuild_ratings()

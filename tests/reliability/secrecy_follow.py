@@ -82,9 +82,9 @@ async def made(row: GameRow, state: Any, who: str, images: bool) -> dict[str, An
             deadline=row.deadline,
             waiting=list(dict.fromkeys(owed)),
         )
-        await db.follow(who, stored.id, 0, NOW - 7200)
+        await db.reminders.follow(who, stored.id, 0, NOW - 7200)
         told = await service.parts.following.tell_follower(who, stored.id, 0, NOW)
-        await db.set_reminder(who, 3600.0)
+        await db.reminders.set_reminder(who, 3600.0)
         digest = await service.parts.reminders.digest(who, 3600.0, None, NOW + 7200)
         return {"follow": _said(told), "digest": _said(digest)}
     finally:

@@ -137,7 +137,7 @@ async def test_every_bad_way_in_is_refused_and_logged_without_a_secret(tmp_path,
                 ) as answer:
                     assert answer.status == 404
             # a session dies with the server's key (/server settings web_new_key)
-            await world.service.db.change_web(str(world.standin.guild_id), public=None, rotate=True)
+            await world.service.db.web.change_web(str(world.standin.guild_id), public=None, rotate=True)
             async with http.get(world.base + "/activity/api/view", headers=headers) as answer:
                 assert answer.status == 401
         assert await snapshot(world) == before

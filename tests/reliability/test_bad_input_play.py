@@ -56,7 +56,7 @@ def parts(path: str) -> tuple[str, str, str]:
 async def state_of(db) -> list:
     """What must not change: every game's version, its log's length, the servers' rows."""
     rows = [await db.open_game(c) or await db.last_game(c) for c in (RUNNING, ENDED, LEFT)]
-    return [(r.id, r.version, r.status, len(await db.actions(r.id))) for r in rows] + [await db.server(GUILD)]
+    return [(r.id, r.version, r.status, len(await db.actions(r.id))) for r in rows] + [await db.people.server(GUILD)]
 
 
 async def test_links_tokens_positions_and_steps_that_do_not_fit(caplog):

@@ -86,10 +86,10 @@ async def test_junk_addresses_and_headers_open_nothing_and_break_nothing(caplog)
         "920000000000000002", GUILD, BOB, "metromania", "swiss", manager=True, table_size=2, rounds=1, name="Zebra Cup"
     )
     await service.tournament_join("920000000000000002", GUILD, ANN, "Ann")
-    cup = await db.open_tournament("920000000000000002")
+    cup = await db.tournaments.open_tournament("920000000000000002")
     t_good = await service.tournament_path(cup)
     t_sig = t_good.rstrip("/").rsplit("/", 1)[1]
-    before = (row.version, await db.server(GUILD), cup.version)
+    before = (row.version, await db.people.server(GUILD), cup.version)
     tried = {"requests": 0, "opened": 0}
     caplog.set_level(logging.INFO)
     try:
@@ -131,8 +131,8 @@ async def test_junk_addresses_and_headers_open_nothing_and_break_nothing(caplog)
                 assert response.headers.get("Content-Security-Policy") or response.status == 304
             assert (await client.get(good)).status == 200 and (await client.get(good + "live")).status == 200
             assert "Zebra Cup" in await (await client.get(t_good)).text()
-        assert (await db.game(row.id)).version == before[0] and await db.server(GUILD) == before[1]
-        assert (await db.tournament(cup.id)).version == before[2]
+        assert (await db.game(row.id)).version == before[0] and await db.people.server(GUILD) == before[1]
+        assert (await db.tournaments.tournament(cup.id)).version == before[2]
         async with db.driver.read() as q:  # no junk address made a key (or a row) for a server
             assert (await q.fetchone("SELECT COUNT(*) FROM servers"))[0] == 1
         assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]

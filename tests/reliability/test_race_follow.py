@@ -28,7 +28,6 @@ from players import Table
 from metrobot import games
 from metrobot.discord_app.recovery import deliver_owed
 from metrobot.service import Refused
-from metrobot.storage import Database
 from metrobot.storage.reminders import ReminderQueries
 from tests.toygame import PLUGIN
 
@@ -113,9 +112,9 @@ async def test_follow_pressed_many_times_at_once(standin, world):
     cats, dans = [a.content for a in answers[:presses]], answers[presses].content
     followed, stopped = sum(FOLLOWING in t for t in cats), sum(STOPPED in t for t in cats)
     assert followed + stopped == presses, cats  # every press understood as one or the other
-    stored = await bot.service.db.followed(str(cat))
+    stored = await bot.service.db.reminders.followed(str(cat))
     assert len(stored) == followed - stopped and followed - stopped in (0, 1), (cats, stored)
-    assert FOLLOWING in dans and await bot.service.db.followed(str(dan)) == [(await table.row()).id]
+    assert FOLLOWING in dans and await bot.service.db.reminders.followed(str(dan)) == [(await table.row()).id]
 
     await (await add(standin, table, 1)).wait_message()  # a turn ends
     await table.posted()
@@ -155,7 +154,7 @@ async def test_follow_pressed_as_the_game_ends(standin, world):
             assert len(told) == 1 and "is over" in told[0].content, [m.content for m in told]
         else:  # refused: the game had ended (its controls belong to an earlier game)
             assert any(c in answer for c in CLEAR) and told == [], answer
-        assert await bot.service.db.followed(str(cat)) == []
+        assert await bot.service.db.reminders.followed(str(cat)) == []
 
 
 async def test_unfollow_while_a_followers_dm_is_being_made(standin, world):
@@ -175,17 +174,17 @@ async def test_unfollow_while_a_followers_dm_is_being_made(standin, world):
             unfollowed.append(reply.content)
 
         if moment == "claimed":  # after the tick claimed the follow, before it records the DM
-            original = db.record_follow
+            original = db.reminders.record_follow
 
             async def record_after_unfollowing(*args, original=original, unfollow=unfollow, **kwargs):
                 await unfollow()
                 return await original(*args, **kwargs)
 
-            db.record_follow = record_after_unfollowing
+            db.reminders.record_follow = record_after_unfollowing
             try:
                 await tick(bot)
             finally:
-                del db.record_follow
+                del db.reminders.record_follow
         else:  # recorded with its DM owed, not yet sent
             made = await bot.service.tick()
             assert made, "the follower's DM was not made"
@@ -217,7 +216,7 @@ async def test_two_processes_make_one_digest_and_one_followers_dm(standin, world
         # The first process claims both and stalls past its claims; the second makes them; the
         # first then tries to record what it made: refused, nothing sent twice.
         held, go = asyncio.Event(), asyncio.Event()
-        stalled = bot.service.db
+        stalled = bot.service.db.reminders
 
         def stalling(name: str):
             original = getattr(stalled, name)
@@ -258,7 +257,7 @@ async def test_the_race_suite_catches_a_toggle_made_of_two_steps(standin, world,
             return False
         raise Refused("You don't follow this game. `/game follow` (or 👁 Follow) starts following it.")
 
-    monkeypatch.setattr(Database, "toggle_follow", two_steps)
+    monkeypatch.setattr(ReminderQueries, "toggle_follow", two_steps)
     table, _, _ = await toy_table(standin, bot, "broken-follow", seed=6)
     cat = standin.add_member(name="Cat")
     status, button = await follow_button(standin, table)

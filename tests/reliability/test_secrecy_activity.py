@@ -49,7 +49,7 @@ async def test_a_duplicate_rounds_other_tables_are_refused_and_never_listed(tmp_
             await svc.tournament_join(str(hall), guild, str(user), name)
         await svc.tournament_start(str(hall), guild, "host", manager=True)
         await settle(svc, Hall())
-        snap = await svc.db.snapshot((await svc.db.open_tournament(str(hall))).id)
+        snap = await svc.db.tournaments.snapshot((await svc.db.tournaments.open_tournament(str(hall))).id)
         tables = [t for t in snap.tables if t.game_id is not None]
         assert len(tables) == 2
         mine, other = tables

@@ -44,8 +44,8 @@ async def test_a_follower_who_can_no_longer_see_the_channel_gets_no_more_boards(
     assert len(news(standin, eve)) == 1  # (who still sees it is told)
     assert news(standin, cat) == [] and news(standin, dan) == []
     db = bot.service.db
-    assert await db.followed(str(eve)) == [game]
-    assert await db.followed(str(cat)) == [] and await db.followed(str(dan)) == []
+    assert await db.reminders.followed(str(eve)) == [game]
+    assert await db.reminders.followed(str(cat)) == [] and await db.reminders.followed(str(dan)) == []
     await (await add(standin, table, 1)).wait_message()  # and not at the next turn either
     await table.posted()
     now[0] += 2 * HOUR

@@ -230,24 +230,24 @@ async def tournament_pages() -> tuple[list[str], set[str]]:
             await svc.tournament_new("hall", GUILD, "host", "metromania", "swiss", manager=True, table_size=2, rounds=2)
             for uid, name in ENTRANTS:
                 await svc.tournament_join("hall", GUILD, uid, name)
-            row = await db.open_tournament("hall")
+            row = await db.tournaments.open_tournament("hall")
             await look(row)
             await svc.tournament_start("hall", GUILD, "host", manager=True)
             hall = Hall()
             await settle(svc, hall)
             for number in (1, 2):
-                tables = [t for t in (await db.snapshot(row.id)).tables if t.round == number]
+                tables = [t for t in (await db.tournaments.snapshot(row.id)).tables if t.round == number]
                 for table in tables:  # half-way: the hands are secret now
                     await expire_all(svc, clock, table.thread_id, turns=4)
-                await look(await db.tournament(row.id))
+                await look(await db.tournaments.tournament(row.id))
                 for table in tables:
                     await expire_all(svc, clock, table.thread_id)
                 for tid in await svc.tournaments_due():
                     await svc.advance_tournament(tid)
                 await settle(svc, hall)
                 svc.images = number == 2
-                await look(await db.tournament(row.id))
-            snap = await db.snapshot(row.id)
+                await look(await db.tournaments.tournament(row.id))
+            snap = await db.tournaments.snapshot(row.id)
             assert snap.row.status == "finished" and "standings-ko-" in fetched[-3]
             seeds = {str(snap.row.seed)} | {str((await db.game(t.game_id)).seed) for t in snap.tables}
             secrets = {h for h in await hands(svc) if len(h) >= 4}

@@ -88,7 +88,7 @@ async def test_the_last_two_games_of_a_round_ending_at_once_pair_the_next_round_
             await one.tournament_join("hall", "g", f"u{i}", f"P{i}")
         await one.tournament_start("hall", "g", "host", manager=True)
         await settle(one, Hall())
-        first = [t for t in (await one.db.snapshot(1)).tables if t.round == 1]
+        first = [t for t in (await one.db.tournaments.snapshot(1)).tables if t.round == 1]
         finals = []
         for table in first:  # each table one move from its end
             while True:

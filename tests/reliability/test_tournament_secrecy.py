@@ -78,10 +78,10 @@ async def play_and_listen(service, caplog) -> list[str]:
     await svc.tournament_start("hall", "g", "host", manager=True)
     hall = Hall()
     await settle(svc, hall)
-    snap = await svc.db.snapshot((await svc.db.open_tournament("hall")).id)
+    snap = await svc.db.tournaments.snapshot((await svc.db.tournaments.open_tournament("hall")).id)
     texts = []
     for number in (1, 2):
-        tables = [t for t in (await svc.db.snapshot(snap.row.id)).tables if t.round == number]
+        tables = [t for t in (await svc.db.tournaments.snapshot(snap.row.id)).tables if t.round == number]
         for table in tables:  # half-way: the hands are secret now
             await expire_all(svc, clock, table.thread_id, turns=4)
         texts += await said(svc, hall)
@@ -91,7 +91,7 @@ async def play_and_listen(service, caplog) -> list[str]:
             await svc.advance_tournament(tid)
         await settle(svc, hall)
         texts += await said(svc, hall)
-    snap = await svc.db.snapshot(snap.row.id)
+    snap = await svc.db.tournaments.snapshot(snap.row.id)
     assert snap.row.status == "finished"
     from metrobot.render.standings import standings_image  # the picture's own words (names, numbers, heads)
 

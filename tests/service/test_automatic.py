@@ -46,7 +46,7 @@ async def test_bots_take_seats_and_play_their_turns(svc):
     assert any(a["actor"] == "auto" for a in actions) and any(a["actor"] == "u1" for a in actions)
     finished = await svc.db.last_game("c1")
     assert finished.status == "finished"
-    assert await svc.db.stored_ratings() == []  # one person against bots: nobody is rated
+    assert await svc.db.history.stored_ratings() == []  # one person against bots: nobody is rated
 
 
 async def test_levels_are_checked_and_can_be_changed(svc):

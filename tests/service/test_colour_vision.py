@@ -35,16 +35,16 @@ def test_the_service_offers_what_the_images_draw():
 async def test_the_setting_is_kept_shown_and_taken_off(db):
     svc, _ = service(db)
     out = await svc.my_settings("u1", colour_vision="deutan")
-    assert (await db.person("u1")).settings["colour_vision"] == "deutan"
+    assert (await db.people.person("u1")).settings["colour_vision"] == "deutan"
     assert "Colour vision: deutan" in out.reply.text
     assert "Colour vision: deutan" in (await svc.my_settings("u1")).reply.text  # none given: shown
-    before = (await db.person("u1")).settings
+    before = (await db.people.person("u1")).settings
     for bad in ("purple", "", "DEUTAN", "protan+tritan", "off " * 30):
         with pytest.raises(Refused, match="Colour vision is one of"):
             await svc.my_settings("u1", colour_vision=bad, turn_dms=True)
-        assert (await db.person("u1")).settings == before  # bad input changes nothing
+        assert (await db.people.person("u1")).settings == before  # bad input changes nothing
     await svc.my_settings("u1", colour_vision="off")
-    assert "colour_vision" not in (await db.person("u1")).settings
+    assert "colour_vision" not in (await db.people.person("u1")).settings
     assert "Colour vision: off" in (await svc.my_settings("u1")).reply.text
 
 

@@ -79,7 +79,7 @@ async def test_an_interrupted_erasure_is_completed_with_the_same_ghosts(db, svc,
     for channel in ("c1", "c2"):
         await start(svc, channel, [ANN, BOB])
         await finish(svc, channel)
-    before = await db.stored_ratings()
+    before = await db.history.stored_ratings()
     real, calls = PrivacyQueries.rename_game, []
 
     async def dies_after_one(self, *args, **kwargs):
@@ -91,15 +91,15 @@ async def test_an_interrupted_erasure_is_completed_with_the_same_ghosts(db, svc,
     monkeypatch.setattr(PrivacyQueries, "rename_game", dies_after_one)
     with pytest.raises(RuntimeError):
         await privacy.forget(ANN[0])
-    assert await db.erasures() == [ANN[0]]  # the job waits for the next start (or tick)
+    assert await db.privacy.erasures() == [ANN[0]]  # the job waits for the next start (or tick)
     monkeypatch.setattr(PrivacyQueries, "rename_game", real)
     await privacy.tick()
-    assert await db.erasures() == [] and ANN[0] not in await dump(db)
+    assert await db.privacy.erasures() == [] and ANN[0] not in await dump(db)
     async with db.driver.read() as q:
         ghosts = {u for (u,) in await q.fetch("SELECT DISTINCT user_id FROM results WHERE user_id != ?", BOB[0])}
     assert len(ghosts) == 1  # one ghost on the server, in both games
     assert (await replay_all(db)).good
-    assert await db.stored_ratings() == [r for r in before if r[2] != ANN[0]]
+    assert await db.history.stored_ratings() == [r for r in before if r[2] != ANN[0]]
     assert await svc.rebuild_ratings() == (2, True)
 
 
@@ -182,16 +182,16 @@ async def test_an_erasure_finished_by_a_later_process_owes_done_by_dm_until_it_i
     once sent leaves nothing of them. Asked by an operator (`forget --user`), or answered by
     the process that was asked, nobody is owed one."""
     await start(svc, "c1", [ANN, BOB])
-    await db.begin_erasure(ANN[0], "ko")  # (as `/me forget` in Korean records it; then the process dies)
-    await db.begin_erasure(CAT[0])  # (an operator's)
-    assert await db.farewells_owed() == []
+    await db.privacy.begin_erasure(ANN[0], "ko")  # (as `/me forget` in Korean records it; then the process dies)
+    await db.privacy.begin_erasure(CAT[0])  # (an operator's)
+    assert await db.erasure_dms.farewells_owed() == []
     await privacy.resume_erasures()
-    owed = await db.farewells_owed()
+    owed = await db.erasure_dms.farewells_owed()
     assert [(u, text) for _, u, text, _ in owed] == [(ANN[0], done(lang("ko")))]
-    assert await db.farewells_owed() == []  # (claimed: one process sends it)
+    assert await db.erasure_dms.farewells_owed() == []  # (claimed: one process sends it)
     await privacy.farewell_said(owed[0][0])
     assert ANN[0] not in await dump(db) and CAT[0] not in await dump(db)
 
     with reading(lang("de")):  # asked and answered in one process: the answer says it
         said = await privacy.forget(BOB[0], tell=True)
-    assert said.reply.text == done(lang("de")) and await db.farewells_owed() == []
+    assert said.reply.text == done(lang("de")) and await db.erasure_dms.farewells_owed() == []

@@ -49,7 +49,7 @@ async def test_a_followers_dm_and_a_digest_read_well_in_english_and_korean(svc):
     for code in ("en", "ko"):
         with reading(lang(code)):
             follower = (await svc.parts.following.follow_message(row, lang(code), False)).text
-            person = await svc.db.person(ANN[0])
+            person = await svc.db.people.person(ANN[0])
             person.settings["language"] = code
             digest = (await svc.parts.reminders.digest_message(person, [row], {row.id: NOW - 7200}, 3 * 3600.0)).text
         texts[code] = (follower, digest)
@@ -79,12 +79,12 @@ async def test_an_interval_of_one_hour_reads_every_hour_in_every_language(svc):
     await svc.new_game("c1", "g1", *BOB, "metromania", {}, 2)
     await svc.join("c1", *ANN)
     row = await svc.db.open_game("c1")
-    person = await svc.db.person(ANN[0])
+    person = await svc.db.people.person(ANN[0])
     for code in ("en", "nl", "es", "ko", "de", "fr", "pt_BR", "ja"):
         reader = lang(code)
         said = {}
         for hours in (1, 6):
-            await svc.db.set_reminder(ANN[0], hours * 3600.0)
+            await svc.db.reminders.set_reminder(ANN[0], hours * 3600.0)
             person.settings["language"] = code
             with reading(reader):
                 settings = await svc.reminders_text(ANN[0], reader)

@@ -27,7 +27,7 @@ async def signed(svc, n, fmt="swiss", **kw):
 
 
 async def threads_of(svc, tid, number):
-    snap = await svc.db.snapshot(tid)
+    snap = await svc.db.tournaments.snapshot(tid)
     return [t for t in snap.tables if t.round == number]
 
 
@@ -42,7 +42,7 @@ async def play_round(svc, tid, number, clock, absent=frozenset(), hall=None):
 async def test_sign_up_and_who_may_run_it(svc):
     with pytest.raises(Refused, match="Manage Server"):
         await svc.tournament_new("hall", "g", "u1", "race", "swiss", manager=False)
-    await svc.db.save_server("g", {"tournament_role": "r9"})
+    await svc.db.people.save_server("g", {"tournament_role": "r9"})
     await svc.tournament_new(
         "hall", "g", "u1", "race", "swiss", manager=False, roles=["r9"], table_size=3, max_players=3
     )
@@ -63,7 +63,7 @@ async def test_sign_up_and_who_may_run_it(svc):
     await svc.tournament_leave("hall", "g", "u3")
     with pytest.raises(Refused, match="not signed up"):
         await svc.tournament_leave("hall", "g", "u3")
-    row = await svc.db.open_tournament("hall")
+    row = await svc.db.tournaments.open_tournament("hall")
     with pytest.raises(Refused, match="another server"):
         await svc.tournament_join("hall", "other-guild", "u5", "Eve", tournament_id=row.id)
     with pytest.raises(Refused, match="another channel"):
@@ -74,7 +74,7 @@ async def test_sign_up_and_who_may_run_it(svc):
         await svc.tournament_start("hall", "g", "u2", manager=False)
     with pytest.raises(Refused, match="Create Public Threads"):  # never half-way: nothing is paired
         await svc.tournament_start("hall", "g", "u1", manager=False, missing=["create_public_threads"])
-    assert (await svc.db.open_tournament("hall")).status == "signup"
+    assert (await svc.db.tournaments.open_tournament("hall")).status == "signup"
     hall = Hall()
     await settle(svc, hall)
     assert "Signed up (2/3): Ann, Bob" in hall.signup[-1] and "Join with the button" in hall.signup[-1]
@@ -86,8 +86,8 @@ async def test_a_nine_person_swiss_is_played_to_its_final_standings(svc, clock):
     started = await svc.tournament_start("hall", "g", "host", manager=False)
     assert "3 tables" in started.reply.text
     await settle(svc, hall)
-    tid = (await svc.db.open_tournament("hall")).id
-    snap = await svc.db.snapshot(tid)
+    tid = (await svc.db.tournaments.open_tournament("hall")).id
+    snap = await svc.db.tournaments.snapshot(tid)
     assert [len(t.seats) for t in snap.tables] == [3, 3, 3] and all(t.game_id for t in snap.tables)
     for table in snap.tables:  # seats in the pairing's order: seats[0] moves first
         game = await svc.db.game(table.game_id)
@@ -97,9 +97,9 @@ async def test_a_nine_person_swiss_is_played_to_its_final_standings(svc, clock):
     assert hall.made == 3 and "round 1 pairings" in hall.said("hall")
     for number in (1, 2, 3):
         await play_round(svc, tid, number, clock, hall=hall)
-    row = await svc.db.tournament(tid)
+    row = await svc.db.tournaments.tournament(tid)
     assert row.status == "finished" and row.round == 3
-    snap = await svc.db.snapshot(tid)
+    snap = await svc.db.tournaments.snapshot(tid)
     rounds = [Round.from_json(r.pairing) for r in snap.rounds]
     assert len(rounds) == 3 and all(r.closed_at for r in snap.rounds[:2])
     assert all(sorted(p for t in r.tables for p in t.seats) == sorted(u for u, _ in PEOPLE) for r in rounds)
@@ -122,7 +122,7 @@ async def test_drop_remove_and_skipped_seats_drop_someone(svc, clock):
     hall = Hall()
     await svc.tournament_start("hall", "g", "host", manager=True)
     await settle(svc, hall)
-    tid = (await svc.db.open_tournament("hall")).id
+    tid = (await svc.db.tournaments.open_tournament("hall")).id
     [first] = [t for t in await threads_of(svc, tid, 1) if "u1" in t.seats]
     out = await svc.tournament_drop("hall", "g", "u1")
     assert "automatic player finishes" in out.reply.text and out.elsewhere[0][0] == first.thread_id
@@ -133,13 +133,13 @@ async def test_drop_remove_and_skipped_seats_drop_someone(svc, clock):
     await svc.tournament_drop("hall", "g", "u2", by="host", manager=True)
     await play_round(svc, tid, 1, clock, absent=frozenset({"u7"}))
     await run_director(svc, hall)
-    snap = await svc.db.snapshot(tid)
+    snap = await svc.db.tournaments.snapshot(tid)
     second = Round.from_json(snap.rounds[1].pairing)
     seated = {p for t in second.tables for p in t.seats} | set(second.byes)
     assert "u1" not in seated and "u2" not in seated and "u7" in seated  # one skipped round is not two
     await play_round(svc, tid, 2, clock, absent=frozenset({"u7"}))
     await run_director(svc, hall)
-    snap = await svc.db.snapshot(tid)
+    snap = await svc.db.tournaments.snapshot(tid)
     assert next(e for e in snap.entrants if e.user_id == "u7").dropped == 3
     third = Round.from_json(snap.rounds[2].pairing)
     assert "u7" not in {p for t in third.tables for p in t.seats} | set(third.byes)
@@ -153,20 +153,20 @@ async def test_pause_resume_and_abort(svc, clock):
     hall = Hall()
     await svc.tournament_start("hall", "g", "host", manager=True)
     await settle(svc, hall)
-    tid = (await svc.db.open_tournament("hall")).id
+    tid = (await svc.db.tournaments.open_tournament("hall")).id
     with pytest.raises(Refused, match="Only the host"):
         await svc.tournament_pause("hall", "g", "u1", manager=False)
     await svc.tournament_pause("hall", "g", "host", manager=False)
     await play_round(svc, tid, 1, clock)
     await run_director(svc, hall)
-    assert (await svc.db.tournament(tid)).round == 1  # paused: no new round
+    assert (await svc.db.tournaments.tournament(tid)).round == 1  # paused: no new round
     await svc.tournament_pause("hall", "g", "host", manager=False, resume=True)
     await run_director(svc, hall)
-    assert (await svc.db.tournament(tid)).round == 2
+    assert (await svc.db.tournaments.tournament(tid)).round == 2
     out = await svc.tournament_abort("hall", "g", "host", manager=False)
     assert len(out.elsewhere) == 2  # both running tables are stopped
     await settle(svc, hall)
-    snap = await svc.db.snapshot(tid)
+    snap = await svc.db.tournaments.snapshot(tid)
     assert snap.row.status == "aborted"
     for table in await threads_of(svc, tid, 2):
         assert (await svc.db.game(table.game_id)).status == "aborted"
@@ -179,16 +179,18 @@ async def test_permissions_missing_hold_a_round_back_and_tell_the_host_once(svc,
     hall = Hall()
     await svc.tournament_start("hall", "g", "host", manager=True)
     await settle(svc, hall)
-    tid = (await svc.db.open_tournament("hall")).id
+    tid = (await svc.db.tournaments.open_tournament("hall")).id
     await play_round(svc, tid, 1, clock)
     for _ in range(2):
         for due in await svc.tournaments_due():
             await svc.advance_tournament(due, missing=["manage_threads"])
         await settle(svc, hall)
         clock.now += 120
-    assert (await svc.db.tournament(tid)).round == 1 and hall.said("hall").count("I can't pair round 2") == 1
+    assert (await svc.db.tournaments.tournament(tid)).round == 1 and hall.said("hall").count(
+        "I can't pair round 2"
+    ) == 1
     await run_director(svc, hall)
-    assert (await svc.db.tournament(tid)).round == 2
+    assert (await svc.db.tournaments.tournament(tid)).round == 2
 
 
 async def test_a_bye_when_no_table_can_be_formed(svc, clock):
@@ -196,17 +198,17 @@ async def test_a_bye_when_no_table_can_be_formed(svc, clock):
     hall = Hall()
     await svc.tournament_start("hall", "g", "host", manager=True)
     await settle(svc, hall)
-    tid = (await svc.db.open_tournament("hall")).id
+    tid = (await svc.db.tournaments.open_tournament("hall")).id
     byes = []
     for number in (1, 2, 3):
-        snap = await svc.db.snapshot(tid)
+        snap = await svc.db.tournaments.snapshot(tid)
         rnd = Round.from_json(snap.rounds[-1].pairing)
         assert len(rnd.byes) == 1 and "Bye" in hall.said("hall")
         byes += rnd.byes
         await play_round(svc, tid, number, clock)
         await run_director(svc, hall)
     assert len(set(byes)) == 3  # nobody gets a second bye before everyone eligible has had one
-    snap = await svc.db.snapshot(tid)
+    snap = await svc.db.tournaments.snapshot(tid)
     assert snap.row.status == "finished"
 
 
@@ -215,23 +217,23 @@ async def test_a_league_opens_tables_as_people_are_free_and_takes_late_joiners(s
     hall = Hall()
     await svc.tournament_start("hall", "g", "host", manager=True)
     await settle(svc, hall)
-    tid = (await svc.db.open_tournament("hall")).id
+    tid = (await svc.db.tournaments.open_tournament("hall")).id
     assert len(await threads_of(svc, tid, 1)) == 2
     await svc.tournament_join("hall", "g", "u5", "Eve")  # late
     await svc.tournament_join("hall", "g", "u6", "Fay")
     await run_director(svc, hall)
-    snap = await svc.db.snapshot(tid)
+    snap = await svc.db.tournaments.snapshot(tid)
     assert next(e for e in snap.entrants if e.user_id == "u5").joined == 2
     assert {p for t in snap.tables if t.round == 2 for p in t.seats} == {"u5", "u6"}
     for table in snap.tables:
         await play_table(svc, table.thread_id, clock=clock)
     await run_director(svc, hall)
-    assert len((await svc.db.snapshot(tid)).rounds) >= 3  # free again: new tables
+    assert len((await svc.db.tournaments.snapshot(tid)).rounds) >= 3  # free again: new tables
     clock.now += 8 * 86400  # the season closes; its last tables end it
-    for table in (await svc.db.snapshot(tid)).tables:
+    for table in (await svc.db.tournaments.snapshot(tid)).tables:
         await play_table(svc, table.thread_id, clock=clock)
     await run_director(svc, hall)
-    assert (await svc.db.tournament(tid)).status == "finished"
+    assert (await svc.db.tournaments.tournament(tid)).status == "finished"
 
 
 async def test_a_duplicate_round_deals_every_table_alike_in_private_threads(svc, clock):
@@ -245,7 +247,7 @@ async def test_a_duplicate_round_deals_every_table_alike_in_private_threads(svc,
     await svc.tournament_start("hall", "g", "host", manager=True)
     hall = Hall()
     await settle(svc, hall)
-    snap = await svc.db.snapshot((await svc.db.open_tournament("hall")).id)
+    snap = await svc.db.tournaments.snapshot((await svc.db.tournaments.open_tournament("hall")).id)
     games = [await svc.db.game(t.game_id) for t in snap.tables]
     assert len(games) == 3 and len({g.seed for g in games}) == 1  # one deal for the whole round
     assert len({str((g.state["deck"], g.state["card"])) for g in games}) == 1
@@ -260,7 +262,7 @@ async def play_out(svc, clock, hall, tid, most=12):
     for number in range(1, most + 1):
         await play_round(svc, tid, number, clock)
         await run_director(svc, hall)
-        if (await svc.db.tournament(tid)).status == "finished":
+        if (await svc.db.tournaments.tournament(tid)).status == "finished":
             return number
     raise AssertionError("the tournament did not end")
 
@@ -270,9 +272,9 @@ async def test_a_round_robin_and_a_knockout_are_played_to_their_end(svc, clock):
     hall = Hall()
     await svc.tournament_start("hall", "g", "host", manager=True)
     await settle(svc, hall)
-    tid = (await svc.db.open_tournament("hall")).id
+    tid = (await svc.db.tournaments.open_tournament("hall")).id
     assert await play_out(svc, clock, hall, tid) == 3
-    snap = await svc.db.snapshot(tid)
+    snap = await svc.db.tournaments.snapshot(tid)
     firsts = [t.seats[0] for t in snap.tables]
     assert sorted(firsts) == sorted(u for u, _ in PEOPLE[:6])  # everyone moved first once
     await svc.tournament_new("cup", "g", "host", "race", "knockout", manager=True, table_size=3)
@@ -280,7 +282,7 @@ async def test_a_round_robin_and_a_knockout_are_played_to_their_end(svc, clock):
         await svc.tournament_join("cup", "g", uid, name)
     await svc.tournament_start("cup", "g", "host", manager=True)
     await settle(svc, hall)
-    ko = (await svc.db.open_tournament("cup")).id
+    ko = (await svc.db.tournaments.open_tournament("cup")).id
     assert await play_out(svc, clock, hall, ko) == 2  # 9 at tables of 3: three tables, then the final
     table = (await svc.tournament_standings("cup", "g")).reply.text
     assert "reached round 2" in table
@@ -291,23 +293,23 @@ async def test_a_sign_up_deadline_starts_it_and_a_break_holds_the_next_round(svc
     hall = Hall()
     clock.now += 2 * 3600 + 1  # the deadline, with one person: it cannot start; the host is told
     await run_director(svc, hall)
-    row = await svc.db.open_tournament("hall")
+    row = await svc.db.tournaments.open_tournament("hall")
     assert row.status == "signup" and "could not start it" in hall.said("hall")
     for uid, name in PEOPLE[1:6]:
         await svc.tournament_join("hall", "g", uid, name)
-    await svc.db.save_tournament(
-        row := await svc.db.open_tournament("hall"),
+    await svc.db.tournaments.save_tournament(
+        row := await svc.db.tournaments.open_tournament("hall"),
         settings={**row.settings, "signup_until": clock.now + 60},
         due=clock.now + 60,
     )
     clock.now += 61
     await run_director(svc, hall)
-    row = await svc.db.open_tournament("hall")
+    row = await svc.db.tournaments.open_tournament("hall")
     assert row.status == "running" and row.round == 1  # started by itself
     await play_round(svc, row.id, 1, clock)
     await run_director(svc, hall)
-    assert (await svc.db.tournament(row.id)).round == 1 and "Round 2 is paired" in hall.said("hall")
+    assert (await svc.db.tournaments.tournament(row.id)).round == 1 and "Round 2 is paired" in hall.said("hall")
     clock.now += 3 * 3600 + 1
     await run_director(svc, hall)
-    assert (await svc.db.tournament(row.id)).round == 2
+    assert (await svc.db.tournaments.tournament(row.id)).round == 2
     assert "Your tournaments" in (await svc.my_games("u1", "g")).reply.text  # (in /games)

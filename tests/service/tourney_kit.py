@@ -105,11 +105,11 @@ async def settle(svc: TournamentService, hall: Hall) -> None:
                         hall.private[hall.threads[name]] = list(item.payload["seats"])
                 await svc.table_thread_made(item, hall.threads[name])
             elif item.kind == "archive":
-                if await svc.db.channel_settled(item.payload["game_id"]):
+                if await svc.db.tournaments.channel_settled(item.payload["game_id"]):
                     hall.archived.add(item.channel_id)
                     await svc.tournament_sent(item)
                 else:
-                    await svc.db.tournament_release(item)
+                    await svc.db.tournaments.tournament_release(item)
             else:
                 message = await svc.tournament_message(item)
                 if item.kind == "edit":

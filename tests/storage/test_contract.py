@@ -151,19 +151,19 @@ async def finished_games(db, winners):
 
 async def test_results_and_ratings_with_the_end_and_the_board(db):
     rows = await finished_games(db, ["u1", "u1", "u2"])
-    board, total = await db.leaderboard("g1", "metromania", 0, 10)
+    board, total = await db.history.leaderboard("g1", "metromania", 0, 10)
     assert total == 2 and [p.user_id for p in board] == ["u1", "u2"]
     assert board[0].games == 3 and board[0].mu == 26.0  # +1, +1, -1
-    assert await db.position("g1", "metromania", "u2") == 2
-    record = await db.record_of("g1", "u1", "metromania")
+    assert await db.history.position("g1", "metromania", "u2") == 2
+    record = await db.history.record_of("g1", "u1", "metromania")
     assert (record.played, record.won, record.average) == (3, 2, 10) and len(record.trend) == 3
-    assert [g.id for g in await db.finished_in_channel("c3")] == [rows[2].id]
-    assert [p[0] for p in (await db.finished_in_channel("c3"))[0].players] == ["u2", "u1"]  # by place
-    assert await db.results_order() == await db.rating_order() == [r.id for r in rows]
-    before = await db.stored_ratings()
-    await db.rebuild_ratings([(r.id, two_player(w)) for r, w in zip(rows, ["u1", "u1", "u2"])], rate)
-    assert await db.stored_ratings() == before
-    assert (await db.leaderboard("g2", "metromania", 0, 10)) == ([], 0)  # other servers see nothing
+    assert [g.id for g in await db.history.finished_in_channel("c3")] == [rows[2].id]
+    assert [p[0] for p in (await db.history.finished_in_channel("c3"))[0].players] == ["u2", "u1"]  # by place
+    assert await db.history.results_order() == await db.history.rating_order() == [r.id for r in rows]
+    before = await db.history.stored_ratings()
+    await db.history.rebuild_ratings([(r.id, two_player(w)) for r, w in zip(rows, ["u1", "u1", "u2"])], rate)
+    assert await db.history.stored_ratings() == before
+    assert (await db.history.leaderboard("g2", "metromania", 0, 10)) == ([], 0)  # other servers see nothing
 
 
 async def test_games_finished_before_results_were_kept_are_rated_first(db):
@@ -171,16 +171,16 @@ async def test_games_finished_before_results_were_kept_are_rated_first(db):
     rebuild takes them first (by when they finished), gives them results, and numbers all
     results again so that later games and later rebuilds keep that order."""
     rows = await finished_games(db, ["u1", "u2", "u2", "u1"])
-    before = await db.stored_ratings()
+    before = await db.history.stored_ratings()
     async with db.driver.transaction() as tx:  # the first two, as an old version left them
         await tx.execute("DELETE FROM results WHERE game_id IN (?, ?)", rows[0].id, rows[1].id)
         await tx.execute("UPDATE games SET finished_at = NULL WHERE id IN (?, ?)", rows[0].id, rows[1].id)
         await tx.execute("DELETE FROM ratings")
-    assert [g.players for g in await db.finished_in_channel("c1")] == [[]]
-    assert await db.rating_order() == [r.id for r in rows]
-    await db.rebuild_ratings([(r.id, two_player(w)) for r, w in zip(rows, ["u1", "u2", "u2", "u1"])], rate)
-    assert await db.stored_ratings() == before
-    assert [p[0] for p in (await db.finished_in_channel("c1"))[0].players] == ["u1", "u2"]
-    assert (await db.finished_in_channel("c1"))[0].finished_at == (await db.game(rows[0].id)).updated_at
+    assert [g.players for g in await db.history.finished_in_channel("c1")] == [[]]
+    assert await db.history.rating_order() == [r.id for r in rows]
+    await db.history.rebuild_ratings([(r.id, two_player(w)) for r, w in zip(rows, ["u1", "u2", "u2", "u1"])], rate)
+    assert await db.history.stored_ratings() == before
+    assert [p[0] for p in (await db.history.finished_in_channel("c1"))[0].players] == ["u1", "u2"]
+    assert (await db.history.finished_in_channel("c1"))[0].finished_at == (await db.game(rows[0].id)).updated_at
     later = await finished_games(db, ["u1"])  # numbered after the renumbered ones
-    assert await db.results_order() == await db.rating_order() == [r.id for r in rows] + [later[0].id]
+    assert await db.history.results_order() == await db.history.rating_order() == [r.id for r in rows] + [later[0].id]

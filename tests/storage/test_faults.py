@@ -230,10 +230,10 @@ async def test_postgres_stopped_then_started_is_unavailable_then_answers(own_ser
             with pytest.raises(DatabaseUnavailable) as raised:
                 await db.game(row.id)
             assert raised.value.kind in (faults.REFUSED, faults.SHUTTING_DOWN) and not raised.value.unsure
-            assert await db.fault() in (faults.REFUSED, faults.SHUTTING_DOWN)
+            assert await db.health.fault() in (faults.REFUSED, faults.SHUTTING_DOWN)
             await asyncio.to_thread(_pg_ctl, own_server, "start")
             assert (await db.game(row.id)).id == row.id  # the pool connects again: no restart
-            assert await db.fault() is None
+            assert await db.health.fault() is None
         lines = [r.getMessage() for r in caplog.records]
         assert lines[-1].startswith("database answering again after") and not any(r.exc_info for r in caplog.records)
         # A restart while a move is being saved: tried again, saved once.

@@ -43,7 +43,7 @@ async def test_migrate_copies_checks_and_the_copy_works(tmp_path, pg_server):
     await play(svc, "c2", "underground", PEOPLE, finish=False)  # under way
     await svc.new_game("c3", "g1", "u1", "Ann", "flipwrite", {}, 2)  # a lobby
     before = {c: await db.last_game(c) for c in ("c1", "c2", "c3")}
-    ratings = await db.stored_ratings()
+    ratings = await db.history.stored_ratings()
     await db.close()
 
     url = pg_server.url("migrated")
@@ -75,7 +75,7 @@ async def test_migrate_copies_checks_and_the_copy_works(tmp_path, pg_server):
                 row.version,
                 row.moves,
             )
-        assert await pg.stored_ratings() == ratings
+        assert await pg.history.stored_ratings() == ratings
         svc = GameService(pg, seeds=fixed_seeds(4), images=False)
         await play_on(svc, "c2")  # the game goes on in PostgreSQL
         assert (await pg.last_game("c2")).status == "finished"
@@ -113,19 +113,19 @@ async def test_a_database_the_bot_lived_in_arrives_whole(tmp_path, pg_server):
         if item.kind == "thread":  # the hall's posts stay owed
             await svc.table_thread_made(item, f"thread{item.payload['table']}")
         else:
-            await db.tournament_release(item)
+            await db.tournaments.tournament_release(item)
     await play_on(svc, "thread1")  # one table finished: its result is the tournament's
     for uid, _ in people[:3]:
-        await db.save_person(Person(uid, {"language": "de"}, away_until=2_000_000_000.5))
+        await db.people.save_person(Person(uid, {"language": "de"}, away_until=2_000_000_000.5))
     eve = "700000000000000005"
     await svc.set_reminders(eve, 6)
     await svc.follow("c2", eve)  # a game followed by someone not playing it
-    await db.save_server("g1", {"tournament_role": "r9"})
-    await db.depart("g2", 1_000_000.0)
+    await db.people.save_server("g1", {"tournament_role": "r9"})
+    await db.privacy.depart("g2", 1_000_000.0)
     await Privacy(svc).forget(ann)
-    await db.begin_erasure(people[2][0], "ko")  # asked through Discord, finished by the next process:
+    await db.privacy.begin_erasure(people[2][0], "ko")  # asked through Discord, finished by the next process:
     await Privacy(svc).resume_erasures()  # its "Done" by DM still owed (farewells)
-    await db.begin_erasure(people[3][0])  # a second erasure, cut short by a crash: resumed at the next start
+    await db.privacy.begin_erasure(people[3][0])  # a second erasure, cut short by a crash: resumed at the next start
     tables = [t.name for t in await schema_of(db)]
     async with db.driver.read() as q:
         before = {t: sorted(await q.fetch(f"SELECT * FROM {t}"), key=repr) for t in tables}
@@ -154,7 +154,7 @@ async def test_a_database_the_bot_lived_in_arrives_whole(tmp_path, pg_server):
         for table in tables:
             assert after[table] == before[table], table
         # The tournament goes on there: what it owed is still owed, and new rows get new ids.
-        owed = await pg.owed_tournament_items()
+        owed = await pg.tournaments.owed_tournament_items()
         assert owed and {item.id for item in owed} <= {r[0] for r in before["tournament_outbox"]}
         resumed = TournamentService(pg, seeds=fixed_seeds(43), images=False, default_turn_clock=3600)
         await Privacy(resumed).resume_erasures()

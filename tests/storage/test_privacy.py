@@ -87,11 +87,11 @@ async def _finished_game(db, channel: str, guild: str) -> int:
 
 async def test_a_servers_data_is_deleted_whole_and_alone(db):
     gone, kept = await _finished_game(db, "c1", "g1"), await _finished_game(db, "c2", "g2")
-    await db.save_server("g1", {"lfp_role": "55"})
-    await db.save_server("g2", {"lfp_role": "56"})
-    assert await db.depart("g1", 100.0)
+    await db.people.save_server("g1", {"lfp_role": "55"})
+    await db.people.save_server("g2", {"lfp_role": "56"})
+    assert await db.privacy.depart("g1", 100.0)
     before = await _everything(db)
-    await db.purge_guild("g1")
+    await db.privacy.purge_guild("g1")
     after = await _everything(db)
     assert _mentioning(after, '"g1"', "'g1'", '"c1"', "'c1'") == []
     async with db.driver.read() as q:
@@ -106,24 +106,32 @@ async def test_a_servers_data_is_deleted_whole_and_alone(db):
 
 
 async def test_departures_are_noted_once_and_end_when_the_bot_returns(db):
-    assert await db.depart("g1", 100.0) and not await db.depart("g1", 200.0)  # the first time counts
-    assert await db.departed("g1") == 100.0 and await db.departed("g2") is None and await db.departed(None) is None
-    assert await db.departed_before(99.0) == [] and await db.departed_before(100.0) == ["g1"]
-    assert await db.returned("g1") and not await db.returned("g1")
-    assert await db.departed("g1") is None
+    assert await db.privacy.depart("g1", 100.0) and not await db.privacy.depart("g1", 200.0)  # the first time counts
+    assert (
+        await db.privacy.departed("g1") == 100.0
+        and await db.privacy.departed("g2") is None
+        and await db.privacy.departed(None) is None
+    )
+    assert await db.privacy.departed_before(99.0) == [] and await db.privacy.departed_before(100.0) == ["g1"]
+    assert await db.privacy.returned("g1") and not await db.privacy.returned("g1")
+    assert await db.privacy.departed("g1") is None
 
 
 async def test_an_erasure_keeps_one_ghost_per_server_until_it_ends(db):
     await _finished_game(db, "c1", "g1")
-    await db.begin_erasure(ANN[0])
-    await db.begin_erasure(ANN[0])  # (asked twice: one job)
-    assert await db.erasures() == [ANN[0]]
-    first = await db.ghost_of(ANN[0], "g1")
-    assert is_ghost(first) and await db.ghost_of(ANN[0], "g1") == first and await db.ghost_of(ANN[0], "g2") != first
-    assert await db.names_of(ANN[0]) == {"Ann"}
-    await db.finish_erasure(ANN[0])
+    await db.privacy.begin_erasure(ANN[0])
+    await db.privacy.begin_erasure(ANN[0])  # (asked twice: one job)
+    assert await db.privacy.erasures() == [ANN[0]]
+    first = await db.privacy.ghost_of(ANN[0], "g1")
+    assert (
+        is_ghost(first)
+        and await db.privacy.ghost_of(ANN[0], "g1") == first
+        and await db.privacy.ghost_of(ANN[0], "g2") != first
+    )
+    assert await db.privacy.names_of(ANN[0]) == {"Ann"}
+    await db.privacy.finish_erasure(ANN[0])
     everything = await _everything(db)
-    assert await db.erasures() == [] and not _mentioning({"erasures": everything["erasures"]}, first)
+    assert await db.privacy.erasures() == [] and not _mentioning({"erasures": everything["erasures"]}, first)
     # what only the game row and its log hold is renamed with the game (the service does it);
     # the rest went in the last transaction
     assert not any(ANN[0] in map(str, r) for t in ("people", "ratings", "results", "seats") for r in everything[t])
@@ -155,13 +163,13 @@ async def test_a_forgotten_persons_games_replay_on_either_database(db):
     await _play(svc, "c1", "g1", [ANN, BOB])
     await _finish(svc, "c1")
     await _play(svc, "c2", "g1", [BOB, ANN], kind="flipwrite")
-    before = await db.stored_ratings()
+    before = await db.history.stored_ratings()
     await privacy.forget(ANN[0])
     everything = await _everything(db)
     assert _mentioning(everything, ANN[0], '"Ann"') == []
     checked = await replay_all(db)
     assert checked.good and checked.games == 2
-    assert await db.stored_ratings() == [r for r in before if r[2] != ANN[0]]
+    assert await db.history.stored_ratings() == [r for r in before if r[2] != ANN[0]]
     running = await db.open_game("c2")
     assert [s.auto for s in running.seats if is_ghost(s.user_id)] == [True]
     await _finish(svc, "c2")  # Bob plays on, the automatic player for the ghost
@@ -185,7 +193,7 @@ async def test_a_server_gets_its_games_back_within_the_period_and_loses_them_aft
     now[0] += 29 * DAY
     ticked = await svc.tick() + await privacy.tick()  # (the other server's clock runs out)
     assert [channel for channel, _ in ticked] == ["c2"]
-    assert (await db.game(game.id)).version == paused.version and await db.departed("g1")  # nothing moved here
+    assert (await db.game(game.id)).version == paused.version and await db.privacy.departed("g1")  # nothing moved here
     assert await privacy.guild_back("g1") and not await privacy.guild_back("g1")
     resumed = await db.game(game.id)
     assert resumed.deadline == pytest.approx(now[0] + left) and resumed.paused is None

@@ -33,7 +33,9 @@ class Site:
         return self.base + await self.service.game_path(row)
 
     async def tournament_url(self) -> str:
-        return self.base + await self.service.tournament_path(await self.service.db.tournament(self.tournament))
+        return self.base + await self.service.tournament_path(
+            await self.service.db.tournaments.tournament(self.tournament)
+        )
 
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")

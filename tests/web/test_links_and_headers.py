@@ -49,7 +49,7 @@ async def test_links_open_their_own_page_until_the_key_is_rotated(served):
     assert (await client.get(path[:-1], allow_redirects=False)).headers["Location"] == path
     other_server = await service.server_path("720000000000000009")  # another server's key signs nothing here
     assert (await client.get(path.replace(path.split("/")[3], other_server.split("/")[3]))).status == 404
-    await service.db.change_web(GUILD, rotate=True)
+    await service.db.web.change_web(GUILD, rotate=True)
     assert (await client.get(path)).status == 404
     assert (await client.get(await service.game_path(row))).status == 200
 

@@ -190,7 +190,7 @@ async def test_forged_altered_and_revoked_links_open_nothing(site, browser):
             assert response.status == 404, address
             text = await page.locator("body").inner_text()
             assert "Nothing here" in text and not any(word in text for word in ("Ann", "Bob", "MetrOmania")), text
-        await site.service.db.change_web(GUILD, rotate=True)  # a manager revokes every link
+        await site.service.db.web.change_web(GUILD, rotate=True)  # a manager revokes every link
         assert (await page.goto(url)).status == 404
         assert "Ann" not in await page.locator("body").inner_text()
         assert (await page.goto(await site.game_url("running"))).status == 200  # the bot's new link
@@ -223,9 +223,9 @@ async def test_the_server_and_person_pages(site, browser):
         await checked(w)
         # the index page without a link: only once the managers made it public
         assert (await page.goto(site.base + f"/s/{GUILD}/")).status == 404
-        await service.db.change_web(GUILD, public=True)
+        await service.db.web.change_web(GUILD, public=True)
         assert (await page.goto(site.base + f"/s/{GUILD}/")).status == 200
-        await service.db.change_web(GUILD, public=False)
+        await service.db.web.change_web(GUILD, public=False)
         assert (await page.goto(site.base + f"/s/{GUILD}/")).status == 404
         person = site.base + await service.person_path(GUILD, ANN)
         assert (await page.goto(person.replace(ANN, "800000000000000009"))).status == 404

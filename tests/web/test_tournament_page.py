@@ -35,11 +35,11 @@ async def swiss(svc, count: int = 5, **kw):
     await svc.tournament_start(HALL, GUILD, "host", manager=True)
     hall = Hall()
     await settle(svc, hall)
-    return (await svc.db.open_tournament(HALL)), hall
+    return (await svc.db.tournaments.open_tournament(HALL)), hall
 
 
 async def play_round(svc, clock, hall, tid: int, number: int) -> None:
-    snap = await svc.db.snapshot(tid)
+    snap = await svc.db.tournaments.snapshot(tid)
     for table in [t for t in snap.tables if t.round == number]:
         await play_table(svc, table.thread_id, clock=clock)
         await run_director(svc, hall)
@@ -66,7 +66,7 @@ async def test_the_link_opens_the_page_and_nothing_else(served, clock):
     assert "Spring Cup" in html and "Duel to 10" in html and "Swiss" in html and "Round 1 of 2" in html
     for head in ("Rank", "Points", "Opp. pts", "S-B", "Opp. rating", "Games", "Byes"):
         assert f'<th scope="col">{head}</th>' in html
-    snap = await svc.db.snapshot(row.id)
+    snap = await svc.db.tournaments.snapshot(row.id)
     for table in snap.tables:  # seats in order, a signed link to the table's game that opens it
         names = [dict(PEOPLE)[p] for p in table.seats]
         assert re.search(r"<li>\s*" + r"\s*</li>\s*<li>".join(names), html)
@@ -92,7 +92,7 @@ async def test_the_link_opens_the_page_and_nothing_else(served, clock):
     korean = await client.get(path, headers={"Accept-Language": "ko"})
     assert korean.headers["Content-Language"] == "ko" and "순위" in await korean.text()
     # revoked with the server's key, like every other link
-    await svc.db.change_web(GUILD, rotate=True)
+    await svc.db.web.change_web(GUILD, rotate=True)
     assert (await client.get(path)).status == 404
     assert (await client.get(await svc.tournament_path(row))).status == 200
 
@@ -102,7 +102,7 @@ async def test_a_finished_tournament_shows_its_final_standings_picture(served, c
     row, hall = await swiss(svc)
     await play_round(svc, clock, hall, row.id, 1)
     await play_round(svc, clock, hall, row.id, 2)
-    row = await svc.db.tournament(row.id)
+    row = await svc.db.tournaments.tournament(row.id)
     assert row.status == "finished"
     path = await svc.tournament_path(row)
     html = await (await client.get(path)).text()
@@ -144,7 +144,7 @@ async def test_a_running_duplicate_rounds_games_are_not_linked(served, clock):
     row, _ = await swiss(svc, 4, kind="flipwrite", duplicate=True)
     path = await svc.tournament_path(row)
     html = await (await client.get(path)).text()
-    snap = await svc.db.snapshot(row.id)
+    snap = await svc.db.tournaments.snapshot(row.id)
     links = [await svc.game_path(await svc.db.game(t.game_id)) for t in snap.tables]
     assert "the same deal" in html and not any(link in html for link in links)
     server = await (await client.get(await svc.server_path(GUILD))).text()

@@ -79,9 +79,9 @@ async def make_tournament(svc) -> int:
     await svc.tournament_start(TOURNEY_HALL, GUILD, ANN, manager=True)
     hall = Hall()
     await settle(svc, hall)
-    tid = (await svc.db.open_tournament(TOURNEY_HALL)).id
+    tid = (await svc.db.tournaments.open_tournament(TOURNEY_HALL)).id
     for number, seed in ((1, 21), (2, 23)):
-        tables = [t for t in (await svc.db.snapshot(tid)).tables if t.round == number]
+        tables = [t for t in (await svc.db.tournaments.snapshot(tid)).tables if t.round == number]
         for i, table in enumerate(tables):
             await play_turns(svc, table.thread_id, 3 if number == 2 and i == len(tables) - 1 else None, seed=seed + i)
             await run_director(svc, hall)
