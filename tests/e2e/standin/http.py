@@ -121,7 +121,7 @@ class HttpMixin:
             captured = await capture(request, path)
         except ConnectionResetError:
             return self._went_away(method, path)
-        self.captured.append(captured)  # checked against Discord's spec at the fixture's teardown
+        self.capture.keep(captured)  # checked against Discord's spec at the fixture's teardown
         body: Any = None
         try:
             if method == "POST" and path == "/oauth2/token":  # a form, and the app's own credentials
@@ -141,7 +141,7 @@ class HttpMixin:
                 try:
                     body, uploads = await read_body(request, captured)
                 except ConnectionResetError:
-                    self.captured.remove(captured)
+                    self.capture.drop(captured)
                     return self._went_away(method, path)
                 return await handler(request, body, uploads, **match.groupdict())
             line = f"{method} {API_PREFIX}{path}" + (f"?{request.query_string}" if request.query_string else "")

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import inspect
 from collections.abc import Callable
 from typing import Any
 
-from .basics import StandInTimeout
-from .connections import _Session
+from .basics import StandInTimeout, Timeouts, _Signal
+from .connections import Sessions
 from .constants import _PENDING
 from .model import Message
 
@@ -84,35 +85,6 @@ class ObserveMixin:
 
         return await self.wait_for_message(self._create_dm_channel(int(user_id)), from_bot, timeout, after=after)
 
-    async def wait_until(
-        self,
-        check: Callable[[], Any],
-        timeout: float | None = None,
-        *,
-        what: str = "a condition",
-        poll: float | None = None,
-    ) -> Any:
-        """The first true value of ``check()`` (a function or a coroutine function), tried now
-        and again after every request the bot makes here (a post, an edit, an answer, a DM),
-        every message stored and every gateway session's change; with ``poll``, also every
-        ``poll`` seconds, for what the stand-in cannot see change (a row in the bot's
-        database). Nothing sleeps a fixed time: it returns as soon as ``check()`` holds."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self._timeout(timeout)
-        while True:
-            event = self._activity._event  # (taken before checking: a change meanwhile is not missed)
-            got = check()
-            if inspect.isawaitable(got):
-                got = await got
-            if got:
-                return got
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                raise StandInTimeout("\n".join([f"timed out waiting for {what}", *self._diagnostics()]))
-            with contextlib.suppress(TimeoutError):  # (asyncio.timeout: see _Signal.wait_for)
-                async with asyncio.timeout(remaining if poll is None else min(remaining, poll)):
-                    await event.wait()
-
     def _notify_message(self, msg: Message) -> None:
         self._activity.notify()
         self._channel_signals[msg.channel_id].notify()
@@ -173,81 +145,61 @@ class ObserveMixin:
             raise ValueError(f"no slash command {name!r} is registered (registered: {have}); did the bot sync?")
         return command
 
-    # -------------------------------------------------------------------------------------------------
-    # gateway sessions (controller API)
-    # -------------------------------------------------------------------------------------------------
-    @property
-    def connected(self) -> int:
-        """Number of live gateway connections with a session (identified or resumed)."""
-        return sum(1 for session in self._sessions if session.live)
 
-    def _active_sessions(self, guild_id: int | None, intent: int | None = None) -> list[_Session]:
-        """Sessions that get events: live ones, and resumable ones whose client dropped (replayed on RESUME)."""
-        return [
-            session
-            for session in self._sessions
-            if session.serves_guild(guild_id) and (intent is None or session.intents & intent)
-        ]
+class Diagnostics:
+    """What went wrong, and waiting for any change (one part of DiscordStandIn: see server.py).
 
-    async def wait_for_identify(self, count: int | None = None, timeout: float | None = None) -> int:
-        """Wait until ``identify_count >= count`` (default 1) with a live connection; returns the count.
+    Every part records here what the fixture's teardown and a timed-out wait report: endpoints
+    nobody serves, the stand-in's own errors, requests refused by design, the last requests."""
 
-        READY and GUILD_CREATE are already sent when this returns, so interactions can be driven.
-        (discord.py fires ``on_ready`` only ``guild_ready_timeout`` seconds later.)"""
-        wanted = 1 if count is None else count
-        return await self._session_signal.wait_for(
-            lambda: self.identify_count if self.identify_count >= wanted and self.connected else _PENDING,
-            self._timeout(timeout),
-            lambda: (
-                f"timed out waiting for IDENTIFY #{wanted} (seen {self.identify_count}, connected {self.connected})"
-            ),
-        )
+    def __init__(self, sessions: Sessions, timeouts: Timeouts, changes: _Signal) -> None:
+        self.sessions = sessions
+        self.timeouts = timeouts
+        self.changes = changes  # after every request the bot makes, every message stored, every session change
+        self.allow_unknown_endpoints = False
+        self.unknown_requests: list[str] = []
+        self.internal_errors: list[str] = []
+        self.rejections: collections.deque = collections.deque(maxlen=500)
+        self.request_log: collections.deque = collections.deque(maxlen=2000)
 
-    async def wait_for_resume(self, count: int | None = None, timeout: float | None = None) -> int:
-        """Wait until ``resume_count >= count`` (default 1); returns the count."""
-        wanted = 1 if count is None else count
-        return await self._session_signal.wait_for(
-            lambda: self.resume_count if self.resume_count >= wanted and self.connected else _PENDING,
-            self._timeout(timeout),
-            lambda: f"timed out waiting for RESUME #{wanted} (seen {self.resume_count}, connected {self.connected})",
-        )
+    def problems(self) -> list[str]:
+        """Unknown endpoints hit and stand-in internal errors (empty when all went well)."""
+        problems = [f"unknown endpoint: {u}" for u in self.unknown_requests] if not self.allow_unknown_endpoints else []
+        return problems + [f"stand-in internal error: {e}" for e in self.internal_errors]
 
-    async def wait_for_disconnect(self, timeout: float | None = None) -> None:
-        """Wait until no client is connected to the gateway (e.g. after a bot process exited)."""
-        await self._session_signal.wait_for(
-            lambda: True if self.connected == 0 else _PENDING,
-            self._timeout(timeout),
-            lambda: f"timed out waiting for clients to disconnect ({self.connected} still connected)",
-        )
+    def lines(self) -> list[str]:
+        """The last problems, for a timed-out wait's message."""
+        lines = [f"  unknown endpoint: {u}" for u in self.unknown_requests[-5:]]
+        lines += [f"  stand-in internal error: {e.splitlines()[0]}" for e in self.internal_errors[-5:]]
+        if not self.sessions.connected:
+            lines.append("  (no client is connected to the gateway)")
+        return lines
 
-    async def _wait_for_session(self, guild_id: int | None) -> None:
-        await self._session_signal.wait_for(
-            lambda: True if any(session.live for session in self._active_sessions(guild_id)) else _PENDING,
-            self.session_timeout,
-            lambda: f"no discord client is connected to the stand-in gateway (waited {self.session_timeout}s)",
-        )
-
-    def force_reconnect(self) -> None:
-        """Send op 7 RECONNECT to every client: they reconnect and RESUME (or, with ``accept_resume``
-        False, get INVALID_SESSION and IDENTIFY again, which discord.py delays by 5 s)."""
-        for conn in self._connections:
-            conn.send({"op": 7, "d": None})
-
-    async def disconnect_clients(self, code: int = 4000) -> None:
-        """Close every gateway connection with ``code`` (4000: clients reconnect)."""
-        conns = [c for c in self._connections if not c.closed]
-        for conn in conns:
-            conn.close(code)
-        await self._session_signal.wait_for(
-            lambda: True if all(c.closed for c in conns) else _PENDING,
-            self.default_timeout,
-            lambda: "connections did not close",
-        )
-
-    def _dispatch(self, event: str, data: Any, guild_id: int | None, intent: int | None) -> int:
-        if guild_id in self._bot_removed and event not in ("GUILD_DELETE", "INTERACTION_CREATE"):
-            return 0  # (a guild the bot is not in sends it nothing but a member's command)
-        sessions = self._active_sessions(guild_id, intent)
-        for session in sessions:
-            session.dispatch(event, data)
-        return len(sessions)
+    async def wait_until(
+        self,
+        check: Callable[[], Any],
+        timeout: float | None = None,
+        *,
+        what: str = "a condition",
+        poll: float | None = None,
+    ) -> Any:
+        """The first true value of ``check()`` (a function or a coroutine function), tried now
+        and again after every request the bot makes here (a post, an edit, an answer, a DM),
+        every message stored and every gateway session's change; with ``poll``, also every
+        ``poll`` seconds, for what the stand-in cannot see change (a row in the bot's
+        database). Nothing sleeps a fixed time: it returns as soon as ``check()`` holds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeouts.resolve(timeout)
+        while True:
+            event = self.changes.next_change()  # (taken before checking: a change meanwhile is not missed)
+            got = check()
+            if inspect.isawaitable(got):
+                got = await got
+            if got:
+                return got
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise StandInTimeout("\n".join([f"timed out waiting for {what}", *self.lines()]))
+            with contextlib.suppress(TimeoutError):  # (asyncio.timeout: see _Signal.wait_for)
+                async with asyncio.timeout(remaining if poll is None else min(remaining, poll)):
+                    await event.wait()

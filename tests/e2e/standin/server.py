@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import collections
 import re
 from collections.abc import Callable
@@ -11,21 +10,21 @@ from typing import Any
 from aiohttp import web
 
 from .activities import ActivityMixin
-from .basics import _Signal
-from .capture import CaptureMixin
-from .connections import _GatewayConnection, _Session
+from .basics import Timeouts, _Signal
+from .capture import Capture, CapturedRequest, ExpectedViolation
+from .connections import Sessions
 from .constants import API_PREFIX, BOT_PERMISSIONS, DEFAULT_TOKEN, log
 from .driving import DrivingMixin
 from .gateway import GatewayMixin
 from .http import HttpMixin
 from .model import Attachment, InteractionHandle, Message
-from .observe import ObserveMixin
-from .payloads import PayloadsMixin
+from .observe import Diagnostics, ObserveMixin
+from .payloads import Snowflakes, user_payload
 from .rest_app import AppRoutesMixin
 from .rest_channels import ChannelRoutesMixin
 from .rest_interactions import InteractionRoutesMixin
 from .storage import StorageMixin
-from .world import WorldMixin
+from .world import World
 
 # ====================================================================================================
 # The stand-in
@@ -36,8 +35,6 @@ _Route = tuple[str, "re.Pattern[str]", Callable]
 
 
 class DiscordStandIn(
-    PayloadsMixin,
-    WorldMixin,
     ObserveMixin,
     DrivingMixin,
     StorageMixin,
@@ -46,7 +43,6 @@ class DiscordStandIn(
     AppRoutesMixin,
     InteractionRoutesMixin,
     ChannelRoutesMixin,
-    CaptureMixin,
     ActivityMixin,
 ):
     """The stand-in server plus its controller API (see the package docstring)."""
@@ -64,71 +60,122 @@ class DiscordStandIn(
         heartbeat_interval_ms: int = 41250,
     ) -> None:
         self.token = token
-        self.default_timeout = default_timeout
-        self.session_timeout = session_timeout
+        self.timeouts = Timeouts(default_timeout, session_timeout)
+        self.changes = _Signal()  # after every request the bot makes, every message stored, every session change
+        self.sessions = Sessions(self.timeouts, self.changes)
+        self.diagnostics = Diagnostics(self.sessions, self.timeouts, self.changes)
         self.heartbeat_interval_ms = heartbeat_interval_ms
-        self.allow_unknown_endpoints = False
         self.accept_resume = accept_resume
         # Several clients serving the same guild (processes sharing one bot's work) each get
         # every event; with this set, each interaction goes to one of them in turn instead.
         self.one_session_per_interaction = False
         self._spread = 0
 
-        self._last_snowflake = 0
-        self._users: dict[int, dict] = {}
-        self._user_locales: dict[int, str] = {}
-        self._guilds: dict[
-            int, dict
-        ] = {}  # guild_id -> {"guild": base payload, "roles": {id: role}, "members": {uid: member}}
-        self._channels: dict[int, dict] = {}
+        self.ids = Snowflakes()
+        self.world = World(
+            self.sessions, self.ids, bot_name=bot_name, guild_name=guild_name, bot_permissions=bot_permissions
+        )
+        world = self.world
+        self.application_id, self.bot_id, self.owner_id, self.guild_id = (
+            world.application_id,
+            world.bot_id,
+            world.owner_id,
+            world.guild_id,
+        )
+        for name in [
+            "add_user",
+            "set_locale",
+            "set_guild_locale",
+            "add_guild",
+            "create_role",
+            "add_member",
+            "member_permissions",
+            "create_channel",
+            "create_thread",
+            "threads_under",
+            "remove_bot",
+            "add_bot",
+            "close_dms",
+            "open_dms",
+            "forbid_posting",
+            "hide_channel",
+            "remove_member",
+            "delete_channel",
+            "failed_dms",
+            "user",
+            "channel",
+            "install_for_user",
+            "create_group_dm",
+            "dm_channel",
+        ]:
+            setattr(self, name, getattr(world, name))
+        self._snowflake = self.ids.next
+        self._user_payload = user_payload
+        self._member_payload = world.member_payload
+        self._guild_create_payload = world.guild_create_payload
+        self._channel_guild = world.channel_guild
+        self._create_dm_channel = world.dm_channel
+        self._dispatch = world.dispatch
+        self._users = world.users
+        self._user_locales = world.user_locales
+        self._guilds = world.guilds
+        self._channels = world.channels
+        self._dm_channels = world.dm_channels
+        self._user_installs = world.user_installs
+        self._closed_dms = world.closed_dms
+        self._no_posting = world.no_posting
+        self._bot_removed = world.bot_removed
+        self._deleted_channels = world.deleted_channels
+        self._failed_dms = world.refused_dms
+        self._thread_members = world.thread_members
+        self._bot_permissions = bot_permissions
         self._channel_messages: dict[int, list[Message]] = collections.defaultdict(list)
         self._messages: dict[int, Message] = {}
         self._attachments: dict[int, Attachment] = {}
         self._uploads: list[Attachment] = []  # what the bot uploaded, in order (`uploads()`)
-        self._dm_channels: dict[int, int] = {}  # user id -> dm channel id
-        self._user_installs: set[int] = set()  # users who installed the app to their account
-        self._closed_dms: set = set()
-        self._no_posting: set = set()  # channels where the bot's posts answer 403 Missing Permissions
         # (author id, nonce) -> (message id, when): a send with `enforce_nonce` returns the message
         # its author already made with that nonce within NONCE_SECONDS instead of a second one
         self._nonces: dict[tuple[int, str], tuple[int, float]] = {}
-        self._bot_removed: set = set()  # guilds the bot was removed from (`remove_bot`)
-        self._deleted_channels: dict[int, dict] = {}  # payloads of deleted channels (for forged interactions)
-        self._failed_dms: dict[int, list[dict]] = collections.defaultdict(list)
-        self._thread_members: dict[int, set] = collections.defaultdict(set)
         self._global_commands: list[dict] = []
         self._guild_commands: dict[int, list[dict]] = collections.defaultdict(list)
         self._command_ids: dict[tuple[int | None, str, int], int] = {}
         self._interactions: dict[int, InteractionHandle] = {}
         self._modals: dict[tuple[int, str], InteractionHandle] = {}
-        self._connections: list[_GatewayConnection] = []
-        self._sessions: list[_Session] = []
-        self._writer_tasks: set = set()
+        self._connections = self.sessions.connections
+        self._sessions = self.sessions.sessions
+        self._writer_tasks = self.sessions.writer_tasks
+        self._active_sessions = self.sessions.active_sessions
+        self._wait_for_session = self.sessions.wait_for_session
+        self._end_session = self.sessions.end_session
+        self.wait_for_identify = self.sessions.wait_for_identify
+        self.wait_for_resume = self.sessions.wait_for_resume
+        self.wait_for_disconnect = self.sessions.wait_for_disconnect
+        self.force_reconnect = self.sessions.force_reconnect
+        self.disconnect_clients = self.sessions.disconnect_clients
 
         self._channel_signals: dict[int, _Signal] = collections.defaultdict(_Signal)
         self._commands_signal = _Signal()
-        self._session_signal = _Signal()
-        self._activity = _Signal()  # after every request the bot makes, every message stored, every session change
-
-        self.identify_count = 0
-        self.resume_count = 0
-        self.unknown_requests: list[str] = []
-        self.internal_errors: list[str] = []
-        self.rejections: collections.deque = collections.deque(maxlen=500)
-        self.request_log: collections.deque = collections.deque(maxlen=2000)
-        self._init_capture()  # every REST request, for the check against Discord's spec (capture.py)
+        self._session_signal = self.sessions.signal
+        self._activity = self.changes
+        self.unknown_requests = self.diagnostics.unknown_requests
+        self.internal_errors = self.diagnostics.internal_errors
+        self.rejections = self.diagnostics.rejections
+        self.request_log = self.diagnostics.request_log
+        self.problems = self.diagnostics.problems
+        self.wait_until = self.diagnostics.wait_until
+        self._diagnostics = self.diagnostics.lines
+        self._timeout = self.timeouts.resolve
+        # every REST request, for the check against Discord's spec (capture.py)
+        self.capture = Capture()
+        self.unchecked_requests = self.capture.unchecked_requests
+        self.forget_requests = self.capture.forget_requests
+        self.expect_spec_violation = self.capture.expect_spec_violation
         self._init_activities()
 
         self.port: int | None = None
         self._runner: web.AppRunner | None = None
         self._routes: list[_Route] = []
         self._build_routes()
-
-        self.application_id = self.bot_id = self._snowflake()
-        self._users[self.bot_id] = self._user_payload(self.bot_id, bot_name, bot=True)
-        self.owner_id = self.add_user(name="app-owner")
-        self._bot_permissions = bot_permissions
-        self.guild_id = self.add_guild(guild_name)
 
     # -------------------------------------------------------------------------------------------------
     # lifecycle
@@ -147,10 +194,7 @@ class DiscordStandIn(
         return self
 
     async def stop(self) -> None:
-        for conn in list(self._connections):
-            conn.close(1001)
-        if self._writer_tasks:
-            await asyncio.wait(list(self._writer_tasks), timeout=2)
+        await self.sessions.close_all()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -160,6 +204,14 @@ class DiscordStandIn(
 
     async def __aexit__(self, *exc: Any) -> None:
         await self.stop()
+
+    @property
+    def captured(self) -> list[CapturedRequest]:
+        return self.capture.captured
+
+    @property
+    def expected_violations(self) -> list[ExpectedViolation]:
+        return self.capture.expected_violations
 
     @property
     def base_url(self) -> str:
@@ -179,17 +231,48 @@ class DiscordStandIn(
         """Environment variables for a bot subprocess."""
         return {"DISCORD_API_BASE": self.api_base, "DISCORD_GATEWAY_URL": self.gateway_url, "DISCORD_TOKEN": self.token}
 
-    def problems(self) -> list[str]:
-        """Unknown endpoints hit and stand-in internal errors (empty when all went well)."""
-        problems = [f"unknown endpoint: {u}" for u in self.unknown_requests] if not self.allow_unknown_endpoints else []
-        return problems + [f"stand-in internal error: {e}" for e in self.internal_errors]
+    # settings and counters a test reads or sets (each lives in the part it belongs to)
+    @property
+    def default_timeout(self) -> float:
+        return self.timeouts.default
 
-    def _timeout(self, timeout: float | None) -> float:
-        return self.default_timeout if timeout is None else timeout
+    @default_timeout.setter
+    def default_timeout(self, value: float) -> None:
+        self.timeouts.default = value
 
-    def _diagnostics(self) -> list[str]:
-        lines = [f"  unknown endpoint: {u}" for u in self.unknown_requests[-5:]]
-        lines += [f"  stand-in internal error: {e.splitlines()[0]}" for e in self.internal_errors[-5:]]
-        if not self.connected:
-            lines.append("  (no client is connected to the gateway)")
-        return lines
+    @property
+    def session_timeout(self) -> float:
+        return self.timeouts.session
+
+    @session_timeout.setter
+    def session_timeout(self, value: float) -> None:
+        self.timeouts.session = value
+
+    @property
+    def allow_unknown_endpoints(self) -> bool:
+        return self.diagnostics.allow_unknown_endpoints
+
+    @allow_unknown_endpoints.setter
+    def allow_unknown_endpoints(self, value: bool) -> None:
+        self.diagnostics.allow_unknown_endpoints = value
+
+    @property
+    def connected(self) -> int:
+        """Number of live gateway connections with a session (identified or resumed)."""
+        return self.sessions.connected
+
+    @property
+    def identify_count(self) -> int:
+        return self.sessions.identify_count
+
+    @identify_count.setter
+    def identify_count(self, value: int) -> None:
+        self.sessions.identify_count = value
+
+    @property
+    def resume_count(self) -> int:
+        return self.sessions.resume_count
+
+    @resume_count.setter
+    def resume_count(self, value: int) -> None:
+        self.sessions.resume_count = value

@@ -16,7 +16,6 @@ from .constants import (
     C_BUTTON,
     C_ROW,
     C_STRING_SELECT,
-    CH_DM,
     FLAG_COMPONENTS_V2,
     FLAG_EPHEMERAL,
     FLAG_LOADING,
@@ -392,20 +391,3 @@ class StorageMixin:
         if msg.interaction is not None:
             msg.interaction._record("delete", msg)
         self._notify_message(msg)
-
-    def _create_dm_channel(self, user_id: int) -> int:
-        channel_id = self._dm_channels.get(user_id)
-        if channel_id is None:
-            if user_id not in self._users:
-                raise ValueError(f"unknown user {user_id}; call add_member/add_user first")
-            channel_id = self._snowflake()
-            self._channels[channel_id] = {
-                "id": str(channel_id),
-                "type": CH_DM,
-                "last_message_id": None,
-                "flags": 0,
-                "recipients": [self._users[user_id]],
-                "recipient_flags": 0,
-            }
-            self._dm_channels[user_id] = channel_id
-        return channel_id
