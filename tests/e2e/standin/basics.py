@@ -68,6 +68,28 @@ def point_discord_at(api_base: str, gateway_url: str) -> Callable[[], None]:
     return restore
 
 
+class Address:
+    """Where the stand-in listens (known once it has started): the parts that hand out URLs
+    (attachments, the gateway's) read it when they need it."""
+
+    def __init__(self) -> None:
+        self.port: int | None = None
+
+    @property
+    def base_url(self) -> str:
+        if self.port is None:
+            raise RuntimeError("the stand-in is not started")
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def api_base(self) -> str:
+        return self.base_url + "/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/"
+
+
 class Timeouts:
     """How long waits last: ``default`` for a test's waits (``timeout=None``), ``session`` for an
     interaction or a user's message waiting for a client to be connected."""

@@ -15,6 +15,30 @@ from .constants import _KEY_BEARER, _KEY_CHANNEL, _KEY_HANDLE, _KEY_TOKEN, API_P
 from .model import _Rejection
 
 
+def json_response(data: Any, status: int = 200) -> web.Response:
+    # exactly "application/json": with "; charset=utf-8" discord.py treats the body as text
+    return web.Response(
+        body=_json_dumps(data).encode(), status=status, headers=rate_limit_headers({"Content-Type": "application/json"})
+    )
+
+
+def rate_limit_headers(extra: dict | None = None) -> dict:
+    # generous rate-limit headers: without them discord.py serialises every request per route
+    headers = {
+        "X-RateLimit-Limit": "1000000",
+        "X-RateLimit-Remaining": "999999",
+        "X-RateLimit-Reset-After": "60",
+        "X-RateLimit-Reset": f"{time.time() + 60:.3f}",
+    }
+    if extra:
+        headers.update(extra)
+    return headers
+
+
+def no_content() -> web.Response:
+    return web.Response(status=204, headers=rate_limit_headers())
+
+
 class HttpMixin:
     """Part of DiscordStandIn (see standin/__init__.py)."""
 
@@ -80,26 +104,10 @@ class HttpMixin:
             self._routes.append((method, re.compile(f"^{pattern}$"), handler))
 
     def _json(self, data: Any, status: int = 200) -> web.Response:
-        # exactly "application/json": with "; charset=utf-8" discord.py treats the body as text
-        return web.Response(
-            body=_json_dumps(data).encode(), status=status, headers=self._headers({"Content-Type": "application/json"})
-        )
-
-    @staticmethod
-    def _headers(extra: dict | None = None) -> dict:
-        # generous rate-limit headers: without them discord.py serialises every request per route
-        headers = {
-            "X-RateLimit-Limit": "1000000",
-            "X-RateLimit-Remaining": "999999",
-            "X-RateLimit-Reset-After": "60",
-            "X-RateLimit-Reset": f"{time.time() + 60:.3f}",
-        }
-        if extra:
-            headers.update(extra)
-        return headers
+        return json_response(data, status)
 
     def _no_content(self) -> web.Response:
-        return web.Response(status=204, headers=self._headers())
+        return no_content()
 
     def _went_away(self, method: str, path: str) -> web.Response:
         # The client went away mid-request (a test killed the bot process): nothing arrived,

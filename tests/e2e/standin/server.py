@@ -10,12 +10,12 @@ from typing import Any
 from aiohttp import web
 
 from .activities import ActivityMixin
-from .basics import Timeouts, _Signal
+from .basics import Address, Timeouts, _Signal
 from .capture import Capture, CapturedRequest, ExpectedViolation
 from .connections import Sessions
 from .constants import API_PREFIX, BOT_PERMISSIONS, DEFAULT_TOKEN, log
 from .driving import DrivingMixin
-from .gateway import GatewayMixin
+from .gateway import Gateway
 from .http import HttpMixin
 from .model import Attachment, InteractionHandle, Message
 from .observe import Diagnostics, ObserveMixin
@@ -39,7 +39,6 @@ class DiscordStandIn(
     DrivingMixin,
     StorageMixin,
     HttpMixin,
-    GatewayMixin,
     AppRoutesMixin,
     InteractionRoutesMixin,
     ChannelRoutesMixin,
@@ -64,8 +63,6 @@ class DiscordStandIn(
         self.changes = _Signal()  # after every request the bot makes, every message stored, every session change
         self.sessions = Sessions(self.timeouts, self.changes)
         self.diagnostics = Diagnostics(self.sessions, self.timeouts, self.changes)
-        self.heartbeat_interval_ms = heartbeat_interval_ms
-        self.accept_resume = accept_resume
         # Several clients serving the same guild (processes sharing one bot's work) each get
         # every event; with this set, each interaction goes to one of them in turn instead.
         self.one_session_per_interaction = False
@@ -172,7 +169,16 @@ class DiscordStandIn(
         self.expect_spec_violation = self.capture.expect_spec_violation
         self._init_activities()
 
-        self.port: int | None = None
+        self.address = Address()
+        self.gateway = Gateway(
+            self.world,
+            self.sessions,
+            self.diagnostics,
+            self.address,
+            token=token,
+            accept_resume=accept_resume,
+            heartbeat_interval_ms=heartbeat_interval_ms,
+        )
         self._runner: web.AppRunner | None = None
         self._routes: list[_Route] = []
         self._build_routes()
@@ -184,12 +190,12 @@ class DiscordStandIn(
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._handle_rest)
         app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self._handle_attachment)
-        app.router.add_get("/", self._handle_gateway)
+        app.router.add_get("/", self.gateway.handle)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", port, backlog=1024)
         await site.start()
-        self.port = self._runner.addresses[0][1]
+        self.address.port = self._runner.addresses[0][1]
         log.info("Discord stand-in listening on %s", self.base_url)
         return self
 
@@ -214,18 +220,32 @@ class DiscordStandIn(
         return self.capture.expected_violations
 
     @property
+    def port(self) -> int | None:
+        return self.address.port
+
+    @property
     def base_url(self) -> str:
-        if self.port is None:
-            raise RuntimeError("the stand-in is not started")
-        return f"http://127.0.0.1:{self.port}"
+        return self.address.base_url
 
     @property
     def api_base(self) -> str:
-        return self.base_url + API_PREFIX
+        return self.address.api_base
 
     @property
     def gateway_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/"
+        return self.address.gateway_url
+
+    @property
+    def accept_resume(self) -> bool:
+        return self.gateway.accept_resume
+
+    @accept_resume.setter
+    def accept_resume(self, value: bool) -> None:
+        self.gateway.accept_resume = value
+
+    @property
+    def heartbeat_interval_ms(self) -> int:
+        return self.gateway.heartbeat_interval_ms
 
     def env(self) -> dict[str, str]:
         """Environment variables for a bot subprocess."""
