@@ -130,9 +130,15 @@ class DrivingMixin:
     async def _send_interaction(self, payload: dict, source_message: Message | None = None) -> InteractionHandle:
         guild_id = int(payload["guild_id"]) if payload.get("guild_id") else None
         await self._wait_for_session(guild_id)
-        handle = InteractionHandle(self, payload, source_message=source_message)
+        handle = InteractionHandle(
+            payload,
+            source_message=source_message,
+            timeouts=self.timeouts,
+            diagnostics=self.diagnostics,
+            submit_modal=self.submit_modal,
+        )
         if source_message is not None:
-            source_message._watchers.append(handle)
+            source_message.watchers.append(handle)
         self._interactions[handle.id] = handle
         if self.one_session_per_interaction:
             live = [session for session in self._active_sessions(guild_id) if session.live]
@@ -502,3 +508,15 @@ class DrivingMixin:
     def interactions(self) -> list[InteractionHandle]:
         """Every interaction sent so far, oldest first."""
         return list(self._interactions.values())
+
+    async def post_user_message(self, user_id: int, channel_id: int, content: str) -> Message:
+        """A user writes ``content`` in a channel; the bot receives MESSAGE_CREATE."""
+        user_id, channel_id = int(user_id), int(channel_id)
+        guild_id = self._channel_guild(channel_id)
+        if guild_id is not None and user_id not in self._guilds[guild_id]["members"]:
+            raise ValueError(f"user {user_id} is not a member of guild {guild_id}")
+        await self._wait_for_session(guild_id)
+        msg = Message(self.world, id=self._snowflake(), channel_id=channel_id, author=self._users[user_id])
+        msg.content = content
+        self._store_message(msg)
+        return msg

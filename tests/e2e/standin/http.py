@@ -167,7 +167,7 @@ class HttpMixin:
             handle = request.get(_KEY_HANDLE)
             if handle is not None:
                 handle.rejections.append(rejection)
-                handle._signal.notify()
+                handle.signal.notify()
             log.info("Discord stand-in refused %s", rejection)
             return self._json(answer, status=exc.status)
         except Exception:

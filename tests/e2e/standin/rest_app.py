@@ -81,47 +81,6 @@ class AppRoutesMixin:
             }
         )
 
-    def _command_list(self, guild_id: str | None) -> list[dict]:
-        if guild_id is None:
-            return self._global_commands
-        gid = int(guild_id)
-        if gid not in self._guilds:
-            raise _ApiError(404, 10004, "Unknown Guild")
-        if gid in self._bot_removed:  # (as Discord: the application is not in that server)
-            raise _ApiError(403, 50001, "Missing Access")
-        return self._guild_commands[gid]
-
-    def _normalize_command(self, spec: dict, guild_id: str | None) -> dict:
-        if not isinstance(spec, dict) or not spec.get("name"):
-            raise _invalid_form(
-                {"name": {"_errors": [{"code": "BASE_TYPE_REQUIRED", "message": "This field is required"}]}}
-            )
-        ctype = int(spec.get("type", 1))
-        key = (int(guild_id) if guild_id else None, spec["name"], ctype)
-        if key not in self._command_ids:
-            self._command_ids[key] = self._snowflake()
-        command = {
-            "id": str(self._command_ids[key]),
-            "application_id": str(self.application_id),
-            "version": str(self._snowflake()),
-            "type": ctype,
-            "name": spec["name"],
-            "description": spec.get("description", ""),
-            "options": spec.get("options") or [],
-            "default_member_permissions": spec.get("default_member_permissions"),
-            "dm_permission": spec.get("dm_permission", True),
-            "nsfw": spec.get("nsfw", False),
-            "contexts": spec.get("contexts"),
-            "integration_types": spec.get("integration_types", [0]),
-            "name_localizations": spec.get("name_localizations"),
-            "description_localizations": spec.get("description_localizations"),
-        }
-        if ctype == 4:  # PRIMARY_ENTRY_POINT: how it is handled (2: Discord launches the Activity)
-            command["handler"] = int(spec.get("handler", 1))
-        if guild_id:
-            command["guild_id"] = str(guild_id)
-        return command
-
     def _check_app(self, app_id: str) -> None:
         if app_id != str(self.application_id):
             raise _ApiError(403, 50001, "Missing Access")
@@ -160,13 +119,6 @@ class AppRoutesMixin:
         target[:] = [c for c in target if c["id"] != command["id"]] + [command]
         self._commands_signal.notify()
         return self._json(command, status=201)
-
-    def _find_command_by_id(self, guild_id: str | None, command_id: str) -> tuple[list[dict], dict]:
-        target = self._command_list(guild_id)
-        command = next((c for c in target if c["id"] == command_id), None)
-        if command is None:
-            raise _ApiError(404, 10063, "Unknown application command")
-        return target, command
 
     async def _r_get_command(self, request, body, uploads, app_id, command_id, guild_id=None):
         return self._json(self._find_command_by_id(guild_id, command_id)[1])

@@ -96,7 +96,9 @@ class InteractionRoutesMixin:
             handle.original = message
         elif ctype == CB_DEFERRED:
             ephemeral = bool(int(data.get("flags") or 0) & FLAG_EPHEMERAL)
-            message = Message(self, id=self._snowflake(), channel_id=handle.channel_id, author=self._users[self.bot_id])
+            message = Message(
+                self.world, id=self._snowflake(), channel_id=handle.channel_id, author=self._users[self.bot_id]
+            )
             message.flags = FLAG_LOADING | (FLAG_EPHEMERAL if ephemeral else 0)
             message.interaction = handle
             message.webhook_id = self.application_id
@@ -168,7 +170,7 @@ class InteractionRoutesMixin:
             self._modals[(handle.user_id, data["custom_id"])] = handle
         if handle.response is None:
             handle.response = CallbackRecord(ctype, data, time.monotonic())
-        handle._record("callback", handle.response)
+        handle.record("callback", handle.response)
 
         answer: dict[str, Any] = {
             "interaction": {
@@ -220,7 +222,7 @@ class InteractionRoutesMixin:
                 handle.channel_id, body, uploads, interaction=handle, flags=flags & FLAG_EPHEMERAL
             )
         handle.followups.append(msg)
-        handle._record("followup", msg)
+        handle.record("followup", msg)
         if request.query.get("wait") in ("1", "true", "True"):
             return self._json(msg.to_payload())
         return self._no_content()
@@ -234,7 +236,7 @@ class InteractionRoutesMixin:
         msg = self._webhook_message(handle, message_id)
         self._edit_message(msg, body or {}, uploads)
         if msg.interaction is not handle:
-            handle._record("edit", msg)
+            handle.record("edit", msg)
         return self._json(msg.to_payload())
 
     async def _r_webhook_delete(self, request, body, uploads, app_id, token, message_id):
@@ -242,5 +244,5 @@ class InteractionRoutesMixin:
         msg = self._webhook_message(handle, message_id)
         self._delete_message(msg)
         if msg.interaction is not handle:
-            handle._record("delete", msg)
+            handle.record("delete", msg)
         return self._no_content()

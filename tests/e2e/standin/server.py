@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import collections
 import re
 from collections.abc import Callable
 from typing import Any
@@ -12,18 +11,19 @@ from aiohttp import web
 from .activities import ActivityMixin
 from .basics import Address, Timeouts, _Signal
 from .capture import Capture, CapturedRequest, ExpectedViolation
+from .commands import CommandRegistry
 from .connections import Sessions
 from .constants import API_PREFIX, BOT_PERMISSIONS, DEFAULT_TOKEN, log
 from .driving import DrivingMixin
 from .gateway import Gateway
 from .http import HttpMixin
-from .model import Attachment, InteractionHandle, Message
-from .observe import Diagnostics, ObserveMixin
+from .model import InteractionHandle
+from .observe import Diagnostics
 from .payloads import Snowflakes, user_payload
 from .rest_app import AppRoutesMixin
 from .rest_channels import ChannelRoutesMixin
 from .rest_interactions import InteractionRoutesMixin
-from .storage import StorageMixin
+from .storage import MessageStore
 from .world import World
 
 # ====================================================================================================
@@ -35,14 +35,7 @@ _Route = tuple[str, "re.Pattern[str]", Callable]
 
 
 class DiscordStandIn(
-    ObserveMixin,
-    DrivingMixin,
-    StorageMixin,
-    HttpMixin,
-    AppRoutesMixin,
-    InteractionRoutesMixin,
-    ChannelRoutesMixin,
-    ActivityMixin,
+    DrivingMixin, HttpMixin, AppRoutesMixin, InteractionRoutesMixin, ChannelRoutesMixin, ActivityMixin
 ):
     """The stand-in server plus its controller API (see the package docstring)."""
 
@@ -68,6 +61,7 @@ class DiscordStandIn(
         self.one_session_per_interaction = False
         self._spread = 0
 
+        self.address = Address()
         self.ids = Snowflakes()
         self.world = World(
             self.sessions, self.ids, bot_name=bot_name, guild_name=guild_name, bot_permissions=bot_permissions
@@ -126,16 +120,43 @@ class DiscordStandIn(
         self._failed_dms = world.refused_dms
         self._thread_members = world.thread_members
         self._bot_permissions = bot_permissions
-        self._channel_messages: dict[int, list[Message]] = collections.defaultdict(list)
-        self._messages: dict[int, Message] = {}
-        self._attachments: dict[int, Attachment] = {}
-        self._uploads: list[Attachment] = []  # what the bot uploaded, in order (`uploads()`)
+        self.store = MessageStore(
+            self.world, self.sessions, self.diagnostics, self.ids, self.timeouts, self.address, self.changes
+        )
+        store = self.store
+        self.message = store.message
+        self.messages = store.messages
+        self.dms = store.dms
+        self.uploads = store.uploads
+        self.wait_for_message = store.wait_for_message
+        self.wait_for_dm = store.wait_for_dm
+        self._messages = store.by_id
+        self._channel_messages = store.channel_messages
+        self._attachments = store.attachments
+        self._new_attachment = store.new_attachment
+        self._store_message = store.store_message
+        self._dispatch_message_event = store.dispatch_message_event
+        self._normalize_components = store.normalize_components
+        self._message_changes = store.message_changes
+        self._apply = store.apply_changes
+        self._create_message = store.create_message
+        self._edit_message = store.edit_message
+        self._delete_message = store.delete_message
+        self._notify_message = store.notify_message
         # (author id, nonce) -> (message id, when): a send with `enforce_nonce` returns the message
         # its author already made with that nonce within NONCE_SECONDS instead of a second one
         self._nonces: dict[tuple[int, str], tuple[int, float]] = {}
-        self._global_commands: list[dict] = []
-        self._guild_commands: dict[int, list[dict]] = collections.defaultdict(list)
-        self._command_ids: dict[tuple[int | None, str, int], int] = {}
+        self.registry = CommandRegistry(self.world, self.ids, self.timeouts, self.diagnostics)
+        self.commands = self.registry.commands
+        self.command = self.registry.command
+        self.wait_for_commands = self.registry.wait_for_commands
+        self._find_command = self.registry.find_command
+        self._command_list = self.registry.command_list
+        self._normalize_command = self.registry.normalize
+        self._find_command_by_id = self.registry.find_by_id
+        self._global_commands = self.registry.global_commands
+        self._guild_commands = self.registry.guild_commands
+        self._commands_signal = self.registry.signal
         self._interactions: dict[int, InteractionHandle] = {}
         self._modals: dict[tuple[int, str], InteractionHandle] = {}
         self._connections = self.sessions.connections
@@ -150,8 +171,6 @@ class DiscordStandIn(
         self.force_reconnect = self.sessions.force_reconnect
         self.disconnect_clients = self.sessions.disconnect_clients
 
-        self._channel_signals: dict[int, _Signal] = collections.defaultdict(_Signal)
-        self._commands_signal = _Signal()
         self._session_signal = self.sessions.signal
         self._activity = self.changes
         self.unknown_requests = self.diagnostics.unknown_requests
@@ -169,7 +188,6 @@ class DiscordStandIn(
         self.expect_spec_violation = self.capture.expect_spec_violation
         self._init_activities()
 
-        self.address = Address()
         self.gateway = Gateway(
             self.world,
             self.sessions,
