@@ -400,3 +400,12 @@ class InteractionHandle:
 
     def __repr__(self) -> str:
         return f"<InteractionHandle id={self.id} type={self.type} name={self.name!r} response={self.response and self.response.type}>"
+
+
+class InteractionLog:
+    """Every interaction sent so far, and the modals shown (one part of DiscordStandIn: see
+    server.py): the driving part adds to it, the interaction routes find a request's handle here."""
+
+    def __init__(self) -> None:
+        self.by_id: dict[int, InteractionHandle] = {}
+        self.modals: dict[tuple[int, str], InteractionHandle] = {}  # (user id, custom id) -> the handle shown it
