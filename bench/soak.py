@@ -58,17 +58,17 @@ def rss_mib() -> float:
 
 def trim(s: DiscordStandIn) -> None:
     """Let the stand-in forget what a real Discord would keep on its own servers."""
-    for attachment in s._attachments.values():
+    for attachment in s.store.attachments.values():
         attachment.data = b""
-    s._attachments.clear()
-    for _channel_id, messages in s._channel_messages.items():
+    s.store.attachments.clear()
+    for _channel_id, messages in s.store.channel_messages.items():
         for old in messages[:-KEEP]:
-            s._messages.pop(old.id, None)
+            s.store.by_id.pop(old.id, None)
         del messages[:-KEEP]
     s.forget_requests()  # (kept for the tests' check against Discord's spec, which a soak does not make)
-    done = [i for i, h in s._interactions.items() if time.monotonic() - h.created_at > 60]
+    done = [i for i, h in s.interactions_log.by_id.items() if time.monotonic() - h.created_at > 60]
     for i in done:
-        del s._interactions[i]
+        del s.interactions_log.by_id[i]
 
 
 async def tick(bot) -> None:

@@ -33,22 +33,20 @@ def step_options(composer) -> list[dict]:
     ]
 
 
-async def edited(handle, composer, before: int) -> None:
+async def edited(standin, handle, composer, before: int) -> None:
     await handle.wait_response()
     # the composer is edited after the deferred update
-    await handle._standin.wait_until(
-        lambda: composer.edits > before, what=f"the composer to be updated: {composer.content}"
-    )
+    await standin.wait_until(lambda: composer.edits > before, what=f"the composer to be updated: {composer.content}")
 
 
 async def press(standin, user: int, composer, custom_id: str) -> None:
     before = composer.edits
-    await edited(await standin.click(user, composer, custom_id=custom_id), composer, before)
+    await edited(standin, await standin.click(user, composer, custom_id=custom_id), composer, before)
 
 
 async def choose(standin, user: int, composer, custom_id: str, value: str) -> None:
     before = composer.edits
-    await edited(await standin.select(user, composer, custom_id, [value]), composer, before)
+    await edited(standin, await standin.select(user, composer, custom_id, [value]), composer, before)
 
 
 async def open_group(standin, user: int, composer, label: str) -> None:

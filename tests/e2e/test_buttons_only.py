@@ -100,7 +100,7 @@ async def test_a_two_player_game_to_the_end_with_buttons_only(standin, bot):
         elif turn == 2:  # a step typed in the ⌨ box, in the person's language
             text, code = typed_placement(state, seat, languages[user])
             sent, before = await type_step(standin, user, composer, text)
-            await edited(sent, composer, before)
+            await edited(standin, sent, composer, before)
             assert steps_of(composer) == [code], (text, composer.content)
             if user == ann:  # a step that is not legal is refused with its rule, and changes nothing
                 refused, before = await type_step(standin, user, composer, "black Heathrow - Bank")

@@ -258,13 +258,13 @@ def _texts(message) -> list[str]:
 async def test_every_text_comes_from_the_catalogue(standin, bot, monkeypatch):
     # every version of every message (composers are edited in place), DMs included
     shown: list[str] = []
-    notify = standin._notify_message
+    notify = standin.store.notify_message
 
     def spy(message):
         shown.extend(_texts(message))
         notify(message)
 
-    monkeypatch.setattr(standin, "_notify_message", spy)
+    monkeypatch.setattr(standin.store, "notify_message", spy)
     standin.set_guild_locale(standin.guild_id, "qps")
     people = [standin.add_member(name=n) for n in ("Ann", "Bob", "Cat")]
     for person in people:

@@ -55,7 +55,7 @@ async def test_metrics_count_every_interaction_of_a_game_and_health_follows_the_
     await run_client(client)
     await standin.wait_for_commands("game", "dig")
     port = client.operations.port
-    before, sent_before = await scrape(port), len(standin._interactions)
+    before, sent_before = await scrape(port), len(standin.interactions_log.by_id)
     ann, bob = standin.add_member(name="Ann"), standin.add_member(name="Bob")
     channel = standin.create_channel("metro-ops")
     table = Table(standin, channel, client.settings.db_path, seed=5)
@@ -68,7 +68,7 @@ async def test_metrics_count_every_interaction_of_a_game_and_health_follows_the_
     def grew(metric: str, **labels: str) -> float:
         return total(after, metric, **labels) - total(before, metric, **labels)
 
-    sent = len(standin._interactions) - sent_before
+    sent = len(standin.interactions_log.by_id) - sent_before
     # every interaction the stand-in sent was counted once, whatever its kind and outcome
     assert grew("metrobot_interactions_total") == sent
     assert grew("metrobot_interactions_total", kind="command", name="game", outcome="ok") >= 2  # new, start

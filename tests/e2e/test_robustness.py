@@ -32,7 +32,7 @@ async def test_malformed_interactions_do_not_end_the_bot(standin, run_client, tm
     await standin.wait_for_commands("game")
     with caplog.at_level(logging.WARNING, logger="metrobot.discord"):
         for payload in MALFORMED:
-            standin._dispatch("INTERACTION_CREATE", payload, standin.guild_id, None)
+            standin.world.dispatch("INTERACTION_CREATE", payload, standin.guild_id, None)
         await asyncio.sleep(0.5)
     assert not task.done(), task.exception() if task.done() else None
     assert sum("could not be read" in r.getMessage() for r in caplog.records) >= 1

@@ -166,7 +166,7 @@ async def test_a_duplicate_round_plays_in_private_threads_of_each_tables_people(
     threads = standin.threads_under(hall)
     assert len(threads) == 2 and all(t["type"] == 12 for t in threads)  # private threads
     for table in first:
-        members = standin._thread_members[int(table["thread"])]
+        members = standin.world.thread_members[int(table["thread"])]
         assert {int(p) for p in table["seats"]} <= set(members)
         others = {p for p in people if str(p) not in table["seats"]}
         assert not others & set(members)

@@ -299,7 +299,7 @@ class Draw:
         now = int(time.time())
         self.issued = [now - 30, now - 100_000, now + 100_000, 0, 10**12 - 1]
         # Who the stand-in knows, as of now: what a draw may depend on must not change later.
-        self.known_users = {str(u): copy.deepcopy(p) for u, p in world.standin._users.items()}
+        self.known_users = {str(u): copy.deepcopy(p) for u, p in world.standin.world.users.items()}
         self.game_ids = sorted(set(world.games.values()))
         self.tournament_ids = sorted(t["id"] for t in world.tournaments().values())
         model = world.model()

@@ -400,7 +400,7 @@ class World:
     def public_footprint(self) -> Footprint:
         """Messages and edits anyone can see (channel posts, DMs): refusals must add none."""
         s = self.standin
-        mine = [m for m in s._messages.values() if not m.ephemeral and m.author_id == s.bot_id]
+        mine = [m for m in s.store.by_id.values() if not m.ephemeral and m.author_id == s.bot_id]
         return Footprint({m.id: m.edits for m in mine}, {m.id: (m.channel_id, m.content[:60]) for m in mine})
 
 

@@ -265,7 +265,7 @@ async def _click(s, user: int, message, custom_id: str) -> str:
 
 async def _last_answers(world: World, n: int) -> list[str]:
     """The private answers of the last `n` interactions, oldest first."""
-    handles = sorted(world.standin._interactions.values(), key=lambda h: h.id)[-n:]
+    handles = sorted(world.standin.interactions_log.by_id.values(), key=lambda h: h.id)[-n:]
     return [" ".join(m.content for m in h.messages) for h in handles]
 
 

@@ -183,7 +183,7 @@ a form's fields). ``s.unchecked_requests()`` hands over those received since its
 fixtures' teardown checks them against Discord's OpenAPI spec (``tests/e2e/apispec``) and fails
 the test on any the spec does not allow. A test that sends one on purpose says so first:
 ``s.expect_spec_violation(method, path_regex, where, why)`` (the check then fails if it never
-comes). Adding an endpoint is one row in ``http.py``'s route table and its handler;
+comes). Adding an endpoint is one row in its part's ``routes()`` and its handler;
 tests/e2e/test_apispec.py checks that Discord's spec has every route the stand-in serves.
 
 Limits
@@ -199,11 +199,14 @@ once each gets every event (as on Discord), so both would answer an interaction.
 from __future__ import annotations
 
 # The package, one concern a module: constants (limits, bits, type numbers), basics (errors,
-# helpers, waiting), model (messages, attachments, interactions), connections (gateway
-# sessions), and the mixins that make up DiscordStandIn (server.py): payloads, world (what a
-# test sets up), observe (what it reads back), driving (users' actions), storage (messages
-# kept and checked against Discord's limits), http, gateway, and the REST handlers
-# (rest_app, rest_interactions, rest_channels); capture keeps every request for the spec check.
+# helpers, waiting, where it listens), payloads (snowflakes), model (messages, attachments,
+# interactions), and the parts DiscordStandIn is composed of, each owning its state and given
+# the parts it uses (server.py builds them all in one place: the whole graph is there):
+# sessions (connections.py), diagnostics (observe.py), capture (every request, for the spec
+# check), world (what a test sets up), store (storage.py: messages kept and checked against
+# Discord's limits), registry (commands.py), driving (users' actions), activities (the Activity
+# and OAuth2), gateway, http, and the REST handlers by resource (rest_app, rest_interactions,
+# rest_channels). DiscordStandIn keeps the controller API below by forwarding the parts' methods.
 from .basics import StandInTimeout, point_discord_at
 from .constants import PERMISSIONS
 from .model import Attachment, CallbackRecord, InteractionHandle, Message

@@ -45,7 +45,12 @@ from urllib.parse import parse_qsl
 from aiohttp import web
 
 from .basics import _ApiError, _invalid_form
+from .commands import CommandRegistry
+from .http import RouteHandler, check_app, json_response
 from .model import _Rejection
+from .observe import Diagnostics
+from .payloads import Snowflakes
+from .world import World
 
 FORM = "application/x-www-form-urlencoded"
 CB_LAUNCH_ACTIVITY = 12
@@ -60,10 +65,15 @@ class _OAuthError(Exception):
         self.status, self.error, self.description = status, error, description
 
 
-class ActivityMixin:
-    """Part of DiscordStandIn (see standin/__init__.py)."""
+class Activities:
+    """The app's Activity: its instances, OAuth2 codes and tokens (one part of DiscordStandIn: see
+    server.py). The Entry Point command it makes is kept in the command registry."""
 
-    def _init_activities(self) -> None:
+    def __init__(self, world: World, registry: CommandRegistry, ids: Snowflakes, diagnostics: Diagnostics) -> None:
+        self.world = world
+        self.registry = registry
+        self.ids = ids
+        self.diagnostics = diagnostics  # (refused token exchanges are rejections too)
         self.activities_enabled = False
         self.client_secret: str | None = None
         self.oauth_code_seconds = 600.0
@@ -80,31 +90,31 @@ class ActivityMixin:
         """The portal's "Enable Activities" (and the OAuth2 page's client secret)."""
         self.activities_enabled = True
         self.client_secret = client_secret
-        if not any(c["type"] == CT_PRIMARY_ENTRY_POINT for c in self._global_commands):
-            command = self._normalize_command(
+        if not any(c["type"] == CT_PRIMARY_ENTRY_POINT for c in self.registry.global_commands):
+            command = self.registry.normalize(
                 {"name": "launch", "type": CT_PRIMARY_ENTRY_POINT, "description": "", "handler": 2}, None
             )
-            self._global_commands.append(command)
-            self._commands_signal.notify()
+            self.registry.global_commands.append(command)
+            self.registry.signal.notify()
         return client_secret
 
     def entry_point(self) -> dict | None:
         """The app's Entry Point command as Discord holds it (None: it has none)."""
-        return next((c for c in self._global_commands if c["type"] == CT_PRIMARY_ENTRY_POINT), None)
+        return next((c for c in self.registry.global_commands if c["type"] == CT_PRIMARY_ENTRY_POINT), None)
 
     def join_activity(self, user_id: int, channel_id: int) -> str:
         """`user_id` opens the Activity in `channel_id` (or joins the instance running there)."""
         if not self.activities_enabled:
             raise ValueError("the app has no Activity (call enable_activities first)")
-        channel = self._channels[int(channel_id)]
+        channel = self.world.channels[int(channel_id)]
         guild = channel.get("guild_id")
         running = next((i for i in self._instances.values() if i["location"]["channel_id"] == str(channel_id)), None)
         if running is None:
-            launch = self._snowflake()
+            launch = self.ids.next()
             kind = "gc" if guild else "pc"
             location = f"{kind}-{guild}-{channel_id}" if guild else f"pc-{channel_id}"
             running = {
-                "application_id": str(self.application_id),
+                "application_id": str(self.world.application_id),
                 "instance_id": f"i-{launch}-{location}",
                 "launch_id": str(launch),
                 "location": {"id": location, "kind": kind, "channel_id": str(channel_id)}
@@ -172,7 +182,10 @@ class ActivityMixin:
         return self.join_activity(user_id, channel_id)
 
     # ------------------------------------------------------------------ requests
-    def _bearer_user(self, request: web.Request, path: str) -> int | None:
+    def routes(self) -> list[tuple[str, str, RouteHandler]]:
+        return [("GET", "/applications/{app_id}/activity-instances/{instance_id}", self._r_activity_instance)]
+
+    def bearer_user(self, request: web.Request, path: str) -> int | None:
         """The person an `Authorization: Bearer` header names, on the routes that take one;
         None when the request carries no bearer token (the bot's token is checked as before)."""
         auth = request.headers.get("Authorization", "")
@@ -185,7 +198,7 @@ class ActivityMixin:
             raise _ApiError(401, 0, "401: Unauthorized")
         return held[0]
 
-    async def _r_oauth_token(self, request: web.Request) -> web.Response:
+    async def token_exchange(self, request: web.Request) -> web.Response:
         """`POST /oauth2/token` (no bot token: the client's own credentials)."""
         raw = (await request.read()).decode("utf-8", "replace")
         form = dict(parse_qsl(raw, keep_blank_values=True)) if request.content_type == FORM else {}
@@ -202,10 +215,12 @@ class ActivityMixin:
             answer = self._exchange(form, request.headers.get("Authorization", ""))
         except _OAuthError as exc:
             record["answer"] = {"error": exc.error}
-            self.rejections.append(_Rejection("POST", "/oauth2/token", exc.status, record["form"], record["answer"]))
-            return self._json({"error": exc.error, "error_description": exc.description}, status=exc.status)
+            self.diagnostics.rejections.append(
+                _Rejection("POST", "/oauth2/token", exc.status, record["form"], record["answer"])
+            )
+            return json_response({"error": exc.error, "error_description": exc.description}, status=exc.status)
         record["answer"] = {"ok": True}
-        return self._json(answer)
+        return json_response(answer)
 
     def _exchange(self, form: dict[str, str], authorization: str) -> dict:
         client_id, secret = form.get("client_id"), form.get("client_secret")
@@ -219,7 +234,7 @@ class ActivityMixin:
             raise _OAuthError(400, "unsupported_grant_type", f"Unsupported grant type: {grant}")
         if (
             not self.activities_enabled
-            or client_id != str(self.application_id)
+            or client_id != str(self.world.application_id)
             or not secret
             or not secrets.compare_digest(secret, self.client_secret or "")
         ):
@@ -241,18 +256,18 @@ class ActivityMixin:
             "scope": " ".join(scopes),
         }
 
-    def _me_for(self, user_id: int) -> web.Response:
+    def me_for(self, user_id: int) -> web.Response:
         # the `identify` scope: the user without their e-mail
-        return self._json(dict(self._users[user_id], mfa_enabled=False, locale="en-US", premium_type=0))
+        return json_response(dict(self.world.users[user_id], mfa_enabled=False, locale="en-US", premium_type=0))
 
     async def _r_activity_instance(self, request, body, uploads, app_id, instance_id):
-        self._check_app(app_id)
+        check_app(app_id, self.world.application_id)
         instance = self._instances.get(instance_id)
         if instance is None:
             raise _ApiError(404, 0, "404: Not Found")
-        return self._json(dict(instance, users=list(instance["users"])))
+        return json_response(dict(instance, users=list(instance["users"])))
 
-    def _launch(self, handle) -> dict:
+    def launch(self, handle) -> dict:
         """A type-12 callback: the person joins the Activity in the interaction's channel."""
         if not self.activities_enabled:
             raise _invalid_form(
@@ -270,7 +285,7 @@ class ActivityMixin:
         handle.activity_instance = self.join_activity(handle.user_id, handle.channel_id)
         return {"id": handle.activity_instance}
 
-    def _check_entry_points(self, commands: list[dict], guild_id: str | None) -> None:
+    def check_entry_points(self, commands: list[dict], guild_id: str | None) -> None:
         """Discord's rules for the Entry Point in a bulk overwrite (see the module docstring)."""
         entry = [c for c in commands if c["type"] == CT_PRIMARY_ENTRY_POINT]
         if entry and (guild_id is not None or not self.activities_enabled or len(entry) > 1):

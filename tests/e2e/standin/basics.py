@@ -68,6 +68,40 @@ def point_discord_at(api_base: str, gateway_url: str) -> Callable[[], None]:
     return restore
 
 
+class Address:
+    """Where the stand-in listens (known once it has started): the parts that hand out URLs
+    (attachments, the gateway's) read it when they need it."""
+
+    def __init__(self) -> None:
+        self.port: int | None = None
+
+    @property
+    def base_url(self) -> str:
+        if self.port is None:
+            raise RuntimeError("the stand-in is not started")
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def api_base(self) -> str:
+        return self.base_url + "/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/"
+
+
+class Timeouts:
+    """How long waits last: ``default`` for a test's waits (``timeout=None``), ``session`` for an
+    interaction or a user's message waiting for a client to be connected."""
+
+    def __init__(self, default: float, session: float) -> None:
+        self.default = default
+        self.session = session
+
+    def resolve(self, timeout: float | None) -> float:
+        return self.default if timeout is None else timeout
+
+
 class _Signal:
     """Level-triggered change notification: waiters re-check their condition after every change.
 
@@ -81,6 +115,10 @@ class _Signal:
     def notify(self) -> None:
         event, self._event = self._event, asyncio.Event()
         event.set()
+
+    def next_change(self) -> asyncio.Event:
+        """The event the next ``notify()`` sets (take it before checking: a change meanwhile is not missed)."""
+        return self._event
 
     async def wait_for(self, check: Callable[[], Any], timeout: float, describe: Callable[[], str]) -> Any:
         """Return the first value of ``check()`` that is not ``_PENDING`` (checked now and on every notify)."""

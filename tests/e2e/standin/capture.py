@@ -137,28 +137,31 @@ class ExpectedViolation:
     seen: int = 0
 
 
-class CaptureMixin:
-    """Part of DiscordStandIn (see standin/__init__.py): the requests kept for the spec check."""
+class Capture:
+    """The requests kept for the spec check (one part of DiscordStandIn: see server.py)."""
 
-    captured: list[CapturedRequest]
-    _checked_upto: int
-    expected_violations: list[ExpectedViolation]
+    def __init__(self) -> None:
+        self.captured: list[CapturedRequest] = []
+        self.checked_upto = 0
+        self.expected_violations: list[ExpectedViolation] = []
 
-    def _init_capture(self) -> None:
-        self.captured = []
-        self._checked_upto = 0
-        self.expected_violations = []
+    def keep(self, captured: CapturedRequest) -> None:
+        self.captured.append(captured)
+
+    def drop(self, captured: CapturedRequest) -> None:
+        """A request whose client went away before its body arrived: not a request after all."""
+        self.captured.remove(captured)
 
     def unchecked_requests(self) -> list[CapturedRequest]:
         """The requests received since the last call (the spec check's batch), oldest first."""
         end = len(self.captured)  # (the bad-input suite's stand-in runs in another thread)
-        batch, self._checked_upto = self.captured[self._checked_upto : end], end
+        batch, self.checked_upto = self.captured[self.checked_upto : end], end
         return batch
 
     def forget_requests(self) -> None:
         """Drop the captured requests unchecked (a benchmark running for hours: bench/soak.py)."""
         self.captured.clear()
-        self._checked_upto = 0
+        self.checked_upto = 0
 
     def expect_spec_violation(self, method: str, path: str, where: str, why: str) -> ExpectedViolation:
         """Declare a request the test sends on purpose that Discord's spec rejects (see

@@ -1,4 +1,9 @@
-"""Driving users: slash commands, autocomplete, clicks, selects, modals and forged interactions."""
+"""Driving users: slash commands, autocomplete, clicks, selects, modals, users' messages and
+forged interactions.
+
+``Driving`` (one part of DiscordStandIn: see server.py) is what a test's users do: it builds the
+interaction a Discord client would send from the world, the synced commands and the stored
+messages, checks it as that client would, and sends it to a connected session."""
 
 from __future__ import annotations
 
@@ -6,6 +11,9 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
+from .basics import Timeouts
+from .commands import CommandRegistry
+from .connections import Sessions
 from .constants import (
     ALL_PERMISSIONS,
     ATTACHMENT_SIZE_LIMIT,
@@ -37,13 +45,40 @@ from .constants import (
     SELECT_TYPES,
     USER_APP_PERMISSIONS,
 )
-from .model import Attachment, InteractionHandle, Message
+from .model import Attachment, InteractionHandle, InteractionLog, Message
+from .observe import Diagnostics
+from .payloads import Snowflakes
+from .storage import MessageStore
+from .world import World
 
 
-class DrivingMixin:
-    """Part of DiscordStandIn (see standin/__init__.py)."""
+class Driving:
+    """Users' actions (controller API)."""
 
-    # driving interactions (controller API)
+    def __init__(
+        self,
+        world: World,
+        store: MessageStore,
+        registry: CommandRegistry,
+        sessions: Sessions,
+        interactions_log: InteractionLog,
+        ids: Snowflakes,
+        timeouts: Timeouts,
+        diagnostics: Diagnostics,
+    ) -> None:
+        self.world = world
+        self.store = store
+        self.registry = registry
+        self.sessions = sessions
+        self.interactions_log = interactions_log
+        self.ids = ids
+        self.timeouts = timeouts
+        self.diagnostics = diagnostics
+        # Several clients serving the same guild (processes sharing one bot's work) each get
+        # every event; with this set, each interaction goes to one of them in turn instead.
+        self.one_session_per_interaction = False
+        self.spread = 0
+
     def _interaction_payload(
         self,
         itype: int,
@@ -55,47 +90,47 @@ class DrivingMixin:
         allow_deleted: bool = False,
     ) -> dict:
         user_id, channel_id = int(user_id), int(channel_id)
-        if user_id not in self._users:
+        if user_id not in self.world.users:
             raise ValueError(f"unknown user {user_id}; call add_member/add_user first")
-        channel = self._channels.get(channel_id)
+        channel = self.world.channels.get(channel_id)
         if channel is None and allow_deleted:
-            channel = self._deleted_channels.get(channel_id)
+            channel = self.world.deleted_channels.get(channel_id)
         if channel is None:
             raise ValueError(f"unknown channel {channel_id}")
         guild_id = int(channel["guild_id"]) if channel.get("guild_id") else None
         app_permissions = (
-            self.member_permissions(self.bot_id, guild_id)
-            if guild_id and guild_id not in self._bot_removed
+            self.world.member_permissions(self.world.bot_id, guild_id)
+            if guild_id and guild_id not in self.world.bot_removed
             else ALL_PERMISSIONS
         )
-        if channel_id in self._no_posting:
+        if channel_id in self.world.no_posting:
             app_permissions &= ~(PERMISSIONS["send_messages"] | PERMISSIONS["send_messages_in_threads"])
-        interaction_id = self._snowflake()
+        interaction_id = self.ids.next()
         payload: dict[str, Any] = {
             "id": str(interaction_id),
-            "application_id": str(self.application_id),
+            "application_id": str(self.world.application_id),
             "type": itype,
             "data": data,
             "token": f"standin.{interaction_id}.{secrets.token_urlsafe(18)}",
             "version": 1,
-            "locale": self._user_locales.get(user_id, "en-US"),
+            "locale": self.world.user_locales.get(user_id, "en-US"),
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
             "entitlements": [],
             "entitlement_sku_ids": [],
             "channel_id": str(channel_id),
             "channel": dict(
                 channel,
-                permissions=str(self.member_permissions(user_id, guild_id)) if guild_id else str(ALL_PERMISSIONS),
+                permissions=str(self.world.member_permissions(user_id, guild_id)) if guild_id else str(ALL_PERMISSIONS),
             ),
             "app_permissions": str(app_permissions),
         }
         if guild_id is not None:
-            if user_id not in self._guilds[guild_id]["members"]:
+            if user_id not in self.world.guilds[guild_id]["members"]:
                 raise ValueError(f"user {user_id} is not a member of guild {guild_id}; call add_member first")
             # In a guild the bot is not in, only the user's own install reaches the app ("1"),
             # with the few permissions Discord gives a user-installed app there.
-            absent = guild_id in self._bot_removed
-            if absent and user_id not in self._user_installs:
+            absent = guild_id in self.world.bot_removed
+            if absent and user_id not in self.world.user_installs:
                 raise ValueError(f"user {user_id} has not installed the app: no command reaches it in guild {guild_id}")
             owners = {"1": str(user_id)} if absent else {"0": str(guild_id)}
             if absent:
@@ -104,11 +139,11 @@ class DrivingMixin:
                 guild_id=str(guild_id),
                 guild={
                     "id": str(guild_id),
-                    "locale": self._guilds[guild_id].get("preferred_locale", "en-US"),
+                    "locale": self.world.guilds[guild_id].get("preferred_locale", "en-US"),
                     "features": [],
                 },
-                guild_locale=self._guilds[guild_id].get("preferred_locale", "en-US"),
-                member=self._member_payload(guild_id, user_id, with_permissions=True),
+                guild_locale=self.world.guilds[guild_id].get("preferred_locale", "en-US"),
+                member=self.world.member_payload(guild_id, user_id, with_permissions=True),
                 context=0,
                 authorizing_integration_owners=owners,
             )
@@ -117,29 +152,35 @@ class DrivingMixin:
             # through the user's own install); "1" names a user install, "0": "0" a server install
             # used in the bot's DMs (as Discord sends them).
             context = 1 if channel.get("type") == 1 else 2
-            owners = {"1": str(user_id)} if user_id in self._user_installs else {}
+            owners = {"1": str(user_id)} if user_id in self.world.user_installs else {}
             if context == 1:
                 owners.setdefault("0", "0")
             if not owners:
                 raise ValueError(f"user {user_id} has not installed the app: no command reaches it in a group DM")
-            payload.update(user=self._users[user_id], context=context, authorizing_integration_owners=owners)
+            payload.update(user=self.world.users[user_id], context=context, authorizing_integration_owners=owners)
         if message is not None:
             payload["message"] = message.to_payload()
         return payload
 
     async def _send_interaction(self, payload: dict, source_message: Message | None = None) -> InteractionHandle:
         guild_id = int(payload["guild_id"]) if payload.get("guild_id") else None
-        await self._wait_for_session(guild_id)
-        handle = InteractionHandle(self, payload, source_message=source_message)
+        await self.sessions.wait_for_session(guild_id)
+        handle = InteractionHandle(
+            payload,
+            source_message=source_message,
+            timeouts=self.timeouts,
+            diagnostics=self.diagnostics,
+            submit_modal=self.submit_modal,
+        )
         if source_message is not None:
-            source_message._watchers.append(handle)
-        self._interactions[handle.id] = handle
+            source_message.watchers.append(handle)
+        self.interactions_log.by_id[handle.id] = handle
         if self.one_session_per_interaction:
-            live = [session for session in self._active_sessions(guild_id) if session.live]
-            live[self._spread % len(live)].dispatch("INTERACTION_CREATE", payload)
-            self._spread += 1
+            live = [session for session in self.sessions.active_sessions(guild_id) if session.live]
+            live[self.spread % len(live)].dispatch("INTERACTION_CREATE", payload)
+            self.spread += 1
         else:
-            self._dispatch("INTERACTION_CREATE", payload, guild_id, None)
+            self.world.dispatch("INTERACTION_CREATE", payload, guild_id, None)
         return handle
 
     @staticmethod
@@ -163,7 +204,7 @@ class DrivingMixin:
         focused: str | None = None,
     ) -> dict:
         name, subcommand, group = self._split_name(name, subcommand, group)
-        command = self._find_command(name, guild_id)
+        command = self.registry.find_command(name, guild_id)
         defs = command.get("options") or []
         if group is not None:
             grp = next((o for o in defs if o["type"] == OPT_GROUP and o["name"] == group), None)
@@ -254,7 +295,7 @@ class DrivingMixin:
                 att = value
             else:
                 filename, data = value
-                att = self._new_attachment(0, filename, bytes(data), by_user=True)
+                att = self.store.new_attachment(0, filename, bytes(data), by_user=True)
             resolved.setdefault("attachments", {})[str(att.id)] = att.to_payload()
             return str(att.id)
         else:
@@ -268,16 +309,16 @@ class DrivingMixin:
         return value
 
     def _resolve_entity(self, where: str, otype: int, snowflake: int, guild_id: int | None, resolved: dict) -> None:
-        roles = self._guilds[guild_id]["roles"] if guild_id else {}
-        if otype in (OPT_USER, OPT_MENTIONABLE) and snowflake in self._users:
-            resolved.setdefault("users", {})[str(snowflake)] = self._users[snowflake]
-            if guild_id and snowflake in self._guilds[guild_id]["members"]:
-                member = self._member_payload(guild_id, snowflake, with_user=False, with_permissions=True)
+        roles = self.world.guilds[guild_id]["roles"] if guild_id else {}
+        if otype in (OPT_USER, OPT_MENTIONABLE) and snowflake in self.world.users:
+            resolved.setdefault("users", {})[str(snowflake)] = self.world.users[snowflake]
+            if guild_id and snowflake in self.world.guilds[guild_id]["members"]:
+                member = self.world.member_payload(guild_id, snowflake, with_user=False, with_permissions=True)
                 resolved.setdefault("members", {})[str(snowflake)] = member
         elif otype in (OPT_ROLE, OPT_MENTIONABLE) and snowflake in roles:
             resolved.setdefault("roles", {})[str(snowflake)] = roles[snowflake]
-        elif otype == OPT_CHANNEL and snowflake in self._channels:
-            ch = self._channels[snowflake]
+        elif otype == OPT_CHANNEL and snowflake in self.world.channels:
+            ch = self.world.channels[snowflake]
             entry = {k: ch[k] for k in ("id", "name", "type", "parent_id", "thread_metadata", "guild_id") if k in ch}
             entry["permissions"] = str(ALL_PERMISSIONS)
             resolved.setdefault("channels", {})[str(snowflake)] = entry
@@ -295,10 +336,10 @@ class DrivingMixin:
         group: str | None = None,
     ) -> InteractionHandle:
         """A user runs a slash command; returns the interaction's handle."""
-        guild_id = self._channel_guild(int(channel_id))
+        guild_id = self.world.channel_guild(int(channel_id))
         data = self._command_data(name, options, subcommand, group, guild_id)
         payload = self._interaction_payload(IT_COMMAND, user_id, channel_id, data)
-        self._check_offered(self._find_command(data["name"], guild_id), payload)
+        self._check_offered(self.registry.find_command(data["name"], guild_id), payload)
         return await self._send_interaction(payload)
 
     @staticmethod
@@ -327,13 +368,13 @@ class DrivingMixin:
         timeout: float | None = None,
     ) -> list[dict]:
         """A user types in an autocomplete option; returns the bot's choices (``[{"name", "value"}]``)."""
-        guild_id = self._channel_guild(int(channel_id))
+        guild_id = self.world.channel_guild(int(channel_id))
         data = self._command_data(name, options, subcommand, group, guild_id, focused=focused)
         handle = await self._send_interaction(self._interaction_payload(IT_AUTOCOMPLETE, user_id, channel_id, data))
         return await handle.wait_choices(timeout)
 
     def _interactive_message(self, user_id: int, message: Message | int) -> Message:
-        msg = self._messages.get(int(getattr(message, "id", message)))
+        msg = self.store.by_id.get(int(getattr(message, "id", message)))
         if msg is None:
             raise ValueError(f"unknown message {message!r}")
         if msg.deleted:
@@ -388,7 +429,7 @@ class DrivingMixin:
             "values": str_values,
             "id": component.get("id"),
         }
-        guild_id = self._channel_guild(msg.channel_id)
+        guild_id = self.world.channel_guild(msg.channel_id)
         if ctype == C_STRING_SELECT:
             allowed = [o["value"] for o in component.get("options", [])]
             bad = [v for v in str_values if v not in allowed]
@@ -412,9 +453,9 @@ class DrivingMixin:
         self, user_id: int, channel_id: int, custom_id: str, fields: dict[str, Any]
     ) -> InteractionHandle:
         """A user submits the modal ``custom_id`` that the bot showed them; ``fields``: input custom id -> value."""
-        origin = self._modals.get((int(user_id), custom_id))
+        origin = self.interactions_log.modals.get((int(user_id), custom_id))
         if origin is None:
-            shown = [cid for (uid, cid) in self._modals if uid == int(user_id)]
+            shown = [cid for (uid, cid) in self.interactions_log.modals if uid == int(user_id)]
             raise ValueError(f"no modal {custom_id!r} was shown to user {user_id} (shown: {shown})")
         modal = origin.modal or {}
         fields = dict(fields)
@@ -476,12 +517,12 @@ class DrivingMixin:
         Returns the handle, like ``slash``."""
         msg = None
         if message is not None:
-            msg = self._messages.get(int(getattr(message, "id", message)))
+            msg = self.store.by_id.get(int(getattr(message, "id", message)))
             if msg is None:
                 raise ValueError(f"unknown message {message!r}")
         payload = self._interaction_payload(int(itype), user_id, channel_id, data, msg, allow_deleted=True)
         if msg is not None and components is not None:
-            payload["message"] = dict(payload["message"], components=self._normalize_components(components))
+            payload["message"] = dict(payload["message"], components=self.store.normalize_components(components))
         return await self._send_interaction(payload, source_message=msg)
 
     @staticmethod
@@ -501,4 +542,16 @@ class DrivingMixin:
 
     def interactions(self) -> list[InteractionHandle]:
         """Every interaction sent so far, oldest first."""
-        return list(self._interactions.values())
+        return list(self.interactions_log.by_id.values())
+
+    async def post_user_message(self, user_id: int, channel_id: int, content: str) -> Message:
+        """A user writes ``content`` in a channel; the bot receives MESSAGE_CREATE."""
+        user_id, channel_id = int(user_id), int(channel_id)
+        guild_id = self.world.channel_guild(channel_id)
+        if guild_id is not None and user_id not in self.world.guilds[guild_id]["members"]:
+            raise ValueError(f"user {user_id} is not a member of guild {guild_id}")
+        await self.sessions.wait_for_session(guild_id)
+        msg = Message(self.world, id=self.ids.next(), channel_id=channel_id, author=self.world.users[user_id])
+        msg.content = content
+        self.store.store_message(msg)
+        return msg

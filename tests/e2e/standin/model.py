@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import collections
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -22,8 +22,10 @@ from .constants import (
     SELECT_TYPES,
 )
 
-if TYPE_CHECKING:  # (messages and interactions refer back to the stand-in that holds them)
-    from .server import DiscordStandIn
+if TYPE_CHECKING:  # (a message reads users and channels from the world; a handle reports on the run)
+    from .basics import Timeouts
+    from .observe import Diagnostics
+    from .world import World
 
 
 # ====================================================================================================
@@ -76,11 +78,11 @@ def _walk_components(components: Iterable[dict]) -> Iterator[dict]:
 class Message:
     """A message as the stand-in stores it. Live: edits by the bot update this object in place."""
 
-    def __init__(self, standin: DiscordStandIn, *, id: int, channel_id: int, author: dict) -> None:
-        self._standin = standin
+    def __init__(self, world: World, *, id: int, channel_id: int, author: dict) -> None:
+        self._world = world
         self.id = id
         self.channel_id = channel_id
-        channel = standin._channels.get(channel_id, {})
+        channel = world.channels.get(channel_id, {})
         self.guild_id: int | None = int(channel["guild_id"]) if channel.get("guild_id") else None
         self.author = author
         self.content = ""
@@ -101,7 +103,7 @@ class Message:
         self.webhook_id: int | None = None
         self.reactions: list[str] = []
         self.thread_id: int | None = None
-        self._watchers: list[InteractionHandle] = []  # component interactions sent from this message
+        self.watchers: list[InteractionHandle] = []  # component interactions sent from this message
         self.posted_components: list[dict] = []  # the components it was posted with (edits may take them off)
         self.allowed_mentions: dict | None = None  # as the bot last sent them (None: Discord's default)
 
@@ -185,7 +187,7 @@ class Message:
         """The message as Discord's REST API returns it."""
         mentions = []
         for uid in dict.fromkeys(_MENTION_RE.findall(self.content or "")):
-            user = self._standin._users.get(int(uid))
+            user = self._world.users.get(int(uid))
             if user is not None:
                 mentions.append(user)
         payload: dict[str, Any] = {
@@ -231,8 +233,8 @@ class Message:
                 }
                 for e, n in counts.items()
             ]
-        if self.thread_id is not None and self.thread_id in self._standin._channels:
-            payload["thread"] = self._standin._channels[self.thread_id]
+        if self.thread_id is not None and self.thread_id in self._world.channels:
+            payload["thread"] = self._world.channels[self.thread_id]
         return payload
 
     def __repr__(self) -> str:
@@ -279,8 +281,18 @@ class _Rejection:
 class InteractionHandle:
     """Everything the bot did in answer to one interaction; see the module docstring."""
 
-    def __init__(self, standin: DiscordStandIn, payload: dict, *, source_message: Message | None = None) -> None:
-        self._standin = standin
+    def __init__(
+        self,
+        payload: dict,
+        *,
+        source_message: Message | None,
+        timeouts: Timeouts,
+        diagnostics: Diagnostics,
+        submit_modal: Callable[[int, int, str, dict[str, Any]], Awaitable[InteractionHandle]],
+    ) -> None:
+        self._timeouts = timeouts
+        self._diagnostics = diagnostics
+        self._submit_modal = submit_modal  # (the driving part's: a user submits the modal)
         self.payload = payload
         self.id = int(payload["id"])
         self.token: str = payload["token"]
@@ -301,7 +313,7 @@ class InteractionHandle:
         self.events: list[tuple[str, Any]] = []
         self.rejections: list[_Rejection] = []
         self.created_at = time.monotonic()
-        self._signal = _Signal()
+        self.signal = _Signal()  # notified on every change of what the bot did for it
 
     @property
     def name(self) -> str:
@@ -333,9 +345,9 @@ class InteractionHandle:
                 result.append(msg)
         return result
 
-    def _record(self, kind: str, obj: Any) -> None:
+    def record(self, kind: str, obj: Any) -> None:
         self.events.append((kind, obj))
-        self._signal.notify()
+        self.signal.notify()
 
     def _describe(self, waiting_for: str) -> str:
         lines = [
@@ -345,14 +357,14 @@ class InteractionHandle:
         ]
         lines += [f"  {kind}: {obj!r}" for kind, obj in self.events]
         lines += [f"  refused: {r}" for r in self.rejections]
-        lines += self._standin._diagnostics()
+        lines += self._diagnostics.lines()
         return "\n".join(lines)
 
     async def wait_response(self, timeout: float | None = None) -> CallbackRecord:
         """Wait for the initial callback (types 4-9) and return it."""
-        return await self._signal.wait_for(
+        return await self.signal.wait_for(
             lambda: self.response if self.response is not None else _PENDING,
-            self._standin._timeout(timeout),
+            self._timeouts.resolve(timeout),
             lambda: self._describe("the initial response"),
         )
 
@@ -367,13 +379,13 @@ class InteractionHandle:
                     return msg
             return _PENDING
 
-        return await self._signal.wait_for(check, self._standin._timeout(timeout), lambda: self._describe("a message"))
+        return await self.signal.wait_for(check, self._timeouts.resolve(timeout), lambda: self._describe("a message"))
 
     async def wait_choices(self, timeout: float | None = None) -> list[dict]:
         """Wait for an autocomplete answer (type 8) and return its choices."""
-        return await self._signal.wait_for(
+        return await self.signal.wait_for(
             lambda: self.choices if self.choices is not None else _PENDING,
-            self._standin._timeout(timeout),
+            self._timeouts.resolve(timeout),
             lambda: self._describe("autocomplete choices"),
         )
 
@@ -382,9 +394,18 @@ class InteractionHandle:
         record = await self.wait_response()
         if record.type != CB_MODAL:
             raise ValueError(f"interaction {self.id} was answered with type {record.type}, not a modal (9)")
-        return await self._standin.submit_modal(
+        return await self._submit_modal(
             self.user_id if user_id is None else user_id, self.channel_id, record.data["custom_id"], fields
         )
 
     def __repr__(self) -> str:
         return f"<InteractionHandle id={self.id} type={self.type} name={self.name!r} response={self.response and self.response.type}>"
+
+
+class InteractionLog:
+    """Every interaction sent so far, and the modals shown (one part of DiscordStandIn: see
+    server.py): the driving part adds to it, the interaction routes find a request's handle here."""
+
+    def __init__(self) -> None:
+        self.by_id: dict[int, InteractionHandle] = {}
+        self.modals: dict[tuple[int, str], InteractionHandle] = {}  # (user id, custom id) -> the handle shown it

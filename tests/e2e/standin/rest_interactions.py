@@ -1,4 +1,8 @@
-"""REST handlers: interaction callbacks and their webhooks (follow-ups)."""
+"""REST handlers: interaction callbacks and their webhooks (follow-ups).
+
+``InteractionRoutes`` (one part of DiscordStandIn: see server.py) answers the bot's callbacks
+and follow-ups on the interactions the driving part sent: it finds their handles in the
+interaction log, and makes and edits messages through the message store."""
 
 from __future__ import annotations
 
@@ -7,7 +11,7 @@ from typing import Any
 
 from aiohttp import web
 
-from .activities import CB_LAUNCH_ACTIVITY
+from .activities import CB_LAUNCH_ACTIVITY, Activities
 from .basics import _ApiError, _invalid_form, _put_error
 from .constants import (
     _KEY_CHANNEL,
@@ -26,21 +30,47 @@ from .constants import (
     IT_COMPONENT,
     IT_MODAL,
 )
-from .model import CallbackRecord, InteractionHandle, Message
+from .http import RouteHandler, json_response, no_content
+from .model import CallbackRecord, InteractionHandle, InteractionLog, Message
+from .payloads import Snowflakes
+from .storage import MessageStore
+from .world import World
 
 
-class InteractionRoutesMixin:
-    """Part of DiscordStandIn (see standin/__init__.py)."""
+class InteractionRoutes:
+    """``/interactions/...`` and ``/webhooks/...``."""
 
-    # REST handlers: interactions and their webhooks
+    def __init__(
+        self,
+        world: World,
+        store: MessageStore,
+        interactions_log: InteractionLog,
+        ids: Snowflakes,
+        activities: Activities,
+    ) -> None:
+        self.world = world
+        self.store = store
+        self.interactions_log = interactions_log
+        self.ids = ids
+        self.activities = activities  # (a type-12 callback launches the Activity)
+
+    def routes(self) -> list[tuple[str, str, RouteHandler]]:
+        return [
+            ("POST", "/interactions/{interaction_id}/{token}/callback", self._r_callback),
+            ("POST", "/webhooks/{app_id}/{token}", self._r_followup),
+            ("GET", "/webhooks/{app_id}/{token}/messages/{message_id}", self._r_webhook_get),
+            ("PATCH", "/webhooks/{app_id}/{token}/messages/{message_id}", self._r_webhook_edit),
+            ("DELETE", "/webhooks/{app_id}/{token}/messages/{message_id}", self._r_webhook_delete),
+        ]
+
     def _handle_for(self, request: web.Request, token: str, interaction_id: str | None = None) -> InteractionHandle:
         handle: InteractionHandle | None = None
         if interaction_id is not None and interaction_id.isdigit():
-            handle = self._interactions.get(int(interaction_id))
+            handle = self.interactions_log.by_id.get(int(interaction_id))
         else:
             parts = token.split(".")
             if len(parts) == 3 and parts[1].isdigit():
-                handle = self._interactions.get(int(parts[1]))
+                handle = self.interactions_log.by_id.get(int(parts[1]))
         if handle is None or handle.token != token:
             raise _ApiError(
                 404,
@@ -87,42 +117,44 @@ class InteractionRoutesMixin:
         message: Message | None = None
         activity: dict | None = None
         if ctype == CB_LAUNCH_ACTIVITY:
-            activity = self._launch(handle)
+            activity = self.activities.launch(handle)
         elif ctype == CB_MESSAGE:
             ephemeral = bool(int(data.get("flags") or 0) & FLAG_EPHEMERAL)
-            message = self._create_message(
+            message = self.store.create_message(
                 handle.channel_id, data, uploads, interaction=handle, flags=FLAG_EPHEMERAL if ephemeral else 0
             )
             handle.original = message
         elif ctype == CB_DEFERRED:
             ephemeral = bool(int(data.get("flags") or 0) & FLAG_EPHEMERAL)
-            message = Message(self, id=self._snowflake(), channel_id=handle.channel_id, author=self._users[self.bot_id])
+            message = Message(
+                self.world, id=self.ids.next(), channel_id=handle.channel_id, author=self.world.users[self.world.bot_id]
+            )
             message.flags = FLAG_LOADING | (FLAG_EPHEMERAL if ephemeral else 0)
             message.interaction = handle
-            message.webhook_id = self.application_id
+            message.webhook_id = self.world.application_id
             message.type = 20 if itype == IT_COMMAND else 0
             message.interaction_metadata = {
                 "id": str(handle.id),
                 "type": itype,
-                "user": self._users[handle.user_id],
+                "user": self.world.users[handle.user_id],
                 "authorizing_integration_owners": handle.payload.get("authorizing_integration_owners", {}),
             }
             handle.original = message
-            self._store_message(message)
+            self.store.store_message(message)
         elif ctype in (CB_DEFERRED_UPDATE, CB_UPDATE):
             source = handle.source_message
             if source is None and ctype == CB_UPDATE:
                 raise _ApiError(400, 50035, "This interaction has no message to update")
             if ctype == CB_UPDATE:
-                new = self._message_changes(data, uploads, source, source.channel_id)
+                new = self.store.message_changes(data, uploads, source, source.channel_id)
                 # record the response first so that waiters see the edit as part of it
                 handle.original = source
                 handle.response = CallbackRecord(ctype, data, time.monotonic())
-                self._apply(source, new)
+                self.store.apply_changes(source, new)
                 source.edits += 1
                 source.edited_timestamp = time.time()
-                self._dispatch_message_event("MESSAGE_UPDATE", source)
-                self._notify_message(source)
+                self.store.dispatch_message_event("MESSAGE_UPDATE", source)
+                self.store.notify_message(source)
             handle.original = source
             message = source
         elif ctype == CB_AUTOCOMPLETE:
@@ -164,11 +196,11 @@ class InteractionRoutesMixin:
                         }
                     }
                 )
-            handle.modal = dict(data, components=self._normalize_components(data.get("components") or []))
-            self._modals[(handle.user_id, data["custom_id"])] = handle
+            handle.modal = dict(data, components=self.store.normalize_components(data.get("components") or []))
+            self.interactions_log.modals[(handle.user_id, data["custom_id"])] = handle
         if handle.response is None:
             handle.response = CallbackRecord(ctype, data, time.monotonic())
-        handle._record("callback", handle.response)
+        handle.record("callback", handle.response)
 
         answer: dict[str, Any] = {
             "interaction": {
@@ -187,10 +219,10 @@ class InteractionRoutesMixin:
         if activity is not None:
             resource["activity_instance"] = activity
         answer["resource"] = resource
-        return self._json(answer)
+        return json_response(answer)
 
     def _webhook_handle(self, request: web.Request, app_id: str, token: str) -> InteractionHandle:
-        if app_id != str(self.application_id):
+        if app_id != str(self.world.application_id):
             raise _ApiError(404, 10015, "Unknown Webhook")
         handle = self._handle_for(request, token)
         if handle.response is None:
@@ -202,7 +234,7 @@ class InteractionRoutesMixin:
             if handle.original is None or handle.original.deleted:
                 raise _ApiError(404, 10008, "Unknown Message")
             return handle.original
-        msg = self._messages.get(int(message_id)) if message_id.isdigit() else None
+        msg = self.store.by_id.get(int(message_id)) if message_id.isdigit() else None
         if msg is None or msg.deleted or (msg is not handle.original and msg not in handle.followups):
             raise _ApiError(404, 10008, "Unknown Message")
         return msg
@@ -213,34 +245,36 @@ class InteractionRoutesMixin:
         original = handle.original
         if handle.response.type == CB_DEFERRED and original is not None and original.loading and not original.deleted:
             # the first follow-up after a "thinking" defer replaces the loading message (same id, same ephemerality)
-            msg = self._edit_message(original, {k: v for k, v in body.items() if k != "flags"}, uploads, record=False)
+            msg = self.store.edit_message(
+                original, {k: v for k, v in body.items() if k != "flags"}, uploads, record=False
+            )
         else:
             flags = int(body.get("flags") or 0)
-            msg = self._create_message(
+            msg = self.store.create_message(
                 handle.channel_id, body, uploads, interaction=handle, flags=flags & FLAG_EPHEMERAL
             )
         handle.followups.append(msg)
-        handle._record("followup", msg)
+        handle.record("followup", msg)
         if request.query.get("wait") in ("1", "true", "True"):
-            return self._json(msg.to_payload())
-        return self._no_content()
+            return json_response(msg.to_payload())
+        return no_content()
 
     async def _r_webhook_get(self, request, body, uploads, app_id, token, message_id):
         handle = self._webhook_handle(request, app_id, token)
-        return self._json(self._webhook_message(handle, message_id).to_payload())
+        return json_response(self._webhook_message(handle, message_id).to_payload())
 
     async def _r_webhook_edit(self, request, body, uploads, app_id, token, message_id):
         handle = self._webhook_handle(request, app_id, token)
         msg = self._webhook_message(handle, message_id)
-        self._edit_message(msg, body or {}, uploads)
+        self.store.edit_message(msg, body or {}, uploads)
         if msg.interaction is not handle:
-            handle._record("edit", msg)
-        return self._json(msg.to_payload())
+            handle.record("edit", msg)
+        return json_response(msg.to_payload())
 
     async def _r_webhook_delete(self, request, body, uploads, app_id, token, message_id):
         handle = self._webhook_handle(request, app_id, token)
         msg = self._webhook_message(handle, message_id)
-        self._delete_message(msg)
+        self.store.delete_message(msg)
         if msg.interaction is not handle:
-            handle._record("delete", msg)
-        return self._no_content()
+            handle.record("delete", msg)
+        return no_content()

@@ -1,22 +1,29 @@
-"""Storing messages: creating, validating against Discord's limits, editing, deleting."""
+"""Storing messages: creating, validating against Discord's limits, editing, deleting.
+
+``MessageStore`` (one part of DiscordStandIn: see server.py) owns every message, attachment and
+upload, tells connected clients about them (MESSAGE_CREATE/UPDATE/DELETE) and wakes whoever
+waits on them; a test reads messages back from it and waits for them here."""
 
 from __future__ import annotations
 
+import collections
 import itertools
 import mimetypes
 import time
 import urllib.parse
+from collections.abc import Callable
 from typing import Any
 
-from .basics import _ApiError, _invalid_form, _put_error
+from .basics import Address, Timeouts, _ApiError, _invalid_form, _put_error, _Signal
+from .connections import Sessions
 from .constants import (
     _MENTION_RE,
+    _PENDING,
     ATTACHMENT_DESCRIPTION_LIMIT,
     ATTACHMENT_SIZE_LIMIT,
     C_BUTTON,
     C_ROW,
     C_STRING_SELECT,
-    CH_DM,
     FLAG_COMPONENTS_V2,
     FLAG_EPHEMERAL,
     FLAG_LOADING,
@@ -28,47 +35,148 @@ from .constants import (
     THREAD_TYPES,
 )
 from .model import Attachment, InteractionHandle, Message, _walk_components
+from .observe import Diagnostics
+from .payloads import Snowflakes
+from .world import World
 
 
-class StorageMixin:
-    """Part of DiscordStandIn (see standin/__init__.py)."""
+class MessageStore:
+    """Messages, attachments and uploads, and waiting for messages."""
 
-    def _new_attachment(
+    def __init__(
+        self,
+        world: World,
+        sessions: Sessions,
+        diagnostics: Diagnostics,
+        ids: Snowflakes,
+        timeouts: Timeouts,
+        address: Address,
+        changes: _Signal,
+    ) -> None:
+        self.world = world
+        self.sessions = sessions
+        self.diagnostics = diagnostics
+        self.ids = ids
+        self.timeouts = timeouts
+        self.address = address  # (attachments' URLs)
+        self.changes = changes  # (wait_until checks again on every message stored or changed)
+        self.by_id: dict[int, Message] = {}
+        self.channel_messages: dict[int, list[Message]] = collections.defaultdict(list)
+        self.attachments: dict[int, Attachment] = {}
+        self.uploaded: list[Attachment] = []  # what the bot uploaded, in order (`uploads()`)
+        self.channel_signals: dict[int, _Signal] = collections.defaultdict(_Signal)
+
+    # what a test reads back (controller API)
+    def message(self, message_id: int) -> Message:
+        return self.by_id[int(message_id)]
+
+    def messages(
+        self,
+        channel_id: int,
+        *,
+        include_ephemeral: bool = False,
+        include_loading: bool = False,
+        include_deleted: bool = False,
+    ) -> list[Message]:
+        """Messages of a channel in order (by default: not ephemeral, not loading, not deleted)."""
+        return [
+            m
+            for m in self.channel_messages.get(int(channel_id), ())
+            if (include_ephemeral or not m.ephemeral)
+            and (include_loading or not m.loading)
+            and (include_deleted or not m.deleted)
+        ]
+
+    def dms(self, user_id: int) -> list[Message]:
+        """Messages the bot sent to this user by DM."""
+        channel_id = self.world.dm_channels.get(int(user_id))
+        return [] if channel_id is None else [m for m in self.messages(channel_id) if m.author_id == self.world.bot_id]
+
+    async def wait_for_message(
+        self,
+        channel_id: int,
+        predicate: Callable[[Message], bool] | None = None,
+        timeout: float | None = None,
+        *,
+        after: int | Message | None = None,
+    ) -> Message:
+        """First message in the channel matching ``predicate`` (existing ones too, or ids > ``after``)."""
+        channel_id = int(channel_id)
+        after_id = 0 if after is None else int(getattr(after, "id", after))
+
+        def check() -> Any:
+            for msg in self.messages(channel_id):
+                if msg.id > after_id and (predicate is None or predicate(msg)):
+                    return msg
+            return _PENDING
+
+        def describe() -> str:
+            lines = [f"timed out waiting for a message in channel {channel_id}; its messages:"]
+            lines += [f"  {m!r}" for m in self.messages(channel_id, include_ephemeral=True, include_loading=True)[-10:]]
+            lines += [f"  refused: {r}" for r in self.diagnostics.rejections if r.channel_id == channel_id][-5:]
+            return "\n".join(lines + self.diagnostics.lines())
+
+        return await self.channel_signals[channel_id].wait_for(check, self.timeouts.resolve(timeout), describe)
+
+    async def wait_for_dm(
+        self,
+        user_id: int,
+        predicate: Callable[[Message], bool] | None = None,
+        timeout: float | None = None,
+        *,
+        after: int | Message | None = None,
+    ) -> Message:
+        """First DM from the bot to ``user_id`` matching ``predicate``."""
+
+        def from_bot(msg: Message) -> bool:
+            return msg.author_id == self.world.bot_id and (predicate is None or predicate(msg))
+
+        return await self.wait_for_message(self.world.dm_channel(int(user_id)), from_bot, timeout, after=after)
+
+    def notify_message(self, msg: Message) -> None:
+        self.changes.notify()
+        self.channel_signals[msg.channel_id].notify()
+        if msg.interaction is not None:
+            msg.interaction.signal.notify()
+        for handle in msg.watchers:
+            handle.signal.notify()
+
+    def new_attachment(
         self, channel_id: int, filename: str, data: bytes, description: str | None = None, *, by_user: bool = False
     ) -> Attachment:
-        att_id = self._snowflake()
+        att_id = self.ids.next()
         ctype = mimetypes.guess_type(filename)[0] or "application/octet-stream"
-        url = f"{self.base_url}/attachments/{channel_id}/{att_id}/{urllib.parse.quote(filename)}"
+        url = f"{self.address.base_url}/attachments/{channel_id}/{att_id}/{urllib.parse.quote(filename)}"
         attachment = Attachment(att_id, filename, data, ctype, url, description)
-        self._attachments[att_id] = attachment
+        self.attachments[att_id] = attachment
         if not by_user:
-            self._uploads.append(attachment)
+            self.uploaded.append(attachment)
         return attachment
 
     def uploads(self) -> list[Attachment]:
         """Every file the bot has uploaded (posts, edits, interaction responses, DMs), oldest
         first, as Discord stored it: with the description it was given, if any."""
-        return list(self._uploads)
+        return list(self.uploaded)
 
-    def _store_message(self, msg: Message) -> None:
-        self._messages[msg.id] = msg
-        self._channel_messages[msg.channel_id].append(msg)
-        channel = self._channels.get(msg.channel_id)
+    def store_message(self, msg: Message) -> None:
+        self.by_id[msg.id] = msg
+        self.channel_messages[msg.channel_id].append(msg)
+        channel = self.world.channels.get(msg.channel_id)
         if channel is not None and not msg.ephemeral:
             channel["last_message_id"] = str(msg.id)
             if channel["type"] in THREAD_TYPES:
                 channel["message_count"] += 1
                 channel["total_message_sent"] += 1
         if not msg.ephemeral and not msg.loading:
-            self._dispatch_message_event("MESSAGE_CREATE", msg)
-        self._notify_message(msg)
+            self.dispatch_message_event("MESSAGE_CREATE", msg)
+        self.notify_message(msg)
 
-    def _dispatch_message_event(self, event: str, msg: Message) -> None:
+    def dispatch_message_event(self, event: str, msg: Message) -> None:
         if msg.ephemeral:
             return
         guild_id = msg.guild_id
         intent = INTENT_GUILD_MESSAGES if guild_id else INTENT_DIRECT_MESSAGES
-        sessions = self._active_sessions(guild_id, intent)
+        sessions = self.sessions.active_sessions(guild_id, intent)
         if not sessions:
             return
         if event == "MESSAGE_DELETE":
@@ -79,21 +187,21 @@ class StorageMixin:
             data = msg.to_payload()
             if guild_id:
                 data["guild_id"] = str(guild_id)
-                if msg.author_id in self._guilds[guild_id]["members"]:
-                    data["member"] = self._member_payload(guild_id, msg.author_id, with_user=False)
+                if msg.author_id in self.world.guilds[guild_id]["members"]:
+                    data["member"] = self.world.member_payload(guild_id, msg.author_id, with_user=False)
         for session in sessions:
             item = data
             if (
                 event != "MESSAGE_DELETE"
-                and msg.author_id != self.bot_id
+                and msg.author_id != self.world.bot_id
                 and not session.intents & INTENT_MESSAGE_CONTENT
             ):
-                mentioned = str(self.bot_id) in _MENTION_RE.findall(msg.content or "")
+                mentioned = str(self.world.bot_id) in _MENTION_RE.findall(msg.content or "")
                 if guild_id and not mentioned:
                     item = dict(data, content="", embeds=[], attachments=[], components=[])
             session.dispatch(event, item)
 
-    def _normalize_components(self, components: list[dict]) -> list[dict]:
+    def normalize_components(self, components: list[dict]) -> list[dict]:
         """Add Discord's numeric component ids (in place: the components come from a parsed request body)."""
         components = list(components or [])
         used = {c["id"] for c in _walk_components(components) if isinstance(c.get("id"), int)}
@@ -107,7 +215,7 @@ class StorageMixin:
                 used.add(nxt)
         return components
 
-    def _message_changes(
+    def message_changes(
         self, body: dict, uploads: dict[int, tuple[str, bytes]], msg: Message | None, channel_id: int
     ) -> dict:
         """Compute (and validate) the new field values a create/edit body gives a message."""
@@ -129,7 +237,7 @@ class StorageMixin:
         elif "embed" in body:
             new["embeds"] = [dict(body["embed"], type=body["embed"].get("type", "rich"))] if body["embed"] else []
         if "components" in body:
-            new["components"] = self._normalize_components(body["components"] or [])
+            new["components"] = self.normalize_components(body["components"] or [])
         if body.get("flags") is not None:
             keep = FLAG_EPHEMERAL | FLAG_LOADING
             requested = int(body["flags"])
@@ -149,22 +257,20 @@ class StorageMixin:
                     filename, data = uploads[spec_id]
                     referenced.add(spec_id)
                     kept.append(
-                        self._new_attachment(
-                            channel_id, spec.get("filename") or filename, data, spec.get("description")
-                        )
+                        self.new_attachment(channel_id, spec.get("filename") or filename, data, spec.get("description"))
                     )
             for index in sorted(set(uploads) - referenced):
-                kept.append(self._new_attachment(channel_id, uploads[index][0], uploads[index][1]))
+                kept.append(self.new_attachment(channel_id, uploads[index][0], uploads[index][1]))
             new["attachments"] = kept
         elif uploads:
             new["attachments"] = new["attachments"] + [
-                self._new_attachment(channel_id, uploads[i][0], uploads[i][1]) for i in sorted(uploads)
+                self.new_attachment(channel_id, uploads[i][0], uploads[i][1]) for i in sorted(uploads)
             ]
-        self._validate_message(new, body)
+        self.validate_message(new, body)
         return new
 
     @staticmethod
-    def _validate_message(new: dict, body: dict) -> None:
+    def validate_message(new: dict, body: dict) -> None:
         errors: dict = {}
         v2 = bool(new["flags"] & FLAG_COMPONENTS_V2)
         if len(new["content"]) > 2000:
@@ -314,7 +420,7 @@ class StorageMixin:
         if not (new["content"] or embeds or components or new["attachments"] or new["poll"] or body.get("sticker_ids")):
             raise _ApiError(400, 50006, "Cannot send an empty message")
 
-    def _apply(self, msg: Message, new: dict) -> None:
+    def apply_changes(self, msg: Message, new: dict) -> None:
         msg.content = new["content"]
         msg.embeds = new["embeds"]
         msg.components = new["components"]
@@ -322,7 +428,7 @@ class StorageMixin:
         msg.flags = new["flags"]
         msg.poll = new["poll"]
 
-    def _create_message(
+    def create_message(
         self,
         channel_id: int,
         body: dict,
@@ -331,9 +437,9 @@ class StorageMixin:
         interaction: InteractionHandle | None = None,
         flags: int | None = None,
     ) -> Message:
-        new = self._message_changes(body, uploads, None, channel_id)
-        msg = Message(self, id=self._snowflake(), channel_id=channel_id, author=self._users[self.bot_id])
-        self._apply(msg, new)
+        new = self.message_changes(body, uploads, None, channel_id)
+        msg = Message(self.world, id=self.ids.next(), channel_id=channel_id, author=self.world.users[self.world.bot_id])
+        self.apply_changes(msg, new)
         msg.posted_components = [dict(c) for c in msg.components]
         msg.allowed_mentions = body.get("allowed_mentions")
         if flags is not None:
@@ -346,14 +452,14 @@ class StorageMixin:
             msg.type = 19
         if interaction is not None:
             msg.interaction = interaction
-            msg.webhook_id = self.application_id
+            msg.webhook_id = self.world.application_id
             msg.type = (
                 20 if interaction.type == IT_COMMAND and interaction.original is None else (19 if msg.type == 19 else 0)
             )
             meta: dict[str, Any] = {
                 "id": str(interaction.id),
                 "type": interaction.type,
-                "user": self._users[interaction.user_id],
+                "user": self.world.users[interaction.user_id],
                 "authorizing_integration_owners": interaction.payload.get("authorizing_integration_owners", {}),
             }
             if interaction.type == IT_COMMAND:
@@ -364,48 +470,31 @@ class StorageMixin:
             if interaction.original is not None:
                 meta["original_response_message_id"] = str(interaction.original.id)
             msg.interaction_metadata = meta
-        self._store_message(msg)
+        self.store_message(msg)
         return msg
 
-    def _edit_message(
+    def edit_message(
         self, msg: Message, body: dict, uploads: dict[int, tuple[str, bytes]], *, record: bool = True
     ) -> Message:
         was_loading = msg.loading
-        new = self._message_changes(body, uploads, msg, msg.channel_id)
-        self._apply(msg, new)
+        new = self.message_changes(body, uploads, msg, msg.channel_id)
+        self.apply_changes(msg, new)
         if was_loading:
             msg.flags &= ~FLAG_LOADING
             msg.timestamp = time.time()
-            self._dispatch_message_event("MESSAGE_CREATE", msg)
+            self.dispatch_message_event("MESSAGE_CREATE", msg)
         else:
             msg.edits += 1
             msg.edited_timestamp = time.time()
-            self._dispatch_message_event("MESSAGE_UPDATE", msg)
+            self.dispatch_message_event("MESSAGE_UPDATE", msg)
         if record and msg.interaction is not None:
-            msg.interaction._record("edit", msg)
-        self._notify_message(msg)
+            msg.interaction.record("edit", msg)
+        self.notify_message(msg)
         return msg
 
-    def _delete_message(self, msg: Message) -> None:
+    def delete_message(self, msg: Message) -> None:
         msg.deleted = True
-        self._dispatch_message_event("MESSAGE_DELETE", msg)
+        self.dispatch_message_event("MESSAGE_DELETE", msg)
         if msg.interaction is not None:
-            msg.interaction._record("delete", msg)
-        self._notify_message(msg)
-
-    def _create_dm_channel(self, user_id: int) -> int:
-        channel_id = self._dm_channels.get(user_id)
-        if channel_id is None:
-            if user_id not in self._users:
-                raise ValueError(f"unknown user {user_id}; call add_member/add_user first")
-            channel_id = self._snowflake()
-            self._channels[channel_id] = {
-                "id": str(channel_id),
-                "type": CH_DM,
-                "last_message_id": None,
-                "flags": 0,
-                "recipients": [self._users[user_id]],
-                "recipient_flags": 0,
-            }
-            self._dm_channels[user_id] = channel_id
-        return channel_id
+            msg.interaction.record("delete", msg)
+        self.notify_message(msg)
