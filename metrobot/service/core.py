@@ -24,8 +24,7 @@ from ..games.plugin import GamePlugin
 from ..i18n import N_, Lang, lang, me
 from ..storage import Database, GameRow, Person, Seat
 from ..storage.personal import is_ghost
-from .outcome import Controls, Message, Outcome, Refused
-from .owing import owe
+from .outcome import Controls, Message, Outcome, Refused, owe
 from .time_off import quiet_until
 from .unrated import hints_on
 

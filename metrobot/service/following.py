@@ -19,8 +19,7 @@ from ..storage import DatabaseUnavailable, GameRow
 from ..storage.reminders import FOLLOW_TOPIC
 from . import pictures
 from .core import shown, title
-from .outcome import Message, Outcome, Refused
-from .owing import owe
+from .outcome import Message, Outcome, Refused, owe
 from .status import jump_link
 from .time_off import is_away, quiet_until
 from .words import hours_words

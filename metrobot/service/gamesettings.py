@@ -10,39 +10,19 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..games.autoplay import DEFAULT_LEVEL
-from ..games.plugin import GamePlugin
-from ..games.protocol import N_
 from ..i18n import LANGUAGES, OFFERED, known, me
 from ..settings import TURN_CLOCK_SECONDS
 from .backwindow import MAX_WINDOW
-from .core import hours, sentence, title
+from .core import hours, sentence
+from .lobby import LEVEL_WORDS, Lobby, level_of
 from .outcome import Message, Outcome, Refused
 from .status import Status
 
 if TYPE_CHECKING:
     from .core import Games
-    from .lobby import Lobby
     from .status import Status
 
 MIN_TURN_CLOCK, MAX_TURN_CLOCK = TURN_CLOCK_SECONDS  # (72 s to 14 days: settings.py says why)
-LEVEL_WORDS = {"random": N_("random"), "greedy": N_("greedy"), "strong": N_("strong")}
-
-
-def level_of(plugin: GamePlugin, level: str | None) -> str:
-    """The automatic player's level a game asks for, refused if its game has no such level."""
-    if level is None:
-        return DEFAULT_LEVEL
-    levels = plugin.levels()
-    if level not in levels:
-        raise Refused(
-            me().t(
-                "{game}'s automatic player plays at these levels: {levels}.",
-                game=title(plugin),
-                levels=", ".join(me().t(LEVEL_WORDS.get(lv, lv)) for lv in levels),
-            )
-        )
-    return level
 
 
 class GameSettings:

@@ -13,14 +13,14 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..games import BadInput, get_plugin
+from ..games.autoplay import DEFAULT_LEVEL
 from ..games.plugin import GamePlugin
+from ..games.protocol import N_
 from ..i18n import LANGUAGES, Lang, code_of, me
 from ..storage import Duplicate, GameRow, Seat
 from .coach import coach
 from .core import hours, sentence, title
-from .gamesettings import LEVEL_WORDS, level_of
-from .outcome import Controls, Message, Outcome, Refused
-from .owing import owe
+from .outcome import Controls, Message, Outcome, Refused, owe
 from .time_off import is_away, quiet_until
 from .unrated import hints_on
 
@@ -33,6 +33,25 @@ if TYPE_CHECKING:
     from .turns import Turns
 
 log = logging.getLogger("metrobot.service")
+
+
+LEVEL_WORDS = {"random": N_("random"), "greedy": N_("greedy"), "strong": N_("strong")}
+
+
+def level_of(plugin: GamePlugin, level: str | None) -> str:
+    """The automatic player's level a game asks for, refused if its game has no such level."""
+    if level is None:
+        return DEFAULT_LEVEL
+    levels = plugin.levels()
+    if level not in levels:
+        raise Refused(
+            me().t(
+                "{game}'s automatic player plays at these levels: {levels}.",
+                game=title(plugin),
+                levels=", ".join(me().t(LEVEL_WORDS.get(lv, lv)) for lv in levels),
+            )
+        )
+    return level
 
 
 class Lobby:

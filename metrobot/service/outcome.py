@@ -6,8 +6,10 @@ CLI reads it directly.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from ..storage import Owed
 
 
 @dataclass
@@ -97,3 +99,25 @@ class Menu:
 
 class Refused(Exception):
     """A request the service turns down; the message is for the person who asked."""
+
+
+def owe(outcome: Outcome, position: int) -> list[Owed]:
+    """The outbox items of what an outcome says (saved in the transaction that says it)."""
+    items = []
+    for target, message in [("channel", m) for m in outcome.public + outcome.edits] + [
+        (f"dm:{u}", m) for u, m in outcome.dms
+    ]:
+        controls = asdict(message.controls) if message.controls else None
+        payload = {"text": message.text, "mentions": message.mentions, "controls": controls, "images": message.images}
+        payload.update(
+            {
+                key: value
+                for key, value in (("roles", message.roles), ("edit", message.edit), ("topic", message.topic))
+                if value
+            }
+        )
+        message.owed = Owed(
+            target, position, payload, kind="edit" if message.edit else "post", not_before=message.hold_until
+        )
+        items.append(message.owed)
+    return items

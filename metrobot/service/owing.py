@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
-from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from ..gamelog import GameLog
@@ -19,34 +18,12 @@ from ..games.plugin import GamePlugin
 from ..metrics import TURN_POST_SECONDS
 from ..storage import DatabaseUnavailable, GameRow, Owed, outbox
 from ..storage.wakeup import Listener, Wake, hand_over, listen_owed
-from .outcome import Controls, Message, Outcome
+from .outcome import Controls, Message
 
 if TYPE_CHECKING:
     from ..storage import Database
     from .core import Games, ServiceOptions
     from .drawing import Drawing
-
-
-def owe(outcome: Outcome, position: int) -> list[Owed]:
-    """The outbox items of what an outcome says (saved in the transaction that says it)."""
-    items = []
-    for target, message in [("channel", m) for m in outcome.public + outcome.edits] + [
-        (f"dm:{u}", m) for u, m in outcome.dms
-    ]:
-        controls = asdict(message.controls) if message.controls else None
-        payload = {"text": message.text, "mentions": message.mentions, "controls": controls, "images": message.images}
-        payload.update(
-            {
-                key: value
-                for key, value in (("roles", message.roles), ("edit", message.edit), ("topic", message.topic))
-                if value
-            }
-        )
-        message.owed = Owed(
-            target, position, payload, kind="edit" if message.edit else "post", not_before=message.hold_until
-        )
-        items.append(message.owed)
-    return items
 
 
 class Outbox:

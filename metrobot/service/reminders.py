@@ -21,8 +21,7 @@ from typing import TYPE_CHECKING
 from ..i18n import Lang, me
 from ..storage import DatabaseUnavailable, GameRow, Person
 from .core import title
-from .outcome import Message, Outcome, Refused
-from .owing import owe
+from .outcome import Message, Outcome, Refused, owe
 from .status import jump_link
 from .time_off import is_away, quiet_until
 from .words import hours_words

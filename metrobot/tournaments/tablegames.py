@@ -14,7 +14,7 @@ import logging
 from dataclasses import replace
 
 from ..service import Message, Outcome, Refused
-from ..service.owing import owe
+from ..service.outcome import owe
 from ..storage import Conflict, Duplicate, GameRow, Seat, Snapshot, TableRow, TOwed
 from .core import TournamentCore, derived_seed
 from .texts import clean

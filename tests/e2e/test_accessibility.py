@@ -100,7 +100,7 @@ async def test_a_colour_vision_setting_reaches_the_picture_only_its_person_sees(
     state = plugin.game.from_json(row.state)
     names = bot.service.names_for_images(plugin, state, row, lang("en"))
     view = plugin.game.view(state, None)
-    level = bot.service.png_compression  # (the compression the test bot was given)
+    level = bot.service.options.png_compression  # (the compression the test bot was given)
     drawn = {key: render.png_of_view(plugin.renderer, view, None, names, "en", key, level) for key in ("off", "deutan")}
     assert pictures[sid].data == drawn["deutan"] and pictures[zed].data == drawn["off"]
     assert pictures[sid].description == pictures[zed].description  # the words do not depend on the palette

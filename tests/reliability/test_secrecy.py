@@ -471,7 +471,7 @@ async def test_fault_a_followers_dm_with_a_players_hand_is_caught(monkeypatch):
     showed the board of someone's seat rather than the channel's)."""
     from metrobot.service.following import Following
 
-    real = Following._follow_message
+    real = Following.follow_message
 
     async def follow_message(self, row, reader, end):
         message = await real(self, row, reader, end)
@@ -484,7 +484,7 @@ async def test_fault_a_followers_dm_with_a_players_hand_is_caught(monkeypatch):
             )
         return message
 
-    monkeypatch.setattr(Following, "_follow_message", follow_message)
+    monkeypatch.setattr(Following, "follow_message", follow_message)
     watch = await play_games("metromania", FAULT_GAMES, until=caught(("follower's DM", "follow message")))
     assert watch.leaks > 0 and any("follower's DM" in p or "follow message" in p for p in watch.problems), (
         watch.problems
