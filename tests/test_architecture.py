@@ -235,10 +235,30 @@ def test_shared_benchmarks_reach_games_through_the_registry():
     assert not offenders, offenders
 
 
-def test_no_module_over_400_lines():
-    sources = [p for d in ("metrobot", "bench", "tools") for p in (ROOT / d).rglob("*.py")] + [ROOT / "bot.py"]
-    long = {str(p.relative_to(ROOT)): n for p in sources if (n := len(p.read_text().splitlines())) > 400}
-    assert not long, long
+def bases_of_every_class(root: Path) -> dict[str, int]:
+    """Each class under `root` (by file and name) -> how many bases it has, Protocols and
+    `Generic[…]` aside (they declare an interface, not behaviour shared through `self`)."""
+    counts = {}
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ClassDef):
+                bases = [ast.unparse(b) for b in node.bases]
+                kept = [b for b in bases if not re.match(r"^(typing\.)?(Protocol|Generic)\b", b)]
+                counts[f"{path.relative_to(root).as_posix()}:{node.name}"] = len(kept)
+    return counts
+
+
+def test_parts_are_composed_not_inherited():
+    """No class in metrobot/ has more than three bases: a part receives the parts it uses in its
+    constructor (docs/developers/architecture.md), it does not inherit them."""
+    wide = {name: n for name, n in bases_of_every_class(ROOT / "metrobot").items() if n > 3}
+    assert not wide, wide
+
+
+def test_the_bases_check_sees_a_class_of_many_bases(tmp_path):
+    (tmp_path / "mixed.py").write_text("class A(B, C, D, E):\n    pass\nclass P(Protocol, Q):\n    pass\n")
+    counts = bases_of_every_class(tmp_path)
+    assert {k.rsplit(":", 1)[1]: v for k, v in counts.items()} == {"A": 4, "P": 1}
 
 
 def test_make_bench_runs_each_benchmark_once():

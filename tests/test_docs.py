@@ -80,46 +80,6 @@ def test_a_setting_env_example_does_not_explain_is_refused(tmp_path, monkeypatch
 
 # Packages whose modules the architecture page names one by one (the games' own packages are
 # summed up in a line each, and tests/ and bench/ by what they hold).
-NAMED = (
-    "metrobot",
-    "metrobot/games",
-    "metrobot/service",
-    "metrobot/tournaments",
-    "metrobot/storage",
-    "metrobot/privacy",
-    "metrobot/discord_app",
-    "metrobot/web",
-    "metrobot/render",
-    "tools",
-)
-
-
-def tree_section(tree: list[str], package: str) -> str:
-    """The lines of the architecture tree under `package/` (its own line, its entries, and the
-    continuation lines of both)."""
-    depth = package.count("/")
-    name = package.rsplit("/", 1)[-1]
-    start = next(i for i, line in enumerate(tree) if re.match(rf"^ {{{2 * depth}}}{re.escape(name)}/(\s|$)", line))
-    indent = 2 * depth
-    end = next(
-        (j for j in range(start + 1, len(tree)) if tree[j].strip() and len(tree[j]) - len(tree[j].lstrip()) <= indent),
-        len(tree),
-    )
-    return "\n".join(tree[start:end])
-
-
-def test_the_architecture_page_names_every_module():
-    page = (DOCS / "developers" / "architecture.md").read_text(encoding="utf-8")
-    tree = re.search(r"```text\n(.*?)```", page, re.S).group(1).splitlines()
-    missing = []
-    for package in NAMED:
-        section = tree_section(tree, package)
-        for module in sorted((ROOT / package).glob("*.py")):
-            if not module.stem.startswith("__") and not re.search(rf"\b{re.escape(module.stem)}\b", section):
-                missing.append(f"{package}/{module.name}")
-    assert not missing, f"docs/developers/architecture.md does not name {', '.join(missing)}"
-
-
 @pytest.mark.parametrize("game", sorted(p.name for p in (DOCS / "rules").iterdir() if p.is_dir()))
 def test_every_game_page_shows_all_its_rules_pages(game):
     page = (DOCS / "players" / "games" / f"{game}.md").read_text(encoding="utf-8")

@@ -25,8 +25,9 @@ from .policy import Policy
 DEFAULT_RETENTION_DAYS = 30.0
 
 
-class Privacy(Export, Forget, Departures, Policy):
-    """What the Discord adapter and the command line ask about people's and servers' data."""
+class Privacy:
+    """What the Discord adapter and the command line ask about people's and servers' data: its
+    parts (export, forget, departures, policy) built here, each receiving what it uses."""
 
     def __init__(
         self,
@@ -37,11 +38,26 @@ class Privacy(Export, Forget, Departures, Policy):
         policy_url: str | None = None,
     ):
         self.service = service
-        self.db = service.db
         self.retention_days = retention_days
-        self.contact = contact
-        self.policy_url = policy_url
-        self._erasing: set[str] = set()  # erasures this process is carrying out now
+        self.departures = departures = Departures(service, retention_days)
+        self.exports = exports = Export(service)
+        self.erasures = erasures = Forget(service, departures)
+        self.policies = Policy(retention_days, contact, policy_url)
+        self.export = exports.export
+        self.games_holding = erasures.games_holding
+        self.forget = erasures.forget
+        self.resume_erasures = erasures.resume_erasures
+        self.farewells = erasures.farewells
+        self.farewell_said = erasures.farewell_said
+        self.complete_erasure = erasures.complete_erasure
+        self.guild_removed = departures.guild_removed
+        self.still_away = departures.still_away
+        self.missed_departures = departures.missed_departures
+        self.guild_back = departures.guild_back
+        self.server_games = departures.server_games
+        self.purge = departures.purge
+        self.purge_departed = departures.purge_departed
+        self.policy = self.policies.policy
 
     async def tick(self) -> list[tuple[str, Outcome]]:
         """The turn clock's share: erasures a crash interrupted are completed, servers that

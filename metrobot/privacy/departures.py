@@ -20,9 +20,12 @@ ATTEMPTS = 5
 
 
 class Departures:
-    db: Database
-    service: GameService
-    retention_days: float
+    """Servers that removed the bot: their games' clocks stopped, deleted after the retention period."""
+
+    def __init__(self, service: GameService, retention_days: float):
+        self.service = service
+        self.db: Database = service.db
+        self.retention_days = retention_days
 
     async def guild_removed(self, guild_id: str) -> None:
         """The bot was removed from a server: stop its games' clocks and note when."""

@@ -48,8 +48,11 @@ def when(at: float | None) -> str | None:
 
 
 class Export:
-    db: Database
-    service: GameService
+    """`/me data`: everything stored of a person."""
+
+    def __init__(self, service: GameService):
+        self.service = service
+        self.db: Database = service.db
 
     async def export(self, user_id: str) -> dict[str, Any]:
         """Everything stored of a person (see the module's description)."""

@@ -30,6 +30,9 @@ from ..service.core import GHOST
 from ..storage import Conflict, Database, GameRow, Seat
 from ..storage.personal import GHOST_NAME
 
+if TYPE_CHECKING:
+    from .departures import Departures
+
 log = logging.getLogger("metrobot.privacy")
 ATTEMPTS = 5  # a game that keeps changing under the renaming is tried again (then the next pass)
 
@@ -59,12 +62,13 @@ def _rename(kind: str, data: Any, old: str, new: str) -> Any:
 
 
 class Forget:
-    db: Database
-    service: GameService
-    _erasing: set[str]
-    if TYPE_CHECKING:  # (Departures, another part of Privacy)
+    """`/me forget`: a person erased, as a job a crash cannot leave half done."""
 
-        async def still_away(self, row: GameRow) -> None: ...
+    def __init__(self, service: GameService, departures: Departures):
+        self.service = service
+        self.db: Database = service.db
+        self.departures = departures  # (a game of a server that left keeps its clock stopped)
+        self._erasing: set[str] = set()  # erasures this process is carrying out now
 
     async def games_holding(self, user_id: str) -> list[int]:
         """The games whose row names the person (as host, at a seat, among those it waits for):
@@ -139,7 +143,7 @@ class Forget:
             log.info("game %s: leaving for an erasure was refused: %s", row.id, exc)
             return []
         outcome.reply = None
-        await self.still_away(row)  # (a game of a server the bot left stays stopped)
+        await self.departures.still_away(row)  # (a game of a server the bot left stays stopped)
         return [(row.channel_id, outcome)]
 
     async def _rename_game(self, user_id: str, game_id: int, names: set[str]) -> list[tuple[str, Outcome]]:

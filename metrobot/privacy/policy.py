@@ -11,9 +11,12 @@ from ..service import Message, Outcome
 
 
 class Policy:
-    retention_days: float
-    contact: str | None
-    policy_url: str | None
+    """`/privacy`: what is kept and why, in the reader's language."""
+
+    def __init__(self, retention_days: float, contact: str | None, policy_url: str | None):
+        self.retention_days = retention_days
+        self.contact = contact
+        self.policy_url = policy_url
 
     async def policy(self) -> Outcome:
         t = me()

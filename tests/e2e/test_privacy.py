@@ -189,7 +189,7 @@ async def test_a_server_that_removed_the_bot_while_it_was_down_is_noticed_at_sta
 
 
 async def test_privacy_is_said_in_the_readers_language_with_the_operators_contact(standin, bot):
-    bot.privacy.contact = "privacy@example.org"
+    bot.privacy.policies.contact = "privacy@example.org"
     ann = standin.add_member(name="Ann")
     standin.set_locale(ann, "ko")
     reply = await (await standin.slash(ann, standin.create_channel("hall"), "privacy")).wait_message()
