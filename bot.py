@@ -88,7 +88,7 @@ def main() -> int:
         )
         return 1
     except discord.HTTPException as exc:  # any other refusal at start: one line, never a traceback
-        from metrobot.discord_app.reaching import refusal
+        from metrobot.discord_app.connecting import refusal
 
         print(
             f"Discord refused a request at start: {refusal(exc)}. Check the application in the developer "

@@ -132,14 +132,14 @@ async def run(args: argparse.Namespace) -> None:
             share = 1.0 if hour == 0 else args.share
             chosen = [*range(quick), *rnd.sample(range(quick, args.channels), int((args.channels - quick) * share))]
             await asyncio.gather(*(visit(i, out) for i in chosen))
-            asker = people[rnd.randrange(len(people))]
+            requester = people[rnd.randrange(len(people))]
             if finished:
                 replays += 1
                 i = rnd.choice(finished)
-                await (await s.slash(asker, tables[i].channel, "game replay")).wait_message(timeout=120)
+                await (await s.slash(requester, tables[i].channel, "game replay")).wait_message(timeout=120)
             for _ in range(2):
                 i = rnd.randrange(args.channels)
-                await (await s.slash(asker, tables[i].channel, "leaderboard")).wait_message()
+                await (await s.slash(requester, tables[i].channel, "leaderboard")).wait_message()
             now[0] += HOUR
             await tick(bot)
             trim(s)

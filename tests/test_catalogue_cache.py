@@ -55,12 +55,12 @@ def test_a_broken_or_unwritable_cache_changes_nothing(cache):
 def test_a_kind_keeps_at_most_its_limit_of_files_the_oldest_go(tmp_path, monkeypatch):
     import os
 
-    from metrobot import kept
+    from metrobot import cachefiles
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(kept, "LIMIT", 3)
+    monkeypatch.setattr(cachefiles, "LIMIT", 3)
     for i in range(5):
-        kept.keep("things", f"{i}.bin", bytes([i]))
+        cachefiles.keep("things", f"{i}.bin", bytes([i]))
         os.utime(tmp_path / "metrobot" / "things" / f"{i}.bin", (1_000_000 + i, 1_000_000 + i))
     assert sorted(p.name for p in (tmp_path / "metrobot" / "things").iterdir()) == ["2.bin", "3.bin", "4.bin"]
-    assert kept.kept("things", "4.bin") == b"\x04" and kept.kept("things", "0.bin") is None
+    assert cachefiles.kept("things", "4.bin") == b"\x04" and cachefiles.kept("things", "0.bin") is None

@@ -13,7 +13,7 @@ import aiohttp
 import discord
 import pytest
 
-from metrobot.discord_app.reaching import describe, patiently, pause, unreachable
+from metrobot.discord_app.connecting import describe, patiently, pause, unreachable
 
 KEY = SimpleNamespace(host="discord.com", port=443, ssl=True)
 

@@ -25,7 +25,7 @@ from metrobot.discord_app.client import slash_commands
 from metrobot.discord_app.composer import composer
 from metrobot.discord_app.composer_box import type_box
 from metrobot.discord_app.controls import controls_view
-from metrobot.discord_app.speech import MAX_NAME, NAME_CONTEXT, command_text
+from metrobot.discord_app.languages import MAX_NAME, NAME_CONTEXT, command_text
 from metrobot.games import all_plugins, get_plugin
 from metrobot.i18n import LANGUAGES, lang
 from metrobot.service.core import Games

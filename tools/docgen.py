@@ -91,7 +91,7 @@ def _number(value: Any) -> str:
 
 def _names(path: list[str]) -> str:
     """The command's name in every other language, as Discord shows it there."""
-    from metrobot.discord_app.speech import command_text
+    from metrobot.discord_app.languages import command_text
     from metrobot.i18n import DEFAULT, LANGUAGES, lang
 
     shown = []
@@ -131,11 +131,11 @@ def _where(top: Any) -> str:
 
 
 def _who(command: Any, parent: Any | None) -> str:
-    from metrobot.discord_app.anywhere import GAME_ANYWHERE
+    from metrobot.discord_app.user_install import GAME_ANYWHERE
 
     top = parent or command
     where = "in servers only" if getattr(command, "guild_only", False) else _where(top)
-    if top.name == "game" and where != "in servers only":  # (anywhere.py: `outside_a_server`)
+    if top.name == "game" and where != "in servers only":  # (user_install.py: `outside_a_server`)
         where += (
             "; outside a server where the bot is, only "
             + ", ".join(f"`/game {name}`" for name in sorted(GAME_ANYWHERE))

@@ -207,7 +207,7 @@ def scan(roots: tuple[str, ...] = SOURCES) -> Found:
     # The slash commands' names, options, descriptions and choices: read from the command
     # tree itself (built from the game registry), as Discord will be sent them.
     from metrobot.discord_app.client import slash_commands
-    from metrobot.discord_app.speech import command_texts
+    from metrobot.discord_app.languages import command_texts
 
     for context, text in command_texts(slash_commands(None)):
         found.add(context, text, None, "slash commands:0")

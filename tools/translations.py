@@ -54,7 +54,7 @@ def places_or_none(text: str) -> set[str]:
 
 
 def check_language(code: str, expected: Catalog) -> list[str]:
-    from metrobot.discord_app.speech import valid_name
+    from metrobot.discord_app.languages import valid_name
 
     path = LOCALES / f"{code}.po"
     if not path.exists():

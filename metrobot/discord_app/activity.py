@@ -23,9 +23,9 @@ from discord import app_commands
 
 from ..i18n import LANGUAGES, N_, lang
 from . import playlinks
+from .connecting import patiently, refusal
+from .languages import speaker
 from .messages import bot_of, guarded
-from .reaching import patiently, refusal
-from .speech import speaker
 
 log = logging.getLogger("metrobot.discord")
 

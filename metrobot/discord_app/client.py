@@ -22,18 +22,18 @@ from ..tournaments.service import TournamentService
 from .activity import board_play, sync_at_start, sync_once_invited
 from .commands import game_group, look_commands
 from .composer import typed_step
+from .connecting import patiently
 from .controls import DYNAMIC_ITEMS, unknown_control
 from .delivery import deliver
 from .gate import Gate, TokenBuckets
 from .halls import run_tournaments
+from .languages import CatalogueTranslator
 from .messages import Bot, log_failure
 from .moves import move_commands
 from .operate import Operations
 from .people import people_commands
 from .privacy import forget_submitted, privacy_command
-from .reaching import patiently
 from .recovery import deliver_on_start, deliver_owed
-from .speech import CatalogueTranslator
 from .standings import standings_commands
 from .tournaments import tournament_group
 from .tree import MetroTree
@@ -99,7 +99,7 @@ class Metro(_BotBase):
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         """Log in — again and again, one log line a try, while Discord cannot be reached (see
-        reaching.py) — then connect to the gateway, whose own reconnecting takes over."""
+        connecting.py) — then connect to the gateway, whose own reconnecting takes over."""
         await patiently(
             "logging in",
             lambda: self.login(token),

@@ -21,15 +21,15 @@ from ..games import all_plugins
 from ..games.autoplay import LEVELS
 from ..i18n import OFFERED, me
 from ..service import Outcome, Refused
-from ..service.backwindow import MAX_WINDOW
+from ..service.takeback_window import MAX_WINDOW
 from ..settings import TURN_CLOCK_SECONDS
 from ..storage import Commits, DatabaseUnavailable
 from . import playlinks
 from .accounting import mark
-from .anywhere import GROUP_ANYWHERE
+from .languages import as_requester, speaker
 from .messages import Bot, bot_of, clip, log_failure, unavailable, went_wrong
-from .speech import as_asker, speaker
 from .tutorial import start_tutorial
+from .user_install import GROUP_ANYWHERE
 
 log = logging.getLogger("metrobot.discord")
 
@@ -99,7 +99,7 @@ async def run(
     commits = Commits(first)
     try:
         with commits:
-            async with as_asker(interaction):
+            async with as_requester(interaction):
                 doing = asyncio.ensure_future(work())
                 if first is not None:
                     recorded = asyncio.create_task(first.wait())
@@ -168,7 +168,7 @@ def game_group(bot: Bot) -> app_commands.Group:
     # Each language named in itself, as people look for it (not translated).
     languages = [app_commands.Choice(name=name, value=code) for code, name in OFFERED.items()]
     # (anywhere: `/game rules` works in DMs and through a person's own install; the others
-    # answer there that games are played in a server's channel, see anywhere.py)
+    # answer there that games are played in a server's channel, see user_install.py)
     group = app_commands.Group(name="game", description="Create and manage the game in this channel", **GROUP_ANYWHERE)
 
     @group.command(name="new", description="Open a lobby for a new game in this channel")
@@ -306,7 +306,7 @@ def game_group(bot: Bot) -> app_commands.Group:
 
     @replay.autocomplete("game")
     async def replay_autocomplete(interaction: discord.Interaction, current: str):
-        async with as_asker(interaction):
+        async with as_requester(interaction):
             choices = await bot.service.replay_choices(str(interaction.channel_id), str(current or ""))
         return [app_commands.Choice(name=label, value=gid) for label, gid in choices]
 

@@ -31,8 +31,8 @@ from ..service import Menu, Refused, menutree
 from . import playlinks
 from .composer_box import MODAL, TypeButton, typed_text
 from .composer_ids import cut, picked, read_path, read_steps, write_steps
+from .languages import as_requester, speaker
 from .messages import bot_of, clip, files, guarded
-from .speech import as_asker, speaker
 
 log = logging.getLogger("metrobot.discord")
 
@@ -251,7 +251,7 @@ class ComposeButton(
             return
         await interaction.response.defer()
         if self.op == "x":
-            async with as_asker(interaction) as language:
+            async with as_requester(interaction) as language:
                 await show(interaction, language.t("Cancelled: nothing was played."), None, [])
             return
 

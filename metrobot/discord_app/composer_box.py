@@ -17,8 +17,8 @@ from ..service import Refused
 from ..storage import DatabaseUnavailable, answer_within
 from .accounting import mark
 from .composer_ids import cut, read_steps, write_steps
+from .languages import as_requester
 from .messages import BEFORE_ANSWER, bot_of, clip, log_failure, unavailable, went_wrong
-from .speech import as_asker
 
 MODAL_PREFIX = "mb:tm:"
 
@@ -47,7 +47,7 @@ class TypeButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         try:  # (a box opens at once, without a deferral: the example is quick to find)
             with answer_within(BEFORE_ANSWER):
-                async with as_asker(interaction) as language:
+                async with as_requester(interaction) as language:
                     menu = await bot_of(interaction).service.menu(
                         str(interaction.channel_id),
                         str(interaction.user.id),

@@ -27,10 +27,10 @@ from . import playlinks
 from .activity import ACTIVITY_ITEMS, LaunchButton
 from .composer import COMPOSER_ITEMS, composer
 from .following import FOLLOW_ITEMS
+from .languages import speaker
 from .messages import bot_of, clip, guarded
 from .pages import PAGE_ITEMS, pages_view
 from .privacy import PRIVACY_ITEMS
-from .speech import speaker
 from .takeback import TAKEBACK_ITEMS, TakeBackButton
 from .textboard import TEXT_ITEMS, text_view
 from .tourney_buttons import TournamentButton

@@ -14,9 +14,9 @@ from . import playlinks
 from .activity import LaunchButton
 from .controls import controls_view
 from .following import status_view
+from .languages import speaker
 from .messages import Bot, allowed, clip, files, log_failure, send_reply
 from .seeing import still_sees
-from .speech import speaker
 
 log = logging.getLogger("metrobot.discord")
 # DMs nobody in the channel is waiting on (a person's digest, a follower's news): when they

@@ -30,7 +30,7 @@ import discord
 from ..metrics import RATE_LIMITED
 from .accounting import CURRENT, Account
 from .controls import DYNAMIC_ITEMS
-from .speech import speaker
+from .languages import speaker
 
 log = logging.getLogger("metrobot.discord")
 

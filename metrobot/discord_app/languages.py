@@ -40,14 +40,14 @@ CHOSEN = "metrobot_language"  # where an interaction keeps the language its pers
 
 def speaker(interaction: discord.Interaction) -> Lang:
     """The language of the person behind an interaction: the one they chose (`/me settings`,
-    once `as_asker` has looked it up), else their Discord's (English if Discord doesn't say)."""
+    once `as_requester` has looked it up), else their Discord's (English if Discord doesn't say)."""
     chosen = (getattr(interaction, "extras", None) or {}).get(CHOSEN)
     return lang(chosen or getattr(interaction, "locale", None))
 
 
 @asynccontextmanager
-async def as_asker(interaction: discord.Interaction) -> AsyncIterator[Lang]:
-    """Everything the service says during this request speaks the asker's language."""
+async def as_requester(interaction: discord.Interaction) -> AsyncIterator[Lang]:
+    """Everything the service says during this request speaks the requester's language."""
     extras = getattr(interaction, "extras", None)
     if isinstance(extras, dict) and CHOSEN not in extras:
         service = getattr(interaction.client, "service", None)
@@ -113,4 +113,12 @@ def command_texts(commands: list[Any]) -> list[tuple[str | None, str]]:
     return out
 
 
-__all__ = ["NAME_CONTEXT", "CatalogueTranslator", "as_asker", "command_text", "command_texts", "speaker", "valid_name"]
+__all__ = [
+    "NAME_CONTEXT",
+    "CatalogueTranslator",
+    "as_requester",
+    "command_text",
+    "command_texts",
+    "speaker",
+    "valid_name",
+]

@@ -15,8 +15,8 @@ import discord
 from ..service import File, Message, Outcome, Refused
 from ..storage import Commits, DatabaseUnavailable
 from .accounting import mark
+from .languages import as_requester, speaker
 from .playlinks import with_links
-from .speech import as_asker, speaker
 
 if TYPE_CHECKING:
     from ..tournaments.service import TournamentService
@@ -107,7 +107,7 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
     commits = Commits()
     try:
         with commits:
-            async with as_asker(interaction):
+            async with as_requester(interaction):
                 await work()
     except Refused as exc:
         mark("refused")

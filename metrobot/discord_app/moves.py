@@ -21,8 +21,8 @@ from ..service import Refused
 from ..storage import DatabaseUnavailable, answer_within
 from .accounting import mark
 from .commands import channel_and_user, run
+from .languages import as_requester, speaker
 from .messages import BEFORE_ANSWER, Bot
-from .speech import as_asker, speaker
 
 log = logging.getLogger("metrobot.discord")
 MAX_CHOICES = 25
@@ -40,7 +40,7 @@ async def suggestions(
     """The legal next steps after `prefix` that fit what was typed, as the game reads it."""
     try:
         with answer_within(BEFORE_ANSWER):
-            async with as_asker(interaction):
+            async with as_requester(interaction):
                 menu = await bot.service.menu(*channel_and_user(interaction), prefix, kind=kind)
     except Refused as exc:
         mark("refused")

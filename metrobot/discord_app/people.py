@@ -1,5 +1,5 @@
 """Slash commands about people and servers rather than one game: `/me settings|away|back`
-(a person's own settings and time away, also in a DM with the bot), `/games` (the asker's
+(a person's own settings and time away, also in a DM with the bot), `/games` (the requester's
 games: on this server, or on every server when asked in a DM) and `/server settings`
 (Manage Server)."""
 
@@ -12,10 +12,10 @@ from ..games.autoplay import LEVELS
 from ..i18n import OFFERED
 from ..service.people import VISION_WORDS
 from ..service.time_off import AWAY_BUDGET, DAY, zones_matching
-from .anywhere import GROUP_ANYWHERE, anywhere, our_server
 from .commands import MAX_CLOCK_HOURS, MIN_CLOCK_HOURS, clock_seconds, run, whole
 from .messages import Bot
 from .privacy import me_privacy_commands
+from .user_install import GROUP_ANYWHERE, anywhere, our_server
 
 
 def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]:

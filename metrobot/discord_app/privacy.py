@@ -24,10 +24,10 @@ import discord
 from discord import app_commands
 
 from ..service import Refused
-from .anywhere import anywhere
 from .commands import run
+from .languages import as_requester, speaker
 from .messages import Bot, bot_of, clip, log_failure, went_wrong
-from .speech import as_asker, speaker
+from .user_install import anywhere
 
 CONFIRM_SECONDS = 600
 FILE_LIMIT = 8 * 1024 * 1024  # bytes Discord takes in one attachment: past it, the file is gzipped
@@ -45,7 +45,7 @@ def _typed(text: str) -> str:
 
 
 def _check(interaction: discord.Interaction, uid: str, issued: int) -> None:
-    """Refuse a confirmation that is not the asker's own, or too old (or from the future)."""
+    """Refuse a confirmation that is not the requester's own, or too old (or from the future)."""
     t = speaker(interaction)
     if str(interaction.user.id) != uid:
         raise Refused(
@@ -77,7 +77,7 @@ class ForgetButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:fg:(
     async def callback(self, interaction: discord.Interaction) -> None:
         # (a box opens at once, as the first answer; a refusal is a private message instead)
         try:
-            async with as_asker(interaction) as t:
+            async with as_requester(interaction) as t:
                 _check(interaction, self.uid, self.issued)
                 code = confirmation_code(self.uid, self.issued)
                 modal = discord.ui.Modal(
@@ -113,7 +113,7 @@ def _box_text(interaction: discord.Interaction) -> str:
 
 
 async def forget_submitted(interaction: discord.Interaction) -> bool:
-    """The box of `/me forget` sent back: with the right code, the asker is forgotten. False
+    """The box of `/me forget` sent back: with the right code, the requester is forgotten. False
     if the interaction is not that box."""
     match = BOX.fullmatch(str((interaction.data or {}).get("custom_id", "")))
     if match is None:
@@ -139,7 +139,7 @@ async def send_data(bot: Bot, interaction: discord.Interaction) -> None:
     """`/me data`: the file by DM; privately here if DMs are closed."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     try:
-        async with as_asker(interaction) as t:
+        async with as_requester(interaction) as t:
             user = str(interaction.user.id)
             document = await bot.privacy.export(user)  # type: ignore[attr-defined]
             data = json.dumps(document, ensure_ascii=False, indent=1).encode()
@@ -179,7 +179,7 @@ def me_privacy_commands(bot: Bot) -> list[app_commands.Command]:
     @app_commands.command(name="forget", description="Delete everything metrobot keeps about you (asks first)")
     async def forget(interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        async with as_asker(interaction) as t:
+        async with as_requester(interaction) as t:
             uid, issued = str(interaction.user.id), int(time.time())
             text = t.t(
                 "**Forget me** deletes your settings, time away, notes and ratings, and puts “Deleted player” "

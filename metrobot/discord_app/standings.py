@@ -7,10 +7,10 @@ from discord import app_commands
 
 from ..games import all_plugins
 from ..service import Outcome, Refused
-from .anywhere import anywhere, our_server
 from .commands import run
+from .languages import speaker
 from .messages import Bot
-from .speech import speaker
+from .user_install import anywhere, our_server
 
 
 def standings_commands(bot: Bot) -> list[app_commands.Command]:
@@ -51,8 +51,8 @@ def standings_commands(bot: Bot) -> list[app_commands.Command]:
             return
 
         async def yours() -> Outcome:
-            # Outside a server: only the asker's own record, on every server (someone else's
-            # would tell what they play on servers the asker may not be in).
+            # Outside a server: only the requester's own record, on every server (someone else's
+            # would tell what they play on servers the requester may not be in).
             if who.id != interaction.user.id:
                 raise Refused(
                     speaker(interaction).t(

@@ -16,8 +16,8 @@ import discord
 
 from ..service import Refused
 from .composer import composer, show
+from .languages import speaker
 from .messages import bot_of, clip, guarded
-from .speech import speaker
 
 
 class TakeBackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:tb:(?P<gid>\d+):(?P<moves>\d+)"):

@@ -20,7 +20,7 @@ from .pages import PAGE_OPS, target_page
 
 class AsTextButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:bt:(?P<gid>\d+)"):
     def __init__(self, gid: int, label: str = "📄"):
-        # (the label is in the asker's language: see Controls.board_label)
+        # (the label is in the requester's language: see Controls.board_label)
         super().__init__(discord.ui.Button(style=discord.ButtonStyle.secondary, label=label, custom_id=f"mb:bt:{gid}"))
         self.gid = gid
 

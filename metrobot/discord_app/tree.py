@@ -20,9 +20,9 @@ from discord.enums import AppCommandOptionType as T
 
 from ..i18n import N_
 from ..storage import DatabaseUnavailable
-from .anywhere import outside_a_server
+from .languages import speaker
 from .messages import unavailable, went_wrong
-from .speech import speaker
+from .user_install import outside_a_server
 
 log = logging.getLogger("metrobot.discord")
 

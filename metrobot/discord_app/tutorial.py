@@ -12,8 +12,8 @@ import discord
 from ..service import Refused
 from ..storage import Commits, DatabaseUnavailable
 from .accounting import mark
+from .languages import as_requester
 from .messages import Bot, bot_of, clip, log_failure, unavailable, went_wrong
-from .speech import as_asker
 
 log = logging.getLogger("metrobot.discord")
 
@@ -39,7 +39,7 @@ async def start_tutorial(bot: Bot, interaction: discord.Interaction, kind: str) 
     commits = Commits()
     try:
         with commits:
-            async with as_asker(interaction) as language:
+            async with as_requester(interaction) as language:
                 thread = await _thread(interaction, language.t("Tutorial: {name}", name=interaction.user.display_name))
                 where = thread.id if thread else interaction.channel_id
                 parent = thread.parent_id if thread else getattr(interaction.channel, "parent_id", None)

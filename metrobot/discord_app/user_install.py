@@ -15,7 +15,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from .speech import speaker
+from .languages import speaker
 
 INSTALLS = app_commands.AppInstallationType(guild=True, user=True)
 CONTEXTS = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)

@@ -1,6 +1,6 @@
-"""Hints: what the greedy automatic player would do in the asker's seat, and what it scores.
+"""Hints: what the greedy automatic player would do in the requester's seat, and what it scores.
 
-A hint is computed from the asker's own view and nothing else: the view is turned into a
+A hint is computed from the requester's own view and nothing else: the view is turned into a
 whole state by `Game.determinize` (hidden parts drawn at random among those the view
 allows), the steps already chosen in the composer are applied, and the greedy player plans
 from the view after them. The generator is seeded by public facts only (the game, its
@@ -19,7 +19,7 @@ from .autoplay import DEFAULT_LEVEL, play_steps
 HINT_SECONDS = 1.0  # a greedy decision takes milliseconds; the budget is only a cap
 
 
-def asker_view(game: Any, state: Any, seat: str) -> tuple[dict[str, Any], str]:
+def requester_view(game: Any, state: Any, seat: str) -> tuple[dict[str, Any], str]:
     """(the view of the person playing `seat`, that person): all a hint may know of `state`."""
     viewer = game.owner(state, seat)
     return game.view(state, viewer), viewer
@@ -30,7 +30,7 @@ def suggest(
 ) -> dict[str, Any]:
     """The greedy player's next steps after `prefix` for `seat`, from `view` (= the game's view
     for `viewer`), as plain data (it runs in a worker): {"steps": step codes as the composer and
-    /play take them, "scores_now": what the asker's total changes by once they are played (0
+    /play take them, "scores_now": what the requester's total changes by once they are played (0
     where a game scores later, e.g. at a round's end), "total": the total after them}."""
     plugin = get_plugin(game_name)
     game = plugin.game
@@ -43,7 +43,7 @@ def suggest(
         state, _ = game.apply(state, seat, plugin.parse(state, seat, code))
     before = _score(game, state, viewer, seat)
     # The steps so far end the turn (or seal the round's decision): what follows depends on
-    # what the asker cannot see yet (the next card, the others' sealed choices).
+    # what the requester cannot see yet (the next card, the others' sealed choices).
     if game.is_over(state) or seat not in game.to_move(state) or game.turn_number(state) != turn:
         return {"steps": [], "scores_now": 0, "total": before}
     auto = plugin.player(DEFAULT_LEVEL)

@@ -265,7 +265,7 @@ class GamePlugin:
         taken back: only while it showed the mover nothing they could learn from (no card
         drawn or turned, no chance, no hidden decision revealed) and did not end the game. A
         pure function of the two states; the service checks the rest (the move is the last
-        thing in the log, nobody and no automatic player acted after it, it is the asker's
+        thing in the log, nobody and no automatic player acted after it, it is the requester's
         own and the game's window is open). Default, for a game that says nothing: never."""
         return False
 

@@ -37,7 +37,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, get_decimal_symbol
 
-from ..kept import keep, kept
+from ..cachefiles import keep, kept
 
 LOCALES = Path(__file__).with_name("locales")
 # Every language we have a catalogue for, named in itself (as people look for it in a list).

@@ -19,10 +19,10 @@ from typing import Any
 
 from ..i18n import Lang, reading
 from ..service import GameService, Outcome, Refused
+from ..service.changed_decision import withdrawn
 from ..service.core import title
 from ..service.pictures import board_alt
 from ..service.preview import shown_after
-from ..service.rethink import withdrawn
 from ..storage import GameRow
 from .access import Pass
 from .board import Board, Target

@@ -1,7 +1,7 @@
 """Drawn layers kept between runs: a map's static layer is the same at every start (drawing
 it is most of the first board of a map after a restart: ~0.3 s for London with its names'
 places already kept, `labelcache`), so the bot's processes keep it in the user's cache
-(`metrobot.kept`) as PNGs with a little JSON, named by the digest of the layer's key and of
+(`metrobot.cachefiles`) as PNGs with a little JSON, named by the digest of the layer's key and of
 everything it is drawn from: the drawing code (`metrobot/render/`, every file), the fonts, the
 packaged maps and Pillow's version. A restarted bot, each shard, its drawing workers and the
 web pages read it instead of drawing it.
@@ -23,7 +23,7 @@ from typing import Any
 import PIL
 from PIL import Image
 
-from metrobot.kept import keep, kept
+from metrobot.cachefiles import keep, kept
 
 from .png import encode_png
 

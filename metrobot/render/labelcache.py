@@ -1,7 +1,7 @@
 """Station names placed once, kept between runs: `place_labels` searches for the best spot of
 every name of a map (most of the time of drawing a map's static layer: a second or more for
 London), and its answer is the same at every start. So the answer is kept in the user's cache
-(`metrobot.kept`), named by the digest of the search's inputs and of what the search is made
+(`metrobot.cachefiles`), named by the digest of the search's inputs and of what the search is made
 of: the shared drawing code (`metrobot/render/*.py`), the fonts (names and sizes) and Pillow's version.
 A restarted bot, each shard, and every test process that draws the map read it instead.
 
@@ -19,7 +19,7 @@ from typing import Any, ParamSpec
 
 import PIL
 
-from metrobot.kept import keep, kept
+from metrobot.cachefiles import keep, kept
 
 from .labelspots import Label
 

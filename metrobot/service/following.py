@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from ..storage import Database
     from .core import Games, ServiceOptions
     from .drawing import Drawing
-    from .owing import Outbox
+    from .outbox import Outbox
 
 log = logging.getLogger("metrobot.service")
 DEFAULT_EVERY = 3600.0  # a follower without reminders of their own is told at most hourly

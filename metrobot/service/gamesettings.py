@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..i18n import LANGUAGES, OFFERED, known, me
 from ..settings import TURN_CLOCK_SECONDS
-from .backwindow import MAX_WINDOW
 from .core import hours, sentence
 from .lobby import LEVEL_WORDS, Lobby, level_of
 from .outcome import Message, Outcome, Refused
 from .status import Status
+from .takeback_window import MAX_WINDOW
 
 if TYPE_CHECKING:
     from .core import Games

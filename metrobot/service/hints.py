@@ -1,8 +1,8 @@
-"""Hints: the greedy player's suggestion for the asker's turn, in unrated games only.
+"""Hints: the greedy player's suggestion for the requester's turn, in unrated games only.
 
 Hints are on in tutorials and in games whose host turned them on (`/game settings
 hints:True`); such a game is not rated (see `unrated`), since a hint plays as well as the
-automatic player. The suggestion comes from `games.hints.suggest`, which sees the asker's
+automatic player. The suggestion comes from `games.hints.suggest`, which sees the requester's
 own view and nothing else. A front end shows it two ways: `/hint` says it in words, and 💡
 fills the composer with its steps, ready to confirm.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..games.hints import asker_view, suggest
+from ..games.hints import requester_view, suggest
 from ..games.plugin import GamePlugin
 from ..i18n import me
 from ..storage import GameRow
@@ -34,7 +34,7 @@ class Hints:
     async def _suggestion(
         self, row: GameRow, plugin: GamePlugin, state: Any, user_id: str, prefix: list[str]
     ) -> dict[str, Any]:
-        """The rest of the asker's turn after `prefix`, as the greedy player would play it."""
+        """The rest of the requester's turn after `prefix`, as the greedy player would play it."""
         if not hints_on(row):
             raise Refused(
                 me().t(
@@ -44,7 +44,7 @@ class Hints:
             )
         game = plugin.game
         seat = self.games.acting_seat(plugin, state, user_id)
-        view, viewer = asker_view(game, state, seat)
+        view, viewer = requester_view(game, state, seat)
         steps, gained, found = list(prefix), 0, {"total": 0}
         while len(steps) < plugin.max_steps:  # (the greedy player may plan one step at a time)
             found = await self.painter.run(suggest, plugin.name, view, viewer, seat, steps, f"{row.id}:{row.moves}")
@@ -78,7 +78,7 @@ class Hints:
         )
 
     async def hint(self, channel_id: str, user_id: str) -> Outcome:
-        """`/hint`: the suggestion for the asker's turn, in words, privately."""
+        """`/hint`: the suggestion for the requester's turn, in words, privately."""
         row, plugin, state = await self._hinting(channel_id, user_id, None, None)
         found = await self._suggestion(row, plugin, state, user_id, [])
         seat = self.games.acting_seat(plugin, state, user_id)
@@ -92,7 +92,7 @@ class Hints:
     async def hint_menu(
         self, channel_id: str, user_id: str, prefix: list[str], *, moves: int | None = None, game_id: int | None = None
     ) -> Menu:
-        """💡: the composer with the suggested steps added after the asker's own."""
+        """💡: the composer with the suggested steps added after the requester's own."""
         row, plugin, state = await self._hinting(channel_id, user_id, game_id, moves)
         found = await self._suggestion(row, plugin, state, user_id, list(prefix))
         seat = self.games.acting_seat(plugin, state, user_id)

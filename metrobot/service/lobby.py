@@ -1,7 +1,7 @@
 """Opening, joining, leaving, starting and aborting a channel's game (changing its settings:
 gamesettings.py, the base of `Lobby`).
 
-Replies and refusals speak the asker's language (`me()`); what is posted in the channel
+Replies and refusals speak the requester's language (`me()`); what is posted in the channel
 speaks the game's (`self._lang(row)`).
 """
 

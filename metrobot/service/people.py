@@ -1,5 +1,5 @@
 """A person's own settings (turn DMs, quiet hours, language) and time away, across all the
-games they sit at. Replies speak the asker's language; what a game's channel is told speaks
+games they sit at. Replies speak the requester's language; what a game's channel is told speaks
 the game's."""
 
 from __future__ import annotations

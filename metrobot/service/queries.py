@@ -1,5 +1,5 @@
 """Looking at a game: status, the board, a player's hand. Each is a private
-reply, in the asker's language (`me()`), images included."""
+reply, in the requester's language (`me()`), images included."""
 
 from __future__ import annotations
 
@@ -120,7 +120,7 @@ class Queries:
     async def board_text(
         self, channel_id: str, user_id: str, page: int | None = None, *, game_id: int | None = None
     ) -> Outcome:
-        """`/board format:text`: the position in words for a screen reader, from the asker's
+        """`/board format:text`: the position in words for a screen reader, from the requester's
         view (a player's own, else a spectator's), privately: page `page` (from 0) of it with
         ◀ ▶ when it runs past one message, and the whole of it as a .txt file."""
         row = await self.db.open_game(channel_id) or await self.db.last_game(channel_id)

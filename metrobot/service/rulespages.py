@@ -1,5 +1,5 @@
 """The illustrated rules as the service gives them: a page of a game's rules (its text and
-its picture, in the asker's language) with ◀ ▶ controls, and the pointer a refused move
+its picture, in the requester's language) with ◀ ▶ controls, and the pointer a refused move
 gets to the page that explains the rule against it.
 
 Pictures are drawn by a drawing worker the first time a page is asked for in a language,

@@ -1,6 +1,6 @@
 """A server's standings: this channel's finished games, the leaderboard, a player's profile,
 and rebuilding every rating from the stored finished games. All private replies, in the
-asker's language (`me()`), the profile's image included."""
+requester's language (`me()`), the profile's image included."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ class Standings:
     async def leaderboard(
         self, guild_id: str, user_id: str, kind: str | None = None, page: int = 0, *, channel_id: str | None = None
     ) -> Outcome:
-        """Without a kind: the kind last finished in the asker's channel, else the server's
+        """Without a kind: the kind last finished in the requester's channel, else the server's
         most played (a game just finished here is what people ask about)."""
         if kind is None:
             kind = await self.db.history.usual_kind(guild_id, channel_id)
@@ -156,7 +156,7 @@ class Standings:
         return Outcome(reply=Message("\n".join(lines), files))
 
     async def profile_everywhere(self, user_id: str, name: str, servers: dict[str, str]) -> Outcome:
-        """Outside a server (a DM, a group DM, a person's own install): the asker's own record
+        """Outside a server (a DM, a group DM, a person's own install): the requester's own record
         on every server (`servers`: the names the front end knows), no one else's."""
         mine = me()
         guilds = await self.db.history.guilds_played(user_id)

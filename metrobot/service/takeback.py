@@ -1,6 +1,6 @@
 """Taking a move back (issue 46): ↶ Take back under the mover's private confirmation.
 
-A move recorded as one that may be taken back (backwindow.py) is taken back when its mover
+A move recorded as one that may be taken back (takeback_window.py) is taken back when its mover
 asks while nothing else has happened: no action logged after it (another person's move, the
 automatic player's, the turn clock's), the game not over, the window open. The game's own
 rule is asked again (`GamePlugin.can_take_back`, a pure function of the states around the
@@ -25,10 +25,10 @@ from ..games.logplay import replay as replay_log
 from ..games.plugin import GamePlugin
 from ..i18n import me
 from ..storage import Conflict, GameRow
-from .backwindow import clock_back, window
 from .core import hours
 from .outcome import Message, Outcome, Refused
 from .replays import taken_back_line
+from .takeback_window import clock_back, window
 from .time_off import is_away
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """Playing: composing steps, playing them, the automatic player, saving and reporting.
 
-Replies, refusals, menus and the images in them speak the asker's language (`me()`);
+Replies, refusals, menus and the images in them speak the requester's language (`me()`);
 what is posted in the channel speaks the game's (`self._lang(row)`).
 """
 
@@ -15,15 +15,15 @@ from ..i18n import me
 from ..metrics import AI_DECISIONS, AI_SECONDS, timed
 from ..storage import Conflict, GameRow, Person
 from .automatic import next_automatic, play_automatic
-from .backwindow import button, hold_calls, offer
+from .changed_decision import changed_decision, withdrawn
 from .coach import coach, fitting
 from .outcome import Menu, Message, Outcome, Refused
 from .pace import Pace
 from .people import People
 from .preview import shown_after
 from .rating import game_result, rate
-from .rethink import changed_decision, withdrawn
 from .steps import Steps
+from .takeback_window import button, hold_calls, offer
 from .time_off import is_away, quiet_until
 from .unrated import hints_on
 
@@ -76,7 +76,7 @@ class Turns:
     ) -> Menu:
         """The next steps after `prefix`; with `typed`, a step written as `/play` takes it
         (in any of the bot's languages) is added to the prefix first, or refused with its rule;
-        `again`: composed in place of the person's sealed decision (see rethink.py)."""
+        `again`: composed in place of the person's sealed decision (see changed_decision.py)."""
         row = await self.games.open_game(channel_id, game_id=game_id)
         self.steps.check_kind(row, kind, None)
         if moves is not None and moves != row.moves:
@@ -151,7 +151,7 @@ class Turns:
         again: bool = False,
     ) -> Outcome:
         """Play steps for the person (typed or coded); all of them or none. A move of someone
-        away ends their time away. `again`: in place of their sealed decision (see rethink.py)."""
+        away ends their time away. `again`: in place of their sealed decision (see changed_decision.py)."""
         if not steps:
             raise Refused(me().t("No move given."))
         person = await self.db.people.person(user_id)
@@ -205,7 +205,7 @@ class Turns:
         """After a person's actions: let the automatic player move for seats that left, then
         save the state, the actions and what they owe the channel and the players in one
         transaction, and say what to post. A person's `own` move may be taken back for a while
-        (see backwindow.py): then the next people are called only once the window closes."""
+        (see takeback_window.py): then the next people are called only once the window closes."""
         game = plugin.game
         before = before if before is not None else state
         events = list(events or [])

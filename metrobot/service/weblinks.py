@@ -165,7 +165,7 @@ class WebLinks:
         )
 
     async def leaderboard_link(self, guild_id: str) -> str | None:
-        """The server's page, its leaderboards included (for `/leaderboard`), in the asker's language."""
+        """The server's page, its leaderboards included (for `/leaderboard`), in the requester's language."""
         if self.options.web_base is None:
             return None
         return me().t(

@@ -42,7 +42,7 @@ from .gamesettings import GameSettings
 from .hints import Hints
 from .listing import Listing
 from .lobby import Lobby
-from .owing import Outbox
+from .outbox import Outbox
 from .pace import Pace
 from .painter import Painter
 from .people import People

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from . import outbox, ratings
-from .farewells import ErasureDMs
+from .erasure_dms import ErasureDMs
 from .faults import DatabaseUnavailable, kind_of
 from .health import HealthQueries
 from .history import HistoryQueries

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import farewells, reminders, tourney_personal
+from . import erasure_dms, reminders, tourney_personal
 from .personal_base import (
     GHOST_NAME,
     GHOST_PREFIX,
@@ -245,7 +245,7 @@ HOLDERS: tuple[Holder, ...] = (
     # (tournaments, follows before the games their tables reference)
     *tourney_personal.HOLDERS,
     *reminders.HOLDERS,
-    *farewells.HOLDERS,
+    *erasure_dms.HOLDERS,
     Holder(
         "games",
         "host, seats (user ids, display names, languages), state and options (user ids as "

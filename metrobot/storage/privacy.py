@@ -10,7 +10,7 @@ import json
 import time
 from typing import Any
 
-from . import farewells, personal
+from . import erasure_dms, personal
 from .personal import Erasure, Ghosts, Rename
 from .rows import COLUMNS, GameRow, game_row
 from .sql import Driver, one_row
@@ -103,13 +103,13 @@ class PrivacyQueries:
     async def finish_erasure(self, user_id: str, farewell: str | None = None) -> None:
         """The last transaction: what remains of the person is deleted or renamed, and the
         job (with the ghost ids, the only link to them) ends — with `farewell` owed to them
-        by DM if this transaction is the one that ends it (see farewells.py)."""
+        by DM if this transaction is the one that ends it (see erasure_dms.py)."""
         async with self.driver.transaction() as tx:
             row = await tx.fetchone("SELECT ghosts, games, names FROM erasures WHERE user_id = ?", user_id)
             job = Erasure(*(json.loads(column) for column in row)) if row else Erasure()
             await personal.erase_rest(tx, user_id, job)
             if row is not None and farewell:
-                await farewells.insert(tx, user_id, farewell)
+                await erasure_dms.insert(tx, user_id, farewell)
 
     # ------------------------------------------------------------ servers the bot left
     async def depart(self, guild_id: str, now: float) -> bool:

@@ -2,7 +2,7 @@
 and starting it; once it runs, dropping out, removing someone, pausing, resuming and
 aborting it are its base's (running.py).
 
-Replies speak the asker's language (`me()`); what the hall is told speaks the tournament's.
+Replies speak the requester's language (`me()`); what the hall is told speaks the tournament's.
 Each request is one version-checked transaction with what it owes the hall: two hosts
 pressing Start at once start it once (the other is told it has started).
 """

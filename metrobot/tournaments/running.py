@@ -2,7 +2,7 @@
 the automatic player finishes their current game), pausing and resuming it, aborting it.
 
 The base of `Director`, on `Rounds` as the director's other parts are. Replies speak the
-asker's language (`me()`); what the hall is told speaks the tournament's.
+requester's language (`me()`); what the hall is told speaks the tournament's.
 """
 
 from __future__ import annotations

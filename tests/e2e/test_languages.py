@@ -155,7 +155,7 @@ async def test_korean_and_dutch_players_play_a_whole_game_each_in_their_own_lang
                 after=last,
             )
             game = NL
-        if turn == 5:  # a private question, answered in the asker's language
+        if turn == 5:  # a private question, answered in the requester's language
             h = await standin.slash(other, channel, "status")
             status = await h.wait_message()
             assert status.ephemeral and says(reader[other], "Scores: {scores}", status.content, scores="")

@@ -1,5 +1,5 @@
 """People own their data, end to end through the stand-in (issue 36): `/me data` holds exactly
-what the database holds of the asker; `/me forget` leaves no row with their id or name, while
+what the database holds of the requester; `/me forget` leaves no row with their id or name, while
 the finished games still replay, the others' ratings stand and the running game goes on with
 the automatic player; a server that removes the bot keeps its games paused for the retention
 period and gets them back when it adds the bot again, or loses everything after it; `/privacy`

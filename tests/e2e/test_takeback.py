@@ -14,7 +14,7 @@ from harness import make_bot
 from test_busy_server import ask, at, game, row, settled, tick
 
 from metrobot.games.logplay import is_takeback
-from metrobot.service.backwindow import DEFAULT_WINDOW
+from metrobot.service.takeback_window import DEFAULT_WINDOW
 from metrobot.storage import Database
 
 pytestmark = pytest.mark.timeout(300)

@@ -683,7 +683,7 @@ class Oracle:
             return isinstance(cid, str) and any(
                 TEMPLATES[t].fullmatch(cid) for t in ("ReplayButton", "PageButton", "RulesPageButton")
             )
-        if a.family == "slash" and a.data.get("name") == "me":  # /me data: the asker's own file, by DM
+        if a.family == "slash" and a.data.get("name") == "me":  # /me data: the requester's own file, by DM
             options = a.data.get("options")
             return isinstance(options, list) and any(isinstance(o, dict) and o.get("name") == "data" for o in options)
         if a.family == "slash" and a.data.get("name") == "game":

@@ -69,14 +69,16 @@ def check_adapter(w: Watcher, who: str | None, result: Any) -> None:
             w.check(_adapter_text(message), "attachments_and_components", to, public=public)
 
 
-async def check_autocomplete(w: Watcher, service: Any, channel: str, asker: str, typed: str) -> None:
-    """What the adapter suggests to `asker` typing `typed` into /play."""
+async def check_autocomplete(w: Watcher, service: Any, channel: str, requester: str, typed: str) -> None:
+    """What the adapter suggests to `requester` typing `typed` into /play."""
     from metrobot.discord_app.moves import suggestions
 
     bot = types.SimpleNamespace(service=service)
-    interaction = types.SimpleNamespace(channel_id=int(channel), user=types.SimpleNamespace(id=int(asker)), locale=None)
+    interaction = types.SimpleNamespace(
+        channel_id=int(channel), user=types.SimpleNamespace(id=int(requester)), locale=None
+    )
     found = await suggestions(bot, interaction, [], typed)
-    w.check("\n".join(f"{c.name} {c.value}" for c in found), "autocomplete", asker)
+    w.check("\n".join(f"{c.name} {c.value}" for c in found), "autocomplete", requester)
 
 
 def _cli_png(state_json: dict, viewer: str | None, where: Path, name: str) -> bytes:

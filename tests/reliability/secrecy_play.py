@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from metrobot.games import BadInput, RuleError, get_plugin
-from metrobot.games.hints import asker_view, suggest
+from metrobot.games.hints import requester_view, suggest
 from metrobot.service import GameService, Menu, Outcome, Refused, fixed_seeds
 from metrobot.storage import Database, GameRow, Seat
 
@@ -294,7 +294,7 @@ class Watcher:
                 if seat in game.to_move(state) and not game.is_over(state):
                     # A hint (💡, /hint) is made from what the service hands it: the same for the twin.
                     key = f"{self.label}:{game.turn_number(state)}"
-                    hints = [suggest(plugin.name, *asker_view(game, s, seat), seat, [], key) for s in (state, twin)]
+                    hints = [suggest(plugin.name, *requester_view(game, s, seat), seat, [], key) for s in (state, twin)]
                     self.watch.hint_checks += 1
                     if hints[0] != hints[1]:
                         self.watch.leak(f"{self.label}: {viewer}'s hint depends on others' secrets: {hints}")

@@ -363,7 +363,7 @@ async def test_a_post_whose_claim_ran_out_while_it_was_sent_is_posted_once(stand
 async def test_the_turn_clock_survives_a_failure_to_deliver(standin, run_client, tmp_path, monkeypatch, caplog):
     from metrobot.discord_app import client as client_module
     from metrobot.service import GameService
-    from metrobot.service.owing import Outbox
+    from metrobot.service.outbox import Outbox
 
     monkeypatch.setattr(outbox, "SEND_LEASE", 0.2)  # the start-up delivery ends quickly
     monkeypatch.setattr(outbox, "LEASE", 0.2)

@@ -12,8 +12,8 @@ import pytest
 from PIL import ImageChops
 
 from metrobot import render
+from metrobot.cachefiles import _path as kept_path
 from metrobot.games import get_plugin
-from metrobot.kept import _path as kept_path
 from metrobot.render import keptlayers
 from metrobot.render.flipwrite import mapdraw
 from metrobot.render.metromania import board
@@ -31,7 +31,7 @@ DRAWS = [(static, "_draw"), (mapdraw, "_draw_static"), (board, "_draw_static")]
 
 @pytest.fixture
 def cache(monkeypatch):
-    """A folder of its own in the user's cache (`metrobot.kept`; the names' places stay kept
+    """A folder of its own in the user's cache (`metrobot.cachefiles`; the names' places stay kept
     in theirs, so a map's layer is drawn in ~0.3 s), empty caches in memory."""
     kind = f"layers-test-{uuid.uuid4().hex}"
     monkeypatch.setattr(keptlayers, "KIND", kind)

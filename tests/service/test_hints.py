@@ -1,5 +1,5 @@
 """Hints through the service: refused in rated games, turned on by the host (announced in the
-lobby; the game is then not rated, for good), a suggestion that is a legal move of the asker,
+lobby; the game is then not rated, for good), a suggestion that is a legal move of the requester,
 and the tutorial's game with its coach."""
 
 import pytest
@@ -37,7 +37,7 @@ async def test_hints_are_refused_in_rated_games_and_on_once_the_host_says_so(svc
     assert said.reply.text.startswith("💡 Suggested:")
     menu = await svc.hint_menu("c1", who, [])
     assert menu.prefix, "💡 fills the composer"
-    outcome = await svc.play("c1", who, menu.prefix)  # the suggestion is a legal move of the asker
+    outcome = await svc.play("c1", who, menu.prefix)  # the suggestion is a legal move of the requester
     assert outcome.reply is not None
     off = await svc.configure("c1", "u1", manager=False, hints=False)
     assert "stays unrated" in off.reply.text

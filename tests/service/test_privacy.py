@@ -1,6 +1,6 @@
 """Forgetting and exporting through the service (issue 36), the finer points: an erasure cut
 short is completed with the same ghost ids (so a ratings rebuild stands); asking twice changes
-nothing; lobbies are left and hosting passes on; a running game's export holds only the asker's
+nothing; lobbies are left and hosting passes on; a running game's export holds only the requester's
 own moves and no hand; a forgotten player is "Deleted player" in the reader's language; a
 server that removed the bot keeps its games stopped, even when someone comes back from away or
 is forgotten meanwhile."""
@@ -178,7 +178,7 @@ async def test_a_departed_servers_game_stays_stopped_when_someone_returns_or_is_
 
 async def test_an_erasure_finished_by_a_later_process_owes_done_by_dm_until_it_is_sent(svc, privacy, db):
     """Issue 46: `/me forget` asked through Discord, cut short (a crash): the process that
-    completes it records "Done" in the asker's language with the job's end, and deleting it
+    completes it records "Done" in the requester's language with the job's end, and deleting it
     once sent leaves nothing of them. Asked by an operator (`forget --user`), or answered by
     the process that was asked, nobody is owed one."""
     await start(svc, "c1", [ANN, BOB])

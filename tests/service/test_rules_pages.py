@@ -1,5 +1,5 @@
 """The illustrated rules through the service: every page of every game with its text and
-picture, in the asker's language; ◀ ▶ controls; pictures drawn once per game, page and
+picture, in the requester's language; ◀ ▶ controls; pictures drawn once per game, page and
 language; a page that does not exist refused; and a refused move pointing to its page."""
 
 import pytest

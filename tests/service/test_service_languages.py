@@ -1,4 +1,4 @@
-"""The service speaks each reader's language: replies, refusals and menus in the asker's
+"""The service speaks each reader's language: replies, refusals and menus in the requester's
 (`me()`), posts and their images in the game's, a seat's DMs in that player's own; the
 images it draws get the language they are meant for (in a worker, as a language code).
 
@@ -108,7 +108,7 @@ async def test_images_are_drawn_in_the_language_they_are_for(db, race):
     with reading("ko"):
         await svc.board("c1", "u2")
         await svc.status("c1", "u2")
-    assert drawn.take() == [("png_of_view", "ko"), ("png_of_view", "ko")]  # private replies: the asker's
+    assert drawn.take() == [("png_of_view", "ko"), ("png_of_view", "ko")]  # private replies: the requester's
     posts = []
     while (row := await svc.db.open_game("c1")) is not None and row.status == "active":
         who = (await owed(svc))[0]

@@ -11,7 +11,7 @@ from metrobot.gamelog import GameLog
 from metrobot.games import get_game, get_plugin
 from metrobot.games.logplay import is_takeback
 from metrobot.service import GameService, Refused, fixed_seeds
-from metrobot.service.backwindow import DEFAULT_WINDOW
+from metrobot.service.takeback_window import DEFAULT_WINDOW
 from metrobot.storage import Database
 from tests.service.test_service import PEOPLE, FakeClock, started, take_turn, whose_turn
 

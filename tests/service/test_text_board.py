@@ -1,5 +1,5 @@
 """The board as text (`/board format:text`, issue 35): the position in words for a screen
-reader, from the asker's view, privately, in pages that each fit one Discord message, and
+reader, from the requester's view, privately, in pages that each fit one Discord message, and
 whole as a .txt file; On the Underground's tracks as station sequences with branches and
 loops, MetrOmania's lines as coordinates, flip-and-write's sheet line by line.
 """

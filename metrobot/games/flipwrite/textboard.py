@@ -1,4 +1,4 @@
-"""Flip-and-write's position as text (`/board text`), for a screen reader, from the asker's
+"""Flip-and-write's position as text (`/board text`), for a screen reader, from the requester's
 view: a player hears their own sheet line by line, station by station (with their sealed
 choice, which only their view holds); a spectator hears every sheet's progress, as the
 round's summary shows it.

@@ -1,4 +1,4 @@
-"""MetrOmania's position as text (`/board text`), for a screen reader: from the asker's view
+"""MetrOmania's position as text (`/board text`), for a screen reader: from the requester's view
 only, so a marker in someone else's hidden hand is counted, never named.
 
 Coordinates are the board's: a crossing is its row letter and column number (G13 is the

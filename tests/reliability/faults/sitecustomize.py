@@ -85,7 +85,7 @@ if FAULTS and not BESIDE_THE_BOT:
     import aiosqlite
 
     from metrobot.discord_app import delivery, recovery
-    from metrobot.service.owing import Outbox
+    from metrobot.service.outbox import Outbox
     from metrobot.storage.db import Database
 
     if "kill_after_commit" in FAULTS:
@@ -137,17 +137,17 @@ if FAULTS and not BESIDE_THE_BOT:
     if "no_outbox" in FAULTS:
         import sys
 
-        from metrobot.service import owing
+        from metrobot.service import outcome
 
         # every module that says what it owes calls owe: none of them owes anything now
         for module in [m for name, m in sys.modules.items() if name.startswith("metrobot.")]:
-            if getattr(module, "owe", None) is owing.owe:
+            if getattr(module, "owe", None) is outcome.owe:
                 module.owe = lambda outcome, position: []
 
     if "leases" in FAULTS:
-        from metrobot.storage import farewells, outbox, tournaments, tourney_outbox
+        from metrobot.storage import erasure_dms, outbox, tournaments, tourney_outbox
 
-        outbox.SEND_LEASE = outbox.LEASE = farewells.LEASE = FAULTS["leases"]
+        outbox.SEND_LEASE = outbox.LEASE = erasure_dms.LEASE = FAULTS["leases"]
         tourney_outbox.LEASE = tournaments.DUE_LEASE = FAULTS["leases"]
 
     if "fast_commits" in FAULTS:
