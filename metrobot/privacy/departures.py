@@ -13,7 +13,7 @@ from typing import Any
 
 from ..service import GameService
 from ..service.time_off import DAY, is_away
-from ..storage import Conflict, Database, GameRow
+from ..storage import Conflict, GameRow
 
 log = logging.getLogger("metrobot.privacy")
 ATTEMPTS = 5
@@ -24,7 +24,7 @@ class Departures:
 
     def __init__(self, service: GameService, retention_days: float):
         self.service = service
-        self.db: Database = service.db
+        self.db = service.db
         self.retention_days = retention_days
 
     async def guild_removed(self, guild_id: str) -> None:

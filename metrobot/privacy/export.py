@@ -33,7 +33,6 @@ from typing import Any
 from ..games import get_plugin
 from ..i18n import me
 from ..service import GameService
-from ..storage import Database
 
 FORMAT = "metrobot-personal-data"
 VERSION = 1
@@ -52,7 +51,7 @@ class Export:
 
     def __init__(self, service: GameService):
         self.service = service
-        self.db: Database = service.db
+        self.db = service.db
 
     async def export(self, user_id: str) -> dict[str, Any]:
         """Everything stored of a person (see the module's description)."""

@@ -27,7 +27,7 @@ from ..games import get_plugin
 from ..i18n import Lang, lang, me
 from ..service import GameService, Message, Outcome, Refused
 from ..service.core import GHOST
-from ..storage import Conflict, Database, GameRow, Seat
+from ..storage import Conflict, GameRow, Seat
 from ..storage.personal import GHOST_NAME
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ class Forget:
 
     def __init__(self, service: GameService, departures: Departures):
         self.service = service
-        self.db: Database = service.db
+        self.db = service.db
         self.departures = departures  # (a game of a server that left keeps its clock stopped)
         self._erasing: set[str] = set()  # erasures this process is carrying out now
 
