@@ -11,7 +11,7 @@
   clock (`python -m metrobot purge --guild ID` at once);
 * `policy`: `/privacy`, what is kept and why, in the reader's language.
 
-Which tables hold a person is known in one place, `metrobot/storage/personal.py`.
+Which tables hold a person is known in one place, the package `metrobot/storage/personal/`.
 """
 
 from __future__ import annotations

@@ -12,9 +12,7 @@ next one finds the DM already there and only deletes it.
 from __future__ import annotations
 
 import time
-from typing import Any
 
-from .personal_base import Holder
 from .sql import Driver, Tx
 
 LEASE = 20.0  # seconds a process has to send the farewells it claimed
@@ -52,19 +50,3 @@ class ErasureDMs:
 async def insert(tx: Tx, user_id: str, text: str) -> None:
     """Inside the transaction that ends the erasure."""
     await tx.execute("INSERT INTO farewells (user_id, text, created_at) VALUES (?, ?, ?)", user_id, text, time.time())
-
-
-async def _export(tx: Tx, user_id: str) -> list[dict[str, Any]]:
-    rows = await tx.fetch("SELECT text, created_at FROM farewells WHERE user_id = ? ORDER BY id", user_id)
-    return [{"text": text, "made_at": made} for text, made in rows]
-
-
-# Not erased by an erasure: it is the erasure's own last word, and a second pass over an
-# ended job (two processes finishing it, a retry) must not delete the one the first made.
-HOLDERS = (
-    Holder(
-        "farewells",
-        "the “Done” owed to a person whose erasure was finished after a restart, until it is sent",
-        export=_export,
-    ),
-)

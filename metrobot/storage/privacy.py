@@ -1,7 +1,7 @@
 """A person's data and a server's, as the privacy capability asks for them: reading a person
 out, erasing them (a resumable job: `erasures`), and servers the bot was removed from
 (`departures`) until they come back or their data is deleted. Which tables hold what is
-known in one place, `personal.py`; this part of `Database` (`db.privacy`, handed the driver)
+known in one place, the package `personal/`; this part of `Database` (`db.privacy`, handed the driver)
 runs it in transactions."""
 
 from __future__ import annotations

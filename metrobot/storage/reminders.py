@@ -17,7 +17,6 @@ from typing import Any
 
 from . import outbox
 from .outbox import Owed
-from .personal_base import Holder, in_guild
 from .sql import Tx
 from .store import Store
 
@@ -247,48 +246,3 @@ async def _unfollow(tx: Tx, user_id: str, game_id: int) -> bool:
         f'%"topic": "{FOLLOW_TOPIC}"%',
     )
     return True
-
-
-# ---------------------------------------------------------------- where they hold a person
-async def _export_reminder(tx: Tx, user_id: str) -> dict[str, Any] | None:
-    row = await tx.fetchone("SELECT every, sent_at, held_until FROM reminders WHERE user_id = ?", user_id)
-    return None if row is None else {"every_seconds": row[0], "last_sent_at": row[1], "held_until": row[2]}
-
-
-async def _export_follows(tx: Tx, user_id: str) -> list[dict[str, Any]]:
-    rows = await tx.fetch(
-        "SELECT f.game_id, g.guild_id, g.channel_id, f.since, f.sent_at FROM follows f JOIN games g ON g.id = f.game_id "
-        "WHERE f.user_id = ? ORDER BY f.since, f.game_id",
-        user_id,
-    )
-    return [
-        {"game_id": g, "guild_id": guild, "channel_id": c, "since": s, "last_sent_at": t} for g, guild, c, s, t in rows
-    ]
-
-
-def _erase(table: str):
-    async def erase(tx: Tx, user_id: str, job: Any) -> None:
-        await tx.execute(f"DELETE FROM {table} WHERE user_id = ?", user_id)
-
-    return erase
-
-
-async def _purge_follows(tx: Tx, guild_id: str) -> None:
-    await tx.execute(f"DELETE FROM follows WHERE game_id IN (SELECT id FROM games WHERE {in_guild()})", guild_id)
-
-
-HOLDERS = (
-    Holder(
-        "reminders",
-        "a person's digest interval, when the last digest went and until when it waits",
-        export=_export_reminder,
-        erase=_erase("reminders"),
-    ),
-    Holder(
-        "follows",
-        "the games a person follows, since when, and when they were last told",
-        export=_export_follows,
-        erase=_erase("follows"),
-        purge=_purge_follows,
-    ),
-)

@@ -102,7 +102,7 @@ async def test_a_person_forgotten_mid_tournament_leaves_no_trace_and_the_others_
 
 
 def test_ids_are_swapped_wherever_json_holds_them():
-    from metrobot.storage.tourney_personal import swapped
+    from metrobot.storage.personal.tournaments import swapped
 
     data = {"seats": ["7", "8"], "places": {"7": 1, "8": 2}, "text": "7 won", "round": 7, "byes": [["7"]]}
     assert swapped(data, "7", "ghost") == {

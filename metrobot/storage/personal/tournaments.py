@@ -1,4 +1,4 @@
-"""Where tournaments hold a person (`personal.py` lists these holders with the others).
+"""Where tournaments hold a person (`__init__.py` lists these holders with the others).
 
 A person is in a tournament as its host (`tournaments.host_id`), as an entrant (their id,
 display name, rating and language), inside the stored pairings and results (JSON naming
@@ -16,8 +16,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .personal_base import GHOST_NAME, Erasure, Holder, Purger, in_guild, new_ghost, scrub_texts
-from .sql import Tx
+from ..sql import Tx
+from .base import GHOST_NAME, Erasure, Holder, Purger, in_guild, new_ghost, scrub_texts
 
 OPEN = "('signup', 'running', 'paused')"
 

@@ -4,7 +4,7 @@
 read out a person's rows (`/me data`), to erase them (`/me forget`: delete what is theirs
 alone, replace their id where other people's history needs the row) and to delete a
 server's rows (the bot removed from it). A capability that adds a table that names people
-(tournaments: `tourney_personal.py`) adds its `Holder`s here, built on `personal_base.py`.
+(tournaments: `personal/tournaments.py`) adds its `Holder`s here, built on `personal/base.py`.
 
 A person's id sits in a game in several places: the game row (`host_id`, the `seats` JSON with
 their display name, `waiting`, the engine `state` and `options`, whose player ids *are* user
@@ -27,8 +27,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import erasure_dms, reminders, tourney_personal
-from .personal_base import (
+from ..sql import Tx
+from . import erasure_dms, reminders, tournaments
+from .base import (
     GHOST_NAME,
     GHOST_PREFIX,
     Erasure,
@@ -42,7 +43,6 @@ from .personal_base import (
     new_ghost,
     scrub_texts,
 )
-from .sql import Tx
 
 
 # ---------------------------------------------------------------- reading a person out
@@ -243,7 +243,7 @@ HOLDERS: tuple[Holder, ...] = (
         purge=_purge_by_guild("ratings"),
     ),
     # (tournaments, follows before the games their tables reference)
-    *tourney_personal.HOLDERS,
+    *tournaments.HOLDERS,
     *reminders.HOLDERS,
     *erasure_dms.HOLDERS,
     Holder(

@@ -1,4 +1,4 @@
-"""What every holder of a person's data builds on (`personal.py` lists the holders; capabilities
+"""What every holder of a person's data builds on (`personal/__init__.py` lists the holders; capabilities
 such as tournaments add theirs in modules of their own): ghost ids, the erasure job, the
 `Holder` record, and scrubbing a person from owed and delivered texts."""
 
@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .sql import Tx
+from ..sql import Tx
 
 GHOST_PREFIX = "deleted-"
 GHOST_NAME = "Deleted player"  # the name stored for a ghost (shown in the reader's language)
