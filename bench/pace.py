@@ -119,7 +119,7 @@ def final_move(name: str, rounds: int = 15) -> tuple[list[float], list[float]]:
     from metrobot.i18n import EN
     from metrobot.render import finals_of_view
     from metrobot.service.pace import replayed_times
-    from metrobot.service.painter import Painter
+    from metrobot.service.pictures.painter import Painter
 
     game, _, options, seed = GAMES[name]
     row, logged, folks = _CACHE[name]

@@ -76,7 +76,7 @@ def report(name: str, latencies: list[float], drawn: int, seconds: float) -> Non
 
 def main(argv: list[str] | None = None) -> None:
     from metrobot.games import all_plugins
-    from metrobot.service.painter import default_workers
+    from metrobot.service.pictures.painter import default_workers
 
     parser = argparse.ArgumentParser(prog="python -m bench.render_pool")
     parser.add_argument("--game", default=all_plugins()[0].name, help="the game played (default: the first one)")

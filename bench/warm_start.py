@@ -27,7 +27,7 @@ async def first_starts(warm: bool, settle: float) -> tuple[dict[str, float], flo
     """({game: ms of its first start}, ms that Painter.start took)."""
     from metrobot.games import all_plugins
     from metrobot.service import GameService, fixed_seeds
-    from metrobot.service.painter import default_workers
+    from metrobot.service.pictures.painter import default_workers
     from metrobot.storage import Database
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -56,7 +56,7 @@ async def first_starts(warm: bool, settle: float) -> tuple[dict[str, float], flo
 
 def main(argv: list[str] | None = None) -> None:
     from metrobot.games import get_plugin
-    from metrobot.service.painter import default_workers
+    from metrobot.service.pictures.painter import default_workers
 
     parser = argparse.ArgumentParser(prog="python -m bench warm_start")
     parser.add_argument("--rounds", type=int, default=3)

@@ -139,7 +139,7 @@ def test_the_lobby_and_the_turn_posts_fit(shortened, code):
     for plugin in all_plugins():
         for hints in (False, True):
             row = _row(plugin.name, code, plugin.game.max_players, hints)
-            lobby = Lobby._lobby_message(SimpleNamespace(), plugin, row, lang(code), role="3")
+            lobby = Lobby.lobby_message(SimpleNamespace(), plugin, row, lang(code), role="3")
             assert len(lobby.text) <= MESSAGE and lobby.controls is not None
             check_view(controls_view(lobby.controls))
             for tap in (False, True):  # (with "▶ Play on the board", where board play is on)

@@ -47,7 +47,7 @@ def test_numbers_as_each_language_writes_them(code, written):
 
 def test_a_profile_line_and_its_chart_in_german_and_korean():
     record = Record("metromania", 12, 5, 23.44, (30.0, 2.0), 3, [20.0, 22.5, 24.04], [])
-    de, ko = Standings._record_line(record, lang("de")), Standings._record_line(record, lang("ko"))
+    de, ko = Standings.record_line(record, lang("de")), Standings.record_line(record, lang("ko"))
     for text, numbers in ((de, ["23,4", "24,0", "30,0", "2,0", "+4,0"]), (ko, ["23.4", "24.0", "30.0", "2.0", "+4.0"])):
         assert all(n in text for n in numbers), text
     assert "23.4" not in de and "+4.0" not in de

@@ -22,11 +22,11 @@ from ..service import GameService, Outcome, Refused
 from ..service.changed_decision import withdrawn
 from ..service.core import title
 from ..service.pictures import board_alt
+from ..service.pictures.play_board import draw
 from ..service.preview import shown_after
 from ..storage import GameRow
 from .access import Pass
 from .board import Board, Target
-from .picture import draw
 
 KEEP = 96  # pictures kept for the pages that asked for them (a London board is about 190 KiB)
 MAX_STEPS_TEXT = 1200  # an encoded list of steps longer than this is junk

@@ -27,8 +27,8 @@ from .words import hours_words
 if TYPE_CHECKING:
     from ..storage import Database
     from .core import Games, ServiceOptions
-    from .drawing import Drawing
     from .outbox import Outbox
+    from .pictures.drawing import Drawing
 
 log = logging.getLogger("metrobot.service")
 DEFAULT_EVERY = 3600.0  # a follower without reminders of their own is told at most hourly

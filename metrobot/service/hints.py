@@ -21,7 +21,7 @@ from .unrated import hints_on
 
 if TYPE_CHECKING:
     from .core import Games
-    from .painter import Painter
+    from .pictures.painter import Painter
     from .turns import Turns
 
 

@@ -27,7 +27,7 @@ from .unrated import hints_on
 if TYPE_CHECKING:
     from ..storage import Database
     from .core import Games, ServiceOptions
-    from .drawing import Drawing
+    from .pictures.drawing import Drawing
     from .server import ServerSettings
     from .status import Status
     from .turns import Turns

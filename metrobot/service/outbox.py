@@ -23,7 +23,7 @@ from .outcome import Controls, Message
 if TYPE_CHECKING:
     from ..storage import Database
     from .core import Games, ServiceOptions
-    from .drawing import Drawing
+    from .pictures.drawing import Drawing
 
 
 class Outbox:

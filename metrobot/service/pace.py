@@ -35,7 +35,7 @@ from .words import duration
 
 if TYPE_CHECKING:
     from ..storage import Database
-    from .painter import Painter
+    from .pictures.painter import Painter
 
 log = logging.getLogger("metrobot.service")
 

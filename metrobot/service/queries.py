@@ -15,8 +15,8 @@ from .time_off import is_away
 if TYPE_CHECKING:
     from ..storage import Database
     from .core import Games, ServiceOptions
-    from .drawing import Drawing
     from .lobby import Lobby
+    from .pictures.drawing import Drawing
 
 TEXT_PAGE = 1900  # a text board's page: a message's 2,000 characters less its heading
 STATUS_WORDS = {"lobby": N_("lobby"), "active": N_("active"), "finished": N_("finished"), "aborted": N_("aborted")}

@@ -26,8 +26,8 @@ from .outcome import Controls, File, Message, Outcome, Refused
 if TYPE_CHECKING:
     from ..storage import Database
     from .core import Games, ServiceOptions
-    from .drawing import Drawing
-    from .painter import Painter
+    from .pictures.drawing import Drawing
+    from .pictures.painter import Painter
 
 KEEP = 8  # finished games whose frames stay in memory
 TAKEN_BACK_LINE = N_("↶ {name} took back their move.")

@@ -24,8 +24,8 @@ from .outcome import Controls, File, Message, Outcome, Refused
 if TYPE_CHECKING:
     from ..storage import Database
     from .core import ServiceOptions
-    from .drawing import Drawing
-    from .painter import Painter
+    from .pictures.drawing import Drawing
+    from .pictures.painter import Painter
 
 # Pictures kept, about 10 MB of PNG: not every one (18 pages x 8 languages x 4 colour visions is
 # 576), but all of them in the four languages a bot's servers use most, say.

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from ..storage import Database, DatabaseUnavailable
 from .core import DEFAULT_TURN_CLOCK, ServiceOptions, random_seed
 from .outcome import Outcome
-from .painter import Painter
+from .pictures.painter import Painter
 from .wiring import wire
 
 

@@ -34,7 +34,7 @@ from .time_off import is_away
 if TYPE_CHECKING:
     from ..storage import Database
     from .core import Games, ServiceOptions
-    from .drawing import Drawing
+    from .pictures.drawing import Drawing
     from .status import Status
 
 

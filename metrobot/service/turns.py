@@ -30,10 +30,10 @@ from .unrated import hints_on
 if TYPE_CHECKING:
     from ..storage import Database
     from .core import Games, ServiceOptions
-    from .drawing import Drawing
     from .pace import Pace
-    from .painter import Painter
     from .people import People
+    from .pictures.drawing import Drawing
+    from .pictures.painter import Painter
     from .status import Status
     from .steps import Steps
 

@@ -28,7 +28,7 @@ from .replays import Frame, Progress, Replays, extend
 if TYPE_CHECKING:
     from ..storage import Database
     from .core import Games
-    from .drawing import Drawing
+    from .pictures.drawing import Drawing
     from .replays import Replays
 
 KEEP_RUNNING = 64  # running games whose replayed turns stay in memory

@@ -36,7 +36,6 @@ from dataclasses import dataclass
 from ..storage import Database
 from .clock import Clock
 from .core import Games, ServiceOptions
-from .drawing import Drawing
 from .following import Following
 from .gamesettings import GameSettings
 from .hints import Hints
@@ -44,8 +43,9 @@ from .listing import Listing
 from .lobby import Lobby
 from .outbox import Outbox
 from .pace import Pace
-from .painter import Painter
 from .people import People
+from .pictures.drawing import Drawing
+from .pictures.painter import Painter
 from .queries import Queries
 from .reminders import Reminders
 from .replays import Replays

@@ -14,7 +14,7 @@ from concurrent.futures.process import BrokenProcessPool
 import pytest
 
 from metrobot.service import GameService, fixed_seeds
-from metrobot.service.painter import Painter
+from metrobot.service.pictures.painter import Painter
 from metrobot.storage import Database
 
 pytestmark = pytest.mark.timeout(120)

@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from metrobot.service import worker
-from metrobot.service.painter import Painter
+from metrobot.service.pictures import worker
+from metrobot.service.pictures.painter import Painter
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -15,16 +15,16 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ..games.plugin import GamePlugin
-from ..i18n import Lang
-from ..metrics import RENDER_SECONDS, timed
-from ..storage import GameRow, Person
-from . import pictures
-from .outcome import File, Message
+from ...games.plugin import GamePlugin
+from ...i18n import Lang
+from ...metrics import RENDER_SECONDS, timed
+from ...storage import GameRow, Person
+from .. import pictures
+from ..outcome import File, Message
 
 if TYPE_CHECKING:
-    from ..storage import Database
-    from .core import Games, ServiceOptions
+    from ...storage import Database
+    from ..core import Games, ServiceOptions
     from .painter import Painter
 
 

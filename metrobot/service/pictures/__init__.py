@@ -21,10 +21,10 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
-from ..games.alttext import ALT_LIMIT, cut
-from ..games.plugin import GamePlugin
-from ..i18n import Lang
-from ..storage import Person
+from ...games.alttext import ALT_LIMIT, cut
+from ...games.plugin import GamePlugin
+from ...i18n import Lang
+from ...storage import Person
 
 log = logging.getLogger("metrobot.service")
 
