@@ -249,14 +249,14 @@ async def test_fault_a_take_back_telling_the_next_card_is_caught(monkeypatch):
     """Taking back an On the Underground move tells its mover the top card of the draw pile."""
     from metrobot.service.takeback import TakeBack
 
-    real = TakeBack._taken_back
+    real = TakeBack.taken_back
 
     async def taken_back(self, row, plugin, state, before, seat, user_id, now):
         out, changes = await real(self, row, plugin, state, before, seat, user_id, now)
         out.reply.text += f" (next: {before.draw[0]})" if before.draw else ""
         return out, changes
 
-    monkeypatch.setattr(TakeBack, "_taken_back", taken_back)
+    monkeypatch.setattr(TakeBack, "taken_back", taken_back)
     watch = await play_games("underground", 1, until=caught("taking back"))
     assert watch.leaks > 0 and any("taking back" in p for p in watch.problems)
 
@@ -475,8 +475,8 @@ async def test_fault_a_followers_dm_with_a_players_hand_is_caught(monkeypatch):
 
     async def follow_message(self, row, reader, end):
         message = await real(self, row, reader, end)
-        plugin = self._plugin(row)
-        state = self._state(plugin, row)
+        plugin = self.games.plugin(row)
+        state = self.games.state(plugin, row)
         if row.waiting:
             person = row.waiting[0]
             message.text += "\n" + plugin.hand_text(
@@ -495,15 +495,15 @@ async def test_fault_a_digest_naming_the_seed_is_caught(monkeypatch):
     """A digest that tells its reader the game's generator state (the next deal)."""
     from metrobot.service.reminders import Reminders
 
-    real = Reminders._digest_message
+    real = Reminders.digest_message
 
     async def digest_message(self, person, waiting, moved, every):
         message = await real(self, person, waiting, moved, every)
         row = waiting[0]
-        plugin = self._plugin(row)
-        message.text += f"\n(next: {plugin.game.to_json(self._state(plugin, row)).get('rng')})"
+        plugin = self.games.plugin(row)
+        message.text += f"\n(next: {plugin.game.to_json(self.games.state(plugin, row)).get('rng')})"
         return message
 
-    monkeypatch.setattr(Reminders, "_digest_message", digest_message)
+    monkeypatch.setattr(Reminders, "digest_message", digest_message)
     watch = await play_games("metromania", FAULT_GAMES, until=caught("digest"))
     assert watch.leaks > 0 and any("digest" in p for p in watch.problems), watch.problems
