@@ -235,8 +235,8 @@ class RulesGlue(Protocol):
         return []
 
     def options(self, variant: str | None, city: str | None) -> dict[str, Any]:
-        """Engine options for a variant and a city chosen in a front end (the plug-in has checked
-        that the game has them)."""
+        """Engine options for a variant and a city chosen in a front end (the plug-in then refuses
+        a variant not in its `variants`, and a city for a game without `cities`)."""
         return {}
 
     def seat_order(self, players: list[str]) -> dict[str, Any]:
