@@ -60,7 +60,7 @@ class Glue(RulesGlue):
         return map_names()
 
     def options(self, variant: str | None, city: str | None) -> dict[str, Any]:
-        if variant not in (None, "standard", "special"):
+        if variant not in (None, "standard", "special"):  # refused here: the title in the reader's words
             raise BadInput("The “{variant}” variant is not a {game} variant.", variant=variant, game=Term(GAME.title))
         options: dict[str, Any] = {"special_stations": variant == "special"}
         if city:
