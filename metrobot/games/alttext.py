@@ -79,3 +79,26 @@ def scores_sentence(view: dict[str, Any], names: dict[str, str] | None, lang: La
     if not seats:
         return ""
     return lang.t("Scores: {scores}.", scores=", ".join(f"{(names or {}).get(s, s)} {scores[s]}" for s in seats))
+
+
+def plain_alt_text(
+    title: str,
+    view: dict[str, Any],
+    names: dict[str, str] | None,
+    lang: Lang = EN,
+    *,
+    picture: str = "board",
+    waiting: Iterable[str] = (),
+) -> str:
+    """The alt text of a game that gives none of its own (or whose own failed): the game, whose
+    turn (`waiting`: the seats owed a decision) and the scores."""
+    who = [(names or {}).get(seat, seat) for seat in waiting]
+    said = [
+        lang.t("{game}: the board.", game=lang.t(title))
+        if picture == "board"
+        else lang.t("{game}: the end of the game.", game=lang.t(title))
+    ]
+    if who:
+        said.append(lang.t("Next: {who}.", who=", ".join(who)))
+    said.append(scores_sentence(view, names, lang))
+    return fit(said)

@@ -6,39 +6,54 @@ and talks to it through this interface, the way boardgame.io's game objects or
 OpenSpiel's registered games work. A new game is one package under `metrobot/games/`
 exporting `PLUGIN`, plus (optionally) one under `metrobot/render/` for its images.
 
+A plug-in is assembled, not subclassed: the engine, the game's data (rules summary, labels,
+commands, variants) and one of each part of `parts.py` — its notation, its presentation, its
+rules' glue, its privacy — given by keyword:
+
+    PLUGIN = GamePlugin(game=GAME, notation=..., presentation=..., glue=..., rules=RULES, ...)
+
+Its methods are what the shared code calls; each asks the part it belongs to, or is written
+once here from the parts (menus, examples, summaries, take-backs, places, self-play).
+
 Nothing here is tied to a front end: labels and commands (`controls.py`) are plain data that a
 front end turns into buttons and slash commands; text is Markdown-ish, as the service posts it.
 """
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, cast
 
 from ..i18n import EN, Lang, typed_text
-from .alttext import fit, scores_sentence
 from .autoplay import DEFAULT_LEVEL, AutoPlayer, Budget, by_level, decide, play_steps
 from .controls import Labels, MoveCommand, Variant
-from .protocol import N_, Action, BadInput, Choice, Event, Game, is_list
+from .parts import NO_GLUE, PLAIN_IDS, Menu, Names, Notation, Presentation, Privacy, RulesGlue, Scoring
+from .protocol import N_, Action, BadInput, Choice, Event, Game
 from .rulebook import RulesPage, covering
 
-Names = Callable[[str], str]
+BUTTONS = Labels()  # the shared words for a game's buttons
 
 
+@dataclass(frozen=True, kw_only=True, eq=False)
 class GamePlugin:
-    """One game kind. Subclasses set the class attributes and override what differs."""
+    """One game kind, assembled from its engine, its data and its parts."""
 
     game: Game
+    notation: Notation
+    presentation: Presentation  # `parts.Telling(game)` for every default
+    glue: RulesGlue = NO_GLUE
+    privacy: Privacy = PLAIN_IDS
+    scoring: Scoring | None = None  # the CLI's `score` tool, if the game has a separate scoring
     rules: str = ""  # a short rules summary that fits one Discord message (English: the catalogue's id)
+    rulebook: str | None = None  # module whose PAGES are the illustrated rules (imported when asked)
     renderer: str | None = None  # module (under `metrobot/render/`) that draws this game's images
-    labels: Labels = Labels()
+    labels: Labels = BUTTONS
     commands: tuple[MoveCommand, ...] = ()
     variants: tuple[Variant, ...] = ()
     secret_hands: bool = False  # players hold something secret, sent to them privately
-    # The game's move notation: a module with parse(game, state, seat, text),
-    # choices(game, state, seat, lang) and describe(state, action, lang).
-    notation: Any = None
     # Most steps one person may send at once (a turn, or a decision with its chain); a
     # longer list is refused unread. A game with longer turns sets its own.
     max_steps: int = 8
@@ -58,22 +73,20 @@ class GamePlugin:
     # ------------------------------------------------------------ lobby
     def cities(self) -> list[str]:
         """Maps a group may choose from (empty: the game has one board)."""
-        return []
+        return self.glue.cities()
 
     def options(self, variant: str | None, city: str | None) -> dict[str, Any]:
         """Engine options for a variant and a city chosen in a front end; BadInput if
         they don't belong to this game."""
+        options = self.glue.options(variant, city)
         if variant not in (None, "standard") and variant not in {v.value for v in self.variants}:
             raise BadInput(N_("The “{variant}” variant is not a {game} variant."), variant=variant, game=self.title)
-        if city:
+        if city and not self.cities():
             raise BadInput(N_("{game} is played on its own board; a city is not chosen."), game=self.title)
-        return {}
+        return options
 
     def seat_order(self, players: list[str]) -> dict[str, Any]:
-        """Options that make `players[0]` move first and the others follow in the order
-        given (a tournament balances who sits first); {} for a game that keeps the order
-        given, or where everyone decides at once."""
-        return {}
+        return self.glue.seat_order(players)
 
     def option_summary(self, options: dict[str, Any], lang: Lang = EN) -> str:
         """How a lobby names a game's options: its variants and map, in words."""
@@ -91,8 +104,11 @@ class GamePlugin:
         return lang.t(self.rules) if self.rules else ""  # gettext("") would be the catalogue's header
 
     def rules_pages(self) -> list[RulesPage]:
-        """The illustrated rules, in reading order (see `rulebook.py`). Default: the
-        summary alone, as one page of text."""
+        """The illustrated rules, in reading order (see `rulebook.py`): the `rulebook` module's
+        PAGES, imported on demand (their positions come from the registry's plug-in). Default:
+        the summary alone, as one page of text."""
+        if self.rulebook is not None:
+            return cast("list[RulesPage]", importlib.import_module(self.rulebook).PAGES)
         return [RulesPage("summary", N_("In short"), self.rules)] if self.rules else []
 
     def rules_page_of(self, rule: str) -> int | None:
@@ -104,46 +120,31 @@ class GamePlugin:
         labels = self.labels
         return Labels(*(lang.t(text) for text in (labels.play, labels.mine, labels.composer, labels.groups)))
 
-    # ------------------------------------------------------------ moves
-    # Every text below is in `lang` (English by default); move codes and typed moves are
-    # the same in every language.
+    # ------------------------------------------------------------ moves (the notation)
     def parse(self, state: Any, seat: str, text: str) -> Action:
-        """A typed or coded step -> action (BadInput/RuleError when it is not one)."""
-        if self.notation is None:
-            raise BadInput(N_("{game} has no move notation."), game=self.title)
-        return self.notation.parse(self.game, state, seat, typed_text(text))
+        return self.notation.parse(state, seat, typed_text(text))
 
     def choices(self, state: Any, seat: str, lang: Lang = EN) -> list[Choice]:
-        """Every legal next step for menus and autocomplete."""
-        return self.notation.choices(self.game, state, seat, lang) if self.notation else []
+        return self.notation.choices(state, seat, lang)
 
-    def menu(
-        self, state: Any, seat: str, choices: list[Choice], lang: Lang = EN
-    ) -> list[tuple[tuple[str, ...], Choice]]:
-        """The composer's menus: every choice with the names of the groups that lead to it,
-        outermost first (e.g. colour, kind of placement, part of the map; empty: at the top,
-        for short lists such as forgoing), in the order menus list them. Front ends show a
-        group's steps at once when they fit, and split a group still too long into named
-        ranges, so a game only says how its choices nest. Default: by `Choice.group`."""
-        return [((choice.group,) if choice.group else (), choice) for choice in choices]
+    def menu(self, state: Any, seat: str, choices: list[Choice], lang: Lang = EN) -> Menu:
+        return self.notation.menu(state, seat, choices, lang)
+
+    def describe(self, state: Any, action: Action, lang: Lang = EN) -> str:
+        return self.notation.describe(state, action, lang)
+
+    def code(self, state: Any, seat: str, action: Action) -> str:
+        return self.notation.code(state, seat, action)
+
+    def search_key(self, text: str) -> str:
+        return self.notation.search_key(text)
 
     def typing_example(self, state: Any, seat: str, lang: Lang = EN) -> str:
         """One of the legal next steps as a person would type it in `lang` (the example in the
-        box where a step is typed): the notation's `typed(state, action, lang)` if it has one,
-        else the step's code (which `parse` always reads). The middle one of the legal steps:
-        the first is often the least telling (e.g. crossing no station)."""
+        box where a step is typed). The middle one of the legal steps: the first is often the
+        least telling (e.g. crossing no station)."""
         actions = self.game.legal_actions(state, seat)
-        if not actions:
-            return ""
-        action = actions[len(actions) // 2]
-        if self.notation is not None and hasattr(self.notation, "typed"):
-            return self.notation.typed(state, action, lang)
-        return self.code(state, seat, action)
-
-    def describe(self, state: Any, action: Action, lang: Lang = EN) -> str:
-        if self.notation is None:
-            return str(action.get("type", "move"))
-        return self.notation.describe(state, action, lang)
+        return self.notation.typed(state, seat, actions[len(actions) // 2], lang) if actions else ""
 
     def summarise(self, state: Any, seat: str, steps: list[str], lang: Lang = EN) -> str:
         """What a sequence of steps does, in words (for the composer)."""
@@ -153,27 +154,6 @@ class GamePlugin:
             parts.append(self.describe(state, action, lang))
             state, _ = self.game.apply(state, seat, action)
         return "; ".join(parts)
-
-    def continuation(self, state: Any, seat: str, lang: Lang = EN) -> str:
-        """What a player still owes after the steps they sent, when their turn goes on."""
-        return ""
-
-    def code(self, state: Any, seat: str, action: Action) -> str:
-        """The step code of one of `seat`'s legal actions (what menus send back; the
-        inverse of `parse`). Default: the notation's `code`, else the choice that means it."""
-        if self.notation is not None and hasattr(self.notation, "code"):
-            return self.notation.code(state, action)
-        for choice in self.choices(state, seat):
-            if self.parse(state, seat, choice.code) == action:
-                return choice.code
-        raise ValueError(f"{action!r} is not a legal step of {seat} now")  # a caller's mistake, not a player's
-
-    # ------------------------------------------------------------ finding a move by typing
-    def search_key(self, text: str) -> str:
-        """Text as typed words are compared with move labels (autocomplete): lower case,
-        single spaces. A game whose labels hold names may normalise more (punctuation,
-        abbreviations), the way its notation reads typed moves."""
-        return " ".join(str(text).lower().split())
 
     def matching(self, typed: str, choices: list[Choice]) -> list[Choice]:
         """The choices whose label or code holds every word typed, in any order (compared
@@ -188,25 +168,24 @@ class GamePlugin:
                 found.append(choice)
         return found
 
-    # ------------------------------------------------------------ telling
+    # ------------------------------------------------------------ telling (the presentation)
     def narrate(self, state: Any, events: list[Event], name: Names, lang: Lang = EN) -> list[str]:
-        """Public events as short sentences for the channel."""
-        return []
+        return self.presentation.narrate(state, events, name, lang)
 
     def prompt(self, state: Any, who: str, lang: Lang = EN) -> str:
-        """The line that says who is owed a decision now (`who`: their names or mentions)."""
-        return lang.t("Next: {who}.", who=who)
+        return self.presentation.prompt(state, who, lang)
 
     def turn_note(self, state: Any, lang: Lang = EN) -> str:
-        """What a page shows beside whose turn it is (the round, the last round), in words and
-        without a command or Discord's buttons; "" for nothing."""
-        return ""
+        return self.presentation.turn_note(state, lang)
+
+    def continuation(self, state: Any, seat: str, lang: Lang = EN) -> str:
+        return self.presentation.continuation(state, seat, lang)
 
     def board_brief(self, state: Any, seat: str, lang: Lang = EN) -> str | None:
-        """What the board shows now, as `seat` would want it told, in a sentence: the tutorial's
-        coach says it to the whole thread, so it is read from the public view only (None:
-        nothing to add to the picture)."""
-        return None
+        return self.presentation.board_brief(state, seat, lang)
+
+    def hand_text(self, view: dict[str, Any], seats: list[str], lang: Lang = EN) -> str | None:
+        return self.presentation.hand_text(view, seats, lang)
 
     def alt_text(
         self,
@@ -218,22 +197,7 @@ class GamePlugin:
         picture: str = "board",
         waiting: tuple[str, ...] = (),
     ) -> str:
-        """The alt text of one of the game's pictures, for screen readers: made from the same
-        view as the picture (so it holds nothing the picture does not), in `lang`, a few
-        sentences by importance (`alttext.fit` keeps what fits Discord's 1,024 characters).
-        `picture`: "board" (the image of `image(view, viewer, …)`), or "final:<file name>" (an
-        end-of-game image); `waiting`: the seats owed a decision, as the prompt names them.
-        Default: the game, whose turn and the scores."""
-        who = [(names or {}).get(seat, seat) for seat in waiting]
-        said = [
-            lang.t("{game}: the board.", game=lang.t(self.title))
-            if picture == "board"
-            else lang.t("{game}: the end of the game.", game=lang.t(self.title))
-        ]
-        if who:
-            said.append(lang.t("Next: {who}.", who=", ".join(who)))
-        said.append(scores_sentence(view, names, lang))
-        return fit(said)
+        return self.presentation.alt_text(view, viewer, names, lang, picture=picture, waiting=waiting)
 
     def text_board(
         self,
@@ -244,35 +208,39 @@ class GamePlugin:
         *,
         waiting: tuple[str, ...] = (),
     ) -> list[str]:
-        """The position for a screen reader (`/board text`), from `viewer`'s view only, as
-        lines (a blank line ends a section; the service pages them). Default: the alt text
-        of the board."""
-        return [self.alt_text(view, viewer, names, lang, waiting=waiting)]
+        return self.presentation.text_board(view, viewer, names, lang, waiting=waiting)
 
-    def hand_text(self, view: dict[str, Any], seats: list[str], lang: Lang = EN) -> str | None:
-        """A person's secret hand from their own view (None: nothing secret)."""
-        return None
-
+    # ------------------------------------------------------------ the rules' glue
     def hands_may_change(self, events: list[Event]) -> bool:
-        return False
+        return self.glue.hands_may_change(events)
 
-    # ------------------------------------------------------------ taking a move back
-    # The game's rule for taking a move back, in a sentence (the players' guide, refusals).
-    takeback_rule: str = N_("In this game a move can't be taken back.")
+    @property
+    def takeback_rule(self) -> str:
+        return self.glue.takeback_rule
 
     def can_take_back(self, before: Any, seat: str, actions: list[Action], after: Any) -> bool:
         """Whether `seat`'s move — `actions`, which led from `before` to `after` — may be
-        taken back: only while it showed the mover nothing they could learn from (no card
-        drawn or turned, no chance, no hidden decision revealed) and did not end the game. A
-        pure function of the two states; the service checks the rest (the move is the last
-        thing in the log, nobody and no automatic player acted after it, it is the requester's
-        own and the game's window is open). Default, for a game that says nothing: never."""
-        return False
+        taken back: a move of theirs that did not end the game and showed the mover nothing
+        they could learn from (`RulesGlue.showed_nothing`). A pure function of the two states;
+        the service checks the rest (the move is the last thing in the log, nobody and no
+        automatic player acted after it, it is the requester's own and the game's window is open)."""
+        game = self.game
+        return (
+            bool(actions)
+            and seat in game.to_move(before)
+            and not game.is_over(after)
+            and self.glue.showed_nothing(before, after)
+        )
+
+    def final_ranking(self, state: Any) -> dict[str, int]:
+        """Each person's place in a finished game by the game's own rules, tie-breaks
+        included (1: the winners; people the rules cannot separate share a place). Ratings
+        follow it."""
+        return places(self.glue.ranking_keys(self.game, state))
 
     # ------------------------------------------------------------ automatic players
     def automatic(self) -> dict[str, Callable[[], AutoPlayer]]:
-        """The game's own automatic players by level, weakest first ("random" is shared)."""
-        return {}
+        return self.glue.automatic()
 
     def levels(self) -> list[str]:
         return ["random", *self.automatic()]
@@ -332,48 +300,15 @@ class GamePlugin:
                     break
         return actions, state
 
-    # ------------------------------------------------------------ results
-    def final_ranking(self, state: Any) -> dict[str, int]:
-        """Each person's place in a finished game by the game's own rules, tie-breaks
-        included (1: the winners; people the rules cannot separate share a place). Ratings
-        follow it. Default: by the total score of the person's seats."""
-        scores = self.game.view(state, None).get("scores", {})
-        game = self.game
-        return places(
-            {
-                person: sum(scores.get(seat, 0) for seat in game.seats_of(state, person))
-                for person in dict.fromkeys(game.owner(state, seat) for seat in game.seats(state))
-            }
-        )
-
+    # ------------------------------------------------------------ privacy and tools
     def rename_player(self, data: Any, old: str, new: str) -> Any:
-        """`data` (a canonical state, an action, options or a seat id, as JSON) with the person
-        `old` replaced by `new` everywhere they appear — used when someone asks to be
-        forgotten, so a finished game's log still replays to its state. Default: every JSON
-        string and key equal to `old`, or a seat of theirs `old#n`. A game that keeps a
-        player's id in another shape overrides it."""
+        return self.privacy.rename_player(data, old, new)
 
-        def renamed(text: str) -> str:
-            if text == old:
-                return new
-            return new + text[len(old) :] if text.startswith(old + "#") else text
-
-        def walk(value: Any) -> Any:
-            if isinstance(value, str):
-                return renamed(value)
-            if is_list(value):
-                return [walk(v) for v in value]
-            if isinstance(value, dict):
-                items = cast("dict[Any, Any]", value)  # any keys: a state's own dicts are walked too
-                return {renamed(k) if isinstance(k, str) else k: walk(v) for k, v in items.items()}
-            return value
-
-        return walk(data)
-
-    # ------------------------------------------------------------ tools
     def score(self, data: dict[str, Any]) -> dict[str, Any]:
         """The CLI's `score` tool: run the scoring on a canonical state, if the game has one."""
-        raise BadInput("{game} has no separate scoring tool", game=self.title)
+        if self.scoring is None:
+            raise BadInput("{game} has no separate scoring tool", game=self.title)
+        return self.scoring(data)
 
 
 def places(keys: dict[str, Any]) -> dict[str, int]:

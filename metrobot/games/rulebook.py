@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ..i18n import Lang, lang
 
@@ -70,7 +70,15 @@ def covering(pages: list[RulesPage], rule: str) -> int | None:
     return next((i for i, page in enumerate(pages) if rule in page.covers), None)
 
 
-def page_texts(plugin: Any, index: int, language: Lang | str) -> tuple[str, str]:
+class WithRules(Protocol):
+    """What the rule book needs of a plug-in: its game's name and its pages."""
+
+    @property
+    def name(self) -> str: ...
+    def rules_pages(self) -> list[RulesPage]: ...
+
+
+def page_texts(plugin: WithRules, index: int, language: Lang | str) -> tuple[str, str]:
     """(title, body) of page `index` of a game plug-in's rules, in `language`."""
     page = plugin.rules_pages()[index]
     words = lang(language)

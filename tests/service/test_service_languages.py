@@ -18,19 +18,23 @@ from metrobot.i18n import PSEUDO, reading
 from metrobot.service import GameService, Refused, fixed_seeds
 from metrobot.service import lobby as lobby_module
 from metrobot.storage import Database
-from tests.toygame import TARGET, RacePlugin
+from tests.toygame import TARGET, RaceNotation, RaceTelling, race_plugin
 
 PEOPLE = [("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat")]
 
 
-class MarkedRace(RacePlugin):
-    """Race to 10 with every text of its own through `lang` (the service's are the test)."""
+class MarkedNotation(RaceNotation):
+    """Race to 10's moves with every text of its own through `lang` (the service's are the test)."""
 
     def choices(self, state, seat, lang=PSEUDO):
         return [c.__class__(c.code, lang.t("add {n}", n=c.code), c.group) for c in super().choices(state, seat)]
 
     def describe(self, state, action, lang=PSEUDO):
         return lang.t("add {n}", n=action["n"])
+
+
+class MarkedTelling(RaceTelling):
+    """Race to 10's telling with every text of its own through `lang`."""
 
     def narrate(self, state, events, name, lang=PSEUDO):
         out = []
@@ -50,6 +54,10 @@ class MarkedRace(RacePlugin):
 
     def prompt(self, state, who, lang=PSEUDO):
         return lang.t("Counter {count}/{target}. Next: {who}.", count=state.count, target=TARGET, who=who)
+
+
+def MarkedRace():  # noqa: N802 - reads as the plug-in it builds
+    return race_plugin(notation=MarkedNotation, telling=MarkedTelling)
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from metrobot import games
 from metrobot.service import fixed_seeds
 from metrobot.storage import Database
 from metrobot.tournaments.service import TournamentService
-from tests.toygame import PLUGIN, Race, RacePlugin
+from tests.toygame import PLUGIN, Race, race_plugin
 
 
 class Duel(Race):
@@ -25,11 +25,7 @@ class Duel(Race):
     max_players = 2
 
 
-class DuelPlugin(RacePlugin):
-    game = Duel()
-
-
-DUEL = DuelPlugin()
+DUEL = race_plugin(Duel())
 
 
 class FakeClock:

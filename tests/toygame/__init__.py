@@ -3,7 +3,7 @@
 Two or three players take turns adding 1, 2 or 3 to a shared counter; whoever brings it
 to exactly 10 wins (a move past 10 is refused). It proves that a game needs no change to
 shared code: engine, notation, narration, a slash command of its own and images all come
-from here.
+from here, assembled into a `GamePlugin` from its parts (`metrobot/games/parts.py`).
 """
 
 from __future__ import annotations
@@ -14,8 +14,10 @@ from typing import Any
 
 from metrobot.games.autoplay import AutoPlayer, Budget
 from metrobot.games.controls import CommandOption, Labels, MoveCommand
+from metrobot.games.parts import Notation, RulesGlue, Telling, first_player
 from metrobot.games.plugin import GamePlugin
 from metrobot.games.protocol import BadInput, Choice, Game, RuleError
+from metrobot.i18n import EN
 
 TARGET = 10
 
@@ -119,15 +121,11 @@ ADD = MoveCommand(
 )
 
 
-class RacePlugin(GamePlugin):
-    game = Race()
-    rules = f"**Race to 10**: add 1, 2 or 3 to the counter in turn; whoever makes it exactly {TARGET} wins."
-    renderer = "tests.toygame.render"
-    labels = Labels(play="▶ Add", mine="My counter", composer="Your addition")
-    commands = (ADD,)
+class RaceNotation(Notation):
+    """The digits typed are the number added; `code` and `typed` are the shared defaults."""
 
-    def seat_order(self, players):
-        return {"first_player": players[0]} if players else {}
+    def __init__(self, game: Race):
+        self.game = game
 
     def parse(self, state: Any, seat: str, text: str):
         digits = "".join(ch for ch in text if ch.isdigit())
@@ -135,13 +133,17 @@ class RacePlugin(GamePlugin):
             raise BadInput(f"cannot read {text!r}; write 1, 2 or 3")
         return {"type": "add", "n": int(digits)}
 
-    def choices(self, state: Any, seat: str, lang=None) -> list[Choice]:
+    def choices(self, state: Any, seat: str, lang=EN) -> list[Choice]:
         return [Choice(str(a["n"]), f"add {a['n']}", "add") for a in self.game.legal_actions(state, seat)]
 
-    def describe(self, state: Any, action, lang=None) -> str:
+    def describe(self, state: Any, action, lang=EN) -> str:
         return f"add {action['n']}"
 
-    def narrate(self, state: Any, events, name, lang=None):
+
+class RaceTelling(Telling):
+    """Narration and the prompt; the pictures' words are the shared defaults."""
+
+    def narrate(self, state: Any, events, name, lang=EN):
         out = []
         for e in events:
             if e["type"] == "added":
@@ -150,11 +152,31 @@ class RacePlugin(GamePlugin):
                 out.append(f"🏁 Game over. **{name(e['winners'][0])}** wins!")
         return out
 
-    def prompt(self, state: Any, who: str, lang=None) -> str:
+    def prompt(self, state: Any, who: str, lang=EN) -> str:
         return f"Counter {state.count}/{TARGET}. Next: {who} — `/add` or the buttons below."
+
+
+class RaceGlue(RulesGlue):
+    def seat_order(self, players):
+        return first_player(players)
 
     def automatic(self):
         return {"greedy": Smart}
 
 
-PLUGIN = RacePlugin()
+def race_plugin(game: Race | None = None, notation=RaceNotation, telling=RaceTelling) -> GamePlugin:
+    """Race to 10 assembled from its parts (a test may swap a part, or the engine)."""
+    game = game or Race()
+    return GamePlugin(
+        game=game,
+        notation=notation(game),
+        presentation=telling(game),
+        glue=RaceGlue(),
+        rules=f"**Race to 10**: add 1, 2 or 3 to the counter in turn; whoever makes it exactly {TARGET} wins.",
+        renderer="tests.toygame.render",
+        labels=Labels(play="▶ Add", mine="My counter", composer="Your addition"),
+        commands=(ADD,),
+    )
+
+
+PLUGIN = race_plugin()

@@ -8,8 +8,9 @@ from typing import Any
 from ...i18n import EN, Lang
 from ..autoplay import AutoPlayer
 from ..controls import Labels, Variant
-from ..plugin import GamePlugin, Names, places
-from ..protocol import N_, BadInput, Term
+from ..parts import ModuleNotation, Names, RulesGlue, Telling
+from ..plugin import GamePlugin
+from ..protocol import N_, BadInput, Event, Game, Term
 from . import alttext, narration, notation, textboard
 from .ai import AUTOMATIC
 from .engine import FlipWrite
@@ -23,35 +24,14 @@ RULES = N_("""**Metro flip-and-write** — everyone plays at once on their own c
 **Deciding:** use the buttons under the round message, or `/play` (e.g. `C 3`, `A 2 cw`, `transfer C`, `free Alexanderplatz`). Nobody sees your choice before the round resolves.""")
 
 
-class FlipwritePlugin(GamePlugin):
-    game = FlipWrite()
-    rules = RULES
-    renderer = "metrobot.render.flipwrite"
-    notation = notation
-    labels = Labels(play=N_("▶ Decide"), mine=N_("My sheet"), composer=N_("Your decision"))
-    variants = (Variant("special", N_("Flip-and-write: special stations")),)
-    duplicate_deals = True  # the deck follows from the seed alone, and everyone plays each card
+GAME = FlipWrite()
 
-    def rules_pages(self):
-        from .rulebook import PAGES  # on demand: the pages' positions come from the registry's plug-in
 
-        return PAGES
-
-    def cities(self) -> list[str]:
-        return map_names()
-
-    def options(self, variant: str | None, city: str | None) -> dict[str, Any]:
-        if variant not in (None, "standard", "special"):
-            raise BadInput("The “{variant}” variant is not a {game} variant.", variant=variant, game=Term(self.title))
-        options: dict[str, Any] = {"special_stations": variant == "special"}
-        if city:
-            options["map"] = city
-        return options
-
+class Told(Telling):
     def continuation(self, state: Any, seat: str, lang: Lang = EN) -> str:
         return lang.t("You marked a special station: play the same card once more (extra action).")
 
-    def narrate(self, state: Any, events: list[dict[str, Any]], name: Names, lang: Lang = EN) -> list[str]:
+    def narrate(self, state: Any, events: list[Event], name: Names, lang: Lang = EN) -> list[str]:
         return narration.narrate(state, events, name, lang)
 
     def prompt(self, state: Any, who: str, lang: Lang = EN) -> str:
@@ -69,51 +49,45 @@ class FlipwritePlugin(GamePlugin):
     def board_brief(self, state: Any, seat: str, lang: Lang = EN) -> str | None:
         return narration.board_brief(self.game.view(state, None), seat, lang)
 
-    def alt_text(
-        self,
-        view: dict[str, Any],
-        viewer: str | None,
-        names: dict[str, str] | None,
-        lang: Lang = EN,
-        *,
-        picture: str = "board",
-        waiting: tuple[str, ...] = (),
-    ) -> str:
-        return alttext.alt_text(view, viewer, names, lang, picture=picture)
 
-    def text_board(
-        self,
-        view: dict[str, Any],
-        viewer: str | None,
-        names: dict[str, str] | None,
-        lang: Lang = EN,
-        *,
-        waiting: tuple[str, ...] = (),
-    ) -> list[str]:
-        return textboard.text_board(view, viewer, names, lang)
-
+class Glue(RulesGlue):
     takeback_rule = N_(
         "In Metro flip-and-write a decision can be taken back until the round resolves: never the last "
         "decision of a round, which shows everyone's choices and turns the next card."
     )
 
-    def can_take_back(self, before: Any, seat: str, actions: list[dict[str, Any]], after: Any) -> bool:
+    def cities(self) -> list[str]:
+        return map_names()
+
+    def options(self, variant: str | None, city: str | None) -> dict[str, Any]:
+        if variant not in (None, "standard", "special"):  # refused here: the title in the reader's words
+            raise BadInput("The “{variant}” variant is not a {game} variant.", variant=variant, game=Term(GAME.title))
+        options: dict[str, Any] = {"special_stations": variant == "special"}
+        if city:
+            options["map"] = city
+        return options
+
+    def showed_nothing(self, before: Any, after: Any) -> bool:
         # A sealed decision shows the mover nothing (the others' stay hidden); the round's
         # resolution shows them all and turns a card, and so does nothing else.
-        game = self.game
-        return (
-            bool(actions)
-            and seat in game.to_move(before)
-            and not game.is_over(after)
-            and after.rounds == before.rounds
-            and after.pile == before.pile
-        )
+        return after.rounds == before.rounds and after.pile == before.pile
+
+    def ranking_keys(self, game: Game, state: Any) -> dict[str, Any]:
+        return {p: ranking_key(score) for p, score in state.breakdowns().items()}
 
     def automatic(self) -> dict[str, Callable[[], AutoPlayer]]:
         return AUTOMATIC
 
-    def final_ranking(self, state: Any) -> dict[str, int]:
-        return places({p: ranking_key(score) for p, score in state.breakdowns().items()})
 
-
-PLUGIN = FlipwritePlugin()
+PLUGIN = GamePlugin(
+    game=GAME,
+    notation=ModuleNotation(GAME, notation),
+    presentation=Told(GAME, alt_text=alttext.alt_text, text_board=textboard.text_board),
+    glue=Glue(),
+    rules=RULES,
+    rulebook="metrobot.games.flipwrite.rulebook",
+    renderer="metrobot.render.flipwrite",
+    labels=Labels(play=N_("▶ Decide"), mine=N_("My sheet"), composer=N_("Your decision")),
+    variants=(Variant("special", N_("Flip-and-write: special stations")),),
+    duplicate_deals=True,  # the deck follows from the seed alone, and everyone plays each card
+)

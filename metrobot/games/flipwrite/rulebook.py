@@ -15,32 +15,25 @@ from typing import Any
 
 from ...i18n import N_
 from ..rulebook import Position, RulesPage
+from .plugin import PLUGIN  # which names this module for its pages, and imports it only then
 
 PLAYERS = ["Ann", "Bob"]
 ANN, BOB = PLAYERS
 SEED = 7  # a number card crossing fewer than it could, a transfer, lines completed first together and later alone
 LEVEL = "greedy"
 
-NAME = "flipwrite"
 Step = tuple[Any, str, dict[str, Any], list[dict[str, Any]]]
-
-
-def _plugin() -> Any:
-    from .. import get_plugin  # the registry, not `.plugin`: the plug-in imports this module
-
-    return get_plugin(NAME)
 
 
 @lru_cache(maxsize=1)
 def _game() -> tuple[list[Step], Any]:
     """Every decision of the game: (state after it, who decided, the action, its events),
     and the start."""
-    plugin = _plugin()
-    actions, _ = plugin.self_play(PLAYERS, {}, SEED, level=LEVEL)
-    state = start = plugin.new_game(PLAYERS, {}, SEED)
+    actions, _ = PLUGIN.self_play(PLAYERS, {}, SEED, level=LEVEL)
+    state = start = PLUGIN.new_game(PLAYERS, {}, SEED)
     steps: list[Step] = []
     for logged in actions:
-        state, events = plugin.game.apply(state, logged["player"], logged["action"])
+        state, events = PLUGIN.game.apply(state, logged["player"], logged["action"])
         steps.append((state, logged["player"], logged["action"], events))
     return steps, start
 
@@ -136,15 +129,15 @@ def round_() -> Position:
     steps, _ = _game()
     for state, who, _, events in steps:
         resolved = any(e["type"] == "round_resolved" for e in events)
-        if who == ANN and not resolved and BOB in _plugin().game.to_move(state):  # Ann has decided, Bob not yet
-            return Position(state, viewer=ANN, params={"round": _plugin().game.view(state, None)["round"]})
+        if who == ANN and not resolved and BOB in PLUGIN.game.to_move(state):  # Ann has decided, Bob not yet
+            return Position(state, viewer=ANN, params={"round": PLUGIN.game.view(state, None)["round"]})
     raise AssertionError("no round half decided")
 
 
 def scoring() -> Position:
     steps, _ = _game()
     final = steps[-1][0]
-    view = _plugin().game.view(final, None)
+    view = PLUGIN.game.view(final, None)
     parts = view["breakdown"][ANN]
     return Position(
         final,
@@ -158,10 +151,6 @@ def scoring() -> Position:
             "winner": view["winners"][0],
         },
     )
-
-
-def _summary() -> str:
-    return _plugin().rules
 
 
 PAGES: list[RulesPage] = [
@@ -236,5 +225,5 @@ PAGES: list[RulesPage] = [
         ),
         scoring,
     ),
-    RulesPage("summary", N_("In short"), _summary()),
+    RulesPage("summary", N_("In short"), PLUGIN.rules),
 ]

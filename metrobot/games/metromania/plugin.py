@@ -8,7 +8,9 @@ from typing import Any
 from ...i18n import EN, N_, Lang
 from ..autoplay import AutoPlayer
 from ..controls import CommandOption, MoveCommand, Variant, numbered_steps
-from ..plugin import GamePlugin, Names, places
+from ..parts import ModuleNotation, Names, RulesGlue, Telling, first_player
+from ..plugin import GamePlugin
+from ..protocol import Event, Game
 from . import ai, alttext, narration, notation, textboard
 from .engine import GAME
 from .scoring import ranking_keys, score_state
@@ -48,31 +50,7 @@ STATION = MoveCommand(
 HAND_OPTIONS = {"open": {"hands": "open"}, "strict": {"hands": "strict"}, "advanced": {"advanced": True}}
 
 
-class MetromaniaPlugin(GamePlugin):
-    game = GAME
-    rules = RULES
-    renderer = "metrobot.render.metromania"
-    notation = notation
-    commands = (DIG, STATION)
-    variants = (
-        Variant("open", N_("MetrOmania: open hands")),
-        Variant("strict", N_("MetrOmania: strict deal")),
-        Variant("advanced", N_("MetrOmania: advanced 2 players (two companies each)")),
-    )
-    secret_hands = True
-
-    def seat_order(self, players: list[str]) -> dict[str, Any]:
-        return {"first_player": players[0]} if players else {}
-
-    def rules_pages(self):
-        from .rulebook import PAGES  # on demand: the pages' positions come from the registry's plug-in
-
-        return PAGES
-
-    def options(self, variant: str | None, city: str | None) -> dict[str, Any]:
-        super().options(variant, city)
-        return dict(HAND_OPTIONS.get(variant or "standard", {}))
-
+class Told(Telling):
     def continuation(self, state: Any, seat: str, lang: Lang = EN) -> str:
         if state.turn.bonus is not None:
             return lang.t("You may place a bonus station on the line you finished (or decline it).")
@@ -86,7 +64,7 @@ class MetromaniaPlugin(GamePlugin):
             )
         return ""
 
-    def narrate(self, state: Any, events: list[dict[str, Any]], name: Names, lang: Lang = EN) -> list[str]:
+    def narrate(self, state: Any, events: list[Event], name: Names, lang: Lang = EN) -> list[str]:
         return narration.narrate(events, name, lang)
 
     def prompt(self, state: Any, who: str, lang: Lang = EN) -> str:
@@ -100,66 +78,56 @@ class MetromaniaPlugin(GamePlugin):
     def board_brief(self, state: Any, seat: str, lang: Lang = EN) -> str | None:
         return narration.board_brief(self.game.view(state, None), seat, lang)
 
-    def alt_text(
-        self,
-        view: dict[str, Any],
-        viewer: str | None,
-        names: dict[str, str] | None,
-        lang: Lang = EN,
-        *,
-        picture: str = "board",
-        waiting: tuple[str, ...] = (),
-    ) -> str:
-        return alttext.alt_text(view, viewer, names, lang, picture=picture)
-
-    def text_board(
-        self,
-        view: dict[str, Any],
-        viewer: str | None,
-        names: dict[str, str] | None,
-        lang: Lang = EN,
-        *,
-        waiting: tuple[str, ...] = (),
-    ) -> list[str]:
-        return textboard.text_board(view, viewer, names, lang)
-
     def hand_text(self, view: dict[str, Any], seats: list[str], lang: Lang = EN) -> str | None:
         return narration.hand_text(view, seats, lang)
 
-    def hands_may_change(self, events: list[dict[str, Any]]) -> bool:
-        return any(e.get("marker") for e in events)
 
+class Glue(RulesGlue):
     takeback_rule = N_(
         "In MetrOmania a move can be taken back (nothing in it is left to chance), except one that drops a "
         "destination marker while hands are secret (everyone has seen it) and the one that ends the game."
     )
 
-    def can_take_back(self, before: Any, seat: str, actions: list[dict[str, Any]], after: Any) -> bool:
+    def options(self, variant: str | None, city: str | None) -> dict[str, Any]:
+        return dict(HAND_OPTIONS.get(variant or "standard", {}))
+
+    def seat_order(self, players: list[str]) -> dict[str, Any]:
+        return first_player(players)
+
+    def showed_nothing(self, before: Any, after: Any) -> bool:
         # The board is dealt at the start and hands only shrink: a move draws nothing and shows
         # the mover nothing they did not know. A marker dropped shows everyone a secret of the
         # mover's, and a take-back could not make it secret again.
-        game = self.game
         dropped = sum(m.cell is not None for m in after.markers) != sum(m.cell is not None for m in before.markers)
         secret = after.options.get("hands", "hidden") == "hidden"
-        return (
-            bool(actions)
-            and seat in game.to_move(before)
-            and not game.is_over(after)
-            and before.rng == after.rng
-            and not (dropped and secret)
-        )
+        return before.rng == after.rng and not (dropped and secret)
+
+    def ranking_keys(self, game: Game, state: Any) -> dict[str, Any]:
+        return ranking_keys(state, {p: b["total"] for p, b in state.result["breakdown"].items()})
+
+    def hands_may_change(self, events: list[Event]) -> bool:
+        return any(e.get("marker") for e in events)
 
     def automatic(self) -> dict[str, Callable[[], AutoPlayer]]:
         return ai.AUTOMATIC
 
-    def final_ranking(self, state: Any) -> dict[str, int]:
-        totals = {p: b["total"] for p, b in state.result["breakdown"].items()}
-        return places(ranking_keys(state, totals))
 
-    def score(self, data: dict[str, Any]) -> dict[str, Any]:
-        return score_state(data)
+PLUGIN = GamePlugin(
+    game=GAME,
+    notation=ModuleNotation(GAME, notation),
+    presentation=Told(GAME, alt_text=alttext.alt_text, text_board=textboard.text_board),
+    glue=Glue(),
+    scoring=score_state,
+    rules=RULES,
+    rulebook="metrobot.games.metromania.rulebook",
+    renderer="metrobot.render.metromania",
+    commands=(DIG, STATION),
+    variants=(
+        Variant("open", N_("MetrOmania: open hands")),
+        Variant("strict", N_("MetrOmania: strict deal")),
+        Variant("advanced", N_("MetrOmania: advanced 2 players (two companies each)")),
+    ),
+    secret_hands=True,
+)
 
-
-PLUGIN = MetromaniaPlugin()
-
-__all__ = ["PLUGIN", "MetromaniaPlugin"]
+__all__ = ["PLUGIN"]

@@ -18,6 +18,7 @@ from ...i18n import EN, N_
 from ..rulebook import Position, RulesPage
 from .board import vertex_name
 from .engine import GAME
+from .plugin import PLUGIN  # which names this module for its pages, and imports it only then
 
 PLAYERS = ["Ann", "Bob", "Cat"]
 SEED = 7  # a full game: stations made by meeting lines, markers, test trips scoring and one impossible
@@ -29,11 +30,8 @@ Step = tuple[Any, str, dict[str, Any], list[dict[str, Any]]]  # (state after, wh
 def _game() -> tuple[list[Step], Any]:
     """Every step of the game: (state after it, who played, the action, its events), and
     the start."""
-    from .. import get_plugin  # the registry, not `.plugin`: the plug-in imports this module
-
-    plugin = get_plugin(GAME.name)
-    actions, _ = plugin.self_play(PLAYERS, {}, SEED, level=LEVEL)
-    state = start = plugin.new_game(PLAYERS, {}, SEED)
+    actions, _ = PLUGIN.self_play(PLAYERS, {}, SEED, level=LEVEL)
+    state = start = PLUGIN.new_game(PLAYERS, {}, SEED)
     steps: list[Step] = []
     for logged in actions:
         state, events = GAME.apply(state, logged["player"], logged["action"])
@@ -134,12 +132,6 @@ def end() -> Position:
     )
 
 
-def _summary() -> str:
-    from .. import get_plugin
-
-    return get_plugin(GAME.name).rules
-
-
 PAGES: list[RulesPage] = [
     RulesPage(
         "grid",
@@ -227,5 +219,5 @@ PAGES: list[RulesPage] = [
         end,
         covers=("line_finished", "end_side"),
     ),
-    RulesPage("summary", N_("In short"), _summary()),
+    RulesPage("summary", N_("In short"), PLUGIN.rules),
 ]

@@ -8,8 +8,9 @@ from typing import Any
 from ...i18n import EN, Lang
 from ..autoplay import AutoPlayer
 from ..controls import CommandOption, Labels, MoveCommand, numbered_steps
-from ..plugin import GamePlugin, Names
-from ..protocol import N_, Choice
+from ..parts import Menu, ModuleNotation, Names, RulesGlue, Telling, first_player
+from ..plugin import GamePlugin
+from ..protocol import N_, Choice, Event
 from . import alttext, narration, notation, textboard, words
 from .ai import AUTOMATIC
 from .areas import area_name, area_of
@@ -41,43 +42,8 @@ BUILD = MoveCommand(
 )
 
 
-class UndergroundPlugin(GamePlugin):
-    game = GAME
-    rules = RULES
-    renderer = "metrobot.render.underground"
-    notation = notation
-    labels = Labels(
-        play=N_("▶ Play"), mine=N_("My lines"), composer=N_("Your turn"), groups=N_("Choose a colour first…")
-    )
-    commands = (BUILD,)
-
-    def seat_order(self, players: list[str]) -> dict[str, Any]:
-        return {"first_player": players[0]} if players else {}
-
-    def cities(self) -> list[str]:
-        return map_names()
-
-    def options(self, variant: str | None, city: str | None) -> dict[str, Any]:
-        super().options(variant, None)
-        return {"map": city} if city else {}
-
-    def continuation(self, state: Any, seat: str, lang: Lang = EN) -> str:
-        if state.turn.pending is not None:
-            return lang.t(
-                "The passenger's best routes tie: choose one with ▶ Play or `/play route N` — {options}.",
-                options=narration.route_options(state, lang),
-            )
-        left = PLACEMENTS_PER_TURN - state.turn.step
-        return lang.n(
-            "Your turn goes on: {n} placement left (`/build` or ▶ Play).",
-            "Your turn goes on: {n} placements left (`/build` or ▶ Play).",
-            left,
-            n=left,
-        )
-
-    def menu(
-        self, state: Any, seat: str, choices: list[Choice], lang: Lang = EN
-    ) -> list[tuple[tuple[str, ...], Choice]]:
+class Notation(ModuleNotation):
+    def menu(self, state: Any, seat: str, choices: list[Choice], lang: Lang = EN) -> Menu:
         """Colour, then start / extend / branch, then the part of the map (in compass order;
         a start may be anywhere, so its list is long); forgoing and tied routes at the top."""
         entries: list[tuple[tuple[int, int, int, int], tuple[str, ...], Choice]] = []
@@ -99,7 +65,23 @@ class UndergroundPlugin(GamePlugin):
         # "kings cross" finds King's Cross St. Pancras, "st" is "street", "strasse" is "straße"
         return notation.name_key(text)
 
-    def narrate(self, state: Any, events: list[dict[str, Any]], name: Names, lang: Lang = EN) -> list[str]:
+
+class Told(Telling):
+    def continuation(self, state: Any, seat: str, lang: Lang = EN) -> str:
+        if state.turn.pending is not None:
+            return lang.t(
+                "The passenger's best routes tie: choose one with ▶ Play or `/play route N` — {options}.",
+                options=narration.route_options(state, lang),
+            )
+        left = PLACEMENTS_PER_TURN - state.turn.step
+        return lang.n(
+            "Your turn goes on: {n} placement left (`/build` or ▶ Play).",
+            "Your turn goes on: {n} placements left (`/build` or ▶ Play).",
+            left,
+            n=left,
+        )
+
+    def narrate(self, state: Any, events: list[Event], name: Names, lang: Lang = EN) -> list[str]:
         return narration.narrate(state, events, name, lang)
 
     def prompt(self, state: Any, who: str, lang: Lang = EN) -> str:
@@ -114,57 +96,43 @@ class UndergroundPlugin(GamePlugin):
         stations = state.board.map.stations
         return narration.board_brief(self.game.view(state, None), lambda s: stations[s].destination, seat, lang)
 
-    def alt_text(
-        self,
-        view: dict[str, Any],
-        viewer: str | None,
-        names: dict[str, str] | None,
-        lang: Lang = EN,
-        *,
-        picture: str = "board",
-        waiting: tuple[str, ...] = (),
-    ) -> str:
-        return alttext.alt_text(view, viewer, names, lang, picture=picture)
 
-    def text_board(
-        self,
-        view: dict[str, Any],
-        viewer: str | None,
-        names: dict[str, str] | None,
-        lang: Lang = EN,
-        *,
-        waiting: tuple[str, ...] = (),
-    ) -> list[str]:
-        return textboard.text_board(view, viewer, names, lang)
-
+class Glue(RulesGlue):
     takeback_rule = N_(
         "In On the Underground a move can be taken back as long as no destination card was drawn in it (a "
         "move whose passenger refills the row draws one; steps before the passenger moves draw none), and "
         "never the move that ends the game."
     )
 
-    def can_take_back(self, before: Any, seat: str, actions: list[dict[str, Any]], after: Any) -> bool:
+    def cities(self) -> list[str]:
+        return map_names()
+
+    def options(self, variant: str | None, city: str | None) -> dict[str, Any]:
+        return {"map": city} if city else {}
+
+    def seat_order(self, players: list[str]) -> dict[str, Any]:
+        return first_player(players)
+
+    def showed_nothing(self, before: Any, after: Any) -> bool:
         # A card turned face up from the deck is chance the mover has seen; building and the
         # passenger's walk over the cards already face up are not.
-        game = self.game
-        return (
-            bool(actions)
-            and seat in game.to_move(before)
-            and not game.is_over(after)
-            and after.draw == before.draw
-            and after.rng == before.rng
-        )
+        return after.draw == before.draw and after.rng == before.rng
 
     def automatic(self) -> dict[str, Callable[[], AutoPlayer]]:
         return AUTOMATIC
 
-    def score(self, data: dict[str, Any]) -> dict[str, Any]:
-        return score_state(data)
 
-    def rules_pages(self):
-        from .rulebook import PAGES
-
-        return PAGES
-
-
-PLUGIN = UndergroundPlugin()
+PLUGIN = GamePlugin(
+    game=GAME,
+    notation=Notation(GAME, notation),
+    presentation=Told(GAME, alt_text=alttext.alt_text, text_board=textboard.text_board),
+    glue=Glue(),
+    scoring=score_state,
+    rules=RULES,
+    rulebook="metrobot.games.underground.rulebook",
+    renderer="metrobot.render.underground",
+    labels=Labels(
+        play=N_("▶ Play"), mine=N_("My lines"), composer=N_("Your turn"), groups=N_("Choose a colour first…")
+    ),
+    commands=(BUILD,),
+)

@@ -18,6 +18,7 @@ from ...i18n import N_
 from ..rulebook import Position, RulesPage
 from .engine import GAME
 from .passenger import options
+from .plugin import PLUGIN  # which names this module for its pages, and imports it only then
 from .state import State
 
 MAP = "london"
@@ -251,7 +252,7 @@ def passenger() -> Position:
 def end() -> Position:
     # A whole game of the greedy automatic players (the fastest level: 0.2 s): Bob's turn
     # empties the deck, Cat still builds, and Ann and Cat tie.
-    actions, s = _plugin().self_play(list(TRIO), {"map": MAP, "first_player": 0}, END_SEED, level="greedy")
+    actions, s = PLUGIN.self_play(list(TRIO), {"map": MAP, "first_player": 0}, END_SEED, level="greedy")
     # Replay the logged actions for their events: whose turn emptied the deck, who built after.
     t = _new(TRIO, END_SEED)
     emptied = None
@@ -278,18 +279,6 @@ def end() -> Position:
             "other_points": scores[other],
         },
     )
-
-
-def _plugin() -> Any:
-    # Through the registry: this module is imported by the plug-in's `rules_pages`, so
-    # importing `.plugin` here would make an import cycle.
-    from .. import get_plugin
-
-    return get_plugin(GAME.name)
-
-
-def _summary() -> str:
-    return _plugin().rules
 
 
 PAGES: list[RulesPage] = [
@@ -364,5 +353,5 @@ PAGES: list[RulesPage] = [
         ),
         end,
     ),
-    RulesPage("summary", N_("In short"), _summary()),
+    RulesPage("summary", N_("In short"), PLUGIN.rules),
 ]

@@ -21,7 +21,7 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
-from ...games.alttext import ALT_LIMIT, cut
+from ...games.alttext import ALT_LIMIT, cut, plain_alt_text
 from ...games.plugin import GamePlugin
 from ...i18n import Lang
 from ...storage import Person
@@ -50,7 +50,7 @@ def alt_text(
         text = plugin.alt_text(view, viewer, names, language, picture=picture, waiting=waiting)
     except Exception:
         log.exception("the %s alt text of a %s picture failed", plugin.name, picture)
-        text = GamePlugin.alt_text(plugin, view, viewer, names, language, picture=picture, waiting=waiting)
+        text = plain_alt_text(plugin.title, view, names, language, picture=picture, waiting=waiting)
     text = " ".join(f"{heading} {text}".split())
     return cut(text, ALT_LIMIT) or language.t("A picture of the game.")
 
