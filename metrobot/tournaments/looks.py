@@ -94,7 +94,7 @@ class Looks(Director):
 
     async def tournament_games(self, user_id: str, guild_id: str | None, page: int = 0) -> Outcome:
         """`/games`, with the tournaments the person is in after their games."""
-        outcome = await self.parts.listing.my_games(user_id, guild_id, page)
+        outcome = await self.listing.my_games(user_id, guild_id, page)
         if page != 0 or outcome.reply is None:
             return outcome
         mine = await self.db.tournaments.tournaments_of(user_id, guild_id)
@@ -139,7 +139,7 @@ class Looks(Director):
         if snap is None:
             return message
         message.text = self._link_threads(message.text, snap.tables)
-        if any(spec.get("standings") for spec in p.get("images", ())) and self.images:
+        if any(spec.get("standings") for spec in p.get("images", ())) and self.options.images:
             message.files.append(await self._standings_file(snap))
         return message
 

@@ -165,7 +165,7 @@ class Rounds(TableGames):
         return await self._open_tables(tournament_id)
 
     async def _step(self, snap: Snapshot, missing: list[str]) -> None:
-        row, now = snap.row, self.clock()
+        row, now = snap.row, self.options.clock()
         rules, entrants, rounds, results = model(snap)
         names = self._names(snap)
         settings = dict(row.settings)

@@ -1,4 +1,7 @@
-"""The game service with tournaments: what the bot's front end talks to. The director's
+"""The tournaments: what the front ends ask of them (`bot.tournaments`, the web app's
+`TOURNAMENTS`), beside the game service they do not inherit. Built in metrobot/app.py from
+the game service's parts they use; they hear of a game's end by subscribing to the service's
+`GameEnded` there (`game_ended`, in the transaction that finishes the game). The director's
 parts, one concern each: `core` (loading, who may run it, pairing in a worker), `tablegames`
 (a table's game in its thread), `rounds` (pairing, closing, standings, the end), `running`
 (drop, pause, abort), `director` (creating, sign-up, start), `looks` (standings, pairings,
@@ -7,8 +10,8 @@ lists, owed posts), `webpage` (its web page, its link, the server page's tournam
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from ..service.events import GameEnded
 from ..storage import GameRow, TournamentRow, TOwed
 from .webpage import TournamentPages, hidden_round
 
@@ -25,15 +28,19 @@ class HallTable:
 
 
 class TournamentService(TournamentPages):
-    def __init__(self, *args: Any, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        # `/games` and the server's page with the tournaments: these, not the game service's
-        self.my_games = self.tournament_games
-        self.server_page = self.tournament_server_page
+    # `/games` and the server's page with the tournaments: what the front ends show, rather
+    # than the game service's own
+    my_games = TournamentPages.tournament_games
+    server_page = TournamentPages.tournament_server_page
+
+    async def game_ended(self, event: GameEnded) -> None:
+        """A game ended (subscribed to the service's GameEnded): if it is a tournament's table,
+        its result is recorded in the transaction that finishes the game."""
+        await self.db.tournaments.record_table(event.tx, event.game_id, event.result)
 
     async def tournaments_due(self) -> list[int]:
         """Tournaments whose director has work now, claimed for this process."""
-        return [row.id for row in await self.db.tournaments.claim_due_tournaments(self.clock())]
+        return [row.id for row in await self.db.tournaments.claim_due_tournaments(self.options.clock())]
 
     async def tournament_items(self) -> list[TOwed]:
         """What tournaments owe Discord and nobody holds, claimed for this process."""

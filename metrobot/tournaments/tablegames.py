@@ -89,7 +89,7 @@ class TableGames(TournamentCore):
                 round=table.round,
                 table=table.number,
                 people=", ".join(f"<@{p}>" for p in table.seats),
-                clock=self._clock_words(s.get("clock", self.default_turn_clock), g),
+                clock=self._clock_words(s.get("clock", self.options.default_turn_clock), g),
             ),
             mentions=list(table.seats),
         )
@@ -99,7 +99,7 @@ class TableGames(TournamentCore):
         async def link(tx, game: GameRow) -> None:
             await self.db.tournaments.link_table_game(tx, row.id, table.round, table.number, game.id)
 
-        async with self.parts.games.lock(thread):
+        async with self.games.lock(thread):
             if table.game_id is None and await self.db.open_game(thread) is None:
                 try:
                     await self.db.create_game(
@@ -110,7 +110,7 @@ class TableGames(TournamentCore):
                         options={**s.get("options", {}), **plugin.seat_order(list(table.seats))},
                         seed=seed,
                         max_seats=len(seats),
-                        turn_clock=int(s.get("clock", self.default_turn_clock)),
+                        turn_clock=int(s.get("clock", self.options.default_turn_clock)),
                         announce=lambda game: owe(opened, 0),
                         seats=seats,
                         bot_level=s.get("bot_level", "greedy"),
@@ -126,7 +126,7 @@ class TableGames(TournamentCore):
         if game is None or game.status != "lobby" or game.settings.get("tournament") != row.id:
             return opened if opened.public else None
         try:
-            started = await self.start(thread, game.host_id, game_id=game.id)
+            started = await self.lobby.start(thread, game.host_id, game_id=game.id)
         except Refused as exc:  # (started by another process meanwhile)
             log.info("table %s/%s of tournament %s not started: %s", table.round, table.number, row.id, exc)
             return opened if opened.public else None
@@ -147,20 +147,20 @@ class TableGames(TournamentCore):
         for table in snap.tables:
             if table.game_id is None or table.thread_id is None:
                 continue
-            async with self.parts.games.lock(table.thread_id):
+            async with self.games.lock(table.thread_id):
                 game = await self.db.game(table.game_id)
                 if game is None or game.status not in ("lobby", "active"):
                     continue
                 outcome = Outcome(public=[Message(note)])
                 if game.status == "active":
-                    plugin = self.parts.games.plugin(game)
-                    outcome.edits += self.parts.status.tidy(game, everything=True) + [
-                        await self.parts.status.status_message(
-                            plugin, self.parts.games.state(plugin, game), replace(game, status="aborted")
+                    plugin = self.games.plugin(game)
+                    outcome.edits += self.status.tidy(game, everything=True) + [
+                        await self.status.status_message(
+                            plugin, self.games.state(plugin, game), replace(game, status="aborted")
                         )
                     ]
                 try:
-                    await self.parts.games.save(game, status="aborted", deadline=None, paused=None, says=outcome)
+                    await self.games.save(game, status="aborted", deadline=None, paused=None, says=outcome)
                 except Conflict:
                     continue  # a move came first; the next run of the director tries again
             out.append((table.thread_id, outcome))

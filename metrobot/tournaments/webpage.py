@@ -123,7 +123,7 @@ def hidden_round(snap: Snapshot, number: int) -> bool:
 class TournamentPages(Looks):
     async def tournament_web(self, hall_id: str, guild_id: str | None) -> Outcome:
         """`/tournament web`: the link to this channel's tournament (the open one, else the last)."""
-        if self.web_base is None:
+        if self.options.web_base is None:
             raise Refused(me().t("This bot has no web pages: its operator can turn them on (METROBOT_WEB_PORT)."))
         row = await self._find(hall_id, guild_id, any_status=True)
         return Outcome(
@@ -131,7 +131,7 @@ class TournamentPages(Looks):
                 me().t(
                     "🌐 This tournament in a browser — standings, pairings and every table's game (anyone with the link "
                     "can follow it): {link}",
-                    link=self.parts.links.url(await self.tournament_path(row)),
+                    link=self.links.url(await self.links.tournament_path(row)),
                 )
             )
         )
@@ -177,7 +177,7 @@ class TournamentPages(Looks):
             total,
             lines,
         )
-        key = await self.parts.web_index.key(row.guild_id)
+        key = await self.web_index.key(row.guild_id)
         games = {(t.round, t.number): t.game_id for t in snap.tables}
         done = {(r["round"], r["table"]): r for r in snap.results}
         for rnd in reversed(rounds):
@@ -213,15 +213,15 @@ class TournamentPages(Looks):
         """The final standings picture in the reader's language (None: not finished, an
         outdated address, or no images)."""
         snap = await self.db.tournaments.snapshot(row.id)
-        if snap is None or snap.row.status != "finished" or tag != picture_tag(snap) or not self.images:
+        if snap is None or snap.row.status != "finished" or tag != picture_tag(snap) or not self.options.images:
             return None
         return (await self._standings_file(snap, language)).data
 
     async def tournament_server_page(self, guild_id: str, language: Lang) -> ServerPage:
         """The server's page with its tournaments; a duplicate round's games stay off it while
         the round runs."""
-        page = await self.parts.web_index.server_page(guild_id, language)
-        key = await self.parts.web_index.key(guild_id)
+        page = await self.web_index.server_page(guild_id, language)
+        key = await self.web_index.key(guild_id)
         known = {p.name for p in all_plugins()}
         hidden: set[int] = set()
         for row in await self.db.tournaments.tournaments_in(guild_id, LISTED):
