@@ -18,8 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .service import GameService
+from .service import GameService, fixed_seeds
 from .service.events import GameEnded
+from .settings import Settings
 from .storage import Database
 from .tournaments.service import TournamentService
 
@@ -52,4 +53,18 @@ def build(db: Database, **options: Any) -> App:
     return App(service, tournaments)
 
 
-__all__ = ["App", "build"]
+def for_bot(db: Database, settings: Settings) -> App:
+    """The application as the bot runs it: the options its settings say (the turn clock, the
+    automatic player's time, the drawing workers, fixed seeds where set)."""
+    options: dict[str, Any] = {
+        "default_turn_clock": int(settings.turn_clock_hours * 3600),
+        "ai_seconds": settings.ai_seconds,
+        "render_workers": settings.render_workers,
+        "png_compression": settings.png_compression,
+    }
+    if settings.seed is not None:
+        options["seeds"] = fixed_seeds(settings.seed)
+    return build(db, **options)
+
+
+__all__ = ["App", "build", "for_bot"]

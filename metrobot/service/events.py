@@ -16,8 +16,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from ..storage.sql import Tx
 from ..storage.ratings import GameResult
+from ..storage.sql import Tx
 
 
 @dataclass(frozen=True)

@@ -284,9 +284,7 @@ class Database:
         encoded["updated_at"] = time.time()
         if changes.get("status") == "finished":
             encoded["finished_at"] = encoded["updated_at"]
-        await self._write(
-            row, encoded, list(actions), list(owed), result, rate, changes.get("seats"), withdraw, within
-        )
+        await self._write(row, encoded, list(actions), list(owed), result, rate, changes.get("seats"), withdraw, within)
         # What was just written, without reading it back (the state can be large).
         if "state" in changes:
             changes["state_stored"] = changes.pop("state")

@@ -77,7 +77,9 @@ class Running(Rounds):
                 game = await self.db.game(table.game_id)
                 if game is not None and game.status == "active" and not getattr(game.seat(user_id), "auto", True):
                     with contextlib.suppress(Refused):
-                        elsewhere.append((table.thread_id, await self.lobby.leave(table.thread_id, user_id, game_id=game.id)))
+                        elsewhere.append(
+                            (table.thread_id, await self.lobby.leave(table.thread_id, user_id, game_id=game.id))
+                        )
         for _, outcome in elsewhere:
             outcome.reply = None
         reply = (

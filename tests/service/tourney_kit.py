@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 import pytest
 
 from metrobot import games
-from metrobot.service import fixed_seeds
 from metrobot.app import App, build
+from metrobot.service import fixed_seeds
 from metrobot.storage import Database
 from tests.toygame import PLUGIN, Race, RacePlugin
 
