@@ -60,7 +60,7 @@ async def test_two_hosts_pressing_start_in_two_processes_start_it_once(tmp_path,
     try:
         await one.tournaments.tournament_new("hall", "g", "host", "race", "swiss", manager=True, table_size=3, rounds=2)
         for i in range(6):
-            await (one if i % 2 else two).tournament_join("hall", "g", f"u{i}", f"P{i}")
+            await (one if i % 2 else two).tournaments.tournament_join("hall", "g", f"u{i}", f"P{i}")
         starts = [
             svc.tournaments.tournament_start("hall", "g", who, manager=True)
             for svc in (one, two)
