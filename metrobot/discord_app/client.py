@@ -1,6 +1,7 @@
-"""The Discord client: wires the service, the commands, the persistent controls and the
-turn-clock loop together (RoboDanny-style: a Bot subclass that sets everything up in
-setup_hook). Commands are built from the game registry at start-up."""
+"""The Discord client: wires the service and the tournaments (built in metrobot/app.py), the
+commands, the persistent controls and the turn-clock loop together (RoboDanny-style: a Bot
+subclass that sets everything up in setup_hook). Commands are built from the game registry at
+start-up."""
 
 from __future__ import annotations
 
