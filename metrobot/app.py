@@ -6,11 +6,14 @@ command line, the benchmarks and the tests. The front ends then hold the two sep
 (`bot.service` and `bot.tournaments`; the web app's `SERVICE` and `TOURNAMENTS`).
 
     GameService ...... the facade over the game service's parts (service/service.py)
-    TournamentService  the tournaments: handed the parts they use (db, options, painter,
-                       games, status, lobby, links, listing, web_index), never the service;
-                       subscribed to GameEnded, which the service publishes inside the
-                       transaction that finishes a game, so a table's result is stored with
-                       its game's end or not at all
+    TableGames ....... a tournament's tables' games: db, options, games, status, lobby
+    Director ......... running a tournament: db, options, games, painter, lobby, tables
+    TournamentPages .. how tournaments look, their pages: db, options, games, painter,
+                       listing, links, web_index
+    TournamentService  the facade over those three the front ends talk to (never the game
+                       service itself); subscribed to GameEnded, which the service publishes
+                       inside the transaction that finishes a game, so a table's result is
+                       stored with its game's end or not at all
 """
 
 from __future__ import annotations
@@ -22,7 +25,10 @@ from .service import GameService, fixed_seeds
 from .service.events import GameEnded
 from .settings import Settings
 from .storage import Database
+from .tournaments.director import Director
 from .tournaments.service import TournamentService
+from .tournaments.tablegames import TableGames
+from .tournaments.webpage import TournamentPages
 
 
 @dataclass(frozen=True)
@@ -37,19 +43,12 @@ def build(db: Database, **options: Any) -> App:
     """The game service on `db` (`options`: GameService's: clock, seeds, images, render_workers,
     …) and the tournaments on its parts, subscribed to the end of a game."""
     service = GameService(db, **options)
-    parts = service.parts
-    tournaments = TournamentService(
-        db,
-        parts.options,
-        parts.painter,
-        parts.games,
-        parts.status,
-        parts.lobby,
-        parts.links,
-        parts.listing,
-        parts.web_index,
-    )
-    parts.events.subscribe(GameEnded, tournaments.game_ended)
+    p = service.parts
+    tables = TableGames(db, p.options, p.games, p.status, p.lobby)
+    director = Director(db, p.options, p.games, p.painter, p.lobby, tables)
+    pages = TournamentPages(db, p.options, p.games, p.painter, p.listing, p.links, p.web_index)
+    tournaments = TournamentService(db, p.options, tables, director, pages)
+    p.events.subscribe(GameEnded, tournaments.game_ended)
     return App(service, tournaments)
 
 

@@ -19,12 +19,6 @@ from ..games.plugin import GamePlugin
 from ..i18n import Lang, lang, me
 from ..service import Refused
 from ..service.core import Games, ServiceOptions
-from ..service.listing import Listing
-from ..service.lobby import Lobby
-from ..service.painter import Painter
-from ..service.status import Status
-from ..service.webindex import WebIndex
-from ..service.weblinks import WebLinks
 from ..storage import Conflict, Database, Snapshot, TournamentRow
 from .model import Entrant, PairingError, Round, Rules, TableResult
 from .pairing import open_tables, pair
@@ -80,30 +74,14 @@ def pair_in_worker(
 
 
 class TournamentCore:
-    """The root of the director's parts: the game service's parts it uses, handed to it where
-    the application is wired (metrobot/app.py): never the game service itself."""
+    """What the tournaments' parts (tablegames.TableGames, director.Director, webpage.TournamentPages)
+    share: a plain base, handed the database, the service's options and its games (whose locks
+    the tournaments' share) where the application is wired (metrobot/app.py)."""
 
-    def __init__(
-        self,
-        db: Database,
-        options: ServiceOptions,
-        painter: Painter,
-        games: Games,
-        status: Status,
-        lobby: Lobby,
-        links: WebLinks,
-        listing: Listing,
-        web_index: WebIndex,
-    ) -> None:
-        self.db = db  # (its own tables, `db.tournaments`; the games' through the parts)
+    def __init__(self, db: Database, options: ServiceOptions, games: Games) -> None:
+        self.db = db  # (its own tables, `db.tournaments`; the games' through the service's parts)
         self.options = options  # the clock, the default turn clock, the seeds, images, the web's base
-        self.painter = painter  # pairing and the standings picture run in its workers
-        self.games = games  # a table's game: its lock, its state, saving it
-        self.status = status  # a stopped table's status message
-        self.lobby = lobby  # a table's game started; someone who drops leaves their game
-        self.links = links  # the tournament's signed link
-        self.listing = listing  # `/games`, to which the tournaments are added
-        self.web_index = web_index  # the server's page, to which the tournaments are added
+        self.games = games  # the locks; a table's game: its state, saving it
 
     def _t_lock(self, tournament_id: int):
         return self.games.lock(f"tournament:{tournament_id}")

@@ -167,6 +167,6 @@ class Running(Rounds):
                 ]
                 + archive,
             )
-        elsewhere = await self._stop_tables(snap, g.t("🛑 The tournament was aborted: this table stops here."))
+        elsewhere = await self.tables.stop_tables(snap, g.t("🛑 The tournament was aborted: this table stops here."))
         log.info("tournament %s aborted by %s", row.id, user_id)
         return Outcome(reply=Message(me().t("Tournament aborted.")), elsewhere=elsewhere)

@@ -14,8 +14,11 @@ import logging
 from dataclasses import replace
 
 from ..service import Message, Outcome, Refused
+from ..service.core import Games, ServiceOptions
+from ..service.lobby import Lobby
 from ..service.owing import owe
-from ..storage import Conflict, Duplicate, GameRow, Seat, Snapshot, TableRow, TOwed
+from ..service.status import Status
+from ..storage import Conflict, Database, Duplicate, GameRow, Seat, Snapshot, TableRow, TOwed
 from .core import TournamentCore, derived_seed
 from .texts import clean
 
@@ -23,14 +26,21 @@ log = logging.getLogger("metrobot.tournaments")
 
 
 class TableGames(TournamentCore):
+    """A part of the tournaments: its tables' games (the director's part calls it)."""
+
+    def __init__(self, db: Database, options: ServiceOptions, games: Games, status: Status, lobby: Lobby) -> None:
+        super().__init__(db, options, games)
+        self.status = status  # a stopped table's status message
+        self.lobby = lobby  # a table's game started
+
     async def table_thread_made(self, item: TOwed, thread_id: str) -> list[tuple[str, Outcome]]:
         """A table's thread exists (made now, or found after a crash): record it, then
         create and start its game. Returns what each thread is owed now."""
         await self.db.tournaments.table_thread(item, thread_id)
         assert item.tournament_id is not None, "a stored item has its tournament"
-        return await self._open_tables(item.tournament_id, only=(item.payload["round"], item.payload["table"]))
+        return await self.open_tables(item.tournament_id, only=(item.payload["round"], item.payload["table"]))
 
-    async def _open_tables(self, tournament_id: int, only: tuple[int, int] | None = None) -> list[tuple[str, Outcome]]:
+    async def open_tables(self, tournament_id: int, only: tuple[int, int] | None = None) -> list[tuple[str, Outcome]]:
         """Create and start the games of tables whose thread exists and whose game does not
         run yet (all of them, or `only` one)."""
         snap = await self.db.tournaments.snapshot(tournament_id)
@@ -53,7 +63,7 @@ class TableGames(TournamentCore):
                 out.append((table.thread_id, outcome))
         return out
 
-    async def _unopened(self, snap: Snapshot) -> bool:
+    async def unopened(self, snap: Snapshot) -> bool:
         """Whether a table whose thread exists has no running game yet (a crash came between):
         the tournament stays due until the director has made and started it."""
         ended = {(r["round"], r["table"]) for r in snap.results}
@@ -141,7 +151,7 @@ class TableGames(TournamentCore):
 
         return hours(seconds, g)
 
-    async def _stop_tables(self, snap: Snapshot, note: str) -> list[tuple[str, Outcome]]:
+    async def stop_tables(self, snap: Snapshot, note: str) -> list[tuple[str, Outcome]]:
         """Abort the games still running at the tournament's tables (each thread is told)."""
         out = []
         for table in snap.tables:

@@ -20,10 +20,12 @@ from typing import Any
 from ..games import all_plugins
 from ..i18n import Lang, me
 from ..service import Message, Outcome, Refused
-from ..service.core import title
-from ..service.webindex import Listed, ServerPage
-from ..service.weblinks import signature
-from ..storage import Snapshot, TournamentRow
+from ..service.core import Games, ServiceOptions, title
+from ..service.listing import Listing
+from ..service.painter import Painter
+from ..service.webindex import Listed, ServerPage, WebIndex
+from ..service.weblinks import WebLinks, signature
+from ..storage import Database, Snapshot, TournamentRow
 from .core import model
 from .looks import STATUS_WORDS, Looks
 from .model import Round
@@ -121,6 +123,22 @@ def hidden_round(snap: Snapshot, number: int) -> bool:
 
 
 class TournamentPages(Looks):
+    """A part of the tournaments: how they look (replies, owed posts, `/games`) and their pages."""
+
+    def __init__(
+        self,
+        db: Database,
+        options: ServiceOptions,
+        games: Games,
+        painter: Painter,
+        listing: Listing,
+        links: WebLinks,
+        web_index: WebIndex,
+    ) -> None:
+        super().__init__(db, options, games, painter, listing)
+        self.links = links  # the tournament's signed link
+        self.web_index = web_index  # the server's page, to which the tournaments are added
+
     async def tournament_web(self, hall_id: str, guild_id: str | None) -> Outcome:
         """`/tournament web`: the link to this channel's tournament (the open one, else the last)."""
         if self.options.web_base is None:
