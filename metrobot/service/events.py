@@ -44,10 +44,6 @@ class Events:
         """Call `handler` with every event of `kind` published from now on."""
         self._handlers.setdefault(kind, []).append(handler)  # type: ignore[arg-type]
 
-    def subscribers(self, kind: type[Event]) -> int:
-        """How many handlers listen to `kind`."""
-        return len(self._handlers.get(kind, ()))
-
     async def publish(self, event: Event) -> None:
         """Await each handler of the event's class, in the order they subscribed."""
         for handler in list(self._handlers.get(type(event), ())):
