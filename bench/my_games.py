@@ -21,8 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from metrobot.app import build
 from metrobot.games import all_plugins
-from metrobot.service import GameService
 from metrobot.storage import Database
 
 from .timing import summary
@@ -98,7 +98,7 @@ async def time_games(where: str, label: str) -> None:
     db = await Database(where).open()
     try:
         await fill(db, [p.name for p in all_plugins()])
-        service = GameService(db, images=False)
+        service = build(db, images=False).service
         reply = (await service.my_games("u7", "g1")).reply
         assert reply is not None
         listed = reply.text

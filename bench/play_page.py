@@ -76,13 +76,14 @@ async def late_london_game(service: Any) -> Any:
 async def tap_times(runs: int) -> None:
     from aiohttp.test_utils import TestClient, TestServer
 
+    from metrobot.app import build
     from metrobot.play import Pass, Play, access
     from metrobot.storage import Database
-    from metrobot.tournaments.service import TournamentService
     from metrobot.web import make_app
 
     db = await Database(":memory:").open()
-    service = TournamentService(db, images=False, render_workers=2)  # (as the pages are served)
+    app = build(db, images=False, render_workers=2)  # (as the pages are served)
+    service = app.service
     service.web_base = "http://127.0.0.1"
     try:
         row = await late_london_game(service)
@@ -106,7 +107,7 @@ async def tap_times(runs: int) -> None:
             f"    Play.compose (menu, words, preview + targets in one worker call): median "
             f"{statistics.median(samples):.1f} ms, p95 {percentile(samples, 0.95):.1f} ms, n={runs}   goal p95 <= 150 ms"
         )
-        async with TestClient(TestServer(make_app(service))) as client:
+        async with TestClient(TestServer(make_app(service, tournaments=app.tournaments))) as client:
             path = await access.path(service, row, user)
             token = await access.token(service, row, user)
             body = {"moves": row.moves, "steps": [code]}

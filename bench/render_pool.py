@@ -19,13 +19,14 @@ BUSY, QUIET, SAMPLES = 4, 4, 150  # channels drawing images / channels measured 
 
 
 async def run(workers: int, kind: str, samples: int = SAMPLES) -> tuple[list[float], int, float]:
+    from metrobot.app import build
     from metrobot.games import get_plugin
-    from metrobot.service import GameService, fixed_seeds
+    from metrobot.service import fixed_seeds
     from metrobot.storage import Database
 
     with tempfile.TemporaryDirectory() as tmp:
         db = await Database(Path(tmp) / "pool.sqlite3").open()
-        svc = GameService(db, seeds=fixed_seeds(2), images=False, render_workers=workers)
+        svc = build(db, seeds=fixed_seeds(2), images=False, render_workers=workers).service
         try:
             channels = [f"c{i}" for i in range(BUSY + QUIET)]
             for c in channels:

@@ -12,6 +12,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from metrobot.app import build
 from metrobot.games import GamePlugin, all_plugins, get_plugin
 from metrobot.service import GameService, fixed_seeds
 from metrobot.storage import Database
@@ -39,7 +40,7 @@ async def run(plugin: GamePlugin) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = await Database(Path(tmp) / "bench.sqlite3").open()
         try:
-            svc = GameService(db, seeds=fixed_seeds(8), images=False)
+            svc = build(db, seeds=fixed_seeds(8), images=False).service
             people = await long_game(svc, plugin)
             svc.images = True
             timings = []

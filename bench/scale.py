@@ -32,12 +32,13 @@ KIND = ""  # the game played (set by main; the worker processes only play games 
 
 
 async def drive(where: str, channels: list[str], setup: bool, barrier: Any = None) -> tuple[list[float], float]:
+    from metrobot.app import build
     from metrobot.games import get_plugin
-    from metrobot.service import GameService, fixed_seeds
+    from metrobot.service import fixed_seeds
     from metrobot.storage import Database
 
     db = await Database(where).open()
-    svc = GameService(db, seeds=fixed_seeds(1), images=False)
+    svc = build(db, seeds=fixed_seeds(1), images=False).service
     try:
         if setup:
             for channel in channels:

@@ -25,14 +25,15 @@ from pathlib import Path
 
 async def first_starts(warm: bool, settle: float) -> tuple[dict[str, float], float]:
     """({game: ms of its first start}, ms that Painter.start took)."""
+    from metrobot.app import build
     from metrobot.games import all_plugins
-    from metrobot.service import GameService, fixed_seeds
+    from metrobot.service import fixed_seeds
     from metrobot.service.pictures.painter import default_workers
     from metrobot.storage import Database
 
     with tempfile.TemporaryDirectory() as tmp:
         db = await Database(Path(tmp) / "warm.sqlite3").open()
-        svc = GameService(db, seeds=fixed_seeds(7), render_workers=default_workers())
+        svc = build(db, seeds=fixed_seeds(7), render_workers=default_workers()).service
         try:
             t0 = time.perf_counter()
             svc.painter.start(warm=warm)

@@ -26,10 +26,10 @@ from pathlib import Path
 
 from aiohttp.test_utils import TestClient, TestServer
 
+from metrobot.app import build
 from metrobot.games import all_plugins
 from metrobot.service import GameService, fixed_seeds
 from metrobot.storage import Database
-from metrobot.tournaments.service import TournamentService
 from metrobot.web import make_app
 
 from .timing import summary
@@ -166,11 +166,12 @@ async def time_pages(where: str, label: str) -> None:
     db = await Database(where).open()
     try:
         await fill(db, [p.name for p in all_plugins()])
-        service = TournamentService(db, seeds=fixed_seeds(11), images=False)  # (as the pages are served)
+        app = build(db, seeds=fixed_seeds(11), images=False)  # (as the pages are served)
+        service = app.service
         game_id = await played(service, 30)
         service.images = True
         service.web_base = "http://127.0.0.1"
-        async with TestClient(TestServer(make_app(service))) as client:
+        async with TestClient(TestServer(make_app(service, tournaments=app.tournaments))) as client:
             row = await db.game(game_id)
             assert row is not None
             page = await service.game_path(row)

@@ -127,7 +127,7 @@ def cmd_ratings(args: argparse.Namespace) -> int:
     """Recompute every rating from the stored finished games and say whether they changed."""
     import asyncio
 
-    from .service import GameService
+    from .app import build
     from .settings import shown
     from .storage import Database
 
@@ -136,7 +136,7 @@ def cmd_ratings(args: argparse.Namespace) -> int:
     async def rebuild() -> tuple[int, bool]:
         db = await Database(path).open()
         try:
-            return await GameService(db, images=False).rebuild_ratings()
+            return await build(db, images=False).service.rebuild_ratings()
         finally:
             await db.close()
 

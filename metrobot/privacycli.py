@@ -44,8 +44,8 @@ def _id(value: str, what: str) -> str:
 
 
 def _with_privacy(args: argparse.Namespace, work: Callable[[Privacy], Awaitable[int]]) -> int:
+    from .app import build
     from .privacy import Privacy
-    from .service import GameService
     from .settings import load_settings
     from .storage import Database
 
@@ -57,7 +57,7 @@ def _with_privacy(args: argparse.Namespace, work: Callable[[Privacy], Awaitable[
             settings = load_settings()
             return await work(
                 Privacy(
-                    GameService(db, images=False),
+                    build(db, images=False).service,
                     retention_days=settings.retention_days,
                     contact=settings.operator_contact,
                     policy_url=settings.privacy_url,

@@ -22,9 +22,9 @@ Who is what, for the database:
   option, a path, not the database.)
 * The **capabilities with tables of their own**, tournaments and privacy, sit on the service
   layer (the import contract lets them import storage; their SQL is in `storage/tournaments*.py`,
-  `storage/privacy.py`, `storage/personal*.py`): they use their own handle, `self.db` (the
-  tournament service *is* a game service; privacy is handed the database it is built on in its
-  constructor), never another object's.
+  `storage/privacy.py`, `storage/personal*.py`): they use their own handle, `self.db` (each is
+  handed the database it is built on in its constructor: the tournaments in metrobot/app.py),
+  never another object's.
 * The service and storage own the database.
 """
 

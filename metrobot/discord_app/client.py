@@ -1,6 +1,7 @@
-"""The Discord client: wires the service, the commands, the persistent controls and the
-turn-clock loop together (RoboDanny-style: a Bot subclass that sets everything up in
-setup_hook). Commands are built from the game registry at start-up."""
+"""The Discord client: wires the service and the tournaments (built in metrobot/app.py), the
+commands, the persistent controls and the turn-clock loop together (RoboDanny-style: a Bot
+subclass that sets everything up in setup_hook). Commands are built from the game registry at
+start-up."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ import discord
 from discord.ext import commands, tasks
 
 from .. import memory
+from ..app import for_bot
 from ..privacy import Privacy
-from ..service import Outcome, fixed_seeds
+from ..service import GameService, Outcome
 from ..settings import Settings
 from ..storage import Database
 from ..tournaments.service import TournamentService
@@ -72,7 +74,8 @@ class Metro(_BotBase):
             **sharding,
         )
         self.settings = settings
-        self.service: TournamentService | None = None
+        self.service: GameService | None = None
+        self.tournaments: TournamentService | None = None  # (built with the service: metrobot/app.py)
         self.privacy: Privacy | None = None
         self._guard_parsers()
         self.gate = Gate(self, TokenBuckets(settings.rate_per_second, settings.rate_burst))
@@ -126,13 +129,9 @@ class Metro(_BotBase):
         self._setting_up = True
         # The database is the service's from here on: it closes it (see close).
         db = await Database(self.settings.database).open()
-        s = self.settings
-        seeds: dict[str, Any] = {} if s.seed is None else {"seeds": fixed_seeds(s.seed)}
-        drawing = {"render_workers": s.render_workers, "png_compression": s.png_compression}
         try:
-            self.service = TournamentService(
-                db, default_turn_clock=int(s.turn_clock_hours * 3600), ai_seconds=s.ai_seconds, **drawing, **seeds
-            )
+            app = for_bot(db, self.settings)  # (the game service and the tournaments: metrobot/app.py)
+            self.service, self.tournaments = app.service, app.tournaments
         except BaseException:
             await db.close()
             raise
@@ -174,8 +173,10 @@ class Metro(_BotBase):
         if self.settings.web_port is not None:
             from ..web.serve import WebServer
 
+            assert self.tournaments is not None
             self.web = WebServer(
                 self.service,
+                self.tournaments,
                 self.settings.web_host,
                 self.settings.web_port,
                 self.settings.web_base_url,
@@ -248,14 +249,14 @@ class Metro(_BotBase):
         ephemeral: bool = True,
     ) -> None:
         await deliver(cast(Bot, self), channel_id, outcome, interaction, ephemeral=ephemeral)
-        if self.service is not None and self.service.table_ended():  # its tournament's director runs now
+        if self.tournaments is not None and self.tournaments.table_ended():  # its tournament's director runs now
             task = asyncio.create_task(self.run_tournaments())
             self._background.add(task)  # (a task nobody holds may be collected before it ends)
             task.add_done_callback(self._background.discard)
 
     async def run_tournaments(self) -> None:
         """Tournaments' directors and what tournaments owe the halls (see halls.py)."""
-        if self.service is not None and not self._closed:
+        if self.tournaments is not None and not self._closed:
             await run_tournaments(self)
 
     @property

@@ -69,17 +69,17 @@ async def run_tournaments(client: Any) -> None:
 
 
 async def _run_once(client: Any) -> None:
-    service: TournamentService = client.service
+    tournaments: TournamentService = client.tournaments
     try:
-        due = await service.tournaments_due()
+        due = await tournaments.tournaments_due()
     except Exception:
         log_failure("could not read the tournaments due")
         due = []
     for tid in due:
         try:
-            row = await service.tournament(tid)
+            row = await tournaments.tournament(tid)
             hall = client.get_channel(int(row.hall_id)) if row is not None else None
-            opened = await service.advance_tournament(tid, missing=missing_in(hall) if hall is not None else [])
+            opened = await tournaments.advance_tournament(tid, missing=missing_in(hall) if hall is not None else [])
             await _deliver_opened(client, opened)
         except Exception:
             log_failure("the director of tournament %s failed; it runs again later", tid)
@@ -92,7 +92,7 @@ async def deliver_tournament_items(client: Any) -> int:
     settled = 0
     for _ in range(20):
         try:
-            items = await client.service.tournament_items()
+            items = await client.tournaments.tournament_items()
         except Exception:
             log_failure("could not read what tournaments owe")
             return settled
@@ -114,7 +114,7 @@ async def deliver_tournament_items(client: Any) -> int:
 
 
 async def _settle(client: Any, item: TOwed) -> bool:
-    service: TournamentService = client.service
+    tournaments: TournamentService = client.tournaments
     if item.kind == "archive":
         return await _archive(client, item)
     try:
@@ -123,13 +123,13 @@ async def _settle(client: Any, item: TOwed) -> bool:
         log.warning(
             "tournament %s: channel %s is gone; dropping owed %s", item.tournament_id, item.channel_id, item.kind
         )
-        await service.tournament_sent(item)
+        await tournaments.tournament_sent(item)
         return True
     if item.kind == "thread":
         thread = await _thread(client, channel, item)
-        await _deliver_opened(client, await service.table_thread_made(item, str(thread.id)))
+        await _deliver_opened(client, await tournaments.table_thread_made(item, str(thread.id)))
         return True
-    message = await service.tournament_message(item)
+    message = await tournaments.tournament_message(item)
     if item.kind == "edit":
         await _edit(client, channel, item, message)
         return True
@@ -142,7 +142,7 @@ async def _settle(client: Any, item: TOwed) -> bool:
             view=view or discord.utils.MISSING,
             allowed_mentions=allowed(message),
         )
-    await service.tournament_sent(item, str(sent.id))
+    await tournaments.tournament_sent(item, str(sent.id))
     return True
 
 
@@ -209,11 +209,11 @@ async def _earlier(
 
 
 async def _edit(client: Any, channel: Any, item: TOwed, message: Message) -> None:
-    service: TournamentService = client.service
-    if await service.newer_edit(item):  # a later edit says what it says now
-        await service.tournament_sent(item)
+    tournaments: TournamentService = client.tournaments
+    if await tournaments.newer_edit(item):  # a later edit says what it says now
+        await tournaments.tournament_sent(item)
         return
-    row = await service.tournament(item.tournament_id)
+    row = await tournaments.tournament(item.tournament_id)
     target = getattr(row, f"{item.what}_message_id", None) if row is not None else None
     if target:
         view = signup_view(item) if item.what == "signup" else None
@@ -223,13 +223,13 @@ async def _edit(client: Any, channel: Any, item: TOwed, message: Message) -> Non
             )
         except discord.NotFound:
             log.info("tournament %s: the %s message to edit is gone", item.tournament_id, item.what)
-    await service.tournament_sent(item, target)
+    await tournaments.tournament_sent(item, target)
 
 
 async def _archive(client: Any, item: TOwed) -> bool:
-    service: TournamentService = client.service
-    if not await service.table_settled(int(item.payload["game_id"])):
-        await service.tournament_later(item)  # its game still owes the thread posts: later
+    tournaments: TournamentService = client.tournaments
+    if not await tournaments.table_settled(int(item.payload["game_id"])):
+        await tournaments.tournament_later(item)  # its game still owes the thread posts: later
         return False
     try:
         thread = await channel_of(client, item.channel_id)
@@ -237,5 +237,5 @@ async def _archive(client: Any, item: TOwed) -> bool:
             await thread.edit(archived=True)
     except (discord.NotFound, discord.Forbidden) as exc:
         log.info("tournament %s: thread %s not archived: %s", item.tournament_id, item.channel_id, exc)
-    await service.tournament_sent(item)
+    await tournaments.tournament_sent(item)
     return True

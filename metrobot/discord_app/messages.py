@@ -19,6 +19,7 @@ from .languages import as_requester, speaker
 from .playlinks import with_links
 
 if TYPE_CHECKING:
+    from ..service import GameService
     from ..tournaments.service import TournamentService
 
 LIMIT = 2000
@@ -32,7 +33,8 @@ log = logging.getLogger("metrobot.discord")
 class Bot(Protocol):
     """What commands, controls and delivery need of the client (without importing it)."""
 
-    service: TournamentService  # (the games' service, with the tournaments')
+    service: GameService  # the games' service
+    tournaments: TournamentService  # the tournaments, beside it (see metrobot/app.py)
     user: discord.ClientUser | None
 
     @property

@@ -25,7 +25,7 @@ from ..metrics import ACTIVE_GAMES, GATEWAY_LATENCY, LOBBIES, OUTBOX_BACKLOG, OU
 from ..storage import DatabaseUnavailable
 
 if TYPE_CHECKING:
-    from ..tournaments.service import TournamentService
+    from ..service import GameService
 
 log = logging.getLogger("metrobot.operate")
 
@@ -47,7 +47,7 @@ def connected(bot: Any) -> bool:
 
 async def database_fault(bot: Any) -> str | None:
     """None while the database answers, else what is wrong with it."""
-    service: TournamentService | None = bot.service
+    service: GameService | None = bot.service
     if service is None or service.closed:
         return "closed"
     try:
@@ -64,7 +64,7 @@ async def read_gauges(bot: Any) -> None:
     for shard, (latency, up) in shards(bot).items():
         GATEWAY_LATENCY.labels(shard).set(latency if math.isfinite(latency) else float("nan"))
         SHARD_UP.labels(shard).set(1 if up else 0)
-    service: TournamentService | None = bot.service
+    service: GameService | None = bot.service
     if service is None or service.closed:
         return
     try:

@@ -152,7 +152,7 @@ class GamesPageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:g
             guild = str(interaction.guild_id) if interaction.guild_id else None
             page = target_page(self.op, self.page)
             assert page is not None  # (a page has no "last" button)
-            outcome = await bot_of(interaction).service.my_games(str(interaction.user.id), guild, page)
+            outcome = await bot_of(interaction).tournaments.my_games(str(interaction.user.id), guild, page)
             await _show(interaction, outcome)
 
         await guarded(interaction, work)

@@ -90,7 +90,7 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
     @app_commands.command(name="games", description="Your games and the lobbies you could join, with links")
     async def games(interaction: discord.Interaction) -> None:
         guild = our_server(interaction)  # (elsewhere: a DM, a group DM: the person's games on every server)
-        await run(interaction, lambda: bot.service.my_games(str(interaction.user.id), guild))
+        await run(interaction, lambda: bot.tournaments.my_games(str(interaction.user.id), guild))
 
     server = app_commands.Group(
         name="server",

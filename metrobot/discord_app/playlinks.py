@@ -16,7 +16,7 @@ from ..play import play_link
 from ..service import Message, Outcome
 
 if TYPE_CHECKING:
-    from ..tournaments.service import TournamentService
+    from ..service import GameService
 
 MAX_LABEL = 80
 
@@ -26,7 +26,7 @@ async def for_person(
 ) -> tuple[str, str] | None:
     """The link button (label, URL) for this person's seat in a game (by id, or the game running
     in a channel), or None."""
-    service: TournamentService | None = bot.service
+    service: GameService | None = bot.service
     if service is None or getattr(service, "web_base", None) is None:
         return None
     if game_id is None and channel_id is not None:

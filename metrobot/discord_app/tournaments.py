@@ -104,7 +104,7 @@ def tournament_group(bot: Bot) -> app_commands.Group:
     ) -> None:
         async def work():
             hall, guild, user = ids(interaction)
-            return await bot.service.tournament_new(
+            return await bot.tournaments.tournament_new(
                 hall,
                 guild,
                 user,
@@ -139,18 +139,18 @@ def tournament_group(bot: Bot) -> app_commands.Group:
     async def join(interaction: discord.Interaction) -> None:
         hall, guild, user = ids(interaction)
         await then_hall(
-            interaction, lambda: bot.service.tournament_join(hall, guild, user, interaction.user.display_name)
+            interaction, lambda: bot.tournaments.tournament_join(hall, guild, user, interaction.user.display_name)
         )
 
     @group.command(name="leave", description="Take your name off the sign-up (once it runs: drop out)")
     async def leave(interaction: discord.Interaction) -> None:
-        await then_hall(interaction, lambda: bot.service.tournament_leave(*ids(interaction)))
+        await then_hall(interaction, lambda: bot.tournaments.tournament_leave(*ids(interaction)))
 
     @group.command(name="start", description="Start the tournament: round 1 is paired (host)")
     async def start(interaction: discord.Interaction) -> None:
         await then_hall(
             interaction,
-            lambda: bot.service.tournament_start(
+            lambda: bot.tournaments.tournament_start(
                 *ids(interaction),
                 manager=manager(interaction),
                 roles=_roles(interaction),
@@ -161,7 +161,7 @@ def tournament_group(bot: Bot) -> app_commands.Group:
 
     @group.command(name="drop", description="Leave the tournament: the automatic player finishes your game")
     async def drop(interaction: discord.Interaction) -> None:
-        await then_hall(interaction, lambda: bot.service.tournament_drop(*ids(interaction)))
+        await then_hall(interaction, lambda: bot.tournaments.tournament_drop(*ids(interaction)))
 
     @group.command(name="remove", description="Take someone out of the tournament (host)")
     @app_commands.describe(person="Who to take out")
@@ -169,7 +169,7 @@ def tournament_group(bot: Bot) -> app_commands.Group:
         hall, guild, user = ids(interaction)
         await then_hall(
             interaction,
-            lambda: bot.service.tournament_drop(
+            lambda: bot.tournaments.tournament_drop(
                 hall, guild, str(person.id), by=user, manager=manager(interaction), roles=_roles(interaction)
             ),
         )
@@ -178,7 +178,7 @@ def tournament_group(bot: Bot) -> app_commands.Group:
     async def pause(interaction: discord.Interaction) -> None:
         await then_hall(
             interaction,
-            lambda: bot.service.tournament_pause(
+            lambda: bot.tournaments.tournament_pause(
                 *ids(interaction), manager=manager(interaction), roles=_roles(interaction)
             ),
         )
@@ -187,7 +187,7 @@ def tournament_group(bot: Bot) -> app_commands.Group:
     async def resume(interaction: discord.Interaction) -> None:
         await then_hall(
             interaction,
-            lambda: bot.service.tournament_pause(
+            lambda: bot.tournaments.tournament_pause(
                 *ids(interaction), manager=manager(interaction), roles=_roles(interaction), resume=True
             ),
         )
@@ -196,7 +196,7 @@ def tournament_group(bot: Bot) -> app_commands.Group:
     async def abort(interaction: discord.Interaction) -> None:
         await then_hall(
             interaction,
-            lambda: bot.service.tournament_abort(
+            lambda: bot.tournaments.tournament_abort(
                 *ids(interaction), manager=manager(interaction), roles=_roles(interaction)
             ),
             confirm=True,
@@ -205,21 +205,21 @@ def tournament_group(bot: Bot) -> app_commands.Group:
     @group.command(name="standings", description="The tournament's standings, with its tie-breaks")
     async def standings(interaction: discord.Interaction) -> None:
         hall, guild, _ = ids(interaction)
-        await run(interaction, lambda: bot.service.tournament_standings(hall, guild))
+        await run(interaction, lambda: bot.tournaments.tournament_standings(hall, guild))
 
     @group.command(name="pairings", description="A round's tables and results (default: the latest)")
     @app_commands.describe(round="Which round")
     async def pairings(interaction: discord.Interaction, round: app_commands.Range[int, 1, 99] | None = None) -> None:
         hall, guild, _ = ids(interaction)
-        await run(interaction, lambda: bot.service.tournament_pairings(hall, guild, whole(round)))
+        await run(interaction, lambda: bot.tournaments.tournament_pairings(hall, guild, whole(round)))
 
     @group.command(name="web", description="This channel's tournament in a browser: a link to share")
     async def web(interaction: discord.Interaction) -> None:
         hall, guild, _ = ids(interaction)
-        await run(interaction, lambda: bot.service.tournament_web(hall, guild))
+        await run(interaction, lambda: bot.tournaments.tournament_web(hall, guild))
 
     @group.command(name="list", description="This server's tournaments")
     async def list_(interaction: discord.Interaction) -> None:
-        await run(interaction, lambda: bot.service.tournament_list(ids(interaction)[1]))
+        await run(interaction, lambda: bot.tournaments.tournament_list(ids(interaction)[1]))
 
     return group

@@ -67,7 +67,7 @@ class TournamentButton(
         if self.op == "start":  # a confirmation that starts the director's work: recorded before acknowledged
             await run(
                 interaction,
-                lambda: bot.service.tournament_start(
+                lambda: bot.tournaments.tournament_start(
                     hall,
                     guild,
                     str(user.id),
@@ -84,9 +84,9 @@ class TournamentButton(
 
         async def work():
             if self.op == "join":
-                outcome = await bot.service.tournament_join(hall, guild, str(user.id), user.display_name, **where)
+                outcome = await bot.tournaments.tournament_join(hall, guild, str(user.id), user.display_name, **where)
             else:
-                outcome = await bot.service.tournament_leave(hall, guild, str(user.id), **where)
+                outcome = await bot.tournaments.tournament_leave(hall, guild, str(user.id), **where)
             await bot.deliver(hall, outcome, interaction)
             await bot.run_tournaments()  # (what the change owes the hall)
 

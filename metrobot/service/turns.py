@@ -30,6 +30,7 @@ from .unrated import hints_on
 if TYPE_CHECKING:
     from ..storage import Database
     from .core import Games, ServiceOptions
+    from .events import Events
     from .pace import Pace
     from .people import People
     from .pictures.drawing import Drawing
@@ -50,6 +51,7 @@ class Turns:
         people: People,
         pace: Pace,
         steps: Steps,
+        events: Events,
     ):
         self.db = db
         self.options = options
@@ -60,6 +62,7 @@ class Turns:
         self.people = people
         self.pace = pace
         self.steps = steps
+        self.events = events  # a game's end is published (GameEnded) in the transaction that saves it
 
     async def menu(
         self,
@@ -265,6 +268,7 @@ class Turns:
                 position=position,
                 result=result,
                 rate=rate if result else None,
+                within=self.events.game_ended(row.id, result) if result else None,
                 **changes,
             )
             self.games.remember(row, state)

@@ -5,6 +5,7 @@ the order of dependence: a part only receives parts built above it. `GameService
 the facade the front ends still talk to; a new capability should take the parts it uses from
 `Parts` instead.
 
+    Events ........... what the service tells whoever listens (GameEnded: see events.py)
     Games ............ the game of a channel: load, lock, who may act, names, save with its outbox
     Drawing .......... the pictures of a position (in the painter's workers) and the ones drawn last
     Outbox ........... what the front ends are owed, and what they delivered
@@ -36,6 +37,7 @@ from dataclasses import dataclass
 from ..storage import Database
 from .clock import Clock
 from .core import Games, ServiceOptions
+from .events import Events
 from .following import Following
 from .gamesettings import GameSettings
 from .hints import Hints
@@ -69,6 +71,7 @@ class Parts:
     db: Database
     options: ServiceOptions
     painter: Painter
+    events: Events
     games: Games
     drawing: Drawing
     outbox: Outbox
@@ -98,6 +101,7 @@ class Parts:
 
 def wire(db: Database, options: ServiceOptions, painter: Painter) -> Parts:
     """Build the parts, each receiving what it uses."""
+    events = Events()
     games = Games(db, options)
     drawing = Drawing(db, options, painter, games)
     outbox = Outbox(db, options, games, drawing)
@@ -108,7 +112,7 @@ def wire(db: Database, options: ServiceOptions, painter: Painter) -> Parts:
     people = People(db, options, games, status, links, reminders)
     pace = Pace(db, painter)
     steps = Steps(games)
-    turns = Turns(db, options, painter, games, drawing, status, people, pace, steps)
+    turns = Turns(db, options, painter, games, drawing, status, people, pace, steps, events)
     turn_clock = Clock(db, options, games, people, turns)
     lobby = Lobby(db, options, games, drawing, status, server, turns)
     game_settings = GameSettings(games, status, lobby)
@@ -127,6 +131,7 @@ def wire(db: Database, options: ServiceOptions, painter: Painter) -> Parts:
         db=db,
         options=options,
         painter=painter,
+        events=events,
         games=games,
         drawing=drawing,
         outbox=outbox,

@@ -77,9 +77,6 @@ class Database:
         self.privacy = PrivacyQueries(self.driver)
         self.reminders = ReminderQueries(self.store)
         self.erasure_dms = ErasureDMs(self.driver)
-        # Called inside the transaction that finishes a game, with its id and result: what
-        # else a finished game settles at once (a tournament table's result).
-        self.finish_hooks: list[Callable[[Tx, int, GameResult], Awaitable[None]]] = [self.tournaments.record_table]
 
     async def open(self) -> Database:
         try:
@@ -261,6 +258,7 @@ class Database:
         result: GameResult | None = None,
         rate: RateFn | None = None,
         withdraw: int | None = None,
+        within: Callable[[Tx], Awaitable[None]] | None = None,
         **changes: Any,
     ) -> GameRow:
         """Save changes to a game (and append actions, and what they owe the channel and the
@@ -271,6 +269,8 @@ class Database:
         `owed` items get their ids. A game that finishes brings its `result`: its results
         and the ratings they change (by `rate`) are stored in the same transaction. A take-back
         settles, unsent, what the move at position `withdraw` still held (`outbox.withdraw`).
+        `within(tx)` runs last in that transaction: what the caller stores with this change or
+        not at all (the service publishes a game's end there; storage knows not to whom).
         """
         encoded = {}
         for key, value in changes.items():
@@ -284,7 +284,7 @@ class Database:
         encoded["updated_at"] = time.time()
         if changes.get("status") == "finished":
             encoded["finished_at"] = encoded["updated_at"]
-        await self._write(row, encoded, list(actions), list(owed), result, rate, changes.get("seats"), withdraw)
+        await self._write(row, encoded, list(actions), list(owed), result, rate, changes.get("seats"), withdraw, within)
         # What was just written, without reading it back (the state can be large).
         if "state" in changes:
             changes["state_stored"] = changes.pop("state")
@@ -302,9 +302,10 @@ class Database:
         rate: RateFn | None = None,
         seats: list[Seat] | None = None,
         withdraw: int | None = None,
+        within: Callable[[Tx], Awaitable[None]] | None = None,
     ) -> None:
         async def write() -> None:
-            await self._write_once(row, encoded, actions, owed, result, rate, seats, withdraw)
+            await self._write_once(row, encoded, actions, owed, result, rate, seats, withdraw, within)
 
         try:
             await self.driver.outage.patiently(write)
@@ -345,6 +346,7 @@ class Database:
         rate: RateFn | None,
         seats: list[Seat] | None,
         withdraw: int | None = None,
+        within: Callable[[Tx], Awaitable[None]] | None = None,
     ) -> None:
         sets = ", ".join(f"{k} = ?" for k in encoded)
         async with self.driver.transaction() as tx:
@@ -369,8 +371,8 @@ class Database:
                 await outbox.withdraw(tx, row.id, withdraw)
             if result is not None and rate is not None:
                 await ratings.record(tx, self.driver, row.id, result, rate)
-                for hook in self.finish_hooks:
-                    await hook(tx, row.id, result)
+            if within is not None:
+                await within(tx)
 
     @staticmethod
     async def _append(tx: Tx, game_id: int, actions: list[tuple[str, dict[str, Any], str]]) -> None:

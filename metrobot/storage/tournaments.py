@@ -5,7 +5,8 @@ pressing Start, two processes closing the same round: one wins, the other gets C
 A round's pairing, its tables and what it owes Discord (threads to create, the pairings
 post, the standings) are written in the transaction that closes the round before; a
 table's result is written by `record_table` inside the transaction that finishes its game
-(see `Database.update`), so a game never ends without its table's result.
+(the tournaments subscribe to the service's GameEnded, published in that transaction: see
+`Database.update(within=…)`), so a game never ends without its table's result.
 """
 
 from __future__ import annotations
@@ -309,10 +310,11 @@ class TournamentQueries(TournamentOutbox):
             raise Conflict(f"table {tournament_id}/{round_number}/{number} already has its game")
 
     async def record_table(self, tx: Tx, game_id: int, result: Any) -> None:
-        """A finish hook (see `Database.update`): if the finished game is a tournament's
-        table, its result — each person's place by the game's own ranking, their score, and
-        the seats the automatic player played all game ("skipped") — is written in the same
-        transaction, the tournament is due for its director, and the thread owes archiving."""
+        """Run in the transaction `tx` that finishes a game (by the tournaments' GameEnded
+        handler): if the game is a tournament's table, its result — each person's place by the
+        game's own ranking, their score, and the seats the automatic player played all game
+        ("skipped") — is written in that transaction, the tournament is due for its director,
+        and the thread owes archiving."""
         found = await tx.fetchone(
             "SELECT tournament_id, round, number, thread_id FROM tournament_tables WHERE game_id = ?", game_id
         )

@@ -17,8 +17,9 @@ from typing import Any
 from ..games import get_plugin
 from ..games.plugin import GamePlugin
 from ..i18n import Lang, lang, me
-from ..service import GameService, Refused
-from ..storage import Conflict, Snapshot, TournamentRow
+from ..service import Refused
+from ..service.core import Games, ServiceOptions
+from ..storage import Conflict, Database, Snapshot, TournamentRow
 from .model import Entrant, PairingError, Round, Rules, TableResult
 from .pairing import open_tables, pair
 
@@ -72,9 +73,18 @@ def pair_in_worker(
     return pair(*args, seed).to_json()
 
 
-class TournamentCore(GameService):
+class TournamentCore:
+    """What the tournaments' parts (tablegames.TableGames, director.Director, webpage.TournamentPages)
+    share: a plain base, handed the database, the service's options and its games (whose locks
+    the tournaments' share) where the application is wired (metrobot/app.py)."""
+
+    def __init__(self, db: Database, options: ServiceOptions, games: Games) -> None:
+        self.db = db  # (its own tables, `db.tournaments`; the games' through the service's parts)
+        self.options = options  # the clock, the default turn clock, the seeds, images, the web's base
+        self.games = games  # the locks; a table's game: its state, saving it
+
     def _t_lock(self, tournament_id: int):
-        return self.parts.games.lock(f"tournament:{tournament_id}")
+        return self.games.lock(f"tournament:{tournament_id}")
 
     async def _snap(self, tournament_id: int) -> Snapshot:
         snap = await self.db.tournaments.snapshot(tournament_id)

@@ -123,11 +123,11 @@ class Director(Running):
         except BadInput as exc:
             raise Refused(me().t("Those options don't work: {reason}", reason=exc.in_language(me()))) from None
         server = await self.db.people.server(guild_id)
-        now = self.clock()
+        now = self.options.clock()
         settings: dict[str, Any] = {
             "language": code_of(server.get("language") or default_language),
             "options": options,
-            "clock": turn_clock or server.get("turn_clock") or self.default_turn_clock,
+            "clock": turn_clock or server.get("turn_clock") or self.options.default_turn_clock,
             "bot_level": server.get("bot_level") or "greedy",
             "max_players": max_players,
             "signup_until": now + signup_hours * 3600 if signup_hours else None,
@@ -205,7 +205,7 @@ class Director(Running):
                 raise Refused(me().t("You left this tournament; you cannot come back to it."))
             if (
                 row.settings.get("signup_until")
-                and self.clock() >= row.settings["signup_until"]
+                and self.options.clock() >= row.settings["signup_until"]
                 and row.status == "signup"
             ):
                 raise Refused(me().t("Sign-up has closed: its deadline has passed."))
@@ -220,7 +220,7 @@ class Director(Running):
                 rating = await self.db.tournaments.ratings_for(row.guild_id, row.game, [user_id])
                 entrant = replace(entrant, rating=round(rating.get(user_id, 0.0), 3))
             after = replace(snap, entrants=snap.entrants + [entrant])
-            changes: dict[str, Any] = {"due": self.clock()} if row.status == "running" else {}
+            changes: dict[str, Any] = {"due": self.options.clock()} if row.status == "running" else {}
             await self.db.tournaments.save_tournament(
                 row, entrants=[entrant], owed=[self._signup_owed(row, after)], **changes
             )

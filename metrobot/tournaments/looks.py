@@ -9,10 +9,11 @@ import re
 from ..games.alttext import ALT_LIMIT, cut
 from ..i18n import NP_, Lang, me
 from ..service import File, Message, Outcome, Refused
-from ..service.core import title
-from ..storage import TOwed
-from .core import model
-from .director import Director
+from ..service.core import Games, ServiceOptions, title
+from ..service.listing import Listing
+from ..service.pictures.painter import Painter
+from ..storage import Database, TOwed
+from .core import TournamentCore, model
 from .model import Round
 from .scoring import standings
 from .texts import FORMAT_WORDS, clean, number, pairings_text, standings_text
@@ -28,7 +29,14 @@ STATUS_WORDS = {
 }
 
 
-class Looks(Director):
+class Looks(TournamentCore):
+    """The root of the tournaments' looks and pages (Looks, TournamentPages)."""
+
+    def __init__(self, db: Database, options: ServiceOptions, games: Games, painter: Painter, listing: Listing) -> None:
+        super().__init__(db, options, games)
+        self.painter = painter  # the final standings picture is drawn in its workers
+        self.listing = listing  # `/games`, to which the tournaments are added
+
     async def tournament_standings(self, hall_id: str, guild_id: str | None) -> Outcome:
         row = await self._find(hall_id, guild_id, any_status=True)
         snap = await self._snap(row.id)
@@ -94,7 +102,7 @@ class Looks(Director):
 
     async def tournament_games(self, user_id: str, guild_id: str | None, page: int = 0) -> Outcome:
         """`/games`, with the tournaments the person is in after their games."""
-        outcome = await self.parts.listing.my_games(user_id, guild_id, page)
+        outcome = await self.listing.my_games(user_id, guild_id, page)
         if page != 0 or outcome.reply is None:
             return outcome
         mine = await self.db.tournaments.tournaments_of(user_id, guild_id)
@@ -139,7 +147,7 @@ class Looks(Director):
         if snap is None:
             return message
         message.text = self._link_threads(message.text, snap.tables)
-        if any(spec.get("standings") for spec in p.get("images", ())) and self.images:
+        if any(spec.get("standings") for spec in p.get("images", ())) and self.options.images:
             message.files.append(await self._standings_file(snap))
         return message
 

@@ -17,8 +17,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, overload
 
 from ..service import Outcome
-from ..storage import Conflict, EntrantRow, RoundRow, Snapshot, TableRow, TOwed
-from .core import PairingError, model
+from ..service.core import Games, ServiceOptions
+from ..service.lobby import Lobby
+from ..service.pictures.painter import Painter
+from ..storage import Conflict, Database, EntrantRow, RoundRow, Snapshot, TableRow, TOwed
+from .core import PairingError, TournamentCore, model
 from .model import Entrant, Round, Table
 from .scoring import standings, to_drop
 from .tablegames import TableGames
@@ -29,7 +32,17 @@ log = logging.getLogger("metrobot.tournaments")
 RETRY = 60.0  # seconds before a round held up by missing permissions is tried again
 
 
-class Rounds(TableGames):
+class Rounds(TournamentCore):
+    """The root of the director's part (Rounds, Running, Director: running a tournament)."""
+
+    def __init__(
+        self, db: Database, options: ServiceOptions, games: Games, painter: Painter, lobby: Lobby, tables: TableGames
+    ) -> None:
+        super().__init__(db, options, games)
+        self.painter = painter  # pairing runs in its workers
+        self.lobby = lobby  # someone who drops leaves their table's game
+        self.tables = tables  # the tables' games: opened once their thread exists, stopped on abort
+
     if TYPE_CHECKING:  # (Director, a later part of the tournament service)
 
         async def _deadline(self, snap: Snapshot, missing: list[str]) -> None: ...
@@ -162,10 +175,10 @@ class Rounds(TableGames):
                     await self.db.tournaments.save_tournament(snap.row, due=None)
             except Conflict:  # another process moved it on meanwhile; it is due again if needed
                 log.info("tournament %s changed while its director worked; left to the next run", tournament_id)
-        return await self._open_tables(tournament_id)
+        return await self.tables.open_tables(tournament_id)
 
     async def _step(self, snap: Snapshot, missing: list[str]) -> None:
-        row, now = snap.row, self.clock()
+        row, now = snap.row, self.options.clock()
         rules, entrants, rounds, results = model(snap)
         names = self._names(snap)
         settings = dict(row.settings)
@@ -196,7 +209,7 @@ class Rounds(TableGames):
             owed += plan.pop("owed", [])
             owed = standings_now() + owed
             changes.update(plan.pop("changes", {}))
-            if await self._unopened(snap):  # (made and started right after this step)
+            if await self.tables.unopened(snap):  # (made and started right after this step)
                 changes["due"] = 0
             await self.db.tournaments.save_tournament(
                 row, settings=settings, closed=closed, owed=owed, **changes, **plan

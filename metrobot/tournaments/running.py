@@ -68,7 +68,7 @@ class Running(Rounds):
             await self.db.tournaments.save_tournament(
                 row,
                 entrants=[dropped],
-                due=self.clock(),
+                due=self.options.clock(),
                 owed=[TOwed("post", "news", {"text": text}), self._signup_owed(row, after)],
             )
         elsewhere = []
@@ -77,7 +77,9 @@ class Running(Rounds):
                 game = await self.db.game(table.game_id)
                 if game is not None and game.status == "active" and not getattr(game.seat(user_id), "auto", True):
                     with contextlib.suppress(Refused):
-                        elsewhere.append((table.thread_id, await self.leave(table.thread_id, user_id, game_id=game.id)))
+                        elsewhere.append(
+                            (table.thread_id, await self.lobby.leave(table.thread_id, user_id, game_id=game.id))
+                        )
         for _, outcome in elsewhere:
             outcome.reply = None
         reply = (
@@ -129,7 +131,7 @@ class Running(Rounds):
                 row,
                 status=after.status,
                 settings=settings,
-                due=self.clock() if resume else None,
+                due=self.options.clock() if resume else None,
                 owed=[TOwed("post", "news", {"text": text}), self._signup_owed(after, replace(snap, row=after))],
             )
         return Outcome(reply=Message(me().t("Resumed.") if resume else me().t("Paused.")))
@@ -165,6 +167,6 @@ class Running(Rounds):
                 ]
                 + archive,
             )
-        elsewhere = await self._stop_tables(snap, g.t("🛑 The tournament was aborted: this table stops here."))
+        elsewhere = await self.tables.stop_tables(snap, g.t("🛑 The tournament was aborted: this table stops here."))
         log.info("tournament %s aborted by %s", row.id, user_id)
         return Outcome(reply=Message(me().t("Tournament aborted.")), elsewhere=elsewhere)

@@ -1,15 +1,25 @@
-"""The game service with tournaments: what the bot's front end talks to. The director's
-parts, one concern each: `core` (loading, who may run it, pairing in a worker), `tablegames`
-(a table's game in its thread), `rounds` (pairing, closing, standings, the end), `running`
-(drop, pause, abort), `director` (creating, sign-up, start), `looks` (standings, pairings,
-lists, owed posts), `webpage` (its web page, its link, the server page's tournaments)."""
+"""The tournaments: what the front ends ask of them (`bot.tournaments`, the web app's
+`TOURNAMENTS`), beside the game service they do not inherit. Built in metrobot/app.py from
+the game service's parts they use; they hear of a game's end by subscribing to the service's
+`GameEnded` there (`game_ended`, in the transaction that finishes the game).
+
+`TournamentService` is a facade over three parts, each a short chain rooted in the plain
+`core.TournamentCore` (loading, who may run it, the locks): `tablegames.TableGames` (its
+tables' games, in their threads), `director.Director` on `running.Running` on `rounds.Rounds`
+(running a tournament: creating, sign-up, start; drop, pause, abort; pairing, closing rounds,
+the standings, the end) and `webpage.TournamentPages` on `looks.Looks` (how it looks:
+standings, pairings, lists, owed posts, `/games`; its web page, its link, the server page's
+tournaments). The facade answers the rest itself: the outbox of the tournaments, what is due."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from ..storage import GameRow, TournamentRow, TOwed
+from ..service.core import ServiceOptions
+from ..service.events import GameEnded
+from ..storage import Database, GameRow, TournamentRow, TOwed
+from .director import Director
+from .tablegames import TableGames
 from .webpage import TournamentPages, hidden_round
 
 
@@ -24,16 +34,47 @@ class HallTable:
     hidden: bool
 
 
-class TournamentService(TournamentPages):
-    def __init__(self, *args: Any, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        # `/games` and the server's page with the tournaments: these, not the game service's
-        self.my_games = self.tournament_games
-        self.server_page = self.tournament_server_page
+class TournamentService:
+    """What the front ends ask of the tournaments, handed to the part that owns it."""
+
+    def __init__(
+        self, db: Database, options: ServiceOptions, tables: TableGames, director: Director, pages: TournamentPages
+    ) -> None:
+        self.db = db  # (its own tables, `db.tournaments`)
+        self.options = options
+        self.tables, self.director, self.pages = tables, director, pages
+        # A table's games
+        self.table_thread_made = tables.table_thread_made
+        # Running a tournament
+        self.advance_tournament = director.advance_tournament
+        self.tournament_new = director.tournament_new
+        self.tournament_join = director.tournament_join
+        self.tournament_leave = director.tournament_leave
+        self.tournament_start = director.tournament_start
+        self.tournament_drop = director.tournament_drop
+        self.tournament_pause = director.tournament_pause
+        self.tournament_abort = director.tournament_abort
+        # How it looks, its pages
+        self.tournament_standings = pages.tournament_standings
+        self.tournament_pairings = pages.tournament_pairings
+        self.tournament_list = pages.tournament_list
+        self.tournament_message = pages.tournament_message
+        self.tournament_web = pages.tournament_web
+        self.tournament_page = pages.tournament_page
+        self.tournament_picture = pages.tournament_picture
+        # `/games` and the server's page with the tournaments: what the front ends show, rather
+        # than the game service's own
+        self.my_games = self.tournament_games = pages.tournament_games
+        self.server_page = self.tournament_server_page = pages.tournament_server_page
+
+    async def game_ended(self, event: GameEnded) -> None:
+        """A game ended (subscribed to the service's GameEnded): if it is a tournament's table,
+        its result is recorded in the transaction that finishes the game."""
+        await self.db.tournaments.record_table(event.tx, event.game_id, event.result)
 
     async def tournaments_due(self) -> list[int]:
         """Tournaments whose director has work now, claimed for this process."""
-        return [row.id for row in await self.db.tournaments.claim_due_tournaments(self.clock())]
+        return [row.id for row in await self.db.tournaments.claim_due_tournaments(self.options.clock())]
 
     async def tournament_items(self) -> list[TOwed]:
         """What tournaments owe Discord and nobody holds, claimed for this process."""

@@ -14,8 +14,11 @@ import logging
 from dataclasses import replace
 
 from ..service import Message, Outcome, Refused
+from ..service.core import Games, ServiceOptions
+from ..service.lobby import Lobby
 from ..service.outcome import owe
-from ..storage import Conflict, Duplicate, GameRow, Seat, Snapshot, TableRow, TOwed
+from ..service.status import Status
+from ..storage import Conflict, Database, Duplicate, GameRow, Seat, Snapshot, TableRow, TOwed
 from .core import TournamentCore, derived_seed
 from .texts import clean
 
@@ -23,14 +26,21 @@ log = logging.getLogger("metrobot.tournaments")
 
 
 class TableGames(TournamentCore):
+    """A part of the tournaments: its tables' games (the director's part calls it)."""
+
+    def __init__(self, db: Database, options: ServiceOptions, games: Games, status: Status, lobby: Lobby) -> None:
+        super().__init__(db, options, games)
+        self.status = status  # a stopped table's status message
+        self.lobby = lobby  # a table's game started
+
     async def table_thread_made(self, item: TOwed, thread_id: str) -> list[tuple[str, Outcome]]:
         """A table's thread exists (made now, or found after a crash): record it, then
         create and start its game. Returns what each thread is owed now."""
         await self.db.tournaments.table_thread(item, thread_id)
         assert item.tournament_id is not None, "a stored item has its tournament"
-        return await self._open_tables(item.tournament_id, only=(item.payload["round"], item.payload["table"]))
+        return await self.open_tables(item.tournament_id, only=(item.payload["round"], item.payload["table"]))
 
-    async def _open_tables(self, tournament_id: int, only: tuple[int, int] | None = None) -> list[tuple[str, Outcome]]:
+    async def open_tables(self, tournament_id: int, only: tuple[int, int] | None = None) -> list[tuple[str, Outcome]]:
         """Create and start the games of tables whose thread exists and whose game does not
         run yet (all of them, or `only` one)."""
         snap = await self.db.tournaments.snapshot(tournament_id)
@@ -53,7 +63,7 @@ class TableGames(TournamentCore):
                 out.append((table.thread_id, outcome))
         return out
 
-    async def _unopened(self, snap: Snapshot) -> bool:
+    async def unopened(self, snap: Snapshot) -> bool:
         """Whether a table whose thread exists has no running game yet (a crash came between):
         the tournament stays due until the director has made and started it."""
         ended = {(r["round"], r["table"]) for r in snap.results}
@@ -89,7 +99,7 @@ class TableGames(TournamentCore):
                 round=table.round,
                 table=table.number,
                 people=", ".join(f"<@{p}>" for p in table.seats),
-                clock=self._clock_words(s.get("clock", self.default_turn_clock), g),
+                clock=self._clock_words(s.get("clock", self.options.default_turn_clock), g),
             ),
             mentions=list(table.seats),
         )
@@ -99,7 +109,7 @@ class TableGames(TournamentCore):
         async def link(tx, game: GameRow) -> None:
             await self.db.tournaments.link_table_game(tx, row.id, table.round, table.number, game.id)
 
-        async with self.parts.games.lock(thread):
+        async with self.games.lock(thread):
             if table.game_id is None and await self.db.open_game(thread) is None:
                 try:
                     await self.db.create_game(
@@ -110,7 +120,7 @@ class TableGames(TournamentCore):
                         options={**s.get("options", {}), **plugin.seat_order(list(table.seats))},
                         seed=seed,
                         max_seats=len(seats),
-                        turn_clock=int(s.get("clock", self.default_turn_clock)),
+                        turn_clock=int(s.get("clock", self.options.default_turn_clock)),
                         announce=lambda game: owe(opened, 0),
                         seats=seats,
                         bot_level=s.get("bot_level", "greedy"),
@@ -126,7 +136,7 @@ class TableGames(TournamentCore):
         if game is None or game.status != "lobby" or game.settings.get("tournament") != row.id:
             return opened if opened.public else None
         try:
-            started = await self.start(thread, game.host_id, game_id=game.id)
+            started = await self.lobby.start(thread, game.host_id, game_id=game.id)
         except Refused as exc:  # (started by another process meanwhile)
             log.info("table %s/%s of tournament %s not started: %s", table.round, table.number, row.id, exc)
             return opened if opened.public else None
@@ -141,26 +151,26 @@ class TableGames(TournamentCore):
 
         return hours(seconds, g)
 
-    async def _stop_tables(self, snap: Snapshot, note: str) -> list[tuple[str, Outcome]]:
+    async def stop_tables(self, snap: Snapshot, note: str) -> list[tuple[str, Outcome]]:
         """Abort the games still running at the tournament's tables (each thread is told)."""
         out = []
         for table in snap.tables:
             if table.game_id is None or table.thread_id is None:
                 continue
-            async with self.parts.games.lock(table.thread_id):
+            async with self.games.lock(table.thread_id):
                 game = await self.db.game(table.game_id)
                 if game is None or game.status not in ("lobby", "active"):
                     continue
                 outcome = Outcome(public=[Message(note)])
                 if game.status == "active":
-                    plugin = self.parts.games.plugin(game)
-                    outcome.edits += self.parts.status.tidy(game, everything=True) + [
-                        await self.parts.status.status_message(
-                            plugin, self.parts.games.state(plugin, game), replace(game, status="aborted")
+                    plugin = self.games.plugin(game)
+                    outcome.edits += self.status.tidy(game, everything=True) + [
+                        await self.status.status_message(
+                            plugin, self.games.state(plugin, game), replace(game, status="aborted")
                         )
                     ]
                 try:
-                    await self.parts.games.save(game, status="aborted", deadline=None, paused=None, says=outcome)
+                    await self.games.save(game, status="aborted", deadline=None, paused=None, says=outcome)
                 except Conflict:
                     continue  # a move came first; the next run of the director tries again
             out.append((table.thread_id, outcome))

@@ -20,10 +20,12 @@ from typing import Any
 from ..games import all_plugins
 from ..i18n import Lang, me
 from ..service import Message, Outcome, Refused
-from ..service.core import title
-from ..service.webindex import Listed, ServerPage
-from ..service.weblinks import signature
-from ..storage import Snapshot, TournamentRow
+from ..service.core import Games, ServiceOptions, title
+from ..service.listing import Listing
+from ..service.pictures.painter import Painter
+from ..service.webindex import Listed, ServerPage, WebIndex
+from ..service.weblinks import WebLinks, signature
+from ..storage import Database, Snapshot, TournamentRow
 from .core import model
 from .looks import STATUS_WORDS, Looks
 from .model import Round
@@ -121,9 +123,25 @@ def hidden_round(snap: Snapshot, number: int) -> bool:
 
 
 class TournamentPages(Looks):
+    """A part of the tournaments: how they look (replies, owed posts, `/games`) and their pages."""
+
+    def __init__(
+        self,
+        db: Database,
+        options: ServiceOptions,
+        games: Games,
+        painter: Painter,
+        listing: Listing,
+        links: WebLinks,
+        web_index: WebIndex,
+    ) -> None:
+        super().__init__(db, options, games, painter, listing)
+        self.links = links  # the tournament's signed link
+        self.web_index = web_index  # the server's page, to which the tournaments are added
+
     async def tournament_web(self, hall_id: str, guild_id: str | None) -> Outcome:
         """`/tournament web`: the link to this channel's tournament (the open one, else the last)."""
-        if self.web_base is None:
+        if self.options.web_base is None:
             raise Refused(me().t("This bot has no web pages: its operator can turn them on (METROBOT_WEB_PORT)."))
         row = await self._find(hall_id, guild_id, any_status=True)
         return Outcome(
@@ -131,7 +149,7 @@ class TournamentPages(Looks):
                 me().t(
                     "🌐 This tournament in a browser — standings, pairings and every table's game (anyone with the link "
                     "can follow it): {link}",
-                    link=self.parts.links.url(await self.tournament_path(row)),
+                    link=self.links.url(await self.links.tournament_path(row)),
                 )
             )
         )
@@ -177,7 +195,7 @@ class TournamentPages(Looks):
             total,
             lines,
         )
-        key = await self.parts.web_index.key(row.guild_id)
+        key = await self.web_index.key(row.guild_id)
         games = {(t.round, t.number): t.game_id for t in snap.tables}
         done = {(r["round"], r["table"]): r for r in snap.results}
         for rnd in reversed(rounds):
@@ -213,15 +231,15 @@ class TournamentPages(Looks):
         """The final standings picture in the reader's language (None: not finished, an
         outdated address, or no images)."""
         snap = await self.db.tournaments.snapshot(row.id)
-        if snap is None or snap.row.status != "finished" or tag != picture_tag(snap) or not self.images:
+        if snap is None or snap.row.status != "finished" or tag != picture_tag(snap) or not self.options.images:
             return None
         return (await self._standings_file(snap, language)).data
 
     async def tournament_server_page(self, guild_id: str, language: Lang) -> ServerPage:
         """The server's page with its tournaments; a duplicate round's games stay off it while
         the round runs."""
-        page = await self.parts.web_index.server_page(guild_id, language)
-        key = await self.parts.web_index.key(guild_id)
+        page = await self.web_index.server_page(guild_id, language)
+        key = await self.web_index.key(guild_id)
         known = {p.name for p in all_plugins()}
         hidden: set[int] = set()
         for row in await self.db.tournaments.tournaments_in(guild_id, LISTED):

@@ -32,10 +32,11 @@ from aiohttp import web
 from ..i18n import N_, Lang
 from . import activityapi, activityplay, activitytoken
 from .discordauth import AUTH, CODE, INSTANCE, DiscordAuth, Instance, NotProven, client_address
-from .pages import render, service_of
+from .pages import render, service_of, tournaments_of
 from .reader import chosen
 
 if TYPE_CHECKING:
+    from ..service import GameService
     from ..tournaments.service import TournamentService
 
 log = logging.getLogger("metrobot.web")
@@ -205,7 +206,7 @@ async def session(request: web.Request) -> web.StreamResponse:
         log.info("an Activity session was refused: the instance is elsewhere or without the person")
         return refused(language, "instance")
     service = service_of(request)
-    found = await _game(service, instance, person, wanted)
+    found = await _game(service, tournaments_of(request), instance, person, wanted)
     if found is HIDDEN:
         log.info("an Activity session was refused: another table of a duplicate round under way")
         return refused(language, "hidden")
@@ -229,14 +230,16 @@ async def session(request: web.Request) -> web.StreamResponse:
     )
 
 
-async def _game(service: TournamentService, instance: Instance, person: str, wanted: int | None) -> Any:
+async def _game(
+    service: GameService, tournaments: TournamentService | None, instance: Instance, person: str, wanted: int | None
+) -> Any:
     """The game the Activity opens: the channel's running game; in a tournament's hall, the
     table `wanted` or the person's own; else the tables to choose from ([] : nothing runs);
     HIDDEN: another table of a duplicate round under way (or only such tables run)."""
     row = await service.running_game(instance.channel_id)
     if row is not None and wanted in (None, row.id):
         return row
-    tables = await service.hall_tables(instance.channel_id)
+    tables = await tournaments.hall_tables(instance.channel_id) if tournaments is not None else []
     games = [t.game for t in tables]
     running = [g for g in games if g is not None and g.status == "active" and g.state is not None]
     # A duplicate round under way: its tables play one deal, so a table further on shows the

@@ -34,10 +34,11 @@ from aiohttp import web
 from ..i18n import lang
 from . import activity, images, pages, play
 from .discordauth import DiscordAuth
-from .pages import SERVICE
+from .pages import SERVICE, TOURNAMENTS
 from .reader import chosen, helpers
 
 if TYPE_CHECKING:
+    from ..service import GameService
     from ..tournaments.service import TournamentService
 
 log = logging.getLogger("metrobot.web")
@@ -133,13 +134,21 @@ class _Compiled(jinja2.BytecodeCache):
 COMPILED = _Compiled()
 
 
-def make_app(service: TournamentService, announce: Any = None, auth: DiscordAuth | None = None) -> web.Application:
-    """The web pages of `service` (a GameService whose `web_base` says where they are served);
+def make_app(
+    service: GameService,
+    announce: Any = None,
+    auth: DiscordAuth | None = None,
+    *,
+    tournaments: TournamentService | None = None,
+) -> web.Application:
+    """The web pages of `service` (a GameService whose `web_base` says where they are served)
+    and of `tournaments` (built beside it: metrobot/app.py; None: no tournament's page);
     `announce(channel id, outcome)`: how a move made on a play page reaches Discord where the
     pages run inside the bot (elsewhere the bots are woken through the database); with `auth`
     (the application's OAuth2 client), the board as a Discord Activity too."""
     app = web.Application(middlewares=[guarded], client_max_size=4096)
     app[SERVICE] = service
+    app[TOURNAMENTS] = tournaments
     app[images.KEPT] = OrderedDict()
     aiohttp_jinja2.setup(
         app,

@@ -18,7 +18,7 @@ from aiohttp import web
 
 from ..i18n import LANGUAGES, lang
 from ..service.webgame import names_tag
-from .pages import chart_tag, number, opened_game, opened_person, opened_tournament, service_of
+from .pages import chart_tag, number, opened_game, opened_person, opened_tournament, service_of, tournaments_of
 
 KEEP = 128  # images kept in memory (a London board is about 190 KiB)
 FOREVER = "private, max-age=31536000, immutable"
@@ -82,10 +82,10 @@ async def standings(request: web.Request) -> web.StreamResponse:
     row = await opened_tournament(request)
     language = _language(request)
     tag = request.match_info["tag"]
+    tournaments = tournaments_of(request)
+    assert tournaments is not None  # (opened_tournament found none without them)
     return await served(
-        request,
-        f"standings:{row.id}:{language.code}:{tag}",
-        lambda: service_of(request).tournament_picture(row, language, tag),
+        request, f"standings:{row.id}:{language.code}:{tag}", lambda: tournaments.tournament_picture(row, language, tag)
     )
 
 

@@ -14,16 +14,23 @@ from ..i18n import Lang, reading
 from .reader import chosen, helpers, tag
 
 if TYPE_CHECKING:
+    from ..service import GameService
     from ..tournaments.service import TournamentService
 
 MAX_ID = 2**63 - 1  # ids both databases can hold: anything larger opens nothing
 
 
-SERVICE: web.AppKey[TournamentService] = web.AppKey("service")
+SERVICE: web.AppKey[GameService] = web.AppKey("service")
+# The tournaments beside it (metrobot/app.py); None: pages without them (a tournament's is not found)
+TOURNAMENTS: web.AppKey[TournamentService | None] = web.AppKey("tournaments")
 
 
-def service_of(request: web.Request) -> TournamentService:
+def service_of(request: web.Request) -> GameService:
     return request.app[SERVICE]
+
+
+def tournaments_of(request: web.Request) -> TournamentService | None:
+    return request.app.get(TOURNAMENTS)
 
 
 def number(request: web.Request, key: str) -> int:
@@ -86,15 +93,16 @@ async def server(request: web.Request) -> web.StreamResponse:
     if not await service.opened_server(guild, request.match_info.get("sig")):
         raise web.HTTPNotFound()
     language = chosen(request)
-    page = await service.server_page(guild, language)
+    tournaments = tournaments_of(request)  # (the server's page with its tournaments, where there are)
+    page = await (tournaments.server_page if tournaments else service.server_page)(guild, language)
     return render(request, "server.html", language, page=page)
 
 
 async def opened_tournament(request: web.Request) -> Any:
-    service = service_of(request)
-    opened = getattr(service, "opened_tournament", None)
-    row = await opened(number(request, "id"), request.match_info["sig"]) if opened else None
-    if row is None or not hasattr(service, "tournament_page"):
+    if tournaments_of(request) is None:
+        raise web.HTTPNotFound()
+    row = await service_of(request).opened_tournament(number(request, "id"), request.match_info["sig"])
+    if row is None:
         raise web.HTTPNotFound()
     return row
 
@@ -102,7 +110,9 @@ async def opened_tournament(request: web.Request) -> Any:
 async def tournament(request: web.Request) -> web.StreamResponse:
     row = await opened_tournament(request)
     language = chosen(request, row.settings.get("language"))
-    page = await service_of(request).tournament_page(row, language)
+    tournaments = tournaments_of(request)
+    assert tournaments is not None  # (opened_tournament found none without them)
+    page = await tournaments.tournament_page(row, language)
     if page is None:
         raise web.HTTPNotFound()
     return render(request, "tournament.html", language, page=page)

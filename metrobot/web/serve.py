@@ -19,17 +19,20 @@ from .app import make_app
 from .discordauth import DiscordAuth
 
 if TYPE_CHECKING:
+    from ..service import GameService
     from ..tournaments.service import TournamentService
 
 log = logging.getLogger("metrobot.web")
 
 
 class WebServer:
-    """The pages of one service on host:port (port 0: any free one, then `port` says which)."""
+    """The pages of one service and its tournaments on host:port (port 0: any free one, then
+    `port` says which)."""
 
     def __init__(
         self,
-        service: TournamentService,
+        service: GameService,
+        tournaments: TournamentService,
         host: str,
         port: int,
         base_url: str | None = None,
@@ -37,14 +40,17 @@ class WebServer:
         *,
         settings: Any = None,
     ) -> None:
-        self.service, self.host, self.port, self.base_url = service, host, port, base_url
+        self.service, self.tournaments = service, tournaments
+        self.host, self.port, self.base_url = host, port, base_url
         self.announce = announce  # (the bot's delivery, where the pages run inside it: see make_app)
         # the Discord Activity's OAuth2 client (None: no Activity)
         self.auth = DiscordAuth.from_settings(settings) if settings is not None else None
         self._runner: web.AppRunner | None = None
 
     async def start(self) -> None:
-        self._runner = web.AppRunner(make_app(self.service, self.announce, self.auth), access_log=None)
+        self._runner = web.AppRunner(
+            make_app(self.service, self.announce, self.auth, tournaments=self.tournaments), access_log=None
+        )
         await self._runner.setup()
         await web.TCPSite(self._runner, self.host, self.port).start()
         if self.port == 0:
@@ -63,16 +69,18 @@ async def serve_alone(settings: Any) -> None:
     """`python -m metrobot web`: the pages only, until SIGTERM or SIGINT."""
     from metrobot.render.keptlayers import keep_between_runs
 
+    from ..app import build
     from ..storage import Database
-    from ..tournaments.service import TournamentService
 
     keep_between_runs()  # (the maps' drawn layers, read back after a restart: metrobot/render/keptlayers.py)
     db = await Database(settings.database).open()
     # (games' pages and tournaments')
-    service = TournamentService(db, render_workers=settings.render_workers, png_compression=settings.png_compression)
+    app = build(db, render_workers=settings.render_workers, png_compression=settings.png_compression)
+    service = app.service
     service.painter.start(warm=False)
     server = WebServer(
         service,
+        app.tournaments,
         settings.web_host,
         settings.web_port if settings.web_port is not None else 8080,
         settings.web_base_url,

@@ -14,9 +14,9 @@ from aiohttp.test_utils import TestClient, TestServer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from metrobot.app import build
 from metrobot.service import fixed_seeds
 from metrobot.storage import Database
-from metrobot.tournaments.service import TournamentService
 from metrobot.web import make_app
 
 from .sizes import scale
@@ -74,7 +74,8 @@ def paths(good_sig: str, game_id: int, t_sig: str, t_id: int) -> st.SearchStrate
 
 async def test_junk_addresses_and_headers_open_nothing_and_break_nothing(caplog):
     db = await Database(":memory:").open()
-    service = TournamentService(db, seeds=fixed_seeds(3), images=False)
+    app = build(db, seeds=fixed_seeds(3), images=False)
+    service = app.service
     service.web_base = "http://127.0.0.1"
     await service.new_game("920000000000000001", GUILD, ANN, "Ann", "metromania", {}, 2)
     await service.join("920000000000000001", BOB, "Bob")
@@ -82,10 +83,10 @@ async def test_junk_addresses_and_headers_open_nothing_and_break_nothing(caplog)
     row = await db.open_game("920000000000000001")
     good = await service.game_path(row)
     sig = good.rstrip("/").rsplit("/", 1)[1]
-    await service.tournament_new(
+    await app.tournaments.tournament_new(
         "920000000000000002", GUILD, BOB, "metromania", "swiss", manager=True, table_size=2, rounds=1, name="Zebra Cup"
     )
-    await service.tournament_join("920000000000000002", GUILD, ANN, "Ann")
+    await app.tournaments.tournament_join("920000000000000002", GUILD, ANN, "Ann")
     cup = await db.tournaments.open_tournament("920000000000000002")
     t_good = await service.tournament_path(cup)
     t_sig = t_good.rstrip("/").rsplit("/", 1)[1]
@@ -93,7 +94,7 @@ async def test_junk_addresses_and_headers_open_nothing_and_break_nothing(caplog)
     tried = {"requests": 0, "opened": 0}
     caplog.set_level(logging.INFO)
     try:
-        async with TestClient(TestServer(make_app(service))) as client:
+        async with TestClient(TestServer(make_app(service, tournaments=app.tournaments))) as client:
 
             @settings(
                 max_examples=scale(300, 5000), deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)

@@ -38,18 +38,20 @@ async def session(http, world, user: int, channel: int, game: int | None = None)
 async def test_a_duplicate_rounds_other_tables_are_refused_and_never_listed(tmp_path):
     world = await make_activity_world(tmp_path)
     try:
-        svc, standin = world.service, world.standin
+        svc, standin = world.app, world.standin
         guild = str(standin.guild_id)
         hall = standin.create_channel("hall")
         dan, eve = standin.add_member(name="Dan"), standin.add_member(name="Eve")
-        await svc.tournament_new(
+        await svc.tournaments.tournament_new(
             str(hall), guild, "host", "flipwrite", "swiss", manager=True, table_size=2, rounds=2, duplicate=True
         )
         for user, name in ((world.ann, "Ann"), (world.bob, "Bob"), (world.cy, "Cy"), (dan, "Dan")):
-            await svc.tournament_join(str(hall), guild, str(user), name)
-        await svc.tournament_start(str(hall), guild, "host", manager=True)
+            await svc.tournaments.tournament_join(str(hall), guild, str(user), name)
+        await svc.tournaments.tournament_start(str(hall), guild, "host", manager=True)
         await settle(svc, Hall())
-        snap = await svc.db.tournaments.snapshot((await svc.db.tournaments.open_tournament(str(hall))).id)
+        snap = await svc.service.db.tournaments.snapshot(
+            (await svc.service.db.tournaments.open_tournament(str(hall))).id
+        )
         tables = [t for t in snap.tables if t.game_id is not None]
         assert len(tables) == 2
         mine, other = tables

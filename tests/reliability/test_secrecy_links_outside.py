@@ -10,10 +10,10 @@ from __future__ import annotations
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
+from metrobot.app import build
 from metrobot.play import access
 from metrobot.service import fixed_seeds
 from metrobot.storage import Database
-from metrobot.tournaments.service import TournamentService
 from metrobot.web import activitytoken, make_app
 
 pytestmark = pytest.mark.timeout(300)
@@ -47,14 +47,15 @@ async def opens(client, svc, game: str, play: str, session: str) -> tuple[int, i
 
 async def test_a_player_revokes_the_links_to_their_games_outside_servers(tmp_path):
     db = await Database(tmp_path / "outside.sqlite3").open()
-    svc = TournamentService(db, seeds=fixed_seeds(58), images=False)
+    app = build(db, seeds=fixed_seeds(58), images=False)
+    svc = app.service
     svc.web_base = "http://127.0.0.1:1"
     try:
         ours = await two_player(svc, "958000000000000001", None, (ANN, "Ann"), (BOB, "Bob"))
         theirs = await two_player(svc, "958000000000000002", None, (CY, "Cy"), (DAN, "Dan"))
         served = await two_player(svc, "958000000000000003", GUILD, (BOB, "Bob"), (CY, "Cy"))
         old = {row.id: await links(svc, row, row.seats[1].user_id) for row in (ours, theirs, served)}
-        async with TestClient(TestServer(make_app(svc))) as client:
+        async with TestClient(TestServer(make_app(svc, tournaments=app.tournaments))) as client:
             for row in (ours, theirs, served):
                 assert await opens(client, svc, *old[row.id]) == (200, 200, True)
             said = (await svc.my_settings(BOB, web_new_key=True)).reply.text

@@ -202,18 +202,19 @@ async def tournament_pages() -> tuple[list[str], set[str]]:
     player (every turn clock runs out), its page (English and Korean), its final standings
     picture and the server's page fetched at sign-up, half-way through each round, after each
     round; returns everything fetched and the secrets (every seed, every hand dealt)."""
-    from metrobot.tournaments.service import TournamentService
+    from metrobot.app import build
     from tests.reliability.test_tournament_secrecy import PEOPLE as ENTRANTS
     from tests.reliability.test_tournament_secrecy import expire_all, hands
     from tests.service.tourney_kit import FakeClock, Hall, settle
 
     db = await Database(":memory:").open()
     clock = FakeClock()
-    svc = TournamentService(db, seeds=fixed_seeds(36), clock=clock, images=False, default_turn_clock=3600)
+    app = build(db, seeds=fixed_seeds(36), clock=clock, images=False, default_turn_clock=3600)
+    svc = app.service
     svc.web_base = "http://127.0.0.1"
     fetched: list[str] = []
     try:
-        async with TestClient(TestServer(make_app(svc))) as client:
+        async with TestClient(TestServer(make_app(svc, tournaments=app.tournaments))) as client:
 
             async def look(row) -> None:
                 path = await svc.tournament_path(row)
@@ -227,30 +228,32 @@ async def tournament_pages() -> tuple[list[str], set[str]]:
                         fetched.append(repr(await (await client.get(path + picture.group(1))).read()))
                 fetched.append(await (await client.get(await svc.server_path(GUILD))).text())
 
-            await svc.tournament_new("hall", GUILD, "host", "metromania", "swiss", manager=True, table_size=2, rounds=2)
+            await app.tournaments.tournament_new(
+                "hall", GUILD, "host", "metromania", "swiss", manager=True, table_size=2, rounds=2
+            )
             for uid, name in ENTRANTS:
-                await svc.tournament_join("hall", GUILD, uid, name)
+                await app.tournaments.tournament_join("hall", GUILD, uid, name)
             row = await db.tournaments.open_tournament("hall")
             await look(row)
-            await svc.tournament_start("hall", GUILD, "host", manager=True)
+            await app.tournaments.tournament_start("hall", GUILD, "host", manager=True)
             hall = Hall()
-            await settle(svc, hall)
+            await settle(app, hall)
             for number in (1, 2):
                 tables = [t for t in (await db.tournaments.snapshot(row.id)).tables if t.round == number]
                 for table in tables:  # half-way: the hands are secret now
-                    await expire_all(svc, clock, table.thread_id, turns=4)
+                    await expire_all(app, clock, table.thread_id, turns=4)
                 await look(await db.tournaments.tournament(row.id))
                 for table in tables:
-                    await expire_all(svc, clock, table.thread_id)
-                for tid in await svc.tournaments_due():
-                    await svc.advance_tournament(tid)
-                await settle(svc, hall)
+                    await expire_all(app, clock, table.thread_id)
+                for tid in await app.tournaments.tournaments_due():
+                    await app.tournaments.advance_tournament(tid)
+                await settle(app, hall)
                 svc.images = number == 2
                 await look(await db.tournaments.tournament(row.id))
             snap = await db.tournaments.snapshot(row.id)
             assert snap.row.status == "finished" and "standings-ko-" in fetched[-3]
             seeds = {str(snap.row.seed)} | {str((await db.game(t.game_id)).seed) for t in snap.tables}
-            secrets = {h for h in await hands(svc) if len(h) >= 4}
+            secrets = {h for h in await hands(app) if len(h) >= 4}
             assert secrets
             return fetched, seeds | secrets
     finally:

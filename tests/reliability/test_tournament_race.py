@@ -14,9 +14,9 @@ from standin.constants import PERMISSIONS
 from tourney_play import game_of, round_ready, tables
 
 from metrobot import games
+from metrobot.app import build
 from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
-from metrobot.tournaments.service import TournamentService
 from tests.service.tourney_kit import FakeClock, Hall, settle
 from tests.toygame import PLUGIN
 
@@ -48,7 +48,7 @@ async def two_processes(path):
         clock,
         dbs,
         [
-            TournamentService(db, seeds=fixed_seeds(7 + i), clock=clock, images=False, default_turn_clock=3600)
+            build(db, seeds=fixed_seeds(7 + i), clock=clock, images=False, default_turn_clock=3600)
             for i, db in enumerate(dbs)
         ],
     )
@@ -58,11 +58,11 @@ async def test_two_hosts_pressing_start_in_two_processes_start_it_once(tmp_path,
     path = str(tmp_path / "race.sqlite3")
     _clock, dbs, (one, two) = await two_processes(path)
     try:
-        await one.tournament_new("hall", "g", "host", "race", "swiss", manager=True, table_size=3, rounds=2)
+        await one.tournaments.tournament_new("hall", "g", "host", "race", "swiss", manager=True, table_size=3, rounds=2)
         for i in range(6):
-            await (one if i % 2 else two).tournament_join("hall", "g", f"u{i}", f"P{i}")
+            await (one if i % 2 else two).tournaments.tournament_join("hall", "g", f"u{i}", f"P{i}")
         starts = [
-            svc.tournament_start("hall", "g", who, manager=True)
+            svc.tournaments.tournament_start("hall", "g", who, manager=True)
             for svc in (one, two)
             for who in ("host", "mod")
             for _ in range(5)
@@ -83,31 +83,31 @@ async def test_the_last_two_games_of_a_round_ending_at_once_pair_the_next_round_
     path = str(tmp_path / "race.sqlite3")
     _clock, dbs, (one, two) = await two_processes(path)
     try:
-        await one.tournament_new("hall", "g", "host", "race", "swiss", manager=True, table_size=3, rounds=3)
+        await one.tournaments.tournament_new("hall", "g", "host", "race", "swiss", manager=True, table_size=3, rounds=3)
         for i in range(6):
-            await one.tournament_join("hall", "g", f"u{i}", f"P{i}")
-        await one.tournament_start("hall", "g", "host", manager=True)
+            await one.tournaments.tournament_join("hall", "g", f"u{i}", f"P{i}")
+        await one.tournaments.tournament_start("hall", "g", "host", manager=True)
         await settle(one, Hall())
-        first = [t for t in (await one.db.tournaments.snapshot(1)).tables if t.round == 1]
+        first = [t for t in (await one.service.db.tournaments.snapshot(1)).tables if t.round == 1]
         finals = []
         for table in first:  # each table one move from its end
             while True:
-                state = (await one.db.open_game(table.thread_id)).state
+                state = (await one.service.db.open_game(table.thread_id)).state
                 person = state["players"][state["current"]]
                 if state["count"] >= 7:
                     finals.append((table.thread_id, person, str(10 - state["count"])))
                     break
-                await one.play(table.thread_id, person, ["1"])
+                await one.service.play(table.thread_id, person, ["1"])
         await asyncio.gather(
-            *(svc.play(thread, person, [amount]) for svc, (thread, person, amount) in zip((one, two), finals))
+            *(svc.service.play(thread, person, [amount]) for svc, (thread, person, amount) in zip((one, two), finals))
         )
         assert count(path, "SELECT COUNT(*) FROM tournament_results") == 2
         for _ in range(3):  # both processes' directors, again and again, at once
             await asyncio.gather(
-                one.advance_tournament(1),
-                two.advance_tournament(1),
-                one.advance_tournament(1),
-                two.advance_tournament(1),
+                one.tournaments.advance_tournament(1),
+                two.tournaments.advance_tournament(1),
+                one.tournaments.advance_tournament(1),
+                two.tournaments.advance_tournament(1),
             )
         assert count(path, "SELECT COUNT(*) FROM tournament_rounds") == 2
         assert count(path, "SELECT COUNT(*) FROM tournament_outbox WHERE what = 'pairings'") == 2

@@ -13,10 +13,10 @@ import logging
 
 import pytest
 
+from metrobot.app import build
 from metrobot.i18n import lang
 from metrobot.service import fixed_seeds
 from metrobot.storage import Database
-from metrobot.tournaments.service import TournamentService
 from tests.service.tourney_kit import FakeClock, Hall, settle
 
 PEOPLE = [(f"u{i}", name) for i, name in enumerate(["Ann", "Bob", "Cat", "Dan"], 1)]
@@ -26,17 +26,17 @@ async def expire_all(svc, clock, thread: str, turns: int | None = None) -> None:
     """The automatic player plays every seat of a table's game (each turn clock runs out)."""
     done = 0
     while turns is None or done < turns:
-        row = await svc.db.open_game(thread)
+        row = await svc.service.db.open_game(thread)
         if row is None or row.status != "active":
             return
         clock.now = max(clock.now, row.deadline or clock.now) + 1
-        await svc.parts.turn_clock.tick_game(thread, clock.now)
+        await svc.service.parts.turn_clock.tick_game(thread, clock.now)
         done += 1
 
 
 async def hands(svc) -> set[str]:
     """Every hand the games DMed, as their owners read them."""
-    async with svc.db.driver.read() as q:
+    async with svc.service.db.driver.read() as q:
         rows = await q.fetch("SELECT payload FROM outbox WHERE target LIKE 'dm:%'")
     out = set()
     for (payload,) in rows:
@@ -51,10 +51,10 @@ async def said(svc, hall: Hall) -> list[str]:
     texts = hall.posts.get("hall", []) + hall.signup + hall.standings
     for user, _ in PEOPLE + [("eve", "Eve")]:
         for ask in (
-            svc.tournament_standings("hall", "g"),
-            svc.tournament_pairings("hall", "g"),
-            svc.tournament_list("g"),
-            svc.my_games(user, "g"),
+            svc.tournaments.tournament_standings("hall", "g"),
+            svc.tournaments.tournament_pairings("hall", "g"),
+            svc.tournaments.tournament_list("g"),
+            svc.tournaments.my_games(user, "g"),
         ):
             texts.append((await ask).reply.text)
     return texts
@@ -64,7 +64,7 @@ async def said(svc, hall: Hall) -> list[str]:
 async def service(tmp_path):
     db = await Database(tmp_path / "secrecy.sqlite3").open()
     clock = FakeClock()
-    yield TournamentService(db, seeds=fixed_seeds(35), clock=clock, images=False, default_turn_clock=3600), clock
+    yield build(db, seeds=fixed_seeds(35), clock=clock, images=False, default_turn_clock=3600), clock
     await db.close()
 
 
@@ -72,26 +72,28 @@ async def play_and_listen(service, caplog) -> list[str]:
     """A MetrOmania Swiss of 4 played by the automatic player; what it said that it must not."""
     svc, clock = service
     caplog.set_level(logging.INFO, logger="metrobot")
-    await svc.tournament_new("hall", "g", "host", "metromania", "swiss", manager=True, table_size=2, rounds=2)
+    await svc.tournaments.tournament_new(
+        "hall", "g", "host", "metromania", "swiss", manager=True, table_size=2, rounds=2
+    )
     for uid, name in PEOPLE:
-        await svc.tournament_join("hall", "g", uid, name)
-    await svc.tournament_start("hall", "g", "host", manager=True)
+        await svc.tournaments.tournament_join("hall", "g", uid, name)
+    await svc.tournaments.tournament_start("hall", "g", "host", manager=True)
     hall = Hall()
     await settle(svc, hall)
-    snap = await svc.db.tournaments.snapshot((await svc.db.tournaments.open_tournament("hall")).id)
+    snap = await svc.service.db.tournaments.snapshot((await svc.service.db.tournaments.open_tournament("hall")).id)
     texts = []
     for number in (1, 2):
-        tables = [t for t in (await svc.db.tournaments.snapshot(snap.row.id)).tables if t.round == number]
+        tables = [t for t in (await svc.service.db.tournaments.snapshot(snap.row.id)).tables if t.round == number]
         for table in tables:  # half-way: the hands are secret now
             await expire_all(svc, clock, table.thread_id, turns=4)
         texts += await said(svc, hall)
         for table in tables:
             await expire_all(svc, clock, table.thread_id)
-        for tid in await svc.tournaments_due():
-            await svc.advance_tournament(tid)
+        for tid in await svc.tournaments.tournaments_due():
+            await svc.tournaments.advance_tournament(tid)
         await settle(svc, hall)
         texts += await said(svc, hall)
-    snap = await svc.db.tournaments.snapshot(snap.row.id)
+    snap = await svc.service.db.tournaments.snapshot(snap.row.id)
     assert snap.row.status == "finished"
     from metrobot.render.standings import standings_image  # the picture's own words (names, numbers, heads)
 
@@ -108,7 +110,7 @@ async def play_and_listen(service, caplog) -> list[str]:
         PIL.ImageDraw.ImageDraw.text = original
     secrets = {h for h in await hands(svc) if len(h) >= 4}
     assert secrets  # (MetrOmania dealt hands, and they were DMed)
-    seeds = {str(snap.row.seed)} | {str((await svc.db.game(t.game_id)).seed) for t in snap.tables}
+    seeds = {str(snap.row.seed)} | {str((await svc.service.db.game(t.game_id)).seed) for t in snap.tables}
     everything = texts + drawn + [r.getMessage() for r in caplog.records]
     return leaks(everything, seeds | secrets)
 
@@ -130,13 +132,13 @@ async def test_the_suite_sees_a_seed_or_a_hand_said(service, caplog, monkeypatch
     said_seed = texts.standings_text
     monkeypatch.setattr(rounds, "standings_text", lambda row, *a, **k: said_seed(row, *a, **k) + f" {row.seed}")
     svc, _ = service
-    original = svc.tournament_pairings
+    original = svc.tournaments.tournament_pairings
 
     async def pairings_with_a_hand(*a, **k):
         out = await original(*a, **k)
         out.reply.text += " " + sorted(await hands(svc))[0]
         return out
 
-    monkeypatch.setattr(svc, "tournament_pairings", pairings_with_a_hand)
+    monkeypatch.setattr(svc.tournaments, "tournament_pairings", pairings_with_a_hand)
     found = await play_and_listen(service, caplog)
     assert any("standings" in text for text in found) and any("pairings" in text for text in found)

@@ -20,6 +20,12 @@ ANN, BOB = ("720000000000000001", "Ann"), ("720000000000000002", "Bob")
 HOUR = 3600.0
 
 
+@pytest.fixture
+def svc(svc):
+    """The game service of the director's tests' application (tourney_kit: built through metrobot/app.py)."""
+    return svc.service
+
+
 def at(*when: int) -> float:
     return dt.datetime(*when, tzinfo=dt.UTC).timestamp()
 

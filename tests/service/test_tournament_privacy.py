@@ -57,7 +57,7 @@ async def _rows(db) -> list[str]:
 
 
 async def _table(svc, tid):
-    snap = await svc.db.tournaments.snapshot(tid)
+    snap = await svc.service.db.tournaments.snapshot(tid)
     rules, entrants, rounds, results = model(snap)
     return {
         s.person: (s.points, s.tiebreaks[:3], s.played)
@@ -68,35 +68,35 @@ async def _table(svc, tid):
 async def test_a_person_forgotten_mid_tournament_leaves_no_trace_and_the_others_keep_their_standings(svc, clock):
     await new(svc)
     for uid, name in PEOPLE:
-        await svc.tournament_join("hall", "g", uid, name)
-    await svc.tournament_start("hall", "g", "host", manager=True)
+        await svc.tournaments.tournament_join("hall", "g", uid, name)
+    await svc.tournaments.tournament_start("hall", "g", "host", manager=True)
     hall = Hall()
     await run_director(svc, hall)
-    tid = (await svc.db.tournaments.open_tournament("hall")).id
+    tid = (await svc.service.db.tournaments.open_tournament("hall")).id
     await play_round(svc, tid, 1, clock, hall=hall)
-    assert (await svc.db.tournaments.snapshot(tid)).row.round == 2
+    assert (await svc.service.db.tournaments.snapshot(tid)).row.round == 2
 
-    data = await Privacy(svc).export(ANN)
+    data = await Privacy(svc.service).export(ANN)
     [mine] = data["tournaments"]
     assert mine["id"] == tid and mine["host"] is False and mine["entry"]["name"] == "Ann"
     assert [t["round"] for t in mine["entry"]["tables"]] == [1, 2]
     before = await _table(svc, tid)
 
-    await Privacy(svc).forget(ANN)
-    rows = await _rows(svc.db)
+    await Privacy(svc.service).forget(ANN)
+    rows = await _rows(svc.service.db)
     assert [r for r in rows if f'"{ANN}"' in r or "Ann" in r] == []
     after = await _table(svc, tid)
     [ghost] = [p for p in after if is_ghost(p)]
     assert {p: v for p, v in after.items() if p != ghost} == {p: v for p, v in before.items() if p != ANN}
     assert after[ghost] == before[ANN]
-    snap = await svc.db.tournaments.snapshot(tid)
+    snap = await svc.service.db.tournaments.snapshot(tid)
     [entry] = [e for e in snap.entrants if e.user_id == ghost]
     assert (entry.name, entry.dropped) == (GHOST_NAME, 3)
-    assert (await Privacy(svc).export(ANN))["tournaments"] == []
+    assert (await Privacy(svc.service).export(ANN))["tournaments"] == []
 
     for number in (2, 3):  # the ghost's round-2 seat is played by the automatic player
         await play_round(svc, tid, number, clock, hall=hall, absent=frozenset({ghost}))
-    snap = await svc.db.tournaments.snapshot(tid)
+    snap = await svc.service.db.tournaments.snapshot(tid)
     assert snap.row.status == "finished"
     assert all(ghost not in t.seats for t in snap.tables if t.round == 3)
 

@@ -17,17 +17,17 @@ async def new(svc, fmt="swiss", kind="race", **kw):
     kw.setdefault("table_size", 3 if kind == "race" else 2)
     if fmt == "swiss":
         kw.setdefault("rounds", 3)
-    return await svc.tournament_new("hall", "g", "host", kind, fmt, manager=True, **kw)
+    return await svc.tournaments.tournament_new("hall", "g", "host", kind, fmt, manager=True, **kw)
 
 
 async def signed(svc, n, fmt="swiss", **kw):
     await new(svc, fmt, **kw)
     for uid, name in PEOPLE[:n]:
-        await svc.tournament_join("hall", "g", uid, name)
+        await svc.tournaments.tournament_join("hall", "g", uid, name)
 
 
 async def threads_of(svc, tid, number):
-    snap = await svc.db.tournaments.snapshot(tid)
+    snap = await svc.service.db.tournaments.snapshot(tid)
     return [t for t in snap.tables if t.round == number]
 
 
@@ -41,40 +41,40 @@ async def play_round(svc, tid, number, clock, absent=frozenset(), hall=None):
 
 async def test_sign_up_and_who_may_run_it(svc):
     with pytest.raises(Refused, match="Manage Server"):
-        await svc.tournament_new("hall", "g", "u1", "race", "swiss", manager=False)
-    await svc.db.people.save_server("g", {"tournament_role": "r9"})
-    await svc.tournament_new(
+        await svc.tournaments.tournament_new("hall", "g", "u1", "race", "swiss", manager=False)
+    await svc.service.db.people.save_server("g", {"tournament_role": "r9"})
+    await svc.tournaments.tournament_new(
         "hall", "g", "u1", "race", "swiss", manager=False, roles=["r9"], table_size=3, max_players=3
     )
     with pytest.raises(Refused, match="already runs a tournament"):
         await new(svc)
     with pytest.raises(Refused, match="text channel"):
-        await svc.tournament_new("t2", "g", "host", "race", "swiss", manager=True, in_thread=True)
+        await svc.tournaments.tournament_new("t2", "g", "host", "race", "swiss", manager=True, in_thread=True)
     with pytest.raises(Refused, match="seats 2-3"):
-        await svc.tournament_new("h2", "g", "host", "race", "swiss", manager=True, table_size=4)
+        await svc.tournaments.tournament_new("h2", "g", "host", "race", "swiss", manager=True, table_size=4)
     with pytest.raises(Refused, match="duplicate"):
-        await svc.tournament_new("h2", "g", "host", "race", "swiss", manager=True, duplicate=True)
+        await svc.tournaments.tournament_new("h2", "g", "host", "race", "swiss", manager=True, duplicate=True)
     for uid, name in PEOPLE[:3]:
-        await svc.tournament_join("hall", "g", uid, name)
+        await svc.tournaments.tournament_join("hall", "g", uid, name)
     with pytest.raises(Refused, match="already signed up"):
-        await svc.tournament_join("hall", "g", "u1", "Ann")
+        await svc.tournaments.tournament_join("hall", "g", "u1", "Ann")
     with pytest.raises(Refused, match="full"):
-        await svc.tournament_join("hall", "g", "u4", "Dan")
-    await svc.tournament_leave("hall", "g", "u3")
+        await svc.tournaments.tournament_join("hall", "g", "u4", "Dan")
+    await svc.tournaments.tournament_leave("hall", "g", "u3")
     with pytest.raises(Refused, match="not signed up"):
-        await svc.tournament_leave("hall", "g", "u3")
-    row = await svc.db.tournaments.open_tournament("hall")
+        await svc.tournaments.tournament_leave("hall", "g", "u3")
+    row = await svc.service.db.tournaments.open_tournament("hall")
     with pytest.raises(Refused, match="another server"):
-        await svc.tournament_join("hall", "other-guild", "u5", "Eve", tournament_id=row.id)
+        await svc.tournaments.tournament_join("hall", "other-guild", "u5", "Eve", tournament_id=row.id)
     with pytest.raises(Refused, match="another channel"):
-        await svc.tournament_join("elsewhere", "g", "u5", "Eve", tournament_id=row.id)
+        await svc.tournaments.tournament_join("elsewhere", "g", "u5", "Eve", tournament_id=row.id)
     with pytest.raises(Refused, match="out of date"):
-        await svc.tournament_join("hall", "g", "u5", "Eve", tournament_id=row.id, stage=row.stage + 1)
+        await svc.tournaments.tournament_join("hall", "g", "u5", "Eve", tournament_id=row.id, stage=row.stage + 1)
     with pytest.raises(Refused, match="Only the host"):
-        await svc.tournament_start("hall", "g", "u2", manager=False)
+        await svc.tournaments.tournament_start("hall", "g", "u2", manager=False)
     with pytest.raises(Refused, match="Create Public Threads"):  # never half-way: nothing is paired
-        await svc.tournament_start("hall", "g", "u1", manager=False, missing=["create_public_threads"])
-    assert (await svc.db.tournaments.open_tournament("hall")).status == "signup"
+        await svc.tournaments.tournament_start("hall", "g", "u1", manager=False, missing=["create_public_threads"])
+    assert (await svc.service.db.tournaments.open_tournament("hall")).status == "signup"
     hall = Hall()
     await settle(svc, hall)
     assert "Signed up (2/3): Ann, Bob" in hall.signup[-1] and "Join with the button" in hall.signup[-1]
@@ -83,23 +83,23 @@ async def test_sign_up_and_who_may_run_it(svc):
 async def test_a_nine_person_swiss_is_played_to_its_final_standings(svc, clock):
     await signed(svc, 9)
     hall = Hall()
-    started = await svc.tournament_start("hall", "g", "host", manager=False)
+    started = await svc.tournaments.tournament_start("hall", "g", "host", manager=False)
     assert "3 tables" in started.reply.text
     await settle(svc, hall)
-    tid = (await svc.db.tournaments.open_tournament("hall")).id
-    snap = await svc.db.tournaments.snapshot(tid)
+    tid = (await svc.service.db.tournaments.open_tournament("hall")).id
+    snap = await svc.service.db.tournaments.snapshot(tid)
     assert [len(t.seats) for t in snap.tables] == [3, 3, 3] and all(t.game_id for t in snap.tables)
     for table in snap.tables:  # seats in the pairing's order: seats[0] moves first
-        game = await svc.db.game(table.game_id)
+        game = await svc.service.db.game(table.game_id)
         assert [s.user_id for s in game.seats] == table.seats
         assert game.state["players"][game.state["current"]] == table.seats[0]
         assert game.settings["tournament"] == tid and game.turn_clock == 3600
     assert hall.made == 3 and "round 1 pairings" in hall.said("hall")
     for number in (1, 2, 3):
         await play_round(svc, tid, number, clock, hall=hall)
-    row = await svc.db.tournaments.tournament(tid)
+    row = await svc.service.db.tournaments.tournament(tid)
     assert row.status == "finished" and row.round == 3
-    snap = await svc.db.tournaments.snapshot(tid)
+    snap = await svc.service.db.tournaments.snapshot(tid)
     rounds = [Round.from_json(r.pairing) for r in snap.rounds]
     assert len(rounds) == 3 and all(r.closed_at for r in snap.rounds[:2])
     assert all(sorted(p for t in r.tables for p in t.seats) == sorted(u for u, _ in PEOPLE) for r in rounds)
@@ -110,36 +110,36 @@ async def test_a_nine_person_swiss_is_played_to_its_final_standings(svc, clock):
     assert "is over! Congratulations" in final and "final standings" in hall.standings[-1]
     assert final.count("round 2 pairings") == 1 and final.count("round 3 pairings") == 1
     assert len(hall.standings) == 1 + 9  # posted, then edited after every game (the last: final)
-    out = await svc.tournament_standings("hall", "g")
+    out = await svc.tournaments.tournament_standings("hall", "g")
     assert out.reply.text.count(" pts") == 9
     with pytest.raises(Refused, match="no round 4"):
-        await svc.tournament_pairings("hall", "g", 4)
-    assert "Table 1 ended" in (await svc.tournament_pairings("hall", "g", 2)).reply.text
+        await svc.tournaments.tournament_pairings("hall", "g", 4)
+    assert "Table 1 ended" in (await svc.tournaments.tournament_pairings("hall", "g", 2)).reply.text
 
 
 async def test_drop_remove_and_skipped_seats_drop_someone(svc, clock):
     await signed(svc, 7)
     hall = Hall()
-    await svc.tournament_start("hall", "g", "host", manager=True)
+    await svc.tournaments.tournament_start("hall", "g", "host", manager=True)
     await settle(svc, hall)
-    tid = (await svc.db.tournaments.open_tournament("hall")).id
+    tid = (await svc.service.db.tournaments.open_tournament("hall")).id
     [first] = [t for t in await threads_of(svc, tid, 1) if "u1" in t.seats]
-    out = await svc.tournament_drop("hall", "g", "u1")
+    out = await svc.tournaments.tournament_drop("hall", "g", "u1")
     assert "automatic player finishes" in out.reply.text and out.elsewhere[0][0] == first.thread_id
-    game = await svc.db.game(first.game_id)
+    game = await svc.service.db.game(first.game_id)
     assert game.seat("u1").auto
     with pytest.raises(Refused, match="Only the host"):
-        await svc.tournament_drop("hall", "g", "u2", by="u3")
-    await svc.tournament_drop("hall", "g", "u2", by="host", manager=True)
+        await svc.tournaments.tournament_drop("hall", "g", "u2", by="u3")
+    await svc.tournaments.tournament_drop("hall", "g", "u2", by="host", manager=True)
     await play_round(svc, tid, 1, clock, absent=frozenset({"u7"}))
     await run_director(svc, hall)
-    snap = await svc.db.tournaments.snapshot(tid)
+    snap = await svc.service.db.tournaments.snapshot(tid)
     second = Round.from_json(snap.rounds[1].pairing)
     seated = {p for t in second.tables for p in t.seats} | set(second.byes)
     assert "u1" not in seated and "u2" not in seated and "u7" in seated  # one skipped round is not two
     await play_round(svc, tid, 2, clock, absent=frozenset({"u7"}))
     await run_director(svc, hall)
-    snap = await svc.db.tournaments.snapshot(tid)
+    snap = await svc.service.db.tournaments.snapshot(tid)
     assert next(e for e in snap.entrants if e.user_id == "u7").dropped == 3
     third = Round.from_json(snap.rounds[2].pairing)
     assert "u7" not in {p for t in third.tables for p in t.seats} | set(third.byes)
@@ -151,25 +151,25 @@ async def test_drop_remove_and_skipped_seats_drop_someone(svc, clock):
 async def test_pause_resume_and_abort(svc, clock):
     await signed(svc, 6)
     hall = Hall()
-    await svc.tournament_start("hall", "g", "host", manager=True)
+    await svc.tournaments.tournament_start("hall", "g", "host", manager=True)
     await settle(svc, hall)
-    tid = (await svc.db.tournaments.open_tournament("hall")).id
+    tid = (await svc.service.db.tournaments.open_tournament("hall")).id
     with pytest.raises(Refused, match="Only the host"):
-        await svc.tournament_pause("hall", "g", "u1", manager=False)
-    await svc.tournament_pause("hall", "g", "host", manager=False)
+        await svc.tournaments.tournament_pause("hall", "g", "u1", manager=False)
+    await svc.tournaments.tournament_pause("hall", "g", "host", manager=False)
     await play_round(svc, tid, 1, clock)
     await run_director(svc, hall)
-    assert (await svc.db.tournaments.tournament(tid)).round == 1  # paused: no new round
-    await svc.tournament_pause("hall", "g", "host", manager=False, resume=True)
+    assert (await svc.service.db.tournaments.tournament(tid)).round == 1  # paused: no new round
+    await svc.tournaments.tournament_pause("hall", "g", "host", manager=False, resume=True)
     await run_director(svc, hall)
-    assert (await svc.db.tournaments.tournament(tid)).round == 2
-    out = await svc.tournament_abort("hall", "g", "host", manager=False)
+    assert (await svc.service.db.tournaments.tournament(tid)).round == 2
+    out = await svc.tournaments.tournament_abort("hall", "g", "host", manager=False)
     assert len(out.elsewhere) == 2  # both running tables are stopped
     await settle(svc, hall)
-    snap = await svc.db.tournaments.snapshot(tid)
+    snap = await svc.service.db.tournaments.snapshot(tid)
     assert snap.row.status == "aborted"
     for table in await threads_of(svc, tid, 2):
-        assert (await svc.db.game(table.game_id)).status == "aborted"
+        assert (await svc.service.db.game(table.game_id)).status == "aborted"
         assert table.thread_id in hall.archived
     assert "aborted" in hall.signup[-1]
 
@@ -177,78 +177,78 @@ async def test_pause_resume_and_abort(svc, clock):
 async def test_permissions_missing_hold_a_round_back_and_tell_the_host_once(svc, clock):
     await signed(svc, 6)
     hall = Hall()
-    await svc.tournament_start("hall", "g", "host", manager=True)
+    await svc.tournaments.tournament_start("hall", "g", "host", manager=True)
     await settle(svc, hall)
-    tid = (await svc.db.tournaments.open_tournament("hall")).id
+    tid = (await svc.service.db.tournaments.open_tournament("hall")).id
     await play_round(svc, tid, 1, clock)
     for _ in range(2):
-        for due in await svc.tournaments_due():
-            await svc.advance_tournament(due, missing=["manage_threads"])
+        for due in await svc.tournaments.tournaments_due():
+            await svc.tournaments.advance_tournament(due, missing=["manage_threads"])
         await settle(svc, hall)
         clock.now += 120
-    assert (await svc.db.tournaments.tournament(tid)).round == 1 and hall.said("hall").count(
+    assert (await svc.service.db.tournaments.tournament(tid)).round == 1 and hall.said("hall").count(
         "I can't pair round 2"
     ) == 1
     await run_director(svc, hall)
-    assert (await svc.db.tournaments.tournament(tid)).round == 2
+    assert (await svc.service.db.tournaments.tournament(tid)).round == 2
 
 
 async def test_a_bye_when_no_table_can_be_formed(svc, clock):
     await signed(svc, 5, kind="duel")  # 5 people at a 2-player game: one bye a round
     hall = Hall()
-    await svc.tournament_start("hall", "g", "host", manager=True)
+    await svc.tournaments.tournament_start("hall", "g", "host", manager=True)
     await settle(svc, hall)
-    tid = (await svc.db.tournaments.open_tournament("hall")).id
+    tid = (await svc.service.db.tournaments.open_tournament("hall")).id
     byes = []
     for number in (1, 2, 3):
-        snap = await svc.db.tournaments.snapshot(tid)
+        snap = await svc.service.db.tournaments.snapshot(tid)
         rnd = Round.from_json(snap.rounds[-1].pairing)
         assert len(rnd.byes) == 1 and "Bye" in hall.said("hall")
         byes += rnd.byes
         await play_round(svc, tid, number, clock)
         await run_director(svc, hall)
     assert len(set(byes)) == 3  # nobody gets a second bye before everyone eligible has had one
-    snap = await svc.db.tournaments.snapshot(tid)
+    snap = await svc.service.db.tournaments.snapshot(tid)
     assert snap.row.status == "finished"
 
 
 async def test_a_league_opens_tables_as_people_are_free_and_takes_late_joiners(svc, clock):
     await signed(svc, 4, fmt="league", kind="duel", best_of=2, season_days=7)
     hall = Hall()
-    await svc.tournament_start("hall", "g", "host", manager=True)
+    await svc.tournaments.tournament_start("hall", "g", "host", manager=True)
     await settle(svc, hall)
-    tid = (await svc.db.tournaments.open_tournament("hall")).id
+    tid = (await svc.service.db.tournaments.open_tournament("hall")).id
     assert len(await threads_of(svc, tid, 1)) == 2
-    await svc.tournament_join("hall", "g", "u5", "Eve")  # late
-    await svc.tournament_join("hall", "g", "u6", "Fay")
+    await svc.tournaments.tournament_join("hall", "g", "u5", "Eve")  # late
+    await svc.tournaments.tournament_join("hall", "g", "u6", "Fay")
     await run_director(svc, hall)
-    snap = await svc.db.tournaments.snapshot(tid)
+    snap = await svc.service.db.tournaments.snapshot(tid)
     assert next(e for e in snap.entrants if e.user_id == "u5").joined == 2
     assert {p for t in snap.tables if t.round == 2 for p in t.seats} == {"u5", "u6"}
     for table in snap.tables:
         await play_table(svc, table.thread_id, clock=clock)
     await run_director(svc, hall)
-    assert len((await svc.db.tournaments.snapshot(tid)).rounds) >= 3  # free again: new tables
+    assert len((await svc.service.db.tournaments.snapshot(tid)).rounds) >= 3  # free again: new tables
     clock.now += 8 * 86400  # the season closes; its last tables end it
-    for table in (await svc.db.tournaments.snapshot(tid)).tables:
+    for table in (await svc.service.db.tournaments.snapshot(tid)).tables:
         await play_table(svc, table.thread_id, clock=clock)
     await run_director(svc, hall)
-    assert (await svc.db.tournaments.tournament(tid)).status == "finished"
+    assert (await svc.service.db.tournaments.tournament(tid)).status == "finished"
 
 
 async def test_a_duplicate_round_deals_every_table_alike_in_private_threads(svc, clock):
-    await svc.tournament_new(
+    await svc.tournaments.tournament_new(
         "hall", "g", "host", "flipwrite", "swiss", manager=True, table_size=2, rounds=2, duplicate=True
     )
     for uid, name in PEOPLE[:6]:
-        await svc.tournament_join("hall", "g", uid, name)
+        await svc.tournaments.tournament_join("hall", "g", uid, name)
     with pytest.raises(Refused, match="Create Private Threads"):
-        await svc.tournament_start("hall", "g", "host", manager=True, missing=["create_private_threads"])
-    await svc.tournament_start("hall", "g", "host", manager=True)
+        await svc.tournaments.tournament_start("hall", "g", "host", manager=True, missing=["create_private_threads"])
+    await svc.tournaments.tournament_start("hall", "g", "host", manager=True)
     hall = Hall()
     await settle(svc, hall)
-    snap = await svc.db.tournaments.snapshot((await svc.db.tournaments.open_tournament("hall")).id)
-    games = [await svc.db.game(t.game_id) for t in snap.tables]
+    snap = await svc.service.db.tournaments.snapshot((await svc.service.db.tournaments.open_tournament("hall")).id)
+    games = [await svc.service.db.game(t.game_id) for t in snap.tables]
     assert len(games) == 3 and len({g.seed for g in games}) == 1  # one deal for the whole round
     assert len({str((g.state["deck"], g.state["card"])) for g in games}) == 1
     # each table plays where only its own people see the cards to come
@@ -262,7 +262,7 @@ async def play_out(svc, clock, hall, tid, most=12):
     for number in range(1, most + 1):
         await play_round(svc, tid, number, clock)
         await run_director(svc, hall)
-        if (await svc.db.tournaments.tournament(tid)).status == "finished":
+        if (await svc.service.db.tournaments.tournament(tid)).status == "finished":
             return number
     raise AssertionError("the tournament did not end")
 
@@ -270,21 +270,21 @@ async def play_out(svc, clock, hall, tid, most=12):
 async def test_a_round_robin_and_a_knockout_are_played_to_their_end(svc, clock):
     await signed(svc, 6, fmt="round_robin")  # two groups of 3 meet every round, seats rotated
     hall = Hall()
-    await svc.tournament_start("hall", "g", "host", manager=True)
+    await svc.tournaments.tournament_start("hall", "g", "host", manager=True)
     await settle(svc, hall)
-    tid = (await svc.db.tournaments.open_tournament("hall")).id
+    tid = (await svc.service.db.tournaments.open_tournament("hall")).id
     assert await play_out(svc, clock, hall, tid) == 3
-    snap = await svc.db.tournaments.snapshot(tid)
+    snap = await svc.service.db.tournaments.snapshot(tid)
     firsts = [t.seats[0] for t in snap.tables]
     assert sorted(firsts) == sorted(u for u, _ in PEOPLE[:6])  # everyone moved first once
-    await svc.tournament_new("cup", "g", "host", "race", "knockout", manager=True, table_size=3)
+    await svc.tournaments.tournament_new("cup", "g", "host", "race", "knockout", manager=True, table_size=3)
     for uid, name in PEOPLE:
-        await svc.tournament_join("cup", "g", uid, name)
-    await svc.tournament_start("cup", "g", "host", manager=True)
+        await svc.tournaments.tournament_join("cup", "g", uid, name)
+    await svc.tournaments.tournament_start("cup", "g", "host", manager=True)
     await settle(svc, hall)
-    ko = (await svc.db.tournaments.open_tournament("cup")).id
+    ko = (await svc.service.db.tournaments.open_tournament("cup")).id
     assert await play_out(svc, clock, hall, ko) == 2  # 9 at tables of 3: three tables, then the final
-    table = (await svc.tournament_standings("cup", "g")).reply.text
+    table = (await svc.tournaments.tournament_standings("cup", "g")).reply.text
     assert "reached round 2" in table
 
 
@@ -293,23 +293,23 @@ async def test_a_sign_up_deadline_starts_it_and_a_break_holds_the_next_round(svc
     hall = Hall()
     clock.now += 2 * 3600 + 1  # the deadline, with one person: it cannot start; the host is told
     await run_director(svc, hall)
-    row = await svc.db.tournaments.open_tournament("hall")
+    row = await svc.service.db.tournaments.open_tournament("hall")
     assert row.status == "signup" and "could not start it" in hall.said("hall")
     for uid, name in PEOPLE[1:6]:
-        await svc.tournament_join("hall", "g", uid, name)
-    await svc.db.tournaments.save_tournament(
-        row := await svc.db.tournaments.open_tournament("hall"),
+        await svc.tournaments.tournament_join("hall", "g", uid, name)
+    await svc.service.db.tournaments.save_tournament(
+        row := await svc.service.db.tournaments.open_tournament("hall"),
         settings={**row.settings, "signup_until": clock.now + 60},
         due=clock.now + 60,
     )
     clock.now += 61
     await run_director(svc, hall)
-    row = await svc.db.tournaments.open_tournament("hall")
+    row = await svc.service.db.tournaments.open_tournament("hall")
     assert row.status == "running" and row.round == 1  # started by itself
     await play_round(svc, row.id, 1, clock)
     await run_director(svc, hall)
-    assert (await svc.db.tournaments.tournament(row.id)).round == 1 and "Round 2 is paired" in hall.said("hall")
+    assert (await svc.service.db.tournaments.tournament(row.id)).round == 1 and "Round 2 is paired" in hall.said("hall")
     clock.now += 3 * 3600 + 1
     await run_director(svc, hall)
-    assert (await svc.db.tournaments.tournament(row.id)).round == 2
-    assert "Your tournaments" in (await svc.my_games("u1", "g")).reply.text  # (in /games)
+    assert (await svc.service.db.tournaments.tournament(row.id)).round == 2
+    assert "Your tournaments" in (await svc.tournaments.my_games("u1", "g")).reply.text  # (in /games)

@@ -90,28 +90,31 @@ async def test_a_database_the_bot_lived_in_arrives_whole(tmp_path, pg_server):
     posts it still owes, a person who asked to be forgotten, ratings, people's and servers'
     settings, a server that left: every row of every table arrives as it was (issue 42:
     `migrate` used to drop every tournament and say the row counts matched)."""
+    from metrobot.app import build
     from metrobot.privacy import Privacy
     from metrobot.storage.people import Person
     from metrobot.storage.transfer import schema_of
-    from metrobot.tournaments.service import TournamentService
 
     people = [(f"70000000000000000{i}", name) for i, name in enumerate(["Ann", "Bob", "Cat", "Dan"], 1)]
     ann = people[0][0]
     path = tmp_path / "lived.sqlite3"
     db = await Database(path).open()
-    svc = TournamentService(db, seeds=fixed_seeds(42), images=False, default_turn_clock=3600)
+    app = build(db, seeds=fixed_seeds(42), images=False, default_turn_clock=3600)
+    svc = app.service
     await play(svc, "c1", "metromania", people[:2])  # finished and rated, with Ann
     await play(svc, "c2", "underground", people[1:], finish=False)  # under way
     await svc.new_game("c3", "g1", *people[3], "flipwrite", {}, 2)  # a lobby
-    await svc.tournament_new("hall", "g1", people[1][0], "metromania", "swiss", manager=True, table_size=2, rounds=2)
+    await app.tournaments.tournament_new(
+        "hall", "g1", people[1][0], "metromania", "swiss", manager=True, table_size=2, rounds=2
+    )
     for uid, name in people:
-        await svc.tournament_join("hall", "g1", uid, name)
-    await svc.tournament_start("hall", "g1", people[1][0], manager=True)
-    for tid in await svc.tournaments_due():
-        await svc.advance_tournament(tid)
-    for item in await svc.tournament_items():  # the tables' threads are made and their games start;
+        await app.tournaments.tournament_join("hall", "g1", uid, name)
+    await app.tournaments.tournament_start("hall", "g1", people[1][0], manager=True)
+    for tid in await app.tournaments.tournaments_due():
+        await app.tournaments.advance_tournament(tid)
+    for item in await app.tournaments.tournament_items():  # the tables' threads are made and their games start;
         if item.kind == "thread":  # the hall's posts stay owed
-            await svc.table_thread_made(item, f"thread{item.payload['table']}")
+            await app.tournaments.table_thread_made(item, f"thread{item.payload['table']}")
         else:
             await db.tournaments.tournament_release(item)
     await play_on(svc, "thread1")  # one table finished: its result is the tournament's
@@ -156,7 +159,7 @@ async def test_a_database_the_bot_lived_in_arrives_whole(tmp_path, pg_server):
         # The tournament goes on there: what it owed is still owed, and new rows get new ids.
         owed = await pg.tournaments.owed_tournament_items()
         assert owed and {item.id for item in owed} <= {r[0] for r in before["tournament_outbox"]}
-        resumed = TournamentService(pg, seeds=fixed_seeds(43), images=False, default_turn_clock=3600)
+        resumed = build(pg, seeds=fixed_seeds(43), images=False, default_turn_clock=3600).service
         await Privacy(resumed).resume_erasures()
         async with pg.driver.read() as q:
             assert await q.fetch("SELECT * FROM erasures") == []

@@ -16,9 +16,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from standin import DiscordStandIn
 
+from metrobot.app import build
 from metrobot.service import fixed_seeds
 from metrobot.storage import Database
-from metrobot.tournaments.service import TournamentService
 from metrobot.web import make_app
 from metrobot.web.discordauth import DiscordAuth
 
@@ -38,6 +38,7 @@ class ActivityWorld:
     cy: int
     runner: web.AppRunner
     auth: DiscordAuth
+    app: Any = None  # the service and the tournaments (metrobot/app.py)
 
     def frame_query(self, user: int, channel: int | None = None, platform: str = "desktop") -> tuple[str, str]:
         """Discord's query string for `user` opening the Activity in `channel` (and its instance)."""
@@ -57,7 +58,8 @@ async def make_activity_world(tmp_path, *, secret: str | None = SECRET) -> Activ
     ann, bob, cy = s.add_member(name="Ann"), s.add_member(name="Bob"), s.add_member(name="Cy")
     channel, other = s.create_channel("underground"), s.create_channel("elsewhere")
     db = await Database(tmp_path / "activity.sqlite3").open()
-    service = TournamentService(db, seeds=fixed_seeds(45), images=False)
+    app = build(db, seeds=fixed_seeds(45), images=False)
+    service = app.service
     guild = str(s.guild_id)
     await service.new_game(str(channel), guild, str(ann), "Ann", "underground", {}, 2)
     await service.join(str(channel), str(bob), "Bob")
@@ -65,11 +67,11 @@ async def make_activity_world(tmp_path, *, secret: str | None = SECRET) -> Activ
     service.images = True
     game = (await db.open_game(str(channel))).id
     auth = DiscordAuth(str(s.application_id), secret, s.token, s.api_base)
-    runner = web.AppRunner(make_app(service, auth=auth), access_log=None)
+    runner = web.AppRunner(make_app(service, tournaments=app.tournaments, auth=auth), access_log=None)
     await runner.setup()
     await web.TCPSite(runner, "127.0.0.1", 0).start()
     service.web_base = f"http://127.0.0.1:{runner.addresses[0][1]}"
-    return ActivityWorld(s, service, service.web_base, channel, other, game, ann, bob, cy, runner, auth)
+    return ActivityWorld(s, service, service.web_base, channel, other, game, ann, bob, cy, runner, auth, app=app)
 
 
 async def close_activity_world(world: ActivityWorld) -> None:

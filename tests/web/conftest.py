@@ -16,9 +16,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from browser import launch
 from world import make_tournament, make_world
 
+from metrobot.app import build
 from metrobot.service import GameService, fixed_seeds
 from metrobot.storage import Database
-from metrobot.tournaments.service import TournamentService
 from metrobot.web import make_app
 
 
@@ -41,11 +41,12 @@ class Site:
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def site(tmp_path_factory):
     db = await Database(tmp_path_factory.mktemp("web") / "web.sqlite3").open()
-    service = TournamentService(db, seeds=fixed_seeds(37), images=False)
+    app = build(db, seeds=fixed_seeds(37), images=False)
+    service = app.service
     games = await make_world(service)
-    tournament = await make_tournament(service)
+    tournament = await make_tournament(app)
     service.images = True  # (the games were played without drawing their posts: the pages draw)
-    runner = web.AppRunner(make_app(service), access_log=None)
+    runner = web.AppRunner(make_app(service, tournaments=app.tournaments), access_log=None)
     await runner.setup()
     await web.TCPSite(runner, "127.0.0.1", 0).start()
     port = runner.addresses[0][1]

@@ -9,9 +9,9 @@ import pytest
 from activity_world import close_activity_world, make_activity_world
 from aiohttp.test_utils import TestClient, TestServer
 
+from metrobot.app import build
 from metrobot.service import fixed_seeds
 from metrobot.storage import Database
-from metrobot.tournaments.service import TournamentService
 from metrobot.web import make_app
 from metrobot.web.activity import FRAMERS, sdk_version
 from tools import discord_sdk
@@ -77,9 +77,10 @@ async def test_headers_and_files(tmp_path):
 @pytest.mark.parametrize("path", ["/activity/", "/activity/sdk/2.5.0/index.mjs"])
 async def test_no_activity_without_its_settings(tmp_path, path):
     db = await Database(tmp_path / "plain.sqlite3").open()
-    service = TournamentService(db, seeds=fixed_seeds(1), images=False)
+    app = build(db, seeds=fixed_seeds(1), images=False)
+    service = app.service
     try:
-        async with TestClient(TestServer(make_app(service))) as client:
+        async with TestClient(TestServer(make_app(service, tournaments=app.tournaments))) as client:
             answer = await client.get(path)
             assert answer.status == 404
             answer = await client.post("/activity/api/session", json={"code": "x", "instance_id": "i-1-pc-2"})

@@ -30,10 +30,10 @@ from aiohttp import web
 from tapping import Taps, codes, ready, steps, tap_step
 from world import ANN, BOB, new_game, play_turns
 
+from metrobot.app import build
 from metrobot.play import access
 from metrobot.service import fixed_seeds
 from metrobot.storage import Database
-from metrobot.tournaments.service import TournamentService
 from metrobot.web import make_app
 
 pytestmark = [pytest.mark.asyncio(loop_scope="session"), pytest.mark.timeout(300)]
@@ -56,7 +56,8 @@ class Games:
 @pytest_asyncio.fixture(scope="module", loop_scope="session")
 async def games(tmp_path_factory):
     db = await Database(tmp_path_factory.mktemp("truth") / "truth.sqlite3").open()
-    service = TournamentService(db, seeds=fixed_seeds(60), images=False)
+    app = build(db, seeds=fixed_seeds(60), images=False)
+    service = app.service
     made = {}
     for i, (key, kind, turns) in enumerate(
         [
@@ -73,7 +74,7 @@ async def games(tmp_path_factory):
         made[key] = await new_game(service, channel, kind)
         await play_turns(service, channel, turns, seed=60 + i)
     service.images = True
-    runner = web.AppRunner(make_app(service), access_log=None)
+    runner = web.AppRunner(make_app(service, tournaments=app.tournaments), access_log=None)
     await runner.setup()
     await web.TCPSite(runner, "127.0.0.1", 0).start()
     service.web_base = f"http://127.0.0.1:{runner.addresses[0][1]}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from metrobot.app import App
 from metrobot.service import GameService
 
 GUILD = "700000000000000001"
@@ -65,24 +66,26 @@ ENTRANTS = [
 ]
 
 
-async def make_tournament(svc) -> int:
+async def make_tournament(app: App) -> int:
     """A MetrOmania Swiss of five at tables of 2 over 2 rounds (tables of 3 and 2: no bye) on
     the same server: round 1 played out, round 2 paired with one table finished and one under way.
     Its threads are made as the bot's adapter would (the tournament tests' stand-in)."""
     from tests.service.tourney_kit import Hall, run_director, settle
 
-    await svc.tournament_new(
+    await app.tournaments.tournament_new(
         TOURNEY_HALL, GUILD, ANN, "metromania", "swiss", manager=True, table_size=2, rounds=2, name="Autumn Cup"
     )
     for uid, name in ENTRANTS:
-        await svc.tournament_join(TOURNEY_HALL, GUILD, uid, name)
-    await svc.tournament_start(TOURNEY_HALL, GUILD, ANN, manager=True)
+        await app.tournaments.tournament_join(TOURNEY_HALL, GUILD, uid, name)
+    await app.tournaments.tournament_start(TOURNEY_HALL, GUILD, ANN, manager=True)
     hall = Hall()
-    await settle(svc, hall)
-    tid = (await svc.db.tournaments.open_tournament(TOURNEY_HALL)).id
+    await settle(app, hall)
+    tid = (await app.service.db.tournaments.open_tournament(TOURNEY_HALL)).id
     for number, seed in ((1, 21), (2, 23)):
-        tables = [t for t in (await svc.db.tournaments.snapshot(tid)).tables if t.round == number]
+        tables = [t for t in (await app.service.db.tournaments.snapshot(tid)).tables if t.round == number]
         for i, table in enumerate(tables):
-            await play_turns(svc, table.thread_id, 3 if number == 2 and i == len(tables) - 1 else None, seed=seed + i)
-            await run_director(svc, hall)
+            await play_turns(
+                app.service, table.thread_id, 3 if number == 2 and i == len(tables) - 1 else None, seed=seed + i
+            )
+            await run_director(app, hall)
     return tid

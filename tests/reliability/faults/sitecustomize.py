@@ -122,8 +122,10 @@ if FAULTS and not BESIDE_THE_BOT:
 
             return write_then_maybe_die
 
+        from metrobot.storage.tournaments import TournamentQueries  # (db.tournaments)
+
         for name in ("save_tournament", "table_thread"):
-            setattr(Database, name, dying(getattr(Database, name)))
+            setattr(TournamentQueries, name, dying(getattr(TournamentQueries, name)))
         Database.create_game = dying(Database.create_game, only_linked=True)
 
     if "skip_commit" in FAULTS:

@@ -1,0 +1,69 @@
+"""The whole application in one place: the game service (its parts: service/wiring.py) and the
+tournaments beside it, each receiving what it uses, and who listens to what.
+
+Every composition root builds through `build`: the Discord client, the web server, the
+command line, the benchmarks and the tests. The front ends then hold the two separately
+(`bot.service` and `bot.tournaments`; the web app's `SERVICE` and `TOURNAMENTS`).
+
+    GameService ...... the facade over the game service's parts (service/service.py)
+    TableGames ....... a tournament's tables' games: db, options, games, status, lobby
+    Director ......... running a tournament: db, options, games, painter, lobby, tables
+    TournamentPages .. how tournaments look, their pages: db, options, games, painter,
+                       listing, links, web_index
+    TournamentService  the facade over those three the front ends talk to (never the game
+                       service itself); subscribed to GameEnded, which the service publishes
+                       inside the transaction that finishes a game, so a table's result is
+                       stored with its game's end or not at all
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .service import GameService, fixed_seeds
+from .service.events import GameEnded
+from .settings import Settings
+from .storage import Database
+from .tournaments.director import Director
+from .tournaments.service import TournamentService
+from .tournaments.tablegames import TableGames
+from .tournaments.webpage import TournamentPages
+
+
+@dataclass(frozen=True)
+class App:
+    """What the front ends talk to: the game service and the tournaments."""
+
+    service: GameService
+    tournaments: TournamentService
+
+
+def build(db: Database, **options: Any) -> App:
+    """The game service on `db` (`options`: GameService's: clock, seeds, images, render_workers,
+    …) and the tournaments on its parts, subscribed to the end of a game."""
+    service = GameService(db, **options)
+    p = service.parts
+    tables = TableGames(db, p.options, p.games, p.status, p.lobby)
+    director = Director(db, p.options, p.games, p.painter, p.lobby, tables)
+    pages = TournamentPages(db, p.options, p.games, p.painter, p.listing, p.links, p.web_index)
+    tournaments = TournamentService(db, p.options, tables, director, pages)
+    p.events.subscribe(GameEnded, tournaments.game_ended)
+    return App(service, tournaments)
+
+
+def for_bot(db: Database, settings: Settings) -> App:
+    """The application as the bot runs it: the options its settings say (the turn clock, the
+    automatic player's time, the drawing workers, fixed seeds where set)."""
+    options: dict[str, Any] = {
+        "default_turn_clock": int(settings.turn_clock_hours * 3600),
+        "ai_seconds": settings.ai_seconds,
+        "render_workers": settings.render_workers,
+        "png_compression": settings.png_compression,
+    }
+    if settings.seed is not None:
+        options["seeds"] = fixed_seeds(settings.seed)
+    return build(db, **options)
+
+
+__all__ = ["App", "build", "for_bot"]
