@@ -142,9 +142,10 @@ if FAULTS and not BESIDE_THE_BOT:
         from metrobot.service import outcome
 
         # every module that says what it owes calls owe: none of them owes anything now
+        real_owe = outcome.owe
         for module in [m for name, m in sys.modules.items() if name.startswith("metrobot.")]:
-            if getattr(module, "owe", None) is outcome.owe:
-                module.owe = lambda outcome, position: []
+            if getattr(module, "owe", None) is real_owe:
+                module.owe = lambda said, position: []
 
     if "leases" in FAULTS:
         from metrobot.storage import erasure_dms, outbox, tournaments, tourney_outbox
@@ -266,12 +267,12 @@ if FAULTS and not BESIDE_THE_BOT:
         discord.InteractionResponse.defer = defer_then_die
 
     if "kill_before_farewell_deleted" in FAULTS:
-        from metrobot.privacy import Privacy
+        from metrobot.privacy.forget import Forget
 
         async def die_before_deleting(self, farewell_id):
             os.kill(os.getpid(), signal.SIGKILL)
 
-        Privacy.farewell_said = die_before_deleting
+        Forget.farewell_said = die_before_deleting  # (before Privacy, built later, hands it on)
 
     if "digest_not_owed" in FAULTS:
         from metrobot.storage import reminders
