@@ -16,7 +16,7 @@ from metrobot.service.core import hours
 from metrobot.service.pictures import chart_alt
 from metrobot.service.standings import Standings
 from metrobot.storage.history import Record
-from metrobot.tournaments.looks import standings_alt
+from metrobot.tournaments.reports import standings_alt
 from metrobot.tournaments.texts import number
 
 ROOT = Path(__file__).resolve().parents[1]

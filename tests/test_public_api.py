@@ -149,7 +149,9 @@ def test_the_check_catches_a_break():
         "_lock"
     ]
     assert names("metrobot/web/pages.py", "from ..service.core import _helper\n") == ["_helper"]
-    assert names("metrobot/discord_app/halls.py", "async def f(client):\n    await client.service.db.x()\n") == ["db"]
+    assert names(
+        "metrobot/discord_app/tournament_delivery.py", "async def f(client):\n    await client.service.db.x()\n"
+    ) == ["db"]
     assert names("metrobot/web/pages.py", "def f(request):\n    return request.app['s'].db\n") == ["db"]
     assert names("metrobot/cli.py", "def f(bot):\n    return bot.db\n") == ["db"]
     assert names(

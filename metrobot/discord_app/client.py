@@ -28,7 +28,6 @@ from .connecting import patiently
 from .controls import DYNAMIC_ITEMS, unknown_control
 from .delivery import deliver
 from .gate import Gate, TokenBuckets
-from .halls import run_tournaments
 from .languages import CatalogueTranslator
 from .messages import Bot, log_failure
 from .moves import move_commands
@@ -37,6 +36,7 @@ from .people import people_commands
 from .privacy import forget_submitted, privacy_command
 from .recovery import deliver_on_start, deliver_owed
 from .standings import standings_commands
+from .tournament_delivery import run_tournaments
 from .tournaments import tournament_group
 from .tree import MetroTree
 from .wakeup import Waker
@@ -255,7 +255,7 @@ class Metro(_BotBase):
             task.add_done_callback(self._background.discard)
 
     async def run_tournaments(self) -> None:
-        """Tournaments' directors and what tournaments owe the halls (see halls.py)."""
+        """Tournaments' directors and what tournaments owe the halls (see tournament_delivery.py)."""
         if self.tournaments is not None and not self._closed:
             await run_tournaments(self)
 

@@ -1,6 +1,6 @@
 """`/tournament new|join|leave|start|drop|remove|pause|resume|abort|standings|pairings|list`:
 thin — each defers, asks the tournament director, delivers the private answer, then lets
-the hall have what the change owes it (see `halls.py`)."""
+the hall have what the change owes it (see `tournament_delivery.py`)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from ..service import Outcome, Refused
 from ..tournaments.model import FORMATS
 from ..tournaments.texts import FORMAT_WORDS
 from .commands import MAX_CLOCK_HOURS, MIN_CLOCK_HOURS, clock_seconds, run, server_language, whole
-from .halls import run_tournaments
 from .messages import Bot
+from .tournament_delivery import run_tournaments
 from .tourney_buttons import missing_from
 
 

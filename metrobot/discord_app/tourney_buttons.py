@@ -9,7 +9,7 @@ import re
 
 import discord
 
-from ..storage import TOwed
+from ..storage import TournamentOwed
 from ..tournaments.core import PERMISSIONS, PRIVATE
 from .commands import run
 from .messages import bot_of, guarded
@@ -30,7 +30,7 @@ def missing_from(permissions: discord.Permissions | None) -> list[str]:
     return [p for p in ("send_messages", *PERMISSIONS, PRIVATE) if not getattr(permissions, p, True)]
 
 
-def signup_view(item: TOwed) -> discord.ui.View | None:
+def signup_view(item: TournamentOwed) -> discord.ui.View | None:
     """The buttons the sign-up post shows at the stage an owed post or edit describes."""
     p = item.payload
     if p.get("status") == "signup":

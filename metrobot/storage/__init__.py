@@ -8,7 +8,7 @@ from .outbox import Owed
 from .people import Person
 from .ratings import GameResult, Standing
 from .rows import Conflict, Duplicate, GameRow, NewerSchema, Seat
-from .tourney_rows import EntrantRow, RoundRow, Snapshot, TableRow, TournamentRow, TOwed
+from .tourney_rows import EntrantRow, RoundRow, Snapshot, TableRow, TournamentOwed, TournamentRow
 
 __all__ = [
     "Commits",
@@ -29,8 +29,8 @@ __all__ = [
     "Seat",
     "Snapshot",
     "Standing",
-    "TOwed",
     "TableRow",
+    "TournamentOwed",
     "TournamentRow",
     "answer_within",
 ]

@@ -29,8 +29,8 @@ from .tourney_rows import (
     RoundRow,
     Snapshot,
     TableRow,
+    TournamentOwed,
     TournamentRow,
-    TOwed,
     table_row,
     tournament_row,
 )
@@ -196,7 +196,7 @@ class TournamentQueries(TournamentOutbox):
         rounds: Sequence[RoundRow] = (),
         closed: Sequence[int] = (),
         tables: Sequence[TableRow] = (),
-        owed: Sequence[TOwed] = (),
+        owed: Sequence[TournamentOwed] = (),
         **changes: Any,
     ) -> TournamentRow:
         """Save changes to a tournament if nobody changed it meanwhile (else Conflict), with
@@ -350,5 +350,5 @@ class TournamentQueries(TournamentOutbox):
         # cannot save over it (it gets Conflict, and the tournament stays due).
         await tx.execute("UPDATE tournaments SET due = 0, version = version + 1 WHERE id = ?", tid)
         if thread:
-            await insert_owed(tx, tid, thread, [TOwed("archive", "table", {"game_id": game_id}, thread)])
+            await insert_owed(tx, tid, thread, [TournamentOwed("archive", "table", {"game_id": game_id}, thread)])
         self.tournament_news = True  # (the adapter looks at once rather than at its next tick)

@@ -17,13 +17,13 @@ import time
 
 from .sql import Driver, Tx, one_row
 from .store import Store
-from .tourney_rows import O_COLUMNS, TOwed, owed_row
+from .tourney_rows import O_COLUMNS, TournamentOwed, owed_row
 
 LEASE = 20.0
 LIMIT = 50
 
 
-async def insert_owed(tx: Tx, tournament_id: int, hall_id: str, items: list[TOwed]) -> None:
+async def insert_owed(tx: Tx, tournament_id: int, hall_id: str, items: list[TournamentOwed]) -> None:
     for item in items:
         item.tournament_id = tournament_id
         item.channel_id = item.channel_id or hall_id
@@ -45,7 +45,7 @@ class TournamentOutbox:
     store: Store
     tournament_news = False  # set when a table's result was recorded: there is director's work
 
-    async def owed_tournament_items(self, limit: int = LIMIT) -> list[TOwed]:
+    async def owed_tournament_items(self, limit: int = LIMIT) -> list[TournamentOwed]:
         """What tournaments owe and nobody holds, claimed for this process, oldest first."""
         now = time.time()
         async with self.driver.read() as q:  # (mostly nothing: then no write transaction at all)
@@ -79,7 +79,7 @@ class TournamentOutbox:
                 )
         return items
 
-    async def tournament_delivered(self, item: TOwed, message_id: str | None = None) -> None:
+    async def tournament_delivered(self, item: TournamentOwed, message_id: str | None = None) -> None:
         """Sent (or given up: the channel is gone). The first sign-up and standings posts are
         the messages later edits change."""
         async with self.driver.transaction() as tx:
@@ -97,12 +97,12 @@ class TournamentOutbox:
                     item.tournament_id,
                 )
 
-    async def tournament_release(self, item: TOwed) -> None:
+    async def tournament_release(self, item: TournamentOwed) -> None:
         """Not now (a thread to archive whose game still owes its thread posts): anyone's again."""
         async with self.driver.read() as q:
             await q.execute("UPDATE tournament_outbox SET claim = NULL WHERE id = ? AND delivered_at IS NULL", item.id)
 
-    async def newer_edit(self, item: TOwed) -> bool:
+    async def newer_edit(self, item: TournamentOwed) -> bool:
         """Whether a later edit of the same message is owed (this one is then history)."""
         async with self.driver.read() as q:
             r = await q.fetchone(
@@ -114,7 +114,7 @@ class TournamentOutbox:
             )
         return r is not None
 
-    async def table_thread(self, item: TOwed, thread_id: str) -> str:
+    async def table_thread(self, item: TournamentOwed, thread_id: str) -> str:
         """A table's thread exists: recorded (the first one recorded stays), the owed creation
         settled and the tournament due for its director, in one transaction; returns the
         table's thread."""

@@ -100,7 +100,7 @@ class Snapshot:
 
 
 @dataclass
-class TOwed:
+class TournamentOwed:
     """One thing a tournament owes Discord. `kind`: "post" (a message in `channel_id`),
     "edit" (of the tournament's sign-up or standings message: `what`), "thread" (a table's
     thread to create under the hall), "archive" (a finished table's thread). `tries`: how
@@ -120,6 +120,6 @@ class TOwed:
 O_COLUMNS = "id, tournament_id, channel_id, kind, what, payload, created_at, tries, message_id"
 
 
-def owed_row(r: Iterable[Any]) -> TOwed:
+def owed_row(r: Iterable[Any]) -> TournamentOwed:
     oid, tid, channel, kind, what, payload, created, tries, mid = r
-    return TOwed(kind, what, json.loads(payload), channel, oid, tid, created, tries, mid)
+    return TournamentOwed(kind, what, json.loads(payload), channel, oid, tid, created, tries, mid)

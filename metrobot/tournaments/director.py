@@ -18,7 +18,7 @@ from ..games import BadInput, get_plugin
 from ..i18n import code_of, me
 from ..service import Message, Outcome, Refused
 from ..service.core import title
-from ..storage import Duplicate, EntrantRow, RoundRow, Snapshot, TOwed
+from ..storage import Duplicate, EntrantRow, RoundRow, Snapshot, TournamentOwed
 from .core import PairingError, model, retried
 from .model import FORMATS, Rules
 from .running import Running
@@ -139,7 +139,7 @@ class Director(Running):
             "{game} {format}", game=title(plugin), format=me().t(FORMAT_WORDS[fmt])
         )
 
-        def announce(row) -> list[TOwed]:
+        def announce(row) -> list[TournamentOwed]:
             return [self._signup_post(row, Snapshot(row, [], [], [], []))]
 
         try:
@@ -174,9 +174,9 @@ class Director(Running):
             )
         )
 
-    def _signup_post(self, row, snap: Snapshot) -> TOwed:
+    def _signup_post(self, row, snap: Snapshot) -> TournamentOwed:
         item = self._signup_owed(row, snap)
-        return TOwed("post", "signup", item.payload)
+        return TournamentOwed("post", "signup", item.payload)
 
     # ------------------------------------------------------------ sign-up
     @retried
@@ -366,5 +366,8 @@ class Director(Running):
                 name=clean(row.name),
             )
         await self.db.tournaments.save_tournament(
-            row, settings=settings, due=None, owed=[TOwed("post", "news", {"text": text, "mentions": [row.host_id]})]
+            row,
+            settings=settings,
+            due=None,
+            owed=[TournamentOwed("post", "news", {"text": text, "mentions": [row.host_id]})],
         )

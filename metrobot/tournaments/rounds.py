@@ -20,7 +20,7 @@ from ..service import Outcome
 from ..service.core import Games, ServiceOptions
 from ..service.lobby import Lobby
 from ..service.pictures.painter import Painter
-from ..storage import Conflict, Database, EntrantRow, RoundRow, Snapshot, TableRow, TOwed
+from ..storage import Conflict, Database, EntrantRow, RoundRow, Snapshot, TableRow, TournamentOwed
 from .core import PairingError, TournamentCore, model
 from .model import Entrant, Round, Table
 from .scoring import standings, to_drop
@@ -61,7 +61,7 @@ class Rounds(TournamentCore):
 
     def _round_owed(
         self, row: Any, rnd: Round, names: dict[str, str], *, league: bool = False
-    ) -> tuple[list[TableRow], list[TOwed]]:
+    ) -> tuple[list[TableRow], list[TournamentOwed]]:
         """A new round's tables, their threads to create, and its pairings post (after the
         threads, which it links)."""
         tables = [
@@ -72,7 +72,7 @@ class Rounds(TournamentCore):
         # others what comes, so each plays in a private thread of its own people.
         private = bool(row.rules.get("duplicate"))
         owed = [
-            TOwed(
+            TournamentOwed(
                 "thread",
                 "table",
                 {
@@ -85,7 +85,9 @@ class Rounds(TournamentCore):
             for t in tables
         ]
         owed.append(
-            TOwed("post", "pairings", {"text": pairings_text(row, rnd, names, self._tlang(row), league=league)})
+            TournamentOwed(
+                "post", "pairings", {"text": pairings_text(row, rnd, names, self._tlang(row), league=league)}
+            )
         )
         return tables, owed
 
@@ -99,7 +101,7 @@ class Rounds(TournamentCore):
         settings: dict[str, Any],
         *,
         final: bool = False,
-    ) -> list[TOwed]:
+    ) -> list[TournamentOwed]:
         """The standings message as it reads now: posted the first time, edited after."""
         rules = self._rules(row)
         table = standings(rules, entrants, rounds, results, row.seed)
@@ -107,8 +109,8 @@ class Rounds(TournamentCore):
         settings["standings_count"] = len(results)
         if not settings.get("standings_posted"):
             settings["standings_posted"] = True
-            return [TOwed("post", "standings", {"text": text})]
-        return [TOwed("edit", "standings", {"text": text})]
+            return [TournamentOwed("post", "standings", {"text": text})]
+        return [TournamentOwed("edit", "standings", {"text": text})]
 
     @staticmethod
     def _rules(row: Any):
@@ -116,12 +118,12 @@ class Rounds(TournamentCore):
 
         return Rules.from_json(row.rules)
 
-    def _signup_owed(self, row: Any, snap: Snapshot) -> TOwed:
+    def _signup_owed(self, row: Any, snap: Snapshot) -> TournamentOwed:
         """The sign-up post brought up to date (who signed up, what stage it is at)."""
         from .texts import signup_text
 
         g = self._tlang(row)
-        return TOwed(
+        return TournamentOwed(
             "edit",
             "signup",
             {
@@ -141,14 +143,14 @@ class Rounds(TournamentCore):
         rounds: list[Round],
         results: list,
         settings: dict[str, Any],
-    ) -> list[TOwed]:
+    ) -> list[TournamentOwed]:
         names = self._names(snap)
         rules = self._rules(row)
         table = standings(rules, entrants, rounds, results, row.seed)
         finished = replace(row, status="finished", stage=row.stage + 1, settings=settings)
         owed = self._standings_owed(finished, entrants, rounds, results, names, settings, final=True)
         owed.append(
-            TOwed(
+            TournamentOwed(
                 "post",
                 "final",
                 {"text": final_text(finished, table, names, self._tlang(row)), "images": [{"standings": True}]},
@@ -182,10 +184,10 @@ class Rounds(TournamentCore):
         rules, entrants, rounds, results = model(snap)
         names = self._names(snap)
         settings = dict(row.settings)
-        owed: list[TOwed] = []
+        owed: list[TournamentOwed] = []
         changes: dict[str, Any] = {"due": None}
 
-        def standings_now() -> list[TOwed]:  # after every game (unless the step already said them)
+        def standings_now() -> list[TournamentOwed]:  # after every game (unless the step already said them)
             if len(results) != settings.get("standings_count", 0) and settings.get("standings_posted"):
                 return self._standings_owed(row, entrants, rounds, results, names, settings)
             return []
@@ -219,7 +221,7 @@ class Rounds(TournamentCore):
 
     def _dropping(
         self, snap: Snapshot, rules, entrants: list[Entrant], rounds: list[Round], results: list, first_round: int
-    ) -> tuple[list[Entrant], list[TOwed], list[EntrantRow]]:
+    ) -> tuple[list[Entrant], list[TournamentOwed], list[EntrantRow]]:
         """People whose seat the automatic player played all game in too many rounds are not
         paired again (the format's `skips_to_drop`): the model's entrants without them, the
         hall's news, and their stored rows."""
@@ -238,7 +240,7 @@ class Rounds(TournamentCore):
             count=rules.skips_to_drop,
         )
         stored = [replace(e, dropped=first_round) for e in snap.entrants if e.user_id in gone]
-        return kept, [TOwed("post", "news", {"text": text})], stored
+        return kept, [TournamentOwed("post", "news", {"text": text})], stored
 
     async def _next(self, snap: Snapshot, entrants, rounds, results, settings, missing, now) -> dict[str, Any]:
         """The round just ended: drop whoever skipped too often, then pair the next round,
@@ -253,7 +255,7 @@ class Rounds(TournamentCore):
         if wait and settings.get("next_at") is None:
             settings["next_at"] = now + wait
             owed.append(
-                TOwed(
+                TournamentOwed(
                     "post",
                     "news",
                     {"text": g.t("⏳ Round {round} is paired {when}.", round=number, when=f"<t:{int(now + wait)}:R>")},
@@ -323,7 +325,7 @@ class Rounds(TournamentCore):
                 "send_messages": g.t("Send Messages"),
             }
             owed.append(
-                TOwed(
+                TournamentOwed(
                     "post",
                     "news",
                     {

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from ..i18n import me
 from ..service import Message, Outcome, Refused
-from ..storage import TOwed
+from ..storage import TournamentOwed
 from .core import retried
 from .rounds import Rounds
 
@@ -69,7 +69,7 @@ class Running(Rounds):
                 row,
                 entrants=[dropped],
                 due=self.options.clock(),
-                owed=[TOwed("post", "news", {"text": text}), self._signup_owed(row, after)],
+                owed=[TournamentOwed("post", "news", {"text": text}), self._signup_owed(row, after)],
             )
         elsewhere = []
         for table in snap.tables:  # the automatic player finishes their current game
@@ -132,7 +132,10 @@ class Running(Rounds):
                 status=after.status,
                 settings=settings,
                 due=self.options.clock() if resume else None,
-                owed=[TOwed("post", "news", {"text": text}), self._signup_owed(after, replace(snap, row=after))],
+                owed=[
+                    TournamentOwed("post", "news", {"text": text}),
+                    self._signup_owed(after, replace(snap, row=after)),
+                ],
             )
         return Outcome(reply=Message(me().t("Resumed.") if resume else me().t("Paused.")))
 
@@ -148,7 +151,7 @@ class Running(Rounds):
                 raise Refused(me().t("Only the host (or someone with Manage Server) aborts the tournament."))
             after = replace(row, status="aborted", stage=row.stage + 1)
             archive = [
-                TOwed("archive", "table", {"game_id": t.game_id}, t.thread_id)
+                TournamentOwed("archive", "table", {"game_id": t.game_id}, t.thread_id)
                 for t in snap.tables
                 if t.thread_id
                 and t.game_id
@@ -160,7 +163,7 @@ class Running(Rounds):
                 stage=after.stage,
                 due=None,
                 owed=[
-                    TOwed(
+                    TournamentOwed(
                         "post", "news", {"text": g.t("🛑 The tournament was aborted by {who}.", who=f"<@{user_id}>")}
                     ),
                     self._signup_owed(after, replace(snap, row=after)),

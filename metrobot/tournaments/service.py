@@ -7,7 +7,7 @@ the game service's parts they use; they hear of a game's end by subscribing to t
 `core.TournamentCore` (loading, who may run it, the locks): `tablegames.TableGames` (its
 tables' games, in their threads), `director.Director` on `running.Running` on `rounds.Rounds`
 (running a tournament: creating, sign-up, start; drop, pause, abort; pairing, closing rounds,
-the standings, the end) and `webpage.TournamentPages` on `looks.Looks` (how it looks:
+the standings, the end) and `webpage.TournamentPages` on `looks.Reports` (how it looks:
 standings, pairings, lists, owed posts, `/games`; its web page, its link, the server page's
 tournaments). The facade answers the rest itself: the outbox of the tournaments, what is due."""
 
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ..service.core import ServiceOptions
 from ..service.events import GameEnded
-from ..storage import Database, GameRow, TournamentRow, TOwed
+from ..storage import Database, GameRow, TournamentOwed, TournamentRow
 from .director import Director
 from .tablegames import TableGames
 from .webpage import TournamentPages, hidden_round
@@ -76,18 +76,18 @@ class TournamentService:
         """Tournaments whose director has work now, claimed for this process."""
         return [row.id for row in await self.db.tournaments.claim_due_tournaments(self.options.clock())]
 
-    async def tournament_items(self) -> list[TOwed]:
+    async def tournament_items(self) -> list[TournamentOwed]:
         """What tournaments owe Discord and nobody holds, claimed for this process."""
         return await self.db.tournaments.owed_tournament_items()
 
-    async def tournament_sent(self, item: TOwed, message_id: str | None = None) -> None:
+    async def tournament_sent(self, item: TournamentOwed, message_id: str | None = None) -> None:
         await self.db.tournaments.tournament_delivered(item, message_id)
 
     async def tournament(self, tournament_id: int | None) -> TournamentRow | None:
         """A tournament as stored (its hall, the ids of its messages), or None."""
         return None if tournament_id is None else await self.db.tournaments.tournament(tournament_id)
 
-    async def newer_edit(self, item: TOwed) -> bool:
+    async def newer_edit(self, item: TournamentOwed) -> bool:
         """Whether a later edit of the same message is owed (this one is then history)."""
         return await self.db.tournaments.newer_edit(item)
 
@@ -95,7 +95,7 @@ class TournamentService:
         """Whether a table's game has been sent everything it owed its thread (it may be archived)."""
         return await self.db.tournaments.channel_settled(game_id)
 
-    async def tournament_later(self, item: TOwed) -> None:
+    async def tournament_later(self, item: TournamentOwed) -> None:
         """Not now (a thread to archive whose game still owes its thread posts): anyone's again."""
         await self.db.tournaments.tournament_release(item)
 

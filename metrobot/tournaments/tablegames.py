@@ -18,7 +18,7 @@ from ..service.core import Games, ServiceOptions
 from ..service.lobby import Lobby
 from ..service.outcome import owe
 from ..service.status import Status
-from ..storage import Conflict, Database, Duplicate, GameRow, Seat, Snapshot, TableRow, TOwed
+from ..storage import Conflict, Database, Duplicate, GameRow, Seat, Snapshot, TableRow, TournamentOwed
 from .core import TournamentCore, derived_seed
 from .texts import clean
 
@@ -33,7 +33,7 @@ class TableGames(TournamentCore):
         self.status = status  # a stopped table's status message
         self.lobby = lobby  # a table's game started
 
-    async def table_thread_made(self, item: TOwed, thread_id: str) -> list[tuple[str, Outcome]]:
+    async def table_thread_made(self, item: TournamentOwed, thread_id: str) -> list[tuple[str, Outcome]]:
         """A table's thread exists (made now, or found after a crash): record it, then
         create and start its game. Returns what each thread is owed now."""
         await self.db.tournaments.table_thread(item, thread_id)

@@ -27,8 +27,8 @@ from ..service.webindex import Listed, ServerPage, WebIndex
 from ..service.weblinks import WebLinks, signature
 from ..storage import Database, Snapshot, TournamentRow
 from .core import model
-from .looks import STATUS_WORDS, Looks
 from .model import Round
+from .reports import STATUS_WORDS, Reports
 from .roundrobin import total_rounds
 from .scoring import standings
 from .texts import FORMAT_WORDS, number, rules_line
@@ -122,7 +122,7 @@ def hidden_round(snap: Snapshot, number: int) -> bool:
     return bool(snap.row.rules.get("duplicate")) and closed.get(number) is None and snap.row.status != "finished"
 
 
-class TournamentPages(Looks):
+class TournamentPages(Reports):
     """A part of the tournaments: how they look (replies, owed posts, `/games`) and their pages."""
 
     def __init__(

@@ -8,13 +8,23 @@ import asyncio
 
 import pytest
 
-from metrobot.storage import Conflict, Duplicate, EntrantRow, GameResult, RoundRow, Seat, Standing, TableRow, TOwed
+from metrobot.storage import (
+    Conflict,
+    Duplicate,
+    EntrantRow,
+    GameResult,
+    RoundRow,
+    Seat,
+    Standing,
+    TableRow,
+    TournamentOwed,
+)
 from metrobot.storage.tourney_outbox import LEASE
 
 RULES = {"format": "swiss", "table_size": 2, "min_seats": 2, "max_seats": 4, "rounds": 3}
 
 
-async def tournament(db, hall="h1", announce=lambda row: [TOwed("post", "signup", {"text": "sign up"})]):
+async def tournament(db, hall="h1", announce=lambda row: [TournamentOwed("post", "signup", {"text": "sign up"})]):
     return await db.tournaments.create_tournament(
         guild_id="g1",
         hall_id=hall,
@@ -62,7 +72,9 @@ async def test_saves_are_version_checked_and_all_or_nothing(db):
     saved = await db.tournaments.save_tournament(row, entrants=people, settings={"clock": 7200})
     assert saved.version == row.version + 1 and saved.settings == {"clock": 7200}
     with pytest.raises(Conflict):  # a second writer with the old version
-        await db.tournaments.save_tournament(row, status="running", owed=[TOwed("post", "news", {"text": "lost"})])
+        await db.tournaments.save_tournament(
+            row, status="running", owed=[TournamentOwed("post", "news", {"text": "lost"})]
+        )
     snap = await db.tournaments.snapshot(row.id)
     assert snap.row.status == "signup" and [e.user_id for e in snap.entrants] == ["u1", "u2"]
     assert await db.tournaments.owed_tournament_items() == []  # the refused save owed nothing
@@ -76,8 +88,8 @@ async def test_saves_are_version_checked_and_all_or_nothing(db):
         entrants=[EntrantRow("u1", "Ann", dropped=2)],
         removed=["u2"],
         owed=[
-            TOwed("thread", "table", {"round": 1, "table": 1, "name": "Spring · R1 T1"}),
-            TOwed("post", "pairings", {"text": "round 1"}),
+            TournamentOwed("thread", "table", {"round": 1, "table": 1, "name": "Spring · R1 T1"}),
+            TournamentOwed("post", "pairings", {"text": "round 1"}),
         ],
     )
     snap = await db.tournaments.snapshot(row.id)
@@ -104,7 +116,7 @@ async def test_a_table_has_one_game_and_its_result_comes_with_the_finish(db):
     )
     [thread] = await db.tournaments.owed_tournament_items() or [None]
     assert thread is None  # (no thread owed in this test: the table's thread is recorded directly)
-    item = TOwed("thread", "table", {"round": 1, "table": 1}, "h1", id=None, tournament_id=row.id)
+    item = TournamentOwed("thread", "table", {"round": 1, "table": 1}, "h1", id=None, tournament_id=row.id)
     await db.tournaments.save_tournament(row, owed=[item])
     [claimed] = await db.tournaments.owed_tournament_items()
     assert await db.tournaments.table_thread(claimed, "t77") == "t77"
@@ -168,9 +180,13 @@ async def test_a_table_has_one_game_and_its_result_comes_with_the_finish(db):
 
 async def test_the_outbox_keeps_a_tournaments_order_and_frees_a_dead_claim(db):
     row = await tournament(
-        db, announce=lambda row: [TOwed("post", "signup", {"text": "a"}), TOwed("post", "news", {"text": "b"})]
+        db,
+        announce=lambda row: [
+            TournamentOwed("post", "signup", {"text": "a"}),
+            TournamentOwed("post", "news", {"text": "b"}),
+        ],
     )
-    other = await tournament(db, hall="h2", announce=lambda row: [TOwed("post", "signup", {"text": "c"})])
+    other = await tournament(db, hall="h2", announce=lambda row: [TournamentOwed("post", "signup", {"text": "c"})])
     first = await db.tournaments.owed_tournament_items(limit=1)
     assert [i.payload["text"] for i in first] == ["a"]
     # the next item of the same tournament waits behind the held one; another tournament's does not

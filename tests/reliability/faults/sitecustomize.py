@@ -159,9 +159,9 @@ if FAULTS and not BESIDE_THE_BOT:
         sqlite.SYNCHRONOUS = "NORMAL"
 
     if "kill_mid_pairing" in FAULTS:
-        from metrobot.discord_app import halls
+        from metrobot.discord_app import tournament_delivery
 
-        original_thread = halls._thread
+        original_thread = tournament_delivery._thread
         made = [0]
 
         async def thread_then_maybe_die(client, hall, item):
@@ -171,7 +171,7 @@ if FAULTS and not BESIDE_THE_BOT:
                 os.kill(os.getpid(), signal.SIGKILL)
             return thread
 
-        halls._thread = thread_then_maybe_die
+        tournament_delivery._thread = thread_then_maybe_die
 
     if "clock_lease" in FAULTS:
         from metrobot.storage import db

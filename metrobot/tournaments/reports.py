@@ -12,7 +12,7 @@ from ..service import File, Message, Outcome, Refused
 from ..service.core import Games, ServiceOptions, title
 from ..service.listing import Listing
 from ..service.pictures.painter import Painter
-from ..storage import Database, TOwed
+from ..storage import Database, TournamentOwed
 from .core import TournamentCore, model
 from .model import Round
 from .scoring import standings
@@ -29,8 +29,8 @@ STATUS_WORDS = {
 }
 
 
-class Looks(TournamentCore):
-    """The root of the tournaments' looks and pages (Looks, TournamentPages)."""
+class Reports(TournamentCore):
+    """The root of the tournaments' looks and pages (Reports, TournamentPages)."""
 
     def __init__(self, db: Database, options: ServiceOptions, games: Games, painter: Painter, listing: Listing) -> None:
         super().__init__(db, options, games)
@@ -135,7 +135,7 @@ class Looks(TournamentCore):
 
         return MARK.sub(link, text)
 
-    async def tournament_message(self, item: TOwed) -> Message:
+    async def tournament_message(self, item: TournamentOwed) -> Message:
         """What an owed post or edit says as it goes out: its text with the tables' threads
         linked, and the final standings drawn (in a worker) if it shows them."""
         p = item.payload
@@ -202,4 +202,4 @@ def standings_alt(heading: str, sub: str, rows: list[dict], language) -> str:
     return cut(f"{heading}. {sub}. " + "; ".join(places) + ".", ALT_LIMIT)
 
 
-__all__ = ["Looks", "number", "standings_alt"]
+__all__ = ["Reports", "number", "standings_alt"]

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from ..service import Message
-from ..storage import TOwed
+from ..storage import TournamentOwed
 from ..tournaments.core import PERMISSIONS, PRIVATE
 from .delivery import channel_of, deliver
 from .messages import allowed, clip, custom_ids, files, log_failure
@@ -113,7 +113,7 @@ async def deliver_tournament_items(client: Any) -> int:
     return settled
 
 
-async def _settle(client: Any, item: TOwed) -> bool:
+async def _settle(client: Any, item: TournamentOwed) -> bool:
     tournaments: TournamentService = client.tournaments
     if item.kind == "archive":
         return await _archive(client, item)
@@ -154,7 +154,7 @@ async def _deliver_opened(client: Any, opened: list) -> None:
             log_failure("could not post a table's first turn in thread %s", thread_id)
 
 
-async def _thread(client: Any, hall: Any, item: TOwed) -> Any:
+async def _thread(client: Any, hall: Any, item: TournamentOwed) -> Any:
     """The table's thread: found (made before a crash) or made now."""
     name = item.payload["name"]
     if item.tries:
@@ -185,7 +185,7 @@ async def _find_thread(hall: Any, name: str, since: float) -> Any:
 
 
 async def _earlier(
-    client: Any, channel: Any, message: Message, view: discord.ui.View | None, item: TOwed
+    client: Any, channel: Any, message: Message, view: discord.ui.View | None, item: TournamentOwed
 ) -> discord.Message | None:
     """A copy of the post already in the channel (by its buttons, or by its words)."""
     me = client.user.id if client.user else None
@@ -208,7 +208,7 @@ async def _earlier(
     return None
 
 
-async def _edit(client: Any, channel: Any, item: TOwed, message: Message) -> None:
+async def _edit(client: Any, channel: Any, item: TournamentOwed, message: Message) -> None:
     tournaments: TournamentService = client.tournaments
     if await tournaments.newer_edit(item):  # a later edit says what it says now
         await tournaments.tournament_sent(item)
@@ -226,7 +226,7 @@ async def _edit(client: Any, channel: Any, item: TOwed, message: Message) -> Non
     await tournaments.tournament_sent(item, target)
 
 
-async def _archive(client: Any, item: TOwed) -> bool:
+async def _archive(client: Any, item: TournamentOwed) -> bool:
     tournaments: TournamentService = client.tournaments
     if not await tournaments.table_settled(int(item.payload["game_id"])):
         await tournaments.tournament_later(item)  # its game still owes the thread posts: later
