@@ -1,7 +1,7 @@
 """The composer's menus as a tree, so that every legal step can be reached by a front end
 whose menus hold at most `LIMIT` entries (Discord: 25 options a select).
 
-A game says where each of its choices sits (`GamePlugin.menu_path`: e.g. colour → kind
+A game says where each of its choices sits (`GamePlugin.menu`, its notation's `menu`: e.g. colour → kind
 of placement → part of the map); this module turns that into levels a person walks
 through. A level that holds few enough steps shows them all at once, however the game
 groups them (a player never opens a group they don't need to); a level still too long is
