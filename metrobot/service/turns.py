@@ -62,7 +62,9 @@ class Turns:
         self.people = people
         self.pace = pace
         self.steps = steps
-        self.events = events  # a game's end is published (GameEnded) in the transaction that saves it
+        self.bus = (
+            events  # a game's end is published (GameEnded) in the transaction that saves it (not the engine's events)
+        )
 
     async def menu(
         self,
@@ -268,7 +270,7 @@ class Turns:
                 position=position,
                 result=result,
                 rate=rate if result else None,
-                within=self.events.game_ended(row.id, result) if result else None,
+                within=self.bus.game_ended(row.id, result) if result else None,
                 **changes,
             )
             self.games.remember(row, state)
