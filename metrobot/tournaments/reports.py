@@ -5,6 +5,7 @@ tournaments a person is in (in `/games`), and what an owed hall post says when i
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ..games.alttext import ALT_LIMIT, cut
 from ..i18n import NP_, Lang, me
@@ -12,7 +13,7 @@ from ..service import File, Message, Outcome, Refused
 from ..service.core import Games, ServiceOptions, title
 from ..service.listing import Listing
 from ..service.pictures.painter import Painter
-from ..storage import Database, TournamentOwed
+from ..storage import Database, Snapshot, TournamentOwed
 from .core import TournamentCore, model
 from .model import Round
 from .scoring import standings
@@ -27,6 +28,25 @@ STATUS_WORDS = {
     "finished": NP_("tournament status", "finished"),
     "aborted": NP_("tournament status", "aborted"),
 }
+
+
+def picture_rows(snap: Snapshot) -> list[dict[str, Any]]:
+    """The rows of the final standings picture: the hall's final post and the web page draw the same."""
+    rules, entrants, rounds, results = model(snap)
+    names = {e.user_id: e.name for e in snap.entrants}
+    return [
+        {
+            "rank": s.rank,
+            "name": names.get(s.person, s.person),
+            "points": s.points,
+            "tiebreaks": list(s.tiebreaks[:3]),
+            "played": s.played,
+            "byes": s.byes,
+            "skipped": s.skipped,
+            "dropped": s.dropped,
+        }
+        for s in standings(rules, entrants, rounds, results, snap.row.seed)
+    ]
 
 
 class Reports(TournamentCore):
@@ -156,21 +176,8 @@ class Reports(TournamentCore):
         from metrobot.render.standings import standings_png
 
         row, g = snap.row, g or self._tlang(snap.row)
-        rules, entrants, rounds, results = model(snap)
-        names = self._names(snap)
-        rows = [
-            {
-                "rank": s.rank,
-                "name": names.get(s.person, s.person),
-                "points": s.points,
-                "tiebreaks": list(s.tiebreaks[:3]),
-                "played": s.played,
-                "byes": s.byes,
-                "skipped": s.skipped,
-                "dropped": s.dropped,
-            }
-            for s in standings(rules, entrants, rounds, results, row.seed)
-        ]
+        rules, entrants, rounds, _ = model(snap)
+        rows = picture_rows(snap)
         heading = g.t("{name} — final standings", name=clean(row.name))
         sub = g.n(
             "{game} · {format} · {count} player · {rounds} rounds",

@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..games import all_plugins
 from ..i18n import Lang, me
@@ -28,7 +27,7 @@ from ..service.weblinks import WebLinks, signature
 from ..storage import Database, Snapshot, TournamentRow
 from .core import model
 from .model import Round
-from .reports import STATUS_WORDS, Reports
+from .reports import STATUS_WORDS, Reports, picture_rows
 from .roundrobin import total_rounds
 from .scoring import standings
 from .texts import FORMAT_WORDS, number, rules_line
@@ -89,25 +88,6 @@ class TournamentPage:
     lines: list[Line]
     played: list[RoundView] = field(default_factory=list)  # newest first
     picture: str | None = None  # the final standings picture's address, relative to the page
-
-
-def picture_rows(snap: Snapshot) -> list[dict[str, Any]]:
-    """What the final standings picture draws (the same rows the hall's final post draws)."""
-    rules, entrants, rounds, results = model(snap)
-    names = {e.user_id: e.name for e in snap.entrants}
-    return [
-        {
-            "rank": s.rank,
-            "name": names.get(s.person, s.person),
-            "points": s.points,
-            "tiebreaks": list(s.tiebreaks[:3]),
-            "played": s.played,
-            "byes": s.byes,
-            "skipped": s.skipped,
-            "dropped": s.dropped,
-        }
-        for s in standings(rules, entrants, rounds, results, snap.row.seed)
-    ]
 
 
 def picture_tag(snap: Snapshot) -> str:
