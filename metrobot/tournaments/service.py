@@ -64,8 +64,8 @@ class TournamentService:
         self.tournament_picture = pages.tournament_picture
         # `/games` and the server's page with the tournaments: what the front ends show, rather
         # than the game service's own
-        self.my_games = self.tournament_games = pages.tournament_games
-        self.server_page = self.tournament_server_page = pages.tournament_server_page
+        self.my_games = pages.tournament_games
+        self.server_page = pages.tournament_server_page
 
     async def game_ended(self, event: GameEnded) -> None:
         """A game ended (subscribed to the service's GameEnded): if it is a tournament's table,
