@@ -10,8 +10,6 @@ marked and windows free.
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
 from types import SimpleNamespace
 from typing import Any
 
@@ -19,7 +17,7 @@ from ...i18n import EN, Lang
 from ..alttext import fit, listing, scores_sentence
 from ..protocol import or_empty
 from .deck import NUMBER, parse_card
-from .mapdata import MetroMap, parse_map
+from .mapdata import MetroMap, map_of_view
 from .notation import describe, said
 
 
@@ -27,14 +25,9 @@ def _name(names: dict[str, str] | None, seat: str) -> str:
     return (names or {}).get(seat, seat)
 
 
-@lru_cache(maxsize=16)
-def _parsed(text: str) -> MetroMap:
-    return parse_map(json.loads(text), strict=False)
-
-
 def metro_map(view: dict[str, Any]) -> MetroMap:
     """The view's map (every view carries the map it is played on)."""
-    return _parsed(json.dumps(view["map_data"], sort_keys=True))
+    return map_of_view(view["map_data"])
 
 
 def card_words(code: str | None, lang: Lang) -> str:

@@ -7,8 +7,10 @@ one real interchange split into two stations, windows or values out of range.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
+import threading
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -196,3 +198,22 @@ def load_map(name: str) -> MetroMap:
     except json.JSONDecodeError as exc:
         raise BadInput("map file {file} is not valid JSON: {error}", file=path.name, error=str(exc)) from None
     return parse_map(data)
+
+
+_VIEWED: dict[str, list[tuple[dict[str, Any], MetroMap]]] = {}
+_VIEWED_LOCK = threading.Lock()
+
+
+def map_of_view(data: dict[str, Any]) -> MetroMap:
+    """The map a view carries (`view["map_data"]`), parsed once. Every view of a game carries
+    equal map data, and comparing two dicts is far cheaper than serialising one to key a
+    cache: this runs for every alt text, text board and tap target of a flip-and-write game."""
+    key = str(data.get("id"))
+    with _VIEWED_LOCK:
+        for known, parsed in _VIEWED.get(key, ()):
+            if known == data:
+                return parsed
+    parsed = parse_map(copy.deepcopy(data), strict=False)
+    with _VIEWED_LOCK:  # a few variants of a map at most (an edited map file while running)
+        _VIEWED[key] = [(copy.deepcopy(data), parsed), *_VIEWED.get(key, ())][:4]
+    return parsed

@@ -23,7 +23,7 @@ def breakdown(metro_map: MetroMap, sheet: Sheet, solo: bool) -> dict[str, int]:
     """The score sheet's boxes. `empty_penalty` is the number subtracted (>= 0)."""
     completion = sum(points for _, points in sheet.completed.values())
     transfers = 2 * sum(v for v in sheet.marks.values() if isinstance(v, int))
-    empty = sum(1 for sid in metro_map.stations if sid not in sheet.marks)
+    empty = len(metro_map.stations.keys() - sheet.marks.keys())  # a set difference: every view scores
     penalty = empty if solo else empty // 2
     return {
         "completion": completion,

@@ -37,10 +37,10 @@ class Sheet:
 
     # --- questions -------------------------------------------------------------------------
     def free_windows(self, line_id: str) -> int:
-        return sum(1 for w in self.windows[line_id] if w is None)
+        return self.windows[line_id].count(None)
 
     def has_free_window(self) -> bool:
-        return any(w is None for ws in self.windows.values() for w in ws)
+        return any(None in ws for ws in self.windows.values())
 
     def open_lines(self) -> list[str]:
         """Lines that still have an empty window, in map order."""

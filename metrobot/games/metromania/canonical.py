@@ -105,6 +105,10 @@ def _req(cond: bool, msg: str) -> None:
 
 
 def _vertex(x: Any, what: str) -> Vertex:
+    # The common case first, without building a message: this runs for every vertex of every
+    # line on every load of a game.
+    if type(x) is list and len(x) == 2 and type(x[0]) is int and type(x[1]) is int:
+        return (x[0], x[1])
     _req(
         is_list(x) and len(x) == 2 and all(isinstance(i, int) and not isinstance(i, bool) for i in x),
         f"{what} must be [q, r] integers, got {x!r}",
@@ -113,6 +117,8 @@ def _vertex(x: Any, what: str) -> Vertex:
 
 
 def _cell(x: Any, what: str) -> Cell:
+    if type(x) is list and len(x) == 3 and type(x[0]) is int and type(x[1]) is int and type(x[2]) is bool:
+        return (x[0], x[1], x[2])
     _req(
         is_list(x) and len(x) == 3 and isinstance(x[0], int) and isinstance(x[1], int) and isinstance(x[2], bool),
         f"{what} must be [q, r, up], got {x!r}",
@@ -187,14 +193,16 @@ def from_json(data: Any) -> State:
             rl.get("player") == player and rl.get("style") == style,
             f"line {i} must be {player}'s {style} line (lines go in seat order, solid then dashed)",
         )
-        verts = [_vertex(v, f"line {i} vertex") for v in rl.get("vertices") or ()]
-        lcells = [_cell(c, f"line {i} cell") for c in rl.get("cells") or ()]
+        vertex, cell = f"line {i} vertex", f"line {i} cell"  # once per line, not per vertex
+        verts = [_vertex(v, vertex) for v in rl.get("vertices") or ()]
+        lcells = [_cell(c, cell) for c in rl.get("cells") or ()]
         status = rl.get("status", "unstarted")
         _req(status in STATUSES, f"line {i} status must be one of {', '.join(STATUSES)}")
         line = Line(player, style, verts, lcells, status)
         _check_line(i, line)
         for c in lcells:
-            _req(c not in occupied, f"cell {list(c)} holds two tunnels")
+            if c in occupied:
+                raise BadInput(f"cell {list(c)} holds two tunnels")
             occupied[c] = i
         line.index = {v: k for k, v in enumerate(verts)}
         lines.append(line)

@@ -12,13 +12,11 @@ included); where things are, from the drawing's own layout (`sheet.sheet_geometr
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
 from typing import Any
 
 from metrobot.games.flipwrite.actions import perform
 from metrobot.games.flipwrite.deck import parse_card
-from metrobot.games.flipwrite.mapdata import MetroMap, parse_map
+from metrobot.games.flipwrite.mapdata import MetroMap, map_of_view
 from metrobot.games.flipwrite.sheet import Sheet
 from metrobot.i18n import EN, Lang
 
@@ -71,10 +69,5 @@ def _line(where: dict[str, Any], lid: str) -> Spot:
 
 
 def _metro_map(view: dict[str, Any]) -> MetroMap:
-    """The engine's map of the view's map data (parsed once per map text)."""
-    return _parsed(json.dumps(view["map_data"], sort_keys=True))
-
-
-@lru_cache(maxsize=16)
-def _parsed(text: str) -> MetroMap:
-    return parse_map(json.loads(text), strict=False)
+    """The engine's map of the view's map data (parsed once per map)."""
+    return map_of_view(view["map_data"])
