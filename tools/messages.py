@@ -84,6 +84,19 @@ NOTES = {
     "fits.",
 }
 
+# What translators are told about a placeholder wherever a text has it: the parts of a message
+# (metrobot/i18n/words.py) that each front end words in its own medium.
+PART_NOTES = {
+    "act": "{act} is what the person can do next, worded where the text is read: in a Discord channel "
+    "“/dig or the buttons below”, on the play page “tap the board”, on a web page “their move, in Discord "
+    "or on their play page”. Place it where such a phrase fits the sentence.",
+}
+
+
+def _notes(context: str | None, msgid: str) -> list[str]:
+    notes = [NOTES[context]] if context in NOTES else []
+    return notes + [note for name, note in PART_NOTES.items() if "{" + name + "}" in msgid]
+
 
 @dataclass
 class Found:
@@ -227,7 +240,7 @@ def template(found: Found) -> Catalog:
             context=context,
             locations=[(w.rsplit(":", 1)[0], int(w.rsplit(":", 1)[1])) for w in entry["where"][:3]],
             flags=("python-brace-format",) if places_or_none(msgid) else (),
-            auto_comments=[NOTES[context]] if context in NOTES else (),
+            auto_comments=_notes(context, msgid),
         )
     return cat
 

@@ -348,6 +348,7 @@ async def show(
     message); anywhere else (a forged click on a public message) as a new private message,
     so that a public message is never rewritten by one person's controls."""
     message = interaction.message
+    content = clip(content)
     if message is not None and message.flags.ephemeral:
         kwargs: dict[str, Any] = {"content": content, "view": view}
         if attachments is not None:

@@ -117,7 +117,7 @@ class PlayButton(
                 )
                 link = await playlinks.for_person(bot, user, speaker(interaction), game_id=self.gid)
                 content, view, attachments = composer(menu, speaker(interaction), link=link)
-                await interaction.followup.send(content, view=view, files=attachments, ephemeral=True)
+                await interaction.followup.send(clip(content), view=view, files=attachments, ephemeral=True)
             elif self.op == "hand":
                 await bot.deliver(channel, await playlinks.hand(bot, channel, user, speaker(interaction)), interaction)
             else:

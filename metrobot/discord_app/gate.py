@@ -31,6 +31,7 @@ from ..metrics import RATE_LIMITED
 from .accounting import CURRENT, Account
 from .controls import DYNAMIC_ITEMS
 from .languages import speaker
+from .messages import clip
 
 log = logging.getLogger("metrobot.discord")
 
@@ -163,7 +164,7 @@ class Gate:
                 account.outcome = "expired"
                 return
             try:
-                await interaction.response.send_message(text, ephemeral=True)
+                await interaction.response.send_message(clip(text), ephemeral=True)
             except discord.HTTPException as exc:  # (the interaction expired, or Discord had a hiccup)
                 log.warning("could not answer an interaction: %s", exc)
 

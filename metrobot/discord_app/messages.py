@@ -17,6 +17,7 @@ from ..storage import Commits, DatabaseUnavailable
 from .accounting import mark
 from .languages import as_requester, speaker
 from .playlinks import with_links
+from .words import discord_text
 
 if TYPE_CHECKING:
     from ..service import GameService
@@ -71,12 +72,18 @@ def bot_of(interaction: discord.Interaction) -> Bot:
 
 
 def clip(text: str) -> str:
+    """A text of the service as a Discord message's content: its parts worded for Discord
+    (`words.discord_text`), then cut to Discord's limit."""
+    text = discord_text(text)
     return text if len(text) <= LIMIT else text[: LIMIT - 1] + "…"
 
 
 def files(items: list[File]) -> list[discord.File]:
     """The attachments, each with its alt text (Discord's `description`)."""
-    return [discord.File(io.BytesIO(f.data), filename=f.name, description=f.description or None) for f in items]
+    return [
+        discord.File(io.BytesIO(f.data), filename=f.name, description=discord_text(f.description) or None)
+        for f in items
+    ]
 
 
 def allowed(message: Message) -> discord.AllowedMentions:

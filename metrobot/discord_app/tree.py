@@ -21,7 +21,7 @@ from discord.enums import AppCommandOptionType as T
 from ..i18n import N_
 from ..storage import DatabaseUnavailable
 from .languages import speaker
-from .messages import unavailable, went_wrong
+from .messages import clip, unavailable, went_wrong
 from .user_install import outside_a_server
 
 log = logging.getLogger("metrobot.discord")
@@ -235,6 +235,7 @@ def _user(interaction: discord.Interaction) -> Any:
 
 
 async def _answer(interaction: discord.Interaction, text: str) -> None:
+    text = clip(text)
     try:
         if interaction.response.is_done():
             if interaction.type is not discord.InteractionType.autocomplete:

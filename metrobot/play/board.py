@@ -6,11 +6,12 @@ target is a legal next step the game listed, with the box where it is tapped on 
 (None: a button beside the board). The page holds no rule: it shows this, and sends back the
 codes it lists.
 
-A text the service wrote for Discord (a reply, a refusal, the status line) may hold Discord's
-own markup: marks (`**`, `__`, backticks), mentions (`<@id>`) and timestamps (`<t:…:T>`). A page
-gets it as `Text`, a list of pieces — `{"text": …}` or `{"time": seconds}`, which the page writes
-as the reader's local time — with people by name (`page_text`). When the service's messages
-become structured data, this is where they are turned into pieces instead.
+A text of the service (a reply, a refusal, the status line) is made of plain pieces and parts
+(`metrobot.i18n.words`): a page gets it as `Text`, a list of pieces — `{"text": …}` or
+`{"time": seconds}`, which the page writes as the reader's local time — with people by name,
+what they can do next in the page's own words ("tap the board", never a slash command), a
+channel or role left out (`page_text`). The catalogue's texts still carry Discord's marks of
+emphasis (`**`, `__`, backticks), left out here.
 """
 
 from __future__ import annotations
@@ -19,8 +20,10 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..i18n import N_, lang
+from ..i18n.words import ACT, CHANNEL, COMMAND, MENTION, NAME, ROLE, TIME, Part, parts
+
 _MARKS = re.compile(r"\*\*|__|`")
-_TOKENS = re.compile(r"<t:(-?\d{1,12})(?::[tTdDfFR])?>|<@!?(\d{1,20})>|<#\d{1,20}>|<@&\d{1,20}>")
 
 Box = tuple[int, int, int, int]
 
@@ -75,28 +78,56 @@ class Board:
         return data
 
 
+# What a person can do next, on a page (see words.ACTS): there are no slash commands and no
+# buttons under a message here, only the board and the page's own buttons.
+ACT_WORDS = {
+    "play": N_("tap the board"),
+    "go on": N_("tap the board"),
+    "route": N_("choose one of them with its button"),
+}
+
+
+def _command(text: str, language: str) -> str:
+    """A command of the bot's, named in words (the page cannot run it; Discord can)."""
+    reader = lang(language)
+    head = " ".join(reader.p("command name", w) for w in text.split(" ")[:2] if w.isidentifier())
+    return reader.t("the “{command}” command in Discord", command=head)
+
+
+def piece_of(part: Part, names: dict[str, str], acts: dict[str, str] | None = None) -> dict[str, Any] | None:
+    """One part as a page shows it: a piece of text or a time (None: left out). `acts`: the
+    page's words for what a person can do next (default: the play page's)."""
+    kind, f = part.kind, part.field
+    if kind in (MENTION, NAME):
+        return {"text": f(1) or names.get(f(0), "?")}
+    if kind == TIME:
+        return {"time": int(f(0))} if f(0).lstrip("-").isdigit() else None
+    if kind == ACT:
+        words = acts or ACT_WORDS
+        return {"text": lang(f(2) or "en").t(words.get(f(0), words["play"]))}
+    if kind == COMMAND:
+        return {"text": _command(f(0), f(1) or "en")}
+    if kind in (ROLE, CHANNEL):
+        return None
+    return None
+
+
 def plain(text: str) -> str:
-    """A text the channel reads (with Discord's **bold** and `code` marks) as a page shows it."""
-    return _MARKS.sub("", text)
+    """A text of the service as a page writes it in one line of plain text (see `page_text`;
+    a time is left out: it needs the reader's clock)."""
+    return "".join(p["text"] for p in page_text(text, {}) if "text" in p)
 
 
 Text = list[dict[str, Any]]
 
 
 def page_text(text: str, names: dict[str, str]) -> Text:
-    """A text written for Discord as a page shows it: pieces of plain text and times (see
-    above); a mention is the person's name (names: user id -> name), a channel or role is
-    left out."""
+    """A text of the service as a page shows it: pieces of plain text and times (see above);
+    names: user id -> name, for a person whose part carries no name."""
     pieces: Text = []
-    at = 0
-    for found in _TOKENS.finditer(text or ""):
-        if found.start() > at:
-            pieces.append({"text": plain(text[at : found.start()])})
-        if found.group(1) is not None:
-            pieces.append({"time": int(found.group(1))})
-        elif found.group(2) is not None:
-            pieces.append({"text": names.get(found.group(2), "?")})
-        at = found.end()
-    if at < len(text or ""):
-        pieces.append({"text": plain(text[at:])})
+    for piece in parts(text or ""):
+        if isinstance(piece, str):
+            pieces.append({"text": _MARKS.sub("", piece)})
+        elif (said := piece_of(piece, names)) is not None:
+            pieces.append(said)
     return [p for p in pieces if p.get("text") != ""]

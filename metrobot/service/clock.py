@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from ..i18n import words as part
 from ..storage import DatabaseUnavailable
 from .outcome import Message, Outcome, Refused
 from .people import People
@@ -65,7 +66,7 @@ class Clock:
                 # The automatic player completes the turn (or decision) of everyone owed.
                 before = state
                 state, actions, events = await self.turns.autoplay(plugin, state, row, seats=set(game.to_move(state)))
-                names = ", ".join(row.names.get(u, u) for u in owed)
+                names = ", ".join(self.games.named(row, u) for u in owed)
                 note = (
                     g.t("⏰ Time is up for {names}: the automatic player moved for them.", names=names)
                     if names
@@ -83,7 +84,7 @@ class Clock:
                 text = g.t(
                     "⏳ {who}: half of the turn clock has passed; time is up {when}.",
                     who=self.games.mention_list(owed),
-                    when=f"<t:{int(row.deadline)}:R>",
+                    when=part.time(row.deadline, "R"),
                 )
                 held = quiet_end(list((await self.db.people.people(owed)).values()), now)
                 outcome = Outcome(public=[Message(text, mentions=owed, hold_until=held)])

@@ -22,6 +22,7 @@ from typing import Any
 from ..games import get_plugin
 from ..games.plugin import GamePlugin
 from ..i18n import N_, Lang, lang, me
+from ..i18n import words as part
 from ..storage import Database, GameRow, Person, Seat
 from ..storage.personal import is_ghost
 from .outcome import Controls, Message, Outcome, Refused, owe
@@ -191,9 +192,14 @@ class Games:
         )
 
     # ------------------------------------------------------------ people
-    def namer(self, plugin: GamePlugin, state: Any, row: GameRow, language: Lang | None = None) -> Callable[[str], str]:
+    def namer(
+        self, plugin: GamePlugin, state: Any, row: GameRow, language: Lang | None = None, *, parts: bool = False
+    ) -> Callable[[str], str]:
         """A seat's name as people of `language` (default: the game's) read it: its owner's name
-        ("Deleted player" for someone forgotten), with the company's number for a company seat."""
+        ("Deleted player" for someone forgotten), with the company's number for a company seat.
+        With `parts`, the name is a part (words.name) that carries the person's id: for what is
+        kept in the outbox, where forgetting that person replaces exactly it. Without, plain
+        text (a picture draws it; a reply is read at once)."""
         names = row.names
         game = plugin.game
         language = language or self.lang(row)
@@ -201,6 +207,8 @@ class Games:
         def name(seat: str) -> str:
             person = game.owner(state, seat) if state is not None else seat
             base = shown(person, names.get(person, person), language)
+            if parts:
+                base = part.name(person, base)
             if person != seat and "#" in seat:
                 return language.t("{name} (company {number})", name=base, number=seat.rsplit("#", 1)[1])
             return base
@@ -240,8 +248,13 @@ class Games:
         raise Refused(me().t("It is not your turn. Waiting for: {who}.", who=self.mention_list(waiting)))
 
     @staticmethod
+    def named(row: GameRow, user_id: str) -> str:
+        """A person of the game by name (a part: see `namer`)."""
+        return part.name(user_id, row.names.get(user_id, user_id))
+
+    @staticmethod
     def mention_list(user_ids: list[str]) -> str:
-        return ", ".join(f"<@{u}>" for u in user_ids if u)
+        return ", ".join(part.person(u) for u in user_ids if u)
 
     def seated(self, row: GameRow, user_id: str) -> Seat:
         seat = row.seat(user_id)
@@ -257,9 +270,9 @@ class Games:
             return ""
         language = language or self.lang(row)
         owed = self.owed_people(plugin, state, row)
-        who = self.mention_list(owed) if mention else ", ".join(row.names.get(u, u) for u in owed)
+        who = self.mention_list(owed) if mention else ", ".join(self.named(row, u) for u in owed)
         if not who:  # only automatic seats are owed: say whose seat it is
-            who = self.namer(plugin, state, row, language)(next(iter(game.to_move(state))))
+            who = self.namer(plugin, state, row, language, parts=True)(next(iter(game.to_move(state))))
         return plugin.prompt(state, who, language)
 
     def turn_dms(
@@ -279,7 +292,7 @@ class Games:
                             reader.t(
                                 "🔔 Your turn in {game} in {channel}.",
                                 game=title(plugin, reader),
-                                channel=f"<#{row.channel_id}>",
+                                channel=part.channel(row.channel_id),
                             ),
                             hold_until=quiet_until(person, now),
                             topic="turn",
@@ -318,7 +331,7 @@ class Games:
                             reader.t(
                                 "{game} in {channel}: {hand}",
                                 game=title(plugin, reader),
-                                channel=f"<#{row.channel_id}>",
+                                channel=part.channel(row.channel_id),
                                 hand=text,
                             ),
                             hold_until=quiet_until(person, now) if person else None,

@@ -15,6 +15,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from ..i18n import Lang, me
+from ..i18n import words as part
 from ..storage import DatabaseUnavailable, GameRow
 from ..storage.reminders import FOLLOW_TOPIC
 from . import pictures
@@ -147,7 +148,7 @@ class Following:
 
     async def follow_message(self, row: GameRow, reader: Lang, end: bool) -> Message:
         plugin = self.games.plugin(row)
-        game, where = title(plugin, reader), f"<#{row.channel_id}>"
+        game, where = title(plugin, reader), part.channel(row.channel_id)
         link = jump_link(row, (await self.db.people.last_boards([row.id])).get(row.id))
         if row.status == "aborted":
             text = reader.t(
@@ -157,7 +158,7 @@ class Following:
             state = self.games.state(plugin, row)
             ranking = plugin.final_ranking(state)
             first = [p for p, place in ranking.items() if place == 1]
-            won = ", ".join(shown(p, row.names.get(p, p), reader) for p in first)
+            won = ", ".join(part.name(p, shown(p, row.names.get(p, p), reader)) for p in first)
             text = reader.n(  # (several winners share the win: a plural verb)
                 "🏁 **{game}** in {where} is over: {winners} won. The end: {link}",
                 "🏁 **{game}** in {where} is over: {winners} share the win. The end: {link}",
@@ -168,7 +169,7 @@ class Following:
                 link=link,
             )
         else:
-            who = ", ".join(shown(u, row.names.get(u, u), reader) for u in row.waiting) or reader.t(
+            who = ", ".join(part.name(u, shown(u, row.names.get(u, u), reader)) for u in row.waiting) or reader.t(
                 "the automatic player"
             )
             text = reader.t(

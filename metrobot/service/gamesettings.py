@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..i18n import LANGUAGES, OFFERED, known, me
+from ..i18n import words as part
 from ..settings import TURN_CLOCK_SECONDS
 from .core import hours, sentence
 from .lobby import LEVEL_WORDS, Lobby, level_of
@@ -144,7 +145,7 @@ class GameSettings:
             g = self.games.lang(after)
             outcome = Outcome(
                 reply=Message(said(me())),
-                public=[Message("⏱️ " + g.t("{what} (set by {who})", what=said(g), who=f"<@{user_id}>"))],
+                public=[Message("⏱️ " + g.t("{what} (set by {who})", what=said(g), who=part.person(user_id)))],
             )
             if row.status == "active":
                 plugin = self.games.plugin(row)

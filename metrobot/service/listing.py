@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..i18n import Lang, me
+from ..i18n import words as part
 from ..storage import GameRow
 from .core import title
 from .outcome import Controls, Message, Outcome, Refused
@@ -90,7 +91,7 @@ class Listing:
                 language.t(
                     "• 👁 **{game}** in {where} — {link}",
                     game=title(self.games.plugin(row), language),
-                    where=f"<#{row.channel_id}>",
+                    where=part.channel(row.channel_id),
                     link=jump_link(row, boards.get(row.id)),
                 )
             )
@@ -106,7 +107,7 @@ class Listing:
     def _entry(self, row: GameRow, user_id: str, link: str, joinable: bool, waiting: list[str]) -> str:
         mine = me()
         game = title(self.games.plugin(row), mine)
-        where = f"<#{row.channel_id}>"
+        where = part.channel(row.channel_id)
         if joinable:
             return mine.t(
                 "• 🚪 **{game}** in {where}: a lobby with {free} free seats — {link}",
@@ -125,7 +126,7 @@ class Listing:
         when = (
             mine.t("the clock is stopped")
             if row.paused is not None
-            else (f"<t:{int(row.deadline)}:R>" if row.deadline else "—")
+            else (part.time(row.deadline, "R") if row.deadline else "—")
         )
         if user_id in waiting:
             return mine.t(
@@ -166,8 +167,8 @@ class Listing:
                 raise Refused(
                     me().t(
                         "This game was nudged {when}; the next nudge can be sent {next}.",
-                        when=f"<t:{int(row.nudged_at)}:R>",
-                        next=f"<t:{int(row.nudged_at + NUDGE_EVERY)}:R>",
+                        when=part.time(row.nudged_at, "R"),
+                        next=part.time(row.nudged_at + NUDGE_EVERY, "R"),
                     )
                 )
             held = quiet_end(list((await self.db.people.people(waiting)).values()), now)
@@ -177,7 +178,7 @@ class Listing:
                 "👋 {who}: the game is waiting for you — a nudge from {name} ({when}).",
                 who=self.games.mention_list(waiting),
                 name=seat.name,
-                when=f"<t:{int(now)}:t>",
+                when=part.time(now, "t"),
             )
             outcome = Outcome(
                 reply=Message(
@@ -185,7 +186,7 @@ class Listing:
                     if held is None
                     else me().t(
                         "They are in their quiet hours: the nudge is sent when those end ({when}).",
-                        when=f"<t:{int(held)}:R>",
+                        when=part.time(held, "R"),
                     )
                 ),
                 public=[Message(text, mentions=waiting, hold_until=held)],

@@ -17,6 +17,7 @@ from ..games.autoplay import DEFAULT_LEVEL
 from ..games.plugin import GamePlugin
 from ..games.protocol import N_
 from ..i18n import LANGUAGES, Lang, code_of, me
+from ..i18n import words as part
 from ..storage import Duplicate, GameRow, Seat
 from .coach import coach
 from .core import hours, sentence, title
@@ -221,7 +222,7 @@ class Lobby:
         if hints_on(row):
             text += "\n" + g.t("💡 Hints are on: anyone may ask for a suggestion, and this game will not be rated.")
         if role:
-            text += "\n" + g.t("📣 {role}: looking for players!", role=f"<@&{role}>")
+            text += "\n" + g.t("📣 {role}: looking for players!", role=part.role(role))
         return Message(
             text,
             controls=Controls("lobby", row.id, row.game, row.moves, *labels[:2], lobby=labels),
@@ -306,7 +307,7 @@ class Lobby:
                 raise Refused(me().t("Cannot start: {reason}", reason=exc.in_language(me()))) from None
             people = await self.games.people(row)
             _, dms = self.games.hand_dms(plugin, state, row, people=people)
-            name = self.games.namer(plugin, state, row)
+            name = self.games.namer(plugin, state, row, parts=True)
             order = ", ".join(name(s) for s in game.seats(state))
             state, actions, events = await self.turns.autoplay(plugin, state, row)  # bots that play first
             coached = coach(plugin, row, state, state, g, first=True) if row.settings.get("tutorial") else []
@@ -377,7 +378,7 @@ class Lobby:
                         self.games.lang(row).t(
                             "The {game} game was aborted by {who}.",
                             game=title(self.games.plugin(row), self.games.lang(row)),
-                            who=f"<@{user_id}>",
+                            who=part.person(user_id),
                         )
                     )
                 ],

@@ -108,7 +108,16 @@ def owe(outcome: Outcome, position: int) -> list[Owed]:
         (f"dm:{u}", m) for u, m in outcome.dms
     ]:
         controls = asdict(message.controls) if message.controls else None
-        payload = {"text": message.text, "mentions": message.mentions, "controls": controls, "images": message.images}
+        # "parts": the text marks its people, roles, channels and times as parts
+        # (metrobot/i18n/words.py), worded when it is delivered; a row without it was written
+        # before, in Discord's syntax (the adapter delivers both; erasure reads both).
+        payload = {
+            "text": message.text,
+            "parts": True,
+            "mentions": message.mentions,
+            "controls": controls,
+            "images": message.images,
+        }
         payload.update(
             {
                 key: value

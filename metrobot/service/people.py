@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..i18n import LANGUAGES, N_, OFFERED, Lang, known, lang, me
+from ..i18n import words as part
 from ..storage import Conflict, GameRow, Person
 from . import pictures
 from .outcome import Message, Outcome, Refused
@@ -162,7 +163,7 @@ class People:
         ]
         now = self.options.clock()
         if is_away(person, now):
-            lines.append(language.t("Away until {when}.", when=f"<t:{int(person.away_until or 0)}:f>"))
+            lines.append(language.t("Away until {when}.", when=part.time(person.away_until or 0, "f")))
         left = max(0, AWAY_BUDGET - away_used(person, now)) / DAY
         lines.append(language.t("Time away left in these 30 days: {days} days.", days=language.num(left, 1, trim=True)))
         return "\n".join(lines)
@@ -199,7 +200,7 @@ class People:
                 me().t(
                     "You are away until {when}. Your turn clocks stop while your games wait "
                     "for you; a move of yours or `/me back` ends it.",
-                    when=f"<t:{int(person.away_until or 0)}:f>",
+                    when=part.time(person.away_until or 0, "f"),
                 )
             ),
             elsewhere=elsewhere,
@@ -244,7 +245,7 @@ class People:
         text = g.t(
             "🏖️ {name} is away until {when}: the turn clock stops while the game waits for them.",
             name=seat.name if seat else person.user_id,
-            when=f"<t:{int(person.away_until or 0)}:f>",
+            when=part.time(person.away_until or 0, "f"),
         )
         outcome = Outcome(public=[Message(text + (f" “{note}”" if note else ""))])
         changes: dict[str, Any] = {}

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..games.alttext import pages as text_pages
 from ..i18n import N_, lang, me
+from ..i18n import words as part
 from ..storage import GameRow
 from .core import hours, shown, title
 from .outcome import Controls, File, Message, Outcome, Refused
@@ -73,7 +74,7 @@ class Queries:
                     mine.t(
                         "Turn clock: {clock}; time is up {when}.",
                         clock=hours(row.turn_clock, mine),
-                        when=f"<t:{int(row.deadline)}:R>",
+                        when=part.time(row.deadline, "R"),
                     )
                 )
         now = self.options.clock()
@@ -86,7 +87,7 @@ class Queries:
                         mine.t(
                             "{name} until {when}",
                             name=row.names.get(p.user_id, p.user_id),
-                            when=f"<t:{int(p.away_until or 0)}:f>",
+                            when=part.time(p.away_until or 0, "f"),
                         )
                         for p in away
                     ),
@@ -177,7 +178,7 @@ class Queries:
         the game's language, and where to look instead."""
         row = await self.db.open_game(channel_id) or await self.db.last_game(channel_id)
         language = self.games.lang(row) if row is not None else lang(None)
-        who = ", ".join(f"<@{u}>" for u in user_ids)
+        who = part.people(user_ids)
         return Message(
             language.t(
                 "📭 I couldn't send {who} a direct message (DMs closed?). Use `/hand` here to "

@@ -19,6 +19,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from ..i18n import Lang, me
+from ..i18n import words as part
 from ..storage import DatabaseUnavailable, GameRow, Person
 from .core import title
 from .outcome import Message, Outcome, Refused, owe
@@ -122,8 +123,8 @@ class Reminders:
                 reader.t(
                     "• **{game}** in {where}: your move since {when} — {link}",
                     game=title(self.games.plugin(row), reader),
-                    where=f"<#{row.channel_id}>",
-                    when=f"<t:{int(moved.get(row.id, 0))}:R>",
+                    where=part.channel(row.channel_id),
+                    when=part.time(moved.get(row.id, 0), "R"),
                     link=jump_link(row, boards.get(row.id)),
                 )
             )

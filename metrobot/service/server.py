@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..games.autoplay import LEVELS
 from ..i18n import LANGUAGES, OFFERED, known, me
+from ..i18n import words as part
 from .core import hours
 from .outcome import Message, Outcome, Refused
 
@@ -100,14 +101,14 @@ class ServerSettings:
                 clock=hours(s.get("turn_clock") or self.options.default_turn_clock, t),
             ),
             t.t("Automatic player of new games: {level}.", level=s.get("bot_level") or "greedy"),
-            t.t("Looking-for-players role, pinged when a lobby opens: {role}.", role=f"<@&{s['lfp_role']}>")
+            t.t("Looking-for-players role, pinged when a lobby opens: {role}.", role=part.role(s["lfp_role"]))
             if s.get("lfp_role")
             else t.t("Looking-for-players role: none."),
-            t.t("Games may be created in: {channels}.", channels=", ".join(f"<#{c}>" for c in s["channels"]))
+            t.t("Games may be created in: {channels}.", channels=", ".join(part.channel(c) for c in s["channels"]))
             if s.get("channels")
             else t.t("Games may be created in: any channel."),
             t.t("Open games one person may host: {most}.", most=s.get("max_hosted", MAX_HOSTED)),
-            t.t("Who may create tournaments besides Manage Server: {role}.", role=f"<@&{s['tournament_role']}>")
+            t.t("Who may create tournaments besides Manage Server: {role}.", role=part.role(s["tournament_role"]))
             if s.get("tournament_role")
             else t.t("Who may create tournaments: people with Manage Server."),
         ]
@@ -130,7 +131,7 @@ class ServerSettings:
             raise Refused(
                 me().t(
                     "On this server games are created in {channels} (a server setting).",
-                    channels=", ".join(f"<#{c}>" for c in channels),
+                    channels=", ".join(part.channel(c) for c in channels),
                 )
             )
         most = settings.get("max_hosted", MAX_HOSTED)

@@ -12,6 +12,7 @@ from ..games import all_plugins, get_plugin
 from ..games.logplay import replay as replay_log
 from ..games.plugin import GamePlugin
 from ..i18n import Lang, me
+from ..i18n import words as part
 from ..storage import Finished, GameRow, Record
 from . import pictures
 from .core import shown, title
@@ -28,7 +29,7 @@ MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 
 
 def _when(at: float) -> str:
-    return f"<t:{int(at)}:d>"
+    return part.time(at, "d")
 
 
 def _line(g: Finished, language: Lang) -> str:
@@ -225,7 +226,9 @@ class Standings:
     async def _link(self, guild_id: str, g: Finished, language: Lang | None = None) -> str:
         language = language or me()
         message = await self.db.last_post(g.id)
-        replay = language.t("replay: `/game replay game:{id}` in {channel}", id=g.id, channel=f"<#{g.channel_id}>")
+        replay = language.t(
+            "replay: `/game replay game:{id}` in {channel}", id=g.id, channel=part.channel(g.channel_id)
+        )
         if not message:
             return " · " + replay
         end = language.t("[the end]({link})", link=f"https://discord.com/channels/{guild_id}/{g.channel_id}/{message}")

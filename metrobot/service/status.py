@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..games.plugin import GamePlugin
+from ..i18n import words as part
 from ..storage import GameRow
 from .core import shown, title
 from .outcome import Message
@@ -31,7 +32,7 @@ BOARD = "{board}"  # where the link to the latest board goes (filled in when the
 def jump_link(row: GameRow, message_id: str | None) -> str:
     """A link to a message of a game's channel (the channel itself before there is one)."""
     if not message_id:
-        return f"<#{row.channel_id}>"
+        return part.channel(row.channel_id)
     return f"https://discord.com/channels/{row.guild_id or '@me'}/{row.channel_id}/{message_id}"
 
 
@@ -44,14 +45,14 @@ class Status:
     async def status_message(self, plugin: GamePlugin, state: Any, row: GameRow) -> Message:
         """The status message as it should read after a change (`row`: the game as saved)."""
         g, game = self.games.lang(row), plugin.game
-        name = self.games.namer(plugin, state, row)
+        name = self.games.namer(plugin, state, row, parts=True)
         lines = []
         if row.status == "aborted":
             lines.append(g.t("📋 **{game}** — aborted.", game=title(plugin, g)))
         elif state is not None and game.is_over(state):
             ranking = plugin.final_ranking(state)
             first = [p for p, place in ranking.items() if place == 1]
-            won = ", ".join(shown(p, row.names.get(p, p), g) for p in first)
+            won = ", ".join(part.name(p, shown(p, row.names.get(p, p), g)) for p in first)
             lines.append(
                 g.n(  # (several winners share the win: a plural verb)
                     "📋 **{game}** — finished: {winners} won.",
@@ -63,7 +64,7 @@ class Status:
             )
         else:
             lines.append(g.t("📋 **{game}** — in progress.", game=title(plugin, g)))
-            who = ", ".join(row.names.get(u, u) for u in row.waiting) or name(
+            who = ", ".join(self.games.named(row, u) for u in row.waiting) or name(
                 sorted(game.to_move(state), key=game.seats(state).index)[0]
             )
             if row.paused is not None:
@@ -74,12 +75,12 @@ class Status:
                     g.t(
                         "Waiting for {who}; the turn clock is stopped until {away} is back ({when}).",
                         who=who,
-                        away=", ".join(row.names.get(p.user_id, p.user_id) for p in away) or who,
-                        when=f"<t:{int(until)}:R>",
+                        away=", ".join(self.games.named(row, p.user_id) for p in away) or who,
+                        when=part.time(until, "R"),
                     )
                 )
             elif row.deadline is not None:
-                lines.append(g.t("Waiting for {who}; time is up {when}.", who=who, when=f"<t:{int(row.deadline)}:R>"))
+                lines.append(g.t("Waiting for {who}; time is up {when}.", who=who, when=part.time(row.deadline, "R")))
             else:
                 lines.append(g.t("Waiting for {who}.", who=who))
         if state is not None:

@@ -145,7 +145,7 @@ class TakeBack:
         position = row.moves + 1
         after = replace(row, moves=position, **changes)
         g = self.games.lang(row)
-        name = self.games.namer(plugin, before, row)(seat)
+        name = self.games.namer(plugin, before, row, parts=True)(seat)
         out = Outcome(reply=Message(me().t("↶ Taken back: the game is as it was before your move; it is your turn.")))
         said = await self.db.people.posts_at(row.id, record["to"])
         if said:

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..games.plugin import GamePlugin
 from ..i18n import Lang
+from ..i18n import words as part
 from ..storage import GameRow
 from .outcome import Controls, Message, Outcome
 
@@ -82,7 +83,7 @@ def hold_calls(out: Outcome, until: float, language: Lang) -> None:
     their turn DMs wait as long (or to the end of their quiet hours, whichever is later)."""
     for message in list(out.public):
         if message.mentions and message.controls is not None and message.controls.kind == "play":
-            who = ", ".join(f"<@{u}>" for u in message.mentions)
+            who = part.people(message.mentions)
             out.public.append(
                 Message(
                     language.t("🔔 {who}: it is your turn.", who=who),

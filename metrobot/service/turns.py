@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..games.plugin import GamePlugin
 from ..i18n import me
+from ..i18n import words as part
 from ..metrics import AI_DECISIONS, AI_SECONDS, timed
 from ..storage import Conflict, GameRow, Person
 from .automatic import next_automatic, play_automatic
@@ -239,7 +240,7 @@ class Turns:
             until = changes["takeback"]["until"]
             hold_calls(out, until, self.games.lang(row))
             if out.reply is not None:
-                out.reply.text += " " + me().t("You may take it back until {when}.", when=f"<t:{int(until)}:T>")
+                out.reply.text += " " + me().t("You may take it back until {when}.", when=part.time(until, "T"))
                 out.reply.controls = button(row, position, me().p("button", "↶ Take back"))
         if new_turn:  # the earlier turn posts lose their buttons; the status message follows
             out.edits += self.status.tidy(after) + [await self.status.status_message(plugin, state, after)]
@@ -338,7 +339,7 @@ class Turns:
         hours are named, not pinged, and their DMs wait."""
         game, g = plugin.game, self.games.lang(row)
         people = people or {}
-        name = self.games.namer(plugin, state, row)
+        name = self.games.namer(plugin, state, row, parts=True)
         story = plugin.narrate(state, events, name, g)
         dms: list[tuple[str, Message]] = []
         if plugin.secret_hands and plugin.hands_may_change(events):
@@ -370,13 +371,13 @@ class Turns:
             if new_turn and not over:
                 out.dms += self.games.turn_dms(plugin, row, owed, people)
         elif actor is not None and game.simultaneous and not changed_decision(events):
-            waiting = ", ".join(row.names.get(u, u) for u in self.games.owed_people(plugin, state, row))
+            waiting = ", ".join(self.games.named(row, u) for u in self.games.owed_people(plugin, state, row))
             # The round's number makes every such notice unique (see recovery's look for copies).
             out.public.append(
                 Message(
                     g.t(
                         "✅ {name} has decided (round {round}). Waiting for: {waiting}.",
-                        name=row.names.get(actor, actor),
+                        name=self.games.named(row, actor),
                         round=game.turn_number(state) + 1,
                         waiting=waiting,
                     )

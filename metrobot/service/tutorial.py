@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..games import BadInput, get_plugin
 from ..i18n import me
+from ..i18n import words as part
 from .core import title
 from .lobby import Lobby
 from .outcome import Message, Outcome, Refused
@@ -63,7 +64,7 @@ class Tutorial:
         )
         outcome = await self.lobby.start(channel_id, user_id)
         outcome.public = opened.public + outcome.public  # (the introduction first: it becomes the status post)
-        where = f"<#{channel_id}>"
+        where = part.channel(channel_id)
         outcome.reply = Message(
             me().t(
                 "🎓 Your {game} tutorial has begun in {where}: the coach explains every turn, "

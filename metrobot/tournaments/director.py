@@ -16,6 +16,7 @@ from typing import Any
 
 from ..games import BadInput, get_plugin
 from ..i18n import code_of, me
+from ..i18n import words as part
 from ..service import Message, Outcome, Refused
 from ..service.core import title
 from ..storage import Duplicate, EntrantRow, RoundRow, Snapshot, TournamentOwed
@@ -362,7 +363,7 @@ class Director(Running):
             text = g.t(
                 "⏰ {host}: sign-up for **{name}** has closed, but I could not start it (too few people, or I "
                 "lack permissions here). Sign-up stays open; start it with `/tournament start`.",
-                host=f"<@{row.host_id}>",
+                host=part.person(row.host_id),
                 name=clean(row.name),
             )
         await self.db.tournaments.save_tournament(

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..games.alttext import ALT_LIMIT, cut
 from ..i18n import NP_, Lang, me
+from ..i18n import words as part
 from ..service import File, Message, Outcome, Refused
 from ..service.core import Games, ServiceOptions, title
 from ..service.listing import Listing
@@ -114,7 +115,7 @@ class Reports(TournamentCore):
                     name=clean(row.name),
                     game=title(self._tplugin(row), me()),
                     format=me().t(FORMAT_WORDS[row.rules["format"]]),
-                    hall=f"<#{row.hall_id}>",
+                    hall=part.channel(row.hall_id),
                     status=me().p(*STATUS_WORDS[row.status]),
                 )
             )
@@ -135,7 +136,7 @@ class Reports(TournamentCore):
                         "• 🏆 **{name}** ({format}) in {hall}: {status}",
                         name=clean(row.name),
                         format=me().t(FORMAT_WORDS[rules["format"]]),
-                        hall=f"<#{row.hall_id}>",
+                        hall=part.channel(row.hall_id),
                         status=me().t("round {round}", round=row.round)
                         if row.round
                         else me().p(*STATUS_WORDS[row.status]),
@@ -151,7 +152,7 @@ class Reports(TournamentCore):
 
         def link(m: re.Match) -> str:
             thread = threads.get((int(m.group(1)), int(m.group(2))))
-            return f"<#{thread}>" if thread else "—"
+            return part.channel(thread) if thread else "—"
 
         return MARK.sub(link, text)
 

@@ -16,6 +16,7 @@ import logging
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, overload
 
+from ..i18n import words as part
 from ..service import Outcome
 from ..service.core import Games, ServiceOptions
 from ..service.lobby import Lobby
@@ -236,7 +237,7 @@ class Rounds(TournamentCore):
             "🚪 {people}: the automatic player played their seat all game in {count} rounds, "
             "so they are not paired again.",
             rules.skips_to_drop,
-            people=", ".join(f"<@{p}>" for p in sorted(gone)),
+            people=part.people(sorted(gone)),
             count=rules.skips_to_drop,
         )
         stored = [replace(e, dropped=first_round) for e in snap.entrants if e.user_id in gone]
@@ -258,7 +259,7 @@ class Rounds(TournamentCore):
                 TournamentOwed(
                     "post",
                     "news",
-                    {"text": g.t("⏳ Round {round} is paired {when}.", round=number, when=f"<t:{int(now + wait)}:R>")},
+                    {"text": g.t("⏳ Round {round} is paired {when}.", round=number, when=part.time(now + wait, "R"))},
                 )
             )
         if settings.get("next_at") is not None and now < settings["next_at"]:
@@ -332,7 +333,7 @@ class Rounds(TournamentCore):
                         "text": g.t(
                             "⚠️ {host}: I can't pair round {round}: I need these permissions in this channel: {missing}. Nothing "
                             "was paired; once I have them the round is paired (or use `/tournament resume`).",
-                            host=f"<@{row.host_id}>",
+                            host=part.person(row.host_id),
                             round=number,
                             missing=", ".join(words.get(m, m) for m in missing),
                         ),

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..i18n import me
+from ..i18n import words as part
 from ..service import Message, Outcome, Refused
 from ..storage import TournamentOwed
 from .core import retried
@@ -50,19 +51,23 @@ class Running(Rounds):
             mine = next((e for e in snap.entrants if e.user_id == user_id and e.dropped is None), None)
             if mine is None:
                 raise Refused(
-                    me().t("{who} is not in this tournament.", who=f"<@{user_id}>")
+                    me().t("{who} is not in this tournament.", who=part.person(user_id))
                     if by
                     else me().t("You are not signed up for this tournament.")
                 )
             if row.status == "signup":
                 after = replace(snap, entrants=[e for e in snap.entrants if e.user_id != user_id])
                 await self.db.tournaments.save_tournament(row, removed=[user_id], owed=[self._signup_owed(row, after)])
-                return Outcome(reply=Message(me().t("Done: {who} is no longer signed up.", who=f"<@{user_id}>")))
+                return Outcome(reply=Message(me().t("Done: {who} is no longer signed up.", who=part.person(user_id))))
             dropped = replace(mine, dropped=len(snap.rounds) + 1)
             text = (
-                g.t("🚪 {who} was removed from the tournament by {host}.", who=f"<@{user_id}>", host=f"<@{by}>")
+                g.t(
+                    "🚪 {who} was removed from the tournament by {host}.",
+                    who=part.person(user_id),
+                    host=part.person(by),
+                )
                 if by
-                else g.t("🚪 {who} left the tournament.", who=f"<@{user_id}>")
+                else g.t("🚪 {who} left the tournament.", who=part.person(user_id))
             )
             after = replace(snap, entrants=[dropped if e is mine else e for e in snap.entrants])
             await self.db.tournaments.save_tournament(
@@ -84,7 +89,8 @@ class Running(Rounds):
             outcome.reply = None
         reply = (
             me().t(
-                "Done: {who} is out of the tournament; the automatic player finishes their game.", who=f"<@{user_id}>"
+                "Done: {who} is out of the tournament; the automatic player finishes their game.",
+                who=part.person(user_id),
             )
             if by
             else me().t(
@@ -118,12 +124,12 @@ class Running(Rounds):
                 )
             after = replace(row, status="running" if resume else "paused")
             text = (
-                g.t("▶️ The tournament goes on (resumed by {who}).", who=f"<@{user_id}>")
+                g.t("▶️ The tournament goes on (resumed by {who}).", who=part.person(user_id))
                 if resume
                 else g.t(
                     "⏸️ The tournament is paused by {who}: games under way go on; no new round is paired until "
                     "it resumes.",
-                    who=f"<@{user_id}>",
+                    who=part.person(user_id),
                 )
             )
             settings = {**row.settings, "warned": None}
@@ -164,7 +170,9 @@ class Running(Rounds):
                 due=None,
                 owed=[
                     TournamentOwed(
-                        "post", "news", {"text": g.t("🛑 The tournament was aborted by {who}.", who=f"<@{user_id}>")}
+                        "post",
+                        "news",
+                        {"text": g.t("🛑 The tournament was aborted by {who}.", who=part.person(user_id))},
                     ),
                     self._signup_owed(after, replace(snap, row=after)),
                 ]

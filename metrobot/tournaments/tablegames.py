@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
+from ..i18n import words as part
 from ..service import Message, Outcome, Refused
 from ..service.core import Games, ServiceOptions
 from ..service.lobby import Lobby
@@ -98,7 +99,7 @@ class TableGames(TournamentCore):
                 name=clean(row.name),
                 round=table.round,
                 table=table.number,
-                people=", ".join(f"<@{p}>" for p in table.seats),
+                people=part.people(table.seats),
                 clock=self._clock_words(s.get("clock", self.options.default_turn_clock), g),
             ),
             mentions=list(table.seats),

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..games.plugin import GamePlugin
 from ..games.protocol import N_
 from ..i18n import Lang
+from ..i18n import words as part
 from ..service.core import hours, title
 from ..storage import Snapshot, TournamentRow
 from .model import Round, Rules, Standing
@@ -64,7 +65,7 @@ def rules_line(rules: Rules, g: Lang, settings: dict) -> str:
             advance=rules.advance,
         )
     else:
-        end = f"<t:{int(settings['season_until'])}:D>" if settings.get("season_until") else "—"
+        end = part.time(settings["season_until"], "D") if settings.get("season_until") else "—"
         line = (
             g.t(
                 "League at tables of {size} until {end}: join any time; a table opens whenever {size} people are free.",
@@ -93,7 +94,7 @@ def signup_text(row: TournamentRow, plugin: GamePlugin, g: Lang, snap: Snapshot)
             "🏆 **{name}** — a {game} tournament by {host}",
             name=clean(row.name),
             game=title(plugin, g),
-            host=f"<@{row.host_id}>",
+            host=part.person(row.host_id),
         ),
         rules_line(rules, g, s),
         g.t(
@@ -106,7 +107,7 @@ def signup_text(row: TournamentRow, plugin: GamePlugin, g: Lang, snap: Snapshot)
     lines.append(signed if len(signed) < 1200 else signed[:1199] + "…")
     if row.status == "signup":
         if s.get("signup_until"):
-            lines.append(g.t("Sign-up closes {when}.", when=f"<t:{int(s['signup_until'])}:R>"))
+            lines.append(g.t("Sign-up closes {when}.", when=part.time(s["signup_until"], "R")))
         lines.append(g.t("Join with the button or `/tournament join`; the host starts it."))
     elif row.status in ("running", "paused"):
         lines.append(
@@ -131,7 +132,7 @@ def pairings_text(row: TournamentRow, rnd: Round, names: dict[str, str], g: Lang
     )
     lines = [head]
     for table in rnd.tables:
-        seats = " → ".join(f"<@{p}>" for p in table.seats)
+        seats = " → ".join(part.person(p) for p in table.seats)
         lines.append(
             g.t(
                 "**Table {table}** ({thread}): {seats}",
@@ -141,7 +142,7 @@ def pairings_text(row: TournamentRow, rnd: Round, names: dict[str, str], g: Lang
             )
         )
     if rnd.byes:
-        lines.append(g.t("Bye (scores the average): {people}", people=", ".join(f"<@{p}>" for p in rnd.byes)))
+        lines.append(g.t("Bye (scores the average): {people}", people=part.people(rnd.byes)))
     lines.append(g.t("The first named at each table moves first. Play in your table's thread."))
     return _fit(lines)
 
@@ -211,7 +212,7 @@ def standings_text(
 def final_text(row: TournamentRow, table: list[Standing], names: dict[str, str], g: Lang) -> str:
     podium = [s for s in table if s.rank <= 3 and not s.dropped][:3]
     medals = {1: "🥇", 2: "🥈", 3: "🥉"}
-    winners = ", ".join(f"{medals.get(s.rank, '')} <@{s.person}>" for s in podium)
+    winners = ", ".join(f"{medals.get(s.rank, '')} {part.person(s.person)}" for s in podium)
     return _fit(
         [
             g.t("🏆 **{name}** is over! Congratulations to {winners}.", name=clean(row.name), winners=winners),

@@ -35,7 +35,7 @@ from ..i18n import lang
 from . import activity, images, pages, play
 from .discordauth import DiscordAuth
 from .pages import SERVICE, TOURNAMENTS
-from .reader import chosen, helpers
+from .reader import chosen, helpers, worded, worded_body
 
 if TYPE_CHECKING:
     from ..service import GameService
@@ -79,6 +79,7 @@ async def guarded(request: web.Request, handler: Handler) -> web.StreamResponse:
     except Exception:
         log.exception("web page %s failed", request.path[:80].split("/")[1:2])
         response = _plain(request, 500)
+    worded_body(response)
     response.headers.update(HEADERS)
     if activity.framed(request.path):  # the Activity's routes: Discord may frame them, nobody else
         auth = request.app.get(activity.AUTH)
@@ -158,6 +159,7 @@ def make_app(
         trim_blocks=True,
         lstrip_blocks=True,
         bytecode_cache=COMPILED,
+        finalize=worded,
     )
     number = r"{%s:[0-9]{1,19}}"  # (Discord ids have 19 digits now; `number` refuses past 2**63 - 1)
     sig = r"{sig:[A-Za-z0-9_-]{24}}"

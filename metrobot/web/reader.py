@@ -9,6 +9,7 @@ and `tools/messages.py` reads them there.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from functools import cache
 from typing import Any
@@ -18,7 +19,10 @@ from babel import Locale
 from babel.dates import format_datetime
 from markupsafe import Markup, escape
 
-from ..i18n import LANGUAGES, Lang, known, lang
+from ..i18n import LANGUAGES, N_, Lang, known, lang
+from ..i18n.words import OPEN, has_parts, parts
+from ..i18n.words import PART_PATTERN as _PART
+from ..play.board import piece_of, plain
 
 _BY_BASE = {code.split("_")[0]: code for code in LANGUAGES}  # ("pt" is Brazil's: the one we have)
 
@@ -28,6 +32,12 @@ _UNDERLINE = re.compile(r"__(.+?)__")
 _CODE = re.compile(r"`([^`]+)`")
 _STAMP = re.compile(r"&lt;t:(\d{1,12}):[a-zA-Z]&gt;")
 _MENTION = re.compile(r"&lt;[@#][!&]?\d{1,20}&gt;")
+# What a player can do next, as a page read by anyone says it (the play page has its own).
+ACT_WORDS = {
+    "play": N_("their move, in Discord or on their play page"),
+    "go on": N_("the rest of the turn, in Discord or on the play page"),
+    "route": N_("the player chooses one of them"),
+}
 
 
 def accepted(header: str | None) -> list[str]:
@@ -85,16 +95,30 @@ def iso(at: float | None) -> str:
     return dt.datetime.fromtimestamp(at or 0, dt.UTC).isoformat(timespec="seconds")
 
 
-def rich(text: str, language: Lang) -> Markup:
-    """A text the channel reads (with its **bold**, __underline__ and Discord timestamps) as
-    HTML: escaped first, then only those marks turned into markup."""
+def _marked(text: str, language: Lang) -> str:
+    """A plain piece: escaped first, then only the catalogue's marks (**bold**, __underline__,
+    `code`) turned into markup; the timestamps and mentions of an older text read too."""
     html = str(escape(text))
     html = _BOLD.sub(r"<strong>\1</strong>", html)
     html = _UNDERLINE.sub(r"<strong>\1</strong>", html)
     html = _CODE.sub(r"<code>\1</code>", html)
     html = _STAMP.sub(lambda m: str(escape(when(float(m.group(1)), language))), html)
-    html = _MENTION.sub("", html)
-    return Markup(html)
+    return _MENTION.sub("", html)
+
+
+def rich(text: str, language: Lang) -> Markup:
+    """A text of the service as HTML: its plain pieces with their marks, its parts worded as a
+    page words them (`play.board.page_text`: people by name, no slash command), times in the
+    reader's language."""
+    html = []
+    for piece in parts(text):
+        if isinstance(piece, str):
+            html.append(_marked(piece, language))
+            continue
+        said = piece_of(piece, {}, ACT_WORDS)
+        if said is not None:
+            html.append(str(escape(when(float(said["time"]), language) if "time" in said else said["text"])))
+    return Markup("".join(html))
 
 
 def tag(code: str) -> str:
@@ -118,3 +142,39 @@ def helpers(language: Lang) -> dict[str, Any]:
         "stamp": stamp,
         "rich": lambda text: rich(text, language),
     }
+
+
+def worded(value: Any) -> Any:
+    """What a template writes (`{{ … }}`, Jinja's `finalize`): a text of the service with its
+    parts worded as a page words them (the template escapes the result as usual)."""
+    if isinstance(value, str) and not isinstance(value, Markup) and has_parts(value):
+        return plain(value)
+    return value
+
+
+_PART_BYTES = OPEN.encode()
+
+
+def worded_body(response: web.StreamResponse) -> None:
+    """A last look at every answer: a text of the service that reached a page without going
+    through `rich` or a template (a JSON answer of the play page, the Activity) has its parts
+    worded too, so a page never shows their marks."""
+    body = getattr(response, "body", None)
+    if not isinstance(body, bytes) or _PART_BYTES not in body:
+        return
+    assert isinstance(response, web.Response)
+    if response.content_type == "application/json":
+        response.body = json.dumps(_worded_json(json.loads(body)), ensure_ascii=False).encode()
+    else:
+        text = body.decode(response.charset or "utf-8")
+        response.body = _PART.sub(lambda m: str(escape(plain(m.group(0)))), text).encode(response.charset or "utf-8")
+
+
+def _worded_json(value: Any) -> Any:
+    if isinstance(value, str):
+        return plain(value) if has_parts(value) else value
+    if isinstance(value, list):
+        return [_worded_json(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _worded_json(v) for k, v in value.items()}
+    return value

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...i18n import EN, N_, Lang
+from ...i18n.words import act
 from ..autoplay import AutoPlayer
 from ..controls import CommandOption, MoveCommand, Variant, numbered_steps
 from ..parts import ModuleNotation, Names, RulesGlue, Telling, first_player
@@ -57,10 +58,11 @@ class Told(Telling):
         if state.turn.tunnels:
             left = 3 - state.turn.tunnels
             return lang.n(
-                "Your turn goes on: dig {n} more tunnel (`/dig` or the buttons).",
-                "Your turn goes on: dig {n} more tunnels (`/dig` or the buttons).",
+                "Your turn goes on: dig {n} more tunnel ({act}).",
+                "Your turn goes on: dig {n} more tunnels ({act}).",
                 left,
                 n=left,
+                act=act("go on", "metromania", lang.code),
             )
         return ""
 
@@ -68,9 +70,12 @@ class Told(Telling):
         return narration.narrate(events, name, lang)
 
     def prompt(self, state: Any, who: str, lang: Lang = EN) -> str:
+        # {act}: what the player does next, as the medium says it ("`/dig` or the buttons
+        # below" in a channel, "tap the board" on the play page)
+        play = act("play", "metromania", lang.code)
         if state.phase == "last_round":
-            return lang.t("Next: {who} (last round) — `/dig` or the buttons below.", who=who)
-        return lang.t("Next: {who} — `/dig` or the buttons below.", who=who)
+            return lang.t("Next: {who} (last round) — {act}.", who=who, act=play)
+        return lang.t("Next: {who} — {act}.", who=who, act=play)
 
     def turn_note(self, state: Any, lang: Lang = EN) -> str:
         return lang.t("Last round") if state.phase == "last_round" else ""

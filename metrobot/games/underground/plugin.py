@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...i18n import EN, Lang
+from ...i18n.words import act
 from ..autoplay import AutoPlayer
 from ..controls import CommandOption, Labels, MoveCommand, numbered_steps
 from ..parts import Menu, ModuleNotation, Names, RulesGlue, Telling, first_player
@@ -69,25 +70,30 @@ class Notation(ModuleNotation):
 class Told(Telling):
     def continuation(self, state: Any, seat: str, lang: Lang = EN) -> str:
         if state.turn.pending is not None:
+            # {act}: how the player chooses ("choose one with ▶ Play or `/play route N`" in a
+            # channel, the buttons beside the board on the play page)
             return lang.t(
-                "The passenger's best routes tie: choose one with ▶ Play or `/play route N` — {options}.",
+                "The passenger's best routes tie: {act} — {options}.",
+                act=act("route", "underground", lang.code),
                 options=narration.route_options(state, lang),
             )
         left = PLACEMENTS_PER_TURN - state.turn.step
         return lang.n(
-            "Your turn goes on: {n} placement left (`/build` or ▶ Play).",
-            "Your turn goes on: {n} placements left (`/build` or ▶ Play).",
+            "Your turn goes on: {n} placement left ({act}).",
+            "Your turn goes on: {n} placements left ({act}).",
             left,
             n=left,
+            act=act("go on", "underground", lang.code),
         )
 
     def narrate(self, state: Any, events: list[Event], name: Names, lang: Lang = EN) -> list[str]:
         return narration.narrate(state, events, name, lang)
 
     def prompt(self, state: Any, who: str, lang: Lang = EN) -> str:
+        play = act("play", "underground", lang.code)  # {act}: as in MetrOmania's prompt
         if state.phase == "last_round":
-            return lang.t("Next: {who} (last round: the deck is empty) — `/build` or the buttons below.", who=who)
-        return lang.t("Next: {who} — `/build` or the buttons below.", who=who)
+            return lang.t("Next: {who} (last round: the deck is empty) — {act}.", who=who, act=play)
+        return lang.t("Next: {who} — {act}.", who=who, act=play)
 
     def turn_note(self, state: Any, lang: Lang = EN) -> str:
         return lang.t("Last round: the deck is empty.") if state.phase == "last_round" else ""

@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...i18n import words
 from ..sql import Tx
 
 GHOST_PREFIX = "deleted-"
@@ -80,10 +81,19 @@ async def scrub_texts(
     for oid, payload, delivered in rows:
         data = json.loads(payload)
         text, mentions = str(data.get("text") or ""), list(data.get("mentions") or [])
-        named = user_id in text or any(name in text for name in names)
+        if data.get("parts"):
+            # Written with its people as parts (metrobot/i18n/words.py): exactly their parts
+            # change, by id; a word that happens to spell their name ("Green Park") stays.
+            named = user_id in words.ids(text)
+        else:  # written before: their mentions and every whole word of one of their names
+            named = user_id in text or any(name in text for name in names)
         if not named and user_id not in mentions:
             continue
-        if named:
-            data["text"] = "" if delivered is not None else _named(text, user_id, names, ghost)
+        if named and delivered is not None:
+            data["text"] = ""
+        elif named:
+            data["text"] = (
+                words.erase(text, user_id, ghost) if data.get("parts") else _named(text, user_id, names, ghost)
+            )
         data["mentions"] = [m for m in mentions if m != user_id]
         await tx.execute(f"UPDATE {table} SET payload = ? WHERE id = ?", json.dumps(data, ensure_ascii=False), oid)

@@ -36,6 +36,7 @@ import re
 import time
 import warnings
 from collections.abc import Iterable
+from typing import Any
 
 from standin.capture import CapturedRequest, ExpectedViolation
 
@@ -72,6 +73,31 @@ def check_requests(
     return out
 
 
+_PART_MARKS = re.compile("[\ue000-\ue002]")
+
+
+def unrendered(requests: Iterable[CapturedRequest]) -> list[str]:
+    """Our own rule beside Discord's spec: a text the service made reaches Discord with its
+    parts worded (metrobot/i18n/words.py), never with the marks of a part left in it."""
+
+    def strings(value: Any) -> Iterable[str]:
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, dict):
+            for item in value.values():
+                yield from strings(item)
+        elif isinstance(value, list):
+            for item in value:
+                yield from strings(item)
+
+    return [
+        f"{request}: a part of a message was not worded for Discord: {text!r}"
+        for request in requests
+        for text in strings(request.body)
+        if _PART_MARKS.search(text)
+    ]
+
+
 def _expected(expected: Iterable[ExpectedViolation], request: CapturedRequest, finding: Finding) -> bool:
     for e in expected:
         if e.method == request.method and re.fullmatch(e.path, request.path) and e.where in "\n".join(finding.lines()):
@@ -93,7 +119,7 @@ def check_standin(standin, *, final: bool = True) -> list[str]:
             return [f"the requests could not be checked: {exc}"]
         warnings.warn(SpecNotChecked(f"{len(batch)} requests not checked against Discord's spec: {exc}"), stacklevel=2)
         return []
-    problems = check_requests(spec, batch, standin.expected_violations)
+    problems = check_requests(spec, batch, standin.expected_violations) + unrendered(batch)
     if final:
         problems += [
             f"expected a request Discord's spec rejects ({e.method} {e.path}, {e.where}: {e.why}), none came"

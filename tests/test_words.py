@@ -1,0 +1,134 @@
+"""Messages as data (metrobot/i18n/words.py): a text's parts, worded by each front end."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from metrobot.discord_app.words import discord_text
+from metrobot.games import get_plugin
+from metrobot.i18n import LANGUAGES, PSEUDO, lang
+from metrobot.i18n import words as part
+from metrobot.play.board import page_text, plain
+from metrobot.web.reader import rich
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_a_text_reads_as_its_pieces_and_parts_in_order():
+    text = "Next: " + part.person("111", "Ann") + " — " + part.act("play", "metromania") + "."
+    pieces = part.parts(text)
+    assert pieces[0] == "Next: " and pieces[-1] == "."
+    assert pieces[1] == part.Part(part.MENTION, ("111", "Ann"))
+    assert pieces[3] == part.Part(part.ACT, ("play", "metromania", "en"))
+    assert part.ids(text) == {"111"}
+    assert part.parts("no parts") == ["no parts"] and not part.has_parts("no parts")
+
+
+def test_discord_words_the_parts_in_its_own_syntax():
+    text = (
+        part.person("111", "Ann")
+        + part.name("222", "Bob")
+        + part.role("333")
+        + part.channel("444")
+        + part.time(1_700_000_000, "R")
+        + part.command("game new")
+    )
+    assert discord_text(text) == "<@111>Bob<@&333><#444><t:1700000000:R>`/game new`"
+    assert discord_text("**plain** text") == "**plain** text"  # a text with no parts is itself
+
+
+def test_a_command_is_named_as_discord_lists_it_in_the_readers_language():
+    assert discord_text(part.command("game new", "de")) == "`/spiel neu`"
+    assert discord_text(part.command("me settings reminders:0", "ko")) == "`/나 설정 리마인더:0`"
+
+
+@pytest.mark.parametrize("code", sorted(LANGUAGES))
+def test_the_prompt_in_a_channel_is_what_it_was_before_the_parts(code):
+    """The channel's words did not change (the catalogue's old texts, with `/dig` written in
+    them, were split into the sentence and the act without changing a character)."""
+    reader = lang(code)
+    command = reader.p("command name", "dig")
+    text = discord_text(get_plugin("metromania").prompt(_state("metromania"), "W", reader))
+    assert f"`/{command}`" in text and "W" in text
+    assert "\ue000" not in text
+
+
+def test_the_play_page_words_what_to_do_next_without_discord():
+    prompt = get_plugin("metromania").prompt(_state("metromania"), part.person("1", "Ann"), lang("en"))
+    assert plain(prompt) == "Next: Ann — tap the board."
+    assert "Next: Ann — their move, in Discord or on their play page." in str(rich(prompt, lang("en")))
+    ko = get_plugin("underground").prompt(_state("underground"), "앤", lang("ko"))
+    assert plain(ko) == "다음 차례: 앤 — 보드를 누르세요."
+    assert "/" not in plain(ko)
+
+
+def test_a_page_shows_times_as_times_and_people_by_name():
+    text = "until " + part.time(100, "f") + " " + part.person("7") + part.role("8") + part.channel("9")
+    assert page_text(text, {"7": "Zoe"}) == [{"text": "until "}, {"time": 100}, {"text": " "}, {"text": "Zoe"}]
+
+
+def test_forgetting_a_person_replaces_their_parts_and_no_other_word():
+    red = part.person("111", "Red")
+    text = f"{red} extended Red from Euston; {part.name('222', 'Park')} built to Green Park; {part.name('111', 'Red')}."
+    erased = part.erase(text, "111", "Deleted player")
+    assert plain(erased) == "Deleted player extended Red from Euston; Park built to Green Park; Deleted player."
+    assert "111" not in erased and part.ids(erased) == {"222"}
+    assert discord_text(erased).startswith("Deleted player extended Red")  # (no ping of anyone any more)
+
+
+def test_nobody_writes_a_part_into_a_message_by_their_name():
+    forged = "\ue000@\ue001999\ue002"
+    assert part.clean(forged) == "@999"
+    shown = part.name("1", forged)
+    assert discord_text(shown) == "@999" and part.ids(shown) == {"1"}
+
+
+def test_the_pseudo_language_marks_the_medium_words_too():
+    text = discord_text(part.act("play", "metromania", PSEUDO.code))
+    assert "⟦" in text
+
+
+# Discord's syntax outside the Discord adapter: the figure may only fall (issue 62 takes it to 0).
+SYNTAX = re.compile(r"<@|<#|<t:|`/[a-z]")
+OUTSIDE = ["service", "tournaments", "games", "play", "privacy"]
+KNOWN = 42  # 2026-11-27: slash commands in the service's texts (mentions, channels, roles, times: 0; 110 at a8064f3)
+
+
+def discord_syntax() -> list[str]:
+    found = []
+    for folder in OUTSIDE:
+        for path in sorted((ROOT / "metrobot" / folder).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            docstrings = {
+                id(node.body[0].value)
+                for node in ast.walk(tree)
+                if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                and node.body
+                and isinstance(node.body[0], ast.Expr)
+                and isinstance(node.body[0].value, ast.Constant)
+            }
+            for node in ast.walk(tree):
+                if (
+                    isinstance(node, ast.Constant)
+                    and isinstance(node.value, str)
+                    and id(node) not in docstrings
+                    and SYNTAX.search(node.value)
+                ):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.value[:80]!r}")
+    return found
+
+
+def test_no_new_discord_syntax_outside_the_adapter():
+    found = discord_syntax()
+    mentions = [f for f in found if re.search(r"<@|<#|<t:", f.split(": ", 1)[1])]
+    assert not mentions, "\n".join(mentions)
+    assert len(found) <= KNOWN, "Discord's syntax outside the adapter: mark a part instead\n" + "\n".join(found)
+
+
+def _state(kind: str):
+    plugin = get_plugin(kind)
+    return plugin.new_game(["1", "2"], None, seed=1)
