@@ -17,6 +17,7 @@ import argparse
 import json
 from pathlib import Path
 
+from .discord_app.words import discord_text
 from .games import BadInput, all_plugins, get_plugin
 from .games.rulebook import page_texts
 from .i18n import LANGUAGES, known
@@ -36,6 +37,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     for i, page in enumerate(plugin.rules_pages()):
         stem = f"{i + 1:02d}-{page.key}"
         title, body = page_texts(plugin, i, args.language)
+        body = discord_text(body)  # (the pages are read beside Discord: its commands as typed there)
         (out / f"{stem}.md").write_text(f"# {title}\n\n{body}\n", encoding="utf-8")
         png = page_png(plugin.name, i, args.language)
         if png is not None:

@@ -90,12 +90,19 @@ PART_NOTES = {
     "act": "{act} is what the person can do next, worded where the text is read: in a Discord channel "
     "“/dig or the buttons below”, on the play page “tap the board”, on a web page “their move, in Discord "
     "or on their play page”. Place it where such a phrase fits the sentence.",
+    "command": "{command} (and {command2}, {command3}) is a slash command: in a channel written as Discord "
+    "shows it in this language (`/spiel neu`), on a page named in words. Write no slash command of your own.",
 }
+PART_NOTES["play"] = PART_NOTES["build"] = PART_NOTES["command"].replace(
+    "{command} (and {command2}, {command3})", "{play} or {build}"
+)
 
 
 def _notes(context: str | None, msgid: str) -> list[str]:
     notes = [NOTES[context]] if context in NOTES else []
-    return notes + [note for name, note in PART_NOTES.items() if "{" + name + "}" in msgid]
+    return notes + [
+        note for name, note in PART_NOTES.items() if "{" + name + "}" in msgid or "{" + name + "2}" in msgid
+    ]
 
 
 @dataclass

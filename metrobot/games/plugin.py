@@ -32,7 +32,7 @@ from .autoplay import DEFAULT_LEVEL, AutoPlayer, Budget, by_level, decide, play_
 from .controls import Labels, MoveCommand, Variant
 from .parts import NO_GLUE, PLAIN_IDS, Menu, Names, Notation, Presentation, Privacy, RulesGlue, Scoring
 from .protocol import N_, Action, BadInput, Choice, Event, Game
-from .rulebook import RulesPage, covering
+from .rulebook import RulesPage, commands, covering
 
 BUTTONS = Labels()  # the shared words for a game's buttons
 
@@ -101,7 +101,8 @@ class GamePlugin:
         return ", ".join(parts) or lang.t("standard rules")
 
     def rules_text(self, lang: Lang = EN) -> str:
-        return lang.t(self.rules) if self.rules else ""  # gettext("") would be the catalogue's header
+        # (gettext("") would be the catalogue's header)
+        return lang.t(self.rules, **commands(lang)) if self.rules else ""
 
     def rules_pages(self) -> list[RulesPage]:
         """The illustrated rules, in reading order (see `rulebook.py`): the `rulebook` module's

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..i18n import Lang, lang
+from ..i18n import Lang, lang, words
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,13 @@ class RulesPage:
         return lang.t(self.title)
 
     def body(self, lang: Lang, params: dict[str, Any] | None = None) -> str:
-        return lang.t(self.text, **(params or {}))
+        return lang.t(self.text, **commands(lang), **(params or {}))
+
+
+def commands(lang: Lang) -> dict[str, str]:
+    """The move commands a page of rules may name (`{play}`, `{build}`, `{dig}`), as parts: each
+    front end words them (words.command)."""
+    return {name: words.command(name, lang.code) for name in ("play", "build", "dig")}
 
 
 _built: dict[tuple[str, str], Position] = {}

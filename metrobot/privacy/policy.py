@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .. import __version__
 from ..i18n import me
+from ..i18n import words as part
 from ..service import Message, Outcome
 
 
@@ -47,9 +48,11 @@ class Policy:
                 "hands only you; the bot's operator keeps the database. Nothing is sold or shared."
             ),
             t.t(
-                "• **Your data**: `/me data` sends you all of it as a file; `/me forget` deletes it (in games "
-                "others played with you, you become “Deleted player”). Posts already in channels stay: they are "
-                "Discord's messages, and others replied to them."
+                "• **Your data**: {command} sends you all of it as a file; {command2} deletes it (in games others "
+                "played with you, you become “Deleted player”). Posts already in channels stay: they are Discord's "
+                "messages, and others replied to them.",
+                command=part.command("me data", t.code),
+                command2=part.command("me forget", t.code),
             ),
             t.t("• **Operator**: {contact}.", contact=contact),
             t.t("• **Version**: metrobot {version}.", version=__version__),

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..games.plugin import GamePlugin
 from ..i18n import Lang
+from ..i18n import words as part
 from ..storage import GameRow
 from . import menutree
 
@@ -49,7 +50,10 @@ def walkthrough(plugin: GamePlugin, g: Lang) -> list[str]:
             "2. Its menus list only legal steps, in groups: open a group, pick a step, then the next one. "
             "The picture shows your move before you commit."
         ),
-        g.t("3. **↶ Undo** takes a step back, **⌨ Type it** takes a step written as `/play` takes it."),
+        g.t(
+            "3. **↶ Undo** takes a step back, **⌨ Type it** takes a step written as {command} takes it.",
+            command=part.command("play", g.code),
+        ),
         g.t("4. When the composer says the turn is complete, press **✔ Confirm**."),
         g.t(
             "Stuck? Press **💡 Hint**: the composer fills in what the automatic player would do, and you only confirm."
@@ -142,9 +146,11 @@ def ending(plugin: GamePlugin, row: GameRow, state: Any, g: Lang) -> list[str]:
             "🎓 **The tutorial is over**: you finished in place {place} with {score} points.", place=place, score=score
         ),
         g.t(
-            "To play a real game: in a channel, `/game new kind:{game}`; friends press **Join**, you press "
-            "**Start**. `/game rules` explains every rule with pictures; a host who wants 💡 for everyone "
-            "uses `/game settings hints:True` (that game is then not rated).",
-            game=plugin.name,
+            "To play a real game: in a channel, {command}; friends press **Join**, you press "
+            "**Start**. {command2} explains every rule with pictures; a host who wants 💡 for everyone "
+            "uses {command3} (that game is then not rated).",
+            command=part.command(f"game new kind:{plugin.name}", g.code),
+            command2=part.command("game rules", g.code),
+            command3=part.command("game settings hints:True", g.code),
         ),
     ]

@@ -132,7 +132,9 @@ class Games:
         if game_id is not None and (row is None or row.id != game_id):
             raise Refused(me().t("These controls belong to an earlier game in this channel."))
         if row is None:
-            raise Refused(me().t("No game here yet. Start one with `/game new`."))
+            raise Refused(
+                me().t("No game here yet. Start one with {command}.", command=part.command("game new", me().code))
+            )
         if active and row.status != "active":
             raise Refused(me().t("The game has not started yet: join it from the lobby message; the host starts it."))
         return row
@@ -259,7 +261,13 @@ class Games:
     def seated(self, row: GameRow, user_id: str) -> Seat:
         seat = row.seat(user_id)
         if seat is None:
-            raise Refused(me().t("You are not playing in this game. Anyone can follow it with `/status` and `/board`."))
+            raise Refused(
+                me().t(
+                    "You are not playing in this game. Anyone can follow it with {command} and {command2}.",
+                    command=part.command("status", me().code),
+                    command2=part.command("board", me().code),
+                )
+            )
         return seat
 
     def prompt(

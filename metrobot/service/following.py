@@ -61,17 +61,22 @@ class Following:
             return Outcome(
                 reply=Message(
                     mine.n(  # (one hour: "once an hour", never "once every 1 hour")
-                        "👁 You follow {game} here: I DM you the newest board when a turn ends, at most once "
-                        "an hour, and when the game ends. `/game unfollow` stops it.",
-                        "👁 You follow {game} here: I DM you the newest board when a turn ends, at most once "
-                        "every {interval}, and when the game ends. `/game unfollow` stops it.",
+                        "👁 You follow {game} here: I DM you the newest board when a turn ends, at most once an hour, "
+                        "and when the game ends. {command} stops it.",
+                        "👁 You follow {game} here: I DM you the newest board when a turn ends, at most once every "
+                        "{interval}, and when the game ends. {command} stops it.",
                         round(every / 3600),
                         game=title(self.games.plugin(row), mine),
                         interval=hours_words(every / 3600, mine),
+                        command=part.command("game unfollow", mine.code),
                     )
                 )
             )
-        raise Refused(mine.t("You already follow this game. `/game unfollow` stops it."))
+        raise Refused(
+            mine.t(
+                "You already follow this game. {command} stops it.", command=part.command("game unfollow", mine.code)
+            )
+        )
 
     async def follow_label(self, game_id: int) -> str | None:
         """👁 Follow in the game's language while it is open (None once it has ended)."""
@@ -83,7 +88,12 @@ class Following:
     async def unfollow(self, channel_id: str, user_id: str, *, game_id: int | None = None) -> Outcome:
         row = await self.games.open_game(channel_id, active=False, game_id=game_id)
         if not await self.db.reminders.unfollow(user_id, row.id):
-            raise Refused(me().t("You don't follow this game. `/game follow` (or 👁 Follow) starts following it."))
+            raise Refused(
+                me().t(
+                    "You don't follow this game. {command} (or 👁 Follow) starts following it.",
+                    command=part.command("game follow", me().code),
+                )
+            )
         return Outcome(reply=Message(me().t("You no longer follow this game; no more DMs about it.")))
 
     async def follower_gone(self, user_id: str, game_id: int) -> None:

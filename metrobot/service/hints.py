@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ..games.hints import requester_view, suggest
 from ..games.plugin import GamePlugin
 from ..i18n import me
+from ..i18n import words as part
 from ..storage import GameRow
 from .outcome import Menu, Message, Outcome, Refused
 from .turns import Turns
@@ -38,8 +39,10 @@ class Hints:
         if not hints_on(row):
             raise Refused(
                 me().t(
-                    "Hints are only for unrated games: a tutorial (`/game tutorial`), or a game whose "
-                    "host turned them on with `/game settings hints:True` (that game is then not rated)."
+                    "Hints are only for unrated games: a tutorial ({command}), or a game whose host turned them on "
+                    "with {command2} (that game is then not rated).",
+                    command=part.command("game tutorial", me().code),
+                    command2=part.command("game settings hints:True", me().code),
                 )
             )
         game = plugin.game

@@ -48,7 +48,10 @@ class Listing:
         followed = await self.followed_lines(user_id, guild_id, mine) if page == 0 else []
         if not entries:
             nothing = (
-                mine.t("You are in no game and there is no lobby to join here. Open one with `/game new`.")
+                mine.t(
+                    "You are in no game and there is no lobby to join here. Open one with {command}.",
+                    command=part.command("game new", mine.code),
+                )
                 if guild_id
                 else mine.t("You are in no game.")
             )
@@ -85,7 +88,12 @@ class Listing:
         if not rows:
             return []
         boards = await self.db.people.last_boards([r.id for r in rows])
-        lines = [language.t("**Games you follow** (`/game unfollow` in their channel stops one):")]
+        lines = [
+            language.t(
+                "**Games you follow** ({command} in their channel stops one):",
+                command=part.command("game unfollow", language.code),
+            )
+        ]
         for row in rows:
             lines.append(
                 language.t(

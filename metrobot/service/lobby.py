@@ -156,8 +156,9 @@ class Lobby:
             if await self.db.open_game(channel_id) is not None:
                 raise Refused(
                     me().t(
-                        "This channel already has a game. Finish or abort it first (`/game abort`), "
-                        "or start a thread for a new one."
+                        "This channel already has a game. Finish or abort it first ({command}), or start a thread for "
+                        "a new one.",
+                        command=part.command("game abort", me().code),
                     )
                 )
             try:
@@ -233,7 +234,12 @@ class Lobby:
         async with self.games.lock(channel_id):
             row = await self.games.open_game(channel_id, active=False, game_id=game_id)
             if row.status == "active":
-                raise Refused(me().t("This game has already started; you can follow it with `/board`."))
+                raise Refused(
+                    me().t(
+                        "This game has already started; you can follow it with {command}.",
+                        command=part.command("board", me().code),
+                    )
+                )
             if row.seat(user_id):
                 raise Refused(me().t("You are already in this game."))
             if len(row.seats) >= row.max_seats:
@@ -365,8 +371,9 @@ class Lobby:
             if row.settings.get("tournament"):  # (a table stops with its tournament, never alone)
                 raise Refused(
                     me().t(
-                        "This game is a table of a tournament: it stops only with the tournament "
-                        "(`/tournament abort`, by its host)."
+                        "This game is a table of a tournament: it stops only with the tournament ({command}, by its "
+                        "host).",
+                        command=part.command("tournament abort", me().code),
                     )
                 )
             if user_id != row.host_id and not manager:

@@ -198,9 +198,10 @@ class People:
         return Outcome(
             reply=Message(
                 me().t(
-                    "You are away until {when}. Your turn clocks stop while your games wait "
-                    "for you; a move of yours or `/me back` ends it.",
+                    "You are away until {when}. Your turn clocks stop while your games wait for you; a move of yours "
+                    "or {command} ends it.",
                     when=part.time(person.away_until or 0, "f"),
+                    command=part.command("me back", me().code),
                 )
             ),
             elsewhere=elsewhere,

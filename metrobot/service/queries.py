@@ -53,7 +53,12 @@ class Queries:
         row = await self.db.open_game(channel_id) or await self.db.last_game(channel_id)
         mine = me()
         if row is None:
-            raise Refused(mine.t("No game in this channel yet. Start one with `/game new`."))
+            raise Refused(
+                mine.t(
+                    "No game in this channel yet. Start one with {command}.",
+                    command=part.command("game new", mine.code),
+                )
+            )
         plugin = self.games.plugin(row)
         game = plugin.game
         if row.status == "lobby":
@@ -181,9 +186,10 @@ class Queries:
         who = part.people(user_ids)
         return Message(
             language.t(
-                "📭 I couldn't send {who} a direct message (DMs closed?). Use `/hand` here to "
-                "see your secret hand privately.",
+                "📭 I couldn't send {who} a direct message (DMs closed?). Use {command} here to see your secret hand "
+                "privately.",
                 who=who,
+                command=part.command("hand", language.code),
             ),
             mentions=list(user_ids),
         )

@@ -129,14 +129,20 @@ class Reminders:
                 )
             )
         if len(waiting) > LISTED:
-            lines.append(reader.t("…and {count} more: `/games` lists them all.", count=len(waiting) - LISTED))
+            lines.append(
+                reader.t(
+                    "…and {count} more: {command} lists them all.",
+                    count=len(waiting) - LISTED,
+                    command=part.command("games", reader.code),
+                )
+            )
         lines.append(
             reader.n(  # (one hour: "every hour", never "every 1 hour")
-                "This reminder comes every hour while a game waits for you; `/me settings reminders:0` turns it off.",
-                "This reminder comes every {interval} while a game waits for you; `/me settings reminders:0` "
-                "turns it off.",
+                "This reminder comes every hour while a game waits for you; {command} turns it off.",
+                "This reminder comes every {interval} while a game waits for you; {command} turns it off.",
                 round(every / 3600),
                 interval=hours_words(every / 3600, reader),
+                command=part.command("me settings reminders:0", reader.code),
             )
         )
         return Message("\n".join(lines), topic=TOPIC)

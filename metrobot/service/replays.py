@@ -18,6 +18,7 @@ from ..games import get_plugin
 from ..games.logplay import TAKEN_BACK, LogPlayer, is_takeback
 from ..games.plugin import GamePlugin
 from ..i18n import N_, Lang, me
+from ..i18n import words as part
 from ..storage import GameRow
 from . import pictures
 from .core import shown, title
@@ -119,7 +120,11 @@ class Replays:
         row = await self.db.game(game_id)
         if row is None or row.channel_id != channel_id:
             raise Refused(
-                me().t("There is no game #{id} in this channel. `/history` lists the finished ones.", id=game_id)
+                me().t(
+                    "There is no game #{id} in this channel. {command} lists the finished ones.",
+                    id=game_id,
+                    command=part.command("history", me().code),
+                )
             )
         if row.status != "finished":
             raise Refused(

@@ -16,6 +16,7 @@ from ..games import BadInput, RuleError, all_plugins, get_plugin
 from ..games.plugin import GamePlugin
 from ..games.rulebook import page_texts, position
 from ..i18n import Lang, me
+from ..i18n import words as part
 from ..metrics import RENDER_SECONDS, timed
 from . import pictures
 from .core import title
@@ -40,9 +41,10 @@ def rules_pointer(plugin: GamePlugin, exc: RuleError | BadInput, language: Lang)
     page = plugin.rules_pages()[index]
     # Without a kind, /game rules shows the channel's game: the one the refusal is about.
     return language.t(
-        "📖 The rules explain this on page {page} ({title}): `/game rules page:{page}`.",
+        "📖 The rules explain this on page {page} ({title}): {command}.",
         page=index + 1,
         title=page.heading(language),
+        command=part.command(f"game rules page:{index + 1}", language.code),
     )
 
 

@@ -149,9 +149,10 @@ class ServerSettings:
         if guild_id is not None and await self.db.people.open_lobbies(guild_id) >= MAX_LOBBIES:
             raise Refused(
                 me().t(
-                    "This server already has {most} lobbies waiting for players, the most it may have: "
-                    "join one of them (`/games` lists them) or wait until one starts.",
+                    "This server already has {most} lobbies waiting for players, the most it may have: join one of "
+                    "them ({command} lists them) or wait until one starts.",
                     most=MAX_LOBBIES,
+                    command=part.command("games", me().code),
                 )
             )
         return settings

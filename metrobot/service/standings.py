@@ -50,7 +50,12 @@ class Standings:
         mine = me()
         if not games:
             raise Refused(mine.t("No game has finished in this channel yet."))
-        lines = [mine.t("**Finished games in this channel** (newest first; `/game replay game:#` to watch one again):")]
+        lines = [
+            mine.t(
+                "**Finished games in this channel** (newest first; {command} to watch one again):",
+                command=part.command("game replay game:#", mine.code),
+            )
+        ]
         lines += [_line(g, mine) for g in games]
         return Outcome(reply=Message("\n".join(lines)))
 
@@ -227,7 +232,9 @@ class Standings:
         language = language or me()
         message = await self.db.last_post(g.id)
         replay = language.t(
-            "replay: `/game replay game:{id}` in {channel}", id=g.id, channel=part.channel(g.channel_id)
+            "replay: {command} in {channel}",
+            command=part.command(f"game replay game:{g.id}", language.code),
+            channel=part.channel(g.channel_id),
         )
         if not message:
             return " · " + replay

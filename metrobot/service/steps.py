@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ..games import BadInput, RuleError, get_plugin
 from ..games.plugin import GamePlugin
 from ..i18n import me
+from ..i18n import words as part
 from ..storage import GameRow
 from .core import sentence, title
 from .outcome import Refused
@@ -69,17 +70,19 @@ class Steps:
             if command:
                 raise Refused(
                     me().t(
-                        "{command} is for {game}; this channel plays {other}. Use `/play` or the buttons.",
+                        "{command} is for {game}; this channel plays {other}. Use {slash} or the buttons.",
                         command=f"`/{me().p('command name', command)}`",
                         game=mine,
                         other=theirs,
+                        slash=part.command("play", me().code),
                     )
                 )
             raise Refused(
                 me().t(
-                    "That command is for {game}; this channel plays {other}. Use `/play` or the buttons.",
+                    "That command is for {game}; this channel plays {other}. Use {command} or the buttons.",
                     game=mine,
                     other=theirs,
+                    command=part.command("play", me().code),
                 )
             )
 

@@ -24,6 +24,7 @@ from ..games.logplay import is_takeback, takeback
 from ..games.logplay import replay as replay_log
 from ..games.plugin import GamePlugin
 from ..i18n import me
+from ..i18n import words as part
 from ..storage import Conflict, GameRow
 from .core import hours
 from .outcome import Message, Outcome, Refused
@@ -78,8 +79,8 @@ class TakeBack:
             if window(row) <= 0:
                 raise Refused(
                     me().t(
-                        "Moves can't be taken back in this game: its settings turn it off "
-                        "(`/game settings takeback_minutes`)."
+                        "Moves can't be taken back in this game: its settings turn it off ({command}).",
+                        command=part.command("game settings takeback_minutes", me().code),
                     )
                 )
             rule = self.games.plugin(row).takeback_rule

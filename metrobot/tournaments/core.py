@@ -17,6 +17,7 @@ from typing import Any
 from ..games import get_plugin
 from ..games.plugin import GamePlugin
 from ..i18n import Lang, lang, me
+from ..i18n import words as part
 from ..service import Refused
 from ..service.core import Games, ServiceOptions
 from ..storage import Conflict, Database, Snapshot, TournamentRow
@@ -117,8 +118,9 @@ class TournamentCore:
         if row is None or row.guild_id != str(guild_id):
             raise Refused(
                 me().t(
-                    "No tournament here. Create one with `/tournament new`, or see the server's "
-                    "tournaments with `/tournament list`."
+                    "No tournament here. Create one with {command}, or see the server's tournaments with {command2}.",
+                    command=part.command("tournament new", me().code),
+                    command2=part.command("tournament list", me().code),
                 )
             )
         return row
@@ -152,8 +154,8 @@ class TournamentCore:
         if stage is not None and stage != row.stage:
             raise Refused(
                 me().t(
-                    "These buttons are out of date: the tournament has moved on. Use the newest message, "
-                    "or `/tournament standings`."
+                    "These buttons are out of date: the tournament has moved on. Use the newest message, or {command}.",
+                    command=part.command("tournament standings", me().code),
                 )
             )
 

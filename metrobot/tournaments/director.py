@@ -63,8 +63,9 @@ class Director(Running):
         if not await self._may_run(None, guild_id, user_id, manager, list(roles)):
             raise Refused(
                 me().t(
-                    "Only people with Manage Server, or the role this server names for tournaments "
-                    "(`/server settings tournament_role`), create tournaments."
+                    "Only people with Manage Server, or the role this server names for tournaments ({command}), create "
+                    "tournaments.",
+                    command=part.command("server settings tournament_role", me().code),
                 )
             )
         if in_thread:
@@ -158,8 +159,9 @@ class Director(Running):
         except Duplicate:
             raise Refused(
                 me().t(
-                    "This channel already runs a tournament: finish or abort it first "
-                    "(`/tournament abort`), or use another channel."
+                    "This channel already runs a tournament: finish or abort it first ({command}), or use another "
+                    "channel.",
+                    command=part.command("tournament abort", me().code),
                 )
             ) from None
         if settings["signup_until"]:
@@ -244,7 +246,12 @@ class Director(Running):
             snap = await self._snap(found.id)
             self._stage(snap.row, stage)
             if snap.row.status != "signup":
-                raise Refused(me().t("The tournament has started: use `/tournament drop` to leave it."))
+                raise Refused(
+                    me().t(
+                        "The tournament has started: use {command} to leave it.",
+                        command=part.command("tournament drop", me().code),
+                    )
+                )
             if not any(e.user_id == user_id for e in snap.entrants):
                 raise Refused(me().t("You are not signed up for this tournament."))
             after = replace(snap, entrants=[e for e in snap.entrants if e.user_id != user_id])
@@ -361,10 +368,11 @@ class Director(Running):
             return
         except Refused:
             text = g.t(
-                "⏰ {host}: sign-up for **{name}** has closed, but I could not start it (too few people, or I "
-                "lack permissions here). Sign-up stays open; start it with `/tournament start`.",
+                "⏰ {host}: sign-up for **{name}** has closed, but I could not start it (too few people, or I lack "
+                "permissions here). Sign-up stays open; start it with {command}.",
                 host=part.person(row.host_id),
                 name=clean(row.name),
+                command=part.command("tournament start", g.code),
             )
         await self.db.tournaments.save_tournament(
             row,

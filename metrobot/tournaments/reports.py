@@ -105,7 +105,12 @@ class Reports(TournamentCore):
         rows = await self.db.tournaments.tournaments_in(str(guild_id)) if guild_id else []
         if not rows:
             return Outcome(
-                reply=Message(me().t("No tournament on this server yet. Create one with `/tournament new`."))
+                reply=Message(
+                    me().t(
+                        "No tournament on this server yet. Create one with {command}.",
+                        command=part.command("tournament new", me().code),
+                    )
+                )
             )
         lines = [me().t("**Tournaments on this server**")]
         for row in rows:

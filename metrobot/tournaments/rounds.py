@@ -331,11 +331,12 @@ class Rounds(TournamentCore):
                     "news",
                     {
                         "text": g.t(
-                            "⚠️ {host}: I can't pair round {round}: I need these permissions in this channel: {missing}. Nothing "
-                            "was paired; once I have them the round is paired (or use `/tournament resume`).",
+                            "⚠️ {host}: I can't pair round {round}: I need these permissions in this channel: "
+                            "{missing}. Nothing was paired; once I have them the round is paired (or use {command}).",
                             host=part.person(row.host_id),
                             round=number,
                             missing=", ".join(words.get(m, m) for m in missing),
+                            command=part.command("tournament resume", g.code),
                         ),
                         "mentions": [row.host_id],
                     },

@@ -108,12 +108,20 @@ def signup_text(row: TournamentRow, plugin: GamePlugin, g: Lang, snap: Snapshot)
     if row.status == "signup":
         if s.get("signup_until"):
             lines.append(g.t("Sign-up closes {when}.", when=part.time(s["signup_until"], "R")))
-        lines.append(g.t("Join with the button or `/tournament join`; the host starts it."))
+        lines.append(
+            g.t(
+                "Join with the button or {command}; the host starts it.",
+                command=part.command("tournament join", g.code),
+            )
+        )
     elif row.status in ("running", "paused"):
         lines.append(
             g.t("Under way: round {round}.", round=row.round)
             if rules.format != "league"
-            else g.t("Under way: join any time with the button or `/tournament join`.")
+            else g.t(
+                "Under way: join any time with the button or {command}.",
+                command=part.command("tournament join", g.code),
+            )
         )
         if row.status == "paused":
             lines.append(g.t("⏸️ Paused by the host: no new round is paired until it resumes."))
@@ -175,7 +183,13 @@ def standings_lines(
             )
         )
     if len(table) > shown:
-        lines.append(g.t("… and {count} more (`/tournament standings` lists everyone).", count=len(table) - shown))
+        lines.append(
+            g.t(
+                "… and {count} more ({command} lists everyone).",
+                count=len(table) - shown,
+                command=part.command("tournament standings", g.code),
+            )
+        )
     return lines
 
 

@@ -21,7 +21,7 @@ RULES = N_("""**Metro flip-and-write** — everyone plays at once on their own c
 **Each round** a card is flipped. Choose a line with an empty wagon window, write the card in it and cross stations from the line's wagon: a *number* crosses up to that many empty stations in a row (stop at a marked station or the end; fewer is allowed); an *express* may hop over marked stations; a *transfer (+)* boxes the first empty station with the number of lines serving it; a *free ride* crosses any one empty station and fills no window. Ring lines: pick a direction.
 **Completing a line** (all its stations marked) scores its high value if you are first (ties in the same round share it), otherwise the low value.
 **The end:** when every window is filled. Score = completions + 2 × boxed transfer numbers − half the empty stations (rounded down). Solo: completions always score high and every empty station costs 1.
-**Deciding:** use the buttons under the round message, or `/play` (e.g. `C 3`, `A 2 cw`, `transfer C`, `free Alexanderplatz`). Nobody sees your choice before the round resolves.""")
+**Deciding:** use the buttons under the round message, or {play} (e.g. `C 3`, `A 2 cw`, `transfer C`, `free Alexanderplatz`). Nobody sees your choice before the round resolves.""")
 
 
 GAME = FlipWrite()

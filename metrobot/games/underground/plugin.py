@@ -25,7 +25,7 @@ RULES = N_("""**On the Underground** — build London Underground lines in your 
 **Scoring while building** (each colour once per thing): National Rail station +1; terminus +2 and a token; two connection stations with the same symbol joined by one colour +3; each station strictly inside a loop of one colour +1.
 **Then the passenger** travels to a face-up express destination (yellow), then to a standard one (white): the route with the fewest walks (gaps without track), then the fewest colours; ties are chosen by the active player. Each colour ridden scores 1 for its owner. The row of 4 destinations is refilled.
 **The end:** when the deck runs out the passenger leaves; building goes on until the start player would be next. Most points wins.
-**Moves:** the ▶ Play button, `/build` (suggestions list every legal placement; type a station's name to find it), or `/play` (e.g. `red Euston - Warren Street`, `forgo`, `route 1`).""")
+**Moves:** the ▶ Play button, {build} (suggestions list every legal placement; type a station's name to find it), or {play} (e.g. `red Euston - Warren Street`, `forgo`, `route 1`).""")
 
 _build_steps, _build_complete = numbered_steps("place", PLACEMENTS_PER_TURN, lambda code: not code.startswith("r:"))
 
