@@ -20,6 +20,7 @@ import pytest
 from PIL import ImageDraw
 
 from metrobot import games
+from metrobot.discord_app.words import discord_text
 from metrobot.i18n import LANGUAGES, PSEUDO, reading
 from metrobot.service import GameService, Refused, fixed_seeds
 from metrobot.storage import Database
@@ -242,7 +243,7 @@ async def test_a_whole_game_in_the_pseudo_language_leaves_nothing_untranslated(d
     # data: names, the maps' names, what was typed; the languages' own names for themselves
     data = image_data_words(kind, [final]) | {name for _, name in PEOPLE} | {"Zed"} | heard.typed
     data |= {w for name in LANGUAGES.values() for w in WORD.findall(name)} | {PSEUDO.code}
-    texts = [t for t in heard.texts if t]
+    texts = [discord_text(t) for t in heard.texts if t]  # as the channel reads them (their parts worded)
     assert len(texts) > 100 and "animation_of_views" in heard.painted
     leaks = {t[:160]: words for t in texts if (words := leftover(t, data))}
     assert not leaks, "\n".join(f"{t!r}: {w}" for t, w in leaks.items())

@@ -27,7 +27,7 @@ with no parts renders as itself.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -68,7 +68,7 @@ def person(user_id: object, name: str = "") -> str:
     return _part(MENTION, user_id, name)
 
 
-def people(user_ids: list[str], names: dict[str, str] | None = None, separator: str = ", ") -> str:
+def people(user_ids: Iterable[str], names: dict[str, str] | None = None, separator: str = ", ") -> str:
     """Several people, as `person` each."""
     return separator.join(person(u, (names or {}).get(u, "")) for u in user_ids if u)
 

@@ -195,12 +195,12 @@ class Lobby:
                     "• "
                     + g.t(
                         "{bot} automatic player ({level})",
-                        bot=s.name,
+                        bot=part.name(s.user_id, s.name),
                         level=g.t(LEVEL_WORDS.get(row.bot_level, row.bot_level)),
                     )
                 )
             else:
-                players.append(f"• {s.name}" + (" " + g.t("(host)") if s.user_id == row.host_id else ""))
+                players.append(f"• {part.name(s.user_id, s.name)}" + (" " + g.t("(host)") if s.user_id == row.host_id else ""))
         text = "\n".join(
             [
                 g.t(
@@ -277,7 +277,9 @@ class Lobby:
             if seat.auto:
                 raise Refused(me().t("You have already left this game; the automatic player plays your seat."))
             seats = [replace(s, auto=s.auto or s.user_id == user_id) for s in row.seats]
-            note = g.t("{name} left the game; the automatic player takes over their seat.", name=seat.name)
+            note = g.t(
+                "{name} left the game; the automatic player takes over their seat.", name=part.name(user_id, seat.name)
+            )
             # The seat changes hands and the automatic player moves for it in one transaction.
             return await self.turns.advance(
                 replace(row, seats=seats),

@@ -28,6 +28,7 @@ from ..games import get_plugin
 from ..games.logplay import KEEP, LogPlayer, is_takeback
 from ..games.plugin import GamePlugin
 from ..i18n import Lang
+from ..i18n import words as part
 from ..storage import DatabaseUnavailable, GameRow, Person
 from .core import shown
 from .time_off import DAY
@@ -159,7 +160,7 @@ class Pace:
         parts = [
             language.t(
                 "{name} {time}",
-                name=shown(s.user_id, s.name, language),
+                name=part.name(s.user_id, shown(s.user_id, s.name, language)),
                 time=duration(median(paces[s.user_id]) or 0.0, language),  # (some: filtered below)
             )
             for s in row.seats

@@ -245,7 +245,7 @@ class People:
         note = person.settings.get("away_note")
         text = g.t(
             "🏖️ {name} is away until {when}: the turn clock stops while the game waits for them.",
-            name=seat.name if seat else person.user_id,
+            name=part.name(person.user_id, seat.name if seat else person.user_id),
             when=part.time(person.away_until or 0, "f"),
         )
         outcome = Outcome(public=[Message(text + (f" “{note}”" if note else ""))])

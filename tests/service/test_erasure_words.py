@@ -6,6 +6,7 @@ delivered as it was, and still scrubbed the old way."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
@@ -13,7 +14,7 @@ import pytest
 from metrobot.discord_app.words import discord_text
 from metrobot.i18n import words
 from metrobot.privacy import Privacy
-from metrobot.service import GameService, fixed_seeds
+from metrobot.service import GameService, Refused, fixed_seeds
 from metrobot.storage import Database
 from metrobot.storage.personal import GHOST_NAME
 from tests.service.test_privacy import finish, start
@@ -97,3 +98,37 @@ async def test_an_outbox_row_written_before_the_parts_is_delivered_and_scrubbed_
     await Privacy(svc).forget(RED[0])
     texts = [p["text"] for p in (await outbox(db)).values() if "Euston" in p["text"]]
     assert texts == ["Deleted player extended Deleted player from Euston."]  # (the old way: by name)
+
+
+PEOPLE = [
+    ("730000000000000001", "Zelda Quux"),
+    ("730000000000000002", "Yves Quorn"),
+    ("730000000000000003", "Xia Qent"),
+]
+
+
+@pytest.mark.parametrize("kind", ["metromania", "flipwrite", "underground"])
+async def test_every_text_the_outbox_keeps_has_its_people_as_parts(db, svc, kind):
+    """What makes the erasure above exact: no person's name is written into a kept text as
+    plain words — a lobby's list, a move, a take-back, time away, leaving, the end."""
+    await svc.new_game("c1", "g1", *PEOPLE[0], kind, {}, 3)
+    await svc.join("c1", *PEOPLE[1])
+    await svc.leave("c1", PEOPLE[1][0])
+    await svc.join("c1", *PEOPLE[1])
+    await svc.join("c1", *PEOPLE[2])
+    await svc.start("c1", PEOPLE[0][0])
+    await svc.away(PEOPLE[2][0], 1, "back soon")
+    await svc.back(PEOPLE[2][0])
+    await finish(svc, "c1", turns=2)
+    row = await db.open_game("c1")
+    for user, _ in PEOPLE:  # (whoever moved last takes it back, if the game allows it)
+        with contextlib.suppress(Refused):
+            await svc.take_back("c1", user, game_id=row.id, moves=row.moves)
+    await svc.leave("c1", PEOPLE[1][0])
+    await finish(svc, "c1")
+    kept = [p for p in (await outbox(db)).values() if p.get("parts")]
+    assert len(kept) > 5
+    for payload in kept:
+        plain_words = "".join(piece for piece in words.parts(payload["text"]) if isinstance(piece, str))
+        for _, shown in PEOPLE:
+            assert shown not in plain_words, payload["text"]

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from metrobot import games
+from metrobot.discord_app.words import discord_text
 from metrobot.games import all_plugins, get_plugin
 from metrobot.i18n import lang
 from metrobot.play import Pass, Play, Stale, access, play_link
@@ -174,24 +175,29 @@ async def test_who_may_play(service):
     assert await play_link(service, row.id, ANN) is None
 
 
-def test_discord_markup_becomes_pieces_a_page_shows():
-    """Issue 60: what the service wrote for Discord reaches a page as text and times, people by name."""
+def test_the_parts_of_a_text_become_pieces_a_page_shows():
+    """Issues 60 and 62: a text of the service reaches a page as text and times, people by name,
+    no channel or role, no Discord markup."""
+    from metrobot.i18n import words as part
     from metrobot.play.board import page_text
 
     names = {ANN: "Ann"}
-    assert page_text("Done. You may take it back until <t:1795737003:T>.", names) == [
+    assert page_text("Done. You may take it back until " + part.time(1795737003, "T") + ".", names) == [
         {"text": "Done. You may take it back until "},
         {"time": 1795737003},
         {"text": "."},
     ]
-    assert page_text(f"Waiting for: <@{ANN}>, <@!{BOB}>.", names) == [
+    assert page_text(f"Waiting for: {part.person(ANN)}, {part.person(BOB)}.", names) == [
         {"text": "Waiting for: "},
         {"text": "Ann"},
         {"text": ", "},
         {"text": "?"},
         {"text": "."},
     ]
-    assert page_text("**Bold** `code` in <#123> for <@&456>", {}) == [{"text": "Bold code in "}, {"text": " for "}]
+    assert page_text(f"**Bold** `code` in {part.channel(123)} for {part.role(456)}", {}) == [
+        {"text": "Bold code in "},
+        {"text": " for "},
+    ]
     assert page_text("", names) == []
 
 
@@ -210,7 +216,7 @@ async def test_what_became_of_a_position_and_a_page_move_taken_back(service):
         steps.append(board.targets[0].code)
         board = await play.compose(Pass(row.id, user), row, lang("en"), moves=row.moves, steps=steps)
     said = await play.play(Pass(row.id, user), row, lang("en"), moves=row.moves, steps=steps)
-    assert "<t:" in said  # (the service's words for Discord; the page gets them as pieces)
+    assert "<t:" in discord_text(said)  # (a time, which Discord shows in its reader's zone; a page gets a piece)
     row = await service.db.game(row.id)
     assert await play.moved(Pass(row.id, user), row, since) == "yours"
     assert await play.moved(Pass(row.id, other), row, since) == "other"

@@ -56,8 +56,9 @@ async def start(svc, channel, people, kind="metromania", guild="g1"):
     await svc.start(channel, people[0][0])
 
 
-async def finish(svc, channel):
-    while who := await owed(svc, channel):
+async def finish(svc, channel, turns=None):
+    while (turns is None or turns > 0) and (who := await owed(svc, channel)):
+        turns = None if turns is None else turns - 1
         prefix = []
         menu = await svc.menu(channel, who[0], prefix)
         while not menu.complete:

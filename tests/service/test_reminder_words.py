@@ -14,6 +14,7 @@ from metrobot.service import GameService, fixed_seeds
 from metrobot.service.words import duration, hours_words
 from metrobot.storage import Database
 from tests.history.play import owed
+from tests.said import in_discord, worded
 
 pytestmark = pytest.mark.timeout(120)
 ANN, BOB = ("730000000000000001", "Ann"), ("730000000000000002", "Bob")
@@ -24,7 +25,7 @@ FALLBACKS = re.compile(r"\((가|를|을|이|는|은|과|와)\)")
 @pytest.fixture
 async def svc(tmp_path):
     db = await Database(tmp_path / "words.sqlite3").open()
-    yield GameService(db, seeds=fixed_seeds(3), images=False, clock=lambda: NOW)
+    yield in_discord(GameService(db, seeds=fixed_seeds(3), images=False, clock=lambda: NOW))
     await db.close()
 
 
@@ -48,10 +49,12 @@ async def test_a_followers_dm_and_a_digest_read_well_in_english_and_korean(svc):
     texts = {}
     for code in ("en", "ko"):
         with reading(lang(code)):
-            follower = (await svc.parts.following.follow_message(row, lang(code), False)).text
+            follower = worded((await svc.parts.following.follow_message(row, lang(code), False)).text)
             person = await svc.db.people.person(ANN[0])
             person.settings["language"] = code
-            digest = (await svc.parts.reminders.digest_message(person, [row], {row.id: NOW - 7200}, 3 * 3600.0)).text
+            digest = worded(
+                (await svc.parts.reminders.digest_message(person, [row], {row.id: NOW - 7200}, 3 * 3600.0)).text
+            )
         texts[code] = (follower, digest)
     follower, digest = texts["en"]
     assert follower.startswith("👁 **MetrOmania** in <#c1> has moved on: now waiting for Ann.")
@@ -129,7 +132,7 @@ async def test_a_shared_win_is_said_with_a_plural_verb(svc, monkeypatch):
         for code, shared in SHARED.items():
             row.language = code
             with reading(lang(code)):
-                follower = (await svc.parts.following.follow_message(row, lang(code), True)).text
-                status = (await svc.parts.status.status_message(plugin, state, row)).text
+                follower = worded((await svc.parts.following.follow_message(row, lang(code), True)).text)
+                status = worded((await svc.parts.status.status_message(plugin, state, row)).text)
             for text, words in zip((follower, status), shared):
                 assert (words in text) == (winners == 2), (code, winners, text)

@@ -9,6 +9,7 @@ from metrobot.games.rulebook import page_texts
 from metrobot.i18n import lang, reading
 from metrobot.service import GameService, Refused, fixed_seeds
 from metrobot.storage import Database
+from tests.said import in_discord, worded
 
 KINDS = [p.name for p in all_plugins()]
 
@@ -16,7 +17,7 @@ KINDS = [p.name for p in all_plugins()]
 @pytest.fixture
 async def svc(tmp_path):
     db = await Database(tmp_path / "games.sqlite3").open()
-    yield GameService(db, seeds=fixed_seeds(5), images=True, render_workers=0)
+    yield in_discord(GameService(db, seeds=fixed_seeds(5), images=True, render_workers=0))
     await db.close()
 
 
@@ -26,7 +27,7 @@ async def test_every_page_has_its_text_its_picture_and_its_buttons(svc, kind):
     pages = plugin.rules_pages()
     for i, page in enumerate(pages):
         reply = (await svc.rules("c1", kind, i)).reply
-        title, body = page_texts(plugin, i, lang("en"))
+        title, body = worded(page_texts(plugin, i, lang("en")))
         assert reply.text.startswith(f"📖 **{plugin.title} rules** — {title} ({i + 1}/{len(pages)})")
         assert body in reply.text
         assert len(reply.text) <= 2000, "one Discord message"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import types
 
+from metrobot.discord_app.words import discord_text
 from metrobot.service import GameService, fixed_seeds
 from metrobot.storage import Database
 from tests.service.test_service import take_turn, whose_turn
@@ -109,7 +110,9 @@ async def test_a_status_edit_overtaken_on_its_way_is_made_again():
 
         channel = _Channel(newer_move)
         await edit(client, channel, first)
-        assert channel.texts["100"] == made[0].text.replace("{board}", "https://discord.com/channels/g1/c1/300")
+        assert channel.texts["100"] == discord_text(made[0].text).replace(
+            "{board}", "https://discord.com/channels/g1/c1/300"
+        )
     finally:
         svc.painter.close()
         await db.close()

@@ -14,6 +14,7 @@ from metrobot.games.parts import RulesGlue
 from metrobot.service import GameService, Refused, fixed_seeds
 from metrobot.service.takeback_window import DEFAULT_WINDOW
 from metrobot.storage import Database
+from tests.said import in_discord
 from tests.service.test_service import PEOPLE, FakeClock, started, take_turn, whose_turn
 
 OPEN = {"hands": "open"}  # MetrOmania with open hands: a marker dropped is no secret, every move may be taken back
@@ -32,8 +33,8 @@ def clock():
 
 
 @pytest.fixture
-def svc(db, clock):
-    return GameService(db, seeds=fixed_seeds(11), clock=clock, images=False, default_turn_clock=3600)
+def svc(db, clock):  # (its words as the channel reads them: tests/said.py)
+    return in_discord(GameService(db, seeds=fixed_seeds(11), clock=clock, images=False, default_turn_clock=3600))
 
 
 async def pings(db):

@@ -107,8 +107,14 @@ def _req(cond: bool, msg: str) -> None:
 def _vertex(x: Any, what: str) -> Vertex:
     # The common case first, without building a message: this runs for every vertex of every
     # line on every load of a game.
-    if type(x) is list and len(x) == 2 and type(x[0]) is int and type(x[1]) is int:
-        return (x[0], x[1])
+    if type(x) is list:
+        v = cast("list[Any]", x)
+        if len(v) == 2 and type(v[0]) is int and type(v[1]) is int:
+            return (v[0], v[1])
+    return _checked_vertex(x, what)
+
+
+def _checked_vertex(x: Any, what: str) -> Vertex:
     _req(
         is_list(x) and len(x) == 2 and all(isinstance(i, int) and not isinstance(i, bool) for i in x),
         f"{what} must be [q, r] integers, got {x!r}",
@@ -117,8 +123,14 @@ def _vertex(x: Any, what: str) -> Vertex:
 
 
 def _cell(x: Any, what: str) -> Cell:
-    if type(x) is list and len(x) == 3 and type(x[0]) is int and type(x[1]) is int and type(x[2]) is bool:
-        return (x[0], x[1], x[2])
+    if type(x) is list:
+        v = cast("list[Any]", x)
+        if len(v) == 3 and type(v[0]) is int and type(v[1]) is int and type(v[2]) is bool:
+            return (v[0], v[1], v[2])
+    return _checked_cell(x, what)
+
+
+def _checked_cell(x: Any, what: str) -> Cell:
     _req(
         is_list(x) and len(x) == 3 and isinstance(x[0], int) and isinstance(x[1], int) and isinstance(x[2], bool),
         f"{what} must be [q, r, up], got {x!r}",

@@ -167,8 +167,9 @@ async def _erase_ratings(tx: Tx, user_id: str, job: Erasure) -> None:
 
 async def _erase_outbox(tx: Tx, user_id: str, job: Erasure) -> None:
     """DMs to the person go; other messages that name them (delivered: the text is no longer
-    needed; owed: it still has to be said) lose their id and names: any message that mentions
-    them, and those of the games they were in when the erasure began (a lobby they left)."""
+    needed; owed: it still has to be said) lose them — their parts, by id (a row written
+    before the parts: their mentions and names) —: any message that mentions them, and those
+    of the games they were in when the erasure began (a lobby they left)."""
     names = set(job.names) | {
         n
         for (n,) in await tx.fetch(

@@ -85,15 +85,14 @@ async def scrub_texts(
             # Written with its people as parts (metrobot/i18n/words.py): exactly their parts
             # change, by id; a word that happens to spell their name ("Green Park") stays.
             named = user_id in words.ids(text)
-        else:  # written before: their mentions and every whole word of one of their names
+        else:  # a tournament's, or written before: their parts, mentions and every word of their names
             named = user_id in text or any(name in text for name in names)
         if not named and user_id not in mentions:
             continue
         if named and delivered is not None:
             data["text"] = ""
         elif named:
-            data["text"] = (
-                words.erase(text, user_id, ghost) if data.get("parts") else _named(text, user_id, names, ghost)
-            )
+            text = words.erase(text, user_id, ghost)
+            data["text"] = text if data.get("parts") else _named(text, user_id, names, ghost)
         data["mentions"] = [m for m in mentions if m != user_id]
         await tx.execute(f"UPDATE {table} SET payload = ? WHERE id = ?", json.dumps(data, ensure_ascii=False), oid)
