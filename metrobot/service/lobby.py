@@ -200,7 +200,9 @@ class Lobby:
                     )
                 )
             else:
-                players.append(f"• {part.name(s.user_id, s.name)}" + (" " + g.t("(host)") if s.user_id == row.host_id else ""))
+                players.append(
+                    f"• {part.name(s.user_id, s.name)}" + (" " + g.t("(host)") if s.user_id == row.host_id else "")
+                )
         text = "\n".join(
             [
                 g.t(
