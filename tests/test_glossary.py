@@ -99,7 +99,7 @@ def test_an_english_option_name_the_language_renames_is_reported(template):
         (problem,) = _about(glossary_problems(code, cat, template), SETTINGS_TEXT)
         assert "'clock_hours'" in problem and repr(renamed["clock_hours"]) in problem, problem
     # A command named in English inside a sentence: `/game follow` where Korean says /게임 팔로우
-    follow = "You already follow this game. `/game unfollow` stops it."
+    follow = "You already follow this game. {command} stops it."  # (a translator who wrote the command)
     cat = _catalogue("ko", **_with(follow, "이미 이 게임을 팔로우하고 있어요. `/game 언팔로우`로 그만둘 수 있어요."))
     (problem,) = _about(glossary_problems("ko", cat, template), follow)
     assert "'game'" in problem and "'게임'" in problem

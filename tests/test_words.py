@@ -141,3 +141,22 @@ def test_the_syntax_check_sees_a_mention_and_a_command(tmp_path, monkeypatch):
 def _state(kind: str):
     plugin = get_plugin(kind)
     return plugin.new_game(["1", "2"], None, seed=1)
+
+
+def test_every_answer_of_the_web_app_words_the_parts_it_carries_and_leaves_pictures_alone():
+    import json
+
+    from aiohttp import web
+
+    from metrobot.web.reader import worded_body
+
+    answer = web.json_response({"said": ["Next: " + part.person("1", "Ann")]})
+    worded_body(answer)
+    assert json.loads(answer.body) == {"said": ["Next: Ann"]}
+    page = web.Response(text=f"<p>{part.name('1', 'A<b>')}</p>", content_type="text/html")
+    worded_body(page)
+    assert page.body == b"<p>A&lt;b&gt;</p>"
+    png = b"\x89PNG\r\n" + part.OPEN.encode() + b"\x00\xff"  # (a picture's bytes may hold the mark's)
+    picture = web.Response(body=png, content_type="image/png")
+    worded_body(picture)
+    assert picture.body == png

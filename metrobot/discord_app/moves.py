@@ -23,6 +23,7 @@ from .accounting import mark
 from .commands import channel_and_user, run
 from .languages import as_requester, speaker
 from .messages import BEFORE_ANSWER, Bot
+from .words import discord_text
 
 log = logging.getLogger("metrobot.discord")
 MAX_CHOICES = 25
@@ -44,7 +45,7 @@ async def suggestions(
                 menu = await bot.service.menu(*channel_and_user(interaction), prefix, kind=kind)
     except Refused as exc:
         mark("refused")
-        return [app_commands.Choice(name=str(exc)[:100], value="?")]
+        return [app_commands.Choice(name=discord_text(str(exc))[:100], value="?")]
     except DatabaseUnavailable:  # (suggestions can't wait for the database)
         mark("unavailable")
         return [

@@ -152,7 +152,8 @@ def worded(value: Any) -> Any:
     return value
 
 
-_PART_BYTES = OPEN.encode()
+_PART_BYTES, _ESCAPED = OPEN.encode(), b"\\ue000"  # (as UTF-8, and as JSON writes it escaped)
+_WORDED = ("application/json", "text/html", "text/plain")
 
 
 def worded_body(response: web.StreamResponse) -> None:
@@ -160,8 +161,12 @@ def worded_body(response: web.StreamResponse) -> None:
     through `rich` or a template (a JSON answer of the play page, the Activity) has its parts
     worded too, so a page never shows their marks."""
     body = getattr(response, "body", None)
-    if not isinstance(body, bytes) or _PART_BYTES not in body:
-        return
+    if (
+        not isinstance(body, bytes)
+        or not (_PART_BYTES in body or _ESCAPED in body)
+        or response.content_type not in _WORDED
+    ):
+        return  # (a picture's bytes may hold the mark's bytes by chance: only texts are read)
     assert isinstance(response, web.Response)
     if response.content_type == "application/json":
         response.body = json.dumps(_worded_json(json.loads(body)), ensure_ascii=False).encode()

@@ -23,8 +23,10 @@ import pytest_asyncio
 from harness import make_bot
 from players import Table, said_done
 
+from metrobot.discord_app.words import discord_text
 from metrobot.games import get_plugin
 from metrobot.i18n import OFFERED, lang
+from metrobot.i18n import words as part
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -72,10 +74,12 @@ async def _open_lobby(standin, channel: int, host: int, options: dict):
     return reply, lobby
 
 
-def says(reader, template: str, text: str, **values) -> bool:
+def says(reader, template: str, text: str, filled: dict | None = None, **values) -> bool:
     """`text` holds `template` in the `reader`'s language, whatever the values filled in:
-    every fixed piece of the translated sentence is there (and there is something to find)."""
-    pieces = [p.strip() for p in reader.t(template, **dict.fromkeys(values, "\x00")).split("\0")]
+    every fixed piece of the translated sentence is there (and there is something to find).
+    `filled`: values that are part of what is said (a part, worded as the channel reads it)."""
+    said = discord_text(reader.t(template, **dict.fromkeys(values, "\x00"), **(filled or {})))
+    pieces = [p.strip() for p in said.split("\0")]
     return sum(map(len, pieces)) >= 3 and all(p in text for p in pieces if p)
 
 
@@ -91,7 +95,7 @@ GAME_OVER = (
     "Game over. The test trips are run. **{winners}** wins!",
     "Game over. The test trips are run. **{winners}** win!",
 )
-NEXT = ("Next: {who} — `/dig` or the buttons below.", "Next: {who} (last round) — `/dig` or the buttons below.")
+NEXT = ("Next: {who} — {act}.", "Next: {who} (last round) — {act}.")
 
 
 def typed_in(code: str, step: str, pick: int) -> str:
@@ -191,7 +195,8 @@ async def test_korean_and_dutch_players_play_a_whole_game_each_in_their_own_lang
             post = await standin.wait_for_message(
                 channel, lambda m: any(c.endswith(":play") for c in m.custom_ids()), after=last
             )
-            assert any(says(game, template, post.content, who="") for template in NEXT), (game.code, post.content)
+            play = {"act": part.act("play", "metromania", game.code)}  # ("`/cavar` o los botones de abajo")
+            assert any(says(game, template, post.content, play, who="") for template in NEXT), (game.code, post.content)
         last = post
         for person in reader:  # secret hands by DM, each in the reader's language
             for dm in standin.dms(person):

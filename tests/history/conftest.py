@@ -3,6 +3,7 @@ import pytest
 from metrobot import games
 from metrobot.service import GameService, fixed_seeds
 from metrobot.storage import Database
+from tests.said import in_discord
 from tests.toygame import PLUGIN
 
 
@@ -22,4 +23,4 @@ async def db(tmp_path):
 
 @pytest.fixture
 def svc(db):
-    return GameService(db, seeds=fixed_seeds(5), images=False)
+    return in_discord(GameService(db, seeds=fixed_seeds(5), images=False))  # (as a channel reads it: tests/said.py)

@@ -16,6 +16,7 @@ import random
 import re
 from typing import Any
 
+from metrobot.discord_app.words import discord_text
 from metrobot.service import GameService
 from metrobot.storage import Database, GameRow
 
@@ -95,4 +96,4 @@ def _said(made: tuple[str, Any] | None) -> tuple[str, list] | None:
     if made is None:
         return None
     ((_, message),) = made[1].dms
-    return WHEN.sub("<t:…>", message.text), [(f.name, f.data, f.description) for f in message.files]
+    return WHEN.sub("<t:…>", discord_text(message.text)), [(f.name, f.data, f.description) for f in message.files]

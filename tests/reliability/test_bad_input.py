@@ -383,7 +383,7 @@ def test_fault_a_public_refusal_is_caught(world, monkeypatch):
     from metrobot.discord_app import messages
 
     async def out_loud(interaction, message, **extra):
-        await interaction.followup.send(message.text)
+        await interaction.followup.send(messages.clip(message.text))  # (worded as the adapter words it)
 
     monkeypatch.setattr(messages, "send_reply", out_loud)
     tally = run_suite(world, FAULT_SIZE)

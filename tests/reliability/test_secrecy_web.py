@@ -28,9 +28,12 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from metrobot.games import all_plugins, get_plugin
+from metrobot.i18n import words
+from metrobot.play.board import piece_of
 from metrobot.service import GameService, fixed_seeds
 from metrobot.storage import Database
 from metrobot.web import make_app
+from metrobot.web.reader import ACT_WORDS
 
 from .badinput_world import drawable
 from .secrecy_model import model
@@ -53,7 +56,10 @@ def page_lines(html: str) -> list[str]:
 
 
 def told(text: str) -> list[str]:
-    """A channel post's lines as the page writes them (no Markdown marks)."""
+    """A channel post's lines as the page writes them (no Markdown marks; its parts worded as a
+    web page words them: people by name)."""
+    pieces = [p if isinstance(p, str) else piece_of(p, {}, ACT_WORDS) for p in words.parts(text)]
+    text = "".join(p if isinstance(p, str) else p.get("text", "") for p in pieces if p is not None)
     return [line.replace("**", "").replace("__", "").replace("`", "").strip() for line in text.splitlines()]
 
 

@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from metrobot.discord_app.words import discord_text
 from metrobot.games import get_plugin
 from metrobot.games.protocol import BadInput, RuleError
 from metrobot.games.underground import notation, words
@@ -41,6 +42,7 @@ def unmarked(text: str, data: list[str]) -> list[str]:
 
 
 def check(text: str, data: list[str], where: str) -> None:
+    text = discord_text(text)  # (as a channel reads it: its parts worded, metrobot/i18n/words.py)
     left = unmarked(text, data)
     assert not left, f"{where}: {left} not in the catalogue: {text!r}"
 
