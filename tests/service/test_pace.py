@@ -10,6 +10,7 @@ import json
 
 import pytest
 
+from metrobot.discord_app.words import discord_text
 from metrobot.i18n import lang, reading
 from metrobot.service.pace import move_times, off_seconds
 from metrobot.storage import Person
@@ -69,7 +70,7 @@ async def test_a_finished_game_says_each_players_pace_and_the_profile_shows_the_
             row.id,
         )
     assert all(isinstance(json.loads(stored[u]), list) for u in (ANN[0], BOB[0]))
-    assert "⏱ Time to move (median): Ann" in json.loads(last[0])["text"]
+    assert "⏱ Time to move (median): Ann" in discord_text(json.loads(last[0])["text"])  # (as the channel reads it)
     with reading(lang("de")):
         profile = (await svc.profile("g1", ANN[0], "Ann")).reply.text
     assert "Zugzeit" in profile or "Minute" in profile or "Sekunde" in profile, profile
