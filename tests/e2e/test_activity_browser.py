@@ -9,6 +9,7 @@ and no targets."""
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -91,6 +92,11 @@ async def tap_a_turn(page, frame) -> int:
     return taps + 1
 
 
+# What a channel writes and an Activity never shows: a slash command, a mention, a channel, a
+# timestamp in Discord's syntax, Discord's markdown, the marks of a part left unworded.
+DISCORD_SYNTAX = re.compile(r"(^|\s)/\w|<@|<#|<t:|\*\*|__|`|[\ue000-\ue002]")
+
+
 async def test_a_turn_played_inside_discord(standin, world, tmp_path):
     from playwright.async_api import async_playwright
 
@@ -120,8 +126,12 @@ async def test_a_turn_played_inside_discord(standin, world, tmp_path):
             await inner.wait_for_function(READY)
             await page.screenshot(path=str(shots / "activity-seat-landscape-en.png"))
             await page.set_viewport_size(PHONE["viewport"])
+            shown = await inner.inner_text("body")  # (issue 62: the Activity speaks its own medium)
+            assert not DISCORD_SYNTAX.search(shown), shown
             taps = await tap_a_turn(page, inner)
             await inner.wait_for_function("() => document.getElementById('said').textContent.length > 0")
+            shown = await inner.inner_text("body")
+            assert not DISCORD_SYNTAX.search(shown), shown
             assert says.commands[:2] == ["AUTHORIZE", "AUTHENTICATE"]
             assert says.tokens_seen and all(t in standin.access_tokens() for t in says.tokens_seen)
             assert [e for e in standin.token_exchanges if e["answer"] == {"ok": True}]
@@ -141,6 +151,8 @@ async def test_a_turn_played_inside_discord(standin, world, tmp_path):
             assert await outside.locator("#play").count() == 0
             assert await outside.locator("button.target").count() == 0
             assert "관전 중" in await outside.locator("#activity-status").inner_text()
+            shown = await outside.inner_text("body")
+            assert not DISCORD_SYNTAX.search(shown), shown
             await watcher.screenshot(path=str(shots / "activity-watch-ko.png"))
             await watcher.set_viewport_size({"width": 740, "height": 360})
             await watcher.screenshot(path=str(shots / "activity-watch-landscape-ko.png"))
