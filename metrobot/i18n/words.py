@@ -19,15 +19,15 @@ the text, never Discord's syntax:
 A part is marked with characters of Unicode's private use area (`OPEN kind SEP field… CLOSE`),
 which no catalogue text and no name carries (`clean` takes them out of what people type), so a
 text stays a `str` — joined, stored in the outbox, compared — and is read as parts
-(`parts`) only where it is shown: `render` with the `Medium` of the front end (the Discord
-adapter's, `Plain` for alt texts, text boards and pages, `Html` for the web pages). A text
-with no parts renders as itself.
+(`parts`) only where it is shown, by the front end: `render` with the Discord adapter's
+`Medium` (`discord_app/words.py`), or piece by piece for a page (`play/board.py` `page_text`,
+`web/reader.py` `rich`). A text with no parts renders as itself.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -185,42 +185,3 @@ def render(text: str, medium: Medium) -> str:
         elif kind == COMMAND:
             out.append(medium.command(f(0), f(1) or "en"))
     return "".join(out)
-
-
-_DISCORD_MARKS = re.compile(r"\*\*|__|`")
-
-
-@dataclass
-class Plain:
-    """Plain text (alt texts, the text board, a page's words): names for people, words for
-    acts and commands, times written out by `when` (seconds, style -> text), Discord's marks
-    (`**`, `__`, backticks) that the catalogue's texts still carry left out.
-
-    `names`: names by user id, for a part that carries none; `words(what, game, language)`:
-    the medium's words for an act or a command (`kind` "act" or "command")."""
-
-    when: Callable[[int, str], str]
-    words: Callable[[str, str, str, str], str]
-    names: dict[str, str] | None = None
-    nobody: str = "?"  # a person whose name is not known here
-
-    def text(self, piece: str) -> str:
-        return _DISCORD_MARKS.sub("", piece)
-
-    def person(self, user_id: str, name: str, ping: bool) -> str:
-        return name or (self.names or {}).get(user_id) or self.nobody
-
-    def role(self, role_id: str) -> str:
-        return ""
-
-    def channel(self, channel_id: str) -> str:
-        return ""
-
-    def time(self, seconds: int, style: str) -> str:
-        return self.when(seconds, style)
-
-    def act(self, what: str, game: str, language: str) -> str:
-        return self.words("act", what, game, language)
-
-    def command(self, text: str, language: str) -> str:
-        return self.words("command", text, "", language)

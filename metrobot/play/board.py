@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..i18n import N_, lang
-from ..i18n.words import ACT, CHANNEL, COMMAND, MENTION, NAME, ROLE, TIME, Part, parts
+from ..i18n.words import ACT, COMMAND, MENTION, NAME, TIME, Part, parts
 
 _MARKS = re.compile(r"\*\*|__|`")
 
@@ -107,9 +107,7 @@ def piece_of(part: Part, names: dict[str, str], acts: dict[str, str] | None = No
         return {"text": lang(f(2) or "en").t(words.get(f(0), words["play"]))}
     if kind == COMMAND:
         return {"text": _command(f(0), f(1) or "en")}
-    if kind in (ROLE, CHANNEL):
-        return None
-    return None
+    return None  # (a role, a channel: a page has no use for them)
 
 
 def plain(text: str) -> str:
