@@ -160,3 +160,20 @@ def test_every_answer_of_the_web_app_words_the_parts_it_carries_and_leaves_pictu
     picture = web.Response(body=png, content_type="image/png")
     worded_body(picture)
     assert picture.body == png
+
+
+async def test_a_name_that_spells_a_part_joins_as_plain_text(tmp_path):
+    from metrobot.service import GameService, fixed_seeds
+    from metrobot.storage import Database
+
+    db = await Database(tmp_path / "names.sqlite3").open()
+    try:
+        svc = GameService(db, seeds=fixed_seeds(1), images=False)
+        forged = "Eve" + part.person("999")
+        await svc.new_game("c1", "g1", "1", forged, "metromania", {}, 2)
+        out = await svc.join("c1", "2", forged)
+        row = await db.open_game("c1")
+        assert {s.name for s in row.seats} == {"Eve@999"}
+        assert "999" not in part.ids(out.public[0].text) and "<@999>" not in discord_text(out.public[0].text)
+    finally:
+        await db.close()

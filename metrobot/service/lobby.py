@@ -99,6 +99,7 @@ class Lobby:
         server's setting, else `default_language` (the server's Discord language); English if
         none of ours. The server's settings may limit where games are created (`parent_id`: the
         channel of a thread) and how many one person hosts, and give the other defaults."""
+        user_name = part.clean(user_name)  # (a name is data: no part written into a message through it)
         try:
             plugin = get_plugin(game_name)
         except BadInput as exc:
@@ -233,6 +234,7 @@ class Lobby:
         )
 
     async def join(self, channel_id: str, user_id: str, user_name: str, *, game_id: int | None = None) -> Outcome:
+        user_name = part.clean(user_name)  # (a name is data: no part written into a message through it)
         async with self.games.lock(channel_id):
             row = await self.games.open_game(channel_id, active=False, game_id=game_id)
             if row.status == "active":

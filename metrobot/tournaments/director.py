@@ -193,6 +193,7 @@ class Director(Running):
         tournament_id: int | None = None,
         stage: int | None = None,
     ) -> Outcome:
+        user_name = part.clean(user_name)  # (a name is data: no part written into a message through it)
         found = await self._find(hall_id, guild_id, tournament_id)
         async with self._t_lock(found.id):
             snap = await self._snap(found.id)
