@@ -37,19 +37,7 @@ def picture(kind: str, language: str = "en") -> bytes:
         for res in r["results"]
     ]
     names = dict(zip((e.id for e in entrants), NAMES))
-    rows = [
-        {
-            "rank": s.rank,
-            "name": names[s.person],
-            "points": s.points,
-            "tiebreaks": list(s.tiebreaks[:3]),
-            "played": s.played,
-            "byes": s.byes,
-            "skipped": s.skipped,
-            "dropped": s.dropped,
-        }
-        for s in standings(rules, entrants, rounds, results, SEED)
-    ]
+    rows = [s.picture_row(names[s.person]) for s in standings(rules, entrants, rounds, results, SEED)]
     g = lang(language)
     heading = g.t("{name} — final standings", name="Spring Cup")
     sub = g.n(

@@ -145,3 +145,16 @@ class Standing:
     skipped: int = 0
     dropped: bool = False
     extra: dict[str, Any] = field(default_factory=dict[str, Any])  # format-specific (knockout: round reached)
+
+    def picture_row(self, name: str) -> dict[str, Any]:
+        """The row the standings picture draws (render/standings.py), with the person's name."""
+        return {
+            "rank": self.rank,
+            "name": name,
+            "points": self.points,
+            "tiebreaks": list(self.tiebreaks[:3]),
+            "played": self.played,
+            "byes": self.byes,
+            "skipped": self.skipped,
+            "dropped": self.dropped,
+        }

@@ -36,17 +36,7 @@ def picture_rows(snap: Snapshot) -> list[dict[str, Any]]:
     rules, entrants, rounds, results = model(snap)
     names = {e.user_id: e.name for e in snap.entrants}
     return [
-        {
-            "rank": s.rank,
-            "name": names.get(s.person, s.person),
-            "points": s.points,
-            "tiebreaks": list(s.tiebreaks[:3]),
-            "played": s.played,
-            "byes": s.byes,
-            "skipped": s.skipped,
-            "dropped": s.dropped,
-        }
-        for s in standings(rules, entrants, rounds, results, snap.row.seed)
+        s.picture_row(names.get(s.person, s.person)) for s in standings(rules, entrants, rounds, results, snap.row.seed)
     ]
 
 
