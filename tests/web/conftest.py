@@ -9,17 +9,15 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from aiohttp import web
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from browser import launch
-from world import make_tournament, make_world
+from world import make_tournament, make_world, served
 
 from metrobot.app import build
 from metrobot.service import GameService, fixed_seeds
 from metrobot.storage import Database
-from metrobot.web import make_app
 
 
 class Site:
@@ -46,14 +44,8 @@ async def site(tmp_path_factory):
     games = await make_world(service)
     tournament = await make_tournament(app)
     service.images = True  # (the games were played without drawing their posts: the pages draw)
-    runner = web.AppRunner(make_app(service, tournaments=app.tournaments), access_log=None)
-    await runner.setup()
-    await web.TCPSite(runner, "127.0.0.1", 0).start()
-    port = runner.addresses[0][1]
-    service.web_base = f"http://127.0.0.1:{port}"
-    yield Site(service, games, service.web_base, tournament)
-    await runner.cleanup()
-    service.painter.close()
+    async with served(app) as base:
+        yield Site(service, games, base, tournament)
     await db.close()
 
 

@@ -26,15 +26,13 @@ from zoneinfo import ZoneInfo
 import aiohttp
 import pytest
 import pytest_asyncio
-from aiohttp import web
 from tapping import Taps, codes, ready, steps, tap_step
-from world import ANN, BOB, new_game, play_turns
+from world import ANN, BOB, new_game, play_turns, served
 
 from metrobot.app import build
 from metrobot.play import access
 from metrobot.service import fixed_seeds
 from metrobot.storage import Database
-from metrobot.web import make_app
 
 pytestmark = [pytest.mark.asyncio(loop_scope="session"), pytest.mark.timeout(300)]
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
@@ -74,13 +72,8 @@ async def games(tmp_path_factory):
         made[key] = await new_game(service, channel, kind)
         await play_turns(service, channel, turns, seed=60 + i)
     service.images = True
-    runner = web.AppRunner(make_app(service, tournaments=app.tournaments), access_log=None)
-    await runner.setup()
-    await web.TCPSite(runner, "127.0.0.1", 0).start()
-    service.web_base = f"http://127.0.0.1:{runner.addresses[0][1]}"
-    yield Games(service, service.web_base, made)
-    await runner.cleanup()
-    service.painter.close()
+    async with served(app) as base:
+        yield Games(service, base, made)
     await db.close()
 
 

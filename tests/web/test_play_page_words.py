@@ -10,9 +10,8 @@ import re
 
 import pytest
 import pytest_asyncio
-from aiohttp import web
 from tapping import ready
-from world import ANN, BOB, new_game, play_turns
+from world import ANN, BOB, new_game, play_turns, served
 
 from metrobot.app import build
 from metrobot.i18n import PSEUDO
@@ -20,7 +19,6 @@ from metrobot.play import Play, access
 from metrobot.play.board import plain
 from metrobot.service import fixed_seeds
 from metrobot.storage import Database
-from metrobot.web import make_app
 
 pytestmark = [pytest.mark.asyncio(loop_scope="session"), pytest.mark.timeout(300)]
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
@@ -42,13 +40,8 @@ async def site(tmp_path_factory):
         channel = f"9620000000000000{i:02d}"
         games[kind] = await new_game(service, channel, kind)
         await play_turns(service, channel, turns, seed=62 + i)
-    runner = web.AppRunner(make_app(service, tournaments=app.tournaments), access_log=None)
-    await runner.setup()
-    await web.TCPSite(runner, "127.0.0.1", 0).start()
-    service.web_base = f"http://127.0.0.1:{runner.addresses[0][1]}"
-    yield service, games
-    await runner.cleanup()
-    service.painter.close()
+    async with served(app):
+        yield service, games
     await db.close()
 
 

@@ -3,13 +3,33 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
+from collections.abc import AsyncIterator
+
+from aiohttp import web
 
 from metrobot.app import App
 from metrobot.service import GameService
+from metrobot.web import make_app
 
 GUILD = "700000000000000001"
 ANN, BOB, CY = "800000000000000001", "800000000000000002", "800000000000000003"
+
+
+@contextlib.asynccontextmanager
+async def served(app: App) -> AsyncIterator[str]:
+    """The web pages of `app` on a free local port (the service's links point at them), until
+    the block ends; its pictures' painter is closed with them."""
+    runner = web.AppRunner(make_app(app.service, tournaments=app.tournaments), access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    app.service.web_base = f"http://127.0.0.1:{runner.addresses[0][1]}"
+    try:
+        yield app.service.web_base
+    finally:
+        await runner.cleanup()
+        app.service.painter.close()
 
 
 async def play_turns(svc: GameService, channel: str, turns: int | None, seed: int = 1) -> None:
