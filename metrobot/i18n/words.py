@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 OPEN, SEP, CLOSE = "\ue000", "\ue001", "\ue002"
-_PART = PART_PATTERN = re.compile(f"{OPEN}([^{OPEN}{CLOSE}]*){CLOSE}")
+PART = re.compile(f"{OPEN}([^{OPEN}{CLOSE}]*){CLOSE}")
 _MARKS = re.compile(f"[{OPEN}{SEP}{CLOSE}]")
 
 MENTION, NAME, ROLE, CHANNEL, TIME, ACT, COMMAND = "@", "~", "&", "#", "t", "!", "/"
@@ -115,7 +115,7 @@ def parts(text: str) -> list[str | Part]:
     """The text as plain pieces and parts, in order."""
     out: list[str | Part] = []
     at = 0
-    for found in _PART.finditer(text):
+    for found in PART.finditer(text):
         if found.start() > at:
             out.append(text[at : found.start()])
         kind, *fields = found.group(1).split(SEP)
@@ -146,7 +146,7 @@ def erase(text: str, user_id: str, ghost: str) -> str:
             return _part(NAME, "", ghost)
         return found.group(0)
 
-    return _PART.sub(swap, text)
+    return PART.sub(swap, text)
 
 
 class Medium(Protocol):

@@ -83,7 +83,7 @@ class Clock:
                 # Someone in their quiet hours is reminded when they end (if the turn is still theirs).
                 text = g.t(
                     "⏳ {who}: half of the turn clock has passed; time is up {when}.",
-                    who=self.games.mention_list(owed),
+                    who=part.people(owed),
                     when=part.time(row.deadline, "R"),
                 )
                 held = quiet_end(list((await self.db.people.people(owed)).values()), now)

@@ -247,16 +247,12 @@ class Games:
         if game.simultaneous:
             raise Refused(me().t("You have already decided this round; it resolves when everyone has."))
         waiting = sorted({game.owner(state, s) for s in game.to_move(state)})
-        raise Refused(me().t("It is not your turn. Waiting for: {who}.", who=self.mention_list(waiting)))
+        raise Refused(me().t("It is not your turn. Waiting for: {who}.", who=part.people(waiting)))
 
     @staticmethod
     def named(row: GameRow, user_id: str) -> str:
         """A person of the game by name (a part: see `namer`)."""
         return part.name(user_id, row.names.get(user_id, user_id))
-
-    @staticmethod
-    def mention_list(user_ids: list[str]) -> str:
-        return ", ".join(part.person(u) for u in user_ids if u)
 
     def seated(self, row: GameRow, user_id: str) -> Seat:
         seat = row.seat(user_id)
@@ -278,7 +274,7 @@ class Games:
             return ""
         language = language or self.lang(row)
         owed = self.owed_people(plugin, state, row)
-        who = self.mention_list(owed) if mention else ", ".join(self.named(row, u) for u in owed)
+        who = part.people(owed) if mention else ", ".join(self.named(row, u) for u in owed)
         if not who:  # only automatic seats are owed: say whose seat it is
             who = self.namer(plugin, state, row, language, parts=True)(next(iter(game.to_move(state))))
         return plugin.prompt(state, who, language)

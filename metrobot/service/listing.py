@@ -184,7 +184,7 @@ class Listing:
             # (its time makes each nudge's words its own: the recovery knows a copy by them)
             text = g.t(
                 "👋 {who}: the game is waiting for you — a nudge from {name} ({when}).",
-                who=self.games.mention_list(waiting),
+                who=part.people(waiting),
                 name=seat.name,
                 when=part.time(now, "t"),
             )

@@ -20,8 +20,7 @@ from babel.dates import format_datetime
 from markupsafe import Markup, escape
 
 from ..i18n import LANGUAGES, N_, Lang, known, lang
-from ..i18n.words import OPEN, has_parts, parts
-from ..i18n.words import PART_PATTERN as _PART
+from ..i18n.words import OPEN, PART, has_parts, parts
 from ..play.board import piece_of, plain
 
 _BY_BASE = {code.split("_")[0]: code for code in LANGUAGES}  # ("pt" is Brazil's: the one we have)
@@ -172,7 +171,7 @@ def worded_body(response: web.StreamResponse) -> None:
         response.body = json.dumps(_worded_json(json.loads(body)), ensure_ascii=False).encode()
     else:
         text = body.decode(response.charset or "utf-8")
-        response.body = _PART.sub(lambda m: str(escape(plain(m.group(0)))), text).encode(response.charset or "utf-8")
+        response.body = PART.sub(lambda m: str(escape(plain(m.group(0)))), text).encode(response.charset or "utf-8")
 
 
 def _worded_json(value: Any) -> Any:
