@@ -83,12 +83,14 @@ test-repeat: $(VENV)/.dev-installed
 	for i in 1 2 3 4 5 6 7 8 9 10; do echo "== run $$i (order: --randomly-seed=$$i)"; \
 	  $(TESTENV) $(BIN)/python -m pytest $(PARALLEL) -p randomly -p no:cacheprovider --randomly-seed=$$i || exit 1; done
 
-# The crash, race, bad-input and secrecy suites at full size (minutes), and the tournament pairing
-# properties over many more tournaments; figures to reliability.txt.
+# The crash, race, bad-input and secrecy suites at full size (hours), and the tournament pairing
+# properties over many more tournaments; figures to reliability.txt, then the table made from them.
+# In as many processes as `make test` (the suites already run side by side there at everyday size):
+# one process took longer than a working session on the 2-core reference machine.
 reliability: $(VENV)/.dev-installed
 	rm -f reliability.txt
-	$(TESTENV) METROBOT_RELIABILITY=full METROBOT_RELIABILITY_REPORT=reliability.txt $(BIN)/python -m pytest -q -s tests/reliability tests/tournaments -o timeout=3600
-	cat reliability.txt
+	$(TESTENV) METROBOT_RELIABILITY=full METROBOT_RELIABILITY_REPORT=$(CURDIR)/reliability.txt $(BIN)/python -m pytest -q -s $(PARALLEL) tests/reliability tests/tournaments -o timeout=3600
+	$(BIN)/python -m tests.reliability.figures reliability.txt
 
 bench: $(VENV)/.dev-installed
 	$(BIN)/python -m bench

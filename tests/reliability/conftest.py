@@ -44,14 +44,9 @@ def report(request):
 
 @pytest.fixture(scope="session", autouse=True)
 def reliability_table():
-    """At the end of a run, the reliability table from what the suites reported (in the report
-    file, after the figures of each test)."""
+    """At the end of a run, the reliability table from what this process's suites reported. With a
+    report file (`make reliability`), the table is made from the file once every worker is done
+    (`python -m tests.reliability.figures`), not here: each worker sees only its own tests."""
     yield
-    if not REPORTED:
-        return
-    table = markdown(summary(REPORTED))
-    print(f"\n{table}")
-    out = os.environ.get("METROBOT_RELIABILITY_REPORT")
-    if out:
-        with open(out, "a", encoding="utf-8") as f:
-            f.write(f"\n{table}\n")
+    if REPORTED and not os.environ.get("METROBOT_RELIABILITY_REPORT"):
+        print(f"\n{markdown(summary(REPORTED))}")

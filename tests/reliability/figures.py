@@ -3,6 +3,8 @@ figures, see conftest's `report`). A suite that did not run shows as "not run"."
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import Any
 
 CRASH = "test_crash_suite"
@@ -129,3 +131,34 @@ def markdown(rows: list[tuple[str, str, str]]) -> str:
     lines = ["| Promise measured | Tried | Result |", "|---|---|---|"]
     lines += [f"| {what} | {tried} | {result} |" for what, tried, result in rows]
     return "\n".join(lines)
+
+
+def _value(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def read_report(path: Path) -> dict[str, dict[str, Any]]:
+    """The figures in a report file (one `name<TAB>key=value, ...` line per test, as conftest's
+    `report` writes them): `make reliability` runs its suites in several processes (pytest-xdist),
+    each appending its tests' lines, and the table is made from the file once they are done."""
+    figures: dict[str, dict[str, Any]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        name, tab, rest = line.partition("\t")
+        if not tab:
+            continue
+        pairs = (pair.partition("=") for pair in rest.split(", "))
+        figures[name] = {key: _value(value) for key, _, value in pairs}
+    return figures
+
+
+if __name__ == "__main__":  # python -m tests.reliability.figures reliability.txt: append the table
+    report = Path(sys.argv[1])
+    table = markdown(summary(read_report(report)))
+    with report.open("a", encoding="utf-8") as f:
+        f.write(f"\n{table}\n")
+    print(table)

@@ -3,7 +3,7 @@ not run)."""
 
 from __future__ import annotations
 
-from .figures import markdown, summary
+from .figures import markdown, read_report, summary
 
 
 def test_the_table_carries_every_figure_the_readme_shows():
@@ -84,3 +84,24 @@ def test_the_table_carries_every_figure_the_readme_shows():
     assert faults == "2 kinds of fault; 29 moves acknowledged"
     assert next(result for what, (_, result) in rows.items() if what.startswith("Requests while")) == "1"
     assert markdown(summary({})).count("not run") == 5
+
+
+def test_the_table_is_made_from_the_lines_every_worker_appended(tmp_path):
+    """`make reliability` runs in several processes: each appends its tests' lines to the report file,
+    and the table is made from the file; the figures read back as the numbers the suites reported."""
+    report = tmp_path / "reliability.txt"
+    report.write_text(
+        "test_one_process\tracing_clicks_tried=500, applied_more_than_once=0\n"
+        "test_crash_suite\tkills=100, games=6, kinds=3, actions_acknowledged=309, actions_lost=0, corrupt_games=0, "
+        "posts_owed=201, never_announced=0, announced_twice=0, tracebacks=0\n"
+        "test_sqlite_disk_full\tmoves_acknowledged=46, moves_stored=46, corrupt=0, slow_answers=0, wrong_answers=0, "
+        "asked_while_away=42, health_while_full=503 disk full, seconds=12.5\n",
+        encoding="utf-8",
+    )
+    figures = read_report(report)
+    assert figures["test_one_process"] == {"racing_clicks_tried": 500, "applied_more_than_once": 0}
+    assert figures["test_sqlite_disk_full"]["health_while_full"] == "503 disk full"
+    assert figures["test_sqlite_disk_full"]["seconds"] == 12.5
+    rows = {what: (tried, result) for what, tried, result in summary(figures)}
+    assert rows["Acknowledged actions lost"] == ("309 actions acknowledged", "0")
+    assert rows["Racing clicks and commands applied more than once"] == ("500 racing clicks", "0")
