@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from metrobot.discord_app.composer import MAX_OPTIONS
 from metrobot.games import get_plugin
 from metrobot.i18n import lang
 from metrobot.service import menutree
@@ -149,7 +150,7 @@ def composer_picks(plugin: Any, state: Any, seat: str, code: str) -> int:
     """The composer's menu picks down to a step: one a level of groups, one for the step."""
     choices = plugin.choices(state, seat, lang("en"))
     entries = plugin.menu(state, seat, choices, lang("en"))
-    node = menutree.build([c for _, c in entries], [p for p, _ in entries])
+    node = menutree.build([c for _, c in entries], [p for p, _ in entries], MAX_OPTIONS)
     picks = 1
     while not any(c.code == code for c in node.leaves):
         node = next(g for g in node.groups if any(c.code == code for _, n in menutree.walk(g) for c in n.leaves))

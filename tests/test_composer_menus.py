@@ -11,7 +11,7 @@ import discord
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrobot.discord_app.composer import BackButton, GroupSelect, StepSelect, composer
+from metrobot.discord_app.composer import MAX_OPTIONS, BackButton, GroupSelect, StepSelect, composer
 from metrobot.games import get_plugin
 from metrobot.games.protocol import Choice
 from metrobot.i18n import LANGUAGES, lang
@@ -142,10 +142,10 @@ def test_the_first_turn_of_on_the_underground_is_reachable():
 
 def test_long_lists_are_split_into_named_ranges_never_cut():
     choices = [Choice(f"c{i}", f"Station {chr(65 + i // 40)}{i:04}", "") for i in range(2000)]
-    root = menutree.build(choices, [()] * len(choices))
+    root = menutree.build(choices, [()] * len(choices), MAX_OPTIONS)
     seen = []
     for _, node in menutree.walk(root):
-        assert len(node.groups) <= 25 and len(node.leaves) <= 25
+        assert len(node.groups) <= MAX_OPTIONS and len(node.leaves) <= MAX_OPTIONS
         seen += [c.code for c in node.leaves]
         for group in node.groups:
             assert "–" in group.own_name(node) and "(" not in group.name  # "A0000–A0079", never "(7)"
@@ -155,8 +155,8 @@ def test_long_lists_are_split_into_named_ranges_never_cut():
 
 def test_a_short_list_shows_at_once_whatever_its_groups():
     choices = [Choice(f"c{i}", f"step {i}", f"group {i % 3}") for i in range(25)]
-    root = menutree.build(choices, [(c.group,) for c in choices])
+    root = menutree.build(choices, [(c.group,) for c in choices], MAX_OPTIONS)
     assert not root.groups and [c.code for c in root.leaves] == [c.code for c in choices]
     more = choices + [Choice("c25", "step 25", "group 0")]
-    root = menutree.build(more, [(c.group,) for c in more])
+    root = menutree.build(more, [(c.group,) for c in more], MAX_OPTIONS)
     assert [g.name for g in root.groups] == ["group 0", "group 1", "group 2"] and not root.leaves

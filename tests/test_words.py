@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from metrobot.discord_app.messages import clip
 from metrobot.discord_app.words import discord_text
 from metrobot.games import get_plugin
 from metrobot.i18n import LANGUAGES, PSEUDO, lang
@@ -91,6 +92,44 @@ def test_nobody_writes_a_part_into_a_message_by_their_name():
 def test_the_pseudo_language_marks_the_medium_words_too():
     text = discord_text(part.act("play", "metromania", PSEUDO.code))
     assert "⟦" in text
+
+
+def test_a_post_too_long_for_discord_leaves_its_aside_lines_out_and_a_page_shows_them_all():
+    """Each front end owns its limits: the service marks which lines may give way (the coach under a
+    tutorial's post, the middle of a standings list); Discord leaves them out, the last first, with
+    an … for them; a page, without Discord's 2,000 characters, shows every line."""
+    post = ["Ann built the red line.", "Next: " + part.person("111", "Ann") + "."]
+    coach = [f"🎓 line {i}: " + "x" * 300 for i in range(10)]
+    text = "\n".join(post + [part.aside(line) for line in coach])
+    sent = clip(text)
+    assert len(sent) <= 2000 and sent.startswith("Ann built the red line.\nNext: <@111>.\n🎓 line 0")
+    assert sent.endswith("\n…") and "line 5" in sent and "line 6" not in sent and part.ASIDE not in sent
+    assert plain(text).count("🎓") == 10 and part.ASIDE not in plain(text)  # (page: all, no marks)
+    assert part.ASIDE not in str(rich(text, lang("en"))) and "line 9" in str(rich(text, lang("en")))
+    short = "\n".join(post + [part.aside("🎓 one short line")])
+    assert clip(short) == "Ann built the red line.\nNext: <@111>.\n🎓 one short line"  # (fits: nothing left out)
+    standings = "\n".join(["Standings", *(part.aside(f"{i}. someone") for i in range(5)), "The end."])
+    assert part.fit(standings, 42) == "Standings\n0. someone\n1. someone\n…\nThe end."
+    assert part.fit("no asides " * 300, 10) == "no asides " * 300  # (only aside lines give way here)
+
+
+def test_the_service_pages_no_menu_and_cuts_no_post_to_discords_size():
+    """The 25-option menus and the 2,000-character posts are the Discord adapter's: the menu tree
+    takes the front end's limit, and no module outside the adapter cuts a text to a Discord size."""
+    import inspect
+
+    from metrobot.service import menutree
+
+    assert inspect.signature(menutree.build).parameters["limit"].default is inspect.Parameter.empty
+    cut = re.compile(r"\[:\s*(1[0-9]{3}|2000|100|80)\s*\]|\b(POST_)?LIMIT = (25|2000|1900)\b")
+    found = [
+        f"{path.relative_to(ROOT)}:{n}"
+        for folder in OUTSIDE
+        for path in sorted((ROOT / "metrobot" / folder).rglob("*.py"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if cut.search(line)
+    ]
+    assert found == []
 
 
 # Discord's syntax outside the Discord adapter: none (110 literals at a8064f3, before the parts).

@@ -308,7 +308,7 @@ def game_group(bot: Bot) -> app_commands.Group:
     async def replay_autocomplete(interaction: discord.Interaction, current: str):
         async with as_requester(interaction):
             choices = await bot.service.replay_choices(str(interaction.channel_id), str(current or ""))
-        return [app_commands.Choice(name=label, value=gid) for label, gid in choices]
+        return [app_commands.Choice(name=label[:100], value=gid) for label, gid in choices]  # (Discord: 100 characters)
 
     @group.command(name="tutorial", description="Learn a game: a solo, unrated game with a coach and hints")
     @app_commands.describe(kind="Which game to learn")

@@ -38,6 +38,7 @@ log = logging.getLogger("metrobot.discord")
 
 MAX_CUSTOM_ID = 100
 MAX_BUTTONS = 4  # this few next steps are offered as buttons (e.g. the passenger's tied routes)
+MAX_OPTIONS = 25  # a select's options: the menus are paged into levels of this many (service.menutree)
 MAX_LABEL = 100  # a select option's label and description
 MAX_BUTTON_LABEL = 80
 
@@ -64,7 +65,9 @@ def composer(
     path = list(path or [])
     level: list[discord.ui.DynamicItem[Any]] = []
     if menu.choices:
-        root = menutree.build(menu.choices, menu.paths or [(c.group,) if c.group else () for c in menu.choices])
+        root = menutree.build(
+            menu.choices, menu.paths or [(c.group,) if c.group else () for c in menu.choices], MAX_OPTIONS
+        )
         node = menutree.at(root, path)
         if node is None:  # a path from other menus (a forged id): the top level
             node, path = root, []

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 import aiohttp
 import discord
 
+from ..i18n.words import fit
 from ..service import File, Message, Outcome, Refused
 from ..storage import Commits, DatabaseUnavailable
 from .accounting import mark
@@ -72,9 +73,11 @@ def bot_of(interaction: discord.Interaction) -> Bot:
 
 
 def clip(text: str) -> str:
-    """A text of the service as a Discord message's content: its parts worded for Discord
-    (`words.discord_text`), then cut to Discord's limit."""
-    text = discord_text(text)
+    """A text of the service as a Discord message's content: its aside lines left out while it
+    is longer than Discord's limit (the coach under a tutorial's post; the middle of a long
+    standings list: `words.fit`), its parts worded for Discord (`words.discord_text`), then cut
+    to the limit if it is still too long."""
+    text = discord_text(fit(text, LIMIT, lambda shown: len(discord_text(shown))))
     return text if len(text) <= LIMIT else text[: LIMIT - 1] + "…"
 
 

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("metrobot.discord")
 THREAD_MINUTES = 10080  # a week without a message before Discord hides a table's thread
+THREAD_NAME = 100  # characters of a thread's name Discord keeps
 SLACK = 5.0
 HISTORY = 50
 
@@ -156,7 +157,7 @@ async def _deliver_opened(client: Any, opened: list) -> None:
 
 async def _thread(client: Any, hall: Any, item: TournamentOwed) -> Any:
     """The table's thread: found (made before a crash) or made now."""
-    name = item.payload["name"]
+    name = item.payload["name"][:THREAD_NAME]
     if item.tries:
         found = await _find_thread(hall, name, item.created_at)
         if found is not None:

@@ -27,13 +27,14 @@ text stays a `str` — joined, stored in the outbox, compared — and is read as
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
 OPEN, SEP, CLOSE = "\ue000", "\ue001", "\ue002"
+ASIDE = "\ue003"  # at a line's start: a line that gives way when the medium's message is too long
 PART = re.compile(f"{OPEN}([^{OPEN}{CLOSE}]*){CLOSE}")
-_MARKS = re.compile(f"[{OPEN}{SEP}{CLOSE}]")
+_MARKS = re.compile(f"[{OPEN}{SEP}{CLOSE}{ASIDE}]")
 
 MENTION, NAME, ROLE, CHANNEL, TIME, ACT, COMMAND = "@", "~", "&", "#", "t", "!", "/"
 KINDS = (MENTION, NAME, ROLE, CHANNEL, TIME, ACT, COMMAND)
@@ -111,8 +112,44 @@ ACTS = {
 }
 
 
+def aside(line: str) -> str:
+    """A line that may give way: a medium whose messages have a length limit (Discord's 2,000
+    characters) leaves such lines out, the last first, rather than cut the message short (see
+    `fit`); a medium without one shows them all. (The tutorial's coach under a turn post, the
+    middle of a standings list.)"""
+    return ASIDE + line
+
+
+def fit(text: str, limit: int, measure: Callable[[str], int] = len, more: str = "…") -> str:
+    """The text within `limit` as `measure` counts it (a front end's own: the length it will
+    send), its aside lines left out from the last one up until it fits, `more` standing where
+    lines were left out; the aside marks gone. What is not aside is never left out here (a front
+    end still cuts what is too long)."""
+    if ASIDE not in text:
+        return text
+    lines = text.split("\n")
+    asides = [i for i, line in enumerate(lines) if line.startswith(ASIDE)]
+
+    def joined(left_out: set[int]) -> str:
+        out: list[str] = []
+        for i, line in enumerate(lines):
+            if i not in left_out:
+                out.append(line.removeprefix(ASIDE))
+            elif more and i - 1 not in left_out:  # one `more` for each run of lines left out
+                out.append(more)
+        return "\n".join(out)
+
+    left_out: set[int] = set()
+    text = joined(left_out)
+    while asides and measure(text) > limit:
+        left_out.add(asides.pop())
+        text = joined(left_out)
+    return text
+
+
 def parts(text: str) -> list[str | Part]:
-    """The text as plain pieces and parts, in order."""
+    """The text as plain pieces and parts, in order (lines' aside marks left out: see `fit`)."""
+    text = text.replace(ASIDE, "")
     out: list[str | Part] = []
     at = 0
     for found in PART.finditer(text):
@@ -128,7 +165,8 @@ def parts(text: str) -> list[str | Part]:
 
 
 def has_parts(text: str) -> bool:
-    return OPEN in text
+    """Whether the text carries parts (or aside lines) a medium words."""
+    return OPEN in text or ASIDE in text
 
 
 def ids(text: str) -> set[str]:
@@ -162,9 +200,10 @@ class Medium(Protocol):
 
 
 def render(text: str, medium: Medium) -> str:
-    """The text as the medium shows it."""
+    """The text as the medium shows it (every line of it: a medium with a length limit `fit`s
+    it first)."""
     if OPEN not in text:
-        return medium.text(text)
+        return medium.text(text.replace(ASIDE, ""))
     out = []
     for piece in parts(text):
         if isinstance(piece, str):

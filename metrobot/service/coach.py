@@ -18,17 +18,6 @@ from ..storage import GameRow
 from . import menutree
 
 FEW_GROUPS = 6  # the groups named when the coach lists the choices
-POST_LIMIT = 2000  # a chat post's length (Discord's): past it a front end cuts the end off
-
-
-def fitting(post: list[str], coached: list[str], limit: int = POST_LIMIT) -> list[str]:
-    """The coach's lines that fit under a post's own lines. The post comes first (what
-    happened, who is owed the move); the coach's last lines give way first."""
-    room = limit - len("\n".join(post))
-    kept = list(coached)
-    while kept and len("\n".join(kept)) + 1 > room:
-        kept.pop()
-    return kept
 
 
 def _score(plugin: GamePlugin, state: Any, seat: str) -> int:
@@ -62,18 +51,16 @@ def walkthrough(plugin: GamePlugin, g: Lang) -> list[str]:
 
 
 def choices_line(plugin: GamePlugin, state: Any, seat: str, g: Lang) -> str:
-    """What the newcomer may do now: how many first steps, in which groups."""
+    """What the newcomer may do now: how many first steps, in the game's own groups (the first
+    two levels of where its menu puts them: "red · start"), the largest first. (Not how a front
+    end pages them: a Discord menu holds 25, a page all.)"""
     entries = plugin.menu(state, seat, plugin.choices(state, seat, g), g)
-    root = menutree.build([c for _, c in entries], [p for p, _ in entries])
-    n = root.size
-    if root.groups:
-        sizes = [(node.own_name(root), node.size) for node in root.groups] + [(c.label, 1) for c in root.leaves]
-    else:  # one menu holds them all: name the game's own groups (the first two levels of its paths)
-        counted: dict[str, int] = {}
-        for path, choice in entries:
-            key = menutree.SEP.join(path[:2]) if path else choice.label
-            counted[key] = counted.get(key, 0) + 1
-        sizes = list(counted.items())
+    n = len(entries)
+    counted: dict[str, int] = {}
+    for path, choice in entries:
+        key = menutree.SEP.join(path[:2]) if path else choice.label
+        counted[key] = counted.get(key, 0) + 1
+    sizes = list(counted.items())
     if not sizes:
         return g.n("You have {n} possible step now.", "You have {n} possible steps now.", n, n=n)
     groups = sorted(sizes, key=lambda named: -named[1])[:FEW_GROUPS]
@@ -89,7 +76,9 @@ def choices_line(plugin: GamePlugin, state: Any, seat: str, g: Lang) -> str:
 
 def coach(plugin: GamePlugin, row: GameRow, before: Any, state: Any, g: Lang, *, first: bool = False) -> list[str]:
     """The coach's lines under a tutorial's turn post (`before`: the position the newcomer
-    last decided in; the lines between are the story the post already tells)."""
+    last decided in; the lines between are the story the post already tells). They are the
+    post's aside lines (`words.aside`): where a post has a length limit, they give way, the last
+    first, to what the post itself says."""
     game = plugin.game
     seat = _seat(plugin, state, row)
     if seat is None:

@@ -1,5 +1,6 @@
 """The composer's menus as a tree, so that every legal step can be reached by a front end
-whose menus hold at most `LIMIT` entries (Discord: 25 options a select).
+whose menus hold at most `limit` entries: the front end's own (Discord's adapter: 25 options
+a select, `discord_app/composer.py`); the service knows no such limit.
 
 A game says where each of its choices sits (`GamePlugin.menu`, its notation's `menu`: e.g. colour → kind
 of placement → part of the map); this module turns that into levels a person walks
@@ -18,7 +19,6 @@ from dataclasses import dataclass, field
 
 from ..games.protocol import Choice
 
-LIMIT = 25
 SEP = " · "
 
 
@@ -42,7 +42,7 @@ def join(parent: str, key: str) -> str:
     return f"{parent}{SEP}{key}" if parent else key
 
 
-def build(choices: Sequence[Choice], paths: Sequence[tuple[str, ...]], limit: int = LIMIT) -> Node:
+def build(choices: Sequence[Choice], paths: Sequence[tuple[str, ...]], limit: int) -> Node:
     """The menu tree of a position's choices (`paths[i]`: where `choices[i]` sits)."""
     return _build([(tuple(p), c) for p, c in zip(paths, choices)], "", limit)
 

@@ -248,5 +248,5 @@ class Replays:
                 else mine.t("#{id} {game} — won by nobody", id=g.id, game=game)
             )
             if typed.lower() in label.lower():
-                out.append((label[:100], g.id))
+                out.append((label, g.id))
         return out

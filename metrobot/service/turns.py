@@ -17,7 +17,7 @@ from ..metrics import AI_DECISIONS, AI_SECONDS, timed
 from ..storage import Conflict, GameRow, Person
 from .automatic import next_automatic, play_automatic
 from .changed_decision import changed_decision, withdrawn
-from .coach import coach, fitting
+from .coach import coach
 from .outcome import Menu, Message, Outcome, Refused
 from .pace import Pace
 from .people import People
@@ -355,7 +355,9 @@ class Turns:
             prompt = [] if over else [self.games.prompt(plugin, state, row)]
             post = ([note] if note else []) + story + prompt
             coached = (
-                fitting(post, coach(plugin, row, before, state, g)) if row.settings.get("tutorial") and new_turn else []
+                [part.aside(line) for line in coach(plugin, row, before, state, g)]
+                if row.settings.get("tutorial") and new_turn
+                else []
             )
             text = "\n".join(post + coached)
             images = self.drawing.channel_images(people, {"board": None}, *([{"final": True}] if over else []))

@@ -21,6 +21,14 @@ from .scoring import standings
 from .texts import FORMAT_WORDS, clean, number, pairings_text, standings_text
 
 MARK = re.compile(r"⟦(\d+):(\d+)⟧")
+
+
+def _listed(lines: list[str]) -> str:
+    """A heading and its list: the list's lines aside (`words.aside`), so that a front end
+    with a length limit leaves the last ones out rather than cut a line (or a name) in two."""
+    return "\n".join([lines[0], *(part.aside(line) for line in lines[1:])])
+
+
 # (a context of their own: in some languages a tournament's "finished" is not a game's)
 STATUS_WORDS = {
     "signup": NP_("tournament status", "open for sign-up"),
@@ -89,7 +97,7 @@ class Reports(TournamentCore):
                         order=", ".join(f"{places[p]}. {clean(self._names(snap).get(p, p))}" for p in order),
                     )
                 )
-        return Outcome(reply=Message("\n".join(lines)[:1990]))
+        return Outcome(reply=Message(_listed(lines)))
 
     async def tournament_list(self, guild_id: str | None) -> Outcome:
         rows = await self.db.tournaments.tournaments_in(str(guild_id)) if guild_id else []
@@ -114,7 +122,7 @@ class Reports(TournamentCore):
                     status=me().p(*STATUS_WORDS[row.status]),
                 )
             )
-        return Outcome(reply=Message("\n".join(lines)[:1990]))
+        return Outcome(reply=Message(_listed(lines)))
 
     async def tournament_games(self, user_id: str, guild_id: str | None, page: int = 0) -> Outcome:
         """`/games`, with the tournaments the person is in after their games."""
@@ -137,7 +145,7 @@ class Reports(TournamentCore):
                         else me().p(*STATUS_WORDS[row.status]),
                     )
                 )
-            outcome.reply.text = "\n".join([outcome.reply.text, *lines])[:1990]
+            outcome.reply.text = "\n".join([outcome.reply.text, _listed(lines)])
         return outcome
 
     # ------------------------------------------------------------ what an owed hall post says

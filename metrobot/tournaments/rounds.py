@@ -58,7 +58,7 @@ class Rounds(TournamentCore):
     def _thread_name(self, row: Any, round_number: int, table: int) -> str:
         return self._tlang(row).t(
             "{name} · round {round} · table {table}", name=clean(row.name), round=round_number, table=table
-        )[:100]
+        )
 
     def _round_owed(
         self, row: Any, rnd: Round, names: dict[str, str], *, league: bool = False

@@ -23,7 +23,7 @@ FORMAT_WORDS = {
 }
 THREAD = "⟦{round}:{table}⟧"  # a table's thread, linked when the post is made
 SHOWN = 20  # people a standings message lists (the command shows more, privately)
-LIMIT = 1900  # of Discord's 2,000 characters, what a post may fill before it is cut short
+SIGNED_SHOWN = 30  # names the sign-up post lists (its count says how many there are)
 
 
 def thread_mark(round_number: int, table: int) -> str:
@@ -103,8 +103,10 @@ def signup_text(row: TournamentRow, plugin: GamePlugin, g: Lang, snap: Snapshot)
             options=plugin.option_summary(s.get("options", {}), g),
         ),
     ]
-    signed = g.t("Signed up ({count}): {people}", count=count, people=", ".join(people) or "—")
-    lines.append(signed if len(signed) < 1200 else signed[:1199] + "…")
+    listed = ", ".join(people[:SIGNED_SHOWN]) or "—"
+    if len(people) > SIGNED_SHOWN:
+        listed += " " + g.t("… and {n} more", n=len(people) - SIGNED_SHOWN)
+    lines.append(g.t("Signed up ({count}): {people}", count=count, people=listed))
     if row.status == "signup":
         if s.get("signup_until"):
             lines.append(g.t("Sign-up closes {when}.", when=part.time(s["signup_until"], "R")))
@@ -236,10 +238,8 @@ def final_text(row: TournamentRow, table: list[Standing], names: dict[str, str],
 
 
 def _fit(lines: list[str]) -> str:
-    """The lines as one post under Discord's limit: the first and last always, middle lines
-    dropped from the end (marked …) when there are too many."""
+    """The lines as one post: the first and the last always, the middle ones aside
+    (`words.aside`): where a post has a length limit (Discord's), they give way from the end,
+    an … standing for them."""
     head, body, foot = lines[0], lines[1:-1], lines[-1:]
-    cut = False
-    while body and len("\n".join([head, *body, "…", *foot])) > LIMIT:
-        body, cut = body[:-1], True
-    return "\n".join([head, *body, *(["…"] if cut else []), *foot])[:LIMIT]
+    return "\n".join([head, *(part.aside(line) for line in body), *foot])

@@ -20,7 +20,7 @@ from babel.dates import format_datetime
 from markupsafe import Markup, escape
 
 from ..i18n import LANGUAGES, N_, Lang, known, lang
-from ..i18n.words import OPEN, PART, has_parts, parts
+from ..i18n.words import ASIDE, OPEN, PART, has_parts, parts
 from ..play.board import piece_of, plain
 
 _BY_BASE = {code.split("_")[0]: code for code in LANGUAGES}  # ("pt" is Brazil's: the one we have)
@@ -151,7 +151,8 @@ def worded(value: Any) -> Any:
     return value
 
 
-_PART_BYTES, _ESCAPED = OPEN.encode(), b"\\ue000"  # (as UTF-8, and as JSON writes it escaped)
+# A part's or an aside line's mark, as UTF-8 and as JSON writes it escaped.
+_MARK_BYTES = (OPEN.encode(), ASIDE.encode(), b"\\ue000", b"\\ue003")
 _WORDED = ("application/json", "text/html", "text/plain")
 
 
@@ -162,7 +163,7 @@ def worded_body(response: web.StreamResponse) -> None:
     body = getattr(response, "body", None)
     if (
         not isinstance(body, bytes)
-        or not (_PART_BYTES in body or _ESCAPED in body)
+        or not any(mark in body for mark in _MARK_BYTES)
         or response.content_type not in _WORDED
     ):
         return  # (a picture's bytes may hold the mark's bytes by chance: only texts are read)
@@ -171,7 +172,8 @@ def worded_body(response: web.StreamResponse) -> None:
         response.body = json.dumps(_worded_json(json.loads(body)), ensure_ascii=False).encode()
     else:
         text = body.decode(response.charset or "utf-8")
-        response.body = PART.sub(lambda m: str(escape(plain(m.group(0)))), text).encode(response.charset or "utf-8")
+        text = PART.sub(lambda m: str(escape(plain(m.group(0)))), text).replace(ASIDE, "")
+        response.body = text.encode(response.charset or "utf-8")
 
 
 def _worded_json(value: Any) -> Any:

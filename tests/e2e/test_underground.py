@@ -23,6 +23,7 @@ from composing import choose, control, group_labels, press, step_options, steps_
 from harness import TEST_SEED, make_bot
 from players import Table
 
+from metrobot.discord_app.composer import MAX_OPTIONS
 from metrobot.gamelog import GameLog
 from metrobot.games import get_plugin
 from metrobot.games.underground.notation import KIND_ORDER, route_label
@@ -87,7 +88,7 @@ def after(state, seat: str, steps: list[str]):
 def path_to(state, seat: str, code: str) -> tuple[int, ...]:
     """The groups to open to reach a step: the menus the adapter builds from the plug-in's."""
     entries = PLUGIN.menu(state, seat, PLUGIN.choices(state, seat, EN), EN)
-    root = menutree.build([c for _, c in entries], [p for p, _ in entries])
+    root = menutree.build([c for _, c in entries], [p for p, _ in entries], MAX_OPTIONS)
     return next(path for path, node in menutree.walk(root) if code in {c.code for c in node.leaves})
 
 

@@ -45,11 +45,11 @@ def _adapter_text(message: Message) -> str:
 def check_adapter(w: Watcher, who: str | None, result: Any) -> None:
     """The adapter's output for a service answer: attachments (names, alt text) and
     components of every message, and the composer it makes of a menu."""
-    from metrobot.discord_app.composer import composer
+    from metrobot.discord_app.composer import MAX_OPTIONS, composer
     from metrobot.i18n import EN
 
     if isinstance(result, Menu):  # every level of its menus, and the ⌨ box's example
-        root = menutree.build(result.choices, result.paths)
+        root = menutree.build(result.choices, result.paths, MAX_OPTIONS)
         texts = [result.example]
         for path, _ in menutree.walk(root) if result.choices else [((), root)]:
             content, view, attachments = composer(result, EN, list(path))

@@ -10,10 +10,12 @@ import re
 
 import pytest
 
+from metrobot.discord_app.messages import LIMIT
 from metrobot.games import get_plugin
 from metrobot.games.metromania.board import ARROW_BY_APEX, vertex_name
 from metrobot.i18n import EN, lang
-from metrobot.service.coach import FEW_GROUPS, POST_LIMIT, choices_line, fitting
+from metrobot.i18n import words as part
+from metrobot.service.coach import FEW_GROUPS, choices_line
 
 OPTIONS = {"underground": {}, "metromania": {}, "flipwrite": {"map": "paris"}}
 
@@ -91,9 +93,11 @@ def test_the_word_on_the_board_is_in_the_readers_language(kind):
 
 
 def test_a_long_post_keeps_its_own_lines_and_the_coach_gives_way_from_its_end():
-    coached = ["🎓 score", "🗺 board", "🎓 choices"]
-    assert fitting(["x" * 100], coached) == coached
-    post = ["x" * (POST_LIMIT - len("\n🎓 score\n🗺 board"))]  # room for exactly the first two
-    assert fitting(post, coached) == ["🎓 score", "🗺 board"]
-    assert len("\n".join(post + fitting(post, coached))) == POST_LIMIT
-    assert fitting(["x" * POST_LIMIT], coached) == []
+    """The coach's lines are the post's aside lines: a front end with a length limit (Discord's
+    2,000 characters) leaves them out from the last one up, an … for them; the post's own stay."""
+    coached = [part.aside(line) for line in ("🎓 score", "🗺 board", "🎓 choices")]
+    short = "\n".join(["x" * 100, *coached])
+    assert part.fit(short, LIMIT) == "x" * 100 + "\n🎓 score\n🗺 board\n🎓 choices"
+    post = "x" * (LIMIT - len("\n🎓 score\n🗺 board\n…"))  # room for exactly the first two and the …
+    assert part.fit("\n".join([post, *coached]), LIMIT) == post + "\n🎓 score\n🗺 board\n…"
+    assert part.fit("\n".join(["x" * LIMIT, *coached]), LIMIT) == "x" * LIMIT + "\n…"  # (then the adapter cuts)
