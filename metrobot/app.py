@@ -26,6 +26,8 @@ from .service.events import GameEnded
 from .settings import Settings
 from .storage import Database
 from .tournaments.director import Director
+from .tournaments.rounds import Rounds
+from .tournaments.running import Running
 from .tournaments.service import TournamentService
 from .tournaments.tablegames import TableGames
 from .tournaments.webpage import TournamentPages
@@ -45,9 +47,11 @@ def build(db: Database, **options: Any) -> App:
     service = GameService(db, **options)
     p = service.parts
     tables = TableGames(db, p.options, p.games, p.status, p.lobby)
-    director = Director(db, p.options, p.games, p.painter, p.lobby, tables)
+    rounds = Rounds(db, p.options, p.games, p.painter, p.lobby, tables)
+    running = Running(db, p.options, p.games, rounds, p.lobby, tables)
+    director = Director(db, p.options, p.games, rounds, running)
     pages = TournamentPages(db, p.options, p.games, p.painter, p.listing, p.links, p.web_index)
-    tournaments = TournamentService(db, p.options, tables, director, pages)
+    tournaments = TournamentService(db, p.options, tables, rounds, running, director, pages)
     p.events.subscribe(GameEnded, tournaments.game_ended)
     return App(service, tournaments)
 

@@ -1,6 +1,7 @@
-"""The director: creating a tournament, sign-up (join, leave, a most of people, a deadline)
-and starting it; once it runs, dropping out, removing someone, pausing, resuming and
-aborting it are its base's (running.py).
+"""The director: creating a tournament, sign-up (join, leave, a most of people) and starting
+it (round 1 is paired by the rounds' part, rounds.py, which also starts it at its deadline);
+once it runs, dropping out, removing someone, pausing, resuming and aborting it are the
+running part's (running.py).
 
 Replies speak the requester's language (`me()`); what the hall is told speaks the tournament's.
 Each request is one version-checked transaction with what it owes the hall: two hosts
@@ -18,10 +19,11 @@ from ..games import BadInput, get_plugin
 from ..i18n import code_of, me
 from ..i18n import words as part
 from ..service import Message, Outcome, Refused
-from ..service.core import title
-from ..storage import Duplicate, EntrantRow, RoundRow, Snapshot, TournamentOwed
-from .core import PairingError, model, retried
+from ..service.core import Games, ServiceOptions, title
+from ..storage import Database, Duplicate, EntrantRow, Snapshot, TournamentOwed
+from .core import PairingError, TournamentCore, retried
 from .model import FORMATS, Rules
+from .rounds import Rounds
 from .running import Running
 from .tables import check_rules
 from .texts import FORMAT_WORDS, clean
@@ -31,7 +33,14 @@ log = logging.getLogger("metrobot.tournaments")
 MAX_ROUNDS, MAX_PLAYERS = 12, 256
 
 
-class Director(Running):
+class Director(TournamentCore):
+    """Creating a tournament, its sign-up and its start."""
+
+    def __init__(self, db: Database, options: ServiceOptions, games: Games, rounds: Rounds, running: Running) -> None:
+        super().__init__(db, options, games)
+        self.rounds = rounds  # the sign-up post; round 1 paired and saved (`start`)
+        self.running = running  # leaving once it has started is dropping out
+
     async def tournament_new(
         self,
         hall_id: str,
@@ -178,7 +187,7 @@ class Director(Running):
         )
 
     def _signup_post(self, row, snap: Snapshot) -> TournamentOwed:
-        item = self._signup_owed(row, snap)
+        item = self.rounds.signup_owed(row, snap)
         return TournamentOwed("post", "signup", item.payload)
 
     # ------------------------------------------------------------ sign-up
@@ -226,7 +235,7 @@ class Director(Running):
             after = replace(snap, entrants=snap.entrants + [entrant])
             changes: dict[str, Any] = {"due": self.options.clock()} if row.status == "running" else {}
             await self.db.tournaments.save_tournament(
-                row, entrants=[entrant], owed=[self._signup_owed(row, after)], **changes
+                row, entrants=[entrant], owed=[self.rounds.signup_owed(row, after)], **changes
             )
         return Outcome(reply=Message(me().t("You are signed up for **{name}**.", name=row.name)))
 
@@ -242,7 +251,7 @@ class Director(Running):
     ) -> Outcome:
         found = await self._find(hall_id, guild_id, tournament_id)
         if found.status != "signup":
-            return await self.tournament_drop(hall_id, guild_id, user_id, tournament_id=found.id, stage=stage)
+            return await self.running.tournament_drop(hall_id, guild_id, user_id, tournament_id=found.id, stage=stage)
         async with self._t_lock(found.id):
             snap = await self._snap(found.id)
             self._stage(snap.row, stage)
@@ -257,7 +266,7 @@ class Director(Running):
                 raise Refused(me().t("You are not signed up for this tournament."))
             after = replace(snap, entrants=[e for e in snap.entrants if e.user_id != user_id])
             await self.db.tournaments.save_tournament(
-                snap.row, removed=[user_id], owed=[self._signup_owed(snap.row, after)]
+                snap.row, removed=[user_id], owed=[self.rounds.signup_owed(snap.row, after)]
             )
         return Outcome(reply=Message(me().t("You are no longer signed up for **{name}**.", name=snap.row.name)))
 
@@ -283,8 +292,8 @@ class Director(Running):
                 raise Refused(me().t("The tournament has already started."))
             if not await self._may_run(snap.row, guild_id, user_id, manager, list(roles)):
                 raise Refused(me().t("Only the host (or someone with Manage Server) starts the tournament."))
-            self._missing(self._needed(snap.row, missing))
-            number = await self._start_locked(snap)  # (Conflict: another process started it; done again)
+            self._missing(self.rounds.needed(snap.row, missing))
+            number = await self.rounds.start(snap)  # (Conflict: another process started it; done again)
         return Outcome(
             reply=Message(
                 me().n(
@@ -294,90 +303,4 @@ class Director(Running):
                     tables=number,
                 )
             )
-        )
-
-    async def _start_locked(self, snap: Snapshot) -> int:
-        """Freeze everyone's rating, pair round 1 and save it with what it owes (threads,
-        pairings, standings, the sign-up post closed); returns the number of tables."""
-        row = snap.row
-        people = [e for e in snap.entrants if e.dropped is None]
-        ratings = await self.db.tournaments.ratings_for(row.guild_id, row.game, [e.user_id for e in people])
-        people = [replace(e, rating=round(ratings.get(e.user_id, 0.0), 3)) for e in people]
-        rules = self._rules(row)
-        if len(people) < max(2, rules.min_seats):
-            raise Refused(
-                me().t(
-                    "Too few people to start: {count} signed up, and a table needs {least}.",
-                    count=len(people),
-                    least=max(2, rules.min_seats),
-                )
-            )
-        snap = replace(snap, entrants=people)
-        _, entrants, _, _ = model(snap)
-        started = replace(row, status="running", stage=row.stage + 1)
-        names, settings = self._names(snap), dict(row.settings)
-        if rules.format == "league":
-            tables = await self._pair_values(row, rules, entrants, [], [], busy=set())
-            from .model import Round, Table
-
-            rnd = Round(1, tuple(Table(t.number, t.seats) for t in tables))
-        else:
-            try:
-                rnd = await self._pair_values(row, rules, entrants, [], [])
-            except PairingError as exc:
-                log.info("tournament %s cannot start: %s", row.id, exc)
-                raise Refused(
-                    me().t(
-                        "These people cannot be seated at tables of {size}: {count} signed up.",
-                        size=rules.table_size,
-                        count=len(people),
-                    )
-                ) from None
-        if not rnd.tables:
-            raise Refused(
-                me().t(
-                    "Too few people to start: {count} signed up, and a table needs {least}.",
-                    count=len(people),
-                    least=rules.table_size,
-                )
-            )
-        made, owed = self._round_owed(started, rnd, names, league=rules.format == "league")
-        owed = [self._signup_owed(started, replace(snap, row=started))] + owed
-        owed += self._standings_owed(started, entrants, [rnd], [], names, settings)
-        await self.db.tournaments.save_tournament(
-            row,
-            status="running",
-            stage=row.stage + 1,
-            round=1,
-            entrants=people,
-            rounds=[RoundRow(1, rnd.to_json())],
-            tables=made,
-            owed=owed,
-            settings=settings,
-            due=settings.get("season_until"),
-        )
-        log.info("tournament %s started: %d people, %d tables", row.id, len(people), len(rnd.tables))
-        return len(rnd.tables)
-
-    async def _deadline(self, snap: Snapshot, missing: list[str]) -> None:
-        """The sign-up deadline came: start if it can; else the hall is told and sign-up stays open."""
-        row, g = snap.row, self._tlang(snap.row)
-        settings = {**row.settings, "signup_until": None}
-        try:
-            self._missing(missing)
-            await self._start_locked(snap)
-            return
-        except Refused:
-            text = g.t(
-                "⏰ {host}: sign-up for **{name}** has closed, but I could not start it (too few people, or I lack "
-                "permissions here). Sign-up stays open; start it with {command}.",
-                host=part.person(row.host_id),
-                name=clean(row.name),
-                command=part.command("tournament start", g.code),
-            )
-        await self.db.tournaments.save_tournament(
-            row,
-            settings=settings,
-            due=None,
-            owed=[TournamentOwed("post", "news", {"text": text, "mentions": [row.host_id]})],
         )

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, overload
+from typing import Any, overload
 
+from ..i18n import me
 from ..i18n import words as part
-from ..service import Outcome
+from ..service import Outcome, Refused
 from ..service.core import Games, ServiceOptions
 from ..service.lobby import Lobby
 from ..service.pictures.painter import Painter
@@ -34,7 +35,9 @@ RETRY = 60.0  # seconds before a round held up by missing permissions is tried a
 
 
 class Rounds(TournamentCore):
-    """The root of the director's part (Rounds, Running, Director: running a tournament)."""
+    """A tournament's rounds: round 1 paired at its start (`start`, also at the sign-up deadline),
+    each next one when the last closes, the standings after every game, the end. Its step
+    (`advance_tournament`) runs whenever the tournament is due."""
 
     def __init__(
         self, db: Database, options: ServiceOptions, games: Games, painter: Painter, lobby: Lobby, tables: TableGames
@@ -44,12 +47,8 @@ class Rounds(TournamentCore):
         self.lobby = lobby  # someone who drops leaves their table's game
         self.tables = tables  # the tables' games: opened once their thread exists, stopped on abort
 
-    if TYPE_CHECKING:  # (Director, a later part of the tournament service)
-
-        async def _deadline(self, snap: Snapshot, missing: list[str]) -> None: ...
-
     @staticmethod
-    def _needed(row: Any, missing: list[str] | None) -> list[str]:
+    def needed(row: Any, missing: list[str] | None) -> list[str]:
         """Of the permissions the bot lacks in the hall, those this tournament's rounds need."""
         from .core import PRIVATE
 
@@ -119,7 +118,7 @@ class Rounds(TournamentCore):
 
         return Rules.from_json(row.rules)
 
-    def _signup_owed(self, row: Any, snap: Snapshot) -> TournamentOwed:
+    def signup_owed(self, row: Any, snap: Snapshot) -> TournamentOwed:
         """The sign-up post brought up to date (who signed up, what stage it is at)."""
         from .texts import signup_text
 
@@ -157,7 +156,7 @@ class Rounds(TournamentCore):
                 {"text": final_text(finished, table, names, self._tlang(row)), "images": [{"standings": True}]},
             )
         )
-        owed.append(self._signup_owed(finished, replace(snap, row=finished)))
+        owed.append(self.signup_owed(finished, replace(snap, row=finished)))
         return owed
 
     # ------------------------------------------------------------ the director's step
@@ -173,7 +172,7 @@ class Rounds(TournamentCore):
                 return []
             try:
                 if snap.row.open:
-                    await self._step(snap, self._needed(snap.row, missing))
+                    await self._step(snap, self.needed(snap.row, missing))
                 elif snap.row.due is not None:
                     await self.db.tournaments.save_tournament(snap.row, due=None)
             except Conflict:  # another process moved it on meanwhile; it is due again if needed
@@ -274,7 +273,7 @@ class Rounds(TournamentCore):
         tables, more = self._round_owed(row, rnd, names)
         settings.pop("next_at", None)
         paired = replace(row, round=rnd.number)
-        owed += more + [self._signup_owed(paired, replace(snap, row=paired))]
+        owed += more + [self.signup_owed(paired, replace(snap, row=paired))]
         return {
             "owed": owed,
             "entrants": stored,
@@ -372,3 +371,89 @@ class Rounds(TournamentCore):
             None if busy is None else sorted(busy),
         )
         return [Table.from_json(t) for t in out] if busy is not None else Round.from_json(out)
+
+    # ------------------------------------------------------------ starting
+    async def start(self, snap: Snapshot) -> int:
+        """Freeze everyone's rating, pair round 1 and save it with what it owes (threads,
+        pairings, standings, the sign-up post closed); returns the number of tables."""
+        row = snap.row
+        people = [e for e in snap.entrants if e.dropped is None]
+        ratings = await self.db.tournaments.ratings_for(row.guild_id, row.game, [e.user_id for e in people])
+        people = [replace(e, rating=round(ratings.get(e.user_id, 0.0), 3)) for e in people]
+        rules = self._rules(row)
+        if len(people) < max(2, rules.min_seats):
+            raise Refused(
+                me().t(
+                    "Too few people to start: {count} signed up, and a table needs {least}.",
+                    count=len(people),
+                    least=max(2, rules.min_seats),
+                )
+            )
+        snap = replace(snap, entrants=people)
+        _, entrants, _, _ = model(snap)
+        started = replace(row, status="running", stage=row.stage + 1)
+        names, settings = self._names(snap), dict(row.settings)
+        if rules.format == "league":
+            tables = await self._pair_values(row, rules, entrants, [], [], busy=set())
+
+            rnd = Round(1, tuple(Table(t.number, t.seats) for t in tables))
+        else:
+            try:
+                rnd = await self._pair_values(row, rules, entrants, [], [])
+            except PairingError as exc:
+                log.info("tournament %s cannot start: %s", row.id, exc)
+                raise Refused(
+                    me().t(
+                        "These people cannot be seated at tables of {size}: {count} signed up.",
+                        size=rules.table_size,
+                        count=len(people),
+                    )
+                ) from None
+        if not rnd.tables:
+            raise Refused(
+                me().t(
+                    "Too few people to start: {count} signed up, and a table needs {least}.",
+                    count=len(people),
+                    least=rules.table_size,
+                )
+            )
+        made, owed = self._round_owed(started, rnd, names, league=rules.format == "league")
+        owed = [self.signup_owed(started, replace(snap, row=started))] + owed
+        owed += self._standings_owed(started, entrants, [rnd], [], names, settings)
+        await self.db.tournaments.save_tournament(
+            row,
+            status="running",
+            stage=row.stage + 1,
+            round=1,
+            entrants=people,
+            rounds=[RoundRow(1, rnd.to_json())],
+            tables=made,
+            owed=owed,
+            settings=settings,
+            due=settings.get("season_until"),
+        )
+        log.info("tournament %s started: %d people, %d tables", row.id, len(people), len(rnd.tables))
+        return len(rnd.tables)
+
+    async def _deadline(self, snap: Snapshot, missing: list[str]) -> None:
+        """The sign-up deadline came: start if it can; else the hall is told and sign-up stays open."""
+        row, g = snap.row, self._tlang(snap.row)
+        settings = {**row.settings, "signup_until": None}
+        try:
+            self._missing(missing)
+            await self.start(snap)
+            return
+        except Refused:
+            text = g.t(
+                "⏰ {host}: sign-up for **{name}** has closed, but I could not start it (too few people, or I lack "
+                "permissions here). Sign-up stays open; start it with {command}.",
+                host=part.person(row.host_id),
+                name=clean(row.name),
+                command=part.command("tournament start", g.code),
+            )
+        await self.db.tournaments.save_tournament(
+            row,
+            settings=settings,
+            due=None,
+            owed=[TournamentOwed("post", "news", {"text": text, "mentions": [row.host_id]})],
+        )

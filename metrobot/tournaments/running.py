@@ -1,8 +1,9 @@
 """A tournament under way: someone dropping out, or removed by its host (not paired again;
 the automatic player finishes their current game), pausing and resuming it, aborting it.
 
-The base of `Director`, on `Rounds` as the director's other parts are. Replies speak the
-requester's language (`me()`); what the hall is told speaks the tournament's.
+A part of the tournaments beside the director (sign-up and start, director.py), handed the
+rounds (rounds.py) whose sign-up post it updates. Replies speak the requester's language
+(`me()`); what the hall is told speaks the tournament's.
 """
 
 from __future__ import annotations
@@ -15,14 +16,27 @@ from dataclasses import replace
 from ..i18n import me
 from ..i18n import words as part
 from ..service import Message, Outcome, Refused
-from ..storage import TournamentOwed
-from .core import retried
+from ..service.core import Games, ServiceOptions
+from ..service.lobby import Lobby
+from ..storage import Database, TournamentOwed
+from .core import TournamentCore, retried
 from .rounds import Rounds
+from .tablegames import TableGames
 
 log = logging.getLogger("metrobot.tournaments")
 
 
-class Running(Rounds):
+class Running(TournamentCore):
+    """A tournament under way: dropping out, pausing, resuming, aborting."""
+
+    def __init__(
+        self, db: Database, options: ServiceOptions, games: Games, rounds: Rounds, lobby: Lobby, tables: TableGames
+    ) -> None:
+        super().__init__(db, options, games)
+        self.rounds = rounds  # the sign-up post (a league's), the round's step after a change
+        self.lobby = lobby  # someone who drops leaves their table's game
+        self.tables = tables  # the tables' games: stopped on abort
+
     @retried
     async def tournament_drop(
         self,
@@ -57,7 +71,9 @@ class Running(Rounds):
                 )
             if row.status == "signup":
                 after = replace(snap, entrants=[e for e in snap.entrants if e.user_id != user_id])
-                await self.db.tournaments.save_tournament(row, removed=[user_id], owed=[self._signup_owed(row, after)])
+                await self.db.tournaments.save_tournament(
+                    row, removed=[user_id], owed=[self.rounds.signup_owed(row, after)]
+                )
                 return Outcome(reply=Message(me().t("Done: {who} is no longer signed up.", who=part.person(user_id))))
             dropped = replace(mine, dropped=len(snap.rounds) + 1)
             text = (
@@ -74,7 +90,7 @@ class Running(Rounds):
                 row,
                 entrants=[dropped],
                 due=self.options.clock(),
-                owed=[TournamentOwed("post", "news", {"text": text}), self._signup_owed(row, after)],
+                owed=[TournamentOwed("post", "news", {"text": text}), self.rounds.signup_owed(row, after)],
             )
         elsewhere = []
         for table in snap.tables:  # the automatic player finishes their current game
@@ -140,7 +156,7 @@ class Running(Rounds):
                 due=self.options.clock() if resume else None,
                 owed=[
                     TournamentOwed("post", "news", {"text": text}),
-                    self._signup_owed(after, replace(snap, row=after)),
+                    self.rounds.signup_owed(after, replace(snap, row=after)),
                 ],
             )
         return Outcome(reply=Message(me().t("Resumed.") if resume else me().t("Paused.")))
@@ -174,7 +190,7 @@ class Running(Rounds):
                         "news",
                         {"text": g.t("🛑 The tournament was aborted by {who}.", who=part.person(user_id))},
                     ),
-                    self._signup_owed(after, replace(snap, row=after)),
+                    self.rounds.signup_owed(after, replace(snap, row=after)),
                 ]
                 + archive,
             )

@@ -3,13 +3,13 @@
 the game service's parts they use; they hear of a game's end by subscribing to the service's
 `GameEnded` there (`game_ended`, in the transaction that finishes the game).
 
-`TournamentService` is a facade over three parts, each a short chain rooted in the plain
-`core.TournamentCore` (loading, who may run it, the locks): `tablegames.TableGames` (its
-tables' games, in their threads), `director.Director` on `running.Running` on `rounds.Rounds`
-(running a tournament: creating, sign-up, start; drop, pause, abort; pairing, closing rounds,
-the standings, the end) and `webpage.TournamentPages` on `looks.Reports` (how it looks:
-standings, pairings, lists, owed posts, `/games`; its web page, its link, the server page's
-tournaments). The facade answers the rest itself: the outbox of the tournaments, what is due."""
+`TournamentService` is a facade over five parts, each on the plain `core.TournamentCore`
+(loading, who may run it, the locks) and handed the others it uses: `tablegames.TableGames`
+(its tables' games, in their threads), `rounds.Rounds` (pairing round 1 at the start and each
+next round, closing rounds, the standings, the end: what is due), `director.Director`
+(creating one, sign-up, its start), `running.Running` (once it runs: drop, pause, abort) and
+`webpage.TournamentPages` on `reports.Reports` (how it looks: standings, pairings, lists, owed
+posts, `/games`; its web page, its link, the server page's tournaments). The facade answers the rest itself: the outbox of the tournaments, what is due."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ from ..service.core import ServiceOptions
 from ..service.events import GameEnded
 from ..storage import Database, GameRow, TournamentOwed, TournamentRow
 from .director import Director
+from .rounds import Rounds
+from .running import Running
 from .tablegames import TableGames
 from .webpage import TournamentPages, hidden_round
 
@@ -38,22 +40,31 @@ class TournamentService:
     """What the front ends ask of the tournaments, handed to the part that owns it."""
 
     def __init__(
-        self, db: Database, options: ServiceOptions, tables: TableGames, director: Director, pages: TournamentPages
+        self,
+        db: Database,
+        options: ServiceOptions,
+        tables: TableGames,
+        rounds: Rounds,
+        running: Running,
+        director: Director,
+        pages: TournamentPages,
     ) -> None:
         self.db = db  # (its own tables, `db.tournaments`)
         self.options = options
-        self.tables, self.director, self.pages = tables, director, pages
+        self.tables, self.rounds, self.running, self.director, self.pages = tables, rounds, running, director, pages
         # A table's games
         self.table_thread_made = tables.table_thread_made
-        # Running a tournament
-        self.advance_tournament = director.advance_tournament
+        # Its rounds: what is due
+        self.advance_tournament = rounds.advance_tournament
+        # Creating one, its sign-up, its start
         self.tournament_new = director.tournament_new
         self.tournament_join = director.tournament_join
         self.tournament_leave = director.tournament_leave
         self.tournament_start = director.tournament_start
-        self.tournament_drop = director.tournament_drop
-        self.tournament_pause = director.tournament_pause
-        self.tournament_abort = director.tournament_abort
+        # Once it runs
+        self.tournament_drop = running.tournament_drop
+        self.tournament_pause = running.tournament_pause
+        self.tournament_abort = running.tournament_abort
         # How it looks, its pages
         self.tournament_standings = pages.tournament_standings
         self.tournament_pairings = pages.tournament_pairings
