@@ -4,8 +4,8 @@ their level, language, tidy posts, hints, take-backs).
 
 Whoever asks must have played the game; they host the new lobby and are seated, and the game's
 other players are invited by a ping. The lobby (lobby.py: `invitation`) starts by itself once
-all of them have joined or declined (leaving it, or never joining and pressing Leave), if one
-joined; the host may start it before with those who have. Who moves first in it is the game's
+all of them have joined; the host may start it before with those who have (as once someone
+declined: leaving it, or pressing Leave without having joined, says no). Who moves first in it is the game's
 rule for a second game (`GamePlugin.played_again`). Not for a tournament's table (tournaments
 pair their own rounds) nor a tutorial (`/game tutorial` starts another).
 

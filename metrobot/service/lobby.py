@@ -72,15 +72,10 @@ def awaited(row: GameRow) -> list[str]:
 
 
 def everyone_came(row: GameRow, plugin: GamePlugin) -> bool:
-    """A lobby to play again starts by itself once everyone invited has joined or declined, if
-    at least one of them joined and the table is big enough."""
-    again = invitation(row)
-    return (
-        bool(again)
-        and not awaited(row)
-        and any(row.seat(u) is not None for u in again.get("invited", []))
-        and len(row.seats) >= plugin.game.min_players
-    )
+    """A lobby to play again starts by itself once everyone invited has joined (if one declined,
+    the host starts it with those who have)."""
+    invited = invitation(row).get("invited", [])
+    return bool(invited) and all(row.seat(u) is not None for u in invited) and len(row.seats) >= plugin.game.min_players
 
 
 class Lobby:
@@ -291,18 +286,23 @@ class Lobby:
             if len(row.seats) >= row.max_seats:
                 raise Refused(me().t("The table is full ({seats} players).", seats=row.max_seats))
             seats = row.seats + [Seat(user_id, user_name, locale=me().code)]
-            plugin, joined = self.games.plugin(row), replace(row, seats=seats)
+            changes: dict[str, Any] = {"seats": seats}
+            again = invitation(row)
+            if user_id in again.get("declined", []):  # (invited, declined, and came after all)
+                declined = [u for u in again["declined"] if u != user_id]
+                changes["settings"] = {**row.settings, "again": {**again, "declined": declined}}
+            plugin, joined = self.games.plugin(row), replace(row, **changes)
             if everyone_came(joined, plugin):  # the last one invited to play again: it starts by itself
                 return await self._begin(
                     joined,
                     plugin,
                     reply=me().t("You joined, and everyone invited is here: the game begins."),
-                    changes={"seats": seats},
+                    changes=changes,
                 )
             outcome = Outcome(
                 reply=Message(me().t("You joined the game.")), public=[self.lobby_message(plugin, joined)]
             )
-            await self.games.save(row, seats=seats, says=outcome)
+            await self.games.save(row, **changes, says=outcome)
         return outcome
 
     async def leave(self, channel_id: str, user_id: str, *, game_id: int | None = None) -> Outcome:
@@ -311,8 +311,8 @@ class Lobby:
             row = await self.games.open_game(channel_id, active=False, game_id=game_id)
             plugin, g = self.games.plugin(row), self.games.lang(row)
             again = invitation(row)
-            # Leaving a lobby to play again, or never joining it, declines the invitation: the
-            # lobby no longer waits for that person.
+            # Leaving a lobby to play again, or pressing Leave without having joined, declines the
+            # invitation: the lobby says so, and no longer starts by itself (the host starts it).
             declines = (
                 row.status == "lobby"
                 and user_id in again.get("invited", [])
@@ -324,17 +324,9 @@ class Lobby:
                 else row.settings
             )
             if declines and row.seat(user_id) is None:
-                after = replace(row, settings=settings)
-                if everyone_came(after, plugin):  # the others have all joined: it starts by itself
-                    return await self._begin(
-                        after,
-                        plugin,
-                        reply=me().t("You declined; everyone else invited has joined, so the game begins."),
-                        changes={"settings": settings},
-                    )
                 outcome = Outcome(
-                    reply=Message(me().t("You declined the invitation to play again.")),
-                    public=[self.lobby_message(plugin, after)],
+                    reply=Message(me().t("You declined the invitation to play again: the host may start without you.")),
+                    public=[self.lobby_message(plugin, replace(row, settings=settings))],
                 )
                 await self.games.save(row, settings=settings, says=outcome)
                 return outcome

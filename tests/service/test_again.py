@@ -118,16 +118,30 @@ async def test_it_starts_by_itself_once_everyone_invited_joined(svc, db):
     assert row.status == "active" and [s.user_id for s in row.seats] == ["u1", "u2", "u3"]
 
 
-async def test_a_decline_lets_it_start_with_those_who_joined(svc, db):
+async def test_one_declines_and_the_host_starts_with_two(svc, db):
     final = await finished(svc)
     await svc.play_again("c1", "g", *ANN, game_id=final.controls.game_id)
     out = await svc.leave("c1", CAT[0])  # Leave, pressed by someone invited who has not joined
     assert "declined" in out.reply.text and "Declined: Cat" in out.public[0].text
     assert "waiting for <@u2>" in out.public[0].text
-    out = await svc.join("c1", *BOB)
-    assert "begins" in "\n".join(m.text for m in out.public)
+    out = await svc.join("c1", *BOB)  # not everyone came: it waits for the host
+    assert "begins" not in "\n".join(m.text for m in out.public) and "Declined: Cat" in out.public[0].text
+    out = await svc.start("c1", ANN[0])
+    assert "begins" in out.public[0].text
     row = await db.open_game("c1")
     assert row.status == "active" and [s.user_id for s in row.seats] == ["u1", "u2"]
+
+
+async def test_someone_who_declined_may_still_come(svc, db):
+    final = await finished(svc)
+    await svc.play_again("c1", "g", *ANN, game_id=final.controls.game_id)
+    await svc.join("c1", *BOB)
+    await svc.leave("c1", BOB[0])  # joined, then left: declined
+    assert (await db.open_game("c1")).settings["again"]["declined"] == ["u2"]
+    await svc.join("c1", *CAT)
+    out = await svc.join("c1", *BOB)  # changed their mind: everyone is here
+    assert "everyone invited is here" in out.reply.text
+    assert (await db.open_game("c1")).status == "active"
 
 
 async def test_game_again_plays_the_channels_last_finished_game(svc, db):
