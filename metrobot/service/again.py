@@ -116,6 +116,8 @@ class PlayAgain:
             "declined": [],
             "winners": sorted(p for p, place in ranking.items() if place == 1),
         }
+        # (who moved first in that game is not carried over: the new game draws it, see Lobby._begin)
+        options = {k: v for k, v in row.options.items() if k not in plugin.seat_order([user_id])}
         host = Seat(user_id, user_name, locale=me().code)
         bots = [Seat(s.user_id, s.name, auto=True) for s in row.seats if automatic_seat(s)]
         g = self.games.lang(row)
@@ -150,7 +152,7 @@ class PlayAgain:
                     guild_id=row.guild_id,
                     game=row.game,
                     host=host,
-                    options=row.options,
+                    options=options,
                     seed=self.options.seeds(),
                     max_seats=row.max_seats,
                     turn_clock=row.turn_clock,

@@ -197,6 +197,27 @@ async def test_an_accept_racing_the_hosts_start_starts_once(svc, db):
     assert row.status == "active" and len(await db.actions(row.id)) == 0
 
 
+async def test_metromania_played_again_is_not_started_by_its_winner(svc, db):
+    await svc.new_game("m1", "g", *ANN, "metromania", {}, 2)
+    await svc.join("m1", *BOB)
+    await svc.start("m1", ANN[0])
+    for user in ("u1", "u2"):  # both leave: the automatic player plays the game to its end
+        await svc.leave("m1", user)
+    old = await db.last_game("m1")
+    assert old.status == "finished"
+    metromania = get_plugin("metromania")
+    ranking = metromania.final_ranking(metromania.game.from_json(old.state))
+    winners = [p for p, place in ranking.items() if place == 1]
+    assert len(winners) == 1  # (the seeds are fixed: one winner)
+    await svc.play_again("m1", "g", *ANN)
+    await svc.join("m1", *BOB)  # everyone came: it starts by itself
+    row = await db.open_game("m1")
+    assert row.status == "active" and "first_player" in row.options
+    assert row.options["first_player"] != winners[0]
+    game = metromania.game
+    assert game.seats(game.from_json(row.state))[0] == row.options["first_player"]
+
+
 def test_who_goes_first_when_a_game_is_played_again():
     # MetrOmania: the last winner does not start (the first move's edge is not made up for).
     metromania = get_plugin("metromania")
