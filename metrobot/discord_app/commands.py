@@ -157,7 +157,7 @@ def channel_and_user(interaction: discord.Interaction) -> tuple[str, str]:
 
 
 def game_group(bot: Bot) -> app_commands.Group:
-    """/game new|join|leave|start|resign|abort|settings|nudge|follow|unfollow|replay|tutorial|rules."""
+    """/game new|again|join|leave|start|resign|abort|settings|nudge|follow|unfollow|replay|tutorial|rules."""
     plugins = all_plugins()
     kinds = [app_commands.Choice(name=p.title, value=p.name) for p in plugins]
     variants = [app_commands.Choice(name="standard", value="standard")] + [
@@ -220,6 +220,21 @@ def game_group(bot: Bot) -> app_commands.Group:
     @new.autocomplete("city")
     async def city_autocomplete(interaction: discord.Interaction, current: str):
         return [app_commands.Choice(name=c.title(), value=c) for c in cities if str(current).lower() in c][:25]
+
+    @group.command(name="again", description="Play this channel's last finished game again, with its players")
+    async def again(interaction: discord.Interaction) -> None:
+        async def work():
+            channel, user = channel_and_user(interaction)
+            parent = getattr(interaction.channel, "parent_id", None)  # a thread's channel
+            return await bot.service.play_again(
+                channel,
+                str(interaction.guild_id) if interaction.guild_id else None,
+                user,
+                interaction.user.display_name,
+                parent_id=str(parent) if parent else None,
+            )
+
+        await run(interaction, work)
 
     @group.command(name="join", description="Take a seat in this channel's lobby")
     async def join(interaction: discord.Interaction) -> None:

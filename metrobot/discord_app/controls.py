@@ -12,6 +12,7 @@ working after a restart and nothing lives only in memory.
   mb:tb:<game>:<moves>                      ↶ take back a move (see takeback.py)
   mb:a:<game>                               ▶ Play on the board: the Activity (see activity.py)
   mb:fw:<game>                              👁 Follow on a game's status message (see following.py)
+  mb:again:<game>                           ↻ Play again under a finished game's final post (see again.py)
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import discord
 from ..service import Controls
 from . import playlinks
 from .activity import ACTIVITY_ITEMS, LaunchButton
+from .again import AGAIN_ITEMS, AgainButton
 from .composer import COMPOSER_ITEMS, composer
 from .following import FOLLOW_ITEMS
 from .languages import speaker
@@ -134,6 +136,8 @@ def controls_view(controls: Controls) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     if controls.kind == "takeback":
         view.add_item(TakeBackButton(controls.game_id, controls.moves, controls.play_label))
+    elif controls.kind == "again":
+        view.add_item(AgainButton(controls.game_id, controls.play_label))
     elif controls.kind == "lobby":
         for op, label in zip(("join", "leave", "start"), controls.lobby):
             view.add_item(LobbyButton(controls.game_id, op, label))
@@ -159,6 +163,7 @@ OURS = (
     *PRIVACY_ITEMS,
     *TAKEBACK_ITEMS,
     *FOLLOW_ITEMS,
+    *AGAIN_ITEMS,
 )
 
 

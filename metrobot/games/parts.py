@@ -23,6 +23,7 @@ from ..i18n import EN, Lang
 from .alttext import plain_alt_text
 from .autoplay import AutoPlayer
 from .protocol import N_, Action, Choice, Event, Game, is_list
+from .rng import Rng
 
 Names = Callable[[str], str]
 Menu = list[tuple[tuple[str, ...], Choice]]
@@ -246,6 +247,13 @@ class RulesGlue(Protocol):
         that name)."""
         return {}
 
+    def played_again(self, players: list[str], winners: list[str], seed: int) -> dict[str, Any]:
+        """Options for a game that (some of) the same people play again (↻ Play again;
+        `winners`: the last game's, `seed`: the new game's): who goes first, as the game's rules
+        suggest for a second game. Default {}: the seats are drawn as for any new game (a game
+        whose rules make up for moving first, or where everyone decides at once)."""
+        return {}
+
     def showed_nothing(self, before: Any, after: Any) -> bool:
         """Whether a move from `before` to `after` showed its mover nothing they could learn
         from (no card drawn or turned, no chance, no hidden decision revealed), so that it may
@@ -282,6 +290,14 @@ NO_GLUE = NoGlue()
 def first_player(players: list[str]) -> dict[str, Any]:
     """`RulesGlue.seat_order` of a game whose option `first_player` names who moves first."""
     return {"first_player": players[0]} if players else {}
+
+
+def winner_not_first(players: list[str], winners: list[str], seed: int) -> dict[str, Any]:
+    """`RulesGlue.played_again` of a game where moving first is an advantage the rules do not
+    make up for: the first player drawn from the new game's seed among those who did not win
+    the last game (among everyone, if everyone won it)."""
+    others = [p for p in players if p not in winners] or list(players)
+    return first_player([others[Rng.from_seed(seed).below(len(others))]]) if others else {}
 
 
 # ------------------------------------------------------------------ privacy

@@ -88,6 +88,10 @@ class GamePlugin:
     def seat_order(self, players: list[str]) -> dict[str, Any]:
         return self.glue.seat_order(players)
 
+    def played_again(self, players: list[str], winners: list[str], seed: int) -> dict[str, Any]:
+        """Options for a game the same people play again (see `RulesGlue.played_again`)."""
+        return self.glue.played_again(players, winners, seed)
+
     def option_summary(self, options: dict[str, Any], lang: Lang = EN) -> str:
         """How a lobby names a game's options: its variants and map, in words."""
 

@@ -193,6 +193,15 @@ class Games:
             tap_label=language.p("button", "▶ Play on the board") if self.options.board_play else None,
         )
 
+    @staticmethod
+    def final_controls(row: GameRow) -> Controls | None:
+        """The buttons under a game's final post: ↻ Play again (service/again.py), except under a
+        tournament's table (a tournament plays its own rounds) and a tutorial (`/game tutorial`
+        starts another)."""
+        if row.settings.get("tournament") or row.settings.get("tutorial"):
+            return None
+        return Controls("again", row.id, row.game, row.moves, lang(row.language).p("button", "↻ Play again"))
+
     # ------------------------------------------------------------ people
     def namer(
         self, plugin: GamePlugin, state: Any, row: GameRow, language: Lang | None = None, *, parts: bool = False

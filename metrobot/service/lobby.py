@@ -55,6 +55,29 @@ def level_of(plugin: GamePlugin, level: str | None) -> str:
     return level
 
 
+# ---------------------------------------------------------------- a lobby to play a game again
+def invitation(row: GameRow) -> dict[str, Any]:
+    """What a lobby opened to play a finished game again says (service/again.py): "from" (the
+    finished game's id), "invited" (its other players, asked to join), "names" (theirs),
+    "declined" (who said no) and "winners" (the last game's); {} for any other lobby."""
+    again = row.settings.get("again")
+    return again if isinstance(again, dict) else {}
+
+
+def awaited(row: GameRow) -> list[str]:
+    """The people invited to play again whom the lobby still waits for."""
+    again = invitation(row)
+    declined = set(again.get("declined", []))
+    return [u for u in again.get("invited", []) if u not in declined and row.seat(u) is None]
+
+
+def everyone_came(row: GameRow, plugin: GamePlugin) -> bool:
+    """A lobby to play again starts by itself once everyone invited has joined (if one declined,
+    the host starts it with those who have)."""
+    invited = invitation(row).get("invited", [])
+    return bool(invited) and all(row.seat(u) is not None for u in invited) and len(row.seats) >= plugin.game.min_players
+
+
 class Lobby:
     def __init__(
         self,
@@ -223,6 +246,20 @@ class Lobby:
             ]
         )
         labels = (g.p("button", "Join"), g.p("button", "Leave"), g.p("button", "Start"))
+        again = invitation(row)
+        if again:
+            names = again.get("names", {})
+            waiting = awaited(row)
+            if waiting:
+                text += "\n" + g.t(
+                    "↻ Playing again: waiting for {people}. The game starts by itself once they have all joined, "
+                    "or when the host starts it with those who have.",
+                    people=part.people(waiting, names),
+                )
+            if again.get("declined"):
+                text += "\n" + g.t(
+                    "Declined: {people}.", people=", ".join(part.name(u, names.get(u, u)) for u in again["declined"])
+                )
         if hints_on(row):
             text += "\n" + g.t("💡 Hints are on: anyone may ask for a suggestion, and this game will not be rated.")
         if role:
@@ -249,19 +286,51 @@ class Lobby:
             if len(row.seats) >= row.max_seats:
                 raise Refused(me().t("The table is full ({seats} players).", seats=row.max_seats))
             seats = row.seats + [Seat(user_id, user_name, locale=me().code)]
+            changes: dict[str, Any] = {"seats": seats}
+            again = invitation(row)
+            if user_id in again.get("declined", []):  # (invited, declined, and came after all)
+                declined = [u for u in again["declined"] if u != user_id]
+                changes["settings"] = {**row.settings, "again": {**again, "declined": declined}}
+            plugin, joined = self.games.plugin(row), replace(row, **changes)
+            if everyone_came(joined, plugin):  # the last one invited to play again: it starts by itself
+                return await self._begin(
+                    joined,
+                    plugin,
+                    reply=me().t("You joined, and everyone invited is here: the game begins."),
+                    changes=changes,
+                )
             outcome = Outcome(
-                reply=Message(me().t("You joined the game.")),
-                public=[self.lobby_message(self.games.plugin(row), replace(row, seats=seats))],
+                reply=Message(me().t("You joined the game.")), public=[self.lobby_message(plugin, joined)]
             )
-            await self.games.save(row, seats=seats, says=outcome)
+            await self.games.save(row, **changes, says=outcome)
         return outcome
 
     async def leave(self, channel_id: str, user_id: str, *, game_id: int | None = None) -> Outcome:
         """Leave the lobby, or leave a running game: the automatic player takes the seat."""
         async with self.games.lock(channel_id):
             row = await self.games.open_game(channel_id, active=False, game_id=game_id)
-            seat = self.games.seated(row, user_id)
             plugin, g = self.games.plugin(row), self.games.lang(row)
+            again = invitation(row)
+            # Leaving a lobby to play again, or pressing Leave without having joined, declines the
+            # invitation: the lobby says so, and no longer starts by itself (the host starts it).
+            declines = (
+                row.status == "lobby"
+                and user_id in again.get("invited", [])
+                and user_id not in again.get("declined", [])
+            )
+            settings = (
+                {**row.settings, "again": {**again, "declined": [*again.get("declined", []), user_id]}}
+                if declines
+                else row.settings
+            )
+            if declines and row.seat(user_id) is None:
+                outcome = Outcome(
+                    reply=Message(me().t("You declined the invitation to play again: the host may start without you.")),
+                    public=[self.lobby_message(plugin, replace(row, settings=settings))],
+                )
+                await self.games.save(row, settings=settings, says=outcome)
+                return outcome
+            seat = self.games.seated(row, user_id)
             if row.status == "lobby":
                 seats = [s for s in row.seats if s.user_id != user_id]
                 if not any(not s.auto for s in seats):  # only bots would be left
@@ -274,9 +343,9 @@ class Lobby:
                 host = row.host_id if row.host_id != user_id else next(s.user_id for s in seats if not s.auto)
                 outcome = Outcome(
                     reply=Message(me().t("You left the game.")),
-                    public=[self.lobby_message(plugin, replace(row, seats=seats, host_id=host))],
+                    public=[self.lobby_message(plugin, replace(row, seats=seats, host_id=host, settings=settings))],
                 )
-                await self.games.save(row, seats=seats, host_id=host, says=outcome)
+                await self.games.save(row, seats=seats, host_id=host, settings=settings, says=outcome)
                 return outcome
             if seat.auto:
                 raise Refused(me().t("You have already left this game; the automatic player plays your seat."))
@@ -302,7 +371,7 @@ class Lobby:
                 raise Refused(me().t("The game is already running."))
             if user_id != row.host_id:
                 raise Refused(me().t("Only the host starts the game."))
-            plugin, g = self.games.plugin(row), self.games.lang(row)
+            plugin = self.games.plugin(row)
             game = plugin.game
             if len(row.seats) < game.min_players:
                 raise Refused(
@@ -313,61 +382,79 @@ class Lobby:
                         joined=len(row.seats),
                     )
                 )
-            try:
-                state = game.new_game([s.user_id for s in row.seats], row.options, row.seed)
-            except BadInput as exc:
-                raise Refused(me().t("Cannot start: {reason}", reason=exc.in_language(me()))) from None
-            people = await self.games.people(row)
-            _, dms = self.games.hand_dms(plugin, state, row, people=people)
-            name = self.games.namer(plugin, state, row, parts=True)
-            order = ", ".join(name(s) for s in game.seats(state))
-            state, actions, events = await self.turns.autoplay(plugin, state, row)  # bots that play first
-            coached = coach(plugin, row, state, state, g, first=True) if row.settings.get("tutorial") else []
-            text = "\n".join(
-                [g.t("**{game}** begins! Order: {order}.", game=title(plugin, g), order=order)]
-                + plugin.narrate(state, events, name, g)
-                + [self.games.prompt(plugin, state, row)]
-                + coached
+            return await self._begin(row, plugin, reply=me().t("Game started."))
+
+    async def _begin(
+        self, row: GameRow, plugin: GamePlugin, *, reply: str, changes: dict[str, Any] | None = None
+    ) -> Outcome:
+        """Deal and start a lobby's game, under the channel's lock (its checks made): by the host,
+        or by itself once everyone invited to play again came. `row` is the lobby as it starts
+        (seats and settings with `changes`, which are saved with the start in one transaction)."""
+        g, game = self.games.lang(row), plugin.game
+        options = row.options
+        again = invitation(row)
+        if again:  # who goes first in a game played again: as its rules suggest
+            ids = [s.user_id for s in row.seats]
+            options = {**options, **plugin.played_again(ids, list(again.get("winners", [])), row.seed)}
+        try:
+            state = game.new_game([s.user_id for s in row.seats], options, row.seed)
+        except BadInput as exc:
+            raise Refused(me().t("Cannot start: {reason}", reason=exc.in_language(me()))) from None
+        if options != row.options:
+            changes = {**(changes or {}), "options": options}
+            row = replace(row, options=options)
+        people = await self.games.people(row)
+        _, dms = self.games.hand_dms(plugin, state, row, people=people)
+        name = self.games.namer(plugin, state, row, parts=True)
+        order = ", ".join(name(s) for s in game.seats(state))
+        state, actions, events = await self.turns.autoplay(plugin, state, row)  # bots that play first
+        coached = coach(plugin, row, state, state, g, first=True) if row.settings.get("tutorial") else []
+        text = "\n".join(
+            [g.t("**{game}** begins! Order: {order}.", game=title(plugin, g), order=order)]
+            + plugin.narrate(state, events, name, g)
+            + [self.games.prompt(plugin, state, row)]
+            + coached
+        )
+        position = row.moves + len(actions)
+        now = self.options.clock()
+        waiting = self.games.owed_people(plugin, state, row)
+        quiet = {u for u in waiting if u in people and quiet_until(people[u], now) is not None}
+        public = Message(
+            text,
+            mentions=[u for u in waiting if u not in quiet],
+            controls=self.games.play_controls(plugin, replace(row, moves=position)),
+            images=self.drawing.channel_images(people, {"board": None}),
+        )
+        if plugin.secret_hands and plugin.hands_may_change(events):
+            dms = self.games.hand_dms(plugin, state, row, people=people)[1]
+        dms = dms + self.games.turn_dms(plugin, row, waiting, people)
+        clock: dict[str, Any] = {"deadline": now + row.turn_clock, "paused": None}
+        if any(is_away(people[u], now) for u in waiting if u in people):
+            clock = {"deadline": None, "paused": row.turn_clock}
+        after = replace(row, status="active", moves=position, waiting=waiting, **clock)
+        outcome = Outcome(
+            reply=Message(reply),
+            public=[public],
+            dms=dms,
+            edits=[await self.status.status_message(plugin, state, after)],
+        )
+        drawing = asyncio.create_task(self.drawing.draw(public, plugin, state, row, position))
+        try:
+            row = await self.games.save(
+                row,
+                status="active",
+                state=game.to_json(state),
+                actions=actions,
+                position=position,
+                reminded=False,
+                waiting=waiting,
+                says=outcome,
+                **clock,
+                **(changes or {}),
             )
-            position = row.moves + len(actions)
-            now = self.options.clock()
-            waiting = self.games.owed_people(plugin, state, row)
-            quiet = {u for u in waiting if u in people and quiet_until(people[u], now) is not None}
-            public = Message(
-                text,
-                mentions=[u for u in waiting if u not in quiet],
-                controls=self.games.play_controls(plugin, replace(row, moves=position)),
-                images=self.drawing.channel_images(people, {"board": None}),
-            )
-            if plugin.secret_hands and plugin.hands_may_change(events):
-                dms = self.games.hand_dms(plugin, state, row, people=people)[1]
-            dms = dms + self.games.turn_dms(plugin, row, waiting, people)
-            clock: dict[str, Any] = {"deadline": now + row.turn_clock, "paused": None}
-            if any(is_away(people[u], now) for u in waiting if u in people):
-                clock = {"deadline": None, "paused": row.turn_clock}
-            after = replace(row, status="active", moves=position, waiting=waiting, **clock)
-            outcome = Outcome(
-                reply=Message(me().t("Game started.")),
-                public=[public],
-                dms=dms,
-                edits=[await self.status.status_message(plugin, state, after)],
-            )
-            drawing = asyncio.create_task(self.drawing.draw(public, plugin, state, row, position))
-            try:
-                row = await self.games.save(
-                    row,
-                    status="active",
-                    state=game.to_json(state),
-                    actions=actions,
-                    position=position,
-                    reminded=False,
-                    waiting=waiting,
-                    says=outcome,
-                    **clock,
-                )
-            finally:
-                await drawing
-            self.games.remember(row, state)
+        finally:
+            await drawing
+        self.games.remember(row, state)
         log.info("game %s started with %d players", row.id, len(row.seats))
         return outcome
 

@@ -27,7 +27,8 @@ class Controls:
     (stepping through a finished game), "leaderboard" or "rules" (pages; `game` is the kind),
     "games" (pages of a person's games), "text" (pages of the board as text) or "astext"
     (the 📄 button under a private board picture; its label is `board_label`) or "takeback"
-    (↶ under a person's confirmation of a move that may be taken back; its label is `play_label`).
+    (↶ under a person's confirmation of a move that may be taken back; its label is `play_label`)
+    or "again" (↻ Play again under a finished game's final post; its label is `play_label`).
     `moves` pins the game position the controls were made for, so a stale click is refused.
     """
 

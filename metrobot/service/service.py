@@ -111,6 +111,8 @@ class GameService:
         self.leave = parts.lobby.leave
         self.start = parts.lobby.start
         self.abort = parts.lobby.abort
+        # PlayAgain
+        self.play_again = parts.again.play_again
         # GameSettings
         self.configure = parts.game_settings.configure
         # TakeBack

@@ -366,7 +366,7 @@ class Turns:
                 Message(
                     text.strip() or g.t("The game goes on."),
                     mentions=[u for u in owed if u not in quiet],
-                    controls=None if over else self.games.play_controls(plugin, row),
+                    controls=self.games.final_controls(row) if over else self.games.play_controls(plugin, row),
                     images=images,
                 )
             )

@@ -21,6 +21,7 @@ the facade the front ends still talk to; a new capability should take the parts 
     GameSettings ..... a lobby's settings
     TakeBack, Hints .. a move taken back; the suggestion of the greedy player
     Tutorial ......... a newcomer's solo game
+    PlayAgain ........ ↻ a finished game's players open a lobby for the same game again
     Queries .......... status, board, hand
     RulesPages ....... the illustrated rules
     Replays .......... finished games turn by turn
@@ -35,6 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..storage import Database
+from .again import PlayAgain
 from .clock import Clock
 from .core import Games, ServiceOptions
 from .events import Events
@@ -89,6 +91,7 @@ class Parts:
     takeback: TakeBack
     hints: Hints
     tutorial: Tutorial
+    again: PlayAgain
     queries: Queries
     rules_pages: RulesPages
     replays: Replays
@@ -119,6 +122,7 @@ def wire(db: Database, options: ServiceOptions, painter: Painter) -> Parts:
     takeback = TakeBack(db, options, games, drawing, status)
     hints = Hints(painter, games, turns)
     tutorial = Tutorial(lobby)
+    again = PlayAgain(db, options, games, server, lobby)
     queries = Queries(db, options, games, drawing, lobby)
     rules_pages = RulesPages(db, options, painter, drawing)
     replays = Replays(db, options, painter, games, drawing)
@@ -149,6 +153,7 @@ def wire(db: Database, options: ServiceOptions, painter: Painter) -> Parts:
         takeback=takeback,
         hints=hints,
         tutorial=tutorial,
+        again=again,
         queries=queries,
         rules_pages=rules_pages,
         replays=replays,

@@ -467,6 +467,7 @@ class Draw:
                     "tb",
                     "a",
                     "fw",
+                    "again",
                     "junk",
                     "other",
                 ]
@@ -499,6 +500,9 @@ class Draw:
                         "mb:a:",
                         "mb:a:1:2",
                         "mb:a:" + "9" * 25,
+                        "mb:again:",
+                        "mb:again:1:2",
+                        "mb:again:" + "9" * 25,
                         "role-menu:7",
                     ]
                 )
@@ -527,6 +531,8 @@ class Draw:
             return f"mb:a:{gid}", BUTTON
         if family == "fw":  # 👁 Follow (follows a game: changes none)
             return f"mb:fw:{gid}", BUTTON
+        if family == "again":  # ↻ Play again: any game's, a finished one's, nonsense
+            return f"mb:again:{gid}", BUTTON
         if family == "bt":  # 📄 the board as text
             return f"mb:bt:{gid}", BUTTON
         if family == "tp":  # the text board's pages
@@ -769,9 +775,13 @@ class Oracle:
             return seen is None and self._valid_new(values)
         if sub == "tutorial":  # a new game in a thread of its own, whatever this channel holds
             return isinstance(values.get("kind"), str) and values["kind"] in {p.name for p in all_plugins()}
+        if sub == "again":  # a lobby for a finished game, in a channel with none open (erring on yes)
+            return seen is None
         if seen is None:
             return False
         seated = seen.seated(user)
+        if sub == "leave" and seen.status == "lobby" and user in seen.invited:
+            return True  # invited to play again: leaving, or never having joined, declines
         if sub == "join":
             return seen.status == "lobby" and seated is None and len(seen.seats) < seen.max_seats
         if sub in ("leave", "resign"):
@@ -895,6 +905,9 @@ class Oracle:
             if seen is None or seen.id != gid:
                 return False
             return self._game(m["op"], {}, seen, user, a)
+        m = TEMPLATES["AgainButton"].fullmatch(cid)
+        if m:  # ↻ Play again opens a lobby where none is open (the game's player or not: erring on yes)
+            return self._game("again", {}, seen, user, a)
         m = TEMPLATES["TournamentButton"].fullmatch(cid)
         if m:
             cup = self.cups.get(self.w.channels[a.channel])

@@ -435,6 +435,7 @@ class Seen:
     state: Any
     takeback: dict[str, Any] | None = None  # the move that may still be taken back
     mover: str | None = None  # who made it (the log's last actor)
+    invited: list[str] = field(default_factory=list)  # a lobby to play again: whom it still waits for
 
     @classmethod
     def of(cls, row: dict[str, Any], actions: list[tuple] = ()) -> Seen:
@@ -453,10 +454,19 @@ class Seen:
             state,
             json.loads(row["takeback"]) if row.get("takeback") else None,
             actions[-1][3] if actions else None,
+            _invited(json.loads(row["settings"]) if row.get("settings") else {}),
         )
 
     def seated(self, user: str) -> dict[str, Any] | None:
         return next((s for s in self.seats if s["user_id"] == user), None)
+
+
+def _invited(settings: dict[str, Any]) -> list[str]:
+    """The people a lobby to play again invited and who have not declined (service/again.py)."""
+    again = settings.get("again") if isinstance(settings, dict) else None
+    if not isinstance(again, dict):
+        return []
+    return [u for u in again.get("invited", []) if u not in again.get("declined", [])]
 
 
 def drawable(game: str) -> bool:

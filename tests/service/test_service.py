@@ -265,7 +265,7 @@ async def test_full_game_to_the_end_keeps_history(svc, db):
         if await db.open_game("c1") is None:
             break
         out = await take_turn(svc, (await whose_turn(svc))[0], rnd)
-    assert "Game over" in out.public[0].text and out.public[0].controls is None
+    assert "Game over" in out.public[0].text and out.public[0].controls.kind == "again"
     last = await db.last_game("c1")
     assert last.status == "finished" and last.deadline is None
     await svc.new_game("c1", "g", "u1", "Ann", "metromania")  # a new game may follow

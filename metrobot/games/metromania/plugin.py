@@ -9,7 +9,7 @@ from ...i18n import EN, N_, Lang
 from ...i18n.words import act
 from ..autoplay import AutoPlayer
 from ..controls import CommandOption, MoveCommand, Variant, numbered_steps
-from ..parts import ModuleNotation, Names, RulesGlue, Telling, first_player
+from ..parts import ModuleNotation, Names, RulesGlue, Telling, first_player, winner_not_first
 from ..plugin import GamePlugin
 from ..protocol import Event, Game
 from . import ai, alttext, narration, notation, textboard
@@ -98,6 +98,11 @@ class Glue(RulesGlue):
 
     def seat_order(self, players: list[str]) -> dict[str, Any]:
         return first_player(players)
+
+    def played_again(self, players: list[str], winners: list[str], seed: int) -> dict[str, Any]:
+        # Moving first is an edge nothing makes up for (see docs/notes/metromania.md): the last
+        # game's winner does not start the next.
+        return winner_not_first(players, winners, seed)
 
     def showed_nothing(self, before: Any, after: Any) -> bool:
         # The board is dealt at the start and hands only shrink: a move draws nothing and shows

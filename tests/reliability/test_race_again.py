@@ -1,0 +1,101 @@
+"""Race suite, ↻ Play again (issue 63), through the Discord stand-in and the real client:
+
+* ↻ Play again pressed at once by all three players of a finished game (a double tap, two
+  devices): exactly one lobby opens, every other press is told privately that it is open;
+* the last one invited joining at the moment the host presses Start: the game starts exactly
+  once (one "begins" post, one game running), and the loser of the race is told clearly.
+
+Each round plays the toy game (Race to 10) to the end in a channel of its own first."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import pytest_asyncio
+from harness import make_bot
+from players import Table
+
+from metrobot import games
+from tests.toygame import PLUGIN
+
+from .sizes import scale
+
+pytestmark = pytest.mark.timeout(300)
+OPENED, OPEN_ALREADY = "Lobby open to play", "already open here"
+STARTED = ("Game started", "everyone invited is here")
+TOO_LATE = ("already started", "already running")
+
+
+@pytest.fixture
+def toy():
+    games.register(PLUGIN)
+    try:
+        yield PLUGIN
+    finally:
+        games.unregister(PLUGIN.name)
+
+
+@pytest_asyncio.fixture
+async def bot(standin, run_client, tmp_path, toy):
+    client = make_bot(str(tmp_path / "race-again.sqlite3"))
+    await run_client(client)
+    await standin.wait_for_commands("game", "add")
+    return client
+
+
+async def test_play_again_clicks_and_an_accept_against_the_start(standin, bot, report):
+    ann, bob, cat = (standin.add_member(name=n) for n in ("Ann", "Bob", "Cat"))
+    tried = lobbies = told_open = starts = told_late = unclear = 0
+    for round_ in range(scale(2, 8)):
+        channel = standin.create_channel(f"race-again-{round_}")
+        table = Table(standin, channel, bot.settings.db_path, seed=6 + round_)
+        await table.open(ann, "race", [bob, cat], players=3)
+        await table.play_until_over()
+        final = await standin.wait_for_message(
+            channel, lambda m: any(c.startswith("mb:again:") for c in m.custom_ids())
+        )
+        again = next(c for c in final.custom_ids() if c.startswith("mb:again:"))
+        pressers = [ann, bob, cat] * scale(1, 3)
+        handles = await asyncio.gather(*(standin.click(u, final, custom_id=again) for u in pressers))
+        replies = [(await h.wait_message()).content for h in handles]
+        tried += len(replies)
+        opened = [r for r in replies if OPENED in r]
+        lobbies += len(opened)
+        told_open += sum(OPEN_ALREADY in r for r in replies)
+        unclear += sum(OPENED not in r and OPEN_ALREADY not in r for r in replies)
+        assert len(opened) == 1 and all(OPENED in r or OPEN_ALREADY in r for r in replies), replies
+        row = await table.row()
+        assert row.status == "lobby"
+        host = int(row.host_id)
+        first, last = [u for u in (ann, bob, cat) if u != host]
+        prefix = f"mb:l:{row.id}:"
+        lobby = await standin.wait_for_message(
+            channel,
+            lambda m: any(c.startswith(prefix) for c in m.custom_ids()),  # noqa: B023 - awaited here
+        )
+        h = await standin.click(first, lobby, custom_id=f"mb:l:{row.id}:join")
+        await h.wait_message(lambda m: m.ephemeral)
+        joining, starting = await asyncio.gather(
+            standin.click(last, lobby, custom_id=f"mb:l:{row.id}:join"), standin.slash(host, channel, "game start")
+        )
+        answers = [(await h.wait_message(lambda m: m.ephemeral)).content for h in (joining, starting)]
+        started = [a for a in answers if any(s in a for s in STARTED)]
+        late = [a for a in answers if any(s in a for s in TOO_LATE)]
+        starts += len(started)
+        told_late += len(late)
+        assert len(started) == 1 and len(late) == 1, answers
+        await table.posted()
+        begins = [m for m in table.public() if "begins" in m.content and m.id > lobby.id]
+        assert len(begins) == 1, [m.content for m in begins]
+        row = await table.row()
+        assert row.status == "active" and len(row.seats) == (3 if "everyone invited" in started[0] else 2), round_
+    report.update(
+        rounds=scale(2, 8),
+        racing_presses_tried=tried,
+        lobbies_opened=lobbies,
+        told_open=told_open,
+        starts=starts,
+        told_too_late=told_late,
+        unclear_replies=unclear,
+    )
