@@ -27,6 +27,7 @@ from ..games import get_plugin
 from ..i18n import Lang, lang, me
 from ..service import GameService, Message, Outcome, Refused
 from ..service.core import GHOST
+from ..service.lobby import invitation
 from ..storage import Conflict, GameRow, Seat
 from ..storage.personal import GHOST_NAME
 
@@ -42,9 +43,18 @@ def valid_user(user_id: Any) -> bool:
     return isinstance(user_id, str) and user_id.isascii() and user_id.isdigit() and 0 < len(user_id) <= 20
 
 
+# The lists of a lobby opened to play a game again (service/lobby.py `invitation`) that hold ids.
+INVITATION_LISTS = ("invited", "declined", "winners")
+
+
+def _invited(row: GameRow, user_id: str) -> bool:
+    again = invitation(row)
+    return any(user_id in again.get(key, []) for key in INVITATION_LISTS)
+
+
 def _names(row: GameRow, user_id: str) -> bool:
     """Whether a game row still names the person."""
-    return row.host_id == user_id or row.seat(user_id) is not None or user_id in row.waiting
+    return row.host_id == user_id or row.seat(user_id) is not None or user_id in row.waiting or _invited(row, user_id)
 
 
 def done(language: Lang) -> str:
@@ -188,4 +198,13 @@ class Forget:
             "options": json.dumps(plugin.rename_player(row.options, user_id, ghost), **compact),
             "state": None if state is None else json.dumps(state, **compact),
             "waiting": json.dumps([ghost if u == user_id else u for u in row.waiting], **compact),
+            **({"settings": json.dumps(_uninvited(row, user_id), **compact)} if _invited(row, user_id) else {}),
         }
+
+
+def _uninvited(row: GameRow, user_id: str) -> dict[str, Any]:
+    """A lobby to play again's settings without the person in its lists: they are not coming (so
+    it may still start by itself once the others have joined), and no id of theirs stays."""
+    again = invitation(row)
+    lists = {key: [u for u in again.get(key, []) if u != user_id] for key in INVITATION_LISTS if key in again}
+    return {**row.settings, "again": {**again, **lists}}

@@ -112,7 +112,6 @@ class PlayAgain:
         settings["again"] = {
             "from": row.id,
             "invited": [s.user_id for s in invited],
-            "names": {s.user_id: s.name for s in invited},
             "declined": [],
             "winners": sorted(p for p, place in ranking.items() if place == 1),
         }

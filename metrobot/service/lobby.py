@@ -58,8 +58,10 @@ def level_of(plugin: GamePlugin, level: str | None) -> str:
 # ---------------------------------------------------------------- a lobby to play a game again
 def invitation(row: GameRow) -> dict[str, Any]:
     """What a lobby opened to play a finished game again says (service/again.py): "from" (the
-    finished game's id), "invited" (its other players, asked to join), "names" (theirs),
-    "declined" (who said no) and "winners" (the last game's); {} for any other lobby."""
+    finished game's id), "invited" (its other players' ids, asked to join), "declined" (who said
+    no) and "winners" (the last game's); {} for any other lobby. No names: the post names them
+    as they are called when it is read. Once the game begins, only "from" stays (the rest was
+    the lobby's business; `/me forget` removes a person from a lobby's lists)."""
     again = row.settings.get("again")
     return again if isinstance(again, dict) else {}
 
@@ -248,18 +250,15 @@ class Lobby:
         labels = (g.p("button", "Join"), g.p("button", "Leave"), g.p("button", "Start"))
         again = invitation(row)
         if again:
-            names = again.get("names", {})
             waiting = awaited(row)
             if waiting:
                 text += "\n" + g.t(
                     "↻ Playing again: waiting for {people}. The game starts by itself once they have all joined, "
                     "or when the host starts it with those who have.",
-                    people=part.people(waiting, names),
+                    people=part.people(waiting),
                 )
             if again.get("declined"):
-                text += "\n" + g.t(
-                    "Declined: {people}.", people=", ".join(part.name(u, names.get(u, u)) for u in again["declined"])
-                )
+                text += "\n" + g.t("Declined: {people}.", people=part.people(again["declined"]))
         if hints_on(row):
             text += "\n" + g.t("💡 Hints are on: anyone may ask for a suggestion, and this game will not be rated.")
         if role:
@@ -403,12 +402,20 @@ class Lobby:
         if options != row.options:
             changes = {**(changes or {}), "options": options}
             row = replace(row, options=options)
+        if again:  # (the invitation's lists were the lobby's: the game keeps where it came from)
+            settings = {**(changes or {}).get("settings", row.settings), "again": {"from": again.get("from")}}
+            changes = {**(changes or {}), "settings": settings}
+            row = replace(row, settings=settings)
         people = await self.games.people(row)
         _, dms = self.games.hand_dms(plugin, state, row, people=people)
         name = self.games.namer(plugin, state, row, parts=True)
         order = ", ".join(name(s) for s in game.seats(state))
         state, actions, events = await self.turns.autoplay(plugin, state, row)  # bots that play first
-        coached = coach(plugin, row, state, state, g, first=True) if row.settings.get("tutorial") else []
+        coached = (
+            [part.aside(line) for line in coach(plugin, row, state, state, g, first=True)]
+            if row.settings.get("tutorial")
+            else []
+        )
         text = "\n".join(
             [g.t("**{game}** begins! Order: {order}.", game=title(plugin, g), order=order)]
             + plugin.narrate(state, events, name, g)

@@ -66,7 +66,7 @@ async def test_a_game_played_again_by_the_same_three(standin, bot):
     h = await standin.click(ann, lobby, custom_id=join)
     assert "joined" in (await h.wait_message(lambda m: m.ephemeral)).content
     edited = standin.store.by_id[lobby.id]
-    assert "Declined: Cat" in edited.content and "Ann" in edited.content
+    assert f"Declined: <@{cat}>" in edited.content and "Ann" in edited.content  # (named as Discord names them)
     h = await standin.slash(bob, channel, "game start")
     await h.wait_message()
     await standin.wait_for_message(channel, lambda m: "begins" in m.content, after=lobby)

@@ -45,17 +45,18 @@ def svc(db):
 ANN, BOB, CAT, DAN = ("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat"), ("u4", "Dan")
 
 
-async def finished(svc, channel="c1", *, settings=None, clock=None):
-    """Ann, Bob and Cat play Race to 10 to the end in `channel`: its final post."""
+async def finished(svc, channel="c1", *, settings=None, clock=None, people=(ANN, BOB, CAT)):
+    """Ann, Bob and Cat (or `people`) play Race to 10 to the end in `channel`: its final post."""
+    host = people[0]
     if settings is None:
-        await svc.new_game(channel, "g", *ANN, "race", {}, 3, clock)
+        await svc.new_game(channel, "g", *host, "race", {}, 3, clock)
     else:  # (a game opened as something else opens it: a tournament's table)
-        await svc.parts.lobby.new_game(channel, "g", *ANN, "race", {}, 3, clock, settings=settings)
-    await svc.join(channel, *BOB)
-    await svc.join(channel, *CAT)
-    await svc.start(channel, ANN[0])
+        await svc.parts.lobby.new_game(channel, "g", *host, "race", {}, 3, clock, settings=settings)
+    for person in people[1:]:
+        await svc.join(channel, *person)
+    await svc.start(channel, host[0])
     if settings is None:
-        await svc.configure(channel, ANN[0], manager=False, tidy=False)  # a setting the next game keeps
+        await svc.configure(channel, host[0], manager=False, tidy=False)  # a setting the next game keeps
     rnd = random.Random(3)
     for _ in range(20):
         row = await svc.db.open_game(channel)
@@ -122,10 +123,10 @@ async def test_one_declines_and_the_host_starts_with_two(svc, db):
     final = await finished(svc)
     await svc.play_again("c1", "g", *ANN, game_id=final.controls.game_id)
     out = await svc.leave("c1", CAT[0])  # Leave, pressed by someone invited who has not joined
-    assert "declined" in out.reply.text and "Declined: Cat" in out.public[0].text
+    assert "declined" in out.reply.text and "Declined: <@u3>" in out.public[0].text
     assert "waiting for <@u2>" in out.public[0].text
     out = await svc.join("c1", *BOB)  # not everyone came: it waits for the host
-    assert "begins" not in "\n".join(m.text for m in out.public) and "Declined: Cat" in out.public[0].text
+    assert "begins" not in "\n".join(m.text for m in out.public) and "Declined: <@u3>" in out.public[0].text
     out = await svc.start("c1", ANN[0])
     assert "begins" in out.public[0].text
     row = await db.open_game("c1")
@@ -227,3 +228,25 @@ def test_who_goes_first_when_a_game_is_played_again():
     # On the Underground makes up for it with the starting scores; flip-and-write plays at once.
     assert get_plugin("underground").played_again(["a", "b"], ["a"], 1) == {}
     assert get_plugin("flipwrite").played_again(["a", "b"], ["a"], 1) == {}
+
+
+async def test_forgetting_someone_invited_takes_them_off_the_lobby_and_the_game_keeps_no_list(svc, db):
+    """The invitation's lists hold ids (never names): `/me forget` of someone invited who has not
+    come takes their id off the lobby, which then waits only for the others; once the game begins
+    it keeps only where it came from."""
+    from metrobot.privacy import Privacy
+
+    ann, bob, cat = ("111", "Ann"), ("222", "Bob"), ("333", "Cat")
+    final = await finished(svc, people=(ann, bob, cat))
+    old = await db.game(final.controls.game_id)
+    await svc.play_again("c1", "g", *ann, game_id=old.id)
+    lobby = await db.open_game("c1")
+    assert lobby.settings["again"]["invited"] == [bob[0], cat[0]]
+    assert "Bob" not in str(lobby.settings) and "Cat" not in str(lobby.settings)
+    await Privacy(svc).forget(cat[0])
+    lobby = await db.open_game("c1")
+    assert cat[0] not in str(lobby.settings) and lobby.settings["again"]["invited"] == [bob[0]]
+    out = await svc.join("c1", *bob)  # the last one still invited: it starts by itself
+    assert "everyone invited is here" in out.reply.text
+    started = await db.game(lobby.id)
+    assert started.status == "active" and started.settings["again"] == {"from": old.id}

@@ -7,7 +7,7 @@ server's rows (the bot removed from it). A capability that adds a table that nam
 (tournaments: `personal/tournaments.py`) adds its `Holder`s here, built on `personal/base.py`.
 
 A person's id sits in a game in several places: the game row (`host_id`, the `seats` JSON with
-their display name, `waiting`, the engine `state` and `options`, whose player ids *are* user
+their display name, `waiting`, a lobby to play again's lists in `settings`, the engine `state` and `options`, whose player ids *are* user
 ids — a seat is the person's id, or `id#n` in variants where one person runs several),
 its action log (`seat`, `actor`, the action's JSON), the `seats` index, its `results`, and its
 owed messages (`<@id>` mentions, `dm:id` targets, names in texts). A game is renamed as a
@@ -287,12 +287,14 @@ async def scrub_messages(tx: Tx, where: str, args: list[Any], user_id: str, name
 
 # ---------------------------------------------------------------- a whole game, renamed
 async def games_holding(tx: Tx, user_id: str) -> list[int]:
-    """Every game whose row names the person (as host, at a seat, among those it waits for)."""
+    """Every game whose row names the person (as host, at a seat, among those it waits for, among
+    those a lobby to play again invited: its settings)."""
     return [
         r[0]
         for r in await tx.fetch(
-            "SELECT id FROM games WHERE host_id = ? OR seats LIKE ? OR waiting LIKE ? ORDER BY id",
+            "SELECT id FROM games WHERE host_id = ? OR seats LIKE ? OR waiting LIKE ? OR settings LIKE ? ORDER BY id",
             user_id,
+            like(user_id),
             like(user_id),
             like(user_id),
         )
