@@ -181,3 +181,18 @@ async def test_me_data_and_me_forget(svc, db, toy):
     assert ghost.lapsed  # (renamed, the game's record stands for the others)
     data = await privacy.export(BOB[0])
     assert data["results"] == [] and data["games"] == []
+
+
+async def test_rebuilding_the_ratings_keeps_who_finished_as_recorded(svc, db, toy):
+    await started(svc, "c1", [ANN, BOB])
+    await play_out(svc, "c1", lapse=BOB[0])
+    await play_game(svc, "c2", GUILD, [ANN, BOB])
+    c2 = (await db.last_game("c2")).id
+    async with db.driver.transaction() as tx:  # c2 as if it had finished before who finished was kept
+        await tx.execute("UPDATE results SET finished = NULL WHERE game_id = ?", c2)
+    games, same = await svc.rebuild_ratings()
+    assert games == 2 and same
+    assert [(f.finished, f.counted) for f in [await db.history.finishes(GUILD, u) for u, _ in (ANN, BOB)]] == [
+        (1, 1),
+        (0, 1),
+    ]
