@@ -115,6 +115,9 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
         web_new_key="Revoke every web link of this server handed out so far",
         tournament_role="A role whose members may create and run tournaments",
         remove_tournament_role="Only Manage Server creates tournaments again",
+        finish_cap="Cap: a person holds at most the games they finished plus this many (default: no cap)",
+        remove_finish_cap="No cap on the games one person holds again",
+        lobby_finish_rates="Lobbies show the seated people's finish rates (default: no)",
     )
     @app_commands.choices(language=languages[:-1], level=levels)
     async def server_settings(
@@ -132,6 +135,9 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
         web_new_key: bool | None = None,
         tournament_role: discord.Role | None = None,
         remove_tournament_role: bool | None = None,
+        finish_cap: app_commands.Range[int, 1, 100] | None = None,
+        remove_finish_cap: bool | None = None,
+        lobby_finish_rates: bool | None = None,
     ) -> None:
         async def work():
             manager = bool(interaction.permissions.manage_guild)
@@ -153,6 +159,9 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
                 max_hosted=whole(max_hosted),
                 tournament_role=str(tournament_role.id) if tournament_role else None,
                 no_tournament_role=bool(remove_tournament_role),
+                finish_cap=whole(finish_cap),
+                no_finish_cap=bool(remove_finish_cap),
+                lobby_finish_rates=lobby_finish_rates,
             )
             if web and outcome.reply is not None:
                 outcome.reply.text = web + "\n\n" + outcome.reply.text

@@ -8,12 +8,15 @@ The format is a contract, versioned (`VERSION`; PRIVACY.md describes it):
    "away_until": ISO time | null,
    "games": [{"id", "game", "server", "channel", "status", "created_at", "finished_at", "name" (your
               display name at that table), "language" (of your DMs there), "host", "left" (the
-              automatic player took your seat), "seats" (your seat ids), "moves" [{"number", "at",
+              automatic player took your seat), "clock_ran_out" (the automatic player moved for you
+              at least once when your turn clock ran out), "seats" (your seat ids), "moves" [{"number", "at",
               "seat", "action" (as logged), "by": "you" | "automatic player"}], "hand" (finished
               games with secret hands: what you held at the end, as the bot words it)}],
    "results": [{"game_id", "server", "game", "name", "score", "won", "place",
                 "played_to_the_end", "rated", "rating_after" {"mu", "sigma"} | null, "finished_at",
-                "seconds_per_move" [seconds you took for each move, quiet hours and away not counted]}],
+                "seconds_per_move" [seconds you took for each move, quiet hours and away not counted],
+                "finished_themselves" (your own seat to the end, the automatic player never moving for
+                you; null: not known, or a tutorial)}],
    "ratings": [{"server", "game", "name", "mu", "sigma", "games", "updated_at"}],
    "tournaments": [],
    "reminders": {"every_hours", "last_sent_at", "held_until"} | null,
@@ -83,6 +86,7 @@ class Export:
                     "rating_after": r["rating_after"],
                     "finished_at": when(r["finished_at"]),
                     "seconds_per_move": r["seconds_per_move"],
+                    "finished_themselves": r["finished_themselves"],
                 }
                 for r in rows["results"]
             ],
@@ -137,6 +141,7 @@ class Export:
             "language": seat.get("locale"),
             "host": g["host"],
             "left": bool(seat.get("auto")),
+            "clock_ran_out": bool(seat.get("lapsed")),
             "seats": [],
             "moves": [],
         }

@@ -182,7 +182,9 @@ class Forget:
     def _renamed(row: GameRow, user_id: str, ghost: str) -> dict[str, Any]:
         """The game row's columns with the person replaced by the ghost (as stored: JSON text)."""
         plugin = get_plugin(row.game)
-        seats = [Seat(ghost, GHOST_NAME, auto=s.auto) if s.user_id == user_id else s for s in row.seats]
+        seats = [
+            Seat(ghost, GHOST_NAME, auto=s.auto, lapsed=s.lapsed) if s.user_id == user_id else s for s in row.seats
+        ]
         host = row.host_id
         if host == user_id:  # an open game passes to someone still playing; an ended one keeps a ghost
             playing = [s.user_id for s in seats if not s.auto] if row.status in ("lobby", "active") else []

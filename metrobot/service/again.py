@@ -103,6 +103,7 @@ class PlayAgain:
             )
         await self.refuse_if_open(channel_id, row)
         await self.server.new_game_rules(guild_id, channel_id, parent_id, user_id)
+        finishes = await self.server.lobby_finishes(guild_id, [user_id])
         invited = [s for s in players if s.user_id != user_id and not is_ghost(s.user_id)]
         state = self.games.state(plugin, row)
         ranking = plugin.final_ranking(state)
@@ -138,7 +139,7 @@ class PlayAgain:
         )
 
         def announce(new: GameRow) -> list:
-            lobby = self.lobby.lobby_message(plugin, new, g)
+            lobby = self.lobby.lobby_message(plugin, new, g, finishes=finishes)
             lobby.mentions = [s.user_id for s in invited]  # (the invited are pinged once, when it opens)
             outcome.public = [lobby]
             return owe(outcome, 0)

@@ -4,6 +4,7 @@ the channel, in the game's language)."""
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..i18n import words as part
@@ -73,9 +74,18 @@ class Clock:
                     else g.t("⏰ Time is up for the absent: the automatic player moved for them.")
                 )
                 log.info("game %s: turn clock expired for %s", row.id, owed)
+                # Their seats remember it: they did not finish this game themselves (finish rates).
+                seats = [replace(s, lapsed=True) if s.user_id in owed else s for s in row.seats]
                 try:
                     return await self.turns.advance(
-                        row, plugin, state, actions, events=events, before=before, note=note
+                        replace(row, seats=seats),
+                        plugin,
+                        state,
+                        actions,
+                        events=events,
+                        before=before,
+                        note=note,
+                        changes={"seats": seats},
                     )
                 except Refused:  # someone moved at the last moment: nothing to do
                     return None

@@ -158,6 +158,6 @@ class GameSettings:
                         )
                     )
             elif hints is not None:  # the lobby says it before anyone starts
-                outcome.public.append(self.lobby.lobby_message(self.games.plugin(row), after))
+                outcome.public.append(await self.lobby.lobby_post(self.games.plugin(row), after))
             await self.games.save(row, **changes, says=outcome)
         return outcome

@@ -18,9 +18,10 @@ from ..games.plugin import GamePlugin
 from ..games.protocol import N_
 from ..i18n import LANGUAGES, Lang, code_of, me
 from ..i18n import words as part
-from ..storage import Duplicate, GameRow, Seat
+from ..storage import Duplicate, Finishes, GameRow, Seat
 from .coach import coach
 from .core import hours, sentence, title
+from .finishes import finish_note
 from .outcome import Controls, Message, Outcome, Refused, owe
 from .time_off import is_away, quiet_until
 from .unrated import hints_on
@@ -129,7 +130,9 @@ class Lobby:
             plugin = get_plugin(game_name)
         except BadInput as exc:
             raise Refused(exc.in_language(me())) from None
-        server = await self.server.new_game_rules(guild_id, channel_id, parent_id, user_id)
+        tutorial = bool((settings or {}).get("tutorial"))
+        server = await self.server.new_game_rules(guild_id, channel_id, parent_id, user_id, held=not tutorial)
+        finishes = {} if tutorial else await self.server.lobby_finishes(guild_id, [user_id])
         level = level_of(plugin, level or server.get("bot_level"))
         language = language or server.get("language") or default_language
         turn_clock = turn_clock or server.get("turn_clock")
@@ -175,7 +178,11 @@ class Lobby:
         def announce(row: GameRow) -> list:
             # (the first post later shows the game's status; a tutorial's says what it is instead
             # of inviting people to join)
-            outcome.public = [Message(intro) if intro else self.lobby_message(plugin, row, role=server.get("lfp_role"))]
+            outcome.public = [
+                Message(intro)
+                if intro
+                else self.lobby_message(plugin, row, role=server.get("lfp_role"), finishes=finishes)
+            ]
             return owe(outcome, 0)
 
         async with self.games.lock(channel_id):
@@ -208,11 +215,26 @@ class Lobby:
         log.info("game %s created in channel %s: %s %s", row.id, channel_id, game.name, options)
         return outcome
 
-    def lobby_message(
+    async def lobby_post(
         self, plugin: GamePlugin, row: GameRow, language: Lang | None = None, role: str | None = None
     ) -> Message:
+        """The lobby as the channel reads it, with the seated people's finish rates where the
+        server shows them."""
+        finishes = await self.server.lobby_finishes(row.guild_id, [s.user_id for s in row.seats if not s.auto])
+        return self.lobby_message(plugin, row, language, role, finishes=finishes)
+
+    def lobby_message(
+        self,
+        plugin: GamePlugin,
+        row: GameRow,
+        language: Lang | None = None,
+        role: str | None = None,
+        *,
+        finishes: dict[str, Finishes] | None = None,
+    ) -> Message:
         """The lobby as the channel reads it (`language`: another reader's, e.g. `/status`;
-        `role`: the server's looking-for-players role, pinged when the lobby opens)."""
+        `role`: the server's looking-for-players role, pinged when the lobby opens; `finishes`:
+        the seated people's finish rates, where the server shows them)."""
         game, g = plugin.game, language or self.games.lang(row)
         players = []
         for s in row.seats:
@@ -226,8 +248,11 @@ class Lobby:
                     )
                 )
             else:
+                rate = (finishes or {}).get(s.user_id)
                 players.append(
-                    f"• {part.name(s.user_id, s.name)}" + (" " + g.t("(host)") if s.user_id == row.host_id else "")
+                    f"• {part.name(s.user_id, s.name)}"
+                    + (" " + g.t("(host)") if s.user_id == row.host_id else "")
+                    + (" " + finish_note(rate, g) if rate is not None and rate.counted else "")
                 )
         text = "\n".join(
             [
@@ -284,6 +309,8 @@ class Lobby:
                 raise Refused(me().t("You are already in this game."))
             if len(row.seats) >= row.max_seats:
                 raise Refused(me().t("The table is full ({seats} players).", seats=row.max_seats))
+            if not row.settings.get("tutorial"):
+                await self.server.check_cap(row.guild_id, user_id)
             seats = row.seats + [Seat(user_id, user_name, locale=me().code)]
             changes: dict[str, Any] = {"seats": seats}
             again = invitation(row)
@@ -299,7 +326,7 @@ class Lobby:
                     changes=changes,
                 )
             outcome = Outcome(
-                reply=Message(me().t("You joined the game.")), public=[self.lobby_message(plugin, joined)]
+                reply=Message(me().t("You joined the game.")), public=[await self.lobby_post(plugin, joined)]
             )
             await self.games.save(row, **changes, says=outcome)
         return outcome
@@ -325,7 +352,7 @@ class Lobby:
             if declines and row.seat(user_id) is None:
                 outcome = Outcome(
                     reply=Message(me().t("You declined the invitation to play again: the host may start without you.")),
-                    public=[self.lobby_message(plugin, replace(row, settings=settings))],
+                    public=[await self.lobby_post(plugin, replace(row, settings=settings))],
                 )
                 await self.games.save(row, settings=settings, says=outcome)
                 return outcome
@@ -342,7 +369,7 @@ class Lobby:
                 host = row.host_id if row.host_id != user_id else next(s.user_id for s in seats if not s.auto)
                 outcome = Outcome(
                     reply=Message(me().t("You left the game.")),
-                    public=[self.lobby_message(plugin, replace(row, seats=seats, host_id=host, settings=settings))],
+                    public=[await self.lobby_post(plugin, replace(row, seats=seats, host_id=host, settings=settings))],
                 )
                 await self.games.save(row, seats=seats, host_id=host, settings=settings, says=outcome)
                 return outcome

@@ -62,7 +62,7 @@ class Queries:
         plugin = self.games.plugin(row)
         game = plugin.game
         if row.status == "lobby":
-            return Outcome(reply=self.lobby.lobby_message(plugin, row, mine))
+            return Outcome(reply=await self.lobby.lobby_post(plugin, row, mine))
         state = self.games.state(plugin, row)
         name = self.games.namer(plugin, state, row, mine)
         viewer = user_id if game.seats_of(state, user_id) else None

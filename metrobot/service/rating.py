@@ -33,7 +33,7 @@ def game_result(
     plugin: GamePlugin, state: Any, row: GameRow, paces: dict[str, list[float]] | None = None
 ) -> GameResult:
     """Who scored what in a finished game, person by person (with the seconds of each of their
-    moves, when known: see pace.py)."""
+    moves, when known: see pace.py), and whether they finished it themselves (not in a tutorial)."""
     game = plugin.game
     scores = game.view(state, None).get("scores", {})
     places = plugin.final_ranking(state)
@@ -50,6 +50,7 @@ def game_result(
                 not seat.auto,
                 place,
                 tuple((paces or {}).get(seat.user_id, ())),
+                None if row.settings.get("tutorial") else not (seat.auto or seat.lapsed),
             )
         )
     return GameResult(row.guild_id or "", row.game, tuple(standings), unrated=unrated(row))

@@ -1,7 +1,9 @@
 """A server's own settings, set by those who may manage it: what new games start with
 (language, turn clock, automatic player's level), a looking-for-players role pinged when a
-lobby opens, the channels where games may be created, and how many open games one person
-may host."""
+lobby opens, the channels where games may be created, how many open games one person
+may host and, where the server wants it, how many games one may hold for the games one finished
+(a cap, after AsyncTI4's: at most finished + N; off by default) and whether lobbies show the
+seated people's finish rates (see finishes.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from .core import hours
 from .outcome import Message, Outcome, Refused
 
 if TYPE_CHECKING:
-    from ..storage import Database
+    from ..storage import Database, Finishes
     from .core import ServiceOptions
 
 MAX_HOSTED = 10  # open games one person may host, unless the server says otherwise
@@ -22,6 +24,7 @@ MAX_CHANNELS = 25
 # Open lobbies on one server: past this, a flood of /game new (or a forgetful crowd) would
 # bury the real ones in /games; people are pointed at the lobbies there are.
 MAX_LOBBIES = 50
+MAX_FINISH_CAP = 100  # the largest N of "at most finished + N games held"
 
 
 class ServerSettings:
@@ -46,6 +49,9 @@ class ServerSettings:
         max_hosted: int | None = None,
         tournament_role: str | None = None,
         no_tournament_role: bool = False,
+        finish_cap: int | None = None,
+        no_finish_cap: bool = False,
+        lobby_finish_rates: bool | None = None,
     ) -> Outcome:
         """Change (any of) a server's settings — only for people who may manage the server;
         with none given, show them."""
@@ -84,6 +90,19 @@ class ServerSettings:
             changes["tournament_role"] = tournament_role
         if no_tournament_role:
             changes["tournament_role"] = None
+        if finish_cap is not None:
+            if not isinstance(finish_cap, int) or isinstance(finish_cap, bool) or not 1 <= finish_cap <= MAX_FINISH_CAP:
+                raise Refused(
+                    me().t(
+                        "The games one person may hold beyond those they finished: from 1 to {most}.",
+                        most=MAX_FINISH_CAP,
+                    )
+                )
+            changes["finish_cap"] = finish_cap
+        if no_finish_cap:
+            changes["finish_cap"] = None
+        if lobby_finish_rates is not None:
+            changes["lobby_finishes"] = bool(lobby_finish_rates)
         if changes:
             settings.update(changes)
             await self.db.people.save_server(guild_id, settings)
@@ -108,6 +127,15 @@ class ServerSettings:
             if s.get("channels")
             else t.t("Games may be created in: any channel."),
             t.t("Open games one person may host: {most}.", most=s.get("max_hosted", MAX_HOSTED)),
+            t.t(
+                "Games one person may hold: as many as they finished, plus {extra} (lobbies and running games).",
+                extra=s["finish_cap"],
+            )
+            if s.get("finish_cap")
+            else t.t("Games one person may hold: no cap for the games they finished."),
+            t.t("Lobbies show the seated people's finish rates.")
+            if s.get("lobby_finishes")
+            else t.t("Lobbies do not show finish rates."),
             t.t("Who may create tournaments besides Manage Server: {role}.", role=part.role(s["tournament_role"]))
             if s.get("tournament_role")
             else t.t("Who may create tournaments: people with Manage Server."),
@@ -120,11 +148,44 @@ class ServerSettings:
             )
         return "\n".join(lines)
 
+    async def check_cap(self, guild_id: str | None, user_id: str, settings: dict[str, Any] | None = None) -> None:
+        """Refused if the person already holds as many games on the server as its cap allows:
+        at most (the games they finished + N), N the server's `finish_cap` (no cap without one).
+        Held: the lobbies and running games where they sit in their own seat, tutorials aside;
+        finished: as their finish rate counts (`HistoryQueries.finishes`)."""
+        if guild_id is None:
+            return
+        settings = await self.db.people.server(guild_id) if settings is None else settings
+        extra = settings.get("finish_cap")
+        if not extra:
+            return
+        f = await self.db.history.finishes(guild_id, user_id)
+        most = f.finished + extra
+        if f.held >= most:
+            raise Refused(
+                me().t(
+                    "On this server a person may hold as many games as they have finished, plus {extra} (a server "
+                    "setting). You hold {held} (lobbies and running games) and have finished {finished}, so {most} "
+                    "at most: finish one of your games first, or leave a lobby you are waiting in.",
+                    extra=extra,
+                    held=f.held,
+                    finished=f.finished,
+                    most=most,
+                )
+            )
+
+    async def lobby_finishes(self, guild_id: str | None, people: list[str]) -> dict[str, Finishes]:
+        """The finish rates of people seated in a lobby, where the server shows them ({}: it does not)."""
+        if guild_id is None or not (await self.db.people.server(guild_id)).get("lobby_finishes"):
+            return {}
+        return {u: await self.db.history.finishes(guild_id, u) for u in people}
+
     async def new_game_rules(
-        self, guild_id: str | None, channel_id: str, parent_id: str | None, user_id: str
+        self, guild_id: str | None, channel_id: str, parent_id: str | None, user_id: str, *, held: bool = True
     ) -> dict[str, Any]:
         """A server's settings for a new game, after checking it may be created here by this
-        person (refused clearly otherwise)."""
+        person (refused clearly otherwise); `held`: the game counts among those the person
+        holds (not a tutorial), so the server's cap applies."""
         settings = await self.db.people.server(guild_id)
         channels = settings.get("channels") or []
         if channels and channel_id not in channels and parent_id not in channels:
@@ -155,4 +216,6 @@ class ServerSettings:
                     command=part.command("games", me().code),
                 )
             )
+        if held:
+            await self.check_cap(guild_id, user_id, settings)
         return settings

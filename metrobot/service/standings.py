@@ -16,6 +16,7 @@ from ..i18n import words as part
 from ..storage import Finished, GameRow, Record
 from . import pictures
 from .core import shown, title
+from .finishes import finish_rate
 from .outcome import Controls, File, Message, Outcome, Refused
 from .rating import game_result, rate
 from .words import duration, number
@@ -141,6 +142,9 @@ class Standings:
         if not kinds:
             raise Refused(mine.t("{name} has not finished a game on this server yet.", name=target_name))
         lines = [mine.t("**{name}** on this server:", name=target_name)]
+        finishes = await self.db.history.finishes(guild_id, target_id)
+        if finishes.counted:
+            lines.append(finish_rate(finishes, mine))
         trends: dict[str, list[float]] = {}
         for kind in kinds:
             record = await self.db.history.record_of(guild_id, target_id, kind)
@@ -171,6 +175,9 @@ class Standings:
         lines = [mine.t("**{name}** on every server:", name=name)]
         for guild in guilds:
             lines.append(mine.t("__{server}__", server=servers.get(guild) or guild))
+            finishes = await self.db.history.finishes(guild, user_id)
+            if finishes.counted:
+                lines.append(finish_rate(finishes, mine))
             for kind in await self.db.history.kinds_played(guild, user_id):
                 record = await self.db.history.record_of(guild, user_id, kind, recent=0)
                 if record is not None:

@@ -16,6 +16,7 @@ from ..games import all_plugins, get_plugin
 from ..i18n import Lang
 from ..storage import Finished, GameRow
 from .core import title
+from .finishes import finish_rate
 from .standings import Standings
 from .weblinks import signature
 
@@ -72,6 +73,7 @@ class PersonPage:
     records: list[str]  # one line a game kind (**bold** marks the game)
     trends: dict[str, list[float]]  # game title -> ratings over time
     recent: list[Listed] = field(default_factory=list)
+    finishes: str = ""  # their finish rate ("": no game counted yet)
 
 
 class WebIndex:
@@ -170,6 +172,9 @@ class WebIndex:
             return None
         key = await self.key(guild_id)
         page = PersonPage(name, [], {})
+        finishes = await self.db.history.finishes(guild_id, user_id)
+        if finishes.counted:
+            page.finishes = finish_rate(finishes, language)
         seen: set[int] = set()
         for kind in kinds:
             record = await self.db.history.record_of(guild_id, user_id, kind, RECENT)

@@ -2,7 +2,7 @@
 
 from .db import Database
 from .faults import Commits, DatabaseUnavailable
-from .history import Finished, Placing, Record
+from .history import Finished, Finishes, Placing, Record
 from .outage import answer_within
 from .outbox import Owed
 from .people import Person
@@ -18,6 +18,7 @@ __all__ = [
     "Duplicate",
     "EntrantRow",
     "Finished",
+    "Finishes",
     "GameResult",
     "GameRow",
     "NewerSchema",

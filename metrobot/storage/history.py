@@ -57,6 +57,24 @@ class Record:
 PACE_GAMES = 50
 
 
+@dataclass(frozen=True)
+class Finishes:
+    """Who finishes, one person on one server (see `HistoryQueries.finishes`)."""
+
+    finished: int  # games they finished themselves
+    counted: int  # the games their finish rate counts (those among them)
+    held: int  # lobbies and running games where they hold their own seat
+
+    @property
+    def share(self) -> float:
+        """Of the counted games, the share they finished (0 to 1; 0 with none counted)."""
+        return self.finished / self.counted if self.counted else 0.0
+
+
+def _own_seat(seats: str, user_id: str) -> dict[str, Any] | None:
+    return next((s for s in json.loads(seats) if s.get("user_id") == user_id), None)
+
+
 class HistoryQueries:
     def __init__(self, driver: Driver) -> None:
         self.driver = driver
@@ -171,6 +189,33 @@ class HistoryQueries:
             last,
             [x for (text,) in paces for x in json.loads(text)],
         )
+
+    async def finishes(self, guild_id: str, user_id: str) -> Finishes:
+        """A person's finish rate on a server. Counted: the games that ended (finished, not
+        aborted, not tutorials) with their result known — finished if they played their own
+        seat to the end and the automatic player never moved for them — and, as not finished,
+        the running games they left or whose turn clock ran out on them. Results recorded
+        before this was kept (schema version 14) are not counted. Also how many games they
+        hold now: the lobbies and running games (not tutorials) where they sit in their own seat."""
+        ((counted, finished),) = await self._all(
+            "SELECT COUNT(*), COALESCE(SUM(finished), 0) FROM results "
+            "WHERE guild_id = ? AND user_id = ? AND finished IS NOT NULL",
+            (guild_id, user_id),
+        )
+        held = 0
+        for status, seats, settings in await self._all(
+            "SELECT status, seats, settings FROM games WHERE guild_id = ? AND status IN ('lobby', 'active') "
+            "AND seats LIKE ?",
+            (guild_id, f'%"{user_id}%'),
+        ):
+            seat = _own_seat(seats, user_id)
+            if seat is None or json.loads(settings).get("tutorial"):
+                continue
+            if status == "active" and (seat.get("auto") or seat.get("lapsed")):
+                counted += 1
+            if not seat.get("auto"):
+                held += 1
+        return Finishes(finished, counted, held)
 
     async def guilds_played(self, user_id: str) -> list[str]:
         """The servers a person finished games on, the latest first."""

@@ -9,6 +9,11 @@ Who is rated (the project's rule): the people still playing their own seat at th
 seats the automatic player took over (people who left, or never came back) are not; a
 game rates only when at least two such people remain, and never when it was a tutorial or
 played with hints; aborted games are never recorded.
+
+Who finished (a person's finish rate, `HistoryQueries.finishes`): `finished` is 1 for the people
+who played their own seat to the end without the automatic player ever moving for them, 0 for
+the others, NULL where it is not known (results recorded before schema version 14) or not
+counted (tutorials).
 """
 
 from __future__ import annotations
@@ -33,6 +38,9 @@ class Standing:
     human: bool  # still playing their own seat at the end (not the automatic player)
     place: int  # in the game's own final ranking, tie-breaks included (1: the winners)
     pace: tuple[float, ...] = ()  # seconds they took for each of their moves (service/pace.py)
+    # They played their own seat to the end and the automatic player never moved for them (no
+    # turn clock ran out on them, they did not leave); None: not counted (a tutorial).
+    finished: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -86,7 +94,7 @@ async def record(
         mu, sigma = new.get(s.user_id, (None, None))
         await tx.execute(
             "INSERT INTO results (game_id, user_id, seq, guild_id, game, name, score, won, rank, human, rated, mu, "
-            "sigma, finished_at, pace) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "sigma, finished_at, pace, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             game_id,
             s.user_id,
             seq,
@@ -102,6 +110,7 @@ async def record(
             sigma,
             now,
             json.dumps([round(x, 1) for x in s.pace]) if s.pace else None,
+            None if s.finished is None else int(s.finished),
         )
     for s in rated:
         mu, sigma = new[s.user_id]
@@ -127,6 +136,9 @@ async def rebuild(tx: Tx, driver: Driver, games: list[tuple[int, GameResult]], r
     kept (schema version 3) gets its results now, dated when it finished."""
     first = dict(await tx.fetch("SELECT game_id, MIN(finished_at) FROM results GROUP BY game_id"))
     paces = await tx.fetch("SELECT game_id, user_id, pace FROM results WHERE pace IS NOT NULL")
+    # Who finished is kept as it was recorded: read again from the seats, a game recorded before
+    # it was kept would count as known.
+    finishes = await tx.fetch("SELECT game_id, user_id, finished FROM results WHERE finished IS NOT NULL")
     ended = dict(await tx.fetch("SELECT id, COALESCE(finished_at, updated_at) FROM games WHERE status = 'finished'"))
     await tx.execute("UPDATE games SET finished_at = updated_at WHERE status = 'finished' AND finished_at IS NULL")
     await tx.execute("DELETE FROM results")
@@ -138,5 +150,9 @@ async def rebuild(tx: Tx, driver: Driver, games: list[tuple[int, GameResult]], r
     await tx.execute("DELETE FROM ratings WHERE user_id LIKE ?", GHOST_PREFIX + "%")
     await tx.executemany(
         "UPDATE results SET pace = ? WHERE game_id = ? AND user_id = ?", [(p, g, u) for g, u, p in paces]
+    )
+    await tx.execute("UPDATE results SET finished = NULL")
+    await tx.executemany(
+        "UPDATE results SET finished = ? WHERE game_id = ? AND user_id = ?", [(f, g, u) for g, u, f in finishes]
     )
     await driver.results_renumbered(tx, len(games))

@@ -17,11 +17,16 @@ class Seat:
     name: str
     auto: bool = False
     locale: str | None = None  # the person's language, for what is sent to them alone (DMs)
+    # Their turn clock ran out at least once: the automatic player moved for them (clock.py).
+    # With `auto`, what tells whether they finished the game themselves (their finish rate).
+    lapsed: bool = False
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"user_id": self.user_id, "name": self.name, "auto": self.auto}
         if self.locale:
             out["locale"] = self.locale
+        if self.lapsed:
+            out["lapsed"] = True
         return out
 
 

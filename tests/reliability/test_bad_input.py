@@ -438,6 +438,11 @@ def _slash(world: World, user: str, channel: str, name: str, sub: str | None, op
         ("ann", "lobby", "game", "nudge", []),  # not started
         ("bob", "metro", "server", "settings", [{"name": "max_hosted", "type": 4, "value": 3}]),  # no Manage Server
         ("mod", "metro", "server", "settings", [{"name": "max_hosted", "type": 4, "value": 1000}]),
+        ("bob", "metro", "server", "settings", [{"name": "finish_cap", "type": 4, "value": 3}]),  # no Manage Server
+        ("mod", "metro", "server", "settings", [{"name": "finish_cap", "type": 4, "value": 0}]),
+        ("mod", "metro", "server", "settings", [{"name": "finish_cap", "type": 4, "value": "3"}]),
+        ("bob", "metro", "server", "settings", [{"name": "lobby_finish_rates", "type": 5, "value": True}]),
+        ("mod", "metro", "server", "settings", [{"name": "lobby_finish_rates", "type": 5, "value": "yes"}]),
         ("zed", "dm", "server", "settings", []),  # in a DM
         ("eve", "dm", "games", None, []),
         ("eve", "metro", "games", None, [{"name": "page", "type": 4, "value": 3}]),

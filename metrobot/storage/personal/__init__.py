@@ -106,7 +106,7 @@ async def _actions(tx: Tx, user_id: str) -> list[dict[str, Any]]:
 async def _results(tx: Tx, user_id: str) -> list[dict[str, Any]]:
     rows = await tx.fetch(
         "SELECT game_id, guild_id, game, name, score, won, rank, human, rated, mu, sigma, "
-        "finished_at, pace FROM results WHERE user_id = ? ORDER BY seq",
+        "finished_at, pace, finished FROM results WHERE user_id = ? ORDER BY seq",
         user_id,
     )
     return [
@@ -123,8 +123,10 @@ async def _results(tx: Tx, user_id: str) -> list[dict[str, Any]]:
             "rating_after": {"mu": mu, "sigma": sigma} if rated else None,
             "finished_at": at,
             "seconds_per_move": json.loads(pace) if pace else [],
+            # without the automatic player ever moving for them (None: not known, or a tutorial)
+            "finished_themselves": None if finished is None else bool(finished),
         }
-        for g, guild, game, name, score, won, rank, human, rated, mu, sigma, at, pace in rows
+        for g, guild, game, name, score, won, rank, human, rated, mu, sigma, at, pace, finished in rows
     ]
 
 
