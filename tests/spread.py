@@ -81,10 +81,16 @@ def workers() -> int:
 
 
 def spread(items: Sequence[Any], count: int) -> list[Any]:
-    """`items` in the order that gives each of `count` workers its long files first."""
+    """`items` in the order that gives each of `count` workers its long files first.
+
+    Each share is exactly as many tests as xdist hands that worker: a share one test too long
+    shifts the next worker's start into it, and its long files then run last, on another worker
+    (2026-11-27: tests/e2e/test_play_on_the_board.py, 69 s, was run at the very end that way).
+    """
     files: dict[str, list[Any]] = {}
     for item in items:
         files.setdefault(item.nodeid.split("::")[0], []).append(item)
+    order = {name: i for i, name in enumerate(files)}
     weight = {name: SECONDS.get(name, PER_TEST * len(tests)) for name, tests in files.items()}
     long = sorted((name for name in files if weight[name] >= LONG), key=lambda name: -weight[name])
     short = [name for name in files if weight[name] < LONG]
@@ -93,16 +99,36 @@ def spread(items: Sequence[Any], count: int) -> list[Any]:
     for i in range(count):
         targets.append(left // (count - i))
         left -= targets[-1]
-    shares: list[list[str]] = [[] for _ in range(count)]
+    heads: list[list[str]] = [[] for _ in range(count)]  # the long files, in the order they run
+    tails: list[dict[str, list[Any]]] = [{} for _ in range(count)]  # the short ones: file -> its tests there
     seconds, sizes = [0.0] * count, [0] * count
     for name in long:  # longest first, each to the worker with the least to do so far
         i = min(range(count), key=lambda k: (seconds[k], k))
-        shares[i].append(name)
+        heads[i].append(name)
         seconds[i] += weight[name]
         sizes[i] += len(files[name])
-    for name in short:  # then as many tests as xdist hands each worker
-        i = max(range(count), key=lambda k: (targets[k] - sizes[k], -k))
-        shares[i].append(name)
-        seconds[i] += weight[name]
-        sizes[i] += len(files[name])
-    return [item for share in shares for name in share for item in files[name]]
+    # then the short files, the largest first, each whole to the share with the most room that
+    # holds it (the smallest, last, fill each share to its size); a file no share holds whole
+    # (rare: 1-test files abound) is cut between the shares with room
+    for name in sorted(short, key=lambda name: (-len(files[name]), order[name])):
+        tests = files[name]
+        room = [targets[k] - sizes[k] for k in range(count)]
+        fits = [k for k in range(count) if room[k] >= len(tests)]
+        if fits:
+            i = max(fits, key=lambda k: (room[k], -k))
+            tails[i][name] = tests
+            sizes[i] += len(tests)
+            continue
+        for k in range(count):
+            take = len(tests) if k == count - 1 else max(0, min(room[k], len(tests)))
+            if take:
+                tails[k][name], tests = tests[:take], tests[take:]
+                sizes[k] += take
+    return [
+        item
+        for k in range(count)
+        for item in [
+            *(t for name in heads[k] for t in files[name]),
+            *(t for name in sorted(tails[k], key=order.get) for t in tails[k][name]),
+        ]
+    ]
