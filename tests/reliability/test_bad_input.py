@@ -7,7 +7,7 @@ process) against the Discord stand-in. Promise: no traceback in the log, a priva
 every one, nothing posted publicly, and no change to any stored game (rows and action logs
 read straight from the SQLite file).
 
-Sizes: `scale(1_000, 10_000)` interactions (CI / make reliability), drawn the same way every
+Sizes: `scale(500, 10_000)` interactions (CI / make reliability), drawn the same way every
 run; METROBOT_BADINPUT_SEED=<n> draws others (to look further). Each fault-injection test
 breaks the promise on purpose and checks that the suite sees it.
 """
@@ -83,7 +83,7 @@ async def _footprint(world: World):
 
 
 def test_bad_input_changes_nothing_and_is_answered_privately(world, report):
-    n = scale(1_000, 10_000)
+    n = scale(500, 10_000)
     games_before = world.read_db()
     started = time.perf_counter()
     tally = run_suite(world, n)
