@@ -25,7 +25,9 @@ PER_TEST = 0.2
 LONG = 15.0  # seconds: a file at least this long is placed first, on the emptiest worker
 
 # seconds a file's tests took under `make test` (CI=true, a fresh clone of 3887f97, 2026-11-27:
-# pytest's junit times; only their proportions matter)
+# pytest's junit times; only their proportions matter), the files made faster the same day scaled
+# by their CPU (bad input, the web pages' secrecy, translations, typed words, contrast); a file of
+# many quick tests is listed too, so that its count does not make it a long one
 SECONDS: dict[str, float] = {
     "tests/reliability/test_crash.py": 88,
     "tests/reliability/test_secrecy.py": 70,
@@ -33,17 +35,16 @@ SECONDS: dict[str, float] = {
     "tests/reliability/test_database_faults.py": 60,
     "tests/render/test_fits.py": 48,
     "tests/e2e/test_tutorial.py": 46,
-    "tests/reliability/test_secrecy_web.py": 40,
     "tests/test_types.py": 37,
     "tests/e2e/test_underground.py": 34,
     "tests/reliability/test_tournament_crash.py": 33,
-    "tests/reliability/test_bad_input.py": 33,
     "tests/e2e/test_metrobot.py": 30,
+    "tests/reliability/test_secrecy_web.py": 28,
     "tests/web/test_pages_in_browser.py": 26,
-    "tests/render/test_contrast.py": 24,
+    "tests/reliability/test_bad_input.py": 23,
+    "tests/render/test_contrast.py": 22,
     "tests/render/test_board_targets.py": 19,
     "tests/metromania/test_properties.py": 19,
-    "tests/test_glossary.py": 18,
     "tests/reliability/test_crash_forget.py": 18,
     "tests/reliability/test_race.py": 18,
     "tests/e2e/test_sharding.py": 18,
@@ -61,8 +62,6 @@ SECONDS: dict[str, float] = {
     "tests/reliability/test_secrecy_play.py": 13,
     "tests/e2e/test_buttons_only.py": 13,
     "tests/test_pseudo_locale.py": 13,
-    "tests/test_translations.py": 13,
-    "tests/test_typed_words.py": 12,
     "tests/e2e/test_privacy.py": 12,
     "tests/test_architecture.py": 12,
     "tests/history/test_replays.py": 12,
@@ -72,6 +71,9 @@ SECONDS: dict[str, float] = {
     "tests/e2e/test_standin.py": 11,
     "tests/underground/test_properties.py": 10,
     "tests/test_catalogue.py": 10,
+    "tests/test_typed_words.py": 9,
+    "tests/test_translations.py": 8,
+    "tests/render/test_scripts.py": 4,  # (125 quick tests: 25 s by their count)
 }
 
 
