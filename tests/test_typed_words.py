@@ -11,6 +11,8 @@ ones each language's menus show.
 
 from __future__ import annotations
 
+from functools import cache
+
 import pytest
 
 from metrobot.gamelog import self_play
@@ -29,9 +31,15 @@ def forms(code: str, context: str | None, text: str) -> list[str]:
 
 
 def positions(kind: str, players: int, options: dict, seed: int, every: int) -> list:
-    """Every `every`-th state of a seeded game, each step of it (a turn's middle included)."""
+    """Every `every`-th state of a seeded game, each step of it (a turn's middle included).
+    The same game for every language: played once a process (the tests only read the states)."""
+    return _positions(kind, players, tuple(sorted(options.items())), seed, every)
+
+
+@cache
+def _positions(kind: str, players: int, options: tuple, seed: int, every: int) -> list:
     plugin = get_plugin(kind)
-    log, _ = self_play(plugin, [f"p{i}" for i in range(players)], options, seed, level="greedy")
+    log, _ = self_play(plugin, [f"p{i}" for i in range(players)], dict(options), seed, level="greedy")
     states: list = []
     log.replay(each=states.append)
     return [s for i, s in enumerate(states) if i % every == 0 and not plugin.game.is_over(s)]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
@@ -45,10 +45,30 @@ class Term:
 
     def says(self, english: str) -> bool:
         """Whether an English text says this term."""
-        for phrase in self.not_en:
-            english = re.sub(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)", " ", english, flags=re.IGNORECASE)
+        for phrase in self._not_en:
+            english = phrase.sub(" ", english)
+        return self._en.search(english) is not None
+
+    # (the patterns made once a term, not once a text: a check of a language tries every term on
+    # each of its texts, about 170,000 times)
+    @cached_property
+    def _not_en(self) -> tuple[re.Pattern[str], ...]:
+        return tuple(re.compile(r"(?<!\w)" + re.escape(p) + r"(?!\w)", re.IGNORECASE) for p in self.not_en)
+
+    @cached_property
+    def _en(self) -> re.Pattern[str]:
         pattern = r"(?<!\w)(?:" + "|".join(re.escape(w) for w in self.en) + r")(?!\w)"
-        return re.search(pattern, english, 0 if self.case else re.IGNORECASE) is not None
+        return re.compile(pattern, 0 if self.case else re.IGNORECASE)
+
+    @cached_property
+    def avoided(self) -> re.Pattern[str] | None:
+        """The words never used in its place (None: no such word)."""
+        return self.words(self.avoid)
+
+    @cached_property
+    def used(self) -> re.Pattern[str] | None:
+        """This language's word, in any of its forms (None: not given)."""
+        return self.words(self.use)
 
     def words(self, words: tuple[str, ...]) -> re.Pattern[str] | None:
         """Latin words match at a word's start (a stem: Passagier, Passagiere, Passagierkarte);
@@ -149,7 +169,7 @@ def glossary_problems(code: str, cat: Catalog, expected: Catalog, folder: Path =
         for term in terms:
             if msgid in term.exceptions:
                 continue
-            avoid, use = term.words(term.avoid), term.words(term.use)
+            avoid, use = term.avoided, term.used
             for text in texts:
                 hit = avoid.search(text) if avoid else None
                 if hit:
@@ -164,11 +184,12 @@ def glossary_problems(code: str, cat: Catalog, expected: Catalog, folder: Path =
         # (a text with a command part names a command there: a translator who wrote it out by
         # hand instead of the placeholder is checked too)
         parted = COMMAND_PART.search(msgid) is not None
+        # (every pattern holds its name as it is written: where the name is not, no search is needed)
         for english_name, own, pattern in commands:
-            if pattern.search(english) is None and "_" not in english_name and not parted:
+            if "_" not in english_name and not parted and (english_name not in english or not pattern.search(english)):
                 continue  # (a short name is checked where the English names it as a command)
             for text in texts:
-                if pattern.search(text):
+                if english_name in text and pattern.search(text):
                     problems.append(f"{label}: names {english_name!r} in English; Discord shows it as {own!r}")
                     break
     return problems

@@ -74,12 +74,20 @@ def _ground(image: Image.Image, xy, text: str, font, anchor) -> tuple[int, int, 
     mask = Image.new("L", (x1 - x0, y1 - y0), 0)
     ORIGINAL_TEXT(ImageDraw.Draw(mask), (xy[0] - x0, xy[1] - y0), text, 255, font, anchor)
     region = image.crop((x0, y0, x1, y1))
-    counts: dict = {}
-    for pixel, inked in zip(region.get_flattened_data(), mask.get_flattened_data()):
-        if inked > 128:
-            counts[pixel] = counts.get(pixel, 0) + 1
-    if not counts:
+    # The pixels under the ink counted by colour in C: those outside it set to a colour the
+    # region does not have, then every colour counted (a loop over the pixels in Python was
+    # most of this file's time).
+    inked = mask.point(lambda v: 255 if v > 128 else 0)
+    if inked.getbbox() is None:
         return None
+    size = region.width * region.height
+    present = {c for _, c in region.getcolors(size)}
+    channels = len(image.mode)
+    absent = next(
+        c for c in (tuple(v >> 8 * i & 255 for i in range(channels)) for v in range(size + 1)) if c not in present
+    )
+    counted = Image.composite(region, Image.new(image.mode, region.size, absent), inked).getcolors(size + 1)
+    counts = {c: n for n, c in counted if c != absent}
     colour = max(counts, key=lambda c: (counts[c], c))
     if image.mode == "RGBA" and colour[3] < 128:
         return None
