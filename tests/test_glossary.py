@@ -9,6 +9,7 @@ term of every glossary can apply to some text (a term no English text says check
 from __future__ import annotations
 
 import copy
+from functools import cache
 
 import pytest
 from babel.messages.catalog import Catalog
@@ -32,9 +33,15 @@ def template() -> Catalog:
         return read_po(f)
 
 
+@cache
+def _real(code: str) -> Catalog:
+    """The language's real catalogue, read once a process (the tests change only copies)."""
+    return read(LOCALES / f"{code}.po", code)
+
+
 def _catalogue(code: str, **changed: str) -> Catalog:
     """The language's real catalogue with some translations replaced (English -> new text)."""
-    cat = copy.deepcopy(read(LOCALES / f"{code}.po", code))
+    cat = copy.deepcopy(_real(code))
     for english, text in changed.items():
         message = cat.get(english)
         assert message is not None and isinstance(message.string, str), english
@@ -54,11 +61,11 @@ def test_every_language_has_a_glossary_and_the_catalogues_keep_them(template):
     for code in TRANSLATED:
         assert (GLOSSARIES / f"{code}.toml").exists(), code
         assert glossary(code), code
-        assert glossary_problems(code, read(LOCALES / f"{code}.po", code), template) == [], code
+        assert glossary_problems(code, _real(code), template) == [], code
 
 
 def test_a_word_the_glossary_avoids_is_reported(template):
-    good = read(LOCALES / "de.po", "de").get(PASSENGER_TEXT).string
+    good = _real("de").get(PASSENGER_TEXT).string
     assert "Passagier" in good
     cat = _catalogue("de", **_with(PASSENGER_TEXT, good.replace("Passagier", "Fahrgast")))
     (problem,) = _about(glossary_problems("de", cat, template), PASSENGER_TEXT)
@@ -90,7 +97,7 @@ def test_a_term_said_in_another_word_is_reported_and_its_inflected_forms_are_not
 
 def test_an_english_option_name_the_language_renames_is_reported(template):
     for code in ("ko", "nl", "es"):
-        cat = read(LOCALES / f"{code}.po", code)
+        cat = _real(code)
         renamed = renamed_commands(cat)
         assert renamed["clock_hours"] != "clock_hours" and renamed["takeback_minutes"] != "takeback_minutes"
         good = cat.get(SETTINGS_TEXT).string
@@ -107,7 +114,7 @@ def test_an_english_option_name_the_language_renames_is_reported(template):
 
 def test_a_name_the_language_keeps_and_a_word_that_is_no_name_pass(template):
     # Portuguese keeps the option `bots` as it is in English: naming it is right
-    cat = read(LOCALES / "pt_BR.po", "pt_BR")
+    cat = _real("pt_BR")
     assert "bots" not in renamed_commands(cat)
     # "language" is an option, but a sentence may say the word (only `language`, /language or
     # language: name the option)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -116,8 +117,10 @@ def violations(path: str, source: str) -> Iterator[tuple[str, int, str]]:
                     yield alias.name, node.lineno, f"private name imported: from {node.module} import {alias.name}"
 
 
+@cache
 def found() -> dict[tuple[str, str], list[str]]:
-    """(file, attribute or name) -> where and what, over every module."""
+    """(file, attribute or name) -> where and what, over every module (read once a process:
+    both tests below ask)."""
     out: dict[tuple[str, str], list[str]] = {}
     for path in sources():
         rel = str(path.relative_to(ROOT))
