@@ -78,14 +78,21 @@ def command_text(language: Lang, text: str, name: bool) -> str | None:
     return out if len(out) <= MAX_DESCRIPTION else None
 
 
+# Every text the tree asks for, by (text, Discord locale, whether a name): the catalogues are
+# read once a process (`metrobot.i18n`), so a translation never changes; discord.py asks each
+# of about 300 texts once for each of its 31 locales at every sync, i.e. at every start.
+_TRANSLATED: dict[tuple[str, discord.Locale, bool], str | None] = {}
+
+
 class CatalogueTranslator(app_commands.Translator):
     async def translate(
         self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContextTypes
     ) -> str | None:
-        code = code_of(locale)
-        if code == DEFAULT:
-            return None
-        return command_text(lang(code), string.message, context.location in NAMES)
+        key = (string.message, locale, context.location in NAMES)
+        if key not in _TRANSLATED:
+            code = code_of(locale)
+            _TRANSLATED[key] = None if code == DEFAULT else command_text(lang(code), key[0], key[2])
+        return _TRANSLATED[key]
 
 
 def command_texts(commands: list[Any]) -> list[tuple[str | None, str]]:

@@ -122,7 +122,11 @@ def board_targets(
     if answer is None or not codes:
         return (size[0], size[1]), [None] * len(codes)
     who = seat if seat is not None else _seat_of(engine, state, viewer)
-    steps = [(code, plugin.parse(state, who, code)) for code in codes]
+    # Each code is a legal step's own code: read from the legal steps listed once, rather than
+    # parsed one by one (a game's parse may list every legal step for each code: a flip-and-write
+    # position's 60 codes listed its steps 60 times). A code not among them is parsed, as before.
+    legal = {plugin.code(state, who, action): action for action in engine.legal_actions(state, who)}
+    steps = [(code, legal[code] if code in legal else plugin.parse(state, who, code)) for code in codes]
     return (size[0], size[1]), list(answer(view, viewer, steps, names, language, key))
 
 

@@ -29,7 +29,9 @@ def _free_port() -> int:
 
 class Server:
     def __init__(self, root: Path, name: str):
-        self.bin = pgserver.bin_dir()
+        found = pgserver.bin_dir()
+        assert found is not None, "PostgreSQL is not installed"  # (Cluster checks it first)
+        self.bin = found
         self.root, self.name = root, name
         self.data, self.log = root / name, root / f"{name}.log"
         self.port = _free_port()
@@ -51,7 +53,7 @@ class Server:
         )
 
     def create(self) -> Server:
-        self.run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8")
+        pgserver.initdb(self.bin, self.run, self.data)  # (a copy of one initdb kept in the user's cache)
         return self.start()
 
     def start(self) -> Server:
