@@ -122,6 +122,10 @@ class GameService:
         self.hint_menu = parts.hints.hint_menu
         # Tutorial
         self.tutorial = parts.tutorial.tutorial
+        # Daily
+        self.daily_start = parts.daily.start
+        self.daily_game = parts.daily.game_of
+        self.daily_table = parts.daily.table
         # Queries
         self.open_game_id = parts.queries.open_game_id
         self.running_game = parts.queries.running_game

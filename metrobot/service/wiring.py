@@ -21,6 +21,7 @@ the facade the front ends still talk to; a new capability should take the parts 
     GameSettings ..... a lobby's settings
     TakeBack, Hints .. a move taken back; the suggestion of the greedy player
     Tutorial ......... a newcomer's solo game
+    Daily ............ the daily challenge: the day's deal, once a day, its table and streaks
     PlayAgain ........ ↻ a finished game's players open a lobby for the same game again
     Queries .......... status, board, hand
     RulesPages ....... the illustrated rules
@@ -39,7 +40,8 @@ from ..storage import Database
 from .again import PlayAgain
 from .clock import Clock
 from .core import Games, ServiceOptions
-from .events import Events
+from .daily import Daily
+from .events import Events, GameEnded
 from .following import Following
 from .gamesettings import GameSettings
 from .hints import Hints
@@ -91,6 +93,7 @@ class Parts:
     takeback: TakeBack
     hints: Hints
     tutorial: Tutorial
+    daily: Daily
     again: PlayAgain
     queries: Queries
     rules_pages: RulesPages
@@ -122,6 +125,8 @@ def wire(db: Database, options: ServiceOptions, painter: Painter) -> Parts:
     takeback = TakeBack(db, options, games, drawing, status)
     hints = Hints(painter, games, turns)
     tutorial = Tutorial(lobby)
+    daily = Daily(db, options, games, lobby, links)
+    events.subscribe(GameEnded, daily.game_ended)
     again = PlayAgain(db, options, games, server, lobby)
     queries = Queries(db, options, games, drawing, lobby)
     rules_pages = RulesPages(db, options, painter, drawing)
@@ -153,6 +158,7 @@ def wire(db: Database, options: ServiceOptions, painter: Painter) -> Parts:
         takeback=takeback,
         hints=hints,
         tutorial=tutorial,
+        daily=daily,
         again=again,
         queries=queries,
         rules_pages=rules_pages,

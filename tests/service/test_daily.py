@@ -1,0 +1,195 @@
+"""The daily challenge (issue 64) through the service: the day's deal is the same for two
+servers and two people and differs the next day; it cannot be played twice; a second start
+while it runs gives the same game; its table hides the results from whoever has not finished
+it; streaks; the game owes no channel anything; the derivation is the published one."""
+
+import asyncio
+import hashlib
+import json
+import random
+
+import pytest
+
+from metrobot.games import get_game
+from metrobot.service import GameService, Refused, fixed_seeds
+from metrobot.service.daily import day_of, deal, deal_seed, streak
+from metrobot.storage import Database
+
+DAY = 1_795_000_000.0  # 2026-11-18 (UTC), 12:53
+ANN, BOB, CAT = ("880000000000000101", "Ann"), ("880000000000000102", "Bob"), ("880000000000000103", "Cat")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = DAY
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def db(tmp_path):
+    database = await Database(tmp_path / "games.sqlite3").open()
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def svc(db, clock):
+    service = GameService(db, seeds=fixed_seeds(5), images=False, clock=clock, ai_seconds=0.05)
+    service.web_base = "http://pages.test"
+    return service
+
+
+def anonymous(state: dict, user_id: str) -> str:
+    """A state with the person's id taken out: what the deal is, whoever is dealt it."""
+    return json.dumps(state, sort_keys=True).replace(user_id, "PERSON")
+
+
+async def dealt(svc, guild, person, kind):
+    await svc.daily_start(guild, *person, kind)
+    row = await svc.db.game(await svc.daily_game(person[0], kind))
+    return row
+
+
+def test_the_seed_is_the_published_derivation():
+    expected = int.from_bytes(hashlib.sha256(b"metrobot-daily:flipwrite:2026-11-27").digest()[:6], "big")
+    assert deal_seed("flipwrite", "2026-11-27") == expected
+    assert day_of(DAY) == "2026-11-18"
+    assert deal("flipwrite", "2026-11-27").seats == 1  # a solo sheet
+    assert deal("underground", "2026-11-27").seats == 2 and deal("underground", "2026-11-27").level == "strong"
+
+
+def test_streaks_count_consecutive_days_up_to_today_or_yesterday():
+    assert streak([], "2026-11-18") == 0
+    assert streak(["2026-11-18", "2026-11-17", "2026-11-15"], "2026-11-18") == 2
+    assert streak(["2026-11-17", "2026-11-16"], "2026-11-18") == 2  # today still open
+    assert streak(["2026-11-16"], "2026-11-18") == 0
+    assert streak(["2026-11-30", "2026-12-01"], "2026-12-01") == 2  # across a month
+
+
+@pytest.mark.parametrize("kind", ["flipwrite", "metromania", "underground"])
+async def test_the_deal_is_the_same_for_two_servers_and_two_people_and_differs_the_next_day(svc, clock, kind):
+    ann = await dealt(svc, "5001", ANN, kind)
+    bob = await dealt(svc, "5002", BOB, kind)
+    assert ann.id != bob.id and ann.seed == bob.seed and ann.options == bob.options
+    assert anonymous(ann.state, ANN[0]) == anonymous(bob.state, BOB[0])
+    assert ann.settings["daily"] == {"day": "2026-11-18", "kind": kind} and ann.status == "active"
+    clock.now += 86400
+    tomorrow = await dealt(svc, "5001", ANN, kind)
+    assert tomorrow.id != ann.id and tomorrow.seed != ann.seed
+    assert anonymous(tomorrow.state, ANN[0]) != anonymous(ann.state, ANN[0])
+
+
+async def test_nothing_is_owed_to_any_channel_and_it_is_not_rated(svc, db):
+    row = await dealt(svc, "5001", ANN, "underground")
+    await play_out(svc, "underground", ANN[0])
+    async with db.driver.read() as q:
+        owed = await q.fetch("SELECT target FROM outbox WHERE game_id = ?", row.id)
+        results = await q.fetch("SELECT user_id, rated FROM results WHERE game_id = ?", row.id)
+    assert owed == [], "no post, no edit, no DM: the person plays it on their page"
+    assert row.guild_id is None and sorted(results) == sorted([(ANN[0], 0), ("bot-1", 0)])
+
+
+async def play_out(svc, kind, user_id):
+    """Play a person's day's game to its end (random legal moves, seeded)."""
+    rnd = random.Random(kind)
+    game_id = await svc.daily_game(user_id, kind)
+    for _ in range(500):
+        row = await svc.db.game(game_id)
+        if row.status != "active":
+            return row
+        prefix: list[str] = []
+        menu = await svc.menu(row.channel_id, user_id, prefix)
+        while not menu.complete:
+            prefix.append(rnd.choice(menu.choices).code)
+            menu = await svc.menu(row.channel_id, user_id, prefix)
+        await svc.play(row.channel_id, user_id, prefix)
+    raise AssertionError("the game did not end")
+
+
+async def test_it_cannot_be_played_twice_and_a_second_start_while_it_runs_gives_the_same_game(svc, clock):
+    await svc.daily_start("5001", *ANN, "flipwrite")
+    first = await svc.daily_game(ANN[0], "flipwrite")
+    again = await svc.daily_start("5001", *ANN, "flipwrite")
+    assert "waiting for you" in again.reply.text
+    assert await svc.daily_game(ANN[0], "flipwrite") == first
+    row = await play_out(svc, "flipwrite", ANN[0])
+    assert row.status == "finished"
+    with pytest.raises(Refused, match=r"You have played today's .* challenge \(score -?\d+\)\. The next one opens"):
+        await svc.daily_start("5002", *ANN, "flipwrite")  # (from another server too)
+    assert await svc.daily_game(ANN[0], "flipwrite") == first
+    clock.now += 86400
+    await svc.daily_start("5001", *ANN, "flipwrite")  # tomorrow's opens
+    assert await svc.daily_game(ANN[0], "flipwrite") != first
+
+
+async def test_two_starts_at_once_get_one_game(svc, db):
+    await asyncio.gather(*(svc.daily_start("5001", *ANN, "flipwrite") for _ in range(5)))
+    async with db.driver.read() as q:
+        rows = await q.fetch("SELECT game_id FROM daily_plays WHERE user_id = ?", ANN[0])
+        games = await q.fetch("SELECT id FROM games WHERE channel_id LIKE 'daily:%'")
+    assert len(rows) == 1 and len(games) == 1
+
+
+async def test_the_table_hides_results_until_played(svc, clock):
+    await svc.daily_start("5001", *ANN, "flipwrite")
+    ann = await play_out(svc, "flipwrite", ANN[0])
+    score = ann.state["scores"][ANN[0]]
+    await svc.daily_start("5001", *BOB, "flipwrite")  # Bob began but has not finished
+    seen_by_bob = (await svc.daily_table("5001", BOB[0], "flipwrite")).reply.text
+    seen_by_cat = (await svc.daily_table("5001", CAT[0], "flipwrite", everyone=True)).reply.text
+    for text in (seen_by_bob, seen_by_cat):
+        assert "hidden until you have finished" in text and "Ann" not in text
+    seen_by_ann = (await svc.daily_table("5001", ANN[0], "flipwrite")).reply.text
+    assert f"1. \ue000~\ue001{ANN[0]}\ue001Ann\ue002 — {score} (you)" in seen_by_ann
+    assert "1 day in a row" in seen_by_ann
+    assert "Nobody has finished" in (await svc.daily_table("5002", ANN[0], "flipwrite")).reply.text  # another server
+    assert "Ann" in (await svc.daily_table("5002", ANN[0], "flipwrite", everyone=True)).reply.text
+    clock.now += 86400  # the next day: yesterday's table is open to whoever has no game of it running
+    assert "Ann" in (await svc.daily_table("5001", CAT[0], "flipwrite", "2026-11-18")).reply.text
+    assert "hidden" in (await svc.daily_table("5001", BOB[0], "flipwrite", "2026-11-18")).reply.text
+
+
+@pytest.mark.parametrize("day", ["tomorrow", "2026-13-01", "2026-11-18T00:00", "", "99999-01-01", "2026-11-19"])
+async def test_bad_days_are_refused(svc, day):
+    with pytest.raises(Refused, match="year-month-day|not opened yet"):
+        await svc.daily_table("5001", ANN[0], "flipwrite", day or " ")
+
+
+async def test_an_unknown_game_and_no_web_pages_are_refused(svc):
+    with pytest.raises(Refused):
+        await svc.daily_start("5001", *ANN, "chess")
+    with pytest.raises(Refused):
+        await svc.daily_table("5001", ANN[0], "chess")
+    svc.web_base = None
+    with pytest.raises(Refused, match="no web pages"):
+        await svc.daily_start("5001", *ANN, "flipwrite")
+    assert await svc.daily_game(ANN[0], "flipwrite") is None
+
+
+async def test_a_streak_counts_days_finished_in_a_row(svc, clock):
+    for _ in range(3):
+        await svc.daily_start("5001", *ANN, "flipwrite")
+        await play_out(svc, "flipwrite", ANN[0])
+        clock.now += 86400
+    text = (await svc.daily_table("5001", ANN[0], "flipwrite")).reply.text
+    assert "3 days in a row" in text  # today's not done yet: up to yesterday
+    clock.now += 2 * 86400
+    assert "No streak yet" in (await svc.daily_table("5001", ANN[0], "flipwrite")).reply.text
+
+
+def test_the_engine_deals_from_the_seed_alone():
+    game = get_game("underground")
+    a = game.to_json(
+        game.new_game(["880000000000000001", "bot-1"], {"map": "london"}, deal_seed("underground", "2026-11-18"))
+    )
+    b = game.to_json(
+        game.new_game(["880000000000000002", "bot-1"], {"map": "london"}, deal_seed("underground", "2026-11-18"))
+    )
+    assert anonymous(a, "880000000000000001") == anonymous(b, "880000000000000002")
