@@ -33,7 +33,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from ..games import BadInput, all_plugins, get_plugin
@@ -62,13 +62,13 @@ CHANNEL = "daily:"  # the start of a daily game's channel (no Discord channel is
 
 def day_of(seconds: float) -> str:
     """The UTC date of a moment, YYYY-MM-DD."""
-    return datetime.fromtimestamp(seconds, timezone.utc).date().isoformat()
+    return datetime.fromtimestamp(seconds, UTC).date().isoformat()
 
 
 def next_day_starts(seconds: float) -> float:
     """When the next day's deal opens: the next UTC midnight."""
-    today = datetime.fromtimestamp(seconds, timezone.utc).date()
-    return datetime(today.year, today.month, today.day, tzinfo=timezone.utc).timestamp() + 86400
+    today = datetime.fromtimestamp(seconds, UTC).date()
+    return datetime(today.year, today.month, today.day, tzinfo=UTC).timestamp() + 86400
 
 
 def parse_day(text: str) -> str:

@@ -158,7 +158,7 @@ async def test_the_table_hides_results_until_played(svc, clock):
 
 @pytest.mark.parametrize("day", ["tomorrow", "2026-13-01", "2026-11-18T00:00", "", "99999-01-01", "2026-11-19"])
 async def test_bad_days_are_refused(svc, day):
-    with pytest.raises(Refused, match="year-month-day|not opened yet"):
+    with pytest.raises(Refused, match=r"year-month-day|not opened yet"):
         await svc.daily_table("5001", ANN[0], "flipwrite", day or " ")
 
 
