@@ -23,6 +23,7 @@ from ..storage import Database
 from ..tournaments.service import TournamentService
 from .activity import board_play, sync_at_start, sync_once_invited
 from .commands import game_group, look_commands
+from .daily import daily_group
 from .composer import typed_step
 from .connecting import patiently
 from .controls import DYNAMIC_ITEMS, unknown_control
@@ -375,6 +376,7 @@ def slash_commands(bot: Any) -> list[Any]:
         *standings_commands(bot),
         *people_commands(bot),
         tournament_group(bot),
+        daily_group(bot),
         privacy_command(bot),
     ]
 
