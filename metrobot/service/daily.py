@@ -213,7 +213,7 @@ class Daily:
                     )
                 )
         if played is None:  # (cannot be: the row that refused ours is there)
-            raise Refused(me().t("Something went wrong; nothing was changed. Please try again."))
+            raise Refused(me().t("Something went wrong on our side; the error was logged. Try again in a moment."))
         if played.finished:
             raise Refused(
                 me().t(
