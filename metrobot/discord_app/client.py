@@ -23,10 +23,10 @@ from ..storage import Database
 from ..tournaments.service import TournamentService
 from .activity import board_play, sync_at_start, sync_once_invited
 from .commands import game_group, look_commands
-from .daily import daily_group
 from .composer import typed_step
 from .connecting import patiently
 from .controls import DYNAMIC_ITEMS, unknown_control
+from .daily import daily_group
 from .delivery import deliver
 from .gate import Gate, TokenBuckets
 from .languages import CatalogueTranslator

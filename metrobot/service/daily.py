@@ -50,7 +50,6 @@ if TYPE_CHECKING:
     from .core import Games, ServiceOptions
     from .events import GameEnded
     from .lobby import Lobby
-    from .weblinks import WebLinks
 
 SEED_TEXT = "metrobot-daily:{kind}:{day}"
 LEVEL = "strong"  # the automatic player's level in every daily game (where the game has it)
@@ -133,12 +132,11 @@ def is_daily(row: GameRow) -> bool:
 
 
 class Daily:
-    def __init__(self, db: Database, options: ServiceOptions, games: Games, lobby: Lobby, links: WebLinks):
+    def __init__(self, db: Database, options: ServiceOptions, games: Games, lobby: Lobby):
         self.db = db
         self.options = options
         self.games = games
         self.lobby = lobby
-        self.links = links
 
     def today(self) -> str:
         return day_of(self.options.clock())

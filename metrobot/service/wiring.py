@@ -125,7 +125,7 @@ def wire(db: Database, options: ServiceOptions, painter: Painter) -> Parts:
     takeback = TakeBack(db, options, games, drawing, status)
     hints = Hints(painter, games, turns)
     tutorial = Tutorial(lobby)
-    daily = Daily(db, options, games, lobby, links)
+    daily = Daily(db, options, games, lobby)
     events.subscribe(GameEnded, daily.game_ended)
     again = PlayAgain(db, options, games, server, lobby)
     queries = Queries(db, options, games, drawing, lobby)

@@ -13,8 +13,7 @@ import random
 
 import pytest
 
-from metrobot.i18n import reading
-from metrobot.i18n import lang
+from metrobot.i18n import lang, reading
 from metrobot.service import GameService, Refused, fixed_seeds
 from metrobot.storage import Database
 
