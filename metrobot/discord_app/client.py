@@ -340,6 +340,10 @@ class Metro(_BotBase):
                 results += await self.privacy.tick()
             except Exception:
                 log_failure("the privacy tick failed")
+        try:  # yesterday's daily challenge tables, once a day (delivered with what is owed)
+            await self.service.daily_tables_due()
+        except Exception:
+            log_failure("making the daily tables failed")
         for channel_id, outcome in results:
             try:
                 await deliver(cast(Bot, self), channel_id, outcome)

@@ -24,6 +24,11 @@ same moment in another process; starting again while the game runs hands back it
 **No spoilers.** The day's table shows the results only to someone who has finished that day's
 deal of that game; a past day's to whoever has no game of it still running.
 
+**A server's table**: where a server names a channel (`/server settings daily_channel`), the
+first clock tick after midnight (UTC) makes yesterday's table of the people who started its
+deals from that server, once (`daily_posts`, its own small outbox: of several processes one
+makes it, and a crash before it is sent leaves it owed), in the server's language.
+
 **Streaks**: the consecutive days, up to today (or yesterday, while today's is not done yet),
 on which the person finished at least one deal.
 """
@@ -38,7 +43,7 @@ from typing import TYPE_CHECKING
 
 from ..games import BadInput, all_plugins, get_plugin
 from ..games.plugin import GamePlugin
-from ..i18n import me
+from ..i18n import Lang, lang, me
 from ..i18n import words as part
 from ..storage import DailyPlay, Duplicate, GameRow
 from ..storage import daily as daily_rows
@@ -296,3 +301,43 @@ class Daily:
         if days == 0:
             return me().t("🔥 No streak yet: finish a challenge today to start one.")
         return me().n("🔥 Your streak: {days} day in a row.", "🔥 Your streak: {days} days in a row.", days, days=days)
+
+    # ------------------------------------------------------------ a server's table, once a day
+    async def owe_tables(self) -> int:
+        """Yesterday's table, owed to each server that names a channel for it and where someone
+        finished a deal of that day (run by the clock tick; made once per server and day).
+        Returns how many were made now."""
+        yesterday = day_of(self.options.clock() - 86400)
+        made = 0
+        for guild_id in await self.db.daily.servers_played(yesterday):
+            settings = await self.db.people.server(guild_id)
+            channel = settings.get("daily_channel")
+            if not channel or await self.db.daily.post_made(guild_id, yesterday):
+                continue
+            text = await self.table_post(guild_id, yesterday, lang(settings.get("language") or "en"))
+            made += await self.db.daily.owe_post(guild_id, yesterday, str(channel), text)
+        return made
+
+    async def table_post(self, guild_id: str, day: str, g: Lang) -> str:
+        """A day's tables of a server, every game with a result, as its channel reads them."""
+        lines = [g.t("📅 **Daily challenge of {day}**: the results on this server.", day=day)]
+        for kind in kinds():
+            plays = await self.db.daily.table(day, kind, guild_id, TABLE_LINES)
+            if not plays:
+                continue
+            lines.append(f"**{title(get_plugin(kind), g)}**")
+            rank, previous = 0, None
+            for number, played in enumerate(plays, 1):
+                if played.score != previous:
+                    rank, previous = number, played.score
+                who = part.name(played.user_id, played.name)
+                lines.append(g.t("{rank}. {name} — {score}", rank=rank, name=who, score=played.score))
+        lines.append(g.t("Today's deals are open: {command}.", command=part.command("daily play", g.code)))
+        return "\n".join(lines)
+
+    async def posts_owed(self) -> list[tuple[int, str, str, float]]:
+        """The day's tables owed to channels: (id, channel, text, when it was made), claimed."""
+        return await self.db.daily.posts_owed()
+
+    async def post_delivered(self, post_id: int) -> None:
+        await self.db.daily.post_delivered(post_id)

@@ -6,10 +6,15 @@ game (`Database.create_game(linked=…)`), and a result by `record`, inside the 
 The primary key (day, kind, person) is the once-a-day rule: a second start of the same deal,
 even at the same moment from another process, cannot insert its row (`Duplicate`), and with
 it the whole creation of its game is rolled back.
+
+A day's table owed to a server's channel is a row of `daily_posts`, its own small outbox (as
+the farewells of erasure_dms.py): made once per server and day, claimed by one process at a
+time, marked delivered once sent.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
 
@@ -17,6 +22,8 @@ from .rows import Duplicate
 from .sql import Tx
 from .store import Store
 
+LEASE = 20.0  # seconds a process has to post the tables it claimed
+LIMIT = 20
 COLUMNS = "day, kind, user_id, guild_id, name, game_id, started_at, score, finished_at"
 
 
@@ -129,14 +136,49 @@ class DailyQueries:
             )
         return [r[0] for r in rows]
 
-    async def claim_post(self, guild_id: str, day: str) -> bool:
-        """Whether this process is the one to post that day's table in the server's channel (the
-        first to ask wins, for good: a table is posted once)."""
+    # ------------------------------------------------------------ a day's table owed to a channel
+    async def post_made(self, guild_id: str, day: str) -> bool:
+        """Whether that day's table for the server was made already (owed or delivered)."""
+        return (
+            await self.store.row("SELECT 1 FROM daily_posts WHERE guild_id = ? AND day = ?", guild_id, day) is not None
+        )
+
+    async def owe_post(self, guild_id: str, day: str, channel_id: str, text: str) -> bool:
+        """Owe the server's channel that day's table; False if it was owed already (by this
+        process or another: a table is made once)."""
+        payload = json.dumps({"text": text, "parts": True}, ensure_ascii=False)
         try:
             async with self.driver.transaction() as tx:
                 await tx.execute(
-                    "INSERT INTO daily_posts (guild_id, day, posted_at) VALUES (?, ?, ?)", guild_id, day, time.time()
+                    "INSERT INTO daily_posts (guild_id, day, channel_id, payload, created_at) VALUES (?, ?, ?, ?, ?)",
+                    guild_id,
+                    day,
+                    channel_id,
+                    payload,
+                    time.time(),
                 )
         except Duplicate:
             return False
         return True
+
+    async def posts_owed(self) -> list[tuple[int, str, str, float]]:
+        """The tables owed that nobody is sending now — (id, channel, text, when it was made) —
+        claimed for `LEASE` seconds."""
+        now = time.time()
+        async with self.driver.transaction() as tx:
+            rows = await tx.fetch(
+                "SELECT id, channel_id, payload, created_at FROM daily_posts WHERE delivered_at IS NULL "
+                f"AND (claim IS NULL OR claim < ?) ORDER BY id LIMIT {LIMIT}",
+                now,
+            )
+            if rows:
+                marks = ",".join("?" * len(rows))
+                await tx.execute(
+                    f"UPDATE daily_posts SET claim = ? WHERE id IN ({marks})", now + LEASE, *(r[0] for r in rows)
+                )
+        return [(int(r[0]), r[1], str(json.loads(r[2]).get("text") or ""), r[3]) for r in rows]
+
+    async def post_delivered(self, post_id: int) -> None:
+        """Sent (or never to be: the channel is gone or closed to the bot)."""
+        async with self.driver.transaction() as tx:
+            await tx.execute("UPDATE daily_posts SET delivered_at = ? WHERE id = ?", time.time(), post_id)

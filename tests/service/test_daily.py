@@ -193,3 +193,21 @@ def test_the_engine_deals_from_the_seed_alone():
         game.new_game(["880000000000000002", "bot-1"], {"map": "london"}, deal_seed("underground", "2026-11-18"))
     )
     assert anonymous(a, "880000000000000001") == anonymous(b, "880000000000000002")
+
+
+async def test_yesterdays_table_is_owed_once_to_the_servers_channel(svc, db, clock):
+    await svc.server_settings("5001", ANN[0], manager=True, daily_channel="9001")
+    await svc.daily_start("5001", *ANN, "flipwrite")
+    score = (await play_out(svc, "flipwrite", ANN[0])).state["scores"][ANN[0]]
+    await svc.daily_start("5002", *BOB, "flipwrite")  # (another server, with no channel)
+    await play_out(svc, "flipwrite", BOB[0])
+    assert await svc.daily_tables_due() == 0  # today's is not over
+    clock.now += 86400
+    assert await svc.daily_tables_due() == 1
+    assert await svc.daily_tables_due() == 0  # once
+    ((post_id, channel, text, _),) = await svc.daily_posts_owed()
+    assert channel == "9001" and "2026-11-18" in text and f"Ann\ue002 — {score}" in text and "Bob" not in text
+    assert await svc.daily_posts_owed() == []  # claimed
+    await svc.daily_post_delivered(post_id)
+    settings = (await svc.server_settings("5001", ANN[0], manager=True, no_daily_channel=True)).reply.text
+    assert "not posted" in settings

@@ -74,4 +74,10 @@ async def test_results_tables_and_days(db):
     assert [p.user_id for p in await db.daily.table("2026-11-18", "flipwrite", "g1")] == ["u1"]
     assert await db.daily.finished_days("u1", "2026-01-01") == ["2026-11-18", "2026-11-17"]
     assert await db.daily.servers_played("2026-11-18") == ["g1", "g2"]
-    assert await db.daily.claim_post("g1", "2026-11-18") and not await db.daily.claim_post("g1", "2026-11-18")
+    assert await db.daily.owe_post("g1", "2026-11-18", "c9", "the table")
+    assert not await db.daily.owe_post("g1", "2026-11-18", "c9", "another") and await db.daily.post_made(
+        "g1", "2026-11-18"
+    )
+    ((post_id, channel, text, _),) = await db.daily.posts_owed()
+    assert (channel, text) == ("c9", "the table") and await db.daily.posts_owed() == []  # (claimed)
+    await db.daily.post_delivered(post_id)
