@@ -17,6 +17,7 @@ from harness import make_bot
 
 pytestmark = pytest.mark.timeout(300)
 PLAY_LABEL = "🖐 Play on the board"
+MANAGE_GUILD = 1 << 5
 
 
 @pytest_asyncio.fixture
@@ -77,3 +78,37 @@ async def test_the_daily_challenge_privately_once_a_day_without_spoilers(standin
     assert said == [], "the daily challenge is private: nothing in the channel"
     bad = await ask(standin, ann, channel, "table", {"kind": "flipwrite", "day": "yesterday"})
     assert "year-month-day" in bad.content
+
+
+async def test_yesterdays_table_is_posted_once_in_the_servers_channel(standin, bot):
+    boss = standin.add_member(name="Boss", roles=[standin.create_role("Admins", MANAGE_GUILD)])
+    ann = standin.add_member(name="Ann")
+    channel, tables = standin.create_channel("daily"), standin.create_channel("daily-tables")
+    settings = await (
+        await standin.slash(boss, channel, "server settings", {"daily_channel": str(tables)})
+    ).wait_message()
+    assert "posted in" in settings.content and f"<#{tables}>" in settings.content
+    await ask(standin, ann, channel, "play", {"kind": "flipwrite"})
+    await finish(bot.service, str(ann), "flipwrite")
+    score = (await bot.service.game(await bot.service.daily_game(str(ann), "flipwrite"))).state["scores"][str(ann)]
+    real = bot.service.options.clock
+    bot.service.options.clock = lambda: real() + 86400  # (the next day: the clock tick makes yesterday's table)
+    try:
+        post = await standin.wait_for_message(tables, lambda m: "Daily challenge of" in m.content)
+    finally:
+        bot.service.options.clock = real
+    assert f"1. Ann — {score}" in post.content and "/daily play" in post.content
+    assert "<@" not in post.content, "a table names people, it pings nobody"
+    await standin.wait_until(lambda: not bot_owes_tables(bot), 10, what="the table marked delivered", poll=0.1)
+    posted = [m for m in standin.messages(tables) if "Daily challenge of" in m.content]
+    assert len(posted) == 1
+
+
+def bot_owes_tables(bot) -> bool:
+    import sqlite3
+
+    conn = sqlite3.connect(f"file:{bot.settings.db_path}?mode=ro", uri=True)
+    try:
+        return bool(conn.execute("SELECT COUNT(*) FROM daily_posts WHERE delivered_at IS NULL").fetchone()[0])
+    finally:
+        conn.close()
