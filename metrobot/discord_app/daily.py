@@ -1,7 +1,8 @@
-"""`/daily play` and `/daily table`: the daily challenge (issue 64, service/daily.py). The day's
+"""`/daily play`, `/daily table` and `/daily replay`: the daily challenge (issue 64, service/daily.py). The day's
 deal is played on the person's own play page: the private answer carries its link button (the
 link is signed when it is handed out, as every play link). The table of a day is answered
-privately too, its results only to those who have finished that day's deal."""
+privately too, its results only to those who have finished that day's deal; a finished game of
+one's own is replayed privately (its ⏮ ◀ ▶ ⏭ work wherever it is shown: it is its player's)."""
 
 from __future__ import annotations
 
@@ -64,5 +65,15 @@ def daily_group(bot: Bot) -> app_commands.Group:
             interaction,
             lambda: bot.service.daily_table(guild, str(interaction.user.id), kind.value, day, everyone=everyone),
         )
+
+    @group.command(name="replay", description="Your finished daily challenge, turn by turn")
+    @app_commands.describe(kind="Which game", day="Which day, as year-month-day (default: today, UTC)")
+    @app_commands.choices(kind=kinds)
+    async def replay(
+        interaction: discord.Interaction,
+        kind: app_commands.Choice[str],
+        day: app_commands.Range[str, 1, 20] | None = None,
+    ) -> None:
+        await run(interaction, lambda: bot.service.daily_replay(str(interaction.user.id), kind.value, day))
 
     return group

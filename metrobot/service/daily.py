@@ -12,7 +12,7 @@ map on the same day, and a day's deal never changes once it has been published â
 the game's engine deals the same from the same seed, which its own tests keep.
 
 **The game** is an ordinary stored game (its action log, its state, the engine's paths, its
-replay), with the marker `settings["daily"]` ({"day", "kind"}) and a channel of its own that no
+replay: `/daily replay`, its player's alone), with the marker `settings["daily"]` ({"day", "kind"}) and a channel of its own that no
 Discord channel is (`daily:<day>:<kind>:<random>`): what a game owes a channel is never owed
 for it (`Games.save`), nothing is posted anywhere, and the person plays it on their play page.
 It is not rated and has no hints. Its row in `daily_plays` (storage/daily.py) is written in
@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     from .core import Games, ServiceOptions
     from .events import GameEnded
     from .lobby import Lobby
+    from .replays import Replays
 
 SEED_TEXT = "metrobot-daily:{kind}:{day}"
 LEVEL = "strong"  # the automatic player's level in every daily game (where the game has it)
@@ -137,11 +138,12 @@ def is_daily(row: GameRow) -> bool:
 
 
 class Daily:
-    def __init__(self, db: Database, options: ServiceOptions, games: Games, lobby: Lobby):
+    def __init__(self, db: Database, options: ServiceOptions, games: Games, lobby: Lobby, replays: Replays):
         self.db = db
         self.options = options
         self.games = games
         self.lobby = lobby
+        self.replays = replays
 
     def today(self) -> str:
         return day_of(self.options.clock())
@@ -245,6 +247,26 @@ class Daily:
         people = {s.user_id: s.score for s in event.result.standings if s.human}
         if people:
             await daily_rows.record(event.tx, event.game_id, people, self.options.clock())
+
+    async def replay(self, user_id: str, kind: str, day: str | None = None) -> Outcome:
+        """The person's own finished game of a day's deal (default: today's), turn by turn."""
+        plugin = self._plugin(kind)
+        day = parse_day(day) if day else self.today()
+        played = await self.db.daily.play(day, kind, user_id)
+        if played is None:
+            raise Refused(me().t("You did not play the {game} challenge of {day}.", game=title(plugin), day=day))
+        if not played.finished:
+            raise Refused(
+                me().t(
+                    "Your {game} challenge of {day} is not over yet: it can be replayed once it is.",
+                    game=title(plugin),
+                    day=day,
+                )
+            )
+        row = await self.db.game(played.game_id)
+        if row is None:  # (cannot be: a play names its game)
+            raise Refused(me().t("Something went wrong on our side; the error was logged. Try again in a moment."))
+        return await self.replays.replay(row.channel_id, row.id, animation=True, user_id=user_id)
 
     # ------------------------------------------------------------ the table
     async def may_see(self, day: str, kind: str, user_id: str) -> bool:

@@ -21,11 +21,11 @@ the facade the front ends still talk to; a new capability should take the parts 
     GameSettings ..... a lobby's settings
     TakeBack, Hints .. a move taken back; the suggestion of the greedy player
     Tutorial ......... a newcomer's solo game
-    Daily ............ the daily challenge: the day's deal, once a day, its table and streaks
     PlayAgain ........ ↻ a finished game's players open a lobby for the same game again
     Queries .......... status, board, hand
     RulesPages ....... the illustrated rules
     Replays .......... finished games turn by turn
+    Daily ............ the daily challenge: the day's deal, once a day, its table and streaks
     Standings ........ history, leaderboards, profiles
     WebGame, WebIndex  what the web pages show
     Listing .......... /games, nudges
@@ -93,11 +93,11 @@ class Parts:
     takeback: TakeBack
     hints: Hints
     tutorial: Tutorial
-    daily: Daily
     again: PlayAgain
     queries: Queries
     rules_pages: RulesPages
     replays: Replays
+    daily: Daily
     standings: Standings
     web_game: WebGame
     web_index: WebIndex
@@ -125,12 +125,12 @@ def wire(db: Database, options: ServiceOptions, painter: Painter) -> Parts:
     takeback = TakeBack(db, options, games, drawing, status)
     hints = Hints(painter, games, turns)
     tutorial = Tutorial(lobby)
-    daily = Daily(db, options, games, lobby)
-    events.subscribe(GameEnded, daily.game_ended)
     again = PlayAgain(db, options, games, server, lobby)
     queries = Queries(db, options, games, drawing, lobby)
     rules_pages = RulesPages(db, options, painter, drawing)
     replays = Replays(db, options, painter, games, drawing)
+    daily = Daily(db, options, games, lobby, replays)
+    events.subscribe(GameEnded, daily.game_ended)
     standings = Standings(db, options, games)
     web_game = WebGame(db, games, drawing, replays)
     web_index = WebIndex(db, options, games, standings)

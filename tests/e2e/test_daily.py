@@ -78,6 +78,12 @@ async def test_the_daily_challenge_privately_once_a_day_without_spoilers(standin
     assert said == [], "the daily challenge is private: nothing in the channel"
     bad = await ask(standin, ann, channel, "table", {"kind": "flipwrite", "day": "yesterday"})
     assert "year-month-day" in bad.content
+    replay = await ask(standin, ann, channel, "replay", {"kind": "flipwrite"})
+    assert replay.ephemeral and "the end" in replay.content
+    first = next(c for c in replay.custom_ids() if c.endswith(":first"))
+    await standin.click(ann, replay, custom_id=first)  # ⏮ in a channel that is not the game's
+    await standin.wait_until(lambda: "the start" in standin.message(replay.id).content, 10, what="the replay's start")
+    assert "did not play" in (await ask(standin, bob, channel, "replay", {"kind": "flipwrite"})).content
 
 
 async def test_yesterdays_table_is_posted_once_in_the_servers_channel(standin, bot):

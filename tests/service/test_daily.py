@@ -211,3 +211,20 @@ async def test_yesterdays_table_is_owed_once_to_the_servers_channel(svc, db, clo
     await svc.daily_post_delivered(post_id)
     settings = (await svc.server_settings("5001", ANN[0], manager=True, no_daily_channel=True)).reply.text
     assert "not posted" in settings
+
+
+async def test_a_finished_challenge_is_replayed_by_its_player_alone(svc, clock):
+    await svc.daily_start("5001", *ANN, "flipwrite")
+    with pytest.raises(Refused, match="not over yet"):
+        await svc.daily_replay(ANN[0], "flipwrite")
+    with pytest.raises(Refused, match="did not play"):
+        await svc.daily_replay(BOB[0], "flipwrite")
+    row = await play_out(svc, "flipwrite", ANN[0])
+    end = await svc.daily_replay(ANN[0], "flipwrite")
+    assert f"#{row.id}, the end" in end.reply.text and end.reply.controls.kind == "replay"
+    start = await svc.replay("any-channel", row.id, 0, user_id=ANN[0])  # (its ⏮ button, pressed anywhere)
+    assert "the start" in start.reply.text
+    with pytest.raises(Refused, match="no game #"):
+        await svc.replay("any-channel", row.id, 0, user_id=BOB[0])  # someone else's: not theirs to replay
+    clock.now += 86400
+    assert "the end" in (await svc.daily_replay(ANN[0], "flipwrite", "2026-11-18")).reply.text
