@@ -228,3 +228,28 @@ async def test_a_finished_challenge_is_replayed_by_its_player_alone(svc, clock):
         await svc.replay("any-channel", row.id, 0, user_id=BOB[0])  # someone else's: not theirs to replay
     clock.now += 86400
     assert "the end" in (await svc.daily_replay(ANN[0], "flipwrite", "2026-11-18")).reply.text
+
+
+async def test_me_data_lists_the_daily_plays_and_me_forget_takes_them_out_of_every_table(svc, db, clock):
+    from metrobot.privacy import Privacy
+
+    privacy = Privacy(svc)
+    await svc.server_settings("5001", ANN[0], manager=True, daily_channel="9001")
+    await svc.daily_start("5001", *ANN, "flipwrite")
+    row = await play_out(svc, "flipwrite", ANN[0])
+    await svc.daily_start("5001", *BOB, "flipwrite")
+    await play_out(svc, "flipwrite", BOB[0])
+    data = await privacy.export(ANN[0])
+    (play,) = data["daily"]
+    assert play["day"] == "2026-11-18" and play["game"] == "flipwrite" and play["server"] == "5001"
+    assert play["name"] == "Ann" and play["game_id"] == row.id and play["score"] == row.state["scores"][ANN[0]]
+    assert "Bob" not in json.dumps(data["daily"])
+    clock.now += 86400
+    assert await svc.daily_tables_due() == 1  # yesterday's table, owed, names Ann
+    await privacy.forget(ANN[0])
+    assert (await privacy.export(ANN[0]))["daily"] == []
+    clock.now -= 86400
+    text = (await svc.daily_table("5001", BOB[0], "flipwrite", everyone=True)).reply.text
+    assert "Ann" not in text and "Bob" in text
+    ((_, _, owed, _),) = await svc.daily_posts_owed()
+    assert ANN[0] not in owed and "Ann" not in owed and "Bob" in owed
