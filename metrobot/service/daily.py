@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from .events import GameEnded
     from .lobby import Lobby
     from .replays import Replays
+    from .weblinks import WebLinks
 
 SEED_TEXT = "metrobot-daily:{kind}:{day}"
 LEVEL = "strong"  # the automatic player's level in every daily game (where the game has it)
@@ -133,13 +134,34 @@ def streak(days: list[str], today: str) -> int:
     return count
 
 
+@dataclass(frozen=True)
+class Place:
+    rank: int
+    name: str  # a part (words.name): the page writes the name
+    score: int
+    you: bool
+
+
+@dataclass(frozen=True)
+class DailyPage:
+    """What a person's web page of a day's table shows."""
+
+    game: str
+    day: str
+    places: list[Place] | None  # None: hidden until they finish that day's deal
+    streak: str
+
+
 def is_daily(row: GameRow) -> bool:
     return bool(row.settings.get("daily"))
 
 
 class Daily:
-    def __init__(self, db: Database, options: ServiceOptions, games: Games, lobby: Lobby, replays: Replays):
+    def __init__(
+        self, db: Database, options: ServiceOptions, games: Games, links: WebLinks, lobby: Lobby, replays: Replays
+    ):
         self.db = db
+        self.links = links
         self.options = options
         self.games = games
         self.lobby = lobby
@@ -295,23 +317,50 @@ class Daily:
             else t.t("**Daily challenge** — {game}, {day}, this server", game=title(plugin), day=day)
         )
         lines = [heading]
-        if not await self.may_see(day, kind, user_id):
+        shown = await self.shown_table(day, kind, user_id, where)
+        if shown is None:
             lines.append(t.t("The results stay hidden until you have finished this challenge: no spoilers."))
-        else:
-            plays = await self.db.daily.table(day, kind, where, TABLE_LINES)
-            if not plays:
-                lines.append(t.t("Nobody has finished it yet."))
-            rank, previous = 0, None
-            for number, played in enumerate(plays, 1):
-                if played.score != previous:
-                    rank, previous = number, played.score
-                who = part.name(played.user_id, played.name)
-                lines.append(
-                    t.t("{rank}. {name} — {score}", rank=rank, name=who, score=played.score)
-                    + (" " + t.t("(you)") if played.user_id == user_id else "")
-                )
+        elif not shown:
+            lines.append(t.t("Nobody has finished it yet."))
+        for place in shown or []:
+            lines.append(
+                t.t("{rank}. {name} — {score}", rank=place.rank, name=place.name, score=place.score)
+                + (" " + t.t("(you)") if place.you else "")
+            )
         lines.append(self.streak_line(await self.streak(user_id)))
+        if self.options.web_base is not None:
+            link = self.links.url(await self.links.daily_path(user_id, kind, day))
+            lines.append(t.t("🌐 Everyone's table of this day, in a browser: {link}", link=link))
         return Outcome(reply=Message("\n".join(lines)))
+
+    async def shown_table(self, day: str, kind: str, user_id: str, guild_id: str | None) -> list[Place] | None:
+        """The day's places as this person may see them (None: hidden until they finish it)."""
+        if not await self.may_see(day, kind, user_id):
+            return None
+        places, rank, previous = [], 0, None
+        for number, played in enumerate(await self.db.daily.table(day, kind, guild_id, TABLE_LINES), 1):
+            if played.score != previous:
+                rank, previous = number, played.score
+            who = part.name(played.user_id, played.name)
+            places.append(Place(rank, who, played.score or 0, played.user_id == user_id))
+        return places
+
+    async def page(self, user_id: str, kind: str, day: str, given: str) -> DailyPage | None:
+        """A person's web page of a day's table (everyone's), or None: a wrong link, a day not
+        yet open, a game we do not have."""
+        try:
+            plugin = get_plugin(kind)
+            day = parse_day(day)
+        except (BadInput, Refused):
+            return None
+        if day > self.today() or not await self.links.opened_daily(user_id, kind, day, given):
+            return None
+        return DailyPage(
+            title(plugin),
+            day,
+            await self.shown_table(day, kind, user_id, None),
+            self.streak_line(await self.streak(user_id)),
+        )
 
     async def streak(self, user_id: str) -> int:
         today = self.today()

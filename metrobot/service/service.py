@@ -127,6 +127,7 @@ class GameService:
         self.daily_game = parts.daily.game_of
         self.daily_table = parts.daily.table
         self.daily_replay = parts.daily.replay
+        self.daily_page = parts.daily.page
         self.daily_tables_due = parts.daily.owe_tables
         self.daily_posts_owed = parts.daily.posts_owed
         self.daily_post_delivered = parts.daily.post_delivered

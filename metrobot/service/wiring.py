@@ -129,7 +129,7 @@ def wire(db: Database, options: ServiceOptions, painter: Painter) -> Parts:
     queries = Queries(db, options, games, drawing, lobby)
     rules_pages = RulesPages(db, options, painter, drawing)
     replays = Replays(db, options, painter, games, drawing)
-    daily = Daily(db, options, games, lobby, replays)
+    daily = Daily(db, options, games, links, lobby, replays)
     events.subscribe(GameEnded, daily.game_ended)
     standings = Standings(db, options, games)
     web_game = WebGame(db, games, drawing, replays)

@@ -253,3 +253,29 @@ async def test_me_data_lists_the_daily_plays_and_me_forget_takes_them_out_of_eve
     assert "Ann" not in text and "Bob" in text
     ((_, _, owed, _),) = await svc.daily_posts_owed()
     assert ANN[0] not in owed and "Ann" not in owed and "Bob" in owed
+
+
+async def test_the_days_web_page_shows_the_results_only_to_those_who_finished(svc, clock):
+    import re
+
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from metrobot.web import make_app
+
+    await svc.daily_start("5001", *ANN, "flipwrite")
+    score = (await play_out(svc, "flipwrite", ANN[0])).state["scores"][ANN[0]]
+    await svc.daily_start("5001", *BOB, "flipwrite")
+
+    async def path_of(user_id: str) -> str:
+        text = (await svc.daily_table("5001", user_id, "flipwrite")).reply.text
+        return re.search(r"http://pages\.test(/d/\S+/)", text).group(1)
+
+    ann, bob, cat = [await path_of(u) for u in (ANN[0], BOB[0], CAT[0])]
+    async with TestClient(TestServer(make_app(svc))) as client:
+        seen = {who: await (await client.get(path)).text() for who, path in (("ann", ann), ("bob", bob), ("cat", cat))}
+        forged = await client.get(bob.replace(BOB[0], ANN[0]))  # Bob's signature on Ann's page
+        future = await client.get(ann.replace("2026-11-18", "2026-11-19"))
+    assert re.search(rf"<td>1</td><td>Ann \(you\)</td><td>{score}</td>", seen["ann"]), seen["ann"]
+    for who in ("bob", "cat"):
+        assert "hidden until you have finished" in seen[who] and "Ann" not in seen[who]
+    assert forged.status == 404 and future.status == 404
