@@ -19,7 +19,8 @@ It is not rated and has no hints. Its row in `daily_plays` (storage/daily.py) is
 the transaction that creates it, and its score in the one that finishes it (`game_ended`).
 
 **Once a day.** The row's key (day, kind, person) refuses a second start, even one made at the
-same moment in another process; starting again while the game runs hands back its link.
+same moment in another process; starting again while the game runs hands back its link (and
+deals it, if a stop came between the transaction that created it and the one that deals it).
 
 **No spoilers.** The day's table shows the results only to someone who has finished that day's
 deal of that game; a past day's to whoever has no game of it still running.
@@ -250,6 +251,9 @@ class Daily:
                     when=part.time(next_day_starts(now), "R"),
                 )
             )
+        row = await self.db.game(played.game_id)
+        if row is not None and row.status == "lobby":  # (a stop between its creation and its start)
+            await self.lobby.start(row.channel_id, user_id)
         return Outcome(
             reply=Message(
                 me().t(

@@ -279,3 +279,21 @@ async def test_the_days_web_page_shows_the_results_only_to_those_who_finished(sv
     for who in ("bob", "cat"):
         assert "hidden until you have finished" in seen[who] and "Ann" not in seen[who]
     assert forged.status == 404 and future.status == 404
+
+
+async def test_a_stop_between_creating_and_dealing_the_game_is_mended_by_the_next_start(svc, db, monkeypatch):
+    lobby = svc.parts.lobby
+
+    async def stopped(*args, **kwargs):
+        raise RuntimeError("the process stopped here")
+
+    with monkeypatch.context() as m:
+        m.setattr(lobby, "start", stopped)
+        with pytest.raises(RuntimeError):
+            await svc.daily_start("5001", *ANN, "underground")
+    row = await db.game(await svc.daily_game(ANN[0], "underground"))
+    assert row.status == "lobby"  # created, with its day's row, in one transaction; not dealt
+    again = await svc.daily_start("5001", *ANN, "underground")
+    assert "waiting for you" in again.reply.text
+    row = await db.game(row.id)
+    assert row.status == "active" and row.seed == deal("underground", "2026-11-18").seed
