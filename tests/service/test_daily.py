@@ -297,3 +297,23 @@ async def test_a_stop_between_creating_and_dealing_the_game_is_mended_by_the_nex
     assert "waiting for you" in again.reply.text
     row = await db.game(row.id)
     assert row.status == "active" and row.seed == deal("underground", "2026-11-18").seed
+
+
+async def test_time_away_the_turn_clock_digests_and_games_say_nothing_of_it_to_any_channel(svc, db, clock):
+    await svc.daily_start("5001", *ANN, "underground")
+    row = await db.game(await svc.daily_game(ANN[0], "underground"))
+    away = await svc.away(ANN[0], 1)
+    for channel, told in away.elsewhere:
+        assert not told.public and not told.edits and not told.dms, channel
+    await svc.back(ANN[0])
+    clock.now += 8 * 24 * 3600  # past the day's game's turn clock: the automatic player moves for Ann
+    for channel, told in await svc.tick():
+        assert not told.public and not told.edits and not told.dms, channel
+    assert (await db.game(row.id)).moves > row.moves
+    await svc.set_reminders(ANN[0], 1)
+    for _, told in await svc.digests():
+        assert not any("daily:" in m.text for _, m in told.dms)
+    listed = (await svc.my_games(ANN[0], None)).reply.text
+    assert "daily:" not in listed
+    async with db.driver.read() as q:
+        assert await q.fetch("SELECT target FROM outbox WHERE game_id = ?", row.id) == []
