@@ -3,19 +3,22 @@ cards to someone who has not finished it. Twin worlds: in each, Ann plays the da
 flip-and-write deal to its end with other (seeded) choices, so her results — and the cards her
 finished game shows — differ; Bob has begun the same deal and Cat has not. Everything the
 daily commands answer Bob and Cat (the day's table of the server and of everyone, today's and
-by its date, starting it again) must be the same in both worlds, and carry none of Ann's
+by its date, their web page of it, starting it again) must be the same in both worlds, and carry none of Ann's
 results; once Bob has finished too, the table does show Ann's score to him (the check can
 fail)."""
 
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
+from aiohttp.test_utils import TestClient, TestServer
 
 from metrobot.i18n import lang, reading
 from metrobot.service import GameService, Refused, fixed_seeds
 from metrobot.storage import Database
+from metrobot.web import make_app
 
 from .sizes import scale
 
@@ -40,11 +43,18 @@ async def play_out(svc, user_id: str, kind: str, seed: str) -> int:
 
 
 async def answers(svc, user_id: str, kind: str) -> list[str]:
-    """Everything the daily commands tell this person about the day."""
+    """Everything the daily commands tell this person about the day, and their web page of it
+    (the link in the answer is signed with each world's own key: it is set aside, the page kept)."""
     out = []
     for everyone in (False, True):
         for day in (None, "2026-11-18"):
-            out.append((await svc.daily_table("5001", user_id, kind, day, everyone=everyone)).reply.text)
+            text = (await svc.daily_table("5001", user_id, kind, day, everyone=everyone)).reply.text
+            link = re.search(r"http://pages\.test(/d/\S+/)", text)
+            out.append(text.replace(link.group(0), "LINK") if link else text)
+            if link:
+                async with TestClient(TestServer(make_app(svc))) as client:
+                    page = await client.get(link.group(1))
+                    out.append(f"{page.status} {await page.text()}")
     try:
         out.append((await svc.daily_start("5001", user_id, "X", kind)).reply.text)
     except Refused as exc:
@@ -80,6 +90,7 @@ async def test_nobody_who_has_not_finished_sees_a_result(tmp_path, round_, repor
                     "what the daily commands tell someone who has not finished depends on Ann's game"
                 )
                 assert not any("Ann" in text for text in seen[0])
+                assert any(a.startswith("200 ") and "hidden until" in a for a in seen[0]), "the web page was read"
                 compared += len(seen[0])
             await play_out(second[1], BOB[0], "flipwrite", "bob")  # Bob finishes in one world:
             after = await answers(second[1], BOB[0], "flipwrite")
