@@ -483,7 +483,10 @@ class Lobby:
             dms=dms,
             edits=[await self.status.status_message(plugin, state, after)],
         )
-        drawing = asyncio.create_task(self.drawing.draw(public, plugin, state, row, position))
+        # (a day's challenge owes no channel its first post: nothing to draw)
+        drawing = asyncio.create_task(
+            asyncio.sleep(0) if private(row.settings) else self.drawing.draw(public, plugin, state, row, position)
+        )
         try:
             row = await self.games.save(
                 row,

@@ -317,3 +317,23 @@ async def test_time_away_the_turn_clock_digests_and_games_say_nothing_of_it_to_a
     assert "daily:" not in listed
     async with db.driver.read() as q:
         assert await q.fetch("SELECT target FROM outbox WHERE game_id = ?", row.id) == []
+
+
+async def test_no_turn_post_is_drawn_for_a_days_game(svc, monkeypatch):
+    drawn = []
+
+    async def draw(*args, **kwargs):
+        drawn.append(args)
+
+    monkeypatch.setattr(svc.parts.drawing, "draw", draw)
+    svc.images = True
+    await svc.daily_start("5001", *ANN, "underground")
+    row = await svc.db.game(await svc.daily_game(ANN[0], "underground"))
+    menu = await svc.menu(row.channel_id, ANN[0], [])
+    prefix = []
+    while not menu.complete:
+        prefix.append(menu.choices[0].code)
+        menu = await svc.menu(row.channel_id, ANN[0], prefix)
+    await svc.play(row.channel_id, ANN[0], prefix)
+    assert (await svc.db.game(row.id)).moves > row.moves
+    assert drawn == [], "a day's game owes no channel a picture"
