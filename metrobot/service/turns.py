@@ -247,11 +247,11 @@ class Turns:
         # The images (the slow part) are drawn in a worker thread while the move is saved; at
         # the end, the log's replay for each player's pace runs in a worker beside them.
         # (none for a day's challenge: it owes no channel anything, its player's page draws the board)
-        quiet = private(row.settings)
+        unseen = private(row.settings)
         drawing = [
             asyncio.create_task(self.drawing.draw(m, plugin, state, row, position))
             for m in out.public
-            if m.images and not quiet
+            if m.images and not unseen
         ]
         result = None
         if game.is_over(state):
@@ -286,7 +286,7 @@ class Turns:
                 me().t("Someone else moved at the same moment; nothing was played. Look at the board and try again.")
             ) from None
         await asyncio.gather(*drawing)
-        if out.reply is not None and actor is not None and not new_turn and not quiet:
+        if out.reply is not None and actor is not None and not new_turn and not unseen:
             out.reply.files += [
                 f
                 for f in [
