@@ -6,15 +6,16 @@ hidden from whoever has not finished that deal, and streaks.
 the first six bytes (big-endian) of the SHA-256 of the text `metrobot-daily:<game>:<day>`
 (`deal_seed`); where the game has maps, the map is the seed's remainder by their number, in
 their alphabetical order (`deal`). A solo game is dealt alone (flip-and-write's sheet); the
-others against one automatic player of the level `LEVEL`, the person moving first. Nothing else
-goes in (no server, no person, no clock): every server and every person gets the same cards and
+others against one automatic player of the level `LEVEL` (who moves first is the game's own
+draw from the seed: the same for everyone). Nothing else goes in (no server, no person, no clock): every server and every person gets the same cards and
 map on the same day, and a day's deal never changes once it has been published — as long as
 the game's engine deals the same from the same seed, which its own tests keep.
 
 **The game** is an ordinary stored game (its action log, its state, the engine's paths, its
-replay: `/daily replay`, its player's alone), with the marker `settings["daily"]` ({"day", "kind"}) and a channel of its own that no
-Discord channel is (`daily:<day>:<kind>:<random>`): what a game owes a channel is never owed
-for it (`Games.save`), nothing is posted anywhere, and the person plays it on their play page.
+replay: `/daily replay`, its player's alone), with the marker `settings["daily"]` ({"day",
+"kind"}) and a channel of its own that no Discord channel is (`daily:<day>:<kind>:<random>`):
+what a game owes a channel is never owed for it (`Games.save`), nothing is posted anywhere, and
+the person plays it on their play page.
 It is not rated and has no hints. Its row in `daily_plays` (storage/daily.py) is written in
 the transaction that creates it, and its score in the one that finishes it (`game_ended`).
 
@@ -200,10 +201,8 @@ class Daily:
         played = await self.db.daily.play(today, kind, user_id)
         if played is None:
             dealt = deal(kind, today)
-            row_id: list[int] = []
 
             async def linked(tx, row: GameRow) -> None:
-                row_id.append(row.id)
                 await daily_rows.insert(
                     tx, DailyPlay(today, kind, user_id, guild_id, user_name, row.id, now, None, None)
                 )
@@ -270,6 +269,8 @@ class Daily:
 
     async def game_ended(self, event: GameEnded) -> None:
         """A daily game's result, in the transaction that finishes it."""
+        if event.result.guild_id:  # (a day's game is played outside any server: not one of them)
+            return
         people = {s.user_id: s.score for s in event.result.standings if s.human}
         if people:
             await daily_rows.record(event.tx, event.game_id, people, self.options.clock())
