@@ -293,7 +293,13 @@ class Daily:
         row = await self.db.game(played.game_id)
         if row is None:  # (cannot be: a play names its game)
             raise Refused(me().t("Something went wrong on our side; the error was logged. Try again in a moment."))
-        return await self.replays.replay(row.channel_id, row.id, animation=True, user_id=user_id)
+        outcome = await self.replays.replay(row.channel_id, row.id, animation=True, user_id=user_id)
+        if self.options.web_base is not None and outcome.reply is not None:  # (the replay page: it is over)
+            outcome.reply.text += "\n" + me().t(
+                "🌐 This game in a browser (anyone with the link can follow it; never a secret hand): {link}",
+                link=self.links.url(await self.links.game_path(row)),
+            )
+        return outcome
 
     # ------------------------------------------------------------ the table
     async def may_see(self, day: str, kind: str, user_id: str) -> bool:

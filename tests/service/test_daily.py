@@ -222,6 +222,14 @@ async def test_a_finished_challenge_is_replayed_by_its_player_alone(svc, clock):
     row = await play_out(svc, "flipwrite", ANN[0])
     end = await svc.daily_replay(ANN[0], "flipwrite")
     assert f"#{row.id}, the end" in end.reply.text and end.reply.controls.kind == "replay"
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from metrobot.web import make_app
+
+    page_path = end.reply.text.split("http://pages.test", 1)[1].split()[0]  # its replay page
+    async with TestClient(TestServer(make_app(svc))) as client:
+        page = await client.get(page_path)
+        assert page.status == 200 and "Ann" in await page.text()
     start = await svc.replay("any-channel", row.id, 0, user_id=ANN[0])  # (its ⏮ button, pressed anywhere)
     assert "the start" in start.reply.text
     with pytest.raises(Refused, match="no game #"):
