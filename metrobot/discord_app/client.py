@@ -26,6 +26,7 @@ from .commands import game_group, look_commands
 from .composer import typed_step
 from .connecting import patiently
 from .controls import DYNAMIC_ITEMS, unknown_control
+from .daily import daily_group
 from .delivery import deliver
 from .gate import Gate, TokenBuckets
 from .languages import CatalogueTranslator
@@ -339,6 +340,10 @@ class Metro(_BotBase):
                 results += await self.privacy.tick()
             except Exception:
                 log_failure("the privacy tick failed")
+        try:  # yesterday's daily challenge tables, once a day (delivered with what is owed)
+            await self.service.daily_tables_due()
+        except Exception:
+            log_failure("making the daily tables failed")
         for channel_id, outcome in results:
             try:
                 await deliver(cast(Bot, self), channel_id, outcome)
@@ -375,6 +380,7 @@ def slash_commands(bot: Any) -> list[Any]:
         *standings_commands(bot),
         *people_commands(bot),
         tournament_group(bot),
+        daily_group(bot),
         privacy_command(bot),
     ]
 

@@ -118,6 +118,8 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
         finish_cap="Cap: a person holds at most the games they finished plus this many (default: no cap)",
         remove_finish_cap="No cap on the games one person holds again",
         lobby_finish_rates="Lobbies show the seated people's finish rates (default: no)",
+        daily_channel="Post yesterday's daily challenge table here, once a day",
+        remove_daily_channel="Post no daily challenge table",
     )
     @app_commands.choices(language=languages[:-1], level=levels)
     async def server_settings(
@@ -138,6 +140,8 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
         finish_cap: app_commands.Range[int, 1, 100] | None = None,
         remove_finish_cap: bool | None = None,
         lobby_finish_rates: bool | None = None,
+        daily_channel: discord.TextChannel | None = None,
+        remove_daily_channel: bool | None = None,
     ) -> None:
         async def work():
             manager = bool(interaction.permissions.manage_guild)
@@ -162,6 +166,8 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
                 finish_cap=whole(finish_cap),
                 no_finish_cap=bool(remove_finish_cap),
                 lobby_finish_rates=lobby_finish_rates,
+                daily_channel=str(daily_channel.id) if daily_channel else None,
+                no_daily_channel=bool(remove_daily_channel),
             )
             if web and outcome.reply is not None:
                 outcome.reply.text = web + "\n\n" + outcome.reply.text

@@ -87,6 +87,10 @@ async def deliver_owed(client: Bot) -> int:
         settled += await deliver_farewells(client)
     except Exception:  # (they stay owed: a later sweep, once their claim runs out)
         log_failure("could not deliver the farewells owed; trying again later")
+    try:
+        settled += await deliver_daily_tables(client)
+    except Exception:  # (they stay owed: a later sweep, once their claim runs out)
+        log_failure("could not deliver the daily tables owed; trying again later")
     if settled:
         log.info("delivered %d owed message(s)", settled)
     return settled
@@ -113,6 +117,27 @@ async def deliver_farewells(client: Bot) -> int:
             log_failure("a farewell DM failed; trying again later")
             continue
         await privacy.farewell_said(farewell_id)
+        done += 1
+    return done
+
+
+async def deliver_daily_tables(client: Bot) -> int:
+    """Yesterday's daily challenge tables owed to servers' channels (service/daily.py): posted
+    once (not again if the post is already there), then marked delivered; a channel gone or
+    closed to the bot: marked delivered unsent (it is only a table)."""
+    done = 0
+    for post_id, channel_id, text, made in await client.service.daily_posts_owed():
+        message = Message(text)
+        try:
+            channel = await channel_of(client, channel_id)
+            if await _already_sent(client, channel, message, made) is None:
+                await channel.send(clip(text), allowed_mentions=discord.AllowedMentions.none())
+        except (discord.Forbidden, discord.NotFound):
+            log.warning("channel %s is gone or closed to the bot; dropping daily table %s", channel_id, post_id)
+        except discord.HTTPException:  # (Discord's trouble: it stays owed)
+            log_failure("a daily table failed; trying again later")
+            continue
+        await client.service.daily_post_delivered(post_id)
         done += 1
     return done
 

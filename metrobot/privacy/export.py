@@ -20,7 +20,8 @@ The format is a contract, versioned (`VERSION`; PRIVACY.md describes it):
    "ratings": [{"server", "game", "name", "mu", "sigma", "games", "updated_at"}],
    "tournaments": [],
    "reminders": {"every_hours", "last_sent_at", "held_until"} | null,
-   "follows": [{"game_id", "server", "channel", "since", "last_sent_at"}]}
+   "follows": [{"game_id", "server", "channel", "since", "last_sent_at"}],
+   "daily": [{"day", "game", "server", "name", "game_id", "started_at", "score", "finished_at"}]}
 
 Nothing of anyone else: no other player's name, seat, move or hand, no seed or deck order. In
 a game still running, only the moves you made yourself are listed and no hand (what you hold is
@@ -124,6 +125,19 @@ class Export:
                     "last_sent_at": when(f["last_sent_at"]),
                 }
                 for f in rows["follows"]
+            ],
+            "daily": [
+                {
+                    "day": d["day"],
+                    "game": d["kind"],
+                    "server": d["guild_id"],
+                    "name": d["name"],
+                    "game_id": d["game_id"],
+                    "started_at": when(d["started_at"]),
+                    "score": d["score"],
+                    "finished_at": when(d["finished_at"]),
+                }
+                for d in rows["daily_plays"]
             ],
         }
 

@@ -12,6 +12,7 @@ from .core import title
 from .outcome import Controls, Message, Outcome, Refused
 from .status import jump_link
 from .time_off import quiet_end
+from .unrated import private
 
 if TYPE_CHECKING:
     from ..storage import Database
@@ -31,7 +32,7 @@ class Listing:
         """Privately: the person's games on this server (`guild_id` None: on every server, as
         asked in a DM) and the lobbies here they could join, a page at a time."""
         mine = me()
-        rows = await self.db.people.games_of(user_id, guild_id)
+        rows = [r for r in await self.db.people.games_of(user_id, guild_id) if not private(r.settings)]  # (see /daily)
         waiting = {r.id: r.waiting or await self._waiting_of(r) for r in rows}
         yours = [r for r in rows if r.status == "active" and user_id in waiting[r.id]]
         others = [r for r in rows if r not in yours]

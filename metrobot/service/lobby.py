@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -24,10 +25,11 @@ from .core import hours, sentence, title
 from .finishes import finish_note
 from .outcome import Controls, Message, Outcome, Refused, owe
 from .time_off import is_away, quiet_until
-from .unrated import hints_on
+from .unrated import hints_on, private
 
 if TYPE_CHECKING:
     from ..storage import Database
+    from ..storage.sql import Tx
     from .core import Games, ServiceOptions
     from .pictures.drawing import Drawing
     from .server import ServerSettings
@@ -120,8 +122,12 @@ class Lobby:
         parent_id: str | None = None,
         settings: dict[str, Any] | None = None,
         intro: str | None = None,
+        seed: int | None = None,
+        linked: Callable[[Tx, GameRow], Awaitable[None]] | None = None,
     ) -> Outcome:
-        """`language`: what the game posts in (a code, or a Discord locale); if not given, the
+        """`seed`: the deal's (default: the service's next); `linked`: what the game belongs
+        to, written in the transaction that creates it (a day's challenge: service/daily.py).
+        `language`: what the game posts in (a code, or a Discord locale); if not given, the
         server's setting, else `default_language` (the server's Discord language); English if
         none of ours. The server's settings may limit where games are created (`parent_id`: the
         channel of a thread) and how many one person hosts, and give the other defaults."""
@@ -176,6 +182,8 @@ class Lobby:
         outcome = Outcome(reply=Message(me().t("Lobby open. Others join with the button; you start when ready.")))
 
         def announce(row: GameRow) -> list:
+            if private(settings):  # (a day's challenge says nothing to any channel)
+                return []
             # (the first post later shows the game's status; a tutorial's says what it is instead
             # of inviting people to join)
             outcome.public = [
@@ -204,7 +212,7 @@ class Lobby:
                         game=game.name,
                         host=host,
                         options=options,
-                        seed=self.options.seeds(),
+                        seed=self.options.seeds() if seed is None else seed,
                         max_seats=seats,
                         turn_clock=clock,
                         announce=announce,
@@ -212,8 +220,11 @@ class Lobby:
                         bot_level=level,
                         language=code,
                         settings=settings,
+                        linked=linked,
                     )
                 except Duplicate:  # the one-open-game index: another create won the race
+                    if linked is not None:  # (or what it belongs to refused it: the caller says why)
+                        raise
                     raise Refused(me().t("This channel already has a game.")) from None
         log.info("game %s created in channel %s: %s %s", row.id, channel_id, game.name, options)
         return outcome
@@ -476,7 +487,10 @@ class Lobby:
             dms=dms,
             edits=[await self.status.status_message(plugin, state, after)],
         )
-        drawing = asyncio.create_task(self.drawing.draw(public, plugin, state, row, position))
+        # (a day's challenge owes no channel its first post: nothing to draw)
+        drawing = asyncio.create_task(
+            asyncio.sleep(0) if private(row.settings) else self.drawing.draw(public, plugin, state, row, position)
+        )
         try:
             row = await self.games.save(
                 row,

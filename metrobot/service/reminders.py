@@ -25,6 +25,7 @@ from .core import title
 from .outcome import Message, Outcome, Refused, owe
 from .status import jump_link
 from .time_off import is_away, quiet_until
+from .unrated import private
 from .words import hours_words
 
 if TYPE_CHECKING:
@@ -94,7 +95,13 @@ class Reminders:
         if quiet is not None:
             await self.db.reminders.hold_digest(user_id, quiet)
             return None
-        waiting = [r for r in await self.db.people.games_of(user_id) if r.status == "active" and user_id in r.waiting]
+        waiting = [
+            r
+            for r in await self.db.people.games_of(user_id)
+            if r.status == "active"
+            and user_id in r.waiting
+            and not private(r.settings)  # (a day's challenge: no channel)
+        ]
         if not waiting:
             await self.db.reminders.hold_digest(user_id, None)
             return None

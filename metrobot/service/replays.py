@@ -34,6 +34,12 @@ KEEP = 8  # finished games whose frames stay in memory
 TAKEN_BACK_LINE = N_("↶ {name} took back their move.")
 
 
+def own_daily(row: GameRow, user_id: str | None) -> bool:
+    """A day's challenge (service/daily.py) of this person's: they may replay it wherever they ask."""
+    seat = row.seat(user_id) if user_id else None
+    return bool(row.settings.get("daily")) and seat is not None and not seat.auto
+
+
 def taken_back_line(name: str, language: Lang) -> str:
     """What the channel is told of a move taken back (the same words in every replay)."""
     return language.t(TAKEN_BACK_LINE, name=name)
@@ -111,13 +117,15 @@ class Replays:
         """Forget the finished games replayed so far (the next replay reads the log again)."""
         self._frames.clear()
 
-    async def _finished_row(self, channel_id: str, game_id: int | None) -> GameRow:
+    async def _finished_row(self, channel_id: str, game_id: int | None, user_id: str | None = None) -> GameRow:
         if game_id is None:
             games = await self.db.history.finished_in_channel(channel_id, 1)
             if not games:
                 raise Refused(me().t("No game has finished in this channel yet: there is nothing to replay."))
             game_id = games[0].id
         row = await self.db.game(game_id)
+        if row is not None and row.channel_id != channel_id and own_daily(row, user_id):
+            channel_id = row.channel_id  # (a day's challenge has no channel: its player replays it anywhere)
         if row is None or row.channel_id != channel_id:
             raise Refused(
                 me().t(
@@ -161,7 +169,7 @@ class Replays:
         """Turn `frame` of a finished game (default: the end), with the buttons to step; its
         pictures in the palette of who asked (`user_id`), or of the game's players when it
         is shown to the channel (`public`)."""
-        row = await self._finished_row(channel_id, game_id)
+        row = await self._finished_row(channel_id, game_id, user_id)
         frames = await self.frames(row)
         last = len(frames) - 1
         k = last if frame is None else frame

@@ -3,7 +3,8 @@
 lobby opens, the channels where games may be created, how many open games one person
 may host and, where the server wants it, how many games one may hold for the games one finished
 (a cap, after AsyncTI4's: at most finished + N; off by default) and whether lobbies show the
-seated people's finish rates (see finishes.py)."""
+seated people's finish rates (see finishes.py), and the channel where yesterday's daily challenge
+table is posted (service/daily.py)."""
 
 from __future__ import annotations
 
@@ -61,6 +62,8 @@ class ServerSettings:
         finish_cap: int | None = None,
         no_finish_cap: bool = False,
         lobby_finish_rates: bool | None = None,
+        daily_channel: str | None = None,
+        no_daily_channel: bool = False,
     ) -> Outcome:
         """Change (any of) a server's settings — only for people who may manage the server;
         with none given, show them."""
@@ -112,6 +115,10 @@ class ServerSettings:
             changes["finish_cap"] = None
         if lobby_finish_rates is not None:
             changes["lobby_finishes"] = bool(lobby_finish_rates)
+        if daily_channel is not None:
+            changes["daily_channel"] = daily_channel
+        if no_daily_channel:
+            changes["daily_channel"] = None
         if changes:
             settings.update(changes)
             await self.db.people.save_server(guild_id, settings)
@@ -148,6 +155,12 @@ class ServerSettings:
             t.t("Who may create tournaments besides Manage Server: {role}.", role=part.role(s["tournament_role"]))
             if s.get("tournament_role")
             else t.t("Who may create tournaments: people with Manage Server."),
+            t.t(
+                "Yesterday's daily challenge table is posted in {channel} once a day.",
+                channel=part.channel(s["daily_channel"]),
+            )
+            if s.get("daily_channel")
+            else t.t("Daily challenge table: not posted."),
         ]
         if self.options.web_base:  # (the web pages are on)
             lines.append(

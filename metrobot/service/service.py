@@ -122,6 +122,15 @@ class GameService:
         self.hint_menu = parts.hints.hint_menu
         # Tutorial
         self.tutorial = parts.tutorial.tutorial
+        # Daily
+        self.daily_start = parts.daily.start
+        self.daily_game = parts.daily.game_of
+        self.daily_table = parts.daily.table
+        self.daily_replay = parts.daily.replay
+        self.daily_page = parts.daily.page
+        self.daily_tables_due = parts.daily.owe_tables
+        self.daily_posts_owed = parts.daily.posts_owed
+        self.daily_post_delivered = parts.daily.post_delivered
         # Queries
         self.open_game_id = parts.queries.open_game_id
         self.running_game = parts.queries.running_game

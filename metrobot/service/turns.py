@@ -26,7 +26,7 @@ from .rating import game_result, rate
 from .steps import Steps
 from .takeback_window import button, hold_calls, offer
 from .time_off import is_away, quiet_until
-from .unrated import hints_on
+from .unrated import hints_on, private
 
 if TYPE_CHECKING:
     from ..storage import Database
@@ -246,8 +246,12 @@ class Turns:
             out.edits += self.status.tidy(after) + [await self.status.status_message(plugin, state, after)]
         # The images (the slow part) are drawn in a worker thread while the move is saved; at
         # the end, the log's replay for each player's pace runs in a worker beside them.
+        # (none for a day's challenge: it owes no channel anything, its player's page draws the board)
+        unseen = private(row.settings)
         drawing = [
-            asyncio.create_task(self.drawing.draw(m, plugin, state, row, position)) for m in out.public if m.images
+            asyncio.create_task(self.drawing.draw(m, plugin, state, row, position))
+            for m in out.public
+            if m.images and not unseen
         ]
         result = None
         if game.is_over(state):
@@ -282,7 +286,7 @@ class Turns:
                 me().t("Someone else moved at the same moment; nothing was played. Look at the board and try again.")
             ) from None
         await asyncio.gather(*drawing)
-        if out.reply is not None and actor is not None and not new_turn:
+        if out.reply is not None and actor is not None and not new_turn and not unseen:
             out.reply.files += [
                 f
                 for f in [

@@ -1,6 +1,7 @@
 """Links to the web pages: capability URLs, signed with a key of each server.
 
-A link names what it opens ("game:42", "t:7" for a tournament, "server:123", "person:123:456") and carries an HMAC
+A link names what it opens ("game:42", "t:7" for a tournament, "server:123", "person:123:456",
+"daily:456:<game>:<day>" for a person's page of a day's daily challenge table) and carries an HMAC
 of that name made with the server's own key (kept in the database, never shown). Nothing is
 listed and nothing can be guessed: a page opens only through a link the bot handed out (or,
 for a server's index page, when its managers made it public). A forged or altered link, or
@@ -96,6 +97,16 @@ class WebLinks:
 
     async def person_path(self, guild_id: str, user_id: str) -> str:
         return f"/p/{guild_id}/{user_id}/{await self._sign(guild_id, f'person:{guild_id}:{user_id}')}/"
+
+    async def daily_path(self, user_id: str, kind: str, day: str) -> str:
+        """A person's page of a day's table (service/daily.py): what it shows is decided when it
+        is opened, by what that person has finished then. Signed with the key of games outside
+        servers (the table is everyone's, not a server's)."""
+        sig = await self._sign(None, f"daily:{user_id}:{kind}:{day}")
+        return f"/d/{user_id}/{kind}/{day}/{sig}/"
+
+    async def opened_daily(self, user_id: str, kind: str, day: str, given: str) -> bool:
+        return await self._checked(None, f"daily:{user_id}:{kind}:{day}", given)
 
     async def _checked(self, guild_id: str | None, what: str, given: str) -> bool:
         access = await self.db.web.web_access(guild_id or NO_SERVER)

@@ -25,6 +25,7 @@ the facade the front ends still talk to; a new capability should take the parts 
     Queries .......... status, board, hand
     RulesPages ....... the illustrated rules
     Replays .......... finished games turn by turn
+    Daily ............ the daily challenge: the day's deal, once a day, its table and streaks
     Standings ........ history, leaderboards, profiles
     WebGame, WebIndex  what the web pages show
     Listing .......... /games, nudges
@@ -39,7 +40,8 @@ from ..storage import Database
 from .again import PlayAgain
 from .clock import Clock
 from .core import Games, ServiceOptions
-from .events import Events
+from .daily import Daily
+from .events import Events, GameEnded
 from .following import Following
 from .gamesettings import GameSettings
 from .hints import Hints
@@ -95,6 +97,7 @@ class Parts:
     queries: Queries
     rules_pages: RulesPages
     replays: Replays
+    daily: Daily
     standings: Standings
     web_game: WebGame
     web_index: WebIndex
@@ -126,6 +129,8 @@ def wire(db: Database, options: ServiceOptions, painter: Painter) -> Parts:
     queries = Queries(db, options, games, drawing, lobby)
     rules_pages = RulesPages(db, options, painter, drawing)
     replays = Replays(db, options, painter, games, drawing)
+    daily = Daily(db, options, games, links, lobby, replays)
+    events.subscribe(GameEnded, daily.game_ended)
     standings = Standings(db, options, games)
     web_game = WebGame(db, games, drawing, replays)
     web_index = WebIndex(db, options, games, standings)
@@ -153,6 +158,7 @@ def wire(db: Database, options: ServiceOptions, painter: Painter) -> Parts:
         takeback=takeback,
         hints=hints,
         tutorial=tutorial,
+        daily=daily,
         again=again,
         queries=queries,
         rules_pages=rules_pages,

@@ -1,5 +1,6 @@
 """Persistence: SQLite (default) or PostgreSQL behind one interface (see db.py)."""
 
+from .daily import DailyPlay
 from .db import Database
 from .faults import Commits, DatabaseUnavailable
 from .history import Finished, Finishes, Placing, Record
@@ -13,6 +14,7 @@ from .tourney_rows import EntrantRow, RoundRow, Snapshot, TableRow, TournamentOw
 __all__ = [
     "Commits",
     "Conflict",
+    "DailyPlay",
     "Database",
     "DatabaseUnavailable",
     "Duplicate",

@@ -13,7 +13,7 @@ the same transaction. The schema is upgraded at start by the numbered migrations
 attribute that owns one concern and is handed what it uses (the driver, or the `Store`
 of store.py: the driver, the row-lock clause, the small reads): `db.history`,
 `db.people`, `db.health`, `db.web`, `db.tournaments`, `db.privacy`, `db.reminders`,
-`db.erasure_dms` — e.g. `db.people.person(user_id)`.
+`db.erasure_dms`, `db.daily` — e.g. `db.people.person(user_id)`.
 
 When the database is briefly away (see `faults.py`, `outage.py`), the reads and writes
 here are run again as long as that is safe: a read, or a transaction that failed before its
@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from . import outbox, ratings
+from .daily import DailyQueries
 from .erasure_dms import ErasureDMs
 from .faults import DatabaseUnavailable, kind_of
 from .health import HealthQueries
@@ -77,6 +78,7 @@ class Database:
         self.privacy = PrivacyQueries(self.driver)
         self.reminders = ReminderQueries(self.store)
         self.erasure_dms = ErasureDMs(self.driver)
+        self.daily = DailyQueries(self.store)
 
     async def open(self) -> Database:
         try:

@@ -183,6 +183,9 @@ def make_app(
     app.router.add_get(person, pages.slash)
     app.router.add_get(person + "/", pages.person)
     app.router.add_get(person + "/chart-" + language + "-{tag:[0-9a-f]{8}}.png", images.chart)
+    daily = f"/d/{number % 'user'}/{{kind:[a-z]{{1,20}}}}/{{day:[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}}}/{sig}"
+    app.router.add_get(daily, pages.slash)
+    app.router.add_get(daily + "/", pages.daily)
     play.add_routes(app, service, announce)
     activity.add_routes(app, auth, static)
     return app

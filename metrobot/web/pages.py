@@ -135,6 +135,17 @@ async def person(request: web.Request) -> web.StreamResponse:
     return render(request, "person.html", language, page=page, chart=f"chart-{language.code}-{chart_tag(page)}.png")
 
 
+async def daily(request: web.Request) -> web.StreamResponse:
+    """A person's page of a day's daily challenge table: the results only once they have
+    finished that deal (service/daily.py decides, when the page is opened)."""
+    m = request.match_info
+    language = chosen(request)
+    page = await service_of(request).daily_page(str(number(request, "user")), m["kind"], m["day"], m["sig"])
+    if page is None:
+        raise web.HTTPNotFound()
+    return render(request, "daily.html", language, page=page)
+
+
 def chart_tag(page: Any) -> str:
     """What a person's chart shows, in short: a new rated game or name makes a new address."""
     return hashlib.blake2b(json.dumps([page.name, page.trends], sort_keys=True).encode(), digest_size=4).hexdigest()

@@ -44,9 +44,11 @@ TAKE_BACK = 0.6  # the share of moves offered ↶ that are taken back at once
 
 # ---------------------------------------------------------------- the bot process
 class BotProcess:
-    def __init__(self, standin, db_path: str, log_path: str, *, faults: str = "", tick: float = 0.2):
+    def __init__(
+        self, standin, db_path: str, log_path: str, *, faults: str = "", tick: float = 0.2, env: dict | None = None
+    ):
         self.standin, self.db_path, self.log_path = standin, db_path, log_path
-        self.faults, self.tick = faults, tick
+        self.faults, self.tick, self.env = faults, tick, env or {}
         self.proc: subprocess.Popen | None = None
         self.starts = 0
         self.kills = 0
@@ -57,6 +59,7 @@ class BotProcess:
             "PYTHONPATH": f"{FAULTS_DIR}{os.pathsep}{ROOT}",
             "METROBOT_TEST_FAULTS": self.faults,
             "METROBOT_TEST_FAULT_SEED": str(self.starts),
+            **self.env,
         }
         wanted = self.standin.identify_count + 1
         self.proc = start_bot_process(self.standin, self.db_path, tick=self.tick, log_path=self.log_path, env=env)

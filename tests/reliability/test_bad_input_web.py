@@ -1,4 +1,5 @@
-"""Bad input to the web pages (issue 37): forged paths (games', tournaments', servers', people's), junk and altered signatures, huge
+"""Bad input to the web pages (issue 37): forged paths (games', tournaments', servers', people's, a
+person's page of a day's daily challenge table), junk and altered signatures, huge
 numbers, odd Unicode, unknown languages, junk Accept-Language and If-None-Match headers.
 Whatever comes in, the answer is a 404 (or a 400 for an unknown language on a page that
 opens, a redirect to the same address with its last slash), never a 500, never a traceback,
@@ -31,8 +32,8 @@ NUMBER = st.one_of(st.integers(0, 50), st.integers(0, 10**30), st.just(2**63), s
 JUNK = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
 
 
-def paths(good_sig: str, game_id: int, t_sig: str, t_id: int) -> st.SearchStrategy[str]:
-    sig = st.one_of(SIGNATURE, st.just(good_sig), st.just(t_sig), JUNK)
+def paths(good_sig: str, game_id: int, t_sig: str, t_id: int, d_sig: str = "") -> st.SearchStrategy[str]:
+    sig = st.one_of(SIGNATURE, st.just(good_sig), st.just(t_sig), st.just(d_sig), JUNK)
     lang = st.one_of(st.sampled_from(["en", "ko", "xx", "zz", "EN", "qps"]), JUNK)
     tail = st.one_of(
         st.just(""),
@@ -68,8 +69,16 @@ def paths(good_sig: str, game_id: int, t_sig: str, t_id: int) -> st.SearchStrate
         sig,
         st.one_of(st.just(""), st.just("live"), picture, JUNK),
     )
+    daily = st.builds(  # a person's page of a day's daily challenge table
+        lambda u, k, d, s, t: f"/d/{u}/{quote(k, safe='')}/{quote(d, safe='')}/{quote(s, safe='')}/{quote(t, safe='')}",
+        st.one_of(NUMBER, st.just(int(ANN))),
+        st.one_of(st.sampled_from(["flipwrite", "metromania", "chess", "FLIPWRITE"]), JUNK),
+        st.one_of(st.sampled_from(["2026-11-18", "2026-13-01", "0000-00-00", "9999-12-31", "2026-02-30"]), JUNK),
+        sig,
+        st.one_of(st.just(""), JUNK),
+    )
     other = st.builds(lambda j: "/" + quote(j, safe="/"), JUNK)
-    return st.one_of(game, tourney, server, person, other)
+    return st.one_of(game, tourney, server, person, daily, other)
 
 
 async def test_junk_addresses_and_headers_open_nothing_and_break_nothing(caplog):
@@ -90,6 +99,12 @@ async def test_junk_addresses_and_headers_open_nothing_and_break_nothing(caplog)
     cup = await db.tournaments.open_tournament("920000000000000002")
     t_good = await service.tournament_path(cup)
     t_sig = t_good.rstrip("/").rsplit("/", 1)[1]
+    await service.daily_start(GUILD, ANN, "Ann", "flipwrite")  # Ann's page of the day's table (hidden: not finished)
+    table = (await service.daily_table(GUILD, ANN, "flipwrite")).reply.text
+    d_good = table[table.index("http://127.0.0.1") + len("http://127.0.0.1") :].split()[0]
+    d_sig = d_good.rstrip("/").rsplit("/", 1)[1]
+    async with db.driver.read() as q:
+        (keys,) = await q.fetchone("SELECT COUNT(*) FROM servers")
     before = (row.version, await db.people.server(GUILD), cup.version)
     tried = {"requests": 0, "opened": 0}
     caplog.set_level(logging.INFO)
@@ -100,7 +115,7 @@ async def test_junk_addresses_and_headers_open_nothing_and_break_nothing(caplog)
                 max_examples=scale(300, 5000), deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
             )
             @given(
-                path=paths(sig, row.id, t_sig, cup.id),
+                path=paths(sig, row.id, t_sig, cup.id, d_sig),
                 query=st.one_of(st.just(""), st.builds(lambda j: "?lang=" + quote(j), JUNK)),
                 accept=st.one_of(st.none(), JUNK),
                 etag=st.one_of(st.none(), JUNK),
@@ -121,7 +136,7 @@ async def test_junk_addresses_and_headers_open_nothing_and_break_nothing(caplog)
                 body = await response.read()
                 opened = any(
                     address.startswith(page) and not address[len(page) :].split("?")[0].strip("/")
-                    for page in (good, t_good)
+                    for page in (good, t_good, d_good)
                 ) or address.startswith(good + "live")
                 assert response.status in (200, 302, 304, 400, 404), (address, response.status)
                 if response.status == 200:
@@ -132,10 +147,11 @@ async def test_junk_addresses_and_headers_open_nothing_and_break_nothing(caplog)
                 assert response.headers.get("Content-Security-Policy") or response.status == 304
             assert (await client.get(good)).status == 200 and (await client.get(good + "live")).status == 200
             assert "Zebra Cup" in await (await client.get(t_good)).text()
+            assert "hidden until you have finished" in await (await client.get(d_good)).text()
         assert (await db.game(row.id)).version == before[0] and await db.people.server(GUILD) == before[1]
         assert (await db.tournaments.tournament(cup.id)).version == before[2]
         async with db.driver.read() as q:  # no junk address made a key (or a row) for a server
-            assert (await q.fetchone("SELECT COUNT(*) FROM servers"))[0] == 1
+            assert (await q.fetchone("SELECT COUNT(*) FROM servers"))[0] == keys
         assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
         assert tried["requests"] >= scale(300, 5000) * 0.9
     finally:

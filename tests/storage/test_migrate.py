@@ -124,6 +124,9 @@ async def test_a_database_the_bot_lived_in_arrives_whole(tmp_path, pg_server):
     await svc.set_reminders(eve, 6)
     await svc.follow("c2", eve)  # a game followed by someone not playing it
     await db.people.save_server("g1", {"tournament_role": "r9"})
+    svc.web_base = "http://pages.test"  # (the daily challenge is played on the play page)
+    await svc.daily_start("g1", *people[1], "flipwrite")  # a day's challenge, begun
+    await db.daily.owe_post("g1", "2026-11-26", "c1", "a day's table")  # owed to a server's channel
     await db.privacy.depart("g2", 1_000_000.0)
     await Privacy(svc).forget(ann)
     await db.privacy.begin_erasure(people[2][0], "ko")  # asked through Discord, finished by the next process:

@@ -338,3 +338,28 @@ async def test_a_tournament_on_a_phone(site, browser, shots, language):
         assert page.url.split("?")[0] == url
     finally:
         await ctx.close()
+
+
+async def test_a_days_daily_table_on_a_phone(site, browser, shots):
+    """A person's page of a day's daily challenge table (issue 64): hidden until they have finished
+    that deal, then everyone's places with theirs marked; at 360 × 740, for axe-core too."""
+    service, dee = site.service, "800000000000000077"
+    await service.daily_start(None, dee, "Dee", "flipwrite")
+    text = (await service.daily_table(None, dee, "flipwrite")).reply.text
+    url = re.search(r"(http://\S+/d/\S+/)", text).group(1)
+    phone = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True}
+    ctx, w, response = await visit(browser, url, **phone)
+    try:
+        assert response.status == 200
+        assert "hidden until you have finished" in await w.page.locator("main").inner_text()
+        await checked(w)
+        row = await service.game(await service.daily_game(dee, "flipwrite"))
+        await play_turns(service, row.channel_id, None)
+        assert (await service.game(row.id)).status == "finished"
+        await w.page.reload()
+        assert "Dee (you)" in await w.page.locator("table.leaderboard").inner_text()
+        assert await w.page.evaluate("document.documentElement.scrollWidth") <= 360
+        await w.page.screenshot(path=str(shots / "daily-phone.png"), full_page=True)
+        await checked(w)
+    finally:
+        await ctx.close()

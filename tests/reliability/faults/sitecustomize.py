@@ -38,6 +38,10 @@ lists what to break (comma-separated, `name` or `name:probability`):
   kill_after_digest     die at once when a reminder digest has been recorded with its DM owed
                         (committed), before the DM is sent
   kill_after_follow_dm  the same for a follower's DM
+  kill_after_daily_created  die at once when a day's challenge game has been created with its
+                        day's row (committed), before it is dealt (started)
+  kill_after_daily_table  die at once when yesterday's daily challenge table has been recorded
+                        as owed to a server's channel (committed), before it is posted
   digest_not_owed       a digest is recorded without the DM it owes (the DM only in memory)
   clock_ahead:S         (no fault: a setting) the service's clock runs S seconds ahead of the
                         log's, so that games look as old as a digest needs
@@ -309,6 +313,32 @@ if FAULTS and not BESIDE_THE_BOT:
             ReminderQueries.record_digest = recorded_then_die(ReminderQueries.record_digest)
         if "kill_after_follow_dm" in FAULTS:
             ReminderQueries.record_follow = recorded_then_die(ReminderQueries.record_follow)
+
+    if "kill_after_daily_created" in FAULTS:
+        from metrobot.storage.db import Database as _Database
+
+        original_create = _Database.create_game
+
+        async def create_then_maybe_die(self, *args, **kwargs):
+            row = await original_create(self, *args, **kwargs)
+            if row.settings.get("daily"):
+                os.kill(os.getpid(), signal.SIGKILL)
+            return row
+
+        _Database.create_game = create_then_maybe_die
+
+    if "kill_after_daily_table" in FAULTS:
+        from metrobot.storage.daily import DailyQueries
+
+        original_owe = DailyQueries.owe_post
+
+        async def owe_then_die(self, *args, **kwargs):
+            made = await original_owe(self, *args, **kwargs)
+            if made:
+                os.kill(os.getpid(), signal.SIGKILL)
+            return made
+
+        DailyQueries.owe_post = owe_then_die
 
     if "clock_ahead" in FAULTS:
         import time

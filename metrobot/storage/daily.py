@@ -1,0 +1,184 @@
+"""The daily challenge's rows (issue 64): who played which day's deal, their results, and the
+days whose table a server's channel was given. A part of `Database` (`db.daily`), handed the
+store; the row of a start is written by `insert`, inside the transaction that creates the day's
+game (`Database.create_game(linked=…)`), and a result by `record`, inside the one that finishes it.
+
+The primary key (day, kind, person) is the once-a-day rule: a second start of the same deal,
+even at the same moment from another process, cannot insert its row (`Duplicate`), and with
+it the whole creation of its game is rolled back.
+
+A day's table owed to a server's channel is a row of `daily_posts`, its own small outbox (as
+the farewells of erasure_dms.py): made once per server and day, claimed by one process at a
+time, marked delivered once sent.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+
+from .rows import Duplicate
+from .sql import Tx
+from .store import Store
+
+LEASE = 20.0  # seconds a process has to post the tables it claimed
+LIMIT = 20
+COLUMNS = "day, kind, user_id, guild_id, name, game_id, started_at, score, finished_at"
+
+
+@dataclass(frozen=True)
+class DailyPlay:
+    """One person's play of one day's deal of one kind."""
+
+    day: str  # the UTC date, YYYY-MM-DD
+    kind: str  # the game
+    user_id: str
+    guild_id: str | None  # the server they started it from (None: outside a server)
+    name: str  # the name the day's table shows
+    game_id: int
+    started_at: float
+    score: int | None  # None until the game is over
+    finished_at: float | None
+
+    @property
+    def finished(self) -> bool:
+        return self.finished_at is not None
+
+
+def _play(row: tuple) -> DailyPlay:
+    return DailyPlay(row[0], row[1], row[2], row[3], row[4], int(row[5]), row[6], row[7], row[8])
+
+
+async def insert(tx: Tx, play: DailyPlay) -> None:
+    """A start, inside the transaction that creates its game (raises Duplicate: played already)."""
+    await tx.execute(
+        f"INSERT INTO daily_plays ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL)",
+        play.day,
+        play.kind,
+        play.user_id,
+        play.guild_id,
+        play.name,
+        play.game_id,
+        play.started_at,
+    )
+
+
+async def record(tx: Tx, game_id: int, scores: dict[str, int], finished_at: float) -> None:
+    """The result of a day's game, inside the transaction that finishes it (no row: not a daily game)."""
+    for user_id, score in scores.items():
+        await tx.execute(
+            "UPDATE daily_plays SET score = ?, finished_at = ? WHERE game_id = ? AND user_id = ?",
+            score,
+            finished_at,
+            game_id,
+            user_id,
+        )
+
+
+class DailyQueries:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.driver = store.driver
+
+    async def play(self, day: str, kind: str, user_id: str) -> DailyPlay | None:
+        row = await self.store.row(
+            f"SELECT {COLUMNS} FROM daily_plays WHERE day = ? AND kind = ? AND user_id = ?", day, kind, user_id
+        )
+        return _play(row) if row else None
+
+    async def of_game(self, game_id: int) -> DailyPlay | None:
+        row = await self.store.row(f"SELECT {COLUMNS} FROM daily_plays WHERE game_id = ?", game_id)
+        return _play(row) if row else None
+
+    async def plays_of(self, user_id: str, day: str) -> list[DailyPlay]:
+        """A person's plays of one day, every kind."""
+        async with self.driver.read() as q:
+            rows = await q.fetch(
+                f"SELECT {COLUMNS} FROM daily_plays WHERE user_id = ? AND day = ? ORDER BY kind", user_id, day
+            )
+        return [_play(r) for r in rows]
+
+    async def table(self, day: str, kind: str, guild_id: str | None = None, limit: int = 100) -> list[DailyPlay]:
+        """The finished plays of a day's deal, best score first (ties: who finished first); one
+        server's (`guild_id`) or everyone's (None)."""
+        where = "day = ? AND kind = ? AND finished_at IS NOT NULL"
+        args: list[object] = [day, kind]
+        if guild_id is not None:
+            where += " AND guild_id = ?"
+            args.append(guild_id)
+        async with self.driver.read() as q:
+            rows = await q.fetch(
+                f"SELECT {COLUMNS} FROM daily_plays WHERE {where} ORDER BY score DESC, finished_at, user_id "
+                f"LIMIT {int(limit)}",
+                *args,
+            )
+        return [_play(r) for r in rows]
+
+    async def finished_days(self, user_id: str, since: str) -> list[str]:
+        """The days from `since` on on which the person finished a deal (any kind), newest first."""
+        async with self.driver.read() as q:
+            rows = await q.fetch(
+                "SELECT DISTINCT day FROM daily_plays WHERE user_id = ? AND day >= ? AND finished_at IS NOT NULL "
+                "ORDER BY day DESC",
+                user_id,
+                since,
+            )
+        return [r[0] for r in rows]
+
+    async def servers_played(self, day: str) -> list[str]:
+        """The servers where someone finished a deal of that day."""
+        async with self.driver.read() as q:
+            rows = await q.fetch(
+                "SELECT DISTINCT guild_id FROM daily_plays WHERE day = ? AND guild_id IS NOT NULL "
+                "AND finished_at IS NOT NULL ORDER BY guild_id",
+                day,
+            )
+        return [r[0] for r in rows]
+
+    # ------------------------------------------------------------ a day's table owed to a channel
+    async def post_made(self, guild_id: str, day: str) -> bool:
+        """Whether that day's table for the server was made already (owed or delivered)."""
+        return (
+            await self.store.row("SELECT 1 FROM daily_posts WHERE guild_id = ? AND day = ?", guild_id, day) is not None
+        )
+
+    async def owe_post(self, guild_id: str, day: str, channel_id: str, text: str) -> bool:
+        """Owe the server's channel that day's table; False if it was owed already (by this
+        process or another: a table is made once)."""
+        payload = json.dumps({"text": text, "parts": True}, ensure_ascii=False)
+        try:
+            async with self.driver.transaction() as tx:
+                await tx.execute(
+                    "INSERT INTO daily_posts (guild_id, day, channel_id, payload, created_at) VALUES (?, ?, ?, ?, ?)",
+                    guild_id,
+                    day,
+                    channel_id,
+                    payload,
+                    time.time(),
+                )
+        except Duplicate:
+            return False
+        return True
+
+    async def posts_owed(self) -> list[tuple[int, str, str, float]]:
+        """The tables owed that nobody is sending now — (id, channel, text, when it was made) —
+        claimed for `LEASE` seconds."""
+        now = time.time()
+        async with self.driver.transaction() as tx:
+            rows = await tx.fetch(
+                "SELECT id, channel_id, payload, created_at FROM daily_posts WHERE delivered_at IS NULL "
+                f"AND (claim IS NULL OR claim < ?) ORDER BY id LIMIT {LIMIT}",
+                now,
+            )
+            if rows:
+                marks = ",".join("?" * len(rows))
+                await tx.execute(
+                    f"UPDATE daily_posts SET claim = ? WHERE id IN ({marks})", now + LEASE, *(r[0] for r in rows)
+                )
+        return [(int(r[0]), r[1], str(json.loads(r[2]).get("text") or ""), r[3]) for r in rows]
+
+    async def post_delivered(self, post_id: int) -> None:
+        """Sent (or never to be: the channel is gone or closed to the bot)."""
+        async with self.driver.transaction() as tx:
+            await tx.execute("UPDATE daily_posts SET delivered_at = ? WHERE id = ?", time.time(), post_id)
