@@ -23,7 +23,8 @@ from .coach import coach
 from .core import hours, sentence, title
 from .finishes import finish_note
 from .outcome import Controls, Message, Outcome, Refused, owe
-from .time_off import is_away, quiet_until
+from .time_off import quiet_until
+from .turnclock import bank_rule, bank_terms, policy
 from .unrated import hints_on
 
 if TYPE_CHECKING:
@@ -120,11 +121,19 @@ class Lobby:
         parent_id: str | None = None,
         settings: dict[str, Any] | None = None,
         intro: str | None = None,
+        clock: str | None = None,
+        bank_hours: float | None = None,
+        increment_hours: float | None = None,
+        cap_hours: float | None = None,
+        bank_quiet: bool | None = None,
+        bank_away: bool | None = None,
     ) -> Outcome:
         """`language`: what the game posts in (a code, or a Discord locale); if not given, the
         server's setting, else `default_language` (the server's Discord language); English if
         none of ours. The server's settings may limit where games are created (`parent_id`: the
-        channel of a thread) and how many one person hosts, and give the other defaults."""
+        channel of a thread) and how many one person hosts, and give the other defaults.
+        `clock`: "fixed" (`turn_clock`) or a bank's preset, its numbers changed by `bank_hours`,
+        `increment_hours`, `cap_hours`, `bank_quiet` and `bank_away` (turnclock.py)."""
         user_name = part.clean(user_name)  # (a name is data: no part written into a message through it)
         try:
             plugin = get_plugin(game_name)
@@ -135,6 +144,19 @@ class Lobby:
         finishes = {} if tutorial else await self.server.lobby_finishes(guild_id, [user_id])
         level = level_of(plugin, level or server.get("bot_level"))
         language = language or server.get("language") or default_language
+        banked = bank_terms(
+            clock,
+            bank_hours=bank_hours,
+            increment_hours=increment_hours,
+            cap_hours=cap_hours,
+            quiet=bank_quiet,
+            away=bank_away,
+            default=None if turn_clock or tutorial else server.get("bank"),
+        )
+        if banked is not None and turn_clock:  # (a bank has no limit per turn)
+            raise Refused(bank_rule())
+        if banked is not None:
+            settings = {**(settings or {}), "bank": banked.to_json()}
         turn_clock = turn_clock or server.get("turn_clock")
         try:
             options = {**plugin.options(variant, city), **(options or {})}
@@ -462,9 +484,7 @@ class Lobby:
         if plugin.secret_hands and plugin.hands_may_change(events):
             dms = self.games.hand_dms(plugin, state, row, people=people)[1]
         dms = dms + self.games.turn_dms(plugin, row, waiting, people)
-        clock: dict[str, Any] = {"deadline": now + row.turn_clock, "paused": None}
-        if any(is_away(people[u], now) for u in waiting if u in people):
-            clock = {"deadline": None, "paused": row.turn_clock}
+        clock = {**(changes or {}), **policy(row).begin(row, waiting, people, now)}
         after = replace(row, status="active", moves=position, waiting=waiting, **clock)
         outcome = Outcome(
             reply=Message(reply),
@@ -484,7 +504,6 @@ class Lobby:
                 waiting=waiting,
                 says=outcome,
                 **clock,
-                **(changes or {}),
             )
         finally:
             await drawing

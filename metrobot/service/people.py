@@ -25,6 +25,7 @@ from .time_off import (
     quiet_until,
     zone_named,
 )
+from .turnclock import policy
 
 if TYPE_CHECKING:
     from ..storage import Database
@@ -251,7 +252,8 @@ class People:
         outcome = Outcome(public=[Message(text + (f" “{note}”" if note else ""))])
         changes: dict[str, Any] = {}
         if person.user_id in row.waiting and row.deadline is not None:
-            changes = {"paused": max(0.0, row.deadline - now), "deadline": None}
+            people = {**await self.db.people.people(row.waiting), person.user_id: person}
+            changes = policy(row).stop(row, people, now)
         return changes, outcome
 
     async def _resume_changes(self, row: GameRow, now: float) -> tuple[dict[str, Any], Outcome] | None:
@@ -262,7 +264,7 @@ class People:
             await self.db.privacy.departed(row.guild_id) is not None
         ):  # the bot was removed from the server: it stays stopped
             return None
-        return {"deadline": now + row.paused, "paused": None}, Outcome()
+        return policy(row).resume(row, people, now), Outcome()
 
     async def _update_game(self, game_id: int, change) -> Outcome | None:
         """Apply `change(row) -> (columns, outcome) | None` to a game under its channel's lock,

@@ -1,0 +1,120 @@
+"""A game with a bank clock, through the service on a real database (issue 63 item 3): the
+automatic player moves when a bank is empty, through the same path as a fixed clock's expiry;
+a take-back gives no time back; the banks are shown."""
+
+import datetime as dt
+import random
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from metrobot.service import GameService, Refused, fixed_seeds
+from metrobot.service.turnclock import DAY, HOUR, MINUTE
+from metrobot.storage import Database
+from tests.said import in_discord
+from tests.service.test_service import PEOPLE, FakeClock, take_turn, whose_turn
+
+
+@pytest.fixture
+async def db(tmp_path):
+    database = await Database(tmp_path / "games.sqlite3").open()
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def svc(db, clock):
+    return in_discord(GameService(db, seeds=fixed_seeds(11), clock=clock, images=False, default_turn_clock=3600))
+
+
+async def opened(svc, clock_name="sitting", n=2, game="metromania", options=None, **numbers):
+    await svc.new_game("c1", "g", *PEOPLE[0], game, options or {}, n, clock=clock_name, **numbers)
+    for uid, name in PEOPLE[1:n]:
+        await svc.join("c1", uid, name)
+    return await svc.start("c1", "u1")
+
+
+async def test_a_bank_runs_out_and_the_automatic_player_moves_once(svc, db, clock):
+    await opened(svc, "sitting")  # 15 min, +2 min a move, at most 30 min
+    row = await db.open_game("c1")
+    assert row.settings["bank"]["bank"] == 15 * MINUTE
+    assert row.deadline == clock.now + 15 * MINUTE
+    first = (await whose_turn(svc))[0]
+    clock.now += 14 * MINUTE + 59
+    results = await svc.tick()
+    assert all("Time is up" not in o.public[0].text for _, o in results)  # (the half-time reminder at most)
+    clock.now += 2
+    [(_, expired)] = await svc.tick()
+    assert "Time is up for " + dict(PEOPLE)[first] in expired.public[0].text
+    assert await svc.tick() == []  # once
+    row = await db.open_game("c1")
+    assert first not in row.waiting and row.seat(first).lapsed
+    assert row.settings["banks"]["left"][first] == 2 * MINUTE  # (empty, then the move's increment)
+    second = row.waiting[0]
+    assert row.deadline == pytest.approx(clock.now + 15 * MINUTE)
+    assert "Banks:" in (await svc.status("c1", second)).reply.text  # each bank shown
+
+
+async def test_an_open_round_charges_only_those_who_have_not_decided(svc, db, clock):
+    await opened(svc, "sitting", 3, "flipwrite", {"map": "berlin"})
+    clock.now += 10 * MINUTE
+    first = await svc.menu("c1", "u1", [])
+    await svc.play("c1", "u1", [first.choices[0].code])
+    clock.now += 5 * MINUTE + 1  # u2 and u3 are out, u1 decided in time
+    [(_, expired)] = await svc.tick()
+    assert expired.public[0].text.splitlines()[0].startswith("⏰ Time is up for Bob, Cat:")
+    row = await db.open_game("c1")
+    left = row.settings["banks"]["left"]
+    assert left["u1"] == 7 * MINUTE and left["u2"] == left["u3"] == 2 * MINUTE
+    assert not row.seat("u1").lapsed and row.seat("u2").lapsed
+
+
+async def test_quiet_hours_stop_the_bank_of_a_weekend_game(svc, db, clock):
+    clock.now = dt.datetime(2026, 3, 7, 20, 0, tzinfo=ZoneInfo("UTC")).timestamp()  # a Saturday, 20:00
+    await svc.my_settings("u1", quiet="22:00-07:00", time_zone="UTC")
+    await svc.my_settings("u2", quiet="22:00-07:00", time_zone="UTC")
+    await opened(svc, "weekend")  # 12 h, quiet hours stop it: 2 h tonight, 10 h from 07:00
+    row = await db.open_game("c1")
+    assert row.deadline == clock.now + 21 * HOUR
+    clock.now += 20 * HOUR  # Sunday 16:00: 1 h left
+    assert all("Time is up" not in o.public[0].text for _, o in await svc.tick())
+    clock.now += HOUR
+    [(_, expired)] = await svc.tick()
+    assert "Time is up" in expired.public[0].text
+
+
+async def test_a_take_back_gives_no_time_back(svc, db, clock):
+    await opened(svc, "day")
+    first = (await whose_turn(svc))[0]
+    clock.now += HOUR
+    await take_turn(svc, first, random.Random(3))
+    row = await db.open_game("c1")
+    if row.takeback is None:
+        pytest.skip("this move is not one that may be taken back")
+    assert row.settings["banks"]["left"][first] == 3 * DAY - HOUR + DAY  # the increment
+    clock.now += 60
+    await svc.take_back("c1", first, game_id=row.id, moves=row.moves)
+    row = await db.open_game("c1")
+    assert row.waiting == [first]
+    assert row.deadline == pytest.approx(clock.now + 3 * DAY - HOUR - 60)  # no increment, the window charged
+
+
+async def test_new_game_clock_choices_refused_with_the_rule_and_nothing_made(svc, db):
+    for kwargs in (
+        {"clock": "blitz"},
+        {"clock": "sitting", "bank_hours": -1},
+        {"clock": "fixed", "cap_hours": 3},
+        {"bank_hours": float("inf")},
+        {"clock": "day", "increment_hours": 400},
+    ):
+        with pytest.raises(Refused):
+            await svc.new_game("c1", "g", "u1", "Ann", "metromania", {}, 2, **kwargs)
+        assert await db.open_game("c1") is None
+    with pytest.raises(Refused, match="no hours per turn"):
+        await svc.new_game("c1", "g", "u1", "Ann", "metromania", {}, 2, 3600, clock="day")
+    assert await db.open_game("c1") is None
