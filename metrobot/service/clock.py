@@ -12,7 +12,7 @@ from ..storage import DatabaseUnavailable
 from .outcome import Message, Outcome, Refused
 from .people import People
 from .time_off import quiet_end
-from .turnclock import policy
+from .turnclock import banks_line, policy
 
 if TYPE_CHECKING:
     from ..storage import Database
@@ -110,7 +110,11 @@ class Clock:
                     who=part.people(owed),
                     when=part.time(row.deadline, "R"),
                 )
-                held = quiet_end(list((await self.db.people.people(owed)).values()), now)
+                people = await self.db.people.people(row.waiting)
+                banks = policy(row).left(row, people, now)
+                if banks is not None:  # (a bank clock: each player's bank)
+                    text += "\n" + banks_line(row, banks, g, lambda u: self.games.named(row, u))
+                held = quiet_end([people[u] for u in owed if u in people], now)
                 outcome = Outcome(public=[Message(text, mentions=owed, hold_until=held)])
                 await self.games.save(row, reminded=True, says=outcome)
                 return outcome

@@ -24,7 +24,7 @@ from .core import hours, sentence, title
 from .finishes import finish_note
 from .outcome import Controls, Message, Outcome, Refused, owe
 from .time_off import quiet_until
-from .turnclock import bank_rule, bank_terms, policy
+from .turnclock import BANK, bank_rule, bank_terms, describe, policy
 from .unrated import hints_on
 
 if TYPE_CHECKING:
@@ -289,7 +289,7 @@ class Lobby:
                     "Needs {low}-{high} players. Turn clock: {clock}. Language: {language}.",
                     low=game.min_players,
                     high=row.max_seats,
-                    clock=hours(row.turn_clock, g),
+                    clock=describe(BANK.terms(row), g) if policy(row) is BANK else hours(row.turn_clock, g),
                     language=LANGUAGES.get(code_of(row.language), row.language),
                 ),
             ]

@@ -77,6 +77,7 @@ PRESETS: dict[str, BankTerms] = {
 }
 PRESET_WORDS = {"day": N_("a move a day"), "weekend": N_("a weekend game"), "sitting": N_("a sitting")}
 FIXED = "fixed"  # the choice that keeps the fixed limit
+CLOCK_WORDS = {FIXED: N_("a fixed limit per turn"), **PRESET_WORDS}  # the choices of `/game new clock`
 
 
 def bank_terms(
