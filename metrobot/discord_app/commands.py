@@ -203,9 +203,9 @@ def game_group(bot: Bot) -> app_commands.Group:
         level: app_commands.Choice[str] | None = None,
         language: app_commands.Choice[str] | None = None,
         clock: app_commands.Choice[str] | None = None,
-        bank_hours: app_commands.Range[float, 0, MAX_BANK_HOURS] | None = None,
-        increment_hours: app_commands.Range[float, 0, MAX_BANK_HOURS] | None = None,
-        cap_hours: app_commands.Range[float, 0, MAX_BANK_HOURS] | None = None,
+        bank_hours: app_commands.Range[float, 0.0, MAX_BANK_HOURS] | None = None,
+        increment_hours: app_commands.Range[float, 0.0, MAX_BANK_HOURS] | None = None,
+        cap_hours: app_commands.Range[float, 0.0, MAX_BANK_HOURS] | None = None,
         bank_quiet: bool | None = None,
         bank_away: bool | None = None,
     ) -> None:

@@ -145,9 +145,9 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
         remove_finish_cap: bool | None = None,
         lobby_finish_rates: bool | None = None,
         clock: app_commands.Choice[str] | None = None,
-        bank_hours: app_commands.Range[float, 0, MAX_BANK_HOURS] | None = None,
-        increment_hours: app_commands.Range[float, 0, MAX_BANK_HOURS] | None = None,
-        cap_hours: app_commands.Range[float, 0, MAX_BANK_HOURS] | None = None,
+        bank_hours: app_commands.Range[float, 0.0, MAX_BANK_HOURS] | None = None,
+        increment_hours: app_commands.Range[float, 0.0, MAX_BANK_HOURS] | None = None,
+        cap_hours: app_commands.Range[float, 0.0, MAX_BANK_HOURS] | None = None,
     ) -> None:
         async def work():
             manager = bool(interaction.permissions.manage_guild)
