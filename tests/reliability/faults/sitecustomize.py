@@ -39,6 +39,10 @@ lists what to break (comma-separated, `name` or `name:probability`):
                         (committed), before the DM is sent
   kill_after_follow_dm  the same for a follower's DM
   digest_not_owed       a digest is recorded without the DM it owes (the DM only in memory)
+  kill_in_expiry        die at once when a turn clock has run out and the automatic player has
+                        moved for those out of time, before that is saved
+  kill_after_expiry     die at once when a turn clock's expiry (the automatic player's move)
+                        has been committed with the post it owes, before the post is sent
   clock_ahead:S         (no fault: a setting) the service's clock runs S seconds ahead of the
                         log's, so that games look as old as a digest needs
   fast_commits          (no fault: a setting) SQLite commits without an fsync (synchronous
@@ -309,6 +313,31 @@ if FAULTS and not BESIDE_THE_BOT:
             ReminderQueries.record_digest = recorded_then_die(ReminderQueries.record_digest)
         if "kill_after_follow_dm" in FAULTS:
             ReminderQueries.record_follow = recorded_then_die(ReminderQueries.record_follow)
+
+    if "kill_in_expiry" in FAULTS:
+        from metrobot.service.turns import Turns
+
+        original_advance = Turns.advance
+
+        async def advance_or_die(self, *args, **kwargs):
+            if (kwargs.get("note") or "").startswith("⏰"):  # (the turn clock's expiry, clock.py)
+                os.kill(os.getpid(), signal.SIGKILL)
+            return await original_advance(self, *args, **kwargs)
+
+        Turns.advance = advance_or_die
+
+    if "kill_after_expiry" in FAULTS:
+        from metrobot.service.clock import Clock
+
+        original_tick_game = Clock.tick_game
+
+        async def expired_then_die(self, *args, **kwargs):
+            out = await original_tick_game(self, *args, **kwargs)
+            if out is not None and any(m.text.startswith("⏰") for m in out.public):
+                os.kill(os.getpid(), signal.SIGKILL)
+            return out
+
+        Clock.tick_game = expired_then_die
 
     if "clock_ahead" in FAULTS:
         import time
