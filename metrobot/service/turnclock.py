@@ -94,7 +94,9 @@ def bank_terms(
     numbers changed by those given (in hours), else `default` (the server's); None: the fixed
     limit. Refused, with the rule, when a preset is unknown or the numbers make no bank."""
     custom = (bank_hours, increment_hours, cap_hours, quiet, away)
-    if preset is not None and preset != FIXED and preset not in PRESETS:
+    if any(flag is not None and not isinstance(flag, bool) for flag in (quiet, away)):
+        raise Refused(bank_rule())
+    if preset is not None and (not isinstance(preset, str) or (preset != FIXED and preset not in PRESETS)):
         raise Refused(me().t("The clock is one of: {choices}.", choices=", ".join([FIXED, *PRESETS])))
     if preset == FIXED:
         if any(v is not None for v in custom):
