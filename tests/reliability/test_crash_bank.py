@@ -86,7 +86,7 @@ async def test_a_bank_that_runs_out_around_a_kill_is_played_and_posted_once(stan
         await bot.kill()
     assert len(time_up()) == 1, [m.content for m in time_up()]
     row = await table.row()
-    games, actions, _ = read_db(db_path)
+    _, actions, _ = read_db(db_path)
     automatic = [a for a in actions[row.id][moves_before:] if a["actor"] == "auto"]
     assert automatic and {a["player"] for a in automatic} == {automatic[0]["player"]}  # one seat, one turn
     assert row.seat(first).lapsed and first not in row.waiting
