@@ -96,7 +96,7 @@ async def run() -> None:
             assert all(r is not None and (policy(r).left(r, {}, 0) is None) == (name == "fixed") for r in rows)
         idle: dict[str, list[float]] = {n: [] for n in worlds}
         due: dict[str, list[float]] = {n: [] for n in worlds}
-        reminded: dict[str, int] = {n: 0 for n in worlds}
+        reminded: dict[str, int] = dict.fromkeys(worlds, 0)
         gc.disable()
         try:
             for _ in range(ROUNDS):
