@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from metrobot.i18n import lang
 from metrobot.service import GameService, Refused, fixed_seeds
 from metrobot.service.turnclock import DAY, HOUR, MINUTE
 from metrobot.storage import Database
@@ -58,6 +59,12 @@ async def test_a_bank_runs_out_and_the_automatic_player_moves_once(svc, db, cloc
     second = row.waiting[0]
     assert row.deadline == pytest.approx(clock.now + 15 * MINUTE)
     assert "Banks:" in (await svc.status("c1", second)).reply.text  # each bank shown
+    assert "(your bank: 2 minutes)" in (await svc.my_games(first, "g")).reply.text
+    assert "(your bank: 15 minutes)" in await svc.parts.reminders.bank_note(row, second, lang("en"))
+    page = await svc.parts.web_game.game_page(row, lang("en"))
+    assert page.banks.startswith("Banks: ") and "2 minutes" in page.banks
+    with pytest.raises(Refused, match="bank clock"):  # its clock was chosen when it was made
+        await svc.configure("c1", "u1", manager=True, turn_clock=7200)
 
 
 async def test_an_open_round_charges_only_those_who_have_not_decided(svc, db, clock):
