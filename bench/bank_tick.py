@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from metrobot.app import build
-from metrobot.service import fixed_seeds
+from metrobot.service import GameService, fixed_seeds
 from metrobot.service.turnclock import policy
 from metrobot.storage import Database
 
@@ -42,7 +42,7 @@ class Clock:
         return self.now
 
 
-async def world(path: str, clock_name: str) -> tuple[Database, object, Clock]:
+async def world(path: str, clock_name: str) -> tuple[Database, GameService, Clock]:
     """A database of GAMES running games with this clock, and the service on it."""
     db = await Database(path).open()
     clock = Clock()

@@ -194,7 +194,7 @@ class Lobby:
         code = code_of(language)
         host = Seat(user_id, user_name, locale=me().code)
         table = [host] + [Seat(f"bot-{i}", f"🤖 {i}", auto=True) for i in range(1, bots + 1)]
-        clock = turn_clock or self.options.default_turn_clock
+        limit = turn_clock or self.options.default_turn_clock
         outcome = Outcome(reply=Message(me().t("Lobby open. Others join with the button; you start when ready.")))
 
         def announce(row: GameRow) -> list:
@@ -225,7 +225,7 @@ class Lobby:
                     options=options,
                     seed=self.options.seeds(),
                     max_seats=seats,
-                    turn_clock=clock,
+                    turn_clock=limit,
                     announce=announce,
                     seats=table,
                     bot_level=level,

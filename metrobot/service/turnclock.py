@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
@@ -368,7 +369,7 @@ def running_banks(row: GameRow) -> bool:
     return policy(row) is BANK
 
 
-def banks_line(row: GameRow, left: dict[str, float], language: Lang, name) -> str:
+def banks_line(row: GameRow, left: dict[str, float], language: Lang, name: Callable[[str], str]) -> str:
     """ "Banks: Ann 2 days ⏳, Bob 3 days" (⏳: running now), in seat order; `name(user id)`."""
     shown = [
         f"{name(s.user_id)} {duration(left[s.user_id], language) if left[s.user_id] >= 1 else '0'}"
