@@ -25,7 +25,7 @@ from .time_off import (
     quiet_until,
     zone_named,
 )
-from .turnclock import policy
+from .turnclock import BANK, policy
 
 if TYPE_CHECKING:
     from ..storage import Database
@@ -244,10 +244,16 @@ class People:
         g = self.games.lang(row)
         seat = row.seat(person.user_id)
         note = person.settings.get("away_note")
-        text = g.t(
-            "🏖️ {name} is away until {when}: the turn clock stops while the game waits for them.",
-            name=part.name(person.user_id, seat.name if seat else person.user_id),
-            when=part.time(person.away_until or 0, "f"),
+        name = part.name(person.user_id, seat.name if seat else person.user_id)
+        when = part.time(person.away_until or 0, "f")
+        text = (
+            g.t("🏖️ {name} is away until {when}: in this game their bank runs on.", name=name, when=when)
+            if policy(row) is BANK and not BANK.terms(row).away  # (the game's terms: turnclock.py)
+            else g.t(
+                "🏖️ {name} is away until {when}: the turn clock stops while the game waits for them.",
+                name=name,
+                when=when,
+            )
         )
         outcome = Outcome(public=[Message(text + (f" “{note}”" if note else ""))])
         changes: dict[str, Any] = {}

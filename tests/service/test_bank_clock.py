@@ -125,3 +125,27 @@ async def test_new_game_clock_choices_refused_with_the_rule_and_nothing_made(svc
     with pytest.raises(Refused, match="no hours per turn"):
         await svc.new_game("c1", "g", "u1", "Ann", "metromania", {}, 2, 3600, clock="day")
     assert await db.open_game("c1") is None
+
+
+async def test_time_away_stops_a_bank_unless_the_game_says_it_runs_on(svc, db, clock):
+    await opened(svc, "sitting", bank_away=False)
+    first = (await whose_turn(svc))[0]
+    deadline = (await db.open_game("c1")).deadline
+    out = await svc.away(first, 3)
+    [(_, said)] = out.elsewhere
+    assert "their bank runs on" in said.public[0].text
+    row = await db.open_game("c1")
+    assert row.paused is None and row.deadline == deadline  # it runs on
+    await svc.back(first)
+    await svc.abort("c1", "u1", manager=True)
+
+    await opened(svc, "sitting")  # (away stops it: the preset's own)
+    first = (await whose_turn(svc))[0]
+    clock.now += 5 * MINUTE
+    await svc.away(first, 3)
+    row = await db.open_game("c1")
+    assert row.deadline is None and row.paused == 10 * MINUTE
+    clock.now += 2 * DAY
+    await svc.back(first)
+    row = await db.open_game("c1")
+    assert row.deadline == clock.now + 10 * MINUTE  # what it had left
