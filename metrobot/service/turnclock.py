@@ -15,7 +15,10 @@ version-checked transaction): `bank` (the terms) and `banks` (each player's time
 moment `at` the game last accounted it). Between two accountings the banks that ran are those of
 the people the game waited for (`row.waiting`), unless its clock was stopped (`row.paused`). A
 bank game keeps in `turn_clock` the span from its last accounting to its deadline, so that the
-half-time reminder (`Database.claim_due`) means what it means for the fixed clock.
+half-time reminder (`Database.claim_due`) means what it means for the fixed clock. A bank is
+accounted with its player's quiet hours as they are when it is accounted (a move, time away, the
+deadline's tick): a change of quiet hours during a turn counts for the whole of that turn, and a
+deadline it moves is put right at the tick (`expired` with nobody out saves the new deadline).
 
 Decided: a move's increment is gained when the player's part of the turn is done, by their own
 move or the automatic player's (a player whose bank ran out has the increment for their next
