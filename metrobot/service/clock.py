@@ -69,10 +69,10 @@ class Clock:
                 # everyone owed (the fixed limit), or those whose bank is empty (turnclock.py).
                 clock = policy(row)
                 out, clocked = clock.expired(row, await self.db.people.people(row.waiting), now)
-                if not out:  # (a bank's deadline moved, e.g. their quiet hours changed: not yet)
+                if out is not None and not out:  # (a bank's deadline moved, e.g. quiet hours changed: not yet)
                     await self.games.save(row, **clocked)
                     return None
-                if not set(owed) <= set(out):
+                if out is not None and not set(owed) <= set(out):
                     owed = [u for u in owed if u in out]
                     seats_out = {s for s in game.to_move(state) if game.owner(state, s) in out}
                 else:

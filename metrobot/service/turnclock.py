@@ -238,9 +238,10 @@ class TurnClock(Protocol):
         """It runs again (`row.paused` is set)."""
         ...
 
-    def expired(self, row: GameRow, people: dict[str, Person], now: float) -> tuple[list[str], dict[str, Any]]:
-        """At the deadline: who is out of time (the automatic player moves for them) and the
-        changes the game is saved with (with nobody out: the deadline put right)."""
+    def expired(self, row: GameRow, people: dict[str, Person], now: float) -> tuple[list[str] | None, dict[str, Any]]:
+        """At the deadline: who is out of time (the automatic player moves for them; None:
+        everyone the game waits for) and the changes the game is saved with (with nobody out:
+        the deadline put right)."""
         ...
 
     def left(self, row: GameRow, people: dict[str, Person], now: float) -> dict[str, float] | None:
@@ -269,8 +270,8 @@ class FixedLimit:
     def resume(self, row: GameRow, people: dict[str, Person], now: float) -> dict[str, Any]:
         return {"deadline": now + (row.paused or 0.0), "paused": None}
 
-    def expired(self, row: GameRow, people: dict[str, Person], now: float) -> tuple[list[str], dict[str, Any]]:
-        return list(row.waiting), {}
+    def expired(self, row: GameRow, people: dict[str, Person], now: float) -> tuple[list[str] | None, dict[str, Any]]:
+        return None, {}  # (everyone it waits for: a game saved before `waiting` was kept has none listed)
 
     def left(self, row: GameRow, people: dict[str, Person], now: float) -> dict[str, float] | None:
         return None
@@ -349,7 +350,7 @@ class Bank:
         left, _ = self.accounts(row)
         return self._clock(replace(row, paused=None), left, row.waiting, people, now)
 
-    def expired(self, row: GameRow, people: dict[str, Person], now: float) -> tuple[list[str], dict[str, Any]]:
+    def expired(self, row: GameRow, people: dict[str, Person], now: float) -> tuple[list[str] | None, dict[str, Any]]:
         left = self.settle(row, people, now)
         out = [u for u in row.waiting if left.get(u, 1.0) < EMPTY]
         for u in out:
