@@ -146,25 +146,27 @@ class PlayAgain:
 
         async with self.games.lock(channel_id):
             await self.refuse_if_open(channel_id, row)
-            try:
-                new = await self.db.create_game(
-                    channel_id=channel_id,
-                    guild_id=row.guild_id,
-                    game=row.game,
-                    host=host,
-                    options=options,
-                    seed=self.options.seeds(),
-                    max_seats=row.max_seats,
-                    turn_clock=row.turn_clock,
-                    announce=announce,
-                    seats=[host, *bots],
-                    bot_level=row.bot_level,
-                    language=code_of(row.language),
-                    settings=settings,
-                )
-            except Duplicate:  # the one-open-game index: another process opened one at the same moment
-                await self.refuse_if_open(channel_id, row)
-                raise Refused(me().t("This channel already has a game.")) from None
+            async with self.server.holding(row.guild_id, user_id):  # (the cap: checked again, and stored, together)
+                await self.server.check_cap(row.guild_id, user_id)
+                try:
+                    new = await self.db.create_game(
+                        channel_id=channel_id,
+                        guild_id=row.guild_id,
+                        game=row.game,
+                        host=host,
+                        options=options,
+                        seed=self.options.seeds(),
+                        max_seats=row.max_seats,
+                        turn_clock=row.turn_clock,
+                        announce=announce,
+                        seats=[host, *bots],
+                        bot_level=row.bot_level,
+                        language=code_of(row.language),
+                        settings=settings,
+                    )
+                except Duplicate:  # the one-open-game index: another process opened one at the same moment
+                    await self.refuse_if_open(channel_id, row)
+                    raise Refused(me().t("This channel already has a game.")) from None
         log.info("game %s opened in channel %s to play game %s again", new.id, channel_id, row.id)
         return outcome
 

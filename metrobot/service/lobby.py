@@ -216,24 +216,27 @@ class Lobby:
                         command=part.command("game abort", me().code),
                     )
                 )
-            try:
-                row = await self.db.create_game(
-                    channel_id=channel_id,
-                    guild_id=guild_id,
-                    game=game.name,
-                    host=host,
-                    options=options,
-                    seed=self.options.seeds(),
-                    max_seats=seats,
-                    turn_clock=limit,
-                    announce=announce,
-                    seats=table,
-                    bot_level=level,
-                    language=code,
-                    settings=settings,
-                )
-            except Duplicate:  # the one-open-game index: another create won the race
-                raise Refused(me().t("This channel already has a game.")) from None
+            async with self.server.holding(guild_id, user_id):  # (the cap: checked again, and stored, together)
+                if not tutorial:
+                    await self.server.check_cap(guild_id, user_id)
+                try:
+                    row = await self.db.create_game(
+                        channel_id=channel_id,
+                        guild_id=guild_id,
+                        game=game.name,
+                        host=host,
+                        options=options,
+                        seed=self.options.seeds(),
+                        max_seats=seats,
+                        turn_clock=limit,
+                        announce=announce,
+                        seats=table,
+                        bot_level=level,
+                        language=code,
+                        settings=settings,
+                    )
+                except Duplicate:  # the one-open-game index: another create won the race
+                    raise Refused(me().t("This channel already has a game.")) from None
         log.info("game %s created in channel %s: %s %s", row.id, channel_id, game.name, options)
         return outcome
 
@@ -331,26 +334,27 @@ class Lobby:
                 raise Refused(me().t("You are already in this game."))
             if len(row.seats) >= row.max_seats:
                 raise Refused(me().t("The table is full ({seats} players).", seats=row.max_seats))
-            if not row.settings.get("tutorial"):
-                await self.server.check_cap(row.guild_id, user_id)
-            seats = row.seats + [Seat(user_id, user_name, locale=me().code)]
-            changes: dict[str, Any] = {"seats": seats}
-            again = invitation(row)
-            if user_id in again.get("declined", []):  # (invited, declined, and came after all)
-                declined = [u for u in again["declined"] if u != user_id]
-                changes["settings"] = {**row.settings, "again": {**again, "declined": declined}}
-            plugin, joined = self.games.plugin(row), replace(row, **changes)
-            if everyone_came(joined, plugin):  # the last one invited to play again: it starts by itself
-                return await self._begin(
-                    joined,
-                    plugin,
-                    reply=me().t("You joined, and everyone invited is here: the game begins."),
-                    changes=changes,
+            async with self.server.holding(row.guild_id, user_id):  # (the cap: checked and stored together)
+                if not row.settings.get("tutorial"):
+                    await self.server.check_cap(row.guild_id, user_id)
+                seats = row.seats + [Seat(user_id, user_name, locale=me().code)]
+                changes: dict[str, Any] = {"seats": seats}
+                again = invitation(row)
+                if user_id in again.get("declined", []):  # (invited, declined, and came after all)
+                    declined = [u for u in again["declined"] if u != user_id]
+                    changes["settings"] = {**row.settings, "again": {**again, "declined": declined}}
+                plugin, joined = self.games.plugin(row), replace(row, **changes)
+                if everyone_came(joined, plugin):  # the last one invited to play again: it starts by itself
+                    return await self._begin(
+                        joined,
+                        plugin,
+                        reply=me().t("You joined, and everyone invited is here: the game begins."),
+                        changes=changes,
+                    )
+                outcome = Outcome(
+                    reply=Message(me().t("You joined the game.")), public=[await self.lobby_post(plugin, joined)]
                 )
-            outcome = Outcome(
-                reply=Message(me().t("You joined the game.")), public=[await self.lobby_post(plugin, joined)]
-            )
-            await self.games.save(row, **changes, says=outcome)
+                await self.games.save(row, **changes, says=outcome)
         return outcome
 
     async def leave(self, channel_id: str, user_id: str, *, game_id: int | None = None) -> Outcome:

@@ -7,6 +7,7 @@ seated people's finish rates (see finishes.py)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 from ..games.autoplay import LEVELS
@@ -32,6 +33,14 @@ class ServerSettings:
     def __init__(self, db: Database, options: ServiceOptions):
         self.db = db
         self.options = options
+        self._holding: dict[tuple[str, str], asyncio.Lock] = {}
+
+    def holding(self, guild_id: str | None, user_id: str) -> asyncio.Lock:
+        """Held from the cap's check until the seat is stored, so two joins (or a join and a new
+        game) at once in two channels cannot both pass a cap with one game left (a server's
+        games are all in one process: its shard). Taken inside a channel's lock, never around
+        one, so the two kinds of lock are always taken in the same order."""
+        return self._holding.setdefault((guild_id or "", user_id), asyncio.Lock())
 
     async def server_settings(
         self,

@@ -5,6 +5,7 @@ themselves or not (a turn clock that ran out, a leave), and running games they l
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -148,6 +149,28 @@ async def test_the_cap_refuses_a_fifth_game_with_its_reason(svc, db, toy):
     await svc.join("c5", *ANN)
     await svc.server_settings(GUILD, "mod", manager=True, no_finish_cap=True)
     await svc.new_game("c6", GUILD, *ANN, "race", {}, 2)
+
+
+async def test_two_joins_at_once_cannot_both_pass_a_cap_with_one_game_left(svc, db, toy):
+    """The race: with room for one more game, Ann joins two lobbies in two channels at the same
+    moment (two devices). Checked and stored under one lock per person: one join, one refusal."""
+    await svc.server_settings(GUILD, "mod", manager=True, finish_cap=2)  # none finished: 2 may be held
+    await svc.new_game("c1", GUILD, *ANN, "race", {}, 2)
+    await svc.new_game("c2", GUILD, *BOB, "race", {}, 3)
+    await svc.new_game("c3", GUILD, *CAT, "race", {}, 3)
+    results = await asyncio.gather(svc.join("c2", *ANN), svc.join("c3", *ANN), return_exceptions=True)
+    joined = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, Refused)]
+    assert len(joined) == 1 and len(refused) == 1, results
+    assert "You hold 2" in str(refused[0])
+    assert (await db.history.finishes(GUILD, ANN[0])).held == 2
+    # A join and a new game at once: the same.
+    await svc.leave("c2" if joined[0] is results[0] else "c3", ANN[0])
+    results = await asyncio.gather(
+        svc.join("c2", *ANN), svc.new_game("c4", GUILD, *ANN, "race", {}, 2), return_exceptions=True
+    )
+    assert sum(isinstance(r, Refused) for r in results) == 1, results
+    assert (await db.history.finishes(GUILD, ANN[0])).held == 2
 
 
 async def test_the_settings_and_the_lobby_show_finish_rates_where_the_server_wants(svc, db, toy):

@@ -99,3 +99,36 @@ async def test_play_again_clicks_and_an_accept_against_the_start(standin, bot, r
         told_too_late=told_late,
         unclear_replies=unclear,
     )
+
+
+async def test_two_joins_at_once_against_the_cap(standin, bot, report):
+    """Who finishes (issue 63): the server lets Ann hold one game; she presses Join on two
+    lobbies of two channels at the same moment (two devices). Exactly one seats her, the other
+    is told the cap's rule, and she holds one game; then she leaves it for the next round (new
+    hosts each round: the cap holds for them too)."""
+    boss = standin.add_member(name="Boss", roles=[standin.create_role("Admins", 1 << 5)])
+    ann = standin.add_member(name="Ann")
+    said = await standin.slash(boss, standin.create_channel("settings"), "server settings", {"finish_cap": 1})
+    await said.wait_message()
+    rounds = scale(2, 8)
+    seated = refused = 0
+    for round_ in range(rounds):
+        lobbies = []
+        for host in (standin.add_member(name=f"Bob{round_}"), standin.add_member(name=f"Cat{round_}")):
+            channel = standin.create_channel(f"cap-{round_}-{host}")
+            await (await standin.slash(host, channel, "game new", {"kind": "race", "players": 3})).wait_message()
+            lobby = await standin.wait_for_message(channel, lambda m: "mb:l:" in " ".join(m.custom_ids()))
+            lobbies.append((channel, lobby, next(c for c in lobby.custom_ids() if c.endswith(":join"))))
+        handles = await asyncio.gather(*(standin.click(ann, lobby, custom_id=join) for _, lobby, join in lobbies))
+        answers = [(await h.wait_message(lambda m: m.ephemeral)).content for h in handles]
+        joined = [i for i, a in enumerate(answers) if "You joined" in a]
+        told = [a for a in answers if "may hold as many games as they have finished, plus 1" in a]
+        assert len(joined) == 1 and len(told) == 1, answers
+        seated += len(joined)
+        refused += len(told)
+        rows = [await Table(standin, channel, bot.settings.db_path).row() for channel, _, _ in lobbies]
+        assert sorted(len(r.seats) for r in rows) == [1, 2], [r.seats for r in rows]
+        _, lobby, _ = lobbies[joined[0]]
+        leave = next(c for c in lobby.custom_ids() if c.endswith(":leave"))
+        await (await standin.click(ann, lobby, custom_id=leave)).wait_message(lambda m: m.ephemeral)
+    report.update(rounds=rounds, joins_pressed=2 * rounds, seated=seated, told_the_cap=refused)
