@@ -22,9 +22,11 @@ deadline it moves is put right at the tick (`expired` with nobody out saves the 
 
 Decided: a move's increment is gained when the player's part of the turn is done, by their own
 move or the automatic player's (a player whose bank ran out has the increment for their next
-turn). A take-back gives no time back: the banks return to what they were before the move taken
-back, so the mover loses the increment of that move and is charged for the time until the
-take-back, as if they had thought longer (the fixed clock's rule, takeback_window.py).
+turn). A take-back gives the mover no time back: the banks return to what they were before the
+move taken back (the increment of that move withdrawn, the others' time meanwhile given back, as
+lichess resets its clocks to before the move), but the mover is charged for the time until the
+take-back, as if they had thought longer (the fixed clock's rule, takeback_window.py): a take-back
+here is the mover's alone, and a reset would let them think for ever (move, take back, again).
 """
 
 from __future__ import annotations
