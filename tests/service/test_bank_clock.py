@@ -10,7 +10,7 @@ import pytest
 
 from metrobot.i18n import lang
 from metrobot.service import GameService, Refused, fixed_seeds
-from metrobot.service.turnclock import DAY, HOUR, MINUTE
+from metrobot.service.turnclock import BANK, DAY, HOUR, MINUTE
 from metrobot.storage import Database
 from tests.said import in_discord
 from tests.service.test_service import PEOPLE, FakeClock, take_turn, whose_turn
@@ -109,6 +109,8 @@ async def test_a_take_back_gives_no_time_back(svc, db, clock):
     row = await db.open_game("c1")
     assert row.waiting == [first]
     assert row.deadline == pytest.approx(clock.now + 3 * DAY - HOUR - 60)  # no increment, the window charged
+    other = next(u for u in row.settings["banks"]["left"] if u != first)
+    assert BANK.left(row, {}, clock.now)[other] == 3 * DAY  # the next player's minute given back
 
 
 async def test_new_game_clock_choices_refused_with_the_rule_and_nothing_made(svc, db):
