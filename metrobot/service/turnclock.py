@@ -43,7 +43,7 @@ from ..settings import TURN_CLOCK_SECONDS
 from ..storage import GameRow, Person
 from .outcome import Refused
 from .time_off import is_away
-from .words import duration
+from .words import duration, exact_duration
 
 MINUTE, HOUR, DAY = 60, 3600, 24 * 3600
 MIN_BANK, MAX_BANK = TURN_CLOCK_SECONDS  # (72 s to 14 days, as the fixed limit)
@@ -152,9 +152,9 @@ def describe(terms: BankTerms, language: Lang) -> str:
     named = next((n for n, t in PRESETS.items() if t == terms), None)
     text = language.t(
         "bank {bank}, +{increment} a move, at most {cap}",
-        bank=duration(terms.bank, language),
-        increment=duration(terms.increment, language) if terms.increment else "0",
-        cap=duration(terms.cap, language),
+        bank=exact_duration(terms.bank, language),
+        increment=exact_duration(terms.increment, language) if terms.increment else "0",
+        cap=exact_duration(terms.cap, language),
     )
     stops = []
     if terms.quiet:
