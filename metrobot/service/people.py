@@ -82,6 +82,7 @@ class People:
         if reminders is not None:  # (checked first: a refusal of anything changes nothing)
             self.reminders.reminder_hours(reminders)
         person = await self.db.people.person(user_id)
+        was = Person(user_id, dict(person.settings), person.away_until)  # (a bank's time so far: turnclock.py)
         settings = dict(person.settings)
         if turn_dms is not None:
             settings["turn_dms"] = bool(turn_dms)
@@ -132,6 +133,7 @@ class People:
             await self.db.people.save_person(person)
         if reminders is not None:
             await self.reminders.set_reminders(user_id, reminders)
+        elsewhere = await self._requiet(was, person) if was.settings.get("quiet") != settings.get("quiet") else []
         reader = lang(settings.get("language")) if language else me()
         text = self._settings_text(person, reader)
         head, _, rest = text.partition("\n")
@@ -139,7 +141,26 @@ class People:
         text = "\n".join([head, lines[0], await self.reminders.reminders_text(user_id, reader), *lines[1:]])
         if web_new_key:
             text = await self.links.revoke_links_outside_servers(user_id) + "\n\n" + text
-        return Outcome(reply=Message(text))
+        return Outcome(reply=Message(text), elsewhere=elsewhere)
+
+    async def _requiet(self, was: Person, now_is: Person) -> list[tuple[str, Outcome]]:
+        """The person's quiet hours changed: the banks running for them account the time so far
+        with the old ones, their deadline with the new (turnclock.py)."""
+        now, out = self.options.clock(), []
+        for row in await self.db.people.games_of(now_is.user_id):
+            if row.status != "active" or now_is.user_id not in row.waiting or policy(row) is not BANK:
+                continue
+
+            async def change(r: GameRow) -> tuple[dict[str, Any], Outcome] | None:
+                others = await self.db.people.people(r.waiting)
+                before, after = {**others, was.user_id: was}, {**others, now_is.user_id: now_is}
+                changes = policy(r).quiet_changed(r, before, after, now)
+                return (changes, Outcome()) if changes else None
+
+            told = await self._update_game(row.id, change)
+            if told is not None:
+                out.append((row.channel_id, told))
+        return out
 
     def _settings_text(self, person: Person, language: Lang) -> str:
         s = person.settings

@@ -15,10 +15,9 @@ version-checked transaction): `bank` (the terms) and `banks` (each player's time
 moment `at` the game last accounted it). Between two accountings the banks that ran are those of
 the people the game waited for (`row.waiting`), unless its clock was stopped (`row.paused`). A
 bank game keeps in `turn_clock` the span from its last accounting to its deadline, so that the
-half-time reminder (`Database.claim_due`) means what it means for the fixed clock. A bank is
-accounted with its player's quiet hours as they are when it is accounted (a move, time away, the
-deadline's tick): a change of quiet hours during a turn counts for the whole of that turn, and a
-deadline it moves is put right at the tick (`expired` with nobody out saves the new deadline).
+half-time reminder (`Database.claim_due`) means what it means for the fixed clock. When a
+player's quiet hours change during their turn, the time so far is accounted with the old ones and
+the deadline is set by the new (`quiet_changed`, from `/me settings`).
 
 Decided: a move's increment is gained when the player's part of the turn is done, by their own
 move or the automatic player's (a player whose bank ran out has the increment for their next
@@ -250,6 +249,13 @@ class TurnClock(Protocol):
         """Each player's time left now (None: the fixed limit has no banks)."""
         ...
 
+    def quiet_changed(
+        self, row: GameRow, before: dict[str, Person], after: dict[str, Person], now: float
+    ) -> dict[str, Any]:
+        """Someone's quiet hours changed (`before`, `after`: those it waits for, as they were and
+        are): the time so far accounted with the old ones, the deadline with the new."""
+        ...
+
 
 class FixedLimit:
     """Every turn the same limit: the clock as it has always been."""
@@ -277,6 +283,11 @@ class FixedLimit:
 
     def left(self, row: GameRow, people: dict[str, Person], now: float) -> dict[str, float] | None:
         return None
+
+    def quiet_changed(
+        self, row: GameRow, before: dict[str, Person], after: dict[str, Person], now: float
+    ) -> dict[str, Any]:
+        return {}  # (quiet hours never stop it)
 
 
 class Bank:
@@ -361,6 +372,13 @@ class Bank:
 
     def left(self, row: GameRow, people: dict[str, Person], now: float) -> dict[str, float] | None:
         return {u: max(0.0, v) for u, v in self.settle(row, people, now).items()}
+
+    def quiet_changed(
+        self, row: GameRow, before: dict[str, Person], after: dict[str, Person], now: float
+    ) -> dict[str, Any]:
+        if not self.terms(row).quiet or row.deadline is None or row.paused is not None:
+            return {}
+        return self._clock(row, self.settle(row, before, now), row.waiting, after, now)
 
 
 FIXED_LIMIT, BANK = FixedLimit(), Bank()

@@ -151,3 +151,18 @@ async def test_time_away_stops_a_bank_unless_the_game_says_it_runs_on(svc, db, c
     await svc.back(first)
     row = await db.open_game("c1")
     assert row.deadline == clock.now + 10 * MINUTE  # what it had left
+
+
+async def test_quiet_hours_set_during_a_turn_count_from_then_on(svc, db, clock):
+    clock.now = dt.datetime(2026, 3, 7, 20, 0, tzinfo=ZoneInfo("UTC")).timestamp()  # Saturday, 20:00
+    await opened(svc, "weekend")  # 12 h; nobody has quiet hours yet: empty at 08:00
+    first = (await whose_turn(svc))[0]
+    row = await db.open_game("c1")
+    assert row.deadline == clock.now + 12 * HOUR
+    clock.now += HOUR  # 21:00: one hour run, 11 left
+    out = await svc.my_settings(first, quiet="22:00-07:00", time_zone="UTC")
+    assert [channel for channel, _ in out.elsewhere] == ["c1"]  # (its status message follows)
+    row = await db.open_game("c1")
+    # 1 h until 22:00, none in the night, 10 h from 07:00: Sunday 17:00
+    assert row.deadline == dt.datetime(2026, 3, 8, 17, 0, tzinfo=ZoneInfo("UTC")).timestamp()
+    assert row.settings["banks"]["left"][first] == 11 * HOUR
