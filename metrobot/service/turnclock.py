@@ -74,7 +74,7 @@ class BankTerms:
         )
 
 
-# The presets, by the names people choose (docs/players/clocks.md says why these numbers).
+# The presets, by the names people choose (docs/players/playing.md, "Bank clocks", says why these numbers).
 PRESETS: dict[str, BankTerms] = {
     "day": BankTerms(bank=3 * DAY, increment=DAY, cap=7 * DAY, quiet=False, away=True),
     "weekend": BankTerms(bank=12 * HOUR, increment=HOUR, cap=24 * HOUR, quiet=True, away=True),
