@@ -22,6 +22,7 @@ from ..games.autoplay import LEVELS
 from ..i18n import OFFERED, me
 from ..service import Outcome, Refused
 from ..service.takeback_window import MAX_WINDOW
+from ..service.turnclock import CLOCK_WORDS, MAX_BANK
 from ..settings import TURN_CLOCK_SECONDS
 from ..storage import Commits, DatabaseUnavailable
 from . import playlinks
@@ -36,6 +37,7 @@ log = logging.getLogger("metrobot.discord")
 # Every `clock_hours` option's range, as Discord checks it: the service's, in hours.
 MIN_CLOCK_HOURS, MAX_CLOCK_HOURS = (seconds / 3600 for seconds in TURN_CLOCK_SECONDS)
 MAX_TAKEBACK_MINUTES = MAX_WINDOW // 60
+MAX_BANK_HOURS = MAX_BANK / 3600  # (the service refuses the rest with its rule: turnclock.py)
 
 
 def clock_seconds(hours: float | None) -> int | None:
@@ -165,6 +167,7 @@ def game_group(bot: Bot) -> app_commands.Group:
     ]
     cities = sorted({c for p in plugins for c in p.cities()})
     levels = [app_commands.Choice(name=level, value=level) for level in LEVELS]
+    clocks = [app_commands.Choice(name=name, value=value) for value, name in CLOCK_WORDS.items()]
     # Each language named in itself, as people look for it (not translated).
     languages = [app_commands.Choice(name=name, value=code) for code, name in OFFERED.items()]
     # (anywhere: `/game rules` works in DMs and through a person's own install; the others
@@ -181,8 +184,14 @@ def game_group(bot: Bot) -> app_commands.Group:
         bots="Seats filled by automatic players from the start (default 0)",
         level="How well the automatic player plays (bots and absent players; default: the server's level)",
         language="What the game posts in the channel (default: this server's language)",
+        clock="A fixed limit per turn, or a bank of time for each player (a preset; default: the server's)",
+        bank_hours="A bank clock's bank of each player, in hours (default: the preset's)",
+        increment_hours="Hours a bank gains per move (default: the preset's)",
+        cap_hours="The most hours a bank holds (default: the preset's)",
+        bank_quiet="A bank stops during its player's quiet hours (default: the preset's)",
+        bank_away="A bank stops during its player's time away (default: yes)",
     )
-    @app_commands.choices(kind=kinds, variant=variants, level=levels, language=languages)
+    @app_commands.choices(kind=kinds, variant=variants, level=levels, language=languages, clock=clocks)
     async def new(
         interaction: discord.Interaction,
         kind: app_commands.Choice[str],
@@ -193,6 +202,12 @@ def game_group(bot: Bot) -> app_commands.Group:
         bots: app_commands.Range[int, 0, 7] | None = None,
         level: app_commands.Choice[str] | None = None,
         language: app_commands.Choice[str] | None = None,
+        clock: app_commands.Choice[str] | None = None,
+        bank_hours: app_commands.Range[float, 0.0, MAX_BANK_HOURS] | None = None,
+        increment_hours: app_commands.Range[float, 0.0, MAX_BANK_HOURS] | None = None,
+        cap_hours: app_commands.Range[float, 0.0, MAX_BANK_HOURS] | None = None,
+        bank_quiet: bool | None = None,
+        bank_away: bool | None = None,
     ) -> None:
         async def work():
             channel, user = channel_and_user(interaction)
@@ -213,6 +228,12 @@ def game_group(bot: Bot) -> app_commands.Group:
                 language=language.value if language else None,
                 default_language=server_language(interaction),
                 parent_id=str(parent) if parent else None,
+                clock=clock.value if clock else None,
+                bank_hours=bank_hours,
+                increment_hours=increment_hours,
+                cap_hours=cap_hours,
+                bank_quiet=bank_quiet,
+                bank_away=bank_away,
             )
 
         await run(interaction, work)

@@ -12,7 +12,8 @@ from ..games.autoplay import LEVELS
 from ..i18n import OFFERED
 from ..service.people import VISION_WORDS
 from ..service.time_off import AWAY_BUDGET, DAY, zones_matching
-from .commands import MAX_CLOCK_HOURS, MIN_CLOCK_HOURS, clock_seconds, run, whole
+from ..service.turnclock import CLOCK_WORDS
+from .commands import MAX_BANK_HOURS, MAX_CLOCK_HOURS, MIN_CLOCK_HOURS, clock_seconds, run, whole
 from .messages import Bot
 from .privacy import me_privacy_commands
 from .user_install import GROUP_ANYWHERE, anywhere, our_server
@@ -99,6 +100,7 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
         default_permissions=discord.Permissions(manage_guild=True),
     )
     levels = [app_commands.Choice(name=level, value=level) for level in LEVELS]
+    clocks = [app_commands.Choice(name=name, value=value) for value, name in CLOCK_WORDS.items()]
 
     @server.command(name="settings", description="Defaults of new games, where they may be created, who is pinged")
     @app_commands.describe(
@@ -120,8 +122,12 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
         lobby_finish_rates="Lobbies show the seated people's finish rates (default: no)",
         daily_channel="Post yesterday's daily challenge table here, once a day",
         remove_daily_channel="Post no daily challenge table",
+        clock="New games' clock: a fixed limit per turn, or a bank of time (a preset)",
+        bank_hours="A bank clock's bank of each player, in hours (default: the preset's)",
+        increment_hours="Hours a bank gains per move (default: the preset's)",
+        cap_hours="The most hours a bank holds (default: the preset's)",
     )
-    @app_commands.choices(language=languages[:-1], level=levels)
+    @app_commands.choices(language=languages[:-1], level=levels, clock=clocks)
     async def server_settings(
         interaction: discord.Interaction,
         language: app_commands.Choice[str] | None = None,
@@ -142,6 +148,10 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
         lobby_finish_rates: bool | None = None,
         daily_channel: discord.TextChannel | None = None,
         remove_daily_channel: bool | None = None,
+        clock: app_commands.Choice[str] | None = None,
+        bank_hours: app_commands.Range[float, 0.0, MAX_BANK_HOURS] | None = None,
+        increment_hours: app_commands.Range[float, 0.0, MAX_BANK_HOURS] | None = None,
+        cap_hours: app_commands.Range[float, 0.0, MAX_BANK_HOURS] | None = None,
     ) -> None:
         async def work():
             manager = bool(interaction.permissions.manage_guild)
@@ -168,6 +178,10 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
                 lobby_finish_rates=lobby_finish_rates,
                 daily_channel=str(daily_channel.id) if daily_channel else None,
                 no_daily_channel=bool(remove_daily_channel),
+                clock=clock.value if clock else None,
+                bank_hours=bank_hours,
+                increment_hours=increment_hours,
+                cap_hours=cap_hours,
             )
             if web and outcome.reply is not None:
                 outcome.reply.text = web + "\n\n" + outcome.reply.text

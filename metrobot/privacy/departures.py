@@ -13,6 +13,7 @@ from typing import Any
 
 from ..service import GameService
 from ..service.time_off import DAY, is_away
+from ..service.turnclock import policy
 from ..storage import Conflict, GameRow
 
 log = logging.getLogger("metrobot.privacy")
@@ -44,10 +45,7 @@ class Departures:
         """A running game of a server the bot left: its clock stays stopped."""
         if await self.db.privacy.departed(row.guild_id) is None:
             return
-        await self._change(
-            row,
-            lambda r, now: {"paused": max(0.0, r.deadline - now), "deadline": None} if r.deadline is not None else None,
-        )
+        await self._change(row, lambda r, now, people: policy(r).stop(r, people, now, always=True) or None)
 
     async def missed_departures(self, present: set[str], serves: Any) -> list[str]:
         """When the bot connects: servers it has data of that Discord no longer lists among
@@ -78,10 +76,8 @@ class Departures:
                 continue  # (the end of their time away starts it)
             await self._change(
                 row,
-                lambda r, now: (
-                    {"deadline": now + r.paused, "paused": None}
-                    if r.paused is not None and r.deadline is None
-                    else None
+                lambda r, now, people: (
+                    policy(r).resume(r, people, now) if r.paused is not None and r.deadline is None else None
                 ),
             )
         log.info("back on server %s: its games go on", guild_id)
@@ -107,12 +103,13 @@ class Departures:
         return gone
 
     async def _change(self, row: GameRow, change: Any) -> None:
-        """Apply `change(row, now) -> columns | None` to a running game, version-checked."""
+        """Apply `change(row, now, people) -> columns | None` to a running game, version-checked
+        (`people`: those it waits for, by id)."""
         for _ in range(ATTEMPTS):
             current = await self.db.game(row.id)
             if current is None or current.status != "active":
                 return
-            columns = change(current, self.service.clock())
+            columns = change(current, self.service.clock(), await self.db.people.people(current.waiting))
             if columns is None:
                 return
             try:

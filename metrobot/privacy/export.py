@@ -9,7 +9,9 @@ The format is a contract, versioned (`VERSION`; PRIVACY.md describes it):
    "games": [{"id", "game", "server", "channel", "status", "created_at", "finished_at", "name" (your
               display name at that table), "language" (of your DMs there), "host", "left" (the
               automatic player took your seat), "clock_ran_out" (the automatic player moved for you
-              at least once when your turn clock ran out), "seats" (your seat ids), "moves" [{"number", "at",
+              at least once when your turn clock ran out), "bank_seconds" (only in a game with a bank
+              clock: the seconds your bank held when the game last accounted it), "seats" (your seat
+              ids), "moves" [{"number", "at",
               "seat", "action" (as logged), "by": "you" | "automatic player"}], "hand" (finished
               games with secret hands: what you held at the end, as the bot words it)}],
    "results": [{"game_id", "server", "game", "name", "score", "won", "place",
@@ -167,6 +169,9 @@ class Export:
             entry["seats"] = plugin.game.seats_of(state, user_id)
         elif seat:
             entry["seats"] = [user_id]
+        if row is not None and row.settings.get("bank"):  # a bank clock: your bank as last accounted
+            left = (row.settings.get("banks") or {}).get("left") or {}
+            entry["bank_seconds"] = left.get(user_id)
         over = g["status"] in ENDED
         entry["moves"] = [
             {"number": a["seq"], "at": when(a["at"]), "seat": a["seat"], "action": a["action"], "by": a["by"]}

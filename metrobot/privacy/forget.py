@@ -200,8 +200,36 @@ class Forget:
             "options": json.dumps(plugin.rename_player(row.options, user_id, ghost), **compact),
             "state": None if state is None else json.dumps(state, **compact),
             "waiting": json.dumps([ghost if u == user_id else u for u in row.waiting], **compact),
-            **({"settings": json.dumps(_uninvited(row, user_id), **compact)} if _invited(row, user_id) else {}),
+            **(
+                {
+                    "settings": json.dumps(
+                        _unbanked(_uninvited(row, user_id) if _invited(row, user_id) else row.settings, user_id, ghost),
+                        **compact,
+                    )
+                }
+                if _invited(row, user_id) or _banked(row.settings, user_id)
+                else {}
+            ),
+            **(
+                {"takeback": json.dumps(_unbanked(row.takeback, user_id, ghost), **compact)}
+                if row.takeback is not None and _banked(row.takeback, user_id)
+                else {}
+            ),
         }
+
+
+def _banked(record: dict[str, Any], user_id: str) -> bool:
+    """Whether a bank clock's accounts (a game's settings, a move's take-back record) name the person."""
+    return user_id in ((record.get("banks") or {}).get("left") or {})
+
+
+def _unbanked(record: dict[str, Any], user_id: str, ghost: str) -> dict[str, Any]:
+    """The record with the person's bank under the ghost's id (service/turnclock.py)."""
+    if not _banked(record, user_id):
+        return record
+    banks = record["banks"]
+    left = {(ghost if u == user_id else u): v for u, v in banks["left"].items()}
+    return {**record, "banks": {**banks, "left": left}}
 
 
 def _uninvited(row: GameRow, user_id: str) -> dict[str, Any]:

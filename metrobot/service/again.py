@@ -35,8 +35,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("metrobot.service")
 
 # A game's own settings that a game played again keeps (a tutorial's and a tournament's are not
-# played again; "hinted", a game once hinted, follows its hints).
-KEPT_SETTINGS = ("tidy", "takeback", "hints")
+# played again; "hinted", a game once hinted, follows its hints; a bank clock's terms, not its banks).
+KEPT_SETTINGS = ("tidy", "takeback", "hints", "bank")
 
 
 def automatic_seat(seat: Seat) -> bool:

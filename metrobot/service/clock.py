@@ -12,6 +12,7 @@ from ..storage import DatabaseUnavailable
 from .outcome import Message, Outcome, Refused
 from .people import People
 from .time_off import quiet_end
+from .turnclock import banks_line, policy
 
 if TYPE_CHECKING:
     from ..storage import Database
@@ -64,9 +65,22 @@ class Clock:
             owed = self.games.owed_people(plugin, state, row)
             g = self.games.lang(row)
             if row.deadline <= now:
-                # The automatic player completes the turn (or decision) of everyone owed.
+                # The automatic player completes the turn (or decision) of everyone out of time:
+                # everyone owed (the fixed limit), or those whose bank is empty (turnclock.py).
+                clock = policy(row)
+                out, clocked = clock.expired(row, await self.db.people.people(row.waiting), now)
+                if out is not None and not out:  # (a bank's deadline moved, e.g. quiet hours changed: not yet)
+                    await self.games.save(row, **clocked)
+                    return None
+                if out is not None and not set(owed) <= set(out):
+                    owed = [u for u in owed if u in out]
+                    seats_out = {s for s in game.to_move(state) if game.owner(state, s) in out}
+                else:
+                    seats_out = set(game.to_move(state))
+                if "settings" in clocked:  # (the banks as of now, the empty ones at 0)
+                    row = replace(row, settings=clocked["settings"])
                 before = state
-                state, actions, events = await self.turns.autoplay(plugin, state, row, seats=set(game.to_move(state)))
+                state, actions, events = await self.turns.autoplay(plugin, state, row, seats=seats_out)
                 names = ", ".join(self.games.named(row, u) for u in owed)
                 note = (
                     g.t("⏰ Time is up for {names}: the automatic player moved for them.", names=names)
@@ -85,7 +99,7 @@ class Clock:
                         events=events,
                         before=before,
                         note=note,
-                        changes={"seats": seats},
+                        changes={"seats": seats, "settings": row.settings},
                     )
                 except Refused:  # someone moved at the last moment: nothing to do
                     return None
@@ -96,7 +110,11 @@ class Clock:
                     who=part.people(owed),
                     when=part.time(row.deadline, "R"),
                 )
-                held = quiet_end(list((await self.db.people.people(owed)).values()), now)
+                people = await self.db.people.people(row.waiting)
+                banks = policy(row).left(row, people, now)
+                if banks is not None:  # (a bank clock: each player's bank)
+                    text += "\n" + banks_line(row, banks, g, lambda u: self.games.named(row, u))
+                held = quiet_end([people[u] for u in owed if u in people], now)
                 outcome = Outcome(public=[Message(text, mentions=owed, hold_until=held)])
                 await self.games.save(row, reminded=True, says=outcome)
                 return outcome

@@ -18,6 +18,7 @@ from .lobby import LEVEL_WORDS, Lobby, level_of
 from .outcome import Message, Outcome, Refused
 from .status import Status
 from .takeback_window import MAX_WINDOW
+from .turnclock import BANK, describe, policy
 
 if TYPE_CHECKING:
     from .core import Games
@@ -77,6 +78,15 @@ class GameSettings:
                 raise Refused(me().t("This game is a table of a tournament: its settings are the tournament's."))
             if user_id != row.host_id and not manager:
                 raise Refused(me().t("Only the host or someone with Manage Channels changes the settings."))
+            if turn_clock is not None and policy(row) is BANK:
+                raise Refused(
+                    me().t(
+                        "This game has a bank clock ({terms}): it has no hours per turn. Its clock is chosen when "
+                        "the game is made, with {command}.",
+                        terms=describe(BANK.terms(row), me()),
+                        command=part.command("game new", me().code),
+                    )
+                )
             changes: dict[str, Any] = {}
             if turn_clock is not None:
                 changes["turn_clock"] = turn_clock

@@ -12,7 +12,9 @@ from .core import title
 from .outcome import Controls, Message, Outcome, Refused
 from .status import jump_link
 from .time_off import quiet_end
+from .turnclock import BANK, policy
 from .unrated import private
+from .words import duration
 
 if TYPE_CHECKING:
     from ..storage import Database
@@ -74,7 +76,8 @@ class Listing:
         lines = [mine.t("**Your games** — page {page} of {pages}", page=page + 1, pages=pages)]
         for row in shown:
             link = jump_link(row, boards.get(row.id) or starts.get(row.id))
-            lines.append(self._entry(row, user_id, link, row in joinable, waiting.get(row.id, [])))
+            entry = self._entry(row, user_id, link, row in joinable, waiting.get(row.id, []))
+            lines.append(entry + await self._bank(row, user_id, mine))
         return Outcome(
             reply=Message(
                 "\n".join(lines + followed), controls=Controls("games", 0, guild_id or "", page, total=pages - 1)
@@ -112,6 +115,15 @@ class Listing:
             return []
         full = await self.db.game(row.id)
         return self.games.waiting(full) if full is not None else []
+
+    async def _bank(self, row: GameRow, user_id: str, language: Lang) -> str:
+        """ " (your bank: 2 days)" in a game with a bank clock that the person plays (turnclock.py)."""
+        if row.status != "active" or policy(row) is not BANK:
+            return ""
+        left = BANK.left(row, await self.db.people.people(row.waiting), self.options.clock()) or {}
+        if user_id not in left:
+            return ""
+        return " " + language.t("(your bank: {left})", left=duration(left[user_id], language))
 
     def _entry(self, row: GameRow, user_id: str, link: str, joinable: bool, waiting: list[str]) -> str:
         mine = me()

@@ -24,7 +24,8 @@ from .coach import coach
 from .core import hours, sentence, title
 from .finishes import finish_note
 from .outcome import Controls, Message, Outcome, Refused, owe
-from .time_off import is_away, quiet_until
+from .time_off import quiet_until
+from .turnclock import BANK, bank_rule, bank_terms, describe, policy
 from .unrated import hints_on, private
 
 if TYPE_CHECKING:
@@ -124,13 +125,21 @@ class Lobby:
         intro: str | None = None,
         seed: int | None = None,
         linked: Callable[[Tx, GameRow], Awaitable[None]] | None = None,
+        clock: str | None = None,
+        bank_hours: float | None = None,
+        increment_hours: float | None = None,
+        cap_hours: float | None = None,
+        bank_quiet: bool | None = None,
+        bank_away: bool | None = None,
     ) -> Outcome:
         """`seed`: the deal's (default: the service's next); `linked`: what the game belongs
         to, written in the transaction that creates it (a day's challenge: service/daily.py).
         `language`: what the game posts in (a code, or a Discord locale); if not given, the
         server's setting, else `default_language` (the server's Discord language); English if
         none of ours. The server's settings may limit where games are created (`parent_id`: the
-        channel of a thread) and how many one person hosts, and give the other defaults."""
+        channel of a thread) and how many one person hosts, and give the other defaults.
+        `clock`: "fixed" (`turn_clock`) or a bank's preset, its numbers changed by `bank_hours`,
+        `increment_hours`, `cap_hours`, `bank_quiet` and `bank_away` (turnclock.py)."""
         user_name = part.clean(user_name)  # (a name is data: no part written into a message through it)
         try:
             plugin = get_plugin(game_name)
@@ -141,6 +150,19 @@ class Lobby:
         finishes = {} if tutorial else await self.server.lobby_finishes(guild_id, [user_id])
         level = level_of(plugin, level or server.get("bot_level"))
         language = language or server.get("language") or default_language
+        banked = bank_terms(
+            clock,
+            bank_hours=bank_hours,
+            increment_hours=increment_hours,
+            cap_hours=cap_hours,
+            quiet=bank_quiet,
+            away=bank_away,
+            default=None if turn_clock or tutorial else server.get("bank"),
+        )
+        if banked is not None and turn_clock:  # (a bank has no limit per turn)
+            raise Refused(bank_rule())
+        if banked is not None:
+            settings = {**(settings or {}), "bank": banked.to_json()}
         turn_clock = turn_clock or server.get("turn_clock")
         try:
             options = {**plugin.options(variant, city), **(options or {})}
@@ -178,7 +200,7 @@ class Lobby:
         code = code_of(language)
         host = Seat(user_id, user_name, locale=me().code)
         table = [host] + [Seat(f"bot-{i}", f"🤖 {i}", auto=True) for i in range(1, bots + 1)]
-        clock = turn_clock or self.options.default_turn_clock
+        limit = turn_clock or self.options.default_turn_clock
         outcome = Outcome(reply=Message(me().t("Lobby open. Others join with the button; you start when ready.")))
 
         def announce(row: GameRow) -> list:
@@ -214,7 +236,7 @@ class Lobby:
                         options=options,
                         seed=self.options.seeds() if seed is None else seed,
                         max_seats=seats,
-                        turn_clock=clock,
+                        turn_clock=limit,
                         announce=announce,
                         seats=table,
                         bot_level=level,
@@ -281,7 +303,7 @@ class Lobby:
                     "Needs {low}-{high} players. Turn clock: {clock}. Language: {language}.",
                     low=game.min_players,
                     high=row.max_seats,
-                    clock=hours(row.turn_clock, g),
+                    clock=describe(BANK.terms(row), g) if policy(row) is BANK else hours(row.turn_clock, g),
                     language=LANGUAGES.get(code_of(row.language), row.language),
                 ),
             ]
@@ -477,9 +499,7 @@ class Lobby:
         if plugin.secret_hands and plugin.hands_may_change(events):
             dms = self.games.hand_dms(plugin, state, row, people=people)[1]
         dms = dms + self.games.turn_dms(plugin, row, waiting, people)
-        clock: dict[str, Any] = {"deadline": now + row.turn_clock, "paused": None}
-        if any(is_away(people[u], now) for u in waiting if u in people):
-            clock = {"deadline": None, "paused": row.turn_clock}
+        clock = {**(changes or {}), **policy(row).begin(row, waiting, people, now)}
         after = replace(row, status="active", moves=position, waiting=waiting, **clock)
         outcome = Outcome(
             reply=Message(reply),
@@ -502,7 +522,6 @@ class Lobby:
                 waiting=waiting,
                 says=outcome,
                 **clock,
-                **(changes or {}),
             )
         finally:
             await drawing

@@ -25,6 +25,7 @@ from .time_off import (
     quiet_until,
     zone_named,
 )
+from .turnclock import BANK, policy
 
 if TYPE_CHECKING:
     from ..storage import Database
@@ -81,6 +82,7 @@ class People:
         if reminders is not None:  # (checked first: a refusal of anything changes nothing)
             self.reminders.reminder_hours(reminders)
         person = await self.db.people.person(user_id)
+        was = Person(user_id, dict(person.settings), person.away_until)  # (a bank's time so far: turnclock.py)
         settings = dict(person.settings)
         if turn_dms is not None:
             settings["turn_dms"] = bool(turn_dms)
@@ -131,6 +133,7 @@ class People:
             await self.db.people.save_person(person)
         if reminders is not None:
             await self.reminders.set_reminders(user_id, reminders)
+        elsewhere = await self._requiet(was, person) if was.settings.get("quiet") != settings.get("quiet") else []
         reader = lang(settings.get("language")) if language else me()
         text = self._settings_text(person, reader)
         head, _, rest = text.partition("\n")
@@ -138,7 +141,26 @@ class People:
         text = "\n".join([head, lines[0], await self.reminders.reminders_text(user_id, reader), *lines[1:]])
         if web_new_key:
             text = await self.links.revoke_links_outside_servers(user_id) + "\n\n" + text
-        return Outcome(reply=Message(text))
+        return Outcome(reply=Message(text), elsewhere=elsewhere)
+
+    async def _requiet(self, was: Person, now_is: Person) -> list[tuple[str, Outcome]]:
+        """The person's quiet hours changed: the banks running for them account the time so far
+        with the old ones, their deadline with the new (turnclock.py)."""
+        now, out = self.options.clock(), []
+        for row in await self.db.people.games_of(now_is.user_id):
+            if row.status != "active" or now_is.user_id not in row.waiting or policy(row) is not BANK:
+                continue
+
+            async def change(r: GameRow) -> tuple[dict[str, Any], Outcome] | None:
+                others = await self.db.people.people(r.waiting)
+                before, after = {**others, was.user_id: was}, {**others, now_is.user_id: now_is}
+                changes = policy(r).quiet_changed(r, before, after, now)
+                return (changes, Outcome()) if changes else None
+
+            told = await self._update_game(row.id, change)
+            if told is not None:
+                out.append((row.channel_id, told))
+        return out
 
     def _settings_text(self, person: Person, language: Lang) -> str:
         s = person.settings
@@ -243,15 +265,22 @@ class People:
         g = self.games.lang(row)
         seat = row.seat(person.user_id)
         note = person.settings.get("away_note")
-        text = g.t(
-            "🏖️ {name} is away until {when}: the turn clock stops while the game waits for them.",
-            name=part.name(person.user_id, seat.name if seat else person.user_id),
-            when=part.time(person.away_until or 0, "f"),
+        name = part.name(person.user_id, seat.name if seat else person.user_id)
+        when = part.time(person.away_until or 0, "f")
+        text = (
+            g.t("🏖️ {name} is away until {when}: in this game their bank runs on.", name=name, when=when)
+            if policy(row) is BANK and not BANK.terms(row).away  # (the game's terms: turnclock.py)
+            else g.t(
+                "🏖️ {name} is away until {when}: the turn clock stops while the game waits for them.",
+                name=name,
+                when=when,
+            )
         )
         outcome = Outcome(public=[Message(text + (f" “{note}”" if note else ""))])
         changes: dict[str, Any] = {}
         if person.user_id in row.waiting and row.deadline is not None:
-            changes = {"paused": max(0.0, row.deadline - now), "deadline": None}
+            people = {**await self.db.people.people(row.waiting), person.user_id: person}
+            changes = policy(row).stop(row, people, now)
         return changes, outcome
 
     async def _resume_changes(self, row: GameRow, now: float) -> tuple[dict[str, Any], Outcome] | None:
@@ -262,7 +291,7 @@ class People:
             await self.db.privacy.departed(row.guild_id) is not None
         ):  # the bot was removed from the server: it stays stopped
             return None
-        return {"deadline": now + row.paused, "paused": None}, Outcome()
+        return policy(row).resume(row, people, now), Outcome()
 
     async def _update_game(self, game_id: int, change) -> Outcome | None:
         """Apply `change(row) -> (columns, outcome) | None` to a game under its channel's lock,

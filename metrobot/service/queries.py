@@ -12,6 +12,7 @@ from ..storage import GameRow
 from .core import hours, shown, title
 from .outcome import Controls, File, Message, Outcome, Refused
 from .time_off import is_away
+from .turnclock import BANK, banks_line, describe, policy
 
 if TYPE_CHECKING:
     from ..storage import Database
@@ -74,7 +75,7 @@ class Queries:
         )
         if row.status == "active":
             lines.append(self.games.prompt(plugin, state, row, mention=False, language=mine))
-            if row.deadline:
+            if row.deadline and policy(row) is not BANK:
                 lines.append(
                     mine.t(
                         "Turn clock: {clock}; time is up {when}.",
@@ -83,7 +84,17 @@ class Queries:
                     )
                 )
         now = self.options.clock()
-        away = [p for p in (await self.games.people(row)).values() if is_away(p, now)]
+        people = await self.games.people(row)
+        banks = policy(row).left(row, people, now) if row.status == "active" else None
+        if banks is not None:  # a bank clock: its terms and each player's bank (turnclock.py)
+            terms = describe(BANK.terms(row), mine)
+            lines.append(
+                mine.t("Bank clock: {terms}; time is up {when}.", terms=terms, when=part.time(row.deadline, "R"))
+                if row.deadline
+                else mine.t("Bank clock: {terms}.", terms=terms)
+            )
+            lines.append(banks_line(row, banks, mine, lambda u: shown(u, row.names.get(u, u), mine)))
+        away = [p for p in people.values() if is_away(p, now)]
         if away and row.status == "active":
             lines.append(
                 mine.t(

@@ -25,8 +25,9 @@ from .core import title
 from .outcome import Message, Outcome, Refused, owe
 from .status import jump_link
 from .time_off import is_away, quiet_until
+from .turnclock import policy
 from .unrated import private
-from .words import hours_words
+from .words import duration, hours_words
 
 if TYPE_CHECKING:
     from ..storage import Database
@@ -114,6 +115,13 @@ class Reminders:
             return None  # (another process made this interval's)
         return first.channel_id, Outcome(dms=[(user_id, message)])
 
+    async def bank_note(self, row: GameRow, user_id: str, reader: Lang) -> str:
+        """ " (your bank: 2 days)" for a game with a bank clock (turnclock.py)."""
+        banks = policy(row).left(row, await self.db.people.people(row.waiting), self.options.clock())
+        if banks is None or user_id not in banks:
+            return ""
+        return " " + reader.t("(your bank: {left})", left=duration(banks[user_id], reader))
+
     async def digest_message(self, person: Person, waiting: list[GameRow], moved: dict[int, float], every: float):
         reader = self.games.lang_of(waiting[0], person.user_id, {person.user_id: person})
         boards = await self.db.people.last_boards([r.id for r in waiting[:LISTED]])
@@ -134,6 +142,7 @@ class Reminders:
                     when=part.time(moved.get(row.id, 0), "R"),
                     link=jump_link(row, boards.get(row.id)),
                 )
+                + await self.bank_note(row, person.user_id, reader)
             )
         if len(waiting) > LISTED:
             lines.append(

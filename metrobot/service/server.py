@@ -16,6 +16,7 @@ from ..i18n import LANGUAGES, OFFERED, known, me
 from ..i18n import words as part
 from .core import hours
 from .outcome import Message, Outcome, Refused
+from .turnclock import BankTerms, bank_terms, describe
 
 if TYPE_CHECKING:
     from ..storage import Database, Finishes
@@ -64,9 +65,14 @@ class ServerSettings:
         lobby_finish_rates: bool | None = None,
         daily_channel: str | None = None,
         no_daily_channel: bool = False,
+        clock: str | None = None,
+        bank_hours: float | None = None,
+        increment_hours: float | None = None,
+        cap_hours: float | None = None,
     ) -> Outcome:
         """Change (any of) a server's settings — only for people who may manage the server;
-        with none given, show them."""
+        with none given, show them. `clock`: new games' clock ("fixed", or a bank's preset with
+        the numbers given; turnclock.py)."""
         if not manager:
             raise Refused(me().t("Only people with the Manage Server permission change the server's settings."))
         settings = dict(await self.db.people.server(guild_id))
@@ -77,6 +83,15 @@ class ServerSettings:
             changes["language"] = known(language)
         if turn_clock is not None:
             changes["turn_clock"] = turn_clock
+        if clock is not None or any(v is not None for v in (bank_hours, increment_hours, cap_hours)):
+            terms = bank_terms(
+                clock,
+                bank_hours=bank_hours,
+                increment_hours=increment_hours,
+                cap_hours=cap_hours,
+                default=settings.get("bank"),
+            )
+            changes["bank"] = terms.to_json() if terms is not None else None
         if level is not None:
             if level not in LEVELS:
                 raise Refused(me().t("The automatic player's levels are: {levels}.", levels=", ".join(LEVELS)))
@@ -133,7 +148,9 @@ class ServerSettings:
             else t.t("New games post in: the server's language."),
             t.t(
                 "Turn clock of new games: {clock}.",
-                clock=hours(s.get("turn_clock") or self.options.default_turn_clock, t),
+                clock=describe(BankTerms.from_json(s["bank"]), t)
+                if s.get("bank")
+                else hours(s.get("turn_clock") or self.options.default_turn_clock, t),
             ),
             t.t("Automatic player of new games: {level}.", level=s.get("bot_level") or "greedy"),
             t.t("Looking-for-players role, pinged when a lobby opens: {role}.", role=part.role(s["lfp_role"]))

@@ -21,6 +21,7 @@ from ..storage import GameRow
 from .core import shown, title
 from .outcome import Message
 from .time_off import is_away
+from .turnclock import banks_line, policy
 
 if TYPE_CHECKING:
     from ..storage import Database
@@ -83,6 +84,9 @@ class Status:
                 lines.append(g.t("Waiting for {who}; time is up {when}.", who=who, when=part.time(row.deadline, "R")))
             else:
                 lines.append(g.t("Waiting for {who}.", who=who))
+            banks = policy(row).left(row, await self.db.people.people(row.waiting), self.options.clock())
+            if banks is not None:  # a bank clock: each player's bank (turnclock.py)
+                lines.append(banks_line(row, banks, g, lambda u: self.games.named(row, u)))
         if state is not None:
             scores = game.view(state, None).get("scores", {})
             lines.append(

@@ -31,6 +31,7 @@ from .outcome import Message, Outcome, Refused
 from .replays import taken_back_line
 from .takeback_window import clock_back, window
 from .time_off import is_away
+from .turnclock import policy
 
 if TYPE_CHECKING:
     from ..storage import Database
@@ -143,6 +144,15 @@ class TakeBack:
         waiting = self.games.owed_people(plugin, before, row)
         away = any(is_away(people[u], now) for u in waiting if u in people)
         changes: dict[str, Any] = {"waiting": waiting, "takeback": None, **clock_back(record, away, now)}
+        if "banks" in record:  # the banks as before the move: no time given back (turnclock.py)
+            restored = replace(
+                row,
+                settings={**row.settings, "banks": record["banks"]},
+                waiting=waiting,
+                deadline=record.get("deadline"),
+                paused=record.get("paused"),
+            )
+            changes.update(policy(row).moved(restored, waiting, people, now, new_turn=False))
         position = row.moves + 1
         after = replace(row, moves=position, **changes)
         g = self.games.lang(row)

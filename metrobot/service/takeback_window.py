@@ -57,6 +57,7 @@ def offer(
         "deadline": row.deadline,
         "paused": row.paused,
         "reminded": row.reminded,
+        **({"banks": row.settings.get("banks")} if row.settings.get("bank") else {}),
     }
 
 

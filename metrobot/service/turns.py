@@ -26,6 +26,7 @@ from .rating import game_result, rate
 from .steps import Steps
 from .takeback_window import button, hold_calls, offer
 from .time_off import is_away, quiet_until
+from .turnclock import policy
 from .unrated import hints_on, private
 
 if TYPE_CHECKING:
@@ -226,11 +227,9 @@ class Turns:
         changes["waiting"] = self.games.owed_people(plugin, state, replace(row, seats=changes.get("seats", row.seats)))
         if new_turn:
             changes["reminded"] = False
-            if not game.is_over(state):  # the clock stops while someone it waits for is away
-                away = any(is_away(people[u], now) for u in changes["waiting"] if u in people)
-                changes.update(deadline=None, paused=row.turn_clock) if away else changes.update(
-                    deadline=now + row.turn_clock, paused=None
-                )
+        if not game.is_over(state):  # the turn clock of whoever it waits for now (turnclock.py)
+            clocked = replace(row, settings=changes.get("settings", row.settings))
+            changes.update(policy(row).moved(clocked, changes["waiting"], people, now, new_turn=new_turn))
         actions = logged + auto_actions
         position = row.moves + len(actions)
         changes["takeback"] = offer(row, plugin, before, state, logged, auto_actions, now) if own else None

@@ -21,9 +21,10 @@ from ..games.plugin import GamePlugin
 from ..i18n import Lang
 from ..storage import GameRow
 from . import pictures
-from .core import title
+from .core import shown, title
 from .queries import STATUS_WORDS
 from .replays import Frame, Progress, Replays, extend
+from .turnclock import banks_line, policy
 
 if TYPE_CHECKING:
     from ..storage import Database
@@ -68,6 +69,7 @@ class GamePage:
     turns: list[Turn]
     description: str  # the board in words (its alt text)
     winners: list[str] = field(default_factory=list)
+    banks: str = ""  # a bank clock's banks in words ("Banks: Ann 2 days ⏳, Bob 3 days"; turnclock.py)
 
 
 def names_tag(row: GameRow) -> str:
@@ -151,6 +153,10 @@ class WebGame:
             [s.name for s in standings if s.won],
         )
         page.description = self._described(page, plugin, state, row, language)
+        if row.status == "active" and not over:
+            banks = policy(row).left(row, await self.db.people.people(row.waiting), self.games.options.clock())
+            if banks is not None:
+                page.banks = banks_line(row, banks, language, lambda u: shown(u, row.names.get(u, u), language))
         return page
 
     def _described(self, page: GamePage, plugin: GamePlugin, state: Any, row: GameRow, language: Lang) -> str:

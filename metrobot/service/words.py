@@ -56,3 +56,19 @@ def hours_words(hours: float, language: Lang) -> str:
         format=_form(language.code),
         locale=_locale(language.code),
     )
+
+
+def exact_duration(seconds: float, language: Lang) -> str:
+    """A duration set by someone, in words and in the largest unit it is a whole number of ("3 days",
+    "1 hour", "90 minutes"): a bank clock's terms. Otherwise as `duration` rounds it."""
+    units: tuple[tuple[Literal["day", "hour", "minute"], int], ...] = (("day", 86400), ("hour", 3600), ("minute", 60))
+    for unit, size in units:
+        if seconds >= size and seconds % size == 0:
+            return format_timedelta(
+                dt.timedelta(seconds=seconds),
+                threshold=1000,
+                granularity=unit,
+                format=_form(language.code),
+                locale=_locale(language.code),
+            )
+    return duration(seconds, language)

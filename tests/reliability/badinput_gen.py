@@ -839,6 +839,8 @@ class Oracle:
             return False
         if not _clock_ok(values.get("clock_hours"), required=False):
             return False
+        if not _bank_ok(values):
+            return False
         if (variant is not None and not isinstance(variant, str)) or (city is not None and not isinstance(city, str)):
             return False
         try:
@@ -1005,6 +1007,27 @@ def _json_int(value: Any, *allowed: int) -> bool:
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+BANK_OPTIONS = ("clock", "bank_hours", "increment_hours", "cap_hours", "bank_quiet", "bank_away")
+
+
+def _bank_ok(values: dict[str, Any]) -> bool:
+    """Could `/game new`'s clock options make a game (erring on yes: then nothing is sent)?
+    A preset by name, hours from 0 to 14 days, true or false; a bank with `clock_hours` never."""
+    clock = values.get("clock")
+    if clock is not None and clock not in ("fixed", "day", "weekend", "sitting"):
+        return False
+    hours = [values.get(k) for k in ("bank_hours", "increment_hours", "cap_hours")]
+    for value in hours:
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 14 * 24
+        ):
+            return False
+    if any(values.get(k) is not None and not isinstance(values.get(k), bool) for k in ("bank_quiet", "bank_away")):
+        return False
+    banked = clock not in (None, "fixed") or any(values.get(k) is not None for k in BANK_OPTIONS[1:])
+    return not (banked and values.get("clock_hours"))
 
 
 def _clock_ok(value: Any, *, required: bool) -> bool:

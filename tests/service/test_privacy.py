@@ -196,3 +196,19 @@ async def test_an_erasure_finished_by_a_later_process_owes_done_by_dm_until_it_i
     with reading(lang("de")):  # asked and answered in one process: the answer says it
         said = await privacy.forget(BOB[0], tell=True)
     assert said.reply.text == done(lang("de")) and await db.erasure_dms.farewells_owed() == []
+
+
+async def test_a_bank_clocks_accounts_are_exported_and_forgotten(db, svc, privacy):
+    """A bank clock keeps each player's bank under their id (service/turnclock.py): `/me data`
+    says theirs, `/me forget` leaves no id of theirs in it (nor in a move's take-back record)."""
+    await svc.new_game("c1", "g1", *ANN, "metromania", {}, 2, clock="sitting")
+    await svc.join("c1", *BOB)
+    await svc.start("c1", ANN[0])
+    await finish(svc, "c1", turns=1)  # (a move: the take-back record holds the banks too)
+    data = await privacy.export(BOB[0])
+    [game] = data["games"]
+    assert game["bank_seconds"] in (900, 900 + 120)
+    await privacy.forget(BOB[0])
+    assert BOB[0] not in await dump(db)
+    row = await db.open_game("c1")
+    assert len(row.settings["banks"]["left"]) == 2 and ANN[0] in row.settings["banks"]["left"]

@@ -43,6 +43,10 @@ lists what to break (comma-separated, `name` or `name:probability`):
   kill_after_daily_table  die at once when yesterday's daily challenge table has been recorded
                         as owed to a server's channel (committed), before it is posted
   digest_not_owed       a digest is recorded without the DM it owes (the DM only in memory)
+  kill_in_expiry        die at once when a turn clock has run out and the automatic player has
+                        moved for those out of time, before that is saved
+  kill_after_expiry     die at once when a turn clock's expiry (the automatic player's move)
+                        has been committed with the post it owes, before the post is sent
   clock_ahead:S         (no fault: a setting) the service's clock runs S seconds ahead of the
                         log's, so that games look as old as a digest needs
   fast_commits          (no fault: a setting) SQLite commits without an fsync (synchronous
@@ -339,6 +343,30 @@ if FAULTS and not BESIDE_THE_BOT:
             return made
 
         DailyQueries.owe_post = owe_then_die
+    if "kill_in_expiry" in FAULTS:
+        from metrobot.service.turns import Turns
+
+        original_advance = Turns.advance
+
+        async def advance_or_die(self, *args, **kwargs):
+            if (kwargs.get("note") or "").startswith("⏰"):  # (the turn clock's expiry, clock.py)
+                os.kill(os.getpid(), signal.SIGKILL)
+            return await original_advance(self, *args, **kwargs)
+
+        Turns.advance = advance_or_die
+
+    if "kill_after_expiry" in FAULTS:
+        from metrobot.service.clock import Clock
+
+        original_tick_game = Clock.tick_game
+
+        async def expired_then_die(self, *args, **kwargs):
+            out = await original_tick_game(self, *args, **kwargs)
+            if out is not None and any(m.text.startswith("⏰") for m in out.public):
+                os.kill(os.getpid(), signal.SIGKILL)
+            return out
+
+        Clock.tick_game = expired_then_die
 
     if "clock_ahead" in FAULTS:
         import time
