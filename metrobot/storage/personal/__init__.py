@@ -28,7 +28,7 @@ import json
 from typing import Any
 
 from ..sql import Tx
-from . import erasure_dms, reminders, tournaments
+from . import erasure_dms, queue, reminders, tournaments
 from .base import (
     GHOST_NAME,
     GHOST_PREFIX,
@@ -249,6 +249,7 @@ HOLDERS: tuple[Holder, ...] = (
     *tournaments.HOLDERS,
     *reminders.HOLDERS,
     *erasure_dms.HOLDERS,
+    *queue.HOLDERS,
     Holder(
         "games",
         "host, seats (user ids, display names, languages), state and options (user ids as "
