@@ -13,6 +13,7 @@ from ..i18n import OFFERED
 from ..service.people import VISION_WORDS
 from ..service.time_off import AWAY_BUDGET, DAY, zones_matching
 from .commands import MAX_CLOCK_HOURS, MIN_CLOCK_HOURS, clock_seconds, run, whole
+from .finding import avoid_command
 from .messages import Bot
 from .privacy import me_privacy_commands
 from .user_install import GROUP_ANYWHERE, anywhere, our_server
@@ -85,6 +86,7 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
 
     for command in me_privacy_commands(bot):  # /me data, /me forget
         me_group.add_command(command)
+    me_group.add_command(avoid_command(bot))  # /me avoid
 
     @anywhere
     @app_commands.command(name="games", description="Your games and the lobbies you could join, with links")

@@ -72,6 +72,13 @@ class FindGame:
         self.games = games
         self.server = server
         self.lobby = lobby
+        self.news = False  # tables were found since the front end last asked (`found_news`): threads owed
+
+    def found_news(self) -> bool:
+        """Whether tables were found since the last ask (a hint: the clock's tick makes every owed
+        thread anyway)."""
+        news, self.news = self.news, False
+        return news
 
     # ------------------------------------------------------------ /game find
     async def find(
@@ -218,7 +225,7 @@ class FindGame:
                 return []
             by_id = {e.user_id: e for e in entries}
             try:
-                return await self.db.queue.form_tables(
+                formed = await self.db.queue.form_tables(
                     guild_id,
                     version,
                     [
@@ -229,6 +236,8 @@ class FindGame:
                 )
             except Conflict:  # the queue changed meanwhile: read it again
                 continue
+            self.news = True
+            return formed
         log.warning("server %s: the queue kept changing; matched at the next change", guild_id)
         return []
 
@@ -335,6 +344,13 @@ class FindGame:
                 return None
         log.info("found table %s: lobby opened in thread %s for %s", table.id, thread, ids)
         return outcome
+
+    async def thread_impossible(self, table_id: int) -> None:
+        """The channel of a found table is gone, or the bot may not make threads there: the table
+        closes and its people leave the queue (matched again, they would be sent there again)."""
+        table = await self.db.queue.table(table_id)
+        if table is not None and table.thread_id is None:
+            await self.db.queue.dissolve_now(table, [])
 
     async def confirm(self, thread_id: str, user_id: str, user_name: str, *, game_id: int) -> Outcome:
         """✔ Confirm under a found table's lobby: the person joins; the last one starts it."""
