@@ -22,6 +22,7 @@ from ..storage import Duplicate, Finishes, GameRow, Seat
 from .coach import coach
 from .core import hours, sentence, title
 from .finishes import finish_note
+from .matching import PACE_WORDS
 from .outcome import Controls, Message, Outcome, Refused, owe
 from .time_off import is_away, quiet_until
 from .unrated import hints_on
@@ -284,6 +285,17 @@ class Lobby:
         labels = (g.p("button", "Join"), g.p("button", "Leave"), g.p("button", "Start"))
         found = found_table(row)
         if found:  # (a table found in the queue: its people confirm, or drop out)
+            text = (
+                g.t(
+                    "🔎 {people}: the queue found you a table of {game} ({count} players, {pace}).",
+                    people=part.people(found.get("invited", [])),
+                    game=title(plugin, g),
+                    count=len(found.get("invited", [])),
+                    pace=g.t(PACE_WORDS.get(found.get("pace", ""), found.get("pace", ""))),
+                )
+                + "\n"
+                + text
+            )
             waiting = [u for u in found.get("invited", []) if row.seat(u) is None]
             if waiting:
                 text += "\n" + g.t(

@@ -33,7 +33,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from zoneinfo import ZoneInfo
 
+from ..i18n import N_
+
 PACES = ("sitting", "few", "day")  # fastest first
+PACE_WORDS = {"sitting": N_("in one sitting"), "few": N_("a few moves a day"), "day": N_("a move a day")}
 SITTING_MEDIAN = 15 * 60  # seconds: a median time to move at most this plays in one sitting
 FEW_MEDIAN = 4 * 3600  # … at most this, a few moves a day; above it, a move a day
 SLOTS = 48  # half-hours of a day

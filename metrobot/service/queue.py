@@ -28,14 +28,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..games import BadInput, get_plugin
-from ..games.protocol import N_
 from ..i18n import Lang, code_of, lang, me
 from ..i18n import words as part
 from ..storage import Conflict, Duplicate, GameRow, Seat
 from ..storage.queue import FoundTable, QueueEntry
 from .core import title
 from .lobby import found_table
-from .matching import PACES, Quiet, Waiting, match
+from .matching import PACE_WORDS, PACES, Quiet, Waiting, match
 from .outcome import Message, Outcome, Refused, owe
 
 if TYPE_CHECKING:
@@ -46,7 +45,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("metrobot.service")
 
-PACE_WORDS = {"sitting": N_("in one sitting"), "few": N_("a few moves a day"), "day": N_("a move a day")}
 CONFIRM = {"sitting": 15 * 60, "few": 4 * 3600, "day": 12 * 3600}  # seconds to confirm a found table
 TURN_CLOCK = {"sitting": 15 * 60, "few": 8 * 3600, "day": 36 * 3600}  # the found game's turn clock
 SHOWN = 20  # people listed by name in the queue's answer
@@ -304,18 +302,7 @@ class FindGame:
 
         def announce(row: GameRow) -> list:
             post = self.lobby.lobby_message(plugin, row, g)
-            post.text = (
-                g.t(
-                    "🔎 {people}: the queue found you a table of {game} ({count} players, {pace}).",
-                    people=part.people(ids),
-                    game=title(plugin, g),
-                    count=len(ids),
-                    pace=g.t(PACE_WORDS[table.pace]),
-                )
-                + "\n"
-                + post.text
-            )
-            post.mentions = ids
+            post.mentions = ids  # (pinged once, when it opens)
             outcome.public = [post]
             return owe(outcome, 0)
 
@@ -337,7 +324,9 @@ class FindGame:
                     seats=[],
                     bot_level=server.get("bot_level") or "greedy",
                     language=g.code,
-                    settings={"found": {"table": table.id, "invited": ids, "deadline": table.deadline}},
+                    settings={
+                        "found": {"table": table.id, "invited": ids, "deadline": table.deadline, "pace": table.pace}
+                    },
                     linked=link,
                 )
             except (Duplicate, Conflict):  # another process opened it meanwhile

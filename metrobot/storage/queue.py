@@ -288,7 +288,10 @@ class QueueQueries:
                     now + LEASE,
                     *(r[0] for r in rows),
                 )
-        return [_table(r) for r in rows]
+        tables = [_table(r) for r in rows]
+        for t in tables:
+            t.tries += 1  # (this claim: the first is 1)
+        return tables
 
     async def thread_made(self, table_id: int, thread_id: str) -> FoundTable | None:
         """Record a table's thread: the first recorded stays (a thread made twice keeps the first)."""
