@@ -205,7 +205,7 @@ class FindGame:
             if len(shown) > SHOWN:
                 lines.append(me().t("… and {count} more.", count=len(shown) - SHOWN))
         lines.append(
-            me().t("{command} takes you out of the queue.", command=part.command("game find leave", me().code))
+            me().t("{command} takes you out of the queue.", command=part.command("game find leave:True", me().code))
         )
         return "\n".join(lines)
 
