@@ -120,6 +120,8 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
         finish_cap="Cap: a person holds at most the games they finished plus this many (default: no cap)",
         remove_finish_cap="No cap on the games one person holds again",
         lobby_finish_rates="Lobbies show the seated people's finish rates (default: no)",
+        find_channel="Tables found in the queue open in threads of this channel",
+        remove_find_channel="Tables found open where the first of their people asked again",
     )
     @app_commands.choices(language=languages[:-1], level=levels)
     async def server_settings(
@@ -140,6 +142,8 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
         finish_cap: app_commands.Range[int, 1, 100] | None = None,
         remove_finish_cap: bool | None = None,
         lobby_finish_rates: bool | None = None,
+        find_channel: discord.TextChannel | None = None,
+        remove_find_channel: bool | None = None,
     ) -> None:
         async def work():
             manager = bool(interaction.permissions.manage_guild)
@@ -164,6 +168,8 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
                 finish_cap=whole(finish_cap),
                 no_finish_cap=bool(remove_finish_cap),
                 lobby_finish_rates=lobby_finish_rates,
+                find_channel=str(find_channel.id) if find_channel else None,
+                no_find_channel=bool(remove_find_channel),
             )
             if web and outcome.reply is not None:
                 outcome.reply.text = web + "\n\n" + outcome.reply.text

@@ -137,7 +137,11 @@ class FindGame:
         pace = pace or "few"
         if pace not in PACES:
             raise Refused(me().t("The paces are: {paces}.", paces=", ".join(me().t(PACE_WORDS[p]) for p in PACES)))
-        settings = await self.server.new_game_rules(guild_id, channel_id, parent_id, user_id)
+        settings = await self.db.people.server(guild_id)
+        if settings.get("find_channel"):  # (the server's channel for found tables: asked anywhere)
+            await self.server.check_cap(guild_id, user_id, settings)
+        else:  # (the table opens here: where games may be created)
+            settings = await self.server.new_game_rules(guild_id, channel_id, parent_id, user_id)
         where = settings.get("find_channel") or parent_id or channel_id
         entry = QueueEntry(
             guild_id, user_id, user_name, plugin.name, low, high, pace, str(where), bool(shown), self.options.clock()

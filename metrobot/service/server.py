@@ -52,6 +52,8 @@ class ServerSettings:
         finish_cap: int | None = None,
         no_finish_cap: bool = False,
         lobby_finish_rates: bool | None = None,
+        find_channel: str | None = None,
+        no_find_channel: bool = False,
     ) -> Outcome:
         """Change (any of) a server's settings — only for people who may manage the server;
         with none given, show them."""
@@ -103,6 +105,10 @@ class ServerSettings:
             changes["finish_cap"] = None
         if lobby_finish_rates is not None:
             changes["lobby_finishes"] = bool(lobby_finish_rates)
+        if find_channel is not None:  # where the tables found in the queue open (service/queue.py)
+            changes["find_channel"] = find_channel
+        if no_find_channel:
+            changes["find_channel"] = None
         if changes:
             settings.update(changes)
             await self.db.people.save_server(guild_id, settings)
@@ -136,6 +142,9 @@ class ServerSettings:
             t.t("Lobbies show the seated people's finish rates.")
             if s.get("lobby_finishes")
             else t.t("Lobbies do not show finish rates."),
+            t.t("Tables found in the queue open in: {channel}.", channel=part.channel(s["find_channel"]))
+            if s.get("find_channel")
+            else t.t("Tables found in the queue open in: the channel where the first of their people asked."),
             t.t("Who may create tournaments besides Manage Server: {role}.", role=part.role(s["tournament_role"]))
             if s.get("tournament_role")
             else t.t("Who may create tournaments: people with Manage Server."),

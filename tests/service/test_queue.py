@@ -130,6 +130,20 @@ async def test_dropping_out(svc, db):
     assert [e.user_id for e in waiting] == ["u1"]
 
 
+async def test_the_servers_channel_for_found_tables(svc, db):
+    out = await svc.server_settings("g", "u9", manager=True, find_channel="c7")
+    assert "Tables found in the queue open in" in out.reply.text
+    await find(svc, ANN)
+    await find(svc, BOB)
+    [owed] = await svc.found_threads()
+    assert owed.channel_id == "c7"
+    await svc.server_settings("g", "u9", manager=True, no_find_channel=True)
+    await svc.find_game("g", "c1", *CAT, game="race", parent_id="c2")  # asked in a thread of c2
+    await svc.find_game("g", "c1", *DAN, game="race")
+    [owed] = await svc.found_threads()
+    assert owed.channel_id == "c2"  # the first of them asked in a thread of c2: its channel
+
+
 async def test_place_who_waits_and_leaving(svc, db):
     await find(svc, ANN, pace="day", shown=True)
     await find(svc, BOB, pace="sitting")  # (not shown)
