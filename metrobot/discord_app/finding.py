@@ -56,8 +56,8 @@ def find_command(bot: Any) -> app_commands.Command:
     async def find(
         interaction: discord.Interaction,
         kind: app_commands.Choice[str] | None = None,
-        fewest: app_commands.Range[int, 1, 8] | None = None,
-        most: app_commands.Range[int, 1, 8] | None = None,
+        fewest: app_commands.Range[int, 2, 8] | None = None,
+        most: app_commands.Range[int, 2, 8] | None = None,
         pace: app_commands.Choice[str] | None = None,
         shown: bool | None = None,
         leave: bool | None = None,
