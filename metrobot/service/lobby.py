@@ -291,7 +291,7 @@ class Lobby:
                     people=part.people(found.get("invited", [])),
                     game=title(plugin, g),
                     count=len(found.get("invited", [])),
-                    pace=g.t(PACE_WORDS.get(found.get("pace", ""), found.get("pace", ""))),
+                    pace=g.t(PACE_WORDS.get(str(found.get("pace")), str(found.get("pace")))),
                 )
                 + "\n"
                 + text

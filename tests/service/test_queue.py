@@ -222,3 +222,16 @@ async def test_data_and_forget(svc, db):
     async with db.driver.read() as tx:
         assert (await export_rows(tx, "u2"))["queue"][0]["game"] == "race"
         assert (await export_rows(tx, "u2"))["avoids"] == []  # (that Ann avoids Bob is Ann's)
+
+
+async def test_what_others_see_of_the_queue(svc, db):
+    """Secrecy: whom someone avoids is never shown to anyone but them, and someone who did not
+    choose to be shown is never named to others (only counted)."""
+    await svc.avoid("u1", other="u2", other_name="Bob")
+    await find(svc, ANN, pace="day")  # not shown
+    await find(svc, CAT, pace="sitting", shown=True)
+    out = await find(svc, BOB, pace="few")
+    seen = [out.reply.text, (await find(svc, BOB)).reply.text, (await svc.avoid("u2")).reply.text]
+    for text in seen:
+        assert "u1" not in text and "Ann" not in text and "avoid" not in text.replace("You avoid nobody", ""), text
+    assert "number 3 of 3" in seen[1] and "Cat" in seen[1]
