@@ -430,7 +430,8 @@ class FindGame:
                     continue
                 if table.deadline > now:
                     continue
-                late = [u for u in table.ids if row.seat(u) is None]
+                # (the lobby's list: someone forgotten meanwhile is there as a ghost, and is late too)
+                late = [u for u in found_table(row).get("invited", table.ids) if row.seat(u) is None]
                 try:
                     outcome = await self.dissolve(row, table, dropped=late, reply=None)
                 except Conflict:  # (someone confirmed at this moment: the next tick sees it)
