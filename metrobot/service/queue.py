@@ -389,6 +389,11 @@ class FindGame:
                         dropped=part.people(dropped),
                         others=part.people([e.user_id for e in back]),
                     )
+                    if back and dropped
+                    else g.t(
+                        "This table is closed: too few are left. {others} wait on in the queue, keeping their places.",
+                        others=part.people([e.user_id for e in back]),
+                    )
                     if back
                     else g.t("This table is closed: {dropped} dropped out.", dropped=part.people(dropped))
                 )

@@ -235,3 +235,28 @@ async def test_what_others_see_of_the_queue(svc, db):
     for text in seen:
         assert "u1" not in text and "Ann" not in text and "avoid" not in text.replace("You avoid nobody", ""), text
     assert "number 3 of 3" in seen[1] and "Cat" in seen[1]
+
+
+async def test_forget_takes_the_queue_and_the_avoids(svc, db):
+    from metrobot.privacy import Privacy
+
+    ann, bob, cat, dan = (f"70000000000000000{i}" for i in range(1, 5))
+    await svc.avoid(ann, other=bob, other_name="Bob")
+    await svc.avoid(cat, other=ann, other_name="Ann")
+    await find(svc, (ann, "Ann"))
+    await find(svc, (dan, "Dan"))
+    await opened(svc)  # a table of Ann and Dan, its lobby open
+    row = await db.open_game("t1")
+    await svc.confirm_found("t1", dan, "Dan", game_id=row.id)
+    await svc.find_game("other", "c1", ann, "Ann", game="race")  # and Ann waits in another server
+    await Privacy(svc).forget(ann)
+    async with db.driver.read() as q:
+        assert await q.fetch("SELECT * FROM queue WHERE user_id = ?", ann) == []
+        assert await q.fetch("SELECT * FROM avoids WHERE user_id = ? OR avoided_id = ?", ann, ann) == []
+        (people,) = await q.fetchone("SELECT people FROM found_tables")
+    assert ann not in people and dan in people
+    # the table's time runs out: Dan waits on, alone
+    svc.options.clock.now += CONFIRM["few"] + 1
+    [(_, closed)] = await svc.tick()
+    assert "too few are left" in closed.public[0].text
+    assert [e.user_id for e in (await db.queue.snapshot("g"))[1]] == [dan]
