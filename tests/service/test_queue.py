@@ -217,11 +217,18 @@ async def test_data_and_forget(svc, db):
 
         rows = await export_rows(tx, "u1")
     assert rows["avoids"][0]["avoided_id"] == "u2"
-    assert rows["found_tables"][0]["people"] == ["u1", "u3"]
+    assert rows["found_tables"][0]["game"] == "race" and "people" not in rows["found_tables"][0]
     await find(svc, BOB)
     async with db.driver.read() as tx:
         assert (await export_rows(tx, "u2"))["queue"][0]["game"] == "race"
         assert (await export_rows(tx, "u2"))["avoids"] == []  # (that Ann avoids Bob is Ann's)
+    from metrobot.privacy import Privacy
+
+    data = await Privacy(svc).export("u1")
+    assert data["avoids"][0]["user_id"] == "u2" and data["found_tables"][0]["game"] == "race"
+    assert data["queue"] == []  # (Ann's table was found: she no longer waits)
+    data = await Privacy(svc).export("u2")
+    assert data["queue"][0]["pace"] == "few" and data["queue"][0]["players"] == [2, 3]
 
 
 async def test_what_others_see_of_the_queue(svc, db):

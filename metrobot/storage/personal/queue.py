@@ -55,7 +55,6 @@ async def _export_tables(tx: Tx, user_id: str) -> list[dict[str, Any]]:
                     "game": game,
                     "thread_id": thread,
                     "game_id": game_id,
-                    "people": ids,
                     "confirm_by": deadline,
                 }
             )
