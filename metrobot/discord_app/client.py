@@ -28,6 +28,7 @@ from .connecting import patiently
 from .controls import DYNAMIC_ITEMS, unknown_control
 from .daily import daily_group
 from .delivery import deliver
+from .finding import find_command, run_found
 from .gate import Gate, TokenBuckets
 from .languages import CatalogueTranslator
 from .messages import Bot, log_failure
@@ -254,6 +255,10 @@ class Metro(_BotBase):
             task = asyncio.create_task(self.run_tournaments())
             self._background.add(task)  # (a task nobody holds may be collected before it ends)
             task.add_done_callback(self._background.discard)
+        if self.service is not None and self.service.found_news():  # tables found: their threads now
+            task = asyncio.create_task(run_found(self))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
 
     async def run_tournaments(self) -> None:
         """Tournaments' directors and what tournaments owe the halls (see tournament_delivery.py)."""
@@ -355,6 +360,7 @@ class Metro(_BotBase):
             except Exception:
                 log_failure("could not deliver what is owed; trying again at the next tick")
         await self.run_tournaments()  # (never raises: each tournament's trouble is logged)
+        await run_found(self)  # the found tables' threads owed (never raises)
         await asyncio.to_thread(memory.give_back)
 
     @turn_clock.before_loop
@@ -374,7 +380,7 @@ class ShardedMetroBot(Metro, commands.AutoShardedBot):
 def slash_commands(bot: Any) -> list[Any]:
     """Every slash command of the bot (built from the game registry)."""
     return [
-        game_group(bot),
+        game_group(bot, find_command(bot)),
         *look_commands(bot),
         *move_commands(bot),
         *standings_commands(bot),

@@ -158,8 +158,9 @@ def channel_and_user(interaction: discord.Interaction) -> tuple[str, str]:
     return str(interaction.channel_id), str(interaction.user.id)
 
 
-def game_group(bot: Bot) -> app_commands.Group:
-    """/game new|again|join|leave|start|resign|abort|settings|nudge|follow|unfollow|replay|tutorial|rules."""
+def game_group(bot: Bot, *more: app_commands.Command) -> app_commands.Group:
+    """/game new|again|join|leave|start|resign|abort|settings|nudge|follow|unfollow|replay|tutorial|rules|web,
+    and `more` (/game find: finding.py)."""
     plugins = all_plugins()
     kinds = [app_commands.Choice(name=p.title, value=p.name) for p in plugins]
     variants = [app_commands.Choice(name="standard", value="standard")] + [
@@ -374,6 +375,8 @@ def game_group(bot: Bot) -> app_commands.Group:
     async def web(interaction: discord.Interaction) -> None:
         await run(interaction, lambda: bot.service.web_link(str(interaction.channel_id)))
 
+    for command in more:
+        group.add_command(command)
     return group
 
 

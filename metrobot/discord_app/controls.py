@@ -13,6 +13,7 @@ working after a restart and nothing lives only in memory.
   mb:a:<game>                               ▶ Play on the board: the Activity (see activity.py)
   mb:fw:<game>                              👁 Follow on a game's status message (see following.py)
   mb:again:<game>                           ↻ Play again under a finished game's final post (see again.py)
+  mb:found:<game>:confirm|drop              ✔ Confirm / Drop out under a found table's lobby (see found_buttons.py)
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from .activity import ACTIVITY_ITEMS, LaunchButton
 from .again import AGAIN_ITEMS, AgainButton
 from .composer import COMPOSER_ITEMS, composer
 from .following import FOLLOW_ITEMS
+from .found_buttons import FOUND_ITEMS, found_view
 from .languages import speaker
 from .messages import bot_of, clip, guarded
 from .pages import PAGE_ITEMS, pages_view
@@ -133,6 +135,8 @@ def controls_view(controls: Controls) -> discord.ui.View:
         return pages_view(controls)
     if controls.kind in ("text", "astext"):
         return text_view(controls)
+    if controls.kind == "found":
+        return found_view(controls)
     view = discord.ui.View(timeout=None)
     if controls.kind == "takeback":
         view.add_item(TakeBackButton(controls.game_id, controls.moves, controls.play_label))
@@ -164,6 +168,7 @@ OURS = (
     *TAKEBACK_ITEMS,
     *FOLLOW_ITEMS,
     *AGAIN_ITEMS,
+    *FOUND_ITEMS,
 )
 
 

@@ -14,6 +14,7 @@ from ..service.people import VISION_WORDS
 from ..service.time_off import AWAY_BUDGET, DAY, zones_matching
 from ..service.turnclock import CLOCK_WORDS
 from .commands import MAX_BANK_HOURS, MAX_CLOCK_HOURS, MIN_CLOCK_HOURS, clock_seconds, run, whole
+from .finding import avoid_command
 from .messages import Bot
 from .privacy import me_privacy_commands
 from .user_install import GROUP_ANYWHERE, anywhere, our_server
@@ -86,6 +87,7 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
 
     for command in me_privacy_commands(bot):  # /me data, /me forget
         me_group.add_command(command)
+    me_group.add_command(avoid_command(bot))  # /me avoid
 
     @anywhere
     @app_commands.command(name="games", description="Your games and the lobbies you could join, with links")
@@ -126,6 +128,8 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
         bank_hours="A bank clock's bank of each player, in hours (default: the preset's)",
         increment_hours="Hours a bank gains per move (default: the preset's)",
         cap_hours="The most hours a bank holds (default: the preset's)",
+        find_channel="Tables found in the queue open in threads of this channel",
+        remove_find_channel="Tables found open where the first of their people asked again",
     )
     @app_commands.choices(language=languages[:-1], level=levels, clock=clocks)
     async def server_settings(
@@ -152,6 +156,8 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
         bank_hours: app_commands.Range[float, 0.0, MAX_BANK_HOURS] | None = None,
         increment_hours: app_commands.Range[float, 0.0, MAX_BANK_HOURS] | None = None,
         cap_hours: app_commands.Range[float, 0.0, MAX_BANK_HOURS] | None = None,
+        find_channel: discord.TextChannel | None = None,
+        remove_find_channel: bool | None = None,
     ) -> None:
         async def work():
             manager = bool(interaction.permissions.manage_guild)
@@ -182,6 +188,8 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
                 bank_hours=bank_hours,
                 increment_hours=increment_hours,
                 cap_hours=cap_hours,
+                find_channel=str(find_channel.id) if find_channel else None,
+                no_find_channel=bool(remove_find_channel),
             )
             if web and outcome.reply is not None:
                 outcome.reply.text = web + "\n\n" + outcome.reply.text

@@ -23,7 +23,10 @@ The format is a contract, versioned (`VERSION`; PRIVACY.md describes it):
    "tournaments": [],
    "reminders": {"every_hours", "last_sent_at", "held_until"} | null,
    "follows": [{"game_id", "server", "channel", "since", "last_sent_at"}],
-   "daily": [{"day", "game", "server", "name", "game_id", "started_at", "score", "finished_at"}]}
+   "daily": [{"day", "game", "server", "name", "game_id", "started_at", "score", "finished_at"}],
+   "queue": [{"server", "game", "players" [fewest, most], "pace", "channel", "shown", "name", "since"}],
+   "avoids": [{"user_id", "since"}] (whom you avoid: your own list),
+   "found_tables": [{"id", "server", "game", "thread", "game_id", "confirm_by"}]}
 
 Nothing of anyone else: no other player's name, seat, move or hand, no seed or deck order. In
 a game still running, only the moves you made yourself are listed and no hand (what you hold is
@@ -140,6 +143,31 @@ class Export:
                     "finished_at": when(d["finished_at"]),
                 }
                 for d in rows["daily_plays"]
+            ],
+            "queue": [
+                {
+                    "server": q["guild_id"],
+                    "game": q["game"],
+                    "players": q["players"],
+                    "pace": q["pace"],
+                    "channel": q["channel_id"],
+                    "shown": q["shown_to_others"],
+                    "name": q["name"],
+                    "since": when(q["since"]),
+                }
+                for q in rows["queue"]
+            ],
+            "avoids": [{"user_id": a["avoided_id"], "since": when(a["since"])} for a in rows["avoids"]],
+            "found_tables": [
+                {
+                    "id": t["id"],
+                    "server": t["guild_id"],
+                    "game": t["game"],
+                    "thread": t["thread_id"],
+                    "game_id": t["game_id"],
+                    "confirm_by": when(t["confirm_by"]),
+                }
+                for t in rows["found_tables"]
             ],
         }
 

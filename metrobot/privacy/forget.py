@@ -27,7 +27,7 @@ from ..games import get_plugin
 from ..i18n import Lang, lang, me
 from ..service import GameService, Message, Outcome, Refused
 from ..service.core import GHOST
-from ..service.lobby import invitation
+from ..service.lobby import found_table, invitation
 from ..storage import Conflict, GameRow, Seat
 from ..storage.personal import GHOST_NAME
 
@@ -48,8 +48,11 @@ INVITATION_LISTS = ("invited", "declined", "winners")
 
 
 def _invited(row: GameRow, user_id: str) -> bool:
+    """Named in a lobby to play again's lists, or among a found table's people (service/queue.py)."""
     again = invitation(row)
-    return any(user_id in again.get(key, []) for key in INVITATION_LISTS)
+    return any(user_id in again.get(key, []) for key in INVITATION_LISTS) or user_id in found_table(row).get(
+        "invited", []
+    )
 
 
 def _names(row: GameRow, user_id: str) -> bool:
@@ -237,4 +240,8 @@ def _uninvited(row: GameRow, user_id: str) -> dict[str, Any]:
     it may still start by itself once the others have joined), and no id of theirs stays."""
     again = invitation(row)
     lists = {key: [u for u in again.get(key, []) if u != user_id] for key in INVITATION_LISTS if key in again}
-    return {**row.settings, "again": {**again, **lists}}
+    settings = {**row.settings, "again": {**again, **lists}} if again else dict(row.settings)
+    found = found_table(row)
+    if found:  # (a found table's lobby: they will not confirm; its time runs out for the others)
+        settings["found"] = {**found, "invited": [u for u in found.get("invited", []) if u != user_id]}
+    return settings

@@ -23,6 +23,7 @@ from ..storage import Duplicate, Finishes, GameRow, Seat
 from .coach import coach
 from .core import hours, sentence, title
 from .finishes import finish_note
+from .matching import PACE_WORDS
 from .outcome import Controls, Message, Outcome, Refused, owe
 from .time_off import quiet_until
 from .turnclock import BANK, bank_rule, bank_terms, describe, policy
@@ -70,6 +71,15 @@ def invitation(row: GameRow) -> dict[str, Any]:
     return again if isinstance(again, dict) else {}
 
 
+def found_table(row: GameRow) -> dict[str, Any]:
+    """What a lobby opened for a table found in a server's queue says (service/queue.py): "table"
+    (the found table's id), "invited" (its people, each of whom confirms by joining) and
+    "deadline" (when those who have not confirmed drop out); {} for any other lobby. Once the
+    game begins, only "table" stays."""
+    found = row.settings.get("found")
+    return found if isinstance(found, dict) else {}
+
+
 def awaited(row: GameRow) -> list[str]:
     """The people invited to play again whom the lobby still waits for."""
     again = invitation(row)
@@ -80,7 +90,7 @@ def awaited(row: GameRow) -> list[str]:
 def everyone_came(row: GameRow, plugin: GamePlugin) -> bool:
     """A lobby to play again starts by itself once everyone invited has joined (if one declined,
     the host starts it with those who have)."""
-    invited = invitation(row).get("invited", [])
+    invited = invitation(row).get("invited", []) or found_table(row).get("invited", [])
     return bool(invited) and all(row.seat(u) is not None for u in invited) and len(row.seats) >= plugin.game.min_players
 
 
@@ -309,6 +319,32 @@ class Lobby:
             ]
         )
         labels = (g.p("button", "Join"), g.p("button", "Leave"), g.p("button", "Start"))
+        found = found_table(row)
+        if found:  # (a table found in the queue: its people confirm, or drop out)
+            text = (
+                g.t(
+                    "🔎 {people}: the queue found you a table of {game} ({count} players, {pace}).",
+                    people=part.people(found.get("invited", [])),
+                    game=title(plugin, g),
+                    count=len(found.get("invited", [])),
+                    pace=g.t(PACE_WORDS.get(str(found.get("pace")), str(found.get("pace")))),
+                )
+                + "\n"
+                + text
+            )
+            waiting = [u for u in found.get("invited", []) if row.seat(u) is None]
+            if waiting:
+                text += "\n" + g.t(
+                    "🔎 A table found in the queue: waiting for {people} to confirm with the button, before {time}. "
+                    "The game starts once all have; whoever has not confirmed by then drops out, and the others "
+                    "wait on in the queue, keeping their places.",
+                    people=part.people(waiting),
+                    time=part.time(float(found.get("deadline", 0)), "R"),
+                )
+            labels = (g.p("button", "✔ Confirm"), g.p("button", "Drop out"), "")
+            return Message(
+                text, mentions=[], controls=Controls("found", row.id, row.game, row.moves, *labels[:2], lobby=labels)
+            )
         again = invitation(row)
         if again:
             waiting = awaited(row)
@@ -341,8 +377,21 @@ class Lobby:
                         command=part.command("board", me().code),
                     )
                 )
+            found = found_table(row)
+            if found and user_id not in found.get("invited", []):
+                raise Refused(
+                    me().t(
+                        "This table was found in the queue for the people it names: only they confirm. {command} "
+                        "puts you in the queue.",
+                        command=part.command("game find", me().code),
+                    )
+                )
             if row.seat(user_id):
-                raise Refused(me().t("You are already in this game."))
+                raise Refused(
+                    me().t("You have confirmed already: the game starts once everyone has.")
+                    if found
+                    else me().t("You are already in this game.")
+                )
             if len(row.seats) >= row.max_seats:
                 raise Refused(me().t("The table is full ({seats} players).", seats=row.max_seats))
             async with self.server.holding(row.guild_id, user_id):  # (the cap: checked and stored together)
@@ -363,7 +412,12 @@ class Lobby:
                         changes=changes,
                     )
                 outcome = Outcome(
-                    reply=Message(me().t("You joined the game.")), public=[await self.lobby_post(plugin, joined)]
+                    reply=Message(
+                        me().t("You confirmed: the game starts once everyone has.")
+                        if found
+                        else me().t("You joined the game.")
+                    ),
+                    public=[await self.lobby_post(plugin, joined)],
                 )
                 await self.games.save(row, **changes, says=outcome)
         return outcome
@@ -373,6 +427,13 @@ class Lobby:
         async with self.games.lock(channel_id):
             row = await self.games.open_game(channel_id, active=False, game_id=game_id)
             plugin, g = self.games.plugin(row), self.games.lang(row)
+            if row.status == "lobby" and found_table(row):
+                raise Refused(
+                    me().t(
+                        "This table was found in the queue: its people drop out with the button on its post (the "
+                        "others then wait on in the queue)."
+                    )
+                )
             again = invitation(row)
             # Leaving a lobby to play again, or pressing Leave without having joined, declines the
             # invitation: the lobby says so, and no longer starts by itself (the host starts it).
@@ -432,6 +493,8 @@ class Lobby:
             row = await self.games.open_game(channel_id, active=False, game_id=game_id)
             if row.status == "active":
                 raise Refused(me().t("The game is already running."))
+            if found_table(row):
+                raise Refused(me().t("A table found in the queue starts by itself once all its people have confirmed."))
             if user_id != row.host_id:
                 raise Refused(me().t("Only the host starts the game."))
             plugin = self.games.plugin(row)
@@ -466,6 +529,13 @@ class Lobby:
         if options != row.options:
             changes = {**(changes or {}), "options": options}
             row = replace(row, options=options)
+        if found_table(row):  # (likewise a found table's: the game keeps which table it was)
+            settings = {
+                **(changes or {}).get("settings", row.settings),
+                "found": {"table": found_table(row).get("table")},
+            }
+            changes = {**(changes or {}), "settings": settings}
+            row = replace(row, settings=settings)
         if again:  # (the invitation's lists were the lobby's: the game keeps where it came from)
             settings = {**(changes or {}).get("settings", row.settings), "again": {"from": again.get("from")}}
             changes = {**(changes or {}), "settings": settings}

@@ -69,6 +69,8 @@ class ServerSettings:
         bank_hours: float | None = None,
         increment_hours: float | None = None,
         cap_hours: float | None = None,
+        find_channel: str | None = None,
+        no_find_channel: bool = False,
     ) -> Outcome:
         """Change (any of) a server's settings — only for people who may manage the server;
         with none given, show them. `clock`: new games' clock ("fixed", or a bank's preset with
@@ -134,6 +136,10 @@ class ServerSettings:
             changes["daily_channel"] = daily_channel
         if no_daily_channel:
             changes["daily_channel"] = None
+        if find_channel is not None:  # where the tables found in the queue open (service/queue.py)
+            changes["find_channel"] = find_channel
+        if no_find_channel:
+            changes["find_channel"] = None
         if changes:
             settings.update(changes)
             await self.db.people.save_server(guild_id, settings)
@@ -169,6 +175,9 @@ class ServerSettings:
             t.t("Lobbies show the seated people's finish rates.")
             if s.get("lobby_finishes")
             else t.t("Lobbies do not show finish rates."),
+            t.t("Tables found in the queue open in: {channel}.", channel=part.channel(s["find_channel"]))
+            if s.get("find_channel")
+            else t.t("Tables found in the queue open in: the channel where the first of their people asked."),
             t.t("Who may create tournaments besides Manage Server: {role}.", role=part.role(s["tournament_role"]))
             if s.get("tournament_role")
             else t.t("Who may create tournaments: people with Manage Server."),

@@ -113,6 +113,15 @@ class GameService:
         self.abort = parts.lobby.abort
         # PlayAgain
         self.play_again = parts.again.play_again
+        # FindGame
+        self.find_game = parts.find.find
+        self.found_threads = parts.find.threads_owed
+        self.found_thread_made = parts.find.thread_made
+        self.confirm_found = parts.find.confirm
+        self.drop_out_found = parts.find.drop_out
+        self.avoid = parts.find.avoid
+        self.found_thread_impossible = parts.find.thread_impossible
+        self.found_news = parts.find.found_news
         # GameSettings
         self.configure = parts.game_settings.configure
         # TakeBack
@@ -241,9 +250,9 @@ class GameService:
         return await self.db.health.games_by_status()
 
     async def tick(self) -> list[tuple[str, Outcome]]:
-        """The turn clocks (see clock.py), then the digests and the followers' DMs due."""
+        """The turn clocks (see clock.py), then the digests, the followers' DMs and the found tables due."""
         out = await self.parts.turn_clock.tick()
-        for due in (self.parts.reminders.digests, self.parts.following.follow_news):
+        for due in (self.parts.reminders.digests, self.parts.following.follow_news, self.parts.find.tick):
             with contextlib.suppress(DatabaseUnavailable):  # (what is due stays due: a later tick)
                 out += await due()
         return out

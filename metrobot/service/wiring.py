@@ -22,6 +22,7 @@ the facade the front ends still talk to; a new capability should take the parts 
     TakeBack, Hints .. a move taken back; the suggestion of the greedy player
     Tutorial ......... a newcomer's solo game
     PlayAgain ........ ↻ a finished game's players open a lobby for the same game again
+    FindGame ......... a server's queue, the tables found in it and their lobbies
     Queries .......... status, board, hand
     RulesPages ....... the illustrated rules
     Replays .......... finished games turn by turn
@@ -53,6 +54,7 @@ from .people import People
 from .pictures.drawing import Drawing
 from .pictures.painter import Painter
 from .queries import Queries
+from .queue import FindGame
 from .reminders import Reminders
 from .replays import Replays
 from .rulespages import RulesPages
@@ -94,6 +96,7 @@ class Parts:
     hints: Hints
     tutorial: Tutorial
     again: PlayAgain
+    find: FindGame
     queries: Queries
     rules_pages: RulesPages
     replays: Replays
@@ -126,6 +129,7 @@ def wire(db: Database, options: ServiceOptions, painter: Painter) -> Parts:
     hints = Hints(painter, games, turns)
     tutorial = Tutorial(lobby)
     again = PlayAgain(db, options, games, server, lobby)
+    find = FindGame(db, options, games, server, lobby)
     queries = Queries(db, options, games, drawing, lobby)
     rules_pages = RulesPages(db, options, painter, drawing)
     replays = Replays(db, options, painter, games, drawing)
@@ -160,6 +164,7 @@ def wire(db: Database, options: ServiceOptions, painter: Painter) -> Parts:
         tutorial=tutorial,
         daily=daily,
         again=again,
+        find=find,
         queries=queries,
         rules_pages=rules_pages,
         replays=replays,

@@ -13,7 +13,7 @@ the same transaction. The schema is upgraded at start by the numbered migrations
 attribute that owns one concern and is handed what it uses (the driver, or the `Store`
 of store.py: the driver, the row-lock clause, the small reads): `db.history`,
 `db.people`, `db.health`, `db.web`, `db.tournaments`, `db.privacy`, `db.reminders`,
-`db.erasure_dms`, `db.daily` — e.g. `db.people.person(user_id)`.
+`db.erasure_dms`, `db.daily`, `db.queue` — e.g. `db.people.person(user_id)`.
 
 When the database is briefly away (see `faults.py`, `outage.py`), the reads and writes
 here are run again as long as that is safe: a read, or a transaction that failed before its
@@ -40,6 +40,7 @@ from .history import HistoryQueries
 from .outbox import Owed
 from .people import PeopleQueries
 from .privacy import PrivacyQueries
+from .queue import QueueQueries
 from .ratings import GameResult, RateFn
 from .reminders import ReminderQueries
 from .rows import COLUMNS, JSON_COLUMNS, Conflict, Duplicate, GameRow, NewerSchema, Seat, game_row
@@ -79,6 +80,7 @@ class Database:
         self.reminders = ReminderQueries(self.store)
         self.erasure_dms = ErasureDMs(self.driver)
         self.daily = DailyQueries(self.store)
+        self.queue = QueueQueries(self.store)
 
     async def open(self) -> Database:
         try:
@@ -233,7 +235,7 @@ class Database:
                         host.user_id,
                         json.dumps(options),
                         seed,
-                        json.dumps([s.to_json() for s in (seats or [host])]),
+                        json.dumps([s.to_json() for s in ([host] if seats is None else seats)]),
                         max_seats,
                         turn_clock,
                         now,

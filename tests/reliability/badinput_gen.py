@@ -468,6 +468,7 @@ class Draw:
                     "a",
                     "fw",
                     "again",
+                    "found",
                     "junk",
                     "other",
                 ]
@@ -503,6 +504,9 @@ class Draw:
                         "mb:again:",
                         "mb:again:1:2",
                         "mb:again:" + "9" * 25,
+                        "mb:found:",
+                        "mb:found:1:explode",
+                        "mb:found:" + "9" * 25 + ":confirm",
                         "role-menu:7",
                     ]
                 )
@@ -533,6 +537,8 @@ class Draw:
             return f"mb:fw:{gid}", BUTTON
         if family == "again":  # ↻ Play again: any game's, a finished one's, nonsense
             return f"mb:again:{gid}", BUTTON
+        if family == "found":  # ✔ Confirm / Drop out under a found table's lobby: any game's, nonsense
+            return f"mb:found:{gid}:{draw(st.sampled_from(['confirm', 'drop']))}", BUTTON
         if family == "bt":  # 📄 the board as text
             return f"mb:bt:{gid}", BUTTON
         if family == "tp":  # the text board's pages
@@ -777,6 +783,8 @@ class Oracle:
             return isinstance(values.get("kind"), str) and values["kind"] in {p.name for p in all_plugins()}
         if sub == "again":  # a lobby for a finished game, in a channel with none open (erring on yes)
             return seen is None
+        if sub == "find":  # the queue: a table found opens a game in a thread (erring on yes with a game)
+            return isinstance(values.get("kind"), str) and not values.get("leave")
         if seen is None:
             return False
         seated = seen.seated(user)
@@ -910,6 +918,10 @@ class Oracle:
         m = TEMPLATES["AgainButton"].fullmatch(cid)
         if m:  # ↻ Play again opens a lobby where none is open (the game's player or not: erring on yes)
             return self._game("again", {}, seen, user, a)
+        m = TEMPLATES["FoundButton"].fullmatch(cid)
+        if m:  # a found table's people confirm (join) or drop out (the lobby closes)
+            gid = int(m["gid"])
+            return seen is not None and seen.id == gid and seen.status == "lobby" and user in seen.invited
         m = TEMPLATES["TournamentButton"].fullmatch(cid)
         if m:
             cup = self.cups.get(self.w.channels[a.channel])

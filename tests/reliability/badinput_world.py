@@ -464,6 +464,9 @@ class Seen:
 def _invited(settings: dict[str, Any]) -> list[str]:
     """The people a lobby to play again invited and who have not declined (service/again.py)."""
     again = settings.get("again") if isinstance(settings, dict) else None
+    found = settings.get("found") if isinstance(settings, dict) else None
+    if isinstance(found, dict):  # (a table found in the queue: its people confirm, or drop out)
+        return list(found.get("invited", []))
     if not isinstance(again, dict):
         return []
     return [u for u in again.get("invited", []) if u not in again.get("declined", [])]

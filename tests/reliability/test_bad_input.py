@@ -409,7 +409,7 @@ def test_fault_an_unanswered_refusal_is_caught(world, monkeypatch):
     monkeypatch.setattr(controls, "guarded", silent)
     monkeypatch.setattr(composer, "guarded", silent)
     monkeypatch.setattr(badinput_world, "REPLY_TIMEOUT", 0.5)
-    tally = run_suite(world, 40, until=lambda t: t.unanswered > 0)
+    tally = run_suite(world, FAULT_SIZE, until=lambda t: t.unanswered > 0)
     assert tally.unanswered > 0
 
 
@@ -461,6 +461,68 @@ def test_bad_settings_time_away_and_nudges_change_nothing(world, user, channel, 
     baseline = {"fingerprint": world.fingerprint(), "footprint": world.call(_footprint(world))}
     world.call(send(world, _slash(world, user, channel, name, sub, options), tally, baseline))
     assert tally.failures == 0, tally.problems
+
+
+FIND = [
+    [{"name": "kind", "type": 3, "value": "chess"}],  # not a game (not among the choices)
+    [{"name": "kind", "type": 3, "value": "metromania"}, {"name": "fewest", "type": 4, "value": 0}],  # out of range
+    [{"name": "kind", "type": 3, "value": "metromania"}, {"name": "most", "type": 4, "value": 2**40}],
+    [{"name": "kind", "type": 3, "value": "metromania"}, {"name": "fewest", "type": 4, "value": "3"}],  # text
+    [{"name": "kind", "type": 3, "value": "metromania"}, {"name": "fewest", "type": 4, "value": 1}],  # the game's
+    [{"name": "kind", "type": 3, "value": "metromania"}, {"name": "most", "type": 4, "value": 8}],  # fewest/most
+    [
+        {"name": "kind", "type": 3, "value": "metromania"},
+        {"name": "fewest", "type": 4, "value": 4},
+        {"name": "most", "type": 4, "value": 3},
+    ],
+    [{"name": "kind", "type": 3, "value": "metromania"}, {"name": "pace", "type": 3, "value": "fast"}],
+    [{"name": "kind", "type": 3, "value": "metromania"}, {"name": "shown", "type": 5, "value": "yes"}],
+    [{"name": "leave", "type": 5, "value": True}],  # not in the queue
+    [],  # no game named, not in the queue
+]
+
+
+def _queue(world: World) -> tuple:
+    import sqlite3
+
+    con = sqlite3.connect(f"file:{world.db_path}?mode=ro", uri=True, timeout=10)
+    try:
+        return tuple(
+            tuple(con.execute(f"SELECT * FROM {t} ORDER BY 1, 2")) for t in ("queue", "avoids", "found_tables")
+        )
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("options", FIND, ids=range(len(FIND)))
+def test_bad_find_options_change_no_queue(world, options):
+    """/game find with options Discord would never send, or the rules refuse: answered privately;
+    the queue, the avoid lists and the found tables unchanged, no game changed, nothing posted."""
+    tally = Tally()
+    baseline = {"fingerprint": world.fingerprint(), "footprint": world.call(_footprint(world))}
+    before = _queue(world)
+    world.call(send(world, _slash(world, "ann", "metro", "game", "find", options), tally, baseline))
+    assert tally.failures == 0, tally.problems
+    assert _queue(world) == before
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        [{"name": "person", "type": 6, "value": "not-a-user"}],
+        [{"name": "person", "type": 6, "value": "1"}, {"name": "remove", "type": 5, "value": True}],  # not avoided
+        [{"name": "remove", "type": 5, "value": 3}],
+    ],
+    ids=range(3),
+)
+def test_bad_avoid_options_change_nothing(world, options):
+    """/me avoid refused (a person Discord would never send, one not avoided): privately, nothing changed."""
+    tally = Tally()
+    baseline = {"fingerprint": world.fingerprint(), "footprint": world.call(_footprint(world))}
+    before = _queue(world)
+    world.call(send(world, _slash(world, "ann", "metro", "me", "avoid", options), tally, baseline))
+    assert tally.failures == 0, tally.problems
+    assert _queue(world) == before
 
 
 # ---------------------------------------------------------------- /me forget's confirmation

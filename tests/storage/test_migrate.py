@@ -123,6 +123,11 @@ async def test_a_database_the_bot_lived_in_arrives_whole(tmp_path, pg_server):
     eve = "700000000000000005"
     await svc.set_reminders(eve, 6)
     await svc.follow("c2", eve)  # a game followed by someone not playing it
+    # find a game: Bob waits and avoids Eve; a table found for Cat and Dan, its thread still owed
+    await svc.avoid(people[1][0], other=eve)
+    await svc.find_game("g1", "c9", *people[1], game="metromania", pace="day")
+    for person in people[2:]:
+        await svc.find_game("g1", "c9", *person, game="flipwrite")
     await db.people.save_server("g1", {"tournament_role": "r9"})
     svc.web_base = "http://pages.test"  # (the daily challenge is played on the play page)
     await svc.daily_start("g1", *people[1], "flipwrite")  # a day's challenge, begun

@@ -28,7 +28,7 @@ import json
 from typing import Any
 
 from ..sql import Tx
-from . import daily, erasure_dms, reminders, tournaments
+from . import daily, erasure_dms, queue, reminders, tournaments
 from .base import (
     GHOST_NAME,
     GHOST_PREFIX,
@@ -250,6 +250,7 @@ HOLDERS: tuple[Holder, ...] = (
     *reminders.HOLDERS,
     *erasure_dms.HOLDERS,
     *daily.HOLDERS,
+    *queue.HOLDERS,
     Holder(
         "games",
         "host, seats (user ids, display names, languages), state and options (user ids as "

@@ -27,6 +27,11 @@ lists what to break (comma-separated, `name` or `name:probability`):
   kill_mid_pairing:N    when a tournament table's thread has been made on Discord but not yet
                         recorded, die at once — the N-th time in this process's life (a
                         round's pairing cut off half-way through its threads)
+  kill_after_found      die at once when the matching of "find a game" has committed the tables
+                        it found (their threads owed, none made yet) — the first time in this
+                        process's life
+  kill_mid_found_thread when a found table's thread has been made on Discord but not yet
+                        recorded, die at once — the first time in this process's life
   toy                   (no fault) the toy game of tests/toygame is registered, as a game
                         shipped outside the package would be
   kill_in_forget:N      die at once when an erasure (/me forget) has committed its N-th
@@ -160,11 +165,38 @@ if FAULTS and not BESIDE_THE_BOT:
 
         outbox.SEND_LEASE = outbox.LEASE = erasure_dms.LEASE = FAULTS["leases"]
         tourney_outbox.LEASE = tournaments.DUE_LEASE = FAULTS["leases"]
+        from metrobot.storage import queue
+
+        queue.LEASE = FAULTS["leases"]
 
     if "fast_commits" in FAULTS:
         from metrobot.storage import sqlite
 
         sqlite.SYNCHRONOUS = "NORMAL"
+
+    if "kill_after_found" in FAULTS:
+        from metrobot.storage.queue import QueueQueries
+
+        original_form = QueueQueries.form_tables
+
+        async def form_then_die(self, *args, **kwargs):
+            out = await original_form(self, *args, **kwargs)
+            if out:
+                os.kill(os.getpid(), signal.SIGKILL)
+            return out
+
+        QueueQueries.form_tables = form_then_die
+
+    if "kill_mid_found_thread" in FAULTS:
+        from metrobot.discord_app import finding
+
+        original_found_thread = finding._thread
+
+        async def found_thread_then_die(channel, item):
+            await original_found_thread(channel, item)
+            os.kill(os.getpid(), signal.SIGKILL)
+
+        finding._thread = found_thread_then_die
 
     if "kill_mid_pairing" in FAULTS:
         from metrobot.discord_app import tournament_delivery

@@ -1,0 +1,114 @@
+"""Find a game through the stand-in and the real discord.py client: four people with different
+paces and awake hours wait in a server's queue (`/game find`, their quiet hours and time zones set
+with `/me settings`); they form the table the players' guide says (docs/players/finding.md: Ana and
+Ben, both a few moves a day, awake together from 06:00 to 14:00 UTC; Cleo plays a move a day; Dev,
+a few moves a day, is awake only while Ana sleeps), opened in a thread and pinged there; Ana
+confirms, Ben does not: when the time to confirm runs out (the service's clock, set by the test),
+Ben is dropped and Ana waits on at her place. The toy game (Race to 10, 2-3 players)."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import sqlite3
+
+import pytest
+import pytest_asyncio
+from harness import make_bot
+
+from metrobot import games
+from metrobot.discord_app.recovery import deliver_owed
+from metrobot.service.queue import CONFIRM
+from tests.toygame import PLUGIN
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture
+def toy_registered():
+    games.register(PLUGIN)
+    try:
+        yield PLUGIN
+    finally:
+        games.unregister(PLUGIN.name)
+
+
+@pytest_asyncio.fixture
+async def bot(standin, run_client, tmp_path, toy_registered):
+    client = make_bot(str(tmp_path / "find.sqlite3"), tick=3600.0)
+    await run_client(client)
+    await standin.wait_for_commands("game", "me")
+    client.now = dt.datetime(2031, 3, 3, 8, tzinfo=dt.UTC).timestamp()  # (New York not yet on summer time)
+    client.service.clock = lambda: client.now
+    return client
+
+
+def queue(db_path: str) -> list[str]:
+    con = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    try:
+        return [u for (u,) in con.execute("SELECT user_id FROM queue ORDER BY since, user_id")]
+    finally:
+        con.close()
+
+
+async def ask(standin, user: int, channel: int, command: str, options: dict | None = None) -> str:
+    reply = await (await standin.slash(user, channel, command, options or {})).wait_message()
+    assert reply.ephemeral, reply.content
+    return reply.content
+
+
+async def test_four_people_queued_form_the_guides_table_and_one_who_does_not_confirm_drops_out(standin, bot):
+    ana, ben, cleo, dev = (standin.add_member(name=n) for n in ("Ana", "Ben", "Cleo", "Dev"))
+    lounge = standin.create_channel("lounge")
+    hours = {
+        ana: ("23:00-07:00", "Europe/Berlin"),
+        ben: ("23:00-07:00", "Asia/Tokyo"),
+        dev: ("01:00-19:00", "America/New_York"),
+    }
+    for person, (quiet, zone) in hours.items():
+        said = await ask(standin, person, lounge, "me settings", {"quiet_hours": quiet, "time_zone": zone})
+        assert "Quiet hours" in said, said
+    paces = {ana: "few", ben: "few", cleo: "day", dev: "few"}
+    for person, pace in paces.items():
+        bot.now += 60
+        said = await ask(standin, person, lounge, "game find", {"kind": "race", "pace": pace, "shown": True})
+        if person == ben:
+            assert "A table was found for you" in said, said
+        else:
+            assert "You are in the queue for Race to 10" in said, said
+    # One table: Ana and Ben, in a thread of the channel where they asked, pinged there.
+    lobby = None
+    for _ in range(100):
+        threads = standin.threads_under(lounge)
+        if threads:
+            thread = int(threads[0]["id"])
+            lobby = next((m for m in standin.messages(thread) if m.custom_ids()), None)
+            if lobby is not None:
+                break
+        await asyncio.sleep(0.05)
+    assert lobby is not None, "no thread with a lobby was made"
+    assert len(standin.threads_under(lounge)) == 1
+    assert sorted(lobby.pinged()[0]) == sorted([ana, ben])
+    assert "the queue found you a table of Race to 10 (2 players, a few moves a day)" in lobby.content
+    confirm = next(c for c in lobby.custom_ids() if c.endswith(":confirm"))
+    assert confirm.startswith("mb:found:")
+    # Cleo and Dev wait; Dev sees his place and who waits
+    said = await ask(standin, dev, lounge, "game find")
+    assert "number 2 of 2 waiting for Race to 10" in said and "Cleo" in said and "Ana" not in said, said
+    assert queue(bot.settings.db_path) == [str(cleo), str(dev)]
+    # Ana confirms; Cleo cannot
+    h = await standin.click(cleo, lobby, custom_id=confirm)
+    assert "only they confirm" in (await h.wait_message(lambda m: m.ephemeral)).content
+    h = await standin.click(ana, lobby, custom_id=confirm)
+    assert "You confirmed" in (await h.wait_message(lambda m: m.ephemeral)).content
+    # Ben does not: when the time runs out, he drops out, and Ana waits on, ahead of Cleo and Dev
+    bot.now += CONFIRM["few"] + 1
+    for channel, outcome in await bot.service.tick():
+        await bot.deliver(channel, outcome)
+    await deliver_owed(bot)
+    closed = await standin.wait_for_message(thread, lambda m: "This table is closed" in m.content, after=lobby)
+    assert f"<@{ben}> dropped out" in closed.content and f"<@{ana}> wait on" in closed.content
+    assert queue(bot.settings.db_path) == [str(ana), str(cleo), str(dev)]
+    said = await ask(standin, ana, lounge, "game find")
+    assert "number 1 of 3 waiting for Race to 10" in said, said
+    assert len(standin.threads_under(lounge)) == 1  # Ana and Dev are never awake together: no new table

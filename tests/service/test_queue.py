@@ -1,0 +1,269 @@
+"""Find a game (service/queue.py): the queue stored, matched in one version-checked transaction,
+a found table's thread and lobby, confirming, dropping out, the time to confirm running out,
+avoiding someone, and what `/me data` and `/me forget` see. On the service and a real SQLite file,
+with the toy game (Race to 10, 2-3 players), fixed seeds and a fake clock."""
+
+from __future__ import annotations
+
+import pytest
+
+from metrobot import games
+from metrobot.service import GameService, Refused, fixed_seeds
+from metrobot.service.queue import CONFIRM
+from metrobot.storage import Conflict, Database
+from tests.said import in_discord
+from tests.toygame import PLUGIN
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 1_795_000_000.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+async def db(tmp_path):
+    database = await Database(tmp_path / "games.sqlite3").open()
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+def svc(db):
+    games.register(PLUGIN)
+    try:
+        yield in_discord(GameService(db, seeds=fixed_seeds(5), clock=FakeClock(), images=False))
+    finally:
+        games.unregister(PLUGIN.name)
+
+
+ANN, BOB, CAT, DAN = ("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat"), ("u4", "Dan")
+
+
+async def find(svc, who, **kw):
+    svc.options.clock.now += 1  # (each comes after the one before)
+    return await svc.find_game("g", "c1", *who, **{"game": "race", **kw})
+
+
+async def opened(svc, thread="t1"):
+    """Make the one owed thread, as the front end does: the lobby's outcome."""
+    owed = await svc.found_threads()
+    assert len(owed) == 1
+    assert owed[0].channel_id == "c1" and "table" in owed[0].name
+    return owed[0], await svc.found_thread_made(owed[0].table_id, thread)
+
+
+async def test_two_who_fit_are_found_a_table_and_confirm(svc, db):
+    out = await find(svc, ANN, low=2, high=3, shown=True)
+    assert "You are in the queue for Race to 10" in out.reply.text and "number 1 of 1" in out.reply.text
+    assert await svc.found_threads() == []
+    # Bob's pace does not agree: no table
+    await find(svc, BOB, pace="day")
+    assert await svc.found_threads() == []
+    out = await find(svc, CAT, low=2, high=2)
+    assert "A table was found for you" in out.reply.text
+    owed, lobby = await opened(svc)
+    assert owed.people == ("u1", "u3")
+    post = lobby.public[0]
+    assert post.mentions == ["u1", "u3"] and post.controls.kind == "found"
+    assert "the queue found you a table of Race to 10 (2 players, a few moves a day)" in post.text
+    # made again after a crash (the same thread, or a second one): one lobby, the first thread kept
+    assert await svc.found_thread_made(owed.table_id, "t2") is None
+    assert await svc.found_threads() == []
+    row = await db.open_game("t1")
+    assert row.status == "lobby" and row.seats == [] and await db.open_game("t2") is None
+    # Bob waits on; Ann sees her table, not her place
+    assert "confirm there" in (await find(svc, ANN)).reply.text
+    # someone else cannot confirm; Ann confirms; Cat's confirmation starts the game
+    with pytest.raises(Refused, match="only they confirm"):
+        await svc.confirm_found("t1", *DAN, game_id=row.id)
+    out = await svc.confirm_found("t1", *ANN, game_id=row.id)
+    assert "You confirmed" in out.reply.text
+    with pytest.raises(Refused, match="confirmed already"):
+        await svc.confirm_found("t1", *ANN, game_id=row.id)
+    with pytest.raises(Refused, match="starts by itself"):
+        await svc.start("t1", "u1", game_id=row.id)
+    out = await svc.confirm_found("t1", *CAT, game_id=row.id)
+    assert "the game begins" in out.reply.text
+    row = await db.game(row.id)
+    assert row.status == "active" and [s.user_id for s in row.seats] == ["u1", "u3"]
+    assert row.settings["found"] == {"table": owed.table_id}
+    assert await db.queue.table(owed.table_id) is None  # (nothing kept once it started)
+    _, waiting = await db.queue.snapshot("g")
+    assert [e.user_id for e in waiting] == ["u2"]
+
+
+async def test_one_who_does_not_confirm_drops_out_and_the_others_keep_their_places(svc, db):
+    await find(svc, ANN)
+    await find(svc, BOB, low=2, high=2)  # a table: Ann and Bob
+    await opened(svc)
+    row = await db.open_game("t1")
+    await find(svc, CAT)  # Cat comes after them
+    await svc.confirm_found("t1", *ANN, game_id=row.id)
+    svc.options.clock.now += CONFIRM["few"] - 10
+    assert await svc.tick() == []  # not yet
+    svc.options.clock.now += 20
+    out = await svc.tick()
+    assert [c for c, _ in out] == ["t1"]
+    assert "Bob" not in out[0][1].public[0].text and "dropped out" in out[0][1].public[0].text
+    assert (await db.game(row.id)).status == "aborted"
+    # Ann went back, before Cat: and with Cat waiting, a new table is found at once
+    owed2 = await svc.found_threads()
+    assert [t.people for t in owed2] == [("u1", "u3")]
+    assert await db.queue.entry("g", "u2") is None  # Bob is out of the queue
+
+
+async def test_dropping_out(svc, db):
+    await find(svc, ANN)
+    await find(svc, BOB)
+    await opened(svc)
+    row = await db.open_game("t1")
+    with pytest.raises(Refused, match="drop out with the button"):
+        await svc.leave("t1", "u1", game_id=row.id)
+    with pytest.raises(Refused, match="Only the people"):
+        await svc.drop_out_found("t1", "u4", game_id=row.id)
+    out = await svc.drop_out_found("t1", "u2", game_id=row.id)
+    assert "dropped out" in out.reply.text
+    _, waiting = await db.queue.snapshot("g")
+    assert [e.user_id for e in waiting] == ["u1"]
+
+
+async def test_the_servers_channel_for_found_tables(svc, db):
+    out = await svc.server_settings("g", "u9", manager=True, find_channel="c7")
+    assert "Tables found in the queue open in" in out.reply.text
+    await find(svc, ANN)
+    await find(svc, BOB)
+    [owed] = await svc.found_threads()
+    assert owed.channel_id == "c7"
+    await svc.server_settings("g", "u9", manager=True, no_find_channel=True)
+    await svc.find_game("g", "c1", *CAT, game="race", parent_id="c2")  # asked in a thread of c2
+    await svc.find_game("g", "c1", *DAN, game="race")
+    [owed] = await svc.found_threads()
+    assert owed.channel_id == "c2"  # the first of them asked in a thread of c2: its channel
+
+
+async def test_place_who_waits_and_leaving(svc, db):
+    await find(svc, ANN, pace="day", shown=True)
+    await find(svc, BOB, pace="sitting")  # (not shown)
+    out = await find(svc, BOB)
+    assert "number 2 of 2" in out.reply.text and "Ann" in out.reply.text and "Bob" not in out.reply.text
+    out = await svc.find_game("g", "c1", *BOB, leave=True)
+    assert "You left the queue" in out.reply.text
+    with pytest.raises(Refused, match="not in this server's queue"):
+        await svc.find_game("g", "c1", *BOB, leave=True)
+
+
+@pytest.mark.parametrize(
+    ("kw", "says"),
+    [
+        ({"low": 1}, "from 2 to 3"),
+        ({"low": 3, "high": 2}, "from 2 to 3"),
+        ({"high": 9}, "from 2 to 3"),
+        ({"pace": "fast"}, "The paces are"),
+        ({"game": "chess"}, None),
+    ],
+)
+async def test_bad_input_changes_nothing(svc, db, kw, says):
+    with pytest.raises(Refused, match=says):
+        await find(svc, ANN, **kw)
+    assert await db.queue.snapshot("g") == (0, [])
+
+
+async def test_outside_a_server_and_without_a_game(svc):
+    with pytest.raises(Refused, match="works in a server"):
+        await svc.find_game(None, "c1", *ANN, game="race")
+    with pytest.raises(Refused, match="Name the game"):
+        await svc.find_game("g", "c1", *ANN)
+
+
+async def test_nobody_is_matched_with_someone_they_avoid(svc, db):
+    out = await svc.avoid("u1", other="u2", other_name="Bob")
+    assert "will not be matched" in out.reply.text
+    assert "already" in (await svc.avoid("u1", other="u2", other_name="Bob")).reply.text
+    with pytest.raises(Refused, match="yourself"):
+        await svc.avoid("u1", other="u1")
+    assert "u2" in (await svc.avoid("u1")).reply.text
+    await find(svc, ANN)
+    await find(svc, BOB)  # avoided by Ann: no table
+    assert await svc.found_threads() == []
+    await find(svc, CAT)
+    owed = await svc.found_threads()
+    assert [t.people for t in owed] == [("u1", "u3")]
+    out = await svc.avoid("u1", other="u2", remove=True)
+    assert "no longer" in out.reply.text
+    with pytest.raises(Refused, match="do not avoid"):
+        await svc.avoid("u1", other="u2", remove=True)
+
+
+async def test_the_matching_writes_only_the_queue_it_read(svc, db):
+    await find(svc, ANN)
+    await find(svc, BOB, pace="day")
+    version, waiting = await db.queue.snapshot("g")
+    await find(svc, CAT, pace="sitting")  # the queue moved on
+    with pytest.raises(Conflict):
+        await db.queue.form_tables("g", version, [("race", "few", "c1", waiting, 0.0)], 0.0)
+    assert len((await db.queue.snapshot("g"))[1]) == 3
+
+
+async def test_data_and_forget(svc, db):
+    await svc.avoid("u1", other="u2", other_name="Bob")
+    await find(svc, ANN)
+    await find(svc, CAT)
+    await opened(svc)
+    async with db.driver.read() as tx:
+        from metrobot.storage.personal import export_rows
+
+        rows = await export_rows(tx, "u1")
+    assert rows["avoids"][0]["avoided_id"] == "u2"
+    assert rows["found_tables"][0]["game"] == "race" and "people" not in rows["found_tables"][0]
+    await find(svc, BOB)
+    async with db.driver.read() as tx:
+        assert (await export_rows(tx, "u2"))["queue"][0]["game"] == "race"
+        assert (await export_rows(tx, "u2"))["avoids"] == []  # (that Ann avoids Bob is Ann's)
+    from metrobot.privacy import Privacy
+
+    data = await Privacy(svc).export("u1")
+    assert data["avoids"][0]["user_id"] == "u2" and data["found_tables"][0]["game"] == "race"
+    assert data["queue"] == []  # (Ann's table was found: she no longer waits)
+    data = await Privacy(svc).export("u2")
+    assert data["queue"][0]["pace"] == "few" and data["queue"][0]["players"] == [2, 3]
+
+
+async def test_what_others_see_of_the_queue(svc, db):
+    """Secrecy: whom someone avoids is never shown to anyone but them, and someone who did not
+    choose to be shown is never named to others (only counted)."""
+    await svc.avoid("u1", other="u2", other_name="Bob")
+    await find(svc, ANN, pace="day")  # not shown
+    await find(svc, CAT, pace="sitting", shown=True)
+    out = await find(svc, BOB, pace="few")
+    seen = [out.reply.text, (await find(svc, BOB)).reply.text, (await svc.avoid("u2")).reply.text]
+    for text in seen:
+        assert "u1" not in text and "Ann" not in text and "avoid" not in text.replace("You avoid nobody", ""), text
+    assert "number 3 of 3" in seen[1] and "Cat" in seen[1]
+
+
+async def test_forget_takes_the_queue_and_the_avoids(svc, db):
+    from metrobot.privacy import Privacy
+
+    ann, bob, cat, dan = (f"70000000000000000{i}" for i in range(1, 5))
+    await svc.avoid(ann, other=bob, other_name="Bob")
+    await svc.avoid(cat, other=ann, other_name="Ann")
+    await find(svc, (ann, "Ann"))
+    await find(svc, (dan, "Dan"))
+    await opened(svc)  # a table of Ann and Dan, its lobby open
+    row = await db.open_game("t1")
+    await svc.confirm_found("t1", dan, "Dan", game_id=row.id)
+    await svc.find_game("other", "c1", ann, "Ann", game="race")  # and Ann waits in another server
+    await Privacy(svc).forget(ann)
+    async with db.driver.read() as q:
+        assert await q.fetch("SELECT * FROM queue WHERE user_id = ?", ann) == []
+        assert await q.fetch("SELECT * FROM avoids WHERE user_id = ? OR avoided_id = ?", ann, ann) == []
+        (people,) = await q.fetchone("SELECT people FROM found_tables")
+    assert ann not in people and dan in people
+    # the table's time runs out: Dan waits on, alone
+    svc.options.clock.now += CONFIRM["few"] + 1
+    [(_, closed)] = await svc.tick()
+    assert "too few are left" in closed.public[0].text
+    assert [e.user_id for e in (await db.queue.snapshot("g"))[1]] == [dan]
