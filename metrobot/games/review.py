@@ -182,3 +182,18 @@ def decide(game: Game, judge: Judge, d: Decision, number: int, key: str, seconds
 def worth_of(data: dict[str, Any]) -> Worth:
     """A `Worth` read back from a review's JSON."""
     return Worth(float(data["value"]), float(data["points"]), float(data["wins"]))
+
+
+def review_by_name(
+    game_name: str,
+    players: list[str],
+    options: dict[str, Any],
+    seed: int,
+    entries: list[dict[str, Any]],
+    person: str,
+    key: str,
+) -> dict[str, Any]:
+    """`review` for a game named by its kind: what a drawing worker is sent (plain data)."""
+    from . import get_plugin
+
+    return review(get_plugin(game_name), players, options, seed, entries, person, key)

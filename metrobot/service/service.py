@@ -138,6 +138,7 @@ class GameService:
         self.frames = parts.replays.frames
         self.replay = parts.replays.replay
         self.replay_choices = parts.replays.replay_choices
+        self.review = parts.reviews.review
         # Standings
         self.history = parts.standings.history
         self.leaderboard = parts.standings.leaderboard

@@ -25,6 +25,7 @@ the facade the front ends still talk to; a new capability should take the parts 
     Queries .......... status, board, hand
     RulesPages ....... the illustrated rules
     Replays .......... finished games turn by turn
+    Reviews .......... a finished game reviewed by the strong player, for each of its players
     Standings ........ history, leaderboards, profiles
     WebGame, WebIndex  what the web pages show
     Listing .......... /games, nudges
@@ -53,6 +54,7 @@ from .pictures.painter import Painter
 from .queries import Queries
 from .reminders import Reminders
 from .replays import Replays
+from .review import Reviews
 from .rulespages import RulesPages
 from .server import ServerSettings
 from .standings import Standings
@@ -95,6 +97,7 @@ class Parts:
     queries: Queries
     rules_pages: RulesPages
     replays: Replays
+    reviews: Reviews
     standings: Standings
     web_game: WebGame
     web_index: WebIndex
@@ -126,6 +129,7 @@ def wire(db: Database, options: ServiceOptions, painter: Painter) -> Parts:
     queries = Queries(db, options, games, drawing, lobby)
     rules_pages = RulesPages(db, options, painter, drawing)
     replays = Replays(db, options, painter, games, drawing)
+    reviews = Reviews(db, options, painter, games, drawing)
     standings = Standings(db, options, games)
     web_game = WebGame(db, games, drawing, replays)
     web_index = WebIndex(db, options, games, standings)
@@ -157,6 +161,7 @@ def wire(db: Database, options: ServiceOptions, painter: Painter) -> Parts:
         queries=queries,
         rules_pages=rules_pages,
         replays=replays,
+        reviews=reviews,
         standings=standings,
         web_game=web_game,
         web_index=web_index,

@@ -41,6 +41,7 @@ from .people import PeopleQueries
 from .privacy import PrivacyQueries
 from .ratings import GameResult, RateFn
 from .reminders import ReminderQueries
+from .reviews import ReviewQueries
 from .rows import COLUMNS, JSON_COLUMNS, Conflict, Duplicate, GameRow, NewerSchema, Seat, game_row
 from .schema import MIGRATIONS, statements
 from .sql import BIGINT, Driver, Tx, one_row
@@ -77,6 +78,7 @@ class Database:
         self.privacy = PrivacyQueries(self.driver)
         self.reminders = ReminderQueries(self.store)
         self.erasure_dms = ErasureDMs(self.driver)
+        self.reviews = ReviewQueries(self.driver)
 
     async def open(self) -> Database:
         try:

@@ -25,8 +25,12 @@ _running = 0  # calls running in this worker (its main thread takes one at a tim
 _idle = threading.Condition()
 
 
-def start_worker(bot_pid: int, warm: tuple[str, ...]) -> None:
-    """The pool's initializer: `warm` names the games to draw ahead (none: nothing)."""
+def start_worker(bot_pid: int, warm: tuple[str, ...], nice: int = 0) -> None:
+    """The pool's initializer: `warm` names the games to draw ahead (none: nothing); `nice`
+    lowers the worker's priority (the reviews' worker: its long searches give way to every
+    other process of the machine, the bot's drawing workers included)."""
+    if nice:
+        os.nice(nice)
     # Ctrl-C reaches the whole process group; the bot stops its workers itself, once what is in
     # flight is done (a worker interrupted here would only print a traceback).
     signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -1,0 +1,79 @@
+"""`/game review` (issue 64) through the service: made once in the background worker and kept,
+private, for the players of a finished game only; in `/me data` and gone with `/me forget`."""
+
+import random
+
+import pytest
+
+from metrobot.games import review as pure
+from metrobot.service import Refused
+from metrobot.service import review as reviews_module
+from tests.service.test_service import clock, db, started, svc, take_turn, whose_turn  # noqa: F401
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """The review made with a small budget (everyday size), and how many times it was made."""
+    made = []
+
+    def small(game, players, options, seed, entries, person, key):
+        made.append((game, person))
+        from metrobot.games import get_plugin
+
+        return pure.review(get_plugin(game), players, options, seed, entries, person, key, seconds=0.05, deals=2)
+
+    monkeypatch.setattr(reviews_module, "review_by_name", small)
+    return made
+
+
+async def finished(svc, game="underground", options=None):
+    await started(svc, 2, game, options or {"map": "london"})
+    rnd = random.Random(3)
+    for _ in range(400):
+        if await svc.db.open_game("c1") is None:
+            break
+        for user in await whose_turn(svc):
+            await take_turn(svc, user, rnd)
+    row = await svc.db.last_game("c1")
+    assert row.status == "finished"
+    return row
+
+
+async def test_a_player_gets_their_review_once_made_and_then_kept(svc, counted):
+    row = await finished(svc)
+    out = await svc.review("c1", "u1")
+    assert out.reply is not None and not out.public and not out.dms  # private
+    text = out.reply.text
+    assert f"#{row.id}" in text and "Review" in text and "estimate" in text
+    kept = await svc.db.reviews.review(row.id, "u1")
+    assert kept["person"] == "u1" and kept["turns"] and all(t["seat"] == "u1" for t in kept["turns"])
+    assert text.count("Turning point") == len(kept["worst"])
+    again = await svc.review("c1", "u1", row.id)
+    assert again.reply.text == text and counted == [("underground", "u1")]  # kept: not made twice
+    await svc.review("c1", "u2")
+    assert counted[-1] == ("underground", "u2")
+
+
+async def test_bad_requests_for_a_review_are_refused_and_change_nothing(svc, counted):
+    with pytest.raises(Refused, match="nothing to review"):
+        await svc.review("c1", "u1")
+    await started(svc, 2, "underground", {"map": "london"}, channel="c2")
+    active = await svc.db.open_game("c2")
+    with pytest.raises(Refused, match="Only a finished game"):
+        await svc.review("c2", "u1", active.id)
+    row = await finished(svc)
+    with pytest.raises(Refused, match="Only the people who played"):
+        await svc.review("c1", "u3", row.id)
+    with pytest.raises(Refused, match="no game #999"):
+        await svc.review("c1", "u1", 999)
+    with pytest.raises(Refused, match="no game #"):
+        await svc.review("c2", "u1", row.id)
+    assert counted == [] and await svc.db.reviews.review(row.id, "u1") is None
+
+
+async def test_reviews_are_in_a_persons_data_and_go_with_them(svc, counted):
+    row = await finished(svc)
+    await svc.review("c1", "u1")
+    exported = await svc.db.privacy.export_rows("u1")
+    assert [r["game_id"] for r in exported["reviews"]] == [row.id]
+    assert (await svc.db.privacy.export_rows("u2"))["reviews"] == []
