@@ -44,7 +44,17 @@ def test_a_review_names_the_turns_and_the_strong_players_suggestions_from_the_vi
     game = plugin.game
     picked = {0, 2, 4}
     found = review(
-        plugin, players, options, 3, actions, "p1", "game-7", seconds=SECONDS, deals=DEALS, only=lambda i: i in picked
+        game,
+        plugin.reviewing,
+        players,
+        options,
+        3,
+        actions,
+        "p1",
+        "game-7",
+        seconds=SECONDS,
+        deals=DEALS,
+        only=lambda i: i in picked,
     )
     mine = decisions(game, players, options, 3, actions, "p1", whole_turns=plugin.reviewing.whole_turns)
     assert [t["number"] for t in found["turns"]] == [1, 3, 5]

@@ -14,9 +14,9 @@ The generators are seeded by public facts only (the game's public key, the posit
 log, the seat), never by the game's seed, so two games that look the same from the seat get
 the same review (the secrecy tests check it with twins that differ in hidden parts only).
 
-A decision is a whole turn in games whose strong player plans whole turns (MetrOmania, On the
-Underground: several steps with nothing hidden revealed in between) and one step otherwise
-(flip-and-write: the round's card, or one extra action of a chain). Moves taken back are not
+A decision is a whole turn in games whose strong player plans whole turns (several steps
+with nothing hidden revealed in between) and one step otherwise (a round's card, or one
+extra action of a chain): each game says which (`Reviewing.whole_turns`). Moves taken back are not
 reviewed: the log is read as it was finally played (`logplay`), and a sealed decision that
 was withdrawn is replaced by the one sealed after it.
 
@@ -36,14 +36,11 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .autoplay import Budget
 from .logplay import LogPlayer, is_takeback
 from .protocol import WITHDRAW, Action, Game, Judge, Worth
-
-if TYPE_CHECKING:
-    from .plugin import GamePlugin
 
 WORST = 3  # turning points shown with their pictures
 
@@ -109,7 +106,8 @@ def decisions(
 
 
 def review(
-    plugin: GamePlugin,
+    game: Game,
+    how: Reviewing,
     players: list[str],
     options: dict[str, Any],
     seed: int,
@@ -122,12 +120,8 @@ def review(
     only: Callable[[int], bool] | None = None,
 ) -> dict[str, Any]:
     """The review of `person`'s decisions (see the module's docstring); `key` is public (the
-    game's id), `seconds` and `deals` override the game's `Reviewing` (tests, benchmarks) and
+    game's id), `seconds` and `deals` override the game's `Reviewing` `how` (tests, benchmarks) and
     `only` picks the decisions reviewed by their index (tests)."""
-    how = plugin.reviewing
-    if how is None:
-        raise ValueError(f"{plugin.name} has no review")
-    game = plugin.game
     seconds = how.seconds if seconds is None else seconds
     deals = how.deals if deals is None else deals
     turns: list[dict[str, Any]] = []
@@ -182,18 +176,3 @@ def decide(game: Game, judge: Judge, d: Decision, number: int, key: str, seconds
 def worth_of(data: dict[str, Any]) -> Worth:
     """A `Worth` read back from a review's JSON."""
     return Worth(float(data["value"]), float(data["points"]), float(data["wins"]))
-
-
-def review_by_name(
-    game_name: str,
-    players: list[str],
-    options: dict[str, Any],
-    seed: int,
-    entries: list[dict[str, Any]],
-    person: str,
-    key: str,
-) -> dict[str, Any]:
-    """`review` for a game named by its kind: what a drawing worker is sent (plain data)."""
-    from . import get_plugin
-
-    return review(get_plugin(game_name), players, options, seed, entries, person, key)

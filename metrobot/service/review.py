@@ -16,9 +16,11 @@ import asyncio
 import random
 from typing import TYPE_CHECKING, Any
 
+from ..games import get_plugin
 from ..games.logplay import LogPlayer
 from ..games.plugin import GamePlugin
-from ..games.review import review_by_name, worth_of
+from ..games.review import review as reviewed
+from ..games.review import worth_of
 from ..i18n import Lang, me
 from ..i18n import words as part
 from ..storage import GameRow
@@ -205,3 +207,19 @@ def states_at(plugin: GamePlugin, row: GameRow, actions: list[dict[str, Any]], p
             player.play(entry["player"], entry["action"])
         out[position] = player.state
     return out
+
+
+def review_by_name(
+    game_name: str,
+    players: list[str],
+    options: dict[str, Any],
+    seed: int,
+    entries: list[dict[str, Any]],
+    person: str,
+    key: str,
+) -> dict[str, Any]:
+    """`games.review.review` for a game named by its kind: what the background worker is sent
+    (plain data)."""
+    plugin = get_plugin(game_name)
+    assert plugin.reviewing is not None, "asked for games that have a review"
+    return reviewed(plugin.game, plugin.reviewing, players, options, seed, entries, person, key)

@@ -5,10 +5,14 @@ import random
 
 import pytest
 
+from metrobot.games import get_plugin
 from metrobot.games import review as pure
 from metrobot.service import Refused
 from metrobot.service import review as reviews_module
-from tests.service.test_service import clock, db, started, svc, take_turn, whose_turn  # noqa: F401
+from tests.service import test_service as base
+from tests.service.test_service import started, take_turn, whose_turn
+
+db, clock, svc = base.db, base.clock, base.svc  # the service's fixtures
 
 
 @pytest.fixture
@@ -18,9 +22,10 @@ def counted(monkeypatch):
 
     def small(game, players, options, seed, entries, person, key):
         made.append((game, person))
-        from metrobot.games import get_plugin
-
-        return pure.review(get_plugin(game), players, options, seed, entries, person, key, seconds=0.05, deals=2)
+        plugin = get_plugin(game)
+        return pure.review(
+            plugin.game, plugin.reviewing, players, options, seed, entries, person, key, seconds=0.05, deals=2
+        )
 
     monkeypatch.setattr(reviews_module, "review_by_name", small)
     return made

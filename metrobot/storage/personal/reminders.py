@@ -35,9 +35,7 @@ def _erase(table: str):
 
 
 async def _export_reviews(tx: Tx, user_id: str) -> list[dict[str, Any]]:
-    rows = await tx.fetch(
-        "SELECT game_id, review, made_at FROM reviews WHERE user_id = ? ORDER BY game_id", user_id
-    )
+    rows = await tx.fetch("SELECT game_id, review, made_at FROM reviews WHERE user_id = ? ORDER BY game_id", user_id)
     return [{"game_id": g, "made_at": t, "review": json.loads(r)} for g, r, t in rows]
 
 
