@@ -21,7 +21,7 @@ from ..games.logplay import LogPlayer
 from ..games.plugin import GamePlugin
 from ..games.review import review as reviewed
 from ..games.review import worth_of
-from ..i18n import Lang, me
+from ..i18n import N_, Lang, me
 from ..i18n import words as part
 from ..storage import GameRow
 from .core import title
@@ -32,6 +32,11 @@ if TYPE_CHECKING:
     from .core import Games, ServiceOptions
     from .pictures.drawing import Drawing
     from .pictures.painter import Painter
+
+
+AS_SEEN = N_("Turning point {rank}: your turn {n}, the board as you saw it")
+YOUR_MOVE = N_("Turning point {rank}: your turn {n}, your move drawn on the board as you saw it")
+SUGGESTED = N_("Turning point {rank}: your turn {n}, the strong player's suggestion drawn on the same board")
 
 
 class Reviews:
@@ -113,21 +118,24 @@ class Reviews:
         lines, files = self.words(plugin, row, found, states, mine), []
         vision = await self.drawing.vision_of(user_id)
         for rank, turn in enumerate(worst, start=1):
-            heading = mine.t(
-                "Turning point {rank}: your turn {n}, the board as you saw it", rank=rank, n=turn["number"]
-            )
-            picture = await self.drawing.image(
-                plugin,
-                states[turn["position"]],
-                row,
-                user_id,
-                moves=turn["position"],
-                language=mine,
-                vision=vision,
-                heading=heading,
-            )
-            if picture is not None:
-                files.append(picture)
+            shown = drawn_moves(plugin, states[turn["position"]], turn)
+            if shown[0] is shown[1]:  # neither move could be drawn: the board as it was
+                pictures = [(shown[0], AS_SEEN)]
+            else:
+                pictures = [(shown[0], YOUR_MOVE), (shown[1], SUGGESTED)]
+            for state, heading in pictures:
+                picture = await self.drawing.image(
+                    plugin,
+                    state,
+                    row,
+                    user_id,
+                    moves=turn["position"],
+                    language=mine,
+                    vision=vision,
+                    heading=mine.t(heading, rank=rank, n=turn["number"]),
+                )
+                if picture is not None:
+                    files.append(picture)
         return Outcome(reply=Message("\n".join(lines), files))
 
     def words(
@@ -195,6 +203,28 @@ class Reviews:
                 s, _ = game.apply(s, seat, action)
             out.append("; ".join(parts))
         return out[0], out[1]
+
+
+def drawn_moves(plugin: GamePlugin, before: Any, turn: dict[str, Any]) -> tuple[Any, Any]:
+    """The position after the move played and after the suggestion, each played on a state drawn
+    from the person's view at the time (so a picture of it shows nothing else of the game), as far
+    as a picture may show it: a step that would show what the person could not know then (a card
+    turned, a round resolved with the others' decisions) and the steps after it are left out, as
+    the composer's preview leaves them out (`RulesGlue.showed_nothing`). The same object twice when
+    neither move has a step that may be drawn."""
+    game, seat = plugin.game, turn["seat"]
+    viewer = game.owner(before, seat)
+    start = game.determinize(game.view(before, viewer), viewer, random.Random(0))
+    out = []
+    for steps in (turn["played"], turn["suggested"]):
+        s = start
+        for action in steps:
+            after, _ = game.apply(s, seat, action)
+            if not plugin.glue.showed_nothing(s, after):
+                break
+            s = after
+        out.append(s)
+    return (start, start) if out[0] is start and out[1] is start else (out[0], out[1])
 
 
 def states_at(plugin: GamePlugin, row: GameRow, actions: list[dict[str, Any]], positions: list[int]) -> dict[int, Any]:
