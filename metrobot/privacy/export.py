@@ -20,7 +20,10 @@ The format is a contract, versioned (`VERSION`; PRIVACY.md describes it):
    "ratings": [{"server", "game", "name", "mu", "sigma", "games", "updated_at"}],
    "tournaments": [],
    "reminders": {"every_hours", "last_sent_at", "held_until"} | null,
-   "follows": [{"game_id", "server", "channel", "since", "last_sent_at"}]}
+   "follows": [{"game_id", "server", "channel", "since", "last_sent_at"}],
+   "reviews": [{"game_id", "made_at", "review" (the strong player's review of your turns, as kept:
+               each turn's position in the log, your move, its suggestion, what both were worth by
+               its estimate)}]}
 
 Nothing of anyone else: no other player's name, seat, move or hand, no seed or deck order. In
 a game still running, only the moves you made yourself are listed and no hand (what you hold is
@@ -124,6 +127,9 @@ class Export:
                     "last_sent_at": when(f["last_sent_at"]),
                 }
                 for f in rows["follows"]
+            ],
+            "reviews": [
+                {"game_id": r["game_id"], "made_at": when(r["made_at"]), "review": r["review"]} for r in rows["reviews"]
             ],
         }
 
