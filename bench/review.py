@@ -10,7 +10,8 @@ and how often its suggestion really scores more.
 2. **latency**: the moves of other games (2-player MetrOmania through the service, no images,
    the service's drawing workers as the bot has them) with and without three reviews running in
    the service's background worker (`Painter.background`: one process at the lowest priority):
-   p95 of `play`, wall ms, the two phases alternated in the same run.
+   p95 of `play`, wall ms, after a warm-up, the two phases alternated in the same run and each
+   as long as the other.
 3. **truth**: at P seeded positions a kind (a decision of some seat in a seeded 4-player game),
    the review's suggestion and another move (the greedy player's, as a person might play) are
    each played out K times from the **true** state (every seat then greedy, deciding from its own
@@ -103,17 +104,22 @@ async def latency(reviews: int = 3, rounds: int = 2) -> tuple[list[float], list[
                     await svc.play(c, seat, prefix)
                     out.append(time.perf_counter() - began)
 
+        await moves([], 3)  # warming up (the first moves load what every later one finds ready)
         for r in range(rounds):
-            await moves(quiet, 3)
             running = [
                 asyncio.ensure_future(
                     background.run(review_by_name, kind, PLAYERS, OPTIONS[kind], s + 1, log, "p1", f"bench:{r}:{s}")
                 )
                 for s, log in enumerate(logs)
             ]
+            began = time.perf_counter()
             while not all(t.done() for t in running):
                 await moves(busy, 1)
             await asyncio.gather(*running)
+            took = time.perf_counter() - began
+            began = time.perf_counter()
+            while time.perf_counter() - began < took:  # as long without reviews
+                await moves(quiet, 1)
         await svc.close()
     return quiet, busy
 

@@ -151,12 +151,14 @@ class Reviews:
                 game=title(plugin, language),
                 id=row.id,
             ),
-            language.n(
-                "Of your {n} turn, it would have played {same} as well as you did.",
-                "Of your {n} turns, it would have played {same} as well as you did.",
-                len(turns),
-                n=len(turns),
-                same=same,
+            part.aside(
+                language.n(
+                    "Of your {n} turn, it would have played {same} as well as you did.",
+                    "Of your {n} turns, it would have played {same} as well as you did.",
+                    len(turns),
+                    n=len(turns),
+                    same=same,
+                )
             ),
         ]
         if not found["worst"]:
