@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..games import get_plugin
@@ -32,6 +33,18 @@ if TYPE_CHECKING:
     from .core import Games, ServiceOptions
     from .pictures.drawing import Drawing
     from .pictures.painter import Painter
+    from .weblinks import WebLinks
+
+
+@dataclass(frozen=True)
+class ReviewPage:
+    """What the web page of a player's review shows: its lines (as in Discord) and the log
+    positions of its turning points (their boards, as the replay draws them)."""
+
+    id: int
+    game: str
+    lines: list[str]
+    positions: list[int]
 
 
 AS_SEEN = N_("Turning point {rank}: your turn {n}, the board as you saw it")
@@ -40,7 +53,10 @@ SUGGESTED = N_("Turning point {rank}: your turn {n}, the strong player's suggest
 
 
 class Reviews:
-    def __init__(self, db: Database, options: ServiceOptions, painter: Painter, games: Games, drawing: Drawing):
+    def __init__(
+        self, db: Database, options: ServiceOptions, painter: Painter, games: Games, drawing: Drawing, links: WebLinks
+    ):
+        self.links = links
         self.db = db
         self.options = options
         self.painter = painter.background()
@@ -136,7 +152,35 @@ class Reviews:
                 )
                 if picture is not None:
                     files.append(picture)
+        if self.options.web_base:
+            url = self.links.url(await self.links.review_path(row, user_id))
+            lines.append(mine.t("On the web, beside the game's replay: {url}", url=url))
         return Outcome(reply=Message("\n".join(lines), files))
+
+    async def review_page(self, row: GameRow, user_id: str, language: Lang) -> ReviewPage:
+        """A player's review as the game's web page shows it (their link only): the same words as
+        in Discord, each turning point with the board at that moment as the replay shows it; a
+        review not yet made is not made here (it takes a while): the page says how to ask for it."""
+        plugin = self.games.plugin(row)
+        found = await self.db.reviews.review(row.id, user_id)
+        if found is None:
+            return ReviewPage(
+                row.id,
+                title(plugin, language),
+                [
+                    language.t(
+                        "Your review of this game is not made yet: ask for it in Discord with {command} "
+                        "(or 🔎 Review under the game's final post), then open this page again.",
+                        command=part.command("game review", language.code),
+                    )
+                ],
+                [],
+            )
+        actions = await self.db.actions(row.id)
+        worst = [found["turns"][i] for i in found["worst"]]
+        states = await asyncio.to_thread(states_at, plugin, row, actions, [t["position"] for t in worst])
+        lines = self.words(plugin, row, found, states, language)
+        return ReviewPage(row.id, title(plugin, language), lines, [t["position"] for t in worst])
 
     def words(
         self, plugin: GamePlugin, row: GameRow, found: dict[str, Any], states: dict[int, Any], language: Lang

@@ -129,7 +129,7 @@ def wire(db: Database, options: ServiceOptions, painter: Painter) -> Parts:
     queries = Queries(db, options, games, drawing, lobby)
     rules_pages = RulesPages(db, options, painter, drawing)
     replays = Replays(db, options, painter, games, drawing)
-    reviews = Reviews(db, options, painter, games, drawing)
+    reviews = Reviews(db, options, painter, games, drawing, links)
     standings = Standings(db, options, games)
     web_game = WebGame(db, games, drawing, replays)
     web_index = WebIndex(db, options, games, standings)
