@@ -56,6 +56,10 @@ class Reviewing:
     whole_turns: bool = True
     seconds: float = 1.0
     deals: int = 8
+    # Whether a picture may show a whole turn played on a state drawn from the mover's view: where
+    # the end of a turn shows only chance (a card turned from the pile, drawn at random there, so
+    # nothing true), not the others' hidden decisions. Otherwise a picture stops before such a step.
+    whole_turn_pictures: bool = False
 
 
 @dataclass(frozen=True)

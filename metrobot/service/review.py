@@ -254,10 +254,12 @@ class Reviews:
 def drawn_moves(plugin: GamePlugin, before: Any, turn: dict[str, Any]) -> tuple[Any, Any]:
     """The position after the move played and after the suggestion, each played on a state drawn
     from the person's view at the time (so a picture of it shows nothing else of the game), as far
-    as a picture may show it: a step that would show what the person could not know then (a card
-    turned, a round resolved with the others' decisions) and the steps after it are left out, as
-    the composer's preview leaves them out (`RulesGlue.showed_nothing`). The same object twice when
-    neither move has a step that may be drawn."""
+    as a picture may show it: a step that ends the game (every hand shown) is left out, and so is a
+    step that would show what the person could not know then (a card turned, a round resolved with
+    the others' decisions; `RulesGlue.showed_nothing`, as the composer's preview leaves them out)
+    unless the game draws whole turns (`Reviewing.whole_turn_pictures`: what the end of its turn
+    shows is a card drawn from the pile, drawn at random on this state: nothing true). The same
+    object twice when neither move has a step that may be drawn."""
     game, seat = plugin.game, turn["seat"]
     viewer = game.owner(before, seat)
     start = game.determinize(game.view(before, viewer), viewer, random.Random(0))
@@ -266,7 +268,8 @@ def drawn_moves(plugin: GamePlugin, before: Any, turn: dict[str, Any]) -> tuple[
         s = start
         for action in steps:
             after, _ = game.apply(s, seat, action)
-            if not plugin.glue.showed_nothing(s, after):
+            whole = plugin.reviewing is not None and plugin.reviewing.whole_turn_pictures
+            if game.is_over(after) or not (whole or plugin.glue.showed_nothing(s, after)):
                 break
             s = after
         out.append(s)

@@ -4,8 +4,8 @@ could not see at the time.
 Seeded games of every kind are played; at some of a player's decisions the position is given a
 twin that differs only in what that player could not see then (`secrecy_model`: others' hands,
 others' sealed decisions, the pile, the generator), with the same move played. The review of that
-decision (the suggestion, what both moves are worth) and its words in every language must be the
-same for the position and its twin: nothing of what the player could not see reaches either. A
+decision (the suggestion, what both moves are worth), its words in every language and what its
+pictures show (the views they are drawn from) must be the same for the position and its twin: nothing of what the player could not see reaches either. A
 fault test lets the true state through (a strong player that peeks) and sees the comparison catch it.
 """
 
@@ -18,7 +18,7 @@ import pytest
 from metrobot.games import all_plugins, get_plugin
 from metrobot.games.review import Decision, decide
 from metrobot.i18n import LANGUAGES, lang
-from metrobot.service.review import Reviews
+from metrobot.service.review import Reviews, drawn_moves
 from tests.metromania.ai_helpers import peeking
 
 from .secrecy_model import model
@@ -62,7 +62,8 @@ def compared(name: str, state, seat: str, rnd: random.Random) -> tuple[list, int
     for x in (state, twin):
         turn = decide(game, plugin.reviewing.judge(), Decision(7, seat, x, played), 1, "g", SECONDS, DEALS)
         words = [Reviews.said(plugin, x, turn, lang(code)) for code in LANGUAGES]
-        out.append((turn, words))
+        drawn = [game.view(y, person) for y in drawn_moves(plugin, x, turn)]  # what its pictures show
+        out.append((turn, words, drawn))
     return out, int(changed)
 
 

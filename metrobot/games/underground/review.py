@@ -18,4 +18,4 @@ def strong_judge() -> Judge:
 # to the end (bench/review.py: the time a review takes, and how often the suggestion scores more).
 DEALS = 24
 
-REVIEWING = Reviewing(judge=strong_judge, whole_turns=True, deals=DEALS)
+REVIEWING = Reviewing(judge=strong_judge, whole_turns=True, deals=DEALS, whole_turn_pictures=True)
