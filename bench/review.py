@@ -129,6 +129,7 @@ def positions(kind: str, wanted: int, first_seed: int = 100):
     """(state, seat) at the start of seats' decisions in seeded 4-player games, a few a game."""
     plugin = get_plugin(kind)
     game = plugin.game
+    assert plugin.reviewing is not None
     whole = plugin.reviewing.whole_turns
     found = []
     seed = first_seed
@@ -182,6 +183,7 @@ def truth(kind: str, wanted: int, playouts: int) -> dict:
     plugin = get_plugin(kind)
     game = plugin.game
     how = plugin.reviewing
+    assert how is not None
     higher = equal = lower = same = agreed = 0
     gains: list[float] = []
     for i, (state, seat) in enumerate(positions(kind, wanted)):
@@ -222,6 +224,7 @@ def main(argv: list[str] | None = None) -> None:
         for kind in kinds:
             t = review_times(kind, a.games)
             how = get_plugin(kind).reviewing
+            assert how is not None
             print(
                 f"review time, {kind}, 4 players, seat p1 ({a.games} seeded games; {how.seconds:g} s of work a "
                 f"suggestion, {how.deals} deals a move): median {statistics.median(t):.1f} s, max {max(t):.1f} s CPU"

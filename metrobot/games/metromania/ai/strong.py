@@ -149,12 +149,12 @@ class StrongPlayer(AutoPlayer):
         deadline: float,
         clock: Callable[[], float],
     ) -> float | None:
-        world = self._played_out(game, world, seat, steps, rnd, deadline, clock)
-        if world is None:
+        final = self._played_out(game, world, seat, steps, rnd, deadline, clock)
+        if final is None:
             return None
-        if not game.is_over(world):
-            return projected(game, world, person, self.margin)
-        return result(game, world, person, self.margin)
+        if not game.is_over(final):
+            return projected(game, final, person, self.margin)
+        return result(game, final, person, self.margin)
 
     def _played_out(
         self,

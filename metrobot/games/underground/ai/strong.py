@@ -165,8 +165,8 @@ class StrongPlayer(AutoPlayer):
         deadline: float,
         clock: Callable[[], float],
     ) -> float | None:
-        world = self._played_out(game, world, seat, steps, rnd, deadline, clock)
-        return None if world is None else self._value(world, seat)
+        final = self._played_out(game, world, seat, steps, rnd, deadline, clock)
+        return None if final is None else self._value(final, seat)
 
     def _played_out(
         self,
