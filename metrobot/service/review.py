@@ -96,6 +96,14 @@ class Reviews:
                     id=row.id,
                 )
             )
+        tournament = row.settings.get("tournament")
+        if tournament and (held := await self.db.tournaments.tournament(int(tournament))) is not None and held.open:
+            raise Refused(
+                me().t(
+                    "A tournament's game is reviewed once the tournament is over: until then its other tables "
+                    "may be playing the same deal, and a review would help them."
+                )
+            )
         if self.games.plugin(row).reviewing is None:
             raise Refused(
                 me().t("{game} has no review by the strong player.", game=title(self.games.plugin(row), me()))
