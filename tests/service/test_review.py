@@ -82,3 +82,19 @@ async def test_reviews_are_in_a_persons_data_and_go_with_them(svc, counted):
     exported = await svc.db.privacy.export_rows("u1")
     assert [r["game_id"] for r in exported["reviews"]] == [row.id]
     assert (await svc.db.privacy.export_rows("u2"))["reviews"] == []
+
+
+async def test_forgetting_a_person_deletes_their_reviews(svc, counted):
+    """`/me forget` goes through every holder of a person's rows (`storage/personal`): the
+    reviews' one deletes theirs, and no one else's."""
+    from metrobot.storage.personal import HOLDERS
+
+    row = await finished(svc)
+    await svc.review("c1", "u1")
+    await svc.review("c1", "u2")
+    (holder,) = [h for h in HOLDERS if h.table == "reviews"]
+    assert holder.erase is not None
+    async with svc.db.driver.transaction() as tx:
+        await holder.erase(tx, "u1", None)
+    assert await svc.db.reviews.review(row.id, "u1") is None
+    assert await svc.db.reviews.review(row.id, "u2") is not None  # another person's stays
