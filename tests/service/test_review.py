@@ -98,3 +98,14 @@ async def test_forgetting_a_person_deletes_their_reviews(svc, counted):
         await holder.erase(tx, "u1", None)
     assert await svc.db.reviews.review(row.id, "u1") is None
     assert await svc.db.reviews.review(row.id, "u2") is not None  # another person's stays
+
+
+def test_reviews_run_in_one_worker_of_their_own_at_the_lowest_priority():
+    from metrobot.service.pictures.painter import BACKGROUND_NICE, Painter
+
+    painter = Painter(2)
+    background = painter.background()
+    assert background is painter.background() and background is not painter
+    assert (background.workers, background.nice, BACKGROUND_NICE) == (1, 19, 19)
+    assert Painter(0).background().workers == 0  # (tests: a thread, as the painter's)
+    painter.close()
