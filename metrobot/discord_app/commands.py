@@ -159,7 +159,7 @@ def channel_and_user(interaction: discord.Interaction) -> tuple[str, str]:
 
 
 def game_group(bot: Bot, *more: app_commands.Command) -> app_commands.Group:
-    """/game new|again|join|leave|start|resign|abort|settings|nudge|follow|unfollow|replay|tutorial|rules|web,
+    """/game new|again|join|leave|start|resign|abort|settings|nudge|follow|unfollow|replay|review|tutorial|rules|web,
     and `more` (/game find: finding.py)."""
     plugins = all_plugins()
     kinds = [app_commands.Choice(name=p.title, value=p.name) for p in plugins]
@@ -343,6 +343,17 @@ def game_group(bot: Bot, *more: app_commands.Command) -> app_commands.Group:
 
     @replay.autocomplete("game")
     async def replay_autocomplete(interaction: discord.Interaction, current: str):
+        async with as_requester(interaction):
+            choices = await bot.service.replay_choices(str(interaction.channel_id), str(current or ""))
+        return [app_commands.Choice(name=label[:100], value=gid) for label, gid in choices]  # (Discord: 100 characters)
+
+    @group.command(name="review", description="Your turns of a finished game, reviewed by the strong player (only you)")
+    @app_commands.describe(game="Which finished game you played (newest first; default: the last one)")
+    async def review(interaction: discord.Interaction, game: int | None = None) -> None:
+        await run(interaction, lambda: bot.service.review(str(interaction.channel_id), str(interaction.user.id), game))
+
+    @review.autocomplete("game")
+    async def review_autocomplete(interaction: discord.Interaction, current: str):
         async with as_requester(interaction):
             choices = await bot.service.replay_choices(str(interaction.channel_id), str(current or ""))
         return [app_commands.Choice(name=label[:100], value=gid) for label, gid in choices]  # (Discord: 100 characters)

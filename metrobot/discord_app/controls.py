@@ -14,6 +14,7 @@ working after a restart and nothing lives only in memory.
   mb:fw:<game>                              👁 Follow on a game's status message (see following.py)
   mb:again:<game>                           ↻ Play again under a finished game's final post (see again.py)
   mb:found:<game>:confirm|drop              ✔ Confirm / Drop out under a found table's lobby (see found_buttons.py)
+  mb:review:<game>                          🔎 Review beside it: the presser's review, privately (again.py)
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import discord
 from ..service import Controls
 from . import playlinks
 from .activity import ACTIVITY_ITEMS, LaunchButton
-from .again import AGAIN_ITEMS, AgainButton
+from .again import AGAIN_ITEMS, AgainButton, ReviewButton
 from .composer import COMPOSER_ITEMS, composer
 from .following import FOLLOW_ITEMS
 from .found_buttons import FOUND_ITEMS, found_view
@@ -142,6 +143,8 @@ def controls_view(controls: Controls) -> discord.ui.View:
         view.add_item(TakeBackButton(controls.game_id, controls.moves, controls.play_label))
     elif controls.kind == "again":
         view.add_item(AgainButton(controls.game_id, controls.play_label))
+        if controls.review_label:
+            view.add_item(ReviewButton(controls.game_id, controls.review_label))
     elif controls.kind == "lobby":
         for op, label in zip(("join", "leave", "start"), controls.lobby):
             view.add_item(LobbyButton(controls.game_id, op, label))

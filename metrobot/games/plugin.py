@@ -32,6 +32,7 @@ from .autoplay import DEFAULT_LEVEL, AutoPlayer, Budget, by_level, decide, play_
 from .controls import Labels, MoveCommand, Variant
 from .parts import NO_GLUE, PLAIN_IDS, Menu, Names, Notation, Presentation, Privacy, RulesGlue, Scoring
 from .protocol import N_, Action, BadInput, Choice, Event, Game
+from .review import Reviewing
 from .rulebook import RulesPage, commands, covering
 
 BUTTONS = Labels()  # the shared words for a game's buttons
@@ -61,6 +62,9 @@ class GamePlugin:
     # across the whole field): for a game whose deal follows from the seed alone and whose
     # players all face the same cards.
     duplicate_deals: bool = False
+    # A finished game reviewed by the strong player, turn by turn, for each person (`review.py`);
+    # None: the game offers no review.
+    reviewing: Reviewing | None = None
 
     @property
     def name(self) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, TypeGuard
+from typing import Any, Protocol, TypeGuard
 
 from ..i18n import EN
 from ..i18n import N_ as N_  # re-exported: engines mark their texts with N_
@@ -138,6 +138,47 @@ class BadInput(_Said, ValueError):
 
     def __str__(self) -> str:
         return self._english()
+
+
+@dataclass(frozen=True)
+class Worth:
+    """What a whole turn (or a decision) is worth by a strong automatic player's own estimate:
+    the turn played, then the game played out to its end many times over on states drawn from
+    the mover's view (`Judge.judge`). `value` is the mean result in the player's own measure
+    (what its search maximizes); `points` the mover's mean final score; `wins` the share of
+    the play-outs the mover won (a shared win counts as its share)."""
+
+    value: float
+    points: float
+    wins: float
+
+    def to_json(self) -> dict[str, float]:
+        return {"value": round(self.value, 4), "points": round(self.points, 2), "wins": round(self.wins, 4)}
+
+
+class Judge(Protocol):
+    """A game's strong automatic player as the review uses it (`games/review.py`): what it
+    would play from a view, and what given turns are worth by its own estimate. Both read the
+    view only (hidden parts drawn with `Game.determinize`), never a state."""
+
+    def plan(
+        self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random, budget: Any
+    ) -> list[Action]: ...
+
+    def judge(
+        self,
+        game: Game,
+        view: dict[str, Any],
+        viewer: str,
+        seat: str,
+        turns: list[list[Action]],
+        rnd: random.Random,
+        deals: int,
+    ) -> list[Worth]:
+        """Each of `turns` (legal from the view's position) played on the same `deals` states
+        drawn from `view`, each then played out to the end with the same generator (common
+        random numbers: the turns differ only by their own effect)."""
+        ...
 
 
 def is_object(x: object) -> TypeGuard[dict[str, Any]]:

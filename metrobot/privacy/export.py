@@ -26,7 +26,10 @@ The format is a contract, versioned (`VERSION`; PRIVACY.md describes it):
    "daily": [{"day", "game", "server", "name", "game_id", "started_at", "score", "finished_at"}],
    "queue": [{"server", "game", "players" [fewest, most], "pace", "channel", "shown", "name", "since"}],
    "avoids": [{"user_id", "since"}] (whom you avoid: your own list),
-   "found_tables": [{"id", "server", "game", "thread", "game_id", "confirm_by"}]}
+   "found_tables": [{"id", "server", "game", "thread", "game_id", "confirm_by"}],
+   "reviews": [{"game_id", "made_at", "review" (the strong player's review of your turns, as kept:
+               each turn's position in the log, your move, its suggestion, what both were worth by
+               its estimate)}]}
 
 Nothing of anyone else: no other player's name, seat, move or hand, no seed or deck order. In
 a game still running, only the moves you made yourself are listed and no hand (what you hold is
@@ -168,6 +171,9 @@ class Export:
                     "confirm_by": when(t["confirm_by"]),
                 }
                 for t in rows["found_tables"]
+            ],
+            "reviews": [
+                {"game_id": r["game_id"], "made_at": when(r["made_at"]), "review": r["review"]} for r in rows["reviews"]
             ],
         }
 

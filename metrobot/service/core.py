@@ -197,12 +197,15 @@ class Games:
 
     @staticmethod
     def final_controls(row: GameRow) -> Controls | None:
-        """The buttons under a game's final post: ↻ Play again (service/again.py), except under a
+        """The buttons under a game's final post: ↻ Play again (service/again.py) and 🔎 Review (for
+        each player, privately: service/review.py, where the game has one), except under a
         tournament's table (a tournament plays its own rounds) and a tutorial (`/game tutorial`
         starts another)."""
         if row.settings.get("tournament") or row.settings.get("tutorial"):
             return None
-        return Controls("again", row.id, row.game, row.moves, lang(row.language).p("button", "↻ Play again"))
+        language = lang(row.language)
+        review = language.p("button", "🔎 Review") if get_plugin(row.game).reviewing is not None else None
+        return Controls("again", row.id, row.game, row.moves, language.p("button", "↻ Play again"), review_label=review)
 
     # ------------------------------------------------------------ people
     def namer(

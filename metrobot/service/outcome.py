@@ -28,7 +28,8 @@ class Controls:
     "games" (pages of a person's games), "text" (pages of the board as text) or "astext"
     (the 📄 button under a private board picture; its label is `board_label`) or "takeback"
     (↶ under a person's confirmation of a move that may be taken back; its label is `play_label`)
-    or "again" (↻ Play again under a finished game's final post; its label is `play_label`).
+    or "again" (↻ Play again under a finished game's final post; its label is `play_label`, and
+    `review_label` that of 🔎 Review beside it where the game has a review by the strong player).
     `moves` pins the game position the controls were made for, so a stale click is refused.
     """
 
@@ -43,6 +44,7 @@ class Controls:
     lobby: tuple[str, str, str] = ("Join", "Leave", "Start")  # the lobby buttons, in the game's language
     hint_label: str | None = None  # 💡 next to ▶ Play, where hints are on
     tap_label: str | None = None  # "▶ Play on the board" (the Activity, or the board in a browser), where it is on
+    review_label: str | None = None  # "🔎 Review" beside ↻ Play again, where the game has a review
 
 
 @dataclass

@@ -156,6 +156,10 @@ class GameService:
         self.frames = parts.replays.frames
         self.replay = parts.replays.replay
         self.replay_choices = parts.replays.replay_choices
+        self.review = parts.reviews.review
+        self.review_page = parts.reviews.review_page
+        self.opened_review = parts.links.opened_review
+        self.review_path = parts.links.review_path
         # Standings
         self.history = parts.standings.history
         self.leaderboard = parts.standings.leaderboard

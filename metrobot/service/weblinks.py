@@ -89,6 +89,18 @@ class WebLinks:
     async def game_path(self, row: GameRow) -> str:
         return f"/g/{row.id}/{await self.game_signature(row, f'game:{row.id}')}/"
 
+    async def review_path(self, row: GameRow, user_id: str) -> str:
+        """A player's review on the game's page: the game's link, then theirs alone (issue 64)."""
+        return f"{await self.game_path(row)}review/{user_id}/{await self.game_signature(row, f'review:{row.id}:{user_id}')}/"
+
+    async def opened_review(self, game_id: int, given: str, user_id: str, signed: str) -> GameRow | None:
+        """The finished game a player's review link opens, or None (not the game's link, not this
+        player's, a game not finished, someone who did not play it)."""
+        row = await self.opened_game(game_id, given)
+        if row is None or row.status != "finished" or row.seat(user_id) is None:
+            return None
+        return row if await self.game_signed(row, f"review:{row.id}:{user_id}", signed) else None
+
     async def tournament_path(self, row: TournamentRow) -> str:
         return f"/t/{row.id}/{await self._sign(row.guild_id, f't:{row.id}')}/"
 

@@ -27,6 +27,7 @@ the facade the front ends still talk to; a new capability should take the parts 
     RulesPages ....... the illustrated rules
     Replays .......... finished games turn by turn
     Daily ............ the daily challenge: the day's deal, once a day, its table and streaks
+    Reviews .......... a finished game reviewed by the strong player, for each of its players
     Standings ........ history, leaderboards, profiles
     WebGame, WebIndex  what the web pages show
     Listing .......... /games, nudges
@@ -57,6 +58,7 @@ from .queries import Queries
 from .queue import FindGame
 from .reminders import Reminders
 from .replays import Replays
+from .review import Reviews
 from .rulespages import RulesPages
 from .server import ServerSettings
 from .standings import Standings
@@ -101,6 +103,7 @@ class Parts:
     rules_pages: RulesPages
     replays: Replays
     daily: Daily
+    reviews: Reviews
     standings: Standings
     web_game: WebGame
     web_index: WebIndex
@@ -135,6 +138,7 @@ def wire(db: Database, options: ServiceOptions, painter: Painter) -> Parts:
     replays = Replays(db, options, painter, games, drawing)
     daily = Daily(db, options, games, links, lobby, replays)
     events.subscribe(GameEnded, daily.game_ended)
+    reviews = Reviews(db, options, painter, games, drawing, links)
     standings = Standings(db, options, games)
     web_game = WebGame(db, games, drawing, replays)
     web_index = WebIndex(db, options, games, standings)
@@ -168,6 +172,7 @@ def wire(db: Database, options: ServiceOptions, painter: Painter) -> Parts:
         queries=queries,
         rules_pages=rules_pages,
         replays=replays,
+        reviews=reviews,
         standings=standings,
         web_game=web_game,
         web_index=web_index,

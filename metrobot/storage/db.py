@@ -43,6 +43,7 @@ from .privacy import PrivacyQueries
 from .queue import QueueQueries
 from .ratings import GameResult, RateFn
 from .reminders import ReminderQueries
+from .reviews import ReviewQueries
 from .rows import COLUMNS, JSON_COLUMNS, Conflict, Duplicate, GameRow, NewerSchema, Seat, game_row
 from .schema import MIGRATIONS, statements
 from .sql import BIGINT, Driver, Tx, one_row
@@ -81,6 +82,7 @@ class Database:
         self.erasure_dms = ErasureDMs(self.driver)
         self.daily = DailyQueries(self.store)
         self.queue = QueueQueries(self.store)
+        self.reviews = ReviewQueries(self.driver)
 
     async def open(self) -> Database:
         try:

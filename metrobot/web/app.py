@@ -169,6 +169,9 @@ def make_app(
     app.router.add_get(game, pages.slash)
     app.router.add_get(game + "/", pages.game)
     app.router.add_get(game + "/live", pages.live)
+    review = game + "/review/" + number % "user" + "/{rsig:[A-Za-z0-9_-]{24}}"
+    app.router.add_get(review, pages.slash)
+    app.router.add_get(review + "/", pages.review)
     language = "{lang:[a-z]{2,3}(?:_[A-Z]{2})?}"
     app.router.add_get(game + "/board/" + number % "pos" + "-" + language + "-{tag:[0-9a-f]{8}}.png", images.board)
     tournament = f"/t/{number % 'id'}/{sig}"

@@ -11,6 +11,7 @@ import aiohttp_jinja2
 from aiohttp import web
 
 from ..i18n import Lang, reading
+from ..service.webgame import names_tag
 from .reader import chosen, helpers, tag
 
 if TYPE_CHECKING:
@@ -74,6 +75,20 @@ async def game(request: web.Request) -> web.StreamResponse:
     page = await service.game_page(row, language)
     alts = {turn.number: service.turn_description(page, turn, language) for turn in page.turns}
     return render(request, "game.html", language, page=page, alts=alts, live=page.status == "active")
+
+
+async def review(request: web.Request) -> web.StreamResponse:
+    """A player's review of a finished game (issue 64), opened only by their own link."""
+    service = service_of(request)
+    user = str(number(request, "user"))
+    row = await service.opened_review(
+        number(request, "id"), request.match_info["sig"], user, request.match_info["rsig"]
+    )
+    if row is None:
+        raise web.HTTPNotFound()
+    language = chosen(request, row.language)
+    page = await service.review_page(row, user, language)
+    return render(request, "review.html", language, page=page, tag=names_tag(row))
 
 
 async def live(request: web.Request) -> web.StreamResponse:

@@ -209,7 +209,10 @@ async def test_korean_and_dutch_players_play_a_whole_game_each_in_their_own_lang
     final = await standin.wait_for_message(channel, lambda m: "🏁" in m.content)
     assert any(says(_Plural(NL, n), GAME_OVER[n > 1], final.content, winners="") for n in (1, 2)), final.content
     assert "test-trips.png" in {a.filename for a in final.attachments}
-    assert [c.split(":")[1] for c in final.custom_ids()] == ["again"]  # no move's controls: only ↻ Play again
+    assert [c.split(":")[1] for c in final.custom_ids()] == [
+        "again",
+        "review",
+    ]  # no move's controls: ↻ Play again, 🔎 Review
 
 
 class _Plural:

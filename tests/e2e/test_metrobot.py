@@ -57,7 +57,10 @@ async def test_full_four_player_metromania_game(standin, bot, tmp_path):
     final = await standin.wait_for_message(channel, lambda m: "Game over" in m.content)
     names = {a.filename for a in final.attachments}
     assert any(n.startswith("metromania") for n in names) and "test-trips.png" in names
-    assert [c.split(":")[1] for c in final.custom_ids()] == ["again"]  # no move's controls: only ↻ Play again
+    assert [c.split(":")[1] for c in final.custom_ids()] == [
+        "again",
+        "review",
+    ]  # no move's controls: ↻ Play again, 🔎 Review
     row = await table.row()
     assert row.status == "finished" and row.state["winners"]
     # every turn was posted with the board and named the next player

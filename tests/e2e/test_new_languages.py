@@ -130,7 +130,10 @@ async def test_a_whole_flip_and_write_game_in_german(standin, bot):
         ),
         timeout=60,
     )
-    assert final.attachments and [c.split(":")[1] for c in final.custom_ids()] == ["again"]  # (only ↻ Play again)
+    assert final.attachments and [c.split(":")[1] for c in final.custom_ids()] == [
+        "again",
+        "review",
+    ]  # (↻ Play again, 🔎 Review)
     posts = [m for m in standin.messages(channel) if m.author_id == standin.bot_id]
     rounds = [m for m in posts if says(DE, "**Round {round}** (card {card}) is played:", m.content, round="", card="")]
     assert len(rounds) >= 20, "every round's result is told in German"

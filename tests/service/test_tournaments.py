@@ -313,3 +313,22 @@ async def test_a_sign_up_deadline_starts_it_and_a_break_holds_the_next_round(svc
     await run_director(svc, hall)
     assert (await svc.service.db.tournaments.tournament(row.id)).round == 2
     assert "Your tournaments" in (await svc.tournaments.my_games("u1", "g")).reply.text  # (in /games)
+
+
+async def test_a_tables_review_waits_for_the_end_of_its_tournament(svc, clock):
+    """A table's game is reviewed only once its tournament is over (issue 64): until then the
+    other tables may play the same deal, and a review would help them."""
+    await signed(svc, 6)
+    hall = Hall()
+    await svc.tournaments.tournament_start("hall", "g", "host", manager=False)
+    await settle(svc, hall)
+    tid = (await svc.service.db.tournaments.open_tournament("hall")).id
+    (first, *_) = await threads_of(svc, tid, 1)
+    await play_table(svc, first.thread_id, clock=clock)
+    ended = await svc.service.db.game(first.game_id)
+    assert ended.status == "finished"
+    with pytest.raises(Refused, match="once the tournament is over"):
+        await svc.service.review(first.thread_id, ended.seats[0].user_id, ended.id)
+    await svc.tournaments.tournament_abort("hall", "g", "host", manager=True)
+    with pytest.raises(Refused, match="has no review"):  # (the toy game of these tests has none)
+        await svc.service.review(first.thread_id, ended.seats[0].user_id, ended.id)

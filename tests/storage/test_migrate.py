@@ -102,6 +102,8 @@ async def test_a_database_the_bot_lived_in_arrives_whole(tmp_path, pg_server):
     app = build(db, seeds=fixed_seeds(42), images=False, default_turn_clock=3600)
     svc = app.service
     await play(svc, "c1", "metromania", people[:2])  # finished and rated, with Ann
+    reviewed = (await db.last_game("c1")).id  # Bob's review of it (as `games/review.py` makes them)
+    await db.reviews.keep(reviewed, people[1][0], {"person": people[1][0], "turns": [], "worst": []}, 1_000_000.0)
     await play(svc, "c2", "underground", people[1:], finish=False)  # under way
     await svc.new_game("c3", "g1", *people[3], "flipwrite", {}, 2)  # a lobby
     await app.tournaments.tournament_new(

@@ -15,6 +15,7 @@ from . import alttext, narration, notation, textboard
 from .ai import AUTOMATIC
 from .engine import FlipWrite
 from .mapdata import map_names
+from .review import REVIEWING
 from .scoring import ranking_key
 
 RULES = N_("""**Metro flip-and-write** — everyone plays at once on their own copy of the city's metro map.
@@ -90,4 +91,5 @@ PLUGIN = GamePlugin(
     labels=Labels(play=N_("▶ Decide"), mine=N_("My sheet"), composer=N_("Your decision")),
     variants=(Variant("special", N_("Flip-and-write: special stations")),),
     duplicate_deals=True,  # the deck follows from the seed alone, and everyone plays each card
+    reviewing=REVIEWING,
 )

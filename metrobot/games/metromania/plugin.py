@@ -14,6 +14,7 @@ from ..plugin import GamePlugin
 from ..protocol import Event, Game
 from . import ai, alttext, narration, notation, textboard
 from .engine import GAME
+from .review import REVIEWING
 from .scoring import ranking_keys, score_state
 
 RULES = N_("""**MetrOmania** — build two metro lines (solid and dashed) across the city.
@@ -138,6 +139,7 @@ PLUGIN = GamePlugin(
         Variant("advanced", N_("MetrOmania: advanced 2 players (two companies each)")),
     ),
     secret_hands=True,
+    reviewing=REVIEWING,
 )
 
 __all__ = ["PLUGIN"]

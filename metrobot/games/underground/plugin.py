@@ -19,6 +19,7 @@ from .building import PLACEMENTS_PER_TURN, kind_of
 from .engine import GAME
 from .mapdata import map_names
 from .rescore import score_state
+from .review import REVIEWING
 
 RULES = N_("""**On the Underground** — build London Underground lines in your own colours; a shared passenger rides everyone's track.
 **Your turn: up to 4 placements** in any mix of your colours: *start* a colour that has no track yet (any free slot), *extend* a line at one of its ends, *branch* from any other station of a line (costs 2 branch tokens), or *forgo* a placement for 1 token. A gap holds as many colours as it has slots, one piece of each. Finite pieces per colour.
@@ -141,4 +142,5 @@ PLUGIN = GamePlugin(
         play=N_("▶ Play"), mine=N_("My lines"), composer=N_("Your turn"), groups=N_("Choose a colour first…")
     ),
     commands=(BUILD,),
+    reviewing=REVIEWING,
 )

@@ -37,11 +37,27 @@ def default_workers() -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
+# How much lower than the bot the background worker runs (`Painter.background`): the most
+# the system allows, so that a review's search takes only CPU time nobody else wants.
+BACKGROUND_NICE = 19
+
+
 class Painter:
-    def __init__(self, workers: int | None = None):
+    def __init__(self, workers: int | None = None, *, nice: int = 0):
         self.workers = default_workers() if workers is None else workers
+        self.nice = nice
         self._pool: Executor | None = None
         self._warm: tuple[str, ...] = ()  # the games whose images workers draw ahead
+        self._background: Painter | None = None
+
+    def background(self) -> Painter:
+        """A worker of its own for long work nobody waits on (reviews by the strong player):
+        one process at the lowest priority, drawing nothing ahead, so that however many
+        reviews are asked for they run one at a time and never hold up a drawing worker or a
+        move. Without workers (tests), the same thread pool as the painter's."""
+        if self._background is None:
+            self._background = Painter(min(self.workers, 1), nice=BACKGROUND_NICE)
+        return self._background
 
     def start(self, *, warm: bool | tuple[str, ...] = True) -> None:
         """Start the worker processes now, from a background thread (this returns at once),
@@ -68,7 +84,7 @@ class Painter:
                 self.workers,
                 mp_context=multiprocessing.get_context("forkserver"),
                 initializer=start_worker,
-                initargs=(os.getpid(), self._warm),
+                initargs=(os.getpid(), self._warm, self.nice),
             )
         return self._pool
 
@@ -97,6 +113,8 @@ class Painter:
 
     def close(self) -> None:
         self._discard()
+        if self._background is not None:
+            self._background.close()
 
 
 def _spawn(pool: Executor, workers: int) -> None:

@@ -9,6 +9,7 @@ from its first moment, and a call pays at most for the end of a step already sta
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
@@ -25,8 +26,18 @@ _running = 0  # calls running in this worker (its main thread takes one at a tim
 _idle = threading.Condition()
 
 
-def start_worker(bot_pid: int, warm: tuple[str, ...]) -> None:
-    """The pool's initializer: `warm` names the games to draw ahead (none: nothing)."""
+def start_worker(bot_pid: int, warm: tuple[str, ...], nice: int = 0) -> None:
+    """The pool's initializer: `warm` names the games to draw ahead (none: nothing); `nice`
+    lowers the worker's priority (the reviews' worker: its long searches give way to every
+    other process of the machine, the bot's drawing workers included; on Linux it is put in
+    the idle scheduling class as well)."""
+    if nice:
+        os.nice(nice)
+        # Linux: the idle class besides, so the worker runs only on CPU time nobody else wants
+        # (nice 19 alone still takes a share beside every busier process).
+        if hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
+            with contextlib.suppress(OSError):
+                os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     # Ctrl-C reaches the whole process group; the bot stops its workers itself, once what is in
     # flight is done (a worker interrupted here would only print a traceback).
     signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -1,8 +1,10 @@
-"""Where digests and follows hold a person (`__init__.py` lists these holders with the others):
-a person's digest interval (`reminders`) and the games they follow (`follows`)."""
+"""Where digests, follows and reviews hold a person (`__init__.py` lists these holders with the
+others): a person's digest interval (`reminders`), the games they follow (`follows`) and the
+reviews of their games the strong player made for them (`reviews`)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ..sql import Tx
@@ -32,6 +34,15 @@ def _erase(table: str):
     return erase
 
 
+async def _export_reviews(tx: Tx, user_id: str) -> list[dict[str, Any]]:
+    rows = await tx.fetch("SELECT game_id, review, made_at FROM reviews WHERE user_id = ? ORDER BY game_id", user_id)
+    return [{"game_id": g, "made_at": t, "review": json.loads(r)} for g, r, t in rows]
+
+
+async def _purge_reviews(tx: Tx, guild_id: str) -> None:
+    await tx.execute(f"DELETE FROM reviews WHERE game_id IN (SELECT id FROM games WHERE {in_guild()})", guild_id)
+
+
 async def _purge_follows(tx: Tx, guild_id: str) -> None:
     await tx.execute(f"DELETE FROM follows WHERE game_id IN (SELECT id FROM games WHERE {in_guild()})", guild_id)
 
@@ -49,5 +60,12 @@ HOLDERS = (
         export=_export_follows,
         erase=_erase("follows"),
         purge=_purge_follows,
+    ),
+    Holder(
+        "reviews",
+        "the reviews of a person's finished games by the strong player (their moves, its suggestions), when made",
+        export=_export_reviews,
+        erase=_erase("reviews"),
+        purge=_purge_reviews,
     ),
 )

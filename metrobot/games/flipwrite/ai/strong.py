@@ -34,7 +34,7 @@ import random
 from typing import Any
 
 from ...autoplay import AutoPlayer, Budget, Search
-from ...protocol import Action, Game, RuleError
+from ...protocol import Action, Game, RuleError, Worth
 from .policy import estimate, play_out
 from .sim import Sim, board_for
 
@@ -110,6 +110,38 @@ class StrongPlayer(AutoPlayer):
             alive = self._survivors(alive, outcomes)
         return candidates[self._best(alive, outcomes)]
 
+    def judge(
+        self,
+        game: Game,
+        view: dict[str, Any],
+        viewer: str,
+        seat: str,
+        turns: list[list[Action]],
+        rnd: random.Random,
+        deals: int,
+    ) -> list[Worth]:
+        """What each decision of `turns` (one step each) is worth by this player's rollouts
+        (see `Judge.judge`): the same drawn states and generators for every one, the rest of
+        the game played greedily by everyone."""
+        base = game.determinize(view, viewer, rnd)
+        board = board_for(base.map)
+        me = list(base.players).index(seat)
+        moves = [[board.to_move(a) for a in steps] for steps in turns]
+        sums = [[0.0, 0.0, 0.0] for _ in turns]
+        for _ in range(deals):
+            start = Sim.from_state(board, game.determinize(view, viewer, rnd))
+            seed = rnd.getrandbits(64)
+            for k, steps in enumerate(moves):
+                sim = start.copy()
+                for move in steps:
+                    sim.act(me, move)
+                play_out(sim, random.Random(seed))
+                totals = sim.totals()
+                for i, x in enumerate((self._value(sim, me), float(totals[me][0]), _won(totals, me))):
+                    sums[k][i] += x
+        n = max(deals, 1)
+        return [Worth(v / n, p / n, w / n) for v, p, w in sums]
+
     def _value(self, sim: Sim, me: int) -> float:
         totals = sim.totals()
         mine = totals[me]
@@ -150,3 +182,12 @@ class StrongPlayer(AutoPlayer):
         if n == 0:
             return alive[0]
         return max(alive, key=lambda c: (sum(outcomes[c][:n]), -c))
+
+
+def _won(totals: list[tuple[int, int]], me: int) -> float:
+    """1 for a win (by the score, then the tie-break), 1/2 shared, 0 lost; alone: 1."""
+    others = [(t[0], -t[1]) for k, t in enumerate(totals) if k != me]
+    if not others:
+        return 1.0
+    rank, best_other = (totals[me][0], -totals[me][1]), max(others)
+    return 1.0 if rank > best_other else 0.5 if rank == best_other else 0.0

@@ -32,12 +32,13 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from ...autoplay import AutoPlayer, Budget, Search
-from ...protocol import Action, Game
+from ...protocol import Action, Game, Worth
 from ..state import State
 from .estimate import Estimator
 from .greedy import rank
@@ -148,6 +149,25 @@ class StrongPlayer(AutoPlayer):
         deadline: float,
         clock: Callable[[], float],
     ) -> float | None:
+        final = self._played_out(game, world, seat, steps, rnd, deadline, clock)
+        if final is None:
+            return None
+        if not game.is_over(final):
+            return projected(game, final, person, self.margin)
+        return result(game, final, person, self.margin)
+
+    def _played_out(
+        self,
+        game: Game,
+        world: State,
+        seat: str,
+        steps: list[Action],
+        rnd: random.Random,
+        deadline: float = math.inf,
+        clock: Callable[[], float] = time.process_time,
+    ) -> State | None:
+        """`steps` played, then every seat greedily to the end (or `depth` turns): the state
+        reached, None when the deadline came first."""
         for action in steps:
             world, _ = game.apply(world, seat, action)
         self.last.work += len(steps)  # a turn that ends the game still costs work (and its scoring)
@@ -156,7 +176,7 @@ class StrongPlayer(AutoPlayer):
             if clock() > deadline:
                 return None
             if game.turn_number(world) >= stop:
-                return projected(game, world, person, self.margin)
+                return world
             mover = world.players[world.current]
             actions = game.legal_actions(world, mover)
             if len(actions) == 1:
@@ -166,7 +186,48 @@ class StrongPlayer(AutoPlayer):
                 action = actions[max(ranked, key=lambda x: x[0] + self.noise * rnd.random())[1]]
             world, _ = game.apply(world, mover, action)
             self.last.work += 1
-        return result(game, world, person, self.margin)
+        return world
+
+    def judge(
+        self,
+        game: Game,
+        view: dict[str, Any],
+        viewer: str,
+        seat: str,
+        turns: list[list[Action]],
+        rnd: random.Random,
+        deals: int,
+    ) -> list[Worth]:
+        """What each of `turns` is worth by this player's rollouts (see `Judge.judge`): the
+        same drawn states and generators for every turn, played out to the end."""
+        sums = [[0.0, 0.0, 0.0] for _ in turns]
+        for _ in range(deals):
+            world = game.determinize(view, viewer, rnd)
+            seed = rnd.getrandbits(64)
+            for k, steps in enumerate(turns):
+                final = self._played_out(game, world, seat, steps, random.Random(seed))
+                assert final is not None, "no deadline: a play-out always ends"
+                person = game.owner(final, seat)
+                if game.is_over(final):
+                    value = result(game, final, person, self.margin)
+                    points = float(_totals(game, final)[person])
+                    winners: list[str] = final.result["winners"] if final.result else []
+                    wins = (1.0 / len(winners)) if person in winners else 0.0
+                else:  # a cut rollout (`depth`): its estimate
+                    value = projected(game, final, person, self.margin)
+                    points, wins = 0.0, value
+                for i, x in enumerate((value, points, wins)):
+                    sums[k][i] += x
+        n = max(deals, 1)
+        return [Worth(v / n, p / n, w / n) for v, p, w in sums]
+
+
+def _totals(game: Game, final: State) -> dict[str, int]:
+    totals: dict[str, int] = {}
+    for p, points in final.scores.items():
+        owner = game.owner(final, p)
+        totals[owner] = totals.get(owner, 0) + points
+    return totals
 
 
 def result(game: Game, final: State, person: str, margin: float = MARGIN_WEIGHT) -> float:

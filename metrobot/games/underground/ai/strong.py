@@ -37,11 +37,12 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable
 from typing import Any
 
 from ...autoplay import AutoPlayer, Budget, Search
-from ...protocol import Action, Game, RuleError
+from ...protocol import Action, Game, RuleError, Worth
 from ..state import State
 from .greedy import decide
 from .turns import candidate_turns
@@ -164,6 +165,21 @@ class StrongPlayer(AutoPlayer):
         deadline: float,
         clock: Callable[[], float],
     ) -> float | None:
+        final = self._played_out(game, world, seat, steps, rnd, deadline, clock)
+        return None if final is None else self._value(final, seat)
+
+    def _played_out(
+        self,
+        game: Game,
+        world: State,
+        seat: str,
+        steps: list[Action],
+        rnd: random.Random,
+        deadline: float = math.inf,
+        clock: Callable[[], float] = time.process_time,
+    ) -> State | None:
+        """`steps` played, then every seat greedily to the end (or `rounds` rounds): the state
+        reached, None when the deadline came first."""
         for action in steps:
             world, _ = game.apply(world, seat, action)
         self.last.work += len(steps)  # a turn that ends the game still costs work
@@ -174,7 +190,34 @@ class StrongPlayer(AutoPlayer):
             mover = world.player
             world, _ = game.apply(world, mover, decide(world, mover, rnd))
             self.last.work += 1
-        return self._value(world, seat)
+        return world
+
+    def judge(
+        self,
+        game: Game,
+        view: dict[str, Any],
+        viewer: str,
+        seat: str,
+        turns: list[list[Action]],
+        rnd: random.Random,
+        deals: int,
+    ) -> list[Worth]:
+        """What each of `turns` is worth by this player's rollouts (see `Judge.judge`): the
+        same drawn states and generators for every turn, played out to the end."""
+        sums = [[0.0, 0.0, 0.0] for _ in turns]
+        for _ in range(deals):
+            world = game.determinize(view, viewer, rnd)
+            seed = rnd.getrandbits(64)
+            for k, steps in enumerate(turns):
+                final = self._played_out(game, world, seat, steps, random.Random(seed))
+                assert final is not None, "no deadline: a play-out always ends"
+                scores = final.scores()
+                margin = scores[seat] - max(v for p, v in scores.items() if p != seat)
+                wins = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
+                for i, x in enumerate((self._value(final, seat), float(scores[seat]), wins)):
+                    sums[k][i] += x
+        n = max(deals, 1)
+        return [Worth(v / n, p / n, w / n) for v, p, w in sums]
 
     def _value(self, s: State, seat: str) -> float:
         scores = s.scores()

@@ -1,0 +1,258 @@
+"""Reviews by the strong player (issue 64): how long one takes, whether it slows anyone's moves,
+and how often its suggestion really scores more.
+
+  python -m bench.review [--games N] [--positions P] [--playouts K] [--only time|latency|truth]
+                         [--game G]
+
+1. **time**: one person's review (seat p1) of seeded 4-player games of each kind (greedy
+   self-play, London for On the Underground, Berlin for flip-and-write), at the bot's own budget
+   (`games/<kind>/review.py`), CPU seconds of this process (one core): median and max.
+2. **latency**: the moves of other games (2-player MetrOmania through the service, no images,
+   the service's drawing workers as the bot has them) with and without three reviews running in
+   the service's background worker (`Painter.background`: one process at the lowest priority):
+   p95 of `play`, wall ms, after a warm-up, the two phases alternated in the same run and each
+   as long as the other.
+3. **truth**: at P seeded positions a kind (a decision of some seat in a seeded 4-player game),
+   the review's suggestion and another move (the greedy player's, as a person might play) are
+   each played out K times from the **true** state (every seat then greedy, deciding from its own
+   view; the same generators for both moves): how often the suggestion's mean final score is
+   higher, equal, lower, and how often the review's estimate said which was better. Positions
+   where both moves are the same are counted and skipped (nothing to compare).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from metrobot.games import get_plugin
+from metrobot.games.autoplay import decide as auto_decide
+from metrobot.games.autoplay import play_steps
+from metrobot.games.review import Decision, decide, review
+
+SLOW = True  # minutes of CPU: run it by name
+KINDS = ("metromania", "underground", "flipwrite")
+OPTIONS = {"metromania": {"hands": "hidden"}, "underground": {"map": "london"}, "flipwrite": {"map": "berlin"}}
+PLAYERS = ["p1", "p2", "p3", "p4"]
+
+
+def seeded(kind: str, seed: int, each=None):
+    plugin = get_plugin(kind)
+    return plugin.self_play(PLAYERS, OPTIONS[kind], seed, level="greedy", each=each)
+
+
+# ---------------------------------------------------------------- 1. time
+def review_times(kind: str, games: int) -> list[float]:
+    plugin = get_plugin(kind)
+    assert plugin.reviewing is not None
+    times = []
+    for seed in range(1, games + 1):
+        actions, _ = seeded(kind, seed)
+        began = time.process_time()
+        review(plugin.game, plugin.reviewing, PLAYERS, OPTIONS[kind], seed, actions, "p1", f"bench:{seed}")
+        times.append(time.process_time() - began)
+    return times
+
+
+# ---------------------------------------------------------------- 2. latency
+async def latency(reviews: int = 3, rounds: int = 2) -> tuple[list[float], list[float]]:
+    from metrobot.app import build
+    from metrobot.service import fixed_seeds
+    from metrobot.service.review import review_by_name
+    from metrobot.storage import Database
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = await Database(Path(tmp) / "bench.sqlite3").open()
+        app = build(db, seeds=fixed_seeds(5), images=False, render_workers=2, default_turn_clock=3600)
+        svc = app.service
+        background = svc.parts.reviews.painter
+        kind = "underground"
+        logs = [seeded(kind, seed)[0] for seed in range(1, reviews + 1)]
+        quiet: list[float] = []
+        busy: list[float] = []
+        rnd = random.Random(1)
+        channels = [f"c{i}" for i in range(4)]
+        for c in channels:
+            await svc.new_game(c, "g", f"{c}a", "Ann", "metromania", {}, 2)
+            await svc.join(c, f"{c}b", "Bob")
+            await svc.start(c, f"{c}a")
+
+        async def moves(out: list[float], n: int) -> None:
+            for _ in range(n):
+                for c in channels:
+                    row = await db.open_game(c)
+                    if row is None:  # finished: another game in the channel
+                        await svc.new_game(c, "g", f"{c}a", "Ann", "metromania", {}, 2)
+                        await svc.join(c, f"{c}b", "Bob")
+                        await svc.start(c, f"{c}a")
+                        row = await db.open_game(c)
+                        assert row is not None
+                    plugin = get_plugin(row.game)
+                    state = plugin.game.from_json(row.state)
+                    (seat,) = sorted(plugin.game.to_move(state))
+                    prefix: list[str] = []
+                    menu = await svc.menu(c, seat, prefix)
+                    while not menu.complete:
+                        prefix.append(rnd.choice(menu.choices).code)
+                        menu = await svc.menu(c, seat, prefix)
+                    began = time.perf_counter()
+                    await svc.play(c, seat, prefix)
+                    out.append(time.perf_counter() - began)
+
+        await moves([], 3)  # warming up (the first moves load what every later one finds ready)
+        for r in range(rounds):
+            running = [
+                asyncio.ensure_future(
+                    background.run(review_by_name, kind, PLAYERS, OPTIONS[kind], s + 1, log, "p1", f"bench:{r}:{s}")
+                )
+                for s, log in enumerate(logs)
+            ]
+            began = time.perf_counter()
+            while not all(t.done() for t in running):
+                await moves(busy, 1)
+            await asyncio.gather(*running)
+            took = time.perf_counter() - began
+            began = time.perf_counter()
+            while time.perf_counter() - began < took:  # as long without reviews
+                await moves(quiet, 1)
+        await svc.close()
+    return quiet, busy
+
+
+# ---------------------------------------------------------------- 3. truth
+def positions(kind: str, wanted: int, first_seed: int = 100):
+    """(state, seat) at the start of seats' decisions in seeded 4-player games, a few a game."""
+    plugin = get_plugin(kind)
+    game = plugin.game
+    assert plugin.reviewing is not None
+    whole = plugin.reviewing.whole_turns
+    found = []
+    seed = first_seed
+    while len(found) < wanted:
+        states: list = []
+        seeded(kind, seed, each=states.append)
+        starts = []
+        for k, s in enumerate(states[:-1]):
+            if game.is_over(s):
+                continue
+            for seat in sorted(game.to_move(s)):
+                before = states[k - 1] if k else None
+                if (
+                    not whole
+                    or before is None
+                    or seat not in game.to_move(before)
+                    or game.turn_number(before) != game.turn_number(s)
+                ):
+                    starts.append((s, seat))
+        rnd = random.Random(seed)
+        found += rnd.sample(starts, min(6, len(starts)))
+        seed += 1
+    return found[:wanted]
+
+
+def played_out(kind: str, state, seat: str, steps, seed: int) -> tuple[float, float]:
+    """`steps` played from the true state, then every seat greedy to the end: (seat's final
+    points, its share of the win)."""
+    plugin = get_plugin(kind)
+    game = plugin.game
+    state, _, _ = play_steps(game, state, seat, list(steps))
+    rnd = random.Random(seed)
+    greedy = plugin.player("greedy")
+    while not game.is_over(state):
+        for mover in sorted(game.to_move(state)):
+            state, _, _ = play_steps(game, state, mover, auto_decide(game, greedy, state, mover, rnd))
+            if game.is_over(state):
+                break
+    view = game.view(state, None)
+    scores = {p: float(v) for p, v in (view.get("scores") or {}).items()}
+    if not scores:
+        scores = {p: float(v) for p, v in plugin.final_ranking(state).items()}
+        best = min(scores.values())
+        return -scores[seat], 1.0 if scores[seat] == best else 0.0
+    best = max(scores.values())
+    winners = [p for p, v in scores.items() if v == best]
+    return scores[seat], (1 / len(winners)) if seat in winners else 0.0
+
+
+def truth(kind: str, wanted: int, playouts: int) -> dict:
+    plugin = get_plugin(kind)
+    game = plugin.game
+    how = plugin.reviewing
+    assert how is not None
+    higher = equal = lower = same = agreed = 0
+    gains: list[float] = []
+    for i, (state, seat) in enumerate(positions(kind, wanted)):
+        other = auto_decide(game, plugin.player("greedy"), state, seat, random.Random(i))
+        turn = decide(game, how.judge(), Decision(i, seat, state, other), 1, f"truth:{i}", how.seconds, how.deals)
+        if turn["same"]:
+            same += 1
+            continue
+        mine = [played_out(kind, state, seat, other, 1000 * i + k) for k in range(playouts)]
+        its = [played_out(kind, state, seat, turn["suggested"], 1000 * i + k) for k in range(playouts)]
+        gain = statistics.mean(p for p, _ in its) - statistics.mean(p for p, _ in mine)
+        gains.append(gain)
+        said = turn["worth"]["suggested"]["value"] - turn["worth"]["played"]["value"]
+        higher, equal, lower = higher + (gain > 0), equal + (gain == 0), lower + (gain < 0)
+        agreed += (gain > 0 and said > 0) or (gain < 0 and said < 0) or (gain == 0 and said == 0)
+    return {
+        "positions": wanted,
+        "same": same,
+        "compared": len(gains),
+        "higher": higher,
+        "equal": equal,
+        "lower": lower,
+        "agreed": agreed,
+        "mean_gain": statistics.mean(gains) if gains else 0.0,
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(prog="python -m bench.review")
+    ap.add_argument("--games", type=int, default=3)
+    ap.add_argument("--positions", type=int, default=100)
+    ap.add_argument("--playouts", type=int, default=4)
+    ap.add_argument("--only", choices=["time", "latency", "truth"])
+    ap.add_argument("--game", choices=KINDS)
+    a, _ = ap.parse_known_args(argv)
+    kinds = [a.game] if a.game else list(KINDS)
+    if a.only in (None, "time"):
+        for kind in kinds:
+            t = review_times(kind, a.games)
+            how = get_plugin(kind).reviewing
+            assert how is not None
+            print(
+                f"review time, {kind}, 4 players, seat p1 ({a.games} seeded games; {how.seconds:g} s of work a "
+                f"suggestion, {how.deals} deals a move): median {statistics.median(t):.1f} s, max {max(t):.1f} s CPU"
+            )
+    if a.only in (None, "latency"):
+        quiet, busy = asyncio.run(latency())
+
+        def p95(xs: list[float]) -> float:
+            return sorted(xs)[max(0, round(0.95 * len(xs)) - 1)] * 1000
+
+        print(
+            f"moves of other games (2-player MetrOmania, no images): p95 {p95(quiet):.1f} ms without reviews "
+            f"(n={len(quiet)}), {p95(busy):.1f} ms while three reviews run (n={len(busy)}); ratio "
+            f"{p95(busy) / p95(quiet):.2f}"
+        )
+    if a.only in (None, "truth"):
+        for kind in kinds:
+            r = truth(kind, a.positions, a.playouts)
+            n = max(r["compared"], 1)
+            print(
+                f"suggestion played out from the true state, {kind}: {r['positions']} positions, "
+                f"{r['same']} where the other move was the suggestion; of {r['compared']} compared "
+                f"({a.playouts} play-outs each): scores more {r['higher']} ({100 * r['higher'] / n:.0f} %), "
+                f"the same {r['equal']}, less {r['lower']} ({100 * r['lower'] / n:.0f} %); mean gain "
+                f"{r['mean_gain']:+.2f} points; the estimate named the better one in {r['agreed']} "
+                f"({100 * r['agreed'] / n:.0f} %)"
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,182 @@
+"""A finished game reviewed by the strong automatic player, for one person (issue 64).
+
+For each of the person's decisions, the game's stored log is replayed to the moment they
+made it and the strong player is asked two things **from that person's view at that
+moment** (`Game.view`, the hidden parts drawn by `Game.determinize` as the automatic
+player does in play; never the state itself):
+
+* what it would have played (`Judge.plan`, with a work-bounded budget);
+* what the person's own move and that suggestion were worth by its own estimate
+  (`Judge.judge`: both played on the same states drawn from the view, then the game played
+  out to its end with the same generators).
+
+The generators are seeded by public facts only (the game's public key, the position in the
+log, the seat), never by the game's seed, so two games that look the same from the seat get
+the same review (the secrecy tests check it with twins that differ in hidden parts only).
+
+A decision is a whole turn in games whose strong player plans whole turns (several steps
+with nothing hidden revealed in between) and one step otherwise (a round's card, or one
+extra action of a chain): each game says which (`Reviewing.whole_turns`). Moves taken back are not
+reviewed: the log is read as it was finally played (`logplay`), and a sealed decision that
+was withdrawn is replaced by the one sealed after it.
+
+The result is plain JSON (it is computed in a drawing worker and cached in the database):
+
+    {"person": id, "deals": n, "work": plan iterations,
+     "turns": [{"number": k (1-based, among the person's decisions), "position": log entries
+                before it, "seat": id, "round": the game's turn number, "choices": legal first
+                steps, "played": [actions], "suggested": [actions], "same": bool,
+                "worth": {"played": Worth, "suggested": Worth}, "lost": value lost (>= 0)}],
+     "worst": [indices into turns: the three where the most was lost, most first]}
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .autoplay import Budget
+from .logplay import LogPlayer, is_takeback
+from .protocol import WITHDRAW, Action, Game, Judge, Worth
+
+WORST = 3  # turning points shown with their pictures
+
+
+@dataclass(frozen=True)
+class Reviewing:
+    """How a game is reviewed: its strong player (a `Judge`), whether a decision is a whole
+    turn, and the work given to each decision (in the player's own units, `work_rate` a
+    second: the suggestion is the bot's own strong decision of `seconds` seconds) and how many
+    drawn states every judged move is played out on."""
+
+    judge: Callable[[], Judge]
+    whole_turns: bool = True
+    seconds: float = 1.0
+    deals: int = 8
+    # Whether a picture may show a whole turn played on a state drawn from the mover's view: where
+    # the end of a turn shows only chance (a card turned from the pile, drawn at random there, so
+    # nothing true), not the others' hidden decisions. Otherwise a picture stops before such a step.
+    whole_turn_pictures: bool = False
+
+
+@dataclass(frozen=True)
+class Decision:
+    position: int  # log entries played before it
+    seat: str
+    state: Any  # the state it was made in (only its view is ever read)
+    played: list[Action]
+
+
+def decisions(
+    game: Game,
+    players: list[str],
+    options: dict[str, Any],
+    seed: int,
+    entries: list[dict[str, Any]],
+    person: str,
+    *,
+    whole_turns: bool = True,
+) -> list[Decision]:
+    """The person's decisions in the log as it was finally played, in order."""
+    player = LogPlayer.start(game, players, options, seed)
+    kept: list[Decision] = []  # everyone's, in log order
+    length_at: dict[int, int] = {0: 0}  # how many decisions stood after each log position
+    for entry in entries:
+        seat, action = entry["player"], entry["action"]
+        before, position = player.state, player.position
+        player.play(seat, action)
+        if is_takeback(action):
+            kept = kept[: length_at.get(int(action["to"]), 0)]
+        elif action.get("type") == WITHDRAW:
+            turn = game.turn_number(before)
+            kept = [d for d in kept if not (d.seat == seat and game.turn_number(d.state) == turn)]
+        else:
+            last = kept[-1] if kept else None
+            if (
+                whole_turns
+                and last is not None
+                and last.seat == seat
+                and game.turn_number(last.state) == game.turn_number(before)
+                and last.position + len(last.played) == position
+            ):
+                last.played.append(action)
+            else:
+                kept.append(Decision(position, seat, before, [action]))
+        length_at[player.position] = len(kept)
+    return [d for d in kept if game.owner(d.state, d.seat) == person]
+
+
+def review(
+    game: Game,
+    how: Reviewing,
+    players: list[str],
+    options: dict[str, Any],
+    seed: int,
+    entries: list[dict[str, Any]],
+    person: str,
+    key: str,
+    *,
+    seconds: float | None = None,
+    deals: int | None = None,
+    only: Callable[[int], bool] | None = None,
+) -> dict[str, Any]:
+    """The review of `person`'s decisions (see the module's docstring); `key` is public (the
+    game's id), `seconds` and `deals` override the game's `Reviewing` `how` (tests, benchmarks) and
+    `only` picks the decisions reviewed by their index (tests)."""
+    seconds = how.seconds if seconds is None else seconds
+    deals = how.deals if deals is None else deals
+    turns: list[dict[str, Any]] = []
+    work = 0
+    for number, d in enumerate(
+        decisions(game, players, options, seed, entries, person, whole_turns=how.whole_turns), start=1
+    ):
+        if only is not None and not only(number - 1):
+            continue
+        judge = how.judge()
+        work = _work(judge, seconds)
+        turns.append(decide(game, judge, d, number, key, seconds, deals))
+    worst = sorted((i for i, t in enumerate(turns) if t["lost"] > 0), key=lambda i: (-turns[i]["lost"], i))[:WORST]
+    return {"person": person, "deals": deals, "work": work, "turns": turns, "worst": worst}
+
+
+def _work(judge: Judge, seconds: float) -> int:
+    rate = getattr(judge, "work_rate", None)
+    return max(1, round(rate * seconds)) if rate else 0
+
+
+def decide(game: Game, judge: Judge, d: Decision, number: int, key: str, seconds: float, deals: int) -> dict[str, Any]:
+    """One decision reviewed: the suggestion and both moves' worth, from the seat's view only."""
+    viewer = game.owner(d.state, d.seat)
+    view = game.view(d.state, viewer)
+    # Work-bounded (the same suggestion on any machine), the process's CPU time as a generous
+    # cap: a review runs in a drawing worker, at low priority, and nobody waits on its clock.
+    budget = Budget(max(30.0, 30 * seconds), _work(judge, seconds) or None, time.process_time)
+    rnd = random.Random(f"review:{key}:{d.position}:{d.seat}:plan")
+    suggested = list(judge.plan(game, view, viewer, d.seat, rnd, budget))
+    same = suggested == d.played
+    candidates = [d.played] if same else [d.played, suggested]
+    worth = judge.judge(
+        game, view, viewer, d.seat, candidates, random.Random(f"review:{key}:{d.position}:{d.seat}"), deals
+    )
+    played, proposed = worth[0], worth[-1]
+    choices = len(game.legal_actions(game.determinize(view, viewer, random.Random(0)), d.seat))
+    return {
+        "number": number,
+        "position": d.position,
+        "seat": d.seat,
+        "round": game.turn_number(d.state),
+        "choices": choices,
+        "played": d.played,
+        "suggested": suggested,
+        "same": same,
+        "worth": {"played": played.to_json(), "suggested": proposed.to_json()},
+        "lost": round(max(0.0, proposed.value - played.value), 4),
+    }
+
+
+def worth_of(data: dict[str, Any]) -> Worth:
+    """A `Worth` read back from a review's JSON."""
+    return Worth(float(data["value"]), float(data["points"]), float(data["wins"]))

@@ -1,0 +1,29 @@
+"""A review by the strong player cut short (issue 64): a worker that dies while making it (or a
+bot stopped meanwhile) leaves nothing kept, and the next request makes it whole."""
+
+from __future__ import annotations
+
+import pytest
+
+from metrobot.service import review as reviews_module
+from tests.service import test_service as base
+from tests.service.test_review import counted, finished  # noqa: F401  (the fixture, and a finished game)
+
+db, clock, svc = base.db, base.clock, base.svc  # the service's fixtures
+
+
+async def test_a_review_cut_short_keeps_nothing_and_is_made_next_time(svc, counted, monkeypatch):  # noqa: F811
+    row = await finished(svc)
+    made = reviews_module.review_by_name
+
+    def dies(*args):
+        raise RuntimeError("the worker died")  # (as a call on a killed worker fails in the bot)
+
+    monkeypatch.setattr(reviews_module, "review_by_name", dies)
+    with pytest.raises(RuntimeError, match="the worker died"):
+        await svc.review("c1", "u1")
+    assert await svc.db.reviews.review(row.id, "u1") is None
+    monkeypatch.setattr(reviews_module, "review_by_name", made)
+    out = await svc.review("c1", "u1")
+    kept = await svc.db.reviews.review(row.id, "u1")
+    assert kept is not None and kept["turns"] and f"#{row.id}" in out.reply.text

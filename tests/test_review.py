@@ -1,0 +1,162 @@
+"""The review by the strong player (issue 64, `metrobot/games/review.py`): of a seeded game of
+each kind it names the person's decisions and the strong player's suggestions from that
+person's view at the time, and it never thinks on the true hidden state."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from metrobot.games import get_plugin
+from metrobot.games.autoplay import Budget
+from metrobot.games.logplay import LogPlayer
+from metrobot.games.review import Decision, decide, decisions, review
+from tests.flipwrite.test_ai import hidden_variants, mid_round
+from tests.metromania.ai_helpers import peeking
+from tests.metromania.test_ai_players import hidden_twins, start_of_p1_turn
+from tests.underground.test_ai import hidden_twin
+from tests.underground.test_ai import position as underground_position
+
+# Small budgets (work-bounded: the same on any machine): the strong player's suggestion from a
+# tenth of a second's work, each move judged on two drawn states.
+SECONDS, DEALS = 0.1, 2
+GAMES = [("metromania", {"hands": "hidden"}), ("underground", {"map": "london"}), ("flipwrite", {"map": "berlin"})]
+
+
+def seeded_game(name, options, seed=3, n=3):
+    plugin = get_plugin(name)
+    players = [f"p{i + 1}" for i in range(n)]
+    actions, _ = plugin.self_play(players, options, seed, level="greedy")
+    return plugin, players, actions
+
+
+def state_at(plugin, players, options, seed, actions, position):
+    player = LogPlayer.start(plugin.game, players, options, seed)
+    for entry in actions[:position]:
+        player.play(entry["player"], entry["action"])
+    return player.state
+
+
+@pytest.mark.parametrize("name,options", GAMES, ids=[g for g, _ in GAMES])
+def test_a_review_names_the_turns_and_the_strong_players_suggestions_from_the_view(name, options):
+    plugin, players, actions = seeded_game(name, options)
+    game = plugin.game
+    picked = {0, 2, 4}
+    found = review(
+        game,
+        plugin.reviewing,
+        players,
+        options,
+        3,
+        actions,
+        "p1",
+        "game-7",
+        seconds=SECONDS,
+        deals=DEALS,
+        only=lambda i: i in picked,
+    )
+    mine = decisions(game, players, options, 3, actions, "p1", whole_turns=plugin.reviewing.whole_turns)
+    assert [t["number"] for t in found["turns"]] == [1, 3, 5]
+    for turn in found["turns"]:
+        d = mine[turn["number"] - 1]
+        assert turn["position"] == d.position and turn["seat"] == "p1"
+        # the move is the person's own, as logged: a whole turn, or one decision
+        logged = actions[d.position : d.position + len(turn["played"])]
+        assert [e["action"] for e in logged] == turn["played"] and {e["player"] for e in logged} == {"p1"}
+        if plugin.reviewing.whole_turns:
+            assert len(turn["played"]) > 1
+        # the suggestion is the strong player's own plan from p1's view then, with the review's generator
+        state = state_at(plugin, players, options, 3, actions, d.position)
+        view = game.view(state, "p1")
+        strong = plugin.reviewing.judge()
+        budget = Budget(30, max(1, round(strong.work_rate * SECONDS)))
+        rnd = random.Random(f"review:game-7:{d.position}:p1:plan")
+        assert turn["suggested"] == strong.plan(game, view, "p1", "p1", rnd, budget)
+        worth = turn["worth"]
+        assert turn["lost"] == round(max(0.0, worth["suggested"]["value"] - worth["played"]["value"]), 4)
+        assert turn["same"] == (turn["suggested"] == turn["played"])
+    lost = [found["turns"][i]["lost"] for i in found["worst"]]
+    assert lost == sorted(lost, reverse=True) and all(x > 0 for x in lost) and len(lost) <= 3
+
+
+def test_the_decisions_of_a_whole_game_are_the_persons_turns_in_order():
+    plugin, players, actions = seeded_game("metromania", {"hands": "hidden"})
+    game = plugin.game
+    mine = decisions(game, players, {"hands": "hidden"}, 3, actions, "p2")
+    assert mine and all(d.seat == "p2" for d in mine)
+    assert [d.position for d in mine] == sorted(d.position for d in mine)
+    assert sum(len(d.played) for d in mine) == sum(e["player"] == "p2" for e in actions)
+    assert len({game.turn_number(d.state) for d in mine}) == len(mine)  # one decision a turn
+
+
+def test_a_move_taken_back_is_not_reviewed():
+    plugin, players, actions = seeded_game("underground", {"map": "london"})
+    game = plugin.game
+    first = decisions(game, players, {"map": "london"}, 3, actions, "p1")[0]
+    end = first.position + len(first.played)
+    # p1 plays another first step, takes it back, then plays the turn as logged
+    state = state_at(plugin, players, {"map": "london"}, 3, actions, first.position)
+    other = next(a for a in game.legal_actions(state, "p1") if a != first.played[0])
+    taken = [
+        *actions[: first.position],
+        {"player": "p1", "action": other},
+        {"player": "p1", "action": {"type": "takeback", "to": first.position}},
+        *actions[first.position :],
+    ]
+    again = decisions(game, players, {"map": "london"}, 3, taken, "p1")[0]
+    assert again.played == first.played and again.position == end - len(first.played) + 2
+
+
+# ---------------------------------------------------------------- never the true hidden state
+def hidden_cases():
+    """(game, positions a viewer cannot tell apart, that viewer's seat, the work that makes the
+    strong player read hidden parts when it is made to peek)."""
+    from metrobot.games.flipwrite.plugin import GAME as FLIP
+    from metrobot.games.metromania import GAME as MANIA
+    from metrobot.games.underground.engine import GAME as UNDER
+
+    s = start_of_p1_turn(1)
+    yield "metromania", MANIA, [s, *hidden_twins(s)], "p1", 1.0
+    u = underground_position(2, 1, 9)
+    yield "underground", UNDER, [u, hidden_twin(u), hidden_twin(hidden_twin(u))], u.player, 1500 / 800
+    f = mid_round("berlin", 2, False, 1, 5)
+    (viewer,) = FLIP.to_move(f)
+    yield "flipwrite", FLIP, [f, *hidden_variants(f, viewer, random.Random(1))], viewer, 3000 / 6000
+
+
+@pytest.mark.parametrize("case", list(hidden_cases()), ids=lambda c: c[0])
+def test_the_review_never_reads_the_true_hidden_state(monkeypatch, case):
+    """Positions that differ only in what the mover cannot see (other hands, the deck's order,
+    others' sealed choices): a strong player made to peek (its determinize hands back the true
+    state) suggests another move in one of them, so the hidden state would change the
+    suggestion; the review suggests the same in all of them, the move the strong player plans
+    from the view, and values the moves the same."""
+    name, game, states, seat, seconds = case
+    plugin = get_plugin(name)
+    person = game.owner(states[0], seat)
+    views = [game.view(x, person) for x in states]
+    assert all(v == views[0] for v in views) and len({repr(game.to_json(x)) for x in states}) == len(states)
+
+    def reviewed():
+        out = []
+        for x in states:
+            played = [game.legal_actions(x, seat)[0]]
+            out.append(decide(game, plugin.reviewing.judge(), Decision(40, seat, x, played), 1, "g", seconds, DEALS))
+        return out
+
+    honest = reviewed()
+    assert all(r == honest[0] for r in honest)
+    strong = plugin.reviewing.judge()
+    from_view = strong.plan(
+        game,
+        views[0],
+        person,
+        seat,
+        random.Random(f"review:g:40:{seat}:plan"),
+        Budget(30, max(1, round(strong.work_rate * seconds))),
+    )
+    assert honest[0]["suggested"] == from_view
+    with peeking(monkeypatch, game):
+        leaked = reviewed()
+    assert any(r["suggested"] != from_view for r in leaked)
