@@ -85,11 +85,13 @@ test-repeat: $(VENV)/.dev-installed
 
 # The crash, race, bad-input and secrecy suites at full size (hours), and the tournament pairing
 # properties over many more tournaments; figures to reliability.txt, then the table made from them.
+# Also the suites that `make test` runs small (FULL_SIZE; docs/developers/testing.md lists them).
 # In as many processes as `make test` (the suites already run side by side there at everyday size):
 # one process took longer than a working session on the 2-core reference machine.
+FULL_SIZE := tests/render/test_fits.py tests/flipwrite/test_properties.py tests/metromania/test_properties.py tests/underground/test_properties.py
 reliability: $(VENV)/.dev-installed
 	rm -f reliability.txt
-	$(TESTENV) METROBOT_RELIABILITY=full METROBOT_RELIABILITY_REPORT=$(CURDIR)/reliability.txt $(BIN)/python -m pytest -q -s $(PARALLEL) tests/reliability tests/tournaments -o timeout=3600
+	$(TESTENV) METROBOT_RELIABILITY=full METROBOT_RELIABILITY_REPORT=$(CURDIR)/reliability.txt $(BIN)/python -m pytest -q -s $(PARALLEL) tests/reliability tests/tournaments $(FULL_SIZE) -o timeout=3600
 	$(BIN)/python -m tests.reliability.figures reliability.txt
 
 bench: $(VENV)/.dev-installed

@@ -26,14 +26,15 @@ LONG = 15.0  # seconds: a file at least this long is placed first, on the emptie
 
 # seconds a file's tests took under `make test` (CI=true, a fresh clone of 3887f97, 2026-11-27:
 # pytest's junit times; only their proportions matter), the files made faster the same day scaled
-# by their CPU (bad input, the web pages' secrecy, translations, typed words, contrast); a file of
+# by their CPU (bad input, the web pages' secrecy, translations, typed words, contrast; later that day
+# the files run small in `make test`: test_fits and the three games' properties); a file of
 # many quick tests is listed too, so that its count does not make it a long one
 SECONDS: dict[str, float] = {
     "tests/reliability/test_crash.py": 88,
     "tests/reliability/test_secrecy.py": 70,
     "tests/e2e/test_play_on_the_board.py": 69,
     "tests/reliability/test_database_faults.py": 60,
-    "tests/render/test_fits.py": 48,
+    "tests/render/test_fits.py": 37,
     "tests/e2e/test_tutorial.py": 46,
     "tests/test_types.py": 37,
     "tests/e2e/test_underground.py": 34,
@@ -44,13 +45,13 @@ SECONDS: dict[str, float] = {
     "tests/reliability/test_bad_input.py": 23,
     "tests/render/test_contrast.py": 22,
     "tests/render/test_board_targets.py": 19,
-    "tests/metromania/test_properties.py": 19,
+    "tests/metromania/test_properties.py": 10,
     "tests/reliability/test_crash_forget.py": 18,
     "tests/reliability/test_race.py": 18,
     "tests/e2e/test_sharding.py": 18,
     "tests/web/test_play_page_truth.py": 17,
     "tests/reliability/test_crash_play.py": 17,
-    "tests/flipwrite/test_properties.py": 16,
+    "tests/flipwrite/test_properties.py": 8,
     "tests/test_cli.py": 16,
     "tests/test_rules_cli.py": 16,
     "tests/reliability/test_owed_delivery.py": 15,
@@ -69,7 +70,7 @@ SECONDS: dict[str, float] = {
     "tests/web/test_play_page.py": 11,
     "tests/e2e/test_tournament.py": 11,
     "tests/e2e/test_standin.py": 11,
-    "tests/underground/test_properties.py": 10,
+    "tests/underground/test_properties.py": 5,
     "tests/test_catalogue.py": 10,
     "tests/test_typed_words.py": 9,
     "tests/test_translations.py": 8,

@@ -1,4 +1,5 @@
-"""Whole random games on every real map (skipped until its file exists) and the test maps."""
+"""Whole random games on every real map (skipped until its file exists) and the test maps:
+four a map in `make test`, ten in `make reliability`."""
 
 import random
 from collections import Counter
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 from metrobot.games.flipwrite import GAME
 from metrobot.games.flipwrite.mapdata import map_names
 from metrobot.games.flipwrite.scoring import winners as engine_winners
+from tests.reliability.sizes import scale
 
 from .smallmaps import SMALL_MAPS, small_map_option
 from .util import independent_scores
@@ -101,7 +103,7 @@ def play(map_name, n, seed, special, policy, order_seed, check_views):
 
 
 @pytest.mark.parametrize("map_name", MAPS)
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=scale(4, 10), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     n=st.integers(1, 6),
     seed=st.integers(0, 2**63 - 1),

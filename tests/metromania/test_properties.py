@@ -12,6 +12,7 @@ from metrobot.games.metromania import GAME
 from metrobot.games.metromania.board import ARROW_BY_CELL, CITY_CELL_SET, TOUCHING, direction, turn
 from metrobot.games.metromania.rules import merged
 from metrobot.games.metromania.state import STATION_SUPPLY, TUNNELS_PER_LINE
+from tests.reliability.sizes import scale
 
 
 def check_invariants(s):
@@ -100,7 +101,7 @@ def play(n, seed, rnd, options):
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
-@settings(max_examples=10)
+@settings(max_examples=scale(4, 10))  # (ten a number of players in make reliability)
 @given(seed=st.integers(0, 2**32), choices=st.integers(0, 2**32))
 def test_random_games_keep_every_invariant(n, seed, choices):
     play(n, seed, random.Random(choices), {"hands": "hidden"})

@@ -30,6 +30,7 @@ from metrobot.discord_app.client import slash_commands
 from metrobot.discord_app.tree import payload_problem
 
 from .badinput_gen import garbled
+from .sizes import scale
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -76,7 +77,7 @@ def test_every_skeleton_is_read_as_sent(bot):
     assert len(passed) >= 5, passed
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@settings(max_examples=scale(200, 600), deadline=None, suppress_health_check=list(HealthCheck), database=None)
 @given(data=st.data(), autocomplete=st.booleans())
 def test_the_check_answers_any_json_and_passes_only_what_discord_py_reads(bot, data, autocomplete):
     skeleton = data.draw(st.sampled_from(skeletons(bot)))

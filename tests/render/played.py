@@ -66,8 +66,9 @@ def played_games() -> dict:
     return {(kind, n, seed): play(kind, n, seed, options) for kind, n, seed, options in GAMES}
 
 
-def images(kind: str, states: list, language: Lang) -> list[Image.Image]:
-    """The boards of a few positions, for a spectator and each player, and the final images."""
+def images(kind: str, states: list, language: Lang, players: int | None = None) -> list[Image.Image]:
+    """The boards of a few positions, for a spectator and each player (`players`: the first
+    so many of them), and the final images."""
     plugin = get_plugin(kind)
     painter = __import__(plugin.renderer, fromlist=["image"])
     game = plugin.game
@@ -75,7 +76,7 @@ def images(kind: str, states: list, language: Lang) -> list[Image.Image]:
     for state in positions(kind, states):
         names = names_of(kind, state)
         people = sorted({game.owner(state, seat) for seat in game.seats(state)})
-        for viewer in [None, *people]:
+        for viewer in [None, *people[:players]]:
             out.append(painter.image(game.view(state, viewer), viewer, names, language))
     last = states[-1]
     out += [image for _, image in painter.final(game.view(last, None), names_of(kind, last), language)]

@@ -9,7 +9,9 @@ translation too long for its box (a station or person's name cut in both is the 
 person's, not the language's). Japanese and German are checked strictly; Dutch and Spanish
 still have texts too long for their boxes (expected failures, strict: fixing them shows).
 
-The same drawing (once per language and run) shows that every language we have draws and
+Each position is drawn for the spectator and one player in `make test`, for every player in
+`make reliability` (the seats' views show the same kinds of text; the spectator's and a
+player's differ). The same drawing (once per language and run) shows that every language we have draws and
 that its texts stay inside the images, also in "long" (`Longer`: every word half as long again
 and partly Hangul, as a translation may be).
 """
@@ -33,6 +35,7 @@ from metrobot.render import clear_caches
 from metrobot.render.rulebook import page_image
 from metrobot.render.sparkline import sparkline
 from metrobot.render.style import fit_text
+from tests.reliability.sizes import FULL
 
 from .played import GAMES, Longer, images, played_games
 
@@ -121,7 +124,8 @@ def _draw(played: dict, language: Lang, patch: pytest.MonkeyPatch) -> Drawn:
     with pytest.MonkeyPatch.context() as edges:
         edges.setattr(ImageDraw.ImageDraw, "text", _edge_spy(outside))
         for kind, n, seed, _ in GAMES:
-            empty += sum(image.width == 0 for image in images(kind, played[(kind, n, seed)], language))
+            drawn = images(kind, played[(kind, n, seed)], language, players=None if FULL else 1)
+            empty += sum(image.width == 0 for image in drawn)
         title = language.t("{name}: rating over time", name="Ann")
         sparkline({language.t("MetrOmania"): [1.0, 2.0]}, title, language)
     for game in ("underground", "metromania", "flipwrite") if language.code in LANGUAGES else ():

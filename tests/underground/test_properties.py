@@ -11,6 +11,7 @@ from metrobot.gamelog import GameLog
 from metrobot.games.underground import GAME, passenger
 from metrobot.games.underground.mapdata import load_map
 from metrobot.games.underground.state import SUPPLY
+from tests.reliability.sizes import scale
 
 from .helpers import brute_route, recompute_building
 from .smallmaps import EXAMPLE, GRID
@@ -37,7 +38,7 @@ def random_game(umap, n: int, seed: int, each=None):
     return log, s
 
 
-@settings(max_examples=25)
+@settings(max_examples=scale(10, 25))
 @given(seed=st.integers(0, 2**32), n=st.integers(2, 5))
 def test_random_london_games_keep_every_invariant(seed, n):
     check_random_game(LONDON, n, seed)
@@ -94,7 +95,7 @@ def check_random_game(umap, n: int, seed: int) -> None:
     assert GAME.to_json(again_state) == data
 
 
-@settings(max_examples=12)
+@settings(max_examples=scale(6, 12))
 @given(seed=st.integers(0, 2**32), example=st.booleans())
 def test_passenger_routes_are_optimal_by_brute_force(seed, example):
     umap = EXAMPLE if example else GRID
