@@ -47,7 +47,7 @@ from ..games import BadInput, all_plugins, get_plugin
 from ..games.plugin import GamePlugin
 from ..i18n import Lang, lang, me
 from ..i18n import words as part
-from ..storage import DailyPlay, Duplicate, GameRow
+from ..storage import Conflict, DailyPlay, Duplicate, GameRow
 from ..storage import daily as daily_rows
 from .core import title
 from .outcome import Message, Outcome, Refused
@@ -228,7 +228,7 @@ class Daily:
             except Duplicate:  # (started at the same moment elsewhere: that one is the day's)
                 played = await self.db.daily.play(today, kind, user_id)
             else:
-                await self.lobby.start(channel, user_id)
+                await self._begin(channel, user_id)
                 return Outcome(
                     reply=Message(
                         me().t(
@@ -252,7 +252,7 @@ class Daily:
             )
         row = await self.db.game(played.game_id)
         if row is not None and row.status == "lobby":  # (a stop between its creation and its start)
-            await self.lobby.start(row.channel_id, user_id)
+            await self._begin(row.channel_id, user_id)
         return Outcome(
             reply=Message(
                 me().t(
@@ -261,6 +261,16 @@ class Daily:
                 )
             )
         )
+
+    async def _begin(self, channel_id: str, user_id: str) -> None:
+        """Start the day's game dealt in `channel_id`, unless another process (the same person's
+        start at the same moment, which found it dealt but not yet begun) has just started it."""
+        try:
+            await self.lobby.start(channel_id, user_id)
+        except (Conflict, Refused):
+            row = await self.db.open_game(channel_id)
+            if row is None or row.status != "active":
+                raise
 
     async def game_of(self, user_id: str, kind: str, day: str | None = None) -> int | None:
         """The game of this person's play of a day's deal (default: today's), if they began it."""

@@ -228,10 +228,10 @@ class Reviews:
                     n=turn["number"],
                     played=said[0],
                     suggested=said[1],
-                    mine=f"{played.points:.0f}",
-                    its=f"{suggested.points:.0f}",
-                    won=f"{100 * played.wins:.0f}",
-                    wins=f"{100 * suggested.wins:.0f}",
+                    mine=language.num(played.points),
+                    its=language.num(suggested.points),
+                    won=language.num(100 * played.wins),
+                    wins=language.num(100 * suggested.wins),
                 )
             )
         lines.append(

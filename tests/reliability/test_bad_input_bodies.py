@@ -47,6 +47,9 @@ def filled(canonical: str, signatures: dict[str, str], world, game: int) -> str:
         "version": sdk_version(),
         "path": "index.mjs",
         "sig": signatures.get(canonical.split("/")[1], "A" * 24),
+        "rsig": "A" * 24,  # (a review's page: a forged signature opens nothing)
+        "kind": "flipwrite",  # (the daily challenge's table of a day)
+        "day": "2026-11-27",
     }
     return re.sub(r"\{(\w+)(?::[^{}]*(?:\{[^{}]*\}[^{}]*)*)?\}", lambda m: values[m[1]], canonical)
 
