@@ -10,8 +10,11 @@ import pytest
 
 from metrobot.games import get_plugin
 from metrobot.games.autoplay import Budget
+from metrobot.games.flipwrite.plugin import GAME as FLIP
+from metrobot.games.flipwrite.plugin import PLUGIN as FLIP_PLUGIN
 from metrobot.games.logplay import LogPlayer
 from metrobot.games.review import Decision, decide, decisions, review
+from metrobot.service.review import drawn_moves
 from tests.flipwrite.test_ai import hidden_variants, mid_round
 from tests.metromania.ai_helpers import peeking
 from tests.metromania.test_ai_players import hidden_twins, start_of_p1_turn
@@ -112,7 +115,6 @@ def test_a_move_taken_back_is_not_reviewed():
 def hidden_cases():
     """(game, positions a viewer cannot tell apart, that viewer's seat, the work that makes the
     strong player read hidden parts when it is made to peek)."""
-    from metrobot.games.flipwrite.plugin import GAME as FLIP
     from metrobot.games.metromania import GAME as MANIA
     from metrobot.games.underground.engine import GAME as UNDER
 
@@ -160,3 +162,21 @@ def test_the_review_never_reads_the_true_hidden_state(monkeypatch, case):
     with peeking(monkeypatch, game):
         leaked = reviewed()
     assert any(r["suggested"] != from_view for r in leaked)
+
+
+def test_a_flip_and_write_decision_is_drawn_even_when_it_would_end_the_round():
+    """The last of a round to decide: sealing their decision on a state drawn from their view
+    would resolve the round (a card turned, the others' decisions shown), which a picture may
+    not show. The review draws it with the others undecided instead: the move played and the
+    suggestion each on the person's sheet, nothing resolved, the others' sheets as they saw them."""
+    state = mid_round("berlin", 2, False, 1, 5)
+    (seat,) = FLIP.to_move(state)
+    legal = FLIP.legal_actions(state, seat)
+    assert FLIP.apply(state, seat, legal[0])[0].rounds == state.rounds + 1  # (it would end the round)
+    played, suggested = drawn_moves(FLIP_PLUGIN, state, {"seat": seat, "played": [legal[0]], "suggested": [legal[-1]]})
+    assert played is not suggested
+    for drawn, action in ((played, legal[0]), (suggested, legal[-1])):
+        assert drawn.rounds == state.rounds  # (no card turned, nobody else's decision shown)
+        assert list(drawn.pending) == [seat] and drawn.pending[seat].steps == (action,)
+        assert drawn.current_sheet(seat) != state.current_sheet(seat)  # (the decision, drawn)
+        assert all(drawn.sheets[p] == state.sheets[p] for p in state.players if p != seat)

@@ -60,6 +60,11 @@ class Reviewing:
     # the end of a turn shows only chance (a card turned from the pile, drawn at random there, so
     # nothing true), not the others' hidden decisions. Otherwise a picture stops before such a step.
     whole_turn_pictures: bool = False
+    # The state a person's decision is drawn on, from one drawn from their view: where sealing a
+    # decision can end the round (flip-and-write, when the others have decided), the others made
+    # undecided, so that the picture shows the decision on the person's sheet and nothing else
+    # (the others' sheets as of the last round, which the person saw). None: the drawn state.
+    drawable: Callable[[Any, str], Any] | None = None
 
 
 @dataclass(frozen=True)

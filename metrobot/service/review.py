@@ -266,11 +266,14 @@ def drawn_moves(plugin: GamePlugin, before: Any, turn: dict[str, Any]) -> tuple[
     step that would show what the person could not know then (a card turned, a round resolved with
     the others' decisions; `RulesGlue.showed_nothing`, as the composer's preview leaves them out)
     unless the game draws whole turns (`Reviewing.whole_turn_pictures`: what the end of its turn
-    shows is a card drawn from the pile, drawn at random on this state: nothing true). The same
-    object twice when neither move has a step that may be drawn."""
+    shows is a card drawn from the pile, drawn at random on this state: nothing true), on the
+    state the game gives for drawing a decision alone (`Reviewing.drawable`). The same object
+    twice when neither move has a step that may be drawn."""
     game, seat = plugin.game, turn["seat"]
     viewer = game.owner(before, seat)
     start = game.determinize(game.view(before, viewer), viewer, random.Random(0))
+    if plugin.reviewing is not None and plugin.reviewing.drawable is not None:
+        start = plugin.reviewing.drawable(start, seat)
     out = []
     for steps in (turn["played"], turn["suggested"]):
         s = start

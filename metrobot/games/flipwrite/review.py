@@ -3,6 +3,9 @@ what the move played and the suggestion were worth, from the mover's own view.""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 from ..protocol import Judge
 from ..review import Reviewing
 
@@ -18,4 +21,11 @@ def strong_judge() -> Judge:
 # to the end (bench/review.py: the time a review takes, and how often the suggestion scores more).
 DEALS = 32
 
-REVIEWING = Reviewing(judge=strong_judge, whole_turns=False, deals=DEALS)
+
+def alone(state: Any, seat: str) -> Any:
+    """The state with only `seat`'s decision of the round under way: sealing theirs then resolves
+    nothing (no card turned, no other sheet changed), so a picture shows their decision drawn."""
+    return replace(state, pending={p: d for p, d in state.pending.items() if p == seat})
+
+
+REVIEWING = Reviewing(judge=strong_judge, whole_turns=False, deals=DEALS, drawable=alone)
