@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metrobot.service.matching import ALL_DAY, PACES, Quiet, Table, Waiting, awake, fits, match, pace_of
+from tests.reliability.sizes import scale
 
 NOW = 1_795_000_000.0  # 2026-11-18, a fixed day
 ZONES = ("UTC", "Europe/Berlin", "America/New_York", "Asia/Tokyo", "Australia/Sydney")
@@ -53,7 +54,7 @@ def by_id(queue: list[Waiting]) -> dict[str, Waiting]:
     return {p.user_id: p for p in queue}
 
 
-@settings(max_examples=300, derandomize=True, deadline=None)
+@settings(max_examples=scale(75, 300), derandomize=True, deadline=None)
 @given(queues())
 def test_nobody_in_two_tables_and_every_table_fits(queue):
     tables = match(queue, NOW)
@@ -67,7 +68,7 @@ def test_nobody_in_two_tables_and_every_table_fits(queue):
         assert {pace_of(p) for p in members} == {t.pace}
 
 
-@settings(max_examples=300, derandomize=True, deadline=None)
+@settings(max_examples=scale(75, 300), derandomize=True, deadline=None)
 @given(queues())
 def test_nobody_with_someone_they_avoid(queue):
     people = by_id(queue)
@@ -76,7 +77,7 @@ def test_nobody_with_someone_they_avoid(queue):
             assert not people[u].avoids & set(t.people), (u, t)
 
 
-@settings(max_examples=300, derandomize=True, deadline=None)
+@settings(max_examples=scale(75, 300), derandomize=True, deadline=None)
 @given(queues(), st.integers(0, 1000))
 def test_the_same_queue_gives_the_same_tables(queue, seed):
     shuffled = list(queue)
@@ -84,7 +85,7 @@ def test_the_same_queue_gives_the_same_tables(queue, seed):
     assert match(shuffled, NOW) == match(queue, NOW) == match(tuple(queue), NOW)
 
 
-@settings(max_examples=400, derandomize=True, deadline=None)
+@settings(max_examples=scale(100, 400), derandomize=True, deadline=None)
 @given(queues())
 def test_the_longest_waiting_compatible_people_first(queue):
     """A table's first person waited longest of its people; and nobody who waited longer than one
@@ -108,7 +109,7 @@ def test_the_longest_waiting_compatible_people_first(queue):
         taken |= set(t.people)
 
 
-@settings(max_examples=200, derandomize=True, deadline=None)
+@settings(max_examples=scale(50, 200), derandomize=True, deadline=None)
 @given(queues())
 def test_the_longest_waiting_person_who_can_play_with_anyone_waiting_is_seated(queue):
     """In each group, a pair that fits among the people left would have been seated: nobody is left
