@@ -17,8 +17,8 @@ db, clock, svc = base.db, base.clock, base.svc  # the service's fixtures
 async def test_two_requests_at_once_make_one_review(svc, counted):  # noqa: F811
     row = await finished(svc)
     a, b, c = await asyncio.gather(svc.review("c1", "u1"), svc.review("c1", "u1", row.id), svc.review("c1", "u2"))
-    assert a.reply.text == b.reply.text and counted.count(("underground", "u1")) == 1
-    assert counted.count(("underground", "u2")) == 1 and c.reply.text != a.reply.text
+    assert a.reply.text == b.reply.text and counted.count(("flipwrite", "u1")) == 1
+    assert counted.count(("flipwrite", "u2")) == 1 and c.reply.text != a.reply.text
 
 
 async def test_two_processes_asking_at_once_both_answer_and_keep_one(tmp_path, counted):  # noqa: F811

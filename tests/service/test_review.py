@@ -31,8 +31,11 @@ def counted(monkeypatch):
     return made
 
 
-async def finished(svc, game="underground", options=None):
-    await started(svc, 2, game, options or {"map": "london"})
+async def finished(svc, game="flipwrite", options=None):
+    """A 2-player game played to its end in c1: flip-and-write, the cheapest to review (its pure
+    review is tested for every game in tests/test_review.py; end to end an On the Underground
+    game is reviewed, tests/e2e/test_review.py)."""
+    await started(svc, 2, game, options or {"map": "berlin"})
     rnd = random.Random(3)
     for _ in range(400):
         if await svc.db.open_game("c1") is None:
@@ -54,9 +57,9 @@ async def test_a_player_gets_their_review_once_made_and_then_kept(svc, counted):
     assert kept["person"] == "u1" and kept["turns"] and all(t["seat"] == "u1" for t in kept["turns"])
     assert text.count("Turning point") == len(kept["worst"])
     again = await svc.review("c1", "u1", row.id)
-    assert again.reply.text == text and counted == [("underground", "u1")]  # kept: not made twice
+    assert again.reply.text == text and counted == [("flipwrite", "u1")]  # kept: not made twice
     await svc.review("c1", "u2")
-    assert counted[-1] == ("underground", "u2")
+    assert counted[-1] == ("flipwrite", "u2")
 
 
 async def test_bad_requests_for_a_review_are_refused_and_change_nothing(svc, counted):
