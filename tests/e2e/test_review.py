@@ -15,6 +15,7 @@ from metrobot.games import get_plugin
 from metrobot.games import review as pure
 from metrobot.service import review as reviews_module
 
+REVIEW_WAIT = 120.0  # seconds (within the test's 180)
 pytestmark = pytest.mark.timeout(180)
 
 
@@ -50,7 +51,9 @@ async def test_a_player_presses_review_and_reads_it_privately(standin, bot):
     assert review == f"mb:review:{row.id}"
 
     h = await standin.click(bob, final, custom_id=review)
-    reply = await h.wait_message(lambda m: "Review" in m.content)
+    # A review is work (the game's decisions played out, in the reviews' own worker at the lowest
+    # priority): on a loaded machine it takes longer than the stand-in's usual 10-second wait.
+    reply = await h.wait_message(lambda m: "Review" in m.content, timeout=REVIEW_WAIT)
     assert reply.ephemeral and f"#{row.id}" in reply.content and "estimate" in reply.content
     turning = reply.content.count("Turning point")
     # each turning point: Bob's move and the suggestion drawn on the board as he saw it (or that board)
