@@ -40,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .protocol import Action, BadInput, Event, Game
+from .protocol import Action, BadInput, Event, Game, Worth
 
 LEVELS = ("random", "greedy", "strong")
 DEFAULT_LEVEL = "greedy"
@@ -158,6 +158,30 @@ def take_turn(
 ) -> tuple[Any, list[Action], list[Event]]:
     """One decision of `auto` for `seat`, and its steps played: (state, steps, events)."""
     return play_steps(game, state, seat, decide(game, auto, state, seat, rnd, seconds, budget))
+
+
+def judged(
+    game: Game,
+    view: dict[str, Any],
+    viewer: str,
+    turns: list[list[Action]],
+    rnd: random.Random,
+    deals: int,
+    play_out: Callable[[Any, list[Action], random.Random], Any],
+    measure: Callable[[Any], tuple[float, float, float]],
+) -> list[Worth]:
+    """A strong player's `Judge.judge` by whole play-outs: on each of `deals` states drawn from
+    `view`, every turn is played out (`play_out(world, steps, generator)`) with the same
+    generator, and the final states' (value, points, wins) by `measure` are averaged."""
+    sums = [[0.0, 0.0, 0.0] for _ in turns]
+    for _ in range(deals):
+        world = game.determinize(view, viewer, rnd)
+        seed = rnd.getrandbits(64)
+        for k, steps in enumerate(turns):
+            for i, x in enumerate(measure(play_out(world, steps, random.Random(seed)))):
+                sums[k][i] += x
+    n = max(deals, 1)
+    return [Worth(v / n, p / n, w / n) for v, p, w in sums]
 
 
 def lazy(module: str, name: str) -> Callable[[], AutoPlayer]:

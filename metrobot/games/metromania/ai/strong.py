@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ...autoplay import AutoPlayer, Budget, Search
+from ...autoplay import AutoPlayer, Budget, Search, judged
 from ...protocol import Action, Game, Worth
 from ..state import State
 from .estimate import Estimator
@@ -200,26 +200,22 @@ class StrongPlayer(AutoPlayer):
     ) -> list[Worth]:
         """What each of `turns` is worth by this player's rollouts (see `Judge.judge`): the
         same drawn states and generators for every turn, played out to the end."""
-        sums = [[0.0, 0.0, 0.0] for _ in turns]
-        for _ in range(deals):
-            world = game.determinize(view, viewer, rnd)
-            seed = rnd.getrandbits(64)
-            for k, steps in enumerate(turns):
-                final = self._played_out(game, world, seat, steps, random.Random(seed))
-                assert final is not None, "no deadline: a play-out always ends"
-                person = game.owner(final, seat)
-                if game.is_over(final):
-                    value = result(game, final, person, self.margin)
-                    points = float(_totals(game, final)[person])
-                    winners: list[str] = final.result["winners"] if final.result else []
-                    wins = (1.0 / len(winners)) if person in winners else 0.0
-                else:  # a cut rollout (`depth`): its estimate
-                    value = projected(game, final, person, self.margin)
-                    points, wins = 0.0, value
-                for i, x in enumerate((value, points, wins)):
-                    sums[k][i] += x
-        n = max(deals, 1)
-        return [Worth(v / n, p / n, w / n) for v, p, w in sums]
+
+        def play_out(world: State, steps: list[Action], generator: random.Random) -> State:
+            final = self._played_out(game, world, seat, steps, generator)
+            assert final is not None, "no deadline: a play-out always ends"
+            return final
+
+        def measure(final: State) -> tuple[float, float, float]:
+            person = game.owner(final, seat)
+            if not game.is_over(final):  # a cut rollout (`depth`): its estimate
+                value = projected(game, final, person, self.margin)
+                return value, 0.0, value
+            winners: list[str] = final.result["winners"] if final.result else []
+            wins = (1.0 / len(winners)) if person in winners else 0.0
+            return result(game, final, person, self.margin), float(_totals(game, final)[person]), wins
+
+        return judged(game, view, viewer, turns, rnd, deals, play_out, measure)
 
 
 def _totals(game: Game, final: State) -> dict[str, int]:

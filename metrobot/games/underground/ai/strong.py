@@ -41,7 +41,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ...autoplay import AutoPlayer, Budget, Search
+from ...autoplay import AutoPlayer, Budget, Search, judged
 from ...protocol import Action, Game, RuleError, Worth
 from ..state import State
 from .greedy import decide
@@ -204,20 +204,19 @@ class StrongPlayer(AutoPlayer):
     ) -> list[Worth]:
         """What each of `turns` is worth by this player's rollouts (see `Judge.judge`): the
         same drawn states and generators for every turn, played out to the end."""
-        sums = [[0.0, 0.0, 0.0] for _ in turns]
-        for _ in range(deals):
-            world = game.determinize(view, viewer, rnd)
-            seed = rnd.getrandbits(64)
-            for k, steps in enumerate(turns):
-                final = self._played_out(game, world, seat, steps, random.Random(seed))
-                assert final is not None, "no deadline: a play-out always ends"
-                scores = final.scores()
-                margin = scores[seat] - max(v for p, v in scores.items() if p != seat)
-                wins = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
-                for i, x in enumerate((self._value(final, seat), float(scores[seat]), wins)):
-                    sums[k][i] += x
-        n = max(deals, 1)
-        return [Worth(v / n, p / n, w / n) for v, p, w in sums]
+
+        def play_out(world: State, steps: list[Action], generator: random.Random) -> State:
+            final = self._played_out(game, world, seat, steps, generator)
+            assert final is not None, "no deadline: a play-out always ends"
+            return final
+
+        def measure(final: State) -> tuple[float, float, float]:
+            scores = final.scores()
+            margin = scores[seat] - max(v for p, v in scores.items() if p != seat)
+            wins = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
+            return self._value(final, seat), float(scores[seat]), wins
+
+        return judged(game, view, viewer, turns, rnd, deals, play_out, measure)
 
     def _value(self, s: State, seat: str) -> float:
         scores = s.scores()
