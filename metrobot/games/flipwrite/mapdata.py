@@ -205,9 +205,12 @@ _VIEWED_LOCK = threading.Lock()
 
 
 def map_of_view(data: dict[str, Any]) -> MetroMap:
-    """The map a view carries (`view["map_data"]`), parsed once. Every view of a game carries
+    """The map a view or a state carries (`["map_data"]`), parsed once (as `parse_map(data,
+    strict=False)`: the same map, or the same refusal). Every view and state of a game carries
     equal map data, and comparing two dicts is far cheaper than serialising one to key a
-    cache: this runs for every alt text, text board and tap target of a flip-and-write game."""
+    cache: this runs for every state read from JSON (each move stored, each copy the automatic
+    players make), alt text, text board and tap target of a flip-and-write game. The maps
+    are frozen: states share one."""
     key = str(data.get("id"))
     with _VIEWED_LOCK:
         for known, parsed in _VIEWED.get(key, ()):

@@ -13,7 +13,7 @@ from ..protocol import BadInput, RuleError, is_list, is_object
 from . import scoring
 from .decision import Pending, replay
 from .deck import Card, Pile, parse_card, validate_deck
-from .mapdata import MetroMap, parse_map
+from .mapdata import MetroMap, map_of_view, parse_map
 from .sheet import CROSS, Sheet
 
 PLAYING, FINISHED = "playing", "finished"
@@ -166,7 +166,8 @@ def from_json(data: Any) -> FlipState:
     ):
         _need(key in data, f"missing key {key!r}")
     try:
-        metro_map = parse_map(data["map_data"], strict=False)
+        raw_map = data["map_data"]
+        metro_map = map_of_view(raw_map) if is_object(raw_map) else parse_map(raw_map, strict=False)
     except BadInput as exc:
         raise BadInput(f"malformed flipwrite state: map_data: {exc}") from None
     _need(metro_map.id == data["map"], "'map' differs from map_data's id")
