@@ -28,7 +28,7 @@ turns except on the first tunnel, and a line's own later growth: it is an estima
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Container
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from .. import rules
@@ -90,18 +90,40 @@ def diggable(s: State, seat: int) -> frozenset[Cell]:
     """Free city cells the seat could put a tunnel on (spots: of a kind it still holds)."""
     player = s.players[seat]
     kinds = {m.kind for m in s.markers if m.holder == player and m.cell is None}
-    occupied = s.occupied
-    return frozenset(c for c in CITY_CELLS if c not in occupied and (s.cells[c] == "blank" or s.cells[c] in kinds))
+    kinds.add("blank")
+    occupied, cells = s.occupied, s.cells
+    return frozenset([c for c in CITY_CELLS if c not in occupied and cells[c] in kinds])
 
 
 def open_graph(free: frozenset[Cell]) -> Graph:
     """City edges with a flanking cell in `free`: the graph the searches walk."""
-    return {v: tuple(w for w, c1, c2 in edges if c1 in free or c2 in free) for v, edges in EDGES.items()}
+    # List comprehensions, not generators: this runs for every estimator (each greedy step).
+    return {v: tuple([w for w, c1, c2 in edges if c1 in free or c2 in free]) for v, edges in EDGES.items()}
 
 
-def bfs(sources: dict[Vertex, int], avoid: Container[Vertex], graph: Graph) -> dict[Vertex, int]:
+def bfs(sources: dict[Vertex, int], avoid: Collection[Vertex], graph: Graph) -> dict[Vertex, int]:
     """Tunnels from the nearest source to every city vertex reachable without `avoid`."""
     dist = dict(sources)
+    levels = set(dist.values())
+    if len(levels) == 1:
+        # Every source at the same distance (all callers): the search goes level by level,
+        # visiting and numbering the vertices in the same order as the queue below, with
+        # one set lookup a neighbour instead of two.
+        (d,) = levels
+        seen = set(avoid)
+        seen.update(dist)
+        frontier = list(dist)
+        while frontier:
+            d += 1
+            nxt: list[Vertex] = []
+            for v in frontier:
+                for w in graph[v]:
+                    if w not in seen:
+                        seen.add(w)
+                        dist[w] = d
+                        nxt.append(w)
+            frontier = nxt
+        return dist
     queue = deque(sorted(sources, key=dist.__getitem__))
     while queue:
         v = queue.popleft()
@@ -122,7 +144,7 @@ def end_arrows_for(s: State, start_side: int | None) -> list[Arrow]:
     return preferred or free
 
 
-def end_distances(s: State, start_side: int | None, avoid: Container[Vertex], graph: Graph) -> dict[Vertex, int]:
+def end_distances(s: State, start_side: int | None, avoid: Collection[Vertex], graph: Graph) -> dict[Vertex, int]:
     """Tunnels from each city vertex to the end of the line, the finishing tunnel included."""
     seeds = {v: 1 for a in end_arrows_for(s, start_side) for v in a.inner if v not in avoid}
     return bfs(seeds, avoid, graph)
@@ -178,20 +200,23 @@ class LineOutlook:
         """(tunnels to finish by way of `cell`, tunnels to reach it), cached."""
         found = self.spots.get(cell)
         if found is None:
-            found = self.spots[cell] = (self.via(cell), min(self.near.get(a, INF) for a in CORNERS[cell]))
+            near = self.near
+            a, b, c = CORNERS[cell]
+            found = self.spots[cell] = (self.via(cell), min(near.get(a, INF), near.get(b, INF), near.get(c, INF)))
         return found
 
     def via(self, cell: Cell) -> int:
         """Tunnels to finish the line running along one edge of `cell` (INF: impossible)."""
-        near, end_map = self.near, self.end_map
+        near, end_map, tip, first = self.near, self.end_map, self.tip, self.first
         best = INF
         for a, b in SPOT_EDGES[cell]:
-            if a == self.tip and b not in self.first:
+            if a == tip and b not in first:
                 continue  # an acute turn at the tip
             da = near.get(a)
-            db = end_map.get(b)
-            if da is not None and db is not None and da + 1 + db < best:
-                best = da + 1 + db
+            if da is not None:
+                db = end_map.get(b)
+                if db is not None and da + 1 + db < best:
+                    best = da + 1 + db
         return best
 
 
