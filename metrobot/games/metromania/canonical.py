@@ -138,6 +138,46 @@ def _checked_cell(x: Any, what: str) -> Cell:
     return (x[0], x[1], x[2])
 
 
+_CELL_KIND_SET = frozenset(CELL_KINDS)
+
+
+def _well_formed_cells(raw_cells: list[Any]) -> dict[Cell, str] | None:
+    """The board's cells when they are what the engine writes (every city cell once, each an
+    object with q, r, up (a bool) and a known kind), else None: then `_checked_cells` says
+    what is wrong. The common case in one comprehension and set comparisons, because every
+    load of a game (each automatic player's decision) reads the 216 cells."""
+    try:
+        cells: dict[Cell, str] = {(rc["q"], rc["r"], rc["up"]): rc["kind"] for rc in raw_cells}
+        if (
+            len(cells) != len(raw_cells)
+            or cells.keys() != CITY_CELL_SET
+            or not _CELL_KIND_SET.issuperset(cells.values())
+            or {type(c[2]) for c in cells} != {bool}
+        ):
+            return None
+    except (TypeError, KeyError, AttributeError):  # not an object, a key missing, an unhashable value
+        return None
+    return cells
+
+
+def _checked_cells(raw_cells: list[Any]) -> dict[Cell, str]:
+    """The board's cells, or BadInput saying which one is wrong."""
+    cells: dict[Cell, str] = {}
+    for rc in raw_cells:
+        if not is_object(rc):
+            raise BadInput("every board cell must be an object")
+        c = (rc.get("q"), rc.get("r"), rc.get("up"))
+        if c not in CITY_CELL_SET or not isinstance(c[2], bool) or c in cells:
+            c = _cell(list(c), "board cell")
+            _req(c in CITY_CELL_SET, f"board cell {list(c)} is not a city cell")
+            raise BadInput(f"board cell {list(c)} appears twice")
+        if rc.get("kind") not in CELL_KINDS:
+            raise BadInput(f"board cell {list(c)} has unknown kind {rc.get('kind')!r}")
+        cells[cast(Cell, c)] = rc["kind"]  # a city cell: checked just above
+    _req(len(cells) == len(CITY_CELLS), f"board.cells must list all {len(CITY_CELLS)} city cells, got {len(cells)}")
+    return cells
+
+
 def from_json(data: Any) -> State:
     """Rebuild a state from canonical JSON, checking that it is consistent.
 
@@ -161,23 +201,12 @@ def from_json(data: Any) -> State:
 
     board = data.get("board")
     _req(is_object(board) and board.get("n") == N, f"board must be an object with n = {N}")
-    cells: dict[Cell, str] = {}
     raw_cells = board.get("cells")
     if not is_list(raw_cells):
         raise BadInput("board.cells must be a list")
-    # Messages are built only on failure: this loop runs on every load of a game.
-    for rc in raw_cells:
-        if not is_object(rc):
-            raise BadInput("every board cell must be an object")
-        c = (rc.get("q"), rc.get("r"), rc.get("up"))
-        if c not in CITY_CELL_SET or not isinstance(c[2], bool) or c in cells:
-            c = _cell(list(c), "board cell")
-            _req(c in CITY_CELL_SET, f"board cell {list(c)} is not a city cell")
-            raise BadInput(f"board cell {list(c)} appears twice")
-        if rc.get("kind") not in CELL_KINDS:
-            raise BadInput(f"board cell {list(c)} has unknown kind {rc.get('kind')!r}")
-        cells[cast(Cell, c)] = rc["kind"]  # a city cell: checked just above
-    _req(len(cells) == len(CITY_CELLS), f"board.cells must list all {len(CITY_CELLS)} city cells, got {len(cells)}")
+    cells = _well_formed_cells(raw_cells)
+    if cells is None:
+        cells = _checked_cells(raw_cells)
     frame = board.get("frame")
     if not (is_list(frame) and len(frame) == len(ARROWS)):
         raise BadInput(f"board.frame must list the {len(ARROWS)} arrow cells")
