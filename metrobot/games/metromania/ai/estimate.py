@@ -66,7 +66,10 @@ class Weights:
 
 
 WEIGHTS = Weights()
-Graph = dict[Vertex, tuple[Vertex, ...]]  # each city vertex's neighbours a tunnel may reach
+# Each city vertex's neighbours a tunnel may reach, by vertex number (the place in
+# `VERTICES`): the searches run on small integers, which index a list where a vertex
+# would be hashed.
+Graph = list[tuple[int, ...]]
 INF = 10**6
 
 
@@ -80,6 +83,10 @@ def _city_edges() -> dict[Vertex, tuple[tuple[Vertex, Cell, Cell], ...]]:
 
 
 EDGES = _city_edges()
+VERTEX_ID: dict[Vertex, int] = {v: i for i, v in enumerate(VERTICES)}
+_EDGE_IDS: tuple[tuple[tuple[int, Cell, Cell], ...], ...] = tuple(
+    tuple((VERTEX_ID[w], c1, c2) for w, c1, c2 in EDGES[v]) for v in VERTICES
+)
 END_ARROWS = tuple(a for a in ARROWS if a.kind == "end")
 SPOT_EDGES: dict[Cell, tuple[tuple[Vertex, Vertex], ...]] = {
     c: tuple((a, b) for a in CORNERS[c] for b in CORNERS[c] if a != b) for c in CITY_CELLS
@@ -98,7 +105,7 @@ def diggable(s: State, seat: int) -> frozenset[Cell]:
 def open_graph(free: frozenset[Cell]) -> Graph:
     """City edges with a flanking cell in `free`: the graph the searches walk."""
     # List comprehensions, not generators: this runs for every estimator (each greedy step).
-    return {v: tuple([w for w, c1, c2 in edges if c1 in free or c2 in free]) for v, edges in EDGES.items()}
+    return [tuple([w for w, c1, c2 in edges if c1 in free or c2 in free]) for edges in _EDGE_IDS]
 
 
 def bfs(sources: dict[Vertex, int], avoid: Collection[Vertex], graph: Graph) -> dict[Vertex, int]:
@@ -107,28 +114,36 @@ def bfs(sources: dict[Vertex, int], avoid: Collection[Vertex], graph: Graph) -> 
     levels = set(dist.values())
     if len(levels) == 1:
         # Every source at the same distance (all callers): the search goes level by level,
-        # visiting and numbering the vertices in the same order as the queue below, with
-        # one set lookup a neighbour instead of two.
+        # finding and numbering the vertices in the same order as the queue below.
         (d,) = levels
-        seen = set(avoid)
-        seen.update(dist)
-        frontier = list(dist)
+        seen = bytearray(len(VERTICES))
+        for v in avoid:
+            i = VERTEX_ID.get(v)  # a line's start apex is no city vertex
+            if i is not None:
+                seen[i] = 1
+        frontier: list[int] = []
+        for v in dist:
+            i = VERTEX_ID[v]
+            seen[i] = 1
+            frontier.append(i)
         while frontier:
             d += 1
-            nxt: list[Vertex] = []
-            for v in frontier:
-                for w in graph[v]:
-                    if w not in seen:
-                        seen.add(w)
-                        dist[w] = d
-                        nxt.append(w)
-            frontier = nxt
+            found: list[int] = []
+            for i in frontier:
+                for w in graph[i]:
+                    if not seen[w]:
+                        seen[w] = 1
+                        found.append(w)
+            for w in found:
+                dist[VERTICES[w]] = d
+            frontier = found
         return dist
     queue = deque(sorted(sources, key=dist.__getitem__))
     while queue:
         v = queue.popleft()
         d = dist[v] + 1
-        for w in graph[v]:
+        for i in graph[VERTEX_ID[v]]:
+            w = VERTICES[i]
             if w not in dist and w not in avoid:
                 dist[w] = d
                 queue.append(w)
