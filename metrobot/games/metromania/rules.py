@@ -141,7 +141,15 @@ def arrow_allowed(s: State, li: int, arrow: Arrow) -> bool:
         return True
     # On an avoided side: allowed only while every arrow on the other sides is taken.
     occupied = s.occupied
-    return not any(a.cell not in occupied and side_distance(a.side, avoid) >= 2 for a in ARROWS_OF_KIND[arrow.kind])
+    return all(a.cell in occupied for a in _ON_OTHER_SIDES[arrow.kind, avoid])
+
+
+# The arrows of a kind a line may use while it avoids a side (and its two neighbours).
+_ON_OTHER_SIDES: dict[tuple[str, int], tuple[Arrow, ...]] = {
+    (kind, side): tuple(a for a in arrows if side_distance(a.side, side) >= 2)
+    for kind, arrows in ARROWS_OF_KIND.items()
+    for side in range(6)
+}
 
 
 REFUSALS = {
