@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from .. import rules
 from ..board import (
     ARROWS,
+    CELLS_AT,
     CITY_CELLS,
     CORNERS,
     DIRS,
@@ -87,6 +88,20 @@ VERTEX_ID: dict[Vertex, int] = {v: i for i, v in enumerate(VERTICES)}
 _EDGE_IDS: tuple[tuple[tuple[int, Cell, Cell], ...], ...] = tuple(
     tuple((VERTEX_ID[w], c1, c2) for w, c1, c2 in EDGES[v]) for v in VERTICES
 )
+
+
+def _opening() -> tuple[tuple[tuple[tuple[int, Cell, Cell], ...], tuple[int, ...], tuple[Cell, ...] | None], ...]:
+    """Per vertex number: its edges, all its neighbours' numbers, and the cells whose being
+    free opens every one of its edges (each edge has one of them beside it), else None."""
+    out: list[tuple[tuple[tuple[int, Cell, Cell], ...], tuple[int, ...], tuple[Cell, ...] | None]] = []
+    for v, edges in zip(VERTICES, _EDGE_IDS, strict=True):
+        cells = CELLS_AT[v]
+        opens_all = all(c1 in cells or c2 in cells for _, c1, c2 in edges)
+        out.append((edges, tuple(w for w, _, _ in edges), cells if opens_all else None))
+    return tuple(out)
+
+
+_OPENING = _opening()
 END_ARROWS = tuple(a for a in ARROWS if a.kind == "end")
 # A spot's corners and the (ordered) edges along it, as vertex numbers.
 CORNER_IDS: dict[Cell, tuple[int, ...]] = {c: tuple(VERTEX_ID[v] for v in CORNERS[c]) for c in CITY_CELLS}
@@ -107,7 +122,14 @@ def diggable(s: State, seat: int) -> frozenset[Cell]:
 def open_graph(free: frozenset[Cell]) -> Graph:
     """City edges with a flanking cell in `free`: the graph the searches walk."""
     # List comprehensions, not generators: this runs for every estimator (each greedy step).
-    return [tuple([w for w, c1, c2 in edges if c1 in free or c2 in free]) for edges in _EDGE_IDS]
+    # A vertex whose every cell is free keeps all its edges (the common case, one subset
+    # test); the others are filtered edge by edge.
+    return [
+        every
+        if cells is not None and free.issuperset(cells)
+        else tuple([w for w, c1, c2 in edges if c1 in free or c2 in free])
+        for edges, every, cells in _OPENING
+    ]
 
 
 def bfs(sources: Iterable[int], start: int, avoid: Collection[Vertex], graph: Graph) -> Dist:
