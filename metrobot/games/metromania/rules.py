@@ -333,9 +333,60 @@ def legal_tunnels(s: State, li: int, *, per_turn: bool = True) -> Iterator[tuple
 
 
 def can_extend(s: State, li: int, *, per_turn: bool) -> bool:
-    # A plain loop: every step asks this of every line (the blocked-line test).
-    for cell, to in candidates(s, li):  # noqa: SIM110
-        if tunnel_problem(s, li, cell, to, per_turn=per_turn)[0] is None:
+    """Whether some tunnel of line li is legal: exactly whether `tunnel_problem` passes one
+    of its `candidates` (tests/metromania/test_properties.py checks that the two agree in
+    every position of seeded games).
+
+    Every step asks this of every line (the blocked-line test), so it walks the candidates
+    itself: the checks that every candidate passes by construction (a neighbour of the
+    tip, not on the line, a free cell beside the edge, a city cell toward a city vertex, an
+    end arrow's own cell toward its apex) are left out, and what is the same for all of
+    them (the tip, its last direction, the turn's limits) is worked out once.
+    """
+    line = s.lines[li]
+    if line.status == "finished" or len(line.cells) >= TUNNELS_PER_LINE:
+        return False
+    occupied = s.occupied
+    left = STATION_SUPPLY - len(s.stations)  # under 2: the supply may refuse a tunnel
+    verts = line.vertices
+    if not verts:
+        if per_turn and s.turn.started and s.turns_taken[s.current] == 0:
+            return False  # first_turn_one_line
+        for arrow in ARROWS_OF_KIND["start"]:
+            if arrow.cell not in occupied and arrow_allowed(s, li, arrow):
+                for v in arrow.inner:  # an arrow's cell is no spot: no marker to check
+                    if left >= 2 or len(stations_made(s, li, arrow.apex, v)) <= left:
+                        return True
+        return False
+    tip = verts[-1]
+    index = line.index
+    d_prev = None  # the last edge's direction, when an acute turn at the tip is forbidden
+    if len(verts) >= 2 and tip not in s.station_set:
+        prev = verts[-2]
+        d_prev = DIR_INDEX[(tip[0] - prev[0], tip[1] - prev[1])]
+    no_marker = per_turn and s.turn.marker
+    steps = STEPS_FROM.get(tip)
+    for w, cells, arrow in steps if steps is not None else _steps_from(tip):
+        if w in index:
+            continue
+        if d_prev is not None and (DIR_INDEX[(w[0] - tip[0], w[1] - tip[1])] - d_prev) % 6 in ACUTE:
+            continue  # acute_turn
+        if arrow is None:
+            for c in cells:
+                if c in occupied:
+                    continue
+                kind = s.cells[c]
+                if kind in NO_TUNNEL:
+                    continue
+                if kind in SPOTS and (no_marker or not usable_letters(s, line.player, c)):
+                    continue
+                if left >= 2 or len(stations_made(s, li, tip, w)) <= left:
+                    return True
+        elif (
+            arrow.cell not in occupied
+            and arrow_allowed(s, li, arrow)
+            and (left >= 2 or len(stations_made(s, li, tip, w)) <= left)
+        ):
             return True
     return False
 
