@@ -353,9 +353,10 @@ class Estimator:
                 continue
             twin = placed.get(m.letter)
             best, best_cell = 0.0, None
+            spots = self._spots(s, m.kind, twin) if outlooks else []  # the same for every line
             for o in outlooks:
                 slack = min(o.left, horizon if horizon is not None else INF)
-                for c in self._spots(s, m.kind, twin):
+                for c in spots:
                     if c in taken:
                         continue
                     via, reach = o.spot(c)
