@@ -1,15 +1,24 @@
-"""MetrOmania engine speed: move generation, applying a dig, the scoring phase.
+"""MetrOmania engine speed: move generation, applying a dig, the scoring phase, and the
+CPU of what the automatic players do with them (a greedy self-play game, a strong player's
+decision at a fixed amount of work, loading a state as each decision does).
 
 Targets on the 2-core CI machine: move generation and apply <= 1 ms median, scoring of a
-finished 4-player game <= 20 ms.
+finished 4-player game <= 20 ms. The CPU figures (this process's, so that other work on a
+shared machine does not count) are for comparing two versions of the code in the same run.
 """
 
 from __future__ import annotations
 
+import gc
 import random
+import statistics
+import time
+from collections.abc import Callable
 
 from metrobot.gamelog import self_play
+from metrobot.games.autoplay import Budget
 from metrobot.games.metromania import GAME
+from metrobot.games.metromania.ai.strong import StrongPlayer
 from metrobot.games.metromania.scoring import score
 
 from .timing import measure, summary
@@ -27,6 +36,41 @@ def mid_game_position(seed: int = 7):
         state, _ = GAME.apply(state, entry["player"], entry["action"])
         half += 1
     return state
+
+
+def cpu_ms(fn: Callable[[], object], runs: int) -> float:
+    """Median CPU milliseconds of this process for one call, after a warm-up call."""
+    fn()
+    samples: list[float] = []
+    gc.disable()
+    try:
+        for _ in range(runs):
+            t0 = time.process_time()
+            fn()
+            samples.append((time.process_time() - t0) * 1000)
+    finally:
+        gc.enable()
+    return statistics.median(samples)
+
+
+def cpu_figures() -> dict[str, float]:
+    """CPU medians of the engine's and the automatic players' work, mid-game and whole games."""
+    state = mid_game_position()
+    player = state.players[state.current]
+    digs = [a for a in GAME.legal_actions(state, player) if a["type"] == "tunnel"]
+    rnd = random.Random(1)
+    data = GAME.to_json(state)
+    view = GAME.view(state, player)
+    strong = StrongPlayer()
+    return {
+        "legal-move generation": cpu_ms(lambda: GAME.legal_actions(state, player), 300),
+        "apply one dig step": cpu_ms(lambda: GAME.apply(state, player, rnd.choice(digs)), 300),
+        "load a state (from_json)": cpu_ms(lambda: GAME.from_json(data), 200),
+        "greedy self-play, 4 players, seed 11": cpu_ms(lambda: self_play(GAME, ["p1", "p2", "p3", "p4"], {}, 11), 3),
+        "strong decision, 300 steps of work": cpu_ms(
+            lambda: strong.plan(GAME, view, player, player, random.Random(5), Budget(seconds=1000, iterations=300)), 3
+        ),
+    }
 
 
 def main() -> None:
@@ -67,6 +111,8 @@ def main() -> None:
     _, finished = self_play(GAME, ["p1", "p2", "p3", "p4"], {}, 11)
     print(f"finished 4-player game: {len(finished.stations)} stations")
     print(summary("scoring phase (6 trips + park-lake, winner)", measure(lambda: score(finished), runs=50), "<= 20 ms"))
+    for name, ms in cpu_figures().items():
+        print(f"CPU {name:<44} median {ms:8.3f} ms")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metrobot.gamelog import GameLog
-from metrobot.games.metromania import GAME
+from metrobot.games.metromania import GAME, rules
 from metrobot.games.metromania.board import ARROW_BY_CELL, CITY_CELL_SET, TOUCHING, direction, turn
 from metrobot.games.metromania.rules import merged
 from metrobot.games.metromania.state import STATION_SUPPLY, TUNNELS_PER_LINE
@@ -116,3 +116,25 @@ def test_random_games_keep_every_invariant(n, seed, choices):
 def test_variants_keep_every_invariant(seed, choices, options):
     n = 2 if options.get("advanced") else 3
     play(n, seed, random.Random(choices), options)
+
+
+@pytest.mark.parametrize("n, seed", [(2, 1), (3, 2), (4, 3), (4, 4)])
+def test_the_blocked_line_test_agrees_with_the_tunnel_check(n, seed):
+    """`rules.can_extend` walks the candidates itself (it runs for every line after every
+    step); it must answer exactly what `tunnel_problem` says of the candidates, with and
+    without the turn's limits, in every position of a game of random legal steps."""
+    rnd = random.Random(seed)
+    s = GAME.new_game([f"p{i + 1}" for i in range(n)], {}, seed)
+    checked = 0
+    while not GAME.is_over(s):
+        for li in range(len(s.lines)):
+            for per_turn in (True, False):
+                legal = any(
+                    rules.tunnel_problem(s, li, cell, to, per_turn=per_turn)[0] is None
+                    for cell, to in rules.candidates(s, li)
+                )
+                assert rules.can_extend(s, li, per_turn=per_turn) == legal
+                checked += 1
+        p = next(iter(GAME.to_move(s)))
+        s, _ = GAME.apply(s, p, rnd.choice(GAME.legal_actions(s, p)))
+    assert checked > 100

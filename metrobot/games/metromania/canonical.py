@@ -115,10 +115,8 @@ def _vertex(x: Any, what: str) -> Vertex:
 
 
 def _checked_vertex(x: Any, what: str) -> Vertex:
-    _req(
-        is_list(x) and len(x) == 2 and all(isinstance(i, int) and not isinstance(i, bool) for i in x),
-        f"{what} must be [q, r] integers, got {x!r}",
-    )
+    if not (is_list(x) and len(x) == 2 and all(isinstance(i, int) and not isinstance(i, bool) for i in x)):
+        raise BadInput(f"{what} must be [q, r] integers, got {x!r}")
     return (x[0], x[1])
 
 
@@ -131,11 +129,51 @@ def _cell(x: Any, what: str) -> Cell:
 
 
 def _checked_cell(x: Any, what: str) -> Cell:
-    _req(
-        is_list(x) and len(x) == 3 and isinstance(x[0], int) and isinstance(x[1], int) and isinstance(x[2], bool),
-        f"{what} must be [q, r, up], got {x!r}",
-    )
+    if not (is_list(x) and len(x) == 3 and isinstance(x[0], int) and isinstance(x[1], int) and isinstance(x[2], bool)):
+        raise BadInput(f"{what} must be [q, r, up], got {x!r}")
     return (x[0], x[1], x[2])
+
+
+_CELL_KIND_SET = frozenset(CELL_KINDS)
+
+
+def _well_formed_cells(raw_cells: list[Any]) -> dict[Cell, str] | None:
+    """The board's cells when they are what the engine writes (every city cell once, each an
+    object with q, r, up (a bool) and a known kind), else None: then `_checked_cells` says
+    what is wrong. The common case in one comprehension and set comparisons, because every
+    load of a game (each automatic player's decision) reads the 216 cells."""
+    try:
+        cells: dict[Cell, str] = {(rc["q"], rc["r"], rc["up"]): rc["kind"] for rc in raw_cells}
+        if (
+            len(cells) != len(raw_cells)
+            or cells.keys() != CITY_CELL_SET
+            or not _CELL_KIND_SET.issuperset(cells.values())
+            or {type(c[2]) for c in cells} != {bool}
+        ):
+            return None
+    except (TypeError, KeyError, AttributeError):  # not an object, a key missing, an unhashable value
+        return None
+    return cells
+
+
+def _checked_cells(raw_cells: list[Any]) -> dict[Cell, str]:
+    """The board's cells, or BadInput saying which one is wrong."""
+    cells: dict[Cell, str] = {}
+    for rc in raw_cells:
+        if not is_object(rc):
+            raise BadInput("every board cell must be an object")
+        c = (rc.get("q"), rc.get("r"), rc.get("up"))
+        if c not in CITY_CELL_SET or not isinstance(c[2], bool) or c in cells:
+            c = _cell(list(c), "board cell")
+            if c not in CITY_CELL_SET:
+                raise BadInput(f"board cell {list(c)} is not a city cell")
+            raise BadInput(f"board cell {list(c)} appears twice")
+        if rc.get("kind") not in CELL_KINDS:
+            raise BadInput(f"board cell {list(c)} has unknown kind {rc.get('kind')!r}")
+        cells[cast(Cell, c)] = rc["kind"]  # a city cell: checked just above
+    if len(cells) != len(CITY_CELLS):
+        raise BadInput(f"board.cells must list all {len(CITY_CELLS)} city cells, got {len(cells)}")
+    return cells
 
 
 def from_json(data: Any) -> State:
@@ -145,7 +183,8 @@ def from_json(data: Any) -> State:
     turn bookkeeping. Raises BadInput with a one-line reason on anything malformed.
     """
     _req(is_object(data), "a MetrOmania state must be a JSON object")
-    _req(data.get("game") == "metromania", f"not a MetrOmania state (game = {data.get('game')!r})")
+    if not (data.get("game") == "metromania"):
+        raise BadInput(f"not a MetrOmania state (game = {data.get('game')!r})")
     players = data.get("players")
     _req(
         is_list(players)
@@ -155,33 +194,29 @@ def from_json(data: Any) -> State:
         "players must be 2-4 distinct non-empty ids",
     )
     phase = data.get("phase", "building")
-    _req(phase in PHASES, f"phase must be one of {', '.join(PHASES)}")
+    if phase not in PHASES:
+        raise BadInput(f"phase must be one of {', '.join(PHASES)}")
     seed = data.get("seed", 0)
     _req(isinstance(seed, int), "seed must be an integer")
 
     board = data.get("board")
-    _req(is_object(board) and board.get("n") == N, f"board must be an object with n = {N}")
-    cells: dict[Cell, str] = {}
+    if not (is_object(board) and board.get("n") == N):
+        raise BadInput(f"board must be an object with n = {N}")
     raw_cells = board.get("cells")
     if not is_list(raw_cells):
         raise BadInput("board.cells must be a list")
-    # Messages are built only on failure: this loop runs on every load of a game.
-    for rc in raw_cells:
-        if not is_object(rc):
-            raise BadInput("every board cell must be an object")
-        c = (rc.get("q"), rc.get("r"), rc.get("up"))
-        if c not in CITY_CELL_SET or not isinstance(c[2], bool) or c in cells:
-            c = _cell(list(c), "board cell")
-            _req(c in CITY_CELL_SET, f"board cell {list(c)} is not a city cell")
-            raise BadInput(f"board cell {list(c)} appears twice")
-        if rc.get("kind") not in CELL_KINDS:
-            raise BadInput(f"board cell {list(c)} has unknown kind {rc.get('kind')!r}")
-        cells[cast(Cell, c)] = rc["kind"]  # a city cell: checked just above
-    _req(len(cells) == len(CITY_CELLS), f"board.cells must list all {len(CITY_CELLS)} city cells, got {len(cells)}")
+    cells = _well_formed_cells(raw_cells)
+    if cells is None:
+        cells = _checked_cells(raw_cells)
     frame = board.get("frame")
     if not (is_list(frame) and len(frame) == len(ARROWS)):
         raise BadInput(f"board.frame must list the {len(ARROWS)} arrow cells")
-    for rf in frame:
+    # The frame the engine writes (equal, and its coordinates of exactly the types a cell
+    # has) needs no entry-by-entry check.
+    well_formed = frame == _FRAME_JSON and all(
+        type(rf["q"]) is int and type(rf["r"]) is int and type(rf["up"]) is bool for rf in frame
+    )
+    for rf in () if well_formed else frame:
         _req(is_object(rf), "every frame entry must be an object")
         c = _cell([rf.get("q"), rf.get("r"), rf.get("up")], "frame cell")
         arrow = ARROW_BY_CELL.get(c)
@@ -192,24 +227,21 @@ def from_json(data: Any) -> State:
     _req(is_object(owners) and set(owners) == set(players), "owners must map every player to a person")
 
     raw_lines = data.get("lines")
-    _req(
-        is_list(raw_lines) and len(raw_lines) == 2 * len(players),
-        f"lines must hold {2 * len(players)} entries (two per player)",
-    )
+    if not (is_list(raw_lines) and len(raw_lines) == 2 * len(players)):
+        raise BadInput(f"lines must hold {2 * len(players)} entries (two per player)")
     lines: list[Line] = []
     occupied: dict[Cell, int] = {}
     for i, rl in enumerate(raw_lines):
         _req(is_object(rl), "every line must be an object")
         player, style = players[i // 2], STYLES[i % 2]
-        _req(
-            rl.get("player") == player and rl.get("style") == style,
-            f"line {i} must be {player}'s {style} line (lines go in seat order, solid then dashed)",
-        )
+        if not (rl.get("player") == player and rl.get("style") == style):
+            raise BadInput(f"line {i} must be {player}'s {style} line (lines go in seat order, solid then dashed)")
         vertex, cell = f"line {i} vertex", f"line {i} cell"  # once per line, not per vertex
         verts = [_vertex(v, vertex) for v in rl.get("vertices") or ()]
         lcells = [_cell(c, cell) for c in rl.get("cells") or ()]
         status = rl.get("status", "unstarted")
-        _req(status in STATUSES, f"line {i} status must be one of {', '.join(STATUSES)}")
+        if status not in STATUSES:
+            raise BadInput(f"line {i} status must be one of {', '.join(STATUSES)}")
         line = Line(player, style, verts, lcells, status)
         _check_line(i, line)
         for c in lcells:
@@ -221,9 +253,11 @@ def from_json(data: Any) -> State:
 
     stations = [_vertex(v, "station") for v in data.get("stations") or ()]
     _req(len(set(stations)) == len(stations), "a vertex holds two stations")
-    _req(len(stations) <= STATION_SUPPLY, f"at most {STATION_SUPPLY} stations exist")
+    if len(stations) > STATION_SUPPLY:
+        raise BadInput(f"at most {STATION_SUPPLY} stations exist")
     for v in stations:
-        _req(in_city(v), f"station {list(v)} is outside the city")
+        if not in_city(v):
+            raise BadInput(f"station {list(v)} is outside the city")
 
     raw_markers = data.get("markers")
     _req(is_list(raw_markers) and len(raw_markers) == 12, "markers must list all 12 destination markers")
@@ -232,13 +266,16 @@ def from_json(data: Any) -> State:
     for rm in raw_markers:
         _req(is_object(rm), "every marker must be an object")
         letter, kind, holder = rm.get("letter"), rm.get("kind"), rm.get("holder")
-        _req(kind in MARKER_SET and letter in MARKER_SET[kind], f"there is no {kind}-{letter} marker")
-        _req((letter, kind) not in seen, f"marker {letter}-{kind} appears twice")
+        if not (kind in MARKER_SET and letter in MARKER_SET[kind]):
+            raise BadInput(f"there is no {kind}-{letter} marker")
+        if (letter, kind) in seen:
+            raise BadInput(f"marker {letter}-{kind} appears twice")
         seen.add((letter, kind))
-        _req(holder in players, f"marker {letter}-{kind} holder {holder!r} is not a player")
+        if holder not in players:
+            raise BadInput(f"marker {letter}-{kind} holder {holder!r} is not a player")
         cell = None if rm.get("cell") is None else _cell(rm["cell"], f"marker {letter}-{kind} cell")
-        if cell is not None:
-            _req(cells.get(cell) == kind, f"marker {letter}-{kind} lies on a cell that is not a {kind} spot")
+        if cell is not None and cells.get(cell) != kind:
+            raise BadInput(f"marker {letter}-{kind} lies on a cell that is not a {kind} spot")
         markers.append(Marker(letter, kind, holder, cell))
 
     scores: Any = data.get("scores") or {}
@@ -291,16 +328,18 @@ def from_json(data: Any) -> State:
 def _check_line(i: int, line: Line) -> None:
     verts, cells = line.vertices, line.cells
     if not verts:
-        _req(not cells and line.status in ("unstarted", "blocked"), f"line {i} has no vertices but is {line.status}")
+        if cells or line.status not in ("unstarted", "blocked"):
+            raise BadInput(f"line {i} has no vertices but is {line.status}")
         return
-    _req(len(cells) == len(verts) - 1, f"line {i} needs one cell per edge ({len(verts) - 1}), got {len(cells)}")
-    _req(len(cells) <= TUNNELS_PER_LINE, f"line {i} has more than {TUNNELS_PER_LINE} tunnels")
-    _req(len(set(verts)) == len(verts), f"line {i} visits a vertex twice")
+    if not (len(cells) == len(verts) - 1):
+        raise BadInput(f"line {i} needs one cell per edge ({len(verts) - 1}), got {len(cells)}")
+    if not (len(cells) <= TUNNELS_PER_LINE):
+        raise BadInput(f"line {i} has more than {TUNNELS_PER_LINE} tunnels")
+    if not (len(set(verts)) == len(verts)):
+        raise BadInput(f"line {i} visits a vertex twice")
     start = ARROW_BY_APEX.get(verts[0])
-    _req(
-        start is not None and start.kind == "start" and cells[0] == start.cell,
-        f"line {i} must begin at a start arrow's outer apex on that arrow's cell",
-    )
+    if not (start is not None and start.kind == "start" and cells[0] == start.cell):
+        raise BadInput(f"line {i} must begin at a start arrow's outer apex on that arrow's cell")
     for k in range(1, len(verts)):
         a, b = verts[k - 1], verts[k]
         if (b[0] - a[0], b[1] - a[1]) not in DIR_INDEX:
@@ -317,7 +356,5 @@ def _check_line(i: int, line: Line) -> None:
             raise BadInput(f"line {i} leaves the city at {list(v)}")
     if line.status == "finished":
         end = ARROW_BY_APEX.get(verts[-1])
-        _req(
-            end is not None and end.kind == "end" and cells[-1] == end.cell,
-            f"line {i} is finished but does not end on an end arrow",
-        )
+        if not (end is not None and end.kind == "end" and cells[-1] == end.cell):
+            raise BadInput(f"line {i} is finished but does not end on an end arrow")

@@ -18,21 +18,24 @@ from .board import (
     DIR_INDEX,
     DIRS,
     TOUCHING,
+    VERTEX_SET,
     Arrow,
     Cell,
     Vertex,
     corners,
-    direction,
     flanks,
     in_city,
     side_distance,
-    turn,
     vertex_name,
 )
 from .state import STATION_SUPPLY, TUNNELS_PER_LINE, State
 
 SPOTS = frozenset(("res", "com", "ent"))
 NO_TUNNEL = frozenset(("lake", "park"))
+# Turns between consecutive edges, as (new direction - old direction) % 6, that are acute
+# (`board.turn(a, b) == 2`).
+ACUTE = frozenset((2, 4))
+ARROWS_OF_KIND: dict[str, tuple[Arrow, ...]] = {k: tuple(a for a in ARROWS if a.kind == k) for k in ("start", "end")}
 
 
 KINDS = {
@@ -63,20 +66,25 @@ def merged(a: frozenset[Vertex], b: frozenset[Vertex]) -> bool:
 
 
 def stations_made(s: State, li: int, frm: Vertex, to: Vertex) -> list[Vertex]:
-    """Vertices that get a station if line li digs frm -> to (the meet/split rule)."""
+    """Vertices that get a station if line li digs frm -> to (the meet/split rule). At most
+    two: one for each end of the new edge."""
     made: list[Vertex] = []
     line = s.lines[li]
-    for v, _other in ((frm, to), (to, frm)):
-        if v in s.station_set or not in_city(v):
+    lines = s.lines
+    for v in (frm, to):
+        if v in s.station_set or v not in VERTEX_SET:
             continue
-        if v == frm:
-            mine = frozenset((line.vertices[-2], to)) if len(line.vertices) >= 2 else frozenset((to,))
-        else:
-            mine = frozenset((frm,))
-        for j, other_line in enumerate(s.lines):
-            if j != li and v in other_line.index and not merged(mine, other_line.edges_at(v)):
-                made.append(v)
-                break
+        mine: frozenset[Vertex] | None = None  # built only once another line passes v (rare)
+        for j, other_line in enumerate(lines):
+            if j != li and v in other_line.index:
+                if mine is None:
+                    if v == frm:
+                        mine = frozenset((line.vertices[-2], to)) if len(line.vertices) >= 2 else frozenset((to,))
+                    else:
+                        mine = frozenset((frm,))
+                if not merged(mine, other_line.edges_at(v)):
+                    made.append(v)
+                    break
     return made
 
 
@@ -90,12 +98,16 @@ def usable_letters(s: State, player: str, cell: Cell) -> list[str]:
     """Letters `player` could drop on this spot: a held marker of its type whose twin
     (the other marker of the letter) is not placed on a touching cell."""
     kind = s.cells[cell]
-    placed = {m.letter: m.cell for m in s.markers if m.cell is not None}
+    markers = s.markers
+    touching = TOUCHING[cell]
     out: list[str] = []
-    for m in s.markers:
+    for m in markers:
         if m.holder == player and m.cell is None and m.kind == kind:
-            twin = placed.get(m.letter)
-            if twin is None or twin not in TOUCHING[cell]:
+            # The twin: the other marker of the letter that lies on the board (if any).
+            for t in markers:
+                if t.letter == m.letter and t.cell is not None and t is not m and t.cell in touching:
+                    break
+            else:
                 out.append(m.letter)
     return sorted(out)
 
@@ -108,17 +120,36 @@ def allowed_arrows(s: State, li: int, kind: str) -> list[Arrow]:
     line's) start side and its two neighbours, unless every arrow on the allowed sides
     is taken.
     """
-    line = s.lines[li]
-    if kind == "start":
-        sibling = s.lines[li ^ 1]
-        avoid = sibling.start_side
-    else:
-        avoid = line.start_side
-    free = [a for a in ARROWS if a.kind == kind and a.cell not in s.occupied]
+    avoid = _avoided_side(s, li, kind)
+    free = [a for a in ARROWS_OF_KIND[kind] if a.cell not in s.occupied]
     if avoid is None:
         return free
     preferred = [a for a in free if side_distance(a.side, avoid) >= 2]
     return preferred or free
+
+
+def _avoided_side(s: State, li: int, kind: str) -> int | None:
+    line = s.lines[li ^ 1] if kind == "start" else s.lines[li]
+    return ARROW_BY_CELL[line.cells[0]].side if line.cells and line.cells[0] in ARROW_BY_CELL else None
+
+
+def arrow_allowed(s: State, li: int, arrow: Arrow) -> bool:
+    """`arrow in allowed_arrows(s, li, arrow.kind)` for a free arrow, without building the
+    lists: the legality check asks it for every candidate tunnel at a frame."""
+    avoid = _avoided_side(s, li, arrow.kind)
+    if avoid is None or side_distance(arrow.side, avoid) >= 2:
+        return True
+    # On an avoided side: allowed only while every arrow on the other sides is taken.
+    occupied = s.occupied
+    return all(a.cell in occupied for a in _ON_OTHER_SIDES[arrow.kind, avoid])
+
+
+# The arrows of a kind a line may use while it avoids a side (and its two neighbours).
+_ON_OTHER_SIDES: dict[tuple[str, int], tuple[Arrow, ...]] = {
+    (kind, side): tuple(a for a in arrows if side_distance(a.side, side) >= 2)
+    for kind, arrows in ARROWS_OF_KIND.items()
+    for side in range(6)
+}
 
 
 REFUSALS = {
@@ -161,13 +192,18 @@ def tunnel_problem(s: State, li: int, cell: Cell, to: Vertex, *, per_turn: bool)
 
     per_turn=False ignores the limits of the current turn (one marker per turn, one new
     line in the first turn): that is the blocked-line test.
+
+    Hot: the legal moves, every applied step's blocked-line test and the automatic players
+    all come here, so the checks use the precomputed tables and build no lists on the way.
     """
     line = s.lines[li]
     if line.status == "finished":
         return "line_finished", []
     if len(line.cells) >= TUNNELS_PER_LINE:
         return "no_tunnels", []
-    if not line.vertices:
+    verts = line.vertices
+    occupied = s.occupied
+    if not verts:
         arrow = ARROW_BY_CELL.get(cell)
         if arrow is None or arrow.kind != "start":
             return "must_start", []
@@ -175,13 +211,13 @@ def tunnel_problem(s: State, li: int, cell: Cell, to: Vertex, *, per_turn: bool)
             return "start_edge", []
         if per_turn and s.turn.started and s.turns_taken[s.current] == 0:
             return "first_turn_one_line", []
-        if cell in s.occupied:
+        if cell in occupied:
             return "cell_taken", []
-        if arrow not in allowed_arrows(s, li, "start"):
+        if not arrow_allowed(s, li, arrow):
             return "start_side", []
         frm = arrow.apex
     else:
-        frm = line.tip
+        frm = verts[-1]
         if to in line.index:
             return "self_touch", []
         d_new = DIR_INDEX.get((to[0] - frm[0], to[1] - frm[1]))
@@ -189,17 +225,19 @@ def tunnel_problem(s: State, li: int, cell: Cell, to: Vertex, *, per_turn: bool)
             return "not_adjacent", []
         if cell not in flanks(frm, to):
             return "cell_not_flank", []
-        if len(line.vertices) >= 2 and turn(direction(line.vertices[-2], frm), d_new) == 2 and frm not in s.station_set:
-            return "acute_turn", []
-        if cell in s.occupied:
+        if len(verts) >= 2 and frm not in s.station_set:
+            prev = verts[-2]
+            if (d_new - DIR_INDEX[(frm[0] - prev[0], frm[1] - prev[1])]) % 6 in ACUTE:
+                return "acute_turn", []
+        if cell in occupied:
             return "cell_taken", []
         arrow = ARROW_BY_APEX.get(to)
         if arrow is not None:
             if arrow.kind != "end" or cell != arrow.cell:
                 return "start_cell", []
-            if arrow not in allowed_arrows(s, li, "end"):
+            if not arrow_allowed(s, li, arrow):
                 return "end_side", []
-        elif not in_city(to) or cell not in CITY_CELL_SET:
+        elif to not in VERTEX_SET or cell not in CITY_CELL_SET:
             return ("arrow_cell" if cell in ARROW_BY_CELL else "outside"), []
         elif s.cells[cell] in NO_TUNNEL:
             return "lake_park", []
@@ -210,7 +248,10 @@ def tunnel_problem(s: State, li: int, cell: Cell, to: Vertex, *, per_turn: bool)
         letters = usable_letters(s, line.player, cell)
         if not letters:
             return "marker_needed", []
-    if len(stations_made(s, li, frm, to)) > STATION_SUPPLY - len(s.stations):
+    # One tunnel makes at most two stations (one at each end of its edge), so the supply
+    # can run short only when fewer than two are left.
+    left = STATION_SUPPLY - len(s.stations)
+    if left < 2 and len(stations_made(s, li, frm, to)) > left:
         return "station_supply", []
     return None, letters
 
@@ -237,30 +278,51 @@ def refusal(s: State, li: int, cell: Cell, to: Vertex, rule: str) -> RuleError:
     )
 
 
+def _steps_from(tip: Vertex) -> tuple[tuple[Vertex, tuple[Cell, ...], Arrow | None], ...]:
+    """Where a line whose tip is `tip` could dig, ignoring the state: (to, the free-able city
+    cells flanking the edge, None) toward a city vertex, (apex, (), the arrow) toward an end
+    arrow's apex."""
+    out: list[tuple[Vertex, tuple[Cell, ...], Arrow | None]] = []
+    for dq, dr in DIRS:
+        w = (tip[0] + dq, tip[1] + dr)
+        if in_city(w):
+            out.append((w, tuple(c for c in flanks(tip, w) if c in CITY_CELL_SET), None))
+        else:
+            arrow = ARROW_BY_APEX.get(w)
+            if arrow is not None and arrow.kind == "end":
+                out.append((w, (), arrow))
+    return tuple(out)
+
+
+# Computed once per city vertex (a building line's tip is always one): `candidates` runs
+# for every line after every step.
+STEPS_FROM = {v: _steps_from(v) for v in VERTEX_SET}
+
+
 def candidates(s: State, li: int) -> Iterator[tuple[Cell, Vertex]]:
     """Every (cell, to) a tunnel of line li could name, legal or not."""
     line = s.lines[li]
     if line.status == "finished":
         return
+    occupied = s.occupied
     if not line.vertices:
-        for arrow in ARROWS:
-            if arrow.kind == "start" and arrow.cell not in s.occupied:
+        for arrow in ARROWS_OF_KIND["start"]:
+            if arrow.cell not in occupied:
                 for v in arrow.inner:
                     yield arrow.cell, v
         return
-    tip = line.tip
-    for dq, dr in DIRS:
-        w = (tip[0] + dq, tip[1] + dr)
-        if w in line.index:
+    tip = line.vertices[-1]
+    index = line.index
+    steps = STEPS_FROM.get(tip)
+    for w, cells, arrow in steps if steps is not None else _steps_from(tip):
+        if w in index:
             continue
-        if in_city(w):
-            for c in flanks(tip, w):
-                if c in CITY_CELL_SET and c not in s.occupied:
+        if arrow is None:
+            for c in cells:
+                if c not in occupied:
                     yield c, w
-        else:
-            arrow = ARROW_BY_APEX.get(w)
-            if arrow is not None and arrow.kind == "end" and arrow.cell not in s.occupied:
-                yield arrow.cell, w
+        elif arrow.cell not in occupied:
+            yield arrow.cell, w
 
 
 def legal_tunnels(s: State, li: int, *, per_turn: bool = True) -> Iterator[tuple[Cell, Vertex, list[str]]]:
@@ -271,7 +333,62 @@ def legal_tunnels(s: State, li: int, *, per_turn: bool = True) -> Iterator[tuple
 
 
 def can_extend(s: State, li: int, *, per_turn: bool) -> bool:
-    return next(legal_tunnels(s, li, per_turn=per_turn), None) is not None
+    """Whether some tunnel of line li is legal: exactly whether `tunnel_problem` passes one
+    of its `candidates` (tests/metromania/test_properties.py checks that the two agree in
+    every position of seeded games).
+
+    Every step asks this of every line (the blocked-line test), so it walks the candidates
+    itself: the checks that every candidate passes by construction (a neighbour of the
+    tip, not on the line, a free cell beside the edge, a city cell toward a city vertex, an
+    end arrow's own cell toward its apex) are left out, and what is the same for all of
+    them (the tip, its last direction, the turn's limits) is worked out once.
+    """
+    line = s.lines[li]
+    if line.status == "finished" or len(line.cells) >= TUNNELS_PER_LINE:
+        return False
+    occupied = s.occupied
+    left = STATION_SUPPLY - len(s.stations)  # under 2: the supply may refuse a tunnel
+    verts = line.vertices
+    if not verts:
+        if per_turn and s.turn.started and s.turns_taken[s.current] == 0:
+            return False  # first_turn_one_line
+        for arrow in ARROWS_OF_KIND["start"]:
+            if arrow.cell not in occupied and arrow_allowed(s, li, arrow):
+                for v in arrow.inner:  # an arrow's cell is no spot: no marker to check
+                    if left >= 2 or len(stations_made(s, li, arrow.apex, v)) <= left:
+                        return True
+        return False
+    tip = verts[-1]
+    index = line.index
+    d_prev = None  # the last edge's direction, when an acute turn at the tip is forbidden
+    if len(verts) >= 2 and tip not in s.station_set:
+        prev = verts[-2]
+        d_prev = DIR_INDEX[(tip[0] - prev[0], tip[1] - prev[1])]
+    no_marker = per_turn and s.turn.marker
+    steps = STEPS_FROM.get(tip)
+    for w, cells, arrow in steps if steps is not None else _steps_from(tip):
+        if w in index:
+            continue
+        if d_prev is not None and (DIR_INDEX[(w[0] - tip[0], w[1] - tip[1])] - d_prev) % 6 in ACUTE:
+            continue  # acute_turn
+        if arrow is None:
+            for c in cells:
+                if c in occupied:
+                    continue
+                kind = s.cells[c]
+                if kind in NO_TUNNEL:
+                    continue
+                if kind in SPOTS and (no_marker or not usable_letters(s, line.player, c)):
+                    continue
+                if left >= 2 or len(stations_made(s, li, tip, w)) <= left:
+                    return True
+        elif (
+            arrow.cell not in occupied
+            and arrow_allowed(s, li, arrow)
+            and (left >= 2 or len(stations_made(s, li, tip, w)) <= left)
+        ):
+            return True
+    return False
 
 
 # ---------------------------------------------------------------- intermediate stations

@@ -192,11 +192,12 @@ def _after_step(s: State, events: list[Event]) -> None:
     if s.phase != "building":
         return
     reason = None
-    if any(all(s.lines[li].status == "finished" for li in s.seat_lines(seat)) for seat in range(s.n_seats)):
+    statuses = [line.status for line in s.lines]  # a seat's lines are 2 * seat and 2 * seat + 1
+    if any(statuses[li] == "finished" == statuses[li + 1] for li in range(0, len(statuses), 2)):
         reason = "two_lines_finished"
     elif s.stations_left <= 0:
         reason = "last_station"
-    elif sum(1 for line in s.lines if line.status in ("finished", "blocked")) >= end_threshold(s):
+    elif statuses.count("finished") + statuses.count("blocked") >= end_threshold(s):
         reason = "lines_done"
     if reason:
         s.phase = "last_round"

@@ -27,13 +27,13 @@ turns except on the first tunnel, and a line's own later growth: it is an estima
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Container
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from .. import rules
 from ..board import (
     ARROWS,
+    CELLS_AT,
     CITY_CELLS,
     CORNERS,
     DIRS,
@@ -66,7 +66,11 @@ class Weights:
 
 
 WEIGHTS = Weights()
-Graph = dict[Vertex, tuple[Vertex, ...]]  # each city vertex's neighbours a tunnel may reach
+# Each city vertex's neighbours a tunnel may reach, by vertex number (the place in
+# `VERTICES`): the searches run on small integers, which index a list where a vertex
+# would be hashed.
+Graph = list[tuple[int, ...]]
+Dist = list[int | None]  # tunnels to each city vertex, by number; None: out of reach
 INF = 10**6
 
 
@@ -80,9 +84,29 @@ def _city_edges() -> dict[Vertex, tuple[tuple[Vertex, Cell, Cell], ...]]:
 
 
 EDGES = _city_edges()
+VERTEX_ID: dict[Vertex, int] = {v: i for i, v in enumerate(VERTICES)}
+_EDGE_IDS: tuple[tuple[tuple[int, Cell, Cell], ...], ...] = tuple(
+    tuple((VERTEX_ID[w], c1, c2) for w, c1, c2 in EDGES[v]) for v in VERTICES
+)
+
+
+def _opening() -> tuple[tuple[tuple[tuple[int, Cell, Cell], ...], tuple[int, ...], tuple[Cell, ...] | None], ...]:
+    """Per vertex number: its edges, all its neighbours' numbers, and the cells whose being
+    free opens every one of its edges (each edge has one of them beside it), else None."""
+    out: list[tuple[tuple[tuple[int, Cell, Cell], ...], tuple[int, ...], tuple[Cell, ...] | None]] = []
+    for v, edges in zip(VERTICES, _EDGE_IDS, strict=True):
+        cells = CELLS_AT[v]
+        opens_all = all(c1 in cells or c2 in cells for _, c1, c2 in edges)
+        out.append((edges, tuple(w for w, _, _ in edges), cells if opens_all else None))
+    return tuple(out)
+
+
+_OPENING = _opening()
 END_ARROWS = tuple(a for a in ARROWS if a.kind == "end")
-SPOT_EDGES: dict[Cell, tuple[tuple[Vertex, Vertex], ...]] = {
-    c: tuple((a, b) for a in CORNERS[c] for b in CORNERS[c] if a != b) for c in CITY_CELLS
+# A spot's corners and the (ordered) edges along it, as vertex numbers.
+CORNER_IDS: dict[Cell, tuple[int, ...]] = {c: tuple(VERTEX_ID[v] for v in CORNERS[c]) for c in CITY_CELLS}
+SPOT_EDGES: dict[Cell, tuple[tuple[int, int], ...]] = {
+    c: tuple((a, b) for a in CORNER_IDS[c] for b in CORNER_IDS[c] if a != b) for c in CITY_CELLS
 }
 
 
@@ -90,26 +114,49 @@ def diggable(s: State, seat: int) -> frozenset[Cell]:
     """Free city cells the seat could put a tunnel on (spots: of a kind it still holds)."""
     player = s.players[seat]
     kinds = {m.kind for m in s.markers if m.holder == player and m.cell is None}
-    occupied = s.occupied
-    return frozenset(c for c in CITY_CELLS if c not in occupied and (s.cells[c] == "blank" or s.cells[c] in kinds))
+    kinds.add("blank")
+    occupied, cells = s.occupied, s.cells
+    return frozenset([c for c in CITY_CELLS if c not in occupied and cells[c] in kinds])
 
 
 def open_graph(free: frozenset[Cell]) -> Graph:
     """City edges with a flanking cell in `free`: the graph the searches walk."""
-    return {v: tuple(w for w, c1, c2 in edges if c1 in free or c2 in free) for v, edges in EDGES.items()}
+    # List comprehensions, not generators: this runs for every estimator (each greedy step).
+    # A vertex whose every cell is free keeps all its edges (the common case, one subset
+    # test); the others are filtered edge by edge.
+    return [
+        every
+        if cells is not None and free.issuperset(cells)
+        else tuple([w for w, c1, c2 in edges if c1 in free or c2 in free])
+        for edges, every, cells in _OPENING
+    ]
 
 
-def bfs(sources: dict[Vertex, int], avoid: Container[Vertex], graph: Graph) -> dict[Vertex, int]:
-    """Tunnels from the nearest source to every city vertex reachable without `avoid`."""
-    dist = dict(sources)
-    queue = deque(sorted(sources, key=dist.__getitem__))
-    while queue:
-        v = queue.popleft()
-        d = dist[v] + 1
-        for w in graph[v]:
-            if w not in dist and w not in avoid:
-                dist[w] = d
-                queue.append(w)
+def bfs(sources: Iterable[int], start: int, avoid: Collection[Vertex], graph: Graph) -> Dist:
+    """Tunnels to every city vertex reachable without `avoid` from the nearest of the
+    sources (vertex numbers, each `start` tunnels away), by vertex number."""
+    dist: Dist = [None] * len(VERTICES)
+    seen = bytearray(len(VERTICES))
+    for v in avoid:
+        i = VERTEX_ID.get(v)  # a line's start apex is no city vertex
+        if i is not None:
+            seen[i] = 1
+    frontier: list[int] = []
+    for i in sources:
+        dist[i] = start
+        seen[i] = 1
+        frontier.append(i)
+    d = start
+    while frontier:  # level by level: every vertex of a level is `d` tunnels away
+        d += 1
+        found: list[int] = []
+        for i in frontier:
+            for w in graph[i]:
+                if not seen[w]:
+                    seen[w] = 1
+                    dist[w] = d
+                    found.append(w)
+        frontier = found
     return dist
 
 
@@ -122,10 +169,10 @@ def end_arrows_for(s: State, start_side: int | None) -> list[Arrow]:
     return preferred or free
 
 
-def end_distances(s: State, start_side: int | None, avoid: Container[Vertex], graph: Graph) -> dict[Vertex, int]:
+def end_distances(s: State, start_side: int | None, avoid: Collection[Vertex], graph: Graph) -> Dist:
     """Tunnels from each city vertex to the end of the line, the finishing tunnel included."""
-    seeds = {v: 1 for a in end_arrows_for(s, start_side) for v in a.inner if v not in avoid}
-    return bfs(seeds, avoid, graph)
+    seeds = [VERTEX_ID[v] for a in end_arrows_for(s, start_side) for v in a.inner if v not in avoid]
+    return bfs(seeds, 1, avoid, graph)
 
 
 # ---------------------------------------------------------------- one line, seen from its tip
@@ -133,9 +180,9 @@ class LineOutlook:
     """What a building line can still reach: tunnels from its tip to every vertex (`near`)
     and to the end (`to_end`), honouring the no-acute-turn rule on the first tunnel."""
 
-    __slots__ = ("_avoid", "_graph", "_near", "end_map", "first", "left", "li", "spots", "tip", "to_end")
+    __slots__ = ("_avoid", "_graph", "_near", "end_map", "first", "left", "li", "spots", "tip", "tip_id", "to_end")
 
-    def __init__(self, s: State, li: int, free: frozenset[Cell], graph: Graph, end_map: dict[Vertex, int]):
+    def __init__(self, s: State, li: int, free: frozenset[Cell], graph: Graph, end_map: Dist):
         line = s.lines[li]
         self.li = li
         self.left = TUNNELS_PER_LINE - len(line.cells)
@@ -143,55 +190,64 @@ class LineOutlook:
         tip = line.tip
         prev = line.vertices[-2] if len(line.vertices) >= 2 else None
         sharp_ok = tip in s.station_set or prev is None or not in_city(prev)
-        first: dict[Vertex, int] = {}
+        first: dict[int, int] = {}  # the vertices (numbers) one tunnel from the tip
         for w, c1, c2 in EDGES.get(tip, ()):
             if w in line.index or not ((c1 in free and c1 not in s.occupied) or (c2 in free and c2 not in s.occupied)):
                 continue
             if not sharp_ok and prev is not None and turn(direction(prev, tip), direction(tip, w)) == 2:
                 continue
-            first[w] = 1
-        self.tip, self.first = tip, first
+            first[VERTEX_ID[w]] = 1
+        tip_id = VERTEX_ID.get(tip)
+        self.tip, self.tip_id, self.first = tip, tip_id, first
         self.spots: dict[Cell, tuple[int, int]] = {}
-        self._near: dict[Vertex, int] | None = None
+        self._near: Dist | None = None
         self._avoid, self._graph = line.index, graph
-        best = min((1 + end_map[w] for w in first if w in end_map), default=INF)
+        best = min((1 + d for d in (end_map[w] for w in first) if d is not None), default=INF)
         for a in END_ARROWS:  # finishing right from the tip
             if (
                 tip in a.inner
                 and a.cell not in s.occupied
-                and tip in end_map
-                and end_map[tip] == 1
+                and tip_id is not None
+                and end_map[tip_id] == 1
                 and (sharp_ok or prev is None or turn(direction(prev, tip), direction(tip, a.apex)) != 2)
             ):
                 best = 1
         self.to_end = best
 
     @property
-    def near(self) -> dict[Vertex, int]:
-        """Tunnels from the tip to every vertex (searched only when markers ask)."""
+    def near(self) -> Dist:
+        """Tunnels from the tip to every vertex, by number (searched only when markers ask)."""
         if self._near is None:
-            self._near = bfs(self.first, self._avoid, self._graph)
-            self._near[self.tip] = 0
+            self._near = bfs(self.first, 1, self._avoid, self._graph)
+            if self.tip_id is not None:
+                self._near[self.tip_id] = 0
         return self._near
 
     def spot(self, cell: Cell) -> tuple[int, int]:
         """(tunnels to finish by way of `cell`, tunnels to reach it), cached."""
         found = self.spots.get(cell)
         if found is None:
-            found = self.spots[cell] = (self.via(cell), min(self.near.get(a, INF) for a in CORNERS[cell]))
+            near = self.near
+            reach = INF
+            for i in CORNER_IDS[cell]:
+                d = near[i]
+                if d is not None and d < reach:
+                    reach = d
+            found = self.spots[cell] = (self.via(cell), reach)
         return found
 
     def via(self, cell: Cell) -> int:
         """Tunnels to finish the line running along one edge of `cell` (INF: impossible)."""
-        near, end_map = self.near, self.end_map
+        near, end_map, tip, first = self.near, self.end_map, self.tip_id, self.first
         best = INF
         for a, b in SPOT_EDGES[cell]:
-            if a == self.tip and b not in self.first:
+            if a == tip and b not in first:
                 continue  # an acute turn at the tip
-            da = near.get(a)
-            db = end_map.get(b)
-            if da is not None and db is not None and da + 1 + db < best:
-                best = da + 1 + db
+            da = near[a]
+            if da is not None:
+                db = end_map[b]
+                if db is not None and da + 1 + db < best:
+                    best = da + 1 + db
         return best
 
 
@@ -206,12 +262,12 @@ class Estimator:
         self.w = weights
         self.free = diggable(s, seat)
         self.graph = open_graph(self.free)
-        self.end_maps: dict[tuple[int, int | None], dict[Vertex, int]] = {}
+        self.end_maps: dict[tuple[int, int | None], Dist] = {}
         self.outlooks: dict[tuple[int, Vertex, int], LineOutlook] = {}
         self.spot_lists: dict[tuple[str, Cell | None], list[Cell]] = {}
         self.base = s
 
-    def end_map(self, s: State, li: int, start_side: int | None) -> dict[Vertex, int]:
+    def end_map(self, s: State, li: int, start_side: int | None) -> Dist:
         key = (li, start_side)
         found = self.end_maps.get(key)
         if found is None:
@@ -235,8 +291,9 @@ class Estimator:
         for arrow in rules.allowed_arrows(s, li, "start"):
             end_map = self.end_map(s, li, arrow.side)
             for v in arrow.inner:
-                if v in end_map and 1 + end_map[v] < best:
-                    best = 1 + end_map[v]
+                d = end_map[VERTEX_ID[v]]
+                if d is not None and 1 + d < best:
+                    best = 1 + d
         return best
 
     # ------------------------------------------------------------ the estimate
@@ -296,9 +353,10 @@ class Estimator:
                 continue
             twin = placed.get(m.letter)
             best, best_cell = 0.0, None
+            spots = self._spots(s, m.kind, twin) if outlooks else []  # the same for every line
             for o in outlooks:
                 slack = min(o.left, horizon if horizon is not None else INF)
-                for c in self._spots(s, m.kind, twin):
+                for c in spots:
                     if c in taken:
                         continue
                     via, reach = o.spot(c)
