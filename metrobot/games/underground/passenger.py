@@ -29,6 +29,11 @@ from .state import COLOURS, State
 # (map digest, passenger at, goals, (colour, track) pairs) -> routes
 _CACHE: dict[tuple[str, str, tuple[str, ...], tuple[tuple[str, tuple[int, ...]], ...]], list[dict[str, Any]]] = {}
 _CACHE_SIZE = 256
+# (map digest, (colour, track) pairs) -> what the routes' search needs of the track alone,
+# whatever the passenger's station and the face-up cards: both legs of a turn (and a route
+# chosen later) search the same track, so its searches from every colour are made once.
+_NETS: dict[tuple[str, tuple[tuple[str, tuple[int, ...]], ...]], _Network] = {}
+_NETS_SIZE = 64
 
 
 def targets(s: State, kind: str) -> list[str]:
@@ -48,46 +53,97 @@ def options(s: State, kind: str) -> list[dict[str, Any]]:
     if hit is None:
         if len(_CACHE) >= _CACHE_SIZE:
             _CACHE.clear()
-        hit = _CACHE[key] = _search(s, goals)
+        hit = _CACHE[key] = _search(s, goals, _network(s, tracks))
     return hit
 
 
 def _bfs(adj: list[list[int]], sources: list[int], n: int) -> tuple[list[int], list[int]]:
-    """Walking distances from a set of stations (-1: unreachable) and parents toward it."""
+    """Walking distances from a set of stations (-1: unreachable) and parents toward it.
+    Level by level: the same visiting order (and so the same parents) as a FIFO queue,
+    without a queue's per-station calls."""
     dist = [-1] * n
     parent = [-1] * n
-    q: deque[int] = deque()
+    frontier: list[int] = []
     for v in sources:
         if dist[v] < 0:
             dist[v] = 0
-            q.append(v)
-    while q:
-        v = q.popleft()
-        d = dist[v] + 1
-        for w in adj[v]:
-            if dist[w] < 0:
-                dist[w] = d
-                parent[w] = v
-                q.append(w)
+            frontier.append(v)
+    d = 0
+    while frontier:
+        d += 1
+        nxt: list[int] = []
+        push = nxt.append
+        for v in frontier:
+            for w in adj[v]:
+                if dist[w] < 0:
+                    dist[w] = d
+                    parent[w] = v
+                    push(w)
+        frontier = nxt
     return dist, parent
 
 
-def _search(s: State, goals: list[str]) -> list[dict[str, Any]]:
+class _Network:
+    """The walking graph of a track (the gaps no colour holds), and from each colour's
+    stations (`net`) the walking distances and parents to every station and the shortest
+    walk to each other colour: all that the search needs that does not depend on where the
+    passenger is or which cards lie face up. Never changed once made."""
+
+    __slots__ = ("d_hub", "hub_best", "hubs", "net", "p_hub", "rides", "walk")
+
+    def __init__(self, s: State) -> None:
+        board = s.board
+        n = len(board.names)
+        idx = board.index
+        occ = s.occ
+        self.walk: list[list[int]] = [[w for g, w in nbrs if not occ.get(g)] for nbrs in board.adj_idx]
+        self.hubs = hubs = [c for c in COLOURS if c in s.colours and s.colours[c].track]
+        self.net = net = {c: [idx[st] for st in s.colours[c].deg] for c in hubs}
+        self.d_hub: dict[str, list[int]] = {}
+        self.p_hub: dict[str, list[int]] = {}
+        for c in hubs:
+            self.d_hub[c], self.p_hub[c] = _bfs(self.walk, net[c], n)
+        # The shortest walk from colour u's track to colour c's (-1: none).
+        self.hub_best: dict[str, dict[str, int]] = {}
+        for u in hubs:
+            du = self.d_hub[u]
+            self.hub_best[u] = {c: min((du[v] for v in net[c] if du[v] >= 0), default=-1) for c in hubs if c != u}
+        # A colour's own stations and their neighbours along it, made when a route rides it.
+        self.rides: dict[str, dict[int, list[int]]] = {}
+
+    def ride_graph(self, s: State, colour: str) -> dict[int, list[int]]:
+        nbrs = self.rides.get(colour)
+        if nbrs is None:
+            nbrs = {}  # filled before it is shared: threads may search the same track
+            gap_idx = s.board.gap_idx
+            for g in s.colours[colour].track:
+                x, y = gap_idx[g]
+                nbrs.setdefault(x, []).append(y)
+                nbrs.setdefault(y, []).append(x)
+            self.rides[colour] = nbrs
+        return nbrs
+
+
+def _network(s: State, tracks: tuple[tuple[str, tuple[int, ...]], ...]) -> _Network:
+    """The track's network (`tracks`: its (colour, gaps) pairs, which determine it), made
+    once per track and map."""
+    key = (s.board.digest, tracks)
+    found = _NETS.get(key)
+    if found is None:
+        if len(_NETS) >= _NETS_SIZE:
+            _NETS.clear()
+        found = _NETS[key] = _Network(s)
+    return found
+
+
+def _search(s: State, goals: list[str], network: _Network) -> list[dict[str, Any]]:
     board = s.board
     n = len(board.names)
     idx = board.index
-    walk: list[list[int]] = [[] for _ in range(n)]
-    for v, nbrs in enumerate(board.adj_idx):
-        walk[v] = [w for g, w in nbrs if not s.occ.get(g)]
-    hubs = [c for c in COLOURS if c in s.colours and s.colours[c].track]
-    net = {c: [idx[st] for st in s.colours[c].deg] for c in hubs}
+    hubs, d_hub, hub_best = network.hubs, network.d_hub, network.hub_best
     src = idx[s.at]
     tgt = {t: idx[t] for t in goals}
-    d_src, p_src = _bfs(walk, [src], n)
-    d_hub: dict[str, list[int]] = {}
-    p_hub: dict[str, list[int]] = {}
-    for c in hubs:
-        d_hub[c], p_hub[c] = _bfs(walk, net[c], n)
+    d_src, p_src = _bfs(network.walk, [src], n)
 
     # The small graph: "" is the start, colours are hubs, "@name" are targets.
     def edges(u: str) -> Iterator[tuple[str, tuple[int, int]]]:
@@ -99,14 +155,16 @@ def _search(s: State, goals: list[str]) -> list[dict[str, Any]]:
                 if d_src[v] >= 0:
                     yield "@" + t, (d_src[v], 0)
         else:
+            best_from = hub_best[u]
             for c in hubs:
                 if c != u:
-                    best = min((d_hub[u][v] for v in net[c] if d_hub[u][v] >= 0), default=-1)
+                    best = best_from[c]
                     if best >= 0:
                         yield c, (best, 1)
+            du = d_hub[u]
             for t, v in tgt.items():
-                if d_hub[u][v] >= 0:
-                    yield "@" + t, (d_hub[u][v], 0)
+                if du[v] >= 0:
+                    yield "@" + t, (du[v], 0)
 
     out_edges = {u: dict(edges(u)) for u in [""] + hubs}
     dist: dict[str, tuple[int, int]] = {"": (0, 0)}
@@ -146,7 +204,7 @@ def _search(s: State, goals: list[str]) -> list[dict[str, Any]]:
             found.setdefault(key, seq)
     out: list[dict[str, Any]] = []
     for (t, colours), seq in sorted(found.items(), key=lambda kv: (kv[0][0], [COLOURS.index(c) for c in kv[0][1]])):
-        path = _path(s, seq, src, tgt[t], d_hub, p_hub, p_src, net)
+        path = _path(s, seq, src, tgt[t], network, p_src)
         out.append({"to": t, "colours": list(colours), "walks": best[0], "path": [board.names[v] for v in path]})
     return out
 
@@ -159,16 +217,11 @@ def _climb(parent: list[int], v: int) -> list[int]:
     return out
 
 
-def _ride(s: State, colour: str, a: int, b: int) -> list[int]:
-    """Stations a..b along the colour's own track (it is connected)."""
+def _ride(nbrs: dict[int, list[int]], a: int, b: int) -> list[int]:
+    """Stations a..b along a colour's own track (it is connected; `nbrs`: its stations'
+    neighbours along it)."""
     if a == b:
         return [a]
-    board = s.board
-    nbrs: dict[int, list[int]] = {}
-    for g in s.colours[colour].track:
-        x, y = board.gap_idx[g]
-        nbrs.setdefault(x, []).append(y)
-        nbrs.setdefault(y, []).append(x)
     parent = {a: -1}
     q = deque([a])
     while q:
@@ -183,25 +236,17 @@ def _ride(s: State, colour: str, a: int, b: int) -> list[int]:
     return path[::-1]
 
 
-def _path(
-    s: State,
-    seq: list[str],
-    src: int,
-    dst: int,
-    d_hub: dict[str, list[int]],
-    p_hub: dict[str, list[int]],
-    p_src: list[int],
-    net: dict[str, list[int]],
-) -> list[int]:
+def _path(s: State, seq: list[str], src: int, dst: int, network: _Network, p_src: list[int]) -> list[int]:
     if not seq:
         return _climb(p_src, dst)[::-1]
+    d_hub, p_hub, net = network.d_hub, network.p_hub, network.net
     path = _climb(p_hub[seq[0]], src)  # src ... first track
     for here, nxt in itertools.pairwise(seq):
         leave = min(net[here], key=lambda v: (d_hub[nxt][v] if d_hub[nxt][v] >= 0 else 1 << 30, v))
-        path += _ride(s, here, path[-1], leave)[1:]
+        path += _ride(network.ride_graph(s, here), path[-1], leave)[1:]
         path += _climb(p_hub[nxt], leave)[1:]
     tail = _climb(p_hub[seq[-1]], dst)[::-1]  # last track ... dst
-    path += _ride(s, seq[-1], path[-1], tail[0])[1:]
+    path += _ride(network.ride_graph(s, seq[-1]), path[-1], tail[0])[1:]
     path += tail[1:]
     return path
 
