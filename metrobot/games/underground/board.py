@@ -71,6 +71,7 @@ class Board:
     map: UndergroundMap
     gaps: dict[int, Gap] = field(init=False)
     ends: dict[int, tuple[str, str]] = field(init=False)
+    slots: dict[int, int] = field(init=False)  # gap id -> colours it can hold
     adj: dict[str, tuple[tuple[int, str], ...]] = field(init=False)  # station -> (gap id, other end)
     xy: dict[str, tuple[float, float]] = field(init=False)
     national_rail: frozenset[str] = field(init=False)
@@ -89,6 +90,7 @@ class Board:
         put = object.__setattr__
         put(self, "gaps", {g.id: g for g in m.gaps})
         put(self, "ends", {g.id: (g.a, g.b) for g in m.gaps})
+        put(self, "slots", {g.id: g.slots for g in m.gaps})
         adj: dict[str, list[tuple[int, str]]] = {s: [] for s in m.stations}
         for g in m.gaps:
             adj[g.a].append((g.id, g.b))
