@@ -84,6 +84,8 @@ class Board:
     index: dict[str, int] = field(init=False)
     gap_idx: dict[int, tuple[int, int]] = field(init=False)
     adj_idx: tuple[tuple[tuple[int, int], ...], ...] = field(init=False)  # station no. -> (gap id, other no.)
+    nbr_idx: tuple[tuple[int, ...], ...] = field(init=False)  # station no. -> other no. (as in adj_idx)
+    simple: bool = field(init=False)  # no two gaps join the same two stations, none a station to itself
 
     def __post_init__(self) -> None:
         m = self.map
@@ -109,6 +111,9 @@ class Board:
         put(self, "index", index)
         put(self, "gap_idx", {g.id: (index[g.a], index[g.b]) for g in m.gaps})
         put(self, "adj_idx", tuple(tuple((g, index[o]) for g, o in adj[n]) for n in names))
+        put(self, "nbr_idx", tuple(tuple(o for _, o in nbrs) for nbrs in self.adj_idx))
+        pairs = {frozenset((g.a, g.b)) for g in m.gaps if g.a != g.b}
+        put(self, "simple", len(pairs) == len(m.gaps))
 
     @property
     def name(self) -> str:

@@ -95,19 +95,32 @@ class _Network:
         board = s.board
         n = len(board.names)
         idx = board.index
+        # Every station's neighbours, less those across a gap some colour holds.
         occ = s.occ
-        self.walk: list[list[int]] = [[w for g, w in nbrs if not occ.get(g)] for nbrs in board.adj_idx]
+        if board.simple:
+            # Copies with the held gaps taken out, cheaper than filtering every station's
+            # list (by value: the same thing when no two gaps join the same two stations).
+            self.walk: list[list[int]] = [list(nbrs) for nbrs in board.nbr_idx]
+            walk, gap_idx = self.walk, board.gap_idx
+            for g, held in occ.items():
+                if held:
+                    x, y = gap_idx[g]
+                    walk[x].remove(y)
+                    walk[y].remove(x)
+        else:
+            self.walk = [[w for g, w in nbrs if not occ.get(g)] for nbrs in board.adj_idx]
         self.hubs = hubs = [c for c in COLOURS if c in s.colours and s.colours[c].track]
         self.net = net = {c: [idx[st] for st in s.colours[c].deg] for c in hubs}
         self.d_hub: dict[str, list[int]] = {}
         self.p_hub: dict[str, list[int]] = {}
         for c in hubs:
             self.d_hub[c], self.p_hub[c] = _bfs(self.walk, net[c], n)
-        # The shortest walk from colour u's track to colour c's (-1: none).
-        self.hub_best: dict[str, dict[str, int]] = {}
-        for u in hubs:
+        # The shortest walk from colour u's track to colour c's (-1: none), the same both ways.
+        self.hub_best: dict[str, dict[str, int]] = {u: {} for u in hubs}
+        for i, u in enumerate(hubs):
             du = self.d_hub[u]
-            self.hub_best[u] = {c: min((du[v] for v in net[c] if du[v] >= 0), default=-1) for c in hubs if c != u}
+            for c in hubs[i + 1 :]:
+                self.hub_best[u][c] = self.hub_best[c][u] = min((du[v] for v in net[c] if du[v] >= 0), default=-1)
         # A colour's own stations and their neighbours along it, made when a route rides it.
         self.rides: dict[str, dict[int, list[int]]] = {}
 
