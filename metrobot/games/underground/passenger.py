@@ -21,7 +21,7 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .state import COLOURS, State
@@ -57,7 +57,7 @@ def options(s: State, kind: str) -> list[dict[str, Any]]:
     return hit
 
 
-def _bfs(adj: list[list[int]], sources: list[int], n: int) -> tuple[list[int], list[int]]:
+def _bfs(adj: Sequence[Sequence[int]], sources: list[int], n: int) -> tuple[list[int], list[int]]:
     """Walking distances from a set of stations (-1: unreachable) and parents toward it.
     Level by level: the same visiting order (and so the same parents) as a FIFO queue,
     without a queue's per-station calls."""
@@ -87,9 +87,12 @@ class _Network:
     """The walking graph of a track (the gaps no colour holds), and from each colour's
     stations (`net`) the walking distances and parents to every station and the shortest
     walk to each other colour: all that the search needs that does not depend on where the
-    passenger is or which cards lie face up. Never changed once made."""
+    passenger is or which cards lie face up. Never changed once made, but for `rides`,
+    added to as routes ride the colours."""
 
     __slots__ = ("d_hub", "hub_best", "hubs", "net", "p_hub", "rides", "walk")
+
+    walk: Sequence[Sequence[int]]
 
     def __init__(self, s: State) -> None:
         board = s.board
@@ -98,15 +101,26 @@ class _Network:
         # Every station's neighbours, less those across a gap some colour holds.
         occ = s.occ
         if board.simple:
-            # Copies with the held gaps taken out, cheaper than filtering every station's
-            # list (by value: the same thing when no two gaps join the same two stations).
-            self.walk: list[list[int]] = [list(nbrs) for nbrs in board.nbr_idx]
-            walk, gap_idx = self.walk, board.gap_idx
+            # The board's lists, shared, with the held gaps taken out of copies: cheaper than
+            # filtering every station's list (by value: the same thing when no two gaps
+            # join the same two stations).
+            walk: list[Sequence[int]] = list(board.nbr_idx)
+            copied: dict[int, list[int]] = {}
+            gap_idx = board.gap_idx
             for g, held in occ.items():
                 if held:
                     x, y = gap_idx[g]
-                    walk[x].remove(y)
-                    walk[y].remove(x)
+                    wx = copied.get(x)
+                    if wx is None:
+                        wx = copied[x] = list(walk[x])
+                        walk[x] = wx
+                    wy = copied.get(y)
+                    if wy is None:
+                        wy = copied[y] = list(walk[y])
+                        walk[y] = wy
+                    wx.remove(y)
+                    wy.remove(x)
+            self.walk = walk
         else:
             self.walk = [[w for g, w in nbrs if not occ.get(g)] for nbrs in board.adj_idx]
         self.hubs = hubs = [c for c in COLOURS if c in s.colours and s.colours[c].track]
