@@ -24,6 +24,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from .board import Board
 from .state import COLOURS, State
 
 # (map digest, passenger at, goals, (colour, track) pairs) -> routes
@@ -34,6 +35,9 @@ _CACHE_SIZE = 256
 # chosen later) search the same track, so its searches from every colour are made once.
 _NETS: dict[tuple[str, tuple[tuple[str, tuple[int, ...]], ...]], _Network] = {}
 _NETS_SIZE = 64
+# (map digest, a colour's track, a station on it) -> parents along the track toward it
+_RIDES: dict[tuple[str, tuple[int, ...], int], dict[int, int]] = {}
+_RIDES_SIZE = 4096
 
 
 def targets(s: State, kind: str) -> list[str]:
@@ -87,14 +91,13 @@ class _Network:
     """The walking graph of a track (the gaps no colour holds), and from each colour's
     stations (`net`) the walking distances and parents to every station and the shortest
     walk to each other colour: all that the search needs that does not depend on where the
-    passenger is or which cards lie face up. Never changed once made, but for `rides`,
-    added to as routes ride the colours."""
+    passenger is or which cards lie face up. Never changed once made."""
 
-    __slots__ = ("d_hub", "hub_best", "hubs", "net", "p_hub", "rides", "walk")
+    __slots__ = ("d_hub", "hub_edges", "hubs", "net", "p_hub", "tracks", "walk")
 
     walk: Sequence[Sequence[int]]
 
-    def __init__(self, s: State) -> None:
+    def __init__(self, s: State, tracks: tuple[tuple[str, tuple[int, ...]], ...]) -> None:
         board = s.board
         n = len(board.names)
         idx = board.index
@@ -130,25 +133,15 @@ class _Network:
         for c in hubs:
             self.d_hub[c], self.p_hub[c] = _bfs(self.walk, net[c], n)
         # The shortest walk from colour u's track to colour c's (-1: none), the same both ways.
-        self.hub_best: dict[str, dict[str, int]] = {u: {} for u in hubs}
+        best: dict[str, dict[str, int]] = {u: {} for u in hubs}
         for i, u in enumerate(hubs):
             du = self.d_hub[u]
             for c in hubs[i + 1 :]:
-                self.hub_best[u][c] = self.hub_best[c][u] = min((du[v] for v in net[c] if du[v] >= 0), default=-1)
-        # A colour's own stations and their neighbours along it, made when a route rides it.
-        self.rides: dict[str, dict[int, list[int]]] = {}
-
-    def ride_graph(self, s: State, colour: str) -> dict[int, list[int]]:
-        nbrs = self.rides.get(colour)
-        if nbrs is None:
-            nbrs = {}  # filled before it is shared: threads may search the same track
-            gap_idx = s.board.gap_idx
-            for g in s.colours[colour].track:
-                x, y = gap_idx[g]
-                nbrs.setdefault(x, []).append(y)
-                nbrs.setdefault(y, []).append(x)
-            self.rides[colour] = nbrs
-        return nbrs
+                best[u][c] = best[c][u] = min((du[v] for v in net[c] if du[v] >= 0), default=-1)
+        # The small graph's edges between colours: (walks, one more colour), other colours in
+        # colour order, those the passenger cannot walk to left out.
+        self.hub_edges = {u: {c: (best[u][c], 1) for c in hubs if c != u and best[u][c] >= 0} for u in hubs}
+        self.tracks = dict(tracks)
 
 
 def _network(s: State, tracks: tuple[tuple[str, tuple[int, ...]], ...]) -> _Network:
@@ -159,7 +152,7 @@ def _network(s: State, tracks: tuple[tuple[str, tuple[int, ...]], ...]) -> _Netw
     if found is None:
         if len(_NETS) >= _NETS_SIZE:
             _NETS.clear()
-        found = _NETS[key] = _Network(s)
+        found = _NETS[key] = _Network(s, tracks)
     return found
 
 
@@ -167,33 +160,27 @@ def _search(s: State, goals: list[str], network: _Network) -> list[dict[str, Any
     board = s.board
     n = len(board.names)
     idx = board.index
-    hubs, d_hub, hub_best = network.hubs, network.d_hub, network.hub_best
+    hubs, d_hub = network.hubs, network.d_hub
     src = idx[s.at]
     tgt = {t: idx[t] for t in goals}
     d_src, p_src = _bfs(network.walk, [src], n)
 
-    # The small graph: "" is the start, colours are hubs, "@name" are targets.
-    def edges(u: str) -> Iterator[tuple[str, tuple[int, int]]]:
-        if u == "":
-            for c in hubs:
-                if d_hub[c][src] >= 0:
-                    yield c, (d_hub[c][src], 1)
-            for t, v in tgt.items():
-                if d_src[v] >= 0:
-                    yield "@" + t, (d_src[v], 0)
-        else:
-            best_from = hub_best[u]
-            for c in hubs:
-                if c != u:
-                    best = best_from[c]
-                    if best >= 0:
-                        yield c, (best, 1)
-            du = d_hub[u]
-            for t, v in tgt.items():
-                if du[v] >= 0:
-                    yield "@" + t, (du[v], 0)
-
-    out_edges = {u: dict(edges(u)) for u in [""] + hubs}
+    # The small graph: "" is the start, colours are hubs, "@name" are targets. Each node's
+    # edges: colours first (in colour order), then targets (in the row's order).
+    start: dict[str, tuple[int, int]] = {}
+    for c in hubs:
+        if d_hub[c][src] >= 0:
+            start[c] = (d_hub[c][src], 1)
+    for t, v in tgt.items():
+        if d_src[v] >= 0:
+            start["@" + t] = (d_src[v], 0)
+    out_edges = {"": start}
+    for u in hubs:
+        es = out_edges[u] = dict(network.hub_edges[u])
+        du = d_hub[u]
+        for t, v in tgt.items():
+            if du[v] >= 0:
+                es["@" + t] = (du[v], 0)
     dist: dict[str, tuple[int, int]] = {"": (0, 0)}
     heap = [((0, 0), "")]
     while heap:
@@ -244,23 +231,42 @@ def _climb(parent: list[int], v: int) -> list[int]:
     return out
 
 
-def _ride(nbrs: dict[int, list[int]], a: int, b: int) -> list[int]:
-    """Stations a..b along a colour's own track (it is connected; `nbrs`: its stations'
-    neighbours along it)."""
+def _ride(board: Board, track: tuple[int, ...], a: int, b: int) -> list[int]:
+    """Stations a..b along a colour's own track (it is connected)."""
     if a == b:
         return [a]
-    parent = {a: -1}
-    q = deque([a])
-    while q:
-        v = q.popleft()
-        for w in nbrs[v]:
-            if w not in parent:
-                parent[w] = v
-                q.append(w)
+    parent = _ride_tree(board, track, a)
     path = [b]
     while parent[path[-1]] >= 0:
         path.append(parent[path[-1]])
     return path[::-1]
+
+
+def _ride_tree(board: Board, track: tuple[int, ...], a: int) -> dict[int, int]:
+    """Breadth-first parents along a colour's track from its station a (-1 at a). A colour's
+    track stays the same over many turns and is ridden from the same stations again:
+    remembered per track."""
+    key = (board.digest, track, a)
+    parent = _RIDES.get(key)
+    if parent is None:
+        nbrs: dict[int, list[int]] = {}
+        gap_idx = board.gap_idx
+        for g in track:
+            x, y = gap_idx[g]
+            nbrs.setdefault(x, []).append(y)
+            nbrs.setdefault(y, []).append(x)
+        parent = {a: -1}
+        q = deque([a])
+        while q:
+            v = q.popleft()
+            for w in nbrs[v]:
+                if w not in parent:
+                    parent[w] = v
+                    q.append(w)
+        if len(_RIDES) >= _RIDES_SIZE:
+            _RIDES.clear()
+        _RIDES[key] = parent
+    return parent
 
 
 def _path(s: State, seq: list[str], src: int, dst: int, network: _Network, p_src: list[int]) -> list[int]:
@@ -270,10 +276,10 @@ def _path(s: State, seq: list[str], src: int, dst: int, network: _Network, p_src
     path = _climb(p_hub[seq[0]], src)  # src ... first track
     for here, nxt in itertools.pairwise(seq):
         leave = min(net[here], key=lambda v: (d_hub[nxt][v] if d_hub[nxt][v] >= 0 else 1 << 30, v))
-        path += _ride(network.ride_graph(s, here), path[-1], leave)[1:]
+        path += _ride(s.board, network.tracks[here], path[-1], leave)[1:]
         path += _climb(p_hub[nxt], leave)[1:]
     tail = _climb(p_hub[seq[-1]], dst)[::-1]  # last track ... dst
-    path += _ride(network.ride_graph(s, seq[-1]), path[-1], tail[0])[1:]
+    path += _ride(s.board, network.tracks[seq[-1]], path[-1], tail[0])[1:]
     path += tail[1:]
     return path
 
