@@ -67,16 +67,17 @@ def placements(s: State, player: str) -> list[tuple[str, int, str]]:
     occ = s.occ
     slots = board.slots
     can_branch = s.tokens[player] >= BRANCH_COST
+    open_gaps: list[int] | None = None  # gaps with a free slot
     for colour in s.colours_of(player):
         if s.pieces_left(colour) <= 0:
             continue
         col = s.colours[colour]
         if not col.track:
-            out += [
-                (colour, g, "start")
-                for g, n in slots.items()
-                if colour not in (held := occ.get(g, ())) and len(held) < n
-            ]
+            # A colour with no piece is in no gap: any gap with a free slot will do, the
+            # same gaps for each such colour.
+            if open_gaps is None:
+                open_gaps = [g for g, n in slots.items() if len(occ.get(g, ())) < n]
+            out += [(colour, g, "start") for g in open_gaps]
             continue
         seen: set[int] = set()
         found: list[tuple[str, int, str]] = []

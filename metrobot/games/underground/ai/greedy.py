@@ -84,16 +84,21 @@ def _ratings(s: State, seat: str) -> list[tuple[float, str, int]]:
     context: dict[str, _Side] = {}
     pairs = symbol_pairs(s.tiles)
     starts: dict[int, float] | None = None
+    fresh: dict[str, bool] = {}  # colour -> it has scored nothing
     for colour, gap, kind in placements(s, seat):
-        if kind == "start" and not any(s.scored[colour].values()):
-            # A colour's first piece is worth the same, gap by gap, for every colour that
-            # has nothing yet: valued once per tile deal, not for each of the hundreds of
-            # gaps at each decision.
-            if starts is None:
-                starts = _starts(s, colour, end_game)
-            out.append((starts[gap], colour, gap))
-        else:
-            out.append((_value(s, colour, gap, kind, end_game, context, pairs), colour, gap))
+        if kind == "start":
+            clean = fresh.get(colour)
+            if clean is None:
+                clean = fresh[colour] = not any(s.scored[colour].values())
+            if clean:
+                # A colour's first piece is worth the same, gap by gap, for every colour
+                # that has nothing yet: valued once per tile deal, not for each of the
+                # hundreds of gaps at each decision.
+                if starts is None:
+                    starts = _starts(s, colour, end_game)
+                out.append((starts[gap], colour, gap))
+                continue
+        out.append((_value(s, colour, gap, kind, end_game, context, pairs), colour, gap))
     return out
 
 
@@ -193,12 +198,12 @@ class _Side:
     follows from its track (and the tile deal), so sides are cached by track: in
     rollouts most colours are the same from one decision to the next."""
 
-    __slots__ = ("before", "gains", "near", "on", "targets")
+    __slots__ = ("before", "dist", "gains", "near", "on", "targets")
 
     def __init__(self, s: State, colour: str, end_game: bool):
         board = s.board
         self.on = set(s.colours[colour].deg)
-        dist = distances(board)
+        self.dist = dist = distances(board)
         self.near: list[int] = list(map(min, zip(*(dist[board.index[st]] for st in self.on))))
         self.targets = _targets(s, colour, self.on, end_game)
         self.before = sum(v * _POW[self.near[t]] for t, v in self.targets.items())
@@ -260,7 +265,7 @@ def _value(
         return points  # closing a loop: its points are all there is
     # A placement touches the line, so it brings exactly one new station.
     x = board.index[b if a in on else a]
-    row = distances(board)[x]
+    row = side.dist[x]
     near = side.near
     total = side.gain(x, row)
     for t, change in _changes(s, colour, side, (a, b), items, end_game, pairs).items():
@@ -281,8 +286,9 @@ def _changes(
     taken off (they are in `points`): what `_targets` of the longer line would differ by."""
     board, on = s.board, side.on
     out: dict[int, float] = {}
+    done = s.scored[colour]["connections"]
     for sym, (a, b) in symbol_pairs(s.tiles) if pairs is None else pairs:
-        if sym in s.scored[colour]["connections"] or a in on or b in on or not (a in reached or b in reached):
+        if not (a in reached or b in reached) or sym in done or a in on or b in on:
             continue
         ia, ib = board.index[a], board.index[b]
         out[ia] = out.get(ia, 0.0) - 1.2
