@@ -61,7 +61,7 @@ def free(s: State, colour: str, gap: int) -> bool:
 def placements(s: State, player: str) -> list[tuple[str, int, str]]:
     """Every legal (colour, gap, kind) for `player` now, colours in deal order, gaps by id."""
     # The automatic players' inner loop: `free` and `kind_of` written out here, on the
-    # board's slot table.
+    # board's slot table, and what follows from a colour's track alone (`_reach`) looked up.
     out: list[tuple[str, int, str]] = []
     board = s.board
     occ = s.occ
@@ -79,31 +79,38 @@ def placements(s: State, player: str) -> list[tuple[str, int, str]]:
                 open_gaps = [g for g, n in slots.items() if len(occ.get(g, ())) < n]
             out += [(colour, g, "start") for g in open_gaps]
             continue
-        seen: set[int] = set()
-        found: list[tuple[str, int, str]] = []
-        ends = line_ends(s, colour)
-        for st in col.deg:
-            # A gap at a station of the line: an extension when one of its ends is an end
-            # of the line, else a branch (what `kind_of` says of a gap touching the line).
-            at_end = st in ends
-            for g, other in board.adj[st]:
-                if g in seen:
-                    continue
-                held = occ.get(g, ())
-                if colour in held or len(held) >= slots[g]:
-                    continue
-                seen.add(g)
-                if at_end or other in ends:
-                    found.append((colour, g, "extend"))
-                elif can_branch:
-                    found.append((colour, g, "branch"))
-        found.sort(key=_gap_of)
-        out += found
+        # (a gap next to the line but not on it holds other colours only)
+        for g, kind in _reach(s, colour):
+            if len(occ.get(g, ())) < slots[g] and (can_branch or kind == "extend"):
+                out.append((colour, g, kind))
     return out
 
 
-def _gap_of(t: tuple[str, int, str]) -> int:
-    return t[1]
+def _reach(s: State, colour: str) -> tuple[tuple[int, str], ...]:
+    """The gaps touching the colour's line and not on it, by id, each with its kind: an
+    extension when one of its ends is an end of the line, else a branch (`kind_of`). A
+    function of the track alone, which most moves leave as it was: remembered per track."""
+    col = s.colours[colour]
+    key = (s.board.digest, tuple(col.track))
+    found = _REACH.get(key)
+    if found is None:
+        adj = s.board.adj
+        ends = line_ends(s, colour)
+        kinds: dict[int, str] = {}
+        for st in col.deg:
+            at_end = st in ends
+            for g, other in adj[st]:
+                if g not in kinds:
+                    kinds[g] = "extend" if at_end or other in ends else "branch"
+        own = set(col.track)
+        found = tuple(sorted((g, k) for g, k in kinds.items() if g not in own))
+        if len(_REACH) >= 4096:
+            _REACH.clear()
+        _REACH[key] = found
+    return found
+
+
+_REACH: dict[tuple[str, tuple[int, ...]], tuple[tuple[int, str], ...]] = {}
 
 
 def check(s: State, player: str, colour: str, gap: int) -> str:
