@@ -14,6 +14,8 @@ target. That is a shortest path, with lexicographic (walks, colours) costs, over
 graph of {start, one hub per colour, targets}, whose edge weights are walking distances
 between the tracks (one breadth-first search over the empty gaps per colour). About a
 dozen searches over the map in all: a few milliseconds on London, whatever the position.
+The searches from the colours depend on the track alone, so both legs of a turn share them
+(`_Network`); only the one from the passenger's station is made for each leg.
 """
 
 from __future__ import annotations
