@@ -41,6 +41,11 @@ _POW: list[float] = []  # GAMMA ** d
 _SIDES: dict[tuple[str, tuple[tuple[str, str], ...], frozenset[int], bool], _Side] = {}  # by track
 _FRESH: dict[tuple[str, tuple[tuple[str, str], ...], bool], dict[int, float]] = {}  # by tile deal
 _STARTS: dict[tuple[str, tuple[tuple[str, str], ...], bool], dict[int, float]] = {}  # by tile deal
+# by board, tile deal, a colour's track and record, the end of the game or not
+_KNOWN: dict[
+    tuple[str, tuple[tuple[str, str], ...], tuple[int, ...], tuple[tuple[str, ...], ...], bool],
+    dict[tuple[int, str], float],
+] = {}
 
 
 class GreedyPlayer(AutoPlayer):
@@ -85,6 +90,7 @@ def _ratings(s: State, seat: str) -> list[tuple[float, str, int]]:
     pairs = symbol_pairs(s.tiles)
     starts: dict[int, float] | None = None
     fresh: dict[str, bool] = {}  # colour -> it has scored nothing
+    memo: dict[str, dict[tuple[int, str], float]] = {}  # colour -> `_known`
     for colour, gap, kind in placements(s, seat):
         if kind == "start":
             clean = fresh.get(colour)
@@ -98,8 +104,36 @@ def _ratings(s: State, seat: str) -> list[tuple[float, str, int]]:
                     starts = _starts(s, colour, end_game)
                 out.append((starts[gap], colour, gap))
                 continue
-        out.append((_value(s, colour, gap, kind, end_game, context, pairs), colour, gap))
+            out.append((_value(s, colour, gap, kind, end_game, context, pairs), colour, gap))
+            continue
+        known = memo.get(colour)
+        if known is None:
+            known = memo[colour] = _known(s, colour, end_game)
+        value = known.get((gap, kind))
+        if value is None:
+            value = known[gap, kind] = _value(s, colour, gap, kind, end_game, context, pairs)
+        out.append((value, colour, gap))
     return out
+
+
+def _known(s: State, colour: str, end_game: bool) -> dict[tuple[int, str], float]:
+    """The values of placements of `colour` found so far, (gap, kind) -> `_value`, for this
+    track and record of the colour (and board and tile deal): all a value depends on. A
+    colour's track stays the same while the other colours move, so in the strong player's
+    play-outs most of its placements are valued again and again: remembered."""
+    key = (
+        s.board.digest,
+        tuple(s.tiles.items()),
+        tuple(s.colours[colour].track),
+        tuple(map(tuple, s.scored[colour].values())),
+        end_game,
+    )
+    found = _KNOWN.get(key)
+    if found is None:
+        if len(_KNOWN) >= 4096:
+            _KNOWN.clear()
+        found = _KNOWN[key] = {}
+    return found
 
 
 def _starts(s: State, colour: str, end_game: bool) -> dict[int, float]:
