@@ -14,7 +14,8 @@ board; the potential of a fresh colour on each gap once per board and tile deal.
 strong player's rollouts make this valuation their inner loop, so it is computed
 incrementally (the same sums, to rounding; a test holds it to the plain formula): a
 colour's side of it is cached by its track, and so is what each station next to the
-track would add.
+track would add; so are whole values, a placement's by its colour's track and record, a
+first piece's by the tile deal (the same numbers, computed once).
 """
 
 from __future__ import annotations
