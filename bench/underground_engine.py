@@ -1,5 +1,8 @@
 """On the Underground engine speed on the London board: move generation, one placement,
-the passenger's route search, and a greedy decision, all late in a 4-player game.
+the passenger's route search, and a greedy decision, all late in a 4-player game; then
+what the tests and the bot spend most on: a strong decision (a fixed work budget, early
+in the game) and a whole greedy 4-player self-play game. CPU time of this process (the
+machine is shared), medians.
 
 Targets on the 2-core CI machine: move generation and apply <= 1 ms median, route search
 (both legs, from scratch) <= 20 ms, a greedy decision (incl. rebuilding the state from the
@@ -8,13 +11,33 @@ view) <= 50 ms.
 
 from __future__ import annotations
 
+import gc
 import random
+import time
+from collections.abc import Callable
 
 from metrobot.gamelog import self_play
+from metrobot.games.autoplay import Budget
 from metrobot.games.underground import GAME, passenger
-from metrobot.games.underground.ai import GreedyPlayer
+from metrobot.games.underground.ai import GreedyPlayer, player_for
 
-from .timing import measure, summary
+from .timing import summary
+
+
+def measure(fn: Callable[[], object], *, runs: int = 50, warmup: int = 3) -> list[float]:
+    """CPU milliseconds of this process for `runs` calls (after `warmup`), collector paused."""
+    for _ in range(warmup):
+        fn()
+    samples = []
+    gc.disable()
+    try:
+        for _ in range(runs):
+            t0 = time.process_time()
+            fn()
+            samples.append((time.process_time() - t0) * 1000)
+    finally:
+        gc.enable()
+    return samples
 
 
 def late_position(seed: int = 7, fraction: float = 0.85):
@@ -55,6 +78,8 @@ def main() -> None:
 
     def routes():
         passenger._CACHE.clear()
+        passenger._NETS.clear()
+        passenger._RIDES.clear()
         passenger.options(state, "express")
         passenger.options(state, "standard")
 
@@ -74,6 +99,27 @@ def main() -> None:
             "greedy decision from the view (determinize)",
             measure(lambda: greedy.choose(GAME, view, player, player, rnd), runs=50),
             "<= 50 ms",
+        )
+    )
+
+    strong = player_for("strong")
+    early = late_position(fraction=0.3)
+    seat = early.player
+    early_view = GAME.view(early, seat)
+    budget = Budget(seconds=1e5, iterations=800)  # bounded by work: the same search on any machine
+    print(
+        summary(
+            "strong decision, 800 iterations, early",
+            measure(lambda: strong.choose(GAME, early_view, seat, seat, random.Random(3), budget), runs=5, warmup=1),
+        )
+    )
+    seeds = iter(range(100, 10_000))
+    print(
+        summary(
+            "a greedy 4-player self-play game",
+            measure(
+                lambda: self_play(GAME, ["p1", "p2", "p3", "p4"], {"map": "london"}, next(seeds)), runs=5, warmup=1
+            ),
         )
     )
 

@@ -71,6 +71,7 @@ class Board:
     map: UndergroundMap
     gaps: dict[int, Gap] = field(init=False)
     ends: dict[int, tuple[str, str]] = field(init=False)
+    slots: dict[int, int] = field(init=False)  # gap id -> colours it can hold
     adj: dict[str, tuple[tuple[int, str], ...]] = field(init=False)  # station -> (gap id, other end)
     xy: dict[str, tuple[float, float]] = field(init=False)
     national_rail: frozenset[str] = field(init=False)
@@ -83,12 +84,15 @@ class Board:
     index: dict[str, int] = field(init=False)
     gap_idx: dict[int, tuple[int, int]] = field(init=False)
     adj_idx: tuple[tuple[tuple[int, int], ...], ...] = field(init=False)  # station no. -> (gap id, other no.)
+    nbr_idx: tuple[tuple[int, ...], ...] = field(init=False)  # station no. -> other no. (as in adj_idx)
+    simple: bool = field(init=False)  # no two gaps join the same two stations, none a station to itself
 
     def __post_init__(self) -> None:
         m = self.map
         put = object.__setattr__
         put(self, "gaps", {g.id: g for g in m.gaps})
         put(self, "ends", {g.id: (g.a, g.b) for g in m.gaps})
+        put(self, "slots", {g.id: g.slots for g in m.gaps})
         adj: dict[str, list[tuple[int, str]]] = {s: [] for s in m.stations}
         for g in m.gaps:
             adj[g.a].append((g.id, g.b))
@@ -107,6 +111,9 @@ class Board:
         put(self, "index", index)
         put(self, "gap_idx", {g.id: (index[g.a], index[g.b]) for g in m.gaps})
         put(self, "adj_idx", tuple(tuple((g, index[o]) for g, o in adj[n]) for n in names))
+        put(self, "nbr_idx", tuple(tuple(o for _, o in nbrs) for nbrs in self.adj_idx))
+        pairs = {frozenset((g.a, g.b)) for g in m.gaps if g.a != g.b}
+        put(self, "simple", len(pairs) == len(m.gaps))
 
     @property
     def name(self) -> str:

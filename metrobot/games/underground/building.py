@@ -55,34 +55,62 @@ def kind_of(s: State, colour: str, gap: int, ends: set[str] | None = None) -> st
 
 def free(s: State, colour: str, gap: int) -> bool:
     held = s.occ.get(gap, ())
-    return colour not in held and len(held) < s.board.gaps[gap].slots
+    return colour not in held and len(held) < s.board.slots[gap]
 
 
 def placements(s: State, player: str) -> list[tuple[str, int, str]]:
     """Every legal (colour, gap, kind) for `player` now, colours in deal order, gaps by id."""
+    # The automatic players' inner loop: `free` and `kind_of` written out here, on the
+    # board's slot table, and what follows from a colour's track alone (`_reach`) looked up.
     out: list[tuple[str, int, str]] = []
     board = s.board
-    tokens = s.tokens[player]
+    occ = s.occ
+    slots = board.slots
+    can_branch = s.tokens[player] >= BRANCH_COST
+    open_gaps: list[int] | None = None  # gaps with a free slot
     for colour in s.colours_of(player):
         if s.pieces_left(colour) <= 0:
             continue
         col = s.colours[colour]
         if not col.track:
-            out += [(colour, g, "start") for g in board.gaps if free(s, colour, g)]
+            # A colour with no piece is in no gap: any gap with a free slot will do, the
+            # same gaps for each such colour.
+            if open_gaps is None:
+                open_gaps = [g for g, n in slots.items() if len(occ.get(g, ())) < n]
+            out += [(colour, g, "start") for g in open_gaps]
             continue
-        seen: set[int] = set()
-        found: list[tuple[str, int, str]] = []
-        ends = line_ends(s, colour)
-        for st in col.deg:
-            for g, _ in board.adj[st]:
-                if g in seen or not free(s, colour, g):
-                    continue
-                seen.add(g)
-                kind = kind_of(s, colour, g, ends)
-                if kind is not None and (kind == "extend" or tokens >= BRANCH_COST):  # (never None: g touches st)
-                    found.append((colour, g, kind))
-        out += sorted(found, key=lambda t: t[1])
+        # (a gap next to the line but not on it holds other colours only)
+        for g, kind in _reach(s, colour):
+            if len(occ.get(g, ())) < slots[g] and (can_branch or kind == "extend"):
+                out.append((colour, g, kind))
     return out
+
+
+def _reach(s: State, colour: str) -> tuple[tuple[int, str], ...]:
+    """The gaps touching the colour's line and not on it, by id, each with its kind: an
+    extension when one of its ends is an end of the line, else a branch (`kind_of`). A
+    function of the track alone, which most moves leave as it was: remembered per track."""
+    col = s.colours[colour]
+    key = (s.board.digest, tuple(col.track))
+    found = _REACH.get(key)
+    if found is None:
+        adj = s.board.adj
+        ends = line_ends(s, colour)
+        kinds: dict[int, str] = {}
+        for st in col.deg:
+            at_end = st in ends
+            for g, other in adj[st]:
+                if g not in kinds:
+                    kinds[g] = "extend" if at_end or other in ends else "branch"
+        own = set(col.track)
+        found = tuple(sorted((g, k) for g, k in kinds.items() if g not in own))
+        if len(_REACH) >= 4096:
+            _REACH.clear()
+        _REACH[key] = found
+    return found
+
+
+_REACH: dict[tuple[str, tuple[int, ...]], tuple[tuple[int, str], ...]] = {}
 
 
 def check(s: State, player: str, colour: str, gap: int) -> str:
@@ -186,21 +214,26 @@ def place(s: State, player: str, colour: str, gap: int, kind: str) -> list[dict[
     if kind == "branch":
         s.tokens[player] -= BRANCH_COST
     s.add_piece(colour, gap)
+    col = s.colours[colour]  # (the state's own copy now)
     items = gains(s.board, s.tiles, s.scored[colour], col.deg, col.track, gap, closes)
     owner = col.owner
     for item in items:
         s.breakdown[owner][COLUMN[item["what"]]] += item["points"]
         s.tokens[owner] += item.get("tokens", 0)
-        record(s.scored[colour], item)
+        record(s, colour, item)
     return items
 
 
-def preview(s: State, colour: str, gap: int) -> list[dict[str, Any]]:
-    """What the placement would score, without changing `s` (for the automatic player)."""
+def preview(
+    s: State, colour: str, gap: int, pairs: tuple[tuple[str, tuple[str, str]], ...] | None = None
+) -> list[dict[str, Any]]:
+    """What the placement would score, without changing `s` (for the automatic player;
+    `pairs`: the deal's `symbol_pairs`, when the caller has them)."""
     col = s.colours[colour]
     a, b = s.board.ends[gap]
-    closes = col.deg.get(a, 0) > 0 and col.deg.get(b, 0) > 0
-    deg = dict(col.deg)
-    deg[a] = deg.get(a, 0) + 1
-    deg[b] = deg.get(b, 0) + 1
-    return gains(s.board, s.tiles, s.scored[colour], deg, col.track + [gap], gap, closes)
+    deg = col.deg
+    closes = deg.get(a, 0) > 0 and deg.get(b, 0) > 0
+    # `gains` takes the counts from before the piece, and reads the track only when the
+    # piece closes a loop: the longer track is made only then.
+    track = col.track + [gap] if closes else col.track
+    return gains(s.board, s.tiles, s.scored[colour], deg, track, gap, closes, pairs)

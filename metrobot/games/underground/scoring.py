@@ -23,6 +23,8 @@ from .board import Board
 if TYPE_CHECKING:  # (imported where loops are looked for, as in metromania/scoring.py)
     import networkx as nx
 
+    from .state import State
+
 Item = dict[str, Any]
 POINTS = {"national_rail": 1, "terminus": 2, "connection": 3, "enclosed": 1}
 TERMINUS_TOKENS = 1
@@ -39,19 +41,31 @@ def gains(
     track: list[int],
     gap: int,
     closes_cycle: bool,
+    pairs: tuple[tuple[str, tuple[str, str]], ...] | None = None,
 ) -> list[Item]:
     """New scoring items of a colour whose track (`track`, piece counts `deg`) has just
     received a piece in `gap`. `closes_cycle`: both ends of the gap were already on the
-    track, so the piece made a new cycle (the only way new stations get enclosed)."""
+    track, so the piece made a new cycle (the only way new stations get enclosed).
+
+    `deg` may be the counts from before the piece (the gap's own ends are on the track
+    either way), and `track` is read only when the piece closes a cycle: so the automatic
+    players' preview of a placement copies neither. `pairs`: `symbol_pairs(tiles)`, when
+    the caller has them already."""
     items: list[Item] = []
-    for st in board.ends[gap]:
+    ends = board.ends[gap]
+    for st in ends:
         if st in board.national_rail and st not in scored["national_rail"]:
             items.append({"what": "national_rail", "station": st, "points": POINTS["national_rail"]})
         if st in board.termini and st not in scored["terminus"]:
             items.append({"what": "terminus", "station": st, "points": POINTS["terminus"], "tokens": TERMINUS_TOKENS})
-    touched = set(board.ends[gap])
-    for symbol, (a, b) in symbol_pairs(tiles):
-        if symbol not in scored["connections"] and (a in touched or b in touched) and a in deg and b in deg:
+    for symbol, (a, b) in symbol_pairs(tiles) if pairs is None else pairs:
+        # (the gap's own ends are on the track, whether `deg` counts the piece or not)
+        if (
+            (a in ends or b in ends)
+            and (a in deg or a in ends)
+            and (b in deg or b in ends)
+            and symbol not in scored["connections"]
+        ):
             items.append({"what": "connection", "symbol": symbol, "stations": [a, b], "points": POINTS["connection"]})
     if closes_cycle:
         for st in sorted(enclosed(board, track) - set(scored["enclosed"])):
@@ -78,13 +92,12 @@ def symbol_pairs(tiles: dict[str, str]) -> tuple[tuple[str, tuple[str, str]], ..
 _PAIRS: dict[tuple[tuple[str, str], ...], tuple[tuple[str, tuple[str, str]], ...]] = {}
 
 
-def record(scored: dict[str, list[str]], item: Item) -> None:
-    key = RECORD[item["what"]]
-    scored[key].append(item["symbol"] if item["what"] == "connection" else item["station"])
+def record(s: State, colour: str, item: Item) -> None:
+    s.record_score(colour, RECORD[item["what"]], item["symbol"] if item["what"] == "connection" else item["station"])
 
 
 # ---------------------------------------------------------------- loops
-def enclosed(board: Board, track: Iterable[int]) -> set[str]:
+def enclosed(board: Board, track: Iterable[int]) -> frozenset[str]:
     """Stations strictly inside some simple cycle of this track and not on that cycle.
 
     Why a cycle basis is enough: inside/outside of a closed polygon by the even-odd rule is
@@ -93,7 +106,23 @@ def enclosed(board: Board, track: Iterable[int]) -> set[str]:
     spanning tree are simple cycles themselves). That argument needs the point to be off
     every cycle, so a station ON the track is tested against the cycles of the track
     without it (a branch running into a loop's inside is enclosed by that loop).
+
+    A pure function of the map and the track, asked again for the same looped track on
+    every move generation (its ends) and every preview that closes a loop: remembered.
     """
+    key = (board.digest, tuple(track))
+    found = _ENCLOSED.get(key)
+    if found is None:
+        if len(_ENCLOSED) >= 4096:
+            _ENCLOSED.clear()
+        found = _ENCLOSED[key] = frozenset(_enclosed(board, key[1]))
+    return found
+
+
+_ENCLOSED: dict[tuple[str, tuple[int, ...]], frozenset[str]] = {}
+
+
+def _enclosed(board: Board, track: Iterable[int]) -> set[str]:
     import networkx as nx
 
     g: nx.Graph[str] = nx.Graph()

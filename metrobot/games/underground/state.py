@@ -97,7 +97,13 @@ class State:
     last_turn: dict[str, Any] | None = None  # {player, placements, forgone} of the turn before this one
 
     def copy(self) -> State:
-        """A copy `apply` may change freely. Trips are append-only records, shared."""
+        """A copy `apply` may change freely. Trips are append-only records, shared.
+
+        Copied on write, since a copy is made on every step and most of a state stays as it
+        was: the colours, what each colour has scored and the colours in each gap are
+        shared with the original, and the code that changes them (`add_piece`,
+        `record_score`) puts a fresh object in this state's dictionary first, never
+        changing a shared one in place."""
         return State(
             self.board,
             self.seed,
@@ -105,10 +111,10 @@ class State:
             self.players,
             self.options,
             self.start_player,
-            {c: col.copy() for c, col in self.colours.items()},
+            dict(self.colours),  # (copied on write)
             dict(self.tokens),
             {p: dict(b) for p, b in self.breakdown.items()},
-            {c: {k: list(v) for k, v in sc.items()} for c, sc in self.scored.items()},
+            dict(self.scored),  # (copied on write)
             self.tiles,
             self.draw.copy(),
             self.row.copy(),
@@ -121,7 +127,7 @@ class State:
             self.turn_count,
             self.phase,
             None if self.winners is None else list(self.winners),
-            {g: list(cs) for g, cs in self.occ.items()},
+            dict(self.occ),  # (copied on write)
             self.last_turn,  # replaced whole, never changed in place
         )
 
@@ -143,8 +149,15 @@ class State:
         return SUPPLY[colour] - len(self.colours[colour].track)
 
     def add_piece(self, colour: str, gap: int) -> None:
-        col = self.colours[colour]
+        # A copy of the colour and of the gap's list: they may be shared with other states.
+        col = self.colours[colour] = self.colours[colour].copy()
         col.track.append(gap)
         for st in self.board.ends[gap]:
             col.deg[st] = col.deg.get(st, 0) + 1
-        self.occ.setdefault(gap, []).append(colour)
+        self.occ[gap] = [*self.occ.get(gap, ()), colour]
+
+    def record_score(self, colour: str, key: str, what: str) -> None:
+        """Note that `colour` has scored `what` (a station or a symbol) under `key`."""
+        # A copy of the colour's record: it may be shared with other states.
+        scored = self.scored[colour] = {k: list(v) for k, v in self.scored[colour].items()}
+        scored[key].append(what)

@@ -14,7 +14,8 @@ board; the potential of a fresh colour on each gap once per board and tile deal.
 strong player's rollouts make this valuation their inner loop, so it is computed
 incrementally (the same sums, to rounding; a test holds it to the plain formula): a
 colour's side of it is cached by its track, and so is what each station next to the
-track would add.
+track would add; so are whole values, a placement's by its colour's track and record, a
+first piece's by the tile deal (the same numbers, computed once).
 """
 
 from __future__ import annotations
@@ -40,6 +41,12 @@ _DIST: dict[str, list[list[int]]] = {}
 _POW: list[float] = []  # GAMMA ** d
 _SIDES: dict[tuple[str, tuple[tuple[str, str], ...], frozenset[int], bool], _Side] = {}  # by track
 _FRESH: dict[tuple[str, tuple[tuple[str, str], ...], bool], dict[int, float]] = {}  # by tile deal
+_STARTS: dict[tuple[str, tuple[tuple[str, str], ...], bool], dict[int, float]] = {}  # by tile deal
+# by board, tile deal, a colour's track and record, the end of the game or not
+_KNOWN: dict[
+    tuple[str, tuple[tuple[str, str], ...], tuple[int, ...], tuple[tuple[str, ...], ...], bool],
+    dict[tuple[int, str], float],
+] = {}
 
 
 class GreedyPlayer(AutoPlayer):
@@ -55,24 +62,93 @@ class GreedyPlayer(AutoPlayer):
 def decide(s: State, seat: str, rnd: random.Random) -> Action:
     if s.turn.pending is not None:
         return {"type": "route", "option": _best_route(s, seat)}
-    best: Action = {"type": "forgo"}
+    best = ("", -1)
     best_value = -1.0
-    for value, action in rated(s, seat):
-        value += 0.0 if s.gone and action["type"] == "forgo" else rnd.random() * NOISE
+    gone = s.gone
+    for value, colour, gap in _ratings(s, seat):
+        value += 0.0 if gone and not colour else rnd.random() * NOISE
         if value > best_value:
-            best, best_value = action, value
-    return best
+            best, best_value = (colour, gap), value
+    colour, gap = best
+    # (the action made for the chosen step only: early in a game there are hundreds)
+    return {"type": "place", "colour": colour, "gap": gap} if colour else {"type": "forgo"}
 
 
 def rated(s: State, seat: str) -> list[tuple[float, Action]]:
     """(value, action) of forgoing one placement (first) and of every legal placement,
     without noise: the same valuation the strong player's turn search uses."""
+    return [
+        (value, {"type": "place", "colour": colour, "gap": gap} if colour else {"type": "forgo"})
+        for value, colour, gap in _ratings(s, seat)
+    ]
+
+
+def _ratings(s: State, seat: str) -> list[tuple[float, str, int]]:
+    """`rated` as (value, colour, gap), the forgone placement first as ("", -1)."""
     end_game = s.gone
-    out: list[tuple[float, Action]] = [(0.0 if end_game else FORGO, {"type": "forgo"})]
+    out: list[tuple[float, str, int]] = [(0.0 if end_game else FORGO, "", -1)]
     context: dict[str, _Side] = {}
+    pairs = symbol_pairs(s.tiles)
+    starts: dict[int, float] | None = None
+    fresh: dict[str, bool] = {}  # colour -> it has scored nothing
+    memo: dict[str, dict[tuple[int, str], float]] = {}  # colour -> `_known`
     for colour, gap, kind in placements(s, seat):
-        out.append((_value(s, colour, gap, kind, end_game, context), {"type": "place", "colour": colour, "gap": gap}))
+        if kind == "start":
+            clean = fresh.get(colour)
+            if clean is None:
+                clean = fresh[colour] = not any(s.scored[colour].values())
+            if clean:
+                # A colour's first piece is worth the same, gap by gap, for every colour
+                # that has nothing yet: valued once per tile deal, not for each of the
+                # hundreds of gaps at each decision.
+                if starts is None:
+                    starts = _starts(s, colour, end_game)
+                out.append((starts[gap], colour, gap))
+                continue
+            out.append((_value(s, colour, gap, kind, end_game, context, pairs), colour, gap))
+            continue
+        known = memo.get(colour)
+        if known is None:
+            known = memo[colour] = _known(s, colour, end_game)
+        value = known.get((gap, kind))
+        if value is None:
+            value = known[gap, kind] = _value(s, colour, gap, kind, end_game, context, pairs)
+        out.append((value, colour, gap))
     return out
+
+
+def _known(s: State, colour: str, end_game: bool) -> dict[tuple[int, str], float]:
+    """The values of placements of `colour` found so far, (gap, kind) -> `_value`, for this
+    track and record of the colour (and board and tile deal): all a value depends on. A
+    colour's track stays the same while the other colours move, so in the strong player's
+    play-outs most of its placements are valued again and again: remembered."""
+    key = (
+        s.board.digest,
+        tuple(s.tiles.items()),
+        tuple(s.colours[colour].track),
+        tuple(map(tuple, s.scored[colour].values())),
+        end_game,
+    )
+    found = _KNOWN.get(key)
+    if found is None:
+        if len(_KNOWN) >= 4096:
+            _KNOWN.clear()
+        found = _KNOWN[key] = {}
+    return found
+
+
+def _starts(s: State, colour: str, end_game: bool) -> dict[int, float]:
+    """`_value` of a first piece of `colour` (no track, nothing scored) in each gap: the
+    same for every such colour, so remembered per board and tile deal."""
+    key = (s.board.digest, tuple(sorted(s.tiles.items())), end_game)
+    table = _STARTS.get(key)
+    if table is None:
+        pairs = symbol_pairs(s.tiles)
+        table = {g: _value(s, colour, g, "start", end_game, {}, pairs) for g in s.board.ends}
+        if len(_STARTS) > 64:
+            _STARTS.clear()
+        _STARTS[key] = table
+    return table
 
 
 def _best_route(s: State, seat: str) -> int:
@@ -157,12 +233,12 @@ class _Side:
     follows from its track (and the tile deal), so sides are cached by track: in
     rollouts most colours are the same from one decision to the next."""
 
-    __slots__ = ("before", "gains", "near", "on", "targets")
+    __slots__ = ("before", "dist", "gains", "near", "on", "targets")
 
     def __init__(self, s: State, colour: str, end_game: bool):
         board = s.board
         self.on = set(s.colours[colour].deg)
-        dist = distances(board)
+        self.dist = dist = distances(board)
         self.near: list[int] = list(map(min, zip(*(dist[board.index[st]] for st in self.on))))
         self.targets = _targets(s, colour, self.on, end_game)
         self.before = sum(v * _POW[self.near[t]] for t, v in self.targets.items())
@@ -192,10 +268,25 @@ def _side(s: State, colour: str, end_game: bool) -> _Side:
     return side
 
 
-def _value(s: State, colour: str, gap: int, kind: str, end_game: bool, context: dict[str, _Side]) -> float:
+def _value(
+    s: State,
+    colour: str,
+    gap: int,
+    kind: str,
+    end_game: bool,
+    context: dict[str, _Side],
+    pairs: tuple[tuple[str, tuple[str, str]], ...] | None = None,
+) -> float:
+    """What a placement is worth (`context`: the colours' sides, shared by the candidates
+    of one decision; `pairs`: the deal's `symbol_pairs`, when the caller has them)."""
     board = s.board
-    items = preview(s, colour, gap)
-    points = sum(i["points"] for i in items) + (0 if end_game else TOKEN * sum(i.get("tokens", 0) for i in items))
+    if pairs is None:
+        pairs = symbol_pairs(s.tiles)
+    items = preview(s, colour, gap, pairs)
+    if items:
+        points = sum(i["points"] for i in items) + (0 if end_game else TOKEN * sum(i.get("tokens", 0) for i in items))
+    else:
+        points = 0 if end_game else TOKEN * 0  # (the same number, of the same type, as above)
     if kind == "branch":
         points -= BRANCH_COST * (0 if end_game else TOKEN)
     if kind == "start":
@@ -204,27 +295,35 @@ def _value(s: State, colour: str, gap: int, kind: str, end_game: bool, context: 
     if side is None:
         side = context[colour] = _side(s, colour, end_game)
     a, b = board.ends[gap]
-    if a in side.on and b in side.on:
+    on = side.on
+    if a in on and b in on:
         return points  # closing a loop: its points are all there is
     # A placement touches the line, so it brings exactly one new station.
-    x = board.index[b if a in side.on else a]
-    row = distances(board)[x]
+    x = board.index[b if a in on else a]
+    row = side.dist[x]
     near = side.near
     total = side.gain(x, row)
-    for t, change in _changes(s, colour, side, (a, b), items, end_game).items():
+    for t, change in _changes(s, colour, side, (a, b), items, end_game, pairs).items():
         total += change * _POW[min(near[t], row[t])]
     return points + total
 
 
 def _changes(
-    s: State, colour: str, side: _Side, reached: tuple[str, str], items: list[dict[str, Any]], end_game: bool
+    s: State,
+    colour: str,
+    side: _Side,
+    reached: tuple[str, str],
+    items: list[dict[str, Any]],
+    end_game: bool,
+    pairs: tuple[tuple[str, tuple[str, str]], ...] | None = None,
 ) -> dict[int, float]:
     """How the colour's targets change once it reaches `reached`, the items just scored
     taken off (they are in `points`): what `_targets` of the longer line would differ by."""
     board, on = s.board, side.on
     out: dict[int, float] = {}
-    for sym, (a, b) in symbol_pairs(s.tiles):
-        if sym in s.scored[colour]["connections"] or a in on or b in on or not (a in reached or b in reached):
+    done = s.scored[colour]["connections"]
+    for sym, (a, b) in symbol_pairs(s.tiles) if pairs is None else pairs:
+        if not (a in reached or b in reached) or sym in done or a in on or b in on:
             continue
         ia, ib = board.index[a], board.index[b]
         out[ia] = out.get(ia, 0.0) - 1.2
