@@ -216,7 +216,10 @@ def _targets(s: _Scoring, colour: str, on: set[str], end_game: bool) -> dict[int
     if not end_game:
         for st, kind in board.kind.items():
             add(st, COVER[kind])
-    return out
+    # By station number: the sums over the targets (`_Side`, `_potential`) are of floats, whose
+    # total depends on their order, and the loops above walk sets of names, whose order changes
+    # from one process to the next (PYTHONHASHSEED): the same seeded game must play the same.
+    return dict(sorted(out.items()))
 
 
 def _potential(dist: list[list[int]], stations: list[int], targets: dict[int, float]) -> float:
