@@ -7,6 +7,7 @@ card: sheets never interact within a round, which is what lets everyone decide a
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,7 +100,7 @@ def normalise(action: Any) -> Action:
 
 
 def _open_line(metro_map: MetroMap, sheet: Sheet, action: Action) -> Line:
-    if all(line.id != action["line"] for line in metro_map.lines):  # a typed letter may name no line
+    if action["line"] not in metro_map.line_by_id:  # a typed letter may name no line
         raise BadInput(
             "map {map} has no line {line}; lines: {lines}",
             map=metro_map.name,
@@ -234,20 +235,30 @@ _AT_MOST = (
 
 def legal(metro_map: MetroMap, sheet: Sheet, card: Card) -> list[Action]:
     """Every distinct legal action (an express's optional "use" key only restates a count)."""
+    return [action for action, _, _ in moves(metro_map, sheet, card)]
+
+
+def moves(metro_map: MetroMap, sheet: Sheet, card: Card) -> Iterator[tuple[Action, tuple[str, ...], str | None]]:
+    """`legal`'s actions in its order, each with what `perform` would do: the stations it
+    marks (in order) and the line whose window it fills (None for a free ride). The automatic
+    player weighs every legal action; working the effect out here, where the ride has just
+    been computed, spares it a validated `perform` and a new sheet per action."""
     if card.kind == FREE:
-        return [{"type": "free", "station": None}] + [
-            {"type": "free", "station": s} for s in sheet.empty_stations(metro_map)
-        ]
-    out: list[Action] = []
+        yield {"type": "free", "station": None}, (), None
+        for s in sheet.empty_stations(metro_map):
+            yield {"type": "free", "station": s}, (s,), None
+        return
+    kind = ACTION_FOR_KIND[card.kind]
     for lid in sheet.open_lines():
         line = metro_map.line(lid)
         for direction in DIRECTIONS if line.ring else (None,):
-            base: Action = {"type": ACTION_FOR_KIND[card.kind], "line": lid}
+            base: Action = {"type": kind, "line": lid}
             if direction:
                 base["dir"] = direction
             if card.kind == TRANSFER:
-                out.append(base)
+                target = first_empty(sheet, path(metro_map, line, direction))
+                yield base, (() if target is None else (target,)), lid
                 continue
-            for count in range(len(reach(metro_map, sheet, card, line, direction)) + 1):
-                out.append({**base, "count": count})
-    return out
+            crossable = reach(metro_map, sheet, card, line, direction)
+            for count in range(len(crossable) + 1):
+                yield {**base, "count": count}, tuple(crossable[:count]), lid

@@ -12,7 +12,7 @@ import json
 import re
 import threading
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,11 @@ class Line:
     low: int
     ring: bool = False
 
+    @cached_property
+    def station_set(self) -> frozenset[str]:
+        """The line's stations as a set, for subset tests (is the line full?)."""
+        return frozenset(self.stations)
+
 
 @dataclass(frozen=True)
 class MetroMap:
@@ -55,10 +60,21 @@ class MetroMap:
     # station id -> ids of the lines serving it, in line order
     served_by: dict[str, tuple[str, ...]] = field(hash=False, repr=False)
 
+    @cached_property
+    def line_by_id(self) -> dict[str, Line]:
+        """Line id -> line (the rules look lines up by the letter in every action)."""
+        return {line.id: line for line in self.lines}
+
+    @cached_property
+    def _json_rows(self) -> tuple[tuple[tuple[Any, ...], ...], tuple[tuple[Any, ...], ...]]:
+        lines = tuple((l.id, l.name, l.colour, l.stations, l.windows, l.high, l.low, l.ring) for l in self.lines)
+        stations = tuple((s.id, s.name, s.x, s.y, s.special) for s in self.stations.values())
+        return lines, stations
+
     def line(self, line_id: str) -> Line:
-        for line in self.lines:
-            if line.id == line_id:
-                return line
+        line = self.line_by_id.get(line_id)
+        if line is not None:
+            return line
         raise BadInput(
             "map {map} has no line {line}; lines: {lines}",
             map=self.name,
@@ -71,24 +87,27 @@ class MetroMap:
 
     def to_json(self) -> dict[str, Any]:
         """The map's full data, in the same shape as its file."""
+        # Fresh dicts and lists every time (callers may change theirs), from the fields read
+        # once per map: every view and every stored state carries the whole map.
+        lines, stations = self._json_rows
         return {
             "id": self.id,
             "name": self.name,
             "lines": [
                 {
-                    "id": l.id,
-                    "name": l.name,
-                    "colour": l.colour,
-                    "stations": list(l.stations),
-                    "windows": l.windows,
-                    "high": l.high,
-                    "low": l.low,
-                    "ring": l.ring,
+                    "id": lid,
+                    "name": name,
+                    "colour": colour,
+                    "stations": list(order),
+                    "windows": windows,
+                    "high": high,
+                    "low": low,
+                    "ring": ring,
                 }
-                for l in self.lines
+                for lid, name, colour, order, windows, high, low, ring in lines
             ],
             "stations": [
-                {"id": s.id, "name": s.name, "x": s.x, "y": s.y, "special": s.special} for s in self.stations.values()
+                {"id": sid, "name": name, "x": x, "y": y, "special": special} for sid, name, x, y, special in stations
             ],
         }
 

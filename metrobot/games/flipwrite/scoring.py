@@ -21,6 +21,15 @@ def completion_value(line: Line, claimed: bool, solo: bool) -> int:
 
 def breakdown(metro_map: MetroMap, sheet: Sheet, solo: bool) -> dict[str, int]:
     """The score sheet's boxes. `empty_penalty` is the number subtracted (>= 0)."""
+    # Worked out once per sheet (every view scores every sheet); a fresh dict each time.
+    return dict(
+        sheet.derived(
+            "_breakdown_solo" if solo else "_breakdown", metro_map, lambda: _breakdown(metro_map, sheet, solo)
+        )
+    )
+
+
+def _breakdown(metro_map: MetroMap, sheet: Sheet, solo: bool) -> dict[str, int]:
     completion = sum(points for _, points in sheet.completed.values())
     transfers = 2 * sum(v for v in sheet.marks.values() if isinstance(v, int))
     empty = len(metro_map.stations.keys() - sheet.marks.keys())  # a set difference: every view scores

@@ -10,14 +10,16 @@ every station of the ring is on the path and there is no end station.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from .mapdata import Line, MetroMap
 
 CROSS = "x"
 CW, CCW = "cw", "ccw"
 DIRECTIONS = (CW, CCW)
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,19 @@ class Sheet:
 
     __hash__ = None  # type: ignore[assignment]  # holds dicts; compared, never hashed
 
+    def derived(self, name: str, metro_map: MetroMap | None, compute: Callable[[], _T]) -> _T:
+        """`compute()`, a value that depends only on this sheet (and `metro_map`), worked out
+        once per sheet: a sheet never changes (every change is a new Sheet), and views, scores
+        and the automatic player ask the same sheets the same questions many times over.
+        Kept beside the fields (not one of them: equality and the JSON ignore it), with the
+        map it was computed for, so a sheet read with another map object computes afresh."""
+        known = self.__dict__.get(name)
+        if known is not None and known[0] is metro_map:
+            return known[1]
+        value = compute()
+        object.__setattr__(self, name, (metro_map, value))  # frozen: the fields, not this memo
+        return value
+
     @classmethod
     def blank(cls, metro_map: MetroMap) -> Sheet:
         return cls({}, {l.id: (None,) * l.windows for l in metro_map.lines}, {})
@@ -40,7 +55,7 @@ class Sheet:
         return self.windows[line_id].count(None)
 
     def has_free_window(self) -> bool:
-        return any(None in ws for ws in self.windows.values())
+        return self.derived("_has_free_window", None, lambda: any(None in ws for ws in self.windows.values()))
 
     def open_lines(self) -> list[str]:
         """Lines that still have an empty window, in map order."""
@@ -54,7 +69,7 @@ class Sheet:
 
     def line_full(self, line: Line) -> bool:
         """All stations of the line marked (crosses or numbers alike)."""
-        return all(sid in self.marks for sid in line.stations)
+        return self.marks.keys() >= line.station_set  # a subset test in C, not a Python loop
 
     # --- changes (each returns a new Sheet) -----------------------------------------------
     def with_marks(self, new: dict[str, Any]) -> Sheet:
@@ -82,7 +97,7 @@ class Sheet:
     def to_json(self, metro_map: MetroMap) -> dict[str, Any]:
         # Map order, so the same sheet always serialises to the same text.
         return {
-            "marks": {sid: self.marks[sid] for sid in metro_map.stations if sid in self.marks},
+            "marks": dict(self.derived("_marks_in_map_order", metro_map, lambda: self._marks_in_order(metro_map))),
             "windows": {l.id: list(self.windows[l.id]) for l in metro_map.lines},
             "completed": {
                 l.id: {"round": self.completed[l.id][0], "points": self.completed[l.id][1]}
@@ -90,6 +105,10 @@ class Sheet:
                 if l.id in self.completed
             },
         }
+
+    def _marks_in_order(self, metro_map: MetroMap) -> tuple[tuple[str, Any], ...]:
+        marks = self.marks
+        return tuple((sid, marks[sid]) for sid in metro_map.stations if sid in marks)
 
 
 def ring_forward_is_clockwise(metro_map: MetroMap, line: Line) -> bool:

@@ -15,6 +15,7 @@ saves most of the work.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from ..autoplayer import AVERAGE_RIDE
 from ..deck import FREE, TRANSFER
@@ -23,7 +24,7 @@ from .sim import FREE_WAY, Sim, card_of
 _EPS = 1e-9
 
 
-def value_of(sim: Sim, i: int, li: int, marked: list[int], kind: str, value: int) -> float:
+def value_of(sim: Sim, i: int, li: int, marked: Sequence[int], kind: str, value: int) -> float:
     """autoplayer._estimate for seat i marking `marked` (in order) with a window of line `li`
     (-1 for a free ride, which fills none)."""
     board, seat = sim.board, sim.seats[i]

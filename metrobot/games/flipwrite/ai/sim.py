@@ -58,14 +58,28 @@ class Board:
             for direction in DIRECTIONS if line.ring else (None,):
                 self.way_index[(line.id, direction)] = len(self.ways)
                 self.ways.append((li, direction, tuple(self.index[s] for s in path(metro_map, line, direction))))
+        self.way_masks = [sum(1 << s for s in set(stations)) for _, _, stations in self.ways]
+        self._targets: dict[tuple[int, int, str, int], tuple[int, ...]] = {}
         self.served = [len(metro_map.lines_at(s)) for s in ids]  # the number a transfer boxes
         self.lines_at = [tuple(self.line_index[l] for l in metro_map.lines_at(s)) for s in ids]
         self.line_bits = [sum(1 << li for li in lines) for lines in self.lines_at]  # lines at a station, as bits
         self.special_mask = sum(1 << i for i, s in enumerate(ids) if metro_map.stations[s].special)
 
-    def targets(self, way: int, marks: int, kind: str, value: int) -> list[int]:
+    def targets(self, way: int, marks: int, kind: str, value: int) -> tuple[int, ...]:
         """Stations the card may cross on this way, in order (at most its value); the first
-        empty station for a transfer."""
+        empty station for a transfer.
+
+        Remembered per board: the answer depends only on the marks on the way's own stations,
+        and rollouts ask the same few questions hundreds of thousands of times."""
+        key = (way, marks & self.way_masks[way], kind, value)
+        hit = self._targets.get(key)
+        if hit is None:
+            if len(self._targets) >= 50_000:
+                self._targets.clear()  # bounds the memory; answers are recomputed alike
+            hit = self._targets[key] = tuple(self._scan(way, marks, kind, value))
+        return hit
+
+    def _scan(self, way: int, marks: int, kind: str, value: int) -> list[int]:
         stations = self.ways[way][2]
         out: list[int] = []
         if kind == EXPRESS:  # every empty station in ride order, hopping over marked ones
