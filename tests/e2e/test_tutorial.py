@@ -17,6 +17,7 @@ from players import Table
 
 from metrobot.i18n import IN_PROGRESS, lang
 from metrobot.storage import Database
+from tests.reliability.sizes import FULL
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -70,8 +71,18 @@ FRENCH = pytest.param(
 )
 
 
-@pytest.mark.parametrize("locale", ["en-US", "ko", FRENCH])
-@pytest.mark.parametrize("kind", ["metromania", "flipwrite", "underground"])
+def _games_and_languages():
+    """Every game in every language in `make reliability`; in `make test`, each game once and
+    each language once (a whole tutorial is ~2.5 s of CPU, most of it its boards drawn)."""
+    everyday = {("metromania", "en-US"), ("flipwrite", "ko"), ("underground", "fr")}
+    for kind in ("metromania", "flipwrite", "underground"):
+        for locale in ("en-US", "ko", "fr"):
+            if FULL or (kind, locale) in everyday:
+                marks = [FRENCH.marks[0]] if locale == "fr" else []
+                yield pytest.param(kind, locale, marks=marks, id=f"{kind}-{locale}")
+
+
+@pytest.mark.parametrize(("kind", "locale"), list(_games_and_languages()))
 async def test_a_newcomer_finishes_the_tutorial_pressing_only_hint_and_confirm(standin, bot, kind, locale):
     reader = lang(locale)
     channel = standin.create_channel("learn")
