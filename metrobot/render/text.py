@@ -13,11 +13,11 @@ all of it — takes Pillow's own path unchanged.
 from __future__ import annotations
 
 import math
+import struct
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, cast
 
-from fontTools.ttLib import TTFont
 from PIL import Image, ImageFont
 
 FONT_DIR = Path(__file__).with_name("fonts")
@@ -44,9 +44,71 @@ INVISIBLE = {0x200B, 0x200C, 0x200D, 0x2060, 0xFE0E, 0xFE0F, *range(0x1F3FB, 0x1
 
 @cache
 def coverage(name: str) -> frozenset[int]:
-    """The characters a font of metrobot/render/fonts has glyphs for."""
-    with TTFont(FONT_DIR / name, lazy=True) as font:
-        return frozenset(font.getBestCmap() or ())
+    """The characters a font of metrobot/render/fonts has glyphs for: the character codes of
+    the font's best cmap subtable (fontTools' `getBestCmap` order) that map to a glyph other
+    than 0, read straight from the table. fontTools gave the same set but named all 65,000
+    glyphs of a CJK font to do it, ~0.3 s with its import in every process that draws text
+    (tests/render/test_scripts.py compares the two on every font)."""
+    with open(FONT_DIR / name, "rb") as f:
+        return frozenset(_cmap_codes(f))
+
+
+# fontTools' `getBestCmap` preferences: the first (platform, encoding) subtable found is used
+_CMAP_PREFERENCES = ((3, 10), (0, 6), (0, 4), (3, 1), (0, 3), (0, 2), (0, 1), (0, 0))
+
+
+def _cmap_codes(f: Any) -> set[int]:
+    """The codes mapped to a glyph other than 0 by a font file's best cmap subtable
+    (formats 4 and 12: those of the fonts shipped; ValueError for another)."""
+    f.seek(0)
+    _, tables = struct.unpack(">IH", f.read(6))
+    f.seek(12)
+    directory = f.read(16 * tables)
+    offsets = {
+        directory[i : i + 4]: struct.unpack(">I", directory[i + 8 : i + 12])[0] for i in range(0, len(directory), 16)
+    }
+    start = offsets[b"cmap"]
+    f.seek(start)
+    _, count = struct.unpack(">HH", f.read(4))
+    records = f.read(8 * count)
+    subtables: dict[tuple[int, int], int] = {}
+    for i in range(0, len(records), 8):
+        platform, encoding, offset = struct.unpack(">HHI", records[i : i + 8])
+        subtables.setdefault((platform, encoding), start + offset)
+    at = next((subtables[k] for k in _CMAP_PREFERENCES if k in subtables), None)
+    if at is None:
+        return set()
+    f.seek(at)
+    (form,) = struct.unpack(">H", f.read(2))
+    codes: set[int] = set()
+    if form == 4:
+        length = struct.unpack(">H", f.read(2))[0]
+        data = f.read(length - 4)
+        segments = struct.unpack(">H", data[2:4])[0] // 2
+        words = struct.unpack(f">{(len(data) - 10) // 2}H", data[10 : 10 + (len(data) - 10) // 2 * 2])
+        ends = words[:segments]
+        starts = words[segments + 1 : 2 * segments + 1]  # (after the reserved pad)
+        deltas = words[2 * segments + 1 : 3 * segments + 1]
+        range_offsets = words[3 * segments + 1 : 4 * segments + 1]
+        glyphs = words[4 * segments + 1 :]
+        for i in range(segments - 1):  # (the last segment, 0xFFFF, is left out, as fontTools does)
+            first, last, delta, range_offset = starts[i], ends[i], deltas[i], range_offsets[i]
+            if range_offset == 0:
+                codes.update(c for c in range(first, last + 1) if (c + delta) & 0xFFFF)
+            else:
+                partial = range_offset // 2 - first + i - segments
+                codes.update(
+                    c for c in range(first, last + 1) if glyphs[c + partial] and (glyphs[c + partial] + delta) & 0xFFFF
+                )
+    elif form == 12:
+        _, _, _, groups = struct.unpack(">HIII", f.read(14))
+        data = f.read(12 * groups)
+        for i in range(0, len(data), 12):
+            first, last, glyph = struct.unpack(">III", data[i : i + 12])
+            codes.update(range(first + (glyph == 0), last + 1))
+    else:
+        raise ValueError(f"cmap format {form} is not read here")
+    return codes
 
 
 def _clean(text: str) -> str:

@@ -13,7 +13,7 @@ from metrobot.gamelog import self_play
 from metrobot.games import get_game
 from metrobot.render import render_image
 from metrobot.render.style import font
-from metrobot.render.text import INVISIBLE, missing_glyphs
+from metrobot.render.text import FONT_DIR, INVISIBLE, coverage, missing_glyphs
 
 NAMES = ["김민준", "Zoë", "Ђорђе", "🚇 Metro", "Αλέξης", "山田太郎", "髙橋さくら", "ミナ・ヨシダ"]
 TOFU = "\U0010fffd"  # a private-use character no font here has: drawn as the empty box
@@ -211,3 +211,14 @@ def test_japanese_names_and_texts_have_every_glyph():
     with (messages.LOCALES / "ja.po").open("rb") as f:
         texts = [t for m in read_po(f, locale="ja") for t in (m.string if isinstance(m.string, tuple) else (m.string,))]
     assert missing_glyphs("".join(texts)) == []
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in FONT_DIR.iterdir() if p.suffix in (".ttf", ".otf")))
+def test_coverage_is_fonttools_best_cmap(name):
+    """`coverage` reads the cmap itself (fontTools names every glyph to give it, ~0.3 s a process):
+    the same characters as fontTools' best cmap, for every font shipped."""
+    from fontTools.ttLib import TTFont
+
+    with TTFont(FONT_DIR / name, lazy=True) as ttfont:
+        expected = frozenset(ttfont.getBestCmap() or ())
+    assert expected and coverage(name) == expected
