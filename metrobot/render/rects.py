@@ -83,6 +83,27 @@ def clip_len(p: Point, q: Point, r: Rect) -> float:
     return (t1 - t0) * math.hypot(dx, dy) if t1 > t0 else 0.0
 
 
+# A segment with its bounds: p, q, min x, max x, min y, max y (`bounded`)
+Bounded = tuple[Point, Point, float, float, float, float]
+
+
+def bounded(segments: list[tuple[Point, Point]]) -> list[Bounded]:
+    return [(p, q, min(p[0], q[0]), max(p[0], q[0]), min(p[1], q[1]), max(p[1], q[1])) for p, q in segments]
+
+
+def clip_len_sum(segments: list[Bounded], r: Rect) -> float:
+    """sum(clip_len(p, q, r) for each segment), the same float, in a fraction of the time: a
+    segment whose bounds lie more than a pixel outside r is not measured. Liang-Barsky
+    gives it exactly 0.0 (the edge it lies beyond stops it: its parameter is below 0 or
+    above 1 by far more than a rounding), and adding 0.0 changes no sum."""
+    x0, y0, x1, y1 = r[0] - 1, r[1] - 1, r[2] + 1, r[3] + 1
+    return sum(
+        clip_len(p, q, r)
+        for p, q, lo_x, hi_x, lo_y, hi_y in segments
+        if hi_x >= x0 and lo_x <= x1 and hi_y >= y0 and lo_y <= y1
+    )
+
+
 def overlap(a: Rect, b: Rect) -> float:
     w = min(a[2], b[2]) - max(a[0], b[0])
     if w <= 0:

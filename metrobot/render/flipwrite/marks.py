@@ -5,6 +5,7 @@ drawn once (4x supersampled) and pasted, so a round costs a few hundred small pa
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from functools import lru_cache
 from threading import Lock
@@ -121,11 +122,23 @@ class MarkedLayer:
             paste_centred(self.image, sprite, x, y)
         half = sprite.width / 2
         self.half = half
-        items = list(points.items())
+        # A station is clear unless another lies within `reach` in both directions; such a
+        # one is in its grid cell (`reach` wide) or the next one each way (two each way: none
+        # is missed for a division rounded at a cell's edge), so each station looks at those
+        # only, not at every other station of the map.
+        reach = 2 * half + 1
+        cells: dict[tuple[int, int], list[tuple[str, float, float]]] = {}
+        for sid, (x, y) in points.items():
+            cells.setdefault((math.floor(x / reach), math.floor(y / reach)), []).append((sid, x, y))
         self.clear: dict[str, bool] = {}
-        for sid, (x, y) in items:
+        for sid, (x, y) in points.items():
+            cx, cy = math.floor(x / reach), math.floor(y / reach)
             self.clear[sid] = all(
-                abs(x - ox) >= 2 * half + 1 or abs(y - oy) >= 2 * half + 1 for other, (ox, oy) in items if other != sid
+                abs(x - ox) >= reach or abs(y - oy) >= reach
+                for i in (-2, -1, 0, 1, 2)
+                for j in (-2, -1, 0, 1, 2)
+                for other, ox, oy in cells.get((cx + i, cy + j), ())
+                if other != sid
             )
 
     def paste(self, image: Image.Image, offset: tuple[int, int], sids) -> None:

@@ -22,7 +22,7 @@ from ..labelcache import label_from
 from ..labels import draw_labels, place_labels
 from ..labelspots import HINTS, Label
 from ..layers import Kept, Layers
-from ..rects import clip_len, grow, overlap
+from ..rects import bounded, clip_len_sum, grow, overlap
 from ..supersample import box_down
 from .geometry import LANE_W, Geometry, Point, Rect, geometry, umap
 from .palette import BACKGROUND, EMPTY_LANE, EXPRESS, EXPRESS_INK, NATIONAL_RAIL, PANEL, RULE, STANDARD, STATION_INK
@@ -113,6 +113,7 @@ def _badge_spots(
     station's name would rather go."""
     out = {}
     hw, hh = half
+    lanes_bounded = bounded(lanes)
     for s in stations:
         x, y = geo.points[s]
         r = extra.get(s, geo.radius[s])
@@ -133,7 +134,7 @@ def _badge_spots(
             ):
                 cost += 1000
             wide = grow(rect, LANE_W / 2 + 1)
-            cost += 3.0 * sum(clip_len(p, q, wide) for p, q in lanes)
+            cost += 3.0 * clip_len_sum(lanes_bounded, wide)
             for o, (ox, oy) in geo.points.items():
                 if o != s and abs(ox - bx) < 60 and abs(oy - by) < 60:
                     ro = geo.radius[o] + 3
