@@ -240,8 +240,11 @@ class ChainFont(ImageFont.FreeTypeFont):
         # reads a mask, except an RGBA one, which is never kept).
         single = self._single(text)
         keep = not args and not direction and not features and not language and mode in ("", "1", "L")
-        # (several fonts: the fractional start is not used, each run is drawn from whole pixels)
-        key = (text, mode, stroke_width, anchor, ink, start if single else None, tuple(sorted(kwargs.items())))
+        # (several fonts: the fractional start is not used, each run is drawn from whole pixels;
+        # the ink is not in the key: FreeType's grey masks ("", "1", "L", the only ones kept) are
+        # the same in any ink — it colours only an RGBA mask — so a name drawn on a layer and
+        # then on its mask, in another ink, is drawn once: tests/render/test_scripts.py)
+        key = (text, mode, stroke_width, anchor, start if single else None, tuple(sorted(kwargs.items())))
         if keep and key in self._masks:
             return self._masks[key]
         if single:
