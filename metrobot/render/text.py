@@ -158,17 +158,23 @@ class ChainFont(ImageFont.FreeTypeFont):
         features: list[str] | None = None,
         language: str | None = None,
     ) -> float:
-        if self._single(text):
-            return super().getlength(text, mode, direction, features, language)
         if direction or features or language:
+            if self._single(text):
+                return super().getlength(text, mode, direction, features, language)
             return sum(
                 self._parent(f).getlength(piece, mode, direction, features, language) for f, piece in self.runs(text)
             )
+        # (kept for text in the first font too: a board measures the same names every turn)
         key = (text, mode)
-        if key not in self._lengths:
+        length = self._lengths.get(key)
+        if length is None:
             _keep_small(self._lengths)
-            self._lengths[key] = sum(self._parent(f).getlength(piece, mode) for f, piece in self.runs(text))
-        return self._lengths[key]
+            if self._single(text):
+                length = super().getlength(text, mode)
+            else:
+                length = sum(self._parent(f).getlength(piece, mode) for f, piece in self.runs(text))
+            self._lengths[key] = length
+        return length
 
     def _layout(self, text: str, mode: str, stroke_width: float) -> tuple[list, tuple[int, int, int, int]]:
         """Each run's bbox from the common baseline origin (anchor "ls"), and their union."""
