@@ -66,15 +66,17 @@ def pictures():
 def bench_pictures():
     from bench import flipwrite_render, metromania_render, underground_render
     from bench.png_palette import seed7_images
-    from metrobot.games.flipwrite import GAME as FW
-    from metrobot.render.flipwrite import sheet_image, summary_image
+    from metrobot.games import get_plugin
+    from metrobot.render import render_image
 
     for label, image, _ in seed7_images():
         yield "png_palette " + label, image
     state = flipwrite_render.late_state()
-    yield "flipwrite_render summary", summary_image(FW.view(state, None), flipwrite_render.NAMES)
-    me = FW.view(state, "p1")
-    yield "flipwrite_render sheet", sheet_image(me, "p1", flipwrite_render.NAMES)
+    game = get_plugin("flipwrite").game
+    for viewer in (None, "p1"):
+        image = render_image(game, state, viewer, flipwrite_render.NAMES)
+        if image is not None:
+            yield f"flipwrite_render {viewer}", image
     u = underground_render.late_game()
     yield "underground_render", underground_render.render_image(underground_render.GAME, u, u.players[0])
     m = metromania_render.late_game()
