@@ -126,6 +126,7 @@ class ChainFont(ImageFont.FreeTypeFont):
         # names and words every turn, so their layouts and widths are kept (bounded).
         self._layouts: dict[tuple[str, str, float], tuple[list, tuple[int, int, int, int]]] = {}
         self._lengths: dict[tuple[str, str], float] = {}
+        self._boxes: dict[tuple[str, str, float, str | None], tuple[int, int, int, int]] = {}
         self._masks: dict[tuple, tuple[Any, tuple[int, int]]] = {}
 
     # ------------------------------------------------------------ splitting
@@ -217,11 +218,21 @@ class ChainFont(ImageFont.FreeTypeFont):
         anchor: str | None = None,
     ) -> tuple[int, int, int, int]:
         if self._single(text):
-            # Whole pixels, as FreeTypeFont measures them (Pillow's stub says float).
-            return cast(
-                "tuple[int, int, int, int]",
-                super().getbbox(text, mode, direction, features, language, stroke_width, anchor),
-            )
+            if direction or features or language:
+                return cast(
+                    "tuple[int, int, int, int]",
+                    super().getbbox(text, mode, direction, features, language, stroke_width, anchor),
+                )
+            # (kept, as the lengths: a board measures the same words every turn)
+            key = (text, mode, stroke_width, anchor)
+            box = self._boxes.get(key)
+            if box is None:
+                _keep_small(self._boxes)
+                # Whole pixels, as FreeTypeFont measures them (Pillow's stub says float).
+                box = self._boxes[key] = cast(
+                    "tuple[int, int, int, int]", super().getbbox(text, mode, None, None, None, stroke_width, anchor)
+                )
+            return box
         dx, dy = self._anchor_offset(text, anchor, mode)
         _, (left, top, right, bottom) = self._layout(text, mode, stroke_width)
         # Whole pixels, as Pillow's own bboxes are (callers size images with them).

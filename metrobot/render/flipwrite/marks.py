@@ -142,9 +142,12 @@ class MarkedLayer:
             )
 
     def paste(self, image: Image.Image, offset: tuple[int, int], sids) -> None:
-        mask = Image.new("L", self.image.size, 0)
-        d = ImageDraw.Draw(mask)
+        # Each clear station's square is copied from the marked layer (cut at its edges): the
+        # same pixels as pasting the whole layer through a mask of those squares (a mask's 255
+        # copies, its 0 keeps, exactly), without blending every pixel of the map.
         h = self.half
+        w, sh = self.sprite.size
+        width, height = self.image.size
         crowded = []
         for sid in sids:
             pt = self.points.get(sid)
@@ -154,8 +157,9 @@ class MarkedLayer:
                 crowded.append(pt)
                 continue
             x, y = round(pt[0] - h), round(pt[1] - h)
-            d.rectangle([x, y, x + self.sprite.width - 1, y + self.sprite.height - 1], fill=255)
-        image.paste(self.image, offset, mask)
+            box = (max(x, 0), max(y, 0), min(x + w, width), min(y + sh, height))
+            if box[0] < box[2] and box[1] < box[3]:
+                image.paste(self.image.crop(box), (offset[0] + box[0], offset[1] + box[1]))
         for x, y in crowded:
             paste_centred(image, self.sprite, x + offset[0], y + offset[1])
 
