@@ -47,7 +47,7 @@ def coverage(name: str) -> frozenset[int]:
     """The characters a font of metrobot/render/fonts has glyphs for: the character codes of
     the font's best cmap subtable (fontTools' `getBestCmap` order) that map to a glyph other
     than 0, read straight from the table. fontTools gave the same set but named every glyph
-    of the fonts to do it (16,000 in the Japanese ones): ~0.27 s with its import in every
+    of the fonts to do it (16,000 in the Japanese ones): ~0.24 s with its import in every
     process that draws text (tests/render/test_scripts.py compares the two on every font)."""
     with open(FONT_DIR / name, "rb") as f:
         return frozenset(_cmap_codes(f))
