@@ -3,7 +3,7 @@
 import pkgutil
 from pathlib import Path
 
-HELPERS = {"timing", "aiplay"}
+HELPERS = {"timing", "aiplay", "before_after", "picture_pixels"}  # tools, not benchmarks
 
 
 def discover() -> list[str]:

@@ -28,7 +28,7 @@ from metrobot.cachefiles import keep, kept
 from .png import encode_png
 
 HERE = Path(__file__).parent
-MAPS = HERE.parent / "metrobot" / "games"  # (every game's packaged maps: *.json under it)
+MAPS = HERE.parent / "games"  # (every game's packaged maps: *.json under it)
 FORMAT = b"layers 1"
 KIND = "layers"
 _on = False

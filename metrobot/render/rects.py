@@ -10,24 +10,98 @@ Rect = tuple[float, float, float, float]  # left, top, right, bottom
 
 def clip_len(p: Point, q: Point, r: Rect) -> float:
     """Length of segment pq inside rectangle r (Liang-Barsky)."""
+    # The four edges (left, right, top, bottom) unrolled, the same steps in the same order as
+    # Liang-Barsky's loop: label placement calls this millions of times a test run, and the
+    # loop's tuples and max/min calls were most of its time. (`if t > t0: t0 = t` is max(t0, t).)
     x0, y0 = p
     dx, dy = q[0] - x0, q[1] - y0
     t0, t1 = 0.0, 1.0
-    for pk, qk in ((-dx, x0 - r[0]), (dx, r[2] - x0), (-dy, y0 - r[1]), (dy, r[3] - y0)):
-        if pk == 0:
-            if qk < 0:
-                return 0.0
-            continue
+    pk, qk = -dx, x0 - r[0]
+    if pk == 0:
+        if qk < 0:
+            return 0.0
+    else:
         t = qk / pk
         if pk < 0:
             if t > t1:
                 return 0.0
-            t0 = max(t0, t)
+            if t > t0:
+                t0 = t
         else:
             if t < t0:
                 return 0.0
-            t1 = min(t1, t)
+            if t < t1:
+                t1 = t
+    pk, qk = dx, r[2] - x0
+    if pk == 0:
+        if qk < 0:
+            return 0.0
+    else:
+        t = qk / pk
+        if pk < 0:
+            if t > t1:
+                return 0.0
+            if t > t0:
+                t0 = t
+        else:
+            if t < t0:
+                return 0.0
+            if t < t1:
+                t1 = t
+    pk, qk = -dy, y0 - r[1]
+    if pk == 0:
+        if qk < 0:
+            return 0.0
+    else:
+        t = qk / pk
+        if pk < 0:
+            if t > t1:
+                return 0.0
+            if t > t0:
+                t0 = t
+        else:
+            if t < t0:
+                return 0.0
+            if t < t1:
+                t1 = t
+    pk, qk = dy, r[3] - y0
+    if pk == 0:
+        if qk < 0:
+            return 0.0
+    else:
+        t = qk / pk
+        if pk < 0:
+            if t > t1:
+                return 0.0
+            if t > t0:
+                t0 = t
+        else:
+            if t < t0:
+                return 0.0
+            if t < t1:
+                t1 = t
     return (t1 - t0) * math.hypot(dx, dy) if t1 > t0 else 0.0
+
+
+# A segment with its bounds: p, q, min x, max x, min y, max y (`bounded`)
+Bounded = tuple[Point, Point, float, float, float, float]
+
+
+def bounded(segments: list[tuple[Point, Point]]) -> list[Bounded]:
+    return [(p, q, min(p[0], q[0]), max(p[0], q[0]), min(p[1], q[1]), max(p[1], q[1])) for p, q in segments]
+
+
+def clip_len_sum(segments: list[Bounded], r: Rect) -> float:
+    """sum(clip_len(p, q, r) for each segment), the same float, in a fraction of the time: a
+    segment whose bounds lie more than a pixel outside r is not measured. Liang-Barsky
+    gives it exactly 0.0 (the edge it lies beyond stops it: its parameter is below 0 or
+    above 1 by far more than a rounding), and adding 0.0 changes no sum."""
+    x0, y0, x1, y1 = r[0] - 1, r[1] - 1, r[2] + 1, r[3] + 1
+    return sum(
+        clip_len(p, q, r)
+        for p, q, lo_x, hi_x, lo_y, hi_y in segments
+        if hi_x >= x0 and lo_x <= x1 and hi_y >= y0 and lo_y <= y1
+    )
 
 
 def overlap(a: Rect, b: Rect) -> float:

@@ -13,11 +13,11 @@ all of it — takes Pillow's own path unchanged.
 from __future__ import annotations
 
 import math
+import struct
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, BinaryIO, cast
 
-from fontTools.ttLib import TTFont
 from PIL import Image, ImageFont
 
 FONT_DIR = Path(__file__).with_name("fonts")
@@ -44,9 +44,71 @@ INVISIBLE = {0x200B, 0x200C, 0x200D, 0x2060, 0xFE0E, 0xFE0F, *range(0x1F3FB, 0x1
 
 @cache
 def coverage(name: str) -> frozenset[int]:
-    """The characters a font of metrobot/render/fonts has glyphs for."""
-    with TTFont(FONT_DIR / name, lazy=True) as font:
-        return frozenset(font.getBestCmap() or ())
+    """The characters a font of metrobot/render/fonts has glyphs for: the character codes of
+    the font's best cmap subtable (fontTools' `getBestCmap` order) that map to a glyph other
+    than 0, read straight from the table. fontTools gave the same set but named every glyph
+    of the fonts to do it (16,000 in the Japanese ones): ~0.24 s with its import in every
+    process that draws text (tests/render/test_scripts.py compares the two on every font)."""
+    with open(FONT_DIR / name, "rb") as f:
+        return frozenset(_cmap_codes(f))
+
+
+# fontTools' `getBestCmap` preferences: the first (platform, encoding) subtable found is used
+_CMAP_PREFERENCES = ((3, 10), (0, 6), (0, 4), (3, 1), (0, 3), (0, 2), (0, 1), (0, 0))
+
+
+def _cmap_codes(f: BinaryIO) -> set[int]:
+    """The codes mapped to a glyph other than 0 by a font file's best cmap subtable
+    (formats 4 and 12: those of the fonts shipped; ValueError for another)."""
+    f.seek(0)
+    _, tables = struct.unpack(">IH", f.read(6))
+    f.seek(12)
+    directory = f.read(16 * tables)
+    offsets = {
+        directory[i : i + 4]: struct.unpack(">I", directory[i + 8 : i + 12])[0] for i in range(0, len(directory), 16)
+    }
+    start = offsets[b"cmap"]
+    f.seek(start)
+    _, count = struct.unpack(">HH", f.read(4))
+    records = f.read(8 * count)
+    subtables: dict[tuple[int, int], int] = {}
+    for i in range(0, len(records), 8):
+        platform, encoding, offset = struct.unpack(">HHI", records[i : i + 8])
+        subtables.setdefault((platform, encoding), start + offset)
+    at = next((subtables[k] for k in _CMAP_PREFERENCES if k in subtables), None)
+    if at is None:
+        return set()
+    f.seek(at)
+    (form,) = struct.unpack(">H", f.read(2))
+    codes: set[int] = set()
+    if form == 4:
+        length = struct.unpack(">H", f.read(2))[0]
+        data = f.read(length - 4)
+        segments = struct.unpack(">H", data[2:4])[0] // 2
+        words = struct.unpack(f">{(len(data) - 10) // 2}H", data[10 : 10 + (len(data) - 10) // 2 * 2])
+        ends = words[:segments]
+        starts = words[segments + 1 : 2 * segments + 1]  # (after the reserved pad)
+        deltas = words[2 * segments + 1 : 3 * segments + 1]
+        range_offsets = words[3 * segments + 1 : 4 * segments + 1]
+        glyphs = words[4 * segments + 1 :]
+        for i in range(segments - 1):  # (the last segment, 0xFFFF, is left out, as fontTools does)
+            first, last, delta, range_offset = starts[i], ends[i], deltas[i], range_offsets[i]
+            if range_offset == 0:
+                codes.update(c for c in range(first, last + 1) if (c + delta) & 0xFFFF)
+            else:
+                partial = range_offset // 2 - first + i - segments
+                codes.update(
+                    c for c in range(first, last + 1) if glyphs[c + partial] and (glyphs[c + partial] + delta) & 0xFFFF
+                )
+    elif form == 12:
+        _, _, _, groups = struct.unpack(">HIII", f.read(14))
+        data = f.read(12 * groups)
+        for i in range(0, len(data), 12):
+            first, last, glyph = struct.unpack(">III", data[i : i + 12])
+            codes.update(range(first + (glyph == 0), last + 1))
+    else:
+        raise ValueError(f"cmap format {form} is not read here")
+    return codes
 
 
 def _clean(text: str) -> str:
@@ -64,6 +126,7 @@ class ChainFont(ImageFont.FreeTypeFont):
         # names and words every turn, so their layouts and widths are kept (bounded).
         self._layouts: dict[tuple[str, str, float], tuple[list, tuple[int, int, int, int]]] = {}
         self._lengths: dict[tuple[str, str], float] = {}
+        self._boxes: dict[tuple[str, str, float, str | None], tuple[int, int, int, int]] = {}
         self._masks: dict[tuple, tuple[Any, tuple[int, int]]] = {}
 
     # ------------------------------------------------------------ splitting
@@ -96,17 +159,23 @@ class ChainFont(ImageFont.FreeTypeFont):
         features: list[str] | None = None,
         language: str | None = None,
     ) -> float:
-        if self._single(text):
-            return super().getlength(text, mode, direction, features, language)
         if direction or features or language:
+            if self._single(text):
+                return super().getlength(text, mode, direction, features, language)
             return sum(
                 self._parent(f).getlength(piece, mode, direction, features, language) for f, piece in self.runs(text)
             )
+        # (kept for text in the first font too: a board measures the same names every turn)
         key = (text, mode)
-        if key not in self._lengths:
+        length = self._lengths.get(key)
+        if length is None:
             _keep_small(self._lengths)
-            self._lengths[key] = sum(self._parent(f).getlength(piece, mode) for f, piece in self.runs(text))
-        return self._lengths[key]
+            if self._single(text):
+                length = super().getlength(text, mode)
+            else:
+                length = sum(self._parent(f).getlength(piece, mode) for f, piece in self.runs(text))
+            self._lengths[key] = length
+        return length
 
     def _layout(self, text: str, mode: str, stroke_width: float) -> tuple[list, tuple[int, int, int, int]]:
         """Each run's bbox from the common baseline origin (anchor "ls"), and their union."""
@@ -149,11 +218,21 @@ class ChainFont(ImageFont.FreeTypeFont):
         anchor: str | None = None,
     ) -> tuple[int, int, int, int]:
         if self._single(text):
-            # Whole pixels, as FreeTypeFont measures them (Pillow's stub says float).
-            return cast(
-                "tuple[int, int, int, int]",
-                super().getbbox(text, mode, direction, features, language, stroke_width, anchor),
-            )
+            if direction or features or language:
+                return cast(
+                    "tuple[int, int, int, int]",
+                    super().getbbox(text, mode, direction, features, language, stroke_width, anchor),
+                )
+            # (kept, as the lengths: a board measures the same words every turn)
+            key = (text, mode, stroke_width, anchor)
+            box = self._boxes.get(key)
+            if box is None:
+                _keep_small(self._boxes)
+                # Whole pixels, as FreeTypeFont measures them (Pillow's stub says float).
+                box = self._boxes[key] = cast(
+                    "tuple[int, int, int, int]", super().getbbox(text, mode, None, None, None, stroke_width, anchor)
+                )
+            return box
         dx, dy = self._anchor_offset(text, anchor, mode)
         _, (left, top, right, bottom) = self._layout(text, mode, stroke_width)
         # Whole pixels, as Pillow's own bboxes are (callers size images with them).
@@ -178,8 +257,11 @@ class ChainFont(ImageFont.FreeTypeFont):
         # reads a mask, except an RGBA one, which is never kept).
         single = self._single(text)
         keep = not args and not direction and not features and not language and mode in ("", "1", "L")
-        # (several fonts: the fractional start is not used, each run is drawn from whole pixels)
-        key = (text, mode, stroke_width, anchor, ink, start if single else None, tuple(sorted(kwargs.items())))
+        # (several fonts: the fractional start is not used, each run is drawn from whole pixels;
+        # the ink is not in the key: FreeType's grey masks ("", "1", "L", the only ones kept) are
+        # the same in any ink — it colours only an RGBA mask — so a name drawn on a layer and
+        # then on its mask, in another ink, is drawn once: tests/render/test_scripts.py)
+        key = (text, mode, stroke_width, anchor, start if single else None, tuple(sorted(kwargs.items())))
         if keep and key in self._masks:
             return self._masks[key]
         if single:

@@ -120,3 +120,18 @@ def test_a_process_that_does_not_keep_layers_neither_reads_nor_writes(cache, mon
 def test_a_key_shown_by_an_address_names_no_file():
     assert keptlayers.name_of("x", ("london", object())) is None
     assert keptlayers.name_of("x", ("london", (1200, 800))) == keptlayers.name_of("x", ("london", (1200, 800)))
+
+
+def test_a_changed_packaged_map_names_other_files(monkeypatch):
+    """The names digest every packaged map: a map edited (or a new one) draws its layers again."""
+    london = keptlayers.MAPS / "underground" / "maps" / "london.json"
+    assert london.is_file()  # the games' folder, where the packaged maps are
+    before = keptlayers._made_of.__wrapped__()
+    read_bytes = type(london).read_bytes
+
+    def edited(path):
+        data = read_bytes(path)
+        return data + b" " if path == london else data
+
+    monkeypatch.setattr(type(london), "read_bytes", edited)
+    assert keptlayers._made_of.__wrapped__() != before

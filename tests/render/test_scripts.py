@@ -13,7 +13,7 @@ from metrobot.gamelog import self_play
 from metrobot.games import get_game
 from metrobot.render import render_image
 from metrobot.render.style import font
-from metrobot.render.text import INVISIBLE, missing_glyphs
+from metrobot.render.text import CHAINS, FONT_DIR, INVISIBLE, coverage, missing_glyphs
 
 NAMES = ["김민준", "Zoë", "Ђорђе", "🚇 Metro", "Αλέξης", "山田太郎", "髙橋さくら", "ミナ・ヨシダ"]
 TOFU = "\U0010fffd"  # a private-use character no font here has: drawn as the empty box
@@ -211,3 +211,30 @@ def test_japanese_names_and_texts_have_every_glyph():
     with (messages.LOCALES / "ja.po").open("rb") as f:
         texts = [t for m in read_po(f, locale="ja") for t in (m.string if isinstance(m.string, tuple) else (m.string,))]
     assert missing_glyphs("".join(texts)) == []
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in FONT_DIR.iterdir() if p.suffix in (".ttf", ".otf")))
+def test_coverage_is_fonttools_best_cmap(name):
+    """`coverage` reads the cmap itself (fontTools names every glyph to give it, ~0.3 s a process):
+    the same characters as fontTools' best cmap, for every font shipped."""
+    from fontTools.ttLib import TTFont
+
+    with TTFont(FONT_DIR / name, lazy=True) as ttfont:
+        expected = frozenset(ttfont.getBestCmap() or ())
+    assert expected and coverage(name) == expected
+
+
+@pytest.mark.parametrize("text", ["Metro", "King's Cross", *NAMES])
+def test_a_grey_mask_is_the_same_in_any_ink(text):
+    """The chain keeps a text's mask whatever the ink it was asked in (a station's name drawn on
+    a board and then on its mask): FreeType's grey masks do not depend on the ink."""
+    from PIL import ImageFont
+
+    for name in (*CHAINS[False], *CHAINS[True]):
+        plain = ImageFont.truetype(str(FONT_DIR / name), 32)
+        for mode in ("", "L", "1"):
+            start = (0.25, 0.5)
+            first = plain.getmask2(text, mode, None, None, None, 0, "ls", 0, start)
+            for ink in (255, 0x00FF00FF, 0x123456):
+                again = plain.getmask2(text, mode, None, None, None, 0, "ls", ink, start)
+                assert (again[0].size, bytes(again[0]), again[1]) == (first[0].size, bytes(first[0]), first[1])

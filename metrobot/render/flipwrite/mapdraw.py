@@ -22,7 +22,7 @@ from PIL import Image, ImageDraw
 from .. import keptlayers
 from ..labels import draw_labels, place_labels
 from ..layers import Kept, Layers
-from ..rects import clip_len, grow, overlap
+from ..rects import bounded, clip_len_sum, grow, overlap
 from ..style import INK, PAPER, font, ink_on
 from .geometry import Geometry, Point, Rect, line_paths, station_spread, unit
 from .spec import LineSpec, MapSpec
@@ -121,7 +121,7 @@ def _badge_spots(
     the line; a ring's badge sits outside the ring. Badges at one station stand side by side."""
     spots: dict[str, Point] = {}
     taken: list[Rect] = []
-    segs = [(p, q) for path in paths.values() for p, q in itertools.pairwise(path)]
+    segs = bounded([(p, q) for path in paths.values() for p, q in itertools.pairwise(path)])
     dots = [(x - radius, y - radius, x + radius, y + radius) for x, y in geo.points.values()]
     for line in spec.lines:
         fx, fy = geo.px(line.stations[0])
@@ -141,7 +141,7 @@ def _badge_spots(
                 if r[0] < geo.box[0] + 2 or r[1] < geo.box[1] + 2 or r[2] > geo.box[2] - 2 or r[3] > geo.box[3] - 2:
                     continue
                 cost = ((k + 1) // 2) * 3.0 + (dist > radius + size) * 2.0
-                cost += 4.0 * sum(clip_len(p, q, r) for p, q in segs)
+                cost += 4.0 * clip_len_sum(segs, r)
                 cost += 2.0 * sum(overlap(r, d) for d in dots)
                 flag = (r[0], r[1] - 13, r[2] + 13, r[3])  # with the corner of its check mark
                 cost += 4.0 * sum(overlap(grow(flag, 2), t) for t in taken)

@@ -5,6 +5,7 @@ drawn once (4x supersampled) and pasted, so a round costs a few hundred small pa
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from functools import lru_cache
 from threading import Lock
@@ -121,17 +122,32 @@ class MarkedLayer:
             paste_centred(self.image, sprite, x, y)
         half = sprite.width / 2
         self.half = half
-        items = list(points.items())
+        # A station is clear unless another lies within `reach` in both directions; such a
+        # one is in its grid cell (`reach` wide) or the next one each way (two each way: none
+        # is missed for a division rounded at a cell's edge), so each station looks at those
+        # only, not at every other station of the map.
+        reach = 2 * half + 1
+        cells: dict[tuple[int, int], list[tuple[str, float, float]]] = {}
+        for sid, (x, y) in points.items():
+            cells.setdefault((math.floor(x / reach), math.floor(y / reach)), []).append((sid, x, y))
         self.clear: dict[str, bool] = {}
-        for sid, (x, y) in items:
+        for sid, (x, y) in points.items():
+            cx, cy = math.floor(x / reach), math.floor(y / reach)
             self.clear[sid] = all(
-                abs(x - ox) >= 2 * half + 1 or abs(y - oy) >= 2 * half + 1 for other, (ox, oy) in items if other != sid
+                abs(x - ox) >= reach or abs(y - oy) >= reach
+                for i in (-2, -1, 0, 1, 2)
+                for j in (-2, -1, 0, 1, 2)
+                for other, ox, oy in cells.get((cx + i, cy + j), ())
+                if other != sid
             )
 
     def paste(self, image: Image.Image, offset: tuple[int, int], sids) -> None:
-        mask = Image.new("L", self.image.size, 0)
-        d = ImageDraw.Draw(mask)
+        # Each clear station's square is copied from the marked layer (cut at its edges): the
+        # same pixels as pasting the whole layer through a mask of those squares (a mask's 255
+        # copies, its 0 keeps, exactly), without blending every pixel of the map.
         h = self.half
+        w, sh = self.sprite.size
+        width, height = self.image.size
         crowded = []
         for sid in sids:
             pt = self.points.get(sid)
@@ -141,8 +157,9 @@ class MarkedLayer:
                 crowded.append(pt)
                 continue
             x, y = round(pt[0] - h), round(pt[1] - h)
-            d.rectangle([x, y, x + self.sprite.width - 1, y + self.sprite.height - 1], fill=255)
-        image.paste(self.image, offset, mask)
+            box = (max(x, 0), max(y, 0), min(x + w, width), min(y + sh, height))
+            if box[0] < box[2] and box[1] < box[3]:
+                image.paste(self.image.crop(box), (offset[0] + box[0], offset[1] + box[1]))
         for x, y in crowded:
             paste_centred(image, self.sprite, x + offset[0], y + offset[1])
 

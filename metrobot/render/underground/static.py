@@ -22,7 +22,8 @@ from ..labelcache import label_from
 from ..labels import draw_labels, place_labels
 from ..labelspots import HINTS, Label
 from ..layers import Kept, Layers
-from ..rects import clip_len, grow, overlap
+from ..rects import bounded, clip_len_sum, grow, overlap
+from ..supersample import box_down
 from .geometry import LANE_W, Geometry, Point, Rect, geometry, umap
 from .palette import BACKGROUND, EMPTY_LANE, EXPRESS, EXPRESS_INK, NATIONAL_RAIL, PANEL, RULE, STANDARD, STATION_INK
 
@@ -112,6 +113,7 @@ def _badge_spots(
     station's name would rather go."""
     out = {}
     hw, hh = half
+    lanes_bounded = bounded(lanes)
     for s in stations:
         x, y = geo.points[s]
         r = extra.get(s, geo.radius[s])
@@ -132,7 +134,7 @@ def _badge_spots(
             ):
                 cost += 1000
             wide = grow(rect, LANE_W / 2 + 1)
-            cost += 3.0 * sum(clip_len(p, q, wide) for p, q in lanes)
+            cost += 3.0 * clip_len_sum(lanes_bounded, wide)
             for o, (ox, oy) in geo.points.items():
                 if o != s and abs(ox - bx) < 60 and abs(oy - by) < 60:
                     ro = geo.radius[o] + 3
@@ -187,15 +189,15 @@ def _draw(view: dict[str, Any], size: tuple[int, int], map_box: Rect, pad) -> St
     d.line([(map_box[2] * K, 0), (map_box[2] * K, h * K)], fill=RULE, width=2 * K)
     for p, q in lanes:
         d.line([(p[0] * K, p[1] * K), (q[0] * K, q[1] * K)], fill=EMPTY_LANE, width=int(LANE_W * K))
-    under = big.resize(size, Image.Resampling.BOX)
+    under = box_down(big, size)
 
     mask = Image.new("L", (w * K, h * K), 0)
     for image, solid in ((big, None), (mask, 255)):
         _draw_stations(ImageDraw.Draw(image), m, geo, rings, solid)
         _draw_badges(ImageDraw.Draw(image), nr, conn, solid)
     # names at their size (FreeType's own anti-aliasing is crisper, and smaller in a PNG)
-    full = big.resize(size, Image.Resampling.BOX)
-    over = mask.resize(size, Image.Resampling.BOX)
+    full = box_down(big, size)
+    over = box_down(mask, size)
     draw_labels(full, labels, 1, BACKGROUND)
     draw_labels(over, labels, 1, 255, 255)
     return Static(geo, size, under, full, over, {lab.sid: lab for lab in labels}, nr, conn)

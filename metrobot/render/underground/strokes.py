@@ -10,6 +10,7 @@ import math
 
 from PIL import Image, ImageDraw, ImageFilter
 
+from ..supersample import box_down
 from .geometry import LANE_W, Geometry, Point
 from .static import Static
 
@@ -36,7 +37,7 @@ def stroke_mask(
         r = width * SS / 2
         for cx, cy in (a, b):
             d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=level)
-    mask = big.resize((x1 - x0, y1 - y0), Image.Resampling.BOX)
+    mask = box_down(big, (x1 - x0, y1 - y0))
     if blur:
         mask = mask.filter(ImageFilter.GaussianBlur(blur))
     return (x0, y0, x1, y1), mask
@@ -125,7 +126,7 @@ def dashes_mask(pieces: list[tuple[Point, Point]], width: float) -> tuple[Box, I
         d.line([a, b], fill=255, width=round(width * SS))
         for cx, cy in (a, b):
             d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=255)
-    return (x0, y0, x1, y1), big.resize((x1 - x0, y1 - y0), Image.Resampling.BOX)
+    return (x0, y0, x1, y1), box_down(big, (x1 - x0, y1 - y0))
 
 
 def paste(image: Image.Image, colour, box_mask: tuple[Box, Image.Image]) -> None:
