@@ -101,8 +101,8 @@ class Database:
 
     async def _migrate(self) -> None:
         """Every pending migration in one transaction, under the driver's migration lock: a
-        database is at one numbered version or the next, never half-way (a migration that fails
-        leaves it where it was), and a second process starting at once finds it done. One
+        database is at the version it had or at this metrobot's, never half-way (a migration that
+        fails leaves it where it was), and a second process starting at once finds it done. One
         transaction rather than one a migration: a new database is made in about a third of the
         round trips to the database (the test suite makes about a thousand)."""
         migrations = MIGRATIONS[self.driver.dialect]

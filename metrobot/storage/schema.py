@@ -1,6 +1,6 @@
 """The schema, as numbered migrations applied at start (those pending in one transaction, the
-version recorded with them: a database is at one version or the next, never half-way). SQLite
-and PostgreSQL get the same tables, columns, keys and indexes; only the spelling of types
+version recorded with them: a database is at the version it had or the newest, never half-way).
+SQLite and PostgreSQL get the same tables, columns, keys and indexes; only the spelling of types
 differs (ids and seeds are 64-bit, times are double precision in PostgreSQL, where REAL would be
 single). Migrations from 8 on are modules of their own in `migrations/`."""
 
