@@ -79,7 +79,7 @@ def test_the_sim_policy_agrees_with_the_engine_heuristic(name):
             claimed = {lid for p in players for lid in state.sheets[p].completed}
             sheet = state.current_sheet(player)
             engine = {
-                repr(a): autoplayer._estimate(state.map, sheet, state.card, a, claimed, state.special, state.solo)
+                repr(a): autoplayer.estimate(state.map, sheet, state.card, a, claimed, state.special, state.solo)
                 for a in GAME.legal_actions(state, player)
             }
             for a in GAME.legal_actions(state, player):

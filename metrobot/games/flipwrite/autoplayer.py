@@ -45,7 +45,7 @@ def choose(
     return rnd.choice(best)
 
 
-def _estimate(  # pyright: ignore[reportUnusedFunction]  # the reference the tests hold ai/policy.py to
+def estimate(  # the reference tests/flipwrite/test_ai_sim.py holds ai/policy.py to
     metro_map: MetroMap, sheet: Sheet, card: Card, action: Action, claimed: set[str], special_variant: bool, solo: bool
 ) -> float:
     """The estimate of one legal action (`choose` weighs them all with one `_Weigher`)."""

@@ -25,7 +25,7 @@ _EPS = 1e-9
 
 
 def value_of(sim: Sim, i: int, li: int, marked: Sequence[int], kind: str, value: int) -> float:
-    """autoplayer._estimate for seat i marking `marked` (in order) with a window of line `li`
+    """autoplayer.estimate for seat i marking `marked` (in order) with a window of line `li`
     (-1 for a free ride, which fills none)."""
     board, seat = sim.board, sim.seats[i]
     marks = seat.marks
