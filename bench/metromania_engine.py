@@ -9,7 +9,6 @@ shared machine does not count) are for comparing two versions of the code in the
 
 from __future__ import annotations
 
-import gc
 import random
 import statistics
 import time
@@ -40,17 +39,7 @@ def mid_game_position(seed: int = 7):
 
 def cpu_ms(fn: Callable[[], object], runs: int) -> float:
     """Median CPU milliseconds of this process for one call, after a warm-up call."""
-    fn()
-    samples: list[float] = []
-    gc.disable()
-    try:
-        for _ in range(runs):
-            t0 = time.process_time()
-            fn()
-            samples.append((time.process_time() - t0) * 1000)
-    finally:
-        gc.enable()
-    return statistics.median(samples)
+    return statistics.median(measure(fn, runs=runs, warmup=1, clock=time.process_time))
 
 
 def cpu_figures() -> dict[str, float]:

@@ -11,7 +11,6 @@ view) <= 50 ms.
 
 from __future__ import annotations
 
-import gc
 import random
 import time
 from collections.abc import Callable
@@ -21,23 +20,13 @@ from metrobot.games.autoplay import Budget
 from metrobot.games.underground import GAME, passenger
 from metrobot.games.underground.ai import GreedyPlayer, player_for
 
+from . import timing
 from .timing import summary
 
 
 def measure(fn: Callable[[], object], *, runs: int = 50, warmup: int = 3) -> list[float]:
     """CPU milliseconds of this process for `runs` calls (after `warmup`), collector paused."""
-    for _ in range(warmup):
-        fn()
-    samples = []
-    gc.disable()
-    try:
-        for _ in range(runs):
-            t0 = time.process_time()
-            fn()
-            samples.append((time.process_time() - t0) * 1000)
-    finally:
-        gc.enable()
-    return samples
+    return timing.measure(fn, runs=runs, warmup=warmup, clock=time.process_time)
 
 
 def late_position(seed: int = 7, fraction: float = 0.85):
