@@ -175,7 +175,14 @@ def discord_syntax() -> list[str]:
                     and SYNTAX.search(node.value)
                 ):
                     found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.value[:80]!r}")
+                elif isinstance(node, ast.JoinedStr) and SYNTAX.search(text := _as_written(node)):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {text[:80]!r}")  # f"`/{name}`"
     return found
+
+
+def _as_written(node: ast.JoinedStr) -> str:
+    """An f-string with each of its values as a word ("x"): `f"<@{id}>"` is "<@x>"."""
+    return "".join(v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else "x" for v in node.values)
 
 
 def test_no_discord_syntax_outside_the_adapter():
