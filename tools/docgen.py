@@ -268,7 +268,7 @@ def env_blocks() -> list[tuple[str, list[tuple[str, str]]]]:
 
 
 def _default(value: Any) -> str:
-    if value is None:
+    if value is None or value == ():  # (a list of none: e.g. no trusted proxies)
         return "unset"
     if isinstance(value, bool):
         return "`1`" if value else "`0`"

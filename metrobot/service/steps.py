@@ -71,7 +71,7 @@ class Steps:
                 raise Refused(
                     me().t(
                         "{command} is for {game}; this channel plays {other}. Use {slash} or the buttons.",
-                        command=f"`/{me().p('command name', command)}`",
+                        command=part.command(command, me().code),
                         game=mine,
                         other=theirs,
                         slash=part.command("play", me().code),
