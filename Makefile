@@ -25,9 +25,11 @@ $(VENV)/.run-installed: requirements.txt | $(BIN)/python
 # 25-30 s of a fresh clone's `make test`; if uv cannot be had or fails, pip does it. (Neither
 # compiles every module first: the suite compiles what it imports as it goes; compiling every
 # module of every package, most of which no test imports, took pip a third of the install.)
+# uv trusts the system's certificates, as pip does: with only its own, uv failed behind a proxy
+# that re-signs TLS (a company's, or the reference machine's) and pip took over, 26 s.
 $(VENV)/.dev-installed: requirements.txt requirements-dev.txt requirements-docs.txt | $(BIN)/python
 	($(BIN)/python -m pip install --disable-pip-version-check -q "$$(grep '^uv==' requirements-dev.txt)" && \
-	  $(BIN)/uv pip install -q --python $(BIN)/python -r requirements-dev.txt) || \
+	  $(BIN)/uv pip install -q --system-certs --python $(BIN)/python -r requirements-dev.txt) || \
 	  $(BIN)/python -m pip install --disable-pip-version-check --no-compile -q -r requirements-dev.txt
 	touch $@ $(VENV)/.run-installed
 

@@ -113,7 +113,17 @@ def oldest_python_on_this_machine(series: str) -> str | None:
 def test_the_pins_resolve_for_the_oldest_python_allowed():
     oldest = oldest_python_allowed()
     done = subprocess.run(
-        [str(UV), "pip", "compile", "-q", "--no-header", "--python-version", oldest, "requirements-dev.txt"],
+        [
+            str(UV),
+            "pip",
+            "compile",
+            "-q",
+            "--system-certs",
+            "--no-header",
+            "--python-version",
+            oldest,
+            "requirements-dev.txt",
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -139,6 +149,7 @@ def test_the_pins_install_on_the_oldest_python_of_this_machine(tmp_path):
             "pip",
             "install",
             "-q",
+            "--system-certs",
             "--dry-run",
             "--python",
             str(tmp_path / "venv/bin/python"),
