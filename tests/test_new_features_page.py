@@ -45,3 +45,14 @@ def test_the_limits_it_gives_are_the_codes():
     assert "within 15 minutes (in one sitting), 4 hours (a few moves a day) or\n  12 hours (a move a day)" in PAGE
     assert f"at most {queue.SHOWN} people who chose to be shown" in PAGE
     assert f"at most {server.MAX_LOBBIES} open lobbies" in PAGE and f"at most {server.MAX_HOSTED} open games" in PAGE
+
+
+def test_the_lobby_cap_is_said_to_be_the_codes_not_a_setting():
+    """Audit item 10: server-settings.md called it "the operator's limit"; no setting changes it."""
+    page = " ".join((ROOT / "docs/admins/server-settings.md").read_text(encoding="utf-8").split())
+    assert (
+        f"at most {server.MAX_LOBBIES} lobbies waiting for players at once: a limit written in metrobot's code" in page
+    )
+    assert "operator's limit" not in page
+    settings = (ROOT / "metrobot/settings.py").read_text(encoding="utf-8")
+    assert "LOBBIES" not in settings  # (were there one, the docs would name it)
