@@ -56,3 +56,13 @@ def test_the_lobby_cap_is_said_to_be_the_codes_not_a_setting():
     assert "operator's limit" not in page
     settings = (ROOT / "metrobot/settings.py").read_text(encoding="utf-8")
     assert "LOBBIES" not in settings  # (were there one, the docs would name it)
+
+
+def test_the_admins_are_told_the_daily_challenge_needs_the_web_pages():
+    """Audit item 7: the operators' and the admins' pages never said so."""
+    page = " ".join((ROOT / "docs/admins/web.md").read_text(encoding="utf-8").split())
+    assert (
+        "The [daily challenge](../players/daily.md) is played on these pages, so it works only where they are on"
+        in page
+    )
+    assert "(../operators/new-features.md)" in page
