@@ -1,7 +1,7 @@
 """Playing: composing steps, playing them, the automatic player, saving and reporting.
 
 Replies, refusals, menus and the images in them speak the requester's language (`me()`);
-what is posted in the channel speaks the game's (`self._lang(row)`).
+what is posted in the channel speaks the game's (`self.games.lang(row)`).
 """
 
 from __future__ import annotations

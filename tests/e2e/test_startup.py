@@ -111,6 +111,12 @@ async def test_a_token_discord_refuses_stops_the_bot_with_status_2_and_what_to_d
     [said] = [line for line in log.splitlines() if "DISCORD_TOKEN" in line]
     assert "refused the token" in said and "Reset Token" in said, log
     assert "PyNaCl" not in log and "davey" not in log, log
+    # The database is made after Discord accepts the token (setup_hook runs after the login), as
+    # README's quick start and install.md say (issue 73, audit item 16).
+    assert not (tmp_path / "late.sqlite3").exists()
+    for page in ("README.md", "docs/operators/install.md"):
+        said = " ".join((ROOT / page).read_text(encoding="utf-8").split())
+        assert "once Discord has accepted the token, creates" in said, page
 
 
 async def _until(proc: asyncio.subprocess.Process, seen: list[str], words: str) -> str:
