@@ -81,6 +81,7 @@ def test_a_review_shows_nothing_the_player_could_not_see(name):
             (mine, twins), differs = compared(name, state, seat, rnd)
             assert mine == twins
             changed, tried = changed + differs, tried + 1
+    print(f"\n{name}: {changed} of {tried} twins differed in secrets, each review the same as its twin's")
     assert changed == POSITIONS, f"only {changed} of {tried} twins differed in secrets in {GAMES} games"
 
 
