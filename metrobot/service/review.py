@@ -58,7 +58,7 @@ class ReviewPage:
 # worker, so this bounds the wait of the last (and the work a flood of requests can queue).
 IN_FLIGHT = 8
 # How long a review is taken to take before this process has made one (then: the mean of the
-# last ones made): about the longest measured, a 4-player MetrOmania game's 12-14 s of CPU
+# last ones made): about the longest measured, 12-14 s of CPU for a 4-player game of the slowest kind
 # (docs/developers/benchmarks.md), doubled for a worker at the lowest priority.
 REVIEW_SECONDS = 30.0
 
