@@ -215,6 +215,7 @@ def test_a_hidden_change_of_mind_by_another_does_not_change_the_review(name, opt
     suggestions and turning points (only the log positions of the turns differ)."""
     players = ["p1", "p2"]
     plugin = get_plugin(name)
+    assert plugin.reviewing is not None
     actions, _ = plugin.self_play(players, options, 3, level="greedy")
     twin = with_hidden_change(plugin, players, options, actions, other, at)
 

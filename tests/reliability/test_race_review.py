@@ -59,6 +59,7 @@ def gated(monkeypatch):
         made.append((key, person))
         gate.wait()
         plugin = get_plugin(game)
+        assert plugin.reviewing is not None
         return pure.review(
             plugin.game, plugin.reviewing, players, options, seed, entries, person, key, seconds=0.02, deals=1
         )
