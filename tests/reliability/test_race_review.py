@@ -167,3 +167,11 @@ def test_without_workers_reviews_run_one_at_a_time_in_a_thread_of_their_own():
         assert log == [(x, k) for k in range(4) for x in ("start", "end")]
     finally:
         painter.close()
+
+
+def test_the_players_guide_states_the_bound_the_service_keeps():
+    """The limit people meet is said once, in the players' guide: the number there is the code's."""
+    from pathlib import Path
+
+    guide = " ".join((Path(__file__).parents[2] / "docs" / "players" / "playing.md").read_text().split())
+    assert f"With {reviews_module.IN_FLIGHT} reviews in the making" in guide
