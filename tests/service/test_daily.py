@@ -5,6 +5,7 @@ it; streaks; the game owes no channel anything; the derivation is the published 
 
 import asyncio
 import hashlib
+import hmac
 import json
 import random
 
@@ -12,7 +13,7 @@ import pytest
 
 from metrobot.games import get_game
 from metrobot.service import GameService, Refused, fixed_seeds
-from metrobot.service.daily import day_of, deal, deal_seed, streak
+from metrobot.service.daily import commitment, day_of, day_seed, deal, game_seed, streak
 from metrobot.storage import Database
 
 DAY = 1_795_000_000.0  # 2026-11-18 (UTC), 12:53
@@ -57,12 +58,18 @@ async def dealt(svc, guild, person, kind):
     return row
 
 
-def test_the_seed_is_the_published_derivation():
-    expected = int.from_bytes(hashlib.sha256(b"metrobot-daily:flipwrite:2026-11-27").digest()[:6], "big")
-    assert deal_seed("flipwrite", "2026-11-27") == expected
+KEY = bytes(range(32))
+
+
+def test_the_seed_is_the_published_derivation_keyed_with_the_daily_key():
+    expected = hmac.new(KEY, b"metrobot-daily:flipwrite:2026-11-27", hashlib.sha256).digest()
+    seed = day_seed(KEY, "flipwrite", "2026-11-27")
+    assert seed == expected and commitment(seed) == hashlib.sha256(expected).hexdigest()
+    assert game_seed(seed) == int.from_bytes(expected[:6], "big")
     assert day_of(DAY) == "2026-11-18"
-    assert deal("flipwrite", "2026-11-27").seats == 1  # a solo sheet
-    assert deal("underground", "2026-11-27").seats == 2 and deal("underground", "2026-11-27").level == "strong"
+    assert deal("flipwrite", "2026-11-27", seed).seats == 1  # a solo sheet
+    other = deal("underground", "2026-11-27", day_seed(KEY, "underground", "2026-11-27"))
+    assert other.seats == 2 and other.level == "strong"
 
 
 def test_streaks_count_consecutive_days_up_to_today_or_yesterday():
@@ -186,12 +193,9 @@ async def test_a_streak_counts_days_finished_in_a_row(svc, clock):
 
 def test_the_engine_deals_from_the_seed_alone():
     game = get_game("underground")
-    a = game.to_json(
-        game.new_game(["880000000000000001", "bot-1"], {"map": "london"}, deal_seed("underground", "2026-11-18"))
-    )
-    b = game.to_json(
-        game.new_game(["880000000000000002", "bot-1"], {"map": "london"}, deal_seed("underground", "2026-11-18"))
-    )
+    seed = game_seed(day_seed(KEY, "underground", "2026-11-18"))
+    a = game.to_json(game.new_game(["880000000000000001", "bot-1"], {"map": "london"}, seed))
+    b = game.to_json(game.new_game(["880000000000000002", "bot-1"], {"map": "london"}, seed))
     assert anonymous(a, "880000000000000001") == anonymous(b, "880000000000000002")
 
 
@@ -304,7 +308,8 @@ async def test_a_stop_between_creating_and_dealing_the_game_is_mended_by_the_nex
     again = await svc.daily_start("5001", *ANN, "underground")
     assert "waiting for you" in again.reply.text
     row = await db.game(row.id)
-    assert row.status == "active" and row.seed == deal("underground", "2026-11-18").seed
+    seed = await svc.parts.daily.seed_of("underground", "2026-11-18")
+    assert row.status == "active" and row.seed == deal("underground", "2026-11-18", seed).seed
 
 
 async def test_time_away_the_turn_clock_digests_and_games_say_nothing_of_it_to_any_channel(svc, db, clock):
