@@ -41,10 +41,13 @@ deals it, if a stop came between the transaction that created it and the one tha
 **No spoilers.** The day's table shows the results only to someone who has finished that day's
 deal of that game; a past day's to whoever has no game of it still running.
 
-**A server's table**: where a server names a channel (`/server settings daily_channel`), the
-first clock tick after midnight (UTC) makes yesterday's table of the people who started its
-deals from that server, once (`daily_posts`, its own small outbox: of several processes one
-makes it, and a crash before it is sent leaves it owed), in the server's language.
+**A server's table**: where a server names a channel (`/server settings daily_channel`), a
+day's table of the people who finished its deals from that server is made once that day is
+over and every game of it begun from the server has ended (or has run for a week: `CLOCK`), so
+that nobody still playing reads a result in the channel; it lists every finisher (the first
+`TABLE_LINES` of each game, then how many more). Made once (`daily_posts`, its own small outbox:
+of several processes one makes it, and a crash before it is sent leaves it owed), in the
+server's language.
 
 **Streaks**: the consecutive days, up to today (or yesterday, while today's is not done yet),
 on which the person finished at least one deal.
@@ -474,22 +477,27 @@ class Daily:
 
     # ------------------------------------------------------------ a server's table, once a day
     async def owe_tables(self) -> int:
-        """Yesterday's table, owed to each server that names a channel for it and where someone
-        finished a deal of that day (run by the clock tick; made once per server and day).
-        Returns how many were made now."""
-        yesterday = day_of(self.options.clock() - 86400)
+        """The tables owed to the servers that name a channel for them (run by the clock tick;
+        made once per server and day): a day's, once someone finished a deal of it from the
+        server and every game of that day begun from there has ended, or has run for a week
+        (`CLOCK`: a game left so long no longer holds the others' results back). Nobody still
+        playing that day's deal reads a result in the channel. Returns how many were made now."""
+        now = self.options.clock()
+        today = date.fromisoformat(day_of(now))
+        since = (today - timedelta(days=CLOCK // 86400 + 2)).isoformat()  # (a week after the day's last start)
         made = 0
-        for guild_id in await self.db.daily.servers_played(yesterday):
+        for guild_id, day in await self.db.daily.tables_due(since, today.isoformat(), now - CLOCK):
             settings = await self.db.people.server(guild_id)
             channel = settings.get("daily_channel")
-            if not channel or await self.db.daily.post_made(guild_id, yesterday):
+            if not channel:
                 continue
-            text = await self.table_post(guild_id, yesterday, lang(settings.get("language") or "en"))
-            made += await self.db.daily.owe_post(guild_id, yesterday, str(channel), text)
+            text = await self.table_post(guild_id, day, lang(settings.get("language") or "en"))
+            made += await self.db.daily.owe_post(guild_id, day, str(channel), text)
         return made
 
     async def table_post(self, guild_id: str, day: str, g: Lang) -> str:
-        """A day's tables of a server, every game with a result, as its channel reads them."""
+        """A day's tables of a server, every game with a result, as its channel reads them:
+        the first `TABLE_LINES` of each, and how many more finished it."""
         lines = [g.t("📅 **Daily challenge of {day}**: the results on this server.", day=day)]
         for kind in kinds():
             plays = await self.db.daily.table(day, kind, guild_id, TABLE_LINES)
@@ -502,6 +510,9 @@ class Daily:
                     rank, previous = number, played.score
                 who = part.name(played.user_id, played.name)
                 lines.append(g.t("{rank}. {name} — {score}", rank=rank, name=who, score=played.score))
+            more = await self.db.daily.finished_count(day, kind, guild_id) - len(plays)
+            if more > 0:
+                lines.append(g.n("…and {count} more finished it.", "…and {count} more finished it.", more, count=more))
         lines.append(g.t("Today's deals are open: {command}.", command=part.command("daily play", g.code)))
         return "\n".join(lines)
 

@@ -132,15 +132,33 @@ class DailyQueries:
             )
         return [r[0] for r in rows]
 
-    async def servers_played(self, day: str) -> list[str]:
-        """The servers where someone finished a deal of that day."""
+    async def finished_count(self, day: str, kind: str, guild_id: str) -> int:
+        """How many finished a day's deal of a game from a server (the table shows the first ones)."""
+        row = await self.store.row(
+            "SELECT COUNT(*) FROM daily_plays WHERE day = ? AND kind = ? AND guild_id = ? AND finished_at IS NOT NULL",
+            day,
+            kind,
+            guild_id,
+        )
+        return int(row[0]) if row else 0
+
+    async def tables_due(self, since: str, before: str, running_after: float) -> list[tuple[str, str]]:
+        """(server, day) of the days from `since` to before `before` whose table no server's
+        channel was given yet, where someone finished a deal from that server and no game of
+        that day begun from it still runs — one begun after `running_after` (a game running
+        longer, a week, no longer holds its day's table back)."""
         async with self.driver.read() as q:
             rows = await q.fetch(
-                "SELECT DISTINCT guild_id FROM daily_plays WHERE day = ? AND guild_id IS NOT NULL "
-                "AND finished_at IS NOT NULL ORDER BY guild_id",
-                day,
+                "SELECT p.guild_id, p.day FROM daily_plays p WHERE p.day >= ? AND p.day < ? "
+                "AND p.guild_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM daily_posts d "
+                "WHERE d.guild_id = p.guild_id AND d.day = p.day) GROUP BY p.guild_id, p.day "
+                "HAVING SUM(CASE WHEN p.finished_at IS NULL AND p.started_at > ? THEN 1 ELSE 0 END) = 0 "
+                "AND SUM(CASE WHEN p.finished_at IS NOT NULL THEN 1 ELSE 0 END) > 0 ORDER BY p.day, p.guild_id",
+                since,
+                before,
+                running_after,
             )
-        return [r[0] for r in rows]
+        return [(r[0], r[1]) for r in rows]
 
     # ------------------------------------------------------------ the daily keys
     async def keys(self) -> list[tuple[str, bytes]]:

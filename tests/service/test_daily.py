@@ -12,8 +12,8 @@ import random
 import pytest
 
 from metrobot.games import get_game
-from metrobot.service import GameService, Refused, fixed_seeds
-from metrobot.service.daily import commitment, day_of, day_seed, deal, game_seed, streak
+from metrobot.service import GameService, Refused, daily, fixed_seeds
+from metrobot.service.daily import commitment, day_of, day_seed, deal, game_seed, next_day_starts, streak
 from metrobot.storage import Database
 
 DAY = 1_795_000_000.0  # 2026-11-18 (UTC), 12:53
@@ -103,10 +103,10 @@ async def test_nothing_is_owed_to_any_channel_and_it_is_not_rated(svc, db):
     assert row.guild_id is None and sorted(results) == sorted([(ANN[0], 0), ("bot-1", 0)])
 
 
-async def play_out(svc, kind, user_id):
-    """Play a person's day's game to its end (random legal moves, seeded)."""
+async def play_out(svc, kind, user_id, day=None):
+    """Play a person's day's game (default: today's) to its end (random legal moves, seeded)."""
     rnd = random.Random(kind)
-    game_id = await svc.daily_game(user_id, kind)
+    game_id = await svc.daily_game(user_id, kind, day)
     for _ in range(500):
         row = await svc.db.game(game_id)
         if row.status != "active":
@@ -350,3 +350,38 @@ async def test_no_turn_post_is_drawn_for_a_days_game(svc, monkeypatch):
     await svc.play(row.channel_id, ANN[0], prefix)
     assert (await svc.db.game(row.id)).moves > row.moves
     assert drawn == [], "a day's game owes no channel a picture"
+
+
+async def test_the_servers_post_waits_for_everyone_still_playing_that_day_and_lists_every_finisher(svc, clock):
+    """Issue 72's scenario: Ann has finished, Cat's game of the same day still runs after
+    midnight: no post (she would read Ann's score in the channel while `/daily table` hides it
+    from her); once she finishes, the post comes and lists both."""
+    await svc.server_settings("5001", ANN[0], manager=True, daily_channel="9001")
+    await svc.daily_start("5001", *ANN, "flipwrite")
+    ann = (await play_out(svc, "flipwrite", ANN[0])).state["scores"][ANN[0]]
+    await svc.daily_start("5001", *CAT, "flipwrite")
+    clock.now = next_day_starts(DAY) + 54 * 60  # 00:54 UTC the next day
+    assert "hidden" in (await svc.daily_table("5001", CAT[0], "flipwrite", "2026-11-18")).reply.text
+    assert await svc.daily_tables_due() == 0 and await svc.daily_posts_owed() == []
+    cat = (await play_out(svc, "flipwrite", CAT[0], "2026-11-18")).state["scores"][CAT[0]]
+    assert await svc.daily_tables_due() == 1
+    ((_, channel, text, _),) = await svc.daily_posts_owed()
+    assert channel == "9001" and f"Ann\ue002 — {ann}" in text and f"Cat\ue002 — {cat}" in text
+
+
+async def test_a_game_left_for_a_week_no_longer_holds_the_post_back_and_a_long_table_says_how_many_more(
+    svc, clock, monkeypatch
+):
+    monkeypatch.setattr(daily, "TABLE_LINES", 1)
+    await svc.server_settings("5001", ANN[0], manager=True, daily_channel="9001")
+    for person in (ANN, CAT):
+        await svc.daily_start("5001", *person, "flipwrite")
+        await play_out(svc, "flipwrite", person[0])
+    await svc.daily_start("5001", *BOB, "flipwrite")  # begun, never finished
+    began = clock.now
+    clock.now = began + daily.CLOCK - 1
+    assert await svc.daily_tables_due() == 0
+    clock.now = began + daily.CLOCK
+    assert await svc.daily_tables_due() == 1
+    ((_, _, text, _),) = await svc.daily_posts_owed()
+    assert text.count(" — ") == 1 and "…and 1 more finished it." in text and "Bob" not in text
