@@ -12,12 +12,19 @@ import random
 import pytest
 
 from metrobot.games import get_game
-from metrobot.service import GameService, Refused, daily, fixed_seeds
+from metrobot.service import GameService, Refused, automatic, daily, fixed_seeds
 from metrobot.service.daily import commitment, day_of, day_seed, deal, game_seed, next_day_starts, streak
 from metrobot.storage import Database
 
 DAY = 1_795_000_000.0  # 2026-11-18 (UTC), 12:53
 ANN, BOB, CAT = ("880000000000000101", "Ann"), ("880000000000000102", "Bob"), ("880000000000000103", "Cat")
+
+
+@pytest.fixture(autouse=True)
+def cheap_daily_opponent(monkeypatch):
+    """The daily opponent's work is fixed (`automatic.DAILY_SECONDS`, the same for everyone):
+    a smaller one here keeps the suite fast, and is as fixed."""
+    monkeypatch.setattr(automatic, "DAILY_SECONDS", 0.05)
 
 
 class Clock:

@@ -15,7 +15,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from metrobot import cli
 from metrobot.games import get_plugin
-from metrobot.service import GameService, fixed_seeds
+from metrobot.service import GameService, automatic, fixed_seeds
 from metrobot.service.daily import commitment, day_seed, next_day_starts
 from metrobot.storage import Database
 from metrobot.web import make_app
@@ -24,6 +24,13 @@ from .test_daily import ANN, BOB, DAY, Clock, anonymous, dealt, play_out
 
 KEY = bytes.fromhex("5e" * 32)
 OTHER = bytes.fromhex("a7" * 32)
+
+
+@pytest.fixture(autouse=True)
+def cheap_daily_opponent(monkeypatch):
+    """The daily opponent's work is fixed (`automatic.DAILY_SECONDS`, the same for everyone):
+    a smaller one here keeps the suite fast, and is as fixed."""
+    monkeypatch.setattr(automatic, "DAILY_SECONDS", 0.05)
 
 
 async def service(tmp_path, name: str, key: bytes | None, clock) -> GameService:
