@@ -392,3 +392,23 @@ async def test_a_game_left_for_a_week_no_longer_holds_the_post_back_and_a_long_t
     assert await svc.daily_tables_due() == 1
     ((_, _, text, _),) = await svc.daily_posts_owed()
     assert text.count(" — ") == 1 and "…and 1 more finished it." in text and "Bob" not in text
+
+
+async def test_me_settings_web_new_key_revokes_the_links_to_a_persons_daily_table_pages(svc):
+    import re
+
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from metrobot.web import make_app
+
+    async def link(user_id: str) -> str:
+        text = (await svc.daily_table("5001", user_id, "flipwrite")).reply.text
+        return re.search(r"http://pages\.test(/d/\S+/)", text).group(1)
+
+    ann, bob = await link(ANN[0]), await link(BOB[0])
+    async with TestClient(TestServer(make_app(svc))) as client:
+        assert (await client.get(ann)).status == 200
+        await svc.my_settings(ANN[0], web_new_key=True)
+        assert (await client.get(ann)).status == 404, "a link handed out before the revocation opens nothing"
+        assert (await client.get(await link(ANN[0]))).status == 200  # the new one does
+        assert (await client.get(bob)).status == 200  # (someone else's links are theirs to revoke)
