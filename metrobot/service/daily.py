@@ -284,6 +284,7 @@ class Daily:
                             day=today,
                         )
                         + proof
+                        + await self.earlier_line(user_id, kind)
                     )
                 )
         if played is None:  # (cannot be: the row that refused ours is there)
@@ -307,6 +308,7 @@ class Daily:
                     game=title(plugin),
                 )
                 + proof
+                + await self.earlier_line(user_id, kind)
             )
         )
 
@@ -346,6 +348,31 @@ class Daily:
             row = await self.db.open_game(channel_id)
             if row is None or row.status != "active":
                 raise
+
+    async def still_running(self, user_id: str, kind: str) -> list[tuple[str, int]]:
+        """(day, game) of the person's games of a game's earlier deals still running — begun
+        within the week they may run (`CLOCK`): each still counts for its own day, and `/daily
+        play` hands its link with today's."""
+        today = date.fromisoformat(self.today())
+        since = (today - timedelta(days=CLOCK // 86400 + 1)).isoformat()
+        out = []
+        for played in await self.db.daily.unfinished(user_id, kind, since, today.isoformat()):
+            row = await self.db.game(played.game_id)
+            if row is not None and row.status == "active":
+                out.append((played.day, played.game_id))
+        return out
+
+    async def earlier_line(self, user_id: str, kind: str) -> str:
+        """What `/daily play` adds when an earlier day's game of that kind still runs."""
+        days = [day for day, _ in await self.still_running(user_id, kind)]
+        if not days:
+            return ""
+        return "\n" + me().n(
+            "⏳ Your challenge of {days} is not over yet: it still counts for its day. Its link is below too.",
+            "⏳ Your challenges of {days} are not over yet: each still counts for its day. Their links are below too.",
+            len(days),
+            days=", ".join(days),
+        )
 
     async def game_of(self, user_id: str, kind: str, day: str | None = None) -> int | None:
         """The game of this person's play of a day's deal (default: today's), if they began it."""

@@ -97,6 +97,19 @@ class DailyQueries:
         row = await self.store.row(f"SELECT {COLUMNS} FROM daily_plays WHERE game_id = ?", game_id)
         return _play(row) if row else None
 
+    async def unfinished(self, user_id: str, kind: str, since: str, before: str) -> list[DailyPlay]:
+        """A person's plays of a game's deals from `since` to before `before` not finished yet."""
+        async with self.driver.read() as q:
+            rows = await q.fetch(
+                f"SELECT {COLUMNS} FROM daily_plays WHERE user_id = ? AND kind = ? AND day >= ? AND day < ? "
+                "AND finished_at IS NULL ORDER BY day",
+                user_id,
+                kind,
+                since,
+                before,
+            )
+        return [_play(r) for r in rows]
+
     async def plays_of(self, user_id: str, day: str) -> list[DailyPlay]:
         """A person's plays of one day, every kind."""
         async with self.driver.read() as q:
