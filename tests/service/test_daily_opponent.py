@@ -17,7 +17,7 @@ from metrobot.storage import Database
 from .test_daily import ANN, Clock, anonymous
 
 KEY = bytes.fromhex("3c" * 32)
-MOVES = 5  # the person's decisions (each answered by the automatic player)
+MOVES = 3  # the person's decisions (each answered by the automatic player)
 
 
 class Slowed:
@@ -33,7 +33,7 @@ class Slowed:
 
 @pytest.fixture(autouse=True)
 def small_work(monkeypatch):
-    monkeypatch.setattr(automatic, "DAILY_SECONDS", 0.1)  # (a cheap search; the same in every run)
+    monkeypatch.setattr(automatic, "DAILY_SECONDS", 0.05)  # (a cheap search; the same in every run)
 
 
 def slow_the_bots_clock(monkeypatch) -> None:
