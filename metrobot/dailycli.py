@@ -117,7 +117,11 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # pyright: ignore[rep
     )
     p.add_argument("--game", required=True, choices=[g.name for g in all_plugins()])
     p.add_argument("--day", required=True, help="the UTC date, year-month-day")
-    p.add_argument("--seed", required=True, help="the day's seed, as published once the day was over (64 hex digits)")
+    p.add_argument(
+        "--seed",
+        required=True,
+        help="the day's seed, as published once the day and its games were over (64 hex digits)",
+    )
     p.add_argument("--commitment", required=True, help="the commitment published while the day ran (64 hex digits)")
     p.set_defaults(func=cmd_verify)
 

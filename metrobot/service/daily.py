@@ -14,10 +14,11 @@ draw from the seed). Nothing else goes in (no server, no person, no clock).
 
 **Verifiable after.** From the day's start, `/daily play`, `/daily table` and the day's page give
 the day's *commitment*, the SHA-256 of the seed (hex, `commitment`); once the day is over (UTC
-midnight) they give the seed itself (`revealed`). Anyone checks with `python -m metrobot
+midnight) and nobody still plays that deal (a game of it may run a week: `CLOCK`) they give the
+seed itself (`revealed`). Anyone checks with `python -m metrobot
 daily-verify` (metrobot/dailycli.py) that the seed hashes to the commitment and sees the deal it
 gives. The commitment of a 256-bit seed tells nothing of it; the seed of a day is shown only
-once nobody can be dealt that day any more.
+once nobody can be dealt that day any more, nor is still playing it.
 
 **The daily key** is the installation's own, not a web link's key (those are revoked, and the
 day's deal must not change with them): made at random by the first deal and kept in the
@@ -243,7 +244,7 @@ class Daily:
         today = day_of(now)
         played = await self.db.daily.play(today, kind, user_id)
         seed = await self.seed_of(kind, today)
-        proof = self.proof(seed, today)
+        proof = await self.proof(seed, kind, today)
         if played is None:
             assert seed is not None, "today always has a key: seed_of makes the first"
             dealt = deal(kind, today, seed)
@@ -324,14 +325,23 @@ class Daily:
         key = key_of(keys, day)
         return None if key is None else day_seed(key, kind, day)
 
-    def proof(self, seed: bytes | None, day: str) -> str:
+    async def revealed(self, kind: str, day: str) -> bool:
+        """Whether a day's seed of a game may be published: the day is over and nobody still
+        plays its deal — a game of it begun within the week it may run (`CLOCK`). The seed is
+        the whole deal: published while someone still plays it, it would tell them their cards
+        to come."""
+        if day >= self.today():
+            return False
+        return not await self.db.daily.running(day, kind, self.options.clock() - CLOCK)
+
+    async def proof(self, seed: bytes | None, kind: str, day: str) -> str:
         """The lines an answer about a day's deal ends with: its commitment, and its seed once
-        the day is over (never before: the seed is the deal)."""
+        it may be published (`revealed`: never before the day is over)."""
         if seed is None:
             return ""
         t = me()
         text = "\n" + t.t("🔒 This deal's commitment (SHA-256 of its seed): {commitment}", commitment=commitment(seed))
-        if day < self.today():
+        if await self.revealed(kind, day):
             text += "\n" + t.t(
                 "🔑 The day is over, so here is its seed: {seed}. Check it against the commitment with "
                 "python -m metrobot daily-verify.",
@@ -440,7 +450,7 @@ class Daily:
             else t.t("**Daily challenge** — {game}, {day}, this server", game=title(plugin), day=day)
         )
         lines = [heading]
-        proof = self.proof(await self.seed_of(kind, day), day)
+        proof = await self.proof(await self.seed_of(kind, day), kind, day)
         if proof:
             lines.append(proof.strip("\n"))
         shown = await self.shown_table(day, kind, user_id, where)
@@ -488,7 +498,7 @@ class Daily:
             await self.shown_table(day, kind, user_id, None),
             self.streak_line(await self.streak(user_id)),
             commitment(seed) if seed is not None else None,
-            seed.hex() if seed is not None and day < self.today() else None,
+            seed.hex() if seed is not None and await self.revealed(kind, day) else None,
         )
 
     async def streak(self, user_id: str) -> int:

@@ -155,6 +155,19 @@ class DailyQueries:
         )
         return int(row[0]) if row else 0
 
+    async def running(self, day: str, kind: str, after: float) -> bool:
+        """Whether someone still plays a day's deal of a game: a play not finished, begun after `after`."""
+        return (
+            await self.store.row(
+                "SELECT 1 FROM daily_plays WHERE day = ? AND kind = ? AND finished_at IS NULL AND started_at > ? "
+                "LIMIT 1",
+                day,
+                kind,
+                after,
+            )
+            is not None
+        )
+
     async def tables_due(self, since: str, before: str, running_after: float) -> list[tuple[str, str]]:
         """(server, day) of the days from `since` to before `before` whose table no server's
         channel was given yet, where someone finished a deal from that server and no game of

@@ -16,11 +16,11 @@ from aiohttp.test_utils import TestClient, TestServer
 from metrobot import cli
 from metrobot.games import get_plugin
 from metrobot.service import GameService, automatic, fixed_seeds
-from metrobot.service.daily import commitment, day_seed, next_day_starts
+from metrobot.service.daily import CLOCK, commitment, day_seed, next_day_starts
 from metrobot.storage import Database
 from metrobot.web import make_app
 
-from .test_daily import ANN, BOB, DAY, Clock, anonymous, dealt, play_out
+from .test_daily import ANN, BOB, CAT, DAY, Clock, anonymous, dealt, play_out
 
 KEY = bytes.fromhex("5e" * 32)
 OTHER = bytes.fromhex("a7" * 32)
@@ -86,13 +86,14 @@ async def page_of(svc, text: str) -> str:
         return await page.text()
 
 
-async def test_the_commitment_is_published_at_once_and_the_seed_only_after_the_day(svc, capsys):
+async def test_the_commitment_is_published_at_once_and_the_seed_only_after_the_day_and_its_games(svc, capsys):
     seed = day_seed(KEY, "flipwrite", "2026-11-18")
     started = (await svc.daily_start("5001", *ANN, "flipwrite")).reply.text
     row = await svc.db.game(await svc.daily_game(ANN[0], "flipwrite"))
     deal_played = {"card": row.state["card"], "deck": row.state["deck"]}
     assert proof(started) == (commitment(seed), None)
     await play_out(svc, "flipwrite", ANN[0])  # (finished: still no seed while the day runs)
+    await svc.daily_start("5001", *CAT, "flipwrite")  # Cat begins the same deal, late in the day
     for who in (ANN[0], BOB[0]):
         text = (await svc.daily_table("5001", who, "flipwrite")).reply.text
         assert proof(text) == (commitment(seed), None), text
@@ -101,7 +102,11 @@ async def test_the_commitment_is_published_at_once_and_the_seed_only_after_the_d
         assert seed.hex() not in text
     svc.options.clock.now = next_day_starts(DAY) - 1  # 23:59:59 UTC: still the day
     assert proof((await svc.daily_table("5001", BOB[0], "flipwrite")).reply.text)[1] is None
-    svc.options.clock.now += 1  # midnight: the day is over
+    svc.options.clock.now += 1  # midnight: the day is over, but Cat still plays its deal:
+    text = (await svc.daily_table("5001", BOB[0], "flipwrite", "2026-11-18")).reply.text
+    assert proof(text) == (commitment(seed), None), "the seed would tell Cat her cards to come"
+    assert seed.hex() not in await page_of(svc, text)
+    await play_out(svc, "flipwrite", CAT[0], "2026-11-18")  # she finishes after midnight: now it is published
     text = (await svc.daily_table("5001", BOB[0], "flipwrite", "2026-11-18")).reply.text
     assert proof(text) == (commitment(seed), seed.hex())
     assert seed.hex() in await page_of(svc, text)
@@ -148,11 +153,22 @@ async def test_a_new_key_deals_from_the_next_day_and_the_old_days_keep_theirs(sv
     assert (await svc.db.game(await svc.daily_game(BOB[0], "flipwrite"))).seed == (
         await svc.db.game(await svc.daily_game(ANN[0], "flipwrite"))
     ).seed
+    for person in (ANN, BOB):  # (the seed of a deal is published once nobody plays it)
+        await play_out(svc, "flipwrite", person[0])
     svc.options.clock.now += 86400
     tomorrow = proof((await svc.daily_table("5001", BOB[0], "flipwrite")).reply.text)[0]
     assert tomorrow == commitment(day_seed(OTHER, "flipwrite", "2026-11-19"))
     yesterday = proof((await svc.daily_table("5001", BOB[0], "flipwrite", "2026-11-18")).reply.text)
     assert yesterday == (before, day_seed(KEY, "flipwrite", "2026-11-18").hex())
+
+
+async def test_a_game_left_for_a_week_no_longer_holds_the_seed_back(svc):
+    await svc.daily_start("5001", *ANN, "underground")  # begun, never finished
+    seed = day_seed(KEY, "underground", "2026-11-18")
+    svc.options.clock.now = DAY + CLOCK - 1
+    assert proof((await svc.daily_table("5001", BOB[0], "underground", "2026-11-18")).reply.text)[1] is None
+    svc.options.clock.now = DAY + CLOCK
+    assert proof((await svc.daily_table("5001", BOB[0], "underground", "2026-11-18")).reply.text)[1] == seed.hex()
 
 
 def test_the_first_deal_makes_a_key_and_daily_key_shows_and_sets_it(tmp_path, capsys):
