@@ -90,3 +90,14 @@ async def test_results_tables_and_days(db):
     assert (channel, text) == ("c9", "the table") and await db.daily.posts_owed() == []  # (claimed)
     await db.daily.post_delivered(post_id)
     assert ("g1", "2026-11-18") not in await db.daily.tables_due("2026-11-10", "2026-11-19", 1.0)  # (made)
+
+
+async def test_the_daily_keys_first_one_once_then_each_from_its_day(db):
+    assert await db.daily.keys() == []
+    await db.daily.first_key("2026-11-18", b"\x01" * 32)
+    await db.daily.first_key("2026-11-18", b"\x02" * 32)  # (another process at the same moment: the first stays)
+    assert await db.daily.keys() == [("2026-11-18", b"\x01" * 32)]
+    await db.daily.add_key("2026-11-20", b"\x03" * 32, first="2026-11-19")
+    await db.daily.add_key("2026-11-20", b"\x04" * 32, first="2026-11-19")  # (set again the same day: replaced)
+    assert await db.daily.keys() == [("2026-11-18", b"\x01" * 32), ("2026-11-20", b"\x04" * 32)]
+    assert await db.daily.running("2026-11-18", "flipwrite", 0.0) is False
