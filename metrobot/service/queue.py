@@ -10,14 +10,25 @@ lobbies, whose people confirm with one tap.
   the tables it finds are written in one version-checked transaction that takes their people
   out of the queue and stores each table, owed a thread (storage/queue.py). Another change won
   the race: the queue is read again and matched again.
-- The front end makes each owed thread (once: a thread made before a crash is found by its name)
-  and tells `thread_made`: the first thread recorded stays; the table's lobby is created in it,
-  linked to the table in the same transaction (one lobby a table), its people invited and pinged.
+- The front end makes each owed thread (once: a thread made before a crash is found by its name;
+  a forum's post in a forum; in a voice or stage channel's chat, the chat itself) and tells
+  `thread_made`: the first thread recorded stays; the table's lobby is created in it, linked to
+  the table in the same transaction (one lobby a table), its people invited and pinged. A thread
+  that cannot be made is tried again; after `THREAD_TRIES` tries the table expires: its people go
+  back to the queue at their places, each told by DM (`thread_failed`).
 - Each confirms with the button (joining the lobby: lobby.py, `found_table`); once all have, the
   game starts by itself. One who drops out (the button), or everyone who has not confirmed when
   the time to confirm runs out (`tick`), leaves the queue; the others go back to it at their
   places, the lobby closes, and the queue is matched again.
-- Nobody is matched with someone they avoid (`/me avoid`: private; `avoid`).
+- Leaving the queue, and every tick of the clock, match the queue again too (someone's quiet
+  hours changed; the clock moved their awake hours). A place older than `PLACE_SECONDS` expires
+  at a tick, told by DM. A found lobby is closed by its people (Drop out) or a manager (abort:
+  everyone goes back), never by its "host" for the others.
+- Nobody is matched with someone they avoid (`/me avoid`: private, at most `AVOIDS` people; `avoid`).
+- DMs that are owed outside a game (a place expired, a table that could not open) are written in
+  the transaction that changes the queue, and sent as the erasure's farewells are
+  (storage/erasure_dms.py): the outbox holds only a game's messages.
+- The queue's log lines at INFO name tables, games and servers, never people (PRIVACY.md).
 """
 
 from __future__ import annotations
