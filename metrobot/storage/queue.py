@@ -222,6 +222,8 @@ class QueueQueries:
         (counted in the same transaction, so two at once cannot pass it)."""
         async with self.driver.transaction() as tx:
             if cap is not None:
+                if self.driver.dialect == "postgres":  # (read committed: two adds at once would both count cap-1)
+                    await tx.fetchone("SELECT pg_advisory_xact_lock(hashtext(?))", f"avoids:{user_id}")
                 (count,) = await one_row(tx, "SELECT COUNT(*) FROM avoids WHERE user_id = ?", user_id)
                 already = await tx.fetchone("SELECT 1 FROM avoids WHERE user_id = ? AND avoided_id = ?", user_id, other)
                 if already is None and int(count) >= cap:
