@@ -139,8 +139,7 @@ class PlayAgain:
             )
         )
 
-        # (pinged once a finished game: a lobby opened, aborted and opened again lists them unpinged)
-        pinged = await self.db.history.played_again(channel_id, row.id)
+        pinged = False  # (pinged once a finished game: a lobby opened, aborted and opened again names them unpinged)
 
         def announce(new: GameRow) -> list:
             lobby = self.lobby.lobby_message(plugin, new, g, finishes=finishes)
@@ -150,6 +149,7 @@ class PlayAgain:
 
         async with self.games.lock(channel_id):
             await self.refuse_if_open(channel_id, row)
+            pinged = await self.db.history.played_again(channel_id, row.id)  # (under the lock: one ping)
             async with self.server.holding(row.guild_id, user_id):  # (the cap: checked again, and stored, together)
                 await self.server.check_cap(row.guild_id, user_id)
                 try:
