@@ -20,7 +20,7 @@ lobbies, whose people confirm with one tap.
   game starts by itself. One who drops out (the button), or everyone who has not confirmed when
   the time to confirm runs out (`tick`), leaves the queue; the others go back to it at their
   places, the lobby closes, and the queue is matched again.
-- Leaving the queue, and every tick of the clock, match the queue again too (someone's quiet
+- Leaving the queue, and the clock's tick (every `REMATCH_SECONDS`), match the queue again too (someone's quiet
   hours changed; the clock moved their awake hours). A place older than `PLACE_SECONDS` expires
   at a tick, told by DM. A found lobby is closed by its people (Drop out) or a manager (abort:
   everyone goes back), never by its "host" for the others.
@@ -70,6 +70,9 @@ THREAD_TRIES = 3
 # After such a table expired, no table is formed in its channel for this long (in this process):
 # the same people would be sent there again at once and told again.
 COOL_SECONDS = 3600
+# The regular tick matches every server's queue at most this often (the awake hours it reads move
+# by half-hours; every change of a queue matches it at once anyway).
+REMATCH_SECONDS = 300
 AVOIDS = 200  # whom one person may avoid (/me avoid): every queue change reads the lists
 
 
@@ -94,6 +97,7 @@ class FindGame:
         self.lobby = lobby
         self.news = False  # tables were found since the front end last asked (`found_news`): threads owed
         self.cooling: dict[tuple[str, str], float] = {}  # (server, channel): no table there until then
+        self.rematched = 0.0  # when the tick last matched every server's queue
 
     def found_news(self) -> bool:
         """Whether tables were found since the last ask (a hint: the clock's tick makes every owed
@@ -513,9 +517,12 @@ class FindGame:
                 out.append((table.thread_id, outcome))
                 guilds.add(table.guild_id)
         await self.expire_places(now)
-        # (every server with people waiting, not only those a table left: the awake hours move
-        # with the clock, and a table may fit now that did not at the last change)
-        for guild in sorted(guilds | set(await self.db.queue.guilds_waiting())):
+        if now >= self.rematched + REMATCH_SECONDS:
+            # (every server with people waiting, not only those a table left: the awake hours move
+            # with the clock, someone's quiet hours changed: a table may fit that did not before)
+            self.rematched = now
+            guilds |= set(await self.db.queue.guilds_waiting())
+        for guild in sorted(guilds):
             await self.match_server(guild)
         return out
 

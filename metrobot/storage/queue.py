@@ -357,7 +357,11 @@ class QueueQueries:
         """The table's place was recorded, but its lobby could not open there (the channel
         itself, holding a game meanwhile): owed again, as a thread not yet made."""
         async with self.driver.transaction() as tx:
-            await tx.execute("UPDATE found_tables SET thread_id = NULL WHERE id = ? AND game_id IS NULL", table_id)
+            await tx.execute(  # (claimed on: the next try waits for the lease, as after any failed try)
+                "UPDATE found_tables SET thread_id = NULL, claim = ? WHERE id = ? AND game_id IS NULL",
+                time.time() + LEASE,
+                table_id,
+            )
 
     async def guilds_waiting(self) -> list[str]:
         """The servers where two or more people wait (the regular tick matches their queues)."""
