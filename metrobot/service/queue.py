@@ -127,6 +127,15 @@ class FindGame:
         user_name = part.clean(user_name)
         waiting = await self.db.queue.entry(guild_id, user_id)
         if leave:
+            table = await self.db.queue.table_of(guild_id, user_id) if waiting is None else None
+            if table is not None:  # (taken out of the queue to a found table: its button drops out)
+                raise Refused(
+                    me().t(
+                        "A table was found for you, so you are no longer in the queue: drop out of it with the button "
+                        "on its post in {channel} (the others then wait on in the queue).",
+                        channel=part.channel(table.thread_id or table.channel_id),
+                    )
+                )
             if waiting is None or not await self.db.queue.leave(guild_id, user_id):
                 raise Refused(me().t("You are not in this server's queue."))
             # (the one who left may have been what kept a table from forming: an avoid, a count)

@@ -392,3 +392,14 @@ async def test_an_avoid_list_has_a_cap(svc, db, monkeypatch):
     await svc.avoid("u1", other="u5", remove=True)
     await svc.avoid("u1", other="u8", other_name="Y")  # room again
     assert await db.queue.avoided("u1") == ["u6", "u7", "u8"]
+
+
+async def test_leaving_when_at_a_found_table_says_how_to_drop_out(svc, db):
+    await find(svc, ANN)
+    await find(svc, BOB)
+    with pytest.raises(Refused, match="A table was found for you, so you are no longer in the queue"):
+        await svc.find_game("g", "c1", *ANN, leave=True)
+    await opened(svc)
+    with pytest.raises(Refused, match="drop out of it with the button") as refused:
+        await svc.find_game("g", "c1", *BOB, leave=True)
+    assert "t1" in str(refused.value)
