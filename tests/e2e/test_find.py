@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import sqlite3
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -115,7 +116,7 @@ async def test_four_people_queued_form_the_guides_table_and_one_who_does_not_con
 
 
 # ---------------------------------------------------------------- issue 72: any channel's kind
-async def lobby_in(standin, channel: int) -> object:
+async def lobby_in(standin, channel: int) -> Any:
     """The found table's lobby posted in `channel` (a thread, a forum's post, a voice chat)."""
     return await standin.wait_for_message(
         channel, lambda m: bool(m.custom_ids()) and "the queue found you" in m.content
@@ -135,6 +136,7 @@ async def test_a_table_found_in_a_forum_opens_as_a_new_post_of_it(standin, bot):
     await ask(standin, ana, post, "game find", {"kind": "race"})
     said = await ask(standin, ben, post, "game find", {"kind": "race"})
     assert "A table was found for you" in said, said
+    made: list[dict] = []
     for _ in range(200):
         made = [t for t in standin.threads_under(forum) if t["name"].startswith("🔎")]
         if made:
