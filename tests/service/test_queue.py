@@ -403,3 +403,31 @@ async def test_leaving_when_at_a_found_table_says_how_to_drop_out(svc, db):
     with pytest.raises(Refused, match="drop out of it with the button") as refused:
         await svc.find_game("g", "c1", *BOB, leave=True)
     assert "t1" in str(refused.value)
+
+
+async def test_the_tick_matches_every_queue_at_most_every_few_minutes(svc, db):
+    from metrobot.service.queue import REMATCH_SECONDS
+
+    await svc.tick()  # (a tick with nobody waiting: the regular matching ran)
+    await never_awake_together(svc, db)
+    svc.options.clock.now += REMATCH_SECONDS - 10
+    await svc.tick()
+    assert await svc.found_threads() == []  # not yet: the last regular matching was just now
+    svc.options.clock.now += 20
+    await svc.tick()
+    assert [t.people for t in await svc.found_threads()] == [("u1", "u2")]
+
+
+async def test_a_channel_where_a_table_expired_is_used_again_after_an_hour(svc, db):
+    from metrobot.service.queue import COOL_SECONDS, REMATCH_SECONDS, THREAD_TRIES
+
+    await find(svc, ANN)
+    await find(svc, BOB)
+    [owed] = await svc.found_threads()
+    await svc.found_thread_failed(owed.table_id, THREAD_TRIES, "NotFound")
+    svc.options.clock.now += COOL_SECONDS - 10
+    await svc.tick()
+    assert await svc.found_threads() == []
+    svc.options.clock.now += REMATCH_SECONDS  # (cooled: the next regular matching sends them there)
+    await svc.tick()
+    assert [t.people for t in await svc.found_threads()] == [("u1", "u2")]
