@@ -20,9 +20,9 @@ lobbies, whose people confirm with one tap.
   game starts by itself. One who drops out (the button), or everyone who has not confirmed when
   the time to confirm runs out (`tick`), leaves the queue; the others go back to it at their
   places, the lobby closes, and the queue is matched again.
-- Leaving the queue, and the clock's tick (every `REMATCH_SECONDS`), match the queue again too (someone's quiet
-  hours changed; the clock moved their awake hours). A place older than `PLACE_SECONDS` expires
-  at a tick, told by DM. A found lobby is closed by its people (Drop out) or a manager (abort:
+- Leaving the queue, and the clock's tick (every `REMATCH_SECONDS`), match the queue again too
+  (someone's quiet hours changed; the clock moved their awake hours). A place older than
+  `PLACE_SECONDS` expires at a tick, told by DM. A found lobby is closed by its people (Drop out) or a manager (abort:
   everyone goes back), never by its "host" for the others.
 - Nobody is matched with someone they avoid (`/me avoid`: private, at most `AVOIDS` people; `avoid`).
 - DMs that are owed outside a game (a place expired, a table that could not open) are written in
