@@ -610,6 +610,15 @@ class Lobby:
                         command=part.command("tournament abort", me().code),
                     )
                 )
+            if row.status == "lobby" and found_table(row) and not manager:
+                # (its "host" is only who waited longest: aborting would take the others' table;
+                # Drop out takes only oneself out, and a manager's abort sends everyone back)
+                raise Refused(
+                    me().t(
+                        "This table was found in the queue: its people drop out with the button on its post (the "
+                        "others then wait on in the queue)."
+                    )
+                )
             if user_id != row.host_id and not manager:
                 raise Refused(me().t("Only the host or someone with Manage Channels can abort the game."))
             outcome = Outcome(
