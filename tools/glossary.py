@@ -26,6 +26,8 @@ from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
 
+from tools.sentences import sentence_problems, settings
+
 GLOSSARIES = Path(__file__).resolve().parents[1] / "metrobot" / "i18n" / "glossary"
 COMMAND_NAME = "command name"
 TYPED_WORD = "typed word"
@@ -143,6 +145,20 @@ def _command_patterns(renamed: dict[str, str]) -> list[tuple[str, str, re.Patter
     return found
 
 
+def _known_values(code: str, cat: Catalog, folder: Path) -> dict[str, list[str]]:
+    """The placeholders whose every value is known, with those values in this language: the
+    games' titles (`[sentences] titles` of the glossary names the placeholders that hold one)."""
+    from metrobot.games import all_plugins
+
+    titles = []
+    for plugin in all_plugins():
+        ours = cat.get(plugin.title)
+        titles.append(
+            ours.string if ours is not None and isinstance(ours.string, str) and ours.string else plugin.title
+        )
+    return dict.fromkeys(settings(code, folder).get("titles", []), titles)
+
+
 COMMAND_PART = re.compile(r"\{(?:command\d*|slash|play|build)\}")
 
 
@@ -151,6 +167,7 @@ def glossary_problems(code: str, cat: Catalog, expected: Catalog, folder: Path =
     names a command or option in English."""
     terms = glossary(code, folder)
     commands = _command_patterns(renamed_commands(cat))
+    known = _known_values(code, cat, folder)
     problems: list[str] = []
     for message in expected:
         if not message.id:
@@ -161,6 +178,8 @@ def glossary_problems(code: str, cat: Catalog, expected: Catalog, folder: Path =
         english = PLACE.sub(" ", _english(message))
         msgid = message.id if isinstance(message.id, str) else message.id[0]
         label = f"{code}: {msgid!r}" + (f" [{message.context}]" if message.context else "")
+        for text in _texts(ours) if message.context != COMMAND_NAME else ():
+            problems.extend(f"{label}: {said}" for said in sentence_problems(code, text, known, folder))
         texts = [PLACE.sub(" ", text) for text in _texts(ours)]
         if message.context == TYPED_WORD:  # (the other forms, in both, are what players may type)
             texts, english = [t.split(",")[0] for t in texts], english.split(",")[0]
