@@ -4,7 +4,9 @@ one class of defect and fails on the catalogues (or the code) that had it."""
 
 from __future__ import annotations
 
+import ast
 import re
+from pathlib import Path
 
 from metrobot.i18n import lang
 
@@ -24,7 +26,7 @@ def _translations(code: str, where: str) -> dict[str, str]:
     for message in read(LOCALES / f"{code}.po", code):
         if message.id and any(path == where for path, _ in message.locations):
             strings = message.string if isinstance(message.string, tuple) else (message.string,)
-            found[message.id if isinstance(message.id, str) else message.id[0]] = " ".join(strings)
+            found[message.id if isinstance(message.id, str) else message.id[0]] = " ".join(str(s) for s in strings)
     return found
 
 
@@ -81,3 +83,75 @@ def test_a_german_article_before_a_placeholder_agrees_with_every_value():
     assert de_articles("Das Spiel {game} ist vorbei.", frozenset()) == []
     assert de_articles("Die {game}-Rangliste hat eine Seite.", frozenset()) == []  # (the compound's article)
     assert de_articles("hat die {line} beendet", frozenset({"line"})) == []  # (every line style is feminine)
+
+
+# ---------------------------------------------------------------- sources every language can say
+
+ROOT = Path(__file__).resolve().parents[1]
+# (a preposition that needs a moment, before a time Discord writes as "in 5 minutes" or "5 minutes ago")
+_BEFORE_PLACE = re.compile(r"(?i)\b(before|since|until|till|after|by|from|at|on)\s+\{(\w+)\}")
+
+
+def _relative_times() -> list[str]:
+    """Every catalogue text given a relative time (`part.time(…, "R")`), with a preposition
+    before that place."""
+    found = []
+    for path in sorted((ROOT / "metrobot").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for call in ast.walk(tree):
+            if not (isinstance(call, ast.Call) and call.args and isinstance(call.args[0], ast.Constant)):
+                continue
+            text = call.args[0].value
+            if not isinstance(text, str):
+                continue
+            relative = {
+                k.arg
+                for k in call.keywords
+                if isinstance(k.value, ast.Call)
+                and isinstance(k.value.func, ast.Attribute)
+                and k.value.func.attr == "time"
+                and any(isinstance(a, ast.Constant) and a.value == "R" for a in k.value.args[1:])
+            }
+            found += [
+                f"{path.relative_to(ROOT)}: {text!r}" for m in _BEFORE_PLACE.finditer(text) if m.group(2) in relative
+            ]
+    return found
+
+
+def test_a_relative_time_carries_its_own_preposition():
+    # Discord writes a relative time as "in 5 minutes" / "5 minutes ago", in the reader's words:
+    # "before {time}" read "before in 5 minutes" (vor in…, avant dans…, 5분 후 전에)
+    assert _relative_times() == []
+
+
+def test_the_review_page_says_in_discord_once():
+    from metrobot.i18n import LANGUAGES
+    from metrobot.i18n import words as part
+    from metrobot.web.reader import rich
+
+    for code in LANGUAGES:
+        reader = lang(code)
+        text = reader.t(
+            "Your review of this game is not made yet: ask for it in Discord with {command} "
+            "(or 🔎 Review under the game's final post), then open this page again.",
+            command=part.command("game review", code),
+        )
+        page = str(rich(text, reader))
+        assert page.count("Discord") == 1, (code, page)
+        assert f"/{reader.p('command name', 'game')} {reader.p('command name', 'review')}" in page, (code, page)
+
+
+def test_a_bank_clocks_terms_do_not_repeat_their_title():
+    from metrobot.i18n import LANGUAGES
+    from metrobot.service.turnclock import PRESETS, describe
+
+    for code in LANGUAGES:
+        reader = lang(code)
+        title = re.split(r"\s*[:：]", reader.t("Bank clock: {terms}."))[0]
+        for terms in PRESETS.values():
+            line = reader.t("Bank clock: {terms}.", terms=describe(terms, reader, titled=True))
+            assert line.count(title) == 1, (code, line)  # never "Zeitkonto: Zeitkonto 3 Tage"
+            assert code not in ("ja", "ko") or "; " not in line, line  # (Japanese joins with 、)
+    assert lang("de").t("Bank clock: {terms}.", terms=describe(PRESETS["day"], lang("de"), titled=True)) == (
+        "Zeitkonto: ein Zug am Tag — 3 Tage zu Beginn, +1 Tag pro Zug, höchstens 7 Tage."
+    )
