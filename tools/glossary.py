@@ -26,7 +26,7 @@ from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
 
-from tools.sentences import sentence_problems, settings
+from tools.sentences import command_accents, sentence_problems, settings
 
 GLOSSARIES = Path(__file__).resolve().parents[1] / "metrobot" / "i18n" / "glossary"
 COMMAND_NAME = "command name"
@@ -178,8 +178,8 @@ def glossary_problems(code: str, cat: Catalog, expected: Catalog, folder: Path =
         english = PLACE.sub(" ", _english(message))
         msgid = message.id if isinstance(message.id, str) else message.id[0]
         label = f"{code}: {msgid!r}" + (f" [{message.context}]" if message.context else "")
-        for text in _texts(ours) if message.context != COMMAND_NAME else ():
-            problems.extend(f"{label}: {said}" for said in sentence_problems(code, text, known, folder))
+        for text in _texts(ours) if message.context not in (COMMAND_NAME, TYPED_WORD) else ():
+            problems.extend(f"{label}: {said}" for said in sentence_problems(code, text, known, folder, msgid))
         texts = [PLACE.sub(" ", text) for text in _texts(ours)]
         if message.context == TYPED_WORD:  # (the other forms, in both, are what players may type)
             texts, english = [t.split(",")[0] for t in texts], english.split(",")[0]
@@ -211,4 +211,15 @@ def glossary_problems(code: str, cat: Catalog, expected: Catalog, folder: Path =
                 if english_name in text and pattern.search(text):
                     problems.append(f"{label}: names {english_name!r} in English; Discord shows it as {own!r}")
                     break
+    # (the commands' own names, against the language's accent rule: `[sentences] command_accents`)
+    rule = settings(code, folder).get("command_accents")
+    if rule:
+        names = {
+            m.id: m.string
+            for m in cat
+            if m.context == COMMAND_NAME and isinstance(m.id, str) and isinstance(m.string, str) and m.string
+        }
+        prose = [t for m in cat if m.id and m.context not in (COMMAND_NAME, TYPED_WORD) for t in _texts(m)]
+        prose += [str(w) for w in settings(code, folder).get("command_words", [])]
+        problems += [f"{code}: {said}" for said in command_accents(str(rule), names, prose)]
     return problems

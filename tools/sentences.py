@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 import tomllib
+import unicodedata
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -124,10 +126,77 @@ def settings(code: str, folder: Path) -> dict:
         return dict(tomllib.load(f).get("sentences", {}))
 
 
-def sentence_problems(code: str, text: str, known: dict[str, list[str]], folder: Path) -> list[str]:
-    """What in one translation cannot be right for every value its placeholders may take."""
+@dataclass(frozen=True)
+class Pattern:
+    """A form the language never writes (`[[pattern]]` of its glossary), matched on the whole
+    translation, placeholders and all: a register marker (French *vous*, Korean 합니다체 endings),
+    typography (a plain space where French puts a no-break one), a word before a placeholder
+    ("sua vez {n}" where Portuguese says "turno {n}")."""
+
+    match: re.Pattern[str]
+    say: str  # what the language writes instead
+    source: str
+    exceptions: frozenset[str]  # English texts whose translation rightly says it (each with its reason)
+
+
+@cache
+def patterns(code: str, folder: Path) -> tuple[Pattern, ...]:
+    path = folder / f"{code}.toml"
+    if not path.exists():
+        return ()
+    with path.open("rb") as f:
+        data = tomllib.load(f)
+    return tuple(
+        Pattern(
+            re.compile(str(p["match"])),
+            str(p.get("say", "")),
+            str(p.get("source", "")),
+            frozenset(str(e) for e in p.get("except", [])),
+        )
+        for p in data.get("pattern", [])
+    )
+
+
+def sentence_problems(code: str, text: str, known: dict[str, list[str]], folder: Path, english: str = "") -> list[str]:
+    """What in one translation cannot be right for every value its placeholders may take, or
+    writes a form the language's glossary never writes."""
+    problems = []
+    for pattern in patterns(code, folder):
+        hit = pattern.match.search(text) if english not in pattern.exceptions else None
+        if hit:
+            problems.append(f"says {hit.group()!r}: {pattern.say} ({pattern.source})")
     if code == "ko":
-        return ko_particles(text, known)
+        problems += ko_particles(text, known)
     if code == "de":
-        return de_articles(text, frozenset(settings(code, folder).get("one_gender", {})))
-    return []
+        problems += de_articles(text, frozenset(settings(code, folder).get("one_gender", {})))
+    return problems
+
+
+def _plain(word: str) -> str:
+    """A word without its accents (défi -> defi, revisão -> revisao, límite -> limite, ñ -> n)."""
+    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
+
+
+def command_accents(rule: str, names: dict[str, str], prose: list[str]) -> list[str]:
+    """Command and option names against the language's accent rule (`[commands] accents` of its
+    glossary): "keep" — a name writes a word as the language's prose does, so `defi` is reported
+    where the texts say *défi* and never *defi*; "none" — names are plain letters (`limite`,
+    `tamano`), so a name with an accent or ñ is reported. (names: English -> the language's.)"""
+    problems = []
+    if rule == "none":
+        for english, own in sorted(names.items()):
+            if _plain(own) != own:
+                problems.append(
+                    f"{english!r} [command name]: {own!r} has an accent; names here are plain: {_plain(own)!r}"
+                )
+    elif rule == "keep":
+        words = {w for text in prose for w in re.findall(r"[^\W\d_]+", text.lower())}
+        accented = {_plain(w): w for w in words if _plain(w) != w}
+        for english, own in sorted(names.items()):
+            for part in re.findall(r"[^\W\d_]+", own):
+                if part in accented and part not in words:
+                    problems.append(
+                        f"{english!r} [command name]: {own!r} writes {part!r} without its accent; "
+                        f"the texts say {accented[part]!r}"
+                    )
+    return problems
