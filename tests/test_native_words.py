@@ -155,3 +155,15 @@ def test_a_bank_clocks_terms_do_not_repeat_their_title():
     assert lang("de").t("Bank clock: {terms}.", terms=describe(PRESETS["day"], lang("de"), titled=True)) == (
         "Zeitkonto: ein Zug am Tag — 3 Tage zu Beginn, +1 Tag pro Zug, höchstens 7 Tage."
     )
+
+
+def test_a_nudge_speaks_to_one_person_or_to_several():
+    nudge = "👋 {who}: the game is waiting for you — a nudge from {name} ({when})."
+    fr, de = lang("fr"), lang("de")
+    assert (
+        "t’attend"
+        in fr.n(nudge, nudge, 1, who="Ann", name="Bob", when="")
+        != fr.n(nudge, nudge, 2, who="", name="", when="")
+    )
+    assert "vous attend" in fr.n(nudge, nudge, 2, who="Ann, Cleo", name="Bob", when="")
+    assert "euch" in de.n(nudge, nudge, 2, who="Ann, Cleo", name="Bob", when="")
