@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test test-repeat reliability bench bench-ai example-image rules-pages browser discord-sdk web-screenshots docs clean
+.PHONY: run version test test-repeat reliability bench bench-ai example-image rules-pages browser discord-sdk web-screenshots docs clean
 
 # Debian and Ubuntu ship `venv` without pip (ensurepip) until their python3.X-venv package is
 # installed: the venv half made is removed and the line to type is said, not a traceback.
@@ -25,9 +25,11 @@ $(VENV)/.run-installed: requirements.txt | $(BIN)/python
 # 25-30 s of a fresh clone's `make test`; if uv cannot be had or fails, pip does it. (Neither
 # compiles every module first: the suite compiles what it imports as it goes; compiling every
 # module of every package, most of which no test imports, took pip a third of the install.)
+# uv trusts the system's certificates, as pip does: with only its own, uv failed behind a proxy
+# that re-signs TLS (a company's, or the reference machine's) and pip took over, 26 s.
 $(VENV)/.dev-installed: requirements.txt requirements-dev.txt requirements-docs.txt | $(BIN)/python
 	($(BIN)/python -m pip install --disable-pip-version-check -q "$$(grep '^uv==' requirements-dev.txt)" && \
-	  $(BIN)/uv pip install -q --python $(BIN)/python -r requirements-dev.txt) || \
+	  $(BIN)/uv pip install -q --system-certs --python $(BIN)/python -r requirements-dev.txt) || \
 	  $(BIN)/python -m pip install --disable-pip-version-check --no-compile -q -r requirements-dev.txt
 	touch $@ $(VENV)/.run-installed
 
@@ -35,6 +37,10 @@ $(VENV)/.dev-installed: requirements.txt requirements-dev.txt requirements-docs.
 run: $(VENV)/.run-installed
 	@until $(BIN)/python bot.py; do code=$$?; [ $$code -eq 2 ] && exit 2; \
 	  echo "metrobot exited with status $$code; restarting in 5 s (Ctrl-C to stop)" >&2; sleep 5; done
+
+# The version this checkout is and the database schema it creates (docs/operators/upgrading.md).
+version: $(VENV)/.run-installed
+	@$(BIN)/python -m metrobot --version
 
 # One worker more than the cores (pytest-xdist): many tests wait on another process (a bot,
 # PostgreSQL, the browser), and with one worker a core the cores were busy 1.46 of 2 on average

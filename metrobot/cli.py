@@ -229,9 +229,17 @@ def cmd_backup(args: argparse.Namespace) -> int:
     return 0 if checked.good and verdict == "ok" else 1
 
 
+def version_line() -> str:
+    """The version and the database schema it creates: two checkouts that say the same version
+    (`main` between releases) may not make the same database (docs/operators/upgrading.md)."""
+    from .storage.schema import SQLITE
+
+    return f"metrobot {__version__} (database schema {len(SQLITE)})"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m metrobot", description=(__doc__ or "").partition("\n")[0])
-    parser.add_argument("--version", action="version", version=f"metrobot {__version__}")
+    parser.add_argument("--version", action="version", version=version_line())
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("selfplay", help="play a whole game with the automatic player")

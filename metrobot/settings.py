@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 import re
@@ -36,6 +37,7 @@ class Settings:
     web_port: int | None = None  # the web pages on this port (None: off; 0: any free port)
     web_host: str = "127.0.0.1"
     web_base_url: str | None = None  # the pages' address as readers reach them (a reverse proxy's)
+    trusted_proxies: tuple[str, ...] = ()  # the networks whose X-Forwarded-For the pages believe
     activity_client_id: str | None = None  # the Discord application's OAuth2 client id (the Activity)
     activity_client_secret: str | None = field(default=None, repr=False)  # its client secret (never logged)
     retention_days: float = 30.0  # a server that removed the bot keeps its data this long
@@ -126,6 +128,7 @@ SAYS: dict[str, str] = {
     "METROBOT_SHARD_IDS": "distinct shards below METROBOT_SHARD_COUNT, as 0-3 or 0,2,5",
     "METROBOT_DRAW_AHEAD": "0 or 1",
     "METROBOT_WEB_BASE_URL": "an http:// or https:// address without ? or #",
+    "METROBOT_TRUSTED_PROXIES": "IP addresses or networks, separated by commas (e.g. 127.0.0.1,::1 or 10.0.0.0/8)",
     "METROBOT_ACTIVITY_CLIENT_ID": "the application's numeric id (the Developer Portal's OAuth2 client id)",
 } | {name: limit.says for name, limit in LIMITS.items()}
 
@@ -215,6 +218,7 @@ def load_settings(env_file: str | Path | None = None) -> Settings:
         web_port=_whole("METROBOT_WEB_PORT"),
         web_host=os.environ.get("METROBOT_WEB_HOST") or "127.0.0.1",
         web_base_url=_base_url(os.environ.get("METROBOT_WEB_BASE_URL") or None),
+        trusted_proxies=_proxies(os.environ.get("METROBOT_TRUSTED_PROXIES") or ""),
         activity_client_id=_client_id(),
         activity_client_secret=(os.environ.get("METROBOT_ACTIVITY_CLIENT_SECRET") or "").strip() or None,
         retention_days=_number("METROBOT_RETENTION_DAYS", 30.0),
@@ -248,6 +252,19 @@ def _base_url(raw: str | None) -> str | None:
     if not raw.startswith(("http://", "https://")) or "?" in raw or "#" in raw:
         raise _bad("METROBOT_WEB_BASE_URL", raw)
     return raw.rstrip("/")
+
+
+def _proxies(raw: str) -> tuple[str, ...]:
+    """ "127.0.0.1, ::1, 10.0.0.0/8" -> the networks, as ipaddress writes them."""
+    out = []
+    for item in raw.split(","):
+        if not item.strip():
+            continue
+        try:
+            out.append(str(ipaddress.ip_network(item.strip(), strict=False)))
+        except ValueError:
+            raise _bad("METROBOT_TRUSTED_PROXIES", raw) from None
+    return tuple(out)
 
 
 def _address(name: str, schemes: tuple[str, ...]) -> str | None:

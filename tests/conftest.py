@@ -11,7 +11,7 @@ from hypothesis import settings  # noqa: E402
 
 from metrobot.render import png  # noqa: E402
 from metrobot.storage import sqlite  # noqa: E402
-from tests import spread  # noqa: E402
+from tests import spread, systemtools  # noqa: E402
 from tools import pgserver  # noqa: E402
 
 # SQLite commits without an fsync (synchronous=NORMAL instead of the bot's FULL, see
@@ -59,6 +59,7 @@ def pg_server():
                 "(.ci/run installs Debian's postgresql)"
             )
         pytest.skip("PostgreSQL is not installed (apt-get install postgresql): its storage tests are skipped")
+    systemtools.need_postgres_user_switch()
     server = pgserver.PostgresServer().start()
     yield server
     server.stop()

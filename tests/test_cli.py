@@ -135,7 +135,9 @@ def test_underground_selfplay_replay_and_score(tmp_path):
     assert json.loads(run("score", str(path)).stdout)["breakdown"] == state["breakdown"]
 
 
-def test_version_is_the_packages_own():
+def test_version_is_the_packages_own_with_the_schema_it_creates():
     from metrobot import __version__
 
-    assert run("--version").stdout.strip() == f"metrobot {__version__}"
+    migrations = Path(__file__).resolve().parents[1] / "metrobot/storage/migrations"
+    newest = max(int(path.name[1:].split("_")[0]) for path in migrations.glob("m[0-9]*_*.py"))
+    assert run("--version").stdout.strip() == f"metrobot {__version__} (database schema {newest})"

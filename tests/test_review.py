@@ -12,8 +12,9 @@ from metrobot.games import get_plugin
 from metrobot.games.autoplay import Budget
 from metrobot.games.flipwrite.plugin import GAME as FLIP
 from metrobot.games.flipwrite.plugin import PLUGIN as FLIP_PLUGIN
-from metrobot.games.logplay import LogPlayer
-from metrobot.games.review import Decision, decide, decisions, review
+from metrobot.games.logplay import LogPlayer, takeback
+from metrobot.games.protocol import WITHDRAW
+from metrobot.games.review import Decision, decide, decisions, review, seeded
 from metrobot.service.review import drawn_moves
 from tests.flipwrite.test_ai import hidden_variants, mid_round
 from tests.metromania.ai_helpers import peeking
@@ -74,7 +75,7 @@ def test_a_review_names_the_turns_and_the_strong_players_suggestions_from_the_vi
         view = game.view(state, "p1")
         strong = plugin.reviewing.judge()
         budget = Budget(30, max(1, round(strong.work_rate * SECONDS)))
-        rnd = random.Random(f"review:game-7:{d.position}:p1:plan")
+        rnd = random.Random(seeded("game-7", "p1", turn["round"], turn["number"]) + ":plan")
         assert turn["suggested"] == strong.plan(game, view, "p1", "p1", rnd, budget)
         worth = turn["worth"]
         assert turn["lost"] == round(max(0.0, worth["suggested"]["value"] - worth["played"]["value"]), 4)
@@ -155,7 +156,7 @@ def test_the_review_never_reads_the_true_hidden_state(monkeypatch, case):
         views[0],
         person,
         seat,
-        random.Random(f"review:g:40:{seat}:plan"),
+        random.Random(seeded("g", seat, game.turn_number(states[0]), 1) + ":plan"),
         Budget(30, max(1, round(strong.work_rate * seconds))),
     )
     assert honest[0]["suggested"] == from_view
@@ -180,3 +181,54 @@ def test_a_flip_and_write_decision_is_drawn_even_when_it_would_end_the_round():
         assert list(drawn.pending) == [seat] and drawn.pending[seat].steps == (action,)
         assert drawn.current_sheet(seat) != state.current_sheet(seat)  # (the decision, drawn)
         assert all(drawn.sheets[p] == state.sheets[p] for p in state.players if p != seat)
+
+
+# ---------------------------------------------------------------- seeded by public facts only
+HIDDEN = [  # (kind, options, the person reviewed, the other who changes their mind unseen, where)
+    ("underground", {"map": "london"}, "p1", "p2", 0),  # p2's first turn: a step placed, taken back
+    ("metromania", {"hands": "hidden"}, "p1", "p2", 3),  # p2's first turn: a step played, taken back
+    ("flipwrite", {"map": "berlin"}, "p2", "p1", 2),  # round 2: p1 seals another line, withdraws it
+]
+
+
+def with_hidden_change(plugin, players, options, actions, other, at):
+    """The log with `other` changing their mind at entry `at` where nobody else sees it: a step
+    played and taken back before it ended their turn, or (a simultaneous round) a decision sealed
+    and withdrawn before the round resolved; then the game goes on as logged."""
+    game = plugin.game
+    state = state_at(plugin, players, options, 3, actions, at)
+    assert actions[at]["player"] == other
+    step = next(a for a in game.legal_actions(state, other) if a != actions[at]["action"])
+    after, _ = game.apply(state, other, step)
+    if game.can_withdraw(after, other):
+        undo = {"type": WITHDRAW}
+    else:
+        undo = takeback(at)
+        assert other in game.to_move(after) and game.turn_number(after) == game.turn_number(state)  # no turn ended
+    return [*actions[:at], {"player": other, "action": step}, {"player": other, "action": undo}, *actions[at:]]
+
+
+@pytest.mark.parametrize("name,options,person,other,at", HIDDEN, ids=[h[0] for h in HIDDEN])
+def test_a_hidden_change_of_mind_by_another_does_not_change_the_review(name, options, person, other, at):
+    """Issue 72 item 4: two games that look the same to the person, one where another player took
+    a step back (or withdrew a sealed decision) unseen, get the same review: the same points lost,
+    suggestions and turning points (only the log positions of the turns differ)."""
+    players = ["p1", "p2"]
+    plugin = get_plugin(name)
+    assert plugin.reviewing is not None
+    actions, _ = plugin.self_play(players, options, 3, level="greedy")
+    twin = with_hidden_change(plugin, players, options, actions, other, at)
+
+    def reviewed(log):
+        found = review(
+            plugin.game, plugin.reviewing, players, options, 3, log, person, "game-9",
+            seconds=0.05, deals=2, only=lambda i: i < 5,
+        )  # fmt: skip
+        positions = [t.pop("position") for t in found["turns"]]
+        return found, positions
+
+    (mine, at_mine), (theirs, at_theirs) = reviewed(actions), reviewed(twin)
+    assert [p + 2 for p in at_mine if p >= at] == [p for p in at_theirs if p > at]  # (the twin's log is longer)
+    assert at_mine != at_theirs
+    assert mine == theirs
+    assert len(mine["turns"]) == 5

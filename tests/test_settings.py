@@ -159,3 +159,18 @@ def test_the_activity_settings(monkeypatch, tmp_path):
     monkeypatch.setenv("METROBOT_ACTIVITY_CLIENT_ID", "my-app")
     with pytest.raises(SystemExit, match="METROBOT_ACTIVITY_CLIENT_ID"):
         load_settings(tmp_path / "none.env")
+
+
+def test_the_trusted_proxies(monkeypatch, tmp_path):
+    """The web pages believe X-Forwarded-For only from the proxies named (none by default)."""
+    monkeypatch.delenv("METROBOT_TRUSTED_PROXIES", raising=False)
+    assert load_settings(tmp_path / "none.env").trusted_proxies == ()
+    monkeypatch.setenv("METROBOT_TRUSTED_PROXIES", " 127.0.0.1, ::1,10.1.2.3/16 ")
+    assert load_settings(tmp_path / "none.env").trusted_proxies == ("127.0.0.1/32", "::1/128", "10.1.0.0/16")
+    for raw in ("localhost", "10.0.0.0/33", "127.0.0.1;::1"):
+        monkeypatch.setenv("METROBOT_TRUSTED_PROXIES", raw)
+        with pytest.raises(
+            BadSetting,
+            match=rf"^METROBOT_TRUSTED_PROXIES must be IP addresses or networks.*; got {re.escape(repr(raw))}$",
+        ):
+            load_settings(tmp_path / "none.env")

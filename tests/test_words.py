@@ -113,6 +113,23 @@ def test_a_post_too_long_for_discord_leaves_its_aside_lines_out_and_a_page_shows
     assert part.fit("no asides " * 300, 10) == "no asides " * 300  # (only aside lines give way here)
 
 
+def test_lines_that_give_way_together_leave_a_line_that_stands_for_them():
+    """Groups of lines (`summarised`, e.g. each round the automatic player played) give way from the
+    last, the first group left out speaking for all; a page shows every line and none that stands in."""
+    groups = [part.summarised([f"Round {r}", "x" * 50], f"…and {4 - r} more rounds") for r in range(1, 4)]
+    text = "\n".join(["Ann resigned.", *(line for group in groups for line in group), "Round 4", "Game over."])
+    assert part.fit(text, 10_000) == "Ann resigned.\n" + "".join(f"Round {r}\n{'x' * 50}\n" for r in range(1, 4)) + (
+        "Round 4\nGame over."
+    )
+    assert part.fit(text, 150) == f"Ann resigned.\nRound 1\n{'x' * 50}\n…and 2 more rounds\nRound 4\nGame over."
+    assert part.fit(text, 10) == "Ann resigned.\n…and 3 more rounds\nRound 4\nGame over."
+    assert (
+        plain(text).count("Round") == 4
+        and "more rounds" not in plain(text)
+        and "more rounds" not in rich(text, lang("en"))
+    )
+
+
 def test_the_service_pages_no_menu_and_cuts_no_post_to_discords_size():
     """The 25-option menus and the 2,000-character posts are the Discord adapter's: the menu tree
     takes the front end's limit, and no module outside the adapter cuts a text to a Discord size."""
@@ -158,7 +175,14 @@ def discord_syntax() -> list[str]:
                     and SYNTAX.search(node.value)
                 ):
                     found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.value[:80]!r}")
+                elif isinstance(node, ast.JoinedStr) and SYNTAX.search(text := _as_written(node)):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {text[:80]!r}")  # f"`/{name}`"
     return found
+
+
+def _as_written(node: ast.JoinedStr) -> str:
+    """An f-string with each of its values as a word ("x"): `f"<@{id}>"` is "<@x>"."""
+    return "".join(v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else "x" for v in node.values)
 
 
 def test_no_discord_syntax_outside_the_adapter():

@@ -5,7 +5,8 @@ from it:
     python -m tools.docgen --check   # exit 1, naming the pages, if the committed ones are out of date
 
 * **Commands** (`docs/reference/commands.md`): every slash command of the command tree the bot
-  registers (`slash_commands`, built from the game registry as at start-up), with its options,
+  registers (`slash_commands`, built from the game registry as at start-up), and `/launch`, the
+  Activity's Entry Point that the sync adds where the Activity is set up, with its options,
   their types, ranges and choices, who may use it, and its name in every language (read from
   the catalogues through the same translator Discord is synced with).
 * **Settings** (`docs/reference/settings.md`): every environment variable `metrobot/settings.py`
@@ -173,10 +174,21 @@ def _command(command: Any, parent: Any | None, depth: int) -> list[str]:
     return out
 
 
+def launch_command() -> Any:
+    """The Entry Point command as the sync registers it (its name and English description)."""
+    from types import SimpleNamespace
+
+    from metrobot.discord_app.activity import entry_point
+
+    made = entry_point(None)
+    return SimpleNamespace(name=made["name"], description=made["description"])
+
+
 def commands_page() -> str:
     from metrobot.discord_app.client import slash_commands
 
     commands = slash_commands(None)
+    launch = launch_command()
     lines = [
         GENERATED.format(source="the command tree (metrobot/discord_app/client.py, `slash_commands`)"),
         "# Commands",
@@ -186,12 +198,36 @@ def commands_page() -> str:
         "in the other languages follow its description. How to use them is in the",
         "[players' guide](../players/index.md) and the [server admins' guide](../admins/index.md).",
         "",
-        "Contents: " + ", ".join(f"[/{c.name}](#{c.name})" for c in commands) + ".",
+        "Contents: " + ", ".join(f"[/{c.name}](#{c.name})" for c in [*commands, launch]) + ".",
         "",
     ]
     for command in commands:
         lines += _command(command, None, 2)
+    lines += _entry_point(launch)
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _entry_point(command: Any) -> list[str]:
+    """The Activity's Entry Point, which the sync adds to the tree's commands when the Activity
+    is set up (discord_app/activity.py): Discord's app launcher shows it, and Discord itself
+    opens the board (the bot receives no interaction)."""
+    from metrobot.i18n import LANGUAGES
+
+    others = " · ".join(f"{code} `/{command.name}`" for code in LANGUAGES if code != "en")
+    return [
+        f"## /{command.name}",
+        "",
+        f"{command.description.rstrip('.')}.",
+        "",
+        "Used in servers only, through the server's install; registered only when the bot's operator has set up "
+        "the board as an Activity (`METROBOT_ACTIVITY_CLIENT_ID` and `METROBOT_ACTIVITY_CLIENT_SECRET`, see "
+        "[The Activity](../operators/activity.md)). Discord's app launcher offers it, and Discord opens the "
+        "board in the channel by itself. No options. Once registered it stays (Discord refuses a sync that "
+        "drops it): a bot started without the Activity keeps the one Discord holds.",
+        "",
+        f"In other languages (its name is the same in every language): {others}.",
+        "",
+    ]
 
 
 # --- settings ------------------------------------------------------------------------------
@@ -268,7 +304,7 @@ def env_blocks() -> list[tuple[str, list[tuple[str, str]]]]:
 
 
 def _default(value: Any) -> str:
-    if value is None:
+    if value is None or value == ():  # (a list of none: e.g. no trusted proxies)
         return "unset"
     if isinstance(value, bool):
         return "`1`" if value else "`0`"

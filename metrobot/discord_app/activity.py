@@ -35,8 +35,16 @@ DESCRIPTION = N_("Play this channel's game on the board")
 MISSING_ACCESS = 50001  # (Discord's code for a server the application is not in)
 NOT_INVITED = (
     "Discord refused the slash commands for the development server %s (DISCORD_DEV_GUILD): the bot is "
-    "not in that server yet. Invite it with the link in the README's quick start (step 5), or unset "
+    "not in that server yet. Invite it with the link in the README's quick start (step 4), or unset "
     "DISCORD_DEV_GUILD in .env to sync them globally; the bot goes on, and syncs them there once invited"
+)
+# Any other refusal of a development server's sync (a mistyped id: 404 Unknown Guild; the bot
+# invited without the applications.commands scope): what Discord said, and what to do.
+DEV_REFUSED = (
+    "Discord refused the slash commands for the development server %s (DISCORD_DEV_GUILD): %s. Check that "
+    "DISCORD_DEV_GUILD is the id of a server the bot was invited to with the link in the README's quick start "
+    "(step 4: it asks for the applications.commands scope), or unset DISCORD_DEV_GUILD in .env to sync them "
+    "globally; the bot goes on without them"
 )
 
 
@@ -187,6 +195,8 @@ def _refused(bot: Any, guild: discord.abc.Snowflake | None, exc: discord.HTTPExc
     if guild is not None and exc.code == MISSING_ACCESS and bot.get_guild(guild.id) is None:
         bot.sync_awaited = guild.id
         log.warning(NOT_INVITED, guild.id)
+    elif guild is not None:
+        log.error(DEV_REFUSED, guild.id, refusal(exc))
     else:
         log.error("Discord refused the command sync: %s; the bot goes on without it", refusal(exc))
 

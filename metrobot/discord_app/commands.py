@@ -189,7 +189,7 @@ def game_group(bot: Bot, *more: app_commands.Command) -> app_commands.Group:
         bank_hours="A bank clock's bank of each player, in hours (default: the preset's)",
         increment_hours="Hours a bank gains per move (default: the preset's)",
         cap_hours="The most hours a bank holds (default: the preset's)",
-        bank_quiet="A bank stops during its player's quiet hours (default: the preset's)",
+        bank_quiet="A bank stops during its player's quiet hours, 12 h a day at most (default: the preset's)",
         bank_away="A bank stops during its player's time away (default: yes)",
     )
     @app_commands.choices(kind=kinds, variant=variants, level=levels, language=languages, clock=clocks)

@@ -1,7 +1,7 @@
 """Commands that work anywhere (issue 46): when metrobot is installed to a person's account
 (Discord's user-installed apps) as well as to a server, and in DMs and group DMs as well as
-in servers — `/games`, `/profile`, `/game rules`, `/me …` and `/privacy`. Everything else
-works in a server's channel where the bot is (a game lives in a channel).
+in servers — `/games`, `/profile`, `/game rules`, `/me …`, `/daily …` and `/privacy`. Everything
+else works in a server's channel where the bot is (a game lives in a channel).
 
 Discord sends, with each command, where it may be used (`contexts`: 0 a server, 1 a DM with
 the bot, 2 a group DM or another person's DM) and how it may be installed (`integration_types`:
@@ -52,5 +52,5 @@ def outside_a_server(interaction: discord.Interaction) -> str | None:
         return None
     return speaker(interaction).t(
         "Games are played in a server's channel where metrobot is. Here you can use `/games`, `/profile`, "
-        "`/game rules` and `/me`."
+        "`/game rules`, `/me`, `/daily` and `/privacy`."
     )

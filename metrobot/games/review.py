@@ -10,9 +10,13 @@ player does in play; never the state itself):
   (`Judge.judge`: both played on the same states drawn from the view, then the game played
   out to its end with the same generators).
 
-The generators are seeded by public facts only (the game's public key, the position in the
-log, the seat), never by the game's seed, so two games that look the same from the seat get
-the same review (the secrecy tests check it with twins that differ in hidden parts only).
+The generators are seeded by public facts only (the game's public key, the seat, the round
+and the decision's number among the person's own), never by the game's seed nor by the
+decision's position in the log, which counts what the person was never shown (another's
+step taken back before it ended a turn, a sealed decision withdrawn and sealed again). So two
+games that look the same from the seat get the same review (the secrecy tests check it with
+twins that differ in hidden parts only, `tests/test_review.py` with twins that differ by a
+hidden take-back or a changed sealed decision).
 
 A decision is a whole turn in games whose strong player plans whole turns (several steps
 with nothing hidden revealed in between) and one step otherwise (a round's card, or one
@@ -159,13 +163,12 @@ def decide(game: Game, judge: Judge, d: Decision, number: int, key: str, seconds
     # Work-bounded (the same suggestion on any machine), the process's CPU time as a generous
     # cap: a review runs in a drawing worker, at low priority, and nobody waits on its clock.
     budget = Budget(max(30.0, 30 * seconds), _work(judge, seconds) or None, time.process_time)
-    rnd = random.Random(f"review:{key}:{d.position}:{d.seat}:plan")
+    public = seeded(key, d.seat, game.turn_number(d.state), number)
+    rnd = random.Random(f"{public}:plan")
     suggested = list(judge.plan(game, view, viewer, d.seat, rnd, budget))
     same = suggested == d.played
     candidates = [d.played] if same else [d.played, suggested]
-    worth = judge.judge(
-        game, view, viewer, d.seat, candidates, random.Random(f"review:{key}:{d.position}:{d.seat}"), deals
-    )
+    worth = judge.judge(game, view, viewer, d.seat, candidates, random.Random(public), deals)
     played, proposed = worth[0], worth[-1]
     choices = len(game.legal_actions(game.determinize(view, viewer, random.Random(0)), d.seat))
     return {
@@ -180,6 +183,12 @@ def decide(game: Game, judge: Judge, d: Decision, number: int, key: str, seconds
         "worth": {"played": played.to_json(), "suggested": proposed.to_json()},
         "lost": round(max(0.0, proposed.value - played.value), 4),
     }
+
+
+def seeded(key: str, seat: str, round_: int, number: int) -> str:
+    """The seed of a decision's generators: public facts only (see the module's docstring); the
+    plan's generator is this with ":plan" after it."""
+    return f"review:{key}:{seat}:{round_}:{number}"
 
 
 def worth_of(data: dict[str, Any]) -> Worth:

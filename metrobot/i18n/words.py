@@ -33,8 +33,11 @@ from typing import Protocol
 
 OPEN, SEP, CLOSE = "\ue000", "\ue001", "\ue002"
 ASIDE = "\ue003"  # at a line's start: a line that gives way when the medium's message is too long
+# At a line's start: the line that stands for the aside lines after it when they give way
+# (see `summarised`); never shown otherwise.
+INSTEAD = "\ue004"
 PART = re.compile(f"{OPEN}([^{OPEN}{CLOSE}]*){CLOSE}")
-_MARKS = re.compile(f"[{OPEN}{SEP}{CLOSE}{ASIDE}]")
+_MARKS = re.compile(f"[{OPEN}{SEP}{CLOSE}{ASIDE}{INSTEAD}]")
 
 MENTION, NAME, ROLE, CHANNEL, TIME, ACT, COMMAND = "@", "~", "&", "#", "t", "!", "/"
 KINDS = (MENTION, NAME, ROLE, CHANNEL, TIME, ACT, COMMAND)
@@ -120,36 +123,72 @@ def aside(line: str) -> str:
     return ASIDE + line
 
 
+def summarised(lines: Iterable[str], instead: str) -> list[str]:
+    """Lines that give way together (see `aside`): a medium too short for them leaves them out as
+    one, with `instead` in their place (e.g. "23 more rounds played by the automatic players"), and
+    then every aside line after them too; a medium without a limit shows the lines, never
+    `instead`. Several such groups in a row give way from the last: the first group left out
+    speaks for all of them (its `instead` counts what follows)."""
+    return [INSTEAD + instead.replace("\n", " "), *(aside(line) for line in lines)]
+
+
 def fit(text: str, limit: int, measure: Callable[[str], int] = len, more: str = "…") -> str:
     """The text within `limit` as `measure` counts it (a front end's own: the length it will
-    send), its aside lines left out from the last one up until it fits, `more` standing where
-    lines were left out; the aside marks gone. What is not aside is never left out here (a front
-    end still cuts what is too long)."""
-    if ASIDE not in text:
+    send), its aside lines left out from the last one up until it fits — a group of `summarised`
+    lines at once — a group's `instead` (else `more`) standing where lines were left out; the
+    marks gone. What is not aside is never left out here (a front end still cuts what is too
+    long)."""
+    if ASIDE not in text and INSTEAD not in text:
         return text
     lines = text.split("\n")
-    asides = [i for i, line in enumerate(lines) if line.startswith(ASIDE)]
+    # What gives way together, in order: each aside line, or a group (its `instead` line first).
+    units: list[list[int]] = []
+    for i, line in enumerate(lines):
+        if line.startswith(INSTEAD):
+            units.append([i])
+        elif line.startswith(ASIDE):
+            grouped = units and lines[units[-1][0]].startswith(INSTEAD) and units[-1][-1] == i - 1
+            if grouped:
+                units[-1].append(i)
+            else:
+                units.append([i])
 
     def joined(left_out: set[int]) -> str:
         out: list[str] = []
+        running = False  # (within a run of lines left out: one stand-in for the run)
         for i, line in enumerate(lines):
-            if i not in left_out:
+            if i in left_out:
+                if not running:
+                    standin = line.removeprefix(INSTEAD) if line.startswith(INSTEAD) else more
+                    if standin:
+                        out.append(standin)
+                running = True
+            elif line.startswith(INSTEAD):
+                continue  # (its group is shown: the line standing for it is not)
+            else:
                 out.append(line.removeprefix(ASIDE))
-            elif more and i - 1 not in left_out:  # one `more` for each run of lines left out
-                out.append(more)
+                running = False
         return "\n".join(out)
 
     left_out: set[int] = set()
     text = joined(left_out)
-    while asides and measure(text) > limit:
-        left_out.add(asides.pop())
+    while units and measure(text) > limit:
+        left_out.update(units.pop())
         text = joined(left_out)
     return text
 
 
+def shown(text: str) -> str:
+    """The text as a medium without a length limit shows it: every line, the marks of aside
+    lines gone and the lines that would stand for them (`summarised`) left out."""
+    if INSTEAD in text:
+        text = "\n".join(line for line in text.split("\n") if not line.startswith(INSTEAD))
+    return text.replace(ASIDE, "")
+
+
 def parts(text: str) -> list[str | Part]:
-    """The text as plain pieces and parts, in order (lines' aside marks left out: see `fit`)."""
-    text = text.replace(ASIDE, "")
+    """The text as plain pieces and parts, in order (as `shown`: every line, without marks)."""
+    text = shown(text)
     out: list[str | Part] = []
     at = 0
     for found in PART.finditer(text):
@@ -166,7 +205,7 @@ def parts(text: str) -> list[str | Part]:
 
 def has_parts(text: str) -> bool:
     """Whether the text carries parts (or aside lines) a medium words."""
-    return OPEN in text or ASIDE in text
+    return OPEN in text or ASIDE in text or INSTEAD in text
 
 
 def ids(text: str) -> set[str]:
@@ -203,7 +242,7 @@ def render(text: str, medium: Medium) -> str:
     """The text as the medium shows it (every line of it: a medium with a length limit `fit`s
     it first)."""
     if OPEN not in text:
-        return medium.text(text.replace(ASIDE, ""))
+        return medium.text(shown(text))
     out = []
     for piece in parts(text):
         if isinstance(piece, str):

@@ -1,8 +1,8 @@
 """Opening, joining, leaving, starting and aborting a channel's game (changing its settings:
-gamesettings.py, the base of `Lobby`).
+gamesettings.py, a part of its own that is handed this `Lobby`).
 
 Replies and refusals speak the requester's language (`me()`); what is posted in the channel
-speaks the game's (`self._lang(row)`).
+speaks the game's (`self.games.lang(row)`).
 """
 
 from __future__ import annotations

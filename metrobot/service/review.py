@@ -5,7 +5,11 @@ could see then (`games/review.py`, pure), and what it was worth by its own estim
 A review is made once per game and person and kept (`db.reviews`, migration 17): the first
 request makes it in the painter's background worker (`Painter.background`: one process at
 the lowest priority, so it never slows anyone's move or picture), later ones read it. Two
-requests at once for the same review wait for the same making. The answer is private: the
+requests at once for the same review wait for the same making. Its limits (issue 72): one
+review in the making a person (a request for another is refused until theirs is made), at most
+`IN_FLIGHT` in the making in all (then "busy, try again in about n minutes", from how long the
+last ones took), and only of a game the person played themselves (a seat left before its first
+move, played by the automatic player throughout, has nothing of theirs to review). The answer is private: the
 three turns where the most was lost, each with the board as the person saw it then, their
 move and the suggestion in words, and how often the suggestion agreed with them.
 """
@@ -13,12 +17,15 @@ move and the suggestion in words, and how often the suggestion agreed with them.
 from __future__ import annotations
 
 import asyncio
+import math
 import random
+import time
+from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..games import get_plugin
-from ..games.logplay import LogPlayer
+from ..games.logplay import LogPlayer, is_takeback
 from ..games.plugin import GamePlugin
 from ..games.review import review as reviewed
 from ..games.review import worth_of
@@ -47,6 +54,15 @@ class ReviewPage:
     positions: list[int]
 
 
+# Reviews in the making at once, in all (each person's one): they are made one at a time by one
+# worker, so this bounds the wait of the last (and the work a flood of requests can queue).
+IN_FLIGHT = 8
+# How long a review is taken to take before this process has made one (then: the mean of the
+# last ones made): about the longest measured, 12-14 s of CPU for a 4-player game of the slowest kind
+# (docs/developers/benchmarks.md), doubled for a worker at the lowest priority.
+REVIEW_SECONDS = 30.0
+
+
 AS_SEEN = N_("Turning point {rank}: your turn {n}, the board as you saw it")
 YOUR_MOVE = N_("Turning point {rank}: your turn {n}, your move drawn on the board as you saw it")
 SUGGESTED = N_("Turning point {rank}: your turn {n}, the strong player's suggestion drawn on the same board")
@@ -63,6 +79,7 @@ class Reviews:
         self.games = games
         self.drawing = drawing
         self._making: dict[tuple[int, str], asyncio.Future[dict[str, Any]]] = {}
+        self._took: deque[float] = deque(maxlen=10)  # seconds the last reviews took in the worker
 
     async def reviewed_row(self, channel_id: str | None, user_id: str, game_id: int | None) -> GameRow:
         """The finished game to review: `game_id` (in this channel, when one is given), or the
@@ -110,33 +127,70 @@ class Reviews:
             )
         return row
 
-    async def made(self, row: GameRow, user_id: str) -> dict[str, Any]:
-        """The person's review of a finished game: kept, or made now (once) and kept."""
+    async def made(self, row: GameRow, user_id: str, actions: list[dict[str, Any]]) -> dict[str, Any]:
+        """The person's review of a finished game: kept, or made now (once) and kept, within
+        the limits (the module's docstring)."""
         kept = await self.db.reviews.review(row.id, user_id)
         if kept is not None:
             return kept
         key = (row.id, user_id)
         making = self._making.get(key)
         if making is None:
+            self.check_limits(row, user_id, actions)
             making = self._making[key] = asyncio.ensure_future(self._make(row, user_id))
             making.add_done_callback(lambda _: self._making.pop(key, None))
         return await asyncio.shield(making)
 
+    def check_limits(self, row: GameRow, user_id: str, actions: list[dict[str, Any]]) -> None:
+        """Refused unless a new review of `row` for the person may be made now."""
+        if not any(e["actor"] == user_id and not is_takeback(e["action"]) for e in actions):
+            raise Refused(
+                me().t(
+                    "You made no move in game #{id}: the automatic player played your seat from the start. A "
+                    "review is of the decisions you made yourself, so only a game you played can be reviewed.",
+                    id=row.id,
+                )
+            )
+        mine = next((game for game, person in self._making if person == user_id), None)
+        if mine is not None:
+            raise Refused(
+                me().t(
+                    "Your review of game #{id} is still being made, and each person has one made at a time: ask "
+                    "for this one once that one is ready.",
+                    id=mine,
+                )
+            )
+        if len(self._making) >= IN_FLIGHT:
+            took = sum(self._took) / len(self._took) if self._took else REVIEW_SECONDS
+            minutes = max(1, math.ceil(len(self._making) * took / 60))
+            raise Refused(
+                me().n(
+                    "The strong player is busy: {queued} reviews are being made, one at a time. Try again in about "
+                    "{n} minute.",
+                    "The strong player is busy: {queued} reviews are being made, one at a time. Try again in about "
+                    "{n} minutes.",
+                    minutes,
+                    n=minutes,
+                    queued=len(self._making),
+                )
+            )
+
     async def _make(self, row: GameRow, user_id: str) -> dict[str, Any]:
         actions = await self.db.actions(row.id)
         players = [s.user_id for s in row.seats]
-        review = await self.painter.run(
-            review_by_name, row.game, players, row.options, row.seed, actions, user_id, f"game:{row.id}"
+        review, took = await self.painter.run(
+            timed_review, row.game, players, row.options, row.seed, actions, user_id, f"game:{row.id}"
         )
+        self._took.append(took)
         return await self.db.reviews.keep(row.id, user_id, review, self.options.clock())
 
     async def review(self, channel_id: str | None, user_id: str, game_id: int | None = None) -> Outcome:
         """`/game review` and the final post's 🔎 button: the person's review, privately."""
         row = await self.reviewed_row(channel_id, user_id, game_id)
-        found = await self.made(row, user_id)
+        actions = await self.db.actions(row.id)
+        found = await self.made(row, user_id, actions)
         plugin = self.games.plugin(row)
         mine = me()
-        actions = await self.db.actions(row.id)
         worst = [found["turns"][i] for i in found["worst"]]
         states = await asyncio.to_thread(states_at, plugin, row, actions, [t["position"] for t in worst])
         lines, files = self.words(plugin, row, found, states, mine), []
@@ -313,3 +367,11 @@ def review_by_name(
     plugin = get_plugin(game_name)
     assert plugin.reviewing is not None, "asked for games that have a review"
     return reviewed(plugin.game, plugin.reviewing, players, options, seed, entries, person, key)
+
+
+def timed_review(*args: Any) -> tuple[dict[str, Any], float]:
+    """`review_by_name` and the seconds it took in the worker (not counting its wait in the
+    queue): what the "try again in" of a busy worker is estimated from."""
+    began = time.monotonic()
+    out = review_by_name(*args)
+    return out, time.monotonic() - began

@@ -1,6 +1,7 @@
 """A person's steps as the service reads them: parsed and applied with the engine, all or none,
 refused with the rule's words and a pointer to its page; a step typed as `/play` takes it; a
-game's own command used where another game is played. A mixin of the turns (turns.py).
+game's own command used where another game is played. A part of its own (wiring.py builds it), which
+the turns (turns.py) receive, composed rather than inherited.
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ class Steps:
                 raise Refused(
                     me().t(
                         "{command} is for {game}; this channel plays {other}. Use {slash} or the buttons.",
-                        command=f"`/{me().p('command name', command)}`",
+                        command=part.command(command, me().code),
                         game=mine,
                         other=theirs,
                         slash=part.command("play", me().code),

@@ -46,6 +46,10 @@ from .words import duration, exact_duration
 
 MINUTE, HOUR, DAY = 60, 3600, 24 * 3600
 MIN_BANK, MAX_BANK = TURN_CLOCK_SECONDS  # (72 s to 14 days, as the fixed limit)
+# The quiet hours a bank stops for, at most, each day (the first so many of a day's quiet
+# hours): quiet hours of 00:00-23:59 would otherwise stop a bank for ever (issue 72: 12 h of
+# bank became 719 days). Twelve hours is a long night; a bank runs at least half of every day.
+QUIET_CAP = 12 * HOUR
 EMPTY = 0.5  # seconds: a bank with less than this is empty (the tick's own rounding)
 
 
@@ -177,7 +181,8 @@ def describe(terms: BankTerms, language: Lang, *, titled: bool = False) -> str:
 
 
 def _quiet_spans(person: Person | None, start: float):
-    """The person's quiet hours from `start` on, as (from, to) timestamps in order, without end."""
+    """The quiet hours a bank stops for from `start` on, as (from, to) timestamps in order,
+    without end: each day's quiet hours of the person, their first `QUIET_CAP` only."""
     quiet = person.settings.get("quiet") if person is not None else None
     if not quiet:
         return
@@ -188,6 +193,7 @@ def _quiet_spans(person: Person | None, start: float):
         begin = dt.datetime.combine(day, dt.time(a // 60, a % 60), tzinfo=zone).timestamp()
         end_day = day + dt.timedelta(days=1) if a > b else day
         end = dt.datetime.combine(end_day, dt.time(b // 60, b % 60), tzinfo=zone).timestamp()
+        end = min(end, begin + QUIET_CAP)
         if end > start:
             yield max(begin, start), end
         day += dt.timedelta(days=1)

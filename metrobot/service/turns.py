@@ -1,7 +1,7 @@
 """Playing: composing steps, playing them, the automatic player, saving and reporting.
 
 Replies, refusals, menus and the images in them speak the requester's language (`me()`);
-what is posted in the channel speaks the game's (`self._lang(row)`).
+what is posted in the channel speaks the game's (`self.games.lang(row)`).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from .people import People
 from .preview import shown_after
 from .rating import game_result, rate
 from .steps import Steps
+from .story import told
 from .takeback_window import button, hold_calls, offer
 from .time_off import is_away, quiet_until
 from .turnclock import policy
@@ -216,6 +217,7 @@ class Turns:
         game = plugin.game
         before = before if before is not None else state
         events = list(events or [])
+        people_told, played_from = len(events), state  # (the events of the people who played)
         state, auto_actions, auto_events = await self.autoplay(plugin, state, row)
         events += auto_events
         changes = dict(changes or {})
@@ -234,7 +236,20 @@ class Turns:
         position = row.moves + len(actions)
         changes["takeback"] = offer(row, plugin, before, state, logged, auto_actions, now) if own else None
         after = replace(row, moves=position, **{k: v for k, v in changes.items() if k != "state"})
-        out = self._announce(after, plugin, before, state, events, actor=actor, note=note, reply=reply, people=people)
+        story = told(
+            plugin,
+            state,
+            events,
+            self.games.namer(plugin, state, after, parts=True),
+            self.games.lang(row),
+            game_id=row.id,
+            played_from=played_from,
+            auto_actions=auto_actions,
+            own=people_told,
+        )
+        out = self._announce(
+            after, plugin, before, state, events, story, actor=actor, note=note, reply=reply, people=people
+        )
         if changes["takeback"] is not None:
             until = changes["takeback"]["until"]
             hold_calls(out, until, self.games.lang(row))
@@ -330,6 +345,7 @@ class Turns:
         before: Any,
         state: Any,
         events: list,
+        story: list[str],
         *,
         actor: str | None,
         note: str | None = None,
@@ -338,12 +354,10 @@ class Turns:
     ) -> Outcome:
         """What a change says: the public post (text, pings, controls, which images), the
         DMs of changed hands and of turns to those who want them, and the private reply to
-        whoever acted. `row.moves` is the position after the change. People in their quiet
-        hours are named, not pinged, and their DMs wait."""
+        whoever acted. `row.moves` is the position after the change; `story`: its events told
+        (`story.told`). People in their quiet hours are named, not pinged, and their DMs wait."""
         game, g = plugin.game, self.games.lang(row)
         people = people or {}
-        name = self.games.namer(plugin, state, row, parts=True)
-        story = plugin.narrate(state, events, name, g)
         dms: list[tuple[str, Message]] = []
         if plugin.secret_hands and plugin.hands_may_change(events):
             _, dms = self.games.hand_dms(

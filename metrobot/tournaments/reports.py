@@ -94,7 +94,9 @@ class Reports(TournamentCore):
                     me().t(
                         "Table {table} ended: {order}",
                         table=t.number,
-                        order=", ".join(f"{places[p]}. {clean(self._names(snap).get(p, p))}" for p in order),
+                        order=", ".join(
+                            f"{places[p]}. {part.name(p, clean(self._names(snap).get(p, p)))}" for p in order
+                        ),
                     )
                 )
         return Outcome(reply=Message(_listed(lines)))

@@ -86,7 +86,7 @@ def rules_line(rules: Rules, g: Lang, settings: dict) -> str:
 
 def signup_text(row: TournamentRow, plugin: GamePlugin, g: Lang, snap: Snapshot) -> str:
     s, rules = row.settings, Rules.from_json(row.rules)
-    people = [clean(e.name) for e in snap.entrants if e.dropped is None]
+    people = [part.name(e.user_id, clean(e.name)) for e in snap.entrants if e.dropped is None]
     most = s.get("max_players")
     count = f"{len(people)}/{most}" if most else str(len(people))
     lines = [
@@ -178,7 +178,7 @@ def standings_lines(
                 "{rank}. **{name}** — {points} pts · {played} games{more}",
                 s.played,
                 rank=s.rank,
-                name=clean(names.get(s.person, s.person)),
+                name=part.name(s.person, clean(names.get(s.person, s.person))),
                 points=number(s.points, g),
                 played=s.played,
                 more=more,

@@ -187,7 +187,7 @@ async def session(request: web.Request) -> web.StreamResponse:
         log.warning("the Activity was opened but its client secret is not set (METROBOT_ACTIVITY_CLIENT_SECRET)")
         return refused(language, "setup")
     try:
-        address = client_address(request.remote, request.headers.get("X-Forwarded-For"))
+        address = client_address(request.remote, request.headers.get("X-Forwarded-For"), auth.proxies)
         person, access_token = await auth.person(code, address)
         instance = await auth.instance(instance_id)
     except NotProven as exc:

@@ -20,7 +20,7 @@ import ipaddress
 import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,16 +70,39 @@ class ExchangeLimit:
             del self._buckets[address]
 
 
-def client_address(peer: str | None, forwarded: str | None) -> str:
-    """Whom a request comes from: the peer, or, where the peer is the operator's own reverse
-    proxy (a loopback or private address), the last address its `X-Forwarded-For` names (the
-    one that proxy saw; earlier ones are the sender's to write)."""
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def networks(specs: Iterable[str]) -> tuple[Network, ...]:
+    """The operator's reverse proxies (`METROBOT_TRUSTED_PROXIES`, checked by the settings)."""
+    return tuple(ipaddress.ip_network(spec, strict=False) for spec in specs)
+
+
+def client_address(peer: str | None, forwarded: str | None, proxies: tuple[Network, ...] = ()) -> str:
+    """Whom a request comes from: the peer, unless the peer is one of the operator's own
+    reverse proxies (`proxies`): then the address that proxy saw, the last entry of its
+    `X-Forwarded-For` — through a chain of them, the last entry that is not one of them.
+    Earlier entries are the sender's to write, and so is the whole header from any other peer:
+    a private address is not a proxy of the operator's (anyone on the same network, or another
+    tenant behind the same load balancer, could write it), so without `proxies` the header is
+    never believed."""
+    if peer is None:
+        return "?"
+    chain = [peer, *(entry.strip()[:64] for entry in reversed((forwarded or "").split(",")) if entry.strip())]
+    for address in chain:
+        if not _trusted(address, proxies):
+            return address
+    return chain[-1]  # (every one a proxy of the operator's: the first it names)
+
+
+def _trusted(address: str, proxies: tuple[Network, ...]) -> bool:
+    if not proxies:
+        return False
     try:
-        local = peer is not None and (ipaddress.ip_address(peer).is_loopback or ipaddress.ip_address(peer).is_private)
+        ip = ipaddress.ip_address(address)
     except ValueError:
-        local = False
-    last = (forwarded or "").split(",")[-1].strip()[:64]
-    return last if local and last else peer or "?"
+        return False
+    return any(ip.version == net.version and ip in net for net in proxies)
 
 
 class NotProven(Exception):
@@ -108,6 +131,7 @@ class DiscordAuth:  # (AUTH below: the web app's)
     bot_token: str | None = field(default=None, repr=False)
     api_base: str = DISCORD_API
     limit: ExchangeLimit = field(default_factory=ExchangeLimit, repr=False)
+    proxies: tuple[Network, ...] = ()  # whose X-Forwarded-For the limit believes (`client_address`)
     http: aiohttp.ClientSession | None = field(default=None, repr=False)
     clock: Callable[[], float] = field(default=time.monotonic, repr=False)
     _seen: dict[tuple[str, str], tuple[bool, float]] = field(default_factory=dict, repr=False)
@@ -137,6 +161,7 @@ class DiscordAuth:  # (AUTH below: the web app's)
             settings.activity_client_secret,
             settings.token,
             (settings.api_base or DISCORD_API).rstrip("/"),
+            proxies=networks(getattr(settings, "trusted_proxies", ())),
         )
 
     @property

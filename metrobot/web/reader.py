@@ -20,7 +20,7 @@ from babel.dates import format_datetime
 from markupsafe import Markup, escape
 
 from ..i18n import LANGUAGES, N_, Lang, known, lang
-from ..i18n.words import ASIDE, OPEN, PART, has_parts, parts
+from ..i18n.words import ASIDE, INSTEAD, OPEN, PART, has_parts, parts
 from ..play.board import piece_of, plain
 
 _BY_BASE = {code.split("_")[0]: code for code in LANGUAGES}  # ("pt" is Brazil's: the one we have)
@@ -151,8 +151,10 @@ def worded(value: Any) -> Any:
     return value
 
 
-# A part's or an aside line's mark, as UTF-8 and as JSON writes it escaped.
-_MARK_BYTES = (OPEN.encode(), ASIDE.encode(), b"\\ue000", b"\\ue003")
+# A part's or an aside line's mark (or a summary's: `words.summarised`), as UTF-8 and as JSON
+# writes it escaped.
+_MARK_BYTES = (OPEN.encode(), ASIDE.encode(), INSTEAD.encode(), b"\\ue000", b"\\ue003", b"\\ue004")
+_INSTEAD = re.compile(f"{INSTEAD}[^\\n<]*")  # (a summary a page shows no need of: its lines are all there)
 _WORDED = ("application/json", "text/html", "text/plain")
 
 
@@ -172,7 +174,7 @@ def worded_body(response: web.StreamResponse) -> None:
         response.body = json.dumps(_worded_json(json.loads(body)), ensure_ascii=False).encode()
     else:
         text = body.decode(response.charset or "utf-8")
-        text = PART.sub(lambda m: str(escape(plain(m.group(0)))), text).replace(ASIDE, "")
+        text = _INSTEAD.sub("", PART.sub(lambda m: str(escape(plain(m.group(0)))), text)).replace(ASIDE, "")
         response.body = text.encode(response.charset or "utf-8")
 
 

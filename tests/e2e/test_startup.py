@@ -4,8 +4,8 @@ stand-in, started late on the port the bot keeps trying) the bot logs in and syn
 commands. A token Discord refuses (401) exits with status 2 and one line saying what to do.
 The README's quick start in its own order (issue 58): `DISCORD_DEV_GUILD` set, the bot started,
 then invited: Discord refuses the sync (403, 50001), the log says so in one line, and the bot
-syncs once invited; any other refusal of the sync is one line naming the request, and the bot
-goes on. No start logs the warnings about voice libraries the bot never uses."""
+syncs once invited; any other refusal of the sync is one line naming the request and what to do
+(the invite link, or no development server), and the bot goes on. No start logs the warnings about voice libraries the bot never uses."""
 
 from __future__ import annotations
 
@@ -111,6 +111,12 @@ async def test_a_token_discord_refuses_stops_the_bot_with_status_2_and_what_to_d
     [said] = [line for line in log.splitlines() if "DISCORD_TOKEN" in line]
     assert "refused the token" in said and "Reset Token" in said, log
     assert "PyNaCl" not in log and "davey" not in log, log
+    # The database is made after Discord accepts the token (setup_hook runs after the login), as
+    # README's quick start and install.md say (issue 73, audit item 16).
+    assert not (tmp_path / "late.sqlite3").exists()
+    for page in ("README.md", "docs/operators/install.md"):
+        said = " ".join((ROOT / page).read_text(encoding="utf-8").split())
+        assert "once Discord has accepted the token, creates" in said, page
 
 
 async def _until(proc: asyncio.subprocess.Process, seen: list[str], words: str) -> str:
@@ -128,14 +134,14 @@ async def _stopped(proc: asyncio.subprocess.Process, seen: list[str]) -> str:
 
 async def test_the_quick_start_in_its_order_says_invite_the_bot_then_syncs_once_invited(tmp_path):
     async with DiscordStandIn() as standin:
-        server = standin.add_guild("My server", with_bot=False)  # step 4 before step 5: not invited yet
+        server = standin.add_guild("My server", with_bot=False)  # step 5 before step 4: not invited yet
         proc = await _bot(tmp_path, standin.port, DISCORD_DEV_GUILD=str(server))
         seen: list[str] = []
         try:
             said = await _until(proc, seen, "DISCORD_DEV_GUILD")
             await _until(proc, seen, "metrobot ready")  # (it goes on)
             assert standin.commands(server) == []
-            standin.add_bot(server)  # step 5: the invite (GUILD_CREATE)
+            standin.add_bot(server)  # step 4: the invite (GUILD_CREATE)
             await standin.wait_for_commands("game", guild_id=server, timeout=60)
             log = await _stopped(proc, seen)
         finally:
@@ -143,7 +149,9 @@ async def test_the_quick_start_in_its_order_says_invite_the_bot_then_syncs_once_
     assert proc.returncode == 0, log
     assert "Traceback" not in log, log
     assert f"development server {server} (DISCORD_DEV_GUILD)" in said and "not in that server yet" in said, log
-    assert "Invite it with the link in the README" in said and "unset DISCORD_DEV_GUILD" in said, log
+    assert (
+        "Invite it with the link in the README's quick start (step 4)" in said and "unset DISCORD_DEV_GUILD" in said
+    ), log
     assert sum("DISCORD_DEV_GUILD" in line for line in log.splitlines()) == 1, log  # one line, once
 
 
@@ -162,6 +170,8 @@ async def test_any_other_refusal_of_the_sync_is_one_line_naming_the_request_and_
     assert "Traceback" not in log, log
     path = f"/api/v10/applications/{standin.application_id}/guilds/{unknown}/commands"
     assert f"PUT {path} answered 404 (code 10004: Unknown Guild)" in said, log
+    # what to do: the invite link (with its scope), or no development server
+    assert "README's quick start (step 4" in said and "unset DISCORD_DEV_GUILD" in said, log
 
 
 async def test_a_refused_application_at_start_is_one_line_and_status_2(tmp_path):

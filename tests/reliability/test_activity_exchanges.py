@@ -18,7 +18,7 @@ import pytest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "web"))
 from activity_world import close_activity_world, make_activity_world
 
-from metrobot.web.discordauth import ExchangeLimit, client_address
+from metrobot.web.discordauth import ExchangeLimit, client_address, networks
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -38,6 +38,7 @@ async def test_code_exchanges_are_limited_per_address_through_one_session(tmp_pa
     world = await make_activity_world(tmp_path)
     now = [1000.0]
     world.auth.limit = ExchangeLimit(burst=5, rate=1 / 3, clock=lambda: now[0])
+    world.auth.proxies = networks(["127.0.0.1", "::1"])  # (the test's client stands for a proxy on this machine)
     try:
         async with aiohttp.ClientSession() as http:
             answers = [await post(http, world, junk(world, n), "203.0.113.7") for n in range(12)]
@@ -83,7 +84,35 @@ async def test_code_exchanges_at_once_are_limited(tmp_path):
 
 
 def test_the_address_is_the_peer_or_what_the_operators_proxy_saw():
-    assert client_address("8.8.4.4", "198.51.100.1") == "8.8.4.4"  # (a header from outside: ignored)
-    assert client_address("127.0.0.1", "10.9.9.9, 198.51.100.1") == "198.51.100.1"  # (the proxy's own entry)
-    assert client_address("10.0.0.2", None) == "10.0.0.2"
-    assert client_address(None, None) == "?"
+    """Only a proxy the operator named (METROBOT_TRUSTED_PROXIES) is believed: a private address
+    is not one (issue 72: anyone on the same network wrote the header and got a bucket per lie)."""
+    local = networks(["127.0.0.1", "::1"])
+    assert client_address("8.8.4.4", "198.51.100.1", local) == "8.8.4.4"  # (a header from outside: ignored)
+    assert client_address("127.0.0.1", "10.9.9.9, 198.51.100.1", local) == "198.51.100.1"  # (the proxy's own entry)
+    assert client_address("::1", "198.51.100.1", local) == "198.51.100.1"
+    assert client_address("10.0.0.2", None, local) == "10.0.0.2"
+    assert client_address(None, None, local) == "?"
+    # a private or loopback peer the operator did not name: its header is its own to write
+    assert client_address("10.0.0.2", "198.51.100.1", local) == "10.0.0.2"
+    assert client_address("192.168.1.5", "203.0.113.9", local) == "192.168.1.5"
+    assert client_address("127.0.0.1", "198.51.100.1") == "127.0.0.1"  # (no proxies named: never believed)
+    # a chain of the operator's proxies: the last entry that is not one of them
+    chain = networks(["127.0.0.1", "10.1.0.0/16"])
+    assert client_address("127.0.0.1", "6.6.6.6, 198.51.100.1, 10.1.2.3", chain) == "198.51.100.1"
+    assert client_address("127.0.0.1", " , garbage", chain) == "garbage"  # (what the proxy wrote, as a key)
+
+
+async def test_a_private_peer_the_operator_did_not_name_cannot_spread_its_exchanges_over_addresses(tmp_path):
+    """Without METROBOT_TRUSTED_PROXIES, a client on a private network (here: this machine)
+    that writes a new X-Forwarded-For on every request still spends one bucket."""
+    world = await make_activity_world(tmp_path)
+    now = [1000.0]
+    world.auth.limit = ExchangeLimit(burst=5, rate=1 / 3, clock=lambda: now[0])
+    assert world.auth.proxies == ()  # (the settings' default)
+    try:
+        async with aiohttp.ClientSession() as http:
+            answers = [await post(http, world, junk(world, n), f"203.0.113.{n}") for n in range(8)]
+        assert [s for s, _ in answers] == [401] * 5 + [429] * 3
+        assert len(world.standin.token_exchanges) == 5
+    finally:
+        await close_activity_world(world)

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import systemtools
 from tools import pgserver
 
 from .outagekit import (
@@ -52,6 +53,7 @@ def cluster():
         if os.environ.get("CI"):
             pytest.fail("PostgreSQL is not installed but CI must run the PostgreSQL tests")
         pytest.skip("PostgreSQL is not installed (apt-get install postgresql): its fault tests are skipped")
+    systemtools.need_postgres_user_switch()
     with Cluster() as made:
         yield made
 
@@ -248,6 +250,7 @@ def _umount(where: Path) -> None:
 
 
 async def test_sqlite_disk_full(standin, tmp_path, bots, report):
+    systemtools.need("mount", "umount")
     disk = tmp_path / "disk"
     disk.mkdir()
     _mount("-t", "tmpfs", "-o", "size=16m", "tmpfs", str(disk))
@@ -281,6 +284,9 @@ async def test_sqlite_file_system_turns_read_only(standin, tmp_path, bots, repor
     """ext4 with errors=remount-ro (Debian's default) after an error: the file system turns
     read-only under the running bot. The operator stops the bot, checks the file system
     (e2fsck), mounts it again and starts the bot: the game goes on, nothing lost."""
+    if os.geteuid() != 0:
+        pytest.skip("mounts a loop device: needs root")
+    systemtools.need("mkfs.ext4", "mount", "findmnt")
     image, disk = tmp_path / "fs.img", tmp_path / "disk"
     disk.mkdir()
     with open(image, "wb") as f:
@@ -326,6 +332,7 @@ async def test_sqlite_file_system_turns_read_only(standin, tmp_path, bots, repor
 async def test_the_suite_notices_faults_taken_for_bugs(standin, tmp_path, bots):
     """With the database's faults not recognised (as before): people are told of a bug, and
     the log holds tracebacks."""
+    systemtools.need("mount", "umount")
     disk = tmp_path / "disk"
     disk.mkdir()
     _mount("-t", "tmpfs", "-o", "size=16m", "tmpfs", str(disk))

@@ -34,9 +34,11 @@ async def test_a_turn_confirmed_as_the_bank_runs_out(standin, run_client, tmp_pa
     await standin.wait_for_commands("game", "dig")
     bot.now = time.time()
     bot.service.clock = lambda: bot.now
-    ann, bob = (standin.add_member(name=n) for n in ("Ann", "Bob"))
     results = []
     for i in range(scale(4, 12)):
+        # Each table its own two people: one host may have 10 open games on a server, and the
+        # full size's 12 are all still open (each waits for its second player).
+        ann, bob = (standin.add_member(name=f"{n} {i}") for n in ("Ann", "Bob"))
         table = Table(standin, standin.create_channel(f"race-bank-{i}"), bot.settings.db_path, seed=40 + i)
         await table.open(ann, "metromania", [bob], players=2, clock="sitting")
         current = (await table.owed())[0]

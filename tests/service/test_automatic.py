@@ -4,6 +4,7 @@ their moves announced like anyone's; they are never pinged, DMed or rated."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -135,3 +136,25 @@ def test_the_bots_players_get_only_their_seats_view(monkeypatch, name, options, 
         assert action in game.legal_actions(state, seat)
         state, _ = game.apply(state, seat, action)
     assert game.to_json(state) == state_json
+
+
+async def test_the_final_post_of_a_resigned_game_keeps_its_end(svc):
+    """The last person resigns and the automatic player plays the 26 rounds out: Discord's post
+    (2,000 characters) tells the first rounds, says how many more the automatic player played,
+    and ends with the last round and the result; a page, without the limit, tells every round."""
+    from metrobot.discord_app.messages import LIMIT, clip
+    from metrobot.i18n import words as part
+    from metrobot.play.board import plain
+
+    await svc.new_game("c1", "g1", "u1", "Ann", "flipwrite", {"map": "paris"}, 2, bots=1, level="greedy")
+    await svc.start("c1", "u1")
+    final = (await svc.leave("c1", "u1")).public[0].text
+    assert (await svc.db.last_game("c1")).status == "finished"
+    page = plain(final)
+    assert "Round 26" in page and "Round 14" in page and "more rounds" not in page  # (every round)
+    sent = clip(final)
+    assert len(sent) <= LIMIT and not sent.endswith("…")
+    assert sent.startswith("Ann left the game") and "**Round 1**" in sent
+    assert re.search(r"\n⏩ …and \d+ more rounds, played by the automatic player \(`/game replay game:\d+`", sent)
+    assert re.search(r"\*\*Round 26\*\* .*\n• Ann: .*\n• 🤖 1: .*\n🏁 Game over\. \*\*.+\*\* wins?!$", sent)
+    assert part.INSTEAD not in sent and part.ASIDE not in sent

@@ -95,6 +95,24 @@ async def test_quiet_hours_stop_the_bank_of_a_weekend_game(svc, db, clock):
     assert "Time is up" in expired.public[0].text
 
 
+async def test_quiet_hours_all_day_stop_a_bank_for_12_hours_a_day_at_most(svc, db, clock):
+    """Issue 72 item 9: quiet hours of 00:00-23:59 moved a weekend game's 12 h to 719 days. A
+    bank honours the first 12 hours of a day's quiet hours: here it runs 12:00-24:00 each day."""
+    clock.now = dt.datetime(2026, 3, 7, 20, 0, tzinfo=ZoneInfo("UTC")).timestamp()  # a Saturday, 20:00
+    for uid, _ in PEOPLE[:2]:
+        await svc.my_settings(uid, quiet="00:00-23:59", time_zone="UTC")
+    await opened(svc, "weekend")  # 12 h: 4 h tonight, none from 00:00 to 12:00, 8 h from noon
+    row = await db.open_game("c1")
+    assert row.deadline == dt.datetime(2026, 3, 8, 20, 0, tzinfo=ZoneInfo("UTC")).timestamp()
+    clock.now = row.deadline - 1
+    assert not [m for _, o in await svc.tick() for m in o.public if "Time is up" in m.text]
+    clock.now += 1
+    [(_, expired)] = await svc.tick()
+    assert "Time is up" in expired.public[0].text
+    row = await db.open_game("c1")
+    assert row.deadline is not None and row.deadline - clock.now <= 2 * DAY  # (the next player's: not for ever)
+
+
 async def test_a_take_back_gives_no_time_back(svc, db, clock):
     await opened(svc, "day")
     first = (await whose_turn(svc))[0]

@@ -112,3 +112,21 @@ def test_ids_are_swapped_wherever_json_holds_them():
         "round": 7,
         "byes": [["ghost"]],
     }
+
+
+async def test_forgetting_a_person_changes_their_parts_in_owed_tournament_posts_and_no_other_word(svc):
+    """Issue 72 item 11: the tournament outbox stores its texts with their people as parts, so
+    forgetting Park replaces Park's name, by id, and "Green Park" stays (it was erased by name)."""
+    park, rose = "700000000000000031", "700000000000000032"
+    await new(svc, name="Green Park Open")
+    await svc.tournaments.tournament_join("hall", "g", park, "Park")
+    await svc.tournaments.tournament_join("hall", "g", rose, "Rose")
+    owed = await svc.service.db.tournaments.owed_tournament_items()  # (not delivered: still owed)
+    [signup] = [i for i in owed if i.what == "signup" and "Rose" in i.payload["text"]][-1:]
+
+    await Privacy(svc.service).forget(park)
+    async with svc.service.db.driver.read() as q:
+        [(payload,)] = await q.fetch("SELECT payload FROM tournament_outbox WHERE id = ?", signup.id)
+    text = json.loads(payload)["text"]
+    assert "Green Park Open" in text and "Green Deleted" not in text
+    assert park not in text and "Park," not in text and GHOST_NAME in text and "Rose" in text

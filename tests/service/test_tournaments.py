@@ -8,6 +8,7 @@ import pytest
 
 from metrobot.service import Refused
 from metrobot.tournaments.model import Round
+from tests.said import worded
 from tests.service.tourney_kit import Hall, play_table, run_director, settle
 
 PEOPLE = [(f"u{i}", name) for i, name in enumerate(["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"], 1)]
@@ -77,7 +78,8 @@ async def test_sign_up_and_who_may_run_it(svc):
     assert (await svc.service.db.tournaments.open_tournament("hall")).status == "signup"
     hall = Hall()
     await settle(svc, hall)
-    assert "Signed up (2/3): Ann, Bob" in hall.signup[-1] and "Join with the button" in hall.signup[-1]
+    signup = worded(hall.signup[-1])  # (its people are parts: names as Discord shows them)
+    assert "Signed up (2/3): Ann, Bob" in signup and "Join with the button" in signup
 
 
 async def test_a_nine_person_swiss_is_played_to_its_final_standings(svc, clock):

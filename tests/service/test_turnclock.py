@@ -10,9 +10,11 @@ import pytest
 from metrobot.service import Refused
 from metrobot.service.turnclock import (
     BANK,
+    DAY,
     FIXED_LIMIT,
     HOUR,
     PRESETS,
+    QUIET_CAP,
     BankTerms,
     bank_terms,
     policy,
@@ -95,6 +97,17 @@ def test_an_open_round_runs_the_banks_of_those_who_have_not_decided():
     out, _ = BANK.expired(row, {}, T0 + 10 * HOUR)
     assert out == ["b"]
     assert BANK.expired(row, {}, T0 + 9 * HOUR)[0] == []
+
+
+def test_a_bank_stops_for_12_quiet_hours_a_day_at_most():
+    """Quiet hours of 00:00-23:59 stop a bank for its first 12 hours each day, not for ever."""
+    always = Person("q", {"quiet": {"start": 0, "end": 23 * 60 + 59, "tz": "UTC"}})
+    assert QUIET_CAP == 12 * HOUR
+    # from noon: it runs from noon to midnight, stops until noon, runs again
+    assert running(always, T0, T0 + 2 * DAY, True) == DAY
+    assert runs_out(always, T0, 12 * HOUR, True) == T0 + 12 * HOUR
+    assert runs_out(always, T0, 13 * HOUR, True) == T0 + DAY + HOUR
+    assert runs_out(SLEEPER, T0, 11 * HOUR, True) == T0 + 20 * HOUR  # (a night of 9 h: all of it)
 
 
 def test_quiet_hours_stop_a_bank_when_the_terms_say_so():

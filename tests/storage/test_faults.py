@@ -14,6 +14,7 @@ import pytest
 
 from metrobot.storage import Database, DatabaseUnavailable, Seat, faults
 from metrobot.storage.outage import RETRY_SECONDS, Outage
+from tests import systemtools
 from tools.pgserver import PostgresServer, available
 
 
@@ -211,6 +212,7 @@ def own_server():
     """A server of this test's own (the session's is shared: it can't be stopped)."""
     if not available():
         pytest.skip("PostgreSQL is not installed")
+    systemtools.need_postgres_user_switch()
     server = PostgresServer().start()
     yield server
     server.stop()

@@ -24,7 +24,7 @@ import multiprocessing
 import os
 import threading
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -49,14 +49,19 @@ class Painter:
         self._pool: Executor | None = None
         self._warm: tuple[str, ...] = ()  # the games whose images workers draw ahead
         self._background: Painter | None = None
+        self._thread: Executor | None = None  # without workers, the one thread of a background painter
 
     def background(self) -> Painter:
         """A worker of its own for long work nobody waits on (reviews by the strong player):
         one process at the lowest priority, drawing nothing ahead, so that however many
         reviews are asked for they run one at a time and never hold up a drawing worker or a
-        move. Without workers (tests), the same thread pool as the painter's."""
+        move. Without workers (tests, tiny machines), one thread of its own: still one at a
+        time (several at once in threads would each take the event loop's interpreter lock
+        in turn, and hold the loop up the longer)."""
         if self._background is None:
             self._background = Painter(min(self.workers, 1), nice=BACKGROUND_NICE)
+            if self.workers == 0:
+                self._background._thread = ThreadPoolExecutor(1, thread_name_prefix="metrobot-background")
         return self._background
 
     def start(self, *, warm: bool | tuple[str, ...] = True) -> None:
@@ -98,7 +103,7 @@ class Painter:
         pool = self._executor()
         try:
             if pool is None:
-                return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
+                return await asyncio.get_running_loop().run_in_executor(self._thread, fn, *args)
             return await asyncio.get_running_loop().run_in_executor(pool, call, fn, *args)
         except BrokenProcessPool:
             if self._pool is pool:  # not already replaced after another call that failed with this one
@@ -113,6 +118,8 @@ class Painter:
 
     def close(self) -> None:
         self._discard()
+        if self._thread is not None:
+            self._thread.shutdown(wait=False, cancel_futures=True)
         if self._background is not None:
             self._background.close()
 

@@ -85,7 +85,7 @@ async def scrub_texts(
             # Written with its people as parts (metrobot/i18n/words.py): exactly their parts
             # change, by id; a word that happens to spell their name ("Green Park") stays.
             named = user_id in words.ids(text)
-        else:  # a tournament's, or written before: their parts, mentions and every word of their names
+        else:  # written before the parts were stored: their parts, mentions and every word of their names
             named = user_id in text or any(name in text for name in names)
         if not named and user_id not in mentions:
             continue
