@@ -181,6 +181,15 @@ DRIFT = [
     ("fr", "daily", "command name", "defi", "'défi'"),
     ("pt_BR", "review", "command name", "revisao", "'revisão'"),
     ("es", "finish_cap", "command name", "límite_terminadas", "plain"),
+    # (a command written out under a name the language does not have, or no longer has)
+    (
+        "pt_BR",
+        "Games are played in a server's channel where metrobot is. Here you can use `/games`, `/profile`, "
+        "`/game rules`, `/me`, `/daily` and `/privacy`.",
+        None,
+        "Aqui você pode usar `/partidas`, `/perfil`, `/partida regras`, `/eu`, `/diario` e `/privacidade`.",
+        "`/diario`",
+    ),
 ]
 
 

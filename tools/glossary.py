@@ -159,6 +159,7 @@ def _known_values(code: str, cat: Catalog, folder: Path) -> dict[str, list[str]]
     return dict.fromkeys(settings(code, folder).get("titles", []), titles)
 
 
+WRITTEN_COMMAND = re.compile(r"`/([^\s`/:{][^\s`/:]*)")  # a command written out in a translation: `/défi jouer`
 COMMAND_PART = re.compile(r"\{(?:command\d*|slash|play|build)\}")
 
 
@@ -211,6 +212,20 @@ def glossary_problems(code: str, cat: Catalog, expected: Catalog, folder: Path =
                 if english_name in text and pattern.search(text):
                     problems.append(f"{label}: names {english_name!r} in English; Discord shows it as {own!r}")
                     break
+    # (a command a translation writes out, `/défi` in backticks: one of the language's names, not
+    # one it had before or one it never had)
+    own_names = {m.string for m in cat if m.context == COMMAND_NAME and isinstance(m.string, str) and m.string}
+    own_names |= {m.id for m in cat if m.context == COMMAND_NAME and isinstance(m.id, str) and m.string == m.id}
+    english_names = {m.id for m in cat if m.context == COMMAND_NAME and isinstance(m.id, str)}
+    for message in expected:
+        ours = cat.get(message.id, context=message.context) if message.id else None
+        if ours is None or ours.fuzzy or message.context in (COMMAND_NAME, TYPED_WORD):
+            continue
+        for text in _texts(ours):
+            for name in WRITTEN_COMMAND.findall(text):
+                if name not in own_names and name not in english_names:  # (an English one: reported above)
+                    msgid = message.id if isinstance(message.id, str) else message.id[0]
+                    problems.append(f"{code}: {msgid!r}: writes `/{name}`, which is none of this language's commands")
     # (the commands' own names, against the language's accent rule: `[sentences] command_accents`)
     rule = settings(code, folder).get("command_accents")
     if rule:

@@ -190,7 +190,8 @@ def command_accents(rule: str, names: dict[str, str], prose: list[str]) -> list[
                     f"{english!r} [command name]: {own!r} has an accent; names here are plain: {_plain(own)!r}"
                 )
     elif rule == "keep":
-        words = {w for text in prose for w in re.findall(r"[^\W\d_]+", text.lower())}
+        # (the words of the prose, not of the commands it names in backticks: `/defi` is no word)
+        words = {w for text in prose for w in re.findall(r"[^\W\d_]+", re.sub(r"`[^`]*`", " ", text).lower())}
         accented = {_plain(w): w for w in words if _plain(w) != w}
         for english, own in sorted(names.items()):
             for part in re.findall(r"[^\W\d_]+", own):
