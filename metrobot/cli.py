@@ -1,4 +1,4 @@
-"""Command-line tools: `python -m metrobot selfplay|replay|score|render|rules|ratings|migrate|backup|tournament|export|forget|purge ...`
+"""Command-line tools: `python -m metrobot selfplay|replay|score|render|rules|ratings|migrate|backup|tournament|export|forget|purge|daily-verify|daily-key ...`
 (and `--version`).
 
 Used by tests, by people debugging games and by the Makefile. Output files and printed
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import __version__, privacycli, rulescli
+from . import __version__, dailycli, privacycli, rulescli
 from .backup import replay_all
 from .gamelog import GameLog, dump, self_play
 from .games import BadInput, RuleError, all_plugins, get_game, get_plugin
@@ -323,6 +323,7 @@ def build_parser() -> argparse.ArgumentParser:
     rulescli.add_parser(sub)
     tournament_tools.add_parser(sub)
     privacycli.add_parsers(sub)
+    dailycli.add_parsers(sub)
     return parser
 
 

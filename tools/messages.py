@@ -63,6 +63,7 @@ ENGLISH_ONLY = {
     "metrobot/rulescli.py": "the rules tool's diagnostics (the pages it writes come from the catalogue)",
     "metrobot/tournaments/simulate.py": "the tournament simulation tool's diagnostics, for developers (it prints JSON)",
     "metrobot/privacycli.py": "the operators' export, forget and purge tools' diagnostics",
+    "metrobot/dailycli.py": "the daily challenge's verify and key tools' diagnostics, for operators and checkers",
     "metrobot/gamelog.py": "game-log files: read by the CLI, and replayed from storage by the service, where a log "
     "that does not replay is a bug (an internal error), not a player's mistake",
     "metrobot/games/*/state.py": "from_json's checks of state JSON from storage or the CLI: a state that does not "

@@ -2,7 +2,9 @@
 deal is played on the person's own play page: the private answer carries its link button (the
 link is signed when it is handed out, as every play link). The table of a day is answered
 privately too, its results only to those who have finished that day's deal; a finished game of
-one's own is replayed privately (its ⏮ ◀ ▶ ⏭ work wherever it is shown: it is its player's)."""
+one's own is replayed privately (its ⏮ ◀ ▶ ⏭ work wherever it is shown: it is its player's).
+After midnight, `/daily play` also hands the link to an earlier day's game still running (a
+button labelled with its day): it still counts for that day."""
 
 from __future__ import annotations
 
@@ -42,6 +44,10 @@ def daily_group(bot: Bot) -> app_commands.Group:
             link = await playlinks.for_person(bot, user, speaker(interaction), game_id=game_id)
             if link is not None and outcome.reply is not None:
                 outcome.reply.links.append(link)
+            for day, earlier in await bot.service.daily_still_running(user, kind.value):  # (after midnight)
+                link = await playlinks.for_person(bot, user, speaker(interaction), game_id=earlier)
+                if link is not None and outcome.reply is not None:
+                    outcome.reply.links.append((f"{link[0]} · {day}", link[1]))
             return outcome
 
         await run(interaction, work)

@@ -122,7 +122,7 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
         finish_cap="Cap: a person holds at most the games they finished plus this many (default: no cap)",
         remove_finish_cap="No cap on the games one person holds again",
         lobby_finish_rates="Lobbies show the seated people's finish rates (default: no)",
-        daily_channel="Post yesterday's daily challenge table here, once a day",
+        daily_channel="Post each day's daily challenge table here, once that day's games have ended",
         remove_daily_channel="Post no daily challenge table",
         clock="New games' clock: a fixed limit per turn, or a bank of time (a preset)",
         bank_hours="A bank clock's bank of each player, in hours (default: the preset's)",

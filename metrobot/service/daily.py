@@ -1,15 +1,31 @@
-"""The daily challenge (issue 64): one deal a day of each game, the same for everyone wherever
-the bot runs, played privately on the play page, once per person and day; the day's table,
-hidden from whoever has not finished that deal, and streaks.
+"""The daily challenge (issue 64): one deal a day of each game, the same for everyone the bot
+serves (and for every installation that shares its daily key), played privately on the play
+page, once per person and day; the day's table, hidden from whoever has not finished that deal,
+and streaks.
 
-**The deal.** A day is a UTC date, written YYYY-MM-DD. The seed of a game's deal that day is
-the first six bytes (big-endian) of the SHA-256 of the text `metrobot-daily:<game>:<day>`
-(`deal_seed`); where the game has maps, the map is the seed's remainder by their number, in
+**The deal** (issue 72). A day is a UTC date, written YYYY-MM-DD. The day's *seed* of a game is
+the HMAC-SHA256, keyed with the installation's daily key, of the text
+`metrobot-daily:<game>:<day>` (`day_seed`, 32 bytes): nobody without the key can compute a deal
+before it is played. The game is dealt from the seed's first six bytes (big-endian,
+`game_seed`); where the game has maps, the map is that number's remainder by their number, in
 their alphabetical order (`deal`). A solo game is dealt alone (flip-and-write's sheet); the
 others against one automatic player of the level `LEVEL` (who moves first is the game's own
-draw from the seed: the same for everyone). Nothing else goes in (no server, no person, no clock): every server and every person gets the same cards and
-map on the same day, and a day's deal never changes once it has been published — as long as
-the game's engine deals the same from the same seed, which its own tests keep.
+draw from the seed). Nothing else goes in (no server, no person, no clock).
+
+**Verifiable after.** From the day's start, `/daily play`, `/daily table` and the day's page give
+the day's *commitment*, the SHA-256 of the seed (hex, `commitment`); once the day is over (UTC
+midnight) and nobody still plays that deal (a game of it may run a week: `CLOCK`) they give the
+seed itself (`revealed`). Anyone checks with `python -m metrobot
+daily-verify` (metrobot/dailycli.py) that the seed hashes to the commitment and sees the deal it
+gives. The commitment of a 256-bit seed tells nothing of it; the seed of a day is shown only
+once nobody can be dealt that day any more, nor is still playing it.
+
+**The daily key** is the installation's own, not a web link's key (those are revoked, and the
+day's deal must not change with them): made at random by the first deal and kept in the
+database (storage/daily.py, `KEYS`), each key with the first day it deals. `python -m metrobot
+daily-key` shows it, and sets a shared or a new one, always from the next UTC day on, so that a
+day's deal (and the commitment published at its start) never changes during the day; the keys
+of past days are kept to publish their seeds. Installations that set the same key deal the same.
 
 **The game** is an ordinary stored game (its action log, its state, the engine's paths, its
 replay: `/daily replay`, its player's alone), with the marker `settings["daily"]` ({"day",
@@ -26,10 +42,13 @@ deals it, if a stop came between the transaction that created it and the one tha
 **No spoilers.** The day's table shows the results only to someone who has finished that day's
 deal of that game; a past day's to whoever has no game of it still running.
 
-**A server's table**: where a server names a channel (`/server settings daily_channel`), the
-first clock tick after midnight (UTC) makes yesterday's table of the people who started its
-deals from that server, once (`daily_posts`, its own small outbox: of several processes one
-makes it, and a crash before it is sent leaves it owed), in the server's language.
+**A server's table**: where a server names a channel (`/server settings daily_channel`), a
+day's table of the people who finished its deals from that server is made once that day is
+over and every game of it begun from the server has ended (or has run for a week: `CLOCK`), so
+that nobody still playing reads a result in the channel; it lists every finisher (the first
+`TABLE_LINES` of each game, then how many more). Made once (`daily_posts`, its own small outbox:
+of several processes one makes it, and a crash before it is sent leaves it owed), in the
+server's language.
 
 **Streaks**: the consecutive days, up to today (or yesterday, while today's is not done yet),
 on which the person finished at least one deal.
@@ -38,6 +57,7 @@ on which the person finished at least one deal.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -91,10 +111,31 @@ def _bad_day() -> str:
     raise Refused(me().t("A day is written as year-month-day, e.g. 2026-11-27."))
 
 
-def deal_seed(kind: str, day: str) -> int:
-    """The seed of a game's deal on a day (see the module's docstring: a published rule)."""
-    digest = hashlib.sha256(SEED_TEXT.format(kind=kind, day=day).encode()).digest()
-    return int.from_bytes(digest[:6], "big")
+KEY_BYTES = 32
+
+
+def day_seed(key: bytes, kind: str, day: str) -> bytes:
+    """The day's seed of a game: HMAC-SHA256 of the published text, keyed with the daily key."""
+    return hmac.new(key, SEED_TEXT.format(kind=kind, day=day).encode(), hashlib.sha256).digest()
+
+
+def commitment(seed: bytes) -> str:
+    """What is published while the day runs: the SHA-256 of its seed, hex."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+def game_seed(seed: bytes) -> int:
+    """The number the game is dealt from: the seed's first six bytes, big-endian."""
+    return int.from_bytes(seed[:6], "big")
+
+
+def key_of(keys: list[tuple[str, bytes]], day: str) -> bytes | None:
+    """The key that deals `day`: the newest one in use by then (None: a day before any key)."""
+    found = None
+    for since, key in keys:
+        if since <= day:
+            found = key
+    return found
 
 
 @dataclass(frozen=True)
@@ -107,9 +148,10 @@ class Deal:
     level: str
 
 
-def deal(kind: str, day: str) -> Deal:
+def deal(kind: str, day: str, seed_bytes: bytes) -> Deal:
+    """The deal the day's seed gives (the same in the bot and in `daily-verify`)."""
     plugin = get_plugin(kind)
-    seed = deal_seed(kind, day)
+    seed = game_seed(seed_bytes)
     cities = sorted(plugin.cities())
     city = cities[seed % len(cities)] if cities else None
     seats = max(1, plugin.game.min_players)
@@ -152,6 +194,8 @@ class DailyPage:
     day: str
     places: list[Place] | None  # None: hidden until they finish that day's deal
     streak: str
+    commitment: str | None  # the SHA-256 of the day's seed (None: a day before the daily key)
+    seed: str | None  # the seed itself, once the day is over (never before)
 
 
 def is_daily(row: GameRow) -> bool:
@@ -199,8 +243,11 @@ class Daily:
     ) -> Outcome:
         today = day_of(now)
         played = await self.db.daily.play(today, kind, user_id)
+        seed = await self.seed_of(kind, today)
+        proof = await self.proof(seed, kind, today)
         if played is None:
-            dealt = deal(kind, today)
+            assert seed is not None, "today always has a key: seed_of makes the first"
+            dealt = deal(kind, today, seed)
 
             async def linked(tx, row: GameRow) -> None:
                 await daily_rows.insert(
@@ -237,6 +284,8 @@ class Daily:
                             game=title(plugin),
                             day=today,
                         )
+                        + proof
+                        + await self.earlier_line(user_id, kind)
                     )
                 )
         if played is None:  # (cannot be: the row that refused ours is there)
@@ -259,8 +308,46 @@ class Daily:
                     "📅 Your {game} challenge of today is waiting for you: go on with the link below.",
                     game=title(plugin),
                 )
+                + proof
+                + await self.earlier_line(user_id, kind)
             )
         )
+
+    # ------------------------------------------------------------ the seed, committed then published
+    async def seed_of(self, kind: str, day: str) -> bytes | None:
+        """A day's seed of a game, from the key that deals that day (None: a day before the
+        installation had a daily key, dealt by the public rule of before). The first call
+        makes the first key, in use from today."""
+        keys = await self.db.daily.keys()
+        if not keys:
+            await self.db.daily.first_key(self.today(), secrets.token_bytes(KEY_BYTES))
+            keys = await self.db.daily.keys()
+        key = key_of(keys, day)
+        return None if key is None else day_seed(key, kind, day)
+
+    async def revealed(self, kind: str, day: str) -> bool:
+        """Whether a day's seed of a game may be published: the day is over and nobody still
+        plays its deal — a game of it begun within the week it may run (`CLOCK`). The seed is
+        the whole deal: published while someone still plays it, it would tell them their cards
+        to come."""
+        if day >= self.today():
+            return False
+        return not await self.db.daily.running(day, kind, self.options.clock() - CLOCK)
+
+    async def proof(self, seed: bytes | None, kind: str, day: str) -> str:
+        """The lines an answer about a day's deal ends with: its commitment, and its seed once
+        it may be published (`revealed`: never before the day is over)."""
+        if seed is None:
+            return ""
+        t = me()
+        text = "\n" + t.t("🔒 This deal's commitment (SHA-256 of its seed): {commitment}", commitment=commitment(seed))
+        if await self.revealed(kind, day):
+            text += "\n" + t.t(
+                "🔑 The day is over, so here is its seed: {seed}. Check it against the commitment with "
+                "python -m metrobot daily-verify.",
+                seed=seed.hex(),
+            )
+        return text
 
     async def _begin(self, channel_id: str, user_id: str) -> None:
         """Start the day's game dealt in `channel_id`, unless another process (the same person's
@@ -271,6 +358,31 @@ class Daily:
             row = await self.db.open_game(channel_id)
             if row is None or row.status != "active":
                 raise
+
+    async def still_running(self, user_id: str, kind: str) -> list[tuple[str, int]]:
+        """(day, game) of the person's games of a game's earlier deals still running — begun
+        within the week they may run (`CLOCK`): each still counts for its own day, and `/daily
+        play` hands its link with today's."""
+        today = date.fromisoformat(self.today())
+        since = (today - timedelta(days=CLOCK // 86400 + 1)).isoformat()
+        out = []
+        for played in await self.db.daily.unfinished(user_id, kind, since, today.isoformat()):
+            row = await self.db.game(played.game_id)
+            if row is not None and row.status == "active":
+                out.append((played.day, played.game_id))
+        return out
+
+    async def earlier_line(self, user_id: str, kind: str) -> str:
+        """What `/daily play` adds when an earlier day's game of that kind still runs."""
+        days = [day for day, _ in await self.still_running(user_id, kind)]
+        if not days:
+            return ""
+        return "\n" + me().n(
+            "⏳ Your challenge of {days} is not over yet: it still counts for its day. Its link is below too.",
+            "⏳ Your challenges of {days} are not over yet: each still counts for its day. Their links are below too.",
+            len(days),
+            days=", ".join(days),
+        )
 
     async def game_of(self, user_id: str, kind: str, day: str | None = None) -> int | None:
         """The game of this person's play of a day's deal (default: today's), if they began it."""
@@ -338,6 +450,9 @@ class Daily:
             else t.t("**Daily challenge** — {game}, {day}, this server", game=title(plugin), day=day)
         )
         lines = [heading]
+        proof = await self.proof(await self.seed_of(kind, day), kind, day)
+        if proof:
+            lines.append(proof.strip("\n"))
         shown = await self.shown_table(day, kind, user_id, where)
         if shown is None:
             lines.append(t.t("The results stay hidden until you have finished this challenge: no spoilers."))
@@ -376,11 +491,14 @@ class Daily:
             return None
         if day > self.today() or not await self.links.opened_daily(user_id, kind, day, given):
             return None
+        seed = await self.seed_of(kind, day)
         return DailyPage(
             title(plugin),
             day,
             await self.shown_table(day, kind, user_id, None),
             self.streak_line(await self.streak(user_id)),
+            commitment(seed) if seed is not None else None,
+            seed.hex() if seed is not None and await self.revealed(kind, day) else None,
         )
 
     async def streak(self, user_id: str) -> int:
@@ -396,22 +514,27 @@ class Daily:
 
     # ------------------------------------------------------------ a server's table, once a day
     async def owe_tables(self) -> int:
-        """Yesterday's table, owed to each server that names a channel for it and where someone
-        finished a deal of that day (run by the clock tick; made once per server and day).
-        Returns how many were made now."""
-        yesterday = day_of(self.options.clock() - 86400)
+        """The tables owed to the servers that name a channel for them (run by the clock tick;
+        made once per server and day): a day's, once someone finished a deal of it from the
+        server and every game of that day begun from there has ended, or has run for a week
+        (`CLOCK`: a game left so long no longer holds the others' results back). Nobody still
+        playing that day's deal reads a result in the channel. Returns how many were made now."""
+        now = self.options.clock()
+        today = date.fromisoformat(day_of(now))
+        since = (today - timedelta(days=CLOCK // 86400 + 2)).isoformat()  # (a week after the day's last start)
         made = 0
-        for guild_id in await self.db.daily.servers_played(yesterday):
+        for guild_id, day in await self.db.daily.tables_due(since, today.isoformat(), now - CLOCK):
             settings = await self.db.people.server(guild_id)
             channel = settings.get("daily_channel")
-            if not channel or await self.db.daily.post_made(guild_id, yesterday):
+            if not channel:
                 continue
-            text = await self.table_post(guild_id, yesterday, lang(settings.get("language") or "en"))
-            made += await self.db.daily.owe_post(guild_id, yesterday, str(channel), text)
+            text = await self.table_post(guild_id, day, lang(settings.get("language") or "en"))
+            made += await self.db.daily.owe_post(guild_id, day, str(channel), text)
         return made
 
     async def table_post(self, guild_id: str, day: str, g: Lang) -> str:
-        """A day's tables of a server, every game with a result, as its channel reads them."""
+        """A day's tables of a server, every game with a result, as its channel reads them:
+        the first `TABLE_LINES` of each, and how many more finished it."""
         lines = [g.t("📅 **Daily challenge of {day}**: the results on this server.", day=day)]
         for kind in kinds():
             plays = await self.db.daily.table(day, kind, guild_id, TABLE_LINES)
@@ -424,6 +547,9 @@ class Daily:
                     rank, previous = number, played.score
                 who = part.name(played.user_id, played.name)
                 lines.append(g.t("{rank}. {name} — {score}", rank=rank, name=who, score=played.score))
+            more = await self.db.daily.finished_count(day, kind, guild_id) - len(plays)
+            if more > 0:
+                lines.append(g.n("…and {count} more finished it.", "…and {count} more finished it.", more, count=more))
         lines.append(g.t("Today's deals are open: {command}.", command=part.command("daily play", g.code)))
         return "\n".join(lines)
 

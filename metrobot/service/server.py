@@ -3,8 +3,8 @@
 lobby opens, the channels where games may be created, how many open games one person
 may host and, where the server wants it, how many games one may hold for the games one finished
 (a cap, after AsyncTI4's: at most finished + N; off by default) and whether lobbies show the
-seated people's finish rates (see finishes.py), and the channel where yesterday's daily challenge
-table is posted (service/daily.py)."""
+seated people's finish rates (see finishes.py), and the channel where a day's daily challenge
+table is posted once that day's games have ended (service/daily.py)."""
 
 from __future__ import annotations
 
@@ -182,7 +182,7 @@ class ServerSettings:
             if s.get("tournament_role")
             else t.t("Who may create tournaments: people with Manage Server."),
             t.t(
-                "Yesterday's daily challenge table is posted in {channel} once a day.",
+                "Each day's daily challenge table is posted in {channel} once every game of that day here has ended.",
                 channel=part.channel(s["daily_channel"]),
             )
             if s.get("daily_channel")

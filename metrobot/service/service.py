@@ -134,6 +134,7 @@ class GameService:
         # Daily
         self.daily_start = parts.daily.start
         self.daily_game = parts.daily.game_of
+        self.daily_still_running = parts.daily.still_running
         self.daily_table = parts.daily.table
         self.daily_replay = parts.daily.replay
         self.daily_page = parts.daily.page

@@ -15,6 +15,7 @@ from ..i18n import me
 from ..i18n import words as part
 from ..metrics import AI_DECISIONS, AI_SECONDS, timed
 from ..storage import Conflict, GameRow, Person
+from . import automatic
 from .automatic import next_automatic, play_automatic
 from .changed_decision import changed_decision, withdrawn
 from .coach import coach
@@ -322,6 +323,7 @@ class Turns:
         forced = sorted(seats or ())
         if next_automatic(game, state, set(gone), set(forced), game.turn_number(state)) is None:
             return state, [], []
+        daily = bool(row.settings.get("daily"))  # (one opponent for everyone: work, no clock)
         with timed(AI_SECONDS, plugin.name):
             state_json, actions, events = await self.painter.run(
                 play_automatic,
@@ -331,7 +333,8 @@ class Turns:
                 forced,
                 f"{row.seed}:{row.moves}",
                 row.bot_level,
-                self.options.ai_seconds,
+                automatic.DAILY_SECONDS if daily else self.options.ai_seconds,
+                daily,
             )
         # one decision per run of steps by the same seat (a whole turn, or a seat's round decision)
         turns = sum(1 for i, a in enumerate(actions) if i == 0 or a[0] != actions[i - 1][0])

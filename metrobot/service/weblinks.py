@@ -9,7 +9,9 @@ one signed with a key that has since been rotated, opens nothing and says nothin
 The key is per server, so rotating it revokes every link of that server and no other. Games
 outside servers share one key (`NO_SERVER`) until a player of one of them revokes their links
 (`/me settings web_new_key`): each channel of theirs then gets a key of its own (`own_key`),
-new at each revocation, and the links signed before open nothing.
+new at each revocation, and the links signed before open nothing. A person's pages of the daily
+challenge's tables are signed with that shared key over the person's own mark (`DAILY_MARK`,
+in their settings), which the same revocation replaces.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import secrets
 from typing import TYPE_CHECKING, Any
 
 from ..i18n import me
@@ -29,6 +32,7 @@ if TYPE_CHECKING:
 
 NO_SERVER = "@me"  # the key of games played outside any server (kept like a server's)
 SIGNATURE_BYTES = 18  # 144 bits: 24 characters in a URL
+DAILY_MARK = "web_daily"  # a person's setting: what their daily-table links are signed over (new: revoked)
 
 
 def own_key(channel_id: str) -> str:
@@ -114,11 +118,17 @@ class WebLinks:
         """A person's page of a day's table (service/daily.py): what it shows is decided when it
         is opened, by what that person has finished then. Signed with the key of games outside
         servers (the table is everyone's, not a server's)."""
-        sig = await self._sign(None, f"daily:{user_id}:{kind}:{day}")
+        sig = await self._sign(None, await self._daily_what(user_id, kind, day))
         return f"/d/{user_id}/{kind}/{day}/{sig}/"
 
     async def opened_daily(self, user_id: str, kind: str, day: str, given: str) -> bool:
-        return await self._checked(None, f"daily:{user_id}:{kind}:{day}", given)
+        return await self._checked(None, await self._daily_what(user_id, kind, day), given)
+
+    async def _daily_what(self, user_id: str, kind: str, day: str) -> str:
+        """What a person's daily-table link signs: the page, and their mark once they revoked
+        their links (`/me settings web_new_key`: a new mark, and the links before open nothing)."""
+        mark = (await self.db.people.person(user_id)).settings.get(DAILY_MARK)
+        return f"daily:{user_id}:{kind}:{day}" + (f":{mark}" if mark else "")
 
     async def _checked(self, guild_id: str | None, what: str, given: str) -> bool:
         access = await self.db.web.web_access(guild_id or NO_SERVER)
@@ -217,11 +227,14 @@ class WebLinks:
 
     async def revoke_links_outside_servers(self, user_id: str) -> str:
         """`/me settings web_new_key`: every link to the person's games outside servers (their
-        pages, play links and Activity sessions, whoever they were handed to) opens nothing
-        from now on; a server's links are its managers' to revoke."""
+        pages, play links and Activity sessions, whoever they were handed to) and to their pages
+        of the daily tables opens nothing from now on; a server's links are its managers' to revoke."""
         channels = await self.db.web.channels_outside_servers(user_id)
         for channel in channels:
             await self.db.web.change_web(own_key(channel), rotate=True)
+        person = await self.db.people.person(user_id)  # (their pages of the daily tables too)
+        person.settings = {**person.settings, DAILY_MARK: secrets.token_hex(8)}
+        await self.db.people.save_person(person)
         if not channels:
             return me().t(
                 "You have no game outside servers, so no web link of yours to revoke here. A server's links are "

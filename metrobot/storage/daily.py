@@ -7,6 +7,11 @@ The primary key (day, kind, person) is the once-a-day rule: a second start of th
 even at the same moment from another process, cannot insert its row (`Duplicate`), and with
 it the whole creation of its game is rolled back.
 
+The daily keys (`keys`, `first_key`, `add_key`): the secret the day's deals are derived from
+(service/daily.py), kept as a web key is, in the settings of a `servers` row that no server is
+(`KEYS`): `{"daily_keys": [[from_day, hex], ...]}`, each key in use from its day on, the
+earlier ones kept (a past day's seed is published from its own key).
+
 A day's table owed to a server's channel is a row of `daily_posts`, its own small outbox (as
 the farewells of erasure_dms.py): made once per server and day, claimed by one process at a
 time, marked delivered once sent.
@@ -22,6 +27,7 @@ from .rows import Duplicate
 from .sql import Tx
 from .store import Store
 
+KEYS = "@daily"  # the servers row that keeps the daily keys (no Discord server is named so)
 LEASE = 20.0  # seconds a process has to post the tables it claimed
 LIMIT = 20
 COLUMNS = "day, kind, user_id, guild_id, name, game_id, started_at, score, finished_at"
@@ -91,6 +97,19 @@ class DailyQueries:
         row = await self.store.row(f"SELECT {COLUMNS} FROM daily_plays WHERE game_id = ?", game_id)
         return _play(row) if row else None
 
+    async def unfinished(self, user_id: str, kind: str, since: str, before: str) -> list[DailyPlay]:
+        """A person's plays of a game's deals from `since` to before `before` not finished yet."""
+        async with self.driver.read() as q:
+            rows = await q.fetch(
+                f"SELECT {COLUMNS} FROM daily_plays WHERE user_id = ? AND kind = ? AND day >= ? AND day < ? "
+                "AND finished_at IS NULL ORDER BY day",
+                user_id,
+                kind,
+                since,
+                before,
+            )
+        return [_play(r) for r in rows]
+
     async def plays_of(self, user_id: str, day: str) -> list[DailyPlay]:
         """A person's plays of one day, every kind."""
         async with self.driver.read() as q:
@@ -126,15 +145,83 @@ class DailyQueries:
             )
         return [r[0] for r in rows]
 
-    async def servers_played(self, day: str) -> list[str]:
-        """The servers where someone finished a deal of that day."""
+    async def finished_count(self, day: str, kind: str, guild_id: str) -> int:
+        """How many finished a day's deal of a game from a server (the table shows the first ones)."""
+        row = await self.store.row(
+            "SELECT COUNT(*) FROM daily_plays WHERE day = ? AND kind = ? AND guild_id = ? AND finished_at IS NOT NULL",
+            day,
+            kind,
+            guild_id,
+        )
+        return int(row[0]) if row else 0
+
+    async def running(self, day: str, kind: str, after: float) -> bool:
+        """Whether someone still plays a day's deal of a game: a play not finished, begun after `after`."""
+        return (
+            await self.store.row(
+                "SELECT 1 FROM daily_plays WHERE day = ? AND kind = ? AND finished_at IS NULL AND started_at > ? "
+                "LIMIT 1",
+                day,
+                kind,
+                after,
+            )
+            is not None
+        )
+
+    async def tables_due(self, since: str, before: str, running_after: float) -> list[tuple[str, str]]:
+        """(server, day) of the days from `since` to before `before` whose table no server's
+        channel was given yet, where someone finished a deal from that server and no game of
+        that day begun from it still runs — one begun after `running_after` (a game running
+        longer, a week, no longer holds its day's table back)."""
         async with self.driver.read() as q:
             rows = await q.fetch(
-                "SELECT DISTINCT guild_id FROM daily_plays WHERE day = ? AND guild_id IS NOT NULL "
-                "AND finished_at IS NOT NULL ORDER BY guild_id",
-                day,
+                "SELECT p.guild_id, p.day FROM daily_plays p WHERE p.day >= ? AND p.day < ? "
+                "AND p.guild_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM daily_posts d "
+                "WHERE d.guild_id = p.guild_id AND d.day = p.day) GROUP BY p.guild_id, p.day "
+                "HAVING SUM(CASE WHEN p.finished_at IS NULL AND p.started_at > ? THEN 1 ELSE 0 END) = 0 "
+                "AND SUM(CASE WHEN p.finished_at IS NOT NULL THEN 1 ELSE 0 END) > 0 ORDER BY p.day, p.guild_id",
+                since,
+                before,
+                running_after,
             )
-        return [r[0] for r in rows]
+        return [(r[0], r[1]) for r in rows]
+
+    # ------------------------------------------------------------ the daily keys
+    async def keys(self) -> list[tuple[str, bytes]]:
+        """The daily keys, (the first day it deals, key), oldest first."""
+        row = await self.store.row("SELECT settings FROM servers WHERE guild_id = ?", KEYS)
+        listed = (json.loads(row[0]) if row else {}).get("daily_keys") or []
+        return sorted((str(day), bytes.fromhex(str(key))) for day, key in listed)
+
+    async def first_key(self, day: str, key: bytes) -> None:
+        """The first key, in use from `day` on, unless there is one already (of two processes
+        making it at once, one's stays and both deal with it: they read it back)."""
+        settings = json.dumps({"daily_keys": [[day, key.hex()]]})
+        async with self.driver.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO servers (guild_id, settings, updated_at) VALUES (?, ?, ?) ON CONFLICT (guild_id) DO NOTHING",
+                KEYS,
+                settings,
+                time.time(),
+            )
+
+    async def add_key(self, day: str, key: bytes, *, first: str) -> None:
+        """`key` deals from `day` on (a key that was to start that day or later is replaced;
+        the earlier ones stay: their days' seeds are published from them); from `first` if
+        there is no key yet (nothing has been dealt with one)."""
+        async with self.driver.transaction() as tx:
+            row = await tx.fetchone("SELECT settings FROM servers WHERE guild_id = ?", KEYS)
+            settings = json.loads(row[0]) if row else {}
+            listed = [[d, k] for d, k in settings.get("daily_keys") or [] if d < day]
+            day = day if settings.get("daily_keys") else first
+            settings["daily_keys"] = [*listed, [day, key.hex()]]
+            await tx.execute(
+                "INSERT INTO servers (guild_id, settings, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at",
+                KEYS,
+                json.dumps(settings),
+                time.time(),
+            )
 
     # ------------------------------------------------------------ a day's table owed to a channel
     async def post_made(self, guild_id: str, day: str) -> bool:

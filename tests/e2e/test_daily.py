@@ -36,10 +36,11 @@ async def ask(standin, user, channel, sub, options):
     return await (await standin.slash(user, channel, f"daily {sub}", options)).wait_message()
 
 
-async def finish(service, user_id: str, kind: str) -> None:
-    """Play the person's day's game to its end, as their play page does (the service's calls)."""
+async def finish(service, user_id: str, kind: str, game_id: int | None = None) -> None:
+    """Play the person's day's game (default: today's) to its end, as their play page does (the
+    service's calls)."""
     rnd = random.Random(kind)
-    game_id = await service.daily_game(user_id, kind)
+    game_id = game_id or await service.daily_game(user_id, kind)
     for _ in range(500):
         row = await service.game(game_id)
         if row.status != "active":
@@ -118,3 +119,32 @@ def bot_owes_tables(bot) -> bool:
         return bool(conn.execute("SELECT COUNT(*) FROM daily_posts WHERE delivered_at IS NULL").fetchone()[0])
     finally:
         conn.close()
+
+
+async def test_after_midnight_daily_play_hands_yesterdays_unfinished_game_too(standin, bot):
+    """Issue 73, audit item 8: a day's game finished the next day still counts for its day, and
+    `/daily play` after midnight hands its link beside today's (labelled with its day)."""
+    ann = standin.add_member(name="Ann")
+    channel = standin.create_channel("daily")
+    first = await ask(standin, ann, channel, "play", {"kind": "flipwrite"})
+    yesterday_url, yesterday = link_of(first), bot.service.parts.daily.today()
+    real = bot.service.options.clock
+    bot.service.options.clock = lambda: real() + 86400
+    try:
+        after = await ask(standin, ann, channel, "play", {"kind": "flipwrite"})
+        assert "Today's" in after.content and f"Your challenge of {yesterday} is not over yet" in after.content
+        labels = {c.get("label"): c["url"] for c in after.all_components() if c.get("url")}
+        assert labels.get(f"{PLAY_LABEL} · {yesterday}") == yesterday_url, labels
+        assert labels.get(PLAY_LABEL) not in (None, yesterday_url)  # today's own game
+        game_id = await bot.service.daily_game(str(ann), "flipwrite", yesterday)
+        async with aiohttp.ClientSession() as http, http.get(yesterday_url) as page:
+            assert page.status == 200
+        await finish(bot.service, str(ann), "flipwrite", game_id)
+        done = await bot.service.game(game_id)
+        assert done.status == "finished"
+        play = await bot.service.db.daily.play(yesterday, "flipwrite", str(ann))
+        assert play.finished, "it counted for its own day"
+        again = await ask(standin, ann, channel, "play", {"kind": "flipwrite"})
+        assert "not over yet" not in again.content and len([c for c in again.all_components() if c.get("url")]) == 1
+    finally:
+        bot.service.options.clock = real

@@ -13,6 +13,8 @@ import pytest
 import pytest_asyncio
 from harness import make_bot
 
+from metrobot.service import automatic
+
 pytestmark = pytest.mark.timeout(300)
 BUG = "Something went wrong"
 FORGED = [  # what no Discord client sends: a choice that is not offered, a wrong type
@@ -38,6 +40,13 @@ CASES = [  # what a person may type
     ("replay", {"kind": "metromania", "day": "0000-01-01"}),
     ("replay", {"kind": "underground", "day": "2026-13-01"}),
 ]
+
+
+@pytest.fixture(autouse=True)
+def cheap_daily_opponent(monkeypatch):
+    """The daily opponent's work is fixed (`automatic.DAILY_SECONDS`, the same for everyone):
+    a smaller one here keeps the suite fast, and is as fixed."""
+    monkeypatch.setattr(automatic, "DAILY_SECONDS", 0.05)
 
 
 @pytest_asyncio.fixture

@@ -12,13 +12,20 @@ import pytest
 import pytest_asyncio
 from harness import make_bot
 
-from metrobot.service import GameService, fixed_seeds
+from metrobot.service import GameService, automatic, fixed_seeds
 from metrobot.storage import Database
 
 from .sizes import scale
 
 pytestmark = pytest.mark.timeout(300)
 PLAY_LABEL = "🖐 Play on the board"
+
+
+@pytest.fixture(autouse=True)
+def cheap_daily_opponent(monkeypatch):
+    """The daily opponent's work is fixed (`automatic.DAILY_SECONDS`, the same for everyone):
+    a smaller one here keeps the suite fast, and is as fixed."""
+    monkeypatch.setattr(automatic, "DAILY_SECONDS", 0.05)
 
 
 @pytest_asyncio.fixture

@@ -3,7 +3,7 @@ cards to someone who has not finished it. Twin worlds: in each, Ann plays the da
 flip-and-write deal to its end with other (seeded) choices, so her results — and the cards her
 finished game shows — differ; Bob has begun the same deal and Cat has not. Everything the
 daily commands answer Bob and Cat (the day's table of the server and of everyone, today's and
-by its date, their web page of it, starting it again) must be the same in both worlds, and carry none of Ann's
+by its date, their web page of it, starting it again; the deal's commitment with them) must be the same in both worlds, and carry none of Ann's
 results; once Bob has finished too, the table does show Ann's score to him (the check can
 fail)."""
 
@@ -23,6 +23,7 @@ from metrobot.web import make_app
 from .sizes import scale
 
 DAY = 1_795_000_000.0
+KEY = bytes(range(32))
 ANN, BOB, CAT = ("880000000000000201", "Ann"), ("880000000000000202", "Bob"), ("880000000000000203", "Cat")
 
 
@@ -64,6 +65,7 @@ async def answers(svc, user_id: str, kind: str) -> list[str]:
 
 async def world(tmp_path, name: str, ann_seed: str):
     db = await Database(tmp_path / f"{name}.sqlite3").open()
+    await db.daily.add_key("2026-11-19", KEY, first="2026-11-18")  # (twins: the same deal, one key)
     svc = GameService(db, seeds=fixed_seeds(3), images=False, clock=lambda: DAY)
     svc.web_base = "http://pages.test"
     with reading(lang("en")):

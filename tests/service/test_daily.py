@@ -5,18 +5,26 @@ it; streaks; the game owes no channel anything; the derivation is the published 
 
 import asyncio
 import hashlib
+import hmac
 import json
 import random
 
 import pytest
 
 from metrobot.games import get_game
-from metrobot.service import GameService, Refused, fixed_seeds
-from metrobot.service.daily import day_of, deal, deal_seed, streak
+from metrobot.service import GameService, Refused, automatic, daily, fixed_seeds
+from metrobot.service.daily import commitment, day_of, day_seed, deal, game_seed, next_day_starts, streak
 from metrobot.storage import Database
 
 DAY = 1_795_000_000.0  # 2026-11-18 (UTC), 12:53
 ANN, BOB, CAT = ("880000000000000101", "Ann"), ("880000000000000102", "Bob"), ("880000000000000103", "Cat")
+
+
+@pytest.fixture(autouse=True)
+def cheap_daily_opponent(monkeypatch):
+    """The daily opponent's work is fixed (`automatic.DAILY_SECONDS`, the same for everyone):
+    a smaller one here keeps the suite fast, and is as fixed."""
+    monkeypatch.setattr(automatic, "DAILY_SECONDS", 0.05)
 
 
 class Clock:
@@ -57,12 +65,18 @@ async def dealt(svc, guild, person, kind):
     return row
 
 
-def test_the_seed_is_the_published_derivation():
-    expected = int.from_bytes(hashlib.sha256(b"metrobot-daily:flipwrite:2026-11-27").digest()[:6], "big")
-    assert deal_seed("flipwrite", "2026-11-27") == expected
+KEY = bytes(range(32))
+
+
+def test_the_seed_is_the_published_derivation_keyed_with_the_daily_key():
+    expected = hmac.new(KEY, b"metrobot-daily:flipwrite:2026-11-27", hashlib.sha256).digest()
+    seed = day_seed(KEY, "flipwrite", "2026-11-27")
+    assert seed == expected and commitment(seed) == hashlib.sha256(expected).hexdigest()
+    assert game_seed(seed) == int.from_bytes(expected[:6], "big")
     assert day_of(DAY) == "2026-11-18"
-    assert deal("flipwrite", "2026-11-27").seats == 1  # a solo sheet
-    assert deal("underground", "2026-11-27").seats == 2 and deal("underground", "2026-11-27").level == "strong"
+    assert deal("flipwrite", "2026-11-27", seed).seats == 1  # a solo sheet
+    other = deal("underground", "2026-11-27", day_seed(KEY, "underground", "2026-11-27"))
+    assert other.seats == 2 and other.level == "strong"
 
 
 def test_streaks_count_consecutive_days_up_to_today_or_yesterday():
@@ -96,10 +110,10 @@ async def test_nothing_is_owed_to_any_channel_and_it_is_not_rated(svc, db):
     assert row.guild_id is None and sorted(results) == sorted([(ANN[0], 0), ("bot-1", 0)])
 
 
-async def play_out(svc, kind, user_id):
-    """Play a person's day's game to its end (random legal moves, seeded)."""
+async def play_out(svc, kind, user_id, day=None):
+    """Play a person's day's game (default: today's) to its end (random legal moves, seeded)."""
     rnd = random.Random(kind)
-    game_id = await svc.daily_game(user_id, kind)
+    game_id = await svc.daily_game(user_id, kind, day)
     for _ in range(500):
         row = await svc.db.game(game_id)
         if row.status != "active":
@@ -186,12 +200,9 @@ async def test_a_streak_counts_days_finished_in_a_row(svc, clock):
 
 def test_the_engine_deals_from_the_seed_alone():
     game = get_game("underground")
-    a = game.to_json(
-        game.new_game(["880000000000000001", "bot-1"], {"map": "london"}, deal_seed("underground", "2026-11-18"))
-    )
-    b = game.to_json(
-        game.new_game(["880000000000000002", "bot-1"], {"map": "london"}, deal_seed("underground", "2026-11-18"))
-    )
+    seed = game_seed(day_seed(KEY, "underground", "2026-11-18"))
+    a = game.to_json(game.new_game(["880000000000000001", "bot-1"], {"map": "london"}, seed))
+    b = game.to_json(game.new_game(["880000000000000002", "bot-1"], {"map": "london"}, seed))
     assert anonymous(a, "880000000000000001") == anonymous(b, "880000000000000002")
 
 
@@ -304,7 +315,8 @@ async def test_a_stop_between_creating_and_dealing_the_game_is_mended_by_the_nex
     again = await svc.daily_start("5001", *ANN, "underground")
     assert "waiting for you" in again.reply.text
     row = await db.game(row.id)
-    assert row.status == "active" and row.seed == deal("underground", "2026-11-18").seed
+    seed = await svc.parts.daily.seed_of("underground", "2026-11-18")
+    assert row.status == "active" and row.seed == deal("underground", "2026-11-18", seed).seed
 
 
 async def test_time_away_the_turn_clock_digests_and_games_say_nothing_of_it_to_any_channel(svc, db, clock):
@@ -345,3 +357,58 @@ async def test_no_turn_post_is_drawn_for_a_days_game(svc, monkeypatch):
     await svc.play(row.channel_id, ANN[0], prefix)
     assert (await svc.db.game(row.id)).moves > row.moves
     assert drawn == [], "a day's game owes no channel a picture"
+
+
+async def test_the_servers_post_waits_for_everyone_still_playing_that_day_and_lists_every_finisher(svc, clock):
+    """Issue 72's scenario: Ann has finished, Cat's game of the same day still runs after
+    midnight: no post (she would read Ann's score in the channel while `/daily table` hides it
+    from her); once she finishes, the post comes and lists both."""
+    await svc.server_settings("5001", ANN[0], manager=True, daily_channel="9001")
+    await svc.daily_start("5001", *ANN, "flipwrite")
+    ann = (await play_out(svc, "flipwrite", ANN[0])).state["scores"][ANN[0]]
+    await svc.daily_start("5001", *CAT, "flipwrite")
+    clock.now = next_day_starts(DAY) + 54 * 60  # 00:54 UTC the next day
+    assert "hidden" in (await svc.daily_table("5001", CAT[0], "flipwrite", "2026-11-18")).reply.text
+    assert await svc.daily_tables_due() == 0 and await svc.daily_posts_owed() == []
+    cat = (await play_out(svc, "flipwrite", CAT[0], "2026-11-18")).state["scores"][CAT[0]]
+    assert await svc.daily_tables_due() == 1
+    ((_, channel, text, _),) = await svc.daily_posts_owed()
+    assert channel == "9001" and f"Ann\ue002 — {ann}" in text and f"Cat\ue002 — {cat}" in text
+
+
+async def test_a_game_left_for_a_week_no_longer_holds_the_post_back_and_a_long_table_says_how_many_more(
+    svc, clock, monkeypatch
+):
+    monkeypatch.setattr(daily, "TABLE_LINES", 1)
+    await svc.server_settings("5001", ANN[0], manager=True, daily_channel="9001")
+    for person in (ANN, CAT):
+        await svc.daily_start("5001", *person, "flipwrite")
+        await play_out(svc, "flipwrite", person[0])
+    await svc.daily_start("5001", *BOB, "flipwrite")  # begun, never finished
+    began = clock.now
+    clock.now = began + daily.CLOCK - 1
+    assert await svc.daily_tables_due() == 0
+    clock.now = began + daily.CLOCK
+    assert await svc.daily_tables_due() == 1
+    ((_, _, text, _),) = await svc.daily_posts_owed()
+    assert text.count(" — ") == 1 and "…and 1 more finished it." in text and "Bob" not in text
+
+
+async def test_me_settings_web_new_key_revokes_the_links_to_a_persons_daily_table_pages(svc):
+    import re
+
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from metrobot.web import make_app
+
+    async def link(user_id: str) -> str:
+        text = (await svc.daily_table("5001", user_id, "flipwrite")).reply.text
+        return re.search(r"http://pages\.test(/d/\S+/)", text).group(1)
+
+    ann, bob = await link(ANN[0]), await link(BOB[0])
+    async with TestClient(TestServer(make_app(svc))) as client:
+        assert (await client.get(ann)).status == 200
+        await svc.my_settings(ANN[0], web_new_key=True)
+        assert (await client.get(ann)).status == 404, "a link handed out before the revocation opens nothing"
+        assert (await client.get(await link(ANN[0]))).status == 200  # the new one does
+        assert (await client.get(bob)).status == 200  # (someone else's links are theirs to revoke)

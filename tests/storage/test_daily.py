@@ -73,7 +73,15 @@ async def test_results_tables_and_days(db):
     assert [(p.user_id, p.score) for p in everyone] == [("u2", 40), ("u1", 30)]  # (u3 has not finished)
     assert [p.user_id for p in await db.daily.table("2026-11-18", "flipwrite", "g1")] == ["u1"]
     assert await db.daily.finished_days("u1", "2026-01-01") == ["2026-11-18", "2026-11-17"]
-    assert await db.daily.servers_played("2026-11-18") == ["g1", "g2"]
+    # g1's table of the 18th waits while u3's game (begun at 1.0) runs, up to when it began a week ago:
+    assert await db.daily.tables_due("2026-11-10", "2026-11-19", 0.0) == [("g1", "2026-11-17"), ("g2", "2026-11-18")]
+    assert await db.daily.tables_due("2026-11-10", "2026-11-19", 1.0) == [
+        ("g1", "2026-11-17"),
+        ("g1", "2026-11-18"),
+        ("g2", "2026-11-18"),
+    ]
+    assert await db.daily.tables_due("2026-11-18", "2026-11-19", 1.0) == [("g1", "2026-11-18"), ("g2", "2026-11-18")]
+    assert await db.daily.finished_count("2026-11-18", "flipwrite", "g1") == 1
     assert await db.daily.owe_post("g1", "2026-11-18", "c9", "the table")
     assert not await db.daily.owe_post("g1", "2026-11-18", "c9", "another") and await db.daily.post_made(
         "g1", "2026-11-18"
@@ -81,3 +89,15 @@ async def test_results_tables_and_days(db):
     ((post_id, channel, text, _),) = await db.daily.posts_owed()
     assert (channel, text) == ("c9", "the table") and await db.daily.posts_owed() == []  # (claimed)
     await db.daily.post_delivered(post_id)
+    assert ("g1", "2026-11-18") not in await db.daily.tables_due("2026-11-10", "2026-11-19", 1.0)  # (made)
+
+
+async def test_the_daily_keys_first_one_once_then_each_from_its_day(db):
+    assert await db.daily.keys() == []
+    await db.daily.first_key("2026-11-18", b"\x01" * 32)
+    await db.daily.first_key("2026-11-18", b"\x02" * 32)  # (another process at the same moment: the first stays)
+    assert await db.daily.keys() == [("2026-11-18", b"\x01" * 32)]
+    await db.daily.add_key("2026-11-20", b"\x03" * 32, first="2026-11-19")
+    await db.daily.add_key("2026-11-20", b"\x04" * 32, first="2026-11-19")  # (set again the same day: replaced)
+    assert await db.daily.keys() == [("2026-11-18", b"\x01" * 32), ("2026-11-20", b"\x04" * 32)]
+    assert await db.daily.running("2026-11-18", "flipwrite", 0.0) is False
