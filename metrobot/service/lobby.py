@@ -335,7 +335,7 @@ class Lobby:
             waiting = [u for u in found.get("invited", []) if row.seat(u) is None]
             if waiting:
                 text += "\n" + g.t(
-                    "🔎 A table found in the queue: waiting for {people} to confirm with the button, before {time}. "
+                    "🔎 A table found in the queue: waiting for {people} to confirm with the button; time is up {time}. "
                     "The game starts once all have; whoever has not confirmed by then drops out, and the others "
                     "wait on in the queue, keeping their places.",
                     people=part.people(waiting),

@@ -211,7 +211,7 @@ class FindGame:
                 channel=part.channel(table.channel_id),
             )
         return me().t(
-            "A table was found for you in {thread}: confirm there with one tap, before {time}.",
+            "A table was found for you in {thread}: confirm there with one tap. Time to confirm is up {time}.",
             thread=part.channel(table.thread_id),
             time=part.time(table.deadline, "R"),
         )
@@ -224,7 +224,7 @@ class FindGame:
         plugin = get_plugin(entry.game)
         lines = [
             me().t(
-                "You are number {place} of {count} waiting for {game} ({low}-{high} players, {pace}), since {time}.",
+                "You are number {place} of {count} waiting for {game} ({low}-{high} players, {pace}); you joined {time}.",
                 place=place,
                 count=len(same),
                 game=title(plugin),
@@ -465,19 +465,32 @@ class FindGame:
             reply=Message(reply) if reply else None,
             public=[
                 Message(
-                    g.t(
-                        "This table is closed: {dropped} dropped out. {others} wait on in the queue, keeping their "
-                        "places.",
-                        dropped=part.people(dropped),
-                        others=part.people([e.user_id for e in back]),
-                    )
-                    if back and dropped
-                    else g.t(
-                        "This table is closed: too few are left. {others} wait on in the queue, keeping their places.",
-                        others=part.people([e.user_id for e in back]),
+                    # (one sentence a count: who dropped out and who waits on are each one or several)
+                    " ".join(
+                        [
+                            g.n(
+                                "This table is closed: {dropped} dropped out.",
+                                "This table is closed: {dropped} dropped out.",
+                                len(dropped),
+                                dropped=part.people(dropped),
+                            )
+                            if dropped
+                            else g.t("This table is closed: too few are left."),
+                            g.n(
+                                "{others} waits on in the queue, keeping their place.",
+                                "{others} wait on in the queue, keeping their places.",
+                                len(back),
+                                others=part.people([e.user_id for e in back]),
+                            ),
+                        ]
                     )
                     if back
-                    else g.t("This table is closed: {dropped} dropped out.", dropped=part.people(dropped))
+                    else g.n(
+                        "This table is closed: {dropped} dropped out.",
+                        "This table is closed: {dropped} dropped out.",
+                        len(dropped),
+                        dropped=part.people(dropped),
+                    )
                 )
             ],
         )

@@ -108,7 +108,7 @@ async def test_four_people_queued_form_the_guides_table_and_one_who_does_not_con
         await bot.deliver(channel, outcome)
     await deliver_owed(bot)
     closed = await standin.wait_for_message(thread, lambda m: "This table is closed" in m.content, after=lobby)
-    assert f"<@{ben}> dropped out" in closed.content and f"<@{ana}> wait on" in closed.content
+    assert f"<@{ben}> dropped out" in closed.content and f"<@{ana}> waits on" in closed.content
     assert queue(bot.settings.db_path) == [str(ana), str(cleo), str(dev)]
     said = await ask(standin, ana, lounge, "game find")
     assert "number 1 of 3 waiting for Race to 10" in said, said
