@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from metrobot.discord_app.composer import MAX_OPTIONS, BackButton, GroupSelect, StepSelect, composer
 from metrobot.games import get_plugin
 from metrobot.games.protocol import Choice
-from metrobot.i18n import LANGUAGES, lang
+from metrobot.i18n import lang
 from metrobot.service import Menu, menutree
+from tests.languages import checked
 
 GAMES = {"underground": ({}, (2, 3, 5)), "metromania": ({}, (2, 4)), "flipwrite": ({"map": "paris"}, (1, 2, 8))}
 
@@ -108,7 +109,7 @@ def walk(menu: Menu, language) -> list[str]:
     moves=st.integers(0, 400),
     steps=st.integers(0, 4),
     players=st.integers(0, 2),
-    language=st.sampled_from(list(LANGUAGES)),
+    language=st.sampled_from(checked()),
 )
 def test_every_legal_step_is_reached_once_by_the_menus(kind, seed, moves, steps, players, language):
     plugin, state, seat, prefix = position(kind, GAMES[kind][1][players % len(GAMES[kind][1])], seed, moves, steps)

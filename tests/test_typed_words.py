@@ -19,9 +19,10 @@ from metrobot.gamelog import self_play
 from metrobot.games import get_plugin
 from metrobot.games.metromania import notation as metromania_notation
 from metrobot.games.underground import words as underground_words
-from metrobot.i18n import LANGUAGES, fold, lang, typed_text
+from metrobot.i18n import fold, lang, typed_text
+from tests.languages import checked
 
-CODES = list(LANGUAGES)  # en, nl, es, ko, de, fr, pt_BR, ja
+CODES = checked()  # en, nl, es, ko, de, fr, pt_BR, ja, one in progress (tests/languages.py)
 
 
 def forms(code: str, context: str | None, text: str) -> list[str]:
@@ -82,7 +83,7 @@ def test_metromania_steps_typed_in_every_language(metromania_positions, code):
     assert kinds == {"s", "d", "st", "b", "nb", "marker"}  # every kind of step was typed
 
 
-@pytest.mark.parametrize("code", [c for c in LANGUAGES if c != "en"])
+@pytest.mark.parametrize("code", [c for c in CODES if c != "en"])
 def test_metromania_words_are_the_ones_the_game_shows(code):
     """Each typed word is one the game writes in that language: its menus' labels, the
     line styles and the /station command."""

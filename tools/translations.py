@@ -5,6 +5,7 @@ and checking what translators wrote — complete, not fuzzy, and with `{places}`
 
 from __future__ import annotations
 
+import io
 import re
 import string
 from pathlib import Path
@@ -53,15 +54,39 @@ def places_or_none(text: str) -> set[str]:
         return set()  # (`check` says what is wrong with it)
 
 
+NOT_TRANSLATED = ": not translated"  # (how `check` tells what is missing from what is wrong)
+FORM = re.compile(r"^msgstr\[(\d+)\]", re.MULTILINE)
+
+
+def plural_problems(code: str, source: bytes, cat: Catalog) -> list[str]:
+    """A catalogue's plural forms against CLDR's for its language, as Babel writes them: the
+    header's count (Polish, Russian, Ukrainian, Czech, Lithuanian have three forms; Thai,
+    Vietnamese, Chinese one), and no entry with more forms than the header says (Babel's reader
+    drops them with a warning: a form lost without a word)."""
+    wanted = Catalog(locale=code).num_plurals
+    problems = []
+    if cat.num_plurals != wanted:
+        problems.append(
+            f"{code}: the header says {cat.num_plurals} plural forms, CLDR {wanted} "
+            f"(Plural-Forms: {Catalog(locale=code).plural_forms})"
+        )
+    extra = sorted({int(n) for n in FORM.findall(source.decode("utf-8")) if int(n) >= cat.num_plurals})
+    if extra:
+        problems.append(f"{code}: msgstr[{extra[0]}] and beyond: more plural forms than the header's {cat.num_plurals}")
+    return problems
+
+
 def check_language(code: str, expected: Catalog) -> list[str]:
+    """Every problem with a language's translations: texts not translated (each reported with
+    `NOT_TRANSLATED`) and what is wrong with those that are."""
     from metrobot.discord_app.languages import valid_name
 
     path = LOCALES / f"{code}.po"
     if not path.exists():
         return [f"{code}: {path.name} is missing"]
-    with path.open("rb") as f:
-        cat = read_po(f, locale=code)
-    problems = []
+    source = path.read_bytes()
+    cat = read_po(io.BytesIO(source), locale=code)
+    problems = plural_problems(code, source, cat)
     for message in expected:
         if not message.id:
             continue
@@ -70,11 +95,11 @@ def check_language(code: str, expected: Catalog) -> list[str]:
             f" [{message.context}]" if message.context else ""
         )
         if ours is None or not ours.string or (isinstance(ours.string, tuple) and not all(ours.string)):
-            problems.append(f"{label}: not translated")
+            problems.append(f"{label}{NOT_TRANSLATED}")
             continue
         if ours.fuzzy:  # (the bot never shows it: a suggestion until a translator confirms it)
             problems.append(
-                f"{label}: not translated (a fuzzy suggestion, from before the English changed: "
+                f"{label}{NOT_TRANSLATED} (a fuzzy suggestion, from before the English changed: "
                 "check it, then remove its fuzzy flag)"
             )
             continue

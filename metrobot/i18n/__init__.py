@@ -51,11 +51,62 @@ LANGUAGES = {
     "fr": "Français",
     "pt_BR": "Português (Brasil)",
     "ja": "日本語",
+    # Discord's other 22 locales (issue 76), by Babel's code: Discord's `no` is Norwegian
+    # Bokmål (`nb`, gettext's name for it), `sv-SE` is `sv`, `zh-CN` and `zh-TW` are `zh_CN`
+    # and `zh_TW` (Babel reads them as zh_Hans_CN and zh_Hant_TW; the files keep the short names
+    # gettext and Discord use).
+    "bg": "Български",
+    "cs": "Čeština",
+    "da": "Dansk",
+    "el": "Ελληνικά",
+    "fi": "Suomi",
+    "hi": "हिन्दी",
+    "hr": "Hrvatski",
+    "hu": "Magyar",
+    "id": "Bahasa Indonesia",
+    "it": "Italiano",
+    "lt": "Lietuvių",
+    "nb": "Norsk",
+    "pl": "Polski",
+    "ro": "Română",
+    "ru": "Русский",
+    "sv": "Svenska",
+    "th": "ไทย",
+    "tr": "Türkçe",
+    "uk": "Українська",
+    "vi": "Tiếng Việt",
+    "zh_CN": "中文（简体）",
+    "zh_TW": "中文（繁體）",
 }
 # Catalogues still being translated: a reader whose Discord speaks one gets what is translated
 # so far (English for the rest), but nobody is offered it as a setting until it is complete
 # (`python -m tools.messages check <code>`); then it leaves this set.
-IN_PROGRESS: frozenset[str] = frozenset()
+IN_PROGRESS: frozenset[str] = frozenset(
+    {
+        "bg",
+        "cs",
+        "da",
+        "el",
+        "fi",
+        "hi",
+        "hr",
+        "hu",
+        "id",
+        "it",
+        "lt",
+        "nb",
+        "pl",
+        "ro",
+        "ru",
+        "sv",
+        "th",
+        "tr",
+        "uk",
+        "vi",
+        "zh_CN",
+        "zh_TW",
+    }
+)
 OFFERED = {code: name for code, name in LANGUAGES.items() if code not in IN_PROGRESS}
 DEFAULT = "en"
 PSEUDO_CODE = "qps"
@@ -208,9 +259,20 @@ def _lang(code: str) -> Lang:
 
 
 # Our code for a locale, by the locale written as Discord and BCP 47 write it ("pt-br"), and
-# by its language alone ("es-419" -> "es"; Portuguese is Brazil's, the one Discord offers).
-_BY_LOCALE = {code.lower().replace("_", "-"): code for code in LANGUAGES}
-_BY_BASE = {code.split("_")[0]: code for code in LANGUAGES}
+# by its language alone ("es-419" -> "es"; Portuguese is Brazil's, the one Discord offers;
+# Chinese alone is the simplified, the first listed). Discord's own names where Babel's differ:
+# `no` (Norwegian) is Bokmål, `nb`; `zh-Hans` and `zh-Hant` as browsers may send them.
+_BY_LOCALE = {code.lower().replace("_", "-"): code for code in LANGUAGES} | {
+    "no": "nb",
+    "nn": "nb",
+    "sv-se": "sv",
+    "zh-hans": "zh_CN",
+    "zh-hant": "zh_TW",
+    "zh-hk": "zh_TW",
+}
+_BY_BASE: dict[str, str] = {}
+for _code in LANGUAGES:
+    _BY_BASE.setdefault(_code.split("_")[0], _code)
 
 
 def code_of(locale: Any) -> str:
@@ -219,7 +281,11 @@ def code_of(locale: Any) -> str:
     text = str(getattr(locale, "value", locale) or "").lower().replace("_", "-")
     if text == PSEUDO_CODE:
         return PSEUDO_CODE  # the tests' pseudo-language (Discord never sends it)
-    return _BY_LOCALE.get(text) or _BY_BASE.get(text.split("-")[0], DEFAULT)
+    return (
+        _BY_LOCALE.get(text)
+        or _BY_LOCALE.get("-".join(text.split("-")[:2]))  # ("zh-hant-tw")
+        or _BY_BASE.get(text.split("-")[0], DEFAULT)
+    )
 
 
 def known(code: Any) -> str | None:

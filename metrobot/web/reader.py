@@ -23,7 +23,11 @@ from ..i18n import LANGUAGES, N_, Lang, known, lang
 from ..i18n.words import ASIDE, INSTEAD, OPEN, PART, has_parts, parts
 from ..play.board import piece_of, plain
 
-_BY_BASE = {code.split("_")[0]: code for code in LANGUAGES}  # ("pt" is Brazil's: the one we have)
+# A browser's language alone, by its first code ("pt" is Brazil's, the one we have; "zh" the
+# simplified; "no", Norwegian, is Bokmål, `nb`).
+_BY_BASE: dict[str, str] = {"no": "nb"}
+for _code in LANGUAGES:
+    _BY_BASE.setdefault(_code.split("_")[0], _code)
 
 _ACCEPT = re.compile(r"\s*([A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*|\*)\s*(?:;\s*q\s*=\s*([0-9.]{1,5}))?\s*$")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")

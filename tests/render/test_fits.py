@@ -35,6 +35,7 @@ from metrobot.render import clear_caches
 from metrobot.render.rulebook import page_image
 from metrobot.render.sparkline import sparkline
 from metrobot.render.style import fit_text
+from tests.languages import checked
 from tests.reliability.sizes import FULL
 
 from .played import GAMES, Longer, images, played_games
@@ -161,7 +162,7 @@ def english(drawings) -> list[tuple[str, bool]]:
     "code",
     [
         pytest.param(code, marks=pytest.mark.xfail(code in TOO_LONG, strict=True, reason=TOO_LONG.get(code, "")))
-        for code in LANGUAGES
+        for code in checked()
         if code != "en"
     ],
 )
@@ -173,7 +174,7 @@ def test_no_text_is_cut_where_english_fits(drawings, english, code):
     assert any(short for _, short in english), "something is cut in English too (names): the check sees cuts"
 
 
-@pytest.mark.parametrize("code", [*LANGUAGES, "long"])
+@pytest.mark.parametrize("code", [*checked(), "long"])
 def test_every_language_draws_and_its_words_stay_inside(drawings, code):
     """Every language we have draws, and its texts stay inside the images (also "long": every
     word half as long again and partly Hangul, as a translation may be)."""
