@@ -54,7 +54,7 @@ async def test_one_open_tournament_per_hall_and_its_sign_up_post(db):
         "post",
         "signup",
         "h1",
-        {"text": "sign up"},
+        {"text": "sign up", "parts": True},  # (insert_owed: its texts are parts, erased by part)
         0,
     )
     assert await db.tournaments.owed_tournament_items() == []  # claimed

@@ -43,13 +43,13 @@ BACKGROUND_NICE = 19
 
 
 class Painter:
-    def __init__(self, workers: int | None = None, *, nice: int = 0):
+    def __init__(self, workers: int | None = None, *, nice: int = 0, thread: Executor | None = None):
         self.workers = default_workers() if workers is None else workers
         self.nice = nice
         self._pool: Executor | None = None
         self._warm: tuple[str, ...] = ()  # the games whose images workers draw ahead
         self._background: Painter | None = None
-        self._thread: Executor | None = None  # without workers, the one thread of a background painter
+        self._thread: Executor | None = thread  # without workers, the one thread of a background painter
 
     def background(self) -> Painter:
         """A worker of its own for long work nobody waits on (reviews by the strong player):
@@ -59,9 +59,8 @@ class Painter:
         time (several at once in threads would each take the event loop's interpreter lock
         in turn, and hold the loop up the longer)."""
         if self._background is None:
-            self._background = Painter(min(self.workers, 1), nice=BACKGROUND_NICE)
-            if self.workers == 0:
-                self._background._thread = ThreadPoolExecutor(1, thread_name_prefix="metrobot-background")
+            alone = ThreadPoolExecutor(1, thread_name_prefix="metrobot-background") if self.workers == 0 else None
+            self._background = Painter(min(self.workers, 1), nice=BACKGROUND_NICE, thread=alone)
         return self._background
 
     def start(self, *, warm: bool | tuple[str, ...] = True) -> None:
