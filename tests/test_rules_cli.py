@@ -81,7 +81,7 @@ def test_the_module_runs_and_refuses_bad_input(tmp_path):
     assert written(KINDS[0], "pt-BR", tmp_path / "pt")["language"] == "pt_BR"  # Discord's spelling of our code
     for bad in (
         ["--game", "chess", "--out", str(tmp_path / "x")],
-        ["--game", KINDS[0], "--language", "tr", "--out", str(tmp_path / "y")],
+        ["--game", KINDS[0], "--language", "ar", "--out", str(tmp_path / "y")],  # (a language we do not have)
     ):
         refused = run(*bad)
         assert refused.returncode == 2 and refused.stderr.startswith("error:") and "Traceback" not in refused.stderr

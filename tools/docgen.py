@@ -91,15 +91,18 @@ def _number(value: Any) -> str:
 
 
 def _names(path: list[str]) -> str:
-    """The command's name in every other language, as Discord shows it there."""
+    """The command's name in every other language, as Discord shows it there (a language still
+    being translated only where it has translated a word of it: elsewhere Discord shows the English)."""
     from metrobot.discord_app.languages import command_text
-    from metrobot.i18n import DEFAULT, LANGUAGES, lang
+    from metrobot.i18n import DEFAULT, IN_PROGRESS, LANGUAGES, lang
 
     shown = []
     for code in LANGUAGES:
         if code == DEFAULT:
             continue
         words = [command_text(lang(code), word, True) or word for word in path]
+        if code in IN_PROGRESS and words == path:
+            continue
         shown.append(f"{code} `/{' '.join(words)}`")
     return " · ".join(shown)
 
@@ -211,9 +214,9 @@ def _entry_point(command: Any) -> list[str]:
     """The Activity's Entry Point, which the sync adds to the tree's commands when the Activity
     is set up (discord_app/activity.py): Discord's app launcher shows it, and Discord itself
     opens the board (the bot receives no interaction)."""
-    from metrobot.i18n import LANGUAGES
+    from metrobot.i18n import OFFERED
 
-    others = " · ".join(f"{code} `/{command.name}`" for code in LANGUAGES if code != "en")
+    others = " · ".join(f"{code} `/{command.name}`" for code in OFFERED if code != "en")
     return [
         f"## /{command.name}",
         "",

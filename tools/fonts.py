@@ -11,12 +11,23 @@ characters the bot may draw so the repository stays small:
   regular and a bold weight — outlines, which Pillow draws at any size (colour bitmap
   emoji fonts come in one size and need scaling);
 - the pictographs, arrows and dingbats that neither has, from Symbola ("free for any
-  use"; Debian's fonts-symbola).
+  use"; Debian's fonts-symbola);
+- Thai and Devanagari, from Noto Sans Thai and Noto Sans Devanagari (SIL Open Font License;
+  Debian's fonts-noto-core): their blocks, with every layout table (Pillow's raqm shapes them:
+  Thai's stacked marks, Devanagari's conjuncts and vowel signs need the font's GSUB and GPOS);
+- Chinese, from Noto Sans CJK SC and TC (fonts-noto-cjk): the hanzi the Japanese cut lacks —
+  of GB 2312's 6,763 (simplified, the set nearly every name in mainland China is written in) in
+  the simplified forms, and of Big5's 5,401 common characters (traditional, Taiwan) what GB
+  2312 lacks too, in Taiwan's forms — plus any the Chinese catalogues use. A hanzi Japanese
+  shares is drawn by the Japanese font, in its Japanese form: the chain picks a font by
+  character, not by language, and that keeps the two Chinese cuts small (Greek and Cyrillic
+  are DejaVu Sans', Vietnamese's letters too).
 
-    apt-get install fonts-noto-cjk fonts-symbola    # Debian's packages, once
+    apt-get install fonts-noto-cjk fonts-noto-core fonts-symbola   # Debian's packages, once
     python tools/fonts.py                           # fetches Noto Emoji with npm, writes metrobot/render/fonts/*
     python tools/fonts.py emoji                     # only the emoji fonts (fonts-symbola and npm needed)
     python tools/fonts.py japanese                  # only the Japanese fonts (fonts-noto-cjk needed)
+    python tools/fonts.py thai devanagari chinese   # only those (fonts-noto-core, fonts-noto-cjk)
 
 The outputs are committed: `make run` needs nothing but Python.
 """
@@ -40,6 +51,18 @@ NOTO = {
 NOTO_EMOJI_PACKAGE = "@expo-google-fonts/noto-emoji@0.4.7"
 NOTO_EMOJI = {"Regular": "package/400Regular/NotoEmoji_400Regular.ttf", "Bold": "package/700Bold/NotoEmoji_700Bold.ttf"}
 SYMBOLA = "/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf"
+NOTO_CORE = "/usr/share/fonts/truetype/noto/NotoSans{script}-{style}.ttf"
+# Each script's block, and what its shaping inserts or its texts use around it: the dotted
+# circle (U+25CC, a mark with nothing to sit on), the joiners, the danda and the rupee sign.
+THAI = [(0x0E01, 0x0E5B), (0x200B, 0x200D), (0x25CC, 0x25CC)]
+DEVANAGARI = [
+    (0x0900, 0x097F),
+    (0x1CD0, 0x1CFF),
+    (0xA8E0, 0xA8FF),
+    (0x200B, 0x200D),
+    (0x20B9, 0x20B9),
+    (0x25CC, 0x25CC),
+]
 
 JAPANESE = [(0x3000, 0x30FF), (0x31F0, 0x31FF), (0xFF01, 0xFF9F), (0xFFE0, 0xFFEF)]
 HANGUL = [
@@ -109,12 +132,40 @@ def jis_kanji() -> set[int]:
     return out
 
 
-def catalogue_kanji() -> set[int]:
-    """The ideographs the Japanese catalogue writes (whatever JIS X 0208 lacks is added)."""
-    po = Path(__file__).resolve().parents[1] / "metrobot" / "i18n" / "locales" / "ja.po"
-    return {
-        ord(ch) for ch in po.read_text(encoding="utf-8") if 0x3400 <= ord(ch) <= 0x9FFF or 0xF900 <= ord(ch) <= 0xFAFF
-    }
+def is_han(code: int) -> bool:
+    return 0x3400 <= code <= 0x9FFF or 0xF900 <= code <= 0xFAFF
+
+
+def catalogue_kanji(code: str = "ja") -> set[int]:
+    """The ideographs a catalogue writes (whatever the standard set lacks is added)."""
+    po = Path(__file__).resolve().parents[1] / "metrobot" / "i18n" / "locales" / f"{code}.po"
+    return {ord(ch) for ch in po.read_text(encoding="utf-8") if is_han(ord(ch))} if po.exists() else set()
+
+
+def two_byte_han(codec: str, rows: range, cells: list[int]) -> set[int]:
+    """The hanzi of a two-byte national character set, read from Python's codec for it."""
+    out = set()
+    for high in rows:
+        for low in cells:
+            try:
+                ch = bytes([high, low]).decode(codec)
+            except UnicodeDecodeError:
+                continue
+            if len(ch) == 1 and is_han(ord(ch)):
+                out.add(ord(ch))
+    return out
+
+
+def chinese() -> tuple[list[int], list[int]]:
+    """The hanzi of the simplified and the traditional cut: what the Japanese cut lacks of GB 2312
+    (levels 1 and 2, rows 0xB0-0xF7) and of Big5's common characters (level 1, rows 0xA4-0xC6),
+    and of what the Chinese catalogues write; the traditional cut leaves out what the simplified
+    has (the chain draws a character with the first font that has it)."""
+    japanese = set(TTFont(OUT / "NotoSansJP-Regular-Japanese.otf").getBestCmap() or ())
+    simplified = (two_byte_han("gb2312", range(0xB0, 0xF8), [*range(0xA1, 0xFF)]) | catalogue_kanji("zh_CN")) - japanese
+    big5 = two_byte_han("big5", range(0xA4, 0xC7), [*range(0x40, 0x7F), *range(0xA1, 0xFF)])
+    traditional = (big5 | catalogue_kanji("zh_TW")) - japanese - simplified
+    return sorted(simplified), sorted(traditional)
 
 
 def cut(font: TTFont, wanted: list[int], out: Path, *, layout: bool = True) -> None:
@@ -145,15 +196,36 @@ def noto_emoji(where: Path) -> dict[str, Path]:
 
 
 def main(argv: list[str]) -> int:
-    parts = argv or ["hangul", "japanese", "emoji"]
-    needed = ([*NOTO.values()] if {"hangul", "japanese"} & set(parts) else []) + ([SYMBOLA] if "emoji" in parts else [])
+    parts = argv or ["hangul", "japanese", "emoji", "thai", "devanagari", "chinese"]
+    needed = (
+        ([*NOTO.values()] if {"hangul", "japanese", "chinese"} & set(parts) else [])
+        + ([SYMBOLA] if "emoji" in parts else [])
+        + [
+            NOTO_CORE.format(script=script.title(), style=style)
+            for script in ("thai", "devanagari")
+            if script in parts
+            for style in NOTO
+        ]
+    )
     missing = [p for p in needed if not Path(p).exists()]
     if missing:
         print(
-            "missing: " + ", ".join(missing) + "\ninstall: apt-get install fonts-noto-cjk fonts-symbola",
+            "missing: "
+            + ", ".join(missing)
+            + "\ninstall: apt-get install fonts-noto-cjk fonts-noto-core fonts-symbola",
             file=sys.stderr,
         )
         return 2
+    for script, ranges in (("thai", THAI), ("devanagari", DEVANAGARI)):
+        if script in parts:  # (every layout table kept: raqm shapes with them)
+            for style in NOTO:
+                source = NOTO_CORE.format(script=script.title(), style=style)
+                cut(TTFont(source), codepoints(ranges), OUT / f"NotoSans{script.title()}-{style}.ttf")
+    if "chinese" in parts:
+        simplified, traditional = chinese()
+        for style, path in NOTO.items():
+            cut(cjk_face(path, "SC"), simplified, OUT / f"NotoSansSC-{style}-Chinese.otf")
+            cut(cjk_face(path, "TC"), traditional, OUT / f"NotoSansTC-{style}-Chinese.otf")
     if "hangul" in parts:
         for style, path in NOTO.items():
             cut(cjk_face(path, "KR"), codepoints(HANGUL), OUT / f"NotoSansKR-{style}-Hangul.otf")

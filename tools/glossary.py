@@ -11,6 +11,10 @@ and it says none of the words to use. Typed words (context `typed word`) may lis
 players type, so only their first form (and the English's first) is held to the glossary. A text whose translation
 rightly says something else lists its English in the term's `except`.
 
+A language being translated may leave a term's words open (`use = []` and no `avoid`: a slot
+for the translator, checking nothing); a complete language may not. Its form of address is
+data too (`address`, with `address_note` saying how and why).
+
 A translated text that names a command or an option by its English name (`clock_hours`,
 `/game`) where the language renames it is reported too: Discord shows people the translated
 names, so they could not find the English one.
@@ -44,6 +48,11 @@ class Term:
     exceptions: frozenset[str] = frozenset()  # English texts whose translation rightly says otherwise
     case: bool = False  # words matched in their case only (e.g. a game's name)
     not_en: tuple[str, ...] = ()  # English phrases that say the word in another sense ("hands out")
+
+    @property
+    def open(self) -> bool:
+        """A slot the translator has still to fill (no word to use or avoid yet)."""
+        return not self.use and not self.avoid
 
     def says(self, english: str) -> bool:
         """Whether an English text says this term."""
@@ -109,6 +118,16 @@ def glossary(code: str, folder: Path = GLOSSARIES) -> tuple[Term, ...]:
         return tuple(_terms(tomllib.load(f)))
 
 
+@cache
+def address(code: str, folder: Path = GLOSSARIES) -> str:
+    """How a language's texts address the reader ("du", "ty", "आप"; "" where the file does not say)."""
+    path = folder / f"{code}.toml"
+    if not path.exists():
+        return ""
+    with path.open("rb") as f:
+        return str(tomllib.load(f).get("address", ""))
+
+
 def _texts(message: Message) -> list[str]:
     string = message.string
     return [s for s in (string if isinstance(string, (tuple, list)) else (string,)) if s]
@@ -163,13 +182,22 @@ WRITTEN_COMMAND = re.compile(r"`/([^\s`/:{][^\s`/:]*)")  # a command written out
 COMMAND_PART = re.compile(r"\{(?:command\d*|slash|play|build)\}")
 
 
-def glossary_problems(code: str, cat: Catalog, expected: Catalog, folder: Path = GLOSSARIES) -> list[str]:
+def glossary_problems(
+    code: str, cat: Catalog, expected: Catalog, folder: Path = GLOSSARIES, in_progress: bool | None = None
+) -> list[str]:
     """What in this language's translations of the expected texts goes against its glossary or
-    names a command or option in English."""
+    names a command or option in English; and, for a complete language (not `IN_PROGRESS`,
+    unless `in_progress` says), a term whose word is still open."""
+    from metrobot.i18n import IN_PROGRESS
+
     terms = glossary(code, folder)
     commands = _command_patterns(renamed_commands(cat))
     known = _known_values(code, cat, folder)
     problems: list[str] = []
+    if not (code in IN_PROGRESS if in_progress is None else in_progress):  # (a complete one has every word)
+        problems += [
+            f"{code}: the glossary has no word yet for {term.en[0]!r}" for term in terms if term.open and term.en
+        ]
     for message in expected:
         if not message.id:
             continue

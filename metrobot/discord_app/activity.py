@@ -24,7 +24,7 @@ from discord import app_commands
 from ..i18n import LANGUAGES, N_, lang
 from . import playlinks
 from .connecting import patiently, refusal
-from .languages import speaker
+from .languages import discord_locales, speaker
 from .messages import bot_of, guarded
 
 log = logging.getLogger("metrobot.discord")
@@ -101,16 +101,17 @@ def entry_point(existing: dict[str, Any] | None) -> dict[str, Any]:
         "type": PRIMARY_ENTRY_POINT,
         "handler": DISCORD_LAUNCH_ACTIVITY,
         "description": lang("en").t(DESCRIPTION),
+        # (every Discord locale of each language that has the text translated: a language
+        # still being translated sends nothing until it has it, and Discord shows the English)
         "description_localizations": {
-            _discord_locale(code): lang(code).t(DESCRIPTION)[:100] for code in LANGUAGES if code != "en"
+            locale: lang(code).t(DESCRIPTION)[:100]
+            for code in LANGUAGES
+            if code != "en" and lang(code).knows(DESCRIPTION)
+            for locale in discord_locales(code)
         },
         "integration_types": [0],
         "contexts": [0],
     }
-
-
-def _discord_locale(code: str) -> str:
-    return {"es": "es-ES", "pt_BR": "pt-BR"}.get(code, code)
 
 
 async def sync_with_entry_point(tree: app_commands.CommandTree, bot: Any) -> None:

@@ -79,7 +79,8 @@ def player_colour(seat: int, vision: str = "off") -> tuple[int, int, int]:
 
 
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """DejaVu Sans, falling back to Noto Sans KR, Noto Emoji and Symbola for what it lacks (see text.py)."""
+    """DejaVu Sans, falling back to Noto Sans JP, KR, SC, TC, Thai, Devanagari, Noto Emoji and Symbola
+    for what it lacks (see text.py)."""
     return chain_font(size, bold)
 
 

@@ -1,8 +1,15 @@
 """Text in any script the players write: one font object that draws each character with the
 first font of a chain that has it — DejaVu Sans (Latin, Greek, Cyrillic), Noto Sans JP (kana,
 kanji, CJK punctuation and full-width forms, drawn the Japanese way), Noto Sans KR (Hangul),
-Noto Emoji (every emoji, as outlines), Symbola (older pictographs and dingbats) — so a name
-like "김민준", "山田太郎", "Ђорђе", "🚇 Metro" or "🟢 Zoë 🫶" is drawn, not boxed.
+Noto Sans SC and TC (the simplified and traditional hanzi Japanese lacks), Noto Sans Thai and
+Devanagari, Noto Emoji (every emoji, as outlines), Symbola (older pictographs and dingbats) —
+so a name like "김민준", "山田太郎", "王晓明", "Ђорђе", "สมชาย", "प्रिया", "🚇 Metro" or
+"🟢 Zoë 🫶" is drawn, not boxed.
+
+Thai and Devanagari are shaped: their marks stack and their vowel signs and conjuncts take
+their places only when the font's layout tables are applied, which Pillow's raqm layout does
+(HarfBuzz, in Pillow's wheels); every font is opened with it where Pillow has it (`LAYOUT`),
+and a run of one script goes to its font whole, so it is shaped as a word.
 
 `ChainFont` is a Pillow FreeTypeFont (the first font of the chain): anything that draws,
 measures or lays out text with it (`ImageDraw.text`, `getlength`, `getbbox`) goes through
@@ -18,7 +25,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, BinaryIO, cast
 
-from PIL import Image, ImageFont
+from PIL import Image, ImageFont, features
 
 FONT_DIR = Path(__file__).with_name("fonts")
 CHAINS = {
@@ -26,6 +33,10 @@ CHAINS = {
         "DejaVuSans.ttf",
         "NotoSansJP-Regular-Japanese.otf",
         "NotoSansKR-Regular-Hangul.otf",
+        "NotoSansSC-Regular-Chinese.otf",
+        "NotoSansTC-Regular-Chinese.otf",
+        "NotoSansThai-Regular.ttf",
+        "NotoSansDevanagari-Regular.ttf",
         "NotoEmoji-Regular.ttf",
         "Symbola-Emoji.ttf",
     ),
@@ -33,10 +44,18 @@ CHAINS = {
         "DejaVuSans-Bold.ttf",
         "NotoSansJP-Bold-Japanese.otf",
         "NotoSansKR-Bold-Hangul.otf",
+        "NotoSansSC-Bold-Chinese.otf",
+        "NotoSansTC-Bold-Chinese.otf",
+        "NotoSansThai-Bold.ttf",
+        "NotoSansDevanagari-Bold.ttf",
         "NotoEmoji-Bold.ttf",
         "Symbola-Emoji.ttf",
     ),
 }
+# Complex text layout (HarfBuzz and FriBiDi, through raqm) where Pillow has it, as its wheels do:
+# Thai and Devanagari need it. Without it (a Pillow built without raqm) they come out unshaped,
+# every mark after its letter, but still drawn.
+LAYOUT = ImageFont.Layout.RAQM if features.check("raqm") else ImageFont.Layout.BASIC
 # Zero-width joiners, variation selectors and skin-tone modifiers: they shape emoji in
 # colour fonts; drawn one by one as outlines, they would only be boxes and swatches.
 INVISIBLE = {0x200B, 0x200C, 0x200D, 0x2060, 0xFE0E, 0xFE0F, *range(0x1F3FB, 0x1F400)}
@@ -118,9 +137,11 @@ def _clean(text: str) -> str:
 class ChainFont(ImageFont.FreeTypeFont):
     def __init__(self, size: float, bold: bool = False):
         names = CHAINS[bold]
-        super().__init__(str(FONT_DIR / names[0]), size)
+        super().__init__(str(FONT_DIR / names[0]), size, layout_engine=LAYOUT)
         self.bold = bold
-        self._others = [(coverage(n), ImageFont.truetype(str(FONT_DIR / n), size)) for n in names[1:]]
+        self._others = [
+            (coverage(n), ImageFont.truetype(str(FONT_DIR / n), size, layout_engine=LAYOUT)) for n in names[1:]
+        ]
         self._first = coverage(names[0])
         # Text in several fonts is laid out run by run, which costs; a board draws the same
         # names and words every turn, so their layouts and widths are kept (bounded).

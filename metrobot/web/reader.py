@@ -19,7 +19,7 @@ from babel import Locale
 from babel.dates import format_datetime
 from markupsafe import Markup, escape
 
-from ..i18n import LANGUAGES, N_, Lang, known, lang
+from ..i18n import LANGUAGES, N_, OFFERED, Lang, known, lang
 from ..i18n.words import ASIDE, INSTEAD, OPEN, PART, has_parts, parts
 from ..play.board import piece_of, plain
 
@@ -44,8 +44,9 @@ ACT_WORDS = {
 
 
 def accepted(header: str | None) -> list[str]:
-    """The bot's languages a browser accepts, most wanted first (junk in the header is skipped)."""
-    wanted: list[tuple[float, int, str]] = []
+    """The bot's languages a browser accepts, most wanted first, those still being translated
+    after the complete ones (junk in the header is skipped)."""
+    wanted: list[tuple[bool, float, int, str]] = []
     for i, part in enumerate((header or "")[:500].split(",")[:20]):
         match = _ACCEPT.match(part)
         if not match:
@@ -56,8 +57,10 @@ def accepted(header: str | None) -> list[str]:
             continue
         code = known(match.group(1)) or _BY_BASE.get(match.group(1).split("-")[0].lower())
         if code is not None and q > 0:
-            wanted.append((-q, i, code))
-    return [code for _, _, code in sorted(wanted)]
+            wanted.append((code not in OFFERED, -q, i, code))
+    # (a language still being translated is mostly English yet: one the reader also reads and
+    # that is complete comes first, however the browser ranks them)
+    return [code for *_, code in sorted(wanted)]
 
 
 def chosen(request: web.Request, default: str | None = None) -> Lang:
@@ -139,7 +142,9 @@ def helpers(language: Lang) -> dict[str, Any]:
         "nums": language.nums,
         "language": language.code,
         "tag": tag(language.code),
-        "languages": list(LANGUAGES.items()),
+        # (the languages offered, and the reader's own while it is being translated: the others
+        # in progress are mostly English yet, and offered nowhere)
+        "languages": [(code, name) for code, name in LANGUAGES.items() if code in OFFERED or code == language.code],
         "when": lambda at: when(at, language),
         "iso": iso,
         "stamp": stamp,

@@ -8,6 +8,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from world import ANN, BOB, GUILD, play_turns
 
+from metrobot.i18n import IN_PROGRESS
 from metrobot.service import GameService, Refused, fixed_seeds
 from metrobot.service.weblinks import signature, valid
 from metrobot.storage import Database
@@ -61,13 +62,18 @@ async def test_the_page_speaks_the_readers_language_else_the_games(served):
     answer = await client.get(path, headers={"Accept-Language": "it-IT, es;q=0.8, ko;q=0.9"})
     assert answer.headers["Content-Language"] == "ko" and "메트로매니아" in await answer.text()
     assert (await client.get(path + "?lang=es", headers={"Accept-Language": "ko"})).headers["Content-Language"] == "es"
-    assert (await client.get(path + "?lang=it")).status == 400
+    assert (await client.get(path + "?lang=xx")).status == 400
+    italian = await client.get(path + "?lang=it")  # (Italian where it has a text, else English)
+    assert italian.status == 200 and italian.headers["Content-Language"] == "it"
     assert (await client.get(path + "?lang=ja")).headers["Content-Language"] == "ja"
     portuguese = await client.get(path, headers={"Accept-Language": "pt-BR, en;q=0.5"})
     assert portuguese.headers["Content-Language"] == "pt-BR" and '<html lang="pt-BR">' in await portuguese.text()
     assert accepted("nl-BE;q=0.5, en;q=0.7, *;q=0.1, xx, ko;q=0") == ["en", "nl"]
     assert accepted("pt-PT, ja-JP;q=0.9, de;q=0.8") == ["pt_BR", "ja", "de"]
     assert accepted("é" * 900) == [] and accepted(None) == []
+    # a language being translated comes after the complete ones the reader reads too
+    late = sorted(IN_PROGRESS)[0]
+    assert accepted(f"{late}, de;q=0.5") == ["de", late] and accepted("zh-TW") == ["zh_TW"]
 
 
 async def test_boards_are_immutable_and_the_live_json_revalidates(served):
