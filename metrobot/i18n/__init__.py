@@ -95,7 +95,6 @@ IN_PROGRESS: frozenset[str] = frozenset(
         "it",
         "lt",
         "nb",
-        "pl",
         "ro",
         "ru",
         "sv",
