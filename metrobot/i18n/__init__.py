@@ -84,7 +84,6 @@ LANGUAGES = {
 IN_PROGRESS: frozenset[str] = frozenset(
     {
         "bg",
-        "cs",
         "da",
         "el",
         "fi",
