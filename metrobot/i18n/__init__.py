@@ -84,7 +84,6 @@ LANGUAGES = {
 IN_PROGRESS: frozenset[str] = frozenset(
     {
         "bg",
-        "cs",
         "da",
         "el",
         "fi",
@@ -95,7 +94,6 @@ IN_PROGRESS: frozenset[str] = frozenset(
         "it",
         "lt",
         "nb",
-        "pl",
         "ro",
         "ru",
         "sv",
