@@ -103,7 +103,6 @@ IN_PROGRESS: frozenset[str] = frozenset(
         "tr",
         "uk",
         "vi",
-        "zh_CN",
         "zh_TW",
     }
 )
