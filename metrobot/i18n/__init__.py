@@ -103,7 +103,6 @@ IN_PROGRESS: frozenset[str] = frozenset(
         "tr",
         "uk",
         "vi",
-        "zh_TW",
     }
 )
 OFFERED = {code: name for code, name in LANGUAGES.items() if code not in IN_PROGRESS}
