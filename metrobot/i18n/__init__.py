@@ -101,8 +101,6 @@ IN_PROGRESS: frozenset[str] = frozenset(
         "tr",
         "uk",
         "vi",
-        "zh_CN",
-        "zh_TW",
     }
 )
 OFFERED = {code: name for code, name in LANGUAGES.items() if code not in IN_PROGRESS}
