@@ -29,8 +29,9 @@ NAME_CONTEXT = "command name"
 NAMES = {Where.command_name, Where.group_name, Where.parameter_name}
 # What Discord accepts as a command or option name: `^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$`,
 # lower case where a letter has a lower case (kana and kanji have none). Letters and numbers
-# are told by their Unicode category (Python's `re` has no \p{…}); Devanagari and Thai
-# marks are not needed by any of our languages, and refused.
+# are told by their Unicode category (Python's `re` has no \p{…}); Thai script is the Thai block
+# (U+0E00–U+0E7F: its vowel and tone marks are no letters, and Thai needs them). Devanagari marks
+# are not needed by any of our languages yet, and refused.
 MAX_NAME = 32
 MAX_DESCRIPTION = 100  # descriptions and choice names
 
@@ -59,11 +60,15 @@ async def as_requester(interaction: discord.Interaction) -> AsyncIterator[Lang]:
         yield language
 
 
+def _name_char(ch: str) -> bool:
+    return ch in "-_" or unicodedata.category(ch)[0] in "LN" or "\u0e00" <= ch <= "\u0e7f"
+
+
 def valid_name(text: str) -> bool:
     return (
         1 <= len(text) <= MAX_NAME
         and text == text.lower()
-        and all(ch in "-_" or unicodedata.category(ch)[0] in "LN" for ch in text)
+        and all(_name_char(ch) for ch in text)
     )
 
 
