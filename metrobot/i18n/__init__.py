@@ -99,7 +99,6 @@ IN_PROGRESS: frozenset[str] = frozenset(
         "ro",
         "ru",
         "sv",
-        "th",
         "tr",
         "uk",
         "vi",
