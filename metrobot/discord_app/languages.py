@@ -29,10 +29,11 @@ NAME_CONTEXT = "command name"
 NAMES = {Where.command_name, Where.group_name, Where.parameter_name}
 # What Discord accepts as a command or option name: `^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$`,
 # lower case where a letter has a lower case (kana and kanji have none). Letters and numbers
-# are told by their Unicode category (Python's `re` has no \p{…}); Thai script is the Thai block
-# (U+0E00–U+0E7F: its vowel and tone marks are no letters, and Thai needs them). Devanagari marks
-# are not needed by any of our languages yet, and refused.
+# are told by their Unicode category (Python's `re` has no \p{…}); Devanagari's and Thai's
+# vowel signs and marks (not letters: Mn, Mc) by their blocks, as Hindi and Thai names need them
+# (खेल, เกม). Nothing else: a name Discord would refuse is sent as no localization at all.
 MAX_NAME = 32
+SCRIPTS_WITH_MARKS = ((0x0900, 0x097F), (0xA8E0, 0xA8FF), (0x1CD0, 0x1CFF), (0x0E00, 0x0E7F))  # Devanagari, Thai
 MAX_DESCRIPTION = 100  # descriptions and choice names
 
 
@@ -60,16 +61,23 @@ async def as_requester(interaction: discord.Interaction) -> AsyncIterator[Lang]:
         yield language
 
 
-def _name_char(ch: str) -> bool:
-    return ch in "-_" or unicodedata.category(ch)[0] in "LN" or "\u0e00" <= ch <= "\u0e7f"
-
-
 def valid_name(text: str) -> bool:
     return (
         1 <= len(text) <= MAX_NAME
         and text == text.lower()
-        and all(_name_char(ch) for ch in text)
+        and all(
+            ch in "-_"
+            or unicodedata.category(ch)[0] in "LN"
+            or any(low <= ord(ch) <= high for low, high in SCRIPTS_WITH_MARKS)
+            for ch in text
+        )
     )
+
+
+def discord_locales(code: str) -> list[str]:
+    """Discord's locale keys that read our language `code` (`nb` -> ["no"], `es` -> ["es-419",
+    "es-ES"], `zh_CN` -> ["zh-CN"]): every key the bot sends a localization under is one of these."""
+    return sorted(locale.value for locale in discord.Locale if code_of(locale) == code)
 
 
 def command_text(language: Lang, text: str, name: bool) -> str | None:
@@ -131,6 +139,7 @@ __all__ = [
     "as_requester",
     "command_text",
     "command_texts",
+    "discord_locales",
     "speaker",
     "valid_name",
 ]
