@@ -101,7 +101,6 @@ IN_PROGRESS: frozenset[str] = frozenset(
         "sv",
         "tr",
         "uk",
-        "vi",
         "zh_CN",
         "zh_TW",
     }
