@@ -226,6 +226,9 @@ def _placement(game: Game, s: State, seat: str, raw: str) -> dict[str, Any]:
     first, _, rest = raw.strip().partition(" ")
     colour = normalise(first).replace("gray", "grey")
     colour = colour if colour in COLOURS else words.colour_named(first)
+    second, _, after = rest.strip().partition(" ")
+    if not colour and second and (named := words.colour_named(f"{first} {second}")):
+        colour, rest = named, after  # a colour said in two words ("xanh dương")
     if colour:
         colours = [colour]
     else:
