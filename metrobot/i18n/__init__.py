@@ -97,10 +97,8 @@ IN_PROGRESS: frozenset[str] = frozenset(
         "ro",
         "ru",
         "sv",
-        "th",
         "tr",
         "uk",
-        "vi",
     }
 )
 OFFERED = {code: name for code, name in LANGUAGES.items() if code not in IN_PROGRESS}

@@ -116,6 +116,8 @@ def parse(game: Game, state: Any, seat: str, text: str) -> Action:
     tokens = [t for t in re.split(r"[\s:,]+", raw) if t]
     if not tokens:
         raise BadInput("empty move")
+    if len(tokens) > 1 and any(_says(f"{tokens[0]} {tokens[1]}", kind, "") for kind in KIND_WORDS):
+        tokens = [f"{tokens[0]} {tokens[1]}", *tokens[2:]]  # a kind said in two words ("miễn phí")
     head = tokens[0].lower()
     # A line named like a short code ("F 2": line F, not a free ride) is the line when a
     # number or a direction follows and the map has such a line.
