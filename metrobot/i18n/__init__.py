@@ -97,7 +97,6 @@ IN_PROGRESS: frozenset[str] = frozenset(
         "nb",
         "pl",
         "ro",
-        "ru",
         "sv",
         "th",
         "tr",
