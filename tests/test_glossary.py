@@ -16,7 +16,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 from tools.glossary import GLOSSARIES, glossary, glossary_problems, renamed_commands
-from tools.messages import TEMPLATE, TRANSLATED
+from tools.messages import FINISHED, TEMPLATE, TRANSLATED
 from tools.translations import LOCALES, read
 
 PASSENGER_TEXT = "No express destination is face up: the passenger skips that leg."
@@ -58,7 +58,7 @@ def _with(english: str, text: str) -> dict[str, str]:
 
 
 def test_every_language_has_a_glossary_and_the_catalogues_keep_them(template):
-    for code in TRANSLATED:
+    for code in FINISHED:  # (every complete language; one in progress gets its glossary as it is translated)
         assert (GLOSSARIES / f"{code}.toml").exists(), code
         assert glossary(code), code
         assert glossary_problems(code, _real(code), template) == [], code
