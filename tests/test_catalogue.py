@@ -74,8 +74,9 @@ def test_every_language_has_cldr_plural_forms():
         header = source.split(b"\n\n", 1)[0]
         counts[code] = int(header.split(b"nplurals=")[1].split(b";")[0])
         assert counts[code] == Catalog(locale=code).num_plurals, code
-    assert {c for c, n in counts.items() if n == 3} >= {"pl", "ru", "uk", "cs", "lt"}
-    assert {c for c, n in counts.items() if n == 1} >= {"th", "vi", "zh_CN", "zh_TW"}
+    # (those still in progress: a finished language's header is checked with the rest of it)
+    assert {c for c, n in counts.items() if n == 3} >= {"pl", "ru", "uk", "cs", "lt"} & IN_PROGRESS
+    assert {c for c, n in counts.items() if n == 1} >= {"th", "vi", "zh_CN", "zh_TW"} & IN_PROGRESS
     # a Polish catalogue that says two forms, or writes a fourth, is reported
     cat = Catalog(locale="pl")
     cat._num_plurals = 2  # (as a header copied from a two-form language would say)

@@ -95,10 +95,8 @@ IN_PROGRESS: frozenset[str] = frozenset(
         "lt",
         "nb",
         "ro",
-        "ru",
         "sv",
         "tr",
-        "uk",
     }
 )
 OFFERED = {code: name for code, name in LANGUAGES.items() if code not in IN_PROGRESS}
