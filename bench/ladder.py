@@ -21,8 +21,9 @@ variance, so the correlation within a pair is accounted for): H0 "the candidate'
 `elo0`" against H1 "it is `elo1`" (logistic Elo, of the pair score: 400 log10(m / (1 - m))),
 alpha = beta = 0.05, so the log-likelihood ratio's bounds are ln(beta / (1 - alpha)) = -2.94
 (H0 accepted: reject the candidate) and ln((1 - beta) / alpha) = +2.94 (H1 accepted). The test is
-read after every pair, in deal order (whatever `--jobs`: the stop is reproducible), and gives up
-at `--max-pairs` (inconclusive). Its Elo estimate has a 95 % interval from the pairs' variance.
+read after every pair from the 20th on (the variance is the pairs' own, floored at 0.01 so that
+early pairs that all scored 1/2 do not end it), in deal order (whatever `--jobs`: the stop is
+reproducible), and gives up at `--max-pairs` (inconclusive). Its Elo estimate has a 95 % interval from the pairs' variance.
 
 Every decision is made as the bot makes it (`autoplay.decide` on the seat's own view, a
 generator seeded by the game and its position, the player's own work bound, the cap read on CPU
@@ -49,6 +50,8 @@ from metrobot.games.autoplay import AutoPlayer, decide, play_steps
 
 SLOW = True  # hundreds of games: by name only
 ALPHA = BETA = 0.05
+MIN_PAIRS = 20  # no verdict before (the variance is read from the pairs)
+VARIANCE_FLOOR = 0.01
 FLIPWRITE_MAPS = ("amsterdam", "berlin", "paris", "madrid")
 
 
@@ -78,6 +81,8 @@ VERSIONS: dict[str, dict[str, Callable[[], AutoPlayer]]] = {
         "crn-r0.5": _metromania(rounds=0.5),
         "crn-end": _metromania(rounds=None),
         "crn-r1-n0": _metromania(rounds=1.0, noise=0.0),
+        "crn-end-m10": _metromania(rounds=None, margin=0.1),
+        "crn-end-m10-n3": _metromania(rounds=None, margin=0.1, noise=0.3),
     },
     "underground": {"current": _strong("underground")},
     "flipwrite": {"current": _strong("flipwrite")},
@@ -174,8 +179,9 @@ def llr(scores: list[float], elo0: float, elo1: float) -> float:
         return 0.0
     m = statistics.fmean(scores)
     v = statistics.pvariance(scores, m)
-    if v <= 0:
-        v = 1e-3  # every pair the same so far: a small variance, not a division by zero
+    # Early on every pair may have scored the same (1/2): a variance of 0 would end the test at
+    # once. The floor is a pair that differs one time in 25 by a whole win.
+    v = max(v, VARIANCE_FLOOR)
     s0, s1 = expected(elo0), expected(elo1)
     return n * (s1 - s0) * (2 * m - s0 - s1) / (2 * v)
 
@@ -230,7 +236,7 @@ def main(argv: list[str] | None = None) -> None:
             if len(scores) % 20 == 0:
                 e, lo, hi = elo_interval(scores)
                 print(f"  {len(scores)} pairs: LLR {ratio:+.2f}, Elo {e:+.1f} [{lo:+.1f}, {hi:+.1f}]", flush=True)
-            if ratio >= upper or ratio <= lower:
+            if len(scores) >= MIN_PAIRS and (ratio >= upper or ratio <= lower):
                 verdict = "H1 accepted (the candidate is stronger)" if ratio >= upper else "H0 accepted (not stronger)"
                 for f in window:
                     f.cancel()

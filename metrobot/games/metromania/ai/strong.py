@@ -15,6 +15,17 @@ station), because the steps of a turn only make sense together:
    a slow machine) the greedy turn is played. `depth` can cut rollouts short after so
    many turns, judged by the estimated points (`projected`); by default they run to
    the end, which measured better at equal time.
+   With `crn` (issue 75), the deals are shared instead: on each deal (a state drawn
+   from the view and a generator's seed) every candidate still in the running is played
+   out with the same generator, so two candidates' results differ by their own effect,
+   not by the luck of the hidden hands (common random numbers). After the first rollout
+   the budget is read in rollouts and only as many candidates (the greedy turn, then by
+   estimate) are kept as can each get `min_deals` deals; a candidate `prune_z` standard
+   errors of its paired differences behind the leader is dropped, and when every deal
+   gave all the same result the search stops (nothing hidden, the same play). `rounds`
+   cuts its rollouts after so many rounds, judged by `projected`; None plays to the end.
+   Whether it is the default is the ladder's call (`bench/ladder.py`, its SPRT results
+   in docs/developers/benchmarks.md).
 3. `plan` returns the best turn's steps, all of them: the caller plays the whole turn
    at once (`autoplay.take_turn`), so a turn costs one search. Nothing hidden is
    revealed within a turn, so every step stays legal. `choose` is the plan's first step.
@@ -148,7 +159,10 @@ class StrongPlayer(AutoPlayer):
         hidden = any(m.get("letter") is None for m in view["markers"])
         person = game.owner(s, seat)
         outcomes: list[list[float]] = [[] for _ in cands]
-        alive = list(range(len(cands)))
+        # Best estimate first: the candidates kept when the budget is short, and the tie-break
+        # (equal results are common: two turns often lead to the same final scores).
+        alive = sorted(range(len(cands)), key=lambda c: -cands[c].prior)
+        priors = [c.prior for c in cands]
         last = self.last
         stop_after = None if self.rounds is None else max(1, round(self.rounds * len(s.players)))
         while len(alive) > 1:
@@ -161,13 +175,13 @@ class StrongPlayer(AutoPlayer):
                     break  # cut after the first rollout (the candidates kept come first)
                 if budget.clock() >= deadline:
                     last.capped = True
-                    return _best(alive, outcomes)
+                    return _best(alive, outcomes, priors)
                 final = self._played_out(
                     game, world, seat, cands[c].steps, random.Random(seed), deadline, budget.clock, stop_after
                 )
                 if final is None:
                     last.capped = True
-                    return _best(alive, outcomes)  # out of time: an unfinished rollout says nothing
+                    return _best(alive, outcomes, priors)  # out of time: an unfinished rollout says nothing
                 if game.is_over(final):
                     outcomes[c].append(result(game, final, person, self.margin))
                 else:
@@ -178,17 +192,17 @@ class StrongPlayer(AutoPlayer):
                     # estimate first, the greedy turn always) as can each get `min_deals` deals.
                     affordable = budget.iterations // max(last.work, 1) + 1
                     alive = alive[: max(2, min(len(alive), affordable // self.min_deals))]
-            alive = self._survivors(alive, outcomes)
-        return _best(alive, outcomes)
+            alive = self._survivors(alive, outcomes, priors)
+        return _best(alive, outcomes, priors)
 
-    def _survivors(self, alive: list[int], outcomes: list[list[float]]) -> list[int]:
+    def _survivors(self, alive: list[int], outcomes: list[list[float]], priors: list[float]) -> list[int]:
         """Drop candidates clearly worse than the leader on the deals both played; stop when
         every deal gave all of them the same result (nothing hidden, the same play: more
         deals would not part them)."""
         n = min(len(outcomes[c]) for c in alive)
         if n == 0:
             return alive
-        leader = max(alive, key=lambda c: (sum(outcomes[c][:n]), -c))
+        leader = max(alive, key=lambda c: (sum(outcomes[c][:n]), priors[c]))
         if n >= 2 and all(outcomes[c][:n] == outcomes[leader][:n] for c in alive):
             return [leader]
         if n < PRUNE_AFTER:
@@ -319,13 +333,11 @@ class StrongPlayer(AutoPlayer):
         return judged(game, view, viewer, turns, rnd, deals, play_out, measure)
 
 
-def _best(alive: list[int], outcomes: list[list[float]]) -> int:
+def _best(alive: list[int], outcomes: list[list[float]], priors: list[float]) -> int:
     """The candidate with the best mean on the deals all survivors played (ties: the better
-    estimate); before a first deal is complete, the greedy turn."""
+    estimate); before a first deal is complete, the best estimate."""
     n = min(len(outcomes[c]) for c in alive)
-    if n == 0:
-        return alive[0]
-    return max(alive, key=lambda c: (sum(outcomes[c][:n]), -c))
+    return max(alive, key=lambda c: (sum(outcomes[c][:n]), priors[c]))
 
 
 def _totals(game: Game, final: State) -> dict[str, int]:
