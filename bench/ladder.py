@@ -21,8 +21,8 @@ variance, so the correlation within a pair is accounted for): H0 "the candidate'
 `elo0`" against H1 "it is `elo1`" (logistic Elo, of the pair score: 400 log10(m / (1 - m))),
 alpha = beta = 0.05, so the log-likelihood ratio's bounds are ln(beta / (1 - alpha)) = -2.94
 (H0 accepted: reject the candidate) and ln((1 - beta) / alpha) = +2.94 (H1 accepted). The test is
-read after every pair from the 20th on (the variance is the pairs' own, floored at 0.01 so that
-early pairs that all scored 1/2 do not end it), in deal order (whatever `--jobs`: the stop is
+read after every pair from the 30th on (the variance is the pairs' own with two pseudo-pairs, a
+loss and a win, so that the few pairs that differ early cannot end it alone), in deal order (whatever `--jobs`: the stop is
 reproducible), and gives up at `--max-pairs` (inconclusive). Its Elo estimate has a 95 % interval from the pairs' variance.
 
 Every decision is made as the bot makes it (`autoplay.decide` on the seat's own view, a
@@ -50,8 +50,7 @@ from metrobot.games.autoplay import AutoPlayer, decide, play_steps
 
 SLOW = True  # hundreds of games: by name only
 ALPHA = BETA = 0.05
-MIN_PAIRS = 20  # no verdict before (the variance is read from the pairs)
-VARIANCE_FLOOR = 0.01
+MIN_PAIRS = 30  # no verdict before (the variance is read from the pairs)
 FLIPWRITE_MAPS = ("amsterdam", "berlin", "paris", "madrid")
 
 
@@ -76,13 +75,13 @@ VERSIONS: dict[str, dict[str, Callable[[], AutoPlayer]]] = {
     "metromania": {
         "current": _strong("metromania"),
         "v1": _metromania(crn=False),
-        "crn-r1": _metromania(rounds=1.0),
-        "crn-r2": _metromania(rounds=2.0),
-        "crn-r0.5": _metromania(rounds=0.5),
-        "crn-end": _metromania(rounds=None),
-        "crn-r1-n0": _metromania(rounds=1.0, noise=0.0),
-        "crn-end-m10": _metromania(rounds=None, margin=0.1),
-        "crn-end-m10-n3": _metromania(rounds=None, margin=0.1, noise=0.3),
+        "crn-r1": _metromania(crn=True, rounds=1.0),
+        "crn-r2": _metromania(crn=True, rounds=2.0),
+        "crn-r0.5": _metromania(crn=True, rounds=0.5),
+        "crn-end": _metromania(crn=True, rounds=None),
+        "crn-r1-n0": _metromania(crn=True, rounds=1.0, noise=0.0),
+        "crn-end-m10": _metromania(crn=True, rounds=None, margin=0.1),
+        "crn-end-m10-n3": _metromania(crn=True, rounds=None, margin=0.1, noise=0.3),
     },
     "underground": {"current": _strong("underground")},
     "flipwrite": {"current": _strong("flipwrite")},
@@ -178,10 +177,10 @@ def llr(scores: list[float], elo0: float, elo1: float) -> float:
     if n < 2:
         return 0.0
     m = statistics.fmean(scores)
-    v = statistics.pvariance(scores, m)
-    # Early on every pair may have scored the same (1/2): a variance of 0 would end the test at
-    # once. The floor is a pair that differs one time in 25 by a whole win.
-    v = max(v, VARIANCE_FLOOR)
+    # Most pairs score 1/2 (both won, or both lost), so early on the variance rests on a few
+    # pairs that differ: it is read with two pseudo-pairs, one lost and one won (a prior, as
+    # fishtest regularizes its counts), so that one discordant pair cannot end the test.
+    v = statistics.pvariance([*scores, 0.0, 1.0], m)
     s0, s1 = expected(elo0), expected(elo1)
     return n * (s1 - s0) * (2 * m - s0 - s1) / (2 * v)
 
