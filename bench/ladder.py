@@ -3,8 +3,8 @@
   python -m bench ladder --game metromania --candidate NAME [--baseline current] --players 2|4
                          [--elo0 0] [--elo1 30] [--max-pairs 400] [--first-seed 10000] [--jobs 2]
 
-A candidate is a named version of a game's strong player (`VERSIONS`: a player class with other
-options; "current" is the one the bot plays). Games come in pairs on one deal (seed
+A candidate is a named version of a game's strong player (`VERSIONS` in `bench/ai_<game>.py`: the
+player class with other options; "current" is the one the bot plays). Games come in pairs on one deal (seed
 `first_seed + d`; maps go round as in the `ai_<game>` benchmarks), so luck of the deal cancels:
 
 * 2 players: candidate against baseline head to head, the deal played twice with the seats
@@ -36,6 +36,7 @@ The seeds the players were tuned on start at 0; the ladder's default 10,000 keep
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import random
 import statistics
@@ -51,57 +52,31 @@ from metrobot.games.autoplay import AutoPlayer, decide, play_steps
 SLOW = True  # hundreds of games: by name only
 ALPHA = BETA = 0.05
 MIN_PAIRS = 30  # no verdict before (the variance is read from the pairs)
-FLIPWRITE_MAPS = ("amsterdam", "berlin", "paris", "madrid")
+GAMES = ("metromania", "underground", "flipwrite")
 
 
-def _metromania(**options: Any) -> Callable[[], AutoPlayer]:
-    def make() -> AutoPlayer:
-        from metrobot.games.metromania.ai.strong import StrongPlayer
-
-        return StrongPlayer(**options)
-
-    return make
+def module(game: str) -> Any:
+    """The game's own benchmark module (`bench/ai_<game>.py`): its deals' options, its versions."""
+    return importlib.import_module(f"bench.ai_{game}")
 
 
-def _strong(game: str) -> Callable[[], AutoPlayer]:
-    return lambda: get_plugin(game).player("strong")
-
-
-# Named versions of each game's strong player: "current" is the one the bot plays; the others are
-# the candidates tried (kept, with their SPRT results in docs/developers/benchmarks.md, so that a
-# result can be reproduced). "v1" is the version before issue 75's search (random states per
-# rollout, no common random numbers, every candidate once then UCB).
-VERSIONS: dict[str, dict[str, Callable[[], AutoPlayer]]] = {
-    "metromania": {
-        "current": _strong("metromania"),
-        "v1": _metromania(crn=False),
-        "crn-r1": _metromania(crn=True, rounds=1.0),
-        "crn-r2": _metromania(crn=True, rounds=2.0),
-        "crn-r0.5": _metromania(crn=True, rounds=0.5),
-        "crn-end": _metromania(crn=True, rounds=None),
-        "crn-r1-n0": _metromania(crn=True, rounds=1.0, noise=0.0),
-        "crn-end-m10": _metromania(crn=True, rounds=None, margin=0.1),
-        "crn-end-m10-n3": _metromania(crn=True, rounds=None, margin=0.1, noise=0.3),
-    },
-    "underground": {"current": _strong("underground")},
-    "flipwrite": {"current": _strong("flipwrite")},
-}
+def versions(game: str) -> dict[str, Callable[[], AutoPlayer]]:
+    """Named versions of the game's strong player: "current" (the bot's) and the game's own
+    (`VERSIONS` in `bench/ai_<game>.py`: the candidates tried, kept so that their SPRT results in
+    docs/developers/benchmarks.md can be reproduced)."""
+    return {"current": lambda: get_plugin(game).player("strong"), **getattr(module(game), "VERSIONS", {})}
 
 
 def options_for(game: str, deal: int) -> dict[str, Any]:
     """The engine options of a deal, as the `ai_<game>` benchmarks have them."""
-    if game == "underground":
-        return {"map": "london", "first_player": "p1"}
-    if game == "flipwrite":
-        return {"map": FLIPWRITE_MAPS[deal % len(FLIPWRITE_MAPS)]}
-    return {"first_player": "p1"}
+    return dict(module(game).options(deal))
 
 
 def make_player(game: str, name: str) -> AutoPlayer:
     """A level ("greedy", "random", "strong") or a named version of the strong player."""
-    versions = VERSIONS.get(game, {})
-    if name in versions:
-        return versions[name]()
+    named = versions(game)
+    if name in named:
+        return named[name]()
     return get_plugin(game).player(name)
 
 
@@ -195,8 +170,8 @@ def elo_interval(scores: list[float]) -> tuple[float, float, float]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench ladder")
-    parser.add_argument("--game", choices=sorted(VERSIONS), required=True)
-    parser.add_argument("--candidate", required=True, help="a named version (VERSIONS) or a level")
+    parser.add_argument("--game", choices=GAMES, required=True)
+    parser.add_argument("--candidate", required=True, help="a named version (bench/ai_<game>.py VERSIONS) or a level")
     parser.add_argument("--baseline", default="current")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--elo0", type=float, default=0.0)
