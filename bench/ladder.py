@@ -207,7 +207,7 @@ def main(argv: list[str] | None = None) -> None:
             wins[0] += res["cand"]
             wins[1] += res["base"]
             ratio = llr(scores, args.elo0, args.elo1)
-            if len(scores) % 20 == 0:
+            if len(scores) % 10 == 0:
                 e, lo, hi = elo_interval(scores)
                 print(f"  {len(scores)} pairs: LLR {ratio:+.2f}, Elo {e:+.1f} [{lo:+.1f}, {hi:+.1f}]", flush=True)
             if len(scores) >= MIN_PAIRS and (ratio >= upper or ratio <= lower):
