@@ -19,8 +19,9 @@ station), because the steps of a turn only make sense together:
    from the view and a generator's seed) every candidate still in the running is played
    out with the same generator, so two candidates' results differ by their own effect,
    not by the luck of the hidden hands (common random numbers). After the first rollout
-   the budget is read in rollouts and only as many candidates (the greedy turn, then by
-   estimate) are kept as can each get `min_deals` deals; a candidate `prune_z` standard
+   the budget is read in rollouts and only as many candidates (best estimate first, which
+   also breaks ties: two turns often end in the very same scores) are kept as can each get
+   `min_deals` deals; a candidate `prune_z` standard
    errors of its paired differences behind the leader is dropped, and when every deal
    gave all the same result the search stops (nothing hidden, the same play). `rounds`
    cuts its rollouts after so many rounds, judged by `projected`; None plays to the end.
@@ -64,10 +65,11 @@ WORK_RATE = 100
 # Issue 75's search (common random numbers): not the default, the ladder did not accept it
 # (docs/developers/benchmarks.md, "The ladder").
 CRN = False
-# With it: rollouts cut after ROUNDS rounds (each seat one
-# turn), judged by the estimate; each candidate kept gets MIN_DEALS deals at least; after
-# PRUNE_AFTER deals a candidate PRUNE_Z standard errors behind the leader is dropped.
-ROUNDS: float | None = 1.0
+# With it: rollouts to the end (ROUNDS None; a number cuts them after so many rounds, each seat
+# one turn, judged by the estimate, which cannot see the trips: cut after one, it measured
+# worse); each candidate kept gets MIN_DEALS deals at least; after PRUNE_AFTER deals a
+# candidate PRUNE_Z standard errors behind the leader is dropped.
+ROUNDS: float | None = None
 MIN_DEALS = 3
 PRUNE_AFTER = 4
 PRUNE_Z = 2.0
@@ -192,7 +194,7 @@ class StrongPlayer(AutoPlayer):
                 last.rollouts += 1
                 if last.rollouts == 1 and budget.iterations is not None:
                     # Now the budget can be read in rollouts: keep as many candidates (best
-                    # estimate first, the greedy turn always) as can each get `min_deals` deals.
+                    # estimate first) as can each get `min_deals` deals.
                     affordable = budget.iterations // max(last.work, 1) + 1
                     alive = alive[: max(2, min(len(alive), affordable // self.min_deals))]
             alive = self._survivors(alive, outcomes, priors)
