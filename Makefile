@@ -104,8 +104,9 @@ reliability: $(VENV)/.dev-installed
 bench: $(VENV)/.dev-installed
 	$(BIN)/python -m bench
 
-# The automatic players' win rates over hundreds of seeded games: six settings of 200 games;
-# measured 20 minutes with --jobs 2 on the shared 2-core reference machine (about 30 minutes of CPU).
+# The automatic players' win rates over hundreds of seeded games: nine settings of 200 games (a
+# third a game since issue 75: one strong among three greedy); the first six measured 20 minutes
+# with --jobs 2 on the shared 2-core reference machine (about 30 minutes of CPU).
 bench-ai: $(VENV)/.dev-installed
 	nice $(BIN)/python -m bench ai_metromania ai_flipwrite ai_underground --jobs 2
 

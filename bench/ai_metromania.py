@@ -10,9 +10,36 @@ decision, its search bounded by work (`StrongPlayer.work_rate` simulated steps a
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+from metrobot.games.autoplay import AutoPlayer
+
 from . import aiplay
 
 SLOW = True  # hundreds of games: `make bench-ai`, or by name
+
+
+def _strong(**options: Any) -> Callable[[], AutoPlayer]:
+    def make() -> AutoPlayer:
+        from metrobot.games.metromania.ai.strong import StrongPlayer
+
+        return StrongPlayer(**options)
+
+    return make
+
+
+# The ladder's named versions of the strong player (`bench/ladder.py`; "current" is the bot's):
+# "v1" the search before issue 75 (the default still), the others the candidates tried, with
+# their SPRT results in docs/developers/benchmarks.md.
+VERSIONS: dict[str, Callable[[], AutoPlayer]] = {
+    "v1": _strong(crn=False),
+    "crn-r1": _strong(crn=True, rounds=1.0),
+    "crn-r2": _strong(crn=True, rounds=2.0),
+    "crn-end": _strong(crn=True, rounds=None),
+    "crn-end-m10": _strong(crn=True, rounds=None, margin=0.1),
+    "crn-end-m10-n3": _strong(crn=True, rounds=None, margin=0.1, noise=0.3),
+}
 
 
 def options(deal: int) -> dict:

@@ -11,6 +11,8 @@ sharing the machine cannot cut a search short and change the games.
 Settings (issue 14's targets; at least 200 games each):
 (a) n players (4), one greedy against random players: greedy wins >= 90 %.
 (b) 2 players, strong against greedy: strong wins >= 60 %.
+(c) n players (4), one strong against n - 1 greedy (issue 75's measure: its win share, fair
+    share 1/n, and its margin over the best other score, with 95 % intervals).
 Games come in deals: deal d is seed F + d (F = 0 unless `--first-seed`: tune on other
 seeds than the report's) and, in a game with maps, map d mod the number of maps; each
 deal is played n times, the measured player in each seat in turn (game g: deal g // n,
@@ -140,6 +142,7 @@ def summary(r: dict[str, Any]) -> dict[str, Any]:
     share = among = shared = 0.0
     mine: list[int] = []
     theirs: list[int] = []
+    margins: list[int] = []
     by_seat = [[0.0, 0] for _ in range(n)]
     by_map: dict[str, list[float]] = {}
     for g, (job, res) in enumerate(zip(r["jobs"], r["results"])):
@@ -158,6 +161,7 @@ def summary(r: dict[str, Any]) -> dict[str, Any]:
             by_map[where][1] += 1
         mine.append(res["scores"][seat])
         theirs += [v for k, v in res["scores"].items() if k != seat]
+        margins.append(res["scores"][seat] - max(v for k, v in res["scores"].items() if k != seat))
     return {
         "share": share,
         "among": among,
@@ -165,6 +169,7 @@ def summary(r: dict[str, Any]) -> dict[str, Any]:
         "games": len(r["results"]),
         "mine": mine,
         "theirs": theirs,
+        "margins": margins,
         "by_seat": by_seat,
         "by_map": by_map,
     }
@@ -194,6 +199,9 @@ def report(title: str, r: dict[str, Any]) -> None:
         )
     )
     print(f"  mean score: {hero} {statistics.mean(s['mine']):.2f}, {other} {statistics.mean(s['theirs']):.2f}")
+    margins = s["margins"]
+    half = 1.96 * statistics.stdev(margins) / math.sqrt(len(margins)) if len(margins) > 1 else math.inf
+    print(f"  {hero}'s margin over the best other score: {statistics.mean(margins):+.2f} ± {half:.2f} points (95 %)")
     decisions = [d for res in r["results"] for d in res["decisions"]]
     print(f"  {'decisions':<38}{'count':>7}{'steps':>7}   CPU ms: median  max   wall ms: median  max")
     for level in ORDER:
@@ -235,7 +243,7 @@ def main(name: str, options_for: Options, argv: list[str] | None = None, games: 
     )
     parser.add_argument("--workers", "--jobs", type=int, default=1, help="processes")
     parser.add_argument("--first-seed", type=int, default=0, help="seed of the first deal (tune on others)")
-    parser.add_argument("--only", choices=("a", "b"), help="run one setting only")
+    parser.add_argument("--only", choices=("a", "b", "c"), help="run one setting only")
     parser.add_argument(
         "--clock", choices=("cpu", "wall"), default="cpu", help="what the cap is read on (wall: as the bot does)"
     )
@@ -286,4 +294,23 @@ def main(name: str, options_for: Options, argv: list[str] | None = None, games: 
             ),
         )
         print(f"  ({time.perf_counter() - t1:.0f} s)")
+    if args.only in (None, "c"):
+        t2 = time.perf_counter()
+        report(
+            f"(c) {n} players, one strong vs {n - 1} greedy",
+            run(
+                name,
+                options_for,
+                n,
+                "strong",
+                "greedy",
+                args.games,
+                args.seconds,
+                args.iterations,
+                args.workers,
+                args.first_seed,
+                args.clock == "wall",
+            ),
+        )
+        print(f"  ({time.perf_counter() - t2:.0f} s)")
     sys.stdout.flush()

@@ -15,6 +15,18 @@ station), because the steps of a turn only make sense together:
    a slow machine) the greedy turn is played. `depth` can cut rollouts short after so
    many turns, judged by the estimated points (`projected`); by default they run to
    the end, which measured better at equal time.
+   With `crn` (issue 75), the deals are shared instead: on each deal (a state drawn
+   from the view and a generator's seed) every candidate still in the running is played
+   out with the same generator, so two candidates' results differ by their own effect,
+   not by the luck of the hidden hands (common random numbers). After the first rollout
+   the budget is read in rollouts and only as many candidates (best estimate first, which
+   also breaks ties: two turns often end in the very same scores) are kept as can each get
+   `min_deals` deals; a candidate `prune_z` standard
+   errors of its paired differences behind the leader is dropped, and when every deal
+   gave all the same result the search stops (nothing hidden, the same play). `rounds`
+   cuts its rollouts after so many rounds, judged by `projected`; None plays to the end.
+   Whether it is the default is the ladder's call (`bench/ladder.py`, its SPRT results
+   in docs/developers/benchmarks.md).
 3. `plan` returns the best turn's steps, all of them: the caller plays the whole turn
    at once (`autoplay.take_turn`), so a turn costs one search. Nothing hidden is
    revealed within a turn, so every step stays legal. `choose` is the plan's first step.
@@ -50,6 +62,18 @@ LEAD_SCALE = 6.0  # an estimated lead of this many points: a win three times in 
 # Simulated steps a second of budget. About 2.5 ms of CPU a step on the reference machine:
 # in `bench/ai_metromania.py` a 1 s decision took 0.25 s median, and 1 in 2,000 reached the cap.
 WORK_RATE = 100
+# Issue 75's search (common random numbers): not the default, the ladder did not accept it
+# (docs/developers/benchmarks.md, "The ladder").
+CRN = False
+# With it: rollouts to the end (ROUNDS None; a number cuts them after so many rounds, each seat
+# one turn, judged by the estimate, which cannot see the trips: cut after one, it measured
+# worse); each candidate kept gets MIN_DEALS deals at least; after PRUNE_AFTER deals a
+# candidate PRUNE_Z standard errors behind the leader is dropped.
+ROUNDS: float | None = None
+MIN_DEALS = 3
+PRUNE_AFTER = 4
+PRUNE_Z = 2.0
+NOISE = 0.1
 
 
 @dataclass
@@ -69,13 +93,27 @@ class StrongPlayer(AutoPlayer):
     work_rate = WORK_RATE
 
     def __init__(
-        self, width: int = 6, beam: int = 3, noise: float = 0.3, margin: float = MARGIN_WEIGHT, depth: int | None = None
+        self,
+        width: int = 6,
+        beam: int = 3,
+        noise: float | None = None,
+        margin: float = MARGIN_WEIGHT,
+        depth: int | None = None,
+        crn: bool = CRN,
+        rounds: float | None = ROUNDS,
+        min_deals: int = MIN_DEALS,
+        prune_z: float = PRUNE_Z,
     ):
         self.width = width  # candidate turns kept
         self.beam = beam  # steps tried from each partial turn
-        self.noise = noise  # randomness of the greedy play in rollouts
+        self.crn = crn  # common random numbers (issue 75); False: the first version's search
+        # randomness of the greedy play in rollouts
+        self.noise = noise if noise is not None else (NOISE if crn else 0.3)
         self.margin = margin  # weight of a point of margin beside a win
         self.depth = depth  # turns a rollout plays after the candidate's (None: to the end)
+        self.rounds = rounds  # with crn: rounds a rollout plays after the candidate's (None: to the end)
+        self.min_deals = min_deals
+        self.prune_z = prune_z
         self.last = Search()
 
     def choose(
@@ -97,11 +135,91 @@ class StrongPlayer(AutoPlayer):
         turns = candidate_turns(game, s, seat, self.width, self.beam, deadline, budget.clock)
         cands = [Candidate(steps, prior) for prior, steps in turns]
         self.last.candidates = len(cands)
+        if len(cands) > 1 and self.crn:
+            best = cands[self._search(game, view, viewer, seat, s, cands, rnd, budget, deadline)]
+            self.last.capped = self.last.capped or budget.clock() > deadline
+            return list(best.steps)
         if len(cands) > 1:
             self._try_out(game, view, viewer, seat, s, cands, rnd, budget, deadline)
         self.last.capped = self.last.capped or budget.clock() > deadline
         best = max(cands, key=lambda c: (c.mean, c.prior)) if any(c.n for c in cands) else cands[0]
         return list(best.steps)
+
+    # ------------------------------------------------------------ common random numbers
+    def _search(
+        self,
+        game: Game,
+        view: dict[str, Any],
+        viewer: str,
+        seat: str,
+        s: State,
+        cands: list[Candidate],
+        rnd: random.Random,
+        budget: Budget,
+        deadline: float,
+    ) -> int:
+        """The best candidate's index by deals shared across candidates: on each deal (a state
+        drawn from the view and a generator's seed) every candidate still in the running is
+        played out, so two candidates' results differ by their own effect, not by luck."""
+        hidden = any(m.get("letter") is None for m in view["markers"])
+        person = game.owner(s, seat)
+        outcomes: list[list[float]] = [[] for _ in cands]
+        # Best estimate first: the candidates kept when the budget is short, and the tie-break
+        # (equal results are common: two turns often lead to the same final scores).
+        alive = sorted(range(len(cands)), key=lambda c: -cands[c].prior)
+        priors = [c.prior for c in cands]
+        last = self.last
+        stop_after = None if self.rounds is None else max(1, round(self.rounds * len(s.players)))
+        while len(alive) > 1:
+            if budget.iterations is not None and last.work >= budget.iterations:
+                break  # whole deals only, so every survivor has played the same ones
+            world = game.determinize(view, viewer, rnd) if hidden else s
+            seed = rnd.getrandbits(64)
+            for c in list(alive):
+                if c not in alive:
+                    break  # cut after the first rollout (the candidates kept come first)
+                if budget.clock() >= deadline:
+                    last.capped = True
+                    return _best(alive, outcomes, priors)
+                final = self._played_out(
+                    game, world, seat, cands[c].steps, random.Random(seed), deadline, budget.clock, stop_after
+                )
+                if final is None:
+                    last.capped = True
+                    return _best(alive, outcomes, priors)  # out of time: an unfinished rollout says nothing
+                if game.is_over(final):
+                    outcomes[c].append(result(game, final, person, self.margin))
+                else:
+                    outcomes[c].append(projected(game, final, person, self.margin))
+                last.rollouts += 1
+                if last.rollouts == 1 and budget.iterations is not None:
+                    # Now the budget can be read in rollouts: keep as many candidates (best
+                    # estimate first) as can each get `min_deals` deals.
+                    affordable = budget.iterations // max(last.work, 1) + 1
+                    alive = alive[: max(2, min(len(alive), affordable // self.min_deals))]
+            alive = self._survivors(alive, outcomes, priors)
+        return _best(alive, outcomes, priors)
+
+    def _survivors(self, alive: list[int], outcomes: list[list[float]], priors: list[float]) -> list[int]:
+        """Drop candidates clearly worse than the leader on the deals both played; stop when
+        every deal gave all of them the same result (nothing hidden, the same play: more
+        deals would not part them)."""
+        n = min(len(outcomes[c]) for c in alive)
+        if n == 0:
+            return alive
+        leader = max(alive, key=lambda c: (sum(outcomes[c][:n]), priors[c]))
+        if n >= 2 and all(outcomes[c][:n] == outcomes[leader][:n] for c in alive):
+            return [leader]
+        if n < PRUNE_AFTER:
+            return alive
+        keep: list[int] = []
+        for c in alive:
+            diffs = [a - b for a, b in zip(outcomes[leader][:n], outcomes[c][:n])]
+            mean = sum(diffs) / n
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+            if c == leader or mean <= self.prune_z * math.sqrt(var / n):
+                keep.append(c)
+        return keep
 
     # ------------------------------------------------------------ rollouts
     def _try_out(
@@ -165,13 +283,15 @@ class StrongPlayer(AutoPlayer):
         rnd: random.Random,
         deadline: float = math.inf,
         clock: Callable[[], float] = time.process_time,
+        turns: int | None = None,
     ) -> State | None:
-        """`steps` played, then every seat greedily to the end (or `depth` turns): the state
-        reached, None when the deadline came first."""
+        """`steps` played, then every seat greedily to the end (or `turns`, else `depth`,
+        turns): the state reached, None when the deadline came first."""
         for action in steps:
             world, _ = game.apply(world, seat, action)
         self.last.work += len(steps)  # a turn that ends the game still costs work (and its scoring)
-        stop = game.turn_number(world) + self.depth if self.depth is not None else math.inf
+        depth = turns if turns is not None else self.depth
+        stop = game.turn_number(world) + depth if depth is not None else math.inf
         while not game.is_over(world):
             if clock() > deadline:
                 return None
@@ -216,6 +336,13 @@ class StrongPlayer(AutoPlayer):
             return result(game, final, person, self.margin), float(_totals(game, final)[person]), wins
 
         return judged(game, view, viewer, turns, rnd, deals, play_out, measure)
+
+
+def _best(alive: list[int], outcomes: list[list[float]], priors: list[float]) -> int:
+    """The candidate with the best mean on the deals all survivors played (ties: the better
+    estimate); before a first deal is complete, the best estimate."""
+    n = min(len(outcomes[c]) for c in alive)
+    return max(alive, key=lambda c: (sum(outcomes[c][:n]), priors[c]))
 
 
 def _totals(game: Game, final: State) -> dict[str, int]:
