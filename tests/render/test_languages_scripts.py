@@ -16,7 +16,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageFont, features
 
 from metrobot.gamelog import self_play
 from metrobot.games import get_game
-from metrobot.i18n import IN_PROGRESS, lang
+from metrobot.i18n import LANGUAGES, lang
 from metrobot.render import render_image
 from metrobot.render.style import font
 from metrobot.render.text import FONT_DIR, LAYOUT, chain_font, missing_glyphs
@@ -94,11 +94,16 @@ def _longest(code: str, most: int = 12) -> list[str]:
     return sorted(_translations(code), key=len, reverse=True)[:most]
 
 
+# Discord's 22 languages after the first eight (issue 76), complete or still being translated: the
+# scripts and letters the fonts were cut for.
+NEW = sorted(set(LANGUAGES) - {"en", "nl", "es", "ko", "de", "fr", "pt_BR", "ja"})
+
+
 def test_every_new_language_has_letters_and_a_name():
-    assert set(LETTERS) == set(NAMES) == set(IN_PROGRESS)
+    assert set(LETTERS) == set(NAMES) == set(NEW)
 
 
-@pytest.mark.parametrize("code", sorted(IN_PROGRESS))
+@pytest.mark.parametrize("code", NEW)
 def test_every_letter_name_and_translation_has_a_glyph(code):
     """Every letter, in both cases, the name and every text translated so far: no missing glyph."""
     letters = LETTERS[code] + LETTERS[code].upper() + NAMES[code]
@@ -131,9 +136,7 @@ def test_a_board_with_names_in_every_new_script_has_no_missing_glyph():
     seats = [f"p{i}" for i in range(5)]
     _, state = self_play(game, seats, {}, 3)
     names = {seat: NAMES[SCRIPTS[script]] for seat, script in zip(seats, SCRIPTS)}
-    recorded = assert_no_tofu(
-        lambda: [render_image(game, state, None, names), *(_draw_labels(code) for code in sorted(IN_PROGRESS))]
-    )
+    recorded = assert_no_tofu(lambda: [render_image(game, state, None, names), *(_draw_labels(code) for code in NEW)])
     drawn = "".join(text for _, text in recorded)
     assert all(name in drawn for name in names.values())
 
