@@ -1,3 +1,4 @@
+import gc
 import os
 import sys
 from pathlib import Path
@@ -38,6 +39,20 @@ settings.register_profile("ci", deadline=None, derandomize=True, database=None, 
 settings.register_profile("dev", deadline=None, derandomize=True, database=None)
 settings.register_profile("explore", deadline=None, derandomize=False, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
+
+
+# The garbage collector, in every worker: what collection imported (the product, the
+# catalogues, the Discord spec, pytest's own: hundreds of thousands of objects that live as long
+# as the worker) is frozen out of its collections (`gc.freeze`), which walked them all at every
+# old-generation collection: 7-8 % less CPU, interleaved runs of the same files (2026-11-27).
+# The same garbage is collected; nothing a test checks depends on when a cycle is freed (a test
+# that needs it calls gc.collect()). Not taken: young collections every 50,000 allocations
+# instead of 700 (fewer collections, but 10 % more CPU for the engines' tests).
+
+
+def pytest_collection_finish(session):
+    gc.collect()
+    gc.freeze()
 
 
 def pytest_collection_modifyitems(config, items):
