@@ -40,7 +40,7 @@ def english(tmp_path_factory) -> Callable[[str], list[dict]]:
     return of
 
 
-@pytest.mark.parametrize("language", checked())
+@pytest.mark.parametrize("language", checked(costly=True))
 @pytest.mark.parametrize("kind", KINDS)
 def test_every_game_in_every_language(tmp_path, kind, language, english):
     listed = written(kind, language, tmp_path)

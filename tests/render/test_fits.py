@@ -162,7 +162,7 @@ def english(drawings) -> list[tuple[str, bool]]:
     "code",
     [
         pytest.param(code, marks=pytest.mark.xfail(code in TOO_LONG, strict=True, reason=TOO_LONG.get(code, "")))
-        for code in checked()
+        for code in checked(costly=True)
         if code != "en"
     ],
 )
@@ -174,7 +174,7 @@ def test_no_text_is_cut_where_english_fits(drawings, english, code):
     assert any(short for _, short in english), "something is cut in English too (names): the check sees cuts"
 
 
-@pytest.mark.parametrize("code", [*checked(), "long"])
+@pytest.mark.parametrize("code", [*checked(costly=True), "long"])
 def test_every_language_draws_and_its_words_stay_inside(drawings, code):
     """Every language we have draws, and its texts stay inside the images (also "long": every
     word half as long again and partly Hangul, as a translation may be)."""
