@@ -228,7 +228,7 @@ def _placement(game: Game, s: State, seat: str, raw: str) -> dict[str, Any]:
     colour = colour if colour in COLOURS else words.colour_named(first)
     second, _, after = rest.strip().partition(" ")
     if not colour and second and (named := words.colour_named(f"{first} {second}")):
-        colour, rest = named, after  # a colour said in two words ("xanh dương")
+        colour, rest = named, after  # a colour said in two words ("xanh lam")
     if colour:
         colours = [colour]
     else:
