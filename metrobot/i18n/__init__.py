@@ -82,7 +82,6 @@ LANGUAGES = {
 # (`python -m tools.messages check <code>`); then it leaves this set.
 IN_PROGRESS: frozenset[str] = frozenset(
     {
-        "bg",
         "cs",
         "da",
         "el",
