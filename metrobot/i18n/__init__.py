@@ -84,7 +84,6 @@ IN_PROGRESS: frozenset[str] = frozenset(
     {
         "cs",
         "da",
-        "el",
         "fi",
         "hi",
         "hr",
