@@ -87,7 +87,6 @@ IN_PROGRESS: frozenset[str] = frozenset(
         "fi",
         "hi",
         "hr",
-        "hu",
         "id",
         "it",
         "lt",
