@@ -95,10 +95,11 @@ def _longest(code: str, most: int = 12) -> list[str]:
 
 
 def test_every_new_language_has_letters_and_a_name():
-    assert set(LETTERS) == set(NAMES) == set(IN_PROGRESS)
+    # (the languages issue 76 brought: those still in progress and those completed since)
+    assert set(LETTERS) == set(NAMES) >= set(IN_PROGRESS)
 
 
-@pytest.mark.parametrize("code", sorted(IN_PROGRESS))
+@pytest.mark.parametrize("code", sorted(LETTERS))
 def test_every_letter_name_and_translation_has_a_glyph(code):
     """Every letter, in both cases, the name and every text translated so far: no missing glyph."""
     letters = LETTERS[code] + LETTERS[code].upper() + NAMES[code]
@@ -132,7 +133,7 @@ def test_a_board_with_names_in_every_new_script_has_no_missing_glyph():
     _, state = self_play(game, seats, {}, 3)
     names = {seat: NAMES[SCRIPTS[script]] for seat, script in zip(seats, SCRIPTS)}
     recorded = assert_no_tofu(
-        lambda: [render_image(game, state, None, names), *(_draw_labels(code) for code in sorted(IN_PROGRESS))]
+        lambda: [render_image(game, state, None, names), *(_draw_labels(code) for code in sorted(LETTERS))]
     )
     drawn = "".join(text for _, text in recorded)
     assert all(name in drawn for name in names.values())
