@@ -82,22 +82,7 @@ LANGUAGES = {
 # so far (English for the rest), but nobody is offered it as a setting until it is complete
 # (`python -m tools.messages check <code>`); then it leaves this set.
 IN_PROGRESS: frozenset[str] = frozenset(
-    {
-        "bg",
-        "da",
-        "el",
-        "fi",
-        "hi",
-        "hr",
-        "hu",
-        "id",
-        "it",
-        "lt",
-        "nb",
-        "ro",
-        "sv",
-        "tr",
-    }
+    {"bg", "da", "el", "fi", "hi", "hr", "hu", "id", "it", "lt", "nb", "ro", "sv", "tr"}
 )
 OFFERED = {code: name for code, name in LANGUAGES.items() if code not in IN_PROGRESS}
 DEFAULT = "en"

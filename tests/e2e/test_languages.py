@@ -44,6 +44,12 @@ async def bot(standin, run_client, tmp_path):
     return client
 
 
+# Discord's rule for a command's name, `^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$`, in Python's
+# `re` (no \p{…}): word characters, and the Devanagari and Thai blocks, whose vowel signs and tone
+# marks are not letters (ใหม่, खेल).
+NAME = re.compile(r"[-_\w\u0900-\u097F\uA8E0-\uA8FF\u1CD0-\u1CFF\u0E00-\u0E7F]{1,32}")
+
+
 def _walk(command: dict):
     yield command
     for option in command.get("options") or ():
@@ -61,7 +67,7 @@ async def test_the_command_tree_is_sent_in_every_language(standin, bot):
             names, descriptions = item.get("name_localizations") or {}, item.get("description_localizations") or {}
             for locale in DISCORD_LOCALES:
                 assert locale in names and locale in descriptions, (item["name"], locale, names, descriptions)
-                assert re.fullmatch(r"[-_\w]{1,32}", names[locale]) and names[locale] == names[locale].lower()
+                assert NAME.fullmatch(names[locale]) and names[locale] == names[locale].lower(), names[locale]
     game = next(c for c in commands if c["name"] == "game")
     assert game["name_localizations"]["ko"] == KO.p("command name", "game")
     assert game["description_localizations"]["nl"] == NL.t("Create and manage the game in this channel")
