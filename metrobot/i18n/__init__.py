@@ -98,7 +98,6 @@ IN_PROGRESS: frozenset[str] = frozenset(
         "pl",
         "ro",
         "ru",
-        "sv",
         "th",
         "tr",
         "uk",
