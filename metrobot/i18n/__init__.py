@@ -85,7 +85,6 @@ IN_PROGRESS: frozenset[str] = frozenset(
     {
         "bg",
         "cs",
-        "da",
         "el",
         "fi",
         "hi",
