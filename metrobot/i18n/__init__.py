@@ -93,7 +93,6 @@ IN_PROGRESS: frozenset[str] = frozenset(
         "id",
         "it",
         "lt",
-        "nb",
         "pl",
         "ro",
         "ru",
