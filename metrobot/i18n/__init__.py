@@ -86,7 +86,6 @@ IN_PROGRESS: frozenset[str] = frozenset(
         "bg",
         "cs",
         "el",
-        "fi",
         "hi",
         "hr",
         "hu",
