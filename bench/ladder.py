@@ -64,6 +64,24 @@ def _metromania(**options: Any) -> Callable[[], AutoPlayer]:
     return make
 
 
+def _flipwrite(**options: Any) -> Callable[[], AutoPlayer]:
+    def make() -> AutoPlayer:
+        from metrobot.games.flipwrite.ai.strong import StrongPlayer
+
+        return StrongPlayer(**options)
+
+    return make
+
+
+def _underground(**options: Any) -> Callable[[], AutoPlayer]:
+    def make() -> AutoPlayer:
+        from metrobot.games.underground.ai.strong import StrongPlayer
+
+        return StrongPlayer(**options)
+
+    return make
+
+
 def _strong(game: str) -> Callable[[], AutoPlayer]:
     return lambda: get_plugin(game).player("strong")
 
@@ -85,7 +103,7 @@ VERSIONS: dict[str, dict[str, Callable[[], AutoPlayer]]] = {
         "crn-end-m10-n3": _metromania(rounds=None, margin=0.1, noise=0.3),
     },
     "underground": {"current": _strong("underground")},
-    "flipwrite": {"current": _strong("flipwrite")},
+    "flipwrite": {"current": _strong("flipwrite"), "wb8": _flipwrite(win_bonus=8.0), "z3": _flipwrite(prune_z=3.0)},
 }
 
 
