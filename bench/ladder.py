@@ -103,7 +103,12 @@ VERSIONS: dict[str, dict[str, Callable[[], AutoPlayer]]] = {
         "crn-end-m10-n3": _metromania(rounds=None, margin=0.1, noise=0.3),
     },
     "underground": {"current": _strong("underground")},
-    "flipwrite": {"current": _strong("flipwrite"), "wb8": _flipwrite(win_bonus=8.0), "z3": _flipwrite(prune_z=3.0)},
+    "flipwrite": {
+        "current": _strong("flipwrite"),
+        "wb8": _flipwrite(win_bonus=8.0),
+        "z3": _flipwrite(prune_z=3.0),
+        "p8z3": _flipwrite(prune_after=8, prune_z=3.0),
+    },
 }
 
 

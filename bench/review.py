@@ -183,6 +183,8 @@ def played_out(kind: str, state, seat: str, steps, seed: int, chance: bool = Fal
     game = plugin.game
     if chance:
         state = redrawn(kind, state, seed)
+        if kind == "flipwrite":
+            return simulated(state, seat, steps, seed)
     state, _, _ = play_steps(game, state, seat, list(steps))
     rnd = random.Random(seed)
     greedy = plugin.player("greedy")
@@ -202,12 +204,32 @@ def played_out(kind: str, state, seat: str, steps, seed: int, chance: bool = Fal
     return scores[seat], (1 / len(winners)) if seat in winners else 0.0
 
 
+def simulated(state, seat: str, steps, seed: int) -> tuple[float, float]:
+    """`played_out` of flip-and-write by its fast simulation (the engine's rules, tested
+    against it; every seat the greedy of `ai/policy.py`, the engine's greedy estimate on bit
+    masks): hundreds of play-outs a position in seconds, so the truth is not itself noise."""
+    from metrobot.games.flipwrite.ai.policy import play_out
+    from metrobot.games.flipwrite.ai.sim import Sim, board_for
+
+    board = board_for(state.map)
+    me = list(state.players).index(seat)
+    sim = Sim.from_state(board, state)
+    for action in steps:
+        sim.act(me, board.to_move(action))
+    play_out(sim, random.Random(seed))
+    totals = sim.totals()
+    rank = (totals[me][0], -totals[me][1])
+    best = max((t[0], -t[1]) for t in totals)
+    tied = sum((t[0], -t[1]) == best for t in totals)
+    return float(totals[me][0]), (1 / tied if rank == best else 0.0)
+
+
 def truth(kind: str, wanted: int, playouts: int, chance: bool = False) -> dict:
     plugin = get_plugin(kind)
     game = plugin.game
     how = plugin.reviewing
     assert how is not None
-    higher = equal = lower = same = agreed = 0
+    higher = equal = lower = same = agreed = seeds_agree = close = 0
     gains: list[float] = []
     for i, (state, seat) in enumerate(positions(kind, wanted)):
         other = auto_decide(game, plugin.player("greedy"), state, seat, random.Random(i))
@@ -219,6 +241,15 @@ def truth(kind: str, wanted: int, playouts: int, chance: bool = False) -> dict:
         its = [played_out(kind, state, seat, turn["suggested"], 1000 * i + k, chance) for k in range(playouts)]
         gain = statistics.mean(p for p, _ in its) - statistics.mean(p for p, _ in mine)
         gains.append(gain)
+        # The same decision with another seed: the same suggestion, or one truly as good (within
+        # half a point) - issue 75's measure of how much of a suggestion is noise.
+        again = decide(game, how.judge(), Decision(i, seat, state, other), 1, f"again:{i}", how.seconds, 1)
+        if again["suggested"] == turn["suggested"]:
+            seeds_agree += 1
+            close += 1
+        else:
+            alt = [played_out(kind, state, seat, again["suggested"], 1000 * i + k, chance) for k in range(playouts)]
+            close += abs(statistics.mean(p for p, _ in alt) - statistics.mean(p for p, _ in its)) <= 0.5
         said = turn["worth"]["suggested"]["value"] - turn["worth"]["played"]["value"]
         higher, equal, lower = higher + (gain > 0), equal + (gain == 0), lower + (gain < 0)
         agreed += (gain > 0 and said > 0) or (gain < 0 and said < 0) or (gain == 0 and said == 0)
@@ -230,6 +261,8 @@ def truth(kind: str, wanted: int, playouts: int, chance: bool = False) -> dict:
         "equal": equal,
         "lower": lower,
         "agreed": agreed,
+        "seeds_agree": seeds_agree,
+        "close": close,
         "mean_gain": statistics.mean(gains) if gains else 0.0,
     }
 
@@ -279,7 +312,9 @@ def main(argv: list[str] | None = None) -> None:
                 f"({a.playouts} play-outs each): scores more {r['higher']} ({100 * r['higher'] / n:.0f} %), "
                 f"the same {r['equal']}, less {r['lower']} ({100 * r['lower'] / n:.0f} %); mean gain "
                 f"{r['mean_gain']:+.2f} points; the estimate named the better one in {r['agreed']} "
-                f"({100 * r['agreed'] / n:.0f} %)"
+                f"({100 * r['agreed'] / n:.0f} %); another seed made the same suggestion in {r['seeds_agree']} "
+                f"({100 * r['seeds_agree'] / n:.0f} %), the same or one within half a point in {r['close']} "
+                f"({100 * r['close'] / n:.0f} %)"
             )
 
 
