@@ -224,16 +224,26 @@ def simulated(state, seat: str, steps, seed: int) -> tuple[float, float]:
     return float(totals[me][0]), (1 / tied if rank == best else 0.0)
 
 
-def truth(kind: str, wanted: int, playouts: int, chance: bool = False) -> dict:
+def truth(
+    kind: str,
+    wanted: int,
+    playouts: int,
+    chance: bool = False,
+    first_seed: int = 100,
+    seconds: float | None = None,
+    deals: int | None = None,
+) -> dict:
     plugin = get_plugin(kind)
     game = plugin.game
     how = plugin.reviewing
     assert how is not None
+    seconds = how.seconds if seconds is None else seconds
+    deals = how.deals if deals is None else deals
     higher = equal = lower = same = agreed = seeds_agree = close = 0
     gains: list[float] = []
-    for i, (state, seat) in enumerate(positions(kind, wanted)):
+    for i, (state, seat) in enumerate(positions(kind, wanted, first_seed)):
         other = auto_decide(game, plugin.player("greedy"), state, seat, random.Random(i))
-        turn = decide(game, how.judge(), Decision(i, seat, state, other), 1, f"truth:{i}", how.seconds, how.deals)
+        turn = decide(game, how.judge(), Decision(i, seat, state, other), 1, f"truth:{i}", seconds, deals)
         if turn["same"]:
             same += 1
             continue
@@ -243,7 +253,7 @@ def truth(kind: str, wanted: int, playouts: int, chance: bool = False) -> dict:
         gains.append(gain)
         # The same decision with another seed: the same suggestion, or one truly as good (within
         # half a point) - issue 75's measure of how much of a suggestion is noise.
-        again = decide(game, how.judge(), Decision(i, seat, state, other), 1, f"again:{i}", how.seconds, 1)
+        again = decide(game, how.judge(), Decision(i, seat, state, other), 1, f"again:{i}", seconds, 1)
         if again["suggested"] == turn["suggested"]:
             seeds_agree += 1
             close += 1
@@ -274,6 +284,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--playouts", type=int, default=4)
     ap.add_argument("--only", choices=["time", "latency", "truth"])
     ap.add_argument("--game", choices=KINDS)
+    ap.add_argument("--first-seed", type=int, default=100, help="truth: the first seeded game positions come from")
+    ap.add_argument(
+        "--seconds", type=float, help="truth: the suggestion's work in seconds (the game's review's otherwise)"
+    )
+    ap.add_argument("--deals", type=int, help="truth: drawn states a move is judged on (the game's review's otherwise)")
     ap.add_argument(
         "--chance",
         choices=("kept", "redrawn"),
@@ -304,7 +319,7 @@ def main(argv: list[str] | None = None) -> None:
         )
     if a.only in (None, "truth"):
         for kind in kinds:
-            r = truth(kind, a.positions, a.playouts, a.chance == "redrawn")
+            r = truth(kind, a.positions, a.playouts, a.chance == "redrawn", a.first_seed, a.seconds, a.deals)
             n = max(r["compared"], 1)
             print(
                 f"suggestion played out from the true state ({a.chance} future cards), {kind}: {r['positions']} positions, "
