@@ -57,27 +57,21 @@ FLIPWRITE_MAPS = ("amsterdam", "berlin", "paris", "madrid")
 
 def _metromania(**options: Any) -> Callable[[], AutoPlayer]:
     def make() -> AutoPlayer:
-        from metrobot.games.metromania.ai.strong import StrongPlayer
-
-        return StrongPlayer(**options)
+        return type(get_plugin("metromania").player("strong"))(**options)  # through the registry
 
     return make
 
 
 def _flipwrite(**options: Any) -> Callable[[], AutoPlayer]:
     def make() -> AutoPlayer:
-        from metrobot.games.flipwrite.ai.strong import StrongPlayer
-
-        return StrongPlayer(**options)
+        return type(get_plugin("flipwrite").player("strong"))(**options)  # through the registry
 
     return make
 
 
 def _underground(**options: Any) -> Callable[[], AutoPlayer]:
     def make() -> AutoPlayer:
-        from metrobot.games.underground.ai.strong import StrongPlayer
-
-        return StrongPlayer(**options)
+        return type(get_plugin("underground").player("strong"))(**options)  # through the registry
 
     return make
 

@@ -184,6 +184,8 @@ def played_out(kind: str, state, seat: str, steps, seed: int, chance: bool = Fal
     if chance:
         state = redrawn(kind, state, seed)
         if kind == "flipwrite":
+            from .ai_flipwrite import simulated  # the game's own benchmark holds its fast play-out
+
             return simulated(state, seat, steps, seed)
     state, _, _ = play_steps(game, state, seat, list(steps))
     rnd = random.Random(seed)
@@ -202,26 +204,6 @@ def played_out(kind: str, state, seat: str, steps, seed: int, chance: bool = Fal
     best = max(scores.values())
     winners = [p for p, v in scores.items() if v == best]
     return scores[seat], (1 / len(winners)) if seat in winners else 0.0
-
-
-def simulated(state, seat: str, steps, seed: int) -> tuple[float, float]:
-    """`played_out` of flip-and-write by its fast simulation (the engine's rules, tested
-    against it; every seat the greedy of `ai/policy.py`, the engine's greedy estimate on bit
-    masks): hundreds of play-outs a position in seconds, so the truth is not itself noise."""
-    from metrobot.games.flipwrite.ai.policy import play_out
-    from metrobot.games.flipwrite.ai.sim import Sim, board_for
-
-    board = board_for(state.map)
-    me = list(state.players).index(seat)
-    sim = Sim.from_state(board, state)
-    for action in steps:
-        sim.act(me, board.to_move(action))
-    play_out(sim, random.Random(seed))
-    totals = sim.totals()
-    rank = (totals[me][0], -totals[me][1])
-    best = max((t[0], -t[1]) for t in totals)
-    tied = sum((t[0], -t[1]) == best for t in totals)
-    return float(totals[me][0]), (1 / tied if rank == best else 0.0)
 
 
 def truth(
