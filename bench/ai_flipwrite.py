@@ -15,6 +15,12 @@ most 1 s a decision, its search bounded by work.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
+from typing import Any
+
+from metrobot.games.autoplay import AutoPlayer
+
 from . import aiplay
 
 SLOW = True  # hundreds of games: `make bench-ai`, or by name
@@ -23,6 +29,44 @@ MAPS = ("amsterdam", "berlin", "paris", "madrid")
 
 def options(deal: int) -> dict:
     return {"map": MAPS[deal % len(MAPS)]}
+
+
+def _strong(**options: Any) -> Callable[[], AutoPlayer]:
+    def make() -> AutoPlayer:
+        from metrobot.games.flipwrite.ai.strong import StrongPlayer
+
+        return StrongPlayer(**options)
+
+    return make
+
+
+# The ladder's named versions of the strong player (`bench/ladder.py`; "current" is the bot's):
+# the candidates tried, with their SPRT results in docs/developers/benchmarks.md.
+VERSIONS: dict[str, Callable[[], AutoPlayer]] = {
+    "wb8": _strong(win_bonus=8.0),
+    "z3": _strong(prune_z=3.0),
+    "p8z3": _strong(prune_after=8, prune_z=3.0),
+}
+
+
+def simulated(state, seat: str, steps, seed: int) -> tuple[float, float]:
+    """`played_out` of flip-and-write by its fast simulation (the engine's rules, tested
+    against it; every seat the greedy of `ai/policy.py`, the engine's greedy estimate on bit
+    masks): hundreds of play-outs a position in seconds, so the truth is not itself noise."""
+    from metrobot.games.flipwrite.ai.policy import play_out
+    from metrobot.games.flipwrite.ai.sim import Sim, board_for
+
+    board = board_for(state.map)
+    me = list(state.players).index(seat)
+    sim = Sim.from_state(board, state)
+    for action in steps:
+        sim.act(me, board.to_move(action))
+    play_out(sim, random.Random(seed))
+    totals = sim.totals()
+    rank = (totals[me][0], -totals[me][1])
+    best = max((t[0], -t[1]) for t in totals)
+    tied = sum((t[0], -t[1]) == best for t in totals)
+    return float(totals[me][0]), (1 / tied if rank == best else 0.0)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -17,7 +17,11 @@ and how often its suggestion really scores more.
    each played out K times from the **true** state (every seat then greedy, deciding from its own
    view; the same generators for both moves): how often the suggestion's mean final score is
    higher, equal, lower, and how often the review's estimate said which was better. Positions
-   where both moves are the same are counted and skipped (nothing to compare).
+   where both moves are the same are counted and skipped (nothing to compare). `--chance
+   redrawn` (flip-and-write) draws the future cards afresh for each play-out (the same for both
+   moves), everything else true: a move's worth is its mean over the cards to come, which
+   nobody can see; `kept` (the default, as before) judges both moves on the true state's one
+   order of the pile.
 """
 
 from __future__ import annotations
@@ -155,11 +159,34 @@ def positions(kind: str, wanted: int, first_seed: int = 100):
     return found[:wanted]
 
 
-def played_out(kind: str, state, seat: str, steps, seed: int) -> tuple[float, float]:
+def redrawn(kind: str, state, seed: int):
+    """The true state with its future chance drawn afresh (flip-and-write: the order of the
+    face-down pile and the generator behind later reshuffles), everything else kept: the
+    others' sealed decisions, every sheet. A decision under uncertainty is worth its mean over
+    the cards still to come; a single true order of the pile judges it by luck it could not
+    see (the same order for both moves: a move that wins on this deal may lose on most)."""
+    if kind != "flipwrite":
+        return state
+    from dataclasses import replace
+
+    draw = list(state.pile.draw)
+    rnd = random.Random(f"redrawn:{seed}")
+    rnd.shuffle(draw)
+    return replace(state, pile=replace(state.pile, draw=tuple(draw), rng=rnd.getrandbits(64)))
+
+
+def played_out(kind: str, state, seat: str, steps, seed: int, chance: bool = False) -> tuple[float, float]:
     """`steps` played from the true state, then every seat greedy to the end: (seat's final
-    points, its share of the win)."""
+    points, its share of the win). `chance`: the future cards drawn afresh first (`redrawn`),
+    the same for every move given the same seed."""
     plugin = get_plugin(kind)
     game = plugin.game
+    if chance:
+        state = redrawn(kind, state, seed)
+        if kind == "flipwrite":
+            from .ai_flipwrite import simulated  # the game's own benchmark holds its fast play-out
+
+            return simulated(state, seat, steps, seed)
     state, _, _ = play_steps(game, state, seat, list(steps))
     rnd = random.Random(seed)
     greedy = plugin.player("greedy")
@@ -179,23 +206,42 @@ def played_out(kind: str, state, seat: str, steps, seed: int) -> tuple[float, fl
     return scores[seat], (1 / len(winners)) if seat in winners else 0.0
 
 
-def truth(kind: str, wanted: int, playouts: int) -> dict:
+def truth(
+    kind: str,
+    wanted: int,
+    playouts: int,
+    chance: bool = False,
+    first_seed: int = 100,
+    seconds: float | None = None,
+    deals: int | None = None,
+) -> dict:
     plugin = get_plugin(kind)
     game = plugin.game
     how = plugin.reviewing
     assert how is not None
-    higher = equal = lower = same = agreed = 0
+    seconds = how.seconds if seconds is None else seconds
+    deals = how.deals if deals is None else deals
+    higher = equal = lower = same = agreed = seeds_agree = close = 0
     gains: list[float] = []
-    for i, (state, seat) in enumerate(positions(kind, wanted)):
+    for i, (state, seat) in enumerate(positions(kind, wanted, first_seed)):
         other = auto_decide(game, plugin.player("greedy"), state, seat, random.Random(i))
-        turn = decide(game, how.judge(), Decision(i, seat, state, other), 1, f"truth:{i}", how.seconds, how.deals)
+        turn = decide(game, how.judge(), Decision(i, seat, state, other), 1, f"truth:{i}", seconds, deals)
         if turn["same"]:
             same += 1
             continue
-        mine = [played_out(kind, state, seat, other, 1000 * i + k) for k in range(playouts)]
-        its = [played_out(kind, state, seat, turn["suggested"], 1000 * i + k) for k in range(playouts)]
+        mine = [played_out(kind, state, seat, other, 1000 * i + k, chance) for k in range(playouts)]
+        its = [played_out(kind, state, seat, turn["suggested"], 1000 * i + k, chance) for k in range(playouts)]
         gain = statistics.mean(p for p, _ in its) - statistics.mean(p for p, _ in mine)
         gains.append(gain)
+        # The same decision with another seed: the same suggestion, or one truly as good (within
+        # half a point) - issue 75's measure of how much of a suggestion is noise.
+        again = decide(game, how.judge(), Decision(i, seat, state, other), 1, f"again:{i}", seconds, 1)
+        if again["suggested"] == turn["suggested"]:
+            seeds_agree += 1
+            close += 1
+        else:
+            alt = [played_out(kind, state, seat, again["suggested"], 1000 * i + k, chance) for k in range(playouts)]
+            close += abs(statistics.mean(p for p, _ in alt) - statistics.mean(p for p, _ in its)) <= 0.5
         said = turn["worth"]["suggested"]["value"] - turn["worth"]["played"]["value"]
         higher, equal, lower = higher + (gain > 0), equal + (gain == 0), lower + (gain < 0)
         agreed += (gain > 0 and said > 0) or (gain < 0 and said < 0) or (gain == 0 and said == 0)
@@ -207,6 +253,8 @@ def truth(kind: str, wanted: int, playouts: int) -> dict:
         "equal": equal,
         "lower": lower,
         "agreed": agreed,
+        "seeds_agree": seeds_agree,
+        "close": close,
         "mean_gain": statistics.mean(gains) if gains else 0.0,
     }
 
@@ -218,6 +266,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--playouts", type=int, default=4)
     ap.add_argument("--only", choices=["time", "latency", "truth"])
     ap.add_argument("--game", choices=KINDS)
+    ap.add_argument("--first-seed", type=int, default=100, help="truth: the first seeded game positions come from")
+    ap.add_argument(
+        "--seconds", type=float, help="truth: the suggestion's work in seconds (the game's review's otherwise)"
+    )
+    ap.add_argument("--deals", type=int, help="truth: drawn states a move is judged on (the game's review's otherwise)")
+    ap.add_argument(
+        "--chance",
+        choices=("kept", "redrawn"),
+        default="kept",
+        help="truth: the future cards of the true state kept, or drawn afresh for each play-out (flip-and-write)",
+    )
     a, _ = ap.parse_known_args(argv)
     kinds = [a.game] if a.game else list(KINDS)
     if a.only in (None, "time"):
@@ -242,15 +301,17 @@ def main(argv: list[str] | None = None) -> None:
         )
     if a.only in (None, "truth"):
         for kind in kinds:
-            r = truth(kind, a.positions, a.playouts)
+            r = truth(kind, a.positions, a.playouts, a.chance == "redrawn", a.first_seed, a.seconds, a.deals)
             n = max(r["compared"], 1)
             print(
-                f"suggestion played out from the true state, {kind}: {r['positions']} positions, "
+                f"suggestion played out from the true state ({a.chance} future cards), {kind}: {r['positions']} positions, "
                 f"{r['same']} where the other move was the suggestion; of {r['compared']} compared "
                 f"({a.playouts} play-outs each): scores more {r['higher']} ({100 * r['higher'] / n:.0f} %), "
                 f"the same {r['equal']}, less {r['lower']} ({100 * r['lower'] / n:.0f} %); mean gain "
                 f"{r['mean_gain']:+.2f} points; the estimate named the better one in {r['agreed']} "
-                f"({100 * r['agreed'] / n:.0f} %)"
+                f"({100 * r['agreed'] / n:.0f} %); another seed made the same suggestion in {r['seeds_agree']} "
+                f"({100 * r['seeds_agree'] / n:.0f} %), the same or one within half a point in {r['close']} "
+                f"({100 * r['close'] / n:.0f} %)"
             )
 
 

@@ -19,10 +19,15 @@ def strong_judge() -> Judge:
 
 # States drawn from the view on which the move played and the suggestion are each played out
 # to the end (bench/review.py: the time a review takes, and how often the suggestion scores more).
-# 96, not 32 (issue 75): the sign of "lost" is a difference of two means over the same states,
-# and with 32 it was right in 54 % of positions; three times the play-outs cut its noise by
-# 1.7, at about three times 4.8 s of CPU for a 4-player game, far under the review's 60 s goal.
-DEALS = 96
+# One move's play-outs differ from another's by some 10 points a deal (which lines a player
+# completes first turns on the cards to come), so a one-point difference needs about a hundred
+# deals to show its sign: 128 (issue 75; 32 before, when "lost" had the right sign a coin toss).
+DEALS = 128
+# The suggestion: the strong player's own decision at 4 s of work (its `work_rate`), not 1 s: a
+# decision compares its candidates on some 8 deals each at the bot's budget, too few to part
+# them (issue 75: two seeds agreed on 60 % of decisions); the review, at low priority in a
+# drawing worker, can afford 4 times that within its CPU goal.
+SECONDS = 4.0
 
 
 def alone(state: Any, seat: str) -> Any:
@@ -31,4 +36,4 @@ def alone(state: Any, seat: str) -> Any:
     return replace(state, pending={p: d for p, d in state.pending.items() if p == seat})
 
 
-REVIEWING = Reviewing(judge=strong_judge, whole_turns=False, deals=DEALS, drawable=alone)
+REVIEWING = Reviewing(judge=strong_judge, whole_turns=False, seconds=SECONDS, deals=DEALS, drawable=alone)

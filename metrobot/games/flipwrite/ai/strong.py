@@ -57,10 +57,13 @@ class StrongPlayer(AutoPlayer):
     level = "strong"
     work_rate = WORK_RATE
 
-    def __init__(self, width: int = WIDTH, win_bonus: float = WIN_BONUS, prune_z: float = PRUNE_Z):
+    def __init__(
+        self, width: int = WIDTH, win_bonus: float = WIN_BONUS, prune_z: float = PRUNE_Z, prune_after: int = PRUNE_AFTER
+    ):
         self.width = width
         self.win_bonus = win_bonus
         self.prune_z = prune_z
+        self.prune_after = prune_after
         self.last = Search()
 
     def choose(
@@ -158,7 +161,7 @@ class StrongPlayer(AutoPlayer):
     def _survivors(self, alive: list[int], outcomes: list[list[float]]) -> list[int]:
         """Drop candidates clearly worse than the leader on the determinizations both played."""
         n = min(len(outcomes[c]) for c in alive)
-        if n < PRUNE_AFTER:
+        if n < self.prune_after:
             return alive
         leader = max(alive, key=lambda c: sum(outcomes[c][:n]))
         if all(outcomes[c][:n] == outcomes[leader][:n] for c in alive):
