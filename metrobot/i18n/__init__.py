@@ -83,13 +83,10 @@ LANGUAGES = {
 # (`python -m tools.messages check <code>`); then it leaves this set.
 IN_PROGRESS: frozenset[str] = frozenset(
     {
-        "bg",
         "da",
-        "el",
         "fi",
         "hi",
         "hr",
-        "hu",
         "id",
         "it",
         "lt",
