@@ -94,7 +94,6 @@ IN_PROGRESS: frozenset[str] = frozenset(
         "lt",
         "nb",
         "pl",
-        "ro",
         "ru",
         "sv",
         "th",
