@@ -90,7 +90,6 @@ IN_PROGRESS: frozenset[str] = frozenset(
         "hi",
         "hr",
         "hu",
-        "id",
         "lt",
         "nb",
         "pl",
