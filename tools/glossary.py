@@ -30,6 +30,8 @@ from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
 
+from tools.sentences import command_accents, sentence_problems, settings
+
 GLOSSARIES = Path(__file__).resolve().parents[1] / "metrobot" / "i18n" / "glossary"
 COMMAND_NAME = "command name"
 TYPED_WORD = "typed word"
@@ -162,6 +164,21 @@ def _command_patterns(renamed: dict[str, str]) -> list[tuple[str, str, re.Patter
     return found
 
 
+def _known_values(code: str, cat: Catalog, folder: Path) -> dict[str, list[str]]:
+    """The placeholders whose every value is known, with those values in this language: the
+    games' titles (`[sentences] titles` of the glossary names the placeholders that hold one)."""
+    from metrobot.games import all_plugins
+
+    titles = []
+    for plugin in all_plugins():
+        ours = cat.get(plugin.title)
+        titles.append(
+            ours.string if ours is not None and isinstance(ours.string, str) and ours.string else plugin.title
+        )
+    return dict.fromkeys(settings(code, folder).get("titles", []), titles)
+
+
+WRITTEN_COMMAND = re.compile(r"`/([^\s`/:{][^\s`/:]*)")  # a command written out in a translation: `/défi jouer`
 COMMAND_PART = re.compile(r"\{(?:command\d*|slash|play|build)\}")
 
 
@@ -175,6 +192,7 @@ def glossary_problems(
 
     terms = glossary(code, folder)
     commands = _command_patterns(renamed_commands(cat))
+    known = _known_values(code, cat, folder)
     problems: list[str] = []
     if not (code in IN_PROGRESS if in_progress is None else in_progress):  # (a complete one has every word)
         problems += [
@@ -189,6 +207,8 @@ def glossary_problems(
         english = PLACE.sub(" ", _english(message))
         msgid = message.id if isinstance(message.id, str) else message.id[0]
         label = f"{code}: {msgid!r}" + (f" [{message.context}]" if message.context else "")
+        for text in _texts(ours) if message.context not in (COMMAND_NAME, TYPED_WORD) else ():
+            problems.extend(f"{label}: {said}" for said in sentence_problems(code, text, known, folder, msgid))
         texts = [PLACE.sub(" ", text) for text in _texts(ours)]
         if message.context == TYPED_WORD:  # (the other forms, in both, are what players may type)
             texts, english = [t.split(",")[0] for t in texts], english.split(",")[0]
@@ -220,4 +240,29 @@ def glossary_problems(
                 if english_name in text and pattern.search(text):
                     problems.append(f"{label}: names {english_name!r} in English; Discord shows it as {own!r}")
                     break
+    # (a command a translation writes out, `/défi` in backticks: one of the language's names, not
+    # one it had before or one it never had)
+    own_names = {m.string for m in cat if m.context == COMMAND_NAME and isinstance(m.string, str) and m.string}
+    own_names |= {m.id for m in cat if m.context == COMMAND_NAME and isinstance(m.id, str) and m.string == m.id}
+    english_names = {m.id for m in cat if m.context == COMMAND_NAME and isinstance(m.id, str)}
+    for message in expected:
+        ours = cat.get(message.id, context=message.context) if message.id else None
+        if ours is None or ours.fuzzy or message.context in (COMMAND_NAME, TYPED_WORD):
+            continue
+        for text in _texts(ours):
+            for name in WRITTEN_COMMAND.findall(text):
+                if name not in own_names and name not in english_names:  # (an English one: reported above)
+                    msgid = message.id if isinstance(message.id, str) else message.id[0]
+                    problems.append(f"{code}: {msgid!r}: writes `/{name}`, which is none of this language's commands")
+    # (the commands' own names, against the language's accent rule: `[sentences] command_accents`)
+    rule = settings(code, folder).get("command_accents")
+    if rule:
+        names = {
+            m.id: m.string
+            for m in cat
+            if m.context == COMMAND_NAME and isinstance(m.id, str) and isinstance(m.string, str) and m.string
+        }
+        prose = [t for m in cat if m.id and m.context not in (COMMAND_NAME, TYPED_WORD) for t in _texts(m)]
+        prose += [str(w) for w in settings(code, folder).get("command_words", [])]
+        problems += [f"{code}: {said}" for said in command_accents(str(rule), names, prose)]
     return problems

@@ -93,7 +93,8 @@ PART_NOTES = {
     "“/dig or the buttons below”, on the play page “tap the board”, on a web page “their move, in Discord "
     "or on their play page”. Place it where such a phrase fits the sentence.",
     "command": "{command} (and {command2}, {command3}) is a slash command: in a channel written as Discord "
-    "shows it in this language (`/spiel neu`), on a page named in words. Write no slash command of your own.",
+    "shows it in this language (`/spiel neu`), on a page too. Write no slash command of your own, and nothing "
+    "that agrees with it (no article or particle: `{command} 명령어로`).",
 }
 PART_NOTES["play"] = PART_NOTES["build"] = PART_NOTES["command"].replace(
     "{command} (and {command2}, {command3})", "{play} or {build}"

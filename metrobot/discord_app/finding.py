@@ -3,12 +3,16 @@ and who waits, leave it), `/me avoid` (privately: never matched with someone), t
 threads, and the buttons under a found table's lobby, `mb:found:<game>:confirm|drop` (✔ Confirm,
 Drop out), which carry all they need in their custom id and so work after a restart.
 
-The buttons are in found_buttons.py. A found table's thread is made once: what the queue owes is claimed (storage/queue.py); a table
-claimed before (`tries`: a crash may have come between making the thread and recording it) first
-looks for a thread of its name in the channel, made since the table was found; the first thread
-recorded for a table is the one it keeps, and its lobby is created there once (linked to the
-table in the same transaction). A channel that is gone, or where the bot may not make threads,
-closes the table: its people wait on in the queue, at their places.
+The buttons are in found_buttons.py. A found table opens, by the channel's kind: in a thread of
+a text or announcement channel, in a new post of a forum, and in a voice or stage channel's chat
+itself (no threads there; its lobby waits while that chat holds a game). Its thread is made once:
+what the queue owes is claimed (storage/queue.py); a table claimed before (`tries`: a crash may
+have come between making the thread and recording it) first looks for a thread of its name in the
+channel, made since the table was found; the first thread recorded for a table is the one it
+keeps, and its lobby is created there once (linked to the table in the same transaction). A
+channel that is gone, where the bot may not make threads, or of another kind, fails that try
+(a log line): after `THREAD_TRIES` tries (service/queue.py) the table expires, its people go back
+to the queue at their places and each is told by DM.
 """
 
 from __future__ import annotations
@@ -129,26 +133,41 @@ async def run_found(client: Any) -> int:
 
 
 async def _make(client: Any, item: ThreadOwed) -> int:
+    """Open one found table: its thread (a forum's post; the channel itself where no thread can
+    be made) and its lobby there. A failure is counted, not raised: after a few tries the table
+    expires and its people are told (service/queue.py, `thread_failed`)."""
     try:
         channel = await channel_of(client, item.channel_id)
-        thread = await _thread(channel, item)
-    except (discord.NotFound, discord.Forbidden) as exc:
-        log.warning(
-            "found table %s: no thread in channel %s (%s): its people wait on", item.table_id, item.channel_id, exc
-        )
-        await client.service.found_thread_impossible(item.table_id)
+        place = await _place(channel, item)
+    except Exception as exc:  # (gone, forbidden, Discord's trouble: a log line, no traceback)
+        why = f"{type(exc).__name__}: {exc}"[:200]
+        await client.service.found_thread_failed(item.table_id, item.tries, why)
         return 0
-    outcome = await client.service.found_thread_made(item.table_id, str(thread.id))
+    outcome = await client.service.found_thread_made(item.table_id, str(place.id))
     if outcome is not None:
         try:
-            await deliver(client, str(thread.id), outcome)
+            await deliver(client, str(place.id), outcome)
         except Exception:  # it stays owed in the game's outbox: the recovery sends it
-            log_failure("could not post a found table's lobby in thread %s", thread.id)
+            log_failure("could not post a found table's lobby in %s", place.id)
     return 1
 
 
-async def _thread(channel: Any, item: ThreadOwed) -> Any:
-    """The table's thread: found (made before a crash) or made now."""
+async def _place(channel: Any, item: ThreadOwed) -> Any:
+    """Where the table opens: a thread of a text or announcement channel, a new post of a forum,
+    or, in a channel that holds no threads (a voice or stage channel's chat), the channel itself
+    (its lobby is refused there while the channel holds a game, and that try counts)."""
+    if isinstance(channel, discord.ForumChannel):
+        return await _thread(channel, item, forum=True)
+    if isinstance(channel, discord.TextChannel):  # (announcement channels too)
+        return await _thread(channel, item, forum=False)
+    if isinstance(channel, discord.VoiceChannel | discord.StageChannel):
+        return channel
+    raise TypeError(f"a {type(channel).__name__} holds neither threads nor games")
+
+
+async def _thread(channel: Any, item: ThreadOwed, *, forum: bool) -> Any:
+    """The table's thread: found (made before a crash) or made now. A forum's post needs a first
+    message: the thread's name (the lobby follows it)."""
     name = item.name[:THREAD_NAME]
     if item.tries > 1:
         after = discord.utils.time_snowflake(datetime.datetime.fromtimestamp(item.created_at - SLACK, datetime.UTC))
@@ -156,6 +175,9 @@ async def _thread(channel: Any, item: ThreadOwed) -> Any:
             if thread.parent_id == channel.id and thread.name == name and thread.id > after:
                 log.info("found table %s: found thread %s made before", item.table_id, thread.id)
                 return thread
+    if forum:
+        made = await channel.create_thread(name=name, content=name, auto_archive_duration=THREAD_MINUTES)
+        return made.thread
     return await channel.create_thread(
         name=name, type=discord.ChannelType.public_thread, auto_archive_duration=THREAD_MINUTES
     )

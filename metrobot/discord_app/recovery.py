@@ -97,7 +97,8 @@ async def deliver_owed(client: Bot) -> int:
 
 
 async def deliver_farewells(client: Bot) -> int:
-    """The "Done" owed to people whose erasure a later process finished (privacy/forget.py):
+    """The "Done" owed to people whose erasure a later process finished (privacy/forget.py),
+    and the queue's DMs (a place expired, a found table that could not open: service/queue.py):
     sent once (not again if the DM is already there), then deleted with the person's id;
     closed DMs or an unknown user: deleted unsent (nobody to tell, nothing kept)."""
     privacy = getattr(client, "privacy", None)

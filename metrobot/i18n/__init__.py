@@ -33,6 +33,7 @@ from typing import Any
 
 from babel import Locale
 from babel import __version__ as babel_version
+from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, get_decimal_symbol
@@ -144,6 +145,11 @@ class Lang:
         else by ", "."""
         separator = "; " if get_decimal_symbol(_number_locale(self.code)) == "," else ", "
         return separator.join(self.num(v, digits, trim=trim) for v in values)
+
+    def either(self, items: list[str]) -> str:
+        """Choices as this language lists them, the last with its "or" ("a, b, or c", "a, b oder
+        c", "a、b、またはc"): Babel's list patterns, never ", ".join in code."""
+        return format_list(items, style="or", locale=_number_locale(self.code))
 
     def knows(self, message: str, context: str | None = None) -> bool:
         """Whether this language's catalogue has the text (perhaps written the same as in English)."""

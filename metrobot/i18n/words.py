@@ -13,8 +13,8 @@ the text, never Discord's syntax:
   the page's;
 * what a person can do next (`act(what, game, language)`): "play your turn" is "`/dig` or the
   buttons below" in a channel and "tap the board" on the play page; a command
-  (`command("game new", language)`) is `/game new` in Discord and the command's name in words
-  elsewhere.
+  (`command("game new", language)`) is `/game new` in Discord, code-marked, and `/game new` on a
+  page (its slash says where it is typed).
 
 A part is marked with characters of Unicode's private use area (`OPEN kind SEP field… CLOSE`),
 which no catalogue text and no name carries (`clean` takes them out of what people type), so a
@@ -103,7 +103,7 @@ def act(what: str, game: str = "", language: str = "en") -> str:
 
 def command(text: str, language: str = "en") -> str:
     """A command by its name and arguments as Discord lists it ("game new", "me settings
-    reminders:0"): `/game new` in Discord, the command in words elsewhere."""
+    reminders:0"): `/game new`, in the reader's language, in every medium."""
     return _part(COMMAND, text, language)
 
 

@@ -88,10 +88,11 @@ ACT_WORDS = {
 
 
 def _command(text: str, language: str) -> str:
-    """A command of the bot's, named in words (the page cannot run it; Discord can)."""
+    """A command of the bot's as Discord lists it in the reader's language (`/spiel neu`): its
+    slash says it is typed in Discord, so a text that names it needs no "in Discord" of its
+    own wording and no article or particle that would have to agree with it."""
     reader = lang(language)
-    head = " ".join(reader.p("command name", w) for w in text.split(" ")[:2] if w.isidentifier())
-    return reader.t("the “{command}” command in Discord", command=head)
+    return "/" + " ".join(reader.p("command name", w) for w in text.split(" ")[:2] if w.isidentifier())
 
 
 def piece_of(part: Part, names: dict[str, str], acts: dict[str, str] | None = None) -> dict[str, Any] | None:

@@ -3,7 +3,8 @@ or thread, with the same map, variant, options and settings (turn clock, automat
 their level, language, tidy posts, hints, take-backs).
 
 Whoever asks must have played the game; they host the new lobby and are seated, and the game's
-other players are invited by a ping. The lobby (lobby.py: `invitation`) starts by itself once
+other players are invited by a ping (once a finished game: a lobby to play it again opened after
+one was aborted names them, unpinged). The lobby (lobby.py: `invitation`) starts by itself once
 all of them have joined; the host may start it before with those who have (as once someone
 declined: leaving it, or pressing Leave without having joined, says no). Who moves first in it is the game's
 rule for a second game (`GamePlugin.played_again`). Not for a tournament's table (tournaments
@@ -138,14 +139,17 @@ class PlayAgain:
             )
         )
 
+        pinged = False  # (pinged once a finished game: a lobby opened, aborted and opened again names them unpinged)
+
         def announce(new: GameRow) -> list:
             lobby = self.lobby.lobby_message(plugin, new, g, finishes=finishes)
-            lobby.mentions = [s.user_id for s in invited]  # (the invited are pinged once, when it opens)
+            lobby.mentions = [] if pinged else [s.user_id for s in invited]
             outcome.public = [lobby]
             return owe(outcome, 0)
 
         async with self.games.lock(channel_id):
             await self.refuse_if_open(channel_id, row)
+            pinged = await self.db.history.played_again(channel_id, row.id)  # (under the lock: one ping)
             async with self.server.holding(row.guild_id, user_id):  # (the cap: checked again, and stored, together)
                 await self.server.check_cap(row.guild_id, user_id)
                 try:

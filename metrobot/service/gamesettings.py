@@ -83,7 +83,7 @@ class GameSettings:
                     me().t(
                         "This game has a bank clock ({terms}): it has no hours per turn. Its clock is chosen when "
                         "the game is made, with {command}.",
-                        terms=describe(BANK.terms(row), me()),
+                        terms=describe(BANK.terms(row), me(), titled=True),
                         command=part.command("game new", me().code),
                     )
                 )

@@ -195,8 +195,11 @@ class Listing:
             held = quiet_end(list((await self.db.people.people(waiting)).values()), now)
             g = self.games.lang(row)
             # (its time makes each nudge's words its own: the recovery knows a copy by them)
-            text = g.t(
+            # (one person or several: "dich" or "euch", "te" or "vous")
+            text = g.n(
                 "👋 {who}: the game is waiting for you — a nudge from {name} ({when}).",
+                "👋 {who}: the game is waiting for you — a nudge from {name} ({when}).",
+                len(waiting),
                 who=part.people(waiting),
                 name=seat.name,
                 when=part.time(now, "t"),

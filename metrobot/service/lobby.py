@@ -335,7 +335,7 @@ class Lobby:
             waiting = [u for u in found.get("invited", []) if row.seat(u) is None]
             if waiting:
                 text += "\n" + g.t(
-                    "🔎 A table found in the queue: waiting for {people} to confirm with the button, before {time}. "
+                    "🔎 A table found in the queue: waiting for {people} to confirm with the button; time is up {time}. "
                     "The game starts once all have; whoever has not confirmed by then drops out, and the others "
                     "wait on in the queue, keeping their places.",
                     people=part.people(waiting),
@@ -608,6 +608,15 @@ class Lobby:
                         "This game is a table of a tournament: it stops only with the tournament ({command}, by its "
                         "host).",
                         command=part.command("tournament abort", me().code),
+                    )
+                )
+            if row.status == "lobby" and found_table(row) and not manager:
+                # (its "host" is only who waited longest: aborting would take the others' table;
+                # Drop out takes only oneself out, and a manager's abort sends everyone back)
+                raise Refused(
+                    me().t(
+                        "This table was found in the queue: its people drop out with the button on its post (the "
+                        "others then wait on in the queue)."
                     )
                 )
             if user_id != row.host_id and not manager:

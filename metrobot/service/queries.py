@@ -87,7 +87,7 @@ class Queries:
         people = await self.games.people(row)
         banks = policy(row).left(row, people, now) if row.status == "active" else None
         if banks is not None:  # a bank clock: its terms and each player's bank (turnclock.py)
-            terms = describe(BANK.terms(row), mine)
+            terms = describe(BANK.terms(row), mine, titled=True)
             lines.append(
                 mine.t("Bank clock: {terms}; time is up {when}.", terms=terms, when=part.time(row.deadline, "R"))
                 if row.deadline

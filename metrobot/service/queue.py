@@ -10,14 +10,25 @@ lobbies, whose people confirm with one tap.
   the tables it finds are written in one version-checked transaction that takes their people
   out of the queue and stores each table, owed a thread (storage/queue.py). Another change won
   the race: the queue is read again and matched again.
-- The front end makes each owed thread (once: a thread made before a crash is found by its name)
-  and tells `thread_made`: the first thread recorded stays; the table's lobby is created in it,
-  linked to the table in the same transaction (one lobby a table), its people invited and pinged.
+- The front end makes each owed thread (once: a thread made before a crash is found by its name;
+  a forum's post in a forum; in a voice or stage channel's chat, the chat itself) and tells
+  `thread_made`: the first thread recorded stays; the table's lobby is created in it, linked to
+  the table in the same transaction (one lobby a table), its people invited and pinged. A thread
+  that cannot be made is tried again; after `THREAD_TRIES` tries the table expires: its people go
+  back to the queue at their places, each told by DM (`thread_failed`).
 - Each confirms with the button (joining the lobby: lobby.py, `found_table`); once all have, the
   game starts by itself. One who drops out (the button), or everyone who has not confirmed when
   the time to confirm runs out (`tick`), leaves the queue; the others go back to it at their
   places, the lobby closes, and the queue is matched again.
-- Nobody is matched with someone they avoid (`/me avoid`: private; `avoid`).
+- Leaving the queue, and the clock's tick (every `REMATCH_SECONDS`), match the queue again too
+  (someone's quiet hours changed; the clock moved their awake hours). A place older than
+  `PLACE_SECONDS` expires at a tick, told by DM. A found lobby is closed by its people (Drop out) or a manager (abort:
+  everyone goes back), never by its "host" for the others.
+- Nobody is matched with someone they avoid (`/me avoid`: private, at most `AVOIDS` people; `avoid`).
+- DMs that are owed outside a game (a place expired, a table that could not open) are written in
+  the transaction that changes the queue, and sent as the erasure's farewells are
+  (storage/erasure_dms.py): the outbox holds only a game's messages.
+- The queue's log lines at INFO name tables, games and servers, never people (PRIVACY.md).
 """
 
 from __future__ import annotations
@@ -36,6 +47,7 @@ from .core import title
 from .lobby import found_table
 from .matching import PACE_WORDS, PACES, Quiet, Waiting, match
 from .outcome import Message, Outcome, Refused, owe
+from .words import duration
 
 if TYPE_CHECKING:
     from ..storage import Database
@@ -49,6 +61,19 @@ CONFIRM = {"sitting": 15 * 60, "few": 4 * 3600, "day": 12 * 3600}  # seconds to 
 TURN_CLOCK = {"sitting": 15 * 60, "few": 8 * 3600, "day": 36 * 3600}  # the found game's turn clock
 SHOWN = 20  # people listed by name in the queue's answer
 TRIES = 5  # the matching's transaction, written again when the queue changed meanwhile
+# A place in the queue expires this long after it was taken (docs/players/finding.md): a week
+# covers a move-a-day player's slow server; past it, the person is told by DM and asks again.
+PLACE_SECONDS = 7 * 24 * 3600
+# A found table whose thread (or forum post) could not be made in this many tries expires: its
+# people go back to the queue, told by DM (storage/queue.py's claim lease spaces the tries).
+THREAD_TRIES = 3
+# After such a table expired, no table is formed in its channel for this long (in this process):
+# the same people would be sent there again at once and told again.
+COOL_SECONDS = 3600
+# The regular tick matches every server's queue at most this often (the awake hours it reads move
+# by half-hours; every change of a queue matches it at once anyway).
+REMATCH_SECONDS = 300
+AVOIDS = 200  # whom one person may avoid (/me avoid): every queue change reads the lists
 
 
 @dataclass(frozen=True)
@@ -71,6 +96,8 @@ class FindGame:
         self.server = server
         self.lobby = lobby
         self.news = False  # tables were found since the front end last asked (`found_news`): threads owed
+        self.cooling: dict[tuple[str, str], float] = {}  # (server, channel): no table there until then
+        self.rematched = 0.0  # when the tick last matched every server's queue
 
     def found_news(self) -> bool:
         """Whether tables were found since the last ask (a hint: the clock's tick makes every owed
@@ -100,8 +127,19 @@ class FindGame:
         user_name = part.clean(user_name)
         waiting = await self.db.queue.entry(guild_id, user_id)
         if leave:
+            table = await self.db.queue.table_of(guild_id, user_id) if waiting is None else None
+            if table is not None:  # (taken out of the queue to a found table: its button drops out)
+                raise Refused(
+                    me().t(
+                        "A table was found for you, so you are no longer in the queue: drop out of it with the button "
+                        "on its post in {channel} (the others then wait on in the queue).",
+                        channel=part.channel(table.thread_id or table.channel_id),
+                    )
+                )
             if waiting is None or not await self.db.queue.leave(guild_id, user_id):
                 raise Refused(me().t("You are not in this server's queue."))
+            # (the one who left may have been what kept a table from forming: an avoid, a count)
+            await self.match_server(guild_id)
             return Outcome(reply=Message(me().t("You left the queue.")))
         table = await self.db.queue.table_of(guild_id, user_id)
         if table is not None:
@@ -173,7 +211,7 @@ class FindGame:
                 channel=part.channel(table.channel_id),
             )
         return me().t(
-            "A table was found for you in {thread}: confirm there with one tap, before {time}.",
+            "A table was found for you in {thread}: confirm there with one tap. Time to confirm is up {time}.",
             thread=part.channel(table.thread_id),
             time=part.time(table.deadline, "R"),
         )
@@ -186,7 +224,7 @@ class FindGame:
         plugin = get_plugin(entry.game)
         lines = [
             me().t(
-                "You are number {place} of {count} waiting for {game} ({low}-{high} players, {pace}), since {time}.",
+                "You are number {place} of {count} waiting for {game} ({low}-{high} players, {pace}); you joined {time}.",
                 place=place,
                 count=len(same),
                 game=title(plugin),
@@ -194,7 +232,12 @@ class FindGame:
                 high=entry.high,
                 pace=me().t(PACE_WORDS[entry.pace]),
                 time=part.time(entry.since, "R"),
-            )
+            ),
+            me().t(
+                "You have waited {waited}; your place expires {time} if no table is found by then.",
+                waited=duration(max(0.0, self.options.clock() - entry.since), me()),
+                time=part.time(entry.since + PLACE_SECONDS, "R"),
+            ),
         ]
         shown = [e for e in same if e.shown]
         if shown:
@@ -222,7 +265,7 @@ class FindGame:
                 return []
             now = self.options.clock()
             queue = await self.waiting(guild_id, entries)
-            tables = match(queue, now)
+            tables = [t for t in match(queue, now) if self.cooling.get((guild_id, t.channel_id), 0) <= now]
             if not tables:
                 return []
             by_id = {e.user_id: e for e in entries}
@@ -333,17 +376,56 @@ class FindGame:
                     },
                     linked=link,
                 )
-            except (Duplicate, Conflict):  # another process opened it meanwhile
+            except (Duplicate, Conflict):  # another process opened it meanwhile, or the channel holds a game
+                if thread == table.channel_id:  # (the channel itself, not a thread: it holds a game now)
+                    await self.db.queue.retry_thread(table.id)
+                    await self.thread_failed(table.id, table.tries, "the channel holds a game")
                 return None
-        log.info("found table %s: lobby opened in thread %s for %s", table.id, thread, ids)
+        log.info("found table %s: lobby opened in thread %s for %d people", table.id, thread, len(ids))
         return outcome
 
-    async def thread_impossible(self, table_id: int) -> None:
-        """The channel of a found table is gone, or the bot may not make threads there: the table
-        closes and its people leave the queue (matched again, they would be sent there again)."""
+    async def thread_failed(self, table_id: int, tries: int, why: str) -> None:
+        """A found table's thread (or forum post, or its lobby in the channel itself) could not be
+        made: tried again once the claim's lease runs out; after `THREAD_TRIES` tries the table
+        expires, its people back in the queue at their places, each told by DM; no table forms
+        in that channel for `COOL_SECONDS` (they would be sent there again at once)."""
         table = await self.db.queue.table(table_id)
-        if table is not None and table.thread_id is None:
-            await self.db.queue.dissolve_now(table, [])
+        if table is None or table.thread_id is not None:
+            return
+        if tries < THREAD_TRIES:
+            log.warning(
+                "found table %s: no thread in channel %s (%s), try %d: tried again",
+                table.id,
+                table.channel_id,
+                why,
+                tries,
+            )
+            return
+        server = await self.language(table.guild_id)
+        told = []
+        for e in table.people:
+            g = await self.reader(e.user_id, server)
+            text = g.t(
+                "The table found for you ({game}) could not be opened in {channel}: you are back in the queue, "
+                "keeping your place.",
+                game=title(get_plugin(table.game), g),
+                channel=part.channel(table.channel_id),
+            )
+            told.append((e.user_id, text))
+        await self.db.queue.dissolve_now(table, table.people, told)
+        self.cooling[(table.guild_id, table.channel_id)] = self.options.clock() + COOL_SECONDS
+        log.warning(
+            "found table %s expired: no thread in channel %s after %d tries (%s); its people are back in the queue",
+            table.id,
+            table.channel_id,
+            tries,
+            why,
+        )
+
+    async def reader(self, user_id: str, server: Lang) -> Lang:
+        """The language a person reads their DMs in (their own setting, else the server's)."""
+        chosen = (await self.db.people.person(user_id)).settings.get("language")
+        return lang(code_of(chosen)) if chosen else server
 
     async def confirm(self, thread_id: str, user_id: str, user_name: str, *, game_id: int) -> Outcome:
         """✔ Confirm under a found table's lobby: the person joins; the last one starts it."""
@@ -383,19 +465,32 @@ class FindGame:
             reply=Message(reply) if reply else None,
             public=[
                 Message(
-                    g.t(
-                        "This table is closed: {dropped} dropped out. {others} wait on in the queue, keeping their "
-                        "places.",
-                        dropped=part.people(dropped),
-                        others=part.people([e.user_id for e in back]),
-                    )
-                    if back and dropped
-                    else g.t(
-                        "This table is closed: too few are left. {others} wait on in the queue, keeping their places.",
-                        others=part.people([e.user_id for e in back]),
+                    # (one sentence a count: who dropped out and who waits on are each one or several)
+                    " ".join(
+                        [
+                            g.n(
+                                "This table is closed: {dropped} dropped out.",
+                                "This table is closed: {dropped} dropped out.",
+                                len(dropped),
+                                dropped=part.people(dropped),
+                            )
+                            if dropped
+                            else g.t("This table is closed: too few are left."),
+                            g.n(
+                                "{others} waits on in the queue, keeping their place.",
+                                "{others} wait on in the queue, keeping their places.",
+                                len(back),
+                                others=part.people([e.user_id for e in back]),
+                            ),
+                        ]
                     )
                     if back
-                    else g.t("This table is closed: {dropped} dropped out.", dropped=part.people(dropped))
+                    else g.n(
+                        "This table is closed: {dropped} dropped out.",
+                        "This table is closed: {dropped} dropped out.",
+                        len(dropped),
+                        dropped=part.people(dropped),
+                    )
                 )
             ],
         )
@@ -405,7 +500,7 @@ class FindGame:
                 await self.db.queue.dissolve(tx, table, back)
 
         await self.games.save(row, status="aborted", says=outcome, within=within)
-        log.info("found table %s closed: %s dropped out", table.id if table else "?", dropped)
+        log.info("found table %s closed: %d dropped out", table.id if table else "?", len(dropped))
         return outcome
 
     async def tick(self) -> list[tuple[str, Outcome]]:
@@ -429,8 +524,8 @@ class FindGame:
                 if row is None or row.status in ("active", "finished"):
                     await self.db.queue.done(table.id)
                     continue
-                if row.status != "lobby":  # (aborted by a manager: those who had confirmed wait on)
-                    await self.db.queue.dissolve_now(table, [e for e in table.people if row.seat(e.user_id)])
+                if row.status != "lobby":  # (aborted by a manager: everyone waits on, nobody dropped)
+                    await self.db.queue.dissolve_now(table, table.people)
                     guilds.add(table.guild_id)
                     continue
                 if table.deadline > now:
@@ -443,9 +538,30 @@ class FindGame:
                     continue
                 out.append((table.thread_id, outcome))
                 guilds.add(table.guild_id)
+        await self.expire_places(now)
+        if now >= self.rematched + REMATCH_SECONDS:
+            # (every server with people waiting, not only those a table left: the awake hours move
+            # with the clock, someone's quiet hours changed: a table may fit that did not before)
+            self.rematched = now
+            guilds |= set(await self.db.queue.guilds_waiting())
         for guild in sorted(guilds):
             await self.match_server(guild)
         return out
+
+    async def expire_places(self, now: float) -> None:
+        """Places older than `PLACE_SECONDS` leave the queue; each person is told by DM."""
+        for entry in await self.db.queue.stale(now - PLACE_SECONDS):
+            g = await self.reader(entry.user_id, await self.language(entry.guild_id))
+            text = g.t(
+                "Your place in the queue for {game} (its tables open in {channel}) expired after {waited}: nobody "
+                "who fits came. {command} puts you back in it.",
+                game=title(get_plugin(entry.game), g),
+                channel=part.channel(entry.channel_id),
+                waited=duration(PLACE_SECONDS, g),
+                command=part.command("game find", g.code),
+            )
+            if await self.db.queue.expire(entry, text):
+                log.info("a place in the queue of server %s expired", entry.guild_id)
 
     # ------------------------------------------------------------ /me avoid
     async def avoid(
@@ -455,7 +571,16 @@ class FindGame:
         if other is not None and other == user_id:
             raise Refused(me().t("You cannot avoid yourself."))
         if other is not None and not remove:
-            added = await self.db.queue.avoid(user_id, other)
+            try:
+                added = await self.db.queue.avoid(user_id, other, AVOIDS)
+            except Conflict:
+                raise Refused(
+                    me().t(
+                        "You avoid {count} people, the most one may. Stop avoiding someone first: {command}.",
+                        count=AVOIDS,
+                        command=part.command("me avoid remove:True", me().code),
+                    )
+                ) from None
             text = (
                 me().t(
                     "You will not be matched with {person} in any queue. Nobody is told. {command} lists whom you avoid.",

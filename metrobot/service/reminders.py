@@ -136,7 +136,7 @@ class Reminders:
         for row in waiting[:LISTED]:
             lines.append(
                 reader.t(
-                    "• **{game}** in {where}: your move since {when} — {link}",
+                    "• **{game}** in {where}: your turn began {when} — {link}",
                     game=title(self.games.plugin(row), reader),
                     where=part.channel(row.channel_id),
                     when=part.time(moved.get(row.id, 0), "R"),

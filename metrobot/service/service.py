@@ -120,7 +120,7 @@ class GameService:
         self.confirm_found = parts.find.confirm
         self.drop_out_found = parts.find.drop_out
         self.avoid = parts.find.avoid
-        self.found_thread_impossible = parts.find.thread_impossible
+        self.found_thread_failed = parts.find.thread_failed
         self.found_news = parts.find.found_news
         # GameSettings
         self.configure = parts.game_settings.configure

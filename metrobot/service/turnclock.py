@@ -106,7 +106,9 @@ def bank_terms(
     if any(flag is not None and not isinstance(flag, bool) for flag in (quiet, away)):
         raise Refused(bank_rule())
     if preset is not None and (not isinstance(preset, str) or (preset != FIXED and preset not in PRESETS)):
-        raise Refused(me().t("The clock is one of: {choices}.", choices=", ".join([FIXED, *PRESETS])))
+        raise Refused(
+            me().t("The clock is {choices}.", choices=me().either([me().t(CLOCK_WORDS[c]) for c in CLOCK_WORDS]))
+        )
     if preset == FIXED:
         if any(v is not None for v in custom):
             raise Refused(bank_rule())
@@ -150,23 +152,29 @@ def bank_rule() -> str:
     )
 
 
-def describe(terms: BankTerms, language: Lang) -> str:
-    """The terms in words ("bank 3 days, +1 day a move, at most 7 days"), with a preset's name."""
+def describe(terms: BankTerms, language: Lang, *, titled: bool = False) -> str:
+    """The terms in words ("bank 3 days, +1 day a move, at most 7 days"), with a preset's name.
+    `titled`: after a title that already says it is a bank ("Bank clock: …"), the terms do not
+    say "bank" again ("3 days to start with, …": never "Zeitkonto: Zeitkonto 3 Tage")."""
     named = next((n for n, t in PRESETS.items() if t == terms), None)
-    text = language.t(
-        "bank {bank}, +{increment} a move, at most {cap}",
-        bank=exact_duration(terms.bank, language),
-        increment=exact_duration(terms.increment, language) if terms.increment else "0",
-        cap=exact_duration(terms.cap, language),
+    numbers = {
+        "bank": exact_duration(terms.bank, language),
+        "increment": exact_duration(terms.increment, language) if terms.increment else "0",
+        "cap": exact_duration(terms.cap, language),
+    }
+    text = (
+        language.t("{bank} to start with, +{increment} a move, at most {cap}", **numbers)
+        if titled
+        else language.t("bank {bank}, +{increment} a move, at most {cap}", **numbers)
     )
-    stops = []
-    if terms.quiet:
-        stops.append(language.t("it stops during quiet hours"))
-    if not terms.away:
-        stops.append(language.t("it runs during time away"))
     if named:
-        text = f"{language.t(PRESET_WORDS[named])}: {text}"
-    return "; ".join([text, *stops])
+        text = language.t("{preset} — {terms}", preset=language.t(PRESET_WORDS[named]), terms=text)
+    # (each language joins the clauses its own way: "; " in English, "、" in Japanese)
+    if terms.quiet:
+        text = language.t("{terms}; {rule}", terms=text, rule=language.t("it stops during quiet hours"))
+    if not terms.away:
+        text = language.t("{terms}; {rule}", terms=text, rule=language.t("it runs during time away"))
+    return text
 
 
 # ------------------------------------------------------------ quiet hours, as time

@@ -1,6 +1,8 @@
 """The "Done" owed to a person whose erasure was finished by a process other than the one
 answering them (issue 46): a DM owed after an erasure, the part of `Database` that keeps
-them (`db.erasure_dms`, handed the driver), and where it holds the person.
+them (`db.erasure_dms`, handed the driver), and where it holds the person. The queue of "find a
+game" owes its DMs here too (a place expired, a found table that could not open: storage/queue.py,
+in the transaction that changes the queue), as no game's outbox holds them.
 
 Made in the transaction that ends the erasure (see privacy.py, `finish_erasure`), so a
 finished erasure always leaves it; claimed by one process at a time (a lease, as the outbox

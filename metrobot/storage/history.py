@@ -107,6 +107,16 @@ class HistoryQueries:
         """This channel's finished games, newest first."""
         return await self.finished("channel_id = ?", (channel_id,), limit)
 
+    async def played_again(self, channel_id: str, game_id: int) -> bool:
+        """Whether a lobby to play game `game_id` again was ever opened in its channel (open,
+        started or aborted since): ↻ Play again pings the others once a finished game."""
+        rows = await self._all("SELECT settings FROM games WHERE channel_id = ? AND id > ?", (channel_id, game_id))
+        for (settings,) in rows:
+            again = json.loads(settings or "{}").get("again")
+            if isinstance(again, dict) and again.get("from") == game_id:
+                return True
+        return False
+
     async def usual_kind(self, guild_id: str, channel_id: str | None) -> str | None:
         """The game kind a question about "the" leaderboard most likely means: the kind last
         finished in this channel, else the one most finished on this server (None: none yet)."""

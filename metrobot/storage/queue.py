@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from . import erasure_dms
 from .rows import Conflict
 from .sql import Tx, one_row
 from .store import Store
@@ -215,9 +217,17 @@ class QueueQueries:
                 await bump(tx, guild_id)
         return bool(gone)
 
-    async def avoid(self, user_id: str, other: str) -> bool:
-        """False if they avoided them already."""
+    async def avoid(self, user_id: str, other: str, cap: int | None = None) -> bool:
+        """False if they avoided them already; Conflict if they avoid `cap` people already
+        (counted in the same transaction, so two at once cannot pass it)."""
         async with self.driver.transaction() as tx:
+            if cap is not None:
+                if self.driver.dialect == "postgres":  # (read committed: two adds at once would both count cap-1)
+                    await tx.fetchone("SELECT pg_advisory_xact_lock(hashtext(?))", f"avoids:{user_id}")
+                (count,) = await one_row(tx, "SELECT COUNT(*) FROM avoids WHERE user_id = ?", user_id)
+                already = await tx.fetchone("SELECT 1 FROM avoids WHERE user_id = ? AND avoided_id = ?", user_id, other)
+                if already is None and int(count) >= cap:
+                    raise Conflict(f"the avoid list is full ({cap})")
             return bool(
                 await tx.execute(
                     "INSERT INTO avoids (user_id, avoided_id, created_at) VALUES (?, ?, ?) "
@@ -332,10 +342,54 @@ class QueueQueries:
             )
         await bump(tx, table.guild_id)
 
-    async def dissolve_now(self, table: FoundTable, back: list[QueueEntry]) -> None:
-        """`dissolve` in a transaction of its own (a table whose lobby is gone or never opened)."""
+    async def dissolve_now(
+        self, table: FoundTable, back: list[QueueEntry], told: Sequence[tuple[str, str]] = ()
+    ) -> None:
+        """`dissolve` in a transaction of its own (a table whose lobby is gone or never opened);
+        `told`: (person, text) DMs owed in the same transaction (delivered as the farewells are:
+        storage/erasure_dms.py)."""
         async with self.driver.transaction() as tx:
             await self.dissolve(tx, table, back)
+            for user_id, text in told:
+                await erasure_dms.insert(tx, user_id, text)
+
+    async def retry_thread(self, table_id: int) -> None:
+        """The table's place was recorded, but its lobby could not open there (the channel
+        itself, holding a game meanwhile): owed again, as a thread not yet made."""
+        async with self.driver.transaction() as tx:
+            await tx.execute(  # (claimed on: the next try waits for the lease, as after any failed try)
+                "UPDATE found_tables SET thread_id = NULL, claim = ? WHERE id = ? AND game_id IS NULL",
+                time.time() + LEASE,
+                table_id,
+            )
+
+    async def guilds_waiting(self) -> list[str]:
+        """The servers where two or more people wait (the regular tick matches their queues)."""
+        async with self.driver.read() as q:
+            rows = await q.fetch("SELECT guild_id FROM queue GROUP BY guild_id HAVING COUNT(*) > 1 ORDER BY guild_id")
+        return [str(r[0]) for r in rows]
+
+    async def stale(self, before: float, limit: int = 100) -> list[QueueEntry]:
+        """Places taken before `before` (expired), oldest first."""
+        async with self.driver.read() as q:
+            rows = await q.fetch(f"SELECT {ENTRY} FROM queue WHERE since < ? ORDER BY since LIMIT ?", before, limit)
+        return [_entry(r) for r in rows]
+
+    async def expire(self, entry: QueueEntry, text: str) -> bool:
+        """An expired place leaves the queue, its DM owed in the same transaction (False: it
+        left, or was matched, meanwhile)."""
+        async with self.driver.transaction() as tx:
+            gone = await tx.execute(
+                "DELETE FROM queue WHERE guild_id = ? AND user_id = ? AND since = ?",
+                entry.guild_id,
+                entry.user_id,
+                entry.since,
+            )
+            if not gone:
+                return False
+            await bump(tx, entry.guild_id)
+            await erasure_dms.insert(tx, entry.user_id, text)
+        return True
 
     async def unopened(self) -> list[FoundTable]:
         """Found tables whose thread was recorded but whose lobby was not opened (a crash came between)."""

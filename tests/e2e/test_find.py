@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import sqlite3
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -107,8 +108,89 @@ async def test_four_people_queued_form_the_guides_table_and_one_who_does_not_con
         await bot.deliver(channel, outcome)
     await deliver_owed(bot)
     closed = await standin.wait_for_message(thread, lambda m: "This table is closed" in m.content, after=lobby)
-    assert f"<@{ben}> dropped out" in closed.content and f"<@{ana}> wait on" in closed.content
+    assert f"<@{ben}> dropped out" in closed.content and f"<@{ana}> waits on" in closed.content
     assert queue(bot.settings.db_path) == [str(ana), str(cleo), str(dev)]
     said = await ask(standin, ana, lounge, "game find")
     assert "number 1 of 3 waiting for Race to 10" in said, said
     assert len(standin.threads_under(lounge)) == 1  # Ana and Dev are never awake together: no new table
+
+
+# ---------------------------------------------------------------- issue 72: any channel's kind
+async def lobby_in(standin, channel: int) -> Any:
+    """The found table's lobby posted in `channel` (a thread, a forum's post, a voice chat)."""
+    return await standin.wait_for_message(
+        channel, lambda m: bool(m.custom_ids()) and "the queue found you" in m.content
+    )
+
+
+async def test_a_table_found_in_a_forum_opens_as_a_new_post_of_it(standin, bot):
+    ana, ben = standin.add_member(name="Ana"), standin.add_member(name="Ben")
+    forum = standin.create_channel("looking-for-game", type=15)
+    standin.expect_spec_violation(
+        "POST",
+        rf"/channels/{forum}/threads",
+        "use_nested_fields",
+        "discord.py 2.x's ForumChannel.create_thread always adds ?use_nested_fields=1, which the spec does not list",
+    )
+    post = standin.world.create_thread(forum, "who plays?", owner_id=ana)  # asked in a forum's post
+    await ask(standin, ana, post, "game find", {"kind": "race"})
+    said = await ask(standin, ben, post, "game find", {"kind": "race"})
+    assert "A table was found for you" in said, said
+    made: list[dict] = []
+    for _ in range(200):
+        made = [t for t in standin.threads_under(forum) if t["name"].startswith("🔎")]
+        if made:
+            break
+        await asyncio.sleep(0.05)
+    assert len(made) == 1, standin.threads_under(forum)
+    table = int(made[0]["id"])
+    lobby = await lobby_in(standin, table)
+    assert sorted(lobby.pinged()[0]) == sorted([ana, ben])
+    assert standin.messages(table)[0].content == made[0]["name"]  # (a forum's post opens with its name)
+
+
+async def test_a_table_found_in_a_voice_channel_opens_in_its_chat(standin, bot):
+    ana, ben = standin.add_member(name="Ana"), standin.add_member(name="Ben")
+    voice = standin.create_channel("game night", type=2)
+    await ask(standin, ana, voice, "game find", {"kind": "race"})
+    await ask(standin, ben, voice, "game find", {"kind": "race"})
+    lobby = await lobby_in(standin, voice)
+    assert sorted(lobby.pinged()[0]) == sorted([ana, ben])
+    assert standin.threads_under(voice) == []
+
+
+def tries(db_path: str) -> list[int]:
+    con = sqlite3.connect(db_path)
+    try:
+        with con:  # (the claim's lease let go: the next run tries at once, as 20 s later)
+            con.execute("UPDATE found_tables SET claim = NULL")
+        return [t for (t,) in con.execute("SELECT tries FROM found_tables ORDER BY id")]
+    finally:
+        con.close()
+
+
+async def test_a_table_whose_thread_cannot_be_made_expires_and_everyone_is_told(standin, bot, caplog):
+    from metrobot.discord_app.finding import run_found
+    from metrobot.service.queue import THREAD_TRIES
+
+    ana, ben = standin.add_member(name="Ana"), standin.add_member(name="Ben")
+    lounge = standin.create_channel("lounge")
+    tables = standin.create_channel("tables")
+    await bot.service.server_settings(str(standin.world.guild_id), "admin", manager=True, find_channel=str(tables))
+    standin.world.delete_channel(tables)  # (deleted since: no thread can be made there)
+    await ask(standin, ana, lounge, "game find", {"kind": "race"})
+    await ask(standin, ben, lounge, "game find", {"kind": "race"})
+    for _ in range(200):  # (the first try, made at once after the answer)
+        if tries(bot.settings.db_path) == [1]:
+            break
+        await asyncio.sleep(0.05)
+    for n in range(2, THREAD_TRIES + 1):
+        await run_found(bot)
+        assert tries(bot.settings.db_path) == ([] if n == THREAD_TRIES else [n])
+    assert queue(bot.settings.db_path) == [str(ana), str(ben)]  # back, keeping their places
+    await deliver_owed(bot)
+    for person in (ana, ben):
+        [dm] = standin.dms(person)
+        assert "could not be opened in" in dm.content and "back in the queue, keeping your place" in dm.content
+    assert not any(r.exc_info for r in caplog.records), "a traceback was logged"
+    assert any("expired: no thread in channel" in r.getMessage() for r in caplog.records)

@@ -525,6 +525,22 @@ def test_bad_avoid_options_change_nothing(world, options):
     assert _queue(world) == before
 
 
+def test_an_avoid_past_the_cap_changes_nothing(world, monkeypatch):
+    """/me avoid once the list is full (issue 72: avoid lists are capped, service/queue.py AVOIDS):
+    refused privately, nothing changed."""
+    ann = world.users["ann"]
+    avoided = {str(r[1]) for r in _queue(world)[1] if str(r[0]) == str(ann)}
+    other = next(u for n, u in sorted(world.users.items()) if u != ann and str(u) not in avoided)
+    monkeypatch.setattr("metrobot.service.queue.AVOIDS", len(avoided))  # (full now)
+    tally = Tally()
+    baseline = {"fingerprint": world.fingerprint(), "footprint": world.call(_footprint(world))}
+    before = _queue(world)
+    options = [{"name": "person", "type": 6, "value": str(other)}]
+    world.call(send(world, _slash(world, "ann", "metro", "me", "avoid", options), tally, baseline))
+    assert tally.failures == 0, tally.problems
+    assert _queue(world) == before
+
+
 # ---------------------------------------------------------------- /me forget's confirmation
 def _forget(world: World, case: str) -> Any:
     """A confirmation of `/me forget` that must forget nobody, sent by Ann."""

@@ -132,3 +132,32 @@ async def test_two_joins_at_once_against_the_cap(standin, bot, report):
         leave = next(c for c in lobby.custom_ids() if c.endswith(":leave"))
         await (await standin.click(ann, lobby, custom_id=leave)).wait_message(lambda m: m.ephemeral)
     report.update(rounds=rounds, joins_pressed=2 * rounds, seated=seated, told_the_cap=refused)
+
+
+async def test_open_abort_open_at_once_pings_the_others_once(standin, bot, report):
+    """Issue 72: ↻ Play again was a ping loop (open, abort, open: a ping each time). Each cycle all
+    three press at once (one lobby opens) and its host aborts it: over every cycle, the others are
+    pinged once a finished game."""
+    ann, bob, cat = (standin.add_member(name=n) for n in ("Ann", "Bob", "Cat"))
+    cycles = scale(3, 6)
+    channel = standin.create_channel("again-loop")
+    table = Table(standin, channel, bot.settings.db_path, seed=11)
+    await table.open(ann, "race", [bob, cat], players=3)
+    await table.play_until_over()
+    final = await standin.wait_for_message(channel, lambda m: any(c.startswith("mb:again:") for c in m.custom_ids()))
+    again = next(c for c in final.custom_ids() if c.startswith("mb:again:"))
+    pings: list[int] = []
+    for _ in range(cycles):
+        handles = await asyncio.gather(*(standin.click(u, final, custom_id=again) for u in (ann, bob, cat)))
+        replies = [(await h.wait_message()).content for h in handles]
+        assert sum(OPENED in r for r in replies) == 1, replies
+        row = await table.row()
+        lobby = await standin.wait_for_message(
+            channel,
+            lambda m: any(c.startswith(f"mb:l:{row.id}:") for c in m.custom_ids()),  # noqa: B023 - awaited here
+        )
+        pings += lobby.pinged()[0]
+        h = await standin.slash(int(row.host_id), channel, "game abort")
+        assert "aborted" in (await h.wait_message()).content
+    assert len(pings) == 2 and len(set(pings)) == 2, pings  # the two others, once
+    report.update(cycles=cycles, pings=len(pings))

@@ -104,3 +104,28 @@ async def test_two_take_the_last_seat_at_once(standin, bot, report):
     ids = [s["user_id"] for (seats,) in rows(db, "SELECT seats FROM games") for s in json.loads(seats)]
     assert len(ids) == len(set(ids))  # nobody in two tables
     report.update(rounds=scale(3, 12), tables_formed=tables, told_they_wait=told_wait, games_started=starts)
+
+
+async def test_avoids_at_once_never_pass_the_cap(standin, bot, report, monkeypatch):
+    """Issue 72: avoid lists are capped (service/queue.py AVOIDS, counted in the transaction that
+    adds): several `/me avoid` at once with one place left add exactly one; the others are told
+    the list is full."""
+    monkeypatch.setattr("metrobot.service.queue.AVOIDS", 2)
+    lounge = standin.create_channel("lounge")
+    db = bot.settings.db_path
+    added = refused = 0
+    for round_ in range(scale(2, 8)):
+        ann = standin.add_member(name=f"Ann{round_}")
+        others = [standin.add_member(name=f"Other{round_}-{n}") for n in range(scale(3, 6))]
+        h = await standin.slash(ann, lounge, "me avoid", {"person": str(others[0])})
+        assert "will not be matched" in (await h.wait_message()).content
+        handles = await asyncio.gather(
+            *(standin.slash(ann, lounge, "me avoid", {"person": str(p)}) for p in others[1:])
+        )
+        replies = [(await h.wait_message()).content for h in handles]
+        assert sum("will not be matched" in r for r in replies) == 1, replies
+        assert sum("the most one may" in r for r in replies) == len(others) - 2, replies
+        assert rows(db, "SELECT COUNT(*) FROM avoids WHERE user_id = ?", str(ann)) == [(2,)]
+        added += 1
+        refused += len(others) - 2
+    report.update(rounds=scale(2, 8), added_at_the_last_place=added, refused_past_the_cap=refused)

@@ -250,3 +250,19 @@ async def test_forgetting_someone_invited_takes_them_off_the_lobby_and_the_game_
     assert "everyone invited is here" in out.reply.text
     started = await db.game(lobby.id)
     assert started.status == "active" and started.settings["again"] == {"from": old.id}
+
+
+async def test_open_abort_open_again_pings_the_others_once(svc, db):
+    """Issue 72: ↻ Play again, aborted and pressed again, was a ping loop (5 cycles, 5 pings)."""
+    final = await svc_final(svc)
+    pings = []
+    for _ in range(5):
+        out = await svc.play_again("c1", "g", *BOB, game_id=final.controls.game_id)
+        pings.append(sorted(out.public[0].mentions))
+        assert "<@u1>" in out.public[0].text and "<@u3>" in out.public[0].text  # still named
+        await svc.abort("c1", BOB[0], manager=False)
+    assert pings == [["u1", "u3"], [], [], [], []]
+
+
+async def svc_final(svc):
+    return await finished(svc)

@@ -267,3 +267,167 @@ async def test_forget_takes_the_queue_and_the_avoids(svc, db):
     [(_, closed)] = await svc.tick()
     assert "too few are left" in closed.public[0].text
     assert [e.user_id for e in (await db.queue.snapshot("g"))[1]] == [dan]
+
+
+# ---------------------------------------------------------------- issue 72: the queue over time
+NIGHT = {"start": 0, "end": 12 * 60, "tz": "UTC"}  # quiet 00:00-12:00 UTC: awake 12:00-24:00
+DAY = {"start": 12 * 60, "end": 24 * 60 - 1, "tz": "UTC"}  # quiet 12:00-23:59 UTC: awake at night
+
+
+async def quiet(db, user_id, hours):
+    person = await db.people.person(user_id)
+    person.settings["quiet"] = hours
+    if hours is None:
+        del person.settings["quiet"]
+    await db.people.save_person(person)
+
+
+async def never_awake_together(svc, db):
+    """Ann and Bob wait for the same game at the same pace, never awake at the same time; then
+    Ann's quiet hours go: they fit now, but nothing changed in the queue."""
+    await quiet(db, "u1", NIGHT)
+    await quiet(db, "u2", DAY)
+    await find(svc, ANN)
+    await find(svc, BOB)
+    await find(svc, CAT, pace="day")  # (someone else waits too)
+    assert await svc.found_threads() == []
+    await quiet(db, "u1", None)
+
+
+async def test_leaving_the_queue_runs_the_matching_again(svc, db):
+    await never_awake_together(svc, db)
+    await svc.find_game("g", "c1", *CAT, leave=True)
+    assert [t.people for t in await svc.found_threads()] == [("u1", "u2")]
+
+
+async def test_a_regular_tick_runs_the_matching_again(svc, db):
+    await never_awake_together(svc, db)
+    await svc.tick()
+    assert [t.people for t in await svc.found_threads()] == [("u1", "u2")]
+
+
+async def test_a_place_says_how_long_it_waited_and_expires_with_a_dm(svc, db):
+    from metrobot.service.queue import PLACE_SECONDS
+
+    await find(svc, ANN)
+    svc.options.clock.now += 3 * 3600
+    out = await find(svc, ANN)
+    assert "You have waited 3 hours; your place expires" in out.reply.text, out.reply.text
+    svc.options.clock.now += PLACE_SECONDS - 3 * 3600 - 10
+    await svc.tick()
+    assert await db.queue.entry("g", "u1") is not None  # not yet
+    assert await db.erasure_dms.farewells_owed() == []
+    svc.options.clock.now += 20
+    await svc.tick()
+    assert await db.queue.entry("g", "u1") is None
+    [(_, user, text, _)] = await db.erasure_dms.farewells_owed()
+    assert user == "u1" and "expired after 7 days" in text and "Race to 10" in text, text
+
+
+async def test_the_host_of_a_found_table_cannot_drop_the_others(svc, db):
+    await find(svc, ANN)
+    await find(svc, BOB)
+    await opened(svc)
+    row = await db.open_game("t1")
+    assert row.host_id == "u1"
+    with pytest.raises(Refused, match="drop out with the button"):
+        await svc.abort("t1", "u1", manager=False)
+    assert (await db.game(row.id)).status == "lobby"
+    # a manager may close it: nobody is dropped, both wait on at their places
+    await svc.abort("t1", "u9", manager=True)
+    await svc.tick()  # (back in the queue, they fit: a new table at once)
+    assert [t.people for t in await svc.found_threads()] == [("u1", "u2")]
+
+
+async def test_a_table_whose_thread_cannot_be_made_expires_and_everyone_is_told(svc, db):
+    from metrobot.service.queue import THREAD_TRIES
+
+    await find(svc, ANN)
+    await find(svc, BOB)
+    [owed] = await svc.found_threads()
+    for tries in range(1, THREAD_TRIES):
+        await svc.found_thread_failed(owed.table_id, tries, "Forbidden")
+        assert await db.queue.table(owed.table_id) is not None  # tried again later
+    await svc.found_thread_failed(owed.table_id, THREAD_TRIES, "Forbidden")
+    assert await db.queue.table(owed.table_id) is None
+    _, waiting = await db.queue.snapshot("g")
+    assert [e.user_id for e in waiting] == ["u1", "u2"]  # back, keeping their places
+    told = sorted((u, t) for _, u, t, _ in await db.erasure_dms.farewells_owed())
+    assert [u for u, _ in told] == ["u1", "u2"]
+    assert all("could not be opened in" in t and "c1" in t and "back in the queue" in t for _, t in told), told
+    # not sent there again at once (they would be told again): the channel cools down first
+    await svc.tick()
+    assert await svc.found_threads() == []
+
+
+async def test_a_table_opened_in_the_channel_itself_waits_while_it_holds_a_game(svc, db):
+    await svc.new_game("c1", "g", "u8", "Eve", "race", {}, 2, None)  # a lobby in that channel
+    await find(svc, ANN)
+    await find(svc, BOB)
+    [owed] = await svc.found_threads()
+    assert await svc.found_thread_made(owed.table_id, "c1") is None  # (a voice channel's chat: itself)
+    table = await db.queue.table(owed.table_id)
+    assert table is not None and table.thread_id is None and table.game_id is None  # owed again
+
+
+async def test_the_queue_logs_no_user_ids_at_info(svc, db, caplog):
+    caplog.set_level("INFO")
+    await find(svc, ANN)
+    await find(svc, BOB)
+    await opened(svc)
+    row = await db.open_game("t1")
+    await svc.drop_out_found("t1", "u2", game_id=row.id)
+    said = "\n".join(r.getMessage() for r in caplog.records)
+    assert "found table" in said and "u1" not in said and "u2" not in said, said
+
+
+async def test_an_avoid_list_has_a_cap(svc, db, monkeypatch):
+    monkeypatch.setattr("metrobot.service.queue.AVOIDS", 3)
+    for other in ("u5", "u6", "u7"):
+        await svc.avoid("u1", other=other, other_name="X")
+    with pytest.raises(Refused, match="the most one may") as refused:
+        await svc.avoid("u1", other="u8", other_name="Y")
+    assert "/me avoid remove:True" in str(refused.value)
+    assert "already" in (await svc.avoid("u1", other="u5", other_name="X")).reply.text
+    await svc.avoid("u1", other="u5", remove=True)
+    await svc.avoid("u1", other="u8", other_name="Y")  # room again
+    assert await db.queue.avoided("u1") == ["u6", "u7", "u8"]
+
+
+async def test_leaving_when_at_a_found_table_says_how_to_drop_out(svc, db):
+    await find(svc, ANN)
+    await find(svc, BOB)
+    with pytest.raises(Refused, match="A table was found for you, so you are no longer in the queue"):
+        await svc.find_game("g", "c1", *ANN, leave=True)
+    await opened(svc)
+    with pytest.raises(Refused, match="drop out of it with the button") as refused:
+        await svc.find_game("g", "c1", *BOB, leave=True)
+    assert "t1" in str(refused.value)
+
+
+async def test_the_tick_matches_every_queue_at_most_every_few_minutes(svc, db):
+    from metrobot.service.queue import REMATCH_SECONDS
+
+    await svc.tick()  # (a tick with nobody waiting: the regular matching ran)
+    await never_awake_together(svc, db)
+    svc.options.clock.now += REMATCH_SECONDS - 10
+    await svc.tick()
+    assert await svc.found_threads() == []  # not yet: the last regular matching was just now
+    svc.options.clock.now += 20
+    await svc.tick()
+    assert [t.people for t in await svc.found_threads()] == [("u1", "u2")]
+
+
+async def test_a_channel_where_a_table_expired_is_used_again_after_an_hour(svc, db):
+    from metrobot.service.queue import COOL_SECONDS, REMATCH_SECONDS, THREAD_TRIES
+
+    await find(svc, ANN)
+    await find(svc, BOB)
+    [owed] = await svc.found_threads()
+    await svc.found_thread_failed(owed.table_id, THREAD_TRIES, "NotFound")
+    svc.options.clock.now += COOL_SECONDS - 10
+    await svc.tick()
+    assert await svc.found_threads() == []
+    svc.options.clock.now += REMATCH_SECONDS  # (cooled: the next regular matching sends them there)
+    await svc.tick()
+    assert [t.people for t in await svc.found_threads()] == [("u1", "u2")]

@@ -58,7 +58,7 @@ async def test_a_followers_dm_and_a_digest_read_well_in_english_and_korean(svc):
         texts[code] = (follower, digest)
     follower, digest = texts["en"]
     assert follower.startswith("👁 **MetrOmania** in <#c1> has moved on: now waiting for Ann.")
-    assert "• **MetrOmania** in <#c1>: your move since" in digest and "every 3 hours" in digest
+    assert "• **MetrOmania** in <#c1>: your turn began" in digest and "every 3 hours" in digest
     follower, digest = texts["ko"]
     assert "**메트로매니아**" in follower and "기다리는 사람: Ann" in follower
     for text in (follower, digest):

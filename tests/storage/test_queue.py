@@ -70,3 +70,18 @@ async def test_avoids(db):
     assert await db.queue.avoided_by(["u1", "u2"]) == {"u1": {"u2", "u3"}, "u2": set()}
     assert await db.queue.unavoid("u1", "u2") and not await db.queue.unavoid("u1", "u2")
     assert await db.queue.avoided("u1") == ["u3"]
+
+
+async def test_an_avoid_list_is_capped_in_the_transaction_that_adds(db):
+    """Issue 72: at most `cap` people avoided; adds at once at the last place add one (on
+    PostgreSQL too, where two read-committed transactions would each count one place left)."""
+    import asyncio
+
+    from metrobot.storage import Conflict
+
+    assert await db.queue.avoid("u1", "u2", 2)
+    results = await asyncio.gather(*(db.queue.avoid("u1", f"x{n}", 2) for n in range(6)), return_exceptions=True)
+    assert sum(r is True for r in results) == 1, results
+    assert sum(isinstance(r, Conflict) for r in results) == 5, results
+    assert not await db.queue.avoid("u1", "u2", 2)  # (one avoided already: said so, not refused)
+    assert len(await db.queue.avoided("u1")) == 2

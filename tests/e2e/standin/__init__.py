@@ -37,7 +37,9 @@ World model (ids are real snowflakes)
   ``s.member_permissions(user_id, guild_id=None) -> int`` (what interactions carry).
 * ``s.add_user(user_id=None, name=None, *, bot=False) -> int``: a user that is in no guild.
 * ``s.create_role(name, permissions=0, guild_id=None) -> int``.
-* ``s.create_channel(name, guild_id=None, *, type=0, parent_id=None) -> int`` (text channel).
+* ``s.create_channel(name, guild_id=None, *, type=0, parent_id=None) -> int`` (text channel; ``type=2``
+  voice and ``13`` stage: their chat holds messages, no threads; ``15`` forum: a thread made in it is
+  a post and needs its first ``message``, which the answer carries).
 * ``s.create_thread(parent_id, name, *, private=False, owner_id=None) -> int`` (type 11/12).
 * ``s.close_dms(user_id)`` / ``s.open_dms(user_id)``: sending to that user's DM channel answers
   403 ``{"code": 50007}`` (``discord.Forbidden``, ``.code == 50007``); ``s.failed_dms(user_id)``
@@ -189,7 +191,7 @@ tests/e2e/test_apispec.py checks that Discord's spec has every route the stand-i
 Limits
 ------
 No rate limiting (every answer carries generous X-RateLimit headers so discord.py never
-serialises requests per route); no voice, presences, reactions by users, polls' votes, stickers,
+serialises requests per route); no voice connections (a voice channel is only its chat), presences, reactions by users, polls' votes, stickers,
 webhooks other than interaction tokens, permission overwrites (member permissions are guild-level);
 interaction tokens never expire and the 3-second first-response deadline is not enforced (see
 ``h.response_latency``); message history pagination is simple; with several clients connected at

@@ -83,6 +83,7 @@ FLAG_COMPONENTS_V2 = 1 << 15
 
 # -- channel types ----------------------------------------------------------------------------------
 CH_TEXT, CH_DM, CH_CATEGORY, CH_NEWS_THREAD, CH_PUBLIC_THREAD, CH_PRIVATE_THREAD = 0, 1, 4, 10, 11, 12
+CH_VOICE, CH_STAGE, CH_FORUM = 2, 13, 15  # a voice or stage channel (its chat holds messages), a forum
 THREAD_TYPES = (CH_NEWS_THREAD, CH_PUBLIC_THREAD, CH_PRIVATE_THREAD)
 
 # -- interaction types / callback types ------------------------------------------------------------

@@ -17,6 +17,7 @@ from .constants import (
     _KEY_CHANNEL,
     CH_CATEGORY,
     CH_DM,
+    CH_FORUM,
     CH_PRIVATE_THREAD,
     CH_TEXT,
     FLAG_EPHEMERAL,
@@ -276,6 +277,14 @@ class ChannelRoutes:
             & (PERMISSIONS["create_public_threads"])
         ):
             raise _ApiError(403, 50013, "Missing Permissions")
+        if channel["type"] not in (CH_TEXT, 5, CH_FORUM):  # (a voice or stage channel holds no threads)
+            raise _ApiError(400, 50024, "Cannot execute action on this channel type")
+        if channel["type"] == CH_FORUM:  # a forum's post: a public thread with its first message
+            if not isinstance(body.get("message"), dict) or not body["message"].get("content"):
+                raise _ApiError(400, 50006, "Cannot send an empty message")
+            thread_id = self.world.create_thread(int(channel_id), body.get("name", "thread"))
+            first = self.store.create_message(thread_id, body["message"], uploads)
+            return json_response(dict(self.world.channels[thread_id], message=first.to_payload()), status=201)
         private = int(body.get("type", CH_PRIVATE_THREAD)) == CH_PRIVATE_THREAD
         thread_id = self.world.create_thread(int(channel_id), body.get("name", "thread"), private=private)
         if body.get("auto_archive_duration"):

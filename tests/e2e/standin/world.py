@@ -266,6 +266,12 @@ class World:
             "icon_emoji": None,
             "theme_color": None,
         }
+        if type in (2, 13):  # a voice or stage channel: what Discord sends of one
+            channel.update(bitrate=64000, user_limit=0, rtc_region=None, video_quality_mode=1)
+        if type == 15:  # a forum: its posts are threads
+            channel.update(
+                available_tags=[], default_reaction_emoji=None, default_sort_order=None, default_forum_layout=0
+            )
         self.channels[channel_id] = channel
         for session in self.sessions.active_sessions(guild_id, INTENT_GUILDS):
             session.dispatch("CHANNEL_CREATE", channel)

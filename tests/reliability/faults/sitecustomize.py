@@ -192,8 +192,8 @@ if FAULTS and not BESIDE_THE_BOT:
 
         original_found_thread = finding._thread
 
-        async def found_thread_then_die(channel, item):
-            await original_found_thread(channel, item)
+        async def found_thread_then_die(channel, item, **how):  # (how: a forum's post or a thread)
+            await original_found_thread(channel, item, **how)
             os.kill(os.getpid(), signal.SIGKILL)
 
         finding._thread = found_thread_then_die
