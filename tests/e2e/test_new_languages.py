@@ -7,6 +7,11 @@ discord.py client and the stand-in:
 - a Japanese server where two people with Japanese Discord play a whole MetrOmania game by
   buttons, by `/dig` and by `/play` typed in Japanese ("実線 G9 左", "駅 G9"), some typed
   without spaces and in full-width letters, as a Japanese keyboard types them ("実線Ｇ９左");
+- a Polish, a Thai and a Simplified Chinese server (issue 76) where two people whose Discord is in
+  that language ("pl", "th", "zh-CN") play a whole MetrOmania game by the composer's buttons; every
+  version of every message they see (replies, menus, buttons, DMs, channel posts, to the last one)
+  is checked for English words the language's catalogue never uses. `make test` plays Thai only
+  (the script that needs shaping); `METROBOT_RELIABILITY=full` (`make reliability`) all three;
 - every reply, refusal, menu and DM each of them reads is in their language, every channel post
   in the game's, to the last one; the slash commands they see carry German and Japanese names.
 
@@ -19,15 +24,18 @@ from __future__ import annotations
 
 import asyncio
 import re
+from pathlib import Path
 
 import pytest
 import pytest_asyncio
 from harness import make_bot
 from players import Table, said_done
 
+import metrobot
 from metrobot.games import get_plugin
 from metrobot.i18n import lang
-from tests.e2e.test_languages import says
+from tests.e2e.test_languages import DATA_WORDS, GAME_OVER, _Plural, _texts, says
+from tests.reliability.sizes import FULL
 from tests.test_typed_words import metromania_typed
 
 pytestmark = pytest.mark.timeout(300)
@@ -219,3 +227,87 @@ async def test_moves_typed_in_french_and_portuguese(standin, bot, locale):
             pytest.fail(f"six typed steps did not end a turn in {locale}")
         turns += 1
     assert turns == 4
+
+
+# Polish, Thai and Simplified Chinese (issue 76): a whole MetrOmania game by the composer's buttons.
+# `make test` plays Thai only (the script that needs shaping); all three at full size.
+NEW = ("pl", "th", "zh-CN") if FULL else ("th",)
+PEOPLE = {"pl": ("Zofia", "Bartek"), "th": ("สมชาย", "มาลี"), "zh-CN": ("王芳", "李伟")}
+WORD = re.compile(r"[A-Za-z]{4,}")
+NOT_WORDS = re.compile(r"https?://\S+|<[^<>]*>")  # links, mentions, timestamps: values
+PLACEHOLDER = re.compile(r"\{[^{}]*\}")  # {who}: a value's name, not a word of the text
+
+
+def _english_words(code: str) -> set[str]:
+    """Words of the English texts that the `code` catalogue never uses: a text that holds one is
+    (part of) a text left in English."""
+    english = {w.lower() for msg in _catalogue(code) for w in WORD.findall(msg.id if isinstance(msg.id, str) else "")}
+    used = {
+        w.lower()
+        for msg in _catalogue(code)
+        for s in ([msg.string] if isinstance(msg.string, str) else msg.string)
+        for w in WORD.findall(PLACEHOLDER.sub(" ", s or ""))
+    }
+    return english - used - {w.lower() for w in DATA_WORDS}
+
+
+def _catalogue(code: str):
+    from babel.messages.pofile import read_po
+
+    with (Path(metrobot.__file__).parent / "i18n" / "locales" / f"{code.replace('-', '_')}.po").open("rb") as f:
+        return [m for m in read_po(f) if m.id]
+
+
+@pytest.mark.parametrize("locale", NEW)
+async def test_a_whole_metromania_game_in_a_new_language(standin, bot, locale, monkeypatch):
+    reader = lang(locale)
+    shown: list[tuple[object, str]] = []  # every version of every message, DMs included
+    notify = standin.store.notify_message
+
+    def spy(message):
+        shown.extend((message, text) for text in _texts(message) if text)
+        notify(message)
+
+    monkeypatch.setattr(standin.store, "notify_message", spy)
+    standin.set_guild_locale(standin.guild_id, locale)
+    host, guest = (standin.add_member(name=name) for name in PEOPLE[locale])
+    for person in (host, guest):
+        standin.set_locale(person, locale)
+    channel = standin.create_channel("metro")
+    plugin = get_plugin("metromania")
+    start = await open_game(standin, channel, host, guest, reader, {"kind": "metromania", "players": 2})
+    assert says(reader, "**{game}** begins! Order: {order}.", start.content, game="", order=""), start.content
+    labels = plugin.game_labels(reader)
+    assert [b["label"] for b in start.buttons()] == [labels.play, labels.mine, reader.p("button", "Board")]
+    for user in (host, guest):  # the secret hands come by DM, in the language
+        for _ in range(200):
+            if standin.dms(user):
+                break
+            await asyncio.sleep(0.02)
+        assert says(reader, "Your destination markers in hand: {markers}.", standin.dms(user)[-1].content, markers="")
+    table = Table(standin, channel, bot.settings.db_path, seed=3)
+    turn = 0
+    while owed := await table.owed():
+        await by_buttons(standin, table, owed[0], reader, plugin)
+        turn += 1
+        assert turn < 200, "the game did not end"
+    assert turn >= 4
+    final = await standin.wait_for_message(channel, lambda m: "🏁" in m.content, timeout=60)
+    assert any(says(_Plural(reader, n), GAME_OVER[n > 1], final.content, winners="") for n in (1, 2)), final.content
+    assert "test-trips.png" in {a.filename for a in final.attachments}
+    assert [c.split(":")[1] for c in final.custom_ids()] == ["again", "review"]
+    for user in (host, guest):
+        for dm in standin.dms(user):
+            assert (
+                says(reader, "Your destination markers in hand: {markers}.", dm.content, markers="")
+                or "🔔" in dm.content
+            ), dm.content
+    # every reply, menu, button, DM and channel post, to the last one: no English left in it
+    english = _english_words(locale)
+    left = {
+        text[:160]: found
+        for _, text in shown
+        if (found := sorted({w for w in WORD.findall(NOT_WORDS.sub(" ", text)) if w.lower() in english}))
+    }
+    assert not left, left
+    assert len(shown) > 50 and any(m.ephemeral for m, _ in shown)
