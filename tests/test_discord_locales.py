@@ -143,3 +143,17 @@ def test_the_activitys_description_goes_to_discords_locales_where_translated():
     assert not set(sent) & {locale for code in IN_PROGRESS for locale in discord_locales(code)} or any(
         lang(code).knows(activity.DESCRIPTION) for code in IN_PROGRESS
     )
+
+
+def test_a_language_option_answers_as_the_person_types_within_discords_25_choices():
+    """The languages offered are more than the 25 choices Discord takes on an option (it refused
+    the whole command tree over one such option): they are autocompleted, by name or code."""
+    from metrobot.discord_app.languages import MAX_CHOICES, language_choices
+    from metrobot.i18n import OFFERED
+
+    assert len(OFFERED) > MAX_CHOICES
+    assert len(language_choices("")) == MAX_CHOICES
+    assert [(c.name, c.value) for c in language_choices("pol")] == [("Polski", "pl")]
+    assert [c.value for c in language_choices("ไทย")] == ["th"]
+    assert [c.value for c in language_choices("zh_tw")] == ["zh_TW"]
+    assert [c.value for c in language_choices("disc", (("Discord", "discord"),))] == ["discord"]

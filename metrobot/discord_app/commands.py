@@ -19,7 +19,7 @@ from discord import app_commands
 
 from ..games import all_plugins
 from ..games.autoplay import LEVELS
-from ..i18n import OFFERED, me
+from ..i18n import me
 from ..service import Outcome, Refused
 from ..service.takeback_window import MAX_WINDOW
 from ..service.turnclock import CLOCK_WORDS, MAX_BANK
@@ -27,7 +27,7 @@ from ..settings import TURN_CLOCK_SECONDS
 from ..storage import Commits, DatabaseUnavailable
 from . import playlinks
 from .accounting import mark
-from .languages import as_requester, speaker
+from .languages import as_requester, language_choices, speaker
 from .messages import Bot, bot_of, clip, log_failure, unavailable, went_wrong
 from .tutorial import start_tutorial
 from .user_install import GROUP_ANYWHERE
@@ -169,8 +169,6 @@ def game_group(bot: Bot, *more: app_commands.Command) -> app_commands.Group:
     cities = sorted({c for p in plugins for c in p.cities()})
     levels = [app_commands.Choice(name=level, value=level) for level in LEVELS]
     clocks = [app_commands.Choice(name=name, value=value) for value, name in CLOCK_WORDS.items()]
-    # Each language named in itself, as people look for it (not translated).
-    languages = [app_commands.Choice(name=name, value=code) for code, name in OFFERED.items()]
     # (anywhere: `/game rules` works in DMs and through a person's own install; the others
     # answer there that games are played in a server's channel, see user_install.py)
     group = app_commands.Group(name="game", description="Create and manage the game in this channel", **GROUP_ANYWHERE)
@@ -192,7 +190,7 @@ def game_group(bot: Bot, *more: app_commands.Command) -> app_commands.Group:
         bank_quiet="A bank stops during its player's quiet hours, 12 h a day at most (default: the preset's)",
         bank_away="A bank stops during its player's time away (default: yes)",
     )
-    @app_commands.choices(kind=kinds, variant=variants, level=levels, language=languages, clock=clocks)
+    @app_commands.choices(kind=kinds, variant=variants, level=levels, clock=clocks)
     async def new(
         interaction: discord.Interaction,
         kind: app_commands.Choice[str],
@@ -202,7 +200,7 @@ def game_group(bot: Bot, *more: app_commands.Command) -> app_commands.Group:
         clock_hours: app_commands.Range[float, MIN_CLOCK_HOURS, MAX_CLOCK_HOURS] | None = None,
         bots: app_commands.Range[int, 0, 7] | None = None,
         level: app_commands.Choice[str] | None = None,
-        language: app_commands.Choice[str] | None = None,
+        language: str | None = None,
         clock: app_commands.Choice[str] | None = None,
         bank_hours: app_commands.Range[float, 0.0, MAX_BANK_HOURS] | None = None,
         increment_hours: app_commands.Range[float, 0.0, MAX_BANK_HOURS] | None = None,
@@ -226,7 +224,7 @@ def game_group(bot: Bot, *more: app_commands.Command) -> app_commands.Group:
                 city=city,
                 bots=whole(bots) or 0,
                 level=level.value if level else None,
-                language=language.value if language else None,
+                language=language,
                 default_language=server_language(interaction),
                 parent_id=str(parent) if parent else None,
                 clock=clock.value if clock else None,
@@ -238,6 +236,10 @@ def game_group(bot: Bot, *more: app_commands.Command) -> app_commands.Group:
             )
 
         await run(interaction, work)
+
+    @new.autocomplete("language")
+    async def new_language_autocomplete(interaction: discord.Interaction, current: str):
+        return language_choices(current)
 
     @new.autocomplete("city")
     async def city_autocomplete(interaction: discord.Interaction, current: str):
@@ -291,12 +293,12 @@ def game_group(bot: Bot, *more: app_commands.Command) -> app_commands.Group:
         hints="💡 suggestions for everyone (default off); the game is then not rated",
         takeback_minutes="Minutes a person may take back their move (default 2; 0: never)",
     )
-    @app_commands.choices(level=levels, language=languages)
+    @app_commands.choices(level=levels)
     async def settings(
         interaction: discord.Interaction,
         clock_hours: app_commands.Range[float, MIN_CLOCK_HOURS, MAX_CLOCK_HOURS] | None = None,
         level: app_commands.Choice[str] | None = None,
-        language: app_commands.Choice[str] | None = None,
+        language: str | None = None,
         tidy: bool | None = None,
         hints: bool | None = None,
         takeback_minutes: app_commands.Range[int, 0, MAX_TAKEBACK_MINUTES] | None = None,
@@ -307,13 +309,17 @@ def game_group(bot: Bot, *more: app_commands.Command) -> app_commands.Group:
                 manager=_manager(interaction),
                 turn_clock=clock_seconds(clock_hours),
                 level=level.value if level else None,
-                language=language.value if language else None,
+                language=language,
                 tidy=tidy,
                 hints=hints,
                 takeback=None if takeback_minutes is None else takeback_minutes * 60,
             )
 
         await run(interaction, work)
+
+    @settings.autocomplete("language")
+    async def settings_language_autocomplete(interaction: discord.Interaction, current: str):
+        return language_choices(current)
 
     @group.command(name="nudge", description="Remind the people this game waits for (once in 6 hours)")
     async def nudge(interaction: discord.Interaction) -> None:

@@ -23,7 +23,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from ..i18n import DEFAULT, Lang, code_of, lang, reading
+from ..i18n import DEFAULT, OFFERED, Lang, code_of, lang, reading
 
 NAME_CONTEXT = "command name"
 NAMES = {Where.command_name, Where.group_name, Where.parameter_name}
@@ -38,6 +38,22 @@ MAX_DESCRIPTION = 100  # descriptions and choice names
 
 
 CHOSEN = "metrobot_language"  # where an interaction keeps the language its person chose
+MAX_CHOICES = 25  # Discord's most choices an option (or an autocomplete answer) may have
+
+
+def language_choices(current: str, extra: tuple[tuple[str, str], ...] = ()) -> list[app_commands.Choice[str]]:
+    """An option's languages, as the person types (autocomplete): each offered language named in
+    itself (as people look for it), then `extra` ((name, value): "Discord"), those whose name or
+    code holds what was typed, at most Discord's 25. Not fixed choices: the languages offered are
+    more than the 25 choices Discord takes on an option, and it refuses the whole command tree
+    over one such option. The service refuses a value that is no language offered."""
+    typed = unicodedata.normalize("NFKC", current or "").casefold().strip()
+    named = [(name, code) for code, name in OFFERED.items()] + list(extra)
+    return [
+        app_commands.Choice(name=name, value=code)
+        for name, code in named
+        if typed in unicodedata.normalize("NFKC", name).casefold() or typed in code.casefold()
+    ][:MAX_CHOICES]
 
 
 def speaker(interaction: discord.Interaction) -> Lang:

@@ -9,12 +9,12 @@ import discord
 from discord import app_commands
 
 from ..games.autoplay import LEVELS
-from ..i18n import OFFERED
 from ..service.people import VISION_WORDS
 from ..service.time_off import AWAY_BUDGET, DAY, zones_matching
 from ..service.turnclock import CLOCK_WORDS
 from .commands import MAX_BANK_HOURS, MAX_CLOCK_HOURS, MIN_CLOCK_HOURS, clock_seconds, run, whole
 from .finding import avoid_command
+from .languages import language_choices
 from .messages import Bot
 from .privacy import me_privacy_commands
 from .user_install import GROUP_ANYWHERE, anywhere, our_server
@@ -22,9 +22,6 @@ from .user_install import GROUP_ANYWHERE, anywhere, our_server
 
 def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]:
     me_group = app_commands.Group(name="me", description="Your own settings and time away", **GROUP_ANYWHERE)
-    languages = [app_commands.Choice(name=name, value=code) for code, name in OFFERED.items()] + [
-        app_commands.Choice(name="Discord", value="discord")
-    ]
 
     visions = [app_commands.Choice(name=name, value=value) for value, name in VISION_WORDS.items()]
 
@@ -41,13 +38,13 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
         reminders="Every how many hours one DM lists your games waiting for you (1–48; 0: off)",
         web_new_key="Revoke every web link to your games outside servers handed out so far",
     )
-    @app_commands.choices(language=languages, colour_vision=visions)
+    @app_commands.choices(colour_vision=visions)
     async def settings(
         interaction: discord.Interaction,
         turn_dms: bool | None = None,
         quiet_hours: app_commands.Range[str, 1, 40] | None = None,
         time_zone: app_commands.Range[str, 1, 60] | None = None,
-        language: app_commands.Choice[str] | None = None,
+        language: str | None = None,
         colour_vision: app_commands.Choice[str] | None = None,
         reminders: app_commands.Range[int, 0, 48] | None = None,
         web_new_key: bool | None = None,
@@ -59,12 +56,16 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
                 turn_dms=turn_dms,
                 quiet=quiet_hours,
                 time_zone=time_zone,
-                language=language.value if language else None,
+                language=language,
                 colour_vision=colour_vision.value if colour_vision else None,
                 reminders=whole(reminders),
                 web_new_key=bool(web_new_key),
             ),
         )
+
+    @settings.autocomplete("language")
+    async def my_language_autocomplete(interaction: discord.Interaction, current: str):
+        return language_choices(current, (("Discord", "discord"),))
 
     @settings.autocomplete("time_zone")
     async def zone_autocomplete(interaction: discord.Interaction, current: str):
@@ -131,10 +132,10 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
         find_channel="Tables found in the queue open in threads of this channel",
         remove_find_channel="Tables found open where the first of their people asked again",
     )
-    @app_commands.choices(language=languages[:-1], level=levels, clock=clocks)
+    @app_commands.choices(level=levels, clock=clocks)
     async def server_settings(
         interaction: discord.Interaction,
-        language: app_commands.Choice[str] | None = None,
+        language: str | None = None,
         clock_hours: app_commands.Range[float, MIN_CLOCK_HOURS, MAX_CLOCK_HOURS] | None = None,
         level: app_commands.Choice[str] | None = None,
         looking_for_players: discord.Role | None = None,
@@ -168,7 +169,7 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
                 str(interaction.guild_id),
                 str(interaction.user.id),
                 manager=bool(interaction.permissions.manage_guild),
-                language=language.value if language else None,
+                language=language,
                 turn_clock=clock_seconds(clock_hours),
                 level=level.value if level else None,
                 role=str(looking_for_players.id) if looking_for_players else None,
@@ -199,5 +200,9 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
             return outcome
 
         await run(interaction, work)
+
+    @server_settings.autocomplete("language")
+    async def server_language_autocomplete(interaction: discord.Interaction, current: str):
+        return language_choices(current)
 
     return [me_group, games, server]
