@@ -100,7 +100,6 @@ IN_PROGRESS: frozenset[str] = frozenset(
         "ru",
         "sv",
         "th",
-        "tr",
         "uk",
         "vi",
         "zh_CN",
