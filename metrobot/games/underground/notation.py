@@ -15,6 +15,7 @@ codes, station names and typed moves are the same in every language.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -131,10 +132,11 @@ def choices(game: Game, s: State, seat: str, lang: Lang = EN) -> list[Choice]:
 # ---------------------------------------------------------------- parsing
 def normalise(text: str) -> str:
     """Text as names are compared: lower case; apostrophes dropped, other punctuation a
-    space; "&" = "and", "st" = "street" (letters of other scripts kept, for colours)."""
+    space; "&" = "and", "st" = "street" (letters of other scripts kept, for colours, with their
+    combining marks: Thai vowels and tones are marks, not letters)."""
     t = text.lower().replace("&", " and ")
     t = re.sub(r"['’`´]", "", t)
-    t = re.sub(r"[\W_]+", " ", t)
+    t = "".join(ch if ch.isalnum() or unicodedata.category(ch).startswith("M") else " " for ch in t)
     return " ".join("street" if w == "st" else w for w in t.split())
 
 
