@@ -88,7 +88,6 @@ IN_PROGRESS: frozenset[str] = frozenset(
         "da",
         "el",
         "fi",
-        "hr",
         "hu",
         "id",
         "it",
