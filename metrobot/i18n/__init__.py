@@ -91,7 +91,6 @@ IN_PROGRESS: frozenset[str] = frozenset(
         "hu",
         "id",
         "it",
-        "lt",
         "nb",
         "pl",
         "ro",
