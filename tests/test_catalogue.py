@@ -61,9 +61,10 @@ def test_what_a_language_in_progress_has_translated_is_right(found, code):
 
 
 def test_every_language_has_cldr_plural_forms():
-    """Each header (every language, in progress or done) says as many plural forms as CLDR gives the language (Babel's rules): three in
-    Polish, Russian, Ukrainian, Czech, Croatian, Lithuanian and Romanian, one in Thai, Vietnamese,
-    Chinese, Turkish and Hungarian; and a form beyond them is reported, not dropped unsaid."""
+    """Each header (every language, in progress or done) says as many plural forms as CLDR gives
+    the language (Babel's rules): three in Polish, Russian, Ukrainian, Czech, Croatian, Lithuanian
+    and Romanian, one in Thai, Vietnamese, Chinese, Turkish and Hungarian; and a form beyond them
+    is reported, not dropped unsaid."""
     from babel.messages.catalog import Catalog
 
     from tools.translations import plural_problems

@@ -81,7 +81,7 @@ LANGUAGES = {
 # Catalogues still being translated: a reader whose Discord speaks one gets what is translated
 # so far (English for the rest), but nobody is offered it as a setting until it is complete
 # (`python -m tools.messages check <code>`); then it leaves this set.
-IN_PROGRESS: frozenset[str] = frozenset({"hi", "hr", "lt", "tr"})
+IN_PROGRESS: frozenset[str] = frozenset()
 OFFERED = {code: name for code, name in LANGUAGES.items() if code not in IN_PROGRESS}
 DEFAULT = "en"
 PSEUDO_CODE = "qps"
