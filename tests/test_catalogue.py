@@ -191,3 +191,23 @@ def test_a_map_error_a_player_meets_is_translated():
         plugin.game.apply(state, seat, plugin.parse(state, seat, "p:red:999"))
     assert err.value.in_language(PSEUDO).startswith("⟦there is no gap ⟧⟪999⟫")
     assert err.value.in_language(lang("nl")) != str(err.value)
+
+
+def test_a_text_that_is_also_a_plural_entry_is_read_by_its_singular_on_every_python():
+    """Debian 12's Python (3.11.2) finds no plural entry by its singular through `gettext`, later
+    3.11 releases do: `Lang.t` asks for it as one of one, so both read the translation."""
+    import gettext
+
+    from metrobot.i18n import Lang
+
+    class Older(gettext.NullTranslations):  # (3.11.2's lookup: the plural entry not by its singular)
+        def ngettext(self, msgid1, msgid2, n):
+            return (
+                "{winners} の勝ち"
+                if msgid1 == "**{winners}** wins!" and n == 1
+                else super().ngettext(msgid1, msgid2, n)
+            )
+
+    assert Lang("ja", Older()).t("**{winners}** wins!", winners="A") == "A の勝ち"
+    assert Lang("ja", Older()).t("Untranslated.") == "Untranslated."
+    assert lang("ja").t("Game over. The test trips are run. **{winners}** wins!", winners="A").startswith("ゲーム終了")

@@ -98,7 +98,12 @@ class Lang:
         return template.format(**params) if params else template
 
     def t(self, message: str, /, **params: Any) -> str:
-        return self._fill(self._c.gettext(message), params)
+        text = self._c.gettext(message)
+        if text is message:
+            # A text that is also a plural entry: later 3.11 releases' gettext finds it by its
+            # singular, Debian 12's Python (3.11.2) does not and answered in English.
+            text = self._c.ngettext(message, message, 1)
+        return self._fill(text, params)
 
     def n(self, singular: str, plural: str, count: int, /, **params: Any) -> str:
         return self._fill(self._c.ngettext(singular, plural, count), params)
