@@ -256,16 +256,23 @@ def main(name: str, options_for: Options, argv: list[str] | None = None, games: 
         + f"capped at {args.seconds:g} s a decision ({args.clock} time); "
         + f"{args.workers} process(es)"
     )
-    if args.only in (None, "a"):
-        t0 = time.perf_counter()
+    settings = (
+        ("a", f"(a) {n} players, one greedy vs {n - 1} random", n, "greedy", "random"),
+        ("b", "(b) 2 players, strong vs greedy", 2, "strong", "greedy"),
+        ("c", f"(c) {n} players, one strong vs {n - 1} greedy", n, "strong", "greedy"),
+    )
+    for key, title, players, tested, others in settings:
+        if args.only not in (None, key):
+            continue
+        began = time.perf_counter()
         report(
-            f"(a) {n} players, one greedy vs {n - 1} random",
+            title,
             run(
                 name,
                 options_for,
-                n,
-                "greedy",
-                "random",
+                players,
+                tested,
+                others,
                 args.games,
                 args.seconds,
                 args.iterations,
@@ -274,43 +281,5 @@ def main(name: str, options_for: Options, argv: list[str] | None = None, games: 
                 args.clock == "wall",
             ),
         )
-        print(f"  ({time.perf_counter() - t0:.0f} s)")
-    if args.only in (None, "b"):
-        t1 = time.perf_counter()
-        report(
-            "(b) 2 players, strong vs greedy",
-            run(
-                name,
-                options_for,
-                2,
-                "strong",
-                "greedy",
-                args.games,
-                args.seconds,
-                args.iterations,
-                args.workers,
-                args.first_seed,
-                args.clock == "wall",
-            ),
-        )
-        print(f"  ({time.perf_counter() - t1:.0f} s)")
-    if args.only in (None, "c"):
-        t2 = time.perf_counter()
-        report(
-            f"(c) {n} players, one strong vs {n - 1} greedy",
-            run(
-                name,
-                options_for,
-                n,
-                "strong",
-                "greedy",
-                args.games,
-                args.seconds,
-                args.iterations,
-                args.workers,
-                args.first_seed,
-                args.clock == "wall",
-            ),
-        )
-        print(f"  ({time.perf_counter() - t2:.0f} s)")
+        print(f"  ({time.perf_counter() - began:.0f} s)")
     sys.stdout.flush()
