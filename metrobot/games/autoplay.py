@@ -33,6 +33,7 @@ when it had to act.
 from __future__ import annotations
 
 import importlib
+import math
 import random
 import time
 from abc import ABC, abstractmethod
@@ -182,6 +183,17 @@ def judged(
                 sums[k][i] += x
     n = max(deals, 1)
     return [Worth(v / n, p / n, w / n) for v, p, w in sums]
+
+
+def clearly_behind(leader: list[float], other: list[float], z: float) -> bool:
+    """Whether `other`'s results trail `leader`'s on the same deals by more than `z` standard
+    errors of their paired differences (at least two deals each): the pruning test of the
+    searching players that share drawn states across candidates."""
+    n = len(leader)
+    diffs = [a - b for a, b in zip(leader, other)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean > z * math.sqrt(var / n)
 
 
 def lazy(module: str, name: str) -> Callable[[], AutoPlayer]:

@@ -29,11 +29,10 @@ special station's extra action is decided when it is owed, seeing the marks just
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Any
 
-from ...autoplay import AutoPlayer, Budget, Search
+from ...autoplay import AutoPlayer, Budget, Search, clearly_behind
 from ...protocol import Action, Game, RuleError, Worth
 from .policy import estimate, play_out
 from .sim import Sim, board_for
@@ -166,17 +165,9 @@ class StrongPlayer(AutoPlayer):
         leader = max(alive, key=lambda c: sum(outcomes[c][:n]))
         if all(outcomes[c][:n] == outcomes[leader][:n] for c in alive):
             return [leader]  # the same on every deal (the last rounds): more deals will not part them
-        keep: list[int] = []
-        for c in alive:
-            if c == leader:
-                keep.append(c)
-                continue
-            diffs = [a - b for a, b in zip(outcomes[leader][:n], outcomes[c][:n])]
-            mean = sum(diffs) / n
-            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-            if mean <= self.prune_z * math.sqrt(var / n):
-                keep.append(c)
-        return keep
+        return [
+            c for c in alive if c == leader or not clearly_behind(outcomes[leader][:n], outcomes[c][:n], self.prune_z)
+        ]
 
     def _best(self, alive: list[int], outcomes: list[list[float]]) -> int:
         """The candidate with the best mean on the determinizations all survivors played

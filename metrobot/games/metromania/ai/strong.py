@@ -49,7 +49,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ...autoplay import AutoPlayer, Budget, Search, judged
+from ...autoplay import AutoPlayer, Budget, Search, clearly_behind, judged
 from ...protocol import Action, Game, Worth
 from ..state import State
 from .estimate import Estimator
@@ -212,14 +212,9 @@ class StrongPlayer(AutoPlayer):
             return [leader]
         if n < PRUNE_AFTER:
             return alive
-        keep: list[int] = []
-        for c in alive:
-            diffs = [a - b for a, b in zip(outcomes[leader][:n], outcomes[c][:n])]
-            mean = sum(diffs) / n
-            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-            if c == leader or mean <= self.prune_z * math.sqrt(var / n):
-                keep.append(c)
-        return keep
+        return [
+            c for c in alive if c == leader or not clearly_behind(outcomes[leader][:n], outcomes[c][:n], self.prune_z)
+        ]
 
     # ------------------------------------------------------------ rollouts
     def _try_out(

@@ -41,7 +41,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ...autoplay import AutoPlayer, Budget, Search, judged
+from ...autoplay import AutoPlayer, Budget, Search, clearly_behind, judged
 from ...protocol import Action, Game, RuleError, Worth
 from ..state import State
 from .greedy import decide
@@ -234,14 +234,9 @@ class StrongPlayer(AutoPlayer):
         leader = max(alive, key=lambda c: sum(outcomes[c][:n]))
         if all(outcomes[c][:n] == outcomes[leader][:n] for c in alive):
             return [leader]  # the same on every deal (late in the game): more deals will not part them
-        keep: list[int] = []
-        for c in alive:
-            diffs = [a - b for a, b in zip(outcomes[leader][:n], outcomes[c][:n])]
-            mean = sum(diffs) / n
-            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-            if c == leader or mean <= self.prune_z * math.sqrt(var / n):
-                keep.append(c)
-        return keep
+        return [
+            c for c in alive if c == leader or not clearly_behind(outcomes[leader][:n], outcomes[c][:n], self.prune_z)
+        ]
 
 
 def _fewer(alive: list[int], rollouts: int) -> list[int]:
