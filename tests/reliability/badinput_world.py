@@ -267,6 +267,8 @@ class World:
                 {"kind": "metromania", "format": "swiss", "table_size": 2, "rounds": 2},
             )
             await h.wait_message()
+        # (both sign-up posts go through the outbox: the tests read them, so wait until each is there)
+        await s.wait_for_message(self.channels["elsewhere"], lambda m: "mb:tn:" in " ".join(m.custom_ids()))
         signup = await s.wait_for_message(self.channels["cup"], lambda m: "mb:tn:" in " ".join(m.custom_ids()))
         for user in (ann, bob):
             await (
