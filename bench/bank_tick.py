@@ -24,9 +24,10 @@ import time
 from pathlib import Path
 
 from metrobot.app import build
-from metrobot.service import GameService, fixed_seeds
+from metrobot.service import fixed_seeds
 from metrobot.service.turnclock import policy
 from metrobot.storage import Database
+from metrobot.wiring import GameService
 
 from .timing import summary
 
@@ -48,10 +49,10 @@ async def world(path: str, clock_name: str) -> tuple[Database, GameService, Cloc
     clock = Clock()
     service = build(db, images=False, clock=clock, seeds=fixed_seeds(5)).service
     for user, zone in (("u1", "Europe/Amsterdam"), ("u2", "America/New_York")):
-        await service.my_settings(user, quiet="23:00-07:00", time_zone=zone)
-    await service.new_game("c0", "g", "u1", "Ann", "metromania", {}, 2, clock=clock_name)
-    await service.join("c0", "u2", "Bob")
-    await service.start("c0", "u1")
+        await service.people.my_settings(user, quiet="23:00-07:00", time_zone=zone)
+    await service.lobby.new_game("c0", "g", "u1", "Ann", "metromania", {}, 2, clock=clock_name)
+    await service.lobby.join("c0", "u2", "Bob")
+    await service.lobby.start("c0", "u1")
     clock.now = T0 + 5 * 3600
     async with db.driver.transaction() as tx:
         columns = [r[1] for r in await tx.fetch("PRAGMA table_info(games)")]
@@ -123,7 +124,7 @@ async def run() -> None:
         # The arithmetic alone: after a move, over every game (the rows as the tick reads them).
         for name, (db, service, clock) in worlds.items():
             rows = [r for r in [await db.open_game(f"c{i}") for i in range(GAMES)] if r is not None]
-            people = await service.parts.games.people(rows[0])
+            people = await service.games.people(rows[0])
             samples = []
             for _ in range(7):
                 t0 = time.perf_counter()

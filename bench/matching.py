@@ -1,8 +1,8 @@
-"""Finding tables in the queue of "find a game" (service/matching.py, the pure part: no storage,
+"""Finding tables in the queue of "find a game" (tables/matching.py, the pure part: no storage,
 no Discord): 10,000 people waiting across 100 servers (100 a server, two games, three paces,
 drawn counts, quiet hours in five zones, a few avoided people each), the tables formed from the
 whole queue at once, as a tick after a restart would (median and p95 of 20 runs, seed 1). The
-queue part (service/queue.py) runs the matching per server, so a join costs a hundredth of this.
+queue part (tables/find.py) runs the matching per server, so a join costs a hundredth of this.
 
 Run: `python -m bench matching`.
 """
@@ -13,7 +13,7 @@ import random
 import statistics
 import time
 
-from metrobot.service.matching import PACES, Quiet, Waiting, match
+from metrobot.tables.matching import PACES, Quiet, Waiting, match
 
 from .timing import measure, summary
 

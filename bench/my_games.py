@@ -99,14 +99,14 @@ async def time_games(where: str, label: str) -> None:
     try:
         await fill(db, [p.name for p in all_plugins()])
         service = build(db, images=False).service
-        reply = (await service.my_games("u7", "g1")).reply
+        reply = (await service.listing.my_games("u7", "g1")).reply
         assert reply is not None
         listed = reply.text
         assert listed.count("https://discord.com/channels/") == 8, listed  # a full first page, links and all
         samples = []
         for _ in range(200):
             t0 = time.perf_counter()
-            await service.my_games("u7", "g1")
+            await service.listing.my_games("u7", "g1")
             samples.append((time.perf_counter() - t0) * 1000)
         print(summary(f"/games, 50 games of 10,000 ({label})", samples, "20 ms"))
     finally:

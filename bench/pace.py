@@ -21,8 +21,8 @@ import time
 from typing import Any
 
 from metrobot.games import get_plugin
-from metrobot.service.pace import move_times
 from metrobot.storage import GameRow, Person, Seat
+from metrobot.turns.pace import move_times
 
 from .timing import measure, summary
 
@@ -118,8 +118,8 @@ def final_move(name: str, rounds: int = 15) -> tuple[list[float], list[float]]:
 
     from metrobot.i18n import EN
     from metrobot.render import finals_of_view
-    from metrobot.service.pace import replayed_times
     from metrobot.service.pictures.painter import Painter
+    from metrobot.turns.pace import replayed_times
 
     game, _, options, seed = GAMES[name]
     row, logged, folks = _CACHE[name]

@@ -25,7 +25,7 @@ from typing import Any
 from metrobot.discord_app.composer import MAX_OPTIONS
 from metrobot.games import get_plugin
 from metrobot.i18n import lang
-from metrobot.service import menutree
+from metrobot.turns import menutree
 
 LATE = 0.9
 SEEDS = (7, 8, 9)

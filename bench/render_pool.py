@@ -30,17 +30,17 @@ async def run(workers: int, kind: str, samples: int = SAMPLES) -> tuple[list[flo
         try:
             channels = [f"c{i}" for i in range(BUSY + QUIET)]
             for c in channels:
-                await svc.new_game(c, "g", "a" + c, "A", kind, {}, 2)
-                await svc.join(c, "b" + c, "B")
-                await svc.start(c, "a" + c)
+                await svc.lobby.new_game(c, "g", "a" + c, "A", kind, {}, 2)
+                await svc.lobby.join(c, "b" + c, "B")
+                await svc.lobby.start(c, "a" + c)
             svc.images = True
-            await svc.board(channels[0], "x")  # start the workers (and warm a cache) before measuring
+            await svc.queries.board(channels[0], "x")  # start the workers (and warm a cache) before measuring
             stop, drawn = asyncio.Event(), 0
 
             async def draw(channel: str) -> None:
                 nonlocal drawn
                 while not stop.is_set():
-                    await svc.board(channel, "spectator")
+                    await svc.queries.board(channel, "spectator")
                     drawn += 1
 
             started = time.perf_counter()
@@ -55,7 +55,7 @@ async def run(workers: int, kind: str, samples: int = SAMPLES) -> tuple[list[flo
                 state = plugin.game.from_json(row.state)
                 user = plugin.game.owner(state, next(iter(plugin.game.to_move(state))))
                 t0 = time.perf_counter()
-                await svc.menu(channel, user, [])
+                await svc.turns.menu(channel, user, [])
                 latencies.append((time.perf_counter() - t0) * 1000)
                 await asyncio.sleep(0.01)
             stop.set()

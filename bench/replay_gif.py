@@ -14,8 +14,9 @@ from pathlib import Path
 
 from metrobot.app import build
 from metrobot.games import GamePlugin, all_plugins, get_plugin
-from metrobot.service import GameService, fixed_seeds
+from metrobot.service import fixed_seeds
 from metrobot.storage import Database
+from metrobot.wiring import GameService
 
 PEOPLE = [("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat"), ("u4", "Dan")]
 
@@ -24,15 +25,15 @@ async def long_game(svc: GameService, plugin: GamePlugin) -> int:
     """A game played to the end with random legal steps; returns how many people played."""
     rnd = random.Random(8)
     people = PEOPLE[: min(len(PEOPLE), plugin.game.max_players)]
-    await svc.new_game("c", "g", *people[0], plugin.name, {}, len(people))
+    await svc.lobby.new_game("c", "g", *people[0], plugin.name, {}, len(people))
     for uid, name in people[1:]:
-        await svc.join("c", uid, name)
-    await svc.start("c", "u1")
+        await svc.lobby.join("c", uid, name)
+    await svc.lobby.start("c", "u1")
     game = plugin.game
     while (row := await svc.db.open_game("c")) is not None:
         state = game.from_json(row.state)
         seat = sorted(game.to_move(state))[0]
-        await svc.play("c", game.owner(state, seat), [rnd.choice(plugin.choices(state, seat)).code])
+        await svc.turns.play("c", game.owner(state, seat), [rnd.choice(plugin.choices(state, seat)).code])
     return len(people)
 
 
@@ -46,15 +47,15 @@ async def run(plugin: GamePlugin) -> None:
             timings = []
             out = None
             for _ in range(3):
-                svc.parts.replays.clear_cache()
+                svc.replays.clear_cache()
                 t0 = time.perf_counter()
-                out = await svc.replay("c", animation=True)
+                out = await svc.replays.replay("c", animation=True)
                 timings.append(time.perf_counter() - t0)
             assert out is not None and out.reply is not None
             gif = next(f for f in out.reply.files if f.name.endswith(".gif"))
             row = await svc.db.game(1)
             assert row is not None
-            frames = len(await svc.frames(row))
+            frames = len(await svc.replays.frames(row))
         finally:
             await db.close()
     timings.sort()

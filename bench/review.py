@@ -66,15 +66,15 @@ def review_times(kind: str, games: int) -> list[float]:
 # ---------------------------------------------------------------- 2. latency
 async def latency(reviews: int = 3, rounds: int = 2) -> tuple[list[float], list[float]]:
     from metrobot.app import build
+    from metrobot.review.reviews import review_by_name
     from metrobot.service import fixed_seeds
-    from metrobot.service.review import review_by_name
     from metrobot.storage import Database
 
     with tempfile.TemporaryDirectory() as tmp:
         db = await Database(Path(tmp) / "bench.sqlite3").open()
         app = build(db, seeds=fixed_seeds(5), images=False, render_workers=2, default_turn_clock=3600)
         svc = app.service
-        background = svc.parts.reviews.painter
+        background = svc.reviews.painter
         kind = "underground"
         logs = [seeded(kind, seed)[0] for seed in range(1, reviews + 1)]
         quiet: list[float] = []
@@ -82,30 +82,30 @@ async def latency(reviews: int = 3, rounds: int = 2) -> tuple[list[float], list[
         rnd = random.Random(1)
         channels = [f"c{i}" for i in range(4)]
         for c in channels:
-            await svc.new_game(c, "g", f"{c}a", "Ann", "metromania", {}, 2)
-            await svc.join(c, f"{c}b", "Bob")
-            await svc.start(c, f"{c}a")
+            await svc.lobby.new_game(c, "g", f"{c}a", "Ann", "metromania", {}, 2)
+            await svc.lobby.join(c, f"{c}b", "Bob")
+            await svc.lobby.start(c, f"{c}a")
 
         async def moves(out: list[float], n: int) -> None:
             for _ in range(n):
                 for c in channels:
                     row = await db.open_game(c)
                     if row is None:  # finished: another game in the channel
-                        await svc.new_game(c, "g", f"{c}a", "Ann", "metromania", {}, 2)
-                        await svc.join(c, f"{c}b", "Bob")
-                        await svc.start(c, f"{c}a")
+                        await svc.lobby.new_game(c, "g", f"{c}a", "Ann", "metromania", {}, 2)
+                        await svc.lobby.join(c, f"{c}b", "Bob")
+                        await svc.lobby.start(c, f"{c}a")
                         row = await db.open_game(c)
                         assert row is not None
                     plugin = get_plugin(row.game)
                     state = plugin.game.from_json(row.state)
                     (seat,) = sorted(plugin.game.to_move(state))
                     prefix: list[str] = []
-                    menu = await svc.menu(c, seat, prefix)
+                    menu = await svc.turns.menu(c, seat, prefix)
                     while not menu.complete:
                         prefix.append(rnd.choice(menu.choices).code)
-                        menu = await svc.menu(c, seat, prefix)
+                        menu = await svc.turns.menu(c, seat, prefix)
                     began = time.perf_counter()
-                    await svc.play(c, seat, prefix)
+                    await svc.turns.play(c, seat, prefix)
                     out.append(time.perf_counter() - began)
 
         await moves([], 3)  # warming up (the first moves load what every later one finds ready)

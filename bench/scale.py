@@ -42,9 +42,9 @@ async def drive(where: str, channels: list[str], setup: bool, barrier: Any = Non
     try:
         if setup:
             for channel in channels:
-                await svc.new_game(channel, "g", "a" + channel, "A", KIND, {}, 2)
-                await svc.join(channel, "b" + channel, "B")
-                await svc.start(channel, "a" + channel)
+                await svc.lobby.new_game(channel, "g", "a" + channel, "A", KIND, {}, 2)
+                await svc.lobby.join(channel, "b" + channel, "B")
+                await svc.lobby.start(channel, "a" + channel)
         latencies: list[float] = []
         # The players keep their own copy of the game (the engine is deterministic), so
         # what is timed is the bot's work, not the benchmark's; they read it before the clock runs.
@@ -62,7 +62,7 @@ async def drive(where: str, channels: list[str], setup: bool, barrier: Any = Non
                 action = rnd.choice(game.legal_actions(state, seat))
                 code = plugin.code(state, seat, action)
                 t0 = time.perf_counter()
-                await svc.play(channel, game.owner(state, seat), [code])
+                await svc.turns.play(channel, game.owner(state, seat), [code])
                 latencies.append((time.perf_counter() - t0) * 1000)
                 state, _ = game.apply(state, seat, action)
 

@@ -44,10 +44,10 @@ async def first_starts(warm: bool, settle: float) -> tuple[dict[str, float], flo
                 if plugin.renderer is None:
                     continue
                 channel = f"c-{plugin.name}"
-                await svc.new_game(channel, "g", "a", "Ann", plugin.name, {}, 2)
-                await svc.join(channel, "b", "Bob")
+                await svc.lobby.new_game(channel, "g", "a", "Ann", plugin.name, {}, 2)
+                await svc.lobby.join(channel, "b", "Bob")
                 t0 = time.perf_counter()
-                await svc.start(channel, "a")
+                await svc.lobby.start(channel, "a")
                 out[plugin.name] = (time.perf_counter() - t0) * 1000
             return out, started
         finally:

@@ -28,9 +28,10 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from metrobot.app import build
 from metrobot.games import all_plugins
-from metrobot.service import GameService, fixed_seeds
+from metrobot.service import fixed_seeds
 from metrobot.storage import Database
 from metrobot.web import make_app
+from metrobot.wiring import GameService
 
 from .timing import summary
 
@@ -123,21 +124,21 @@ async def played(service: GameService, turns: int) -> int:
     """A 4-player MetrOmania game on the server, `turns` turns in, played through the service."""
     channel = "c-bench"
     people = [(f"u{n}", f"Person {n}") for n in range(4)]
-    await service.new_game(channel, GUILD, *people[0], "metromania", {}, 4)
+    await service.lobby.new_game(channel, GUILD, *people[0], "metromania", {}, 4)
     for user, name in people[1:]:
-        await service.join(channel, user, name)
-    await service.start(channel, people[0][0])
+        await service.lobby.join(channel, user, name)
+    await service.lobby.start(channel, people[0][0])
     rnd = random.Random(3)
     for _ in range(turns):
         row = await service.db.open_game(channel)
         assert row is not None
         user = row.waiting[0]
         prefix: list[str] = []
-        menu = await service.menu(channel, user, prefix)
+        menu = await service.turns.menu(channel, user, prefix)
         while not menu.complete:
             prefix.append(rnd.choice(menu.choices).code)
-            menu = await service.menu(channel, user, prefix)
-        await service.play(channel, user, prefix)
+            menu = await service.turns.menu(channel, user, prefix)
+        await service.turns.play(channel, user, prefix)
     row = await service.db.open_game(channel)
     assert row is not None
     return row.id
@@ -174,7 +175,7 @@ async def time_pages(where: str, label: str) -> None:
         async with TestClient(TestServer(make_app(service, tournaments=app.tournaments))) as client:
             row = await db.game(game_id)
             assert row is not None
-            page = await service.game_path(row)
+            page = await service.links.game_path(row)
             html = await (await client.get(page)).text()
             board = html.split('id="board" src="', 1)[1].split('"', 1)[0]
             await client.get(page + board)
@@ -182,11 +183,11 @@ async def time_pages(where: str, label: str) -> None:
             print(both(f"game page, 30 turns in ({label})", await get(client, page, 200, cpu), cpu, "50 ms"))
             cold, cpu = [], []
             for _ in range(30):
-                service.parts.web_game.clear_cache()  # as after a start: the log is replayed
-                service.parts.games.clear_cache()
+                service.web_game.clear_cache()  # as after a start: the log is replayed
+                service.games.clear_cache()
                 cold += await get(client, page, 1, cpu)
             print(both(f"game page, first view after a start ({label})", cold, cpu, "50 ms"))
-            server, cpu = await service.server_path(GUILD), []
+            server, cpu = await service.links.server_path(GUILD), []
             print(
                 both(f"server page, 7,500 of 10,000 games ({label})", await get(client, server, 200, cpu), cpu, "50 ms")
             )

@@ -1,19 +1,18 @@
-"""The whole application in one place: the game service (its parts: service/wiring.py) and the
-tournaments beside it, each receiving what it uses, and who listens to what.
+"""The whole application: the game service (its parts, wired in wiring.py) and the tournaments
+beside it, each receiving what it uses, and who listens to what.
 
-Every composition root builds through `build`: the Discord client, the web server, the
-command line, the benchmarks and the tests. The front ends then hold the two separately
-(`bot.service` and `bot.tournaments`; the web app's `SERVICE` and `TOURNAMENTS`).
+Every composition root builds through `build`: the Discord client, the web server, the command
+line, the benchmarks and the tests. The front ends then hold the two separately (`bot.service`
+and `bot.tournaments`; the web app's `SERVICE` and `TOURNAMENTS`).
 
-    GameService ...... the facade over the game service's parts (service/service.py)
+    GameService ...... the game service's parts (wiring.py), each called by name
     TableGames ....... a tournament's tables' games: db, options, games, status, lobby
-    Director ......... running a tournament: db, options, games, painter, lobby, tables
-    TournamentPages .. how tournaments look, their pages: db, options, games, painter,
-                       listing, links, web_index
-    TournamentService  the facade over those three the front ends talk to (never the game
-                       service itself); subscribed to GameEnded, which the service publishes
-                       inside the transaction that finishes a game, so a table's result is
-                       stored with its game's end or not at all
+    Rounds, Running .. a tournament's rounds; once it runs: drop, pause, abort
+    Director ......... creating one, sign-up, start
+    TournamentPages .. how tournaments look, their pages
+    TournamentService  the tournaments' front: subscribed to GameEnded, which the service
+                       publishes inside the transaction that finishes a game, so a table's result
+                       is stored with its game's end or not at all
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .service import GameService, fixed_seeds
+from .service.core import fixed_seeds
 from .service.events import GameEnded
 from .settings import Settings
 from .storage import Database
@@ -31,6 +30,7 @@ from .tournaments.running import Running
 from .tournaments.service import TournamentService
 from .tournaments.tablegames import TableGames
 from .tournaments.webpage import TournamentPages
+from .wiring import GameService
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ def build(db: Database, **options: Any) -> App:
     """The game service on `db` (`options`: GameService's: clock, seeds, images, render_workers,
     …) and the tournaments on its parts, subscribed to the end of a game."""
     service = GameService(db, **options)
-    p = service.parts
+    p = service
     tables = TableGames(db, p.options, p.games, p.status, p.lobby)
     rounds = Rounds(db, p.options, p.games, p.painter, p.lobby, tables)
     running = Running(db, p.options, p.games, rounds, p.lobby, tables)
@@ -70,4 +70,4 @@ def for_bot(db: Database, settings: Settings) -> App:
     return build(db, **options)
 
 
-__all__ = ["App", "build", "for_bot"]
+__all__ = ["App", "GameService", "build", "for_bot"]

@@ -136,7 +136,7 @@ def cmd_ratings(args: argparse.Namespace) -> int:
     async def rebuild() -> tuple[int, bool]:
         db = await Database(path).open()
         try:
-            return await build(db, images=False).service.rebuild_ratings()
+            return await build(db, images=False).service.standings.rebuild_ratings()
         finally:
             await db.close()
 

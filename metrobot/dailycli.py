@@ -1,5 +1,5 @@
 """`python -m metrobot daily-verify` and `daily-key`: the daily challenge's deal, checked by
-anyone after the day, and the installation's daily key, for its operator (service/daily.py).
+anyone after the day, and the installation's daily key, for its operator (daily/challenge.py).
 
 `daily-verify --game G --day YYYY-MM-DD --seed HEX --commitment HEX` needs no bot and no
 database: it checks that the SHA-256 of the seed is the commitment published while the day ran
@@ -49,7 +49,7 @@ def _day(value: str) -> str:
 
 def dealt(kind: str, day: str, seed: bytes) -> dict[str, Any]:
     """The deal the seed gives, as the bot dealt it: the parts of the first state that show it."""
-    from .service.daily import deal
+    from .daily.challenge import deal
 
     plugin = get_plugin(kind)
     terms = deal(kind, day, seed)
@@ -59,7 +59,7 @@ def dealt(kind: str, day: str, seed: bytes) -> dict[str, Any]:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from .service.daily import commitment
+    from .daily.challenge import commitment
 
     kind, day = args.game, _day(args.day)
     seed = _hex(args.seed, "seed", 32)
@@ -77,7 +77,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_key(args: argparse.Namespace) -> int:
-    from .service.daily import KEY_BYTES, day_of, next_day_starts
+    from .daily.challenge import KEY_BYTES, day_of, next_day_starts
     from .settings import shown
     from .storage import Database
 

@@ -62,10 +62,24 @@ class InDiscord:
                     raise Refused(discord_text(str(exc))) from exc
 
             return call
+        if _is_part(found):  # (`service.lobby`: the part's answers are worded too)
+            return InDiscord(found)
         return found
 
     def __setattr__(self, name: str, value: Any) -> None:
         setattr(self._inner, name, value)
+
+
+def _is_part(value: Any) -> bool:
+    """A part of the service (or of the tournaments), not storage, data or a function."""
+    module = type(value).__module__
+    return (
+        module.startswith("metrobot.")
+        and not module.startswith("metrobot.storage")
+        and hasattr(value, "__dict__")
+        and not callable(value)
+        and not isinstance(value, type)
+    )
 
 
 def in_discord(inner: Any) -> Any:

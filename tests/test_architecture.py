@@ -85,11 +85,19 @@ def copy(tmp_path_factory) -> Path:
             "from metrobot.render.underground import palette",
             "Each game's images know nothing",
         ),
-        ("metrobot/storage/db.py", "from metrobot.service import outcome", "The adapter sits on the service"),
+        ("metrobot/storage/db.py", "from metrobot.service import outcome", "The front ends sit on the capabilities"),
         # the two front ends know nothing of each other (but the bot's process starting the web server)
-        ("metrobot/web/pages.py", "from metrobot.discord_app import messages", "The adapter sits on the service"),
-        ("metrobot/discord_app/commands.py", "from metrobot.web import pages", "The adapter sits on the service"),
-        ("metrobot/service/core.py", "from metrobot.web import reader", "The adapter sits on the service"),
+        (
+            "metrobot/web/pages.py",
+            "from metrobot.discord_app import messages",
+            "The front ends sit on the capabilities",
+        ),
+        (
+            "metrobot/discord_app/commands.py",
+            "from metrobot.web import pages",
+            "The front ends sit on the capabilities",
+        ),
+        ("metrobot/service/core.py", "from metrobot.web import reader", "The front ends sit on the capabilities"),
         ("metrobot/render/png.py", "from metrobot.web import images", "Images never import"),
         ("metrobot/games/metromania/board.py", "from metrobot.games.metromania import engine", "No import cycles"),
     ],
@@ -188,7 +196,7 @@ def test_shared_sources_are_found_by_rule():
         "metrobot/render/text.py",
         "metrobot/render/animation.py",
         "metrobot/render/sparkline.py",
-        "metrobot/service/turns.py",
+        "metrobot/turns/turns.py",
         "metrobot/discord_app/moves.py",
         "bot.py",
     } <= names

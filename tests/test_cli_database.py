@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from metrobot.service import GameService, fixed_seeds
+from metrobot.service import fixed_seeds
 from metrobot.storage import Database
+from metrobot.wiring import GameService
 from tests.history.play import play_game
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,7 +15,8 @@ from metrobot.discord_app.composer import MAX_OPTIONS, BackButton, GroupSelect, 
 from metrobot.games import get_plugin
 from metrobot.games.protocol import Choice
 from metrobot.i18n import lang
-from metrobot.service import Menu, menutree
+from metrobot.service import Menu
+from metrobot.turns import menutree
 from tests.languages import checked
 
 GAMES = {"underground": ({}, (2, 3, 5)), "metromania": ({}, (2, 4)), "flipwrite": ({"map": "paris"}, (1, 2, 8))}

@@ -28,10 +28,10 @@ from metrobot.discord_app.controls import controls_view
 from metrobot.discord_app.languages import MAX_NAME, NAME_CONTEXT, command_text
 from metrobot.games import all_plugins, get_plugin
 from metrobot.i18n import lang
+from metrobot.rules.pages import page_message
 from metrobot.service.core import Games
-from metrobot.service.lobby import Lobby
-from metrobot.service.rulespages import page_message
 from metrobot.storage.rows import GameRow, Seat
+from metrobot.tables.lobby import Lobby
 from tests.languages import checked
 
 from .test_composer_menus import menu_at, parts, position

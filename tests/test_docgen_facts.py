@@ -8,8 +8,8 @@ from __future__ import annotations
 from discord import app_commands
 
 from metrobot.discord_app.client import slash_commands
-from metrobot.service.gamesettings import MAX_TURN_CLOCK, MIN_TURN_CLOCK
 from metrobot.settings import LIMITS, TURN_CLOCK_SECONDS
+from metrobot.tables.gamesettings import MAX_TURN_CLOCK, MIN_TURN_CLOCK
 from tools import docgen
 
 

@@ -32,7 +32,7 @@ def _translations(code: str, where: str) -> dict[str, str]:
 
 def test_french_speaks_to_the_player_with_tu_in_the_daily_challenge_too():
     assert lang("fr").t("(you)") == "(toi)"
-    daily = _translations("fr", "metrobot/service/daily.py")
+    daily = _translations("fr", "metrobot/daily/challenge.py")
     assert len(daily) > 10
     said = {english: text for english, text in daily.items() if re.search(r"(?i)\b(vous|votre|vos|vôtre)\b", text)}
     assert said == {}
@@ -53,7 +53,7 @@ def test_a_korean_particle_after_a_game_title_fits_each_of_the_three_titles():
     titles = [ko.t(plugin.title) for plugin in all_plugins()]
     assert len(titles) == 3 and all(re.search("[가-힣]$", t) for t in titles)
     particle = re.compile(r"\{game\}(?: ?\([^()]*\))?(" + "|".join(sorted(KO_PAIRS, key=len, reverse=True)) + ")")
-    texts = [text for text in _translations("ko", "metrobot/service/queue.py").values() if particle.search(text)]
+    texts = [text for text in _translations("ko", "metrobot/tables/find.py").values() if particle.search(text)]
     texts += [ko.t("{game} is played alone: there is nobody to find.")]
     for text in texts:
         for found in particle.finditer(text):

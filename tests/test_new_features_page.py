@@ -7,7 +7,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from metrobot.service import daily, queue, server
+from metrobot.daily import challenge as daily
+from metrobot.service import server
+from metrobot.tables import find as queue
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = (ROOT / "docs/operators/new-features.md").read_text(encoding="utf-8")
@@ -21,7 +23,7 @@ def test_it_is_in_the_operators_index():
 def test_the_web_pages_it_asks_for_are_off_in_the_example_and_the_daily_challenge_refuses_without_them():
     example = (ROOT / ".env.example").read_text(encoding="utf-8")
     assert re.search(r"^METROBOT_WEB_PORT=$", example, re.M)  # (why the page is needed at all)
-    source = (ROOT / "metrobot/service/daily.py").read_text(encoding="utf-8")
+    source = (ROOT / "metrobot/daily/challenge.py").read_text(encoding="utf-8")
     assert "if self.options.web_base is None:\n            raise Refused(" in source
     assert "`METROBOT_WEB_PORT=` empty" in PAGE and "this bot has no web pages" in PAGE
 

@@ -14,7 +14,7 @@ import pytest
 from metrobot.i18n import PSEUDO, lang
 from metrobot.service.core import hours
 from metrobot.service.pictures import chart_alt
-from metrobot.service.standings import Standings
+from metrobot.standings.standings import Standings
 from metrobot.storage.history import Record
 from metrobot.tournaments.reports import standings_alt
 from metrobot.tournaments.texts import number

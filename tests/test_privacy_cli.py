@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from metrobot.privacy import Privacy
-from metrobot.service import GameService, fixed_seeds
+from metrobot.service import fixed_seeds
 from metrobot.storage import Database
+from metrobot.wiring import GameService
 from tests.history.play import play_game
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -22,8 +22,9 @@ from PIL import ImageDraw
 from metrobot import games
 from metrobot.discord_app.words import discord_text
 from metrobot.i18n import LANGUAGES, PSEUDO, reading
-from metrobot.service import GameService, Refused, fixed_seeds
+from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
+from metrobot.wiring import GameService
 from tests.render.test_image_texts import data_words as image_data_words
 
 PEOPLE = [("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat")]
@@ -148,22 +149,22 @@ async def _play_to_the_end(svc, heard: Heard, channel: str, kind: str, now: list
         if turn == 2:  # mistakes, refused in the reader's language
             for typed in BAD_MOVES:
                 try:
-                    heard.outcome(await svc.play(channel, person, [typed]))  # (one may be legal by chance)
+                    heard.outcome(await svc.turns.play(channel, person, [typed]))  # (one may be legal by chance)
                 except Refused as refusal:
                     heard.texts.append(str(refusal))
                     heard.typed |= {w for word in WORD.findall(typed) for w in (word, word.upper())}
             if others and not plugin.game.to_move(state) >= set(game.seats(state)):
-                await heard.refused(svc.play(channel, others[0], ["nb"]), "nb")
-            heard.menu(await svc.menu(channel, person, [], preview=True))
+                await heard.refused(svc.turns.play(channel, others[0], ["nb"]), "nb")
+            heard.menu(await svc.turns.menu(channel, person, [], preview=True))
             for user in (person, *others):
-                heard.outcome(await svc.status(channel, user))
-                heard.outcome(await svc.board(channel, user))
-                heard.outcome(await svc.board_text(channel, user))  # the board for a screen reader
-                heard.outcome(await svc.hand(channel, user))
-            heard.outcome(await svc.board_text(channel, "u9"))  # a spectator's
-            heard.outcome(await svc.my_settings(person, colour_vision="deutan"))
-            await heard.refused(svc.my_settings(person, colour_vision="purple"))
-            heard.outcome(await svc.rules(channel))
+                heard.outcome(await svc.queries.status(channel, user))
+                heard.outcome(await svc.queries.board(channel, user))
+                heard.outcome(await svc.queries.board_text(channel, user))  # the board for a screen reader
+                heard.outcome(await svc.queries.hand(channel, user))
+            heard.outcome(await svc.queries.board_text(channel, "u9"))  # a spectator's
+            heard.outcome(await svc.people.my_settings(person, colour_vision="deutan"))
+            await heard.refused(svc.people.my_settings(person, colour_vision="purple"))
+            heard.outcome(await svc.rules_pages.rules(channel))
             continue
         if turn in (4, 9):  # the turn clock: the reminder at half time, the automatic player at expiry
             now[0] = row.deadline - row.turn_clock / 2 + 1
@@ -175,16 +176,16 @@ async def _play_to_the_end(svc, heard: Heard, channel: str, kind: str, now: list
             continue
         if turn == 6 and not left and len(row.seats) > 1:  # one leaves (resigns): the automatic player takes over
             quitter = others[-1]
-            heard.outcome(await svc.leave(channel, quitter))
-            await heard.refused(svc.leave(channel, quitter))
-            await heard.refused(svc.play(channel, quitter, ["nb"]), "nb")
+            heard.outcome(await svc.lobby.leave(channel, quitter))
+            await heard.refused(svc.lobby.leave(channel, quitter))
+            await heard.refused(svc.turns.play(channel, quitter, ["nb"]), "nb")
             left = True
             continue
         action = plugin.auto_action(state, seat, rnd, level="random")
         step = plugin.code(state, seat, action)
         if turn % 5 == 0:
-            heard.menu(await svc.menu(channel, person, [step]))
-        heard.outcome(await svc.play(channel, person, [step]))
+            heard.menu(await svc.turns.menu(channel, person, [step]))
+        heard.outcome(await svc.turns.play(channel, person, [step]))
 
 
 @pytest.mark.parametrize("kind, players, options", GAMES, ids=[g[0] for g in GAMES])
@@ -203,40 +204,44 @@ async def test_a_whole_game_in_the_pseudo_language_leaves_nothing_untranslated(d
     people = PEOPLE[:players]
     with reading(PSEUDO):
         heard.outcome(
-            await svc.new_game(channel, "g1", *people[0], kind, None, players, city=options.get("city"), language="qps")
+            await svc.lobby.new_game(
+                channel, "g1", *people[0], kind, None, players, city=options.get("city"), language="qps"
+            )
         )
-        await heard.refused(svc.start(channel, people[1][0]))  # only the host starts
+        await heard.refused(svc.lobby.start(channel, people[1][0]))  # only the host starts
         for person in people[1:]:
-            heard.outcome(await svc.join(channel, *person))
-        await heard.refused(svc.configure(channel, people[1][0], manager=False, turn_clock=3 * 3600))
-        await heard.refused(svc.configure(channel, people[0][0], manager=False, turn_clock=1))
-        await heard.refused(svc.configure(channel, people[0][0], manager=False, language="xx"))
-        heard.outcome(await svc.configure(channel, people[0][0], manager=False, turn_clock=3 * 3600, level="random"))
-        heard.outcome(await svc.status(channel, people[0][0]))
-        heard.outcome(await svc.start(channel, people[0][0]))
+            heard.outcome(await svc.lobby.join(channel, *person))
+        await heard.refused(svc.game_settings.configure(channel, people[1][0], manager=False, turn_clock=3 * 3600))
+        await heard.refused(svc.game_settings.configure(channel, people[0][0], manager=False, turn_clock=1))
+        await heard.refused(svc.game_settings.configure(channel, people[0][0], manager=False, language="xx"))
+        heard.outcome(
+            await svc.game_settings.configure(channel, people[0][0], manager=False, turn_clock=3 * 3600, level="random")
+        )
+        heard.outcome(await svc.queries.status(channel, people[0][0]))
+        heard.outcome(await svc.lobby.start(channel, people[0][0]))
         states = await _play_to_the_end(svc, heard, channel, kind, now)
         row = await db.last_game(channel)
         assert row.status == "finished" and len(states) > 10 and heard.clock == 2
         assert any(s.auto for s in row.seats)  # someone left
         assert {"png_of_view", "finals_of_view"} <= set(heard.painted)  # the boards and the final images
 
-        heard.outcome(await svc.replay(channel))
-        heard.outcome(await svc.replay(channel, frame=0))
-        heard.outcome(await svc.replay(channel, frame=3, animation=True))
-        await heard.refused(svc.replay(channel, frame=-1))
-        heard.texts += [label for label, _ in await svc.replay_choices(channel)]
-        heard.outcome(await svc.history(channel))
-        heard.outcome(await svc.leaderboard("g1", people[0][0], kind))
-        heard.outcome(await svc.leaderboard("g1", people[0][0]))
-        await heard.refused(svc.leaderboard("g1", people[0][0], kind, 9))
-        heard.outcome(await svc.profile("g1", people[0][0], people[0][1]))
-        await heard.refused(svc.profile("g1", "u9", "Zed"))
+        heard.outcome(await svc.replays.replay(channel))
+        heard.outcome(await svc.replays.replay(channel, frame=0))
+        heard.outcome(await svc.replays.replay(channel, frame=3, animation=True))
+        await heard.refused(svc.replays.replay(channel, frame=-1))
+        heard.texts += [label for label, _ in await svc.replays.replay_choices(channel)]
+        heard.outcome(await svc.standings.history(channel))
+        heard.outcome(await svc.standings.leaderboard("g1", people[0][0], kind))
+        heard.outcome(await svc.standings.leaderboard("g1", people[0][0]))
+        await heard.refused(svc.standings.leaderboard("g1", people[0][0], kind, 9))
+        heard.outcome(await svc.standings.profile("g1", people[0][0], people[0][1]))
+        await heard.refused(svc.standings.profile("g1", "u9", "Zed"))
 
         # a second game in the channel, aborted by its host
-        heard.outcome(await svc.new_game(channel, "g1", *people[1], kind, None, players, language="qps"))
-        heard.outcome(await svc.join(channel, *people[0]))
-        await heard.refused(svc.abort(channel, people[0][0], manager=False))
-        heard.outcome(await svc.abort(channel, people[1][0], manager=False))
+        heard.outcome(await svc.lobby.new_game(channel, "g1", *people[1], kind, None, players, language="qps"))
+        heard.outcome(await svc.lobby.join(channel, *people[0]))
+        await heard.refused(svc.lobby.abort(channel, people[0][0], manager=False))
+        heard.outcome(await svc.lobby.abort(channel, people[1][0], manager=False))
 
     plugin = games.get_plugin(kind)
     final = plugin.game.from_json(row.state)

@@ -15,7 +15,7 @@ from metrobot.games.flipwrite.plugin import PLUGIN as FLIP_PLUGIN
 from metrobot.games.logplay import LogPlayer, takeback
 from metrobot.games.protocol import WITHDRAW
 from metrobot.games.review import Decision, decide, decisions, review, seeded
-from metrobot.service.review import drawn_moves
+from metrobot.review.reviews import drawn_moves
 from tests.flipwrite.test_ai import hidden_variants, mid_round
 from tests.metromania.ai_helpers import peeking
 from tests.metromania.test_ai_players import hidden_twins, start_of_p1_turn

@@ -123,7 +123,7 @@ def test_every_numeric_setting_has_a_range():
 
 
 def test_the_default_turn_clock_has_the_range_a_game_s_clock_has():
-    from metrobot.service.gamesettings import MAX_TURN_CLOCK, MIN_TURN_CLOCK
+    from metrobot.tables.gamesettings import MAX_TURN_CLOCK, MIN_TURN_CLOCK
 
     limit = LIMITS["METROBOT_TURN_CLOCK_HOURS"]
     assert (limit.low * 3600, limit.high * 3600) == pytest.approx((MIN_TURN_CLOCK, MAX_TURN_CLOCK))

@@ -45,6 +45,6 @@ def test_the_levels_are_the_projects():
     settings = _settings()
     assert settings["typeCheckingMode"] == "standard"
     assert sorted(settings["include"]) == sorted(CHECKED)
-    assert "metrobot/games" in settings["strict"] and "metrobot/service/menutree.py" in settings["strict"]
+    assert "metrobot/games" in settings["strict"] and "metrobot/turns/menutree.py" in settings["strict"]
     missing = [p for p in settings["strict"] if not (ROOT / p).exists()]
     assert not missing, f"strict paths that do not exist: {missing}"

@@ -135,7 +135,7 @@ def test_the_service_pages_no_menu_and_cuts_no_post_to_discords_size():
     takes the front end's limit, and no module outside the adapter cuts a text to a Discord size."""
     import inspect
 
-    from metrobot.service import menutree
+    from metrobot.turns import menutree
 
     assert inspect.signature(menutree.build).parameters["limit"].default is inspect.Parameter.empty
     cut = re.compile(r"\[:\s*(1[0-9]{3}|2000|100|80)\s*\]|\b(POST_)?LIMIT = (25|2000|1900)\b")
@@ -226,15 +226,16 @@ def test_every_answer_of_the_web_app_words_the_parts_it_carries_and_leaves_pictu
 
 
 async def test_a_name_that_spells_a_part_joins_as_plain_text(tmp_path):
-    from metrobot.service import GameService, fixed_seeds
+    from metrobot.service import fixed_seeds
     from metrobot.storage import Database
+    from metrobot.wiring import GameService
 
     db = await Database(tmp_path / "names.sqlite3").open()
     try:
         svc = GameService(db, seeds=fixed_seeds(1), images=False)
         forged = "Eve" + part.person("999")
-        await svc.new_game("c1", "g1", "1", forged, "metromania", {}, 2)
-        out = await svc.join("c1", "2", forged)
+        await svc.lobby.new_game("c1", "g1", "1", forged, "metromania", {}, 2)
+        out = await svc.lobby.join("c1", "2", forged)
         row = await db.open_game("c1")
         assert {s.name for s in row.seats} == {"Eve@999"}
         assert "999" not in part.ids(out.public[0].text) and "<@999>" not in discord_text(out.public[0].text)

@@ -16,8 +16,9 @@ from pathlib import Path
 
 from metrobot.games import get_plugin
 from metrobot.games.autoplay import decide
-from metrobot.service import GameService, fixed_seeds
+from metrobot.service import fixed_seeds
 from metrobot.storage import Database
+from metrobot.wiring import GameService
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "example" / "review"
 ANN = "100000000000000001"
@@ -28,8 +29,8 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = await Database(Path(tmp) / "example.sqlite3").open()
         svc = GameService(db, seeds=fixed_seeds(7), images=True, default_turn_clock=3600)
-        await svc.new_game("c1", "g1", ANN, "Ann", "underground", {"map": "london"}, 4, bots=3, level="greedy")
-        await svc.start("c1", ANN)
+        await svc.lobby.new_game("c1", "g1", ANN, "Ann", "underground", {"map": "london"}, 4, bots=3, level="greedy")
+        await svc.lobby.start("c1", ANN)
         rnd = random.Random(7)
         plugin = get_plugin("underground")
         game = plugin.game
@@ -55,8 +56,8 @@ async def main() -> None:
                     break
                 codes.append(plugin.code(s, ANN, action))
                 s, _ = game.apply(s, ANN, action)
-            await svc.play("c1", ANN, codes)
-        out = await svc.review("c1", ANN)
+            await svc.turns.play("c1", ANN, codes)
+        out = await svc.reviews.review("c1", ANN)
         assert out.reply is not None
         (OUT / "review.txt").write_text(out.reply.text + "\n")
         for k, f in enumerate(out.reply.files[:2], start=1):  # the first turning point: the move, the suggestion

@@ -79,7 +79,7 @@ class LaunchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:a:(?
             reader = speaker(interaction)
             link = await playlinks.for_person(bot, str(interaction.user.id), reader, game_id=self.gid)
             if link is None:
-                link = await bot.service.status_link(self.gid)
+                link = await bot.service.links.status_link(self.gid)
             if link is None:
                 await interaction.followup.send(
                     reader.t("This game has no board to open: the bot's web pages are off."), ephemeral=True

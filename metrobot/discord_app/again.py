@@ -1,5 +1,5 @@
 """↻ Play again under a finished game's final post (`mb:again:<game>`): one of its players opens a
-lobby for the same game in the same channel or thread, the others invited (see service/again.py);
+lobby for the same game in the same channel or thread, the others invited (see tables/again.py);
 `/game again` does the same for the channel's last finished game. 🔎 Review beside it gives the
 presser their own review by the strong player, privately (`/game review`). Like every control it carries
 all it needs in its custom id, so it works after a restart; a second click is told the lobby the
@@ -32,7 +32,7 @@ class AgainButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:again
         parent = getattr(interaction.channel, "parent_id", None)  # a thread's channel
         await run(
             interaction,
-            lambda: bot.service.play_again(
+            lambda: bot.service.again.play_again(
                 str(interaction.channel_id),
                 str(interaction.guild_id) if interaction.guild_id else None,
                 str(interaction.user.id),
@@ -45,7 +45,7 @@ class AgainButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:again
 
 class ReviewButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:review:(?P<gid>\d{1,19})"):
     """🔎 Review beside ↻ Play again: the presser's own review of the game by the strong player,
-    privately (service/review.py; `/game review` says the same)."""
+    privately (review/reviews.py; `/game review` says the same)."""
 
     def __init__(self, gid: int, label: str = "🔎 Review"):
         super().__init__(
@@ -60,7 +60,8 @@ class ReviewButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:revi
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = bot_of(interaction)
         await run(
-            interaction, lambda: bot.service.review(str(interaction.channel_id), str(interaction.user.id), self.gid)
+            interaction,
+            lambda: bot.service.reviews.review(str(interaction.channel_id), str(interaction.user.id), self.gid),
         )
 
 

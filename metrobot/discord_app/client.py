@@ -17,10 +17,11 @@ from discord.ext import commands, tasks
 from .. import memory
 from ..app import for_bot
 from ..privacy import Privacy
-from ..service import GameService, Outcome
+from ..service import Outcome
 from ..settings import Settings
 from ..storage import Database
 from ..tournaments.service import TournamentService
+from ..wiring import GameService
 from .activity import board_play, sync_at_start, sync_once_invited
 from .commands import game_group, look_commands
 from .composer import typed_step
@@ -255,7 +256,7 @@ class Metro(_BotBase):
             task = asyncio.create_task(self.run_tournaments())
             self._background.add(task)  # (a task nobody holds may be collected before it ends)
             task.add_done_callback(self._background.discard)
-        if self.service is not None and self.service.found_news():  # tables found: their threads now
+        if self.service is not None and self.service.find.found_news():  # tables found: their threads now
             task = asyncio.create_task(run_found(self))
             self._background.add(task)
             task.add_done_callback(self._background.discard)
@@ -346,7 +347,7 @@ class Metro(_BotBase):
             except Exception:
                 log_failure("the privacy tick failed")
         try:  # yesterday's daily challenge tables, once a day (delivered with what is owed)
-            await self.service.daily_tables_due()
+            await self.service.daily.owe_tables()
         except Exception:
             log_failure("making the daily tables failed")
         for channel_id, outcome in results:

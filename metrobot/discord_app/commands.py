@@ -21,10 +21,10 @@ from ..games import all_plugins
 from ..games.autoplay import LEVELS
 from ..i18n import me
 from ..service import Outcome, Refused
-from ..service.takeback_window import MAX_WINDOW
 from ..service.turnclock import CLOCK_WORDS, MAX_BANK
 from ..settings import TURN_CLOCK_SECONDS
 from ..storage import Commits, DatabaseUnavailable
+from ..turns.takeback_window import MAX_WINDOW
 from . import playlinks
 from .accounting import mark
 from .languages import as_requester, language_choices, speaker
@@ -211,7 +211,7 @@ def game_group(bot: Bot, *more: app_commands.Command) -> app_commands.Group:
         async def work():
             channel, user = channel_and_user(interaction)
             parent = getattr(interaction.channel, "parent_id", None)  # a thread's channel
-            return await bot.service.new_game(
+            return await bot.service.lobby.new_game(
                 channel,
                 str(interaction.guild_id),
                 user,
@@ -250,7 +250,7 @@ def game_group(bot: Bot, *more: app_commands.Command) -> app_commands.Group:
         async def work():
             channel, user = channel_and_user(interaction)
             parent = getattr(interaction.channel, "parent_id", None)  # a thread's channel
-            return await bot.service.play_again(
+            return await bot.service.again.play_again(
                 channel,
                 str(interaction.guild_id) if interaction.guild_id else None,
                 user,
@@ -263,23 +263,25 @@ def game_group(bot: Bot, *more: app_commands.Command) -> app_commands.Group:
     @group.command(name="join", description="Take a seat in this channel's lobby")
     async def join(interaction: discord.Interaction) -> None:
         channel, user = channel_and_user(interaction)
-        await run(interaction, lambda: bot.service.join(channel, user, interaction.user.display_name))
+        await run(interaction, lambda: bot.service.lobby.join(channel, user, interaction.user.display_name))
 
     @group.command(name="leave", description="Leave the lobby, or leave the game (the automatic player takes over)")
     async def leave(interaction: discord.Interaction) -> None:
-        await run(interaction, lambda: bot.service.leave(*channel_and_user(interaction)))
+        await run(interaction, lambda: bot.service.lobby.leave(*channel_and_user(interaction)))
 
     @group.command(name="start", description="Start the game (host)")
     async def start(interaction: discord.Interaction) -> None:
-        await run(interaction, lambda: bot.service.start(*channel_and_user(interaction)))
+        await run(interaction, lambda: bot.service.lobby.start(*channel_and_user(interaction)))
 
     @group.command(name="resign", description="Resign: the automatic player plays your seat from now on")
     async def resign(interaction: discord.Interaction) -> None:
-        await run(interaction, lambda: bot.service.leave(*channel_and_user(interaction)))
+        await run(interaction, lambda: bot.service.lobby.leave(*channel_and_user(interaction)))
 
     @group.command(name="abort", description="Stop this channel's game (host or Manage Channels)")
     async def abort(interaction: discord.Interaction) -> None:
-        await run(interaction, lambda: bot.service.abort(*channel_and_user(interaction), manager=_manager(interaction)))
+        await run(
+            interaction, lambda: bot.service.lobby.abort(*channel_and_user(interaction), manager=_manager(interaction))
+        )
 
     @group.command(
         name="settings",
@@ -304,7 +306,7 @@ def game_group(bot: Bot, *more: app_commands.Command) -> app_commands.Group:
         takeback_minutes: app_commands.Range[int, 0, MAX_TAKEBACK_MINUTES] | None = None,
     ) -> None:
         async def work():
-            return await bot.service.configure(
+            return await bot.service.game_settings.configure(
                 *channel_and_user(interaction),
                 manager=_manager(interaction),
                 turn_clock=clock_seconds(clock_hours),
@@ -323,15 +325,15 @@ def game_group(bot: Bot, *more: app_commands.Command) -> app_commands.Group:
 
     @group.command(name="nudge", description="Remind the people this game waits for (once in 6 hours)")
     async def nudge(interaction: discord.Interaction) -> None:
-        await run(interaction, lambda: bot.service.nudge(*channel_and_user(interaction)))
+        await run(interaction, lambda: bot.service.listing.nudge(*channel_and_user(interaction)))
 
     @group.command(name="follow", description="A DM with the newest board when a turn of this game ends")
     async def follow(interaction: discord.Interaction) -> None:
-        await run(interaction, lambda: bot.service.follow(*channel_and_user(interaction)))
+        await run(interaction, lambda: bot.service.following.follow(*channel_and_user(interaction)))
 
     @group.command(name="unfollow", description="No more DMs about this game")
     async def unfollow(interaction: discord.Interaction) -> None:
-        await run(interaction, lambda: bot.service.unfollow(*channel_and_user(interaction)))
+        await run(interaction, lambda: bot.service.following.unfollow(*channel_and_user(interaction)))
 
     @group.command(name="replay", description="Watch a finished game of this channel again, turn by turn")
     @app_commands.describe(
@@ -341,7 +343,7 @@ def game_group(bot: Bot, *more: app_commands.Command) -> app_commands.Group:
     async def replay(interaction: discord.Interaction, game: int | None = None, public: bool | None = False) -> None:
         await run(
             interaction,
-            lambda: bot.service.replay(
+            lambda: bot.service.replays.replay(
                 str(interaction.channel_id), game, animation=True, user_id=str(interaction.user.id), public=bool(public)
             ),
             ephemeral=not public,
@@ -350,18 +352,20 @@ def game_group(bot: Bot, *more: app_commands.Command) -> app_commands.Group:
     @replay.autocomplete("game")
     async def replay_autocomplete(interaction: discord.Interaction, current: str):
         async with as_requester(interaction):
-            choices = await bot.service.replay_choices(str(interaction.channel_id), str(current or ""))
+            choices = await bot.service.replays.replay_choices(str(interaction.channel_id), str(current or ""))
         return [app_commands.Choice(name=label[:100], value=gid) for label, gid in choices]  # (Discord: 100 characters)
 
     @group.command(name="review", description="Your turns of a finished game, reviewed by the strong player (only you)")
     @app_commands.describe(game="Which finished game you played (newest first; default: the last one)")
     async def review(interaction: discord.Interaction, game: int | None = None) -> None:
-        await run(interaction, lambda: bot.service.review(str(interaction.channel_id), str(interaction.user.id), game))
+        await run(
+            interaction, lambda: bot.service.reviews.review(str(interaction.channel_id), str(interaction.user.id), game)
+        )
 
     @review.autocomplete("game")
     async def review_autocomplete(interaction: discord.Interaction, current: str):
         async with as_requester(interaction):
-            choices = await bot.service.replay_choices(str(interaction.channel_id), str(current or ""))
+            choices = await bot.service.replays.replay_choices(str(interaction.channel_id), str(current or ""))
         return [app_commands.Choice(name=label[:100], value=gid) for label, gid in choices]  # (Discord: 100 characters)
 
     @group.command(name="tutorial", description="Learn a game: a solo, unrated game with a coach and hints")
@@ -380,7 +384,7 @@ def game_group(bot: Bot, *more: app_commands.Command) -> app_commands.Group:
     ) -> None:
         await run(
             interaction,
-            lambda: bot.service.rules(
+            lambda: bot.service.rules_pages.rules(
                 str(interaction.channel_id),
                 kind.value if kind else None,
                 page - 1 if page else None,
@@ -390,7 +394,7 @@ def game_group(bot: Bot, *more: app_commands.Command) -> app_commands.Group:
 
     @group.command(name="web", description="This channel's game in a browser: a link to share")
     async def web(interaction: discord.Interaction) -> None:
-        await run(interaction, lambda: bot.service.web_link(str(interaction.channel_id)))
+        await run(interaction, lambda: bot.service.links.web_link(str(interaction.channel_id)))
 
     for command in more:
         group.add_command(command)
@@ -403,7 +407,7 @@ def look_commands(bot: Bot) -> list[app_commands.Command]:
     @app_commands.command(name="status", description="Who plays, the scores and whose turn it is")
     @app_commands.guild_only()
     async def status(interaction: discord.Interaction) -> None:
-        await run(interaction, lambda: bot.service.status(*channel_and_user(interaction)))
+        await run(interaction, lambda: bot.service.queries.status(*channel_and_user(interaction)))
 
     @app_commands.command(name="board", description="Show the board (your own view if you play)")
     @app_commands.describe(format="A picture (default), or text for a screen reader")
@@ -416,9 +420,9 @@ def look_commands(bot: Bot) -> list[app_commands.Command]:
     @app_commands.guild_only()
     async def board(interaction: discord.Interaction, format: app_commands.Choice[str] | None = None) -> None:
         if format is not None and format.value == "text":
-            await run(interaction, lambda: bot.service.board_text(*channel_and_user(interaction)))
+            await run(interaction, lambda: bot.service.queries.board_text(*channel_and_user(interaction)))
         else:
-            await run(interaction, lambda: bot.service.board(*channel_and_user(interaction)))
+            await run(interaction, lambda: bot.service.queries.board(*channel_and_user(interaction)))
 
     @app_commands.command(name="hand", description="Your secret hand, privately")
     @app_commands.guild_only()
@@ -428,6 +432,6 @@ def look_commands(bot: Bot) -> list[app_commands.Command]:
     @app_commands.command(name="hint", description="A suggestion for your turn (tutorials and games with hints on)")
     @app_commands.guild_only()
     async def hint(interaction: discord.Interaction) -> None:
-        await run(interaction, lambda: bot.service.hint(*channel_and_user(interaction)))
+        await run(interaction, lambda: bot.service.hints.hint(*channel_and_user(interaction)))
 
     return [status, board, hand, hint]

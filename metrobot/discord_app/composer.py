@@ -27,7 +27,8 @@ from typing import Any, ClassVar
 import discord
 
 from ..i18n import EN, N_, Lang
-from ..service import Menu, Refused, menutree
+from ..service import Menu, Refused
+from ..turns import menutree
 from . import playlinks
 from .composer_box import MODAL, TypeButton, typed_text
 from .composer_ids import cut, picked, read_path, read_steps, write_steps
@@ -262,9 +263,9 @@ class ComposeButton(
             bot = bot_of(interaction)
             channel = str(interaction.channel_id)
             user = str(interaction.user.id)
-            outcome = await bot.service.play(channel, user, self.steps, moves=self.moves, game_id=self.gid)
+            outcome = await bot.service.turns.play(channel, user, self.steps, moves=self.moves, game_id=self.gid)
             try:  # the turn goes on (e.g. the passenger's route to choose): compose the rest here
-                menu = await bot.service.menu(channel, user, [], game_id=self.gid, preview=True)
+                menu = await bot.service.turns.menu(channel, user, [], game_id=self.gid, preview=True)
             except Refused:
                 await show(interaction, speaker(interaction).t("✔ Played."), None, [])
             else:
@@ -333,9 +334,9 @@ async def _recompose(
         bot = bot_of(interaction)
         channel, user = str(interaction.channel_id), str(interaction.user.id)
         menu = await (
-            bot.service.hint_menu(channel, user, steps, moves=moves, game_id=gid)
+            bot.service.hints.hint_menu(channel, user, steps, moves=moves, game_id=gid)
             if hint
-            else bot.service.menu(channel, user, steps, moves=moves, game_id=gid, preview=preview, typed=typed)
+            else bot.service.turns.menu(channel, user, steps, moves=moves, game_id=gid, preview=preview, typed=typed)
         )
         link = await playlinks.for_person(bot, user, speaker(interaction), game_id=gid)
         content, view, attachments = composer(menu, speaker(interaction), path, link)

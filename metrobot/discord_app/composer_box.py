@@ -48,7 +48,7 @@ class TypeButton(
         try:  # (a box opens at once, without a deferral: the example is quick to find)
             with answer_within(BEFORE_ANSWER):
                 async with as_requester(interaction) as language:
-                    menu = await bot_of(interaction).service.menu(
+                    menu = await bot_of(interaction).service.turns.menu(
                         str(interaction.channel_id),
                         str(interaction.user.id),
                         self.steps,

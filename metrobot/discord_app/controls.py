@@ -68,11 +68,11 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:l:(?P
             channel = str(interaction.channel_id)
             user = interaction.user
             if self.op == "join":
-                outcome = await bot.service.join(channel, str(user.id), user.display_name, game_id=self.gid)
+                outcome = await bot.service.lobby.join(channel, str(user.id), user.display_name, game_id=self.gid)
             elif self.op == "leave":
-                outcome = await bot.service.leave(channel, str(user.id), game_id=self.gid)
+                outcome = await bot.service.lobby.leave(channel, str(user.id), game_id=self.gid)
             else:
-                outcome = await bot.service.start(channel, str(user.id), game_id=self.gid)
+                outcome = await bot.service.lobby.start(channel, str(user.id), game_id=self.gid)
             # The lobby message is updated in place rather than posted again.
             lobby = [m for m in outcome.public if m.controls and m.controls.kind == "lobby"]
             if lobby and interaction.message is not None:
@@ -80,7 +80,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:l:(?P
                 controls = lobby[0].controls
                 assert controls is not None  # (picked for its controls)
                 await interaction.message.edit(content=clip(lobby[0].text), view=controls_view(controls))
-                await bot.service.delivered(lobby[0])
+                await bot.service.outbox.delivered(lobby[0])
             await bot.deliver(channel, outcome, interaction)
 
         await guarded(interaction, work)
@@ -116,9 +116,9 @@ class PlayButton(
                 # Open the composer on the game as it is now (older messages may carry old
                 # positions; the composer pins the current one); 💡 opens it with the hint's steps.
                 menu = await (
-                    bot.service.hint_menu(channel, user, [], game_id=self.gid)
+                    bot.service.hints.hint_menu(channel, user, [], game_id=self.gid)
                     if self.op == "hint"
-                    else bot.service.menu(channel, user, [], game_id=self.gid, preview=True)
+                    else bot.service.turns.menu(channel, user, [], game_id=self.gid, preview=True)
                 )
                 link = await playlinks.for_person(bot, user, speaker(interaction), game_id=self.gid)
                 content, view, attachments = composer(menu, speaker(interaction), link=link)
@@ -126,7 +126,7 @@ class PlayButton(
             elif self.op == "hand":
                 await bot.deliver(channel, await playlinks.hand(bot, channel, user, speaker(interaction)), interaction)
             else:
-                await bot.deliver(channel, await bot.service.board(channel, user), interaction)
+                await bot.deliver(channel, await bot.service.queries.board(channel, user), interaction)
 
         await guarded(interaction, work)
 

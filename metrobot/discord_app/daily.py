@@ -1,4 +1,4 @@
-"""`/daily play`, `/daily table` and `/daily replay`: the daily challenge (issue 64, service/daily.py). The day's
+"""`/daily play`, `/daily table` and `/daily replay`: the daily challenge (issue 64, daily/challenge.py). The day's
 deal is played on the person's own play page: the private answer carries its link button (the
 link is signed when it is handed out, as every play link). The table of a day is answered
 privately too, its results only to those who have finished that day's deal; a finished game of
@@ -37,14 +37,14 @@ def daily_group(bot: Bot) -> app_commands.Group:
         user = str(interaction.user.id)
 
         async def work() -> Outcome:
-            outcome = await bot.service.daily_start(
+            outcome = await bot.service.daily.start(
                 our_server(interaction), user, interaction.user.display_name, kind.value
             )
-            game_id = await bot.service.daily_game(user, kind.value)
+            game_id = await bot.service.daily.game_of(user, kind.value)
             link = await playlinks.for_person(bot, user, speaker(interaction), game_id=game_id)
             if link is not None and outcome.reply is not None:
                 outcome.reply.links.append(link)
-            for day, earlier in await bot.service.daily_still_running(user, kind.value):  # (after midnight)
+            for day, earlier in await bot.service.daily.still_running(user, kind.value):  # (after midnight)
                 link = await playlinks.for_person(bot, user, speaker(interaction), game_id=earlier)
                 if link is not None and outcome.reply is not None:
                     outcome.reply.links.append((f"{link[0]} · {day}", link[1]))
@@ -69,7 +69,7 @@ def daily_group(bot: Bot) -> app_commands.Group:
         everyone = guild is None or (scope is not None and scope.value == "everyone")
         await run(
             interaction,
-            lambda: bot.service.daily_table(guild, str(interaction.user.id), kind.value, day, everyone=everyone),
+            lambda: bot.service.daily.table(guild, str(interaction.user.id), kind.value, day, everyone=everyone),
         )
 
     @group.command(name="replay", description="Your finished daily challenge, turn by turn")
@@ -80,6 +80,6 @@ def daily_group(bot: Bot) -> app_commands.Group:
         kind: app_commands.Choice[str],
         day: app_commands.Range[str, 1, 20] | None = None,
     ) -> None:
-        await run(interaction, lambda: bot.service.daily_replay(str(interaction.user.id), kind.value, day))
+        await run(interaction, lambda: bot.service.daily.replay(str(interaction.user.id), kind.value, day))
 
     return group

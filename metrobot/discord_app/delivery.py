@@ -81,7 +81,7 @@ async def deliver(
             for message in outcome.public:
                 channel = channel or await channel_of(client, channel_id)
                 sent = await post(channel, message)
-                await client.service.delivered(message, str(sent.id))
+                await client.service.outbox.delivered(message, str(sent.id))
             for message in outcome.edits:
                 channel = channel or await channel_of(client, channel_id)
                 await edit(client, channel, message)
@@ -121,7 +121,7 @@ async def edit(client: Bot, channel: discord.abc.Messageable, message: Message) 
     """Make an owed edit (the status message, tidied turn posts): one request a message, on
     a partial message (nothing is fetched first). A message deleted meanwhile is skipped."""
     done: list[str] = []
-    targets = await client.service.edits(message)
+    targets = await client.service.status.edits(message)
     if targets is None:  # what it edits is not posted yet: it stays owed (recovery makes it after)
         return
     for _ in range(STATUS_ROUNDS):
@@ -131,11 +131,11 @@ async def edit(client: Bot, channel: discord.abc.Messageable, message: Message) 
         # A status edit says what the newest one owed says; one committed while this was made
         # may have landed first (another process, or the sender of a newer move): then this one
         # overwrote it, so it is made again, as the message should read now.
-        again = await client.service.edits(message)
+        again = await client.service.status.edits(message)
         if again is None or again == targets:
             break
         targets = again
-    await client.service.delivered(message, ",".join(done) or None)
+    await client.service.outbox.delivered(message, ",".join(done) or None)
 
 
 async def _make_edits(
@@ -147,7 +147,7 @@ async def _make_edits(
     # id, so nothing to route after a restart), made again with every edit of it.
     game_id = message.owed.game_id if message.edit == "status" and message.owed is not None else None
     buttons = await status_view(client, game_id) if game_id is not None else None
-    tap = await client.service.tap_label(game_id) if game_id is not None else None
+    tap = await client.service.links.tap_label(game_id) if game_id is not None else None
     if tap and game_id is not None:  # ▶ Play on the board: the Activity, or the board in a browser
         buttons = buttons or discord.ui.View(timeout=None)
         buttons.add_item(LaunchButton(game_id, tap))
@@ -175,13 +175,13 @@ async def send_dm(client: Bot, user_id: str, message: Message) -> bool:
     """DM a player; False if Discord refused (closed DMs). Either way it is settled. A
     follower's DM is not sent once they unfollowed (their unfollow settled it), nor once they
     can no longer see the game's channel (their follow ends)."""
-    if not await client.service.still_to_send(message):
+    if not await client.service.following.still_to_send(message):
         return True
     owed = message.owed
     game, where = (owed.game_id, owed.channel_id) if owed is not None else (None, None)
     if message.topic == "follow" and game is not None and where and not await still_sees(client, where, user_id):
-        await client.service.follower_gone(user_id, game)  # (seeing.py: the follow ends, unsent)
-        await client.service.delivered(message)
+        await client.service.following.follower_gone(user_id, game)  # (seeing.py: the follow ends, unsent)
+        await client.service.outbox.delivered(message)
         return True
     try:
         user = client.get_user(int(user_id)) or await client.fetch_user(int(user_id))
@@ -199,11 +199,11 @@ async def send_dm(client: Bot, user_id: str, message: Message) -> bool:
     except discord.HTTPException:
         log_failure("DM to %s failed", user_id)
         sent = False
-    await client.service.delivered(message)
+    await client.service.outbox.delivered(message)
     return sent
 
 
 async def dms_closed(client: Bot, channel_id: str, channel: discord.abc.Messageable, failed: list[str]) -> None:
     """Say so without revealing anything, and point to the private command."""
-    notice = await client.service.dms_closed_notice(channel_id, failed)
+    notice = await client.service.queries.dms_closed_notice(channel_id, failed)
     await channel.send(clip(notice.text), allowed_mentions=allowed(notice))

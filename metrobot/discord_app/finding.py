@@ -1,4 +1,4 @@
-"""Find a game in Discord (service/queue.py): `/game find` (join the server's queue, see your place
+"""Find a game in Discord (tables/find.py): `/game find` (join the server's queue, see your place
 and who waits, leave it), `/me avoid` (privately: never matched with someone), the found tables'
 threads, and the buttons under a found table's lobby, `mb:found:<game>:confirm|drop` (✔ Confirm,
 Drop out), which carry all they need in their custom id and so work after a restart.
@@ -11,7 +11,7 @@ have come between making the thread and recording it) first looks for a thread o
 channel, made since the table was found; the first thread recorded for a table is the one it
 keeps, and its lobby is created there once (linked to the table in the same transaction). A
 channel that is gone, where the bot may not make threads, or of another kind, fails that try
-(a log line): after `THREAD_TRIES` tries (service/queue.py) the table expires, its people go back
+(a log line): after `THREAD_TRIES` tries (tables/find.py) the table expires, its people go back
 to the queue at their places and each is told by DM.
 """
 
@@ -26,7 +26,7 @@ import discord
 from discord import app_commands
 
 from ..games import all_plugins
-from ..service.queue import ThreadOwed
+from ..tables.find import ThreadOwed
 from .commands import run, whole
 from .delivery import channel_of, deliver
 from .messages import log_failure
@@ -68,7 +68,7 @@ def find_command(bot: Any) -> app_commands.Command:
     ) -> None:
         async def work():
             parent = getattr(interaction.channel, "parent_id", None)  # a thread's channel
-            return await bot.service.find_game(
+            return await bot.service.find.find(
                 str(interaction.guild_id) if interaction.guild_id else None,
                 str(interaction.channel_id),
                 str(interaction.user.id),
@@ -95,7 +95,7 @@ def avoid_command(bot: Any) -> app_commands.Command:
     ) -> None:
         await run(
             interaction,
-            lambda: bot.service.avoid(
+            lambda: bot.service.find.avoid(
                 str(interaction.user.id),
                 other=str(person.id) if person else None,
                 other_name=person.display_name if person else "",
@@ -119,7 +119,7 @@ async def run_found(client: Any) -> int:
         while True:
             state["again"] = False
             try:
-                owed = await client.service.found_threads()
+                owed = await client.service.find.threads_owed()
             except Exception:
                 log_failure("could not read the found tables owed a thread")
                 return made
@@ -135,15 +135,15 @@ async def run_found(client: Any) -> int:
 async def _make(client: Any, item: ThreadOwed) -> int:
     """Open one found table: its thread (a forum's post; the channel itself where no thread can
     be made) and its lobby there. A failure is counted, not raised: after a few tries the table
-    expires and its people are told (service/queue.py, `thread_failed`)."""
+    expires and its people are told (tables/find.py, `thread_failed`)."""
     try:
         channel = await channel_of(client, item.channel_id)
         place = await _place(channel, item)
     except Exception as exc:  # (gone, forbidden, Discord's trouble: a log line, no traceback)
         why = f"{type(exc).__name__}: {exc}"[:200]
-        await client.service.found_thread_failed(item.table_id, item.tries, why)
+        await client.service.find.thread_failed(item.table_id, item.tries, why)
         return 0
-    outcome = await client.service.found_thread_made(item.table_id, str(place.id))
+    outcome = await client.service.find.thread_made(item.table_id, str(place.id))
     if outcome is not None:
         try:
             await deliver(client, str(place.id), outcome)

@@ -1,6 +1,6 @@
 """👁 Follow on a game's status message (`mb:fw:<game>`): anyone who sees the channel follows
 the game with a click (a second click stops it), as with `/game follow`; the DMs themselves
-are made by the turn clock (see service/following.py)."""
+are made by the turn clock (see follow/following.py)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ class FollowButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:fw:(
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = bot_of(interaction)
         channel, user = str(interaction.channel_id), str(interaction.user.id)
-        await run(interaction, lambda: bot.service.follow(channel, user, game_id=self.gid, toggle=True))
+        await run(interaction, lambda: bot.service.following.follow(channel, user, game_id=self.gid, toggle=True))
 
 
 async def status_view(client: Bot, game_id: int | None) -> discord.ui.View | None:
@@ -35,10 +35,10 @@ async def status_view(client: Bot, game_id: int | None) -> discord.ui.View | Non
     if game_id is None:
         return None
     view = discord.ui.View(timeout=None)
-    label = await client.service.follow_label(game_id)
+    label = await client.service.following.follow_label(game_id)
     if label:
         view.add_item(FollowButton(game_id, label))
-    link = await client.service.status_link(game_id)
+    link = await client.service.links.status_link(game_id)
     if link:
         label, url = link
         view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=label[:80], url=url))

@@ -1,4 +1,4 @@
-"""The buttons under a found table's lobby (see finding.py and service/queue.py):
+"""The buttons under a found table's lobby (see finding.py and tables/find.py):
 `mb:found:<game>:confirm|drop` (✔ Confirm, Drop out). Like every control they carry all they need
 in their custom id, so they work after a restart; the lobby's post is updated in place."""
 
@@ -35,9 +35,9 @@ class FoundButton(
             bot = bot_of(interaction)
             channel, user = str(interaction.channel_id), interaction.user
             if self.op == "confirm":
-                outcome = await bot.service.confirm_found(channel, str(user.id), user.display_name, game_id=self.gid)
+                outcome = await bot.service.find.confirm(channel, str(user.id), user.display_name, game_id=self.gid)
             else:
-                outcome = await bot.service.drop_out_found(channel, str(user.id), game_id=self.gid)
+                outcome = await bot.service.find.drop_out(channel, str(user.id), game_id=self.gid)
             # The lobby message is updated in place rather than posted again.
             lobby = [m for m in outcome.public if m.controls and m.controls.kind == "found"]
             if lobby and interaction.message is not None:
@@ -45,7 +45,7 @@ class FoundButton(
                 controls = lobby[0].controls
                 assert controls is not None  # (picked for its controls)
                 await interaction.message.edit(content=clip(lobby[0].text), view=found_view(controls))
-                await bot.service.delivered(lobby[0])
+                await bot.service.outbox.delivered(lobby[0])
             elif self.op == "drop" and interaction.message is not None:  # (the table closed: no buttons)
                 await interaction.message.edit(view=None)
             await bot.deliver(channel, outcome, interaction)  # (and the threads a drop-out's rematch owes)

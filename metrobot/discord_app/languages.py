@@ -70,7 +70,7 @@ async def as_requester(interaction: discord.Interaction) -> AsyncIterator[Lang]:
     if isinstance(extras, dict) and CHOSEN not in extras:
         service = getattr(interaction.client, "service", None)
         try:
-            extras[CHOSEN] = await service.language_of(str(interaction.user.id)) if service else None
+            extras[CHOSEN] = await service.people.language_of(str(interaction.user.id)) if service else None
         except Exception:  # (a database hiccup: their Discord's language will do)
             extras[CHOSEN] = None
     with reading(speaker(interaction)) as language:

@@ -21,8 +21,8 @@ from .playlinks import with_links
 from .words import discord_text
 
 if TYPE_CHECKING:
-    from ..service import GameService
     from ..tournaments.service import TournamentService
+    from ..wiring import GameService
 
 LIMIT = 2000
 # Seconds the work before an interaction's first answer may take where it cannot be deferred

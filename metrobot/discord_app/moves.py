@@ -42,7 +42,7 @@ async def suggestions(
     try:
         with answer_within(BEFORE_ANSWER):
             async with as_requester(interaction):
-                menu = await bot.service.menu(*channel_and_user(interaction), prefix, kind=kind)
+                menu = await bot.service.turns.menu(*channel_and_user(interaction), prefix, kind=kind)
     except Refused as exc:
         mark("refused")
         return [app_commands.Choice(name=discord_text(str(exc))[:100], value="?")]
@@ -67,7 +67,7 @@ def play_command(bot: Bot) -> app_commands.Command:
     @app_commands.describe(move="Your move; the suggestions list every legal one")
     @app_commands.guild_only()
     async def play(interaction: discord.Interaction, move: str) -> None:
-        await run(interaction, lambda: bot.service.play(*channel_and_user(interaction), [move]))
+        await run(interaction, lambda: bot.service.turns.play(*channel_and_user(interaction), [move]))
 
     @play.autocomplete("move")
     async def play_move(interaction: discord.Interaction, current: str):
@@ -105,7 +105,7 @@ def game_command(bot: Bot, plugin: GamePlugin, spec: MoveCommand) -> app_command
                         options=", ".join(me().p("command name", o) for o in empty),
                     )
                 )
-            return await bot.service.play(
+            return await bot.service.turns.play(
                 *channel_and_user(interaction), spec.steps(typed), kind=plugin.name, command=spec.name
             )
 

@@ -25,7 +25,7 @@ from ..metrics import ACTIVE_GAMES, GATEWAY_LATENCY, LOBBIES, OUTBOX_BACKLOG, OU
 from ..storage import DatabaseUnavailable
 
 if TYPE_CHECKING:
-    from ..service import GameService
+    from ..wiring import GameService
 
 log = logging.getLogger("metrobot.operate")
 

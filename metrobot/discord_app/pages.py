@@ -83,7 +83,7 @@ class ReplayButton(
 
         async def work():
             shown = interaction.message
-            outcome = await bot_of(interaction).service.replay(
+            outcome = await bot_of(interaction).service.replays.replay(
                 str(interaction.channel_id),
                 self.gid,
                 target_page(self.op, self.frame),
@@ -119,7 +119,7 @@ class PageButton(
         async def work():
             page = target_page(self.op, self.page)
             assert page is not None  # (a page has no "last" button)
-            outcome = await bot_of(interaction).service.leaderboard(
+            outcome = await bot_of(interaction).service.standings.leaderboard(
                 str(interaction.guild_id), str(interaction.user.id), self.kind, page
             )
             await _show(interaction, outcome)
@@ -182,7 +182,7 @@ class RulesPageButton(
         await interaction.response.defer()
 
         async def work():
-            outcome = await bot_of(interaction).service.rules(
+            outcome = await bot_of(interaction).service.rules_pages.rules(
                 str(interaction.channel_id),
                 self.kind,
                 target_page(self.op, self.page),

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 
 from ..games.autoplay import LEVELS
-from ..service.people import VISION_WORDS
+from ..people.people import VISION_WORDS
 from ..service.time_off import AWAY_BUDGET, DAY, zones_matching
 from ..service.turnclock import CLOCK_WORDS
 from .commands import MAX_BANK_HOURS, MAX_CLOCK_HOURS, MIN_CLOCK_HOURS, clock_seconds, run, whole
@@ -51,7 +51,7 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
     ) -> None:
         await run(
             interaction,
-            lambda: bot.service.my_settings(
+            lambda: bot.service.people.my_settings(
                 str(interaction.user.id),
                 turn_dms=turn_dms,
                 quiet=quiet_hours,
@@ -80,11 +80,11 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
         days: app_commands.Range[int, 1, AWAY_BUDGET // DAY],
         note: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
-        await run(interaction, lambda: bot.service.away(str(interaction.user.id), whole(days), note))
+        await run(interaction, lambda: bot.service.people.away(str(interaction.user.id), whole(days), note))
 
     @me_group.command(name="back", description="End your time away: your turn clocks run again")
     async def back(interaction: discord.Interaction) -> None:
-        await run(interaction, lambda: bot.service.back(str(interaction.user.id)))
+        await run(interaction, lambda: bot.service.people.back(str(interaction.user.id)))
 
     for command in me_privacy_commands(bot):  # /me data, /me forget
         me_group.add_command(command)
@@ -162,10 +162,10 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
     ) -> None:
         async def work():
             manager = bool(interaction.permissions.manage_guild)
-            web = await bot.service.web_settings(
+            web = await bot.service.links.web_settings(
                 str(interaction.guild_id), manager=manager, public=web_public, rotate=bool(web_new_key)
             )
-            outcome = await bot.service.server_settings(
+            outcome = await bot.service.server.server_settings(
                 str(interaction.guild_id),
                 str(interaction.user.id),
                 manager=bool(interaction.permissions.manage_guild),
@@ -194,7 +194,7 @@ def people_commands(bot: Bot) -> list[app_commands.Command | app_commands.Group]
             )
             if web and outcome.reply is not None:
                 outcome.reply.text = web + "\n\n" + outcome.reply.text
-            link = await bot.service.leaderboard_link(str(interaction.guild_id)) if manager else None
+            link = await bot.service.links.leaderboard_link(str(interaction.guild_id)) if manager else None
             if link and outcome.reply is not None:
                 outcome.reply.text += "\n" + link
             return outcome

@@ -16,7 +16,7 @@ from ..play import play_link
 from ..service import Message, Outcome
 
 if TYPE_CHECKING:
-    from ..service import GameService
+    from ..wiring import GameService
 
 MAX_LABEL = 80
 
@@ -30,7 +30,7 @@ async def for_person(
     if service is None or getattr(service, "web_base", None) is None:
         return None
     if game_id is None and channel_id is not None:
-        game_id = await service.open_game_id(channel_id)
+        game_id = await service.queries.open_game_id(channel_id)
     if game_id is None:
         return None
     return await play_link(service, game_id, user_id, language)
@@ -52,7 +52,7 @@ def with_links(view: discord.ui.View | None, message: Message) -> discord.ui.Vie
 
 async def hand(bot: Any, channel_id: str, user_id: str, language: Lang) -> Outcome:
     """`/hand` (and the turn post's hand button): the service's answer with the link button."""
-    outcome = await bot.service.hand(channel_id, user_id)
+    outcome = await bot.service.queries.hand(channel_id, user_id)
     link = await for_person(bot, user_id, language, channel_id=channel_id)
     if outcome.reply is not None and link is not None:
         outcome.reply.links.append(link)

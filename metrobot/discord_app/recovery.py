@@ -66,7 +66,7 @@ async def deliver_owed(client: Bot) -> int:
         batch, failed = 0, False
         stuck: set[tuple] = set()  # (game, place) whose earlier message failed: their later ones wait
         try:
-            async for item, message in client.service.undelivered():
+            async for item, message in client.service.outbox.undelivered():
                 batch += 1
                 if (item.game_id, item.target) in stuck:
                     continue  # still claimed: it goes out after the one before it, in a later sweep
@@ -98,7 +98,7 @@ async def deliver_owed(client: Bot) -> int:
 
 async def deliver_farewells(client: Bot) -> int:
     """The "Done" owed to people whose erasure a later process finished (privacy/forget.py),
-    and the queue's DMs (a place expired, a found table that could not open: service/queue.py):
+    and the queue's DMs (a place expired, a found table that could not open: tables/find.py):
     sent once (not again if the DM is already there), then deleted with the person's id;
     closed DMs or an unknown user: deleted unsent (nobody to tell, nothing kept)."""
     privacy = getattr(client, "privacy", None)
@@ -123,11 +123,11 @@ async def deliver_farewells(client: Bot) -> int:
 
 
 async def deliver_daily_tables(client: Bot) -> int:
-    """Yesterday's daily challenge tables owed to servers' channels (service/daily.py): posted
+    """Yesterday's daily challenge tables owed to servers' channels (daily/challenge.py): posted
     once (not again if the post is already there), then marked delivered; a channel gone or
     closed to the bot: marked delivered unsent (it is only a table)."""
     done = 0
-    for post_id, channel_id, text, made in await client.service.daily_posts_owed():
+    for post_id, channel_id, text, made in await client.service.daily.posts_owed():
         message = Message(text)
         try:
             channel = await channel_of(client, channel_id)
@@ -138,7 +138,7 @@ async def deliver_daily_tables(client: Bot) -> int:
         except discord.HTTPException:  # (Discord's trouble: it stays owed)
             log_failure("a daily table failed; trying again later")
             continue
-        await client.service.daily_post_delivered(post_id)
+        await client.service.daily.post_delivered(post_id)
         done += 1
     return done
 
@@ -152,7 +152,7 @@ async def _settle(client: Bot, item: Owed, message: Message) -> None:
                 return
         except (discord.NotFound, discord.Forbidden):
             log.warning("channel %s is gone or closed to the bot; dropping owed edit %s", item.channel_id, item.id)
-        await client.service.delivered(message)
+        await client.service.outbox.delivered(message)
         return
     if item.target == "channel":
         sent = None
@@ -161,17 +161,17 @@ async def _settle(client: Bot, item: Owed, message: Message) -> None:
             sent = await _settle_post(client, channel, item, message)
         except (discord.NotFound, discord.Forbidden):
             log.warning("channel %s is gone or closed to the bot; dropping owed message %s", item.channel_id, item.id)
-        await client.service.delivered(message, str(sent.id) if sent else None)
+        await client.service.outbox.delivered(message, str(sent.id) if sent else None)
         return
     if item.superseded:  # an older hand: the later DM has the hand as it is now
-        await client.service.delivered(message)
+        await client.service.outbox.delivered(message)
         return
     user_id = item.target.removeprefix("dm:")
     user = client.get_user(int(user_id)) or await client.fetch_user(int(user_id))
     try:
         dm = user.dm_channel or await user.create_dm()
         if await _already_sent(client, dm, message, item.created_at):
-            await client.service.delivered(message)
+            await client.service.outbox.delivered(message)
             return
     except discord.HTTPException:
         pass  # can't look: send it
@@ -193,14 +193,14 @@ async def _settle_post(
             await earlier.edit(content=clip(message.text), view=controls_view(controls))
         return earlier
     if kind in ("play", "lobby") and not item.superseded:
-        await client.service.overtaken(item)
+        await client.service.outbox.overtaken(item)
     if item.superseded:
         # A lobby only shows who sits where (a newer one, or the game, tells it now), and a held
         # ping only calls someone to a turn now over; a turn post also tells what happened: it
         # goes out as history.
         return None if kind == "lobby" or message.topic == "ping" else await _post_as_history(channel, message)
     sent = await post(channel, message)
-    if controls and kind in ("play", "lobby") and await client.service.overtaken(item):
+    if controls and kind in ("play", "lobby") and await client.service.outbox.overtaken(item):
         await sent.edit(view=_disabled(controls_view(controls)))  # a newer turn came first
     return sent
 

@@ -19,7 +19,7 @@ def standings_commands(bot: Bot) -> list[app_commands.Command]:
     @app_commands.command(name="history", description="This channel's finished games, newest first")
     @app_commands.guild_only()
     async def history(interaction: discord.Interaction) -> None:
-        await run(interaction, lambda: bot.service.history(str(interaction.channel_id)))
+        await run(interaction, lambda: bot.service.standings.history(str(interaction.channel_id)))
 
     @app_commands.command(name="leaderboard", description="The best players of this server")
     @app_commands.describe(kind="Which game (default: the last finished here, else the most played)")
@@ -27,13 +27,13 @@ def standings_commands(bot: Bot) -> list[app_commands.Command]:
     @app_commands.guild_only()
     async def leaderboard(interaction: discord.Interaction, kind: app_commands.Choice[str] | None = None) -> None:
         async def work():
-            outcome = await bot.service.leaderboard(
+            outcome = await bot.service.standings.leaderboard(
                 str(interaction.guild_id),
                 str(interaction.user.id),
                 kind.value if kind else None,
                 channel_id=str(interaction.channel_id),
             )
-            link = await bot.service.leaderboard_link(str(interaction.guild_id))  # every board, on the web
+            link = await bot.service.links.leaderboard_link(str(interaction.guild_id))  # every board, on the web
             if link and outcome.reply is not None:
                 outcome.reply.text += "\n" + link
             return outcome
@@ -47,7 +47,7 @@ def standings_commands(bot: Bot) -> list[app_commands.Command]:
         who = user or interaction.user
         guild = our_server(interaction)
         if guild is not None:
-            await run(interaction, lambda: bot.service.profile(guild, str(who.id), who.display_name))
+            await run(interaction, lambda: bot.service.standings.profile(guild, str(who.id), who.display_name))
             return
 
         async def yours() -> Outcome:
@@ -61,7 +61,7 @@ def standings_commands(bot: Bot) -> list[app_commands.Command]:
                     )
                 )
             servers = {str(g.id): g.name for g in bot.guilds}
-            return await bot.service.profile_everywhere(str(who.id), who.display_name, servers)
+            return await bot.service.standings.profile_everywhere(str(who.id), who.display_name, servers)
 
         await run(interaction, yours)
 

@@ -1,5 +1,5 @@
 """↶ Take back: the button under a person's private confirmation of their move, for the short
-while the move may be taken back (the service decides when that is: see service/takeback.py).
+while the move may be taken back (the service decides when that is: see turns/takeback.py).
 
   mb:tb:<game>:<moves>     moves: the game's position right after the move
 
@@ -38,11 +38,11 @@ class TakeBackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:tb
         async def work():
             bot = bot_of(interaction)
             channel, user = str(interaction.channel_id), str(interaction.user.id)
-            outcome = await bot.service.take_back(channel, user, game_id=self.gid, moves=self.moves)
+            outcome = await bot.service.takeback.take_back(channel, user, game_id=self.gid, moves=self.moves)
             said = outcome.reply.text if outcome.reply else ""
             outcome.reply = None  # (said on the confirmation itself, below)
             try:
-                menu = await bot.service.menu(channel, user, [], game_id=self.gid, preview=True)
+                menu = await bot.service.turns.menu(channel, user, [], game_id=self.gid, preview=True)
             except Refused:
                 await show(interaction, said, None, [])
             else:

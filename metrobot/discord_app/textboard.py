@@ -34,7 +34,9 @@ class AsTextButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:bt:(
         async def work():
             bot = bot_of(interaction)
             channel, user = str(interaction.channel_id), str(interaction.user.id)
-            await bot.deliver(channel, await bot.service.board_text(channel, user, game_id=self.gid), interaction)
+            await bot.deliver(
+                channel, await bot.service.queries.board_text(channel, user, game_id=self.gid), interaction
+            )
 
         await guarded(interaction, work)
 
@@ -61,7 +63,7 @@ class TextPageButton(
         await interaction.response.defer()
 
         async def work():
-            outcome = await bot_of(interaction).service.board_text(
+            outcome = await bot_of(interaction).service.queries.board_text(
                 str(interaction.channel_id), str(interaction.user.id), target_page(self.op, self.page), game_id=self.gid
             )
             reply = outcome.reply

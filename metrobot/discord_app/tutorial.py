@@ -43,7 +43,7 @@ async def start_tutorial(bot: Bot, interaction: discord.Interaction, kind: str) 
                 thread = await _thread(interaction, language.t("Tutorial: {name}", name=interaction.user.display_name))
                 where = thread.id if thread else interaction.channel_id
                 parent = thread.parent_id if thread else getattr(interaction.channel, "parent_id", None)
-                outcome = await bot.service.tutorial(
+                outcome = await bot.service.tutorial.tutorial(
                     str(where),
                     str(interaction.guild_id),
                     str(interaction.user.id),

@@ -24,7 +24,7 @@ class Waker:
         self._again = False
 
     async def start(self) -> None:
-        self.listener = await self.bot.service.listen_owed(self.woken)
+        self.listener = await self.bot.service.outbox.listen_owed(self.woken)
 
     def mine(self, guild_id: str) -> bool:
         """Whether a server is on one of this process's shards ("": anyone's)."""

@@ -18,8 +18,8 @@ preview, the refusals and the move itself are the service's and the game plug-in
 from __future__ import annotations
 
 from ..i18n import Lang, reading
-from ..service import GameService
 from ..storage import GameRow
+from ..wiring import GameService
 from . import access
 from .access import Pass, Refusal
 from .board import Board, Target
@@ -60,7 +60,7 @@ class Play(Composer):
         service's own take-back (the same rule and window as Discord's button; `Refused` with
         the reason otherwise); the edits it owes are announced; the person's answer in words."""
         with reading(language):
-            outcome = await self.service.take_back(row.channel_id, seat.user_id, game_id=row.id, moves=moves)
+            outcome = await self.service.takeback.take_back(row.channel_id, seat.user_id, game_id=row.id, moves=moves)
         said = outcome.reply.text if outcome.reply else ""
         await self.news.tell(row.channel_id, row.guild_id, outcome)
         return said
@@ -71,7 +71,7 @@ class Play(Composer):
         it is this person's: their move was played) or "other" (someone else's came first)."""
         if row.moves == since:
             return "none"
-        entries = await self.service.logged_actions(row.id)
+        entries = await self.service.queries.logged_actions(row.id)
         if 0 <= since < len(entries) and entries[since]["actor"] == seat.user_id:
             return "yours"
         return "other"

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import TypeGuard
 
 from ..i18n import Lang
-from ..service import GameService
 from ..storage import GameRow
+from ..wiring import GameService
 
 LINK = "play:{game}:{person}"
 POST = "play-post:{game}:{person}"
@@ -49,30 +49,30 @@ def playable(row: GameRow | None, user_id: str) -> TypeGuard[GameRow]:
 
 async def path(service: GameService, row: GameRow, user_id: str) -> str:
     """The play page's address below the site's root (signing makes the server's key if needed)."""
-    sig = await service.game_signature(row, LINK.format(game=row.id, person=user_id))
+    sig = await service.links.game_signature(row, LINK.format(game=row.id, person=user_id))
     return f"/play/{row.id}/{user_id}/{sig}/"
 
 
 async def opened(service: GameService, game_id: int, user_id: str, given: str) -> tuple[Pass, GameRow]:
     """The pass a link proves and the game as it is, or `Refusal` (no such game, not running,
     not the person's seat, a forged, altered or revoked signature)."""
-    row = await service.game(game_id)
+    row = await service.queries.game(game_id)
     if not playable(row, user_id):
         raise Refusal()
-    if not await service.game_signed(row, LINK.format(game=row.id, person=user_id), given):
+    if not await service.links.game_signed(row, LINK.format(game=row.id, person=user_id), given):
         raise Refusal()
     return Pass(row.id, user_id), row
 
 
 async def token(service: GameService, row: GameRow, user_id: str) -> str:
     """The token a page sends with what changes the game (see above)."""
-    return await service.game_signature(row, POST.format(game=row.id, person=user_id))
+    return await service.links.game_signature(row, POST.format(game=row.id, person=user_id))
 
 
 async def token_ok(service: GameService, row: GameRow, user_id: str, given: str | None) -> bool:
     if not given or len(given) > 64:
         return False
-    return await service.game_signed(row, POST.format(game=row.id, person=user_id), given)
+    return await service.links.game_signed(row, POST.format(game=row.id, person=user_id), given)
 
 
 async def link(
@@ -84,9 +84,9 @@ async def link(
     base = getattr(service, "web_base", None)
     if base is None:
         return None
-    row = await service.game(game_id)
+    row = await service.queries.game(game_id)
     if not playable(row, user_id):
         return None
     if language is None:
-        language = await service.player_language(row, user_id)
+        language = await service.games.player_language(row, user_id)
     return language.p("button", "🖐 Play on the board"), base.rstrip("/") + await path(service, row, user_id)

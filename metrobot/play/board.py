@@ -58,7 +58,7 @@ class Board:
     scores: list[tuple[str, int]] = field(default_factory=list)
     over: bool = False
     note: str = ""  # what just happened, or why a request was refused
-    can_change: bool = False  # a sealed decision of theirs may still be changed (see service/changed_decision.py)
+    can_change: bool = False  # a sealed decision of theirs may still be changed (see turns/changed_decision.py)
     again: bool = False  # the steps are composed in place of that sealed decision
     takeback_until: float | None = None  # this person's last move may be taken back until then (epoch seconds)
     names: dict[str, str] = field(default_factory=dict)  # the people a text may mention, by id (not sent)

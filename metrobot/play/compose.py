@@ -18,13 +18,14 @@ from collections import OrderedDict
 from typing import Any
 
 from ..i18n import Lang, reading
-from ..service import GameService, Outcome, Refused
-from ..service.changed_decision import withdrawn
+from ..service import Outcome, Refused
 from ..service.core import title
 from ..service.pictures import board_alt
 from ..service.pictures.play_board import draw
-from ..service.preview import shown_after
 from ..storage import GameRow
+from ..turns.changed_decision import withdrawn
+from ..turns.preview import shown_after
+from ..wiring import GameService
 from .access import Pass
 from .board import Board, Target
 
@@ -80,7 +81,7 @@ class Composer:
         if moves is not None and moves != row.moves:
             raise Stale()
         svc = self.service
-        plugin, state = svc.plugin_and_state(row)
+        plugin, state = svc.games.plugin_and_state(row)
         game = plugin.game
         user = seat.user_id
         steps = list(steps or [])
@@ -88,11 +89,11 @@ class Composer:
         shown = withdrawn(plugin, state, user)[0] if again and can_change else state
         mine = [s for s in game.seats_of(shown, user) if s in game.to_move(shown)]
         my_turn = bool(mine) and not game.is_over(state)
-        vision = await svc.vision_of(user)
+        vision = await svc.drawing.vision_of(user)
         with reading(language):
-            names = svc.names_for_images(plugin, state, row, language)
+            names = svc.drawing.names_for_images(plugin, state, row, language)
             if my_turn:
-                menu = await svc.menu(
+                menu = await svc.turns.menu(
                     row.channel_id, user, steps, moves=row.moves, game_id=row.id, typed=typed, again=again
                 )
                 steps = list(menu.prefix)
@@ -100,14 +101,21 @@ class Composer:
                 choices = menu.choices
             else:
                 if steps or typed:
-                    waiting = ", ".join(row.names.get(u) or u for u in svc.owed_people(plugin, state, row))
+                    waiting = ", ".join(row.names.get(u) or u for u in svc.games.owed_people(plugin, state, row))
                     raise Refused(language.t("It is not your turn. Waiting for: {who}.", who=waiting))
                 menu, after, choices = None, state, []
             codes = [c.code for c in choices]
             png, size, boxes = (None, (0, 0), [None] * len(codes))
             if svc.images and plugin.renderer is not None:
                 png, size, boxes = await svc.painter.run(
-                    svc.compressed(draw), row.game, game.to_json(after), user, codes, names, language.code, vision
+                    svc.drawing.compressed(draw),
+                    row.game,
+                    game.to_json(after),
+                    user,
+                    codes,
+                    names,
+                    language.code,
+                    vision,
                 )
             picture = None
             if png is not None:
@@ -115,7 +123,7 @@ class Composer:
                 self._keep(f"{row.id}:{user}:{picture}", png)
             over = game.is_over(state)
             scores = game.view(state, None).get("scores", {})
-            name = svc.namer(plugin, state, row, language)
+            name = svc.games.namer(plugin, state, row, language)
             # (the page's own words: whose turn it is by name, no command and no Discord buttons)
             status = "" if over else plugin.turn_note(state, language)
             if over:
@@ -162,22 +170,22 @@ class Composer:
     def _waiting_for(self, plugin: Any, state: Any, row: GameRow, language: Lang) -> str:
         """Whom the game waits for, by name (an automatic seat's name when only those are owed)."""
         svc = self.service
-        owed = svc.owed_people(plugin, state, row)
+        owed = svc.games.owed_people(plugin, state, row)
         if owed:
             return ", ".join(row.names.get(u) or "?" for u in owed)
-        name = svc.namer(plugin, state, row, language)
+        name = svc.games.namer(plugin, state, row, language)
         return ", ".join(name(s) for s in plugin.game.to_move(state))
 
     async def takeback_until(self, row: GameRow, user_id: str) -> float | None:
         """Until when this person may take back the game's last move on the page, as through
-        Discord's ↶ Take back (service/takeback.py decides again when asked), or None: no such
+        Discord's ↶ Take back (turns/takeback.py decides again when asked), or None: no such
         move of theirs, or its window has closed."""
         record = row.takeback
         if row.status != "active" or not record or record.get("to") != row.moves:
             return None
         if float(record.get("until", 0)) <= self.service.clock():
             return None
-        entries = await self.service.logged_actions(row.id)
+        entries = await self.service.queries.logged_actions(row.id)
         if len(entries) != row.moves:
             return None
         taken = entries[record["from"] : record["to"]]
@@ -196,11 +204,11 @@ class Composer:
             raise Stale()
         with reading(language):
             try:
-                return await self.service.play(
+                return await self.service.turns.play(
                     row.channel_id, seat.user_id, steps, moves=moves, game_id=row.id, again=again
                 )
             except Refused:
-                now = await self.service.game(row.id)
+                now = await self.service.queries.game(row.id)
                 if now is None or now.moves != moves:  # someone moved first (a click, a clock, another page)
                     raise Stale() from None
                 raise

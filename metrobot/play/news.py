@@ -21,7 +21,8 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from ..service import GameService, Outcome
+from ..service import Outcome
+from ..wiring import GameService
 
 log = logging.getLogger("metrobot.play")
 
@@ -56,7 +57,7 @@ class News:
             task.add_done_callback(self._tasks.discard)
             return
         try:
-            await self.service.hand_over(owed_ids(outcome), guild_id)
+            await self.service.outbox.hand_over(owed_ids(outcome), guild_id)
         except Exception:
             log.warning("could not hand a page's move over to the bots now; they deliver it within seconds")
 

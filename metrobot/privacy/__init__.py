@@ -16,7 +16,8 @@ Which tables hold a person is known in one place, the package `metrobot/storage/
 
 from __future__ import annotations
 
-from ..service import GameService, Outcome
+from ..service import Outcome
+from ..wiring import GameService
 from .departures import Departures
 from .export import FORMAT, VERSION, Export
 from .forget import Forget

@@ -11,10 +11,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from ..service import GameService
 from ..service.time_off import DAY, is_away
 from ..service.turnclock import policy
 from ..storage import Conflict, GameRow
+from ..wiring import GameService
 
 log = logging.getLogger("metrobot.privacy")
 ATTEMPTS = 5

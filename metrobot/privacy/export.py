@@ -44,7 +44,7 @@ from typing import Any
 
 from ..games import get_plugin
 from ..i18n import me
-from ..service import GameService
+from ..wiring import GameService
 
 FORMAT = "metrobot-personal-data"
 VERSION = 1

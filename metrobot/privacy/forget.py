@@ -25,11 +25,12 @@ from typing import TYPE_CHECKING, Any
 
 from ..games import get_plugin
 from ..i18n import Lang, lang, me
-from ..service import GameService, Message, Outcome, Refused
+from ..service import Message, Outcome, Refused
 from ..service.core import GHOST
-from ..service.lobby import found_table, invitation
 from ..storage import Conflict, GameRow, Seat
 from ..storage.personal import GHOST_NAME
+from ..tables.lobby import found_table, invitation
+from ..wiring import GameService
 
 if TYPE_CHECKING:
     from .departures import Departures
@@ -43,12 +44,12 @@ def valid_user(user_id: Any) -> bool:
     return isinstance(user_id, str) and user_id.isascii() and user_id.isdigit() and 0 < len(user_id) <= 20
 
 
-# The lists of a lobby opened to play a game again (service/lobby.py `invitation`) that hold ids.
+# The lists of a lobby opened to play a game again (tables/lobby.py `invitation`) that hold ids.
 INVITATION_LISTS = ("invited", "declined", "winners")
 
 
 def _invited(row: GameRow, user_id: str) -> bool:
-    """Named in a lobby to play again's lists, or among a found table's people (service/queue.py)."""
+    """Named in a lobby to play again's lists, or among a found table's people (tables/find.py)."""
     again = invitation(row)
     return any(user_id in again.get(key, []) for key in INVITATION_LISTS) or user_id in found_table(row).get(
         "invited", []
@@ -151,7 +152,7 @@ class Forget:
         if row.status not in ("lobby", "active") or seat is None or (seat.auto and row.status == "active"):
             return []
         try:
-            outcome = await self.service.leave(row.channel_id, user_id, game_id=row.id)
+            outcome = await self.service.lobby.leave(row.channel_id, user_id, game_id=row.id)
         except Refused as exc:  # (it changed meanwhile: the next pass looks again)
             log.info("game %s: leaving for an erasure was refused: %s", row.id, exc)
             return []
@@ -168,7 +169,7 @@ class Forget:
         if row.status in ("lobby", "active") and seat is not None and not (seat.auto and row.status == "active"):
             return await self._leave(row, user_id)  # (renamed at the next pass)
         ghost = await self.db.privacy.ghost_of(user_id, row.guild_id)
-        async with self.service.channel_lock(row.channel_id):
+        async with self.service.games.channel_lock(row.channel_id):
             for _ in range(ATTEMPTS):
                 row = await self.db.game(game_id)
                 if row is None or not _names(row, user_id):

@@ -1,7 +1,9 @@
-"""The service layer between the pure engines and any front end (Discord, tests, CLI)."""
+"""The game service's core, shared by every capability: the game of a channel (core.py), its
+outbox, status message, pictures, events, links and server settings, and what a front end is
+asked to do (outcome.py). The capabilities sit above it in their own packages (turns/, tables/,
+daily/, …); the parts are built and wired in metrobot/app.py."""
 
 from .core import fixed_seeds
 from .outcome import Controls, File, Menu, Message, Outcome, Refused
-from .service import GameService
 
-__all__ = ["Controls", "File", "GameService", "Menu", "Message", "Outcome", "Refused", "fixed_seeds"]
+__all__ = ["Controls", "File", "Menu", "Message", "Outcome", "Refused", "fixed_seeds"]

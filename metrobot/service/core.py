@@ -197,8 +197,8 @@ class Games:
 
     @staticmethod
     def final_controls(row: GameRow) -> Controls | None:
-        """The buttons under a game's final post: ↻ Play again (service/again.py) and 🔎 Review (for
-        each player, privately: service/review.py, where the game has one), except under a
+        """The buttons under a game's final post: ↻ Play again (tables/again.py) and 🔎 Review (for
+        each player, privately: review/reviews.py, where the game has one), except under a
         tournament's table (a tournament plays its own rounds) and a tutorial (`/game tutorial`
         starts another)."""
         if row.settings.get("tournament") or row.settings.get("tutorial"):

@@ -4,7 +4,7 @@ lobby opens, the channels where games may be created, how many open games one pe
 may host and, where the server wants it, how many games one may hold for the games one finished
 (a cap, after AsyncTI4's: at most finished + N; off by default) and whether lobbies show the
 seated people's finish rates (see finishes.py), and the channel where a day's daily challenge
-table is posted once that day's games have ended (service/daily.py)."""
+table is posted once that day's games have ended (daily/challenge.py)."""
 
 from __future__ import annotations
 
@@ -136,7 +136,7 @@ class ServerSettings:
             changes["daily_channel"] = daily_channel
         if no_daily_channel:
             changes["daily_channel"] = None
-        if find_channel is not None:  # where the tables found in the queue open (service/queue.py)
+        if find_channel is not None:  # where the tables found in the queue open (tables/find.py)
             changes["find_channel"] = find_channel
         if no_find_channel:
             changes["find_channel"] = None

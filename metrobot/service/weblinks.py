@@ -115,7 +115,7 @@ class WebLinks:
         return f"/p/{guild_id}/{user_id}/{await self._sign(guild_id, f'person:{guild_id}:{user_id}')}/"
 
     async def daily_path(self, user_id: str, kind: str, day: str) -> str:
-        """A person's page of a day's table (service/daily.py): what it shows is decided when it
+        """A person's page of a day's table (daily/challenge.py): what it shows is decided when it
         is opened, by what that person has finished then. Signed with the key of games outside
         servers (the table is everyone's, not a server's)."""
         sig = await self._sign(None, await self._daily_what(user_id, kind, day))

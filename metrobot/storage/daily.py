@@ -8,7 +8,7 @@ even at the same moment from another process, cannot insert its row (`Duplicate`
 it the whole creation of its game is rolled back.
 
 The daily keys (`keys`, `first_key`, `add_key`): the secret the day's deals are derived from
-(service/daily.py), kept as a web key is, in the settings of a `servers` row that no server is
+(daily/challenge.py), kept as a web key is, in the settings of a `servers` row that no server is
 (`KEYS`): `{"daily_keys": [[from_day, hex], ...]}`, each key in use from its day on, the
 earlier ones kept (a past day's seed is published from its own key).
 

@@ -37,7 +37,7 @@ class Standing:
     won: bool
     human: bool  # still playing their own seat at the end (not the automatic player)
     place: int  # in the game's own final ranking, tie-breaks included (1: the winners)
-    pace: tuple[float, ...] = ()  # seconds they took for each of their moves (service/pace.py)
+    pace: tuple[float, ...] = ()  # seconds they took for each of their moves (turns/pace.py)
     # They played their own seat to the end and the automatic player never moved for them (no
     # turn clock ran out on them, they did not leave); None: not counted (a tutorial).
     finished: bool | None = None

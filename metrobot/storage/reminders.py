@@ -22,7 +22,7 @@ from .store import Store
 
 BATCH = 50  # digests or follows one tick makes at most (the next tick takes the rest)
 LEASE = 60.0  # seconds a process has to make a digest or a follower's DM it claimed
-FOLLOW_TOPIC = "follow"  # a follower's DM's topic in its payload (service/following.py)
+FOLLOW_TOPIC = "follow"  # a follower's DM's topic in its payload (follow/following.py)
 
 
 class ReminderQueries:

@@ -7,12 +7,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..follow.listing import Listing
 from ..games.alttext import ALT_LIMIT, cut
 from ..i18n import NP_, Lang, me
 from ..i18n import words as part
 from ..service import File, Message, Outcome, Refused
 from ..service.core import Games, ServiceOptions, title
-from ..service.listing import Listing
 from ..service.pictures.painter import Painter
 from ..storage import Database, Snapshot, TournamentOwed
 from .core import TournamentCore, model

@@ -20,9 +20,9 @@ from ..i18n import me
 from ..i18n import words as part
 from ..service import Outcome, Refused
 from ..service.core import Games, ServiceOptions
-from ..service.lobby import Lobby
 from ..service.pictures.painter import Painter
 from ..storage import Conflict, Database, EntrantRow, RoundRow, Snapshot, TableRow, TournamentOwed
+from ..tables.lobby import Lobby
 from .core import PairingError, TournamentCore, model
 from .model import Entrant, Round, Table
 from .scoring import standings, to_drop

@@ -17,8 +17,8 @@ from ..i18n import me
 from ..i18n import words as part
 from ..service import Message, Outcome, Refused
 from ..service.core import Games, ServiceOptions
-from ..service.lobby import Lobby
 from ..storage import Database, TournamentOwed
+from ..tables.lobby import Lobby
 from .core import TournamentCore, retried
 from .rounds import Rounds
 from .tablegames import TableGames

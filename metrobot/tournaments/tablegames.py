@@ -16,10 +16,10 @@ from dataclasses import replace
 from ..i18n import words as part
 from ..service import Message, Outcome, Refused
 from ..service.core import Games, ServiceOptions
-from ..service.lobby import Lobby
 from ..service.outcome import owe
 from ..service.status import Status
 from ..storage import Conflict, Database, Duplicate, GameRow, Seat, Snapshot, TableRow, TournamentOwed
+from ..tables.lobby import Lobby
 from .core import TournamentCore, derived_seed
 from .texts import clean
 

@@ -16,13 +16,13 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 
+from ..follow.listing import Listing
 from ..games import all_plugins
 from ..i18n import Lang, me
+from ..pages.webindex import Listed, ServerPage, WebIndex
 from ..service import Message, Outcome, Refused
 from ..service.core import Games, ServiceOptions, title
-from ..service.listing import Listing
 from ..service.pictures.painter import Painter
-from ..service.webindex import Listed, ServerPage, WebIndex
 from ..service.weblinks import WebLinks, signature
 from ..storage import Database, Snapshot, TournamentRow
 from .core import model

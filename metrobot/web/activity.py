@@ -36,8 +36,8 @@ from .pages import render, service_of, tournaments_of
 from .reader import chosen
 
 if TYPE_CHECKING:
-    from ..service import GameService
     from ..tournaments.service import TournamentService
+    from ..wiring import GameService
 
 log = logging.getLogger("metrobot.web")
 
@@ -236,7 +236,7 @@ async def _game(
     """The game the Activity opens: the channel's running game; in a tournament's hall, the
     table `wanted` or the person's own; else the tables to choose from ([] : nothing runs);
     HIDDEN: another table of a duplicate round under way (or only such tables run)."""
-    row = await service.running_game(instance.channel_id)
+    row = await service.queries.running_game(instance.channel_id)
     if row is not None and wanted in (None, row.id):
         return row
     tables = await tournaments.hall_tables(instance.channel_id) if tournaments is not None else []

@@ -18,8 +18,8 @@ from typing import Any
 
 from aiohttp import web
 
+from ..pages.webgame import names_tag
 from ..play.board import plain
-from ..service.webgame import names_tag
 from . import activitytoken
 from .discordauth import AUTH
 from .images import served
@@ -53,7 +53,7 @@ async def view(request: web.Request) -> web.StreamResponse:
     session, row = found
     language = chosen(request, row.language)
     service = service_of(request)
-    page = await service.game_page(row, language)
+    page = await service.web_game.game_page(row, language)
     seat = row.seat(session.user_id)
     return web.json_response(
         {
@@ -87,7 +87,7 @@ async def board(request: web.Request) -> web.StreamResponse:
     response = await served(
         request,
         f"board:{row.id}:{position}:{language.code}:{names_tag(row)}",
-        lambda: service_of(request).board_at(row, position, language),
+        lambda: service_of(request).web_game.board_at(row, position, language),
     )
     response.headers["Cache-Control"] = "private, no-store"  # (the session, not the address, opens it)
     return response

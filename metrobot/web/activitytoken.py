@@ -22,7 +22,7 @@ from ..storage import GameRow
 from .discordauth import INSTANCE
 
 if TYPE_CHECKING:
-    from ..service import GameService
+    from ..wiring import GameService
 
 LIFETIME = 4 * 3600  # then the page asks Discord again (silently: the person already allowed it)
 WHAT = "activity:{game}:{person}:{until}:{instance}"
@@ -43,7 +43,9 @@ async def issue(
     """A bearer token for `user_id` in the game `row`, opened from the Activity's `instance`,
     and the seconds it lives."""
     until = int((time.time() if now is None else now) + LIFETIME)
-    sig = await service.game_signature(row, WHAT.format(game=row.id, person=user_id, until=until, instance=instance))
+    sig = await service.links.game_signature(
+        row, WHAT.format(game=row.id, person=user_id, until=until, instance=instance)
+    )
     return f"{row.id}.{user_id}.{until}.{instance}.{sig}", LIFETIME
 
 
@@ -61,10 +63,10 @@ async def opened(service: GameService, token: str | None, now: float | None = No
     game_id, user_id, until, instance, sig = int(match[1]), match[2], int(match[3]), match[4], match[5]
     if until < (time.time() if now is None else now):
         return None
-    row = await service.game(game_id)
+    row = await service.queries.game(game_id)
     if row is None or row.state is None:
         return None
-    if not await service.game_signed(
+    if not await service.links.game_signed(
         row, WHAT.format(game=game_id, person=user_id, until=until, instance=instance), sig
     ):
         return None

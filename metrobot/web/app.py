@@ -38,8 +38,8 @@ from .pages import SERVICE, TOURNAMENTS
 from .reader import chosen, helpers, worded, worded_body
 
 if TYPE_CHECKING:
-    from ..service import GameService
     from ..tournaments.service import TournamentService
+    from ..wiring import GameService
 
 log = logging.getLogger("metrobot.web")
 

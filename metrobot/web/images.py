@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from aiohttp import web
 
 from ..i18n import LANGUAGES, lang
-from ..service.webgame import names_tag
+from ..pages.webgame import names_tag
 from .pages import chart_tag, number, opened_game, opened_person, opened_tournament, service_of, tournaments_of
 
 KEEP = 128  # images kept in memory (a London board is about 190 KiB)
@@ -61,7 +61,7 @@ async def board(request: web.Request) -> web.StreamResponse:
     return await served(
         request,
         f"board:{row.id}:{position}:{language.code}:{names_tag(row)}",
-        lambda: service_of(request).board_at(row, position, language),
+        lambda: service_of(request).web_game.board_at(row, position, language),
     )
 
 
@@ -69,11 +69,13 @@ async def chart(request: web.Request) -> web.StreamResponse:
     guild, user = await opened_person(request)
     service = service_of(request)
     language = _language(request)
-    page = await service.person_page(guild, user, language)
+    page = await service.web_index.person_page(guild, user, language)
     if page is None or request.match_info["tag"] != chart_tag(page):
         raise web.HTTPNotFound()
     return await served(
-        request, f"chart:{guild}:{user}:{language.code}:{chart_tag(page)}", lambda: service.rating_chart(page, language)
+        request,
+        f"chart:{guild}:{user}:{language.code}:{chart_tag(page)}",
+        lambda: service.web_index.rating_chart(page, language),
     )
 
 

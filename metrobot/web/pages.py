@@ -11,12 +11,12 @@ import aiohttp_jinja2
 from aiohttp import web
 
 from ..i18n import Lang, reading
-from ..service.webgame import names_tag
+from ..pages.webgame import names_tag
 from .reader import chosen, helpers, tag
 
 if TYPE_CHECKING:
-    from ..service import GameService
     from ..tournaments.service import TournamentService
+    from ..wiring import GameService
 
 MAX_ID = 2**63 - 1  # ids both databases can hold: anything larger opens nothing
 
@@ -42,7 +42,7 @@ def number(request: web.Request, key: str) -> int:
 
 
 async def opened_game(request: web.Request) -> Any:
-    row = await service_of(request).opened_game(number(request, "id"), request.match_info["sig"])
+    row = await service_of(request).links.opened_game(number(request, "id"), request.match_info["sig"])
     if row is None:
         raise web.HTTPNotFound()
     return row
@@ -72,8 +72,8 @@ async def game(request: web.Request) -> web.StreamResponse:
     row = await opened_game(request)
     language = chosen(request, row.language)
     service = service_of(request)
-    page = await service.game_page(row, language)
-    alts = {turn.number: service.turn_description(page, turn, language) for turn in page.turns}
+    page = await service.web_game.game_page(row, language)
+    alts = {turn.number: service.web_game.turn_description(page, turn, language) for turn in page.turns}
     return render(request, "game.html", language, page=page, alts=alts, live=page.status == "active")
 
 
@@ -81,13 +81,13 @@ async def review(request: web.Request) -> web.StreamResponse:
     """A player's review of a finished game (issue 64), opened only by their own link."""
     service = service_of(request)
     user = str(number(request, "user"))
-    row = await service.opened_review(
+    row = await service.links.opened_review(
         number(request, "id"), request.match_info["sig"], user, request.match_info["rsig"]
     )
     if row is None:
         raise web.HTTPNotFound()
     language = chosen(request, row.language)
-    page = await service.review_page(row, user, language)
+    page = await service.reviews.review_page(row, user, language)
     return render(request, "review.html", language, page=page, tag=names_tag(row))
 
 
@@ -105,18 +105,18 @@ async def live(request: web.Request) -> web.StreamResponse:
 async def server(request: web.Request) -> web.StreamResponse:
     guild = str(number(request, "guild"))
     service = service_of(request)
-    if not await service.opened_server(guild, request.match_info.get("sig")):
+    if not await service.links.opened_server(guild, request.match_info.get("sig")):
         raise web.HTTPNotFound()
     language = chosen(request)
     tournaments = tournaments_of(request)  # (the server's page with its tournaments, where there are)
-    page = await (tournaments.server_page if tournaments else service.server_page)(guild, language)
+    page = await (tournaments.server_page if tournaments else service.web_index.server_page)(guild, language)
     return render(request, "server.html", language, page=page)
 
 
 async def opened_tournament(request: web.Request) -> Any:
     if tournaments_of(request) is None:
         raise web.HTTPNotFound()
-    row = await service_of(request).opened_tournament(number(request, "id"), request.match_info["sig"])
+    row = await service_of(request).links.opened_tournament(number(request, "id"), request.match_info["sig"])
     if row is None:
         raise web.HTTPNotFound()
     return row
@@ -136,7 +136,7 @@ async def tournament(request: web.Request) -> web.StreamResponse:
 async def opened_person(request: web.Request) -> tuple[str, str]:
     """The server and person a person's link names (404 unless its signature is right)."""
     guild, user = str(number(request, "guild")), str(number(request, "user"))
-    if not await service_of(request).opened_person(guild, user, request.match_info["sig"]):
+    if not await service_of(request).links.opened_person(guild, user, request.match_info["sig"]):
         raise web.HTTPNotFound()
     return guild, user
 
@@ -144,7 +144,7 @@ async def opened_person(request: web.Request) -> tuple[str, str]:
 async def person(request: web.Request) -> web.StreamResponse:
     guild, user = await opened_person(request)
     language = chosen(request)
-    page = await service_of(request).person_page(guild, user, language)
+    page = await service_of(request).web_index.person_page(guild, user, language)
     if page is None:
         raise web.HTTPNotFound()
     return render(request, "person.html", language, page=page, chart=f"chart-{language.code}-{chart_tag(page)}.png")
@@ -152,10 +152,10 @@ async def person(request: web.Request) -> web.StreamResponse:
 
 async def daily(request: web.Request) -> web.StreamResponse:
     """A person's page of a day's daily challenge table: the results only once they have
-    finished that deal (service/daily.py decides, when the page is opened)."""
+    finished that deal (daily/challenge.py decides, when the page is opened)."""
     m = request.match_info
     language = chosen(request)
-    page = await service_of(request).daily_page(str(number(request, "user")), m["kind"], m["day"], m["sig"])
+    page = await service_of(request).daily.page(str(number(request, "user")), m["kind"], m["day"], m["sig"])
     if page is None:
         raise web.HTTPNotFound()
     return render(request, "daily.html", language, page=page)

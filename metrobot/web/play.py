@@ -30,8 +30,9 @@ from ..i18n import LANGUAGES, Lang, lang
 from ..play import Pass, Play, Refusal, Stale
 from ..play.board import page_text
 from ..play.news import Announce
-from ..service import GameService, Refused
+from ..service import Refused
 from ..storage import GameRow
+from ..wiring import GameService
 from .pages import number, render, service_of
 from .reader import accepted, chosen
 
@@ -65,7 +66,7 @@ async def reader_of(request: web.Request, row: GameRow, user_id: str) -> Lang:
     (their setting, else their Discord's when they joined), else the game's."""
     if "lang" in request.query or accepted(request.headers.get("Accept-Language")):
         return chosen(request)  # (the switch, else the browser's: refused if unknown)
-    return await service_of(request).player_language(row, user_id)
+    return await service_of(request).games.player_language(row, user_id)
 
 
 async def page(request: web.Request) -> web.StreamResponse:
@@ -74,7 +75,7 @@ async def page(request: web.Request) -> web.StreamResponse:
     play = play_of(request)
     board = await play.compose(seat, row, language)
     data = json.dumps(board.to_json(), ensure_ascii=False).replace("<", "\\u003c").replace("&", "\\u0026")
-    game_page = await service_of(request).game_path(row)
+    game_page = await service_of(request).links.game_path(row)
     response = render(
         request,
         "play.html",
@@ -167,7 +168,7 @@ async def confirm(request: web.Request) -> web.StreamResponse:
 
 async def _after(request: web.Request, seat: Pass, row: GameRow, language: Lang, said: str) -> web.StreamResponse:
     """The person's answer and the board as it is now (none once the game is over)."""
-    after = await service_of(request).game(row.id)
+    after = await service_of(request).queries.game(row.id)
     if after is None or after.status != "active":  # the game is over: the link has done its work
         return web.json_response({"said": page_text(said, row.names), "over": True, "board": None})
     board = await play_of(request).compose(seat, after, language, note=said)
@@ -203,7 +204,7 @@ async def moved(request: web.Request) -> web.StreamResponse:
 async def _stale(request: web.Request, seat: Pass, language: Lang) -> web.StreamResponse:
     """409: the game has moved on; the page is shown the position as it is now."""
     play = play_of(request)
-    row = await service_of(request).game(seat.game_id)
+    row = await service_of(request).queries.game(seat.game_id)
     with_words = page_text(language.t("The game has moved on: here it is as it is now. Nothing was played."), {})
     if row is None or row.status != "active":
         return web.json_response({"error": with_words, "board": None, "over": True}, status=409)
@@ -218,7 +219,7 @@ async def picture(request: web.Request) -> web.StreamResponse:
     code = parts[1] if len(parts) > 2 else ""
     if code not in LANGUAGES:
         raise web.HTTPNotFound()
-    vision = await service_of(request).vision_of(seat.user_id)
+    vision = await service_of(request).drawing.vision_of(seat.user_id)
     if not name.split("-", 3)[2:3] == [vision]:
         raise web.HTTPNotFound()
     data = await play_of(request).picture(seat, row, name, lang(code))

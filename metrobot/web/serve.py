@@ -19,8 +19,8 @@ from .app import make_app
 from .discordauth import DiscordAuth
 
 if TYPE_CHECKING:
-    from ..service import GameService
     from ..tournaments.service import TournamentService
+    from ..wiring import GameService
 
 log = logging.getLogger("metrobot.web")
 

@@ -98,7 +98,7 @@ async def test_a_colour_vision_setting_reaches_the_picture_only_its_person_sees(
         await db.close()
     plugin = get_plugin(row.game)
     state = plugin.game.from_json(row.state)
-    names = bot.service.names_for_images(plugin, state, row, lang("en"))
+    names = bot.service.drawing.names_for_images(plugin, state, row, lang("en"))
     view = plugin.game.view(state, None)
     level = bot.service.options.png_compression  # (the compression the test bot was given)
     drawn = {key: render.png_of_view(plugin.renderer, view, None, names, "en", key, level) for key in ("off", "deutan")}

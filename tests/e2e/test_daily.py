@@ -40,17 +40,17 @@ async def finish(service, user_id: str, kind: str, game_id: int | None = None) -
     """Play the person's day's game (default: today's) to its end, as their play page does (the
     service's calls)."""
     rnd = random.Random(kind)
-    game_id = game_id or await service.daily_game(user_id, kind)
+    game_id = game_id or await service.daily.game_of(user_id, kind)
     for _ in range(500):
-        row = await service.game(game_id)
+        row = await service.queries.game(game_id)
         if row.status != "active":
             return
         prefix: list[str] = []
-        menu = await service.menu(row.channel_id, user_id, prefix)
+        menu = await service.turns.menu(row.channel_id, user_id, prefix)
         while not menu.complete:
             prefix.append(rnd.choice(menu.choices).code)
-            menu = await service.menu(row.channel_id, user_id, prefix)
-        await service.play(row.channel_id, user_id, prefix)
+            menu = await service.turns.menu(row.channel_id, user_id, prefix)
+        await service.turns.play(row.channel_id, user_id, prefix)
     raise AssertionError("the game did not end")
 
 
@@ -97,7 +97,9 @@ async def test_yesterdays_table_is_posted_once_in_the_servers_channel(standin, b
     assert "posted in" in settings.content and f"<#{tables}>" in settings.content
     await ask(standin, ann, channel, "play", {"kind": "flipwrite"})
     await finish(bot.service, str(ann), "flipwrite")
-    score = (await bot.service.game(await bot.service.daily_game(str(ann), "flipwrite"))).state["scores"][str(ann)]
+    score = (await bot.service.queries.game(await bot.service.daily.game_of(str(ann), "flipwrite"))).state["scores"][
+        str(ann)
+    ]
     real = bot.service.options.clock
     bot.service.options.clock = lambda: real() + 86400  # (the next day: the clock tick makes yesterday's table)
     try:
@@ -127,7 +129,7 @@ async def test_after_midnight_daily_play_hands_yesterdays_unfinished_game_too(st
     ann = standin.add_member(name="Ann")
     channel = standin.create_channel("daily")
     first = await ask(standin, ann, channel, "play", {"kind": "flipwrite"})
-    yesterday_url, yesterday = link_of(first), bot.service.parts.daily.today()
+    yesterday_url, yesterday = link_of(first), bot.service.daily.today()
     real = bot.service.options.clock
     bot.service.options.clock = lambda: real() + 86400
     try:
@@ -136,11 +138,11 @@ async def test_after_midnight_daily_play_hands_yesterdays_unfinished_game_too(st
         labels = {c.get("label"): c["url"] for c in after.all_components() if c.get("url")}
         assert labels.get(f"{PLAY_LABEL} · {yesterday}") == yesterday_url, labels
         assert labels.get(PLAY_LABEL) not in (None, yesterday_url)  # today's own game
-        game_id = await bot.service.daily_game(str(ann), "flipwrite", yesterday)
+        game_id = await bot.service.daily.game_of(str(ann), "flipwrite", yesterday)
         async with aiohttp.ClientSession() as http, http.get(yesterday_url) as page:
             assert page.status == 200
         await finish(bot.service, str(ann), "flipwrite", game_id)
-        done = await bot.service.game(game_id)
+        done = await bot.service.queries.game(game_id)
         assert done.status == "finished"
         play = await bot.service.db.daily.play(yesterday, "flipwrite", str(ann))
         assert play.finished, "it counted for its own day"

@@ -19,7 +19,7 @@ from harness import make_bot
 
 from metrobot import games
 from metrobot.discord_app.recovery import deliver_owed
-from metrobot.service.queue import CONFIRM
+from metrobot.tables.find import CONFIRM
 from tests.toygame import PLUGIN
 
 pytestmark = pytest.mark.timeout(120)
@@ -171,12 +171,14 @@ def tries(db_path: str) -> list[int]:
 
 async def test_a_table_whose_thread_cannot_be_made_expires_and_everyone_is_told(standin, bot, caplog):
     from metrobot.discord_app.finding import run_found
-    from metrobot.service.queue import THREAD_TRIES
+    from metrobot.tables.find import THREAD_TRIES
 
     ana, ben = standin.add_member(name="Ana"), standin.add_member(name="Ben")
     lounge = standin.create_channel("lounge")
     tables = standin.create_channel("tables")
-    await bot.service.server_settings(str(standin.world.guild_id), "admin", manager=True, find_channel=str(tables))
+    await bot.service.server.server_settings(
+        str(standin.world.guild_id), "admin", manager=True, find_channel=str(tables)
+    )
     standin.world.delete_channel(tables)  # (deleted since: no thread can be made there)
     await ask(standin, ana, lounge, "game find", {"kind": "race"})
     await ask(standin, ben, lounge, "game find", {"kind": "race"})

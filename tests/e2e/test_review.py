@@ -13,7 +13,7 @@ from players import Table
 
 from metrobot.games import get_plugin
 from metrobot.games import review as pure
-from metrobot.service import review as reviews_module
+from metrobot.review import reviews as reviews_module
 
 REVIEW_WAIT = 120.0  # seconds (within the test's 180)
 pytestmark = pytest.mark.timeout(180)

@@ -14,8 +14,8 @@ from harness import make_bot
 from test_busy_server import ask, at, game, row, settled, tick
 
 from metrobot.games.logplay import is_takeback
-from metrobot.service.takeback_window import DEFAULT_WINDOW
 from metrobot.storage import Database
+from metrobot.turns.takeback_window import DEFAULT_WINDOW
 
 pytestmark = pytest.mark.timeout(300)
 BOARD = re.compile(r"-(\d+)\.png$")

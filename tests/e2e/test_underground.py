@@ -28,8 +28,9 @@ from metrobot.gamelog import GameLog
 from metrobot.games import get_plugin
 from metrobot.games.underground.notation import KIND_ORDER, route_label
 from metrobot.i18n import EN
-from metrobot.service import fixed_seeds, menutree
+from metrobot.service import fixed_seeds
 from metrobot.storage import Database
+from metrobot.turns import menutree
 
 pytestmark = pytest.mark.timeout(300)
 

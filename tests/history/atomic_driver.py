@@ -12,9 +12,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from metrobot import games
-from metrobot.service import GameService, fixed_seeds
+from metrobot.service import fixed_seeds
 from metrobot.storage import Database, ratings
 from metrobot.storage.db import Database as Db
+from metrobot.wiring import GameService
 from tests.toygame import PLUGIN
 
 
@@ -22,16 +23,16 @@ async def main(path: str, when: str) -> None:
     games.register(PLUGIN)
     db = await Database(path).open()
     svc = GameService(db, seeds=fixed_seeds(1), images=False)
-    await svc.new_game("c", "g", "u1", "Ann", "race", {}, 2)
-    await svc.join("c", "u2", "Bob")
-    await svc.start("c", "u1")
+    await svc.lobby.new_game("c", "g", "u1", "Ann", "race", {}, 2)
+    await svc.lobby.join("c", "u2", "Bob")
+    await svc.lobby.start("c", "u1")
     while True:
         row = await db.open_game("c")
         state = PLUGIN.game.from_json(row.state)
         user = next(iter(PLUGIN.game.to_move(state)))
         if state.count >= 7:  # the next move can end the game (10 - 7 = 3)
             break
-        await svc.play("c", user, ["1"])
+        await svc.turns.play("c", user, ["1"])
     if when == "inside":
 
         async def die(*args, **kwargs):
@@ -47,7 +48,7 @@ async def main(path: str, when: str) -> None:
 
         Db._write = write_then_die
     print("moves before the end:", row.moves, flush=True)
-    await svc.play("c", user, [str(10 - state.count)])
+    await svc.turns.play("c", user, [str(10 - state.count)])
 
 
 asyncio.run(main(sys.argv[1], sys.argv[2]))

@@ -1,8 +1,9 @@
 import pytest
 
 from metrobot import games
-from metrobot.service import GameService, fixed_seeds
+from metrobot.service import fixed_seeds
 from metrobot.storage import Database
+from metrobot.wiring import GameService
 from tests.said import in_discord
 from tests.toygame import PLUGIN
 

@@ -19,20 +19,20 @@ async def owed(svc, channel):
 async def play_game(svc, channel, guild, people, kind="race", rnd=None, leave=None, options=None):
     """Open, fill, start and play a game to its end; `leave`: who resigns after the first turn."""
     rnd = rnd or random.Random(channel)
-    await svc.new_game(channel, guild, *people[0], kind, options or {}, len(people))
+    await svc.lobby.new_game(channel, guild, *people[0], kind, options or {}, len(people))
     for uid, name in people[1:]:
-        await svc.join(channel, uid, name)
-    await svc.start(channel, people[0][0])
+        await svc.lobby.join(channel, uid, name)
+    await svc.lobby.start(channel, people[0][0])
     turns = 0
     while who := await owed(svc, channel):
         user = who[0]
         prefix = []
-        menu = await svc.menu(channel, user, prefix)
+        menu = await svc.turns.menu(channel, user, prefix)
         while not menu.complete:
             prefix.append(rnd.choice(menu.choices).code)
-            menu = await svc.menu(channel, user, prefix)
-        await svc.play(channel, user, prefix)
+            menu = await svc.turns.menu(channel, user, prefix)
+        await svc.turns.play(channel, user, prefix)
         turns += 1
         if leave and turns == 1:
-            await svc.leave(channel, leave)
+            await svc.lobby.leave(channel, leave)
     return await svc.db.last_game(channel)

@@ -12,9 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from metrobot.service import GameService, fixed_seeds
+from metrobot.service import fixed_seeds
 from metrobot.storage import Database
 from metrobot.storage.schema import SQLITE, statements
+from metrobot.wiring import GameService
 
 from .play import play_game
 
@@ -65,18 +66,18 @@ async def test_games_finished_before_results_were_kept_get_them(db, svc, toy, tm
         assert rows(old, "SELECT COUNT(*) FROM results") == [(0,)]
         assert [g.players for g in await upgraded.history.finished_in_channel("c0")] == [[]]
         service = GameService(upgraded, seeds=fixed_seeds(9), images=False)
-        games, identical = await service.rebuild_ratings()
+        games, identical = await service.standings.rebuild_ratings()
         assert (games, identical) == (5, False)  # there were none; now there are
         assert await upgraded.history.stored_ratings() == rated  # as if rated when they finished
         assert rows(old, RESULTS) == results
         assert [p[0] for p in (await upgraded.history.finished_in_channel("c0"))[0].players] == [
             p[0] for p in (await db.history.finished_in_channel("c0"))[0].players
         ]
-        assert "**Race to 10**: " in (await service.profile("g1", "u1", "Ann")).reply.text
+        assert "**Race to 10**: " in (await service.standings.profile("g1", "u1", "Ann")).reply.text
 
         await play_game(service, "c9", "g1", PEOPLE[:2], rnd=random.Random(9))  # rated after the old ones
         assert (await upgraded.history.rating_order())[-1] == (await upgraded.last_game("c9")).id
-        assert await service.rebuild_ratings() == (6, True)
+        assert await service.standings.rebuild_ratings() == (6, True)
     finally:
         await upgraded.close()
 

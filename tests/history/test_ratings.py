@@ -46,10 +46,10 @@ async def test_only_people_still_playing_are_rated(svc, db, toy):
 
 
 async def test_aborted_games_are_not_recorded(svc, db, toy):
-    await svc.new_game("c1", "g1", "u1", "Ann", "race", {}, 2)
-    await svc.join("c1", "u2", "Bob")
-    await svc.start("c1", "u1")
-    await svc.abort("c1", "u1", manager=False)
+    await svc.lobby.new_game("c1", "g1", "u1", "Ann", "race", {}, 2)
+    await svc.lobby.join("c1", "u2", "Bob")
+    await svc.lobby.start("c1", "u1")
+    await svc.lobby.abort("c1", "u1", manager=False)
     assert table(db.path, "SELECT COUNT(*) FROM results") == [(0,)]
 
 
@@ -59,7 +59,7 @@ async def test_rebuild_gives_the_same_numbers(svc, db, toy):
         people = rnd.sample(PEOPLE, rnd.choice([2, 3]))
         await play_game(svc, f"c{i}", rnd.choice(["g1", "g2"]), people, rnd=random.Random(i))
     stored = await db.history.stored_ratings()
-    games, identical = await svc.rebuild_ratings()
+    games, identical = await svc.standings.rebuild_ratings()
     assert games == 8 and identical
     assert await db.history.stored_ratings() == stored
     # and they are what openskill gives, game after game in the order they finished
@@ -90,9 +90,9 @@ async def test_rebuild_notices_a_tampered_rating(svc, db, toy):
     conn.execute("UPDATE ratings SET mu = mu + 1 WHERE user_id = 'u1'")
     conn.commit()
     conn.close()
-    games, identical = await svc.rebuild_ratings()
+    games, identical = await svc.standings.rebuild_ratings()
     assert games == 1 and not identical
-    assert (await svc.rebuild_ratings())[1]  # and the rebuild put it right
+    assert (await svc.standings.rebuild_ratings())[1]  # and the rebuild put it right
 
 
 async def test_the_ratings_rebuild_command(svc, db, toy, tmp_path):

@@ -13,7 +13,8 @@ from PIL import Image
 from metrobot.gamelog import GameLog
 from metrobot.games import get_game
 from metrobot.render.animation import animate
-from metrobot.service import GameService, Refused, fixed_seeds
+from metrobot.service import Refused, fixed_seeds
+from metrobot.wiring import GameService
 
 from .play import owed, play_game
 
@@ -22,7 +23,7 @@ PEOPLE = [("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat"), ("u4", "Dan")]
 
 async def test_frames_are_the_replayed_log(svc, db):
     row = await play_game(svc, "c1", "g1", PEOPLE[:2], kind="metromania", rnd=random.Random(2))
-    frames = await svc.frames(row)
+    frames = await svc.replays.frames(row)
     actions = await db.actions(row.id)
     log = GameLog(
         row.game,
@@ -42,44 +43,44 @@ async def test_frames_are_the_replayed_log(svc, db):
 
 async def test_stepping_past_either_end_is_refused(svc):
     await play_game(svc, "c1", "g1", PEOPLE[:2], kind="metromania", rnd=random.Random(4))
-    end = (await svc.replay("c1")).reply
+    end = (await svc.replays.replay("c1")).reply
     assert end.controls.moves == end.controls.total and "the end" in end.text
-    start = (await svc.replay("c1", frame=0)).reply
+    start = (await svc.replays.replay("c1", frame=0)).reply
     assert "the start" in start.text
     with pytest.raises(Refused, match="start of the game already"):
-        await svc.replay("c1", frame=-1)
+        await svc.replays.replay("c1", frame=-1)
     with pytest.raises(Refused, match="end of the game already"):
-        await svc.replay("c1", frame=end.controls.total + 1)
+        await svc.replays.replay("c1", frame=end.controls.total + 1)
     with pytest.raises(Refused, match="no game #99 in this channel"):
-        await svc.replay("c1", 99)
+        await svc.replays.replay("c1", 99)
     with pytest.raises(Refused, match="nothing to replay"):
-        await svc.replay("c2")
+        await svc.replays.replay("c2")
 
 
 async def test_a_game_in_progress_is_not_replayed(svc):
     """Its log would show secret hands: the replay is refused politely, with nothing attached."""
     await play_game(svc, "c1", "g1", PEOPLE[:2], kind="metromania", rnd=random.Random(4))  # one finished
-    await svc.new_game("c1", "g1", "u1", "Ann", "metromania", {}, 2)
-    await svc.join("c1", "u2", "Bob")
-    await svc.start("c1", "u1")
+    await svc.lobby.new_game("c1", "g1", "u1", "Ann", "metromania", {}, 2)
+    await svc.lobby.join("c1", "u2", "Bob")
+    await svc.lobby.start("c1", "u1")
     rnd = random.Random(5)
     for _ in range(2):  # a turn or two in
         user = (await owed(svc, "c1"))[0]
-        prefix, menu = [], await svc.menu("c1", user, [])
+        prefix, menu = [], await svc.turns.menu("c1", user, [])
         while not menu.complete:
             prefix.append(rnd.choice(menu.choices).code)
-            menu = await svc.menu("c1", user, prefix)
-        await svc.play("c1", user, prefix)
+            menu = await svc.turns.menu("c1", user, prefix)
+        await svc.turns.play("c1", user, prefix)
     row = await svc.db.open_game("c1")
     assert row.status == "active" and row.moves > 0
     with pytest.raises(Refused) as refused:
-        await svc.replay("c1", row.id)
+        await svc.replays.replay("c1", row.id)
     assert str(refused.value) == (
         "Only finished games can be replayed (until then the board shows the game; secrets stay secret)."
     )
     with pytest.raises(Refused, match="Only finished games"):
-        await svc.replay("c1", row.id, frame=0, animation=True)
-    assert (await svc.replay("c1")).reply.controls.game_id != row.id  # no game named: the last finished one
+        await svc.replays.replay("c1", row.id, frame=0, animation=True)
+    assert (await svc.replays.replay("c1")).reply.controls.game_id != row.id  # no game named: the last finished one
     assert (await svc.db.game(row.id)).version == row.version  # and the game is untouched
 
 
@@ -87,9 +88,9 @@ async def test_a_long_four_player_game_animates_under_discords_limit(db):
     """Four automatic players at the greedy level (the host leaves at once), from a fixed
     seed: a whole MetrOmania game, every turn a frame of the GIF."""
     svc = GameService(db, seeds=fixed_seeds(17), images=False)
-    await svc.new_game("c1", "g1", "u1", "Ann", "metromania", {}, 4, bots=3, level="greedy")
-    await svc.start("c1", "u1")
-    await svc.leave("c1", "u1")
+    await svc.lobby.new_game("c1", "g1", "u1", "Ann", "metromania", {}, 4, bots=3, level="greedy")
+    await svc.lobby.start("c1", "u1")
+    await svc.lobby.leave("c1", "u1")
     row = await db.last_game("c1")
     assert row.status == "finished" and all(s.auto for s in row.seats)
     actions = await db.actions(row.id)
@@ -105,11 +106,11 @@ async def test_a_long_four_player_game_animates_under_discords_limit(db):
     turns = sum(game.turn_number(b) != game.turn_number(a) for a, b in itertools.pairwise(states))
     assert turns >= 30  # long: a whole game, every seat plays seven turns or more
     svc.images = True
-    out = (await svc.replay("c1", animation=True)).reply
+    out = (await svc.replays.replay("c1", animation=True)).reply
     gif = next(f for f in out.files if f.name.endswith(".gif"))
     assert len(gif.data) < 8 * 1024 * 1024
     image = Image.open(io.BytesIO(gif.data))
-    assert image.n_frames == len(await svc.frames(row)) == turns + 1  # the start, then one frame per turn
+    assert image.n_frames == len(await svc.replays.frames(row)) == turns + 1  # the start, then one frame per turn
 
 
 def noise(n, size=(800, 300)):

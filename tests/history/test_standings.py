@@ -28,44 +28,44 @@ def add_ratings(db_path, guild, n, kind="race"):
 async def test_leaderboard_pages_and_your_row(svc, db, toy):
     add_ratings(db.path, "g1", 23)
     add_ratings(db.path, "g2", 5)  # another server: never shown on g1's board
-    first = (await svc.leaderboard("g1", "p22", "race", 0)).reply
+    first = (await svc.standings.leaderboard("g1", "p22", "race", 0)).reply
     lines = first.text.splitlines()
     assert "page 1 of 3" in lines[0] and len(lines) == 11
     assert lines[1].startswith("__🥇 Player 22") and lines[1].endswith("← you")
     assert first.controls.kind == "leaderboard" and first.controls.total == 2
-    last = (await svc.leaderboard("g1", "p22", "race", 2)).reply.text
+    last = (await svc.standings.leaderboard("g1", "p22", "race", 2)).reply.text
     assert last.count("Player") == 3 and "You are number 1 of 23" in last
     with pytest.raises(Refused, match="has 3 pages; there is no page 4"):
-        await svc.leaderboard("g1", "p22", "race", 3)
+        await svc.standings.leaderboard("g1", "p22", "race", 3)
     with pytest.raises(Refused, match="no page 0"):
-        await svc.leaderboard("g1", "p22", "race", -1)
-    other = (await svc.leaderboard("g2", "p01", "race", 0)).reply.text
+        await svc.standings.leaderboard("g1", "p22", "race", -1)
+    other = (await svc.standings.leaderboard("g2", "p01", "race", 0)).reply.text
     assert other.count("Player") == 5 and "page 1 of 1" in other
-    assert "No Race to 10 game has been rated" in (await svc.leaderboard("g3", "x", "race", 0)).reply.text
+    assert "No Race to 10 game has been rated" in (await svc.standings.leaderboard("g3", "x", "race", 0)).reply.text
 
 
 async def test_history_and_profile(svc, toy):
     for _i in range(3):
         await play_game(svc, "c1", "g1", PEOPLE)
     await play_game(svc, "c9", "g2", PEOPLE[:2])  # another server
-    history = (await svc.history("c1")).reply.text
+    history = (await svc.standings.history("c1")).reply.text
     assert history.count("Race to 10") == 3 and "#1 " in history
     with pytest.raises(Refused, match="No game has finished in this channel"):
-        await svc.history("c5")
-    profile = (await svc.profile("g1", "u1", "Ann")).reply.text
+        await svc.standings.history("c5")
+    profile = (await svc.standings.profile("g1", "u1", "Ann")).reply.text
     assert "**Race to 10**: 3 games" in profile and "rating" in profile
     assert profile.count("/game replay game:") == 3 and "#4" not in profile  # g2's game is not here
     with pytest.raises(Refused, match="not finished a game on this server"):
-        await svc.profile("g3", "u1", "Ann")
+        await svc.standings.profile("g3", "u1", "Ann")
 
 
 async def test_leaderboard_without_a_kind_shows_the_kind_played_here(svc, toy):
     # No game finished anywhere: the first kind, as before.
-    assert "MetrOmania" in (await svc.leaderboard("g1", "u1", channel_id="c1")).reply.text
+    assert "MetrOmania" in (await svc.standings.leaderboard("g1", "u1", channel_id="c1")).reply.text
     await play_game(svc, "c1", "g1", PEOPLE)
     # The kind last finished in the channel, not the registry's first kind...
-    assert "Race to 10 leaderboard" in (await svc.leaderboard("g1", "u1", channel_id="c1")).reply.text
+    assert "Race to 10 leaderboard" in (await svc.standings.leaderboard("g1", "u1", channel_id="c1")).reply.text
     # ...and in a channel with no finished game, the server's most played kind.
-    assert "Race to 10 leaderboard" in (await svc.leaderboard("g1", "u1", channel_id="c7")).reply.text
+    assert "Race to 10 leaderboard" in (await svc.standings.leaderboard("g1", "u1", channel_id="c7")).reply.text
     # Another server knows nothing of it.
-    assert "MetrOmania" in (await svc.leaderboard("g2", "u1", channel_id="c9")).reply.text
+    assert "MetrOmania" in (await svc.standings.leaderboard("g2", "u1", channel_id="c9")).reply.text

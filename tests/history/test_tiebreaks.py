@@ -16,9 +16,9 @@ import pytest
 
 from metrobot.gamelog import self_play
 from metrobot.games import get_plugin
-from metrobot.service import GameService
 from metrobot.service.rating import game_result, rate
 from metrobot.storage import Seat
+from metrobot.wiring import GameService
 
 TIED = [("metromania", {}, 2, 186), ("flipwrite", {"map": "madrid"}, 3, 145)]
 
@@ -86,7 +86,7 @@ async def test_a_tie_break_winner_is_rated_ahead_not_as_a_draw(db, kind, options
     history = (await db.history.finished_in_channel("c1"))[0].players
     assert history[0][0] == winner and history[0][3]
 
-    games, identical = await GameService(db, images=False).rebuild_ratings()
+    games, identical = await GameService(db, images=False).standings.rebuild_ratings()
     assert (games, identical) == (1, True)
 
 

@@ -464,7 +464,7 @@ class Seen:
 
 
 def _invited(settings: dict[str, Any]) -> list[str]:
-    """The people a lobby to play again invited and who have not declined (service/again.py)."""
+    """The people a lobby to play again invited and who have not declined (tables/again.py)."""
     again = settings.get("again") if isinstance(settings, dict) else None
     found = settings.get("found") if isinstance(settings, dict) else None
     if isinstance(found, dict):  # (a table found in the queue: its people confirm, or drop out)

@@ -17,8 +17,8 @@ import re
 from typing import Any
 
 from metrobot.discord_app.words import discord_text
-from metrobot.service import GameService
 from metrobot.storage import Database, GameRow
+from metrobot.wiring import GameService
 
 WHEN = re.compile(r"<t:\d+:R>")  # (when the stored game last moved: the test's two rows differ in it)
 NOW = 1_800_000_000.0
@@ -84,9 +84,9 @@ async def made(row: GameRow, state: Any, who: str, images: bool) -> dict[str, An
             waiting=list(dict.fromkeys(owed)),
         )
         await db.reminders.follow(who, stored.id, 0, NOW - 7200)
-        told = await service.parts.following.tell_follower(who, stored.id, 0, NOW)
+        told = await service.following.tell_follower(who, stored.id, 0, NOW)
         await db.reminders.set_reminder(who, 3600.0)
-        digest = await service.parts.reminders.digest(who, 3600.0, None, NOW + 7200)
+        digest = await service.reminders.digest(who, 3600.0, None, NOW + 7200)
         return {"follow": _said(told), "digest": _said(digest)}
     finally:
         await db.close()

@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from metrobot import cli
-from metrobot.service import Menu, Message, Outcome, menutree
+from metrobot.service import Menu, Message, Outcome
+from metrobot.turns import menutree
 
 from .secrecy_play import SPECTATOR, Watcher, row_for
 

@@ -40,8 +40,9 @@ from typing import Any
 
 from metrobot.games import BadInput, RuleError, get_plugin
 from metrobot.games.hints import requester_view, suggest
-from metrobot.service import GameService, Menu, Outcome, Refused, fixed_seeds
+from metrobot.service import Menu, Outcome, Refused, fixed_seeds
 from metrobot.storage import Database, GameRow, Seat
+from metrobot.wiring import GameService
 
 from .secrecy_model import Secret, model
 
@@ -343,7 +344,7 @@ class Watcher:
             return
         said = []
         for b, a in ((before, after), (twin_before, twin_after)):
-            out, changes = await service.parts.takeback.taken_back(row, self.plugin, a, b, seat, who, service.clock())
+            out, changes = await service.takeback.taken_back(row, self.plugin, a, b, seat, who, service.clock())
             said.append(([m.text for m in out.edits], out.reply.text, sorted((u, m.text) for u, m in out.dms), changes))
         self.watch.takeback_twins += 1
         if said[0] != said[1]:
@@ -406,7 +407,7 @@ async def _ask(service: GameService, ask: str, channel: str, who: str) -> Any:
             document = _timeless(await Privacy(service).export(who))  # (the two services' rows differ in when)
             return ("data", json.dumps(document, sort_keys=True, ensure_ascii=False))
         if ask == "menu":
-            m = await service.menu(channel, who, [], preview=True)
+            m = await service.turns.menu(channel, who, [], preview=True)
             return (
                 "menu",
                 m.choices,
@@ -415,7 +416,7 @@ async def _ask(service: GameService, ask: str, channel: str, who: str) -> Any:
                 m.can_submit,
                 (m.preview.data, m.preview.description) if m.preview else None,
             )
-        outcome = await getattr(service, ask)(channel, who)
+        outcome = await getattr(service.queries, ask)(channel, who)
     except Refused as exc:
         return ("refused", str(exc))
     reply = outcome.reply
@@ -497,7 +498,7 @@ class Table:
         host, host_name = self.people[0]
         await self.call(
             host,
-            lambda: svc.new_game(
+            lambda: svc.lobby.new_game(
                 ch,
                 "g",
                 host,
@@ -509,9 +510,9 @@ class Table:
             ),
         )
         for user, name in self.people[1:]:
-            await self.call(user, lambda: svc.join(ch, user, name))  # noqa: B023 - used within this iteration
-        await self.call(SPECTATOR[0], lambda: svc.join(ch, SPECTATOR[0], SPECTATOR[1]))  # the table is full
-        await self.call(host, lambda: svc.start(ch, host))
+            await self.call(user, lambda: svc.lobby.join(ch, user, name))  # noqa: B023 - used within this iteration
+        await self.call(SPECTATOR[0], lambda: svc.lobby.join(ch, SPECTATOR[0], SPECTATOR[1]))  # the table is full
+        await self.call(host, lambda: svc.lobby.start(ch, host))
         self.watch.games[self.kind] = self.watch.games.get(self.kind, 0) + 1
         for _ in range(max_calls):
             if self.until is not None and self.until(self.watch):
@@ -531,11 +532,11 @@ class Table:
     async def _afterwards(self, host: str, host_name: str) -> None:
         """The finished game looked at again: history, replays, standings."""
         svc, ch, who = self.service, self.channel, SPECTATOR[0]
-        await self.call(who, lambda: svc.history(ch))
+        await self.call(who, lambda: svc.standings.history(ch))
         for frame in (0, 1, None):
-            await self.call(who, lambda: svc.replay(ch, None, frame))  # noqa: B023 - used within this iteration
-        await self.call(host, lambda: svc.leaderboard("g", host, self.kind))
-        await self.call(host, lambda: svc.profile("g", host, host_name))
+            await self.call(who, lambda: svc.replays.replay(ch, None, frame))  # noqa: B023 - used within this iteration
+        await self.call(host, lambda: svc.standings.leaderboard("g", host, self.kind))
+        await self.call(host, lambda: svc.standings.profile("g", host, host_name))
 
     async def _turn(self) -> None:
         svc, rnd, ch = self.service, self.rnd, self.channel
@@ -543,16 +544,24 @@ class Table:
         roll = rnd.random()
         if roll < 0.05:
             who = rnd.choice(self.everyone + [SPECTATOR[0]])
-            ask = rnd.choice([svc.status, svc.board, svc.hand, lambda c, w: svc.replay(c), lambda c, w: svc.history(c)])
+            ask = rnd.choice(
+                [
+                    svc.queries.status,
+                    svc.queries.board,
+                    svc.queries.hand,
+                    lambda c, w: svc.replays.replay(c),
+                    lambda c, w: svc.standings.history(c),
+                ]
+            )
             await self.call(who, lambda: ask(ch, who))
         elif roll < 0.08:
             who = rnd.choice([u for u in self.everyone if u not in owed] + [SPECTATOR[0]])
-            await self.call(who, lambda: svc.menu(ch, who, []))
+            await self.call(who, lambda: svc.turns.menu(ch, who, []))
         elif roll < 0.10 and owed:
             await self._out_of_turn(owed)
         elif roll < 0.103:
             who = rnd.choice([u for u in self.everyone if not self.w.row.seat(u).auto] or self.everyone)
-            await self.call(who, lambda: svc.leave(ch, who))
+            await self.call(who, lambda: svc.lobby.leave(ch, who))
             return
         elif roll < 0.113:
             await self._clock(expire=rnd.random() < 0.5)
@@ -595,7 +604,7 @@ class Table:
         at_once = self.rnd.random() < 0.5
         prefix: list[str] = []
         for _ in range(8):
-            menu = await self.call(person, lambda: svc.menu(ch, person, prefix))
+            menu = await self.call(person, lambda: svc.turns.menu(ch, person, prefix))
             if not isinstance(menu, Menu) or menu.complete or not menu.choices:
                 break
             code = self._pick(person, prefix, menu)
@@ -603,14 +612,16 @@ class Table:
                 prefix.append(code)
             else:
                 before = self.w.state
-                played = await self.call(person, lambda: svc.play(ch, person, [code]))  # noqa: B023 - used within this iteration
+                played = await self.call(person, lambda: svc.turns.play(ch, person, [code]))  # noqa: B023 - used within this iteration
                 if await self._take_back(person, before, played):
                     return
                 if person not in self._owed():
                     return
         if prefix:
             before = self.w.state
-            await self._take_back(person, before, await self.call(person, lambda: svc.play(ch, person, list(prefix))))
+            await self._take_back(
+                person, before, await self.call(person, lambda: svc.turns.play(ch, person, list(prefix)))
+            )
 
     async def _take_back(self, person: str, before: Any, played: Any) -> bool:
         """Now and then, ↶ when it is offered: what it would say is compared with its twin's,
@@ -621,7 +632,7 @@ class Table:
         await self.w.compare_takeback(self.service, self.db, person, before)
         svc, ch = self.service, self.channel
         back = await self.call(
-            person, lambda: svc.take_back(ch, person, game_id=controls.game_id, moves=controls.moves)
+            person, lambda: svc.takeback.take_back(ch, person, game_id=controls.game_id, moves=controls.moves)
         )
         self.watch.takebacks += not isinstance(back, Refused)
         return True
@@ -652,26 +663,26 @@ class Table:
         who = rnd.choice(self.everyone)
         what = rnd.choice(["away", "back", "quiet", "loud", "nudge", "games"])
         if what == "away":
-            await self.call(who, lambda: svc.away(who, rnd.randint(1, 3), rnd.choice([None, "holiday"])))
+            await self.call(who, lambda: svc.people.away(who, rnd.randint(1, 3), rnd.choice([None, "holiday"])))
         elif what == "back":
-            await self.call(who, lambda: svc.back(who))
+            await self.call(who, lambda: svc.people.back(who))
         elif what in ("quiet", "loud"):
             span = f"{rnd.randrange(24)}:00-{rnd.randrange(24)}:30" if what == "quiet" else "off"
-            await self.call(who, lambda: svc.my_settings(who, quiet=span, time_zone="Asia/Seoul", turn_dms=True))
+            await self.call(who, lambda: svc.people.my_settings(who, quiet=span, time_zone="Asia/Seoul", turn_dms=True))
         elif what == "nudge":
-            await self.call(who, lambda: svc.nudge(ch, who))
+            await self.call(who, lambda: svc.listing.nudge(ch, who))
         else:
-            await self.call(who, lambda: svc.my_games(who, "g"))
+            await self.call(who, lambda: svc.listing.my_games(who, "g"))
 
     async def _out_of_turn(self, owed: list[str]) -> None:
         """Someone else sends a move the owed person could make (refused, saying why)."""
         svc, ch = self.service, self.channel
         person = self.rnd.choice(owed)
-        menu = await self.call(person, lambda: svc.menu(ch, person, []))
+        menu = await self.call(person, lambda: svc.turns.menu(ch, person, []))
         if isinstance(menu, Menu) and menu.choices:
             who = self.rnd.choice([u for u in self.everyone if u != person] + [SPECTATOR[0]])
             code = self.rnd.choice(menu.choices).code
-            await self.call(who, lambda: svc.play(ch, who, [code]))
+            await self.call(who, lambda: svc.turns.play(ch, who, [code]))
 
     async def _clock(self, *, expire: bool) -> None:
         row = self.w.row

@@ -240,7 +240,7 @@ async def test_the_activity_answers_a_person_as_their_play_page_does(tmp_path):
                 world.base + "/activity/api/view", headers={"Authorization": f"Bearer {body['session']}"}
             ) as answer:
                 view = await answer.json()
-            public = await world.service.game_page(row, lang("ko"))
+            public = await world.service.web_game.game_page(row, lang("ko"))
             assert view["alt"] == plain(public.description) and view["prompt"] == plain(public.prompt)
             assert "targets" not in view and "hand" not in view
     finally:

@@ -287,7 +287,7 @@ async def _legit_move(world: World, channel: str, how: str) -> Any:
     if how == "Confirm":
         steps: list[str] = []
         while True:
-            menu = await world.bot.service.menu(str(where), str(user), steps)
+            menu = await world.bot.service.turns.menu(str(where), str(user), steps)
             if menu.complete or not menu.choices:
                 break
             steps.append(menu.choices[0].code)
@@ -379,7 +379,7 @@ def test_fault_a_traceback_is_caught(world, monkeypatch):
     async def broken(*args, **kwargs):
         raise RuntimeError("injected fault")
 
-    monkeypatch.setattr(world.bot.service, "menu", broken)
+    monkeypatch.setattr(world.bot.service.turns, "menu", broken)
     tally = run_suite(world, FAULT_SIZE, until=lambda t: t.tracebacks > 0 and t.generic_replies > 0)
     assert tally.tracebacks > 0 and tally.generic_replies > 0
 
@@ -526,12 +526,12 @@ def test_bad_avoid_options_change_nothing(world, options):
 
 
 def test_an_avoid_past_the_cap_changes_nothing(world, monkeypatch):
-    """/me avoid once the list is full (issue 72: avoid lists are capped, service/queue.py AVOIDS):
+    """/me avoid once the list is full (issue 72: avoid lists are capped, tables/find.py AVOIDS):
     refused privately, nothing changed."""
     ann = world.users["ann"]
     avoided = {str(r[1]) for r in _queue(world)[1] if str(r[0]) == str(ann)}
     other = next(u for n, u in sorted(world.users.items()) if u != ann and str(u) not in avoided)
-    monkeypatch.setattr("metrobot.service.queue.AVOIDS", len(avoided))  # (full now)
+    monkeypatch.setattr("metrobot.tables.find.AVOIDS", len(avoided))  # (full now)
     tally = Tally()
     baseline = {"fingerprint": world.fingerprint(), "footprint": world.call(_footprint(world))}
     before = _queue(world)

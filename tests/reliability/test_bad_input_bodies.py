@@ -61,9 +61,9 @@ async def test_every_endpoint_refuses_an_oversized_or_non_json_body_without_a_tr
         service = world.service
         row = await service.db.game(world.game)
         signatures = {
-            "g": (await service.game_path(row)).split("/")[3],
-            "s": (await service.server_path(str(world.standin.guild_id))).split("/")[3],
-            "p": (await service.person_path(str(world.standin.guild_id), str(world.bob))).split("/")[4],
+            "g": (await service.links.game_path(row)).split("/")[3],
+            "s": (await service.links.server_path(str(world.standin.guild_id))).split("/")[3],
+            "p": (await service.links.person_path(str(world.standin.guild_id), str(world.bob))).split("/")[4],
             "play": (await access.path(service, row, str(world.bob))).split("/")[4],
         }
         before = (row.version, row.moves, len(await service.db.actions(world.game)))

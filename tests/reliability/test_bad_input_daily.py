@@ -13,7 +13,7 @@ import pytest
 import pytest_asyncio
 from harness import make_bot
 
-from metrobot.service import automatic
+from metrobot.turns import automatic
 
 pytestmark = pytest.mark.timeout(300)
 BUG = "Something went wrong"

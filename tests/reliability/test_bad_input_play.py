@@ -17,9 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from metrobot.play import access
-from metrobot.service import GameService, fixed_seeds
+from metrobot.service import fixed_seeds
 from metrobot.storage import Database
 from metrobot.web import make_app
+from metrobot.wiring import GameService
 
 from .sizes import scale
 
@@ -40,11 +41,11 @@ async def world():
     service = GameService(db, seeds=fixed_seeds(4), images=False)
     service.web_base = "http://127.0.0.1"
     for channel, kind in ((RUNNING, "underground"), (ENDED, "metromania"), (LEFT, "flipwrite")):
-        await service.new_game(channel, GUILD, ANN, "Ann", kind, {}, 2)
-        await service.join(channel, BOB, "Bob")
-        await service.start(channel, ANN)
-    await service.abort(ENDED, ANN, manager=True)
-    await service.leave(LEFT, BOB)
+        await service.lobby.new_game(channel, GUILD, ANN, "Ann", kind, {}, 2)
+        await service.lobby.join(channel, BOB, "Bob")
+        await service.lobby.start(channel, ANN)
+    await service.lobby.abort(ENDED, ANN, manager=True)
+    await service.lobby.leave(LEFT, BOB)
     return db, service
 
 
@@ -198,7 +199,7 @@ async def test_a_revoked_link_opens_nothing():
             path = await access.path(service, row, ANN)
             html = await (await client.get(path)).text()
             token = re.search(r'name="play-token" content="([^"]+)"', html).group(1)
-            await service.web_settings(GUILD, manager=True, public=None, rotate=True)
+            await service.links.web_settings(GUILD, manager=True, public=None, rotate=True)
             assert (await client.get(path)).status == 404
             answer = await client.post(
                 path + "compose", json={"moves": 0, "steps": []}, headers={"X-Play-Token": token}

@@ -104,21 +104,21 @@ async def test_junk_addresses_and_headers_open_nothing_and_break_nothing(caplog)
     app = build(db, seeds=fixed_seeds(3), images=False)
     service = app.service
     service.web_base = "http://127.0.0.1"
-    await service.new_game("920000000000000001", GUILD, ANN, "Ann", "metromania", {}, 2)
-    await service.join("920000000000000001", BOB, "Bob")
-    await service.start("920000000000000001", ANN)
+    await service.lobby.new_game("920000000000000001", GUILD, ANN, "Ann", "metromania", {}, 2)
+    await service.lobby.join("920000000000000001", BOB, "Bob")
+    await service.lobby.start("920000000000000001", ANN)
     row = await db.open_game("920000000000000001")
-    good = await service.game_path(row)
+    good = await service.links.game_path(row)
     sig = good.rstrip("/").rsplit("/", 1)[1]
     await app.tournaments.tournament_new(
         "920000000000000002", GUILD, BOB, "metromania", "swiss", manager=True, table_size=2, rounds=1, name="Zebra Cup"
     )
     await app.tournaments.tournament_join("920000000000000002", GUILD, ANN, "Ann")
     cup = await db.tournaments.open_tournament("920000000000000002")
-    t_good = await service.tournament_path(cup)
+    t_good = await service.links.tournament_path(cup)
     t_sig = t_good.rstrip("/").rsplit("/", 1)[1]
-    await service.daily_start(GUILD, ANN, "Ann", "flipwrite")  # Ann's page of the day's table (hidden: not finished)
-    table = (await service.daily_table(GUILD, ANN, "flipwrite")).reply.text
+    await service.daily.start(GUILD, ANN, "Ann", "flipwrite")  # Ann's page of the day's table (hidden: not finished)
+    table = (await service.daily.table(GUILD, ANN, "flipwrite")).reply.text
     d_good = table[table.index("http://127.0.0.1") + len("http://127.0.0.1") :].split()[0]
     d_sig = d_good.rstrip("/").rsplit("/", 1)[1]
     async with db.driver.read() as q:

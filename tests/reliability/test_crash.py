@@ -356,24 +356,25 @@ async def test_the_audit_counts_a_lobby_posted_twice_a_hand_dmed_twice_and_a_sta
     posted twice, whose first turn was posted live again after the second, and whose hand
     was DMed twice in a row to one player. Each is counted (and the rest is not)."""
     from metrobot.games import get_plugin
-    from metrobot.service import GameService, fixed_seeds
+    from metrobot.service import fixed_seeds
     from metrobot.storage import Database
+    from metrobot.wiring import GameService
 
     db_path = str(tmp_path / "audit.sqlite3")
     db = await Database(db_path).open()
     try:
         service = GameService(db, images=False, seeds=fixed_seeds(3))
-        await service.new_game("500", "g", "11", "Ann", "metromania", seats=2)
-        await service.join("500", "22", "Bob")
-        await service.start("500", "11")
+        await service.lobby.new_game("500", "g", "11", "Ann", "metromania", seats=2)
+        await service.lobby.join("500", "22", "Bob")
+        await service.lobby.start("500", "11")
         row = await db.open_game("500")
         game = get_plugin("metromania").game
         state = game.from_json(row.state)
         user = game.owner(state, min(game.to_move(state), key=game.seats(state).index))
         steps: list[str] = []
-        while not (menu := await service.menu("500", user, steps)).complete and menu.choices:
+        while not (menu := await service.turns.menu("500", user, steps)).complete and menu.choices:
             steps.append(menu.choices[0].code)
-        await service.play("500", user, steps)
+        await service.turns.play("500", user, steps)
         row = await db.open_game("500")
     finally:
         await db.close()

@@ -76,8 +76,8 @@ async def test_killed_after_yesterdays_table_was_owed_it_is_posted_once(standin,
     finally:
         await first.stop()
     # Ann's sheet is played to its end here, through the service, as her play page would.
-    from metrobot.service import GameService
     from metrobot.storage import Database
+    from metrobot.wiring import GameService
 
     db = await Database(db_path).open()
     try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from metrobot.service import review as reviews_module
+from metrobot.review import reviews as reviews_module
 from tests.service import test_service as base
 from tests.service.test_review import counted, finished  # noqa: F401  (the fixture, and a finished game)
 
@@ -21,9 +21,9 @@ async def test_a_review_cut_short_keeps_nothing_and_is_made_next_time(svc, count
 
     monkeypatch.setattr(reviews_module, "review_by_name", dies)
     with pytest.raises(RuntimeError, match="the worker died"):
-        await svc.review("c1", "u1")
+        await svc.reviews.review("c1", "u1")
     assert await svc.db.reviews.review(row.id, "u1") is None
     monkeypatch.setattr(reviews_module, "review_by_name", made)
-    out = await svc.review("c1", "u1")
+    out = await svc.reviews.review("c1", "u1")
     kept = await svc.db.reviews.review(row.id, "u1")
     assert kept is not None and kept["turns"] and f"#{row.id}" in out.reply.text

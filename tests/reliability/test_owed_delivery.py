@@ -157,11 +157,11 @@ async def _commit_a_turn(bot, channel: int, user: int):
     if the process died right after the commit); its outcome."""
     steps: list[str] = []
     while True:
-        menu = await bot.service.menu(str(channel), str(user), steps)
+        menu = await bot.service.turns.menu(str(channel), str(user), steps)
         if menu.complete or not menu.choices:
             break
         steps.append(menu.choices[0].code)
-    return await bot.service.play(str(channel), str(user), steps)
+    return await bot.service.turns.play(str(channel), str(user), steps)
 
 
 def _turn_posts(standin, channel: int, game_id: int) -> list[tuple[int, bool, int]]:
@@ -228,7 +228,9 @@ async def test_a_restart_delivers_what_is_owed_promptly_in_order_and_never_stale
     # (a tidy channel would take them off: see test_busy_server).
     # (delivered as the command's answer would be: left to the outbox's recovery, what it owes
     # would wait for its claim to run out, ten seconds of this test)
-    await first.deliver(str(channel), await first.service.configure(str(channel), str(ann), manager=True, tidy=False))
+    await first.deliver(
+        str(channel), await first.service.game_settings.configure(str(channel), str(ann), manager=True, tidy=False)
+    )
     await _wait(lambda: _owed_left(db_path) == 0)
     game_id = (await table.row()).id
     before = len(standin.messages(channel))
@@ -310,9 +312,11 @@ async def test_a_turn_overtaken_while_it_is_posted_becomes_history(standin, run_
             raced.append(True)
             user = (await table.owed())[0]
             steps: list[str] = []
-            while not (menu := await second.service.menu(str(channel), str(user), steps)).complete and menu.choices:
+            while (
+                not (menu := await second.service.turns.menu(str(channel), str(user), steps)).complete and menu.choices
+            ):
                 steps.append(menu.choices[0].code)
-            await second.deliver(str(channel), await second.service.play(str(channel), str(user), steps))
+            await second.deliver(str(channel), await second.service.turns.play(str(channel), str(user), steps))
         return await real_post(where, message)
 
     monkeypatch.setattr(recovery, "post", racing_post)
@@ -362,8 +366,8 @@ async def test_a_post_whose_claim_ran_out_while_it_was_sent_is_posted_once(stand
 
 async def test_the_turn_clock_survives_a_failure_to_deliver(standin, run_client, tmp_path, monkeypatch, caplog):
     from metrobot.discord_app import client as client_module
-    from metrobot.service import GameService
     from metrobot.service.outbox import Outbox
+    from metrobot.wiring import GameService
 
     monkeypatch.setattr(outbox, "SEND_LEASE", 0.2)  # the start-up delivery ends quickly
     monkeypatch.setattr(outbox, "LEASE", 0.2)

@@ -12,8 +12,10 @@ import pytest
 import pytest_asyncio
 from harness import make_bot
 
-from metrobot.service import GameService, automatic, fixed_seeds
+from metrobot.service import fixed_seeds
 from metrobot.storage import Database
+from metrobot.turns import automatic
+from metrobot.wiring import GameService
 
 from .sizes import scale
 
@@ -78,7 +80,7 @@ async def test_two_services_on_one_database_start_one_game(tmp_path, report):
         for n in range(rounds):
             user = f"77000000000000{n:04d}"
             answers = await asyncio.gather(
-                *(s.daily_start("5001", user, "Racer", "flipwrite") for s in services for _ in range(3)),
+                *(s.daily.start("5001", user, "Racer", "flipwrite") for s in services for _ in range(3)),
                 return_exceptions=True,
             )
             assert not [a for a in answers if isinstance(a, BaseException)], answers

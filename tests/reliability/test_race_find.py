@@ -107,10 +107,10 @@ async def test_two_take_the_last_seat_at_once(standin, bot, report):
 
 
 async def test_avoids_at_once_never_pass_the_cap(standin, bot, report, monkeypatch):
-    """Issue 72: avoid lists are capped (service/queue.py AVOIDS, counted in the transaction that
+    """Issue 72: avoid lists are capped (tables/find.py AVOIDS, counted in the transaction that
     adds): several `/me avoid` at once with one place left add exactly one; the others are told
     the list is full."""
-    monkeypatch.setattr("metrobot.service.queue.AVOIDS", 2)
+    monkeypatch.setattr("metrobot.tables.find.AVOIDS", 2)
     lounge = standin.create_channel("lounge")
     db = bot.settings.db_path
     added = refused = 0

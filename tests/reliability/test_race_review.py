@@ -16,9 +16,10 @@ import pytest
 
 from metrobot.games import get_plugin
 from metrobot.games import review as pure
-from metrobot.service import GameService, Refused, fixed_seeds
-from metrobot.service import review as reviews_module
+from metrobot.review import reviews as reviews_module
+from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
+from metrobot.wiring import GameService
 from tests.service import test_service as base
 from tests.service.test_review import counted, finished  # noqa: F401  (the fixture, and a finished game)
 from tests.service.test_service import take_turn
@@ -28,7 +29,9 @@ db, clock, svc = base.db, base.clock, base.svc  # the service's fixtures
 
 async def test_two_requests_at_once_make_one_review(svc, counted):  # noqa: F811
     row = await finished(svc)
-    a, b, c = await asyncio.gather(svc.review("c1", "u1"), svc.review("c1", "u1", row.id), svc.review("c1", "u2"))
+    a, b, c = await asyncio.gather(
+        svc.reviews.review("c1", "u1"), svc.reviews.review("c1", "u1", row.id), svc.reviews.review("c1", "u2")
+    )
     assert a.reply.text == b.reply.text and counted.count(("flipwrite", "u1")) == 1
     assert counted.count(("flipwrite", "u2")) == 1 and c.reply.text != a.reply.text
 
@@ -40,7 +43,7 @@ async def test_two_processes_asking_at_once_both_answer_and_keep_one(tmp_path, c
         first = GameService(one, seeds=fixed_seeds(11), images=False, default_turn_clock=3600)
         second = GameService(two, seeds=fixed_seeds(11), images=False, default_turn_clock=3600)
         row = await finished(first)
-        x, y = await asyncio.gather(first.review("c1", "u1"), second.review("c1", "u1", row.id))
+        x, y = await asyncio.gather(first.reviews.review("c1", "u1"), second.reviews.review("c1", "u1", row.id))
         assert x.reply.text == y.reply.text  # each made it (no conflict fails), one row kept
         assert await one.reviews.review(row.id, "u1") == await two.reviews.review(row.id, "u1")
     finally:
@@ -73,15 +76,15 @@ async def played_then_left(svc, channel, people, moves=1):
     """A flip-and-write game of `people` in `channel` (one automatic player besides), where each
     person makes `moves` moves and leaves: the automatic player plays the rest to the end."""
     (host, host_name), *others = people
-    await svc.new_game(channel, "g", host, host_name, "flipwrite", {"map": "berlin"}, len(people) + 1, bots=1)
+    await svc.lobby.new_game(channel, "g", host, host_name, "flipwrite", {"map": "berlin"}, len(people) + 1, bots=1)
     for uid, name in others:
-        await svc.join(channel, uid, name)
-    await svc.start(channel, host)
+        await svc.lobby.join(channel, uid, name)
+    await svc.lobby.start(channel, host)
     rnd = random.Random(3)
     for uid, _ in people:
         for _ in range(moves):
             await take_turn(svc, uid, rnd, channel=channel)
-        await svc.leave(channel, uid)
+        await svc.lobby.leave(channel, uid)
     row = await svc.db.last_game(channel)
     assert row.status == "finished"
     return row
@@ -89,7 +92,7 @@ async def played_then_left(svc, channel, people, moves=1):
 
 async def in_the_making(svc, *keys):
     """Wait until the reviews of (game id, person) are being made (each a step of the event loop)."""
-    while not all(k in svc.parts.reviews._making for k in keys):
+    while not all(k in svc.reviews._making for k in keys):
         await asyncio.sleep(0)
 
 
@@ -99,7 +102,7 @@ async def test_a_flood_of_games_left_at_move_0_queues_no_review(svc, counted):  
     rows = [await played_then_left(svc, f"c{k}", [("u1", "Ann")], moves=0) for k in range(6)]
     for k, row in enumerate(rows):
         with pytest.raises(Refused, match=r"You made no move in game #.*only a game you played can be reviewed"):
-            await svc.review(f"c{k}", "u1", row.id)
+            await svc.reviews.review(f"c{k}", "u1", row.id)
     assert counted == [] and all([await svc.db.reviews.review(r.id, "u1") is None for r in rows])
 
 
@@ -109,15 +112,15 @@ async def test_one_review_in_the_making_a_person(svc, gated):
     gate, made = gated
     first = await played_then_left(svc, "c1", [("u1", "Ann")])
     second = await played_then_left(svc, "c2", [("u1", "Ann")])
-    asking = asyncio.ensure_future(svc.review("c1", "u1", first.id))
+    asking = asyncio.ensure_future(svc.reviews.review("c1", "u1", first.id))
     await in_the_making(svc, (first.id, "u1"))
     with pytest.raises(Refused, match=f"Your review of game #{first.id} is still being made"):
-        await svc.review("c2", "u1", second.id)
-    again = asyncio.ensure_future(svc.review("c1", "u1", first.id))
+        await svc.reviews.review("c2", "u1", second.id)
+    again = asyncio.ensure_future(svc.reviews.review("c1", "u1", first.id))
     gate.set()
     a, b = await asyncio.gather(asking, again)
     assert a.reply.text == b.reply.text
-    await svc.review("c2", "u1", second.id)
+    await svc.reviews.review("c2", "u1", second.id)
     assert made == [(f"game:{first.id}", "u1"), (f"game:{second.id}", "u1")]
 
 
@@ -128,14 +131,14 @@ async def test_a_busy_worker_answers_when_to_try_again(svc, gated, monkeypatch):
     gate, made = gated
     monkeypatch.setattr(reviews_module, "IN_FLIGHT", 2)
     row = await played_then_left(svc, "c1", [("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat")])
-    asking = [asyncio.ensure_future(svc.review("c1", u, row.id)) for u in ("u1", "u2")]
+    asking = [asyncio.ensure_future(svc.reviews.review("c1", u, row.id)) for u in ("u1", "u2")]
     await in_the_making(svc, (row.id, "u1"), (row.id, "u2"))
     minutes = math.ceil(2 * reviews_module.REVIEW_SECONDS / 60)
     with pytest.raises(Refused, match=rf"busy: 2 reviews are being made.*Try again in about {minutes} minute"):
-        await svc.review("c1", "u3", row.id)
+        await svc.reviews.review("c1", "u3", row.id)
     gate.set()
     await asyncio.gather(*asking)
-    await svc.review("c1", "u3", row.id)
+    await svc.reviews.review("c1", "u3", row.id)
     assert sorted(p for _, p in made) == ["u1", "u2", "u3"]
 
 

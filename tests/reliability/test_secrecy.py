@@ -247,7 +247,7 @@ async def test_fault_a_decision_in_the_prompt_is_caught(monkeypatch):
 
 async def test_fault_a_take_back_telling_the_next_card_is_caught(monkeypatch):
     """Taking back an On the Underground move tells its mover the top card of the draw pile."""
-    from metrobot.service.takeback import TakeBack
+    from metrobot.turns.takeback import TakeBack
 
     real = TakeBack.taken_back
 
@@ -314,13 +314,13 @@ async def test_fault_a_view_showing_hands_is_caught(monkeypatch):
 
 async def test_fault_the_seed_in_a_menu_and_a_hand_in_the_log_are_caught(monkeypatch):
     """A service that shows the game's seed in its menus and logs the mover's hand at INFO."""
-    from metrobot.service import GameService
+    from metrobot.wiring import GameService
 
     real_init = GameService.__init__
 
     def init(self, *args, **kwargs):  # (every service the suite builds answers through these)
         real_init(self, *args, **kwargs)
-        real_menu, real_play = self.menu, self.play
+        real_menu, real_play = self.turns.menu, self.turns.play
 
         async def menu(channel_id, user_id, prefix, **kwargs):
             out = await real_menu(channel_id, user_id, prefix, **kwargs)
@@ -329,11 +329,11 @@ async def test_fault_the_seed_in_a_menu_and_a_hand_in_the_log_are_caught(monkeyp
             return out
 
         async def play(channel_id, user_id, steps, **kwargs):
-            hand = await self.hand(channel_id, user_id)
+            hand = await self.queries.hand(channel_id, user_id)
             logging.getLogger("metrobot.service").info("%s plays holding %s", user_id, hand.reply.text)
             return await real_play(channel_id, user_id, steps, **kwargs)
 
-        self.menu, self.play = menu, play
+        self.turns.menu, self.turns.play = menu, play
 
     monkeypatch.setattr(GameService, "__init__", init)
     watch = await play_games("metromania", 1, until=caught("the seed in a menu", "in a log message"))
@@ -469,7 +469,7 @@ async def test_fault_a_hand_posted_through_discord_is_caught(standin, run_client
 async def test_fault_a_followers_dm_with_a_players_hand_is_caught(monkeypatch):
     """Issue 46: a follower's DM that adds the hand of the player it waits for (as if the DM
     showed the board of someone's seat rather than the channel's)."""
-    from metrobot.service.following import Following
+    from metrobot.follow.following import Following
 
     real = Following.follow_message
 
@@ -493,7 +493,7 @@ async def test_fault_a_followers_dm_with_a_players_hand_is_caught(monkeypatch):
 
 async def test_fault_a_digest_naming_the_seed_is_caught(monkeypatch):
     """A digest that tells its reader the game's generator state (the next deal)."""
-    from metrobot.service.reminders import Reminders
+    from metrobot.people.reminders import Reminders
 
     real = Reminders.digest_message
 

@@ -16,9 +16,10 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from metrobot.i18n import lang, reading
-from metrobot.service import GameService, Refused, fixed_seeds
+from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
 from metrobot.web import make_app
+from metrobot.wiring import GameService
 
 from .sizes import scale
 
@@ -29,17 +30,17 @@ ANN, BOB, CAT = ("880000000000000201", "Ann"), ("880000000000000202", "Bob"), ("
 
 async def play_out(svc, user_id: str, kind: str, seed: str) -> int:
     rnd = random.Random(seed)
-    game_id = await svc.daily_game(user_id, kind)
+    game_id = await svc.daily.game_of(user_id, kind)
     for _ in range(500):
         row = await svc.db.game(game_id)
         if row.status != "active":
             return row.state["scores"][user_id]
         prefix: list[str] = []
-        menu = await svc.menu(row.channel_id, user_id, prefix)
+        menu = await svc.turns.menu(row.channel_id, user_id, prefix)
         while not menu.complete:
             prefix.append(rnd.choice(menu.choices).code)
-            menu = await svc.menu(row.channel_id, user_id, prefix)
-        await svc.play(row.channel_id, user_id, prefix)
+            menu = await svc.turns.menu(row.channel_id, user_id, prefix)
+        await svc.turns.play(row.channel_id, user_id, prefix)
     raise AssertionError("the game did not end")
 
 
@@ -49,7 +50,7 @@ async def answers(svc, user_id: str, kind: str) -> list[str]:
     out = []
     for everyone in (False, True):
         for day in (None, "2026-11-18"):
-            text = (await svc.daily_table("5001", user_id, kind, day, everyone=everyone)).reply.text
+            text = (await svc.daily.table("5001", user_id, kind, day, everyone=everyone)).reply.text
             link = re.search(r"http://pages\.test(/d/\S+/)", text)
             out.append(text.replace(link.group(0), "LINK") if link else text)
             if link:
@@ -57,7 +58,7 @@ async def answers(svc, user_id: str, kind: str) -> list[str]:
                     page = await client.get(link.group(1))
                     out.append(f"{page.status} {await page.text()}")
     try:
-        out.append((await svc.daily_start("5001", user_id, "X", kind)).reply.text)
+        out.append((await svc.daily.start("5001", user_id, "X", kind)).reply.text)
     except Refused as exc:
         out.append(str(exc))
     return out
@@ -69,9 +70,9 @@ async def world(tmp_path, name: str, ann_seed: str):
     svc = GameService(db, seeds=fixed_seeds(3), images=False, clock=lambda: DAY)
     svc.web_base = "http://pages.test"
     with reading(lang("en")):
-        await svc.daily_start("5001", *ANN, "flipwrite")
+        await svc.daily.start("5001", *ANN, "flipwrite")
         score = await play_out(svc, ANN[0], "flipwrite", ann_seed)
-        await svc.daily_start("5001", *BOB, "flipwrite")
+        await svc.daily.start("5001", *BOB, "flipwrite")
     return db, svc, score
 
 

@@ -23,15 +23,15 @@ INSTANCE = "i-1-pc-2"
 
 
 async def two_player(svc, channel: str, guild: str | None, host: tuple[str, str], other: tuple[str, str]):
-    await svc.new_game(channel, guild, host[0], host[1], "underground", {}, 2)
-    await svc.join(channel, other[0], other[1])
-    await svc.start(channel, host[0])
+    await svc.lobby.new_game(channel, guild, host[0], host[1], "underground", {}, 2)
+    await svc.lobby.join(channel, other[0], other[1])
+    await svc.lobby.start(channel, host[0])
     return await svc.db.open_game(channel)
 
 
 async def links(svc, row, person: str) -> tuple[str, str, str]:
     return (
-        await svc.game_path(row),
+        await svc.links.game_path(row),
         await access.path(svc, row, person),
         (await activitytoken.issue(svc, row, person, INSTANCE))[0],
     )
@@ -58,16 +58,16 @@ async def test_a_player_revokes_the_links_to_their_games_outside_servers(tmp_pat
         async with TestClient(TestServer(make_app(svc, tournaments=app.tournaments))) as client:
             for row in (ours, theirs, served):
                 assert await opens(client, svc, *old[row.id]) == (200, 200, True)
-            said = (await svc.my_settings(BOB, web_new_key=True)).reply.text
+            said = (await svc.people.my_settings(BOB, web_new_key=True)).reply.text
             assert "no longer works" in said and "**Your settings**" in said
             assert await opens(client, svc, *old[ours.id]) == (404, 404, False)  # Bob's game outside servers
             assert await opens(client, svc, *old[theirs.id]) == (200, 200, True)  # Cy and Dan's: theirs
             assert await opens(client, svc, *old[served.id]) == (200, 200, True)  # a server's: its managers'
             new = await links(svc, ours, ANN)  # (for Ann too: the game's links, whoever holds them)
             assert await opens(client, svc, *new) == (200, 200, True)
-            assert (await svc.my_settings(BOB, web_new_key=True)).reply.text.startswith(said.split("\n")[0])
+            assert (await svc.people.my_settings(BOB, web_new_key=True)).reply.text.startswith(said.split("\n")[0])
             assert await opens(client, svc, *new) == (404, 404, False)  # (each revocation is a new key)
-            nobody = (await svc.my_settings("858000000000000009", web_new_key=True)).reply.text
+            nobody = (await svc.people.my_settings("858000000000000009", web_new_key=True)).reply.text
             assert "no game outside servers" in nobody and "/server settings web_new_key" in nobody
     finally:
         svc.painter.close()

@@ -20,9 +20,10 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from metrobot.games import all_plugins, get_plugin
 from metrobot.play import access
-from metrobot.service import GameService, fixed_seeds
+from metrobot.service import fixed_seeds
 from metrobot.storage import Database
 from metrobot.web import make_app
+from metrobot.wiring import GameService
 
 from .badinput_world import drawable
 from .secrecy_model import model
@@ -44,7 +45,7 @@ async def page_of(service: GameService, client: TestClient, row, user: str, turn
     theirs), with the link's signature and the token written as placeholders."""
     path = await access.path(service, row, user)
     sig = path.rstrip("/").rsplit("/", 1)[1]
-    game_sig = (await service.game_path(row)).rstrip("/").rsplit("/", 1)[1]
+    game_sig = (await service.links.game_path(row)).rstrip("/").rsplit("/", 1)[1]
     html = await (await client.get(path + "?lang=en")).text()
     token = TOKEN.search(html).group(1)
     out = [html]
@@ -114,10 +115,10 @@ async def next_turns(service: GameService, channel: str, rnd: random.Random) -> 
     out = {}
     for user in list(row.waiting) if row is not None and row.status == "active" else []:
         prefix: list[str] = []
-        menu = await service.menu(channel, user, prefix)
+        menu = await service.turns.menu(channel, user, prefix)
         while not menu.complete:
             prefix.append(rnd.choice(menu.choices).code)
-            menu = await service.menu(channel, user, prefix)
+            menu = await service.turns.menu(channel, user, prefix)
         out[user] = prefix
     return out
 
@@ -131,15 +132,15 @@ async def play_and_compare(kind: str, number: int, images: bool, leak=None) -> d
     channel = f"93000000000000{number:04d}"
     players = 3 if kind != "flipwrite" else 2
     try:
-        await service.new_game(channel, GUILD, PEOPLE[0][0], PEOPLE[0][1], kind, OPTIONS.get(kind, {}), players)
+        await service.lobby.new_game(channel, GUILD, PEOPLE[0][0], PEOPLE[0][1], kind, OPTIONS.get(kind, {}), players)
         for user, name in PEOPLE[1:players]:
-            await service.join(channel, user, name)
-        await service.start(channel, PEOPLE[0][0])
+            await service.lobby.join(channel, user, name)
+        await service.lobby.start(channel, PEOPLE[0][0])
         moves = 0
         turns = await next_turns(service, channel, rnd)
         while (row := await db.open_game(channel)) is not None and row.status == "active":
             for user, prefix in list(turns.items())[:1]:
-                await service.play(channel, user, prefix)
+                await service.turns.play(channel, user, prefix)
             turns = await next_turns(service, channel, rnd)
             moves += 1
             row = await db.game(row.id)
@@ -147,7 +148,7 @@ async def play_and_compare(kind: str, number: int, images: bool, leak=None) -> d
                 continue
             if moves > LONGEST:
                 break
-            state = service.parts.games.state(get_plugin(kind), row)
+            state = service.games.state(get_plugin(kind), row)
             shown = images and moves % (2 * EVERY) == 0
             for user, _ in PEOPLE[:players]:
                 twin, changed = secrets.twin(state, user, rnd)
@@ -207,14 +208,14 @@ async def test_a_twin_is_a_position_the_game_could_be_in():
     service = GameService(db, seeds=fixed_seeds(17), images=False, clock=lambda: 1_800_000_000.0)
     channel = "930000000000000017"
     try:
-        await service.new_game(channel, GUILD, PEOPLE[0][0], PEOPLE[0][1], kind, {}, 3)
+        await service.lobby.new_game(channel, GUILD, PEOPLE[0][0], PEOPLE[0][1], kind, {}, 3)
         for user, name in PEOPLE[1:]:
-            await service.join(channel, user, name)
-        await service.start(channel, PEOPLE[0][0])
+            await service.lobby.join(channel, user, name)
+        await service.lobby.start(channel, PEOPLE[0][0])
         for user, steps in GAME_17:
-            await service.play(channel, user, steps)
+            await service.turns.play(channel, user, steps)
         row = await db.open_game(channel)
-        state = service.parts.games.state(get_plugin(kind), row)
+        state = service.games.state(get_plugin(kind), row)
     finally:
         service.painter.close()
         await db.close()

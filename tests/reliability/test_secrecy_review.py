@@ -18,7 +18,7 @@ import pytest
 from metrobot.games import all_plugins, get_plugin
 from metrobot.games.review import Decision, decide
 from metrobot.i18n import LANGUAGES, lang
-from metrobot.service.review import Reviews, drawn_moves
+from metrobot.review.reviews import Reviews, drawn_moves
 from tests.metromania.ai_helpers import peeking
 
 from .secrecy_model import model

@@ -30,10 +30,11 @@ from aiohttp.test_utils import TestClient, TestServer
 from metrobot.games import all_plugins, get_plugin
 from metrobot.i18n import words
 from metrobot.play.board import piece_of
-from metrobot.service import GameService, fixed_seeds
+from metrobot.service import fixed_seeds
 from metrobot.storage import Database
 from metrobot.web import make_app
 from metrobot.web.reader import ACT_WORDS
+from metrobot.wiring import GameService
 
 from .badinput_world import drawable
 from .secrecy_model import model
@@ -97,7 +98,7 @@ async def twin_pages(kind: str, row, state, images: bool) -> str | tuple:
         )
         service.web_base = "http://127.0.0.1"
         async with TestClient(TestServer(make_app(service))) as client:
-            path = await service.game_path(await db.game(made.id))
+            path = await service.links.game_path(await db.game(made.id))
             return (await fetch_page(client, path, "en"),)
     finally:
         await db.close()
@@ -114,11 +115,11 @@ async def play_and_watch(kind: str, number: int, images: bool, leak=None) -> dic
     secrets = model(kind)
     channel = f"92000000000000{number:04d}"
     players = 3 if kind != "flipwrite" else 2
-    await service.new_game(channel, GUILD, PEOPLE[0][0], PEOPLE[0][1], kind, OPTIONS.get(kind, {}), players)
+    await service.lobby.new_game(channel, GUILD, PEOPLE[0][0], PEOPLE[0][1], kind, OPTIONS.get(kind, {}), players)
     for user, name in PEOPLE[1:players]:
-        await service.join(channel, user, name)
+        await service.lobby.join(channel, user, name)
     said: set[str] = {"The turn is under way."}  # (the page's own word for a round not resolved yet)
-    started = await service.start(channel, PEOPLE[0][0])
+    started = await service.lobby.start(channel, PEOPLE[0][0])
     for message in started.public:
         said.update(told(message.text))
     try:
@@ -127,16 +128,16 @@ async def play_and_watch(kind: str, number: int, images: bool, leak=None) -> dic
             while (row := await db.open_game(channel)) is not None and row.status == "active":
                 for user in list(row.waiting)[:1]:
                     prefix: list[str] = []
-                    menu = await service.menu(channel, user, prefix)
+                    menu = await service.turns.menu(channel, user, prefix)
                     while not menu.complete:
                         prefix.append(rnd.choice(menu.choices).code)
-                        menu = await service.menu(channel, user, prefix)
-                    out = await service.play(channel, user, prefix)
+                        menu = await service.turns.menu(channel, user, prefix)
+                    out = await service.turns.play(channel, user, prefix)
                     for message in out.public:
                         said.update(told(message.text))
                     back = out.reply.controls if out.reply else None
                     if back is not None and back.kind == "takeback" and undo.random() < 0.3:  # ↶ now and then
-                        out = await service.take_back(channel, user, game_id=back.game_id, moves=back.moves)
+                        out = await service.takeback.take_back(channel, user, game_id=back.game_id, moves=back.moves)
                         for message in out.edits:  # (the move's post, edited, tells it)
                             said.update(told(message.text))
                         counts["takebacks"] += 1
@@ -145,7 +146,7 @@ async def play_and_watch(kind: str, number: int, images: bool, leak=None) -> dic
                 if moves % 3 and row.status == "active":
                     continue
                 service.images = images and moves % 9 == 0
-                path = await service.game_path(row)
+                path = await service.links.game_path(row)
                 for language in ("en", "ko"):
                     html, live, _ = await fetch_page(client, path, language)
                     counts["pages"] += 1
@@ -158,7 +159,7 @@ async def play_and_watch(kind: str, number: int, images: bool, leak=None) -> dic
                             )
                 if row.status != "active":
                     continue
-                state = service.parts.games.state(get_plugin(kind), row)
+                state = service.games.state(get_plugin(kind), row)
                 twin, changed = secrets.twin(state, None, rnd)
                 mine = await twin_pages(kind, row, leak(state) if leak else state, service.images)
                 theirs = await twin_pages(kind, row, twin, service.images)
@@ -166,9 +167,9 @@ async def play_and_watch(kind: str, number: int, images: bool, leak=None) -> dic
                 counts["twins_differing"] += changed
                 assert mine == theirs, f"{kind} #{number}: the page depends on a secret"
             service.images = False
-            html = await (await client.get(await service.server_path(GUILD))).text()
+            html = await (await client.get(await service.links.server_path(GUILD))).text()
             for user, _ in PEOPLE[:players]:
-                html += await (await client.get(await service.person_path(GUILD, user))).text()
+                html += await (await client.get(await service.links.person_path(GUILD, user))).text()
             counts["pages"] += 1 + players
     finally:
         service.painter.close()
@@ -227,7 +228,7 @@ async def tournament_pages() -> tuple[list[str], set[str]]:
         async with TestClient(TestServer(make_app(svc, tournaments=app.tournaments))) as client:
 
             async def look(row) -> None:
-                path = await svc.tournament_path(row)
+                path = await svc.links.tournament_path(row)
                 for language in ("en", "ko"):
                     answer = await client.get(f"{path}?lang={language}")
                     assert answer.status == 200
@@ -236,7 +237,7 @@ async def tournament_pages() -> tuple[list[str], set[str]]:
                     picture = re.search(r'src="(standings-[^"]+\.png)"', html)
                     if picture:
                         fetched.append(repr(await (await client.get(path + picture.group(1))).read()))
-                fetched.append(await (await client.get(await svc.server_path(GUILD))).text())
+                fetched.append(await (await client.get(await svc.links.server_path(GUILD))).text())
 
             await app.tournaments.tournament_new(
                 "hall", GUILD, "host", "metromania", "swiss", manager=True, table_size=2, rounds=2

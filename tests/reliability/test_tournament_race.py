@@ -97,9 +97,12 @@ async def test_the_last_two_games_of_a_round_ending_at_once_pair_the_next_round_
                 if state["count"] >= 7:
                     finals.append((table.thread_id, person, str(10 - state["count"])))
                     break
-                await one.service.play(table.thread_id, person, ["1"])
+                await one.service.turns.play(table.thread_id, person, ["1"])
         await asyncio.gather(
-            *(svc.service.play(thread, person, [amount]) for svc, (thread, person, amount) in zip((one, two), finals))
+            *(
+                svc.service.turns.play(thread, person, [amount])
+                for svc, (thread, person, amount) in zip((one, two), finals)
+            )
         )
         assert count(path, "SELECT COUNT(*) FROM tournament_results") == 2
         for _ in range(3):  # both processes' directors, again and again, at once

@@ -30,7 +30,7 @@ async def expire_all(svc, clock, thread: str, turns: int | None = None) -> None:
         if row is None or row.status != "active":
             return
         clock.now = max(clock.now, row.deadline or clock.now) + 1
-        await svc.service.parts.turn_clock.tick_game(thread, clock.now)
+        await svc.service.turn_clock.tick_game(thread, clock.now)
         done += 1
 
 

@@ -18,8 +18,9 @@ import pytest
 from metrobot.games import get_plugin
 from metrobot.games.alttext import ALT_LIMIT
 from metrobot.i18n import reading
-from metrobot.service import GameService, fixed_seeds
+from metrobot.service import fixed_seeds
 from metrobot.storage import Database
+from metrobot.wiring import GameService
 
 PEOPLE = [("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat"), ("u4", "Dan"), ("u5", "Eve")]
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
@@ -38,7 +39,7 @@ class Spy:
     def __init__(self, svc: GameService):
         self.calls: list[tuple[str, str, str]] = []
         run = svc.painter.run
-        svc.keep_drawn = 0  # (every request's own drawing is what is counted, not the boards kept)
+        svc.drawing.keep_drawn = 0  # (every request's own drawing is what is counted, not the boards kept)
 
         async def fake(fn, *args):
             name = fn.__name__
@@ -67,10 +68,10 @@ def service(db) -> tuple[GameService, Spy]:
 
 
 async def start(svc, kind, n, options, channel="c1", language=None):
-    await svc.new_game(channel, "g", *PEOPLE[0], kind, None, n, city=options.get("city"), language=language)
+    await svc.lobby.new_game(channel, "g", *PEOPLE[0], kind, None, n, city=options.get("city"), language=language)
     for uid, name in PEOPLE[1:n]:
-        await svc.join(channel, uid, name)
-    return await svc.start(channel, "u1")
+        await svc.lobby.join(channel, uid, name)
+    return await svc.lobby.start(channel, "u1")
 
 
 async def state_of(svc, channel="c1"):
@@ -85,7 +86,9 @@ async def play_turn(svc, rnd, channel="c1"):
     game = plugin.game
     seat = sorted(game.to_move(state), key=game.seats(state).index)[0]
     person = game.owner(state, seat)
-    return await svc.play(channel, person, [plugin.code(state, seat, plugin.auto_action(state, seat, rnd, "random"))])
+    return await svc.turns.play(
+        channel, person, [plugin.code(state, seat, plugin.auto_action(state, seat, rnd, "random"))]
+    )
 
 
 def described(files) -> list[str]:
@@ -111,7 +114,7 @@ async def test_every_picture_of_a_game_says_what_it_shows(db, kind, n, options):
     # process's claim has run out) says the same
     async with db.driver.transaction() as tx:
         await tx.execute("UPDATE outbox SET claim = ?", 0.0)
-    drawn_again = [m async for _, m in service(db)[0].undelivered()]
+    drawn_again = [m async for _, m in service(db)[0].outbox.undelivered()]
     assert [f.description for m in drawn_again for f in m.files if f.name == post.files[0].name] == [alt]
 
     rnd = random.Random(3)
@@ -121,15 +124,19 @@ async def test_every_picture_of_a_game_says_what_it_shows(db, kind, n, options):
             for message in out.public:
                 described(message.files)
         for user, _ in PEOPLE[:n]:
-            for asked in (await svc.board("c1", user), await svc.status("c1", user), await svc.hand("c1", user)):
+            for asked in (
+                await svc.queries.board("c1", user),
+                await svc.queries.status("c1", user),
+                await svc.queries.hand("c1", user),
+            ):
                 described(asked.reply.files)
         row, plugin, state = await state_of(svc)
         owed = plugin.game.owner(state, sorted(plugin.game.to_move(state))[0])
-        menu = await svc.menu("c1", owed, [], preview=True)
+        menu = await svc.turns.menu("c1", owed, [], preview=True)
         described([menu.preview])
-        described((await svc.board("c1", "u9")).reply.files)  # a spectator
+        described((await svc.queries.board("c1", "u9")).reply.files)  # a spectator
         for page in range(len(plugin.rules_pages())):
-            described((await svc.rules("c1", kind, page)).reply.files)
+            described((await svc.rules_pages.rules("c1", kind, page)).reply.files)
 
 
 @pytest.mark.parametrize("kind, n, options", KINDS, ids=[k[0] for k in KINDS])
@@ -145,7 +152,7 @@ async def test_the_end_the_replay_and_the_animation_are_described(db, kind, n, o
     said = described(finals)
     assert len(set(said)) == len(said)  # the end-of-game picture is told as what it is, not as the board
     assert all(row_name in said[0] for row_name in ("Ann", "Bob"))
-    replay = await svc.replay("c1", frame=2, animation=True)
+    replay = await svc.replays.replay("c1", frame=2, animation=True)
     board, gif = replay.reply.files
     described([board, gif])
     assert "2" in board.description.split(".")[0]  # "Replay — … turn 2 of …"
@@ -158,10 +165,10 @@ async def test_flip_and_write_sheets_say_the_sealed_choice_to_its_owner_only(db)
     _row, plugin, state = await state_of(svc)
     rnd = random.Random(2)
     action = plugin.auto_action(state, "u1", rnd, "random")
-    await svc.play("c1", "u1", [plugin.code(state, "u1", action)])
-    mine = (await svc.board("c1", "u1")).reply.files[0].description
-    theirs = (await svc.board("c1", "u2")).reply.files[0].description
-    public = (await svc.board("c1", "u9")).reply.files[0].description
+    await svc.turns.play("c1", "u1", [plugin.code(state, "u1", action)])
+    mine = (await svc.queries.board("c1", "u1")).reply.files[0].description
+    theirs = (await svc.queries.board("c1", "u2")).reply.files[0].description
+    public = (await svc.queries.board("c1", "u9")).reply.files[0].description
     said = plugin.describe(state, action)
     assert "Your choice" in mine and said in mine
     assert said not in theirs and said not in public and "Ann: has chosen" in public
@@ -186,6 +193,6 @@ async def test_a_profile_chart_is_described(db):
     rnd = random.Random(4)
     while (await svc.db.open_game("c1")) is not None:
         await play_turn(svc, rnd)
-    out = await svc.profile("g", "u1", "Ann")
+    out = await svc.standings.profile("g", "u1", "Ann")
     [alt] = described(out.reply.files)
     assert alt.startswith("Ann: rating over time.") and "1 rated game" in alt

@@ -9,8 +9,9 @@ import re
 import pytest
 
 from metrobot.games import get_game
-from metrobot.service import GameService, Refused, fixed_seeds
+from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
+from metrobot.wiring import GameService
 
 
 @pytest.fixture
@@ -21,12 +22,12 @@ async def svc(tmp_path):
 
 
 async def test_bots_take_seats_and_play_their_turns(svc):
-    out = await svc.new_game("c1", "g1", "u1", "Ann", "metromania", {}, 3, bots=2)
+    out = await svc.lobby.new_game("c1", "g1", "u1", "Ann", "metromania", {}, 3, bots=2)
     lobby = out.public[0].text
     assert "Players (3/3)" in lobby and lobby.count("automatic player (greedy)") == 2
     with pytest.raises(Refused, match="table is full"):
-        await svc.join("c1", "u2", "Bob")
-    started = await svc.start("c1", "u1")
+        await svc.lobby.join("c1", "u2", "Bob")
+    started = await svc.lobby.start("c1", "u1")
     assert [u for u, _ in started.dms] == ["u1"]  # no DM for a bot
     rnd, turns = random.Random(1), 0
     while (row := await svc.db.open_game("c1")) is not None:
@@ -34,11 +35,11 @@ async def test_bots_take_seats_and_play_their_turns(svc):
         state = game.from_json(row.state)
         assert {game.owner(state, s) for s in game.to_move(state)} == {"u1"}  # bots never keep a person waiting
         prefix = []
-        menu = await svc.menu("c1", "u1", prefix)
+        menu = await svc.turns.menu("c1", "u1", prefix)
         while not menu.complete:
             prefix.append(rnd.choice(menu.choices).code)
-            menu = await svc.menu("c1", "u1", prefix)
-        out = await svc.play("c1", "u1", prefix)
+            menu = await svc.turns.menu("c1", "u1", prefix)
+        out = await svc.turns.play("c1", "u1", prefix)
         turns += 1
         for message in out.public:
             assert not [m for m in message.mentions if m.startswith("bot-")]
@@ -52,16 +53,16 @@ async def test_bots_take_seats_and_play_their_turns(svc):
 
 async def test_levels_are_checked_and_can_be_changed(svc):
     with pytest.raises(Refused, match="plays at these levels"):
-        await svc.new_game("c1", "g1", "u1", "Ann", "flipwrite", {"map": "paris"}, 2, level="genius")
+        await svc.lobby.new_game("c1", "g1", "u1", "Ann", "flipwrite", {"map": "paris"}, 2, level="genius")
     with pytest.raises(Refused, match="from 0 to 1"):
-        await svc.new_game("c1", "g1", "u1", "Ann", "flipwrite", {"map": "paris"}, 2, bots=2)
-    await svc.new_game("c1", "g1", "u1", "Ann", "flipwrite", {"map": "paris"}, 2, bots=1, level="strong")
+        await svc.lobby.new_game("c1", "g1", "u1", "Ann", "flipwrite", {"map": "paris"}, 2, bots=2)
+    await svc.lobby.new_game("c1", "g1", "u1", "Ann", "flipwrite", {"map": "paris"}, 2, bots=1, level="strong")
     assert (await svc.db.open_game("c1")).bot_level == "strong"
-    out = await svc.configure("c1", "u1", manager=False, level="random")
+    out = await svc.game_settings.configure("c1", "u1", manager=False, level="random")
     assert "random level" in out.public[0].text and (await svc.db.open_game("c1")).bot_level == "random"
-    await svc.configure("c1", "u1", manager=False, level="strong")
-    await svc.start("c1", "u1")
-    out = await svc.play("c1", "u1", [(await svc.menu("c1", "u1", [])).choices[0].code])
+    await svc.game_settings.configure("c1", "u1", manager=False, level="strong")
+    await svc.lobby.start("c1", "u1")
+    out = await svc.turns.play("c1", "u1", [(await svc.turns.menu("c1", "u1", [])).choices[0].code])
     assert "Round 1" in out.public[0].text  # the strong bot decided at once: the round resolved
 
 
@@ -70,7 +71,7 @@ def test_the_bot_decides_a_whole_turn_at_once_and_the_same_each_time(monkeypatch
     steps all played, and — the search bounded by work, far from its cap — the same moves
     for the same game and position."""
     from metrobot.games.metromania.ai.strong import StrongPlayer
-    from metrobot.service.automatic import play_automatic
+    from metrobot.turns.automatic import play_automatic
 
     monkeypatch.setattr(StrongPlayer, "work_rate", 2)  # 2 simulated steps a second: 120 in the 60 s cap
     searches = []
@@ -106,7 +107,7 @@ def test_the_bots_players_get_only_their_seats_view(monkeypatch, name, options, 
     seat it plays, never the state, and plays only legal steps."""
     from metrobot.games import get_plugin
     from metrobot.games.autoplay import AutoPlayer
-    from metrobot.service.automatic import play_automatic
+    from metrobot.turns.automatic import play_automatic
 
     plugin = get_plugin(name)
     game = plugin.game
@@ -146,9 +147,9 @@ async def test_the_final_post_of_a_resigned_game_keeps_its_end(svc):
     from metrobot.i18n import words as part
     from metrobot.play.board import plain
 
-    await svc.new_game("c1", "g1", "u1", "Ann", "flipwrite", {"map": "paris"}, 2, bots=1, level="greedy")
-    await svc.start("c1", "u1")
-    final = (await svc.leave("c1", "u1")).public[0].text
+    await svc.lobby.new_game("c1", "g1", "u1", "Ann", "flipwrite", {"map": "paris"}, 2, bots=1, level="greedy")
+    await svc.lobby.start("c1", "u1")
+    final = (await svc.lobby.leave("c1", "u1")).public[0].text
     assert (await svc.db.last_game("c1")).status == "finished"
     page = plain(final)
     assert "Round 26" in page and "Round 14" in page and "more rounds" not in page  # (every round)

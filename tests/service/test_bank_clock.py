@@ -9,9 +9,10 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from metrobot.i18n import lang
-from metrobot.service import GameService, Refused, fixed_seeds
+from metrobot.service import Refused, fixed_seeds
 from metrobot.service.turnclock import BANK, DAY, HOUR, MINUTE
 from metrobot.storage import Database
+from metrobot.wiring import GameService
 from tests.said import in_discord
 from tests.service.test_service import PEOPLE, FakeClock, take_turn, whose_turn
 
@@ -34,10 +35,10 @@ def svc(db, clock):
 
 
 async def opened(svc, clock_name="sitting", n=2, game="metromania", options=None, **numbers):
-    await svc.new_game("c1", "g", *PEOPLE[0], game, options or {}, n, clock=clock_name, **numbers)
+    await svc.lobby.new_game("c1", "g", *PEOPLE[0], game, options or {}, n, clock=clock_name, **numbers)
     for uid, name in PEOPLE[1:n]:
-        await svc.join("c1", uid, name)
-    return await svc.start("c1", "u1")
+        await svc.lobby.join("c1", uid, name)
+    return await svc.lobby.start("c1", "u1")
 
 
 async def test_a_bank_runs_out_and_the_automatic_player_moves_once(svc, db, clock):
@@ -58,20 +59,20 @@ async def test_a_bank_runs_out_and_the_automatic_player_moves_once(svc, db, cloc
     assert row.settings["banks"]["left"][first] == 2 * MINUTE  # (empty, then the move's increment)
     second = row.waiting[0]
     assert row.deadline == pytest.approx(clock.now + 15 * MINUTE)
-    assert "Banks:" in (await svc.status("c1", second)).reply.text  # each bank shown
-    assert "(your bank: 2 minutes)" in (await svc.my_games(first, "g")).reply.text
-    assert "(your bank: 15 minutes)" in await svc.parts.reminders.bank_note(row, second, lang("en"))
-    page = await svc.parts.web_game.game_page(row, lang("en"))
+    assert "Banks:" in (await svc.queries.status("c1", second)).reply.text  # each bank shown
+    assert "(your bank: 2 minutes)" in (await svc.listing.my_games(first, "g")).reply.text
+    assert "(your bank: 15 minutes)" in await svc.reminders.bank_note(row, second, lang("en"))
+    page = await svc.web_game.game_page(row, lang("en"))
     assert page.banks.startswith("Banks: ") and "2 minutes" in page.banks
     with pytest.raises(Refused, match="bank clock"):  # its clock was chosen when it was made
-        await svc.configure("c1", "u1", manager=True, turn_clock=7200)
+        await svc.game_settings.configure("c1", "u1", manager=True, turn_clock=7200)
 
 
 async def test_an_open_round_charges_only_those_who_have_not_decided(svc, db, clock):
     await opened(svc, "sitting", 3, "flipwrite", {"map": "berlin"})
     clock.now += 10 * MINUTE
-    first = await svc.menu("c1", "u1", [])
-    await svc.play("c1", "u1", [first.choices[0].code])
+    first = await svc.turns.menu("c1", "u1", [])
+    await svc.turns.play("c1", "u1", [first.choices[0].code])
     clock.now += 5 * MINUTE + 1  # u2 and u3 are out, u1 decided in time
     [(_, expired)] = await svc.tick()
     assert expired.public[0].text.splitlines()[0].startswith("⏰ Time is up for Bob, Cat:")
@@ -83,8 +84,8 @@ async def test_an_open_round_charges_only_those_who_have_not_decided(svc, db, cl
 
 async def test_quiet_hours_stop_the_bank_of_a_weekend_game(svc, db, clock):
     clock.now = dt.datetime(2026, 3, 7, 20, 0, tzinfo=ZoneInfo("UTC")).timestamp()  # a Saturday, 20:00
-    await svc.my_settings("u1", quiet="22:00-07:00", time_zone="UTC")
-    await svc.my_settings("u2", quiet="22:00-07:00", time_zone="UTC")
+    await svc.people.my_settings("u1", quiet="22:00-07:00", time_zone="UTC")
+    await svc.people.my_settings("u2", quiet="22:00-07:00", time_zone="UTC")
     await opened(svc, "weekend")  # 12 h, quiet hours stop it: 2 h tonight, 10 h from 07:00
     row = await db.open_game("c1")
     assert row.deadline == clock.now + 21 * HOUR
@@ -100,7 +101,7 @@ async def test_quiet_hours_all_day_stop_a_bank_for_12_hours_a_day_at_most(svc, d
     bank honours the first 12 hours of a day's quiet hours: here it runs 12:00-24:00 each day."""
     clock.now = dt.datetime(2026, 3, 7, 20, 0, tzinfo=ZoneInfo("UTC")).timestamp()  # a Saturday, 20:00
     for uid, _ in PEOPLE[:2]:
-        await svc.my_settings(uid, quiet="00:00-23:59", time_zone="UTC")
+        await svc.people.my_settings(uid, quiet="00:00-23:59", time_zone="UTC")
     await opened(svc, "weekend")  # 12 h: 4 h tonight, none from 00:00 to 12:00, 8 h from noon
     row = await db.open_game("c1")
     assert row.deadline == dt.datetime(2026, 3, 8, 20, 0, tzinfo=ZoneInfo("UTC")).timestamp()
@@ -123,7 +124,7 @@ async def test_a_take_back_gives_no_time_back(svc, db, clock):
         pytest.skip("this move is not one that may be taken back")
     assert row.settings["banks"]["left"][first] == 3 * DAY - HOUR + DAY  # the increment
     clock.now += 60
-    await svc.take_back("c1", first, game_id=row.id, moves=row.moves)
+    await svc.takeback.take_back("c1", first, game_id=row.id, moves=row.moves)
     row = await db.open_game("c1")
     assert row.waiting == [first]
     assert row.deadline == pytest.approx(clock.now + 3 * DAY - HOUR - 60)  # no increment, the window charged
@@ -140,10 +141,10 @@ async def test_new_game_clock_choices_refused_with_the_rule_and_nothing_made(svc
         {"clock": "day", "increment_hours": 400},
     ):
         with pytest.raises(Refused):
-            await svc.new_game("c1", "g", "u1", "Ann", "metromania", {}, 2, **kwargs)
+            await svc.lobby.new_game("c1", "g", "u1", "Ann", "metromania", {}, 2, **kwargs)
         assert await db.open_game("c1") is None
     with pytest.raises(Refused, match="no hours per turn"):
-        await svc.new_game("c1", "g", "u1", "Ann", "metromania", {}, 2, 3600, clock="day")
+        await svc.lobby.new_game("c1", "g", "u1", "Ann", "metromania", {}, 2, 3600, clock="day")
     assert await db.open_game("c1") is None
 
 
@@ -151,22 +152,22 @@ async def test_time_away_stops_a_bank_unless_the_game_says_it_runs_on(svc, db, c
     await opened(svc, "sitting", bank_away=False)
     first = (await whose_turn(svc))[0]
     deadline = (await db.open_game("c1")).deadline
-    out = await svc.away(first, 3)
+    out = await svc.people.away(first, 3)
     [(_, said)] = out.elsewhere
     assert "their bank runs on" in said.public[0].text
     row = await db.open_game("c1")
     assert row.paused is None and row.deadline == deadline  # it runs on
-    await svc.back(first)
-    await svc.abort("c1", "u1", manager=True)
+    await svc.people.back(first)
+    await svc.lobby.abort("c1", "u1", manager=True)
 
     await opened(svc, "sitting")  # (away stops it: the preset's own)
     first = (await whose_turn(svc))[0]
     clock.now += 5 * MINUTE
-    await svc.away(first, 3)
+    await svc.people.away(first, 3)
     row = await db.open_game("c1")
     assert row.deadline is None and row.paused == 10 * MINUTE
     clock.now += 2 * DAY
-    await svc.back(first)
+    await svc.people.back(first)
     row = await db.open_game("c1")
     assert row.deadline == clock.now + 10 * MINUTE  # what it had left
 
@@ -178,7 +179,7 @@ async def test_quiet_hours_set_during_a_turn_count_from_then_on(svc, db, clock):
     row = await db.open_game("c1")
     assert row.deadline == clock.now + 12 * HOUR
     clock.now += HOUR  # 21:00: one hour run, 11 left
-    out = await svc.my_settings(first, quiet="22:00-07:00", time_zone="UTC")
+    out = await svc.people.my_settings(first, quiet="22:00-07:00", time_zone="UTC")
     assert [channel for channel, _ in out.elsewhere] == ["c1"]  # (its status message follows)
     row = await db.open_game("c1")
     # 1 h until 22:00, none in the night, 10 h from 07:00: Sunday 17:00

@@ -15,7 +15,7 @@ from metrobot.games import get_plugin
 from metrobot.games.metromania.board import ARROW_BY_APEX, vertex_name
 from metrobot.i18n import EN, lang
 from metrobot.i18n import words as part
-from metrobot.service.coach import FEW_GROUPS, choices_line
+from metrobot.turns.coach import FEW_GROUPS, choices_line
 
 OPTIONS = {"underground": {}, "metromania": {}, "flipwrite": {"map": "paris"}}
 

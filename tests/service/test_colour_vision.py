@@ -34,45 +34,45 @@ def test_the_service_offers_what_the_images_draw():
 
 async def test_the_setting_is_kept_shown_and_taken_off(db):
     svc, _ = service(db)
-    out = await svc.my_settings("u1", colour_vision="deutan")
+    out = await svc.people.my_settings("u1", colour_vision="deutan")
     assert (await db.people.person("u1")).settings["colour_vision"] == "deutan"
     assert "Colour vision: deutan" in out.reply.text
-    assert "Colour vision: deutan" in (await svc.my_settings("u1")).reply.text  # none given: shown
+    assert "Colour vision: deutan" in (await svc.people.my_settings("u1")).reply.text  # none given: shown
     before = (await db.people.person("u1")).settings
     for bad in ("purple", "", "DEUTAN", "protan+tritan", "off " * 30):
         with pytest.raises(Refused, match="Colour vision is one of"):
-            await svc.my_settings("u1", colour_vision=bad, turn_dms=True)
+            await svc.people.my_settings("u1", colour_vision=bad, turn_dms=True)
         assert (await db.people.person("u1")).settings == before  # bad input changes nothing
-    await svc.my_settings("u1", colour_vision="off")
+    await svc.people.my_settings("u1", colour_vision="off")
     assert "colour_vision" not in (await db.people.person("u1")).settings
-    assert "Colour vision: off" in (await svc.my_settings("u1")).reply.text
+    assert "Colour vision: off" in (await svc.people.my_settings("u1")).reply.text
 
 
 async def test_what_one_person_sees_is_in_their_palette(db):
     svc, spy = service(db)
-    await svc.my_settings("u2", colour_vision="tritan")
+    await svc.people.my_settings("u2", colour_vision="tritan")
     await start(svc, "underground", 3, {})
     spy.take()
-    await svc.board("c1", "u2")
-    await svc.status("c1", "u2")
-    await svc.hand("c1", "u2")
-    await svc.rules("c1", "underground", 1, user_id="u2")
+    await svc.queries.board("c1", "u2")
+    await svc.queries.status("c1", "u2")
+    await svc.queries.hand("c1", "u2")
+    await svc.rules_pages.rules("c1", "underground", 1, user_id="u2")
     assert [vision for _, _, vision in spy.take()] == ["tritan"] * 4
-    await svc.board("c1", "u1")  # someone without a setting
-    await svc.rules("c1", "underground", 1)  # (nobody named: the games' own colours)
+    await svc.queries.board("c1", "u1")  # someone without a setting
+    await svc.rules_pages.rules("c1", "underground", 1)  # (nobody named: the games' own colours)
     assert [vision for _, _, vision in spy.take()] == ["off", "off"]
     _row, plugin, state = await state_of(svc)
     owed = plugin.game.owner(state, sorted(plugin.game.to_move(state))[0])
-    await svc.my_settings(owed, colour_vision="protan")
-    await svc.menu("c1", owed, [], preview=True)
+    await svc.people.my_settings(owed, colour_vision="protan")
+    await svc.turns.menu("c1", owed, [], preview=True)
     assert spy.take() == [("png_of_view", "en", "protan")]  # the composer's preview
 
 
 async def test_a_channel_sees_what_serves_every_seated_person(db):
     svc, spy = service(db)
-    await svc.my_settings("u1", colour_vision="tritan")
-    await svc.my_settings("u3", colour_vision="protan")
-    await svc.my_settings("u9", colour_vision="deutan")  # not playing: not counted
+    await svc.people.my_settings("u1", colour_vision="tritan")
+    await svc.people.my_settings("u3", colour_vision="protan")
+    await svc.people.my_settings("u9", colour_vision="deutan")  # not playing: not counted
     out = await start(svc, "metromania", 3, {})
     assert spy.take() == [("png_of_view", "en", "protan+tritan")]
     assert out.public[0].images == [{"board": None, "vision": "protan+tritan"}]
@@ -84,11 +84,11 @@ async def test_a_channel_sees_what_serves_every_seated_person(db):
     assert '"vision": "protan+tritan"' in payload
     # A crash before it was posted: drawn again later in the palette it was committed with,
     # whatever the settings say by then.
-    await svc.my_settings("u3", colour_vision="off")
+    await svc.people.my_settings("u3", colour_vision="off")
     async with db.driver.transaction() as tx:
         await tx.execute("UPDATE outbox SET claim = ?", 0.0)
     again, respy = service(db)
-    drawn = [m async for _, m in again.undelivered()]
+    drawn = [m async for _, m in again.outbox.undelivered()]
     assert any(m.files for m in drawn) and respy.take() == [("png_of_view", "en", "protan+tritan")]
     # the next post follows the settings as they are now
     rnd = random.Random(1)
@@ -104,11 +104,11 @@ async def test_a_replay_is_drawn_for_whoever_sees_it(db):
     rnd = random.Random(6)
     while (await db.open_game("c1")) is not None:
         await play_turn(svc, rnd)
-    await svc.my_settings("u1", colour_vision="deutan")
-    await svc.my_settings("u2", colour_vision="tritan")
-    await svc.my_settings("u9", colour_vision="protan")
+    await svc.people.my_settings("u1", colour_vision="deutan")
+    await svc.people.my_settings("u2", colour_vision="tritan")
+    await svc.people.my_settings("u9", colour_vision="protan")
     spy.take()
-    await svc.replay("c1", frame=1, animation=True, user_id="u9")  # privately, to someone who did not play
+    await svc.replays.replay("c1", frame=1, animation=True, user_id="u9")  # privately, to someone who did not play
     assert [vision for _, _, vision in spy.take()] == ["protan", "protan"]
-    await svc.replay("c1", frame=1, user_id="u9", public=True)  # to the channel: its players' key
+    await svc.replays.replay("c1", frame=1, user_id="u9", public=True)  # to the channel: its players' key
     assert [vision for _, _, vision in spy.take()] == ["deutan+tritan"]

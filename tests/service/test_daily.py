@@ -11,10 +11,13 @@ import random
 
 import pytest
 
+from metrobot.daily import challenge as daily
+from metrobot.daily.challenge import commitment, day_of, day_seed, deal, game_seed, next_day_starts, streak
 from metrobot.games import get_game
-from metrobot.service import GameService, Refused, automatic, daily, fixed_seeds
-from metrobot.service.daily import commitment, day_of, day_seed, deal, game_seed, next_day_starts, streak
+from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
+from metrobot.turns import automatic
+from metrobot.wiring import GameService
 
 DAY = 1_795_000_000.0  # 2026-11-18 (UTC), 12:53
 ANN, BOB, CAT = ("880000000000000101", "Ann"), ("880000000000000102", "Bob"), ("880000000000000103", "Cat")
@@ -60,8 +63,8 @@ def anonymous(state: dict, user_id: str) -> str:
 
 
 async def dealt(svc, guild, person, kind):
-    await svc.daily_start(guild, *person, kind)
-    row = await svc.db.game(await svc.daily_game(person[0], kind))
+    await svc.daily.start(guild, *person, kind)
+    row = await svc.db.game(await svc.daily.game_of(person[0], kind))
     return row
 
 
@@ -113,38 +116,38 @@ async def test_nothing_is_owed_to_any_channel_and_it_is_not_rated(svc, db):
 async def play_out(svc, kind, user_id, day=None):
     """Play a person's day's game (default: today's) to its end (random legal moves, seeded)."""
     rnd = random.Random(kind)
-    game_id = await svc.daily_game(user_id, kind, day)
+    game_id = await svc.daily.game_of(user_id, kind, day)
     for _ in range(500):
         row = await svc.db.game(game_id)
         if row.status != "active":
             return row
         prefix: list[str] = []
-        menu = await svc.menu(row.channel_id, user_id, prefix)
+        menu = await svc.turns.menu(row.channel_id, user_id, prefix)
         while not menu.complete:
             prefix.append(rnd.choice(menu.choices).code)
-            menu = await svc.menu(row.channel_id, user_id, prefix)
-        await svc.play(row.channel_id, user_id, prefix)
+            menu = await svc.turns.menu(row.channel_id, user_id, prefix)
+        await svc.turns.play(row.channel_id, user_id, prefix)
     raise AssertionError("the game did not end")
 
 
 async def test_it_cannot_be_played_twice_and_a_second_start_while_it_runs_gives_the_same_game(svc, clock):
-    await svc.daily_start("5001", *ANN, "flipwrite")
-    first = await svc.daily_game(ANN[0], "flipwrite")
-    again = await svc.daily_start("5001", *ANN, "flipwrite")
+    await svc.daily.start("5001", *ANN, "flipwrite")
+    first = await svc.daily.game_of(ANN[0], "flipwrite")
+    again = await svc.daily.start("5001", *ANN, "flipwrite")
     assert "waiting for you" in again.reply.text
-    assert await svc.daily_game(ANN[0], "flipwrite") == first
+    assert await svc.daily.game_of(ANN[0], "flipwrite") == first
     row = await play_out(svc, "flipwrite", ANN[0])
     assert row.status == "finished"
     with pytest.raises(Refused, match=r"You have played today's .* challenge \(score -?\d+\)\. The next one opens"):
-        await svc.daily_start("5002", *ANN, "flipwrite")  # (from another server too)
-    assert await svc.daily_game(ANN[0], "flipwrite") == first
+        await svc.daily.start("5002", *ANN, "flipwrite")  # (from another server too)
+    assert await svc.daily.game_of(ANN[0], "flipwrite") == first
     clock.now += 86400
-    await svc.daily_start("5001", *ANN, "flipwrite")  # tomorrow's opens
-    assert await svc.daily_game(ANN[0], "flipwrite") != first
+    await svc.daily.start("5001", *ANN, "flipwrite")  # tomorrow's opens
+    assert await svc.daily.game_of(ANN[0], "flipwrite") != first
 
 
 async def test_two_starts_at_once_get_one_game(svc, db):
-    await asyncio.gather(*(svc.daily_start("5001", *ANN, "flipwrite") for _ in range(5)))
+    await asyncio.gather(*(svc.daily.start("5001", *ANN, "flipwrite") for _ in range(5)))
     async with db.driver.read() as q:
         rows = await q.fetch("SELECT game_id FROM daily_plays WHERE user_id = ?", ANN[0])
         games = await q.fetch("SELECT id FROM games WHERE channel_id LIKE 'daily:%'")
@@ -152,50 +155,50 @@ async def test_two_starts_at_once_get_one_game(svc, db):
 
 
 async def test_the_table_hides_results_until_played(svc, clock):
-    await svc.daily_start("5001", *ANN, "flipwrite")
+    await svc.daily.start("5001", *ANN, "flipwrite")
     ann = await play_out(svc, "flipwrite", ANN[0])
     score = ann.state["scores"][ANN[0]]
-    await svc.daily_start("5001", *BOB, "flipwrite")  # Bob began but has not finished
-    seen_by_bob = (await svc.daily_table("5001", BOB[0], "flipwrite")).reply.text
-    seen_by_cat = (await svc.daily_table("5001", CAT[0], "flipwrite", everyone=True)).reply.text
+    await svc.daily.start("5001", *BOB, "flipwrite")  # Bob began but has not finished
+    seen_by_bob = (await svc.daily.table("5001", BOB[0], "flipwrite")).reply.text
+    seen_by_cat = (await svc.daily.table("5001", CAT[0], "flipwrite", everyone=True)).reply.text
     for text in (seen_by_bob, seen_by_cat):
         assert "hidden until you have finished" in text and "Ann" not in text
-    seen_by_ann = (await svc.daily_table("5001", ANN[0], "flipwrite")).reply.text
+    seen_by_ann = (await svc.daily.table("5001", ANN[0], "flipwrite")).reply.text
     assert f"1. \ue000~\ue001{ANN[0]}\ue001Ann\ue002 — {score} (you)" in seen_by_ann
     assert "1 day in a row" in seen_by_ann
-    assert "Nobody has finished" in (await svc.daily_table("5002", ANN[0], "flipwrite")).reply.text  # another server
-    assert "Ann" in (await svc.daily_table("5002", ANN[0], "flipwrite", everyone=True)).reply.text
+    assert "Nobody has finished" in (await svc.daily.table("5002", ANN[0], "flipwrite")).reply.text  # another server
+    assert "Ann" in (await svc.daily.table("5002", ANN[0], "flipwrite", everyone=True)).reply.text
     clock.now += 86400  # the next day: yesterday's table is open to whoever has no game of it running
-    assert "Ann" in (await svc.daily_table("5001", CAT[0], "flipwrite", "2026-11-18")).reply.text
-    assert "hidden" in (await svc.daily_table("5001", BOB[0], "flipwrite", "2026-11-18")).reply.text
+    assert "Ann" in (await svc.daily.table("5001", CAT[0], "flipwrite", "2026-11-18")).reply.text
+    assert "hidden" in (await svc.daily.table("5001", BOB[0], "flipwrite", "2026-11-18")).reply.text
 
 
 @pytest.mark.parametrize("day", ["tomorrow", "2026-13-01", "2026-11-18T00:00", "", "99999-01-01", "2026-11-19"])
 async def test_bad_days_are_refused(svc, day):
     with pytest.raises(Refused, match=r"year-month-day|not opened yet"):
-        await svc.daily_table("5001", ANN[0], "flipwrite", day or " ")
+        await svc.daily.table("5001", ANN[0], "flipwrite", day or " ")
 
 
 async def test_an_unknown_game_and_no_web_pages_are_refused(svc):
     with pytest.raises(Refused):
-        await svc.daily_start("5001", *ANN, "chess")
+        await svc.daily.start("5001", *ANN, "chess")
     with pytest.raises(Refused):
-        await svc.daily_table("5001", ANN[0], "chess")
+        await svc.daily.table("5001", ANN[0], "chess")
     svc.web_base = None
     with pytest.raises(Refused, match="no web pages"):
-        await svc.daily_start("5001", *ANN, "flipwrite")
-    assert await svc.daily_game(ANN[0], "flipwrite") is None
+        await svc.daily.start("5001", *ANN, "flipwrite")
+    assert await svc.daily.game_of(ANN[0], "flipwrite") is None
 
 
 async def test_a_streak_counts_days_finished_in_a_row(svc, clock):
     for _ in range(3):
-        await svc.daily_start("5001", *ANN, "flipwrite")
+        await svc.daily.start("5001", *ANN, "flipwrite")
         await play_out(svc, "flipwrite", ANN[0])
         clock.now += 86400
-    text = (await svc.daily_table("5001", ANN[0], "flipwrite")).reply.text
+    text = (await svc.daily.table("5001", ANN[0], "flipwrite")).reply.text
     assert "3 days in a row" in text  # today's not done yet: up to yesterday
     clock.now += 2 * 86400
-    assert "No streak yet" in (await svc.daily_table("5001", ANN[0], "flipwrite")).reply.text
+    assert "No streak yet" in (await svc.daily.table("5001", ANN[0], "flipwrite")).reply.text
 
 
 def test_the_engine_deals_from_the_seed_alone():
@@ -207,31 +210,31 @@ def test_the_engine_deals_from_the_seed_alone():
 
 
 async def test_yesterdays_table_is_owed_once_to_the_servers_channel(svc, db, clock):
-    await svc.server_settings("5001", ANN[0], manager=True, daily_channel="9001")
-    await svc.daily_start("5001", *ANN, "flipwrite")
+    await svc.server.server_settings("5001", ANN[0], manager=True, daily_channel="9001")
+    await svc.daily.start("5001", *ANN, "flipwrite")
     score = (await play_out(svc, "flipwrite", ANN[0])).state["scores"][ANN[0]]
-    await svc.daily_start("5002", *BOB, "flipwrite")  # (another server, with no channel)
+    await svc.daily.start("5002", *BOB, "flipwrite")  # (another server, with no channel)
     await play_out(svc, "flipwrite", BOB[0])
-    assert await svc.daily_tables_due() == 0  # today's is not over
+    assert await svc.daily.owe_tables() == 0  # today's is not over
     clock.now += 86400
-    assert await svc.daily_tables_due() == 1
-    assert await svc.daily_tables_due() == 0  # once
-    ((post_id, channel, text, _),) = await svc.daily_posts_owed()
+    assert await svc.daily.owe_tables() == 1
+    assert await svc.daily.owe_tables() == 0  # once
+    ((post_id, channel, text, _),) = await svc.daily.posts_owed()
     assert channel == "9001" and "2026-11-18" in text and f"Ann\ue002 — {score}" in text and "Bob" not in text
-    assert await svc.daily_posts_owed() == []  # claimed
-    await svc.daily_post_delivered(post_id)
-    settings = (await svc.server_settings("5001", ANN[0], manager=True, no_daily_channel=True)).reply.text
+    assert await svc.daily.posts_owed() == []  # claimed
+    await svc.daily.post_delivered(post_id)
+    settings = (await svc.server.server_settings("5001", ANN[0], manager=True, no_daily_channel=True)).reply.text
     assert "not posted" in settings
 
 
 async def test_a_finished_challenge_is_replayed_by_its_player_alone(svc, clock):
-    await svc.daily_start("5001", *ANN, "flipwrite")
+    await svc.daily.start("5001", *ANN, "flipwrite")
     with pytest.raises(Refused, match="not over yet"):
-        await svc.daily_replay(ANN[0], "flipwrite")
+        await svc.daily.replay(ANN[0], "flipwrite")
     with pytest.raises(Refused, match="did not play"):
-        await svc.daily_replay(BOB[0], "flipwrite")
+        await svc.daily.replay(BOB[0], "flipwrite")
     row = await play_out(svc, "flipwrite", ANN[0])
-    end = await svc.daily_replay(ANN[0], "flipwrite")
+    end = await svc.daily.replay(ANN[0], "flipwrite")
     assert f"#{row.id}, the end" in end.reply.text and end.reply.controls.kind == "replay"
     from aiohttp.test_utils import TestClient, TestServer
 
@@ -241,22 +244,22 @@ async def test_a_finished_challenge_is_replayed_by_its_player_alone(svc, clock):
     async with TestClient(TestServer(make_app(svc))) as client:
         page = await client.get(page_path)
         assert page.status == 200 and "Ann" in await page.text()
-    start = await svc.replay("any-channel", row.id, 0, user_id=ANN[0])  # (its ⏮ button, pressed anywhere)
+    start = await svc.replays.replay("any-channel", row.id, 0, user_id=ANN[0])  # (its ⏮ button, pressed anywhere)
     assert "the start" in start.reply.text
     with pytest.raises(Refused, match="no game #"):
-        await svc.replay("any-channel", row.id, 0, user_id=BOB[0])  # someone else's: not theirs to replay
+        await svc.replays.replay("any-channel", row.id, 0, user_id=BOB[0])  # someone else's: not theirs to replay
     clock.now += 86400
-    assert "the end" in (await svc.daily_replay(ANN[0], "flipwrite", "2026-11-18")).reply.text
+    assert "the end" in (await svc.daily.replay(ANN[0], "flipwrite", "2026-11-18")).reply.text
 
 
 async def test_me_data_lists_the_daily_plays_and_me_forget_takes_them_out_of_every_table(svc, db, clock):
     from metrobot.privacy import Privacy
 
     privacy = Privacy(svc)
-    await svc.server_settings("5001", ANN[0], manager=True, daily_channel="9001")
-    await svc.daily_start("5001", *ANN, "flipwrite")
+    await svc.server.server_settings("5001", ANN[0], manager=True, daily_channel="9001")
+    await svc.daily.start("5001", *ANN, "flipwrite")
     row = await play_out(svc, "flipwrite", ANN[0])
-    await svc.daily_start("5001", *BOB, "flipwrite")
+    await svc.daily.start("5001", *BOB, "flipwrite")
     await play_out(svc, "flipwrite", BOB[0])
     data = await privacy.export(ANN[0])
     (play,) = data["daily"]
@@ -264,13 +267,13 @@ async def test_me_data_lists_the_daily_plays_and_me_forget_takes_them_out_of_eve
     assert play["name"] == "Ann" and play["game_id"] == row.id and play["score"] == row.state["scores"][ANN[0]]
     assert "Bob" not in json.dumps(data["daily"])
     clock.now += 86400
-    assert await svc.daily_tables_due() == 1  # yesterday's table, owed, names Ann
+    assert await svc.daily.owe_tables() == 1  # yesterday's table, owed, names Ann
     await privacy.forget(ANN[0])
     assert (await privacy.export(ANN[0]))["daily"] == []
     clock.now -= 86400
-    text = (await svc.daily_table("5001", BOB[0], "flipwrite", everyone=True)).reply.text
+    text = (await svc.daily.table("5001", BOB[0], "flipwrite", everyone=True)).reply.text
     assert "Ann" not in text and "Bob" in text
-    ((_, _, owed, _),) = await svc.daily_posts_owed()
+    ((_, _, owed, _),) = await svc.daily.posts_owed()
     assert ANN[0] not in owed and "Ann" not in owed and "Bob" in owed
 
 
@@ -281,12 +284,12 @@ async def test_the_days_web_page_shows_the_results_only_to_those_who_finished(sv
 
     from metrobot.web import make_app
 
-    await svc.daily_start("5001", *ANN, "flipwrite")
+    await svc.daily.start("5001", *ANN, "flipwrite")
     score = (await play_out(svc, "flipwrite", ANN[0])).state["scores"][ANN[0]]
-    await svc.daily_start("5001", *BOB, "flipwrite")
+    await svc.daily.start("5001", *BOB, "flipwrite")
 
     async def path_of(user_id: str) -> str:
-        text = (await svc.daily_table("5001", user_id, "flipwrite")).reply.text
+        text = (await svc.daily.table("5001", user_id, "flipwrite")).reply.text
         return re.search(r"http://pages\.test(/d/\S+/)", text).group(1)
 
     ann, bob, cat = [await path_of(u) for u in (ANN[0], BOB[0], CAT[0])]
@@ -301,7 +304,7 @@ async def test_the_days_web_page_shows_the_results_only_to_those_who_finished(sv
 
 
 async def test_a_stop_between_creating_and_dealing_the_game_is_mended_by_the_next_start(svc, db, monkeypatch):
-    lobby = svc.parts.lobby
+    lobby = svc.lobby
 
     async def stopped(*args, **kwargs):
         raise RuntimeError("the process stopped here")
@@ -309,31 +312,31 @@ async def test_a_stop_between_creating_and_dealing_the_game_is_mended_by_the_nex
     with monkeypatch.context() as m:
         m.setattr(lobby, "start", stopped)
         with pytest.raises(RuntimeError):
-            await svc.daily_start("5001", *ANN, "underground")
-    row = await db.game(await svc.daily_game(ANN[0], "underground"))
+            await svc.daily.start("5001", *ANN, "underground")
+    row = await db.game(await svc.daily.game_of(ANN[0], "underground"))
     assert row.status == "lobby"  # created, with its day's row, in one transaction; not dealt
-    again = await svc.daily_start("5001", *ANN, "underground")
+    again = await svc.daily.start("5001", *ANN, "underground")
     assert "waiting for you" in again.reply.text
     row = await db.game(row.id)
-    seed = await svc.parts.daily.seed_of("underground", "2026-11-18")
+    seed = await svc.daily.seed_of("underground", "2026-11-18")
     assert row.status == "active" and row.seed == deal("underground", "2026-11-18", seed).seed
 
 
 async def test_time_away_the_turn_clock_digests_and_games_say_nothing_of_it_to_any_channel(svc, db, clock):
-    await svc.daily_start("5001", *ANN, "underground")
-    row = await db.game(await svc.daily_game(ANN[0], "underground"))
-    away = await svc.away(ANN[0], 1)
+    await svc.daily.start("5001", *ANN, "underground")
+    row = await db.game(await svc.daily.game_of(ANN[0], "underground"))
+    away = await svc.people.away(ANN[0], 1)
     for channel, told in away.elsewhere:
         assert not told.public and not told.edits and not told.dms, channel
-    await svc.back(ANN[0])
+    await svc.people.back(ANN[0])
     clock.now += 8 * 24 * 3600  # past the day's game's turn clock: the automatic player moves for Ann
     for channel, told in await svc.tick():
         assert not told.public and not told.edits and not told.dms, channel
     assert (await db.game(row.id)).moves > row.moves
-    await svc.set_reminders(ANN[0], 1)
-    for _, told in await svc.digests():
+    await svc.reminders.set_reminders(ANN[0], 1)
+    for _, told in await svc.reminders.digests():
         assert not any("daily:" in m.text for _, m in told.dms)
-    listed = (await svc.my_games(ANN[0], None)).reply.text
+    listed = (await svc.listing.my_games(ANN[0], None)).reply.text
     assert "daily:" not in listed
     async with db.driver.read() as q:
         assert await q.fetch("SELECT target FROM outbox WHERE game_id = ?", row.id) == []
@@ -345,16 +348,16 @@ async def test_no_turn_post_is_drawn_for_a_days_game(svc, monkeypatch):
     async def draw(*args, **kwargs):
         drawn.append(args)
 
-    monkeypatch.setattr(svc.parts.drawing, "draw", draw)
+    monkeypatch.setattr(svc.drawing, "draw", draw)
     svc.images = True
-    await svc.daily_start("5001", *ANN, "underground")
-    row = await svc.db.game(await svc.daily_game(ANN[0], "underground"))
-    menu = await svc.menu(row.channel_id, ANN[0], [])
+    await svc.daily.start("5001", *ANN, "underground")
+    row = await svc.db.game(await svc.daily.game_of(ANN[0], "underground"))
+    menu = await svc.turns.menu(row.channel_id, ANN[0], [])
     prefix = []
     while not menu.complete:
         prefix.append(menu.choices[0].code)
-        menu = await svc.menu(row.channel_id, ANN[0], prefix)
-    await svc.play(row.channel_id, ANN[0], prefix)
+        menu = await svc.turns.menu(row.channel_id, ANN[0], prefix)
+    await svc.turns.play(row.channel_id, ANN[0], prefix)
     assert (await svc.db.game(row.id)).moves > row.moves
     assert drawn == [], "a day's game owes no channel a picture"
 
@@ -363,16 +366,16 @@ async def test_the_servers_post_waits_for_everyone_still_playing_that_day_and_li
     """Issue 72's scenario: Ann has finished, Cat's game of the same day still runs after
     midnight: no post (she would read Ann's score in the channel while `/daily table` hides it
     from her); once she finishes, the post comes and lists both."""
-    await svc.server_settings("5001", ANN[0], manager=True, daily_channel="9001")
-    await svc.daily_start("5001", *ANN, "flipwrite")
+    await svc.server.server_settings("5001", ANN[0], manager=True, daily_channel="9001")
+    await svc.daily.start("5001", *ANN, "flipwrite")
     ann = (await play_out(svc, "flipwrite", ANN[0])).state["scores"][ANN[0]]
-    await svc.daily_start("5001", *CAT, "flipwrite")
+    await svc.daily.start("5001", *CAT, "flipwrite")
     clock.now = next_day_starts(DAY) + 54 * 60  # 00:54 UTC the next day
-    assert "hidden" in (await svc.daily_table("5001", CAT[0], "flipwrite", "2026-11-18")).reply.text
-    assert await svc.daily_tables_due() == 0 and await svc.daily_posts_owed() == []
+    assert "hidden" in (await svc.daily.table("5001", CAT[0], "flipwrite", "2026-11-18")).reply.text
+    assert await svc.daily.owe_tables() == 0 and await svc.daily.posts_owed() == []
     cat = (await play_out(svc, "flipwrite", CAT[0], "2026-11-18")).state["scores"][CAT[0]]
-    assert await svc.daily_tables_due() == 1
-    ((_, channel, text, _),) = await svc.daily_posts_owed()
+    assert await svc.daily.owe_tables() == 1
+    ((_, channel, text, _),) = await svc.daily.posts_owed()
     assert channel == "9001" and f"Ann\ue002 — {ann}" in text and f"Cat\ue002 — {cat}" in text
 
 
@@ -380,17 +383,17 @@ async def test_a_game_left_for_a_week_no_longer_holds_the_post_back_and_a_long_t
     svc, clock, monkeypatch
 ):
     monkeypatch.setattr(daily, "TABLE_LINES", 1)
-    await svc.server_settings("5001", ANN[0], manager=True, daily_channel="9001")
+    await svc.server.server_settings("5001", ANN[0], manager=True, daily_channel="9001")
     for person in (ANN, CAT):
-        await svc.daily_start("5001", *person, "flipwrite")
+        await svc.daily.start("5001", *person, "flipwrite")
         await play_out(svc, "flipwrite", person[0])
-    await svc.daily_start("5001", *BOB, "flipwrite")  # begun, never finished
+    await svc.daily.start("5001", *BOB, "flipwrite")  # begun, never finished
     began = clock.now
     clock.now = began + daily.CLOCK - 1
-    assert await svc.daily_tables_due() == 0
+    assert await svc.daily.owe_tables() == 0
     clock.now = began + daily.CLOCK
-    assert await svc.daily_tables_due() == 1
-    ((_, _, text, _),) = await svc.daily_posts_owed()
+    assert await svc.daily.owe_tables() == 1
+    ((_, _, text, _),) = await svc.daily.posts_owed()
     assert text.count(" — ") == 1 and "…and 1 more finished it." in text and "Bob" not in text
 
 
@@ -402,13 +405,13 @@ async def test_me_settings_web_new_key_revokes_the_links_to_a_persons_daily_tabl
     from metrobot.web import make_app
 
     async def link(user_id: str) -> str:
-        text = (await svc.daily_table("5001", user_id, "flipwrite")).reply.text
+        text = (await svc.daily.table("5001", user_id, "flipwrite")).reply.text
         return re.search(r"http://pages\.test(/d/\S+/)", text).group(1)
 
     ann, bob = await link(ANN[0]), await link(BOB[0])
     async with TestClient(TestServer(make_app(svc))) as client:
         assert (await client.get(ann)).status == 200
-        await svc.my_settings(ANN[0], web_new_key=True)
+        await svc.people.my_settings(ANN[0], web_new_key=True)
         assert (await client.get(ann)).status == 404, "a link handed out before the revocation opens nothing"
         assert (await client.get(await link(ANN[0]))).status == 200  # the new one does
         assert (await client.get(bob)).status == 200  # (someone else's links are theirs to revoke)

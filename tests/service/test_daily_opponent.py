@@ -11,8 +11,10 @@ import pytest
 
 from metrobot.games import get_plugin
 from metrobot.games.autoplay import AutoPlayer, decide
-from metrobot.service import GameService, automatic, fixed_seeds
+from metrobot.service import fixed_seeds
 from metrobot.storage import Database
+from metrobot.turns import automatic
+from metrobot.wiring import GameService
 
 from .test_daily import ANN, Clock, anonymous
 
@@ -52,18 +54,18 @@ async def played(tmp_path, name: str, kind: str, ai_seconds: float) -> dict:
             db, seeds=fixed_seeds(5), images=False, clock=Clock(), ai_seconds=ai_seconds, render_workers=0
         )
         svc.web_base = "http://pages.test"
-        await svc.daily_start("5001", *ANN, kind)
-        game_id = await svc.daily_game(ANN[0], kind)
+        await svc.daily.start("5001", *ANN, kind)
+        game_id = await svc.daily.game_of(ANN[0], kind)
         for _ in range(MOVES):
             row = await db.game(game_id)
             if row.status != "active" or ANN[0] not in row.waiting:
                 break
             prefix: list[str] = []
-            menu = await svc.menu(row.channel_id, ANN[0], prefix)
+            menu = await svc.turns.menu(row.channel_id, ANN[0], prefix)
             while not menu.complete:
                 prefix.append(menu.choices[0].code)
-                menu = await svc.menu(row.channel_id, ANN[0], prefix)
-            await svc.play(row.channel_id, ANN[0], prefix)
+                menu = await svc.turns.menu(row.channel_id, ANN[0], prefix)
+            await svc.turns.play(row.channel_id, ANN[0], prefix)
         row = await db.game(game_id)
         assert row.moves > MOVES, "the automatic player answered"
         return row.state

@@ -14,11 +14,13 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from metrobot import cli
+from metrobot.daily.challenge import CLOCK, commitment, day_seed, next_day_starts
 from metrobot.games import get_plugin
-from metrobot.service import GameService, automatic, fixed_seeds
-from metrobot.service.daily import CLOCK, commitment, day_seed, next_day_starts
+from metrobot.service import fixed_seeds
 from metrobot.storage import Database
+from metrobot.turns import automatic
 from metrobot.web import make_app
+from metrobot.wiring import GameService
 
 from .test_daily import ANN, BOB, CAT, DAY, Clock, anonymous, dealt, play_out
 
@@ -88,26 +90,26 @@ async def page_of(svc, text: str) -> str:
 
 async def test_the_commitment_is_published_at_once_and_the_seed_only_after_the_day_and_its_games(svc, capsys):
     seed = day_seed(KEY, "flipwrite", "2026-11-18")
-    started = (await svc.daily_start("5001", *ANN, "flipwrite")).reply.text
-    row = await svc.db.game(await svc.daily_game(ANN[0], "flipwrite"))
+    started = (await svc.daily.start("5001", *ANN, "flipwrite")).reply.text
+    row = await svc.db.game(await svc.daily.game_of(ANN[0], "flipwrite"))
     deal_played = {"card": row.state["card"], "deck": row.state["deck"]}
     assert proof(started) == (commitment(seed), None)
     await play_out(svc, "flipwrite", ANN[0])  # (finished: still no seed while the day runs)
-    await svc.daily_start("5001", *CAT, "flipwrite")  # Cat begins the same deal, late in the day
+    await svc.daily.start("5001", *CAT, "flipwrite")  # Cat begins the same deal, late in the day
     for who in (ANN[0], BOB[0]):
-        text = (await svc.daily_table("5001", who, "flipwrite")).reply.text
+        text = (await svc.daily.table("5001", who, "flipwrite")).reply.text
         assert proof(text) == (commitment(seed), None), text
         page = await page_of(svc, text)
         assert commitment(seed) in page and seed.hex() not in page
         assert seed.hex() not in text
     svc.options.clock.now = next_day_starts(DAY) - 1  # 23:59:59 UTC: still the day
-    assert proof((await svc.daily_table("5001", BOB[0], "flipwrite")).reply.text)[1] is None
+    assert proof((await svc.daily.table("5001", BOB[0], "flipwrite")).reply.text)[1] is None
     svc.options.clock.now += 1  # midnight: the day is over, but Cat still plays its deal:
-    text = (await svc.daily_table("5001", BOB[0], "flipwrite", "2026-11-18")).reply.text
+    text = (await svc.daily.table("5001", BOB[0], "flipwrite", "2026-11-18")).reply.text
     assert proof(text) == (commitment(seed), None), "the seed would tell Cat her cards to come"
     assert seed.hex() not in await page_of(svc, text)
     await play_out(svc, "flipwrite", CAT[0], "2026-11-18")  # she finishes after midnight: now it is published
-    text = (await svc.daily_table("5001", BOB[0], "flipwrite", "2026-11-18")).reply.text
+    text = (await svc.daily.table("5001", BOB[0], "flipwrite", "2026-11-18")).reply.text
     assert proof(text) == (commitment(seed), seed.hex())
     assert seed.hex() in await page_of(svc, text)
     committed, revealed = proof(text)
@@ -138,7 +140,7 @@ async def test_installations_sharing_a_key_deal_alike_and_others_do_not(tmp_path
             a, b, c = [await dealt(s, "5001", p, kind) for s, p in ((one, ANN), (two, BOB), (other, ANN))]
             assert a.seed == b.seed and anonymous(a.state, ANN[0]) == anonymous(b.state, BOB[0])
             assert a.seed != c.seed and anonymous(a.state, ANN[0]) != anonymous(c.state, ANN[0])
-            texts = [(await s.daily_table("5001", p[0], kind)).reply.text for s, p in ((one, ANN), (two, BOB))]
+            texts = [(await s.daily.table("5001", p[0], kind)).reply.text for s, p in ((one, ANN), (two, BOB))]
             assert proof(texts[0])[0] == proof(texts[1])[0] is not None
     finally:
         for s in (one, two, other):
@@ -146,36 +148,36 @@ async def test_installations_sharing_a_key_deal_alike_and_others_do_not(tmp_path
 
 
 async def test_a_new_key_deals_from_the_next_day_and_the_old_days_keep_theirs(svc, tmp_path, capsys, monkeypatch):
-    before = proof((await svc.daily_start("5001", *ANN, "flipwrite")).reply.text)[0]
+    before = proof((await svc.daily.start("5001", *ANN, "flipwrite")).reply.text)[0]
     await svc.db.daily.add_key("2026-11-19", OTHER, first="2026-11-18")  # `daily-key --set` mid-day
-    assert proof((await svc.daily_table("5001", BOB[0], "flipwrite")).reply.text)[0] == before
+    assert proof((await svc.daily.table("5001", BOB[0], "flipwrite")).reply.text)[0] == before
     await dealt(svc, "5001", BOB, "flipwrite")
-    assert (await svc.db.game(await svc.daily_game(BOB[0], "flipwrite"))).seed == (
-        await svc.db.game(await svc.daily_game(ANN[0], "flipwrite"))
+    assert (await svc.db.game(await svc.daily.game_of(BOB[0], "flipwrite"))).seed == (
+        await svc.db.game(await svc.daily.game_of(ANN[0], "flipwrite"))
     ).seed
     for person in (ANN, BOB):  # (the seed of a deal is published once nobody plays it)
         await play_out(svc, "flipwrite", person[0])
     svc.options.clock.now += 86400
-    tomorrow = proof((await svc.daily_table("5001", BOB[0], "flipwrite")).reply.text)[0]
+    tomorrow = proof((await svc.daily.table("5001", BOB[0], "flipwrite")).reply.text)[0]
     assert tomorrow == commitment(day_seed(OTHER, "flipwrite", "2026-11-19"))
-    yesterday = proof((await svc.daily_table("5001", BOB[0], "flipwrite", "2026-11-18")).reply.text)
+    yesterday = proof((await svc.daily.table("5001", BOB[0], "flipwrite", "2026-11-18")).reply.text)
     assert yesterday == (before, day_seed(KEY, "flipwrite", "2026-11-18").hex())
 
 
 async def test_a_game_left_for_a_week_no_longer_holds_the_seed_back(svc):
-    await svc.daily_start("5001", *ANN, "underground")  # begun, never finished
+    await svc.daily.start("5001", *ANN, "underground")  # begun, never finished
     seed = day_seed(KEY, "underground", "2026-11-18")
     svc.options.clock.now = DAY + CLOCK - 1
-    assert proof((await svc.daily_table("5001", BOB[0], "underground", "2026-11-18")).reply.text)[1] is None
+    assert proof((await svc.daily.table("5001", BOB[0], "underground", "2026-11-18")).reply.text)[1] is None
     svc.options.clock.now = DAY + CLOCK
-    assert proof((await svc.daily_table("5001", BOB[0], "underground", "2026-11-18")).reply.text)[1] == seed.hex()
+    assert proof((await svc.daily.table("5001", BOB[0], "underground", "2026-11-18")).reply.text)[1] == seed.hex()
 
 
 def test_the_first_deal_makes_a_key_and_daily_key_shows_and_sets_it(tmp_path, capsys):
     async def first_deal() -> list:
         svc = await service(tmp_path, "fresh", None, Clock())
         try:
-            await svc.daily_start("5001", *ANN, "flipwrite")
+            await svc.daily.start("5001", *ANN, "flipwrite")
             return await svc.db.daily.keys()
         finally:
             await svc.db.close()

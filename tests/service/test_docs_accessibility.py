@@ -10,8 +10,9 @@ import random
 import tempfile
 from pathlib import Path
 
-from metrobot.service import GameService, fixed_seeds
+from metrobot.service import fixed_seeds
 from metrobot.storage import Database
+from metrobot.wiring import GameService
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "players" / "accessibility.md"
 PEOPLE = [("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat")]
@@ -29,10 +30,10 @@ async def example() -> tuple[str, str]:
                 return b"png" if fn.__name__ == "png_of_view" else await run(fn, *args)
 
             run, svc.painter.run = svc.painter.run, no_pixels
-            await svc.new_game("c1", "g", *PEOPLE[0], "underground", None, 3)
+            await svc.lobby.new_game("c1", "g", *PEOPLE[0], "underground", None, 3)
             for uid, name in PEOPLE[1:]:
-                await svc.join("c1", uid, name)
-            await svc.start("c1", "u1")
+                await svc.lobby.join("c1", uid, name)
+            await svc.lobby.start("c1", "u1")
             rnd, posts = random.Random(35), []
             while len(posts) < 3:
                 row = await db.open_game("c1")
@@ -42,9 +43,9 @@ async def example() -> tuple[str, str]:
                 state = plugin.game.from_json(row.state)
                 seat = sorted(plugin.game.to_move(state))[0]
                 action = plugin.auto_action(state, seat, rnd, "greedy")
-                out = await svc.play("c1", seat, [plugin.code(state, seat, action)])
+                out = await svc.turns.play("c1", seat, [plugin.code(state, seat, action)])
                 posts += [m for m in out.public if m.files]
-            board = await svc.board_text("c1", "u9")
+            board = await svc.queries.board_text("c1", "u9")
             return posts[-1].files[0].description, board.reply.files[0].data.decode().strip()
         finally:
             await db.close()

@@ -14,9 +14,10 @@ import pytest
 from metrobot.discord_app.words import discord_text
 from metrobot.i18n import words
 from metrobot.privacy import Privacy
-from metrobot.service import GameService, Refused, fixed_seeds
+from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
 from metrobot.storage.personal import GHOST_NAME
+from metrobot.wiring import GameService
 from tests.service.test_privacy import finish, start
 
 ANN, RED, PARK = ("720000000000000001", "Ann"), ("720000000000000002", "Red"), ("720000000000000003", "Green Park")
@@ -92,7 +93,7 @@ async def test_an_outbox_row_written_before_the_parts_is_delivered_and_scrubbed_
     async with db.driver.transaction() as tx:  # (what the game said so far has gone out)
         await tx.execute("UPDATE outbox SET delivered_at = ?", NOW)
     await put(db, "c1", old, made=NOW - 3600)  # (owed for an hour: a sweep delivers it)
-    owed = [message for _, message in [item async for item in svc.undelivered()]]
+    owed = [message for _, message in [item async for item in svc.outbox.undelivered()]]
     assert any(discord_text(m.text) == old["text"] and m.mentions == [RED[0]] for m in owed)
 
     await Privacy(svc).forget(RED[0])
@@ -111,20 +112,20 @@ PEOPLE = [
 async def test_every_text_the_outbox_keeps_has_its_people_as_parts(db, svc, kind):
     """What makes the erasure above exact: no person's name is written into a kept text as
     plain words — a lobby's list, a move, a take-back, time away, leaving, the end."""
-    await svc.new_game("c1", "g1", *PEOPLE[0], kind, {}, 3)
-    await svc.join("c1", *PEOPLE[1])
-    await svc.leave("c1", PEOPLE[1][0])
-    await svc.join("c1", *PEOPLE[1])
-    await svc.join("c1", *PEOPLE[2])
-    await svc.start("c1", PEOPLE[0][0])
-    await svc.away(PEOPLE[2][0], 1, "back soon")
-    await svc.back(PEOPLE[2][0])
+    await svc.lobby.new_game("c1", "g1", *PEOPLE[0], kind, {}, 3)
+    await svc.lobby.join("c1", *PEOPLE[1])
+    await svc.lobby.leave("c1", PEOPLE[1][0])
+    await svc.lobby.join("c1", *PEOPLE[1])
+    await svc.lobby.join("c1", *PEOPLE[2])
+    await svc.lobby.start("c1", PEOPLE[0][0])
+    await svc.people.away(PEOPLE[2][0], 1, "back soon")
+    await svc.people.back(PEOPLE[2][0])
     await finish(svc, "c1", turns=2)
     row = await db.open_game("c1")
     for user, _ in PEOPLE:  # (whoever moved last takes it back, if the game allows it)
         with contextlib.suppress(Refused):
-            await svc.take_back("c1", user, game_id=row.id, moves=row.moves)
-    await svc.leave("c1", PEOPLE[1][0])
+            await svc.takeback.take_back("c1", user, game_id=row.id, moves=row.moves)
+    await svc.lobby.leave("c1", PEOPLE[1][0])
     await finish(svc, "c1")
     kept = [p for p in (await outbox(db)).values() if p.get("parts")]
     assert len(kept) > 5

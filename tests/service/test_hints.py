@@ -5,8 +5,9 @@ and the tutorial's game with its coach."""
 import pytest
 
 from metrobot.games import get_game
-from metrobot.service import GameService, Refused, fixed_seeds
+from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
+from metrobot.wiring import GameService
 
 
 @pytest.fixture
@@ -25,40 +26,40 @@ async def owed_player(svc, channel="c1"):
 
 @pytest.mark.parametrize("kind", ["metromania", "flipwrite", "underground"])
 async def test_hints_are_refused_in_rated_games_and_on_once_the_host_says_so(svc, kind):
-    await svc.new_game("c1", "g", "u1", "Ann", kind, {}, 2)
-    await svc.join("c1", "u2", "Bob")
+    await svc.lobby.new_game("c1", "g", "u1", "Ann", kind, {}, 2)
+    await svc.lobby.join("c1", "u2", "Bob")
     with pytest.raises(Refused, match="Only the host"):
-        await svc.configure("c1", "u2", manager=False, hints=True)
-    on = await svc.configure("c1", "u1", manager=False, hints=True)
+        await svc.game_settings.configure("c1", "u2", manager=False, hints=True)
+    on = await svc.game_settings.configure("c1", "u1", manager=False, hints=True)
     assert any("Hints are on" in m.text for m in on.public), "the lobby announces it"
-    await svc.start("c1", "u1")
+    await svc.lobby.start("c1", "u1")
     who = await owed_player(svc)
-    said = await svc.hint("c1", who)
+    said = await svc.hints.hint("c1", who)
     assert said.reply.text.startswith("💡 Suggested:")
-    menu = await svc.hint_menu("c1", who, [])
+    menu = await svc.hints.hint_menu("c1", who, [])
     assert menu.prefix, "💡 fills the composer"
-    outcome = await svc.play("c1", who, menu.prefix)  # the suggestion is a legal move of the requester
+    outcome = await svc.turns.play("c1", who, menu.prefix)  # the suggestion is a legal move of the requester
     assert outcome.reply is not None
-    off = await svc.configure("c1", "u1", manager=False, hints=False)
+    off = await svc.game_settings.configure("c1", "u1", manager=False, hints=False)
     assert "stays unrated" in off.reply.text
     row = await svc.db.open_game("c1")
     assert row.settings["hinted"] and not row.settings["hints"]
     with pytest.raises(Refused, match="unrated"):
-        await svc.hint("c1", await owed_player(svc))
+        await svc.hints.hint("c1", await owed_player(svc))
 
 
 async def test_a_rated_game_refuses_hints_privately(svc):
-    await svc.new_game("c1", "g", "u1", "Ann", "underground", {}, 2)
-    await svc.join("c1", "u2", "Bob")
-    await svc.start("c1", "u1")
+    await svc.lobby.new_game("c1", "g", "u1", "Ann", "underground", {}, 2)
+    await svc.lobby.join("c1", "u2", "Bob")
+    await svc.lobby.start("c1", "u1")
     with pytest.raises(Refused, match="hints:True"):
-        await svc.hint("c1", await owed_player(svc))
+        await svc.hints.hint("c1", await owed_player(svc))
     with pytest.raises(Refused, match="hints:True"):
-        await svc.hint_menu("c1", await owed_player(svc), [])
+        await svc.hints.hint_menu("c1", await owed_player(svc), [])
 
 
 async def test_the_tutorial_is_a_coached_solo_game_with_hints(svc):
-    outcome = await svc.tutorial("t1", "g", "u1", "Ann", "metromania")
+    outcome = await svc.tutorial.tutorial("t1", "g", "u1", "Ann", "metromania")
     intro, first = outcome.public[0].text, outcome.public[1].text
     assert "tutorial for Ann" in intro
     assert "How to play a turn here" in first and "possible first step" in first
@@ -66,4 +67,4 @@ async def test_the_tutorial_is_a_coached_solo_game_with_hints(svc):
     row = await svc.db.open_game("t1")
     assert row.settings == {"tutorial": True} and [s.auto for s in row.seats] == [False, True]
     with pytest.raises(Refused, match="always has hints"):
-        await svc.configure("t1", "u1", manager=False, hints=False)
+        await svc.game_settings.configure("t1", "u1", manager=False, hints=False)

@@ -1,4 +1,4 @@
-"""The matching of "find a game" (service/matching.py): its properties over drawn queues, and the
+"""The matching of "find a game" (tables/matching.py): its properties over drawn queues, and the
 players' guide's examples."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrobot.service.matching import ALL_DAY, PACES, Quiet, Table, Waiting, awake, fits, match, pace_of
+from metrobot.tables.matching import ALL_DAY, PACES, Quiet, Table, Waiting, awake, fits, match, pace_of
 from tests.reliability.sizes import scale
 
 NOW = 1_795_000_000.0  # 2026-11-18, a fixed day

@@ -12,8 +12,8 @@ import pytest
 
 from metrobot.discord_app.words import discord_text
 from metrobot.i18n import lang, reading
-from metrobot.service.pace import move_times, off_seconds
 from metrobot.storage import Person
+from metrobot.turns.pace import move_times, off_seconds
 from tests.history.play import play_game
 
 pytestmark = pytest.mark.timeout(120)
@@ -51,13 +51,13 @@ async def test_each_move_is_timed_from_when_the_game_began_to_wait_for_its_playe
     for entry in actions:
         t += 2 * HOUR if entry["actor"] == ANN[0] else HOUR
         timed.append(dict(entry, at=t))
-    paces = move_times(svc.parts.games.plugin(row), row, timed, {})
+    paces = move_times(svc.games.plugin(row), row, timed, {})
     first = actions[0]["actor"]  # (owed from the start: when it began to wait is not logged)
     mine = [a for a in actions if a["actor"] == ANN[0]]
     assert paces[ANN[0]] == [2 * HOUR] * (len(mine) - (first == ANN[0]))
     assert set(paces[BOB[0]]) == {HOUR}
     quiet = {ANN[0]: Person(ANN[0], {"quiet": {"start": 60, "end": 23 * 60, "tz": "UTC"}})}  # 01:00-23:00
-    slower = move_times(svc.parts.games.plugin(row), row, timed, quiet)
+    slower = move_times(svc.games.plugin(row), row, timed, quiet)
     assert sum(slower[ANN[0]]) < sum(paces[ANN[0]])  # (some of her hours fell in it)
 
 
@@ -72,7 +72,7 @@ async def test_a_finished_game_says_each_players_pace_and_the_profile_shows_the_
     assert all(isinstance(json.loads(stored[u]), list) for u in (ANN[0], BOB[0]))
     assert "⏱ Time to move (median): Ann" in discord_text(json.loads(last[0])["text"])  # (as the channel reads it)
     with reading(lang("de")):
-        profile = (await svc.profile("g1", ANN[0], "Ann")).reply.text
+        profile = (await svc.standings.profile("g1", ANN[0], "Ann")).reply.text
     assert "Zugzeit" in profile or "Minute" in profile or "Sekunde" in profile, profile
 
 

@@ -13,9 +13,10 @@ from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
-from metrobot.service import GameService, fixed_seeds
+from metrobot.service import fixed_seeds
 from metrobot.service.pictures.painter import Painter
 from metrobot.storage import Database
+from metrobot.wiring import GameService
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -54,16 +55,16 @@ async def test_images_and_automatic_moves_go_on_after_a_worker_dies(tmp_path):
     db = await Database(tmp_path / "painter.sqlite3").open()
     svc = GameService(db, seeds=fixed_seeds(2), render_workers=1, ai_seconds=0.1)
     try:
-        await svc.new_game("c1", "g1", "u1", "Ann", "metromania", {}, 2, bots=1)
-        await svc.start("c1", "u1")
+        await svc.lobby.new_game("c1", "g1", "u1", "Ann", "metromania", {}, 2, bots=1)
+        await svc.lobby.start("c1", "u1")
         os.kill(await svc.painter.run(os.getpid), signal.SIGKILL)
         rnd, prefix = random.Random(1), []
-        menu = await svc.menu("c1", "u1", prefix)
+        menu = await svc.turns.menu("c1", "u1", prefix)
         while not menu.complete:
             prefix.append(rnd.choice(menu.choices).code)
-            menu = await svc.menu("c1", "u1", prefix)
+            menu = await svc.turns.menu("c1", "u1", prefix)
         before = (await db.open_game("c1")).moves
-        out = await svc.play("c1", "u1", prefix)
+        out = await svc.turns.play("c1", "u1", prefix)
         actions = (await db.actions((await db.open_game("c1")).id))[before:]
         assert [a["actor"] for a in actions][: len(prefix)] == ["u1"] * len(prefix)
         assert "auto" in [a["actor"] for a in actions]  # the automatic player answered, in a new worker
@@ -85,11 +86,11 @@ async def test_the_png_compression_setting_changes_the_bytes_not_the_pixels(tmp_
         db = await Database(tmp_path / f"png-{level}.sqlite3").open()
         svc = GameService(db, seeds=fixed_seeds(2), render_workers=workers, png_compression=level)
         try:
-            await svc.new_game("c1", "g1", "u1", "Ann", "metromania", {}, 2, bots=1)
-            await svc.start("c1", "u1")
+            await svc.lobby.new_game("c1", "g1", "u1", "Ann", "metromania", {}, 2, bots=1)
+            await svc.lobby.start("c1", "u1")
             row = await db.open_game("c1")
             plugin = get_plugin("metromania")
-            image = await svc.parts.drawing.image(plugin, svc.parts.games.state(plugin, row), row, None)
+            image = await svc.drawing.image(plugin, svc.games.state(plugin, row), row, None)
             assert image is not None
             drawn[level] = image.data
         finally:
@@ -110,9 +111,9 @@ async def test_the_play_pages_picture_takes_the_png_compression_setting_too(png_
         db = await Database(":memory:").open()
         svc = GameService(db, seeds=fixed_seeds(2), render_workers=0, png_compression=level)
         try:
-            await svc.new_game("c1", "g1", "u1", "Ann", "metromania", {}, 2)
-            await svc.join("c1", "u2", "Bob")
-            await svc.start("c1", "u1")
+            await svc.lobby.new_game("c1", "g1", "u1", "Ann", "metromania", {}, 2)
+            await svc.lobby.join("c1", "u2", "Bob")
+            await svc.lobby.start("c1", "u1")
             row = await db.open_game("c1")
             play, seat = Play(svc), Pass(row.id, row.waiting[0])
             board = await play.compose(seat, row, lang("en"))
@@ -154,27 +155,27 @@ async def test_a_board_asked_for_again_is_not_drawn_again(tmp_path):
 
     svc.painter.run = counting
     try:
-        await svc.new_game("c1", "g1", "u1", "Ann", "metromania", {}, 2)
-        await svc.join("c1", "u2", "Bob")
-        await svc.start("c1", "u1")
+        await svc.lobby.new_game("c1", "g1", "u1", "Ann", "metromania", {}, 2)
+        await svc.lobby.join("c1", "u2", "Bob")
+        await svc.lobby.start("c1", "u1")
         plugin = get_plugin("metromania")
         row = await db.open_game("c1")
-        state = svc.parts.games.state(plugin, row)
-        svc.parts.drawing.clear_cache()  # (the turn post drew the channel's board already)
+        state = svc.games.state(plugin, row)
+        svc.drawing.clear_cache()  # (the turn post drew the channel's board already)
         drawn.clear()
-        first = await svc.parts.drawing.image(plugin, state, row, None)
-        again = await svc.parts.drawing.image(plugin, state, row, None)
+        first = await svc.drawing.image(plugin, state, row, None)
+        again = await svc.drawing.image(plugin, state, row, None)
         assert first is not None and again is not None
         same = again.data == first.data  # (not compared in the assertion: pytest would diff the bytes)
         assert same and len(drawn) == 1
-        await svc.parts.drawing.image(plugin, state, row, "p1")
-        await svc.parts.drawing.image(plugin, state, row, None, vision="deutan")
-        await svc.parts.drawing.image(plugin, state, row, None, language=lang("ko"))
+        await svc.drawing.image(plugin, state, row, "p1")
+        await svc.drawing.image(plugin, state, row, None, vision="deutan")
+        await svc.drawing.image(plugin, state, row, None, language=lang("ko"))
         assert len(drawn) == 4
-        await svc.parts.drawing.image(plugin, state, row, "p1")
+        await svc.drawing.image(plugin, state, row, "p1")
         assert len(drawn) == 4
-        svc.keep_drawn = 0
-        await svc.parts.drawing.image(plugin, state, row, None)
+        svc.drawing.keep_drawn = 0
+        await svc.drawing.image(plugin, state, row, None)
         assert len(drawn) == 5
     finally:
         svc.painter.close()

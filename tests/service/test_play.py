@@ -13,8 +13,9 @@ from metrobot.discord_app.words import discord_text
 from metrobot.games import all_plugins, get_plugin
 from metrobot.i18n import lang
 from metrobot.play import Pass, Play, Stale, access, play_link
-from metrobot.service import GameService, Refused, fixed_seeds
+from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
+from metrobot.wiring import GameService
 from tests.toygame import PLUGIN as TOY
 
 GUILD = "750000000000000001"
@@ -33,9 +34,9 @@ async def service():
 
 
 async def new_game(svc, channel: str, kind: str, options: dict | None = None):
-    await svc.new_game(channel, GUILD, ANN, "Ann", kind, options or {}, 2)
-    await svc.join(channel, BOB, "Bob")
-    await svc.start(channel, ANN)
+    await svc.lobby.new_game(channel, GUILD, ANN, "Ann", kind, options or {}, 2)
+    await svc.lobby.join(channel, BOB, "Bob")
+    await svc.lobby.start(channel, ANN)
     return await svc.db.open_game(channel)
 
 
@@ -66,7 +67,7 @@ async def test_every_step_is_a_target_or_a_button_and_its_centre_is_that_step(se
         steps: list[str] = []
         while True:
             board = await play.compose(Pass(row.id, user), row, en, moves=row.moves, steps=steps)
-            menu = await service.menu(row.channel_id, user, steps)
+            menu = await service.turns.menu(row.channel_id, user, steps)
             assert [(t.code, t.label) for t in board.targets] == [(c.code, c.label) for c in menu.choices]
             assert board.summary == menu.summary and board.complete == menu.complete
             picture = await play.picture(Pass(row.id, user), row, board.picture.removeprefix("picture/"), en)
@@ -83,7 +84,7 @@ async def test_every_step_is_a_target_or_a_button_and_its_centre_is_that_step(se
             if not board.targets:
                 break
             steps.append(rnd.choice(board.targets).code)
-        await service.play(row.channel_id, user, steps)
+        await service.turns.play(row.channel_id, user, steps)
     assert checked > 0
 
 
@@ -108,7 +109,7 @@ async def test_refusals_are_the_composers_and_a_stale_position_is_told(service):
     from metrobot.i18n import reading
 
     with reading(ko), pytest.raises(Refused) as composer:
-        await service.menu(row.channel_id, user, ["no such gap"])
+        await service.turns.menu(row.channel_id, user, ["no such gap"])
     assert str(page.value) == str(composer.value)
     with pytest.raises(Refused, match="Waiting for: "):
         await play.compose(Pass(row.id, other), row, lang("en"), moves=row.moves, steps=["p:red:1"])
@@ -136,12 +137,12 @@ async def test_a_sealed_decision_is_changed_until_the_round_resolves(service):
     actions = [a["action"] for a in await service.db.actions(row.id)]
     assert len(actions) == 3 and actions[1] == {"type": "withdraw"}
     row = await service.db.game(row.id)
-    await service.play(row.channel_id, BOB, [(await service.menu(row.channel_id, BOB, [])).choices[0].code])
+    await service.turns.play(row.channel_id, BOB, [(await service.turns.menu(row.channel_id, BOB, [])).choices[0].code])
     row = await service.db.game(row.id)
     assert not (await play.compose(Pass(row.id, ANN), row, lang("en"))).can_change  # (resolved: a new round)
     with pytest.raises(Refused):
-        await service.menu(row.channel_id, BOB, [], again=True)  # (Bob has not decided this round)
-    state = service.parts.games.state(get_plugin("flipwrite"), row)
+        await service.turns.menu(row.channel_id, BOB, [], again=True)  # (Bob has not decided this round)
+    state = service.games.state(get_plugin("flipwrite"), row)
     assert state.rounds == 1  # the round resolved with Ann's second decision
     from metrobot.gamelog import GameLog
 
@@ -163,12 +164,12 @@ async def test_who_may_play(service):
     label, url = await play_link(service, row.id, ANN, lang("ko"))
     assert url.endswith(path) and label == lang("ko").p("button", "🖐 Play on the board")
     assert await play_link(service, row.id, "someone else") is None
-    await service.leave(row.channel_id, BOB)  # (the automatic player takes Bob's seat)
+    await service.lobby.leave(row.channel_id, BOB)  # (the automatic player takes Bob's seat)
     assert await play_link(service, row.id, BOB) is None
     bob_path = await access.path(service, row, BOB)
     with pytest.raises(access.Refusal):
         await access.opened(service, row.id, BOB, bob_path.strip("/").rsplit("/", 1)[1])
-    await service.abort(row.channel_id, ANN, manager=True)
+    await service.lobby.abort(row.channel_id, ANN, manager=True)
     with pytest.raises(access.Refusal):
         await access.opened(service, row.id, ANN, sig)
     service.web_base = None

@@ -15,10 +15,11 @@ from metrobot.backup import replay_all
 from metrobot.i18n import lang, reading
 from metrobot.privacy import Privacy
 from metrobot.privacy.forget import done
-from metrobot.service import GameService, Refused, fixed_seeds
+from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
 from metrobot.storage.personal import is_ghost
 from metrobot.storage.privacy import PrivacyQueries
+from metrobot.wiring import GameService
 from tests.history.play import owed
 
 ANN, BOB, CAT = ("710000000000000001", "Ann"), ("710000000000000002", "Bob"), ("710000000000000003", "Cat")
@@ -50,21 +51,21 @@ def privacy(svc):
 
 
 async def start(svc, channel, people, kind="metromania", guild="g1"):
-    await svc.new_game(channel, guild, *people[0], kind, {}, len(people))
+    await svc.lobby.new_game(channel, guild, *people[0], kind, {}, len(people))
     for uid, name in people[1:]:
-        await svc.join(channel, uid, name)
-    await svc.start(channel, people[0][0])
+        await svc.lobby.join(channel, uid, name)
+    await svc.lobby.start(channel, people[0][0])
 
 
 async def finish(svc, channel, turns=None):
     while (turns is None or turns > 0) and (who := await owed(svc, channel)):
         turns = None if turns is None else turns - 1
         prefix = []
-        menu = await svc.menu(channel, who[0], prefix)
+        menu = await svc.turns.menu(channel, who[0], prefix)
         while not menu.complete:
             prefix.append(menu.choices[-1].code)
-            menu = await svc.menu(channel, who[0], prefix)
-        await svc.play(channel, who[0], prefix)
+            menu = await svc.turns.menu(channel, who[0], prefix)
+        await svc.turns.play(channel, who[0], prefix)
 
 
 async def dump(db) -> str:
@@ -101,7 +102,7 @@ async def test_an_interrupted_erasure_is_completed_with_the_same_ghosts(db, svc,
     assert len(ghosts) == 1  # one ghost on the server, in both games
     assert (await replay_all(db)).good
     assert await db.history.stored_ratings() == [r for r in before if r[2] != ANN[0]]
-    assert await svc.rebuild_ratings() == (2, True)
+    assert await svc.standings.rebuild_ratings() == (2, True)
 
 
 async def test_forgetting_twice_changes_nothing_more(db, svc, privacy):
@@ -116,9 +117,9 @@ async def test_forgetting_twice_changes_nothing_more(db, svc, privacy):
 
 
 async def test_lobbies_are_left_and_hosting_passes_on(db, svc, privacy):
-    await svc.new_game("c1", "g1", *ANN, "metromania", {}, 3)
-    await svc.join("c1", *BOB)
-    await svc.new_game("c2", "g1", *ANN, "metromania", {}, 3)  # alone: the lobby closes
+    await svc.lobby.new_game("c1", "g1", *ANN, "metromania", {}, 3)
+    await svc.lobby.join("c1", *BOB)
+    await svc.lobby.new_game("c2", "g1", *ANN, "metromania", {}, 3)  # alone: the lobby closes
     out = await privacy.forget(ANN[0])
     lobby = await db.open_game("c1")
     assert lobby.host_id == BOB[0] and [s.user_id for s in lobby.seats] == [BOB[0]]
@@ -141,11 +142,11 @@ async def test_a_running_games_export_holds_only_the_askers_own_moves_and_no_han
 
 async def finish_turn(svc, channel):
     who = await owed(svc, channel)
-    menu, prefix = await svc.menu(channel, who[0], []), []
+    menu, prefix = await svc.turns.menu(channel, who[0], []), []
     while not menu.complete:
         prefix.append(menu.choices[0].code)
-        menu = await svc.menu(channel, who[0], prefix)
-    await svc.play(channel, who[0], prefix)
+        menu = await svc.turns.menu(channel, who[0], prefix)
+    await svc.turns.play(channel, who[0], prefix)
 
 
 async def test_a_forgotten_player_is_deleted_player_in_the_readers_language(db, svc, privacy):
@@ -153,8 +154,8 @@ async def test_a_forgotten_player_is_deleted_player_in_the_readers_language(db, 
     await finish(svc, "c1")
     await privacy.forget(ANN[0])
     with reading("ko"):
-        history = (await svc.history("c1")).reply.text
-        status = (await svc.status("c1", BOB[0])).reply.text
+        history = (await svc.standings.history("c1")).reply.text
+        status = (await svc.queries.status("c1", BOB[0])).reply.text
     assert "삭제된 플레이어" in history and "Ann" not in history
     assert "Ann" not in status
     ghost = next(s for s in (await db.last_game("c1")).seats if is_ghost(s.user_id))
@@ -163,10 +164,10 @@ async def test_a_forgotten_player_is_deleted_player_in_the_readers_language(db, 
 
 async def test_a_departed_servers_game_stays_stopped_when_someone_returns_or_is_forgotten(db, svc, privacy, now):
     await start(svc, "c1", [ANN, BOB, CAT], kind="flipwrite")
-    await svc.away(BOB[0], 2)
+    await svc.people.away(BOB[0], 2)
     assert (await db.open_game("c1")).deadline is None  # (the round waits for Bob, who is away)
     await privacy.guild_removed("g1")
-    await svc.back(BOB[0])
+    await svc.people.back(BOB[0])
     assert (await db.open_game("c1")).deadline is None  # the server is gone: it stays stopped
     await privacy.forget(ANN[0])
     row = await db.open_game("c1")
@@ -201,9 +202,9 @@ async def test_an_erasure_finished_by_a_later_process_owes_done_by_dm_until_it_i
 async def test_a_bank_clocks_accounts_are_exported_and_forgotten(db, svc, privacy):
     """A bank clock keeps each player's bank under their id (service/turnclock.py): `/me data`
     says theirs, `/me forget` leaves no id of theirs in it (nor in a move's take-back record)."""
-    await svc.new_game("c1", "g1", *ANN, "metromania", {}, 2, clock="sitting")
-    await svc.join("c1", *BOB)
-    await svc.start("c1", ANN[0])
+    await svc.lobby.new_game("c1", "g1", *ANN, "metromania", {}, 2, clock="sitting")
+    await svc.lobby.join("c1", *BOB)
+    await svc.lobby.start("c1", ANN[0])
     await finish(svc, "c1", turns=1)  # (a move: the take-back record holds the banks too)
     data = await privacy.export(BOB[0])
     [game] = data["games"]

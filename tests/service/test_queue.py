@@ -1,4 +1,4 @@
-"""Find a game (service/queue.py): the queue stored, matched in one version-checked transaction,
+"""Find a game (tables/find.py): the queue stored, matched in one version-checked transaction,
 a found table's thread and lobby, confirming, dropping out, the time to confirm running out,
 avoiding someone, and what `/me data` and `/me forget` see. On the service and a real SQLite file,
 with the toy game (Race to 10, 2-3 players), fixed seeds and a fake clock."""
@@ -8,9 +8,10 @@ from __future__ import annotations
 import pytest
 
 from metrobot import games
-from metrobot.service import GameService, Refused, fixed_seeds
-from metrobot.service.queue import CONFIRM
+from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Conflict, Database
+from metrobot.tables.find import CONFIRM
+from metrobot.wiring import GameService
 from tests.said import in_discord
 from tests.toygame import PLUGIN
 
@@ -44,24 +45,24 @@ ANN, BOB, CAT, DAN = ("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat"), ("u4", "Dan")
 
 async def find(svc, who, **kw):
     svc.options.clock.now += 1  # (each comes after the one before)
-    return await svc.find_game("g", "c1", *who, **{"game": "race", **kw})
+    return await svc.find.find("g", "c1", *who, **{"game": "race", **kw})
 
 
 async def opened(svc, thread="t1"):
     """Make the one owed thread, as the front end does: the lobby's outcome."""
-    owed = await svc.found_threads()
+    owed = await svc.find.threads_owed()
     assert len(owed) == 1
     assert owed[0].channel_id == "c1" and "table" in owed[0].name
-    return owed[0], await svc.found_thread_made(owed[0].table_id, thread)
+    return owed[0], await svc.find.thread_made(owed[0].table_id, thread)
 
 
 async def test_two_who_fit_are_found_a_table_and_confirm(svc, db):
     out = await find(svc, ANN, low=2, high=3, shown=True)
     assert "You are in the queue for Race to 10" in out.reply.text and "number 1 of 1" in out.reply.text
-    assert await svc.found_threads() == []
+    assert await svc.find.threads_owed() == []
     # Bob's pace does not agree: no table
     await find(svc, BOB, pace="day")
-    assert await svc.found_threads() == []
+    assert await svc.find.threads_owed() == []
     out = await find(svc, CAT, low=2, high=2)
     assert "A table was found for you" in out.reply.text
     owed, lobby = await opened(svc)
@@ -70,22 +71,22 @@ async def test_two_who_fit_are_found_a_table_and_confirm(svc, db):
     assert post.mentions == ["u1", "u3"] and post.controls.kind == "found"
     assert "the queue found you a table of Race to 10 (2 players, a few moves a day)" in post.text
     # made again after a crash (the same thread, or a second one): one lobby, the first thread kept
-    assert await svc.found_thread_made(owed.table_id, "t2") is None
-    assert await svc.found_threads() == []
+    assert await svc.find.thread_made(owed.table_id, "t2") is None
+    assert await svc.find.threads_owed() == []
     row = await db.open_game("t1")
     assert row.status == "lobby" and row.seats == [] and await db.open_game("t2") is None
     # Bob waits on; Ann sees her table, not her place
     assert "confirm there" in (await find(svc, ANN)).reply.text
     # someone else cannot confirm; Ann confirms; Cat's confirmation starts the game
     with pytest.raises(Refused, match="only they confirm"):
-        await svc.confirm_found("t1", *DAN, game_id=row.id)
-    out = await svc.confirm_found("t1", *ANN, game_id=row.id)
+        await svc.find.confirm("t1", *DAN, game_id=row.id)
+    out = await svc.find.confirm("t1", *ANN, game_id=row.id)
     assert "You confirmed" in out.reply.text
     with pytest.raises(Refused, match="confirmed already"):
-        await svc.confirm_found("t1", *ANN, game_id=row.id)
+        await svc.find.confirm("t1", *ANN, game_id=row.id)
     with pytest.raises(Refused, match="starts by itself"):
-        await svc.start("t1", "u1", game_id=row.id)
-    out = await svc.confirm_found("t1", *CAT, game_id=row.id)
+        await svc.lobby.start("t1", "u1", game_id=row.id)
+    out = await svc.find.confirm("t1", *CAT, game_id=row.id)
     assert "the game begins" in out.reply.text
     row = await db.game(row.id)
     assert row.status == "active" and [s.user_id for s in row.seats] == ["u1", "u3"]
@@ -101,7 +102,7 @@ async def test_one_who_does_not_confirm_drops_out_and_the_others_keep_their_plac
     await opened(svc)
     row = await db.open_game("t1")
     await find(svc, CAT)  # Cat comes after them
-    await svc.confirm_found("t1", *ANN, game_id=row.id)
+    await svc.find.confirm("t1", *ANN, game_id=row.id)
     svc.options.clock.now += CONFIRM["few"] - 10
     assert await svc.tick() == []  # not yet
     svc.options.clock.now += 20
@@ -110,7 +111,7 @@ async def test_one_who_does_not_confirm_drops_out_and_the_others_keep_their_plac
     assert "Bob" not in out[0][1].public[0].text and "dropped out" in out[0][1].public[0].text
     assert (await db.game(row.id)).status == "aborted"
     # Ann went back, before Cat: and with Cat waiting, a new table is found at once
-    owed2 = await svc.found_threads()
+    owed2 = await svc.find.threads_owed()
     assert [t.people for t in owed2] == [("u1", "u3")]
     assert await db.queue.entry("g", "u2") is None  # Bob is out of the queue
 
@@ -121,26 +122,26 @@ async def test_dropping_out(svc, db):
     await opened(svc)
     row = await db.open_game("t1")
     with pytest.raises(Refused, match="drop out with the button"):
-        await svc.leave("t1", "u1", game_id=row.id)
+        await svc.lobby.leave("t1", "u1", game_id=row.id)
     with pytest.raises(Refused, match="Only the people"):
-        await svc.drop_out_found("t1", "u4", game_id=row.id)
-    out = await svc.drop_out_found("t1", "u2", game_id=row.id)
+        await svc.find.drop_out("t1", "u4", game_id=row.id)
+    out = await svc.find.drop_out("t1", "u2", game_id=row.id)
     assert "dropped out" in out.reply.text
     _, waiting = await db.queue.snapshot("g")
     assert [e.user_id for e in waiting] == ["u1"]
 
 
 async def test_the_servers_channel_for_found_tables(svc, db):
-    out = await svc.server_settings("g", "u9", manager=True, find_channel="c7")
+    out = await svc.server.server_settings("g", "u9", manager=True, find_channel="c7")
     assert "Tables found in the queue open in" in out.reply.text
     await find(svc, ANN)
     await find(svc, BOB)
-    [owed] = await svc.found_threads()
+    [owed] = await svc.find.threads_owed()
     assert owed.channel_id == "c7"
-    await svc.server_settings("g", "u9", manager=True, no_find_channel=True)
-    await svc.find_game("g", "c1", *CAT, game="race", parent_id="c2")  # asked in a thread of c2
-    await svc.find_game("g", "c1", *DAN, game="race")
-    [owed] = await svc.found_threads()
+    await svc.server.server_settings("g", "u9", manager=True, no_find_channel=True)
+    await svc.find.find("g", "c1", *CAT, game="race", parent_id="c2")  # asked in a thread of c2
+    await svc.find.find("g", "c1", *DAN, game="race")
+    [owed] = await svc.find.threads_owed()
     assert owed.channel_id == "c2"  # the first of them asked in a thread of c2: its channel
 
 
@@ -149,10 +150,10 @@ async def test_place_who_waits_and_leaving(svc, db):
     await find(svc, BOB, pace="sitting")  # (not shown)
     out = await find(svc, BOB)
     assert "number 2 of 2" in out.reply.text and "Ann" in out.reply.text and "Bob" not in out.reply.text
-    out = await svc.find_game("g", "c1", *BOB, leave=True)
+    out = await svc.find.find("g", "c1", *BOB, leave=True)
     assert "You left the queue" in out.reply.text
     with pytest.raises(Refused, match="not in this server's queue"):
-        await svc.find_game("g", "c1", *BOB, leave=True)
+        await svc.find.find("g", "c1", *BOB, leave=True)
 
 
 @pytest.mark.parametrize(
@@ -173,28 +174,28 @@ async def test_bad_input_changes_nothing(svc, db, kw, says):
 
 async def test_outside_a_server_and_without_a_game(svc):
     with pytest.raises(Refused, match="works in a server"):
-        await svc.find_game(None, "c1", *ANN, game="race")
+        await svc.find.find(None, "c1", *ANN, game="race")
     with pytest.raises(Refused, match="Name the game"):
-        await svc.find_game("g", "c1", *ANN)
+        await svc.find.find("g", "c1", *ANN)
 
 
 async def test_nobody_is_matched_with_someone_they_avoid(svc, db):
-    out = await svc.avoid("u1", other="u2", other_name="Bob")
+    out = await svc.find.avoid("u1", other="u2", other_name="Bob")
     assert "will not be matched" in out.reply.text
-    assert "already" in (await svc.avoid("u1", other="u2", other_name="Bob")).reply.text
+    assert "already" in (await svc.find.avoid("u1", other="u2", other_name="Bob")).reply.text
     with pytest.raises(Refused, match="yourself"):
-        await svc.avoid("u1", other="u1")
-    assert "u2" in (await svc.avoid("u1")).reply.text
+        await svc.find.avoid("u1", other="u1")
+    assert "u2" in (await svc.find.avoid("u1")).reply.text
     await find(svc, ANN)
     await find(svc, BOB)  # avoided by Ann: no table
-    assert await svc.found_threads() == []
+    assert await svc.find.threads_owed() == []
     await find(svc, CAT)
-    owed = await svc.found_threads()
+    owed = await svc.find.threads_owed()
     assert [t.people for t in owed] == [("u1", "u3")]
-    out = await svc.avoid("u1", other="u2", remove=True)
+    out = await svc.find.avoid("u1", other="u2", remove=True)
     assert "no longer" in out.reply.text
     with pytest.raises(Refused, match="do not avoid"):
-        await svc.avoid("u1", other="u2", remove=True)
+        await svc.find.avoid("u1", other="u2", remove=True)
 
 
 async def test_the_matching_writes_only_the_queue_it_read(svc, db):
@@ -208,7 +209,7 @@ async def test_the_matching_writes_only_the_queue_it_read(svc, db):
 
 
 async def test_data_and_forget(svc, db):
-    await svc.avoid("u1", other="u2", other_name="Bob")
+    await svc.find.avoid("u1", other="u2", other_name="Bob")
     await find(svc, ANN)
     await find(svc, CAT)
     await opened(svc)
@@ -234,11 +235,11 @@ async def test_data_and_forget(svc, db):
 async def test_what_others_see_of_the_queue(svc, db):
     """Secrecy: whom someone avoids is never shown to anyone but them, and someone who did not
     choose to be shown is never named to others (only counted)."""
-    await svc.avoid("u1", other="u2", other_name="Bob")
+    await svc.find.avoid("u1", other="u2", other_name="Bob")
     await find(svc, ANN, pace="day")  # not shown
     await find(svc, CAT, pace="sitting", shown=True)
     out = await find(svc, BOB, pace="few")
-    seen = [out.reply.text, (await find(svc, BOB)).reply.text, (await svc.avoid("u2")).reply.text]
+    seen = [out.reply.text, (await find(svc, BOB)).reply.text, (await svc.find.avoid("u2")).reply.text]
     for text in seen:
         assert "u1" not in text and "Ann" not in text and "avoid" not in text.replace("You avoid nobody", ""), text
     assert "number 3 of 3" in seen[1] and "Cat" in seen[1]
@@ -248,14 +249,14 @@ async def test_forget_takes_the_queue_and_the_avoids(svc, db):
     from metrobot.privacy import Privacy
 
     ann, bob, cat, dan = (f"70000000000000000{i}" for i in range(1, 5))
-    await svc.avoid(ann, other=bob, other_name="Bob")
-    await svc.avoid(cat, other=ann, other_name="Ann")
+    await svc.find.avoid(ann, other=bob, other_name="Bob")
+    await svc.find.avoid(cat, other=ann, other_name="Ann")
     await find(svc, (ann, "Ann"))
     await find(svc, (dan, "Dan"))
     await opened(svc)  # a table of Ann and Dan, its lobby open
     row = await db.open_game("t1")
-    await svc.confirm_found("t1", dan, "Dan", game_id=row.id)
-    await svc.find_game("other", "c1", ann, "Ann", game="race")  # and Ann waits in another server
+    await svc.find.confirm("t1", dan, "Dan", game_id=row.id)
+    await svc.find.find("other", "c1", ann, "Ann", game="race")  # and Ann waits in another server
     await Privacy(svc).forget(ann)
     async with db.driver.read() as q:
         assert await q.fetch("SELECT * FROM queue WHERE user_id = ?", ann) == []
@@ -290,24 +291,24 @@ async def never_awake_together(svc, db):
     await find(svc, ANN)
     await find(svc, BOB)
     await find(svc, CAT, pace="day")  # (someone else waits too)
-    assert await svc.found_threads() == []
+    assert await svc.find.threads_owed() == []
     await quiet(db, "u1", None)
 
 
 async def test_leaving_the_queue_runs_the_matching_again(svc, db):
     await never_awake_together(svc, db)
-    await svc.find_game("g", "c1", *CAT, leave=True)
-    assert [t.people for t in await svc.found_threads()] == [("u1", "u2")]
+    await svc.find.find("g", "c1", *CAT, leave=True)
+    assert [t.people for t in await svc.find.threads_owed()] == [("u1", "u2")]
 
 
 async def test_a_regular_tick_runs_the_matching_again(svc, db):
     await never_awake_together(svc, db)
     await svc.tick()
-    assert [t.people for t in await svc.found_threads()] == [("u1", "u2")]
+    assert [t.people for t in await svc.find.threads_owed()] == [("u1", "u2")]
 
 
 async def test_a_place_says_how_long_it_waited_and_expires_with_a_dm(svc, db):
-    from metrobot.service.queue import PLACE_SECONDS
+    from metrobot.tables.find import PLACE_SECONDS
 
     await find(svc, ANN)
     svc.options.clock.now += 3 * 3600
@@ -331,24 +332,24 @@ async def test_the_host_of_a_found_table_cannot_drop_the_others(svc, db):
     row = await db.open_game("t1")
     assert row.host_id == "u1"
     with pytest.raises(Refused, match="drop out with the button"):
-        await svc.abort("t1", "u1", manager=False)
+        await svc.lobby.abort("t1", "u1", manager=False)
     assert (await db.game(row.id)).status == "lobby"
     # a manager may close it: nobody is dropped, both wait on at their places
-    await svc.abort("t1", "u9", manager=True)
+    await svc.lobby.abort("t1", "u9", manager=True)
     await svc.tick()  # (back in the queue, they fit: a new table at once)
-    assert [t.people for t in await svc.found_threads()] == [("u1", "u2")]
+    assert [t.people for t in await svc.find.threads_owed()] == [("u1", "u2")]
 
 
 async def test_a_table_whose_thread_cannot_be_made_expires_and_everyone_is_told(svc, db):
-    from metrobot.service.queue import THREAD_TRIES
+    from metrobot.tables.find import THREAD_TRIES
 
     await find(svc, ANN)
     await find(svc, BOB)
-    [owed] = await svc.found_threads()
+    [owed] = await svc.find.threads_owed()
     for tries in range(1, THREAD_TRIES):
-        await svc.found_thread_failed(owed.table_id, tries, "Forbidden")
+        await svc.find.thread_failed(owed.table_id, tries, "Forbidden")
         assert await db.queue.table(owed.table_id) is not None  # tried again later
-    await svc.found_thread_failed(owed.table_id, THREAD_TRIES, "Forbidden")
+    await svc.find.thread_failed(owed.table_id, THREAD_TRIES, "Forbidden")
     assert await db.queue.table(owed.table_id) is None
     _, waiting = await db.queue.snapshot("g")
     assert [e.user_id for e in waiting] == ["u1", "u2"]  # back, keeping their places
@@ -357,15 +358,15 @@ async def test_a_table_whose_thread_cannot_be_made_expires_and_everyone_is_told(
     assert all("could not be opened in" in t and "c1" in t and "back in the queue" in t for _, t in told), told
     # not sent there again at once (they would be told again): the channel cools down first
     await svc.tick()
-    assert await svc.found_threads() == []
+    assert await svc.find.threads_owed() == []
 
 
 async def test_a_table_opened_in_the_channel_itself_waits_while_it_holds_a_game(svc, db):
-    await svc.new_game("c1", "g", "u8", "Eve", "race", {}, 2, None)  # a lobby in that channel
+    await svc.lobby.new_game("c1", "g", "u8", "Eve", "race", {}, 2, None)  # a lobby in that channel
     await find(svc, ANN)
     await find(svc, BOB)
-    [owed] = await svc.found_threads()
-    assert await svc.found_thread_made(owed.table_id, "c1") is None  # (a voice channel's chat: itself)
+    [owed] = await svc.find.threads_owed()
+    assert await svc.find.thread_made(owed.table_id, "c1") is None  # (a voice channel's chat: itself)
     table = await db.queue.table(owed.table_id)
     assert table is not None and table.thread_id is None and table.game_id is None  # owed again
 
@@ -376,21 +377,21 @@ async def test_the_queue_logs_no_user_ids_at_info(svc, db, caplog):
     await find(svc, BOB)
     await opened(svc)
     row = await db.open_game("t1")
-    await svc.drop_out_found("t1", "u2", game_id=row.id)
+    await svc.find.drop_out("t1", "u2", game_id=row.id)
     said = "\n".join(r.getMessage() for r in caplog.records)
     assert "found table" in said and "u1" not in said and "u2" not in said, said
 
 
 async def test_an_avoid_list_has_a_cap(svc, db, monkeypatch):
-    monkeypatch.setattr("metrobot.service.queue.AVOIDS", 3)
+    monkeypatch.setattr("metrobot.tables.find.AVOIDS", 3)
     for other in ("u5", "u6", "u7"):
-        await svc.avoid("u1", other=other, other_name="X")
+        await svc.find.avoid("u1", other=other, other_name="X")
     with pytest.raises(Refused, match="the most one may") as refused:
-        await svc.avoid("u1", other="u8", other_name="Y")
+        await svc.find.avoid("u1", other="u8", other_name="Y")
     assert "/me avoid remove:True" in str(refused.value)
-    assert "already" in (await svc.avoid("u1", other="u5", other_name="X")).reply.text
-    await svc.avoid("u1", other="u5", remove=True)
-    await svc.avoid("u1", other="u8", other_name="Y")  # room again
+    assert "already" in (await svc.find.avoid("u1", other="u5", other_name="X")).reply.text
+    await svc.find.avoid("u1", other="u5", remove=True)
+    await svc.find.avoid("u1", other="u8", other_name="Y")  # room again
     assert await db.queue.avoided("u1") == ["u6", "u7", "u8"]
 
 
@@ -398,36 +399,36 @@ async def test_leaving_when_at_a_found_table_says_how_to_drop_out(svc, db):
     await find(svc, ANN)
     await find(svc, BOB)
     with pytest.raises(Refused, match="A table was found for you, so you are no longer in the queue"):
-        await svc.find_game("g", "c1", *ANN, leave=True)
+        await svc.find.find("g", "c1", *ANN, leave=True)
     await opened(svc)
     with pytest.raises(Refused, match="drop out of it with the button") as refused:
-        await svc.find_game("g", "c1", *BOB, leave=True)
+        await svc.find.find("g", "c1", *BOB, leave=True)
     assert "t1" in str(refused.value)
 
 
 async def test_the_tick_matches_every_queue_at_most_every_few_minutes(svc, db):
-    from metrobot.service.queue import REMATCH_SECONDS
+    from metrobot.tables.find import REMATCH_SECONDS
 
     await svc.tick()  # (a tick with nobody waiting: the regular matching ran)
     await never_awake_together(svc, db)
     svc.options.clock.now += REMATCH_SECONDS - 10
     await svc.tick()
-    assert await svc.found_threads() == []  # not yet: the last regular matching was just now
+    assert await svc.find.threads_owed() == []  # not yet: the last regular matching was just now
     svc.options.clock.now += 20
     await svc.tick()
-    assert [t.people for t in await svc.found_threads()] == [("u1", "u2")]
+    assert [t.people for t in await svc.find.threads_owed()] == [("u1", "u2")]
 
 
 async def test_a_channel_where_a_table_expired_is_used_again_after_an_hour(svc, db):
-    from metrobot.service.queue import COOL_SECONDS, REMATCH_SECONDS, THREAD_TRIES
+    from metrobot.tables.find import COOL_SECONDS, REMATCH_SECONDS, THREAD_TRIES
 
     await find(svc, ANN)
     await find(svc, BOB)
-    [owed] = await svc.found_threads()
-    await svc.found_thread_failed(owed.table_id, THREAD_TRIES, "NotFound")
+    [owed] = await svc.find.threads_owed()
+    await svc.find.thread_failed(owed.table_id, THREAD_TRIES, "NotFound")
     svc.options.clock.now += COOL_SECONDS - 10
     await svc.tick()
-    assert await svc.found_threads() == []
+    assert await svc.find.threads_owed() == []
     svc.options.clock.now += REMATCH_SECONDS  # (cooled: the next regular matching sends them there)
     await svc.tick()
-    assert [t.people for t in await svc.found_threads()] == [("u1", "u2")]
+    assert [t.people for t in await svc.find.threads_owed()] == [("u1", "u2")]

@@ -10,9 +10,10 @@ import re
 import pytest
 
 from metrobot.i18n import EN, lang, reading
-from metrobot.service import GameService, fixed_seeds
+from metrobot.service import fixed_seeds
 from metrobot.service.words import duration, hours_words
 from metrobot.storage import Database
+from metrobot.wiring import GameService
 from tests.history.play import owed
 from tests.said import in_discord, worded
 
@@ -32,29 +33,27 @@ async def svc(tmp_path):
 async def move(svc, channel: str) -> None:
     user = (await owed(svc, channel))[0]
     prefix: list[str] = []
-    menu = await svc.menu(channel, user, prefix)
+    menu = await svc.turns.menu(channel, user, prefix)
     while not menu.complete:
         prefix.append(menu.choices[0].code)
-        menu = await svc.menu(channel, user, prefix)
-    await svc.play(channel, user, prefix)
+        menu = await svc.turns.menu(channel, user, prefix)
+    await svc.turns.play(channel, user, prefix)
 
 
 async def test_a_followers_dm_and_a_digest_read_well_in_english_and_korean(svc):
-    await svc.new_game("c1", "g1", *BOB, "metromania", {}, 2)
-    await svc.join("c1", *ANN)
-    await svc.start("c1", BOB[0])
+    await svc.lobby.new_game("c1", "g1", *BOB, "metromania", {}, 2)
+    await svc.lobby.join("c1", *ANN)
+    await svc.lobby.start("c1", BOB[0])
     while ANN[0] not in await owed(svc, "c1"):
         await move(svc, "c1")
     row = await svc.db.open_game("c1")
     texts = {}
     for code in ("en", "ko"):
         with reading(lang(code)):
-            follower = worded((await svc.parts.following.follow_message(row, lang(code), False)).text)
+            follower = worded((await svc.following.follow_message(row, lang(code), False)).text)
             person = await svc.db.people.person(ANN[0])
             person.settings["language"] = code
-            digest = worded(
-                (await svc.parts.reminders.digest_message(person, [row], {row.id: NOW - 7200}, 3 * 3600.0)).text
-            )
+            digest = worded((await svc.reminders.digest_message(person, [row], {row.id: NOW - 7200}, 3 * 3600.0)).text)
         texts[code] = (follower, digest)
     follower, digest = texts["en"]
     assert follower.startswith("👁 **MetrOmania** in <#c1> has moved on: now waiting for Ann.")
@@ -79,8 +78,8 @@ async def test_an_interval_of_one_hour_reads_every_hour_in_every_language(svc):
     for one hour in the languages that say it differently; Korean and Japanese have one form
     ("1시간마다" is how Korean says it). Checked on what the service says: the /me settings line,
     a digest, and following a game."""
-    await svc.new_game("c1", "g1", *BOB, "metromania", {}, 2)
-    await svc.join("c1", *ANN)
+    await svc.lobby.new_game("c1", "g1", *BOB, "metromania", {}, 2)
+    await svc.lobby.join("c1", *ANN)
     row = await svc.db.open_game("c1")
     person = await svc.db.people.person(ANN[0])
     for code in ("en", "nl", "es", "ko", "de", "fr", "pt_BR", "ja"):
@@ -90,12 +89,10 @@ async def test_an_interval_of_one_hour_reads_every_hour_in_every_language(svc):
             await svc.db.reminders.set_reminder(ANN[0], hours * 3600.0)
             person.settings["language"] = code
             with reading(reader):
-                settings = await svc.reminders_text(ANN[0], reader)
-                digest = (
-                    await svc.parts.reminders.digest_message(person, [row], {row.id: NOW - 7200}, hours * 3600.0)
-                ).text
-                follow = (await svc.follow("c1", ANN[0])).reply.text
-                await svc.follow("c1", ANN[0], toggle=True)  # (unfollowed again)
+                settings = await svc.reminders.reminders_text(ANN[0], reader)
+                digest = (await svc.reminders.digest_message(person, [row], {row.id: NOW - 7200}, hours * 3600.0)).text
+                follow = (await svc.following.follow("c1", ANN[0])).reply.text
+                await svc.following.follow("c1", ANN[0], toggle=True)  # (unfollowed again)
             said[hours] = (settings, digest.splitlines()[-1], follow)
         one, six = hours_words(1, reader), hours_words(6, reader)
         for text in said[6]:
@@ -120,19 +117,19 @@ SHARED = {  # (the follower's DM, the status line)
 async def test_a_shared_win_is_said_with_a_plural_verb(svc, monkeypatch):
     """Two winners share the win ("Ann, Bob hat gewonnen" was the singular, issue 58): the
     follower's last DM and the status line, with one winner and with two."""
-    await svc.new_game("c1", "g1", *BOB, "metromania", {}, 2)
-    await svc.join("c1", *ANN)
-    await svc.start("c1", BOB[0])
+    await svc.lobby.new_game("c1", "g1", *BOB, "metromania", {}, 2)
+    await svc.lobby.join("c1", *ANN)
+    await svc.lobby.start("c1", BOB[0])
     row = await svc.db.open_game("c1")
-    plugin = svc.parts.games.plugin(row)
-    state = svc.parts.games.state(plugin, row)
+    plugin = svc.games.plugin(row)
+    state = svc.games.state(plugin, row)
     monkeypatch.setattr(type(plugin.game), "is_over", lambda self, state: True)
     for winners, places in ((1, {ANN[0]: 1, BOB[0]: 2}), (2, {ANN[0]: 1, BOB[0]: 1})):
         monkeypatch.setattr(type(plugin), "final_ranking", lambda self, state, places=places: places)
         for code, shared in SHARED.items():
             row.language = code
             with reading(lang(code)):
-                follower = worded((await svc.parts.following.follow_message(row, lang(code), True)).text)
-                status = worded((await svc.parts.status.status_message(plugin, state, row)).text)
+                follower = worded((await svc.following.follow_message(row, lang(code), True)).text)
+                status = worded((await svc.status.status_message(plugin, state, row)).text)
             for text, words in zip((follower, status), shared):
                 assert (words in text) == (winners == 2), (code, winners, text)

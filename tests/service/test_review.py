@@ -7,8 +7,8 @@ import pytest
 
 from metrobot.games import get_plugin
 from metrobot.games import review as pure
+from metrobot.review import reviews as reviews_module
 from metrobot.service import Refused
-from metrobot.service import review as reviews_module
 from tests.service import test_service as base
 from tests.service.test_service import started, take_turn, whose_turn
 
@@ -49,39 +49,39 @@ async def finished(svc, game="flipwrite", options=None):
 
 async def test_a_player_gets_their_review_once_made_and_then_kept(svc, counted):
     row = await finished(svc)
-    out = await svc.review("c1", "u1")
+    out = await svc.reviews.review("c1", "u1")
     assert out.reply is not None and not out.public and not out.dms  # private
     text = out.reply.text
     assert f"#{row.id}" in text and "Review" in text and "estimate" in text
     kept = await svc.db.reviews.review(row.id, "u1")
     assert kept["person"] == "u1" and kept["turns"] and all(t["seat"] == "u1" for t in kept["turns"])
     assert text.count("Turning point") == len(kept["worst"])
-    again = await svc.review("c1", "u1", row.id)
+    again = await svc.reviews.review("c1", "u1", row.id)
     assert again.reply.text == text and counted == [("flipwrite", "u1")]  # kept: not made twice
-    await svc.review("c1", "u2")
+    await svc.reviews.review("c1", "u2")
     assert counted[-1] == ("flipwrite", "u2")
 
 
 async def test_bad_requests_for_a_review_are_refused_and_change_nothing(svc, counted):
     with pytest.raises(Refused, match="nothing to review"):
-        await svc.review("c1", "u1")
+        await svc.reviews.review("c1", "u1")
     await started(svc, 2, "underground", {"map": "london"}, channel="c2")
     active = await svc.db.open_game("c2")
     with pytest.raises(Refused, match="Only a finished game"):
-        await svc.review("c2", "u1", active.id)
+        await svc.reviews.review("c2", "u1", active.id)
     row = await finished(svc)
     with pytest.raises(Refused, match="Only the people who played"):
-        await svc.review("c1", "u3", row.id)
+        await svc.reviews.review("c1", "u3", row.id)
     with pytest.raises(Refused, match="no game #999"):
-        await svc.review("c1", "u1", 999)
+        await svc.reviews.review("c1", "u1", 999)
     with pytest.raises(Refused, match="no game #"):
-        await svc.review("c2", "u1", row.id)
+        await svc.reviews.review("c2", "u1", row.id)
     assert counted == [] and await svc.db.reviews.review(row.id, "u1") is None
 
 
 async def test_reviews_are_in_a_persons_data_and_go_with_them(svc, counted):
     row = await finished(svc)
-    await svc.review("c1", "u1")
+    await svc.reviews.review("c1", "u1")
     exported = await svc.db.privacy.export_rows("u1")
     assert [r["game_id"] for r in exported["reviews"]] == [row.id]
     assert (await svc.db.privacy.export_rows("u2"))["reviews"] == []
@@ -93,8 +93,8 @@ async def test_forgetting_a_person_deletes_their_reviews(svc, counted):
     from metrobot.storage.personal import HOLDERS
 
     row = await finished(svc)
-    await svc.review("c1", "u1")
-    await svc.review("c1", "u2")
+    await svc.reviews.review("c1", "u1")
+    await svc.reviews.review("c1", "u2")
     (holder,) = [h for h in HOLDERS if h.table == "reviews"]
     assert holder.erase is not None
     async with svc.db.driver.transaction() as tx:

@@ -8,8 +8,9 @@ import re
 import pytest
 
 from metrobot.games import get_game
-from metrobot.service import GameService, Refused, fixed_seeds
+from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
+from metrobot.wiring import GameService
 from tests.said import in_discord
 
 
@@ -42,10 +43,10 @@ PEOPLE = [("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat"), ("u4", "Dan")]
 
 
 async def started(svc, n=4, game="metromania", options=None, channel="c1"):
-    await svc.new_game(channel, "g", *PEOPLE[0], game, options or {}, n)
+    await svc.lobby.new_game(channel, "g", *PEOPLE[0], game, options or {}, n)
     for uid, name in PEOPLE[1:n]:
-        await svc.join(channel, uid, name)
-    return await svc.start(channel, "u1")
+        await svc.lobby.join(channel, uid, name)
+    return await svc.lobby.start(channel, "u1")
 
 
 async def whose_turn(svc, channel="c1"):
@@ -58,55 +59,55 @@ async def whose_turn(svc, channel="c1"):
 async def take_turn(svc, user, rnd, channel="c1"):
     """Build a whole turn from the menus, as the buttons do, and play it."""
     prefix = []
-    menu = await svc.menu(channel, user, prefix)
+    menu = await svc.turns.menu(channel, user, prefix)
     while not menu.complete:
         prefix.append(rnd.choice(menu.choices).code)
-        menu = await svc.menu(channel, user, prefix)
-    return await svc.play(channel, user, prefix)
+        menu = await svc.turns.menu(channel, user, prefix)
+    return await svc.turns.play(channel, user, prefix)
 
 
 # ------------------------------------------------------------------ lobby
 async def test_lobby_join_leave_start(svc):
-    out = await svc.new_game("c1", "g", "u1", "Ann", "metromania", {}, 3)
+    out = await svc.lobby.new_game("c1", "g", "u1", "Ann", "metromania", {}, 3)
     assert out.public[0].controls.kind == "lobby" and "Ann (host)" in out.public[0].text
     with pytest.raises(Refused, match="already has a game"):
-        await svc.new_game("c1", "g", "u2", "Bob", "metromania")
+        await svc.lobby.new_game("c1", "g", "u2", "Bob", "metromania")
     with pytest.raises(Refused, match="at least 2"):
-        await svc.start("c1", "u1")
-    await svc.join("c1", "u2", "Bob")
+        await svc.lobby.start("c1", "u1")
+    await svc.lobby.join("c1", "u2", "Bob")
     with pytest.raises(Refused, match="already in"):
-        await svc.join("c1", "u2", "Bob")
-    await svc.join("c1", "u3", "Cat")
+        await svc.lobby.join("c1", "u2", "Bob")
+    await svc.lobby.join("c1", "u3", "Cat")
     with pytest.raises(Refused, match="full"):
-        await svc.join("c1", "u4", "Dan")
-    out = await svc.leave("c1", "u3")
+        await svc.lobby.join("c1", "u4", "Dan")
+    out = await svc.lobby.leave("c1", "u3")
     assert "Cat" not in out.public[0].text
     with pytest.raises(Refused, match="Only the host"):
-        await svc.start("c1", "u2")
-    out = await svc.start("c1", "u1")
+        await svc.lobby.start("c1", "u2")
+    out = await svc.lobby.start("c1", "u1")
     assert "begins" in out.public[0].text and out.public[0].controls.kind == "play"
     assert len(out.dms) == 2  # secret hands by DM
     with pytest.raises(Refused, match="already started"):
-        await svc.join("c1", "u4", "Dan")
+        await svc.lobby.join("c1", "u4", "Dan")
 
 
 async def test_unknown_game_and_bad_options_are_refused(svc):
     with pytest.raises(Refused, match="unknown game"):
-        await svc.new_game("c1", "g", "u1", "Ann", "chess")
+        await svc.lobby.new_game("c1", "g", "u1", "Ann", "chess")
     with pytest.raises(Refused, match="exactly 2"):
-        await svc.new_game("c1", "g", "u1", "Ann", "metromania", {"advanced": True}, 3)
+        await svc.lobby.new_game("c1", "g", "u1", "Ann", "metromania", {"advanced": True}, 3)
     with pytest.raises(Refused, match="options"):
-        await svc.new_game("c1", "g", "u1", "Ann", "metromania", {"colour": "pink"})
+        await svc.lobby.new_game("c1", "g", "u1", "Ann", "metromania", {"colour": "pink"})
     assert await svc.db.open_game("c1") is None
 
 
 async def test_host_leaving_the_lobby_passes_the_host_on(svc):
-    await svc.new_game("c1", "g", "u1", "Ann", "metromania", {}, 4)
-    await svc.join("c1", "u2", "Bob")
-    await svc.leave("c1", "u1")
+    await svc.lobby.new_game("c1", "g", "u1", "Ann", "metromania", {}, 4)
+    await svc.lobby.join("c1", "u2", "Bob")
+    await svc.lobby.leave("c1", "u1")
     row = await svc.db.open_game("c1")
     assert row.host_id == "u2"
-    await svc.leave("c1", "u2")
+    await svc.lobby.leave("c1", "u2")
     assert await svc.db.open_game("c1") is None  # the empty lobby closed
 
 
@@ -116,16 +117,16 @@ async def test_only_the_player_to_move_acts(svc):
     current = (await whose_turn(svc))[0]
     other = next(u for u, _ in PEOPLE if u != current)
     with pytest.raises(Refused, match="not your turn"):
-        await svc.menu("c1", other, [])
+        await svc.turns.menu("c1", other, [])
     with pytest.raises(Refused, match="not playing"):
-        await svc.play("c1", "stranger", ["solid S4 F24"])
+        await svc.turns.play("c1", "stranger", ["solid S4 F24"])
     with pytest.raises(Refused, match="No game"):
-        await svc.play("c2", current, ["solid S4 F24"])
+        await svc.turns.play("c2", current, ["solid S4 F24"])
 
 
 async def test_a_whole_turn_is_posted_with_the_next_player_mentioned(svc):
     await started(svc)
-    await svc.configure("c1", "u1", manager=False, takeback=0)  # (on, the ping waits: test_takeback.py)
+    await svc.game_settings.configure("c1", "u1", manager=False, takeback=0)  # (on, the ping waits: test_takeback.py)
     current = (await whose_turn(svc))[0]
     out = await take_turn(svc, current, random.Random(1))
     nxt = (await whose_turn(svc))[0]
@@ -145,11 +146,11 @@ async def test_illegal_move_is_refused_and_changes_nothing(svc, db):
         ("station Z99", "no vertex"),
     ):
         with pytest.raises(Refused, match=reason):
-            await svc.play("c1", current, [bad])
-    menu = await svc.menu("c1", current, [])
+            await svc.turns.play("c1", current, [bad])
+    menu = await svc.turns.menu("c1", current, [])
     good = menu.choices[0].code
     with pytest.raises(Refused, match="Step 2"):
-        await svc.play("c1", current, [good, "solid A7 L"])  # all steps or none
+        await svc.turns.play("c1", current, [good, "solid A7 L"])  # all steps or none
     after = await db.open_game("c1")
     assert (after.version, after.moves, after.state) == (before.version, before.moves, before.state)
     assert await db.actions(after.id) == []
@@ -158,8 +159,8 @@ async def test_illegal_move_is_refused_and_changes_nothing(svc, db):
 async def test_a_partial_dig_is_kept_and_answered_privately(svc, db):
     await started(svc)
     current = (await whose_turn(svc))[0]
-    menu = await svc.menu("c1", current, [])
-    out = await svc.play("c1", current, [menu.choices[0].code])
+    menu = await svc.turns.menu("c1", current, [])
+    out = await svc.turns.play("c1", current, [menu.choices[0].code])
     assert out.public == [] and "dig 2 more" in out.reply.text
     assert (await whose_turn(svc)) == [current]
     assert len(await db.actions((await db.open_game("c1")).id)) == 1
@@ -169,12 +170,12 @@ async def test_stale_controls_are_refused(svc, db):
     await started(svc)
     current = (await whose_turn(svc))[0]
     moves = (await db.open_game("c1")).moves
-    menu = await svc.menu("c1", current, [], moves=moves)
-    await svc.play("c1", current, [menu.choices[0].code], moves=moves)
+    menu = await svc.turns.menu("c1", current, [], moves=moves)
+    await svc.turns.play("c1", current, [menu.choices[0].code], moves=moves)
     with pytest.raises(Refused, match="out of date"):
-        await svc.play("c1", current, [menu.choices[1].code], moves=moves)
+        await svc.turns.play("c1", current, [menu.choices[1].code], moves=moves)
     with pytest.raises(Refused, match="earlier game"):
-        await svc.play("c1", current, [menu.choices[1].code], game_id=999)
+        await svc.turns.play("c1", current, [menu.choices[1].code], game_id=999)
 
 
 async def test_racing_plays_apply_once(svc, db):
@@ -183,12 +184,12 @@ async def test_racing_plays_apply_once(svc, db):
     row = await db.open_game("c1")
     rnd = random.Random(3)
     prefix = []
-    menu = await svc.menu("c1", current, prefix)
+    menu = await svc.turns.menu("c1", current, prefix)
     while not menu.complete:
         prefix.append(rnd.choice(menu.choices).code)
-        menu = await svc.menu("c1", current, prefix)
+        menu = await svc.turns.menu("c1", current, prefix)
     results = await asyncio.gather(
-        *(svc.play("c1", current, prefix, moves=row.moves) for _ in range(2)), return_exceptions=True
+        *(svc.turns.play("c1", current, prefix, moves=row.moves) for _ in range(2)), return_exceptions=True
     )
     assert sum(isinstance(r, Refused) for r in results) == 1
     assert len(await db.actions(row.id)) == len(prefix)
@@ -205,13 +206,13 @@ async def test_racing_processes_are_stopped_by_the_version_check(tmp_path):
         )
         await started(a, 2)
         current = (await whose_turn(a))[0]
-        menu = await a.menu("c1", current, [])
+        menu = await a.turns.menu("c1", current, [])
         prefix = []
         while not menu.complete:
             prefix.append(menu.choices[0].code)
-            menu = await a.menu("c1", current, prefix)
+            menu = await a.turns.menu("c1", current, prefix)
         results = await asyncio.gather(
-            a.play("c1", current, prefix), b.play("c1", current, prefix), return_exceptions=True
+            a.turns.play("c1", current, prefix), b.turns.play("c1", current, prefix), return_exceptions=True
         )
         assert sum(isinstance(r, Refused) for r in results) == 1, results
         assert len(await a_db.actions((await a_db.open_game("c1")).id)) == len(prefix)
@@ -268,7 +269,7 @@ async def test_full_game_to_the_end_keeps_history(svc, db):
     assert "Game over" in out.public[0].text and out.public[0].controls.kind == "again"
     last = await db.last_game("c1")
     assert last.status == "finished" and last.deadline is None
-    await svc.new_game("c1", "g", "u1", "Ann", "metromania")  # a new game may follow
+    await svc.lobby.new_game("c1", "g", "u1", "Ann", "metromania")  # a new game may follow
     status = await db.last_game("c1")
     assert status.id != last.id
 
@@ -291,10 +292,10 @@ async def test_public_messages_never_reveal_hands(svc):
 
 async def test_hand_is_private_and_changes_are_dmed(svc):
     await started(svc, 2)
-    out = await svc.hand("c1", "u1")
+    out = await svc.queries.hand("c1", "u1")
     assert "Your destination markers" in out.reply.text
     with pytest.raises(Refused, match="not playing"):
-        await svc.hand("c1", "u9")
+        await svc.queries.hand("c1", "u9")
     rnd = random.Random(11)
     dm_seen = False
     for _ in range(40):
@@ -308,9 +309,9 @@ async def test_hand_is_private_and_changes_are_dmed(svc):
 
 async def test_spectators_see_status_and_board(svc):
     await started(svc, 2)
-    out = await svc.status("c1", "someone")
+    out = await svc.queries.status("c1", "someone")
     assert "Scores" in out.reply.text
-    out = await svc.board("c1", "someone")
+    out = await svc.queries.board("c1", "someone")
     assert "spectator" in out.reply.text
 
 
@@ -318,13 +319,13 @@ async def test_spectators_see_status_and_board(svc):
 async def test_leaving_player_is_played_automatically(svc, db):
     await started(svc, 3)
     current = (await whose_turn(svc))[0]
-    out = await svc.leave("c1", current)
+    out = await svc.lobby.leave("c1", current)
     assert "automatic player" in out.public[0].text
     assert current not in await whose_turn(svc)
     row = await db.open_game("c1")
     assert any(a["actor"] == "auto" for a in await db.actions(row.id))
     with pytest.raises(Refused, match="already left"):
-        await svc.leave("c1", current)
+        await svc.lobby.leave("c1", current)
 
 
 async def test_turn_clock_reminds_at_half_time_then_plays(svc, db, clock):
@@ -360,19 +361,19 @@ async def test_turn_clock_survives_a_restart(tmp_path, clock):
 async def test_settings_change_the_clock(svc, db):
     await started(svc, 2)
     with pytest.raises(Refused, match="Only the host"):
-        await svc.configure("c1", "u2", manager=False, turn_clock=7200)
-    await svc.configure("c1", "u2", manager=True, turn_clock=7200)
+        await svc.game_settings.configure("c1", "u2", manager=False, turn_clock=7200)
+    await svc.game_settings.configure("c1", "u2", manager=True, turn_clock=7200)
     row = await db.open_game("c1")
     assert row.turn_clock == 7200
     with pytest.raises(Refused, match="between"):
-        await svc.configure("c1", "u1", manager=False, turn_clock=5)
+        await svc.game_settings.configure("c1", "u1", manager=False, turn_clock=5)
 
 
 async def test_abort_by_host_or_manager(svc, db):
     await started(svc, 2)
     with pytest.raises(Refused, match="Only the host"):
-        await svc.abort("c1", "u2", manager=False)
-    await svc.abort("c1", "u2", manager=True)
+        await svc.lobby.abort("c1", "u2", manager=False)
+    await svc.lobby.abort("c1", "u2", manager=True)
     assert await db.open_game("c1") is None
     assert (await db.last_game("c1")).status == "aborted"
 
@@ -383,20 +384,20 @@ async def test_flipwrite_round_waits_for_everyone(svc, db):
     assert "Round 1" in out.public[0].text and out.dms == []
     owed = await whose_turn(svc)
     assert owed == ["u1", "u2", "u3"]
-    first = await svc.menu("c1", "u1", [])
-    out = await svc.play("c1", "u1", [first.choices[0].code])
+    first = await svc.turns.menu("c1", "u1", [])
+    out = await svc.turns.play("c1", "u1", [first.choices[0].code])
     assert "has decided" in out.public[0].text and "Waiting for: Bob, Cat" in out.public[0].text
     with pytest.raises(Refused, match="already decided"):
-        await svc.play("c1", "u1", [first.choices[0].code])
-    await svc.play("c1", "u2", [(await svc.menu("c1", "u2", [])).choices[0].code])
-    out = await svc.play("c1", "u3", [(await svc.menu("c1", "u3", [])).choices[-1].code])
+        await svc.turns.play("c1", "u1", [first.choices[0].code])
+    await svc.turns.play("c1", "u2", [(await svc.turns.menu("c1", "u2", [])).choices[0].code])
+    out = await svc.turns.play("c1", "u3", [(await svc.turns.menu("c1", "u3", [])).choices[-1].code])
     assert "Round 1" in out.public[0].text and "Round 2" in out.public[0].text
     assert out.public[0].mentions == ["u1", "u2", "u3"]
 
 
 async def test_flipwrite_solo_game_to_the_end(svc, db):
-    await svc.new_game("c9", "g", "u1", "Ann", "flipwrite", {"map": "paris"}, 1)
-    await svc.start("c9", "u1")
+    await svc.lobby.new_game("c9", "g", "u1", "Ann", "flipwrite", {"map": "paris"}, 1)
+    await svc.lobby.start("c9", "u1")
     rnd = random.Random(4)
     for _ in range(200):
         if await db.open_game("c9") is None:
@@ -414,20 +415,20 @@ def test_rules_summaries_fit_one_discord_message():
 
 
 async def test_rules_follow_the_channels_game(svc):
-    assert "MetrOmania" in (await svc.rules("c5")).reply.text
-    await svc.new_game("c5", "g", "u1", "Ann", "flipwrite", {"map": "berlin"}, 2)
-    assert "flip-and-write" in (await svc.rules("c5")).reply.text
-    assert "MetrOmania" in (await svc.rules("c5", "metromania")).reply.text
+    assert "MetrOmania" in (await svc.rules_pages.rules("c5")).reply.text
+    await svc.lobby.new_game("c5", "g", "u1", "Ann", "flipwrite", {"map": "berlin"}, 2)
+    assert "flip-and-write" in (await svc.rules_pages.rules("c5")).reply.text
+    assert "MetrOmania" in (await svc.rules_pages.rules("c5", "metromania")).reply.text
     with pytest.raises(Refused, match="unknown game"):
-        await svc.rules("c5", "chess")
+        await svc.rules_pages.rules("c5", "chess")
 
 
 async def test_a_games_own_command_in_another_games_channel_is_refused(svc):
-    await svc.new_game("c12", "g", "u1", "Ann", "flipwrite", {"map": "berlin"}, 2)
-    await svc.join("c12", "u2", "Bob")
-    await svc.start("c12", "u1")
+    await svc.lobby.new_game("c12", "g", "u1", "Ann", "flipwrite", {"map": "berlin"}, 2)
+    await svc.lobby.join("c12", "u2", "Bob")
+    await svc.lobby.start("c12", "u1")
     with pytest.raises(Refused, match="`/dig` is for MetrOmania; this channel plays Metro flip-and-write"):
-        await svc.play("c12", "u1", ["solid G9 L"], kind="metromania", command="dig")
+        await svc.turns.play("c12", "u1", ["solid G9 L"], kind="metromania", command="dig")
 
 
 async def test_a_database_from_a_newer_metrobot_is_refused_clearly(tmp_path):
@@ -473,13 +474,13 @@ async def test_storage_settings(tmp_path, monkeypatch):
 
 
 async def test_host_only_actions_refuse_everyone_else(svc):
-    await svc.new_game("c13", "g", "u1", "Ann", "metromania", {}, 2)
-    await svc.join("c13", "u2", "Bob")
+    await svc.lobby.new_game("c13", "g", "u1", "Ann", "metromania", {}, 2)
+    await svc.lobby.join("c13", "u2", "Bob")
     with pytest.raises(Refused, match="Only the host starts"):
-        await svc.start("c13", "u2")
+        await svc.lobby.start("c13", "u2")
     with pytest.raises(Refused, match="Only the host or someone with Manage Channels changes"):
-        await svc.configure("c13", "u2", manager=False, turn_clock=7200)
+        await svc.game_settings.configure("c13", "u2", manager=False, turn_clock=7200)
     with pytest.raises(Refused, match="Only the host or someone with Manage Channels can abort"):
-        await svc.abort("c13", "u2", manager=False)
-    await svc.configure("c13", "u3", manager=True, turn_clock=7200)  # a moderator may
+        await svc.lobby.abort("c13", "u2", manager=False)
+    await svc.game_settings.configure("c13", "u3", manager=True, turn_clock=7200)  # a moderator may
     assert (await svc.db.open_game("c13")).turn_clock == 7200

@@ -15,9 +15,10 @@ import pytest
 
 from metrobot import games, i18n
 from metrobot.i18n import PSEUDO, reading
-from metrobot.service import GameService, Refused, fixed_seeds
-from metrobot.service import lobby as lobby_module
+from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
+from metrobot.tables import lobby as lobby_module
+from metrobot.wiring import GameService
 from tests.toygame import TARGET, RaceNotation, RaceTelling, race_plugin
 
 PEOPLE = [("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat")]
@@ -81,7 +82,7 @@ class Drawn:
     def __init__(self, svc: GameService):
         self.calls: list[tuple[str, str]] = []
         run = svc.painter.run
-        svc.keep_drawn = 0  # (every request's own drawing is what is counted, not the boards kept)
+        svc.drawing.keep_drawn = 0  # (every request's own drawing is what is counted, not the boards kept)
 
         async def fake(fn, *args):
             if fn.__name__ in ("png_of_view", "finals_of_view", "animation_of_views"):
@@ -107,28 +108,28 @@ async def test_images_are_drawn_in_the_language_they_are_for(db, race):
     svc = GameService(db, seeds=fixed_seeds(3), images=True)
     drawn = Drawn(svc)
     with reading("es"):
-        await svc.new_game("c1", "g", *PEOPLE[0], "race", {}, 2, language="nl")
+        await svc.lobby.new_game("c1", "g", *PEOPLE[0], "race", {}, 2, language="nl")
     with reading("ko"):
-        await svc.join("c1", *PEOPLE[1])
+        await svc.lobby.join("c1", *PEOPLE[1])
     with reading("es"):
-        await svc.start("c1", "u1")
+        await svc.lobby.start("c1", "u1")
     assert drawn.take() == [("png_of_view", "nl")]  # the channel's post: the game's language
     with reading("ko"):
-        await svc.board("c1", "u2")
-        await svc.status("c1", "u2")
+        await svc.queries.board("c1", "u2")
+        await svc.queries.status("c1", "u2")
     assert drawn.take() == [("png_of_view", "ko"), ("png_of_view", "ko")]  # private replies: the requester's
     posts = []
     while (row := await svc.db.open_game("c1")) is not None and row.status == "active":
         who = (await owed(svc))[0]
         with reading("ko" if who == "u2" else "es"):
-            menu = await svc.menu("c1", who, [], preview=True)
+            menu = await svc.turns.menu("c1", who, [], preview=True)
             assert drawn.take() == [("png_of_view", "ko" if who == "u2" else "es")]  # the composer's preview
-            await svc.play("c1", who, [menu.choices[-1].code])
+            await svc.turns.play("c1", who, [menu.choices[-1].code])
         posts += drawn.take()
     assert posts and all(language == "nl" for _, language in posts)  # the posts of every turn, and the end
     assert ("finals_of_view", "nl") in posts
     with reading("es"):
-        await svc.replay("c1", animation=True)
+        await svc.replays.replay("c1", animation=True)
     assert drawn.take() == [("png_of_view", "es"), ("animation_of_views", "es")]
 
 
@@ -194,52 +195,52 @@ async def test_every_text_the_service_composes_is_the_catalogues(db, race, monke
     svc = GameService(db, seeds=fixed_seeds(4), images=False)
     said = Said()
     with reading(PSEUDO):
-        said.outcome(await svc.new_game("c1", "g1", *PEOPLE[0], "race", {}, 3, language="qps"))
-        await said.refused(svc.new_game("c1", "g1", *PEOPLE[1], "race"))
-        await said.refused(svc.new_game("c2", "g1", *PEOPLE[1], "race", {}, 9))
-        await said.refused(svc.new_game("c2", "g1", *PEOPLE[1], "race", level="clever"))
-        await said.refused(svc.start("c1", "u1"))
-        said.outcome(await svc.join("c1", *PEOPLE[1]))
-        await said.refused(svc.join("c1", *PEOPLE[1]))
-        said.outcome(await svc.status("c1", "u1"))
-        said.outcome(await svc.configure("c1", "u1", manager=False, turn_clock=7200, level="greedy"))
-        await said.refused(svc.configure("c1", "u2", manager=False, turn_clock=7200))
-        await said.refused(svc.configure("c1", "u1", manager=False))
-        said.outcome(await svc.join("c1", *PEOPLE[2]))
-        said.outcome(await svc.start("c1", "u1"))
+        said.outcome(await svc.lobby.new_game("c1", "g1", *PEOPLE[0], "race", {}, 3, language="qps"))
+        await said.refused(svc.lobby.new_game("c1", "g1", *PEOPLE[1], "race"))
+        await said.refused(svc.lobby.new_game("c2", "g1", *PEOPLE[1], "race", {}, 9))
+        await said.refused(svc.lobby.new_game("c2", "g1", *PEOPLE[1], "race", level="clever"))
+        await said.refused(svc.lobby.start("c1", "u1"))
+        said.outcome(await svc.lobby.join("c1", *PEOPLE[1]))
+        await said.refused(svc.lobby.join("c1", *PEOPLE[1]))
+        said.outcome(await svc.queries.status("c1", "u1"))
+        said.outcome(await svc.game_settings.configure("c1", "u1", manager=False, turn_clock=7200, level="greedy"))
+        await said.refused(svc.game_settings.configure("c1", "u2", manager=False, turn_clock=7200))
+        await said.refused(svc.game_settings.configure("c1", "u1", manager=False))
+        said.outcome(await svc.lobby.join("c1", *PEOPLE[2]))
+        said.outcome(await svc.lobby.start("c1", "u1"))
         who = (await owed(svc))[0]
         other = next(u for u, _ in PEOPLE if u != who)
-        await said.refused(svc.play("c1", other, ["1"]))
-        await said.refused(svc.play("c1", who, ["1", "9"]))
-        await said.refused(svc.play("c1", who, []))
-        await said.refused(svc.play("c1", who, ["1"], moves=99))
-        menu = await svc.menu("c1", who, ["1"])
-        said.texts += [menu.summary, menu.heading] + [c.label for c in (await svc.menu("c1", who, [])).choices]
-        said.outcome(await svc.play("c1", who, ["2"]))
-        said.outcome(await svc.status("c1", "u3"))
-        said.outcome(await svc.board("c1", "u3"))
-        said.outcome(await svc.hand("c1", "u3"))
-        said.outcome(await svc.rules("c1"))
-        said.outcome(await svc.leave("c1", "u3"))
-        await said.refused(svc.leave("c1", "u3"))
+        await said.refused(svc.turns.play("c1", other, ["1"]))
+        await said.refused(svc.turns.play("c1", who, ["1", "9"]))
+        await said.refused(svc.turns.play("c1", who, []))
+        await said.refused(svc.turns.play("c1", who, ["1"], moves=99))
+        menu = await svc.turns.menu("c1", who, ["1"])
+        said.texts += [menu.summary, menu.heading] + [c.label for c in (await svc.turns.menu("c1", who, [])).choices]
+        said.outcome(await svc.turns.play("c1", who, ["2"]))
+        said.outcome(await svc.queries.status("c1", "u3"))
+        said.outcome(await svc.queries.board("c1", "u3"))
+        said.outcome(await svc.queries.hand("c1", "u3"))
+        said.outcome(await svc.rules_pages.rules("c1"))
+        said.outcome(await svc.lobby.leave("c1", "u3"))
+        await said.refused(svc.lobby.leave("c1", "u3"))
         rnd = random.Random(2)
         while (row := await svc.db.open_game("c1")) is not None and row.status == "active":
-            said.outcome(await svc.play("c1", (await owed(svc))[0], [rnd.choice(["1", "2", "3"])]))
-        said.outcome(await svc.replay("c1"))
-        said.outcome(await svc.replay("c1", frame=0))
-        said.outcome(await svc.replay("c1", frame=1))
-        await said.refused(svc.replay("c1", frame=-1))
-        await said.refused(svc.replay("c1", 99))
-        said.texts += [label for label, _ in await svc.replay_choices("c1")]
-        said.outcome(await svc.history("c1"))
-        await said.refused(svc.history("c9"))
-        said.outcome(await svc.leaderboard("g1", "u1", "race"))
-        await said.refused(svc.leaderboard("g1", "u1", "race", 5))
-        await said.refused(svc.leaderboard("g1", "u1", "chess"))
-        said.outcome(await svc.profile("g1", "u1", "Ann"))
-        await said.refused(svc.profile("g1", "u9", "Cat"))
-        said.outcome(await svc.new_game("c1", "g1", *PEOPLE[0], "race", {}, 2, language="qps"))
-        said.outcome(await svc.leave("c1", "u1"))
+            said.outcome(await svc.turns.play("c1", (await owed(svc))[0], [rnd.choice(["1", "2", "3"])]))
+        said.outcome(await svc.replays.replay("c1"))
+        said.outcome(await svc.replays.replay("c1", frame=0))
+        said.outcome(await svc.replays.replay("c1", frame=1))
+        await said.refused(svc.replays.replay("c1", frame=-1))
+        await said.refused(svc.replays.replay("c1", 99))
+        said.texts += [label for label, _ in await svc.replays.replay_choices("c1")]
+        said.outcome(await svc.standings.history("c1"))
+        await said.refused(svc.standings.history("c9"))
+        said.outcome(await svc.standings.leaderboard("g1", "u1", "race"))
+        await said.refused(svc.standings.leaderboard("g1", "u1", "race", 5))
+        await said.refused(svc.standings.leaderboard("g1", "u1", "chess"))
+        said.outcome(await svc.standings.profile("g1", "u1", "Ann"))
+        await said.refused(svc.standings.profile("g1", "u9", "Cat"))
+        said.outcome(await svc.lobby.new_game("c1", "g1", *PEOPLE[0], "race", {}, 2, language="qps"))
+        said.outcome(await svc.lobby.leave("c1", "u1"))
     assert len(said.texts) > 40 and all(said.texts)
     leaks = {t: unmarked(t) for t in said.texts if unmarked(t)}
     assert not leaks, "\n".join(f"{t!r}: {w}" for t, w in leaks.items())

@@ -7,8 +7,9 @@ import random
 import types
 
 from metrobot.discord_app.words import discord_text
-from metrobot.service import GameService, fixed_seeds
+from metrobot.service import fixed_seeds
 from metrobot.storage import Database
+from metrobot.wiring import GameService
 from tests.service.test_service import take_turn, whose_turn
 
 
@@ -19,15 +20,15 @@ async def test_the_status_edit_waits_for_an_older_board_still_owed():
     db = await Database(":memory:").open()
     svc = GameService(db, seeds=fixed_seeds(3), images=False)
     try:
-        lobby = (await svc.new_game("c1", "g1", "u1", "Ann", "metromania", {}, 2)).public[0]
-        await svc.join("c1", "u2", "Bob")
-        started = await svc.start("c1", "u1")
+        lobby = (await svc.lobby.new_game("c1", "g1", "u1", "Ann", "metromania", {}, 2)).public[0]
+        await svc.lobby.join("c1", "u2", "Bob")
+        started = await svc.lobby.start("c1", "u1")
         board = next(m for m in started.public if m.images)
         status = next(m for m in started.edits if m.edit == "status")
-        await svc.delivered(lobby, "100")
-        assert await svc.edits(status) is None  # the board it links to is not out yet
-        await svc.delivered(board, "200")
-        [(where, text)] = await svc.edits(status) or []
+        await svc.outbox.delivered(lobby, "100")
+        assert await svc.status.edits(status) is None  # the board it links to is not out yet
+        await svc.outbox.delivered(board, "200")
+        [(where, text)] = await svc.status.edits(status) or []
         assert where == "100" and text.endswith("https://discord.com/channels/g1/c1/200")
     finally:
         svc.painter.close()
@@ -37,11 +38,11 @@ async def test_the_status_edit_waits_for_an_older_board_still_owed():
 async def _started(svc):
     """A two-player MetrOmania game, its lobby post (the status message) "100" and its first
     board "200" posted; the status edit the start owes."""
-    lobby = (await svc.new_game("c1", "g1", "u1", "Ann", "metromania", {}, 2)).public[0]
-    await svc.join("c1", "u2", "Bob")
-    started = await svc.start("c1", "u1")
-    await svc.delivered(lobby, "100")
-    await svc.delivered(next(m for m in started.public if m.images), "200")
+    lobby = (await svc.lobby.new_game("c1", "g1", "u1", "Ann", "metromania", {}, 2)).public[0]
+    await svc.lobby.join("c1", "u2", "Bob")
+    started = await svc.lobby.start("c1", "u1")
+    await svc.outbox.delivered(lobby, "100")
+    await svc.outbox.delivered(next(m for m in started.public if m.images), "200")
     return next(m for m in started.edits if m.edit == "status")
 
 
@@ -49,7 +50,7 @@ async def _next_turn(svc):
     """Whoever is to move plays a whole turn, built from the menus as the buttons do; its
     board is posted as "300"."""
     out = await take_turn(svc, (await whose_turn(svc))[0], random.Random(1))
-    await svc.delivered(next(m for m in out.public if m.images), "300")
+    await svc.outbox.delivered(next(m for m in out.public if m.images), "300")
     return next(m for m in out.edits if m.edit == "status")
 
 
@@ -63,8 +64,8 @@ async def test_a_status_edit_made_late_says_what_the_newest_says():
         newer = await _next_turn(svc)
         assert newer.text != first.text
         newest = newer.text.replace("{board}", "https://discord.com/channels/g1/c1/300")
-        assert await svc.edits(first) == [("100", newest)]
-        assert await svc.edits(newer) == [("100", newest)]
+        assert await svc.status.edits(first) == [("100", newest)]
+        assert await svc.status.edits(newer) == [("100", newest)]
     finally:
         svc.painter.close()
         await db.close()

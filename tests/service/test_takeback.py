@@ -11,9 +11,10 @@ from metrobot.gamelog import GameLog
 from metrobot.games import get_game, get_plugin
 from metrobot.games.logplay import is_takeback
 from metrobot.games.parts import RulesGlue
-from metrobot.service import GameService, Refused, fixed_seeds
-from metrobot.service.takeback_window import DEFAULT_WINDOW
+from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
+from metrobot.turns.takeback_window import DEFAULT_WINDOW
+from metrobot.wiring import GameService
 from tests.said import in_discord
 from tests.service.test_service import PEOPLE, FakeClock, started, take_turn, whose_turn
 
@@ -70,7 +71,7 @@ async def test_a_move_taken_back_leaves_the_game_exactly_as_before(svc, db, cloc
     assert await pings(db) == [([nxt], clock.now + DEFAULT_WINDOW, False)]
 
     clock.now += 60
-    back = await svc.take_back("c1", mover, game_id=moved.id, moves=moved.moves)
+    back = await svc.takeback.take_back("c1", mover, game_id=moved.id, moves=moved.moves)
     row = await db.open_game("c1")
     assert row.state == before.state  # canonical JSON equal to the state before the move
     assert row.moves == moved.moves + 1 and await replayed(db, row) == row.state
@@ -101,33 +102,33 @@ async def test_refused_after_the_next_move_after_the_window_and_twice(svc, db, c
     moved = await db.open_game("c1")
     other = (await whose_turn(svc))[0]
     with pytest.raises(Refused, match="Only the person who made a move"):
-        await svc.take_back("c1", other, game_id=moved.id, moves=moved.moves)
+        await svc.takeback.take_back("c1", other, game_id=moved.id, moves=moved.moves)
     await take_turn(svc, other, rnd)  # the next person moves at once: that closes the window
     with pytest.raises(Refused, match="something has happened since"):
-        await svc.take_back("c1", mover, game_id=moved.id, moves=moved.moves)
+        await svc.takeback.take_back("c1", mover, game_id=moved.id, moves=moved.moves)
     mover = (await whose_turn(svc))[0]
     await take_turn(svc, mover, rnd)
     moved = await db.open_game("c1")
     clock.now += DEFAULT_WINDOW + 1
     with pytest.raises(Refused, match="that time has passed"):
-        await svc.take_back("c1", mover, game_id=moved.id, moves=moved.moves)
+        await svc.takeback.take_back("c1", mover, game_id=moved.id, moves=moved.moves)
     assert (await db.open_game("c1")).moves == moved.moves
     # and once taken back, the same button can't take anything back again
     other = (await whose_turn(svc))[0]
     await take_turn(svc, other, rnd)
     moved = await db.open_game("c1")
-    await svc.take_back("c1", other, game_id=moved.id, moves=moved.moves)
+    await svc.takeback.take_back("c1", other, game_id=moved.id, moves=moved.moves)
     with pytest.raises(Refused, match="something has happened since"):
-        await svc.take_back("c1", other, game_id=moved.id, moves=moved.moves)
+        await svc.takeback.take_back("c1", other, game_id=moved.id, moves=moved.moves)
     with pytest.raises(Refused, match="something has happened since"):
-        await svc.take_back("c1", other, game_id=moved.id, moves=moved.moves + 1)
+        await svc.takeback.take_back("c1", other, game_id=moved.id, moves=moved.moves + 1)
 
 
 async def test_the_game_setting_turns_it_off_and_calls_at_once(svc, db):
     await started(svc, 2)
     with pytest.raises(Refused, match="at most"):
-        await svc.configure("c1", "u1", manager=False, takeback=3600)
-    said = await svc.configure("c1", "u1", manager=False, takeback=0)
+        await svc.game_settings.configure("c1", "u1", manager=False, takeback=3600)
+    said = await svc.game_settings.configure("c1", "u1", manager=False, takeback=0)
     assert "no longer be taken back" in said.reply.text
     mover = (await whose_turn(svc))[0]
     out = await take_turn(svc, mover, random.Random(1))
@@ -138,8 +139,8 @@ async def test_the_game_setting_turns_it_off_and_calls_at_once(svc, db):
 
 
 async def test_the_automatic_player_moving_after_closes_it_at_once(svc, db):
-    await svc.new_game("c1", "g", "u1", "Ann", "metromania", {}, 2, bots=1)
-    await svc.start("c1", "u1")
+    await svc.lobby.new_game("c1", "g", "u1", "Ann", "metromania", {}, 2, bots=1)
+    await svc.lobby.start("c1", "u1")
     rnd = random.Random(5)
     for _ in range(3):
         out = await take_turn(svc, "u1", rnd)
@@ -150,48 +151,50 @@ async def test_the_automatic_player_moving_after_closes_it_at_once(svc, db):
 async def test_flipwrite_a_decision_until_the_round_resolves(svc, db):
     await started(svc, 3, "flipwrite", {"map": "berlin"})
     before = await db.open_game("c1")
-    first = await svc.menu("c1", "u1", [])
-    out = await svc.play("c1", "u1", [first.choices[0].code])
+    first = await svc.turns.menu("c1", "u1", [])
+    out = await svc.turns.play("c1", "u1", [first.choices[0].code])
     assert out.reply.controls.kind == "takeback"
     moved = await db.open_game("c1")
-    back = await svc.take_back("c1", "u1", game_id=moved.id, moves=moved.moves)
+    back = await svc.takeback.take_back("c1", "u1", game_id=moved.id, moves=moved.moves)
     row = await db.open_game("c1")
     assert row.state == before.state and sorted(row.waiting) == ["u1", "u2", "u3"]
     edit = next(m for m in back.edits if m.edit == "takeback")
     assert "took back their move" in edit.text and "~~✅ Ann has decided" in edit.text and edit.controls is None
     # the last decision of a round turns a card: never offered
     for user in ("u1", "u2"):
-        out = await svc.play("c1", user, [(await svc.menu("c1", user, [])).choices[0].code])
+        out = await svc.turns.play("c1", user, [(await svc.turns.menu("c1", user, [])).choices[0].code])
         assert out.reply.controls is not None
-    out = await svc.play("c1", "u3", [(await svc.menu("c1", "u3", [])).choices[0].code])
+    out = await svc.turns.play("c1", "u3", [(await svc.turns.menu("c1", "u3", [])).choices[0].code])
     assert out.reply.controls is None
     row = await db.open_game("c1")
     with pytest.raises(Refused, match=r"can't be taken back\. In Metro flip-and-write .* until the round resolves"):
-        await svc.take_back("c1", "u3", game_id=row.id, moves=row.moves)  # (a forged button: the rule says why)
+        await svc.takeback.take_back(
+            "c1", "u3", game_id=row.id, moves=row.moves
+        )  # (a forged button: the rule says why)
 
 
 async def test_a_forged_button_meets_the_games_own_rule(svc, db):
     """A move the game's rule keeps (a round resolved) refused even if its record were there."""
     await started(svc, 1 + 1, "flipwrite", {"map": "berlin"})
-    await svc.play("c1", "u1", [(await svc.menu("c1", "u1", [])).choices[0].code])
-    await svc.play("c1", "u2", [(await svc.menu("c1", "u2", [])).choices[0].code])
+    await svc.turns.play("c1", "u1", [(await svc.turns.menu("c1", "u1", [])).choices[0].code])
+    await svc.turns.play("c1", "u2", [(await svc.turns.menu("c1", "u2", [])).choices[0].code])
     row = await db.open_game("c1")
     forged = {"from": row.moves - 1, "to": row.moves, "until": 2e9, "deadline": None, "paused": None, "reminded": 0}
     await db.update(row, takeback=forged)
     with pytest.raises(Refused, match=r"can't be taken back\. In Metro flip-and-write"):
-        await svc.take_back("c1", "u2", game_id=row.id, moves=row.moves)
+        await svc.takeback.take_back("c1", "u2", game_id=row.id, moves=row.moves)
 
 
 async def test_a_finished_game_is_not_taken_back(svc, db):
-    await svc.new_game("c9", "g", "u1", "Ann", "flipwrite", {"map": "paris"}, 1)
-    await svc.start("c9", "u1")
+    await svc.lobby.new_game("c9", "g", "u1", "Ann", "flipwrite", {"map": "paris"}, 1)
+    await svc.lobby.start("c9", "u1")
     rnd = random.Random(4)
     while (row := await db.open_game("c9")) is not None:
         out = await take_turn(svc, "u1", rnd, channel="c9")
         assert out.reply.controls is None  # solo: every decision resolves the round
     last = await db.last_game("c9")
     with pytest.raises(Refused, match="The game is over"):
-        await svc.take_back("c9", "u1", game_id=last.id, moves=last.moves)
+        await svc.takeback.take_back("c9", "u1", game_id=last.id, moves=last.moves)
     assert row is None
 
 
@@ -203,7 +206,7 @@ def test_every_game_says_its_rule():
 async def test_pace_measures_the_move_that_stands_from_when_the_turn_began(svc, db):
     """A move taken back never happened: the mover's time for that turn runs from when it began
     to their move after the take-back (as their turn clock does)."""
-    from metrobot.service.pace import move_times
+    from metrobot.turns.pace import move_times
 
     await started(svc, 2, options=OPEN)
     rnd = random.Random(7)
@@ -212,7 +215,7 @@ async def test_pace_measures_the_move_that_stands_from_when_the_turn_began(svc, 
     mover = (await whose_turn(svc))[0]
     await take_turn(svc, mover, rnd)
     moved = await db.open_game("c1")
-    await svc.take_back("c1", mover, game_id=moved.id, moves=moved.moves)
+    await svc.takeback.take_back("c1", mover, game_id=moved.id, moves=moved.moves)
     await take_turn(svc, mover, rnd)
     row = await db.open_game("c1")
     actions = await db.actions(row.id)
@@ -228,19 +231,19 @@ async def test_pace_measures_the_move_that_stands_from_when_the_turn_began(svc, 
         at[i] = 160.0
     at[taken] = 170.0
     timed = [dict(a, at=at[i]) for i, a in enumerate(actions)]
-    paces = move_times(svc.parts.games.plugin(row), row, timed, {})
+    paces = move_times(svc.games.plugin(row), row, timed, {})
     assert paces[mover] == [100.0]  # 200 - 100: the move that stands, timed from the turn's start
 
 
 async def test_a_follower_hears_after_the_window_and_sees_the_board_as_it_is_again(svc, db, clock):
     await started(svc, 2, options=OPEN)
-    await svc.follow("c1", "u9")
+    await svc.following.follow("c1", "u9")
     rnd = random.Random(3)
     mover = (await whose_turn(svc))[0]
     await take_turn(svc, mover, rnd)
     assert not [d for _, o in await svc.tick() for d in o.dms if d[0] == "u9"]  # the window is open: not yet
     moved = await db.open_game("c1")
-    await svc.take_back("c1", mover, game_id=moved.id, moves=moved.moves)
+    await svc.takeback.take_back("c1", mover, game_id=moved.id, moves=moved.moves)
     clock.now += DEFAULT_WINDOW + 1
     told = [m for _, o in await svc.tick() for u, m in o.dms if u == "u9"]
     assert len(told) == 1 and told[0].owed.position == moved.moves + 1  # the board after the take-back

@@ -15,8 +15,9 @@ import pytest
 from metrobot.gamelog import GameLog
 from metrobot.games import get_plugin
 from metrobot.games.logplay import is_takeback
-from metrobot.service import GameService, Refused, fixed_seeds
+from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
+from metrobot.wiring import GameService
 from tests.service.test_service import PEOPLE, FakeClock
 
 pytestmark = pytest.mark.timeout(600)
@@ -45,10 +46,10 @@ async def play_game(kind: str, seed: int, tmp_path, *, players: int, bots: int =
     game = plugin.game
     tally = {"offered": 0, "not offered": 0, "taken back": 0, "whole turns offered": 0}
     try:
-        await svc.new_game("c", "g", *PEOPLE[0], kind, None, players, bots=bots, **options)
+        await svc.lobby.new_game("c", "g", *PEOPLE[0], kind, None, players, bots=bots, **options)
         for uid, name in PEOPLE[1 : players - bots]:
-            await svc.join("c", uid, name)
-        await svc.start("c", PEOPLE[0][0])
+            await svc.lobby.join("c", uid, name)
+        await svc.lobby.start("c", PEOPLE[0][0])
         for _ in range(3000):
             row = await db.open_game("c")
             if row is None:
@@ -63,7 +64,7 @@ async def play_game(kind: str, seed: int, tmp_path, *, players: int, bots: int =
                 after, _ = game.apply(after, seat, action)
                 if rnd.random() < 0.3:  # a step alone (the turn goes on), now and then
                     break
-            out = await svc.play("c", person, steps)
+            out = await svc.turns.play("c", person, steps)
             moved = await db.game(row.id)
             expected = (
                 moved.moves == row.moves + len(steps)  # nobody, no automatic player, moved after it
@@ -78,7 +79,7 @@ async def play_game(kind: str, seed: int, tmp_path, *, players: int, bots: int =
                 assert out.reply.controls.moves == moved.moves
                 if rnd.random() < 0.35:
                     clock.now += rnd.uniform(0, 119)
-                    await svc.take_back("c", person, game_id=row.id, moves=moved.moves)
+                    await svc.takeback.take_back("c", person, game_id=row.id, moves=moved.moves)
                     back = await db.game(row.id)
                     assert back.state == row.state  # canonical JSON equal to the state before the move
                     assert (back.deadline, back.paused, back.reminded) == (row.deadline, row.paused, row.reminded)
@@ -86,7 +87,7 @@ async def play_game(kind: str, seed: int, tmp_path, *, players: int, bots: int =
                 elif rnd.random() < 0.1:
                     clock.now += 121  # too late now
                     with pytest.raises(Refused, match="that time has passed"):
-                        await svc.take_back("c", person, game_id=row.id, moves=moved.moves)
+                        await svc.takeback.take_back("c", person, game_id=row.id, moves=moved.moves)
             clock.now += 1
         last = await db.last_game("c")
         assert last.status == "finished", f"{kind} game {seed} did not end"

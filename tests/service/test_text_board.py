@@ -31,9 +31,9 @@ def whole(reply) -> str:
 
 
 async def every_page(svc, user, channel="c1") -> tuple[list[str], str]:
-    first = (await svc.board_text(channel, user)).reply
+    first = (await svc.queries.board_text(channel, user)).reply
     total = first.controls.total + 1 if first.controls else 1
-    texts = [first.text] + [(await svc.board_text(channel, user, k)).reply.text for k in range(1, total)]
+    texts = [first.text] + [(await svc.queries.board_text(channel, user, k)).reply.text for k in range(1, total)]
     for text in texts:
         assert len(text) <= 2000
     return texts, whole(first)
@@ -52,7 +52,10 @@ async def test_the_text_board_tells_the_position_in_pages(db, kind, n, options):
         assert [line for line in body if line] == [line for line in text.split("\n") if line]  # all of it, once
         assert all(name in text for _, name in PEOPLE[:n])
     _row, _plugin, _state = await state_of(svc)
-    mine, spectator = whole((await svc.board_text("c1", "u1")).reply), whole((await svc.board_text("c1", "u9")).reply)
+    mine, spectator = (
+        whole((await svc.queries.board_text("c1", "u1")).reply),
+        whole((await svc.queries.board_text("c1", "u9")).reply),
+    )
     if kind == "underground":
         assert mine == spectator  # nothing is secret: everyone hears the same board
         assert " – " in mine and "branch tokens" in mine and "Face-up destinations" in mine
@@ -65,23 +68,23 @@ async def test_the_text_board_tells_the_position_in_pages(db, kind, n, options):
 async def test_a_long_text_board_turns_its_pages_and_a_stale_one_is_refused(db):
     svc, _ = service(db)
     await start(svc, "flipwrite", 2, {"city": "berlin"})
-    first = (await svc.board_text("c1", "u1")).reply
+    first = (await svc.queries.board_text("c1", "u1")).reply
     assert first.controls.kind == "text" and first.controls.total >= 1 and "(page 1 of" in first.text
-    last = (await svc.board_text("c1", "u1", 99)).reply  # past the end: the last page
+    last = (await svc.queries.board_text("c1", "u1", 99)).reply  # past the end: the last page
     assert last.controls.moves == last.controls.total
     with pytest.raises(Refused, match="earlier game"):
-        await svc.board_text("c1", "u1", game_id=first.controls.game_id + 1)
+        await svc.queries.board_text("c1", "u1", game_id=first.controls.game_id + 1)
     with pytest.raises(Refused, match="No game"):
-        await svc.board_text("c2", "u1")
+        await svc.queries.board_text("c2", "u1")
 
 
 async def test_a_private_board_offers_the_text_and_speaks_the_askers_language(db):
     svc, _ = service(db)
     await start(svc, "metromania", 2, {})
     with reading("ko"):
-        board = (await svc.board("c1", "u2")).reply
+        board = (await svc.queries.board("c1", "u2")).reply
         assert board.controls.kind == "astext" and board.controls.board_label == "📄 텍스트로"
-        assert HANGUL.search(whole((await svc.board_text("c1", "u2")).reply))
+        assert HANGUL.search(whole((await svc.queries.board_text("c1", "u2")).reply))
 
 
 def test_pages_never_split_a_line_and_prefer_the_end_of_a_section():

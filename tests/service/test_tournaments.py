@@ -330,7 +330,7 @@ async def test_a_tables_review_waits_for_the_end_of_its_tournament(svc, clock):
     ended = await svc.service.db.game(first.game_id)
     assert ended.status == "finished"
     with pytest.raises(Refused, match="once the tournament is over"):
-        await svc.service.review(first.thread_id, ended.seats[0].user_id, ended.id)
+        await svc.service.reviews.review(first.thread_id, ended.seats[0].user_id, ended.id)
     await svc.tournaments.tournament_abort("hall", "g", "host", manager=True)
     with pytest.raises(Refused, match="has no review"):  # (the toy game of these tests has none)
-        await svc.service.review(first.thread_id, ended.seats[0].user_id, ended.id)
+        await svc.service.reviews.review(first.thread_id, ended.seats[0].user_id, ended.id)

@@ -141,6 +141,6 @@ async def play_table(svc: App, thread: str, *, absent: frozenset = frozenset(), 
         person = state["players"][state["current"]]
         if person in absent:
             clock.now = row.deadline + 1
-            await svc.service.parts.turn_clock.tick_game(thread, clock.now)
+            await svc.service.turn_clock.tick_game(thread, clock.now)
             continue
-        await svc.service.play(thread, person, [str(min(3, 10 - state["count"]))])
+        await svc.service.turns.play(thread, person, [str(min(3, 10 - state["count"]))])

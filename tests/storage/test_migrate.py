@@ -8,18 +8,19 @@ import subprocess
 import sys
 from pathlib import Path
 
-from metrobot.service import GameService, fixed_seeds
+from metrobot.service import fixed_seeds
 from metrobot.storage import Database
+from metrobot.wiring import GameService
 
 ROOT = Path(__file__).resolve().parents[2]
 PEOPLE = [("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat")]
 
 
 async def play(svc, channel, kind, people, finish=True):
-    await svc.new_game(channel, "g1", *people[0], kind, {}, len(people))
+    await svc.lobby.new_game(channel, "g1", *people[0], kind, {}, len(people))
     for uid, name in people[1:]:
-        await svc.join(channel, uid, name)
-    await svc.start(channel, people[0][0])
+        await svc.lobby.join(channel, uid, name)
+    await svc.lobby.start(channel, people[0][0])
     await play_on(svc, channel, 10_000 if finish else 5)
 
 
@@ -29,10 +30,10 @@ async def play_on(svc, channel, steps=10_000):
         row = await svc.db.open_game(channel)
         if row is None:
             return
-        plugin = svc.parts.games.plugin(row)
+        plugin = svc.games.plugin(row)
         state = plugin.game.from_json(row.state)
         seat = sorted(plugin.game.to_move(state))[0]
-        await svc.play(channel, plugin.game.owner(state, seat), [rnd.choice(plugin.choices(state, seat)).code])
+        await svc.turns.play(channel, plugin.game.owner(state, seat), [rnd.choice(plugin.choices(state, seat)).code])
 
 
 async def test_migrate_copies_checks_and_the_copy_works(tmp_path, pg_server):
@@ -41,7 +42,7 @@ async def test_migrate_copies_checks_and_the_copy_works(tmp_path, pg_server):
     svc = GameService(db, seeds=fixed_seeds(3), images=False)
     await play(svc, "c1", "metromania", PEOPLE[:2])  # finished and rated
     await play(svc, "c2", "underground", PEOPLE, finish=False)  # under way
-    await svc.new_game("c3", "g1", "u1", "Ann", "flipwrite", {}, 2)  # a lobby
+    await svc.lobby.new_game("c3", "g1", "u1", "Ann", "flipwrite", {}, 2)  # a lobby
     before = {c: await db.last_game(c) for c in ("c1", "c2", "c3")}
     ratings = await db.history.stored_ratings()
     await db.close()
@@ -79,7 +80,7 @@ async def test_migrate_copies_checks_and_the_copy_works(tmp_path, pg_server):
         svc = GameService(pg, seeds=fixed_seeds(4), images=False)
         await play_on(svc, "c2")  # the game goes on in PostgreSQL
         assert (await pg.last_game("c2")).status == "finished"
-        out = await svc.new_game("c4", "g1", "u1", "Ann", "metromania", {}, 2)  # new ids follow the old ones
+        out = await svc.lobby.new_game("c4", "g1", "u1", "Ann", "metromania", {}, 2)  # new ids follow the old ones
         assert out.public[0].controls.game_id == 4
     finally:
         await pg.close()
@@ -105,7 +106,7 @@ async def test_a_database_the_bot_lived_in_arrives_whole(tmp_path, pg_server):
     reviewed = (await db.last_game("c1")).id  # Bob's review of it (as `games/review.py` makes them)
     await db.reviews.keep(reviewed, people[1][0], {"person": people[1][0], "turns": [], "worst": []}, 1_000_000.0)
     await play(svc, "c2", "underground", people[1:], finish=False)  # under way
-    await svc.new_game("c3", "g1", *people[3], "flipwrite", {}, 2)  # a lobby
+    await svc.lobby.new_game("c3", "g1", *people[3], "flipwrite", {}, 2)  # a lobby
     await app.tournaments.tournament_new(
         "hall", "g1", people[1][0], "metromania", "swiss", manager=True, table_size=2, rounds=2
     )
@@ -123,16 +124,16 @@ async def test_a_database_the_bot_lived_in_arrives_whole(tmp_path, pg_server):
     for uid, _ in people[:3]:
         await db.people.save_person(Person(uid, {"language": "de"}, away_until=2_000_000_000.5))
     eve = "700000000000000005"
-    await svc.set_reminders(eve, 6)
-    await svc.follow("c2", eve)  # a game followed by someone not playing it
+    await svc.reminders.set_reminders(eve, 6)
+    await svc.following.follow("c2", eve)  # a game followed by someone not playing it
     # find a game: Bob waits and avoids Eve; a table found for Cat and Dan, its thread still owed
-    await svc.avoid(people[1][0], other=eve)
-    await svc.find_game("g1", "c9", *people[1], game="metromania", pace="day")
+    await svc.find.avoid(people[1][0], other=eve)
+    await svc.find.find("g1", "c9", *people[1], game="metromania", pace="day")
     for person in people[2:]:
-        await svc.find_game("g1", "c9", *person, game="flipwrite")
+        await svc.find.find("g1", "c9", *person, game="flipwrite")
     await db.people.save_server("g1", {"tournament_role": "r9"})
     svc.web_base = "http://pages.test"  # (the daily challenge is played on the play page)
-    await svc.daily_start("g1", *people[1], "flipwrite")  # a day's challenge, begun
+    await svc.daily.start("g1", *people[1], "flipwrite")  # a day's challenge, begun
     await db.daily.owe_post("g1", "2026-11-26", "c1", "a day's table")  # owed to a server's channel
     await db.privacy.depart("g2", 1_000_000.0)
     await Privacy(svc).forget(ann)

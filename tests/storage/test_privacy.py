@@ -12,9 +12,10 @@ import pytest
 
 from metrobot.backup import replay_all
 from metrobot.privacy import Privacy
-from metrobot.service import GameService, fixed_seeds
+from metrobot.service import fixed_seeds
 from metrobot.storage import GameResult, Owed, Seat, Standing
 from metrobot.storage.personal import GHOST_NAME, HOLDERS, is_ghost
+from metrobot.wiring import GameService
 from tests.history.play import owed
 
 ANN, BOB = ("700000000000000001", "Ann"), ("700000000000000002", "Bob")
@@ -140,20 +141,20 @@ async def test_an_erasure_keeps_one_ghost_per_server_until_it_ends(db):
 
 
 async def _play(svc, channel, guild, people, kind="metromania"):
-    await svc.new_game(channel, guild, *people[0], kind, {}, len(people))
+    await svc.lobby.new_game(channel, guild, *people[0], kind, {}, len(people))
     for uid, name in people[1:]:
-        await svc.join(channel, uid, name)
-    await svc.start(channel, people[0][0])
+        await svc.lobby.join(channel, uid, name)
+    await svc.lobby.start(channel, people[0][0])
 
 
 async def _finish(svc, channel):
     while who := await owed(svc, channel):
-        menu = await svc.menu(channel, who[0], [])
+        menu = await svc.turns.menu(channel, who[0], [])
         prefix = []
         while not menu.complete:
             prefix.append(menu.choices[0].code)
-            menu = await svc.menu(channel, who[0], prefix)
-        await svc.play(channel, who[0], prefix)
+            menu = await svc.turns.menu(channel, who[0], prefix)
+        await svc.turns.play(channel, who[0], prefix)
 
 
 @pytest.mark.timeout(120)
@@ -174,7 +175,7 @@ async def test_a_forgotten_persons_games_replay_on_either_database(db):
     assert [s.auto for s in running.seats if is_ghost(s.user_id)] == [True]
     await _finish(svc, "c2")  # Bob plays on, the automatic player for the ghost
     assert (await db.last_game("c2")).status == "finished"
-    assert await svc.rebuild_ratings() == (2, True)  # a rebuild gives everyone else the same ratings
+    assert await svc.standings.rebuild_ratings() == (2, True)  # a rebuild gives everyone else the same ratings
 
 
 @pytest.mark.timeout(120)

@@ -61,9 +61,9 @@ async def make_activity_world(tmp_path, *, secret: str | None = SECRET) -> Activ
     app = build(db, seeds=fixed_seeds(45), images=False)
     service = app.service
     guild = str(s.guild_id)
-    await service.new_game(str(channel), guild, str(ann), "Ann", "underground", {}, 2)
-    await service.join(str(channel), str(bob), "Bob")
-    await service.start(str(channel), str(ann))
+    await service.lobby.new_game(str(channel), guild, str(ann), "Ann", "underground", {}, 2)
+    await service.lobby.join(str(channel), str(bob), "Bob")
+    await service.lobby.start(str(channel), str(ann))
     service.images = True
     game = (await db.open_game(str(channel))).id
     auth = DiscordAuth(str(s.application_id), secret, s.token, s.api_base)

@@ -16,8 +16,9 @@ from browser import launch
 from world import make_tournament, make_world, served
 
 from metrobot.app import build
-from metrobot.service import GameService, fixed_seeds
+from metrobot.service import fixed_seeds
 from metrobot.storage import Database
+from metrobot.wiring import GameService
 
 
 class Site:
@@ -28,10 +29,10 @@ class Site:
 
     async def game_url(self, key: str) -> str:
         row = await self.service.db.game(self.games[key])
-        return self.base + await self.service.game_path(row)
+        return self.base + await self.service.links.game_path(row)
 
     async def tournament_url(self) -> str:
-        return self.base + await self.service.tournament_path(
+        return self.base + await self.service.links.tournament_path(
             await self.service.db.tournaments.tournament(self.tournament)
         )
 

@@ -37,7 +37,7 @@ async def test_headers_and_files(tmp_path):
     world = await make_activity_world(tmp_path)
     try:
         row = await world.service.db.game(world.game)
-        game = world.base + await world.service.game_path(row)
+        game = world.base + await world.service.links.game_path(row)
         async with aiohttp.ClientSession() as http:
             for framed in ("/activity", "/activity/", "/activity/?frame_id=1&instance_id=2&platform=mobile"):
                 async with http.get(world.base + framed) as answer:

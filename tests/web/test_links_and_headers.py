@@ -8,11 +8,12 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from world import ANN, BOB, GUILD, play_turns
 
-from metrobot.service import GameService, Refused, fixed_seeds
+from metrobot.service import Refused, fixed_seeds
 from metrobot.service.weblinks import signature, valid
 from metrobot.storage import Database
 from metrobot.web import make_app
 from metrobot.web.reader import accepted
+from metrobot.wiring import GameService
 
 CHANNEL = "910000000000000001"
 
@@ -21,9 +22,9 @@ CHANNEL = "910000000000000001"
 async def served(tmp_path):
     db = await Database(tmp_path / "links.sqlite3").open()
     service = GameService(db, seeds=fixed_seeds(8), images=False)
-    await service.new_game(CHANNEL, GUILD, ANN, "Ann", "metromania", {}, 2, language="nl")
-    await service.join(CHANNEL, BOB, "Bob")
-    await service.start(CHANNEL, ANN)
+    await service.lobby.new_game(CHANNEL, GUILD, ANN, "Ann", "metromania", {}, 2, language="nl")
+    await service.lobby.join(CHANNEL, BOB, "Bob")
+    await service.lobby.start(CHANNEL, ANN)
     await play_turns(service, CHANNEL, 2)
     service.images = True
     service.web_base = "http://127.0.0.1:1/metro"
@@ -44,19 +45,19 @@ def test_signatures_name_what_they_open_and_the_key():
 async def test_links_open_their_own_page_until_the_key_is_rotated(served):
     service, client = served
     row = await service.db.open_game(CHANNEL)
-    path = await service.game_path(row)
+    path = await service.links.game_path(row)
     assert path.startswith(f"/g/{row.id}/") and (await client.get(path)).status == 200
     assert (await client.get(path[:-1], allow_redirects=False)).headers["Location"] == path
-    other_server = await service.server_path("720000000000000009")  # another server's key signs nothing here
+    other_server = await service.links.server_path("720000000000000009")  # another server's key signs nothing here
     assert (await client.get(path.replace(path.split("/")[3], other_server.split("/")[3]))).status == 404
     await service.db.web.change_web(GUILD, rotate=True)
     assert (await client.get(path)).status == 404
-    assert (await client.get(await service.game_path(row))).status == 200
+    assert (await client.get(await service.links.game_path(row))).status == 200
 
 
 async def test_the_page_speaks_the_readers_language_else_the_games(served):
     service, client = served
-    path = await service.game_path(await service.db.open_game(CHANNEL))
+    path = await service.links.game_path(await service.db.open_game(CHANNEL))
     assert (await client.get(path)).headers["Content-Language"] == "nl"  # the game's
     answer = await client.get(path, headers={"Accept-Language": "ar-EG, es;q=0.8, ko;q=0.9"})
     assert answer.headers["Content-Language"] == "ko" and "메트로매니아" in await answer.text()
@@ -85,7 +86,7 @@ def test_a_language_being_translated_comes_after_the_complete_ones_the_reader_re
 async def test_boards_are_immutable_and_the_live_json_revalidates(served):
     service, client = served
     row = await service.db.open_game(CHANNEL)
-    path = await service.game_path(row)
+    path = await service.links.game_path(row)
     html = await (await client.get(path)).text()
     assert 'href="/metro/static/site.css' in html  # (behind a proxy's path)
     board = html.split('id="board" src="', 1)[1].split('"', 1)[0]
@@ -107,16 +108,16 @@ async def test_boards_are_immutable_and_the_live_json_revalidates(served):
 async def test_the_bot_hands_out_links_only_when_there_are_pages(served):
     service, _ = served
     row = await service.db.open_game(CHANNEL)
-    label, url = await service.status_link(row.id)
-    assert label == "🌐 Openen in de browser" and url == service.web_base + await service.game_path(row)
-    assert url in (await service.web_link(CHANNEL)).reply.text
+    label, url = await service.links.status_link(row.id)
+    assert label == "🌐 Openen in de browser" and url == service.web_base + await service.links.game_path(row)
+    assert url in (await service.links.web_link(CHANNEL)).reply.text
     service.web_base = None
-    assert await service.status_link(row.id) is None and await service.leaderboard_link(GUILD) is None
+    assert await service.links.status_link(row.id) is None and await service.links.leaderboard_link(GUILD) is None
     with pytest.raises(Refused, match="METROBOT_WEB_PORT"):
-        await service.web_link(CHANNEL)
+        await service.links.web_link(CHANNEL)
     with pytest.raises(Refused, match="Manage Server"):
-        await service.web_settings(GUILD, manager=False, public=True, rotate=False)
-    assert await service.web_settings(GUILD, manager=False, public=None, rotate=False) is None
+        await service.links.web_settings(GUILD, manager=False, public=True, rotate=False)
+    assert await service.links.web_settings(GUILD, manager=False, public=None, rotate=False) is None
 
 
 def test_settings_of_the_web_pages(monkeypatch):
@@ -149,10 +150,10 @@ async def test_python_m_metrobot_web_serves_the_pages_alone(tmp_path):
     root = Path(__file__).resolve().parents[2]
     db = await Database(tmp_path / "alone.sqlite3").open()
     service = GameService(db, seeds=fixed_seeds(9), images=False)
-    await service.new_game(CHANNEL, GUILD, ANN, "Ann", "metromania", {}, 2)
-    await service.join(CHANNEL, BOB, "Bob")
-    await service.start(CHANNEL, ANN)
-    path = await service.game_path(await db.open_game(CHANNEL))
+    await service.lobby.new_game(CHANNEL, GUILD, ANN, "Ann", "metromania", {}, 2)
+    await service.lobby.join(CHANNEL, BOB, "Bob")
+    await service.lobby.start(CHANNEL, ANN)
+    path = await service.links.game_path(await db.open_game(CHANNEL))
     await db.close()
     env = dict(
         os.environ,

@@ -202,7 +202,7 @@ async def test_forged_altered_and_revoked_links_open_nothing(site, browser):
 
 async def test_the_server_and_person_pages(site, browser):
     service = site.service
-    ctx, w, response = await visit(browser, site.base + await service.server_path(GUILD))
+    ctx, w, response = await visit(browser, site.base + await service.links.server_path(GUILD))
     page = w.page
     try:
         assert response.status == 200
@@ -227,7 +227,7 @@ async def test_the_server_and_person_pages(site, browser):
         assert (await page.goto(site.base + f"/s/{GUILD}/")).status == 200
         await service.db.web.change_web(GUILD, public=False)
         assert (await page.goto(site.base + f"/s/{GUILD}/")).status == 404
-        person = site.base + await service.person_path(GUILD, ANN)
+        person = site.base + await service.links.person_path(GUILD, ANN)
         assert (await page.goto(person.replace(ANN, "800000000000000009"))).status == 404
     finally:
         await ctx.close()
@@ -261,7 +261,7 @@ async def test_a_london_board_on_a_phone(site, browser, shots, language):
 async def test_the_server_page_on_a_phone(site, browser, shots):
     ctx, w, _ = await visit(
         browser,
-        site.base + await site.service.server_path(GUILD),
+        site.base + await site.service.links.server_path(GUILD),
         viewport={"width": 360, "height": 740},
         device_scale_factor=2,
         is_mobile=True,
@@ -278,7 +278,7 @@ async def test_the_server_page_on_a_phone(site, browser, shots):
 async def test_a_persons_page_on_a_phone(site, browser, shots, language):
     """A person's page at 360 × 740 (issue 46): each game kind's record with its rating and the
     median time to move, in words, wrapping without sideways scrolling."""
-    url = site.base + await site.service.person_path(GUILD, ANN) + f"?lang={language}"
+    url = site.base + await site.service.links.person_path(GUILD, ANN) + f"?lang={language}"
     ctx, w, response = await visit(
         browser, url, viewport={"width": 360, "height": 740}, device_scale_factor=2, is_mobile=True
     )
@@ -331,7 +331,7 @@ async def test_a_tournament_on_a_phone(site, browser, shots, language):
         await page.wait_for_function(LOADED)
         assert "MetrOmania" in await page.locator("h1").inner_text() or language == "ko"
         await checked(w)
-        server = site.base + await site.service.server_path(GUILD)
+        server = site.base + await site.service.links.server_path(GUILD)
         await page.goto(server)
         await page.locator("#tournaments + ul a", has_text="Autumn Cup").click()
         await page.wait_for_load_state()
@@ -344,8 +344,8 @@ async def test_a_days_daily_table_on_a_phone(site, browser, shots):
     """A person's page of a day's daily challenge table (issue 64): hidden until they have finished
     that deal, then everyone's places with theirs marked; at 360 × 740, for axe-core too."""
     service, dee = site.service, "800000000000000077"
-    await service.daily_start(None, dee, "Dee", "flipwrite")
-    text = (await service.daily_table(None, dee, "flipwrite")).reply.text
+    await service.daily.start(None, dee, "Dee", "flipwrite")
+    text = (await service.daily.table(None, dee, "flipwrite")).reply.text
     url = re.search(r"(http://\S+/d/\S+/)", text).group(1)
     phone = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True}
     ctx, w, response = await visit(browser, url, **phone)
@@ -353,9 +353,9 @@ async def test_a_days_daily_table_on_a_phone(site, browser, shots):
         assert response.status == 200
         assert "hidden until you have finished" in await w.page.locator("main").inner_text()
         await checked(w)
-        row = await service.game(await service.daily_game(dee, "flipwrite"))
+        row = await service.queries.game(await service.daily.game_of(dee, "flipwrite"))
         await play_turns(service, row.channel_id, None)
-        assert (await service.game(row.id)).status == "finished"
+        assert (await service.queries.game(row.id)).status == "finished"
         await w.page.reload()
         assert "Dee (you)" in await w.page.locator("table.leaderboard").inner_text()
         assert await w.page.evaluate("document.documentElement.scrollWidth") <= 360

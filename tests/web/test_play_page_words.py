@@ -76,6 +76,6 @@ async def test_in_the_pseudo_language_the_page_and_the_activity_are_sent_no_disc
         texts += [t["label"] for t in board["targets"]]
         for text in texts:
             assert not discord_in(text), f"{kind}, {user}: {discord_in(text)}"
-    page = await service.game_page(row, PSEUDO)  # the Activity's words (web/activityapi.py `view`)
+    page = await service.web_game.game_page(row, PSEUDO)  # the Activity's words (web/activityapi.py `view`)
     prompt = plain(page.prompt)
     assert "⟦" in prompt and not discord_in(prompt), prompt

@@ -56,7 +56,7 @@ async def served(svc):
 async def test_the_link_opens_the_page_and_nothing_else(served, clock):
     svc, client = served
     row, _ = await swiss(svc)
-    path = await svc.service.tournament_path(row)
+    path = await svc.service.links.tournament_path(row)
     assert re.fullmatch(rf"/t/{row.id}/[A-Za-z0-9_-]{{24}}/", path)
     reply = (await svc.tournaments.tournament_web(HALL, GUILD)).reply.text
     assert svc.service.web_base + path in reply
@@ -71,7 +71,7 @@ async def test_the_link_opens_the_page_and_nothing_else(served, clock):
         names = [dict(PEOPLE)[p] for p in table.seats]
         assert re.search(r"<li>\s*" + r"\s*</li>\s*<li>".join(names), html)
         game = await svc.service.db.game(table.game_id)
-        link = await svc.service.game_path(game)
+        link = await svc.service.links.game_path(game)
         assert f'href="{link}"' in html and (await client.get(link)).status == 200
     bye = snap.rounds[0].pairing["byes"]
     assert len(bye) == 1 and f"Bye: {dict(PEOPLE)[bye[0]]}" in html
@@ -79,7 +79,7 @@ async def test_the_link_opens_the_page_and_nothing_else(served, clock):
     # not the same link without its last slash, another id, an altered or a game's signature
     assert (await client.get(path[:-1], allow_redirects=False)).headers["Location"] == path
     sig = path.split("/")[3]
-    game_sig = (await svc.service.game_path(await svc.service.db.game(snap.tables[0].game_id))).split("/")[3]
+    game_sig = (await svc.service.links.game_path(await svc.service.db.game(snap.tables[0].game_id))).split("/")[3]
     for wrong in (
         path.replace(f"/t/{row.id}/", f"/t/{row.id + 1}/"),
         path.replace(sig, sig[::-1]),
@@ -94,7 +94,7 @@ async def test_the_link_opens_the_page_and_nothing_else(served, clock):
     # revoked with the server's key, like every other link
     await svc.service.db.web.change_web(GUILD, rotate=True)
     assert (await client.get(path)).status == 404
-    assert (await client.get(await svc.service.tournament_path(row))).status == 200
+    assert (await client.get(await svc.service.links.tournament_path(row))).status == 200
 
 
 async def test_a_finished_tournament_shows_its_final_standings_picture(served, clock):
@@ -104,7 +104,7 @@ async def test_a_finished_tournament_shows_its_final_standings_picture(served, c
     await play_round(svc, clock, hall, row.id, 2)
     row = await svc.service.db.tournaments.tournament(row.id)
     assert row.status == "finished"
-    path = await svc.service.tournament_path(row)
+    path = await svc.service.links.tournament_path(row)
     html = await (await client.get(path)).text()
     assert "Round 2 of 2" in html and "place 1" in html and "place 2" in html
     picture = re.search(
@@ -127,9 +127,9 @@ async def test_a_finished_tournament_shows_its_final_standings_picture(served, c
 async def test_the_server_page_lists_tournaments_and_the_command_refuses_clearly(served, clock):
     svc, client = served
     row, _ = await swiss(svc)
-    html = await (await client.get(await svc.service.server_path(GUILD))).text()
+    html = await (await client.get(await svc.service.links.server_path(GUILD))).text()
     assert 'id="tournaments"' in html and "Spring Cup" in html and "round 1" in html
-    assert f'href="{await svc.service.tournament_path(row)}"' in html
+    assert f'href="{await svc.service.links.tournament_path(row)}"' in html
     with pytest.raises(Refused, match="No tournament here"):
         await svc.tournaments.tournament_web("930000000000000009", GUILD)
     with pytest.raises(Refused, match="No tournament here"):  # another server's channel
@@ -142,12 +142,12 @@ async def test_the_server_page_lists_tournaments_and_the_command_refuses_clearly
 async def test_a_running_duplicate_rounds_games_are_not_linked(served, clock):
     svc, client = served
     row, _ = await swiss(svc, 4, kind="flipwrite", duplicate=True)
-    path = await svc.service.tournament_path(row)
+    path = await svc.service.links.tournament_path(row)
     html = await (await client.get(path)).text()
     snap = await svc.service.db.tournaments.snapshot(row.id)
-    links = [await svc.service.game_path(await svc.service.db.game(t.game_id)) for t in snap.tables]
+    links = [await svc.service.links.game_path(await svc.service.db.game(t.game_id)) for t in snap.tables]
     assert "the same deal" in html and not any(link in html for link in links)
-    server = await (await client.get(await svc.service.server_path(GUILD))).text()
+    server = await (await client.get(await svc.service.links.server_path(GUILD))).text()
     assert "Spring Cup" in server and not any(link in server for link in links)
     games = [await svc.service.db.game(t.game_id) for t in snap.tables]
     assert not any(str(g.seed) in html for g in games) and str(snap.row.seed) not in html

@@ -10,8 +10,8 @@ from collections.abc import AsyncIterator
 from aiohttp import web
 
 from metrobot.app import App
-from metrobot.service import GameService
 from metrobot.web import make_app
+from metrobot.wiring import GameService
 
 GUILD = "700000000000000001"
 ANN, BOB, CY = "800000000000000001", "800000000000000002", "800000000000000003"
@@ -42,22 +42,22 @@ async def play_turns(svc: GameService, channel: str, turns: int | None, seed: in
             return
         for user in list(row.waiting):
             prefix: list[str] = []
-            menu = await svc.menu(channel, user, prefix)
+            menu = await svc.turns.menu(channel, user, prefix)
             while not menu.complete:
                 prefix.append(rnd.choice(menu.choices).code)
-                menu = await svc.menu(channel, user, prefix)
-            await svc.play(channel, user, prefix)
+                menu = await svc.turns.menu(channel, user, prefix)
+            await svc.turns.play(channel, user, prefix)
         done += 1
 
 
 async def new_game(
     svc: GameService, channel: str, kind: str = "metromania", options: dict | None = None, language: str | None = None
 ) -> int:
-    await svc.new_game(
+    await svc.lobby.new_game(
         channel, GUILD, ANN, "Ann", kind, options or {}, 2, **({"language": language} if language else {})
     )
-    await svc.join(channel, BOB, "Bob")
-    await svc.start(channel, ANN)
+    await svc.lobby.join(channel, BOB, "Bob")
+    await svc.lobby.start(channel, ANN)
     return (await svc.db.open_game(channel)).id
 
 
@@ -72,7 +72,7 @@ async def make_world(svc: GameService) -> dict[str, int]:
     await play_turns(svc, "900000000000000003", 2, seed=4)
     london = await new_game(svc, "900000000000000005", "underground")
     await play_turns(svc, "900000000000000005", 8, seed=5)
-    await svc.new_game("900000000000000004", GUILD, CY, "Cy", "underground", {}, 3)
+    await svc.lobby.new_game("900000000000000004", GUILD, CY, "Cy", "underground", {}, 3)
     return {"finished": finished, "running": running, "flip": flip, "london": london}
 
 

@@ -4,7 +4,7 @@
 their pace, the channel where a table they start opens, whether others may see them waiting,
 their display name (the seat's name when a table is found) and since when they wait (their place).
 `queue_versions`: one counter a server, raised by every change of its queue, so that the
-matching writes its tables only if the queue is still the one it read (service/queue.py).
+matching writes its tables only if the queue is still the one it read (tables/find.py).
 `avoids`: whom a person never wants to be matched with (`/me avoid`); private.
 `found_tables`: a table the matching formed, waiting for its thread (`thread_id` NULL: owed to
 Discord, claimed by one process at a time, `tries` counting the claims), then for its people to

@@ -112,7 +112,7 @@ if FAULTS and not BESIDE_THE_BOT:
         Database._write = _write
 
     if "kill_after_takeback" in FAULTS:
-        from metrobot.service.takeback import TakeBack
+        from metrobot.turns.takeback import TakeBack
 
         original_take_back = TakeBack.take_back
 
@@ -376,7 +376,7 @@ if FAULTS and not BESIDE_THE_BOT:
 
         DailyQueries.owe_post = owe_then_die
     if "kill_in_expiry" in FAULTS:
-        from metrobot.service.turns import Turns
+        from metrobot.turns.turns import Turns
 
         original_advance = Turns.advance
 
@@ -388,7 +388,7 @@ if FAULTS and not BESIDE_THE_BOT:
         Turns.advance = advance_or_die
 
     if "kill_after_expiry" in FAULTS:
-        from metrobot.service.clock import Clock
+        from metrobot.turns.clock import Clock
 
         original_tick_game = Clock.tick_game
 
@@ -403,7 +403,7 @@ if FAULTS and not BESIDE_THE_BOT:
     if "clock_ahead" in FAULTS:
         import time
 
-        from metrobot.service.service import GameService
+        from metrobot.wiring import GameService
 
         original_init = GameService.__init__
 

@@ -1,0 +1,1 @@
+"""The daily challenge (issue 64): one deal a day of each game, the same for everyone, sealed by the installation's key; its table, its replay page and streaks. The part is `Daily` (challenge.py); its queries are storage's `db.daily`, its Discord controls discord_app/daily.py."""

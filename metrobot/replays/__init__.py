@@ -1,0 +1,1 @@
+"""Finished games turn by turn, drawn from the action log (replays.py)."""

@@ -1,0 +1,1 @@
+"""A channel's table before and around its game: open, join, leave, start, abort (lobby.py), its settings (gamesettings.py), a newcomer's tutorial (tutorial.py), ↻ play again (again.py), finding a game in a server's queue (find.py, matching.py), and looking at a game: status, board, hand (queries.py)."""

@@ -1,0 +1,1 @@
+"""A move and what follows it: steps read and applied (steps.py), the turn itself (turns.py: validate, apply, automatic replies, clocks, announce, save), the automatic players (automatic.py), pace, the composer's menus and preview, ↶ take-back and its window, hints, the tutorial's coach and the turn clocks (clock.py)."""
