@@ -25,6 +25,7 @@ from metrobot.i18n import LANGUAGES, PSEUDO, reading
 from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
 from metrobot.wiring import GameService
+from tests.clock import Clock
 from tests.render.test_image_texts import data_words as image_data_words
 
 PEOPLE = [("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat")]
@@ -131,7 +132,7 @@ async def _state(svc, channel):
     return row, plugin, plugin.game.from_json(row.state)
 
 
-async def _play_to_the_end(svc, heard: Heard, channel: str, kind: str, now: list[float]) -> list:
+async def _play_to_the_end(svc, heard: Heard, channel: str, kind: str, clock: Clock) -> list:
     """Each owed person plays what the automatic player would, a step at a time, with the
     odd detour; returns the states seen."""
     rnd = random.Random(11)
@@ -167,9 +168,9 @@ async def _play_to_the_end(svc, heard: Heard, channel: str, kind: str, now: list
             heard.outcome(await svc.rules_pages.rules(channel))
             continue
         if turn in (4, 9):  # the turn clock: the reminder at half time, the automatic player at expiry
-            now[0] = row.deadline - row.turn_clock / 2 + 1
+            clock.now = row.deadline - row.turn_clock / 2 + 1
             reminded = [heard.outcome(out) for _, out in await svc.tick()]
-            now[0] = row.deadline + 1
+            clock.now = row.deadline + 1
             expired = [heard.outcome(out) for _, out in await svc.tick()]
             assert len(reminded) == len(expired) == 1 and (await svc.db.game(row.id)).moves > row.moves
             heard.clock += 1
@@ -190,8 +191,8 @@ async def _play_to_the_end(svc, heard: Heard, channel: str, kind: str, now: list
 
 @pytest.mark.parametrize("kind, players, options", GAMES, ids=[g[0] for g in GAMES])
 async def test_a_whole_game_in_the_pseudo_language_leaves_nothing_untranslated(db, monkeypatch, kind, players, options):
-    now = [1_000_000.0]
-    svc = GameService(db, clock=lambda: now[0], seeds=fixed_seeds(5), images=True, render_workers=0, ai_seconds=0.05)
+    clock = Clock()
+    svc = GameService(db, clock=clock, seeds=fixed_seeds(5), images=True, render_workers=0, ai_seconds=0.05)
     heard = Heard(monkeypatch)
     run = svc.painter.run
 
@@ -219,7 +220,7 @@ async def test_a_whole_game_in_the_pseudo_language_leaves_nothing_untranslated(d
         )
         heard.outcome(await svc.queries.status(channel, people[0][0]))
         heard.outcome(await svc.lobby.start(channel, people[0][0]))
-        states = await _play_to_the_end(svc, heard, channel, kind, now)
+        states = await _play_to_the_end(svc, heard, channel, kind, clock)
         row = await db.last_game(channel)
         assert row.status == "finished" and len(states) > 10 and heard.clock == 2
         assert any(s.auto for s in row.seats)  # someone left

@@ -14,7 +14,8 @@ from metrobot.games.flipwrite.actions import legal
 from metrobot.games.flipwrite.ai import player_for
 from metrobot.games.flipwrite.ai import strong as strong_module
 from metrobot.games.flipwrite.determinize import sealed_decision
-from tests.metromania.ai_helpers import FakeClock, peeking
+from tests.clock import Clock
+from tests.metromania.ai_helpers import peeking
 
 from .smallmaps import small_map_option
 from .test_ai_determinize import position
@@ -183,7 +184,7 @@ def test_a_decision_is_one_step():
 def test_strong_honours_its_clock():
     """Past its deadline the player starts no rollout and soon stops reading the clock
     (timing itself is for the benchmarks: here the clock moves 1 ms at every reading)."""
-    clock = FakeClock(step=0.001)
+    clock = Clock(0.0, step=0.001)
     state = position("berlin", 2, False, 6, 0)
     view = GAME.view(state, "p0")
     strong = player_for("strong")

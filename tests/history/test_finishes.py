@@ -17,6 +17,7 @@ from metrobot.service import Refused, fixed_seeds
 from metrobot.storage.personal import GHOST_PREFIX
 from metrobot.web import make_app
 from metrobot.wiring import GameService
+from tests.clock import Clock
 from tests.said import in_discord
 
 from .play import owed, play_game
@@ -25,17 +26,9 @@ ANN, BOB, CAT = ("1001", "Ann"), ("1002", "Bob"), ("1003", "Cat")
 GUILD = "5001"
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def clock():
-    return Clock()
+    return Clock(1_800_000_000.0)
 
 
 @pytest.fixture

@@ -55,16 +55,3 @@ def peeking(monkeypatch, game):
         patch.setattr(cls, "view", view)
         patch.setattr(cls, "determinize", determinize)
         yield
-
-
-class FakeClock:
-    """A clock that moves `step` seconds at every reading (`Budget(clock=...)`), so a test
-    can check that a search stops at its deadline without measuring time."""
-
-    def __init__(self, step: float):
-        self.now, self.step, self.readings = 0.0, step, 0
-
-    def __call__(self) -> float:
-        self.readings += 1
-        self.now += self.step
-        return self.now

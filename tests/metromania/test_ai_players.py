@@ -11,8 +11,9 @@ from metrobot.games.metromania import GAME
 from metrobot.games.metromania.ai import GreedyPlayer, player
 from metrobot.games.metromania.ai import strong as strong_module
 from metrobot.games.metromania.ai.strong import StrongPlayer
+from tests.clock import Clock
 
-from .ai_helpers import VARIANTS, FakeClock, peeking, position
+from .ai_helpers import VARIANTS, peeking, position
 
 SMALL = Budget(seconds=60, iterations=2)  # work-bounded (one rollout or two): the same choice on any machine
 
@@ -184,7 +185,7 @@ def test_strong_without_time_still_answers_legally():
 def test_strong_stops_at_its_deadline():
     """Against a clock that moves 1 ms a reading (no real time is measured): a 50 ms cap
     ends the search a few readings after the deadline, however much work was allowed."""
-    clock = FakeClock(step=0.001)
+    clock = Clock(0.0, step=0.001)
     s = position(2, {}, 5, 10)
     seat = s.players[s.current]
     auto = StrongPlayer()

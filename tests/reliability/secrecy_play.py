@@ -43,6 +43,7 @@ from metrobot.games.hints import requester_view, suggest
 from metrobot.service import Menu, Outcome, Refused, fixed_seeds
 from metrobot.storage import Database, GameRow, Seat
 from metrobot.wiring import GameService
+from tests.clock import Clock
 
 from .secrecy_model import Secret, model
 
@@ -479,7 +480,7 @@ class Table:
         self.images = images  # a folder for the command line's files: images are checked too
         self.until = until  # (a fault test: stop once what it lets out has been seen)
         self.states: list[Any] = []  # the game's states, one per change while it runs
-        self.now = [1_800_000_000.0]
+        self.clock = Clock(1_800_000_000.0)
         self.db: Database | None = None
         self.service: GameService | None = None
 
@@ -487,7 +488,7 @@ class Table:
         self.db = await Database(":memory:").open()
         try:
             self.service = GameService(
-                self.db, images=False, seeds=fixed_seeds(7_000_000 + self.number), clock=lambda: self.now[0]
+                self.db, images=False, seeds=fixed_seeds(7_000_000 + self.number), clock=self.clock
             )
             await self._run(max_calls)
         finally:
@@ -688,7 +689,7 @@ class Table:
         row = self.w.row
         if row.deadline is None:
             return
-        self.now[0] = row.deadline + 1 if expire else row.deadline - row.turn_clock / 2 + 1
+        self.clock.now = row.deadline + 1 if expire else row.deadline - row.turn_clock / 2 + 1
         earlier = self.records.take()
         results = await self.service.tick()
         await self._after(

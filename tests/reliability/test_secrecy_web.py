@@ -214,12 +214,13 @@ async def tournament_pages() -> tuple[list[str], set[str]]:
     picture and the server's page fetched at sign-up, half-way through each round, after each
     round; returns everything fetched and the secrets (every seed, every hand dealt)."""
     from metrobot.app import build
+    from tests.clock import Clock
     from tests.reliability.test_tournament_secrecy import PEOPLE as ENTRANTS
     from tests.reliability.test_tournament_secrecy import expire_all, hands
-    from tests.service.tourney_kit import FakeClock, Hall, settle
+    from tests.service.tourney_kit import Hall, settle
 
     db = await Database(":memory:").open()
-    clock = FakeClock()
+    clock = Clock()
     app = build(db, seeds=fixed_seeds(36), clock=clock, images=False, default_turn_clock=3600)
     svc = app.service
     svc.web_base = "http://127.0.0.1"

@@ -17,7 +17,8 @@ from metrobot import games
 from metrobot.app import build
 from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
-from tests.service.tourney_kit import FakeClock, Hall, settle
+from tests.clock import Clock
+from tests.service.tourney_kit import Hall, settle
 from tests.toygame import PLUGIN
 
 pytestmark = pytest.mark.timeout(300)
@@ -42,7 +43,7 @@ def count(db_path: str, sql: str, *args) -> int:
 
 async def two_processes(path):
     """Two services on one database file, as two bot processes would be."""
-    clock = FakeClock()
+    clock = Clock()
     dbs = [await Database(path).open() for _ in range(2)]
     return (
         clock,

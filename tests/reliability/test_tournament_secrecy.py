@@ -17,7 +17,8 @@ from metrobot.app import build
 from metrobot.i18n import lang
 from metrobot.service import fixed_seeds
 from metrobot.storage import Database
-from tests.service.tourney_kit import FakeClock, Hall, settle
+from tests.clock import Clock
+from tests.service.tourney_kit import Hall, settle
 
 PEOPLE = [(f"u{i}", name) for i, name in enumerate(["Ann", "Bob", "Cat", "Dan"], 1)]
 
@@ -63,7 +64,7 @@ async def said(svc, hall: Hall) -> list[str]:
 @pytest.fixture
 async def service(tmp_path):
     db = await Database(tmp_path / "secrecy.sqlite3").open()
-    clock = FakeClock()
+    clock = Clock()
     yield build(db, seeds=fixed_seeds(35), clock=clock, images=False, default_turn_clock=3600), clock
     await db.close()
 

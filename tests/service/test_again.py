@@ -15,16 +15,9 @@ from metrobot.games import get_plugin
 from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
 from metrobot.wiring import GameService
+from tests.clock import Clock
 from tests.said import in_discord
 from tests.toygame import PLUGIN
-
-
-class FakeClock:
-    def __init__(self):
-        self.now = 1_000_000.0
-
-    def __call__(self):
-        return self.now
 
 
 @pytest.fixture
@@ -38,7 +31,7 @@ async def db(tmp_path):
 def svc(db):
     games.register(PLUGIN)
     try:
-        yield in_discord(GameService(db, seeds=fixed_seeds(5), clock=FakeClock(), images=False))
+        yield in_discord(GameService(db, seeds=fixed_seeds(5), clock=Clock(), images=False))
     finally:
         games.unregister(PLUGIN.name)
 

@@ -13,8 +13,9 @@ from metrobot.service import Refused, fixed_seeds
 from metrobot.service.turnclock import BANK, DAY, HOUR, MINUTE
 from metrobot.storage import Database
 from metrobot.wiring import GameService
+from tests.clock import Clock
 from tests.said import in_discord
-from tests.service.test_service import PEOPLE, FakeClock, take_turn, whose_turn
+from tests.service.test_service import PEOPLE, take_turn, whose_turn
 
 
 @pytest.fixture
@@ -26,7 +27,7 @@ async def db(tmp_path):
 
 @pytest.fixture
 def clock():
-    return FakeClock()
+    return Clock()
 
 
 @pytest.fixture

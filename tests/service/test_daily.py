@@ -18,6 +18,7 @@ from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
 from metrobot.turns import automatic
 from metrobot.wiring import GameService
+from tests.clock import Clock
 
 DAY = 1_795_000_000.0  # 2026-11-18 (UTC), 12:53
 ANN, BOB, CAT = ("880000000000000101", "Ann"), ("880000000000000102", "Bob"), ("880000000000000103", "Cat")
@@ -30,14 +31,6 @@ def cheap_daily_opponent(monkeypatch):
     monkeypatch.setattr(automatic, "DAILY_SECONDS", 0.05)
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = DAY
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 async def db(tmp_path):
     database = await Database(tmp_path / "games.sqlite3").open()
@@ -47,7 +40,7 @@ async def db(tmp_path):
 
 @pytest.fixture
 def clock():
-    return Clock()
+    return Clock(DAY)
 
 
 @pytest.fixture

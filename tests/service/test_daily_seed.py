@@ -21,8 +21,9 @@ from metrobot.storage import Database
 from metrobot.turns import automatic
 from metrobot.web import make_app
 from metrobot.wiring import GameService
+from tests.clock import Clock
 
-from .test_daily import ANN, BOB, CAT, DAY, Clock, anonymous, dealt, play_out
+from .test_daily import ANN, BOB, CAT, DAY, anonymous, dealt, play_out
 
 KEY = bytes.fromhex("5e" * 32)
 OTHER = bytes.fromhex("a7" * 32)
@@ -46,7 +47,7 @@ async def service(tmp_path, name: str, key: bytes | None, clock) -> GameService:
 
 @pytest.fixture
 async def svc(tmp_path):
-    service_ = await service(tmp_path, "games", KEY, Clock())
+    service_ = await service(tmp_path, "games", KEY, Clock(DAY))
     yield service_
     await service_.db.close()
 
@@ -133,7 +134,7 @@ async def test_the_commitment_is_published_at_once_and_the_seed_only_after_the_d
 
 
 async def test_installations_sharing_a_key_deal_alike_and_others_do_not(tmp_path):
-    clock = Clock()
+    clock = Clock(DAY)
     one, two, other = [await service(tmp_path, n, k, clock) for n, k in (("a", KEY), ("b", KEY), ("c", OTHER))]
     try:
         for kind in ("flipwrite", "underground"):
@@ -175,7 +176,7 @@ async def test_a_game_left_for_a_week_no_longer_holds_the_seed_back(svc):
 
 def test_the_first_deal_makes_a_key_and_daily_key_shows_and_sets_it(tmp_path, capsys):
     async def first_deal() -> list:
-        svc = await service(tmp_path, "fresh", None, Clock())
+        svc = await service(tmp_path, "fresh", None, Clock(DAY))
         try:
             await svc.daily.start("5001", *ANN, "flipwrite")
             return await svc.db.daily.keys()

@@ -20,6 +20,7 @@ from metrobot.storage import Database
 from metrobot.storage.personal import is_ghost
 from metrobot.storage.privacy import PrivacyQueries
 from metrobot.wiring import GameService
+from tests.clock import Clock
 from tests.history.play import owed
 
 ANN, BOB, CAT = ("710000000000000001", "Ann"), ("710000000000000002", "Bob"), ("710000000000000003", "Cat")
@@ -36,13 +37,13 @@ async def db(tmp_path):
 
 
 @pytest.fixture
-def now():
-    return [NOW]
+def clock():
+    return Clock(NOW)
 
 
 @pytest.fixture
-def svc(db, now):
-    return GameService(db, seeds=fixed_seeds(11), images=False, clock=lambda: now[0])
+def svc(db, clock):
+    return GameService(db, seeds=fixed_seeds(11), images=False, clock=clock)
 
 
 @pytest.fixture
@@ -162,7 +163,7 @@ async def test_a_forgotten_player_is_deleted_player_in_the_readers_language(db, 
     assert ghost.name == "Deleted player"  # as stored; shown in the reader's language
 
 
-async def test_a_departed_servers_game_stays_stopped_when_someone_returns_or_is_forgotten(db, svc, privacy, now):
+async def test_a_departed_servers_game_stays_stopped_when_someone_returns_or_is_forgotten(db, svc, privacy, clock):
     await start(svc, "c1", [ANN, BOB, CAT], kind="flipwrite")
     await svc.people.away(BOB[0], 2)
     assert (await db.open_game("c1")).deadline is None  # (the round waits for Bob, who is away)
@@ -172,10 +173,10 @@ async def test_a_departed_servers_game_stays_stopped_when_someone_returns_or_is_
     await privacy.forget(ANN[0])
     row = await db.open_game("c1")
     assert row.deadline is None and row.paused is not None
-    now[0] += 3600
+    clock.advance(3600)
     assert await privacy.guild_back("g1")
     row = await db.open_game("c1")
-    assert row.deadline == pytest.approx(now[0] + row.turn_clock) and row.paused is None
+    assert row.deadline == pytest.approx(clock.now + row.turn_clock) and row.paused is None
 
 
 async def test_an_erasure_finished_by_a_later_process_owes_done_by_dm_until_it_is_sent(svc, privacy, db):

@@ -11,15 +11,8 @@ from metrobot.games import get_game
 from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
 from metrobot.wiring import GameService
+from tests.clock import Clock
 from tests.said import in_discord
-
-
-class FakeClock:
-    def __init__(self):
-        self.now = 1_000_000.0
-
-    def __call__(self):
-        return self.now
 
 
 @pytest.fixture
@@ -31,7 +24,7 @@ async def db(tmp_path):
 
 @pytest.fixture
 def clock():
-    return FakeClock()
+    return Clock()
 
 
 @pytest.fixture

@@ -15,8 +15,9 @@ from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
 from metrobot.turns.takeback_window import DEFAULT_WINDOW
 from metrobot.wiring import GameService
+from tests.clock import Clock
 from tests.said import in_discord
-from tests.service.test_service import PEOPLE, FakeClock, started, take_turn, whose_turn
+from tests.service.test_service import PEOPLE, started, take_turn, whose_turn
 
 OPEN = {"hands": "open"}  # MetrOmania with open hands: a marker dropped is no secret, every move may be taken back
 
@@ -30,7 +31,7 @@ async def db(tmp_path):
 
 @pytest.fixture
 def clock():
-    return FakeClock()
+    return Clock()
 
 
 @pytest.fixture

@@ -15,6 +15,7 @@ from metrobot import games
 from metrobot.app import App, build
 from metrobot.service import fixed_seeds
 from metrobot.storage import Database
+from tests.clock import Clock
 from tests.toygame import PLUGIN, Race, race_plugin
 
 
@@ -27,14 +28,6 @@ class Duel(Race):
 
 
 DUEL = race_plugin(Duel())
-
-
-class FakeClock:
-    def __init__(self):
-        self.now = 1_000_000.0
-
-    def __call__(self):
-        return self.now
 
 
 @dataclass
@@ -74,7 +67,7 @@ async def db(tmp_path):
 
 @pytest.fixture
 def clock():
-    return FakeClock()
+    return Clock()
 
 
 @pytest.fixture

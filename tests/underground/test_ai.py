@@ -16,7 +16,8 @@ from metrobot.games.underground.ai import greedy, player_for
 from metrobot.games.underground.ai import strong as strong_module
 from metrobot.games.underground.ai.strong import StrongPlayer
 from metrobot.games.underground.building import placements
-from tests.metromania.ai_helpers import FakeClock, peeking
+from tests.clock import Clock
+from tests.metromania.ai_helpers import peeking
 
 # Work-bounded (the same choice on any machine): one simulated step, so one deal for
 # the two candidates kept.
@@ -136,7 +137,7 @@ def test_strong_without_time_plays_the_greedy_turn_legally():
 def test_strong_honours_its_clock():
     """Past its deadline the player starts no rollout and soon stops reading the clock
     (timing itself is for the benchmarks: here the clock moves 1 ms at every reading)."""
-    clock = FakeClock(step=0.001)
+    clock = Clock(0.0, step=0.001)
     s = position(2, 10, 0)  # the first turn: rollouts to the end are at their longest
     auto = StrongPlayer()
     action = auto.choose(GAME, GAME.view(s, s.player), s.player, s.player, random.Random(1), Budget(0.05, 10**9, clock))
