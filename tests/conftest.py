@@ -1,19 +1,13 @@
 import gc
 import os
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+import pytest
+from hypothesis import settings
 
-import pytest  # noqa: E402
-from hypothesis import settings  # noqa: E402
-
-from metrobot.render import png  # noqa: E402
-from metrobot.storage import sqlite  # noqa: E402
-from tests import spread, systemtools  # noqa: E402
-from tools import pgserver  # noqa: E402
+from metrobot.render import png
+from metrobot.storage import sqlite
+from tests import spread, systemtools
+from tools import pgserver
 
 # SQLite commits without an fsync (synchronous=NORMAL instead of the bot's FULL, see
 # metrobot/storage/sqlite.py): a commit then costs microseconds instead of milliseconds, and

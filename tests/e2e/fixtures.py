@@ -20,17 +20,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import sys
 from typing import Any
 
 import pytest
 import pytest_asyncio
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from apispec import check_standin, heading
-from standin import DiscordStandIn, StandInTimeout, point_discord_at
+from tests.e2e.apispec import check_standin, heading
+from tests.e2e.standin import DiscordStandIn, StandInTimeout, point_discord_at
 
 
 @pytest_asyncio.fixture

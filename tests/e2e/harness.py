@@ -9,8 +9,6 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 from metrobot.discord_app.client import MetroBot  # noqa: E402
 from metrobot.settings import Settings  # noqa: E402

@@ -13,13 +13,13 @@ import types
 
 import pytest
 import pytest_asyncio
-from alttext_check import undescribed
-from harness import make_bot
-from players import Table
 
 from metrobot.games import get_plugin
 from metrobot.i18n import lang
 from metrobot.storage import Database
+from tests.e2e.alttext_check import undescribed
+from tests.e2e.harness import make_bot
+from tests.e2e.players import Table
 
 pytestmark = pytest.mark.timeout(240)
 

@@ -10,11 +10,11 @@ import datetime as dt
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from players import Table
-from waiting import delivered
 
 from metrobot.discord_app.recovery import deliver_owed
+from tests.e2e.harness import make_bot
+from tests.e2e.players import Table
+from tests.e2e.waiting import delivered
 
 pytestmark = pytest.mark.timeout(300)
 MINUTE, HOUR = 60, 3600

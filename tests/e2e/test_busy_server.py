@@ -13,11 +13,11 @@ import re
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from players import Table
 
 from metrobot.discord_app.recovery import deliver_owed
 from metrobot.storage import Database
+from tests.e2e.harness import make_bot
+from tests.e2e.players import Table
 
 pytestmark = pytest.mark.timeout(300)
 UTC = dt.UTC

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import pytest
 import pytest_asyncio
-from composing import edited, group_labels, open_group, press, step_options, steps_of, take_step, type_step
-from harness import make_bot
-from players import Table
 
 from metrobot.games import get_plugin
 from metrobot.games.underground.words import COLOUR_WORDS
 from metrobot.i18n import lang
+from tests.e2e.composing import edited, group_labels, open_group, press, step_options, steps_of, take_step, type_step
+from tests.e2e.harness import make_bot
+from tests.e2e.players import Table
 
 pytestmark = pytest.mark.timeout(300)
 

@@ -13,7 +13,8 @@ import random
 import aiohttp
 import pytest
 import pytest_asyncio
-from harness import make_bot
+
+from tests.e2e.harness import make_bot
 
 pytestmark = pytest.mark.timeout(300)
 PLAY_LABEL = "🖐 Play on the board"

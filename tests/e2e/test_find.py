@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
 
 from metrobot import games
 from metrobot.discord_app.recovery import deliver_owed
 from metrobot.tables.find import CONFIRM
+from tests.e2e.harness import make_bot
 from tests.toygame import PLUGIN
 
 pytestmark = pytest.mark.timeout(120)

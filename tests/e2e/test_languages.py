@@ -20,14 +20,14 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from players import Table, said_done
 
 from metrobot.discord_app.languages import discord_locales
 from metrobot.discord_app.words import discord_text
 from metrobot.games import get_plugin
 from metrobot.i18n import OFFERED, lang
 from metrobot.i18n import words as part
+from tests.e2e.harness import make_bot
+from tests.e2e.players import Table, said_done
 
 pytestmark = pytest.mark.timeout(300)
 

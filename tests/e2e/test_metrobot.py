@@ -11,8 +11,9 @@ import re
 
 import pytest
 import pytest_asyncio
-from harness import make_bot, start_bot_process, stop_process
-from players import Table, mentioned
+
+from tests.e2e.harness import make_bot, start_bot_process, stop_process
+from tests.e2e.players import Table, mentioned
 
 pytestmark = pytest.mark.timeout(240)
 

@@ -28,12 +28,12 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from players import Table, said_done
 
 import metrobot
 from metrobot.games import get_plugin
 from metrobot.i18n import lang
+from tests.e2e.harness import make_bot
+from tests.e2e.players import Table, said_done
 from tests.e2e.test_languages import DATA_WORDS, GAME_OVER, _Plural, _texts, says
 from tests.reliability.sizes import FULL
 from tests.test_typed_words import metromania_typed

@@ -12,13 +12,13 @@ import time
 
 import aiohttp
 import pytest
-from harness import make_bot, start_bot_process
-from players import Table
 from prometheus_client.parser import text_string_to_metric_families
-from waiting import POLL
 
 from metrobot.discord_app.operate import connected
 from tests.clock import Clock
+from tests.e2e.harness import make_bot, start_bot_process
+from tests.e2e.players import Table
+from tests.e2e.waiting import POLL
 
 pytestmark = pytest.mark.timeout(240)
 

@@ -12,14 +12,14 @@ import json
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from players import Table
-from privacy_world import NAME, expected_export, exported, forget_by_discord, history, holding, ratings, rows
 
 from metrobot import __version__
 from metrobot.backup import replay_all
 from metrobot.discord_app.recovery import deliver_owed
 from metrobot.storage import Database
+from tests.e2e.harness import make_bot
+from tests.e2e.players import Table
+from tests.e2e.privacy_world import NAME, expected_export, exported, forget_by_discord, history, holding, ratings, rows
 
 pytestmark = pytest.mark.timeout(300)
 DAY = 24 * 3600

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from players import Table
 
 from metrobot.games import get_plugin
 from metrobot.games import review as pure
 from metrobot.review import reviews as reviews_module
+from tests.e2e.harness import make_bot
+from tests.e2e.players import Table
 
 REVIEW_WAIT = 120.0  # seconds (within the test's 180)
 pytestmark = pytest.mark.timeout(180)

@@ -8,11 +8,11 @@ import asyncio
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
 
 from metrobot.games import get_plugin
 from metrobot.games.rulebook import page_texts
 from metrobot.i18n import lang
+from tests.e2e.harness import make_bot
 
 pytestmark = pytest.mark.timeout(240)
 

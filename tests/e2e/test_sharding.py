@@ -33,12 +33,12 @@ import time
 from dataclasses import dataclass
 
 import pytest
-from harness import start_bot_process, stop_process
-from players import Table
 
 from metrobot.gamelog import GameLog
 from metrobot.games import get_game, get_plugin
 from metrobot.storage import Database
+from tests.e2e.harness import start_bot_process, stop_process
+from tests.e2e.players import Table
 
 pytestmark = pytest.mark.timeout(300)
 

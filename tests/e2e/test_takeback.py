@@ -10,12 +10,12 @@ import re
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from test_busy_server import ask, at, game, row, settled, tick
 
 from metrobot.games.logplay import is_takeback
 from metrobot.storage import Database
 from metrobot.turns.takeback_window import DEFAULT_WINDOW
+from tests.e2e.harness import make_bot
+from tests.e2e.test_busy_server import ask, at, game, row, settled, tick
 
 pytestmark = pytest.mark.timeout(300)
 BOARD = re.compile(r"-(\d+)\.png$")

@@ -11,9 +11,9 @@ import collections
 import re
 
 import pytest
-from standin.constants import PERMISSIONS
-from tourney_play import play_table, query, round_ready, tables, tournament, until
 
+from tests.e2e.standin.constants import PERMISSIONS
+from tests.e2e.tourney_play import play_table, query, round_ready, tables, tournament, until
 from tests.reliability.crashkit import BotProcess
 
 pytestmark = pytest.mark.timeout(900)
@@ -143,7 +143,7 @@ def _hall_posts(standin, hall, text):
 
 
 async def test_a_duplicate_round_plays_in_private_threads_of_each_tables_people(standin, run_client, tmp_path):
-    from harness import make_bot
+    from tests.e2e.harness import make_bot
 
     db_path = str(tmp_path / "duplicate.sqlite3")
     bot = make_bot(db_path)

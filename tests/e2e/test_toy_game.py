@@ -9,11 +9,11 @@ import json
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from players import Table
 
 from metrobot import cli, games
 from metrobot.gamelog import GameLog, self_play
+from tests.e2e.harness import make_bot
+from tests.e2e.players import Table
 from tests.toygame import PLUGIN, TARGET
 
 pytestmark = pytest.mark.timeout(120)

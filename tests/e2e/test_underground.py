@@ -19,9 +19,6 @@ import random
 
 import pytest
 import pytest_asyncio
-from composing import choose, control, group_labels, press, step_options, steps_of, take_step
-from harness import TEST_SEED, make_bot
-from players import Table
 
 from metrobot.discord_app.composer import MAX_OPTIONS
 from metrobot.gamelog import GameLog
@@ -31,6 +28,9 @@ from metrobot.i18n import EN
 from metrobot.service import fixed_seeds
 from metrobot.storage import Database
 from metrobot.turns import menutree
+from tests.e2e.composing import choose, control, group_labels, press, step_options, steps_of, take_step
+from tests.e2e.harness import TEST_SEED, make_bot
+from tests.e2e.players import Table
 
 pytestmark = pytest.mark.timeout(300)
 

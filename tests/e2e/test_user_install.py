@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from players import Table
+
+from tests.e2e.harness import make_bot
+from tests.e2e.players import Table
 
 pytestmark = pytest.mark.timeout(300)
 ANYWHERE = ("games", "profile", "me", "game", "privacy")

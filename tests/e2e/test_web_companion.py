@@ -8,16 +8,13 @@ Server) revokes them all."""
 from __future__ import annotations
 
 import asyncio
-import os
-import sys
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from players import Table
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "web"))
-from browser import Watched, axe_problems, launch
+from tests.e2e.harness import make_bot
+from tests.e2e.players import Table
+from tests.web.browser import Watched, axe_problems, launch
 
 pytestmark = pytest.mark.timeout(300)
 MANAGE_GUILD = 1 << 5

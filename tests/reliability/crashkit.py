@@ -23,13 +23,12 @@ import types
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness import start_bot_process
-from players import Table
-from standin import StandInTimeout
-
 from metrobot.gamelog import GameLog
 from metrobot.games import get_game, get_plugin
 from metrobot.games.logplay import LogPlayer, is_takeback
+from tests.e2e.harness import start_bot_process
+from tests.e2e.players import Table
+from tests.e2e.standin import StandInTimeout
 
 FAULTS_DIR = Path(__file__).with_name("faults")
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,17 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import sys
 
 import aiohttp
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "web"))
-from activity_world import close_activity_world, make_activity_world
-
 from metrobot.web.discordauth import ExchangeLimit, client_address, networks
 from tests.clock import Clock
+from tests.web.activity_world import close_activity_world, make_activity_world
 
 pytestmark = pytest.mark.timeout(600)
 

@@ -11,7 +11,8 @@ import sqlite3
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
+
+from tests.e2e.harness import make_bot
 
 pytestmark = pytest.mark.timeout(300)
 STRING, NUMBER, BOOLEAN = 3, 10, 5

@@ -11,9 +11,9 @@ import sqlite3
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
 
 from metrobot.turns import automatic
+from tests.e2e.harness import make_bot
 
 pytestmark = pytest.mark.timeout(300)
 BUG = "Something went wrong"

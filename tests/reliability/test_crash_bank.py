@@ -13,8 +13,9 @@ import sqlite3
 import time
 
 import pytest
-from harness import make_bot
-from players import Table
+
+from tests.e2e.harness import make_bot
+from tests.e2e.players import Table
 
 from .crashkit import BotProcess, read_db
 

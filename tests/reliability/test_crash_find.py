@@ -10,8 +10,9 @@ import collections
 import sqlite3
 
 import pytest
-from standin import StandInTimeout
-from tourney_play import until
+
+from tests.e2e.standin import StandInTimeout
+from tests.e2e.tourney_play import until
 
 from .crashkit import BotProcess
 

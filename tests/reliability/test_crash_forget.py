@@ -12,13 +12,13 @@ import asyncio
 import json
 
 import pytest
-from players import Table
-from privacy_world import CODE, NAME, history, holding, ratings, rows
 
 from metrobot.backup import replay_all
 from metrobot.i18n import lang
 from metrobot.privacy.forget import done
 from metrobot.storage import Database
+from tests.e2e.players import Table
+from tests.e2e.privacy_world import CODE, NAME, history, holding, ratings, rows
 
 from .crashkit import BotProcess
 from .sizes import FULL

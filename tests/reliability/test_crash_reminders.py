@@ -14,8 +14,9 @@ import asyncio
 import sqlite3
 
 import pytest
-from harness import make_bot
-from players import Table
+
+from tests.e2e.harness import make_bot
+from tests.e2e.players import Table
 
 from .crashkit import BotProcess
 from .sizes import FULL

@@ -11,11 +11,11 @@ import random
 import sqlite3
 
 import pytest
-from harness import make_bot, start_bot_process, stop_process
-from players import Table
 
 from metrobot.service.core import Games
 from metrobot.storage.db import Database
+from tests.e2e.harness import make_bot, start_bot_process, stop_process
+from tests.e2e.players import Table
 
 from .sizes import scale
 

@@ -11,11 +11,11 @@ import asyncio
 import time
 
 import pytest
-from harness import make_bot
-from players import Table
 
 from metrobot.discord_app.recovery import deliver_owed
 from tests.clock import Clock
+from tests.e2e.harness import make_bot
+from tests.e2e.players import Table
 
 from .sizes import scale
 from .test_race import REFUSALS, log_length

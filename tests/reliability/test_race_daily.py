@@ -10,12 +10,12 @@ import asyncio
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
 
 from metrobot.service import fixed_seeds
 from metrobot.storage import Database
 from metrobot.turns import automatic
 from metrobot.wiring import GameService
+from tests.e2e.harness import make_bot
 
 from .sizes import scale
 

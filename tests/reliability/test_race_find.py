@@ -15,10 +15,10 @@ import sqlite3
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from tourney_play import until
 
 from metrobot import games
+from tests.e2e.harness import make_bot
+from tests.e2e.tourney_play import until
 from tests.toygame import PLUGIN
 
 from .sizes import scale

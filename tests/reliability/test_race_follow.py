@@ -22,14 +22,14 @@ import datetime as dt
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from players import Table
 
 from metrobot import games
 from metrobot.discord_app.recovery import deliver_owed
 from metrobot.service import Refused
 from metrobot.storage.reminders import ReminderQueries
 from tests.clock import Clock
+from tests.e2e.harness import make_bot
+from tests.e2e.players import Table
 from tests.toygame import PLUGIN
 
 from .sizes import scale

@@ -7,17 +7,13 @@ the rule's words, and someone seated nowhere is never given the list of tables."
 from __future__ import annotations
 
 import json
-import os
-import sys
 
 import aiohttp
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "web"))
-from activity_world import close_activity_world, make_activity_world
-
 from tests.clock import Clock
 from tests.service.tourney_kit import Hall, settle
+from tests.web.activity_world import close_activity_world, make_activity_world
 
 pytestmark = pytest.mark.timeout(600)
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
 
 from metrobot import games
+from tests.e2e.harness import make_bot
 from tests.toygame import PLUGIN
 
 from .sizes import scale

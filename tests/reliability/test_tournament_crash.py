@@ -16,14 +16,14 @@ import time
 from pathlib import Path
 
 import pytest
-from standin import StandInTimeout
-from standin.constants import PERMISSIONS
-from tourney_play import game_of, query, tables, tournament
-from waiting import delivered
 
 from metrobot import games
 from metrobot.gamelog import GameLog
 from metrobot.games import get_plugin
+from tests.e2e.standin import StandInTimeout
+from tests.e2e.standin.constants import PERMISSIONS
+from tests.e2e.tourney_play import game_of, query, tables, tournament
+from tests.e2e.waiting import delivered
 from tests.toygame import PLUGIN
 
 from .crashkit import BotProcess, read_db

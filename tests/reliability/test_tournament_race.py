@@ -9,15 +9,15 @@ import asyncio
 import sqlite3
 
 import pytest
-from harness import make_bot
-from standin.constants import PERMISSIONS
-from tourney_play import game_of, round_ready, tables
 
 from metrobot import games
 from metrobot.app import build
 from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
 from tests.clock import Clock
+from tests.e2e.harness import make_bot
+from tests.e2e.standin.constants import PERMISSIONS
+from tests.e2e.tourney_play import game_of, round_ready, tables
 from tests.service.tourney_kit import Hall, settle
 from tests.toygame import PLUGIN
 
