@@ -18,6 +18,9 @@ from metrobot.wiring import GameService
 
 from .play import owed, play_game
 
+# its words as the channel reads them (tests/said.py)
+pytestmark = pytest.mark.service(discord=True)
+
 PEOPLE = [("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat"), ("u4", "Dan")]
 
 

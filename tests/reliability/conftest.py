@@ -13,6 +13,7 @@ import pytest
 
 from tests.e2e.alttext_check import every_upload_has_alt_text  # noqa: F401  (every file the bot uploads described)
 from tests.e2e.fixtures import run_client, standin  # noqa: F401  (the e2e fixtures)
+from tests.service.helpers import counted  # noqa: F401  (the reviews made, with a small budget)
 
 from .figures import markdown, summary
 

@@ -1,4 +1,5 @@
-"""Fixtures of the tournament director's tests (`tourney_kit`); a test module that defines
-its own `db`, `clock` or `svc` uses its own."""
+"""The tournament director's tests (`tourney_kit`) play the toy game and its two-player variant
+(Duel to 10): here `toy` registers both. `counted`: the reviews made (tests/service/helpers.py)."""
 
-from tests.service.tourney_kit import clock, db, svc, toy  # noqa: F401
+from tests.service.helpers import counted  # noqa: F401
+from tests.service.tourney_kit import toy  # noqa: F401

@@ -16,15 +16,9 @@ from metrobot.storage import Person
 from metrobot.turns.pace import move_times, off_seconds
 from tests.history.play import play_game
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.service(seed=34, turn_clock=3600, toy=True)]
 ANN, BOB = ("720000000000000001", "Ann"), ("720000000000000002", "Bob")
 HOUR = 3600.0
-
-
-@pytest.fixture
-def svc(svc):
-    """The game service of the director's tests' application (tourney_kit: built through metrobot/app.py)."""
-    return svc.service
 
 
 def at(*when: int) -> float:

@@ -19,7 +19,7 @@ from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
 from metrobot.wiring import GameService
 from tests.clock import Clock
-from tests.service.test_service import PEOPLE
+from tests.service.helpers import PEOPLE
 
 pytestmark = pytest.mark.timeout(600)
 
