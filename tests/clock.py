@@ -10,6 +10,8 @@ tests/test_scaffolding.py keeps it the only clock class under tests/.
 
 from __future__ import annotations
 
+import datetime as dt
+
 START = 1_000_000.0  # the time a test starts at unless it says otherwise (any fixed time would do)
 
 
@@ -28,3 +30,8 @@ class Clock:
         """Move the time on by `seconds` (and return the new time)."""
         self.now += seconds
         return self.now
+
+
+def at(*when: int) -> float:
+    """The time of a UTC date and time: `at(2031, 3, 3, 8)` is 2031-03-03 08:00 UTC."""
+    return dt.datetime(*when, tzinfo=dt.UTC).timestamp()

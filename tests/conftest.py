@@ -115,6 +115,7 @@ SERVICE = {
     "render_workers": None,  # drawing workers (None: GameService's default, a thread)
     "toy": False,  # register the toy game (Race to 10, tests/toygame) for the test
     "discord": False,  # its words as a Discord channel reads them (tests/said.py: in_discord)
+    "web_base": None,  # the address its web pages are linked at (None: no web pages)
 }
 
 
@@ -176,6 +177,8 @@ def service_arguments(request, clock: Clock) -> dict:
 def svc(request, db, clock) -> GameService:
     """The game service (metrobot.wiring.GameService) on `db` and `clock`, as SERVICE and the marks say."""
     service = GameService(db, **service_arguments(request, clock))
+    if service_options(request)["web_base"] is not None:
+        service.web_base = service_options(request)["web_base"]
     return in_discord(service) if service_options(request)["discord"] else service
 
 

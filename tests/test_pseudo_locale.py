@@ -23,10 +23,9 @@ from metrobot import games
 from metrobot.discord_app.words import discord_text
 from metrobot.i18n import LANGUAGES, PSEUDO, reading
 from metrobot.service import Refused, fixed_seeds
-from metrobot.storage import Database
 from metrobot.wiring import GameService
 from tests.clock import Clock
-from tests.render.test_image_texts import data_words as image_data_words
+from tests.render.image_words import data_words as image_data_words
 
 PEOPLE = [("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat")]
 GAMES = [("metromania", 2, {}), ("flipwrite", 2, {"city": "berlin"}), ("underground", 3, {})]
@@ -115,13 +114,6 @@ class Heard:
             await call
         self.texts.append(str(caught.value))
         self.typed |= {w for word in WORD.findall(typed) for w in (word, word.upper())}
-
-
-@pytest.fixture
-async def db(tmp_path):
-    database = await Database(tmp_path / "pseudo.sqlite3").open()
-    yield database
-    await database.close()
 
 
 async def _state(svc, channel):
@@ -255,7 +247,7 @@ async def test_a_whole_game_in_the_pseudo_language_leaves_nothing_untranslated(d
     assert not leaks, "\n".join(f"{t!r}: {w}" for t, w in leaks.items())
     # the images: every turn's board, the final images, the replay and the rating chart
     assert any("⟦" in s for s in heard.drawn)
-    from tests.render.test_image_texts import unmarked as drawn_leftover
+    from tests.render.image_words import unmarked as drawn_leftover
 
     drawn = {s: words for s in heard.drawn if (words := drawn_leftover(s, data))}
     assert not drawn, drawn

@@ -3,4 +3,4 @@ suites (tests/reliability) can use them too; so does the check that every file t
 uploads carries alt text (``alttext_check.py``, autouse)."""
 
 from tests.e2e.alttext_check import every_upload_has_alt_text  # noqa: F401
-from tests.e2e.fixtures import ClientRunner, StandInTimeout, run_client, standin  # noqa: F401
+from tests.e2e.fixtures import ClientRunner, StandInTimeout, processes, run_client, standin, start_bot  # noqa: F401

@@ -19,11 +19,8 @@ pytestmark = pytest.mark.timeout(240)
 
 
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path):
-    client = make_bot(str(tmp_path / "metrobot.sqlite3"))
-    await run_client(client)
-    await standin.wait_for_commands("game", "dig", "station", "play", "status", "board", "hand")
-    return client
+async def bot(start_bot):
+    return await start_bot("metrobot", "game", "dig", "station", "play", "status", "board", "hand")
 
 
 def people(standin, *names, manager=False):

@@ -20,7 +20,6 @@ import time
 import pytest
 import pytest_asyncio
 
-from tests.e2e.harness import make_bot
 from tests.e2e.players import Table
 from tests.web.browser import Watched, axe_problems, launch
 from tests.web.tapping import Taps, codes, confirm, key_confirm, key_step, over, ready, tap_step
@@ -33,11 +32,8 @@ PLAY_LABEL = "🖐 Play on the board"
 
 
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path):
-    client = make_bot(str(tmp_path / "play.sqlite3"), web_port=0)
-    await run_client(client)
-    await standin.wait_for_commands("game", "hand", "server")
-    return client
+async def bot(start_bot):
+    return await start_bot("play", "game", "hand", "server", web_port=0)
 
 
 def link_of(message) -> str | None:

@@ -12,17 +12,13 @@ import pytest_asyncio
 from metrobot.games import get_plugin
 from metrobot.games.rulebook import page_texts
 from metrobot.i18n import lang
-from tests.e2e.harness import make_bot
 
 pytestmark = pytest.mark.timeout(240)
 
 
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path):
-    client = make_bot(str(tmp_path / "rules.sqlite3"))
-    await run_client(client)
-    await standin.wait_for_commands("game")
-    return client
+async def bot(start_bot):
+    return await start_bot("rules", "game")
 
 
 async def turned(standin, user, message, label: str) -> None:

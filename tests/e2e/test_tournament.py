@@ -21,15 +21,6 @@ pytestmark = pytest.mark.timeout(900)
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "김민준"]
 
 
-@pytest.fixture
-async def processes():
-    """Bot processes a test starts are killed at its end, whatever happened."""
-    made = []
-    yield lambda bot: made.append(bot) or bot
-    for bot in made:
-        await bot.kill()
-
-
 async def test_a_nine_person_swiss_is_played_to_the_end_through_restarts(standin, processes, tmp_path):
     db_path = str(tmp_path / "tournament.sqlite3")
     hall = standin.create_channel("tournaments")

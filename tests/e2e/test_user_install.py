@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 import pytest_asyncio
 
-from tests.e2e.harness import make_bot
 from tests.e2e.players import Table
 
 pytestmark = pytest.mark.timeout(300)
@@ -17,11 +16,8 @@ ANYWHERE = ("games", "profile", "me", "game", "privacy")
 
 
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path):
-    client = make_bot(str(tmp_path / "anywhere.sqlite3"))
-    await run_client(client)
-    await standin.wait_for_commands("game", "games", "me", "profile", "status")
-    return client
+async def bot(start_bot):
+    return await start_bot("anywhere", "game", "games", "me", "profile", "status")
 
 
 async def private(standin, user: int, channel: int, command: str, options: dict | None = None) -> str:

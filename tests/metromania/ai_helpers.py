@@ -55,3 +55,27 @@ def peeking(monkeypatch, game):
         patch.setattr(cls, "view", view)
         patch.setattr(cls, "determinize", determinize)
         yield
+
+
+# ---------------------------------------------------------------- hidden information
+def start_of_p1_turn(seed):
+    """A 4-player game with hidden hands, p1 to move at the start of its turn."""
+    s = position(4, {"hands": "hidden"}, seed, 12)
+    while s.players[s.current] != "p1":
+        p = s.players[s.current]
+        s, _ = GAME.apply(s, p, GAME.auto_action(s, p, random.Random(0)))
+    return s
+
+
+def hidden_twins(s):
+    """States that p1 cannot tell from s, one for each thing its view hides: another deal
+    (two opponents' unplaced markers swapped, letters and kinds) and another generator
+    (seed and state)."""
+    data = GAME.to_json(s)
+    t = GAME.from_json(data)
+    others = [m for m in t.markers if m.cell is None and m.holder != "p1"]
+    a = others[0]
+    b = next(m for m in others if m.holder != a.holder and (m.letter, m.kind) != (a.letter, a.kind))
+    a.letter, a.kind, b.letter, b.kind = b.letter, b.kind, a.letter, a.kind
+    u = GAME.from_json({**data, "seed": data["seed"] ^ 0x5A5A, "rng": data["rng"] ^ 0x123456789})
+    return [t, u]

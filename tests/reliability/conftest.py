@@ -12,7 +12,8 @@ import os
 import pytest
 
 from tests.e2e.alttext_check import every_upload_has_alt_text  # noqa: F401  (every file the bot uploads described)
-from tests.e2e.fixtures import run_client, standin  # noqa: F401  (the e2e fixtures)
+from tests.e2e.fixtures import processes, run_client, standin, start_bot  # noqa: F401  (the e2e fixtures)
+from tests.service.daily_kit import cheap_daily_opponent  # noqa: F401  (the daily opponent's work, small)
 from tests.service.helpers import counted  # noqa: F401  (the reviews made, with a small budget)
 
 from .figures import markdown, summary

@@ -98,6 +98,23 @@ GAMES, ACTIONS, OUTBOX = (
 )
 
 
+async def wait_until(check, what: str, tries: int = 600) -> None:
+    """Until `check()` holds, looked at every 50 ms, `tries` times at the most (then: what never happened)."""
+    for _ in range(tries):
+        if check():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"never: {what}")
+
+
+async def answered(h, timeout: float = 4.0) -> str | None:
+    """The private answer to a command or a press, or None if none comes within `timeout` (the bot died)."""
+    try:
+        return (await h.wait_message(lambda m: m.ephemeral, timeout=timeout)).content
+    except StandInTimeout:
+        return None
+
+
 def read_db(db_path: str) -> tuple[list[dict], dict[int, list[dict]], list[dict]]:
     """(games, actions by game, outbox) straight from the SQLite file (or the PostgreSQL
     database, given its URL)."""

@@ -46,6 +46,7 @@ from metrobot.wiring import GameService
 from tests.clock import Clock
 
 from .secrecy_model import Secret, model
+from .twins import twin
 
 PEOPLE = [
     (str(880000000000000000 + 11 * i), name)
@@ -372,32 +373,9 @@ class Watcher:
 async def answers(row: GameRow, state: Any, who: str, images: bool) -> list[Any]:
     """The read-only requests' answers of a service holding this game in this state, as
     comparable data (texts, image bytes, menu choices)."""
-    game = get_plugin(row.game).game
-    db = await Database(":memory:").open()
-    try:
-        service = GameService(db, images=images, seeds=lambda: 1, clock=lambda: 1_800_000_000.0)
-        made = await db.create_game(
-            channel_id=row.channel_id,
-            guild_id=row.guild_id,
-            game=row.game,
-            host=row.seats[0],
-            options=row.options,
-            seed=1,
-            max_seats=row.max_seats,
-            turn_clock=row.turn_clock,
-        )
-        await db.update(
-            made,
-            status=row.status,
-            host_id=row.host_id,
-            seats=list(row.seats),
-            state=game.to_json(state),
-            deadline=row.deadline,
-            reminded=row.reminded,
-        )
+    fields = {"status": row.status, "host_id": row.host_id, "deadline": row.deadline, "reminded": row.reminded}
+    async with twin(row, state, images=images, **fields) as (service, _):
         return [await _ask(service, ask, row.channel_id, who) for ask in ASKS]
-    finally:
-        await db.close()
 
 
 async def _ask(service: GameService, ask: str, channel: str, who: str) -> Any:

@@ -12,21 +12,15 @@ import time
 
 import pytest
 
-from metrobot.discord_app.recovery import deliver_owed
 from tests.clock import Clock
 from tests.e2e.harness import make_bot
 from tests.e2e.players import Table
+from tests.e2e.ticks import tick
 
+from .racekit import REFUSALS, log_length
 from .sizes import scale
-from .test_race import REFUSALS, log_length
 
 pytestmark = pytest.mark.timeout(600)
-
-
-async def tick(bot) -> None:
-    for channel, outcome in await bot.service.tick():
-        await bot.deliver(channel, outcome)
-    await deliver_owed(bot)
 
 
 async def test_a_turn_confirmed_as_the_bank_runs_out(standin, run_client, tmp_path, report):

@@ -18,47 +18,22 @@ digest recorded without checking that none was recorded since, are both caught."
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 
 import pytest
 import pytest_asyncio
 
-from metrobot import games
 from metrobot.discord_app.recovery import deliver_owed
 from metrobot.service import Refused
 from metrobot.storage.reminders import ReminderQueries
-from tests.clock import Clock
-from tests.e2e.harness import make_bot
+from tests.clock import Clock, at
 from tests.e2e.players import Table
-from tests.toygame import PLUGIN
+from tests.e2e.ticks import tick
+from tests.reliability.followkit import FOLLOWING, HOUR, STOPPED, a_bot, add, news, toy_table
 
 from .sizes import scale
 
 pytestmark = pytest.mark.timeout(300)
-HOUR = 3600.0
-FOLLOWING, STOPPED = "You follow", "no longer follow"
 CLEAR = ("earlier game", "No game here", "already follow", "don't follow")
-
-
-def at(*when: int) -> float:
-    return dt.datetime(*when, tzinfo=dt.UTC).timestamp()
-
-
-@pytest.fixture
-def toy():
-    games.register(PLUGIN)
-    try:
-        yield PLUGIN
-    finally:
-        games.unregister(PLUGIN.name)
-
-
-async def a_bot(standin, run_client, db_path: str, clock: Clock):
-    client = make_bot(db_path, tick=3600.0, clock_hours=300.0)
-    await run_client(client)
-    client.turn_clock.cancel()  # (ticked by hand)
-    client.service.clock = clock
-    return client
 
 
 @pytest_asyncio.fixture
@@ -69,33 +44,11 @@ async def world(standin, run_client, tmp_path, toy):
     return bot, clock
 
 
-async def tick(bot) -> None:
-    for channel, outcome in await bot.service.tick():
-        await bot.deliver(channel, outcome)
-    await deliver_owed(bot)
-
-
-async def toy_table(standin, bot, name: str, seed: int) -> tuple[Table, int, int]:
-    ann, bob = standin.add_member(name="Ann"), standin.add_member(name="Bob")
-    table = Table(standin, standin.create_channel(name), bot.settings.db_path, seed=seed)
-    await table.open(ann, "race", [bob], players=2)
-    return table, ann, bob
-
-
 async def follow_button(standin, table: Table):
     status = await standin.wait_for_message(
         table.channel, lambda m: any(c.startswith("mb:fw:") for c in m.custom_ids())
     )
     return status, next(c for c in status.custom_ids() if c.startswith("mb:fw:"))
-
-
-async def add(standin, table: Table, amount: int):
-    user = (await table.owed())[0]
-    return await standin.slash(user, table.channel, "add", {"amount": str(amount)})
-
-
-def news(standin, user: int) -> list:
-    return [m for m in standin.dms(user) if m.content.startswith(("👁", "🏁"))]
 
 
 async def test_follow_pressed_many_times_at_once(standin, world):

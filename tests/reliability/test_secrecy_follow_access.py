@@ -9,14 +9,15 @@ from __future__ import annotations
 import pytest
 
 from tests.clock import Clock
+from tests.e2e.ticks import tick
 
-from .test_race_follow import FOLLOWING, HOUR, a_bot, add, news, tick, toy, toy_table  # noqa: F401
+from .followkit import FOLLOWING, HOUR, a_bot, add, news, toy_table
 
 pytestmark = pytest.mark.timeout(300)
 
 
 @pytest.fixture
-async def world(standin, run_client, tmp_path, toy):  # noqa: F811
+async def world(standin, run_client, tmp_path, toy):
     clock = Clock(1_900_000_000.0)
     bot = await a_bot(standin, run_client, str(tmp_path / "follow.sqlite3"), clock)
     await standin.wait_for_commands("game", "add")

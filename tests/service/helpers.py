@@ -1,5 +1,6 @@
 """What the service tests share: four people, a started game, whose turn it is, a whole turn
-built from the menus as the buttons build it, and a finished game with its review counted."""
+built from the menus as the buttons build it, a finished game with its review counted, and a
+game started by given people and played on (the privacy tests)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from metrobot.games import get_game, get_plugin
 from metrobot.games import review as pure
 from metrobot.review import reviews as reviews_module
+from tests.history.play import owed
 
 # How tests/service/test_service.py and the tests that share its helpers build the service (`svc`,
 # tests/conftest.py): its words as the channel reads them (tests/said.py).
@@ -72,3 +74,21 @@ async def finished(svc, game="flipwrite", options=None):
     row = await svc.db.last_game("c1")
     assert row.status == "finished"
     return row
+
+
+async def start(svc, channel, people, kind="metromania", guild="g1"):
+    await svc.lobby.new_game(channel, guild, *people[0], kind, {}, len(people))
+    for uid, name in people[1:]:
+        await svc.lobby.join(channel, uid, name)
+    await svc.lobby.start(channel, people[0][0])
+
+
+async def finish(svc, channel, turns=None):
+    while (turns is None or turns > 0) and (who := await owed(svc, channel)):
+        turns = None if turns is None else turns - 1
+        prefix = []
+        menu = await svc.turns.menu(channel, who[0], prefix)
+        while not menu.complete:
+            prefix.append(menu.choices[-1].code)
+            menu = await svc.turns.menu(channel, who[0], prefix)
+        await svc.turns.play(channel, who[0], prefix)

@@ -17,7 +17,7 @@ from metrobot.turns import automatic
 from metrobot.wiring import GameService
 from tests.clock import Clock
 
-from .test_daily import ANN, DAY, anonymous
+from .daily_kit import ANN, DAY, anonymous
 
 KEY = bytes.fromhex("3c" * 32)
 MOVES = 3  # the person's decisions (each answered by the automatic player)

@@ -15,13 +15,6 @@ SEATS = [Seat("u1", "Ann"), Seat("u2", "Bob")]
 RESULT = GameResult("g1", "race", (Standing("u1", "Ann", 7, True, True, 1), Standing("u2", "Bob", 3, False, False, 2)))
 
 
-@pytest.fixture
-async def db(tmp_path):
-    database = await Database(tmp_path / "events.sqlite3").open()
-    yield database
-    await database.close()
-
-
 async def started(db: Database):
     row = await db.create_game(
         channel_id="c1",

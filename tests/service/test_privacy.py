@@ -15,58 +15,21 @@ from metrobot.backup import replay_all
 from metrobot.i18n import lang, reading
 from metrobot.privacy import Privacy
 from metrobot.privacy.forget import done
-from metrobot.service import Refused, fixed_seeds
-from metrobot.storage import Database
+from metrobot.service import Refused
 from metrobot.storage.personal import is_ghost
 from metrobot.storage.privacy import PrivacyQueries
-from metrobot.wiring import GameService
-from tests.clock import Clock
 from tests.history.play import owed
+from tests.service.helpers import finish, start
 
 ANN, BOB, CAT = ("710000000000000001", "Ann"), ("710000000000000002", "Bob"), ("710000000000000003", "Cat")
 NOW = 1_800_000_000.0
 
-pytestmark = pytest.mark.timeout(120)
-
-
-@pytest.fixture
-async def db(tmp_path):
-    database = await Database(tmp_path / "privacy.sqlite3").open()
-    yield database
-    await database.close()
-
-
-@pytest.fixture
-def clock():
-    return Clock(NOW)
-
-
-@pytest.fixture
-def svc(db, clock):
-    return GameService(db, seeds=fixed_seeds(11), images=False, clock=clock)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.service(seed=11, now=NOW)]
 
 
 @pytest.fixture
 def privacy(svc):
     return Privacy(svc)
-
-
-async def start(svc, channel, people, kind="metromania", guild="g1"):
-    await svc.lobby.new_game(channel, guild, *people[0], kind, {}, len(people))
-    for uid, name in people[1:]:
-        await svc.lobby.join(channel, uid, name)
-    await svc.lobby.start(channel, people[0][0])
-
-
-async def finish(svc, channel, turns=None):
-    while (turns is None or turns > 0) and (who := await owed(svc, channel)):
-        turns = None if turns is None else turns - 1
-        prefix = []
-        menu = await svc.turns.menu(channel, who[0], prefix)
-        while not menu.complete:
-            prefix.append(menu.choices[-1].code)
-            menu = await svc.turns.menu(channel, who[0], prefix)
-        await svc.turns.play(channel, who[0], prefix)
 
 
 async def dump(db) -> str:

@@ -7,30 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from metrobot import games
-from metrobot.service import Refused, fixed_seeds
-from metrobot.storage import Conflict, Database
+from metrobot.service import Refused
+from metrobot.storage import Conflict
 from metrobot.tables.find import CONFIRM
-from metrobot.wiring import GameService
-from tests.clock import Clock
-from tests.said import in_discord
-from tests.toygame import PLUGIN
 
-
-@pytest.fixture
-async def db(tmp_path):
-    database = await Database(tmp_path / "games.sqlite3").open()
-    yield database
-    await database.close()
-
-
-@pytest.fixture
-def svc(db):
-    games.register(PLUGIN)
-    try:
-        yield in_discord(GameService(db, seeds=fixed_seeds(5), clock=Clock(1_795_000_000.0), images=False))
-    finally:
-        games.unregister(PLUGIN.name)
+pytestmark = pytest.mark.service(now=1_795_000_000.0, toy=True, discord=True)
 
 
 ANN, BOB, CAT, DAN = ("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat"), ("u4", "Dan")

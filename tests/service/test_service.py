@@ -11,6 +11,7 @@ from metrobot.games import get_game
 from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
 from metrobot.wiring import GameService
+from tests.replaying import stored_log
 from tests.service.helpers import PEOPLE, SERVICE, started, take_turn, whose_turn
 
 pytestmark = SERVICE
@@ -193,16 +194,9 @@ async def test_a_game_survives_a_new_service_on_the_same_database(tmp_path):
     last = await db2.last_game("c1")
     assert last.status == "finished" and last.state["winners"]
     # the log replays to the stored state
-    from metrobot.gamelog import GameLog
 
     actions = await db2.actions(last.id)
-    log = GameLog(
-        last.game,
-        last.seed,
-        [s.user_id for s in last.seats],
-        last.options,
-        [{"player": a["player"], "action": a["action"]} for a in actions],
-    )
+    log = stored_log(last, actions)
     game = get_game(last.game)
     assert game.to_json(log.replay()) == last.state
     await db2.close()

@@ -9,6 +9,7 @@ The application itself is the root conftest's `app` (tests/conftest.py), built a
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 
@@ -143,3 +144,30 @@ async def play_round(app, tid, number, clock, absent=frozenset(), hall=None):
         await play_table(app, table.thread_id, absent=absent, clock=clock)
         if hall is not None:
             await run_director(app, hall)
+
+
+PEOPLE = [(f"u{i}", name) for i, name in enumerate(["Ann", "Bob", "Cat", "Dan"], 1)]
+
+
+async def expire_all(svc, clock, thread: str, turns: int | None = None) -> None:
+    """The automatic player plays every seat of a table's game (each turn clock runs out)."""
+    done = 0
+    while turns is None or done < turns:
+        row = await svc.service.db.open_game(thread)
+        if row is None or row.status != "active":
+            return
+        clock.now = max(clock.now, row.deadline or clock.now) + 1
+        await svc.service.turn_clock.tick_game(thread, clock.now)
+        done += 1
+
+
+async def hands(svc) -> set[str]:
+    """Every hand the games DMed, as their owners read them."""
+    async with svc.service.db.driver.read() as q:
+        rows = await q.fetch("SELECT payload FROM outbox WHERE target LIKE 'dm:%'")
+    out = set()
+    for (payload,) in rows:
+        data = json.loads(payload)
+        if data.get("topic") == "hand":
+            out.add(data["text"].split(": ", 1)[1])
+    return out
