@@ -88,13 +88,14 @@ def privacy(
 ) -> Privacy:
     """People's and servers' data (privacy/) on `db` and the game service's parts: a server that
     left keeps its data `retention_days`; `contact` and `policy_url` are what /privacy names."""
-    departures = Departures(db, service.options, retention_days)
-    return Privacy(
-        departures,
-        Export(db, service.options),
-        Forget(db, service.games, service.lobby, departures),
-        Policy(retention_days, contact, policy_url),
-    )
+    p = service
+    departures = Departures(db, p.options, retention_days)
+    exports = Export(db, p.options)
+    erasures = Forget(db, p.games, p.lobby, departures)
+    policies = Policy(retention_days, contact, policy_url)
+    # (assigned, not returned at once: architecture.md's wiring block is read from assignments)
+    front = Privacy(departures, exports, erasures, policies)
+    return front
 
 
 def for_bot(db: Database, settings: Settings) -> App:
