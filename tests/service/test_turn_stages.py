@@ -92,6 +92,21 @@ async def test_apply_refuses_an_illegal_step_with_its_rule(svc):
         await prepared(svc, ["3"])  # past 10
 
 
+async def test_apply_again_withdraws_the_sealed_decision_first(svc):
+    s = svc.service
+    await s.lobby.new_game("c1", "g", "u1", "Ann", "flipwrite", {"map": "berlin"}, 2)
+    await s.lobby.join("c1", "u2", "Bob")
+    await s.lobby.start("c1", "u1")
+    await s.turns.play("c1", "u1", [(await s.turns.menu("c1", "u1", [])).choices[0].code])  # sealed
+    step = (await s.turns.menu("c1", "u1", [], again=True)).choices[-1].code
+    row, plugin, sealed = await s.turns.validate("c1", "u1", [step])
+    move = s.turns.apply(row, plugin, sealed, "u1", [step], again=True)
+    (seat, withdraw, who), (again, _, same) = move.logged
+    assert withdraw == {"type": "withdraw"} and who == same == "u1" and seat == again
+    assert move.before is sealed and move.events[0]["type"] == "withdrawn"
+    assert move.people_told == len(move.events) and move.own
+
+
 # ------------------------------------------------------------------ 3. automatic replies
 async def test_automatic_replies_move_for_a_seat_that_left(svc):
     row = await race(svc)
