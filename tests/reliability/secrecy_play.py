@@ -595,7 +595,8 @@ class Table:
         """A person's `/me data` file, from this game's database with its log: nobody else's secret."""
         from metrobot.app import privacy
 
-        document = await privacy(self.service.db, self.service).export(who)
+        assert self.db is not None and self.service is not None
+        document = await privacy(self.db, self.service).export(who)
         self.w.check(json.dumps(document, ensure_ascii=False), "data", who)
         self.watch.data_checks += 1
 
