@@ -11,9 +11,9 @@ import json
 
 import pytest
 
+from metrobot.app import privacy as privacy_of
 from metrobot.backup import replay_all
 from metrobot.i18n import lang, reading
-from metrobot.privacy import Privacy
 from metrobot.privacy.forget import done
 from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
@@ -47,7 +47,7 @@ def svc(db, now):
 
 @pytest.fixture
 def privacy(svc):
-    return Privacy(svc)
+    return privacy_of(svc.db, svc)
 
 
 async def start(svc, channel, people, kind="metromania", guild="g1"):

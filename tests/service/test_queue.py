@@ -223,12 +223,12 @@ async def test_data_and_forget(svc, db):
     async with db.driver.read() as tx:
         assert (await export_rows(tx, "u2"))["queue"][0]["game"] == "race"
         assert (await export_rows(tx, "u2"))["avoids"] == []  # (that Ann avoids Bob is Ann's)
-    from metrobot.privacy import Privacy
+    from metrobot.app import privacy as privacy_of
 
-    data = await Privacy(svc).export("u1")
+    data = await privacy_of(svc.db, svc).export("u1")
     assert data["avoids"][0]["user_id"] == "u2" and data["found_tables"][0]["game"] == "race"
     assert data["queue"] == []  # (Ann's table was found: she no longer waits)
-    data = await Privacy(svc).export("u2")
+    data = await privacy_of(svc.db, svc).export("u2")
     assert data["queue"][0]["pace"] == "few" and data["queue"][0]["players"] == [2, 3]
 
 
@@ -246,7 +246,7 @@ async def test_what_others_see_of_the_queue(svc, db):
 
 
 async def test_forget_takes_the_queue_and_the_avoids(svc, db):
-    from metrobot.privacy import Privacy
+    from metrobot.app import privacy as privacy_of
 
     ann, bob, cat, dan = (f"70000000000000000{i}" for i in range(1, 5))
     await svc.find.avoid(ann, other=bob, other_name="Bob")
@@ -257,7 +257,7 @@ async def test_forget_takes_the_queue_and_the_avoids(svc, db):
     row = await db.open_game("t1")
     await svc.find.confirm("t1", dan, "Dan", game_id=row.id)
     await svc.find.find("other", "c1", ann, "Ann", game="race")  # and Ann waits in another server
-    await Privacy(svc).forget(ann)
+    await privacy_of(svc.db, svc).forget(ann)
     async with db.driver.read() as q:
         assert await q.fetch("SELECT * FROM queue WHERE user_id = ?", ann) == []
         assert await q.fetch("SELECT * FROM avoids WHERE user_id = ? OR avoided_id = ?", ann, ann) == []

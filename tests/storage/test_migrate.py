@@ -92,7 +92,6 @@ async def test_a_database_the_bot_lived_in_arrives_whole(tmp_path, pg_server):
     settings, a server that left: every row of every table arrives as it was (issue 42:
     `migrate` used to drop every tournament and say the row counts matched)."""
     from metrobot.app import build
-    from metrobot.privacy import Privacy
     from metrobot.storage.people import Person
     from metrobot.storage.transfer import schema_of
 
@@ -136,9 +135,9 @@ async def test_a_database_the_bot_lived_in_arrives_whole(tmp_path, pg_server):
     await svc.daily.start("g1", *people[1], "flipwrite")  # a day's challenge, begun
     await db.daily.owe_post("g1", "2026-11-26", "c1", "a day's table")  # owed to a server's channel
     await db.privacy.depart("g2", 1_000_000.0)
-    await Privacy(svc).forget(ann)
+    await app.privacy.forget(ann)
     await db.privacy.begin_erasure(people[2][0], "ko")  # asked through Discord, finished by the next process:
-    await Privacy(svc).resume_erasures()  # its "Done" by DM still owed (farewells)
+    await app.privacy.resume_erasures()  # its "Done" by DM still owed (farewells)
     await db.privacy.begin_erasure(people[3][0])  # a second erasure, cut short by a crash: resumed at the next start
     tables = [t.name for t in await schema_of(db)]
     async with db.driver.read() as q:
@@ -170,8 +169,8 @@ async def test_a_database_the_bot_lived_in_arrives_whole(tmp_path, pg_server):
         # The tournament goes on there: what it owed is still owed, and new rows get new ids.
         owed = await pg.tournaments.owed_tournament_items()
         assert owed and {item.id for item in owed} <= {r[0] for r in before["tournament_outbox"]}
-        resumed = build(pg, seeds=fixed_seeds(43), images=False, default_turn_clock=3600).service
-        await Privacy(resumed).resume_erasures()
+        resumed = build(pg, seeds=fixed_seeds(43), images=False, default_turn_clock=3600)
+        await resumed.privacy.resume_erasures()
         async with pg.driver.read() as q:
             assert await q.fetch("SELECT * FROM erasures") == []
     finally:

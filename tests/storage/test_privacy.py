@@ -10,8 +10,8 @@ import json
 
 import pytest
 
+from metrobot.app import privacy as privacy_of
 from metrobot.backup import replay_all
-from metrobot.privacy import Privacy
 from metrobot.service import fixed_seeds
 from metrobot.storage import GameResult, Owed, Seat, Standing
 from metrobot.storage.personal import GHOST_NAME, HOLDERS, is_ghost
@@ -160,7 +160,7 @@ async def _finish(svc, channel):
 @pytest.mark.timeout(120)
 async def test_a_forgotten_persons_games_replay_on_either_database(db):
     svc = GameService(db, seeds=fixed_seeds(9), images=False)
-    privacy = Privacy(svc)
+    privacy = privacy_of(db, svc)
     await _play(svc, "c1", "g1", [ANN, BOB])
     await _finish(svc, "c1")
     await _play(svc, "c2", "g1", [BOB, ANN], kind="flipwrite")
@@ -182,7 +182,7 @@ async def test_a_forgotten_persons_games_replay_on_either_database(db):
 async def test_a_server_gets_its_games_back_within_the_period_and_loses_them_after(db):
     now = [1_800_000_000.0]
     svc = GameService(db, seeds=fixed_seeds(9), images=False, clock=lambda: now[0])
-    privacy = Privacy(svc, retention_days=30)
+    privacy = privacy_of(db, svc, retention_days=30)
     await _play(svc, "c1", "g1", [ANN, BOB])
     await _play(svc, "c2", "g2", [ANN, BOB])
     game = await db.open_game("c1")
