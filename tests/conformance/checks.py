@@ -9,12 +9,14 @@ What a game must do, whatever its rules:
   BadInput, the state unchanged;
 - the state's JSON is plain JSON and rebuilds the same state (`from_json(to_json(s)) == s`),
   at every step;
-- views: a person's view is plain JSON and hides what it must. A state drawn from it
-  (`determinize`) is one the person cannot tell from the real one: their view of it, and a
-  spectator's, are the real ones, the same seats owe a decision and theirs have the same
-  legal actions. The drawn state differs from the real one only in what the person's view
-  hides (other people's secrets, the deck, the generator), so a view that showed any of it
-  would differ too: that is how an unfiltered view is caught (the planted-fault test);
+- views: a person's view is plain JSON and hides what it must. Where everyone decides at
+  once, another decision by one person (with the same public outcome) leaves everyone else's
+  view as it is. A state drawn from a person's view (`determinize`) is one the person cannot
+  tell from the real one: their view of it, and a spectator's, are the real ones, the same
+  seats owe a decision and theirs have the same legal actions. The drawn state differs from
+  the real one only in what the person's view hides (other people's secrets, the deck, the
+  generator), so a view that showed any of it would differ too: that is how an unfiltered
+  view is caught (the planted-fault test);
 - a step the game lets its mover take back showed the mover nothing (the same step from a
   state drawn from their view looks the same to them) and is taken back to the state before
   it, as the service does it (`metrobot/turns/takeback.py`: the log, with a take-back entry,
@@ -26,7 +28,6 @@ What a game must do, whatever its rules:
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from typing import Any
@@ -39,7 +40,7 @@ from .play import Hooks, Played, Setup, random_game
 
 REFUSED = (RuleError, BadInput)
 EVERY_ACTION = 4  # every legal action is applied at every fourth step (and the first and the last)
-TAKEN_BACK = 0.2  # the share of the steps that may be taken back that are, in the log
+TAKEN_BACK = 0.25  # the share of the steps that may be taken back that are (in the log)
 REPLAYED = 2  # take-backs a game checks the service's way (the log replayed from the seed)
 
 
@@ -56,9 +57,8 @@ def check_serialization(game: Game, state: Any, plain: bool = True) -> dict[str,
     """JSON state -> from JSON -> the same state; returns the state's JSON (checked to be plain
     JSON, as a file or a database gives it back, if `plain`)."""
     data = game.to_json(state)
-    if plain:
-        assert as_json(data) == data, "to_json gives plain JSON (string keys, no tuples)"
-    back = game.from_json(copy.deepcopy(data))
+    assert not plain or as_json(data) == data, "to_json gives plain JSON (string keys, no tuples)"
+    back = game.from_json(as_json(data) if plain else data)
     assert game.to_json(back) == data, "to_json(from_json(data)) == data"
     assert back == state, "from_json(to_json(s)) == s"
     return data
@@ -144,6 +144,39 @@ def check_views(game: Game, state: Any, rnd: random.Random, only: str | None = N
             )
 
 
+def check_sealed(
+    game: Game, before: Any, seat: str, action: dict[str, Any], after: Any, rnd: random.Random, only: str | None = None
+) -> None:
+    """In a game where everyone decides at once, a decision is the decider's secret until the
+    round resolves: had `seat` decided otherwise (any other legal action with the same public
+    outcome: the same seats still owing, the same round), nobody else's view (or only `only`'s)
+    and no spectator's would differ."""
+    if not game.simultaneous or game.is_over(after):
+        return
+    others = [a for a in game.legal_actions(before, seat) if a != action]
+    if not others:
+        return
+    alternative, _ = game.apply(before, seat, rnd.choice(others))
+    if game.to_move(alternative) != game.to_move(after) or not (
+        game.turn_number(alternative) == game.turn_number(after) == game.turn_number(before)
+    ):
+        return  # (what changes in public — who still owes, a resolved round — shows anyway)
+    mover = game.owner(before, seat)
+    for viewer in [None, *([only] if only is not None else persons(game, before))]:
+        if viewer != mover:
+            assert game.view(alternative, viewer) == game.view(after, viewer), (
+                f"{viewer or 'a spectator'}'s view shows {seat}'s secret decision before the round resolves"
+            )
+
+
+def check_secrecy(
+    game: Game, before: Any, seat: str, action: dict[str, Any], after: Any, rnd: random.Random, only: str | None = None
+) -> None:
+    """What a step leaves hidden stays hidden: the views after it (`check_sealed`, `check_views`)."""
+    check_sealed(game, before, seat, action, after, rnd, only)
+    check_views(game, after, rnd, only)
+
+
 def check_views_are_json(game: Game, state: Any, viewers: list[str | None] | None = None) -> None:
     for viewer in [None, *persons(game, state)] if viewers is None else viewers:
         view = game.view(state, viewer)
@@ -198,8 +231,8 @@ def conform(plugin: GamePlugin, setup: Setup, hooks: Hooks) -> Played:
     view, every legal action, bad input. At every step: the state's JSON round trip, who owes
     what, one person's view and a state drawn from it (each person in turn). At every
     `EVERY_ACTION`-th step also: apply left its input alone, every legal action of one seat
-    owed a decision (in turn), bad input, the views and events plain JSON, and whether a step
-    that may be taken back showed nothing. Some steps that may be taken back are, in the log."""
+    owed a decision (in turn), bad input, the views and events plain JSON. A share of the steps
+    that may be taken back are (`TAKEN_BACK`), in the log, once checked to have shown nothing."""
     game = plugin.game
     rnd = random.Random(setup.seed + 1)  # the checks' own draws (determinizations, take-backs)
     start = plugin.new_game(list(setup.players), setup.options, setup.seed)
@@ -228,7 +261,7 @@ def conform(plugin: GamePlugin, setup: Setup, hooks: Hooks) -> Played:
         last = check_serialization(game, after, plain=full)
         check_owing(game, after, plain=full)
         person = everyone[steps[0] % len(everyone)]
-        check_views(game, after, rnd, only=person)
+        check_secrecy(game, before, seat, action, after, rnd, only=person)
         if full:
             assert as_json(events) == events, "events are plain JSON"
             check_views_are_json(game, after, [None, person])
@@ -239,11 +272,9 @@ def conform(plugin: GamePlugin, setup: Setup, hooks: Hooks) -> Played:
         log.append({"player": seat, "action": action})
         if not plugin.can_take_back(before, seat, [action], after):
             return False
-        taken = rnd.random() < TAKEN_BACK
-        if full or taken:
-            check_showed_nothing(game, before, seat, action, after, rnd)
-        if not taken:
+        if rnd.random() >= TAKEN_BACK:
             return False
+        check_showed_nothing(game, before, seat, action, after, rnd)
         if replayed[0] < REPLAYED:
             replayed[0] += 1
             check_taken_back(plugin, setup, log[:-1], before)

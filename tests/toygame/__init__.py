@@ -9,6 +9,7 @@ from here, assembled into a `GamePlugin` from its parts (`metrobot/games/parts.p
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -173,7 +174,7 @@ class RaceGlue(RulesGlue):
     def seat_order(self, players):
         return first_player(players)
 
-    def automatic(self):
+    def automatic(self) -> dict[str, Callable[[], AutoPlayer]]:
         return {"greedy": Smart}
 
 
