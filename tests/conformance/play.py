@@ -44,10 +44,6 @@ class Setup:
     seed: int
     auto: float = 0.0
 
-    def __str__(self) -> str:
-        shown = {k: v if isinstance(v, (str, int, bool, float)) else "…" for k, v in self.options.items()}
-        return f"{len(self.players)}p-{shown}-seed{self.seed}-auto{self.auto}"
-
 
 @dataclass
 class Played:
