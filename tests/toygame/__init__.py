@@ -9,6 +9,7 @@ from here, assembled into a `GamePlugin` from its parts (`metrobot/games/parts.p
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -88,9 +89,22 @@ class Race(Game):
         }
 
     def from_json(self, data):
-        return State(
-            tuple(data["players"]), data["seed"], data["count"], data["current"], data["turns"], data["winner"]
-        )
+        # Malformed data is refused with BadInput, as the protocol asks (a KeyError would be a crash).
+        keys = ("players", "seed", "count", "current", "turns", "winner")
+        if not isinstance(data, dict) or not all(k in data for k in keys):
+            raise BadInput("a Race to 10 state needs {keys}", keys=", ".join(keys))
+        players, seed, count, current, turns, winner = (data[k] for k in keys)
+        if not (
+            isinstance(players, list)
+            and self.min_players <= len(players) <= self.max_players
+            and all(isinstance(p, str) for p in players)
+            and all(isinstance(v, int) for v in (seed, count, current, turns))
+            and 0 <= count <= TARGET
+            and 0 <= current < len(players)
+            and (winner is None or winner in players)
+        ):
+            raise BadInput("not a Race to 10 state")
+        return State(tuple(players), seed, count, current, turns, winner)
 
     def determinize(self, view, viewer, rnd):
         return self.from_json(view)  # nothing is hidden
@@ -160,7 +174,7 @@ class RaceGlue(RulesGlue):
     def seat_order(self, players):
         return first_player(players)
 
-    def automatic(self):
+    def automatic(self) -> dict[str, Callable[[], AutoPlayer]]:
         return {"greedy": Smart}
 
 
