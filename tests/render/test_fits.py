@@ -24,6 +24,7 @@ import json
 import os
 import re
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -185,6 +186,12 @@ def test_every_language_draws_and_its_words_stay_inside(drawings, code):
     assert not drawn.outside, f"drawn past the image's edge in {code}: {drawn.outside}"
 
 
+@cache
+def _two_players() -> Any:
+    """The end of a two-player game of On the Underground (seeded)."""
+    return self_play(get_plugin("underground").game, ["p1", "p2"], {}, 3)[1]
+
+
 @pytest.mark.parametrize("code", checked(costly=True))
 def test_a_two_player_board_keeps_every_count(code, monkeypatch):
     """On the Underground with two (or five) players puts two colours on a row of its panel, as a
@@ -201,12 +208,9 @@ def test_a_two_player_board_keeps_every_count(code, monkeypatch):
         shown.append((text, out))
         return out
 
-    monkeypatch.setattr(panel, "fit_text", spy)
-    clear_caches()
+    monkeypatch.setattr(panel, "fit_text", spy)  # (the panel is drawn anew for every picture)
     game = get_plugin("underground").game
-    _, state = self_play(game, ["p1", "p2"], {}, 3)
     for viewer in (None, "p1"):
-        render_image(game, state, viewer, {"p1": "Ann", "p2": "Bob"}, code)
-    clear_caches()
+        render_image(game, _two_players(), viewer, {"p1": "Ann", "p2": "Bob"}, code)
     counts = [(text, out) for text, out in shown if re.search(r"\d", text) and not re.search(r"\d", out)]
     assert not counts, f"a number lost on a two-player board in {code}: {counts}"
