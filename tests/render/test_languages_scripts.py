@@ -30,6 +30,9 @@ from metrobot.render.underground.tags import code as line_code
 from tests.languages import NEW, checked, sample_in_progress
 from tests.render.tofu import assert_no_tofu
 from tools.fonts import two_byte_han
+from tools.language_pictures import DOCS as DOCS_PAGE
+from tools.language_pictures import NAMES as PICTURE_NAMES
+from tools.language_pictures import SCRIPTS as PICTURE_SCRIPTS
 from tools.translations import LOCALES
 
 # Each language's own letters beyond ASCII (lower case; upper case is checked too), as its
@@ -240,3 +243,15 @@ def test_every_line_code_stays_inside_its_pill(code):
                 f, y, ring = pill_layout(text, height)
                 _, top, _, bottom = f.getbbox(text, anchor="mm")
                 assert ring / 2 <= y + top and y + bottom <= height * PILL_SS - ring / 2, (text, height)
+
+
+def test_the_language_pictures_name_players_in_every_new_language():
+    """`tools/language_pictures.py` (the pictures looked at, docs/players/languages.md) names four
+    players in each new language's script: one as long as Discord's display names go (at most
+    32 characters), each drawn with no missing glyph; its docs' pictures are files of the page."""
+    assert set(PICTURE_NAMES) == set(NEW)
+    for code, people in PICTURE_NAMES.items():
+        assert len(people) == 4 and all(0 < len(name) <= 32 for name in people), code
+        assert missing_glyphs("".join(people)) == [], code
+    page = (DOCS_PAGE.parent / "languages.md").read_text(encoding="utf-8")
+    assert all(f"(languages/{code}.png)" in page and (DOCS_PAGE / f"{code}.png").exists() for code in PICTURE_SCRIPTS)
