@@ -697,8 +697,9 @@ class Oracle:
             ):
                 return False
             prefix = cid[: cid.rindex(":") + 1]  # (the pager and its page: the operation cut off)
-            stored = [c["custom_id"] for c in self.w.standin.message(a.message).all_components() if "custom_id" in c]
-            return bool(stored) and all(c.startswith(prefix) for c in stored)
+            ops = ("first", "prev", "next", "last") if cid.startswith("mb:r:") else ("prev", "next")
+            stored = {c["custom_id"] for c in self.w.standin.message(a.message).all_components() if "custom_id" in c}
+            return stored == {prefix + op for op in ops}  # (exactly that pager, as the bot made it)
         if a.family == "slash" and a.data.get("name") == "me":  # /me data: the requester's own file, by DM
             options = a.data.get("options")
             return isinstance(options, list) and any(isinstance(o, dict) and o.get("name") == "data" for o in options)

@@ -264,18 +264,29 @@ def test_a_text_board_page_pressed_on_a_public_post_rewrites_nothing(world):
     assert world.fingerprint() == before[0] and world.public_footprint() == before[1]
 
 
-@pytest.mark.parametrize("pager", ["rules", "leaderboard", "replay", "games"])
-def test_a_page_turned_on_another_post_rewrites_nothing(world, pager):
+@pytest.mark.parametrize(
+    "pager, target",
+    [("rules", "sign-up"), ("leaderboard", "sign-up"), ("replay", "sign-up"), ("games", "sign-up"), ("rules", "bare")],
+)
+def test_a_page_turned_on_another_post_rewrites_nothing(world, pager, target):
     """Found by the full-size bad-input suite (2026-11-28, issue 72): a rules page's ▶, forged
     onto the other server's tournament sign-up post, turned that post into a rules page for
     everyone, its Join, Leave and Start gone (the tournament test then found no sign-up post;
     the fuzzing let it pass as a page turned "for everyone by design"). A page turns in place
-    only on its own pager; pressed on any other post, it comes as a new private message."""
+    only on its own pager; pressed on any other post (one with other buttons, or with none),
+    it comes as a new private message."""
     from .badinput_gen import Attempt
 
     s = world.standin
-    signup = next(m for m in s.messages(world.channels["cup"]) if any(c.startswith("mb:tn:") for c in m.custom_ids()))
-    buttons, text, edits = signup.custom_ids(), signup.content, signup.edits
+    if target == "sign-up":
+        where = "cup"
+        post = next(m for m in s.messages(world.channels[where]) if any(c.startswith("mb:tn:") for c in m.custom_ids()))
+    else:
+        where = "metro"
+        post = next(
+            m for m in reversed(s.messages(world.channels[where])) if m.author_id == s.bot_id and not m.components
+        )
+    buttons, text, edits = post.custom_ids(), post.content, post.edits
     pressed = {
         "rules": "mb:rp:metromania:0:next",
         "leaderboard": "mb:lb:metromania:0:next",
@@ -285,10 +296,10 @@ def test_a_page_turned_on_another_post_rewrites_nothing(world, pager):
     press = Attempt(
         "component",
         "eve",
-        "cup",
+        where,
         {"custom_id": pressed, "component_type": 2},
-        signup.id,
-        signup.raw["components"] + s.forged_row(pressed),
+        post.id,
+        post.raw["components"] + s.forged_row(pressed),
     )
     before = (world.fingerprint(), world.call(_footprint(world)))
     tally, baseline = Tally(), {"fingerprint": before[0], "footprint": before[1]}
@@ -297,7 +308,7 @@ def test_a_page_turned_on_another_post_rewrites_nothing(world, pager):
     assert tally.failures == 0, "\n".join(tally.problems)
     (answer,) = world.call(_last_answers(world, 1))
     assert answer.strip(), "answered privately, with the page"
-    assert (signup.custom_ids(), signup.content, signup.edits) == (buttons, text, edits)
+    assert (post.custom_ids(), post.content, post.edits) == (buttons, text, edits)
     assert world.fingerprint() == before[0] and world.public_footprint() == before[1]
 
 
