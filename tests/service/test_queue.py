@@ -432,3 +432,50 @@ async def test_a_channel_where_a_table_expired_is_used_again_after_an_hour(svc, 
     svc.options.clock.now += REMATCH_SECONDS  # (cooled: the next regular matching sends them there)
     await svc.tick()
     assert [t.people for t in await svc.find.threads_owed()] == [("u1", "u2")]
+
+
+async def test_a_cooling_channel_holds_after_a_restart_and_in_another_process(svc, db, tmp_path):
+    """Issue 72: the cool-off of a channel where a found table could not open is stored, not
+    kept in one process: a restarted bot, or a second process on the same database, does not
+    send the same people there again before its time."""
+    from metrobot.tables.find import COOL_SECONDS, REMATCH_SECONDS, THREAD_TRIES
+
+    await find(svc, ANN)
+    await find(svc, BOB)
+    [owed] = await svc.find.threads_owed()
+    await svc.find.thread_failed(owed.table_id, THREAD_TRIES, "Forbidden")
+    other_db = await Database(tmp_path / "games.sqlite3").open()  # (the same file: the fixture's)
+    try:
+        other = in_discord(GameService(other_db, seeds=fixed_seeds(5), clock=svc.options.clock, images=False))
+        svc.options.clock.now += REMATCH_SECONDS
+        await other.tick()  # (its first tick matches every queue)
+        await other.find.match_server("g")
+        assert await other.find.threads_owed() == []
+        svc.options.clock.now += COOL_SECONDS  # cooled: the other process sends them there now
+        await other.tick()
+        assert [t.people for t in await other.find.threads_owed()] == [("u1", "u2")]
+    finally:
+        await other_db.close()
+
+
+async def test_forget_erases_the_dms_the_queue_owes_the_person(svc, db):
+    """Issue 72: `/me forget` erases the DMs the queue owes the person (a place expired, a table
+    that could not open), as it erases a game's DMs to them; those owed to others stay."""
+    from metrobot.privacy import Privacy
+    from metrobot.tables.find import PLACE_SECONDS, THREAD_TRIES
+
+    ann, bob = "700000000000000001", "700000000000000002"
+    await find(svc, (ann, "Ann"))
+    await find(svc, (bob, "Bob"))
+    [owed] = await svc.find.threads_owed()
+    await svc.find.thread_failed(owed.table_id, THREAD_TRIES, "Forbidden")  # told: back in the queue
+    svc.options.clock.now += PLACE_SECONDS + 10
+    await svc.tick()  # their places expire: told again
+
+    async def owed_to() -> list[str]:
+        async with db.driver.read() as q:
+            return sorted(r[0] for r in await q.fetch("SELECT user_id FROM farewells"))
+
+    assert await owed_to() == [ann, ann, bob, bob]
+    await Privacy(svc).forget(ann)
+    assert await owed_to() == [bob, bob]

@@ -94,6 +94,7 @@ async def test_a_database_the_bot_lived_in_arrives_whole(tmp_path, pg_server):
     from metrobot.app import build
     from metrobot.storage.people import Person
     from metrobot.storage.transfer import schema_of
+    from metrobot.tables.find import THREAD_TRIES
 
     people = [(f"70000000000000000{i}", name) for i, name in enumerate(["Ann", "Bob", "Cat", "Dan"], 1)]
     ann = people[0][0]
@@ -130,6 +131,13 @@ async def test_a_database_the_bot_lived_in_arrives_whole(tmp_path, pg_server):
     await svc.find.find("g1", "c9", *people[1], game="metromania", pace="day")
     for person in people[2:]:
         await svc.find.find("g1", "c9", *person, game="flipwrite")
+    # and in another server a table whose thread could not be made: it expired, its people were
+    # told by DM, its channel cools off (queue_cooling)
+    for person in people[1:3]:
+        await svc.find.find("g3", "c8", *person, game="metromania")
+    for owed in await svc.find.threads_owed():
+        if owed.channel_id == "c8":
+            await svc.find.thread_failed(owed.table_id, THREAD_TRIES, "Forbidden")
     await db.people.save_server("g1", {"tournament_role": "r9"})
     svc.web_base = "http://pages.test"  # (the daily challenge is played on the play page)
     await svc.daily.start("g1", *people[1], "flipwrite")  # a day's challenge, begun
