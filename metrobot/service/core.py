@@ -27,7 +27,7 @@ from ..storage import Database, GameRow, Person, Seat
 from ..storage.personal import is_ghost
 from .outcome import Controls, Message, Outcome, Refused, owe
 from .time_off import quiet_until
-from .unrated import hints_on, private
+from .unrated import hints_on, is_daily
 
 DEFAULT_TURN_CLOCK = 24 * 3600
 
@@ -171,7 +171,7 @@ class Games:
         """Save changes to a game together with what they owe the channel and the players
         (`says`: its public messages and DMs go to the outbox in the same transaction; those
         held for later are taken out of it: the outbox sends them when their time comes)."""
-        if says and private(row.settings):  # (a day's challenge: no channel, no DM; the page shows it)
+        if says and is_daily(row.settings):  # (a day's challenge: no channel, no DM; the page shows it)
             says.public, says.edits, says.dms = [], [], []
         owed = owe(says, row.moves if position is None else position) if says else []
         saved = await self.db.update(row, owed=owed, **changes)

@@ -37,7 +37,7 @@ from ..service.outcome import Menu, Message, Outcome, Refused
 from ..service.rating import game_result, rate
 from ..service.time_off import is_away, quiet_until
 from ..service.turnclock import policy
-from ..service.unrated import hints_on, private
+from ..service.unrated import hints_on, is_daily
 from ..storage import Conflict, GameRow, Person
 from . import automatic
 from .automatic import next_automatic, play_automatic
@@ -435,7 +435,7 @@ class Turns:
         (someone moved at the same moment) is `Refused`, and nothing was played."""
         row, plugin, state, game = move.row, move.plugin, move.state, move.plugin.game
         # (none for a day's challenge: it owes no channel anything, its player's page draws the board)
-        unseen = private(row.settings)
+        unseen = is_daily(row.settings)
         drawing = [
             asyncio.create_task(self.drawing.draw(m, plugin, state, row, columns.position))
             for m in out.public
