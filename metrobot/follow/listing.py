@@ -175,12 +175,12 @@ class Listing:
             seat = self.games.seated(row, user_id)
             if seat.auto:
                 raise Refused(me().t("You left this game; the automatic player plays your seat."))
-            owed = self.games.waiting(row)
-            waiting = [u for u in owed if u != user_id]
+            waits_for = self.games.waiting(row)
+            waiting = [u for u in waits_for if u != user_id]
             if not waiting:
                 raise Refused(
                     me().t("The game waits for you only: there is nobody to nudge.")
-                    if owed
+                    if waits_for
                     else me().t("The game waits for nobody: there is nobody to nudge.")
                 )
             now = self.options.clock()

@@ -114,7 +114,7 @@ class WebGame:
         frames, state = await self.web_turns(row)
         name = self.games.namer(plugin, state, row, language)
         scores = game.view(state, None).get("scores", {})
-        waiting = set(self.games.owed_people(plugin, state, row)) if row.status == "active" else set()
+        waiting = set(self.games.waiting_for(plugin, state, row)) if row.status == "active" else set()
         over = game.is_over(state)
         ranking = plugin.final_ranking(state) if over else {}
         standings = [

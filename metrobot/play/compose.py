@@ -101,7 +101,7 @@ class Composer:
                 choices = menu.choices
             else:
                 if steps or typed:
-                    waiting = ", ".join(row.names.get(u) or u for u in svc.games.owed_people(plugin, state, row))
+                    waiting = ", ".join(row.names.get(u) or u for u in svc.games.waiting_for(plugin, state, row))
                     raise Refused(language.t("It is not your turn. Waiting for: {who}.", who=waiting))
                 menu, after, choices = None, state, []
             codes = [c.code for c in choices]
@@ -168,11 +168,11 @@ class Composer:
             )
 
     def _waiting_for(self, plugin: Any, state: Any, row: GameRow, language: Lang) -> str:
-        """Whom the game waits for, by name (an automatic seat's name when only those are owed)."""
+        """Whom the game waits for, by name (an automatic seat's name when only those are to move)."""
         svc = self.service
-        owed = svc.games.owed_people(plugin, state, row)
-        if owed:
-            return ", ".join(row.names.get(u) or "?" for u in owed)
+        waiting = svc.games.waiting_for(plugin, state, row)
+        if waiting:
+            return ", ".join(row.names.get(u) or "?" for u in waiting)
         name = svc.games.namer(plugin, state, row, language)
         return ", ".join(name(s) for s in plugin.game.to_move(state))
 

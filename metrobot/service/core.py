@@ -237,9 +237,9 @@ class Games:
         if row.waiting or row.status != "active" or row.state is None:
             return list(row.waiting)
         plugin = self.plugin(row)
-        return self.owed_people(plugin, self.state(plugin, row), row)
+        return self.waiting_for(plugin, self.state(plugin, row), row)
 
-    def owed_people(self, plugin: GamePlugin, state: Any, row: GameRow) -> list[str]:
+    def waiting_for(self, plugin: GamePlugin, state: Any, row: GameRow) -> list[str]:
         """The people the game waits for now, in seat order (not the automatic players' seats)."""
         game = plugin.game
         people = []
@@ -253,9 +253,9 @@ class Games:
     def acting_seat(self, plugin: GamePlugin, state: Any, user_id: str) -> str:
         game = plugin.game
         seats = game.seats_of(state, user_id)
-        owed = [s for s in game.seats(state) if s in game.to_move(state) and s in seats]
-        if owed:
-            return owed[0]
+        to_act = [s for s in game.seats(state) if s in game.to_move(state) and s in seats]
+        if to_act:
+            return to_act[0]
         if game.is_over(state):
             raise Refused(me().t("The game is over."))
         if game.simultaneous:
@@ -287,19 +287,19 @@ class Games:
         if game.is_over(state):
             return ""
         language = language or self.lang(row)
-        owed = self.owed_people(plugin, state, row)
-        who = part.people(owed) if mention else ", ".join(self.named(row, u) for u in owed)
-        if not who:  # only automatic seats are owed: say whose seat it is
+        waiting = self.waiting_for(plugin, state, row)
+        who = part.people(waiting) if mention else ", ".join(self.named(row, u) for u in waiting)
+        if not who:  # only automatic seats are to move: say whose seat it is
             who = self.namer(plugin, state, row, language, parts=True)(next(iter(game.to_move(state))))
         return plugin.prompt(state, who, language)
 
     def turn_dms(
-        self, plugin: GamePlugin, row: GameRow, owed: list[str], people: dict[str, Person]
+        self, plugin: GamePlugin, row: GameRow, waiting: list[str], people: dict[str, Person]
     ) -> list[tuple[str, Message]]:
-        """ "Your turn" DMs to the people owed a move who asked for them (held during their
+        """ "Your turn" DMs to the people the game waits for who asked for them (held during their
         quiet hours), each in their language."""
         now, out = self.options.clock(), []
-        for user_id in owed:
+        for user_id in waiting:
             person = people.get(user_id)
             if person is not None and person.settings.get("turn_dms"):
                 reader = self.lang_of(row, user_id, people)

@@ -558,7 +558,7 @@ class Lobby:
         )
         position = row.moves + len(actions)
         now = self.options.clock()
-        waiting = self.games.owed_people(plugin, state, row)
+        waiting = self.games.waiting_for(plugin, state, row)
         quiet = {u for u in waiting if u in people and quiet_until(people[u], now) is not None}
         public = Message(
             text,

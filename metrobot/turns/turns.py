@@ -373,7 +373,7 @@ class Turns:
         if game.is_over(state):
             changes.update(status="finished", deadline=None, paused=None)
         new_turn = game.turn_number(state) != game.turn_number(move.before) or game.is_over(state)
-        changes["waiting"] = self.games.owed_people(plugin, state, replace(row, seats=changes.get("seats", row.seats)))
+        changes["waiting"] = self.games.waiting_for(plugin, state, replace(row, seats=changes.get("seats", row.seats)))
         if new_turn:
             changes["reminded"] = False
         if not game.is_over(state):  # the turn clock of whoever it waits for now (turnclock.py)
@@ -560,19 +560,19 @@ class Turns:
             )
             text = "\n".join(post + coached)
             images = self.drawing.channel_images(people, {"board": None}, *([{"final": True}] if over else []))
-            owed = self.games.owed_people(plugin, state, row)
+            waits_for = self.games.waiting_for(plugin, state, row)
             out.public.append(
                 Message(
                     text.strip() or g.t("The game goes on."),
-                    mentions=[u for u in owed if u not in quiet],
+                    mentions=[u for u in waits_for if u not in quiet],
                     controls=self.games.final_controls(row) if over else self.games.play_controls(plugin, row),
                     images=images,
                 )
             )
             if new_turn and not over:
-                out.dms += self.games.turn_dms(plugin, row, owed, people)
+                out.dms += self.games.turn_dms(plugin, row, waits_for, people)
         elif actor is not None and game.simultaneous and not changed_decision(events):
-            waiting = ", ".join(self.games.named(row, u) for u in self.games.owed_people(plugin, state, row))
+            waiting = ", ".join(self.games.named(row, u) for u in self.games.waiting_for(plugin, state, row))
             # The round's number makes every such notice unique (see recovery's look for copies).
             out.public.append(
                 Message(
