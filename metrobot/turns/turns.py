@@ -171,11 +171,11 @@ class Turns:
         preview: bool = False,
         kind: str | None = None,
         typed: str | None = None,
-        again: bool = False,
+        replacing: bool = False,
     ) -> Menu:
         """The next steps after `prefix`; with `typed`, a step written as `/play` takes it
         (in any of the bot's languages) is added to the prefix first, or refused with its rule;
-        `again`: composed in place of the person's sealed decision (see changed_decision.py)."""
+        `replacing`: composed in place of the person's sealed decision (see changed_decision.py)."""
         row = await self.games.open_game(channel_id, game_id=game_id)
         self.steps.check_kind(row, kind, None)
         if moves is not None and moves != row.moves:
@@ -184,7 +184,7 @@ class Turns:
         game = plugin.game
         state = self.games.state(plugin, row)
         self.games.seated(row, user_id)
-        if again:
+        if replacing:
             state = withdrawn(plugin, state, user_id)[0]
         seat = self.games.acting_seat(plugin, state, user_id)
         if len(prefix) > plugin.max_steps:
@@ -203,7 +203,7 @@ class Turns:
                 game_id=game_id,
                 preview=preview,
                 kind=kind,
-                again=again,
+                replacing=replacing,
             )
         entries = plugin.menu(after, seat, plugin.choices(after, seat, me()), me()) if owed else []
         summary = plugin.summarise(state, seat, prefix, me()) if prefix else ""
@@ -247,10 +247,10 @@ class Turns:
         game_id: int | None = None,
         kind: str | None = None,
         command: str | None = None,
-        again: bool = False,
+        replacing: bool = False,
     ) -> Outcome:
         """Play steps for the person (typed or coded); all of them or none. A move of someone
-        away ends their time away. `again`: in place of their sealed decision (see changed_decision.py).
+        away ends their time away. `replacing`: in place of their sealed decision (see changed_decision.py).
         The stages, in the channel's lock: validate, apply, then those of every move (`settle`)."""
         if not steps:
             raise Refused(me().t("No move given."))
@@ -260,7 +260,7 @@ class Turns:
             row, plugin, state = await self.validate(
                 channel_id, user_id, steps, moves=moves, game_id=game_id, kind=kind, command=command
             )
-            outcome = await self.settle(self.apply(row, plugin, state, user_id, steps, again=again))
+            outcome = await self.settle(self.apply(row, plugin, state, user_id, steps, replacing=replacing))
         outcome.elsewhere = back + outcome.elsewhere  # (committed before the move)
         return outcome
 
@@ -298,13 +298,13 @@ class Turns:
         return row, plugin, state
 
     def apply(
-        self, row: GameRow, plugin: GamePlugin, state: Any, user_id: str, steps: list[str], *, again: bool = False
+        self, row: GameRow, plugin: GamePlugin, state: Any, user_id: str, steps: list[str], *, replacing: bool = False
     ) -> Move:
         """Stage 2, apply: the person's steps applied to `state` by the engine, all or none (an
-        illegal one is `Refused` with its rule); `again`: first their sealed decision is withdrawn
+        illegal one is `Refused` with its rule); `replacing`: first their sealed decision is withdrawn
         (logged as taken back, see changed_decision.py). The move as the person made it."""
         before, taken, undone = state, [], []
-        if again:
+        if replacing:
             state, was, action, undone = withdrawn(plugin, state, user_id)
             taken = [(was, action, user_id)]
         seat = self.games.acting_seat(plugin, state, user_id)
