@@ -71,7 +71,10 @@ class Waiting:
 
 
 @dataclass(frozen=True)
-class Table:
+class Match:
+    """People the matching puts together for one game (once stored: a found table, storage/queue.py
+    `FoundTable`)."""
+
     guild_id: str
     game: str
     pace: str
@@ -118,7 +121,7 @@ def _order(person: Waiting) -> tuple[float, str]:
     return (person.since, person.user_id)
 
 
-def match(queue: Iterable[Waiting], now: float) -> list[Table]:
+def match(queue: Iterable[Waiting], now: float) -> list[Match]:
     """The tables the queue makes now (see the module's docstring), in the order they were
     formed: by server, game and pace, then by how long their first person waited."""
     groups: dict[tuple[str, str, str], list[Waiting]] = defaultdict(list)
@@ -130,7 +133,7 @@ def match(queue: Iterable[Waiting], now: float) -> list[Table]:
     return tables
 
 
-def _group(key: tuple[str, str, str], order: list[Waiting], now: float) -> list[Table]:
+def _group(key: tuple[str, str, str], order: list[Waiting], now: float) -> list[Match]:
     guild_id, game, pace = key
     need = TOGETHER[pace]
     masks = [awake(p.quiet, now) for p in order]
@@ -144,7 +147,7 @@ def _group(key: tuple[str, str, str], order: list[Waiting], now: float) -> list[
             if chosen is not None:
                 for j in chosen:
                     used[j] = True
-                tables.append(Table(guild_id, game, pace, anchor.channel_id, tuple(order[j].user_id for j in chosen)))
+                tables.append(Match(guild_id, game, pace, anchor.channel_id, tuple(order[j].user_id for j in chosen)))
                 break
     return tables
 
