@@ -5,7 +5,7 @@ written once (a part inherits them by naming its Protocol as its base):
   written back (`code`, `typed`), nested in the composer's menus (`menu`), compared with typed
   words (`search_key`). `ModuleNotation` makes one of a module of functions (the built-in games').
 - `Presentation`: how a game is told — narration, the prompt, notes, hands, and its pictures
-  in words for screen readers. `Telling` holds the defaults and forwards the pictures' words to
+  in words for screen readers. `DefaultPresentation` holds the defaults and forwards the pictures' words to
   the game's own functions (`alt_text`, `text_board`).
 - `RulesGlue`: what the table needs of the rules beyond the engine — options from a lobby's
   choices, seating, what may be taken back, places, when hands change, automatic players.
@@ -186,7 +186,7 @@ class Presentation(Protocol):
         ...
 
 
-class Telling(Presentation):
+class DefaultPresentation(Presentation):
     """The shared presentation of `game`: a game subclasses it for what it tells of its own and
     hands it the functions that put its pictures in words. Without them: the alt text says the
     game, whose turn and the scores (`alttext.plain_alt_text`), and the text board is that alt

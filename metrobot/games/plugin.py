@@ -44,7 +44,7 @@ class GamePlugin:
 
     game: Game
     notation: Notation
-    presentation: Presentation  # `parts.Telling(game)` for every default
+    presentation: Presentation  # `parts.DefaultPresentation(game)` for every default
     glue: RulesGlue = NO_GLUE
     privacy: Privacy = PLAIN_IDS
     scoring: Scoring | None = None  # the CLI's `score` tool, if the game has a separate scoring

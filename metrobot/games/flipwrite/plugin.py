@@ -8,7 +8,7 @@ from typing import Any
 from ...i18n import EN, Lang
 from ..autoplay import AutoPlayer
 from ..controls import Labels, Variant
-from ..parts import ModuleNotation, Names, RulesGlue, Telling
+from ..parts import DefaultPresentation, ModuleNotation, Names, RulesGlue
 from ..plugin import GamePlugin
 from ..protocol import N_, BadInput, Event, Game, Term
 from . import alttext, narration, notation, textboard
@@ -28,7 +28,7 @@ RULES = N_("""**Metro flip-and-write** — everyone plays at once on their own c
 GAME = FlipWrite()
 
 
-class Told(Telling):
+class FlipWritePresentation(DefaultPresentation):
     def continuation(self, state: Any, seat: str, lang: Lang = EN) -> str:
         return lang.t("You marked a special station: play the same card once more (extra action).")
 
@@ -83,7 +83,7 @@ class Glue(RulesGlue):
 PLUGIN = GamePlugin(
     game=GAME,
     notation=ModuleNotation(GAME, notation),
-    presentation=Told(GAME, alt_text=alttext.alt_text, text_board=textboard.text_board),
+    presentation=FlipWritePresentation(GAME, alt_text=alttext.alt_text, text_board=textboard.text_board),
     glue=Glue(),
     rules=RULES,
     rulebook="metrobot.games.flipwrite.rulebook",
