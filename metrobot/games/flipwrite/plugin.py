@@ -51,7 +51,7 @@ class FlipWritePresentation(DefaultPresentation):
         return narration.board_brief(self.game.view(state, None), seat, lang)
 
 
-class Glue(RulesGlue):
+class FlipWriteGlue(RulesGlue):
     takeback_rule = N_(
         "In Metro flip-and-write a decision can be taken back until the round resolves: never the last "
         "decision of a round, which shows everyone's choices and turns the next card."
@@ -84,7 +84,7 @@ PLUGIN = GamePlugin(
     game=GAME,
     notation=ModuleNotation(GAME, notation),
     presentation=FlipWritePresentation(GAME, alt_text=alttext.alt_text, text_board=textboard.text_board),
-    glue=Glue(),
+    glue=FlipWriteGlue(),
     rules=RULES,
     rulebook="metrobot.games.flipwrite.rulebook",
     renderer="metrobot.render.flipwrite",

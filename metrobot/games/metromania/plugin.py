@@ -88,7 +88,7 @@ class MetrOmaniaPresentation(DefaultPresentation):
         return narration.hand_text(view, seats, lang)
 
 
-class Glue(RulesGlue):
+class MetrOmaniaGlue(RulesGlue):
     takeback_rule = N_(
         "In MetrOmania a move can be taken back (nothing in it is left to chance), except one that drops a "
         "destination marker while hands are secret (everyone has seen it) and the one that ends the game."
@@ -127,7 +127,7 @@ PLUGIN = GamePlugin(
     game=GAME,
     notation=ModuleNotation(GAME, notation),
     presentation=MetrOmaniaPresentation(GAME, alt_text=alttext.alt_text, text_board=textboard.text_board),
-    glue=Glue(),
+    glue=MetrOmaniaGlue(),
     scoring=score_state,
     rules=RULES,
     rulebook="metrobot.games.metromania.rulebook",

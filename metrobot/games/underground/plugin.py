@@ -104,7 +104,7 @@ class UndergroundPresentation(DefaultPresentation):
         return narration.board_brief(self.game.view(state, None), lambda s: stations[s].destination, seat, lang)
 
 
-class Glue(RulesGlue):
+class UndergroundGlue(RulesGlue):
     takeback_rule = N_(
         "In On the Underground a move can be taken back as long as no destination card was drawn in it (a "
         "move whose passenger refills the row draws one; steps before the passenger moves draw none), and "
@@ -133,7 +133,7 @@ PLUGIN = GamePlugin(
     game=GAME,
     notation=Notation(GAME, notation),
     presentation=UndergroundPresentation(GAME, alt_text=alttext.alt_text, text_board=textboard.text_board),
-    glue=Glue(),
+    glue=UndergroundGlue(),
     scoring=score_state,
     rules=RULES,
     rulebook="metrobot.games.underground.rulebook",
