@@ -57,7 +57,7 @@ def missing_in(channel: Any) -> list[str]:
 async def run_tournaments(client: Any) -> None:
     """The director's step for every tournament due, then everything tournaments owe. One
     run at a time in a process (another asked meanwhile runs once more after it)."""
-    state = client.__dict__.setdefault("_halls", {"lock": asyncio.Lock(), "asked_meanwhile": False})
+    state = client.__dict__.setdefault("_tournament_runs", {"lock": asyncio.Lock(), "asked_meanwhile": False})
     if state["lock"].locked():
         state["asked_meanwhile"] = True
         return
