@@ -8,7 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrobot.tables.matching import ALL_DAY, PACES, Match, Quiet, Waiting, awake, fits, match, pace_of
+from metrobot.tables.matching import ALL_DAY, PACES, Match, Quiet, Seeker, awake, fits, match, pace_of
 from tests.reliability.sizes import scale
 
 NOW = 1_795_000_000.0  # 2026-11-18, a fixed day
@@ -17,7 +17,7 @@ PEOPLE = [f"u{i}" for i in range(14)]
 
 
 @st.composite
-def queues(draw) -> list[Waiting]:
+def queues(draw) -> list[Seeker]:
     ids = draw(st.lists(st.sampled_from(PEOPLE), unique=True, min_size=0, max_size=len(PEOPLE)))
     out = []
     for uid in ids:
@@ -33,7 +33,7 @@ def queues(draw) -> list[Waiting]:
             )
         )
         out.append(
-            Waiting(
+            Seeker(
                 guild_id=draw(st.sampled_from(("g1", "g2"))),
                 user_id=uid,
                 game=draw(st.sampled_from(("metromania", "underground"))),
@@ -50,7 +50,7 @@ def queues(draw) -> list[Waiting]:
     return out
 
 
-def by_id(queue: list[Waiting]) -> dict[str, Waiting]:
+def by_id(queue: list[Seeker]) -> dict[str, Seeker]:
     return {p.user_id: p for p in queue}
 
 
@@ -123,9 +123,9 @@ def test_the_longest_waiting_person_who_can_play_with_anyone_waiting_is_seated(q
                 assert not fits([a, b], NOW), (a, b)
 
 
-def person(uid: str, since: float, pace: str = "few", **kw) -> Waiting:
+def person(uid: str, since: float, pace: str = "few", **kw) -> Seeker:
     base = {"guild_id": "g", "game": "metromania", "low": 2, "high": 4, "channel_id": "c"}
-    return Waiting(user_id=uid, since=since, pace=pace, **{**base, **kw})
+    return Seeker(user_id=uid, since=since, pace=pace, **{**base, **kw})
 
 
 def test_the_guides_example():
