@@ -47,7 +47,7 @@ from ..service.words import duration
 from ..storage import Conflict, Duplicate, GameRow, Seat
 from ..storage.queue import FoundTable, QueueEntry
 from .lobby import found_table
-from .matching import PACE_WORDS, PACES, Quiet, Waiting, match
+from .matching import PACE_WORDS, PACES, Quiet, Seeker, match
 
 if TYPE_CHECKING:
     from ..service.core import Games, ServiceOptions
@@ -264,7 +264,7 @@ class FindGame:
             if len(entries) < 2:
                 return []
             now = self.options.clock()
-            queue = await self.waiting(guild_id, entries)
+            queue = await self.seekers(guild_id, entries)
             tables = match(queue, now)
             if tables:  # (not in a channel cooling off: a table could not open there a short while ago)
                 cooling = await self.db.queue.cooling(guild_id, now)
@@ -289,7 +289,7 @@ class FindGame:
         log.warning("server %s: the queue kept changing; matched at the next change", guild_id)
         return []
 
-    async def waiting(self, guild_id: str, entries: list[QueueEntry]) -> list[Waiting]:
+    async def seekers(self, guild_id: str, entries: list[QueueEntry]) -> list[Seeker]:
         """The queue as the matching reads it: each person's measured pace, quiet hours, avoids."""
         ids = [e.user_id for e in entries]
         people = await self.db.people.people(ids)
@@ -300,7 +300,7 @@ class FindGame:
             quiet = people[e.user_id].settings.get("quiet")
             seconds = paces.get((e.user_id, e.game))
             out.append(
-                Waiting(
+                Seeker(
                     guild_id=e.guild_id,
                     user_id=e.user_id,
                     game=e.game,

@@ -37,7 +37,7 @@ from ..service.outcome import Menu, Message, Outcome, Refused
 from ..service.rating import game_result, rate
 from ..service.time_off import is_away, quiet_until
 from ..service.turnclock import policy
-from ..service.unrated import hints_on, private
+from ..service.unrated import hints_on, is_daily
 from ..storage import Conflict, GameRow, Person
 from . import automatic
 from .automatic import next_automatic, play_automatic
@@ -171,11 +171,11 @@ class Turns:
         preview: bool = False,
         kind: str | None = None,
         typed: str | None = None,
-        again: bool = False,
+        replacing: bool = False,
     ) -> Menu:
         """The next steps after `prefix`; with `typed`, a step written as `/play` takes it
         (in any of the bot's languages) is added to the prefix first, or refused with its rule;
-        `again`: composed in place of the person's sealed decision (see changed_decision.py)."""
+        `replacing`: composed in place of the person's sealed decision (see changed_decision.py)."""
         row = await self.games.open_game(channel_id, game_id=game_id)
         self.steps.check_kind(row, kind, None)
         if moves is not None and moves != row.moves:
@@ -184,7 +184,7 @@ class Turns:
         game = plugin.game
         state = self.games.state(plugin, row)
         self.games.seated(row, user_id)
-        if again:
+        if replacing:
             state = withdrawn(plugin, state, user_id)[0]
         seat = self.games.acting_seat(plugin, state, user_id)
         if len(prefix) > plugin.max_steps:
@@ -203,7 +203,7 @@ class Turns:
                 game_id=game_id,
                 preview=preview,
                 kind=kind,
-                again=again,
+                replacing=replacing,
             )
         entries = plugin.menu(after, seat, plugin.choices(after, seat, me()), me()) if owed else []
         summary = plugin.summarise(state, seat, prefix, me()) if prefix else ""
@@ -247,10 +247,10 @@ class Turns:
         game_id: int | None = None,
         kind: str | None = None,
         command: str | None = None,
-        again: bool = False,
+        replacing: bool = False,
     ) -> Outcome:
         """Play steps for the person (typed or coded); all of them or none. A move of someone
-        away ends their time away. `again`: in place of their sealed decision (see changed_decision.py).
+        away ends their time away. `replacing`: in place of their sealed decision (see changed_decision.py).
         The stages, in the channel's lock: validate, apply, then those of every move (`settle`)."""
         if not steps:
             raise Refused(me().t("No move given."))
@@ -260,7 +260,7 @@ class Turns:
             row, plugin, state = await self.validate(
                 channel_id, user_id, steps, moves=moves, game_id=game_id, kind=kind, command=command
             )
-            outcome = await self.settle(self.apply(row, plugin, state, user_id, steps, again=again))
+            outcome = await self.settle(self.apply(row, plugin, state, user_id, steps, replacing=replacing))
         outcome.elsewhere = back + outcome.elsewhere  # (committed before the move)
         return outcome
 
@@ -298,13 +298,13 @@ class Turns:
         return row, plugin, state
 
     def apply(
-        self, row: GameRow, plugin: GamePlugin, state: Any, user_id: str, steps: list[str], *, again: bool = False
+        self, row: GameRow, plugin: GamePlugin, state: Any, user_id: str, steps: list[str], *, replacing: bool = False
     ) -> Move:
         """Stage 2, apply: the person's steps applied to `state` by the engine, all or none (an
-        illegal one is `Refused` with its rule); `again`: first their sealed decision is withdrawn
+        illegal one is `Refused` with its rule); `replacing`: first their sealed decision is withdrawn
         (logged as taken back, see changed_decision.py). The move as the person made it."""
         before, taken, undone = state, [], []
-        if again:
+        if replacing:
             state, was, action, undone = withdrawn(plugin, state, user_id)
             taken = [(was, action, user_id)]
         seat = self.games.acting_seat(plugin, state, user_id)
@@ -373,7 +373,7 @@ class Turns:
         if game.is_over(state):
             changes.update(status="finished", deadline=None, paused=None)
         new_turn = game.turn_number(state) != game.turn_number(move.before) or game.is_over(state)
-        changes["waiting"] = self.games.owed_people(plugin, state, replace(row, seats=changes.get("seats", row.seats)))
+        changes["waiting"] = self.games.waiting_for(plugin, state, replace(row, seats=changes.get("seats", row.seats)))
         if new_turn:
             changes["reminded"] = False
         if not game.is_over(state):  # the turn clock of whoever it waits for now (turnclock.py)
@@ -435,7 +435,7 @@ class Turns:
         (someone moved at the same moment) is `Refused`, and nothing was played."""
         row, plugin, state, game = move.row, move.plugin, move.state, move.plugin.game
         # (none for a day's challenge: it owes no channel anything, its player's page draws the board)
-        unseen = private(row.settings)
+        unseen = is_daily(row.settings)
         drawing = [
             asyncio.create_task(self.drawing.draw(m, plugin, state, row, columns.position))
             for m in out.public
@@ -560,19 +560,19 @@ class Turns:
             )
             text = "\n".join(post + coached)
             images = self.drawing.channel_images(people, {"board": None}, *([{"final": True}] if over else []))
-            owed = self.games.owed_people(plugin, state, row)
+            waits_for = self.games.waiting_for(plugin, state, row)
             out.public.append(
                 Message(
                     text.strip() or g.t("The game goes on."),
-                    mentions=[u for u in owed if u not in quiet],
+                    mentions=[u for u in waits_for if u not in quiet],
                     controls=self.games.final_controls(row) if over else self.games.play_controls(plugin, row),
                     images=images,
                 )
             )
             if new_turn and not over:
-                out.dms += self.games.turn_dms(plugin, row, owed, people)
+                out.dms += self.games.turn_dms(plugin, row, waits_for, people)
         elif actor is not None and game.simultaneous and not changed_decision(events):
-            waiting = ", ".join(self.games.named(row, u) for u in self.games.owed_people(plugin, state, row))
+            waiting = ", ".join(self.games.named(row, u) for u in self.games.waiting_for(plugin, state, row))
             # The round's number makes every such notice unique (see recovery's look for copies).
             out.public.append(
                 Message(

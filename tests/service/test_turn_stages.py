@@ -98,9 +98,9 @@ async def test_apply_again_withdraws_the_sealed_decision_first(svc):
     await s.lobby.join("c1", "u2", "Bob")
     await s.lobby.start("c1", "u1")
     await s.turns.play("c1", "u1", [(await s.turns.menu("c1", "u1", [])).choices[0].code])  # sealed
-    step = (await s.turns.menu("c1", "u1", [], again=True)).choices[-1].code
+    step = (await s.turns.menu("c1", "u1", [], replacing=True)).choices[-1].code
     row, plugin, sealed = await s.turns.validate("c1", "u1", [step])
-    move = s.turns.apply(row, plugin, sealed, "u1", [step], again=True)
+    move = s.turns.apply(row, plugin, sealed, "u1", [step], replacing=True)
     (seat, withdraw, who), (again, _, same) = move.logged
     assert withdraw == {"type": "withdraw"} and who == same == "u1" and seat == again
     assert move.before is sealed and move.events[0]["type"] == "withdrawn"

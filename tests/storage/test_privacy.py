@@ -13,7 +13,7 @@ import pytest
 from metrobot.app import privacy as privacy_of
 from metrobot.backup import replay_all
 from metrobot.service import fixed_seeds
-from metrobot.storage import GameResult, Owed, Seat, Standing
+from metrobot.storage import GameResult, Owed, PlayerResult, Seat
 from metrobot.storage.personal import GHOST_NAME, HOLDERS, is_ghost
 from metrobot.wiring import GameService
 from tests.history.play import owed
@@ -80,7 +80,9 @@ async def _finished_game(db, channel: str, guild: str) -> int:
         owed=[Owed(f"dm:{ANN[0]}", 1, {"text": "your hand"})],
     )
     result = GameResult(
-        guild, "metromania", (Standing(ANN[0], "Ann", 3, True, True, 1), Standing(BOB[0], "Bob", 1, False, True, 2))
+        guild,
+        "metromania",
+        (PlayerResult(ANN[0], "Ann", 3, True, True, 1), PlayerResult(BOB[0], "Bob", 1, False, True, 2)),
     )
     await db.update(row, status="finished", result=result, rate=rate)
     return row.id

@@ -15,7 +15,7 @@ from typing import Any
 
 from metrobot.games.autoplay import AutoPlayer, Budget
 from metrobot.games.controls import CommandOption, Labels, MoveCommand
-from metrobot.games.parts import Notation, RulesGlue, Telling, first_player
+from metrobot.games.parts import DefaultPresentation, Notation, RulesGlue, first_player
 from metrobot.games.plugin import GamePlugin
 from metrobot.games.protocol import BadInput, Choice, Game, RuleError
 from metrobot.i18n import EN
@@ -154,7 +154,7 @@ class RaceNotation(Notation):
         return f"add {action['n']}"
 
 
-class RaceTelling(Telling):
+class RaceTelling(DefaultPresentation):
     """Narration and the prompt; the pictures' words are the shared defaults."""
 
     def narrate(self, state: Any, events, name, lang=EN):
