@@ -461,7 +461,7 @@ async def test_a_cooling_channel_holds_after_a_restart_and_in_another_process(sv
 async def test_forget_erases_the_dms_the_queue_owes_the_person(svc, db):
     """Issue 72: `/me forget` erases the DMs the queue owes the person (a place expired, a table
     that could not open), as it erases a game's DMs to them; those owed to others stay."""
-    from metrobot.privacy import Privacy
+    from metrobot.app import privacy
     from metrobot.tables.find import PLACE_SECONDS, THREAD_TRIES
 
     ann, bob = "700000000000000001", "700000000000000002"
@@ -477,5 +477,5 @@ async def test_forget_erases_the_dms_the_queue_owes_the_person(svc, db):
             return sorted(r[0] for r in await q.fetch("SELECT user_id FROM farewells"))
 
     assert await owed_to() == [ann, ann, bob, bob]
-    await Privacy(svc).forget(ann)
+    await privacy(db, svc).forget(ann)
     assert await owed_to() == [bob, bob]
