@@ -94,7 +94,7 @@ test-repeat: $(VENV)/.dev-installed
 # Also the suites that `make test` runs small (FULL_SIZE; docs/developers/testing.md lists them).
 # In as many processes as `make test` (the suites already run side by side there at everyday size):
 # one process took longer than a working session on the 2-core reference machine.
-FULL_SIZE := tests/render/test_fits.py tests/test_rules_cli.py tests/flipwrite/test_properties.py tests/metromania/test_properties.py tests/underground/test_properties.py \
+FULL_SIZE := tests/render/test_fits.py tests/test_rules_cli.py tests/conformance/test_conformance.py tests/underground/test_properties.py \
   tests/service/test_matching.py tests/e2e/test_tutorial.py tests/e2e/test_new_languages.py
 reliability: $(VENV)/.dev-installed
 	rm -f reliability.txt

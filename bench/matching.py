@@ -13,7 +13,7 @@ import random
 import statistics
 import time
 
-from metrobot.tables.matching import PACES, Quiet, Waiting, match
+from metrobot.tables.matching import PACES, Quiet, Seeker, match
 
 from .timing import measure, summary
 
@@ -21,7 +21,7 @@ NOW = 1_795_000_000.0
 ZONES = ("UTC", "Europe/Berlin", "America/New_York", "Asia/Tokyo", "Australia/Sydney")
 
 
-def queue(people: int = 10_000, servers: int = 100, seed: int = 1) -> list[Waiting]:
+def queue(people: int = 10_000, servers: int = 100, seed: int = 1) -> list[Seeker]:
     rnd = random.Random(seed)
     out = []
     for n in range(people):
@@ -33,7 +33,7 @@ def queue(people: int = 10_000, servers: int = 100, seed: int = 1) -> list[Waiti
         )
         others = [f"u{rnd.randrange(people)}" for _ in range(rnd.choice((0, 0, 1, 3)))]
         out.append(
-            Waiting(
+            Seeker(
                 guild_id=guild,
                 user_id=f"u{n}",
                 game=rnd.choice(("metromania", "underground")),

@@ -1,9 +1,10 @@
-"""The whole application: the game service (its parts, wired in wiring.py) and the tournaments
-beside it, each receiving what it uses, and who listens to what.
+"""The whole application: the game service (its parts, wired in wiring.py), and beside it the
+tournaments and people's and servers' data (privacy), each receiving what it uses, and who
+listens to what.
 
 Every composition root builds through `build`: the Discord client, the web server, the command
-line, the benchmarks and the tests. The front ends then hold the two separately (`bot.service`
-and `bot.tournaments`; the web app's `SERVICE` and `TOURNAMENTS`).
+line, the benchmarks and the tests. The front ends then hold them separately (`bot.service`,
+`bot.tournaments` and `bot.privacy`; the web app's `SERVICE` and `TOURNAMENTS`).
 
     GameService ...... the game service's parts (wiring.py), each called by name
     TableGames ....... a tournament's tables' games: db, options, games, status, lobby
@@ -13,6 +14,9 @@ and `bot.tournaments`; the web app's `SERVICE` and `TOURNAMENTS`).
     TournamentService  the tournaments' front: subscribed to GameEnded, which the service
                        publishes inside the transaction that finishes a game, so a table's result
                        is stored with its game's end or not at all
+    Departures ....... servers that removed the bot: db, options
+    Export, Forget ... a person's data: db, options; erased: db, games, lobby, departures
+    Policy, Privacy .. /privacy; what the adapter and the command line ask (privacy/)
 """
 
 from __future__ import annotations
@@ -20,6 +24,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .privacy import DEFAULT_RETENTION_DAYS, Privacy
+from .privacy.departures import Departures
+from .privacy.export import Export
+from .privacy.forget import Forget
+from .privacy.policy import Policy
 from .service.core import fixed_seeds
 from .service.events import GameEnded
 from .settings import Settings
@@ -35,15 +44,24 @@ from .wiring import GameService
 
 @dataclass(frozen=True)
 class App:
-    """What the front ends talk to: the game service and the tournaments."""
+    """What the front ends talk to: the game service, the tournaments and people's data."""
 
     service: GameService
     tournaments: TournamentService
+    privacy: Privacy
 
 
-def build(db: Database, **options: Any) -> App:
+def build(
+    db: Database,
+    *,
+    retention_days: float = DEFAULT_RETENTION_DAYS,
+    contact: str | None = None,
+    policy_url: str | None = None,
+    **options: Any,
+) -> App:
     """The game service on `db` (`options`: GameService's: clock, seeds, images, render_workers,
-    …) and the tournaments on its parts, subscribed to the end of a game."""
+    …), the tournaments on its parts, subscribed to the end of a game, and privacy on them
+    (`retention_days`, `contact`, `policy_url`: the operator's, see `privacy`)."""
     service = GameService(db, **options)
     p = service
     tables = TableGames(db, p.options, p.games, p.status, p.lobby)
@@ -53,13 +71,40 @@ def build(db: Database, **options: Any) -> App:
     pages = TournamentPages(db, p.options, p.games, p.painter, p.listing, p.links, p.web_index)
     tournaments = TournamentService(db, p.options, tables, rounds, running, director, pages)
     p.events.subscribe(GameEnded, tournaments.game_ended)
-    return App(service, tournaments)
+    return App(
+        service,
+        tournaments,
+        privacy(db, service, retention_days=retention_days, contact=contact, policy_url=policy_url),
+    )
+
+
+def privacy(
+    db: Database,
+    service: GameService,
+    *,
+    retention_days: float = DEFAULT_RETENTION_DAYS,
+    contact: str | None = None,
+    policy_url: str | None = None,
+) -> Privacy:
+    """People's and servers' data (privacy/) on `db` and the game service's parts: a server that
+    left keeps its data `retention_days`; `contact` and `policy_url` are what /privacy names."""
+    p = service
+    departures = Departures(db, p.options, retention_days)
+    exports = Export(db, p.options)
+    erasures = Forget(db, p.games, p.lobby, departures)
+    policies = Policy(retention_days, contact, policy_url)
+    # (assigned, not returned at once: architecture.md's wiring block is read from assignments)
+    front = Privacy(departures, exports, erasures, policies)
+    return front
 
 
 def for_bot(db: Database, settings: Settings) -> App:
     """The application as the bot runs it: the options its settings say (the turn clock, the
-    automatic player's time, the drawing workers, fixed seeds where set)."""
+    automatic player's time, the drawing workers, fixed seeds where set, what privacy says)."""
     options: dict[str, Any] = {
+        "retention_days": settings.retention_days,
+        "contact": settings.operator_contact,
+        "policy_url": settings.privacy_url,
         "default_turn_clock": int(settings.turn_clock_hours * 3600),
         "ai_seconds": settings.ai_seconds,
         "render_workers": settings.render_workers,
@@ -70,4 +115,4 @@ def for_bot(db: Database, settings: Settings) -> App:
     return build(db, **options)
 
 
-__all__ = ["App", "GameService", "build", "for_bot"]
+__all__ = ["App", "GameService", "build", "for_bot", "privacy"]

@@ -131,7 +131,7 @@ def cmd_ratings(args: argparse.Namespace) -> int:
     from .settings import shown
     from .storage import Database
 
-    path = privacycli.database(args.db)  # (--db, else the bot's: METROBOT_DATABASE_URL, else METROBOT_DB)
+    path = privacycli.database(args.db_given)  # (--db, else the bot's: METROBOT_DATABASE_URL, else METROBOT_DB)
 
     async def rebuild() -> tuple[int, bool]:
         db = await Database(path).open()
@@ -212,7 +212,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
     from .backup import backup
 
-    source = privacycli.database(args.db)
+    source = privacycli.database(args.db_given)
     if source.startswith(("postgresql://", "postgres://")):
         raise BadInput(
             "PostgreSQL is backed up with pg_dump (docs/operators/backups.md): "
@@ -274,6 +274,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("action", choices=["rebuild"])
     p.add_argument(
         "--db",
+        dest="db_given",
+        metavar="DB",
         help="an SQLite file or a postgresql:// URL (default: the bot's database, "
         "METROBOT_DATABASE_URL or else METROBOT_DB)",
     )
@@ -287,7 +289,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("backup", help="a consistent, checked copy of the SQLite database (safe while the bot runs)")
     p.add_argument("--to", required=True, help="the backup file (written only once the copy is checked)")
     p.add_argument(
-        "--db", help="the SQLite file (default: the bot's database, METROBOT_DB, from .env as the bot reads it)"
+        "--db",
+        dest="db_given",
+        metavar="DB",
+        help="the SQLite file (default: the bot's database, METROBOT_DB, from .env as the bot reads it)",
     )
     p.set_defaults(func=cmd_backup)
 

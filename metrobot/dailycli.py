@@ -81,7 +81,7 @@ def cmd_key(args: argparse.Namespace) -> int:
     from .settings import shown
     from .storage import Database
 
-    path = privacycli.database(args.db)
+    path = privacycli.database(args.db_given)
     new = _hex(args.set, "set", KEY_BYTES) if args.set else secrets.token_bytes(KEY_BYTES) if args.new else None
     now = time.time()
     today, tomorrow = day_of(now), day_of(next_day_starts(now))
@@ -133,6 +133,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # pyright: ignore[rep
     which.add_argument("--new", action="store_true", help="a new random key (the old one stays for its days)")
     p.add_argument(
         "--db",
+        dest="db_given",
+        metavar="DB",
         help="an SQLite file or a postgresql:// URL (default: the bot's database, "
         "METROBOT_DATABASE_URL or else METROBOT_DB)",
     )

@@ -45,23 +45,23 @@ def _id(value: str, what: str) -> str:
 
 def _with_privacy(args: argparse.Namespace, work: Callable[[Privacy], Awaitable[int]]) -> int:
     from .app import build
-    from .privacy import Privacy
     from .settings import load_settings
     from .storage import Database
 
-    path = args.database = database(args.db)
+    path = args.database = database(args.db_given)
 
     async def run() -> int:
         db = await Database(path).open()
         try:
             settings = load_settings()
             return await work(
-                Privacy(
-                    build(db, images=False).service,
+                build(
+                    db,
+                    images=False,
                     retention_days=settings.retention_days,
                     contact=settings.operator_contact,
                     policy_url=settings.privacy_url,
-                )
+                ).privacy
             )
         finally:
             await db.close()
@@ -123,7 +123,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("export", help="a person's data as JSON, as /me data sends it")
     p.add_argument("--user", required=True, help="the person's Discord user id")
     p.add_argument("--out", help="the file to write (default: standard output)")
-    p.add_argument("--db", help=where)
+    p.add_argument("--db", dest="db_given", metavar="DB", help=where)
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser(
@@ -132,12 +132,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "their id and name replaced in others' games, the rest deleted)",
     )
     p.add_argument("--user", required=True, help="the person's Discord user id")
-    p.add_argument("--db", help=where)
+    p.add_argument("--db", dest="db_given", metavar="DB", help=where)
     p.set_defaults(func=cmd_forget)
 
     p = sub.add_parser(
         "purge", help="delete everything of a server now: games, logs, messages, results, ratings, settings"
     )
     p.add_argument("--guild", required=True, help="the server's (guild's) id")
-    p.add_argument("--db", help=where)
+    p.add_argument("--db", dest="db_given", metavar="DB", help=where)
     p.set_defaults(func=cmd_purge)

@@ -6,7 +6,8 @@ only through the registry and the plug-in interface (never a game's package, nor
 module in one); games, and their images, know nothing of one another; no import cycles.
 Plus rules import-linter cannot express: no shared module names a game, the contract
 lists every game, shared benchmarks import no game, no class of more than three bases (parts
-are composed). No rule caps a module's length (CONTRIBUTING's list of these rules is checked
+are composed), no part reaches a database it was not given (only storage/ reaches into one, only
+wiring.py and app.py hand it to a part). No rule caps a module's length (CONTRIBUTING's list of these rules is checked
 against this file's tests: `test_contributing_lists_what_this_file_checks`).
 
 Shared code, by rule: every module of `metrobot/` and `metrobot/render/` outside a game's own
@@ -271,6 +272,59 @@ def test_the_bases_check_sees_a_class_of_many_bases(tmp_path):
     assert {k.rsplit(":", 1)[1]: v for k, v in counts.items()} == {"A": 4, "P": 1}
 
 
+# The modules that build the parts: the only ones that hand a part the database.
+COMPOSITION = ("metrobot/wiring.py", "metrobot/app.py")
+
+
+def _the_database(node: ast.expr) -> bool:
+    return (isinstance(node, ast.Name) and node.id == "db") or (isinstance(node, ast.Attribute) and node.attr == "db")
+
+
+def database_reached(root: Path) -> list[str]:
+    """Where a module of the package `root` (`…/metrobot`), outside its storage, reaches a database
+    it was not given: an attribute `.db` of anything but `self` (`service.db`, `self.service.db`),
+    or a database handed to a constructor (a capitalised callee) outside the composition modules."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        name = path.relative_to(root.parent).as_posix()
+        if name.startswith(f"{root.name}/storage/"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr == "db":
+                if not (isinstance(node.value, ast.Name) and node.value.id == "self"):
+                    found.append(f"{name}:{node.lineno}: {ast.unparse(node)}")
+            elif isinstance(node, ast.Call) and name not in COMPOSITION:
+                callee = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+                given = [*node.args, *(k.value for k in node.keywords)]
+                if callee[:1].isupper() and any(_the_database(a) for a in given):
+                    found.append(f"{name}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_no_part_reaches_a_database_it_was_not_given():
+    """A part receives the database in its constructor, from wiring.py or app.py, like everything
+    it uses (issue 77: privacy took the whole service, then `service.db`); only storage/ itself
+    reaches into it. What a part asks the database is then read in its constructor's signature."""
+    assert database_reached(ROOT / "metrobot") == []
+
+
+def test_the_database_check_sees_a_planted_access(tmp_path):
+    package = tmp_path / "metrobot"
+    for name, text in {
+        "privacy/export.py": "class Export:\n    def __init__(self, service):\n        self.db = service.db\n",
+        "privacy/forget.py": "class Forget:\n    def parts(self):\n        return Departures(self.db), self.db.privacy\n",
+        "storage/db.py": "def queries(database):\n    return database.db\n",  # (storage: its own)
+        "app.py": "def build(db):\n    return GameService(db)\n",  # (composition)
+        "cli.py": "def main(db):\n    return build(db)\n",  # (a front end handing it to the composition)
+    }.items():
+        (package / name).parent.mkdir(parents=True, exist_ok=True)
+        (package / name).write_text(text)
+    assert database_reached(package) == [
+        "metrobot/privacy/export.py:3: service.db",
+        "metrobot/privacy/forget.py:3: Departures(self.db)",
+    ]
+
+
 def test_make_bench_runs_each_benchmark_once():
     """`python -m bench` runs what `discover` lists: every benchmark module, never itself."""
     from bench import discover
@@ -289,6 +343,7 @@ PROMISED = {
     "the contract lists every game": "test_the_contract_lists_every_game",
     "shared benchmarks import no game": "test_shared_benchmarks_reach_games_through_the_registry",
     "no class of more than three bases": "test_parts_are_composed_not_inherited",
+    "no part reaches a database it was not given": "test_no_part_reaches_a_database_it_was_not_given",
 }
 
 

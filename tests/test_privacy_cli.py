@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from metrobot.privacy import Privacy
+from metrobot.app import privacy as privacy_of
 from metrobot.service import fixed_seeds
 from metrobot.storage import Database
 from metrobot.wiring import GameService
@@ -47,7 +47,7 @@ def made(tmp_path_factory) -> tuple[str, dict]:
             svc = GameService(db, seeds=fixed_seeds(3), images=False)
             await play_game(svc, "c1", "g1", [ANN, BOB], kind="metromania")
             await play_game(svc, "c2", "g2", [BOB, ANN], kind="metromania")
-            return await Privacy(svc).export(ANN[0])
+            return await privacy_of(svc.db, svc).export(ANN[0])
         finally:
             await db.close()
 

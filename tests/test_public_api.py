@@ -18,14 +18,16 @@ Who is what, for the database:
   service's), and the command line (`cli.py`, `privacycli.py`, `rulescli.py`, `__main__.py`,
   `tournaments/simulate.py`, `bot.py`). No `.db` at all there; the composition roots that open
   a database (the bot's client, the command line) hold it in a local variable and hand it to
-  the service, which owns it from then on. (An argparse namespace's `args.db` is the `--db`
-  option, a path, not the database.)
+  the application (`app.build`), which owns it from then on. (The `--db` option is read as
+  `args.db_given`, a path.)
 * The **capabilities with tables of their own**, tournaments and privacy, sit on the service
   layer (the import contract lets them import storage; their SQL is in `storage/tournaments*.py`,
-  `storage/privacy.py`, `storage/personal*.py`): they use their own handle, `self.db` (each is
-  handed the database it is built on in its constructor: the tournaments in metrobot/app.py),
-  never another object's.
+  `storage/privacy.py`, `storage/personal*.py`): they use their own handle, `self.db`, handed
+  to them in their constructors by metrobot/app.py, never another object's.
 * The service and storage own the database.
+
+tests/test_architecture.py holds every module outside storage to the same (`database_reached`:
+no `.db` of anything but `self`, a database handed to a constructor only in wiring.py and app.py).
 """
 
 from __future__ import annotations
@@ -88,17 +90,6 @@ def violations(path: str, source: str) -> Iterator[tuple[str, int, str]]:
     """(attribute or name, line, what) for each use the rules forbid in one module."""
     db_rule = _db_rule(path)
     tree = ast.parse(source)
-    wiring: set[int] = set()  # `self.db = service.db` in a capability's constructor
-    for function in ast.walk(tree):
-        if isinstance(function, ast.FunctionDef) and function.name == "__init__":
-            for node in ast.walk(function):
-                if (
-                    isinstance(node, ast.Assign)
-                    and [ast.unparse(t) for t in node.targets] == ["self.db"]
-                    and isinstance(node.value, ast.Attribute)
-                    and isinstance(node.value.value, ast.Name)
-                ):
-                    wiring.add(id(node.value))
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute):
             base = node.value
@@ -106,9 +97,7 @@ def violations(path: str, source: str) -> Iterator[tuple[str, int, str]]:
             if _private(node.attr) and not _own(base) and not stdlib:
                 yield node.attr, node.lineno, f"private attribute {ast.unparse(node)}"
             if node.attr == "db" and db_rule is not None:
-                if isinstance(base, ast.Name) and base.id == "args":
-                    continue  # the `--db` option
-                if db_rule == "capability" and (_own(base) or id(node) in wiring):
+                if db_rule == "capability" and _own(base):
                     continue
                 yield "db", node.lineno, f"the database reached from a {db_rule}: {ast.unparse(node)}"
         elif isinstance(node, ast.ImportFrom):
@@ -160,18 +149,22 @@ def test_the_check_catches_a_break():
     assert names(
         "metrobot/privacy/export.py", "class E:\n    async def f(self):\n        await self.service.db.x()\n"
     ) == ["db"]
+    # nor a capability's constructor taking it from the service (issue 77: privacy did)
+    assert names(
+        "metrobot/privacy/export.py", "class E:\n    def __init__(self, service):\n        self.db = service.db\n"
+    ) == ["db"]
     # allowed: one's own privates, a dunder, the standard library's, a capability's own handle,
-    # its wiring, the `--db` option, and the database anywhere in the service and storage
+    # and the database anywhere in the service and storage (test_architecture.py's rule is stricter)
     allowed = (
         "class C:\n"
-        "    def __init__(self, service):\n"
-        "        self.db = service.db\n"
+        "    def __init__(self, db):\n"
+        "        self.db = db\n"
         "        self._x = cls._y = super()._z\n"
-        "    def f(self, args):\n"
+        "    def f(self):\n"
         "        os._exit(0)\n"
-        "        return self.db, args.db, self.__class__.__name__\n"
+        "        return self.db, self.__class__.__name__\n"
     )
     assert names("metrobot/privacy/__init__.py", allowed) == []
     assert names("metrobot/service/status.py", "def f(svc):\n    return svc.db\n") == []
-    # but the wiring is a capability's alone
-    assert names("metrobot/discord_app/client.py", allowed) == ["db", "db", "db"]
+    # but the handle is a capability's alone
+    assert names("metrobot/discord_app/client.py", allowed) == ["db", "db"]

@@ -18,10 +18,12 @@ characters the bot may draw so the repository stays small:
 - Chinese, from Noto Sans CJK SC and TC (fonts-noto-cjk): the hanzi the Japanese cut lacks —
   of GB 2312's 6,763 (simplified, the set nearly every name in mainland China is written in) in
   the simplified forms, and of Big5's 5,401 common characters (traditional, Taiwan) what GB
-  2312 lacks too, in Taiwan's forms — plus any the Chinese catalogues use. A hanzi Japanese
-  shares is drawn by the Japanese font, in its Japanese form: the chain picks a font by
-  character, not by language, and that keeps the two Chinese cuts small (Greek and Cyrillic
-  are DejaVu Sans', Vietnamese's letters too).
+  2312 lacks too, in Taiwan's forms — plus every hanzi the Chinese catalogues use and the CJK
+  punctuation, Japanese's or not: a picture in Chinese draws with its own cut first, so its
+  words come in one font and its forms. Otherwise a hanzi Japanese shares is drawn by the
+  Japanese font, in its Japanese form (a name's, say): the chain picks a font by character,
+  and that keeps the two Chinese cuts small (Greek and Cyrillic are DejaVu Sans', Vietnamese's
+  letters too).
 
     apt-get install fonts-noto-cjk fonts-noto-core fonts-symbola   # Debian's packages, once
     python tools/fonts.py                           # fetches Noto Emoji with npm, writes metrobot/render/fonts/*
@@ -64,6 +66,8 @@ DEVANAGARI = [
     (0x25CC, 0x25CC),
 ]
 
+# CJK symbols and punctuation, full-width forms (，。：；！？（）「」 and the like).
+CHINESE_PUNCTUATION = [(0x3000, 0x303F), (0xFF01, 0xFF60), (0xFFE0, 0xFFEF)]
 JAPANESE = [(0x3000, 0x30FF), (0x31F0, 0x31FF), (0xFF01, 0xFF9F), (0xFFE0, 0xFFEF)]
 HANGUL = [
     (0x1100, 0x11FF),
@@ -157,14 +161,20 @@ def two_byte_han(codec: str, rows: range, cells: list[int]) -> set[int]:
 
 
 def chinese() -> tuple[list[int], list[int]]:
-    """The hanzi of the simplified and the traditional cut: what the Japanese cut lacks of GB 2312
-    (levels 1 and 2, rows 0xB0-0xF7) and of Big5's common characters (level 1, rows 0xA4-0xC6),
-    and of what the Chinese catalogues write; the traditional cut leaves out what the simplified
-    has (the chain draws a character with the first font that has it)."""
+    """The characters of the simplified and the traditional cut: what the Japanese cut lacks of
+    GB 2312 (levels 1 and 2, rows 0xB0-0xF7) and of Big5's common characters (level 1, rows
+    0xA4-0xC6) — the traditional cut leaves out what the simplified has (the chain draws a
+    character with the first font that has it) —, and, in each, every hanzi its catalogue writes
+    and the CJK punctuation and full-width forms (`CHINESE_PUNCTUATION`), Japanese's or not: a
+    picture in Chinese draws with its own cut first (`metrobot/render/text.py`, `HAN_FIRST`), so
+    that every word of its catalogue is drawn in one font, in its own forms, and its punctuation
+    sits where its readers put it (centred in Taiwan's)."""
     japanese = set(TTFont(OUT / "NotoSansJP-Regular-Japanese.otf").getBestCmap() or ())
-    simplified = (two_byte_han("gb2312", range(0xB0, 0xF8), [*range(0xA1, 0xFF)]) | catalogue_kanji("zh_CN")) - japanese
+    punctuation = set(codepoints(CHINESE_PUNCTUATION))
+    gb2312 = two_byte_han("gb2312", range(0xB0, 0xF8), [*range(0xA1, 0xFF)]) - japanese
+    simplified = gb2312 | catalogue_kanji("zh_CN") | punctuation
     big5 = two_byte_han("big5", range(0xA4, 0xC7), [*range(0x40, 0x7F), *range(0xA1, 0xFF)])
-    traditional = (big5 | catalogue_kanji("zh_TW")) - japanese - simplified
+    traditional = (big5 - japanese - gb2312) | catalogue_kanji("zh_TW") | punctuation
     return sorted(simplified), sorted(traditional)
 
 

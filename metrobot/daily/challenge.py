@@ -393,7 +393,7 @@ class Daily:
         """A daily game's result, in the transaction that finishes it."""
         if event.result.guild_id:  # (a day's game is played outside any server: not one of them)
             return
-        people = {s.user_id: s.score for s in event.result.standings if s.human}
+        people = {s.user_id: s.score for s in event.result.players if s.human}
         if people:
             await daily_rows.record(event.tx, event.game_id, people, self.options.clock())
 

@@ -134,16 +134,10 @@ class Metro(_BotBase):
         db = await Database(self.settings.database).open()
         try:
             app = for_bot(db, self.settings)  # (the game service and the tournaments: metrobot/app.py)
-            self.service, self.tournaments = app.service, app.tournaments
+            self.service, self.tournaments, self.privacy = app.service, app.tournaments, app.privacy
         except BaseException:
             await db.close()
             raise
-        self.privacy = Privacy(
-            self.service,
-            retention_days=self.settings.retention_days,
-            contact=self.settings.operator_contact,
-            policy_url=self.settings.privacy_url,
-        )
         # The drawing workers start now, in the background, and draw every board's static
         # layers before anyone asks (start-up does not wait for them).
         self.service.painter.start(warm=self.settings.draw_ahead)

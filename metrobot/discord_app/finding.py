@@ -110,14 +110,14 @@ def avoid_command(bot: Any) -> app_commands.Command:
 async def run_found(client: Any) -> int:
     """Make every found table's thread owed, and post its lobby; one run at a time in a process
     (another asked meanwhile runs once more after it). Never raises: what fails stays owed."""
-    state = client.__dict__.setdefault("_found", {"lock": asyncio.Lock(), "again": False})
+    state = client.__dict__.setdefault("_found", {"lock": asyncio.Lock(), "asked_meanwhile": False})
     if state["lock"].locked():
-        state["again"] = True
+        state["asked_meanwhile"] = True
         return 0
     made = 0
     async with state["lock"]:
         while True:
-            state["again"] = False
+            state["asked_meanwhile"] = False
             try:
                 owed = await client.service.find.threads_owed()
             except Exception:
@@ -128,7 +128,7 @@ async def run_found(client: Any) -> int:
                     made += await _make(client, item)
                 except Exception:
                     log_failure("could not make the thread of found table %s; tried again later", item.table_id)
-            if not state["again"] and not owed:
+            if not state["asked_meanwhile"] and not owed:
                 return made
 
 

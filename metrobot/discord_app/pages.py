@@ -5,11 +5,17 @@ leaderboard (◀ ▶). Like every control, their custom ids carry what they need
   mb:lb:<kind>:<page>:prev|next                 a leaderboard of this server, showing <page>
   mb:gp:<page>:prev|next                        the clicker's games (/games), showing <page>
   mb:rp:<game>:<page>:prev|next                 a game's illustrated rules, showing <page>
+
+A page turns in place only on the pager it belongs to: the clicker's own private message, or a
+public one that carries exactly this pager's buttons (a replay shown to everyone, a leaderboard). Pressed on any other post — a forged click on a tournament's sign-up post, a turn
+post — the page comes as a new private message and the post stays as it was (the full-size
+bad-input suite found a rules page's ▶ rewriting a sign-up post, its Join button gone).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 import discord
 
@@ -44,19 +50,46 @@ def pages_view(controls: Controls) -> discord.ui.View:
     return view
 
 
-async def _show(interaction: discord.Interaction, outcome: Outcome, keep_animation: bool = False) -> None:
-    """Edit the message in place with the new page (a replay keeps its animation)."""
+def carries_only(message: discord.Message | None, prefix: str, ops: Iterable[str]) -> bool:
+    """Whether a message is the pager a button of `prefix` (its custom id up to the operation)
+    belongs to: it is private (the clicker's own), or it carries exactly that pager's buttons,
+    every operation of it, as the bot made it (a message with none, or with others, is not)."""
+    if message is None:
+        return False
+    if message.flags.ephemeral:
+        return True
+    ids = {
+        cid
+        for row in message.components
+        for c in getattr(row, "children", [row])
+        if isinstance(cid := getattr(c, "custom_id", None), str)
+    }
+    return ids == {prefix + op for op in ops}
+
+
+async def _show(
+    interaction: discord.Interaction, outcome: Outcome, prefix: str, ops: Iterable[str], keep_animation: bool = False
+) -> None:
+    """The new page, in place on its own pager (a replay keeps its animation); pressed on any
+    other message, as a new private message (see the module's docstring)."""
     reply = outcome.reply
     assert reply is not None
+    view = pages_view(reply.controls) if reply.controls else None
+    if not carries_only(interaction.message, prefix, ops):
+        await interaction.followup.send(
+            clip(reply.text),
+            files=files(reply.files) or discord.utils.MISSING,
+            view=view or discord.utils.MISSING,
+            ephemeral=True,
+        )
+        return
     kept = [
         a
         for a in (interaction.message.attachments if interaction.message else [])
         if keep_animation and a.filename.endswith(".gif")
     ]
     await interaction.edit_original_response(
-        content=clip(reply.text),
-        attachments=[*kept, *files(reply.files)],
-        view=pages_view(reply.controls) if reply.controls else None,
+        content=clip(reply.text), attachments=[*kept, *files(reply.files)], view=view
     )
 
 
@@ -90,7 +123,7 @@ class ReplayButton(
                 user_id=str(interaction.user.id),
                 public=shown is not None and not shown.flags.ephemeral,
             )
-            await _show(interaction, outcome, keep_animation=True)
+            await _show(interaction, outcome, f"mb:r:{self.gid}:{self.frame}:", REPLAY_OPS, keep_animation=True)
 
         await guarded(interaction, work)
 
@@ -122,7 +155,7 @@ class PageButton(
             outcome = await bot_of(interaction).service.standings.leaderboard(
                 str(interaction.guild_id), str(interaction.user.id), self.kind, page
             )
-            await _show(interaction, outcome)
+            await _show(interaction, outcome, f"mb:lb:{self.kind}:{self.page}:", PAGE_OPS)
 
         await guarded(interaction, work)
 
@@ -153,7 +186,7 @@ class GamesPageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:g
             page = target_page(self.op, self.page)
             assert page is not None  # (a page has no "last" button)
             outcome = await bot_of(interaction).tournaments.my_games(str(interaction.user.id), guild, page)
-            await _show(interaction, outcome)
+            await _show(interaction, outcome, f"mb:gp:{self.page}:", PAGE_OPS)
 
         await guarded(interaction, work)
 
@@ -161,7 +194,8 @@ class GamesPageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mb:g
 class RulesPageButton(
     discord.ui.DynamicItem[discord.ui.Button], template=r"mb:rp:(?P<kind>[a-z0-9_]+):(?P<page>\d+):(?P<op>prev|next)"
 ):
-    """The pages of /game rules (anyone may turn them: the message is the clicker's own)."""
+    """The pages of /game rules (anyone may turn them: the message is the clicker's own, or
+    shown to everyone)."""
 
     def __init__(self, kind: str, page: int, op: str, disabled: bool = False):
         super().__init__(
@@ -188,7 +222,7 @@ class RulesPageButton(
                 target_page(self.op, self.page),
                 user_id=str(interaction.user.id),
             )
-            await _show(interaction, outcome)
+            await _show(interaction, outcome, f"mb:rp:{self.kind}:{self.page}:", PAGE_OPS)
 
         await guarded(interaction, work)
 

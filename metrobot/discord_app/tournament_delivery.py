@@ -57,15 +57,15 @@ def missing_in(channel: Any) -> list[str]:
 async def run_tournaments(client: Any) -> None:
     """The director's step for every tournament due, then everything tournaments owe. One
     run at a time in a process (another asked meanwhile runs once more after it)."""
-    state = client.__dict__.setdefault("_halls", {"lock": asyncio.Lock(), "again": False})
+    state = client.__dict__.setdefault("_tournament_runs", {"lock": asyncio.Lock(), "asked_meanwhile": False})
     if state["lock"].locked():
-        state["again"] = True
+        state["asked_meanwhile"] = True
         return
     async with state["lock"]:
         while True:
-            state["again"] = False
+            state["asked_meanwhile"] = False
             await _run_once(client)
-            if not state["again"]:
+            if not state["asked_meanwhile"]:
                 return
 
 

@@ -12,7 +12,7 @@ from ..service.outcome import Controls, Message, Outcome, Refused
 from ..service.status import jump_link
 from ..service.time_off import quiet_end
 from ..service.turnclock import BANK, policy
-from ..service.unrated import private
+from ..service.unrated import is_daily
 from ..service.words import duration
 from ..storage import GameRow
 
@@ -34,7 +34,7 @@ class Listing:
         """Privately: the person's games on this server (`guild_id` None: on every server, as
         asked in a DM) and the lobbies here they could join, a page at a time."""
         mine = me()
-        rows = [r for r in await self.db.people.games_of(user_id, guild_id) if not private(r.settings)]  # (see /daily)
+        rows = [r for r in await self.db.people.games_of(user_id, guild_id) if not is_daily(r.settings)]  # (see /daily)
         waiting = {r.id: r.waiting or await self._waiting_of(r) for r in rows}
         yours = [r for r in rows if r.status == "active" and user_id in waiting[r.id]]
         others = [r for r in rows if r not in yours]
@@ -175,12 +175,12 @@ class Listing:
             seat = self.games.seated(row, user_id)
             if seat.auto:
                 raise Refused(me().t("You left this game; the automatic player plays your seat."))
-            owed = self.games.waiting(row)
-            waiting = [u for u in owed if u != user_id]
+            waits_for = self.games.waiting(row)
+            waiting = [u for u in waits_for if u != user_id]
             if not waiting:
                 raise Refused(
                     me().t("The game waits for you only: there is nobody to nudge.")
-                    if owed
+                    if waits_for
                     else me().t("The game waits for nobody: there is nobody to nudge.")
                 )
             now = self.options.clock()

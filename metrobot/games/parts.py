@@ -5,11 +5,11 @@ written once (a part inherits them by naming its Protocol as its base):
   written back (`code`, `typed`), nested in the composer's menus (`menu`), compared with typed
   words (`search_key`). `ModuleNotation` makes one of a module of functions (the built-in games').
 - `Presentation`: how a game is told — narration, the prompt, notes, hands, and its pictures
-  in words for screen readers. `Telling` holds the defaults and forwards the pictures' words to
+  in words for screen readers. `DefaultPresentation` holds the defaults and forwards the pictures' words to
   the game's own functions (`alt_text`, `text_board`).
 - `RulesGlue`: what the table needs of the rules beyond the engine — options from a lobby's
   choices, seating, what may be taken back, places, when hands change, automatic players.
-- `Privacy`: how a person's id is replaced in a stored game (`rename_player`).
+- `PlayerIds`: how a person's id is replaced in a stored game (`rename_player`).
 
 `GamePlugin` (`plugin.py`) holds the engine and one of each; the shared code asks the plug-in.
 """
@@ -186,7 +186,7 @@ class Presentation(Protocol):
         ...
 
 
-class Telling(Presentation):
+class DefaultPresentation(Presentation):
     """The shared presentation of `game`: a game subclasses it for what it tells of its own and
     hands it the functions that put its pictures in words. Without them: the alt text says the
     game, whose turn and the scores (`alttext.plain_alt_text`), and the text board is that alt
@@ -301,7 +301,7 @@ def winner_not_first(players: list[str], winners: list[str], seed: int) -> dict[
 
 
 # ------------------------------------------------------------------ privacy
-class Privacy(Protocol):
+class PlayerIds(Protocol):
     """How a person's id appears in a stored game."""
 
     def rename_player(self, data: Any, old: str, new: str) -> Any:
@@ -329,7 +329,7 @@ class Privacy(Protocol):
         return walk(data)
 
 
-class PlainIds(Privacy):
+class PlainIds(PlayerIds):
     """Ids kept as they are, or as a seat `id#n` (every built-in game): the default."""
 
 

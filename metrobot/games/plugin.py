@@ -30,7 +30,7 @@ from typing import Any, cast
 from ..i18n import EN, Lang, typed_text
 from .autoplay import DEFAULT_LEVEL, AutoPlayer, Budget, by_level, decide, play_steps
 from .controls import Labels, MoveCommand, Variant
-from .parts import NO_GLUE, PLAIN_IDS, Menu, Names, Notation, Presentation, Privacy, RulesGlue, Scoring
+from .parts import NO_GLUE, PLAIN_IDS, Menu, Names, Notation, PlayerIds, Presentation, RulesGlue, Scoring
 from .protocol import N_, Action, BadInput, Choice, Event, Game
 from .review import Reviewing
 from .rulebook import RulesPage, commands, covering
@@ -44,9 +44,9 @@ class GamePlugin:
 
     game: Game
     notation: Notation
-    presentation: Presentation  # `parts.Telling(game)` for every default
+    presentation: Presentation  # `parts.DefaultPresentation(game)` for every default
     glue: RulesGlue = NO_GLUE
-    privacy: Privacy = PLAIN_IDS
+    privacy: PlayerIds = PLAIN_IDS
     scoring: Scoring | None = None  # the CLI's `score` tool, if the game has a separate scoring
     rules: str = ""  # a short rules summary that fits one Discord message (English: the catalogue's id)
     rulebook: str | None = None  # module whose PAGES are the illustrated rules (imported when asked)

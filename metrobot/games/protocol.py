@@ -87,7 +87,7 @@ def Term(word: str) -> Phrase:  # noqa: N802 - reads as a kind of text, like Phr
     return Phrase(word)
 
 
-class Listing(_Said):
+class SaidList(_Said):
     """Values said as a list, "a, b and c", in the reader's language; each item a plain
     value (a station's name) or a `Phrase`/`Term` (a colour). No items: "none"."""
 
@@ -106,7 +106,7 @@ class Listing(_Said):
         return self.in_language(EN)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Listing) and self.items == other.items
+        return isinstance(other, SaidList) and self.items == other.items
 
     def __hash__(self) -> int:
         return hash(len(self.items))

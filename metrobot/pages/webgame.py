@@ -36,7 +36,9 @@ KEEP_RUNNING = 64  # running games whose replayed turns stay in memory
 
 
 @dataclass
-class Turn:
+class TurnStory:
+    """One turn on a game's page: what happened in it (not an engine's turn in progress)."""
+
     number: int  # 0: the start
     position: int  # actions played by then (its board's address)
     lines: list[str]  # what happened, as the channel was told
@@ -44,7 +46,9 @@ class Turn:
 
 
 @dataclass
-class Standing:
+class ScoreLine:
+    """One seat's line of a game page's scores (not a tournament's standing)."""
+
     name: str
     score: int
     waiting: bool  # the game waits for them now
@@ -62,11 +66,11 @@ class GamePage:
     language: str  # the language the page is written in
     version: int  # changes with every move: what the live page watches
     names_tag: str  # changes when a name changes (boards have names drawn on them)
-    standings: list[Standing]
+    standings: list[ScoreLine]
     prompt: str  # whose turn, in words ("" once over)
     deadline: float | None
     paused: bool
-    turns: list[Turn]
+    turns: list[TurnStory]
     description: str  # the board in words (its alt text)
     winners: list[str] = field(default_factory=list)
     banks: str = ""  # a bank clock's banks in words ("Banks: Ann 2 days ⏳, Bob 3 days"; turnclock.py)
@@ -114,19 +118,19 @@ class WebGame:
         frames, state = await self.web_turns(row)
         name = self.games.namer(plugin, state, row, language)
         scores = game.view(state, None).get("scores", {})
-        waiting = set(self.games.owed_people(plugin, state, row)) if row.status == "active" else set()
+        waiting = set(self.games.waiting_for(plugin, state, row)) if row.status == "active" else set()
         over = game.is_over(state)
         ranking = plugin.final_ranking(state) if over else {}
         standings = [
-            Standing(name(s), int(scores.get(s, 0)), game.owner(state, s) in waiting, ranking.get(s) == 1)
+            ScoreLine(name(s), int(scores.get(s, 0)), game.owner(state, s) in waiting, ranking.get(s) == 1)
             for s in game.seats(state)
         ]
         turns = [
-            Turn(k, f.position, f.story(plugin, self.games.namer(plugin, f.state, row, language), language))
+            TurnStory(k, f.position, f.story(plugin, self.games.namer(plugin, f.state, row, language), language))
             for k, f in enumerate(frames)
         ]
         if frames[-1].position != row.moves:  # inside a turn or an unresolved round: the board as it is now
-            turns.append(Turn(len(frames), row.moves, [language.t("The turn is under way.")]))
+            turns.append(TurnStory(len(frames), row.moves, [language.t("The turn is under way.")]))
         turns[-1].current = True
         prompt = (
             self.games.prompt(plugin, state, row, mention=False, language=language)
@@ -168,7 +172,7 @@ class WebGame:
         return f"{text} {page.prompt}".replace("**", "").replace("`", "").strip()
 
     @staticmethod
-    def turn_description(page: GamePage, turn: Turn, language: Lang) -> str:
+    def turn_description(page: GamePage, turn: TurnStory, language: Lang) -> str:
         """A past board in plain words (the scrubber's alt text)."""
         if turn.number == 0:
             return language.t("The {game} board at the start.", game=page.title)

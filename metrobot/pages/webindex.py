@@ -51,7 +51,9 @@ class Placed:
 
 
 @dataclass
-class Board:
+class Leaderboard:
+    """One game's leaderboard on a server's page (not a game's board)."""
+
     kind: str
     title: str
     placings: list[Placed]
@@ -63,7 +65,7 @@ class ServerPage:
     running: list[Listed]
     lobbies: list[Listed]
     finished: list[Listed]
-    boards: list[Board]
+    boards: list[Leaderboard]
     tournaments: list[Listed] = field(default_factory=list)  # filled in by the tournaments' service
 
 
@@ -134,7 +136,7 @@ class WebIndex:
                 continue
             placings, _ = await self.db.history.leaderboard(guild_id, kind, 0, BOARD)
             boards.append(
-                Board(
+                Leaderboard(
                     kind,
                     title(get_plugin(kind), language),
                     [

@@ -25,7 +25,7 @@ from ..service.outcome import Message, Outcome, Refused, owe
 from ..service.status import jump_link
 from ..service.time_off import is_away, quiet_until
 from ..service.turnclock import policy
-from ..service.unrated import private
+from ..service.unrated import is_daily
 from ..service.words import duration, hours_words
 from ..storage import DatabaseUnavailable, GameRow, Person
 
@@ -101,7 +101,7 @@ class Reminders:
             for r in await self.db.people.games_of(user_id)
             if r.status == "active"
             and user_id in r.waiting
-            and not private(r.settings)  # (a day's challenge: no channel)
+            and not is_daily(r.settings)  # (a day's challenge: no channel)
         ]
         if not waiting:
             await self.db.reminders.hold_digest(user_id, None)

@@ -47,10 +47,10 @@ class Play(Composer):
         return await access.token_ok(self.service, row, user_id, given)
 
     async def play(
-        self, seat: Pass, row: GameRow, language: Lang, *, moves: int, steps: list[str], again: bool = False
+        self, seat: Pass, row: GameRow, language: Lang, *, moves: int, steps: list[str], replacing: bool = False
     ) -> str:
         """Confirm the steps; announce the move; the person's answer in words."""
-        outcome = await self.confirm(seat, row, language, moves=moves, steps=steps, again=again)
+        outcome = await self.confirm(seat, row, language, moves=moves, steps=steps, replacing=replacing)
         said = outcome.reply.text if outcome.reply else ""
         await self.news.tell(row.channel_id, row.guild_id, outcome)
         return said

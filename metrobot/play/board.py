@@ -59,7 +59,7 @@ class Board:
     over: bool = False
     note: str = ""  # what just happened, or why a request was refused
     can_change: bool = False  # a sealed decision of theirs may still be changed (see turns/changed_decision.py)
-    again: bool = False  # the steps are composed in place of that sealed decision
+    replacing: bool = False  # the steps are composed in place of that sealed decision
     takeback_until: float | None = None  # this person's last move may be taken back until then (epoch seconds)
     names: dict[str, str] = field(default_factory=dict)  # the people a text may mention, by id (not sent)
 
@@ -75,6 +75,7 @@ class Board:
         ]
         data["size"] = list(self.size)
         data["scores"] = [{"name": n, "score": s} for n, s in self.scores]
+        data["again"] = data.pop("replacing")  # (the page's word since it was written: play.js reads `board.again`)
         return data
 
 

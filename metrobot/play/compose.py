@@ -72,11 +72,11 @@ class Composer:
         steps: list[str] | None = None,
         typed: str | None = None,
         note: str = "",
-        again: bool = False,
+        replacing: bool = False,
     ) -> Board:
         """The board after `steps` (composed at position `moves`; `Stale` if the game has moved
         on since) with the next steps as targets; `typed`: a step as `/play` takes it, added
-        first; `again`: in place of the person's sealed decision. `Refused` with the composer's
+        first; `replacing`: in place of the person's sealed decision. `Refused` with the composer's
         words when a step is not legal."""
         if moves is not None and moves != row.moves:
             raise Stale()
@@ -86,7 +86,7 @@ class Composer:
         user = seat.user_id
         steps = list(steps or [])
         can_change = any(game.can_withdraw(state, s) for s in game.seats_of(state, user))
-        shown = withdrawn(plugin, state, user)[0] if again and can_change else state
+        shown = withdrawn(plugin, state, user)[0] if replacing and can_change else state
         mine = [s for s in game.seats_of(shown, user) if s in game.to_move(shown)]
         my_turn = bool(mine) and not game.is_over(state)
         vision = await svc.drawing.vision_of(user)
@@ -94,14 +94,14 @@ class Composer:
             names = svc.drawing.names_for_images(plugin, state, row, language)
             if my_turn:
                 menu = await svc.turns.menu(
-                    row.channel_id, user, steps, moves=row.moves, game_id=row.id, typed=typed, again=again
+                    row.channel_id, user, steps, moves=row.moves, game_id=row.id, typed=typed, replacing=replacing
                 )
                 steps = list(menu.prefix)
                 after = shown_after(plugin, shown, mine[0], steps)  # (never what the move's end reveals)
                 choices = menu.choices
             else:
                 if steps or typed:
-                    waiting = ", ".join(row.names.get(u) or u for u in svc.games.owed_people(plugin, state, row))
+                    waiting = ", ".join(row.names.get(u) or u for u in svc.games.waiting_for(plugin, state, row))
                     raise Refused(language.t("It is not your turn. Waiting for: {who}.", who=waiting))
                 menu, after, choices = None, state, []
             codes = [c.code for c in choices]
@@ -162,17 +162,17 @@ class Composer:
                 over,
                 note,
                 can_change and not my_turn,
-                my_turn and again,
+                my_turn and replacing,
                 None if my_turn else await self.takeback_until(row, user),
                 dict(row.names),
             )
 
     def _waiting_for(self, plugin: Any, state: Any, row: GameRow, language: Lang) -> str:
-        """Whom the game waits for, by name (an automatic seat's name when only those are owed)."""
+        """Whom the game waits for, by name (an automatic seat's name when only those are to move)."""
         svc = self.service
-        owed = svc.games.owed_people(plugin, state, row)
-        if owed:
-            return ", ".join(row.names.get(u) or "?" for u in owed)
+        waiting = svc.games.waiting_for(plugin, state, row)
+        if waiting:
+            return ", ".join(row.names.get(u) or "?" for u in waiting)
         name = svc.games.namer(plugin, state, row, language)
         return ", ".join(name(s) for s in plugin.game.to_move(state))
 
@@ -195,9 +195,9 @@ class Composer:
 
     # ------------------------------------------------------------ the move
     async def confirm(
-        self, seat: Pass, row: GameRow, language: Lang, *, moves: int, steps: list[str], again: bool = False
+        self, seat: Pass, row: GameRow, language: Lang, *, moves: int, steps: list[str], replacing: bool = False
     ) -> Outcome:
-        """Play the steps (all or none) as a move made through Discord is played (`again`: in
+        """Play the steps (all or none) as a move made through Discord is played (`replacing`: in
         place of the person's sealed decision); returns the service's outcome (what the
         channel, the DMs and the person are owed)."""
         if moves != row.moves:
@@ -205,7 +205,7 @@ class Composer:
         with reading(language):
             try:
                 return await self.service.turns.play(
-                    row.channel_id, seat.user_id, steps, moves=moves, game_id=row.id, again=again
+                    row.channel_id, seat.user_id, steps, moves=moves, game_id=row.id, replacing=replacing
                 )
             except Refused:
                 now = await self.service.queries.game(row.id)

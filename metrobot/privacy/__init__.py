@@ -12,12 +12,13 @@
 * `policy`: `/privacy`, what is kept and why, in the reader's language.
 
 Which tables hold a person is known in one place, the package `metrobot/storage/personal/`.
+Each part receives what it uses (the database, the options, the game service's parts it calls),
+built with the application (`metrobot/app.py`: `App.privacy`, or `privacy` on a service).
 """
 
 from __future__ import annotations
 
 from ..service import Outcome
-from ..wiring import GameService
 from .departures import Departures
 from .export import FORMAT, VERSION, Export
 from .forget import Forget
@@ -28,22 +29,13 @@ DEFAULT_RETENTION_DAYS = 30.0
 
 class Privacy:
     """What the Discord adapter and the command line ask about people's and servers' data: its
-    parts (export, forget, departures, policy) built here, each receiving what it uses."""
+    parts (departures, export, forget, policy), built in app.py, each receiving what it uses."""
 
-    def __init__(
-        self,
-        service: GameService,
-        *,
-        retention_days: float = DEFAULT_RETENTION_DAYS,
-        contact: str | None = None,
-        policy_url: str | None = None,
-    ):
-        self.service = service
-        self.retention_days = retention_days
-        self.departures = departures = Departures(service, retention_days)
-        self.exports = exports = Export(service)
-        self.erasures = erasures = Forget(service, departures)
-        self.policies = Policy(retention_days, contact, policy_url)
+    def __init__(self, departures: Departures, exports: Export, erasures: Forget, policies: Policy):
+        self.departures = departures
+        self.exports = exports
+        self.erasures = erasures
+        self.policies = policies
         self.export = exports.export
         self.games_holding = erasures.games_holding
         self.forget = erasures.forget

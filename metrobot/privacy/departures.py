@@ -9,12 +9,15 @@ and ratings, its settings (`python -m metrobot purge --guild ID` does it at once
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..service.time_off import DAY, is_away
 from ..service.turnclock import policy
 from ..storage import Conflict, GameRow
-from ..wiring import GameService
+
+if TYPE_CHECKING:
+    from ..service.core import ServiceOptions
+    from ..storage import Database
 
 log = logging.getLogger("metrobot.privacy")
 ATTEMPTS = 5
@@ -23,14 +26,14 @@ ATTEMPTS = 5
 class Departures:
     """Servers that removed the bot: their games' clocks stopped, deleted after the retention period."""
 
-    def __init__(self, service: GameService, retention_days: float):
-        self.service = service
-        self.db = service.db
+    def __init__(self, db: Database, options: ServiceOptions, retention_days: float):
+        self.db = db
+        self.options = options
         self.retention_days = retention_days
 
     async def guild_removed(self, guild_id: str) -> None:
         """The bot was removed from a server: stop its games' clocks and note when."""
-        now = self.service.clock()
+        now = self.options.clock()
         if await self.db.privacy.depart(guild_id, now):
             log.info(
                 "removed from server %s: its games are paused; its data is deleted in %g days unless the bot "
@@ -71,7 +74,7 @@ class Departures:
             return False  # (the usual case, at every start: a read only)
         for row in await self.db.privacy.guild_games(guild_id):
             people = await self.db.people.people(row.waiting)
-            now = self.service.clock()
+            now = self.options.clock()
             if any(is_away(p, now) for p in people.values()):
                 continue  # (the end of their time away starts it)
             await self._change(
@@ -94,7 +97,7 @@ class Departures:
 
     async def purge_departed(self) -> list[str]:
         """Servers that stayed away past the retention period: deleted."""
-        gone = await self.db.privacy.departed_before(self.service.clock() - self.retention_days * DAY)
+        gone = await self.db.privacy.departed_before(self.options.clock() - self.retention_days * DAY)
         for guild_id in gone:
             try:
                 await self.purge(guild_id)
@@ -109,7 +112,7 @@ class Departures:
             current = await self.db.game(row.id)
             if current is None or current.status != "active":
                 return
-            columns = change(current, self.service.clock(), await self.db.people.people(current.waiting))
+            columns = change(current, self.options.clock(), await self.db.people.people(current.waiting))
             if columns is None:
                 return
             try:

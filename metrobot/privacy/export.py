@@ -40,11 +40,14 @@ over its secrets are everyone's, and your own hand is in the file.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..games import get_plugin
 from ..i18n import me
-from ..wiring import GameService
+
+if TYPE_CHECKING:
+    from ..service.core import ServiceOptions
+    from ..storage import Database
 
 FORMAT = "metrobot-personal-data"
 VERSION = 1
@@ -61,9 +64,9 @@ def when(at: float | None) -> str | None:
 class Export:
     """`/me data`: everything stored of a person."""
 
-    def __init__(self, service: GameService):
-        self.service = service
-        self.db = service.db
+    def __init__(self, db: Database, options: ServiceOptions):
+        self.db = db
+        self.options = options
 
     async def export(self, user_id: str) -> dict[str, Any]:
         """Everything stored of a person (see the module's description)."""
@@ -76,7 +79,7 @@ class Export:
         return {
             "format": FORMAT,
             "version": VERSION,
-            "exported_at": when(self.service.clock()),
+            "exported_at": when(self.options.clock()),
             "user_id": user_id,
             "settings": person.get("settings", {}),
             "away_until": when(person.get("away_until")),

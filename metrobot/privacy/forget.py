@@ -30,9 +30,11 @@ from ..service.core import GHOST
 from ..storage import Conflict, GameRow, Seat
 from ..storage.personal import GHOST_NAME
 from ..tables.lobby import found_table, invitation
-from ..wiring import GameService
 
 if TYPE_CHECKING:
+    from ..service.core import Games
+    from ..storage import Database
+    from ..tables.lobby import Lobby
     from .departures import Departures
 
 log = logging.getLogger("metrobot.privacy")
@@ -78,9 +80,10 @@ def _rename(kind: str, data: Any, old: str, new: str) -> Any:
 class Forget:
     """`/me forget`: a person erased, as a job a crash cannot leave half done."""
 
-    def __init__(self, service: GameService, departures: Departures):
-        self.service = service
-        self.db = service.db
+    def __init__(self, db: Database, games: Games, lobby: Lobby, departures: Departures):
+        self.db = db
+        self.games = games
+        self.lobby = lobby
         self.departures = departures  # (a game of a server that left keeps its clock stopped)
         self._erasing: set[str] = set()  # erasures this process is carrying out now
 
@@ -152,7 +155,7 @@ class Forget:
         if row.status not in ("lobby", "active") or seat is None or (seat.auto and row.status == "active"):
             return []
         try:
-            outcome = await self.service.lobby.leave(row.channel_id, user_id, game_id=row.id)
+            outcome = await self.lobby.leave(row.channel_id, user_id, game_id=row.id)
         except Refused as exc:  # (it changed meanwhile: the next pass looks again)
             log.info("game %s: leaving for an erasure was refused: %s", row.id, exc)
             return []
@@ -169,7 +172,7 @@ class Forget:
         if row.status in ("lobby", "active") and seat is not None and not (seat.auto and row.status == "active"):
             return await self._leave(row, user_id)  # (renamed at the next pass)
         ghost = await self.db.privacy.ghost_of(user_id, row.guild_id)
-        async with self.service.games.channel_lock(row.channel_id):
+        async with self.games.channel_lock(row.channel_id):
             for _ in range(ATTEMPTS):
                 row = await self.db.game(game_id)
                 if row is None or not _names(row, user_id):

@@ -8,19 +8,24 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from .style import INK, font
+from .text import han
 
 SS = 4
 Colour = tuple[int, int, int]
 
 
-@lru_cache(maxsize=512)
 def pill(text: str, ring: Colour, height: int) -> Image.Image:
     """An RGBA sprite `height` px high, as wide as the code needs (round when it is short)."""
-    size = round(height * 0.68)
-    f = font(size * SS, True)
+    return _pill(text, ring, height, han())
+
+
+@lru_cache(maxsize=512)
+def _pill(text: str, ring: Colour, height: int, forms: str) -> Image.Image:
+    """(kept per Han forms too: a hanzi is drawn in a Chinese picture's own forms)"""
+    f, y, ring_width = layout(text, height)
     w = max(height, math.ceil(f.getlength(text) / SS) + 8)
     big = Image.new("RGBA", (w * SS, height * SS), (0, 0, 0, 0))
     d = ImageDraw.Draw(big)
@@ -29,10 +34,29 @@ def pill(text: str, ring: Colour, height: int) -> Image.Image:
         radius=height * SS // 2,
         fill=(255, 255, 255, 255),
         outline=ring + (255,),
-        width=max(SS, round(height * 0.12 * SS)),
+        width=ring_width,
     )
-    d.text((w * SS / 2, height * SS / 2 + SS // 2), text, font=f, anchor="mm", fill=INK + (255,))
+    d.text((w * SS / 2, y), text, font=f, anchor="mm", fill=INK + (255,))
     return big.resize((w, height), Image.Resampling.LANCZOS)
+
+
+def layout(text: str, height: int) -> tuple[ImageFont.FreeTypeFont, float, int]:
+    """How a pill `height` px high draws its code, supersampled: the font, the code's middle
+    ("mm" anchor) and the ring's width."""
+    size = round(height * 0.68)
+    f = font(size * SS, True)
+    ring_width = max(SS, round(height * 0.12 * SS))
+    y = height * SS / 2 + SS // 2
+    # The code's ink stays off the ring's outer half (a descender may touch its inner half, as
+    # "Gy" does): a Devanagari code with a vowel sign below ("भू", "गु") reaches further; it is
+    # drawn smaller, its ink centred.
+    inside = (ring_width / 2, height * SS - ring_width / 2)
+    _, top, _, bottom = f.getbbox(text, anchor="mm")
+    if y + top < inside[0] or y + bottom > inside[1]:
+        f = font(max(1, math.floor(size * SS * (inside[1] - inside[0]) / (bottom - top))), True)
+        _, top, _, bottom = f.getbbox(text, anchor="mm")
+        y = height * SS / 2 - (top + bottom) / 2
+    return f, y, ring_width
 
 
 def paste_pill(

@@ -10,11 +10,12 @@ from PIL import Image, ImageDraw
 
 from metrobot.i18n import EN, Lang
 
-from .style import INK, MUTED, PAPER, fit_text, font, player_colour
+from .style import INK, MUTED, PAPER, fit_text, font, in_language, player_colour
 
 WIDTH, HEIGHT, PAD = 640, 200, 34
 
 
+@in_language
 def sparkline(series: dict[str, list[float]], title: str, lang: Lang = EN) -> Image.Image:
     """`series`: label -> values oldest first (the conservative rating after each game)."""
     im = Image.new("RGB", (WIDTH, HEIGHT), PAPER)

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 from metrobot.i18n import Lang, lang
 
 from .png import encode_png
-from .style import INK, MUTED, PAPER, fit_text, font
+from .style import INK, MUTED, PAPER, fit_text, font, in_language
 
 WIDTH, PAD = 900, 32
 ROW = 30
@@ -28,6 +28,7 @@ SHADE = (238, 234, 225)
 ORDER = (2, 1, 3)  # the podium's steps left to right
 
 
+@in_language
 def standings_image(title: str, subtitle: str, rows: list[dict[str, Any]], g: Lang) -> Image.Image:
     shown = rows[:MOST]
     podium_h = 250

@@ -7,12 +7,18 @@ style (solid/dashed) is a second cue that never depends on colour.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
 
 from PIL import ImageFont
 
-from .text import chain_font
+from metrobot.i18n import Lang
+
+from .breaking import shorter
+from .text import chain_font, han, han_forms
 from .vision import PaletteSet, colours, palette_key
 
 FONT_DIR = Path(__file__).with_name("fonts")
@@ -80,8 +86,30 @@ def player_colour(seat: int, vision: str = "off") -> tuple[int, int, int]:
 
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """DejaVu Sans, falling back to Noto Sans JP, KR, SC, TC, Thai, Devanagari, Noto Emoji and Symbola
-    for what it lacks (see text.py)."""
-    return chain_font(size, bold)
+    for what it lacks (see text.py); in a Chinese picture (`in_language`), SC or TC before JP."""
+    return chain_font(size, bold, han())
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def in_language(draw: Callable[_P, _R]) -> Callable[_P, _R]:
+    """A function that draws a picture in a language (the `Lang` among its arguments, or its
+    `lang=`) draws its text in that language's Han forms (`text.han_forms`): each game's
+    `image`, `size`, `targets` and `final`, the standings and the sparkline."""
+
+    @functools.wraps(draw)
+    def drawn(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        language: Any = kwargs.get("lang") or next((a for a in args if _is_lang(a)), None)
+        with han_forms(getattr(language, "code", None)):
+            return draw(*args, **kwargs)
+
+    return drawn
+
+
+def _is_lang(value: Any) -> bool:
+    return isinstance(value, Lang)
 
 
 def text_width(text: str, size: int, bold: bool = False) -> float:
@@ -89,9 +117,21 @@ def text_width(text: str, size: int, bold: bool = False) -> float:
 
 
 def fit_text(text: str, size: int, max_width: float, bold: bool = False) -> str:
-    """Shorten text with an ellipsis so that it fits (long Discord names)."""
+    """Shorten text with an ellipsis so that it fits (long Discord names), a whole character
+    as drawn at a time (`breaking.shorter`)."""
     if text_width(text, size, bold) <= max_width:
         return text
     while text and text_width(text + "…", size, bold) > max_width:
-        text = text[:-1]
-    return text + "…"
+        text = shorter(text)  # never inside a letter with its marks, a conjunct, an emoji
+    return text.rstrip() + "…"  # ("Väinö…", not "Väinö …")
+
+
+def fit_around(fill: Callable[[str], str], name: str, size: int, max_width: float, bold: bool = False) -> str:
+    """`fill(name)` made to fit by shortening the name in it ("Цветелина…  (ти)"), so that the
+    words around it stay; where even they do not fit, the whole is shortened (`fit_text`)."""
+    if text_width(fill(name), size, bold) <= max_width:
+        return fill(name)
+    short = name
+    while short and text_width(fill(short + "…"), size, bold) > max_width:
+        short = shorter(short)
+    return fill(short.rstrip() + "…") if short.strip() else fit_text(fill(name), size, max_width, bold)

@@ -11,6 +11,12 @@ their places only when the font's layout tables are applied, which Pillow's raqm
 (HarfBuzz, in Pillow's wheels); every font is opened with it where Pillow has it (`LAYOUT`),
 and a run of one script goes to its font whole, so it is shaped as a word.
 
+Han characters are drawn in the forms of the picture's language: the chain above, where Noto
+Sans JP comes before SC and TC, draws the hanzi Japanese also writes in their Japanese forms
+(kanji); a picture in Chinese (`han_forms("zh_CN")`, set by `style.in_language` around each
+image) draws them with Noto Sans SC or TC first (`HAN_FIRST`), so that a word is not drawn
+in two fonts ("伦敦地铁" was SC, JP, SC) and its punctuation sits where its readers put it.
+
 `ChainFont` is a Pillow FreeTypeFont (the first font of the chain): anything that draws,
 measures or lays out text with it (`ImageDraw.text`, `getlength`, `getbbox`) goes through
 the chain, so the drawing code stays as it is. Text the first font covers entirely — almost
@@ -21,6 +27,9 @@ from __future__ import annotations
 
 import math
 import struct
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, BinaryIO, cast
@@ -52,6 +61,40 @@ CHAINS = {
         "Symbola-Emoji.ttf",
     ),
 }
+# A Chinese picture's own Han fonts, moved before the Japanese one (in this order); the rest of
+# the chain keeps its order.
+HAN_FIRST = {"zh_CN": ("SC", "TC"), "zh_TW": ("TC", "SC")}
+_HAN: ContextVar[str] = ContextVar("han", default="ja")
+
+
+def chain(bold: bool, han: str = "ja") -> tuple[str, ...]:
+    """The fonts of the chain, in the order they are tried, for a picture whose Han
+    characters are drawn in the forms of `han` (a language code; any but Chinese: Japanese)."""
+    names = CHAINS[bold]
+    first = HAN_FIRST.get(han)
+    if first is None:
+        return names
+    own = [next(n for n in names if f"NotoSans{form}-" in n) for form in first]
+    at = next(i for i, n in enumerate(names) if n.startswith("NotoSansJP-"))
+    rest = [n for n in names if n not in own]
+    return (*rest[:at], *own, *rest[at:])
+
+
+@contextmanager
+def han_forms(code: str | None) -> Iterator[None]:
+    """Text drawn inside is drawn with the Han forms of language `code` (`style.font`)."""
+    token = _HAN.set(code if code in HAN_FIRST else "ja")
+    try:
+        yield
+    finally:
+        _HAN.reset(token)
+
+
+def han() -> str:
+    """The Han forms text is drawn in here ("ja", "zh_CN" or "zh_TW")."""
+    return _HAN.get()
+
+
 # Complex text layout (HarfBuzz and FriBiDi, through raqm) where Pillow has it, as its wheels do:
 # Thai and Devanagari need it. Without it (a Pillow built without raqm) they come out unshaped,
 # every mark after its letter, but still drawn.
@@ -135,10 +178,11 @@ def _clean(text: str) -> str:
 
 
 class ChainFont(ImageFont.FreeTypeFont):
-    def __init__(self, size: float, bold: bool = False):
-        names = CHAINS[bold]
+    def __init__(self, size: float, bold: bool = False, han: str = "ja"):
+        names = chain(bold, han)
         super().__init__(str(FONT_DIR / names[0]), size, layout_engine=LAYOUT)
         self.bold = bold
+        self.han = han
         self._others = [
             (coverage(n), ImageFont.truetype(str(FONT_DIR / n), size, layout_engine=LAYOUT)) for n in names[1:]
         ]
@@ -317,8 +361,8 @@ def _keep_small(cache: dict, most: int = 4096) -> None:
 
 
 @lru_cache(maxsize=64)
-def chain_font(size: int, bold: bool = False) -> ChainFont:
-    return ChainFont(size, bold)
+def chain_font(size: int, bold: bool = False, han: str = "ja") -> ChainFont:
+    return ChainFont(size, bold, han)
 
 
 def missing_glyphs(text: str) -> list[str]:

@@ -27,7 +27,7 @@ from ..storage import Database, GameRow, Person, Seat
 from ..storage.personal import is_ghost
 from .outcome import Controls, Message, Outcome, Refused, owe
 from .time_off import quiet_until
-from .unrated import hints_on, private
+from .unrated import hints_on, is_daily
 
 DEFAULT_TURN_CLOCK = 24 * 3600
 
@@ -171,7 +171,7 @@ class Games:
         """Save changes to a game together with what they owe the channel and the players
         (`says`: its public messages and DMs go to the outbox in the same transaction; those
         held for later are taken out of it: the outbox sends them when their time comes)."""
-        if says and private(row.settings):  # (a day's challenge: no channel, no DM; the page shows it)
+        if says and is_daily(row.settings):  # (a day's challenge: no channel, no DM; the page shows it)
             says.public, says.edits, says.dms = [], [], []
         owed = owe(says, row.moves if position is None else position) if says else []
         saved = await self.db.update(row, owed=owed, **changes)
@@ -237,9 +237,9 @@ class Games:
         if row.waiting or row.status != "active" or row.state is None:
             return list(row.waiting)
         plugin = self.plugin(row)
-        return self.owed_people(plugin, self.state(plugin, row), row)
+        return self.waiting_for(plugin, self.state(plugin, row), row)
 
-    def owed_people(self, plugin: GamePlugin, state: Any, row: GameRow) -> list[str]:
+    def waiting_for(self, plugin: GamePlugin, state: Any, row: GameRow) -> list[str]:
         """The people the game waits for now, in seat order (not the automatic players' seats)."""
         game = plugin.game
         people = []
@@ -253,9 +253,9 @@ class Games:
     def acting_seat(self, plugin: GamePlugin, state: Any, user_id: str) -> str:
         game = plugin.game
         seats = game.seats_of(state, user_id)
-        owed = [s for s in game.seats(state) if s in game.to_move(state) and s in seats]
-        if owed:
-            return owed[0]
+        to_act = [s for s in game.seats(state) if s in game.to_move(state) and s in seats]
+        if to_act:
+            return to_act[0]
         if game.is_over(state):
             raise Refused(me().t("The game is over."))
         if game.simultaneous:
@@ -287,19 +287,19 @@ class Games:
         if game.is_over(state):
             return ""
         language = language or self.lang(row)
-        owed = self.owed_people(plugin, state, row)
-        who = part.people(owed) if mention else ", ".join(self.named(row, u) for u in owed)
-        if not who:  # only automatic seats are owed: say whose seat it is
+        waiting = self.waiting_for(plugin, state, row)
+        who = part.people(waiting) if mention else ", ".join(self.named(row, u) for u in waiting)
+        if not who:  # only automatic seats are to move: say whose seat it is
             who = self.namer(plugin, state, row, language, parts=True)(next(iter(game.to_move(state))))
         return plugin.prompt(state, who, language)
 
     def turn_dms(
-        self, plugin: GamePlugin, row: GameRow, owed: list[str], people: dict[str, Person]
+        self, plugin: GamePlugin, row: GameRow, waiting: list[str], people: dict[str, Person]
     ) -> list[tuple[str, Message]]:
-        """ "Your turn" DMs to the people owed a move who asked for them (held during their
+        """ "Your turn" DMs to the people the game waits for who asked for them (held during their
         quiet hours), each in their language."""
         now, out = self.options.clock(), []
-        for user_id in owed:
+        for user_id in waiting:
             person = people.get(user_id)
             if person is not None and person.settings.get("turn_dms"):
                 reader = self.lang_of(row, user_id, people)

@@ -15,16 +15,16 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from ..games.plugin import GamePlugin
-from ..storage import GameResult, GameRow, Standing
+from ..storage import GameResult, GameRow, PlayerResult
 from ..storage.ratings import Rating, rank
 from .unrated import unrated
 
 MODEL = PlackettLuce()
 
 
-def rate(standings: list[Standing], current: list[Rating | None]) -> list[Rating]:
+def rate(results: list[PlayerResult], current: list[Rating | None]) -> list[Rating]:
     teams = [[MODEL.rating() if c is None else MODEL.rating(mu=c[0], sigma=c[1])] for c in current]
-    ranks: list[float] = [rank(s, standings) for s in standings]
+    ranks: list[float] = [rank(s, results) for s in results]
     new = MODEL.rate(teams, ranks=ranks)
     return [(team[0].mu, team[0].sigma) for team in new]
 
@@ -37,12 +37,12 @@ def game_result(
     game = plugin.game
     scores = game.view(state, None).get("scores", {})
     places = plugin.final_ranking(state)
-    standings: list[Standing] = []
+    results: list[PlayerResult] = []
     for seat in row.seats:
         seats = game.seats_of(state, seat.user_id)
         place = places[seat.user_id]
-        standings.append(
-            Standing(
+        results.append(
+            PlayerResult(
                 seat.user_id,
                 seat.name,
                 int(sum(scores.get(s, 0) for s in seats)),
@@ -53,4 +53,4 @@ def game_result(
                 None if row.settings.get("tutorial") else not (seat.auto or seat.lapsed),
             )
         )
-    return GameResult(row.guild_id or "", row.game, tuple(standings), unrated=unrated(row))
+    return GameResult(row.guild_id or "", row.game, tuple(results), unrated=unrated(row))

@@ -19,8 +19,8 @@ def unrated(row: GameRow) -> bool:
     )
 
 
-def private(settings: dict[str, Any] | None) -> bool:
-    """A game that owes no channel anything: a day's challenge (daily/challenge.py), played on
+def is_daily(settings: dict[str, Any] | None) -> bool:
+    """Whether the game is a day's challenge (daily/challenge.py), played on
     its player's own page, whose channel is no Discord channel."""
     return bool((settings or {}).get("daily"))
 

@@ -7,7 +7,7 @@ from .history import Finished, Finishes, Placing, Record
 from .outage import answer_within
 from .outbox import Owed
 from .people import Person
-from .ratings import GameResult, Standing
+from .ratings import GameResult, PlayerResult
 from .rows import Conflict, Duplicate, GameRow, NewerSchema, Seat
 from .tourney_rows import EntrantRow, RoundRow, Snapshot, TableRow, TournamentOwed, TournamentRow
 
@@ -27,11 +27,11 @@ __all__ = [
     "Owed",
     "Person",
     "Placing",
+    "PlayerResult",
     "Record",
     "RoundRow",
     "Seat",
     "Snapshot",
-    "Standing",
     "TableRow",
     "TournamentOwed",
     "TournamentRow",

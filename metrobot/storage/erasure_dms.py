@@ -2,7 +2,8 @@
 answering them (issue 46): a DM owed after an erasure, the part of `Database` that keeps
 them (`db.erasure_dms`, handed the driver), and where it holds the person. The queue of "find a
 game" owes its DMs here too (a place expired, a found table that could not open: storage/queue.py,
-in the transaction that changes the queue), as no game's outbox holds them.
+in the transaction that changes the queue), as no game's outbox holds them; they are marked as the
+queue's (`source`), so that `/me forget` erases those owed to the person and never an erasure's "Done".
 
 Made in the transaction that ends the erasure (see privacy.py, `finish_erasure`), so a
 finished erasure always leaves it; claimed by one process at a time (a lease, as the outbox
@@ -49,6 +50,15 @@ class ErasureDMs:
             await tx.execute("DELETE FROM farewells WHERE id = ?", farewell_id)
 
 
-async def insert(tx: Tx, user_id: str, text: str) -> None:
-    """Inside the transaction that ends the erasure."""
-    await tx.execute("INSERT INTO farewells (user_id, text, created_at) VALUES (?, ?, ?)", user_id, text, time.time())
+ERASURE, QUEUE = "erasure", "queue"  # who owes a DM (`farewells.source`): an erasure's "Done", the queue's news
+
+
+async def insert(tx: Tx, user_id: str, text: str, source: str = ERASURE) -> None:
+    """Inside the transaction that ends the erasure (or, `source` QUEUE, that changes the queue)."""
+    await tx.execute(
+        "INSERT INTO farewells (user_id, text, created_at, source) VALUES (?, ?, ?, ?)",
+        user_id,
+        text,
+        time.time(),
+        source,
+    )

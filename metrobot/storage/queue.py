@@ -343,15 +343,40 @@ class QueueQueries:
         await bump(tx, table.guild_id)
 
     async def dissolve_now(
-        self, table: FoundTable, back: list[QueueEntry], told: Sequence[tuple[str, str]] = ()
+        self,
+        table: FoundTable,
+        back: list[QueueEntry],
+        told: Sequence[tuple[str, str]] = (),
+        *,
+        cool: tuple[float, float] | None = None,
     ) -> None:
         """`dissolve` in a transaction of its own (a table whose lobby is gone or never opened);
         `told`: (person, text) DMs owed in the same transaction (delivered as the farewells are:
-        storage/erasure_dms.py)."""
+        storage/erasure_dms.py); `cool`: (now, until) — no table forms in the table's channel
+        until then (`cooling`), written in the same transaction."""
         async with self.driver.transaction() as tx:
             await self.dissolve(tx, table, back)
             for user_id, text in told:
-                await erasure_dms.insert(tx, user_id, text)
+                await erasure_dms.insert(tx, user_id, text, erasure_dms.QUEUE)
+            if cool is not None:
+                now, until = cool
+                await tx.execute("DELETE FROM queue_cooling WHERE cool_until <= ?", now)
+                await tx.execute(
+                    "INSERT INTO queue_cooling (guild_id, channel_id, cool_until) VALUES (?, ?, ?) "
+                    "ON CONFLICT (guild_id, channel_id) DO UPDATE SET cool_until = excluded.cool_until",
+                    table.guild_id,
+                    table.channel_id,
+                    until,
+                )
+
+    async def cooling(self, guild_id: str, now: float) -> set[str]:
+        """The channels of a server where no table forms now (a found table could not open there
+        a short while ago): stored, so a restart or another process sees them too."""
+        async with self.driver.read() as q:
+            rows = await q.fetch(
+                "SELECT channel_id FROM queue_cooling WHERE guild_id = ? AND cool_until > ?", guild_id, now
+            )
+        return {str(r[0]) for r in rows}
 
     async def retry_thread(self, table_id: int) -> None:
         """The table's place was recorded, but its lobby could not open there (the channel
@@ -388,7 +413,7 @@ class QueueQueries:
             if not gone:
                 return False
             await bump(tx, entry.guild_id)
-            await erasure_dms.insert(tx, entry.user_id, text)
+            await erasure_dms.insert(tx, entry.user_id, text, erasure_dms.QUEUE)
         return True
 
     async def unopened(self) -> list[FoundTable]:

@@ -28,7 +28,7 @@ from .sql import Driver, Tx
 
 
 @dataclass(frozen=True)
-class Standing:
+class PlayerResult:
     """One person's result in a finished game."""
 
     user_id: str
@@ -47,23 +47,23 @@ class Standing:
 class GameResult:
     guild_id: str
     game: str
-    standings: tuple[Standing, ...]
+    players: tuple[PlayerResult, ...]
     unrated: bool = False  # a tutorial, or a game played with hints: kept in the history, not rated
 
-    def rated(self) -> list[Standing]:
-        humans = [s for s in self.standings if s.human]
+    def rated(self) -> list[PlayerResult]:
+        humans = [s for s in self.players if s.human]
         return humans if len(humans) >= 2 and not self.unrated else []
 
 
 Rating = tuple[float, float]  # (mu, sigma)
 # New ratings of the rated people, in order, from their results and current ratings (None: new).
-RateFn = Callable[[list[Standing], list[Rating | None]], list[Rating]]
+RateFn = Callable[[list[PlayerResult], list[Rating | None]], list[Rating]]
 
 
-def rank(standing: Standing, among: list[Standing]) -> int:
+def rank(result: PlayerResult, among: list[PlayerResult]) -> int:
     """1 + how many of `among` the game placed ahead (people it could not separate share
     a rank): the game's own order with its tie-breaks, not the scores alone."""
-    return 1 + sum(other.place < standing.place for other in among)
+    return 1 + sum(other.place < result.place for other in among)
 
 
 async def record(
@@ -90,7 +90,7 @@ async def record(
         )
         current.append((row[0], row[1]) if row else None)
     new = dict(zip((s.user_id for s in rated), rate(rated, current))) if rated else {}
-    for s in result.standings:
+    for s in result.players:
         mu, sigma = new.get(s.user_id, (None, None))
         await tx.execute(
             "INSERT INTO results (game_id, user_id, seq, guild_id, game, name, score, won, rank, human, rated, mu, "

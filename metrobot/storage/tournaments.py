@@ -326,13 +326,13 @@ class TournamentQueries(TournamentOutbox):
             for seat, actor in await tx.fetch("SELECT seat, actor FROM actions WHERE game_id = ?", game_id)
             if actor != "auto"
         }
-        places = {s.user_id: int(s.place) for s in result.standings}
+        places = {s.user_id: int(s.place) for s in result.players}
         data = {
             "round": rnd,
             "table": number,
             "places": places,
             "skipped": sorted(p for p in places if p not in acted),
-            "scores": {s.user_id: float(s.score) for s in result.standings},
+            "scores": {s.user_id: float(s.score) for s in result.players},
         }
         now = time.time()
         await tx.execute(

@@ -31,14 +31,16 @@ class CannotCopy(RuntimeError):
 
 
 @dataclass(frozen=True)
-class Table:
+class TableSchema:
+    """A database table as the copy sees it (not a game's table)."""
+
     name: str
     columns: tuple[str, ...]
     types: tuple[str, ...]  # as the database declares them, lower case
     references: frozenset[str]  # the other tables it refers to
 
 
-async def schema_of(db: Database) -> list[Table]:
+async def schema_of(db: Database) -> list[TableSchema]:
     """Every table of the database that the migrations made (not the driver's own
     bookkeeping), each after every table it refers to."""
     async with db.driver.read() as q:
@@ -50,7 +52,7 @@ async def schema_of(db: Database) -> list[Table]:
     return in_order([t for t in found if t.name not in own])
 
 
-async def _sqlite_tables(q: Tx) -> list[Table]:
+async def _sqlite_tables(q: Tx) -> list[TableSchema]:
     names = [r[0] for r in await q.fetch("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
     tables = []
     for name in names:
@@ -59,7 +61,7 @@ async def _sqlite_tables(q: Tx) -> list[Table]:
         columns = await q.fetch(f'PRAGMA table_info("{name}")')  # cid, name, type, notnull, default, pk
         keys = await q.fetch(f'PRAGMA foreign_key_list("{name}")')  # id, seq, table, from, to, ...
         tables.append(
-            Table(
+            TableSchema(
                 name,
                 tuple(c[1] for c in columns),
                 tuple(str(c[2]).lower() for c in columns),
@@ -69,7 +71,7 @@ async def _sqlite_tables(q: Tx) -> list[Table]:
     return tables
 
 
-async def _postgres_tables(q: Tx) -> list[Table]:
+async def _postgres_tables(q: Tx) -> list[TableSchema]:
     columns = await q.fetch(
         "SELECT c.table_name, c.column_name, c.data_type FROM information_schema.columns c "
         "JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name "
@@ -85,7 +87,7 @@ async def _postgres_tables(q: Tx) -> list[Table]:
     for table, column, kind in columns:
         by_table.setdefault(table, []).append((column, kind.lower()))
     return [
-        Table(
+        TableSchema(
             name,
             tuple(c for c, _ in cols),
             tuple(k for _, k in cols),
@@ -95,11 +97,11 @@ async def _postgres_tables(q: Tx) -> list[Table]:
     ]
 
 
-def in_order(tables: Iterable[Table]) -> list[Table]:
+def in_order(tables: Iterable[TableSchema]) -> list[TableSchema]:
     """Tables, each after those it refers to (by name among equals, so the order is stable).
     A cycle of references cannot be copied a table at a time: refused, naming it."""
     left = {t.name: t for t in tables}
-    done: list[Table] = []
+    done: list[TableSchema] = []
     while left:
         ready = sorted(n for n, t in left.items() if not t.references & left.keys())
         if not ready:
@@ -108,7 +110,7 @@ def in_order(tables: Iterable[Table]) -> list[Table]:
     return done
 
 
-async def count_rows(db: Database, tables: Sequence[Table] | None = None) -> dict[str, int]:
+async def count_rows(db: Database, tables: Sequence[TableSchema] | None = None) -> dict[str, int]:
     """Rows in every table (of the schema, unless given)."""
     tables = await schema_of(db) if tables is None else tables
     out = {}

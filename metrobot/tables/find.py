@@ -47,7 +47,7 @@ from ..service.words import duration
 from ..storage import Conflict, Duplicate, GameRow, Seat
 from ..storage.queue import FoundTable, QueueEntry
 from .lobby import found_table
-from .matching import PACE_WORDS, PACES, Quiet, Waiting, match
+from .matching import PACE_WORDS, PACES, Quiet, Seeker, match
 
 if TYPE_CHECKING:
     from ..service.core import Games, ServiceOptions
@@ -67,8 +67,9 @@ PLACE_SECONDS = 7 * 24 * 3600
 # A found table whose thread (or forum post) could not be made in this many tries expires: its
 # people go back to the queue, told by DM (storage/queue.py's claim lease spaces the tries).
 THREAD_TRIES = 3
-# After such a table expired, no table is formed in its channel for this long (in this process):
-# the same people would be sent there again at once and told again.
+# After such a table expired, no table is formed in its channel for this long (stored: after a
+# restart and in every process sharing the database): the same people would be sent there again
+# at once and told again.
 COOL_SECONDS = 3600
 # The regular tick matches every server's queue at most this often (the awake hours it reads move
 # by half-hours; every change of a queue matches it at once anyway).
@@ -96,7 +97,6 @@ class FindGame:
         self.server = server
         self.lobby = lobby
         self.news = False  # tables were found since the front end last asked (`found_news`): threads owed
-        self.cooling: dict[tuple[str, str], float] = {}  # (server, channel): no table there until then
         self.rematched = 0.0  # when the tick last matched every server's queue
 
     def found_news(self) -> bool:
@@ -264,8 +264,11 @@ class FindGame:
             if len(entries) < 2:
                 return []
             now = self.options.clock()
-            queue = await self.waiting(guild_id, entries)
-            tables = [t for t in match(queue, now) if self.cooling.get((guild_id, t.channel_id), 0) <= now]
+            queue = await self.seekers(guild_id, entries)
+            tables = match(queue, now)
+            if tables:  # (not in a channel cooling off: a table could not open there a short while ago)
+                cooling = await self.db.queue.cooling(guild_id, now)
+                tables = [t for t in tables if t.channel_id not in cooling]
             if not tables:
                 return []
             by_id = {e.user_id: e for e in entries}
@@ -286,7 +289,7 @@ class FindGame:
         log.warning("server %s: the queue kept changing; matched at the next change", guild_id)
         return []
 
-    async def waiting(self, guild_id: str, entries: list[QueueEntry]) -> list[Waiting]:
+    async def seekers(self, guild_id: str, entries: list[QueueEntry]) -> list[Seeker]:
         """The queue as the matching reads it: each person's measured pace, quiet hours, avoids."""
         ids = [e.user_id for e in entries]
         people = await self.db.people.people(ids)
@@ -297,7 +300,7 @@ class FindGame:
             quiet = people[e.user_id].settings.get("quiet")
             seconds = paces.get((e.user_id, e.game))
             out.append(
-                Waiting(
+                Seeker(
                     guild_id=e.guild_id,
                     user_id=e.user_id,
                     game=e.game,
@@ -412,8 +415,8 @@ class FindGame:
                 channel=part.channel(table.channel_id),
             )
             told.append((e.user_id, text))
-        await self.db.queue.dissolve_now(table, table.people, told)
-        self.cooling[(table.guild_id, table.channel_id)] = self.options.clock() + COOL_SECONDS
+        now = self.options.clock()
+        await self.db.queue.dissolve_now(table, table.people, told, cool=(now, now + COOL_SECONDS))
         log.warning(
             "found table %s expired: no thread in channel %s after %d tries (%s); its people are back in the queue",
             table.id,

@@ -24,7 +24,7 @@ from ..service.finishes import finish_note
 from ..service.outcome import Controls, Message, Outcome, Refused, owe
 from ..service.time_off import quiet_until
 from ..service.turnclock import BANK, bank_rule, bank_terms, describe, policy
-from ..service.unrated import hints_on, private
+from ..service.unrated import hints_on, is_daily
 from ..storage import Duplicate, Finishes, GameRow, Seat
 from ..turns.coach import coach
 from .matching import PACE_WORDS
@@ -214,7 +214,7 @@ class Lobby:
         outcome = Outcome(reply=Message(me().t("Lobby open. Others join with the button; you start when ready.")))
 
         def announce(row: GameRow) -> list:
-            if private(settings):  # (a day's challenge says nothing to any channel)
+            if is_daily(settings):  # (a day's challenge says nothing to any channel)
                 return []
             # (the first post later shows the game's status; a tutorial's says what it is instead
             # of inviting people to join)
@@ -558,7 +558,7 @@ class Lobby:
         )
         position = row.moves + len(actions)
         now = self.options.clock()
-        waiting = self.games.owed_people(plugin, state, row)
+        waiting = self.games.waiting_for(plugin, state, row)
         quiet = {u for u in waiting if u in people and quiet_until(people[u], now) is not None}
         public = Message(
             text,
@@ -579,7 +579,7 @@ class Lobby:
         )
         # (a day's challenge owes no channel its first post: nothing to draw)
         drawing = asyncio.create_task(
-            asyncio.sleep(0) if private(row.settings) else self.drawing.draw(public, plugin, state, row, position)
+            asyncio.sleep(0) if is_daily(row.settings) else self.drawing.draw(public, plugin, state, row, position)
         )
         try:
             row = await self.games.save(

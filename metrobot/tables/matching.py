@@ -54,8 +54,9 @@ class Quiet:
 
 
 @dataclass(frozen=True)
-class Waiting:
-    """One person in a server's queue, as the matching reads them."""
+class Seeker:
+    """One person in a server's queue seeking a game, as the matching reads them (stored: storage/queue.py
+    `QueueEntry`; not the people a game waits for, `GameRow.waiting`)."""
 
     guild_id: str
     user_id: str
@@ -71,7 +72,10 @@ class Waiting:
 
 
 @dataclass(frozen=True)
-class Table:
+class Match:
+    """People the matching puts together for one game (once stored: a found table, storage/queue.py
+    `FoundTable`)."""
+
     guild_id: str
     game: str
     pace: str
@@ -85,7 +89,7 @@ def measured_pace(seconds: float) -> str:
     return "few" if seconds <= FEW_MEDIAN else "day"
 
 
-def pace_of(person: Waiting) -> str:
+def pace_of(person: Seeker) -> str:
     """The pace a person is matched at: what they chose, or slower if their measured median says so."""
     if person.measured is None:
         return person.pace
@@ -114,14 +118,14 @@ def awake(quiet: Quiet | None, now: float) -> int:
     return _awake(quiet, dt.datetime.fromtimestamp(now, dt.UTC).date())
 
 
-def _order(person: Waiting) -> tuple[float, str]:
+def _order(person: Seeker) -> tuple[float, str]:
     return (person.since, person.user_id)
 
 
-def match(queue: Iterable[Waiting], now: float) -> list[Table]:
+def match(queue: Iterable[Seeker], now: float) -> list[Match]:
     """The tables the queue makes now (see the module's docstring), in the order they were
     formed: by server, game and pace, then by how long their first person waited."""
-    groups: dict[tuple[str, str, str], list[Waiting]] = defaultdict(list)
+    groups: dict[tuple[str, str, str], list[Seeker]] = defaultdict(list)
     for person in queue:
         groups[(person.guild_id, person.game, pace_of(person))].append(person)
     tables = []
@@ -130,7 +134,7 @@ def match(queue: Iterable[Waiting], now: float) -> list[Table]:
     return tables
 
 
-def _group(key: tuple[str, str, str], order: list[Waiting], now: float) -> list[Table]:
+def _group(key: tuple[str, str, str], order: list[Seeker], now: float) -> list[Match]:
     guild_id, game, pace = key
     need = TOGETHER[pace]
     masks = [awake(p.quiet, now) for p in order]
@@ -144,12 +148,12 @@ def _group(key: tuple[str, str, str], order: list[Waiting], now: float) -> list[
             if chosen is not None:
                 for j in chosen:
                     used[j] = True
-                tables.append(Table(guild_id, game, pace, anchor.channel_id, tuple(order[j].user_id for j in chosen)))
+                tables.append(Match(guild_id, game, pace, anchor.channel_id, tuple(order[j].user_id for j in chosen)))
                 break
     return tables
 
 
-def _seat(order: list[Waiting], masks: list[int], used: list[bool], i: int, size: int, need: int) -> list[int] | None:
+def _seat(order: list[Seeker], masks: list[int], used: list[bool], i: int, size: int, need: int) -> list[int] | None:
     """A table of `size` started by order[i]: everyone after them who accepts that size and fits
     with those already taken, in the order they came; None if too few do."""
     anchor = order[i]
@@ -175,7 +179,7 @@ def _seat(order: list[Waiting], masks: list[int], used: list[bool], i: int, size
     return None
 
 
-def fits(people: list[Waiting], now: float) -> bool:
+def fits(people: list[Seeker], now: float) -> bool:
     """Whether these people could sit at one table by the rule's conditions (1 to 4)."""
     if not people:
         return False

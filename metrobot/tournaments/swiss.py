@@ -56,14 +56,16 @@ def build_costs(people: list[str], points: dict[str, float], hist: History, two_
     firsts = [hist.firsts(p) for p in people]
     least = min(firsts, default=0)
     excess = [f - least for f in firsts]
-    owed = [hist.first_excess(p) for p in people]
+    beyond_share = [hist.first_excess(p) for p in people]
     scale = 4 * n + 1 if two_player else 1
     for i, a in enumerate(people):
         pa = points.get(a, 0.0)
         for j in range(i + 1, n):
             b = people[j]
             m = hist.meetings(a, b)
-            conflict = two_player and ((owed[i] >= 1 and owed[j] >= 1) or (owed[i] <= -1 and owed[j] <= -1))
+            conflict = two_player and (
+                (beyond_share[i] >= 1 and beyond_share[j] >= 1) or (beyond_share[i] <= -1 and beyond_share[j] <= -1)
+            )
             repeats[i][j] = repeats[j][i] = m * m * scale + int(conflict)
             ahead = min(excess[i], excess[j])
             d = (pa - points.get(b, 0.0)) ** 2 + SEAT_WEIGHT * ahead**2 + (SEAT_LIMIT if ahead >= 2 else 0.0)

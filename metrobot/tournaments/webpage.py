@@ -50,7 +50,7 @@ class Line:
 
 
 @dataclass
-class Seat:
+class SeatView:
     name: str
     place: int | None = None  # at the table's end (None: still playing)
     skipped: bool = False  # the automatic player played it all game
@@ -59,7 +59,7 @@ class Seat:
 @dataclass
 class TableView:
     number: int
-    seats: list[Seat]
+    seats: list[SeatView]
     game_id: int | None = None
     path: str | None = None  # its game's page (None: no game yet, or a duplicate round still running)
     over: bool = False
@@ -199,7 +199,7 @@ class TournamentPages(Reports):
             tables.append(
                 TableView(
                     t.number,
-                    [Seat(names.get(p, p), places.get(p), p in skipped) for p in t.seats],
+                    [SeatView(names.get(p, p), places.get(p), p in skipped) for p in t.seats],
                     game,
                     path,
                     result is not None,

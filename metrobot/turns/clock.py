@@ -62,18 +62,18 @@ class Clock:
             plugin = self.games.plugin(row)
             game = plugin.game
             state = self.games.state(plugin, row)
-            owed = self.games.owed_people(plugin, state, row)
+            waiting = self.games.waiting_for(plugin, state, row)
             g = self.games.lang(row)
             if row.deadline <= now:
                 # The automatic player completes the turn (or decision) of everyone out of time:
-                # everyone owed (the fixed limit), or those whose bank is empty (turnclock.py).
+                # everyone waiting (the fixed limit), or those whose bank is empty (turnclock.py).
                 clock = policy(row)
                 out, clocked = clock.expired(row, await self.db.people.people(row.waiting), now)
                 if out is not None and not out:  # (a bank's deadline moved, e.g. quiet hours changed: not yet)
                     await self.games.save(row, **clocked)
                     return None
-                if out is not None and not set(owed) <= set(out):
-                    owed = [u for u in owed if u in out]
+                if out is not None and not set(waiting) <= set(out):
+                    waiting = [u for u in waiting if u in out]
                     seats_out = {s for s in game.to_move(state) if game.owner(state, s) in out}
                 else:
                     seats_out = set(game.to_move(state))
@@ -81,15 +81,15 @@ class Clock:
                     row = replace(row, settings=clocked["settings"])
                 before = state
                 state, actions, events = await self.turns.autoplay(plugin, state, row, seats=seats_out)
-                names = ", ".join(self.games.named(row, u) for u in owed)
+                names = ", ".join(self.games.named(row, u) for u in waiting)
                 note = (
                     g.t("⏰ Time is up for {names}: the automatic player moved for them.", names=names)
                     if names
                     else g.t("⏰ Time is up for the absent: the automatic player moved for them.")
                 )
-                log.info("game %s: turn clock expired for %s", row.id, owed)
+                log.info("game %s: turn clock expired for %s", row.id, waiting)
                 # Their seats remember it: they did not finish this game themselves (finish rates).
-                seats = [replace(s, lapsed=True) if s.user_id in owed else s for s in row.seats]
+                seats = [replace(s, lapsed=True) if s.user_id in waiting else s for s in row.seats]
                 try:
                     return await self.turns.advance(
                         replace(row, seats=seats),
@@ -107,15 +107,15 @@ class Clock:
                 # Someone in their quiet hours is reminded when they end (if the turn is still theirs).
                 text = g.t(
                     "⏳ {who}: half of the turn clock has passed; time is up {when}.",
-                    who=part.people(owed),
+                    who=part.people(waiting),
                     when=part.time(row.deadline, "R"),
                 )
                 people = await self.db.people.people(row.waiting)
                 banks = policy(row).left(row, people, now)
                 if banks is not None:  # (a bank clock: each player's bank)
                     text += "\n" + banks_line(row, banks, g, lambda u: self.games.named(row, u))
-                held = quiet_end([people[u] for u in owed if u in people], now)
-                outcome = Outcome(public=[Message(text, mentions=owed, hold_until=held)])
+                held = quiet_end([people[u] for u in waiting if u in people], now)
+                outcome = Outcome(public=[Message(text, mentions=waiting, hold_until=held)])
                 await self.games.save(row, reminded=True, says=outcome)
                 return outcome
         return None

@@ -141,7 +141,7 @@ class TakeBack:
         change back, the reply) and the changes it makes to the game row."""
         record = row.takeback or {}
         people = await self.games.people(row)
-        waiting = self.games.owed_people(plugin, before, row)
+        waiting = self.games.waiting_for(plugin, before, row)
         away = any(is_away(people[u], now) for u in waiting if u in people)
         changes: dict[str, Any] = {"waiting": waiting, "takeback": None, **clock_back(record, away, now)}
         if "banks" in record:  # the banks as before the move: no time given back (turnclock.py)

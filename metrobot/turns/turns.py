@@ -1,5 +1,23 @@
 """Playing: composing steps, playing them, the automatic player, saving and reporting.
 
+The path of a move is six stages, each a method below with one input and one output:
+
+    validate ........... the channel's game, if the person may move in it     -> row, plug-in, state
+    apply .............. their steps applied by the engine, all or none         -> Move
+    automatic_replies .. the automatic player moves for the seats that left     -> Move
+    clocks ............. the columns the save writes: status, whom the game waits
+                         for, the turn clock, the take-back window; the row after -> Columns
+    announce ........... the post, DMs, the reply, the status message           -> Outcome
+    save ............... state, actions, columns and what is owed (the outbox) in
+                         one version-checked transaction, a finished game's result
+                         and its GameEnded event inside it; the images drawn
+                         meanwhile                                              -> Outcome
+
+`play` runs all six in the channel's lock; `advance` (a seat changing hands in lobby.py, a turn
+clock running out in clock.py) starts at automatic_replies with the actions it was given, and
+`settle` runs the last four. Nothing of the move is written before the save, which writes all of
+it or nothing: a stage that refuses (`Refused`) leaves the game as it was.
+
 Replies, refusals, menus and the images in them speak the requester's language (`me()`);
 what is posted in the channel speaks the game's (`self.games.lang(row)`).
 """
@@ -7,7 +25,7 @@ what is posted in the channel speaks the game's (`self.games.lang(row)`).
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..games.plugin import GamePlugin
@@ -19,7 +37,7 @@ from ..service.outcome import Menu, Message, Outcome, Refused
 from ..service.rating import game_result, rate
 from ..service.time_off import is_away, quiet_until
 from ..service.turnclock import policy
-from ..service.unrated import hints_on, private
+from ..service.unrated import hints_on, is_daily
 from ..storage import Conflict, GameRow, Person
 from . import automatic
 from .automatic import next_automatic, play_automatic
@@ -41,6 +59,78 @@ if TYPE_CHECKING:
     from ..storage import Database
     from .pace import Pace
     from .steps import Steps
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move as the stages pass it on: what was played (validate and apply make it, or the
+    callers of `Turns.advance`), then the automatic player's replies (stage 3)."""
+
+    row: GameRow  # the game as the move found it: its version is checked at the save
+    plugin: GamePlugin
+    before: Any  # the state before the move
+    state: Any  # the state after it (and after the automatic player's replies, from stage 3)
+    logged: list  # the people's actions: (seat, action, user id)
+    events: list  # the engine's events: the people's, then the automatic player's
+    people_told: int  # how many of `events` are the people's
+    played_from: Any  # the state after the people's actions, before the automatic player's
+    actor: str | None = None  # who moved (replied to privately), if a person did
+    note: str | None = None  # a line the channel's post starts with
+    reply: str | None = None  # the reply to the actor, instead of "Done." or "Saved."
+    changes: dict[str, Any] = field(default_factory=dict)  # columns the caller changes with the move
+    own: bool = False  # a person's own move: it may be taken back for a while
+    auto_actions: list = field(default_factory=list)  # the automatic player's, as `logged`
+
+    @property
+    def actions(self) -> list:
+        """Every action the move logs: the people's, then the automatic player's."""
+        return self.logged + self.auto_actions
+
+
+def played(
+    row: GameRow,
+    plugin: GamePlugin,
+    state: Any,
+    logged: list,
+    *,
+    events: list | None = None,
+    before: Any = None,
+    actor: str | None = None,
+    note: str | None = None,
+    reply: str | None = None,
+    changes: dict[str, Any] | None = None,
+    own: bool = False,
+) -> Move:
+    """The move of `logged` that left `state` (`before`: the state it started from, `state` if
+    nothing moved), as the stages after it take it."""
+    events = list(events or [])
+    return Move(
+        row,
+        plugin,
+        before if before is not None else state,
+        state,
+        logged,
+        events,
+        len(events),
+        state,
+        actor=actor,
+        note=note,
+        reply=reply,
+        changes=dict(changes or {}),
+        own=own,
+    )
+
+
+@dataclass(frozen=True)
+class Columns:
+    """What the clocks stage (4) makes of a move for the stages after it."""
+
+    changes: dict[str, Any]  # the game's columns the save writes (the caller's and the clocks')
+    people: dict[str, Person]  # the game's people, by id (their quiet hours, their time away)
+    now: float  # the time of the move
+    new_turn: bool  # the move ended a turn (or the game)
+    position: int  # the log's length after the move (the row's `moves`)
+    after: GameRow  # the row as the move leaves it
 
 
 class Turns:
@@ -81,11 +171,11 @@ class Turns:
         preview: bool = False,
         kind: str | None = None,
         typed: str | None = None,
-        again: bool = False,
+        replacing: bool = False,
     ) -> Menu:
         """The next steps after `prefix`; with `typed`, a step written as `/play` takes it
         (in any of the bot's languages) is added to the prefix first, or refused with its rule;
-        `again`: composed in place of the person's sealed decision (see changed_decision.py)."""
+        `replacing`: composed in place of the person's sealed decision (see changed_decision.py)."""
         row = await self.games.open_game(channel_id, game_id=game_id)
         self.steps.check_kind(row, kind, None)
         if moves is not None and moves != row.moves:
@@ -94,7 +184,7 @@ class Turns:
         game = plugin.game
         state = self.games.state(plugin, row)
         self.games.seated(row, user_id)
-        if again:
+        if replacing:
             state = withdrawn(plugin, state, user_id)[0]
         seat = self.games.acting_seat(plugin, state, user_id)
         if len(prefix) > plugin.max_steps:
@@ -113,7 +203,7 @@ class Turns:
                 game_id=game_id,
                 preview=preview,
                 kind=kind,
-                again=again,
+                replacing=replacing,
             )
         entries = plugin.menu(after, seat, plugin.choices(after, seat, me()), me()) if owed else []
         summary = plugin.summarise(state, seat, prefix, me()) if prefix else ""
@@ -157,44 +247,70 @@ class Turns:
         game_id: int | None = None,
         kind: str | None = None,
         command: str | None = None,
-        again: bool = False,
+        replacing: bool = False,
     ) -> Outcome:
         """Play steps for the person (typed or coded); all of them or none. A move of someone
-        away ends their time away. `again`: in place of their sealed decision (see changed_decision.py)."""
+        away ends their time away. `replacing`: in place of their sealed decision (see changed_decision.py).
+        The stages, in the channel's lock: validate, apply, then those of every move (`settle`)."""
         if not steps:
             raise Refused(me().t("No move given."))
         person = await self.db.people.person(user_id)
         back = await self.people.end_away(person) if is_away(person, self.options.clock()) else []
         async with self.games.lock(channel_id):
-            row = await self.games.open_game(channel_id, game_id=game_id)
-            self.steps.check_kind(row, kind, command)
-            if moves is not None and moves != row.moves:
-                raise Refused(
-                    me().t(
-                        "Someone moved before you: these controls are out of date. Nothing was played; "
-                        "use the newest message."
-                    )
-                )
-            plugin = self.games.plugin(row)
-            if len(steps) > plugin.max_steps:
-                raise Refused(me().t("Too many steps."))
-            state = self.games.state(plugin, row)
-            seat_row = self.games.seated(row, user_id)
-            if seat_row.auto:
-                raise Refused(me().t("You left this game; the automatic player plays your seat."))
-            before, taken, undone = state, [], []
-            if again:
-                state, was, action, undone = withdrawn(plugin, state, user_id)
-                taken = [(was, action, user_id)]
-            seat = self.games.acting_seat(plugin, state, user_id)
-            state, actions, events = self.steps.apply_steps(plugin, state, seat, steps)
-            logged = taken + [(seat, a, user_id) for a in actions]
-            events = undone + events
-            outcome = await self.advance(
-                row, plugin, state, logged, events=events, before=before, actor=user_id, own=True
+            row, plugin, state = await self.validate(
+                channel_id, user_id, steps, moves=moves, game_id=game_id, kind=kind, command=command
             )
+            outcome = await self.settle(self.apply(row, plugin, state, user_id, steps, replacing=replacing))
         outcome.elsewhere = back + outcome.elsewhere  # (committed before the move)
         return outcome
+
+    async def validate(
+        self,
+        channel_id: str,
+        user_id: str,
+        steps: list[str],
+        *,
+        moves: int | None = None,
+        game_id: int | None = None,
+        kind: str | None = None,
+        command: str | None = None,
+    ) -> tuple[GameRow, GamePlugin, Any]:
+        """Stage 1, validate: the channel's game (`game_id`: that one) as it stands, its plug-in and
+        its state, if the person may move in it: the command is the game's, the controls are the
+        newest (`moves`), the steps not too many, the person is seated and plays their seat
+        themselves. Otherwise `Refused`, and nothing changes."""
+        row = await self.games.open_game(channel_id, game_id=game_id)
+        self.steps.check_kind(row, kind, command)
+        if moves is not None and moves != row.moves:
+            raise Refused(
+                me().t(
+                    "Someone moved before you: these controls are out of date. Nothing was played; "
+                    "use the newest message."
+                )
+            )
+        plugin = self.games.plugin(row)
+        if len(steps) > plugin.max_steps:
+            raise Refused(me().t("Too many steps."))
+        state = self.games.state(plugin, row)
+        seat_row = self.games.seated(row, user_id)
+        if seat_row.auto:
+            raise Refused(me().t("You left this game; the automatic player plays your seat."))
+        return row, plugin, state
+
+    def apply(
+        self, row: GameRow, plugin: GamePlugin, state: Any, user_id: str, steps: list[str], *, replacing: bool = False
+    ) -> Move:
+        """Stage 2, apply: the person's steps applied to `state` by the engine, all or none (an
+        illegal one is `Refused` with its rule); `replacing`: first their sealed decision is withdrawn
+        (logged as taken back, see changed_decision.py). The move as the person made it."""
+        before, taken, undone = state, [], []
+        if replacing:
+            state, was, action, undone = withdrawn(plugin, state, user_id)
+            taken = [(was, action, user_id)]
+        seat = self.games.acting_seat(plugin, state, user_id)
+        state, actions, events = self.steps.apply_steps(plugin, state, seat, steps)
+        logged = taken + [(seat, a, user_id) for a in actions]
+        return played(row, plugin, state, logged, events=undone + events, before=before, actor=user_id, own=True)
 
     async def advance(
         self,
@@ -211,87 +327,132 @@ class Turns:
         changes: dict[str, Any] | None = None,
         own: bool = False,
     ) -> Outcome:
-        """After a person's actions: let the automatic player move for seats that left, then
-        save the state, the actions and what they owe the channel and the players in one
-        transaction, and say what to post. A person's `own` move may be taken back for a while
-        (see takeback_window.py): then the next people are called only once the window closes."""
-        game = plugin.game
-        before = before if before is not None else state
-        events = list(events or [])
-        people_told, played_from = len(events), state  # (the events of the people who played)
-        state, auto_actions, auto_events = await self.autoplay(plugin, state, row)
-        events += auto_events
-        changes = dict(changes or {})
+        """After a person's actions (or a seat changing hands, or a turn clock run out): the stages
+        of every move (`settle`) on them. A person's `own` move may be taken back for a while (see
+        takeback_window.py): then the next people are called only once the window closes."""
+        return await self.settle(
+            played(
+                row,
+                plugin,
+                state,
+                logged,
+                events=events,
+                before=before,
+                actor=actor,
+                note=note,
+                reply=reply,
+                changes=changes,
+                own=own,
+            )
+        )
+
+    async def settle(self, move: Move) -> Outcome:
+        """The stages of every move once applied, in this order: the automatic player replies,
+        the clocks (and the rest of the columns the save writes), the announcement, then the
+        save with its event, in one version-checked transaction. What to post and reply."""
+        move = await self.automatic_replies(move)
+        columns = await self.clocks(move)
+        out = await self.announce(move, columns)
+        return await self.save(move, columns, out)
+
+    async def automatic_replies(self, move: Move) -> Move:
+        """Stage 3, automatic replies: the automatic player moves for the seats that left while
+        it is theirs to move (`autoplay`); the move with its actions and events added."""
+        state, auto_actions, auto_events = await self.autoplay(move.plugin, move.state, move.row)
+        return replace(move, state=state, auto_actions=auto_actions, events=move.events + auto_events)
+
+    async def clocks(self, move: Move) -> Columns:
+        """Stage 4, clocks: the columns the save writes (besides the caller's `changes`): a finished
+        game's status, whom the game waits for, the turn clock of whoever that is (turnclock.py),
+        a new turn's reminder reset, the take-back window of a person's own move; and the row
+        as the move leaves it."""
+        row, plugin, state, game = move.row, move.plugin, move.state, move.plugin.game
+        changes = dict(move.changes)
         people = await self.games.people(replace(row, seats=changes.get("seats", row.seats)))
         now = self.options.clock()
         if game.is_over(state):
             changes.update(status="finished", deadline=None, paused=None)
-        new_turn = game.turn_number(state) != game.turn_number(before) or game.is_over(state)
-        changes["waiting"] = self.games.owed_people(plugin, state, replace(row, seats=changes.get("seats", row.seats)))
+        new_turn = game.turn_number(state) != game.turn_number(move.before) or game.is_over(state)
+        changes["waiting"] = self.games.waiting_for(plugin, state, replace(row, seats=changes.get("seats", row.seats)))
         if new_turn:
             changes["reminded"] = False
         if not game.is_over(state):  # the turn clock of whoever it waits for now (turnclock.py)
             clocked = replace(row, settings=changes.get("settings", row.settings))
             changes.update(policy(row).moved(clocked, changes["waiting"], people, now, new_turn=new_turn))
-        actions = logged + auto_actions
-        position = row.moves + len(actions)
-        changes["takeback"] = offer(row, plugin, before, state, logged, auto_actions, now) if own else None
+        position = row.moves + len(move.actions)
+        changes["takeback"] = (
+            offer(row, plugin, move.before, state, move.logged, move.auto_actions, now) if move.own else None
+        )
         after = replace(row, moves=position, **{k: v for k, v in changes.items() if k != "state"})
+        return Columns(changes, people, now, new_turn, position, after)
+
+    async def announce(self, move: Move, columns: Columns) -> Outcome:
+        """Stage 5, announce: what the move says — its events told (story.py) in the channel's post
+        and the DMs (`_announce`), the reply with the take-back button while the window is open
+        (the next people's calls held until it closes), and at a new turn the earlier turn posts'
+        buttons taken away and the status message."""
+        row, plugin, state, after = move.row, move.plugin, move.state, columns.after
         story = told(
             plugin,
             state,
-            events,
+            move.events,
             self.games.namer(plugin, state, after, parts=True),
             self.games.lang(row),
             game_id=row.id,
-            played_from=played_from,
-            auto_actions=auto_actions,
-            own=people_told,
+            played_from=move.played_from,
+            auto_actions=move.auto_actions,
+            own=move.people_told,
         )
         out = self._announce(
-            after, plugin, before, state, events, story, actor=actor, note=note, reply=reply, people=people
+            after,
+            plugin,
+            move.before,
+            state,
+            move.events,
+            story,
+            actor=move.actor,
+            note=move.note,
+            reply=move.reply,
+            people=columns.people,
         )
-        if changes["takeback"] is not None:
-            until = changes["takeback"]["until"]
+        if columns.changes["takeback"] is not None:
+            until = columns.changes["takeback"]["until"]
             hold_calls(out, until, self.games.lang(row))
             if out.reply is not None:
                 out.reply.text += " " + me().t("You may take it back until {when}.", when=part.time(until, "T"))
-                out.reply.controls = button(row, position, me().p("button", "↶ Take back"))
-        if new_turn:  # the earlier turn posts lose their buttons; the status message follows
+                out.reply.controls = button(row, columns.position, me().p("button", "↶ Take back"))
+        if columns.new_turn:  # the earlier turn posts lose their buttons; the status message follows
             out.edits += self.status.tidy(after) + [await self.status.status_message(plugin, state, after)]
-        # The images (the slow part) are drawn in a worker thread while the move is saved; at
-        # the end, the log's replay for each player's pace runs in a worker beside them.
+        return out
+
+    async def save(self, move: Move, columns: Columns, out: Outcome) -> Outcome:
+        """Stage 6, save + event: the game's state, its actions, its columns and what it owes the
+        channel and the players (`out`, through the outbox) in one transaction, checked against
+        the version the move started from; a finished game's result (each player's pace, the
+        rating) and its `GameEnded` event inside the same transaction. The images (the slow
+        part) are drawn in worker threads meanwhile, cancelled if the move is not saved; a
+        move that was not its turn's last gets the actor's board in the reply. A conflict
+        (someone moved at the same moment) is `Refused`, and nothing was played."""
+        row, plugin, state, game = move.row, move.plugin, move.state, move.plugin.game
         # (none for a day's challenge: it owes no channel anything, its player's page draws the board)
-        unseen = private(row.settings)
+        unseen = is_daily(row.settings)
         drawing = [
-            asyncio.create_task(self.drawing.draw(m, plugin, state, row, position))
+            asyncio.create_task(self.drawing.draw(m, plugin, state, row, columns.position))
             for m in out.public
             if m.images and not unseen
         ]
-        result = None
-        if game.is_over(state):
-            try:
-                paces = await self.pace.game_pace(plugin, row, actions, people)
-            except BaseException:
-                for task in drawing:
-                    task.cancel()
-                raise
-            if paces and out.public:  # the last post says each player's pace in this game
-                out.public[0].text = "\n".join(
-                    filter(None, [out.public[0].text, self.pace.pace_line(row, paces, self.games.lang(row))])
-                )
-            result = game_result(plugin, state, row, paces)
+        result = await self.result(move, columns, out, drawing) if game.is_over(state) else None
         try:
             row = await self.games.save(
                 row,
                 state=game.to_json(state),
-                actions=actions,
+                actions=move.actions,
                 says=out,
-                position=position,
+                position=columns.position,
                 result=result,
                 rate=rate if result else None,
                 within=self.bus.game_ended(row.id, result) if result else None,
-                **changes,
+                **columns.changes,
             )
             self.games.remember(row, state)
         except Conflict:
@@ -301,7 +462,8 @@ class Turns:
                 me().t("Someone else moved at the same moment; nothing was played. Look at the board and try again.")
             ) from None
         await asyncio.gather(*drawing)
-        if out.reply is not None and actor is not None and not new_turn and not unseen:
+        actor = move.actor
+        if out.reply is not None and actor is not None and not columns.new_turn and not unseen:
             out.reply.files += [
                 f
                 for f in [
@@ -312,6 +474,23 @@ class Turns:
                 if f
             ]
         return out
+
+    async def result(self, move: Move, columns: Columns, out: Outcome, drawing: list[asyncio.Task]) -> Any:
+        """A finished game's result, for the save: each player's pace in it (the log replayed in a
+        worker, while `drawing` runs; cancelled if that fails), said in the last post, and what
+        the rating takes (`rating.game_result`)."""
+        row, plugin = move.row, move.plugin
+        try:
+            paces = await self.pace.game_pace(plugin, row, move.actions, columns.people)
+        except BaseException:
+            for task in drawing:
+                task.cancel()
+            raise
+        if paces and out.public:  # the last post says each player's pace in this game
+            out.public[0].text = "\n".join(
+                filter(None, [out.public[0].text, self.pace.pace_line(row, paces, self.games.lang(row))])
+            )
+        return game_result(plugin, move.state, row, paces)
 
     async def autoplay(
         self, plugin: GamePlugin, state: Any, row: GameRow, *, seats: set[str] | None = None
@@ -381,19 +560,19 @@ class Turns:
             )
             text = "\n".join(post + coached)
             images = self.drawing.channel_images(people, {"board": None}, *([{"final": True}] if over else []))
-            owed = self.games.owed_people(plugin, state, row)
+            waits_for = self.games.waiting_for(plugin, state, row)
             out.public.append(
                 Message(
                     text.strip() or g.t("The game goes on."),
-                    mentions=[u for u in owed if u not in quiet],
+                    mentions=[u for u in waits_for if u not in quiet],
                     controls=self.games.final_controls(row) if over else self.games.play_controls(plugin, row),
                     images=images,
                 )
             )
             if new_turn and not over:
-                out.dms += self.games.turn_dms(plugin, row, owed, people)
+                out.dms += self.games.turn_dms(plugin, row, waits_for, people)
         elif actor is not None and game.simultaneous and not changed_decision(events):
-            waiting = ", ".join(self.games.named(row, u) for u in self.games.owed_people(plugin, state, row))
+            waiting = ", ".join(self.games.named(row, u) for u in self.games.waiting_for(plugin, state, row))
             # The round's number makes every such notice unique (see recovery's look for copies).
             out.public.append(
                 Message(

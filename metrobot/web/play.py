@@ -141,7 +141,7 @@ async def compose(request: web.Request) -> web.StreamResponse:
             moves=body["moves"],
             steps=body["steps"],
             typed=body.get("typed"),
-            again=body.get("again", False),
+            replacing=body.get("again", False),
         )
     except Stale:
         return await _stale(request, seat, language)
@@ -157,7 +157,7 @@ async def confirm(request: web.Request) -> web.StreamResponse:
     play = play_of(request)
     try:
         said = await play.play(
-            seat, row, language, moves=body["moves"], steps=body["steps"], again=body.get("again", False)
+            seat, row, language, moves=body["moves"], steps=body["steps"], replacing=body.get("again", False)
         )
     except Stale:
         return await _stale(request, seat, language)

@@ -11,8 +11,8 @@ import random
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
+from metrobot.app import privacy as privacy_of
 from metrobot.i18n import reading
-from metrobot.privacy import Privacy
 from metrobot.service import Refused
 from metrobot.storage.personal import GHOST_PREFIX
 from metrobot.web import make_app
@@ -177,7 +177,7 @@ async def test_the_settings_and_the_lobby_show_finish_rates_where_the_server_wan
 async def test_me_data_and_me_forget(svc, db, toy):
     await started(svc, "c1", [ANN, BOB])
     await play_out(svc, "c1", lapse=BOB[0])
-    privacy = Privacy(svc._inner)
+    privacy = privacy_of(db, svc._inner)
     data = await privacy.export(BOB[0])
     assert [r["finished_themselves"] for r in data["results"]] == [False]
     assert [g["clock_ran_out"] for g in data["games"]] == [True]

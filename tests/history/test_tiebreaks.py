@@ -102,7 +102,7 @@ def test_the_advanced_variant_ranks_people_not_companies():
     row = SimpleNamespace(guild_id="g1", game="metromania", seats=[Seat("u1", "Ann"), Seat("u2", "Bob")], settings={})
     result = game_result(plugin, state, row)
     scores = person_scores(plugin, state)
-    assert [(s.user_id, s.score, s.won, s.place) for s in result.standings] == [
+    assert [(s.user_id, s.score, s.won, s.place) for s in result.players] == [
         (p, scores[p], places[p] == 1, places[p]) for p in ("u1", "u2")
     ]
 

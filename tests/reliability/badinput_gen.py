@@ -685,16 +685,21 @@ class Oracle:
         self.model = self.w.model()
         self.cups = self.w.tournaments()
 
-    @staticmethod
-    def public_by_design(a: Attempt) -> bool:
+    def public_by_design(self, a: Attempt) -> bool:
         """Input that may answer in public without changing a game: a replay asked for the
-        whole channel, and the paging buttons of replays, leaderboards and rules (they turn the page
-        of the message they are on, for everyone)."""
+        whole channel, and the paging buttons of replays, leaderboards and rules pressed on their
+        own pager (they turn the page of that message, for everyone). Pressed on any other post
+        (a tournament's sign-up, a turn post), a pager must leave it as it was: not by design."""
         if a.family == "component":
             cid = a.data.get("custom_id")
-            return isinstance(cid, str) and any(
+            if not isinstance(cid, str) or not any(
                 TEMPLATES[t].fullmatch(cid) for t in ("ReplayButton", "PageButton", "RulesPageButton")
-            )
+            ):
+                return False
+            prefix = cid[: cid.rindex(":") + 1]  # (the pager and its page: the operation cut off)
+            ops = ("first", "prev", "next", "last") if cid.startswith("mb:r:") else ("prev", "next")
+            stored = {c["custom_id"] for c in self.w.standin.message(a.message).all_components() if "custom_id" in c}
+            return stored == {prefix + op for op in ops}  # (exactly that pager, as the bot made it)
         if a.family == "slash" and a.data.get("name") == "me":  # /me data: the requester's own file, by DM
             options = a.data.get("options")
             return isinstance(options, list) and any(isinstance(o, dict) and o.get("name") == "data" for o in options)

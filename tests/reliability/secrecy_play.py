@@ -381,9 +381,11 @@ async def answers(row: GameRow, state: Any, who: str, images: bool) -> list[Any]
 async def _ask(service: GameService, ask: str, channel: str, who: str) -> Any:
     try:
         if ask == "data":  # /me data's file
-            from metrobot.privacy import Privacy
+            from metrobot.app import privacy
 
-            document = _timeless(await Privacy(service).export(who))  # (the two services' rows differ in when)
+            document = _timeless(
+                await privacy(service.db, service).export(who)
+            )  # (the two services' rows differ in when)
             return ("data", json.dumps(document, sort_keys=True, ensure_ascii=False))
         if ask == "menu":
             m = await service.turns.menu(channel, who, [], preview=True)
@@ -570,9 +572,10 @@ class Table:
 
     async def ask_data(self, who: str) -> None:
         """A person's `/me data` file, from this game's database with its log: nobody else's secret."""
-        from metrobot.privacy import Privacy
+        from metrobot.app import privacy
 
-        document = await Privacy(self.service).export(who)
+        assert self.db is not None and self.service is not None
+        document = await privacy(self.db, self.service).export(who)
         self.w.check(json.dumps(document, ensure_ascii=False), "data", who)
         self.watch.data_checks += 1
 

@@ -265,6 +265,54 @@ def test_a_text_board_page_pressed_on_a_public_post_rewrites_nothing(world):
     assert world.fingerprint() == before[0] and world.public_footprint() == before[1]
 
 
+@pytest.mark.parametrize(
+    "pager, target",
+    [("rules", "sign-up"), ("leaderboard", "sign-up"), ("replay", "sign-up"), ("games", "sign-up"), ("rules", "bare")],
+)
+def test_a_page_turned_on_another_post_rewrites_nothing(world, pager, target):
+    """Found by the full-size bad-input suite (2026-11-28, issue 72): a rules page's ▶, forged
+    onto the other server's tournament sign-up post, turned that post into a rules page for
+    everyone, its Join, Leave and Start gone (the tournament test then found no sign-up post;
+    the fuzzing let it pass as a page turned "for everyone by design"). A page turns in place
+    only on its own pager; pressed on any other post (one with other buttons, or with none),
+    it comes as a new private message."""
+    from .badinput_gen import Attempt
+
+    s = world.standin
+    if target == "sign-up":
+        where = "cup"
+        post = next(m for m in s.messages(world.channels[where]) if any(c.startswith("mb:tn:") for c in m.custom_ids()))
+    else:
+        where = "metro"
+        post = next(
+            m for m in reversed(s.messages(world.channels[where])) if m.author_id == s.bot_id and not m.components
+        )
+    buttons, text, edits = post.custom_ids(), post.content, post.edits
+    pressed = {
+        "rules": "mb:rp:metromania:0:next",
+        "leaderboard": "mb:lb:metromania:0:next",
+        "replay": f"mb:r:{world.games['finished-mm']}:0:next",
+        "games": "mb:gp:0:next",
+    }[pager]
+    press = Attempt(
+        "component",
+        "eve",
+        where,
+        {"custom_id": pressed, "component_type": 2},
+        post.id,
+        post.raw["components"] + s.forged_row(pressed),
+    )
+    before = (world.fingerprint(), world.call(_footprint(world)))
+    tally, baseline = Tally(), {"fingerprint": before[0], "footprint": before[1]}
+    world.call(send(world, press, tally, baseline))
+    world.call(world.settled())
+    assert tally.failures == 0, "\n".join(tally.problems)
+    (answer,) = world.call(_last_answers(world, 1))
+    assert answer.strip(), "answered privately, with the page"
+    assert (post.custom_ids(), post.content, post.edits) == (buttons, text, edits)
+    assert world.fingerprint() == before[0] and world.public_footprint() == before[1]
+
+
 async def _click(s, user: int, message, custom_id: str) -> str:
     handle = await s.click(user, message, custom_id=custom_id)
     return (await handle.wait_message(lambda m: "Taken back" in m.content or "Too late" in m.content)).content

@@ -22,16 +22,19 @@ import fcntl
 import importlib
 import json
 import os
+import re
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
 from PIL import ImageDraw
 
+from metrobot.gamelog import self_play
 from metrobot.games import get_plugin
 from metrobot.i18n import LANGUAGES, Lang, lang
-from metrobot.render import clear_caches
+from metrobot.render import clear_caches, render_image
 from metrobot.render.rulebook import page_image
 from metrobot.render.sparkline import sparkline
 from metrobot.render.style import fit_text
@@ -181,3 +184,33 @@ def test_every_language_draws_and_its_words_stay_inside(drawings, code):
     drawn = drawings(code)
     assert drawn.fitted and drawn.empty == 0
     assert not drawn.outside, f"drawn past the image's edge in {code}: {drawn.outside}"
+
+
+@cache
+def _two_players() -> Any:
+    """The end of a two-player game of On the Underground (seeded)."""
+    return self_play(get_plugin("underground").game, ["p1", "p2"], {}, 3)[1]
+
+
+@pytest.mark.parametrize("code", checked(costly=True))
+def test_a_two_player_board_keeps_every_count(code, monkeypatch):
+    """On the Underground with two (or five) players puts two colours on a row of its panel, as a
+    tutorial's board does: each colour's count of pieces left keeps its number in every language
+    ("{n} left" that does not fit its half-row is the number alone, and where even that does not
+    fit beside the colour's name, the name is shortened: its tag names the colour). Before,
+    "πορτοκαλί άλλ…" and "pomarańczowy …" showed no count at all."""
+    from metrobot.render.underground import panel
+
+    shown: list[tuple[str, str]] = []
+
+    def spy(text: str, size: int, max_width: float, bold: bool = False) -> str:
+        out = fit_text(text, size, max_width, bold)
+        shown.append((text, out))
+        return out
+
+    monkeypatch.setattr(panel, "fit_text", spy)  # (the panel is drawn anew for every picture)
+    game = get_plugin("underground").game
+    for viewer in (None, "p1"):
+        render_image(game, _two_players(), viewer, {"p1": "Ann", "p2": "Bob"}, code)
+    counts = [(text, out) for text, out in shown if re.search(r"\d", text) and not re.search(r"\d", out)]
+    assert not counts, f"a number lost on a two-player board in {code}: {counts}"

@@ -10,6 +10,9 @@ a board in each language in progress, with its names and its labels."""
 
 from __future__ import annotations
 
+import unicodedata
+from pathlib import Path
+
 import pytest
 from babel.messages.pofile import read_po
 from PIL import Image, ImageChops, ImageDraw, ImageFont, features
@@ -18,11 +21,18 @@ from metrobot.gamelog import self_play
 from metrobot.games import get_game
 from metrobot.i18n import lang
 from metrobot.render import render_image
+from metrobot.render.pill import SS as PILL_SS
+from metrobot.render.pill import layout as pill_layout
 from metrobot.render.style import font
-from metrobot.render.text import FONT_DIR, LAYOUT, chain_font, missing_glyphs
-from tests.languages import NEW, sample_in_progress
+from metrobot.render.text import FONT_DIR, LAYOUT, chain_font, han, han_forms, missing_glyphs
+from metrobot.render.underground.tags import CODES, TAG_H
+from metrobot.render.underground.tags import code as line_code
+from tests.languages import NEW, checked, sample_in_progress
 from tests.render.tofu import assert_no_tofu
 from tools.fonts import two_byte_han
+from tools.language_pictures import DOCS as DOCS_PAGE
+from tools.language_pictures import NAMES as PICTURE_NAMES
+from tools.language_pictures import SCRIPTS as PICTURE_SCRIPTS
 from tools.translations import LOCALES
 
 # Each language's own letters beyond ASCII (lower case; upper case is checked too), as its
@@ -169,3 +179,79 @@ def test_thai_and_devanagari_are_shaped(text, script):
         return image
 
     assert ImageChops.difference(drawn(shaping), drawn(basic)).getbbox() is not None
+
+
+# The font each script is drawn with, whatever the language (Han and the CJK punctuation: by
+# the picture's language, `HAN_FONT`).
+SCRIPT_FONT = {
+    "LATIN": "DejaVuSans",
+    "GREEK": "DejaVuSans",
+    "CYRILLIC": "DejaVuSans",
+    "THAI": "NotoSansThai",
+    "DEVANAGARI": "NotoSansDevanagari",
+    "HANGUL": "NotoSansKR",
+    "HIRAGANA": "NotoSansJP",
+    "KATAKANA": "NotoSansJP",
+}
+HAN_FONT = {"zh_CN": "NotoSansSC", "zh_TW": "NotoSansTC"}
+
+
+def _script_font(ch: str, code: str) -> str | None:
+    """The font a character of a language's text must be drawn with (None: any, e.g. digits,
+    ASCII, symbols)."""
+    point = ord(ch)
+    cjk_punctuation = 0x3000 <= point <= 0x303F or 0xFF00 <= point <= 0xFFEF
+    if point < 128 or (unicodedata.category(ch)[0] not in "LM" and not cjk_punctuation):
+        return None
+    if cjk_punctuation or unicodedata.name(ch, "").startswith("CJK"):
+        return HAN_FONT.get(code, "NotoSansJP")
+    return SCRIPT_FONT.get(unicodedata.name(ch, "").split(" ")[0])
+
+
+@pytest.mark.parametrize("code", checked())
+def test_every_letter_of_a_catalogue_is_drawn_with_its_scripts_font(code):
+    """In a picture in its language, every letter (and mark, and CJK punctuation) of each text
+    of the catalogue is drawn with the font of its script, regular and bold: no Thai, Devanagari
+    or Hangul word in two fonts, no Latin letter of Vietnamese or Romanian from a CJK font, and a
+    Chinese text's hanzi and punctuation in its own forms (simplified: Noto Sans SC; Taiwan's:
+    Noto Sans TC), not the Japanese ones (the chain puts Japanese first for everyone else)."""
+    texts = _translations(code) if code != "en" else []
+    assert texts or code == "en"
+    wrong: dict[str, set[str]] = {}
+    with han_forms(code):
+        for bold in (False, True):
+            chain = chain_font(18, bold, han())  # (what `style.font` gives here)
+            for text in texts:
+                for drawn, piece in chain.runs(text):
+                    used = Path(str(drawn.path)).stem.split("-")[0]
+                    for ch in piece:
+                        want = _script_font(ch, code)
+                        if want is not None and used != want:
+                            wrong.setdefault(f"{ch} U+{ord(ch):04X} wants {want}", set()).add(used)
+    assert not wrong, sorted(wrong.items())[:20]
+
+
+@pytest.mark.parametrize("code", checked())
+def test_every_line_code_stays_inside_its_pill(code):
+    """On the Underground's line codes ("Bk", "Чр", "黑", "भू") in their pills, at the sizes the
+    board and the panel draw them: the code's ink stays off the ring's outer half, and a
+    Devanagari code with a vowel sign below is drawn smaller rather than over the ring."""
+    with han_forms(code):
+        for colour in CODES:
+            text = line_code(colour, lang(code))
+            for height in (15, TAG_H):
+                f, y, ring = pill_layout(text, height)
+                _, top, _, bottom = f.getbbox(text, anchor="mm")
+                assert ring / 2 <= y + top and y + bottom <= height * PILL_SS - ring / 2, (text, height)
+
+
+def test_the_language_pictures_name_players_in_every_new_language():
+    """`tools/language_pictures.py` (the pictures looked at, docs/players/languages.md) names four
+    players in each new language's script: one as long as Discord's display names go (at most
+    32 characters), each drawn with no missing glyph; its docs' pictures are files of the page."""
+    assert set(PICTURE_NAMES) == set(NEW)
+    for code, people in PICTURE_NAMES.items():
+        assert len(people) == 4 and all(0 < len(name) <= 32 for name in people), code
+        assert missing_glyphs("".join(people)) == [], code
+    page = (DOCS_PAGE.parent / "languages.md").read_text(encoding="utf-8")
+    assert all(f"(languages/{code}.png)" in page and (DOCS_PAGE / f"{code}.png").exists() for code in PICTURE_SCRIPTS)

@@ -208,7 +208,7 @@ async def test_forgetting_someone_invited_takes_them_off_the_lobby_and_the_game_
     """The invitation's lists hold ids (never names): `/me forget` of someone invited who has not
     come takes their id off the lobby, which then waits only for the others; once the game begins
     it keeps only where it came from."""
-    from metrobot.privacy import Privacy
+    from metrobot.app import privacy as privacy_of
 
     ann, bob, cat = ("111", "Ann"), ("222", "Bob"), ("333", "Cat")
     final = await finished(svc, people=(ann, bob, cat))
@@ -217,7 +217,7 @@ async def test_forgetting_someone_invited_takes_them_off_the_lobby_and_the_game_
     lobby = await db.open_game("c1")
     assert lobby.settings["again"]["invited"] == [bob[0], cat[0]]
     assert "Bob" not in str(lobby.settings) and "Cat" not in str(lobby.settings)
-    await Privacy(svc).forget(cat[0])
+    await privacy_of(svc.db, svc).forget(cat[0])
     lobby = await db.open_game("c1")
     assert cat[0] not in str(lobby.settings) and lobby.settings["again"]["invited"] == [bob[0]]
     out = await svc.lobby.join("c1", *bob)  # the last one still invited: it starts by itself

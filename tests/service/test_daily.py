@@ -187,9 +187,9 @@ async def test_a_finished_challenge_is_replayed_by_its_player_alone(svc, clock):
 
 
 async def test_me_data_lists_the_daily_plays_and_me_forget_takes_them_out_of_every_table(svc, db, clock):
-    from metrobot.privacy import Privacy
+    from metrobot.app import privacy as privacy_of
 
-    privacy = Privacy(svc)
+    privacy = privacy_of(svc.db, svc)
     await svc.server.server_settings("5001", ANN[0], manager=True, daily_channel="9001")
     await svc.daily.start("5001", *ANN, "flipwrite")
     row = await play_out(svc, "flipwrite", ANN[0])

@@ -11,9 +11,9 @@ import json
 
 import pytest
 
+from metrobot.app import privacy as privacy_of
 from metrobot.discord_app.words import discord_text
 from metrobot.i18n import words
-from metrobot.privacy import Privacy
 from metrobot.service import Refused
 from metrobot.storage.personal import GHOST_NAME
 from tests.service.helpers import finish, start
@@ -59,7 +59,7 @@ async def test_forgetting_changes_the_persons_parts_and_no_other_word(db, svc, f
     before = await outbox(db)
     assert any(words.ids(p["text"]) >= {forgotten[0]} for p in before.values())
 
-    await Privacy(svc).forget(forgotten[0])
+    await privacy_of(svc.db, svc).forget(forgotten[0])
 
     after = await outbox(db)
     changed = 0
@@ -82,7 +82,7 @@ async def test_an_outbox_row_written_before_the_parts_is_delivered_and_scrubbed_
     owed = [message for _, message in [item async for item in svc.outbox.undelivered()]]
     assert any(discord_text(m.text) == old["text"] and m.mentions == [RED[0]] for m in owed)
 
-    await Privacy(svc).forget(RED[0])
+    await privacy_of(svc.db, svc).forget(RED[0])
     texts = [p["text"] for p in (await outbox(db)).values() if "Euston" in p["text"]]
     assert texts == ["Deleted player extended Deleted player from Euston."]  # (the old way: by name)
 

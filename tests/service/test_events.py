@@ -9,10 +9,12 @@ import pytest
 
 from metrobot.service.events import Events, GameEnded
 from metrobot.service.rating import rate
-from metrobot.storage import Database, GameResult, Seat, Standing
+from metrobot.storage import Database, GameResult, PlayerResult, Seat
 
 SEATS = [Seat("u1", "Ann"), Seat("u2", "Bob")]
-RESULT = GameResult("g1", "race", (Standing("u1", "Ann", 7, True, True, 1), Standing("u2", "Bob", 3, False, False, 2)))
+RESULT = GameResult(
+    "g1", "race", (PlayerResult("u1", "Ann", 7, True, True, 1), PlayerResult("u2", "Bob", 3, False, False, 2))
+)
 
 
 async def started(db: Database):

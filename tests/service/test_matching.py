@@ -8,7 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrobot.tables.matching import ALL_DAY, PACES, Quiet, Table, Waiting, awake, fits, match, pace_of
+from metrobot.tables.matching import ALL_DAY, PACES, Match, Quiet, Seeker, awake, fits, match, pace_of
 from tests.reliability.sizes import scale
 
 NOW = 1_795_000_000.0  # 2026-11-18, a fixed day
@@ -17,7 +17,7 @@ PEOPLE = [f"u{i}" for i in range(14)]
 
 
 @st.composite
-def queues(draw) -> list[Waiting]:
+def queues(draw) -> list[Seeker]:
     ids = draw(st.lists(st.sampled_from(PEOPLE), unique=True, min_size=0, max_size=len(PEOPLE)))
     out = []
     for uid in ids:
@@ -33,7 +33,7 @@ def queues(draw) -> list[Waiting]:
             )
         )
         out.append(
-            Waiting(
+            Seeker(
                 guild_id=draw(st.sampled_from(("g1", "g2"))),
                 user_id=uid,
                 game=draw(st.sampled_from(("metromania", "underground"))),
@@ -50,7 +50,7 @@ def queues(draw) -> list[Waiting]:
     return out
 
 
-def by_id(queue: list[Waiting]) -> dict[str, Waiting]:
+def by_id(queue: list[Seeker]) -> dict[str, Seeker]:
     return {p.user_id: p for p in queue}
 
 
@@ -123,9 +123,9 @@ def test_the_longest_waiting_person_who_can_play_with_anyone_waiting_is_seated(q
                 assert not fits([a, b], NOW), (a, b)
 
 
-def person(uid: str, since: float, pace: str = "few", **kw) -> Waiting:
+def person(uid: str, since: float, pace: str = "few", **kw) -> Seeker:
     base = {"guild_id": "g", "game": "metromania", "low": 2, "high": 4, "channel_id": "c"}
-    return Waiting(user_id=uid, since=since, pace=pace, **{**base, **kw})
+    return Seeker(user_id=uid, since=since, pace=pace, **{**base, **kw})
 
 
 def test_the_guides_example():
@@ -137,12 +137,12 @@ def test_the_guides_example():
     ben = person("ben", 2, quiet=Quiet(23 * 60, 7 * 60, "Asia/Tokyo"))
     cleo = person("cleo", 3, measured=9 * 3600.0)
     dev = person("dev", 4, quiet=Quiet(1 * 60, 19 * 60, "America/New_York"))
-    assert match([ana, ben, cleo, dev], NOW) == [Table("g", "metromania", "few", "c", ("ana", "ben"))]
+    assert match([ana, ben, cleo, dev], NOW) == [Match("g", "metromania", "few", "c", ("ana", "ben"))]
     # with another who plays a move a day, Cleo has a table too
     eve = person("eve", 5, pace="day", quiet=Quiet(1 * 60, 19 * 60, "America/New_York"))
     assert match([ana, ben, cleo, dev, eve], NOW) == [
-        Table("g", "metromania", "day", "c", ("cleo", "eve")),
-        Table("g", "metromania", "few", "c", ("ana", "ben")),
+        Match("g", "metromania", "day", "c", ("cleo", "eve")),
+        Match("g", "metromania", "few", "c", ("ana", "ben")),
     ]
 
 
@@ -152,7 +152,7 @@ def test_counts_make_the_table_as_large_as_all_accept():
         for i, (u, lo, hi) in enumerate([("a", 3, 4), ("b", 2, 4), ("c", 2, 2), ("d", 2, 3)])
     )
     # c accepts only two: not with a; the table is a, b, d (three: d accepts at most three)
-    assert match([a, b, c, d], NOW) == [Table("g", "metromania", "few", "c", ("a", "b", "d"))]
+    assert match([a, b, c, d], NOW) == [Match("g", "metromania", "few", "c", ("a", "b", "d"))]
     assert match([a, b], NOW) == []  # a wants three at least: waits
 
 

@@ -130,10 +130,10 @@ async def test_a_sealed_decision_is_changed_until_the_round_resolves(service):
     row = await service.db.game(row.id)
     sealed = await play.compose(Pass(row.id, ANN), row, lang("en"))
     assert not sealed.my_turn and sealed.can_change
-    again = await play.compose(Pass(row.id, ANN), row, lang("en"), again=True)
-    assert again.my_turn and again.again and again.targets
+    again = await play.compose(Pass(row.id, ANN), row, lang("en"), replacing=True)
+    assert again.my_turn and again.replacing and again.targets
     code = again.targets[-1].code
-    await play.play(Pass(row.id, ANN), row, lang("en"), moves=row.moves, steps=[code], again=True)
+    await play.play(Pass(row.id, ANN), row, lang("en"), moves=row.moves, steps=[code], replacing=True)
     actions = [a["action"] for a in await service.db.actions(row.id)]
     assert len(actions) == 3 and actions[1] == {"type": "withdraw"}
     row = await service.db.game(row.id)
@@ -141,7 +141,7 @@ async def test_a_sealed_decision_is_changed_until_the_round_resolves(service):
     row = await service.db.game(row.id)
     assert not (await play.compose(Pass(row.id, ANN), row, lang("en"))).can_change  # (resolved: a new round)
     with pytest.raises(Refused):
-        await service.turns.menu(row.channel_id, BOB, [], again=True)  # (Bob has not decided this round)
+        await service.turns.menu(row.channel_id, BOB, [], replacing=True)  # (Bob has not decided this round)
     state = service.games.state(get_plugin("flipwrite"), row)
     assert state.rounds == 1  # the round resolved with Ann's second decision
     from metrobot.gamelog import GameLog

@@ -11,9 +11,9 @@ import json
 
 import pytest
 
+from metrobot.app import privacy as privacy_of
 from metrobot.backup import replay_all
 from metrobot.i18n import lang, reading
-from metrobot.privacy import Privacy
 from metrobot.privacy.forget import done
 from metrobot.service import Refused
 from metrobot.storage.personal import is_ghost
@@ -29,7 +29,7 @@ pytestmark = [pytest.mark.timeout(120), pytest.mark.service(seed=11, now=NOW)]
 
 @pytest.fixture
 def privacy(svc):
-    return Privacy(svc)
+    return privacy_of(svc.db, svc)
 
 
 async def dump(db) -> str:

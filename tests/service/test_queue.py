@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from metrobot.service import Refused
-from metrobot.storage import Conflict
+from metrobot.service import Refused, fixed_seeds
+from metrobot.storage import Conflict, Database
 from metrobot.tables.find import CONFIRM
+from metrobot.wiring import GameService
+from tests.said import in_discord
 
 pytestmark = pytest.mark.service(now=1_795_000_000.0, toy=True, discord=True)
 
@@ -197,12 +199,12 @@ async def test_data_and_forget(svc, db):
     async with db.driver.read() as tx:
         assert (await export_rows(tx, "u2"))["queue"][0]["game"] == "race"
         assert (await export_rows(tx, "u2"))["avoids"] == []  # (that Ann avoids Bob is Ann's)
-    from metrobot.privacy import Privacy
+    from metrobot.app import privacy as privacy_of
 
-    data = await Privacy(svc).export("u1")
+    data = await privacy_of(svc.db, svc).export("u1")
     assert data["avoids"][0]["user_id"] == "u2" and data["found_tables"][0]["game"] == "race"
     assert data["queue"] == []  # (Ann's table was found: she no longer waits)
-    data = await Privacy(svc).export("u2")
+    data = await privacy_of(svc.db, svc).export("u2")
     assert data["queue"][0]["pace"] == "few" and data["queue"][0]["players"] == [2, 3]
 
 
@@ -220,7 +222,7 @@ async def test_what_others_see_of_the_queue(svc, db):
 
 
 async def test_forget_takes_the_queue_and_the_avoids(svc, db):
-    from metrobot.privacy import Privacy
+    from metrobot.app import privacy as privacy_of
 
     ann, bob, cat, dan = (f"70000000000000000{i}" for i in range(1, 5))
     await svc.find.avoid(ann, other=bob, other_name="Bob")
@@ -231,7 +233,7 @@ async def test_forget_takes_the_queue_and_the_avoids(svc, db):
     row = await db.open_game("t1")
     await svc.find.confirm("t1", dan, "Dan", game_id=row.id)
     await svc.find.find("other", "c1", ann, "Ann", game="race")  # and Ann waits in another server
-    await Privacy(svc).forget(ann)
+    await privacy_of(svc.db, svc).forget(ann)
     async with db.driver.read() as q:
         assert await q.fetch("SELECT * FROM queue WHERE user_id = ?", ann) == []
         assert await q.fetch("SELECT * FROM avoids WHERE user_id = ? OR avoided_id = ?", ann, ann) == []
@@ -406,3 +408,50 @@ async def test_a_channel_where_a_table_expired_is_used_again_after_an_hour(svc, 
     svc.options.clock.now += REMATCH_SECONDS  # (cooled: the next regular matching sends them there)
     await svc.tick()
     assert [t.people for t in await svc.find.threads_owed()] == [("u1", "u2")]
+
+
+async def test_a_cooling_channel_holds_after_a_restart_and_in_another_process(svc, db, tmp_path):
+    """Issue 72: the cool-off of a channel where a found table could not open is stored, not
+    kept in one process: a restarted bot, or a second process on the same database, does not
+    send the same people there again before its time."""
+    from metrobot.tables.find import COOL_SECONDS, REMATCH_SECONDS, THREAD_TRIES
+
+    await find(svc, ANN)
+    await find(svc, BOB)
+    [owed] = await svc.find.threads_owed()
+    await svc.find.thread_failed(owed.table_id, THREAD_TRIES, "Forbidden")
+    other_db = await Database(tmp_path / "games.sqlite3").open()  # (the same file: the fixture's)
+    try:
+        other = in_discord(GameService(other_db, seeds=fixed_seeds(5), clock=svc.options.clock, images=False))
+        svc.options.clock.now += REMATCH_SECONDS
+        await other.tick()  # (its first tick matches every queue)
+        await other.find.match_server("g")
+        assert await other.find.threads_owed() == []
+        svc.options.clock.now += COOL_SECONDS  # cooled: the other process sends them there now
+        await other.tick()
+        assert [t.people for t in await other.find.threads_owed()] == [("u1", "u2")]
+    finally:
+        await other_db.close()
+
+
+async def test_forget_erases_the_dms_the_queue_owes_the_person(svc, db):
+    """Issue 72: `/me forget` erases the DMs the queue owes the person (a place expired, a table
+    that could not open), as it erases a game's DMs to them; those owed to others stay."""
+    from metrobot.app import privacy
+    from metrobot.tables.find import PLACE_SECONDS, THREAD_TRIES
+
+    ann, bob = "700000000000000001", "700000000000000002"
+    await find(svc, (ann, "Ann"))
+    await find(svc, (bob, "Bob"))
+    [owed] = await svc.find.threads_owed()
+    await svc.find.thread_failed(owed.table_id, THREAD_TRIES, "Forbidden")  # told: back in the queue
+    svc.options.clock.now += PLACE_SECONDS + 10
+    await svc.tick()  # their places expire: told again
+
+    async def owed_to() -> list[str]:
+        async with db.driver.read() as q:
+            return sorted(r[0] for r in await q.fetch("SELECT user_id FROM farewells"))
+
+    assert await owed_to() == [ann, ann, bob, bob]
+    await privacy(db, svc).forget(ann)
+    assert await owed_to() == [bob, bob]

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from metrobot.privacy import Privacy
+from metrobot.app import privacy as privacy_of
 from metrobot.storage.personal import GHOST_NAME, is_ghost
 from metrobot.tournaments.core import model
 from metrobot.tournaments.scoring import standings
@@ -63,13 +63,13 @@ async def test_a_person_forgotten_mid_tournament_leaves_no_trace_and_the_others_
     await play_round(app, tid, 1, clock, hall=hall)
     assert (await app.service.db.tournaments.snapshot(tid)).row.round == 2
 
-    data = await Privacy(app.service).export(ANN)
+    data = await privacy_of(app.service.db, app.service).export(ANN)
     [mine] = data["tournaments"]
     assert mine["id"] == tid and mine["host"] is False and mine["entry"]["name"] == "Ann"
     assert [t["round"] for t in mine["entry"]["tables"]] == [1, 2]
     before = await _table(app, tid)
 
-    await Privacy(app.service).forget(ANN)
+    await privacy_of(app.service.db, app.service).forget(ANN)
     rows = await _rows(app.service.db)
     assert [r for r in rows if f'"{ANN}"' in r or "Ann" in r] == []
     after = await _table(app, tid)
@@ -79,7 +79,7 @@ async def test_a_person_forgotten_mid_tournament_leaves_no_trace_and_the_others_
     snap = await app.service.db.tournaments.snapshot(tid)
     [entry] = [e for e in snap.entrants if e.user_id == ghost]
     assert (entry.name, entry.dropped) == (GHOST_NAME, 3)
-    assert (await Privacy(app.service).export(ANN))["tournaments"] == []
+    assert (await privacy_of(app.service.db, app.service).export(ANN))["tournaments"] == []
 
     for number in (2, 3):  # the ghost's round-2 seat is played by the automatic player
         await play_round(app, tid, number, clock, hall=hall, absent=frozenset({ghost}))
@@ -111,7 +111,7 @@ async def test_forgetting_a_person_changes_their_parts_in_owed_tournament_posts_
     owed = await app.service.db.tournaments.owed_tournament_items()  # (not delivered: still owed)
     [signup] = [i for i in owed if i.what == "signup" and "Rose" in i.payload["text"]][-1:]
 
-    await Privacy(app.service).forget(park)
+    await privacy_of(app.service.db, app.service).forget(park)
     async with app.service.db.driver.read() as q:
         [(payload,)] = await q.fetch("SELECT payload FROM tournament_outbox WHERE id = ?", signup.id)
     text = json.loads(payload)["text"]

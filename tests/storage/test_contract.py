@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from metrobot.storage import Conflict, Database, Duplicate, GameResult, Owed, Seat, Standing
+from metrobot.storage import Conflict, Database, Duplicate, GameResult, Owed, PlayerResult, Seat
 from metrobot.storage.schema import MIGRATIONS
 
 ANN, BOB = Seat("u1", "Ann"), Seat("u2", "Bob")
@@ -134,8 +134,8 @@ def two_player(winner):
         "g1",
         "metromania",
         (
-            Standing("u1", "Ann", 10, winner == "u1", True, 1 + (winner != "u1")),
-            Standing("u2", "Bob", 5, winner == "u2", True, 1 + (winner != "u2")),
+            PlayerResult("u1", "Ann", 10, winner == "u1", True, 1 + (winner != "u1")),
+            PlayerResult("u2", "Bob", 5, winner == "u2", True, 1 + (winner != "u2")),
         ),
     )
 

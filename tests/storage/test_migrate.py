@@ -92,9 +92,9 @@ async def test_a_database_the_bot_lived_in_arrives_whole(tmp_path, pg_server):
     settings, a server that left: every row of every table arrives as it was (issue 42:
     `migrate` used to drop every tournament and say the row counts matched)."""
     from metrobot.app import build
-    from metrobot.privacy import Privacy
     from metrobot.storage.people import Person
     from metrobot.storage.transfer import schema_of
+    from metrobot.tables.find import THREAD_TRIES
 
     people = [(f"70000000000000000{i}", name) for i, name in enumerate(["Ann", "Bob", "Cat", "Dan"], 1)]
     ann = people[0][0]
@@ -131,14 +131,21 @@ async def test_a_database_the_bot_lived_in_arrives_whole(tmp_path, pg_server):
     await svc.find.find("g1", "c9", *people[1], game="metromania", pace="day")
     for person in people[2:]:
         await svc.find.find("g1", "c9", *person, game="flipwrite")
+    # and in another server a table whose thread could not be made: it expired, its people were
+    # told by DM, its channel cools off (queue_cooling)
+    for person in people[1:3]:
+        await svc.find.find("g3", "c8", *person, game="metromania")
+    for owed in await svc.find.threads_owed():
+        if owed.channel_id == "c8":
+            await svc.find.thread_failed(owed.table_id, THREAD_TRIES, "Forbidden")
     await db.people.save_server("g1", {"tournament_role": "r9"})
     svc.web_base = "http://pages.test"  # (the daily challenge is played on the play page)
     await svc.daily.start("g1", *people[1], "flipwrite")  # a day's challenge, begun
     await db.daily.owe_post("g1", "2026-11-26", "c1", "a day's table")  # owed to a server's channel
     await db.privacy.depart("g2", 1_000_000.0)
-    await Privacy(svc).forget(ann)
+    await app.privacy.forget(ann)
     await db.privacy.begin_erasure(people[2][0], "ko")  # asked through Discord, finished by the next process:
-    await Privacy(svc).resume_erasures()  # its "Done" by DM still owed (farewells)
+    await app.privacy.resume_erasures()  # its "Done" by DM still owed (farewells)
     await db.privacy.begin_erasure(people[3][0])  # a second erasure, cut short by a crash: resumed at the next start
     tables = [t.name for t in await schema_of(db)]
     async with db.driver.read() as q:
@@ -170,8 +177,8 @@ async def test_a_database_the_bot_lived_in_arrives_whole(tmp_path, pg_server):
         # The tournament goes on there: what it owed is still owed, and new rows get new ids.
         owed = await pg.tournaments.owed_tournament_items()
         assert owed and {item.id for item in owed} <= {r[0] for r in before["tournament_outbox"]}
-        resumed = build(pg, seeds=fixed_seeds(43), images=False, default_turn_clock=3600).service
-        await Privacy(resumed).resume_erasures()
+        resumed = build(pg, seeds=fixed_seeds(43), images=False, default_turn_clock=3600)
+        await resumed.privacy.resume_erasures()
         async with pg.driver.read() as q:
             assert await q.fetch("SELECT * FROM erasures") == []
     finally:

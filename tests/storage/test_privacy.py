@@ -10,10 +10,10 @@ import json
 
 import pytest
 
+from metrobot.app import privacy as privacy_of
 from metrobot.backup import replay_all
-from metrobot.privacy import Privacy
 from metrobot.service import fixed_seeds
-from metrobot.storage import GameResult, Owed, Seat, Standing
+from metrobot.storage import GameResult, Owed, PlayerResult, Seat
 from metrobot.storage.personal import GHOST_NAME, HOLDERS, is_ghost
 from metrobot.wiring import GameService
 from tests.clock import Clock
@@ -81,7 +81,9 @@ async def _finished_game(db, channel: str, guild: str) -> int:
         owed=[Owed(f"dm:{ANN[0]}", 1, {"text": "your hand"})],
     )
     result = GameResult(
-        guild, "metromania", (Standing(ANN[0], "Ann", 3, True, True, 1), Standing(BOB[0], "Bob", 1, False, True, 2))
+        guild,
+        "metromania",
+        (PlayerResult(ANN[0], "Ann", 3, True, True, 1), PlayerResult(BOB[0], "Bob", 1, False, True, 2)),
     )
     await db.update(row, status="finished", result=result, rate=rate)
     return row.id
@@ -161,7 +163,7 @@ async def _finish(svc, channel):
 @pytest.mark.timeout(120)
 async def test_a_forgotten_persons_games_replay_on_either_database(db):
     svc = GameService(db, seeds=fixed_seeds(9), images=False)
-    privacy = Privacy(svc)
+    privacy = privacy_of(db, svc)
     await _play(svc, "c1", "g1", [ANN, BOB])
     await _finish(svc, "c1")
     await _play(svc, "c2", "g1", [BOB, ANN], kind="flipwrite")
@@ -183,7 +185,7 @@ async def test_a_forgotten_persons_games_replay_on_either_database(db):
 async def test_a_server_gets_its_games_back_within_the_period_and_loses_them_after(db):
     clock = Clock(1_800_000_000.0)
     svc = GameService(db, seeds=fixed_seeds(9), images=False, clock=clock)
-    privacy = Privacy(svc, retention_days=30)
+    privacy = privacy_of(db, svc, retention_days=30)
     await _play(svc, "c1", "g1", [ANN, BOB])
     await _play(svc, "c2", "g2", [ANN, BOB])
     game = await db.open_game("c1")

@@ -13,9 +13,9 @@ from metrobot.storage import (
     Duplicate,
     EntrantRow,
     GameResult,
+    PlayerResult,
     RoundRow,
     Seat,
-    Standing,
     TableRow,
     TournamentOwed,
 )
@@ -155,7 +155,7 @@ async def test_a_table_has_one_game_and_its_result_comes_with_the_finish(db):
     assert (await db.tournaments.table_of_thread("t77"))[1].game_id == game.id
     game = await db.update(game, status="active", actions=[("u1", {"a": 1}, "u1"), ("u2", {"a": 2}, "auto")])
     result = GameResult(
-        "g1", "metromania", (Standing("u1", "Ann", 7, True, True, 1), Standing("u2", "Bob", 3, False, False, 2))
+        "g1", "metromania", (PlayerResult("u1", "Ann", 7, True, True, 1), PlayerResult("u2", "Bob", 3, False, False, 2))
     )
     db.tournaments.tournament_news = False
     # (what the tournaments' GameEnded handler runs in the finishing transaction: see metrobot/app.py)

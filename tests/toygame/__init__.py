@@ -9,12 +9,13 @@ from here, assembled into a `GamePlugin` from its parts (`metrobot/games/parts.p
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
 from metrobot.games.autoplay import AutoPlayer, Budget
 from metrobot.games.controls import CommandOption, Labels, MoveCommand
-from metrobot.games.parts import Notation, RulesGlue, Telling, first_player
+from metrobot.games.parts import DefaultPresentation, Notation, RulesGlue, first_player
 from metrobot.games.plugin import GamePlugin
 from metrobot.games.protocol import BadInput, Choice, Game, RuleError
 from metrobot.i18n import EN
@@ -88,9 +89,22 @@ class Race(Game):
         }
 
     def from_json(self, data):
-        return State(
-            tuple(data["players"]), data["seed"], data["count"], data["current"], data["turns"], data["winner"]
-        )
+        # Malformed data is refused with BadInput, as the protocol asks (a KeyError would be a crash).
+        keys = ("players", "seed", "count", "current", "turns", "winner")
+        if not isinstance(data, dict) or not all(k in data for k in keys):
+            raise BadInput("a Race to 10 state needs {keys}", keys=", ".join(keys))
+        players, seed, count, current, turns, winner = (data[k] for k in keys)
+        if not (
+            isinstance(players, list)
+            and self.min_players <= len(players) <= self.max_players
+            and all(isinstance(p, str) for p in players)
+            and all(isinstance(v, int) for v in (seed, count, current, turns))
+            and 0 <= count <= TARGET
+            and 0 <= current < len(players)
+            and (winner is None or winner in players)
+        ):
+            raise BadInput("not a Race to 10 state")
+        return State(tuple(players), seed, count, current, turns, winner)
 
     def determinize(self, view, viewer, rnd):
         return self.from_json(view)  # nothing is hidden
@@ -140,7 +154,7 @@ class RaceNotation(Notation):
         return f"add {action['n']}"
 
 
-class RaceTelling(Telling):
+class RaceTelling(DefaultPresentation):
     """Narration and the prompt; the pictures' words are the shared defaults."""
 
     def narrate(self, state: Any, events, name, lang=EN):
@@ -160,7 +174,7 @@ class RaceGlue(RulesGlue):
     def seat_order(self, players):
         return first_player(players)
 
-    def automatic(self):
+    def automatic(self) -> dict[str, Callable[[], AutoPlayer]]:
         return {"greedy": Smart}
 
 

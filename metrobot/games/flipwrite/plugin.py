@@ -8,7 +8,7 @@ from typing import Any
 from ...i18n import EN, Lang
 from ..autoplay import AutoPlayer
 from ..controls import Labels, Variant
-from ..parts import ModuleNotation, Names, RulesGlue, Telling
+from ..parts import DefaultPresentation, ModuleNotation, Names, RulesGlue
 from ..plugin import GamePlugin
 from ..protocol import N_, BadInput, Event, Game, Term
 from . import alttext, narration, notation, textboard
@@ -28,7 +28,7 @@ RULES = N_("""**Metro flip-and-write** — everyone plays at once on their own c
 GAME = FlipWrite()
 
 
-class Told(Telling):
+class FlipWritePresentation(DefaultPresentation):
     def continuation(self, state: Any, seat: str, lang: Lang = EN) -> str:
         return lang.t("You marked a special station: play the same card once more (extra action).")
 
@@ -51,7 +51,7 @@ class Told(Telling):
         return narration.board_brief(self.game.view(state, None), seat, lang)
 
 
-class Glue(RulesGlue):
+class FlipWriteGlue(RulesGlue):
     takeback_rule = N_(
         "In Metro flip-and-write a decision can be taken back until the round resolves: never the last "
         "decision of a round, which shows everyone's choices and turns the next card."
@@ -83,8 +83,8 @@ class Glue(RulesGlue):
 PLUGIN = GamePlugin(
     game=GAME,
     notation=ModuleNotation(GAME, notation),
-    presentation=Told(GAME, alt_text=alttext.alt_text, text_board=textboard.text_board),
-    glue=Glue(),
+    presentation=FlipWritePresentation(GAME, alt_text=alttext.alt_text, text_board=textboard.text_board),
+    glue=FlipWriteGlue(),
     rules=RULES,
     rulebook="metrobot.games.flipwrite.rulebook",
     renderer="metrobot.render.flipwrite",

@@ -9,7 +9,7 @@ from ...i18n import EN, N_, Lang
 from ...i18n.words import act
 from ..autoplay import AutoPlayer
 from ..controls import CommandOption, MoveCommand, Variant, numbered_steps
-from ..parts import ModuleNotation, Names, RulesGlue, Telling, first_player, winner_not_first
+from ..parts import DefaultPresentation, ModuleNotation, Names, RulesGlue, first_player, winner_not_first
 from ..plugin import GamePlugin
 from ..protocol import Event, Game
 from . import ai, alttext, narration, notation, textboard
@@ -52,7 +52,7 @@ STATION = MoveCommand(
 HAND_OPTIONS = {"open": {"hands": "open"}, "strict": {"hands": "strict"}, "advanced": {"advanced": True}}
 
 
-class Told(Telling):
+class MetrOmaniaPresentation(DefaultPresentation):
     def continuation(self, state: Any, seat: str, lang: Lang = EN) -> str:
         if state.turn.bonus is not None:
             return lang.t("You may place a bonus station on the line you finished (or decline it).")
@@ -88,7 +88,7 @@ class Told(Telling):
         return narration.hand_text(view, seats, lang)
 
 
-class Glue(RulesGlue):
+class MetrOmaniaGlue(RulesGlue):
     takeback_rule = N_(
         "In MetrOmania a move can be taken back (nothing in it is left to chance), except one that drops a "
         "destination marker while hands are secret (everyone has seen it) and the one that ends the game."
@@ -126,8 +126,8 @@ class Glue(RulesGlue):
 PLUGIN = GamePlugin(
     game=GAME,
     notation=ModuleNotation(GAME, notation),
-    presentation=Told(GAME, alt_text=alttext.alt_text, text_board=textboard.text_board),
-    glue=Glue(),
+    presentation=MetrOmaniaPresentation(GAME, alt_text=alttext.alt_text, text_board=textboard.text_board),
+    glue=MetrOmaniaGlue(),
     scoring=score_state,
     rules=RULES,
     rulebook="metrobot.games.metromania.rulebook",

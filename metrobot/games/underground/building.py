@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..protocol import Listing, RuleError
+from ..protocol import RuleError, SaidList
 from .scoring import COLUMN, enclosed, gains, record
 from .state import State
 from .words import colour_list, colour_term
@@ -167,7 +167,7 @@ def check(s: State, player: str, colour: str, gap: int) -> str:
         )
     tips = line_ends(s, colour)
     kind = kind_of(s, colour, gap, tips)
-    ends = Listing(sorted(tips))
+    ends = SaidList(sorted(tips))
     if kind is None:
         if ends.items:
             raise RuleError(

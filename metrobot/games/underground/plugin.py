@@ -9,7 +9,7 @@ from ...i18n import EN, Lang
 from ...i18n.words import act
 from ..autoplay import AutoPlayer
 from ..controls import CommandOption, Labels, MoveCommand, numbered_steps
-from ..parts import Menu, ModuleNotation, Names, RulesGlue, Telling, first_player
+from ..parts import DefaultPresentation, Menu, ModuleNotation, Names, RulesGlue, first_player
 from ..plugin import GamePlugin
 from ..protocol import N_, Choice, Event
 from . import alttext, narration, notation, textboard, words
@@ -68,7 +68,7 @@ class Notation(ModuleNotation):
         return notation.name_key(text)
 
 
-class Told(Telling):
+class UndergroundPresentation(DefaultPresentation):
     def continuation(self, state: Any, seat: str, lang: Lang = EN) -> str:
         if state.turn.pending is not None:
             # {act}: how the player chooses ("choose one with ▶ Play or `/play route N`" in a
@@ -104,7 +104,7 @@ class Told(Telling):
         return narration.board_brief(self.game.view(state, None), lambda s: stations[s].destination, seat, lang)
 
 
-class Glue(RulesGlue):
+class UndergroundGlue(RulesGlue):
     takeback_rule = N_(
         "In On the Underground a move can be taken back as long as no destination card was drawn in it (a "
         "move whose passenger refills the row draws one; steps before the passenger moves draw none), and "
@@ -132,8 +132,8 @@ class Glue(RulesGlue):
 PLUGIN = GamePlugin(
     game=GAME,
     notation=Notation(GAME, notation),
-    presentation=Told(GAME, alt_text=alttext.alt_text, text_board=textboard.text_board),
-    glue=Glue(),
+    presentation=UndergroundPresentation(GAME, alt_text=alttext.alt_text, text_board=textboard.text_board),
+    glue=UndergroundGlue(),
     scoring=score_state,
     rules=RULES,
     rulebook="metrobot.games.underground.rulebook",

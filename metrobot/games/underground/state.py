@@ -93,7 +93,9 @@ class State:
     turn_count: int = 0
     phase: str = "playing"
     winners: list[str] | None = None
-    occ: dict[int, list[str]] = field(default_factory=dict[int, list[str]], repr=False)  # derived: colours in each gap
+    # derived from the tracks: colours in each gap, in the order laid (not compared: a state rebuilt
+    # from its JSON lists them in the canonical colour order, and is the same state)
+    occ: dict[int, list[str]] = field(default_factory=dict[int, list[str]], repr=False, compare=False)
     last_turn: dict[str, Any] | None = None  # {player, placements, forgone} of the turn before this one
 
     def copy(self) -> State:

@@ -9,7 +9,7 @@ typed moves accept them in any of our languages too (`colour_named`).
 from __future__ import annotations
 
 from ...i18n import NP_, Lang, fold, typed_forms
-from ..protocol import N_, Listing, Phrase, Term
+from ..protocol import N_, Phrase, SaidList, Term
 from .state import COLOURS
 
 COLOUR_WORDS = {
@@ -43,9 +43,9 @@ def colour_term(c: str) -> Phrase | str:
     return Term(COLOUR_WORDS[c]) if c in COLOUR_WORDS else c
 
 
-def colour_list(colours: list[str]) -> Listing:
+def colour_list(colours: list[str]) -> SaidList:
     """'red, blue and green' for an error message."""
-    return Listing([colour_term(c) for c in colours])
+    return SaidList([colour_term(c) for c in colours])
 
 
 def colour_named(word: str) -> str | None:

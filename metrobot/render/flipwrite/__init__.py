@@ -15,12 +15,17 @@ from PIL import Image
 
 from metrobot.i18n import EN, Lang
 
+from ..style import in_language
 from ..vision import PaletteSet
 from .sheet import prewarm, sheet_geometry, sheet_image
 from .summary import summary_image, summary_layout
-from .targets import targets
+from .targets import targets as _targets
+
+# Where each step is tapped, measured with the fonts the picture is drawn with.
+targets = in_language(_targets)
 
 
+@in_language
 def image(
     view: dict[str, Any], viewer: str | None, names: dict[str, str] | None = None, lang: Lang = EN, vision: str = "off"
 ) -> Image.Image:
@@ -30,6 +35,7 @@ def image(
     return summary_image(view, names, lang, vision)
 
 
+@in_language
 def size(
     view: dict[str, Any], viewer: str | None, names: dict[str, str] | None = None, lang: Lang = EN, vision: str = "off"
 ) -> tuple[int, int]:
@@ -37,6 +43,7 @@ def size(
     return tuple(sheet_geometry(view)["size"] if viewer is not None else summary_layout(view)["size"])
 
 
+@in_language
 def final(
     view: dict[str, Any], names: dict[str, str] | None = None, lang: Lang = EN, vision: str = "off"
 ) -> list[tuple[str, Image.Image]]:

@@ -13,12 +13,17 @@ from PIL import Image
 
 from metrobot.i18n import EN, Lang
 
+from ..style import in_language
 from .board import clear_caches  # the board's static layers and packed images
 from .image import HEIGHT, WIDTH, board_image, geometry
-from .targets import targets
+from .targets import targets as _targets
 from .trips import trips_image
 
+# Where each step is tapped, measured with the fonts the picture is drawn with.
+targets = in_language(_targets)
 
+
+@in_language
 def image(
     view: dict[str, Any], viewer: str | None, names: dict[str, str] | None = None, lang: Lang = EN, vision: str = "off"
 ) -> Image.Image:
@@ -26,12 +31,14 @@ def image(
     return board_image(view, names, lang, vision)
 
 
+@in_language
 def size(
     view: dict[str, Any], viewer: str | None, names: dict[str, str] | None = None, lang: Lang = EN, vision: str = "off"
 ) -> tuple[int, int]:
     return WIDTH, HEIGHT
 
 
+@in_language
 def final(
     view: dict[str, Any], names: dict[str, str] | None = None, lang: Lang = EN, vision: str = "off"
 ) -> list[tuple[str, Image.Image]]:

@@ -15,13 +15,18 @@ from PIL import Image
 
 from metrobot.i18n import EN, Lang
 
+from ..style import in_language
 from ..vision import PaletteSet
 from .boardimage import SIZE, board_image, prewarm
 from .palette import BACKGROUND, CASING, originals
 from .static import clear_cache as clear_caches  # the board's static layers: its station names
-from .targets import targets
+from .targets import targets as _targets
+
+# Where each step is tapped, measured with the fonts the picture is drawn with.
+targets = in_language(_targets)
 
 
+@in_language
 def image(
     view: dict[str, Any], viewer: str | None, names: dict[str, str] | None = None, lang: Lang = EN, vision: str = "off"
 ) -> Image.Image:
@@ -29,12 +34,14 @@ def image(
     return board_image(view, viewer, names, lang, vision)
 
 
+@in_language
 def size(
     view: dict[str, Any], viewer: str | None, names: dict[str, str] | None = None, lang: Lang = EN, vision: str = "off"
 ) -> tuple[int, int]:
     return SIZE  # one size for every map, viewer and language
 
 
+@in_language
 def final(
     view: dict[str, Any], names: dict[str, str] | None = None, lang: Lang = EN, vision: str = "off"
 ) -> list[tuple[str, Image.Image]]:

@@ -16,7 +16,7 @@ from metrobot.games.underground.words import colour as colour_word
 from metrobot.games.underground.words import destination_kind
 from metrobot.i18n import EN, Lang
 
-from ..style import INK, MUTED, fit_text, font
+from ..style import INK, MUTED, fit_around, fit_text, font, text_width
 from .board import last_trips, new_placements
 from .geometry import umap
 from .glyphs import pawn, symbol
@@ -175,7 +175,17 @@ def draw_panel(
         tokens = (view.get("tokens") or {}).get(p, 0)
         token_text = lang.n("{n} token", "{n} tokens", tokens, n=tokens)
         tw = max(114.0, font(16).getlength(token_text))  # the English "12 tokens" fits the 130 px kept for it
-        d.text((x, y), fit_text(f"{mark}{star}{who}", 22, w - sw - tw - 16, True), font=font(22, True), fill=INK)
+        room = w - sw - tw - 16
+        shown = fit_text(f"{mark}{star}{who}", 22, room, True)
+        if p == viewer and shown != f"{mark}{star}{who}":  # the name is shortened, "(you)" stays
+            shown = fit_around(
+                lambda name, before=mark + star: before + lang.t("{name}  (you)", name=name),
+                _name(names, p),
+                22,
+                room,
+                True,
+            )
+        d.text((x, y), shown, font=font(22, True), fill=INK)
         d.text((right - sw - 16, y + 6), token_text, font=font(16), anchor="ra", fill=MUTED)
         y += 34
         col_w = (w + 10) // per_row
@@ -185,12 +195,18 @@ def draw_panel(
             tagged_swatch(image, (cx, cy + 5, cx + 40, cy + 17), c, pal, lang)
             left = colours[c]["pieces_left"]
             word = colour_word(c, lang)
-            d.text((cx + 50, cy), word, font=font(18, True), fill=INK)
             pieces = (
                 lang.n("{n} left", "{n} left", left, n=left)
                 if per_row > 1
                 else lang.n("{n} piece left", "{n} pieces left", left, n=left)
             )
+            room = cx + col_w - 6 - (cx + 50)  # the word, 8 px, the count
+            if per_row > 1 and font(18, True).getlength(word) + 8 + text_width(pieces, 17) > room:
+                # Two colours a row: the count stays when its word does not fit ("14"), and the
+                # colour's name gives way to it where even the number does not (its tag names it).
+                pieces = lang.num(left)
+            word = fit_text(word, 18, room - 8 - text_width(pieces, 17) if per_row > 1 else room, True)
+            d.text((cx + 50, cy), word, font=font(18, True), fill=INK)
             px = cx + 50 + font(18, True).getlength(word) + 8
             d.text(
                 (px, cy + 1),

@@ -95,6 +95,11 @@ HOLDERS = (
     ),
     Holder("queue_versions", "a counter per server's queue (no people)", purge=_purge("queue_versions")),
     Holder(
+        "queue_cooling",
+        "a server's channels where a found table could not open, until when none forms there (no people)",
+        purge=_purge("queue_cooling"),
+    ),
+    Holder(
         "avoids",
         "whom a person never wants to be matched with (private to them)",
         export=_export_avoids,

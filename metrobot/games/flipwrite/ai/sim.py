@@ -131,7 +131,7 @@ def board_for(metro_map: MetroMap) -> Board:
     return board
 
 
-class Seat:
+class SimSeat:
     """One player's sheet and their part in the current round."""
 
     __slots__ = ("boxes", "done", "free", "left", "marks", "owed", "owes", "points", "started")
@@ -145,8 +145,8 @@ class Seat:
     points: int
     started: bool
 
-    def copy(self) -> Seat:
-        other = Seat.__new__(Seat)
+    def copy(self) -> SimSeat:
+        other = SimSeat.__new__(SimSeat)
         other.marks, other.boxes, other.free, other.left = self.marks, self.boxes, self.free[:], self.left
         other.done, other.points = self.done, self.points
         other.owes, other.started, other.owed = self.owes, self.started, self.owed
@@ -163,7 +163,7 @@ class Sim:
     discard: list[str]
     draw: list[str]
     over: bool
-    seats: list[Seat]
+    seats: list[SimSeat]
     solo: bool
     special: bool
 
@@ -174,7 +174,7 @@ class Sim:
         sim.seats = []
         for p in state.players:
             sheet = state.current_sheet(p)
-            seat = Seat.__new__(Seat)
+            seat = SimSeat.__new__(SimSeat)
             seat.marks = sum(1 << board.index[s] for s in sheet.marks)
             seat.boxes = sum(v for v in sheet.marks.values() if isinstance(v, int))
             seat.free = [sum(1 for w in sheet.windows[lid] if w is None) for lid in board.line_ids]
