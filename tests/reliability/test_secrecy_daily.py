@@ -19,6 +19,7 @@ from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
 from metrobot.web import make_app
 from metrobot.wiring import GameService
+from tests.clock import Clock
 from tests.service.daily_kit import play_out
 
 from .sizes import scale
@@ -56,7 +57,7 @@ async def answers(svc, user_id: str, kind: str) -> list[str]:
 async def world(tmp_path, name: str, ann_seed: str):
     db = await Database(tmp_path / f"{name}.sqlite3").open()
     await db.daily.add_key("2026-11-19", KEY, first="2026-11-18")  # (twins: the same deal, one key)
-    svc = GameService(db, seeds=fixed_seeds(3), images=False, clock=lambda: DAY)
+    svc = GameService(db, seeds=fixed_seeds(3), images=False, clock=Clock(DAY))
     svc.web_base = "http://pages.test"
     with reading(lang("en")):
         await svc.daily.start("5001", *ANN, "flipwrite")

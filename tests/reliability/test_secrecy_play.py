@@ -24,6 +24,7 @@ from metrobot.service import fixed_seeds
 from metrobot.storage import Database
 from metrobot.web import make_app
 from metrobot.wiring import GameService
+from tests.clock import Clock
 
 from .badinput_world import drawable
 from .secrecy_model import model
@@ -106,7 +107,7 @@ async def play_and_compare(kind: str, number: int, images: bool, leak=None) -> d
     counts = {"pages": 0, "differing": 0}
     rnd = random.Random(f"play:{kind}:{number}")
     db = await Database(":memory:").open()
-    service = GameService(db, seeds=fixed_seeds(number), images=False, clock=lambda: 1_800_000_000.0)
+    service = GameService(db, seeds=fixed_seeds(number), images=False, clock=Clock(1_800_000_000.0))
     secrets = model(kind)
     channel = f"93000000000000{number:04d}"
     players = 3 if kind != "flipwrite" else 2
@@ -184,7 +185,7 @@ async def test_a_twin_is_a_position_the_game_could_be_in():
     kind, cy = "metromania", PEOPLE[2][0]
     game = get_plugin(kind).game
     db = await Database(":memory:").open()
-    service = GameService(db, seeds=fixed_seeds(17), images=False, clock=lambda: 1_800_000_000.0)
+    service = GameService(db, seeds=fixed_seeds(17), images=False, clock=Clock(1_800_000_000.0))
     channel = "930000000000000017"
     try:
         await service.lobby.new_game(channel, GUILD, PEOPLE[0][0], PEOPLE[0][1], kind, {}, 3)

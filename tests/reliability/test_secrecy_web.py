@@ -35,6 +35,7 @@ from metrobot.storage import Database
 from metrobot.web import make_app
 from metrobot.web.reader import ACT_WORDS
 from metrobot.wiring import GameService
+from tests.clock import Clock
 
 from .badinput_world import drawable
 from .secrecy_model import model
@@ -89,7 +90,7 @@ async def play_and_watch(kind: str, number: int, images: bool, leak=None) -> dic
     rnd = random.Random(f"{kind}:{number}")
     undo = random.Random(f"takeback:{kind}:{number}")  # (drawn apart: the games play as before)
     db = await Database(":memory:").open()
-    service = GameService(db, seeds=fixed_seeds(number), images=False, clock=lambda: 1_800_000_000.0)
+    service = GameService(db, seeds=fixed_seeds(number), images=False, clock=Clock(1_800_000_000.0))
     service.web_base = "http://127.0.0.1"
     secrets = model(kind)
     channel = f"92000000000000{number:04d}"
@@ -193,7 +194,6 @@ async def tournament_pages() -> tuple[list[str], set[str]]:
     picture and the server's page fetched at sign-up, half-way through each round, after each
     round; returns everything fetched and the secrets (every seed, every hand dealt)."""
     from metrobot.app import build
-    from tests.clock import Clock
     from tests.service.tourney_kit import PEOPLE as ENTRANTS
     from tests.service.tourney_kit import Hall, expire_all, hands, settle
 
