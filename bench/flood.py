@@ -25,13 +25,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "e2e"))
-
-from harness import start_bot_process, stop_process  # noqa: E402
-from players import Table  # noqa: E402
-from standin import DiscordStandIn  # noqa: E402
 
 from metrobot.games import all_plugins  # noqa: E402
+from tests.e2e.harness import start_bot_process, stop_process  # noqa: E402
+from tests.e2e.players import Table  # noqa: E402
+from tests.e2e.standin import DiscordStandIn  # noqa: E402
 
 from .timing import summary  # noqa: E402
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -114,10 +113,9 @@ async def time_games(where: str, label: str) -> None:
 
 
 async def requests_per_turn(turns: int = 8) -> None:
-    sys.path.insert(0, str(ROOT / "tests" / "e2e"))
-    from harness import make_bot
-    from players import Table
-    from standin import DiscordStandIn, point_discord_at
+    from tests.e2e.harness import make_bot
+    from tests.e2e.players import Table
+    from tests.e2e.standin import DiscordStandIn, point_discord_at
 
     with tempfile.TemporaryDirectory() as tmp:
         async with DiscordStandIn() as s:
@@ -153,7 +151,6 @@ async def requests_per_turn(turns: int = 8) -> None:
 async def run() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         await time_games(str(Path(tmp) / "games.sqlite3"), "SQLite")
-    sys.path.insert(0, str(ROOT))
     from tools import pgserver
 
     if pgserver.available():

@@ -32,14 +32,12 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "e2e"))
-
-from harness import make_bot  # noqa: E402
-from players import Table  # noqa: E402
-from standin import DiscordStandIn, point_discord_at  # noqa: E402
 
 from metrobot import memory  # noqa: E402
 from metrobot.games import all_plugins  # noqa: E402
+from tests.e2e.harness import make_bot  # noqa: E402
+from tests.e2e.players import Table  # noqa: E402
+from tests.e2e.standin import DiscordStandIn, point_discord_at  # noqa: E402
 
 from .flood import p95  # noqa: E402
 from .timing import summary  # noqa: E402

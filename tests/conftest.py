@@ -1,19 +1,21 @@
 import gc
 import os
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+import pytest
+from hypothesis import settings
 
-import pytest  # noqa: E402
-from hypothesis import settings  # noqa: E402
-
-from metrobot.render import png  # noqa: E402
-from metrobot.storage import sqlite  # noqa: E402
-from tests import spread, systemtools  # noqa: E402
-from tools import pgserver  # noqa: E402
+from metrobot import games
+from metrobot.app import App, build
+from metrobot.render import png
+from metrobot.service import fixed_seeds
+from metrobot.storage import Database, sqlite
+from metrobot.wiring import GameService
+from tests import spread, systemtools
+from tests.clock import START, Clock
+from tests.databases import BACKENDS, database_at
+from tests.said import in_discord
+from tests.toygame import PLUGIN
+from tools import pgserver
 
 # SQLite commits without an fsync (synchronous=NORMAL instead of the bot's FULL, see
 # metrobot/storage/sqlite.py): a commit then costs microseconds instead of milliseconds, and
@@ -48,6 +50,19 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.enviro
 # The same garbage is collected; nothing a test checks depends on when a cycle is freed (a test
 # that needs it calls gc.collect()). Not taken: young collections every 50,000 allocations
 # instead of 700 (fewer collections, but 10 % more CPU for the engines' tests).
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "service(**options): how the `svc`/`app` fixtures build the service (tests/conftest.py, SERVICE)"
+    )
+    config.addinivalue_line("markers", "backends: a test of the `db` fixture runs on SQLite and on PostgreSQL")
+
+
+def pytest_generate_tests(metafunc):
+    """`@pytest.mark.backends`: each test that uses the database runs on both backends."""
+    if metafunc.definition.get_closest_marker("backends") and "where" in metafunc.fixturenames:
+        metafunc.parametrize("where", BACKENDS, indirect=True)
 
 
 def pytest_collection_finish(session):
@@ -86,3 +101,89 @@ def png_product_level(monkeypatch):
     level itself and of bytes compared with a file the product wrote."""
     monkeypatch.setattr(png, "LEVEL", PRODUCT_PNG_LEVEL)
     return PRODUCT_PNG_LEVEL
+
+
+# The database, the clock and the service of the service-level tests: one of each, here. A module
+# (or a test) that needs another service says how with a mark, e.g.
+# `pytestmark = pytest.mark.service(seed=11, turn_clock=3600, discord=True)`:
+SERVICE = {
+    "seed": 5,  # fixed_seeds(seed): every game's seed, in order
+    "now": START,  # the clock's time at the start (tests.clock.Clock)
+    "images": False,  # draw the posts' pictures
+    "turn_clock": None,  # the default turn clock in seconds (None: the product's)
+    "ai_seconds": None,  # the automatic player's time (None: the product's)
+    "render_workers": None,  # drawing workers (None: GameService's default, a thread)
+    "toy": False,  # register the toy game (Race to 10, tests/toygame) for the test
+    "discord": False,  # its words as a Discord channel reads them (tests/said.py: in_discord)
+    "web_base": None,  # the address its web pages are linked at (None: no web pages)
+}
+
+
+def service_options(request) -> dict:
+    """SERVICE, with what the marks say (the module's, then the class's, then the test's)."""
+    options = dict(SERVICE)
+    for mark in reversed(list(request.node.iter_markers("service"))):
+        unknown = set(mark.kwargs) - set(SERVICE)
+        assert not unknown, f"pytest.mark.service: no option {sorted(unknown)} (tests/conftest.py, SERVICE)"
+        options.update(mark.kwargs)
+    return options
+
+
+@pytest.fixture
+def toy():
+    """The toy game (Race to 10, tests/toygame) registered for the test."""
+    games.register(PLUGIN)
+    yield PLUGIN
+    games.unregister(PLUGIN.name)
+
+
+@pytest.fixture
+def where(request, tmp_path) -> str:
+    """Where the test's database lives: an SQLite file; on both backends with `@pytest.mark.backends`
+    (tests/storage: every test, its conftest)."""
+    return database_at(request, tmp_path, getattr(request, "param", "sqlite"))
+
+
+@pytest.fixture
+async def db(where):
+    """A fresh database (`where`), opened, and closed after the test."""
+    database = await Database(where).open()
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+def clock(request) -> Clock:
+    """The service's clock, standing still at `now` (SERVICE) until the test moves it."""
+    return Clock(service_options(request)["now"])
+
+
+def service_arguments(request, clock: Clock) -> dict:
+    options = service_options(request)
+    if options["toy"]:
+        request.getfixturevalue("toy")
+    arguments = {"seeds": fixed_seeds(options["seed"]), "clock": clock, "images": options["images"]}
+    for option, argument in (
+        ("turn_clock", "default_turn_clock"),
+        ("ai_seconds", "ai_seconds"),
+        ("render_workers", "render_workers"),
+    ):
+        if options[option] is not None:
+            arguments[argument] = options[option]
+    return arguments
+
+
+@pytest.fixture
+def svc(request, db, clock) -> GameService:
+    """The game service (metrobot.wiring.GameService) on `db` and `clock`, as SERVICE and the marks say."""
+    service = GameService(db, **service_arguments(request, clock))
+    if service_options(request)["web_base"] is not None:
+        service.web_base = service_options(request)["web_base"]
+    return in_discord(service) if service_options(request)["discord"] else service
+
+
+@pytest.fixture
+def app(request, db, clock) -> App:
+    """The whole application (metrobot.app.build: the game service and the tournaments), as the
+    front ends build it, on `db` and `clock`, as SERVICE and the marks say."""
+    return build(db, **service_arguments(request, clock))

@@ -34,7 +34,7 @@ from metrobot.storage.rows import GameRow, Seat
 from metrobot.tables.lobby import Lobby
 from tests.languages import checked
 
-from .test_composer_menus import menu_at, parts, position
+from .menus import menu_at, parts, position
 
 BUTTON, OPTION, PLACEHOLDER, TITLE, FIELD, MESSAGE = 80, 100, 150, 45, 45, 2000
 # Seeded positions of each game: early, middle, late; with steps already chosen, hints on.

@@ -12,18 +12,11 @@ from hypothesis import strategies as st
 
 from metrobot.discord_app.gate import TokenBuckets
 from metrobot.discord_app.messages import log_failure, transient
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.clock import Clock
 
 
 def test_a_burst_then_one_a_second_and_each_person_apart():
-    clock = Clock()
+    clock = Clock(100.0)
     buckets = TokenBuckets(rate=1.0, burst=3, clock=clock)
     assert [buckets.take("ann") for _ in range(4)] == [0, 0, 0, 1.0]
     assert buckets.take("bob") == 0  # somebody else has a full bucket
@@ -41,7 +34,7 @@ def test_no_limit_at_rate_zero():
 
 
 def test_quiet_people_are_forgotten():
-    clock = Clock()
+    clock = Clock(100.0)
     buckets = TokenBuckets(rate=1.0, burst=2, clock=clock)
     for n in range(999):
         buckets.take(n)
@@ -52,7 +45,7 @@ def test_quiet_people_are_forgotten():
 
 @given(st.lists(st.floats(min_value=0, max_value=5, allow_nan=False), min_size=1, max_size=60))
 def test_never_more_served_than_the_burst_plus_what_time_gave_back(gaps):
-    clock = Clock()
+    clock = Clock(100.0)
     buckets = TokenBuckets(rate=2.0, burst=4, clock=clock)
     served = 0
     for gap in gaps:
@@ -119,7 +112,7 @@ async def test_a_refusal_that_waited_past_discords_answer_window_is_dropped(monk
     from metrobot.discord_app import gate as gate_module
     from metrobot.discord_app.accounting import Account
 
-    clock = Clock()
+    clock = Clock(100.0)
     monkeypatch.setattr(gate_module, "time", SimpleNamespace(monotonic=clock))
     release, sent = asyncio.Event(), []
 

@@ -23,9 +23,9 @@ from metrobot import games
 from metrobot.discord_app.words import discord_text
 from metrobot.i18n import LANGUAGES, PSEUDO, reading
 from metrobot.service import Refused, fixed_seeds
-from metrobot.storage import Database
 from metrobot.wiring import GameService
-from tests.render.test_image_texts import data_words as image_data_words
+from tests.clock import Clock
+from tests.render.image_words import data_words as image_data_words
 
 PEOPLE = [("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat")]
 GAMES = [("metromania", 2, {}), ("flipwrite", 2, {"city": "berlin"}), ("underground", 3, {})]
@@ -116,13 +116,6 @@ class Heard:
         self.typed |= {w for word in WORD.findall(typed) for w in (word, word.upper())}
 
 
-@pytest.fixture
-async def db(tmp_path):
-    database = await Database(tmp_path / "pseudo.sqlite3").open()
-    yield database
-    await database.close()
-
-
 async def _state(svc, channel):
     row = await svc.db.open_game(channel)
     if row is None or row.status != "active":
@@ -131,7 +124,7 @@ async def _state(svc, channel):
     return row, plugin, plugin.game.from_json(row.state)
 
 
-async def _play_to_the_end(svc, heard: Heard, channel: str, kind: str, now: list[float]) -> list:
+async def _play_to_the_end(svc, heard: Heard, channel: str, kind: str, clock: Clock) -> list:
     """Each owed person plays what the automatic player would, a step at a time, with the
     odd detour; returns the states seen."""
     rnd = random.Random(11)
@@ -167,9 +160,9 @@ async def _play_to_the_end(svc, heard: Heard, channel: str, kind: str, now: list
             heard.outcome(await svc.rules_pages.rules(channel))
             continue
         if turn in (4, 9):  # the turn clock: the reminder at half time, the automatic player at expiry
-            now[0] = row.deadline - row.turn_clock / 2 + 1
+            clock.now = row.deadline - row.turn_clock / 2 + 1
             reminded = [heard.outcome(out) for _, out in await svc.tick()]
-            now[0] = row.deadline + 1
+            clock.now = row.deadline + 1
             expired = [heard.outcome(out) for _, out in await svc.tick()]
             assert len(reminded) == len(expired) == 1 and (await svc.db.game(row.id)).moves > row.moves
             heard.clock += 1
@@ -190,8 +183,8 @@ async def _play_to_the_end(svc, heard: Heard, channel: str, kind: str, now: list
 
 @pytest.mark.parametrize("kind, players, options", GAMES, ids=[g[0] for g in GAMES])
 async def test_a_whole_game_in_the_pseudo_language_leaves_nothing_untranslated(db, monkeypatch, kind, players, options):
-    now = [1_000_000.0]
-    svc = GameService(db, clock=lambda: now[0], seeds=fixed_seeds(5), images=True, render_workers=0, ai_seconds=0.05)
+    clock = Clock()
+    svc = GameService(db, clock=clock, seeds=fixed_seeds(5), images=True, render_workers=0, ai_seconds=0.05)
     heard = Heard(monkeypatch)
     run = svc.painter.run
 
@@ -219,7 +212,7 @@ async def test_a_whole_game_in_the_pseudo_language_leaves_nothing_untranslated(d
         )
         heard.outcome(await svc.queries.status(channel, people[0][0]))
         heard.outcome(await svc.lobby.start(channel, people[0][0]))
-        states = await _play_to_the_end(svc, heard, channel, kind, now)
+        states = await _play_to_the_end(svc, heard, channel, kind, clock)
         row = await db.last_game(channel)
         assert row.status == "finished" and len(states) > 10 and heard.clock == 2
         assert any(s.auto for s in row.seats)  # someone left
@@ -254,7 +247,7 @@ async def test_a_whole_game_in_the_pseudo_language_leaves_nothing_untranslated(d
     assert not leaks, "\n".join(f"{t!r}: {w}" for t, w in leaks.items())
     # the images: every turn's board, the final images, the replay and the rating chart
     assert any("⟦" in s for s in heard.drawn)
-    from tests.render.test_image_texts import unmarked as drawn_leftover
+    from tests.render.image_words import unmarked as drawn_leftover
 
     drawn = {s: words for s in heard.drawn if (words := drawn_leftover(s, data))}
     assert not drawn, drawn

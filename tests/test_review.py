@@ -16,11 +16,10 @@ from metrobot.games.logplay import LogPlayer, takeback
 from metrobot.games.protocol import WITHDRAW
 from metrobot.games.review import Decision, decide, decisions, review, seeded
 from metrobot.review.reviews import drawn_moves
-from tests.flipwrite.test_ai import hidden_variants, mid_round
-from tests.metromania.ai_helpers import peeking
-from tests.metromania.test_ai_players import hidden_twins, start_of_p1_turn
-from tests.underground.test_ai import hidden_twin
-from tests.underground.test_ai import position as underground_position
+from tests.flipwrite.util import hidden_variants, mid_round
+from tests.metromania.ai_helpers import hidden_twins, peeking, start_of_p1_turn
+from tests.underground.helpers import hidden_twin
+from tests.underground.helpers import london_position as underground_position
 
 # Small budgets (work-bounded: the same on any machine): the strong player's suggestion from a
 # tenth of a second's work, each move judged on two drawn states.

@@ -21,14 +21,9 @@ from metrobot.games.metromania import notation as metromania_notation
 from metrobot.games.underground import words as underground_words
 from metrobot.i18n import fold, lang, typed_text
 from tests.languages import checked
+from tests.typed import forms, metromania_typed
 
 CODES = checked()  # en, nl, es, ko, de, fr, pt_BR, ja, one in progress (tests/languages.py)
-
-
-def forms(code: str, context: str | None, text: str) -> list[str]:
-    """The ways `text` is typed in one language (a translation may list several)."""
-    said = lang(code).p(context, text) if context else lang(code).t(text)
-    return [f.strip() for f in said.split(",") if f.strip()]
 
 
 def positions(kind: str, players: int, options: dict, seed: int, every: int) -> list:
@@ -49,20 +44,6 @@ def _positions(kind: str, players: int, options: tuple, seed: int, every: int) -
 def legal(kind: str, state) -> list[tuple[str, dict]]:
     game = get_plugin(kind).game
     return [(seat, a) for seat in sorted(game.to_move(state)) for a in game.legal_actions(state, seat)]
-
-
-# ---------------------------------------------------------------- MetrOmania
-def metromania_typed(code: str, step: str, pick: int) -> str:
-    """A MetrOmania step code ("s:G21:L:A", "st:G9", "nb"…) typed in words of `code`'s language."""
-    words = {key: forms(code, *metromania_notation._WORDS[key][0]) for key in ("st", "b", "nb")}
-    words |= {"s": forms(code, None, "solid"), "d": forms(code, None, "dashed")}
-    words |= {key: forms(code, *metromania_notation._SIDE_WORDS[key][0]) for key in ("L", "R")}
-
-    def word(key: str) -> str:
-        return words[key][pick % len(words[key])]
-
-    head, *rest = step.split(":")
-    return " ".join([word(head)] + [word(part) if part in ("L", "R") else part for part in rest])
 
 
 @pytest.fixture(scope="module")

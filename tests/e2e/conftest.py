@@ -2,10 +2,5 @@
 suites (tests/reliability) can use them too; so does the check that every file the bot
 uploads carries alt text (``alttext_check.py``, autouse)."""
 
-import os
-import sys
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from alttext_check import every_upload_has_alt_text  # noqa: F401
-from fixtures import ClientRunner, StandInTimeout, run_client, standin  # noqa: F401
+from tests.e2e.alttext_check import every_upload_has_alt_text  # noqa: F401
+from tests.e2e.fixtures import ClientRunner, StandInTimeout, processes, run_client, standin, start_bot  # noqa: F401

@@ -20,17 +20,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import sys
 from typing import Any
 
 import pytest
 import pytest_asyncio
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from apispec import check_standin, heading
-from standin import DiscordStandIn, StandInTimeout, point_discord_at
+from tests.e2e.apispec import check_standin, heading
+from tests.e2e.harness import running_bot
+from tests.e2e.standin import DiscordStandIn, StandInTimeout, point_discord_at
 
 
 @pytest_asyncio.fixture
@@ -107,3 +104,26 @@ async def run_client(standin: DiscordStandIn):
 
 
 __all__ = ["ClientRunner", "StandInTimeout", "fail_on_problems", "run_client", "standin"]
+
+
+@pytest.fixture
+async def processes():
+    """Bot processes a test starts (`processes(BotProcess(...))`) are killed at its end, whatever happened."""
+    made = []
+    yield lambda bot: made.append(bot) or bot
+    for bot in made:
+        await bot.kill()
+
+
+@pytest.fixture
+def start_bot(standin, run_client, tmp_path):
+    """`await start_bot("name", "game", "me", tick=3600.0, clock=Clock(...))`: our bot on a
+    database `name.sqlite3` in the test's folder, run in this process, once the stand-in has the
+    commands named (tests/e2e/harness.py: running_bot; the other words are its settings)."""
+
+    async def start(name: str, *commands: str, clock=None, **settings):
+        return await running_bot(
+            standin, run_client, str(tmp_path / f"{name}.sqlite3"), commands, clock=clock, **settings
+        )
+
+    return start

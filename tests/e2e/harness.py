@@ -9,8 +9,6 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 from metrobot.discord_app.client import MetroBot  # noqa: E402
 from metrobot.settings import Settings  # noqa: E402
@@ -44,6 +42,20 @@ def settings(
 
 def make_bot(db_path: str, **kwargs) -> MetroBot:
     return MetroBot(settings(db_path, **kwargs))
+
+
+async def running_bot(
+    standin, run_client, db_path: str, commands: tuple[str, ...] = (), *, clock=None, **kwargs
+) -> MetroBot:
+    """A bot (`make_bot(db_path, **kwargs)`) run in this process (the `run_client` fixture), once
+    the stand-in has its `commands`; with a `clock` (tests.clock.Clock), its service reads that
+    clock (as `bot.clock`), which the test moves."""
+    client = make_bot(db_path, **kwargs)
+    await run_client(client)
+    await standin.wait_for_commands(*commands)
+    if clock is not None:
+        client.service.clock = client.clock = clock
+    return client
 
 
 FAULTS_DIR = ROOT / "tests" / "reliability" / "faults"  # (its sitecustomize.py: faults, and a few settings)

@@ -8,19 +8,15 @@ from __future__ import annotations
 import random
 import re
 import sqlite3
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from composing import choose, press  # noqa: E402
-from waiting import delivered  # noqa: E402
 
 from metrobot.games import get_game  # noqa: E402
 from metrobot.storage import Database  # noqa: E402
 from metrobot.storage.rows import COLUMNS, game_row  # noqa: E402
+from tests.e2e.composing import choose, press  # noqa: E402
+from tests.e2e.waiting import delivered  # noqa: E402
 
 # The channel's lobby or running game, else its last one (as Database.open_game, then last_game).
 OPEN_GAME = f"SELECT {COLUMNS} FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')"

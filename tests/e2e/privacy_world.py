@@ -10,7 +10,7 @@ import re
 import sqlite3
 from typing import Any
 
-from players import Table
+from tests.e2e.players import Table
 
 NAME = "Zoë Ghostwood"  # the person who asks: a display name found nowhere else
 OTHERS = ("Bob", "Cat")

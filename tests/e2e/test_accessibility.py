@@ -13,23 +13,19 @@ import types
 
 import pytest
 import pytest_asyncio
-from alttext_check import undescribed
-from harness import make_bot
-from players import Table
 
 from metrobot.games import get_plugin
 from metrobot.i18n import lang
 from metrobot.storage import Database
+from tests.e2e.alttext_check import undescribed
+from tests.e2e.players import Table
 
 pytestmark = pytest.mark.timeout(240)
 
 
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path):
-    client = make_bot(str(tmp_path / "a11y.sqlite3"))
-    await run_client(client)
-    await standin.wait_for_commands("game", "board", "me")
-    return client
+async def bot(start_bot):
+    return await start_bot("a11y", "game", "board", "me")
 
 
 async def turned(standin, user, message, custom_id: str) -> None:

@@ -9,8 +9,9 @@ import asyncio
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from players import Table
+
+from tests.e2e.harness import make_bot
+from tests.e2e.players import Table
 
 pytestmark = pytest.mark.timeout(120)
 SECRET = "e2e-client-secret"
@@ -129,7 +130,8 @@ async def test_in_a_tournament_table_thread_and_its_hall(standin, activity_bot):
     """A table's thread: its turn posts launch the Activity there, which opens that table; in the
     hall, the Activity opens the table the person sits at, and someone at no table picks one."""
     import aiohttp
-    from tourney_play import round_ready
+
+    from tests.e2e.tourney_play import round_ready
 
     db_path = activity_bot.settings.db_path
     hall = standin.create_channel("hall")

@@ -10,17 +10,15 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from players import Table
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "web"))
-from browser import Watched, launch
-from discordsays import DiscordSays
+from tests.e2e.harness import make_bot
+from tests.e2e.players import Table
+from tests.web.browser import Watched, launch
+from tests.web.discordsays import DiscordSays
 
 pytestmark = pytest.mark.timeout(180)
 SECRET = "browser-client-secret"

@@ -7,31 +7,16 @@ from __future__ import annotations
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from players import Table
 
-from metrobot import games
-from tests.toygame import PLUGIN
+from tests.e2e.players import Table
 
 pytestmark = pytest.mark.timeout(120)
 MANAGE_GUILD = 1 << 5
 
 
-@pytest.fixture
-def toy_registered():
-    games.register(PLUGIN)
-    try:
-        yield PLUGIN
-    finally:
-        games.unregister(PLUGIN.name)
-
-
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path, toy_registered):
-    client = make_bot(str(tmp_path / "again.sqlite3"))
-    await run_client(client)
-    await standin.wait_for_commands("game", "add")
-    return client
+async def bot(toy, start_bot):
+    return await start_bot("again", "game", "add")
 
 
 async def test_a_game_played_again_by_the_same_three(standin, bot):

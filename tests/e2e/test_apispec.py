@@ -10,11 +10,12 @@ import os
 
 import aiohttp
 import pytest
-from apispec import check_requests, check_standin, load
-from apispec import source as spec_source
-from apispec.check import check
-from standin import DiscordStandIn
-from standin.capture import CapturedFile, CapturedRequest
+
+from tests.e2e.apispec import check_requests, check_standin, load
+from tests.e2e.apispec import source as spec_source
+from tests.e2e.apispec.check import check
+from tests.e2e.standin import DiscordStandIn
+from tests.e2e.standin.capture import CapturedFile, CapturedRequest
 
 APP, GUILD, CHANNEL, MESSAGE = "1215413995645968394", "912952092627435520", "1175235469862502400", "1175235469958971392"
 CALLBACK = "/interactions/1175235469958971393/standin.1175235469958971393.tok/callback"
@@ -258,7 +259,7 @@ def test_the_stand_in_serves_only_operations_of_the_spec(spec):
 def test_every_allowance_still_fits_the_spec(spec):
     """A refresh that moves a schema an allowance widens fails here (and at load) rather than
     silently dropping it."""
-    from apispec.allowances import SCHEMA_PATCHES
+    from tests.e2e.apispec.allowances import SCHEMA_PATCHES
 
     for name, pointer, _widen, why in SCHEMA_PATCHES:
         assert "anyOf" in spec.node(pointer), (name, why)
@@ -341,8 +342,8 @@ async def test_the_web_servers_requests_for_a_person_are_checked_too(standin, sp
 
 
 def test_without_the_spec_the_check_says_so_and_under_ci_fails(monkeypatch):
-    from apispec import SpecNotChecked
-    from apispec import spec as spec_module
+    from tests.e2e.apispec import SpecNotChecked
+    from tests.e2e.apispec import spec as spec_module
 
     standin = DiscordStandIn()
     standin.captured.append(req("GET", "/nope"))

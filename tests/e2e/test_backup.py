@@ -11,8 +11,9 @@ import sys
 from contextlib import closing
 
 import pytest
-from harness import ROOT, make_bot
-from players import Table
+
+from tests.e2e.harness import ROOT, make_bot
+from tests.e2e.players import Table
 
 pytestmark = pytest.mark.timeout(240)
 

@@ -6,38 +6,22 @@ turn clock's loop is left idle and ticked by hand): no real waiting."""
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from players import Table
-from waiting import delivered
 
-from metrobot.discord_app.recovery import deliver_owed
+from tests.clock import Clock, at
+from tests.e2e.players import Table
+from tests.e2e.ticks import tick
+from tests.e2e.waiting import delivered
 
 pytestmark = pytest.mark.timeout(300)
 MINUTE, HOUR = 60, 3600
 
 
-def at(*when: int) -> float:
-    return dt.datetime(*when, tzinfo=dt.UTC).timestamp()
-
-
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path):
-    client = make_bot(str(tmp_path / "bank.sqlite3"), tick=3600.0)
-    await run_client(client)
-    await standin.wait_for_commands("game", "status", "me")
-    client.now = at(2031, 3, 8, 20)  # a Saturday, 20:00 UTC (after every real time a move is logged at)
-    client.service.clock = lambda: client.now
-    return client
-
-
-async def tick(bot) -> None:
-    for channel, outcome in await bot.service.tick():
-        await bot.deliver(channel, outcome)
-    await deliver_owed(bot)
+async def bot(start_bot):
+    # a Saturday, 20:00 UTC (after every real time a move is logged at)
+    return await start_bot("bank", "game", "status", "me", tick=3600.0, clock=Clock(at(2031, 3, 8, 20)))
 
 
 def time_up(standin, channel: int) -> list:
@@ -56,10 +40,10 @@ async def test_a_bank_that_runs_out_during_a_turn_lets_the_automatic_player_move
     [status] = [m for m in standin.messages(hall) if m.content.startswith("📋")]
     assert "Banks: " in status.content and "⏳" in status.content  # the status message shows each bank
 
-    bot.now += 14 * MINUTE
+    bot.clock.now += 14 * MINUTE
     await tick(bot)
     assert time_up(standin, hall) == []
-    bot.now += 2 * MINUTE  # 16 minutes: the bank of 15 is empty
+    bot.clock.now += 2 * MINUTE  # 16 minutes: the bank of 15 is empty
     await tick(bot)
     await tick(bot)
     await table.posted()
@@ -69,7 +53,7 @@ async def test_a_bank_that_runs_out_during_a_turn_lets_the_automatic_player_move
     row = await table.row()
     assert first not in await table.owed() and row.seat(str(first)).lapsed
     assert row.settings["banks"]["left"][str(first)] == 120  # empty, then the move's increment
-    bot.now += 5 * MINUTE
+    bot.clock.now += 5 * MINUTE
     await tick(bot)
     assert len(time_up(standin, hall)) == 1  # (the other's bank still has 10 minutes)
 
@@ -91,13 +75,13 @@ async def test_a_bank_does_not_run_during_its_players_quiet_hours(standin, bot):
     # 2 h tonight (20:00–22:00), none in the night, 10 h from 07:00: empty at 17:00 on Sunday
     assert row.deadline == at(2031, 3, 9, 17)
 
-    bot.now = at(2031, 3, 9, 8, 1)  # 12 h and a minute later: a clock that ran at night would be out
+    bot.clock.now = at(2031, 3, 9, 8, 1)  # 12 h and a minute later: a clock that ran at night would be out
     await tick(bot)
     assert time_up(standin, hall) == []
-    bot.now = at(2031, 3, 9, 16, 59)
+    bot.clock.now = at(2031, 3, 9, 16, 59)
     await tick(bot)
     assert time_up(standin, hall) == []
-    bot.now = at(2031, 3, 9, 17, 0, 1)
+    bot.clock.now = at(2031, 3, 9, 17, 0, 1)
     await tick(bot)
     await table.posted()
     assert len(time_up(standin, hall)) == 1

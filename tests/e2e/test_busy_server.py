@@ -7,90 +7,30 @@ test (the turn clock's loop is left idle and ticked by hand)."""
 
 from __future__ import annotations
 
-import asyncio
-import datetime as dt
 import re
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from players import Table
 
-from metrobot.discord_app.recovery import deliver_owed
-from metrobot.storage import Database
-
-pytestmark = pytest.mark.timeout(300)
-UTC = dt.UTC
-LINK = re.compile(r"https://discord\.com/channels/(\d+)/(\d+)/(\d+)")
-MANAGE_GUILD = 1 << 5
-
-
-def at(*when: int) -> float:
-    return dt.datetime(*when, tzinfo=UTC).timestamp()
+from tests.clock import Clock, at
+from tests.e2e.players import Table
+from tests.e2e.ticks import ask, game, row, settled, tick
 
 
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path):
-    client = make_bot(str(tmp_path / "busy.sqlite3"), tick=3600.0)  # ticked by hand (`tick`)
-    await run_client(client)
-    await standin.wait_for_commands("game", "games", "me", "server")
-    client.now = at(2026, 6, 1, 12)
-    client.service.clock = lambda: client.now
-    return client
+async def bot(start_bot):
+    # ticked by hand (`tick`)
+    return await start_bot("busy", "game", "games", "me", "server", tick=3600.0, clock=Clock(at(2026, 6, 1, 12)))
 
 
-async def tick(bot) -> None:
-    """One beat of the turn clock: reminders and expiries, people back from away, what is owed."""
-    for channel, outcome in await bot.service.tick():
-        await bot.deliver(channel, outcome)
-    await deliver_owed(bot)
-
-
-async def ask(standin, user: int, channel: int, command: str, options: dict | None = None) -> str:
-    """A slash command's private answer."""
-    reply = await (await standin.slash(user, channel, command, options or {})).wait_message()
-    assert reply.ephemeral, reply.content
-    return reply.content
-
-
-async def game(
-    standin, bot, host: int, guests: list[int], kind: str = "metromania", channel: int | None = None, **options
-) -> Table:
-    table = Table(standin, channel or standin.create_channel(kind), bot.settings.db_path, seed=23)
-    await table.open(host, kind, guests, players=len(guests) + 1, **options)
-    await settled(table)
-    return table
+pytestmark = pytest.mark.timeout(300)
+LINK = re.compile(r"https://discord\.com/channels/(\d+)/(\d+)/(\d+)")
+MANAGE_GUILD = 1 << 5
 
 
 async def dig(table: Table, user: int) -> None:
     await table.dig_by_command(user)
     await settled(table)
-
-
-async def settled(table: Table) -> None:
-    """Until what the game owes now (not what waits for someone's quiet hours) is delivered:
-    the private answer comes first, posts and edits follow it."""
-    db = await Database(table.db_path).open()
-    try:
-        for _ in range(500):
-            async with db.driver.read() as q:
-                (left,) = await q.fetchone(
-                    "SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL AND not_before IS NULL"
-                )
-            if not left:
-                return
-            await asyncio.sleep(0.02)
-    finally:
-        await db.close()
-    raise AssertionError("what the game owes was never delivered")
-
-
-async def row(table: Table):
-    db = await Database(table.db_path).open()
-    try:
-        return await db.game((await table.row()).id)
-    finally:
-        await db.close()
 
 
 # ---------------------------------------------------------------- /games
@@ -130,7 +70,7 @@ async def test_quiet_hours_across_a_daylight_saving_change(standin, bot):
     ann, bob = standin.add_member(name="Ann"), standin.add_member(name="Bob")
     # Saturday 24 October 2026, 23:30 in Amsterdam (summer time, UTC+2); the clocks go back
     # at 03:00 that night, so Bob's quiet hours end at 07:00 winter time, 06:00 UTC.
-    bot.now = at(2026, 10, 24, 21, 30)
+    bot.clock.now = at(2026, 10, 24, 21, 30)
     quiet = await ask(
         standin,
         bob,
@@ -149,13 +89,13 @@ async def test_quiet_hours_across_a_daylight_saving_change(standin, bot):
     assert not [m for m in standin.dms(bob) if "Your turn" in m.content]  # the DM waits...
     ends = at(2026, 10, 25, 6, 0)
     deadline = (await row(table)).deadline
-    bot.now = at(2026, 10, 25, 3, 35)  # half time: the reminder waits too
+    bot.clock.now = at(2026, 10, 25, 3, 35)  # half time: the reminder waits too
     await tick(bot)
     assert not [m for m in standin.messages(table.channel) if "half of the turn clock" in m.content]
-    bot.now = ends - 60
+    bot.clock.now = ends - 60
     await tick(bot)
     assert not [m for m in standin.dms(bob) if "Your turn" in m.content]
-    bot.now = ends
+    bot.clock.now = ends
     await tick(bot)
     assert [m for m in standin.dms(bob) if "Your turn" in m.content]  # ...until 07:00 winter time
     reminder = [m for m in standin.messages(table.channel) if "half of the turn clock" in m.content]
@@ -169,19 +109,19 @@ async def test_away_stops_and_restarts_the_clock_exactly_and_its_limit_holds(sta
     table = await game(standin, bot, ann, [bob])
     (first,) = await table.owed()
     start = await row(table)
-    bot.now += 3600
+    bot.clock.now += 3600
     said = await ask(standin, first, table.channel, "me away", {"days": 2, "note": "sailing"})
     assert "You are away until" in said
     stopped = await row(table)
-    assert stopped.deadline is None and stopped.paused == start.deadline - bot.now
+    assert stopped.deadline is None and stopped.paused == start.deadline - bot.clock.now
     told = [m for m in standin.messages(table.channel) if "is away until" in m.content]
     assert len(told) == 1 and "sailing" in told[0].content  # each of their games' channels, once
     assert "Away:" in await ask(standin, table.s.add_member(name="Spectator"), table.channel, "status")
-    bot.now += 86400
+    bot.clock.now += 86400
     await tick(bot)  # nothing runs out while the clock is stopped
     assert (await row(table)).deadline is None and await table.owed() == [first]
     await ask(standin, first, table.channel, "me back")
-    assert (await row(table)).deadline == bot.now + stopped.paused  # restarted with exactly what was left
+    assert (await row(table)).deadline == bot.clock.now + stopped.paused  # restarted with exactly what was left
 
     refused = await ask(standin, first, table.channel, "me away", {"days": 14})  # a day used of 14 in 30
     assert "at most 14 days" in refused and "you have 13 left" in refused
@@ -259,10 +199,10 @@ async def test_nudges_are_limited_and_wait_for_quiet_hours(standin, bot):
     assert "was nudged" in refused and "<t:" in refused  # once in 6 hours, and when the next may go
     # Six hours later the waited-for person is asleep (their quiet hours): the nudge waits.
     await ask(standin, waited, table.channel, "me settings", {"quiet_hours": "00:00-08:00", "time_zone": "UTC"})
-    bot.now = at(2026, 6, 2, 2, 0)
+    bot.clock.now = at(2026, 6, 2, 2, 0)
     assert "quiet hours" in await ask(standin, other, table.channel, "game nudge")
     await tick(bot)
     assert len([m for m in table.public() if "a nudge from" in m.content]) == 1
-    bot.now = at(2026, 6, 2, 8, 0)
+    bot.clock.now = at(2026, 6, 2, 8, 0)
     await tick(bot)
     assert len([m for m in table.public() if "a nudge from" in m.content]) == 2

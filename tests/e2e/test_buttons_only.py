@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import pytest
 import pytest_asyncio
-from composing import edited, group_labels, open_group, press, step_options, steps_of, take_step, type_step
-from harness import make_bot
-from players import Table
 
 from metrobot.games import get_plugin
 from metrobot.games.underground.words import COLOUR_WORDS
 from metrobot.i18n import lang
+from tests.e2e.composing import edited, group_labels, open_group, press, step_options, steps_of, take_step, type_step
+from tests.e2e.players import Table
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -24,11 +23,8 @@ GAME = PLUGIN.game
 
 
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path):
-    client = make_bot(str(tmp_path / "buttons.sqlite3"))
-    await run_client(client)
-    await standin.wait_for_commands("game")
-    return client
+async def bot(start_bot):
+    return await start_bot("buttons", "game")
 
 
 async def state_of(table: Table):

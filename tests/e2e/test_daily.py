@@ -8,12 +8,11 @@ and to no one who has not played it."""
 
 from __future__ import annotations
 
-import random
-
 import aiohttp
 import pytest
 import pytest_asyncio
-from harness import make_bot
+
+from tests.service.daily_kit import play_out
 
 pytestmark = pytest.mark.timeout(300)
 PLAY_LABEL = "🖐 Play on the board"
@@ -21,11 +20,8 @@ MANAGE_GUILD = 1 << 5
 
 
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path):
-    client = make_bot(str(tmp_path / "daily.sqlite3"), web_port=0)
-    await run_client(client)
-    await standin.wait_for_commands("daily")
-    return client
+async def bot(start_bot):
+    return await start_bot("daily", "daily", web_port=0)
 
 
 def link_of(message) -> str | None:
@@ -34,24 +30,6 @@ def link_of(message) -> str | None:
 
 async def ask(standin, user, channel, sub, options):
     return await (await standin.slash(user, channel, f"daily {sub}", options)).wait_message()
-
-
-async def finish(service, user_id: str, kind: str, game_id: int | None = None) -> None:
-    """Play the person's day's game (default: today's) to its end, as their play page does (the
-    service's calls)."""
-    rnd = random.Random(kind)
-    game_id = game_id or await service.daily.game_of(user_id, kind)
-    for _ in range(500):
-        row = await service.queries.game(game_id)
-        if row.status != "active":
-            return
-        prefix: list[str] = []
-        menu = await service.turns.menu(row.channel_id, user_id, prefix)
-        while not menu.complete:
-            prefix.append(rnd.choice(menu.choices).code)
-            menu = await service.turns.menu(row.channel_id, user_id, prefix)
-        await service.turns.play(row.channel_id, user_id, prefix)
-    raise AssertionError("the game did not end")
 
 
 async def test_the_daily_challenge_privately_once_a_day_without_spoilers(standin, bot):
@@ -67,7 +45,7 @@ async def test_the_daily_challenge_privately_once_a_day_without_spoilers(standin
     assert "waiting for you" in again.content and link_of(again) == url  # the same game, the same link
     hidden = await ask(standin, ann, channel, "table", {"kind": "flipwrite"})
     assert "hidden until you have finished" in hidden.content
-    await finish(bot.service, str(ann), "flipwrite")
+    await play_out(bot.service, "flipwrite", str(ann))
     refused = await ask(standin, ann, channel, "play", {"kind": "flipwrite"})
     assert refused.ephemeral and "You have played today's" in refused.content and "<t:" in refused.content
     shown = await ask(standin, ann, channel, "table", {"kind": "flipwrite"})
@@ -96,7 +74,7 @@ async def test_yesterdays_table_is_posted_once_in_the_servers_channel(standin, b
     ).wait_message()
     assert "posted in" in settings.content and f"<#{tables}>" in settings.content
     await ask(standin, ann, channel, "play", {"kind": "flipwrite"})
-    await finish(bot.service, str(ann), "flipwrite")
+    await play_out(bot.service, "flipwrite", str(ann))
     score = (await bot.service.queries.game(await bot.service.daily.game_of(str(ann), "flipwrite"))).state["scores"][
         str(ann)
     ]
@@ -141,7 +119,7 @@ async def test_after_midnight_daily_play_hands_yesterdays_unfinished_game_too(st
         game_id = await bot.service.daily.game_of(str(ann), "flipwrite", yesterday)
         async with aiohttp.ClientSession() as http, http.get(yesterday_url) as page:
             assert page.status == 200
-        await finish(bot.service, str(ann), "flipwrite", game_id)
+        await play_out(bot.service, "flipwrite", str(ann), game_id=game_id)
         done = await bot.service.queries.game(game_id)
         assert done.status == "finished"
         play = await bot.service.db.daily.play(yesterday, "flipwrite", str(ann))

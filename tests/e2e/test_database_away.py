@@ -10,12 +10,12 @@ import asyncio
 from contextlib import asynccontextmanager
 
 import pytest
-from harness import make_bot
-from players import Table
 
 from metrobot.i18n import lang
 from metrobot.metrics import INTERACTIONS
 from metrobot.storage import DatabaseUnavailable
+from tests.e2e.harness import make_bot
+from tests.e2e.players import Table
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -94,7 +94,7 @@ async def test_people_are_told_in_their_language_that_the_database_is_not_answer
 async def test_a_bot_started_while_the_database_is_away_says_so_and_exits_to_be_started_again(standin, tmp_path):
     import socket
 
-    from harness import start_bot_process
+    from tests.e2e.harness import start_bot_process
 
     with socket.socket() as s:  # a port nothing listens on
         s.bind(("127.0.0.1", 0))

@@ -15,33 +15,21 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
 
-from metrobot import games
 from metrobot.discord_app.recovery import deliver_owed
 from metrobot.tables.find import CONFIRM
-from tests.toygame import PLUGIN
+from tests.clock import Clock
+from tests.e2e.ticks import ask
 
 pytestmark = pytest.mark.timeout(120)
 
 
-@pytest.fixture
-def toy_registered():
-    games.register(PLUGIN)
-    try:
-        yield PLUGIN
-    finally:
-        games.unregister(PLUGIN.name)
-
-
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path, toy_registered):
-    client = make_bot(str(tmp_path / "find.sqlite3"), tick=3600.0)
-    await run_client(client)
-    await standin.wait_for_commands("game", "me")
-    client.now = dt.datetime(2031, 3, 3, 8, tzinfo=dt.UTC).timestamp()  # (New York not yet on summer time)
-    client.service.clock = lambda: client.now
-    return client
+async def bot(toy, start_bot):
+    # (New York not yet on summer time)
+    return await start_bot(
+        "find", "game", "me", tick=3600.0, clock=Clock(dt.datetime(2031, 3, 3, 8, tzinfo=dt.UTC).timestamp())
+    )
 
 
 def queue(db_path: str) -> list[str]:
@@ -50,12 +38,6 @@ def queue(db_path: str) -> list[str]:
         return [u for (u,) in con.execute("SELECT user_id FROM queue ORDER BY since, user_id")]
     finally:
         con.close()
-
-
-async def ask(standin, user: int, channel: int, command: str, options: dict | None = None) -> str:
-    reply = await (await standin.slash(user, channel, command, options or {})).wait_message()
-    assert reply.ephemeral, reply.content
-    return reply.content
 
 
 async def test_four_people_queued_form_the_guides_table_and_one_who_does_not_confirm_drops_out(standin, bot):
@@ -71,7 +53,7 @@ async def test_four_people_queued_form_the_guides_table_and_one_who_does_not_con
         assert "Quiet hours" in said, said
     paces = {ana: "few", ben: "few", cleo: "day", dev: "few"}
     for person, pace in paces.items():
-        bot.now += 60
+        bot.clock.now += 60
         said = await ask(standin, person, lounge, "game find", {"kind": "race", "pace": pace, "shown": True})
         if person == ben:
             assert "A table was found for you" in said, said
@@ -103,7 +85,7 @@ async def test_four_people_queued_form_the_guides_table_and_one_who_does_not_con
     h = await standin.click(ana, lobby, custom_id=confirm)
     assert "You confirmed" in (await h.wait_message(lambda m: m.ephemeral)).content
     # Ben does not: when the time runs out, he drops out, and Ana waits on, ahead of Cleo and Dev
-    bot.now += CONFIRM["few"] + 1
+    bot.clock.now += CONFIRM["few"] + 1
     for channel, outcome in await bot.service.tick():
         await bot.deliver(channel, outcome)
     await deliver_owed(bot)

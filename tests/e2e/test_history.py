@@ -7,10 +7,10 @@ import asyncio
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from players import Table
 
 from metrobot import games
+from tests.e2e.harness import make_bot
+from tests.e2e.players import Table
 from tests.toygame import PLUGIN
 
 pytestmark = pytest.mark.timeout(120)

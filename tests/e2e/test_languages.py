@@ -14,20 +14,17 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import re
-from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from players import Table, said_done
 
 from metrobot.discord_app.languages import discord_locales
-from metrobot.discord_app.words import discord_text
 from metrobot.games import get_plugin
 from metrobot.i18n import OFFERED, lang
 from metrobot.i18n import words as part
+from tests.e2e.languages_kit import DATA_WORDS, GAME_OVER, LETTERS, _Plural, _texts, says
+from tests.e2e.players import Table, said_done
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -40,11 +37,8 @@ DISCORD_LOCALES = tuple(key for code in OFFERED if code != "en" for key in disco
 
 
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path):
-    client = make_bot(str(tmp_path / "languages.sqlite3"))
-    await run_client(client)
-    await standin.wait_for_commands("game", "dig", "play", "build")
-    return client
+async def bot(start_bot):
+    return await start_bot("languages", "game", "dig", "play", "build")
 
 
 # Discord's rule for a command's name, `^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$`, in Python's
@@ -83,15 +77,6 @@ async def _open_lobby(standin, channel: int, host: int, options: dict):
     return reply, lobby
 
 
-def says(reader, template: str, text: str, filled: dict | None = None, **values) -> bool:
-    """`text` holds `template` in the `reader`'s language, whatever the values filled in:
-    every fixed piece of the translated sentence is there (and there is something to find).
-    `filled`: values that are part of what is said (a part, worded as the channel reads it)."""
-    said = discord_text(reader.t(template, **dict.fromkeys(values, "\x00"), **(filled or {})))
-    pieces = [p.strip() for p in said.split("\0")]
-    return sum(map(len, pieces)) >= 3 and all(p in text for p in pieces if p)
-
-
 async def _dms(standin, user: int) -> list:
     for _ in range(200):
         if standin.dms(user):
@@ -100,17 +85,13 @@ async def _dms(standin, user: int) -> list:
     raise AssertionError(f"no DM for {user}")
 
 
-GAME_OVER = (
-    "Game over. The test trips are run. **{winners}** wins!",
-    "Game over. The test trips are run. **{winners}** win!",
-)
 NEXT = ("Next: {who} — {act}.", "Next: {who} (last round) — {act}.")
 
 
 def typed_in(code: str, step: str, pick: int) -> str:
     """A MetrOmania step code typed as a person writes it in their language ("doorgetrokken
     G9 links", "역 G9")."""
-    from tests.test_typed_words import metromania_typed
+    from tests.typed import metromania_typed
 
     return metromania_typed(code, step, pick)
 
@@ -224,36 +205,7 @@ async def test_korean_and_dutch_players_play_a_whole_game_each_in_their_own_lang
     ]  # no move's controls: ↻ Play again, 🔎 Review
 
 
-class _Plural:
-    """`reader` whose `t` gives a plural text's form for `n` (so `says` can check it)."""
-
-    def __init__(self, reader, n: int):
-        self.reader, self.n = reader, n
-
-    def t(self, template: str, **values) -> str:
-        return self.reader.n(GAME_OVER[0], GAME_OVER[1], self.n, **values)
-
-
 MARKED = re.compile(r"⟦[^⟦⟧]*⟧|⟪[^⟪⟫]*⟫")
-LETTERS = re.compile(r"[^\W\d_]{2,}")
-PEOPLE = ("Ann", "Bob", "Cat", "Dee")
-
-
-def _names_in(data) -> set[str]:
-    if isinstance(data, dict):
-        return {w for k, v in data.items() for w in ({v} if k == "name" and isinstance(v, str) else _names_in(v))}
-    if isinstance(data, list):
-        return {w for v in data for w in _names_in(v)}
-    return set()
-
-
-# Data, not text: people's names and the maps' station and city names.
-DATA_WORDS = set(PEOPLE) | {
-    w
-    for path in (Path(__file__).parents[2] / "metrobot" / "games").glob("*/maps/*.json")
-    for name in _names_in(json.loads(path.read_text()))
-    for w in LETTERS.findall(name)
-}
 
 
 def unmarked(text: str) -> list[str]:
@@ -263,14 +215,6 @@ def unmarked(text: str) -> list[str]:
     while before != text:
         before, text = text, MARKED.sub(" ", text)
     return [w for w in LETTERS.findall(text) if w not in DATA_WORDS]
-
-
-def _texts(message) -> list[str]:
-    out = [message.text]
-    for c in message.all_components():
-        out += [c.get("label") or "", c.get("placeholder") or ""]
-        out += [o.get("label", "") for o in c.get("options") or ()]
-    return out
 
 
 async def test_every_text_comes_from_the_catalogue(standin, bot, monkeypatch):

@@ -11,18 +11,16 @@ import re
 
 import pytest
 import pytest_asyncio
-from harness import make_bot, start_bot_process, stop_process
-from players import Table, mentioned
+
+from tests.e2e.harness import make_bot, start_bot_process, stop_process
+from tests.e2e.players import Table, mentioned
 
 pytestmark = pytest.mark.timeout(240)
 
 
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path):
-    client = make_bot(str(tmp_path / "metrobot.sqlite3"))
-    await run_client(client)
-    await standin.wait_for_commands("game", "dig", "station", "play", "status", "board", "hand")
-    return client
+async def bot(start_bot):
+    return await start_bot("metrobot", "game", "dig", "station", "play", "status", "board", "hand")
 
 
 def people(standin, *names, manager=False):

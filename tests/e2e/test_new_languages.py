@@ -28,15 +28,14 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from players import Table, said_done
 
 import metrobot
 from metrobot.games import get_plugin
 from metrobot.i18n import lang
-from tests.e2e.test_languages import DATA_WORDS, GAME_OVER, _Plural, _texts, says
+from tests.e2e.languages_kit import DATA_WORDS, GAME_OVER, _Plural, _texts, says
+from tests.e2e.players import Table, said_done
 from tests.reliability.sizes import FULL
-from tests.test_typed_words import metromania_typed
+from tests.typed import metromania_typed
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -44,11 +43,8 @@ DE, JA = lang("de"), lang("ja")
 
 
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path):
-    client = make_bot(str(tmp_path / "new-languages.sqlite3"))
-    await run_client(client)
-    await standin.wait_for_commands("game", "dig", "play", "build")
-    return client
+async def bot(start_bot):
+    return await start_bot("new-languages", "game", "dig", "play", "build")
 
 
 async def test_the_commands_have_german_and_japanese_names(standin, bot):

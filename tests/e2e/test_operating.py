@@ -12,12 +12,13 @@ import time
 
 import aiohttp
 import pytest
-from harness import make_bot, start_bot_process
-from players import Table
 from prometheus_client.parser import text_string_to_metric_families
-from waiting import POLL
 
 from metrobot.discord_app.operate import connected
+from tests.clock import Clock
+from tests.e2e.harness import make_bot, start_bot_process
+from tests.e2e.players import Table
+from tests.e2e.waiting import POLL
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -99,8 +100,7 @@ async def test_metrics_count_every_interaction_of_a_game_and_health_follows_the_
 
 async def test_a_flood_from_one_person_is_answered_and_others_are_served(standin, run_client, tmp_path):
     client = make_bot(str(tmp_path / "flood.sqlite3"), rate=1.0, rate_burst=3, metrics_port=0)
-    now = [1000.0]
-    client.gate.buckets.clock = lambda: now[0]  # the buckets' clock stands still unless the test moves it
+    client.gate.buckets.clock = clock = Clock(1000.0)  # the buckets' clock stands still unless the test moves it
     await run_client(client)
     await standin.wait_for_commands("status")
     flooder, other = standin.add_member(name="Flood"), standin.add_member(name="Calm")
@@ -114,7 +114,7 @@ async def test_a_flood_from_one_person_is_answered_and_others_are_served(standin
     assert all("No game" in a or "no game" in a for a in answers if a not in limited)
     calm = await (await standin.slash(other, there, "status")).wait_message()
     assert "try again" not in calm.content  # somebody else is not slowed down by the flood
-    now[0] += 1.0  # a second later, one more token
+    clock.advance(1.0)  # a second later, one more token
     again = [(await (await standin.slash(flooder, here, "status")).wait_message()).content for _ in range(2)]
     assert "try again" not in again[0] and "try again in 1 second" in again[1]
     await settle(standin)

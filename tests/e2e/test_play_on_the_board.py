@@ -13,20 +13,16 @@ the Discord stand-in, and Chromium as a phone (360 × 740, touch).
 
 from __future__ import annotations
 
-import os
 import random
 import sqlite3
-import sys
 import time
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from players import Table
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "web"))
-from browser import Watched, axe_problems, launch
-from tapping import Taps, codes, confirm, key_confirm, key_step, over, ready, tap_step
+from tests.e2e.players import Table
+from tests.web.browser import Watched, axe_problems, launch
+from tests.web.tapping import Taps, codes, confirm, key_confirm, key_step, over, ready, tap_step
 
 pytestmark = pytest.mark.timeout(600)
 MANAGE_GUILD = 1 << 5
@@ -36,11 +32,8 @@ PLAY_LABEL = "🖐 Play on the board"
 
 
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path):
-    client = make_bot(str(tmp_path / "play.sqlite3"), web_port=0)
-    await run_client(client)
-    await standin.wait_for_commands("game", "hand", "server")
-    return client
+async def bot(start_bot):
+    return await start_bot("play", "game", "hand", "server", web_port=0)
 
 
 def link_of(message) -> str | None:

@@ -12,27 +12,24 @@ import json
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from players import Table
-from privacy_world import NAME, expected_export, exported, forget_by_discord, history, holding, ratings, rows
 
 from metrobot import __version__
 from metrobot.backup import replay_all
 from metrobot.discord_app.recovery import deliver_owed
 from metrobot.storage import Database
+from tests.clock import Clock
+from tests.e2e.harness import make_bot
+from tests.e2e.players import Table
+from tests.e2e.privacy_world import NAME, expected_export, exported, forget_by_discord, history, holding, ratings, rows
 
 pytestmark = pytest.mark.timeout(300)
 DAY = 24 * 3600
 
 
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path):
-    client = make_bot(str(tmp_path / "privacy.sqlite3"), tick=3600.0)  # ticked by hand (`tick`)
-    await run_client(client)
-    await standin.wait_for_commands("game", "me", "privacy")
-    client.now = 1_800_000_000.0
-    client.service.clock = lambda: client.now
-    return client
+async def bot(start_bot):
+    # ticked by hand (`tick`)
+    return await start_bot("privacy", "game", "me", "privacy", tick=3600.0, clock=Clock(1800000000.0))
 
 
 async def tick(bot) -> None:
@@ -131,24 +128,24 @@ async def test_a_server_that_removes_the_bot_gets_its_games_back_within_the_peri
     await there.open(ann, "metromania", [bob], players=2)
     await there.dig_by_command((await there.owed())[0])
     game = await there.row()
-    left = game.deadline - bot.now
+    left = game.deadline - bot.clock.now
 
     standin.remove_bot(other)
     paused = await _until(lambda: _game(bot, game.id), lambda g: g["deadline"] is None)
     assert abs(paused["paused"] - left) < 1e-6
-    bot.now += 20 * DAY  # within the period: the turn clock neither expires nor deletes anything
+    bot.clock.now += 20 * DAY  # within the period: the turn clock neither expires nor deletes anything
     await tick(bot)
     assert _game(bot, game.id)["deadline"] is None and rows(bot.settings.db_path)["departures"]
 
     standin.add_bot(other)
     resumed = await _until(lambda: _game(bot, game.id), lambda g: g["deadline"] is not None)
-    assert abs(resumed["deadline"] - (bot.now + left)) < 1e-6 and resumed["paused"] is None
+    assert abs(resumed["deadline"] - (bot.clock.now + left)) < 1e-6 and resumed["paused"] is None
     assert not rows(bot.settings.db_path)["departures"]
     await there.dig_by_command((await there.owed())[0])  # it goes on
 
     standin.remove_bot(other)
     await _until(lambda: rows(bot.settings.db_path)["departures"], bool)
-    bot.now += 30 * DAY + 1
+    bot.clock.now += 30 * DAY + 1
     await tick(bot)
     everything = rows(bot.settings.db_path)
     gone = [

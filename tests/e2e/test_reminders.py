@@ -7,47 +7,28 @@ is left idle and ticked by hand): no real waiting."""
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 import sqlite3
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from players import Table
 
-from metrobot.discord_app.recovery import deliver_owed
+from tests.clock import Clock, at
+from tests.e2e.players import Table
+from tests.e2e.ticks import ask, tick
 
 pytestmark = pytest.mark.timeout(300)
 HOUR = 3600
 LINK = re.compile(r"https://discord\.com/channels/(\d+)/(\d+)/(\d+)")
 
 
-def at(*when: int) -> float:
-    return dt.datetime(*when, tzinfo=dt.UTC).timestamp()
-
-
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path):
+async def bot(start_bot):
     # (turn clocks of 300 h: the hours the test skips never run one out)
-    client = make_bot(str(tmp_path / "remind.sqlite3"), tick=3600.0, clock_hours=300.0)
-    await run_client(client)
-    await standin.wait_for_commands("game", "games", "me")
-    client.now = at(2031, 3, 3, 8)  # (after every real time a move is logged at)
-    client.service.clock = lambda: client.now
-    return client
-
-
-async def tick(bot) -> None:
-    for channel, outcome in await bot.service.tick():
-        await bot.deliver(channel, outcome)
-    await deliver_owed(bot)
-
-
-async def ask(standin, user: int, channel: int, command: str, options: dict | None = None) -> str:
-    reply = await (await standin.slash(user, channel, command, options or {})).wait_message()
-    assert reply.ephemeral, reply.content
-    return reply.content
+    # (after every real time a move is logged at)
+    return await start_bot(
+        "remind", "game", "games", "me", tick=3600.0, clock_hours=300.0, clock=Clock(at(2031, 3, 3, 8))
+    )
 
 
 async def waiting_for(table: Table, user: int, other: int) -> None:
@@ -85,7 +66,7 @@ async def test_a_digest_lists_every_waiting_game_once_per_interval_and_waits_for
     assert "0: off" not in said and "Reminders of my waiting games" in said
     digests = lambda: [m for m in standin.dms(ann) if "waiting for you" in m.content]  # noqa: E731
 
-    bot.now = at(2031, 3, 3, 12)
+    bot.clock.now = at(2031, 3, 3, 12)
     await tick(bot)
     assert len(digests()) == 1
     first = digests()[0]
@@ -98,20 +79,20 @@ async def test_a_digest_lists_every_waiting_game_once_per_interval_and_waits_for
     assert not [m for m in standin.dms(bob) if "waiting for you" in m.content]  # (Bob asked for none)
 
     for hours in (1, 3, 5.9):  # nothing more within the interval
-        bot.now = at(2031, 3, 3, 12) + hours * HOUR
+        bot.clock.now = at(2031, 3, 3, 12) + hours * HOUR
         await tick(bot)
     assert len(digests()) == 1
-    bot.now = at(2031, 3, 3, 18)
+    bot.clock.now = at(2031, 3, 3, 18)
     await tick(bot)
     await tick(bot)  # (a second tick in the same interval adds nothing)
     assert len(digests()) == 2
 
-    bot.now = at(2031, 3, 4, 0, 30)  # due, but in Ann's quiet hours: held
+    bot.clock.now = at(2031, 3, 4, 0, 30)  # due, but in Ann's quiet hours: held
     await tick(bot)
-    bot.now = at(2031, 3, 4, 6, 59)
+    bot.clock.now = at(2031, 3, 4, 6, 59)
     await tick(bot)
     assert len(digests()) == 2
-    bot.now = at(2031, 3, 4, 7, 1)  # quiet hours over: sent, once
+    bot.clock.now = at(2031, 3, 4, 7, 1)  # quiet hours over: sent, once
     await tick(bot)
     await tick(bot)
     assert len(digests()) == 3
@@ -121,11 +102,11 @@ async def test_a_digest_lists_every_waiting_game_once_per_interval_and_waits_for
     # a game moves on: it leaves the list; off stops them
     await tables[0].dig_by_command(ann)
     await tables[0].posted()
-    bot.now = at(2031, 3, 4, 13, 2)
+    bot.clock.now = at(2031, 3, 4, 13, 2)
     await tick(bot)
     assert len(digests()) == 4 and len([ln for ln in digests()[-1].content.splitlines() if ln.startswith("•")]) == 2
     assert "off" in await ask(standin, ann, hall, "me settings", {"reminders": 0})
-    bot.now = at(2031, 3, 5, 13)
+    bot.clock.now = at(2031, 3, 5, 13)
     await tick(bot)
     assert len(digests()) == 4
 
@@ -154,10 +135,10 @@ async def test_a_follower_gets_the_newest_board_once_per_interval_and_no_more_af
     assert dm.attachments and dm.attachments[0].description  # the board, with its alt text
     assert "has moved on" in dm.content and LINK.search(dm.content)
     await turn()
-    bot.now += 0.5 * HOUR
+    bot.clock.now += 0.5 * HOUR
     await tick(bot)
     assert len(news()) == 1  # at most one per interval
-    bot.now += 0.5 * HOUR
+    bot.clock.now += 0.5 * HOUR
     await tick(bot)
     await tick(bot)
     assert len(news()) == 2
@@ -167,7 +148,7 @@ async def test_a_follower_gets_the_newest_board_once_per_interval_and_no_more_af
 
     assert "no longer follow" in await ask(standin, cat, hall, "game unfollow")
     await turn()
-    bot.now += 2 * HOUR
+    bot.clock.now += 2 * HOUR
     await tick(bot)
     assert len(news()) == 2 and rows(bot.settings.db_path, "SELECT * FROM follows") == []
 
@@ -181,6 +162,6 @@ async def test_a_follower_gets_the_newest_board_once_per_interval_and_no_more_af
     assert "forgotten" in done.content
     assert rows(bot.settings.db_path, "SELECT * FROM follows") == []
     await turn()
-    bot.now += 2 * HOUR
+    bot.clock.now += 2 * HOUR
     await tick(bot)
     assert len(news()) == 2

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from players import Table
 
 from metrobot.games import get_plugin
 from metrobot.games import review as pure
 from metrobot.review import reviews as reviews_module
+from tests.e2e.players import Table
 
 REVIEW_WAIT = 120.0  # seconds (within the test's 180)
 pytestmark = pytest.mark.timeout(180)
@@ -31,11 +30,8 @@ def small_reviews(monkeypatch):
 
 
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path, small_reviews):
-    client = make_bot(str(tmp_path / "review.sqlite3"))
-    await run_client(client)
-    await standin.wait_for_commands("game")
-    return client
+async def bot(small_reviews, start_bot):
+    return await start_bot("review", "game")
 
 
 async def test_a_player_presses_review_and_reads_it_privately(standin, bot):

@@ -7,7 +7,8 @@ import asyncio
 import logging
 
 import pytest
-from harness import make_bot
+
+from tests.e2e.harness import make_bot
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -8,7 +8,6 @@ import asyncio
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
 
 from metrobot.games import get_plugin
 from metrobot.games.rulebook import page_texts
@@ -18,11 +17,8 @@ pytestmark = pytest.mark.timeout(240)
 
 
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path):
-    client = make_bot(str(tmp_path / "rules.sqlite3"))
-    await run_client(client)
-    await standin.wait_for_commands("game")
-    return client
+async def bot(start_bot):
+    return await start_bot("rules", "game")
 
 
 async def turned(standin, user, message, label: str) -> None:

@@ -33,12 +33,12 @@ import time
 from dataclasses import dataclass
 
 import pytest
-from harness import start_bot_process, stop_process
-from players import Table
 
-from metrobot.gamelog import GameLog
 from metrobot.games import get_game, get_plugin
 from metrobot.storage import Database
+from tests.e2e.harness import start_bot_process, stop_process
+from tests.e2e.players import Table
+from tests.replaying import stored_log
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -303,26 +303,14 @@ async def test_two_shard_processes_one_database(standin, pg_server, tmp_path):
         for table in everyone:
             row = await db.last_game(str(table.channel))
             log = await db.actions(row.id)
-            replayed = GameLog(
-                row.game,
-                row.seed,
-                [s.user_id for s in row.seats],
-                row.options,
-                [{"player": a["player"], "action": a["action"]} for a in log],
-            ).replay()
+            replayed = stored_log(row, log).replay()
             assert get_game(row.game).to_json(replayed) == row.state and len(log) == row.moves
             acked += check_log(sent[table.channel], log)
         for i, clock in enumerate(clocks):
             row = await db.last_game(str(clock.channel))
             log = await db.actions(row.id)
             game, states = get_game(row.game), []
-            GameLog(
-                row.game,
-                row.seed,
-                [s.user_id for s in row.seats],
-                row.options,
-                [{"player": a["player"], "action": a["action"]} for a in log],
-            ).replay(each=states.append)
+            stored_log(row, log).replay(each=states.append)
             assert game.to_json(states[-1]) == row.state and len(log) == row.moves
             first_auto = next(k for k, a in enumerate(log) if a["actor"] == "auto")
             acked += check_log(sent[clock.channel], log[:first_auto])  # the moves by command

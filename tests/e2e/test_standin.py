@@ -18,7 +18,8 @@ import discord
 import pytest
 from discord import app_commands
 from PIL import Image
-from standin import DiscordStandIn, StandInTimeout
+
+from tests.e2e.standin import DiscordStandIn, StandInTimeout
 
 pytestmark = pytest.mark.timeout(30)
 CHECK_ALT_TEXT = False  # tests of the stand-in itself: its clients are not our bot

@@ -7,7 +7,8 @@ import aiohttp
 import discord
 import pytest
 from discord import app_commands
-from standin import DiscordStandIn
+
+from tests.e2e.standin import DiscordStandIn
 
 pytestmark = pytest.mark.timeout(30)
 CHECK_ALT_TEXT = False  # the stand-in itself: its clients are not our bot

@@ -15,8 +15,8 @@ import signal
 import socket
 import sys
 
-from harness import ROOT, TEST_SEED
-from standin import DiscordStandIn
+from tests.e2e.harness import ROOT, TEST_SEED
+from tests.e2e.standin import DiscordStandIn
 
 TRY_LINE = "cannot reach Discord (logging in, try "
 

@@ -10,25 +10,21 @@ import re
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from test_busy_server import ask, at, game, row, settled, tick
 
 from metrobot.games.logplay import is_takeback
 from metrobot.storage import Database
 from metrobot.turns.takeback_window import DEFAULT_WINDOW
+from tests.clock import Clock, at
+from tests.e2e.ticks import ask, game, row, settled, tick
 
 pytestmark = pytest.mark.timeout(300)
 BOARD = re.compile(r"-(\d+)\.png$")
 
 
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path):
-    client = make_bot(str(tmp_path / "takeback.sqlite3"), tick=3600.0)  # ticked by hand (`tick`)
-    await run_client(client)
-    await standin.wait_for_commands("game", "dig", "play", "me")
-    client.now = at(2026, 6, 1, 12)
-    client.service.clock = lambda: client.now
-    return client
+async def bot(start_bot):
+    # ticked by hand (`tick`)
+    return await start_bot("takeback", "game", "dig", "play", "me", tick=3600.0, clock=Clock(at(2026, 6, 1, 12)))
 
 
 def takeback_id(message) -> str | None:
@@ -58,7 +54,7 @@ async def test_a_move_taken_back_edits_its_post_and_the_next_person_is_called_on
     if await table.owed() != [ann]:  # (Ann moves first from here on)
         await table.dig_by_command(bob)
         await settled(table)
-        bot.now += DEFAULT_WINDOW + 1
+        bot.clock.now += DEFAULT_WINDOW + 1
         await tick(bot)
     # (asked now: the recovery takes a DM like one sent a few seconds before for a copy of it)
     said = await ask(standin, bob, standin.dm_channel(bob), "me settings", {"turn_dms": True})
@@ -75,7 +71,7 @@ async def test_a_move_taken_back_edits_its_post_and_the_next_person_is_called_on
     assert len(turn_dms(standin, bob)) == dms  # and the DM waits too
     first_board = [a.filename for a in post.attachments]
 
-    bot.now += 30
+    bot.clock.now += 30
     click = await standin.click(ann, reply, custom_id=takeback_id(reply))
     back = await click.wait_message(lambda m: "Taken back" in m.content)
     assert back.ephemeral and any(c.startswith("mb:x:") for c in back.custom_ids())  # the composer again
@@ -92,7 +88,7 @@ async def test_a_move_taken_back_edits_its_post_and_the_next_person_is_called_on
     assert table.last_play_message().id == post.id  # nothing new posted: the post itself is the news
 
     # The window closes: Bob was never called for the move taken back.
-    bot.now += DEFAULT_WINDOW + 1
+    bot.clock.now += DEFAULT_WINDOW + 1
     await tick(bot)
     assert len(pings(standin, table.channel, bob)) == called
     assert len(turn_dms(standin, bob)) == dms
@@ -101,10 +97,10 @@ async def test_a_move_taken_back_edits_its_post_and_the_next_person_is_called_on
     await table.dig_by_command(ann)
     await settled(table)
     assert len(pings(standin, table.channel, bob)) == called
-    bot.now += DEFAULT_WINDOW - 1
+    bot.clock.now += DEFAULT_WINDOW - 1
     await tick(bot)
     assert len(pings(standin, table.channel, bob)) == called
-    bot.now += 2
+    bot.clock.now += 2
     await tick(bot)
     await tick(bot)
     assert len(pings(standin, table.channel, bob)) == called + 1
@@ -125,7 +121,7 @@ async def test_refused_after_the_next_move_and_the_next_person_is_not_called_for
     refused = await click.wait_message()
     assert refused.ephemeral and "Too late to take this move back: something has happened since" in refused.content
     assert len(await log(table)) == actions
-    bot.now += DEFAULT_WINDOW + 1
+    bot.clock.now += DEFAULT_WINDOW + 1
     await tick(bot)
     await tick(bot)
     # the held ping for the second person's turn, already played, is dropped; the first is called once

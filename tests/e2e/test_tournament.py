@@ -11,23 +11,14 @@ import collections
 import re
 
 import pytest
-from standin.constants import PERMISSIONS
-from tourney_play import play_table, query, round_ready, tables, tournament, until
 
+from tests.e2e.standin.constants import PERMISSIONS
+from tests.e2e.tourney_play import play_table, query, round_ready, tables, tournament, until
 from tests.reliability.crashkit import BotProcess
 
 pytestmark = pytest.mark.timeout(900)
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "김민준"]
-
-
-@pytest.fixture
-async def processes():
-    """Bot processes a test starts are killed at its end, whatever happened."""
-    made = []
-    yield lambda bot: made.append(bot) or bot
-    for bot in made:
-        await bot.kill()
 
 
 async def test_a_nine_person_swiss_is_played_to_the_end_through_restarts(standin, processes, tmp_path):
@@ -143,7 +134,7 @@ def _hall_posts(standin, hall, text):
 
 
 async def test_a_duplicate_round_plays_in_private_threads_of_each_tables_people(standin, run_client, tmp_path):
-    from harness import make_bot
+    from tests.e2e.harness import make_bot
 
     db_path = str(tmp_path / "duplicate.sqlite3")
     bot = make_bot(db_path)

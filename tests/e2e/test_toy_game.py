@@ -9,31 +9,18 @@ import json
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from players import Table
 
-from metrobot import cli, games
+from metrobot import cli
 from metrobot.gamelog import GameLog, self_play
+from tests.e2e.players import Table
 from tests.toygame import PLUGIN, TARGET
 
 pytestmark = pytest.mark.timeout(120)
 
 
-@pytest.fixture
-def toy_registered():
-    games.register(PLUGIN)
-    try:
-        yield PLUGIN
-    finally:
-        games.unregister(PLUGIN.name)
-
-
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path, toy_registered):
-    client = make_bot(str(tmp_path / "toy.sqlite3"))
-    await run_client(client)
-    await standin.wait_for_commands("game", "play", "add")
-    return client
+async def bot(toy, start_bot):
+    return await start_bot("toy", "game", "play", "add")
 
 
 async def test_the_toy_game_is_played_to_the_end(standin, bot):
@@ -70,7 +57,7 @@ async def test_the_toy_game_is_played_to_the_end(standin, bot):
     assert "No game here" in (await h.wait_message()).content
 
 
-def test_self_play_codes_and_matching_come_from_the_defaults(toy_registered, tmp_path):
+def test_self_play_codes_and_matching_come_from_the_defaults(toy, tmp_path):
     game = PLUGIN.game
     log, state = self_play(PLUGIN, ["a", "b"], {}, 5)  # the plug-in's own self-play, default level
     assert game.is_over(state) and state.count == TARGET and log.actions

@@ -11,12 +11,12 @@ import re
 
 import pytest
 import pytest_asyncio
-from composing import press
-from harness import make_bot
-from players import Table
 
 from metrobot.i18n import IN_PROGRESS, lang
 from metrobot.storage import Database
+from tests.e2e.composing import press
+from tests.e2e.harness import make_bot
+from tests.e2e.players import Table
 from tests.reliability.sizes import FULL
 
 pytestmark = pytest.mark.timeout(300)

@@ -19,18 +19,18 @@ import random
 
 import pytest
 import pytest_asyncio
-from composing import choose, control, group_labels, press, step_options, steps_of, take_step
-from harness import TEST_SEED, make_bot
-from players import Table
 
 from metrobot.discord_app.composer import MAX_OPTIONS
-from metrobot.gamelog import GameLog
 from metrobot.games import get_plugin
 from metrobot.games.underground.notation import KIND_ORDER, route_label
 from metrobot.i18n import EN
 from metrobot.service import fixed_seeds
 from metrobot.storage import Database
 from metrobot.turns import menutree
+from tests.e2e.composing import choose, control, group_labels, press, step_options, steps_of, take_step
+from tests.e2e.harness import TEST_SEED
+from tests.e2e.players import Table
+from tests.replaying import stored_log
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -54,11 +54,8 @@ ANN_PICKS = 1
 
 
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path):
-    client = make_bot(str(tmp_path / "underground.sqlite3"))
-    await run_client(client)
-    await standin.wait_for_commands("game", "build", "play")
-    return client
+async def bot(start_bot):
+    return await start_bot("underground", "game", "build", "play")
 
 
 # ---------------------------------------------------------------- reading the composer
@@ -306,13 +303,7 @@ async def test_full_three_player_game(standin, bot):
         actions = await db.actions(row.id)
     finally:
         await db.close()
-    log = GameLog(
-        row.game,
-        row.seed,
-        [s.user_id for s in row.seats],
-        row.options,
-        [{"player": a["player"], "action": a["action"]} for a in actions],
-    )
+    log = stored_log(row, actions)
     assert GAME.to_json(log.replay()) == row.state
 
 
@@ -350,11 +341,5 @@ async def test_a_two_player_game_in_berlin(standin, bot):
         actions = await db.actions(row.id)
     finally:
         await db.close()
-    log = GameLog(
-        row.game,
-        row.seed,
-        [s.user_id for s in row.seats],
-        row.options,
-        [{"player": a["player"], "action": a["action"]} for a in actions],
-    )
+    log = stored_log(row, actions)
     assert GAME.to_json(log.replay()) == row.state

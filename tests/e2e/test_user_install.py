@@ -8,19 +8,16 @@ from __future__ import annotations
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from players import Table
+
+from tests.e2e.players import Table
 
 pytestmark = pytest.mark.timeout(300)
 ANYWHERE = ("games", "profile", "me", "game", "privacy")
 
 
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path):
-    client = make_bot(str(tmp_path / "anywhere.sqlite3"))
-    await run_client(client)
-    await standin.wait_for_commands("game", "games", "me", "profile", "status")
-    return client
+async def bot(start_bot):
+    return await start_bot("anywhere", "game", "games", "me", "profile", "status")
 
 
 async def private(standin, user: int, channel: int, command: str, options: dict | None = None) -> str:

@@ -8,16 +8,13 @@ Server) revokes them all."""
 from __future__ import annotations
 
 import asyncio
-import os
-import sys
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from players import Table
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "web"))
-from browser import Watched, axe_problems, launch
+from tests.e2e.players import Table
+from tests.e2e.ticks import ask
+from tests.web.browser import Watched, axe_problems, launch
 
 pytestmark = pytest.mark.timeout(300)
 MANAGE_GUILD = 1 << 5
@@ -25,21 +22,12 @@ LOADED = "() => { const i = document.getElementById('board'); return i && i.comp
 
 
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path):
-    client = make_bot(str(tmp_path / "web.sqlite3"), web_port=0)
-    await run_client(client)
-    await standin.wait_for_commands("game", "leaderboard", "server")
-    return client
+async def bot(start_bot):
+    return await start_bot("web", "game", "leaderboard", "server", web_port=0)
 
 
 def link_button(message) -> dict | None:
     return next((c for c in message.all_components() if c.get("url")), None)
-
-
-async def ask(standin, user: int, channel: int, command: str, options: dict | None = None) -> str:
-    reply = await (await standin.slash(user, channel, command, options or {})).wait_message()
-    assert reply.ephemeral, reply.content
-    return reply.content
 
 
 async def test_the_status_message_links_to_a_live_page(standin, bot):

@@ -10,13 +10,9 @@ import json
 import sqlite3
 import time
 
+from tests.dbfile import rows
 
-def query(db_path: str, sql: str, *args) -> list[tuple]:
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10)
-    try:
-        return conn.execute(sql, args).fetchall()
-    finally:
-        conn.close()
+query = rows  # (the bot's database file, read-only)
 
 
 def write(db_path: str, sql: str, *args) -> None:

@@ -2,7 +2,6 @@
 reproducible search. Every game is seeded; only guarantees are asserted."""
 
 import random
-from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -10,14 +9,14 @@ from hypothesis import strategies as st
 
 from metrobot.games.autoplay import Budget, take_turn
 from metrobot.games.flipwrite import GAME
-from metrobot.games.flipwrite.actions import legal
 from metrobot.games.flipwrite.ai import player_for
 from metrobot.games.flipwrite.ai import strong as strong_module
-from metrobot.games.flipwrite.determinize import sealed_decision
-from tests.metromania.ai_helpers import FakeClock, peeking
+from tests.clock import Clock
+from tests.flipwrite.util import hidden_variants, mid_round
+from tests.metromania.ai_helpers import peeking
 
 from .smallmaps import small_map_option
-from .test_ai_determinize import position
+from .util import position
 
 # Small search budgets (simulated steps: a round of deals or two): the clock cap is
 # generous so that the work bound decides (reproducible).
@@ -55,44 +54,6 @@ def test_a_whole_game_of_strong_players_is_legal_to_the_end():
         seat = min(GAME.to_move(state))
         action = strong.choose(GAME, GAME.view(state, seat), seat, seat, rnd, Budget(60, 12))
         state, _ = GAME.apply(state, seat, action)  # raises on an illegal action
-
-
-def other_than(first):
-    """A decision rule picking any legal move but `first` (a sealed choice that differs)."""
-
-    def pick(state, player, sheet, rnd):
-        return rnd.choice([a for a in legal(state.map, sheet, state.card) if a != first] or [first])
-
-    return pick
-
-
-def mid_round(map_name, n, special, seed, rounds):
-    """`rounds` whole rounds into a seeded game, then every seat but the last has sealed."""
-    rnd = random.Random(seed)
-    state = GAME.new_game([f"p{i}" for i in range(n)], {"map": map_name, "special_stations": special}, seed)
-    while state.rounds < rounds or len(GAME.to_move(state)) > 1:
-        player = min(GAME.to_move(state))
-        action = (
-            GAME.auto_action(state, player, rnd)
-            if rnd.random() < 0.6
-            else rnd.choice(GAME.legal_actions(state, player))
-        )
-        state, _ = GAME.apply(state, player, action)
-    return state
-
-
-def hidden_variants(state, viewer, rnd):
-    """States that differ from `state` only in what `viewer` cannot see, one for each
-    hidden thing: the order of the draw pile (and the pile's generator), and each other
-    seat's sealed choice."""
-    pile = state.pile
-    out = [replace(state, pile=replace(pile, draw=pile.draw[::-1], rng=rnd.getrandbits(64)))]
-    for other, decision in state.pending.items():
-        if other != viewer and decision.sealed:
-            changed = dict(state.pending)
-            changed[other] = sealed_decision(replace(state, pending={}), other, rnd, other_than(decision.steps[0]))
-            out.append(replace(state, pending=changed))
-    return [v for v in out if v != state]
 
 
 @pytest.mark.parametrize(
@@ -183,7 +144,7 @@ def test_a_decision_is_one_step():
 def test_strong_honours_its_clock():
     """Past its deadline the player starts no rollout and soon stops reading the clock
     (timing itself is for the benchmarks: here the clock moves 1 ms at every reading)."""
-    clock = FakeClock(step=0.001)
+    clock = Clock(0.0, step=0.001)
     state = position("berlin", 2, False, 6, 0)
     view = GAME.view(state, "p0")
     strong = player_for("strong")

@@ -12,27 +12,9 @@ from hypothesis import strategies as st
 
 from metrobot.games.flipwrite import GAME
 from metrobot.games.flipwrite.determinize import determinize
-
-from .smallmaps import small_map_option
+from tests.flipwrite.util import position
 
 MAPS = ["amsterdam", "berlin", "paris", "madrid"]
-
-
-def position(map_name, n, special, seed, steps):
-    """A seeded position `steps` single decisions into a game (often mid-round, so some
-    players have sealed and, with the variant, some are in the middle of a chain)."""
-    rnd = random.Random(seed)
-    players = [f"p{i}" for i in range(n)]
-    option = small_map_option(map_name) if map_name == "tiny" else map_name
-    state = GAME.new_game(players, {"map": option, "special_stations": special}, seed)
-    for _ in range(steps):
-        if GAME.is_over(state):
-            break
-        player = rnd.choice(sorted(GAME.to_move(state)))
-        legal = GAME.legal_actions(state, player)
-        action = GAME.auto_action(state, player, rnd) if rnd.random() < 0.6 else rnd.choice(legal)
-        state, _ = GAME.apply(state, player, action)
-    return state
 
 
 def check(state, viewer, rnd):

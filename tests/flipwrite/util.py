@@ -3,10 +3,13 @@ independent re-implementation of the scoring that reads nothing but the state JS
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from typing import Any
 
 from metrobot.games.flipwrite import GAME
+from metrobot.games.flipwrite.actions import legal
+from metrobot.games.flipwrite.determinize import sealed_decision
 from metrobot.games.flipwrite.sheet import Sheet
 
 from .smallmaps import small_map_option, tiny_data
@@ -90,3 +93,58 @@ def independent_scores(data: dict) -> dict[str, dict[str, int]]:
             "empty": empty,
         }
     return out
+
+
+def position(map_name, n, special, seed, steps):
+    """A seeded position `steps` single decisions into a game (often mid-round, so some
+    players have sealed and, with the variant, some are in the middle of a chain)."""
+    rnd = random.Random(seed)
+    players = [f"p{i}" for i in range(n)]
+    option = small_map_option(map_name) if map_name == "tiny" else map_name
+    state = GAME.new_game(players, {"map": option, "special_stations": special}, seed)
+    for _ in range(steps):
+        if GAME.is_over(state):
+            break
+        player = rnd.choice(sorted(GAME.to_move(state)))
+        legal = GAME.legal_actions(state, player)
+        action = GAME.auto_action(state, player, rnd) if rnd.random() < 0.6 else rnd.choice(legal)
+        state, _ = GAME.apply(state, player, action)
+    return state
+
+
+def other_than(first):
+    """A decision rule picking any legal move but `first` (a sealed choice that differs)."""
+
+    def pick(state, player, sheet, rnd):
+        return rnd.choice([a for a in legal(state.map, sheet, state.card) if a != first] or [first])
+
+    return pick
+
+
+def mid_round(map_name, n, special, seed, rounds):
+    """`rounds` whole rounds into a seeded game, then every seat but the last has sealed."""
+    rnd = random.Random(seed)
+    state = GAME.new_game([f"p{i}" for i in range(n)], {"map": map_name, "special_stations": special}, seed)
+    while state.rounds < rounds or len(GAME.to_move(state)) > 1:
+        player = min(GAME.to_move(state))
+        action = (
+            GAME.auto_action(state, player, rnd)
+            if rnd.random() < 0.6
+            else rnd.choice(GAME.legal_actions(state, player))
+        )
+        state, _ = GAME.apply(state, player, action)
+    return state
+
+
+def hidden_variants(state, viewer, rnd):
+    """States that differ from `state` only in what `viewer` cannot see, one for each
+    hidden thing: the order of the draw pile (and the pile's generator), and each other
+    seat's sealed choice."""
+    pile = state.pile
+    out = [replace(state, pile=replace(pile, draw=pile.draw[::-1], rng=rnd.getrandbits(64)))]
+    for other, decision in state.pending.items():
+        if other != viewer and decision.sealed:
+            changed = dict(state.pending)
+            changed[other] = sealed_decision(replace(state, pending={}), other, rnd, other_than(decision.steps[0]))
+            out.append(replace(state, pending=changed))
+    return [v for v in out if v != state]

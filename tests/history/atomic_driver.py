@@ -1,4 +1,4 @@
-"""Run by test_atomic.py in a process of its own: plays a game of Race to 10 to one move
+"""Run by test_atomic.py in a process of its own (`python -m tests.history.atomic_driver`): plays a game of Race to 10 to one move
 before its end, then makes the last move with the process killed (SIGKILL) at a chosen
 moment: `inside` (the game row updated, the ratings being written, nothing committed) or
 `after` (just after the commit)."""
@@ -7,9 +7,6 @@ import asyncio
 import os
 import signal
 import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from metrobot import games
 from metrobot.service import fixed_seeds

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-DRIVER = Path(__file__).with_name("atomic_driver.py")
+ROOT = Path(__file__).resolve().parents[2]
+DRIVER = "tests.history.atomic_driver"  # (run as a module from the root: it imports tests.toygame by its name)
 
 
 def state_of(db_path):
@@ -29,7 +30,9 @@ def state_of(db_path):
 @pytest.mark.parametrize("when, finished", [("inside", False), ("after", True)])
 def test_killed_between_the_end_and_the_rating(tmp_path, when, finished):
     db_path = tmp_path / "atomic.sqlite3"
-    proc = subprocess.run([sys.executable, str(DRIVER), str(db_path), when], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", DRIVER, str(db_path), when], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == -signal.SIGKILL, proc.stderr
     before = int(proc.stdout.split(":")[1])
     status, moves, logged, results, rated = state_of(db_path)

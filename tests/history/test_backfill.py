@@ -12,12 +12,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from metrobot.service import fixed_seeds
 from metrobot.storage import Database
 from metrobot.storage.schema import SQLITE, statements
 from metrobot.wiring import GameService
 
 from .play import play_game
+
+# its words as the channel reads them (tests/said.py)
+pytestmark = pytest.mark.service(discord=True)
 
 ROOT = Path(__file__).resolve().parents[2]
 PEOPLE = [("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat"), ("u4", "Dan")]

@@ -13,34 +13,16 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from metrobot.app import privacy as privacy_of
 from metrobot.i18n import reading
-from metrobot.service import Refused, fixed_seeds
+from metrobot.service import Refused
 from metrobot.storage.personal import GHOST_PREFIX
 from metrobot.web import make_app
-from metrobot.wiring import GameService
-from tests.said import in_discord
 
 from .play import owed, play_game
 
+pytestmark = pytest.mark.service(now=1_800_000_000.0, turn_clock=3600, discord=True)
+
 ANN, BOB, CAT = ("1001", "Ann"), ("1002", "Bob"), ("1003", "Cat")
 GUILD = "5001"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def clock():
-    return Clock()
-
-
-@pytest.fixture
-def svc(db, clock):
-    return in_discord(GameService(db, seeds=fixed_seeds(5), images=False, clock=clock, default_turn_clock=3600))
 
 
 async def play_out(svc, channel, *, lapse=None):

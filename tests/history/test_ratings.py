@@ -6,9 +6,13 @@ from __future__ import annotations
 import random
 import sqlite3
 
+import pytest
 from openskill.models import PlackettLuce
 
 from .play import play_game
+
+# its words as the channel reads them (tests/said.py)
+pytestmark = pytest.mark.service(discord=True)
 
 PEOPLE = [("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat"), ("u4", "Dan")]
 

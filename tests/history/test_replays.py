@@ -10,13 +10,16 @@ import random
 import pytest
 from PIL import Image
 
-from metrobot.gamelog import GameLog
 from metrobot.games import get_game
 from metrobot.render.animation import animate
 from metrobot.service import Refused, fixed_seeds
 from metrobot.wiring import GameService
+from tests.replaying import stored_log
 
 from .play import owed, play_game
+
+# its words as the channel reads them (tests/said.py)
+pytestmark = pytest.mark.service(discord=True)
 
 PEOPLE = [("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat"), ("u4", "Dan")]
 
@@ -25,13 +28,7 @@ async def test_frames_are_the_replayed_log(svc, db):
     row = await play_game(svc, "c1", "g1", PEOPLE[:2], kind="metromania", rnd=random.Random(2))
     frames = await svc.replays.frames(row)
     actions = await db.actions(row.id)
-    log = GameLog(
-        row.game,
-        row.seed,
-        [s.user_id for s in row.seats],
-        row.options,
-        [{"player": a["player"], "action": a["action"]} for a in actions],
-    )
+    log = stored_log(row, actions)
     states = []
     log.replay(each=states.append)
     game = get_game(row.game)
@@ -96,13 +93,7 @@ async def test_a_long_four_player_game_animates_under_discords_limit(db):
     actions = await db.actions(row.id)
     assert {a["actor"] for a in actions} == {"auto"}
     game, states = get_game(row.game), []
-    GameLog(
-        row.game,
-        row.seed,
-        [s.user_id for s in row.seats],
-        row.options,
-        [{"player": a["player"], "action": a["action"]} for a in actions],
-    ).replay(each=states.append)
+    stored_log(row, actions).replay(each=states.append)
     turns = sum(game.turn_number(b) != game.turn_number(a) for a, b in itertools.pairwise(states))
     assert turns >= 30  # long: a whole game, every seat plays seven turns or more
     svc.images = True

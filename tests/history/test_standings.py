@@ -11,6 +11,9 @@ from metrobot.service import Refused
 
 from .play import play_game
 
+# its words as the channel reads them (tests/said.py)
+pytestmark = pytest.mark.service(discord=True)
+
 PEOPLE = [("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat")]
 
 

@@ -57,14 +57,25 @@ def peeking(monkeypatch, game):
         yield
 
 
-class FakeClock:
-    """A clock that moves `step` seconds at every reading (`Budget(clock=...)`), so a test
-    can check that a search stops at its deadline without measuring time."""
+# ---------------------------------------------------------------- hidden information
+def start_of_p1_turn(seed):
+    """A 4-player game with hidden hands, p1 to move at the start of its turn."""
+    s = position(4, {"hands": "hidden"}, seed, 12)
+    while s.players[s.current] != "p1":
+        p = s.players[s.current]
+        s, _ = GAME.apply(s, p, GAME.auto_action(s, p, random.Random(0)))
+    return s
 
-    def __init__(self, step: float):
-        self.now, self.step, self.readings = 0.0, step, 0
 
-    def __call__(self) -> float:
-        self.readings += 1
-        self.now += self.step
-        return self.now
+def hidden_twins(s):
+    """States that p1 cannot tell from s, one for each thing its view hides: another deal
+    (two opponents' unplaced markers swapped, letters and kinds) and another generator
+    (seed and state)."""
+    data = GAME.to_json(s)
+    t = GAME.from_json(data)
+    others = [m for m in t.markers if m.cell is None and m.holder != "p1"]
+    a = others[0]
+    b = next(m for m in others if m.holder != a.holder and (m.letter, m.kind) != (a.letter, a.kind))
+    a.letter, a.kind, b.letter, b.kind = b.letter, b.kind, a.letter, a.kind
+    u = GAME.from_json({**data, "seed": data["seed"] ^ 0x5A5A, "rng": data["rng"] ^ 0x123456789})
+    return [t, u]

@@ -11,8 +11,10 @@ from metrobot.games.metromania import GAME
 from metrobot.games.metromania.ai import GreedyPlayer, player
 from metrobot.games.metromania.ai import strong as strong_module
 from metrobot.games.metromania.ai.strong import StrongPlayer
+from tests.clock import Clock
+from tests.metromania.ai_helpers import hidden_twins, start_of_p1_turn
 
-from .ai_helpers import VARIANTS, FakeClock, peeking, position
+from .ai_helpers import VARIANTS, peeking, position
 
 SMALL = Budget(seconds=60, iterations=2)  # work-bounded (one rollout or two): the same choice on any machine
 
@@ -68,30 +70,6 @@ def test_one_decision_plays_the_strong_players_whole_turn():
     after, steps, events = take_turn(GAME, auto, s, "p1", random.Random(2), budget=SMALL)
     assert auto.last.candidates > 1 and len(steps) > 1 and len(events) >= len(steps)
     assert GAME.turn_number(after) != GAME.turn_number(s)
-
-
-# ---------------------------------------------------------------- hidden information
-def start_of_p1_turn(seed):
-    """A 4-player game with hidden hands, p1 to move at the start of its turn."""
-    s = position(4, {"hands": "hidden"}, seed, 12)
-    while s.players[s.current] != "p1":
-        p = s.players[s.current]
-        s, _ = GAME.apply(s, p, GAME.auto_action(s, p, random.Random(0)))
-    return s
-
-
-def hidden_twins(s):
-    """States that p1 cannot tell from s, one for each thing its view hides: another deal
-    (two opponents' unplaced markers swapped, letters and kinds) and another generator
-    (seed and state)."""
-    data = GAME.to_json(s)
-    t = GAME.from_json(data)
-    others = [m for m in t.markers if m.cell is None and m.holder != "p1"]
-    a = others[0]
-    b = next(m for m in others if m.holder != a.holder and (m.letter, m.kind) != (a.letter, a.kind))
-    a.letter, a.kind, b.letter, b.kind = b.letter, b.kind, a.letter, a.kind
-    u = GAME.from_json({**data, "seed": data["seed"] ^ 0x5A5A, "rng": data["rng"] ^ 0x123456789})
-    return [t, u]
 
 
 def twin_plans(make, states, seed, budget):
@@ -184,7 +162,7 @@ def test_strong_without_time_still_answers_legally():
 def test_strong_stops_at_its_deadline():
     """Against a clock that moves 1 ms a reading (no real time is measured): a 50 ms cap
     ends the search a few readings after the deadline, however much work was allowed."""
-    clock = FakeClock(step=0.001)
+    clock = Clock(0.0, step=0.001)
     s = position(2, {}, 5, 10)
     seat = s.players[s.current]
     auto = StrongPlayer()

@@ -21,15 +21,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from fixtures import ClientRunner  # tests/e2e
-from harness import make_bot
-from players import Table
-from standin import DiscordStandIn, point_discord_at
-from standin.constants import PERMISSIONS
-from waiting import quiet
-
 from metrobot.games import get_plugin
 from metrobot.storage import outbox
+from tests.e2e.fixtures import ClientRunner  # tests/e2e
+from tests.e2e.harness import make_bot
+from tests.e2e.players import Table
+from tests.e2e.standin import DiscordStandIn, point_discord_at
+from tests.e2e.standin.constants import PERMISSIONS
+from tests.e2e.waiting import quiet
 
 from .sizes import FULL
 
@@ -489,7 +488,7 @@ def drawable(game: str) -> bool:
 async def send(world: World, attempt: Any, tally: Tally, baseline: dict[str, Any], *, public: bool = False) -> None:
     """Send one interaction that must change nothing; check and count what the bot did
     (`public`: it may answer in public by design, e.g. a replay for the whole channel)."""
-    from standin import StandInTimeout
+    from tests.e2e.standin import StandInTimeout
 
     s = world.standin
     log_start = len(world.capture)

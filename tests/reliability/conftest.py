@@ -8,21 +8,15 @@ the fault it exists to catch and checks that the suite sees it.
 from __future__ import annotations
 
 import os
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-E2E = ROOT / "tests" / "e2e"
-for path in (ROOT, E2E):
-    if str(path) not in sys.path:
-        sys.path.insert(0, str(path))
+from tests.e2e.alttext_check import every_upload_has_alt_text  # noqa: F401  (every file the bot uploads described)
+from tests.e2e.fixtures import processes, run_client, standin, start_bot  # noqa: F401  (the e2e fixtures)
+from tests.service.daily_kit import cheap_daily_opponent  # noqa: F401  (the daily opponent's work, small)
+from tests.service.helpers import counted  # noqa: F401  (the reviews made, with a small budget)
 
-from alttext_check import every_upload_has_alt_text  # noqa: E402,F401  (every file the bot uploads described)
-from fixtures import run_client, standin  # noqa: E402,F401  (the e2e fixtures)
-
-from .figures import markdown, summary  # noqa: E402
+from .figures import markdown, summary
 
 REPORTED: dict[str, dict[str, object]] = {}  # test name -> the figures it reported
 

@@ -23,13 +23,12 @@ import types
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness import start_bot_process
-from players import Table
-from standin import StandInTimeout
-
 from metrobot.gamelog import GameLog
 from metrobot.games import get_game, get_plugin
 from metrobot.games.logplay import LogPlayer, is_takeback
+from tests.e2e.harness import start_bot_process
+from tests.e2e.players import Table
+from tests.e2e.standin import StandInTimeout
 
 FAULTS_DIR = Path(__file__).with_name("faults")
 ROOT = Path(__file__).resolve().parents[2]
@@ -97,6 +96,23 @@ GAMES, ACTIONS, OUTBOX = (
     "SELECT game_id, seq, seat, action, actor FROM actions ORDER BY game_id, seq",
     "SELECT * FROM outbox ORDER BY id",
 )
+
+
+async def wait_until(check, what: str, tries: int = 600) -> None:
+    """Until `check()` holds, looked at every 50 ms, `tries` times at the most (then: what never happened)."""
+    for _ in range(tries):
+        if check():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"never: {what}")
+
+
+async def answered(h, timeout: float = 4.0) -> str | None:
+    """The private answer to a command or a press, or None if none comes within `timeout` (the bot died)."""
+    try:
+        return (await h.wait_message(lambda m: m.ephemeral, timeout=timeout)).content
+    except StandInTimeout:
+        return None
 
 
 def read_db(db_path: str) -> tuple[list[dict], dict[int, list[dict]], list[dict]]:

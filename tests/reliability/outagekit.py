@@ -20,10 +20,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import aiohttp
-from harness import start_bot_process, stop_process
-from players import Table
-from standin import StandInTimeout
-from waiting import delivered
+
+from tests.e2e.harness import start_bot_process, stop_process
+from tests.e2e.players import Table
+from tests.e2e.standin import StandInTimeout
+from tests.e2e.waiting import delivered
 
 from .crashkit import FAULTS_DIR, ROOT, Audit, Channel, audit_announcements, audit_storage, read_db
 from .pgcluster import _free_port

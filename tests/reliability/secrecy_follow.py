@@ -17,8 +17,9 @@ import re
 from typing import Any
 
 from metrobot.discord_app.words import discord_text
-from metrobot.storage import Database, GameRow
-from metrobot.wiring import GameService
+from metrobot.storage import GameRow
+
+from .twins import twin
 
 WHEN = re.compile(r"<t:\d+:R>")  # (when the stored game last moved: the test's two rows differ in it)
 NOW = 1_800_000_000.0
@@ -60,36 +61,19 @@ async def made(row: GameRow, state: Any, who: str, images: bool) -> dict[str, An
     from metrobot.games import get_plugin
 
     game = get_plugin(row.game).game
-    db = await Database(":memory:").open()
-    try:
-        service = GameService(db, images=images, seeds=lambda: 1, clock=lambda: NOW)
-        stored = await db.create_game(
-            channel_id=row.channel_id,
-            guild_id=row.guild_id,
-            game=row.game,
-            host=row.seats[0],
-            options=row.options,
-            seed=1,
-            max_seats=row.max_seats,
-            turn_clock=row.turn_clock,
-        )
-        owed = [game.owner(state, s) for s in game.seats(state) if s in game.to_move(state)]
-        stored = await db.update(
-            stored,
-            status=row.status,
-            host_id=row.host_id,
-            seats=list(row.seats),
-            state=game.to_json(state),
-            deadline=row.deadline,
-            waiting=list(dict.fromkeys(owed)),
-        )
-        await db.reminders.follow(who, stored.id, 0, NOW - 7200)
+    owed = [game.owner(state, s) for s in game.seats(state) if s in game.to_move(state)]
+    fields = {
+        "status": row.status,
+        "host_id": row.host_id,
+        "deadline": row.deadline,
+        "waiting": list(dict.fromkeys(owed)),
+    }
+    async with twin(row, state, images=images, now=NOW, **fields) as (service, stored):
+        await service.db.reminders.follow(who, stored.id, 0, NOW - 7200)
         told = await service.following.tell_follower(who, stored.id, 0, NOW)
-        await db.reminders.set_reminder(who, 3600.0)
+        await service.db.reminders.set_reminder(who, 3600.0)
         digest = await service.reminders.digest(who, 3600.0, None, NOW + 7200)
         return {"follow": _said(told), "digest": _said(digest)}
-    finally:
-        await db.close()
 
 
 def _said(made: tuple[str, Any] | None) -> tuple[str, list] | None:

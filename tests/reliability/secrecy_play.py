@@ -43,8 +43,10 @@ from metrobot.games.hints import requester_view, suggest
 from metrobot.service import Menu, Outcome, Refused, fixed_seeds
 from metrobot.storage import Database, GameRow, Seat
 from metrobot.wiring import GameService
+from tests.clock import Clock
 
 from .secrecy_model import Secret, model
+from .twins import twin
 
 PEOPLE = [
     (str(880000000000000000 + 11 * i), name)
@@ -371,32 +373,9 @@ class Watcher:
 async def answers(row: GameRow, state: Any, who: str, images: bool) -> list[Any]:
     """The read-only requests' answers of a service holding this game in this state, as
     comparable data (texts, image bytes, menu choices)."""
-    game = get_plugin(row.game).game
-    db = await Database(":memory:").open()
-    try:
-        service = GameService(db, images=images, seeds=lambda: 1, clock=lambda: 1_800_000_000.0)
-        made = await db.create_game(
-            channel_id=row.channel_id,
-            guild_id=row.guild_id,
-            game=row.game,
-            host=row.seats[0],
-            options=row.options,
-            seed=1,
-            max_seats=row.max_seats,
-            turn_clock=row.turn_clock,
-        )
-        await db.update(
-            made,
-            status=row.status,
-            host_id=row.host_id,
-            seats=list(row.seats),
-            state=game.to_json(state),
-            deadline=row.deadline,
-            reminded=row.reminded,
-        )
+    fields = {"status": row.status, "host_id": row.host_id, "deadline": row.deadline, "reminded": row.reminded}
+    async with twin(row, state, images=images, **fields) as (service, _):
         return [await _ask(service, ask, row.channel_id, who) for ask in ASKS]
-    finally:
-        await db.close()
 
 
 async def _ask(service: GameService, ask: str, channel: str, who: str) -> Any:
@@ -481,7 +460,7 @@ class Table:
         self.images = images  # a folder for the command line's files: images are checked too
         self.until = until  # (a fault test: stop once what it lets out has been seen)
         self.states: list[Any] = []  # the game's states, one per change while it runs
-        self.now = [1_800_000_000.0]
+        self.clock = Clock(1_800_000_000.0)
         self.db: Database | None = None
         self.service: GameService | None = None
 
@@ -489,7 +468,7 @@ class Table:
         self.db = await Database(":memory:").open()
         try:
             self.service = GameService(
-                self.db, images=False, seeds=fixed_seeds(7_000_000 + self.number), clock=lambda: self.now[0]
+                self.db, images=False, seeds=fixed_seeds(7_000_000 + self.number), clock=self.clock
             )
             await self._run(max_calls)
         finally:
@@ -691,7 +670,7 @@ class Table:
         row = self.w.row
         if row.deadline is None:
             return
-        self.now[0] = row.deadline + 1 if expire else row.deadline - row.turn_clock / 2 + 1
+        self.clock.now = row.deadline + 1 if expire else row.deadline - row.turn_clock / 2 + 1
         earlier = self.records.take()
         results = await self.service.tick()
         await self._after(

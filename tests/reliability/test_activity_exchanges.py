@@ -9,16 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import sys
 
 import aiohttp
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "web"))
-from activity_world import close_activity_world, make_activity_world
-
 from metrobot.web.discordauth import ExchangeLimit, client_address, networks
+from tests.clock import Clock
+from tests.web.activity_world import close_activity_world, make_activity_world
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -36,8 +33,8 @@ async def post(http, world, body: dict, address: str | None = None) -> tuple[int
 async def test_code_exchanges_are_limited_per_address_through_one_session(tmp_path, caplog):
     caplog.set_level(logging.DEBUG)
     world = await make_activity_world(tmp_path)
-    now = [1000.0]
-    world.auth.limit = ExchangeLimit(burst=5, rate=1 / 3, clock=lambda: now[0])
+    clock = Clock(1000.0)
+    world.auth.limit = ExchangeLimit(burst=5, rate=1 / 3, clock=clock)
     world.auth.proxies = networks(["127.0.0.1", "::1"])  # (the test's client stands for a proxy on this machine)
     try:
         async with aiohttp.ClientSession() as http:
@@ -47,11 +44,11 @@ async def test_code_exchanges_are_limited_per_address_through_one_session(tmp_pa
             assert len(world.standin.token_exchanges) == 5  # (the other 7 never reached Discord)
             status, _ = await post(http, world, junk(world, 99), "198.51.100.9")  # another address: its own
             assert status == 401
-            now[0] += 3  # a token back for the first
+            clock.advance(3)  # a token back for the first
             assert (await post(http, world, junk(world, 100), "203.0.113.7"))[0] == 401
             assert (await post(http, world, junk(world, 101), "203.0.113.7"))[0] == 429
             # a real sign-in through the same session
-            now[0] += 60
+            clock.advance(60)
             _query, instance = world.frame_query(world.bob)
             body = {"code": world.standin.authorize(world.bob), "instance_id": instance}
             assert (await post(http, world, body, "198.51.100.9"))[0] == 200
@@ -106,8 +103,8 @@ async def test_a_private_peer_the_operator_did_not_name_cannot_spread_its_exchan
     """Without METROBOT_TRUSTED_PROXIES, a client on a private network (here: this machine)
     that writes a new X-Forwarded-For on every request still spends one bucket."""
     world = await make_activity_world(tmp_path)
-    now = [1000.0]
-    world.auth.limit = ExchangeLimit(burst=5, rate=1 / 3, clock=lambda: now[0])
+    clock = Clock(1000.0)
+    world.auth.limit = ExchangeLimit(burst=5, rate=1 / 3, clock=clock)
     assert world.auth.proxies == ()  # (the settings' default)
     try:
         async with aiohttp.ClientSession() as http:

@@ -13,21 +13,17 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import sys
 
 import aiohttp
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "web"))
-from activity_world import close_activity_world, make_activity_world
-
 from metrobot.i18n import lang
 from metrobot.play import access
 from metrobot.play.board import plain
 from metrobot.web import activitytoken
+from tests.web.activity_world import close_activity_world, make_activity_world
 
 from .sizes import scale
 

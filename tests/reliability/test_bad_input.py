@@ -21,9 +21,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from fixtures import fail_on_problems
 from hypothesis import HealthCheck, Phase, assume, given, seed, settings
 from hypothesis import strategies as st
+
+from tests.e2e.fixtures import fail_on_problems
 
 from .badinput_gen import Draw, Oracle
 from .badinput_world import GENERIC_FAILURE, Tally, World, describe_record, is_traceback, send

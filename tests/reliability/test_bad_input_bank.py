@@ -7,11 +7,10 @@ sends such options too, among everything else: its oracle knows the bank's rule.
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 import pytest_asyncio
-from harness import make_bot
+
+from tests.dbfile import rows
 
 pytestmark = pytest.mark.timeout(300)
 STRING, NUMBER, BOOLEAN = 3, 10, 5
@@ -39,20 +38,9 @@ def options(values: dict) -> list[dict]:
     return [{"name": k, "type": TYPES.get(k, NUMBER), "value": v} for k, v in values.items()]
 
 
-def rows(db_path: str, sql: str) -> list[tuple]:
-    con = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
-    try:
-        return con.execute(sql).fetchall()
-    finally:
-        con.close()
-
-
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path):
-    client = make_bot(str(tmp_path / "bank-bad.sqlite3"), tick=3600.0)
-    await run_client(client)
-    await standin.wait_for_commands("game", "server")
-    return client
+async def bot(start_bot):
+    return await start_bot("bank-bad", "game", "server", tick=3600.0)
 
 
 async def test_silly_clock_values_are_refused_with_the_rule_and_nothing_changes(standin, bot):

@@ -9,18 +9,14 @@ endpoint reads a body and never a 500; no line of the log is an ERROR or carries
 from __future__ import annotations
 
 import logging
-import os
 import re
-import sys
 
 import aiohttp
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "web"))
-from activity_world import close_activity_world, make_activity_world
-
 from metrobot.play import access
 from metrobot.web.activity import sdk_version
+from tests.web.activity_world import close_activity_world, make_activity_world
 
 pytestmark = pytest.mark.timeout(600)
 LIMIT = 4096  # (make_app's client_max_size)

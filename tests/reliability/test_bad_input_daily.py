@@ -11,11 +11,10 @@ import sqlite3
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
 
-from metrobot.turns import automatic
+from tests.service.daily_kit import CHEAP_OPPONENT
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.timeout(300), CHEAP_OPPONENT]
 BUG = "Something went wrong"
 FORGED = [  # what no Discord client sends: a choice that is not offered, a wrong type
     ("play", {"kind": "chess"}),
@@ -42,19 +41,9 @@ CASES = [  # what a person may type
 ]
 
 
-@pytest.fixture(autouse=True)
-def cheap_daily_opponent(monkeypatch):
-    """The daily opponent's work is fixed (`automatic.DAILY_SECONDS`, the same for everyone):
-    a smaller one here keeps the suite fast, and is as fixed."""
-    monkeypatch.setattr(automatic, "DAILY_SECONDS", 0.05)
-
-
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path):
-    client = make_bot(str(tmp_path / "bad-daily.sqlite3"), web_port=0)
-    await run_client(client)
-    await standin.wait_for_commands("daily")
-    return client
+async def bot(start_bot):
+    return await start_bot("bad-daily", "daily", web_port=0)
 
 
 def stored(db_path: str) -> tuple[int, int]:

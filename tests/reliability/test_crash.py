@@ -19,8 +19,9 @@ import time
 from pathlib import Path
 
 import pytest
-from players import Table
-from waiting import owed, quiet
+
+from tests.e2e.players import Table
+from tests.e2e.waiting import owed, quiet
 
 from .crashkit import (
     ACTION_TIMEOUT,

@@ -13,21 +13,14 @@ import sqlite3
 import time
 
 import pytest
-from harness import make_bot
-from players import Table
 
-from .crashkit import BotProcess, read_db
+from tests.e2e.harness import make_bot
+from tests.e2e.players import Table
+
+from .crashkit import BotProcess, read_db, wait_until
 
 pytestmark = pytest.mark.timeout(300)
 SETTINGS = "leases:1,clock_lease:5"
-
-
-async def wait_until(check, what: str, tries: int = 1200) -> None:
-    for _ in range(tries):
-        if check():
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"never: {what}")
 
 
 def run_out(db_path: str, channel: int) -> str:
@@ -70,7 +63,7 @@ async def test_a_bank_that_runs_out_around_a_kill_is_played_and_posted_once(stan
     bot = BotProcess(standin, db_path, str(tmp_path / "bot.log"), faults=f"{SETTINGS},{fault}")
     try:
         await bot.start()
-        await wait_until(lambda: not bot.alive(), "the fault's kill")
+        await wait_until(lambda: not bot.alive(), "the fault's kill", tries=1200)
         await bot.kill()
         assert bot.kills == 1 and time_up() == []
         row = await table.row()
@@ -79,7 +72,7 @@ async def test_a_bank_that_runs_out_around_a_kill_is_played_and_posted_once(stan
 
         bot.faults = SETTINGS
         await bot.start()
-        await wait_until(lambda: len(time_up()) >= 1, "the expiry posted")
+        await wait_until(lambda: len(time_up()) >= 1, "the expiry posted", tries=1200)
         await asyncio.sleep(3)  # (ticks go on: nothing more is made)
         await bot.stop()
     finally:

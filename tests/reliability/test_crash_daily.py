@@ -10,32 +10,15 @@ killed with SIGKILL
 
 from __future__ import annotations
 
-import asyncio
-import sqlite3
-
 import pytest
 
-from .crashkit import BotProcess
+from tests.dbfile import rows
+
+from .crashkit import BotProcess, wait_until
 
 pytestmark = pytest.mark.timeout(300)
 WEB = {"METROBOT_WEB_PORT": "0"}
 MANAGE_GUILD = 1 << 5
-
-
-def rows(db_path: str, sql: str) -> list[tuple]:
-    con = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10)
-    try:
-        return con.execute(sql).fetchall()
-    finally:
-        con.close()
-
-
-async def wait_until(check, what: str, tries: int = 600) -> None:
-    for _ in range(tries):
-        if check():
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"never: {what}")
 
 
 async def test_killed_between_creating_and_dealing_the_days_game(standin, tmp_path):
@@ -82,9 +65,9 @@ async def test_killed_after_yesterdays_table_was_owed_it_is_posted_once(standin,
     db = await Database(db_path).open()
     try:
         svc = GameService(db, images=False)
-        from tests.e2e.test_daily import finish
+        from tests.service.daily_kit import play_out
 
-        await finish(svc, str(ann), "flipwrite")
+        await play_out(svc, "flipwrite", str(ann))
     finally:
         await db.close()
     posted = lambda: [m for m in standin.messages(tables) if "Daily challenge of" in m.content]  # noqa: E731

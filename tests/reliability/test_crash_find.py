@@ -7,38 +7,17 @@ and confirming starts the game once."""
 from __future__ import annotations
 
 import collections
-import sqlite3
 
 import pytest
-from standin import StandInTimeout
-from tourney_play import until
+
+from tests.dbfile import rows
+from tests.e2e.standin import StandInTimeout
+from tests.e2e.tourney_play import until
+from tests.reliability.crashkit import answered
 
 from .crashkit import BotProcess
 
 pytestmark = pytest.mark.timeout(300)
-
-
-@pytest.fixture
-async def processes():
-    made = []
-    yield lambda bot: made.append(bot) or bot
-    for bot in made:
-        await bot.kill()
-
-
-def rows(db_path: str, sql: str) -> list[tuple]:
-    con = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
-    try:
-        return con.execute(sql).fetchall()
-    finally:
-        con.close()
-
-
-async def answered(h, timeout: float = 4.0) -> str | None:
-    try:
-        return (await h.wait_message(lambda m: m.ephemeral, timeout=timeout)).content
-    except StandInTimeout:
-        return None
 
 
 async def test_killed_between_a_found_tables_commit_and_its_thread(standin, tmp_path, processes):

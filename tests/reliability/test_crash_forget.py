@@ -12,15 +12,15 @@ import asyncio
 import json
 
 import pytest
-from players import Table
-from privacy_world import CODE, NAME, history, holding, ratings, rows
 
 from metrobot.backup import replay_all
 from metrobot.i18n import lang
 from metrobot.privacy.forget import done
 from metrobot.storage import Database
+from tests.e2e.players import Table
+from tests.e2e.privacy_world import CODE, NAME, history, holding, ratings, rows
 
-from .crashkit import BotProcess
+from .crashkit import BotProcess, wait_until
 from .sizes import FULL
 
 pytestmark = pytest.mark.timeout(600)
@@ -90,14 +90,6 @@ async def test_a_kill_in_the_middle_of_forgetting_is_completed_after_restart(sta
     assert len(told) == 1, [m.content for m in told]
     # (their answer died with the process: "Done" by DM, in the language she chose, Dutch)
     assert [m.content for m in standin.dms(zoe)].count(done(lang("nl"))) == 1
-
-
-async def wait_until(check, what: str, tries: int = 600) -> None:
-    for _ in range(tries):
-        if check():
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"never: {what}")
 
 
 # The next process completes the erasure and tells Zoe "Done" by DM; in the second case it

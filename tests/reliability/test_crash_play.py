@@ -27,10 +27,10 @@ import time
 
 import aiohttp
 import pytest
-from harness import FAULTS_DIR, ROOT, start_bot_process, stop_process
-from players import Table
 
 from metrobot.storage import Database
+from tests.e2e.harness import FAULTS_DIR, ROOT, start_bot_process, stop_process
+from tests.e2e.players import Table
 
 from .sizes import scale
 

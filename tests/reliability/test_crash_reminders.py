@@ -10,14 +10,14 @@ later would) shows that the suite notices a DM lost with the process."""
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 
 import pytest
-from harness import make_bot
-from players import Table
 
-from .crashkit import BotProcess
+from tests.e2e.harness import make_bot
+from tests.e2e.players import Table
+
+from .crashkit import BotProcess, wait_until
 from .sizes import FULL
 
 pytestmark = pytest.mark.timeout(300)
@@ -32,14 +32,6 @@ def dms_owed(db_path: str, *users: int) -> list[tuple]:
     finally:
         con.close()
     return [r for r in rows if r[0] in {f"dm:{u}" for u in users}]
-
-
-async def wait_until(check, what: str, tries: int = 600) -> None:
-    for _ in range(tries):
-        if check():
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"never: {what}")
 
 
 @pytest.mark.parametrize("broken", [False, True] if FULL else [False])

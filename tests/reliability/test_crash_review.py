@@ -6,13 +6,12 @@ from __future__ import annotations
 import pytest
 
 from metrobot.review import reviews as reviews_module
-from tests.service import test_service as base
-from tests.service.test_review import counted, finished  # noqa: F401  (the fixture, and a finished game)
+from tests.service.helpers import SERVICE, finished
 
-db, clock, svc = base.db, base.clock, base.svc  # the service's fixtures
+pytestmark = SERVICE  # (`counted`: tests/reliability/conftest.py)
 
 
-async def test_a_review_cut_short_keeps_nothing_and_is_made_next_time(svc, counted, monkeypatch):  # noqa: F811
+async def test_a_review_cut_short_keeps_nothing_and_is_made_next_time(svc, counted, monkeypatch):
     row = await finished(svc)
     made = reviews_module.review_by_name
 

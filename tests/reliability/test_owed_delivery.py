@@ -24,11 +24,11 @@ import sqlite3
 
 import discord
 import pytest
-from harness import make_bot
-from players import Table
 
 from metrobot.games import get_plugin
 from metrobot.storage import Database, Owed, Seat, outbox
+from tests.e2e.harness import make_bot
+from tests.e2e.players import Table
 
 pytestmark = pytest.mark.timeout(180)
 

@@ -21,13 +21,13 @@ from typing import Any
 
 import discord
 import pytest
-from harness import make_bot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from players import Table
 
 from metrobot.discord_app.client import slash_commands
 from metrobot.discord_app.tree import payload_problem
+from tests.e2e.harness import make_bot
+from tests.e2e.players import Table
 
 from .badinput_gen import garbled
 from .sizes import scale

@@ -8,39 +8,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-import sqlite3
 
 import pytest
-from harness import make_bot, start_bot_process, stop_process
-from players import Table
 
 from metrobot.service.core import Games
 from metrobot.storage.db import Database
+from tests.e2e.harness import make_bot, start_bot_process, stop_process
+from tests.e2e.players import Table
+from tests.reliability.racekit import REFUSALS, figures, four_player_table, log_length
 
 from .sizes import scale
 
 pytestmark = pytest.mark.timeout(600)
-
-REFUSALS = (
-    "not your turn",
-    "out of date",
-    "moved before you",
-    "same moment",
-    "already decided",
-    "earlier game",
-    "moved on",
-)
-
-
-def log_length(db_path: str, channel: int) -> int:
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10)
-    try:
-        (n,) = conn.execute(
-            "SELECT moves FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (str(channel),)
-        ).fetchone()
-        return n
-    finally:
-        conn.close()
 
 
 async def race(standin, table: Table, db_path: str, n: int, seed: int) -> dict:
@@ -90,27 +69,6 @@ async def race(standin, table: Table, db_path: str, n: int, seed: int) -> dict:
         "steps": len(steps),
         "turn_posts": len(turn_posts),
         "other_posts": len(posts) - len(turn_posts),
-    }
-
-
-async def four_player_table(standin, db_path: str, name: str, seed: int) -> Table:
-    ann, bob, cat, dan = (standin.add_member(name=n) for n in ("Ann", "Bob", "Cat", "Dan"))
-    table = Table(standin, standin.create_channel(name), db_path, seed=seed)
-    await table.open(ann, "metromania", [bob, cat, dan], players=4)
-    return table
-
-
-def figures(results: list[dict]) -> dict:
-    """What the reliability table shows: racing clicks and commands tried, and how many of them
-    were applied beyond the one that may be (clicks, not rounds)."""
-    return {
-        "rounds": len(results),
-        "racing_clicks_tried": sum(r["tried"] for r in results),
-        "applied": sum(r["applied"] for r in results),
-        "applied_more_than_once": sum(max(0, r["applied"] - 1) for r in results),
-        "extra_actions": sum(max(0, r["actions_added"] - r["steps"]) for r in results),
-        "unclear_replies": sum(r["unclear"] for r in results),
-        "duplicate_posts": sum(max(0, r["turn_posts"] - 1) for r in results),
     }
 
 

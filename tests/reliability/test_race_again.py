@@ -13,11 +13,8 @@ import asyncio
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from players import Table
 
-from metrobot import games
-from tests.toygame import PLUGIN
+from tests.e2e.players import Table
 
 from .sizes import scale
 
@@ -27,21 +24,9 @@ STARTED = ("Game started", "everyone invited is here")
 TOO_LATE = ("already started", "already running")
 
 
-@pytest.fixture
-def toy():
-    games.register(PLUGIN)
-    try:
-        yield PLUGIN
-    finally:
-        games.unregister(PLUGIN.name)
-
-
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path, toy):
-    client = make_bot(str(tmp_path / "race-again.sqlite3"))
-    await run_client(client)
-    await standin.wait_for_commands("game", "add")
-    return client
+async def bot(toy, start_bot):
+    return await start_bot("race-again", "game", "add")
 
 
 async def test_play_again_clicks_and_an_accept_against_the_start(standin, bot, report):

@@ -11,29 +11,23 @@ import asyncio
 import time
 
 import pytest
-from harness import make_bot
-from players import Table
 
-from metrobot.discord_app.recovery import deliver_owed
+from tests.clock import Clock
+from tests.e2e.harness import make_bot
+from tests.e2e.players import Table
+from tests.e2e.ticks import tick
 
+from .racekit import REFUSALS, log_length
 from .sizes import scale
-from .test_race import REFUSALS, log_length
 
 pytestmark = pytest.mark.timeout(600)
-
-
-async def tick(bot) -> None:
-    for channel, outcome in await bot.service.tick():
-        await bot.deliver(channel, outcome)
-    await deliver_owed(bot)
 
 
 async def test_a_turn_confirmed_as_the_bank_runs_out(standin, run_client, tmp_path, report):
     bot = make_bot(str(tmp_path / "race-bank.sqlite3"), tick=3600.0)  # (its own loop idle: ticked here)
     await run_client(bot)
     await standin.wait_for_commands("game", "dig")
-    bot.now = time.time()
-    bot.service.clock = lambda: bot.now
+    bot.service.clock = bot.clock = Clock(time.time())
     results = []
     for i in range(scale(4, 12)):
         # Each table its own two people: one host may have 10 open games on a server, and the
@@ -47,7 +41,7 @@ async def test_a_turn_confirmed_as_the_bank_runs_out(standin, run_client, tmp_pa
         steps = len(confirm.split(":", 4)[4].split(";"))
         row = await table.row()
         before, posts_before = log_length(bot.settings.db_path, table.channel), len(standin.messages(table.channel))
-        bot.now = row.deadline + 1  # the bank is empty now
+        bot.clock.now = row.deadline + 1  # the bank is empty now
         clicked, _ = await asyncio.gather(standin.click(current, composer, custom_id=confirm), tick(bot))
         reply = await clicked.wait_message(
             lambda m, c=composer.id: m.ephemeral and not m.loading and m.id != c, timeout=30

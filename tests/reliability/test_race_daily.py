@@ -10,32 +10,21 @@ import asyncio
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
 
 from metrobot.service import fixed_seeds
 from metrobot.storage import Database
-from metrobot.turns import automatic
 from metrobot.wiring import GameService
+from tests.service.daily_kit import CHEAP_OPPONENT
 
 from .sizes import scale
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.timeout(300), CHEAP_OPPONENT]
 PLAY_LABEL = "🖐 Play on the board"
 
 
-@pytest.fixture(autouse=True)
-def cheap_daily_opponent(monkeypatch):
-    """The daily opponent's work is fixed (`automatic.DAILY_SECONDS`, the same for everyone):
-    a smaller one here keeps the suite fast, and is as fixed."""
-    monkeypatch.setattr(automatic, "DAILY_SECONDS", 0.05)
-
-
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path):
-    client = make_bot(str(tmp_path / "race-daily.sqlite3"), web_port=0)
-    await run_client(client)
-    await standin.wait_for_commands("daily")
-    return client
+async def bot(start_bot):
+    return await start_bot("race-daily", "daily", web_port=0)
 
 
 def link_of(message) -> str | None:

@@ -11,15 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from tourney_play import until
 
-from metrobot import games
-from tests.toygame import PLUGIN
+from tests.dbfile import rows
+from tests.e2e.tourney_play import until
 
 from .sizes import scale
 
@@ -27,29 +24,9 @@ pytestmark = pytest.mark.timeout(300)
 FOUND, WAITS = "A table was found for you", "You are in the queue"
 
 
-@pytest.fixture
-def toy():
-    games.register(PLUGIN)
-    try:
-        yield PLUGIN
-    finally:
-        games.unregister(PLUGIN.name)
-
-
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path, toy):
-    client = make_bot(str(tmp_path / "race-find.sqlite3"))
-    await run_client(client)
-    await standin.wait_for_commands("game")
-    return client
-
-
-def rows(db_path: str, sql: str, *args) -> list[tuple]:
-    con = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
-    try:
-        return con.execute(sql, args).fetchall()
-    finally:
-        con.close()
+async def bot(toy, start_bot):
+    return await start_bot("race-find", "game")
 
 
 async def test_two_take_the_last_seat_at_once(standin, bot, report):

@@ -18,67 +18,30 @@ digest recorded without checking that none was recorded since, are both caught."
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-from players import Table
 
-from metrobot import games
 from metrobot.discord_app.recovery import deliver_owed
 from metrobot.service import Refused
 from metrobot.storage.reminders import ReminderQueries
-from tests.toygame import PLUGIN
+from tests.clock import Clock, at
+from tests.e2e.players import Table
+from tests.e2e.ticks import tick
+from tests.reliability.followkit import FOLLOWING, HOUR, STOPPED, a_bot, add, news, toy_table
 
 from .sizes import scale
 
 pytestmark = pytest.mark.timeout(300)
-HOUR = 3600.0
-FOLLOWING, STOPPED = "You follow", "no longer follow"
 CLEAR = ("earlier game", "No game here", "already follow", "don't follow")
-
-
-def at(*when: int) -> float:
-    return dt.datetime(*when, tzinfo=dt.UTC).timestamp()
-
-
-@pytest.fixture
-def toy():
-    games.register(PLUGIN)
-    try:
-        yield PLUGIN
-    finally:
-        games.unregister(PLUGIN.name)
-
-
-async def a_bot(standin, run_client, db_path: str, now: list[float]):
-    client = make_bot(db_path, tick=3600.0, clock_hours=300.0)
-    await run_client(client)
-    client.turn_clock.cancel()  # (ticked by hand)
-    client.service.clock = lambda: now[0]
-    return client
 
 
 @pytest_asyncio.fixture
 async def world(standin, run_client, tmp_path, toy):
-    now = [at(2031, 3, 3, 8)]  # (after every real time a move is logged at)
-    bot = await a_bot(standin, run_client, str(tmp_path / "race.sqlite3"), now)
+    clock = Clock(at(2031, 3, 3, 8))  # (after every real time a move is logged at)
+    bot = await a_bot(standin, run_client, str(tmp_path / "race.sqlite3"), clock)
     await standin.wait_for_commands("game", "games", "me", "add")
-    return bot, now
-
-
-async def tick(bot) -> None:
-    for channel, outcome in await bot.service.tick():
-        await bot.deliver(channel, outcome)
-    await deliver_owed(bot)
-
-
-async def toy_table(standin, bot, name: str, seed: int) -> tuple[Table, int, int]:
-    ann, bob = standin.add_member(name="Ann"), standin.add_member(name="Bob")
-    table = Table(standin, standin.create_channel(name), bot.settings.db_path, seed=seed)
-    await table.open(ann, "race", [bob], players=2)
-    return table, ann, bob
+    return bot, clock
 
 
 async def follow_button(standin, table: Table):
@@ -86,15 +49,6 @@ async def follow_button(standin, table: Table):
         table.channel, lambda m: any(c.startswith("mb:fw:") for c in m.custom_ids())
     )
     return status, next(c for c in status.custom_ids() if c.startswith("mb:fw:"))
-
-
-async def add(standin, table: Table, amount: int):
-    user = (await table.owed())[0]
-    return await standin.slash(user, table.channel, "add", {"amount": str(amount)})
-
-
-def news(standin, user: int) -> list:
-    return [m for m in standin.dms(user) if m.content.startswith(("👁", "🏁"))]
 
 
 async def test_follow_pressed_many_times_at_once(standin, world):
@@ -125,7 +79,7 @@ async def test_follow_pressed_many_times_at_once(standin, world):
 
 
 async def test_follow_pressed_as_the_game_ends(standin, world):
-    bot, now = world
+    bot, clock = world
     cat = standin.add_member(name="Cat")
     for round_ in range(scale(3, 10)):
         table, _, _ = await toy_table(standin, bot, f"the-end-{round_}", seed=round_)
@@ -146,7 +100,7 @@ async def test_follow_pressed_as_the_game_ends(standin, world):
         assert (await table.row()).status == "finished"
         await table.posted()
         before = len(news(standin, cat))
-        now[0] += 2 * HOUR
+        clock.advance(2 * HOUR)
         await tick(bot)
         await tick(bot)
         told = news(standin, cat)[before:]
@@ -158,7 +112,7 @@ async def test_follow_pressed_as_the_game_ends(standin, world):
 
 
 async def test_unfollow_while_a_followers_dm_is_being_made(standin, world):
-    bot, now = world
+    bot, clock = world
     cat = standin.add_member(name="Cat")
     db = bot.service.db
     for moment in ("claimed", "recorded"):
@@ -166,7 +120,7 @@ async def test_unfollow_while_a_followers_dm_is_being_made(standin, world):
         assert FOLLOWING in (await (await standin.slash(cat, table.channel, "game follow")).wait_message()).content
         await (await add(standin, table, 1)).wait_message()
         await table.posted()
-        now[0] += 2 * HOUR
+        clock.advance(2 * HOUR)
         unfollowed: list[str] = []
 
         async def unfollow(table=table, unfollowed=unfollowed) -> None:
@@ -199,8 +153,8 @@ async def test_unfollow_while_a_followers_dm_is_being_made(standin, world):
 
 @pytest.mark.parametrize("stall", [False, True])
 async def test_two_processes_make_one_digest_and_one_followers_dm(standin, world, run_client, stall):
-    bot, now = world
-    other = await a_bot(standin, run_client, bot.settings.db_path, now)  # a second process: its own connection
+    bot, clock = world
+    other = await a_bot(standin, run_client, bot.settings.db_path, clock)  # a second process: its own connection
     standin.one_session_per_interaction = True
     table, ann, _ = await toy_table(standin, bot, "two-processes", seed=5)
     cat = standin.add_member(name="Cat")
@@ -211,7 +165,7 @@ async def test_two_processes_make_one_digest_and_one_followers_dm(standin, world
     await table.posted()
     said = await (await standin.slash(ann, table.channel, "me settings", {"reminders": 1})).wait_message()
     assert "every hour" in said.content and "every 1 hour" not in said.content
-    now[0] += 2 * HOUR
+    clock.advance(2 * HOUR)
     if stall:
         # The first process claims both and stalls past its claims; the second makes them; the
         # first then tries to record what it made: refused, nothing sent twice.
@@ -231,7 +185,7 @@ async def test_two_processes_make_one_digest_and_one_followers_dm(standin, world
         stalled.record_digest, stalled.record_follow = stalling("record_digest"), stalling("record_follow")
         first = asyncio.create_task(tick(bot))
         await asyncio.wait_for(held.wait(), 30)
-        now[0] += 61  # (the claims' 60-second lease ran out)
+        clock.advance(61)  # (the claims' 60-second lease ran out)
         await tick(other)
         go.set()
         await first

@@ -10,11 +10,11 @@ import asyncio
 import json
 
 import pytest
-from harness import make_bot
-from privacy_world import CODE, NAME, history, holding, rows
 
 from metrobot.backup import replay_all
 from metrobot.storage import Database
+from tests.e2e.harness import make_bot
+from tests.e2e.privacy_world import CODE, NAME, history, holding, rows
 
 pytestmark = pytest.mark.timeout(300)
 TAKES_OVER = "the automatic player takes over"

@@ -12,11 +12,12 @@ import re
 
 import aiohttp
 import pytest
-from harness import make_bot
-from players import Table
 
+from tests.e2e.harness import make_bot
+from tests.e2e.players import Table
+
+from .racekit import REFUSALS, figures, four_player_table, log_length
 from .sizes import scale
-from .test_race import REFUSALS, figures, four_player_table, log_length
 
 pytestmark = pytest.mark.timeout(600)
 PLAY_LABEL = "🖐 Play on the board"

@@ -20,14 +20,12 @@ from metrobot.review import reviews as reviews_module
 from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
 from metrobot.wiring import GameService
-from tests.service import test_service as base
-from tests.service.test_review import counted, finished  # noqa: F401  (the fixture, and a finished game)
-from tests.service.test_service import take_turn
+from tests.service.helpers import SERVICE, finished, take_turn
 
-db, clock, svc = base.db, base.clock, base.svc  # the service's fixtures
+pytestmark = SERVICE  # (`counted`: tests/reliability/conftest.py)
 
 
-async def test_two_requests_at_once_make_one_review(svc, counted):  # noqa: F811
+async def test_two_requests_at_once_make_one_review(svc, counted):
     row = await finished(svc)
     a, b, c = await asyncio.gather(
         svc.reviews.review("c1", "u1"), svc.reviews.review("c1", "u1", row.id), svc.reviews.review("c1", "u2")
@@ -36,7 +34,7 @@ async def test_two_requests_at_once_make_one_review(svc, counted):  # noqa: F811
     assert counted.count(("flipwrite", "u2")) == 1 and c.reply.text != a.reply.text
 
 
-async def test_two_processes_asking_at_once_both_answer_and_keep_one(tmp_path, counted):  # noqa: F811
+async def test_two_processes_asking_at_once_both_answer_and_keep_one(tmp_path, counted):
     path = tmp_path / "race.sqlite3"
     one, two = await Database(path).open(), await Database(path).open()
     try:
@@ -96,7 +94,7 @@ async def in_the_making(svc, *keys):
         await asyncio.sleep(0)
 
 
-async def test_a_flood_of_games_left_at_move_0_queues_no_review(svc, counted):  # noqa: F811
+async def test_a_flood_of_games_left_at_move_0_queues_no_review(svc, counted):
     """Six games opened, started and left before a move (the automatic player plays them out):
     none has a decision of the person's to review, so each request is refused, and none is made."""
     rows = [await played_then_left(svc, f"c{k}", [("u1", "Ann")], moves=0) for k in range(6)]

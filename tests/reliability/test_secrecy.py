@@ -107,8 +107,8 @@ async def test_secrets_stay_secret_through_discord(standin, run_client, tmp_path
     descriptions and names, button and menu labels and values), every DM, every private
     reply and every autocomplete list, checked after each interaction against the game's
     secrets at that moment; a spectator looks around too."""
-    from harness import make_bot
-    from players import Table as Players
+    from tests.e2e.harness import make_bot
+    from tests.e2e.players import Table as Players
 
     db_path = str(tmp_path / "secrecy.sqlite3")
     bot = make_bot(db_path)
@@ -445,8 +445,8 @@ async def test_fault_a_suggestion_showing_a_hand_is_caught(monkeypatch):
 
 async def test_fault_a_hand_posted_through_discord_is_caught(standin, run_client, tmp_path, monkeypatch):
     """The same leaky narration, seen through the stand-in as people would see it."""
-    from harness import make_bot
-    from players import Table as Players
+    from tests.e2e.harness import make_bot
+    from tests.e2e.players import Table as Players
 
     plugin = get_plugin("metromania")
     real = type(plugin).narrate

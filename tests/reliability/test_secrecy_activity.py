@@ -7,16 +7,13 @@ the rule's words, and someone seated nowhere is never given the list of tables."
 from __future__ import annotations
 
 import json
-import os
-import sys
 
 import aiohttp
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "web"))
-from activity_world import close_activity_world, make_activity_world
-
+from tests.clock import Clock
 from tests.service.tourney_kit import Hall, settle
+from tests.web.activity_world import close_activity_world, make_activity_world
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -76,8 +73,7 @@ async def test_a_session_ends_within_a_minute_of_leaving_the_activity(tmp_path):
     of it on Discord — kept a session of four hours; now the pages ask Discord who is in the
     instance again (at most once a minute an instance, on the auth's clock, frozen here)."""
     world = await make_activity_world(tmp_path)
-    now = [5000.0]
-    world.auth.clock = lambda: now[0]
+    world.auth.clock = clock = Clock(5000.0)
     try:
         row = await world.service.db.game(world.game)
         async with aiohttp.ClientSession() as http:
@@ -92,7 +88,7 @@ async def test_a_session_ends_within_a_minute_of_leaving_the_activity(tmp_path):
                     async with http.get(world.base + f"/activity/api/{path}", headers=bearers[user]) as answer:
                         assert answer.status == 200, (user, path)
             world.standin.leave_activity(world.bob, instance)  # Bob leaves (or loses sight of the channel)
-            now[0] += 60
+            clock.advance(60)
             for path in ("view", "play/live", "play/seat", "board/0.png"):
                 async with http.get(world.base + f"/activity/api/{path}", headers=bearers[world.bob]) as answer:
                     assert answer.status == 401, path

@@ -9,7 +9,6 @@ fail)."""
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
@@ -20,6 +19,8 @@ from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
 from metrobot.web import make_app
 from metrobot.wiring import GameService
+from tests.clock import Clock
+from tests.service.daily_kit import play_out
 
 from .sizes import scale
 
@@ -28,20 +29,9 @@ KEY = bytes(range(32))
 ANN, BOB, CAT = ("880000000000000201", "Ann"), ("880000000000000202", "Bob"), ("880000000000000203", "Cat")
 
 
-async def play_out(svc, user_id: str, kind: str, seed: str) -> int:
-    rnd = random.Random(seed)
-    game_id = await svc.daily.game_of(user_id, kind)
-    for _ in range(500):
-        row = await svc.db.game(game_id)
-        if row.status != "active":
-            return row.state["scores"][user_id]
-        prefix: list[str] = []
-        menu = await svc.turns.menu(row.channel_id, user_id, prefix)
-        while not menu.complete:
-            prefix.append(rnd.choice(menu.choices).code)
-            menu = await svc.turns.menu(row.channel_id, user_id, prefix)
-        await svc.turns.play(row.channel_id, user_id, prefix)
-    raise AssertionError("the game did not end")
+async def final_score(svc, user_id: str, kind: str, seed: str) -> int:
+    """The person's score at the end of their day's game, played out (tests/service/daily_kit.py)."""
+    return (await play_out(svc, kind, user_id, seed=seed)).state["scores"][user_id]
 
 
 async def answers(svc, user_id: str, kind: str) -> list[str]:
@@ -67,11 +57,11 @@ async def answers(svc, user_id: str, kind: str) -> list[str]:
 async def world(tmp_path, name: str, ann_seed: str):
     db = await Database(tmp_path / f"{name}.sqlite3").open()
     await db.daily.add_key("2026-11-19", KEY, first="2026-11-18")  # (twins: the same deal, one key)
-    svc = GameService(db, seeds=fixed_seeds(3), images=False, clock=lambda: DAY)
+    svc = GameService(db, seeds=fixed_seeds(3), images=False, clock=Clock(DAY))
     svc.web_base = "http://pages.test"
     with reading(lang("en")):
         await svc.daily.start("5001", *ANN, "flipwrite")
-        score = await play_out(svc, ANN[0], "flipwrite", ann_seed)
+        score = await final_score(svc, ANN[0], "flipwrite", ann_seed)
         await svc.daily.start("5001", *BOB, "flipwrite")
     return db, svc, score
 
@@ -95,7 +85,7 @@ async def test_nobody_who_has_not_finished_sees_a_result(tmp_path, round_, repor
                 assert not any("Ann" in text for text in seen[0])
                 assert any(a.startswith("200 ") and "hidden until" in a for a in seen[0]), "the web page was read"
                 compared += len(seen[0])
-            await play_out(second[1], BOB[0], "flipwrite", "bob")  # Bob finishes in one world:
+            await final_score(second[1], BOB[0], "flipwrite", "bob")  # Bob finishes in one world:
             after = await answers(second[1], BOB[0], "flipwrite")
             assert any(f"Ann\ue002 — {second[2]}" in text for text in after), after  # now he sees Ann's score
         report.update(twins=2, answers_compared=compared)

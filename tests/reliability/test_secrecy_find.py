@@ -7,31 +7,15 @@ from __future__ import annotations
 
 import pytest
 import pytest_asyncio
-from harness import make_bot
-
-from metrobot import games
-from tests.toygame import PLUGIN
 
 from .sizes import scale
 
 pytestmark = pytest.mark.timeout(300)
 
 
-@pytest.fixture
-def toy():
-    games.register(PLUGIN)
-    try:
-        yield PLUGIN
-    finally:
-        games.unregister(PLUGIN.name)
-
-
 @pytest_asyncio.fixture
-async def bot(standin, run_client, tmp_path, toy):
-    client = make_bot(str(tmp_path / "secrecy-find.sqlite3"))
-    await run_client(client)
-    await standin.wait_for_commands("game", "me")
-    return client
+async def bot(toy, start_bot):
+    return await start_bot("secrecy-find", "game", "me")
 
 
 async def said(standin, user, channel, command, options=None) -> str:

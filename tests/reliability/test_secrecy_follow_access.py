@@ -8,21 +8,24 @@ from __future__ import annotations
 
 import pytest
 
-from .test_race_follow import FOLLOWING, HOUR, a_bot, add, news, tick, toy, toy_table  # noqa: F401
+from tests.clock import Clock
+from tests.e2e.ticks import tick
+
+from .followkit import FOLLOWING, HOUR, a_bot, add, news, toy_table
 
 pytestmark = pytest.mark.timeout(300)
 
 
 @pytest.fixture
-async def world(standin, run_client, tmp_path, toy):  # noqa: F811
-    now = [1_900_000_000.0]
-    bot = await a_bot(standin, run_client, str(tmp_path / "follow.sqlite3"), now)
+async def world(standin, run_client, tmp_path, toy):
+    clock = Clock(1_900_000_000.0)
+    bot = await a_bot(standin, run_client, str(tmp_path / "follow.sqlite3"), clock)
     await standin.wait_for_commands("game", "add")
-    return bot, now
+    return bot, clock
 
 
 async def test_a_follower_who_can_no_longer_see_the_channel_gets_no_more_boards(standin, world):
-    bot, now = world
+    bot, clock = world
     table, _, _ = await toy_table(standin, bot, "followed", seed=7)
     cat, dan, eve = (standin.add_member(name=n) for n in ("Cat", "Dan", "Eve"))
     game = (await table.row()).id
@@ -38,7 +41,7 @@ async def test_a_follower_who_can_no_longer_see_the_channel_gets_no_more_boards(
     )
     await (await add(standin, table, 1)).wait_message()  # a turn ends
     await table.posted()
-    now[0] += 2 * HOUR
+    clock.advance(2 * HOUR)
     await tick(bot)
     await tick(bot)
     assert len(news(standin, eve)) == 1  # (who still sees it is told)
@@ -48,7 +51,7 @@ async def test_a_follower_who_can_no_longer_see_the_channel_gets_no_more_boards(
     assert await db.reminders.followed(str(cat)) == [] and await db.reminders.followed(str(dan)) == []
     await (await add(standin, table, 1)).wait_message()  # and not at the next turn either
     await table.posted()
-    now[0] += 2 * HOUR
+    clock.advance(2 * HOUR)
     await tick(bot)
     await tick(bot)
     assert len(news(standin, eve)) == 2 and news(standin, cat) == [] and news(standin, dan) == []

@@ -24,10 +24,12 @@ from metrobot.service import fixed_seeds
 from metrobot.storage import Database
 from metrobot.web import make_app
 from metrobot.wiring import GameService
+from tests.clock import Clock
 
 from .badinput_world import drawable
 from .secrecy_model import model
 from .sizes import scale
+from .twins import twin
 
 pytestmark = pytest.mark.timeout(3600)
 GUILD = "730000000000000001"
@@ -80,33 +82,11 @@ async def page_of(service: GameService, client: TestClient, row, user: str, turn
 
 async def twin_page(kind: str, row, state, user: str, images: bool, turn: list[str]) -> tuple:
     """The play page of `user` for a game held in `state`, by a service holding only that."""
-    db = await Database(":memory:").open()
-    try:
-        service = GameService(db, images=images, seeds=lambda: 1, clock=lambda: 1_800_000_000.0)
-        made = await db.create_game(
-            channel_id=row.channel_id,
-            guild_id=GUILD,
-            game=kind,
-            host=row.seats[0],
-            options=row.options,
-            seed=1,
-            max_seats=row.max_seats,
-            turn_clock=row.turn_clock,
-        )
-        await db.update(
-            made,
-            status="active",
-            seats=list(row.seats),
-            state=get_plugin(kind).game.to_json(state),
-            deadline=1_800_003_600.0,
-            waiting=row.waiting,
-        )
+    fields = {"status": "active", "deadline": 1_800_003_600.0, "waiting": row.waiting}
+    async with twin(row, state, images=images, guild=GUILD, **fields) as (service, made):
         service.web_base = "http://127.0.0.1"
         async with TestClient(TestServer(make_app(service))) as client:
-            return await page_of(service, client, await db.game(made.id), user, turn)
-    finally:
-        service.painter.close()
-        await db.close()
+            return await page_of(service, client, made, user, turn)
 
 
 async def next_turns(service: GameService, channel: str, rnd: random.Random) -> dict[str, list[str]]:
@@ -127,7 +107,7 @@ async def play_and_compare(kind: str, number: int, images: bool, leak=None) -> d
     counts = {"pages": 0, "differing": 0}
     rnd = random.Random(f"play:{kind}:{number}")
     db = await Database(":memory:").open()
-    service = GameService(db, seeds=fixed_seeds(number), images=False, clock=lambda: 1_800_000_000.0)
+    service = GameService(db, seeds=fixed_seeds(number), images=False, clock=Clock(1_800_000_000.0))
     secrets = model(kind)
     channel = f"93000000000000{number:04d}"
     players = 3 if kind != "flipwrite" else 2
@@ -205,7 +185,7 @@ async def test_a_twin_is_a_position_the_game_could_be_in():
     kind, cy = "metromania", PEOPLE[2][0]
     game = get_plugin(kind).game
     db = await Database(":memory:").open()
-    service = GameService(db, seeds=fixed_seeds(17), images=False, clock=lambda: 1_800_000_000.0)
+    service = GameService(db, seeds=fixed_seeds(17), images=False, clock=Clock(1_800_000_000.0))
     channel = "930000000000000017"
     try:
         await service.lobby.new_game(channel, GUILD, PEOPLE[0][0], PEOPLE[0][1], kind, {}, 3)

@@ -35,10 +35,12 @@ from metrobot.storage import Database
 from metrobot.web import make_app
 from metrobot.web.reader import ACT_WORDS
 from metrobot.wiring import GameService
+from tests.clock import Clock
 
 from .badinput_world import drawable
 from .secrecy_model import model
 from .sizes import scale
+from .twins import twin
 
 pytestmark = pytest.mark.timeout(3600)
 GUILD = "710000000000000001"
@@ -74,34 +76,12 @@ async def fetch_page(client: TestClient, path: str, language: str) -> tuple[str,
 
 async def twin_pages(kind: str, row, state, images: bool) -> str | tuple:
     """The current page of a game held in `state`, by a service holding only that (no log)."""
-    db = await Database(":memory:").open()
-    try:
-        service = GameService(db, images=images, seeds=lambda: 1, clock=lambda: 1_800_000_000.0)
-        made = await db.create_game(
-            channel_id=row.channel_id,
-            guild_id=GUILD,
-            game=kind,
-            host=row.seats[0],
-            options=row.options,
-            seed=1,
-            max_seats=row.max_seats,
-            turn_clock=row.turn_clock,
-        )
-        game = get_plugin(kind).game
-        await db.update(
-            made,
-            status="active",
-            seats=list(row.seats),
-            state=game.to_json(state),
-            deadline=1_800_003_600.0,
-            waiting=row.waiting,
-        )
+    fields = {"status": "active", "deadline": 1_800_003_600.0, "waiting": row.waiting}
+    async with twin(row, state, images=images, guild=GUILD, **fields) as (service, made):
         service.web_base = "http://127.0.0.1"
         async with TestClient(TestServer(make_app(service))) as client:
-            path = await service.links.game_path(await db.game(made.id))
+            path = await service.links.game_path(made)
             return (await fetch_page(client, path, "en"),)
-    finally:
-        await db.close()
 
 
 async def play_and_watch(kind: str, number: int, images: bool, leak=None) -> dict[str, int]:
@@ -110,7 +90,7 @@ async def play_and_watch(kind: str, number: int, images: bool, leak=None) -> dic
     rnd = random.Random(f"{kind}:{number}")
     undo = random.Random(f"takeback:{kind}:{number}")  # (drawn apart: the games play as before)
     db = await Database(":memory:").open()
-    service = GameService(db, seeds=fixed_seeds(number), images=False, clock=lambda: 1_800_000_000.0)
+    service = GameService(db, seeds=fixed_seeds(number), images=False, clock=Clock(1_800_000_000.0))
     service.web_base = "http://127.0.0.1"
     secrets = model(kind)
     channel = f"92000000000000{number:04d}"
@@ -214,12 +194,11 @@ async def tournament_pages() -> tuple[list[str], set[str]]:
     picture and the server's page fetched at sign-up, half-way through each round, after each
     round; returns everything fetched and the secrets (every seed, every hand dealt)."""
     from metrobot.app import build
-    from tests.reliability.test_tournament_secrecy import PEOPLE as ENTRANTS
-    from tests.reliability.test_tournament_secrecy import expire_all, hands
-    from tests.service.tourney_kit import FakeClock, Hall, settle
+    from tests.service.tourney_kit import PEOPLE as ENTRANTS
+    from tests.service.tourney_kit import Hall, expire_all, hands, settle
 
     db = await Database(":memory:").open()
-    clock = FakeClock()
+    clock = Clock()
     app = build(db, seeds=fixed_seeds(36), clock=clock, images=False, default_turn_clock=3600)
     svc = app.service
     svc.web_base = "http://127.0.0.1"

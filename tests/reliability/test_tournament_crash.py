@@ -16,15 +16,14 @@ import time
 from pathlib import Path
 
 import pytest
-from standin import StandInTimeout
-from standin.constants import PERMISSIONS
-from tourney_play import game_of, query, tables, tournament
-from waiting import delivered
 
-from metrobot import games
 from metrobot.gamelog import GameLog
 from metrobot.games import get_plugin
-from tests.toygame import PLUGIN
+from tests.e2e.standin import StandInTimeout
+from tests.e2e.standin.constants import PERMISSIONS
+from tests.e2e.tourney_play import game_of, query, tables, tournament
+from tests.e2e.waiting import delivered
+from tests.reliability.crashkit import answered
 
 from .crashkit import BotProcess, read_db
 from .sizes import FULL
@@ -37,32 +36,6 @@ FAULTS = (
     if FULL
     else "toy,leases:2,kill_after_commit:0.03,kill_in_tournament:0.15"
 )
-ACTION = 4.0
-
-
-@pytest.fixture
-async def processes():
-    """Bot processes a test starts are killed at its end, whatever happened."""
-    made = []
-    yield lambda bot: made.append(bot) or bot
-    for bot in made:
-        await bot.kill()
-
-
-async def answered(h, timeout: float = ACTION) -> str | None:
-    try:
-        return (await h.wait_message(lambda m: m.ephemeral, timeout=timeout)).content
-    except StandInTimeout:
-        return None
-
-
-@pytest.fixture
-def toy():
-    games.register(PLUGIN)  # (this process replays the toy game's logs)
-    try:
-        yield PLUGIN
-    finally:
-        games.unregister(PLUGIN.name)
 
 
 async def test_a_tournament_survives_kills_after_its_commits(standin, processes, tmp_path, toy):

@@ -6,43 +6,29 @@ exactly one next round, its threads and its pairings owed once."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 
 import pytest
-from harness import make_bot
-from standin.constants import PERMISSIONS
-from tourney_play import game_of, round_ready, tables
 
-from metrobot import games
 from metrobot.app import build
 from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
-from tests.service.tourney_kit import FakeClock, Hall, settle
-from tests.toygame import PLUGIN
+from tests.clock import Clock
+from tests.dbfile import rows
+from tests.e2e.harness import make_bot
+from tests.e2e.standin.constants import PERMISSIONS
+from tests.e2e.tourney_play import game_of, round_ready, tables
+from tests.service.tourney_kit import Hall, settle
 
 pytestmark = pytest.mark.timeout(300)
 
 
-@pytest.fixture
-def toy():
-    games.register(PLUGIN)
-    try:
-        yield PLUGIN
-    finally:
-        games.unregister(PLUGIN.name)
-
-
 def count(db_path: str, sql: str, *args) -> int:
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10)
-    try:
-        return conn.execute(sql, args).fetchone()[0]
-    finally:
-        conn.close()
+    return rows(db_path, sql, *args)[0][0]
 
 
 async def two_processes(path):
     """Two services on one database file, as two bot processes would be."""
-    clock = FakeClock()
+    clock = Clock()
     dbs = [await Database(path).open() for _ in range(2)]
     return (
         clock,

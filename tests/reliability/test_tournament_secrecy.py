@@ -8,7 +8,6 @@ further on would show the others the cards to come)."""
 
 from __future__ import annotations
 
-import json
 import logging
 
 import pytest
@@ -17,33 +16,8 @@ from metrobot.app import build
 from metrobot.i18n import lang
 from metrobot.service import fixed_seeds
 from metrobot.storage import Database
-from tests.service.tourney_kit import FakeClock, Hall, settle
-
-PEOPLE = [(f"u{i}", name) for i, name in enumerate(["Ann", "Bob", "Cat", "Dan"], 1)]
-
-
-async def expire_all(svc, clock, thread: str, turns: int | None = None) -> None:
-    """The automatic player plays every seat of a table's game (each turn clock runs out)."""
-    done = 0
-    while turns is None or done < turns:
-        row = await svc.service.db.open_game(thread)
-        if row is None or row.status != "active":
-            return
-        clock.now = max(clock.now, row.deadline or clock.now) + 1
-        await svc.service.turn_clock.tick_game(thread, clock.now)
-        done += 1
-
-
-async def hands(svc) -> set[str]:
-    """Every hand the games DMed, as their owners read them."""
-    async with svc.service.db.driver.read() as q:
-        rows = await q.fetch("SELECT payload FROM outbox WHERE target LIKE 'dm:%'")
-    out = set()
-    for (payload,) in rows:
-        data = json.loads(payload)
-        if data.get("topic") == "hand":
-            out.add(data["text"].split(": ", 1)[1])
-    return out
+from tests.clock import Clock
+from tests.service.tourney_kit import PEOPLE, Hall, expire_all, hands, settle
 
 
 async def said(svc, hall: Hall) -> list[str]:
@@ -63,7 +37,7 @@ async def said(svc, hall: Hall) -> list[str]:
 @pytest.fixture
 async def service(tmp_path):
     db = await Database(tmp_path / "secrecy.sqlite3").open()
-    clock = FakeClock()
+    clock = Clock()
     yield build(db, seeds=fixed_seeds(35), clock=clock, images=False, default_turn_clock=3600), clock
     await db.close()
 

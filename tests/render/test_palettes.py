@@ -56,10 +56,6 @@ CASES = [(name, key) for name in SETS for key in vision.KEYS[1:]]
 
 
 def test_every_set_has_every_key_and_matches_the_code():
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     from tools.palettes import current_sets
 
     current = current_sets()

@@ -10,37 +10,10 @@ import random
 
 import pytest
 
-from metrobot import games
 from metrobot.games import get_plugin
-from metrobot.service import Refused, fixed_seeds
-from metrobot.storage import Database
-from metrobot.wiring import GameService
-from tests.said import in_discord
-from tests.toygame import PLUGIN
+from metrobot.service import Refused
 
-
-class FakeClock:
-    def __init__(self):
-        self.now = 1_000_000.0
-
-    def __call__(self):
-        return self.now
-
-
-@pytest.fixture
-async def db(tmp_path):
-    database = await Database(tmp_path / "games.sqlite3").open()
-    yield database
-    await database.close()
-
-
-@pytest.fixture
-def svc(db):
-    games.register(PLUGIN)
-    try:
-        yield in_discord(GameService(db, seeds=fixed_seeds(5), clock=FakeClock(), images=False))
-    finally:
-        games.unregister(PLUGIN.name)
+pytestmark = pytest.mark.service(toy=True, discord=True)
 
 
 ANN, BOB, CAT, DAN = ("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat"), ("u4", "Dan")

@@ -9,16 +9,9 @@ import re
 import pytest
 
 from metrobot.games import get_game
-from metrobot.service import Refused, fixed_seeds
-from metrobot.storage import Database
-from metrobot.wiring import GameService
+from metrobot.service import Refused
 
-
-@pytest.fixture
-async def svc(tmp_path):
-    db = await Database(tmp_path / "bots.sqlite3").open()
-    yield GameService(db, seeds=fixed_seeds(6), images=False, ai_seconds=0.2)
-    await db.close()
+pytestmark = pytest.mark.service(seed=6, ai_seconds=0.2)
 
 
 async def test_bots_take_seats_and_play_their_turns(svc):

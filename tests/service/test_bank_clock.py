@@ -9,29 +9,11 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from metrobot.i18n import lang
-from metrobot.service import Refused, fixed_seeds
+from metrobot.service import Refused
 from metrobot.service.turnclock import BANK, DAY, HOUR, MINUTE
-from metrobot.storage import Database
-from metrobot.wiring import GameService
-from tests.said import in_discord
-from tests.service.test_service import PEOPLE, FakeClock, take_turn, whose_turn
+from tests.service.helpers import PEOPLE, SERVICE, take_turn, whose_turn
 
-
-@pytest.fixture
-async def db(tmp_path):
-    database = await Database(tmp_path / "games.sqlite3").open()
-    yield database
-    await database.close()
-
-
-@pytest.fixture
-def clock():
-    return FakeClock()
-
-
-@pytest.fixture
-def svc(db, clock):
-    return in_discord(GameService(db, seeds=fixed_seeds(11), clock=clock, images=False, default_turn_clock=3600))
+pytestmark = SERVICE
 
 
 async def opened(svc, clock_name="sitting", n=2, game="metromania", options=None, **numbers):

@@ -14,16 +14,7 @@ import pytest
 from metrobot.service import Refused
 from metrobot.service.pictures import VISIONS
 
-from .test_alt_text import play_turn, service, start, state_of
-
-
-@pytest.fixture
-async def db(tmp_path):
-    from metrobot.storage import Database
-
-    database = await Database(tmp_path / "vision.sqlite3").open()
-    yield database
-    await database.close()
+from .drawn import play_turn, service, start, state_of
 
 
 def test_the_service_offers_what_the_images_draw():

@@ -7,65 +7,16 @@ import asyncio
 import hashlib
 import hmac
 import json
-import random
 
 import pytest
 
 from metrobot.daily import challenge as daily
 from metrobot.daily.challenge import commitment, day_of, day_seed, deal, game_seed, next_day_starts, streak
 from metrobot.games import get_game
-from metrobot.service import Refused, fixed_seeds
-from metrobot.storage import Database
-from metrobot.turns import automatic
-from metrobot.wiring import GameService
+from metrobot.service import Refused
+from tests.service.daily_kit import ANN, BOB, CAT, CHEAP_OPPONENT, DAILY, DAY, anonymous, dealt, play_out
 
-DAY = 1_795_000_000.0  # 2026-11-18 (UTC), 12:53
-ANN, BOB, CAT = ("880000000000000101", "Ann"), ("880000000000000102", "Bob"), ("880000000000000103", "Cat")
-
-
-@pytest.fixture(autouse=True)
-def cheap_daily_opponent(monkeypatch):
-    """The daily opponent's work is fixed (`automatic.DAILY_SECONDS`, the same for everyone):
-    a smaller one here keeps the suite fast, and is as fixed."""
-    monkeypatch.setattr(automatic, "DAILY_SECONDS", 0.05)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = DAY
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-async def db(tmp_path):
-    database = await Database(tmp_path / "games.sqlite3").open()
-    yield database
-    await database.close()
-
-
-@pytest.fixture
-def clock():
-    return Clock()
-
-
-@pytest.fixture
-def svc(db, clock):
-    service = GameService(db, seeds=fixed_seeds(5), images=False, clock=clock, ai_seconds=0.05)
-    service.web_base = "http://pages.test"
-    return service
-
-
-def anonymous(state: dict, user_id: str) -> str:
-    """A state with the person's id taken out: what the deal is, whoever is dealt it."""
-    return json.dumps(state, sort_keys=True).replace(user_id, "PERSON")
-
-
-async def dealt(svc, guild, person, kind):
-    await svc.daily.start(guild, *person, kind)
-    row = await svc.db.game(await svc.daily.game_of(person[0], kind))
-    return row
+pytestmark = [DAILY, CHEAP_OPPONENT]
 
 
 KEY = bytes(range(32))
@@ -111,23 +62,6 @@ async def test_nothing_is_owed_to_any_channel_and_it_is_not_rated(svc, db):
         results = await q.fetch("SELECT user_id, rated FROM results WHERE game_id = ?", row.id)
     assert owed == [], "no post, no edit, no DM: the person plays it on their page"
     assert row.guild_id is None and sorted(results) == sorted([(ANN[0], 0), ("bot-1", 0)])
-
-
-async def play_out(svc, kind, user_id, day=None):
-    """Play a person's day's game (default: today's) to its end (random legal moves, seeded)."""
-    rnd = random.Random(kind)
-    game_id = await svc.daily.game_of(user_id, kind, day)
-    for _ in range(500):
-        row = await svc.db.game(game_id)
-        if row.status != "active":
-            return row
-        prefix: list[str] = []
-        menu = await svc.turns.menu(row.channel_id, user_id, prefix)
-        while not menu.complete:
-            prefix.append(rnd.choice(menu.choices).code)
-            menu = await svc.turns.menu(row.channel_id, user_id, prefix)
-        await svc.turns.play(row.channel_id, user_id, prefix)
-    raise AssertionError("the game did not end")
 
 
 async def test_it_cannot_be_played_twice_and_a_second_start_while_it_runs_gives_the_same_game(svc, clock):

@@ -15,22 +15,12 @@ from metrobot.service import fixed_seeds
 from metrobot.storage import Database
 from metrobot.turns import automatic
 from metrobot.wiring import GameService
+from tests.clock import Clock
 
-from .test_daily import ANN, Clock, anonymous
+from .daily_kit import ANN, DAY, anonymous
 
 KEY = bytes.fromhex("3c" * 32)
 MOVES = 3  # the person's decisions (each answered by the automatic player)
-
-
-class Slowed:
-    """A clock on which an hour passes at every read: every deadline is past at once."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        self.now += 3600.0
-        return self.now
 
 
 @pytest.fixture(autouse=True)
@@ -39,9 +29,12 @@ def small_work(monkeypatch):
 
 
 def slow_the_bots_clock(monkeypatch) -> None:
-    """Every budget the bot gives a player (`AutoPlayer.budget`) reads the slowed clock."""
+    """Every budget the bot gives a player (`AutoPlayer.budget`) reads a clock on which an hour passes at
+    every read: every deadline is past at once."""
     budget = AutoPlayer.budget
-    monkeypatch.setattr(AutoPlayer, "budget", lambda self, seconds, clock=None: budget(self, seconds, Slowed()))
+    monkeypatch.setattr(
+        AutoPlayer, "budget", lambda self, seconds, clock=None: budget(self, seconds, Clock(0.0, step=3600.0))
+    )
 
 
 async def played(tmp_path, name: str, kind: str, ai_seconds: float) -> dict:
@@ -51,7 +44,7 @@ async def played(tmp_path, name: str, kind: str, ai_seconds: float) -> dict:
     try:
         await db.daily.add_key("2026-11-19", KEY, first="2026-11-18")
         svc = GameService(
-            db, seeds=fixed_seeds(5), images=False, clock=Clock(), ai_seconds=ai_seconds, render_workers=0
+            db, seeds=fixed_seeds(5), images=False, clock=Clock(DAY), ai_seconds=ai_seconds, render_workers=0
         )
         svc.web_base = "http://pages.test"
         await svc.daily.start("5001", *ANN, kind)

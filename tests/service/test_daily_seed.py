@@ -18,21 +18,17 @@ from metrobot.daily.challenge import CLOCK, commitment, day_seed, next_day_start
 from metrobot.games import get_plugin
 from metrobot.service import fixed_seeds
 from metrobot.storage import Database
-from metrobot.turns import automatic
 from metrobot.web import make_app
 from metrobot.wiring import GameService
+from tests.clock import Clock
+from tests.service.daily_kit import CHEAP_OPPONENT
 
-from .test_daily import ANN, BOB, CAT, DAY, Clock, anonymous, dealt, play_out
+from .daily_kit import ANN, BOB, CAT, DAILY, DAY, WEB_BASE, anonymous, dealt, play_out
+
+pytestmark = [DAILY, CHEAP_OPPONENT]
 
 KEY = bytes.fromhex("5e" * 32)
 OTHER = bytes.fromhex("a7" * 32)
-
-
-@pytest.fixture(autouse=True)
-def cheap_daily_opponent(monkeypatch):
-    """The daily opponent's work is fixed (`automatic.DAILY_SECONDS`, the same for everyone):
-    a smaller one here keeps the suite fast, and is as fixed."""
-    monkeypatch.setattr(automatic, "DAILY_SECONDS", 0.05)
 
 
 async def service(tmp_path, name: str, key: bytes | None, clock) -> GameService:
@@ -40,15 +36,15 @@ async def service(tmp_path, name: str, key: bytes | None, clock) -> GameService:
     if key is not None:  # (as `python -m metrobot daily-key --set` puts it, on a database with none yet)
         await db.daily.add_key("2026-11-19", key, first="2026-11-18")
     svc = GameService(db, seeds=fixed_seeds(5), images=False, clock=clock, ai_seconds=0.05)
-    svc.web_base = "http://pages.test"
+    svc.web_base = WEB_BASE
     return svc
 
 
 @pytest.fixture
-async def svc(tmp_path):
-    service_ = await service(tmp_path, "games", KEY, Clock())
-    yield service_
-    await service_.db.close()
+async def svc(svc):
+    """The daily tests' service (DAILY) on a database given KEY (as `service` above gives it)."""
+    await svc.db.daily.add_key("2026-11-19", KEY, first="2026-11-18")
+    return svc
 
 
 def old_public_deal(kind: str, day: str) -> dict:
@@ -133,7 +129,7 @@ async def test_the_commitment_is_published_at_once_and_the_seed_only_after_the_d
 
 
 async def test_installations_sharing_a_key_deal_alike_and_others_do_not(tmp_path):
-    clock = Clock()
+    clock = Clock(DAY)
     one, two, other = [await service(tmp_path, n, k, clock) for n, k in (("a", KEY), ("b", KEY), ("c", OTHER))]
     try:
         for kind in ("flipwrite", "underground"):
@@ -175,7 +171,7 @@ async def test_a_game_left_for_a_week_no_longer_holds_the_seed_back(svc):
 
 def test_the_first_deal_makes_a_key_and_daily_key_shows_and_sets_it(tmp_path, capsys):
     async def first_deal() -> list:
-        svc = await service(tmp_path, "fresh", None, Clock())
+        svc = await service(tmp_path, "fresh", None, Clock(DAY))
         try:
             await svc.daily.start("5001", *ANN, "flipwrite")
             return await svc.db.daily.keys()

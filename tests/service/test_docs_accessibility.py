@@ -13,6 +13,7 @@ from pathlib import Path
 from metrobot.service import fixed_seeds
 from metrobot.storage import Database
 from metrobot.wiring import GameService
+from tests.clock import Clock
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "players" / "accessibility.md"
 PEOPLE = [("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat")]
@@ -24,7 +25,7 @@ async def example() -> tuple[str, str]:
     with tempfile.TemporaryDirectory() as where:
         db = await Database(Path(where) / "example.sqlite3").open()
         try:
-            svc = GameService(db, seeds=fixed_seeds(35), images=True, clock=lambda: 1_000_000.0)
+            svc = GameService(db, seeds=fixed_seeds(35), images=True, clock=Clock(1_000_000.0))
 
             async def no_pixels(fn, *args):  # the words never depend on the pixels
                 return b"png" if fn.__name__ == "png_of_view" else await run(fn, *args)

@@ -14,28 +14,14 @@ import pytest
 from metrobot.app import privacy as privacy_of
 from metrobot.discord_app.words import discord_text
 from metrobot.i18n import words
-from metrobot.service import Refused, fixed_seeds
-from metrobot.storage import Database
+from metrobot.service import Refused
 from metrobot.storage.personal import GHOST_NAME
-from metrobot.wiring import GameService
-from tests.service.test_privacy import finish, start
+from tests.service.helpers import finish, start
 
 ANN, RED, PARK = ("720000000000000001", "Ann"), ("720000000000000002", "Red"), ("720000000000000003", "Green Park")
 NOW = 1_800_000_000.0
 
-pytestmark = pytest.mark.timeout(120)
-
-
-@pytest.fixture
-async def db(tmp_path):
-    database = await Database(tmp_path / "erasure.sqlite3").open()
-    yield database
-    await database.close()
-
-
-@pytest.fixture
-def svc(db):
-    return GameService(db, seeds=fixed_seeds(5), images=False, clock=lambda: NOW)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.service(now=NOW)]
 
 
 async def put(db, channel: str, payload: dict, made: float = NOW) -> int:

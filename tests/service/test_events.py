@@ -17,13 +17,6 @@ RESULT = GameResult(
 )
 
 
-@pytest.fixture
-async def db(tmp_path):
-    database = await Database(tmp_path / "events.sqlite3").open()
-    yield database
-    await database.close()
-
-
 async def started(db: Database):
     row = await db.create_game(
         channel_id="c1",

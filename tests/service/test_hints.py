@@ -5,16 +5,9 @@ and the tutorial's game with its coach."""
 import pytest
 
 from metrobot.games import get_game
-from metrobot.service import Refused, fixed_seeds
-from metrobot.storage import Database
-from metrobot.wiring import GameService
+from metrobot.service import Refused
 
-
-@pytest.fixture
-async def svc(tmp_path):
-    db = await Database(tmp_path / "games.sqlite3").open()
-    yield GameService(db, seeds=fixed_seeds(5), images=False, default_turn_clock=3600)
-    await db.close()
+pytestmark = pytest.mark.service(turn_clock=3600)
 
 
 async def owed_player(svc, channel="c1"):

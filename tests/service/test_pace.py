@@ -5,7 +5,6 @@ in the reader's language)."""
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 
 import pytest
@@ -14,21 +13,12 @@ from metrobot.discord_app.words import discord_text
 from metrobot.i18n import lang, reading
 from metrobot.storage import Person
 from metrobot.turns.pace import move_times, off_seconds
+from tests.clock import at
 from tests.history.play import play_game
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.service(seed=34, turn_clock=3600, toy=True)]
 ANN, BOB = ("720000000000000001", "Ann"), ("720000000000000002", "Bob")
 HOUR = 3600.0
-
-
-@pytest.fixture
-def svc(svc):
-    """The game service of the director's tests' application (tourney_kit: built through metrobot/app.py)."""
-    return svc.service
-
-
-def at(*when: int) -> float:
-    return dt.datetime(*when, tzinfo=dt.UTC).timestamp()
 
 
 def test_quiet_hours_and_time_away_are_not_counted_and_never_twice():

@@ -15,57 +15,21 @@ from metrobot.app import privacy as privacy_of
 from metrobot.backup import replay_all
 from metrobot.i18n import lang, reading
 from metrobot.privacy.forget import done
-from metrobot.service import Refused, fixed_seeds
-from metrobot.storage import Database
+from metrobot.service import Refused
 from metrobot.storage.personal import is_ghost
 from metrobot.storage.privacy import PrivacyQueries
-from metrobot.wiring import GameService
 from tests.history.play import owed
+from tests.service.helpers import finish, start
 
 ANN, BOB, CAT = ("710000000000000001", "Ann"), ("710000000000000002", "Bob"), ("710000000000000003", "Cat")
 NOW = 1_800_000_000.0
 
-pytestmark = pytest.mark.timeout(120)
-
-
-@pytest.fixture
-async def db(tmp_path):
-    database = await Database(tmp_path / "privacy.sqlite3").open()
-    yield database
-    await database.close()
-
-
-@pytest.fixture
-def now():
-    return [NOW]
-
-
-@pytest.fixture
-def svc(db, now):
-    return GameService(db, seeds=fixed_seeds(11), images=False, clock=lambda: now[0])
+pytestmark = [pytest.mark.timeout(120), pytest.mark.service(seed=11, now=NOW)]
 
 
 @pytest.fixture
 def privacy(svc):
     return privacy_of(svc.db, svc)
-
-
-async def start(svc, channel, people, kind="metromania", guild="g1"):
-    await svc.lobby.new_game(channel, guild, *people[0], kind, {}, len(people))
-    for uid, name in people[1:]:
-        await svc.lobby.join(channel, uid, name)
-    await svc.lobby.start(channel, people[0][0])
-
-
-async def finish(svc, channel, turns=None):
-    while (turns is None or turns > 0) and (who := await owed(svc, channel)):
-        turns = None if turns is None else turns - 1
-        prefix = []
-        menu = await svc.turns.menu(channel, who[0], prefix)
-        while not menu.complete:
-            prefix.append(menu.choices[-1].code)
-            menu = await svc.turns.menu(channel, who[0], prefix)
-        await svc.turns.play(channel, who[0], prefix)
 
 
 async def dump(db) -> str:
@@ -162,7 +126,7 @@ async def test_a_forgotten_player_is_deleted_player_in_the_readers_language(db, 
     assert ghost.name == "Deleted player"  # as stored; shown in the reader's language
 
 
-async def test_a_departed_servers_game_stays_stopped_when_someone_returns_or_is_forgotten(db, svc, privacy, now):
+async def test_a_departed_servers_game_stays_stopped_when_someone_returns_or_is_forgotten(db, svc, privacy, clock):
     await start(svc, "c1", [ANN, BOB, CAT], kind="flipwrite")
     await svc.people.away(BOB[0], 2)
     assert (await db.open_game("c1")).deadline is None  # (the round waits for Bob, who is away)
@@ -172,10 +136,10 @@ async def test_a_departed_servers_game_stays_stopped_when_someone_returns_or_is_
     await privacy.forget(ANN[0])
     row = await db.open_game("c1")
     assert row.deadline is None and row.paused is not None
-    now[0] += 3600
+    clock.advance(3600)
     assert await privacy.guild_back("g1")
     row = await db.open_game("c1")
-    assert row.deadline == pytest.approx(now[0] + row.turn_clock) and row.paused is None
+    assert row.deadline == pytest.approx(clock.now + row.turn_clock) and row.paused is None
 
 
 async def test_an_erasure_finished_by_a_later_process_owes_done_by_dm_until_it_is_sent(svc, privacy, db):

@@ -10,24 +10,14 @@ import re
 import pytest
 
 from metrobot.i18n import EN, lang, reading
-from metrobot.service import fixed_seeds
 from metrobot.service.words import duration, hours_words
-from metrobot.storage import Database
-from metrobot.wiring import GameService
 from tests.history.play import owed
-from tests.said import in_discord, worded
+from tests.said import worded
 
-pytestmark = pytest.mark.timeout(120)
 ANN, BOB = ("730000000000000001", "Ann"), ("730000000000000002", "Bob")
 NOW = 1_800_000_000.0
+pytestmark = [pytest.mark.timeout(120), pytest.mark.service(seed=3, now=NOW, discord=True)]
 FALLBACKS = re.compile(r"\((가|를|을|이|는|은|과|와)\)")
-
-
-@pytest.fixture
-async def svc(tmp_path):
-    db = await Database(tmp_path / "words.sqlite3").open()
-    yield in_discord(GameService(db, seeds=fixed_seeds(3), images=False, clock=lambda: NOW))
-    await db.close()
 
 
 async def move(svc, channel: str) -> None:

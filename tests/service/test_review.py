@@ -1,50 +1,12 @@
 """`/game review` (issue 64) through the service: made once in the background worker and kept,
 private, for the players of a finished game only; in `/me data` and gone with `/me forget`."""
 
-import random
-
 import pytest
 
-from metrobot.games import get_plugin
-from metrobot.games import review as pure
-from metrobot.review import reviews as reviews_module
 from metrobot.service import Refused
-from tests.service import test_service as base
-from tests.service.test_service import started, take_turn, whose_turn
+from tests.service.helpers import SERVICE, finished, started
 
-db, clock, svc = base.db, base.clock, base.svc  # the service's fixtures
-
-
-@pytest.fixture
-def counted(monkeypatch):
-    """The review made with a small budget (everyday size), and how many times it was made."""
-    made = []
-
-    def small(game, players, options, seed, entries, person, key):
-        made.append((game, person))
-        plugin = get_plugin(game)
-        return pure.review(
-            plugin.game, plugin.reviewing, players, options, seed, entries, person, key, seconds=0.05, deals=2
-        )
-
-    monkeypatch.setattr(reviews_module, "review_by_name", small)
-    return made
-
-
-async def finished(svc, game="flipwrite", options=None):
-    """A 2-player game played to its end in c1: flip-and-write, the cheapest to review (its pure
-    review is tested for every game in tests/test_review.py; end to end an On the Underground
-    game is reviewed, tests/e2e/test_review.py)."""
-    await started(svc, 2, game, options or {"map": "berlin"})
-    rnd = random.Random(3)
-    for _ in range(400):
-        if await svc.db.open_game("c1") is None:
-            break
-        for user in await whose_turn(svc):
-            await take_turn(svc, user, rnd)
-    row = await svc.db.last_game("c1")
-    assert row.status == "finished"
-    return row
+pytestmark = SERVICE  # (`counted`: tests/service/conftest.py)
 
 
 async def test_a_player_gets_their_review_once_made_and_then_kept(svc, counted):

@@ -7,19 +7,12 @@ import pytest
 from metrobot.games import all_plugins, get_plugin
 from metrobot.games.rulebook import page_texts
 from metrobot.i18n import lang, reading
-from metrobot.service import Refused, fixed_seeds
-from metrobot.storage import Database
-from metrobot.wiring import GameService
-from tests.said import in_discord, worded
+from metrobot.service import Refused
+from tests.said import worded
+
+pytestmark = pytest.mark.service(images=True, render_workers=0, discord=True)
 
 KINDS = [p.name for p in all_plugins()]
-
-
-@pytest.fixture
-async def svc(tmp_path):
-    db = await Database(tmp_path / "games.sqlite3").open()
-    yield in_discord(GameService(db, seeds=fixed_seeds(5), images=True, render_workers=0))
-    await db.close()
 
 
 @pytest.mark.parametrize("kind", KINDS)

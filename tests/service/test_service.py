@@ -11,59 +11,10 @@ from metrobot.games import get_game
 from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
 from metrobot.wiring import GameService
-from tests.said import in_discord
+from tests.replaying import stored_log
+from tests.service.helpers import PEOPLE, SERVICE, started, take_turn, whose_turn
 
-
-class FakeClock:
-    def __init__(self):
-        self.now = 1_000_000.0
-
-    def __call__(self):
-        return self.now
-
-
-@pytest.fixture
-async def db(tmp_path):
-    database = await Database(tmp_path / "games.sqlite3").open()
-    yield database
-    await database.close()
-
-
-@pytest.fixture
-def clock():
-    return FakeClock()
-
-
-@pytest.fixture
-def svc(db, clock):  # (its words as the channel reads them: tests/said.py)
-    return in_discord(GameService(db, seeds=fixed_seeds(11), clock=clock, images=False, default_turn_clock=3600))
-
-
-PEOPLE = [("u1", "Ann"), ("u2", "Bob"), ("u3", "Cat"), ("u4", "Dan")]
-
-
-async def started(svc, n=4, game="metromania", options=None, channel="c1"):
-    await svc.lobby.new_game(channel, "g", *PEOPLE[0], game, options or {}, n)
-    for uid, name in PEOPLE[1:n]:
-        await svc.lobby.join(channel, uid, name)
-    return await svc.lobby.start(channel, "u1")
-
-
-async def whose_turn(svc, channel="c1"):
-    row = await svc.db.open_game(channel)
-    game = get_game(row.game)
-    state = game.from_json(row.state)
-    return sorted({game.owner(state, s) for s in game.to_move(state)})
-
-
-async def take_turn(svc, user, rnd, channel="c1"):
-    """Build a whole turn from the menus, as the buttons do, and play it."""
-    prefix = []
-    menu = await svc.turns.menu(channel, user, prefix)
-    while not menu.complete:
-        prefix.append(rnd.choice(menu.choices).code)
-        menu = await svc.turns.menu(channel, user, prefix)
-    return await svc.turns.play(channel, user, prefix)
+pytestmark = SERVICE
 
 
 # ------------------------------------------------------------------ lobby
@@ -243,16 +194,9 @@ async def test_a_game_survives_a_new_service_on_the_same_database(tmp_path):
     last = await db2.last_game("c1")
     assert last.status == "finished" and last.state["winners"]
     # the log replays to the stored state
-    from metrobot.gamelog import GameLog
 
     actions = await db2.actions(last.id)
-    log = GameLog(
-        last.game,
-        last.seed,
-        [s.user_id for s in last.seats],
-        last.options,
-        [{"player": a["player"], "action": a["action"]} for a in actions],
-    )
+    log = stored_log(last, actions)
     game = get_game(last.game)
     assert game.to_json(log.replay()) == last.state
     await db2.close()

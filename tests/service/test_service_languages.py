@@ -16,7 +16,6 @@ import pytest
 from metrobot import games, i18n
 from metrobot.i18n import PSEUDO, reading
 from metrobot.service import Refused, fixed_seeds
-from metrobot.storage import Database
 from metrobot.tables import lobby as lobby_module
 from metrobot.wiring import GameService
 from tests.toygame import TARGET, RaceNotation, RaceTelling, race_plugin
@@ -66,13 +65,6 @@ def race():
     plugin = games.register(MarkedRace())
     yield plugin
     games.unregister(plugin.name)
-
-
-@pytest.fixture
-async def db(tmp_path):
-    database = await Database(tmp_path / "languages.sqlite3").open()
-    yield database
-    await database.close()
 
 
 class Drawn:

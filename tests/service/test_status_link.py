@@ -10,7 +10,7 @@ from metrobot.discord_app.words import discord_text
 from metrobot.service import fixed_seeds
 from metrobot.storage import Database
 from metrobot.wiring import GameService
-from tests.service.test_service import take_turn, whose_turn
+from tests.service.helpers import take_turn, whose_turn
 
 
 async def test_the_status_edit_waits_for_an_older_board_still_owed():

@@ -11,31 +11,13 @@ from metrobot.gamelog import GameLog
 from metrobot.games import get_game, get_plugin
 from metrobot.games.logplay import is_takeback
 from metrobot.games.parts import RulesGlue
-from metrobot.service import Refused, fixed_seeds
-from metrobot.storage import Database
+from metrobot.service import Refused
 from metrobot.turns.takeback_window import DEFAULT_WINDOW
-from metrobot.wiring import GameService
-from tests.said import in_discord
-from tests.service.test_service import PEOPLE, FakeClock, started, take_turn, whose_turn
+from tests.service.helpers import PEOPLE, SERVICE, started, take_turn, whose_turn
+
+pytestmark = SERVICE
 
 OPEN = {"hands": "open"}  # MetrOmania with open hands: a marker dropped is no secret, every move may be taken back
-
-
-@pytest.fixture
-async def db(tmp_path):
-    database = await Database(tmp_path / "games.sqlite3").open()
-    yield database
-    await database.close()
-
-
-@pytest.fixture
-def clock():
-    return FakeClock()
-
-
-@pytest.fixture
-def svc(db, clock):  # (its words as the channel reads them: tests/said.py)
-    return in_discord(GameService(db, seeds=fixed_seeds(11), clock=clock, images=False, default_turn_clock=3600))
 
 
 async def pings(db):

@@ -18,7 +18,8 @@ from metrobot.games.logplay import is_takeback
 from metrobot.service import Refused, fixed_seeds
 from metrobot.storage import Database
 from metrobot.wiring import GameService
-from tests.service.test_service import PEOPLE, FakeClock
+from tests.clock import Clock
+from tests.service.helpers import PEOPLE
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -39,7 +40,7 @@ def policy(kind: str, before: dict, after: dict) -> bool:
 
 async def play_game(kind: str, seed: int, tmp_path, *, players: int, bots: int = 0, **options) -> dict[str, int]:
     db = await Database(tmp_path / f"{kind}-{seed}.sqlite3").open()
-    clock = FakeClock()
+    clock = Clock()
     svc = GameService(db, seeds=fixed_seeds(seed), clock=clock, images=False, default_turn_clock=3600)
     rnd = random.Random(f"takeback:{kind}:{seed}")
     plugin = get_plugin(kind)

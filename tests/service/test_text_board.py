@@ -19,7 +19,7 @@ from metrobot.games.underground.textboard import runs
 from metrobot.i18n import reading
 from metrobot.service import Refused
 
-from .test_alt_text import KINDS, PEOPLE, play_turn, service, start, state_of
+from .drawn import KINDS, PEOPLE, play_turn, service, start, state_of
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
@@ -122,12 +122,3 @@ def test_every_gap_of_a_colour_is_told_once_with_its_branches_and_loops():
         for colour in state.colours.values():
             told = [frozenset(p) for run in runs(state.board, colour.track) for p in itertools.pairwise(run)]
             assert sorted(map(sorted, told)) == sorted(sorted(state.board.ends[g]) for g in colour.track)
-
-
-@pytest.fixture
-async def db(tmp_path):
-    from metrobot.storage import Database
-
-    database = await Database(tmp_path / "text.sqlite3").open()
-    yield database
-    await database.close()

@@ -4,38 +4,25 @@ the tournament plays on to its final standings; `/me data` lists their tournamen
 
 from __future__ import annotations
 
-import itertools
 import json
 
 import pytest
 
 from metrobot.app import privacy as privacy_of
-from metrobot.storage import Database
 from metrobot.storage.personal import GHOST_NAME, is_ghost
 from metrobot.tournaments.core import model
 from metrobot.tournaments.scoring import standings
-from tests.service.test_tournaments import new, play_round
-from tests.service.tourney_kit import Hall, run_director
+from tests.service.tourney_kit import TOURNAMENTS, Hall, new, play_round, run_director
 
 PEOPLE = [
     (f"70000000000000000{i}", name)
     for i, name in enumerate(["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"], 1)
 ]
 ANN = PEOPLE[0][0]
-_names = itertools.count()
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-async def db(request, tmp_path):
-    """Both backends (the erasure's SQL is the same for both)."""
-    where = (
-        str(tmp_path / "tourney.sqlite3")
-        if request.param == "sqlite"
-        else request.getfixturevalue("pg_server").url(f"tourney_privacy_{next(_names)}")
-    )
-    database = await Database(where).open()
-    yield database
-    await database.close()
+# Both backends (the erasure's SQL is the same for both).
+pytestmark = [TOURNAMENTS, pytest.mark.backends]
 
 
 async def _rows(db) -> list[str]:
@@ -56,8 +43,8 @@ async def _rows(db) -> list[str]:
         ]
 
 
-async def _table(svc, tid):
-    snap = await svc.service.db.tournaments.snapshot(tid)
+async def _table(app, tid):
+    snap = await app.service.db.tournaments.snapshot(tid)
     rules, entrants, rounds, results = model(snap)
     return {
         s.person: (s.points, s.tiebreaks[:3], s.played)
@@ -65,38 +52,38 @@ async def _table(svc, tid):
     }
 
 
-async def test_a_person_forgotten_mid_tournament_leaves_no_trace_and_the_others_keep_their_standings(svc, clock):
-    await new(svc)
+async def test_a_person_forgotten_mid_tournament_leaves_no_trace_and_the_others_keep_their_standings(app, clock):
+    await new(app)
     for uid, name in PEOPLE:
-        await svc.tournaments.tournament_join("hall", "g", uid, name)
-    await svc.tournaments.tournament_start("hall", "g", "host", manager=True)
+        await app.tournaments.tournament_join("hall", "g", uid, name)
+    await app.tournaments.tournament_start("hall", "g", "host", manager=True)
     hall = Hall()
-    await run_director(svc, hall)
-    tid = (await svc.service.db.tournaments.open_tournament("hall")).id
-    await play_round(svc, tid, 1, clock, hall=hall)
-    assert (await svc.service.db.tournaments.snapshot(tid)).row.round == 2
+    await run_director(app, hall)
+    tid = (await app.service.db.tournaments.open_tournament("hall")).id
+    await play_round(app, tid, 1, clock, hall=hall)
+    assert (await app.service.db.tournaments.snapshot(tid)).row.round == 2
 
-    data = await privacy_of(svc.service.db, svc.service).export(ANN)
+    data = await privacy_of(app.service.db, app.service).export(ANN)
     [mine] = data["tournaments"]
     assert mine["id"] == tid and mine["host"] is False and mine["entry"]["name"] == "Ann"
     assert [t["round"] for t in mine["entry"]["tables"]] == [1, 2]
-    before = await _table(svc, tid)
+    before = await _table(app, tid)
 
-    await privacy_of(svc.service.db, svc.service).forget(ANN)
-    rows = await _rows(svc.service.db)
+    await privacy_of(app.service.db, app.service).forget(ANN)
+    rows = await _rows(app.service.db)
     assert [r for r in rows if f'"{ANN}"' in r or "Ann" in r] == []
-    after = await _table(svc, tid)
+    after = await _table(app, tid)
     [ghost] = [p for p in after if is_ghost(p)]
     assert {p: v for p, v in after.items() if p != ghost} == {p: v for p, v in before.items() if p != ANN}
     assert after[ghost] == before[ANN]
-    snap = await svc.service.db.tournaments.snapshot(tid)
+    snap = await app.service.db.tournaments.snapshot(tid)
     [entry] = [e for e in snap.entrants if e.user_id == ghost]
     assert (entry.name, entry.dropped) == (GHOST_NAME, 3)
-    assert (await privacy_of(svc.service.db, svc.service).export(ANN))["tournaments"] == []
+    assert (await privacy_of(app.service.db, app.service).export(ANN))["tournaments"] == []
 
     for number in (2, 3):  # the ghost's round-2 seat is played by the automatic player
-        await play_round(svc, tid, number, clock, hall=hall, absent=frozenset({ghost}))
-    snap = await svc.service.db.tournaments.snapshot(tid)
+        await play_round(app, tid, number, clock, hall=hall, absent=frozenset({ghost}))
+    snap = await app.service.db.tournaments.snapshot(tid)
     assert snap.row.status == "finished"
     assert all(ghost not in t.seats for t in snap.tables if t.round == 3)
 
@@ -114,18 +101,18 @@ def test_ids_are_swapped_wherever_json_holds_them():
     }
 
 
-async def test_forgetting_a_person_changes_their_parts_in_owed_tournament_posts_and_no_other_word(svc):
+async def test_forgetting_a_person_changes_their_parts_in_owed_tournament_posts_and_no_other_word(app):
     """Issue 72 item 11: the tournament outbox stores its texts with their people as parts, so
     forgetting Park replaces Park's name, by id, and "Green Park" stays (it was erased by name)."""
     park, rose = "700000000000000031", "700000000000000032"
-    await new(svc, name="Green Park Open")
-    await svc.tournaments.tournament_join("hall", "g", park, "Park")
-    await svc.tournaments.tournament_join("hall", "g", rose, "Rose")
-    owed = await svc.service.db.tournaments.owed_tournament_items()  # (not delivered: still owed)
+    await new(app, name="Green Park Open")
+    await app.tournaments.tournament_join("hall", "g", park, "Park")
+    await app.tournaments.tournament_join("hall", "g", rose, "Rose")
+    owed = await app.service.db.tournaments.owed_tournament_items()  # (not delivered: still owed)
     [signup] = [i for i in owed if i.what == "signup" and "Rose" in i.payload["text"]][-1:]
 
-    await privacy_of(svc.service.db, svc.service).forget(park)
-    async with svc.service.db.driver.read() as q:
+    await privacy_of(app.service.db, app.service).forget(park)
+    async with app.service.db.driver.read() as q:
         [(payload,)] = await q.fetch("SELECT payload FROM tournament_outbox WHERE id = ?", signup.id)
     text = json.loads(payload)["text"]
     assert "Green Park Open" in text and "Green Deleted" not in text

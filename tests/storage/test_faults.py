@@ -15,6 +15,7 @@ import pytest
 from metrobot.storage import Database, DatabaseUnavailable, Seat, faults
 from metrobot.storage.outage import RETRY_SECONDS, Outage
 from tests import systemtools
+from tests.clock import Clock
 from tools.pgserver import PostgresServer, available
 
 
@@ -71,14 +72,6 @@ def test_faults_are_told_from_bugs(tmp_path):
 
 
 # ---------------------------------------------------------------- trying again, and the log
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def _flaky(outage: Outage, kinds: list[str], unsure: bool = False):
     """An operation failing with `kinds` of fault, one after the other, then succeeding (and
     saying so, as the drivers do)."""
@@ -117,7 +110,7 @@ async def test_what_may_have_been_committed_or_needs_an_operator_is_not_tried_ag
 
 
 async def test_a_lasting_outage_fails_at_once_and_is_reported_once_a_minute(caplog):
-    clock = Clock()
+    clock = Clock(1000.0)
     outage = Outage("db", clock=clock)
     with caplog.at_level(logging.INFO, "metrobot.storage"):
         outage.fault(faults.REFUSED, retrying=False)

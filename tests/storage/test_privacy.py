@@ -16,6 +16,7 @@ from metrobot.service import fixed_seeds
 from metrobot.storage import GameResult, Owed, PlayerResult, Seat
 from metrobot.storage.personal import GHOST_NAME, HOLDERS, is_ghost
 from metrobot.wiring import GameService
+from tests.clock import Clock
 from tests.history.play import owed
 
 ANN, BOB = ("700000000000000001", "Ann"), ("700000000000000002", "Bob")
@@ -182,27 +183,27 @@ async def test_a_forgotten_persons_games_replay_on_either_database(db):
 
 @pytest.mark.timeout(120)
 async def test_a_server_gets_its_games_back_within_the_period_and_loses_them_after(db):
-    now = [1_800_000_000.0]
-    svc = GameService(db, seeds=fixed_seeds(9), images=False, clock=lambda: now[0])
+    clock = Clock(1_800_000_000.0)
+    svc = GameService(db, seeds=fixed_seeds(9), images=False, clock=clock)
     privacy = privacy_of(db, svc, retention_days=30)
     await _play(svc, "c1", "g1", [ANN, BOB])
     await _play(svc, "c2", "g2", [ANN, BOB])
     game = await db.open_game("c1")
-    left = game.deadline - now[0]
+    left = game.deadline - clock.now
 
     await privacy.guild_removed("g1")
     paused = await db.game(game.id)
     assert paused.deadline is None and paused.paused == pytest.approx(left)
-    now[0] += 29 * DAY
+    clock.advance(29 * DAY)
     ticked = await svc.tick() + await privacy.tick()  # (the other server's clock runs out)
     assert [channel for channel, _ in ticked] == ["c2"]
     assert (await db.game(game.id)).version == paused.version and await db.privacy.departed("g1")  # nothing moved here
     assert await privacy.guild_back("g1") and not await privacy.guild_back("g1")
     resumed = await db.game(game.id)
-    assert resumed.deadline == pytest.approx(now[0] + left) and resumed.paused is None
+    assert resumed.deadline == pytest.approx(clock.now + left) and resumed.paused is None
 
     await privacy.guild_removed("g1")
-    now[0] += 30 * DAY + 1
+    clock.advance(30 * DAY + 1)
     await privacy.tick()
     everything = await _everything(db)
     assert _mentioning(everything, '"g1"', "'g1'", '"c1"', "'c1'") == []

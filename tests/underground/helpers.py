@@ -4,6 +4,7 @@ building scores that reads nothing but the state JSON (for the property tests)."
 from __future__ import annotations
 
 import itertools
+import random
 from typing import Any
 
 import networkx as nx
@@ -12,6 +13,7 @@ from metrobot.games.underground import GAME
 from metrobot.games.underground.board import board_for
 from metrobot.games.underground.mapmodel import UndergroundMap
 from metrobot.games.underground.state import State
+from tests.underground.smallmaps import EXAMPLE
 
 from .smallmaps import GRID, gid
 
@@ -162,3 +164,63 @@ def brute_route(s: State, kind: str) -> tuple[tuple[int, int], set[tuple[str, fr
                             found.add((t, cs))
                     break
     return best, found
+
+
+def london_position(n: int, seed: int, steps: int):
+    """After `steps` steps (greedy or uniformly random, half and half) from a seeded
+    start on London, or the finished game if it ends before."""
+    s = GAME.new_game([f"p{i + 1}" for i in range(n)], {"map": "london"}, seed)
+    rnd = random.Random(seed)
+    for _ in range(steps):
+        if GAME.is_over(s):
+            break
+        p = s.player
+        action = GAME.auto_action(s, p, rnd) if rnd.random() < 0.5 else rnd.choice(GAME.legal_actions(s, p))
+        s, _ = GAME.apply(s, p, action)
+    return s
+
+
+def hidden_twin(s):
+    """s with another draw order and generator: a different future that no seat can see
+    (the deck is all a view hides)."""
+    t = s.copy()
+    t.draw = s.draw[1:] + s.draw[:1]
+    t.rng ^= 12345
+    return t
+
+
+OWNERS = {"red": "ann", "blue": "ann", "green": "bob", "yellow": "cat"}
+
+
+PLAYERS = ["ann", "bob", "cat"]
+
+
+RED = [
+    ("Shepherd's Bush", "Holland Park"),
+    ("Holland Park", "Notting Hill Gate"),
+    ("Notting Hill Gate", "Bond Street"),
+    ("Bond Street", "Oxford Circus"),
+    ("Oxford Circus", "Tottenham Court Road"),
+]
+
+
+GREEN = [
+    ("Tottenham Court Road", "Leicester Square"),
+    ("Tottenham Court Road", "Warren Street"),
+    ("Warren Street", "Great Portland Street"),
+]
+
+
+YELLOW = [("Bond Street", "Baker Street"), ("Baker Street", "Great Portland Street")]
+
+
+ROW = ["Leicester Square", "Oxford Circus", "Turnham Green", "Great Portland Street"]
+
+
+def example(**kw):
+    kw.setdefault("players", PLAYERS)
+    kw.setdefault("owners", OWNERS)
+    kw.setdefault("tracks", {"red": RED, "green": GREEN, "yellow": YELLOW})
+    kw.setdefault("at", "Goldhawk Road")
+    kw.setdefault("row", ROW)
+    return position(EXAMPLE, **kw)

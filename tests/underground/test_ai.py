@@ -16,25 +16,13 @@ from metrobot.games.underground.ai import greedy, player_for
 from metrobot.games.underground.ai import strong as strong_module
 from metrobot.games.underground.ai.strong import StrongPlayer
 from metrobot.games.underground.building import placements
-from tests.metromania.ai_helpers import FakeClock, peeking
+from tests.clock import Clock
+from tests.metromania.ai_helpers import peeking
+from tests.underground.helpers import hidden_twin, london_position
 
 # Work-bounded (the same choice on any machine): one simulated step, so one deal for
 # the two candidates kept.
 SMALL = Budget(seconds=60, iterations=1)
-
-
-def position(n: int, seed: int, steps: int):
-    """After `steps` steps (greedy or uniformly random, half and half) from a seeded
-    start on London, or the finished game if it ends before."""
-    s = GAME.new_game([f"p{i + 1}" for i in range(n)], {"map": "london"}, seed)
-    rnd = random.Random(seed)
-    for _ in range(steps):
-        if GAME.is_over(s):
-            break
-        p = s.player
-        action = GAME.auto_action(s, p, rnd) if rnd.random() < 0.5 else rnd.choice(GAME.legal_actions(s, p))
-        s, _ = GAME.apply(s, p, action)
-    return s
 
 
 def play_turn(auto, s, budget, rnd):
@@ -50,7 +38,7 @@ def play_turn(auto, s, budget, rnd):
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.integers(2, 5), seed=st.integers(0, 2**31), steps=st.integers(0, 160), draw=st.integers(0, 2**31))
 def test_both_levels_play_only_legal_steps(n, seed, steps, draw):
-    s = position(n, seed, steps)
+    s = london_position(n, seed, steps)
     if GAME.is_over(s):
         return
     for level in ("greedy", "strong"):
@@ -67,15 +55,6 @@ def test_a_whole_game_with_a_strong_player_is_legal_to_the_end():
     assert s.winners
 
 
-def hidden_twin(s):
-    """s with another draw order and generator: a different future that no seat can see
-    (the deck is all a view hides)."""
-    t = s.copy()
-    t.draw = s.draw[1:] + s.draw[:1]
-    t.rng ^= 12345
-    return t
-
-
 def twin_plans(make, states, seat, seed, budget):
     """What a fresh player plans for `seat` from each state's view, with the same generator."""
     return [make().plan(GAME, GAME.view(x, seat), seat, seat, random.Random(seed), budget) for x in states]
@@ -84,7 +63,7 @@ def twin_plans(make, states, seat, seed, budget):
 @pytest.mark.parametrize("n,seed,steps", [(2, 1, 9), (2, 2, 70), (3, 3, 60), (4, 5, 90)])
 @pytest.mark.parametrize("level", ["greedy", "strong"])
 def test_players_never_read_what_their_view_hides(n, seed, steps, level):
-    s = position(n, seed, steps)
+    s = london_position(n, seed, steps)
     t = hidden_twin(s)
     seat = s.player
     assert t.draw != s.draw and GAME.view(t, seat) == GAME.view(s, seat)
@@ -98,7 +77,7 @@ def test_a_player_that_peeks_is_caught_by_the_same_check(monkeypatch, n, seed, s
     """Fault injection: the strong player made to think on the real state (a determinize
     that hands back the state the view was made from, the real deck order) plans by the
     cards to come, and the twin check above sees it; without the fault the same pass."""
-    s = position(n, seed, steps)
+    s = london_position(n, seed, steps)
     states = [s, hidden_twin(s), hidden_twin(hidden_twin(s))]
     budget = Budget(seconds=60, iterations=1500)
     honest = twin_plans(StrongPlayer, states, s.player, seed, budget)
@@ -109,7 +88,7 @@ def test_a_player_that_peeks_is_caught_by_the_same_check(monkeypatch, n, seed, s
 
 
 def test_strong_keeps_its_work_budget_and_is_reproducible():
-    s = position(2, 7, 81)
+    s = london_position(2, 7, 81)
     seat = s.player
     view = GAME.view(s, seat)
     first, second = StrongPlayer(), StrongPlayer()
@@ -126,7 +105,7 @@ def test_the_bots_budget_is_work_bounded():
 
 
 def test_strong_without_time_plays_the_greedy_turn_legally():
-    s = position(3, 6, 25)
+    s = london_position(3, 6, 25)
     seat = s.player
     auto = StrongPlayer()
     action = auto.choose(GAME, GAME.view(s, seat), seat, seat, random.Random(1), Budget(seconds=0))
@@ -136,8 +115,8 @@ def test_strong_without_time_plays_the_greedy_turn_legally():
 def test_strong_honours_its_clock():
     """Past its deadline the player starts no rollout and soon stops reading the clock
     (timing itself is for the benchmarks: here the clock moves 1 ms at every reading)."""
-    clock = FakeClock(step=0.001)
-    s = position(2, 10, 0)  # the first turn: rollouts to the end are at their longest
+    clock = Clock(0.0, step=0.001)
+    s = london_position(2, 10, 0)  # the first turn: rollouts to the end are at their longest
     auto = StrongPlayer()
     action = auto.choose(GAME, GAME.view(s, s.player), s.player, s.player, random.Random(1), Budget(0.05, 10**9, clock))
     assert action in GAME.legal_actions(s, s.player) and auto.last.capped
@@ -154,7 +133,7 @@ def test_strong_honours_its_clock():
 
 
 def test_one_decision_plays_the_strong_players_whole_turn():
-    s = position(2, 8, 20)
+    s = london_position(2, 8, 20)
     while s.turn.step or s.turn.pending is not None:  # the start of a turn
         s, _ = GAME.apply(s, s.player, GAME.auto_action(s, s.player, random.Random(0)))
     auto, seat = StrongPlayer(), s.player
@@ -167,7 +146,7 @@ def test_the_quick_greedy_valuation_is_the_plain_one():
     """The greedy's potential is computed incrementally; it must equal the sum it stands
     for: every target discounted by its gaps to the nearest station of the longer line."""
     for n, seed, steps in [(2, 11, 30), (3, 12, 70), (5, 13, 120)]:
-        s = position(n, seed, steps)
+        s = london_position(n, seed, steps)
         if s.turn.pending is not None or GAME.is_over(s):
             continue
         dist = greedy.distances(s.board)

@@ -8,8 +8,7 @@ from metrobot.games.autoplay import RandomPlayer
 from metrobot.games.underground import GAME
 from metrobot.games.underground.ai import GreedyPlayer
 
-from .helpers import play
-from .test_passenger import example
+from .helpers import example, play
 
 
 def test_greedy_plays_legal_steps_and_finishes_a_game():

@@ -109,7 +109,7 @@ def test_choices_grouped_by_colour_then_kind():
 
 
 def test_route_choices_describe_each_option():
-    from .test_passenger import example
+    from .helpers import example
 
     s, _ = play(example(), {"type": "forgo", "count": 4})
     cs = choices(GAME, s, "ann")

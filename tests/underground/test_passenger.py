@@ -7,36 +7,11 @@ import pytest
 
 from metrobot.games.protocol import RuleError
 from metrobot.games.underground import GAME, passenger
+from tests.underground.helpers import example
 
-from .helpers import play, position
-from .smallmaps import EXAMPLE
+from .helpers import play
 
 FORGO_ALL = {"type": "forgo", "count": 4}
-OWNERS = {"red": "ann", "blue": "ann", "green": "bob", "yellow": "cat"}
-PLAYERS = ["ann", "bob", "cat"]
-RED = [
-    ("Shepherd's Bush", "Holland Park"),
-    ("Holland Park", "Notting Hill Gate"),
-    ("Notting Hill Gate", "Bond Street"),
-    ("Bond Street", "Oxford Circus"),
-    ("Oxford Circus", "Tottenham Court Road"),
-]
-GREEN = [
-    ("Tottenham Court Road", "Leicester Square"),
-    ("Tottenham Court Road", "Warren Street"),
-    ("Warren Street", "Great Portland Street"),
-]
-YELLOW = [("Bond Street", "Baker Street"), ("Baker Street", "Great Portland Street")]
-ROW = ["Leicester Square", "Oxford Circus", "Turnham Green", "Great Portland Street"]
-
-
-def example(**kw):
-    kw.setdefault("players", PLAYERS)
-    kw.setdefault("owners", OWNERS)
-    kw.setdefault("tracks", {"red": RED, "green": GREEN, "yellow": YELLOW})
-    kw.setdefault("at", "Goldhawk Road")
-    kw.setdefault("row", ROW)
-    return position(EXAMPLE, **kw)
 
 
 def best(s, kind):

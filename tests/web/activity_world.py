@@ -5,22 +5,17 @@ and `DISCORD_API_BASE` do for the bot)."""
 
 from __future__ import annotations
 
-import os
-import sys
 from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
-
-from standin import DiscordStandIn
 
 from metrobot.app import build
 from metrobot.service import fixed_seeds
 from metrobot.storage import Database
 from metrobot.web import make_app
 from metrobot.web.discordauth import DiscordAuth
+from tests.e2e.standin import DiscordStandIn
 
 SECRET = "activity-client-secret-for-tests"
 

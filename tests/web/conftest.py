@@ -4,21 +4,17 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from browser import launch
-from world import make_tournament, make_world, served
-
 from metrobot.app import build
 from metrobot.service import fixed_seeds
 from metrobot.storage import Database
 from metrobot.wiring import GameService
+from tests.web.browser import launch
+from tests.web.world import make_tournament, make_world, served
 
 
 class Site:

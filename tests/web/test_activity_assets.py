@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import aiohttp
 import pytest
-from activity_world import close_activity_world, make_activity_world
 from aiohttp.test_utils import TestClient, TestServer
 
 from metrobot.app import build
@@ -14,6 +13,7 @@ from metrobot.service import fixed_seeds
 from metrobot.storage import Database
 from metrobot.web import make_app
 from metrobot.web.activity import FRAMERS, sdk_version
+from tests.web.activity_world import close_activity_world, make_activity_world
 from tools import discord_sdk
 
 

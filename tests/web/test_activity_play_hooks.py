@@ -5,10 +5,9 @@ the page sends its token, not a session; no console error."""
 
 from __future__ import annotations
 
-from activity_world import close_activity_world, make_activity_world
-from browser import Watched, launch
-
 from metrobot.play import access
+from tests.web.activity_world import close_activity_world, make_activity_world
+from tests.web.browser import Watched, launch
 
 READY = "() => { const p = document.getElementById('play'); return p && p.dataset.state === 'ready' }"
 IN_VIEW = """() => {

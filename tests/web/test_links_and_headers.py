@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
-from world import ANN, BOB, GUILD, play_turns
 
 from metrobot.service import Refused, fixed_seeds
 from metrobot.service.weblinks import signature, valid
@@ -14,6 +13,7 @@ from metrobot.storage import Database
 from metrobot.web import make_app
 from metrobot.web.reader import accepted
 from metrobot.wiring import GameService
+from tests.web.world import ANN, BOB, GUILD, play_turns
 
 CHANNEL = "910000000000000001"
 

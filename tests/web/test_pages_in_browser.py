@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser import Watched, axe_problems
-from world import ANN, GUILD, play_turns
+
+from tests.web.browser import Watched, axe_problems
+from tests.web.world import ANN, GUILD, play_turns
 
 pytestmark = [pytest.mark.asyncio(loop_scope="session"), pytest.mark.timeout(300)]
 LOADED = "() => { const i = document.getElementById('board'); return i && i.complete && i.naturalWidth > 0; }"

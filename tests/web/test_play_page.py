@@ -8,9 +8,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from tapping import Taps, codes, ready, tap_step
 
 from metrobot.play import access
+from tests.web.tapping import Taps, codes, ready, tap_step
 
 pytestmark = [pytest.mark.asyncio(loop_scope="session"), pytest.mark.timeout(300)]
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
@@ -44,7 +44,7 @@ async def build(page, steps: int, seed: int) -> Taps:
     ],
 )
 async def test_a_turn_built_on_a_phone(site, browser, shots, key, language, scheme, steps):
-    from browser import Watched, axe_problems
+    from tests.web.browser import Watched, axe_problems
 
     context = await browser.new_context(**PHONE, color_scheme=scheme)
     page = await context.new_page()

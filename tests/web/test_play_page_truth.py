@@ -26,13 +26,13 @@ from zoneinfo import ZoneInfo
 import aiohttp
 import pytest
 import pytest_asyncio
-from tapping import Taps, codes, ready, steps, tap_step
-from world import ANN, BOB, new_game, play_turns, served
 
 from metrobot.app import build
 from metrobot.play import access
 from metrobot.service import fixed_seeds
 from metrobot.storage import Database
+from tests.web.tapping import Taps, codes, ready, steps, tap_step
+from tests.web.world import ANN, BOB, new_game, play_turns, served
 
 pytestmark = [pytest.mark.asyncio(loop_scope="session"), pytest.mark.timeout(300)]
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
@@ -78,7 +78,7 @@ async def games(tmp_path_factory):
 
 
 async def opened(browser, url: str, **extra):
-    from browser import Watched
+    from tests.web.browser import Watched
 
     context = await browser.new_context(**PHONE, **extra)
     page = await context.new_page()

@@ -10,8 +10,6 @@ import re
 
 import pytest
 import pytest_asyncio
-from tapping import ready
-from world import ANN, BOB, new_game, play_turns, served
 
 from metrobot.app import build
 from metrobot.i18n import PSEUDO
@@ -19,6 +17,8 @@ from metrobot.play import Play, access
 from metrobot.play.board import plain
 from metrobot.service import fixed_seeds
 from metrobot.storage import Database
+from tests.web.tapping import ready
+from tests.web.world import ANN, BOB, new_game, play_turns, served
 
 pytestmark = [pytest.mark.asyncio(loop_scope="session"), pytest.mark.timeout(300)]
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}

@@ -8,7 +8,6 @@ import re
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
-from world import ANN, BOB, CY, GUILD, play_turns
 
 from metrobot.games import get_plugin
 from metrobot.games import review as pure
@@ -17,6 +16,7 @@ from metrobot.service import fixed_seeds
 from metrobot.storage import Database
 from metrobot.web import make_app
 from metrobot.wiring import GameService
+from tests.web.world import ANN, BOB, CY, GUILD, play_turns
 
 CHANNEL = "910000000000000002"
 BASE = "http://127.0.0.1:1/metro"

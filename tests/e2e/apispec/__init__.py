@@ -38,7 +38,7 @@ import warnings
 from collections.abc import Iterable
 from typing import Any
 
-from standin.capture import CapturedRequest, ExpectedViolation
+from tests.e2e.standin.capture import CapturedRequest, ExpectedViolation
 
 from .check import check
 from .errors import Finding

@@ -16,7 +16,7 @@ import json
 import re
 from typing import Any
 
-from standin.capture import JSON, MULTIPART, CapturedRequest
+from tests.e2e.standin.capture import JSON, MULTIPART, CapturedRequest
 
 from . import allowances
 from .errors import Finding, describe, short

@@ -10,14 +10,11 @@ files' SHA-256; the file is used only if its SHA-256 is the pin's.
 
 from __future__ import annotations
 
-import sys
 from functools import cache
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 from tools.discord_spec import SPEC_FILE, pin, sha256  # noqa: E402  (the pin and the file: one place)
 
