@@ -5,10 +5,12 @@ Every complete language is checked in full everywhere. The languages still being
 of them stands for all (the one furthest along: it has the most of its own to get wrong), and
 `make reliability` (`METROBOT_RELIABILITY=full`) runs every one; a language leaves
 `IN_PROGRESS` when it is complete, and is then checked in full everywhere — but for the costly
-tests (`costly=True`: every board drawn in the language, the rules pages of every game), which in
-`make test` run the first eight languages and two of the 22 that came after them, Polish (long
-words in Latin letters) and Thai (a script laid out by raqm), and every language only in `make
-reliability`: at about 8 s of CPU a language, the 22 would add three minutes to `make test`.
+tests (`costly=True`: every board drawn in the language, the rules pages of every game, and a
+mechanism tried on every catalogue: Babel's merge of an edited text, every typed step of a
+game at every position), which in `make test` run the first eight languages and two of the 22
+that came after them, Polish (long words in Latin letters) and Thai (a script laid out by raqm),
+and every language only in `make reliability`: at about 8 s of CPU a language, the 22 would add
+three minutes to `make test`.
 """
 
 from __future__ import annotations
