@@ -39,6 +39,10 @@ VERSIONS: dict[str, Callable[[], AutoPlayer]] = {
     "crn-end": _strong(crn=True, rounds=None),
     "crn-end-m10": _strong(crn=True, rounds=None, margin=0.1),
     "crn-end-m10-n3": _strong(crn=True, rounds=None, margin=0.1, noise=0.3),
+    # Rollouts cut and judged by the fitted evaluation (`ai/value.py`): right after the
+    # candidate's turn (leaf0), or after one more round, every other seat's turn (leaf1).
+    "leaf0": _strong(crn=True, rounds=0, leaf="fitted"),
+    "leaf1": _strong(crn=True, rounds=1.0, leaf="fitted"),
 }
 
 

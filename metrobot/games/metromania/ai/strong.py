@@ -55,6 +55,7 @@ from ..state import State
 from .estimate import Estimator
 from .greedy import rank
 from .turns import candidate_turns
+from .value import leaf_value
 
 UCB_C = 0.5  # exploration weight (results are in wins, roughly 0..1)
 MARGIN_WEIGHT = 1 / 200  # points of margin, as a tie-break between equal win chances
@@ -74,6 +75,9 @@ MIN_DEALS = 3
 PRUNE_AFTER = 4
 PRUNE_Z = 2.0
 NOISE = 0.1
+# The fitted evaluation's cost in simulated steps: every seat's features (an estimator each and
+# the scoring phase on the unfinished position) take about as long as one greedy step.
+LEAF_WORK = 1
 
 
 @dataclass
@@ -103,6 +107,7 @@ class StrongPlayer(AutoPlayer):
         rounds: float | None = ROUNDS,
         min_deals: int = MIN_DEALS,
         prune_z: float = PRUNE_Z,
+        leaf: str = "estimate",
     ):
         self.width = width  # candidate turns kept
         self.beam = beam  # steps tried from each partial turn
@@ -114,6 +119,8 @@ class StrongPlayer(AutoPlayer):
         self.rounds = rounds  # with crn: rounds a rollout plays after the candidate's (None: to the end)
         self.min_deals = min_deals
         self.prune_z = prune_z
+        # how a cut rollout is judged: "estimate" (`projected`) or "fitted" (`value.py`, issue 75)
+        self.leaf = leaf
         self.last = Search()
 
     def choose(
@@ -169,7 +176,8 @@ class StrongPlayer(AutoPlayer):
         alive = sorted(range(len(cands)), key=lambda c: -cands[c].prior)
         priors = [c.prior for c in cands]
         last = self.last
-        stop_after = None if self.rounds is None else max(1, round(self.rounds * len(s.players)))
+        # Turns played after the candidate's own: 0 judges the position right after it.
+        stop_after = None if self.rounds is None else max(0, round(self.rounds * len(s.players)))
         while len(alive) > 1:
             if budget.iterations is not None and last.work >= budget.iterations:
                 break  # whole deals only, so every survivor has played the same ones
@@ -190,7 +198,7 @@ class StrongPlayer(AutoPlayer):
                 if game.is_over(final):
                     outcomes[c].append(result(game, final, person, self.margin))
                 else:
-                    outcomes[c].append(projected(game, final, person, self.margin))
+                    outcomes[c].append(self._judged(game, final, person))
                 last.rollouts += 1
                 if last.rollouts == 1 and budget.iterations is not None:
                     # Now the budget can be read in rollouts: keep as many candidates (best
@@ -199,6 +207,14 @@ class StrongPlayer(AutoPlayer):
                     alive = alive[: max(2, min(len(alive), affordable // self.min_deals))]
             alive = self._survivors(alive, outcomes, priors)
         return _best(alive, outcomes, priors)
+
+    def _judged(self, game: Game, s: State, person: str) -> float:
+        """A cut rollout's position, by the chosen leaf evaluation (its features cost about a
+        simulated step each: `LEAF_WORK`)."""
+        if self.leaf == "fitted":
+            self.last.work += LEAF_WORK
+            return leaf_value(s, person, self.margin)
+        return projected(game, s, person, self.margin)
 
     def _survivors(self, alive: list[int], outcomes: list[list[float]], priors: list[float]) -> list[int]:
         """Drop candidates clearly worse than the leader on the deals both played; stop when
