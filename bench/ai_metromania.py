@@ -43,6 +43,9 @@ VERSIONS: dict[str, Callable[[], AutoPlayer]] = {
     # candidate's turn (leaf0), or after one more round, every other seat's turn (leaf1).
     "leaf0": _strong(crn=True, rounds=0, leaf="fitted"),
     "leaf1": _strong(crn=True, rounds=1.0, leaf="fitted"),
+    # v1's search (states drawn per rollout, every candidate once, then UCB1) with its rollouts
+    # cut after 4 turns (a round of 4 players) and judged by the fitted evaluation.
+    "ucb-d4-leaf": _strong(crn=False, depth=4, leaf="fitted"),
 }
 
 

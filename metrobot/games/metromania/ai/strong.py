@@ -282,7 +282,7 @@ class StrongPlayer(AutoPlayer):
         if final is None:
             return None
         if not game.is_over(final):
-            return projected(game, final, person, self.margin)
+            return self._judged(game, final, person)
         return result(game, final, person, self.margin)
 
     def _played_out(
