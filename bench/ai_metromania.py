@@ -46,6 +46,9 @@ VERSIONS: dict[str, Callable[[], AutoPlayer]] = {
     # v1's search (states drawn per rollout, every candidate once, then UCB1) with its rollouts
     # cut after 4 turns (a round of 4 players) and judged by the fitted evaluation.
     "ucb-d4-leaf": _strong(crn=False, depth=4, leaf="fitted"),
+    # v1, except early in the game (progress below 0.4, where one rollout to the end is the
+    # whole budget): then leaf0's judgement (every candidate right after its turn, shared deals).
+    "early-leaf": _strong(crn=False, leaf="fitted", early=0.4),
 }
 
 

@@ -6,9 +6,11 @@ For 2, 3 and 4 seats, `--games` games from seeds `first_seed + 1000 n + k` (away
 benchmarks' seeds 0 on and the ladder's 10,000 on) are played by every seat greedily (the
 greedy ranking on the engine's state, ties and near-ties broken by a generator seeded by the
 game: `NOISE`). At the start of every turn each seat's features are recorded with the seat's
-final score; the weights are the least-squares fit (a tiny ridge keeps the solve well posed),
+final score, both less their mean over the seats (`relative`: a search reads only leads); the
+weights are the least-squares fit (a tiny ridge keeps the solve well posed),
 solved in plain Python (no numpy here). The last fifth of the games is held out to report the
-fit's error; the weights shipped are refitted on all of them. The logistic scale of a lead is
+fit's error and how often it names a held-out position's winner (against the estimate's
+projected points alone); the weights shipped are refitted on all of them. The logistic scale of a lead is
 the held-out error of one seat's prediction times sqrt(2) (a lead is a difference of two) times
 sqrt(3)/pi (a logistic curve of that standard deviation).
 
@@ -23,6 +25,7 @@ import json
 import math
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,7 +41,8 @@ SEATS = (2, 3, 4)
 
 
 def self_play(n: int, seed: int) -> tuple[list[list[float]], list[float]]:
-    """One greedy game of `n` seats: every seat's features at every turn start, and its final score."""
+    """One greedy game of `n` seats: every seat's features at every turn start, and its final
+    score, both less their mean over the position's seats (`relative`)."""
     game = get_plugin("metromania").game
     seats = [f"p{i + 1}" for i in range(n)]
     s = game.new_game(seats, {"first_player": "p1"}, seed)
@@ -48,14 +52,25 @@ def self_play(n: int, seed: int) -> tuple[list[list[float]], list[float]]:
     while not game.is_over(s):
         if game.turn_number(s) != turn:
             turn = game.turn_number(s)
-            rows += list(enumerate(value.features(s)))
+            rows += list(enumerate(relative(value.features(s))))
         mover = s.players[s.current]
         actions = game.legal_actions(s, mover)
         ranked = rank(game, s, mover, actions)
         best = max(ranked, key=lambda x: x[0] + NOISE * rnd.random())
         s, _ = game.apply(s, mover, actions[best[1]])
     final = [float(s.scores[p]) for p in seats]
-    return [r for _, r in rows], [final[i] for i, _ in rows]
+    mean = sum(final) / n
+    return [r for _, r in rows], [final[i] - mean for i, _ in rows]
+
+
+def relative(rows: list[list[float]]) -> list[list[float]]:
+    """Each seat's features less their mean over the seats: what sets the seats apart. A lead
+    is all the search reads, and the game's own length and luck, which move every seat's score
+    alike, are most of a final score's noise: fitted on these, the weights pick the winner of a
+    held-out position more often (4 seats, 120 games: 56 % against 52 %)."""
+    n = len(rows)
+    means = [sum(col) / n for col in zip(*rows)]
+    return [[x - m for x, m in zip(row, means)] for row in rows]
 
 
 def solve(xs: list[list[float]], ys: list[float]) -> list[float]:
@@ -90,6 +105,16 @@ def solve(xs: list[list[float]], ys: list[float]) -> list[float]:
     return w
 
 
+def winners(xs: list[list[float]], ys: list[float], n: int, predict: Callable[[list[float]], float]) -> float:
+    """How often the seat predicted best is a winner, over positions (`n` rows each)."""
+    hits = 0
+    for i in range(0, len(ys), n):
+        best = max(ys[i : i + n])
+        pick = max(range(n), key=lambda k: predict(xs[i + k]))
+        hits += ys[i + pick] == best
+    return hits / (len(ys) // n)
+
+
 def rmse(w: list[float], xs: list[list[float]], ys: list[float]) -> float:
     return math.sqrt(sum((sum(a * b for a, b in zip(w, x)) - y) ** 2 for x, y in zip(xs, ys)) / len(ys))
 
@@ -104,12 +129,15 @@ def fit(n: int, games: int, first_seed: int) -> dict:
     hy = [y for _, t in data[-held:] for y in t]
     w_train = solve(xs, ys)
     err = rmse(w_train, hx, hy)
+    fitted = winners(hx, hy, n, lambda x: sum(a * b for a, b in zip(w_train, x)))
+    estimate = winners(hx, hy, n, lambda x: x[value.FEATURES.index("estimate")])
     mean = sum(hy) / len(hy)
     spread = math.sqrt(sum((y - mean) ** 2 for y in hy) / len(hy))
     w = solve(xs + hx, ys + hy)
     print(
         f"  {n} seats: {games} games, {len(ys) + len(hy)} positions; held-out error {err:.2f} points "
-        f"(final scores' spread {spread:.2f}, R² {1 - (err / spread) ** 2:.3f})",
+        f"(final scores' spread {spread:.2f}, R² {1 - (err / spread) ** 2:.3f}); "
+        f"it names the winner in {100 * fitted:.1f} % of positions, the estimate alone in {100 * estimate:.1f} %",
         flush=True,
     )
     return {
@@ -118,6 +146,7 @@ def fit(n: int, games: int, first_seed: int) -> dict:
         "games": games,
         "positions": len(ys) + len(hy),
         "held_out_error": round(err, 3),
+        "held_out_winner_named": round(fitted, 3),
     }
 
 

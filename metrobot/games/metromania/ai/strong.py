@@ -55,7 +55,7 @@ from ..state import State
 from .estimate import Estimator
 from .greedy import rank
 from .turns import candidate_turns
-from .value import leaf_value
+from .value import leaf_value, progress
 
 UCB_C = 0.5  # exploration weight (results are in wins, roughly 0..1)
 MARGIN_WEIGHT = 1 / 200  # points of margin, as a tie-break between equal win chances
@@ -108,6 +108,7 @@ class StrongPlayer(AutoPlayer):
         min_deals: int = MIN_DEALS,
         prune_z: float = PRUNE_Z,
         leaf: str = "estimate",
+        early: float | None = None,
     ):
         self.width = width  # candidate turns kept
         self.beam = beam  # steps tried from each partial turn
@@ -121,6 +122,9 @@ class StrongPlayer(AutoPlayer):
         self.prune_z = prune_z
         # how a cut rollout is judged: "estimate" (`projected`) or "fitted" (`value.py`, issue 75)
         self.leaf = leaf
+        # below this progress of the game (`value.progress`), where a rollout to the end costs a
+        # whole budget, the candidates are judged right after their turn on shared deals instead
+        self.early = early
         self.last = Search()
 
     def choose(
@@ -142,8 +146,10 @@ class StrongPlayer(AutoPlayer):
         turns = candidate_turns(game, s, seat, self.width, self.beam, deadline, budget.clock)
         cands = [Candidate(steps, prior) for prior, steps in turns]
         self.last.candidates = len(cands)
-        if len(cands) > 1 and self.crn:
-            best = cands[self._search(game, view, viewer, seat, s, cands, rnd, budget, deadline)]
+        early = self.early is not None and progress(s) < self.early
+        if len(cands) > 1 and (self.crn or early):
+            cut = 0 if early else None
+            best = cands[self._search(game, view, viewer, seat, s, cands, rnd, budget, deadline, cut)]
             self.last.capped = self.last.capped or budget.clock() > deadline
             return list(best.steps)
         if len(cands) > 1:
@@ -164,6 +170,7 @@ class StrongPlayer(AutoPlayer):
         rnd: random.Random,
         budget: Budget,
         deadline: float,
+        cut: int | None = None,
     ) -> int:
         """The best candidate's index by deals shared across candidates: on each deal (a state
         drawn from the view and a generator's seed) every candidate still in the running is
@@ -178,6 +185,8 @@ class StrongPlayer(AutoPlayer):
         last = self.last
         # Turns played after the candidate's own: 0 judges the position right after it.
         stop_after = None if self.rounds is None else max(0, round(self.rounds * len(s.players)))
+        if cut is not None:
+            stop_after = cut
         while len(alive) > 1:
             if budget.iterations is not None and last.work >= budget.iterations:
                 break  # whole deals only, so every survivor has played the same ones

@@ -6,10 +6,11 @@ projected points (`estimate.py`, trips left out), what the trips would give and 
 were scored now (the real scoring phase on the unfinished position: routes already ridden,
 markers still unplaced or untouched), its lines (finished, blocked, tunnels still to dig), its
 markers in hand, and the same read against the game's progress (how near its end trigger is),
-because the estimate means less early than late. The seat's final score is a weighted sum of
-them, the weights (`value.json`, one set per number of seats) fitted by least squares on
-self-play positions (every seat greedy, seeds away from the benchmarks' and the ladder's) by
-`python -m tools.fit_value`, reproducibly.
+because the estimate means less early than late. A seat's final score, less the seats' mean,
+is a weighted sum of its features less the seats' mean (only leads matter, and what moves every
+seat alike is noise to them), the weights (`value.json`, one set per number of seats) fitted by
+least squares on self-play positions (every seat greedy, seeds away from the benchmarks' and
+the ladder's) by `python -m tools.fit_value`, reproducibly.
 
 A position is judged for a person as the search judges a finished game: the chance of a win,
 which grows smoothly with the predicted lead over the best other person (a logistic curve
@@ -139,10 +140,12 @@ def model(n_seats: int) -> tuple[list[float], float]:
 
 
 def predicted(s: State) -> dict[str, float]:
-    """Each person's predicted final score (the sum of their seats')."""
+    """Each person's predicted final score less the seats' mean (the sum of their seats')."""
     weights, _ = model(len(s.players))
+    rows = features(s)
+    means = [sum(col) / len(rows) for col in zip(*rows)]
     totals: dict[str, float] = {}
-    for p, row in zip(s.players, features(s)):
+    for p, row in zip(s.players, ([x - m for x, m in zip(r, means)] for r in rows)):
         owner = s.owners.get(p, p)
         totals[owner] = totals.get(owner, 0.0) + sum(w * x for w, x in zip(weights, row))
     return totals
