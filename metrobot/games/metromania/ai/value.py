@@ -95,7 +95,7 @@ def _to_dig(s: State, seat: int, est: Estimator) -> tuple[int, int, int]:
 
 def features(s: State) -> list[list[float]]:
     """Every seat's features (in `FEATURES` order), in seat order, from the state given."""
-    trips: dict[str, tuple[int, int]] = {p: (0, 0) for p in s.players}
+    trips: dict[str, tuple[int, int]] = dict.fromkeys(s.players, (0, 0))
     if s.phase != "finished":
         for trip in scoring.score(s)["trips"]:
             for p, v in trip["points"].items():
