@@ -27,6 +27,11 @@ station), because the steps of a turn only make sense together:
    cuts its rollouts after so many rounds, judged by `projected`; None plays to the end.
    Whether it is the default is the ladder's call (`bench/ladder.py`, its SPRT results
    in docs/developers/benchmarks.md).
+   With `leaf="fitted"` (issue 75), a cut rollout is judged by the evaluation fitted on
+   self-play (`value.py`) instead of `projected`; `rounds=0` judges a candidate right after
+   its own turn, and `early` does so (on shared deals) only while the game's progress is
+   below it, where one rollout to the end would be the whole budget, the search above
+   otherwise. None of these is the default: the ladder accepted none (benchmarks.md).
 3. `plan` returns the best turn's steps, all of them: the caller plays the whole turn
    at once (`autoplay.take_turn`), so a turn costs one search. Nothing hidden is
    revealed within a turn, so every step stays legal. `choose` is the plan's first step.
