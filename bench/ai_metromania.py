@@ -39,6 +39,18 @@ VERSIONS: dict[str, Callable[[], AutoPlayer]] = {
     "crn-end": _strong(crn=True, rounds=None),
     "crn-end-m10": _strong(crn=True, rounds=None, margin=0.1),
     "crn-end-m10-n3": _strong(crn=True, rounds=None, margin=0.1, noise=0.3),
+    # Rollouts cut and judged by the fitted evaluation (`ai/value.py`): right after the
+    # candidate's turn (leaf0), or after one more round, every other seat's turn (leaf1).
+    "leaf0": _strong(crn=True, rounds=0, leaf="fitted"),
+    "leaf1": _strong(crn=True, rounds=1.0, leaf="fitted"),
+    # v1's search (states drawn per rollout, every candidate once, then UCB1) with its rollouts
+    # cut after 4 turns (a round of 4 players) and judged by the fitted evaluation.
+    "ucb-d4-leaf": _strong(crn=False, depth=4, leaf="fitted"),
+    # v1, except early in the game (progress below 0.4, where one rollout to the end is the
+    # whole budget): then leaf0's judgement (every candidate right after its turn, shared deals).
+    "early-leaf": _strong(crn=False, leaf="fitted", early=0.4),
+    # early-leaf spending the CPU it saves on more candidate turns (10, from 4 steps a partial turn).
+    "early-wide": _strong(crn=False, leaf="fitted", early=0.4, width=10, beam=4),
 }
 
 

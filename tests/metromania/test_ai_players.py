@@ -113,14 +113,26 @@ def test_a_player_that_peeks_is_caught_by_the_same_check(monkeypatch, seed):
 
 
 # ---------------------------------------------------------------- budgets
-@pytest.mark.parametrize("rounds", [None, 1.0])
-def test_the_common_random_numbers_search_is_legal_reproducible_and_never_peeks(rounds):
-    """The ladder's candidate search (`crn=True`, issue 75): a whole legal turn, the same plan
-    and work from the same generator, and the same plan on twins that differ in hidden parts."""
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"rounds": None},
+        {"rounds": 1.0},
+        {"rounds": 0, "leaf": "fitted"},
+        {"rounds": 1.0, "leaf": "fitted"},
+        {"crn": False, "leaf": "fitted", "early": 1.0},  # v1, but judged right after the turn
+    ],
+    ids=str,
+)
+def test_the_common_random_numbers_search_is_legal_reproducible_and_never_peeks(options):
+    """The ladder's candidate search (`crn=True`, issue 75), its cut rollouts judged by the
+    estimate or the fitted evaluation: a whole legal turn, the same plan and work from the same
+    generator, and the same plan on twins that differ in hidden parts."""
     s = start_of_p1_turn(2)
     view = GAME.view(s, "p1")
     budget = Budget(seconds=60, iterations=150)
-    first, second = StrongPlayer(crn=True, rounds=rounds), StrongPlayer(crn=True, rounds=rounds)
+    options = {"crn": True, **options}
+    first, second = StrongPlayer(**options), StrongPlayer(**options)
     a = first.plan(GAME, view, "p1", "p1", random.Random(5), budget)
     assert a == second.plan(GAME, view, "p1", "p1", random.Random(5), budget)
     assert first.last.work == second.last.work > 0 and first.last.rollouts == second.last.rollouts >= 2
@@ -128,7 +140,7 @@ def test_the_common_random_numbers_search_is_legal_reproducible_and_never_peeks(
     for action in a:
         assert action in GAME.legal_actions(t, "p1")
         t, _ = GAME.apply(t, "p1", action)
-    plans = twin_plans(lambda: StrongPlayer(crn=True, rounds=rounds), [s, *hidden_twins(s)], 5, budget)
+    plans = twin_plans(lambda: StrongPlayer(**options), [s, *hidden_twins(s)], 5, budget)
     assert all(p == plans[0] for p in plans)
 
 

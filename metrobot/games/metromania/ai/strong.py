@@ -27,6 +27,11 @@ station), because the steps of a turn only make sense together:
    cuts its rollouts after so many rounds, judged by `projected`; None plays to the end.
    Whether it is the default is the ladder's call (`bench/ladder.py`, its SPRT results
    in docs/developers/benchmarks.md).
+   With `leaf="fitted"` (issue 75), a cut rollout is judged by the evaluation fitted on
+   self-play (`value.py`) instead of `projected`; `rounds=0` judges a candidate right after
+   its own turn, and `early` does so (on shared deals) only while the game's progress is
+   below it, where one rollout to the end would be the whole budget, the search above
+   otherwise. None of these is the default: the ladder accepted none (benchmarks.md).
 3. `plan` returns the best turn's steps, all of them: the caller plays the whole turn
    at once (`autoplay.take_turn`), so a turn costs one search. Nothing hidden is
    revealed within a turn, so every step stays legal. `choose` is the plan's first step.
@@ -55,6 +60,7 @@ from ..state import State
 from .estimate import Estimator
 from .greedy import rank
 from .turns import candidate_turns
+from .value import leaf_value, progress
 
 UCB_C = 0.5  # exploration weight (results are in wins, roughly 0..1)
 MARGIN_WEIGHT = 1 / 200  # points of margin, as a tie-break between equal win chances
@@ -74,6 +80,9 @@ MIN_DEALS = 3
 PRUNE_AFTER = 4
 PRUNE_Z = 2.0
 NOISE = 0.1
+# The fitted evaluation's cost in simulated steps: every seat's features (an estimator each and
+# the scoring phase on the unfinished position) take about as long as one greedy step.
+LEAF_WORK = 1
 
 
 @dataclass
@@ -103,6 +112,8 @@ class StrongPlayer(AutoPlayer):
         rounds: float | None = ROUNDS,
         min_deals: int = MIN_DEALS,
         prune_z: float = PRUNE_Z,
+        leaf: str = "estimate",
+        early: float | None = None,
     ):
         self.width = width  # candidate turns kept
         self.beam = beam  # steps tried from each partial turn
@@ -114,6 +125,11 @@ class StrongPlayer(AutoPlayer):
         self.rounds = rounds  # with crn: rounds a rollout plays after the candidate's (None: to the end)
         self.min_deals = min_deals
         self.prune_z = prune_z
+        # how a cut rollout is judged: "estimate" (`projected`) or "fitted" (`value.py`, issue 75)
+        self.leaf = leaf
+        # below this progress of the game (`value.progress`), where a rollout to the end costs a
+        # whole budget, the candidates are judged right after their turn on shared deals instead
+        self.early = early
         self.last = Search()
 
     def choose(
@@ -135,8 +151,10 @@ class StrongPlayer(AutoPlayer):
         turns = candidate_turns(game, s, seat, self.width, self.beam, deadline, budget.clock)
         cands = [Candidate(steps, prior) for prior, steps in turns]
         self.last.candidates = len(cands)
-        if len(cands) > 1 and self.crn:
-            best = cands[self._search(game, view, viewer, seat, s, cands, rnd, budget, deadline)]
+        early = self.early is not None and progress(s) < self.early
+        if len(cands) > 1 and (self.crn or early):
+            cut = 0 if early else None
+            best = cands[self._search(game, view, viewer, seat, s, cands, rnd, budget, deadline, cut)]
             self.last.capped = self.last.capped or budget.clock() > deadline
             return list(best.steps)
         if len(cands) > 1:
@@ -157,6 +175,7 @@ class StrongPlayer(AutoPlayer):
         rnd: random.Random,
         budget: Budget,
         deadline: float,
+        cut: int | None = None,
     ) -> int:
         """The best candidate's index by deals shared across candidates: on each deal (a state
         drawn from the view and a generator's seed) every candidate still in the running is
@@ -169,7 +188,10 @@ class StrongPlayer(AutoPlayer):
         alive = sorted(range(len(cands)), key=lambda c: -cands[c].prior)
         priors = [c.prior for c in cands]
         last = self.last
-        stop_after = None if self.rounds is None else max(1, round(self.rounds * len(s.players)))
+        # Turns played after the candidate's own: 0 judges the position right after it.
+        stop_after = None if self.rounds is None else max(0, round(self.rounds * len(s.players)))
+        if cut is not None:
+            stop_after = cut
         while len(alive) > 1:
             if budget.iterations is not None and last.work >= budget.iterations:
                 break  # whole deals only, so every survivor has played the same ones
@@ -190,7 +212,7 @@ class StrongPlayer(AutoPlayer):
                 if game.is_over(final):
                     outcomes[c].append(result(game, final, person, self.margin))
                 else:
-                    outcomes[c].append(projected(game, final, person, self.margin))
+                    outcomes[c].append(self._judged(game, final, person))
                 last.rollouts += 1
                 if last.rollouts == 1 and budget.iterations is not None:
                     # Now the budget can be read in rollouts: keep as many candidates (best
@@ -199,6 +221,14 @@ class StrongPlayer(AutoPlayer):
                     alive = alive[: max(2, min(len(alive), affordable // self.min_deals))]
             alive = self._survivors(alive, outcomes, priors)
         return _best(alive, outcomes, priors)
+
+    def _judged(self, game: Game, s: State, person: str) -> float:
+        """A cut rollout's position, by the chosen leaf evaluation (its features cost about a
+        simulated step each: `LEAF_WORK`)."""
+        if self.leaf == "fitted":
+            self.last.work += LEAF_WORK
+            return leaf_value(s, person, self.margin)
+        return projected(game, s, person, self.margin)
 
     def _survivors(self, alive: list[int], outcomes: list[list[float]], priors: list[float]) -> list[int]:
         """Drop candidates clearly worse than the leader on the deals both played; stop when
@@ -266,7 +296,7 @@ class StrongPlayer(AutoPlayer):
         if final is None:
             return None
         if not game.is_over(final):
-            return projected(game, final, person, self.margin)
+            return self._judged(game, final, person)
         return result(game, final, person, self.margin)
 
     def _played_out(
