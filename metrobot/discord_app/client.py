@@ -230,11 +230,16 @@ class Metro(_BotBase):
             log_failure("could not look for servers that removed the bot meanwhile")
 
     async def _server_news(self, what: str, guild: discord.Guild) -> None:
-        if self.privacy is None or self._closed:  # (a server's news arriving while the bot stops)
+        # (a server's news arriving while the bot stops: the gateway may connect, and send the
+        # servers it has, after the stop began; the next start hears of them again)
+        if self.privacy is None or self._closed or self.stopping:
             return
         try:
             await getattr(self.privacy, what)(str(guild.id))
         except Exception:
+            if self._closed or self.stopping:  # (the database closed under it: not a failure)
+                log.info("%s for server %s left to the next start: the bot stopped meanwhile", what, guild.id)
+                return
             log_failure("%s for server %s failed", what, guild.id)
 
     async def deliver(

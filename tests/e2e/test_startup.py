@@ -13,6 +13,7 @@ import asyncio
 import os
 import signal
 import socket
+import sqlite3
 import sys
 
 from tests.e2e.harness import ROOT, TEST_SEED
@@ -187,3 +188,32 @@ async def test_a_refused_application_at_start_is_one_line_and_status_2(tmp_path)
     assert "Traceback" not in log and TRY_LINE not in log, log
     [said] = [line for line in log.splitlines() if "Discord refused" in line]
     assert "GET /api/v10/oauth2/applications/@me answered 403 (code 50001: Missing Access)" in said, log
+
+
+async def test_a_servers_news_while_the_bot_stops_is_left_to_the_next_start(caplog):
+    """The gateway can connect, and send the servers it has, after a stop began; the database
+    then closes under the news (seen on a busy machine): one line, no traceback."""
+    import logging
+    from types import SimpleNamespace
+
+    from metrobot.discord_app.client import Metro
+
+    class ClosedUnder:
+        async def guild_back(self, guild_id: str) -> None:
+            bot.stopping = True  # (the stop begins while the news is read)
+            raise sqlite3.ProgrammingError("Cannot operate on a closed database.")
+
+    bot = SimpleNamespace(privacy=ClosedUnder(), _closed=False, stopping=False)
+    with caplog.at_level(logging.INFO, logger="metrobot.discord"):
+        await Metro._server_news(bot, "guild_back", SimpleNamespace(id=42))  # type: ignore[arg-type]
+    assert "left to the next start" in caplog.text and "Traceback" not in caplog.text
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+    class Failing:
+        async def guild_back(self, guild_id: str) -> None:
+            raise sqlite3.OperationalError("disk I/O error")
+
+    bot.stopping, bot.privacy = False, Failing()  # and news that fails while the bot runs is a failure
+    with caplog.at_level(logging.INFO, logger="metrobot.discord"):
+        await Metro._server_news(bot, "guild_back", SimpleNamespace(id=42))  # type: ignore[arg-type]
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR]
