@@ -3,10 +3,9 @@ tournaments beside them are wired in app.py).
 
 Each part owns one concern and gets the parts it calls in its constructor, so the order below is
 the order of dependence: a part only receives parts built above it. Front ends call the part that
-owns what they ask, by name (`service.lobby.start`, `service.daily.play`); there is no facade.
-Every composition root builds through `build`: the Discord client, the web server, the command
-line, the benchmarks and the tests; the front ends then hold the two separately (`bot.service`
-and `bot.tournaments`; the web app's `SERVICE` and `TOURNAMENTS`).
+owns what they ask, by name (`service.lobby.start`, `service.daily.start`); there is no facade.
+The application around it (the tournaments and privacy beside it) is built in app.py, through
+which every composition root builds.
 
     Events ........... what the service tells whoever listens (GameEnded: service/events.py)
     Games ............ the game of a channel: load, lock, who may act, names, save with its outbox
@@ -35,11 +34,6 @@ and `bot.tournaments`; the web app's `SERVICE` and `TOURNAMENTS`).
     WebGame, WebIndex  what the web pages show (pages/)
     Listing .......... /games, nudges (follow/)
     Following ........ DMs to a game's followers (follow/)
-    TableGames ....... a tournament's tables' games (tournaments/)
-    Rounds, Running, Director, TournamentPages, TournamentService: the tournaments (tournaments/),
-                       subscribed to GameEnded, which the service publishes inside the transaction
-                       that finishes a game, so a table's result is stored with its game's end or
-                       not at all
 """
 
 from __future__ import annotations
