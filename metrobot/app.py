@@ -63,14 +63,15 @@ def build(
     …), the tournaments on its parts, subscribed to the end of a game, and privacy on them
     (`retention_days`, `contact`, `policy_url`: the operator's, see `privacy`)."""
     service = GameService(db, **options)
-    p = service
-    tables = TableGames(db, p.options, p.games, p.status, p.lobby)
-    rounds = Rounds(db, p.options, p.games, p.painter, p.lobby, tables)
-    running = Running(db, p.options, p.games, rounds, p.lobby, tables)
-    director = Director(db, p.options, p.games, rounds, running)
-    pages = TournamentPages(db, p.options, p.games, p.painter, p.listing, p.links, p.web_index)
-    tournaments = TournamentService(db, p.options, tables, rounds, running, director, pages)
-    p.events.subscribe(GameEnded, tournaments.game_ended)
+    tables = TableGames(db, service.options, service.games, service.status, service.lobby)
+    rounds = Rounds(db, service.options, service.games, service.painter, service.lobby, tables)
+    running = Running(db, service.options, service.games, rounds, service.lobby, tables)
+    director = Director(db, service.options, service.games, rounds, running)
+    pages = TournamentPages(
+        db, service.options, service.games, service.painter, service.listing, service.links, service.web_index
+    )
+    tournaments = TournamentService(db, service.options, tables, rounds, running, director, pages)
+    service.events.subscribe(GameEnded, tournaments.game_ended)
     return App(
         service,
         tournaments,
@@ -88,10 +89,9 @@ def privacy(
 ) -> Privacy:
     """People's and servers' data (privacy/) on `db` and the game service's parts: a server that
     left keeps its data `retention_days`; `contact` and `policy_url` are what /privacy names."""
-    p = service
-    departures = Departures(db, p.options, retention_days)
-    exports = Export(db, p.options)
-    erasures = Forget(db, p.games, p.lobby, departures)
+    departures = Departures(db, service.options, retention_days)
+    exports = Export(db, service.options)
+    erasures = Forget(db, service.games, service.lobby, departures)
     policies = Policy(retention_days, contact, policy_url)
     # (assigned, not returned at once: architecture.md's wiring block is read from assignments)
     front = Privacy(departures, exports, erasures, policies)
