@@ -211,3 +211,17 @@ def test_a_text_that_is_also_a_plural_entry_is_read_by_its_singular_on_every_pyt
     assert Lang("ja", Older()).t("**{winners}** wins!", winners="A") == "A の勝ち"
     assert Lang("ja", Older()).t("Untranslated.") == "Untranslated."
     assert lang("ja").t("Game over. The test trips are run. **{winners}** wins!", winners="A").startswith("ゲーム終了")
+
+
+def test_a_readings_sample_is_the_same_for_the_same_seed_and_reaches_every_feature(capsys):
+    """A native-level reading reads a sample nobody chose: `sample` draws it from the seed alone,
+    one feature after another, so that a second reader can read the very same texts."""
+    assert messages.main(["sample", "pl", "--seed", "7603", "--count", "40"]) == 0
+    first = capsys.readouterr().out
+    assert messages.main(["sample", "pl", "--seed", "7603", "--count", "40"]) == 0
+    assert capsys.readouterr().out == first
+    features = {line.split("]")[0].split("[")[1] for line in first.splitlines() if line[:1].isdigit()}
+    assert {"daily", "review", "tables", "games/metromania", "games/underground", "games/flipwrite"} <= features
+    assert messages.main(["sample", "pl", "--seed", "7604", "--count", "40"]) == 0
+    assert capsys.readouterr().out != first
+    assert messages.main(["sample", "en", "--seed", "1"]) == 2

@@ -11,6 +11,9 @@ step with the code, and checks the translations.
     python -m tools.messages scan [PATH...]   # only the calls that give the catalogue no literal
     python -m tools.messages fill REV [REV...]   # after a merge: translations the catalogue lacks,
                                        # taken from the .po files of those git revisions
+    python -m tools.messages sample pl --seed 7603 [--count 30]   # a reading's sample: texts spread
+                                       # over the features (the code's packages), a fixed draw by the
+                                       # seed, each with its English, its notes and the translation
 
 A text is in the catalogue when the code hands it, as a literal, to one of the catalogue's
 calls: `lang.t(text)`, `lang.n(singular, plural, count)`, `lang.p(context, text)`, or marks it
@@ -255,12 +258,71 @@ def template(found: Found) -> Catalog:
     return cat
 
 
+def _feature(locations: list[tuple[str, int | None]]) -> str:
+    """Where a text belongs for a reading's spread: the package of its first place in the code
+    (`tables`, `daily`, a game's own package, `discord_app`, the web's templates)."""
+    path = sorted(loc for loc, _ in locations)[0] if locations else "?"
+    parts = Path(path).parts
+    if parts[:2] == ("metrobot", "games") and len(parts) > 3:
+        return f"games/{parts[2]}"
+    return parts[1] if len(parts) > 2 else path
+
+
+def sample(args: list[str]) -> int:
+    """A reader's sample of one language: `count` texts, one feature after another in turn (the
+    features in a fixed order, and each feature's texts ordered by the SHA-256 of the seed and
+    their English), so that every feature is read and nobody chooses which texts."""
+    import hashlib
+    import textwrap
+
+    from tools.translations import read
+
+    code = known(args[0]) if args else None
+    if code is None or code == DEFAULT or "--seed" not in args:
+        print("sample takes a language code and --seed N (and --count N, 30 if not said)")
+        return 2
+    seed = args[args.index("--seed") + 1]
+    count = int(args[args.index("--count") + 1]) if "--count" in args else 30
+    cat = read(LOCALES / f"{code}.po", code)
+    by_feature: dict[str, list] = {}
+    for message in cat:
+        if not message.id:
+            continue
+        by_feature.setdefault(_feature(message.locations), []).append(message)
+
+    def order(message) -> str:
+        english = message.id if isinstance(message.id, str) else message.id[0]
+        return hashlib.sha256(f"{seed}:{message.context or ''}:{english}".encode()).hexdigest()
+
+    queues = [sorted(by_feature[f], key=order) for f in sorted(by_feature)]
+    picked = []
+    while len(picked) < count and any(queues):
+        for queue in queues:
+            if queue and len(picked) < count:
+                picked.append(queue.pop(0))
+    for number, message in enumerate(picked, 1):
+        ids = [message.id] if isinstance(message.id, str) else list(message.id)
+        strs = [message.string] if isinstance(message.string, str) else list(message.string)
+        print(
+            f"{number}. [{_feature(message.locations)}]" + (f" (context: {message.context})" if message.context else "")
+        )
+        for english in ids:
+            print(textwrap.indent(english, "   en: "))
+        for note in message.auto_comments:
+            print(f"   note: {note}")
+        for form, text in enumerate(strs):
+            print(textwrap.indent(text, f"   {code}[{form}]: " if len(strs) > 1 else f"   {code}: "))
+    return 0
+
+
 def main(argv: list[str]) -> int:
     command = argv[0] if argv else "check"
     if command == "fill":
         for code in TRANSLATED:
             print(f"{code}: {fill(code, argv[1:])} translations filled")
         return 0
+    if command == "sample":
+        return sample(argv[1:])
     if command == "scan":
         found = Found()
         for arg in argv[1:] or SOURCES:
