@@ -97,7 +97,7 @@ class Forget:
         `tell`: they asked through Discord — if this process cannot finish (it dies, a game
         keeps changing), the one that does tells them by DM, in the language they asked in."""
         if not valid_user(user_id):
-            raise Refused(me().t("That is not a Discord user id."))
+            raise Refused(me().t("That is not a Discord user ID."))
         await self.db.privacy.begin_erasure(user_id, me().code if tell else None)
         elsewhere = await self.complete_erasure(user_id)
         return Outcome(reply=Message(done(me())), elsewhere=elsewhere)

@@ -30,7 +30,7 @@ class Policy:
         lines = [
             t.t("**Privacy** — what metrobot keeps, and your say over it"),
             t.t(
-                "• **What**: your Discord id; the display name you had at each table; your settings (turn DMs, "
+                "• **What**: your Discord ID; the display name you had at each table; your settings (turn DMs, "
                 "quiet hours, time zone, language) and time away with its note; every move of your games; your "
                 "results and ratings. Not your messages, not the server's member list."
             ),
