@@ -167,12 +167,12 @@ REFUSALS = {
     "not_adjacent": N_("{to} is not next to your {style} line's end at {frm}."),
     "cell_not_flank": N_("{cell} is not beside the edge {frm}-{to}."),
     "acute_turn": N_("acute turn at {frm} is only allowed at a station."),
-    "start_cell": N_("start arrows take a tunnel only to start a line."),
+    "start_cell": N_("a tunnel goes on a start arrow only to start a line."),
     "end_side": N_(
         "a line may not end on its start side or a side next to it while an end arrow on another side is free."
     ),
     "outside": N_("tunnels stay in the city; {to} or {cell} is outside it."),
-    "arrow_cell": N_("arrows take a tunnel only to start or finish a line; use the city cell on the other side."),
+    "arrow_cell": N_("a tunnel goes on an arrow only to start or finish a line; use the city cell on the other side."),
     "lake_park": N_("no tunnel may go on the {kind}."),
     "one_marker_per_turn": N_(
         "digging on the {kind} spot needs a destination marker, and you already placed one "
