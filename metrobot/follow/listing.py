@@ -144,28 +144,47 @@ class Listing:
                 where=where,
                 link=link,
             )
-        when = (
-            mine.t("the clock is stopped")
-            if row.paused is not None
-            else (part.time(row.deadline, "R") if row.deadline else "—")
-        )
+        # One whole text a case (a clock running out, stopped while someone is away, no clock),
+        # not a fragment filled into another: "time is up {when}" read "time is up the clock is
+        # stopped" for a paused game and "time is up —" for a game without a turn clock.
+        clock = "stopped" if row.paused is not None else ("due" if row.deadline else "none")
+        when = part.time(row.deadline, "R") if row.deadline else ""
         if user_id in waiting:
+            if clock == "due":
+                return mine.t(
+                    "• ▶️ **{game}** in {where}: **your turn**, time is up {when} — {link}",
+                    game=game,
+                    where=where,
+                    when=when,
+                    link=link,
+                )
+            if clock == "stopped":
+                return mine.t(
+                    "• ▶️ **{game}** in {where}: **your turn**, the clock is stopped — {link}",
+                    game=game,
+                    where=where,
+                    link=link,
+                )
+            return mine.t("• ▶️ **{game}** in {where}: **your turn** — {link}", game=game, where=where, link=link)
+        who = ", ".join(row.names.get(u, u) for u in waiting) or mine.t("the automatic player")
+        if clock == "due":
             return mine.t(
-                "• ▶️ **{game}** in {where}: **your turn**, time is up {when} — {link}",
+                "• **{game}** in {where}: waiting for {who}, time is up {when} — {link}",
                 game=game,
                 where=where,
+                who=who,
                 when=when,
                 link=link,
             )
-        who = ", ".join(row.names.get(u, u) for u in waiting) or mine.t("the automatic player")
-        return mine.t(
-            "• **{game}** in {where}: waiting for {who}, time is up {when} — {link}",
-            game=game,
-            where=where,
-            who=who,
-            when=when,
-            link=link,
-        )
+        if clock == "stopped":
+            return mine.t(
+                "• **{game}** in {where}: waiting for {who}, the clock is stopped — {link}",
+                game=game,
+                where=where,
+                who=who,
+                link=link,
+            )
+        return mine.t("• **{game}** in {where}: waiting for {who} — {link}", game=game, where=where, who=who, link=link)
 
     async def nudge(self, channel_id: str, user_id: str) -> Outcome:
         """Anyone playing pings those the game waits for: once in NUDGE_EVERY per game, and
