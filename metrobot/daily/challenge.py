@@ -466,7 +466,7 @@ class Daily:
         lines.append(self.streak_line(await self.streak(user_id)))
         if self.options.web_base is not None:
             link = self.links.url(await self.links.daily_path(user_id, kind, day))
-            lines.append(t.t("🌐 Everyone's table of this day, in a browser: {link}", link=link))
+            lines.append(t.t("🌐 The day's whole results table, in a browser: {link}", link=link))
         return Outcome(reply=Message("\n".join(lines)))
 
     async def shown_table(self, day: str, kind: str, user_id: str, guild_id: str | None) -> list[Place] | None:
