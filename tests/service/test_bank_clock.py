@@ -167,3 +167,24 @@ async def test_quiet_hours_set_during_a_turn_count_from_then_on(svc, db, clock):
     # 1 h until 22:00, none in the night, 10 h from 07:00: Sunday 17:00
     assert row.deadline == dt.datetime(2026, 3, 8, 17, 0, tzinfo=ZoneInfo("UTC")).timestamp()
     assert row.settings["banks"]["left"][first] == 11 * HOUR
+
+
+async def test_the_list_of_ones_games_says_each_clock_in_a_whole_sentence(svc, db, clock):
+    """One text a case, never "time is up" filled with "the clock is stopped" or a dash (issue
+    76's fourth reader): a clock running out, one stopped while someone is away, and none."""
+    await opened(svc, "sitting")
+    first = (await whose_turn(svc))[0]
+    other = next(u for u, _ in PEOPLE[:2] if u != first)
+    assert "**your turn**, time is up <t:" in (await svc.listing.my_games(first, "g")).reply.text
+    await svc.people.away(first, 3)
+    mine, theirs = [(await svc.listing.my_games(u, "g")).reply.text for u in (first, other)]
+    assert "**your turn**, the clock is stopped — " in mine and "time is up" not in mine
+    assert f"waiting for {dict(PEOPLE)[first]}, the clock is stopped — " in theirs and "time is up" not in theirs
+    await svc.people.back(first)
+
+    # No deadline at all (a bank clock waiting on nobody's bank: `TurnClock._clock`).
+    row = await db.open_game("c1")
+    await svc.games.save(row, deadline=None, paused=None)
+    mine, theirs = [(await svc.listing.my_games(u, "g")).reply.text for u in (first, other)]
+    assert "**your turn** — " in mine and "time is up" not in mine and "—  —" not in mine
+    assert f"waiting for {dict(PEOPLE)[first]} — " in theirs and "time is up" not in theirs
