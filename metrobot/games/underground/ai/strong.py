@@ -73,6 +73,7 @@ class StrongPlayer(AutoPlayer):
         win_bonus: float = WIN_BONUS,
         token_worth: float = TOKEN_WORTH,
         prune_z: float = PRUNE_Z,
+        margin_cap: float | None = None,
     ):
         self.width = width
         self.beam = beam
@@ -80,6 +81,10 @@ class StrongPlayer(AutoPlayer):
         self.win_bonus = win_bonus
         self.token_worth = token_worth
         self.prune_z = prune_z
+        # A finished rollout's margin held within ±margin_cap (None: as it is): a win by 30
+        # points and one by 3 are the same win, and in a 4-player game the blowouts of the
+        # rollouts' luck would otherwise outweigh how often a turn wins (issue 75's ladder).
+        self.margin_cap = margin_cap
         self.last = Search()
 
     def choose(
@@ -223,6 +228,8 @@ class StrongPlayer(AutoPlayer):
         best_other = max(v for p, v in scores.items() if p != seat)
         margin = scores[seat] - best_other
         if s.phase == "finished":
+            if self.margin_cap is not None:
+                margin = max(-self.margin_cap, min(self.margin_cap, margin))
             return margin + (self.win_bonus if margin > 0 else self.win_bonus / 2 if margin == 0 else 0.0)
         return margin + self.token_worth * s.tokens[seat]
 
