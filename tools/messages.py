@@ -29,6 +29,7 @@ from __future__ import annotations
 import ast
 import fnmatch
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -258,7 +259,7 @@ def template(found: Found) -> Catalog:
     return cat
 
 
-def _feature(locations: list[tuple[str, int | None]]) -> str:
+def _feature(locations: Sequence[tuple[str, int | None]]) -> str:
     """Where a text belongs for a reading's spread: the package of its first place in the code
     (`tables`, `daily`, a game's own package, `discord_app`, the web's templates)."""
     path = sorted(loc for loc, _ in locations)[0] if locations else "?"
