@@ -149,7 +149,10 @@ class GroupSelect(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         chosen = picked(interaction)
-        path = self.path + [int(chosen)] if chosen.isdigit() else self.path
+        # A menu has at most 25 groups: a forged value is no index ("²" is a digit to isdigit
+        # but no number to int; thousands of digits pass Python's limit on converting them).
+        index = int(chosen) if chosen.isascii() and chosen.isdigit() and len(chosen) <= 3 else None
+        path = self.path + [index] if index is not None else self.path
         await _recompose(interaction, self.gid, self.moves, self.steps, path=path, preview=False)
 
 

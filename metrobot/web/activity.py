@@ -178,8 +178,11 @@ async def session(request: web.Request) -> web.StreamResponse:
         or not CODE.fullmatch(code)
         or not isinstance(instance_id, str)
         or not INSTANCE.fullmatch(instance_id)
-        or not (channel is None or (isinstance(channel, str) and channel.isdigit() and len(channel) <= 20))
-        or not (guild is None or (isinstance(guild, str) and guild.isdigit() and len(guild) <= 20))
+        or not (
+            channel is None
+            or (isinstance(channel, str) and channel.isascii() and channel.isdigit() and len(channel) <= 20)
+        )
+        or not (guild is None or (isinstance(guild, str) and guild.isascii() and guild.isdigit() and len(guild) <= 20))
         or not (wanted is None or (type(wanted) is int and 0 < wanted < 2**63))
     ):
         raise web.HTTPBadRequest()

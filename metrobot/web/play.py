@@ -192,7 +192,7 @@ async def moved(request: web.Request) -> web.StreamResponse:
     got no answer before it says anything; with the board as it is now."""
     seat, row = await seat_of(request)
     since = request.query.get("since", "")
-    if not since.isdigit() or len(since) > 18:
+    if not (since.isascii() and since.isdigit()) or len(since) > 18:  # ("²" is a digit to isdigit)
         raise web.HTTPBadRequest()
     language = await reader_of(request, row, seat.user_id)
     play = play_of(request)

@@ -13,6 +13,7 @@ import pytest
 import pytest_asyncio
 
 from metrobot.storage import Database
+from tests.e2e.composing import edited
 from tests.e2e.harness import make_bot, start_bot_process, stop_process
 from tests.e2e.players import Table, mentioned
 
@@ -162,6 +163,28 @@ async def test_undo_in_the_composer_removes_the_last_step(standin, bot):
     await table._press(user, composer, next(c for c in composer.custom_ids() if c.startswith("mb:u:")))
     assert steps() == [] and not any(c.startswith(("mb:u:", "mb:ok:")) for c in composer.custom_ids())
     assert await table.actions() == 0  # nothing was played
+
+
+async def test_a_forged_group_index_is_answered_and_changes_nothing(standin, bot):
+    """A group menu's value that is a digit to `str.isdigit` but no number to `int` ("²", or
+    thousands of digits, past Python's limit on converting them): the composer stays where it
+    was, answered, nothing played (the full-size fuzzing found a traceback and no answer)."""
+    ann, bob = people(standin, "Ann", "Bob")
+    channel = standin.create_channel("metro-forged-group")
+    table = Table(standin, channel, bot.settings.db_path, seed=3)
+    await table.open(ann, "underground", [bob], players=2)  # (its first menu is of groups)
+    user = (await table.owed())[0]
+    message = table.last_play_message()
+    h = await standin.click(user, message, custom_id=next(c for c in message.custom_ids() if c.endswith(":play")))
+    composer = await h.wait_message()  # empty: its first menu, of groups
+    group = next(c for c in composer.custom_ids() if c.startswith("mb:g:"))
+    for value in ("²", "9" * 5000, "٣"):
+        before = composer.edits
+        data = {"custom_id": group, "component_type": 3, "values": [value]}
+        h = await standin.forge(3, user, channel, data, message=composer)
+        await edited(standin, h, composer, before)  # answered: the same level drawn again
+        assert group in composer.custom_ids()
+    assert await table.actions() == 0
 
 
 async def test_two_racing_clicks_apply_once(standin, bot):

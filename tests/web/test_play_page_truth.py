@@ -394,3 +394,15 @@ async def test_a_dead_play_link_says_how_to_get_a_new_one(games):
             korean = await answer.text()
     assert "Play on the board" in text and "/game web" not in text, text
     assert "보드에서 플레이" in korean and "/game" not in korean
+
+
+async def test_a_forged_position_to_ask_about_is_refused_not_a_server_error(games):
+    """`moved?since=` takes a count of moves: "²" is a digit to `str.isdigit` but no number to
+    `int` (a 500 and a traceback before), thousands of digits too many; both are a 400."""
+    url = await games.url("heading")
+    async with aiohttp.ClientSession() as http:
+        for since in ("²", "٣", "9" * 5000, "-1"):
+            async with http.get(url + "moved", params={"since": since}) as answer:
+                assert answer.status == 400, (since, answer.status)
+        async with http.get(url + "moved", params={"since": "0"}) as answer:
+            assert answer.status == 200
