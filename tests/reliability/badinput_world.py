@@ -33,6 +33,10 @@ from tests.e2e.waiting import quiet
 from .sizes import FULL
 
 REPLY_TIMEOUT = 10.0
+# A review is made when first asked (seconds of the strong player's work; a minute or more on a
+# loaded machine): the bot answers at once (Discord's "thinking…") and sends it when it is made,
+# as a person waits for it. The full-size run of d57fc58 met one after 10 s under a load of 7.
+REVIEW_TIMEOUT = 600.0
 # What the bot could not post (a channel it may not post in, or deleted) is the sweep's once the
 # sending process's claim on it runs out: 3 s in the everyday run instead of the shipped 10, as in
 # the crash suite; a test that settles the world after such a move waited those 10 s. (`make
@@ -485,6 +489,21 @@ def drawable(game: str) -> bool:
 
 
 # ---------------------------------------------------------------- sending one interaction
+def asks_for_a_review(attempt: Any) -> bool:
+    """The 🔎 Review button or `/game review`: answered when the review is made."""
+    data = attempt.data if isinstance(attempt.data, dict) else {}
+    if attempt.family == "component":
+        return str(data.get("custom_id", "")).startswith("mb:review:")
+    options = data.get("options") if attempt.family == "slash" else None
+    return (
+        data.get("name") == "game"
+        and isinstance(options, list)
+        and bool(options)
+        and isinstance(options[0], dict)
+        and options[0].get("name") == "review"
+    )
+
+
 async def send(world: World, attempt: Any, tally: Tally, baseline: dict[str, Any], *, public: bool = False) -> None:
     """Send one interaction that must change nothing; check and count what the bot did
     (`public`: it may answer in public by design, e.g. a replay for the whole channel)."""
@@ -508,7 +527,7 @@ async def send(world: World, attempt: Any, tally: Tally, baseline: dict[str, Any
         if attempt.family == "autocomplete":
             await handle.wait_choices(timeout=REPLY_TIMEOUT)
         else:
-            await handle.wait_message(timeout=REPLY_TIMEOUT)
+            await handle.wait_message(timeout=REVIEW_TIMEOUT if asks_for_a_review(attempt) else REPLY_TIMEOUT)
     except StandInTimeout:
         tally.unanswered += 1
         tally.note(f"no answer: {label}")
