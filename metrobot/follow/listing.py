@@ -146,7 +146,8 @@ class Listing:
             )
         # One whole text a case (a clock running out, stopped while someone is away, no clock),
         # not a fragment filled into another: "time is up {when}" read "time is up the clock is
-        # stopped" for a paused game and "time is up —" for a game without a turn clock.
+        # stopped" for a paused game and "time is up —" where no deadline is set (a bank clock
+        # that waits on nobody's bank).
         clock = "stopped" if row.paused is not None else ("due" if row.deadline else "none")
         when = part.time(row.deadline, "R") if row.deadline else ""
         if user_id in waiting:
