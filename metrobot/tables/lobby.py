@@ -27,6 +27,7 @@ from ..service.turnclock import BANK, bank_rule, bank_terms, describe, policy
 from ..service.unrated import hints_on, is_daily
 from ..storage import Duplicate, Finishes, GameRow, Seat
 from ..turns.coach import coach
+from ..turns.turns import played
 from .matching import PACE_WORDS
 
 if TYPE_CHECKING:
@@ -478,14 +479,16 @@ class Lobby:
                 "{name} left the game; the automatic player takes over their seat.", name=part.name(user_id, seat.name)
             )
             # The seat changes hands and the automatic player moves for it in one transaction.
-            return await self.turns.advance(
-                replace(row, seats=seats),
-                plugin,
-                self.games.state(plugin, row),
-                [],
-                note=note,
-                reply=me().t("You left the game. Thanks for playing!"),
-                changes={"seats": seats},
+            return await self.turns.settle(
+                played(
+                    replace(row, seats=seats),
+                    plugin,
+                    self.games.state(plugin, row),
+                    [],
+                    note=note,
+                    reply=me().t("You left the game. Thanks for playing!"),
+                    changes={"seats": seats},
+                )
             )
 
     async def start(self, channel_id: str, user_id: str, *, game_id: int | None = None) -> Outcome:

@@ -13,6 +13,7 @@ from ..service.outcome import Message, Outcome, Refused
 from ..service.time_off import quiet_end
 from ..service.turnclock import banks_line, policy
 from ..storage import DatabaseUnavailable
+from .turns import played
 
 if TYPE_CHECKING:
     from ..people.people import People
@@ -91,15 +92,17 @@ class Clock:
                 # Their seats remember it: they did not finish this game themselves (finish rates).
                 seats = [replace(s, lapsed=True) if s.user_id in waiting else s for s in row.seats]
                 try:
-                    return await self.turns.advance(
-                        replace(row, seats=seats),
-                        plugin,
-                        state,
-                        actions,
-                        events=events,
-                        before=before,
-                        note=note,
-                        changes={"seats": seats, "settings": row.settings},
+                    return await self.turns.settle(
+                        played(
+                            replace(row, seats=seats),
+                            plugin,
+                            state,
+                            actions,
+                            events=events,
+                            before=before,
+                            note=note,
+                            changes={"seats": seats, "settings": row.settings},
+                        )
                     )
                 except Refused:  # someone moved at the last moment: nothing to do
                     return None

@@ -102,7 +102,9 @@ def played(
     own: bool = False,
 ) -> Move:
     """The move of `logged` that left `state` (`before`: the state it started from, `state` if
-    nothing moved), as the stages after it take it."""
+    nothing moved), as the stages after it take it: `Turns.settle(played(...))` runs them on a
+    seat changing hands or a turn clock run out. A person's `own` move may be taken back for a
+    while (takeback_window.py): then the next people are called only once the window closes."""
     events = list(events or [])
     return Move(
         row,
@@ -311,40 +313,6 @@ class Turns:
         state, actions, events = self.steps.apply_steps(plugin, state, seat, steps)
         logged = taken + [(seat, a, user_id) for a in actions]
         return played(row, plugin, state, logged, events=undone + events, before=before, actor=user_id, own=True)
-
-    async def advance(
-        self,
-        row: GameRow,
-        plugin: GamePlugin,
-        state: Any,
-        logged: list,
-        *,
-        events: list | None = None,
-        before: Any = None,
-        actor: str | None = None,
-        note: str | None = None,
-        reply: str | None = None,
-        changes: dict[str, Any] | None = None,
-        own: bool = False,
-    ) -> Outcome:
-        """After a person's actions (or a seat changing hands, or a turn clock run out): the stages
-        of every move (`settle`) on them. A person's `own` move may be taken back for a while (see
-        takeback_window.py): then the next people are called only once the window closes."""
-        return await self.settle(
-            played(
-                row,
-                plugin,
-                state,
-                logged,
-                events=events,
-                before=before,
-                actor=actor,
-                note=note,
-                reply=reply,
-                changes=changes,
-                own=own,
-            )
-        )
 
     async def settle(self, move: Move) -> Outcome:
         """The stages of every move once applied, in this order: the automatic player replies,
