@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..i18n import Lang, me
+from ..i18n import N_, Lang, me
 from ..i18n import words as part
 from ..service.core import title
 from ..service.outcome import Controls, Message, Outcome, Refused
@@ -22,6 +22,17 @@ if TYPE_CHECKING:
 
 PAGE = 8
 NUDGE_EVERY = 6 * 3600
+
+
+# A game in the list of one's games, by whether it waits for the reader and by its clock.
+LISTED = {
+    (True, "due"): N_("• ▶️ **{game}** in {where}: **your turn**, time is up {when} — {link}"),
+    (True, "stopped"): N_("• ▶️ **{game}** in {where}: **your turn**, the clock is stopped — {link}"),
+    (True, "none"): N_("• ▶️ **{game}** in {where}: **your turn** — {link}"),
+    (False, "due"): N_("• **{game}** in {where}: waiting for {who}, time is up {when} — {link}"),
+    (False, "stopped"): N_("• **{game}** in {where}: waiting for {who}, the clock is stopped — {link}"),
+    (False, "none"): N_("• **{game}** in {where}: waiting for {who} — {link}"),
+}
 
 
 class Listing:
@@ -149,43 +160,15 @@ class Listing:
         # stopped" for a paused game and "time is up —" where no deadline is set (a bank clock
         # that waits on nobody's bank).
         clock = "stopped" if row.paused is not None else ("due" if row.deadline else "none")
-        when = part.time(row.deadline, "R") if row.deadline else ""
-        if user_id in waiting:
-            if clock == "due":
-                return mine.t(
-                    "• ▶️ **{game}** in {where}: **your turn**, time is up {when} — {link}",
-                    game=game,
-                    where=where,
-                    when=when,
-                    link=link,
-                )
-            if clock == "stopped":
-                return mine.t(
-                    "• ▶️ **{game}** in {where}: **your turn**, the clock is stopped — {link}",
-                    game=game,
-                    where=where,
-                    link=link,
-                )
-            return mine.t("• ▶️ **{game}** in {where}: **your turn** — {link}", game=game, where=where, link=link)
         who = ", ".join(row.names.get(u, u) for u in waiting) or mine.t("the automatic player")
-        if clock == "due":
-            return mine.t(
-                "• **{game}** in {where}: waiting for {who}, time is up {when} — {link}",
-                game=game,
-                where=where,
-                who=who,
-                when=when,
-                link=link,
-            )
-        if clock == "stopped":
-            return mine.t(
-                "• **{game}** in {where}: waiting for {who}, the clock is stopped — {link}",
-                game=game,
-                where=where,
-                who=who,
-                link=link,
-            )
-        return mine.t("• **{game}** in {where}: waiting for {who} — {link}", game=game, where=where, who=who, link=link)
+        return mine.t(
+            LISTED[(user_id in waiting, clock)],
+            game=game,
+            where=where,
+            who=who,
+            when=part.time(row.deadline, "R") if row.deadline else "",
+            link=link,
+        )
 
     async def nudge(self, channel_id: str, user_id: str) -> Outcome:
         """Anyone playing pings those the game waits for: once in NUDGE_EVERY per game, and
