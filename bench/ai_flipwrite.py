@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
 
 from metrobot.games.autoplay import AutoPlayer
 
@@ -31,21 +30,12 @@ def options(deal: int) -> dict:
     return {"map": MAPS[deal % len(MAPS)]}
 
 
-def _strong(**options: Any) -> Callable[[], AutoPlayer]:
-    def make() -> AutoPlayer:
-        from metrobot.games.flipwrite.ai.strong import StrongPlayer
-
-        return StrongPlayer(**options)
-
-    return make
-
-
 # The ladder's named versions of the strong player (`bench/ladder.py`; "current" is the bot's):
 # the candidates tried, with their SPRT results in docs/developers/benchmarks.md.
 VERSIONS: dict[str, Callable[[], AutoPlayer]] = {
-    "wb8": _strong(win_bonus=8.0),
-    "z3": _strong(prune_z=3.0),
-    "p8z3": _strong(prune_after=8, prune_z=3.0),
+    "wb8": aiplay.strong("flipwrite", win_bonus=8.0),
+    "z3": aiplay.strong("flipwrite", prune_z=3.0),
+    "p8z3": aiplay.strong("flipwrite", prune_after=8, prune_z=3.0),
 }
 
 

@@ -11,7 +11,6 @@ decision, its search bounded by work (`StrongPlayer.work_rate` simulated steps a
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from metrobot.games.autoplay import AutoPlayer
 
@@ -20,37 +19,28 @@ from . import aiplay
 SLOW = True  # hundreds of games: `make bench-ai`, or by name
 
 
-def _strong(**options: Any) -> Callable[[], AutoPlayer]:
-    def make() -> AutoPlayer:
-        from metrobot.games.metromania.ai.strong import StrongPlayer
-
-        return StrongPlayer(**options)
-
-    return make
-
-
 # The ladder's named versions of the strong player (`bench/ladder.py`; "current" is the bot's):
 # "v1" the search before issue 75 (the default still), the others the candidates tried, with
 # their SPRT results in docs/developers/benchmarks.md.
 VERSIONS: dict[str, Callable[[], AutoPlayer]] = {
-    "v1": _strong(crn=False),
-    "crn-r1": _strong(crn=True, rounds=1.0),
-    "crn-r2": _strong(crn=True, rounds=2.0),
-    "crn-end": _strong(crn=True, rounds=None),
-    "crn-end-m10": _strong(crn=True, rounds=None, margin=0.1),
-    "crn-end-m10-n3": _strong(crn=True, rounds=None, margin=0.1, noise=0.3),
+    "v1": aiplay.strong("metromania", crn=False),
+    "crn-r1": aiplay.strong("metromania", crn=True, rounds=1.0),
+    "crn-r2": aiplay.strong("metromania", crn=True, rounds=2.0),
+    "crn-end": aiplay.strong("metromania", crn=True, rounds=None),
+    "crn-end-m10": aiplay.strong("metromania", crn=True, rounds=None, margin=0.1),
+    "crn-end-m10-n3": aiplay.strong("metromania", crn=True, rounds=None, margin=0.1, noise=0.3),
     # Rollouts cut and judged by the fitted evaluation (`ai/value.py`): right after the
     # candidate's turn (leaf0), or after one more round, every other seat's turn (leaf1).
-    "leaf0": _strong(crn=True, rounds=0, leaf="fitted"),
-    "leaf1": _strong(crn=True, rounds=1.0, leaf="fitted"),
+    "leaf0": aiplay.strong("metromania", crn=True, rounds=0, leaf="fitted"),
+    "leaf1": aiplay.strong("metromania", crn=True, rounds=1.0, leaf="fitted"),
     # v1's search (states drawn per rollout, every candidate once, then UCB1) with its rollouts
     # cut after 4 turns (a round of 4 players) and judged by the fitted evaluation.
-    "ucb-d4-leaf": _strong(crn=False, depth=4, leaf="fitted"),
+    "ucb-d4-leaf": aiplay.strong("metromania", crn=False, depth=4, leaf="fitted"),
     # v1, except early in the game (progress below 0.4, where one rollout to the end is the
     # whole budget): then leaf0's judgement (every candidate right after its turn, shared deals).
-    "early-leaf": _strong(crn=False, leaf="fitted", early=0.4),
+    "early-leaf": aiplay.strong("metromania", crn=False, leaf="fitted", early=0.4),
     # early-leaf spending the CPU it saves on more candidate turns (10, from 4 steps a partial turn).
-    "early-wide": _strong(crn=False, leaf="fitted", early=0.4, width=10, beam=4),
+    "early-wide": aiplay.strong("metromania", crn=False, leaf="fitted", early=0.4, width=10, beam=4),
 }
 
 

@@ -12,7 +12,6 @@ default: at most 1 s a decision, its search bounded by work.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from metrobot.games.autoplay import AutoPlayer
 
@@ -25,20 +24,11 @@ def options(deal: int) -> dict:
     return {"map": "london", "first_player": "p1"}
 
 
-def _strong(**options: Any) -> Callable[[], AutoPlayer]:
-    def make() -> AutoPlayer:
-        from metrobot.games.underground.ai.strong import StrongPlayer
-
-        return StrongPlayer(**options)
-
-    return make
-
-
 # The ladder's named versions of the strong player (`bench/ladder.py`; "current" is the bot's):
 # the candidates tried, with their SPRT results in docs/developers/benchmarks.md.
 VERSIONS: dict[str, Callable[[], AutoPlayer]] = {
-    "wb15": _strong(win_bonus=15.0),  # a win worth 15 points beyond the margin, not 4
-    "cap10": _strong(margin_cap=10.0, win_bonus=10.0),  # margins within ±10, a win worth 10 more
+    "wb15": aiplay.strong("underground", win_bonus=15.0),  # a win worth 15 points beyond the margin, not 4
+    "cap10": aiplay.strong("underground", margin_cap=10.0, win_bonus=10.0),  # margins within ±10, a win worth 10 more
 }
 
 

@@ -35,6 +35,7 @@ machine is shared. `--jobs 2` plays games in two processes (use nice).
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import random
 import statistics
@@ -45,10 +46,21 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from metrobot.games import get_plugin
-from metrobot.games.autoplay import Budget, decide, play_steps
+from metrobot.games.autoplay import AutoPlayer, Budget, decide, play_steps
 
 ORDER = ("random", "greedy", "strong")
 Options = Callable[[int], dict[str, Any]]  # deal number -> engine options
+
+
+def strong(game: str, **options: Any) -> Callable[[], AutoPlayer]:
+    """A named version of a game's strong player for the ladder (`VERSIONS` in bench/ai_<game>.py):
+    its class with these options, imported when first made (a search is heavy to load)."""
+
+    def make() -> AutoPlayer:
+        module = importlib.import_module(f"metrobot.games.{game}.ai.strong")
+        return module.StrongPlayer(**options)
+
+    return make
 
 
 def play(
