@@ -64,7 +64,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Move:
     """A move as the stages pass it on: what was played (validate and apply make it, or the
-    callers of `Turns.advance`), then the automatic player's replies (stage 3)."""
+    callers of `played` that hand it to `Turns.settle`), then the automatic player's replies (stage 3)."""
 
     row: GameRow  # the game as the move found it: its version is checked at the save
     plugin: GamePlugin

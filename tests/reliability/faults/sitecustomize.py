@@ -378,14 +378,14 @@ if FAULTS and not BESIDE_THE_BOT:
     if "kill_in_expiry" in FAULTS:
         from metrobot.turns.turns import Turns
 
-        original_advance = Turns.advance
+        original_settle = Turns.settle
 
-        async def advance_or_die(self, *args, **kwargs):
-            if (kwargs.get("note") or "").startswith("⏰"):  # (the turn clock's expiry, clock.py)
+        async def settle_or_die(self, move, *args, **kwargs):
+            if (move.note or "").startswith("⏰"):  # (the turn clock's expiry, clock.py)
                 os.kill(os.getpid(), signal.SIGKILL)
-            return await original_advance(self, *args, **kwargs)
+            return await original_settle(self, move, *args, **kwargs)
 
-        Turns.advance = advance_or_die
+        Turns.settle = settle_or_die
 
     if "kill_after_expiry" in FAULTS:
         from metrobot.turns.clock import Clock
