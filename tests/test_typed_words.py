@@ -101,7 +101,7 @@ def test_metromania_typed_words_in_other_languages_read_as_english():
     assert N.normalise("halte G9") == N.normalise("estación G9") == N.normalise("역 G9") == ["st", "G9"]
     assert N.normalise("Estacion g9") == ["st", "G9"]  # accents and case do not matter
     assert N.normalise("doorgetrokken G21 links") == N.normalise("실선 G21 왼쪽") == ["s", "G21", "L"]
-    assert N.normalise("llena G21 casilla derecha B") == ["s", "G21", "R", "B"]
+    assert N.normalise("continua G21 casilla derecha B") == ["s", "G21", "R", "B"]
     assert N.normalise("geen bonus") == N.normalise("sin extra") == N.normalise("보너스 없음") == ["nb"]
     assert N.normalise("bonushalte G9") == N.normalise("보너스 역 G9") == ["b", "G9"]
     # German and Japanese: the glossary's words, kana readings, and as Japanese keyboards type them
