@@ -44,7 +44,7 @@ from typing import Any
 from ...autoplay import AutoPlayer, Budget, Search, clearly_behind, judged
 from ...protocol import Action, Game, RuleError, Worth
 from ..state import State
-from .greedy import decide
+from .greedy import DEFAULT, Weights, decide
 from .turns import candidate_turns
 
 WIDTH = 6  # whole turns compared
@@ -74,6 +74,8 @@ class StrongPlayer(AutoPlayer):
         token_worth: float = TOKEN_WORTH,
         prune_z: float = PRUNE_Z,
         margin_cap: float | None = None,
+        own: Weights = DEFAULT,
+        plan_with_own: bool = True,
     ):
         self.width = width
         self.beam = beam
@@ -85,6 +87,11 @@ class StrongPlayer(AutoPlayer):
         # points and one by 3 are the same win, and in a 4-player game the blowouts of the
         # rollouts' luck would otherwise outweigh how often a turn wins (issue 75's ladder).
         self.margin_cap = margin_cap
+        # The valuation this player plans its own moves with, in its rollouts and (with
+        # `plan_with_own`) its candidate turns; the other seats are expected to play as the
+        # greedy level does (`DEFAULT`).
+        self.own = own
+        self.plan_with = own if plan_with_own else DEFAULT
         self.last = Search()
 
     def choose(
@@ -101,7 +108,7 @@ class StrongPlayer(AutoPlayer):
         legal = game.legal_actions(s, seat)
         if not legal:
             raise RuleError(f"{seat} owes no decision now.", "not_your_turn")
-        cands = candidate_turns(game, s, seat, self.width, self.beam, deadline, rnd, budget.clock)
+        cands = candidate_turns(game, s, seat, self.width, self.beam, deadline, rnd, budget.clock, self.plan_with)
         self.last.candidates = len(cands)
         best = (
             cands[self._search(game, view, viewer, seat, cands, rnd, budget, deadline)] if len(cands) > 1 else cands[0]
@@ -189,11 +196,12 @@ class StrongPlayer(AutoPlayer):
             world, _ = game.apply(world, seat, action)
         self.last.work += len(steps)  # a turn that ends the game still costs work
         stop = world.turn_count + self.rounds * len(world.players) if self.rounds is not None else math.inf
+        own = self.own
         while world.phase != "finished" and world.turn_count < stop:
             if clock() > deadline:
                 return None
             mover = world.player
-            world, _ = game.apply(world, mover, decide(world, mover, rnd))
+            world, _ = game.apply(world, mover, decide(world, mover, rnd, own if mover == seat else DEFAULT))
             self.last.work += 1
         return world
 
