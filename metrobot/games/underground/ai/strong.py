@@ -1,12 +1,16 @@
 """The strong level: whole turns, compared by playing the game on from each of them.
 
 1. `turns.candidate_turns` lists a handful of promising whole turns (four placements,
-   then the passenger's trip, with its route when routes tie); the greedy player's own
-   turn comes first, so a search cut short plays no worse than greedy.
+   then the passenger's trip, with its route when routes tie), ranked by the greedy
+   valuation with this player's own weights (`OWN`); that valuation's own turn comes
+   first, so a search cut short plays it.
 2. They are compared by rollouts: a state is drawn with `determinize` (the deck order is
    only ever sampled, never read), a candidate is played on it, then every seat plays
    greedily to the end of the game, judged by this seat's margin over the best other
-   score plus a win bonus. All candidates play the same drawn state with the same
+   score plus a win bonus. The other seats play as the greedy level does (the model of
+   an opponent); this seat plays by its own weights, tuned so that a greedy player with
+   them wins far more often against the greedy level (`tools/tune_underground.py`): a
+   turn is worth what this player will make of it, not what the greedy level would. All candidates play the same drawn state with the same
    generator (common random numbers: they differ only by their own effect); one whose
    paired results trail the leader's by more than PRUNE_Z standard errors is dropped,
    so the work goes to the close calls. Early in the game a rollout is long, so only
@@ -56,6 +60,11 @@ MIN_DEALS = 3  # deals each candidate should get at least (fewer candidates othe
 PRUNE_AFTER = 4
 PRUNE_Z = 2.0
 RESERVE = 0.03  # share of the budget kept back: a shared machine may be slow to hand the CPU back
+# The weights this player plans its own future moves with (`tools/tune_underground.py` finds
+# them: one greedy player with them wins 46 % of held-out 4-player games against three with the
+# greedy level's, 26 % with those): a truer plan of its own makes a turn's play-outs truer. The
+# ladder accepted them (docs/developers/benchmarks.md, "own-a").
+OWN = Weights(gamma=0.45, token=0.3, forgo=0.15, express=1.3, standard=0.9)
 # Simulated steps a second of budget: in `bench/ai_underground.py` a 1 s decision took 0.24 s
 # of CPU median, 0.54 s at most, on the reference machine.
 WORK_RATE = 800
@@ -74,7 +83,7 @@ class StrongPlayer(AutoPlayer):
         token_worth: float = TOKEN_WORTH,
         prune_z: float = PRUNE_Z,
         margin_cap: float | None = None,
-        own: Weights = DEFAULT,
+        own: Weights = OWN,
         plan_with_own: bool = True,
     ):
         self.width = width
