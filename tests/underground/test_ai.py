@@ -224,3 +224,18 @@ def test_a_seeded_strong_game_plays_the_same_in_every_process(tmp_path):
         )
         logs.append(hashlib.sha256((out / "log.json").read_bytes()).hexdigest())
     assert logs[0] == logs[1]
+
+
+def test_the_shipped_own_weights_are_what_the_tuning_tool_keeps():
+    """strong.OWN comes from `python -m tools.tune_underground` (its full search takes minutes:
+    `--check` reruns it): each probe's weights in OWN are all the greedy level's, or all one of
+    the probe's two settings, never a hand-made mixture; and the tool's games are seeded."""
+    from metrobot.games.underground.ai.greedy import DEFAULT
+    from metrobot.games.underground.ai.strong import OWN
+    from tools.tune_underground import PROBES, one_game
+
+    for low, high in PROBES.values():
+        shipped = {name: getattr(OWN, name) for name in low}
+        assert shipped in ({name: getattr(DEFAULT, name) for name in low}, low, high)
+    assert OWN != DEFAULT
+    assert one_game((OWN, 30_001)) == one_game((OWN, 30_001))
