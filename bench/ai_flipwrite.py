@@ -19,6 +19,7 @@ import random
 from collections.abc import Callable
 
 from metrobot.games.autoplay import AutoPlayer
+from metrobot.games.flipwrite.ai.policy import Tuning
 
 from . import aiplay
 
@@ -36,6 +37,11 @@ VERSIONS: dict[str, Callable[[], AutoPlayer]] = {
     "wb8": aiplay.strong("flipwrite", win_bonus=8.0),
     "z3": aiplay.strong("flipwrite", prune_z=3.0),
     "p8z3": aiplay.strong("flipwrite", prune_after=8, prune_z=3.0),
+    # its own moves (the candidates' ranking, its seat in rollouts) by other constants of the
+    # estimate, the other seats still expected to play as the greedy level: a greedy player
+    # counting 5 stations a card (not 4) and 0.9 of a line's worth for part of it (not 0.6) won
+    # 31.7 % of 3,000 4-player deals against three greedy players, 24.8 % with the greedy's own
+    "own-r5": aiplay.strong("flipwrite", own=Tuning(ride=5, partial=0.9)),
 }
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from metrobot.games.autoplay import AutoPlayer
+from metrobot.games.underground.ai.greedy import DEFAULT, Weights
 
 from . import aiplay
 
@@ -29,6 +30,10 @@ def options(deal: int) -> dict:
 VERSIONS: dict[str, Callable[[], AutoPlayer]] = {
     "wb15": aiplay.strong("underground", win_bonus=15.0),  # a win worth 15 points beyond the margin, not 4
     "cap10": aiplay.strong("underground", margin_cap=10.0, win_bonus=10.0),  # margins within ±10, a win worth 10 more
+    # its own future moves planned with tuned weights (the others still expected to play greedy):
+    # accepted, the bot's player since (strong.OWN); "v1" is the player before it
+    "own-a": aiplay.strong("underground", own=Weights(gamma=0.45, token=0.3, forgo=0.15, express=1.3, standard=0.9)),
+    "v1": aiplay.strong("underground", own=DEFAULT),
 }
 
 

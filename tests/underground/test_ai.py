@@ -72,11 +72,14 @@ def test_players_never_read_what_their_view_hides(n, seed, steps, level):
         assert plans[0] == plans[1]
 
 
-@pytest.mark.parametrize("n,seed,steps", [(2, 1, 9), (4, 5, 90)])
+@pytest.mark.parametrize("n,seed,steps", [(2, 1, 9), (4, 5, 60), (4, 9, 90)])
 def test_a_player_that_peeks_is_caught_by_the_same_check(monkeypatch, n, seed, steps):
     """Fault injection: the strong player made to think on the real state (a determinize
     that hands back the state the view was made from, the real deck order) plans by the
-    cards to come, and the twin check above sees it; without the fault the same pass."""
+    cards to come, and the twin check above sees it; without the fault the same pass.
+    Positions where the cards to come change the best turn: where one turn is best
+    whatever the deck (4, 5, 90, since the player plans with its own weights), a peeker
+    plays as an honest player does, and there is nothing to catch."""
     s = london_position(n, seed, steps)
     states = [s, hidden_twin(s), hidden_twin(hidden_twin(s))]
     budget = Budget(seconds=60, iterations=1500)
@@ -221,3 +224,18 @@ def test_a_seeded_strong_game_plays_the_same_in_every_process(tmp_path):
         )
         logs.append(hashlib.sha256((out / "log.json").read_bytes()).hexdigest())
     assert logs[0] == logs[1]
+
+
+def test_the_shipped_own_weights_are_what_the_tuning_tool_keeps():
+    """strong.OWN comes from `python -m tools.tune_underground` (its full search takes minutes:
+    `--check` reruns it): each probe's weights in OWN are all the greedy level's, or all one of
+    the probe's two settings, never a hand-made mixture; and the tool's games are seeded."""
+    from metrobot.games.underground.ai.greedy import DEFAULT
+    from metrobot.games.underground.ai.strong import OWN
+    from tools.tune_underground import PROBES, one_game
+
+    for low, high in PROBES.values():
+        shipped = {name: getattr(OWN, name) for name in low}
+        assert shipped in ({name: getattr(DEFAULT, name) for name in low}, low, high)
+    assert OWN != DEFAULT
+    assert one_game((OWN, 30_001)) == one_game((OWN, 30_001))

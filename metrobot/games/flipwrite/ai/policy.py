@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ..autoplayer import AVERAGE_RIDE
 from ..deck import FREE, TRANSFER
@@ -24,22 +25,39 @@ from .sim import FREE_WAY, Sim, card_of
 _EPS = 1e-9
 
 
-def value_of(sim: Sim, i: int, li: int, marked: Sequence[int], kind: str, value: int) -> float:
+@dataclass(frozen=True)
+class Tuning:
+    """The estimate's constants. `DEFAULT` is autoplayer.estimate's own (the greedy level);
+    the strong player may plan its own moves in its rollouts with others (`strong.OWN`)."""
+
+    station: float = 0.5  # a station crossed, with others at the table (alone: 1)
+    waste: float = 0.8  # a card's value not used
+    partial: float = 0.6  # share of a line's worth for filling part of it, while it can be finished
+    special: float = 1.5  # a special station marked
+    transfer: float = 2.0  # a line a transfer station serves
+    free_served: float = 0.5  # a free ride's station, for each line beyond the first it serves
+    ride: float = AVERAGE_RIDE  # stations a card crosses, to judge whether a line can be finished
+
+
+DEFAULT = Tuning()
+
+
+def value_of(sim: Sim, i: int, li: int, marked: Sequence[int], kind: str, value: int, t: Tuning = DEFAULT) -> float:
     """autoplayer.estimate for seat i marking `marked` (in order) with a window of line `li`
-    (-1 for a free ride, which fills none)."""
+    (-1 for a free ride, which fills none), with the constants `t`."""
     board, seat = sim.board, sim.seats[i]
     marks = seat.marks
     k = len(marked)
-    v = k * (1.0 if sim.solo else 0.5)
+    v = k * (1.0 if sim.solo else t.station)
     if not marked:
-        return v - 0.8 * value if kind != FREE else v
+        return v - t.waste * value if kind != FREE else v
     new = touched = 0
     line_bits = board.line_bits
     for s in marked:
         new |= 1 << s
         touched |= line_bits[s]
     if kind == TRANSFER:
-        v += 2 * board.served[marked[0]]
+        v += t.transfer * board.served[marked[0]]
     after = marks | new
     claimed, solo = sim.claimed, sim.solo
     while touched:  # lines in map order (lowest bit first), as the engine's heuristic sums
@@ -54,29 +72,29 @@ def value_of(sim: Sim, i: int, li: int, marked: Sequence[int], kind: str, value:
         after_empty = (mask & ~after).bit_count()
         if not after_empty:
             v += worth
-        elif after_empty <= (seat.free[line] - (line == li)) * AVERAGE_RIDE:
-            v += 0.6 * worth * (before_empty - after_empty) / before_empty
+        elif after_empty <= (seat.free[line] - (line == li)) * t.ride:
+            v += t.partial * worth * (before_empty - after_empty) / before_empty
     if sim.special and kind != FREE:
-        v += 1.5 * (new & board.special_mask).bit_count()
+        v += t.special * (new & board.special_mask).bit_count()
     if kind == FREE:
-        v -= sum(0.5 * (board.served[s] - 1) for s in marked)
+        v -= sum(t.free_served * (board.served[s] - 1) for s in marked)
     elif value:
-        v -= 0.8 * (value - k)
+        v -= t.waste * (value - k)
     return v
 
 
-def estimate(sim: Sim, i: int, move: tuple[int, int]) -> float:
+def estimate(sim: Sim, i: int, move: tuple[int, int], t: Tuning = DEFAULT) -> float:
     """The heuristic's value of any legal move of seat i with the face-up card."""
     assert sim.card is not None, "moves are weighed only while a card is face up"
     kind, value = card_of(sim.card)
     way, arg = move
     if way == FREE_WAY:
-        return value_of(sim, i, -1, [arg] if arg >= 0 else [], kind, value)
+        return value_of(sim, i, -1, [arg] if arg >= 0 else [], kind, value, t)
     hit = sim.board.targets(way, sim.seats[i].marks, kind, value)
-    return value_of(sim, i, sim.board.ways[way][0], hit if kind == TRANSFER else hit[:arg], kind, value)
+    return value_of(sim, i, sim.board.ways[way][0], hit if kind == TRANSFER else hit[:arg], kind, value, t)
 
 
-def scored_moves(sim: Sim, i: int) -> list[tuple[float, tuple[int, int]]]:
+def scored_moves(sim: Sim, i: int, t: Tuning = DEFAULT) -> list[tuple[float, tuple[int, int]]]:
     """(estimate, move) of every move the greedy might pick (longest rides only)."""
     board, seat = sim.board, sim.seats[i]
     assert sim.card is not None, "moves are weighed only while a card is face up"
@@ -87,19 +105,19 @@ def scored_moves(sim: Sim, i: int) -> list[tuple[float, tuple[int, int]]]:
         out.append((0.0, (FREE_WAY, -1)))
         for s in range(len(board.station_ids)):
             if not marks >> s & 1:
-                out.append((value_of(sim, i, -1, [s], kind, value), (FREE_WAY, s)))
+                out.append((value_of(sim, i, -1, [s], kind, value, t), (FREE_WAY, s)))
         return out
     for way, (li, _, _) in enumerate(board.ways):
         if seat.free[li]:
             hit = board.targets(way, marks, kind, value)
-            out.append((value_of(sim, i, li, hit, kind, value), (way, len(hit))))
+            out.append((value_of(sim, i, li, hit, kind, value, t), (way, len(hit))))
     return out
 
 
-def greedy_move(sim: Sim, i: int, rnd: random.Random) -> tuple[int, int]:
+def greedy_move(sim: Sim, i: int, rnd: random.Random, t: Tuning = DEFAULT) -> tuple[int, int]:
     best: list[tuple[int, int]] = []
     best_value = float("-inf")
-    for v, move in scored_moves(sim, i):
+    for v, move in scored_moves(sim, i, t):
         if v > best_value + _EPS:
             best, best_value = [move], v
         elif v >= best_value - _EPS:
@@ -107,22 +125,24 @@ def greedy_move(sim: Sim, i: int, rnd: random.Random) -> tuple[int, int]:
     return best[0] if len(best) == 1 else rnd.choice(best)
 
 
-def play_round(sim: Sim, rnd: random.Random) -> int:
+def play_round(sim: Sim, rnd: random.Random, own: tuple[int, Tuning] | None = None) -> int:
     """Every seat that owes a decision makes it (whole chains), then the round resolves;
-    returns the steps played."""
+    returns the steps played. `own`: a seat that plays with other constants."""
     steps = 0
     for i, seat in enumerate(sim.seats):
+        t = own[1] if own is not None and own[0] == i else DEFAULT
         while seat.owes:
-            sim.act(i, greedy_move(sim, i, rnd))
+            sim.act(i, greedy_move(sim, i, rnd, t))
             steps += 1
     sim.resolve(rnd)
     return steps
 
 
-def play_out(sim: Sim, rnd: random.Random) -> int:
-    """Finish the round under way and the rest of the game with the greedy for everyone;
-    returns the steps played (the search's unit of work)."""
+def play_out(sim: Sim, rnd: random.Random, own: tuple[int, Tuning] | None = None) -> int:
+    """Finish the round under way and the rest of the game with the greedy for everyone
+    (`own`: a seat that plays with other constants); returns the steps played (the search's
+    unit of work)."""
     steps = 0
     while not sim.over:
-        steps += play_round(sim, rnd)
+        steps += play_round(sim, rnd, own)
     return steps

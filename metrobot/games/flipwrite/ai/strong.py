@@ -34,7 +34,7 @@ from typing import Any
 
 from ...autoplay import AutoPlayer, Budget, Search, clearly_behind
 from ...protocol import Action, Game, RuleError, Worth
-from .policy import estimate, play_out
+from .policy import DEFAULT, Tuning, estimate, play_out
 from .sim import Sim, board_for
 
 # Candidates searched: the heuristic's top picks. Wider spreads the same rollouts thinner; the
@@ -57,8 +57,16 @@ class StrongPlayer(AutoPlayer):
     work_rate = WORK_RATE
 
     def __init__(
-        self, width: int = WIDTH, win_bonus: float = WIN_BONUS, prune_z: float = PRUNE_Z, prune_after: int = PRUNE_AFTER
+        self,
+        width: int = WIDTH,
+        win_bonus: float = WIN_BONUS,
+        prune_z: float = PRUNE_Z,
+        prune_after: int = PRUNE_AFTER,
+        own: Tuning = DEFAULT,
     ):
+        # the estimate's constants this player ranks its candidates and plays its own moves in
+        # rollouts with; the other seats are expected to play as the greedy level (`DEFAULT`)
+        self.own = own
         self.width = width
         self.win_bonus = win_bonus
         self.prune_z = prune_z
@@ -80,7 +88,7 @@ class StrongPlayer(AutoPlayer):
         board = board_for(base.map)
         me = list(base.players).index(seat)
         root = Sim.from_state(board, base)
-        ranked = sorted(range(len(legal)), key=lambda k: -estimate(root, me, board.to_move(legal[k])))
+        ranked = sorted(range(len(legal)), key=lambda k: -estimate(root, me, board.to_move(legal[k]), self.own))
         candidates = [legal[k] for k in ranked[: self.width]]
         last.candidates = len(candidates)
         if len(candidates) == 1:
@@ -106,7 +114,8 @@ class StrongPlayer(AutoPlayer):
                     return candidates[self._best(alive, outcomes)]
                 sim = start.copy()
                 sim.act(me, moves[c])
-                last.work += 1 + play_out(sim, random.Random(seed))  # the candidate's step counts too
+                # the candidate's step counts too
+                last.work += 1 + play_out(sim, random.Random(seed), (me, self.own))
                 outcomes[c].append(self._value(sim, me))
                 last.rollouts += 1
             alive = self._survivors(alive, outcomes)

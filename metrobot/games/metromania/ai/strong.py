@@ -57,7 +57,7 @@ from typing import Any
 from ...autoplay import AutoPlayer, Budget, Search, clearly_behind, judged
 from ...protocol import Action, Game, Worth
 from ..state import State
-from .estimate import Estimator
+from .estimate import WEIGHTS, Estimator, Weights
 from .greedy import rank
 from .turns import candidate_turns
 from .value import leaf_value, progress
@@ -114,6 +114,7 @@ class StrongPlayer(AutoPlayer):
         prune_z: float = PRUNE_Z,
         leaf: str = "estimate",
         early: float | None = None,
+        own: Weights = WEIGHTS,
     ):
         self.width = width  # candidate turns kept
         self.beam = beam  # steps tried from each partial turn
@@ -130,6 +131,9 @@ class StrongPlayer(AutoPlayer):
         # below this progress of the game (`value.progress`), where a rollout to the end costs a
         # whole budget, the candidates are judged right after their turn on shared deals instead
         self.early = early
+        # the estimate's weights this player plans its own moves with (candidate turns, and
+        # its own moves in rollouts); the other seats are expected to play as the greedy level
+        self.own = own
         self.last = Search()
 
     def choose(
@@ -148,7 +152,7 @@ class StrongPlayer(AutoPlayer):
             raise ValueError(f"{seat} has no legal action")
         if len(legal) == 1:
             return legal[:1]  # forced; the next decision sees what follows
-        turns = candidate_turns(game, s, seat, self.width, self.beam, deadline, budget.clock)
+        turns = candidate_turns(game, s, seat, self.width, self.beam, deadline, budget.clock, self.own)
         cands = [Candidate(steps, prior) for prior, steps in turns]
         self.last.candidates = len(cands)
         early = self.early is not None and progress(s) < self.early
@@ -327,7 +331,7 @@ class StrongPlayer(AutoPlayer):
             if len(actions) == 1:
                 action = actions[0]
             else:
-                ranked = rank(game, world, mover, actions)
+                ranked = rank(game, world, mover, actions, self.own if mover == seat else WEIGHTS)
                 action = actions[max(ranked, key=lambda x: x[0] + self.noise * rnd.random())[1]]
             world, _ = game.apply(world, mover, action)
             self.last.work += 1

@@ -18,6 +18,7 @@ from collections.abc import Callable, Hashable
 
 from ...protocol import Action, Game
 from ..state import State
+from .estimate import WEIGHTS, Weights
 from .greedy import rank
 
 
@@ -38,16 +39,21 @@ def turn_over(game: Game, s: State, seat: str, start_turn: int) -> bool:
 
 
 def greedy_turn(
-    game: Game, s: State, seat: str, deadline: float = math.inf, clock: Callable[[], float] = time.perf_counter
+    game: Game,
+    s: State,
+    seat: str,
+    deadline: float = math.inf,
+    clock: Callable[[], float] = time.perf_counter,
+    weights: Weights = WEIGHTS,
 ) -> tuple[float, list[Action]]:
-    """The turn the greedy player would play (without its random tie-breaks); past the
-    deadline, only its first steps (at least one)."""
+    """The turn the greedy player would play with `weights` (without its random
+    tie-breaks); past the deadline, only its first steps (at least one)."""
     start_turn = game.turn_number(s)
     steps: list[Action] = []
     value = 0.0
     while not turn_over(game, s, seat, start_turn) and (not steps or clock() < deadline):
         actions = game.legal_actions(s, seat)
-        value, i = rank(game, s, seat, actions)[0]
+        value, i = rank(game, s, seat, actions, weights)[0]
         steps.append(actions[i])
         s, _ = game.apply(s, seat, actions[i])
     return value, steps
@@ -61,10 +67,12 @@ def candidate_turns(
     beam: int = 3,
     deadline: float = math.inf,
     clock: Callable[[], float] = time.perf_counter,
+    weights: Weights = WEIGHTS,
 ) -> list[tuple[float, list[Action]]]:
-    """Up to `width` (estimate, steps) of whole turns for `seat`: the greedy turn first,
-    then the others, best estimate first. Past `deadline`, only the greedy turn."""
-    greedy = greedy_turn(game, s, seat, deadline, clock)
+    """Up to `width` (estimate, steps) of whole turns for `seat`, by the estimate with
+    `weights`: the greedy turn first, then the others, best estimate first. Past
+    `deadline`, only the greedy turn."""
+    greedy = greedy_turn(game, s, seat, deadline, clock, weights)
     start_turn = game.turn_number(s)
     frontier: list[tuple[float, list[Action], State]] = [(0.0, [], s)]
     complete: dict[tuple[Hashable, ...], tuple[float, list[Action]]] = {}
@@ -74,7 +82,7 @@ def candidate_turns(
             if clock() > deadline:
                 break
             actions = game.legal_actions(st, seat)
-            for value, i in rank(game, st, seat, actions)[:beam]:
+            for value, i in rank(game, st, seat, actions, weights)[:beam]:
                 child, _ = game.apply(st, seat, actions[i])
                 path = steps + [actions[i]]
                 key = position_key(child)

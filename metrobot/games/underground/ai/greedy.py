@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ...autoplay import AutoPlayer, Budget
@@ -37,14 +38,34 @@ FORGO = 0.35  # below this a placement is not worth a piece (its token is)
 COVER = {"express": 0.9, "standard": 0.6}  # a destination on the track, for the passenger
 NOISE = 0.05
 
+
+@dataclass(frozen=True)
+class Weights:
+    """The valuation's constants. The greedy level plays `DEFAULT`; the strong player may
+    plan its own future moves with others (`strong.OWN`), while it still expects the
+    other seats to play as the greedy level does."""
+
+    gamma: float = GAMMA
+    token: float = TOKEN
+    forgo: float = FORGO
+    express: float = COVER["express"]
+    standard: float = COVER["standard"]
+    noise: float = NOISE
+
+    def cover(self, kind: str) -> float:
+        return self.express if kind == "express" else self.standard
+
+
+DEFAULT = Weights()
+
 _DIST: dict[str, list[list[int]]] = {}
-_POW: list[float] = []  # GAMMA ** d
-_SIDES: dict[tuple[str, tuple[tuple[str, str], ...], frozenset[int], bool], _Side] = {}  # by track
-_FRESH: dict[tuple[str, tuple[tuple[str, str], ...], bool], dict[int, float]] = {}  # by tile deal
-_STARTS: dict[tuple[str, tuple[tuple[str, str], ...], bool], dict[int, float]] = {}  # by tile deal
-# by board, tile deal, a colour's track and record, the end of the game or not
+_POWS: dict[Weights, list[float]] = {}  # gamma ** d, d = 0 .. the largest board's stations
+_SIDES: dict[tuple[str, tuple[tuple[str, str], ...], frozenset[int], bool, Weights], _Side] = {}  # by track
+_FRESH: dict[tuple[str, tuple[tuple[str, str], ...], bool, Weights], dict[int, float]] = {}  # by tile deal
+_STARTS: dict[tuple[str, tuple[tuple[str, str], ...], bool, Weights], dict[int, float]] = {}  # by tile deal
+# by board, tile deal, a colour's track and record, the end of the game or not, the weights
 _KNOWN: dict[
-    tuple[str, tuple[tuple[str, str], ...], tuple[int, ...], tuple[tuple[str, ...], ...], bool],
+    tuple[str, tuple[tuple[str, str], ...], tuple[int, ...], tuple[tuple[str, ...], ...], bool, Weights],
     dict[tuple[int, str], float],
 ] = {}
 
@@ -59,14 +80,15 @@ class GreedyPlayer(AutoPlayer):
         return decide(state, seat, rnd)
 
 
-def decide(s: State, seat: str, rnd: random.Random) -> Action:
+def decide(s: State, seat: str, rnd: random.Random, w: Weights = DEFAULT) -> Action:
     if s.turn.pending is not None:
         return {"type": "route", "option": _best_route(s, seat)}
     best = ("", -1)
     best_value = -1.0
     gone = s.gone
-    for value, colour, gap in _ratings(s, seat):
-        value += 0.0 if gone and not colour else rnd.random() * NOISE
+    noise = w.noise
+    for value, colour, gap in _ratings(s, seat, w):
+        value += 0.0 if gone and not colour else rnd.random() * noise
         if value > best_value:
             best, best_value = (colour, gap), value
     colour, gap = best
@@ -74,19 +96,19 @@ def decide(s: State, seat: str, rnd: random.Random) -> Action:
     return {"type": "place", "colour": colour, "gap": gap} if colour else {"type": "forgo"}
 
 
-def rated(s: State, seat: str) -> list[tuple[float, Action]]:
+def rated(s: State, seat: str, w: Weights = DEFAULT) -> list[tuple[float, Action]]:
     """(value, action) of forgoing one placement (first) and of every legal placement,
     without noise: the same valuation the strong player's turn search uses."""
     return [
         (value, {"type": "place", "colour": colour, "gap": gap} if colour else {"type": "forgo"})
-        for value, colour, gap in _ratings(s, seat)
+        for value, colour, gap in _ratings(s, seat, w)
     ]
 
 
-def _ratings(s: State, seat: str) -> list[tuple[float, str, int]]:
+def _ratings(s: State, seat: str, w: Weights) -> list[tuple[float, str, int]]:
     """`rated` as (value, colour, gap), the forgone placement first as ("", -1)."""
     end_game = s.gone
-    out: list[tuple[float, str, int]] = [(0.0 if end_game else FORGO, "", -1)]
+    out: list[tuple[float, str, int]] = [(0.0 if end_game else w.forgo, "", -1)]
     context: dict[str, _Side] = {}
     pairs = symbol_pairs(s.tiles)
     starts: dict[int, float] | None = None
@@ -102,22 +124,22 @@ def _ratings(s: State, seat: str) -> list[tuple[float, str, int]]:
                 # that has nothing yet: valued once per tile deal, not for each of the
                 # hundreds of gaps at each decision.
                 if starts is None:
-                    starts = _starts(s, colour, end_game)
+                    starts = _starts(s, colour, end_game, w)
                 out.append((starts[gap], colour, gap))
                 continue
-            out.append((_value(s, colour, gap, kind, end_game, context, pairs), colour, gap))
+            out.append((_value(s, colour, gap, kind, end_game, context, pairs, w), colour, gap))
             continue
         known = memo.get(colour)
         if known is None:
-            known = memo[colour] = _known(s, colour, end_game)
+            known = memo[colour] = _known(s, colour, end_game, w)
         value = known.get((gap, kind))
         if value is None:
-            value = known[gap, kind] = _value(s, colour, gap, kind, end_game, context, pairs)
+            value = known[gap, kind] = _value(s, colour, gap, kind, end_game, context, pairs, w)
         out.append((value, colour, gap))
     return out
 
 
-def _known(s: State, colour: str, end_game: bool) -> dict[tuple[int, str], float]:
+def _known(s: State, colour: str, end_game: bool, w: Weights) -> dict[tuple[int, str], float]:
     """The values of placements of `colour` found so far, (gap, kind) -> `_value`, for this
     track and record of the colour (and board and tile deal): all a value depends on. A
     colour's track stays the same while the other colours move, so in the strong player's
@@ -128,6 +150,7 @@ def _known(s: State, colour: str, end_game: bool) -> dict[tuple[int, str], float
         tuple(s.colours[colour].track),
         tuple(map(tuple, s.scored[colour].values())),
         end_game,
+        w,
     )
     found = _KNOWN.get(key)
     if found is None:
@@ -137,14 +160,14 @@ def _known(s: State, colour: str, end_game: bool) -> dict[tuple[int, str], float
     return found
 
 
-def _starts(s: State, colour: str, end_game: bool) -> dict[int, float]:
+def _starts(s: State, colour: str, end_game: bool, w: Weights) -> dict[int, float]:
     """`_value` of a first piece of `colour` (no track, nothing scored) in each gap: the
     same for every such colour, so remembered per board and tile deal."""
-    key = (s.board.digest, tuple(sorted(s.tiles.items())), end_game)
+    key = (s.board.digest, tuple(sorted(s.tiles.items())), end_game, w)
     table = _STARTS.get(key)
     if table is None:
         pairs = symbol_pairs(s.tiles)
-        table = {g: _value(s, colour, g, "start", end_game, {}, pairs) for g in s.board.ends}
+        table = {g: _value(s, colour, g, "start", end_game, {}, pairs, w) for g in s.board.ends}
         if len(_STARTS) > 64:
             _STARTS.clear()
         _STARTS[key] = table
@@ -185,12 +208,18 @@ def distances(board: Board) -> list[list[int]]:
                         q.append(w)
             table.append(dist)
         _DIST[board.digest] = table
-        if len(_POW) <= n:
-            _POW.extend(GAMMA**d for d in range(len(_POW), n + 1))
     return table
 
 
-def _targets(s: _Scoring, colour: str, on: set[str], end_game: bool) -> dict[int, float]:
+def powers(w: Weights, n: int) -> list[float]:
+    """w.gamma ** d for d = 0 .. n at least (a list: the valuation's innermost lookup)."""
+    table = _POWS.get(w)
+    if table is None or len(table) <= n:
+        table = _POWS[w] = [w.gamma**d for d in range(n + 1)]
+    return table
+
+
+def _targets(s: _Scoring, colour: str, on: set[str], end_game: bool, w: Weights = DEFAULT) -> dict[int, float]:
     """Station number -> what reaching it is still worth to this colour."""
     board, done = s.board, s.scored[colour]
     out: dict[int, float] = {}
@@ -204,7 +233,7 @@ def _targets(s: _Scoring, colour: str, on: set[str], end_game: bool) -> dict[int
             add(st, 1.0)
     for st in board.termini:
         if st not in done["terminus"]:
-            add(st, 2.0 + (0 if end_game else TOKEN))
+            add(st, 2.0 + (0 if end_game else w.token))
     for sym, (a, b) in symbol_pairs(s.tiles):
         if sym in done["connections"]:
             continue
@@ -215,18 +244,18 @@ def _targets(s: _Scoring, colour: str, on: set[str], end_game: bool) -> dict[int
             add(b, 1.2)
     if not end_game:
         for st, kind in board.kind.items():
-            add(st, COVER[kind])
+            add(st, w.cover(kind))
     # By station number: the sums over the targets (`_Side`, `_potential`) are of floats, whose
     # total depends on their order, and the loops above walk sets of names, whose order changes
     # from one process to the next (PYTHONHASHSEED): the same seeded game must play the same.
     return dict(sorted(out.items()))
 
 
-def _potential(dist: list[list[int]], stations: list[int], targets: dict[int, float]) -> float:
+def _potential(dist: list[list[int]], stations: list[int], targets: dict[int, float], w: Weights = DEFAULT) -> float:
     total = 0.0
     for t, v in targets.items():
         d = min(dist[t][i] for i in stations)
-        total += v * GAMMA**d
+        total += v * w.gamma**d
     return total
 
 
@@ -236,15 +265,16 @@ class _Side:
     follows from its track (and the tile deal), so sides are cached by track: in
     rollouts most colours are the same from one decision to the next."""
 
-    __slots__ = ("before", "dist", "gains", "near", "on", "targets")
+    __slots__ = ("before", "dist", "gains", "near", "on", "pow", "targets")
 
-    def __init__(self, s: State, colour: str, end_game: bool):
+    def __init__(self, s: State, colour: str, end_game: bool, w: Weights):
         board = s.board
         self.on = set(s.colours[colour].deg)
         self.dist = dist = distances(board)
+        self.pow = pw = powers(w, len(board.names))
         self.near: list[int] = list(map(min, zip(*(dist[board.index[st]] for st in self.on))))
-        self.targets = _targets(s, colour, self.on, end_game)
-        self.before = sum(v * _POW[self.near[t]] for t, v in self.targets.items())
+        self.targets = _targets(s, colour, self.on, end_game, w)
+        self.before = sum(v * pw[self.near[t]] for t, v in self.targets.items())
         self.gains: dict[int, float] = {}
 
     def gain(self, x: int, row: list[int]) -> float:
@@ -252,22 +282,22 @@ class _Side:
         the ones nearer to x than to the track lose less to the discount."""
         found = self.gains.get(x)
         if found is None:
-            near = self.near
+            near, pw = self.near, self.pow
             found = 0.0
             for t, v in self.targets.items():
                 if row[t] < near[t]:
-                    found += v * (_POW[row[t]] - _POW[near[t]])
+                    found += v * (pw[row[t]] - pw[near[t]])
             self.gains[x] = found
         return found
 
 
-def _side(s: State, colour: str, end_game: bool) -> _Side:
-    key = (s.board.digest, tuple(s.tiles.items()), frozenset(s.colours[colour].track), end_game)
+def _side(s: State, colour: str, end_game: bool, w: Weights) -> _Side:
+    key = (s.board.digest, tuple(s.tiles.items()), frozenset(s.colours[colour].track), end_game, w)
     side = _SIDES.get(key)
     if side is None:
         if len(_SIDES) >= 1024:
             _SIDES.clear()
-        side = _SIDES[key] = _Side(s, colour, end_game)
+        side = _SIDES[key] = _Side(s, colour, end_game, w)
     return side
 
 
@@ -279,24 +309,27 @@ def _value(
     end_game: bool,
     context: dict[str, _Side],
     pairs: tuple[tuple[str, tuple[str, str]], ...] | None = None,
+    w: Weights = DEFAULT,
 ) -> float:
     """What a placement is worth (`context`: the colours' sides, shared by the candidates
-    of one decision; `pairs`: the deal's `symbol_pairs`, when the caller has them)."""
+    of one decision, all valued with the same `w`; `pairs`: the deal's `symbol_pairs`, when
+    the caller has them)."""
     board = s.board
     if pairs is None:
         pairs = symbol_pairs(s.tiles)
     items = preview(s, colour, gap, pairs)
+    token = w.token
     if items:
-        points = sum(i["points"] for i in items) + (0 if end_game else TOKEN * sum(i.get("tokens", 0) for i in items))
+        points = sum(i["points"] for i in items) + (0 if end_game else token * sum(i.get("tokens", 0) for i in items))
     else:
-        points = 0 if end_game else TOKEN * 0  # (the same number, of the same type, as above)
+        points = 0 if end_game else token * 0  # (the same number, of the same type, as above)
     if kind == "branch":
-        points -= BRANCH_COST * (0 if end_game else TOKEN)
+        points -= BRANCH_COST * (0 if end_game else token)
     if kind == "start":
-        return points + _fresh(s, end_game).get(gap, 0.0) - _scored_now(items, s, end_game)
+        return points + _fresh(s, end_game, w).get(gap, 0.0) - _scored_now(items, s, end_game, w)
     side = context.get(colour)
     if side is None:
-        side = context[colour] = _side(s, colour, end_game)
+        side = context[colour] = _side(s, colour, end_game, w)
     a, b = board.ends[gap]
     on = side.on
     if a in on and b in on:
@@ -304,10 +337,10 @@ def _value(
     # A placement touches the line, so it brings exactly one new station.
     x = board.index[b if a in on else a]
     row = side.dist[x]
-    near = side.near
+    near, pw = side.near, side.pow
     total = side.gain(x, row)
-    for t, change in _changes(s, colour, side, (a, b), items, end_game, pairs).items():
-        total += change * _POW[min(near[t], row[t])]
+    for t, change in _changes(s, colour, side, (a, b), items, end_game, pairs, w).items():
+        total += change * pw[min(near[t], row[t])]
     return points + total
 
 
@@ -319,6 +352,7 @@ def _changes(
     items: list[dict[str, Any]],
     end_game: bool,
     pairs: tuple[tuple[str, tuple[str, str]], ...] | None = None,
+    w: Weights = DEFAULT,
 ) -> dict[int, float]:
     """How the colour's targets change once it reaches `reached`, the items just scored
     taken off (they are in `points`): what `_targets` of the longer line would differ by."""
@@ -335,7 +369,7 @@ def _changes(
         out[partner] += 3.0
     for item in items:
         if item["what"] in ("national_rail", "terminus"):
-            v = 1.0 if item["what"] == "national_rail" else 2.0 + (0 if end_game else TOKEN)
+            v = 1.0 if item["what"] == "national_rail" else 2.0 + (0 if end_game else w.token)
             i = board.index[item["station"]]
             out[i] = out.get(i, 0.0) - v
         elif item["what"] == "connection":
@@ -345,30 +379,30 @@ def _changes(
     return out
 
 
-def _fresh(s: State, end_game: bool) -> dict[int, float]:
+def _fresh(s: State, end_game: bool, w: Weights) -> dict[int, float]:
     """Potential of a colour's first piece on each gap (nothing scored yet): a property of
     the board and the tile deal, so computed once per game."""
-    key = (s.board.digest, tuple(sorted(s.tiles.items())), end_game)
+    key = (s.board.digest, tuple(sorted(s.tiles.items())), end_game, w)
     table = _FRESH.get(key)
     if table is None:
         board, dist = s.board, distances(s.board)
         fake: dict[str, list[str]] = {"national_rail": [], "terminus": [], "connections": [], "enclosed": []}
-        targets = _targets(_Fresh(s, fake), "", set(), end_game)
-        table = {g: _potential(dist, [board.index[a], board.index[b]], targets) for g, (a, b) in board.ends.items()}
+        targets = _targets(_Fresh(s, fake), "", set(), end_game, w)
+        table = {g: _potential(dist, [board.index[a], board.index[b]], targets, w) for g, (a, b) in board.ends.items()}
         if len(_FRESH) > 64:
             _FRESH.clear()
         _FRESH[key] = table
     return table
 
 
-def _scored_now(items: list[dict[str, Any]], s: State, end_game: bool) -> float:
+def _scored_now(items: list[dict[str, Any]], s: State, end_game: bool, w: Weights) -> float:
     """What the fresh potential counted at full value for the things scored right now."""
     total = 0.0
     for item in items:
         if item["what"] == "national_rail":
             total += 1.0
         elif item["what"] == "terminus":
-            total += 2.0 + (0 if end_game else TOKEN)
+            total += 2.0 + (0 if end_game else w.token)
     return total
 
 

@@ -1,12 +1,16 @@
 """The strong level: whole turns, compared by playing the game on from each of them.
 
 1. `turns.candidate_turns` lists a handful of promising whole turns (four placements,
-   then the passenger's trip, with its route when routes tie); the greedy player's own
-   turn comes first, so a search cut short plays no worse than greedy.
+   then the passenger's trip, with its route when routes tie), ranked by the greedy
+   valuation with this player's own weights (`OWN`); that valuation's own turn comes
+   first, so a search cut short plays it.
 2. They are compared by rollouts: a state is drawn with `determinize` (the deck order is
    only ever sampled, never read), a candidate is played on it, then every seat plays
    greedily to the end of the game, judged by this seat's margin over the best other
-   score plus a win bonus. All candidates play the same drawn state with the same
+   score plus a win bonus. The other seats play as the greedy level does (the model of
+   an opponent); this seat plays by its own weights, tuned so that a greedy player with
+   them wins far more often against the greedy level (`tools/tune_underground.py`): a
+   turn is worth what this player will make of it, not what the greedy level would. All candidates play the same drawn state with the same
    generator (common random numbers: they differ only by their own effect); one whose
    paired results trail the leader's by more than PRUNE_Z standard errors is dropped,
    so the work goes to the close calls. Early in the game a rollout is long, so only
@@ -44,7 +48,7 @@ from typing import Any
 from ...autoplay import AutoPlayer, Budget, Search, clearly_behind, judged
 from ...protocol import Action, Game, RuleError, Worth
 from ..state import State
-from .greedy import decide
+from .greedy import DEFAULT, Weights, decide
 from .turns import candidate_turns
 
 WIDTH = 6  # whole turns compared
@@ -56,6 +60,11 @@ MIN_DEALS = 3  # deals each candidate should get at least (fewer candidates othe
 PRUNE_AFTER = 4
 PRUNE_Z = 2.0
 RESERVE = 0.03  # share of the budget kept back: a shared machine may be slow to hand the CPU back
+# The weights this player plans its own future moves with (`tools/tune_underground.py` finds
+# them: one greedy player with them wins 46 % of held-out 4-player games against three with the
+# greedy level's, 26 % with those): a truer plan of its own makes a turn's play-outs truer. The
+# ladder accepted them (docs/developers/benchmarks.md, "own-a").
+OWN = Weights(gamma=0.45, token=0.3, forgo=0.15, express=1.3, standard=0.9)
 # Simulated steps a second of budget: in `bench/ai_underground.py` a 1 s decision took 0.24 s
 # of CPU median, 0.54 s at most, on the reference machine.
 WORK_RATE = 800
@@ -74,6 +83,8 @@ class StrongPlayer(AutoPlayer):
         token_worth: float = TOKEN_WORTH,
         prune_z: float = PRUNE_Z,
         margin_cap: float | None = None,
+        own: Weights = OWN,
+        plan_with_own: bool = True,
     ):
         self.width = width
         self.beam = beam
@@ -85,6 +96,11 @@ class StrongPlayer(AutoPlayer):
         # points and one by 3 are the same win, and in a 4-player game the blowouts of the
         # rollouts' luck would otherwise outweigh how often a turn wins (issue 75's ladder).
         self.margin_cap = margin_cap
+        # The valuation this player plans its own moves with, in its rollouts and (with
+        # `plan_with_own`) its candidate turns; the other seats are expected to play as the
+        # greedy level does (`DEFAULT`).
+        self.own = own
+        self.plan_with = own if plan_with_own else DEFAULT
         self.last = Search()
 
     def choose(
@@ -101,7 +117,7 @@ class StrongPlayer(AutoPlayer):
         legal = game.legal_actions(s, seat)
         if not legal:
             raise RuleError(f"{seat} owes no decision now.", "not_your_turn")
-        cands = candidate_turns(game, s, seat, self.width, self.beam, deadline, rnd, budget.clock)
+        cands = candidate_turns(game, s, seat, self.width, self.beam, deadline, rnd, budget.clock, self.plan_with)
         self.last.candidates = len(cands)
         best = (
             cands[self._search(game, view, viewer, seat, cands, rnd, budget, deadline)] if len(cands) > 1 else cands[0]
@@ -182,18 +198,21 @@ class StrongPlayer(AutoPlayer):
         rnd: random.Random,
         deadline: float = math.inf,
         clock: Callable[[], float] = time.process_time,
+        own: Weights | None = None,
     ) -> State | None:
-        """`steps` played, then every seat greedily to the end (or `rounds` rounds): the state
-        reached, None when the deadline came first."""
+        """`steps` played, then every seat greedily to the end (or `rounds` rounds), `seat` by
+        `own` (this player's own weights if None): the state reached, None when the deadline
+        came first."""
         for action in steps:
             world, _ = game.apply(world, seat, action)
         self.last.work += len(steps)  # a turn that ends the game still costs work
         stop = world.turn_count + self.rounds * len(world.players) if self.rounds is not None else math.inf
+        own = self.own if own is None else own
         while world.phase != "finished" and world.turn_count < stop:
             if clock() > deadline:
                 return None
             mover = world.player
-            world, _ = game.apply(world, mover, decide(world, mover, rnd))
+            world, _ = game.apply(world, mover, decide(world, mover, rnd, own if mover == seat else DEFAULT))
             self.last.work += 1
         return world
 
@@ -208,10 +227,14 @@ class StrongPlayer(AutoPlayer):
         deals: int,
     ) -> list[Worth]:
         """What each of `turns` is worth by this player's rollouts (see `Judge.judge`): the
-        same drawn states and generators for every turn, played out to the end."""
+        same drawn states and generators for every turn, played out to the end. Every seat,
+        the reviewed person's included, plays on as the greedy level does: a review judges a
+        person's move by what a person, not this player, would likely make of it (with this
+        player's own weights, its estimate named the better of two moves in 25 of 40
+        held-out positions, 29 of 40 this way; docs/developers/benchmarks.md)."""
 
         def play_out(world: State, steps: list[Action], generator: random.Random) -> State:
-            final = self._played_out(game, world, seat, steps, generator)
+            final = self._played_out(game, world, seat, steps, generator, own=DEFAULT)
             assert final is not None, "no deadline: a play-out always ends"
             return final
 

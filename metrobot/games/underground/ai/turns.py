@@ -22,7 +22,7 @@ from collections.abc import Callable, Hashable
 
 from ...protocol import Action, Game
 from ..state import State
-from .greedy import decide, rated
+from .greedy import DEFAULT, Weights, decide, rated
 
 
 def turn_over(s: State, start_turn: int) -> bool:
@@ -48,12 +48,14 @@ def trip_margin(s: State, seat: str) -> int:
     return mine - max(b["passenger"] for p, b in s.breakdown.items() if p != seat)
 
 
-def greedy_turn(game: Game, s: State, seat: str, rnd: random.Random) -> tuple[list[Action], tuple[Hashable, ...]]:
-    """The greedy player's turn, and the position it ends in."""
+def greedy_turn(
+    game: Game, s: State, seat: str, rnd: random.Random, w: Weights = DEFAULT
+) -> tuple[list[Action], tuple[Hashable, ...]]:
+    """The greedy player's turn (valued with `w`), and the position it ends in."""
     start = s.turn_count
     steps: list[Action] = []
     while not turn_over(s, start):
-        action = decide(s, seat, rnd)
+        action = decide(s, seat, rnd, w)
         steps.append(action)
         s, _ = game.apply(s, seat, action)
     return steps, position_key(s)
@@ -68,10 +70,12 @@ def candidate_turns(
     deadline: float = math.inf,
     rnd: random.Random | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    w: Weights = DEFAULT,
 ) -> list[list[Action]]:
     """Up to `width` whole turns for `seat` (whose turn it is in `s`): the greedy turn
-    first, then the others, best first. Past `deadline`, only the greedy turn."""
-    greedy, greedy_key = greedy_turn(game, s, seat, rnd or random.Random(0))
+    first, then the others, best first, all by the valuation with `w`. Past `deadline`,
+    only the greedy turn."""
+    greedy, greedy_key = greedy_turn(game, s, seat, rnd or random.Random(0), w)
     start = s.turn_count
     before = trip_margin(s, seat)
     frontier: list[tuple[float, list[Action], State]] = [(0.0, [], s)]
@@ -84,7 +88,7 @@ def candidate_turns(
             if st.turn.pending is not None:
                 moves = [(0.0, {"type": "route", "option": i}) for i in range(len(st.turn.pending["options"]))]
             else:
-                moves = sorted(rated(st, seat), key=lambda m: -m[0])[:beam]
+                moves = sorted(rated(st, seat, w), key=lambda m: -m[0])[:beam]
             for value, action in moves:
                 child, _ = game.apply(st, seat, action)
                 path = steps + [action]
