@@ -91,7 +91,9 @@ def search(deals: int, jobs: int, say=print) -> Weights:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.tune_underground", description=(__doc__ or "").splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.tune_underground", description=(__doc__ or "").splitlines()[0]
+    )
     parser.add_argument("--deals", type=int, default=800)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--check", action="store_true", help="search again and compare with the shipped weights")
