@@ -2,7 +2,7 @@
 
 1. `turns.candidate_turns` lists a handful of promising whole turns (four placements,
    then the passenger's trip, with its route when routes tie), ranked by the greedy
-   valuation with this player's own weights (`OWN`, with 3 players or more); that
+   valuation with this player's own weights (`OWN`, with 4 players or more); that
    valuation's own turn comes first, so a search cut short plays it.
 2. They are compared by rollouts: a state is drawn with `determinize` (the deck order is
    only ever sampled, never read), a candidate is played on it, then every seat plays
@@ -11,8 +11,8 @@
    an opponent); this seat plays by its own weights, tuned so that a greedy player with
    them wins far more often against the greedy level (`tools/tune_underground.py`): a
    turn is worth what this player will make of it, not what the greedy level would.
-   With 2 players it keeps the greedy level's weights (`OWN_FROM`): there the tuned ones
-   lost more games against the greedy level. All candidates play the same drawn state with the same
+   With 2 or 3 players it keeps the greedy level's weights (`OWN_FROM`): there the tuned
+   ones lost more games against the greedy level (2) or made no difference (3). All candidates play the same drawn state with the same
    generator (common random numbers: they differ only by their own effect); one whose
    paired results trail the leader's by more than PRUNE_Z standard errors is dropped,
    so the work goes to the close calls. Early in the game a rollout is long, so only
@@ -67,10 +67,11 @@ RESERVE = 0.03  # share of the budget kept back: a shared machine may be slow to
 # greedy level's, 26 % with those): a truer plan of its own makes a turn's play-outs truer. The
 # ladder accepted them (docs/developers/benchmarks.md, "own-a").
 OWN = Weights(gamma=0.45, token=0.3, forgo=0.15, express=1.3, standard=0.9)
-# ... from this many players on: in 2-player games, against the greedy level, a player planning
-# with OWN won 84.0 % of 200 held-out games against 95.2 % planning with the greedy level's own
-# weights (and 86.5 % against 91.2 % on the ladder's seeds), so there it keeps those.
-OWN_FROM = 3
+# ... from this many players on, where the ladder accepted it: in 2-player games, against the
+# greedy level, a player planning with OWN won 84.0 % of 200 held-out games against 95.2 % with
+# the greedy level's own weights (86.5 / 91.2 % on the ladder's seeds), and with 3 players the
+# ladder found no difference (H0, -1.5 Elo [-25.6, +22.7]), so there it keeps those.
+OWN_FROM = 4
 # Simulated steps a second of budget: in `bench/ai_underground.py` a 1 s decision took 0.24 s
 # of CPU median, 0.54 s at most, on the reference machine.
 WORK_RATE = 800
