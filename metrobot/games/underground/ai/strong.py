@@ -12,8 +12,9 @@
    them wins far more often against the greedy level (`tools/tune_underground.py`): a
    turn is worth what this player will make of it, not what the greedy level would.
    With 2 or 3 players it keeps the greedy level's weights (`OWN_FROM`): there the tuned
-   ones lost more games against the greedy level (2) or made no difference (3). All candidates play the same drawn state with the same
-   generator (common random numbers: they differ only by their own effect); one whose
+   ones lost more games against the greedy level (2) or made no difference (3).
+   All candidates play the same drawn state with the same generator (common random
+   numbers: they differ only by their own effect); one whose
    paired results trail the leader's by more than PRUNE_Z standard errors is dropped,
    so the work goes to the close calls. Early in the game a rollout is long, so only
    as many candidates (best first) as can each get MIN_DEALS deals are kept.
