@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .games import BadInput
+from .ids import snowflake
 from .settings import shown
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ def database(given: str | None) -> str:
 
 
 def _id(value: str, what: str) -> str:
-    if not (value.isascii() and value.isdigit() and 0 < len(value) <= 20):
+    if not snowflake(value):
         raise BadInput(f"--{what} must be a Discord id (a number of up to 20 digits), got {value!r}")
     return value
 

@@ -9,6 +9,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .ids import snowflake
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -276,6 +278,6 @@ def _address(name: str, schemes: tuple[str, ...]) -> str | None:
 
 def _client_id() -> str | None:
     raw = (os.environ.get("METROBOT_ACTIVITY_CLIENT_ID") or "").strip()
-    if raw and not (raw.isascii() and raw.isdigit() and len(raw) <= 20):
+    if raw and not snowflake(raw):
         raise _bad("METROBOT_ACTIVITY_CLIENT_ID", raw)
     return raw or None

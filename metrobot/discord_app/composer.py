@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 import discord
 
 from ..i18n import EN, N_, Lang
+from ..ids import digits
 from ..service import Menu, Refused
 from ..turns import menutree
 from . import playlinks
@@ -149,9 +150,8 @@ class GroupSelect(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         chosen = picked(interaction)
-        # A menu has at most 25 groups: a forged value is no index ("²" is a digit to isdigit
-        # but no number to int; thousands of digits pass Python's limit on converting them).
-        index = int(chosen) if chosen.isascii() and chosen.isdigit() and len(chosen) <= 3 else None
+        # A menu has at most 25 groups: a forged value is no index.
+        index = int(chosen) if digits(chosen, 3) else None
         path = self.path + [index] if index is not None else self.path
         await _recompose(interaction, self.gid, self.moves, self.steps, path=path, preview=False)
 

@@ -19,6 +19,7 @@ from discord import app_commands
 from discord.enums import AppCommandOptionType as T
 
 from ..i18n import N_
+from ..ids import snowflake
 from ..storage import DatabaseUnavailable
 from .languages import speaker
 from .messages import clip, unavailable, went_wrong
@@ -60,7 +61,7 @@ def _value_problem(param: app_commands.Parameter, value: Any, *, typed_so_far: b
     elif kind is T.boolean:
         if not isinstance(value, bool):
             return "true or false expected"
-    elif not (isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 20):
+    elif not snowflake(value):
         return "an id expected"  # users, channels, roles, attachments: snowflakes
     if param.choices and not typed_so_far and value not in [c.value for c in param.choices]:
         return "not one of the choices"
@@ -89,10 +90,6 @@ def _int(value: Any) -> bool:
     return type(value) is int
 
 
-def _snowflake(value: Any) -> bool:
-    return isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 20
-
-
 def _options(holder: dict[str, Any]) -> list[Any] | None:
     """The options an object carries (none is an empty list); None if they are no list."""
     options = holder.get("options", [])
@@ -118,7 +115,7 @@ def payload_problem(tree: app_commands.CommandTree, interaction: discord.Interac
         return "unknown command"
     if not (_int(data.get("type", 1)) and data.get("type", 1) == 1):
         return "unknown command"  # the bot has no context-menu commands
-    if data.get("guild_id") is not None and not _snowflake(data["guild_id"]):
+    if data.get("guild_id") is not None and not snowflake(data["guild_id"]):
         return "malformed server id"
     if not isinstance(data.get("resolved", {}), dict):
         return "malformed resolved data"

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..games import get_plugin
 from ..i18n import Lang, lang, me
+from ..ids import snowflake
 from ..service import Message, Outcome, Refused
 from ..service.core import GHOST
 from ..storage import Conflict, GameRow, Seat
@@ -43,7 +44,7 @@ ATTEMPTS = 5  # a game that keeps changing under the renaming is tried again (th
 
 def valid_user(user_id: Any) -> bool:
     """A Discord user id (a snowflake): what the command line and the controls accept."""
-    return isinstance(user_id, str) and user_id.isascii() and user_id.isdigit() and 0 < len(user_id) <= 20
+    return snowflake(user_id)
 
 
 # The lists of a lobby opened to play a game again (tables/lobby.py `invitation`) that hold ids.

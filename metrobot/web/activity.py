@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from ..i18n import N_, Lang
+from ..ids import snowflake
 from . import activityapi, activityplay, activitytoken
 from .discordauth import AUTH, CODE, INSTANCE, DiscordAuth, Instance, NotProven, client_address
 from .pages import render, service_of, tournaments_of
@@ -178,11 +179,8 @@ async def session(request: web.Request) -> web.StreamResponse:
         or not CODE.fullmatch(code)
         or not isinstance(instance_id, str)
         or not INSTANCE.fullmatch(instance_id)
-        or not (
-            channel is None
-            or (isinstance(channel, str) and channel.isascii() and channel.isdigit() and len(channel) <= 20)
-        )
-        or not (guild is None or (isinstance(guild, str) and guild.isascii() and guild.isdigit() and len(guild) <= 20))
+        or not (channel is None or snowflake(channel))
+        or not (guild is None or snowflake(guild))
         or not (wanted is None or (type(wanted) is int and 0 < wanted < 2**63))
     ):
         raise web.HTTPBadRequest()

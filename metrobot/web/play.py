@@ -27,6 +27,7 @@ from aiohttp import web
 from markupsafe import Markup
 
 from ..i18n import LANGUAGES, Lang, lang
+from ..ids import digits
 from ..play import Pass, Play, Refusal, Stale
 from ..play.board import page_text
 from ..play.news import Announce
@@ -192,7 +193,7 @@ async def moved(request: web.Request) -> web.StreamResponse:
     got no answer before it says anything; with the board as it is now."""
     seat, row = await seat_of(request)
     since = request.query.get("since", "")
-    if not (since.isascii() and since.isdigit()) or len(since) > 18:  # ("²" is a digit to isdigit)
+    if not digits(since, 18):
         raise web.HTTPBadRequest()
     language = await reader_of(request, row, seat.user_id)
     play = play_of(request)
