@@ -92,7 +92,6 @@ class StrongPlayer(AutoPlayer):
         prune_z: float = PRUNE_Z,
         margin_cap: float | None = None,
         own: Weights = OWN,
-        plan_with_own: bool = True,
         own_from: int = OWN_FROM,
     ):
         self.width = width
@@ -105,11 +104,10 @@ class StrongPlayer(AutoPlayer):
         # points and one by 3 are the same win, and in a 4-player game the blowouts of the
         # rollouts' luck would otherwise outweigh how often a turn wins (issue 75's ladder).
         self.margin_cap = margin_cap
-        # The valuation this player plans its own moves with, in its rollouts and (with
-        # `plan_with_own`) its candidate turns; the other seats are expected to play as the
+        # The valuation this player plans its own moves with, in its candidate turns and its
+        # rollouts (from `own_from` players on); the other seats are expected to play as the
         # greedy level does (`DEFAULT`).
         self.own = own
-        self.plan_with_own = plan_with_own
         self.own_from = own_from
         self.last = Search()
 
@@ -127,9 +125,7 @@ class StrongPlayer(AutoPlayer):
         legal = game.legal_actions(s, seat)
         if not legal:
             raise RuleError(f"{seat} owes no decision now.", "not_your_turn")
-        own = self._own(s)
-        plan_with = own if self.plan_with_own else DEFAULT
-        cands = candidate_turns(game, s, seat, self.width, self.beam, deadline, rnd, budget.clock, plan_with)
+        cands = candidate_turns(game, s, seat, self.width, self.beam, deadline, rnd, budget.clock, self._own(s))
         self.last.candidates = len(cands)
         best = (
             cands[self._search(game, view, viewer, seat, cands, rnd, budget, deadline)] if len(cands) > 1 else cands[0]
