@@ -22,7 +22,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeGuard
 
-from ..i18n import EN
+from ..i18n import EN, then
 from ..i18n import N_ as N_  # re-exported: engines mark their texts with N_
 
 Action = dict[str, Any]
@@ -56,7 +56,7 @@ class _Said:
     def in_language(self, lang: Any) -> str:
         values = self._values(lang)
         text = lang.t(self.template, **values)
-        return f"{text} {lang.t(self.hint, **values)}" if self.hint else text
+        return then(text, lang.t(self.hint, **values)) if self.hint else text
 
     def _english(self) -> str:
         values = {k: str(v) for k, v in self.params.items()}

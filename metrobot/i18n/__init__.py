@@ -351,6 +351,27 @@ def typed_forms(message: str, context: str | None = None) -> frozenset[str]:
 _READER: ContextVar[Lang] = ContextVar("reader", default=EN)
 
 
+# What ends a sentence in the scripts the bot writes: Latin, Greek and Cyrillic ".!?", Chinese and
+# Japanese full-width marks, Devanagari's danda. After the full-width ones the next sentence follows
+# with no space (Chinese and Japanese do not put one between sentences).
+SENTENCE_ENDS = ".!?…。！？।॥"
+_WIDE_ENDS = ("。", "！", "？")
+
+
+_HAN_KANA = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+def full_stop(text: str) -> str:
+    """The full stop that ends `text` in its own script: "。" after Chinese or Japanese, "." otherwise
+    (Korean, like the Latin scripts, writes ".")."""
+    return "。" if text and _HAN_KANA.fullmatch(text[-1]) else "."
+
+
+def then(text: str, more: str) -> str:
+    """Two sentences one after the other, with the space the first one's script puts between."""
+    return f"{text}{'' if text.endswith(_WIDE_ENDS) else ' '}{more}"
+
+
 def me() -> Lang:
     """The language of whoever the current request comes from (English if unknown)."""
     return _READER.get()
