@@ -94,7 +94,7 @@ def text_board(view: dict[str, Any], viewer: str | None, names: dict[str, str] |
         sheet = view["sheets"][p]
         out += [
             "",
-            f"{(names or {}).get(p, p)}: {alttext.progress(view, sheet, lang)}.",
+            lang.ended(f"{(names or {}).get(p, p)}: {alttext.progress(view, sheet, lang)}"),
             alttext.lines_progress(view, sheet, lang),
         ]
     return out
