@@ -226,7 +226,7 @@ class Standings:
                 )
             text = language.clauses([text, ", ".join(clauses)])
         if r.pace:
-            text = language.semicolon.join(
+            text = language.clauses(
                 [
                     text,
                     language.n(
