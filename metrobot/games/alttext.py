@@ -12,20 +12,21 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..i18n import EN, Lang
+from ..i18n import EN, Lang, then
 
 ALT_LIMIT = 1024  # Discord's longest attachment description
 PAGE_LIMIT = 2000  # Discord's longest message
 
 
 def fit(sentences: Iterable[str], limit: int = ALT_LIMIT) -> str:
-    """The sentences joined with spaces, as many as fit in `limit` characters (in order; a
-    first one too long on its own is cut at a word and ends with "…")."""
+    """The sentences one after the other, as many as fit in `limit` characters (in order; a
+    first one too long on its own is cut at a word and ends with "…"): a space between two,
+    none after a Chinese or Japanese full stop (`i18n.then`)."""
     out = ""
     for sentence in (" ".join(s.split()) for s in sentences):
         if not sentence:
             continue
-        joined = f"{out} {sentence}" if out else sentence
+        joined = then(out, sentence) if out else sentence
         if len(joined) <= limit:
             out = joined
         elif not out:

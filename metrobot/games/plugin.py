@@ -162,7 +162,7 @@ class GamePlugin:
             action = self.parse(state, seat, step)
             parts.append(self.describe(state, action, lang))
             state, _ = self.game.apply(state, seat, action)
-        return "; ".join(parts)
+        return lang.clauses(parts)
 
     def matching(self, typed: str, choices: list[Choice]) -> list[Choice]:
         """The choices whose label or code holds every word typed, in any order (compared

@@ -24,7 +24,7 @@ import hashlib
 import io
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
@@ -78,6 +78,17 @@ LANGUAGES = {
     "zh_CN": "中文（简体）",
     "zh_TW": "中文（繁體）",
 }
+# Each language's full stop and clause separator (`Lang.stop`, `Lang.semicolon`), where it is not
+# Latin's. Chinese and Japanese: the full-width marks, with no space after them (the catalogues
+# write "。" and "；"; Japanese's translators rarely write "；" but a list of clauses that may hold
+# "、" itself needs a separator of its own). Hindi: the danda its catalogue ends every sentence with,
+# then a space, as in Latin. Korean writes "." and spaces. Thai is left Latin on purpose: it needs
+# no full stop (a space ends a sentence, and its catalogue writes none), but a "." is tolerated, and
+# between sentences code puts together (a list of clauses, then a space, then another) dropping it
+# would leave a bare space where Thai also spaces phrases within one sentence; so the "." stays.
+_LATIN = (".", "; ")
+_PUNCTUATION = {"zh_CN": ("。", "；"), "zh_TW": ("。", "；"), "ja": ("。", "；"), "hi": ("।", "; ")}
+
 # Catalogues still being translated: a reader whose Discord speaks one gets what is translated
 # so far (English for the rest), but nobody is offered it as a setting until it is complete
 # (`python -m tools.messages check <code>`); then it leaves this set.
@@ -133,6 +144,40 @@ class Lang:
         """Choices as this language lists them, the last with its "or" ("a, b, or c", "a, b oder
         c", "a、b、またはc"): Babel's list patterns, never ", ".join in code."""
         return format_list(items, style="or", locale=_number_locale(self.code))
+
+    # ------------------------------------------------ a sentence's punctuation
+    # Where code puts pieces of text together (an alt text's sentences, a list of clauses), the
+    # punctuation between them is this language's, never a Latin "." or "; " written in the code.
+
+    @property
+    def stop(self) -> str:
+        """This language's full stop: "。" in Chinese and Japanese, "।" in Hindi (its catalogue
+        ends every sentence with one), "." otherwise."""
+        return _PUNCTUATION.get(self.code, _LATIN)[0]
+
+    @property
+    def semicolon(self) -> str:
+        """What separates the clauses of a list: "；" in Chinese and Japanese (no space after),
+        "; " otherwise."""
+        return _PUNCTUATION.get(self.code, _LATIN)[1]
+
+    def ended(self, text: str) -> str:
+        """`text` as a whole sentence: this language's full stop after it, unless it already
+        ends one ("。", "!", "।" …) or is empty."""
+        return text if not text or text.endswith(tuple(SENTENCE_ENDS)) else text + self.stop
+
+    def clauses(self, items: Iterable[str]) -> str:
+        """The non-empty items as clauses of one sentence: "a; b" ("a；b" in Chinese)."""
+        return self.semicolon.join(i for i in items if i)
+
+    def sentences(self, *texts: str) -> str:
+        """The non-empty sentences one after the other, with the space their script puts
+        between two sentences (none after "。")."""
+        out = ""
+        for text in texts:
+            if text:
+                out = then(out, text) if out else text
+        return out
 
     def knows(self, message: str, context: str | None = None) -> bool:
         """Whether this language's catalogue has the text (perhaps written the same as in English)."""

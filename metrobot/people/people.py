@@ -91,7 +91,7 @@ class People:
                 raise Refused(
                     me().t(
                         "Colour vision is one of: {choices}.",
-                        choices="; ".join(vision_word(v, me()) for v in pictures.VISIONS),
+                        choices=me().clauses(vision_word(v, me()) for v in pictures.VISIONS),
                     )
                 )
             settings.pop(pictures.SETTING, None)

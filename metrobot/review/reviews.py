@@ -309,7 +309,7 @@ class Reviews:
             for action in steps:
                 parts.append(plugin.describe(s, action, language))
                 s, _ = game.apply(s, seat, action)
-            out.append("; ".join(parts))
+            out.append(language.clauses(parts))
         return out[0], out[1]
 
 

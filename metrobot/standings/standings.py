@@ -224,16 +224,21 @@ class Standings:
                         n=over,
                     )
                 )
-            text += "; " + ", ".join(clauses)
+            text = language.clauses([text, ", ".join(clauses)])
         if r.pace:
-            text += "; " + language.n(
-                "median time to move {time} (over {moves} move)",
-                "median time to move {time} (over {moves} moves)",
-                len(r.pace),
-                time=duration(statistics.median(r.pace), language),
-                moves=number(len(r.pace), language, 0),
+            text = language.clauses(
+                [
+                    text,
+                    language.n(
+                        "median time to move {time} (over {moves} move)",
+                        "median time to move {time} (over {moves} moves)",
+                        len(r.pace),
+                        time=duration(statistics.median(r.pace), language),
+                        moves=number(len(r.pace), language, 0),
+                    ),
+                ]
             )
-        return text + "."
+        return language.ended(text)
 
     async def _link(self, guild_id: str, g: Finished, language: Lang | None = None) -> str:
         language = language or me()

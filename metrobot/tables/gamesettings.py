@@ -150,7 +150,7 @@ class GameSettings:
                         if after.settings.get("hinted")
                         else lang.t("hints are now off")
                     )
-                return sentence("; ".join(parts))
+                return sentence(lang.clauses(parts))
 
             g = self.games.lang(after)
             outcome = Outcome(

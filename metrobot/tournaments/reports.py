@@ -198,7 +198,7 @@ class Reports(TournamentCore):
         return File(f"tournament-{row.id}-standings.png", data, standings_alt(heading, sub, rows, g))
 
 
-def standings_alt(heading: str, sub: str, rows: list[dict], language) -> str:
+def standings_alt(heading: str, sub: str, rows: list[dict], language: Lang) -> str:
     """The final standings picture in words, for screen readers: what it is, then each place
     with its points (the picture's table, best first, as far as Discord's limit allows)."""
     places = [
@@ -212,7 +212,8 @@ def standings_alt(heading: str, sub: str, rows: list[dict], language) -> str:
         )
         for r in rows
     ]
-    return cut(f"{heading}. {sub}. " + "; ".join(places) + ".", ALT_LIMIT)
+    said = language.sentences(language.ended(heading), language.ended(sub), language.ended(language.clauses(places)))
+    return cut(said, ALT_LIMIT)
 
 
 __all__ = ["Reports", "number", "standings_alt"]

@@ -66,21 +66,22 @@ def rules_line(rules: Rules, g: Lang, settings: dict) -> str:
         )
     else:
         end = part.time(settings["season_until"], "D") if settings.get("season_until") else "—"
-        line = (
+        line = g.sentences(
             g.t(
                 "League at tables of {size} until {end}: join any time; a table opens whenever {size} people are free.",
                 size=size,
                 end=end,
-            )
-            + " "
-            + (
+            ),
+            (
                 g.n("Your best result counts.", "Your best {best} results count.", rules.best_of, best=rules.best_of)
                 if rules.best_of
                 else g.t("Every result counts.")
-            )
+            ),
         )
     if rules.duplicate:
-        line += " " + g.t("Duplicate: every table of a round gets the same deal, ranked across the whole field.")
+        line = g.sentences(
+            line, g.t("Duplicate: every table of a round gets the same deal, ranked across the whole field.")
+        )
     return line
 
 

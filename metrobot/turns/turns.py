@@ -387,7 +387,9 @@ class Turns:
             until = columns.changes["takeback"]["until"]
             hold_calls(out, until, self.games.lang(row))
             if out.reply is not None:
-                out.reply.text += " " + me().t("You may take it back until {when}.", when=part.time(until, "T"))
+                out.reply.text = me().sentences(
+                    out.reply.text, me().t("You may take it back until {when}.", when=part.time(until, "T"))
+                )
                 out.reply.controls = button(row, columns.position, me().p("button", "↶ Take back"))
         if columns.new_turn:  # the earlier turn posts lose their buttons; the status message follows
             out.edits += self.status.tidy(after) + [await self.status.status_message(plugin, state, after)]

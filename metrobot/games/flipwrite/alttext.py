@@ -101,7 +101,7 @@ def lines_progress(view: dict[str, Any], sheet: dict[str, Any], lang: Lang) -> s
                 n=free,
             )
         )
-    return lang.t("Lines (stations marked): {lines}.", lines="; ".join(parts))
+    return lang.t("Lines (stations marked): {lines}.", lines=lang.clauses(parts))
 
 
 def choice(view: dict[str, Any], lang: Lang) -> str:
@@ -113,7 +113,7 @@ def choice(view: dict[str, Any], lang: Lang) -> str:
     shim = SimpleNamespace(map=metro_map(view))
     return lang.t(
         "Your choice, hidden from the others until everybody has chosen: {choice}.",
-        choice="; ".join(describe(shim, step, lang) for step in pending["steps"]),
+        choice=lang.clauses(describe(shim, step, lang) for step in pending["steps"]),
     )
 
 
@@ -148,7 +148,9 @@ def summary_alt(view: dict[str, Any], names: dict[str, str] | None, lang: Lang =
     decided = set(view.get("decided") or [])
     for p in view["players"]:
         state = lang.t("has chosen") if p in decided else ""
-        said_.append(f"{_name(names, p)}: " + listing([state, progress(view, view["sheets"][p], lang)], "; ") + ".")
+        said_.append(
+            lang.ended(f"{_name(names, p)}: " + lang.clauses([state, progress(view, view["sheets"][p], lang)]))
+        )
     return fit(said_)
 
 

@@ -27,7 +27,7 @@ def narrate(state: Any, events: list[dict[str, Any]], name: Names, lang: Lang = 
                 lang.t("**Round {round}** (card {card}) is played:", round=e["round"], card=card_code(e["card"], lang))
             )
             for p, steps in e["decisions"].items():
-                said = "; ".join(describe(state, a, lang) for a in steps) or lang.t("nothing")
+                said = lang.clauses(describe(state, a, lang) for a in steps) or lang.t("nothing")
                 lines.append(f"• {name(p)}: {said}")
         elif kind == "line_completed":
             who, line, points = name(e["player"]), e["line"], e["points"]

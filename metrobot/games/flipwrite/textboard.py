@@ -40,15 +40,17 @@ def line_text(view: dict[str, Any], line: Any, sheet: dict[str, Any], lang: Lang
     )
     if line.id in sheet["completed"]:
         round_done, points = sheet["completed"][line.id]
-        head += " " + lang.t("Completed in round {round} for {points} points.", round=round_done, points=points)
+        head = lang.sentences(
+            head, lang.t("Completed in round {round} for {points} points.", round=round_done, points=points)
+        )
     if line.ring:
-        head += " " + lang.t("A ring line.")
+        head = lang.sentences(head, lang.t("A ring line."))
     special = bool(or_empty(view.get("options")).get("special_stations"))
     stations = [
         f"{m.stations[sid].name} {mark_words(sheet['marks'].get(sid), special and m.stations[sid].special, lang)}"
         for sid in line.stations
     ]
-    return [head, "  " + listing(stations) + "."]
+    return [head, "  " + lang.ended(listing(stations))]
 
 
 def own_sheet(view: dict[str, Any], viewer: str, names: dict[str, str] | None, lang: Lang) -> list[str]:
@@ -92,7 +94,7 @@ def text_board(view: dict[str, Any], viewer: str | None, names: dict[str, str] |
         sheet = view["sheets"][p]
         out += [
             "",
-            f"{(names or {}).get(p, p)}: {alttext.progress(view, sheet, lang)}.",
+            lang.ended(f"{(names or {}).get(p, p)}: {alttext.progress(view, sheet, lang)}"),
             alttext.lines_progress(view, sheet, lang),
         ]
     return out

@@ -85,7 +85,9 @@ def dug(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> str:
         path = line["vertices"][min(cells) : max(cells) + 2]
         parts.append(f"{lang.t(STYLES[line['style']])} {' → '.join(vertex_name(tuple(v)) for v in path)}")
     said = (
-        [lang.t("{name} dug {tunnels}", name=_name(names, player), tunnels=listing(parts, "; ")) + "."] if parts else []
+        [lang.ended(lang.t("{name} dug {tunnels}", name=_name(names, player), tunnels=lang.clauses(parts)))]
+        if parts
+        else []
     )
     if record.get("stations"):
         said.append(
@@ -93,7 +95,7 @@ def dug(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> str:
         )
     if record.get("markers"):
         said.append(lang.t("Markers dropped: {letters}.", letters=listing(record["markers"])))
-    return " ".join(said)
+    return lang.sentences(*said)
 
 
 def line_states(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> str:
@@ -112,7 +114,7 @@ def line_states(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) 
                 for line in mine
             )
         )
-    return lang.t("Lines: {players}.", players="; ".join(per_player))
+    return lang.t("Lines: {players}.", players=lang.clauses(per_player))
 
 
 def stations_left(view: dict[str, Any], lang: Lang) -> str:
@@ -153,14 +155,19 @@ def markers(view: dict[str, Any], names: dict[str, str] | None, lang: Lang, *, w
         hidden = len(hand) - len(shown)
         text = lang.t("{name} holds {markers}", name=_name(names, holder), markers=listing(shown)) if shown else ""
         if hidden:
-            text = (text + "; " if text else "") + lang.n(
-                "{name} holds {n} hidden marker",
-                "{name} holds {n} hidden markers",
-                hidden,
-                name=_name(names, holder),
-                n=hidden,
+            text = lang.clauses(
+                [
+                    text,
+                    lang.n(
+                        "{name} holds {n} hidden marker",
+                        "{name} holds {n} hidden markers",
+                        hidden,
+                        name=_name(names, holder),
+                        n=hidden,
+                    ),
+                ]
             )
-        said.append(text + ".")
+        said.append(lang.ended(text))
     return said
 
 
@@ -187,7 +194,7 @@ def trip_words(trip: dict[str, Any], names: dict[str, str] | None, lang: Lang) -
     )
     verdict = lang.t("impossible") if trip["impossible"] else lang.t("{minutes} min", minutes=trip["minutes"])
     points = listing(f"{_name(names, p)} {v:+d}" for p, v in trip["points"].items()) or lang.t("nobody scores")
-    return f"{what}: {verdict}, {points}."
+    return lang.ended(f"{what}: {verdict}, {points}")
 
 
 def trips_alt(view: dict[str, Any], names: dict[str, str] | None, lang: Lang = EN) -> str:

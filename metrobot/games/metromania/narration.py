@@ -122,8 +122,11 @@ def hand_text(view: dict[str, Any], seats: list[str], lang: Lang = EN) -> str | 
     text = ", ".join(f"**{m['letter']}** ({lang.t(KINDS[m['kind']])})" for m in held) or lang.t("none left")
     out = lang.t("Your destination markers in hand: {markers}.", markers=text)
     if placed:
-        out += " " + lang.t(
-            "Placed: {markers}.", markers=", ".join(f"{m['letter']} ({lang.t(KINDS[m['kind']])})" for m in placed)
+        out = lang.sentences(
+            out,
+            lang.t(
+                "Placed: {markers}.", markers=", ".join(f"{m['letter']} ({lang.t(KINDS[m['kind']])})" for m in placed)
+            ),
         )
     return out
 
@@ -162,7 +165,7 @@ def board_brief(view: dict[str, Any], seat: str, lang: Lang = EN) -> str:
     left = STATION_SUPPLY - len(view["stations"])
     return "🗺 " + lang.t(
         "Your lines: {lines}. Stations left: {left} of {total}.",
-        lines="; ".join(lines),
+        lines=lang.clauses(lines),
         left=left,
         total=STATION_SUPPLY,
     )

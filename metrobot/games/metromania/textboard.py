@@ -25,8 +25,8 @@ def _name(names: dict[str, str] | None, seat: str) -> str:
 def line_text(line: dict[str, Any], lang: Lang) -> str:
     head = f"{lang.t(STYLES[line['style']])} ({line_state(line, lang)})"
     if not line["vertices"]:
-        return head + "."
-    return f"{head}: {' → '.join(vertex_name(tuple(v)) for v in line['vertices'])}."
+        return lang.ended(head)
+    return lang.ended(f"{head}: {' → '.join(vertex_name(tuple(v)) for v in line['vertices'])}")
 
 
 def player_lines(view: dict[str, Any], seat: str, names: dict[str, str] | None, lang: Lang) -> list[str]:

@@ -74,7 +74,7 @@ def status(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> st
         name=_name(names, or_empty(view.get("turn")).get("player", "")),
     )
     if view.get("phase") == "last_round":
-        text += " " + lang.t("Last round: the deck is empty.")
+        text = lang.sentences(text, lang.t("Last round: the deck is empty."))
     return text
 
 
@@ -102,7 +102,7 @@ def built(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> str
                 n=forgone,
             )
         )
-    return " ".join(said)
+    return lang.sentences(*said)
 
 
 def trip(t: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> str:
@@ -160,7 +160,7 @@ def colours_held(view: dict[str, Any], names: dict[str, str] | None, lang: Lang)
         + listing(f"{words.colour(c, lang)} {col['pieces_left']}" for c, col in colours.items() if col["owner"] == p)
         for p in turn_order(view)
     ]
-    return lang.t("Colours and pieces left: {players}.", players="; ".join(per_player))
+    return lang.t("Colours and pieces left: {players}.", players=lang.clauses(per_player))
 
 
 def tokens(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> str:

@@ -77,7 +77,7 @@ def narrate(state: Any, events: list[dict[str, Any]], name: Names, lang: Lang = 
     def flush() -> None:
         nonlocal forgone
         if built:
-            lines.append(lang.t("**{name}** built {placements}.", name=name(actor), placements="; ".join(built)))
+            lines.append(lang.t("**{name}** built {placements}.", name=name(actor), placements=lang.clauses(built)))
         if forgone:
             lines.append(
                 lang.n(
@@ -141,7 +141,7 @@ def narrate(state: Any, events: list[dict[str, Any]], name: Names, lang: Lang = 
 def route_options(state: Any, lang: Lang = EN) -> str:
     """The tied routes the active player chooses between, numbered as `/play route N` takes them."""
     pending: dict[str, Any] = state.turn.pending or {"options": []}
-    return "; ".join(f"{i}: {route_label(o, lang)}" for i, o in enumerate(pending["options"]))
+    return lang.clauses(f"{i}: {route_label(o, lang)}" for i, o in enumerate(pending["options"]))
 
 
 def board_brief(view: dict[str, Any], destination_kind: Callable[[str], str], seat: str, lang: Lang = EN) -> str:
@@ -186,4 +186,4 @@ def board_brief(view: dict[str, Any], destination_kind: Callable[[str], str], se
             n=tokens,
         )
     )
-    return "🗺 " + " ".join(said)
+    return "🗺 " + lang.sentences(*said)

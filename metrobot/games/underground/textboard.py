@@ -100,7 +100,7 @@ def colour_lines(
     found = runs(board, col["track"])
     if not found:
         return [f"{head} {lang.t('no track yet.')}"]
-    lines = [f"{head} {' – '.join(found[0])}."]
+    lines = [lang.ended(f"{head} {' – '.join(found[0])}")]
     told = set(found[0])
     for run in found[1:]:
         closes = run[-1] in told
@@ -127,7 +127,7 @@ def scored_items(view: dict[str, Any], colour: str, lang: Lang) -> str:
         if found:
             said = [words.symbol(s, lang) for s in found] if key == "connections" else found
             items.append(f"{lang.t(word)} {listing(said)}")
-    return listing(items, "; ")
+    return lang.clauses(items)
 
 
 def text_board(view: dict[str, Any], viewer: str | None, names: dict[str, str] | None, lang: Lang = EN) -> list[str]:
@@ -161,9 +161,7 @@ def text_board(view: dict[str, Any], viewer: str | None, names: dict[str, str] |
             "",
             lang.t(
                 "Connection pairs (+3 when one colour joins both): {pairs}.",
-                pairs=listing(
-                    (f"{words.symbol(s, lang)}: {' / '.join(stations)}" for s, stations in pairs.items()), "; "
-                ),
+                pairs=lang.clauses(f"{words.symbol(s, lang)}: {' / '.join(stations)}" for s, stations in pairs.items()),
             ),
         ]
     return out

@@ -88,7 +88,7 @@ def chart_alt(heading: str, trends: dict[str, list[float]], language: Lang) -> s
     """A rating chart in words: its title, then each game's line from its first point to its
     last (what the chart draws: the conservative rating after each rated game)."""
     if not any(trends.values()):
-        return cut(f"{heading}. {language.t('No rated games yet.')}", ALT_LIMIT)
+        return cut(language.sentences(language.ended(heading), language.t("No rated games yet.")), ALT_LIMIT)
     lines = [
         language.n(
             "{game}: {n} rated game, from {first} to {last}",
@@ -102,4 +102,4 @@ def chart_alt(heading: str, trends: dict[str, list[float]], language: Lang) -> s
         for game, values in trends.items()
         if values
     ]
-    return cut(f"{heading}. " + "; ".join(lines) + ".", ALT_LIMIT)
+    return cut(language.sentences(language.ended(heading), language.ended(language.clauses(lines))), ALT_LIMIT)
