@@ -47,6 +47,9 @@ VERSIONS: dict[str, Callable[[], AutoPlayer]] = {
     # Underground's accepted own-a): a greedy player with them won 28.5 % of 400 4-player deals
     # against three greedy players, 20.4 % with the greedy level's.
     "own-tf": aiplay.strong("metromania", crn=False, own=Weights(tempo=2.0, far=1.0)),
+    # v1 with the rollouts' greedy play as random as the greedy level's own (its tie-break noise,
+    # 0.05, not 0.3): the opponents the rollouts model are that player.
+    "v1-n05": aiplay.strong("metromania", crn=False, noise=0.05),
 }
 
 

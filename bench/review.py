@@ -214,6 +214,7 @@ def truth(
     first_seed: int = 100,
     seconds: float | None = None,
     deals: int | None = None,
+    select: int | None = None,
 ) -> dict:
     plugin = get_plugin(kind)
     game = plugin.game
@@ -221,11 +222,12 @@ def truth(
     assert how is not None
     seconds = how.seconds if seconds is None else seconds
     deals = how.deals if deals is None else deals
+    select = how.select if select is None else select
     higher = equal = lower = same = agreed = seeds_agree = close = 0
     gains: list[float] = []
     for i, (state, seat) in enumerate(positions(kind, wanted, first_seed)):
         other = auto_decide(game, plugin.player("greedy"), state, seat, random.Random(i))
-        turn = decide(game, how.judge(), Decision(i, seat, state, other), 1, f"truth:{i}", seconds, deals)
+        turn = decide(game, how.judge(), Decision(i, seat, state, other), 1, f"truth:{i}", seconds, deals, select)
         if turn["same"]:
             same += 1
             continue
@@ -235,7 +237,7 @@ def truth(
         gains.append(gain)
         # The same decision with another seed: the same suggestion, or one truly as good (within
         # half a point) - issue 75's measure of how much of a suggestion is noise.
-        again = decide(game, how.judge(), Decision(i, seat, state, other), 1, f"again:{i}", seconds, 1)
+        again = decide(game, how.judge(), Decision(i, seat, state, other), 1, f"again:{i}", seconds, 1, select)
         if again["suggested"] == turn["suggested"]:
             seeds_agree += 1
             close += 1
@@ -272,6 +274,11 @@ def main(argv: list[str] | None = None) -> None:
     )
     ap.add_argument("--deals", type=int, help="truth: drawn states a move is judged on (the game's review's otherwise)")
     ap.add_argument(
+        "--select",
+        type=int,
+        help="truth: deals a round of the suggestion's selection (the game's review's otherwise; 0: none)",
+    )
+    ap.add_argument(
         "--chance",
         choices=("kept", "redrawn"),
         default="kept",
@@ -301,7 +308,7 @@ def main(argv: list[str] | None = None) -> None:
         )
     if a.only in (None, "truth"):
         for kind in kinds:
-            r = truth(kind, a.positions, a.playouts, a.chance == "redrawn", a.first_seed, a.seconds, a.deals)
+            r = truth(kind, a.positions, a.playouts, a.chance == "redrawn", a.first_seed, a.seconds, a.deals, a.select)
             n = max(r["compared"], 1)
             print(
                 f"suggestion played out from the true state ({a.chance} future cards), {kind}: {r['positions']} positions, "

@@ -13,8 +13,8 @@ from metrobot.games.autoplay import Budget
 from metrobot.games.flipwrite.plugin import GAME as FLIP
 from metrobot.games.flipwrite.plugin import PLUGIN as FLIP_PLUGIN
 from metrobot.games.logplay import LogPlayer, takeback
-from metrobot.games.protocol import WITHDRAW
-from metrobot.games.review import Decision, decide, decisions, review, seeded
+from metrobot.games.protocol import WITHDRAW, Worth
+from metrobot.games.review import Decision, chosen, decide, decisions, review, seeded
 from metrobot.review.reviews import drawn_moves
 from tests.flipwrite.util import hidden_variants, mid_round
 from tests.metromania.ai_helpers import hidden_twins, peeking, start_of_p1_turn
@@ -41,8 +41,9 @@ def state_at(plugin, players, options, seed, actions, position):
     return player.state
 
 
+@pytest.mark.parametrize("select", [0, 1], ids=["plan", "chosen"])
 @pytest.mark.parametrize("name,options", GAMES, ids=[g for g, _ in GAMES])
-def test_a_review_names_the_turns_and_the_strong_players_suggestions_from_the_view(name, options):
+def test_a_review_names_the_turns_and_the_strong_players_suggestions_from_the_view(name, options, select):
     plugin, players, actions = seeded_game(name, options)
     game = plugin.game
     picked = {0, 2, 4}
@@ -57,6 +58,7 @@ def test_a_review_names_the_turns_and_the_strong_players_suggestions_from_the_vi
         "game-7",
         seconds=SECONDS,
         deals=DEALS,
+        select=select,
         only=lambda i: i in picked,
     )
     mine = decisions(game, players, options, 3, actions, "p1", whole_turns=plugin.reviewing.whole_turns)
@@ -69,13 +71,19 @@ def test_a_review_names_the_turns_and_the_strong_players_suggestions_from_the_vi
         assert [e["action"] for e in logged] == turn["played"] and {e["player"] for e in logged} == {"p1"}
         if plugin.reviewing.whole_turns:
             assert len(turn["played"]) > 1
-        # the suggestion is the strong player's own plan from p1's view then, with the review's generator
+        # the suggestion is the strong player's own plan from p1's view then, with the review's
+        # generator; with a selection, that plan, a turn its search compares, or the move played
         state = state_at(plugin, players, options, 3, actions, d.position)
         view = game.view(state, "p1")
         strong = plugin.reviewing.judge()
         budget = Budget(30, max(1, round(strong.work_rate * SECONDS)))
-        rnd = random.Random(seeded("game-7", "p1", turn["round"], turn["number"]) + ":plan")
-        assert turn["suggested"] == strong.plan(game, view, "p1", "p1", rnd, budget)
+        public = seeded("game-7", "p1", turn["round"], turn["number"])
+        planned = strong.plan(game, view, "p1", "p1", random.Random(public + ":plan"), budget)
+        if select:
+            compared = strong.alternatives(game, view, "p1", "p1", random.Random(public + ":turns"))
+            assert turn["suggested"] in [planned, turn["played"], *compared]
+        else:
+            assert turn["suggested"] == planned
         worth = turn["worth"]
         assert turn["lost"] == round(max(0.0, worth["suggested"]["value"] - worth["played"]["value"]), 4)
         assert turn["same"] == (turn["suggested"] == turn["played"])
@@ -162,6 +170,60 @@ def test_the_review_never_reads_the_true_hidden_state(monkeypatch, case):
     with peeking(monkeypatch, game):
         leaked = reviewed()
     assert any(r["suggested"] != from_view for r in leaked)
+
+
+@pytest.mark.parametrize("case", list(hidden_cases()), ids=lambda c: c[0])
+def test_the_reviews_selection_never_reads_the_true_hidden_state(monkeypatch, case):
+    """The same positions, the suggestion chosen among the strong player's turns and the move
+    played (`chosen`, one deal a round here): the same review, worth included, in every one;
+    made to peek, the reviews tell the positions apart (so this test could see a leak)."""
+    name, game, states, seat, seconds = case
+    plugin = get_plugin(name)
+
+    def reviewed():
+        out = []
+        for x in states:
+            played = [game.legal_actions(x, seat)[0]]
+            judge = plugin.reviewing.judge()
+            out.append(decide(game, judge, Decision(40, seat, x, played), 1, "g", seconds, DEALS, select=1))
+        return out
+
+    honest = reviewed()
+    assert all(r == honest[0] for r in honest)
+    with peeking(monkeypatch, game):
+        leaked = reviewed()
+    assert any(r != leaked[0] for r in leaked)
+
+
+class Scripted:
+    """A judge whose turns are worth fixed values, plus a noise drawn from its generator (the
+    same for every turn of a deal, as common random numbers make it); it counts its play-outs."""
+
+    def __init__(self, worth: dict[str, float]):
+        self.worth = worth
+        self.playouts = 0
+
+    def judge(self, game, view, viewer, seat, turns, rnd, deals):
+        sums = [0.0] * len(turns)
+        for _ in range(deals):
+            luck = rnd.uniform(-5, 5)
+            for k, turn in enumerate(turns):
+                sums[k] += self.worth[turn[0]] + luck
+                self.playouts += 1
+        return [Worth(v / deals, 0.0, 0.0) for v in sums]
+
+
+def test_the_selection_keeps_the_best_turn_by_successive_halving():
+    turns = [["played"], ["a"], ["b"], ["c"], ["d"], ["e"], ["f"]]
+    judge = Scripted({"played": 1.0, "a": 0.5, "b": 3.0, "c": 2.0, "d": 0.0, "e": 2.5, "f": -1.0})
+    assert chosen(None, judge, {}, "p1", "p1", turns, random.Random(1), 4) == 2
+    assert judge.playouts == (7 + 4 + 2) * 4  # the worse half dropped after every round
+
+
+def test_the_move_played_is_kept_unless_another_does_better():
+    turns = [["played"], ["a"], ["b"]]
+    assert chosen(None, Scripted({"played": 1.0, "a": 1.0, "b": 1.0}), {}, "p1", "p1", turns, random.Random(1), 2) == 0
+    assert chosen(None, Scripted({"played": 1.0, "a": 1.0, "b": 1.5}), {}, "p1", "p1", turns, random.Random(1), 2) == 2
 
 
 def test_a_flip_and_write_decision_is_drawn_even_when_it_would_end_the_round():

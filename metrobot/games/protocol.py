@@ -158,8 +158,9 @@ class Worth:
 
 class Judge(Protocol):
     """A game's strong automatic player as the review uses it (`games/review.py`): what it
-    would play from a view, and what given turns are worth by its own estimate. Both read the
-    view only (hidden parts drawn with `Game.determinize`), never a state."""
+    would play from a view, the turns it chooses among, and what given turns are worth by its
+    own estimate. All read the view only (hidden parts drawn with `Game.determinize`), never a
+    state."""
 
     def plan(
         self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random, budget: Any
@@ -178,6 +179,14 @@ class Judge(Protocol):
         """Each of `turns` (legal from the view's position) played on the same `deals` states
         drawn from `view`, each then played out to the end with the same generator (common
         random numbers: the turns differ only by their own effect)."""
+        ...
+
+    def alternatives(
+        self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random
+    ) -> list[list[Action]]:
+        """The turns (or single steps, where a decision is one) this player's search chooses
+        among at this position, best first by its estimate: the review's contenders beside its
+        own suggestion and the move played."""
         ...
 
 

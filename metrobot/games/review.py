@@ -5,10 +5,17 @@ made it and the strong player is asked two things **from that person's view at t
 moment** (`Game.view`, the hidden parts drawn by `Game.determinize` as the automatic
 player does in play; never the state itself):
 
-* what it would have played (`Judge.plan`, with a work-bounded budget);
+* what it would have played (`Judge.plan`, with a work-bounded budget) and, where the game
+  asks for it (`Reviewing.select`), which of that, the other turns its search compares
+  (`Judge.alternatives`) and the person's own move did best when each was played out on the
+  same drawn states, the worse half dropped round after round (`chosen`): the suggestion. A
+  decision of the bot in play affords a few rollouts a candidate; a review, at low priority in
+  a drawing worker, can afford dozens, and its suggestion is steadier and more often better
+  for it (issue 75, docs/developers/benchmarks.md);
 * what the person's own move and that suggestion were worth by its own estimate
   (`Judge.judge`: both played on the same states drawn from the view, then the game played
-  out to its end with the same generators).
+  out to its end with the same generators), on other drawn states than those that chose the
+  suggestion, so that its luck there does not make "lost" look bigger than it is.
 
 The generators are seeded by public facts only (the game's public key, the seat, the round
 and the decision's number among the person's own), never by the game's seed nor by the
@@ -60,6 +67,11 @@ class Reviewing:
     whole_turns: bool = True
     seconds: float = 1.0
     deals: int = 8
+    # The suggestion is chosen among the strong player's own pick, the turns its search compares
+    # (`Judge.alternatives`) and the move played, by successive halving on shared drawn states:
+    # every contender still in the running played out on `select` more deals, the worse half
+    # dropped, until one is left (0: the strong player's pick as it is, no selection).
+    select: int = 0
     # Whether a picture may show a whole turn played on a state drawn from the mover's view: where
     # the end of a turn shows only chance (a card turned from the pile, drawn at random there, so
     # nothing true), not the others' hidden decisions. Otherwise a picture stops before such a step.
@@ -130,13 +142,15 @@ def review(
     *,
     seconds: float | None = None,
     deals: int | None = None,
+    select: int | None = None,
     only: Callable[[int], bool] | None = None,
 ) -> dict[str, Any]:
     """The review of `person`'s decisions (see the module's docstring); `key` is public (the
-    game's id), `seconds` and `deals` override the game's `Reviewing` `how` (tests, benchmarks) and
-    `only` picks the decisions reviewed by their index (tests)."""
+    game's id), `seconds`, `deals` and `select` override the game's `Reviewing` `how` (tests,
+    benchmarks) and `only` picks the decisions reviewed by their index (tests)."""
     seconds = how.seconds if seconds is None else seconds
     deals = how.deals if deals is None else deals
+    select = how.select if select is None else select
     turns: list[dict[str, Any]] = []
     work = 0
     for number, d in enumerate(
@@ -146,7 +160,7 @@ def review(
             continue
         judge = how.judge()
         work = _work(judge, seconds)
-        turns.append(decide(game, judge, d, number, key, seconds, deals))
+        turns.append(decide(game, judge, d, number, key, seconds, deals, select))
     worst = sorted((i for i, t in enumerate(turns) if t["lost"] > 0), key=lambda i: (-turns[i]["lost"], i))[:WORST]
     return {"person": person, "deals": deals, "work": work, "turns": turns, "worst": worst}
 
@@ -156,8 +170,15 @@ def _work(judge: Judge, seconds: float) -> int:
     return max(1, round(rate * seconds)) if rate else 0
 
 
-def decide(game: Game, judge: Judge, d: Decision, number: int, key: str, seconds: float, deals: int) -> dict[str, Any]:
-    """One decision reviewed: the suggestion and both moves' worth, from the seat's view only."""
+def decide(
+    game: Game, judge: Judge, d: Decision, number: int, key: str, seconds: float, deals: int, select: int = 0
+) -> dict[str, Any]:
+    """One decision reviewed: the suggestion and both moves' worth, from the seat's view only.
+
+    The suggestion is the strong player's own decision; with `select`, the best of it, the
+    turns its search compares and the move played, by `chosen` on deals of their own. Both
+    moves are then judged on `deals` other deals: a worth measured on the deals that chose the
+    winner would favour it by their luck (the winner's curse), and "lost" would be too big."""
     viewer = game.owner(d.state, d.seat)
     view = game.view(d.state, viewer)
     # Work-bounded (the same suggestion on any machine), the process's CPU time as a generous
@@ -166,6 +187,13 @@ def decide(game: Game, judge: Judge, d: Decision, number: int, key: str, seconds
     public = seeded(key, d.seat, game.turn_number(d.state), number)
     rnd = random.Random(f"{public}:plan")
     suggested = list(judge.plan(game, view, viewer, d.seat, rnd, budget))
+    if select:
+        contenders = [d.played]
+        for turn in [suggested, *judge.alternatives(game, view, viewer, d.seat, random.Random(f"{public}:turns"))]:
+            if turn not in contenders:
+                contenders.append(turn)
+        best = chosen(game, judge, view, viewer, d.seat, contenders, random.Random(f"{public}:select"), select)
+        suggested = list(contenders[best])
     same = suggested == d.played
     candidates = [d.played] if same else [d.played, suggested]
     worth = judge.judge(game, view, viewer, d.seat, candidates, random.Random(public), deals)
@@ -183,6 +211,33 @@ def decide(game: Game, judge: Judge, d: Decision, number: int, key: str, seconds
         "worth": {"played": played.to_json(), "suggested": proposed.to_json()},
         "lost": round(max(0.0, proposed.value - played.value), 4),
     }
+
+
+def chosen(
+    game: Game,
+    judge: Judge,
+    view: dict[str, Any],
+    viewer: str,
+    seat: str,
+    turns: list[list[Action]],
+    rnd: random.Random,
+    deals: int,
+) -> int:
+    """The index of the best of `turns` by successive halving: every turn still in the running
+    is judged on `deals` more drawn states, all on the same ones (`Judge.judge`), and the worse
+    half by their sums so far is dropped, until one is left. A fixed budget spent where it
+    parts the leaders: with seven turns, 7 + 4 + 2 times `deals` play-outs, the last two on
+    three times `deals` each. Ties keep the earlier turn, so the move played (first) is only
+    replaced by one that did better."""
+    alive: list[int] = list(range(len(turns)))
+    sums: list[float] = [0.0] * len(turns)
+    while len(alive) > 1:
+        worths = judge.judge(game, view, viewer, seat, [turns[k] for k in alive], rnd, deals)
+        for k, worth in zip(alive, worths):
+            sums[k] += worth.value
+        ranked = sorted(alive, key=lambda k: (-sums[k], k))
+        alive = sorted(ranked[: (len(alive) + 1) // 2])
+    return alive[0]
 
 
 def seeded(key: str, seat: str, round_: int, number: int) -> str:

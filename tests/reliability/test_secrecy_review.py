@@ -33,6 +33,7 @@ POSITIONS = scale(2, 30)  # decisions compared a game kind
 # generator) is not counted (MetrOmania: about one in two; seed 5 alone offered 12 of 30).
 GAMES = scale(1, 8)
 SECONDS, DEALS = 0.2, 2  # the strong player's work (small: the comparison is what matters)
+SELECT = 1  # deals a round of the suggestion's selection among the player's turns (the game's own: more)
 
 
 def decisions_of(name: str, seed: int) -> list[tuple[object, str]]:
@@ -64,7 +65,8 @@ def compared(name: str, state, seat: str, rnd: random.Random) -> tuple[list, int
     played = [game.legal_actions(state, seat)[0]]
     out = []
     for x in (state, twin):
-        turn = decide(game, plugin.reviewing.judge(), Decision(7, seat, x, played), 1, "g", SECONDS, DEALS)
+        select = SELECT if plugin.reviewing.select else 0
+        turn = decide(game, plugin.reviewing.judge(), Decision(7, seat, x, played), 1, "g", SECONDS, DEALS, select)
         words = [Reviews.said(plugin, x, turn, lang(code)) for code in LANGUAGES]
         drawn = [game.view(y, person) for y in drawn_moves(plugin, x, turn)]  # what its pictures show
         out.append((turn, words, drawn))

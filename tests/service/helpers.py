@@ -53,7 +53,7 @@ def counted(monkeypatch):
         made.append((game, person))
         plugin = get_plugin(game)
         return pure.review(
-            plugin.game, plugin.reviewing, players, options, seed, entries, person, key, seconds=0.05, deals=2
+            plugin.game, plugin.reviewing, players, options, seed, entries, person, key, seconds=0.05, deals=2, select=1
         )
 
     monkeypatch.setattr(reviews_module, "review_by_name", small)

@@ -17,5 +17,10 @@ def strong_judge() -> Judge:
 # States drawn from the view on which the move played and the suggestion are each played out
 # to the end (bench/review.py: the time a review takes, and how often the suggestion scores more).
 DEALS = 12
+# The suggestion: the best of the strong player's own decision, the turns its search compares and
+# the move played, by successive halving on 4 deals a round (`review.chosen`; issue 75: on 40
+# held-out positions the mean gain over the greedy move rose from +0.7 to +2.6 points;
+# docs/developers/benchmarks.md). A decision in play affords one or two rollouts in all.
+SELECT = 4
 
-REVIEWING = Reviewing(judge=strong_judge, whole_turns=True, deals=DEALS, whole_turn_pictures=True)
+REVIEWING = Reviewing(judge=strong_judge, whole_turns=True, deals=DEALS, whole_turn_pictures=True, select=SELECT)

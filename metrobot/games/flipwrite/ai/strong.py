@@ -82,14 +82,10 @@ class StrongPlayer(AutoPlayer):
         self.last = last = Search()
         if seat not in view.get("waiting", ()):
             raise RuleError(f"{seat} owes no decision now.", rule="not_your_move")
-        # Own legal moves only depend on what the view shows; any determinization lists them.
         base = game.determinize(view, viewer, rnd)
-        legal = game.legal_actions(base, seat)
         board = board_for(base.map)
         me = list(base.players).index(seat)
-        root = Sim.from_state(board, base)
-        ranked = sorted(range(len(legal)), key=lambda k: -estimate(root, me, board.to_move(legal[k]), self.own))
-        candidates = [legal[k] for k in ranked[: self.width]]
+        candidates = self._candidates(game, base, seat)
         last.candidates = len(candidates)
         if len(candidates) == 1:
             return candidates[0]
@@ -120,6 +116,26 @@ class StrongPlayer(AutoPlayer):
                 last.rollouts += 1
             alive = self._survivors(alive, outcomes)
         return candidates[self._best(alive, outcomes)]
+
+    def alternatives(
+        self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random
+    ) -> list[list[Action]]:
+        """The decisions this player compares (`Judge.alternatives`): its `width` best legal
+        ones by its estimate, best first, each a single step."""
+        if seat not in view.get("waiting", ()):
+            return []
+        return [[a] for a in self._candidates(game, game.determinize(view, viewer, rnd), seat)]
+
+    def _candidates(self, game: Game, base: Any, seat: str) -> list[Action]:
+        """The `width` best legal decisions by the estimate with this player's own constants,
+        best first. Own legal moves only depend on what the view shows: any state drawn from it
+        lists them."""
+        legal = game.legal_actions(base, seat)
+        board = board_for(base.map)
+        root = Sim.from_state(board, base)
+        me = list(base.players).index(seat)
+        ranked = sorted(range(len(legal)), key=lambda k: -estimate(root, me, board.to_move(legal[k]), self.own))
+        return [legal[k] for k in ranked[: self.width]]
 
     def judge(
         self,

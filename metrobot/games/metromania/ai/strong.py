@@ -337,6 +337,16 @@ class StrongPlayer(AutoPlayer):
             self.last.work += 1
         return world
 
+    def alternatives(
+        self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random
+    ) -> list[list[Action]]:
+        """The candidate turns a decision of this player compares (`Judge.alternatives`), best
+        estimate first; the seat's own legal steps depend only on what its view shows."""
+        s = game.determinize(view, viewer, rnd)
+        if not game.legal_actions(s, seat):
+            return []
+        return [steps for _, steps in candidate_turns(game, s, seat, self.width, self.beam, weights=self.own)]
+
     def judge(
         self,
         game: Game,

@@ -224,6 +224,16 @@ class StrongPlayer(AutoPlayer):
             self.last.work += 1
         return world
 
+    def alternatives(
+        self, game: Game, view: dict[str, Any], viewer: str, seat: str, rnd: random.Random
+    ) -> list[list[Action]]:
+        """The candidate turns a decision of this player compares (`Judge.alternatives`), best
+        first by its valuation; the seat's own turns depend only on what its view shows."""
+        s = game.determinize(view, viewer, rnd)
+        if not game.legal_actions(s, seat):
+            return []
+        return candidate_turns(game, s, seat, self.width, self.beam, rnd=rnd, w=self._own(s))
+
     def judge(
         self,
         game: Game,
