@@ -283,7 +283,7 @@ def test_a_hidden_change_of_mind_by_another_does_not_change_the_review(name, opt
     def reviewed(log):
         found = review(
             plugin.game, plugin.reviewing, players, options, 3, log, person, "game-9",
-            seconds=0.05, deals=2, only=lambda i: i < 5,
+            seconds=0.05, deals=2, select=1, only=lambda i: i < 5,
         )  # fmt: skip
         positions = [t.pop("position") for t in found["turns"]]
         return found, positions

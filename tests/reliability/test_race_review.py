@@ -62,7 +62,7 @@ def gated(monkeypatch):
         plugin = get_plugin(game)
         assert plugin.reviewing is not None
         return pure.review(
-            plugin.game, plugin.reviewing, players, options, seed, entries, person, key, seconds=0.02, deals=1
+            plugin.game, plugin.reviewing, players, options, seed, entries, person, key, seconds=0.02, deals=1, select=1
         )
 
     monkeypatch.setattr(reviews_module, "review_by_name", waiting)
