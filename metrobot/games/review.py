@@ -242,7 +242,8 @@ def chosen(
 
 def seeded(key: str, seat: str, round_: int, number: int) -> str:
     """The seed of a decision's generators: public facts only (see the module's docstring); the
-    plan's generator is this with ":plan" after it."""
+    plan's, the alternatives' and the selection's generators are this with ":plan", ":turns" and
+    ":select" after it."""
     return f"review:{key}:{seat}:{round_}:{number}"
 
 
