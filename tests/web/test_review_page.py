@@ -26,8 +26,9 @@ BASE = "http://127.0.0.1:1/metro"
 async def served(tmp_path, monkeypatch):
     def small(game, players, options, seed, entries, person, key):
         plugin = get_plugin(game)
+        # the plan alone: the suggestion's selection has its tests in tests/test_review.py
         return pure.review(
-            plugin.game, plugin.reviewing, players, options, seed, entries, person, key, seconds=0.05, deals=2, select=1
+            plugin.game, plugin.reviewing, players, options, seed, entries, person, key, seconds=0.05, deals=2, select=0
         )
 
     monkeypatch.setattr(reviews_module, "review_by_name", small)
