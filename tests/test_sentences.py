@@ -1,4 +1,4 @@
-"""A refusal said as a sentence in the reader's script (`service.core.sentence`, `i18n.then`): no
+"""A refusal said as a sentence in the reader's language (`service.core.sentence`, `i18n.then`): no
 "." after a Chinese, Japanese or Hindi full stop, "。" where a Chinese or Japanese text has none, and
 no space between two Chinese or Japanese sentences."""
 
@@ -12,22 +12,22 @@ from metrobot.service.core import sentence
 
 
 @pytest.mark.parametrize(
-    "text,said",
+    "code,text,said",
     [
-        ("no such station", "No such station."),
-        ("Not yet!", "Not yet!"),
-        ("这条线路不通。", "这条线路不通。"),
-        ("这条线路不通", "这条线路不通。"),
-        ("その駅はありません", "その駅はありません。"),
-        ("यह स्टेशन नहीं है।", "यह स्टेशन नहीं है।"),
-        ("यह स्टेशन नहीं है", "यह स्टेशन नहीं है।"),
-        ("그런 역은 없습니다", "그런 역은 없습니다."),
-        ("  spaced  ", "Spaced."),
-        ("", ""),
+        ("en", "no such station", "No such station."),
+        ("en", "Not yet!", "Not yet!"),
+        ("zh_CN", "这条线路不通。", "这条线路不通。"),
+        ("zh_CN", "这条线路不通", "这条线路不通。"),
+        ("ja", "その駅はありません", "その駅はありません。"),
+        ("hi", "यह स्टेशन नहीं है।", "यह स्टेशन नहीं है।"),
+        ("hi", "यह स्टेशन नहीं है", "यह स्टेशन नहीं है।"),
+        ("ko", "그런 역은 없습니다", "그런 역은 없습니다."),
+        ("en", "  spaced  ", "Spaced."),
+        ("en", "", ""),
     ],
 )
-def test_a_sentence_ends_as_its_script_ends_one(text, said):
-    assert sentence(text) == said
+def test_a_sentence_ends_as_its_language_ends_one(code, text, said):
+    assert sentence(text, lang(code)) == said
 
 
 def test_two_sentences_are_joined_as_their_script_joins_them():

@@ -403,21 +403,6 @@ SENTENCE_ENDS = ".!?…。！？।॥"
 _WIDE_ENDS = ("。", "！", "？")
 
 
-_HAN_KANA = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-
-
-_DEVANAGARI = re.compile(r"[\u0900-\u097f]")
-
-
-def full_stop(text: str) -> str:
-    """The full stop that ends `text` in its own script (as `Lang.stop` for a language): "。" after
-    Chinese or Japanese, "।" after Hindi, "." otherwise (Korean, like the Latin scripts, writes
-    "."). For a text whose language is not at hand (a refusal said by `service.core.sentence`)."""
-    if text and _HAN_KANA.fullmatch(text[-1]):
-        return "。"
-    return "।" if text and _DEVANAGARI.fullmatch(text[-1]) else "."
-
-
 def then(text: str, more: str) -> str:
     """Two sentences one after the other, with the space the first one's script puts between."""
     return f"{text}{'' if text.endswith(_WIDE_ENDS) else ' '}{more}"

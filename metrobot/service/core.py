@@ -21,7 +21,7 @@ from typing import Any
 
 from ..games import get_plugin
 from ..games.plugin import GamePlugin
-from ..i18n import N_, SENTENCE_ENDS, Lang, full_stop, lang, me
+from ..i18n import N_, Lang, lang, me
 from ..i18n import words as part
 from ..storage import Database, GameRow, Person, Seat
 from ..storage.personal import is_ghost
@@ -360,10 +360,8 @@ class Games:
         return hands, dms
 
 
-def sentence(text: str) -> str:
-    """A message as a sentence: capital first letter, a full stop at the end unless the text
-    already ends one (in its own script: "。" or "।" take no "." after them)."""
-    text = text.strip()
-    if text and text[-1] not in SENTENCE_ENDS:
-        text += full_stop(text)
+def sentence(text: str, language: Lang) -> str:
+    """A message in `language` as a sentence: capital first letter, the language's full stop at
+    the end unless the text already ends one (`Lang.ended`: "。" or "।" take no "." after them)."""
+    text = language.ended(text.strip())
     return text[:1].upper() + text[1:]

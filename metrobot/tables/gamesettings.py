@@ -150,7 +150,7 @@ class GameSettings:
                         if after.settings.get("hinted")
                         else lang.t("hints are now off")
                     )
-                return sentence(lang.clauses(parts))
+                return sentence(lang.clauses(parts), lang)
 
             g = self.games.lang(after)
             outcome = Outcome(

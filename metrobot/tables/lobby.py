@@ -178,7 +178,7 @@ class Lobby:
         try:
             options = {**plugin.options(variant, city), **(options or {})}
         except BadInput as exc:
-            raise Refused(sentence(exc.in_language(me()))) from None
+            raise Refused(sentence(exc.in_language(me()), me())) from None
         game = plugin.game
         if options.get("advanced"):  # two people, two companies each
             if seats not in (None, 2):

@@ -48,7 +48,7 @@ class Steps:
                 action = plugin.parse(state, seat, step)
                 state, evs = game.apply(state, seat, action)
             except (RuleError, BadInput) as exc:
-                reason = sentence(exc.in_language(me()))
+                reason = sentence(exc.in_language(me()), me())
                 if len(steps) > 1:
                     said = me().t(
                         "Step {number} ('{step}'): {reason} Nothing was played.",
