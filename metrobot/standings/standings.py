@@ -198,6 +198,7 @@ class Standings:
             won=r.won,
             average=language.num(r.average, 1),
         )
+        parts = [text]  # the clauses of one sentence (`Lang.clauses`)
         if r.rating:
             mu, sigma = r.rating
             clauses = [
@@ -224,21 +225,18 @@ class Standings:
                         n=over,
                     )
                 )
-            text = language.clauses([text, ", ".join(clauses)])
+            parts.append(", ".join(clauses))
         if r.pace:
-            text = language.clauses(
-                [
-                    text,
-                    language.n(
-                        "median time to move {time} (over {moves} move)",
-                        "median time to move {time} (over {moves} moves)",
-                        len(r.pace),
-                        time=duration(statistics.median(r.pace), language),
-                        moves=number(len(r.pace), language, 0),
-                    ),
-                ]
+            parts.append(
+                language.n(
+                    "median time to move {time} (over {moves} move)",
+                    "median time to move {time} (over {moves} moves)",
+                    len(r.pace),
+                    time=duration(statistics.median(r.pace), language),
+                    moves=number(len(r.pace), language, 0),
+                )
             )
-        return language.ended(text)
+        return language.ended(language.clauses(parts))
 
     async def _link(self, guild_id: str, g: Finished, language: Lang | None = None) -> str:
         language = language or me()
