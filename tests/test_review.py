@@ -126,7 +126,9 @@ def hidden_cases():
     from metrobot.games.metromania import GAME as MANIA
     from metrobot.games.underground.engine import GAME as UNDER
 
-    s = start_of_p1_turn(1)
+    # Late in the game (turn 29 of some 42): the reviews' play-outs to the end are short, and
+    # two opponents still hold unplaced markers to swap (at its fifth turn, twice the CPU).
+    s = start_of_p1_turn(1, steps=70)
     yield "metromania", MANIA, [s, *hidden_twins(s)], "p1", 1.0
     u = underground_position(2, 1, 9)
     yield "underground", UNDER, [u, hidden_twin(u), hidden_twin(hidden_twin(u))], u.player, 1500 / 800
