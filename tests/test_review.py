@@ -126,7 +126,9 @@ def hidden_cases():
     from metrobot.games.metromania import GAME as MANIA
     from metrobot.games.underground.engine import GAME as UNDER
 
-    s = start_of_p1_turn(1)
+    # Late in the game (turn 29 of some 42): the reviews' play-outs to the end are short, and
+    # two opponents still hold unplaced markers to swap (at its fifth turn, twice the CPU).
+    s = start_of_p1_turn(1, steps=70)
     yield "metromania", MANIA, [s, *hidden_twins(s)], "p1", 1.0
     u = underground_position(2, 1, 9)
     yield "underground", UNDER, [u, hidden_twin(u), hidden_twin(hidden_twin(u))], u.player, 1500 / 800
@@ -281,19 +283,24 @@ def test_a_hidden_change_of_mind_by_another_does_not_change_the_review(name, opt
     assert plugin.reviewing is not None
     actions, _ = plugin.self_play(players, options, 3, level="greedy")
     twin = with_hidden_change(plugin, players, options, actions, other, at)
+    # The person's last five decisions, all after the hidden change: the play-outs from there to
+    # the end are short (from their first five, MetrOmania's took twice the CPU).
+    mine = decisions(plugin.game, players, options, 3, actions, person, whole_turns=plugin.reviewing.whole_turns)
+    last = len(mine)
+    assert mine[-5].position > at
 
     # The selection's generators come from the same public seed as the plan's (`seeded`), and its
     # secrecy has a test of its own above: here the plan alone, which keeps the test quick.
     def reviewed(log):
         found = review(
             plugin.game, plugin.reviewing, players, options, 3, log, person, "game-9",
-            seconds=0.05, deals=2, select=0, only=lambda i: i < 5,
+            seconds=0.05, deals=2, select=0, only=lambda i: i >= last - 5,
         )  # fmt: skip
         positions = [t.pop("position") for t in found["turns"]]
         return found, positions
 
-    (mine, at_mine), (theirs, at_theirs) = reviewed(actions), reviewed(twin)
-    assert [p + 2 for p in at_mine if p >= at] == [p for p in at_theirs if p > at]  # (the twin's log is longer)
-    assert at_mine != at_theirs
-    assert mine == theirs
-    assert len(mine["turns"]) == 5
+    (ours, at_ours), (theirs, at_theirs) = reviewed(actions), reviewed(twin)
+    assert [p + 2 for p in at_ours if p >= at] == [p for p in at_theirs if p > at]  # (the twin's log is longer)
+    assert at_ours != at_theirs
+    assert ours == theirs
+    assert len(ours["turns"]) == 5

@@ -39,6 +39,10 @@ LATIN = re.compile(r"[A-Za-zÀ-ÿ]")
 PLACE = re.compile(r"\{[^{}]*\}")  # a `{place}`: filled in, not a word of the text
 
 
+# Whether an English text says a term, by the term's English words and the text (`Term.says`).
+_SAID: dict[tuple[tuple[str, ...], tuple[str, ...], bool, str], bool] = {}
+
+
 @dataclass(frozen=True)
 class Term:
     en: tuple[str, ...]  # English words (whole words, any case)
@@ -56,9 +60,15 @@ class Term:
 
     def says(self, english: str) -> bool:
         """Whether an English text says this term."""
-        for phrase in self._not_en:
-            english = phrase.sub(" ", english)
-        return self._en.search(english) is not None
+        # (the same English words are terms of every language's glossary, and the check of each
+        # language asks about the same English texts: asked once a run, not 29 times)
+        key = (self.en, self.not_en, self.case, english)
+        said = _SAID.get(key)
+        if said is None:
+            for phrase in self._not_en:
+                english = phrase.sub(" ", english)
+            said = _SAID[key] = self._en.search(english) is not None
+        return said
 
     # (the patterns made once a term, not once a text: a check of a language tries every term on
     # each of its texts, about 170,000 times)

@@ -58,9 +58,10 @@ def peeking(monkeypatch, game):
 
 
 # ---------------------------------------------------------------- hidden information
-def start_of_p1_turn(seed):
-    """A 4-player game with hidden hands, p1 to move at the start of its turn."""
-    s = position(4, {"hands": "hidden"}, seed, 12)
+def start_of_p1_turn(seed, steps=12):
+    """A 4-player game with hidden hands, p1 to move at the start of its turn (after `steps`
+    random steps and the automatic players' up to p1's turn)."""
+    s = position(4, {"hands": "hidden"}, seed, steps)
     while s.players[s.current] != "p1":
         p = s.players[s.current]
         s, _ = GAME.apply(s, p, GAME.auto_action(s, p, random.Random(0)))

@@ -11,6 +11,7 @@ a board in each language in progress, with its names and its labels."""
 from __future__ import annotations
 
 import unicodedata
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -91,12 +92,15 @@ SCRIPTS = {"Thai": "th", "Devanagari": "hi", "Han, simplified": "zh_CN", "Han, t
 SCRIPTS |= {"Cyrillic": "uk", "Latin": "vi"}
 
 
-def _translations(code: str) -> list[str]:
+# (read once a process: the board test below draws every new language's longest texts, and each
+# language's own glyph test reads its catalogue again; babel's parse is most of their CPU)
+@cache
+def _translations(code: str) -> tuple[str, ...]:
     with (LOCALES / f"{code}.po").open("rb") as f:
         cat = read_po(f, locale=code)
-    return [
+    return tuple(
         str(t) for m in cat if m.id for t in (m.string if isinstance(m.string, (tuple, list)) else (m.string,)) if t
-    ]
+    )
 
 
 def _longest(code: str, most: int = 12) -> list[str]:
