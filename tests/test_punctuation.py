@@ -1,8 +1,11 @@
 """Texts the code puts together from translated pieces (alt texts, text boards, a profile's
 standings line, a tournament's and a rating chart's alt text) are punctuated as their language
 punctuates: in Chinese and Japanese a sentence ends with "。" and the next follows with no space,
-clauses are separated by "；" — never an ASCII "." or "; " written in the code (`Lang.stop`,
-`Lang.semicolon`, `Lang.ended`, `Lang.clauses`, `Lang.sentences`). English reads as before."""
+clauses are separated by "；", the phrases of one sentence by "，" (Japanese "、"), the items of a
+list (names, scores) by the enumeration comma "、", a label from what it labels by "：" — never an
+ASCII "." , "; ", ", " or ": " written in the code (`Lang.stop`, `.semicolon`, `.comma`,
+`.enumeration_comma`, `.colon`, `.ended`, `.clauses`, `.enumerated`, `.sentences`). English
+reads as before."""
 
 from __future__ import annotations
 
@@ -12,18 +15,27 @@ import re
 import pytest
 
 from metrobot.games import get_plugin
+from metrobot.games.alttext import plain_alt_text
+from metrobot.games.protocol import SaidItems, SaidList
 from metrobot.i18n import lang
+from metrobot.i18n.words import people
 from metrobot.service.pictures import chart_alt
-from metrobot.standings.standings import Standings
-from metrobot.storage.history import Record
+from metrobot.service.turnclock import banks_line
+from metrobot.standings.standings import Standings, _line
+from metrobot.storage.history import Finished, Record
+from metrobot.storage.rows import GameRow, Seat
+from metrobot.tournaments.model import Rules, Standing
 from metrobot.tournaments.reports import standings_alt
+from metrobot.tournaments.texts import standings_lines
 
 WIDE = ["zh_CN", "zh_TW", "ja"]
 _HAN_KANA = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff01-\uff5e"
-# Latin punctuation the code wrote around a Chinese or Japanese text: "; ", a "." after a han or
-# kana character or before one, a "." ending a line, a space after a full-width stop. (A station
-# named "St. Paul's" keeps its own ". ": a capital letter follows.)
-LATIN = re.compile(rf"; |(?<=[{_HAN_KANA}])\.|\. ?(?=[{_HAN_KANA}])|\.$|[。；] ", re.MULTILINE)
+# Latin punctuation the code wrote around a Chinese or Japanese text: "; ", ", ", ": ", a "." after
+# a han or kana character or before one, a "." ending a line, a space after a full-width stop,
+# comma or colon. (A station named "St. Paul's" keeps its own ". ": a capital letter follows. No
+# name, station or map of these games holds ", " or ": ", and the catalogues write none in these
+# languages but in typed words, which these texts do not show.)
+LATIN = re.compile(rf"; |, |: |(?<=[{_HAN_KANA}])\.|\. ?(?=[{_HAN_KANA}])|\.$|[。；，、：] ", re.MULTILINE)
 NAMES = {"a": "Ann", "b": "Bob", "c": "张三"}
 GAMES = [("underground", {}), ("metromania", {}), ("flipwrite", {"map": "berlin"})]
 
@@ -49,6 +61,23 @@ def test_each_language_s_punctuation():
     assert zh.sentences("第一句。", "", "第二句。") == "第一句。第二句。"
     assert en.sentences("One.", "", "Two.") == "One. Two."
     assert lang("hi").sentences("पहला।", "दूसरा।") == "पहला। दूसरा।"
+
+
+def test_each_language_s_commas_and_colon():
+    codes = ("zh_CN", "zh_TW", "ja", "hi", "ko", "th", "en")
+    assert [(lang(c).comma, lang(c).enumeration_comma, lang(c).colon) for c in codes] == [
+        ("，", "、", "："),  # Chinese: "，" between phrases, "、" between the items of a list
+        ("，", "、", "："),
+        ("、", "、", "："),  # Japanese: "、" for both
+        (", ", ", ", ": "),  # Hindi keeps Latin commas
+        (", ", ", ", ": "),
+        (", ", ", ", ": "),
+        (", ", ", ", ": "),
+    ]
+    assert lang("zh_CN").enumerated(["Ann 7", "", "Bob 6"]) == "Ann 7、Bob 6"
+    assert lang("ja").enumerated(["Ann 7", "Bob 6"]) == "Ann 7、Bob 6"
+    assert lang("en").enumerated(["Ann 7", "", "Bob 6"]) == "Ann 7, Bob 6"
+    assert people(["1", "2"], separator=lang("zh_TW").enumeration_comma).count("、") == 1
 
 
 def _played(kind: str, options: dict, steps: int | None):
@@ -82,6 +111,41 @@ def test_a_game_s_alt_text_and_text_board_in_chinese_and_japanese(kind, options)
     assert "；" in plugin.alt_text(view, "a", NAMES, lang("zh_CN")) + "\n".join(
         plugin.text_board(view, "a", NAMES, lang("zh_CN"))
     )
+
+
+def _told(kind: str, options: dict, code: str) -> list[str]:
+    """Everything a seeded game of three composes in one language: each step's narration, and
+    after 25 steps the board's alt text, a player's brief and hand; at the end, the alt texts
+    and the plain alt text of a game with none of its own."""
+    g = lang(code)
+    plugin = get_plugin(kind)
+    state = plugin.new_game(list(NAMES), options, seed=7)
+    rnd = random.Random(7)
+    told: list[str] = []
+    for step in range(1000):
+        movers = sorted(plugin.game.to_move(state))
+        if not movers:
+            break
+        state, events = plugin.game.apply(state, movers[0], rnd.choice(plugin.game.legal_actions(state, movers[0])))
+        told += plugin.narrate(state, events, lambda s: NAMES.get(s, s), g)
+        if step == 25:
+            view = plugin.game.view(state, "a")
+            told += [plugin.board_brief(state, "a", g) or "", plugin.hand_text(view, ["a"], g) or ""]
+    view = plugin.game.view(state, None)
+    told += [plugin.alt_text(view, None, NAMES, g, picture=p) for p in ("board", "final:summary")]
+    told.append(plain_alt_text(plugin.title, view, NAMES, g, waiting=["a", "b"]))
+    told.append(plugin.option_summary(options, g))
+    return [t for t in told if t]
+
+
+@pytest.mark.parametrize("kind, options", GAMES, ids=[g[0] for g in GAMES])
+def test_a_game_s_narration_brief_and_hand_in_chinese_and_japanese(kind, options):
+    english = "\n".join(_told(kind, options, "en"))
+    assert ", " in english and ": " in english  # (as before: Latin commas and colons)
+    for code in WIDE:
+        told = "\n".join(_told(kind, options, code))
+        assert not latin_in(told), (code, latin_in(told))
+        assert "、" in told and "：" in told
 
 
 @pytest.mark.parametrize("kind, options", GAMES, ids=[g[0] for g in GAMES])
@@ -128,3 +192,54 @@ def test_standings_a_tournament_and_a_chart_in_chinese_and_japanese(code):
     for text in texts:
         assert text.endswith("。") and not latin_in(text), (text, latin_in(text))
     assert "；" in texts[0] and "；" in texts[1] and "；" in texts[2]
+
+
+FINISHED = Finished(12, "metromania", "1", None, 0.0, [("1", "Ann", 7, True), ("2", "Bob", 6, False)])
+ROW = GameRow(
+    1, "c", None, "underground", "active", "1", {}, 1, [Seat("1", "Ann"), Seat("2", "Bob")], 4, None, 1, 0, 86400,
+    None, False, None, 0.0, 0.0, waiting=["1"],
+)  # fmt: skip
+BANKS = {"1": 90000.0, "2": 200000.0}
+TABLE = [Standing("1", 1, 3.0, played=3, byes=1, skipped=1), Standing("2", 2, 1.0, played=2, dropped=True, skipped=2)]
+SWISS = Rules("swiss", 4, 2, 4, 3)
+
+
+def _lists(code: str) -> list[str]:
+    """Lists the code composes outside a game: a finished game's line in the standings, the bank
+    clock's line, a tournament's standings, a list said with its "and" and one without."""
+    g = lang(code)
+    return [
+        _line(FINISHED, g).rsplit(" · ", 1)[1],  # (the date before it is a part, read by the medium)
+        banks_line(ROW, BANKS, g, {"1": "Ann", "2": "Bob"}.__getitem__),
+        *(line.rsplit("**", 1)[1] for line in standings_lines(TABLE, {}, g, SWISS)),  # (after the name)
+        SaidList(["Euston", "Bank", "Angel"]).in_language(g),
+        SaidItems(["Euston–Bank", "Angel–Old Street"]).in_language(g),  # (a refusal's list, made before its reader)
+    ]
+
+
+def test_lists_in_english_read_as_before():
+    assert _lists("en") == [
+        "🏆 Ann 7, Bob 6",
+        "Banks: Ann 25 hours ⏳, Bob 2 days",
+        " — 3 pts · 3 games · 1 bye, 1 skipped",
+        " — 1 pts · 2 games · 2 skipped, dropped",
+        "Euston, Bank and Angel",
+        "Euston–Bank, Angel–Old Street",
+    ]
+
+
+def test_lists_in_chinese_and_japanese_take_the_enumeration_comma():
+    assert _lists("zh_CN") == [
+        "🏆 Ann 7、Bob 6",
+        "时间银行：Ann 25小时 ⏳、Bob 2天",
+        "——3 分 · 3 局 · 1 次轮空、缺席 1 局",
+        "——1 分 · 2 局 · 缺席 2 局、已退出",
+        "Euston、Bank和Angel",
+        "Euston–Bank、Angel–Old Street",
+    ]
+    assert _lists("ja")[:2] == ["🏆 Ann 7、Bob 6", "タイムバンク：Ann 25 時間 ⏳、Bob 2 日"]
+    for code in WIDE:
+        assert not latin_in("\n".join(_lists(code))), (code, latin_in("\n".join(_lists(code))))
+    # a record's clauses are the phrases of one sentence: "，" in Chinese, "、" in Japanese
+    assert "12 局，胜 5 局，平均得分 23.4；" in Standings.record_line(RECORD, lang("zh_CN"))
+    assert "12 ゲーム、5 勝、平均得点 23.4；" in Standings.record_line(RECORD, lang("ja"))

@@ -381,7 +381,7 @@ class Daily:
             "⏳ Your challenge of {days} is not over yet: it still counts for its day. Its link is below too.",
             "⏳ Your challenges of {days} are not over yet: each still counts for its day. Their links are below too.",
             len(days),
-            days=", ".join(days),
+            days=me().enumerated(days),
         )
 
     async def game_of(self, user_id: str, kind: str, day: str | None = None) -> int | None:

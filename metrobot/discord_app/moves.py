@@ -102,7 +102,7 @@ def game_command(bot: Bot, plugin: GamePlugin, spec: MoveCommand) -> app_command
                     me().t(
                         "`/{command}` needs {options}: nothing was played.",
                         command=me().p("command name", spec.name),
-                        options=", ".join(me().p("command name", o) for o in empty),
+                        options=me().enumerated(me().p("command name", o) for o in empty),
                     )
                 )
             return await bot.service.turns.play(

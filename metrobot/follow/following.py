@@ -168,7 +168,7 @@ class Following:
             state = self.games.state(plugin, row)
             ranking = plugin.final_ranking(state)
             first = [p for p, place in ranking.items() if place == 1]
-            won = ", ".join(part.name(p, shown(p, row.names.get(p, p), reader)) for p in first)
+            won = reader.enumerated(part.name(p, shown(p, row.names.get(p, p), reader)) for p in first)
             text = reader.n(  # (several winners share the win: a plural verb)
                 "🏁 **{game}** in {where} is over: {winners} won. The end: {link}",
                 "🏁 **{game}** in {where} is over: {winners} share the win. The end: {link}",
@@ -179,9 +179,9 @@ class Following:
                 link=link,
             )
         else:
-            who = ", ".join(part.name(u, shown(u, row.names.get(u, u), reader)) for u in row.waiting) or reader.t(
-                "the automatic player"
-            )
+            who = reader.enumerated(
+                part.name(u, shown(u, row.names.get(u, u), reader)) for u in row.waiting
+            ) or reader.t("the automatic player")
             text = reader.t(
                 "👁 **{game}** in {where} has moved on: now waiting for {who}. The newest board: {link}",
                 game=game,

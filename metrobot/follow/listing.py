@@ -160,7 +160,7 @@ class Listing:
         # stopped" for a paused game and "time is up —" where no deadline is set (a bank clock
         # that waits on nobody's bank).
         clock = "stopped" if row.paused is not None else ("due" if row.deadline else "none")
-        who = ", ".join(row.names.get(u, u) for u in waiting) or mine.t("the automatic player")
+        who = mine.enumerated(row.names.get(u, u) for u in waiting) or mine.t("the automatic player")
         return mine.t(
             LISTED[(user_id in waiting, clock)],
             game=game,
@@ -203,7 +203,7 @@ class Listing:
                 "👋 {who}: the game is waiting for you — a nudge from {name} ({when}).",
                 "👋 {who}: the game is waiting for you — a nudge from {name} ({when}).",
                 len(waiting),
-                who=part.people(waiting),
+                who=part.people(waiting, separator=g.enumeration_comma),
                 name=seat.name,
                 when=part.time(now, "t"),
             )

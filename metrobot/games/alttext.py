@@ -42,11 +42,7 @@ def cut(text: str, limit: int) -> str:
         return text
     head = text[: limit - 1]
     space = head.rfind(" ")
-    return (head[:space] if space > limit // 2 else head).rstrip(" ,;:") + "…"
-
-
-def listing(items: Iterable[str], separator: str = ", ") -> str:
-    return separator.join(i for i in items if i)
+    return (head[:space] if space > limit // 2 else head).rstrip(" ,;:，、；：") + "…"
 
 
 def pages(lines: Iterable[str], limit: int = PAGE_LIMIT) -> list[str]:
@@ -73,13 +69,13 @@ def pages(lines: Iterable[str], limit: int = PAGE_LIMIT) -> list[str]:
 
 
 def scores_sentence(view: dict[str, Any], names: dict[str, str] | None, lang: Lang = EN) -> str:
-    """ "Scores: Ann 12, Bob 9." from a view's `scores` (empty when it has none), in the
+    """ "Scores: Ann 12, Bob 9." ("得分：Ann 12、Bob 9。": a list, `Lang.enumerated`) from a view's `scores` (empty when it has none), in the
     order of its seats."""
     scores: Any = view.get("scores") or {}
     seats: list[str] = [s for s in view.get("players") or () if s in scores] or list(scores)
     if not seats:
         return ""
-    return lang.t("Scores: {scores}.", scores=", ".join(f"{(names or {}).get(s, s)} {scores[s]}" for s in seats))
+    return lang.t("Scores: {scores}.", scores=lang.enumerated(f"{(names or {}).get(s, s)} {scores[s]}" for s in seats))
 
 
 def plain_alt_text(
@@ -100,6 +96,6 @@ def plain_alt_text(
         else lang.t("{game}: the end of the game.", game=lang.t(title))
     ]
     if who:
-        said.append(lang.t("Next: {who}.", who=", ".join(who)))
+        said.append(lang.t("Next: {who}.", who=lang.enumerated(who)))
     said.append(scores_sentence(view, names, lang))
     return fit(said)

@@ -106,7 +106,7 @@ class GamePlugin:
         parts = [lang.t(v.label) for v in self.variants if chosen(v)]
         if options.get("map"):
             parts.append(str(options["map"]).title())
-        return ", ".join(parts) or lang.t("standard rules")
+        return lang.enumerated(parts) or lang.t("standard rules")
 
     def rules_text(self, lang: Lang = EN) -> str:
         # (gettext("") would be the catalogue's header)

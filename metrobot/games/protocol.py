@@ -100,13 +100,28 @@ class SaidList(_Said):
             return lang.t("none")
         if len(parts) == 1:
             return parts[0]
-        return lang.t("{items} and {last}", items=", ".join(parts[:-1]), last=parts[-1])
+        return lang.t("{items} and {last}", items=lang.enumerated(parts[:-1]), last=parts[-1])
 
     def __str__(self) -> str:
         return self.in_language(EN)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, SaidList) and self.items == other.items
+
+    def __hash__(self) -> int:
+        return hash(len(self.items))
+
+
+class SaidItems(SaidList):
+    """Values said as the items of a list with no "and" ("a, b, c"; "a、b、c" in Chinese and
+    Japanese: `Lang.enumerated`), for a message made before its reader's language is known. No
+    items: nothing."""
+
+    def in_language(self, lang: Any) -> str:
+        return lang.enumerated(v.in_language(lang) if isinstance(v, _Said) else str(v) for v in self.items)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SaidItems) and self.items == other.items
 
     def __hash__(self) -> int:
         return hash(len(self.items))

@@ -29,7 +29,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from babel import Locale
 from babel import __version__ as babel_version
@@ -78,16 +78,35 @@ LANGUAGES = {
     "zh_CN": "中文（简体）",
     "zh_TW": "中文（繁體）",
 }
-# Each language's full stop and clause separator (`Lang.stop`, `Lang.semicolon`), where it is not
-# Latin's. Chinese and Japanese: the full-width marks, with no space after them (the catalogues
-# write "。" and "；"; Japanese's translators rarely write "；" but a list of clauses that may hold
-# "、" itself needs a separator of its own). Hindi: the danda its catalogue ends every sentence with,
-# then a space, as in Latin. Korean writes "." and spaces. Thai is left Latin on purpose: it needs
-# no full stop (a space ends a sentence, and its catalogue writes none), but a "." is tolerated, and
-# between sentences code puts together (a list of clauses, then a space, then another) dropping it
-# would leave a bare space where Thai also spaces phrases within one sentence; so the "." stays.
-_LATIN = (".", "; ")
-_PUNCTUATION = {"zh_CN": ("。", "；"), "zh_TW": ("。", "；"), "ja": ("。", "；"), "hi": ("।", "; ")}
+# Each language's sentence punctuation (`Lang.stop`, `.semicolon`, `.comma`, `.enumeration_comma`,
+# `.colon`), where it is not Latin's. Chinese and Japanese: the full-width marks, with no space after
+# them (the catalogues write "。", "；", "，", "、" and "："; Japanese's translators rarely write "；"
+# but a list of clauses that may hold "、" itself needs a separator of its own). Chinese has two
+# commas: "，" between the clauses or phrases of a sentence, "、" (the enumeration comma) between
+# the items of a list (names, scores, words); Japanese writes "、" for both. Hindi: the danda its
+# catalogue ends every sentence with, then a space, as in Latin; Latin commas and colons. Korean
+# writes "." and spaces. Thai is left Latin on purpose: it needs no full stop (a space ends a
+# sentence, and its catalogue writes none), but a "." is tolerated, and between sentences code puts
+# together (a list of clauses, then a space, then another) dropping it would leave a bare space
+# where Thai also spaces phrases within one sentence; so the "." stays.
+
+
+class Punctuation(NamedTuple):
+    stop: str
+    semicolon: str
+    comma: str
+    enumeration_comma: str
+    colon: str
+
+
+_LATIN = Punctuation(".", "; ", ", ", ", ", ": ")
+_CHINESE = Punctuation("。", "；", "，", "、", "：")
+_PUNCTUATION = {
+    "zh_CN": _CHINESE,
+    "zh_TW": _CHINESE,
+    "ja": Punctuation("。", "；", "、", "、", "："),
+    "hi": Punctuation("।", "; ", ", ", ", ", ": "),
+}
 
 # Catalogues still being translated: a reader whose Discord speaks one gets what is translated
 # so far (English for the rest), but nobody is offered it as a setting until it is complete
@@ -136,8 +155,8 @@ class Lang:
 
     def nums(self, values: list[float], digits: int = 0, *, trim: bool = False) -> str:
         """Numbers in a row: separated by "; " where the decimal sign is a comma ("23,4; 25,1"),
-        else by ", "."""
-        separator = "; " if get_decimal_symbol(_number_locale(self.code)) == "," else ", "
+        else as the items of a list ("23.4, 25.1"; "23.4、25.1" in Chinese and Japanese)."""
+        separator = "; " if get_decimal_symbol(_number_locale(self.code)) == "," else self.enumeration_comma
         return separator.join(self.num(v, digits, trim=trim) for v in values)
 
     def either(self, items: list[str]) -> str:
@@ -153,13 +172,31 @@ class Lang:
     def stop(self) -> str:
         """This language's full stop: "。" in Chinese and Japanese, "।" in Hindi (its catalogue
         ends every sentence with one), "." otherwise."""
-        return _PUNCTUATION.get(self.code, _LATIN)[0]
+        return _PUNCTUATION.get(self.code, _LATIN).stop
 
     @property
     def semicolon(self) -> str:
         """What separates the clauses of a list: "；" in Chinese and Japanese (no space after),
         "; " otherwise."""
-        return _PUNCTUATION.get(self.code, _LATIN)[1]
+        return _PUNCTUATION.get(self.code, _LATIN).semicolon
+
+    @property
+    def comma(self) -> str:
+        """What separates two clauses or phrases of one sentence ("7 rated games, from 20 to 24"):
+        "，" in Chinese, "、" in Japanese (no space after), ", " otherwise."""
+        return _PUNCTUATION.get(self.code, _LATIN).comma
+
+    @property
+    def enumeration_comma(self) -> str:
+        """What separates the items of a list (names, scores, words: "Ann 7, Bob 6"): "、" in
+        Chinese and Japanese (no space after), ", " otherwise."""
+        return _PUNCTUATION.get(self.code, _LATIN).enumeration_comma
+
+    @property
+    def colon(self) -> str:
+        """What comes between a label and what it labels ("Ann: 7"): "：" in Chinese and Japanese
+        (no space after), ": " otherwise."""
+        return _PUNCTUATION.get(self.code, _LATIN).colon
 
     def ended(self, text: str) -> str:
         """`text` as a whole sentence: this language's full stop after it, unless it already
@@ -169,6 +206,11 @@ class Lang:
     def clauses(self, items: Iterable[str]) -> str:
         """The non-empty items as clauses of one sentence: "a; b" ("a；b" in Chinese)."""
         return self.semicolon.join(i for i in items if i)
+
+    def enumerated(self, items: Iterable[str]) -> str:
+        """The non-empty items as a list: "Ann 7, Bob 6" ("Ann 7、Bob 6" in Chinese and Japanese).
+        A list whose last item takes an "and" or "or" is Babel's (`either`), not this."""
+        return self.enumeration_comma.join(i for i in items if i)
 
     def sentences(self, *texts: str) -> str:
         """The non-empty sentences one after the other, with the space their script puts

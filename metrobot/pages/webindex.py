@@ -91,8 +91,8 @@ class WebIndex:
         return access[0]
 
     def _finished_line(self, g: Finished, key: bytes, language: Lang) -> Listed:
-        won = ", ".join(name for _, name, _, w in g.players if w)
-        people = ", ".join(f"{name} {score}" for _, name, score, _ in g.players)
+        won = language.enumerated(name for _, name, _, w in g.players if w)
+        people = language.enumerated(f"{name} {score}" for _, name, score, _ in g.players)
         return Listed(
             g.id,
             title(get_plugin(g.game), language),
@@ -109,12 +109,12 @@ class WebIndex:
         for row in await self.db.web.games_in_guild(guild_id, "active", RUNNING):
             if row.game not in known:
                 continue
-            waiting = ", ".join(row.names.get(u, u) for u in row.waiting)
+            waiting = language.enumerated(row.names.get(u, u) for u in row.waiting)
             running.append(
                 Listed(
                     row.id,
                     title(self.games.plugin(row), language),
-                    ", ".join(s.name for s in row.seats),
+                    language.enumerated(s.name for s in row.seats),
                     language.t("waiting for {names}", names=waiting) if waiting else "",
                     f"/g/{row.id}/{signature(key, f'game:{row.id}')}/",
                     row.updated_at,
@@ -158,7 +158,7 @@ class WebIndex:
         return Listed(
             row.id,
             title(get_plugin(row.game), language),
-            ", ".join(s.name for s in row.seats),
+            language.enumerated(s.name for s in row.seats),
             language.t("{seated} of {most} seats taken", seated=len(row.seats), most=row.max_seats),
             None,
             row.created_at,

@@ -103,7 +103,7 @@ class People:
             elif known(language) in OFFERED:
                 settings["language"] = known(language)
             else:
-                raise Refused(me().t("I speak: {languages}.", languages=", ".join(OFFERED.values())))
+                raise Refused(me().t("I speak: {languages}.", languages=me().enumerated(OFFERED.values())))
         zone = settings.get("quiet", {}).get("tz") if settings.get("quiet") else settings.get("tz")
         if time_zone is not None:
             zone = zone_named(time_zone)

@@ -101,7 +101,9 @@ class Composer:
                 choices = menu.choices
             else:
                 if steps or typed:
-                    waiting = ", ".join(row.names.get(u) or u for u in svc.games.waiting_for(plugin, state, row))
+                    waiting = language.enumerated(
+                        row.names.get(u) or u for u in svc.games.waiting_for(plugin, state, row)
+                    )
                     raise Refused(language.t("It is not your turn. Waiting for: {who}.", who=waiting))
                 menu, after, choices = None, state, []
             codes = [c.code for c in choices]
@@ -172,9 +174,9 @@ class Composer:
         svc = self.service
         waiting = svc.games.waiting_for(plugin, state, row)
         if waiting:
-            return ", ".join(row.names.get(u) or "?" for u in waiting)
+            return language.enumerated(row.names.get(u) or "?" for u in waiting)
         name = svc.games.namer(plugin, state, row, language)
-        return ", ".join(name(s) for s in plugin.game.to_move(state))
+        return language.enumerated(name(s) for s in plugin.game.to_move(state))
 
     async def takeback_until(self, row: GameRow, user_id: str) -> float | None:
         """Until when this person may take back the game's last move on the page, as through

@@ -261,7 +261,11 @@ class Games:
         if game.simultaneous:
             raise Refused(me().t("You have already decided this round; it resolves when everyone has."))
         waiting = sorted({game.owner(state, s) for s in game.to_move(state)})
-        raise Refused(me().t("It is not your turn. Waiting for: {who}.", who=part.people(waiting)))
+        raise Refused(
+            me().t(
+                "It is not your turn. Waiting for: {who}.", who=part.people(waiting, separator=me().enumeration_comma)
+            )
+        )
 
     @staticmethod
     def named(row: GameRow, user_id: str) -> str:
@@ -288,7 +292,11 @@ class Games:
             return ""
         language = language or self.lang(row)
         waiting = self.waiting_for(plugin, state, row)
-        who = part.people(waiting) if mention else ", ".join(self.named(row, u) for u in waiting)
+        who = (
+            part.people(waiting, separator=language.enumeration_comma)
+            if mention
+            else language.enumerated(self.named(row, u) for u in waiting)
+        )
         if not who:  # only automatic seats are to move: say whose seat it is
             who = self.namer(plugin, state, row, language, parts=True)(next(iter(game.to_move(state))))
         return plugin.prompt(state, who, language)

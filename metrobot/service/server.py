@@ -81,7 +81,7 @@ class ServerSettings:
         changes: dict[str, Any] = {}
         if language is not None:
             if known(language) not in OFFERED:
-                raise Refused(me().t("The game can post in: {languages}.", languages=", ".join(OFFERED.values())))
+                raise Refused(me().t("The game can post in: {languages}.", languages=me().enumerated(OFFERED.values())))
             changes["language"] = known(language)
         if turn_clock is not None:
             changes["turn_clock"] = turn_clock
@@ -162,7 +162,7 @@ class ServerSettings:
             t.t("Looking-for-players role, pinged when a lobby opens: {role}.", role=part.role(s["lfp_role"]))
             if s.get("lfp_role")
             else t.t("Looking-for-players role: none."),
-            t.t("Games may be created in: {channels}.", channels=", ".join(part.channel(c) for c in s["channels"]))
+            t.t("Games may be created in: {channels}.", channels=t.enumerated(part.channel(c) for c in s["channels"]))
             if s.get("channels")
             else t.t("Games may be created in: any channel."),
             t.t("Open games one person may host: {most}.", most=s.get("max_hosted", MAX_HOSTED)),
@@ -240,7 +240,7 @@ class ServerSettings:
             raise Refused(
                 me().t(
                     "On this server games are created in {channels} (a server setting).",
-                    channels=", ".join(part.channel(c) for c in channels),
+                    channels=me().enumerated(part.channel(c) for c in channels),
                 )
             )
         most = settings.get("max_hosted", MAX_HOSTED)

@@ -53,7 +53,7 @@ class Status:
         elif state is not None and game.is_over(state):
             ranking = plugin.final_ranking(state)
             first = [p for p, place in ranking.items() if place == 1]
-            won = ", ".join(part.name(p, shown(p, row.names.get(p, p), g)) for p in first)
+            won = g.enumerated(part.name(p, shown(p, row.names.get(p, p), g)) for p in first)
             lines.append(
                 g.n(  # (several winners share the win: a plural verb)
                     "📋 **{game}** — finished: {winners} won.",
@@ -65,7 +65,7 @@ class Status:
             )
         else:
             lines.append(g.t("📋 **{game}** — in progress.", game=title(plugin, g)))
-            who = ", ".join(self.games.named(row, u) for u in row.waiting) or name(
+            who = g.enumerated(self.games.named(row, u) for u in row.waiting) or name(
                 sorted(game.to_move(state), key=game.seats(state).index)[0]
             )
             if row.paused is not None:
@@ -76,7 +76,7 @@ class Status:
                     g.t(
                         "Waiting for {who}; the turn clock is stopped until {away} is back ({when}).",
                         who=who,
-                        away=", ".join(self.games.named(row, p.user_id) for p in away) or who,
+                        away=g.enumerated(self.games.named(row, p.user_id) for p in away) or who,
                         when=part.time(until, "R"),
                     )
                 )
@@ -90,7 +90,7 @@ class Status:
         if state is not None:
             scores = game.view(state, None).get("scores", {})
             lines.append(
-                g.t("Scores: {scores}", scores=", ".join(f"{name(s)} {scores.get(s, 0)}" for s in game.seats(state)))
+                g.t("Scores: {scores}", scores=g.enumerated(f"{name(s)} {scores.get(s, 0)}" for s in game.seats(state)))
             )
         lines.append(g.t("Latest board: {board}", board=BOARD))
         return Message("\n".join(lines), edit="status")

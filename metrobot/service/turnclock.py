@@ -415,4 +415,4 @@ def banks_line(row: GameRow, left: dict[str, float], language: Lang, name: Calla
         for s in row.seats
         if s.user_id in left and not s.auto
     ]
-    return language.t("Banks: {banks}", banks=", ".join(shown))
+    return language.t("Banks: {banks}", banks=language.enumerated(shown))

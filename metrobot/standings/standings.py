@@ -34,7 +34,7 @@ def _when(at: float) -> str:
 
 
 def _line(g: Finished, language: Lang) -> str:
-    people = ", ".join(
+    people = language.enumerated(
         f"{'🏆 ' if won else ''}{shown(user, name, language)} {score}" for user, name, score, won in g.players
     )
     return f"#{g.id} {title(get_plugin(g.game), language)} · {_when(g.finished_at)} · {people}"
@@ -225,7 +225,7 @@ class Standings:
                         n=over,
                     )
                 )
-            parts.append(", ".join(clauses))
+            parts.append(language.comma.join(clauses))
         if r.pace:
             parts.append(
                 language.n(

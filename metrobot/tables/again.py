@@ -98,7 +98,7 @@ class PlayAgain:
                 me().t(
                     "Only the players of that game can play it again ({players}). You can join the lobby when one "
                     "of them opens it, or open a game of your own with {command}.",
-                    players=", ".join(part.name(s.user_id, s.name) for s in players),
+                    players=me().enumerated(part.name(s.user_id, s.name) for s in players),
                     command=part.command("game new", me().code),
                 )
             )
@@ -122,7 +122,9 @@ class PlayAgain:
         host = Seat(user_id, user_name, locale=me().code)
         bots = [Seat(s.user_id, s.name, auto=True) for s in row.seats if automatic_seat(s)]
         g = self.games.lang(row)
-        who = part.people([s.user_id for s in invited], {s.user_id: s.name for s in invited})
+        who = part.people(
+            [s.user_id for s in invited], {s.user_id: s.name for s in invited}, separator=me().enumeration_comma
+        )
         outcome = Outcome(
             reply=Message(
                 me().t(

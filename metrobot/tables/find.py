@@ -174,7 +174,9 @@ class FindGame:
             )
         pace = pace or "few"
         if pace not in PACES:
-            raise Refused(me().t("The paces are: {paces}.", paces=", ".join(me().t(PACE_WORDS[p]) for p in PACES)))
+            raise Refused(
+                me().t("The paces are: {paces}.", paces=me().enumerated(me().t(PACE_WORDS[p]) for p in PACES))
+            )
         settings = await self.db.people.server(guild_id)
         if settings.get("find_channel"):  # (the server's channel for found tables: asked anywhere)
             await self.server.check_cap(guild_id, user_id, settings)
@@ -475,7 +477,7 @@ class FindGame:
                                 "This table is closed: {dropped} dropped out.",
                                 "This table is closed: {dropped} dropped out.",
                                 len(dropped),
-                                dropped=part.people(dropped),
+                                dropped=part.people(dropped, separator=g.enumeration_comma),
                             )
                             if dropped
                             else g.t("This table is closed: too few are left."),
@@ -483,7 +485,7 @@ class FindGame:
                                 "{others} waits on in the queue, keeping their place.",
                                 "{others} wait on in the queue, keeping their places.",
                                 len(back),
-                                others=part.people([e.user_id for e in back]),
+                                others=part.people([e.user_id for e in back], separator=g.enumeration_comma),
                             ),
                         ]
                     )
@@ -492,7 +494,7 @@ class FindGame:
                         "This table is closed: {dropped} dropped out.",
                         "This table is closed: {dropped} dropped out.",
                         len(dropped),
-                        dropped=part.people(dropped),
+                        dropped=part.people(dropped, separator=g.enumeration_comma),
                     )
                 )
             ],
@@ -603,4 +605,11 @@ class FindGame:
         avoided = await self.db.queue.avoided(user_id)
         if not avoided:
             return Outcome(reply=Message(me().t("You avoid nobody.")))
-        return Outcome(reply=Message(me().t("You are never matched with: {people}.", people=part.people(avoided))))
+        return Outcome(
+            reply=Message(
+                me().t(
+                    "You are never matched with: {people}.",
+                    people=part.people(avoided, separator=me().enumeration_comma),
+                )
+            )
+        )

@@ -55,7 +55,7 @@ def level_of(plugin: GamePlugin, level: str | None) -> str:
             me().t(
                 "{game}'s automatic player plays at these levels: {levels}.",
                 game=title(plugin),
-                levels=", ".join(me().t(LEVEL_WORDS.get(lv, lv)) for lv in levels),
+                levels=me().enumerated(me().t(LEVEL_WORDS.get(lv, lv)) for lv in levels),
             )
         )
     return level
@@ -325,7 +325,7 @@ class Lobby:
             text = (
                 g.t(
                     "🔎 {people}: the queue found you a table of {game} ({count} players, {pace}).",
-                    people=part.people(found.get("invited", [])),
+                    people=part.people(found.get("invited", []), separator=g.enumeration_comma),
                     game=title(plugin, g),
                     count=len(found.get("invited", [])),
                     pace=g.t(PACE_WORDS.get(str(found.get("pace")), str(found.get("pace")))),
@@ -339,7 +339,7 @@ class Lobby:
                     "🔎 A table found in the queue: waiting for {people} to confirm with the button; time is up {time}. "
                     "The game starts once all have; whoever has not confirmed by then drops out, and the others "
                     "wait on in the queue, keeping their places.",
-                    people=part.people(waiting),
+                    people=part.people(waiting, separator=g.enumeration_comma),
                     time=part.time(float(found.get("deadline", 0)), "R"),
                 )
             labels = (g.p("button", "✔ Confirm"), g.p("button", "Drop out"), "")
@@ -353,10 +353,12 @@ class Lobby:
                 text += "\n" + g.t(
                     "↻ Playing again: waiting for {people}. The game starts by itself once they have all joined, "
                     "or when the host starts it with those who have.",
-                    people=part.people(waiting),
+                    people=part.people(waiting, separator=g.enumeration_comma),
                 )
             if again.get("declined"):
-                text += "\n" + g.t("Declined: {people}.", people=part.people(again["declined"]))
+                text += "\n" + g.t(
+                    "Declined: {people}.", people=part.people(again["declined"], separator=g.enumeration_comma)
+                )
         if hints_on(row):
             text += "\n" + g.t("💡 Hints are on: anyone may ask for a suggestion, and this game will not be rated.")
         if role:
@@ -546,7 +548,7 @@ class Lobby:
         people = await self.games.people(row)
         _, dms = self.games.hand_dms(plugin, state, row, people=people)
         name = self.games.namer(plugin, state, row, parts=True)
-        order = ", ".join(name(s) for s in game.seats(state))
+        order = g.enumerated(name(s) for s in game.seats(state))
         state, actions, events = await self.turns.autoplay(plugin, state, row)  # bots that play first
         coached = (
             [part.aside(line) for line in coach(plugin, row, state, state, g, first=True)]

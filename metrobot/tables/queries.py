@@ -71,7 +71,9 @@ class Queries:
         lines = [mine.t("**{game}** — {status}.", game=title(plugin, mine), status=status)]
         scores = game.view(state, None).get("scores", {})
         lines.append(
-            mine.t("Scores: {scores}", scores=", ".join(f"{name(s)} {scores.get(s, 0)}" for s in game.seats(state)))
+            mine.t(
+                "Scores: {scores}", scores=mine.enumerated(f"{name(s)} {scores.get(s, 0)}" for s in game.seats(state))
+            )
         )
         if row.status == "active":
             lines.append(self.games.prompt(plugin, state, row, mention=False, language=mine))
@@ -99,7 +101,7 @@ class Queries:
             lines.append(
                 mine.t(
                     "Away: {who}.",
-                    who=", ".join(
+                    who=mine.enumerated(
                         mine.t(
                             "{name} until {when}",
                             name=row.names.get(p.user_id, p.user_id),
@@ -113,7 +115,7 @@ class Queries:
                 lines.append(mine.t("The turn clock is stopped while the game waits for someone away."))
         left = [shown(s.user_id, s.name, mine) for s in row.seats if s.auto]
         if left:
-            lines.append(mine.t("Played by the automatic player: {names}.", names=", ".join(left)))
+            lines.append(mine.t("Played by the automatic player: {names}.", names=mine.enumerated(left)))
         image = await self.drawing.image(
             plugin, state, row, viewer, language=mine, vision=await self.drawing.vision_of(user_id)
         )
@@ -194,7 +196,7 @@ class Queries:
         the game's language, and where to look instead."""
         row = await self.db.open_game(channel_id) or await self.db.last_game(channel_id)
         language = self.games.lang(row) if row is not None else lang(None)
-        who = part.people(user_ids)
+        who = part.people(user_ids, separator=language.enumeration_comma)
         return Message(
             language.t(
                 "📭 I couldn't send {who} a direct message (DMs closed?). Use {command} here to see your secret hand "

@@ -174,7 +174,7 @@ class TournamentCore:
                 me().t(
                     "I can't run a round here: I need these permissions in this channel: {missing}. "
                     "Nothing was paired; give me them and try again.",
-                    missing=", ".join(words.get(m, m) for m in missing),
+                    missing=me().enumerated(words.get(m, m) for m in missing),
                 )
             )
 

@@ -85,7 +85,7 @@ class Director(TournamentCore):
             raise Refused(exc.in_language(me())) from None
         if fmt not in FORMATS:
             raise Refused(
-                me().t("The formats are: {formats}.", formats=", ".join(me().t(FORMAT_WORDS[f]) for f in FORMATS))
+                me().t("The formats are: {formats}.", formats=me().enumerated(me().t(FORMAT_WORDS[f]) for f in FORMATS))
             )
         game = plugin.game
         size = table_size or min(max(game.min_players, 4), game.max_players)

@@ -94,7 +94,7 @@ class Reports(TournamentCore):
                     me().t(
                         "Table {table} ended: {order}",
                         table=t.number,
-                        order=", ".join(
+                        order=me().enumerated(
                             f"{places[p]}. {part.name(p, clean(self._names(snap).get(p, p)))}" for p in order
                         ),
                     )

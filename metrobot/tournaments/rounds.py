@@ -236,7 +236,7 @@ class Rounds(TournamentCore):
             "🚪 {people}: the automatic player played their seat all game in {count} rounds, "
             "so they are not paired again.",
             rules.skips_to_drop,
-            people=part.people(sorted(gone)),
+            people=part.people(sorted(gone), separator=g.enumeration_comma),
             count=rules.skips_to_drop,
         )
         stored = [replace(e, dropped=first_round) for e in snap.entrants if e.user_id in gone]
@@ -334,7 +334,7 @@ class Rounds(TournamentCore):
                             "{missing}. Nothing was paired; once I have them the round is paired (or use {command}).",
                             host=part.person(row.host_id),
                             round=number,
-                            missing=", ".join(words.get(m, m) for m in missing),
+                            missing=g.enumerated(words.get(m, m) for m in missing),
                             command=part.command("tournament resume", g.code),
                         ),
                         "mentions": [row.host_id],

@@ -99,7 +99,7 @@ class TableGames(TournamentCore):
                 name=clean(row.name),
                 round=table.round,
                 table=table.number,
-                people=part.people(table.seats),
+                people=part.people(table.seats, separator=g.enumeration_comma),
                 clock=self._clock_words(s.get("clock", self.options.default_turn_clock), g),
             ),
             mentions=list(table.seats),

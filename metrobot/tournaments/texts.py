@@ -104,7 +104,7 @@ def signup_text(row: TournamentRow, plugin: GamePlugin, g: Lang, snap: Snapshot)
             options=plugin.option_summary(s.get("options", {}), g),
         ),
     ]
-    listed = ", ".join(people[:SIGNED_SHOWN]) or "—"
+    listed = g.enumerated(people[:SIGNED_SHOWN]) or "—"
     if len(people) > SIGNED_SHOWN:
         listed += " " + g.t("… and {n} more", n=len(people) - SIGNED_SHOWN)
     lines.append(g.t("Signed up ({count}): {people}", count=count, people=listed))
@@ -153,7 +153,9 @@ def pairings_text(row: TournamentRow, rnd: Round, names: dict[str, str], g: Lang
             )
         )
     if rnd.byes:
-        lines.append(g.t("Bye (scores the average): {people}", people=part.people(rnd.byes)))
+        lines.append(
+            g.t("Bye (scores the average): {people}", people=part.people(rnd.byes, separator=g.enumeration_comma))
+        )
     lines.append(g.t("The first named at each table moves first. Play in your table's thread."))
     return _fit(lines)
 
@@ -172,7 +174,7 @@ def standings_lines(
             extra.append(g.n("{count} skipped", "{count} skipped", s.skipped, count=s.skipped))
         if s.dropped:
             extra.append(g.t("dropped"))
-        more = (" · " + ", ".join(extra)) if extra else ""
+        more = (" · " + g.enumerated(extra)) if extra else ""
         lines.append(
             g.n(
                 "{rank}. **{name}** — {points} pts · {played} game{more}",
@@ -229,7 +231,7 @@ def standings_text(
 def final_text(row: TournamentRow, table: list[Standing], names: dict[str, str], g: Lang) -> str:
     podium = [s for s in table if s.rank <= 3 and not s.dropped][:3]
     medals = {1: "🥇", 2: "🥈", 3: "🥉"}
-    winners = ", ".join(f"{medals.get(s.rank, '')} {part.person(s.person)}" for s in podium)
+    winners = g.enumerated(f"{medals.get(s.rank, '')} {part.person(s.person)}" for s in podium)
     return _fit(
         [
             g.t("🏆 **{name}** is over! Congratulations to {winners}.", name=clean(row.name), winners=winners),

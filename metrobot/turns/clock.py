@@ -82,7 +82,7 @@ class Clock:
                     row = replace(row, settings=clocked["settings"])
                 before = state
                 state, actions, events = await self.turns.autoplay(plugin, state, row, seats=seats_out)
-                names = ", ".join(self.games.named(row, u) for u in waiting)
+                names = g.enumerated(self.games.named(row, u) for u in waiting)
                 note = (
                     g.t("⏰ Time is up for {names}: the automatic player moved for them.", names=names)
                     if names
@@ -110,7 +110,7 @@ class Clock:
                 # Someone in their quiet hours is reminded when they end (if the turn is still theirs).
                 text = g.t(
                     "⏳ {who}: half of the turn clock has passed; time is up {when}.",
-                    who=part.people(waiting),
+                    who=part.people(waiting, separator=g.enumeration_comma),
                     when=part.time(row.deadline, "R"),
                 )
                 people = await self.db.people.people(row.waiting)

@@ -64,7 +64,7 @@ def choices_line(plugin: GamePlugin, state: Any, seat: str, g: Lang) -> str:
     if not sizes:
         return g.n("You have {n} possible step now.", "You have {n} possible steps now.", n, n=n)
     groups = sorted(sizes, key=lambda named: -named[1])[:FEW_GROUPS]
-    named = ", ".join(g.t("{group} ({n})", group=group, n=size) for group, size in groups)
+    named = g.enumerated(g.t("{group} ({n})", group=group, n=size) for group, size in groups)
     return g.n(
         "You have {n} possible first step now, by group: {groups}.",
         "You have {n} possible first steps now, by group: {groups}.",
@@ -108,9 +108,9 @@ def coach(plugin: GamePlugin, row: GameRow, before: Any, state: Any, g: Lang, *,
         return lines + ending(plugin, row, state, g)
     if seat not in game.to_move(state):
         return lines
-    others = [f"{name}: {_score(plugin, state, s)}" for s, name in _names(plugin, state, row) if s != seat]
+    others = [f"{name}{g.colon}{_score(plugin, state, s)}" for s, name in _names(plugin, state, row) if s != seat]
     if others:
-        lines.append(g.t("🎓 Scores now: you {mine}; {others}.", mine=now, others=", ".join(others)))
+        lines.append(g.t("🎓 Scores now: you {mine}; {others}.", mine=now, others=g.enumerated(others)))
     brief = plugin.board_brief(state, seat, g)
     if brief:
         lines.append(brief)

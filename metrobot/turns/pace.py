@@ -166,4 +166,4 @@ class Pace:
             for s in row.seats
             if paces.get(s.user_id)
         ]
-        return language.t("⏱ Time to move (median): {players}.", players=", ".join(parts)) if parts else ""
+        return language.t("⏱ Time to move (median): {players}.", players=language.enumerated(parts)) if parts else ""

@@ -84,7 +84,7 @@ def hold_calls(out: Outcome, until: float, language: Lang) -> None:
     their turn DMs wait as long (or to the end of their quiet hours, whichever is later)."""
     for message in list(out.public):
         if message.mentions and message.controls is not None and message.controls.kind == "play":
-            who = part.people(message.mentions)
+            who = part.people(message.mentions, separator=language.enumeration_comma)
             out.public.append(
                 Message(
                     language.t("🔔 {who}: it is your turn.", who=who),

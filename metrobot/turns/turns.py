@@ -542,7 +542,7 @@ class Turns:
             if new_turn and not over:
                 out.dms += self.games.turn_dms(plugin, row, waits_for, people)
         elif actor is not None and game.simultaneous and not changed_decision(events):
-            waiting = ", ".join(self.games.named(row, u) for u in self.games.waiting_for(plugin, state, row))
+            waiting = g.enumerated(self.games.named(row, u) for u in self.games.waiting_for(plugin, state, row))
             # The round's number makes every such notice unique (see recovery's look for copies).
             out.public.append(
                 Message(

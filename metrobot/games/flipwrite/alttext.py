@@ -14,7 +14,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from ...i18n import EN, Lang
-from ..alttext import fit, listing, scores_sentence
+from ..alttext import fit, scores_sentence
 from ..protocol import or_empty
 from .deck import NUMBER, parse_card
 from .mapdata import MetroMap, map_of_view
@@ -54,7 +54,7 @@ def round_sentence(view: dict[str, Any], names: dict[str, str] | None, lang: Lan
     out = [lang.t("Round {round}: the card is {card}.", round=view["round"], card=card_words(view.get("card"), lang))]
     waiting: Any = view.get("waiting") or []
     out.append(
-        lang.t("Waiting for: {who}.", who=listing(_name(names, p) for p in waiting))
+        lang.t("Waiting for: {who}.", who=lang.enumerated(_name(names, p) for p in waiting))
         if waiting
         else lang.t("Everybody has chosen.")
     )
@@ -149,7 +149,9 @@ def summary_alt(view: dict[str, Any], names: dict[str, str] | None, lang: Lang =
     for p in view["players"]:
         state = lang.t("has chosen") if p in decided else ""
         said_.append(
-            lang.ended(f"{_name(names, p)}: " + lang.clauses([state, progress(view, view["sheets"][p], lang)]))
+            lang.ended(
+                f"{_name(names, p)}{lang.colon}" + lang.clauses([state, progress(view, view["sheets"][p], lang)])
+            )
         )
     return fit(said_)
 

@@ -28,7 +28,7 @@ def narrate(state: Any, events: list[dict[str, Any]], name: Names, lang: Lang = 
             )
             for p, steps in e["decisions"].items():
                 said = lang.clauses(describe(state, a, lang) for a in steps) or lang.t("nothing")
-                lines.append(f"• {name(p)}: {said}")
+                lines.append(f"• {name(p)}{lang.colon}{said}")
         elif kind == "line_completed":
             who, line, points = name(e["player"]), e["line"], e["points"]
             text = (
@@ -63,7 +63,7 @@ def board_brief(view: dict[str, Any], seat: str, lang: Lang = EN) -> str:
         "Your sheet: lines with an empty window {open}; completed {done}; {n} station still empty.",
         "Your sheet: lines with an empty window {open}; completed {done}; {n} stations still empty.",
         empty,
-        open=", ".join(open_lines) or lang.t("none"),
-        done=", ".join(done) or lang.t("none"),
+        open=lang.enumerated(open_lines) or lang.t("none"),
+        done=lang.enumerated(done) or lang.t("none"),
         n=empty,
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...i18n import EN, Lang
-from ..alttext import listing, scores_sentence
+from ..alttext import scores_sentence
 from ..protocol import or_empty
 from . import alttext
 
@@ -50,7 +50,7 @@ def line_text(view: dict[str, Any], line: Any, sheet: dict[str, Any], lang: Lang
         f"{m.stations[sid].name} {mark_words(sheet['marks'].get(sid), special and m.stations[sid].special, lang)}"
         for sid in line.stations
     ]
-    return [head, "  " + lang.ended(listing(stations))]
+    return [head, "  " + lang.ended(lang.enumerated(stations))]
 
 
 def own_sheet(view: dict[str, Any], viewer: str, names: dict[str, str] | None, lang: Lang) -> list[str]:
@@ -94,7 +94,7 @@ def text_board(view: dict[str, Any], viewer: str | None, names: dict[str, str] |
         sheet = view["sheets"][p]
         out += [
             "",
-            lang.ended(f"{(names or {}).get(p, p)}: {alttext.progress(view, sheet, lang)}"),
+            lang.ended(f"{(names or {}).get(p, p)}{lang.colon}{alttext.progress(view, sheet, lang)}"),
             alttext.lines_progress(view, sheet, lang),
         ]
     return out

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...i18n import EN, Lang
-from ..alttext import fit, listing, scores_sentence
+from ..alttext import fit, scores_sentence
 from ..protocol import N_
 from .board import ARROW_BY_CELL, corners, vertex_name
 from .narration import KINDS, STYLES, line_state
@@ -91,10 +91,10 @@ def dug(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> str:
     )
     if record.get("stations"):
         said.append(
-            lang.t("New stations: {places}.", places=listing(vertex_name(tuple(v)) for v in record["stations"]))
+            lang.t("New stations: {places}.", places=lang.enumerated(vertex_name(tuple(v)) for v in record["stations"]))
         )
     if record.get("markers"):
-        said.append(lang.t("Markers dropped: {letters}.", letters=listing(record["markers"])))
+        said.append(lang.t("Markers dropped: {letters}.", letters=lang.enumerated(record["markers"])))
     return lang.sentences(*said)
 
 
@@ -103,8 +103,8 @@ def line_states(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) 
     for p in view["players"]:
         mine = [line for line in view["lines"] if line["player"] == p]
         per_player.append(
-            f"{_name(names, p)}: "
-            + listing(
+            f"{_name(names, p)}{lang.colon}"
+            + lang.enumerated(
                 f"{lang.t(STYLES[line['style']])} {line_state(line, lang)}"
                 + (
                     " " + lang.t("at {vertex}", vertex=vertex_name(tuple(line["vertices"][-1])))
@@ -131,7 +131,7 @@ def markers(view: dict[str, Any], names: dict[str, str] | None, lang: Lang, *, w
         said.append(
             lang.t(
                 "Markers placed: {markers}.",
-                markers=listing(
+                markers=lang.enumerated(
                     (
                         lang.t(
                             "{marker} at {cell}",
@@ -153,7 +153,9 @@ def markers(view: dict[str, Any], names: dict[str, str] | None, lang: Lang, *, w
     for holder, hand in held.items():
         shown = [f"{m['letter']} ({lang.t(KINDS[m['kind']])})" for m in hand if m["letter"]]
         hidden = len(hand) - len(shown)
-        text = lang.t("{name} holds {markers}", name=_name(names, holder), markers=listing(shown)) if shown else ""
+        text = (
+            lang.t("{name} holds {markers}", name=_name(names, holder), markers=lang.enumerated(shown)) if shown else ""
+        )
         if hidden:
             text = lang.clauses(
                 [
@@ -193,8 +195,10 @@ def trip_words(trip: dict[str, Any], names: dict[str, str] | None, lang: Lang) -
         else lang.t("{day} {trip}", day=day, trip=f"{trip['name']}–{trip['name']}")
     )
     verdict = lang.t("impossible") if trip["impossible"] else lang.t("{minutes} min", minutes=trip["minutes"])
-    points = listing(f"{_name(names, p)} {v:+d}" for p, v in trip["points"].items()) or lang.t("nobody scores")
-    return lang.ended(f"{what}: {verdict}, {points}")
+    points = lang.enumerated(f"{_name(names, p)} {v:+d}" for p, v in trip["points"].items()) or lang.t("nobody scores")
+    # "Sunday park–lake: 12 min, Ann +3, Bob +1": the verdict and the points are two phrases of
+    # one sentence (Chinese "，"), the points a list (`enumerated`, Chinese "、").
+    return lang.ended(f"{what}{lang.colon}{verdict}{lang.comma}{points}")
 
 
 def trips_alt(view: dict[str, Any], names: dict[str, str] | None, lang: Lang = EN) -> str:

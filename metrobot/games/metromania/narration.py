@@ -105,7 +105,7 @@ def _flush(
         return
     parts = [f"{lang.t(STYLES[style])} {' → '.join(path)}" for (_, style), path in runs.items()]
     who = f"**{name(actor)}**" if actor else ""
-    text = lang.t("{name} dug {tunnels}", name=who, tunnels=", ".join(parts)) if parts else who
+    text = lang.t("{name} dug {tunnels}", name=who, tunnels=lang.enumerated(parts)) if parts else who
     if extras:
         text = (text + " · " if text else "") + " · ".join(extras)
     lines.append(text.strip())
@@ -119,13 +119,14 @@ def hand_text(view: dict[str, Any], seats: list[str], lang: Lang = EN) -> str | 
     placed = [m for m in view["markers"] if m["holder"] in seats and m["cell"] is not None]
     if not held and not placed:
         return None
-    text = ", ".join(f"**{m['letter']}** ({lang.t(KINDS[m['kind']])})" for m in held) or lang.t("none left")
+    text = lang.enumerated(f"**{m['letter']}** ({lang.t(KINDS[m['kind']])})" for m in held) or lang.t("none left")
     out = lang.t("Your destination markers in hand: {markers}.", markers=text)
     if placed:
         out = lang.sentences(
             out,
             lang.t(
-                "Placed: {markers}.", markers=", ".join(f"{m['letter']} ({lang.t(KINDS[m['kind']])})" for m in placed)
+                "Placed: {markers}.",
+                markers=lang.enumerated(f"{m['letter']} ({lang.t(KINDS[m['kind']])})" for m in placed),
             ),
         )
     return out

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...i18n import EN, Lang
-from ..alttext import listing, scores_sentence
+from ..alttext import scores_sentence
 from ..protocol import or_empty
 from . import alttext
 from .board import vertex_name
@@ -26,7 +26,7 @@ def line_text(line: dict[str, Any], lang: Lang) -> str:
     head = f"{lang.t(STYLES[line['style']])} ({line_state(line, lang)})"
     if not line["vertices"]:
         return lang.ended(head)
-    return lang.ended(f"{head}: {' → '.join(vertex_name(tuple(v)) for v in line['vertices'])}")
+    return lang.ended(f"{head}{lang.colon}{' → '.join(vertex_name(tuple(v)) for v in line['vertices'])}")
 
 
 def player_lines(view: dict[str, Any], seat: str, names: dict[str, str] | None, lang: Lang) -> list[str]:
@@ -43,7 +43,7 @@ def spots(view: dict[str, Any], lang: Lang) -> list[str]:
         if cell["kind"] in CELL_KINDS:
             by_kind.setdefault(cell["kind"], []).append(alttext.cell_name((cell["q"], cell["r"], cell["up"])))
     return [
-        lang.t("{kind}: {cells}.", kind=lang.t(CELL_KINDS[kind]).capitalize(), cells=listing(cells))
+        lang.t("{kind}: {cells}.", kind=lang.t(CELL_KINDS[kind]).capitalize(), cells=lang.enumerated(cells))
         for kind, cells in by_kind.items()
     ]
 
@@ -58,7 +58,7 @@ def text_board(view: dict[str, Any], viewer: str | None, names: dict[str, str] |
     out += [
         "",
         alttext.stations_left(view, lang),
-        lang.t("Stations: {places}.", places=listing(stations)) if stations else lang.t("No station yet."),
+        lang.t("Stations: {places}.", places=lang.enumerated(stations)) if stations else lang.t("No station yet."),
     ]
     out += alttext.markers(view, names, lang, where=True)
     if view.get("trips"):

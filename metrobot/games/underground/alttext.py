@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...i18n import EN, Lang
-from ..alttext import fit, listing, scores_sentence
+from ..alttext import fit, scores_sentence
 from ..protocol import N_, or_empty
 from . import words
 from .board import board_named
@@ -89,7 +89,9 @@ def built(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> str
             lang.t(
                 "{name} built {placements}.",
                 name=_name(names, player),
-                placements=listing(f"{words.colour(p['colour'], lang)} {board.label(p['gap'])}" for p in placements),
+                placements=lang.enumerated(
+                    f"{words.colour(p['colour'], lang)} {board.label(p['gap'])}" for p in placements
+                ),
             )
         )
     if forgone:
@@ -107,7 +109,7 @@ def built(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> str
 
 def trip(t: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> str:
     kind, walks = words.destination_kind(t["kind"], lang), t["walks"]
-    scored = listing(f"{_name(names, p)} +{n}" for p, n in t["points"].items() if n) or lang.t("nobody scores")
+    scored = lang.enumerated(f"{_name(names, p)} +{n}" for p, n in t["points"].items() if n) or lang.t("nobody scores")
     if not t["colours"]:
         return lang.n(
             "The passenger walked all the way from {start} to {to} ({kind}), {walks} walk: {scored}.",
@@ -157,7 +159,9 @@ def colours_held(view: dict[str, Any], names: dict[str, str] | None, lang: Lang)
     colours: Any = view.get("colours") or {}
     per_player = [
         f"{_name(names, p)} "
-        + listing(f"{words.colour(c, lang)} {col['pieces_left']}" for c, col in colours.items() if col["owner"] == p)
+        + lang.enumerated(
+            f"{words.colour(c, lang)} {col['pieces_left']}" for c, col in colours.items() if col["owner"] == p
+        )
         for p in turn_order(view)
     ]
     return lang.t("Colours and pieces left: {players}.", players=lang.clauses(per_player))
@@ -166,7 +170,8 @@ def colours_held(view: dict[str, Any], names: dict[str, str] | None, lang: Lang)
 def tokens(view: dict[str, Any], names: dict[str, str] | None, lang: Lang) -> str:
     held: Any = view.get("tokens") or {}
     return lang.t(
-        "Branch tokens: {tokens}.", tokens=listing(f"{_name(names, p)} {held.get(p, 0)}" for p in turn_order(view))
+        "Branch tokens: {tokens}.",
+        tokens=lang.enumerated(f"{_name(names, p)} {held.get(p, 0)}" for p in turn_order(view)),
     )
 
 
@@ -177,7 +182,7 @@ def face_up(view: dict[str, Any], lang: Lang) -> str:
     kind = board_named(view["map"]).kind
     return lang.t(
         "Face-up destinations: {cards}.",
-        cards=listing(f"{station} ({words.destination_kind(kind.get(station, ''), lang)})" for station in row),
+        cards=lang.enumerated(f"{station} ({words.destination_kind(kind.get(station, ''), lang)})" for station in row),
     )
 
 
@@ -207,7 +212,7 @@ def summary_alt(view: dict[str, Any], names: dict[str, str] | None, lang: Lang =
         status(view, names, lang),
     ]
     for p in ranked:
-        parts = listing(f"{lang.t(PARTS[k])} {v}" for k, v in or_empty(breakdown.get(p)).items() if k in PARTS)
+        parts = lang.enumerated(f"{lang.t(PARTS[k])} {v}" for k, v in or_empty(breakdown.get(p)).items() if k in PARTS)
         said.append(
             lang.n(
                 "{name}: {total} point ({parts}).",

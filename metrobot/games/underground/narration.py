@@ -37,12 +37,12 @@ def _placed(e: dict[str, Any], lang: Lang) -> str:
     if e["kind"] == "branch":
         text += f" ({words.placement_kind('branch', lang)})"
     if e["scored"]:
-        text += " · " + ", ".join(_scored(i, lang) for i in e["scored"])
+        text += " · " + lang.enumerated(_scored(i, lang) for i in e["scored"])
     return text
 
 
 def _passenger(e: dict[str, Any], name: Names, lang: Lang) -> str:
-    scored = ", ".join(f"{name(p)} +{n}" for p, n in e["points"].items() if n) or lang.t("nobody scores")
+    scored = lang.enumerated(f"{name(p)} +{n}" for p, n in e["points"].items() if n) or lang.t("nobody scores")
     walks, kind = e["walks"], words.destination_kind(e["kind"], lang)
     if not e["colours"]:
         return "🚶 " + lang.n(
@@ -141,7 +141,7 @@ def narrate(state: Any, events: list[dict[str, Any]], name: Names, lang: Lang = 
 def route_options(state: Any, lang: Lang = EN) -> str:
     """The tied routes the active player chooses between, numbered as `/play route N` takes them."""
     pending: dict[str, Any] = state.turn.pending or {"options": []}
-    return lang.clauses(f"{i}: {route_label(o, lang)}" for i, o in enumerate(pending["options"]))
+    return lang.clauses(f"{i}{lang.colon}{route_label(o, lang)}" for i, o in enumerate(pending["options"]))
 
 
 def board_brief(view: dict[str, Any], destination_kind: Callable[[str], str], seat: str, lang: Lang = EN) -> str:
@@ -158,7 +158,7 @@ def board_brief(view: dict[str, Any], destination_kind: Callable[[str], str], se
     said.append(
         lang.t(
             "Face-up destinations: {cards}.",
-            cards=", ".join(
+            cards=lang.enumerated(
                 f"{station} ({words.destination_kind(destination_kind(station), lang)})" for station in row
             ),
         )
@@ -182,7 +182,7 @@ def board_brief(view: dict[str, Any], destination_kind: Callable[[str], str], se
             "Your colours: {colours}; {n} branch token.",
             "Your colours: {colours}; {n} branch tokens.",
             tokens,
-            colours=", ".join(mine),
+            colours=lang.enumerated(mine),
             n=tokens,
         )
     )

@@ -21,7 +21,7 @@ from functools import cache
 from typing import Any
 
 from ...i18n import EN, Lang, fold
-from ..protocol import BadInput, Choice, Game
+from ..protocol import BadInput, Choice, Game, SaidItems
 from . import words
 from .board import Board
 from .building import BRANCH_COST, PLACEMENTS_PER_TURN, kind_of, preview
@@ -256,7 +256,7 @@ def _placement(game: Game, s: State, seat: str, raw: str) -> dict[str, Any]:
     if len(gaps) == 1:
         raise BadInput("none of your colours can go on {gap} now", gap=board.label(gaps[0]))
     raise BadInput(
-        "'{text}' could be {gaps}: name both stations", text=rest, gaps=", ".join(board.label(g) for g in gaps[:5])
+        "'{text}' could be {gaps}: name both stations", text=rest, gaps=SaidItems([board.label(g) for g in gaps[:5]])
     )
 
 

@@ -14,7 +14,7 @@ from collections import deque
 from typing import Any
 
 from ...i18n import EN, Lang
-from ..alttext import listing, scores_sentence
+from ..alttext import scores_sentence
 from ..protocol import N_, or_empty
 from . import alttext, words
 from .board import Board, board_named
@@ -98,9 +98,12 @@ def colour_lines(
         n=col["pieces_left"],
     )
     found = runs(board, col["track"])
+    # The catalogue's head ends with its language's colon; none of Chinese's or Japanese's
+    # full-width marks takes a space after it.
+    gap = "" if head.endswith("：") else " "
     if not found:
-        return [f"{head} {lang.t('no track yet.')}"]
-    lines = [lang.ended(f"{head} {' – '.join(found[0])}")]
+        return [f"{head}{gap}{lang.t('no track yet.')}"]
+    lines = [lang.ended(f"{head}{gap}{' – '.join(found[0])}")]
     told = set(found[0])
     for run in found[1:]:
         closes = run[-1] in told
@@ -126,7 +129,7 @@ def scored_items(view: dict[str, Any], colour: str, lang: Lang) -> str:
         found: Any = scored.get(key) or []
         if found:
             said = [words.symbol(s, lang) for s in found] if key == "connections" else found
-            items.append(f"{lang.t(word)} {listing(said)}")
+            items.append(f"{lang.t(word)} {lang.enumerated(said)}")
     return lang.clauses(items)
 
 
@@ -161,7 +164,9 @@ def text_board(view: dict[str, Any], viewer: str | None, names: dict[str, str] |
             "",
             lang.t(
                 "Connection pairs (+3 when one colour joins both): {pairs}.",
-                pairs=lang.clauses(f"{words.symbol(s, lang)}: {' / '.join(stations)}" for s, stations in pairs.items()),
+                pairs=lang.clauses(
+                    f"{words.symbol(s, lang)}{lang.colon}{' / '.join(stations)}" for s, stations in pairs.items()
+                ),
             ),
         ]
     return out

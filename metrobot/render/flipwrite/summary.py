@@ -204,7 +204,7 @@ def _header(
     if finished:
         d.text((24, 50), fit_text(lang.t("Game over"), 44, width - 48, True), font=font(44, True), fill=INK)
         winners = view.get("winners") or []
-        who = ", ".join(_name(names, w) for w in winners)
+        who = lang.enumerated(_name(names, w) for w in winners)
         if len(view["players"]) == 1:
             total = (view.get("breakdown") or {}).get(winners[0], {}).get("total", view["scores"].get(winners[0], 0))
             text = lang.n(
@@ -232,7 +232,7 @@ def _header(
     )
     waiting = list(view.get("waiting", []))
     text = (
-        lang.t("waiting for {names}", names=", ".join(_name(names, p) for p in waiting))
+        lang.t("waiting for {names}", names=lang.enumerated(_name(names, p) for p in waiting))
         if waiting
         else lang.t("everybody has chosen")
     )

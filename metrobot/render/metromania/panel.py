@@ -102,7 +102,7 @@ def draw_panel(
             y += 22
         hand = [m for m in markers if m["holder"] == p and m["cell"] is None]
         if (viewer is not None and owners.get(p) == viewer) or all(m["letter"] for m in hand):
-            held = ", ".join(f"{m['letter']}-{kind_short(m['kind'], lang)}" for m in hand)
+            held = lang.enumerated(f"{m['letter']}-{kind_short(m['kind'], lang)}" for m in hand)
             text = lang.t("hand: {markers}", markers=held) if held else lang.t("hand: empty")
         else:
             text = lang.n("hand: {n} marker (hidden)", "hand: {n} markers (hidden)", len(hand), n=len(hand))

@@ -74,7 +74,7 @@ def trips_image(
         d.text((x0 + 12, ty), fit_text(title, 18, room, True), font=font(18, True), fill=INK)
         d.text((x0 + PANEL_W - 14, ty), verdict, font=font(18, True), anchor="ra", fill=INK)
         points = trip["points"]
-        text = ", ".join(f"{names.get(p, p)} {v:+d}" for p, v in points.items()) or lang.t("nobody scores")
+        text = lang.enumerated(f"{names.get(p, p)} {v:+d}" for p, v in points.items()) or lang.t("nobody scores")
         d.text((x0 + 12, ty + 28), fit_text(text, 16, PANEL_W - 24), font=font(16), fill=MUTED)
         d.rectangle([x0, y0, x0 + PANEL_W - 1, y0 + PANEL_H - 1], outline=(214, 207, 191))
     _ranking(d, view, names, seat, (3 * PANEL_W, HEADER + PANEL_H), lang, vision)

@@ -148,7 +148,7 @@ def draw_panel(
         for p in new:
             counts[p["colour"]] = counts.get(p["colour"], 0) + 1
         track = lang.t(
-            "new track: {pieces}", pieces=", ".join(f"{colour_word(c, lang)} ×{k}" for c, k in counts.items())
+            "new track: {pieces}", pieces=lang.enumerated(f"{colour_word(c, lang)} ×{k}" for c, k in counts.items())
         )
         sub = track + (" · " + sub if sub != m.title else "")
     d.text((x, y), fit_text(sub, 17, w), font=font(17), fill=NATIONAL_RAIL if phase == "last_round" else MUTED)
