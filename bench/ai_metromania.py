@@ -50,6 +50,11 @@ VERSIONS: dict[str, Callable[[], AutoPlayer]] = {
     # v1 with the rollouts' greedy play as random as the greedy level's own (its tie-break noise,
     # 0.05, not 0.3): the opponents the rollouts model are that player.
     "v1-n05": aiplay.strong("metromania", crn=False, noise=0.05),
+    # v1 planning its own moves with the estimate's trip term (`Weights.trip`): a greedy player
+    # with it won 32.5 % of 400 4-player deals from seed 40,000 among three greedy, 26.2 % without.
+    "own-trip3": aiplay.strong("metromania", crn=False, own=Weights(trip=3.0)),
+    # own-trip3's candidate turns, its own later moves in rollouts played by the greedy level's weights
+    "plan-trip3": aiplay.strong("metromania", crn=False, own=Weights(trip=3.0), played=Weights()),
 }
 
 

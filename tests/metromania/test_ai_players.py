@@ -187,3 +187,29 @@ def test_levels():
     assert [player(level).level for level in ("random", "greedy", "strong")] == ["random", "greedy", "strong"]
     with pytest.raises(ValueError):
         player("genius")
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_the_trip_term_counts_the_placed_markers_a_seats_lines_pass(seed):
+    """`Weights.trip` (an option of the strong player's own planning, 0 for the greedy level):
+    for each letter with a marker down, 6 to a placer or 3 to another rider, times the square
+    of the share of its markers whose cell the seat's lines pass a corner of."""
+    from metrobot.games.metromania.ai.estimate import CORNERS, Estimator, Weights
+
+    s = position(4, {"hands": "open"}, seed, 60)
+    served = 0
+    assert any(m.cell for m in s.markers) and not GAME.is_over(s)
+    for seat, player in enumerate(s.players):
+        plain = Estimator(s, seat, Weights()).value(s)
+        one = Estimator(s, seat, Weights(trip=1.0)).value(s)
+        passed = {v for line in s.lines if line.player == player for v in line.vertices}
+        expected = 0.0
+        for letter in {m.letter for m in s.markers if m.cell}:
+            pair = [m for m in s.markers if m.letter == letter and m.cell]
+            worth = 6 if any(m.holder == player for m in pair) else 3
+            expected += worth * (sum(1 for m in pair if passed & set(CORNERS[m.cell])) / 2) ** 2
+        assert one - plain == pytest.approx(expected)
+        served += expected > 0
+        assert Estimator(s, seat, Weights(trip=3.0)).value(s) - plain == pytest.approx(3 * expected)
+    assert served  # some seat's lines pass a placed marker
+    assert GreedyPlayer().weights.trip == 0  # the greedy level plays as before

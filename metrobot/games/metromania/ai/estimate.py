@@ -63,6 +63,7 @@ class Weights:
     cure: float = 0.7  # chance that an untouched marker on an unfinished line gets a station
     cure_finished: float = 0.1  # ... on a finished line (only another line can bring one)
     pace: bool = True  # one marker a turn: no more markers count than turns are left
+    trip: float = 0.0  # a letter's trip worth by how many of its placed markers the seat's lines pass
 
 
 WEIGHTS = Weights()
@@ -382,7 +383,30 @@ class Estimator:
                     turns = max(1, -(-to_dig // 3))
                 gains = sorted(gains, reverse=True)[:turns]
             total += sum(gains)
+        if w.trip:
+            total += w.trip * self._trips(s, player)
         return total + shape if shaping else total
+
+    def _trips(self, s: State, player: str) -> float:
+        """Trips the seat's lines are placed to ride: for each letter with a marker down, what a
+        fastest route through it would pay (6 to a placer, 3 to another rider), times the share
+        of its markers whose cell one of the seat's lines passes a corner of, squared (a route
+        needs both ends)."""
+        mine = [line.index for line in s.lines if line.player == player and line.vertices]
+        if not mine:
+            return 0.0
+        served: dict[str, int] = {}
+        worth: dict[str, int] = {}
+        for m in s.markers:
+            if m.cell is None:
+                continue
+            if m.holder == player:
+                worth[m.letter] = 6
+            else:
+                worth.setdefault(m.letter, 3)
+            if any(v in index for index in mine for v in CORNERS[m.cell]):
+                served[m.letter] = served.get(m.letter, 0) + 1
+        return sum(worth[letter] * (n / 2) ** 2 for letter, n in served.items())
 
     def _spots(self, s: State, kind: str, twin: Cell | None) -> list[Cell]:
         """Free spots of `kind` a marker whose twin lies on `twin` may go on."""

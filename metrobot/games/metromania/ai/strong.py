@@ -115,6 +115,7 @@ class StrongPlayer(AutoPlayer):
         leaf: str = "estimate",
         early: float | None = None,
         own: Weights = WEIGHTS,
+        played: Weights | None = None,
     ):
         self.width = width  # candidate turns kept
         self.beam = beam  # steps tried from each partial turn
@@ -134,6 +135,8 @@ class StrongPlayer(AutoPlayer):
         # the estimate's weights this player plans its own moves with (candidate turns, and
         # its own moves in rollouts); the other seats are expected to play as the greedy level
         self.own = own
+        # the weights its own later moves in rollouts are played by (None: `own`)
+        self.played = own if played is None else played
         self.last = Search()
 
     def choose(
@@ -331,7 +334,7 @@ class StrongPlayer(AutoPlayer):
             if len(actions) == 1:
                 action = actions[0]
             else:
-                ranked = rank(game, world, mover, actions, self.own if mover == seat else WEIGHTS)
+                ranked = rank(game, world, mover, actions, self.played if mover == seat else WEIGHTS)
                 action = actions[max(ranked, key=lambda x: x[0] + self.noise * rnd.random())[1]]
             world, _ = game.apply(world, mover, action)
             self.last.work += 1
