@@ -199,14 +199,14 @@ def test_the_trip_term_counts_the_placed_markers_a_seats_lines_pass(seed):
     s = position(4, {"hands": "open"}, seed, 60)
     served = 0
     assert any(m.cell for m in s.markers) and not GAME.is_over(s)
-    for seat, player in enumerate(s.players):
+    for seat, owner in enumerate(s.players):
         plain = Estimator(s, seat, Weights()).value(s)
         one = Estimator(s, seat, Weights(trip=1.0)).value(s)
-        passed = {v for line in s.lines if line.player == player for v in line.vertices}
+        passed = {v for line in s.lines if line.player == owner for v in line.vertices}
         expected = 0.0
         for letter in {m.letter for m in s.markers if m.cell}:
             pair = [m for m in s.markers if m.letter == letter and m.cell]
-            worth = 6 if any(m.holder == player for m in pair) else 3
+            worth = 6 if any(m.holder == owner for m in pair) else 3
             expected += worth * (sum(1 for m in pair if passed & set(CORNERS[m.cell])) / 2) ** 2
         assert one - plain == pytest.approx(expected)
         served += expected > 0
