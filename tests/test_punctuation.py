@@ -2,10 +2,11 @@
 standings line, a tournament's and a rating chart's alt text) are punctuated as their language
 punctuates: in Chinese and Japanese a sentence ends with "。" and the next follows with no space,
 clauses are separated by "；", the phrases of one sentence by "，" (Japanese "、"), the items of a
-list (names, scores) by the enumeration comma "、", a label from what it labels by "：" — never an
-ASCII "." , "; ", ", " or ": " written in the code (`Lang.stop`, `.semicolon`, `.comma`,
-`.enumeration_comma`, `.colon`, `.ended`, `.clauses`, `.enumerated`, `.sentences`). English
-reads as before."""
+list (names, scores) by the enumeration comma "、", a label from what it labels by "：", a note
+on a piece is in full-width "（…）" with no space before it — never an ASCII "." , "; ", ", ", ": "
+or " (…)" written in the code (`Lang.stop`, `.semicolon`, `.comma`, `.enumeration_comma`,
+`.colon`, `.bracketed`, `.ended`, `.clauses`, `.enumerated`, `.sentences`). English reads as
+before."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import pytest
 
 from metrobot.games import get_plugin
 from metrobot.games.alttext import plain_alt_text
+from metrobot.games.flipwrite.textboard import mark_words
 from metrobot.games.protocol import SaidItems, SaidList
 from metrobot.i18n import lang
 from metrobot.i18n.words import people
@@ -32,10 +34,17 @@ WIDE = ["zh_CN", "zh_TW", "ja"]
 _HAN_KANA = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff01-\uff5e"
 # Latin punctuation the code wrote around a Chinese or Japanese text: "; ", ", ", ": ", a "." after
 # a han or kana character or before one, a "." ending a line, a space after a full-width stop,
-# comma or colon. (A station named "St. Paul's" keeps its own ". ": a capital letter follows. No
+# comma or colon, a Latin parenthesis opened after a han or kana character or around one ("St.
+# Paul's (普通)", "**A** (住宅区)"). (A station named "St. Paul's" keeps its own ". ": a capital letter follows. No
 # name, station or map of these games holds ", " or ": ", and the catalogues write none in these
-# languages but in typed words, which these texts do not show.)
-LATIN = re.compile(rf"; |, |: |(?<=[{_HAN_KANA}])\.|\. ?(?=[{_HAN_KANA}])|\.$|[。；，、：] ", re.MULTILINE)
+# languages but in typed words, which these texts do not show. Latin parentheses stay around Latin
+# alone: a flip-and-write line's letter and its map's name, "线路 A (U1) 换乘".)
+_HAN_KANA_WORDS = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
+LATIN = re.compile(
+    rf"; |, |: |(?<=[{_HAN_KANA}])\.|\. ?(?=[{_HAN_KANA}])|\.$|[。；，、：] "
+    rf"|(?<=[{_HAN_KANA_WORDS}]) ?\(|\((?=[{_HAN_KANA_WORDS}])|(?<=[{_HAN_KANA_WORDS}])\)",
+    re.MULTILINE,
+)
 NAMES = {"a": "Ann", "b": "Bob", "c": "张三"}
 GAMES = [("underground", {}), ("metromania", {}), ("flipwrite", {"map": "berlin"})]
 
@@ -80,6 +89,13 @@ def test_each_language_s_commas_and_colon():
     assert people(["1", "2"], separator=lang("zh_TW").enumeration_comma).count("、") == 1
 
 
+def test_each_language_s_parentheses():
+    codes = ("zh_CN", "zh_TW", "ja", "hi", "ko", "th", "en")
+    assert [lang(c).bracketed("x") for c in codes] == ["（x）", "（x）", "（x）", " (x)", " (x)", " (x)", " (x)"]
+    assert lang("zh_CN").bracketed("") == "" and lang("en").bracketed("") == ""
+    assert "St. Paul's" + lang("zh_CN").bracketed("普通") == "St. Paul's（普通）"
+
+
 def _played(kind: str, options: dict, steps: int | None):
     """A game of three after `steps` random legal steps (None: to its end), seeded."""
     plugin = get_plugin(kind)
@@ -111,6 +127,55 @@ def test_a_game_s_alt_text_and_text_board_in_chinese_and_japanese(kind, options)
     assert "；" in plugin.alt_text(view, "a", NAMES, lang("zh_CN")) + "\n".join(
         plugin.text_board(view, "a", NAMES, lang("zh_CN"))
     )
+
+
+def _noted(kind: str, options: dict, code: str) -> str:
+    """What a seeded game of three says with notes in parentheses, after 30 steps: the mover's
+    choices (a placement's kind and points, a marker dropped), the hand, the board's alt text and
+    text board (a card's kind after its station, a marker's holder, a line's state)."""
+    g = lang(code)
+    plugin, state = _played(kind, options, 30)
+    seat = sorted(plugin.game.to_move(state))[0]
+    view = plugin.game.view(state, "a")
+    return "\n".join(
+        [
+            *(c.label for c in plugin.choices(state, seat, g)),
+            plugin.hand_text(view, ["a"], g) or "",
+            plugin.alt_text(view, "a", NAMES, g),
+            *plugin.text_board(view, "a", NAMES, g),
+        ]
+    )
+
+
+@pytest.mark.parametrize("kind, options", GAMES, ids=[g[0] for g in GAMES])
+def test_a_game_s_notes_in_parentheses_in_chinese_and_japanese(kind, options):
+    english = _noted(kind, options, "en")
+    assert " (" in english and "（" not in english  # (as before: a space, then Latin parentheses)
+    for code in WIDE:
+        noted = _noted(kind, options, code)
+        assert not latin_in(noted), (code, latin_in(noted))
+        if kind != "flipwrite":  # (its notes are codes and map names, "A (U1)": Latin parentheses)
+            assert "（" in noted and " （" not in noted, code
+
+
+def test_notes_in_parentheses_read_as_their_language_writes_them():
+    underground = {code: _noted("underground", {}, code) for code in ("en", "zh_CN", "ja")}
+    assert "red Westbourne Park–Paddington (extend, +1)" in underground["en"]
+    assert "红 Westbourne Park–Paddington（延伸，+1）" in underground["zh_CN"]
+    assert "赤 Westbourne Park–Paddington（延長、+1）" in underground["ja"]
+    assert "St. Paul's (standard)" in underground["en"] and "St. Paul's（普通）" in underground["zh_CN"]
+    metromania = {code: _noted("metromania", {}, code) for code in ("en", "zh_CN", "zh_TW", "ja")}
+    assert "**E** (commercial), **F** (entertainment)" in metromania["en"]
+    assert "**E**（商业区）、**F**（娱乐区）" in metromania["zh_CN"]
+    assert "**E**（商業區）、**F**（娛樂區）" in metromania["zh_TW"]
+    assert "**E**（商業）、**F**（娯楽）" in metromania["ja"]
+    assert "B entertainment (Ann)" in metromania["en"] and "B 娯楽（Ann）" in metromania["ja"]
+    # (a special station's note: its option is off in the games above)
+    assert [mark_words(None, True, lang(code)) for code in ("en", "zh_CN", "ja")] == [
+        "empty (special station)",
+        "空（特殊车站）",
+        "空き（特別駅）",
+    ]
 
 
 def _told(kind: str, options: dict, code: str) -> list[str]:
@@ -222,7 +287,7 @@ def test_lists_in_english_read_as_before():
         "🏆 Ann 7, Bob 6",
         "Banks: Ann 25 hours ⏳, Bob 2 days",
         " — 3 pts · 3 games · 1 bye, 1 skipped",
-        " — 1 pts · 2 games · 2 skipped, dropped",
+        " — 1 pt · 2 games · 2 skipped, dropped",
         "Euston, Bank and Angel",
         "Euston–Bank, Angel–Old Street",
     ]
@@ -243,3 +308,15 @@ def test_lists_in_chinese_and_japanese_take_the_enumeration_comma():
     # a record's clauses are the phrases of one sentence: "，" in Chinese, "、" in Japanese
     assert "12 局，胜 5 局，平均得分 23.4；" in Standings.record_line(RECORD, lang("zh_CN"))
     assert "12 ゲーム、5 勝、平均得点 23.4；" in Standings.record_line(RECORD, lang("ja"))
+
+
+def test_a_tournament_line_counts_its_points_in_the_language_s_plural():
+    def points(code: str) -> list[str]:
+        table = [Standing(str(i), i, x, played=2) for i, x in enumerate((1.0, 2.5, 0.0, 3.0), 1)]
+        return [line.split("— ", 1)[1].split(" ·", 1)[0] for line in standings_lines(table, {}, lang(code), SWISS)]
+
+    assert points("en") == ["1 pt", "2.5 pts", "0 pts", "3 pts"]
+    assert points("fr") == ["1 pt", "2,5 pts", "0 pt", "3 pts"]  # (French counts 0 as one)
+    assert points("nl") == ["1 pt", "2,5 ptn", "0 ptn", "3 ptn"]
+    assert points("es") == ["1 pto", "2,5 ptos", "0 ptos", "3 ptos"]
+    assert points("de") == ["1 Pkt.", "2,5 Pkt.", "0 Pkt.", "3 Pkt."]

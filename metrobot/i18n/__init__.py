@@ -79,7 +79,7 @@ LANGUAGES = {
     "zh_TW": "中文（繁體）",
 }
 # Each language's sentence punctuation (`Lang.stop`, `.semicolon`, `.comma`, `.enumeration_comma`,
-# `.colon`), where it is not Latin's. Chinese and Japanese: the full-width marks, with no space after
+# `.colon`, `.bracketed`), where it is not Latin's. Chinese and Japanese: the full-width marks, with no space after
 # them (the catalogues write "。", "；", "，", "、" and "："; Japanese's translators rarely write "；"
 # but a list of clauses that may hold "、" itself needs a separator of its own). Chinese has two
 # commas: "，" between the clauses or phrases of a sentence, "、" (the enumeration comma) between
@@ -88,7 +88,9 @@ LANGUAGES = {
 # writes "." and spaces. Thai is left Latin on purpose: it needs no full stop (a space ends a
 # sentence, and its catalogue writes none), but a "." is tolerated, and between sentences code puts
 # together (a list of clauses, then a space, then another) dropping it would leave a bare space
-# where Thai also spaces phrases within one sentence; so the "." stays.
+# where Thai also spaces phrases within one sentence; so the "." stays. Parentheses: a space, then
+# "(…)", as every other catalogue writes them (Korean, Hindi and Thai included); Chinese and
+# Japanese write the full-width "（…）" with no space before it, as their catalogues do ("（房主）").
 
 
 class Punctuation(NamedTuple):
@@ -97,15 +99,16 @@ class Punctuation(NamedTuple):
     comma: str
     enumeration_comma: str
     colon: str
+    parentheses: tuple[str, str]  # (what opens them, space included; what closes them)
 
 
-_LATIN = Punctuation(".", "; ", ", ", ", ", ": ")
-_CHINESE = Punctuation("。", "；", "，", "、", "：")
+_LATIN = Punctuation(".", "; ", ", ", ", ", ": ", (" (", ")"))
+_CHINESE = Punctuation("。", "；", "，", "、", "：", ("（", "）"))
 _PUNCTUATION = {
     "zh_CN": _CHINESE,
     "zh_TW": _CHINESE,
-    "ja": Punctuation("。", "；", "、", "、", "："),
-    "hi": Punctuation("।", "; ", ", ", ", ", ": "),
+    "ja": Punctuation("。", "；", "、", "、", "：", ("（", "）")),
+    "hi": Punctuation("।", "; ", ", ", ", ", ": ", (" (", ")")),
 }
 
 # Catalogues still being translated: a reader whose Discord speaks one gets what is translated
@@ -197,6 +200,16 @@ class Lang:
         """What comes between a label and what it labels ("Ann: 7"): "：" in Chinese and Japanese
         (no space after), ": " otherwise."""
         return _PUNCTUATION.get(self.code, _LATIN).colon
+
+    def bracketed(self, text: str) -> str:
+        """`text` in parentheses after what comes before it: " (text)", "（text）" in Chinese and
+        Japanese (full-width, no space before); "" for an empty text. For a note on a piece of a
+        text people read (a card's kind after its station, a points note after a move), not for
+        codes or Discord syntax, nor where a catalogue text holds its own parentheses."""
+        if not text:
+            return ""
+        opening, closing = _PUNCTUATION.get(self.code, _LATIN).parentheses
+        return f"{opening}{text}{closing}"
 
     def ended(self, text: str) -> str:
         """`text` as a whole sentence: this language's full stop after it, unless it already

@@ -18,7 +18,7 @@ from ..storage import Database, Snapshot, TournamentOwed
 from .core import TournamentCore, model
 from .model import Round
 from .scoring import standings
-from .texts import FORMAT_WORDS, clean, number, pairings_text, standings_text
+from .texts import FORMAT_WORDS, clean, counted, number, pairings_text, standings_text
 
 MARK = re.compile(r"⟦(\d+):(\d+)⟧")
 
@@ -205,7 +205,7 @@ def standings_alt(heading: str, sub: str, rows: list[dict], language: Lang) -> s
         language.n(
             "{rank}. {name}, {points} point",
             "{rank}. {name}, {points} points",
-            int(r["points"]) if float(r["points"]).is_integer() else 2,
+            counted(r["points"]),
             rank=r["rank"],
             name=r["name"],
             points=number(r["points"], language),

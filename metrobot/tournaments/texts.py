@@ -40,6 +40,12 @@ def number(x: float, g: Lang) -> str:
     return g.num(x, 2, trim=True)
 
 
+def counted(x: float) -> int:
+    """The count a text about `x` points takes its plural form by (`Lang.n`): the number itself
+    when whole, else 2, since a fraction reads as several in English ("1.5 points", "0.5 points")."""
+    return int(x) if float(x).is_integer() else 2
+
+
 def rules_line(rules: Rules, g: Lang, settings: dict) -> str:
     size = rules.table_size
     if rules.format == "swiss":
@@ -175,14 +181,16 @@ def standings_lines(
         if s.dropped:
             extra.append(g.t("dropped"))
         more = (" · " + g.enumerated(extra)) if extra else ""
+        # Two counts, each with its own plural form: the points ("1 pt", "3 pts") and the games.
+        points = g.n("{points} pt", "{points} pts", counted(s.points), points=number(s.points, g))
         lines.append(
             g.n(
-                "{rank}. **{name}** — {points} pts · {played} game{more}",
-                "{rank}. **{name}** — {points} pts · {played} games{more}",
+                "{rank}. **{name}** — {points} · {played} game{more}",
+                "{rank}. **{name}** — {points} · {played} games{more}",
                 s.played,
                 rank=s.rank,
                 name=part.name(s.person, clean(names.get(s.person, s.person))),
-                points=number(s.points, g),
+                points=points,
                 played=s.played,
                 more=more,
             )

@@ -51,6 +51,8 @@ def typed(state: Any, action: Action, lang: Lang = EN) -> str:
 
 def _line_label(state: Any, line_id: str) -> str:
     line = state.map.line(line_id)
+    # (Latin parentheses in every language: a line's letter and the map's own Latin name, "A (U1)",
+    # no words of the reader's)
     return f"{line_id} ({line.name})" if line.name and line.name != line_id else line_id
 
 

@@ -21,7 +21,7 @@ def mark_words(mark: Any, special: bool, lang: Lang) -> str:
         text = lang.t("transfer {n}", n=mark)
     else:
         text = lang.t("crossed")
-    return text + (" (" + lang.t("special station") + ")" if special else "")
+    return text + (lang.bracketed(lang.t("special station")) if special else "")
 
 
 def line_text(view: dict[str, Any], line: Any, sheet: dict[str, Any], lang: Lang) -> list[str]:
@@ -31,7 +31,7 @@ def line_text(view: dict[str, Any], line: Any, sheet: dict[str, Any], lang: Lang
     head = lang.t(
         "Line {line}: {marked} of {total} stations marked; windows {windows}; completing it scores {high} "
         "first, else {low}.",
-        line=f"{line.id} ({line.name})" if line.name != line.id else line.id,
+        line=f"{line.id} ({line.name})" if line.name != line.id else line.id,  # (as notation._line_label)
         marked=marked,
         total=len(line.stations),
         windows=" ".join(windows) or "—",

@@ -141,7 +141,8 @@ def markers(view: dict[str, Any], names: dict[str, str] | None, lang: Lang, *, w
                         if where
                         else f"{m['letter']} {lang.t(KINDS[m['kind']])}"
                     )
-                    + f" ({_name(names, m['holder'])})"
+                    # (a name, but in parentheses of the reader's sentence: "（张三）" in Chinese)
+                    + lang.bracketed(_name(names, m["holder"]))
                     for m in placed
                 ),
             )
@@ -151,7 +152,7 @@ def markers(view: dict[str, Any], names: dict[str, str] | None, lang: Lang, *, w
         if m["cell"] is None:
             held.setdefault(m["holder"], []).append(m)
     for holder, hand in held.items():
-        shown = [f"{m['letter']} ({lang.t(KINDS[m['kind']])})" for m in hand if m["letter"]]
+        shown = [m["letter"] + lang.bracketed(lang.t(KINDS[m["kind"]])) for m in hand if m["letter"]]
         hidden = len(hand) - len(shown)
         text = (
             lang.t("{name} holds {markers}", name=_name(names, holder), markers=lang.enumerated(shown)) if shown else ""

@@ -55,7 +55,8 @@ def narrate(events: list[dict[str, Any]], name: Names, lang: Lang = EN) -> list[
                 "intermediate": lang.t("intermediate station at {place}", place=where),
                 "bonus": lang.t("bonus station at {place}", place=where),
             }[e["how"]]
-            extras.append(what + (f" (+{e['points']})" if e["points"] else ""))
+            # (a note on a text in the reader's words: their parentheses, "（+3）" in Chinese)
+            extras.append(what + (lang.bracketed(f"+{e['points']}") if e["points"] else ""))
         elif kind == "line_finished":
             extras.append(
                 lang.t("finished the {line} line at {arrow} ✓", line=lang.t(STYLES[e["line"]]), arrow=e["arrow"])
@@ -119,14 +120,15 @@ def hand_text(view: dict[str, Any], seats: list[str], lang: Lang = EN) -> str | 
     placed = [m for m in view["markers"] if m["holder"] in seats and m["cell"] is not None]
     if not held and not placed:
         return None
-    text = lang.enumerated(f"**{m['letter']}** ({lang.t(KINDS[m['kind']])})" for m in held) or lang.t("none left")
+    in_hand = (f"**{m['letter']}**" + lang.bracketed(lang.t(KINDS[m["kind"]])) for m in held)
+    text = lang.enumerated(in_hand) or lang.t("none left")
     out = lang.t("Your destination markers in hand: {markers}.", markers=text)
     if placed:
         out = lang.sentences(
             out,
             lang.t(
                 "Placed: {markers}.",
-                markers=lang.enumerated(f"{m['letter']} ({lang.t(KINDS[m['kind']])})" for m in placed),
+                markers=lang.enumerated(m["letter"] + lang.bracketed(lang.t(KINDS[m["kind"]])) for m in placed),
             ),
         )
     return out

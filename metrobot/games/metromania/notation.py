@@ -97,7 +97,8 @@ def describe(s: State, action: Action, lang: Lang = EN) -> str:
             if step.kind == "st"
             else lang.t("bonus station at {place}", place=step.at)
         )
-        return text + (f" (+{points})" if points else "")
+        # (a note on a text in the reader's words: their parentheses, "（+3）" in Chinese)
+        return text + (lang.bracketed(f"+{points}") if points else "")
     line = lang.t(STYLES[step.line])
     if step.kind == "start":
         return lang.t("start {line} at {arrow} → {vertex}", line=line, arrow=step.at, vertex=step.first)
@@ -109,10 +110,8 @@ def describe(s: State, action: Action, lang: Lang = EN) -> str:
         else lang.t("{line} → {vertex}, right cell", line=line, vertex=step.at)
     )
     if step.marker:
-        text += (
-            " ("
-            + lang.t("{kind}: drop {letter}", kind=lang.t(KINDS[s.cells[tuple(action["cell"])]]), letter=step.marker)
-            + ")"
+        text += lang.bracketed(
+            lang.t("{kind}: drop {letter}", kind=lang.t(KINDS[s.cells[tuple(action["cell"])]]), letter=step.marker)
         )
     return text
 

@@ -23,7 +23,7 @@ def _name(names: dict[str, str] | None, seat: str) -> str:
 
 
 def line_text(line: dict[str, Any], lang: Lang) -> str:
-    head = f"{lang.t(STYLES[line['style']])} ({line_state(line, lang)})"
+    head = lang.t(STYLES[line["style"]]) + lang.bracketed(line_state(line, lang))
     if not line["vertices"]:
         return lang.ended(head)
     return lang.ended(f"{head}{lang.colon}{' → '.join(vertex_name(tuple(v)) for v in line['vertices'])}")

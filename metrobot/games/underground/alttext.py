@@ -182,7 +182,9 @@ def face_up(view: dict[str, Any], lang: Lang) -> str:
     kind = board_named(view["map"]).kind
     return lang.t(
         "Face-up destinations: {cards}.",
-        cards=lang.enumerated(f"{station} ({words.destination_kind(kind.get(station, ''), lang)})" for station in row),
+        cards=lang.enumerated(
+            station + lang.bracketed(words.destination_kind(kind.get(station, ""), lang)) for station in row
+        ),
     )
 
 

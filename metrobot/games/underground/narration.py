@@ -35,7 +35,7 @@ def _placed(e: dict[str, Any], lang: Lang) -> str:
     a, b = e["stations"]
     text = f"{words.colour(e['colour'], lang)} {a}–{b}"
     if e["kind"] == "branch":
-        text += f" ({words.placement_kind('branch', lang)})"
+        text += lang.bracketed(words.placement_kind("branch", lang))
     if e["scored"]:
         text += " · " + lang.enumerated(_scored(i, lang) for i in e["scored"])
     return text
@@ -159,7 +159,7 @@ def board_brief(view: dict[str, Any], destination_kind: Callable[[str], str], se
         lang.t(
             "Face-up destinations: {cards}.",
             cards=lang.enumerated(
-                f"{station} ({words.destination_kind(destination_kind(station), lang)})" for station in row
+                station + lang.bracketed(words.destination_kind(destination_kind(station), lang)) for station in row
             ),
         )
         if row

@@ -76,8 +76,9 @@ def describe(s: State, action: dict[str, Any], lang: Lang = EN) -> str:
     if how and colour not in s.occ.get(gap, []):
         points = sum(i["points"] for i in preview(s, colour, gap))
         if points:
-            note += f", +{points}"
-    return f"{words.colour(colour, lang)} {board.label(gap, first)} ({note})"
+            note += f"{lang.comma}+{points}"
+    # (the note is in the reader's words: their comma and their parentheses, "（支线，2 个标记，+3）")
+    return f"{words.colour(colour, lang)} {board.label(gap, first)}{lang.bracketed(note)}"
 
 
 def route_label(option: dict[str, Any], lang: Lang = EN) -> str:
