@@ -96,6 +96,21 @@ def test_each_language_s_parentheses():
     assert "St. Paul's" + lang("zh_CN").bracketed("普通") == "St. Paul's（普通）"
 
 
+def test_a_catalogue_note_in_parentheses_takes_no_space_before_a_full_width_one():
+    """Notes whose parentheses are the catalogue's ("(host)", "(you)", "(your bank: …)", "(via …)")
+    follow what comes before them with a space, none before "（"."""
+    for code, host in (
+        ("en", "Ann (host)"),
+        ("zh_CN", "Ann（房主）"),
+        ("zh_TW", "Ann（房主）"),
+        ("ja", "Ann（ホスト）"),
+    ):
+        g = lang(code)
+        assert "Ann" + g.noted(g.t("(host)")) == host
+        assert "Ann" + g.noted(g.t("(you)")) == host.replace(g.t("(host)").strip(), g.t("(you)").strip())
+    assert lang("en").noted("") == "" and lang("zh_CN").noted("") == ""
+
+
 def _played(kind: str, options: dict, steps: int | None):
     """A game of three after `steps` random legal steps (None: to its end), seeded."""
     plugin = get_plugin(kind)

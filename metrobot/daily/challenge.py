@@ -461,7 +461,7 @@ class Daily:
         for place in shown or []:
             lines.append(
                 t.t("{rank}. {name} — {score}", rank=place.rank, name=place.name, score=place.score)
-                + (" " + t.t("(you)") if place.you else "")
+                + (t.noted(t.t("(you)")) if place.you else "")
             )
         lines.append(self.streak_line(await self.streak(user_id)))
         if self.options.web_base is not None:

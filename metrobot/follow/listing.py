@@ -134,7 +134,7 @@ class Listing:
         left = BANK.left(row, await self.db.people.people(row.waiting), self.options.clock()) or {}
         if user_id not in left:
             return ""
-        return " " + language.t("(your bank: {left})", left=duration(left[user_id], language))
+        return language.noted(language.t("(your bank: {left})", left=duration(left[user_id], language)))
 
     def _entry(self, row: GameRow, user_id: str, link: str, joinable: bool, waiting: list[str]) -> str:
         mine = me()

@@ -201,6 +201,14 @@ class Lang:
         (no space after), ": " otherwise."""
         return _PUNCTUATION.get(self.code, _LATIN).colon
 
+    def noted(self, note: str) -> str:
+        """A catalogue text that holds its own parentheses ("(host)", "(via {stations})") after what
+        comes before it: a space first, none before a full-width "（" (Chinese and Japanese write
+        none); "" for an empty note."""
+        if not note:
+            return ""
+        return note if note.startswith("（") else " " + note
+
     def bracketed(self, text: str) -> str:
         """`text` in parentheses after what comes before it: " (text)", "（text）" in Chinese and
         Japanese (full-width, no space before); "" for an empty text. For a note on a piece of a

@@ -120,7 +120,7 @@ class Reminders:
         banks = policy(row).left(row, await self.db.people.people(row.waiting), self.options.clock())
         if banks is None or user_id not in banks:
             return ""
-        return " " + reader.t("(your bank: {left})", left=duration(banks[user_id], reader))
+        return reader.noted(reader.t("(your bank: {left})", left=duration(banks[user_id], reader)))
 
     async def digest_message(self, person: Person, waiting: list[GameRow], moved: dict[int, float], every: float):
         reader = self.games.lang_of(waiting[0], person.user_id, {person.user_id: person})

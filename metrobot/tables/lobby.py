@@ -298,7 +298,7 @@ class Lobby:
                 rate = (finishes or {}).get(s.user_id)
                 players.append(
                     f"• {part.name(s.user_id, s.name)}"
-                    + (" " + g.t("(host)") if s.user_id == row.host_id else "")
+                    + (g.noted(g.t("(host)")) if s.user_id == row.host_id else "")
                     + (" " + finish_note(rate, g) if rate is not None and rate.counted else "")
                 )
         text = "\n".join(

@@ -93,7 +93,7 @@ def route_label(option: dict[str, Any], lang: Lang = EN) -> str:
         label = lang.n("{to} on foot, {walks} walk", "{to} on foot, {walks} walks", walks, to=option["to"], walks=walks)
     via = " › ".join(option["path"][1:-1])
     if via:
-        more = " " + lang.t("(via {stations})", stations=via)
+        more = lang.noted(lang.t("(via {stations})", stations=via))
         if len(label) + len(more) <= 100:
             label += more
     return label if len(label) <= 100 else label[:99] + "…"  # Discord's limit for a menu label
