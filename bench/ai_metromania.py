@@ -55,6 +55,11 @@ VERSIONS: dict[str, Callable[[], AutoPlayer]] = {
     "own-trip3": aiplay.strong("metromania", crn=False, own=Weights(trip=3.0)),
     # own-trip3's candidate turns, its own later moves in rollouts played by the greedy level's weights
     "plan-trip3": aiplay.strong("metromania", crn=False, own=Weights(trip=3.0), played=Weights()),
+    # A candidate's mean believed from 2 rollouts on (early in the game a decision affords one or
+    # two, and the better of two single rollouts is mostly luck): else the first candidate, the turn
+    # by the player's own estimate; with the trip term (trip3-t2) or without (v1-t2).
+    "v1-t2": aiplay.strong("metromania", crn=False, trust=2),
+    "trip3-t2": aiplay.strong("metromania", crn=False, own=Weights(trip=3.0), trust=2),
 }
 
 
