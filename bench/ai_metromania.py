@@ -23,6 +23,17 @@ SLOW = True  # hundreds of games: `make bench-ai`, or by name
 # The ladder's named versions of the strong player (`bench/ladder.py`; "current" is the bot's):
 # "v1" the search before issue 75 (the default still), the others the candidates tried, with
 # their SPRT results in docs/developers/benchmarks.md.
+def _worked(rate: int, **options) -> Callable[[], AutoPlayer]:
+    make = aiplay.strong("metromania", **options)
+
+    def made() -> AutoPlayer:
+        player = make()
+        player.work_rate = rate
+        return player
+
+    return made
+
+
 VERSIONS: dict[str, Callable[[], AutoPlayer]] = {
     "v1": aiplay.strong("metromania", crn=False),
     "crn-r1": aiplay.strong("metromania", crn=True, rounds=1.0),
@@ -55,6 +66,14 @@ VERSIONS: dict[str, Callable[[], AutoPlayer]] = {
     "own-trip3": aiplay.strong("metromania", crn=False, own=Weights(trip=3.0)),
     # own-trip3's candidate turns, its own later moves in rollouts played by the greedy level's weights
     "plan-trip3": aiplay.strong("metromania", crn=False, own=Weights(trip=3.0), played=Weights()),
+    # A candidate's mean believed from 2 rollouts on (early in the game a decision affords one or
+    # two, and the better of two single rollouts is mostly luck): else the first candidate, the turn
+    # by the player's own estimate; with the trip term (trip3-t2) or without (v1-t2).
+    # Not candidates (more work than the bot's): how much more work a decision would buy.
+    "v1-w200": _worked(200, crn=False),
+    "v1-w400": _worked(400, crn=False),
+    "v1-t2": aiplay.strong("metromania", crn=False, trust=2),
+    "trip3-t2": aiplay.strong("metromania", crn=False, own=Weights(trip=3.0), trust=2),
 }
 
 

@@ -116,6 +116,7 @@ class StrongPlayer(AutoPlayer):
         early: float | None = None,
         own: Weights = WEIGHTS,
         played: Weights | None = None,
+        trust: int = 1,
     ):
         self.width = width  # candidate turns kept
         self.beam = beam  # steps tried from each partial turn
@@ -137,6 +138,7 @@ class StrongPlayer(AutoPlayer):
         self.own = own
         # the weights its own later moves in rollouts are played by (None: `own`)
         self.played = own if played is None else played
+        self.trust = trust  # rollouts a candidate needs before its mean is believed
         self.last = Search()
 
     def choose(
@@ -167,7 +169,10 @@ class StrongPlayer(AutoPlayer):
         if len(cands) > 1:
             self._try_out(game, view, viewer, seat, s, cands, rnd, budget, deadline)
         self.last.capped = self.last.capped or budget.clock() > deadline
-        best = max(cands, key=lambda c: (c.mean, c.prior)) if any(c.n for c in cands) else cands[0]
+        # A candidate's mean counts once it has `trust` rollouts; the first candidate (the turn by
+        # the player's own estimate) is played when none other has.
+        trusted = [c for c in cands if c.n >= self.trust]
+        best = max(trusted, key=lambda c: (c.mean, c.prior)) if trusted else cands[0]
         return list(best.steps)
 
     # ------------------------------------------------------------ common random numbers
