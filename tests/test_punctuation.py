@@ -24,9 +24,12 @@ from metrobot.games.flipwrite.textboard import mark_words
 from metrobot.games.protocol import SaidItems, SaidList
 from metrobot.i18n import lang
 from metrobot.i18n.words import people
+from metrobot.pages.webindex import rating_alt
+from metrobot.service import fixed_seeds
 from metrobot.service.pictures import chart_alt
 from metrobot.service.turnclock import banks_line
 from metrobot.standings.standings import Standings, _line
+from metrobot.storage import Database
 from metrobot.storage.history import Finished, Record
 from metrobot.storage.rows import GameRow, Seat
 from metrobot.tournaments.model import Round, Rules, Standing
@@ -35,6 +38,8 @@ from metrobot.tournaments.texts import number, standings_lines
 from metrobot.tournaments.webpage import Line, TournamentPage, TournamentPages, picture_alt
 from metrobot.web import make_app
 from metrobot.web.reader import helpers
+from metrobot.wiring import GameService
+from tests.web.world import ANN, BOB, GUILD, play_turns
 
 WIDE = ["zh_CN", "zh_TW", "ja"]
 _HAN_KANA = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff01-\uff5e"
@@ -385,3 +390,48 @@ def test_a_tournament_page_s_picture_and_byes_in_chinese_and_japanese():
     for code in WIDE:
         told = "\n".join(_tournament_page(code))
         assert not latin_in(told), (code, latin_in(told))
+
+
+def test_a_person_page_s_chart_in_words():
+    """The rating chart's alt text on a person's page: the reader's colon and list comma after each
+    game kind, put together in Python like the tournament page's."""
+    assert rating_alt("Ann", TRENDS, lang("en")) == (
+        "Ann: rating over time — MetrOmania: 20.0, 22.5, 24.0 — Metro flip-and-write: 1.0, 2.0"
+    )
+    assert (
+        rating_alt("张三", {"MetrOmania": [20.0, 22.5]}, lang("zh_CN")) == "张三：等级分走势 — MetrOmania：20.0、22.5"
+    )
+    for code in WIDE:
+        alt = rating_alt("张三", TRENDS, lang(code))
+        assert not latin_in(alt) and alt.count("：") == 3, (code, alt)
+
+
+async def test_a_game_page_in_chinese_and_japanese(tmp_path):
+    """A game's web page: the board's alt text and whose turn it is follow each other as two
+    sentences (no space after "。"), and who won is said with the reader's list comma."""
+    db = await Database(tmp_path / "page.sqlite3").open()
+    service = GameService(db, seeds=fixed_seeds(8), images=False)
+    channel = "910000000000000002"
+    try:
+        await service.lobby.new_game(channel, GUILD, ANN, "Ann", "metromania", {}, 2)
+        await service.lobby.join(channel, BOB, "Bob")
+        await service.lobby.start(channel, ANN)
+        await play_turns(service, channel, 2)
+        row = await db.open_game(channel)
+        english = await service.web_game.game_page(row, lang("en"))
+        assert english.prompt and english.description.endswith(english.prompt.replace("**", "")) and not english.ended
+        for code in WIDE:
+            page = await service.web_game.game_page(row, lang(code))
+            assert page.prompt and "。 " not in page.description, (code, page.description)
+            assert not latin_in(page.description), (code, latin_in(page.description))
+        await play_turns(service, channel, None)
+        row = await db.game(row.id)
+        english = await service.web_game.game_page(row, lang("en"))
+        assert english.ended in ("The game is over: Ann won.", "The game is over: Bob won.")
+        for code in WIDE:
+            page = await service.web_game.game_page(row, lang(code))
+            assert page.ended.endswith("。") and page.winners[0] in page.ended, (code, page.ended)
+            assert not latin_in(page.ended), (code, page.ended)
+    finally:
+        service.painter.close()
+        await db.close()
