@@ -10,9 +10,12 @@ before."""
 
 from __future__ import annotations
 
+import html
 import random
 import re
+from types import SimpleNamespace
 
+import aiohttp_jinja2
 import pytest
 
 from metrobot.games import get_plugin
@@ -21,14 +24,22 @@ from metrobot.games.flipwrite.textboard import mark_words
 from metrobot.games.protocol import SaidItems, SaidList
 from metrobot.i18n import lang
 from metrobot.i18n.words import people
+from metrobot.pages.webindex import rating_alt
+from metrobot.service import fixed_seeds
 from metrobot.service.pictures import chart_alt
 from metrobot.service.turnclock import banks_line
 from metrobot.standings.standings import Standings, _line
+from metrobot.storage import Database
 from metrobot.storage.history import Finished, Record
 from metrobot.storage.rows import GameRow, Seat
-from metrobot.tournaments.model import Rules, Standing
+from metrobot.tournaments.model import Round, Rules, Standing
 from metrobot.tournaments.reports import standings_alt
-from metrobot.tournaments.texts import standings_lines
+from metrobot.tournaments.texts import number, standings_lines
+from metrobot.tournaments.webpage import Line, TournamentPage, TournamentPages, picture_alt
+from metrobot.web import make_app
+from metrobot.web.reader import helpers
+from metrobot.wiring import GameService
+from tests.web.world import ANN, BOB, GUILD, play_turns
 
 WIDE = ["zh_CN", "zh_TW", "ja"]
 _HAN_KANA = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff01-\uff5e"
@@ -335,3 +346,92 @@ def test_a_tournament_line_counts_its_points_in_the_language_s_plural():
     assert points("nl") == ["1 pt", "2,5 ptn", "0 ptn", "3 ptn"]
     assert points("es") == ["1 pto", "2,5 ptos", "0 ptos", "3 ptos"]
     assert points("de") == ["1 Pkt.", "2,5 Pkt.", "0 Pkt.", "3 Pkt."]
+
+
+def _tournament_page(code: str) -> tuple[str, str]:
+    """A finished tournament's web page as it renders in one language: the standings picture's alt
+    text and the line naming a round's byes (two people sat it out)."""
+    g = lang(code)
+    lines = [
+        Line(rank, name, number(points, g), ["", "", ""], 2, 0, 0, False)
+        for rank, name, points in ((1, "Ann", 2.5), (2, "Bob", 2.0), (3, "Cat", 1.0), (4, "Dan", 0.0))
+    ]
+    snap = SimpleNamespace(rounds=[], row=SimpleNamespace(rules={}, status="finished"))
+    played = TournamentPages._round_view(snap, Round(2, (), ("d", "e")), {"d": "Dan", "e": "Eve"}, {}, {}, b"", g)  # type: ignore[arg-type]
+    page = TournamentPage(1, "Spring Cup", "MetrOmania", "Swiss", "", "finished", "", 2, 2, lines, [played])
+    page.picture, page.picture_alt = "standings.png", picture_alt(page.name, lines, g)
+    template = aiohttp_jinja2.get_env(make_app(None)).get_template("tournament.html")  # type: ignore[arg-type]
+    text = html.unescape(template.render(helpers(g) | {"root": "", "page": page}))
+    alt = re.search(r'<img class="chart" src="standings.png" alt="([^"]*)">', text)
+    byes = re.search(r"<p>([^<]*Dan[^<]*)</p>", text)
+    assert alt and byes, text
+    return alt.group(1), byes.group(1)
+
+
+def test_a_tournament_page_s_picture_and_byes_in_english_read_as_before():
+    assert _tournament_page("en") == (
+        "Spring Cup — final standings: 1. Ann (2.5), 2. Bob (2), 3. Cat (1)",
+        "Bye: Dan, Eve",
+    )
+
+
+def test_a_tournament_page_s_picture_and_byes_in_chinese_and_japanese():
+    """The page's alt text and byes are put together in Python with the reader's colon, list comma
+    and parentheses, never the Latin ones a template would write for everyone."""
+    assert _tournament_page("zh_CN") == (
+        "Spring Cup——最终排名：1. Ann（2.5）、2. Bob（2）、3. Cat（1）",
+        "轮空：Dan、Eve",
+    )
+    assert _tournament_page("zh_TW") == (
+        "Spring Cup——最終排名：1. Ann（2.5）、2. Bob（2）、3. Cat（1）",
+        "輪空：Dan、Eve",
+    )
+    assert _tournament_page("ja")[0] == "Spring Cup — 最終順位：1. Ann（2.5）、2. Bob（2）、3. Cat（1）"
+    for code in WIDE:
+        told = "\n".join(_tournament_page(code))
+        assert not latin_in(told), (code, latin_in(told))
+
+
+def test_a_person_page_s_chart_in_words():
+    """The rating chart's alt text on a person's page: the reader's colon and list comma after each
+    game kind, put together in Python like the tournament page's."""
+    assert rating_alt("Ann", TRENDS, lang("en")) == (
+        "Ann: rating over time — MetrOmania: 20.0, 22.5, 24.0 — Metro flip-and-write: 1.0, 2.0"
+    )
+    assert (
+        rating_alt("张三", {"MetrOmania": [20.0, 22.5]}, lang("zh_CN")) == "张三：等级分走势 — MetrOmania：20.0、22.5"
+    )
+    for code in WIDE:
+        alt = rating_alt("张三", TRENDS, lang(code))
+        assert not latin_in(alt) and alt.count("：") == 3, (code, alt)
+
+
+async def test_a_game_page_in_chinese_and_japanese(tmp_path):
+    """A game's web page: the board's alt text and whose turn it is follow each other as two
+    sentences (no space after "。"), and who won is said with the reader's list comma."""
+    db = await Database(tmp_path / "page.sqlite3").open()
+    service = GameService(db, seeds=fixed_seeds(8), images=False)
+    channel = "910000000000000002"
+    try:
+        await service.lobby.new_game(channel, GUILD, ANN, "Ann", "metromania", {}, 2)
+        await service.lobby.join(channel, BOB, "Bob")
+        await service.lobby.start(channel, ANN)
+        await play_turns(service, channel, 2)
+        row = await db.open_game(channel)
+        english = await service.web_game.game_page(row, lang("en"))
+        assert english.prompt and english.description.endswith(english.prompt.replace("**", "")) and not english.ended
+        for code in WIDE:
+            page = await service.web_game.game_page(row, lang(code))
+            assert page.prompt and "。 " not in page.description, (code, page.description)
+            assert not latin_in(page.description), (code, latin_in(page.description))
+        await play_turns(service, channel, None)
+        row = await db.game(row.id)
+        english = await service.web_game.game_page(row, lang("en"))
+        assert english.ended in ("The game is over: Ann won.", "The game is over: Bob won.")
+        for code in WIDE:
+            page = await service.web_game.game_page(row, lang(code))
+            assert page.ended.endswith("。") and page.winners[0] in page.ended, (code, page.ended)
+            assert not latin_in(page.ended), (code, page.ended)
+    finally:
+        service.painter.close()
+        await db.close()

@@ -87,44 +87,47 @@ def Term(word: str) -> Phrase:  # noqa: N802 - reads as a kind of text, like Phr
     return Phrase(word)
 
 
-class SaidList(_Said):
-    """Values said as a list, "a, b and c", in the reader's language; each item a plain
-    value (a station's name) or a `Phrase`/`Term` (a colour). No items: "none"."""
+class _Listed(_Said):
+    """Values said as a list in the reader's language, each a plain value (a station's name) or a
+    `Phrase`/`Term` (a colour); how the list is said is the kind's own (`in_language`). Two lists
+    are equal when they are of one kind with equal items."""
 
     def __init__(self, items: list[Any]):
         self.items = list(items)
 
+    def _parts(self, lang: Any) -> list[str]:
+        return [v.in_language(lang) if isinstance(v, _Said) else str(v) for v in self.items]
+
+    def __str__(self) -> str:
+        return self.in_language(EN)
+
+    def __eq__(self, other: object) -> bool:
+        # (of one kind: "a, b and c" is not "a, b, c")
+        return isinstance(other, _Listed) and type(other) is type(self) and self.items == other.items
+
+    def __hash__(self) -> int:
+        return hash(len(self.items))
+
+
+class SaidList(_Listed):
+    """Values said as a list, "a, b and c", in the reader's language. No items: "none"."""
+
     def in_language(self, lang: Any) -> str:
-        parts = [v.in_language(lang) if isinstance(v, _Said) else str(v) for v in self.items]
+        parts = self._parts(lang)
         if not parts:
             return lang.t("none")
         if len(parts) == 1:
             return parts[0]
         return lang.t("{items} and {last}", items=lang.enumerated(parts[:-1]), last=parts[-1])
 
-    def __str__(self) -> str:
-        return self.in_language(EN)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, SaidList) and self.items == other.items
-
-    def __hash__(self) -> int:
-        return hash(len(self.items))
-
-
-class SaidItems(SaidList):
+class SaidItems(_Listed):
     """Values said as the items of a list with no "and" ("a, b, c"; "a、b、c" in Chinese and
     Japanese: `Lang.enumerated`), for a message made before its reader's language is known. No
     items: nothing."""
 
     def in_language(self, lang: Any) -> str:
-        return lang.enumerated(v.in_language(lang) if isinstance(v, _Said) else str(v) for v in self.items)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, SaidItems) and self.items == other.items
-
-    def __hash__(self) -> int:
-        return hash(len(self.items))
+        return lang.enumerated(self._parts(lang))
 
 
 class RuleError(_Said, Exception):

@@ -73,6 +73,7 @@ class GamePage:
     turns: list[TurnStory]
     description: str  # the board in words (its alt text)
     winners: list[str] = field(default_factory=list)
+    ended: str = ""  # who won, in words ("The game is over: Ann, Bob share the win."; "" until it is over)
     banks: str = ""  # a bank clock's banks in words ("Banks: Ann 2 days ⏳, Bob 3 days"; turnclock.py)
 
 
@@ -156,6 +157,15 @@ class WebGame:
             "",
             [s.name for s in standings if s.won],
         )
+        if page.winners:
+            # (the names as the reader's list, "Ann、Bob" in Chinese: put together here, where the
+            # language's list comma is known, not in the template)
+            page.ended = language.n(
+                "The game is over: {winners} won.",
+                "The game is over: {winners} share the win.",
+                len(page.winners),
+                winners=language.enumerated(page.winners),
+            )
         page.description = self._described(page, plugin, state, row, language)
         if row.status == "active" and not over:
             banks = policy(row).left(row, await self.db.people.people(row.waiting), self.games.options.clock())
@@ -169,7 +179,8 @@ class WebGame:
         names = self.drawing.names_for_images(plugin, state, row, language)
         heading = language.t("The {game} board now, at turn {turn}.", game=page.title, turn=len(page.turns) - 1)
         text = pictures.board_alt(plugin, state, plugin.game.view(state, None), None, names, language, heading=heading)
-        return f"{text} {page.prompt}".replace("**", "").replace("`", "").strip()
+        # (the prompt follows as the next sentence: no space after "。" in Chinese and Japanese)
+        return language.sentences(text, page.prompt).replace("**", "").replace("`", "").strip()
 
     @staticmethod
     def turn_description(page: GamePage, turn: TurnStory, language: Lang) -> str:

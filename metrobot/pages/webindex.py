@@ -76,6 +76,16 @@ class PersonPage:
     trends: dict[str, list[float]]  # game title -> ratings over time
     recent: list[Listed] = field(default_factory=list)
     finishes: str = ""  # their finish rate ("": no game counted yet)
+    chart_alt: str = ""  # the rating chart in words (`rating_alt`)
+
+
+def rating_alt(name: str, trends: dict[str, list[float]], language: Lang) -> str:
+    """A person's rating chart in words, as their page's alt text: its heading, then each game
+    kind with its ratings ("Ann: rating over time — <game>: 20.0, 22.5") — with the reader's
+    colon and list comma ("<game>：20.0、22.5" in Chinese and Japanese), put together here rather
+    than in the template, which would write Latin ones for everyone."""
+    heading = language.t("{name}: rating over time", name=name)
+    return heading + "".join(f" — {kind}{language.colon}{language.nums(trend, 1)}" for kind, trend in trends.items())
 
 
 class WebIndex:
@@ -189,6 +199,7 @@ class WebIndex:
                 if g.id not in seen:
                     seen.add(g.id)
                     page.recent.append(self._finished_line(g, key, language))
+        page.chart_alt = rating_alt(name, page.trends, language)
         page.recent.sort(key=lambda g: (g.when or 0, g.id), reverse=True)
         page.recent = page.recent[:RECENT]
         return page

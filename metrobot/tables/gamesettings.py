@@ -70,7 +70,7 @@ class GameSettings:
                 )
             )
         if language is not None and known(language) not in OFFERED:
-            raise Refused(me().t("The game can post in: {languages}.", languages=", ".join(OFFERED.values())))
+            raise Refused(me().t("The game can post in: {languages}.", languages=me().enumerated(OFFERED.values())))
         language = known(language) if language is not None else None
         async with self.games.lock(channel_id):
             row = await self.games.open_game(channel_id, active=False)

@@ -69,7 +69,7 @@ class TableView:
 class RoundView:
     number: int
     tables: list[TableView]
-    byes: list[str]
+    byes: str  # who sits it out, as the reader's list ("Ann, Bob"; "Ann、Bob" in Chinese): "" for nobody
     over: bool
     hidden: bool = False  # a duplicate round under way: its games are not linked yet
 
@@ -88,6 +88,20 @@ class TournamentPage:
     lines: list[Line]
     played: list[RoundView] = field(default_factory=list)  # newest first
     picture: str | None = None  # the final standings picture's address, relative to the page
+    picture_alt: str = ""  # what the picture shows, in words (`picture_alt`)
+
+
+PICTURE_ALT_SHOWN = 3  # places the picture's alt text names: the table right below it has everyone
+
+
+def picture_alt(name: str, lines: list[Line], language: Lang) -> str:
+    """The final standings picture in words, as the page's alt text: its heading, then the first
+    places with their points, "Spring Cup — final standings: 1. Ann (7), 2. Bob (6)" — with the
+    reader's colon, list comma and parentheses ("：", "、", "（7）" in Chinese and Japanese), put
+    together here rather than in the template, which would write Latin ones for everyone."""
+    places = language.enumerated(f"{s.rank}. {s.name}{language.bracketed(s.points)}" for s in lines[:PICTURE_ALT_SHOWN])
+    heading = language.t("{name} — final standings", name=name)
+    return heading + language.colon + places if places else heading
 
 
 def picture_tag(snap: Snapshot) -> str:
@@ -179,14 +193,15 @@ class TournamentPages(Reports):
         games = {(t.round, t.number): t.game_id for t in snap.tables}
         done = {(r["round"], r["table"]): r for r in snap.results}
         for rnd in reversed(rounds):
-            page.played.append(self._round_view(snap, rnd, names, games, done, key))
+            page.played.append(self._round_view(snap, rnd, names, games, done, key, language))
         if row.status == "finished":
             page.picture = f"standings-{language.code}-{picture_tag(snap)}.png"
+            page.picture_alt = picture_alt(row.name, lines, language)
         return page
 
     @staticmethod
     def _round_view(
-        snap: Snapshot, rnd: Round, names: dict[str, str], games: dict, done: dict, key: bytes
+        snap: Snapshot, rnd: Round, names: dict[str, str], games: dict, done: dict, key: bytes, language: Lang
     ) -> RoundView:
         hidden = hidden_round(snap, rnd.number)
         tables = []
@@ -205,7 +220,8 @@ class TournamentPages(Reports):
                     result is not None,
                 )
             )
-        return RoundView(rnd.number, tables, [names.get(p, p) for p in rnd.byes], all(t.over for t in tables), hidden)
+        byes = language.enumerated(names.get(p, p) for p in rnd.byes)
+        return RoundView(rnd.number, tables, byes, all(t.over for t in tables), hidden)
 
     async def tournament_picture(self, row: TournamentRow, language: Lang, tag: str) -> bytes | None:
         """The final standings picture in the reader's language (None: not finished, an

@@ -66,7 +66,15 @@ async def view(request: web.Request) -> web.StreamResponse:
             "prompt": plain(page.prompt) if page.prompt else "",  # (without Discord's marks)
             "winners": page.winners,
             "standings": [
-                {"name": s.name, "score": s.score, "waiting": s.waiting, "won": s.won} for s in page.standings
+                {
+                    "name": s.name,
+                    "score": s.score,
+                    # (the line the Activity shows: the reader's colon, "Ann：7" in Chinese and Japanese)
+                    "line": s.name + language.colon + language.num(s.score),
+                    "waiting": s.waiting,
+                    "won": s.won,
+                }
+                for s in page.standings
             ],
             "board": f"api/board/{row.moves}.png",
             "alt": page.description,

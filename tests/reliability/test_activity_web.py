@@ -238,6 +238,13 @@ async def test_the_activity_answers_a_person_as_their_play_page_does(tmp_path):
                 view = await answer.json()
             public = await world.service.web_game.game_page(row, lang("ko"))
             assert view["alt"] == plain(public.description) and view["prompt"] == plain(public.prompt)
+            assert [s["line"] for s in view["standings"]] == [f"{s.name}: {s.score}" for s in public.standings]
+            async with http.get(  # (a Chinese reader's lines take the full-width colon)
+                world.base + "/activity/api/view",
+                headers={"Authorization": f"Bearer {body['session']}", "Accept-Language": "zh-CN"},
+            ) as answer:
+                chinese = await answer.json()
+            assert [s["line"] for s in chinese["standings"]] == [f"{s.name}：{s.score}" for s in public.standings]
             assert "targets" not in view and "hand" not in view
     finally:
         await close_activity_world(world)

@@ -51,7 +51,8 @@ def alt_text(
     except Exception:
         log.exception("the %s alt text of a %s picture failed", plugin.name, picture)
         text = plain_alt_text(plugin.title, view, names, language, picture=picture, waiting=waiting)
-    text = " ".join(f"{heading} {text}".split())
+    # (the heading is a sentence of its own where it ends one: no space after "。" in Chinese and Japanese)
+    text = " ".join(language.sentences(heading, text).split())
     return cut(text, ALT_LIMIT) or language.t("A picture of the game.")
 
 

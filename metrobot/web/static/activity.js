@@ -148,7 +148,7 @@ async function show() {
   const scores = document.getElementById("activity-scores");
   scores.replaceChildren(...view.standings.map((s) => {
     const li = document.createElement("li");
-    li.textContent = (s.won ? "🏆 " : "") + s.name + ": " + s.score;
+    li.textContent = (s.won ? "🏆 " : "") + s.line; // (name and score with the reader's colon: api/view)
     if (s.waiting) li.className = "waiting";
     return li;
   }));
