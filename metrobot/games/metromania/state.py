@@ -103,6 +103,10 @@ class State:
     result: dict[str, Any] | None = None  # breakdown, trips, winners once finished
     occupied: dict[Cell, int] = field(default_factory=dict[Cell, int], repr=False)
     station_set: set[Vertex] = field(default_factory=set[Vertex], repr=False)
+    # Made by the look-ahead's `ai/simulate.step`, whose lines' statuses are then known to be
+    # up to date (a state drawn for a hidden hand may not be): its next step may re-check
+    # only the lines that step can have blocked.
+    simulated: bool = field(default=False, repr=False, compare=False)
 
     def copy(self) -> State:
         """A copy that `apply` may change freely; the board's cells are shared (never change)."""

@@ -59,6 +59,7 @@ from ...protocol import Action, Game, Worth
 from ..state import State
 from .estimate import WEIGHTS, Estimator, Weights
 from .greedy import rank
+from .simulate import step
 from .turns import candidate_turns
 from .value import leaf_value, progress
 
@@ -326,7 +327,7 @@ class StrongPlayer(AutoPlayer):
         """`steps` played, then every seat greedily to the end (or `turns`, else `depth`,
         turns): the state reached, None when the deadline came first."""
         for action in steps:
-            world, _ = game.apply(world, seat, action)
+            world = step(world, action)
         self.last.work += len(steps)  # a turn that ends the game still costs work (and its scoring)
         depth = turns if turns is not None else self.depth
         stop = game.turn_number(world) + depth if depth is not None else math.inf
@@ -342,7 +343,7 @@ class StrongPlayer(AutoPlayer):
             else:
                 ranked = rank(game, world, mover, actions, self.played if mover == seat else WEIGHTS)
                 action = actions[max(ranked, key=lambda x: x[0] + self.noise * rnd.random())[1]]
-            world, _ = game.apply(world, mover, action)
+            world = step(world, action)
             self.last.work += 1
         return world
 
