@@ -63,7 +63,7 @@ def _shared_copy(s: State) -> State:
         s.result,
         dict(s.occupied),
         set(s.station_set),
-        True,
+        False,  # `_after_step` brings the statuses up to date
     )
 
 
@@ -77,7 +77,7 @@ def step(s: State, action: Action) -> State:
     new = _shared_copy(s)
     kind = action["type"]
     if kind == "tunnel":
-        _tunnel(new, action, s.simulated)
+        _tunnel(new, action, s.statuses_known)
     elif kind == "station":
         _place_station(new, (action["at"][0], action["at"][1]))
         _after_step(new, None)
@@ -89,6 +89,7 @@ def step(s: State, action: Action) -> State:
         if new.turn.ending or new.turn.tunnels >= TUNNELS_PER_TURN or not _can_dig(new):
             _end_turn(new)
     else:  # decline_bonus
+        new.statuses_known = s.statuses_known  # no line changed: statuses as up to date as before
         new.turn.bonus = None
         if new.turn.ending or not _can_dig(new):
             _end_turn(new)
@@ -150,7 +151,20 @@ def _place_station(s: State, v: Vertex) -> None:
 
 
 def _can_dig(s: State) -> bool:
-    return any(rules.can_extend(s, li, per_turn=True) for li in s.seat_lines(s.current))
+    """`steps._can_dig`. With the statuses up to date, a blocked line cannot be dug (no tunnel
+    is legal even without this turn's limits), and a building or unstarted one can when this
+    turn sets no limit (no marker dropped yet, not the first turn after a line was started):
+    only the others are asked of `rules.can_extend`."""
+    t = s.turn
+    limits = t.marker or (t.started and s.turns_taken[s.current] == 0)
+    known = s.statuses_known
+    for li in s.seat_lines(s.current):
+        status = s.lines[li].status
+        if status == "finished" or (known and status == "blocked"):
+            continue
+        if (known and not limits) or rules.can_extend(s, li, per_turn=True):
+            return True
+    return False
 
 
 def _has_action(s: State) -> bool:
@@ -175,6 +189,7 @@ def _after_step(s: State, dug: tuple[int, Cell] | None) -> None:
         status = "blocked" if blocked else ("building" if line.vertices else "unstarted")
         if status != line.status:
             _own_line(s, li).status = status
+    s.statuses_known = True  # every line's status is up to date
     if s.phase != "building":
         return
     reason = None
