@@ -5,9 +5,9 @@
 The strong player's search is bounded by simulated steps (`StrongPlayer.work_rate` a second),
 and nearly every step is the greedy ranking of a seat's legal steps (`greedy.rank`). This
 measures, in this process's CPU time:
-- a ranking: every position of two seeded greedy self-play games (4 and 2 players), ranked
+- a ranking: every position of four seeded greedy self-play games (2, 3 and 4 players), ranked
   for the seat to move, median and mean;
-- a strong decision at 100 steps of work (the bot's 1 s): seeded decisions every 4th turn of
+- a strong decision at 100 steps of work (the bot's 1 s): seeded decisions every 3rd turn of
   those games, median and mean, and per step of work (the decisions' CPU over their work).
 It also prints a fingerprint (a hash) of every ranking and every plan: two versions of the
 code that make the same decisions print the same one. Compare two versions with
@@ -29,7 +29,7 @@ from metrobot.games.metromania import GAME
 from metrobot.games.metromania.ai.greedy import rank
 from metrobot.games.metromania.ai.strong import StrongPlayer
 
-GAMES = ((4, 11), (2, 12))  # (players, seed) of the self-play games the positions come from
+GAMES = ((4, 11), (2, 12), (4, 13), (3, 14))  # (players, seed) of the self-play games the positions come from
 
 
 def positions(n: int, seed: int) -> list:
@@ -46,7 +46,7 @@ def positions(n: int, seed: int) -> list:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.metromania_step")
-    parser.add_argument("--decisions", type=int, default=24, help="strong decisions measured")
+    parser.add_argument("--decisions", type=int, default=40, help="strong decisions measured")
     args = parser.parse_args(argv if argv is not None else sys.argv[1:])
     digest = hashlib.sha256()
     ranks: list[float] = []
@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> None:
             ranked = rank(GAME, s, seat, actions)
             ranks.append(time.process_time() - t0)
             digest.update(repr(ranked).encode())
-        starts += [s for s in states if s.turn.tunnels == 0 and s.turn.bonus is None][::4]
+        starts += [s for s in states if s.turn.tunnels == 0 and s.turn.bonus is None][::3]
     decisions: list[float] = []
     work = 0
     plans = hashlib.sha256()

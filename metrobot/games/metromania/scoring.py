@@ -9,6 +9,7 @@ fastest routes count.
 
 from __future__ import annotations
 
+import heapq
 import itertools
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -111,9 +112,84 @@ class Trips:
         return (None, []) if ends is None else fastest(self.g, ends[0], ends[1], lines)
 
 
-def score(s: State) -> dict[str, Any]:
+class LightTrips(Trips):
+    """The same trips on a trip graph of plain dictionaries, for the automatic players'
+    look-ahead (`ai/simulate.py`), which scores a game at the end of every play-out and of
+    every step that ends one: building networkx's graph and running its searches was a third
+    of a decision. The engine's scoring keeps networkx (`Trips`); the look-ahead's tests
+    check that both give the same result."""
+
+    def __init__(self, s: State):
+        self.s = s
+        # Each node's neighbours: (node, minutes, the line ridden or None for a change).
+        adj: dict[Node, list[tuple[Node, int, int | None]]] = {}
+        for li, line in enumerate(s.lines):
+            stops = [v for v in line.vertices if v in s.station_set]
+            for v in stops:
+                adj[(v, li)] = []
+            for a, b in itertools.pairwise(stops):
+                adj[(a, li)].append(((b, li), HOP, li))
+                adj[(b, li)].append(((a, li), HOP, li))
+        self.by_vertex = {}
+        for n in adj:
+            self.by_vertex.setdefault(n[0], []).append(n)
+        for v, nodes in self.by_vertex.items():
+            for i, a in enumerate(nodes):
+                for b in nodes[i + 1 :]:
+                    adj[a].append((b, CHANGE, None))
+                    adj[b].append((a, CHANGE, None))
+        self.adj = adj
+
+    def _minutes(self, sources: set[Node], lines: set[int] | None, cutoff: int | None = None) -> dict[Node, int]:
+        """Minutes from the nearest source to every node reached (within `cutoff`)."""
+        adj = self.adj
+        out: dict[Node, int] = {}
+        heap = [(0, n) for n in sources]
+        heapq.heapify(heap)
+        while heap:
+            d, n = heapq.heappop(heap)
+            if n in out:
+                continue
+            if cutoff is not None and d > cutoff:
+                break
+            out[n] = d
+            for m, w, _ in adj[n]:
+                if m not in out and (lines is None or m[1] in lines):
+                    heapq.heappush(heap, (d + w, m))
+        return out
+
+    def fastest(self, name: str, lines: set[int] | None = None) -> tuple[int | None, list[Hop]]:
+        ends = self.ends(name)
+        if ends is None:
+            return None, []
+        sources, targets = ends
+        if lines is not None:
+            sources = {n for n in sources if n[1] in lines}
+            targets = {n for n in targets if n[1] in lines}
+        if not sources or not targets:
+            return None, []
+        d_from = self._minutes(sources, lines)
+        best = min((d_from[t] for t in targets if t in d_from), default=None)
+        if best is None:
+            return None, []
+        d_to = self._minutes(targets, lines, best)
+        hops: list[Hop] = []
+        for u, edges in self.adj.items():
+            if lines is not None and u[1] not in lines:
+                continue
+            for v, w, line in edges:
+                if line is None or v < u:
+                    continue  # a change, or the hop seen from its other end
+                if (u in d_from and v in d_to and d_from[u] + w + d_to[v] == best) or (
+                    v in d_from and u in d_to and d_from[v] + w + d_to[u] == best
+                ):
+                    hops.append((u, v, line))
+        return best, hops
+
+
+def score(s: State, trips_of: type[Trips] = Trips) -> dict[str, Any]:
     """The scoring phase of s: breakdown, trips and winners (s itself is not changed;
-    `finish` applies the result)."""
+    `finish` applies the result). `trips_of`: `LightTrips` for the look-ahead."""
     seats = list(s.players)
     two_people = len(set(s.owners.values())) == 2
     person_lines: dict[str, set[int]] = {}
@@ -127,7 +203,7 @@ def score(s: State) -> dict[str, Any]:
         adjusted = base if finished[p] == 2 else base // 2 if finished[p] == 1 else 0
         breakdown[p] = {"stations": base, "after_lines": adjusted, "trips": 0, "total": 0}
 
-    trips = Trips(s)
+    trips = trips_of(s)
 
     def riders(name: str, hops: list[Hop]) -> list[str]:
         """Owners of lines ridden on a fastest route. With two players (Decision) only
@@ -209,9 +285,9 @@ def route_hops(s: State) -> dict[str, list[tuple[Vertex, Vertex, int]]]:
     }
 
 
-def finish(s: State) -> dict[str, Any]:
+def finish(s: State, trips_of: type[Trips] = Trips) -> dict[str, Any]:
     """Score s and record the result in it: the state becomes finished."""
-    s.result = score(s)
+    s.result = score(s, trips_of)
     s.scores = {p: b["total"] for p, b in s.result["breakdown"].items()}
     s.phase = "finished"
     s.remaining = []
