@@ -9,7 +9,6 @@ fastest routes count.
 
 from __future__ import annotations
 
-import heapq
 import itertools
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -139,26 +138,40 @@ class LightTrips(Trips):
                     adj[a].append((b, CHANGE, None))
                     adj[b].append((a, CHANGE, None))
         self.adj = adj
+        # Each trip's answer, by the lines it may ride: with two players a trip is asked again.
+        self.known: dict[tuple[str, frozenset[int] | None], tuple[int | None, list[Hop]]] = {}
 
     def _minutes(self, sources: set[Node], lines: set[int] | None, cutoff: int | None = None) -> dict[Node, int]:
-        """Minutes from the nearest source to every node reached (within `cutoff`)."""
+        """Minutes from the nearest source to every node reached (within `cutoff`): Dijkstra's
+        search with a list of nodes for each number of minutes (the weights are small whole
+        numbers), settled in order."""
         adj = self.adj
         out: dict[Node, int] = {}
-        heap = [(0, n) for n in sources]
-        heapq.heapify(heap)
-        while heap:
-            d, n = heapq.heappop(heap)
-            if n in out:
-                continue
+        buckets: list[list[Node]] = [list(sources)]
+        d = 0
+        while d < len(buckets):
             if cutoff is not None and d > cutoff:
                 break
-            out[n] = d
-            for m, w, _ in adj[n]:
-                if m not in out and (lines is None or m[1] in lines):
-                    heapq.heappush(heap, (d + w, m))
+            for n in buckets[d]:
+                if n in out:
+                    continue
+                out[n] = d
+                for m, w, _ in adj[n]:
+                    if m not in out and (lines is None or m[1] in lines):
+                        while len(buckets) <= d + w:
+                            buckets.append([])
+                        buckets[d + w].append(m)
+            d += 1
         return out
 
     def fastest(self, name: str, lines: set[int] | None = None) -> tuple[int | None, list[Hop]]:
+        key = (name, None if lines is None else frozenset(lines))
+        found = self.known.get(key)
+        if found is None:
+            found = self.known[key] = self._fastest(name, lines)
+        return found
+
+    def _fastest(self, name: str, lines: set[int] | None) -> tuple[int | None, list[Hop]]:
         ends = self.ends(name)
         if ends is None:
             return None, []
