@@ -10,12 +10,9 @@ move, the final result), for less:
 - it writes no events and keeps no record of the turn (`Turn.record`, `last_turn`: what the
   narration and the pictures show);
 - it checks nothing: the step must be one of `legal_actions`;
-- after a step from a position it made itself (whose lines' statuses are up to date), it
-  re-checks whether a line is blocked only where the step can have changed that: every line
-  after a station or a marker went down, when fewer than two stations are left, or after a
-  tunnel on an arrow; else the line dug and the lines whose tip the new tunnel's cell lies
-  beside (`_AROUND`: the only cells `rules.can_extend` reads the occupation of for a line that
-  has started, but the arrows). The engine re-checks every line after every step.
+- after a step from a position whose lines' statuses it knows to be up to date (one it made
+  itself), it re-checks whether a line is blocked only where the step can have changed that
+  (`_after_step`). The engine re-checks every line after every step.
 The turn flow (`steps.py`: lines blocked, the end trigger, the next seat, the scoring) is
 followed line by line; `tests/metromania/test_ai_simulate.py` checks that both give the same
 position for every legal step of seeded games, and the same greedy games.
@@ -27,7 +24,7 @@ from __future__ import annotations
 
 from ...protocol import Action
 from .. import rules, scoring
-from ..board import ARROW_BY_APEX, ARROW_BY_CELL, CITY_CELL_SET, Cell, Vertex
+from ..board import ARROW_BY_APEX, ARROW_BY_CELL, CITY_CELL_SET, TOUCHING, Cell, Vertex
 from ..state import Line, Marker, State, Turn
 from ..steps import TUNNELS_PER_TURN, end_threshold
 
@@ -36,6 +33,15 @@ from ..steps import TUNNELS_PER_TURN, end_threshold
 _AROUND: dict[Vertex, frozenset[Cell]] = {
     tip: frozenset(c for _, cells, _ in steps for c in cells) for tip, steps in rules.STEPS_FROM.items()
 }
+# ... and the cells a marker dropped on changes which markers may go there (its twin may not
+# go on a cell touching it).
+_AROUND_TOUCHING: dict[Vertex, frozenset[Cell]] = {
+    tip: frozenset(x for c in cells for x in TOUCHING[c]) for tip, cells in _AROUND.items()
+}
+# What a step changed, for `_after_step`: the line dug (or None), the tunnel's cell, the seat
+# that dropped a marker on it (or None), the vertex of an intermediate or bonus station (or None).
+Change = tuple[int | None, Cell | None, str | None, Vertex | None]
+
 
 def _shared_copy(s: State) -> State:
     """A copy whose own containers are the small ones every step changes; the lines and
@@ -79,13 +85,15 @@ def step(s: State, action: Action) -> State:
     if kind == "tunnel":
         _tunnel(new, action, s.statuses_known)
     elif kind == "station":
-        _place_station(new, (action["at"][0], action["at"][1]))
-        _after_step(new, None)
+        v = (action["at"][0], action["at"][1])
+        _place_station(new, v)
+        _after_step(new, (None, None, None, v) if s.statuses_known else None)
         _end_turn(new)
     elif kind == "bonus":
         new.turn.bonus = None
-        _place_station(new, (action["at"][0], action["at"][1]))
-        _after_step(new, None)
+        v = (action["at"][0], action["at"][1])
+        _place_station(new, v)
+        _after_step(new, (None, None, None, v) if s.statuses_known else None)
         if new.turn.ending or new.turn.tunnels >= TUNNELS_PER_TURN or not _can_dig(new):
             _end_turn(new)
     else:  # decline_bonus
@@ -135,8 +143,8 @@ def _tunnel(s: State, action: Action, statuses_known: bool) -> None:
         line.status = "finished"
         if rules.station_spots(s, li, bonus=True):
             s.turn.bonus = li
-    local = statuses_known and not marker and not made and cell not in ARROW_BY_CELL
-    _after_step(s, (li, cell) if local else None)
+    local = statuses_known and cell not in ARROW_BY_CELL
+    _after_step(s, (li, cell, player if marker else None, None) if local else None)
     if s.turn.ending or s.turn.tunnels >= TUNNELS_PER_TURN or not _can_dig(s):
         if s.turn.bonus is not None:
             s.turn.ending = True
@@ -173,18 +181,38 @@ def _has_action(s: State) -> bool:
     )
 
 
-def _after_step(s: State, dug: tuple[int, Cell] | None) -> None:
-    """`dug`: the line dug and the tunnel's cell when only the lines beside it may need a
-    re-check (see the module's comment); None: every line."""
-    if dug is not None and s.stations_left < 2:
-        dug = None  # the supply may refuse a tunnel: every line's options changed
+def _after_step(s: State, change: Change | None) -> None:
+    """`steps._after_step`, re-checking only the lines whose status `change` can have changed
+    (None: every line). `rules.can_extend` reads, for a line that has started, the occupation
+    of the cells around its tip (`_AROUND`) and of the arrows, whether its tip has a station,
+    which markers its seat holds and where their twins lie (a spot's marker), and, when fewer
+    than two stations are left, the other lines; for a line not started, only the arrows. So a
+    tunnel on a city cell can change the line dug and the lines with that cell around their
+    tip; a marker dropped, also the dropping seat's lines and the lines with a cell touching it
+    around their tip (a station the tunnel made is at a vertex of that cell, and so of every
+    line's tip there); an intermediate or bonus station, only the lines whose tip it is on.
+    A tunnel on an arrow, or fewer than two stations left: every line."""
+    if change is not None and s.stations_left < 2:
+        change = None
+    dug, cell, dropper, station = change if change is not None else (None, None, None, None)
     for li, line in enumerate(s.lines):
         if line.status == "finished":
             continue
-        if dug is not None and li != dug[0]:
-            around = _AROUND.get(line.vertices[-1]) if line.vertices else frozenset()
-            if around is not None and dug[1] not in around:
-                continue  # nothing it could dig next changed
+        if change is not None and li != dug:
+            if not line.vertices:
+                continue  # only the arrows matter to it, and no arrow changed
+            tip = line.vertices[-1]
+            if station is not None:
+                if tip != station:
+                    continue
+            elif dropper is not None:
+                around = _AROUND_TOUCHING.get(tip)
+                if line.player != dropper and around is not None and cell not in around:
+                    continue
+            else:
+                around = _AROUND.get(tip)
+                if around is not None and cell not in around:
+                    continue
         blocked = not rules.can_extend(s, li, per_turn=False)
         status = "blocked" if blocked else ("building" if line.vertices else "unstarted")
         if status != line.status:
