@@ -156,4 +156,4 @@ def test_the_look_aheads_scoring_is_the_engines(n, options):
                 # scored again from the finished state's building points
                 s = child.copy()
                 s.scores = {p: b["stations"] for p, b in child.result["breakdown"].items()}
-                assert score(s, LightTrips) == score(s) == child.result
+                assert score(s, LightTrips) == score(s, LightTrips.of) == score(s) == child.result

@@ -10,7 +10,7 @@ fastest routes count.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from .board import CORNERS, Cell, Vertex
@@ -141,6 +141,27 @@ class LightTrips(Trips):
         # Each trip's answer, by the lines it may ride: with two players a trip is asked again.
         self.known: dict[tuple[str, frozenset[int] | None], tuple[int | None, list[Hop]]] = {}
 
+    @classmethod
+    def of(cls, s: State) -> Trips:
+        """The trips of s, shared with a recent position of the same game that has the same
+        stations on every line and the same markers down: the trips are the same (the stations
+        are all on the lines), and the last steps of a game often differ by a tunnel alone
+        (the greedy ranking scores every step that ends the game)."""
+        key = (
+            tuple(tuple([v for v in line.vertices if v in s.station_set]) for line in s.lines),
+            tuple([m.cell for m in s.markers]),
+        )
+        found = _RECENT_TRIPS.get(key)
+        if found is not None and found.s.cells is s.cells:  # the same game's board
+            return found
+        made = _RECENT_TRIPS[key] = cls(s)
+        if len(_RECENT_TRIPS) > _TRIPS_KEPT:
+            try:
+                del _RECENT_TRIPS[next(iter(_RECENT_TRIPS))]  # the oldest
+            except (KeyError, RuntimeError, StopIteration):
+                pass  # another thread's search changed it meanwhile: kept a little longer
+        return made
+
     def _minutes(self, sources: set[Node], lines: set[int] | None, cutoff: int | None = None) -> dict[Node, int]:
         """Minutes from the nearest source to every node reached (within `cutoff`): Dijkstra's
         search with a list of nodes for each number of minutes (the weights are small whole
@@ -200,9 +221,15 @@ class LightTrips(Trips):
         return best, hops
 
 
-def score(s: State, trips_of: type[Trips] = Trips) -> dict[str, Any]:
+# Recent positions' trips, for `LightTrips.of` (holding their boards: a board's identity is
+# not given to another while it is kept here).
+_RECENT_TRIPS: dict[tuple[Any, ...], LightTrips] = {}
+_TRIPS_KEPT = 32
+
+
+def score(s: State, trips_of: Callable[[State], Trips] = Trips) -> dict[str, Any]:
     """The scoring phase of s: breakdown, trips and winners (s itself is not changed;
-    `finish` applies the result). `trips_of`: `LightTrips` for the look-ahead."""
+    `finish` applies the result). `trips_of`: `LightTrips.of` for the look-ahead."""
     seats = list(s.players)
     two_people = len(set(s.owners.values())) == 2
     person_lines: dict[str, set[int]] = {}
@@ -298,7 +325,7 @@ def route_hops(s: State) -> dict[str, list[tuple[Vertex, Vertex, int]]]:
     }
 
 
-def finish(s: State, trips_of: type[Trips] = Trips) -> dict[str, Any]:
+def finish(s: State, trips_of: Callable[[State], Trips] = Trips) -> dict[str, Any]:
     """Score s and record the result in it: the state becomes finished."""
     s.result = score(s, trips_of)
     s.scores = {p: b["total"] for p, b in s.result["breakdown"].items()}

@@ -241,7 +241,7 @@ def _end_turn(s: State) -> None:
     for _ in range(s.n_seats + 1):
         if s.phase == "last_round":
             if not s.remaining:
-                scoring.finish(s, scoring.LightTrips)  # the same result without networkx
+                scoring.finish(s, scoring.LightTrips.of)  # the same result without networkx
                 return
             s.current = s.remaining.pop(0)
         else:
