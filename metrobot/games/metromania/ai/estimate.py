@@ -114,10 +114,22 @@ SPOT_EDGES: dict[Cell, tuple[tuple[int, int], ...]] = {
 def diggable(s: State, seat: int) -> frozenset[Cell]:
     """Free city cells the seat could put a tunnel on (spots: of a kind it still holds)."""
     player = s.players[seat]
-    kinds = {m.kind for m in s.markers if m.holder == player and m.cell is None}
-    kinds.add("blank")
-    occupied, cells = s.occupied, s.cells
-    return frozenset([c for c in CITY_CELLS if c not in occupied and cells[c] in kinds])
+    kinds = frozenset([m.kind for m in s.markers if m.holder == player and m.cell is None] + ["blank"])
+    # The board's cells of those kinds, kept for the last few boards and sets of kinds (every
+    # estimator asks: each greedy step); then only the occupied ones are taken away.
+    key = (id(s.cells), kinds)
+    found = _OF_KINDS.get(key)
+    if found is None or found[0] is not s.cells:
+        cells = s.cells
+        found = _OF_KINDS[key] = (cells, frozenset([c for c in CITY_CELLS if cells[c] in kinds]))
+        if len(_OF_KINDS) > 16:
+            _OF_KINDS.clear()
+    return found[1].difference(s.occupied)
+
+
+# For `diggable`: (the board, its city cells of a set of kinds), by the board's identity (the
+# board is held, so its identity is not given to another meanwhile) and the kinds.
+_OF_KINDS: dict[tuple[int, frozenset[str]], tuple[dict[Cell, str], frozenset[Cell]]] = {}
 
 
 def _open_at(i: int, free: frozenset[Cell]) -> tuple[int, ...]:
