@@ -73,7 +73,9 @@ def main(argv: list[str] | None = None) -> None:
         work += player.last.work
         plans.update(json.dumps(plan).encode())
     ms = 1000
-    print(f"rankings: {len(ranks)}, CPU median {statistics.median(ranks) * ms:.3f} ms, mean {statistics.mean(ranks) * ms:.3f} ms")
+    print(
+        f"rankings: {len(ranks)}, CPU median {statistics.median(ranks) * ms:.3f} ms, mean {statistics.mean(ranks) * ms:.3f} ms"
+    )
     print(
         f"strong decisions: {len(decisions)} at 100 steps of work, CPU median {statistics.median(decisions) * ms:.1f} ms,"
         f" mean {statistics.mean(decisions) * ms:.1f} ms; per step of work {sum(decisions) / work * ms:.3f} ms"

@@ -9,6 +9,7 @@ fastest routes count.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
@@ -132,7 +133,7 @@ class LightTrips(Trips):
         self.by_vertex = {}
         for n in adj:
             self.by_vertex.setdefault(n[0], []).append(n)
-        for v, nodes in self.by_vertex.items():
+        for nodes in self.by_vertex.values():
             for i, a in enumerate(nodes):
                 for b in nodes[i + 1 :]:
                     adj[a].append((b, CHANGE, None))
@@ -156,10 +157,9 @@ class LightTrips(Trips):
             return found
         made = _RECENT_TRIPS[key] = cls(s)
         if len(_RECENT_TRIPS) > _TRIPS_KEPT:
-            try:
+            # (another thread's search may change it meanwhile: then it is kept a little longer)
+            with contextlib.suppress(KeyError, RuntimeError, StopIteration):
                 del _RECENT_TRIPS[next(iter(_RECENT_TRIPS))]  # the oldest
-            except (KeyError, RuntimeError, StopIteration):
-                pass  # another thread's search changed it meanwhile: kept a little longer
         return made
 
     def _minutes(self, sources: set[Node], lines: set[int] | None, cutoff: int | None = None) -> dict[Node, int]:
