@@ -162,10 +162,12 @@ class LightTrips(Trips):
                 del _RECENT_TRIPS[next(iter(_RECENT_TRIPS))]  # the oldest
         return made
 
-    def _minutes(self, sources: set[Node], lines: set[int] | None, cutoff: int | None = None) -> dict[Node, int]:
-        """Minutes from the nearest source to every node reached (within `cutoff`): Dijkstra's
-        search with a list of nodes for each number of minutes (the weights are small whole
-        numbers), settled in order."""
+    def _minutes(
+        self, sources: set[Node], lines: set[int] | None, cutoff: int | None = None, targets: set[Node] | None = None
+    ) -> dict[Node, int]:
+        """Minutes from the nearest source to every node reached within `cutoff`, or within
+        the nearest of `targets`: Dijkstra's search with a list of nodes for each number of
+        minutes (the weights are small whole numbers), settled in order."""
         adj = self.adj
         out: dict[Node, int] = {}
         buckets: list[list[Node]] = [list(sources)]
@@ -177,6 +179,8 @@ class LightTrips(Trips):
                 if n in out:
                     continue
                 out[n] = d
+                if targets is not None and cutoff is None and n in targets:
+                    cutoff = d  # the fastest route's length: farther nodes are on none
                 for m, w, _ in adj[n]:
                     if m not in out and (lines is None or m[1] in lines):
                         while len(buckets) <= d + w:
@@ -202,21 +206,18 @@ class LightTrips(Trips):
             targets = {n for n in targets if n[1] in lines}
         if not sources or not targets:
             return None, []
-        d_from = self._minutes(sources, lines)
+        d_from = self._minutes(sources, lines, targets=targets)
         best = min((d_from[t] for t in targets if t in d_from), default=None)
         if best is None:
             return None, []
         d_to = self._minutes(targets, lines, best)
+        # A hop u-v is on a fastest route when one way along it adds up to the route's length
+        # (both ways never do: that would make the hop's minutes zero).
         hops: list[Hop] = []
-        for u, edges in self.adj.items():
-            if lines is not None and u[1] not in lines:
-                continue
-            for v, w, line in edges:
-                if line is None or v < u:
-                    continue  # a change, or the hop seen from its other end
-                if (u in d_from and v in d_to and d_from[u] + w + d_to[v] == best) or (
-                    v in d_from and u in d_to and d_from[v] + w + d_to[u] == best
-                ):
+        adj = self.adj
+        for u, du in d_from.items():
+            for v, w, line in adj[u]:
+                if line is not None and du + w + d_to.get(v, best) == best:
                     hops.append((u, v, line))
         return best, hops
 
