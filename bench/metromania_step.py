@@ -7,7 +7,7 @@ and nearly every step is the greedy ranking of a seat's legal steps (`greedy.ran
 measures, in this process's CPU time:
 - a ranking: every position of four seeded greedy self-play games (2, 3 and 4 players), ranked
   for the seat to move, median and mean;
-- a strong decision at 100 steps of work (the bot's 1 s): seeded decisions every 3rd turn of
+- a strong decision at 100 steps of work (the bot's 1 s; `--work` for another amount): seeded decisions every 3rd turn of
   those games, median and mean, and per step of work (the decisions' CPU over their work).
 It also prints a fingerprint (a hash) of every ranking and every plan: two versions of the
 code that make the same decisions print the same one. Compare two versions with
@@ -47,6 +47,7 @@ def positions(n: int, seed: int) -> list:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.metromania_step")
     parser.add_argument("--decisions", type=int, default=40, help="strong decisions measured")
+    parser.add_argument("--work", type=int, default=100, help="simulated steps a strong decision may spend")
     args = parser.parse_args(argv if argv is not None else sys.argv[1:])
     digest = hashlib.sha256()
     ranks: list[float] = []
@@ -68,7 +69,9 @@ def main(argv: list[str] | None = None) -> None:
         seat = s.players[s.current]
         player = StrongPlayer()
         t0 = time.process_time()
-        plan = player.plan(GAME, GAME.view(s, seat), seat, seat, random.Random(k), Budget(600, 100, time.process_time))
+        plan = player.plan(
+            GAME, GAME.view(s, seat), seat, seat, random.Random(k), Budget(600, args.work, time.process_time)
+        )
         decisions.append(time.process_time() - t0)
         work += player.last.work
         plans.update(json.dumps(plan).encode())
@@ -77,7 +80,7 @@ def main(argv: list[str] | None = None) -> None:
         f"rankings: {len(ranks)}, CPU median {statistics.median(ranks) * ms:.3f} ms, mean {statistics.mean(ranks) * ms:.3f} ms"
     )
     print(
-        f"strong decisions: {len(decisions)} at 100 steps of work, CPU median {statistics.median(decisions) * ms:.1f} ms,"
+        f"strong decisions: {len(decisions)} at {args.work} steps of work, CPU median {statistics.median(decisions) * ms:.1f} ms,"
         f" mean {statistics.mean(decisions) * ms:.1f} ms; per step of work {sum(decisions) / work * ms:.3f} ms"
         f" ({work} steps)"
     )
