@@ -66,8 +66,9 @@ from .value import leaf_value, progress
 UCB_C = 0.5  # exploration weight (results are in wins, roughly 0..1)
 MARGIN_WEIGHT = 1 / 200  # points of margin, as a tie-break between equal win chances
 LEAD_SCALE = 6.0  # an estimated lead of this many points: a win three times in four
-# Simulated steps a second of budget. About 2.5 ms of CPU a step on the reference machine:
-# in `bench/ai_metromania.py` a 1 s decision took 0.25 s median, and 1 in 2,000 reached the cap.
+# Simulated steps a second of budget: a 1 s decision stays well within its second (a step's
+# and a decision's CPU: docs/developers/benchmarks.md, "A cheaper greedy step"). More steps
+# for the CPU the look-ahead's steps saved were not stronger on the ladder (the same place).
 WORK_RATE = 100
 # Issue 75's search (common random numbers): not the default, the ladder did not accept it
 # (docs/developers/benchmarks.md, "The ladder").
