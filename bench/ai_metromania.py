@@ -72,6 +72,12 @@ VERSIONS: dict[str, Callable[[], AutoPlayer]] = {
     # Not candidates (more work than the bot's): how much more work a decision would buy.
     "v1-w200": _worked(200, crn=False),
     "v1-w400": _worked(400, crn=False),
+    # v1 at 175 simulated steps a second: the look-ahead's steps made 1.75 times cheaper
+    # (`ai/simulate.py`, 2026-11-28, as first measured), about the CPU a decision of v1 at 100
+    # before them.
+    "v1-w175": _worked(175, crn=False),
+    # ... and at 189: 1.89 times cheaper, with the look-ahead's scoring's shorter searches.
+    "v1-w189": _worked(189, crn=False),
     "v1-t2": aiplay.strong("metromania", crn=False, trust=2),
     "trip3-t2": aiplay.strong("metromania", crn=False, own=Weights(trip=3.0), trust=2),
 }

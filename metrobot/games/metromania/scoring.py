@@ -9,8 +9,9 @@ fastest routes count.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from .board import CORNERS, Cell, Vertex
@@ -111,9 +112,125 @@ class Trips:
         return (None, []) if ends is None else fastest(self.g, ends[0], ends[1], lines)
 
 
-def score(s: State) -> dict[str, Any]:
+class LightTrips(Trips):
+    """The same trips on a trip graph of plain dictionaries, for the automatic players'
+    look-ahead (`ai/simulate.py`), which scores a game at the end of every play-out and of
+    every step that ends one: building networkx's graph and running its searches was a third
+    of a decision. The engine's scoring keeps networkx (`Trips`); the look-ahead's tests
+    check that both give the same result."""
+
+    def __init__(self, s: State):
+        self.s = s
+        # Each node's neighbours: (node, minutes, the line ridden or None for a change).
+        adj: dict[Node, list[tuple[Node, int, int | None]]] = {}
+        for li, line in enumerate(s.lines):
+            stops = [v for v in line.vertices if v in s.station_set]
+            for v in stops:
+                adj[(v, li)] = []
+            for a, b in itertools.pairwise(stops):
+                adj[(a, li)].append(((b, li), HOP, li))
+                adj[(b, li)].append(((a, li), HOP, li))
+        self.by_vertex = {}
+        for n in adj:
+            self.by_vertex.setdefault(n[0], []).append(n)
+        for nodes in self.by_vertex.values():
+            for i, a in enumerate(nodes):
+                for b in nodes[i + 1 :]:
+                    adj[a].append((b, CHANGE, None))
+                    adj[b].append((a, CHANGE, None))
+        self.adj = adj
+        # Each trip's answer, by the lines it may ride: with two players a trip is asked again.
+        self.known: dict[tuple[str, frozenset[int] | None], tuple[int | None, list[Hop]]] = {}
+
+    @classmethod
+    def of(cls, s: State) -> Trips:
+        """The trips of s, shared with a recent position of the same game that has the same
+        stations on every line and the same markers down: the trips are the same (the stations
+        are all on the lines), and the last steps of a game often differ by a tunnel alone
+        (the greedy ranking scores every step that ends the game)."""
+        key = (
+            tuple(tuple([v for v in line.vertices if v in s.station_set]) for line in s.lines),
+            tuple([m.cell for m in s.markers]),
+        )
+        found = _RECENT_TRIPS.get(key)
+        if found is not None and found.s.cells is s.cells:  # the same game's board
+            return found
+        made = _RECENT_TRIPS[key] = cls(s)
+        if len(_RECENT_TRIPS) > _TRIPS_KEPT:
+            # (another thread's search may change it meanwhile: then it is kept a little longer)
+            with contextlib.suppress(KeyError, RuntimeError, StopIteration):
+                del _RECENT_TRIPS[next(iter(_RECENT_TRIPS))]  # the oldest
+        return made
+
+    def _minutes(
+        self, sources: set[Node], lines: set[int] | None, cutoff: int | None = None, targets: set[Node] | None = None
+    ) -> dict[Node, int]:
+        """Minutes from the nearest source to every node reached within `cutoff`, or within
+        the nearest of `targets`: Dijkstra's search with a list of nodes for each number of
+        minutes (the weights are small whole numbers), settled in order."""
+        adj = self.adj
+        out: dict[Node, int] = {}
+        buckets: list[list[Node]] = [list(sources)]
+        d = 0
+        while d < len(buckets):
+            if cutoff is not None and d > cutoff:
+                break
+            for n in buckets[d]:
+                if n in out:
+                    continue
+                out[n] = d
+                if targets is not None and cutoff is None and n in targets:
+                    cutoff = d  # the fastest route's length: farther nodes are on none
+                for m, w, _ in adj[n]:
+                    if m not in out and (lines is None or m[1] in lines):
+                        while len(buckets) <= d + w:
+                            buckets.append([])
+                        buckets[d + w].append(m)
+            d += 1
+        return out
+
+    def fastest(self, name: str, lines: set[int] | None = None) -> tuple[int | None, list[Hop]]:
+        key = (name, None if lines is None else frozenset(lines))
+        found = self.known.get(key)
+        if found is None:
+            found = self.known[key] = self._fastest(name, lines)
+        return found
+
+    def _fastest(self, name: str, lines: set[int] | None) -> tuple[int | None, list[Hop]]:
+        ends = self.ends(name)
+        if ends is None:
+            return None, []
+        sources, targets = ends
+        if lines is not None:
+            sources = {n for n in sources if n[1] in lines}
+            targets = {n for n in targets if n[1] in lines}
+        if not sources or not targets:
+            return None, []
+        d_from = self._minutes(sources, lines, targets=targets)
+        best = min((d_from[t] for t in targets if t in d_from), default=None)
+        if best is None:
+            return None, []
+        d_to = self._minutes(targets, lines, best)
+        # A hop u-v is on a fastest route when one way along it adds up to the route's length
+        # (both ways never do: that would make the hop's minutes zero).
+        hops: list[Hop] = []
+        adj = self.adj
+        for u, du in d_from.items():
+            for v, w, line in adj[u]:
+                if line is not None and du + w + d_to.get(v, best) == best:
+                    hops.append((u, v, line))
+        return best, hops
+
+
+# Recent positions' trips, for `LightTrips.of` (holding their boards: a board's identity is
+# not given to another while it is kept here).
+_RECENT_TRIPS: dict[tuple[Any, ...], LightTrips] = {}
+_TRIPS_KEPT = 32
+
+
+def score(s: State, trips_of: Callable[[State], Trips] = Trips) -> dict[str, Any]:
     """The scoring phase of s: breakdown, trips and winners (s itself is not changed;
-    `finish` applies the result)."""
+    `finish` applies the result). `trips_of`: `LightTrips.of` for the look-ahead."""
     seats = list(s.players)
     two_people = len(set(s.owners.values())) == 2
     person_lines: dict[str, set[int]] = {}
@@ -127,7 +244,7 @@ def score(s: State) -> dict[str, Any]:
         adjusted = base if finished[p] == 2 else base // 2 if finished[p] == 1 else 0
         breakdown[p] = {"stations": base, "after_lines": adjusted, "trips": 0, "total": 0}
 
-    trips = Trips(s)
+    trips = trips_of(s)
 
     def riders(name: str, hops: list[Hop]) -> list[str]:
         """Owners of lines ridden on a fastest route. With two players (Decision) only
@@ -209,9 +326,9 @@ def route_hops(s: State) -> dict[str, list[tuple[Vertex, Vertex, int]]]:
     }
 
 
-def finish(s: State) -> dict[str, Any]:
+def finish(s: State, trips_of: Callable[[State], Trips] = Trips) -> dict[str, Any]:
     """Score s and record the result in it: the state becomes finished."""
-    s.result = score(s)
+    s.result = score(s, trips_of)
     s.scores = {p: b["total"] for p, b in s.result["breakdown"].items()}
     s.phase = "finished"
     s.remaining = []

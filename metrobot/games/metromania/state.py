@@ -103,6 +103,10 @@ class State:
     result: dict[str, Any] | None = None  # breakdown, trips, winners once finished
     occupied: dict[Cell, int] = field(default_factory=dict[Cell, int], repr=False)
     station_set: set[Vertex] = field(default_factory=set[Vertex], repr=False)
+    # Set by the look-ahead's steps (`ai/simulate.py`) once every line's status is known to be
+    # up to date (a state drawn for a hidden hand may not be: another hand may block or free a
+    # line): a next step may then re-check only the lines it can have blocked.
+    statuses_known: bool = field(default=False, repr=False, compare=False)
 
     def copy(self) -> State:
         """A copy that `apply` may change freely; the board's cells are shared (never change)."""

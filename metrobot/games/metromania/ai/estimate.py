@@ -114,23 +114,64 @@ SPOT_EDGES: dict[Cell, tuple[tuple[int, int], ...]] = {
 def diggable(s: State, seat: int) -> frozenset[Cell]:
     """Free city cells the seat could put a tunnel on (spots: of a kind it still holds)."""
     player = s.players[seat]
-    kinds = {m.kind for m in s.markers if m.holder == player and m.cell is None}
-    kinds.add("blank")
-    occupied, cells = s.occupied, s.cells
-    return frozenset([c for c in CITY_CELLS if c not in occupied and cells[c] in kinds])
+    kinds = frozenset([m.kind for m in s.markers if m.holder == player and m.cell is None] + ["blank"])
+    # The board's cells of those kinds, kept for the last few boards and sets of kinds (every
+    # estimator asks: each greedy step); then only the occupied ones are taken away.
+    key = (id(s.cells), kinds)
+    found = _OF_KINDS.get(key)
+    if found is None or found[0] is not s.cells:
+        cells = s.cells
+        found = _OF_KINDS[key] = (cells, frozenset([c for c in CITY_CELLS if cells[c] in kinds]))
+        if len(_OF_KINDS) > 16:
+            _OF_KINDS.clear()
+    return found[1].difference(s.occupied)
+
+
+# For `diggable`: (the board, its city cells of a set of kinds), by the board's identity (the
+# board is held, so its identity is not given to another meanwhile) and the kinds.
+_OF_KINDS: dict[tuple[int, frozenset[str]], tuple[dict[Cell, str], frozenset[Cell]]] = {}
+
+
+def _open_at(i: int, free: frozenset[Cell]) -> tuple[int, ...]:
+    edges, every, cells = _OPENING[i]
+    if cells is not None and free.issuperset(cells):
+        return every
+    return tuple([w for w, c1, c2 in edges if c1 in free or c2 in free])
 
 
 def open_graph(free: frozenset[Cell]) -> Graph:
     """City edges with a flanking cell in `free`: the graph the searches walk."""
-    # List comprehensions, not generators: this runs for every estimator (each greedy step).
-    # A vertex whose every cell is free keeps all its edges (the common case, one subset
-    # test); the others are filtered edge by edge.
-    return [
+    # This runs for every estimator (each greedy step), and a seat's free cells change by a
+    # cell or two from one of its steps to the next: the last few graphs made are kept
+    # (`_RECENT`), and from one whose free cells differ by a few, only the vertices at a cell
+    # that changed are worked out again (a vertex's edges depend on its own cells alone).
+    for i, (known, graph) in enumerate(_RECENT):
+        changed = known ^ free
+        if len(changed) <= _FEW_CHANGES:
+            graph = list(graph)
+            for v in {v for c in changed for v in CORNER_IDS[c]}:
+                graph[v] = _open_at(v, free)
+            del _RECENT[i]
+            _RECENT.insert(0, (free, graph))
+            return graph
+    # List comprehensions, not generators. A vertex whose every cell is free keeps all its
+    # edges (the common case, one subset test); the others are filtered edge by edge.
+    graph = [
         every
         if cells is not None and free.issuperset(cells)
         else tuple([w for w, c1, c2 in edges if c1 in free or c2 in free])
         for edges, every, cells in _OPENING
     ]
+    _RECENT.insert(0, (free, graph))
+    del _RECENT[_KEPT:]
+    return graph
+
+
+# The graphs last made, newest first, with their free cells (a seat's, mostly: one for each
+# seat of a rollout). A graph is never changed once made: a changed one is a new list.
+_RECENT: list[tuple[frozenset[Cell], Graph]] = []
+_KEPT = 4
+_FEW_CHANGES = 8
 
 
 def bfs(sources: Iterable[int], start: int, avoid: Collection[Vertex], graph: Graph) -> Dist:

@@ -15,6 +15,7 @@ from ...autoplay import AutoPlayer, Budget
 from ...protocol import Action, Game
 from ..state import State
 from .estimate import WEIGHTS, Estimator, Weights
+from .simulate import step
 
 TUNNELS_PER_TURN = 3
 
@@ -45,7 +46,7 @@ def rank(
     station_cost = 2 * weights.tempo  # the two further tunnels a digging turn would bring
     out: list[tuple[float, int]] = []
     for i, action in enumerate(actions):
-        child, _ = game.apply(s, seat_id, action)
+        child = step(s, action)  # the engine's rules without its events and copies
         value = est.value(child, horizon(child, seat))
         if action["type"] == "station" and s.phase == "building":
             value -= station_cost

@@ -59,14 +59,16 @@ from ...protocol import Action, Game, Worth
 from ..state import State
 from .estimate import WEIGHTS, Estimator, Weights
 from .greedy import rank
+from .simulate import step
 from .turns import candidate_turns
 from .value import leaf_value, progress
 
 UCB_C = 0.5  # exploration weight (results are in wins, roughly 0..1)
 MARGIN_WEIGHT = 1 / 200  # points of margin, as a tie-break between equal win chances
 LEAD_SCALE = 6.0  # an estimated lead of this many points: a win three times in four
-# Simulated steps a second of budget. About 2.5 ms of CPU a step on the reference machine:
-# in `bench/ai_metromania.py` a 1 s decision took 0.25 s median, and 1 in 2,000 reached the cap.
+# Simulated steps a second of budget: a 1 s decision stays well within its second (a step's
+# and a decision's CPU: docs/developers/benchmarks.md, "A cheaper greedy step"). More steps
+# for the CPU the look-ahead's steps saved were not stronger on the ladder (the same place).
 WORK_RATE = 100
 # Issue 75's search (common random numbers): not the default, the ladder did not accept it
 # (docs/developers/benchmarks.md, "The ladder").
@@ -326,7 +328,7 @@ class StrongPlayer(AutoPlayer):
         """`steps` played, then every seat greedily to the end (or `turns`, else `depth`,
         turns): the state reached, None when the deadline came first."""
         for action in steps:
-            world, _ = game.apply(world, seat, action)
+            world = step(world, action)
         self.last.work += len(steps)  # a turn that ends the game still costs work (and its scoring)
         depth = turns if turns is not None else self.depth
         stop = game.turn_number(world) + depth if depth is not None else math.inf
@@ -342,7 +344,7 @@ class StrongPlayer(AutoPlayer):
             else:
                 ranked = rank(game, world, mover, actions, self.played if mover == seat else WEIGHTS)
                 action = actions[max(ranked, key=lambda x: x[0] + self.noise * rnd.random())[1]]
-            world, _ = game.apply(world, mover, action)
+            world = step(world, action)
             self.last.work += 1
         return world
 

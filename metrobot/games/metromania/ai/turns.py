@@ -20,6 +20,7 @@ from ...protocol import Action, Game
 from ..state import State
 from .estimate import WEIGHTS, Weights
 from .greedy import rank
+from .simulate import step
 
 
 def position_key(s: State) -> tuple[Hashable, ...]:
@@ -55,7 +56,7 @@ def greedy_turn(
         actions = game.legal_actions(s, seat)
         value, i = rank(game, s, seat, actions, weights)[0]
         steps.append(actions[i])
-        s, _ = game.apply(s, seat, actions[i])
+        s = step(s, actions[i])
     return value, steps
 
 
@@ -83,7 +84,7 @@ def candidate_turns(
                 break
             actions = game.legal_actions(st, seat)
             for value, i in rank(game, st, seat, actions, weights)[:beam]:
-                child, _ = game.apply(st, seat, actions[i])
+                child = step(st, actions[i])
                 path = steps + [actions[i]]
                 key = position_key(child)
                 if turn_over(game, child, seat, start_turn):
