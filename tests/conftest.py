@@ -17,6 +17,12 @@ from tests.said import in_discord
 from tests.toygame import PLUGIN
 from tools import pgserver
 
+# The collector is off from here until collection ends, when everything is collected once and
+# frozen (`pytest_collection_finish`, below): its young collections while the test modules and
+# what they import are loaded free nothing, and cost each worker's collection about 0.25 s of
+# CPU (2026-11-28, `pytest --collect-only`, four pairs: 2.42 -> 2.19 s).
+gc.disable()
+
 # SQLite commits without an fsync (synchronous=NORMAL instead of the bot's FULL, see
 # metrobot/storage/sqlite.py): a commit then costs microseconds instead of milliseconds, and
 # nothing a test checks depends on it (a killed process loses no committed transaction
@@ -68,6 +74,7 @@ def pytest_generate_tests(metafunc):
 def pytest_collection_finish(session):
     gc.collect()
     gc.freeze()
+    gc.enable()
 
 
 def pytest_collection_modifyitems(config, items):
