@@ -168,6 +168,7 @@ def test_the_translated_tree_kept_between_starts_is_the_one_discord_py_makes(tmp
     from metrobot import i18n
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(module, "_TREES", {})  # (what this process made or read before)
     kept = tmp_path / "cache" / "metrobot" / "commands"
 
     async def sent() -> tuple[list[dict], list[dict], list[dict], str]:
@@ -182,6 +183,7 @@ def test_the_translated_tree_kept_between_starts_is_the_one_discord_py_makes(tmp
     assert first == made and again == made
     assert [p.name for p in kept.iterdir()] == [name]
     (kept / name).write_text('[{"name": "read from the cache"}]')
+    module._TREES.clear()
     assert asyncio.run(sent())[2] == [{"name": "read from the cache"}]
 
     locales = tmp_path / "locales"

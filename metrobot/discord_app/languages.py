@@ -19,6 +19,7 @@ import json
 import unicodedata
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -134,19 +135,34 @@ class CatalogueTranslator(app_commands.Translator):
 # some 12,500 of discord.py's translator calls. So it is kept in the user's cache
 # (metrobot/cachefiles.py) under the digest of all it is made from: the tree as discord.py gives it
 # untranslated, discord.py's version, every catalogue's .po file, and the code that translates
-# (this module and metrobot/i18n). Another translator (a test's) is asked every time.
+# (this module and metrobot/i18n); and in the process (`_TREES`), for a process that starts more
+# than one bot (the tests). Another translator (a test's) is asked every time.
 _TREE_FORMAT = b"translated command tree, 1"
 _TRANSLATING_CODE = (Path(__file__), Path(i18n.__file__))
+_TREES: dict[str, bytes] = {}
+
+
+@cache
+def _digest(path: Path, mtime_ns: int, size: int) -> bytes:
+    """A file's digest, once a process while it is not changed (its time and size the same)."""
+    return hashlib.sha256(path.read_bytes()).digest()
+
+
+def _file_digest(path: Path) -> bytes:
+    try:
+        status = path.stat()
+    except FileNotFoundError:
+        return b"-"
+    return _digest(path, status.st_mtime_ns, status.st_size)
 
 
 def _tree_name(untranslated: list[dict[str, Any]]) -> str:
     h = hashlib.sha256(_TREE_FORMAT + b"\0" + discord.__version__.encode())
     h.update(json.dumps(untranslated, sort_keys=True).encode())
     for path in _TRANSLATING_CODE:
-        h.update(b"\0" + path.read_bytes())
+        h.update(b"\0" + _file_digest(path))
     for code in i18n.LANGUAGES:
-        po = i18n.LOCALES / f"{code}.po"
-        h.update(b"\0" + code.encode() + b"\0" + (po.read_bytes() if po.exists() else b"-"))
+        h.update(b"\0" + code.encode() + b"\0" + _file_digest(i18n.LOCALES / f"{code}.po"))
     return h.hexdigest()[:40] + ".json"
 
 
@@ -161,16 +177,18 @@ async def translated_tree(
         name = _tree_name([c.to_dict(tree) for c in commands])
     except OSError:  # (a catalogue that cannot be read: translated as before, which says why)
         return [await c.get_translated_payload(tree, translator) for c in commands]
-    data = kept("commands", name)
+    data = _TREES.get(name) or kept("commands", name)
     if data is not None:
         try:
             payload = json.loads(data)
         except ValueError:
             payload = None  # (not what was written: made again below)
         if isinstance(payload, list):
+            _TREES[name] = data
             return payload
     payload = [await c.get_translated_payload(tree, translator) for c in commands]
-    keep("commands", name, json.dumps(payload, ensure_ascii=False).encode())
+    _TREES[name] = data = json.dumps(payload, ensure_ascii=False).encode()
+    keep("commands", name, data)
     return payload
 
 
