@@ -11,6 +11,7 @@ import gettext
 import io
 import json
 import unicodedata
+import zlib
 from pathlib import Path
 
 import discord
@@ -182,7 +183,7 @@ def test_the_translated_tree_kept_between_starts_is_the_one_discord_py_makes(tmp
     made, first, again, name = asyncio.run(sent())
     assert first == made and again == made
     assert [p.name for p in kept.iterdir()] == [name]
-    (kept / name).write_text('[{"name": "read from the cache"}]')
+    (kept / name).write_bytes(zlib.compress(b'[{"name": "read from the cache"}]'))
     module._TREES.clear()
     assert asyncio.run(sent())[2] == [{"name": "read from the cache"}]
 
