@@ -63,6 +63,8 @@ def pytest_configure(config):
         "markers", "service(**options): how the `svc`/`app` fixtures build the service (tests/conftest.py, SERVICE)"
     )
     config.addinivalue_line("markers", "backends: a test of the `db` fixture runs on SQLite and on PostgreSQL")
+    if not hasattr(config, "workerinput") and getattr(config.option, "dist", "no") != "no":
+        gc.enable()  # (xdist's controller collects nothing: its collector back on at once)
 
 
 def pytest_generate_tests(metafunc):
