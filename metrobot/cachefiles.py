@@ -27,20 +27,21 @@ def kept(kind: str, name: str) -> bytes | None:
         return None
 
 
-def keep(kind: str, name: str, data: bytes) -> None:
-    """Keep `data` as `name` under `kind` (silently not, where it cannot be written)."""
+def keep(kind: str, name: str, data: bytes, limit: int | None = None) -> None:
+    """Keep `data` as `name` under `kind` (silently not, where it cannot be written), and at most
+    `limit` files of that kind (LIMIT when None)."""
     try:
         where = _path(kind, name)
         where.parent.mkdir(parents=True, exist_ok=True)
         part = where.with_name(f"{where.name}.{os.getpid()}.part")
         part.write_bytes(data)
         os.replace(part, where)
-        _prune(where.parent)
+        _prune(where.parent, LIMIT if limit is None else limit)
     except (OSError, RuntimeError):
         pass
 
 
-def _prune(folder: Path) -> None:
+def _prune(folder: Path, limit: int) -> None:
     files = sorted(folder.iterdir(), key=lambda p: p.stat().st_mtime)
-    for old in files[: max(0, len(files) - LIMIT)]:
+    for old in files[: max(0, len(files) - limit)]:
         old.unlink(missing_ok=True)

@@ -17,6 +17,12 @@ from tests.said import in_discord
 from tests.toygame import PLUGIN
 from tools import pgserver
 
+# The collector is off from here until collection ends, when everything is collected once and
+# frozen (`pytest_collection_finish`, below): its young collections while the test modules and
+# what they import are loaded free nothing, and cost each worker's collection about 0.25 s of
+# CPU (2026-11-28, `pytest --collect-only`, four pairs: 2.42 -> 2.19 s).
+gc.disable()
+
 # SQLite commits without an fsync (synchronous=NORMAL instead of the bot's FULL, see
 # metrobot/storage/sqlite.py): a commit then costs microseconds instead of milliseconds, and
 # nothing a test checks depends on it (a killed process loses no committed transaction
@@ -57,6 +63,8 @@ def pytest_configure(config):
         "markers", "service(**options): how the `svc`/`app` fixtures build the service (tests/conftest.py, SERVICE)"
     )
     config.addinivalue_line("markers", "backends: a test of the `db` fixture runs on SQLite and on PostgreSQL")
+    if not hasattr(config, "workerinput") and getattr(config.option, "dist", "no") != "no":
+        gc.enable()  # (xdist's controller collects nothing: its collector back on at once)
 
 
 def pytest_generate_tests(metafunc):
@@ -68,6 +76,7 @@ def pytest_generate_tests(metafunc):
 def pytest_collection_finish(session):
     gc.collect()
     gc.freeze()
+    gc.enable()
 
 
 def pytest_collection_modifyitems(config, items):

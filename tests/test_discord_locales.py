@@ -11,6 +11,7 @@ import gettext
 import io
 import json
 import unicodedata
+import zlib
 from pathlib import Path
 
 import discord
@@ -157,3 +158,38 @@ def test_a_language_option_answers_as_the_person_types_within_discords_25_choice
     assert [c.value for c in language_choices("ไทย")] == ["th"]
     assert [c.value for c in language_choices("zh_tw")] == ["zh_TW"]
     assert [c.value for c in language_choices("disc", (("Discord", "discord"),))] == ["discord"]
+
+
+def test_the_translated_tree_kept_between_starts_is_the_one_discord_py_makes(tmp_path, monkeypatch):
+    """A start reads the translated command tree from the cache when the same tree, catalogues and
+    code made it before (metrobot/cachefiles.py): what it reads is what discord.py would send, and
+    an edited catalogue is a new name, never the old tree."""
+    import shutil
+
+    from metrobot import i18n
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(module, "_TREES", {})  # (what this process made or read before)
+    kept = tmp_path / "cache" / "metrobot" / "commands"
+
+    async def sent() -> tuple[list[dict], list[dict], list[dict], str]:
+        tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
+        commands = slash_commands(None)
+        made = [await c.get_translated_payload(tree, CatalogueTranslator()) for c in commands]
+        first = await module.translated_tree(tree, commands, CatalogueTranslator())  # made, then kept
+        again = await module.translated_tree(tree, commands, CatalogueTranslator())  # read back
+        return made, first, again, module._tree_name([c.to_dict(tree) for c in commands])
+
+    made, first, again, name = asyncio.run(sent())
+    assert first == made and again == made
+    assert [p.name for p in kept.iterdir()] == [name]
+    (kept / name).write_bytes(zlib.compress(b'[{"name": "read from the cache"}]'))
+    module._TREES.clear()
+    assert asyncio.run(sent())[2] == [{"name": "read from the cache"}]
+
+    locales = tmp_path / "locales"
+    shutil.copytree(i18n.LOCALES, locales)
+    with (locales / "de.po").open("a", encoding="utf-8") as po:
+        po.write("\n# edited\n")
+    monkeypatch.setattr(i18n, "LOCALES", locales)
+    assert asyncio.run(sent())[3] != name

@@ -24,7 +24,7 @@ from discord import app_commands
 from ..i18n import LANGUAGES, N_, lang
 from . import playlinks
 from .connecting import patiently, refusal
-from .languages import discord_locales, speaker
+from .languages import discord_locales, speaker, translated_tree
 from .messages import bot_of, guarded
 
 log = logging.getLogger("metrobot.discord")
@@ -122,7 +122,7 @@ async def sync_with_entry_point(tree: app_commands.CommandTree, bot: Any) -> Non
     translator = tree.translator  # (as discord.py's own sync: translated when there is a translator)
     commands = tree.get_commands()
     if translator is not None:
-        payload = [await c.get_translated_payload(tree, translator) for c in commands]
+        payload = await translated_tree(tree, commands, translator)  # (kept between starts)
     else:
         payload = [c.to_dict(tree) for c in commands]
     if held and not activity_on(bot):

@@ -66,6 +66,7 @@ Only tests use this; the bot knows nothing of it.
 
 from __future__ import annotations
 
+import gc
 import os
 import random
 import signal
@@ -87,6 +88,11 @@ RND = random.Random(os.environ.get("METROBOT_TEST_FAULT_SEED", "0"))
 # there, and importing the bot for them cost each 0.5 s of CPU at every start. Only `toy`
 # applies there too (the workers play the automatic player, and need the game).
 BESIDE_THE_BOT = sys.argv[:1] == ["-c"]
+
+# What is imported here is the bot's own start-up, which bot.py imports with the collector off
+# (see there): so is it here, until this file is done.
+_COLLECTING = gc.isenabled()
+gc.disable()
 
 if "toy" in FAULTS:
     from metrobot import games
@@ -412,3 +418,6 @@ if FAULTS and not BESIDE_THE_BOT:
             self.clock = lambda: time.time() + FAULTS["clock_ahead"]
 
         GameService.__init__ = ahead
+
+if _COLLECTING:
+    gc.enable()
