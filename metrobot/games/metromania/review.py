@@ -18,11 +18,15 @@ def strong_judge() -> Judge:
 # to the end (bench/review.py: the time a review takes, and how often the suggestion scores more).
 # 24, not 12 (issue 75): the hidden hands and the rollouts' noise part two moves slowly; on 40
 # held-out positions the estimate named the better move in 16 of 27 against 11 with 12 deals.
+# Not 48, though the cheaper look-ahead affords it within the review's CPU before it: on the same
+# positions the estimate was right no more often, within the noise (docs/developers/benchmarks.md,
+# "MetrOmania's review after the cheaper look-ahead").
 DEALS = 24
 # The suggestion: the best of the strong player's own decision, the turns its search compares and
 # the move played, by successive halving on 4 deals a round (`review.chosen`; issue 75: on 40
 # held-out positions the mean gain over the greedy move rose from +0.7 to +2.6 points;
-# docs/developers/benchmarks.md). A decision in play affords one or two rollouts in all.
+# docs/developers/benchmarks.md). A decision in play affords one or two rollouts in all. Not 8
+# with 48 deals: a review would cost more CPU than before the cheaper look-ahead, for no gain.
 SELECT = 4
 
 REVIEWING = Reviewing(judge=strong_judge, whole_turns=True, deals=DEALS, whole_turn_pictures=True, select=SELECT)
