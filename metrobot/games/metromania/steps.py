@@ -189,9 +189,17 @@ def _refresh_blocked(s: State, events: list[Event]) -> None:
 
 def _after_step(s: State, events: list[Event]) -> None:
     _refresh_blocked(s, events)
+    reason = end_building(s)
+    if reason:
+        events.append({"type": "building_ends", "reason": reason, "player": _player(s)})
+
+
+def end_building(s: State) -> str | None:
+    """After a step, once the lines' statuses are up to date: when the building phase ends, the
+    last round begun (each other seat owed one last turn) and why; else None. The rule's one home:
+    the engine's steps and the automatic players' look-ahead (`ai/simulate.py`) both end it here."""
     if s.phase != "building":
-        return
-    reason = None
+        return None
     statuses = [line.status for line in s.lines]  # a seat's lines are 2 * seat and 2 * seat + 1
     if any(statuses[li] == "finished" == statuses[li + 1] for li in range(0, len(statuses), 2)):
         reason = "two_lines_finished"
@@ -199,12 +207,13 @@ def _after_step(s: State, events: list[Event]) -> None:
         reason = "last_station"
     elif statuses.count("finished") + statuses.count("blocked") >= end_threshold(s):
         reason = "lines_done"
-    if reason:
-        s.phase = "last_round"
-        s.trigger = reason
-        s.remaining = [(s.current + k) % s.n_seats for k in range(1, s.n_seats)]
-        s.turn.ending = True
-        events.append({"type": "building_ends", "reason": reason, "player": _player(s)})
+    else:
+        return None
+    s.phase = "last_round"
+    s.trigger = reason
+    s.remaining = [(s.current + k) % s.n_seats for k in range(1, s.n_seats)]
+    s.turn.ending = True
+    return reason
 
 
 def _end_turn(s: State, events: list[Event]) -> None:

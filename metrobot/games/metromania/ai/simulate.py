@@ -26,7 +26,7 @@ from ...protocol import Action
 from .. import rules, scoring
 from ..board import ARROW_BY_APEX, ARROW_BY_CELL, CITY_CELL_SET, TOUCHING, Cell, Vertex
 from ..state import Line, Marker, State, Turn
-from ..steps import TUNNELS_PER_TURN, end_threshold
+from ..steps import TUNNELS_PER_TURN, end_building
 
 # For a line's tip: the city cells beside the edges it could dig next, the cells whose
 # occupation `rules.can_extend` reads (besides the arrows').
@@ -218,21 +218,7 @@ def _after_step(s: State, change: Change | None) -> None:
         if status != line.status:
             _own_line(s, li).status = status
     s.statuses_known = True  # every line's status is up to date
-    if s.phase != "building":
-        return
-    reason = None
-    statuses = [line.status for line in s.lines]
-    if any(statuses[li] == "finished" == statuses[li + 1] for li in range(0, len(statuses), 2)):
-        reason = "two_lines_finished"
-    elif s.stations_left <= 0:
-        reason = "last_station"
-    elif statuses.count("finished") + statuses.count("blocked") >= end_threshold(s):
-        reason = "lines_done"
-    if reason:
-        s.phase = "last_round"
-        s.trigger = reason
-        s.remaining = [(s.current + k) % s.n_seats for k in range(1, s.n_seats)]
-        s.turn.ending = True
+    end_building(s)
 
 
 def _end_turn(s: State) -> None:
