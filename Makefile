@@ -96,7 +96,7 @@ test-repeat: $(VENV)/.dev-installed
 # one process took longer than a working session on the 2-core reference machine.
 FULL_SIZE := tests/render/test_fits.py tests/test_rules_cli.py tests/conformance/test_conformance.py tests/underground/test_properties.py \
   tests/service/test_matching.py tests/e2e/test_tutorial.py tests/e2e/test_new_languages.py tests/test_translations.py \
-  tests/test_typed_words.py
+  tests/test_typed_words.py tests/metromania/test_ai_simulate.py
 reliability: $(VENV)/.dev-installed
 	rm -f reliability.txt
 	$(TESTENV) METROBOT_RELIABILITY=full METROBOT_RELIABILITY_REPORT=$(CURDIR)/reliability.txt $(BIN)/python -m pytest -q -s $(PARALLEL) tests/reliability tests/tournaments $(FULL_SIZE) -o timeout=3600

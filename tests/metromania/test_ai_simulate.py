@@ -15,6 +15,7 @@ from metrobot.games.metromania.ai.greedy import horizon, rank
 from metrobot.games.metromania.ai.simulate import step
 from metrobot.games.metromania.canonical import to_json
 from metrobot.games.metromania.scoring import LightTrips, score
+from tests.reliability.sizes import scale
 
 from .ai_helpers import VARIANTS
 
@@ -79,9 +80,12 @@ def test_every_legal_step_leads_where_the_engines_does(n, options):
 @pytest.mark.parametrize("n,options", VARIANTS, ids=IDS)
 def test_a_game_of_look_ahead_steps_from_a_drawn_hand_is_the_engines(n, options):
     """Chains of look-ahead steps (each re-checking only the lines it can have blocked) from
-    states drawn for another seat's view, every legal step compared on the way."""
+    states drawn for another seat's view, every legal step compared on the way. A chain from
+    every 27th position in `make test` (one at the start, so a whole game, and some from every
+    phase), every 9th in `make reliability`: a chain runs to the game's end, so the work grows
+    as the square of a game's length over the spacing."""
     positions = game_positions(n, options, 700 + n)
-    for k in range(0, len(positions), 9):
+    for k in range(0, len(positions), scale(27, 9)):
         p = positions[k]
         viewer = GAME.owner(p, p.players[(p.current + 1) % len(p.players)])
         real = GAME.determinize(GAME.view(p, viewer), viewer, random.Random(k))
