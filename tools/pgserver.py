@@ -19,13 +19,14 @@ import glob
 import hashlib
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from tools.ports import free_port
 
 
 def bin_dir() -> Path | None:
@@ -79,12 +80,6 @@ def initdb(bin: Path, run: Any, data: Path) -> None:
         run("initdb", "-D", str(data), *INITDB)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class PostgresServer:
     def __init__(self, *, durable: bool = False) -> None:
         self.durable = durable  # fsync and synchronous commits, as a real server (benchmarks)
@@ -94,7 +89,7 @@ class PostgresServer:
         self.bin = found
         self.root = Path(tempfile.mkdtemp(prefix="metrobot-pg-"))
         self.data = self.root / "data"
-        self.port = _free_port()
+        self.port = free_port()
         self.as_root = os.geteuid() == 0
         self._databases: set[str] = set()
 

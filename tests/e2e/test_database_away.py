@@ -92,13 +92,10 @@ async def test_people_are_told_in_their_language_that_the_database_is_not_answer
 
 
 async def test_a_bot_started_while_the_database_is_away_says_so_and_exits_to_be_started_again(standin, tmp_path):
-    import socket
-
     from tests.e2e.harness import start_bot_process
+    from tools.ports import free_port
 
-    with socket.socket() as s:  # a port nothing listens on
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()  # nothing listens there
     log = tmp_path / "bot.log"
     proc = start_bot_process(
         standin,

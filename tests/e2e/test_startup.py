@@ -12,20 +12,14 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import socket
 import sqlite3
 import sys
 
 from tests.e2e.harness import ROOT, TEST_SEED
 from tests.e2e.standin import DiscordStandIn
+from tools.ports import free_port
 
 TRY_LINE = "cannot reach Discord (logging in, try "
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 async def _bot(tmp_path, port: int, token: str = "standin-bot-token", **more: str) -> asyncio.subprocess.Process:
@@ -69,7 +63,7 @@ async def _reap(proc) -> None:
 
 
 async def test_discord_unreachable_at_start_is_tried_again_one_line_a_try_until_it_answers(tmp_path):
-    port = _free_port()  # nothing listens there yet
+    port = free_port()  # nothing listens there yet
     proc = await _bot(tmp_path, port)
     seen: list[str] = []
     standin = DiscordStandIn()

@@ -25,9 +25,9 @@ from tests.e2e.harness import start_bot_process, stop_process
 from tests.e2e.players import Table
 from tests.e2e.standin import StandInTimeout
 from tests.e2e.waiting import delivered
+from tools.ports import free_port
 
 from .crashkit import FAULTS_DIR, ROOT, Audit, Channel, audit_announcements, audit_storage, read_db
-from .pgcluster import _free_port
 from .sizes import FULL
 
 CLEAR = "The game's database is not answering; nothing was changed — try again in a minute."
@@ -50,7 +50,7 @@ class OutageBot:
         self.standin, self.database, self.faults = standin, database, faults
         self.log = folder / "bot.log"
         self.spare = folder / "unused.sqlite3"  # (bot.py wants a file even when it uses PostgreSQL)
-        self.port = _free_port()
+        self.port = free_port()
         self.proc = None
 
     async def start(self) -> None:

@@ -12,19 +12,13 @@ import contextlib
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 
 from tools import pgserver
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from tools.ports import free_port
 
 
 class Server:
@@ -34,7 +28,7 @@ class Server:
         self.bin = found
         self.root, self.name = root, name
         self.data, self.log = root / name, root / f"{name}.log"
-        self.port = _free_port()
+        self.port = free_port()
         self.as_root = os.geteuid() == 0
 
     def run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:

@@ -19,7 +19,6 @@ import collections
 import os
 import re
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -31,6 +30,7 @@ import pytest
 from metrobot.storage import Database
 from tests.e2e.harness import FAULTS_DIR, ROOT, start_bot_process, stop_process
 from tests.e2e.players import Table
+from tools.ports import free_port
 
 from .sizes import scale
 
@@ -40,12 +40,6 @@ PLAY_LABEL = "🖐 Play on the board"
 # a kill during a delivery leaves the rest of that channel's messages waiting behind the
 # claim, and the tests measure that nothing is lost or doubled, not how long a claim runs.
 LEASES = "leases:2"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Processes:
