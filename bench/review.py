@@ -18,7 +18,7 @@ and how often its suggestion really scores more.
    view; the same generators for both moves): how often the suggestion's mean final score is
    higher, equal, lower, and how often the review's estimate said which was better. Positions
    where both moves are the same are counted and skipped (nothing to compare). `--chance
-   redrawn` (flip-and-write) draws the future cards afresh for each play-out (the same for both
+   redrawn` (flip-and-write, On the Underground) draws the future cards afresh for each play-out (the same for both
    moves), everything else true: a move's worth is its mean over the cards to come, which
    nobody can see; `kept` (the default, as before) judges both moves on the true state's one
    order of the pile.
@@ -161,16 +161,21 @@ def positions(kind: str, wanted: int, first_seed: int = 100):
 
 def redrawn(kind: str, state, seed: int):
     """The true state with its future chance drawn afresh (flip-and-write: the order of the
-    face-down pile and the generator behind later reshuffles), everything else kept: the
-    others' sealed decisions, every sheet. A decision under uncertainty is worth its mean over
+    face-down pile and the generator behind later reshuffles, everything else kept: the
+    others' sealed decisions, every sheet; On the Underground: the order of the destination
+    cards' draw pile, its only hidden part, and the generator behind its reshuffles). A decision under uncertainty is worth its mean over
     the cards still to come; a single true order of the pile judges it by luck it could not
     see (the same order for both moves: a move that wins on this deal may lose on most)."""
-    if kind != "flipwrite":
-        return state
     from dataclasses import replace
 
-    draw = list(state.pile.draw)
     rnd = random.Random(f"redrawn:{seed}")
+    if kind == "underground":  # the destination cards' draw pile and the generator of its reshuffles
+        cards = list(state.draw)
+        rnd.shuffle(cards)
+        return replace(state, draw=cards, rng=rnd.getrandbits(64))
+    if kind != "flipwrite":
+        return state  # MetrOmania: every marker is dealt at the start, nothing is left to chance
+    draw = list(state.pile.draw)
     rnd.shuffle(draw)
     return replace(state, pile=replace(state.pile, draw=tuple(draw), rng=rnd.getrandbits(64)))
 
@@ -282,7 +287,7 @@ def main(argv: list[str] | None = None) -> None:
         "--chance",
         choices=("kept", "redrawn"),
         default="kept",
-        help="truth: the future cards of the true state kept, or drawn afresh for each play-out (flip-and-write)",
+        help="truth: the future cards of the true state kept, or drawn afresh for each play-out (flip-and-write, On the Underground)",
     )
     a, _ = ap.parse_known_args(argv)
     kinds = [a.game] if a.game else list(KINDS)
