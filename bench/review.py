@@ -18,10 +18,10 @@ and how often its suggestion really scores more.
    view; the same generators for both moves): how often the suggestion's mean final score is
    higher, equal, lower, and how often the review's estimate said which was better. Positions
    where both moves are the same are counted and skipped (nothing to compare). `--chance
-   redrawn` (flip-and-write, On the Underground) draws the future cards afresh for each play-out (the same for both
-   moves), everything else true: a move's worth is its mean over the cards to come, which
-   nobody can see; `kept` (the default, as before) judges both moves on the true state's one
-   order of the pile.
+   redrawn` (flip-and-write, On the Underground) draws the future cards afresh for each
+   play-out (the same for both moves), everything else true: a move's worth is its mean over
+   the cards to come, which nobody can see; `kept` (the default, as before) judges both moves
+   on the true state's one order of the pile.
 """
 
 from __future__ import annotations
@@ -163,9 +163,10 @@ def redrawn(kind: str, state, seed: int):
     """The true state with its future chance drawn afresh (flip-and-write: the order of the
     face-down pile and the generator behind later reshuffles, everything else kept: the
     others' sealed decisions, every sheet; On the Underground: the order of the destination
-    cards' draw pile, its only hidden part, and the generator behind its reshuffles). A decision under uncertainty is worth its mean over
-    the cards still to come; a single true order of the pile judges it by luck it could not
-    see (the same order for both moves: a move that wins on this deal may lose on most)."""
+    cards' draw pile, its only hidden part, and the generator behind its reshuffles). A
+    decision under uncertainty is worth its mean over the cards still to come; a single true
+    order of the pile judges it by luck it could not see (the same order for both moves: a
+    move that wins on this deal may lose on most)."""
     from dataclasses import replace
 
     rnd = random.Random(f"redrawn:{seed}")
