@@ -24,59 +24,61 @@ from typing import Any
 PER_TEST = 0.2
 LONG = 15.0  # seconds: a file at least this long is placed first, on the emptiest worker
 
-# seconds a file's tests took under `make test` (CI=true, a fresh clone of 3887f97, 2026-11-27:
-# pytest's junit times; only their proportions matter), the files made faster the same day scaled
-# by their CPU (bad input, the web pages' secrecy, translations, typed words, contrast; later that day
-# the files run small in `make test`: test_fits and the three games' properties); a file of
+# seconds a file's tests took under `make test`'s three workers (2026-11-28, a run of the whole
+# suite with `-p tests.cputime` at 8494e62c, 18:07: each file's wall clock, its tests' sum; only
+# their proportions matter; files not measured there keep their figure of 2026-11-27); a file of
 # many quick tests is listed too, so that its count does not make it a long one
 SECONDS: dict[str, float] = {
-    "tests/reliability/test_crash.py": 88,
-    "tests/reliability/test_secrecy.py": 70,
-    "tests/e2e/test_play_on_the_board.py": 69,
-    "tests/reliability/test_database_faults.py": 60,
-    "tests/render/test_fits.py": 37,
-    # every game's random whole games (2026-11-28, not measured under make test: the three games'
-    # test_properties.py files it replaced took 23 s together, 8.5 s of CPU run alone; the suite
-    # took about 6 s of CPU and what those files keep 1.5 s, so in proportion 16 s and 4 s)
-    "tests/conformance/test_conformance.py": 16,
-    "tests/e2e/test_tutorial.py": 46,
-    "tests/test_types.py": 37,
+    "tests/e2e/test_play_on_the_board.py": 78,
+    "tests/reliability/test_crash.py": 76,
+    "tests/reliability/test_secrecy.py": 56,
+    "tests/reliability/test_database_faults.py": 53,
+    "tests/e2e/test_metrobot.py": 39,
+    "tests/render/test_fits.py": 36,
+    "tests/test_types.py": 36,
     "tests/e2e/test_underground.py": 34,
-    "tests/reliability/test_tournament_crash.py": 33,
-    "tests/e2e/test_metrobot.py": 30,
-    "tests/reliability/test_secrecy_web.py": 28,
+    "tests/reliability/test_bad_input.py": 33,
+    "tests/test_review.py": 31,
     "tests/web/test_pages_in_browser.py": 26,
-    "tests/reliability/test_bad_input.py": 23,
-    "tests/render/test_contrast.py": 22,
-    "tests/render/test_board_targets.py": 19,
-    "tests/reliability/test_crash_forget.py": 18,
-    "tests/reliability/test_race.py": 18,
+    "tests/metromania/test_ai_simulate.py": 25,  # (its chains run small since b8eacdd: 39 s then, scaled by its CPU)
+    "tests/reliability/test_race.py": 25,
+    "tests/reliability/test_secrecy_web.py": 21,
+    "tests/test_docs.py": 20,
+    "tests/e2e/test_review.py": 19,
+    "tests/e2e/test_buttons_only.py": 18,
+    "tests/e2e/test_new_languages.py": 18,
     "tests/e2e/test_sharding.py": 18,
+    "tests/e2e/test_tutorial.py": 18,
+    "tests/reliability/test_crash_forget.py": 18,
+    "tests/reliability/test_crash_play.py": 18,
+    "tests/reliability/test_tournament_crash.py": 18,
+    "tests/test_architecture.py": 18,
+    "tests/test_pseudo_locale.py": 18,
+    "tests/test_typed_words.py": 18,
+    "tests/test_rules_cli.py": 17,
     "tests/web/test_play_page_truth.py": 17,
-    "tests/reliability/test_crash_play.py": 17,
-    "tests/test_cli.py": 16,
-    "tests/test_rules_cli.py": 16,
+    "tests/metromania/test_ai_players.py": 16,
+    "tests/render/test_contrast.py": 16,
+    "tests/test_glossary.py": 16,
+    "tests/e2e/test_privacy.py": 15,
     "tests/reliability/test_owed_delivery.py": 15,
-    "tests/metromania/test_ai_players.py": 15,
+    "tests/test_catalogue.py": 15,
     "tests/underground/test_ai.py": 15,
-    "tests/e2e/test_new_languages.py": 15,
-    "tests/test_docs.py": 14,
-    "tests/render_flipwrite/test_flipwrite_images.py": 14,
-    "tests/reliability/test_secrecy_play.py": 13,
-    "tests/e2e/test_buttons_only.py": 13,
-    "tests/test_pseudo_locale.py": 13,
-    "tests/e2e/test_privacy.py": 12,
-    "tests/test_architecture.py": 12,
+    "tests/test_cli.py": 14,
+    "tests/render_flipwrite/test_flipwrite_images.py": 13,
     "tests/history/test_replays.py": 12,
+    "tests/reliability/test_secrecy_play.py": 12,
+    "tests/render/test_languages_scripts.py": 12,
     "tests/service/test_takeback_games.py": 12,
-    "tests/web/test_play_page.py": 11,
-    "tests/e2e/test_tournament.py": 11,
+    "tests/conformance/test_conformance.py": 11,
     "tests/e2e/test_standin.py": 11,
-    "tests/underground/test_properties.py": 4,
-    "tests/test_catalogue.py": 10,
-    "tests/test_typed_words.py": 5.5,  # (its positions run small since 2026-11-28: 13.6 → 8.2 s of CPU)
-    "tests/test_translations.py": 3,  # (its language loop run small since 2026-11-28: 13.1 → 4.4 s of CPU)
+    "tests/e2e/test_tournament.py": 11,
+    "tests/render/test_board_targets.py": 11,
+    "tests/service/test_matching.py": 11,
+    "tests/web/test_play_page.py": 11,
+    "tests/test_translations.py": 8.6,
     "tests/render/test_scripts.py": 4,  # (125 quick tests: 25 s by their count)
+    "tests/underground/test_properties.py": 4,
 }
 
 
