@@ -230,7 +230,9 @@ def truth(
     deals = how.deals if deals is None else deals
     select = how.select if select is None else select
     higher = equal = lower = same = agreed = seeds_agree = close = 0
+    wins_more = wins_less = good_by_wins = 0
     gains: list[float] = []
+    win_gains: list[float] = []
     for i, (state, seat) in enumerate(positions(kind, wanted, first_seed)):
         other = auto_decide(game, plugin.player("greedy"), state, seat, random.Random(i))
         turn = decide(game, how.judge(), Decision(i, seat, state, other), 1, f"truth:{i}", seconds, deals, select)
@@ -241,6 +243,13 @@ def truth(
         its = [played_out(kind, state, seat, turn["suggested"], 1000 * i + k, chance) for k in range(playouts)]
         gain = statistics.mean(p for p, _ in its) - statistics.mean(p for p, _ in mine)
         gains.append(gain)
+        # The suggestion is chosen for the chance to win first and the margin second (`Judge`),
+        # and the review shows both the points and that chance: "at least as good" read that way
+        # too, a higher chance to win or the same chance and at least the points.
+        win_gain = statistics.mean(w for _, w in its) - statistics.mean(w for _, w in mine)
+        win_gains.append(win_gain)
+        wins_more, wins_less = wins_more + (win_gain > 0), wins_less + (win_gain < 0)
+        good_by_wins += win_gain > 0 or (win_gain == 0 and gain >= 0)
         # The same decision with another seed: the same suggestion, or one truly as good (within
         # half a point) - issue 75's measure of how much of a suggestion is noise.
         again = decide(game, how.judge(), Decision(i, seat, state, other), 1, f"again:{i}", seconds, 1, select)
@@ -264,6 +273,10 @@ def truth(
         "seeds_agree": seeds_agree,
         "close": close,
         "mean_gain": statistics.mean(gains) if gains else 0.0,
+        "wins_more": wins_more,
+        "wins_less": wins_less,
+        "good_by_wins": good_by_wins,
+        "mean_win_gain": statistics.mean(win_gains) if win_gains else 0.0,
     }
 
 
@@ -324,7 +337,9 @@ def main(argv: list[str] | None = None) -> None:
                 f"{r['mean_gain']:+.2f} points; the estimate named the better one in {r['agreed']} "
                 f"({100 * r['agreed'] / n:.0f} %); another seed made the same suggestion in {r['seeds_agree']} "
                 f"({100 * r['seeds_agree'] / n:.0f} %), the same or one within half a point in {r['close']} "
-                f"({100 * r['close'] / n:.0f} %)"
+                f"({100 * r['close'] / n:.0f} %); by the chance to win, more {r['wins_more']}, less "
+                f"{r['wins_less']}, mean {100 * r['mean_win_gain']:+.1f} points of win share; at least as good by "
+                f"the chance to win, then the points, {r['good_by_wins']} ({100 * r['good_by_wins'] / n:.0f} %)"
             )
 
 
