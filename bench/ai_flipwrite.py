@@ -42,6 +42,13 @@ VERSIONS: dict[str, Callable[[], AutoPlayer]] = {
     # counting 5 stations a card (not 4) and 0.9 of a line's worth for part of it (not 0.6) won
     # 31.7 % of 3,000 4-player deals against three greedy players, 24.8 % with the greedy's own
     "own-r5": aiplay.strong("flipwrite", own=Tuning(ride=5, partial=0.9)),
+    "w12": aiplay.strong("flipwrite", width=12),
+    "w5": aiplay.strong("flipwrite", width=5),
+    "wb2": aiplay.strong("flipwrite", win_bonus=2.0),
+    "w4": aiplay.strong("flipwrite", width=4),
+    "w6": aiplay.strong("flipwrite", width=6),
+    "r5-w5": aiplay.strong("flipwrite", width=5, own=Tuning(ride=5, partial=0.9)),
+    "wb8-r5": aiplay.strong("flipwrite", win_bonus=8.0, own=Tuning(ride=5, partial=0.9)),
 }
 
 
