@@ -66,9 +66,9 @@ VERSIONS: dict[str, Callable[[], AutoPlayer]] = {
     "own-trip3": aiplay.strong("metromania", crn=False, own=Weights(trip=3.0)),
     # own-trip3's candidate turns, its own later moves in rollouts played by the greedy level's weights
     "plan-trip3": aiplay.strong("metromania", crn=False, own=Weights(trip=3.0), played=Weights()),
-    # A candidate's mean believed from 2 rollouts on (early in the game a decision affords one or
-    # two, and the better of two single rollouts is mostly luck): else the first candidate, the turn
-    # by the player's own estimate; with the trip term (trip3-t2) or without (v1-t2).
+    # early-leaf (at half v1's CPU in 2-player games) spending what it saves on more work, 190
+    # steps a second: about v1's CPU there (2026-11-28, issue 75's 2-player goal).
+    "early-leaf-w190": _worked(190, crn=False, leaf="fitted", early=0.4),
     # Not candidates (more work than the bot's): how much more work a decision would buy.
     "v1-w200": _worked(200, crn=False),
     "v1-w400": _worked(400, crn=False),
@@ -78,6 +78,9 @@ VERSIONS: dict[str, Callable[[], AutoPlayer]] = {
     "v1-w175": _worked(175, crn=False),
     # ... and at 189: 1.89 times cheaper, with the look-ahead's scoring's shorter searches.
     "v1-w189": _worked(189, crn=False),
+    # A candidate's mean believed from 2 rollouts on (early in the game a decision affords one or
+    # two, and the better of two single rollouts is mostly luck): else the first candidate, the turn
+    # by the player's own estimate; with the trip term (trip3-t2) or without (v1-t2).
     "v1-t2": aiplay.strong("metromania", crn=False, trust=2),
     "trip3-t2": aiplay.strong("metromania", crn=False, own=Weights(trip=3.0), trust=2),
 }
