@@ -230,7 +230,6 @@ def truth(
     deals = how.deals if deals is None else deals
     select = how.select if select is None else select
     higher = equal = lower = same = agreed = seeds_agree = close = 0
-    wins_more = wins_less = good_by_wins = 0
     gains: list[float] = []
     win_gains: list[float] = []
     for i, (state, seat) in enumerate(positions(kind, wanted, first_seed)):
@@ -246,10 +245,7 @@ def truth(
         # The suggestion is chosen for the chance to win first and the margin second (`Judge`),
         # and the review shows both the points and that chance: "at least as good" read that way
         # too, a higher chance to win or the same chance and at least the points.
-        win_gain = statistics.mean(w for _, w in its) - statistics.mean(w for _, w in mine)
-        win_gains.append(win_gain)
-        wins_more, wins_less = wins_more + (win_gain > 0), wins_less + (win_gain < 0)
-        good_by_wins += win_gain > 0 or (win_gain == 0 and gain >= 0)
+        win_gains.append(statistics.mean(w for _, w in its) - statistics.mean(w for _, w in mine))
         # The same decision with another seed: the same suggestion, or one truly as good (within
         # half a point) - issue 75's measure of how much of a suggestion is noise.
         again = decide(game, how.judge(), Decision(i, seat, state, other), 1, f"again:{i}", seconds, 1, select)
@@ -273,9 +269,9 @@ def truth(
         "seeds_agree": seeds_agree,
         "close": close,
         "mean_gain": statistics.mean(gains) if gains else 0.0,
-        "wins_more": wins_more,
-        "wins_less": wins_less,
-        "good_by_wins": good_by_wins,
+        "wins_more": sum(w > 0 for w in win_gains),
+        "wins_less": sum(w < 0 for w in win_gains),
+        "good_by_wins": sum(w > 0 or (w == 0 and g >= 0) for g, w in zip(gains, win_gains)),
         "mean_win_gain": statistics.mean(win_gains) if win_gains else 0.0,
     }
 
