@@ -7,8 +7,10 @@ and nearly every step is the greedy ranking of a seat's legal steps (`greedy.ran
 measures, in this process's CPU time:
 - a ranking: every position of four seeded greedy self-play games (2, 3 and 4 players), ranked
   for the seat to move, median and mean;
-- a strong decision at 100 steps of work (the bot's 1 s; `--work` for another amount): seeded decisions every 3rd turn of
-  those games, median and mean, and per step of work (the decisions' CPU over their work).
+- a strong decision at 100 steps of work (the bot's 1 s; `--work` for another amount; the player's
+  own factor for the number of players applies, `strong.WORK_FACTOR`): seeded decisions every 3rd
+  turn of those games, median and mean, and per step of work (the decisions' CPU over their work).
+`--players N` takes four games of N players instead (the same seeds).
 It also prints a fingerprint (a hash) of every ranking and every plan: two versions of the
 code that make the same decisions print the same one. Compare two versions with
 `python -m bench.before_after --before OLD metromania_step` (this file copied into OLD).
@@ -48,11 +50,13 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.metromania_step")
     parser.add_argument("--decisions", type=int, default=40, help="strong decisions measured")
     parser.add_argument("--work", type=int, default=100, help="simulated steps a strong decision may spend")
+    parser.add_argument("--players", type=int, default=None, help="only games of this many players (four seeds, 11-14)")
     args = parser.parse_args(argv if argv is not None else sys.argv[1:])
     digest = hashlib.sha256()
     ranks: list[float] = []
     starts = []
-    for n, seed in GAMES:
+    games = GAMES if args.players is None else tuple((args.players, seed) for _, seed in GAMES)
+    for n, seed in games:
         states = positions(n, seed)
         for s in states:
             seat = s.players[s.current]

@@ -1,6 +1,7 @@
 """The automatic players: only legal actions, only what their view shows, budgets kept."""
 
 import random
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -161,6 +162,22 @@ def test_the_bots_budget_is_work_bounded():
     assert auto.budget(1.0) == Budget(1.0, strong_module.WORK_RATE)
     assert auto.budget(0.2).iterations == round(0.2 * strong_module.WORK_RATE)
     assert GreedyPlayer().budget(1.0) == Budget(1.0)
+
+
+def test_with_two_players_a_decision_gets_more_work():
+    """Issue 75: the ladder found 1.89 times the work stronger with two players, not with four,
+    so the budget's work is scaled by the number of players; a work bound stays one."""
+    base = Budget(seconds=1.0, iterations=100)
+    auto = StrongPlayer()
+    assert auto.for_players(base, 2) == Budget(1.0, 189)
+    assert auto.for_players(base, 3) == base and auto.for_players(base, 4) == base
+    assert auto.for_players(Budget(1.0), 2) == Budget(1.0)  # no work bound: the clock alone
+    assert auto.for_players(Budget(1.0, 1), 2).iterations == 2
+    assert StrongPlayer(factor={}).for_players(base, 2) == base
+    s = position(2, {}, 4, 20)
+    seat = s.players[s.current]
+    auto.plan(GAME, GAME.view(s, seat), seat, seat, random.Random(9), Budget(60, 100, time.process_time))
+    assert auto.last.work >= 189 and not auto.last.capped  # the search stops only once it is spent
 
 
 def test_strong_without_time_still_answers_legally():

@@ -42,7 +42,8 @@ early in the game plays a hundred steps and late in it a handful, so counting ro
 would either overrun the clock early or waste it late. A step costs about the same
 everywhere (the greedy ranks a seat's legal steps), so `WORK_RATE` steps a second keep
 a decision well within its seconds, and a seeded decision is the same on any machine as
-long as the clock cap is not reached first (`Search.capped`).
+long as the clock cap is not reached first (`Search.capped`). With two players a decision
+gets more work (`WORK_FACTOR`): the ladder found it stronger there, not with four.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ...autoplay import AutoPlayer, Budget, Search, clearly_behind, judged
@@ -70,6 +71,11 @@ LEAD_SCALE = 6.0  # an estimated lead of this many points: a win three times in 
 # and a decision's CPU: docs/developers/benchmarks.md, "A cheaper greedy step"). More steps
 # for the CPU the look-ahead's steps saved were not stronger on the ladder (the same place).
 WORK_RATE = 100
+# The work of a decision, times the budget's, by the number of players where it is not 1 (issue
+# 75): with two players a decision is given 189 steps a second, about the CPU one took before the
+# cheaper steps, where 100 gave the 4-player game as much strength (docs/developers/benchmarks.md,
+# the ladder's `v1-w189` with 4 and with 2 players).
+WORK_FACTOR: dict[int, float] = {2: 1.89}
 # Issue 75's search (common random numbers): not the default, the ladder did not accept it
 # (docs/developers/benchmarks.md, "The ladder").
 CRN = False
@@ -119,6 +125,7 @@ class StrongPlayer(AutoPlayer):
         own: Weights = WEIGHTS,
         played: Weights | None = None,
         trust: int = 1,
+        factor: dict[int, float] | None = None,
     ):
         self.width = width  # candidate turns kept
         self.beam = beam  # steps tried from each partial turn
@@ -141,6 +148,8 @@ class StrongPlayer(AutoPlayer):
         # the weights its own later moves in rollouts are played by (None: `own`)
         self.played = own if played is None else played
         self.trust = trust  # rollouts a candidate needs before its mean is believed
+        # the work of a decision, times the budget's, by the number of players (`WORK_FACTOR`)
+        self.factor = WORK_FACTOR if factor is None else factor
         self.last = Search()
 
     def choose(
@@ -159,6 +168,7 @@ class StrongPlayer(AutoPlayer):
             raise ValueError(f"{seat} has no legal action")
         if len(legal) == 1:
             return legal[:1]  # forced; the next decision sees what follows
+        budget = self.for_players(budget, len(s.players))
         turns = candidate_turns(game, s, seat, self.width, self.beam, deadline, budget.clock, self.own)
         cands = [Candidate(steps, prior) for prior, steps in turns]
         self.last.candidates = len(cands)
@@ -177,6 +187,15 @@ class StrongPlayer(AutoPlayer):
         trusted = [c for c in cands if c.n >= self.trust]
         best = max(trusted, key=lambda c: (c.mean, c.prior)) if trusted else cands[0]
         return list(best.steps)
+
+    def for_players(self, budget: Budget, players: int) -> Budget:
+        """`budget` for a game of `players`: its work times `factor` for that number (a work
+        bound stays one, so a decision still depends only on the view and the generator; the
+        seconds, the clock's cap, are the caller's)."""
+        times = self.factor.get(players, 1.0)
+        if budget.iterations is None or times == 1.0:
+            return budget
+        return replace(budget, iterations=max(1, round(budget.iterations * times)))
 
     # ------------------------------------------------------------ common random numbers
     def _search(
