@@ -69,12 +69,13 @@ MARGIN_WEIGHT = 1 / 200  # points of margin, as a tie-break between equal win ch
 LEAD_SCALE = 6.0  # an estimated lead of this many points: a win three times in four
 # Simulated steps a second of budget: a 1 s decision stays well within its second (a step's
 # and a decision's CPU: docs/developers/benchmarks.md, "A cheaper greedy step"). More steps
-# for the CPU the look-ahead's steps saved were not stronger on the ladder (the same place).
+# for the CPU the look-ahead's steps saved were not stronger on the ladder with four players
+# (the same place); with two they were, hence `WORK_FACTOR`.
 WORK_RATE = 100
-# The work of a decision, times the budget's, by the number of players where it is not 1 (issue
-# 75): with two players a decision is given 189 steps a second, about the CPU one took before the
-# cheaper steps, where 100 gave the 4-player game as much strength (docs/developers/benchmarks.md,
-# the ladder's `v1-w189` with 4 and with 2 players).
+# A decision's work, times the budget's, by the number of players where it is not 1 (issue 75):
+# with two players 189 steps a second, about the CPU a decision took before the cheaper steps.
+# The ladder accepted it with two players and rejected it with four (docs/developers/benchmarks.md,
+# "With two players, more work").
 WORK_FACTOR: dict[int, float] = {2: 1.89}
 # Issue 75's search (common random numbers): not the default, the ladder did not accept it
 # (docs/developers/benchmarks.md, "The ladder").
