@@ -20,9 +20,14 @@ from . import aiplay
 SLOW = True  # hundreds of games: `make bench-ai`, or by name
 
 
+def _tried(**options) -> Callable[[], AutoPlayer]:
+    """A candidate as it was tried: the same work per second whatever the number of players."""
+    return aiplay.strong("metromania", factor={}, **options)
+
+
 def _worked(rate: int, **options) -> Callable[[], AutoPlayer]:
     """`rate` steps a second whatever the number of players (no `WORK_FACTOR`)."""
-    make = aiplay.strong("metromania", factor={}, **options)
+    make = _tried(**options)
 
     def made() -> AutoPlayer:
         player = make()
@@ -30,11 +35,6 @@ def _worked(rate: int, **options) -> Callable[[], AutoPlayer]:
         return player
 
     return made
-
-
-def _tried(**options) -> Callable[[], AutoPlayer]:
-    """A candidate as it was tried: the same work per second whatever the number of players."""
-    return aiplay.strong("metromania", factor={}, **options)
 
 
 # The ladder's named versions of the strong player (`bench/ladder.py`; "current" is the bot's):
