@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import random
 import statistics
 import tempfile
@@ -221,6 +222,7 @@ def truth(
     seconds: float | None = None,
     deals: int | None = None,
     select: int | None = None,
+    least_lost: float | None = None,
 ) -> dict:
     plugin = get_plugin(kind)
     game = plugin.game
@@ -229,12 +231,16 @@ def truth(
     seconds = how.seconds if seconds is None else seconds
     deals = how.deals if deals is None else deals
     select = how.select if select is None else select
+    least_lost = how.least_lost if least_lost is None else least_lost
     higher = equal = lower = same = agreed = seeds_agree = close = 0
     gains: list[float] = []
     win_gains: list[float] = []
+    each: list[dict] = []  # the compared positions one by one: the estimate's difference, the truth's
     for i, (state, seat) in enumerate(positions(kind, wanted, first_seed)):
         other = auto_decide(game, plugin.player("greedy"), state, seat, random.Random(i))
-        turn = decide(game, how.judge(), Decision(i, seat, state, other), 1, f"truth:{i}", seconds, deals, select)
+        turn = decide(
+            game, how.judge(), Decision(i, seat, state, other), 1, f"truth:{i}", seconds, deals, select, least_lost
+        )
         if turn["same"]:
             same += 1
             continue
@@ -248,7 +254,9 @@ def truth(
         win_gains.append(statistics.mean(w for _, w in its) - statistics.mean(w for _, w in mine))
         # The same decision with another seed: the same suggestion, or one truly as good (within
         # half a point) - issue 75's measure of how much of a suggestion is noise.
-        again = decide(game, how.judge(), Decision(i, seat, state, other), 1, f"again:{i}", seconds, 1, select)
+        again = decide(
+            game, how.judge(), Decision(i, seat, state, other), 1, f"again:{i}", seconds, deals, select, least_lost
+        )
         if again["suggested"] == turn["suggested"]:
             seeds_agree += 1
             close += 1
@@ -256,6 +264,9 @@ def truth(
             alt = [played_out(kind, state, seat, again["suggested"], 1000 * i + k, chance) for k in range(playouts)]
             close += abs(statistics.mean(p for p, _ in alt) - statistics.mean(p for p, _ in its)) <= 0.5
         said = turn["worth"]["suggested"]["value"] - turn["worth"]["played"]["value"]
+        each.append(
+            {"position": i, "said": round(said, 4), "gain": round(gain, 4), "win_gain": round(win_gains[-1], 4)}
+        )
         higher, equal, lower = higher + (gain > 0), equal + (gain == 0), lower + (gain < 0)
         agreed += (gain > 0 and said > 0) or (gain < 0 and said < 0) or (gain == 0 and said == 0)
     return {
@@ -273,6 +284,7 @@ def truth(
         "wins_less": sum(w < 0 for w in win_gains),
         "good_by_wins": sum(w > 0 or (w == 0 and g >= 0) for g, w in zip(gains, win_gains)),
         "mean_win_gain": statistics.mean(win_gains) if win_gains else 0.0,
+        "each": each,
     }
 
 
@@ -299,6 +311,12 @@ def main(argv: list[str] | None = None) -> None:
         default="kept",
         help="truth: the future cards of the true state kept, or drawn afresh for each play-out (flip-and-write, On the Underground)",
     )
+    ap.add_argument(
+        "--least-lost",
+        type=float,
+        help="truth: the least loss for which the review names another move (the game's review's otherwise)",
+    )
+    ap.add_argument("--each", action="store_true", help="truth: also each compared position, one JSON line")
     a, _ = ap.parse_known_args(argv)
     kinds = [a.game] if a.game else list(KINDS)
     if a.only in (None, "time"):
@@ -323,7 +341,17 @@ def main(argv: list[str] | None = None) -> None:
         )
     if a.only in (None, "truth"):
         for kind in kinds:
-            r = truth(kind, a.positions, a.playouts, a.chance == "redrawn", a.first_seed, a.seconds, a.deals, a.select)
+            r = truth(
+                kind,
+                a.positions,
+                a.playouts,
+                a.chance == "redrawn",
+                a.first_seed,
+                a.seconds,
+                a.deals,
+                a.select,
+                a.least_lost,
+            )
             n = max(r["compared"], 1)
             print(
                 f"suggestion played out from the true state ({a.chance} future cards), {kind}: {r['positions']} positions, "
@@ -337,6 +365,9 @@ def main(argv: list[str] | None = None) -> None:
                 f"{r['wins_less']}, mean {100 * r['mean_win_gain']:+.1f} points of win share; at least as good by "
                 f"the chance to win, then the points, {r['good_by_wins']} ({100 * r['good_by_wins'] / n:.0f} %)"
             )
+            if a.each:  # one JSON line a compared position: the review's "lost" (value) and the truth's gain
+                for row in r["each"]:
+                    print(json.dumps(row))
 
 
 if __name__ == "__main__":

@@ -73,6 +73,7 @@ def test_a_review_names_the_turns_and_the_strong_players_suggestions_from_the_vi
             assert len(turn["played"]) > 1
         # the suggestion is the strong player's own plan from p1's view then, with the review's
         # generator; with a selection, that plan, a turn its search compares, or the move played
+        # (and the move played wherever the deals that judge both do not rate the other above it)
         state = state_at(plugin, players, options, 3, actions, d.position)
         view = game.view(state, "p1")
         strong = plugin.reviewing.judge()
@@ -82,11 +83,12 @@ def test_a_review_names_the_turns_and_the_strong_players_suggestions_from_the_vi
         if select:
             compared = strong.alternatives(game, view, "p1", "p1", random.Random(public + ":turns"))
             assert turn["suggested"] in [planned, turn["played"], *compared]
-        else:
-            assert turn["suggested"] == planned
+        else:  # the plan, or the move played where the judged deals do not rate the plan above it
+            assert turn["suggested"] in (planned, turn["played"])
         worth = turn["worth"]
         assert turn["lost"] == round(max(0.0, worth["suggested"]["value"] - worth["played"]["value"]), 4)
         assert turn["same"] == (turn["suggested"] == turn["played"])
+        assert turn["same"] == (turn["lost"] == 0)  # another move only where the estimate backs it
     lost = [found["turns"][i]["lost"] for i in found["worst"]]
     assert lost == sorted(lost, reverse=True) and all(x > 0 for x in lost) and len(lost) <= 3
 
@@ -228,6 +230,45 @@ def test_the_move_played_is_kept_unless_another_does_better():
     turns = [["played"], ["a"], ["b"]]
     assert chosen(None, Scripted({"played": 1.0, "a": 1.0, "b": 1.0}), {}, "p1", "p1", turns, random.Random(1), 2) == 0
     assert chosen(None, Scripted({"played": 1.0, "a": 1.0, "b": 1.5}), {}, "p1", "p1", turns, random.Random(1), 2) == 2
+
+
+class Planning(Scripted):
+    """A scripted judge that also plans: its suggestion is `planned`, whatever the view."""
+
+    def __init__(self, worth: dict[str, float], planned: str):
+        super().__init__(worth)
+        self.planned = planned
+
+    def plan(self, game, view, viewer, seat, rnd, budget):
+        return [self.planned]
+
+    def alternatives(self, game, view, viewer, seat, rnd):
+        return []
+
+
+def test_a_suggestion_its_own_estimate_does_not_back_is_not_shown():
+    """Judged on deals that did not choose it, a suggestion no better than the move played
+    gives way to it: the turn is reviewed as played as well as the strong player would have,
+    with nothing lost, rather than naming another move."""
+    plugin, players, actions = seeded_game("underground", {"map": "london"})
+    d = decisions(plugin.game, players, {"map": "london"}, 3, actions, "p1")[0]
+
+    def reviewed(worth: float, least_lost: float = 0.0) -> dict:
+        judge = Planning({"played": 1.0, "other": worth}, "other")
+        decision = Decision(d.position, d.seat, d.state, ["played"])
+        return decide(plugin.game, judge, decision, 1, "game-7", SECONDS, DEALS, least_lost=least_lost)
+
+    for worth in (0.5, 1.0):  # worse, or only as good: the move played stands
+        turn = reviewed(worth)
+        assert turn["same"] and turn["suggested"] == ["played"] and turn["lost"] == 0
+        assert turn["worth"]["suggested"] == turn["worth"]["played"]
+    turn = reviewed(1.5)
+    assert not turn["same"] and turn["suggested"] == ["other"] and turn["lost"] == pytest.approx(0.5)
+    # a game's review may ask for more than any loss: a smaller one is within its play-outs' noise
+    turn = reviewed(1.5, least_lost=0.6)
+    assert turn["same"] and turn["suggested"] == ["played"] and turn["lost"] == 0
+    turn = reviewed(1.7, least_lost=0.6)
+    assert not turn["same"] and turn["lost"] == pytest.approx(0.7)
 
 
 def test_a_flip_and_write_decision_is_drawn_even_when_it_would_end_the_round():

@@ -36,7 +36,8 @@ The result is plain JSON (it is computed in a drawing worker and cached in the d
     {"person": id, "deals": n, "work": plan iterations,
      "turns": [{"number": k (1-based, among the person's decisions), "position": log entries
                 before it, "seat": id, "round": the game's turn number, "choices": legal first
-                steps, "played": [actions], "suggested": [actions], "same": bool,
+                steps, "played": [actions], "suggested": [actions], "same": bool (the suggestion
+                is the move played: exactly where "lost" is 0),
                 "worth": {"played": Worth, "suggested": Worth}, "lost": value lost (>= 0)}],
      "worst": [indices into turns: the three where the most was lost, most first]}
 """
@@ -72,6 +73,10 @@ class Reviewing:
     # every contender still in the running played out on `select` more deals, the worse half
     # dropped, until one is left (0: the strong player's pick as it is, no selection).
     select: int = 0
+    # The least loss, in the judge's own value, for which the review names another move than the
+    # one played: a smaller difference is within what its play-outs can tell apart, and the turn
+    # counts as played as well as the strong player would have (0: any loss at all).
+    least_lost: float = 0.0
     # Whether a picture may show a whole turn played on a state drawn from the mover's view: where
     # the end of a turn shows only chance (a card turned from the pile, drawn at random there, so
     # nothing true), not the others' hidden decisions. Otherwise a picture stops before such a step.
@@ -143,14 +148,16 @@ def review(
     seconds: float | None = None,
     deals: int | None = None,
     select: int | None = None,
+    least_lost: float | None = None,
     only: Callable[[int], bool] | None = None,
 ) -> dict[str, Any]:
     """The review of `person`'s decisions (see the module's docstring); `key` is public (the
-    game's id), `seconds`, `deals` and `select` override the game's `Reviewing` `how` (tests,
-    benchmarks) and `only` picks the decisions reviewed by their index (tests)."""
+    game's id), `seconds`, `deals`, `select` and `least_lost` override the game's `Reviewing`
+    `how` (tests, benchmarks) and `only` picks the decisions reviewed by their index (tests)."""
     seconds = how.seconds if seconds is None else seconds
     deals = how.deals if deals is None else deals
     select = how.select if select is None else select
+    least_lost = how.least_lost if least_lost is None else least_lost
     turns: list[dict[str, Any]] = []
     work = 0
     for number, d in enumerate(
@@ -160,7 +167,7 @@ def review(
             continue
         judge = how.judge()
         work = _work(judge, seconds)
-        turns.append(decide(game, judge, d, number, key, seconds, deals, select))
+        turns.append(decide(game, judge, d, number, key, seconds, deals, select, least_lost))
     worst = sorted((i for i, t in enumerate(turns) if t["lost"] > 0), key=lambda i: (-turns[i]["lost"], i))[:WORST]
     return {"person": person, "deals": deals, "work": work, "turns": turns, "worst": worst}
 
@@ -171,14 +178,24 @@ def _work(judge: Judge, seconds: float) -> int:
 
 
 def decide(
-    game: Game, judge: Judge, d: Decision, number: int, key: str, seconds: float, deals: int, select: int = 0
+    game: Game,
+    judge: Judge,
+    d: Decision,
+    number: int,
+    key: str,
+    seconds: float,
+    deals: int,
+    select: int = 0,
+    least_lost: float = 0.0,
 ) -> dict[str, Any]:
     """One decision reviewed: the suggestion and both moves' worth, from the seat's view only.
 
     The suggestion is the strong player's own decision; with `select`, the best of it, the
     turns its search compares and the move played, by `chosen` on deals of their own. Both
     moves are then judged on `deals` other deals: a worth measured on the deals that chose the
-    winner would favour it by their luck (the winner's curse), and "lost" would be too big."""
+    winner would favour it by their luck (the winner's curse), and "lost" would be too big.
+    Where those deals do not rate the suggestion above the move played by more than
+    `least_lost`, the move played stands as the suggestion (`same`)."""
     viewer = game.owner(d.state, d.seat)
     view = game.view(d.state, viewer)
     # Work-bounded (the same suggestion on any machine), the process's CPU time as a generous
@@ -198,6 +215,13 @@ def decide(
     candidates = [d.played] if same else [d.played, suggested]
     worth = judge.judge(game, view, viewer, d.seat, candidates, random.Random(public), deals)
     played, proposed = worth[0], worth[-1]
+    lost = round(max(0.0, proposed.value - played.value), 4)
+    if not same and lost <= least_lost:
+        # Judged on deals that did not choose it, the suggestion did no better than the move
+        # played, or better by less than the play-outs can tell: the review says the move was as
+        # good as its own and shows no other move, rather than one its own estimate does not
+        # back. A suggestion that won the selection by the luck of its deals is caught here.
+        suggested, same, proposed, lost = list(d.played), True, played, 0.0
     choices = len(game.legal_actions(game.determinize(view, viewer, random.Random(0)), d.seat))
     return {
         "number": number,
@@ -209,7 +233,7 @@ def decide(
         "suggested": suggested,
         "same": same,
         "worth": {"played": played.to_json(), "suggested": proposed.to_json()},
-        "lost": round(max(0.0, proposed.value - played.value), 4),
+        "lost": lost,
     }
 
 
