@@ -26,7 +26,7 @@ DEALS = 24
 # docs/developers/benchmarks.md).
 SELECT = 16
 # Another move is named only for a loss of more than a point (its value: the final margin, a win
-# worth 4 more): on 24 deals a smaller difference is mostly their noise (issue 75: on 200 positions
+# worth 4 more): on 24 deals a smaller difference is often no more than their noise (issue 75: on 200 positions
 # from seed 1,000, the suggestion was at least as good as the move played in 92 % of those with any
 # loss by its estimate, 97 % of those with more than a point; on 200 fresh ones from seed 2,000,
 # 95 % of those it named; docs/developers/benchmarks.md).
