@@ -226,12 +226,8 @@ def truth(
 ) -> dict:
     plugin = get_plugin(kind)
     game = plugin.game
-    how = plugin.reviewing
-    assert how is not None
-    seconds = how.seconds if seconds is None else seconds
-    deals = how.deals if deals is None else deals
-    select = how.select if select is None else select
-    least_lost = how.least_lost if least_lost is None else least_lost
+    assert plugin.reviewing is not None
+    how = plugin.reviewing.overridden(seconds, deals, select, least_lost)
     higher = equal = lower = same = agreed = seeds_agree = close = 0
     gains: list[float] = []
     win_gains: list[float] = []
@@ -239,7 +235,15 @@ def truth(
     for i, (state, seat) in enumerate(positions(kind, wanted, first_seed)):
         other = auto_decide(game, plugin.player("greedy"), state, seat, random.Random(i))
         turn = decide(
-            game, how.judge(), Decision(i, seat, state, other), 1, f"truth:{i}", seconds, deals, select, least_lost
+            game,
+            how.judge(),
+            Decision(i, seat, state, other),
+            1,
+            f"truth:{i}",
+            how.seconds,
+            how.deals,
+            how.select,
+            how.least_lost,
         )
         if turn["same"]:
             same += 1
@@ -255,7 +259,15 @@ def truth(
         # The same decision with another seed: the same suggestion, or one truly as good (within
         # half a point) - issue 75's measure of how much of a suggestion is noise.
         again = decide(
-            game, how.judge(), Decision(i, seat, state, other), 1, f"again:{i}", seconds, deals, select, least_lost
+            game,
+            how.judge(),
+            Decision(i, seat, state, other),
+            1,
+            f"again:{i}",
+            how.seconds,
+            how.deals,
+            how.select,
+            how.least_lost,
         )
         if again["suggested"] == turn["suggested"]:
             seeds_agree += 1

@@ -47,7 +47,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .autoplay import Budget
@@ -86,6 +86,18 @@ class Reviewing:
     # undecided, so that the picture shows the decision on the person's sheet and nothing else
     # (the others' sheets as of the last round, which the person saw). None: the drawn state.
     drawable: Callable[[Any, str], Any] | None = None
+
+    def overridden(
+        self,
+        seconds: float | None = None,
+        deals: int | None = None,
+        select: int | None = None,
+        least_lost: float | None = None,
+    ) -> Reviewing:
+        """These settings with those given (not None) in their place: a review's or a
+        benchmark's overrides of a game's own (tests, benchmarks)."""
+        given = {"seconds": seconds, "deals": deals, "select": select, "least_lost": least_lost}
+        return replace(self, **{k: v for k, v in given.items() if v is not None})
 
 
 @dataclass(frozen=True)
@@ -154,10 +166,7 @@ def review(
     """The review of `person`'s decisions (see the module's docstring); `key` is public (the
     game's id), `seconds`, `deals`, `select` and `least_lost` override the game's `Reviewing`
     `how` (tests, benchmarks) and `only` picks the decisions reviewed by their index (tests)."""
-    seconds = how.seconds if seconds is None else seconds
-    deals = how.deals if deals is None else deals
-    select = how.select if select is None else select
-    least_lost = how.least_lost if least_lost is None else least_lost
+    how = how.overridden(seconds, deals, select, least_lost)
     turns: list[dict[str, Any]] = []
     work = 0
     for number, d in enumerate(
@@ -166,10 +175,10 @@ def review(
         if only is not None and not only(number - 1):
             continue
         judge = how.judge()
-        work = _work(judge, seconds)
-        turns.append(decide(game, judge, d, number, key, seconds, deals, select, least_lost))
+        work = _work(judge, how.seconds)
+        turns.append(decide(game, judge, d, number, key, how.seconds, how.deals, how.select, how.least_lost))
     worst = sorted((i for i, t in enumerate(turns) if t["lost"] > 0), key=lambda i: (-turns[i]["lost"], i))[:WORST]
-    return {"person": person, "deals": deals, "work": work, "turns": turns, "worst": worst}
+    return {"person": person, "deals": how.deals, "work": work, "turns": turns, "worst": worst}
 
 
 def _work(judge: Judge, seconds: float) -> int:
