@@ -21,7 +21,9 @@ and how often its suggestion really scores more.
    redrawn` (flip-and-write, On the Underground) draws the future cards afresh for each
    play-out (the same for both moves), everything else true: a move's worth is its mean over
    the cards to come, which nobody can see; `kept` (the default, as before) judges both moves
-   on the true state's one order of the pile.
+   on the true state's one order of the pile. Where another seed's review names another move,
+   the two are compared too ("the same or one within half a point"); `--close-playouts N` plays
+   both out N times for that check (a few play-outs part two equal moves by their own noise).
 """
 
 from __future__ import annotations
@@ -223,12 +225,18 @@ def truth(
     deals: int | None = None,
     select: int | None = None,
     least_lost: float | None = None,
+    close_playouts: int | None = None,
 ) -> dict:
+    """See the module's docstring. `close_playouts`: where two seeds name different moves, both
+    are also played out that many times (common seeds, the first `playouts` of them the same) for
+    the half-point check: with a few play-outs the measured gap between two truly equal moves is
+    often more than half a point by the play-outs' own noise."""
     plugin = get_plugin(kind)
     game = plugin.game
     assert plugin.reviewing is not None
     how = plugin.reviewing.overridden(seconds, deals, select, least_lost)
-    higher = equal = lower = same = agreed = seeds_agree = close = 0
+    higher = equal = lower = same = agreed = seeds_agree = close = close_more = 0
+    more = max(close_playouts or playouts, playouts)
     gains: list[float] = []
     win_gains: list[float] = []
     each: list[dict] = []  # the compared positions one by one: the estimate's difference, the truth's
@@ -269,16 +277,28 @@ def truth(
             how.select,
             how.least_lost,
         )
+        apart: float | None = None
+        apart_more: float | None = None
         if again["suggested"] == turn["suggested"]:
             seeds_agree += 1
             close += 1
+            close_more += 1
         else:
-            alt = [played_out(kind, state, seat, again["suggested"], 1000 * i + k, chance) for k in range(playouts)]
-            close += abs(statistics.mean(p for p, _ in alt) - statistics.mean(p for p, _ in its)) <= 0.5
+            alt = [played_out(kind, state, seat, again["suggested"], 1000 * i + k, chance) for k in range(more)]
+            apart = statistics.mean(p for p, _ in alt[:playouts]) - statistics.mean(p for p, _ in its)
+            close += abs(apart) <= 0.5
+            its_more = its + [
+                played_out(kind, state, seat, turn["suggested"], 1000 * i + k, chance) for k in range(playouts, more)
+            ]
+            apart_more = statistics.mean(p for p, _ in alt) - statistics.mean(p for p, _ in its_more)
+            close_more += abs(apart_more) <= 0.5
         said = turn["worth"]["suggested"]["value"] - turn["worth"]["played"]["value"]
-        each.append(
-            {"position": i, "said": round(said, 4), "gain": round(gain, 4), "win_gain": round(win_gains[-1], 4)}
-        )
+        row = {"position": i, "said": round(said, 4), "gain": round(gain, 4), "win_gain": round(win_gains[-1], 4)}
+        if apart is not None:  # another seed named another move: the two truly this far apart
+            row["apart"] = round(apart, 4)
+            if more > playouts:
+                row["apart_more"] = round(apart_more, 4)
+        each.append(row)
         higher, equal, lower = higher + (gain > 0), equal + (gain == 0), lower + (gain < 0)
         agreed += (gain > 0 and said > 0) or (gain < 0 and said < 0) or (gain == 0 and said == 0)
     return {
@@ -291,6 +311,8 @@ def truth(
         "agreed": agreed,
         "seeds_agree": seeds_agree,
         "close": close,
+        "close_more": close_more,
+        "close_playouts": more,
         "mean_gain": statistics.mean(gains) if gains else 0.0,
         "wins_more": sum(w > 0 for w in win_gains),
         "wins_less": sum(w < 0 for w in win_gains),
@@ -329,6 +351,11 @@ def main(argv: list[str] | None = None) -> None:
         help="truth: the least loss for which the review names another move (the game's review's otherwise)",
     )
     ap.add_argument("--each", action="store_true", help="truth: also each compared position, one JSON line")
+    ap.add_argument(
+        "--close-playouts",
+        type=int,
+        help="truth: where two seeds name different moves, also play both out this many times for the half-point check",
+    )
     a, _ = ap.parse_known_args(argv)
     kinds = [a.game] if a.game else list(KINDS)
     if a.only in (None, "time"):
@@ -363,6 +390,7 @@ def main(argv: list[str] | None = None) -> None:
                 a.deals,
                 a.select,
                 a.least_lost,
+                a.close_playouts,
             )
             n = max(r["compared"], 1)
             print(
@@ -373,7 +401,13 @@ def main(argv: list[str] | None = None) -> None:
                 f"{r['mean_gain']:+.2f} points; the estimate named the better one in {r['agreed']} "
                 f"({100 * r['agreed'] / n:.0f} %); another seed made the same suggestion in {r['seeds_agree']} "
                 f"({100 * r['seeds_agree'] / n:.0f} %), the same or one within half a point in {r['close']} "
-                f"({100 * r['close'] / n:.0f} %); by the chance to win, more {r['wins_more']}, less "
+                f"({100 * r['close'] / n:.0f} %)"
+                + (
+                    f", by {r['close_playouts']} play-outs of both {r['close_more']} ({100 * r['close_more'] / n:.0f} %)"
+                    if r["close_playouts"] > a.playouts
+                    else ""
+                )
+                + f"; by the chance to win, more {r['wins_more']}, less "
                 f"{r['wins_less']}, mean {100 * r['mean_win_gain']:+.1f} points of win share; at least as good by "
                 f"the chance to win, then the points, {r['good_by_wins']} ({100 * r['good_by_wins'] / n:.0f} %)"
             )
