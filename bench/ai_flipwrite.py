@@ -52,10 +52,11 @@ VERSIONS: dict[str, Callable[[], AutoPlayer]] = {
 }
 
 
-def simulated(state, seat: str, steps, seed: int) -> tuple[float, float]:
+def simulated(state, seat: str, steps, seed: int) -> tuple[float, float, float]:
     """`played_out` of flip-and-write by its fast simulation (the engine's rules, tested
     against it; every seat the greedy of `ai/policy.py`, the engine's greedy estimate on bit
-    masks): hundreds of play-outs a position in seconds, so the truth is not itself noise."""
+    masks): hundreds of play-outs a position in seconds, so the truth is not itself noise.
+    The seat's points, its share of the win and its margin over the best other score."""
     from metrobot.games.flipwrite.ai.policy import play_out
     from metrobot.games.flipwrite.ai.sim import Sim, board_for
 
@@ -69,7 +70,9 @@ def simulated(state, seat: str, steps, seed: int) -> tuple[float, float]:
     rank = (totals[me][0], -totals[me][1])
     best = max((t[0], -t[1]) for t in totals)
     tied = sum((t[0], -t[1]) == best for t in totals)
-    return float(totals[me][0]), (1 / tied if rank == best else 0.0)
+    others = [t[0] for k, t in enumerate(totals) if k != me]
+    margin = totals[me][0] - max(others) if others else totals[me][0]
+    return float(totals[me][0]), (1 / tied if rank == best else 0.0), float(margin)
 
 
 def main(argv: list[str] | None = None) -> None:

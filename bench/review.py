@@ -36,6 +36,7 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 from metrobot.games import get_plugin
 from metrobot.games.autoplay import decide as auto_decide
@@ -184,10 +185,21 @@ def redrawn(kind: str, state, seed: int):
     return replace(state, pile=replace(state.pile, draw=tuple(draw), rng=rnd.getrandbits(64)))
 
 
-def played_out(kind: str, state, seat: str, steps, seed: int, chance: bool = False) -> tuple[float, float]:
-    """`steps` played from the true state, then every seat greedy to the end: (seat's final
-    points, its share of the win). `chance`: the future cards drawn afresh first (`redrawn`),
-    the same for every move given the same seed."""
+class Outcome(NamedTuple):
+    """A play-out's end for one seat: its final points, its share of the win (1/k shared) and its
+    margin over the best other score (what the strong players' reviews maximize, with a bonus
+    for a win; MetrOmania's with the chance to win first). Alone at the table the margin is the
+    points."""
+
+    points: float
+    share: float
+    margin: float
+
+
+def played_out(kind: str, state, seat: str, steps, seed: int, chance: bool = False) -> Outcome:
+    """`steps` played from the true state, then every seat greedy to the end (`Outcome`).
+    `chance`: the future cards drawn afresh first (`redrawn`), the same for every move given
+    the same seed."""
     plugin = get_plugin(kind)
     game = plugin.game
     if chance:
@@ -195,7 +207,7 @@ def played_out(kind: str, state, seat: str, steps, seed: int, chance: bool = Fal
         if kind == "flipwrite":
             from .ai_flipwrite import simulated  # the game's own benchmark holds its fast play-out
 
-            return simulated(state, seat, steps, seed)
+            return Outcome(*simulated(state, seat, steps, seed))
     state, _, _ = play_steps(game, state, seat, list(steps))
     rnd = random.Random(seed)
     greedy = plugin.player("greedy")
@@ -207,12 +219,16 @@ def played_out(kind: str, state, seat: str, steps, seed: int, chance: bool = Fal
     view = game.view(state, None)
     scores = {p: float(v) for p, v in (view.get("scores") or {}).items()}
     if not scores:
-        scores = {p: float(v) for p, v in plugin.final_ranking(state).items()}
-        best = min(scores.values())
-        return -scores[seat], 1.0 if scores[seat] == best else 0.0
+        scores = {p: -float(v) for p, v in plugin.final_ranking(state).items()}  # a rank: lower is better
     best = max(scores.values())
     winners = [p for p, v in scores.items() if v == best]
-    return scores[seat], (1 / len(winners)) if seat in winners else 0.0
+    others = [v for p, v in scores.items() if p != seat]
+    margin = scores[seat] - max(others) if others else scores[seat]
+    return Outcome(scores[seat], (1 / len(winners)) if seat in winners else 0.0, margin)
+
+
+def mean_of(outcomes: list[Outcome], field: str) -> float:
+    return statistics.mean(getattr(o, field) for o in outcomes)
 
 
 def truth(
@@ -235,7 +251,7 @@ def truth(
     game = plugin.game
     assert plugin.reviewing is not None
     how = plugin.reviewing.overridden(seconds, deals, select, least_lost)
-    higher = equal = lower = same = agreed = seeds_agree = close = close_more = 0
+    higher = equal = lower = same = agreed = seeds_agree = close = close_more = close_margin = 0
     more = max(close_playouts or playouts, playouts)
     gains: list[float] = []
     win_gains: list[float] = []
@@ -258,12 +274,12 @@ def truth(
             continue
         mine = [played_out(kind, state, seat, other, 1000 * i + k, chance) for k in range(playouts)]
         its = [played_out(kind, state, seat, turn["suggested"], 1000 * i + k, chance) for k in range(playouts)]
-        gain = statistics.mean(p for p, _ in its) - statistics.mean(p for p, _ in mine)
+        gain = mean_of(its, "points") - mean_of(mine, "points")
         gains.append(gain)
         # The suggestion is chosen for the chance to win first and the margin second (`Judge`),
         # and the review shows both the points and that chance: "at least as good" read that way
         # too, a higher chance to win or the same chance and at least the points.
-        win_gains.append(statistics.mean(w for _, w in its) - statistics.mean(w for _, w in mine))
+        win_gains.append(mean_of(its, "share") - mean_of(mine, "share"))
         # The same decision with another seed: the same suggestion, or one truly as good (within
         # half a point) - issue 75's measure of how much of a suggestion is noise.
         again = decide(
@@ -279,25 +295,31 @@ def truth(
         )
         apart: float | None = None
         apart_more: float | None = None
+        apart_margin: float | None = None
         if again["suggested"] == turn["suggested"]:
             seeds_agree += 1
             close += 1
             close_more += 1
+            close_margin += 1
         else:
             alt = [played_out(kind, state, seat, again["suggested"], 1000 * i + k, chance) for k in range(more)]
-            apart = statistics.mean(p for p, _ in alt[:playouts]) - statistics.mean(p for p, _ in its)
+            apart = mean_of(alt[:playouts], "points") - mean_of(its, "points")
             close += abs(apart) <= 0.5
             its_more = its + [
                 played_out(kind, state, seat, turn["suggested"], 1000 * i + k, chance) for k in range(playouts, more)
             ]
-            apart_more = statistics.mean(p for p, _ in alt) - statistics.mean(p for p, _ in its_more)
+            apart_more = mean_of(alt, "points") - mean_of(its_more, "points")
             close_more += abs(apart_more) <= 0.5
+            # the same two by the margin over the best other score, on all the play-outs
+            apart_margin = mean_of(alt, "margin") - mean_of(its_more, "margin")
+            close_margin += abs(apart_margin) <= 0.5
         said = turn["worth"]["suggested"]["value"] - turn["worth"]["played"]["value"]
         row = {"position": i, "said": round(said, 4), "gain": round(gain, 4), "win_gain": round(win_gains[-1], 4)}
         if apart is not None:  # another seed named another move: the two truly this far apart
             row["apart"] = round(apart, 4)
             if more > playouts:
                 row["apart_more"] = round(apart_more, 4)
+            row["apart_margin"] = round(apart_margin, 4)
         each.append(row)
         higher, equal, lower = higher + (gain > 0), equal + (gain == 0), lower + (gain < 0)
         agreed += (gain > 0 and said > 0) or (gain < 0 and said < 0) or (gain == 0 and said == 0)
@@ -312,6 +334,7 @@ def truth(
         "seeds_agree": seeds_agree,
         "close": close,
         "close_more": close_more,
+        "close_margin": close_margin,
         "close_playouts": more,
         "mean_gain": statistics.mean(gains) if gains else 0.0,
         "wins_more": sum(w > 0 for w in win_gains),
@@ -407,6 +430,7 @@ def main(argv: list[str] | None = None) -> None:
                     if r["close_playouts"] > a.playouts
                     else ""
                 )
+                + f", by the margin over the best other score {r['close_margin']} ({100 * r['close_margin'] / n:.0f} %)"
                 + f"; by the chance to win, more {r['wins_more']}, less "
                 f"{r['wins_less']}, mean {100 * r['mean_win_gain']:+.1f} points of win share; at least as good by "
                 f"the chance to win, then the points, {r['good_by_wins']} ({100 * r['good_by_wins'] / n:.0f} %)"
