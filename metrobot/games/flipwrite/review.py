@@ -23,11 +23,11 @@ def strong_judge() -> Judge:
 # completes first turns on the cards to come), so a one-point difference needs about a hundred
 # deals to show its sign: 128 (issue 75; 32 before, when "lost" had the right sign a coin toss).
 DEALS = 128
-# The suggestion: the strong player's own decision at 4 s of work (its `work_rate`), not 1 s: a
-# decision compares its candidates on some 8 deals each at the bot's budget, too few to part
-# them (issue 75: two seeds agreed on 60 % of decisions); the review, at low priority in a
-# drawing worker, can afford 4 times that within its CPU goal.
-SECONDS = 4.0
+# The suggestion starts from the strong player's own decision at the bot's budget (1 s of work).
+# Its candidates are the very turns the selection below compares again on far more deals, so
+# more work here changes nothing: on 100 positions from seed 2,000 the suggestions at 4 s (as
+# until 2026-11-29) and at 1 s were the same, position by position (docs/developers/benchmarks.md).
+SECONDS = 1.0
 
 
 def alone(state: Any, seat: str) -> Any:
@@ -37,10 +37,11 @@ def alone(state: Any, seat: str) -> Any:
 
 
 # Then the best of that decision, the others its search compares and the move played, by
-# successive halving on 64 deals a round (`review.chosen`; issue 75: on 30 held-out positions
-# another seed made the same suggestion in 90 % of them against 57 %, and it was at least as good
-# as the greedy move in all 21 where they differed; docs/developers/benchmarks.md).
-SELECT = 64
+# successive halving on 128 deals a round (`review.chosen`; issue 75: on 30 held-out positions
+# 64 deals a round made another seed's suggestion the same in 90 % of them against 57 % without
+# the selection; 128 rather than 64 took it from 75 to 83 % of 100 fresh positions, and the
+# same or one truly within half a point from 89 to 97 %; docs/developers/benchmarks.md).
+SELECT = 128
 
 REVIEWING = Reviewing(
     judge=strong_judge, whole_turns=False, seconds=SECONDS, deals=DEALS, drawable=alone, select=SELECT
