@@ -293,9 +293,7 @@ def truth(
             how.select,
             how.least_lost,
         )
-        apart: float | None = None
-        apart_more: float | None = None
-        apart_margin: float | None = None
+        apart: dict[str, float] = {}  # another seed named another move: the two truly this far apart
         if again["suggested"] == turn["suggested"]:
             seeds_agree += 1
             close += 1
@@ -303,23 +301,21 @@ def truth(
             close_margin += 1
         else:
             alt = [played_out(kind, state, seat, again["suggested"], 1000 * i + k, chance) for k in range(more)]
-            apart = mean_of(alt[:playouts], "points") - mean_of(its, "points")
-            close += abs(apart) <= 0.5
+            apart["apart"] = mean_of(alt[:playouts], "points") - mean_of(its, "points")
+            close += abs(apart["apart"]) <= 0.5
             its_more = its + [
                 played_out(kind, state, seat, turn["suggested"], 1000 * i + k, chance) for k in range(playouts, more)
             ]
-            apart_more = mean_of(alt, "points") - mean_of(its_more, "points")
-            close_more += abs(apart_more) <= 0.5
+            points_more = mean_of(alt, "points") - mean_of(its_more, "points")
+            close_more += abs(points_more) <= 0.5
+            if more > playouts:
+                apart["apart_more"] = points_more
             # the same two by the margin over the best other score, on all the play-outs
-            apart_margin = mean_of(alt, "margin") - mean_of(its_more, "margin")
-            close_margin += abs(apart_margin) <= 0.5
+            apart["apart_margin"] = mean_of(alt, "margin") - mean_of(its_more, "margin")
+            close_margin += abs(apart["apart_margin"]) <= 0.5
         said = turn["worth"]["suggested"]["value"] - turn["worth"]["played"]["value"]
         row = {"position": i, "said": round(said, 4), "gain": round(gain, 4), "win_gain": round(win_gains[-1], 4)}
-        if apart is not None:  # another seed named another move: the two truly this far apart
-            row["apart"] = round(apart, 4)
-            if more > playouts:
-                row["apart_more"] = round(apart_more, 4)
-            row["apart_margin"] = round(apart_margin, 4)
+        row.update((k, round(v, 4)) for k, v in apart.items())
         each.append(row)
         higher, equal, lower = higher + (gain > 0), equal + (gain == 0), lower + (gain < 0)
         agreed += (gain > 0 and said > 0) or (gain < 0 and said < 0) or (gain == 0 and said == 0)

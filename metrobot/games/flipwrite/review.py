@@ -39,8 +39,9 @@ def alone(state: Any, seat: str) -> Any:
 # Then the best of that decision, the others its search compares and the move played, by
 # successive halving on 128 deals a round (`review.chosen`; issue 75: on 30 held-out positions
 # 64 deals a round made another seed's suggestion the same in 90 % of them against 57 % without
-# the selection; 128 rather than 64 took it from 75 to 83 % of 100 fresh positions, and the
-# same or one truly within half a point from 89 to 97 %; docs/developers/benchmarks.md).
+# the selection; on 100 fresh positions 128 rather than 64 took it from 75 to 83 % of those
+# where it named another move than the greedy one, and the same or one truly within half a point
+# from 89 to 97 %; docs/developers/benchmarks.md).
 SELECT = 128
 
 REVIEWING = Reviewing(

@@ -25,10 +25,10 @@ DEALS = 24
 # The suggestion: the best of the strong player's own decision, the turns its search compares and
 # the move played, by successive halving on 8 deals a round (`review.chosen`; issue 75: on 40
 # held-out positions 4 deals a round took the mean gain over the greedy move from +0.7 to +2.6
-# points; 8 rather than 4 made the moves it names at least as good in 80 % of 113 fresh
-# positions against 75 % of 99, and another seed's the same in 44 % against 37 %, for about 1.5
+# points; on 200 fresh positions 8 rather than 4 made the moves it names at least as good in 80 %
+# of 113 against 75 % of 99, and another seed's the same in 44 % against 37 %, for about 1.5
 # times the review's CPU; docs/developers/benchmarks.md). A decision in play affords one or two
-# rollouts in all. Not 8 with 48 judging deals: those deals gained nothing measurable.
+# rollouts in all. The judging deals stay 24 (above), not 48: those gained nothing measurable.
 SELECT = 8
 
 REVIEWING = Reviewing(judge=strong_judge, whole_turns=True, deals=DEALS, whole_turn_pictures=True, select=SELECT)
