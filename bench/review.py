@@ -41,7 +41,7 @@ from typing import NamedTuple
 from metrobot.games import get_plugin
 from metrobot.games.autoplay import decide as auto_decide
 from metrobot.games.autoplay import play_steps
-from metrobot.games.review import Decision, decide, review
+from metrobot.games.review import Decision, Reviewing, decide, review
 
 SLOW = True  # minutes of CPU: run it by name
 KINDS = ("metromania", "underground", "flipwrite")
@@ -231,6 +231,18 @@ def mean_of(outcomes: list[Outcome], field: str) -> float:
     return statistics.mean(getattr(o, field) for o in outcomes)
 
 
+def reviewed(game, how: Reviewing, position: Decision, key: str) -> dict:
+    """The review's decision at `position`, its generators seeded by `key`."""
+    return decide(game, how.judge(), position, 1, key, how.seconds, how.deals, how.select, how.least_lost)
+
+
+def outcomes(kind: str, position: Decision, steps, ks: range, chance: bool) -> list[Outcome]:
+    """`steps` played out from the position's true state with the play-out seeds `ks` (the same
+    for every move at that position: common random numbers; `truth` numbers its positions in
+    `Decision.position`)."""
+    return [played_out(kind, position.state, position.seat, steps, 1000 * position.position + k, chance) for k in ks]
+
+
 def truth(
     kind: str,
     wanted: int,
@@ -258,22 +270,14 @@ def truth(
     each: list[dict] = []  # the compared positions one by one: the estimate's difference, the truth's
     for i, (state, seat) in enumerate(positions(kind, wanted, first_seed)):
         other = auto_decide(game, plugin.player("greedy"), state, seat, random.Random(i))
-        turn = decide(
-            game,
-            how.judge(),
-            Decision(i, seat, state, other),
-            1,
-            f"truth:{i}",
-            how.seconds,
-            how.deals,
-            how.select,
-            how.least_lost,
-        )
+
+        position = Decision(i, seat, state, other)
+        turn = reviewed(game, how, position, f"truth:{i}")
         if turn["same"]:
             same += 1
             continue
-        mine = [played_out(kind, state, seat, other, 1000 * i + k, chance) for k in range(playouts)]
-        its = [played_out(kind, state, seat, turn["suggested"], 1000 * i + k, chance) for k in range(playouts)]
+        mine = outcomes(kind, position, other, range(playouts), chance)
+        its = outcomes(kind, position, turn["suggested"], range(playouts), chance)
         gain = mean_of(its, "points") - mean_of(mine, "points")
         gains.append(gain)
         # The suggestion is chosen for the chance to win first and the margin second (`Judge`),
@@ -282,17 +286,7 @@ def truth(
         win_gains.append(mean_of(its, "share") - mean_of(mine, "share"))
         # The same decision with another seed: the same suggestion, or one truly as good (within
         # half a point) - issue 75's measure of how much of a suggestion is noise.
-        again = decide(
-            game,
-            how.judge(),
-            Decision(i, seat, state, other),
-            1,
-            f"again:{i}",
-            how.seconds,
-            how.deals,
-            how.select,
-            how.least_lost,
-        )
+        again = reviewed(game, how, position, f"again:{i}")
         apart: dict[str, float] = {}  # another seed named another move: the two truly this far apart
         if again["suggested"] == turn["suggested"]:
             seeds_agree += 1
@@ -300,12 +294,10 @@ def truth(
             close_more += 1
             close_margin += 1
         else:
-            alt = [played_out(kind, state, seat, again["suggested"], 1000 * i + k, chance) for k in range(more)]
+            alt = outcomes(kind, position, again["suggested"], range(more), chance)
             apart["apart"] = mean_of(alt[:playouts], "points") - mean_of(its, "points")
             close += abs(apart["apart"]) <= 0.5
-            its_more = its + [
-                played_out(kind, state, seat, turn["suggested"], 1000 * i + k, chance) for k in range(playouts, more)
-            ]
+            its_more = its + outcomes(kind, position, turn["suggested"], range(playouts, more), chance)
             points_more = mean_of(alt, "points") - mean_of(its_more, "points")
             close_more += abs(points_more) <= 0.5
             if more > playouts:
