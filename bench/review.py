@@ -233,7 +233,7 @@ def mean_of(outcomes: list[Outcome], field: str) -> float:
 
 def reviewed(game, how: Reviewing, position: Decision, key: str) -> dict:
     """The review's decision at `position`, its generators seeded by `key`."""
-    return decide(game, how.judge(), position, 1, key, how.seconds, how.deals, how.select, how.least_lost)
+    return decide(game, how.judge(), position, 1, key, how)
 
 
 def outcomes(kind: str, position: Decision, steps, ks: range, chance: bool) -> list[Outcome]:

@@ -156,7 +156,8 @@ def test_the_review_never_reads_the_true_hidden_state(monkeypatch, case):
         out = []
         for x in states:
             played = [game.legal_actions(x, seat)[0]]
-            out.append(decide(game, plugin.reviewing.judge(), Decision(40, seat, x, played), 1, "g", seconds, DEALS))
+            how = plugin.reviewing.overridden(seconds, DEALS, select=0, least_lost=0.0)  # the plan as it is
+            out.append(decide(game, how.judge(), Decision(40, seat, x, played), 1, "g", how))
         return out
 
     honest = reviewed()
@@ -191,7 +192,8 @@ def test_the_reviews_selection_never_reads_the_true_hidden_state(monkeypatch, ca
             played = [game.legal_actions(x, seat)[0]]
             judge = plugin.reviewing.judge()
             # (a small plan: the selection's play-outs are what is compared here)
-            out.append(decide(game, judge, Decision(40, seat, x, played), 1, "g", SECONDS, DEALS, select=1))
+            how = plugin.reviewing.overridden(SECONDS, DEALS, select=1, least_lost=0.0)
+            out.append(decide(game, judge, Decision(40, seat, x, played), 1, "g", how))
         return out
 
     honest = reviewed()
@@ -256,7 +258,8 @@ def test_a_suggestion_its_own_estimate_does_not_back_is_not_shown():
     def reviewed(worth: float, least_lost: float = 0.0) -> dict:
         judge = Planning({"played": 1.0, "other": worth}, "other")
         decision = Decision(d.position, d.seat, d.state, ["played"])
-        return decide(plugin.game, judge, decision, 1, "game-7", SECONDS, DEALS, least_lost=least_lost)
+        how = plugin.reviewing.overridden(SECONDS, DEALS, select=0, least_lost=least_lost)
+        return decide(plugin.game, judge, decision, 1, "game-7", how)
 
     for worth in (0.5, 1.0):  # worse, or only as good: the move played stands
         turn = reviewed(worth)

@@ -176,7 +176,7 @@ def review(
             continue
         judge = how.judge()
         work = _work(judge, how.seconds)
-        turns.append(decide(game, judge, d, number, key, how.seconds, how.deals, how.select, how.least_lost))
+        turns.append(decide(game, judge, d, number, key, how))
     worst = sorted((i for i, t in enumerate(turns) if t["lost"] > 0), key=lambda i: (-turns[i]["lost"], i))[:WORST]
     return {"person": person, "deals": how.deals, "work": work, "turns": turns, "worst": worst}
 
@@ -192,40 +192,38 @@ def decide(
     d: Decision,
     number: int,
     key: str,
-    seconds: float,
-    deals: int,
-    select: int = 0,
-    least_lost: float = 0.0,
+    how: Reviewing,
 ) -> dict[str, Any]:
-    """One decision reviewed: the suggestion and both moves' worth, from the seat's view only.
+    """One decision reviewed by `judge` (made from `how.judge`) with `how`'s settings: the
+    suggestion and both moves' worth, from the seat's view only.
 
-    The suggestion is the strong player's own decision; with `select`, the best of it, the
-    turns its search compares and the move played, by `chosen` on deals of their own. Both
-    moves are then judged on `deals` other deals: a worth measured on the deals that chose the
-    winner would favour it by their luck (the winner's curse), and "lost" would be too big.
-    Where those deals do not rate the suggestion above the move played by more than
-    `least_lost`, the move played stands as the suggestion (`same`)."""
+    The suggestion is the strong player's own decision of `how.seconds`; with `how.select`, the
+    best of it, the turns its search compares and the move played, by `chosen` on deals of
+    their own. Both moves are then judged on `how.deals` other deals: a worth measured on the
+    deals that chose the winner would favour it by their luck (the winner's curse), and "lost"
+    would be too big. Where those deals do not rate the suggestion above the move played by more
+    than `how.least_lost`, the move played stands as the suggestion (`same`)."""
     viewer = game.owner(d.state, d.seat)
     view = game.view(d.state, viewer)
     # Work-bounded (the same suggestion on any machine), the process's CPU time as a generous
     # cap: a review runs in a drawing worker, at low priority, and nobody waits on its clock.
-    budget = Budget(max(30.0, 30 * seconds), _work(judge, seconds) or None, time.process_time)
+    budget = Budget(max(30.0, 30 * how.seconds), _work(judge, how.seconds) or None, time.process_time)
     public = seeded(key, d.seat, game.turn_number(d.state), number)
     rnd = random.Random(f"{public}:plan")
     suggested = list(judge.plan(game, view, viewer, d.seat, rnd, budget))
-    if select:
+    if how.select:
         contenders = [d.played]
         for turn in [suggested, *judge.alternatives(game, view, viewer, d.seat, random.Random(f"{public}:turns"))]:
             if turn not in contenders:
                 contenders.append(turn)
-        best = chosen(game, judge, view, viewer, d.seat, contenders, random.Random(f"{public}:select"), select)
+        best = chosen(game, judge, view, viewer, d.seat, contenders, random.Random(f"{public}:select"), how.select)
         suggested = list(contenders[best])
     same = suggested == d.played
     candidates = [d.played] if same else [d.played, suggested]
-    worth = judge.judge(game, view, viewer, d.seat, candidates, random.Random(public), deals)
+    worth = judge.judge(game, view, viewer, d.seat, candidates, random.Random(public), how.deals)
     played, proposed = worth[0], worth[-1]
     lost = round(max(0.0, proposed.value - played.value), 4)
-    if not same and lost <= least_lost:
+    if not same and lost <= how.least_lost:
         # Judged on deals that did not choose it, the suggestion did no better than the move
         # played, or better by less than the play-outs can tell: the review says the move was as
         # good as its own and shows no other move, rather than one its own estimate does not
