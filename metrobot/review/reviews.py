@@ -58,9 +58,10 @@ class ReviewPage:
 # worker, so this bounds the wait of the last (and the work a flood of requests can queue).
 IN_FLIGHT = 8
 # How long a review is taken to take before this process has made one (then: the mean of the
-# last ones made): about the longest measured, 12-14 s of CPU for a 4-player game of the slowest kind
-# (docs/developers/benchmarks.md), doubled for a worker at the lowest priority.
-REVIEW_SECONDS = 30.0
+# last ones made): a review of a 4-player game of the slowest kind takes under a minute of CPU
+# (docs/developers/benchmarks.md, "Reviews by the strong player"); more in a worker at the
+# lowest priority.
+REVIEW_SECONDS = 90.0
 
 
 AS_SEEN = N_("Turning point {rank}: your turn {n}, the board as you saw it")
