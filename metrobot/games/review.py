@@ -186,14 +186,7 @@ def _work(judge: Judge, seconds: float) -> int:
     return max(1, round(rate * seconds)) if rate else 0
 
 
-def decide(
-    game: Game,
-    judge: Judge,
-    d: Decision,
-    number: int,
-    key: str,
-    how: Reviewing,
-) -> dict[str, Any]:
+def decide(game: Game, judge: Judge, d: Decision, number: int, key: str, how: Reviewing) -> dict[str, Any]:
     """One decision reviewed by `judge` (made from `how.judge`) with `how`'s settings: the
     suggestion and both moves' worth, from the seat's view only.
 
