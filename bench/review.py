@@ -41,7 +41,7 @@ from typing import NamedTuple
 from metrobot.games import get_plugin
 from metrobot.games.autoplay import decide as auto_decide
 from metrobot.games.autoplay import play_steps
-from metrobot.games.review import Decision, Reviewing, decide, review
+from metrobot.games.review import Decision, decide, review
 
 SLOW = True  # minutes of CPU: run it by name
 KINDS = ("metromania", "underground", "flipwrite")
@@ -231,11 +231,6 @@ def mean_of(outcomes: list[Outcome], field: str) -> float:
     return statistics.mean(getattr(o, field) for o in outcomes)
 
 
-def reviewed(game, how: Reviewing, position: Decision, key: str) -> dict:
-    """The review's decision at `position`, its generators seeded by `key`."""
-    return decide(game, how.judge(), position, 1, key, how)
-
-
 def outcomes(kind: str, position: Decision, steps, ks: range, chance: bool) -> list[Outcome]:
     """`steps` played out from the position's true state with the play-out seeds `ks` (the same
     for every move at that position: common random numbers; `truth` numbers its positions in
@@ -270,9 +265,8 @@ def truth(
     each: list[dict] = []  # the compared positions one by one: the estimate's difference, the truth's
     for i, (state, seat) in enumerate(positions(kind, wanted, first_seed)):
         other = auto_decide(game, plugin.player("greedy"), state, seat, random.Random(i))
-
         position = Decision(i, seat, state, other)
-        turn = reviewed(game, how, position, f"truth:{i}")
+        turn = decide(game, position, 1, f"truth:{i}", how)
         if turn["same"]:
             same += 1
             continue
@@ -286,7 +280,7 @@ def truth(
         win_gains.append(mean_of(its, "share") - mean_of(mine, "share"))
         # The same decision with another seed: the same suggestion, or one truly as good (within
         # half a point) - issue 75's measure of how much of a suggestion is noise.
-        again = reviewed(game, how, position, f"again:{i}")
+        again = decide(game, position, 1, f"again:{i}", how)
         apart: dict[str, float] = {}  # another seed named another move: the two truly this far apart
         if again["suggested"] == turn["suggested"]:
             seeds_agree += 1

@@ -5,6 +5,7 @@ person's view at the time, and it never thinks on the true hidden state."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -157,7 +158,7 @@ def test_the_review_never_reads_the_true_hidden_state(monkeypatch, case):
         for x in states:
             played = [game.legal_actions(x, seat)[0]]
             how = plugin.reviewing.overridden(seconds, DEALS, select=0, least_lost=0.0)  # the plan as it is
-            out.append(decide(game, how.judge(), Decision(40, seat, x, played), 1, "g", how))
+            out.append(decide(game, Decision(40, seat, x, played), 1, "g", how))
         return out
 
     honest = reviewed()
@@ -190,10 +191,9 @@ def test_the_reviews_selection_never_reads_the_true_hidden_state(monkeypatch, ca
         out = []
         for x in states:
             played = [game.legal_actions(x, seat)[0]]
-            judge = plugin.reviewing.judge()
             # (a small plan: the selection's play-outs are what is compared here)
             how = plugin.reviewing.overridden(SECONDS, DEALS, select=1, least_lost=0.0)
-            out.append(decide(game, judge, Decision(40, seat, x, played), 1, "g", how))
+            out.append(decide(game, Decision(40, seat, x, played), 1, "g", how))
         return out
 
     honest = reviewed()
@@ -258,8 +258,8 @@ def test_a_suggestion_its_own_estimate_does_not_back_is_not_shown():
     def reviewed(worth: float, least_lost: float = 0.0) -> dict:
         judge = Planning({"played": 1.0, "other": worth}, "other")
         decision = Decision(d.position, d.seat, d.state, ["played"])
-        how = plugin.reviewing.overridden(SECONDS, DEALS, select=0, least_lost=least_lost)
-        return decide(plugin.game, judge, decision, 1, "game-7", how)
+        how = replace(plugin.reviewing.overridden(SECONDS, DEALS, select=0, least_lost=least_lost), judge=lambda: judge)
+        return decide(plugin.game, decision, 1, "game-7", how)
 
     for worth in (0.5, 1.0):  # worse, or only as good: the move played stands
         turn = reviewed(worth)

@@ -168,15 +168,13 @@ def review(
     `how` (tests, benchmarks) and `only` picks the decisions reviewed by their index (tests)."""
     how = how.overridden(seconds, deals, select, least_lost)
     turns: list[dict[str, Any]] = []
-    work = 0
     for number, d in enumerate(
         decisions(game, players, options, seed, entries, person, whole_turns=how.whole_turns), start=1
     ):
         if only is not None and not only(number - 1):
             continue
-        judge = how.judge()
-        work = _work(judge, how.seconds)
-        turns.append(decide(game, judge, d, number, key, how))
+        turns.append(decide(game, d, number, key, how))
+    work = _work(how.judge(), how.seconds) if turns else 0
     worst = sorted((i for i, t in enumerate(turns) if t["lost"] > 0), key=lambda i: (-turns[i]["lost"], i))[:WORST]
     return {"person": person, "deals": how.deals, "work": work, "turns": turns, "worst": worst}
 
@@ -186,9 +184,9 @@ def _work(judge: Judge, seconds: float) -> int:
     return max(1, round(rate * seconds)) if rate else 0
 
 
-def decide(game: Game, judge: Judge, d: Decision, number: int, key: str, how: Reviewing) -> dict[str, Any]:
-    """One decision reviewed by `judge` (made from `how.judge`) with `how`'s settings: the
-    suggestion and both moves' worth, from the seat's view only.
+def decide(game: Game, d: Decision, number: int, key: str, how: Reviewing) -> dict[str, Any]:
+    """One decision reviewed by a judge of `how`'s (`how.judge`, a fresh one for each) with
+    `how`'s settings: the suggestion and both moves' worth, from the seat's view only.
 
     The suggestion is the strong player's own decision of `how.seconds`; with `how.select`, the
     best of it, the turns its search compares and the move played, by `chosen` on deals of
@@ -196,6 +194,7 @@ def decide(game: Game, judge: Judge, d: Decision, number: int, key: str, how: Re
     deals that chose the winner would favour it by their luck (the winner's curse), and "lost"
     would be too big. Where those deals do not rate the suggestion above the move played by more
     than `how.least_lost`, the move played stands as the suggestion (`same`)."""
+    judge = how.judge()
     viewer = game.owner(d.state, d.seat)
     view = game.view(d.state, viewer)
     # Work-bounded (the same suggestion on any machine), the process's CPU time as a generous

@@ -66,7 +66,7 @@ def compared(name: str, state, seat: str, rnd: random.Random) -> tuple[list, int
     out = []
     for x in (state, twin):
         how = plugin.reviewing.overridden(SECONDS, DEALS, SELECT if plugin.reviewing.select else 0)
-        turn = decide(game, how.judge(), Decision(7, seat, x, played), 1, "g", how)
+        turn = decide(game, Decision(7, seat, x, played), 1, "g", how)
         words = [Reviews.said(plugin, x, turn, lang(code)) for code in LANGUAGES]
         drawn = [game.view(y, person) for y in drawn_moves(plugin, x, turn)]  # what its pictures show
         out.append((turn, words, drawn))
