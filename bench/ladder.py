@@ -24,6 +24,8 @@ alpha = beta = 0.05, so the log-likelihood ratio's bounds are ln(beta / (1 - alp
 read after every pair from the 30th on (the variance is the pairs' own with two pseudo-pairs, a
 loss and a win, so that the few pairs that differ early cannot end it alone), in deal order (whatever `--jobs`: the stop is
 reproducible), and gives up at `--max-pairs` (inconclusive). Its Elo estimate has a 95 % interval from the pairs' variance.
+Where the deals' engine options differ (flip-and-write's map goes round), the two players' results
+are also printed by those options: a player's weak map shows there.
 
 Every decision is made as the bot makes it (`autoplay.decide` on the seat's own view, a
 generator seeded by the game and its position, the player's own work bound, the cap read on CPU
@@ -106,6 +108,23 @@ def play(game_name: str, seed: int, who: list[str], seconds: float = 1.0) -> dic
     return {"winners": list(final["winners"]), "scores": dict(final["scores"]), "cpu": cpu}
 
 
+def label(options: dict[str, Any]) -> str:
+    """A deal's engine options as one label ("map=amsterdam"), for the breakdown by options."""
+    return ", ".join(f"{k}={v}" for k, v in sorted(options.items())) or "-"
+
+
+def by_options(results: list[dict[str, Any]]) -> dict[str, tuple[int, float, float]]:
+    """Per deal label, in order of first appearance: the pairs, and the candidate's and the
+    baseline's mean result in them (wins in their games, or win shares among greedy players)."""
+    out: dict[str, list[float]] = {}
+    for r in results:
+        acc = out.setdefault(r["deal"], [0, 0.0, 0.0])
+        acc[0] += 1
+        acc[1] += r["cand"]
+        acc[2] += r["base"]
+    return {k: (int(n), c / n, b / n) for k, (n, c, b) in out.items()}
+
+
 def share(res: dict[str, Any], seat: str) -> float:
     winners = res["winners"]
     return 1 / len(winners) if seat in winners else 0.0
@@ -114,13 +133,21 @@ def share(res: dict[str, Any], seat: str) -> float:
 def pair(game: str, deal: int, first_seed: int, n: int, candidate: str, baseline: str) -> dict[str, Any]:
     """A deal's two games and the pair's score for the candidate (see the module's docstring)."""
     seed = first_seed + deal
+    deal_label = label(options_for(game, seed))
     if n == 2:
         a = play(game, seed, [candidate, baseline])
         b = play(game, seed, [baseline, candidate])
         score = (share(a, "p1") + share(b, "p2")) / 2
         cand_cpu = a["cpu"]["p1"] + b["cpu"]["p2"]
         base_cpu = a["cpu"]["p2"] + b["cpu"]["p1"]
-        return {"score": score, "cand_cpu": cand_cpu, "base_cpu": base_cpu, "cand": score, "base": 1 - score}
+        return {
+            "score": score,
+            "cand_cpu": cand_cpu,
+            "base_cpu": base_cpu,
+            "cand": score,
+            "base": 1 - score,
+            "deal": deal_label,
+        }
     seat = deal % n
     who = ["greedy"] * n
     who[seat] = candidate
@@ -129,7 +156,14 @@ def pair(game: str, deal: int, first_seed: int, n: int, candidate: str, baseline
     b = play(game, seed, list(who))
     me = f"p{seat + 1}"
     ca, cb = share(a, me), share(b, me)
-    return {"score": (1 + ca - cb) / 2, "cand_cpu": a["cpu"][me], "base_cpu": b["cpu"][me], "cand": ca, "base": cb}
+    return {
+        "score": (1 + ca - cb) / 2,
+        "cand_cpu": a["cpu"][me],
+        "base_cpu": b["cpu"][me],
+        "cand": ca,
+        "base": cb,
+        "deal": deal_label,
+    }
 
 
 def _job(args: tuple[Any, ...]) -> dict[str, Any]:
@@ -191,6 +225,7 @@ def main(argv: list[str] | None = None) -> None:
     cand_cpu: list[float] = []
     base_cpu: list[float] = []
     wins = [0.0, 0.0]
+    results: list[dict[str, Any]] = []
     verdict = "inconclusive (max pairs reached)"
     jobs = [(args.game, d, args.first_seed, args.players, args.candidate, args.baseline) for d in range(args.max_pairs)]
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
@@ -202,6 +237,7 @@ def main(argv: list[str] | None = None) -> None:
                 nxt += 1
             res = window.pop(0).result()  # in deal order: the stop does not depend on --jobs
             scores.append(res["score"])
+            results.append(res)
             cand_cpu += res["cand_cpu"]
             base_cpu += res["base_cpu"]
             wins[0] += res["cand"]
@@ -223,6 +259,11 @@ def main(argv: list[str] | None = None) -> None:
     print(f"  pair score {m:.3f}; Elo {e:+.1f}, 95 % [{lo:+.1f}, {hi:+.1f}]")
     what = "wins in its games" if args.players == 2 else f"win share among {args.players - 1} greedy"
     print(f"  {what}: candidate {100 * wins[0] / n:.1f} %, baseline {100 * wins[1] / n:.1f} %")
+    parts = by_options(results)
+    if len(parts) > 1:  # where the deals differ (flip-and-write's maps): which of them the results come from
+        print(f"  by the deal's options, {what}, candidate / baseline (pairs):")
+        for key, (pairs, c, b) in parts.items():
+            print(f"    {key}: {100 * c:.1f} / {100 * b:.1f} % ({pairs})")
     if cand_cpu and base_cpu:
         print(
             f"  CPU per search decision, median (mean): candidate {1000 * statistics.median(cand_cpu):.0f} "
