@@ -37,6 +37,8 @@ VERSIONS: dict[str, Callable[[], AutoPlayer]] = {
     "wb8": aiplay.strong("flipwrite", win_bonus=8.0),
     "z3": aiplay.strong("flipwrite", prune_z=3.0),
     "p8z3": aiplay.strong("flipwrite", prune_after=8, prune_z=3.0),
+    # the other way (2026-11-29): prune after 3 deals, not 4, the work freed going to the close calls
+    "p3": aiplay.strong("flipwrite", prune_after=3),
     # its own moves (the candidates' ranking, its seat in rollouts) by other constants of the
     # estimate, the other seats still expected to play as the greedy level: a greedy player
     # counting 5 stations a card (not 4) and 0.9 of a line's worth for part of it (not 0.6) won
