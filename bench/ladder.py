@@ -137,33 +137,23 @@ def pair(game: str, deal: int, first_seed: int, n: int, candidate: str, baseline
     if n == 2:
         a = play(game, seed, [candidate, baseline])
         b = play(game, seed, [baseline, candidate])
-        score = (share(a, "p1") + share(b, "p2")) / 2
+        ca = (share(a, "p1") + share(b, "p2")) / 2
+        cb = 1 - ca
+        score = ca
         cand_cpu = a["cpu"]["p1"] + b["cpu"]["p2"]
         base_cpu = a["cpu"]["p2"] + b["cpu"]["p1"]
-        return {
-            "score": score,
-            "cand_cpu": cand_cpu,
-            "base_cpu": base_cpu,
-            "cand": score,
-            "base": 1 - score,
-            "deal": deal_label,
-        }
-    seat = deal % n
-    who = ["greedy"] * n
-    who[seat] = candidate
-    a = play(game, seed, list(who))
-    who[seat] = baseline
-    b = play(game, seed, list(who))
-    me = f"p{seat + 1}"
-    ca, cb = share(a, me), share(b, me)
-    return {
-        "score": (1 + ca - cb) / 2,
-        "cand_cpu": a["cpu"][me],
-        "base_cpu": b["cpu"][me],
-        "cand": ca,
-        "base": cb,
-        "deal": deal_label,
-    }
+    else:
+        seat = deal % n
+        who = ["greedy"] * n
+        who[seat] = candidate
+        a = play(game, seed, list(who))
+        who[seat] = baseline
+        b = play(game, seed, list(who))
+        me = f"p{seat + 1}"
+        ca, cb = share(a, me), share(b, me)
+        score = (1 + ca - cb) / 2
+        cand_cpu, base_cpu = a["cpu"][me], b["cpu"][me]
+    return {"score": score, "cand_cpu": cand_cpu, "base_cpu": base_cpu, "cand": ca, "base": cb, "deal": deal_label}
 
 
 def _job(args: tuple[Any, ...]) -> dict[str, Any]:
@@ -224,7 +214,6 @@ def main(argv: list[str] | None = None) -> None:
     scores: list[float] = []
     cand_cpu: list[float] = []
     base_cpu: list[float] = []
-    wins = [0.0, 0.0]
     results: list[dict[str, Any]] = []
     verdict = "inconclusive (max pairs reached)"
     jobs = [(args.game, d, args.first_seed, args.players, args.candidate, args.baseline) for d in range(args.max_pairs)]
@@ -240,8 +229,6 @@ def main(argv: list[str] | None = None) -> None:
             results.append(res)
             cand_cpu += res["cand_cpu"]
             base_cpu += res["base_cpu"]
-            wins[0] += res["cand"]
-            wins[1] += res["base"]
             ratio = llr(scores, args.elo0, args.elo1)
             if len(scores) % 10 == 0:
                 e, lo, hi = elo_interval(scores)
@@ -258,7 +245,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"  result: {verdict} after {n} pairs ({2 * n} games), LLR {llr(scores, args.elo0, args.elo1):+.2f}")
     print(f"  pair score {m:.3f}; Elo {e:+.1f}, 95 % [{lo:+.1f}, {hi:+.1f}]")
     what = "wins in its games" if args.players == 2 else f"win share among {args.players - 1} greedy"
-    print(f"  {what}: candidate {100 * wins[0] / n:.1f} %, baseline {100 * wins[1] / n:.1f} %")
+    cand_mean, base_mean = (statistics.fmean(r[side] for r in results) for side in ("cand", "base"))
+    print(f"  {what}: candidate {100 * cand_mean:.1f} %, baseline {100 * base_mean:.1f} %")
     parts = by_options(results)
     if len(parts) > 1:  # where the deals differ (flip-and-write's maps): which of them the results come from
         print(f"  by the deal's options, {what}, candidate / baseline (pairs):")
