@@ -31,6 +31,18 @@ def options(deal: int) -> dict:
     return {"map": MAPS[deal % len(MAPS)]}
 
 
+def _worked(rate: int, **options) -> Callable[[], AutoPlayer]:
+    """The strong player with `rate` simulated steps a second of budget (`WORK_RATE`)."""
+    make = aiplay.strong("flipwrite", **options)
+
+    def made() -> AutoPlayer:
+        player = make()
+        player.work_rate = rate
+        return player
+
+    return made
+
+
 # The ladder's named versions of the strong player (`bench/ladder.py`; "current" is the bot's):
 # the candidates tried, with their SPRT results in docs/developers/benchmarks.md.
 VERSIONS: dict[str, Callable[[], AutoPlayer]] = {
@@ -50,6 +62,8 @@ VERSIONS: dict[str, Callable[[], AutoPlayer]] = {
     "w4": aiplay.strong("flipwrite", width=4),
     "w6": aiplay.strong("flipwrite", width=6),
     "r5-w5": aiplay.strong("flipwrite", width=5, own=Tuning(ride=5, partial=0.9)),
+    "w9k": _worked(9000),
+    "w12k": _worked(12000),
     "wb8-r5": aiplay.strong("flipwrite", win_bonus=8.0, own=Tuning(ride=5, partial=0.9)),
 }
 

@@ -8,7 +8,8 @@ import zlib
 import pytest
 
 from metrobot.games.flipwrite import GAME, autoplayer
-from metrobot.games.flipwrite.ai.policy import estimate, scored_moves
+from metrobot.games.flipwrite.ai import policy
+from metrobot.games.flipwrite.ai.policy import Memo, Tuning, estimate, play_out, scored_moves
 from metrobot.games.flipwrite.ai.sim import Sim, board_for, card_of
 
 from .smallmaps import small_map_option
@@ -91,3 +92,36 @@ def test_the_sim_policy_agrees_with_the_engine_heuristic(name):
                 else rnd.choice(GAME.legal_actions(state, player))
             )
             state, _ = GAME.apply(state, player, action)
+
+
+@pytest.mark.parametrize("name", ["amsterdam", "madrid", "tiny"])
+@pytest.mark.parametrize("n", [2, 4])
+def test_remembered_greedy_moves_play_the_same_rollouts(name, n, monkeypatch):
+    """A decision's rollouts remember the greedy's best moves (`Memo`): played with one memo
+    shared by many rollouts (candidates on the same deal, other deals, one seat with its own
+    constants, the memo emptied at its bound), every rollout ends as without it, its
+    generator drawn alike."""
+    players = [f"p{i}" for i in range(n)]
+    rnd = random.Random(zlib.crc32(f"memo/{name}/{n}".encode()))
+    state = GAME.new_game(players, options(name, True), rnd.randrange(10**6))
+    for _ in range(3 * n):  # into the game, so sheets differ
+        player = sorted(GAME.to_move(state))[0]
+        state, _ = GAME.apply(state, player, GAME.auto_action(state, player, rnd))
+    board = board_for(state.map)
+    root = Sim.from_state(board, state)
+    seat = next(i for i, s in enumerate(root.seats) if s.owes)
+    own = (seat, Tuning(ride=5, partial=0.9))
+    if n == 4:
+        monkeypatch.setattr(policy, "MEMO_LIMIT", 40)  # emptied again and again
+    memo: Memo = {}
+    for deal in range(6):
+        for move in [m for _, m in scored_moves(root, seat)][:4]:
+            runs = []
+            for remembered in (memo, None):
+                sim = root.copy()
+                sim.act(seat, move)
+                gen = random.Random(deal)
+                steps = play_out(sim, gen, own if deal % 2 else None, remembered)
+                runs.append((steps, sim.totals(), [(s.marks, s.free) for s in sim.seats], gen.random()))
+            assert runs[0] == runs[1]
+    assert sum(len(known) for known in memo.values()) > 0

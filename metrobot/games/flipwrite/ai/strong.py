@@ -8,7 +8,9 @@ many times over:
    and other players' sealed choices sampled by `Game.determinize`: no peeking);
 2. for every candidate, on that same state and with the same rollout generator (common
    random numbers, so candidates are compared on equal luck), play the candidate, then
-   finish the round and the game with the greedy for every seat, self included;
+   finish the round and the game with the greedy for every seat, self included (the
+   greedy's choices remembered within the decision, `policy.Memo`: the other seats' sheets
+   are the same in every candidate's rollout on a deal until a line race parts them);
 3. score the final sheets: own score minus the best other score, plus a bonus for
    winning (`WIN_BONUS`, half of it when shared). Line races need no extra term: whoever
    completes a line first in the rollout takes its high value there.
@@ -34,7 +36,7 @@ from typing import Any
 
 from ...autoplay import AutoPlayer, Budget, Search, clearly_behind
 from ...protocol import Action, Game, RuleError, Worth
-from .policy import DEFAULT, Tuning, estimate, play_out
+from .policy import DEFAULT, Memo, Tuning, estimate, play_out
 from .sim import Sim, board_for
 
 # Candidates searched: the heuristic's top picks. Wider spreads the same rollouts thinner; the
@@ -94,6 +96,7 @@ class StrongPlayer(AutoPlayer):
         alive = list(range(len(candidates)))
         limit = budget.iterations
         clock = budget.clock
+        memo: Memo = {}
         began = clock()
         while len(alive) > 1:
             if limit is not None and last.work >= limit:
@@ -111,7 +114,7 @@ class StrongPlayer(AutoPlayer):
                 sim = start.copy()
                 sim.act(me, moves[c])
                 # the candidate's step counts too
-                last.work += 1 + play_out(sim, random.Random(seed), (me, self.own))
+                last.work += 1 + play_out(sim, random.Random(seed), (me, self.own), memo)
                 outcomes[c].append(self._value(sim, me))
                 last.rollouts += 1
             alive = self._survivors(alive, outcomes)
@@ -155,6 +158,7 @@ class StrongPlayer(AutoPlayer):
         me = list(base.players).index(seat)
         moves = [[board.to_move(a) for a in steps] for steps in turns]
         sums = [[0.0, 0.0, 0.0] for _ in turns]
+        memo: Memo = {}
         for _ in range(deals):
             start = Sim.from_state(board, game.determinize(view, viewer, rnd))
             seed = rnd.getrandbits(64)
@@ -162,7 +166,7 @@ class StrongPlayer(AutoPlayer):
                 sim = start.copy()
                 for move in steps:
                     sim.act(me, move)
-                play_out(sim, random.Random(seed))
+                play_out(sim, random.Random(seed), None, memo)
                 totals = sim.totals()
                 for i, x in enumerate((self._value(sim, me), float(totals[me][0]), _won(totals, me))):
                     sums[k][i] += x
