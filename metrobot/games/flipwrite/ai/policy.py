@@ -123,7 +123,7 @@ def scored_moves(sim: Sim, i: int, t: Tuning = DEFAULT) -> list[tuple[float, tup
 # the same moves for much less CPU. Ties are still broken by the rollout's generator, as before.
 Memo = dict[Tuning, dict[tuple[object, ...], tuple[tuple[int, int], ...]]]
 Known = dict[tuple[object, ...], tuple[tuple[int, int], ...]] | None  # one tuning's part of a `Memo`
-MEMO_LIMIT = 100_000
+MEMO_LIMIT = 50_000  # entries a tuning's part may hold (a few hundred bytes each)
 
 
 def best_moves(sim: Sim, i: int, t: Tuning = DEFAULT) -> tuple[tuple[int, int], ...]:
