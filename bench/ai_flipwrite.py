@@ -31,9 +31,15 @@ def options(deal: int) -> dict:
     return {"map": MAPS[deal % len(MAPS)]}
 
 
+def _tried(**options) -> Callable[[], AutoPlayer]:
+    """A candidate as it was tried: the budget's work whatever the number of players (no
+    `WORK_FACTOR`)."""
+    return aiplay.strong("flipwrite", factor={}, **options)
+
+
 def _worked(rate: int, **options) -> Callable[[], AutoPlayer]:
-    """The strong player with `rate` simulated steps a second of budget (`WORK_RATE`)."""
-    make = aiplay.strong("flipwrite", **options)
+    """`rate` simulated steps a second of budget (`WORK_RATE`) whatever the number of players."""
+    make = _tried(**options)
 
     def made() -> AutoPlayer:
         player = make()
@@ -44,27 +50,32 @@ def _worked(rate: int, **options) -> Callable[[], AutoPlayer]:
 
 
 # The ladder's named versions of the strong player (`bench/ladder.py`; "current" is the bot's):
-# the candidates tried, with their SPRT results in docs/developers/benchmarks.md.
+# "v1" the player before 2026-11-29 (the budget's work with four players too), the others the
+# candidates tried, with their SPRT results in docs/developers/benchmarks.md.
 VERSIONS: dict[str, Callable[[], AutoPlayer]] = {
-    "wb8": aiplay.strong("flipwrite", win_bonus=8.0),
-    "z3": aiplay.strong("flipwrite", prune_z=3.0),
-    "p8z3": aiplay.strong("flipwrite", prune_after=8, prune_z=3.0),
+    "v1": _tried(),
+    "wb8": _tried(win_bonus=8.0),
+    "z3": _tried(prune_z=3.0),
+    "p8z3": _tried(prune_after=8, prune_z=3.0),
     # the other way (2026-11-29): prune after 3 deals, not 4, the work freed going to the close calls
-    "p3": aiplay.strong("flipwrite", prune_after=3),
+    "p3": _tried(prune_after=3),
     # its own moves (the candidates' ranking, its seat in rollouts) by other constants of the
     # estimate, the other seats still expected to play as the greedy level: a greedy player
     # counting 5 stations a card (not 4) and 0.9 of a line's worth for part of it (not 0.6) won
     # 31.7 % of 3,000 4-player deals against three greedy players, 24.8 % with the greedy's own
-    "own-r5": aiplay.strong("flipwrite", own=Tuning(ride=5, partial=0.9)),
-    "w12": aiplay.strong("flipwrite", width=12),
-    "w5": aiplay.strong("flipwrite", width=5),
-    "wb2": aiplay.strong("flipwrite", win_bonus=2.0),
-    "w4": aiplay.strong("flipwrite", width=4),
-    "w6": aiplay.strong("flipwrite", width=6),
-    "r5-w5": aiplay.strong("flipwrite", width=5, own=Tuning(ride=5, partial=0.9)),
+    "own-r5": _tried(own=Tuning(ride=5, partial=0.9)),
+    "w12": _tried(width=12),
+    "w5": _tried(width=5),
+    "wb2": _tried(win_bonus=2.0),
+    "w4": _tried(width=4),
+    "w6": _tried(width=6),
+    "r5-w5": _tried(width=5, own=Tuning(ride=5, partial=0.9)),
+    # more work (2026-11-29), for the CPU the remembered greedy moves freed: 1.5 times the
+    # budget's (the bot's with four players since), 1.25 times, twice
     "w9k": _worked(9000),
+    "w7k5": _worked(7500),
     "w12k": _worked(12000),
-    "wb8-r5": aiplay.strong("flipwrite", win_bonus=8.0, own=Tuning(ride=5, partial=0.9)),
+    "wb8-r5": _tried(win_bonus=8.0, own=Tuning(ride=5, partial=0.9)),
 }
 
 

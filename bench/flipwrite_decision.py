@@ -4,7 +4,7 @@
 
 Seeded decisions at the bot's budget (`WORK_RATE` steps, its 1 s, bounded by work alone: the
 same choices on any machine) from the positions of greedy self-play games: `--deals` deals
-(seeds 60,000 on, the maps in turn) with 2 players and as many with 4, every decision of one
+(seeds 60,000 on, the maps in turn) with 2 players and as many with 4 (`--players N`: N only), every decision of one
 seat (the first with 2 players; with 4, the deal's number mod 4), in this process's CPU time:
 median and mean, and per simulated step. It also prints a fingerprint (a hash) of every
 decision: two versions of the code that decide alike print the same one. Compare two versions
@@ -50,10 +50,11 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.flipwrite_decision")
     parser.add_argument("--deals", type=int, default=4, help="deals of each number of players")
     parser.add_argument("--work", type=int, default=WORK_RATE, help="simulated steps a decision may spend")
+    parser.add_argument("--players", type=int, default=None, help="only games of this many players")
     args = parser.parse_args(argv if argv is not None else sys.argv[1:])
     ms = 1000
     digest = hashlib.sha256()
-    for n in (2, 4):
+    for n in (2, 4) if args.players is None else (args.players,):
         cpu: list[float] = []
         work = 0
         for deal in range(args.deals):
@@ -66,8 +67,9 @@ def main(argv: list[str] | None = None) -> None:
                 cpu.append(time.process_time() - t0)
                 work += player.last.work
                 digest.update(json.dumps(action, sort_keys=True).encode())
+        times = StrongPlayer().factor.get(n, 1.0)  # the player's own factor for n players (`WORK_FACTOR`)
         print(
-            f"{n} players: {len(cpu)} strong decisions at {args.work} steps of work, CPU median"
+            f"{n} players: {len(cpu)} strong decisions at {args.work} × {times:g} steps of work, CPU median"
             f" {statistics.median(cpu) * ms:.1f} ms, mean {statistics.mean(cpu) * ms:.1f} ms;"
             f" per step of work {sum(cpu) / max(work, 1) * ms:.4f} ms ({work} steps)"
         )

@@ -128,6 +128,19 @@ def test_strong_with_a_work_budget_is_deterministic():
     assert len(picks) == 1 and len(work) == 1
 
 
+def test_four_players_get_half_as_much_work_again():
+    """`WORK_FACTOR`: with four players a decision's work is 1.5 times the budget's (the ladder
+    accepted it), with others the budget's; `factor={}` is the player before."""
+    assert strong_module.WORK_FACTOR == {4: 1.5}
+    for n, factor, least in ((4, None, 600), (4, {}, 400), (2, None, 400)):
+        state = position("berlin", n, False, 5, 3 * n)
+        seat = sorted(GAME.to_move(state))[0]
+        strong = strong_module.StrongPlayer(factor=factor)
+        strong.choose(GAME, GAME.view(state, seat), seat, seat, random.Random(3), Budget(60, 400))
+        # whole deals of the candidates still in the running: a little over the bound
+        assert least <= strong.last.work < least + 400, (n, factor, strong.last.work)
+
+
 def test_the_bots_budget_is_work_bounded():
     strong = player_for("strong")
     assert strong.budget(1.0) == Budget(1.0, strong_module.WORK_RATE)

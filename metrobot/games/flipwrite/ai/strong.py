@@ -24,8 +24,9 @@ everybody played greedily afterwards. Work is bounded by `budget.seconds` (check
 between rollouts) and, when given, `budget.iterations` = simulated steps (one seat's
 move in a rollout; no new round of deals starts once they are spent), which makes a
 seeded decision the same on any machine unless the clock runs out first
-(`Search.capped`). Steps, not rollouts: a rollout in the first round plays the whole
-game and one in the last round a step or two. A decision is one step of a chain (a
+(`Search.capped`), times `WORK_FACTOR` for the number of players (4: 1.5). Steps, not
+rollouts: a rollout in the first round plays the whole game and one in the last round a
+step or two. A decision is one step of a chain (a
 special station's extra action is decided when it is owed, seeing the marks just made).
 """
 
@@ -52,6 +53,12 @@ PRUNE_Z = 2.0
 # Simulated steps a second of budget: in `bench/ai_flipwrite.py` a 1 s decision took 0.09 s of
 # CPU median, 0.25 s at most, on the reference machine (already 95 % of wins against greedy).
 WORK_RATE = 6000
+# A decision's work, times the budget's, by the number of players where it is not 1 (issue 75):
+# since a decision's play-outs remember the greedy's moves (`policy.Memo`) a 4-player decision
+# takes 0.63 times the CPU, so 1.5 times the work costs about what one did before; the ladder
+# accepted it with four players (docs/developers/benchmarks.md, "Flip-and-write: the greedy's
+# moves remembered"). Other numbers of players play at the budget's work.
+WORK_FACTOR: dict[int, float] = {4: 1.5}
 
 
 class StrongPlayer(AutoPlayer):
@@ -65,6 +72,7 @@ class StrongPlayer(AutoPlayer):
         prune_z: float = PRUNE_Z,
         prune_after: int = PRUNE_AFTER,
         own: Tuning = DEFAULT,
+        factor: dict[int, float] | None = None,
     ):
         # the estimate's constants this player ranks its candidates and plays its own moves in
         # rollouts with; the other seats are expected to play as the greedy level (`DEFAULT`)
@@ -73,6 +81,8 @@ class StrongPlayer(AutoPlayer):
         self.win_bonus = win_bonus
         self.prune_z = prune_z
         self.prune_after = prune_after
+        # the work of a decision, times the budget's, by the number of players (`WORK_FACTOR`)
+        self.factor = WORK_FACTOR if factor is None else factor
         self.last = Search()
 
     def choose(
@@ -95,6 +105,8 @@ class StrongPlayer(AutoPlayer):
         outcomes: list[list[float]] = [[] for _ in candidates]
         alive = list(range(len(candidates)))
         limit = budget.iterations
+        if limit is not None:  # still a work bound: the same decision on any machine
+            limit = max(1, round(limit * self.factor.get(len(base.players), 1.0)))
         clock = budget.clock
         memo: Memo = {}
         began = clock()
