@@ -39,14 +39,7 @@ def _tried(**options) -> Callable[[], AutoPlayer]:
 
 def _worked(rate: int, **options) -> Callable[[], AutoPlayer]:
     """`rate` simulated steps a second of budget (`WORK_RATE`) whatever the number of players."""
-    make = _tried(**options)
-
-    def made() -> AutoPlayer:
-        player = make()
-        player.work_rate = rate
-        return player
-
-    return made
+    return aiplay.strong("flipwrite", work_rate=rate, factor={}, **options)
 
 
 # The ladder's named versions of the strong player (`bench/ladder.py`; "current" is the bot's):

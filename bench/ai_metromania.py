@@ -27,14 +27,7 @@ def _tried(**options) -> Callable[[], AutoPlayer]:
 
 def _worked(rate: int, **options) -> Callable[[], AutoPlayer]:
     """`rate` steps a second whatever the number of players (no `WORK_FACTOR`)."""
-    make = _tried(**options)
-
-    def made() -> AutoPlayer:
-        player = make()
-        player.work_rate = rate
-        return player
-
-    return made
+    return aiplay.strong("metromania", work_rate=rate, factor={}, **options)
 
 
 # The ladder's named versions of the strong player (`bench/ladder.py`; "current" is the bot's):

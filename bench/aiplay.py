@@ -52,13 +52,17 @@ ORDER = ("random", "greedy", "strong")
 Options = Callable[[int], dict[str, Any]]  # deal number -> engine options
 
 
-def strong(game: str, **options: Any) -> Callable[[], AutoPlayer]:
+def strong(game: str, work_rate: int | None = None, **options: Any) -> Callable[[], AutoPlayer]:
     """A named version of a game's strong player for the ladder (`VERSIONS` in bench/ai_<game>.py):
-    its class with these options, imported when first made (a search is heavy to load)."""
+    its class with these options (and `work_rate` steps a second of budget, when given),
+    imported when first made (a search is heavy to load)."""
 
     def make() -> AutoPlayer:
         module = importlib.import_module(f"metrobot.games.{game}.ai.strong")
-        return module.StrongPlayer(**options)
+        player = module.StrongPlayer(**options)
+        if work_rate is not None:
+            player.work_rate = work_rate
+        return player
 
     return make
 
