@@ -64,7 +64,7 @@ VERSIONS: dict[str, Callable[[], AutoPlayer]] = {
     "w6": _tried(width=6),
     "r5-w5": _tried(width=5, own=Tuning(ride=5, partial=0.9)),
     # more work (2026-11-29), for the CPU the remembered greedy moves freed: 1.5 times the
-    # budget's (the bot's with four players since), 1.25 times, twice
+    # budget's (the bot's with four players since), 1.25 times (with two), twice
     "w9k": _worked(9000),
     "w7k5": _worked(7500),
     "w12k": _worked(12000),

@@ -67,7 +67,8 @@ def main(argv: list[str] | None = None) -> None:
                 cpu.append(time.process_time() - t0)
                 work += player.last.work
                 digest.update(json.dumps(action, sort_keys=True).encode())
-        times = StrongPlayer().factor.get(n, 1.0)  # the player's own factor for n players (`WORK_FACTOR`)
+        # the player's own factor for n players (`WORK_FACTOR`; none in versions before it)
+        times = getattr(StrongPlayer(), "factor", {}).get(n, 1.0)
         print(
             f"{n} players: {len(cpu)} strong decisions at {args.work} × {times:g} steps of work, CPU median"
             f" {statistics.median(cpu) * ms:.1f} ms, mean {statistics.mean(cpu) * ms:.1f} ms;"

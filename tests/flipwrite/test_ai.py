@@ -128,11 +128,12 @@ def test_strong_with_a_work_budget_is_deterministic():
     assert len(picks) == 1 and len(work) == 1
 
 
-def test_four_players_get_half_as_much_work_again():
-    """`WORK_FACTOR`: with four players a decision's work is 1.5 times the budget's (the ladder
-    accepted it), with others the budget's; `factor={}` is the player before."""
-    assert strong_module.WORK_FACTOR == {4: 1.5}
-    for n, factor, least in ((4, None, 600), (4, {}, 400), (2, None, 400)):
+def test_two_and_four_players_get_more_work():
+    """`WORK_FACTOR`: with four players a decision's work is 1.5 times the budget's, with two
+    1.25 times (the ladder accepted both), with others the budget's; `factor={}` is the player
+    before."""
+    assert strong_module.WORK_FACTOR == {2: 1.25, 4: 1.5}
+    for n, factor, least in ((4, None, 600), (4, {}, 400), (2, None, 500), (2, {}, 400), (3, None, 400)):
         state = position("berlin", n, False, 5, 3 * n)
         seat = sorted(GAME.to_move(state))[0]
         strong = strong_module.StrongPlayer(factor=factor)

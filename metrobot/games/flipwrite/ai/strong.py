@@ -24,7 +24,7 @@ everybody played greedily afterwards. Work is bounded by `budget.seconds` (check
 between rollouts) and, when given, `budget.iterations` = simulated steps (one seat's
 move in a rollout; no new round of deals starts once they are spent), which makes a
 seeded decision the same on any machine unless the clock runs out first
-(`Search.capped`), times `WORK_FACTOR` for the number of players (4: 1.5). Steps, not
+(`Search.capped`), times `WORK_FACTOR` for the number of players (2: 1.25, 4: 1.5). Steps, not
 rollouts: a rollout in the first round plays the whole game and one in the last round a
 step or two. A decision is one step of a chain (a
 special station's extra action is decided when it is owed, seeing the marks just made).
@@ -55,10 +55,11 @@ PRUNE_Z = 2.0
 WORK_RATE = 6000
 # A decision's work, times the budget's, by the number of players where it is not 1 (issue 75):
 # since a decision's play-outs remember the greedy's moves (`policy.Memo`) a 4-player decision
-# takes 0.63 times the CPU, so 1.5 times the work costs about what one did before; the ladder
-# accepted it with four players (docs/developers/benchmarks.md, "Flip-and-write: the greedy's
-# moves remembered"). Other numbers of players play at the budget's work.
-WORK_FACTOR: dict[int, float] = {4: 1.5}
+# takes 0.63 times the CPU and a 2-player one 0.78, so 1.5 and 1.25 times the work cost about
+# what a decision did before; the ladder accepted both (docs/developers/benchmarks.md,
+# "Flip-and-write: the greedy's moves remembered"). Other numbers of players (untested) play at
+# the budget's work.
+WORK_FACTOR: dict[int, float] = {2: 1.25, 4: 1.5}
 
 
 class StrongPlayer(AutoPlayer):
