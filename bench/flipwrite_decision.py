@@ -1,11 +1,12 @@
 """Flip-and-write's strong player: the CPU of a decision, and a fingerprint of its choices.
 
-    python -m bench.flipwrite_decision [--deals N] [--work K]
+    python -m bench.flipwrite_decision [--deals N] [--work K] [--players N]
 
 Seeded decisions at the bot's budget (`WORK_RATE` steps, its 1 s, bounded by work alone: the
 same choices on any machine) from the positions of greedy self-play games: `--deals` deals
-(seeds 60,000 on, the maps in turn) with 2 players and as many with 4 (`--players N`: N only), every decision of one
-seat (the first with 2 players; with 4, the deal's number mod 4), in this process's CPU time:
+(seeds 60,000 on, the maps in turn as in `bench.ai_flipwrite`) with 2 players and as many
+with 4 (`--players N`: N only), every decision of one seat (the deal's number mod the
+players), in this process's CPU time:
 median and mean, and per simulated step. It also prints a fingerprint (a hash) of every
 decision: two versions of the code that decide alike print the same one. Compare two versions
 with `python -m bench.before_after --before OLD flipwrite_decision` (this file copied into OLD).
@@ -25,7 +26,8 @@ from metrobot.games.autoplay import Budget
 from metrobot.games.flipwrite import GAME
 from metrobot.games.flipwrite.ai.strong import WORK_RATE, StrongPlayer
 
-MAPS = ("amsterdam", "berlin", "paris", "madrid")
+from .ai_flipwrite import options
+
 FIRST_SEED = 60_000
 
 
@@ -33,7 +35,7 @@ def positions(n: int, deal: int) -> list[tuple[object, str]]:
     """(state, seat) of every decision one seat owes in a seeded greedy self-play game."""
     seats = [f"p{i + 1}" for i in range(n)]
     measured = seats[deal % n]
-    s = GAME.new_game(seats, {"map": MAPS[deal % len(MAPS)]}, FIRST_SEED + deal)
+    s = GAME.new_game(seats, options(deal), FIRST_SEED + deal)
     rnd = random.Random(FIRST_SEED + deal)
     out: list[tuple[object, str]] = []
     while not GAME.is_over(s):

@@ -121,8 +121,8 @@ def scored_moves(sim: Sim, i: int, t: Tuning = DEFAULT) -> list[tuple[float, tup
 # played out on the same cards, and the other seats' sheets are the same in each until a line
 # race tells them apart, so most of their steps are asked again: remembered, a decision plays
 # the same moves for much less CPU. Ties are still broken by the rollout's generator, as before.
-Memo = dict[Tuning, dict[tuple[object, ...], tuple[tuple[int, int], ...]]]
-Known = dict[tuple[object, ...], tuple[tuple[int, int], ...]] | None  # one tuning's part of a `Memo`
+Known = dict[tuple[object, ...], tuple[tuple[int, int], ...]]  # one tuning's part of a `Memo`
+Memo = dict[Tuning, Known]
 MEMO_LIMIT = 50_000  # entries a tuning's part may hold (a few hundred bytes each)
 
 
@@ -138,7 +138,9 @@ def best_moves(sim: Sim, i: int, t: Tuning = DEFAULT) -> tuple[tuple[int, int], 
     return tuple(best)
 
 
-def greedy_move(sim: Sim, i: int, rnd: random.Random, t: Tuning = DEFAULT, memo: Known = None) -> tuple[int, int]:
+def greedy_move(
+    sim: Sim, i: int, rnd: random.Random, t: Tuning = DEFAULT, memo: Known | None = None
+) -> tuple[int, int]:
     """The greedy's move (a tie drawn by `rnd`); `memo`: this tuning's remembered best moves
     (`Memo`), for one decision's rollouts only."""
     if memo is None:
@@ -166,16 +168,16 @@ def play_out(sim: Sim, rnd: random.Random, own: tuple[int, Tuning] | None = None
     return steps
 
 
-def _tunings(n: int, own: tuple[int, Tuning] | None, memo: Memo | None) -> list[tuple[Tuning, Known]]:
+def _tunings(n: int, own: tuple[int, Tuning] | None, memo: Memo | None) -> list[tuple[Tuning, Known | None]]:
     """Each seat's constants and their remembered moves (None: not remembered)."""
-    out: list[tuple[Tuning, Known]] = []
+    out: list[tuple[Tuning, Known | None]] = []
     for i in range(n):
         t = own[1] if own is not None and own[0] == i else DEFAULT
         out.append((t, None if memo is None else memo.setdefault(t, {})))
     return out
 
 
-def _round(sim: Sim, rnd: random.Random, tunings: list[tuple[Tuning, Known]]) -> int:
+def _round(sim: Sim, rnd: random.Random, tunings: list[tuple[Tuning, Known | None]]) -> int:
     """Every seat that owes a decision makes it (whole chains), then the round resolves;
     returns the steps played."""
     steps = 0
